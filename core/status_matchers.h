@@ -45,6 +45,15 @@ MATCHER(IsOk, "is OK") {
   return s.ok();
 }
 
+// Matches an OK StatusOr whose value matches `value_matcher`.
+MATCHER_P(IsOkAndHolds, value_matcher, "is OK and holds a matching value") {
+  if (!arg.ok()) {
+    *result_listener << "whose status is " << arg.status();
+    return false;
+  }
+  return ::testing::ExplainMatchResult(value_matcher, *arg, result_listener);
+}
+
 }  // namespace rill
 
 #define RILL_ASSERT_OK(expr) ASSERT_THAT((expr), ::rill::IsOk())

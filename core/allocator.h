@@ -1,0 +1,67 @@
+// Allocator: the memory interface every device exposes, with statistics users can see (bytes in
+// use, peak, number of allocations, limit). CpuAllocator is the host implementation.
+//
+//   Allocator* a = CpuAllocator::Default();
+//   void* p = a->AllocateRaw(64, 1024);   // nullptr when out of memory
+//   a->DeallocateRaw(p, 1024);
+//
+// Implementations must be thread-safe: kernels on several threads allocate concurrently.
+#ifndef RILL_CORE_ALLOCATOR_H_
+#define RILL_CORE_ALLOCATOR_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rill {
+
+// Every Tensor buffer is aligned to this many bytes (AVX-512 and cache-line friendly).
+inline constexpr size_t kTensorAlignment = 64;
+
+struct AllocatorStats {
+  int64_t num_allocs = 0;          // allocations made since creation
+  int64_t bytes_in_use = 0;        // bytes currently allocated (as requested)
+  int64_t peak_bytes_in_use = 0;   // high-water mark of bytes_in_use
+  int64_t largest_alloc_size = 0;  // largest single request
+  int64_t bytes_limit = 0;         // 0 = no limit
+  std::string DebugString() const;
+};
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  // A short name used in error messages and step stats ("cpu", "GPU_0_bfc").
+  virtual std::string Name() const = 0;
+  // Returns `bytes` bytes aligned to `alignment` (a power of two), or nullptr when out of memory.
+  // Zero bytes returns a non-null pointer that must still be deallocated.
+  virtual void* AllocateRaw(size_t alignment, size_t bytes) = 0;
+  // REQUIRES: `ptr` came from AllocateRaw on this allocator with the same `bytes`.
+  virtual void DeallocateRaw(void* ptr, size_t bytes) = 0;
+  virtual AllocatorStats GetStats() const = 0;
+};
+
+// Host memory from the C library, aligned to kTensorAlignment, with exact counters. An optional
+// byte limit turns requests beyond it into failures (nullptr), which tests use to exercise OOM.
+class CpuAllocator final : public Allocator {
+ public:
+  explicit CpuAllocator(int64_t bytes_limit = 0) : bytes_limit_(bytes_limit) {}
+  // The process-wide host allocator. Never destroyed.
+  static CpuAllocator* Default();
+
+  std::string Name() const override { return "cpu"; }
+  void* AllocateRaw(size_t alignment, size_t bytes) override;
+  void DeallocateRaw(void* ptr, size_t bytes) override;
+  AllocatorStats GetStats() const override;
+
+ private:
+  const int64_t bytes_limit_;
+  std::atomic<int64_t> num_allocs_{0};
+  std::atomic<int64_t> bytes_in_use_{0};
+  std::atomic<int64_t> peak_bytes_in_use_{0};
+  std::atomic<int64_t> largest_alloc_size_{0};
+};
+
+}  // namespace rill
+
+#endif  // RILL_CORE_ALLOCATOR_H_

@@ -1,0 +1,49 @@
+#include "core/partial_tensor_shape.h"
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+TEST(PartialTensorShapeTest, UnknownRankIsCompatibleWithEverything) {
+  PartialTensorShape p;
+  EXPECT_TRUE(p.unknown_rank());
+  EXPECT_EQ(p.DebugString(), "<unknown>");
+  EXPECT_TRUE(p.IsCompatibleWith(TensorShape({1, 2, 3})));
+  EXPECT_TRUE(p.IsCompatibleWith(TensorShape()));
+}
+
+TEST(PartialTensorShapeTest, UnknownDimsMatchAnySize) {
+  PartialTensorShape p({-1, 3});
+  EXPECT_EQ(p.DebugString(), "[?,3]");
+  EXPECT_FALSE(p.IsFullyDefined());
+  EXPECT_TRUE(p.IsCompatibleWith(TensorShape({8, 3})));
+  EXPECT_FALSE(p.IsCompatibleWith(TensorShape({8, 4})));
+  EXPECT_FALSE(p.IsCompatibleWith(TensorShape({3})));
+}
+
+TEST(PartialTensorShapeTest, FromProtoValidates) {
+  TensorShapeProto proto;
+  proto.add_dim()->set_size(-1);
+  proto.add_dim()->set_size(2);
+  RILL_ASSERT_OK_AND_ASSIGN(PartialTensorShape p, PartialTensorShape::FromProto(proto));
+  EXPECT_EQ(p.dims(), (std::vector<int64_t>{-1, 2}));
+  TensorShapeProto back;
+  p.AsProto(&back);
+  EXPECT_EQ(back.SerializeAsString(), proto.SerializeAsString());
+  proto.add_dim()->set_size(-5);
+  EXPECT_THAT(PartialTensorShape::FromProto(proto),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape has dimension -5; dims must be >= 0, or -1 for unknown"));
+  TensorShapeProto bad;
+  bad.set_unknown_rank(true);
+  bad.add_dim()->set_size(1);
+  EXPECT_THAT(PartialTensorShape::FromProto(bad),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape with unknown_rank must not list dims"));
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,159 @@
+#include "core/tensor.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+
+namespace rill {
+
+TensorBuffer::TensorBuffer(Allocator* allocator, DataType dtype, void* data, size_t bytes,
+                           int64_t elements)
+    : allocator_(allocator), dtype_(dtype), data_(data), bytes_(bytes), elements_(elements) {}
+
+TensorBuffer::~TensorBuffer() {
+  if (BaseType(dtype_) == DT_STRING) {
+    auto* s = static_cast<std::string*>(data_);
+    for (int64_t i = 0; i < elements_; ++i) s[i].~basic_string();
+  }
+  allocator_->DeallocateRaw(data_, bytes_);
+}
+
+Tensor::Tensor(DataType dtype, const TensorShape& shape) {
+  absl::StatusOr<Tensor> t = Allocate(CpuAllocator::Default(), dtype, shape);
+  if (!t.ok()) {
+    std::fprintf(stderr, "Tensor: %s\n", t.status().ToString().c_str());
+    std::abort();
+  }
+  *this = *std::move(t);
+}
+
+static size_t ElementBytes(DataType dtype) {
+  return BaseType(dtype) == DT_STRING ? sizeof(std::string) : DataTypeSize(dtype);
+}
+
+absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
+                                        const TensorShape& shape) {
+  dtype = BaseType(dtype);
+  if (!IsSupportedDataType(dtype)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot allocate a tensor of dtype ", DataTypeString(dtype)));
+  }
+  const size_t elem = ElementBytes(dtype);
+  const int64_t n = shape.num_elements();
+  if (n > 0 && static_cast<uint64_t>(n) > SIZE_MAX / elem) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor of shape ", shape.DebugString(), " is too large"));
+  }
+  const size_t bytes = static_cast<size_t>(n) * elem;
+  void* data = allocator->AllocateRaw(kTensorAlignment, bytes);
+  if (data == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "OOM when allocating tensor with shape", shape.DebugString(), " and type ",
+        DataTypeString(dtype), " on allocator ", allocator->Name(), " (", bytes, " bytes)"));
+  }
+  if (dtype == DT_STRING) {
+    auto* s = static_cast<std::string*>(data);
+    for (int64_t i = 0; i < n; ++i) new (&s[i]) std::string();
+  } else {
+    std::memset(data, 0, bytes);
+  }
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = shape;
+  t.buffer_ = std::make_shared<TensorBuffer>(allocator, dtype, data, bytes, n);
+  return t;
+}
+
+size_t Tensor::TotalBytes() const {
+  return static_cast<size_t>(NumElements()) * ElementBytes(dtype_);
+}
+
+absl::StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
+  if (shape.num_elements() != NumElements()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot reshape a tensor with ", NumElements(), " elements to shape ",
+                     shape.DebugString(), " (", shape.num_elements(), " elements)"));
+  }
+  Tensor t = *this;
+  t.shape_ = shape;
+  return t;
+}
+
+absl::StatusOr<Tensor> Tensor::DeepCopy() const {
+  if (!IsInitialized()) return Tensor();
+  RILL_ASSIGN_OR_RETURN(Tensor t, Allocate(allocator(), dtype_, shape_));
+  if (dtype_ == DT_STRING) {
+    auto src = flat<std::string>();
+    auto dst = t.flat<std::string>();
+    for (size_t i = 0; i < src.size(); ++i) dst[i] = src[i];
+  } else if (TotalBytes() > 0) {
+    std::memcpy(t.raw_data(), raw_data(), TotalBytes());
+  }
+  return t;
+}
+
+namespace {
+
+template <typename T>
+std::string ElementString(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v;
+  } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    return absl::StrCat(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
+    return absl::StrCat("(", v.real(), ",", v.imag(), ")");
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v ? "1" : "0";
+  } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
+    return absl::StrCat(static_cast<int>(v));
+  } else {
+    return absl::StrCat(v);
+  }
+}
+
+}  // namespace
+
+std::string Tensor::SummarizeValues(int max_entries) const {
+  std::string out;
+  if (!IsInitialized()) return out;
+  const int64_t n = NumElements();
+  const int64_t limit = std::min<int64_t>(n, max_entries);
+  absl::Status s = VisitDataType(dtype_, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto v = flat<T>();
+    const int rank = shape_.rank();
+    for (int64_t i = 0; i < limit; ++i) {
+      // Open a bracket for every dimension starting at this index (rank > 1 only, like TF).
+      if (rank > 1) {
+        int64_t stride = 1;
+        for (int d = rank - 1; d > 0; --d) {
+          stride *= shape_.dim(d);
+          if (i % stride == 0) out += "[";
+        }
+      }
+      if (!out.empty() && out.back() != '[') out += " ";
+      out += ElementString(v[i]);
+      if (rank > 1) {
+        int64_t stride = 1;
+        for (int d = rank - 1; d > 0; --d) {
+          stride *= shape_.dim(d);
+          if ((i + 1) % stride == 0) out += "]";
+        }
+      }
+    }
+    return absl::OkStatus();
+  });
+  if (limit < n) out += "...";
+  return out;
+}
+
+std::string Tensor::DebugString(int max_entries) const {
+  return absl::StrCat("Tensor<type: ", DataTypeString(dtype_), " shape: ", shape_.DebugString(),
+                      " values: ", SummarizeValues(max_entries), ">");
+}
+
+}  // namespace rill

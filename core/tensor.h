@@ -1,0 +1,116 @@
+// Tensor: a dtype, a TensorShape and a reference-counted buffer from an Allocator. Copying a Tensor
+// is cheap and shares the buffer (as TensorFlow's does); DeepCopy makes an independent one.
+// Buffers are kTensorAlignment (64) byte aligned. DT_STRING tensors hold std::string elements,
+// constructed and destroyed with the buffer.
+//
+//   RILL_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(allocator, DT_FLOAT, TensorShape({2, 3})));
+//   absl::Span<float> v = t.flat<float>();
+//   Tensor same = t;                    // shares the buffer
+//   Tensor s = Tensor::Scalar<int32_t>(7);
+//
+// A Tensor object is thread-compatible; the shared buffer's refcount is atomic, so copies may be
+// made and dropped on different threads. Writing elements while another thread reads them is the
+// caller's business (variables serialize with their own mutex).
+#ifndef RILL_CORE_TENSOR_H_
+#define RILL_CORE_TENSOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/allocator.h"
+#include "core/tensor_shape.h"
+#include "core/types.h"
+
+namespace rill {
+
+// Owns one allocation; the Tensor's shared_ptr keeps it alive. Destroys string elements.
+class TensorBuffer {
+ public:
+  TensorBuffer(Allocator* allocator, DataType dtype, void* data, size_t bytes, int64_t elements);
+  ~TensorBuffer();
+  TensorBuffer(const TensorBuffer&) = delete;
+  TensorBuffer& operator=(const TensorBuffer&) = delete;
+
+  void* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+  Allocator* allocator() const { return allocator_; }
+
+ private:
+  Allocator* const allocator_;  // Not owned; outlives every buffer it made.
+  const DataType dtype_;
+  void* const data_;
+  const size_t bytes_;
+  const int64_t elements_;
+};
+
+class Tensor {
+ public:
+  // An empty tensor of dtype DT_INVALID (e.g. a not-yet-set output).
+  Tensor() = default;
+  // Host tensor from the default CPU allocator. CHECK-fails if the host is out of memory or
+  // dtype has no storage; use Allocate() where failure must be reported.
+  Tensor(DataType dtype, const TensorShape& shape);
+
+  // ResourceExhausted when the allocator returns nothing (the message names the allocator, bytes,
+  // shape and dtype); InvalidArgument for a dtype without storage. Elements are zero (or empty
+  // strings).
+  static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
+                                         const TensorShape& shape);
+
+  template <typename T>
+  static Tensor Scalar(T value) {
+    Tensor t(DataTypeToEnum<T>::value, TensorShape());
+    t.flat<T>()[0] = std::move(value);
+    return t;
+  }
+  // REQUIRES: values.size() == shape.num_elements().
+  template <typename T>
+  static Tensor FromVector(const std::vector<T>& values, const TensorShape& shape) {
+    Tensor t(DataTypeToEnum<T>::value, shape);
+    auto out = t.flat<T>();
+    for (size_t i = 0; i < values.size() && i < out.size(); ++i) out[i] = values[i];
+    return t;
+  }
+
+  DataType dtype() const { return dtype_; }
+  const TensorShape& shape() const { return shape_; }
+  int64_t NumElements() const { return shape_.num_elements(); }
+  // Bytes of element storage (sizeof(std::string) per element for strings).
+  size_t TotalBytes() const;
+  bool IsInitialized() const { return dtype_ != DT_INVALID; }
+
+  void* raw_data() const { return buffer_ ? buffer_->data() : nullptr; }
+  // REQUIRES: DataTypeToEnum<T>::value == dtype() (checked in debug builds).
+  template <typename T>
+  absl::Span<T> flat() const {
+    return absl::Span<T>(static_cast<T*>(raw_data()), static_cast<size_t>(NumElements()));
+  }
+
+  // Same buffer, new shape. InvalidArgument when element counts differ.
+  absl::StatusOr<Tensor> Reshaped(const TensorShape& shape) const;
+  // A tensor with its own buffer (same allocator) holding the same values.
+  absl::StatusOr<Tensor> DeepCopy() const;
+  bool SharesBufferWith(const Tensor& other) const {
+    return buffer_ != nullptr && buffer_ == other.buffer_;
+  }
+  Allocator* allocator() const { return buffer_ ? buffer_->allocator() : nullptr; }
+
+  // "Tensor<type: float shape: [2,2] values: [1 2][3 4]>", first `max_entries` values.
+  std::string DebugString(int max_entries = 6) const;
+  // The values only, as TensorFlow summarizes them: "1 2 3" for vectors, "[1 2][3 4]" for matrices; used by
+  // DebugString and tests.
+  std::string SummarizeValues(int max_entries) const;
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  TensorShape shape_;
+  std::shared_ptr<TensorBuffer> buffer_;
+};
+
+}  // namespace rill
+
+#endif  // RILL_CORE_TENSOR_H_

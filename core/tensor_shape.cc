@@ -1,0 +1,57 @@
+#include "core/tensor_shape.h"
+
+#include <cstdlib>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace rill {
+
+TensorShape::TensorShape(std::initializer_list<int64_t> dims) {
+  absl::StatusOr<TensorShape> s = FromDims(absl::MakeConstSpan(dims.begin(), dims.size()));
+  if (!s.ok()) {
+    std::fprintf(stderr, "TensorShape: %s\n", s.status().ToString().c_str());
+    std::abort();
+  }
+  *this = *std::move(s);
+}
+
+absl::StatusOr<TensorShape> TensorShape::FromDims(absl::Span<const int64_t> dims) {
+  TensorShape shape;
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Dimension ", d, " must be >= 0 in shape [", absl::StrJoin(dims, ","), "]"));
+    }
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Shape [", absl::StrJoin(dims, ","), "] has too many elements (overflows int64)"));
+    }
+    n *= d;
+    shape.dims_.push_back(d);
+  }
+  shape.num_elements_ = n;
+  return shape;
+}
+
+absl::StatusOr<TensorShape> TensorShape::FromProto(const TensorShapeProto& proto) {
+  if (proto.unknown_rank()) {
+    return absl::InvalidArgumentError("Shape has unknown rank; a tensor needs a known shape");
+  }
+  absl::InlinedVector<int64_t, 4> dims;
+  for (const auto& d : proto.dim()) dims.push_back(d.size());
+  return FromDims(dims);
+}
+
+void TensorShape::AsProto(TensorShapeProto* proto) const {
+  proto->Clear();
+  for (int64_t d : dims_) proto->add_dim()->set_size(d);
+}
+
+std::string TensorShape::DebugString() const {
+  return absl::StrCat("[", absl::StrJoin(dims_, ","), "]");
+}
+
+}  // namespace rill

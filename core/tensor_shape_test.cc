@@ -1,0 +1,63 @@
+#include "core/tensor_shape.h"
+
+#include <limits>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(TensorShapeTest, ScalarHasRankZeroAndOneElement) {
+  TensorShape s;
+  EXPECT_EQ(s.rank(), 0);
+  EXPECT_EQ(s.num_elements(), 1);
+  EXPECT_EQ(s.DebugString(), "[]");
+}
+
+TEST(TensorShapeTest, FromDimsCountsElements) {
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape s, TensorShape::FromDims({2, 3, 0}));
+  EXPECT_EQ(s.rank(), 3);
+  EXPECT_EQ(s.num_elements(), 0);
+  EXPECT_EQ(s.DebugString(), "[2,3,0]");
+  EXPECT_EQ(TensorShape({4, 5}).num_elements(), 20);
+}
+
+TEST(TensorShapeTest, RejectsNegativeDims) {
+  EXPECT_THAT(TensorShape::FromDims({2, -1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Dimension -1 must be >= 0 in shape [2,-1]"));
+}
+
+TEST(TensorShapeTest, RejectsOverflow) {
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_THAT(TensorShape::FromDims({big, big}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  // As in TensorFlow, the running product is checked dim by dim, so a later 0 does not help.
+  EXPECT_THAT(TensorShape::FromDims({big, big, 0}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  RILL_EXPECT_OK(TensorShape::FromDims({0, big, big}).status());
+}
+
+TEST(TensorShapeTest, ProtoRoundTripAndUnknownRejected) {
+  TensorShapeProto p;
+  p.add_dim()->set_size(7);
+  p.add_dim()->set_size(1);
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape s, TensorShape::FromProto(p));
+  TensorShapeProto back;
+  s.AsProto(&back);
+  EXPECT_EQ(back.SerializeAsString(), p.SerializeAsString());
+  p.add_dim()->set_size(-1);
+  EXPECT_THAT(TensorShape::FromProto(p),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Dimension -1")));
+  TensorShapeProto unknown;
+  unknown.set_unknown_rank(true);
+  EXPECT_THAT(TensorShape::FromProto(unknown),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unknown rank")));
+}
+
+}  // namespace
+}  // namespace rill

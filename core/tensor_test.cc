@@ -1,0 +1,84 @@
+#include "core/tensor.h"
+
+#include <cstdint>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(TensorTest, AllocateZeroesAndAligns) {
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor t,
+                            Tensor::Allocate(CpuAllocator::Default(), DT_FLOAT, {2, 3}));
+  EXPECT_EQ(t.dtype(), DT_FLOAT);
+  EXPECT_EQ(t.NumElements(), 6);
+  EXPECT_EQ(t.TotalBytes(), 24u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % kTensorAlignment, 0u);
+  EXPECT_THAT(t.flat<float>(), ElementsAre(0, 0, 0, 0, 0, 0));
+}
+
+TEST(TensorTest, CopiesShareTheBufferAndFreeItOnce) {
+  CpuAllocator alloc;
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor t, Tensor::Allocate(&alloc, DT_INT32, {4}));
+    Tensor u = t;
+    EXPECT_TRUE(u.SharesBufferWith(t));
+    u.flat<int32_t>()[2] = 9;
+    EXPECT_EQ(t.flat<int32_t>()[2], 9);
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor d, t.DeepCopy());
+    EXPECT_FALSE(d.SharesBufferWith(t));
+    d.flat<int32_t>()[2] = 1;
+    EXPECT_EQ(t.flat<int32_t>()[2], 9);
+    EXPECT_EQ(alloc.GetStats().bytes_in_use, 32);
+  }
+  EXPECT_EQ(alloc.GetStats().bytes_in_use, 0);
+}
+
+TEST(TensorTest, OutOfMemoryIsResourceExhaustedNamingShapeAndAllocator) {
+  CpuAllocator small(/*bytes_limit=*/16);
+  EXPECT_THAT(Tensor::Allocate(&small, DT_DOUBLE, {10}),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       "OOM when allocating tensor with shape[10] and type double on "
+                       "allocator cpu (80 bytes)"));
+}
+
+TEST(TensorTest, StringsAreConstructedAndDeepCopied) {
+  Tensor t(DT_STRING, TensorShape({2}));
+  t.flat<std::string>()[0] = "hello";
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor d, t.DeepCopy());
+  t.flat<std::string>()[0] = "bye";
+  EXPECT_THAT(d.flat<std::string>(), ElementsAre("hello", ""));
+}
+
+TEST(TensorTest, ReshapedSharesBufferAndChecksCount) {
+  Tensor t = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor r, t.Reshaped(TensorShape({3, 2})));
+  EXPECT_TRUE(r.SharesBufferWith(t));
+  EXPECT_EQ(r.shape(), TensorShape({3, 2}));
+  EXPECT_THAT(t.Reshaped(TensorShape({4})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Cannot reshape a tensor with 6 elements to shape [4] (4 elements)"));
+}
+
+TEST(TensorTest, DebugStringShowsNestedValues) {
+  Tensor t = Tensor::FromVector<float>({22, 28, 49, 64}, TensorShape({2, 2}));
+  EXPECT_EQ(t.DebugString(), "Tensor<type: float shape: [2,2] values: [22 28][49 64]>");
+  EXPECT_EQ(Tensor::Scalar<int64_t>(5).DebugString(),
+            "Tensor<type: int64 shape: [] values: 5>");
+  Tensor big = Tensor::FromVector<int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, TensorShape({8}));
+  EXPECT_EQ(big.SummarizeValues(3), "1 2 3...");
+}
+
+TEST(TensorTest, UnsupportedDtypeIsInvalidArgument) {
+  EXPECT_THAT(Tensor::Allocate(CpuAllocator::Default(), DT_VARIANT, {1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Cannot allocate a tensor of dtype variant")));
+}
+
+}  // namespace
+}  // namespace rill
