@@ -1,0 +1,60 @@
+// Op definitions: constants, placeholders, identities, NoOp.
+#include "absl/strings/str_cat.h"
+#include "core/partial_tensor_shape.h"
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+absl::Status ConstShape(ShapeInferenceContext& c) {
+  const AttrValue* value = FindNodeAttr(c.node(), "value");
+  if (value == nullptr || value->value_case() != AttrValue::kTensor) return absl::OkStatus();
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape s,
+                        PartialTensorShape::FromProto(value->tensor().tensor_shape()));
+  c.set_output(0, std::move(s));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Const")
+    .Output("output: dtype")
+    .Attr("value: tensor")
+    .Attr("dtype: type")
+    .SetShapeFn(ConstShape)
+    .Doc("Returns a constant tensor.");
+
+REGISTER_OP("Placeholder")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape = { unknown_rank: true }")
+    .SetShapeFn(shape_fns::FromShapeAttr)
+    .Doc("A value that must be fed.");
+
+REGISTER_OP("PlaceholderWithDefault")
+    .Input("input: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn(shape_fns::FromShapeAttr)
+    .Doc("Its input, unless fed.");
+
+REGISTER_OP("Identity")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("IdentityN")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: list(type) >= 1")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      for (int i = 0; i < c.num_outputs() && i < c.num_inputs(); ++i) c.set_output(i, c.input(i));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("NoOp").SetShapeFn(shape_fns::NoOutputs);
+
+}  // namespace
+}  // namespace rill

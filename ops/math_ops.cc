@@ -1,0 +1,64 @@
+// Op definitions: MatMul, Add/AddV2, AddN.
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+absl::Status MatMulShape(ShapeInferenceContext& c) {
+  RILL_RETURN_IF_ERROR(c.WithRank(0, 2));
+  RILL_RETURN_IF_ERROR(c.WithRank(1, 2));
+  bool ta = false, tb = false;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "transpose_a", &ta));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "transpose_b", &tb));
+  auto dim = [&](int input, int d) -> int64_t {
+    const PartialTensorShape& s = c.input(input);
+    return s.unknown_rank() ? -1 : s.dims()[d];
+  };
+  const int64_t m = dim(0, ta ? 1 : 0), k_a = dim(0, ta ? 0 : 1);
+  const int64_t k_b = dim(1, tb ? 1 : 0), n = dim(1, tb ? 0 : 1);
+  int64_t k;
+  RILL_RETURN_IF_ERROR(c.MergeDim(k_a, k_b, &k, "inner dimensions of MatMul"));
+  c.set_output(0, PartialTensorShape({m, n}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("MatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn(MatMulShape);
+
+REGISTER_OP("Add")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+          "complex128, string}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("AddV2")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
+          "int32, int64, complex64, complex128}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("AddN")
+    .Input("inputs: N * T")
+    .Output("sum: T")
+    .Attr("N: int >= 1")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+          "complex128}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::AllInputsMerged);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,108 @@
+#include "ops/shape_inference.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+
+namespace rill {
+
+absl::Status ShapeInferenceContext::WithRank(int i, int rank) const {
+  const PartialTensorShape& s = inputs_[i];
+  if (s.unknown_rank() || s.rank() == rank) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("Shape must be rank ", rank, " but is rank ",
+                                                 s.rank(), " for node '", node_.name(), "' (op ",
+                                                 node_.op(), ", input ", i, " with shape ",
+                                                 s.DebugString(), ")"));
+}
+
+absl::Status ShapeInferenceContext::MergeDim(int64_t a, int64_t b, int64_t* out,
+                                             absl::string_view what) const {
+  if (a >= 0 && b >= 0 && a != b) {
+    return absl::InvalidArgumentError(absl::StrCat("Dimensions must be equal, but are ", a,
+                                                   " and ", b, " for node '", node_.name(),
+                                                   "' (op ", node_.op(), ": ", what, ")"));
+  }
+  *out = a >= 0 ? a : b;
+  return absl::OkStatus();
+}
+
+namespace shape_fns {
+
+absl::Status Unknown(ShapeInferenceContext&) { return absl::OkStatus(); }
+absl::Status NoOutputs(ShapeInferenceContext&) { return absl::OkStatus(); }
+
+absl::Status Unchanged(ShapeInferenceContext& c) {
+  if (c.num_inputs() > 0 && c.num_outputs() > 0) c.set_output(0, c.input(0));
+  return absl::OkStatus();
+}
+
+absl::Status Scalar(ShapeInferenceContext& c) {
+  for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+absl::Status BroadcastBinary(ShapeInferenceContext& c) {
+  const PartialTensorShape& a = c.input(0);
+  const PartialTensorShape& b = c.input(1);
+  if (a.unknown_rank() || b.unknown_rank()) return absl::OkStatus();
+  const int rank = std::max(a.rank(), b.rank());
+  std::vector<int64_t> out(rank);
+  for (int i = 0; i < rank; ++i) {
+    const int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    const int64_t da = ia >= 0 ? a.dims()[ia] : 1;
+    const int64_t db = ib >= 0 ? b.dims()[ib] : 1;
+    if (da == 1) {
+      out[i] = db;
+    } else if (db == 1) {
+      out[i] = da;
+    } else if (da < 0 || db < 0) {
+      out[i] = da < 0 ? db : da;  // unknown vs n>1 -> n (or unknown if both unknown)
+      if (da < 0 && db < 0) out[i] = -1;
+    } else if (da == db) {
+      out[i] = da;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Incompatible shapes: ", a.DebugString(), " vs. ", b.DebugString(), " for node '",
+          c.node().name(), "' (op ", c.node().op(), ")"));
+    }
+  }
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+absl::Status FromShapeAttr(ShapeInferenceContext& c) {
+  TensorShapeProto proto;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "shape", &proto));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape s, PartialTensorShape::FromProto(proto));
+  c.set_output(0, std::move(s));
+  return absl::OkStatus();
+}
+
+absl::Status AllInputsMerged(ShapeInferenceContext& c) {
+  PartialTensorShape merged;
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    const PartialTensorShape& s = c.input(i);
+    if (s.unknown_rank()) continue;
+    if (merged.unknown_rank()) {
+      merged = s;
+      continue;
+    }
+    if (merged.rank() != s.rank()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Shapes must be equal rank, but are ", merged.rank(), " and ", s.rank(),
+          " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
+    }
+    std::vector<int64_t> dims = merged.dims();
+    for (int d = 0; d < s.rank(); ++d) {
+      RILL_RETURN_IF_ERROR(c.MergeDim(dims[d], s.dims()[d], &dims[d], "inputs of AddN"));
+    }
+    merged = PartialTensorShape(std::move(dims));
+  }
+  c.set_output(0, std::move(merged));
+  return absl::OkStatus();
+}
+
+}  // namespace shape_fns
+}  // namespace rill

@@ -1,0 +1,64 @@
+// Shape inference for one node: the context an op's shape function reads (input shapes, the
+// NodeDef's attrs, constant input values where known) and writes (output shapes). Shapes are
+// PartialTensorShape: an unknown dimension or rank is never an error; only a contradiction
+// between known dims is (InvalidArgument naming the node).
+//
+//   absl::Status MatMulShape(ShapeInferenceContext& c) {
+//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0, PartialTensorShape({m, n}));
+//   }
+//
+// A context is used by one thread at a time.
+#ifndef RILL_OPS_SHAPE_INFERENCE_H_
+#define RILL_OPS_SHAPE_INFERENCE_H_
+
+#include <functional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/partial_tensor_shape.h"
+#include "proto/node_def.pb.h"
+
+namespace rill {
+
+class ShapeInferenceContext {
+ public:
+  // `node` must outlive the context. Outputs start as unknown shapes.
+  ShapeInferenceContext(const NodeDef& node, std::vector<PartialTensorShape> input_shapes,
+                        int num_outputs)
+      : node_(node), inputs_(std::move(input_shapes)), outputs_(num_outputs) {}
+
+  const NodeDef& node() const { return node_; }
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  const PartialTensorShape& input(int i) const { return inputs_[i]; }
+  const PartialTensorShape& output(int i) const { return outputs_[i]; }
+  void set_output(int i, PartialTensorShape shape) { outputs_[i] = std::move(shape); }
+  std::vector<PartialTensorShape> TakeOutputs() { return std::move(outputs_); }
+
+  // InvalidArgument "Shape must be rank R but is rank S for node 'X'" when known and different.
+  absl::Status WithRank(int input_index, int rank) const;
+  // Merges two dims (-1 unknown); InvalidArgument when both known and different.
+  absl::Status MergeDim(int64_t a, int64_t b, int64_t* out, absl::string_view what) const;
+
+ private:
+  const NodeDef& node_;  // Not owned.
+  std::vector<PartialTensorShape> inputs_;
+  std::vector<PartialTensorShape> outputs_;
+};
+
+using ShapeFn = std::function<absl::Status(ShapeInferenceContext&)>;
+
+// Common shape functions.
+namespace shape_fns {
+absl::Status Unknown(ShapeInferenceContext& c);        // every output unknown
+absl::Status Unchanged(ShapeInferenceContext& c);      // output 0 = input 0
+absl::Status Scalar(ShapeInferenceContext& c);         // every output a scalar
+absl::Status NoOutputs(ShapeInferenceContext& c);      // nothing to infer
+absl::Status BroadcastBinary(ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
+absl::Status FromShapeAttr(ShapeInferenceContext& c);  // output 0 = the `shape` attr
+absl::Status AllInputsMerged(ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
+}  // namespace shape_fns
+
+}  // namespace rill
+
+#endif  // RILL_OPS_SHAPE_INFERENCE_H_

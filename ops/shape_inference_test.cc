@@ -1,0 +1,78 @@
+#include "ops/shape_inference.h"
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+absl::StatusOr<std::vector<PartialTensorShape>> Infer(const NodeDef& node,
+                                                      std::vector<PartialTensorShape> inputs,
+                                                      int outputs) {
+  const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
+  ShapeInferenceContext c(node, std::move(inputs), outputs);
+  absl::Status s = reg->shape_fn(c);
+  if (!s.ok()) return s;
+  return c.TakeOutputs();
+}
+
+NodeDef MatMul(bool ta, bool tb) {
+  NodeDef n;
+  n.set_name("mm");
+  n.set_op("MatMul");
+  SetAttr(&n, "transpose_a", ta);
+  SetAttr(&n, "transpose_b", tb);
+  return n;
+}
+
+TEST(ShapeInferenceTest, MatMulWithTransposeAndUnknownDims) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(MatMul(false, false),
+                                            {PartialTensorShape({2, 3}),
+                                             PartialTensorShape({3, 5})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[2,5]");
+  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(MatMul(true, false), {PartialTensorShape({-1, 4}),
+                                                             PartialTensorShape()}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[4,?]");
+  EXPECT_THAT(Infer(MatMul(false, false), {PartialTensorShape({2, 3}),
+                                           PartialTensorShape({4, 5})}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Dimensions must be equal, but are 3 and 4 for node 'mm'")));
+  EXPECT_THAT(Infer(MatMul(false, false), {PartialTensorShape({2}), PartialTensorShape()}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Shape must be rank 2 but is rank 1 for node 'mm'")));
+}
+
+TEST(ShapeInferenceTest, BroadcastFollowsNumpyRules) {
+  NodeDef add;
+  add.set_name("add");
+  add.set_op("AddV2");
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(add, {PartialTensorShape({4, 1, 3}),
+                                                  PartialTensorShape({5, 1})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[4,5,3]");
+  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(add, {PartialTensorShape({-1, 3}),
+                                             PartialTensorShape({3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[?,3]");
+  EXPECT_THAT(Infer(add, {PartialTensorShape({2}), PartialTensorShape({3})}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Incompatible shapes: [2] vs. [3] for node 'add'")));
+}
+
+TEST(ShapeInferenceTest, PlaceholderUsesShapeAttrAndUnknownRankDefault) {
+  NodeDef p;
+  p.set_name("p");
+  p.set_op("Placeholder");
+  TensorShapeProto shape;
+  shape.add_dim()->set_size(-1);
+  shape.add_dim()->set_size(3);
+  SetAttr(&p, "shape", shape);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(p, {}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[?,3]");
+}
+
+}  // namespace
+}  // namespace rill

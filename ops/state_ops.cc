@@ -1,0 +1,99 @@
+// Op definitions: TF1 reference variables and resource variables.
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+REGISTER_OP("VariableV2")
+    .Output("ref: Ref(dtype)")
+    .Attr("shape: shape")
+    .Attr("dtype: type")
+    .Attr("container: string = \"\"")
+    .Attr("shared_name: string = \"\"")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::FromShapeAttr);
+
+REGISTER_OP("Variable")
+    .Output("ref: Ref(dtype)")
+    .Attr("shape: shape")
+    .Attr("dtype: type")
+    .Attr("container: string = \"\"")
+    .Attr("shared_name: string = \"\"")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::FromShapeAttr);
+
+REGISTER_OP("Assign")
+    .Input("ref: Ref(T)")
+    .Input("value: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: type")
+    .Attr("validate_shape: bool = true")
+    .Attr("use_locking: bool = true")
+    .SetAllowsUninitializedInput()
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, c.input(1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("AssignAdd")
+    .Input("ref: Ref(T)")
+    .Input("value: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("AssignSub")
+    .Input("ref: Ref(T)")
+    .Input("value: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("VarHandleOp")
+    .Output("resource: resource")
+    .Attr("container: string = \"\"")
+    .Attr("shared_name: string = \"\"")
+    .Attr("debug_name: string = \"\"")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .Attr("allowed_devices: list(string) = []")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("ReadVariableOp")
+    .Input("resource: resource")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful();
+
+REGISTER_OP("AssignVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .Attr("validate_shape: bool = false")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+REGISTER_OP("AssignAddVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+REGISTER_OP("AssignSubVariableOp")
+    .Input("resource: resource")
+    .Input("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+REGISTER_OP("VarIsInitializedOp")
+    .Input("resource: resource")
+    .Output("is_initialized: bool")
+    .SetShapeFn(shape_fns::Scalar);
+
+}  // namespace
+}  // namespace rill
