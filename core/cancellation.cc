@@ -1,0 +1,42 @@
+#include "core/cancellation.h"
+
+#include <utility>
+
+namespace rill {
+
+void CancellationManager::StartCancel(absl::Status reason) {
+  std::map<CancellationToken, std::function<void()>> callbacks;
+  {
+    absl::MutexLock lock(&mu_);
+    if (cancelled_) return;
+    cancelled_ = true;
+    reason_ = std::move(reason);
+    callbacks.swap(callbacks_);
+  }
+  for (auto& [token, cb] : callbacks) cb();
+}
+
+bool CancellationManager::IsCancelled() const {
+  absl::MutexLock lock(&mu_);
+  return cancelled_;
+}
+
+absl::Status CancellationManager::status() const {
+  absl::MutexLock lock(&mu_);
+  return reason_;
+}
+
+CancellationToken CancellationManager::RegisterCallback(std::function<void()> callback) {
+  absl::MutexLock lock(&mu_);
+  if (cancelled_) return kInvalidCancellationToken;
+  CancellationToken t = next_token_++;
+  callbacks_.emplace(t, std::move(callback));
+  return t;
+}
+
+bool CancellationManager::DeregisterCallback(CancellationToken token) {
+  absl::MutexLock lock(&mu_);
+  return callbacks_.erase(token) > 0;
+}
+
+}  // namespace rill

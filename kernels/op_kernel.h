@@ -1,0 +1,181 @@
+// OpKernel: the code that runs one node on one device. A kernel is built once per node per
+// partition (its constructor reads and validates attrs through OpKernelConstruction, reporting
+// errors with ctx.SetStatus), is stateless across runs, and computes from an OpKernelContext.
+//
+//   class IdentityOp final : public OpKernel {
+//    public:
+//     explicit IdentityOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+//     absl::Status Compute(OpKernelContext& ctx) const override {
+//       ctx.set_output(0, ctx.input(0));
+//       return absl::OkStatus();
+//     }
+//     bool IsExpensive() const override { return false; }
+//   };
+//   REGISTER_KERNEL(KernelDefBuilder("Identity").Device(kDeviceCpu), IdentityOp);
+//
+// Compute may run concurrently for different steps: kernels must be thread-safe (const). Async
+// kernels (_Recv) derive from AsyncOpKernel and call `done` exactly once.
+#ifndef RILL_KERNELS_OP_KERNEL_H_
+#define RILL_KERNELS_OP_KERNEL_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/cancellation.h"
+#include "core/device.h"
+#include "core/rendezvous.h"
+#include "core/tensor.h"
+#include "ops/attr_value_util.h"
+#include "ops/node_def_util.h"
+#include "proto/node_def.pb.h"
+#include "proto/op_def.pb.h"
+
+namespace rill {
+
+// A value flowing along an edge: a tensor, or for ref edges (TF1 variables) a pointer to the
+// variable's tensor and the mutex that guards it.
+struct TensorValue {
+  Tensor tensor;
+  Tensor* ref = nullptr;          // Not owned; lives in a variable resource.
+  absl::Mutex* ref_mu = nullptr;  // Not owned.
+  bool is_ref() const { return ref != nullptr; }
+  // The tensor itself, reading through a ref (a cheap handle copy that shares the buffer).
+  Tensor Get() const;
+};
+
+class OpKernelConstruction {
+ public:
+  // All pointers are borrowed and must outlive the construction.
+  OpKernelConstruction(const NodeDef* node, const OpDef* op_def, Device* device,
+                       DataTypeVector input_types, DataTypeVector output_types)
+      : node_(node),
+        op_def_(op_def),
+        device_(device),
+        input_types_(std::move(input_types)),
+        output_types_(std::move(output_types)) {}
+
+  const NodeDef& def() const { return *node_; }
+  const OpDef& op_def() const { return *op_def_; }
+  Device* device() const { return device_; }
+  const DataTypeVector& input_types() const { return input_types_; }
+  const DataTypeVector& output_types() const { return output_types_; }
+
+  template <typename T>
+  absl::Status GetAttr(absl::string_view name, T* value) const {
+    return GetNodeAttr(*node_, name, value);
+  }
+  // Records the first construction error; the kernel factory then fails with it.
+  void SetStatus(const absl::Status& s) {
+    if (status_.ok()) status_ = s;
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  const NodeDef* node_;
+  const OpDef* op_def_;
+  Device* device_;
+  DataTypeVector input_types_, output_types_;
+  absl::Status status_;
+};
+
+class OpKernel;
+
+// Everything one Compute call sees. Created by the executor per node execution.
+class OpKernelContext {
+ public:
+  struct Params {
+    Device* device = nullptr;                     // Not owned.
+    int64_t step_id = 0;
+    Rendezvous* rendezvous = nullptr;             // Not owned; the step's.
+    CancellationManager* cancellation = nullptr;  // Not owned; the step's.
+    const OpKernel* kernel = nullptr;             // Not owned.
+    std::vector<TensorValue>* inputs = nullptr;   // Not owned.
+    bool is_input_dead = false;                   // TF1 control flow deadness
+  };
+
+  OpKernelContext(const Params& params, int num_outputs)
+      : params_(params), outputs_(num_outputs) {}
+
+  Device* device() const { return params_.device; }
+  int64_t step_id() const { return params_.step_id; }
+  Rendezvous* rendezvous() const { return params_.rendezvous; }
+  CancellationManager* cancellation() const { return params_.cancellation; }
+  const OpKernel& kernel() const { return *params_.kernel; }
+  bool is_input_dead() const { return params_.is_input_dead; }
+
+  int num_inputs() const { return static_cast<int>(params_.inputs->size()); }
+  // The input tensor (through the ref for ref inputs).
+  Tensor input(int i) const { return (*params_.inputs)[i].Get(); }
+  const TensorValue& input_value(int i) const { return (*params_.inputs)[i]; }
+
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  // Allocates output `i` from the device's allocator. ResourceExhausted names the node, shape,
+  // dtype and allocator (with its stats).
+  absl::StatusOr<Tensor*> allocate_output(int i, const TensorShape& shape);
+  // Allocates a scratch tensor (not an output) from the device's allocator.
+  absl::StatusOr<Tensor> allocate_temp(DataType dtype, const TensorShape& shape);
+  void set_output(int i, Tensor t) { outputs_[i].tensor = std::move(t); }
+  void set_output_ref(int i, absl::Mutex* mu, Tensor* ref) {
+    outputs_[i].ref = ref;
+    outputs_[i].ref_mu = mu;
+  }
+  // Passes a ref input through to a ref output (Assign's output_ref).
+  void forward_ref_input_to_ref_output(int input, int output) {
+    outputs_[output].ref = (*params_.inputs)[input].ref;
+    outputs_[output].ref_mu = (*params_.inputs)[input].ref_mu;
+  }
+  std::vector<TensorValue>& outputs() { return outputs_; }
+
+ private:
+  Params params_;
+  std::vector<TensorValue> outputs_;
+};
+
+class OpKernel {
+ public:
+  explicit OpKernel(OpKernelConstruction& ctx);
+  virtual ~OpKernel() = default;
+  OpKernel(const OpKernel&) = delete;
+  OpKernel& operator=(const OpKernel&) = delete;
+
+  // Runs the node once. The returned error fails the step; the executor prefixes nothing, so
+  // messages should name what went wrong (the executor adds the node name).
+  virtual absl::Status Compute(OpKernelContext& ctx) const = 0;
+  // Cheap kernels run inline on the executor's thread; expensive ones go to the inter-op pool.
+  virtual bool IsExpensive() const { return true; }
+  virtual bool IsAsync() const { return false; }
+
+  const std::string& name() const { return def_.name(); }
+  const std::string& type_string() const { return def_.op(); }
+  const NodeDef& def() const { return def_; }
+  const DataTypeVector& input_types() const { return input_types_; }
+  const DataTypeVector& output_types() const { return output_types_; }
+  DataType input_type(int i) const { return input_types_[i]; }
+  DataType output_type(int i) const { return output_types_[i]; }
+
+ private:
+  const NodeDef def_;
+  const DataTypeVector input_types_;
+  const DataTypeVector output_types_;
+};
+
+// A kernel that finishes later: ComputeAsync must call `done` exactly once (with the status).
+class AsyncOpKernel : public OpKernel {
+ public:
+  using DoneCallback = std::function<void(absl::Status)>;
+  explicit AsyncOpKernel(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  virtual void ComputeAsync(OpKernelContext& ctx, DoneCallback done) const = 0;
+  absl::Status Compute(OpKernelContext&) const final {
+    return absl::InternalError("AsyncOpKernel::Compute called; use ComputeAsync");
+  }
+  bool IsAsync() const final { return true; }
+};
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_OP_KERNEL_H_
