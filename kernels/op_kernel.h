@@ -85,6 +85,17 @@ class OpKernelConstruction {
 
 class OpKernel;
 
+// Where _Arg kernels read feeds and _Retval kernels leave fetches for one step. Owned by the
+// caller of the executor (the Session's run). Thread-safe.
+class CallFrame {
+ public:
+  virtual ~CallFrame() = default;
+  // InvalidArgument when `index` is out of range or the argument was not supplied.
+  virtual absl::StatusOr<Tensor> GetArg(int index) const = 0;
+  // InvalidArgument when `index` is out of range or was already set in this step.
+  virtual absl::Status SetRetval(int index, const Tensor& value) = 0;
+};
+
 // Everything one Compute call sees. Created by the executor per node execution.
 class OpKernelContext {
  public:
@@ -95,6 +106,7 @@ class OpKernelContext {
     CancellationManager* cancellation = nullptr;  // Not owned; the step's.
     const OpKernel* kernel = nullptr;             // Not owned.
     std::vector<TensorValue>* inputs = nullptr;   // Not owned.
+    CallFrame* call_frame = nullptr;              // Not owned; feeds and fetches.
     bool is_input_dead = false;                   // TF1 control flow deadness
   };
 
@@ -107,6 +119,7 @@ class OpKernelContext {
   CancellationManager* cancellation() const { return params_.cancellation; }
   const OpKernel& kernel() const { return *params_.kernel; }
   bool is_input_dead() const { return params_.is_input_dead; }
+  CallFrame* call_frame() const { return params_.call_frame; }
 
   int num_inputs() const { return static_cast<int>(params_.inputs->size()); }
   // The input tensor (through the ref for ref inputs).
