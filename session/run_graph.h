@@ -1,0 +1,43 @@
+// Rewrites a session's graph for one Run signature, as TensorFlow's subgraph::RewriteGraphForExecution
+// does with the function convention (spec §5.2):
+//   - each fed tensor "n:i" becomes an _Arg node "_arg_n_i_k" (k = its position in the sorted feed
+//     list) and every consumer of n:i reads it instead;
+//   - each distinct fetch becomes a _Retval node "_retval_n_i_k" (k = its position in the
+//     distinct fetch list);
+//   - the graph is pruned to what the fetches and targets need.
+// Errors use TensorFlow's texts: NotFound "FeedInputs: unable to find feed output x:0",
+// "FetchOutputs node x:0: not found", "PruneForTargets: Some target nodes not found: t ";
+// InvalidArgument "Must specify at least one target to fetch or execute.", "Endpoint "x:0" fed
+// more than once.", "x:0 is both fed and fetched.", output index out of range, and fetching a
+// node without outputs. Pure function; thread-safe.
+#ifndef RILL_SESSION_RUN_GRAPH_H_
+#define RILL_SESSION_RUN_GRAPH_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "proto/graph.pb.h"
+#include "proto/types.pb.h"
+
+namespace rill {
+
+// "x" -> "x:0"; "x:2" unchanged.
+std::string CanonicalTensorName(const std::string& name);
+
+struct RunGraph {
+  GraphDef graph;                       // pruned, with _Arg/_Retval nodes
+  std::vector<std::string> feeds;       // canonical names, sorted; _Arg index = position
+  std::vector<DataType> feed_types;     // dtype each feed must have
+  std::vector<std::string> fetches;     // distinct canonical names; _Retval index = position
+  std::vector<std::string> arg_nodes;   // node names of the _Arg nodes, by index
+  std::vector<std::string> retval_nodes;
+};
+
+absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph, const std::vector<std::string>& feeds,
+                                       const std::vector<std::string>& fetches,
+                                       const std::vector<std::string>& targets);
+
+}  // namespace rill
+
+#endif  // RILL_SESSION_RUN_GRAPH_H_
