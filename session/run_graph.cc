@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "core/types.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"

@@ -1,0 +1,413 @@
+#include "session/session.h"
+
+#include <atomic>
+#include <cstdio>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "core/partial_tensor_shape.h"
+#include "core/status_macros.h"
+#include "core/thread_pool.h"
+#include "graph/graph_def_export.h"
+#include "graph/graph_def_import.h"
+#include "graph/partition.h"
+#include "kernels/kernel_registry.h"
+#include "ops/attr_value_util.h"
+#include "session/device_mgr.h"
+#include "session/executor.h"
+#include "session/local_rendezvous.h"
+#include "session/placement_log.h"
+#include "session/placer.h"
+#include "session/run_graph.h"
+
+namespace rill {
+namespace {
+
+std::atomic<int64_t> g_step_id{1};
+
+// Feeds and fetches of one step, indexed like the run graph's _Arg/_Retval nodes.
+class StepCallFrame final : public CallFrame {
+ public:
+  StepCallFrame(std::vector<Tensor> args, int num_retvals)
+      : args_(std::move(args)), retvals_(num_retvals) {}
+  absl::StatusOr<Tensor> GetArg(int index) const override {
+    if (index < 0 || index >= static_cast<int>(args_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("Arg index ", index, " out of range"));
+    }
+    return args_[index];
+  }
+  absl::Status SetRetval(int index, const Tensor& value) override {
+    absl::MutexLock lock(&mu_);
+    if (index < 0 || index >= static_cast<int>(retvals_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("Retval index ", index, " out of range"));
+    }
+    if (retvals_[index].IsInitialized()) {
+      return absl::InvalidArgumentError(absl::StrCat("Retval[", index, "] has already been set."));
+    }
+    retvals_[index] = value;
+    return absl::OkStatus();
+  }
+  std::vector<Tensor> TakeRetvals() {
+    absl::MutexLock lock(&mu_);
+    return std::move(retvals_);
+  }
+
+ private:
+  const std::vector<Tensor> args_;
+  absl::Mutex mu_;
+  std::vector<Tensor> retvals_ ABSL_GUARDED_BY(mu_);
+};
+
+// Everything cached for one Run signature.
+struct RunState {
+  RunGraph run;
+  std::vector<PartialTensorShape> feed_shapes;  // declared Placeholder shape per feed
+  std::vector<std::unique_ptr<Executor>> executors;
+  std::vector<GraphDef> partitions;
+};
+
+}  // namespace
+
+class SessionImpl {
+ public:
+  SessionImpl(SessionOptions options, std::unique_ptr<DeviceMgr> devices)
+      : options_(std::move(options)), devices_(std::move(devices)) {
+    int threads = options_.config.inter_op_parallelism_threads();
+    if (threads <= 0) threads = DefaultNumThreads();
+    pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
+    if (options_.config.log_device_placement()) {
+      std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
+      std::fflush(stdout);
+    }
+  }
+
+  ~SessionImpl() { Close().IgnoreError(); }
+
+  std::vector<DeviceAttributes> ListDevices() const {
+    std::vector<DeviceAttributes> out;
+    for (const auto& d : devices_->devices()) out.push_back(d->attributes());
+    return out;
+  }
+
+  absl::Status Create(const GraphDef& graph) {
+    absl::MutexLock lock(&mu_);
+    if (closed_) return absl::CancelledError("Session has been closed.");
+    if (has_graph_) {
+      return absl::AlreadyExistsError("A Graph has already been created for this session.");
+    }
+    return ExtendLocked(graph);
+  }
+
+  absl::Status Extend(const GraphDef& graph) {
+    absl::MutexLock lock(&mu_);
+    if (closed_) return absl::CancelledError("Session has been closed.");
+    return ExtendLocked(graph);
+  }
+
+  absl::Status Run(const RunOptions& run_options,
+                   const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata) {
+    std::shared_ptr<RunState> state;
+    std::shared_ptr<CancellationManager> step_cancel = std::make_shared<CancellationManager>();
+    int64_t step_token;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closed_) return absl::CancelledError("Session has been closed.");
+      if (!has_graph_) {
+        return absl::InvalidArgumentError("Session was not created with a graph before Run()!");
+      }
+      step_token = next_step_token_++;
+      active_steps_[step_token] = step_cancel;
+    }
+    auto unregister = [&] {
+      absl::MutexLock lock(&mu_);
+      active_steps_.erase(step_token);
+    };
+    std::vector<std::string> feed_names;
+    for (const auto& f : feeds) feed_names.push_back(f.first);
+    absl::StatusOr<std::shared_ptr<RunState>> got = GetOrCreateRunState(feed_names, fetches, targets);
+    if (!got.ok()) {
+      unregister();
+      return got.status();
+    }
+    state = *got;
+    absl::Status s = RunStep(run_options, *state, feeds, fetches, outputs, run_metadata,
+                             step_cancel.get());
+    unregister();
+    return s;
+  }
+
+  absl::Status Close() {
+    std::vector<std::shared_ptr<CancellationManager>> steps;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closed_) return absl::OkStatus();
+      closed_ = true;
+      for (auto& [token, cm] : active_steps_) steps.push_back(cm);
+    }
+    for (auto& cm : steps) cm->StartCancel(absl::CancelledError("Run call was cancelled"));
+    return absl::OkStatus();
+  }
+
+  std::string PlacementLog() const {
+    absl::MutexLock lock(&mu_);
+    return PlacementLogLines(graph_, placement_);
+  }
+  std::string Explain(int max_nodes) const {
+    absl::MutexLock lock(&mu_);
+    return ExplainPlacement(graph_, placement_, max_nodes);
+  }
+
+ private:
+  absl::Status ExtendLocked(const GraphDef& addition) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    GraphDef merged = graph_;
+    if (!has_graph_) {
+      *merged.mutable_versions() = addition.versions();
+      *merged.mutable_library() = addition.library();
+    }
+    for (const NodeDef& n : addition.node()) *merged.add_node() = n;
+    ImportOptions import_options;
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> imported, ImportGraphDef(merged, import_options));
+    GraphDef validated;
+    ExportGraphDef(*imported, &validated);
+    PlacerOptions placer_options;
+    placer_options.allow_soft_placement = options_.config.allow_soft_placement();
+    placer_options.log_device_placement = options_.config.log_device_placement();
+    RILL_ASSIGN_OR_RETURN(
+        Placement placement,
+        Place(validated, devices_->DeviceNames(), *KernelRegistry::Global(), placer_options,
+              has_graph_ ? &placement_ : nullptr));
+    if (options_.config.log_device_placement()) {
+      std::fputs(PlacementLogLines(validated, placement).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    graph_ = std::move(validated);
+    placement_ = std::move(placement);
+    has_graph_ = true;
+    run_states_.clear();
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::shared_ptr<RunState>> GetOrCreateRunState(
+      const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
+      const std::vector<std::string>& targets) {
+    const std::string key = absl::StrCat(absl::StrJoin(feeds, ","), "->",
+                                         absl::StrJoin(fetches, ","), "/",
+                                         absl::StrJoin(targets, ","));
+    GraphDef graph;
+    Placement placement;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = run_states_.find(key);
+      if (it != run_states_.end()) return it->second;
+      graph = graph_;
+      placement = placement_;
+    }
+    auto state = std::make_shared<RunState>();
+    RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(graph, feeds, fetches, targets));
+    // Declared shapes of fed placeholders, for the feed shape check.
+    absl::flat_hash_map<std::string, const NodeDef*> by_name;
+    for (const NodeDef& n : graph.node()) by_name[n.name()] = &n;
+    for (const std::string& f : state->run.feeds) {
+      PartialTensorShape shape;
+      const NodeDef* n = by_name[f.substr(0, f.rfind(':'))];
+      TensorShapeProto proto;
+      if (n != nullptr && n->op() == "Placeholder" && GetNodeAttr(*n, "shape", &proto).ok()) {
+        absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
+        if (p.ok()) shape = *p;
+      }
+      state->feed_shapes.push_back(shape);
+    }
+    // Every node the run needs must have been placed; unknown ops fail only here.
+    const std::string client = devices_->client_device()->name();
+    for (const NodeDef& n : state->run.graph.node()) {
+      if (n.op() == "_Arg" || n.op() == "_Retval") continue;
+      auto p = placement.nodes.find(n.name());
+      if (p == placement.nodes.end() || p->second.device.empty()) {
+        RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n.op()).status());
+        return absl::InternalError(absl::StrCat("Node ", n.name(), " was not placed"));
+      }
+    }
+    PartitionOptions popts;
+    popts.device_of = [&](const NodeDef& n) -> std::string {
+      if (n.op() == "_Arg" || n.op() == "_Retval") return client;
+      return placement.nodes.at(n.name()).device;
+    };
+    int64_t counter;
+    {
+      absl::MutexLock lock(&mu_);
+      counter = name_counter_;
+    }
+    popts.name_counter = &counter;
+    RILL_ASSIGN_OR_RETURN(auto parts, Partition(state->run.graph, popts));
+    for (auto& [device_name, part] : parts) {
+      Device* device = devices_->Find(device_name);
+      if (device == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Creating a partition for ", device_name,
+            " which doesn't exist in the list of available devices. Available devices: ",
+            absl::StrJoin(devices_->DeviceNames(), ",")));
+      }
+      RILL_ASSIGN_OR_RETURN(std::unique_ptr<Executor> ex,
+                            Executor::Create(part, device, *KernelRegistry::Global()));
+      state->executors.push_back(std::move(ex));
+      state->partitions.push_back(std::move(part));
+    }
+    absl::MutexLock lock(&mu_);
+    name_counter_ = std::max(name_counter_, counter);
+    auto [it, inserted] = run_states_.emplace(key, state);
+    return it->second;  // if another thread raced, the first entry wins
+  }
+
+  absl::Status RunStep(const RunOptions& run_options, const RunState& state,
+                       const std::vector<std::pair<std::string, Tensor>>& feeds,
+                       const std::vector<std::string>& fetches, std::vector<Tensor>* outputs,
+                       RunMetadata* run_metadata, CancellationManager* cancel) {
+    // Order feed values like the _Arg indices and check their dtypes and shapes.
+    std::vector<Tensor> args(state.run.feeds.size());
+    for (const auto& [name, value] : feeds) {
+      const std::string c = CanonicalTensorName(name);
+      const size_t k = std::lower_bound(state.run.feeds.begin(), state.run.feeds.end(), c) -
+                       state.run.feeds.begin();
+      if (value.dtype() != state.run.feed_types[k]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Expects arg[", k, "] to be ", DataTypeString(state.run.feed_types[k]), " but ",
+            DataTypeString(value.dtype()), " is provided"));
+      }
+      if (options_.check_feed_shapes && !state.feed_shapes[k].IsCompatibleWith(value.shape())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Cannot feed value of shape ", value.shape().DebugString(), " for Tensor ", c,
+            ", which has shape ", state.feed_shapes[k].DebugString(),
+            " (Rill checks feeds against the Placeholder's shape; turn this off with "
+            "SessionOptions.check_feed_shapes = false)"));
+      }
+      args[k] = value;
+    }
+    StepCallFrame frame(std::move(args), static_cast<int>(state.run.fetches.size()));
+    LocalRendezvous rendezvous;
+    const bool trace = run_options.trace_level() > RunOptions::NO_TRACE;
+    std::vector<DeviceStepStats> stats(state.executors.size());
+
+    absl::Mutex mu;
+    absl::Status step_status;
+    int pending = static_cast<int>(state.executors.size());
+    Executor::Args ex_args;
+    ex_args.step_id = g_step_id.fetch_add(1);
+    ex_args.rendezvous = &rendezvous;
+    ex_args.cancellation = cancel;
+    ex_args.call_frame = &frame;
+    ThreadPool* pool = pool_.get();
+    ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+    for (size_t i = 0; i < state.executors.size(); ++i) {
+      Executor::Args a = ex_args;
+      if (trace) {
+        stats[i].set_device(state.executors[i]->device()->name());
+        a.stats = &stats[i];
+      }
+      state.executors[i]->RunAsync(a, [&](absl::Status s) {
+        absl::MutexLock lock(&mu);
+        if (!s.ok() && step_status.ok()) {
+          step_status = s;
+          rendezvous.Abort(s);
+        }
+        --pending;
+      });
+    }
+    int64_t timeout_ms = run_options.timeout_in_ms() > 0
+                             ? run_options.timeout_in_ms()
+                             : options_.config.operation_timeout_in_ms();
+    {
+      absl::MutexLock lock(&mu);
+      auto all_done = [&pending]() { return pending == 0; };
+      bool finished = true;
+      if (timeout_ms > 0) {
+        finished = mu.AwaitWithTimeout(absl::Condition(&all_done), absl::Milliseconds(timeout_ms));
+      } else {
+        mu.Await(absl::Condition(&all_done));
+      }
+      if (!finished) {
+        absl::Status timeout = absl::DeadlineExceededError("Timed out waiting for notification");
+        mu.Unlock();
+        cancel->StartCancel(timeout);
+        rendezvous.Abort(timeout);
+        mu.Lock();
+        mu.Await(absl::Condition(&all_done));
+        step_status = timeout;
+      }
+    }
+    if (!step_status.ok()) {
+      if (cancel->IsCancelled() && cancel->status().code() == absl::StatusCode::kCancelled) {
+        return absl::CancelledError("Run call was cancelled");
+      }
+      return step_status;
+    }
+    std::vector<Tensor> retvals = frame.TakeRetvals();
+    outputs->clear();
+    for (const std::string& f : fetches) {
+      const std::string c = CanonicalTensorName(f);
+      const size_t k = std::find(state.run.fetches.begin(), state.run.fetches.end(), c) -
+                       state.run.fetches.begin();
+      if (!retvals[k].IsInitialized()) {
+        return absl::InvalidArgumentError(absl::StrCat("Retval[", k, "] does not have value"));
+      }
+      outputs->push_back(retvals[k]);
+    }
+    if (run_metadata != nullptr) {
+      if (run_options.output_partition_graphs()) {
+        for (const GraphDef& p : state.partitions) *run_metadata->add_partition_graphs() = p;
+      }
+      if (trace) {
+        for (auto& s : stats) *run_metadata->mutable_step_stats()->add_dev_stats() = std::move(s);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const SessionOptions options_;
+  const std::unique_ptr<DeviceMgr> devices_;
+  std::unique_ptr<ThreadPool> pool_;
+
+  mutable absl::Mutex mu_;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool has_graph_ ABSL_GUARDED_BY(mu_) = false;
+  GraphDef graph_ ABSL_GUARDED_BY(mu_);
+  Placement placement_ ABSL_GUARDED_BY(mu_);
+  int64_t name_counter_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, std::shared_ptr<RunState>> run_states_ ABSL_GUARDED_BY(mu_);
+  int64_t next_step_token_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<int64_t, std::shared_ptr<CancellationManager>> active_steps_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config));
+  return std::unique_ptr<Session>(
+      new Session(std::make_unique<SessionImpl>(options, std::move(devices))));
+}
+
+Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+absl::Status Session::Create(const GraphDef& graph) { return impl_->Create(graph); }
+absl::Status Session::Extend(const GraphDef& graph) { return impl_->Extend(graph); }
+absl::Status Session::Run(const RunOptions& run_options,
+                          const std::vector<std::pair<std::string, Tensor>>& feeds,
+                          const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
+                          RunMetadata* run_metadata) {
+  return impl_->Run(run_options, feeds, fetches, targets, outputs, run_metadata);
+}
+absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                          const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
+  return impl_->Run(RunOptions(), feeds, fetches, targets, outputs, nullptr);
+}
+std::vector<DeviceAttributes> Session::ListDevices() const { return impl_->ListDevices(); }
+absl::Status Session::Close() { return impl_->Close(); }
+std::string Session::PlacementLog() const { return impl_->PlacementLog(); }
+std::string Session::ExplainPlacement(int max_nodes) const { return impl_->Explain(max_nodes); }
+
+}  // namespace rill

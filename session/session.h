@@ -1,0 +1,83 @@
+// Session: runs a graph the way TensorFlow 1.x's DirectSession does. Devices come from the
+// ConfigProto; the graph is validated on Create and placed once (stateful nodes keep their device
+// for the session's life); each Run signature (feeds, fetches, targets) is rewritten with
+// _Arg/_Retval nodes, pruned, partitioned per device with _Send/_Recv pairs, and turned into one
+// executor per partition, all cached. Variables live in per-device resource managers for the
+// session's life, so they survive failed runs.
+//
+//   SessionOptions options;
+//   options.config.mutable_device_count()->insert({"CPU", 3});
+//   RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(options));
+//   RILL_RETURN_IF_ERROR(session->Create(graph_def));
+//   std::vector<Tensor> out;
+//   RILL_RETURN_IF_ERROR(session->Run({{"x:0", x}}, {"MatMul:0"}, {}, &out));
+//
+// Errors use TensorFlow's texts (spec §5): unknown feed/fetch/target, fed and fetched, fed twice,
+// feed dtype mismatch ("Expects arg[0] to be float but int32 is provided"), unfed placeholder,
+// timeouts (DeadlineExceeded), runs after Close (Cancelled "Session has been closed.").
+// Thread-safe: Run may be called concurrently from many threads; Close cancels runs in flight.
+#ifndef RILL_SESSION_SESSION_H_
+#define RILL_SESSION_SESSION_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/cancellation.h"
+#include "core/tensor.h"
+#include "proto/config.pb.h"
+#include "proto/device_attributes.pb.h"
+#include "proto/graph.pb.h"
+
+namespace rill {
+
+struct SessionOptions {
+  ConfigProto config;
+  // Check feeds against a Placeholder's declared shape (-1 dims and unknown rank match anything).
+  // TensorFlow's C++ API does not check; Rill does unless this is false.
+  bool check_feed_shapes = true;
+};
+
+class SessionImpl;
+
+class Session {
+ public:
+  // InvalidArgument/NotFound for a config that names no usable devices (e.g. CPU count 0).
+  static absl::StatusOr<std::unique_ptr<Session>> New(const SessionOptions& options);
+  ~Session();
+
+  // Validates and places `graph`. AlreadyExists "A Graph has already been created for this
+  // session." on a second Create; the validation and placement errors otherwise.
+  absl::Status Create(const GraphDef& graph);
+  // Adds nodes to the session's graph (new names only); existing nodes keep their placement.
+  absl::Status Extend(const GraphDef& graph);
+
+  absl::Status Run(const RunOptions& run_options,
+                   const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata);
+  absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs);
+
+  std::vector<DeviceAttributes> ListDevices() const;
+  // Cancels runs in flight and refuses later ones. Idempotent.
+  absl::Status Close();
+
+  // The placement log lines and per-node explanations (see session/placement_log.h).
+  std::string PlacementLog() const;
+  std::string ExplainPlacement(int max_nodes = 200) const;
+
+ private:
+  explicit Session(std::unique_ptr<SessionImpl> impl);
+  std::unique_ptr<SessionImpl> impl_;
+};
+
+}  // namespace rill
+
+#endif  // RILL_SESSION_SESSION_H_
