@@ -1,0 +1,19 @@
+// Formats a Tensor the way numpy prints an array (numpy >= 1.14 defaults): shortest round-trip
+// digits, a common width per array ("[ 1.5 10. ]"), "." kept on integral floats ("[[22. 28.]\n
+// [49. 64.]]"), scientific notation when the magnitudes call for it, " True"/"False" for bools,
+// b'...' for strings, rows wrapped at 75 characters, and arrays over 1000 elements summarized with
+// "..." (3 items at each edge). Pure function; thread-safe.
+#ifndef RILL_TOOLS_SESSION_RUNNER_NUMPY_FORMAT_H_
+#define RILL_TOOLS_SESSION_RUNNER_NUMPY_FORMAT_H_
+
+#include <string>
+
+#include "core/tensor.h"
+
+namespace rill {
+
+std::string FormatLikeNumpy(const Tensor& tensor);
+
+}  // namespace rill
+
+#endif  // RILL_TOOLS_SESSION_RUNNER_NUMPY_FORMAT_H_

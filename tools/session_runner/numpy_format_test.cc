@@ -1,0 +1,66 @@
+#include "tools/session_runner/numpy_format.h"
+
+#include <cmath>
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+// Expected strings are what numpy 2.x's str() printed for the same arrays.
+TEST(NumpyFormatTest, FloatsKeepTheDotAndAlign) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({22, 28, 49, 64}, TensorShape({2, 2}))),
+            "[[22. 28.]\n [49. 64.]]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({1.5f, 10}, TensorShape({2}))),
+            "[ 1.5 10. ]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({0.1f, 0.25f}, TensorShape({2}))),
+            "[0.1  0.25]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<float>(3.5f)), "3.5");
+}
+
+TEST(NumpyFormatTest, ScientificWhenMagnitudesCallForIt) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({1e8f, 1}, TensorShape({2}))),
+            "[1.e+08 1.e+00]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>({1e-5, 1}, TensorShape({2}))),
+            "[1.e-05 1.e+00]");
+}
+
+TEST(NumpyFormatTest, NanAndInfAreRightAligned) {
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({std::nanf(""), 1, -inf}, TensorShape({3}))),
+            "[ nan   1. -inf]");
+}
+
+TEST(NumpyFormatTest, IntsBoolsStringsAndRank3) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<int32_t>({1, 22, -3}, TensorShape({3}))),
+            "[ 1 22 -3]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<bool>({true, false}, TensorShape({2}))),
+            "[ True False]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<std::string>({"a", "bc"}, TensorShape({2}))),
+            "[b'a' b'bc']");
+  std::vector<int64_t> v(24);
+  for (int i = 0; i < 24; ++i) v[i] = i;
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<int64_t>(v, TensorShape({2, 3, 4}))),
+            "[[[ 0  1  2  3]\n  [ 4  5  6  7]\n  [ 8  9 10 11]]\n\n"
+            " [[12 13 14 15]\n  [16 17 18 19]\n  [20 21 22 23]]]");
+}
+
+TEST(NumpyFormatTest, LongRowsWrapAt75Columns) {
+  std::vector<float> v(30);
+  for (int i = 0; i < 30; ++i) v[i] = 1.5f * i;
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>(v, TensorShape({30}))),
+            "[ 0.   1.5  3.   4.5  6.   7.5  9.  10.5 12.  13.5 15.  16.5 18.  19.5\n"
+            " 21.  22.5 24.  25.5 27.  28.5 30.  31.5 33.  34.5 36.  37.5 39.  40.5\n"
+            " 42.  43.5]");
+}
+
+TEST(NumpyFormatTest, LargeArraysAreSummarized) {
+  std::vector<float> v(2000);
+  for (int i = 0; i < 2000; ++i) v[i] = i;
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>(v, TensorShape({2000}))),
+            "[0.000e+00 1.000e+00 2.000e+00 ... 1.997e+03 1.998e+03 1.999e+03]");
+}
+
+}  // namespace
+}  // namespace rill
