@@ -1,0 +1,121 @@
+#include "tools/session_runner/args.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace rill {
+
+std::string Usage() {
+  return R"(Usage: session_runner --graph=FILE [--config=FILE] [OPTIONS] RUN [--then RUN]...
+  RUN := [--feed=NAME[:I]=FILE.npy]... [--fetch=NAME[:I]]... [--target=NAME]... [--repeat=N]
+
+Runs a GraphDef (binary or text, or a SavedModel's saved_model.pb) in one Rill Session.
+Runs separated by --then share the session, so variables persist between them.
+
+Options:
+  --config=FILE             ConfigProto in text format (TensorFlow's field names)
+  --log_device_placement    print the Device mapping and one line per node with its device
+  --allow_soft_placement    fall back to an available device (overrides the config)
+  --list_devices            print the devices the session sees, then exit unless runs follow
+  --explain_placement       print NAME (OP) -> DEVICE: reason per node, and a per-device summary
+  --explain_all             with --explain_placement: list every node even on huge graphs
+  --clear_devices           ignore device requests stored in the graph
+  --no_feed_shape_check     do not check feeds against Placeholder shapes (TensorFlow's C++ API)
+  --tag_set=TAGS            MetaGraphDef to load from a SavedModel (default: serve)
+  --output_dir=DIR          write each fetched tensor of the last run fetching it as DIR/<name>.npy
+  --trace=FILE.json         Chrome/Perfetto trace of the last run
+  --dump_partitions=DIR     write the partition GraphDefs (text) of the last run, one per device
+  --benchmark               per run: min, median, p90 and max time of its repetitions
+  --warmup=N                repetitions to run before timing (with --benchmark)
+  --help                    this text
+)";
+}
+
+absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
+  RunnerArgs args;
+  args.runs.emplace_back();
+  auto value = [](const std::string& arg, absl::string_view flag, std::string* out) {
+    const std::string prefix = absl::StrCat(flag, "=");
+    if (!absl::StartsWith(arg, prefix)) return false;
+    *out = arg.substr(prefix.size());
+    return true;
+  };
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    std::string v;
+    RunSpec& run = args.runs.back();
+    if (a == "--then") {
+      args.runs.emplace_back();
+    } else if (value(a, "--graph", &v)) {
+      args.graph = v;
+    } else if (value(a, "--config", &v)) {
+      args.config = v;
+    } else if (value(a, "--tag_set", &v)) {
+      args.tag_set = v;
+    } else if (value(a, "--feed", &v)) {
+      size_t eq = v.rfind('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--feed wants NAME[:I]=FILE.npy, got '", v, "'"));
+      }
+      run.feeds.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    } else if (value(a, "--fetch", &v)) {
+      run.fetches.push_back(v);
+    } else if (value(a, "--target", &v)) {
+      run.targets.push_back(v);
+    } else if (value(a, "--repeat", &v) || value(a, "--warmup", &v)) {
+      int n;
+      const bool repeat = absl::StartsWith(a, "--repeat");
+      if (!absl::SimpleAtoi(v, &n) || n < (repeat ? 1 : 0)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            repeat ? "--repeat needs a positive integer" : "--warmup needs an integer >= 0",
+            ", got '", v, "'"));
+      }
+      (repeat ? run.repeat : args.warmup) = n;
+    } else if (value(a, "--output_dir", &v)) {
+      args.output_dir = v;
+    } else if (value(a, "--trace", &v)) {
+      args.trace = v;
+    } else if (value(a, "--dump_partitions", &v)) {
+      args.dump_partitions = v;
+    } else if (a == "--log_device_placement") {
+      args.log_device_placement = true;
+    } else if (a == "--allow_soft_placement") {
+      args.allow_soft_placement = args.set_allow_soft_placement = true;
+    } else if (a == "--list_devices") {
+      args.list_devices = true;
+    } else if (a == "--clear_devices") {
+      args.clear_devices = true;
+    } else if (a == "--no_feed_shape_check") {
+      args.no_feed_shape_check = true;
+    } else if (a == "--explain_placement") {
+      args.explain_placement = true;
+    } else if (a == "--explain_all") {
+      args.explain_all = true;
+    } else if (a == "--benchmark") {
+      args.benchmark = true;
+    } else if (a == "--help" || a == "-h") {
+      args.help = true;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag ", a, " (see --help)"));
+    }
+  }
+  if (!args.help && args.graph.empty()) {
+    return absl::InvalidArgumentError("--graph=FILE is required (see --help)");
+  }
+  // A trailing empty run (no feeds, fetches or targets) is dropped: `--list_devices` alone is fine.
+  if (args.runs.size() == 1 && args.runs[0].fetches.empty() && args.runs[0].targets.empty() &&
+      args.runs[0].feeds.empty()) {
+    args.runs.clear();
+  }
+  for (size_t r = 0; r < args.runs.size(); ++r) {
+    if (args.runs[r].fetches.empty() && args.runs[r].targets.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "run ", r, " has no --fetch or --target; each run needs at least one"));
+    }
+  }
+  return args;
+}
+
+}  // namespace rill

@@ -1,0 +1,53 @@
+#include "tools/session_runner/args.h"
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Pair;
+
+TEST(ArgsTest, RunsAreSplitByThen) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      RunnerArgs a,
+      ParseArgs({"session_runner", "--graph=g.pbtxt", "--config=c.pbtxt", "--target=init",
+                 "--then", "--feed=x:0=x.npy", "--target=train", "--repeat=200", "--then",
+                 "--fetch=w", "--log_device_placement", "--allow_soft_placement"}));
+  EXPECT_EQ(a.graph, "g.pbtxt");
+  EXPECT_EQ(a.config, "c.pbtxt");
+  ASSERT_EQ(a.runs.size(), 3u);
+  EXPECT_THAT(a.runs[0].targets, ElementsAre("init"));
+  EXPECT_THAT(a.runs[1].feeds, ElementsAre(Pair("x:0", "x.npy")));
+  EXPECT_EQ(a.runs[1].repeat, 200);
+  EXPECT_THAT(a.runs[2].fetches, ElementsAre("w"));
+  EXPECT_TRUE(a.log_device_placement);
+  EXPECT_TRUE(a.set_allow_soft_placement);
+}
+
+TEST(ArgsTest, BadFlagsNameTheFlag) {
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetc=x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --fetc=x (see --help)"));
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--repeat=0"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--repeat needs a positive integer, got '0'"));
+  EXPECT_THAT(ParseArgs({"r", "--fetch=x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "--graph=FILE is required (see --help)"));
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--feed=x.npy"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--feed wants NAME[:I]=FILE.npy, got 'x.npy'"));
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--then", "--repeat=3"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "run 1 has no --fetch or --target; each run needs at least one"));
+}
+
+TEST(ArgsTest, ListDevicesAloneNeedsNoRun) {
+  RILL_ASSERT_OK_AND_ASSIGN(RunnerArgs a, ParseArgs({"r", "--graph=g", "--list_devices"}));
+  EXPECT_TRUE(a.runs.empty());
+  EXPECT_TRUE(a.list_devices);
+}
+
+}  // namespace
+}  // namespace rill
