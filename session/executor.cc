@@ -157,8 +157,12 @@ class Executor::StepState {
       const bool initialized = v.is_ref() ? v.Get().IsInitialized() : v.tensor.IsInitialized();
       if (!initialized && !(v.is_ref() && item.allows_uninitialized_input)) {
         const std::string& src = ex_->nodes_[item.input_src[i]].kernel->name();
+        bool from_variable = v.is_ref() || item.input_is_ref[i];
+        for (DataType t : ex_->nodes_[item.input_src[i]].kernel->output_types()) {
+          from_variable |= IsRefType(t);
+        }
         absl::Status s =
-            v.is_ref() || item.input_is_ref[i]
+            from_variable
                 ? absl::FailedPreconditionError(
                       absl::StrCat("Attempting to use uninitialized value ", src))
                 : absl::InternalError(absl::StrCat("Input ", i, " of node ",
