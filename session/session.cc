@@ -11,8 +11,7 @@
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "core/thread_pool.h"
-#include "graph/graph_def_export.h"
-#include "graph/graph_def_import.h"
+#include "graph/graph_validation.h"
 #include "graph/partition.h"
 #include "kernels/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -22,6 +21,7 @@
 #include "session/placement_log.h"
 #include "session/placer.h"
 #include "session/run_graph.h"
+#include "ops/op_registry.h"
 
 namespace rill {
 namespace {
@@ -171,13 +171,9 @@ class SessionImpl {
       *merged.mutable_library() = addition.library();
     }
     for (const NodeDef& n : addition.node()) *merged.add_node() = n;
-    ImportOptions import_options;
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> imported, ImportGraphDef(merged, import_options));
-    GraphDef validated;
-    ExportGraphDef(*imported, &validated);
+    RILL_ASSIGN_OR_RETURN(GraphDef validated, ValidateGraphDef(merged));
     PlacerOptions placer_options;
     placer_options.allow_soft_placement = options_.config.allow_soft_placement();
-    placer_options.log_device_placement = options_.config.log_device_placement();
     RILL_ASSIGN_OR_RETURN(
         Placement placement,
         Place(validated, devices_->DeviceNames(), *KernelRegistry::Global(), placer_options,
