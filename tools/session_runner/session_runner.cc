@@ -1,0 +1,205 @@
+// session_runner: runs a graph file with a config file from the command line, in one Session.
+// See args.h (or --help) for the interface. Fetched values print like numpy; errors go to stderr
+// as "<Code>: <message>" with a non-zero exit status.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "core/status_macros.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+#include "graph/graph_file.h"
+#include "session/session.h"
+#include "tools/npy/npy.h"
+#include "tools/session_runner/args.h"
+#include "tools/session_runner/chrome_trace.h"
+#include "tools/session_runner/numpy_format.h"
+
+namespace rill {
+namespace {
+
+// "INVALID_ARGUMENT" -> "InvalidArgument", as TensorFlow names its error classes.
+std::string CodeName(absl::StatusCode code) {
+  std::string upper = absl::StatusCodeToString(code);
+  std::string out;
+  bool cap = true;
+  for (char c : upper) {
+    if (c == '_') {
+      cap = true;
+      continue;
+    }
+    out += cap ? c : static_cast<char>(std::tolower(c));
+    cap = false;
+  }
+  return out;
+}
+
+std::string NumpyDtypeName(DataType dt) {
+  switch (dt) {
+    case DT_FLOAT: return "float32";
+    case DT_DOUBLE: return "float64";
+    case DT_HALF: return "float16";
+    case DT_STRING: return "bytes";
+    default: return DataTypeString(dt);
+  }
+}
+
+class ConfigErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    if (first.empty()) first = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+  }
+  std::string first;
+};
+
+absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("config file ", path, " cannot be read"));
+  std::stringstream text;
+  text << in.rdbuf();
+  ConfigProto config;
+  google::protobuf::TextFormat::Parser parser;
+  ConfigErrors errors;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text.str(), &config)) {
+    return absl::InvalidArgumentError(absl::StrCat("config file ", path,
+                                                   " is not a text ConfigProto: ", errors.first));
+  }
+  return config;
+}
+
+std::string FileNameFor(const std::string& tensor) {
+  return absl::StrReplaceAll(tensor, {{"/", "_"}, {":", "_"}});
+}
+
+void PrintDevices(const Session& session) {
+  int gpus = 0;
+  for (const DeviceAttributes& d : session.ListDevices()) gpus += d.device_type() == "GPU";
+  std::printf("Num GPUs Available: %d\n", gpus);
+  for (const DeviceAttributes& d : session.ListDevices()) {
+    std::printf("%s (%s) memory_limit: %lld%s%s\n", d.name().c_str(), d.device_type().c_str(),
+                static_cast<long long>(d.memory_limit()),
+                d.physical_device_desc().empty() ? "" : " ",
+                d.physical_device_desc().c_str());
+  }
+}
+
+std::string Micros(double us) { return absl::StrFormat("%.2f us", us); }
+
+absl::Status Main(const RunnerArgs& args) {
+  RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(args.graph, args.tag_set));
+  if (args.clear_devices) {
+    for (NodeDef& n : *graph.mutable_node()) n.clear_device();
+  }
+  SessionOptions options;
+  if (!args.config.empty()) {
+    RILL_ASSIGN_OR_RETURN(options.config, ReadConfig(args.config));
+  }
+  if (args.log_device_placement) options.config.set_log_device_placement(true);
+  if (args.set_allow_soft_placement) options.config.set_allow_soft_placement(true);
+  options.check_feed_shapes = !args.no_feed_shape_check;
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(options));
+  if (args.list_devices) PrintDevices(*session);
+  RILL_RETURN_IF_ERROR(session->Create(graph));
+  if (args.explain_placement) {
+    std::fputs(session->ExplainPlacement(args.explain_all ? -1 : 200).c_str(), stdout);
+  }
+  for (size_t r = 0; r < args.runs.size(); ++r) {
+    const RunSpec& spec = args.runs[r];
+    std::vector<std::pair<std::string, Tensor>> feeds;
+    for (const auto& [name, path] : spec.feeds) {
+      absl::StatusOr<Tensor> t = ReadNpy(path);
+      if (!t.ok()) return AnnotateStatus(t.status(), absl::StrCat("feed ", name));
+      feeds.emplace_back(name, *std::move(t));
+    }
+    const bool last = r + 1 == args.runs.size();
+    RunOptions run_options;
+    if (last && !args.trace.empty()) run_options.set_trace_level(RunOptions::FULL_TRACE);
+    if (last && !args.dump_partitions.empty()) run_options.set_output_partition_graphs(true);
+    std::vector<Tensor> outputs;
+    RunMetadata metadata;
+    std::vector<double> times_us;
+    const int reps = spec.repeat + (args.benchmark ? args.warmup : 0);
+    for (int i = 0; i < reps; ++i) {
+      metadata.Clear();
+      auto start = std::chrono::steady_clock::now();
+      RILL_RETURN_IF_ERROR(session->Run(run_options, feeds, spec.fetches, spec.targets, &outputs,
+                                        &metadata));
+      auto end = std::chrono::steady_clock::now();
+      if (i >= reps - spec.repeat) {
+        times_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+      }
+    }
+    for (size_t f = 0; f < spec.fetches.size(); ++f) {
+      const Tensor& t = outputs[f];
+      std::string name = spec.fetches[f];
+      if (name.find(':') == std::string::npos) name += ":0";
+      std::printf("%s dtype=%s shape=%s\n%s\n", name.c_str(), NumpyDtypeName(t.dtype()).c_str(),
+                  t.shape().DebugString().c_str(), FormatLikeNumpy(t).c_str());
+      if (!args.output_dir.empty()) {
+        std::filesystem::create_directories(args.output_dir);
+        RILL_RETURN_IF_ERROR(WriteNpy(
+            absl::StrCat(args.output_dir, "/", FileNameFor(spec.fetches[f]), ".npy"), t));
+      }
+    }
+    if (args.benchmark) {
+      std::sort(times_us.begin(), times_us.end());
+      const size_t n = times_us.size();
+      std::printf("run %zu: %zu reps  min %s  median %s  p90 %s  max %s\n", r, n,
+                  Micros(times_us.front()).c_str(), Micros(times_us[n / 2]).c_str(),
+                  Micros(times_us[std::min(n - 1, n * 9 / 10)]).c_str(),
+                  Micros(times_us.back()).c_str());
+    }
+    if (last && !args.trace.empty()) {
+      std::ofstream out(args.trace);
+      out << StepStatsToChromeTrace(metadata.step_stats());
+      if (!out) return absl::InternalError(absl::StrCat("cannot write trace ", args.trace));
+    }
+    if (last && !args.dump_partitions.empty()) {
+      std::filesystem::create_directories(args.dump_partitions);
+      for (const GraphDef& part : metadata.partition_graphs()) {
+        const std::string device = part.node_size() ? part.node(0).device() : "empty";
+        RILL_RETURN_IF_ERROR(WriteGraphDefFile(
+            absl::StrCat(args.dump_partitions, "/", FileNameFor(device), ".pbtxt"), part,
+            /*as_text=*/true));
+      }
+    }
+  }
+  std::fflush(stdout);
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace rill
+
+int main(int argc, char** argv) {
+  std::vector<std::string> argv_vec(argv, argv + argc);
+  absl::StatusOr<rill::RunnerArgs> args = rill::ParseArgs(argv_vec);
+  if (!args.ok()) {
+    std::fprintf(stderr, "%s: %s\n", rill::CodeName(args.status().code()).c_str(),
+                 std::string(args.status().message()).c_str());
+    return 2;
+  }
+  if (args->help) {
+    std::fputs(rill::Usage().c_str(), stdout);
+    return 0;
+  }
+  absl::Status s = rill::Main(*args);
+  if (!s.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", rill::CodeName(s.code()).c_str(),
+                 std::string(s.message()).c_str());
+    return 1;
+  }
+  return 0;
+}
