@@ -205,7 +205,7 @@ class Placer {
 
   bool IsGenerator(int i) const {
     const NodeInfo& info = nodes_[i];
-    if (info.def->input_size() != 0 || info.out_types.size() != 1 || info.has_request) return false;
+    if (info.def->input_size() != 0 || info.out_types.size() != 1) return false;
     if (IsRefType(info.out_types[0]) || info.out_types[0] == DT_RESOURCE) return false;
     return groups_.at(const_cast<Placer*>(this)->Find(i)).members.size() == 1;
   }
