@@ -121,7 +121,23 @@ class Executor::StepState {
       return;
     }
     outstanding_.store(static_cast<int>(ex_->roots_.size()), std::memory_order_relaxed);
-    std::deque<int> ready(ex_->roots_.begin(), ex_->roots_.end());
+    // The caller must never block inside a kernel (it waits for the step with a timeout), so
+    // expensive roots go to the runner; cheap ones run here.
+    // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
+    const Executor* ex = ex_;
+    const Runner runner = args_.runner;
+    std::deque<int> ready;
+    for (int id : ex->roots_) {
+      if (ex->nodes_[id].kernel->IsExpensive() && runner) {
+        runner([this, id] {
+          std::deque<int> more;
+          Process(id, more);
+          RunReady(more);
+        });
+      } else {
+        ready.push_back(id);
+      }
+    }
     RunReady(ready);
   }
 

@@ -1,14 +1,11 @@
-// Text about placement: TensorFlow's log_device_placement output (spec §3) and Rill's own
-// explanation of every node's device.
+// Text about placement: TensorFlow's log_device_placement output (tf_runtime_spec.md §3) and
+// Rill's own explanation of every node's device, which TensorFlow lacks.
 //
-//   DeviceMappingText(devices)        "Device mapping:\n<name> -> <desc>\n" for devices with a
-//                                     physical description, or "Device mapping: no known devices.\n"
-//   PlacementLogLines(graph, p)       "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0\n"
-//                                     per node, in TensorFlow's order (generators last)
-//   ExplainPlacement(graph, p, max)   "MatMul (MatMul) -> /job:...:CPU:0: <reason>\n" per node, capped at
-//                                     `max` lines on big graphs (< 0: no cap), then a per-device summary
-//                                     (nodes per device, data edges crossing devices)
-// Pure functions; thread-safe.
+//   std::fputs(DeviceMappingText(attributes).c_str(), stdout);       // at session creation
+//   std::fputs(PlacementLogLines(graph, placement).c_str(), stdout);  // after placement
+//   std::cout << ExplainPlacement(graph, placement);                  // session_runner
+//
+// Thread safety: pure functions of their arguments.
 #ifndef RILL_SESSION_PLACEMENT_LOG_H_
 #define RILL_SESSION_PLACEMENT_LOG_H_
 
@@ -21,9 +18,29 @@
 
 namespace rill {
 
+// TensorFlow's "Device mapping:" block: "Device mapping:\n" then "<name> -> <desc>\n" for each
+// device (in the given order) whose physical_device_desc is not empty (CPUs have none), or
+// "Device mapping: no known devices.\n" when no device has one. A GPU's description reads
+// "device: 0, name: NVIDIA H100, pci bus id: 0000:05:00.0, compute capability: 9.0".
 std::string DeviceMappingText(const std::vector<DeviceAttributes>& devices);
+
+// TensorFlow's placement lines, "name: (Op): /job:localhost/replica:0/task:0/device:CPU:0\n",
+// one per placed node in `placement.order` (first-pass nodes in graph order, then the deferred
+// generators). Unplaced nodes are not logged. `graph` supplies the op names.
 std::string PlacementLogLines(const GraphDef& graph, const Placement& placement);
-std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, int max_nodes);
+
+// Rill's explanation: "NAME (OP) -> DEVICE: reason\n" per node in graph order (DEVICE is
+// "(unplaced)" for an unknown op), then a per-device summary: nodes per device and the number of
+// data edges whose ends are on different devices, in all and per device pair.
+//
+// When the graph has more than `max_nodes` nodes (and max_nodes >= 0) only `max_nodes` lines are
+// listed: first the nodes named in `always_show`, then the surprising ones (soft placement,
+// overridden requests), then the rest in graph order; a line then says how many were left out
+// and how to list them all (max_nodes = -1; session_runner --explain_all). Nodes named in
+// `always_show` are listed even beyond the cap.
+std::string ExplainPlacement(const GraphDef& graph, const Placement& placement,
+                             int max_nodes = 200,
+                             const std::vector<std::string>& always_show = {});
 
 }  // namespace rill
 

@@ -1,9 +1,13 @@
 #include "session/placer.h"
 
 #include <algorithm>
-#include <numeric>
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -17,338 +21,1019 @@
 namespace rill {
 namespace {
 
+constexpr absl::string_view kColocationAttr = "_class";
+constexpr absl::string_view kColocationPrefix = "loc:@";
+
+bool HasSomeDetails(const DeviceName& n) {
+  return n.has_job || n.has_replica || n.has_task || n.has_type || n.has_id;
+}
+
+// TensorFlow's DeviceNameUtils::EnsureSpecification: every component set in `less` is copied
+// into `more`.
+void EnsureSpecification(DeviceName* more, const DeviceName& less) {
+  if (less.has_job) {
+    more->has_job = true;
+    more->job = less.job;
+  }
+  if (less.has_replica) {
+    more->has_replica = true;
+    more->replica = less.replica;
+  }
+  if (less.has_task) {
+    more->has_task = true;
+    more->task = less.task;
+  }
+  if (less.has_type) {
+    more->has_type = true;
+    more->type = less.type;
+  }
+  if (less.has_id) {
+    more->has_id = true;
+    more->id = less.id;
+  }
+}
+
+bool IsMetadataOp(absl::string_view op) { return op == "Shape" || op == "Size" || op == "Rank"; }
+
+// TensorFlow's AttachDef: the node named once more at the end of the message.
+absl::Status AttachDef(const absl::Status& s, const std::string& node) {
+  const bool named = absl::StrContains(s.message(), "{{node ");
+  return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[",
+                                             named ? node : absl::StrCat("{{node ", node, "}}"),
+                                             "]]"));
+}
+
+// Rill's one line of advice after TensorFlow's text.
+absl::Status WithHint(const absl::Status& s, absl::string_view hint) {
+  return absl::Status(s.code(), absl::StrCat(s.message(), "\nRill: ", hint));
+}
+
+// TensorFlow's AttrSlice::DebugString: every attr, sorted by name, "name=value".
+std::string AttrsDebugString(const NodeDef& node) {
+  std::vector<std::pair<std::string, std::string>> attrs;
+  for (const auto& [k, v] : node.attr()) attrs.emplace_back(k, SummarizeAttrValue(v));
+  std::sort(attrs.begin(), attrs.end());
+  return absl::StrJoin(attrs, ", ", absl::PairFormatter("="));
+}
+
+struct DeviceEntry {
+  std::string name;
+  DeviceName parsed;
+};
+
+// One union-find element per node (TensorFlow's colocation_graph Member). Only a root's fields
+// describe its group.
+struct Member {
+  int parent = 0;
+  int rank = 0;
+  DeviceName requested, assigned, resource;
+  std::vector<std::string> supported;  // device types with kernels for every member, best first
+  std::vector<int> possible;           // cached candidate devices (indices), best first
+  int assigned_device = -1;            // device index once the group is pinned
+  int interned = -1;                   // TensorFlow's assigned_device_name_index_, for DebugString
+  // For the reasons: whether the candidates came from soft placement, and which member the
+  // group was first pinned by.
+  bool soft = false;
+  int first_assigned = -1;
+};
+
+// An edge of the colocation structure, seen from one end: the other end and the words that say
+// why the two share a device, from this end's point of view.
+struct Link {
+  int other;
+  std::string why;
+};
+
 struct NodeInfo {
   const NodeDef* def = nullptr;
-  NodeDef filled;  // with attr defaults, for kernel lookups
-  const OpDef* op = nullptr;
+  NodeDef filled;                 // with attr defaults, for kernel lookups
+  const OpDef* op_def = nullptr;  // nullptr: unknown op, left unplaced
   DataTypeVector in_types, out_types;
-  std::vector<std::string> supported;  // device types with a kernel, by priority
-  bool has_request = false;
+  std::vector<std::string> supported;  // own device types with a kernel, best first
   DeviceName request;
-  std::vector<int> consumers;
+  bool has_request = false;  // the request sets some component
+  std::vector<int> data_inputs;  // producer of each data input; -1 when absent
+  std::vector<int> consumers;    // nodes with an edge (data or control) from this one
+  int preassigned = -1;          // device from `previous` (stateful nodes)
+  int device = -1;
+  std::vector<Link> links;
+  std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
+  std::string heuristic;                  // "follows its consumer X" when a heuristic chose
 };
 
 class Placer {
  public:
-  Placer(const GraphDef& graph, const std::vector<std::string>& devices,
-         const KernelAvailability& kernels, const PlacerOptions& options,
+  Placer(const GraphDef& graph, const KernelAvailability& kernels, const PlacerOptions& options,
          const Placement* previous)
-      : graph_(graph), kernels_(kernels), options_(options), previous_(previous) {
-    device_names_ = devices;
-    std::sort(device_names_.begin(), device_names_.end(), [](const std::string& a, const std::string& b) {
-      absl::StatusOr<DeviceName> pa = ParseDeviceName(a), pb = ParseDeviceName(b);
-      return pa.ok() && pb.ok() ? DeviceOrderLess(*pa, *pb) : a < b;
-    });
-  }
+      : graph_(graph), kernels_(kernels), options_(options), previous_(previous) {}
 
-  absl::StatusOr<Placement> Run() {
-    if (device_names_.empty()) return absl::FailedPreconditionError("No devices are registered");
-    for (const std::string& d : device_names_) {
-      RILL_ASSIGN_OR_RETURN(DeviceName parsed, ParseDeviceName(d));
-      parsed_.push_back(parsed);
-      if (std::find(types_.begin(), types_.end(), parsed.type) == types_.end()) {
-        types_.push_back(parsed.type);
-      }
-    }
-    const int n = graph_.node_size();
-    nodes_.resize(n);
-    parent_.resize(n);
-    std::iota(parent_.begin(), parent_.end(), 0);
-    for (int i = 0; i < n; ++i) index_[graph_.node(i).name()] = i;
-    for (int i = 0; i < n; ++i) RILL_RETURN_IF_ERROR(InitNode(i));
-    RILL_RETURN_IF_ERROR(BuildGroups());
-    // First pass: everything but generators, in graph order; then generators.
-    std::vector<int> deferred;
-    for (int i = 0; i < n; ++i) {
-      if (nodes_[i].op == nullptr) {
-        result_.nodes[graph_.node(i).name()] = {"", absl::StrCat("unplaced: op '", graph_.node(i).op(),
-                                                                 "' is not registered")};
-        continue;
-      }
-      if (IsGenerator(i)) {
-        deferred.push_back(i);
-        continue;
-      }
-      RILL_RETURN_IF_ERROR(PlaceNode(i));
-    }
-    for (int i : deferred) RILL_RETURN_IF_ERROR(PlaceNode(i));
+  absl::StatusOr<Placement> Run(const std::vector<std::string>& device_names) {
+    if (device_names.empty()) return absl::FailedPreconditionError("No devices are registered");
+    RILL_RETURN_IF_ERROR(InitDevices(device_names));
+    RILL_RETURN_IF_ERROR(InitNodes());
+    RILL_RETURN_IF_ERROR(InitializeMembers());
+    RILL_RETURN_IF_ERROR(ColocateResourceAndRefEdges());
+    RILL_RETURN_IF_ERROR(ColocateAllNodes());
+    RILL_RETURN_IF_ERROR(AssignDevices());
+    ComputeReasons();
     return std::move(result_);
   }
 
  private:
-  int Find(int x) { return parent_[x] == x ? x : parent_[x] = Find(parent_[x]); }
+  // ---------------------------------------------------------------------------------------------
+  // Setup
 
-  std::string DeviceList() const {
-    std::vector<std::string> sorted = device_names_;
-    std::sort(sorted.begin(), sorted.end());
-    return absl::StrCat("[ ", absl::StrJoin(sorted, ", "), " ]");
-  }
-
-  absl::Status InitNode(int i) {
-    NodeInfo& info = nodes_[i];
-    info.def = &graph_.node(i);
-    const OpRegistration* reg = OpRegistry::Global()->LookUp(info.def->op());
-    if (!info.def->device().empty()) {
-      absl::StatusOr<DeviceName> req = ParseDeviceName(info.def->device());
-      if (!req.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("Malformed device specification '",
-                                                       info.def->device(), "' in node: ",
-                                                       SummarizeNodeDef(*info.def)));
+  absl::Status InitDevices(const std::vector<std::string>& device_names) {
+    for (const std::string& name : device_names) {
+      absl::StatusOr<DeviceName> parsed = ParseDeviceName(name);
+      if (!parsed.ok() || !IsFullySpecified(*parsed)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Placer was given a device that is not a full device name: '", name, "'"));
       }
-      info.request = *req;
-      info.has_request = true;
+      devices_.push_back({name, *parsed});
+      if (std::find(types_.begin(), types_.end(), parsed->type) == types_.end()) {
+        types_.push_back(parsed->type);
+      }
     }
-    for (const std::string& input : info.def->input()) {
-      absl::StatusOr<InputName> in = ParseInputName(input);
-      if (!in.ok()) continue;
-      auto it = index_.find(in->node);
-      if (it != index_.end()) nodes_[it->second].consumers.push_back(i);
-    }
-    if (reg == nullptr) return absl::OkStatus();
-    info.op = &reg->op_def;
-    info.filled = *info.def;
-    AddDefaultsToNodeDef(*info.op, &info.filled);
-    RILL_RETURN_IF_ERROR(InOutTypesForNode(info.filled, *info.op, &info.in_types, &info.out_types));
-    info.supported = kernels_.SupportedDeviceTypes(info.filled, types_);
-    if (info.supported.empty()) return kernels_.NoKernelError(info.filled, types_);
+    std::stable_sort(types_.begin(), types_.end(), [](const std::string& a, const std::string& b) {
+      const int pa = DeviceTypePriority(a), pb = DeviceTypePriority(b);
+      return pa != pb ? pa > pb : a < b;
+    });
+    types_alphabetical_ = types_;
+    std::sort(types_alphabetical_.begin(), types_alphabetical_.end());
+    interned_.assign(devices_.size(), -1);
     return absl::OkStatus();
   }
 
-  // Colocation: `_class` lists and reference/resource edges.
-  absl::Status BuildGroups() {
+  // Node order as TensorFlow's importer numbers nodes: repeatedly the first node (in GraphDef
+  // order) whose inputs are all numbered. For a GraphDef written in topological order, as
+  // TensorFlow writes them, that is the GraphDef order. Nodes on a cycle keep GraphDef order.
+  void ComputeOrder() {
     const int n = graph_.node_size();
-    why_.assign(n, "");
+    std::vector<int> pending(n, 0);
+    std::vector<std::vector<int>> outs(n);
     for (int i = 0; i < n; ++i) {
-      const NodeInfo& info = nodes_[i];
-      if (info.op == nullptr) continue;
-      int slot = 0;
+      for (const std::string& input : graph_.node(i).input()) {
+        absl::StatusOr<InputName> in = ParseInputName(input);
+        if (!in.ok()) continue;
+        auto it = index_.find(in->node);
+        if (it == index_.end()) continue;
+        ++pending[i];
+        outs[it->second].push_back(i);
+      }
+    }
+    std::set<int> ready;
+    for (int i = 0; i < n; ++i) {
+      if (pending[i] == 0) ready.insert(i);
+    }
+    std::vector<bool> done(n, false);
+    while (!ready.empty()) {
+      const int i = *ready.begin();
+      ready.erase(ready.begin());
+      done[i] = true;
+      order_.push_back(i);
+      for (int o : outs[i]) {
+        if (--pending[o] == 0) ready.insert(o);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      if (!done[i]) order_.push_back(i);
+    }
+  }
+
+  absl::Status InitNodes() {
+    const int n = graph_.node_size();
+    nodes_.resize(n);
+    for (int i = 0; i < n; ++i) index_[graph_.node(i).name()] = i;
+    ComputeOrder();
+    for (int i = 0; i < n; ++i) {
+      NodeInfo& info = nodes_[i];
+      info.def = &graph_.node(i);
       for (const std::string& input : info.def->input()) {
         absl::StatusOr<InputName> in = ParseInputName(input);
-        if (!in.ok() || in->is_control()) continue;
-        const int s = slot++;
+        if (!in.ok()) continue;
         auto it = index_.find(in->node);
-        if (it == index_.end() || nodes_[it->second].op == nullptr) continue;
-        const DataType t = s < static_cast<int>(info.in_types.size()) ? info.in_types[s] : DT_INVALID;
-        if (IsRefType(t) || t == DT_RESOURCE) {
-          const bool ref = IsRefType(t);
-          Union(it->second, i, absl::StrCat(ref ? "reference" : "resource", " edge from ",
-                                            in->node));
-          // The source's request wins over the destination's (TensorFlow overrides it).
-          if (nodes_[it->second].has_request) {
-            nodes_[i].request = nodes_[it->second].request;
-            nodes_[i].has_request = true;
-          }
-        }
-      }
-      std::vector<std::string> classes;
-      const AttrValue* cls = FindNodeAttr(*info.def, "_class");
-      if (cls != nullptr && cls->value_case() == AttrValue::kList) {
-        for (const std::string& c : cls->list().s()) {
-          if (!absl::StartsWith(c, "loc:@")) continue;
-          auto it = index_.find(c.substr(5));
-          if (it != index_.end() && it->second != i && nodes_[it->second].op != nullptr) {
-            Union(it->second, i, absl::StrCat("colocated with ", c.substr(5), " (_class loc:@",
-                                              c.substr(5), ")"));
-          }
-        }
+        const int src = it == index_.end() ? -1 : it->second;
+        if (!in->is_control()) info.data_inputs.push_back(src);
+        if (src >= 0) nodes_[src].consumers.push_back(i);
       }
     }
-    // Merge requests and supported types per group.
-    for (int i = 0; i < n; ++i) {
-      if (nodes_[i].op == nullptr) continue;
-      const int root = Find(i);
-      Group& g = groups_[root];
-      g.members.push_back(i);
-      if (g.members.size() == 1) {
-        g.supported = nodes_[i].supported;
-      } else {
-        std::vector<std::string> both;
-        for (const std::string& t : g.supported) {
-          if (std::find(nodes_[i].supported.begin(), nodes_[i].supported.end(), t) !=
-              nodes_[i].supported.end()) {
-            both.push_back(t);
-          }
-        }
-        if (both.empty()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Cannot colocate nodes {{colocation_node ", graph_.node(g.members[0]).name(),
-              "}} and {{colocation_node ", graph_.node(i).name(),
-              "}} because no device type supports both of those nodes and the other nodes "
-              "colocated with them."));
-        }
-        g.supported = both;
+    for (int i : order_) {
+      NodeInfo& info = nodes_[i];
+      const OpRegistration* reg = OpRegistry::Global()->LookUp(info.def->op());
+      if (reg == nullptr) {
+        result_.nodes[info.def->name()] = {
+            "", absl::StrCat("unplaced: op '", info.def->op(), "' is not registered")};
+        result_.unplaced[info.def->name()] =
+            OpRegistry::Global()->LookUpOrError(info.def->op()).status();
+        continue;
       }
-      if (nodes_[i].has_request) {
-        DeviceName merged = g.request;
-        absl::Status s = MergeDeviceNames(&merged, nodes_[i].request, options_.allow_soft_placement);
-        if (!s.ok()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Cannot colocate nodes {{colocation_node ", graph_.node(g.members[0]).name(),
-              "}} and {{colocation_node ", graph_.node(i).name(), "}}: ", s.message()));
+      info.op_def = &reg->op_def;
+      info.filled = *info.def;
+      AddDefaultsToNodeDef(*info.op_def, &info.filled);
+      RILL_RETURN_IF_ERROR(
+          InOutTypesForNode(info.filled, *info.op_def, &info.in_types, &info.out_types));
+      info.supported = kernels_.SupportedDeviceTypes(info.filled, types_);
+      op_nodes_.push_back(i);
+      if (previous_ != nullptr && info.op_def->is_stateful()) {
+        auto it = previous_->nodes.find(info.def->name());
+        if (it != previous_->nodes.end() && !it->second.device.empty()) {
+          RILL_ASSIGN_OR_RETURN(info.preassigned, PreviousDevice(info, it->second.device));
         }
-        g.request = merged;
-        g.has_request = true;
       }
     }
     return absl::OkStatus();
   }
 
-  void Union(int a, int b, std::string why) {
-    a = Find(a);
-    b = Find(b);
-    if (a == b) return;
-    parent_[b] = a;
-    for (int i = 0; i < static_cast<int>(why_.size()); ++i) {
-      if (why_[i].empty() && Find(i) == a && i != a) why_[i] = why;
+  // TensorFlow's InitializeMemberWithAssignedDevice checks, for a stateful node's earlier device.
+  absl::StatusOr<int> PreviousDevice(const NodeInfo& info, const std::string& device) {
+    for (size_t d = 0; d < devices_.size(); ++d) {
+      if (devices_[d].name != device) continue;
+      if (std::find(info.supported.begin(), info.supported.end(), devices_[d].parsed.type) ==
+          info.supported.end()) {
+        return WithHint(
+            AttachDef(absl::InternalError(absl::StrCat(
+                          "Assigned device '", device,
+                          "' does not have registered OpKernel support for ", info.def->op())),
+                      info.def->name()),
+            "a stateful node keeps the device it was first placed on for the session's life");
+      }
+      return static_cast<int>(d);
     }
+    std::vector<std::string> names;
+    for (const DeviceEntry& d : devices_) names.push_back(d.name);
+    return WithHint(
+        AttachDef(absl::InternalError(absl::StrCat(
+                      "Assigned device '", device,
+                      "' does not match any device. Here are the devices available on this "
+                      "machine: [",
+                      absl::StrJoin(names, ", "), "].")),
+                  info.def->name()),
+        "a stateful node keeps the device it was first placed on for the session's life; place "
+        "the graph again on a device list that has it");
   }
 
-  bool IsGenerator(int i) const {
-    const NodeInfo& info = nodes_[i];
-    if (info.def->input_size() != 0 || info.out_types.size() != 1) return false;
-    if (IsRefType(info.out_types[0]) || info.out_types[0] == DT_RESOURCE) return false;
-    return groups_.at(const_cast<Placer*>(this)->Find(i)).members.size() == 1;
+  // ---------------------------------------------------------------------------------------------
+  // Colocation groups (TensorFlow's ColocationGraph::Initialize)
+
+  bool IsRefOrResource(DataType t) const { return IsRefType(t) || t == DT_RESOURCE; }
+
+  bool IsRefOrResourceGenerator(const NodeInfo& info) const {
+    return info.in_types.empty() && info.out_types.size() == 1 &&
+           IsRefOrResource(info.out_types[0]);
   }
 
-  // Devices that can run the group, best first.
-  std::vector<int> Candidates(const DeviceName* spec, const std::vector<std::string>& types) {
+  bool IsGenerator(const NodeInfo& info) const {
+    return info.in_types.empty() && info.out_types.size() == 1 && !IsRefType(info.out_types[0]);
+  }
+
+  absl::Status InitializeMembers() {
+    members_.resize(nodes_.size());
+    for (int i : op_nodes_) {
+      NodeInfo& info = nodes_[i];
+      Member& m = members_[i];
+      m.parent = i;
+      m.supported = info.supported;
+      if (info.preassigned >= 0) {
+        m.assigned = devices_[info.preassigned].parsed;
+        m.requested = m.assigned;
+        continue;
+      }
+      if (info.supported.empty()) {
+        return WithHint(AttachDef(kernels_.NoKernelError(info.filled, types_alphabetical_),
+                                  info.def->name()),
+                        "no device in this session can run this op with these types; change the "
+                        "node's types, or use a device type listed under Registered kernels");
+      }
+      if (!info.def->device().empty()) {
+        absl::StatusOr<DeviceName> parsed = ParseDeviceName(info.def->device());
+        if (!parsed.ok()) {
+          return WithHint(
+              AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                            "Malformed device specification '", info.def->device(),
+                            "' in node: ", SummarizeNodeDef(*info.def))),
+                        info.def->name()),
+              "write a device as /device:CPU:0, /device:GPU:1, /cpu:0 or "
+              "/job:localhost/replica:0/task:0/device:GPU:0");
+        }
+        info.request = *parsed;
+        info.has_request = HasSomeDetails(*parsed);
+        if (IsRefOrResourceGenerator(info)) {
+          // A resource's own device is not moved by soft placement unless nothing else works.
+          m.resource = *parsed;
+        }
+        m.requested = *parsed;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  int FindRoot(int i) {
+    while (members_[i].parent != i) {
+      members_[i].parent = members_[members_[i].parent].parent;
+      i = members_[i].parent;
+    }
+    return i;
+  }
+
+  absl::Status ColocateResourceAndRefEdges() {
+    for (int dst : op_nodes_) {
+      const NodeInfo& info = nodes_[dst];
+      for (size_t k = 0; k < info.data_inputs.size() && k < info.in_types.size(); ++k) {
+        const int src = info.data_inputs[k];
+        if (src < 0 || nodes_[src].op_def == nullptr) continue;
+        const DataType t = info.in_types[k];
+        if (!IsRefOrResource(t)) continue;
+        RILL_RETURN_IF_ERROR(ColocateResourceOrRefEdge(src, dst, IsRefType(t)));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ColocateResourceOrRefEdge(int src, int dst, bool is_ref) {
+    const std::string& src_name = nodes_[src].def->name();
+    const std::string& dst_name = nodes_[dst].def->name();
+    const int src_root = FindRoot(src), dst_root = FindRoot(dst);
+    Member& s = members_[src_root];
+    Member& d = members_[dst_root];
+    const absl::string_view edge_hint =
+        "a reference or resource edge keeps both ends on one device, soft placement or not; "
+        "request the same device for both";
+    if (!AreCompatible(s.assigned, d.assigned)) {
+      return WithHint(absl::InvalidArgumentError(absl::StrCat(
+                          "Cannot place the graph because a reference or resource edge connects "
+                          "colocation groups with incompatible assigned devices: ",
+                          DeviceNameToString(s.assigned), " vs ", DeviceNameToString(d.assigned),
+                          ". The edge src node is ", src_name, " , and the dst node is ",
+                          dst_name)),
+                      edge_hint);
+    }
+    if (!AreCompatible(s.resource, d.resource)) {
+      return WithHint(absl::InvalidArgumentError(absl::StrCat(
+                          "Cannot place the graph because a reference or resource edge connects "
+                          "colocation groups with incompatible resource devices: ",
+                          DeviceNameToString(s.resource), " vs ", DeviceNameToString(d.resource),
+                          ". The edge src node is ", src_name, " , and the dst node is ",
+                          dst_name)),
+                      edge_hint);
+    }
+    if (!AreCompatible(s.requested, d.requested)) {
+      // The destination's request gives way to the source's.
+      if (options_.log_device_placement) {
+        result_.notes.push_back(absl::StrCat(
+            "Ignoring device specification ", DeviceNameToString(d.requested), " for node '",
+            dst_name, "' because the input edge from '", src_name,
+            "' is a reference connection and already has a device field set to ",
+            DeviceNameToString(s.requested)));
+      }
+      d.requested = s.requested;
+      EnsureSpecification(&d.requested, d.assigned);
+      EnsureSpecification(&d.requested, d.resource);
+    }
+    absl::Status status = ColocateNodes(src, src_root, dst, dst_root);
+    if (!status.ok()) {
+      return WithHint(
+          AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                        "Nodes were connected by a reference or resource connection (requiring "
+                        "them to be on the same device), but the two nodes were assigned two "
+                        "different devices: ",
+                        status.message())),
+                    dst_name),
+          "a reference or resource edge keeps both ends on one device; give both nodes kernels "
+          "for a common device type");
+    }
+    const char* kind = is_ref ? "reference" : "resource";
+    nodes_[dst].links.push_back({src, absl::StrCat(kind, " edge from ", src_name)});
+    nodes_[src].links.push_back({dst, absl::StrCat(kind, " edge to ", dst_name)});
+    return absl::OkStatus();
+  }
+
+  // Merges the groups of x and y (TensorFlow's ColocateNodes): requests merge (with the
+  // session's soft-placement flag), supported device types intersect. On error the groups stay
+  // apart (though, as in TensorFlow, a failed type intersection leaves the merged requests).
+  absl::Status ColocateNodes(int x, int x_root, int y, int y_root) {
+    if (x_root == y_root) return absl::OkStatus();
+    int new_root = x_root, old_root = y_root;
+    if (members_[x_root].rank < members_[y_root].rank) std::swap(new_root, old_root);
+    Member& nr = members_[new_root];
+    const Member& old = members_[old_root];
+    const std::string prefix =
+        absl::StrCat("Cannot colocate nodes {{colocation_node ", nodes_[x].def->name(),
+                     "}} and {{colocation_node ", nodes_[y].def->name(), "}}");
+    DeviceName assigned = nr.assigned, resource = nr.resource, requested = nr.requested;
+    absl::Status s = MergeDeviceNames(&assigned, old.assigned, /*allow_soft_placement=*/false);
+    if (s.ok()) s = MergeDeviceNames(&resource, old.resource, /*allow_soft_placement=*/false);
+    if (s.ok()) s = MergeDeviceNames(&requested, old.requested, options_.allow_soft_placement);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(prefix, ": ", s.message()));
+    }
+    EnsureSpecification(&requested, assigned);
+    EnsureSpecification(&requested, resource);
+    nr.assigned = assigned;
+    nr.resource = resource;
+    nr.requested = requested;
+    std::vector<std::string> both;
+    for (const std::string& t : nr.supported) {
+      if (std::find(old.supported.begin(), old.supported.end(), t) != old.supported.end()) {
+        both.push_back(t);
+      }
+    }
+    if (both.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          prefix,
+          " because no device type supports both of those nodes and the other nodes colocated "
+          "with them.",
+          DebugInfo(x_root), DebugInfo(y_root)));
+    }
+    nr.supported = std::move(both);
+    members_[old_root].parent = new_root;
+    if (members_[x_root].rank == members_[y_root].rank) ++nr.rank;
+    return absl::OkStatus();
+  }
+
+  absl::Status ColocateAllNodes() {
+    absl::flat_hash_map<std::string, int> group_root;
+    for (int i : op_nodes_) {
+      const NodeInfo& info = nodes_[i];
+      const AttrValue* cls = FindNodeAttr(*info.def, kColocationAttr);
+      if (cls != nullptr) {
+        if (cls->value_case() == AttrValue::kList) {
+          for (const std::string& spec : cls->list().s()) {
+            if (!absl::StartsWith(spec, kColocationPrefix)) continue;
+            RILL_RETURN_IF_ERROR(
+                ColocateNodeToGroup(&group_root, i, spec.substr(kColocationPrefix.size())));
+          }
+        } else if (cls->value_case() == AttrValue::kS && !cls->s().empty()) {
+          result_.notes.push_back(absl::StrCat(
+              "The value for colocation attribute '_class' must be a list of strings, not a "
+              "single string: ",
+              SummarizeNodeDef(*info.def)));
+        }
+      }
+      RILL_RETURN_IF_ERROR(ColocateNodeToGroup(&group_root, i, info.def->name()));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ColocateNodeToGroup(absl::flat_hash_map<std::string, int>* group_root, int node,
+                                   const std::string& group) {
+    auto [it, first] = group_root->emplace(group, node);
+    if (first) return absl::OkStatus();
+    const int root_node = it->second;
+    const std::string& name = nodes_[node].def->name();
+    const std::string& root_name = nodes_[root_node].def->name();
+    absl::Status s = ColocateNodes(node, FindRoot(node), root_node, FindRoot(root_node));
+    if (!s.ok()) {
+      if (!options_.allow_soft_placement) {
+        return WithHint(AttachDef(s, name),
+                        "give the colocated nodes compatible device requests and kernels, or set "
+                        "allow_soft_placement in ConfigProto to let Rill drop this colocation");
+      }
+      if (options_.log_device_placement) {
+        result_.notes.push_back(absl::StrCat(
+            "Ignoring request to colocate node '", name, "' with nodes in colocation group '",
+            group, "' because soft placement is on and an attempt at doing so resulted in the "
+            "following error: ", AttachDef(s, name).ToString()));
+      }
+      if (group == name) {
+        nodes_[node].soft_ignored.push_back(absl::StrCat(
+            "soft placement ignored _class loc:@", group, " on ", root_name));
+      } else {
+        nodes_[node].soft_ignored.push_back(
+            absl::StrCat("soft placement ignored _class loc:@", group));
+      }
+      return absl::OkStatus();
+    }
+    // Words for each end: the one carrying `_class loc:@group` names the group.
+    auto words = [&](int self, int other) {
+      const std::string& self_name = nodes_[self].def->name();
+      const std::string& other_name = nodes_[other].def->name();
+      if (self_name != group) {
+        return absl::StrCat("colocated with ", group, " (_class loc:@", group, ")");
+      }
+      return absl::StrCat("colocated with ", other_name, " (_class loc:@", group, " on ",
+                          other_name, ")");
+    };
+    nodes_[node].links.push_back({root_node, words(node, root_node)});
+    nodes_[root_node].links.push_back({node, words(root_node, node)});
+    return absl::OkStatus();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Candidates (TensorFlow's GetDevicesForNode)
+
+  std::vector<int> FindMatching(const DeviceName& spec) const {
     std::vector<int> out;
-    for (size_t d = 0; d < parsed_.size(); ++d) {
-      if (spec != nullptr && !Matches(*spec, parsed_[d])) continue;
-      if (std::find(types.begin(), types.end(), parsed_[d].type) == types.end()) continue;
-      out.push_back(static_cast<int>(d));
+    for (size_t d = 0; d < devices_.size(); ++d) {
+      if (Matches(spec, devices_[d].parsed)) out.push_back(static_cast<int>(d));
     }
     return out;
   }
 
-  absl::Status PlaceNode(int i) {
-    const NodeDef& def = graph_.node(i);
-    const int root = Find(i);
-    Group& g = groups_[root];
-    std::string reason;
-    int chosen = -1;
-    if (g.assigned >= 0) {
-      chosen = g.assigned;
-      reason = why_[i].empty() ? g.reason : why_[i];
-    }
-    if (chosen < 0 && previous_ != nullptr && nodes_[i].op->is_stateful()) {
-      auto it = previous_->nodes.find(def.name());
-      if (it != previous_->nodes.end() && !it->second.device.empty()) {
-        for (size_t d = 0; d < device_names_.size(); ++d) {
-          if (device_names_[d] == it->second.device) chosen = static_cast<int>(d);
-        }
-        reason = "stateful: keeps the device it had when first placed";
+  // The devices among `devices` whose type is in `types`, best first (§1.5).
+  std::vector<int> FilterSupported(const std::vector<int>& devices,
+                                   const std::vector<std::string>& types) const {
+    std::vector<int> out;
+    for (int d : devices) {
+      if (std::find(types.begin(), types.end(), devices_[d].parsed.type) != types.end()) {
+        out.push_back(d);
       }
     }
-    if (chosen < 0 && g.has_request) {
-      std::vector<int> c = Candidates(&g.request, g.supported);
-      if (!c.empty()) {
-        chosen = c[0];
-        reason = absl::StrCat("explicit request ", DeviceNameToString(g.request));
-        if (!nodes_[i].has_request && !why_[i].empty()) reason = why_[i];
+    std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
+      return DeviceOrderLess(DeviceTypePriority(devices_[a].parsed.type), devices_[a].name,
+                             DeviceTypePriority(devices_[b].parsed.type), devices_[b].name);
+    });
+    return out;
+  }
+
+  std::vector<int> AllDevices() const {
+    std::vector<int> all(devices_.size());
+    for (size_t d = 0; d < devices_.size(); ++d) all[d] = static_cast<int>(d);
+    return all;
+  }
+
+  // "/device:CPU:0, /device:GPU:0": the devices that could run the group, best first.
+  std::string DevicesThatCanRun(const Member& root) const {
+    std::vector<std::string> names;
+    for (int d : FilterSupported(AllDevices(), root.supported)) {
+      const DeviceName& p = devices_[d].parsed;
+      const bool local = p.job == "localhost" && p.replica == 0 && p.task == 0;
+      names.push_back(local ? absl::StrCat("/device:", p.type, ":", p.id) : devices_[d].name);
+    }
+    return absl::StrJoin(names, ", ");
+  }
+
+  std::string MemberDebugString(const Member& m) const {
+    std::vector<std::string> possible;
+    for (int d : m.possible) possible.push_back(devices_[d].name);
+    return absl::StrCat("Member(assigned_device_name_index_=", m.interned,
+                        " requested_device_name_='", DeviceNameToString(m.requested),
+                        "' assigned_device_name_='", DeviceNameToString(m.assigned),
+                        "' resource_device_name_='", DeviceNameToString(m.resource),
+                        "' supported_device_types_=[", absl::StrJoin(m.supported, ", "),
+                        "] possible_devices_=[", absl::StrJoin(possible, ", "), "]");
+  }
+
+  // TensorFlow's ColocationGraph::DebugInfo for the group rooted at `root`.
+  std::string DebugInfo(int root) {
+    std::string text =
+        "\nColocation Debug Info:\n"
+        "Colocation group had the following types and supported devices: ";
+    std::map<std::string, std::string> type_to_devices;
+    std::vector<int> members;
+    for (int i : op_nodes_) {
+      if (FindRoot(i) != root) continue;
+      members.push_back(i);
+      std::string types;
+      for (const std::string& t : nodes_[i].supported) absl::StrAppend(&types, t, " ");
+      type_to_devices[nodes_[i].def->op()] = types;
+    }
+    if (members.empty()) return "";
+    absl::StrAppend(&text, "\nRoot ", MemberDebugString(members_[root]));
+    for (const auto& [op, types] : type_to_devices) absl::StrAppend(&text, "\n", op, ": ", types);
+    absl::StrAppend(&text,
+                    "\n\nColocation members, user-requested devices, and framework assigned "
+                    "devices, if any:");
+    for (int i : members) {
+      absl::StrAppend(&text, "\n  ", nodes_[i].def->name(), " (", nodes_[i].def->op(), ") ",
+                      nodes_[i].def->device());
+      if (nodes_[i].preassigned >= 0) {
+        absl::StrAppend(&text, " framework assigned device=", devices_[nodes_[i].preassigned].name);
+      }
+    }
+    absl::StrAppend(&text, "\n");
+    return text;
+  }
+
+  std::string RegisteredKernels(const NodeDef& node) const {
+    const absl::Status s = kernels_.NoKernelError(node, types_alphabetical_);
+    const absl::string_view msg = s.message();
+    constexpr absl::string_view kHeader = "Registered kernels:\n";
+    const size_t pos = msg.find(kHeader);
+    if (pos == absl::string_view::npos) return "  <no registered kernels>\n";
+    return std::string(msg.substr(pos + kHeader.size()));
+  }
+
+  absl::StatusOr<const std::vector<int>*> GetDevicesForNode(int node) {
+    const int root = FindRoot(node);
+    Member& m = members_[root];
+    if (!m.possible.empty()) return &m.possible;
+    std::vector<int> devices;
+    if (HasSomeDetails(m.requested)) {
+      devices = FindMatching(m.requested);
+      if (!devices.empty()) devices = FilterSupported(devices, m.supported);
+      if (devices.empty() && options_.allow_soft_placement) {
+        devices = SoftCandidates(root);
+        m.soft = !devices.empty();
+      }
+      if (devices.empty()) return NoCandidatesError(node, root);
+    } else {
+      devices = FilterSupported(AllDevices(), m.supported);
+      if (devices.empty()) {
+        std::vector<std::string> types;
+        for (DataType t : nodes_[node].in_types) types.push_back(DataTypeString(t));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Node had no OpKernel registered to support this operation: Operation was ",
+            nodes_[node].def->op(), " and inputs were [", absl::StrJoin(types, ", "), "].\n",
+            DebugInfo(root)));
+      }
+    }
+    m.possible = std::move(devices);
+    return &m.possible;
+  }
+
+  // TensorFlow's GetSoftDeviceCandidates: the request without its type and id (kept where the
+  // group's assigned or resource device pins them), then, failing that, ignoring resource
+  // devices too.
+  std::vector<int> SoftCandidates(int root) {
+    const Member& m = members_[root];
+    DeviceName soft = m.requested;
+    if (!m.assigned.has_type && !m.resource.has_type) {
+      soft.has_type = false;
+      soft.type.clear();
+    }
+    if (!m.assigned.has_id && !m.resource.has_id) soft.has_id = false;
+    std::vector<int> devices = FilterSupported(FindMatching(soft), m.supported);
+    if (!devices.empty()) return devices;
+    soft = m.requested;
+    if (!m.assigned.has_type) {
+      soft.has_type = false;
+      soft.type.clear();
+    }
+    if (!m.assigned.has_id) soft.has_id = false;
+    devices = FilterSupported(FindMatching(soft), m.supported);
+    if (!devices.empty()) {
+      std::vector<std::string> names;
+      for (int d : devices) names.push_back(devices_[d].name);
+      result_.notes.push_back(absl::StrCat(
+          "Failed to place the graph without changing the devices of some resources. Some of "
+          "the operations (that had to be colocated with resource generating operations) are "
+          "not supported on the resources' devices. Current candidate devices are [\n  ",
+          absl::StrJoin(names, "\n  "), "].\nSee below for details of this colocation group:",
+          DebugInfo(root)));
+    }
+    return devices;
+  }
+
+  absl::Status NoCandidatesError(int node, int root) {
+    const NodeInfo& info = nodes_[node];
+    const Member& m = members_[root];
+    const std::string& name = info.def->name();
+    const std::string debug_info = DebugInfo(root);
+    const std::string can_run = DevicesThatCanRun(m);
+    const std::string soft_advice =
+        options_.allow_soft_placement
+            ? absl::StrCat("even soft placement found no device (it keeps the job, replica and "
+                           "task of the request); request one of: ",
+                           can_run)
+            : "";
+    absl::StatusOr<DeviceName> specified = ParseDeviceName(info.def->device());
+    std::string inner, hint;
+    if (specified.ok() && *specified == m.requested) {
+      if (FindMatching(*specified).empty()) {
+        std::vector<std::string> names;
+        for (const DeviceEntry& d : devices_) names.push_back(d.name);
+        std::sort(names.begin(), names.end());
+        std::string gpu_msg;
+        if (!options_.cuda_enabled && absl::AsciiStrToLower(specified->type) == "gpu") {
+          gpu_msg = " The requested device appears to be a GPU, but CUDA is not enabled.";
+        }
+        inner = absl::StrCat("{{node ", name, "}} was explicitly assigned to ", info.def->device(),
+                             " but available devices are [ ", absl::StrJoin(names, ", "),
+                             " ]. Make sure the device specification refers to a valid device.",
+                             gpu_msg);
+        hint = absl::StrCat(
+            "set allow_soft_placement in ConfigProto to fall back to an available device, or "
+            "request one of: ",
+            can_run);
+      } else if (specified->has_type) {
+        inner = absl::StrCat("Could not satisfy explicit device specification '",
+                             info.def->device(), "' because no supported kernel for ",
+                             specified->type, " devices is available.", debug_info,
+                             "\nOp: ", info.def->op(), "\nNode attrs: ", AttrsDebugString(info.filled),
+                             "\nRegistered kernels:\n", RegisteredKernels(info.filled));
+        hint = absl::StrCat(
+            "set allow_soft_placement in ConfigProto to fall back to a device with a kernel for "
+            "these types, or request one of: ",
+            can_run);
       } else {
-        const bool any_device = !Candidates(&g.request, types_).empty();
-        const std::string req = nodes_[i].has_request ? def.device()
-                                                      : DeviceNameToString(g.request);
-        if (!options_.allow_soft_placement) {
-          std::string inner;
-          if (!any_device) {
-            inner = absl::StrCat("{{node ", def.name(), "}} was explicitly assigned to ", req,
-                                 " but available devices are ", DeviceList(),
-                                 ". Make sure the device specification refers to a valid device.");
-            if (g.request.has_type && g.request.type == "GPU") {
-              inner += " The requested device appears to be a GPU, but CUDA is not enabled.";
-            }
-          } else {
-            inner = absl::StrCat("Could not satisfy explicit device specification '", req,
-                                 "' because no supported kernel for ", g.request.type,
-                                 " devices is available.");
-          }
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Cannot assign a device for operation ", def.name(), ": ", inner,
-              "\nRill: set allow_soft_placement: true in the ConfigProto to fall back to a "
-              "device that can run it, or request one of ",
-              DeviceList(), "."));
-        }
-        // Soft placement: drop type and id, keep job/replica/task.
-        DeviceName relaxed = g.request;
-        relaxed.has_type = relaxed.has_id = false;
-        std::vector<int> soft = Candidates(&relaxed, g.supported);
-        if (soft.empty()) soft = Candidates(nullptr, g.supported);
-        chosen = soft[0];
-        reason = any_device ? absl::StrCat("soft placement: no ", g.request.type,
-                                           " kernel for these types (requested ", req, ")")
-                            : absl::StrCat("soft placement: ", req, " does not exist");
+        inner = absl::StrCat("Could not satisfy explicit device specification '",
+                             info.def->device(), debug_info);
+        hint = absl::StrCat(
+            "set allow_soft_placement in ConfigProto to fall back to a device with a kernel, or "
+            "request one of: ",
+            can_run);
       }
+    } else {
+      std::vector<std::string> names;
+      for (const DeviceEntry& d : devices_) names.push_back(d.name);
+      inner = absl::StrCat("Could not satisfy explicit device specification '", info.def->device(),
+                           "' because the node {{colocation_node ", name,
+                           "}} was colocated with a group of nodes that required incompatible "
+                           "device '",
+                           DeviceNameToString(m.requested), "'. All available devices [",
+                           absl::StrJoin(names, ", "), "]. ", debug_info);
+      hint = absl::StrCat(
+          "the nodes colocated with it require '", DeviceNameToString(m.requested),
+          "'; set allow_soft_placement in ConfigProto to fall back to an available device, or "
+          "request for the whole group one of: ",
+          can_run);
     }
-    if (chosen < 0 && IsGenerator(i)) {
-      // Follow the consumers when they all sit on one device that can run this node.
-      std::string device;
-      bool agree = !nodes_[i].consumers.empty();
-      for (int c : nodes_[i].consumers) {
-        auto it = result_.nodes.find(graph_.node(c).name());
-        if (it == result_.nodes.end() || it->second.device.empty() ||
-            (!device.empty() && device != it->second.device)) {
-          agree = false;
-          break;
-        }
-        device = it->second.device;
-      }
-      if (agree) {
-        for (int d : Candidates(nullptr, g.supported)) {
-          if (device_names_[d] == device) {
-            chosen = d;
-            reason = absl::StrCat("follows its consumer ",
-                                  graph_.node(nodes_[i].consumers[0]).name());
-          }
-        }
-      }
+    if (!soft_advice.empty()) hint = soft_advice;
+    return WithHint(AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                                  "Cannot assign a device for operation ", name, ": ", inner)),
+                              name),
+                    hint);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Assignment (TensorFlow's Placer::Run)
+
+  absl::Status LimitToAssignedDevice(int node, int device) {
+    const int root = FindRoot(node);
+    Member& m = members_[root];
+    if (m.first_assigned < 0) m.first_assigned = node;
+    if (m.assigned_device == device) return absl::OkStatus();
+    const DeviceName& parsed = devices_[device].parsed;
+    absl::Status s = MergeDeviceNames(&m.assigned, parsed, /*allow_soft_placement=*/false);
+    if (s.ok()) s = MergeOverrideDeviceNames(&m.resource, parsed);
+    if (s.ok()) s = MergeOverrideDeviceNames(&m.requested, parsed);
+    if (!s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "Constraining by assigned device should not cause an error. Node ",
+          nodes_[node].def->name(), " assigned to ", devices_[device].name, ": ", s.message()));
     }
-    if (chosen < 0) {
-      std::vector<int> c = Candidates(nullptr, g.supported);
-      chosen = c[0];
-      reason = why_[i].empty() ? "default: highest-priority device with a kernel (GPU > CPU)"
-                               : why_[i];
-    }
-    if (g.assigned < 0) {
-      g.assigned = chosen;
-      g.reason = reason;
-    }
-    result_.nodes[def.name()] = {device_names_[chosen], reason};
-    result_.order.push_back(def.name());
+    if (interned_[device] < 0) interned_[device] = ++num_interned_;
+    m.assigned_device = device;
+    m.interned = interned_[device];
+    m.possible.clear();
     return absl::OkStatus();
   }
 
-  struct Group {
-    std::vector<int> members;
-    std::vector<std::string> supported;
-    bool has_request = false;
-    DeviceName request;
-    int assigned = -1;
-    std::string reason;
-  };
+  absl::Status AssignAndLog(int node, int device) {
+    nodes_[node].device = device;
+    RILL_RETURN_IF_ERROR(LimitToAssignedDevice(node, device));
+    result_.order.push_back(nodes_[node].def->name());
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<const std::vector<int>*> CandidatesOrError(int node) {
+    absl::StatusOr<const std::vector<int>*> devices = GetDevicesForNode(node);
+    if (devices.ok()) return devices;
+    const absl::Status& s = devices.status();
+    if (absl::StartsWith(s.message(), "Cannot assign a device")) return s;
+    return AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                         "Cannot assign a device for operation ", nodes_[node].def->name(),
+                         ": ", s.message())),
+                     nodes_[node].def->name());
+  }
+
+  static bool Contains(const std::vector<int>& devices, int d) {
+    return d >= 0 && std::find(devices.begin(), devices.end(), d) != devices.end();
+  }
+
+  std::string ConsumerWords(const NodeInfo& info) const {
+    std::vector<std::string> names;
+    for (int c : info.consumers) {
+      const std::string& n = nodes_[c].def->name();
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+    if (names.size() == 1) return absl::StrCat("follows its consumer ", names[0]);
+    if (names.size() <= 3) return absl::StrCat("follows its consumers ", absl::StrJoin(names, ", "));
+    return absl::StrCat("follows its consumers ", names[0], ", ", names[1], ", ", names[2],
+                        " and ", names.size() - 3, " more");
+  }
+
+  absl::Status AssignDevices() {
+    std::vector<int> second_pass;
+    for (int i : op_nodes_) {
+      NodeInfo& info = nodes_[i];
+      if (info.preassigned >= 0) {
+        RILL_RETURN_IF_ERROR(AssignAndLog(i, info.preassigned));
+        continue;
+      }
+      if (IsGenerator(info)) {
+        second_pass.push_back(i);
+        continue;
+      }
+      RILL_ASSIGN_OR_RETURN(const std::vector<int>* devices, CandidatesOrError(i));
+      int chosen = -1;
+      // Shape, Size and Rank go where their input is, when they may.
+      if (IsMetadataOp(info.def->op()) && !info.data_inputs.empty() && info.data_inputs[0] >= 0) {
+        const int input = info.data_inputs[0];
+        if (Contains(*devices, nodes_[input].device)) {
+          chosen = nodes_[input].device;
+          info.heuristic = absl::StrCat("follows its input ", nodes_[input].def->name());
+        }
+      }
+      if (chosen < 0) chosen = (*devices)[0];
+      RILL_RETURN_IF_ERROR(AssignAndLog(i, chosen));
+    }
+    for (int i : second_pass) {
+      NodeInfo& info = nodes_[i];
+      RILL_ASSIGN_OR_RETURN(const std::vector<int>* devices, CandidatesOrError(i));
+      int chosen = -1;
+      // A generator goes where all its consumers went, when it may.
+      if (!info.consumers.empty()) {
+        const int first = nodes_[info.consumers[0]].device;
+        const bool agree = std::all_of(info.consumers.begin(), info.consumers.end(),
+                                       [&](int c) { return nodes_[c].device == first; });
+        if (agree && Contains(*devices, first)) {
+          chosen = first;
+          info.heuristic = ConsumerWords(info);
+        }
+      }
+      if (chosen < 0) chosen = (*devices)[0];
+      RILL_RETURN_IF_ERROR(AssignAndLog(i, chosen));
+    }
+    return absl::OkStatus();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reasons: for each group, the member whose constraint decided the device (the anchor) gets the
+  // rule; every other member points, one link at a time, toward it.
+
+  std::string RequestWords(const NodeInfo& info) const { return info.def->device(); }
+
+  // Why soft placement moved a node whose own request is not honoured.
+  std::string SoftWords(const NodeInfo& info, const Member& root) const {
+    const std::string request = RequestWords(info);
+    std::vector<int> matched = FindMatching(info.request);
+    if (matched.empty()) return absl::StrCat("soft placement: ", request, " does not exist");
+    if (FilterSupported(matched, root.supported).empty()) {
+      std::string type = info.request.type;
+      if (!info.request.has_type) {
+        std::vector<std::string> types;
+        for (int d : matched) {
+          if (std::find(types.begin(), types.end(), devices_[d].parsed.type) == types.end()) {
+            types.push_back(devices_[d].parsed.type);
+          }
+        }
+        type = absl::StrJoin(types, "/");
+      }
+      return absl::StrCat("soft placement: no ", type, " kernel for these types");
+    }
+    return absl::StrCat("soft placement: ", request,
+                        " conflicts with the requests of its colocation group");
+  }
+
+  std::string DefaultWords(int anchor, const std::vector<int>& group, int device) const {
+    std::string words = "default: highest-priority device with a kernel (GPU > CPU)";
+    const std::string& best_type = types_[0];
+    if (devices_[device].parsed.type == best_type) return words;
+    const NodeInfo& info = nodes_[anchor];
+    if (std::find(info.supported.begin(), info.supported.end(), best_type) ==
+        info.supported.end()) {
+      return absl::StrCat(words, "; no ", best_type, " kernel for these types");
+    }
+    for (int m : group) {
+      const std::vector<std::string>& s = nodes_[m].supported;
+      if (std::find(s.begin(), s.end(), best_type) == s.end()) {
+        return absl::StrCat(words, "; no ", best_type, " kernel for colocated node ",
+                            nodes_[m].def->name());
+      }
+    }
+    return words;
+  }
+
+  void ComputeReasons() {
+    constexpr absl::string_view kStateful =
+        "stateful: keeps the device it was given when first placed";
+    std::map<int, std::vector<int>> groups;  // root -> members in graph order
+    for (int i : op_nodes_) groups[FindRoot(i)].push_back(i);
+    std::vector<std::string> reasons(nodes_.size());
+    std::vector<int> hop(nodes_.size(), -1);
+    std::vector<std::string> hop_words(nodes_.size());
+    for (const auto& [root, group] : groups) {
+      const Member& m = members_[root];
+      const int device = nodes_[group[0]].device;
+      const DeviceName& placed = devices_[device].parsed;
+      auto honoured = [&](int i) {
+        return nodes_[i].has_request && Matches(nodes_[i].request, placed);
+      };
+      int anchor = -1;
+      std::string anchor_words;
+      for (int i : group) {
+        if (nodes_[i].preassigned >= 0) {
+          anchor = i;
+          anchor_words = std::string(kStateful);
+          break;
+        }
+      }
+      if (anchor < 0) {
+        for (int i : group) {
+          if (honoured(i)) {
+            anchor = i;
+            anchor_words = absl::StrCat("explicit request ", RequestWords(nodes_[i]));
+            break;
+          }
+        }
+      }
+      if (anchor < 0 && m.soft) {
+        anchor = group[0];
+        for (int i : group) {
+          if (nodes_[i].has_request) {
+            anchor = i;
+            break;
+          }
+        }
+        anchor_words = SoftWords(nodes_[anchor], m);
+        if (!nodes_[anchor].heuristic.empty()) {
+          absl::StrAppend(&anchor_words, "; ", nodes_[anchor].heuristic);
+        }
+      }
+      if (anchor < 0 && m.first_assigned >= 0 && !nodes_[m.first_assigned].heuristic.empty()) {
+        anchor = m.first_assigned;
+        anchor_words = nodes_[anchor].heuristic;
+      }
+      if (anchor < 0) {
+        anchor = group[0];
+        anchor_words = DefaultWords(anchor, group, device);
+      }
+      if (!m.soft && nodes_[anchor].has_request && !honoured(anchor) &&
+          nodes_[anchor].preassigned < 0) {
+        absl::StrAppend(&anchor_words, "; its own request ", RequestWords(nodes_[anchor]),
+                        " was overridden");
+      }
+      // Breadth-first from the anchor over the links: each member's first step toward it.
+      std::deque<int> queue = {anchor};
+      hop[anchor] = anchor;
+      while (!queue.empty()) {
+        const int at = queue.front();
+        queue.pop_front();
+        for (const Link& link : nodes_[at].links) {
+          if (hop[link.other] >= 0 || FindRoot(link.other) != root) continue;
+          hop[link.other] = at;
+          for (const Link& back : nodes_[link.other].links) {
+            if (back.other == at) {
+              hop_words[link.other] = back.why;
+              break;
+            }
+          }
+          queue.push_back(link.other);
+        }
+      }
+      for (int i : group) {
+        const NodeInfo& info = nodes_[i];
+        std::string words;
+        if (i == anchor) {
+          words = anchor_words;
+        } else if (info.preassigned >= 0) {
+          words = std::string(kStateful);
+        } else if (honoured(i)) {
+          words = absl::StrCat("explicit request ", RequestWords(info));
+        } else if (info.has_request && m.soft) {
+          words = SoftWords(info, m);
+        } else {
+          words = hop[i] >= 0 && !hop_words[i].empty()
+                      ? hop_words[i]
+                      : absl::StrCat("colocated with ", nodes_[anchor].def->name());
+          if (info.has_request) {
+            absl::StrAppend(&words, "; its own request ", RequestWords(info), " was overridden");
+          }
+        }
+        for (const std::string& ignored : info.soft_ignored) absl::StrAppend(&words, "; ", ignored);
+        reasons[i] = std::move(words);
+      }
+    }
+    for (int i : op_nodes_) {
+      result_.nodes[nodes_[i].def->name()] = {devices_[nodes_[i].device].name,
+                                              std::move(reasons[i])};
+    }
+  }
 
   const GraphDef& graph_;
   const KernelAvailability& kernels_;
   const PlacerOptions options_;
-  const Placement* previous_;
-  std::vector<std::string> device_names_;
-  std::vector<DeviceName> parsed_;
-  std::vector<std::string> types_;  // device types present, by priority
-  std::vector<NodeInfo> nodes_;
-  std::vector<int> parent_;
-  std::vector<std::string> why_;  // why a node joined its group
+  const Placement* previous_;  // Not owned; may be null.
+
+  std::vector<DeviceEntry> devices_;                  // in the caller's order
+  std::vector<std::string> types_;               // device types present, best first
+  std::vector<std::string> types_alphabetical_;  // the same, sorted (TensorFlow's error lists)
+  std::vector<int> interned_;                    // device -> TensorFlow's device name index
+  int num_interned_ = 0;
+
+  std::vector<NodeInfo> nodes_;  // by GraphDef index
   absl::flat_hash_map<std::string, int> index_;
-  std::map<int, Group> groups_;
+  std::vector<int> order_;     // every node, in TensorFlow's node-id order
+  std::vector<int> op_nodes_;  // the nodes with a registered op, in that order
+  std::vector<Member> members_;
   Placement result_;
 };
 
 }  // namespace
 
+absl::Status Placement::unplaced_status(const std::string& name) const {
+  auto it = unplaced.find(name);
+  if (it != unplaced.end()) return it->second;
+  if (nodes.count(name) != 0) return absl::OkStatus();
+  return absl::NotFoundError(absl::StrCat("Node '", name, "' is not in the placed graph"));
+}
+
 absl::StatusOr<Placement> Place(const GraphDef& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
                                 const Placement* previous) {
-  return Placer(graph, devices, kernels, options, previous).Run();
+  return Placer(graph, kernels, options, previous).Run(devices);
 }
 
 }  // namespace rill

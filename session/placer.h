@@ -1,27 +1,59 @@
 // The placer: chooses a device for every node of a validated GraphDef, following TensorFlow's
-// rules (spec §2), and records the rule that chose each device, which TensorFlow never tells.
+// rules (tf_runtime_spec.md §1.5, §2), and records the rule that chose each device, which
+// TensorFlow never tells.
 //
-//   RILL_ASSIGN_OR_RETURN(Placement p, Place(graph, device_names, *KernelRegistry::Global(),
-//                                              options));
-//   p.nodes.at("MatMul").device;   // "/job:localhost/replica:0/task:0/device:CPU:0"
-//   p.nodes.at("MatMul").reason;   // "default: highest-priority device with a kernel (GPU > CPU)"
+//   PlacerOptions options;
+//   options.allow_soft_placement = config.allow_soft_placement();
+//   RILL_ASSIGN_OR_RETURN(Placement p, Place(graph, device_mgr->DeviceNames(),
+//                                            *KernelRegistry::Global(), options));
+//   p.nodes.at("MatMul").device;  // "/job:localhost/replica:0/task:0/device:GPU:0"
+//   p.nodes.at("MatMul").reason;  // "default: highest-priority device with a kernel (GPU > CPU)"
+//   p.nodes.at("a").reason;       // "follows its consumer MatMul"
 //
-// Rules, in order: colocation groups from `_class: loc:@x` and from reference/resource edges (the
-// destination joins the source's group, and a conflicting request of the destination is
-// overridden by the source's); requests merged per group; kernel availability per device type per
-// NodeDef (type constraints matter); candidates sorted GPU > CPU, then by name; soft placement
-// (missing device or no kernel there -> best device with a kernel); generators (no inputs, one
-// non-ref output, no request) follow their consumers when those agree; stateful nodes keep the
-// device they had in `previous`. Nodes whose op is not registered are left unplaced (device "")
-// and fail only the runs that need them.
+// What it does, in TensorFlow 2's order (colocation_graph.cc, placer.cc):
+//  1. Every node with a registered op gets the device types present in `devices` that have a
+//     kernel for its NodeDef (op + type constraints), and its requested device (the NodeDef's
+//     `device`: full, partial or legacy "/gpu:1"). A request on a node with no inputs and one ref
+//     or DT_RESOURCE output (VariableV2, VarHandleOp) is a *resource device*: soft placement only
+//     moves it when nothing else works.
+//  2. Reference and DT_RESOURCE edges put producer and consumer in one colocation group; when
+//     their requests conflict the consumer's is overridden by the producer's.
+//  3. `_class: ["loc:@x"]` puts the node in x's group (every node is in the group of its own
+//     name). Requests merge (MergeDeviceNames); supported device types intersect. A conflict is an
+//     error unless allow_soft_placement, which then drops that colocation (or, for a type/id
+//     conflict, the conflicting part of the request).
+//  4. First pass, in graph order: a node that is not a generator (no inputs, one non-ref output)
+//     takes the best candidate of its group: devices matching the group's request that have a
+//     kernel, GPU before CPU, then by name as a string. Shape/Size/Rank follow their input's
+//     device when allowed. The node's whole group is then pinned to that device.
+//  5. Second pass: generators (Const, Placeholder, VarHandleOp...) take their consumers' device
+//     when all consumers agree and it is among their candidates, else their best candidate.
+// Soft placement: a group whose request matches no device with a kernel falls back to the best
+// device that matches the request without its type and id. Nodes whose op is not registered are
+// left unplaced (device "") and never fail placement; runs that need them report
+// `unplaced_status`. With `previous`, stateful nodes keep the device they had there.
 //
-// Errors (InvalidArgument, TensorFlow's texts, spec §2.5, then one "Rill:" line saying what to
-// change): "Cannot assign a device for operation X: {{node X}} was explicitly assigned to D but
-// available devices are [ ... ]. Make sure the device specification refers to a valid device.",
-// "...Could not satisfy explicit device specification 'D' because no supported kernel for GPU
-// devices is available.", "Cannot colocate nodes ...", TensorFlow's "No OpKernel was registered"
-// for a node no device can run, "Malformed device specification"; FailedPrecondition "No devices
-// are registered" for an empty device list. Pure function; thread-safe.
+// Errors: InvalidArgument with TensorFlow's texts (spec §2.5), followed by one line of Rill's own
+// starting "\nRill: " that says what to change:
+//   "Cannot assign a device for operation X: {{node X}} was explicitly assigned to /device:GPU:2
+//    but available devices are [ /job:localhost/replica:0/task:0/device:CPU:0 ]. Make sure the
+//    device specification refers to a valid device.\n\t [[X]]"
+//   "Cannot assign a device for operation X: Could not satisfy explicit device specification
+//    '/device:GPU:0' because no supported kernel for GPU devices is available.<debug info>"
+//   "Cannot assign a device for operation X: Could not satisfy explicit device specification ''
+//    because the node {{colocation_node X}} was colocated with a group of nodes that required
+//    incompatible device '/device:CPU:1'. ..."
+//   "Cannot colocate nodes {{colocation_node a}} and {{colocation_node b}}: Cannot merge devices
+//    with incompatible types: ..." ("... because no device type supports both of those nodes")
+//   "Cannot place the graph because a reference or resource edge connects colocation groups with
+//    incompatible resource devices: ..."
+//   "No OpKernel was registered to support Op 'X' used by {{node n}} ..." (KernelAvailability's
+//    NoKernelError) for a node no present device type can run, soft placement or not;
+//   "Malformed device specification '<d>' in node: ..." for a request that does not parse.
+// FailedPrecondition "No devices are registered" for an empty `devices`. Internal for a
+// `previous` device that is no longer present or cannot run the node.
+//
+// Thread safety: Place is a pure function of its arguments (it reads OpRegistry::Global()).
 #ifndef RILL_SESSION_PLACER_H_
 #define RILL_SESSION_PLACER_H_
 
@@ -29,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "kernels/kernel_registry.h"
 #include "proto/graph.pb.h"
@@ -36,19 +69,59 @@
 namespace rill {
 
 struct PlacerOptions {
+  // ConfigProto.allow_soft_placement: a request that no device with a kernel matches falls back
+  // to the best device with a kernel instead of failing. Default off, as in TensorFlow's Session.
   bool allow_soft_placement = false;
+  // ConfigProto.log_device_placement: also record TensorFlow's INFO notes (a reference edge
+  // overriding a request, soft placement ignoring a colocation) in Placement::notes. Place never
+  // prints; the session prints PlacementLogLines and the notes.
+  bool log_device_placement = false;
+  // False in builds without CUDA: an explicit GPU request matching no device then gets
+  // TensorFlow's extra sentence "The requested device appears to be a GPU, but CUDA is not
+  // enabled."
+  bool cuda_enabled = true;
 };
 
 struct NodePlacement {
-  std::string device;  // full device name; empty when the op is unknown
-  std::string reason;  // the rule that chose it, one line
+  std::string device;  // full device name; empty when the node's op is not registered
+  std::string reason;  // the rule that chose it, one line (see below)
 };
 
+// Reasons, one line each:
+//   "explicit request /device:GPU:0"                (the node's own request, as written)
+//   "colocated with X (_class loc:@X)"              ("colocated with Y (_class loc:@N on Y)" when
+//                                                    Y names this node N)
+//   "reference edge from X" / "reference edge to Y"  "resource edge from X" / "resource edge to Y"
+//   "soft placement: /device:GPU:2 does not exist"
+//   "soft placement: no GPU kernel for these types"
+//   "follows its consumer X" ("follows its consumers X, Y"), "follows its input X" (Shape...)
+//   "default: highest-priority device with a kernel (GPU > CPU)" (+ "; no GPU kernel for these
+//     types" or "; no GPU kernel for colocated node X" when a better device type was present)
+//   "stateful: keeps the device it was given when first placed"
+//   "unplaced: op 'Foo' is not registered"
+// A colocated node whose own request was overridden gets "; its own request R was overridden";
+// one whose `_class` colocation soft placement dropped gets "; soft placement ignored _class
+// loc:@X".
 struct Placement {
-  std::map<std::string, NodePlacement> nodes;  // by node name
-  std::vector<std::string> order;              // TensorFlow's log order (generators last)
+  std::map<std::string, NodePlacement> nodes;  // every node of the graph, by name
+  // Placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order, then the
+  // deferred generators. Unplaced nodes are not listed.
+  std::vector<std::string> order;
+  // NotFound "Op type not registered 'X' ..." for each unplaced node, by name.
+  std::map<std::string, absl::Status> unplaced;
+  // TensorFlow's INFO/WARNING lines about placement (only with log_device_placement).
+  std::vector<std::string> notes;
+
+  // OK when `name` was placed; the NotFound to report when a run needs an unplaced node;
+  // NotFound "Node 'name' is not in the placed graph" for a name the graph did not have.
+  absl::Status unplaced_status(const std::string& name) const;
 };
 
+// Places `graph` (validated: unique names, inputs that exist, type attrs present) on `devices`
+// (full names such as "/job:localhost/replica:0/task:0/device:CPU:0", in DeviceMgr order).
+// `kernels` answers which device types can run each NodeDef. `previous`, when given, is the
+// session's earlier placement: stateful nodes listed there keep their device. The arguments are
+// only read during the call. Errors: see the file comment.
 absl::StatusOr<Placement> Place(const GraphDef& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
                                 const Placement* previous = nullptr);

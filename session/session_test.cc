@@ -1,0 +1,228 @@
+// Session behaviour: variables across runs and failed runs, concurrent AssignAdd with use_locking,
+// TensorFlow's feed/fetch errors, timeouts and Close on a kernel that blocks until cancelled.
+#include "session/session.h"
+
+#include <chrono>
+#include <thread>
+
+#include "absl/synchronization/notification.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "kernels/kernel_registry.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// A kernel that blocks until its step is cancelled (timeout or Close).
+REGISTER_OP("SessionTestBlock").Output("out: float").SetIsStateful();
+class BlockOp final : public OpKernel {
+ public:
+  explicit BlockOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    absl::Notification cancelled;
+    if (ctx.cancellation()->RegisterCallback([&] { cancelled.Notify(); }) ==
+        kInvalidCancellationToken) {
+      return ctx.cancellation()->status();
+    }
+    cancelled.WaitForNotification();
+    return ctx.cancellation()->status();
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("SessionTestBlock").Device(kDeviceCpu), BlockOp);
+
+GraphDef Parse(const std::string& text) {
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return g;
+}
+
+// A TF1 counter: v = VariableV2 [] float, init = Assign(v, 0), inc = AssignAdd(v, 1, use_locking).
+constexpr char kCounter[] = R"(
+  node { name: 'v' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }
+         attr { key: 'shape' value { shape {} } } }
+  node { name: 'zero' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }
+         attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0 } } } }
+  node { name: 'one' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }
+         attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+  node { name: 'init' op: 'Assign' input: 'v' input: 'zero' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'inc' op: 'AssignAdd' input: 'v' input: 'one' attr { key: 'T' value { type: DT_FLOAT } }
+         attr { key: 'use_locking' value { b: true } } }
+  node { name: 'read' op: 'Identity' input: 'v' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }
+         attr { key: 'shape' value { shape { dim { size: -1 } dim { size: 2 } } } } }
+  node { name: 'y' op: 'Identity' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'block' op: 'SessionTestBlock' }
+)";
+
+std::unique_ptr<Session> NewCounterSession(ConfigProto config = ConfigProto()) {
+  SessionOptions options;
+  options.config = config;
+  auto s = Session::New(options);
+  EXPECT_THAT(s, IsOk());
+  EXPECT_THAT((*s)->Create(Parse(kCounter)), IsOk());
+  return std::move(s).value();
+}
+
+float ReadV(Session& s) {
+  std::vector<Tensor> out;
+  EXPECT_THAT(s.Run({}, {"read"}, {}, &out), IsOk());
+  return out.empty() ? -1 : out[0].flat<float>()[0];
+}
+
+TEST(SessionTest, UninitializedVariableFailsWithTensorFlowsText) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  EXPECT_THAT(s->Run({}, {"read"}, {}, &out),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("Attempting to use uninitialized value v")));
+}
+
+TEST(SessionTest, VariablesPersistAcrossRunsAndFailedRuns) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  RILL_ASSERT_OK(s->Run({}, {}, {"inc"}, &out));
+  RILL_ASSERT_OK(s->Run({}, {}, {"inc"}, &out));
+  EXPECT_THAT(s->Run({}, {"y"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("You must feed a value for placeholder tensor 'x' with dtype "
+                                 "float and shape [?,2]")));
+  EXPECT_EQ(ReadV(*s), 2.0f);
+}
+
+TEST(SessionTest, ConcurrentAssignAddWithLockingIsExact) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  constexpr int kThreads = 8, kRuns = 500;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      std::vector<Tensor> o;
+      for (int i = 0; i < kRuns; ++i) failures += !s->Run({}, {}, {"inc"}, &o).ok();
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(ReadV(*s), static_cast<float>(kThreads * kRuns));
+}
+
+TEST(SessionTest, FeedAndFetchErrorsUseTensorFlowsTexts) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  Tensor x = Tensor::FromVector<float>({1, 2}, TensorShape({1, 2}));
+  EXPECT_THAT(s->Run({{"x", x}}, {"x:0"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument, "x:0 is both fed and fetched."));
+  EXPECT_THAT(s->Run({{"x", x}, {"x:0", x}}, {"y"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Endpoint \"x:0\" fed more than once."));
+  EXPECT_THAT(s->Run({}, {"nope"}, {}, &out),
+              StatusIs(absl::StatusCode::kNotFound, "FetchOutputs node nope:0: not found"));
+  EXPECT_THAT(s->Run({{"q", x}}, {"y"}, {}, &out),
+              StatusIs(absl::StatusCode::kNotFound, "FeedInputs: unable to find feed output q:0"));
+  EXPECT_THAT(s->Run({}, {}, {"t1", "t2"}, &out),
+              StatusIs(absl::StatusCode::kNotFound,
+                       "PruneForTargets: Some target nodes not found: t1 t2 "));
+  EXPECT_THAT(s->Run({}, {}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Must specify at least one target to fetch or execute."));
+  EXPECT_THAT(s->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"y"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expects arg[0] to be float but int32 is provided"));
+  EXPECT_THAT(s->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}}, {"y"}, {},
+                     &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Cannot feed value of shape [3] for Tensor x:0, which has shape "
+                                 "[?,2]")));
+  // After all these failures the session still runs.
+  RILL_ASSERT_OK(s->Run({{"x", x}}, {"y", "y:0"}, {}, &out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_THAT(out[1].flat<float>(), ElementsAre(1, 2));
+}
+
+TEST(SessionTest, FeedShapeCheckCanBeTurnedOff) {
+  SessionOptions options;
+  options.check_feed_shapes = false;
+  auto s = Session::New(options);
+  RILL_ASSERT_OK(s.status());
+  RILL_ASSERT_OK((*s)->Create(Parse(kCounter)));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK((*s)->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}},
+                           {"y"}, {}, &out));
+  EXPECT_EQ(out[0].shape(), TensorShape({3}));
+}
+
+TEST(SessionTest, TimeoutIsDeadlineExceededAndSessionStaysUsable) {
+  auto s = NewCounterSession();
+  RunOptions opts;
+  opts.set_timeout_in_ms(50);
+  std::vector<Tensor> out;
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_THAT(s->Run(opts, {}, {"block"}, {}, &out, nullptr),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       "Timed out waiting for notification"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  EXPECT_EQ(ReadV(*s), 0.0f);
+}
+
+TEST(SessionTest, OperationTimeoutFromConfig) {
+  ConfigProto config;
+  config.set_operation_timeout_in_ms(30);
+  auto s = NewCounterSession(config);
+  std::vector<Tensor> out;
+  EXPECT_THAT(s->Run({}, {"block"}, {}, &out),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       "Timed out waiting for notification"));
+}
+
+TEST(SessionTest, CloseCancelsRunsInFlightAndRefusesLaterOnes) {
+  auto s = NewCounterSession();
+  absl::Status result;
+  std::thread runner([&] {
+    std::vector<Tensor> out;
+    result = s->Run({}, {"block"}, {}, &out);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  RILL_ASSERT_OK(s->Close());
+  runner.join();
+  EXPECT_THAT(result, StatusIs(absl::StatusCode::kCancelled, "Run call was cancelled"));
+  std::vector<Tensor> out;
+  EXPECT_THAT(s->Run({}, {"read"}, {}, &out),
+              StatusIs(absl::StatusCode::kCancelled, "Session has been closed."));
+}
+
+TEST(SessionTest, SecondCreateIsAlreadyExistsAndCpuCountZeroFails) {
+  auto s = NewCounterSession();
+  EXPECT_THAT(s->Create(Parse(kCounter)),
+              StatusIs(absl::StatusCode::kAlreadyExists,
+                       "A Graph has already been created for this session."));
+  SessionOptions options;
+  (*options.config.mutable_device_count())["CPU"] = 0;
+  EXPECT_THAT(Session::New(options),
+              StatusIs(absl::StatusCode::kNotFound,
+                       "No CPU devices are available in this process"));
+}
+
+TEST(SessionTest, UnknownOpFailsOnlyRunsThatNeedIt) {
+  SessionOptions options;
+  auto s = Session::New(options);
+  RILL_ASSERT_OK(s.status());
+  RILL_ASSERT_OK((*s)->Create(Parse(std::string(kCounter) +
+                                    "node { name: 'save' op: 'SaveV2Unknown' input: 'v' }")));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK((*s)->Run({}, {}, {"init"}, &out));
+  EXPECT_THAT((*s)->Run({}, {}, {"save"}, &out),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("Op type not registered 'SaveV2Unknown'")));
+}
+
+}  // namespace
+}  // namespace rill
