@@ -109,7 +109,9 @@ struct Placement {
   std::vector<std::string> order;
   // NotFound "Op type not registered 'X' ..." for each unplaced node, by name.
   std::map<std::string, absl::Status> unplaced;
-  // TensorFlow's INFO/WARNING lines about placement (only with log_device_placement).
+  // TensorFlow's log lines about placement: its INFO lines (a reference edge overriding a
+  // request, soft placement dropping a colocation) only with log_device_placement; its WARNING and
+  // ERROR lines (soft placement moving a resource, a `_class` that is not a list) always.
   std::vector<std::string> notes;
 
   // OK when `name` was placed; the NotFound to report when a run needs an unplaced node;

@@ -1,0 +1,170 @@
+#include "session/placement_log.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kCpu0[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr char kGpu0[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+constexpr char kGpu1[] = "/job:localhost/replica:0/task:0/device:GPU:1";
+
+DeviceAttributes Attributes(const std::string& name, const std::string& type,
+                            const std::string& desc) {
+  DeviceAttributes a;
+  a.set_name(name);
+  a.set_device_type(type);
+  a.set_physical_device_desc(desc);
+  return a;
+}
+
+GraphDef Parse(const std::string& text) {
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return g;
+}
+
+// The seed's graph: a, b -> MatMul; plus an unknown op reading MatMul.
+const char kSeedGraph[] = R"pb(
+  node { name: "a" op: "Const" }
+  node { name: "b" op: "Const" }
+  node { name: "MatMul" op: "MatMul" input: "a" input: "b" }
+  node { name: "mystery" op: "RillNoSuchOp" input: "MatMul" input: "^a" }
+)pb";
+
+// As the placer places kSeedGraph with one GPU.
+Placement SeedPlacement() {
+  Placement p;
+  p.nodes["a"] = {kGpu0, "follows its consumer MatMul"};
+  p.nodes["b"] = {kGpu0, "follows its consumer MatMul"};
+  p.nodes["MatMul"] = {kGpu0, "default: highest-priority device with a kernel (GPU > CPU)"};
+  p.nodes["mystery"] = {"", "unplaced: op 'RillNoSuchOp' is not registered"};
+  p.order = {"MatMul", "a", "b"};
+  return p;
+}
+
+TEST(DeviceMappingTextTest, ListsDevicesWithAPhysicalDescription) {
+  EXPECT_EQ(DeviceMappingText({Attributes(kCpu0, "CPU", ""),
+                               Attributes(kGpu0, "GPU",
+                                          "device: 0, name: Tesla K40c, pci bus id: "
+                                          "0000:05:00.0, compute capability: 3.5"),
+                               Attributes(kGpu1, "GPU",
+                                          "device: 1, name: Tesla K40c, pci bus id: "
+                                          "0000:06:00.0, compute capability: 3.5")}),
+            "Device mapping:\n"
+            "/job:localhost/replica:0/task:0/device:GPU:0 -> device: 0, name: Tesla K40c, pci "
+            "bus id: 0000:05:00.0, compute capability: 3.5\n"
+            "/job:localhost/replica:0/task:0/device:GPU:1 -> device: 1, name: Tesla K40c, pci "
+            "bus id: 0000:06:00.0, compute capability: 3.5\n");
+}
+
+TEST(DeviceMappingTextTest, CpuOnlyHasNoKnownDevices) {
+  EXPECT_EQ(DeviceMappingText({Attributes(kCpu0, "CPU", "")}),
+            "Device mapping: no known devices.\n");
+  EXPECT_EQ(DeviceMappingText({}), "Device mapping: no known devices.\n");
+}
+
+TEST(PlacementLogLinesTest, TensorFlowsFormatAndOrderWithoutUnplacedNodes) {
+  EXPECT_EQ(PlacementLogLines(Parse(kSeedGraph), SeedPlacement()),
+            "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:GPU:0\n"
+            "a: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n"
+            "b: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n");
+}
+
+TEST(ExplainPlacementTest, OneLinePerNodeThenTheSummary) {
+  EXPECT_EQ(ExplainPlacement(Parse(kSeedGraph), SeedPlacement()),
+            "a (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
+            "MatMul\n"
+            "b (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
+            "MatMul\n"
+            "MatMul (MatMul) -> /job:localhost/replica:0/task:0/device:GPU:0: default: "
+            "highest-priority device with a kernel (GPU > CPU)\n"
+            "mystery (RillNoSuchOp) -> (unplaced): unplaced: op 'RillNoSuchOp' is not "
+            "registered\n"
+            "Per-device summary:\n"
+            "  /job:localhost/replica:0/task:0/device:GPU:0: 3 nodes\n"
+            "  (unplaced): 1 node (op not registered; runs that need them fail)\n"
+            "  data edges crossing devices: 0\n");
+}
+
+TEST(ExplainPlacementTest, CountsDataEdgesCrossingDevicesButNotControlEdges) {
+  // Seed 001: a and b on the CPU, MatMul on GPU:0; a control edge from a to c does not count.
+  const GraphDef g = Parse(R"pb(
+    node { name: "a" op: "Const" }
+    node { name: "b" op: "Const" }
+    node { name: "MatMul" op: "MatMul" input: "a" input: "b" }
+    node { name: "c" op: "Identity" input: "MatMul" input: "^a" }
+  )pb");
+  Placement p;
+  p.nodes["a"] = {kCpu0, "explicit request /cpu:0"};
+  p.nodes["b"] = {kCpu0, "explicit request /cpu:0"};
+  p.nodes["MatMul"] = {kGpu0, "default: highest-priority device with a kernel (GPU > CPU)"};
+  p.nodes["c"] = {kCpu0, "explicit request /cpu:0"};
+  const std::string text = ExplainPlacement(g, p);
+  EXPECT_THAT(text, HasSubstr("Per-device summary:\n"
+                              "  /job:localhost/replica:0/task:0/device:CPU:0: 3 nodes\n"
+                              "  /job:localhost/replica:0/task:0/device:GPU:0: 1 node\n"
+                              "  data edges crossing devices: 3\n"
+                              "    /job:localhost/replica:0/task:0/device:CPU:0 -> "
+                              "/job:localhost/replica:0/task:0/device:GPU:0: 2\n"
+                              "    /job:localhost/replica:0/task:0/device:GPU:0 -> "
+                              "/job:localhost/replica:0/task:0/device:CPU:0: 1\n"));
+}
+
+// A chain of n Identity nodes on the CPU, the k-th soft-placed.
+void Chain(int n, int soft_index, GraphDef* g, Placement* p) {
+  for (int i = 0; i < n; ++i) {
+    NodeDef* node = g->add_node();
+    node->set_name(absl::StrCat("n", i));
+    node->set_op("Identity");
+    if (i > 0) node->add_input(absl::StrCat("n", i - 1));
+    p->nodes[node->name()] = {kCpu0, i == soft_index
+                                         ? "soft placement: /device:GPU:2 does not exist"
+                                         : "default: highest-priority device with a kernel (GPU > CPU)"};
+  }
+}
+
+TEST(ExplainPlacementTest, CapsTheListingOnBigGraphs) {
+  GraphDef g;
+  Placement p;
+  Chain(10, /*soft_index=*/7, &g, &p);
+  const std::string text = ExplainPlacement(g, p, /*max_nodes=*/3, /*always_show=*/{"n9"});
+  // n9 (asked for), n7 (surprising), then n0 in graph order: three lines in graph order.
+  EXPECT_EQ(text.substr(0, text.find("Per-device summary:")),
+            "n0 (Identity) -> /job:localhost/replica:0/task:0/device:CPU:0: default: "
+            "highest-priority device with a kernel (GPU > CPU)\n"
+            "n7 (Identity) -> /job:localhost/replica:0/task:0/device:CPU:0: soft placement: "
+            "/device:GPU:2 does not exist\n"
+            "n9 (Identity) -> /job:localhost/replica:0/task:0/device:CPU:0: default: "
+            "highest-priority device with a kernel (GPU > CPU)\n"
+            "... 7 more nodes not shown (10 in all); pass max_nodes = -1 (session_runner "
+            "--explain_all) to list every node, or name the nodes to show\n");
+  // The summary still counts every node.
+  EXPECT_THAT(text, HasSubstr("  /job:localhost/replica:0/task:0/device:CPU:0: 10 nodes\n"));
+}
+
+TEST(ExplainPlacementTest, NegativeMaxListsEveryNode) {
+  GraphDef g;
+  Placement p;
+  Chain(300, /*soft_index=*/-1, &g, &p);
+  const std::string all = ExplainPlacement(g, p, -1);
+  EXPECT_THAT(all, HasSubstr("n299 (Identity)"));
+  EXPECT_THAT(all, Not(HasSubstr("more nodes not shown")));
+  const std::string capped = ExplainPlacement(g, p);  // default cap: 200
+  EXPECT_THAT(capped, HasSubstr("n199 (Identity)"));
+  EXPECT_THAT(capped, Not(HasSubstr("n200 (Identity)")));
+  EXPECT_THAT(capped, HasSubstr("... 100 more nodes not shown (300 in all)"));
+}
+
+}  // namespace
+}  // namespace rill
