@@ -106,7 +106,8 @@ struct Link {
 
 struct NodeInfo {
   const NodeDef* def = nullptr;
-  NodeDef filled;                 // with attr defaults, for kernel lookups
+  NodeDef filled;                      // a copy with attr defaults, when some were missing
+  const NodeDef* kernel_def = nullptr;  // def or &filled: every attr, for kernel lookups
   const OpDef* op_def = nullptr;  // nullptr: unknown op, left unplaced
   DataTypeVector in_types, out_types;
   std::vector<std::string> supported;  // own device types with a kernel, best first
@@ -229,11 +230,20 @@ class Placer {
         continue;
       }
       info.op_def = &reg->op_def;
-      info.filled = *info.def;
-      AddDefaultsToNodeDef(*info.op_def, &info.filled);
+      // Kernel lookups need every attr; copy the NodeDef (and its Const tensor) only when a
+      // default is missing, as in a GraphDef that was not validated.
+      info.kernel_def = info.def;
+      for (const OpDef::AttrDef& attr : info.op_def->attr()) {
+        if (attr.has_default_value() && info.def->attr().count(attr.name()) == 0) {
+          info.filled = *info.def;
+          AddDefaultsToNodeDef(*info.op_def, &info.filled);
+          info.kernel_def = &info.filled;
+          break;
+        }
+      }
       RILL_RETURN_IF_ERROR(
-          InOutTypesForNode(info.filled, *info.op_def, &info.in_types, &info.out_types));
-      info.supported = kernels_.SupportedDeviceTypes(info.filled, types_);
+          InOutTypesForNode(*info.kernel_def, *info.op_def, &info.in_types, &info.out_types));
+      info.supported = kernels_.SupportedDeviceTypes(*info.kernel_def, types_);
       op_nodes_.push_back(i);
       if (previous_ != nullptr && info.op_def->is_stateful()) {
         auto it = previous_->nodes.find(info.def->name());
@@ -300,7 +310,7 @@ class Placer {
         continue;
       }
       if (info.supported.empty()) {
-        return WithHint(AttachDef(kernels_.NoKernelError(info.filled, types_alphabetical_),
+        return WithHint(AttachDef(kernels_.NoKernelError(*info.kernel_def, types_alphabetical_),
                                   info.def->name()),
                         "no device in this session can run this op with these types; change the "
                         "node's types, or use a device type listed under Registered kernels");
@@ -710,8 +720,8 @@ class Placer {
         inner = absl::StrCat("Could not satisfy explicit device specification '",
                              info.def->device(), "' because no supported kernel for ",
                              specified->type, " devices is available.", debug_info,
-                             "\nOp: ", info.def->op(), "\nNode attrs: ", AttrsDebugString(info.filled),
-                             "\nRegistered kernels:\n", RegisteredKernels(info.filled));
+                             "\nOp: ", info.def->op(), "\nNode attrs: ", AttrsDebugString(*info.kernel_def),
+                             "\nRegistered kernels:\n", RegisteredKernels(*info.kernel_def));
         hint = absl::StrCat(
             "set allow_soft_placement in ConfigProto to fall back to a device with a kernel for "
             "these types, or request one of: ",

@@ -816,5 +816,22 @@ TEST(PlacerTest, DevicesAreOrderedByTypePriorityThenNameAsAString) {
                                  "/device:GPU:2")));
 }
 
+TEST(PlacerTest, BigGraphsPlaceInLinearTime) {
+  // 50,000 Identity nodes in a chain, all in one _class group, plus a Const at the head.
+  std::vector<NodeDef> nodes = {Const("c")};
+  constexpr int kNodes = 50000;
+  for (int i = 0; i < kNodes; ++i) {
+    nodes.push_back(Identity(absl::StrCat("n", i), i == 0 ? "c" : absl::StrCat("n", i - 1),
+                             i == kNodes - 1 ? "/cpu:0" : "", i == 0 ? "" : ClassAttr({"n0"})));
+  }
+  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+                            Place(Graph(nodes), Devices(1, 1), Kernels(), Options(false)));
+  EXPECT_EQ(p.nodes.at("n0").device, Full("CPU:0"));
+  EXPECT_EQ(p.nodes.at("n0").reason, "colocated with n49999 (_class loc:@n0 on n49999)");
+  EXPECT_EQ(p.nodes.at("n123").reason, "colocated with n0 (_class loc:@n0)");
+  EXPECT_EQ(p.nodes.at("n49999").reason, "explicit request /cpu:0");
+  EXPECT_EQ(p.order.size(), static_cast<size_t>(kNodes + 1));
+}
+
 }  // namespace
 }  // namespace rill
