@@ -1,0 +1,193 @@
+#include "graph/builder/ops.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/tensor_proto.h"
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+Output ConstFromProto(const Scope& scope, DataType dtype, const TensorProto& value,
+                      const absl::Status& error) {
+  return OpBuilder(scope, "Const")
+      .Attr("value", value)
+      .Attr("dtype", dtype)
+      .Fail(error)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace
+
+Output Const(const Scope& scope, const Initializer& value) {
+  TensorProto proto;
+  if (value.status().ok()) TensorToProto(value.tensor(), &proto, /*use_tensor_content=*/false);
+  return ConstFromProto(scope, value.tensor().dtype(), proto, value.status());
+}
+
+Output ConstOfShape(const Scope& scope, const Tensor& values, const TensorShape& shape) {
+  TensorProto proto;
+  absl::Status error;
+  if (values.NumElements() == 1 || values.NumElements() == shape.num_elements()) {
+    TensorToProto(values, &proto, /*use_tensor_content=*/false);
+    shape.AsProto(proto.mutable_tensor_shape());
+  } else {
+    error = absl::InvalidArgumentError(absl::StrCat("Expected ", shape.num_elements(),
+                                                    " values for a Const of shape ",
+                                                    shape.DebugString(), ", got ",
+                                                    values.NumElements()));
+  }
+  return ConstFromProto(scope, values.dtype(), proto, error);
+}
+
+Output Placeholder(const Scope& scope, DataType dtype, const PlaceholderAttrs& attrs) {
+  return OpBuilder(scope, "Placeholder")
+      .Attr("dtype", dtype)
+      .Attr("shape", attrs.shape)
+      .Finalize()
+      .output(0);
+}
+
+Output PlaceholderWithDefault(const Scope& scope, const Output& input,
+                              const PartialTensorShape& shape) {
+  return OpBuilder(scope, "PlaceholderWithDefault")
+      .Input(input)
+      .Attr("shape", shape)
+      .Finalize()
+      .output(0);
+}
+
+Output Identity(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "Identity").Input(input).Finalize().output(0);
+}
+
+std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> inputs) {
+  Operation op = OpBuilder(scope, "IdentityN").InputList(inputs).Finalize();
+  std::vector<Output> outputs;
+  for (int i = 0; i < op.num_outputs(); ++i) outputs.push_back(op.output(i));
+  return outputs;
+}
+
+Operation NoOp(const Scope& scope) { return OpBuilder(scope, "NoOp").Finalize(); }
+
+Output MatMul(const Scope& scope, const Output& a, const Output& b, const MatMulAttrs& attrs) {
+  return OpBuilder(scope, "MatMul")
+      .Input(a)
+      .Input(b)
+      .Attr("transpose_a", attrs.transpose_a)
+      .Attr("transpose_b", attrs.transpose_b)
+      .Finalize()
+      .output(0);
+}
+
+Output Add(const Scope& scope, const Output& x, const Output& y) {
+  return OpBuilder(scope, "Add").Input(x).Input(y).Finalize().output(0);
+}
+
+Output AddV2(const Scope& scope, const Output& x, const Output& y) {
+  return OpBuilder(scope, "AddV2").Input(x).Input(y).Finalize().output(0);
+}
+
+Output AddN(const Scope& scope, absl::Span<const Output> inputs) {
+  return OpBuilder(scope, "AddN").InputList(inputs).Finalize().output(0);
+}
+
+namespace {
+Output VariableOp(const Scope& scope, absl::string_view op, const PartialTensorShape& shape,
+                  DataType dtype, const VariableAttrs& attrs) {
+  return OpBuilder(scope, op, "Variable")
+      .Attr("shape", shape)
+      .Attr("dtype", dtype)
+      .Attr("container", attrs.container)
+      .Attr("shared_name", attrs.shared_name)
+      .Finalize()
+      .output(0);
+}
+}  // namespace
+
+Output Variable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
+                const VariableAttrs& attrs) {
+  return VariableOp(scope, "VariableV2", shape, dtype, attrs);
+}
+
+Output LegacyVariable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
+                      const VariableAttrs& attrs) {
+  return VariableOp(scope, "Variable", shape, dtype, attrs);
+}
+
+Output Assign(const Scope& scope, const Output& ref, const Output& value,
+              const AssignAttrs& attrs) {
+  return OpBuilder(scope, "Assign")
+      .Input(ref)
+      .Input(value)
+      .Attr("validate_shape", attrs.validate_shape)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize()
+      .output(0);
+}
+
+Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
+                 const AssignAddAttrs& attrs) {
+  return OpBuilder(scope, "AssignAdd")
+      .Input(ref)
+      .Input(value)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize()
+      .output(0);
+}
+
+Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
+                 const AssignSubAttrs& attrs) {
+  return OpBuilder(scope, "AssignSub")
+      .Input(ref)
+      .Input(value)
+      .Attr("use_locking", attrs.use_locking)
+      .Finalize()
+      .output(0);
+}
+
+Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape& shape,
+                   const VarHandleOpAttrs& attrs) {
+  return OpBuilder(scope, "VarHandleOp")
+      .Attr("dtype", dtype)
+      .Attr("shape", shape)
+      .Attr("container", attrs.container)
+      .Attr("shared_name", attrs.shared_name)
+      .Attr("debug_name", attrs.debug_name)
+      .Attr("allowed_devices", attrs.allowed_devices)
+      .Finalize()
+      .output(0);
+}
+
+Output ReadVariableOp(const Scope& scope, const Output& resource, DataType dtype) {
+  return OpBuilder(scope, "ReadVariableOp")
+      .Input(resource)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Operation AssignVariableOp(const Scope& scope, const Output& resource, const Output& value,
+                           const AssignVariableOpAttrs& attrs) {
+  return OpBuilder(scope, "AssignVariableOp")
+      .Input(resource)
+      .Input(value)
+      .Attr("validate_shape", attrs.validate_shape)
+      .Finalize();
+}
+
+Operation AssignAddVariableOp(const Scope& scope, const Output& resource, const Output& value) {
+  return OpBuilder(scope, "AssignAddVariableOp").Input(resource).Input(value).Finalize();
+}
+
+Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const Output& value) {
+  return OpBuilder(scope, "AssignSubVariableOp").Input(resource).Input(value).Finalize();
+}
+
+Output VarIsInitializedOp(const Scope& scope, const Output& resource) {
+  return OpBuilder(scope, "VarIsInitializedOp").Input(resource).Finalize().output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,217 @@
+// Rill. Typed wrappers, one per op Rill registers (ops/*.cc), over OpBuilder. One style throughout:
+//   - a function named as the op, taking the Scope, then the inputs (Output, or a list of them),
+//     then the required attrs the inputs do not determine (dtype, shape);
+//   - optional attrs in a `<Op>Attrs` value with chainable setters named as TensorFlow's C++ API
+//     names them: ops::MatMul(scope, a, b, ops::MatMulAttrs().TransposeA(true));
+//   - returns the Output (one output), std::vector<Output> (IdentityN), or the Operation (ops
+//     without outputs: NoOp, Assign*VariableOp);
+//   - the node is named after the op type ("MatMul", "MatMul_1", ...) unless the scope has an op
+//     name; ops::Variable (VariableV2) is named "Variable" by default, as in TensorFlow.
+//
+//   Scope root = Scope::NewRootScope();
+//   Output a = ops::Const(root.WithOpName("a"), {{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+//   Output b = ops::Const<float>(root.WithOpName("b"), {1, 2, 3, 4, 5, 6}, {3, 2});
+//   Output c = ops::MatMul(root, a, b);
+//   Output sum = ops::AddN(root.WithDevice("/cpu:0"), {c, c});
+//   Output w = ops::Variable(root.WithOpName("w"), PartialTensorShape({2, 2}), DT_FLOAT);
+//   Output init = ops::Assign(root, w, ops::Const(root.WithOpName("zeros"), 0.f, {2, 2}));
+//
+// Errors (dtype mismatches, bad initializers, ...) are recorded in the scope's status naming the
+// node, and the wrapper returns an invalid Output / Operation; see op_builder.h. Wrappers are
+// thread-safe to the extent Scope is.
+#ifndef RILL_GRAPH_BUILDER_OPS_H_
+#define RILL_GRAPH_BUILDER_OPS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "core/partial_tensor_shape.h"
+#include "core/tensor.h"
+#include "core/tensor_shape.h"
+#include "graph/builder/initializer.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// --- Constants and feeds (ops/array_ops.cc) ---------------------------------------------------
+
+// Const from a value or nested initializer list; the shape follows the nesting (initializer.h).
+// The value attr lists every element in the dtype's typed field (float_val, int_val, ...).
+Output Const(const Scope& scope, const Initializer& value);
+
+// Const of `shape` from row-major `values`. A single value fills the whole shape and is stored
+// once, as TensorFlow Python stores tf.zeros / tf.fill constants; otherwise values.size() must
+// equal shape.num_elements() (InvalidArgument "Expected 6 values for a Const of shape [2,3], got
+// 4").
+Output ConstOfShape(const Scope& scope, const Tensor& values, const TensorShape& shape);
+template <typename T>
+Output Const(const Scope& scope, const std::vector<T>& values, const TensorShape& shape) {
+  return ConstOfShape(
+      scope, Tensor::FromVector<T>(values, TensorShape({static_cast<int64_t>(values.size())})),
+      shape);
+}
+// Const of `shape` filled with `value` (stored once): ops::Const(scope, 0.f, {2, 2}).
+template <typename T,
+          typename = std::enable_if_t<builder_internal::IsTensorElement<T>::value>>
+Output Const(const Scope& scope, const T& value, const TensorShape& shape) {
+  return ConstOfShape(scope, Tensor::Scalar<T>(value), shape);
+}
+
+struct PlaceholderAttrs {
+  // The shape a fed value must have; unknown rank by default.
+  PlaceholderAttrs Shape(const PartialTensorShape& x) const {
+    PlaceholderAttrs r = *this;
+    r.shape = x;
+    return r;
+  }
+  PartialTensorShape shape;
+};
+Output Placeholder(const Scope& scope, DataType dtype, const PlaceholderAttrs& attrs = {});
+
+// `input` unless fed; a fed value must have `shape`.
+Output PlaceholderWithDefault(const Scope& scope, const Output& input,
+                              const PartialTensorShape& shape);
+
+// --- Plumbing (ops/array_ops.cc) ------------------------------------------------------------------
+
+Output Identity(const Scope& scope, const Output& input);
+// One output per input; empty when the build failed.
+std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> inputs);
+// Does nothing; used as a target that groups control dependencies.
+Operation NoOp(const Scope& scope);
+
+// --- Math (ops/math_ops.cc) -----------------------------------------------------------------------
+
+struct MatMulAttrs {
+  MatMulAttrs TransposeA(bool x) const {
+    MatMulAttrs r = *this;
+    r.transpose_a = x;
+    return r;
+  }
+  MatMulAttrs TransposeB(bool x) const {
+    MatMulAttrs r = *this;
+    r.transpose_b = x;
+    return r;
+  }
+  bool transpose_a = false;
+  bool transpose_b = false;
+};
+Output MatMul(const Scope& scope, const Output& a, const Output& b,
+              const MatMulAttrs& attrs = {});
+
+Output Add(const Scope& scope, const Output& x, const Output& y);
+Output AddV2(const Scope& scope, const Output& x, const Output& y);
+// Sum of the inputs (all of one dtype and shape); N is their count.
+Output AddN(const Scope& scope, absl::Span<const Output> inputs);
+
+// --- Reference variables (ops/state_ops.cc) ---------------------------------------------------
+
+struct VariableAttrs {
+  VariableAttrs Container(const std::string& x) const {
+    VariableAttrs r = *this;
+    r.container = x;
+    return r;
+  }
+  VariableAttrs SharedName(const std::string& x) const {
+    VariableAttrs r = *this;
+    r.shared_name = x;
+    return r;
+  }
+  std::string container;
+  std::string shared_name;
+};
+// A VariableV2 node (default name "Variable"); its output is a reference (e.g. float_ref).
+Output Variable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
+                const VariableAttrs& attrs = {});
+// The deprecated "Variable" op (graphs from before VariableV2); same attrs and output.
+Output LegacyVariable(const Scope& scope, const PartialTensorShape& shape, DataType dtype,
+                      const VariableAttrs& attrs = {});
+
+struct AssignAttrs {
+  AssignAttrs ValidateShape(bool x) const {
+    AssignAttrs r = *this;
+    r.validate_shape = x;
+    return r;
+  }
+  AssignAttrs UseLocking(bool x) const {
+    AssignAttrs r = *this;
+    r.use_locking = x;
+    return r;
+  }
+  bool validate_shape = true;
+  bool use_locking = true;
+};
+// ref = value; returns the reference. Colocated with `ref`'s producer (see scope.h).
+Output Assign(const Scope& scope, const Output& ref, const Output& value,
+              const AssignAttrs& attrs = {});
+
+struct AssignAddAttrs {
+  AssignAddAttrs UseLocking(bool x) const {
+    AssignAddAttrs r = *this;
+    r.use_locking = x;
+    return r;
+  }
+  bool use_locking = false;
+};
+using AssignSubAttrs = AssignAddAttrs;
+// ref += value / ref -= value; returns the reference. Colocated with `ref`'s producer.
+Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
+                 const AssignAddAttrs& attrs = {});
+Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
+                 const AssignSubAttrs& attrs = {});
+
+// --- Resource variables (ops/state_ops.cc) ----------------------------------------------------
+
+struct VarHandleOpAttrs {
+  VarHandleOpAttrs Container(const std::string& x) const {
+    VarHandleOpAttrs r = *this;
+    r.container = x;
+    return r;
+  }
+  VarHandleOpAttrs SharedName(const std::string& x) const {
+    VarHandleOpAttrs r = *this;
+    r.shared_name = x;
+    return r;
+  }
+  VarHandleOpAttrs DebugName(const std::string& x) const {
+    VarHandleOpAttrs r = *this;
+    r.debug_name = x;
+    return r;
+  }
+  VarHandleOpAttrs AllowedDevices(const std::vector<std::string>& x) const {
+    VarHandleOpAttrs r = *this;
+    r.allowed_devices = x;
+    return r;
+  }
+  std::string container;
+  std::string shared_name;
+  std::string debug_name;
+  std::vector<std::string> allowed_devices;
+};
+// A DT_RESOURCE handle to a variable of `dtype` and `shape`.
+Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape& shape,
+                   const VarHandleOpAttrs& attrs = {});
+Output ReadVariableOp(const Scope& scope, const Output& resource, DataType dtype);
+
+struct AssignVariableOpAttrs {
+  AssignVariableOpAttrs ValidateShape(bool x) const {
+    AssignVariableOpAttrs r = *this;
+    r.validate_shape = x;
+    return r;
+  }
+  bool validate_shape = false;
+};
+// The variable's dtype attr is the value's dtype.
+Operation AssignVariableOp(const Scope& scope, const Output& resource, const Output& value,
+                           const AssignVariableOpAttrs& attrs = {});
+Operation AssignAddVariableOp(const Scope& scope, const Output& resource, const Output& value);
+Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const Output& value);
+// A bool scalar: whether the variable has been assigned.
+Output VarIsInitializedOp(const Scope& scope, const Output& resource);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_OPS_H_

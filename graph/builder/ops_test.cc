@@ -1,0 +1,442 @@
+#include "graph/builder/ops.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "core/tensor.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// Expects the node `name` of `scope`'s graph to equal the NodeDef in `text`.
+void ExpectNode(const Scope& scope, const std::string& name, const std::string& text) {
+  GraphDef g;
+  ASSERT_THAT(scope.ToGraphDef(&g), IsOk());
+  NodeDef want;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &want)) << text;
+  for (const NodeDef& n : g.node()) {
+    if (n.name() != name) continue;
+    std::string diff;
+    google::protobuf::util::MessageDifferencer d;
+    d.ReportDifferencesToString(&diff);
+    EXPECT_TRUE(d.Compare(want, n)) << name << ":\n" << diff;
+    return;
+  }
+  ADD_FAILURE() << "no node " << name;
+}
+
+// --- Initializer ----------------------------------------------------------------------------------
+
+TEST(InitializerTest, ScalarsVectorsAndNestedLists) {
+  Initializer f(3.f);
+  EXPECT_EQ(f.tensor().DebugString(), "Tensor<type: float shape: [] values: 3>");
+  Initializer i({1, 2, 3});
+  EXPECT_EQ(i.tensor().DebugString(), "Tensor<type: int32 shape: [3] values: 1 2 3>");
+  Initializer m({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  EXPECT_THAT(m.status(), IsOk());
+  EXPECT_EQ(m.tensor().DebugString(), "Tensor<type: float shape: [2,3] values: [1 2 3][4 5 6]>");
+  Initializer cube({{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}});
+  EXPECT_EQ(cube.tensor().shape().DebugString(), "[2,2,2]");
+  EXPECT_EQ(cube.tensor().flat<int32_t>()[7], 8);
+  Initializer d(2.5);
+  EXPECT_EQ(d.tensor().dtype(), DT_DOUBLE);
+  Initializer b({true, false});
+  EXPECT_EQ(b.tensor().dtype(), DT_BOOL);
+  Initializer l(int64_t{1} << 40);
+  EXPECT_EQ(l.tensor().dtype(), DT_INT64);
+  Initializer s({"a", "bc"});
+  EXPECT_EQ(s.tensor().dtype(), DT_STRING);
+  EXPECT_EQ(s.tensor().flat<std::string>()[1], "bc");
+  Initializer one("x");
+  EXPECT_EQ(one.tensor().shape().rank(), 0);
+  EXPECT_EQ(Initializer({"p", "q"}).tensor().NumElements(), 2);
+  Initializer nested_strings({{"a"}, {"b"}});
+  EXPECT_EQ(nested_strings.tensor().shape().DebugString(), "[2,1]");
+}
+
+TEST(InitializerTest, RaggedListsAreErrors) {
+  Initializer ragged({{1.f, 2.f}, {3.f}});
+  EXPECT_THAT(ragged.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Initializer list components should all have the same shape; got [2] "
+                       "and [1]"));
+  EXPECT_FALSE(ragged.tensor().IsInitialized());
+  Initializer mixed({{1.f}, {2}});
+  EXPECT_THAT(mixed.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Initializer list components should all have the same type; got float "
+                       "and int32"));
+  // An error deep inside propagates.
+  Initializer deep({{{1.f}, {2.f, 3.f}}, {{1.f}, {2.f}}});
+  EXPECT_THAT(deep.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                      HasSubstr("should all have the same shape")));
+}
+
+// --- Const ----------------------------------------------------------------------------------------
+
+TEST(ConstTest, FromNestedInitializerList) {
+  Scope root = Scope::NewRootScope();
+  Output a = ops::Const(root, {{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  EXPECT_EQ(a.node(), "Const");
+  EXPECT_EQ(a.dtype(), DT_FLOAT);
+  ExpectNode(root, "Const", R"pb(
+    name: "Const" op: "Const"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT
+      tensor_shape { dim { size: 2 } dim { size: 3 } }
+      float_val: [1, 2, 3, 4, 5, 6] } } }
+  )pb");
+}
+
+TEST(ConstTest, ScalarsOfEachKind) {
+  Scope root = Scope::NewRootScope();
+  ops::Const(root.WithOpName("i"), 7);
+  ops::Const(root.WithOpName("s"), "hi");
+  ops::Const(root.WithOpName("b"), true);
+  ExpectNode(root, "i", R"pb(
+    name: "i" op: "Const"
+    attr { key: "dtype" value { type: DT_INT32 } }
+    attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 7 } } }
+  )pb");
+  ExpectNode(root, "s", R"pb(
+    name: "s" op: "Const"
+    attr { key: "dtype" value { type: DT_STRING } }
+    attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape {} string_val: "hi" } } }
+  )pb");
+  ExpectNode(root, "b", R"pb(
+    name: "b" op: "Const"
+    attr { key: "dtype" value { type: DT_BOOL } }
+    attr { key: "value" value { tensor { dtype: DT_BOOL tensor_shape {} bool_val: true } } }
+  )pb");
+}
+
+TEST(ConstTest, ValuesWithAShape) {
+  Scope root = Scope::NewRootScope();
+  Output b = ops::Const<float>(root.WithOpName("b"), {1, 2, 3, 4, 5, 6}, {3, 2});
+  EXPECT_EQ(root.GetShape(b)->DebugString(), "[3,2]");
+  ExpectNode(root, "b", R"pb(
+    name: "b" op: "Const"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT
+      tensor_shape { dim { size: 3 } dim { size: 2 } }
+      float_val: [1, 2, 3, 4, 5, 6] } } }
+  )pb");
+}
+
+TEST(ConstTest, OneValueFillsTheShapeAndIsStoredOnce) {
+  // As TensorFlow Python stores tf.zeros([2, 2]).
+  Scope root = Scope::NewRootScope();
+  Output z = ops::Const(root.WithOpName("zeros"), 0.f, {2, 2});
+  Output o = ops::Const<int64_t>(root.WithOpName("ones"), {1}, {3});
+  EXPECT_EQ(root.GetShape(z)->DebugString(), "[2,2]");
+  ExpectNode(root, "zeros", R"pb(
+    name: "zeros" op: "Const"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "value" value { tensor { dtype: DT_FLOAT
+      tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 0 } } }
+  )pb");
+  ExpectNode(root, "ones", R"pb(
+    name: "ones" op: "Const"
+    attr { key: "dtype" value { type: DT_INT64 } }
+    attr { key: "value" value { tensor { dtype: DT_INT64
+      tensor_shape { dim { size: 3 } } int64_val: 1 } } }
+  )pb");
+}
+
+TEST(ConstTest, FromATensor) {
+  Scope root = Scope::NewRootScope();
+  ops::Const(root, Tensor::FromVector<double>({1.5, 2.5}, TensorShape({2, 1})));
+  ExpectNode(root, "Const", R"pb(
+    name: "Const" op: "Const"
+    attr { key: "dtype" value { type: DT_DOUBLE } }
+    attr { key: "value" value { tensor { dtype: DT_DOUBLE
+      tensor_shape { dim { size: 2 } dim { size: 1 } } double_val: [1.5, 2.5] } } }
+  )pb");
+}
+
+TEST(ConstTest, WrongValueCountIsAnErrorNamingTheNode) {
+  Scope root = Scope::NewRootScope();
+  Output c = ops::Const<float>(root.WithOpName("c"), {1, 2, 3, 4}, {2, 3});
+  EXPECT_FALSE(c.valid());
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'c' (Const): Expected 6 values for a Const of shape [2,3], got 4"));
+}
+
+TEST(ConstTest, RaggedInitializerIsAnErrorNamingTheNode) {
+  Scope root = Scope::NewRootScope();
+  ops::Const(root.WithOpName("r"), {{1.f, 2.f}, {3.f}});
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       StartsWith("Node 'r' (Const): Initializer list components should all "
+                                  "have the same shape")));
+}
+
+// --- Feeds and plumbing ---------------------------------------------------------------------------
+
+TEST(PlaceholderTest, DefaultsToUnknownShape) {
+  Scope root = Scope::NewRootScope();
+  ops::Placeholder(root, DT_FLOAT);
+  ops::Placeholder(root, DT_INT32,
+                   ops::PlaceholderAttrs().Shape(PartialTensorShape({-1, 2})));
+  ops::Placeholder(root, DT_FLOAT, ops::PlaceholderAttrs().Shape(PartialTensorShape(std::vector<int64_t>{})));
+  ExpectNode(root, "Placeholder", R"pb(
+    name: "Placeholder" op: "Placeholder"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { unknown_rank: true } } }
+  )pb");
+  ExpectNode(root, "Placeholder_1", R"pb(
+    name: "Placeholder_1" op: "Placeholder"
+    attr { key: "dtype" value { type: DT_INT32 } }
+    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } }
+  )pb");
+  ExpectNode(root, "Placeholder_2", R"pb(
+    name: "Placeholder_2" op: "Placeholder"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape {} } }
+  )pb");
+}
+
+TEST(PlaceholderTest, WithDefault) {
+  Scope root = Scope::NewRootScope();
+  Output d = ops::Const(root.WithOpName("d"), {1.f, 2.f});
+  Output p = ops::PlaceholderWithDefault(root, d, PartialTensorShape({-1}));
+  EXPECT_EQ(p.dtype(), DT_FLOAT);
+  ExpectNode(root, "PlaceholderWithDefault", R"pb(
+    name: "PlaceholderWithDefault" op: "PlaceholderWithDefault" input: "d"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: -1 } } } }
+  )pb");
+}
+
+TEST(PlumbingTest, IdentityIdentityNAndNoOp) {
+  Scope root = Scope::NewRootScope();
+  Output a = ops::Const(root.WithOpName("a"), 1.f);
+  Output b = ops::Const(root.WithOpName("b"), 2);
+  ops::Identity(root, a);
+  std::vector<Output> n = ops::IdentityN(root, {a, b});
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[1].dtype(), DT_INT32);
+  ops::NoOp(root.WithOpName("group").WithControlDependencies({a, b}));
+  ExpectNode(root, "Identity", R"pb(
+    name: "Identity" op: "Identity" input: "a"
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb");
+  ExpectNode(root, "IdentityN", R"pb(
+    name: "IdentityN" op: "IdentityN" input: "a" input: "b"
+    attr { key: "T" value { list { type: [DT_FLOAT, DT_INT32] } } }
+  )pb");
+  ExpectNode(root, "group", R"pb(
+    name: "group" op: "NoOp" input: "^a" input: "^b"
+  )pb");
+}
+
+// --- Math -----------------------------------------------------------------------------------------
+
+TEST(MathTest, MatMulWithAttrs) {
+  Scope root = Scope::NewRootScope();
+  Output a = ops::Const(root.WithOpName("a"), {{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
+  Output c = ops::MatMul(root, a, a, ops::MatMulAttrs().TransposeB(true));
+  EXPECT_EQ(root.GetShape(c)->DebugString(), "[2,2]");
+  Output d = ops::MatMul(root, a, a, ops::MatMulAttrs().TransposeA(true));
+  EXPECT_EQ(root.GetShape(d)->DebugString(), "[3,3]");
+  ExpectNode(root, "MatMul", R"pb(
+    name: "MatMul" op: "MatMul" input: "a" input: "a"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "transpose_a" value { b: false } }
+    attr { key: "transpose_b" value { b: true } }
+  )pb");
+  ExpectNode(root, "MatMul_1", R"pb(
+    name: "MatMul_1" op: "MatMul" input: "a" input: "a"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "transpose_a" value { b: true } }
+    attr { key: "transpose_b" value { b: false } }
+  )pb");
+}
+
+TEST(MathTest, AddAddV2AndAddN) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), {1, 2});
+  Output y = ops::Const(root.WithOpName("y"), 3);
+  Output s = ops::Add(root, x, y);
+  EXPECT_EQ(root.GetShape(s)->DebugString(), "[2]");
+  ops::AddV2(root, x, y);
+  Output n = ops::AddN(root, {x, x, x});
+  EXPECT_EQ(n.dtype(), DT_INT32);
+  ExpectNode(root, "Add", R"pb(
+    name: "Add" op: "Add" input: "x" input: "y" attr { key: "T" value { type: DT_INT32 } }
+  )pb");
+  ExpectNode(root, "AddV2", R"pb(
+    name: "AddV2" op: "AddV2" input: "x" input: "y" attr { key: "T" value { type: DT_INT32 } }
+  )pb");
+  ExpectNode(root, "AddN", R"pb(
+    name: "AddN" op: "AddN" input: "x" input: "x" input: "x"
+    attr { key: "N" value { i: 3 } }
+    attr { key: "T" value { type: DT_INT32 } }
+  )pb");
+}
+
+TEST(MathTest, AddNOfMixedDtypes) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 1.f);
+  Output y = ops::Const(root.WithOpName("y"), 1);
+  ops::AddN(root, {x, y});
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Input 1 of node AddN was passed int32 from y:0 incompatible with "
+                       "expected float."));
+}
+
+TEST(MathTest, AddNOfNothing) {
+  Scope root = Scope::NewRootScope();
+  ops::AddN(root, {});
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, StartsWith("Node 'AddN' (AddN): ")));
+}
+
+// --- Variables ------------------------------------------------------------------------------------
+
+TEST(VariableTest, ReferenceVariableAndItsUpdates) {
+  Scope root = Scope::NewRootScope();
+  Output w = ops::Variable(root, PartialTensorShape({2}), DT_FLOAT);
+  EXPECT_EQ(w.node(), "Variable");
+  EXPECT_EQ(w.dtype(), DT_FLOAT_REF);
+  Output v = ops::LegacyVariable(root, PartialTensorShape({2}), DT_FLOAT,
+                                 ops::VariableAttrs().SharedName("shared").Container("c"));
+  EXPECT_EQ(v.node(), "Variable_1");
+  Output one = ops::Const(root.WithOpName("one"), {1.f, 1.f});
+  Output a = ops::Assign(root, w, one, ops::AssignAttrs().ValidateShape(false));
+  EXPECT_EQ(a.dtype(), DT_FLOAT_REF);
+  ops::AssignAdd(root, w, one, ops::AssignAddAttrs().UseLocking(true));
+  ops::AssignSub(root, v, one);
+  ExpectNode(root, "Variable", R"pb(
+    name: "Variable" op: "VariableV2"
+    attr { key: "container" value { s: "" } }
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 2 } } } }
+    attr { key: "shared_name" value { s: "" } }
+  )pb");
+  ExpectNode(root, "Variable_1", R"pb(
+    name: "Variable_1" op: "Variable"
+    attr { key: "container" value { s: "c" } }
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 2 } } } }
+    attr { key: "shared_name" value { s: "shared" } }
+  )pb");
+  ExpectNode(root, "Assign", R"pb(
+    name: "Assign" op: "Assign" input: "Variable" input: "one"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_class" value { list { s: "loc:@Variable" } } }
+    attr { key: "use_locking" value { b: true } }
+    attr { key: "validate_shape" value { b: false } }
+  )pb");
+  ExpectNode(root, "AssignAdd", R"pb(
+    name: "AssignAdd" op: "AssignAdd" input: "Variable" input: "one"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_class" value { list { s: "loc:@Variable" } } }
+    attr { key: "use_locking" value { b: true } }
+  )pb");
+  ExpectNode(root, "AssignSub", R"pb(
+    name: "AssignSub" op: "AssignSub" input: "Variable_1" input: "one"
+    attr { key: "T" value { type: DT_FLOAT } }
+    attr { key: "_class" value { list { s: "loc:@Variable_1" } } }
+    attr { key: "use_locking" value { b: false } }
+  )pb");
+}
+
+TEST(VariableTest, AssignOfTheWrongDtype) {
+  Scope root = Scope::NewRootScope();
+  Output w = ops::Variable(root.WithOpName("w"), PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
+  Output i = ops::Const(root.WithOpName("i"), 1);
+  ops::Assign(root, w, i);
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Input 1 of node Assign was passed int32 from i:0 incompatible with "
+                       "expected float."));
+}
+
+TEST(VariableTest, ResourceVariable) {
+  Scope root = Scope::NewRootScope();
+  Output h = ops::VarHandleOp(root.WithOpName("v"), DT_FLOAT, PartialTensorShape({2}),
+                              ops::VarHandleOpAttrs().SharedName("v").AllowedDevices({"/cpu:0"}));
+  EXPECT_EQ(h.dtype(), DT_RESOURCE);
+  Output init = ops::Const(root.WithOpName("init"), {1.f, 2.f});
+  Operation assign = ops::AssignVariableOp(root, h, init);
+  EXPECT_EQ(assign.name(), "AssignVariableOp");
+  ops::AssignAddVariableOp(root, h, init);
+  ops::AssignSubVariableOp(root, h, init);
+  Output read = ops::ReadVariableOp(root.WithControlDependencies({assign}), h, DT_FLOAT);
+  EXPECT_EQ(read.dtype(), DT_FLOAT);
+  Output ok = ops::VarIsInitializedOp(root, h);
+  EXPECT_EQ(ok.dtype(), DT_BOOL);
+  ExpectNode(root, "v", R"pb(
+    name: "v" op: "VarHandleOp"
+    attr { key: "allowed_devices" value { list { s: "/cpu:0" } } }
+    attr { key: "container" value { s: "" } }
+    attr { key: "debug_name" value { s: "" } }
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape { dim { size: 2 } } } }
+    attr { key: "shared_name" value { s: "v" } }
+  )pb");
+  ExpectNode(root, "AssignVariableOp", R"pb(
+    name: "AssignVariableOp" op: "AssignVariableOp" input: "v" input: "init"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "validate_shape" value { b: false } }
+  )pb");
+  ExpectNode(root, "AssignAddVariableOp", R"pb(
+    name: "AssignAddVariableOp" op: "AssignAddVariableOp" input: "v" input: "init"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+  )pb");
+  ExpectNode(root, "AssignSubVariableOp", R"pb(
+    name: "AssignSubVariableOp" op: "AssignSubVariableOp" input: "v" input: "init"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+  )pb");
+  ExpectNode(root, "ReadVariableOp", R"pb(
+    name: "ReadVariableOp" op: "ReadVariableOp" input: "v" input: "^AssignVariableOp"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+  )pb");
+  ExpectNode(root, "VarIsInitializedOp", R"pb(
+    name: "VarIsInitializedOp" op: "VarIsInitializedOp" input: "v"
+  )pb");
+}
+
+TEST(VariableTest, ResourceInputMustBeAResource) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 1.f);
+  ops::ReadVariableOp(root, x, DT_FLOAT);
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Input 0 of node ReadVariableOp was passed float from x:0 incompatible "
+                       "with expected resource."));
+}
+
+// Every op a user can put in a graph has a wrapper here. Runtime-internal ops ("_Send", "_Arg",
+// ...) are added by the runtime, never by users, and have none.
+TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
+  const std::set<std::string> wrapped = {
+      "Add",          "AddN",         "AddV2",
+      "Assign",       "AssignAdd",    "AssignAddVariableOp",
+      "AssignSub",    "AssignSubVariableOp", "AssignVariableOp",
+      "Const",        "Identity",     "IdentityN",
+      "MatMul",       "NoOp",         "Placeholder",
+      "PlaceholderWithDefault", "ReadVariableOp", "VarHandleOp",
+      "VarIsInitializedOp", "Variable", "VariableV2",
+  };
+  for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
+    EXPECT_TRUE(wrapped.count(op))
+        << "op " << op << " has no wrapper in graph/builder/ops.h; add one (and to this list)";
+  }
+}
+
+}  // namespace
+}  // namespace rill
