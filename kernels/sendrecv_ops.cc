@@ -1,8 +1,19 @@
-// _Send/_Recv (and the _HostSend/_HostRecv forms): move a tensor between partitions through the
-// step's rendezvous under TensorFlow's key. Send never blocks; Recv is asynchronous and fails with
-// the rendezvous' abort status when the step fails elsewhere.
+// Rill. Licensed under the Apache License, Version 2.0.
+//
+// _Send/_Recv and their host-memory forms _HostSend/_HostRecv on the CPU: move one tensor between
+// partitions of a step through the step's Rendezvous. The key is TensorFlow's
+//   "<send_device>;<send_device_incarnation hex>;<recv_device>;<tensor_name>;0:0"
+// built once from the attrs when the kernel is constructed. _Send never blocks (Send's error, e.g.
+// the rendezvous' abort status or FailedPrecondition for a duplicate key, fails the node). _Recv
+// is asynchronous: it completes when the value arrives, or fails with the rendezvous' abort status
+// when the step fails elsewhere. Both cheap. Deadness (TF1 control flow) is passed on Send; Rill's
+// OpKernelContext has no dead outputs yet, so _Recv ignores it.
+#include <string>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/type_lists.h"
 
 namespace rill {
 namespace {
@@ -23,11 +34,14 @@ class SendOp final : public OpKernel {
  public:
   explicit SendOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     absl::StatusOr<std::string> key = KeyFromAttrs(ctx);
-    if (key.ok()) key_ = *key;
+    if (key.ok()) key_ = *std::move(key);
     ctx.SetStatus(key.status());
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    if (ctx.rendezvous() == nullptr) return absl::InternalError("_Send run without a rendezvous");
+    if (ctx.rendezvous() == nullptr) {
+      return absl::InternalError(
+          absl::StrCat(type_string(), " node ", name(), " run without a rendezvous"));
+    }
     return ctx.rendezvous()->Send(key_, ctx.input(0), ctx.is_input_dead());
   }
   bool IsExpensive() const override { return false; }
@@ -40,17 +54,20 @@ class RecvOp final : public AsyncOpKernel {
  public:
   explicit RecvOp(OpKernelConstruction& ctx) : AsyncOpKernel(ctx) {
     absl::StatusOr<std::string> key = KeyFromAttrs(ctx);
-    if (key.ok()) key_ = *key;
+    if (key.ok()) key_ = *std::move(key);
     ctx.SetStatus(key.status());
   }
+  // `ctx` must stay alive until `done` runs (the executor keeps it).
   void ComputeAsync(OpKernelContext& ctx, DoneCallback done) const override {
     if (ctx.rendezvous() == nullptr) {
-      done(absl::InternalError("_Recv run without a rendezvous"));
+      done(absl::InternalError(
+          absl::StrCat(type_string(), " node ", name(), " run without a rendezvous")));
       return;
     }
     OpKernelContext* c = &ctx;
     ctx.rendezvous()->RecvAsync(
-        key_, [c, done](const absl::Status& s, const Tensor& value, bool /*is_dead*/) {
+        key_,
+        [c, done = std::move(done)](const absl::Status& s, const Tensor& value, bool /*is_dead*/) {
           if (s.ok()) c->set_output(0, value);
           done(s);
         });
@@ -61,10 +78,18 @@ class RecvOp final : public AsyncOpKernel {
   std::string key_;
 };
 
-REGISTER_KERNEL(KernelDefBuilder("_Send").Device(kDeviceCpu), SendOp);
-REGISTER_KERNEL(KernelDefBuilder("_Recv").Device(kDeviceCpu), RecvOp);
-REGISTER_KERNEL(KernelDefBuilder("_HostSend").Device(kDeviceCpu), SendOp);
-REGISTER_KERNEL(KernelDefBuilder("_HostRecv").Device(kDeviceCpu), RecvOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("_Send").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()), SendOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("_Recv").Device(kDeviceCpu).TypeConstraint("tensor_type", PassThroughTypes()),
+    RecvOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("_HostSend").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    SendOp);
+REGISTER_KERNEL(KernelDefBuilder("_HostRecv")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("tensor_type", PassThroughTypes()),
+                RecvOp);
 
 }  // namespace
 }  // namespace rill

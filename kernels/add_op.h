@@ -1,0 +1,42 @@
+// Rill. Licensed under the Apache License, Version 2.0.
+//
+// Shared pieces of the CPU Add/AddV2 and AddN kernels: the element addition every dtype uses and
+// numpy broadcasting of two shapes.
+//
+//   RILL_ASSIGN_OR_RETURN(TensorShape out, BroadcastShapes(x.shape(), y.shape()));
+//   z[i] = AddValues(x[i], y[i]);
+//
+// Pure functions; thread-safe.
+#ifndef RILL_KERNELS_ADD_OP_H_
+#define RILL_KERNELS_ADD_OP_H_
+
+#include <string>
+#include <type_traits>
+
+#include "absl/status/statusor.h"
+#include "core/tensor_shape.h"
+#include "core/types.h"
+
+namespace rill {
+
+// a + b as TensorFlow's CPU kernels compute it: integers wrap on overflow (two's complement, never
+// UB), half and bfloat16 add in float and round once, strings concatenate.
+template <typename T>
+T AddValues(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    return T(static_cast<float>(a) + static_cast<float>(b));
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+
+// The numpy broadcast of `a` and `b` (dims aligned from the right; each pair equal, or one of
+// them 1). InvalidArgument "Incompatible shapes: [2] vs. [3]" otherwise (TensorFlow's text).
+absl::StatusOr<TensorShape> BroadcastShapes(const TensorShape& a, const TensorShape& b);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_ADD_OP_H_

@@ -1,0 +1,75 @@
+// Rill. Licensed under the Apache License, Version 2.0.
+#include "kernels/variable.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+
+namespace rill {
+
+std::string Var::DebugString() const {
+  absl::ReaderMutexLock lock(&mu_);
+  return absl::StrCat(
+      "Var<", DataTypeString(dtype_), " ",
+      tensor_.IsInitialized() ? tensor_.shape().DebugString() : std::string("uninitialized"), ">");
+}
+
+Tensor MakeResourceHandleTensor(const std::string& container, const std::string& name) {
+  return Tensor::Scalar<std::string>(absl::StrCat(container, "/", name));
+}
+
+absl::StatusOr<ResourceHandle> ResourceHandleFromTensor(const Tensor& t) {
+  if (t.dtype() != DT_STRING || t.shape().rank() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Expected a resource handle (a scalar string \"<container>/<name>\"), got ",
+                     DataTypeString(t.dtype()), " tensor of shape ", t.shape().DebugString()));
+  }
+  const std::string& s = t.flat<std::string>()[0];
+  const size_t slash = s.find('/');
+  if (slash == std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Malformed resource handle \"", s, "\": expected \"<container>/<name>\""));
+  }
+  return ResourceHandle{s.substr(0, slash), s.substr(slash + 1)};
+}
+
+absl::Status ApplyDenseUpdate(DenseUpdate op, const Tensor& lhs, const Tensor& rhs, Tensor* out) {
+  return VisitDataType(lhs.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot add to or subtract from a variable of type ", DataTypeString(lhs.dtype())));
+    } else {
+      auto x = lhs.flat<T>();
+      auto y = rhs.flat<T>();
+      auto z = out->flat<T>();
+      const bool add = op == DenseUpdate::kAdd;
+      for (size_t i = 0; i < z.size(); ++i) {
+        if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+          const float a = static_cast<float>(x[i]), b = static_cast<float>(y[i]);
+          z[i] = T(add ? a + b : a - b);
+        } else if constexpr (std::is_integral_v<T>) {
+          using U = std::make_unsigned_t<T>;  // wrap, never UB
+          const U a = static_cast<U>(x[i]), b = static_cast<U>(y[i]);
+          z[i] = static_cast<T>(static_cast<U>(add ? a + b : a - b));
+        } else {
+          z[i] = add ? x[i] + y[i] : x[i] - y[i];
+        }
+      }
+      return absl::OkStatus();
+    }
+  });
+}
+
+void CopyTensorElements(const Tensor& from, Tensor* to) {
+  if (from.dtype() == DT_STRING) {
+    auto src = from.flat<std::string>();
+    auto dst = to->flat<std::string>();
+    for (size_t i = 0; i < src.size(); ++i) dst[i] = src[i];
+  } else if (from.TotalBytes() > 0) {
+    std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());
+  }
+}
+
+}  // namespace rill

@@ -1,0 +1,48 @@
+"""kernel_library: the project's one Bazel macro for op kernels.
+
+    load("//tools/build_defs:kernel.bzl", "kernel_library")
+
+    kernel_library(
+        name = "matmul_op",
+        srcs = ["matmul_op.cc"],
+        deps = ["@system//:openblas"],
+    )
+
+produces
+  - `matmul_op`: a cc_library with alwayslink = True. Kernels register themselves from static
+    initializers; without alwayslink the linker silently drops them (TensorFlow's
+    tf_kernel_library defaults to alwayslink=1 for the same reason). //kernels:op_kernel is always
+    a dependency.
+  - `matmul_op_test`: a cc_test from `matmul_op_test.cc` when that file exists, linked with the
+    library, //kernels:op_test_util, //core:status_matchers, //ops:ops and gtest_main, plus
+    `test_deps`.
+
+Call it only from kernels/BUILD (the labels above are package-relative to kernels/).
+TODO(kernels): add `cuda_srcs` (our nvcc genrule, only when the toolkit is present) with the first
+CUDA kernel.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
+
+def kernel_library(name, srcs, hdrs = [], deps = [], test_deps = [], visibility = None):
+    cc_library(
+        name = name,
+        srcs = srcs,
+        hdrs = hdrs,
+        deps = depset([":op_kernel", "//ops:ops"] + deps).to_list(),
+        alwayslink = True,
+        visibility = visibility,
+    )
+    test_src = name + "_test.cc"
+    if native.glob([test_src]):
+        cc_test(
+            name = name + "_test",
+            srcs = [test_src],
+            deps = depset([
+                ":" + name,
+                ":op_test_util",
+                "//core:status_matchers",
+                "//ops:ops",
+                "@system//:gtest_main",
+            ] + test_deps).to_list(),
+        )
