@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Add and AddV2 on the CPU with numpy broadcasting, for every dtype their OpDefs allow (Add also
 // concatenates strings). Fast paths: equal element counts (same shape up to leading 1s) and a
 // one-element operand; otherwise an odometer over the outer output dims with a strided inner

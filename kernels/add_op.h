@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Shared pieces of the CPU Add/AddV2 and AddN kernels: the element addition every dtype uses and
 // numpy broadcasting of two shapes.
 //

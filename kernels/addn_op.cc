@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // AddN on the CPU: the elementwise sum of N same-shaped tensors (no broadcasting), added in input
 // order with Add's arithmetic (integers wrap). Inputs of different shapes are InvalidArgument with
 // TensorFlow's text "Inputs to operation <node> of type AddN must have the same size and shape.

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // The registry test: every op has a CPU kernel, every kernel names a real op, and every type
 // constraint stays within what the OpDef allows.
 #include <algorithm>

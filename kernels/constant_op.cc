@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Const on the CPU: the `value` tensor is decoded once, when the kernel is built, and every run
 // hands out that same (shared, immutable) tensor. Cheap: runs inline on the executor's thread.
 #include <utility>

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // _Arg and _Retval on the CPU: the nodes a Session's feeds and fetches become. _Arg outputs the
 // step's CallFrame argument `index`; _Retval stores its input as return value `index`. Errors
 // come from the CallFrame (InvalidArgument for a bad index, a missing feed or a second SetRetval);

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Identity, IdentityN and NoOp on the CPU. Identity of a ref input (a TF1 variable's `v/read`)
 // outputs the variable's current value: a handle sharing the variable's buffer, read under the
 // variable's mutex (TensorFlow's snapshot semantics for ref reads). All cheap.

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // MatMul on the CPU: product = op(a) * op(b), op() transposing when transpose_a / transpose_b.
 // float, double, complex64 and complex128 go through OpenBLAS (cblas_?gemm, row-major); half,
 // bfloat16 (accumulated in float), int32 and int64 (wrapping on overflow, as TensorFlow's Eigen

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // OpTester: runs one kernel on a CPU device the way the executor would, for kernel unit tests (in
 // the spirit of TensorFlow's OpsTestBase). It builds the NodeDef (attr defaults filled from the
 // op registry, then validated), creates the kernel through the global KernelRegistry, feeds input

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Placeholder and PlaceholderWithDefault on the CPU. A fed placeholder is pruned away by the
 // session's feed rewrite, so Placeholder's kernel only runs when a needed value was not fed, and
 // then fails with TensorFlow's text:

@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Resource variables on the CPU (see kernels/variable.h for the Var, the handle representation and
 // the locking). Every update writes a fresh buffer under the variable's mutex, so values returned
 // by ReadVariableOp are stable snapshots.

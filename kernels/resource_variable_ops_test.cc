@@ -1,4 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
 #include <memory>
 #include <string>
 #include <thread>

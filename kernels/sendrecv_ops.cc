@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // _Send/_Recv and their host-memory forms _HostSend/_HostRecv on the CPU: move one tensor between
 // partitions of a step through the step's Rendezvous. The key is TensorFlow's
 //   "<send_device>;<send_device_incarnation hex>;<recv_device>;<tensor_name>;0:0"

@@ -1,4 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
 #include <map>
 #include <memory>
 #include <string>

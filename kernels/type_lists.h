@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Dtype lists for kernel registrations' type constraints, so a kernel registers exactly the
 // dtypes its OpDef allows that Rill can store (never quantized, float8, int4, variant):
 //

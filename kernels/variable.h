@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // Var: the state behind a TF1 reference variable (VariableV2 / Variable) or a resource variable
 // (VarHandleOp), kept in its device's ResourceMgr under (container, shared_name) for the
 // session's life, so values survive across runs and failed runs.

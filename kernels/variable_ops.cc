@@ -1,5 +1,3 @@
-// Rill. Licensed under the Apache License, Version 2.0.
-//
 // TF1 reference variables on the CPU (see kernels/variable.h for the Var and its locking):
 //   VariableV2 / Variable  output a ref (set_output_ref) to the Var at (container or "localhost",
 //                          shared_name or the node name) in the device's ResourceMgr, creating it
