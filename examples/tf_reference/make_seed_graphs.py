@@ -3,8 +3,8 @@
 text GraphDefs next to this script. graph/builder/seed_graphs_test.cc compares the graphs Rill's
 builder API makes for the same code (examples/seed_graphs.cc) with these, field by field.
 
-The code of each scenario is the seed documents' code (../../../shared/seeds, quoted in comments),
-written for tf.compat.v1. Run from anywhere:
+The code of each scenario is the seed documents' code (the TensorFlow "Using GPUs" guides and the
+ADCME device-function note), written for tf.compat.v1. Run from anywhere:
 
     python3 examples/tf_reference/make_seed_graphs.py
 

@@ -49,6 +49,10 @@ Output Placeholder(const Scope& scope, DataType dtype, const PlaceholderAttrs& a
       .output(0);
 }
 
+Output Placeholder(const Scope& scope, DataType dtype, const PartialTensorShape& shape) {
+  return Placeholder(scope, dtype, PlaceholderAttrs().Shape(shape));
+}
+
 Output PlaceholderWithDefault(const Scope& scope, const Output& input,
                               const PartialTensorShape& shape) {
   return OpBuilder(scope, "PlaceholderWithDefault")

@@ -69,6 +69,8 @@ struct PlaceholderAttrs {
   PartialTensorShape shape;
 };
 Output Placeholder(const Scope& scope, DataType dtype, const PlaceholderAttrs& attrs = {});
+// Shorthand for Placeholder(scope, dtype, PlaceholderAttrs().Shape(shape)).
+Output Placeholder(const Scope& scope, DataType dtype, const PartialTensorShape& shape);
 
 // `input` unless fed; a fed value must have `shape`.
 Output PlaceholderWithDefault(const Scope& scope, const Output& input,

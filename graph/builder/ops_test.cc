@@ -187,8 +187,7 @@ TEST(ConstTest, RaggedInitializerIsAnErrorNamingTheNode) {
 TEST(PlaceholderTest, DefaultsToUnknownShape) {
   Scope root = Scope::NewRootScope();
   ops::Placeholder(root, DT_FLOAT);
-  ops::Placeholder(root, DT_INT32,
-                   ops::PlaceholderAttrs().Shape(PartialTensorShape({-1, 2})));
+  ops::Placeholder(root, DT_INT32, PartialTensorShape({-1, 2}));
   ops::Placeholder(root, DT_FLOAT, ops::PlaceholderAttrs().Shape(PartialTensorShape(std::vector<int64_t>{})));
   ExpectNode(root, "Placeholder", R"pb(
     name: "Placeholder" op: "Placeholder"
