@@ -14,6 +14,9 @@
 //                          Forwards the ref.
 // A kernel that locks the ref reads it through input_value(0) only: ctx.input(0) would take the
 // same mutex again.
+// TODO(kernels): TensorFlow also checks the *first* Assign against VariableV2's `shape` attr (its
+// uninitialized tensor carries that shape); a Rill ref edge carries only (Tensor*, Mutex*), so an
+// uninitialized variable accepts any shape here and the check is left to shape inference.
 #include <memory>
 #include <string>
 
