@@ -166,10 +166,8 @@ class Executor::StepState {
       NodeDone(id, absl::OkStatus(), nullptr, ready);
       return;
     }
-    auto inputs = std::make_shared<std::vector<TensorValue>>(
-        inputs_.begin() + item.input_start, inputs_.begin() + item.input_start + item.num_inputs);
     for (int i = 0; i < item.num_inputs; ++i) {
-      const TensorValue& v = (*inputs)[i];
+      const TensorValue& v = inputs_[item.input_start + i];
       const bool initialized = v.is_ref() ? v.Get().IsInitialized() : v.tensor.IsInitialized();
       if (!initialized && !(v.is_ref() && item.allows_uninitialized_input)) {
         const std::string& src = ex_->nodes_[item.input_src[i]].kernel->name();
@@ -195,10 +193,14 @@ class Executor::StepState {
     params.cancellation = args_.cancellation;
     params.call_frame = args_.call_frame;
     params.kernel = item.kernel.get();
-    params.inputs = inputs.get();
-    auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.kernel->IsAsync()) {
+      // The context and its inputs must outlive ComputeAsync: keep them on the heap.
+      auto inputs = std::make_shared<std::vector<TensorValue>>(
+          inputs_.begin() + item.input_start,
+          inputs_.begin() + item.input_start + item.num_inputs);
+      params.inputs = inputs.get();
+      auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*ctx, [this, id, ctx, inputs, start](absl::Status s) {
             std::deque<int> more;
@@ -208,9 +210,17 @@ class Executor::StepState {
           });
       return;
     }
+    // Synchronous kernels: inputs are moved out of the step's buffer (each slot is read once) and
+    // the context lives on this stack.
+    std::vector<TensorValue> inputs(
+        std::make_move_iterator(inputs_.begin() + item.input_start),
+        std::make_move_iterator(inputs_.begin() + item.input_start + item.num_inputs));
+    params.inputs = &inputs;
+    OpKernelContext ctx_storage(params, item.num_outputs);
+    OpKernelContext* ctx = &ctx_storage;
     absl::Status s = item.kernel->Compute(*ctx);
     Record(id, start);
-    NodeDone(id, s, ctx.get(), ready);
+    NodeDone(id, s, ctx, ready);
   }
 
   void Record(int id, int64_t start) {
@@ -270,16 +280,14 @@ class Executor::StepState {
     }
   }
 
-  bool ok() {
-    absl::MutexLock lock(&mu_);
-    return status_.ok();
-  }
+  bool ok() const { return !failed_.load(std::memory_order_acquire); }
 
   void Fail(const absl::Status& s) {
     {
       absl::MutexLock lock(&mu_);
       if (!status_.ok()) return;
       status_ = s;
+      failed_.store(true, std::memory_order_release);
     }
     if (args_.cancellation) args_.cancellation->StartCancel(s);
     if (args_.rendezvous) args_.rendezvous->Abort(s);
@@ -309,6 +317,7 @@ class Executor::StepState {
   std::vector<std::atomic<int>> pending_;
   std::atomic<int> outstanding_{0};
   std::atomic<int> completed_{0};
+  std::atomic<bool> failed_{false};
   absl::Mutex mu_;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
 };
