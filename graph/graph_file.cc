@@ -1,19 +1,30 @@
 #include "graph/graph_file.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
+#include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/message.h"
+#include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
+#include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
 namespace rill {
 namespace {
+
+using ::google::protobuf::FieldDescriptor;
+using ::google::protobuf::Message;
+using ::google::protobuf::Reflection;
 
 class FirstError : public google::protobuf::io::ErrorCollector {
  public:
@@ -23,63 +34,180 @@ class FirstError : public google::protobuf::io::ErrorCollector {
   std::string text;
 };
 
-std::string Tags(const MetaGraphDef& m) {
-  std::vector<std::string> tags(m.meta_info_def().tags().begin(), m.meta_info_def().tags().end());
-  std::sort(tags.begin(), tags.end());
-  return absl::StrJoin(tags, ",");
+// True when `m` and every message inside it parsed with no field its descriptor lacks. The
+// messages of proto/opaque.proto are empty shells whose payload is all unknown fields by design.
+bool HasNoUnknownFields(const Message& m) {
+  if (m.GetDescriptor()->file()->name() == "proto/opaque.proto") return true;
+  const Reflection* r = m.GetReflection();
+  if (!r->GetUnknownFields(m).empty()) return false;
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(m, &fields);
+  for (const FieldDescriptor* f : fields) {
+    if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (f->is_repeated()) {
+      for (int i = 0; i < r->FieldSize(m, f); ++i) {
+        if (!HasNoUnknownFields(r->GetRepeatedMessage(m, f, i))) return false;
+      }
+    } else if (!HasNoUnknownFields(r->GetMessage(m, f))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ParseBinaryStrict(const std::string& bytes, Message* m) {
+  return m->ParseFromString(bytes) && HasNoUnknownFields(*m);
+}
+
+// "a,b" -> sorted unique {"a","b"}.
+std::vector<std::string> TagSet(absl::string_view tags) {
+  std::vector<std::string> out;
+  for (absl::string_view t : absl::StrSplit(tags, ',', absl::SkipWhitespace())) {
+    out.emplace_back(absl::StripAsciiWhitespace(t));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+absl::StatusOr<GraphDef> ChooseMetaGraph(const SavedModel& saved, const std::string& name,
+                                         const std::string& tag_set) {
+  const std::vector<std::string> wanted = TagSet(tag_set);
+  std::vector<std::string> present;
+  for (const MetaGraphDef& m : saved.meta_graphs()) {
+    const std::vector<std::string> tags =
+        TagSet(absl::StrJoin(m.meta_info_def().tags(), ","));
+    if (tags == wanted) return m.graph_def();
+    present.push_back(absl::StrCat("[", absl::StrJoin(tags, ","), "]"));
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "MetaGraphDef associated with tags '", absl::StrJoin(wanted, ","),
+      "' could not be found in SavedModel ", name, ", with available tags '",
+      absl::StrJoin(present, " "), "'"));
+}
+
+bool HasNamedNodes(const GraphDef& g) {
+  if (g.node_size() == 0) return false;
+  for (const NodeDef& n : g.node()) {
+    if (n.name().empty() || n.op().empty()) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
 absl::StatusOr<GraphDef> ParseGraphDefBytes(const std::string& bytes, const std::string& name,
                                             const std::string& tag_set) {
-  // A SavedModel: meta_graphs (field 2) holding a graph_def; a GraphDef never parses into one with
-  // meta graphs present, since GraphDef's field 2 (library) does not hold MetaGraphDefs.
-  SavedModel saved;
-  if (!bytes.empty() && saved.ParseFromString(bytes) && saved.meta_graphs_size() > 0 &&
-      saved.meta_graphs(0).has_graph_def()) {
-    std::vector<std::string> wanted = absl::StrSplit(tag_set, ',', absl::SkipEmpty());
-    std::sort(wanted.begin(), wanted.end());
-    const std::string want = absl::StrJoin(wanted, ",");
-    std::vector<std::string> present;
-    for (const MetaGraphDef& m : saved.meta_graphs()) {
-      if (Tags(m) == want) return m.graph_def();
-      present.push_back(absl::StrCat("[", Tags(m), "]"));
-    }
-    return absl::NotFoundError(absl::StrCat("SavedModel ", name,
-                                            " has no MetaGraphDef with tag set [", want,
-                                            "]; tag sets present: ", absl::StrJoin(present, " ")));
+  const std::string tried =
+      "tried: binary SavedModel, MetaGraphDef and GraphDef; text GraphDef, SavedModel and "
+      "MetaGraphDef";
+  if (absl::StripAsciiWhitespace(bytes).empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " is neither a binary nor a text GraphDef (", tried, "): the file is ",
+        bytes.empty() ? "empty" : "blank"));
   }
-  GraphDef graph;
-  if (!bytes.empty() && graph.ParseFromString(bytes)) return graph;
-  google::protobuf::TextFormat::Parser parser;
-  FirstError errors;
-  parser.RecordErrorsTo(&errors);
-  graph.Clear();
-  if (parser.ParseFromString(bytes, &graph)) return graph;
+  // Speculative parses fail often (a SavedModel's strings are not UTF-8 as a GraphDef's are);
+  // protobuf's error log lines about them would only mislead.
+  google::protobuf::LogSilencer quiet;
+  // Binary, strictly.
+  {
+    SavedModel saved;
+    if (ParseBinaryStrict(bytes, &saved) && saved.meta_graphs_size() > 0) {
+      return ChooseMetaGraph(saved, name, tag_set);
+    }
+    MetaGraphDef meta;
+    if (ParseBinaryStrict(bytes, &meta) && meta.has_meta_info_def() && meta.has_graph_def()) {
+      return meta.graph_def();
+    }
+    GraphDef graph;
+    if (ParseBinaryStrict(bytes, &graph)) return graph;
+  }
+  // Text.
+  FirstError graph_errors;
+  {
+    google::protobuf::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&graph_errors);
+    GraphDef graph;
+    if (parser.ParseFromString(bytes, &graph)) return graph;
+  }
+  {
+    // Rill keeps some SavedModel parts (SavedObjectGraph, ...) as empty shells, so their text
+    // fields are unknown here; the meta_graphs / graph_def checks keep this from accepting junk.
+    FirstError ignored;
+    google::protobuf::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&ignored);
+    parser.AllowUnknownField(true);
+    SavedModel saved;
+    if (parser.ParseFromString(bytes, &saved) && saved.meta_graphs_size() > 0) {
+      return ChooseMetaGraph(saved, name, tag_set);
+    }
+    MetaGraphDef meta;
+    if (parser.ParseFromString(bytes, &meta) && meta.has_graph_def()) return meta.graph_def();
+  }
+  // Binary with fields Rill does not know (a newer TensorFlow).
+  {
+    GraphDef graph;
+    if (graph.ParseFromString(bytes) && HasNamedNodes(graph)) return graph;
+  }
   return absl::InvalidArgumentError(absl::StrCat(
-      name, " is neither a binary nor a text GraphDef (nor a SavedModel): as text, ",
-      errors.text.empty() ? "it does not parse" : errors.text));
+      name, " is neither a binary nor a text GraphDef (", tried, "; as binary it does not parse",
+      " as any of them; as a text GraphDef it fails at ",
+      graph_errors.text.empty() ? "an unknown place" : graph_errors.text, ")"));
 }
 
 absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path, const std::string& tag_set) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("graph file ", path, " cannot be read"));
+  std::string file = path;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // A SavedModel directory.
+    file = (std::filesystem::path(path) / "saved_model.pb").string();
+    if (!std::filesystem::exists(file, ec)) {
+      return absl::NotFoundError(absl::StrCat(
+          "Graph file '", path, "' is a directory with no saved_model.pb in it"));
+    }
+  }
+  errno = 0;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    if (err == ENOENT || err == 0) {
+      return absl::NotFoundError(absl::StrCat("Graph file '", file, "' not found"));
+    }
+    return absl::NotFoundError(
+        absl::StrCat("Graph file '", file, "' cannot be read: ", std::strerror(err)));
+  }
   std::stringstream bytes;
   bytes << in.rdbuf();
-  return ParseGraphDefBytes(bytes.str(), path, tag_set);
+  if (in.bad()) {
+    return absl::NotFoundError(absl::StrCat("Graph file '", file, "' cannot be read"));
+  }
+  return ParseGraphDefBytes(bytes.str(), file, tag_set);
 }
 
 absl::Status WriteGraphDefFile(const std::string& path, const GraphDef& graph, bool as_text) {
   std::string bytes;
   if (as_text) {
-    google::protobuf::TextFormat::PrintToString(graph, &bytes);
+    if (!google::protobuf::TextFormat::PrintToString(graph, &bytes)) {
+      return absl::InternalError(absl::StrCat("Cannot print the graph as text for ", path));
+    }
   } else if (!graph.SerializeToString(&bytes)) {
-    return absl::InternalError(absl::StrCat("cannot serialize the graph for ", path));
+    return absl::InternalError(absl::StrCat("Cannot serialize the graph for ", path));
   }
-  std::ofstream out(path, std::ios::binary);
+  errno = 0;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    const int err = errno;
+    const std::string message =
+        absl::StrCat("Cannot write graph file '", path, "': ", std::strerror(err));
+    if (err == ENOENT) return absl::NotFoundError(message);
+    if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(message);
+    return absl::InternalError(message);
+  }
   out << bytes;
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+  out.close();
+  if (!out) {
+    return absl::InternalError(absl::StrCat("Cannot write graph file '", path, "'"));
+  }
   return absl::OkStatus();
 }
 

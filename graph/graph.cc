@@ -1,0 +1,322 @@
+#include "graph/graph.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "core/types.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// A ref output may feed a non-ref input of the same base type; a non-ref output never feeds a
+// ref input. DT_INVALID (an unknown op's slot) matches anything.
+bool TypesCompatible(DataType produced, DataType expected) {
+  if (produced == DT_INVALID || expected == DT_INVALID) return true;
+  if (produced == expected) return true;
+  return IsRefType(produced) && !IsRefType(expected) && BaseType(produced) == expected;
+}
+
+}  // namespace
+
+// --------------------------------------------------------------------------------------------
+// Edge
+
+std::string Edge::DebugString() const {
+  if (IsControlEdge()) return absl::StrCat(src_->name(), " -> ^", dst_->name());
+  return absl::StrCat(src_->name(), ":", src_output_, " -> ", dst_->name(), ":", dst_input_);
+}
+
+// --------------------------------------------------------------------------------------------
+// Node
+
+const Edge* Node::input_edge(int i) const {
+  if (i < 0 || i >= num_inputs()) return nullptr;
+  for (const Edge* e : in_edges_) {
+    if (e->dst_input() == i) return e;
+  }
+  return nullptr;
+}
+
+Node* Node::input_node(int i) const {
+  const Edge* e = input_edge(i);
+  return e == nullptr ? nullptr : e->src();
+}
+
+Node::Properties* Node::MutableProps() {
+  if (props_.use_count() > 1) props_ = std::make_shared<Properties>(*props_);
+  return props_.get();
+}
+
+void Node::set_requested_device(const std::string& device) {
+  if (device == requested_device()) return;
+  MutableProps()->def.set_device(device);
+}
+
+void Node::AddAttr(const std::string& name, const AttrValue& value) {
+  (*MutableProps()->def.mutable_attr())[name] = value;
+}
+
+void Node::ClearAttr(const std::string& name) {
+  if (props_->def.attr().count(name) == 0) return;
+  MutableProps()->def.mutable_attr()->erase(name);
+}
+
+// --------------------------------------------------------------------------------------------
+// Graph
+
+Graph::Graph() {
+  // SOURCE and SINK are NoOps whose properties every graph shares.
+  auto no_op = [](const std::string& name) {
+    auto props = std::make_shared<Node::Properties>();
+    props->def.set_name(name);
+    props->def.set_op("NoOp");
+    const OpRegistration* reg = OpRegistry::Global()->LookUp("NoOp");
+    props->op_def = reg == nullptr ? nullptr : &reg->op_def;
+    return props;
+  };
+  static const auto* const kSource = new std::shared_ptr<Node::Properties>(no_op("_SOURCE"));
+  static const auto* const kSink = new std::shared_ptr<Node::Properties>(no_op("_SINK"));
+  NewNode(*kSource);
+  NewNode(*kSink);
+}
+
+Graph::Graph(const Graph& other) { CopyFrom(other); }
+
+Graph& Graph::operator=(const Graph& other) {
+  if (this != &other) CopyFrom(other);
+  return *this;
+}
+
+Graph::Graph(Graph&& other) noexcept = default;
+Graph& Graph::operator=(Graph&& other) noexcept = default;
+Graph::~Graph() = default;
+
+void Graph::CopyFrom(const Graph& other) {
+  nodes_.clear();
+  edges_.clear();
+  nodes_.resize(other.nodes_.size());
+  edges_.resize(other.edges_.size());
+  for (size_t i = 0; i < other.nodes_.size(); ++i) {
+    const Node* o = other.nodes_[i].get();
+    if (o == nullptr) continue;
+    auto n = std::unique_ptr<Node>(new Node());
+    n->id_ = o->id_;
+    n->props_ = o->props_;
+    n->output_shapes_ = o->output_shapes_;
+    nodes_[i] = std::move(n);
+  }
+  for (size_t i = 0; i < other.edges_.size(); ++i) {
+    const Edge* o = other.edges_[i].get();
+    if (o == nullptr) continue;
+    auto e = std::unique_ptr<Edge>(new Edge());
+    e->id_ = o->id_;
+    e->src_ = nodes_[o->src_->id()].get();
+    e->dst_ = nodes_[o->dst_->id()].get();
+    e->src_output_ = o->src_output_;
+    e->dst_input_ = o->dst_input_;
+    edges_[i] = std::move(e);
+  }
+  for (size_t i = 0; i < other.nodes_.size(); ++i) {
+    const Node* o = other.nodes_[i].get();
+    if (o == nullptr) continue;
+    Node* n = nodes_[i].get();
+    n->in_edges_.reserve(o->in_edges_.size());
+    for (const Edge* e : o->in_edges_) n->in_edges_.push_back(edges_[e->id()].get());
+    n->out_edges_.reserve(o->out_edges_.size());
+    for (const Edge* e : o->out_edges_) n->out_edges_.push_back(edges_[e->id()].get());
+  }
+  num_nodes_ = other.num_nodes_;
+  num_edges_ = other.num_edges_;
+  name_index_ = other.name_index_;
+  versions_ = other.versions_;
+  has_versions_ = other.has_versions_;
+  legacy_version_ = other.legacy_version_;
+  library_ = other.library_;
+  debug_info_ = other.debug_info_;
+}
+
+Node* Graph::NewNode(std::shared_ptr<Node::Properties> props) {
+  auto node = std::unique_ptr<Node>(new Node());
+  node->id_ = static_cast<int>(nodes_.size());
+  node->props_ = std::move(props);
+  Node* raw = node.get();
+  nodes_.push_back(std::move(node));
+  ++num_nodes_;
+  return raw;
+}
+
+const Edge* Graph::NewEdge(Node* src, int src_output, Node* dst, int dst_input) {
+  auto edge = std::unique_ptr<Edge>(new Edge());
+  edge->id_ = static_cast<int>(edges_.size());
+  edge->src_ = src;
+  edge->dst_ = dst;
+  edge->src_output_ = src_output;
+  edge->dst_input_ = dst_input;
+  const Edge* raw = edge.get();
+  edges_.push_back(std::move(edge));
+  src->out_edges_.push_back(raw);
+  dst->in_edges_.push_back(raw);
+  ++num_edges_;
+  return raw;
+}
+
+absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
+  if (def.name().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("A node (op '", def.op(), "') has an empty name"));
+  }
+  if (name_index_.contains(def.name())) {
+    return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
+  }
+  auto props = std::make_shared<Node::Properties>();
+  def.clear_input();
+  const OpRegistration* reg = OpRegistry::Global()->LookUp(def.op());
+  if (reg != nullptr) {
+    AddDefaultsToNodeDef(reg->op_def, &def);
+    // The attr checks of ValidateNodeDef. The input list is not part of a node here (edges are),
+    // so it is shown exactly the number of inputs the attrs imply.
+    DataTypeVector inputs, outputs;
+    const absl::Status types = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
+    for (size_t i = 0; types.ok() && i < inputs.size(); ++i) def.add_input("_");
+    const absl::Status valid = ValidateNodeDef(def, reg->op_def);
+    def.clear_input();
+    RILL_RETURN_IF_ERROR(valid);
+    RILL_RETURN_IF_ERROR(types);
+    props->op_def = &reg->op_def;
+    props->input_types = std::move(inputs);
+    props->output_types = std::move(outputs);
+  }
+  props->def = std::move(def);
+  Node* node = NewNode(std::move(props));
+  name_index_.emplace(node->name(), node->id());
+  return node;
+}
+
+absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst, int dst_input) {
+  if (src_output < 0 || (src_output >= src->num_outputs() && !src->is_unknown_op())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Node '", dst->name(), "': Connecting to invalid output ", src_output, " of source node ",
+        src->name(), " which has ", src->num_outputs(), " outputs."));
+  }
+  if (dst_input < 0 || (dst_input >= dst->num_inputs() && !dst->is_unknown_op())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Node '", dst->name(), "': Connecting to invalid input ", dst_input,
+        " of destination node ", dst->name(), " which has ", dst->num_inputs(), " inputs."));
+  }
+  if (const Edge* existing = dst->input_edge(dst_input); existing != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Node '", dst->name(), "': input ", dst_input, " is already connected to ",
+        existing->src()->name(), ":", existing->src_output()));
+  }
+  if (src_output >= src->num_outputs()) {
+    src->MutableProps()->output_types.resize(src_output + 1, DT_INVALID);
+  }
+  const DataType produced = src->output_type(src_output);
+  if (dst_input >= dst->num_inputs()) {
+    dst->MutableProps()->input_types.resize(dst_input + 1, DT_INVALID);
+  }
+  if (dst->is_unknown_op()) {
+    // Nothing to check against: the input takes its producer's dtype.
+    if (dst->input_type(dst_input) != produced) {
+      dst->MutableProps()->input_types[dst_input] = produced;
+    }
+  }
+  const DataType expected = dst->input_type(dst_input);
+  if (!TypesCompatible(produced, expected)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Input ", dst_input, " of node ", dst->name(), " was passed ", DataTypeString(produced),
+        " from ", src->name(), ":", src_output, " incompatible with expected ",
+        DataTypeString(expected), "."));
+  }
+  return NewEdge(src, src_output, dst, dst_input);
+}
+
+const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
+  for (const Edge* e : dst->in_edges_) {
+    if (e->IsControlEdge() && e->src() == src) return e;
+  }
+  return NewEdge(src, kControlSlot, dst, kControlSlot);
+}
+
+void Graph::RemoveEdge(const Edge* e) {
+  auto erase = [e](std::vector<const Edge*>& v) {
+    v.erase(std::find(v.begin(), v.end(), e));
+  };
+  erase(e->src()->out_edges_);
+  erase(e->dst()->in_edges_);
+  const int id = e->id();
+  edges_[id].reset();
+  --num_edges_;
+}
+
+void Graph::RemoveNode(Node* node) {
+  while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
+  while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
+  name_index_.erase(node->name());
+  nodes_[node->id()].reset();
+  --num_nodes_;
+}
+
+void Graph::FixupSourceAndSinkEdges() {
+  Node* source = source_node();
+  Node* sink = sink_node();
+  for (Node* n : op_nodes()) {
+    if (n->in_edges_.empty()) AddControlEdge(source, n);
+    if (n->out_edges_.empty()) AddControlEdge(n, sink);
+  }
+}
+
+int Graph::FindNodeId(absl::string_view name) const {
+  auto it = name_index_.find(name);
+  return it == name_index_.end() ? -1 : it->second;
+}
+
+Node* Graph::FindNode(absl::string_view name) {
+  const int id = FindNodeId(name);
+  return id < 0 ? nullptr : nodes_[id].get();
+}
+
+const Node* Graph::FindNode(absl::string_view name) const {
+  const int id = FindNodeId(name);
+  return id < 0 ? nullptr : nodes_[id].get();
+}
+
+std::vector<const Edge*> Graph::edges() const {
+  std::vector<const Edge*> out;
+  out.reserve(num_edges_);
+  for (const auto& e : edges_) {
+    if (e != nullptr) out.push_back(e.get());
+  }
+  return out;
+}
+
+const FunctionDefLibrary& Graph::library() const {
+  return library_ != nullptr ? *library_ : FunctionDefLibrary::default_instance();
+}
+
+FunctionDefLibrary* Graph::mutable_library() {
+  if (library_ == nullptr) {
+    library_ = std::make_shared<FunctionDefLibrary>();
+  } else if (library_.use_count() > 1) {
+    library_ = std::make_shared<FunctionDefLibrary>(*library_);
+  }
+  return library_.get();
+}
+
+const GraphDebugInfo& Graph::debug_info() const {
+  return debug_info_ != nullptr ? *debug_info_ : GraphDebugInfo::default_instance();
+}
+
+GraphDebugInfo* Graph::mutable_debug_info() {
+  if (debug_info_ == nullptr) {
+    debug_info_ = std::make_shared<GraphDebugInfo>();
+  } else if (debug_info_.use_count() > 1) {
+    debug_info_ = std::make_shared<GraphDebugInfo>(*debug_info_);
+  }
+  return debug_info_.get();
+}
+
+}  // namespace rill

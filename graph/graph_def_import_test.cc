@@ -1,0 +1,409 @@
+#include "graph/graph_def_import.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "graph/graph_def_export.h"
+#include "gtest/gtest.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+GraphDef Parse(const std::string& text) {
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return g;
+}
+
+// Two float constants a, b (shape [2,3] and [3,2]) and an int32 constant i; `rest` is appended.
+GraphDef WithConsts(const std::string& rest) {
+  return Parse(R"pb(
+    node {
+      name: "a" op: "Const"
+      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                           tensor_shape { dim { size: 2 } dim { size: 3 } } } } }
+    }
+    node {
+      name: "b" op: "Const"
+      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "value" value { tensor { dtype: DT_FLOAT
+                                           tensor_shape { dim { size: 3 } dim { size: 2 } } } } }
+    }
+    node {
+      name: "i" op: "Const"
+      attr { key: "dtype" value { type: DT_INT32 } }
+      attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } }
+    }
+    versions { producer: 1000 }
+  )pb" + rest);
+}
+
+std::string Identity(const std::string& name, const std::string& input,
+                     const std::string& type = "DT_FLOAT") {
+  return "node { name: '" + name + "' op: 'Identity' input: '" + input +
+         "' attr { key: 'T' value { type: " + type + " } } }";
+}
+
+// Registers a NextIteration op for the loop tests when the registry has none (Rill's op set may
+// not define the control-flow ops yet).
+void EnsureNextIterationOp() {
+  if (OpRegistry::Global()->LookUp("NextIteration") != nullptr) return;
+  absl::StatusOr<OpRegistration> reg = OpDefBuilder("NextIteration")
+                                           .Input("data: T")
+                                           .Output("output: T")
+                                           .Attr("T: type")
+                                           .SetShapeFn(shape_fns::Unchanged)
+                                           .Finalize();
+  ASSERT_TRUE(reg.ok()) << reg.status();
+  ASSERT_TRUE(OpRegistry::Global()->Register(*std::move(reg)).ok());
+}
+
+// ------------------------------------------------------------------------------------------------
+// Success.
+
+TEST(ImportGraphDefTest, BuildsNodesAndEdges) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Graph> g,
+      ImportGraphDef(WithConsts(R"pb(
+        node { name: "m" op: "MatMul" input: "a" input: "b" input: "^i" device: "/cpu:0"
+               attr { key: "T" value { type: DT_FLOAT } } }
+      )pb")));
+  EXPECT_EQ(g->num_op_nodes(), 4);
+  const Node* m = g->FindNode("m");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->id(), 5);  // SOURCE, SINK, then the GraphDef's order
+  EXPECT_EQ(m->requested_device(), "/cpu:0");
+  EXPECT_EQ(m->def().attr().at("transpose_a").b(), false);  // default filled
+  ASSERT_NE(m->input_edge(0), nullptr);
+  EXPECT_EQ(m->input_node(0)->name(), "a");
+  EXPECT_EQ(m->input_node(1)->name(), "b");
+  ASSERT_EQ(m->in_edges().size(), 3u);
+  EXPECT_TRUE(m->in_edges()[2]->IsControlEdge());
+  EXPECT_EQ(m->in_edges()[2]->src()->name(), "i");
+  // SOURCE -> nodes without inputs, nodes without outputs -> SINK.
+  EXPECT_EQ(g->FindNode("a")->in_edges()[0]->src(), g->source_node());
+  EXPECT_EQ(m->out_edges()[0]->dst(), g->sink_node());
+  EXPECT_EQ(g->versions().producer(), 1000);
+}
+
+TEST(ImportGraphDefTest, InfersShapes) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Graph> g,
+      ImportGraphDef(WithConsts(R"pb(
+        node { name: "p" op: "Placeholder"
+               attr { key: "dtype" value { type: DT_FLOAT } }
+               attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+        node { name: "m" op: "MatMul" input: "p" input: "b"
+               attr { key: "T" value { type: DT_FLOAT } } }
+        node { name: "u" op: "Unknown" input: "m" }
+        node { name: "n" op: "MatMul" input: "u" input: "a"
+               attr { key: "T" value { type: DT_FLOAT } } }
+      )pb")));
+  ASSERT_EQ(g->FindNode("m")->output_shapes().size(), 1u);
+  EXPECT_EQ(g->FindNode("m")->output_shapes()[0].DebugString(), "[?,2]");
+  EXPECT_TRUE(g->FindNode("u")->output_shapes()[0].unknown_rank());
+  EXPECT_EQ(g->FindNode("n")->output_shapes()[0].DebugString(), "[?,3]");
+}
+
+TEST(ImportGraphDefTest, SkipsShapesWhenAsked) {
+  ImportOptions options;
+  options.infer_shapes = false;
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Graph> g,
+      ImportGraphDef(WithConsts(R"pb(
+        node { name: "m" op: "MatMul" input: "a" input: "a"
+               attr { key: "T" value { type: DT_FLOAT } } }
+      )pb"),
+                     options));
+  EXPECT_THAT(g->FindNode("m")->output_shapes(), IsEmpty());
+}
+
+TEST(ImportGraphDefTest, RefOutputMayFeedNonRefInput) {
+  RILL_ASSERT_OK(ImportGraphDef(Parse(R"pb(
+    node { name: "v" op: "VariableV2"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape { dim { size: 2 } } } } }
+    node { name: "r" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }
+  )pb")).status());
+}
+
+TEST(ImportGraphDefTest, ClearDevices) {
+  ImportOptions options;
+  options.clear_devices = true;
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g,
+                            ImportGraphDef(WithConsts(Identity("x", "a").insert(
+                                               std::string("node { ").size(),
+                                               "device: '/job:worker/task:7/device:GPU:3' ")),
+                                           options));
+  EXPECT_EQ(g->FindNode("x")->requested_device(), "");
+  // Even a malformed one is dropped rather than rejected.
+  RILL_EXPECT_OK(ImportGraphDef(WithConsts(Identity("x", "a").insert(
+                                    std::string("node { ").size(), "device: 'not a device' ")),
+                                options)
+                     .status());
+}
+
+// ------------------------------------------------------------------------------------------------
+// GraphDef versions.
+
+TEST(ImportGraphDefTest, OldProducerScalarPlaceholderShapeMeansUnknown) {
+  const std::string placeholder = R"pb(
+    node { name: "p" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape {} } } }
+  )pb";
+  for (int producer : {0, 21}) {
+    SCOPED_TRACE(producer);
+    GraphDef def = Parse(placeholder);
+    if (producer > 0) def.mutable_versions()->set_producer(producer);
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
+    const Node* p = g->FindNode("p");
+    EXPECT_TRUE(p->def().attr().at("shape").shape().unknown_rank());
+    EXPECT_TRUE(p->output_shapes()[0].unknown_rank());
+  }
+  GraphDef def = Parse(placeholder);
+  def.mutable_versions()->set_producer(22);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
+  const Node* p = g->FindNode("p");
+  EXPECT_FALSE(p->def().attr().at("shape").shape().unknown_rank());
+  EXPECT_EQ(p->output_shapes()[0].DebugString(), "[]");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Unknown ops.
+
+TEST(ImportGraphDefTest, UnknownOpIsKeptAndExported) {
+  const GraphDef def = WithConsts(R"pb(
+    node { name: "save" op: "SaveV2Unknown" input: "a" input: "i" input: "^b" device: "/cpu:0"
+           attr { key: "dtypes" value { list { type: DT_FLOAT type: DT_INT32 } } } }
+    node { name: "after" op: "Identity" input: "save:2"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "m" op: "MatMul" input: "a" input: "b"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "transpose_a" value { b: false } }
+           attr { key: "transpose_b" value { b: false } } }
+  )pb");
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
+  const Node* save = g->FindNode("save");
+  ASSERT_NE(save, nullptr);
+  EXPECT_TRUE(save->is_unknown_op());
+  EXPECT_EQ(save->op_def(), nullptr);
+  EXPECT_EQ(save->num_outputs(), 3);  // the largest index used, plus one
+  EXPECT_THAT(save->input_types(), ElementsAre(DT_FLOAT, DT_INT32));
+  EXPECT_EQ(save->def().attr().size(), 1u);  // nothing added
+  EXPECT_FALSE(g->FindNode("m")->is_unknown_op());
+
+  GraphDef out;
+  ExportGraphDef(*g, &out);
+  std::string diff;
+  google::protobuf::util::MessageDifferencer d;
+  d.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(d.Compare(def, out)) << diff;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Loops.
+
+TEST(ImportGraphDefTest, CycleThroughNextIterationIsAccepted) {
+  EnsureNextIterationOp();
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(WithConsts(R"pb(
+    node { name: "body" op: "Identity" input: "next"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "next" op: "NextIteration" input: "body"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb")));
+  EXPECT_FALSE(g->FindNode("next")->is_unknown_op());
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Node*> order, TopologicalOrder(*g));
+  std::vector<std::string> names;
+  for (const Node* n : order) names.push_back(n->name());
+  EXPECT_THAT(names, ElementsAre("a", "b", "i", "body", "next"));
+}
+
+TEST(ImportGraphDefTest, UnknownOpLoopThroughNextIterationIsAccepted) {
+  // The control-flow ops as TensorFlow writes them, whether Rill knows them or not.
+  RILL_EXPECT_OK(ImportGraphDef(WithConsts(R"pb(
+    node { name: "enter" op: "Enter" input: "i" }
+    node { name: "merge" op: "Merge" input: "enter" input: "next" }
+    node { name: "add" op: "AddV2" input: "merge" input: "i"
+           attr { key: "T" value { type: DT_INT32 } } }
+    node { name: "next" op: "NextIteration" input: "add"
+           attr { key: "T" value { type: DT_INT32 } } }
+  )pb")).status());
+}
+
+TEST(ImportGraphDefTest, OtherCyclesAreRejected) {
+  EnsureNextIterationOp();
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "z") + Identity("y", "x") +
+                                        Identity("z", "y") + Identity("after", "z"))),
+              StatusIs(kInvalid,
+                       AllOf(HasSubstr("cycle that does not pass through NextIteration"),
+                             HasSubstr("x -> y -> z -> x"), HasSubstr("4 nodes in a cycle"))));
+  // A self-loop, and a control edge closing a cycle.
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "x"))),
+              StatusIs(kInvalid, HasSubstr("x -> x")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a") + R"pb(
+                node { name: "y" op: "Identity" input: "x" input: "^y"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, HasSubstr("y -> y")));
+  // A loop closed by NextIteration does not excuse another cycle beside it.
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+    node { name: "body" op: "Identity" input: "next"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "next" op: "NextIteration" input: "body"
+           attr { key: "T" value { type: DT_FLOAT } } }
+  )pb" + Identity("p", "q") + Identity("q", "p"))),
+              StatusIs(kInvalid, HasSubstr("p -> q -> p")));
+}
+
+// ------------------------------------------------------------------------------------------------
+// One test per validation error.
+
+TEST(ImportGraphDefErrorTest, DuplicateNodeName) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a") + Identity("x", "b"))),
+              StatusIs(kInvalid, HasSubstr("Node 'x' is not unique")));
+}
+
+TEST(ImportGraphDefErrorTest, EmptyNodeName) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("", "a"))),
+              StatusIs(kInvalid, HasSubstr("Node 3 (op 'Identity') has an empty name")));
+}
+
+TEST(ImportGraphDefErrorTest, InvalidCharactersInNodeName) {
+  for (const char* bad : {"a:1", "^a", "-a", "a b", "a>", "a>_b"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THAT(ImportGraphDef(WithConsts(Identity(bad, "a"))),
+                StatusIs(kInvalid, HasSubstr("Node name contains invalid characters")));
+  }
+  for (const char* good : {"_a", ".a", "tower_0/MatMul", "a-b.c", "a>b"}) {
+    EXPECT_TRUE(IsValidNodeName(good)) << good;
+  }
+}
+
+TEST(ImportGraphDefErrorTest, InputNamesMissingNode) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "nope"))),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Unknown input node 'nope'")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "nope:1"))),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Unknown input node 'nope:1'")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "x" op: "NoOp" input: "^nope" })pb")),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Unknown input node '^nope'")));
+}
+
+TEST(ImportGraphDefErrorTest, InputNamesOutOfRangeOutput) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a:3"))),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Connecting to invalid output 3 of source "
+                                           "node a which has 1 outputs.")));
+}
+
+TEST(ImportGraphDefErrorTest, MalformedInputString) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a:one"))),
+              StatusIs(kInvalid, AllOf(HasSubstr("Node 'x'"), HasSubstr("Malformed input 'a:one'"))));
+}
+
+TEST(ImportGraphDefErrorTest, DtypeMismatch) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a", "DT_INT32"))),
+              StatusIs(kInvalid, HasSubstr("Input 0 of node x was passed float from a:0 "
+                                           "incompatible with expected int32.")));
+}
+
+TEST(ImportGraphDefErrorTest, NonRefOutputIntoRefInput) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "assign" op: "Assign" input: "a" input: "b"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, HasSubstr("Input 0 of node assign was passed float from a:0 "
+                                           "incompatible with expected float_ref.")));
+}
+
+TEST(ImportGraphDefErrorTest, MissingAttr) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "a" input: "b" })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("NodeDef missing attr 'T'"),
+                                       HasSubstr("{{node m}}"))));
+}
+
+TEST(ImportGraphDefErrorTest, AttrOfWrongType) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "a" input: "b"
+                       attr { key: "T" value { type: DT_FLOAT } }
+                       attr { key: "transpose_a" value { i: 1 } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("AttrValue had value with type 'int' when "
+                                                 "'bool' expected"),
+                                       HasSubstr("{{node m}}"))));
+}
+
+TEST(ImportGraphDefErrorTest, AttrValueNotAllowed) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "i" input: "i"
+                       attr { key: "T" value { type: DT_BOOL } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("Value for attr 'T' of bool is not in the list "
+                                                 "of allowed values"),
+                                       HasSubstr("{{node m}}"))));
+}
+
+TEST(ImportGraphDefErrorTest, AttrNotInOp) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "a" input: "b"
+                       attr { key: "T" value { type: DT_FLOAT } }
+                       attr { key: "bogus" value { b: true } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("NodeDef mentions attr 'bogus' not in"),
+                                       HasSubstr("{{node m}}"))));
+}
+
+TEST(ImportGraphDefErrorTest, WrongNumberOfInputs) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "a"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("do not match 1 inputs specified"),
+                                       HasSubstr("{{node m}}"))));
+}
+
+TEST(ImportGraphDefErrorTest, ControlInputBeforeDataInput) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "x" op: "Identity" input: "^b" input: "a"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Control dependencies must come after "
+                                           "regular dependencies")));
+}
+
+TEST(ImportGraphDefErrorTest, MalformedDevice) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "x" op: "Identity" input: "a" device: "/gpu:zero"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, HasSubstr("Node 'x': Malformed device specification "
+                                           "'/gpu:zero'")));
+}
+
+TEST(ImportGraphDefErrorTest, CycleNotThroughNextIteration) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "y") + Identity("y", "x"))),
+              StatusIs(kInvalid, AllOf(HasSubstr("cycle that does not pass through "
+                                                 "NextIteration"),
+                                       HasSubstr("x -> y -> x"))));
+}
+
+TEST(ImportGraphDefErrorTest, ShapeContradiction) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "m" op: "MatMul" input: "a" input: "a"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("Dimensions must be equal, but are 3 and 2"),
+                                       HasSubstr("'m'"))));
+  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
+                node { name: "s" op: "AddV2" input: "a" input: "b"
+                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+              StatusIs(kInvalid, AllOf(HasSubstr("Incompatible shapes"), HasSubstr("'s'"))));
+}
+
+}  // namespace
+}  // namespace rill

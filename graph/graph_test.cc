@@ -1,0 +1,286 @@
+#include "graph/graph.h"
+
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "ops/attr_value_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+NodeDef Def(const std::string& text) {
+  NodeDef def;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &def)) << text;
+  return def;
+}
+
+NodeDef ConstDef(const std::string& name, DataType dt = DT_FLOAT) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Const");
+  SetAttr(&def, "dtype", dt);
+  AttrValue value;
+  value.mutable_tensor()->set_dtype(dt);
+  (*def.mutable_attr())["value"] = value;
+  return def;
+}
+
+NodeDef IdentityDef(const std::string& name, DataType dt = DT_FLOAT) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Identity");
+  SetAttr(&def, "T", dt);
+  return def;
+}
+
+std::vector<std::string> Names(const Graph& g) {
+  std::vector<std::string> out;
+  for (const Node* n : g.op_nodes()) out.push_back(n->name());
+  return out;
+}
+
+TEST(GraphTest, NewGraphHasSourceAndSink) {
+  Graph g;
+  EXPECT_EQ(g.num_nodes(), 2);
+  EXPECT_EQ(g.num_op_nodes(), 0);
+  EXPECT_EQ(g.source_node()->id(), 0);
+  EXPECT_EQ(g.sink_node()->id(), 1);
+  EXPECT_TRUE(g.source_node()->IsSource());
+  EXPECT_TRUE(g.sink_node()->IsSink());
+  EXPECT_EQ(g.source_node()->name(), "_SOURCE");
+  EXPECT_EQ(g.sink_node()->name(), "_SINK");
+  EXPECT_FALSE(g.source_node()->IsOp());
+  EXPECT_EQ(g.FindNode("_SOURCE"), nullptr);
+}
+
+TEST(GraphTest, AddNodeFillsDefaultsAndTypes) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * m, g.AddNode(Def(R"pb(
+    name: "m" op: "MatMul" input: "a" input: "b" device: "/cpu:0"
+    attr { key: "T" value { type: DT_FLOAT } }
+  )pb")));
+  EXPECT_EQ(m->id(), 2);
+  EXPECT_EQ(m->name(), "m");
+  EXPECT_EQ(m->op(), "MatMul");
+  EXPECT_FALSE(m->is_unknown_op());
+  ASSERT_NE(m->op_def(), nullptr);
+  EXPECT_EQ(m->op_def()->name(), "MatMul");
+  EXPECT_EQ(m->requested_device(), "/cpu:0");
+  EXPECT_EQ(m->def().input_size(), 0);  // edges are the inputs
+  EXPECT_EQ(m->def().attr().count("transpose_a"), 1);
+  EXPECT_THAT(m->input_types(), ElementsAre(DT_FLOAT, DT_FLOAT));
+  EXPECT_THAT(m->output_types(), ElementsAre(DT_FLOAT));
+  EXPECT_EQ(g.FindNode("m"), m);
+  EXPECT_EQ(g.FindNodeId("m"), 2);
+  EXPECT_EQ(g.FindNodeById(2), m);
+}
+
+TEST(GraphTest, AddNodeErrors) {
+  Graph g;
+  RILL_ASSERT_OK(g.AddNode(ConstDef("a")).status());
+  EXPECT_THAT(g.AddNode(ConstDef("a")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Node 'a' is not unique")));
+  EXPECT_THAT(g.AddNode(ConstDef("")), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                HasSubstr("empty name")));
+  EXPECT_THAT(g.AddNode(Def(R"pb(name: "m" op: "MatMul")pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("NodeDef missing attr 'T'"), HasSubstr("{{node m}}"))));
+  EXPECT_THAT(g.AddNode(Def(R"pb(name: "m" op: "MatMul"
+                                  attr { key: "T" value { type: DT_BOOL } })pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("is not in the list of allowed values")));
+  EXPECT_EQ(g.num_op_nodes(), 1);
+}
+
+TEST(GraphTest, UnknownOpGrowsWithItsEdges) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * u, g.AddNode(Def(R"pb(name: "u" op: "NoSuchOp")pb")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  EXPECT_TRUE(u->is_unknown_op());
+  EXPECT_EQ(u->op_def(), nullptr);
+  EXPECT_EQ(u->num_outputs(), 0);
+  RILL_ASSERT_OK(g.AddEdge(a, 0, u, 0).status());
+  RILL_ASSERT_OK(g.AddEdge(u, 2, i, 0).status());
+  EXPECT_THAT(u->input_types(), ElementsAre(DT_FLOAT));
+  EXPECT_THAT(u->output_types(), ElementsAre(DT_INVALID, DT_INVALID, DT_INVALID));
+}
+
+TEST(GraphTest, AddEdgeChecksSlotsAndTypes) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * n, g.AddNode(ConstDef("n", DT_INT32)));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  EXPECT_THAT(g.AddEdge(a, 1, i, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Node 'i': Connecting to invalid output 1 of source node a "
+                                 "which has 1 outputs.")));
+  EXPECT_THAT(g.AddEdge(a, 0, i, 1), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              HasSubstr("invalid input 1")));
+  EXPECT_THAT(g.AddEdge(n, 0, i, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input 0 of node i was passed int32 from n:0 incompatible "
+                                 "with expected float.")));
+  RILL_ASSERT_OK_AND_ASSIGN(const Edge* e, g.AddEdge(a, 0, i, 0));
+  EXPECT_EQ(e->src(), a);
+  EXPECT_EQ(e->dst(), i);
+  EXPECT_EQ(e->src_output(), 0);
+  EXPECT_EQ(e->dst_input(), 0);
+  EXPECT_FALSE(e->IsControlEdge());
+  EXPECT_EQ(e->DebugString(), "a:0 -> i:0");
+  EXPECT_EQ(i->input_edge(0), e);
+  EXPECT_EQ(i->input_node(0), a);
+  EXPECT_EQ(i->input_edge(1), nullptr);
+  EXPECT_THAT(g.AddEdge(a, 0, i, 0), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              HasSubstr("already connected")));
+}
+
+TEST(GraphTest, RefOutputFeedsNonRefInputButNotTheReverse) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * v, g.AddNode(Def(R"pb(
+    name: "v" op: "VariableV2"
+    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr { key: "shape" value { shape {} } })pb")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef("c")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * assign, g.AddNode(Def(R"pb(
+    name: "assign" op: "Assign" attr { key: "T" value { type: DT_FLOAT } })pb")));
+  EXPECT_THAT(v->output_types(), ElementsAre(DT_FLOAT_REF));
+  RILL_EXPECT_OK(g.AddEdge(v, 0, i, 0).status());
+  EXPECT_THAT(g.AddEdge(c, 0, assign, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input 0 of node assign was passed float from c:0 "
+                                 "incompatible with expected float_ref.")));
+  RILL_EXPECT_OK(g.AddEdge(v, 0, assign, 0).status());
+  RILL_EXPECT_OK(g.AddEdge(c, 0, assign, 1).status());
+}
+
+TEST(GraphTest, ControlEdgesAreDeduplicated) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(ConstDef("b")));
+  const Edge* e = g.AddControlEdge(a, b);
+  EXPECT_TRUE(e->IsControlEdge());
+  EXPECT_EQ(e->src_output(), kControlSlot);
+  EXPECT_EQ(e->dst_input(), kControlSlot);
+  EXPECT_EQ(e->DebugString(), "a -> ^b");
+  EXPECT_EQ(g.AddControlEdge(a, b), e);
+  EXPECT_EQ(g.num_edges(), 1);
+  EXPECT_EQ(b->input_edge(0), nullptr);
+}
+
+TEST(GraphTest, RemoveEdgeAndNode) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * j, g.AddNode(IdentityDef("j")));
+  RILL_ASSERT_OK_AND_ASSIGN(const Edge* ai, g.AddEdge(a, 0, i, 0));
+  RILL_ASSERT_OK(g.AddEdge(i, 0, j, 0).status());
+  g.AddControlEdge(a, j);
+  EXPECT_EQ(g.num_edges(), 3);
+  g.RemoveEdge(ai);
+  EXPECT_EQ(g.num_edges(), 2);
+  EXPECT_EQ(i->input_edge(0), nullptr);
+  EXPECT_EQ(a->out_edges().size(), 1u);
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());  // rewire
+
+  g.RemoveNode(i);
+  EXPECT_EQ(g.FindNode("i"), nullptr);
+  EXPECT_EQ(g.FindNodeById(3), nullptr);
+  EXPECT_EQ(g.num_op_nodes(), 2);
+  EXPECT_EQ(g.num_node_ids(), 5);
+  EXPECT_EQ(g.num_edges(), 1);  // only a -> ^j
+  EXPECT_EQ(j->input_edge(0), nullptr);
+  EXPECT_THAT(Names(g), ElementsAre("a", "j"));
+  // Ids are never reused; the name is free again.
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i2, g.AddNode(IdentityDef("i")));
+  EXPECT_EQ(i2->id(), 5);
+  EXPECT_THAT(Names(g), ElementsAre("a", "j", "i"));
+}
+
+TEST(GraphTest, FixupSourceAndSinkEdges) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());
+  g.FixupSourceAndSinkEdges();
+  ASSERT_EQ(a->in_edges().size(), 1u);
+  EXPECT_EQ(a->in_edges()[0]->src(), g.source_node());
+  ASSERT_EQ(i->out_edges().size(), 1u);
+  EXPECT_EQ(i->out_edges()[0]->dst(), g.sink_node());
+  EXPECT_EQ(g.num_edges(), 3);
+  g.FixupSourceAndSinkEdges();  // idempotent
+  EXPECT_EQ(g.num_edges(), 3);
+}
+
+TEST(GraphTest, CopiesAreIndependent) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());
+  g.mutable_versions()->set_producer(27);
+  g.mutable_library()->add_function()->mutable_signature()->set_name("f");
+
+  Graph copy = g;
+  EXPECT_EQ(copy.num_op_nodes(), 2);
+  Node* ca = copy.FindNode("a");
+  Node* ci = copy.FindNode("i");
+  ASSERT_NE(ca, nullptr);
+  EXPECT_NE(ca, a);
+  EXPECT_EQ(&ca->def(), &a->def());  // shared until written
+  ASSERT_NE(ci->input_edge(0), nullptr);
+  EXPECT_EQ(ci->input_edge(0)->src(), ca);
+  EXPECT_EQ(copy.versions().producer(), 27);
+  EXPECT_EQ(copy.library().function_size(), 1);
+
+  ci->set_requested_device("/cpu:1");
+  ca->AddAttr("_class", AttrValue());
+  copy.mutable_library()->clear_function();
+  copy.RemoveNode(copy.FindNode("i"));
+  EXPECT_EQ(i->requested_device(), "");
+  EXPECT_EQ(a->def().attr().count("_class"), 0);
+  EXPECT_EQ(g.library().function_size(), 1);
+  EXPECT_EQ(g.num_op_nodes(), 2);
+  EXPECT_EQ(i->input_node(0), a);
+
+  Graph assigned;
+  assigned = copy;
+  EXPECT_THAT(Names(assigned), ElementsAre("a"));
+  EXPECT_EQ(assigned.FindNode("a")->def().attr().count("_class"), 1);
+  Graph moved = std::move(assigned);
+  EXPECT_THAT(Names(moved), ElementsAre("a"));
+}
+
+TEST(GraphTest, NodeAttrMutators) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  AttrValue loc;
+  loc.mutable_list()->add_s("loc:@b");
+  a->AddAttr("_class", loc);
+  EXPECT_EQ(a->def().attr().at("_class").list().s(0), "loc:@b");
+  a->ClearAttr("_class");
+  EXPECT_EQ(a->def().attr().count("_class"), 0);
+  a->set_requested_device("/gpu:0");
+  EXPECT_EQ(a->requested_device(), "/gpu:0");
+}
+
+TEST(GraphTest, EdgesListsLiveEdges) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(ConstDef("b")));
+  const Edge* e1 = g.AddControlEdge(a, b);
+  const Edge* e2 = g.AddControlEdge(b, g.sink_node());
+  g.RemoveEdge(e1);
+  EXPECT_THAT(g.edges(), ElementsAre(e2));
+  EXPECT_EQ(g.num_edge_ids(), 2);
+}
+
+}  // namespace
+}  // namespace rill
