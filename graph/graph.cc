@@ -1,9 +1,11 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <deque>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "ops/op_registry.h"
@@ -317,6 +319,83 @@ GraphDebugInfo* Graph::mutable_debug_info() {
     debug_info_ = std::make_shared<GraphDebugInfo>(*debug_info_);
   }
   return debug_info_.get();
+}
+
+namespace {
+
+bool IsNextIteration(const Node* n) {
+  return n->op() == "NextIteration" || n->op() == "RefNextIteration";
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Node*>> TopologicalOrder(Graph& graph) {
+  std::vector<int> pending(graph.num_node_ids(), 0);
+  auto counts = [](const Edge* e) {
+    return e->src()->IsOp() && e->dst()->IsOp() && !IsNextIteration(e->src());
+  };
+  std::deque<Node*> ready;
+  for (Node* n : graph.op_nodes()) {
+    for (const Edge* e : n->in_edges()) pending[n->id()] += counts(e) ? 1 : 0;
+    if (pending[n->id()] == 0) ready.push_back(n);
+  }
+  std::vector<Node*> order;
+  order.reserve(graph.num_op_nodes());
+  while (!ready.empty()) {
+    Node* n = ready.front();
+    ready.pop_front();
+    order.push_back(n);
+    for (const Edge* e : n->out_edges()) {
+      if (counts(e) && --pending[e->dst()->id()] == 0) ready.push_back(e->dst());
+    }
+  }
+  if (static_cast<int>(order.size()) == graph.num_op_nodes()) return order;
+
+  // Every node left has a counted in-edge from another node left: walk such edges backwards
+  // from the first one until a node repeats; the walk's tail is a cycle.
+  Node* start = nullptr;
+  for (Node* n : graph.op_nodes()) {
+    if (pending[n->id()] > 0) {
+      start = n;
+      break;
+    }
+  }
+  std::vector<Node*> walk;
+  std::vector<int> position(graph.num_node_ids(), -1);
+  Node* n = start;
+  while (position[n->id()] < 0) {
+    position[n->id()] = static_cast<int>(walk.size());
+    walk.push_back(n);
+    Node* prev = nullptr;
+    for (const Edge* e : n->in_edges()) {
+      if (counts(e) && pending[e->src()->id()] > 0) {
+        prev = e->src();
+        break;
+      }
+    }
+    n = prev;  // never null: see above
+  }
+  // walk[position[n]..] is the cycle, listed against edge direction: reverse it and start it
+  // at its lowest id.
+  std::vector<Node*> ring(walk.rbegin(), walk.rend() - position[n->id()]);
+  std::rotate(ring.begin(),
+              std::min_element(ring.begin(), ring.end(),
+                               [](const Node* x, const Node* y) { return x->id() < y->id(); }),
+              ring.end());
+  std::vector<std::string> cycle;
+  for (const Node* c : ring) cycle.push_back(c->name());
+  cycle.push_back(cycle.front());
+  const int left = graph.num_op_nodes() - static_cast<int>(order.size());
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Graph has a cycle that does not pass through NextIteration: ",
+      absl::StrJoin(cycle, " -> "), " (", left,
+      " nodes in a cycle or depending on one; only loops closed by NextIteration are allowed)"));
+}
+
+absl::StatusOr<std::vector<const Node*>> TopologicalOrder(const Graph& graph) {
+  // The mutable version changes nothing.
+  RILL_ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(const_cast<Graph&>(graph)));
+  return std::vector<const Node*>(order.begin(), order.end());
 }
 
 }  // namespace rill

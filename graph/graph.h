@@ -155,6 +155,7 @@ class Graph {
   Graph();
   Graph(const Graph& other);
   Graph& operator=(const Graph& other);
+  // A moved-from Graph may only be destroyed or assigned to.
   Graph(Graph&& other) noexcept;
   Graph& operator=(Graph&& other) noexcept;
   ~Graph();
@@ -253,6 +254,14 @@ class Graph {
   std::shared_ptr<FunctionDefLibrary> library_;  // null when absent
   std::shared_ptr<GraphDebugInfo> debug_info_;   // null when absent
 };
+
+// Topological order of the live op nodes (SOURCE and SINK left out), ignoring the edges out of
+// NextIteration / RefNextIteration nodes (a while loop's back edges); deterministic for a given
+// graph. InvalidArgument "Graph has a cycle that does not pass through NextIteration: a -> b -> a
+// (N nodes in a cycle or depending on one; ...)" when another cycle exists, naming one cycle's
+// nodes in edge order starting at the lowest id.
+absl::StatusOr<std::vector<Node*>> TopologicalOrder(Graph& graph);
+absl::StatusOr<std::vector<const Node*>> TopologicalOrder(const Graph& graph);
 
 // ---------------------------------------------------------------------------------------------
 // Implementation details of the node iteration.

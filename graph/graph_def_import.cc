@@ -1,13 +1,11 @@
 #include "graph/graph_def_import.h"
 
 #include <algorithm>
-#include <deque>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "ops/node_def_util.h"
@@ -16,10 +14,6 @@
 
 namespace rill {
 namespace {
-
-bool IsNextIteration(const Node* n) {
-  return n->op() == "NextIteration" || n->op() == "RefNextIteration";
-}
 
 // GraphDef versions <= 21 wrote `shape {}` for a Placeholder of unknown shape.
 void UpgradeOldPlaceholderShape(const GraphDef& graph_def, NodeDef* node) {
@@ -96,76 +90,18 @@ bool IsValidNodeName(absl::string_view name) {
   }
 }
 
-absl::StatusOr<std::vector<Node*>> TopologicalOrder(Graph& graph) {
-  std::vector<int> pending(graph.num_node_ids(), 0);
-  auto counts = [](const Edge* e) {
-    return e->src()->IsOp() && e->dst()->IsOp() && !IsNextIteration(e->src());
-  };
-  std::deque<Node*> ready;
-  for (Node* n : graph.op_nodes()) {
-    for (const Edge* e : n->in_edges()) pending[n->id()] += counts(e) ? 1 : 0;
-    if (pending[n->id()] == 0) ready.push_back(n);
-  }
-  std::vector<Node*> order;
-  order.reserve(graph.num_op_nodes());
-  while (!ready.empty()) {
-    Node* n = ready.front();
-    ready.pop_front();
-    order.push_back(n);
-    for (const Edge* e : n->out_edges()) {
-      if (counts(e) && --pending[e->dst()->id()] == 0) ready.push_back(e->dst());
-    }
-  }
-  if (static_cast<int>(order.size()) == graph.num_op_nodes()) return order;
+namespace {
 
-  // Every node left has a counted in-edge from another node left: walk such edges backwards
-  // from the first one until a node repeats; the walk's tail is a cycle.
-  Node* start = nullptr;
-  for (Node* n : graph.op_nodes()) {
-    if (pending[n->id()] > 0) {
-      start = n;
-      break;
-    }
-  }
-  std::vector<Node*> walk;
-  std::vector<int> position(graph.num_node_ids(), -1);
-  Node* n = start;
-  while (position[n->id()] < 0) {
-    position[n->id()] = static_cast<int>(walk.size());
-    walk.push_back(n);
-    Node* prev = nullptr;
-    for (const Edge* e : n->in_edges()) {
-      if (counts(e) && pending[e->src()->id()] > 0) {
-        prev = e->src();
-        break;
-      }
-    }
-    n = prev;  // never null: see above
-  }
-  // walk[position[n]..] is the cycle, listed against edge direction: reverse it and start it
-  // at its lowest id.
-  std::vector<Node*> ring(walk.rbegin(), walk.rend() - position[n->id()]);
-  std::rotate(ring.begin(),
-              std::min_element(ring.begin(), ring.end(),
-                               [](const Node* x, const Node* y) { return x->id() < y->id(); }),
-              ring.end());
-  std::vector<std::string> cycle;
-  for (const Node* c : ring) cycle.push_back(c->name());
-  cycle.push_back(cycle.front());
-  const int left = graph.num_op_nodes() - static_cast<int>(order.size());
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Graph has a cycle that does not pass through NextIteration: ",
-      absl::StrJoin(cycle, " -> "), " (", left,
-      " nodes in a cycle or depending on one; only loops closed by NextIteration are allowed)"));
-}
-
-absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
-                                                      const ImportOptions& options) {
+// The import itself. With `movable` (== &graph_def, or null), the NodeDefs, library and
+// debug_info are moved out of it instead of copied (large Const values are not duplicated).
+absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDef* movable,
+                                              const ImportOptions& options) {
   auto graph = std::make_unique<Graph>();
+  const int n = graph_def.node_size();
   // 1. Names.
   {
     absl::flat_hash_map<absl::string_view, int> seen;
-    for (int i = 0; i < graph_def.node_size(); ++i) {
+    for (int i = 0; i < n; ++i) {
       const NodeDef& node = graph_def.node(i);
       if (node.name().empty()) {
         return absl::InvalidArgumentError(
@@ -180,9 +116,10 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
       }
     }
   }
-  // 2. Nodes.
-  for (const NodeDef& original : graph_def.node()) {
-    NodeDef node = original;
+  // 2. Nodes. Their input lists are set aside for step 3 (a Node holds none).
+  std::vector<google::protobuf::RepeatedPtrField<std::string>> inputs(n);
+  for (int i = 0; i < n; ++i) {
+    NodeDef node = movable != nullptr ? std::move(*movable->mutable_node(i)) : graph_def.node(i);
     if (options.clear_devices) node.clear_device();
     if (!node.device().empty()) {
       absl::Status s = ParseDeviceName(node.device()).status();
@@ -194,20 +131,20 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
       AddDefaultsToNodeDef(reg->op_def, &node);
       RILL_RETURN_IF_ERROR(ValidateNodeDef(node, reg->op_def));
     }
+    inputs[i].Swap(node.mutable_input());
     RILL_RETURN_IF_ERROR(graph->AddNode(std::move(node)).status());
   }
   // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index.
-  for (int i = 0; i < graph_def.node_size(); ++i) {
-    const NodeDef& node = graph_def.node(i);
+  for (int i = 0; i < n; ++i) {
     Node* dst = graph->FindNodeById(i + 2);
     int slot = 0;
-    for (const std::string& input : node.input()) {
+    for (const std::string& input : inputs[i]) {
       absl::StatusOr<InputName> in = ParseInputName(input);
-      if (!in.ok()) return AnnotateStatus(in.status(), absl::StrCat("Node '", node.name(), "'"));
+      if (!in.ok()) return AnnotateStatus(in.status(), absl::StrCat("Node '", dst->name(), "'"));
       Node* src = graph->FindNode(in->node);
       if (src == nullptr) {
         return absl::InvalidArgumentError(
-            absl::StrCat("Node '", node.name(), "': Unknown input node '", input, "'"));
+            absl::StrCat("Node '", dst->name(), "': Unknown input node '", input, "'"));
       }
       if (in->is_control()) {
         graph->AddControlEdge(src, dst);
@@ -224,9 +161,33 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
 
   if (graph_def.has_versions()) *graph->mutable_versions() = graph_def.versions();
   graph->set_legacy_version(graph_def.version());
-  if (graph_def.has_library()) *graph->mutable_library() = graph_def.library();
-  if (graph_def.has_debug_info()) *graph->mutable_debug_info() = graph_def.debug_info();
+  if (graph_def.has_library()) {
+    if (movable != nullptr) {
+      graph->mutable_library()->Swap(movable->mutable_library());
+    } else {
+      *graph->mutable_library() = graph_def.library();
+    }
+  }
+  if (graph_def.has_debug_info()) {
+    if (movable != nullptr) {
+      graph->mutable_debug_info()->Swap(movable->mutable_debug_info());
+    } else {
+      *graph->mutable_debug_info() = graph_def.debug_info();
+    }
+  }
   return graph;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
+                                                      const ImportOptions& options) {
+  return Import(graph_def, /*movable=*/nullptr, options);
+}
+
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(GraphDef&& graph_def,
+                                                      const ImportOptions& options) {
+  return Import(graph_def, &graph_def, options);
 }
 
 }  // namespace rill

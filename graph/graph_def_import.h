@@ -15,7 +15,8 @@
 //      float from y:0 incompatible with expected int32."; a ref output may feed a non-ref input
 //      of the same base type, a non-ref output never feeds a ref input);
 //   4. cycles whose edges do not pass through a NextIteration (or RefNextIteration) node: "Graph
-//      has a cycle that does not pass through NextIteration: a -> b -> a (2 nodes in a cycle...)";
+//      has a cycle that does not pass through NextIteration: a -> b -> a (2 nodes in a cycle...)"
+//      (TopologicalOrder in graph.h);
 //   5. with infer_shapes, each known op's shape function in topological order; unknown
 //      dimensions are never an error, a contradiction between known ones is (the shape
 //      function's InvalidArgument, naming the node).
@@ -47,14 +48,14 @@ struct ImportOptions {
 
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
                                                       const ImportOptions& options = {});
+// The same, moving the NodeDefs, library and debug_info out of `graph_def` instead of copying
+// them (a frozen model's weights are not held twice); `graph_def` is left unspecified.
+absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(GraphDef&& graph_def,
+                                                      const ImportOptions& options = {});
 
-// TensorFlow's node-name rule: [A-Za-z0-9._][A-Za-z0-9_./-]* pieces joined by '>'.
+// TensorFlow's node-name rule: [A-Za-z0-9._][A-Za-z0-9_./-]*, then any number of
+// '>' [A-Za-z0-9.][A-Za-z0-9_./-]* pieces.
 bool IsValidNodeName(absl::string_view name);
-
-// Topological order of the live op nodes of `graph` (SOURCE and SINK left out), ignoring edges
-// out of NextIteration / RefNextIteration nodes (loop back edges); ties broken by id.
-// InvalidArgument listing a cycle's nodes when another cycle exists.
-absl::StatusOr<std::vector<Node*>> TopologicalOrder(Graph& graph);
 
 }  // namespace rill
 

@@ -99,6 +99,25 @@ TEST(ImportGraphDefTest, BuildsNodesAndEdges) {
   EXPECT_EQ(g->versions().producer(), 1000);
 }
 
+TEST(ImportGraphDefTest, MovingImportGivesTheSameGraph) {
+  GraphDef def = WithConsts(R"pb(
+    node { name: "m" op: "MatMul" input: "a" input: "b" input: "^i"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    library { function { signature { name: "f" } } }
+    debug_info { files: "x.py" }
+  )pb");
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> copied, ImportGraphDef(def));
+  GraphDef moved_from = def;
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> moved, ImportGraphDef(std::move(moved_from)));
+  GraphDef a, b;
+  ExportGraphDef(*copied, &a);
+  ExportGraphDef(*moved, &b);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b));
+  EXPECT_EQ(b.library().function(0).signature().name(), "f");
+  EXPECT_EQ(b.debug_info().files(0), "x.py");
+  EXPECT_EQ(moved->FindNode("m")->output_shapes()[0].DebugString(), "[2,2]");
+}
+
 TEST(ImportGraphDefTest, InfersShapes) {
   RILL_ASSERT_OK_AND_ASSIGN(
       std::unique_ptr<Graph> g,

@@ -282,5 +282,23 @@ TEST(GraphTest, EdgesListsLiveEdges) {
   EXPECT_EQ(g.num_edge_ids(), 2);
 }
 
+TEST(GraphTest, TopologicalOrder) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * j, g.AddNode(IdentityDef("j")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());
+  RILL_ASSERT_OK(g.AddEdge(i, 0, j, 0).status());
+  g.FixupSourceAndSinkEdges();
+  const Graph& cg = g;
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<const Node*> order, TopologicalOrder(cg));
+  EXPECT_THAT(order, ElementsAre(a, i, j));
+  g.AddControlEdge(j, i);
+  EXPECT_THAT(TopologicalOrder(g),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("cycle that does not pass through NextIteration"),
+                             HasSubstr("j -> i -> j"), HasSubstr("2 nodes in a cycle"))));
+}
+
 }  // namespace
 }  // namespace rill
