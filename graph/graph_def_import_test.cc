@@ -213,7 +213,9 @@ TEST(ImportGraphDefTest, UnknownOpIsKeptAndExported) {
     node { name: "m" op: "MatMul" input: "a" input: "b"
            attr { key: "T" value { type: DT_FLOAT } }
            attr { key: "transpose_a" value { b: false } }
-           attr { key: "transpose_b" value { b: false } } }
+           attr { key: "transpose_b" value { b: false } }
+           attr { key: "grad_a" value { b: false } }
+           attr { key: "grad_b" value { b: false } } }
   )pb");
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
   const Node* save = g->FindNode("save");

@@ -32,6 +32,8 @@ REGISTER_OP("MatMul")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
     .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .Attr("grad_a: bool = false")  // TensorFlow 2.x writes these (gradient bookkeeping)
+    .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape);
 
 REGISTER_OP("Add")

@@ -657,7 +657,7 @@ TEST(PlacerErrorTest, NoKernelForTheRequestedTypeWithoutSoftPlacement) {
                                 "requested_device_name_='/device:GPU:0' assigned_device_name_='' "
                                 "resource_device_name_='' supported_device_types_=[CPU] "
                                 "possible_devices_=[]\nMatMul: CPU \n"),
-                     HasSubstr("\nOp: MatMul\nNode attrs: T=DT_INT32, transpose_a=false, "
+                     HasSubstr("\nOp: MatMul\nNode attrs: T=DT_INT32, grad_a=false, grad_b=false, transpose_a=false, "
                                "transpose_b=false\nRegistered kernels:\n  device='CPU'\n  "
                                "device='GPU'; T in [DT_FLOAT, DT_HALF, DT_DOUBLE]\n"),
                      HasSubstr("\n\t [[{{node MatMul}}]]\nRill: set allow_soft_placement in "

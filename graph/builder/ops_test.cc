@@ -253,12 +253,16 @@ TEST(MathTest, MatMulWithAttrs) {
     name: "MatMul" op: "MatMul" input: "a" input: "a"
     attr { key: "T" value { type: DT_FLOAT } }
     attr { key: "transpose_a" value { b: false } }
+    attr { key: "grad_a" value { b: false } }
+    attr { key: "grad_b" value { b: false } }
     attr { key: "transpose_b" value { b: true } }
   )pb");
   ExpectNode(root, "MatMul_1", R"pb(
     name: "MatMul_1" op: "MatMul" input: "a" input: "a"
     attr { key: "T" value { type: DT_FLOAT } }
     attr { key: "transpose_a" value { b: true } }
+    attr { key: "grad_a" value { b: false } }
+    attr { key: "grad_b" value { b: false } }
     attr { key: "transpose_b" value { b: false } }
   )pb");
 }

@@ -568,6 +568,8 @@ TEST(ScopeTest, ToGraphDefGivesTheNodesInBuildOrder) {
       name: "MatMul" op: "MatMul" input: "a" input: "b" device: "/device:GPU:0"
       attr { key: "T" value { type: DT_FLOAT } }
       attr { key: "transpose_a" value { b: false } }
+      attr { key: "grad_a" value { b: false } }
+      attr { key: "grad_b" value { b: false } }
       attr { key: "transpose_b" value { b: false } }
     }
   )pb", &want));
