@@ -1,0 +1,67 @@
+// summarize_graph --in_graph=FILE [--tag_set=serve]: prints SummarizeGraph (summarize.h) of a
+// graph file (binary, text or SavedModel; see graph/graph_file.h) after validating it. A file that
+// does not read or a graph that does not validate: "<Code>: <message>" on stderr, exit 1. Ops
+// unknown to Rill are listed in the summary, not errors.
+#include <cctype>
+#include <cstdio>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "graph/graph_file.h"
+#include "graph/graph_validation.h"
+#include "tools/summarize_graph/summarize.h"
+
+namespace {
+
+// "INVALID_ARGUMENT" -> "InvalidArgument", as TensorFlow names its error classes.
+std::string CodeName(absl::StatusCode code) {
+  std::string upper = absl::StatusCodeToString(code);
+  std::string out;
+  bool cap = true;
+  for (char c : upper) {
+    if (c == '_') {
+      cap = true;
+      continue;
+    }
+    out += cap ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    cap = false;
+  }
+  return out;
+}
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "%s: %s\n", CodeName(s.code()).c_str(), std::string(s.message()).c_str());
+  return 1;
+}
+
+constexpr char kUsage[] = "usage: summarize_graph --in_graph=FILE [--tag_set=serve]";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string in_graph;
+  std::string tag_set = "serve";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (absl::StartsWith(arg, "--in_graph=")) {
+      in_graph = arg.substr(11);
+    } else if (absl::StartsWith(arg, "--tag_set=")) {
+      tag_set = arg.substr(10);
+    } else if (arg == "--help" || arg == "-h") {
+      std::printf("%s\n", kUsage);
+      return 0;
+    } else {
+      return Fail(absl::InvalidArgumentError("unknown argument '" + arg + "'; " + kUsage));
+    }
+  }
+  if (in_graph.empty()) return Fail(absl::InvalidArgumentError(std::string("--in_graph is required; ") + kUsage));
+
+  absl::StatusOr<rill::GraphDef> graph = rill::ReadGraphDefFile(in_graph, tag_set);
+  if (!graph.ok()) return Fail(graph.status());
+  absl::StatusOr<rill::GraphDef> validated = rill::ValidateGraphDef(*graph);
+  if (!validated.ok()) return Fail(validated.status());
+  std::fputs(rill::SummarizeGraph(*validated).c_str(), stdout);
+  return 0;
+}
