@@ -56,6 +56,7 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.num_outputs = static_cast<int>(item.kernel->output_types().size());
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
+    item.copies_ref_inputs = def.op() == "_Retval";
   }
   for (int i = 0; i < n; ++i) {
     const NodeDef& def = partition.node(i);
@@ -254,7 +255,13 @@ class Executor::StepState {
           const NodeItem& dst = ex_->nodes_[e.dst];
           TensorValue& slot = inputs_[dst.input_start + e.dst_slot];
           if (out.is_ref() && !dst.input_is_ref[e.dst_slot]) {
-            slot.tensor = out.Get();  // a ref read by a non-ref consumer: read the value
+            // A ref read by a non-ref consumer: read the value (a copy for fetches, so later
+            // in-place updates of the variable do not change what the caller got).
+            slot.tensor = out.Get();
+            if (dst.copies_ref_inputs && slot.tensor.IsInitialized()) {
+              absl::StatusOr<Tensor> copy = slot.tensor.DeepCopy();
+              if (copy.ok()) slot.tensor = *std::move(copy);
+            }
             slot.ref = nullptr;
             slot.ref_mu = nullptr;
           } else {

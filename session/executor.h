@@ -82,6 +82,7 @@ class Executor {
     std::vector<bool> input_is_ref;
     std::vector<int> input_src;  // producer node index per data input (for messages)
     bool allows_uninitialized_input = false;
+    bool copies_ref_inputs = false;  // _Retval: a fetched variable is a snapshot, not an alias
   };
   class StepState;
   friend class StepState;

@@ -96,6 +96,16 @@ TEST(SessionTest, VariablesPersistAcrossRunsAndFailedRuns) {
   EXPECT_EQ(ReadV(*s), 2.0f);
 }
 
+TEST(SessionTest, FetchingTheVariableItselfReturnsACopy) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out, fetched;
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  RILL_ASSERT_OK(s->Run({}, {"v"}, {}, &fetched));
+  RILL_ASSERT_OK(s->Run({}, {}, {"inc"}, &out));  // AssignAdd updates the variable in place
+  EXPECT_EQ(fetched[0].flat<float>()[0], 0.0f);
+  EXPECT_EQ(ReadV(*s), 1.0f);
+}
+
 TEST(SessionTest, ConcurrentAssignAddWithLockingIsExact) {
   auto s = NewCounterSession();
   std::vector<Tensor> out;
