@@ -7,6 +7,7 @@
 #ifndef RILL_CORE_STATUS_MACROS_H_
 #define RILL_CORE_STATUS_MACROS_H_
 
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -34,6 +35,10 @@ namespace rill {
 // Returns `status` with `context` prepended to its message ("context: message"), same code.
 // An OK status is returned unchanged.
 absl::Status AnnotateStatus(const absl::Status& status, absl::string_view context);
+
+// TensorFlow's name for a code, as its error classes and command-line tools print it:
+// kInvalidArgument -> "InvalidArgument".
+std::string StatusCodeName(absl::StatusCode code);
 
 }  // namespace rill
 

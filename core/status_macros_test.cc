@@ -40,6 +40,12 @@ TEST(StatusMacrosTest, AnnotateKeepsCodeAndPrependsContext) {
   RILL_EXPECT_OK(AnnotateStatus(absl::OkStatus(), "ignored"));
 }
 
+TEST(StatusMacrosTest, CodeNamesAreTensorFlows) {
+  EXPECT_EQ(StatusCodeName(absl::StatusCode::kInvalidArgument), "InvalidArgument");
+  EXPECT_EQ(StatusCodeName(absl::StatusCode::kDeadlineExceeded), "DeadlineExceeded");
+  EXPECT_EQ(StatusCodeName(absl::StatusCode::kNotFound), "NotFound");
+}
+
 TEST(StatusMatchersTest, StatusIsRejectsWrongCodeOrMessage) {
   absl::Status s = absl::InvalidArgumentError("bad node 'n'");
   EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'n'")));

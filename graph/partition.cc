@@ -15,21 +15,17 @@ namespace {
 
 // The dtype of output `index` of `node`, with refs as refs.
 absl::StatusOr<DataType> OutputType(const NodeDef& node, int index) {
-  const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
-  if (reg == nullptr) {
+  absl::StatusOr<DataTypeVector> out = OutputTypesForNode(node);
+  if (!out.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("Cannot send output ", index, " of node '",
-                                                   node.name(), "' across devices: op '",
-                                                   node.op(), "' is not registered"));
+                                                   node.name(), "' across devices: ",
+                                                   out.status().message()));
   }
-  NodeDef filled = node;
-  AddDefaultsToNodeDef(reg->op_def, &filled);
-  DataTypeVector in, out;
-  RILL_RETURN_IF_ERROR(InOutTypesForNode(filled, reg->op_def, &in, &out));
-  if (index >= static_cast<int>(out.size())) {
+  if (index >= static_cast<int>(out->size())) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", node.name(), "' has no output ",
                                                    index));
   }
-  return out[index];
+  return (*out)[index];
 }
 
 class Partitioner {

@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "ops/node_def_util.h"
 #include "google/protobuf/text_format.h"
 
 namespace rill {
@@ -251,6 +252,15 @@ std::vector<std::string> OpRegistry::ListOps(bool include_internal) const {
     if (include_internal || name.empty() || name[0] != '_') names.push_back(name);
   }
   return names;
+}
+
+absl::StatusOr<std::vector<DataType>> OutputTypesForNode(const NodeDef& node) {
+  RILL_ASSIGN_OR_RETURN(const OpRegistration* reg, OpRegistry::Global()->LookUpOrError(node.op()));
+  NodeDef filled = node;
+  AddDefaultsToNodeDef(reg->op_def, &filled);
+  DataTypeVector in, out;
+  RILL_RETURN_IF_ERROR(InOutTypesForNode(filled, reg->op_def, &in, &out));
+  return out;
 }
 
 namespace op_registry_internal {

@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "ops/shape_inference.h"
+#include "proto/node_def.pb.h"
 #include "proto/op_def.pb.h"
 
 namespace rill {
@@ -80,6 +81,10 @@ class OpRegistry {
   mutable absl::Mutex mu_;
   std::map<std::string, std::unique_ptr<OpRegistration>, std::less<>> ops_ ABSL_GUARDED_BY(mu_);
 };
+
+// Dtypes of `node`'s outputs (refs as refs), with attr defaults taken from its registered op.
+// NotFound "Op type not registered ..." for an unknown op; InvalidArgument for missing attrs.
+absl::StatusOr<std::vector<DataType>> OutputTypesForNode(const NodeDef& node);
 
 namespace op_registry_internal {
 // Finalizes and registers into the global registry; aborts on error (start-up misuse).

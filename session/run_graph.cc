@@ -16,15 +16,6 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<DataTypeVector> OutputTypes(const NodeDef& node) {
-  RILL_ASSIGN_OR_RETURN(const OpRegistration* reg, OpRegistry::Global()->LookUpOrError(node.op()));
-  NodeDef filled = node;
-  AddDefaultsToNodeDef(reg->op_def, &filled);
-  DataTypeVector in, out;
-  RILL_RETURN_IF_ERROR(InOutTypesForNode(filled, reg->op_def, &in, &out));
-  return out;
-}
-
 std::string Sanitize(const std::string& name) {
   std::string out = name;
   std::replace(out.begin(), out.end(), '/', '_');
@@ -87,7 +78,7 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
       return absl::NotFoundError(
           absl::StrCat("FeedInputs: unable to find feed output ", run.feeds[k]));
     }
-    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypes(graph.node(it->second)));
+    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
     if (in.index >= static_cast<int>(outs.size())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "FeedInputs: ", run.feeds[k], " should have output index < ", outs.size()));
@@ -118,7 +109,7 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
       return absl::NotFoundError(
           absl::StrCat("FetchOutputs node ", run.fetches[k], ": not found"));
     }
-    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypes(graph.node(it->second)));
+    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
     if (outs.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tried to fetch data for '", run.fetches[k],

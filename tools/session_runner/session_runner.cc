@@ -28,22 +28,6 @@
 namespace rill {
 namespace {
 
-// "INVALID_ARGUMENT" -> "InvalidArgument", as TensorFlow names its error classes.
-std::string CodeName(absl::StatusCode code) {
-  std::string upper = absl::StatusCodeToString(code);
-  std::string out;
-  bool cap = true;
-  for (char c : upper) {
-    if (c == '_') {
-      cap = true;
-      continue;
-    }
-    out += cap ? c : static_cast<char>(std::tolower(c));
-    cap = false;
-  }
-  return out;
-}
-
 std::string NumpyDtypeName(DataType dt) {
   switch (dt) {
     case DT_FLOAT: return "float32";
@@ -186,7 +170,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_vec(argv, argv + argc);
   absl::StatusOr<rill::RunnerArgs> args = rill::ParseArgs(argv_vec);
   if (!args.ok()) {
-    std::fprintf(stderr, "%s: %s\n", rill::CodeName(args.status().code()).c_str(),
+    std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(args.status().code()).c_str(),
                  std::string(args.status().message()).c_str());
     return 2;
   }
@@ -197,7 +181,7 @@ int main(int argc, char** argv) {
   absl::Status s = rill::Main(*args);
   if (!s.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s\n", rill::CodeName(s.code()).c_str(),
+    std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(s.code()).c_str(),
                  std::string(s.message()).c_str());
     return 1;
   }

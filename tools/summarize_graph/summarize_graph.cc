@@ -9,30 +9,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "core/status_macros.h"
 #include "graph/graph_file.h"
 #include "graph/graph_validation.h"
 #include "tools/summarize_graph/summarize.h"
 
 namespace {
 
-// "INVALID_ARGUMENT" -> "InvalidArgument", as TensorFlow names its error classes.
-std::string CodeName(absl::StatusCode code) {
-  std::string upper = absl::StatusCodeToString(code);
-  std::string out;
-  bool cap = true;
-  for (char c : upper) {
-    if (c == '_') {
-      cap = true;
-      continue;
-    }
-    out += cap ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    cap = false;
-  }
-  return out;
-}
-
 int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "%s: %s\n", CodeName(s.code()).c_str(), std::string(s.message()).c_str());
+  std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(s.code()).c_str(), std::string(s.message()).c_str());
   return 1;
 }
 
