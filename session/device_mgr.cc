@@ -2,10 +2,27 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
+#include "core/status_macros.h"
+#include "session/gpu_device_plan.h"
 
 namespace rill {
 
-absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(const ConfigProto& config) {
+namespace {
+
+std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan) {
+  std::unique_ptr<Device> cpu_like = NewCpuDevice(FullDeviceName(kDeviceGpu, plan.tf_gpu_id));
+  DeviceAttributes attrs = cpu_like->attributes();  // name and a fresh incarnation
+  attrs.set_device_type(kDeviceGpu);
+  attrs.set_memory_limit(plan.memory_limit_bytes);
+  attrs.mutable_locality()->set_bus_id(1);
+  attrs.set_physical_device_desc(plan.physical_device_desc);
+  return std::make_unique<Device>(std::move(attrs), /*allocator=*/nullptr);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
+    const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus) {
   int num_cpus = 1;
   auto it = config.device_count().find(kDeviceCpu);
   if (it != config.device_count().end()) num_cpus = it->second;
@@ -16,6 +33,8 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(const ConfigProto& 
   for (int i = 0; i < num_cpus; ++i) {
     mgr->devices_.push_back(NewCpuDevice(FullDeviceName(kDeviceCpu, i)));
   }
+  RILL_ASSIGN_OR_RETURN(std::vector<GpuDevicePlan> gpus, PlanGpuDevices(config, visible_gpus));
+  for (const GpuDevicePlan& plan : gpus) mgr->devices_.push_back(NewGpuDevice(plan));
   return mgr;
 }
 

@@ -1,10 +1,16 @@
-// DeviceMgr: the devices one session sees, built from its ConfigProto. `device_count {"CPU": N}`
-// makes N CPU devices (default 1; 0 fails with TensorFlow's NotFound "No CPU devices are available
-// in this process"). GPUs are plugged in by the GPU issues through `gpu_factory`; without one (or
-// with no GPU present) the session simply has none, which is not an error.
+// DeviceMgr: the devices one session sees, built from its ConfigProto and the GPUs the process
+// sees (injected: DiscoverCudaGpus on a GPU machine, fake PhysicalGpus in tests).
+// `device_count {"CPU": N}` makes N CPU devices (default 1; 0 fails with TensorFlow's NotFound
+// "No CPU devices are available in this process"). GPUs follow gpu_device_plan.h
+// (visible_device_list, virtual devices, device_count {"GPU": N}, memory limits); no GPU is not an
+// error. Names are TensorFlow's full names, /job:localhost/replica:0/task:0/device:GPU:0.
 //
-//   RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> mgr, DeviceMgr::Create(config));
+//   RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> mgr, DeviceMgr::Create(config, gpus));
 //   mgr->client_device();   // CPU:0, where feeds and fetches live
+//
+// GPU devices carry TensorFlow's attributes (memory_limit, physical_device_desc for the
+// "Device mapping:" log) but no allocator until the GPU runtime lands: no kernel is registered
+// for GPU yet, so the placer never puts a node on them.
 //
 // Owns its devices. Immutable after creation; thread-safe.
 #ifndef RILL_SESSION_DEVICE_MGR_H_
@@ -16,13 +22,16 @@
 
 #include "absl/status/statusor.h"
 #include "core/device.h"
+#include "core/gpu/physical_gpu.h"
 #include "proto/config.pb.h"
 
 namespace rill {
 
 class DeviceMgr {
  public:
-  static absl::StatusOr<std::unique_ptr<DeviceMgr>> Create(const ConfigProto& config);
+  // Errors: NotFound for CPU count 0; the GPU planning errors of gpu_device_plan.h.
+  static absl::StatusOr<std::unique_ptr<DeviceMgr>> Create(
+      const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus = {});
 
   // In TensorFlow's order: CPUs first (CPU:0 is the client device), then GPUs.
   const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }

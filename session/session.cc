@@ -385,7 +385,7 @@ class SessionImpl {
 };
 
 absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config));
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config, options.gpus));
   return std::unique_ptr<Session>(
       new Session(std::make_unique<SessionImpl>(options, std::move(devices))));
 }

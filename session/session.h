@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "core/cancellation.h"
+#include "core/gpu/physical_gpu.h"
 #include "core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
@@ -40,6 +41,11 @@ struct SessionOptions {
   // Check feeds against a Placeholder's declared shape (-1 dims and unknown rank match anything).
   // TensorFlow's C++ API does not check; Rill does unless this is false.
   bool check_feed_shapes = true;
+  // The GPUs the process sees (after CUDA_VISIBLE_DEVICES), from which the ConfigProto's GPU
+  // options make GPU devices (session/gpu_device_plan.h). Sessions do not discover GPUs
+  // themselves until the GPU runtime lands; tests inject fake ones here to see placement,
+  // ListDevices and the "Device mapping:" log with GPUs present.
+  std::vector<PhysicalGpu> gpus;
 };
 
 class SessionImpl;

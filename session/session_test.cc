@@ -234,5 +234,64 @@ TEST(SessionTest, UnknownOpFailsOnlyRunsThatNeedIt) {
                        HasSubstr("Op type not registered 'SaveV2Unknown'")));
 }
 
+// Two fake GPUs: ListDevices reports them with TensorFlow's attributes, and since Rill registers
+// no GPU kernel yet, an unpinned MatMul stays on CPU:0 and says why; a GPU request fails with
+// TensorFlow's "no supported kernel for GPU devices" unless soft placement is on.
+TEST(SessionTest, InjectedGpusAreListedButNodesWithoutGpuKernelsStayOnCpu) {
+  SessionOptions options;
+  for (int i = 0; i < 2; ++i) {
+    PhysicalGpu gpu;
+    gpu.platform_id = i;
+    gpu.name = "NVIDIA H100 80GB HBM3";
+    gpu.pci_bus_id = "0000:0" + std::to_string(i) + ":00.0";
+    gpu.compute_major = 9;
+    gpu.total_memory_bytes = int64_t{80} << 30;
+    gpu.free_memory_bytes = int64_t{80} << 30;
+    options.gpus.push_back(gpu);
+  }
+  options.config.mutable_gpu_options()->set_per_process_gpu_memory_fraction(0.5);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(options));
+  std::vector<std::string> names;
+  for (const DeviceAttributes& d : session->ListDevices()) names.push_back(d.name());
+  EXPECT_THAT(names, ElementsAre("/job:localhost/replica:0/task:0/device:CPU:0",
+                                 "/job:localhost/replica:0/task:0/device:GPU:0",
+                                 "/job:localhost/replica:0/task:0/device:GPU:1"));
+  EXPECT_EQ(session->ListDevices()[2].memory_limit(), int64_t{40} << 30);
+  EXPECT_EQ(session->ListDevices()[2].physical_device_desc(),
+            "device: 1, name: NVIDIA H100 80GB HBM3, pci bus id: 0000:01:00.0, compute "
+            "capability: 9.0");
+
+  constexpr char kMatMul[] = R"(
+    node { name: 'a' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }
+           attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1 }
+           dim { size: 1 } } float_val: 3 } } } }
+    node { name: 'm' op: 'MatMul' input: 'a' input: 'a' DEVICE
+           attr { key: 'T' value { type: DT_FLOAT } } })";
+  auto graph = [&](const std::string& device) {
+    std::string text = kMatMul;
+    text.replace(text.find("DEVICE"), 6, device);
+    return Parse(text);
+  };
+  ASSERT_THAT(session->Create(graph("")), IsOk());
+  std::vector<Tensor> out;
+  ASSERT_THAT(session->Run({}, {"m:0"}, {}, &out), IsOk());
+  EXPECT_EQ(out[0].flat<float>()[0], 9.0f);
+  EXPECT_THAT(session->ExplainPlacement(),
+              HasSubstr("m (MatMul) -> /job:localhost/replica:0/task:0/device:CPU:0: default: "
+                        "highest-priority device with a kernel (GPU > CPU); no GPU kernel for "
+                        "these types"));
+
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> strict, Session::New(options));
+  EXPECT_THAT(strict->Create(graph("device: '/device:GPU:1'")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Cannot assign a device for operation m: Could not satisfy "
+                                 "explicit device specification '/device:GPU:1' because no "
+                                 "supported kernel for GPU devices is available.")));
+  options.config.set_allow_soft_placement(true);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> soft, Session::New(options));
+  ASSERT_THAT(soft->Create(graph("device: '/device:GPU:1'")), IsOk());
+  EXPECT_THAT(soft->PlacementLog(), HasSubstr("m: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0"));
+}
+
 }  // namespace
 }  // namespace rill

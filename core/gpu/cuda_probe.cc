@@ -21,4 +21,13 @@ int CudaDeviceCount(std::string* why_none) {
 #endif
 }
 
+std::vector<PhysicalGpu> DiscoverCudaGpus(std::string* why_none) {
+#ifdef RILL_WITH_CUDA
+  return gpu_internal::DiscoverCudaGpusImpl(why_none);
+#else
+  if (why_none != nullptr) *why_none = "Rill was built without the CUDA toolkit";
+  return {};
+#endif
+}
+
 }  // namespace rill

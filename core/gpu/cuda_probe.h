@@ -5,6 +5,9 @@
 #define RILL_CORE_GPU_CUDA_PROBE_H_
 
 #include <string>
+#include <vector>
+
+#include "core/gpu/physical_gpu.h"
 
 namespace rill {
 
@@ -12,6 +15,9 @@ namespace rill {
 bool BuiltWithCuda();
 // The number of usable GPUs (0 when none). `why_none`, if non-null, receives the reason when 0.
 int CudaDeviceCount(std::string* why_none = nullptr);
+// The GPUs this process can use (the driver has applied CUDA_VISIBLE_DEVICES), with name, PCI bus
+// id, compute capability and free/total memory; empty with the reason in `why_none` when none.
+std::vector<PhysicalGpu> DiscoverCudaGpus(std::string* why_none = nullptr);
 
 }  // namespace rill
 

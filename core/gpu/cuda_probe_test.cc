@@ -30,5 +30,20 @@ TEST(CudaProbeTest, NvccBuiltKernelRunsOnAGpu) {
 #endif
 }
 
+TEST(CudaProbeTest, DiscoveryDescribesEveryGpu) {
+  std::string why;
+  const std::vector<PhysicalGpu> gpus = DiscoverCudaGpus(&why);
+  if (gpus.empty()) GTEST_SKIP() << "skipped: no GPU found (" << why << ")";
+  EXPECT_EQ(static_cast<int>(gpus.size()), CudaDeviceCount());
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    std::printf("%s\n", GpuShortDescription(gpus[i]).c_str());
+    EXPECT_EQ(gpus[i].platform_id, static_cast<int>(i));
+    EXPECT_FALSE(gpus[i].name.empty());
+    EXPECT_EQ(gpus[i].pci_bus_id.size(), 12u) << gpus[i].pci_bus_id;  // "0000:05:00.0"
+    EXPECT_GT(gpus[i].total_memory_bytes, 0);
+    EXPECT_LE(gpus[i].free_memory_bytes, gpus[i].total_memory_bytes);
+  }
+}
+
 }  // namespace
 }  // namespace rill

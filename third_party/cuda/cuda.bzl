@@ -7,7 +7,8 @@ not defined, so callers build CPU-only with the same BUILD files.
 
 load("@local_cuda//:defs.bzl", "NVCC", "RILL_HAS_CUDA")
 
-def rill_cuda_library(name, cu_srcs, hdrs = [], deps = [], alwayslink = True, **kwargs):
+def rill_cuda_library(name, cu_srcs, hdrs = [], cu_hdrs = [], deps = [], alwayslink = True, **kwargs):
+    """cu_hdrs: headers of other targets that the .cu files include (nvcc sees only declared files)."""
     if not RILL_HAS_CUDA:
         native.cc_library(name = name, hdrs = hdrs, deps = deps, alwayslink = alwayslink, **kwargs)
         return
@@ -16,7 +17,7 @@ def rill_cuda_library(name, cu_srcs, hdrs = [], deps = [], alwayslink = True, **
         obj = name + "_" + src.replace("/", "_").replace(".cu", ".o")
         native.genrule(
             name = obj + "_nvcc",
-            srcs = [src] + hdrs + ["@local_cuda//:cuda_headers"],
+            srcs = [src] + hdrs + cu_hdrs + ["@local_cuda//:cuda_headers"],
             outs = [obj],
             cmd = ("{nvcc} -c -O3 -std=c++17 -Xcompiler -fPIC -I. -I$(GENDIR) " +
                    "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 " +
