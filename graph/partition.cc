@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "ops/attr_value_util.h"
@@ -28,6 +29,17 @@ absl::StatusOr<DataType> OutputType(const NodeDef& node, int index) {
   return (*out)[index];
 }
 
+bool AlwaysOnHost(DataType dtype) {
+  const DataType base = BaseType(dtype);
+  return base == DT_STRING || base == DT_RESOURCE;
+}
+
+// The device type of a full device name ("GPU"), or "" when it does not parse.
+std::string DeviceTypeOf(const std::string& device) {
+  absl::StatusOr<DeviceName> parsed = ParseDeviceName(device);
+  return parsed.ok() && parsed->has_type ? parsed->type : "";
+}
+
 class Partitioner {
  public:
   Partitioner(const GraphDef& graph, const PartitionOptions& options)
@@ -45,6 +57,10 @@ class Partitioner {
       }
       devices_.push_back(std::move(device));
     }
+    host_inputs_.resize(graph_.node_size());
+    host_outputs_.resize(graph_.node_size());
+    on_host_device_.resize(graph_.node_size());
+    for (int i = 0; i < graph_.node_size(); ++i) RILL_RETURN_IF_ERROR(FillMemoryTypes(i));
     for (int i = 0; i < graph_.node_size(); ++i) RILL_RETURN_IF_ERROR(AddNode(i));
     for (auto& [device, part] : parts_) *part.mutable_versions() = graph_.versions();
     return std::move(parts_);
@@ -53,6 +69,34 @@ class Partitioner {
  private:
   std::string NewName(const std::string& prefix) {
     return absl::StrCat(prefix, "/_", (*options_.name_counter)++);
+  }
+
+  // Host-memory flags of node i's inputs and outputs (left empty on CPU devices: all host).
+  absl::Status FillMemoryTypes(int i) {
+    const NodeDef& node = graph_.node(i);
+    const std::string type = DeviceTypeOf(devices_[i]);
+    on_host_device_[i] = type.empty() || type == "CPU";
+    if (on_host_device_[i]) return absl::OkStatus();
+    if (options_.memory_types) {
+      absl::Status s = options_.memory_types(node, type, &host_inputs_[i], &host_outputs_[i]);
+      if (!s.ok()) return AnnotateStatus(s, absl::StrCat("memory types of node '", node.name(), "'"));
+      return absl::OkStatus();
+    }
+    absl::StatusOr<DataTypeVector> out = OutputTypesForNode(node);
+    if (!out.ok()) return absl::OkStatus();  // unknown op: nothing can be said; device memory
+    for (DataType t : *out) host_outputs_[i].push_back(AlwaysOnHost(t));
+    return absl::OkStatus();
+  }
+
+  // Whether output `port` of node i / input `slot` of node i lives in host memory on a non-CPU
+  // device (false on CPU, where there is only host memory).
+  bool OutputOnHost(int i, int port) const {
+    return port >= 0 && port < static_cast<int>(host_outputs_[i].size()) && host_outputs_[i][port];
+  }
+  bool InputOnHost(int i, int slot, DataType dtype) const {
+    if (on_host_device_[i]) return false;
+    if (slot < static_cast<int>(host_inputs_[i].size())) return host_inputs_[i][slot];
+    return !options_.memory_types && AlwaysOnHost(dtype);
   }
 
   NodeDef* AddTo(const std::string& device) {
@@ -72,18 +116,22 @@ class Partitioner {
 
   // Adds a _Send of `tensor` (a "name:port" input string) on src_dev and the matching _Recv on
   // dst_dev; returns the _Recv's name.
+  // `host_send`/`host_recv` choose _HostSend/_HostRecv. When both ends are on one device (a
+  // memory-type fix-up) the Recv waits on its Send by a control edge (spec §4.2 step 6).
   std::string AddSendRecv(const std::string& src_node, const std::string& tensor, DataType dtype,
-                          const std::string& src_dev, const std::string& dst_dev) {
+                          const std::string& src_dev, const std::string& dst_dev,
+                          bool host_send = false, bool host_recv = false) {
     const std::string tensor_name = absl::StrCat("edge_", edge_id_++, "_", src_node);
     NodeDef* send = AddTo(src_dev);
     send->set_name(NewName(src_node));
-    send->set_op("_Send");
+    send->set_op(host_send ? "_HostSend" : "_Send");
     send->add_input(tensor);
     SetAttr(send, "T", BaseType(dtype));
     SetSendRecvAttrs(send, tensor_name, src_dev, dst_dev);
     NodeDef* recv = AddTo(dst_dev);
     recv->set_name(NewName(src_node));
-    recv->set_op("_Recv");
+    recv->set_op(host_recv ? "_HostRecv" : "_Recv");
+    if (src_dev == dst_dev) recv->add_input(absl::StrCat("^", send->name()));
     SetAttr(recv, "tensor_type", BaseType(dtype));
     SetSendRecvAttrs(recv, tensor_name, src_dev, dst_dev);
     return recv->name();
@@ -96,6 +144,7 @@ class Partitioner {
     copy.clear_input();
     copy.set_device(dst_dev);
     std::vector<std::string> controls;
+    int slot = 0;
     for (const std::string& input : node.input()) {
       RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
       auto it = by_name_.find(in.node);
@@ -104,16 +153,12 @@ class Partitioner {
             absl::StrCat("Incomplete graph, missing input '", input, "' for ", node.name()));
       }
       const std::string& src_dev = devices_[it->second];
-      if (src_dev == dst_dev) {
-        if (in.is_control()) {
-          controls.push_back(input);
-        } else {
-          *copy.add_input() = input;
-        }
-        continue;
-      }
-      auto key = std::make_tuple(in.node, in.index, dst_dev);
       if (in.is_control()) {
+        if (src_dev == dst_dev) {
+          controls.push_back(input);
+          continue;
+        }
+        auto key = std::make_tuple(in.node, in.index, dst_dev, false);
         auto found = recvs_.find(key);
         if (found == recvs_.end()) {
           NodeDef* dummy = AddTo(src_dev);
@@ -137,12 +182,26 @@ class Partitioner {
         controls.push_back(absl::StrCat("^", found->second));
         continue;
       }
+      const int this_slot = slot++;
+      const bool src_host = OutputOnHost(it->second, in.index);
+      if (src_dev == dst_dev && !src_host &&
+          !(host_inputs_[i].size() > static_cast<size_t>(this_slot) && host_inputs_[i][this_slot])) {
+        *copy.add_input() = input;  // the common case: no dtype lookup needed
+        continue;
+      }
       RILL_ASSIGN_OR_RETURN(DataType dtype, OutputType(graph_.node(it->second), in.index));
+      const bool dst_host = InputOnHost(i, this_slot, dtype);
+      if (src_dev == dst_dev && src_host == dst_host) {
+        *copy.add_input() = input;
+        continue;
+      }
+      auto key = std::make_tuple(in.node, in.index, dst_dev, dst_host);
       auto found = IsRefType(dtype) ? recvs_.end() : recvs_.find(key);
       if (found == recvs_.end()) {
         const std::string tensor =
             in.index == 0 ? in.node : absl::StrCat(in.node, ":", in.index);
-        const std::string recv = AddSendRecv(in.node, tensor, dtype, src_dev, dst_dev);
+        const std::string recv =
+            AddSendRecv(in.node, tensor, dtype, src_dev, dst_dev, src_host, dst_host);
         found = recvs_.insert_or_assign(key, recv).first;
       }
       *copy.add_input() = found->second;
@@ -158,7 +217,12 @@ class Partitioner {
   int64_t edge_id_ = 0;
   absl::flat_hash_map<std::string, int> by_name_;
   std::vector<std::string> devices_;
-  std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
+  std::vector<std::vector<bool>> host_inputs_;   // per node; empty on CPU devices
+  std::vector<std::vector<bool>> host_outputs_;  // per node; empty on CPU devices
+  std::vector<bool> on_host_device_;             // per node: placed on a CPU (all host memory)
+  // (src node, src port, destination device, destination input on host) -> Recv (or Identity
+  // for control edges).
+  std::map<std::tuple<std::string, int, std::string, bool>, std::string> recvs_;
   std::map<std::string, GraphDef> parts_;
 };
 

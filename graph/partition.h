@@ -7,7 +7,13 @@
 //     outputs, which are sent once per edge);
 //   - a control edge between devices is carried by a dummy DT_FLOAT [0] Const "<src>/ctrl/_N" sent
 //     across and an Identity "<src>/_N" on the destination that the consumer depends on;
-//   - new nodes are named "<src>/_<counter>".
+//   - new nodes are named "<src>/_<counter>";
+//   - memory types (spec §4.3): on a non-CPU device an output or input may live in host memory
+//     (a kernel's HostMemory args, always for string and resource). A producer output in host
+//     memory is sent with `_HostSend`, a consumer input that must be in host memory receives with
+//     `_HostRecv`; an edge inside one non-CPU device whose ends disagree also gets a pair, whose
+//     Recv waits on its Send by a control edge. On CPU devices everything is host memory and plain
+//     `_Send`/`_Recv` are used (Rill's choice; TensorFlow's CPU partitions look the same).
 // Works on GraphDefs (the placed graph is a GraphDef plus a node-name -> device map), so the
 // result is directly what RunMetadata.partition_graphs shows. Pure function; thread-safe.
 //
@@ -21,6 +27,9 @@
 #include <map>
 #include <string>
 
+#include <vector>
+
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "proto/graph.pb.h"
 
@@ -36,6 +45,13 @@ struct PartitionOptions {
   // Counter for new node names ("<src>/_<n>"); shared across a session's partitions so names stay
   // unique. Not owned; may be null (then starts at 0 per call).
   int64_t* name_counter = nullptr;
+  // Which inputs and outputs of `node` live in host memory when it runs on a device of type
+  // `device_type` (only asked for non-CPU devices); fills one bool per input arg element / output.
+  // Null: everything in device memory except DT_STRING and DT_RESOURCE, which are always on host.
+  // An error fails the partition.
+  std::function<absl::Status(const NodeDef& node, const std::string& device_type,
+                             std::vector<bool>* host_inputs, std::vector<bool>* host_outputs)>
+      memory_types;
 };
 
 // InvalidArgument when a node has no device, an input names a missing node ("Incomplete graph,

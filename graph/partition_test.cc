@@ -6,6 +6,9 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "graph/builder/op_builder.h"
+#include "graph/builder/ops.h"
+#include "graph/builder/scope.h"
 
 namespace rill {
 namespace {
@@ -118,6 +121,110 @@ TEST(PartitionTest, MissingDeviceOrInputIsInvalidArgument) {
                         ByDeviceField()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Incomplete graph, missing input '^q' for a"));
+}
+
+// Memory types on a non-CPU device, with the expected partitions built by the builder API.
+constexpr char kGpu0[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+
+Operation SendNode(const Scope& scope, const std::string& name, const std::string& op,
+                   const Output& input, const std::string& tensor_name, const std::string& src,
+                   const std::string& dst) {
+  return OpBuilder(scope.WithExactOpName(name).WithDevice(src), op)
+      .Input(input)
+      .Attr("tensor_name", tensor_name)
+      .Attr("send_device", src)
+      .Attr("send_device_incarnation", int64_t{1})
+      .Attr("recv_device", dst)
+      .Attr("client_terminated", false)
+      .Finalize();
+}
+
+Output RecvNode(const Scope& scope, const std::string& name, const std::string& op,
+                const std::string& tensor_name, const std::string& src, const std::string& dst) {
+  return OpBuilder(scope.WithExactOpName(name).WithDevice(dst), op)
+      .Attr("tensor_type", DT_FLOAT)
+      .Attr("tensor_name", tensor_name)
+      .Attr("send_device", src)
+      .Attr("send_device_incarnation", int64_t{1})
+      .Attr("recv_device", dst)
+      .Attr("client_terminated", false)
+      .Finalize()
+      .output(0);
+}
+
+TEST(PartitionTest, HostMemoryArgumentsUseHostSendAndHostRecv) {
+  // `shape` (think Shape on a GPU) produces its output in host memory; `use_host` and `consume`
+  // (think Reshape's shape input) want their input in host memory; the rest use device memory.
+  Scope root = Scope::NewRootScope();
+  Scope gpu = root.WithDevice(kGpu0);
+  Scope cpu = root.WithDevice(kCpu0);
+  Output a = ops::Const(gpu.WithOpName("a"), 1.f);
+  Output shape = ops::Identity(gpu.WithOpName("shape"), a);
+  ops::Identity(gpu.WithOpName("use_dev"), shape);
+  ops::Identity(gpu.WithOpName("use_host"), shape);
+  ops::Identity(cpu.WithOpName("to_cpu"), shape);
+  Output c = ops::Const(cpu.WithOpName("c"), 2.f);
+  ops::Identity(gpu.WithOpName("consume"), c);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef graph, root.ToGraphDef());
+
+  PartitionOptions options = ByDeviceField();
+  std::vector<std::string> asked;
+  options.memory_types = [&](const NodeDef& n, const std::string& type, std::vector<bool>* in,
+                             std::vector<bool>* out) {
+    asked.push_back(n.name() + "@" + type);
+    in->assign(n.input_size(), n.name() == "use_host" || n.name() == "consume");
+    out->assign(1, n.name() == "shape");
+    return absl::OkStatus();
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(graph, options));
+  EXPECT_THAT(asked, ::testing::ElementsAre("a@GPU", "shape@GPU", "use_dev@GPU", "use_host@GPU",
+                                            "consume@GPU"));
+
+  Scope want_gpu = Scope::NewRootScope().WithDevice(kGpu0);
+  Output want_a = ops::Const(want_gpu.WithOpName("a"), 1.f);
+  Output want_shape = ops::Identity(want_gpu.WithOpName("shape"), want_a);
+  // Inside GPU:0, host output -> device input: a pair whose Recv waits on its Send.
+  Operation send0 = SendNode(want_gpu, "shape/_0", "_HostSend", want_shape, "edge_0_shape", kGpu0,
+                             kGpu0);
+  Output recv1 = RecvNode(want_gpu.WithControlDependencies({send0}), "shape/_1", "_Recv",
+                          "edge_0_shape", kGpu0, kGpu0);
+  ops::Identity(want_gpu.WithOpName("use_dev"), recv1);
+  ops::Identity(want_gpu.WithOpName("use_host"), want_shape);  // host -> host: a plain edge
+  SendNode(want_gpu, "shape/_2", "_HostSend", want_shape, "edge_1_shape", kGpu0, kCpu0);
+  Output recv5 = RecvNode(want_gpu, "c/_5", "_HostRecv", "edge_2_c", kCpu0, kGpu0);
+  ops::Identity(want_gpu.WithOpName("consume"), recv5);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef want_gpu_part, want_gpu.ToGraphDef());
+
+  Scope want_cpu = Scope::NewRootScope().WithDevice(kCpu0);
+  Output recv3 = RecvNode(want_cpu, "shape/_3", "_Recv", "edge_1_shape", kGpu0, kCpu0);
+  ops::Identity(want_cpu.WithOpName("to_cpu"), recv3);
+  Output want_c = ops::Const(want_cpu.WithOpName("c"), 2.f);
+  SendNode(want_cpu, "c/_4", "_Send", want_c, "edge_2_c", kCpu0, kGpu0);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef want_cpu_part, want_cpu.ToGraphDef());
+
+  ASSERT_EQ(parts.size(), 2u);
+  ExpectEqual(parts[kGpu0], want_gpu_part.DebugString());
+  ExpectEqual(parts[kCpu0], want_cpu_part.DebugString());
+}
+
+TEST(PartitionTest, ResourceOutputsOfADeviceAreOnHostWithoutAMemoryTypeFunction) {
+  GraphDef g = Parse(absl::StrCat(
+      "node { name: 'v' op: 'VarHandleOp' device: '", kGpu0, "' "
+      "attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'shape' value { shape {} } } }"
+      "node { name: 'r' op: 'ReadVariableOp' input: 'v' device: '", kCpu0, "' "
+      "attr { key: 'dtype' value { type: DT_FLOAT } } }"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
+  EXPECT_EQ(parts[kGpu0].node(1).op(), "_HostSend");
+  EXPECT_EQ(parts[kCpu0].node(0).op(), "_Recv");
+}
+
+TEST(PartitionTest, MemoryTypeErrorsNameTheNode) {
+  GraphDef g = Parse(absl::StrCat("node { name: 'n' op: 'NoOp' device: '", kGpu0, "' }"));
+  PartitionOptions options = ByDeviceField();
+  options.memory_types = [](const NodeDef&, const std::string&, std::vector<bool>*,
+                            std::vector<bool>*) { return absl::NotFoundError("no GPU kernel"); };
+  EXPECT_THAT(Partition(g, options),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("memory types of node 'n'")));
 }
 
 }  // namespace

@@ -97,6 +97,13 @@ absl::StatusOr<std::unique_ptr<OpKernel>> KernelRegistry::CreateKernel(const Nod
   return e->factory(ctx);
 }
 
+namespace {
+bool AlwaysOnHost(DataType dtype) {
+  const DataType base = BaseType(dtype);
+  return base == DT_STRING || base == DT_RESOURCE;
+}
+}  // namespace
+
 absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op_def,
                                             absl::string_view device_type,
                                             std::vector<bool>* inputs,
@@ -106,6 +113,9 @@ absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op
   inputs->assign(in.size(), device_type == kDeviceCpu);
   outputs->assign(out.size(), device_type == kDeviceCpu);
   if (device_type == kDeviceCpu) return absl::OkStatus();
+  // Strings and resource handles are host objects on every device, kernel or not.
+  for (size_t i = 0; i < in.size(); ++i) (*inputs)[i] = AlwaysOnHost(in[i]);
+  for (size_t i = 0; i < out.size(); ++i) (*outputs)[i] = AlwaysOnHost(out[i]);
   const Entry* e = Find(node, device_type);
   if (e == nullptr) return absl::OkStatus();
   // Walk the OpDef's args to map arg names to flat input/output indices.
@@ -124,7 +134,7 @@ absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op
                                   arg.name()) != e->def.host_memory_args.end();
       for (int64_t k = 0; k < n && index < types.size(); ++k, ++index) {
         // int32 tensors on a GPU always live on the host, as in TensorFlow.
-        (*flags)[index] = host || BaseType(types[index]) == DT_INT32;
+        (*flags)[index] = host || (*flags)[index] || BaseType(types[index]) == DT_INT32;
       }
     }
   };

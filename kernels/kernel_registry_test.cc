@@ -121,6 +121,22 @@ TEST(KernelRegistryTest, HostMemoryArgsFollowDeclarationsAndInt32Rule) {
   EXPECT_THAT(in, ElementsAre(true, true));
 }
 
+TEST(KernelRegistryTest, ResourceHandlesAreOnHostOnEveryDeviceEvenWithoutAKernel) {
+  std::unique_ptr<KernelRegistry> registry = MakeRegistry();
+  NodeDef read;
+  read.set_name("read");
+  read.set_op("ReadVariableOp");
+  read.add_input("v");
+  AttrValue dtype;
+  dtype.set_type(DT_FLOAT);
+  (*read.mutable_attr())["dtype"] = dtype;
+  const OpDef& op = OpRegistry::Global()->LookUp("ReadVariableOp")->op_def;
+  std::vector<bool> in, out;
+  RILL_ASSERT_OK(registry->HostMemoryArgs(read, op, "GPU", &in, &out));
+  EXPECT_THAT(in, ElementsAre(true));
+  EXPECT_THAT(out, ElementsAre(false));
+}
+
 TEST(KernelRegistryTest, OpKernelContextReportsOomWithNodeAndAllocator) {
   std::unique_ptr<KernelRegistry> registry = MakeRegistry();
   KernelRegistry& r = *registry;

@@ -245,6 +245,14 @@ class SessionImpl {
       counter = name_counter_;
     }
     popts.name_counter = &counter;
+    // Host-memory arguments of device kernels (HostMemory args, int32, strings, resources) get
+    // _HostSend/_HostRecv; asked only for nodes on non-CPU devices.
+    popts.memory_types = [](const NodeDef& n, const std::string& device_type,
+                            std::vector<bool>* host_inputs, std::vector<bool>* host_outputs) {
+      RILL_ASSIGN_OR_RETURN(const OpRegistration* op, OpRegistry::Global()->LookUpOrError(n.op()));
+      return KernelRegistry::Global()->HostMemoryArgs(n, op->op_def, device_type, host_inputs,
+                                                      host_outputs);
+    };
     RILL_ASSIGN_OR_RETURN(auto parts, Partition(state->run.graph, popts));
     for (auto& [device_name, part] : parts) {
       Device* device = devices_->Find(device_name);
