@@ -1,7 +1,7 @@
 // Add and AddV2 on the CPU with numpy broadcasting, for every dtype their OpDefs allow (Add also
 // concatenates strings). Fast paths: equal element counts (same shape up to leading 1s) and a
 // one-element operand; otherwise an odometer over the outer output dims with a strided inner
-// loop. Incompatible shapes are InvalidArgument "Incompatible shapes: [2] vs. [3]". Cheap.
+// loop. The same-shape path runs in parallel on the session's intra-op pool. Incompatible shapes are InvalidArgument "Incompatible shapes: [2] vs. [3]". Cheap.
 #include "kernels/add_op.h"
 
 #include <algorithm>
@@ -45,14 +45,17 @@ std::vector<int64_t> BroadcastStrides(const TensorShape& in, const TensorShape& 
 }
 
 template <typename T>
-void AddBroadcast(const Tensor& a, const Tensor& b, Tensor* out) {
+void AddBroadcast(const OpKernelContext& ctx, const Tensor& a, const Tensor& b, Tensor* out) {
   const T* x = a.flat<T>().data();
   const T* y = b.flat<T>().data();
   T* z = out->flat<T>().data();
   const TensorShape& shape = out->shape();
   const int64_t n = shape.num_elements();
   if (a.NumElements() == n && b.NumElements() == n) {
-    for (int64_t i = 0; i < n; ++i) z[i] = AddValues(x[i], y[i]);
+    // Large same-shape adds are split over the intra-op pool (inline when small or no pool).
+    ctx.ParallelFor(n, /*cost_per_unit=*/2, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) z[i] = AddValues(x[i], y[i]);
+    });
     return;
   }
   if (b.NumElements() == 1) {
@@ -100,7 +103,7 @@ class AddOp final : public OpKernel {
         return absl::InvalidArgumentError(
             absl::StrCat(type_string(), " node ", name(), " has no CPU implementation for bool"));
       } else {
-        AddBroadcast<T>(a, b, out);
+        AddBroadcast<T>(ctx, a, b, out);
         return absl::OkStatus();
       }
     });

@@ -29,6 +29,7 @@
 #include "core/cancellation.h"
 #include "core/device.h"
 #include "core/rendezvous.h"
+#include "core/thread_pool.h"
 #include "core/tensor.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
@@ -108,6 +109,9 @@ class OpKernelContext {
     std::vector<TensorValue>* inputs = nullptr;   // Not owned.
     CallFrame* call_frame = nullptr;              // Not owned; feeds and fetches.
     bool is_input_dead = false;                   // TF1 control flow deadness
+    // The session's intra-op pool (intra_op_parallelism_threads) for work inside one kernel;
+    // null = run inline.
+    ThreadPool* intra_op_pool = nullptr;          // Not owned.
   };
 
   OpKernelContext(const Params& params, int num_outputs)
@@ -120,6 +124,17 @@ class OpKernelContext {
   const OpKernel& kernel() const { return *params_.kernel; }
   bool is_input_dead() const { return params_.is_input_dead; }
   CallFrame* call_frame() const { return params_.call_frame; }
+  ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
+  // Splits [0, total) over the intra-op pool (ThreadPool::ParallelFor: small totals run inline),
+  // or runs fn(0, total) inline when the kernel has no pool. Blocks until every block is done.
+  void ParallelFor(int64_t total, int64_t cost_per_unit,
+                   const std::function<void(int64_t, int64_t)>& fn) const {
+    if (params_.intra_op_pool != nullptr) {
+      params_.intra_op_pool->ParallelFor(total, cost_per_unit, fn);
+    } else if (total > 0) {
+      fn(0, total);
+    }
+  }
 
   int num_inputs() const { return static_cast<int>(params_.inputs->size()); }
   // The input tensor (through the ref for ref inputs).

@@ -73,6 +73,7 @@ class OpTester {
   void SetRendezvous(Rendezvous* r) { rendezvous_ = r; }
   void SetCallFrame(CallFrame* f) { call_frame_ = f; }
   void SetInputDead(bool dead) { is_input_dead_ = dead; }
+  void SetIntraOpPool(ThreadPool* pool) { intra_op_pool_ = pool; }
 
   // Fills defaults, validates the NodeDef against its OpDef and creates the kernel. Returns the
   // validation or construction error (e.g. InvalidArgument from the kernel's constructor, or
@@ -108,6 +109,7 @@ class OpTester {
   Rendezvous* rendezvous_ = nullptr;  // Not owned.
   CallFrame* call_frame_ = nullptr;   // Not owned.
   bool is_input_dead_ = false;
+  ThreadPool* intra_op_pool_ = nullptr;  // Not owned.
 };
 
 // EXPECTs that `actual` has the dtype, shape and exactly the values of `expected` (half and

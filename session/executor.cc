@@ -193,6 +193,7 @@ class Executor::StepState {
     params.rendezvous = args_.rendezvous;
     params.cancellation = args_.cancellation;
     params.call_frame = args_.call_frame;
+    params.intra_op_pool = args_.intra_op_pool;
     params.kernel = item.kernel.get();
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.kernel->IsAsync()) {

@@ -29,6 +29,7 @@
 #include "core/cancellation.h"
 #include "core/device.h"
 #include "core/rendezvous.h"
+#include "core/thread_pool.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/op_kernel.h"
 #include "proto/graph.pb.h"
@@ -47,6 +48,7 @@ class Executor {
     CancellationManager* cancellation = nullptr;  // Not owned.
     CallFrame* call_frame = nullptr;              // Not owned; may be null.
     Runner runner;                                // null = run everything inline
+    ThreadPool* intra_op_pool = nullptr;          // Not owned; kernels' ParallelFor (null: inline)
     DeviceStepStats* stats = nullptr;             // Not owned; filled when non-null.
   };
 

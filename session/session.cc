@@ -78,6 +78,9 @@ class SessionImpl {
     int threads = options_.config.inter_op_parallelism_threads();
     if (threads <= 0) threads = DefaultNumThreads();
     pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
+    int intra = options_.config.intra_op_parallelism_threads();
+    if (intra <= 0) intra = DefaultNumThreads();
+    intra_op_pool_ = std::make_unique<ThreadPool>("rill_intra_op", intra);
     if (options_.config.log_device_placement()) {
       std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
       std::fflush(stdout);
@@ -312,6 +315,7 @@ class SessionImpl {
     ex_args.call_frame = &frame;
     ThreadPool* pool = pool_.get();
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+    ex_args.intra_op_pool = intra_op_pool_.get();
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
@@ -379,7 +383,8 @@ class SessionImpl {
 
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> devices_;
-  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<ThreadPool> pool_;           // inter-op: runs expensive kernels
+  std::unique_ptr<ThreadPool> intra_op_pool_;  // intra-op: ParallelFor inside kernels
 
   mutable absl::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
