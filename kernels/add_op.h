@@ -1,5 +1,5 @@
-// Shared pieces of the CPU Add/AddV2 and AddN kernels: the element addition every dtype uses and
-// numpy broadcasting of two shapes.
+// Shared piece of the CPU Add/AddV2 and AddN kernels: the element addition every dtype uses
+// (broadcasting lives in kernels/broadcast.h).
 //
 //   RILL_ASSIGN_OR_RETURN(TensorShape out, BroadcastShapes(x.shape(), y.shape()));
 //   z[i] = AddValues(x[i], y[i]);
@@ -11,9 +11,8 @@
 #include <string>
 #include <type_traits>
 
-#include "absl/status/statusor.h"
-#include "core/tensor_shape.h"
 #include "core/types.h"
+#include "kernels/broadcast.h"
 
 namespace rill {
 
@@ -30,10 +29,6 @@ T AddValues(const T& a, const T& b) {
     return a + b;
   }
 }
-
-// The numpy broadcast of `a` and `b` (dims aligned from the right; each pair equal, or one of
-// them 1). InvalidArgument "Incompatible shapes: [2] vs. [3]" otherwise (TensorFlow's text).
-absl::StatusOr<TensorShape> BroadcastShapes(const TensorShape& a, const TensorShape& b);
 
 }  // namespace rill
 

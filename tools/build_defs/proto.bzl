@@ -5,14 +5,16 @@ Bazel 4.2.3's native proto rules would download protobuf's sources; this runs th
 the workspace root (`import "proto/types.proto";`).
 """
 
-def rill_proto_library(name, srcs, deps = [], visibility = None):
+def rill_proto_library(name, srcs, deps = [], imports = [], visibility = None):
+    """imports: filegroups of the .proto files that `srcs` import from other packages (e.g.
+    "//proto:proto_files"); their cc_library goes in `deps`."""
     hdrs = [s.replace(".proto", ".pb.h") for s in srcs]
     ccs = [s.replace(".proto", ".pb.cc") for s in srcs]
     native.genrule(
         name = name + "_protoc",
-        srcs = srcs,
+        srcs = srcs + imports,
         outs = hdrs + ccs,
-        cmd = "protoc -I. --cpp_out=$(GENDIR) $(SRCS)",
+        cmd = "protoc -I. --cpp_out=$(GENDIR) " + " ".join(["$(location %s)" % s for s in srcs]),
     )
     native.cc_library(
         name = name,

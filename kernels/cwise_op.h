@@ -1,0 +1,217 @@
+// Elementwise kernels: one kernel template for every binary op (numpy broadcasting) and one for
+// every unary op. An op is a functor plus a registration line:
+//
+//   struct SubFunctor : CwiseFunctorBase {
+//     template <typename T> T operator()(T x, T y) const { return WrappingSub(x, y); }
+//   };
+//   REGISTER_KERNEL(KernelDefBuilder("Sub").Device(kDeviceCpu).TypeConstraint("T", {...}),
+//                   BinaryOp<SubFunctor, float, double, int32_t>);
+//
+// Functors see the *compute type*: half and bfloat16 are computed in float and rounded once when
+// stored, as TensorFlow's CPU kernels do. A functor may return bool (comparisons). Hooks from
+// CwiseFunctorBase that a functor may replace:
+//   absl::Status Init(OpKernelConstruction&)   reads attrs (LeakyRelu's alpha);
+//   template <typename T> absl::Status Check(const OpKernelContext&) const
+//                                              rejects inputs before computing (integer division
+//                                              by zero: InvalidArgument "Integer division by zero").
+// Loops are plain contiguous loops over raw pointers that the compiler vectorizes; large ones
+// are split over the session's intra-op pool (OpKernelContext::ParallelFor).
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#ifndef RILL_KERNELS_CWISE_OP_H_
+#define RILL_KERNELS_CWISE_OP_H_
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "core/tensor.h"
+#include "core/types.h"
+#include "kernels/broadcast.h"
+#include "kernels/op_kernel.h"
+
+namespace rill {
+
+// The type a functor computes in for storage type T.
+template <typename T>
+struct CwiseComputeType {
+  using type = T;
+};
+template <>
+struct CwiseComputeType<half> {
+  using type = float;
+};
+template <>
+struct CwiseComputeType<bfloat16> {
+  using type = float;
+};
+
+struct CwiseFunctorBase {
+  // Cycles per element, for ParallelFor block sizing; transcendental functors set more.
+  static constexpr int64_t kCost = 1;
+  absl::Status Init(OpKernelConstruction&) { return absl::OkStatus(); }
+  template <typename T>
+  absl::Status Check(const OpKernelContext&) const {
+    return absl::OkStatus();
+  }
+};
+
+namespace cwise_internal {
+
+// Converts a functor result to the output's storage type.
+template <typename Out, typename R>
+Out Store(R r) {
+  if constexpr (std::is_same_v<Out, half> || std::is_same_v<Out, bfloat16>) {
+    return Out(static_cast<float>(r));
+  } else {
+    return static_cast<Out>(r);
+  }
+}
+
+template <typename T>
+typename CwiseComputeType<T>::type Load(const T& v) {
+  return static_cast<typename CwiseComputeType<T>::type>(v);
+}
+
+template <typename F>
+constexpr int64_t CostOf() {
+  return F::kCost;
+}
+
+}  // namespace cwise_internal
+
+template <typename F, typename T>
+using CwiseBinaryResult = std::conditional_t<
+    std::is_same_v<decltype(std::declval<const F&>()(
+                       std::declval<typename CwiseComputeType<T>::type>(),
+                       std::declval<typename CwiseComputeType<T>::type>())),
+                   bool>,
+    bool, T>;
+
+// out = f(x, y) with numpy broadcasting; `out` is allocated with the broadcast shape.
+template <typename F, typename T>
+void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const Tensor& y,
+                 Tensor* out) {
+  using Out = CwiseBinaryResult<F, T>;
+  const T* a = x.flat<T>().data();
+  const T* b = y.flat<T>().data();
+  Out* z = out->flat<Out>().data();
+  const int64_t n = out->NumElements();
+  const int64_t cost = cwise_internal::CostOf<F>();
+  using cwise_internal::Load;
+  using cwise_internal::Store;
+  if (x.NumElements() == n && y.NumElements() == n) {
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i]), Load(b[i])));
+    });
+    return;
+  }
+  if (y.NumElements() == 1) {
+    const auto s = Load(b[0]);
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i]), s));
+    });
+    return;
+  }
+  if (x.NumElements() == 1) {
+    const auto s = Load(a[0]);
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(s, Load(b[i])));
+    });
+    return;
+  }
+  ForEachBroadcastRow(x.shape(), y.shape(), out->shape(),
+                      [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa,
+                          int64_t sb) {
+                        for (int64_t j = 0; j < inner; ++j) {
+                          z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
+                        }
+                      });
+}
+
+// A binary elementwise kernel for the storage types Ts (the registration's type list).
+template <typename F, typename... Ts>
+class BinaryOp final : public OpKernel {
+ public:
+  explicit BinaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(functor_.Init(ctx));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor x = ctx.input(0);
+    const Tensor y = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, BroadcastShapes(x.shape(), y.shape()));
+    absl::Status status = absl::InvalidArgumentError(
+        absl::StrCat(type_string(), " node ", name(), " has no CPU kernel for ",
+                     DataTypeString(x.dtype())));
+    ((x.dtype() == DataTypeToEnum<Ts>::value
+          ? (status = Run<Ts>(ctx, x, y, shape), true)
+          : false) ||
+     ...);
+    return status;
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  template <typename T>
+  absl::Status Run(OpKernelContext& ctx, const Tensor& x, const Tensor& y,
+                   const TensorShape& shape) const {
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    if (shape.num_elements() == 0) return absl::OkStatus();
+    RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));
+    CwiseBinary<F, T>(ctx, functor_, x, y, out);
+    return absl::OkStatus();
+  }
+
+  F functor_;
+};
+
+// A unary elementwise kernel for the storage types Ts.
+template <typename F, typename... Ts>
+class UnaryOp final : public OpKernel {
+ public:
+  explicit UnaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(functor_.Init(ctx));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor x = ctx.input(0);
+    absl::Status status = absl::InvalidArgumentError(
+        absl::StrCat(type_string(), " node ", name(), " has no CPU kernel for ",
+                     DataTypeString(x.dtype())));
+    ((x.dtype() == DataTypeToEnum<Ts>::value ? (status = Run<Ts>(ctx, x), true) : false) ||
+     ...);
+    return status;
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  template <typename T>
+  absl::Status Run(OpKernelContext& ctx, const Tensor& x) const {
+    using C = typename CwiseComputeType<T>::type;
+    using R = decltype(std::declval<const F&>()(std::declval<C>()));
+    using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (n == 0) return absl::OkStatus();
+    RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));
+    const T* a = x.flat<T>().data();
+    Out* z = out->flat<Out>().data();
+    const F& f = functor_;
+    ctx.ParallelFor(n, cwise_internal::CostOf<F>(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        z[i] = cwise_internal::Store<Out>(f(cwise_internal::Load(a[i])));
+      }
+    });
+    return absl::OkStatus();
+  }
+
+  F functor_;
+};
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_CWISE_OP_H_

@@ -1,0 +1,160 @@
+// Op definitions of the elementwise binary ops (signatures read from TensorFlow's registry by
+// tools/tfgen/dump_op_specs.py, so TensorFlow's graphs import unchanged).
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+REGISTER_OP("Sub")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64,"
+          "complex64, complex128, uint32, uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Mul")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+          "int64, complex64, complex128}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Div")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+          "int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("RealDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+          "int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("DivNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, float, bfloat16, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("FloorDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+          "int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("FloorMod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float,"
+          "double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Maximum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Minimum")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Pow")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("SquaredDifference")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Less")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("LessEqual")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Greater")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("GreaterEqual")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Equal")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: type")
+    .Attr("incompatible_shape_error: bool = true")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("NotEqual")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: type")
+    .Attr("incompatible_shape_error: bool = true")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("LogicalAnd")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("LogicalOr")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+}  // namespace
+}  // namespace rill

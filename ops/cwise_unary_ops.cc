@@ -1,0 +1,162 @@
+// Op definitions of the elementwise unary ops (signatures read from TensorFlow's registry by
+// tools/tfgen/dump_op_specs.py, so TensorFlow's graphs import unchanged).
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+REGISTER_OP("Neg")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Abs")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Sign")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Square")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32,"
+          "uint64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Sqrt")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Rsqrt")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Exp")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Log")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Log1p")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Sin")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Cos")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Tanh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Sigmoid")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Relu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64, qint8}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Relu6")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+          "uint64}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Elu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Selu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Softplus")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("LeakyRelu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("alpha: float = 0.2")
+    .Attr("T: {half, bfloat16, float, double} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Floor")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Ceil")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Round")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Reciprocal")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Erf")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("LogicalNot")
+    .Input("x: bool")
+    .Output("y: bool")
+    .SetShapeFn(shape_fns::Unchanged);
+
+}  // namespace
+}  // namespace rill
