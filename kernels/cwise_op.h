@@ -212,6 +212,19 @@ class UnaryOp final : public OpKernel {
   F functor_;
 };
 
+// The DataType enums of the storage types Ts, for a registration's TypeConstraint.
+template <typename... Ts>
+std::vector<DataType> DataTypesOf() {
+  return {DataTypeToEnum<Ts>::value...};
+}
+
+// Registers Kernel<Functor, Ts...> for `op` on the CPU with T in Ts (the one place the type list
+// is written, so the constraint and the instantiated types cannot disagree).
+#define REGISTER_CWISE_CPU(op, Kernel, Functor, ...)                                       \
+  REGISTER_KERNEL(KernelDefBuilder(op).Device(kDeviceCpu).TypeConstraint(                  \
+                      "T", ::rill::DataTypesOf<__VA_ARGS__>()),                             \
+                  Kernel<Functor, __VA_ARGS__>)
+
 }  // namespace rill
 
 #endif  // RILL_KERNELS_CWISE_OP_H_
