@@ -30,6 +30,7 @@
 #include "core/tensor.h"
 #include "core/tensor_shape.h"
 #include "graph/builder/initializer.h"
+#include "graph/builder/math_ops.h"
 #include "graph/builder/scope.h"
 
 namespace rill {

@@ -426,7 +426,7 @@ TEST(VariableTest, ResourceInputMustBeAResource) {
 // Every op a user can put in a graph has a wrapper here. Runtime-internal ops ("_Send", "_Arg",
 // ...) are added by the runtime, never by users, and have none.
 TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
-  const std::set<std::string> wrapped = {
+  std::set<std::string> wrapped = {
       "Add",          "AddN",         "AddV2",
       "Assign",       "AssignAdd",    "AssignAddVariableOp",
       "AssignSub",    "AssignSubVariableOp", "AssignVariableOp",
@@ -435,10 +435,45 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "PlaceholderWithDefault", "ReadVariableOp", "VarHandleOp",
       "VarIsInitializedOp", "Variable", "VariableV2",
   };
+  // Elementwise math (graph/builder/math_ops.h).
+  const std::set<std::string> math = {
+      "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "Maximum", "Minimum",
+      "Pow", "SquaredDifference", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal",
+      "NotEqual", "LogicalAnd", "LogicalOr", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt",
+      "Exp", "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu",
+      "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot"};
+  wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
         << "op " << op << " has no wrapper in graph/builder/ops.h; add one (and to this list)";
   }
+}
+
+}  // namespace
+}  // namespace rill
+
+namespace rill {
+namespace {
+
+TEST(MathOpsTest, WrappersBuildTheOpWithItsTypeAndAttrs) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  ops::Sub(root.WithOpName("d"), x, y);
+  ops::Less(root.WithOpName("lt"), x, y);
+  ops::LeakyRelu(root.WithOpName("lr"), x, ops::LeakyReluAttrs().Alpha(0.5f));
+  ops::Sqrt(root.WithOpName("s"), x);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  ASSERT_EQ(g.node_size(), 6);
+  EXPECT_EQ(g.node(2).op(), "Sub");
+  EXPECT_EQ(g.node(2).attr().at("T").type(), DT_FLOAT);
+  EXPECT_EQ(g.node(3).op(), "Less");
+  EXPECT_EQ(g.node(4).attr().at("alpha").f(), 0.5f);
+  EXPECT_EQ(g.node(5).input(0), "x");
+  // Mismatched operand types are the builder's error, naming the node.
+  ops::Mul(root.WithOpName("bad"), x, ops::Placeholder(root.WithOpName("i"), DT_INT32));
+  EXPECT_THAT(root.ToGraphDef().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
 }
 
 }  // namespace

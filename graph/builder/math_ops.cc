@@ -1,0 +1,107 @@
+#include "graph/builder/math_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+Output Binary(const Scope& scope, const char* op, const Output& x, const Output& y) {
+  return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
+}
+
+Output Unary(const Scope& scope, const char* op, const Output& x) {
+  return OpBuilder(scope, op).Input(x).Finalize().output(0);
+}
+
+}  // namespace
+
+Output Sub(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Sub", x, y);
+}
+Output Mul(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Mul", x, y);
+}
+Output Div(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Div", x, y);
+}
+Output RealDiv(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "RealDiv", x, y);
+}
+Output DivNoNan(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "DivNoNan", x, y);
+}
+Output FloorDiv(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "FloorDiv", x, y);
+}
+Output FloorMod(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "FloorMod", x, y);
+}
+Output Maximum(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Maximum", x, y);
+}
+Output Minimum(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Minimum", x, y);
+}
+Output Pow(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Pow", x, y);
+}
+Output SquaredDifference(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "SquaredDifference", x, y);
+}
+Output Less(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Less", x, y);
+}
+Output LessEqual(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "LessEqual", x, y);
+}
+Output Greater(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Greater", x, y);
+}
+Output GreaterEqual(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "GreaterEqual", x, y);
+}
+Output Equal(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Equal", x, y);
+}
+Output NotEqual(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "NotEqual", x, y);
+}
+Output LogicalAnd(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "LogicalAnd", x, y);
+}
+Output LogicalOr(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "LogicalOr", x, y);
+}
+
+Output Neg(const Scope& scope, const Output& x) { return Unary(scope, "Neg", x); }
+Output Abs(const Scope& scope, const Output& x) { return Unary(scope, "Abs", x); }
+Output Sign(const Scope& scope, const Output& x) { return Unary(scope, "Sign", x); }
+Output Square(const Scope& scope, const Output& x) { return Unary(scope, "Square", x); }
+Output Sqrt(const Scope& scope, const Output& x) { return Unary(scope, "Sqrt", x); }
+Output Rsqrt(const Scope& scope, const Output& x) { return Unary(scope, "Rsqrt", x); }
+Output Exp(const Scope& scope, const Output& x) { return Unary(scope, "Exp", x); }
+Output Log(const Scope& scope, const Output& x) { return Unary(scope, "Log", x); }
+Output Log1p(const Scope& scope, const Output& x) { return Unary(scope, "Log1p", x); }
+Output Sin(const Scope& scope, const Output& x) { return Unary(scope, "Sin", x); }
+Output Cos(const Scope& scope, const Output& x) { return Unary(scope, "Cos", x); }
+Output Tanh(const Scope& scope, const Output& x) { return Unary(scope, "Tanh", x); }
+Output Sigmoid(const Scope& scope, const Output& x) { return Unary(scope, "Sigmoid", x); }
+Output Relu(const Scope& scope, const Output& x) { return Unary(scope, "Relu", x); }
+Output Relu6(const Scope& scope, const Output& x) { return Unary(scope, "Relu6", x); }
+Output Elu(const Scope& scope, const Output& x) { return Unary(scope, "Elu", x); }
+Output Selu(const Scope& scope, const Output& x) { return Unary(scope, "Selu", x); }
+Output Softplus(const Scope& scope, const Output& x) { return Unary(scope, "Softplus", x); }
+Output Floor(const Scope& scope, const Output& x) { return Unary(scope, "Floor", x); }
+Output Ceil(const Scope& scope, const Output& x) { return Unary(scope, "Ceil", x); }
+Output Round(const Scope& scope, const Output& x) { return Unary(scope, "Round", x); }
+Output Reciprocal(const Scope& scope, const Output& x) { return Unary(scope, "Reciprocal", x); }
+Output Erf(const Scope& scope, const Output& x) { return Unary(scope, "Erf", x); }
+Output LogicalNot(const Scope& scope, const Output& x) { return Unary(scope, "LogicalNot", x); }
+
+Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs) {
+  return OpBuilder(scope, "LeakyRelu").Input(features).Attr("alpha", attrs.alpha).Finalize().output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

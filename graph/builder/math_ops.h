@@ -1,0 +1,74 @@
+// Builder wrappers for the elementwise math ops (TensorFlow's C++ API names): binary ops with
+// numpy broadcasting take (scope, x, y), unary ops (scope, x). Included by graph/builder/ops.h.
+//
+//   Output d = ops::Sub(root, x, y);
+//   Output r = ops::LeakyRelu(root, d, ops::LeakyReluAttrs().Alpha(0.1f));
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_MATH_OPS_H_
+#define RILL_GRAPH_BUILDER_MATH_OPS_H_
+
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output Sub(const Scope& scope, const Output& x, const Output& y);
+Output Mul(const Scope& scope, const Output& x, const Output& y);
+Output Div(const Scope& scope, const Output& x, const Output& y);
+Output RealDiv(const Scope& scope, const Output& x, const Output& y);
+Output DivNoNan(const Scope& scope, const Output& x, const Output& y);
+Output FloorDiv(const Scope& scope, const Output& x, const Output& y);
+Output FloorMod(const Scope& scope, const Output& x, const Output& y);
+Output Maximum(const Scope& scope, const Output& x, const Output& y);
+Output Minimum(const Scope& scope, const Output& x, const Output& y);
+Output Pow(const Scope& scope, const Output& x, const Output& y);
+Output SquaredDifference(const Scope& scope, const Output& x, const Output& y);
+Output Less(const Scope& scope, const Output& x, const Output& y);
+Output LessEqual(const Scope& scope, const Output& x, const Output& y);
+Output Greater(const Scope& scope, const Output& x, const Output& y);
+Output GreaterEqual(const Scope& scope, const Output& x, const Output& y);
+Output Equal(const Scope& scope, const Output& x, const Output& y);
+Output NotEqual(const Scope& scope, const Output& x, const Output& y);
+Output LogicalAnd(const Scope& scope, const Output& x, const Output& y);
+Output LogicalOr(const Scope& scope, const Output& x, const Output& y);
+
+Output Neg(const Scope& scope, const Output& x);
+Output Abs(const Scope& scope, const Output& x);
+Output Sign(const Scope& scope, const Output& x);
+Output Square(const Scope& scope, const Output& x);
+Output Sqrt(const Scope& scope, const Output& x);
+Output Rsqrt(const Scope& scope, const Output& x);
+Output Exp(const Scope& scope, const Output& x);
+Output Log(const Scope& scope, const Output& x);
+Output Log1p(const Scope& scope, const Output& x);
+Output Sin(const Scope& scope, const Output& x);
+Output Cos(const Scope& scope, const Output& x);
+Output Tanh(const Scope& scope, const Output& x);
+Output Sigmoid(const Scope& scope, const Output& x);
+Output Relu(const Scope& scope, const Output& x);
+Output Relu6(const Scope& scope, const Output& x);
+Output Elu(const Scope& scope, const Output& x);
+Output Selu(const Scope& scope, const Output& x);
+Output Softplus(const Scope& scope, const Output& x);
+Output Floor(const Scope& scope, const Output& x);
+Output Ceil(const Scope& scope, const Output& x);
+Output Round(const Scope& scope, const Output& x);
+Output Reciprocal(const Scope& scope, const Output& x);
+Output Erf(const Scope& scope, const Output& x);
+Output LogicalNot(const Scope& scope, const Output& x);
+
+struct LeakyReluAttrs {
+  LeakyReluAttrs Alpha(float x) const {
+    LeakyReluAttrs r = *this;
+    r.alpha = x;
+    return r;
+  }
+  float alpha = 0.2f;
+};
+Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs = {});
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_MATH_OPS_H_
