@@ -103,5 +103,37 @@ Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttr
   return OpBuilder(scope, "LeakyRelu").Input(features).Attr("alpha", attrs.alpha).Finalize().output(0);
 }
 
+Output Shape(const Scope& scope, const Output& input, DataType out_type) {
+  return OpBuilder(scope, "Shape").Input(input).Attr("out_type", out_type).Finalize().output(0);
+}
+Output Size(const Scope& scope, const Output& input, DataType out_type) {
+  return OpBuilder(scope, "Size").Input(input).Attr("out_type", out_type).Finalize().output(0);
+}
+Output Rank(const Scope& scope, const Output& input) { return Unary(scope, "Rank", input); }
+Output Reshape(const Scope& scope, const Output& tensor, const Output& shape) {
+  return Binary(scope, "Reshape", tensor, shape);
+}
+Output ExpandDims(const Scope& scope, const Output& input, const Output& axis) {
+  return Binary(scope, "ExpandDims", input, axis);
+}
+Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis) {
+  return OpBuilder(scope, "Squeeze").Input(input).Attr("squeeze_dims", axis).Finalize().output(0);
+}
+Output Fill(const Scope& scope, const Output& dims, const Output& value) {
+  return Binary(scope, "Fill", dims, value);
+}
+Output ZerosLike(const Scope& scope, const Output& x) { return Unary(scope, "ZerosLike", x); }
+Output OnesLike(const Scope& scope, const Output& x) { return Unary(scope, "OnesLike", x); }
+Output StopGradient(const Scope& scope, const Output& input) {
+  return Unary(scope, "StopGradient", input);
+}
+Output PreventGradient(const Scope& scope, const Output& input) {
+  return Unary(scope, "PreventGradient", input);
+}
+Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "Snapshot", input); }
+Output Cast(const Scope& scope, const Output& x, DataType dst) {
+  return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

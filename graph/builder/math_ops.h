@@ -8,6 +8,9 @@
 #ifndef RILL_GRAPH_BUILDER_MATH_OPS_H_
 #define RILL_GRAPH_BUILDER_MATH_OPS_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -57,6 +60,21 @@ Output Round(const Scope& scope, const Output& x);
 Output Reciprocal(const Scope& scope, const Output& x);
 Output Erf(const Scope& scope, const Output& x);
 Output LogicalNot(const Scope& scope, const Output& x);
+
+// Shape and layout (graph/builder/math_ops.cc too; index inputs are int32 Outputs).
+Output Shape(const Scope& scope, const Output& input, DataType out_type = DT_INT32);
+Output Size(const Scope& scope, const Output& input, DataType out_type = DT_INT32);
+Output Rank(const Scope& scope, const Output& input);
+Output Reshape(const Scope& scope, const Output& tensor, const Output& shape);
+Output ExpandDims(const Scope& scope, const Output& input, const Output& axis);
+Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis = {});
+Output Fill(const Scope& scope, const Output& dims, const Output& value);
+Output ZerosLike(const Scope& scope, const Output& x);
+Output OnesLike(const Scope& scope, const Output& x);
+Output StopGradient(const Scope& scope, const Output& input);
+Output PreventGradient(const Scope& scope, const Output& input);
+Output Snapshot(const Scope& scope, const Output& input);
+Output Cast(const Scope& scope, const Output& x, DataType dst);
 
 struct LeakyReluAttrs {
   LeakyReluAttrs Alpha(float x) const {

@@ -441,7 +441,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Pow", "SquaredDifference", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal",
       "NotEqual", "LogicalAnd", "LogicalOr", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt",
       "Exp", "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu",
-      "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot"};
+      "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot",
+      "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike",
+      "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

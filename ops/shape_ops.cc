@@ -1,0 +1,135 @@
+// Op definitions of the shape and layout ops that need no data movement beyond a copy: Shape,
+// Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
+// PreventGradient, Snapshot, Cast. Signatures read from TensorFlow's registry
+// (tools/tfgen/dump_op_specs.py).
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// Shape: a vector of the input's rank.
+absl::Status ShapeOfShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{
+                      in.unknown_rank() ? int64_t{-1} : static_cast<int64_t>(in.dims().size())}));
+  return absl::OkStatus();
+}
+
+// Squeeze: drops the listed dims (or every 1) when the rank is known.
+absl::Status SqueezeShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank()) return absl::OkStatus();
+  std::vector<int64_t> squeeze;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "squeeze_dims", &squeeze));
+  const int rank = static_cast<int>(in.dims().size());
+  std::vector<bool> drop(rank, false);
+  for (int64_t d : squeeze) {
+    if (d < -rank || d >= rank) return absl::OkStatus();  // the kernel reports it
+    drop[d < 0 ? d + rank : d] = true;
+  }
+  std::vector<int64_t> out;
+  for (int i = 0; i < rank; ++i) {
+    const int64_t dim = in.dims()[i];
+    if (squeeze.empty() ? dim == 1 : drop[i]) continue;
+    if (squeeze.empty() && dim == -1) return absl::OkStatus();  // might be 1: unknown
+    out.push_back(dim);
+  }
+  c.set_output(0, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Shape")
+    .Input("input: T")
+    .Output("output: out_type")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(ShapeOfShape);
+
+REGISTER_OP("Size")
+    .Input("input: T")
+    .Output("output: out_type")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("Rank")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("Reshape")
+    .Input("tensor: T")
+    .Input("shape: Tshape")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tshape: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("ExpandDims")
+    .Input("input: T")
+    .Input("dim: Tdim")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tdim: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("Squeeze")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("squeeze_dims: list(int) >= 0 = []")
+    .SetShapeFn(SqueezeShape);
+
+REGISTER_OP("Fill")
+    .Input("dims: index_type")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("index_type: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("ZerosLike")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("OnesLike")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, "
+          "uint64, complex64, complex128, bool}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StopGradient")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("PreventGradient")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("message: string = \"\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Snapshot")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Cast")
+    .Input("x: SrcT")
+    .Output("y: DstT")
+    .Attr("SrcT: type")
+    .Attr("DstT: type")
+    .Attr("Truncate: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
+
+}  // namespace
+}  // namespace rill
