@@ -10,6 +10,11 @@ Output Binary(const Scope& scope, const char* op, const Output& x, const Output&
   return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
 }
 
+Output Reduction(const Scope& scope, const char* op, const Output& input, const Output& axis,
+                 bool keep_dims) {
+  return OpBuilder(scope, op).Input(input).Input(axis).Attr("keep_dims", keep_dims).Finalize().output(0);
+}
+
 Output Unary(const Scope& scope, const char* op, const Output& x) {
   return OpBuilder(scope, op).Input(x).Finalize().output(0);
 }
@@ -134,6 +139,19 @@ Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "
 Output Cast(const Scope& scope, const Output& x, DataType dst) {
   return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
 }
+
+#define RILL_REDUCTION_WRAPPER(Op)                                                        \
+  Output Op(const Scope& scope, const Output& input, const Output& axis, bool keep_dims) { \
+    return Reduction(scope, #Op, input, axis, keep_dims);                                 \
+  }
+RILL_REDUCTION_WRAPPER(Sum)
+RILL_REDUCTION_WRAPPER(Mean)
+RILL_REDUCTION_WRAPPER(Prod)
+RILL_REDUCTION_WRAPPER(Max)
+RILL_REDUCTION_WRAPPER(Min)
+RILL_REDUCTION_WRAPPER(All)
+RILL_REDUCTION_WRAPPER(Any)
+#undef RILL_REDUCTION_WRAPPER
 
 }  // namespace ops
 }  // namespace rill

@@ -76,6 +76,15 @@ Output PreventGradient(const Scope& scope, const Output& input);
 Output Snapshot(const Scope& scope, const Output& input);
 Output Cast(const Scope& scope, const Output& x, DataType dst);
 
+// Reductions over `axis` (an int32 Output: scalar or vector).
+Output Sum(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output Mean(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output Prod(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output Max(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output Min(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output All(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+Output Any(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+
 struct LeakyReluAttrs {
   LeakyReluAttrs Alpha(float x) const {
     LeakyReluAttrs r = *this;

@@ -443,7 +443,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Exp", "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu",
       "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot",
       "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike",
-      "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast"};
+      "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast", "Sum", "Mean", "Prod",
+      "Max", "Min", "All", "Any"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
