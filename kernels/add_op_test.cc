@@ -44,8 +44,8 @@ TEST(AddOpTest, LargeSameShapeAddIsSplitOverTheIntraOpPool) {
 TEST(AddOpTest, BroadcastsAcrossRanks) {
   // [2,1,3] + [3] -> [2,1,3]
   for (const char* op : {"Add", "AddV2"}) {
-    for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16, DT_INT8, DT_INT16, DT_INT32,
-                        DT_INT64, DT_UINT8, DT_COMPLEX64, DT_COMPLEX128}) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+                        DT_UINT8}) {
       SCOPED_TRACE(std::string(op) + " " + DataTypeString(dt));
       const Tensor x = MakeTensor(dt, TensorShape({2, 1, 3}), {1, 2, 3, 4, 5, 6});
       const Tensor y = MakeTensor(dt, TensorShape({3}), {10, 20, 30});
@@ -58,13 +58,15 @@ TEST(AddOpTest, BroadcastsAcrossRanks) {
   }
 }
 
-TEST(AddOpTest, AddV2UnsignedTypes) {
-  for (DataType dt : {DT_UINT16, DT_UINT32, DT_UINT64}) {
+TEST(AddOpTest, OnlyTheConformanceCoveredDtypesHaveKernels) {
+  // uint16+, bfloat16, complex and string are allowed by the OpDefs but not registered until the
+  // conformance suites record them (tests/conformance).
+  for (DataType dt : {DT_UINT16, DT_BFLOAT16, DT_COMPLEX64}) {
     SCOPED_TRACE(DataTypeString(dt));
-    RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out,
-                              RunAdd("AddV2", MakeTensor(dt, TensorShape({2}), {1, 2}),
-                                     MakeTensor(dt, TensorShape({2, 1}), {10, 20})));
-    ExpectTensorEqual(out[0], MakeTensor(dt, TensorShape({2, 2}), {11, 12, 21, 22}));
+    EXPECT_THAT(RunAdd("AddV2", MakeTensor(dt, TensorShape({2}), {1, 2}),
+                       MakeTensor(dt, TensorShape({2}), {10, 20})),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("No OpKernel was registered to support Op 'AddV2'")));
   }
 }
 
@@ -161,13 +163,10 @@ TEST(AddOpTest, HalfRoundsOnce) {
   ExpectTensorEqual(out[0], MakeTensor(DT_HALF, TensorShape({2}), {2048, 0.75}));
 }
 
-TEST(AddOpTest, StringsConcatenateWithBroadcasting) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::vector<Tensor> out,
-      RunAdd("Add", Tensor::FromVector<std::string>({"a", "bb"}, TensorShape({2, 1})),
-             Tensor::FromVector<std::string>({"x", "", "z"}, TensorShape({3}))));
-  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"ax", "a", "az", "bbx", "bb", "bbz"},
-                                                            TensorShape({2, 3})));
+TEST(AddOpTest, StringAddHasNoCpuKernelYet) {
+  EXPECT_THAT(RunAdd("Add", Tensor::Scalar<std::string>("a"), Tensor::Scalar<std::string>("b")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("No OpKernel was registered to support Op 'Add'")));
 }
 
 TEST(AddOpTest, AddV2HasNoStringKernel) {

@@ -54,8 +54,8 @@ class AddNOp final : public OpKernel {
 REGISTER_KERNEL(KernelDefBuilder("AddN")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T",
-                                    {DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8,
-                                     DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128}),
+                                    {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
+                                     DT_INT32, DT_INT64}),
                 AddNOp);
 
 }  // namespace

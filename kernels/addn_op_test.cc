@@ -20,8 +20,8 @@ absl::StatusOr<std::vector<Tensor>> RunAddN(const std::vector<Tensor>& inputs) {
 }
 
 TEST(AddNOpTest, SumsEveryDtype) {
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16, DT_INT8, DT_INT16, DT_INT32,
-                      DT_INT64, DT_UINT8, DT_COMPLEX64, DT_COMPLEX128}) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+                      DT_UINT8}) {
     SCOPED_TRACE(DataTypeString(dt));
     RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out,
                               RunAddN({MakeTensor(dt, TensorShape({2, 2}), {1, 2, 3, 4}),

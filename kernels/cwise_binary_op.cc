@@ -127,11 +127,21 @@ struct GreaterEqualFunctor : CwiseFunctorBase {
   template <typename T>
   bool operator()(T x, T y) const { return x >= y; }
 };
-struct EqualFunctor : CwiseFunctorBase {
+// Equal/NotEqual: with incompatible_shape_error=false, operands that do not broadcast compare as
+// a scalar false (Equal) / true (NotEqual), as in TensorFlow.
+struct EqualityFunctorBase : CwiseFunctorBase {
+  absl::Status Init(OpKernelConstruction& ctx) {
+    return ctx.GetAttr("incompatible_shape_error", &incompatible_shape_error);
+  }
+  bool incompatible_shape_error = true;
+};
+struct EqualFunctor : EqualityFunctorBase {
+  int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 0; }
   template <typename T>
   bool operator()(const T& x, const T& y) const { return x == y; }
 };
-struct NotEqualFunctor : CwiseFunctorBase {
+struct NotEqualFunctor : EqualityFunctorBase {
+  int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 1; }
   template <typename T>
   bool operator()(const T& x, const T& y) const { return x != y; }
 };

@@ -57,6 +57,9 @@ struct CwiseFunctorBase {
   absl::Status Check(const OpKernelContext&) const {
     return absl::OkStatus();
   }
+  // Equal/NotEqual with incompatible_shape_error=false: the scalar answer for operands whose
+  // shapes do not broadcast (instead of the "Incompatible shapes" error). -1 = no such answer.
+  int IncompatibleShapesResult() const { return -1; }
 };
 
 namespace cwise_internal {
@@ -143,12 +146,19 @@ class BinaryOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor x = ctx.input(0);
     const Tensor y = ctx.input(1);
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, BroadcastShapes(x.shape(), y.shape()));
+    absl::StatusOr<TensorShape> shape = BroadcastShapes(x.shape(), y.shape());
+    if (!shape.ok()) {
+      const int answer = functor_.IncompatibleShapesResult();
+      if (answer < 0) return shape.status();
+      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));
+      out->flat<bool>()[0] = answer != 0;
+      return absl::OkStatus();
+    }
     absl::Status status = absl::InvalidArgumentError(
         absl::StrCat(type_string(), " node ", name(), " has no CPU kernel for ",
                      DataTypeString(x.dtype())));
     ((x.dtype() == DataTypeToEnum<Ts>::value
-          ? (status = Run<Ts>(ctx, x, y, shape), true)
+          ? (status = Run<Ts>(ctx, x, y, *shape), true)
           : false) ||
      ...);
     return status;

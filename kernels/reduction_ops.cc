@@ -56,11 +56,14 @@ absl::StatusOr<ReductionPlan> PlanReduction(const TensorShape& in, const Tensor&
   return plan;
 }
 
-// Accumulator type: float for half, the type itself otherwise.
-template <typename T>
-using Acc = typename CwiseComputeType<T>::type;
+// Accumulator type: float for half, the type itself otherwise; Mean (kWide) accumulates
+// integers narrower than 64 bits in int64, as TensorFlow's mean of [100, 100] int8 is 100.
+template <typename R, typename T>
+using Acc = std::conditional_t<R::kWide && cwise_math::kIsInt<T> && (sizeof(T) < 8), int64_t,
+                               typename CwiseComputeType<T>::type>;
 
 struct SumReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() { return A(0); }
   template <typename A>
@@ -69,6 +72,7 @@ struct SumReducer {
   static A Finish(A acc, int64_t) { return acc; }
 };
 struct MeanReducer : SumReducer {
+  static constexpr bool kWide = true;
   template <typename A>
   static A Finish(A acc, int64_t count) {
     if constexpr (cwise_math::kIsInt<A>) {
@@ -79,6 +83,7 @@ struct MeanReducer : SumReducer {
   }
 };
 struct ProdReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() { return A(1); }
   template <typename A>
@@ -87,6 +92,7 @@ struct ProdReducer {
   static A Finish(A acc, int64_t) { return acc; }
 };
 struct MaxReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() {
     return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
@@ -98,6 +104,7 @@ struct MaxReducer {
   static A Finish(A acc, int64_t) { return acc; }
 };
 struct MinReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() {
     return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity()
@@ -109,6 +116,7 @@ struct MinReducer {
   static A Finish(A acc, int64_t) { return acc; }
 };
 struct AllReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() { return true; }
   template <typename A>
@@ -117,6 +125,7 @@ struct AllReducer {
   static A Finish(A acc, int64_t) { return acc; }
 };
 struct AnyReducer {
+  static constexpr bool kWide = false;
   template <typename A>
   static A Init() { return false; }
   template <typename A>
@@ -129,7 +138,7 @@ struct AnyReducer {
 // with an odometer that tracks the output offset (reduced dims have output stride 0).
 template <typename R, typename T>
 void Reduce(const Tensor& in, const ReductionPlan& plan, Tensor* out) {
-  using A = Acc<T>;
+  using A = Acc<R, T>;
   const int64_t n_out = out->NumElements();
   // Not std::vector: vector<bool> has no element references.
   std::unique_ptr<A[]> acc(new A[n_out > 0 ? n_out : 1]);

@@ -265,6 +265,9 @@ class SnapshotOp final : public OpKernel {
 };
 
 const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
+// Kernels that write values: the dtypes the conformance suites cover.
+const std::vector<DataType> kValueTypes = {DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16,
+                                           DT_INT32, DT_INT64, DT_UINT8,  DT_BOOL};
 
 REGISTER_KERNEL(KernelDefBuilder("Shape").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes())
                     .TypeConstraint("out_type", kIndexTypes), ShapeOp);
@@ -279,10 +282,10 @@ REGISTER_KERNEL(KernelDefBuilder("ExpandDims").Device(kDeviceCpu)
                 ExpandDimsOp);
 REGISTER_KERNEL(KernelDefBuilder("Squeeze").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 SqueezeOp);
-REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", StorableTypes())
+REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", kValueTypes)
                     .TypeConstraint("index_type", kIndexTypes), FillOp);
 REGISTER_KERNEL(KernelDefBuilder("ZerosLike").Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()), FillLikeOp<0>);
+                    .TypeConstraint("T", kValueTypes), FillLikeOp<0>);
 REGISTER_KERNEL(KernelDefBuilder("OnesLike").Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8,
                                           DT_INT16, DT_INT32, DT_INT64, DT_BOOL}),

@@ -1,0 +1,194 @@
+"""Elementwise binary and unary ops."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import (ALL, FLOAT_SPECIALS, NP, arr, int_edges, is_float, is_int, ph,
+                               rand, tol)
+
+# op -> (tolerance kind, operand domain). domain: any | div (integer divisor never 0) | pow.
+BINARY = [
+    ("Add", "exact", "any"), ("AddV2", "exact", "any"), ("Sub", "exact", "any"),
+    ("Mul", "exact", "any"), ("Div", "transc", "div"), ("RealDiv", "transc", "div"),
+    ("DivNoNan", "transc", "div"), ("FloorDiv", "transc", "div"), ("FloorMod", "transc", "div"),
+    ("Maximum", "exact", "any"), ("Minimum", "exact", "any"), ("Pow", "loose", "pow"),
+    ("SquaredDifference", "exact", "any"),
+    ("Less", "exact", "any"), ("LessEqual", "exact", "any"), ("Greater", "exact", "any"),
+    ("GreaterEqual", "exact", "any"), ("Equal", "exact", "any"), ("NotEqual", "exact", "any"),
+    ("LogicalAnd", "exact", "any"), ("LogicalOr", "exact", "any"),
+]
+LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
+
+
+def _first_dtype(rec, op):
+    """True while no dtype of `op` has been recorded: the first one gets the 1000-element case."""
+    return not rec.dtypes.get(op)
+
+
+def _operands(op, domain, dt, shape_x, shape_y, seed):
+    """Random operands; for int division the divisor is never 0 and for Pow exponents >= 0."""
+    if domain == "pow":
+        if is_int(dt):
+            return (rand(dt, shape_x, seed + "x", "small"),
+                    np.abs(rand(dt, shape_y, seed + "y", "small")))
+        return rand(dt, shape_x, seed + "x", "positive"), rand(dt, shape_y, seed + "y", "small")
+    y_kind = "nonzero" if domain == "div" else "any"
+    return rand(dt, shape_x, seed + "x"), rand(dt, shape_y, seed + "y", y_kind)
+
+
+def _pairs(xs, ys, keep=lambda x, y: True):
+    px, py = [], []
+    for x in xs:
+        for y in ys:
+            if keep(x, y):
+                px.append(x)
+                py.append(y)
+    return px, py
+
+
+def binary(rec, op, kind, domain, dtypes=ALL):
+    dtypes = ["bool"] if op in LOGICAL else dtypes
+    raw = getattr(tf.raw_ops, op)
+    case_dtype = "" if op in LOGICAL else None
+
+    def gen(dt):
+        rtol, atol = tol(kind, dt)
+
+        def c(what, x, y, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what,
+                     lambda: raw(x=ph("x", x, dt), y=ph("y", y, dt), name="out", **attrs),
+                     rtol=rtol, atol=atol, error=error, phrases=phrases, case_dtype=case_dtype)
+
+        def shapes(what, sx, sy):
+            x, y = _operands(op, domain, dt, sx, sy, "%s/%s/%s" % (op, dt, what))
+            c(what, x, y)
+
+        shapes("same_shape", [2, 3], [2, 3])
+        shapes("scalar_x", [], [2, 3])
+        shapes("scalar_y", [2, 3], [])
+        shapes("broadcast_rank3_vs_rank2", [2, 3, 4], [3, 1])
+        shapes("broadcast_both", [4, 1, 3], [1, 5, 3])
+        shapes("broadcast_size1", [1], [2, 2])
+        shapes("zero_size", [0, 3], [1, 3])
+        if _first_dtype(rec, op):
+            shapes("large_1000", [1000], [1000])
+        if is_float(dt):
+            xs, ys = _pairs(FLOAT_SPECIALS, FLOAT_SPECIALS)
+            c("nan_inf_zero_pairs", arr(xs, dt).reshape(8, 8), arr(ys, dt).reshape(8, 8))
+            if domain == "div":
+                c("negative_operands", arr([7.5, -7.5, 7.5, -7.5, 6, -6, 0.5, -0.5, 1], dt),
+                  arr([2, 2, -2, -2, 4, -4, 3, -3, -0.25], dt))
+            if domain == "pow":
+                c("negative_base", arr([-2, -2, -2, -8, -0.5, 0, 0, -0.0], dt),
+                  arr([2, 3, 0.5, 1.0 / 3, -1, -1, 0, -1], dt))
+        if is_int(dt):
+            edges = int_edges(dt)
+            if domain == "pow":
+                info = np.iinfo(NP[dt])
+                bits = info.bits
+                xs, ys = _pairs([2, 3, 0, 1, 10] + ([-1, -2] if info.min < 0 else []),
+                                [0, 1, 2, bits - 1, bits])
+                c("overflow_wraps", arr(xs, dt), arr(ys, dt))
+                if info.min < 0:
+                    c("negative_exponent_error", arr([2, 3], dt), arr([1, -1], dt),
+                      error="INVALID_ARGUMENT",
+                      phrases=["Integers to negative integer powers are not allowed"])
+            elif domain == "div":
+                info = np.iinfo(NP[dt])
+                xs, ys = _pairs(edges, edges,
+                                lambda x, y: y != 0 and not (x == info.min and y == -1))
+                c("edge_values", arr(xs, dt), arr(ys, dt))
+                if info.min < 0:
+                    c("negative_operands", arr([7, -7, 7, -7, 6, -6, 0, 1, -1], dt),
+                      arr([2, 2, -2, -2, 3, -3, 5, -5, 5], dt))
+                c("divide_by_zero_error", arr([1, 2], dt), arr([1, 0], dt),
+                  error="INVALID_ARGUMENT", phrases=["Integer division by zero"])
+            else:
+                xs, ys = _pairs(edges, edges)
+                c("edge_values_overflow", arr(xs, dt), arr(ys, dt))
+        if dt == "bool":
+            xs, ys = _pairs([False, True], [False, True])
+            c("truth_table", arr(xs, dt), arr(ys, dt))
+        x, y = _operands(op, domain, dt, [2, 3], [3, 2], "%s/%s/error" % (op, dt))
+        c("incompatible_shapes_error", x, y, error="INVALID_ARGUMENT",
+          phrases=["Incompatible shapes: [2,3] vs. [3,2]"])
+        if op in ("Equal", "NotEqual"):
+            c("incompatible_shapes_no_error", x, y, incompatible_shape_error=False)
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+# op -> (tolerance kind, operand kind for random values, extra float specials)
+UNARY = [
+    ("Neg", "exact", "any", []), ("Abs", "exact", "any", []), ("Sign", "exact", "any", []),
+    ("Square", "exact", "any", [1e19, 3e38]), ("Sqrt", "transc", "positive", [0.25, 2, 1e-8]),
+    ("Rsqrt", "loose", "positive", [0.25, 2, 1e-8]),
+    ("Exp", "transc", "small", [88.0, 89.0, -87.0, -104.0, 10.0, 1e-7]),
+    ("Log", "transc", "positive", [2.718281828, 1e-30, 1e30, 0.25]),
+    ("Log1p", "transc", "positive", [-0.9, 1e-7, -1e-7, -2.0, 1e30]),
+    ("Sin", "transc", "any", [3.14159265, 1.5707963, 10.0, -20.0]),
+    ("Cos", "transc", "any", [3.14159265, 1.5707963, 10.0, -20.0]),
+    ("Tanh", "loose", "any", [1e-7, 5.0, 10.0, -20.0, 0.1]),
+    ("Sigmoid", "loose", "any", [20.0, -20.0, 50.0, -90.0, 1e-7]),
+    ("Relu", "exact", "any", []), ("Relu6", "exact", "any", [5.999, 6.001, 1e9]),
+    ("Elu", "transc", "any", [-1e-7, -20.0, -0.1]),
+    ("Selu", "transc", "any", [-1e-7, -20.0, -0.1]),
+    ("Softplus", "loose", "any", [20.0, -20.0, 15.0, -15.0, 50.0, -90.0]),
+    ("LeakyRelu", "exact", "any", []),
+    ("Floor", "exact", "any", [0.25, -0.25, 1e9 + 0.5, -4.5]),
+    ("Ceil", "exact", "any", [0.25, -0.25, 1e9 + 0.5, -4.5]),
+    ("Round", "exact", "any", [3.5, -3.5, 4.5, -4.5, 0.49999997, -0.49999997, 0.25, 1e7 + 1]),
+    ("Reciprocal", "transc", "nonzero", [1e-30, 3.0, 1e38]),
+    ("Erf", "loose", "any", [0.1, -0.1, 1e-7, 3.0, -5.0, 10.0]),
+    ("LogicalNot", "exact", "any", []),
+]
+UNARY_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
+                  3.75, -3.75, 6.0, 7.0, 100.0, -100.0, 1e-3, -1e-3]
+
+
+def unary(rec, op, kind, vkind, extra, dtypes=ALL):
+    dtypes = ["bool"] if op in LOGICAL else dtypes
+    raw = getattr(tf.raw_ops, op)
+    arg = "features" if op in ("Relu", "Relu6", "Elu", "Selu", "Softplus", "LeakyRelu") else "x"
+    case_dtype = "" if op in LOGICAL else None
+
+    def gen(dt):
+        rtol, atol = tol(kind, dt)
+
+        def c(what, x, **attrs):
+            rec.case(op, dt, what,
+                     lambda: raw(**{arg: ph("x", x, dt)}, name="out", **attrs),
+                     rtol=rtol, atol=atol, case_dtype=case_dtype)
+
+        int_kind = "nonzero" if vkind == "nonzero" else "any"
+        vk = vkind if is_float(dt) else int_kind
+        c("basic", rand(dt, [2, 3], "%s/%s/basic" % (op, dt), vk))
+        c("scalar", rand(dt, [], "%s/%s/scalar" % (op, dt), vk))
+        c("zero_size", rand(dt, [0, 3], "z", vk))
+        if _first_dtype(rec, op):
+            c("large_1000", rand(dt, [1000], "%s/%s/large" % (op, dt), vk))
+        if is_float(dt):
+            c("specials", arr(UNARY_SPECIALS + extra, dt))
+            if op == "LeakyRelu":
+                specials = arr(UNARY_SPECIALS, dt)
+                c("alpha_0_2", specials, alpha=0.2)
+                c("alpha_0_01", specials, alpha=0.01)
+                c("alpha_2", specials, alpha=2.0)
+                c("alpha_negative", specials, alpha=-0.5)
+        if is_int(dt):
+            edges = int_edges(dt)
+            if vkind == "nonzero":
+                edges = [e for e in edges if e != 0]
+            c("edge_values", arr(edges, dt))
+        if dt == "bool":
+            c("both_values", arr([[True, False], [False, True]], dt))
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def build_all(rec, emit):
+    for op, kind, domain in BINARY:
+        binary(rec, op, kind, domain)
+        emit(op)
+    for op, kind, vkind, extra in UNARY:
+        unary(rec, op, kind, vkind, extra)
+        emit(op)

@@ -1,0 +1,224 @@
+"""ClipByValue, Select, SelectV2, Cast, ZerosLike, OnesLike, AddN, BroadcastTo."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import (ALL, NP, arr, const, is_float, is_int, ph, rand, tf_dtype, tol)
+
+
+def _bounds(dt):
+    """(low, high) scalar clip bounds that fit dtype `dt`."""
+    if dt == "uint8":
+        return 2, 6
+    if is_int(dt):
+        return -2, 4
+    return -1.5, 2.0
+
+
+def clip_by_value(rec, dtypes=ALL):
+    op = "ClipByValue"
+
+    def gen(dt):
+        def c(what, t, lo, hi, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.ClipByValue(
+                t=ph("x", t, dt), clip_value_min=ph("y", lo, dt), clip_value_max=ph("z", hi, dt),
+                name="out"), error=error, phrases=phrases)
+
+        lo, hi = _bounds(dt)
+        x = rand(dt, [2, 3], "%s/%s/x" % (op, dt))
+        c("scalar_bounds", x, lo, hi)
+        c("tensor_bounds", x, np.minimum(rand(dt, [2, 3], "%s/%s/lo" % (op, dt)), lo),
+          np.maximum(rand(dt, [2, 3], "%s/%s/hi" % (op, dt)), hi))
+        c("min_greater_than_max", x, hi, lo)
+        c("scalar_input", arr(5, dt), lo, hi)
+        c("zero_size", rand(dt, [0, 3], "z"), lo, hi)
+        if is_float(dt):
+            c("nan_inf", arr([np.nan, np.inf, -np.inf, 0, 1.25, -3], dt), lo, hi)
+        c("bounds_shape_error", x, arr([lo, lo, lo], dt), hi, error="INVALID_ARGUMENT",
+          phrases=["clip_value_min and clip_value_max must be either of the same shape as "
+                   "input, or a scalar"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def select(rec, op, dtypes=ALL):
+    def gen(dt):
+        def c(what, cond, t, e, error=None, phrases=()):
+            def build():
+                cv, tv, ev = ph("x", cond, "bool"), ph("y", t, dt), ph("z", e, dt)
+                if op == "Select":
+                    return tf.raw_ops.Select(condition=cv, x=tv, y=ev, name="out")
+                return tf.raw_ops.SelectV2(condition=cv, t=tv, e=ev, name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        def r(shape, tag):
+            return rand(dt, shape, "%s/%s/%s" % (op, dt, tag))
+
+        cond = rand("bool", [2, 3], "%s/%s/cond" % (op, dt))
+        c("same_shape", cond, r([2, 3], "t"), r([2, 3], "e"))
+        c("scalar_cond_true", arr(True, "bool"), r([2, 3], "t"), r([2, 3], "e"))
+        c("scalar_cond_false", arr(False, "bool"), r([2, 3], "t"), r([2, 3], "e"))
+        c("zero_size", rand("bool", [0, 3], "c0"), r([0, 3], "t0"), r([0, 3], "e0"))
+        if op == "Select":
+            c("rank1_cond_matrix", arr([True, False], "bool"), r([2, 3], "t"), r([2, 3], "e"))
+            c("rank1_cond_rank3", arr([False, True], "bool"), r([2, 2, 2], "t3"),
+              r([2, 2, 2], "e3"))
+            c("cond_shape_error", arr([True, False, True], "bool"), r([2, 3], "t"),
+              r([2, 3], "e"), error="INVALID_ARGUMENT",
+              phrases=["Number of batches of 'then' must match size of 'cond'"])
+            c("operand_shape_error", cond, r([2, 3], "t"), r([3, 2], "e"),
+              error="INVALID_ARGUMENT", phrases=["must have the same size and shape"])
+        else:
+            c("broadcast_cond_row", arr([True, False, True], "bool"), r([2, 3], "t"),
+              r([2, 3], "e"))
+            c("broadcast_all", arr([[True], [False]], "bool"), r([1, 3], "t"), r([], "e"))
+            c("broadcast_rank3", rand("bool", [2, 1, 3], "c3"), r([4, 1], "t"),
+              r([1, 4, 3], "e"))
+            c("incompatible_shapes_error", cond, r([3, 2], "t"), r([2, 3], "e"),
+              error="INVALID_ARGUMENT", phrases=["broadcastable"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def _cast_values(src, dst):
+    """In-range values for a src -> dst cast (out-of-range float -> int is undefined in C++)."""
+    if src == "bool":
+        return [True, False, True]
+    if is_float(src):
+        if dst == "bool":
+            return [0.0, -0.0, 0.5, -2.0, np.nan, np.inf, 1e-3]
+        if is_float(dst):
+            vals = [-1.7, -0.5, 0.0, 0.5, 1.7, 2.5, 100.9, -100.9, np.nan, np.inf, -np.inf,
+                    1.0 / 3.0, 65504.0, -65520.0, 70000.0, 1e-8, 3e-5]
+            if src == "float64":
+                vals += [1e39, -1e39, 1e-46, 0.1]
+            return vals
+        if dst == "uint8":
+            return [0.0, 0.5, 1.7, 2.5, 100.9, 254.9, 0.2, 255.0]
+        lo = float(np.iinfo(NP[dst]).min)
+        hi = -lo - 1
+        vals = [-1.7, -0.5, 0.0, 0.5, 1.7, 2.5, -2.5, 100.9, -100.9, -127.9, 126.5]
+        if dst != "int8":
+            vals += [hi - 0.5 if dst == "int16" else 1000.25, lo]
+        if dst == "int64" and src == "float64":
+            vals += [2.0 ** 62, -(2.0 ** 63), 1e18 + 0.5]
+        if dst in ("int32", "int64") and src == "float32":
+            vals += [16777217.0, -2.0 ** 31]
+        return vals
+    info = np.iinfo(NP[src])
+    vals = [0, 1, 7, info.max, info.min, info.max - 1, 200 if info.max >= 200 else 100]
+    if info.min < 0:
+        vals += [-1, -7, -129 if info.min < -129 else -100]
+    if info.max > 70000:
+        vals += [70000, 16777217, 65519, 65520, 300]
+    elif info.max > 300:
+        vals += [300, 2049]
+    return vals
+
+
+# Float -> int values outside the destination's range: C++ leaves the result undefined; these
+# cases record what TensorFlow's CPU kernel gives (checked stable across runs).
+CAST_OUT_OF_RANGE = [("float32", "int32"), ("float32", "int64"), ("float64", "int32"),
+                     ("float32", "uint8"), ("half", "int32")]
+
+
+def cast(rec, dtypes=ALL):
+    op = "Cast"
+
+    def gen(src):
+        def c(what, x, dst, error=None, phrases=()):
+            rec.case(op, src, what, lambda: tf.raw_ops.Cast(x=ph("x", x, src),
+                                                            DstT=tf_dtype(dst), name="out"),
+                     error=error, phrases=phrases)
+        for dst in dtypes:
+            c("to_" + dst, arr(_cast_values(src, dst), src), dst)
+        c("zero_size_to_int32", rand(src, [0, 3], "z"), "int32")
+        c("scalar_to_float32", arr(_cast_values(src, "float32")[1], src), "float32")
+        c("matrix_to_int64", rand(src, [2, 3], "Cast/%s/matrix" % src), "int64")
+        for s, d in CAST_OUT_OF_RANGE:
+            if s == src:
+                vals = [3e9, -3e9, 1e20, np.nan, np.inf, -np.inf, 300.0, -1.0, -1.7]
+                c("out_of_range_to_" + d, arr(vals, s), d)
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def like(rec, op, dtypes=ALL):
+    def gen(dt):
+        def c(what, x):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(x=ph("x", x, dt), name="out"))
+        c("matrix", rand(dt, [2, 3], "%s/%s" % (op, dt)))
+        c("scalar", rand(dt, [], "%s/%s/s" % (op, dt)))
+        c("zero_size", rand(dt, [0, 3], "z"))
+        if is_float(dt):
+            c("nan_inf", arr([np.nan, np.inf, -np.inf, -0.0], dt))
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def add_n(rec, dtypes=ALL):
+    op = "AddN"
+    names = ["x", "y", "z", "w"]
+
+    def gen(dt):
+        def c(what, values, kind="exact", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.AddN(
+                inputs=[ph(names[i], v, dt) for i, v in enumerate(values)], name="out"),
+                *tol(kind, dt), error=error, phrases=phrases)
+
+        def r(shape, i):
+            return rand(dt, shape, "%s/%s/%s/%d" % (op, dt, shape, i), "exact_sum")
+        c("one_input", [r([2, 3], 0)])
+        c("two_inputs", [r([2, 3], 0), r([2, 3], 1)])
+        c("four_inputs", [r([2, 3], i) for i in range(4)], "reduce")
+        c("two_scalars", [r([], 0), r([], 1)])
+        c("zero_size", [r([0, 3], 0), r([0, 3], 1)])
+        if is_int(dt):
+            info = np.iinfo(NP[dt])
+            c("overflow_wraps", [arr([info.max, info.min, info.max], dt),
+                                 arr([1, -1 if info.min < 0 else info.max, info.max], dt)])
+        if is_float(dt):
+            c("nan_inf", [arr([np.nan, np.inf, np.inf, 1], dt), arr([1, -np.inf, 1, -0.0], dt)])
+        c("shape_mismatch_error", [r([2, 3], 0), r([3, 2], 1)], error="INVALID_ARGUMENT",
+          phrases=["must have the same size and shape"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def broadcast_to(rec, dtypes=ALL):
+    op = "BroadcastTo"
+
+    def gen(dt):
+        def c(what, x, shape, idx="int32", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.BroadcastTo(
+                input=ph("x", x, dt), shape=const("shape", shape, idx), name="out"),
+                error=error, phrases=phrases)
+
+        def r(shape):
+            return rand(dt, shape, "%s/%s/%s" % (op, dt, shape))
+        c("row_to_matrix", r([3]), [2, 3])
+        c("column_to_matrix", r([2, 1]), [2, 3])
+        c("scalar_to_matrix", r([]), [2, 2])
+        c("same_shape", r([2, 3]), [2, 3])
+        c("rank_increase", r([3, 1]), [2, 3, 4], "int64")
+        c("zero_size", r([1, 3]), [0, 3])
+        c("incompatible_error", r([2]), [3], error="INVALID_ARGUMENT",
+          phrases=["Incompatible shapes: [2] vs. [3]"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def build_all(rec, emit):
+    clip_by_value(rec)
+    emit("ClipByValue")
+    for op in ("Select", "SelectV2"):
+        select(rec, op)
+        emit(op)
+    cast(rec)
+    emit("Cast")
+    for op in ("ZerosLike", "OnesLike"):
+        like(rec, op)
+        emit(op)
+    add_n(rec)
+    emit("AddN")
+    broadcast_to(rec)
+    emit("BroadcastTo")

@@ -1,0 +1,135 @@
+"""Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, All, Any, Cumsum."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import ALL, arr, const, is_float, is_int, ph, rand, tf_dtype, tol
+
+REDUCE = ["Sum", "Mean", "Max", "Min", "Prod"]
+
+
+def _values(op, dt, shape, tag):
+    """Float operands whose sums (products for Prod in half) are exact, so TF's summation order
+    does not matter; Prod of many int values overflows, so its int operands are small."""
+    if op == "Prod":
+        kind = "pow2" if dt == "half" else "small"
+    else:
+        kind = "exact_sum"
+    return rand(dt, shape, "%s/%s/%s" % (op, dt, tag), kind)
+
+
+def reduce(rec, op, dtypes=ALL):
+    logical = op in ("All", "Any")
+    dtypes = ["bool"] if logical else dtypes
+
+    def gen(dt):
+        kind = "exact" if op in ("Max", "Min") else "reduce"
+        rtol, atol = tol(kind, dt)
+
+        def c(what, x, axis, keep_dims=False, tidx="int32", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                input=ph("x", x, dt), axis=const("axis", axis, tidx), keep_dims=keep_dims,
+                name="out"), rtol=rtol, atol=atol, error=error, phrases=phrases,
+                case_dtype="" if logical else None)
+
+        x = _values(op, dt, [2, 3, 4], "x")
+        c("axis0", x, 0)
+        c("axis1_keep_dims", x, 1, keep_dims=True)
+        c("axis_negative", x, -1)
+        c("axis_list", x, [0, 2])
+        c("axis_list_keep_dims", x, [0, 2], keep_dims=True)
+        c("axis_all", x, [0, 1, 2])
+        c("axis_empty_list", x, np.zeros([0], np.int32))
+        c("axis_int64", x, [-2], tidx="int64")
+        c("scalar_input", _values(op, dt, [], "s"), np.zeros([0], np.int32))
+        c("vector_all", _values(op, dt, [7], "v"), 0)
+        c("zero_size_dim_reduced", _values(op, dt, [0, 3], "z"), 0)
+        c("zero_size_dim_kept", _values(op, dt, [0, 3], "z"), 1)
+        if is_float(dt):
+            c("nan_inf", arr([[np.nan, 1, 2], [np.inf, -np.inf, 3], [np.inf, 1, 0]], dt), 1)
+        if is_int(dt) and op in ("Sum", "Prod", "Mean"):
+            # Sum and Prod wrap; Mean's sum does not (TF accumulates it wider).
+            c("sum_overflows", arr([[100, 100, 100], [120, 120, 3], [1, 2, 3]], dt), 1)
+        if is_int(dt) and op == "Mean" and dt != "uint8":
+            c("negative_truncation", arr([[-7, 0, 0], [7, 0, 1], [-8, -1, 0]], dt), 1)
+        if op in ("Sum", "Mean") and dt in ("float32", "float64"):
+            c("large_1000", _values(op, dt, [1000], "large"), 0)
+        c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
+          phrases=["Invalid reduction dimension (3 for input with 3 dimension(s)"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def arg_reduce(rec, op, dtypes=ALL):
+    def gen(dt):
+        def c(what, x, axis, out="int64", tidx="int32", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                input=ph("x", x, dt), dimension=const("dimension", axis, tidx),
+                output_type=tf_dtype(out), name="out"), error=error, phrases=phrases)
+
+        x = rand(dt, [3, 4], "%s/%s/x" % (op, dt))
+        c("axis0", x, 0)
+        c("axis1_int32_output", x, 1, out="int32")
+        c("axis_negative", x, -1)
+        c("axis_int64", x, 0, tidx="int64", out="int32")
+        c("rank3_axis1", rand(dt, [2, 3, 2], "%s/%s/x3" % (op, dt)), 1)
+        c("vector", rand(dt, [7], "%s/%s/v" % (op, dt)), 0)
+        ties = [[1, 3, 3, 0], [2, 2, 2, 2], [0, 1, 0, 1]] if dt != "bool" else \
+            [[True, False, True, True], [False, False, False, False], [True, True, True, True]]
+        c("ties_first_index", arr(ties, dt), 1)
+        if is_float(dt):
+            c("nan_inf", arr([[np.nan, 1, 2], [np.inf, -np.inf, 3], [1, np.nan, 5],
+                              [-np.inf, -np.inf, -np.inf]], dt), 1)
+        c("zero_size_other_dim", rand(dt, [0, 3], "z"), 1)
+        c("axis_out_of_range_error", x, 2, error="INVALID_ARGUMENT",
+          phrases=["Expected dimension in the range [-2, 2), but got 2"])
+        c("empty_reduction_error", rand(dt, [0, 3], "z"), 0, error="INVALID_ARGUMENT",
+          phrases=["Reduction axis 0 is empty in shape [0,3]"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def cumsum(rec, dtypes=ALL):
+    op = "Cumsum"
+
+    def gen(dt):
+        rtol, atol = tol("reduce", dt)
+
+        def c(what, x, axis, exclusive=False, reverse=False, tidx="int32", error=None,
+              phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Cumsum(
+                x=ph("x", x, dt), axis=const("axis", axis, tidx), exclusive=exclusive,
+                reverse=reverse, name="out"), rtol=rtol, atol=atol, error=error,
+                phrases=phrases)
+
+        x = _values(op, dt, [2, 3, 4], "x")
+        c("axis0", x, 0)
+        c("axis1", x, 1)
+        c("axis_negative", x, -1)
+        c("exclusive", x, 2, exclusive=True)
+        c("reverse", x, 2, reverse=True)
+        c("exclusive_reverse", x, 1, exclusive=True, reverse=True)
+        c("axis_int64", x, 1, tidx="int64")
+        c("vector", _values(op, dt, [7], "v"), 0)
+        c("zero_size", _values(op, dt, [0, 3], "z"), 1)
+        if is_float(dt):
+            c("nan_inf", arr([1, np.inf, -np.inf, 2, np.nan, 3], dt), 0)
+        if dt in ("float32", "float64"):
+            c("large_1000", _values(op, dt, [1000], "large"), 0)
+        c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
+          phrases=["ScanOp: Expected scan axis in the range [-3, 3), but got 3"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def build_all(rec, emit):
+    for op in REDUCE:
+        reduce(rec, op)
+        emit(op)
+    for op in ("ArgMax", "ArgMin"):
+        arg_reduce(rec, op)
+        emit(op)
+    for op in ("All", "Any"):
+        reduce(rec, op)
+        emit(op)
+    cumsum(rec)
+    emit("Cumsum")
