@@ -47,6 +47,12 @@ int DataTypeSize(DataType dt);
 bool DataTypeIsFloating(DataType dt);  // half, bfloat16, float, double
 bool DataTypeIsInteger(DataType dt);   // signed and unsigned integers
 bool DataTypeIsComplex(DataType dt);
+// TensorFlow's DataTypeAlwaysOnHost: strings and resource handles are host objects on every
+// device (refs count as their base type).
+inline bool DataTypeAlwaysOnHost(DataType dt) {
+  const DataType base = BaseType(dt);
+  return base == DT_STRING || base == DT_RESOURCE;
+}
 
 // DataTypeToEnum<float>::value == DT_FLOAT, and so on for every supported C++ type.
 template <typename T>

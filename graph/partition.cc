@@ -29,11 +29,6 @@ absl::StatusOr<DataType> OutputType(const NodeDef& node, int index) {
   return (*out)[index];
 }
 
-bool AlwaysOnHost(DataType dtype) {
-  const DataType base = BaseType(dtype);
-  return base == DT_STRING || base == DT_RESOURCE;
-}
-
 // The device type of a full device name ("GPU"), or "" when it does not parse.
 std::string DeviceTypeOf(const std::string& device) {
   absl::StatusOr<DeviceName> parsed = ParseDeviceName(device);
@@ -84,7 +79,7 @@ class Partitioner {
     }
     absl::StatusOr<DataTypeVector> out = OutputTypesForNode(node);
     if (!out.ok()) return absl::OkStatus();  // unknown op: nothing can be said; device memory
-    for (DataType t : *out) host_outputs_[i].push_back(AlwaysOnHost(t));
+    for (DataType t : *out) host_outputs_[i].push_back(DataTypeAlwaysOnHost(t));
     return absl::OkStatus();
   }
 
@@ -96,7 +91,7 @@ class Partitioner {
   bool InputOnHost(int i, int slot, DataType dtype) const {
     if (on_host_device_[i]) return false;
     if (slot < static_cast<int>(host_inputs_[i].size())) return host_inputs_[i][slot];
-    return !options_.memory_types && AlwaysOnHost(dtype);
+    return !options_.memory_types && DataTypeAlwaysOnHost(dtype);
   }
 
   NodeDef* AddTo(const std::string& device) {
@@ -183,13 +178,12 @@ class Partitioner {
         continue;
       }
       const int this_slot = slot++;
-      const bool src_host = OutputOnHost(it->second, in.index);
-      if (src_dev == dst_dev && !src_host &&
-          !(host_inputs_[i].size() > static_cast<size_t>(this_slot) && host_inputs_[i][this_slot])) {
-        *copy.add_input() = input;  // the common case: no dtype lookup needed
+      if (src_dev == dst_dev && on_host_device_[i]) {
+        *copy.add_input() = input;  // within a CPU all memory is host memory: a plain edge
         continue;
       }
       RILL_ASSIGN_OR_RETURN(DataType dtype, OutputType(graph_.node(it->second), in.index));
+      const bool src_host = OutputOnHost(it->second, in.index);
       const bool dst_host = InputOnHost(i, this_slot, dtype);
       if (src_dev == dst_dev && src_host == dst_host) {
         *copy.add_input() = input;

@@ -97,13 +97,6 @@ absl::StatusOr<std::unique_ptr<OpKernel>> KernelRegistry::CreateKernel(const Nod
   return e->factory(ctx);
 }
 
-namespace {
-bool AlwaysOnHost(DataType dtype) {
-  const DataType base = BaseType(dtype);
-  return base == DT_STRING || base == DT_RESOURCE;
-}
-}  // namespace
-
 absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op_def,
                                             absl::string_view device_type,
                                             std::vector<bool>* inputs,
@@ -114,8 +107,8 @@ absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op
   outputs->assign(out.size(), device_type == kDeviceCpu);
   if (device_type == kDeviceCpu) return absl::OkStatus();
   // Strings and resource handles are host objects on every device, kernel or not.
-  for (size_t i = 0; i < in.size(); ++i) (*inputs)[i] = AlwaysOnHost(in[i]);
-  for (size_t i = 0; i < out.size(); ++i) (*outputs)[i] = AlwaysOnHost(out[i]);
+  for (size_t i = 0; i < in.size(); ++i) (*inputs)[i] = DataTypeAlwaysOnHost(in[i]);
+  for (size_t i = 0; i < out.size(); ++i) (*outputs)[i] = DataTypeAlwaysOnHost(out[i]);
   const Entry* e = Find(node, device_type);
   if (e == nullptr) return absl::OkStatus();
   // Walk the OpDef's args to map arg names to flat input/output indices.
