@@ -11,6 +11,7 @@
 #ifndef RILL_CORE_DEVICE_H_
 #define RILL_CORE_DEVICE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,10 @@ class Device {
   Allocator* const allocator_;  // Not owned.
   ResourceMgr resource_manager_;
 };
+
+// A fresh incarnation for a device: non-zero, different for every call and every process.
+// Thread-safe.
+uint64_t NewDeviceIncarnation();
 
 // A host device named `full_name` ("/job:localhost/replica:0/task:0/device:CPU:N") using the
 // process CPU allocator, with TensorFlow's attributes (device_type "CPU", memory_limit 256 MiB as

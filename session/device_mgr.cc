@@ -10,8 +10,9 @@ namespace rill {
 namespace {
 
 std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan) {
-  std::unique_ptr<Device> cpu_like = NewCpuDevice(FullDeviceName(kDeviceGpu, plan.tf_gpu_id));
-  DeviceAttributes attrs = cpu_like->attributes();  // name and a fresh incarnation
+  DeviceAttributes attrs;
+  attrs.set_name(FullDeviceName(kDeviceGpu, plan.tf_gpu_id));
+  attrs.set_incarnation(NewDeviceIncarnation());
   attrs.set_device_type(kDeviceGpu);
   attrs.set_memory_limit(plan.memory_limit_bytes);
   attrs.mutable_locality()->set_bus_id(1);
