@@ -11,8 +11,8 @@ namespace {
 
 struct AddFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(const T& x, const T& y) const {
-    return AddValues(x, y);
+  T operator()(T x, T y) const {
+    return cwise_math::WrapAdd(x, y);  // half arrives as float (cwise_op.h)
   }
 };
 

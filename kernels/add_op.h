@@ -13,6 +13,7 @@
 
 #include "core/types.h"
 #include "kernels/broadcast.h"
+#include "kernels/cwise_math.h"
 
 namespace rill {
 
@@ -22,11 +23,8 @@ template <typename T>
 T AddValues(const T& a, const T& b) {
   if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
     return T(static_cast<float>(a) + static_cast<float>(b));
-  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
   } else {
-    return a + b;
+    return cwise_math::WrapAdd(a, b);
   }
 }
 

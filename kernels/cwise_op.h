@@ -79,12 +79,19 @@ typename CwiseComputeType<T>::type Load(const T& v) {
   return static_cast<typename CwiseComputeType<T>::type>(v);
 }
 
-template <typename F>
-constexpr int64_t CostOf() {
-  return F::kCost;
-}
-
 }  // namespace cwise_internal
+
+// Calls fn(TypeTag<T>{}) for the T among the kernel's storage types Ts whose DataType is `dtype`
+// and returns its status; InvalidArgument "<Op> node <name> has no CPU kernel for <dtype>" when
+// none is (the registration's type constraint normally prevents that).
+template <typename... Ts, typename Fn>
+absl::Status VisitKernelTypes(const OpKernel& kernel, DataType dtype, Fn&& fn) {
+  absl::Status status = absl::InvalidArgumentError(
+      absl::StrCat(kernel.type_string(), " node ", kernel.name(), " has no CPU kernel for ",
+                   DataTypeString(dtype)));
+  ((dtype == DataTypeToEnum<Ts>::value ? (status = fn(TypeTag<Ts>{}), true) : false) || ...);
+  return status;
+}
 
 template <typename F, typename T>
 using CwiseBinaryResult = std::conditional_t<
@@ -103,7 +110,7 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
   const T* b = y.flat<T>().data();
   Out* z = out->flat<Out>().data();
   const int64_t n = out->NumElements();
-  const int64_t cost = cwise_internal::CostOf<F>();
+  const int64_t cost = F::kCost;
   using cwise_internal::Load;
   using cwise_internal::Store;
   if (x.NumElements() == n && y.NumElements() == n) {
@@ -154,14 +161,9 @@ class BinaryOp final : public OpKernel {
       out->flat<bool>()[0] = answer != 0;
       return absl::OkStatus();
     }
-    absl::Status status = absl::InvalidArgumentError(
-        absl::StrCat(type_string(), " node ", name(), " has no CPU kernel for ",
-                     DataTypeString(x.dtype())));
-    ((x.dtype() == DataTypeToEnum<Ts>::value
-          ? (status = Run<Ts>(ctx, x, y, *shape), true)
-          : false) ||
-     ...);
-    return status;
+    return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
+      return Run<typename decltype(tag)::type>(ctx, x, y, *shape);
+    });
   }
   bool IsExpensive() const override { return false; }
 
@@ -189,12 +191,9 @@ class UnaryOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor x = ctx.input(0);
-    absl::Status status = absl::InvalidArgumentError(
-        absl::StrCat(type_string(), " node ", name(), " has no CPU kernel for ",
-                     DataTypeString(x.dtype())));
-    ((x.dtype() == DataTypeToEnum<Ts>::value ? (status = Run<Ts>(ctx, x), true) : false) ||
-     ...);
-    return status;
+    return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
+      return Run<typename decltype(tag)::type>(ctx, x);
+    });
   }
   bool IsExpensive() const override { return false; }
 
@@ -211,7 +210,7 @@ class UnaryOp final : public OpKernel {
     const T* a = x.flat<T>().data();
     Out* z = out->flat<Out>().data();
     const F& f = functor_;
-    ctx.ParallelFor(n, cwise_internal::CostOf<F>(), [&](int64_t begin, int64_t end) {
+    ctx.ParallelFor(n, F::kCost, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         z[i] = cwise_internal::Store<Out>(f(cwise_internal::Load(a[i])));
       }

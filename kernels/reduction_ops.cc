@@ -13,6 +13,7 @@
 #include "core/status_macros.h"
 #include "kernels/cwise_math.h"
 #include "kernels/cwise_op.h"
+#include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
 
 namespace rill {
@@ -30,13 +31,7 @@ absl::StatusOr<ReductionPlan> PlanReduction(const TensorShape& in, const Tensor&
   const int rank = in.rank();
   ReductionPlan plan;
   plan.reduced.assign(rank, false);
-  std::vector<int64_t> values;
-  if (axes.dtype() == DT_INT32) {
-    for (int32_t v : axes.flat<int32_t>()) values.push_back(v);
-  } else {
-    for (int64_t v : axes.flat<int64_t>()) values.push_back(v);
-  }
-  for (int64_t a : values) {
+  for (int64_t a : IndexValues(axes)) {
     if (a < -rank || a >= rank) {
       return absl::InvalidArgumentError(absl::StrCat("Invalid reduction dimension (", a,
                                                      " for input with ", rank, " dimension(s)"));
@@ -197,13 +192,10 @@ class ReductionOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(ReductionPlan plan, PlanReduction(in.shape(), axes, keep_dims_));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.output));
-    absl::Status status = absl::InvalidArgumentError(
-        absl::StrCat(type_string(), " has no CPU kernel for ", DataTypeString(in.dtype())));
-    ((in.dtype() == DataTypeToEnum<Ts>::value
-          ? (Reduce<R, Ts>(in, plan, out), status = absl::OkStatus(), true)
-          : false) ||
-     ...);
-    return status;
+    return VisitKernelTypes<Ts...>(*this, in.dtype(), [&](auto tag) {
+      Reduce<R, typename decltype(tag)::type>(in, plan, out);
+      return absl::OkStatus();
+    });
   }
 
  private:

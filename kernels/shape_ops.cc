@@ -9,22 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/type_lists.h"
 
 namespace rill {
 namespace {
-
-// The int32 or int64 elements of a 0-D or 1-D index tensor.
-std::vector<int64_t> IndexValues(const Tensor& t) {
-  std::vector<int64_t> out;
-  if (t.dtype() == DT_INT32) {
-    for (int32_t v : t.flat<int32_t>()) out.push_back(v);
-  } else {
-    for (int64_t v : t.flat<int64_t>()) out.push_back(v);
-  }
-  return out;
-}
 
 // Writes `values` into a new output of the kernel's int32/int64 output type.
 absl::Status OutputIndexValues(OpKernelContext& ctx, const std::vector<int64_t>& values,
