@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
@@ -19,7 +20,8 @@
 namespace rill {
 namespace {
 
-std::string g_data_dir;
+// Tests run in the workspace's runfiles directory.
+constexpr char kDataDir[] = "tests/placement_conformance/data";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -41,7 +43,7 @@ struct RecordedCase {
 RecordedCase Load(const std::string& name) {
   RecordedCase c;
   c.name = name;
-  const std::string base = g_data_dir + "/" + name;
+  const std::string base = absl::StrCat(kDataDir, "/", name);
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(ReadFile(base + ".graph.pbtxt"),
                                                             &c.graph))
       << name;
@@ -103,9 +105,8 @@ TEST_P(PlacementConformanceTest, MatchesTensorFlow) {
 
 std::vector<std::string> CaseNames() {
   std::vector<std::string> names;
-  g_data_dir = "tests/placement_conformance/data";  // tests run in the workspace's runfiles
-  for (absl::string_view line :
-       absl::StrSplit(ReadFile(g_data_dir + "/MANIFEST.txt"), '\n', absl::SkipEmpty())) {
+  for (absl::string_view line : absl::StrSplit(ReadFile(absl::StrCat(kDataDir, "/MANIFEST.txt")),
+                                               '\n', absl::SkipEmpty())) {
     names.emplace_back(absl::StripAsciiWhitespace(line));
   }
   return names;
