@@ -2,9 +2,10 @@
 // which the device manager makes TensorFlow GPU devices. Discovery (cuda_probe.h) fills it on a
 // machine with GPUs; tests build it by hand, so every GPU rule is tested without a GPU.
 //
-//   PhysicalGpu gpu{.platform_id = 0, .name = "NVIDIA H100 80GB HBM3",
-//                   .pci_bus_id = "0000:05:00.0", .compute_major = 9, .compute_minor = 0,
-//                   .total_memory_bytes = int64_t{80} << 30, .free_memory_bytes = int64_t{79} << 30};
+//   PhysicalGpu gpu;
+//   gpu.name = "NVIDIA H100 80GB HBM3";
+//   gpu.pci_bus_id = "0000:05:00.0";
+//   gpu.compute_major = 9;
 //   GpuShortDescription(gpu);
 //   // "device: 0, name: NVIDIA H100 80GB HBM3, pci bus id: 0000:05:00.0, compute capability: 9.0"
 //
@@ -39,8 +40,8 @@ std::string GpuShortDescription(const PhysicalGpu& gpu);
 // already sees the driver's result). `value` null means the variable is unset: every GPU stays.
 // Otherwise it is a comma-separated list of ordinals into `all`; the listed GPUs become visible in
 // that order and are renumbered 0..k-1 (platform_id). As with the driver, the list ends at the
-// first entry that is not a valid, not yet listed ordinal, so "" and "-1" hide every GPU and "1,x,0"
-// shows only GPU 1.
+// first entry that is not a valid, not yet listed ordinal, so "" and "-1" hide every GPU and
+// "1,x,0" shows only GPU 1.
 std::vector<PhysicalGpu> ApplyCudaVisibleDevices(const std::vector<PhysicalGpu>& all,
                                                  const char* value);
 

@@ -21,7 +21,8 @@ std::vector<PhysicalGpu> FourGpus() {
 
 std::vector<std::string> BusIds(const std::vector<PhysicalGpu>& gpus) {
   std::vector<std::string> ids;
-  for (const PhysicalGpu& g : gpus) ids.push_back(std::to_string(g.platform_id) + "@" + g.pci_bus_id);
+  for (const PhysicalGpu& g : gpus)
+    ids.push_back(std::to_string(g.platform_id) + "@" + g.pci_bus_id);
   return ids;
 }
 
@@ -33,7 +34,8 @@ TEST(PhysicalGpuTest, ShortDescriptionIsTensorFlows) {
   gpu.compute_major = 3;
   gpu.compute_minor = 5;
   EXPECT_EQ(GpuShortDescription(gpu),
-            "device: 1, name: Tesla K40c, pci bus id: 0000:05:00.0, compute capability: 3.5");
+            "device: 1, name: Tesla K40c, pci bus id: 0000:05:00.0, compute "
+            "capability: 3.5");
 }
 
 TEST(PhysicalGpuTest, UnsetCudaVisibleDevicesKeepsAll) {

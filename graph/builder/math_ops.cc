@@ -6,13 +6,19 @@ namespace rill {
 namespace ops {
 namespace {
 
-Output Binary(const Scope& scope, const char* op, const Output& x, const Output& y) {
+Output Binary(const Scope& scope, const char* op, const Output& x,
+              const Output& y) {
   return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
 }
 
-Output Reduction(const Scope& scope, const char* op, const Output& input, const Output& axis,
-                 bool keep_dims) {
-  return OpBuilder(scope, op).Input(input).Input(axis).Attr("keep_dims", keep_dims).Finalize().output(0);
+Output Reduction(const Scope& scope, const char* op, const Output& input,
+                 const Output& axis, bool keep_dims) {
+  return OpBuilder(scope, op)
+      .Input(input)
+      .Input(axis)
+      .Attr("keep_dims", keep_dims)
+      .Finalize()
+      .output(0);
 }
 
 Output Unary(const Scope& scope, const char* op, const Output& x) {
@@ -79,70 +85,149 @@ Output LogicalOr(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "LogicalOr", x, y);
 }
 
-Output Neg(const Scope& scope, const Output& x) { return Unary(scope, "Neg", x); }
-Output Abs(const Scope& scope, const Output& x) { return Unary(scope, "Abs", x); }
-Output Sign(const Scope& scope, const Output& x) { return Unary(scope, "Sign", x); }
-Output Square(const Scope& scope, const Output& x) { return Unary(scope, "Square", x); }
-Output Sqrt(const Scope& scope, const Output& x) { return Unary(scope, "Sqrt", x); }
-Output Rsqrt(const Scope& scope, const Output& x) { return Unary(scope, "Rsqrt", x); }
-Output Exp(const Scope& scope, const Output& x) { return Unary(scope, "Exp", x); }
-Output Log(const Scope& scope, const Output& x) { return Unary(scope, "Log", x); }
-Output Log1p(const Scope& scope, const Output& x) { return Unary(scope, "Log1p", x); }
-Output Sin(const Scope& scope, const Output& x) { return Unary(scope, "Sin", x); }
-Output Cos(const Scope& scope, const Output& x) { return Unary(scope, "Cos", x); }
-Output Tanh(const Scope& scope, const Output& x) { return Unary(scope, "Tanh", x); }
-Output Sigmoid(const Scope& scope, const Output& x) { return Unary(scope, "Sigmoid", x); }
-Output Relu(const Scope& scope, const Output& x) { return Unary(scope, "Relu", x); }
-Output Relu6(const Scope& scope, const Output& x) { return Unary(scope, "Relu6", x); }
-Output Elu(const Scope& scope, const Output& x) { return Unary(scope, "Elu", x); }
-Output Selu(const Scope& scope, const Output& x) { return Unary(scope, "Selu", x); }
-Output Softplus(const Scope& scope, const Output& x) { return Unary(scope, "Softplus", x); }
-Output Floor(const Scope& scope, const Output& x) { return Unary(scope, "Floor", x); }
-Output Ceil(const Scope& scope, const Output& x) { return Unary(scope, "Ceil", x); }
-Output Round(const Scope& scope, const Output& x) { return Unary(scope, "Round", x); }
-Output Reciprocal(const Scope& scope, const Output& x) { return Unary(scope, "Reciprocal", x); }
-Output Erf(const Scope& scope, const Output& x) { return Unary(scope, "Erf", x); }
-Output LogicalNot(const Scope& scope, const Output& x) { return Unary(scope, "LogicalNot", x); }
+Output Neg(const Scope& scope, const Output& x) {
+  return Unary(scope, "Neg", x);
+}
+Output Abs(const Scope& scope, const Output& x) {
+  return Unary(scope, "Abs", x);
+}
+Output Sign(const Scope& scope, const Output& x) {
+  return Unary(scope, "Sign", x);
+}
+Output Square(const Scope& scope, const Output& x) {
+  return Unary(scope, "Square", x);
+}
+Output Sqrt(const Scope& scope, const Output& x) {
+  return Unary(scope, "Sqrt", x);
+}
+Output Rsqrt(const Scope& scope, const Output& x) {
+  return Unary(scope, "Rsqrt", x);
+}
+Output Exp(const Scope& scope, const Output& x) {
+  return Unary(scope, "Exp", x);
+}
+Output Log(const Scope& scope, const Output& x) {
+  return Unary(scope, "Log", x);
+}
+Output Log1p(const Scope& scope, const Output& x) {
+  return Unary(scope, "Log1p", x);
+}
+Output Sin(const Scope& scope, const Output& x) {
+  return Unary(scope, "Sin", x);
+}
+Output Cos(const Scope& scope, const Output& x) {
+  return Unary(scope, "Cos", x);
+}
+Output Tanh(const Scope& scope, const Output& x) {
+  return Unary(scope, "Tanh", x);
+}
+Output Sigmoid(const Scope& scope, const Output& x) {
+  return Unary(scope, "Sigmoid", x);
+}
+Output Relu(const Scope& scope, const Output& x) {
+  return Unary(scope, "Relu", x);
+}
+Output Relu6(const Scope& scope, const Output& x) {
+  return Unary(scope, "Relu6", x);
+}
+Output Elu(const Scope& scope, const Output& x) {
+  return Unary(scope, "Elu", x);
+}
+Output Selu(const Scope& scope, const Output& x) {
+  return Unary(scope, "Selu", x);
+}
+Output Softplus(const Scope& scope, const Output& x) {
+  return Unary(scope, "Softplus", x);
+}
+Output Floor(const Scope& scope, const Output& x) {
+  return Unary(scope, "Floor", x);
+}
+Output Ceil(const Scope& scope, const Output& x) {
+  return Unary(scope, "Ceil", x);
+}
+Output Round(const Scope& scope, const Output& x) {
+  return Unary(scope, "Round", x);
+}
+Output Reciprocal(const Scope& scope, const Output& x) {
+  return Unary(scope, "Reciprocal", x);
+}
+Output Erf(const Scope& scope, const Output& x) {
+  return Unary(scope, "Erf", x);
+}
+Output LogicalNot(const Scope& scope, const Output& x) {
+  return Unary(scope, "LogicalNot", x);
+}
 
-Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs) {
-  return OpBuilder(scope, "LeakyRelu").Input(features).Attr("alpha", attrs.alpha).Finalize().output(0);
+Output LeakyRelu(const Scope& scope, const Output& features,
+                 const LeakyReluAttrs& attrs) {
+  return OpBuilder(scope, "LeakyRelu")
+      .Input(features)
+      .Attr("alpha", attrs.alpha)
+      .Finalize()
+      .output(0);
 }
 
 Output Shape(const Scope& scope, const Output& input, DataType out_type) {
-  return OpBuilder(scope, "Shape").Input(input).Attr("out_type", out_type).Finalize().output(0);
+  return OpBuilder(scope, "Shape")
+      .Input(input)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
 }
 Output Size(const Scope& scope, const Output& input, DataType out_type) {
-  return OpBuilder(scope, "Size").Input(input).Attr("out_type", out_type).Finalize().output(0);
+  return OpBuilder(scope, "Size")
+      .Input(input)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
 }
-Output Rank(const Scope& scope, const Output& input) { return Unary(scope, "Rank", input); }
+Output Rank(const Scope& scope, const Output& input) {
+  return Unary(scope, "Rank", input);
+}
 Output Reshape(const Scope& scope, const Output& tensor, const Output& shape) {
   return Binary(scope, "Reshape", tensor, shape);
 }
 Output ExpandDims(const Scope& scope, const Output& input, const Output& axis) {
   return Binary(scope, "ExpandDims", input, axis);
 }
-Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis) {
-  return OpBuilder(scope, "Squeeze").Input(input).Attr("squeeze_dims", axis).Finalize().output(0);
+Output Squeeze(const Scope& scope, const Output& input,
+               const std::vector<int64_t>& axis) {
+  return OpBuilder(scope, "Squeeze")
+      .Input(input)
+      .Attr("squeeze_dims", axis)
+      .Finalize()
+      .output(0);
 }
 Output Fill(const Scope& scope, const Output& dims, const Output& value) {
   return Binary(scope, "Fill", dims, value);
 }
-Output ZerosLike(const Scope& scope, const Output& x) { return Unary(scope, "ZerosLike", x); }
-Output OnesLike(const Scope& scope, const Output& x) { return Unary(scope, "OnesLike", x); }
+Output ZerosLike(const Scope& scope, const Output& x) {
+  return Unary(scope, "ZerosLike", x);
+}
+Output OnesLike(const Scope& scope, const Output& x) {
+  return Unary(scope, "OnesLike", x);
+}
 Output StopGradient(const Scope& scope, const Output& input) {
   return Unary(scope, "StopGradient", input);
 }
 Output PreventGradient(const Scope& scope, const Output& input) {
   return Unary(scope, "PreventGradient", input);
 }
-Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "Snapshot", input); }
+Output Snapshot(const Scope& scope, const Output& input) {
+  return Unary(scope, "Snapshot", input);
+}
 Output Cast(const Scope& scope, const Output& x, DataType dst) {
-  return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
+  return OpBuilder(scope, "Cast")
+      .Input(x)
+      .Attr("DstT", dst)
+      .Finalize()
+      .output(0);
 }
 
-#define RILL_REDUCTION_WRAPPER(Op)                                                        \
-  Output Op(const Scope& scope, const Output& input, const Output& axis, bool keep_dims) { \
-    return Reduction(scope, #Op, input, axis, keep_dims);                                 \
+#define RILL_REDUCTION_WRAPPER(Op)                                       \
+  Output Op(const Scope& scope, const Output& input, const Output& axis, \
+            bool keep_dims) {                                            \
+    return Reduction(scope, #Op, input, axis, keep_dims);                \
   }
 RILL_REDUCTION_WRAPPER(Sum)
 RILL_REDUCTION_WRAPPER(Mean)
