@@ -163,8 +163,9 @@ TEST(GpuDevicePlanTest, DefaultLimitLeavesSystemMemory) {
                                 Gpus(1)));
   EXPECT_EQ(plan[0].memory_limit_bytes, 79 * kGiB - 1000 * kMiB);
   setenv("TF_DEVICE_MIN_SYS_MEMORY_IN_MB", "10", 1);
-  RILL_ASSERT_OK_AND_ASSIGN(plan, PlanGpuDevices(ConfigProto(), Gpus(1)));
-  unsetenv("TF_DEVICE_MIN_SYS_MEMORY_IN_MB");
+  auto with_env = PlanGpuDevices(ConfigProto(), Gpus(1));
+  unsetenv("TF_DEVICE_MIN_SYS_MEMORY_IN_MB");  // before any assertion can return
+  RILL_ASSERT_OK_AND_ASSIGN(plan, std::move(with_env));
   EXPECT_EQ(plan[0].memory_limit_bytes, 79 * kGiB - 10 * kMiB);
 }
 
