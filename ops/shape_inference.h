@@ -1,10 +1,12 @@
-// Shape inference for one node: the context an op's shape function reads (input shapes, the
-// NodeDef's attrs, constant input values where known) and writes (output shapes). Shapes are
-// PartialTensorShape: an unknown dimension or rank is never an error; only a contradiction
-// between known dims is (InvalidArgument naming the node).
+// Shape inference for one node: the context an op's shape function reads (input
+// shapes, the NodeDef's attrs, constant input values where known) and writes
+// (output shapes). Shapes are PartialTensorShape: an unknown dimension or rank
+// is never an error; only a contradiction between known dims is
+// (InvalidArgument naming the node).
 //
 //   absl::Status MatMulShape(ShapeInferenceContext& c) {
-//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0, PartialTensorShape({m, n}));
+//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0,
+//     PartialTensorShape({m, n}));
 //   }
 //
 // A context is used by one thread at a time.
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "core/partial_tensor_shape.h"
 #include "proto/node_def.pb.h"
 
@@ -23,7 +26,8 @@ namespace rill {
 class ShapeInferenceContext {
  public:
   // `node` must outlive the context. Outputs start as unknown shapes.
-  ShapeInferenceContext(const NodeDef& node, std::vector<PartialTensorShape> input_shapes,
+  ShapeInferenceContext(const NodeDef& node,
+                        std::vector<PartialTensorShape> input_shapes,
                         int num_outputs)
       : node_(node), inputs_(std::move(input_shapes)), outputs_(num_outputs) {}
 
@@ -32,13 +36,18 @@ class ShapeInferenceContext {
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   const PartialTensorShape& input(int i) const { return inputs_[i]; }
   const PartialTensorShape& output(int i) const { return outputs_[i]; }
-  void set_output(int i, PartialTensorShape shape) { outputs_[i] = std::move(shape); }
+  void set_output(int i, PartialTensorShape shape) {
+    outputs_[i] = std::move(shape);
+  }
   std::vector<PartialTensorShape> TakeOutputs() { return std::move(outputs_); }
 
-  // InvalidArgument "Shape must be rank R but is rank S for node 'X'" when known and different.
+  // InvalidArgument "Shape must be rank R but is rank S for node 'X'" when
+  // known and different.
   absl::Status WithRank(int input_index, int rank) const;
-  // Merges two dims (-1 unknown); InvalidArgument when both known and different.
-  absl::Status MergeDim(int64_t a, int64_t b, int64_t* out, absl::string_view what) const;
+  // Merges two dims (-1 unknown); InvalidArgument when both known and
+  // different.
+  absl::Status MergeDim(int64_t a, int64_t b, int64_t* out,
+                        absl::string_view what) const;
 
  private:
   const NodeDef& node_;  // Not owned.
@@ -50,13 +59,22 @@ using ShapeFn = std::function<absl::Status(ShapeInferenceContext&)>;
 
 // Common shape functions.
 namespace shape_fns {
-absl::Status Unknown(ShapeInferenceContext& c);        // every output unknown
-absl::Status Unchanged(ShapeInferenceContext& c);      // output 0 = input 0
-absl::Status Scalar(ShapeInferenceContext& c);         // every output a scalar
-absl::Status NoOutputs(ShapeInferenceContext& c);      // nothing to infer
-absl::Status BroadcastBinary(ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
-absl::Status FromShapeAttr(ShapeInferenceContext& c);  // output 0 = the `shape` attr
-absl::Status AllInputsMerged(ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
+absl::Status Unknown(ShapeInferenceContext& c);    // every output unknown
+absl::Status Unchanged(ShapeInferenceContext& c);  // output 0 = input 0
+absl::Status Scalar(ShapeInferenceContext& c);     // every output a scalar
+absl::Status NoOutputs(ShapeInferenceContext& c);  // nothing to infer
+absl::Status BroadcastBinary(
+    ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
+absl::Status FromShapeAttr(
+    ShapeInferenceContext& c);  // output 0 = the `shape` attr
+absl::Status AllInputsMerged(
+    ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
+// The numpy broadcast of two partial shapes (unknown rank if either is);
+// InvalidArgument "Incompatible shapes: [2] vs. [3] for node 'x' (op Add)" when
+// known dims disagree.
+absl::StatusOr<PartialTensorShape> BroadcastPartial(
+    const ShapeInferenceContext& c, const PartialTensorShape& a,
+    const PartialTensorShape& b);
 }  // namespace shape_fns
 
 }  // namespace rill
