@@ -1,6 +1,8 @@
 #include "graph/graph_def_import.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -8,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
+#include "core/tensor_proto.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -38,15 +41,40 @@ absl::Status CheckInputOrder(const NodeDef& node) {
   return absl::OkStatus();
 }
 
+// The value of a Const node, for shape functions that read constant inputs; nullopt when the
+// node is not a Const or its value does not parse (the kernel reports that).
+std::optional<Tensor> ConstantValue(const Node& node) {
+  if (node.op() != "Const") return std::nullopt;
+  auto value = node.def().attr().find("value");
+  if (value == node.def().attr().end() || !value->second.has_tensor()) return std::nullopt;
+  absl::StatusOr<Tensor> t = TensorFromProto(value->second.tensor());
+  if (!t.ok()) return std::nullopt;
+  return *std::move(t);
+}
+
+// Runs each known op's shape function in topological order, with the values of Const inputs
+// that are small index tensors (shapes, axes, multiples, paddings: at most kMaxConstantElements).
 absl::Status InferShapes(const std::vector<Node*>& order) {
+  constexpr int64_t kMaxConstantElements = 1024;
+  std::map<int, Tensor> constants;  // node id -> value, for Const nodes feeding index inputs
   for (Node* node : order) {
     std::vector<PartialTensorShape> inputs(node->num_inputs());
+    std::vector<const Tensor*> input_tensors(node->num_inputs(), nullptr);
     for (const Edge* e : node->in_edges()) {
       if (e->IsControlEdge()) continue;
       const std::vector<PartialTensorShape>& produced = e->src()->output_shapes();
       if (e->src_output() < static_cast<int>(produced.size())) {
         inputs[e->dst_input()] = produced[e->src_output()];
       }
+      const DataType type = node->input_type(e->dst_input());
+      if (type != DT_INT32 && type != DT_INT64) continue;
+      auto known = constants.find(e->src()->id());
+      if (known == constants.end()) {
+        std::optional<Tensor> value = ConstantValue(*e->src());
+        if (!value || value->NumElements() > kMaxConstantElements) continue;
+        known = constants.emplace(e->src()->id(), *std::move(value)).first;
+      }
+      input_tensors[e->dst_input()] = &known->second;
     }
     const OpRegistration* reg =
         node->is_unknown_op() ? nullptr : OpRegistry::Global()->LookUp(node->op());
@@ -54,7 +82,8 @@ absl::Status InferShapes(const std::vector<Node*>& order) {
       node->set_output_shapes(std::vector<PartialTensorShape>(node->num_outputs()));
       continue;
     }
-    ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs());
+    ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs(),
+                            std::move(input_tensors));
     absl::Status s = reg->shape_fn(c);
     if (!s.ok()) {
       if (absl::StrContains(s.message(), absl::StrCat("'", node->name(), "'"))) return s;

@@ -137,6 +137,63 @@ TEST(ImportGraphDefTest, InfersShapes) {
   EXPECT_EQ(g->FindNode("n")->output_shapes()[0].DebugString(), "[?,3]");
 }
 
+// An int32 vector Const node named `name` holding `values` (GraphDef text).
+std::string IndexConst(const std::string& name, const std::vector<int>& values) {
+  std::string vals;
+  for (int v : values) vals += " int_val: " + std::to_string(v);
+  return "node { name: '" + name + "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } }" +
+         " attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: " +
+         std::to_string(values.size()) + " } }" + vals + " } } } }\n";
+}
+
+TEST(ImportGraphDefTest, ShapeFunctionsReadConstantInputs) {
+  const std::string text =
+      R"pb(
+    node { name: "p" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
+    node { name: "q" op: "Placeholder"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
+  )pb" + IndexConst("to_3_minus1", {3, -1}) +
+      IndexConst("axis1", {1}) + IndexConst("dims", {4, 1}) + IndexConst("mult", {2, 3}) +
+      R"pb(
+    node { name: "reshape" op: "Reshape" input: "p" input: "to_3_minus1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "reshape_unknown" op: "Reshape" input: "q" input: "to_3_minus1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "sum" op: "Sum" input: "q" input: "axis1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "mean_keep" op: "Mean" input: "q" input: "axis1"
+           attr { key: "T" value { type: DT_FLOAT } }
+           attr { key: "keep_dims" value { b: true } } }
+    node { name: "argmax" op: "ArgMax" input: "p" input: "axis1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "expand" op: "ExpandDims" input: "q" input: "axis1"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "tile" op: "Tile" input: "q" input: "mult"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "broadcast" op: "BroadcastTo" input: "p" input: "dims"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "fill" op: "Fill" input: "dims" input: "zero"
+           attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "zero" op: "Const"
+           attr { key: "dtype" value { type: DT_FLOAT } }
+           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0 } } } }
+  )pb";
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(Parse(text)));
+  auto shape = [&](const char* node) { return g->FindNode(node)->output_shapes()[0].DebugString(); };
+  EXPECT_EQ(shape("reshape"), "[3,2]");
+  EXPECT_EQ(shape("reshape_unknown"), "[3,?]");
+  EXPECT_EQ(shape("sum"), "[?]");
+  EXPECT_EQ(shape("mean_keep"), "[?,1]");
+  EXPECT_EQ(shape("argmax"), "[2]");
+  EXPECT_EQ(shape("expand"), "[?,1,3]");
+  EXPECT_EQ(shape("tile"), "[?,9]");
+  EXPECT_EQ(shape("broadcast"), "[4,1]");
+  EXPECT_EQ(shape("fill"), "[4,1]");
+}
+
 TEST(ImportGraphDefTest, SkipsShapesWhenAsked) {
   ImportOptions options;
   options.infer_shapes = false;

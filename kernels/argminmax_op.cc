@@ -1,11 +1,10 @@
-// ArgMax and ArgMin on the CPU: the index of the largest (smallest) element
-// along one axis (input 1, a scalar; negative counts from the end), as int32 or
-// int64 (output_type). Ties give the first index. NaN never wins a comparison,
-// so it is skipped, as in TensorFlow's Eigen reducer (an all-NaN slice gives
-// 0). bool compares false < true; half compares as float. Errors are
-// InvalidArgument with TensorFlow's texts: "dim must be a scalar, but received
-// tensor of shape: [2]", "Expected dimension in the range [-2, 2), but got 2",
-// "Reduction axis 0 is empty in shape [0,3]".
+// ArgMax and ArgMin on the CPU: the index of the largest (smallest) element along one axis (input
+// 1, a scalar; negative counts from the end), as int32 or int64 (output_type). Ties give the first
+// index. NaN never wins a comparison, so it is skipped, as in TensorFlow's Eigen reducer (an
+// all-NaN slice gives 0). bool compares false < true; half compares as float. Errors are
+// InvalidArgument with TensorFlow's texts: "dim must be a scalar, but received tensor of shape:
+// [2]", "Expected dimension in the range [-2, 2), but got 2", "Reduction axis 0 is empty in shape
+// [0,3]".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
@@ -19,8 +18,7 @@
 namespace rill {
 namespace {
 
-#define RILL_ARG_TYPES \
-  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
+#define RILL_ARG_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
 
 struct Greater {
   template <typename C>
@@ -35,11 +33,9 @@ struct Less {
   }
 };
 
-// For each (outer, inner) position, the index along the middle axis of the best
-// element.
+// For each (outer, inner) position, the index along the middle axis of the best element.
 template <typename T, typename Better, typename Index>
-void ArgReduce(const T* x, int64_t outer, int64_t axis_size, int64_t inner,
-               Index* out) {
+void ArgReduce(const T* x, int64_t outer, int64_t axis_size, int64_t inner, Index* out) {
   using cwise_internal::Load;
   using C = decltype(Load(x[0]));
   const Better better;
@@ -72,23 +68,20 @@ class ArgOp final : public OpKernel {
     const Tensor in = ctx.input(0);
     const Tensor dim = ctx.input(1);
     if (dim.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("dim must be a scalar, but received tensor of shape: ",
-                       dim.shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "dim must be a scalar, but received tensor of shape: ", dim.shape().DebugString()));
     }
     const int64_t requested = IndexValues(dim)[0];
     const TensorShape& shape = in.shape();
     const int rank = shape.rank();
     const int64_t axis = requested < 0 ? requested + rank : requested;
     if (axis < 0 || axis >= rank) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Expected dimension in the range [", -rank, ", ", rank,
-                       "), but got ", requested));
+      return absl::InvalidArgumentError(absl::StrCat("Expected dimension in the range [", -rank,
+                                                     ", ", rank, "), but got ", requested));
     }
     if (shape.dim(axis) == 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Reduction axis ", requested, " is empty in shape ",
-                       shape.DebugString()));
+          absl::StrCat("Reduction axis ", requested, " is empty in shape ", shape.DebugString()));
     }
     std::vector<int64_t> out_dims;
     int64_t outer = 1, inner = 1;
@@ -97,19 +90,16 @@ class ArgOp final : public OpKernel {
       out_dims.push_back(shape.dim(d));
       (d < axis ? outer : inner) *= shape.dim(d);
     }
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape,
-                          TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<RILL_ARG_TYPES>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* x = in.flat<T>().data();
       if (out->dtype() == DT_INT32) {
-        ArgReduce<T, Better>(x, outer, shape.dim(axis), inner,
-                             out->flat<int32_t>().data());
+        ArgReduce<T, Better>(x, outer, shape.dim(axis), inner, out->flat<int32_t>().data());
       } else {
-        ArgReduce<T, Better>(x, outer, shape.dim(axis), inner,
-                             out->flat<int64_t>().data());
+        ArgReduce<T, Better>(x, outer, shape.dim(axis), inner, out->flat<int64_t>().data());
       }
       return absl::OkStatus();
     });

@@ -1,10 +1,8 @@
-// ClipByValue on the CPU: out = max(min(t, clip_value_max), clip_value_min)
-// elementwise, where each bound is a scalar or has t's shape. As in TensorFlow:
-// a NaN input stays NaN, and when min > max every element becomes min. half is
-// computed in float. Errors: InvalidArgument "clip_value_min and clip_value_max
-// must be either of the same shape as input, or a scalar. input shape:
-// [2,3]clip_value_min shape: [3]clip_value_max shape: []" (TensorFlow's text,
-// without separators).
+// ClipByValue on the CPU: out = max(min(t, clip_value_max), clip_value_min) elementwise, where each
+// bound is a scalar or has t's shape. As in TensorFlow: a NaN input stays NaN, and when min > max
+// every element becomes min. half is computed in float. Errors: InvalidArgument "clip_value_min and
+// clip_value_max must be either of the same shape as input, or a scalar. input shape:
+// [2,3]clip_value_min shape: [3]clip_value_max shape: []" (TensorFlow's text, without separators).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
@@ -17,11 +15,10 @@
 namespace rill {
 namespace {
 
-#define RILL_CLIP_TYPES \
-  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+#define RILL_CLIP_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
 
-// std::max(std::min(x, hi), lo), written out so NaN handling is explicit:
-// comparisons with NaN are false, so a NaN x passes through both.
+// std::max(std::min(x, hi), lo), written out so NaN handling is explicit: comparisons with NaN are
+// false, so a NaN x passes through both.
 template <typename C>
 C Clip(C x, C lo, C hi) {
   const C m = hi < x ? hi : x;
@@ -44,8 +41,7 @@ class ClipByValueOp final : public OpKernel {
           absl::StrCat("clip_value_min and clip_value_max must be either of "
                        "the same shape as input, or a "
                        "scalar. input shape: ",
-                       t.shape().DebugString(),
-                       "clip_value_min shape: ", lo.shape().DebugString(),
+                       t.shape().DebugString(), "clip_value_min shape: ", lo.shape().DebugString(),
                        "clip_value_max shape: ", hi.shape().DebugString()));
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
@@ -61,8 +57,7 @@ class ClipByValueOp final : public OpKernel {
       T* z = out->flat<T>().data();
       ctx.ParallelFor(t.NumElements(), 1, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
-          z[i] = cwise_internal::Store<T>(
-              Clip(Load(x[i]), Load(l[i * sl]), Load(h[i * sh])));
+          z[i] = cwise_internal::Store<T>(Clip(Load(x[i]), Load(l[i * sl]), Load(h[i * sh])));
         }
       });
       return absl::OkStatus();

@@ -10,12 +10,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Tensor F(std::vector<float> v, TensorShape s) {
-  return Tensor::FromVector<float>(v, s);
-}
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
 
-absl::StatusOr<std::vector<Tensor>> Cumsum(const Tensor& x, int32_t axis,
-                                           bool exclusive = false,
+absl::StatusOr<std::vector<Tensor>> Cumsum(const Tensor& x, int32_t axis, bool exclusive = false,
                                            bool reverse = false) {
   OpTester t("Cumsum");
   t.Attr("T", x.dtype()).Attr("exclusive", exclusive).Attr("reverse", reverse);
@@ -44,23 +41,16 @@ TEST(CumsumOpTest, ExclusiveAndReverse) {
 TEST(CumsumOpTest, IntegersWrap) {
   const Tensor x = Tensor::FromVector<int8_t>({100, 100}, TensorShape({2}));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, Cumsum(x, 0));
-  ExpectTensorEqual(out[0],
-                    Tensor::FromVector<int8_t>({100, -56}, TensorShape({2})));
+  ExpectTensorEqual(out[0], Tensor::FromVector<int8_t>({100, -56}, TensorShape({2})));
 }
 
 TEST(CumsumOpTest, AxisErrorsAreTensorFlows) {
-  EXPECT_THAT(
-      Cumsum(kX, 2),
-      StatusIs(
-          absl::StatusCode::kInvalidArgument,
-          HasSubstr(
-              "ScanOp: Expected scan axis in the range [-2, 2), but got 2")));
-  EXPECT_THAT(
-      Cumsum(kX, -3),
-      StatusIs(
-          absl::StatusCode::kInvalidArgument,
-          HasSubstr(
-              "ScanOp: Expected scan axis in the range [-2, 2), but got -1")));
+  EXPECT_THAT(Cumsum(kX, 2),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ScanOp: Expected scan axis in the range [-2, 2), but got 2")));
+  EXPECT_THAT(Cumsum(kX, -3),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ScanOp: Expected scan axis in the range [-2, 2), but got -1")));
 }
 
 }  // namespace

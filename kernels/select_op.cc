@@ -1,15 +1,12 @@
 // Select and SelectV2 on the CPU: out = condition ? t : e, elementwise.
-//   Select (TF1 tf.where): a scalar condition picks a whole operand; a vector
-//   condition with
-//     higher-rank operands picks rows (condition[i] selects t[i, ...] or e[i,
-//     ...]); otherwise all three shapes must be equal.
-//   SelectV2 (tf.where in TF2): condition, t and e broadcast together (numpy
-//   rules).
-// Errors are InvalidArgument with TensorFlow's texts: "Inputs to operation out
-// of type Select must have the same size and shape.  Input 0: [2,3] != input 2:
-// [3,2]", "Number of batches of 'then' must match size of 'cond', but saw: 2
-// vs. 3", "'then' and 'else' must have the same size.  but received: [2] vs.
-// [3]", "condition [2,3], then [3,2], and else [2,3] must be broadcastable".
+//   Select (TF1 tf.where): a scalar condition picks a whole operand; a vector condition with
+//     higher-rank operands picks rows (condition[i] selects t[i, ...] or e[i, ...]); otherwise
+//     all three shapes must be equal.
+//   SelectV2 (tf.where in TF2): condition, t and e broadcast together (numpy rules).
+// Errors are InvalidArgument with TensorFlow's texts: "Inputs to operation out of type Select must
+// have the same size and shape.  Input 0: [2,3] != input 2: [3,2]", "Number of batches of 'then'
+// must match size of 'cond', but saw: 2 vs. 3", "'then' and 'else' must have the same size.  but
+// received: [2] vs. [3]", "condition [2,3], then [3,2], and else [2,3] must be broadcastable".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
@@ -23,13 +20,12 @@
 namespace rill {
 namespace {
 
-#define RILL_SELECT_TYPES \
-  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
+#define RILL_SELECT_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
 
 absl::Status SameSizeError(const Tensor& t, const Tensor& e) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'then' and 'else' must have the same size.  ", "but received: ",
-      t.shape().DebugString(), " vs. ", e.shape().DebugString()));
+  return absl::InvalidArgumentError(absl::StrCat("'then' and 'else' must have the same size.  ",
+                                                 "but received: ", t.shape().DebugString(), " vs. ",
+                                                 e.shape().DebugString()));
 }
 
 class SelectOp final : public OpKernel {
@@ -45,16 +41,14 @@ class SelectOp final : public OpKernel {
       ctx.set_output(0, cond.flat<bool>()[0] ? t : e);
       return absl::OkStatus();
     }
-    if (cond.shape().rank() == 1 && t.shape().rank() != 1)
-      return SelectRows(ctx, cond, t, e);
+    if (cond.shape().rank() == 1 && t.shape().rank() != 1) return SelectRows(ctx, cond, t, e);
     for (int i = 1; i < 3; ++i) {
       const Tensor in = ctx.input(i);
       if (in.shape() != cond.shape()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "Inputs to operation ", name(), " of type ", type_string(),
-            " must have the same size and shape.  Input 0: ",
-            cond.shape().DebugString(), " != input ", i, ": ",
-            in.shape().DebugString()));
+            " must have the same size and shape.  Input 0: ", cond.shape().DebugString(),
+            " != input ", i, ": ", in.shape().DebugString()));
       }
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
@@ -74,17 +68,16 @@ class SelectOp final : public OpKernel {
 
  private:
   // A vector condition over the first dimension of t and e.
-  absl::Status SelectRows(OpKernelContext& ctx, const Tensor& cond,
-                          const Tensor& t, const Tensor& e) const {
+  absl::Status SelectRows(OpKernelContext& ctx, const Tensor& cond, const Tensor& t,
+                          const Tensor& e) const {
     if (t.shape().rank() == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'then' must be at least a vector, but saw shape: ",
-                       t.shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'then' must be at least a vector, but saw shape: ", t.shape().DebugString()));
     }
     if (t.shape().dim(0) != cond.NumElements()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Number of batches of 'then' must match size of 'cond', but saw: ",
-          t.shape().dim(0), " vs. ", cond.NumElements()));
+          "Number of batches of 'then' must match size of 'cond', but saw: ", t.shape().dim(0),
+          " vs. ", cond.NumElements()));
     }
     if (t.shape() != e.shape()) return SameSizeError(t, e);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
@@ -115,13 +108,11 @@ class SelectV2Op final : public OpKernel {
     const Tensor t = ctx.input(1);
     const Tensor e = ctx.input(2);
     absl::StatusOr<TensorShape> te = BroadcastShapes(t.shape(), e.shape());
-    absl::StatusOr<TensorShape> shape =
-        te.ok() ? BroadcastShapes(cond.shape(), *te) : te.status();
+    absl::StatusOr<TensorShape> shape = te.ok() ? BroadcastShapes(cond.shape(), *te) : te.status();
     if (!shape.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("condition ", cond.shape().DebugString(), ", then ",
-                       t.shape().DebugString(), ", and else ",
-                       e.shape().DebugString(), " must be broadcastable"));
+          absl::StrCat("condition ", cond.shape().DebugString(), ", then ", t.shape().DebugString(),
+                       ", and else ", e.shape().DebugString(), " must be broadcastable"));
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, *shape));
     if (out->NumElements() == 0) return absl::OkStatus();
@@ -135,15 +126,14 @@ class SelectV2Op final : public OpKernel {
         z[0] = c[0] ? a[0] : b[0];
         return absl::OkStatus();
       }
-      ForEachBroadcastRowN<3>(
-          {&cond.shape(), &t.shape(), &e.shape()}, out->shape(),
-          [&](int64_t o, const std::array<int64_t, 3>& off, int64_t inner,
-              const std::array<int64_t, 3>& s) {
-            for (int64_t j = 0; j < inner; ++j) {
-              z[o + j] = c[off[0] + j * s[0]] ? a[off[1] + j * s[1]]
-                                              : b[off[2] + j * s[2]];
-            }
-          });
+      ForEachBroadcastRowN<3>({&cond.shape(), &t.shape(), &e.shape()}, out->shape(),
+                              [&](int64_t o, const std::array<int64_t, 3>& off, int64_t inner,
+                                  const std::array<int64_t, 3>& s) {
+                                for (int64_t j = 0; j < inner; ++j) {
+                                  z[o + j] = c[off[0] + j * s[0]] ? a[off[1] + j * s[1]]
+                                                                  : b[off[2] + j * s[2]];
+                                }
+                              });
       return absl::OkStatus();
     });
   }

@@ -1,14 +1,12 @@
-// Op definitions of the elementwise ops with three operands: Select, SelectV2,
-// ClipByValue. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py).
+// Op definitions of the elementwise ops with three operands: Select, SelectV2, ClipByValue.
+// Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/op_registry.h"
 
 namespace rill {
 namespace {
 
-// Select: the output has the operands' shape (`t`, merged with `e` where
-// known).
+// Select: the output has the operands' shape (`t`, merged with `e` where known).
 absl::Status SelectShape(ShapeInferenceContext& c) {
   const PartialTensorShape& t = c.input(1);
   const PartialTensorShape& e = c.input(2);
@@ -18,8 +16,7 @@ absl::Status SelectShape(ShapeInferenceContext& c) {
   }
   std::vector<int64_t> dims = t.dims();
   for (int d = 0; d < t.rank(); ++d) {
-    RILL_RETURN_IF_ERROR(
-        c.MergeDim(dims[d], e.dims()[d], &dims[d], "'then' and 'else'"));
+    RILL_RETURN_IF_ERROR(c.MergeDim(dims[d], e.dims()[d], &dims[d], "'then' and 'else'"));
   }
   c.set_output(0, PartialTensorShape(std::move(dims)));
   return absl::OkStatus();
@@ -29,8 +26,7 @@ absl::Status SelectShape(ShapeInferenceContext& c) {
 absl::Status SelectV2Shape(ShapeInferenceContext& c) {
   RILL_ASSIGN_OR_RETURN(PartialTensorShape te,
                         shape_fns::BroadcastPartial(c, c.input(1), c.input(2)));
-  RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
-                        shape_fns::BroadcastPartial(c, c.input(0), te));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape out, shape_fns::BroadcastPartial(c, c.input(0), te));
   c.set_output(0, std::move(out));
   return absl::OkStatus();
 }

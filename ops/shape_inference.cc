@@ -11,21 +11,34 @@ namespace rill {
 absl::Status ShapeInferenceContext::WithRank(int i, int rank) const {
   const PartialTensorShape& s = inputs_[i];
   if (s.unknown_rank() || s.rank() == rank) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("Shape must be rank ", rank, " but is rank ", s.rank(),
-                   " for node '", node_.name(), "' (op ", node_.op(),
-                   ", input ", i, " with shape ", s.DebugString(), ")"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Shape must be rank ", rank, " but is rank ", s.rank(), " for node '", node_.name(), "' (op ",
+      node_.op(), ", input ", i, " with shape ", s.DebugString(), ")"));
 }
 
 absl::Status ShapeInferenceContext::MergeDim(int64_t a, int64_t b, int64_t* out,
                                              absl::string_view what) const {
   if (a >= 0 && b >= 0 && a != b) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Dimensions must be equal, but are ", a, " and ", b, " for node '",
-        node_.name(), "' (op ", node_.op(), ": ", what, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("Dimensions must be equal, but are ", a, " and ",
+                                                   b, " for node '", node_.name(), "' (op ",
+                                                   node_.op(), ": ", what, ")"));
   }
   *out = a >= 0 ? a : b;
   return absl::OkStatus();
+}
+
+bool ShapeInferenceContext::ConstantIndexValues(int i, std::vector<int64_t>* values) const {
+  const Tensor* t = input_tensor(i);
+  if (t == nullptr) return false;
+  values->clear();
+  if (t->dtype() == DT_INT32) {
+    for (int32_t v : t->flat<int32_t>()) values->push_back(v);
+  } else if (t->dtype() == DT_INT64) {
+    for (int64_t v : t->flat<int64_t>()) values->push_back(v);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 namespace shape_fns {
@@ -44,9 +57,9 @@ absl::Status Scalar(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<PartialTensorShape> BroadcastPartial(
-    const ShapeInferenceContext& c, const PartialTensorShape& a,
-    const PartialTensorShape& b) {
+absl::StatusOr<PartialTensorShape> BroadcastPartial(const ShapeInferenceContext& c,
+                                                    const PartialTensorShape& a,
+                                                    const PartialTensorShape& b) {
   if (a.unknown_rank() || b.unknown_rank()) return PartialTensorShape();
   const int rank = std::max(a.rank(), b.rank());
   std::vector<int64_t> out(rank);
@@ -59,23 +72,21 @@ absl::StatusOr<PartialTensorShape> BroadcastPartial(
     } else if (db == 1) {
       out[i] = da;
     } else if (da < 0 || db < 0) {
-      out[i] =
-          da < 0 ? db : da;  // unknown vs n>1 -> n (or unknown if both unknown)
+      out[i] = da < 0 ? db : da;  // unknown vs n>1 -> n (or unknown if both unknown)
       if (da < 0 && db < 0) out[i] = -1;
     } else if (da == db) {
       out[i] = da;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Incompatible shapes: ", a.DebugString(), " vs. ", b.DebugString(),
-          " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Incompatible shapes: ", a.DebugString(), " vs. ", b.DebugString(),
+                       " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
     }
   }
   return PartialTensorShape(std::move(out));
 }
 
 absl::Status BroadcastBinary(ShapeInferenceContext& c) {
-  RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
-                        BroadcastPartial(c, c.input(0), c.input(1)));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape out, BroadcastPartial(c, c.input(0), c.input(1)));
   c.set_output(0, std::move(out));
   return absl::OkStatus();
 }
@@ -83,8 +94,7 @@ absl::Status BroadcastBinary(ShapeInferenceContext& c) {
 absl::Status FromShapeAttr(ShapeInferenceContext& c) {
   TensorShapeProto proto;
   RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "shape", &proto));
-  RILL_ASSIGN_OR_RETURN(PartialTensorShape s,
-                        PartialTensorShape::FromProto(proto));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape s, PartialTensorShape::FromProto(proto));
   c.set_output(0, std::move(s));
   return absl::OkStatus();
 }
@@ -100,14 +110,12 @@ absl::Status AllInputsMerged(ShapeInferenceContext& c) {
     }
     if (merged.rank() != s.rank()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Shapes must be equal rank, but are ", merged.rank(),
-                       " and ", s.rank(), " for node '", c.node().name(),
-                       "' (op ", c.node().op(), ")"));
+          absl::StrCat("Shapes must be equal rank, but are ", merged.rank(), " and ", s.rank(),
+                       " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
     }
     std::vector<int64_t> dims = merged.dims();
     for (int d = 0; d < s.rank(); ++d) {
-      RILL_RETURN_IF_ERROR(
-          c.MergeDim(dims[d], s.dims()[d], &dims[d], "inputs of AddN"));
+      RILL_RETURN_IF_ERROR(c.MergeDim(dims[d], s.dims()[d], &dims[d], "inputs of AddN"));
     }
     merged = PartialTensorShape(std::move(dims));
   }

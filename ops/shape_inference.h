@@ -1,13 +1,18 @@
-// Shape inference for one node: the context an op's shape function reads (input
-// shapes, the NodeDef's attrs, constant input values where known) and writes
-// (output shapes). Shapes are PartialTensorShape: an unknown dimension or rank
-// is never an error; only a contradiction between known dims is
-// (InvalidArgument naming the node).
+// Shape inference for one node: the context an op's shape function reads (input shapes, the
+// NodeDef's attrs, constant input values where known) and writes (output shapes). Shapes are
+// PartialTensorShape: an unknown dimension or rank is never an error; only a contradiction
+// between known dims is (InvalidArgument naming the node).
 //
 //   absl::Status MatMulShape(ShapeInferenceContext& c) {
-//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0,
-//     PartialTensorShape({m, n}));
+//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0, PartialTensorShape({m, n}));
 //   }
+//
+// Constant inputs: when input i comes from a Const node, input_tensor(i) is its value, so shape
+// functions of ops whose output shape is given by a value (Reshape's shape, Fill's dims, a
+// reduction's axes, Tile's multiples) can give it:
+//
+//   std::vector<int64_t> dims;
+//   if (c.ConstantIndexValues(1, &dims)) ... dims are known ...
 //
 // A context is used by one thread at a time.
 #ifndef RILL_OPS_SHAPE_INFERENCE_H_
@@ -19,39 +24,46 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/partial_tensor_shape.h"
+#include "core/tensor.h"
 #include "proto/node_def.pb.h"
 
 namespace rill {
 
 class ShapeInferenceContext {
  public:
-  // `node` must outlive the context. Outputs start as unknown shapes.
-  ShapeInferenceContext(const NodeDef& node,
-                        std::vector<PartialTensorShape> input_shapes,
-                        int num_outputs)
-      : node_(node), inputs_(std::move(input_shapes)), outputs_(num_outputs) {}
+  // `node` must outlive the context. Outputs start as unknown shapes. `input_tensors` holds the
+  // constant value of each input (nullptr where not constant; may be shorter than the inputs);
+  // the tensors are borrowed and must outlive the context.
+  ShapeInferenceContext(const NodeDef& node, std::vector<PartialTensorShape> input_shapes,
+                        int num_outputs, std::vector<const Tensor*> input_tensors = {})
+      : node_(node),
+        inputs_(std::move(input_shapes)),
+        input_tensors_(std::move(input_tensors)),
+        outputs_(num_outputs) {}
 
   const NodeDef& node() const { return node_; }
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   const PartialTensorShape& input(int i) const { return inputs_[i]; }
-  const PartialTensorShape& output(int i) const { return outputs_[i]; }
-  void set_output(int i, PartialTensorShape shape) {
-    outputs_[i] = std::move(shape);
+  // The value of input i when it is a known constant, else nullptr.
+  const Tensor* input_tensor(int i) const {
+    return i < static_cast<int>(input_tensors_.size()) ? input_tensors_[i] : nullptr;
   }
+  // True, with the elements in *values, when input i is a known int32/int64 constant.
+  bool ConstantIndexValues(int i, std::vector<int64_t>* values) const;
+  const PartialTensorShape& output(int i) const { return outputs_[i]; }
+  void set_output(int i, PartialTensorShape shape) { outputs_[i] = std::move(shape); }
   std::vector<PartialTensorShape> TakeOutputs() { return std::move(outputs_); }
 
-  // InvalidArgument "Shape must be rank R but is rank S for node 'X'" when
-  // known and different.
+  // InvalidArgument "Shape must be rank R but is rank S for node 'X'" when known and different.
   absl::Status WithRank(int input_index, int rank) const;
-  // Merges two dims (-1 unknown); InvalidArgument when both known and
-  // different.
-  absl::Status MergeDim(int64_t a, int64_t b, int64_t* out,
-                        absl::string_view what) const;
+  // Merges two dims (-1 unknown); InvalidArgument when both known and different.
+  absl::Status MergeDim(int64_t a, int64_t b, int64_t* out, absl::string_view what) const;
 
  private:
   const NodeDef& node_;  // Not owned.
   std::vector<PartialTensorShape> inputs_;
+  std::vector<const Tensor*> input_tensors_;  // Not owned.
   std::vector<PartialTensorShape> outputs_;
 };
 
@@ -59,22 +71,18 @@ using ShapeFn = std::function<absl::Status(ShapeInferenceContext&)>;
 
 // Common shape functions.
 namespace shape_fns {
-absl::Status Unknown(ShapeInferenceContext& c);    // every output unknown
-absl::Status Unchanged(ShapeInferenceContext& c);  // output 0 = input 0
-absl::Status Scalar(ShapeInferenceContext& c);     // every output a scalar
-absl::Status NoOutputs(ShapeInferenceContext& c);  // nothing to infer
-absl::Status BroadcastBinary(
-    ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
-absl::Status FromShapeAttr(
-    ShapeInferenceContext& c);  // output 0 = the `shape` attr
-absl::Status AllInputsMerged(
-    ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
-// The numpy broadcast of two partial shapes (unknown rank if either is);
-// InvalidArgument "Incompatible shapes: [2] vs. [3] for node 'x' (op Add)" when
-// known dims disagree.
-absl::StatusOr<PartialTensorShape> BroadcastPartial(
-    const ShapeInferenceContext& c, const PartialTensorShape& a,
-    const PartialTensorShape& b);
+absl::Status Unknown(ShapeInferenceContext& c);        // every output unknown
+absl::Status Unchanged(ShapeInferenceContext& c);      // output 0 = input 0
+absl::Status Scalar(ShapeInferenceContext& c);         // every output a scalar
+absl::Status NoOutputs(ShapeInferenceContext& c);      // nothing to infer
+absl::Status BroadcastBinary(ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
+absl::Status FromShapeAttr(ShapeInferenceContext& c);  // output 0 = the `shape` attr
+absl::Status AllInputsMerged(ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
+// The numpy broadcast of two partial shapes (unknown rank if either is); InvalidArgument
+// "Incompatible shapes: [2] vs. [3] for node 'x' (op Add)" when known dims disagree.
+absl::StatusOr<PartialTensorShape> BroadcastPartial(const ShapeInferenceContext& c,
+                                                    const PartialTensorShape& a,
+                                                    const PartialTensorShape& b);
 }  // namespace shape_fns
 
 }  // namespace rill

@@ -40,6 +40,68 @@ absl::Status SqueezeShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// Reshape: the constant `shape`, its -1 resolved when the input's element count is known; the
+// rank alone when only the shape vector's length is known. Sizes that cannot match leave the
+// shape unknown: the kernel reports them with TensorFlow's text.
+absl::Status ReshapeShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> dims;
+  if (!c.ConstantIndexValues(1, &dims)) {
+    const PartialTensorShape& shape = c.input(1);
+    if (shape.rank() == 1 && shape.dims()[0] >= 0) {
+      c.set_output(0, PartialTensorShape(std::vector<int64_t>(shape.dims()[0], -1)));
+    }
+    return absl::OkStatus();
+  }
+  const PartialTensorShape& in = c.input(0);
+  int unknown = -1;
+  int64_t product = 1;
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+    if (dims[i] == -1 && unknown < 0) {
+      unknown = i;
+    } else if (dims[i] < 0) {
+      return absl::OkStatus();
+    } else {
+      product *= dims[i];
+    }
+  }
+  if (unknown >= 0 && in.IsFullyDefined()) {
+    int64_t n = 1;
+    for (int64_t d : in.dims()) n *= d;
+    if (product == 0 || n % product != 0) return absl::OkStatus();
+    dims[unknown] = n / product;
+  }
+  c.set_output(0, PartialTensorShape(std::move(dims)));
+  return absl::OkStatus();
+}
+
+// ExpandDims: the input's dims with a 1 inserted at the constant `dim`.
+absl::Status ExpandDimsShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  std::vector<int64_t> dim;
+  if (in.unknown_rank()) return absl::OkStatus();
+  const int rank = in.rank();
+  if (!c.ConstantIndexValues(1, &dim) || dim.size() != 1 || dim[0] < -1 - rank || dim[0] > rank) {
+    c.set_output(0, PartialTensorShape(std::vector<int64_t>(rank + 1, -1)));
+    return absl::OkStatus();
+  }
+  const int64_t at = dim[0] < 0 ? dim[0] + rank + 1 : dim[0];
+  std::vector<int64_t> out = in.dims();
+  out.insert(out.begin() + at, 1);
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// Fill: the constant `dims` (negative ones leave it unknown: the kernel reports them).
+absl::Status FillShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> dims;
+  if (!c.ConstantIndexValues(0, &dims)) return absl::OkStatus();
+  for (int64_t d : dims) {
+    if (d < 0) return absl::OkStatus();
+  }
+  c.set_output(0, PartialTensorShape(std::move(dims)));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Shape")
     .Input("input: T")
     .Output("output: out_type")
@@ -66,7 +128,7 @@ REGISTER_OP("Reshape")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tshape: {int32, int64} = int32")
-    .SetShapeFn(shape_fns::Unknown);
+    .SetShapeFn(ReshapeShape);
 
 REGISTER_OP("ExpandDims")
     .Input("input: T")
@@ -74,7 +136,7 @@ REGISTER_OP("ExpandDims")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tdim: {int32, int64} = int32")
-    .SetShapeFn(shape_fns::Unknown);
+    .SetShapeFn(ExpandDimsShape);
 
 REGISTER_OP("Squeeze")
     .Input("input: T")
@@ -89,7 +151,7 @@ REGISTER_OP("Fill")
     .Output("output: T")
     .Attr("T: type")
     .Attr("index_type: {int32, int64} = int32")
-    .SetShapeFn(shape_fns::Unknown);
+    .SetShapeFn(FillShape);
 
 REGISTER_OP("ZerosLike")
     .Input("x: T")
