@@ -37,6 +37,13 @@ static size_t ElementBytes(DataType dtype) {
 
 absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
                                         const TensorShape& shape) {
+  RILL_ASSIGN_OR_RETURN(Tensor t, AllocateUninitialized(allocator, dtype, shape));
+  if (t.dtype_ != DT_STRING && t.TotalBytes() > 0) std::memset(t.raw_data(), 0, t.TotalBytes());
+  return t;
+}
+
+absl::StatusOr<Tensor> Tensor::AllocateUninitialized(Allocator* allocator, DataType dtype,
+                                                     const TensorShape& shape) {
   dtype = BaseType(dtype);
   if (!IsSupportedDataType(dtype)) {
     return absl::InvalidArgumentError(
@@ -59,7 +66,9 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
     auto* s = static_cast<std::string*>(data);
     for (int64_t i = 0; i < n; ++i) new (&s[i]) std::string();
   } else {
-    std::memset(data, 0, bytes);
+#ifndef NDEBUG
+    std::memset(data, 0xA5, bytes);
+#endif
   }
   Tensor t;
   t.dtype_ = dtype;

@@ -60,6 +60,12 @@ class Tensor {
   // strings).
   static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
                                          const TensorShape& shape);
+  // As Allocate, but numeric elements are left unwritten (strings are still constructed empty):
+  // for kernel outputs, which the kernel overwrites, so large outputs cost no extra pass. Builds
+  // without NDEBUG (tests) fill them with the byte 0xA5 instead, so a kernel that leaves an
+  // element unwritten gives a visibly wrong value rather than a lucky zero.
+  static absl::StatusOr<Tensor> AllocateUninitialized(Allocator* allocator, DataType dtype,
+                                                      const TensorShape& shape);
 
   template <typename T>
   static Tensor Scalar(T value) {

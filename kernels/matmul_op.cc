@@ -8,6 +8,7 @@
 #include <cblas.h>
 
 #include <climits>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -131,9 +132,12 @@ class MatMulOp final : public OpKernel {
     }
     absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
     if (!out.ok()) return out.status();
-    // Fresh outputs are zero-filled, which is the answer when k == 0.
-    if (d.m == 0 || d.n == 0 || d.k == 0) return absl::OkStatus();
     Tensor* c = *out;
+    if (d.m == 0 || d.n == 0) return absl::OkStatus();
+    if (d.k == 0) {  // an empty sum: zeros (outputs are uninitialized)
+      if (c->TotalBytes() > 0) std::memset(c->raw_data(), 0, c->TotalBytes());
+      return absl::OkStatus();
+    }
     switch (a.dtype()) {
       case DT_FLOAT:
         return Gemm<float>(d, a, b, c);

@@ -21,7 +21,7 @@ absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShap
 }
 
 absl::StatusOr<Tensor> OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape) {
-  absl::StatusOr<Tensor> t = Tensor::Allocate(device()->allocator(), dtype, shape);
+  absl::StatusOr<Tensor> t = Tensor::AllocateUninitialized(device()->allocator(), dtype, shape);
   if (!t.ok() && t.status().code() == absl::StatusCode::kResourceExhausted) {
     return absl::ResourceExhaustedError(absl::StrCat(
         t.status().message(), " by node ", kernel().name(), " (", kernel().type_string(),

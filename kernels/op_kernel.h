@@ -143,9 +143,11 @@ class OpKernelContext {
 
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   // Allocates output `i` from the device's allocator. ResourceExhausted names the node, shape,
-  // dtype and allocator (with its stats).
+  // dtype and allocator (with its stats). Numeric elements are uninitialized (as in TensorFlow;
+  // 0xA5 bytes in builds without NDEBUG): the kernel must write every one.
   absl::StatusOr<Tensor*> allocate_output(int i, const TensorShape& shape);
-  // Allocates a scratch tensor (not an output) from the device's allocator.
+  // Allocates a scratch tensor (not an output) from the device's allocator; uninitialized as
+  // allocate_output.
   absl::StatusOr<Tensor> allocate_temp(DataType dtype, const TensorShape& shape);
   void set_output(int i, Tensor t) { outputs_[i].tensor = std::move(t); }
   void set_output_ref(int i, absl::Mutex* mu, Tensor* ref) {

@@ -24,11 +24,16 @@ CUDA kernel.
 
 load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 
+# -O2 vectorizes only loops whose trip count needs no scalar epilogue; elementwise loops over
+# tensors of any size need the cost model -O3 uses (measured: tools/bench/session_bench Add1M).
+KERNEL_COPTS = ["-fvect-cost-model=dynamic"]
+
 def kernel_library(name, srcs, hdrs = [], deps = [], test_deps = [], visibility = None):
     cc_library(
         name = name,
         srcs = srcs,
         hdrs = hdrs,
+        copts = KERNEL_COPTS,
         deps = depset([":op_kernel", "//ops:ops"] + deps).to_list(),
         alwayslink = True,
         visibility = visibility,
