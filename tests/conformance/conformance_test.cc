@@ -46,7 +46,9 @@ const std::set<std::string>& ExemptOps() {
 const std::set<std::string>& ValueAgnosticOps() {
   static const auto* ops = new std::set<std::string>{
       "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "StopGradient",
-      "PreventGradient", "Snapshot", "IdentityN"};
+      "PreventGradient", "Snapshot", "IdentityN",
+      // Layout kernels: one code path per element size (strings copied as strings).
+      "Transpose"};
   return *ops;
 }
 
