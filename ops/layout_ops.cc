@@ -42,6 +42,46 @@ absl::Status TransposeShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// The first known-rank shape among inputs [begin, end), or unknown rank.
+PartialTensorShape FirstKnownRank(ShapeInferenceContext& c, int begin,
+                                  int end) {
+  for (int i = begin; i < end; ++i) {
+    if (!c.input(i).unknown_rank()) return c.input(i);
+  }
+  return PartialTensorShape();
+}
+
+// ConcatV2: the inputs' rank; dims unknown (they depend on the axis value).
+absl::Status ConcatV2Shape(ShapeInferenceContext& c) {
+  c.set_output(0, UnknownDims(FirstKnownRank(c, 0, c.num_inputs() - 1).rank()));
+  return absl::OkStatus();
+}
+
+// Pack: the inputs' shape (merged) with N inserted at `axis`.
+absl::Status PackShape(ShapeInferenceContext& c) {
+  PartialTensorShape merged = FirstKnownRank(c, 0, c.num_inputs());
+  if (merged.unknown_rank()) return absl::OkStatus();
+  std::vector<int64_t> dims = merged.dims();
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    const PartialTensorShape& s = c.input(i);
+    if (s.unknown_rank()) continue;
+    if (s.rank() != merged.rank())
+      return absl::OkStatus();  // the kernel reports it
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d] < 0) dims[d] = s.dims()[d];
+      if (s.dims()[d] >= 0 && s.dims()[d] != dims[d]) return absl::OkStatus();
+    }
+  }
+  int64_t axis;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "axis", &axis));
+  const int64_t out_rank = static_cast<int64_t>(dims.size()) + 1;
+  if (axis < 0) axis += out_rank;
+  if (axis < 0 || axis >= out_rank) return absl::OkStatus();
+  dims.insert(dims.begin() + axis, c.num_inputs());
+  c.set_output(0, PartialTensorShape(std::move(dims)));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")
@@ -49,6 +89,23 @@ REGISTER_OP("Transpose")
     .Attr("T: type")
     .Attr("Tperm: {int32, int64} = int32")
     .SetShapeFn(TransposeShape);
+
+REGISTER_OP("ConcatV2")
+    .Input("values: N * T")
+    .Input("axis: Tidx")
+    .Output("output: T")
+    .Attr("N: int >= 2")
+    .Attr("T: type")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn(ConcatV2Shape);
+
+REGISTER_OP("Pack")
+    .Input("values: N * T")
+    .Output("output: T")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .Attr("axis: int = 0")
+    .SetShapeFn(PackShape);
 
 }  // namespace
 }  // namespace rill
