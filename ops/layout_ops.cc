@@ -82,6 +82,31 @@ absl::Status PackShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// Split, SplitV: every piece has the input's rank; dims unknown (they depend on
+// split_dim).
+absl::Status SplitShape(ShapeInferenceContext& c) {
+  const int value = c.node().op() == "Split" ? 1 : 0;
+  for (int i = 0; i < c.num_outputs(); ++i)
+    c.set_output(i, UnknownDims(c.input(value).rank()));
+  return absl::OkStatus();
+}
+
+// Unpack: the input's shape without `axis`.
+absl::Status UnpackShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank()) return absl::OkStatus();
+  int64_t axis;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "axis", &axis));
+  if (axis < 0) axis += in.rank();
+  if (axis < 0 || axis >= in.rank())
+    return absl::OkStatus();  // the kernel reports it
+  std::vector<int64_t> dims = in.dims();
+  dims.erase(dims.begin() + axis);
+  for (int i = 0; i < c.num_outputs(); ++i)
+    c.set_output(i, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")
@@ -106,6 +131,32 @@ REGISTER_OP("Pack")
     .Attr("T: type")
     .Attr("axis: int = 0")
     .SetShapeFn(PackShape);
+
+REGISTER_OP("Unpack")
+    .Input("value: T")
+    .Output("output: num * T")
+    .Attr("num: int >= 0")
+    .Attr("T: type")
+    .Attr("axis: int = 0")
+    .SetShapeFn(UnpackShape);
+
+REGISTER_OP("Split")
+    .Input("split_dim: int32")
+    .Input("value: T")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(SplitShape);
+
+REGISTER_OP("SplitV")
+    .Input("value: T")
+    .Input("size_splits: Tlen")
+    .Input("split_dim: int32")
+    .Output("output: num_split * T")
+    .Attr("num_split: int >= 1")
+    .Attr("T: type")
+    .Attr("Tlen: {int8, int32, int64} = int64")
+    .SetShapeFn(SplitShape);
 
 }  // namespace
 }  // namespace rill
