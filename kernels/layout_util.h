@@ -13,6 +13,7 @@
 #ifndef RILL_KERNELS_LAYOUT_UTIL_H_
 #define RILL_KERNELS_LAYOUT_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -71,6 +72,56 @@ inline int64_t DimProduct(absl::Span<const int64_t> dims, int begin, int end) {
   int64_t n = 1;
   for (int i = begin; i < end; ++i) n *= dims[i];
   return n;
+}
+
+// out[j_0, ..., j_{r-1}] = in[begin_0 + j_0 * strides_0, ...] for j < out_dims,
+// in row-major order. REQUIRES: every index read lies inside in_dims (callers
+// validate), strides non-zero. Trailing dims read whole with stride 1 merge
+// into the dim before, and a last dim of stride 1 is copied as one run.
+template <typename T>
+void StridedCopy(const T* in, absl::Span<const int64_t> in_dims,
+                 std::vector<int64_t> begin, std::vector<int64_t> strides,
+                 std::vector<int64_t> out_dims, T* out) {
+  std::vector<int64_t> dims(in_dims.begin(), in_dims.end());
+  int rank = static_cast<int>(dims.size());
+  if (rank == 0) {
+    *out = *in;
+    return;
+  }
+  while (rank >= 2 && strides[rank - 1] == 1 && strides[rank - 2] == 1 &&
+         begin[rank - 1] == 0 && out_dims[rank - 1] == dims[rank - 1]) {
+    const int64_t d = dims[rank - 1];
+    dims[rank - 2] *= d;
+    begin[rank - 2] *= d;
+    out_dims[rank - 2] *= d;
+    --rank;
+  }
+  dims.resize(rank);
+  const std::vector<int64_t> in_strides = RowMajorStrides(dims);
+  int64_t offset = 0;
+  std::vector<int64_t> step(rank);
+  for (int i = 0; i < rank; ++i) {
+    offset += begin[i] * in_strides[i];
+    step[i] = strides[i] * in_strides[i];
+  }
+  const int64_t run = out_dims[rank - 1];
+  const int64_t run_step = step[rank - 1];
+  int64_t count = 1;
+  for (int i = 0; i < rank - 1; ++i) count *= out_dims[i];
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t n = 0; n < count; ++n) {
+    if (run_step == 1) {
+      out = std::copy_n(in + offset, run, out);
+    } else {
+      for (int64_t j = 0; j < run; ++j) *out++ = in[offset + j * run_step];
+    }
+    for (int k = rank - 2; k >= 0; --k) {
+      offset += step[k];
+      if (++index[k] < out_dims[k]) break;
+      offset -= step[k] * out_dims[k];
+      index[k] = 0;
+    }
+  }
 }
 
 }  // namespace rill

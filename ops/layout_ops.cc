@@ -107,6 +107,15 @@ absl::Status UnpackShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// Slice, StridedSlice (without masks): the input's rank, or the begin vector's
+// length; dims unknown (they depend on begin/size values).
+absl::Status SliceShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  c.set_output(
+      0, UnknownDims(in.unknown_rank() ? VectorLength(c.input(1)) : in.rank()));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")
@@ -157,6 +166,15 @@ REGISTER_OP("SplitV")
     .Attr("T: type")
     .Attr("Tlen: {int8, int32, int64} = int64")
     .SetShapeFn(SplitShape);
+
+REGISTER_OP("Slice")
+    .Input("input: T")
+    .Input("begin: Index")
+    .Input("size: Index")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .SetShapeFn(SliceShape);
 
 }  // namespace
 }  // namespace rill
