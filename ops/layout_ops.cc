@@ -116,6 +116,16 @@ absl::Status SliceShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// Pad, PadV2, MirrorPad: the input's rank, or the number of rows of paddings;
+// dims unknown (they depend on the paddings values).
+absl::Status PadShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  const PartialTensorShape& paddings = c.input(1);
+  const int64_t rows = paddings.rank() == 2 ? paddings.dims()[0] : -1;
+  c.set_output(0, UnknownDims(in.unknown_rank() ? rows : in.rank()));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")
@@ -175,6 +185,32 @@ REGISTER_OP("Slice")
     .Attr("T: type")
     .Attr("Index: {int32, int64}")
     .SetShapeFn(SliceShape);
+
+REGISTER_OP("Pad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = int32")
+    .SetShapeFn(PadShape);
+
+REGISTER_OP("PadV2")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Input("constant_values: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = int32")
+    .SetShapeFn(PadShape);
+
+REGISTER_OP("MirrorPad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = int32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .SetShapeFn(PadShape);
 
 }  // namespace
 }  // namespace rill

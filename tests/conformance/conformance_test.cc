@@ -48,7 +48,7 @@ const std::set<std::string>& ValueAgnosticOps() {
       "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "StopGradient",
       "PreventGradient", "Snapshot", "IdentityN",
       // Layout kernels: one code path per element size (strings copied as strings).
-      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice"};
+      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2", "MirrorPad"};
   return *ops;
 }
 
