@@ -126,6 +126,15 @@ absl::Status PadShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// ShapeN: output i is a vector of input i's rank.
+absl::Status ShapeNShape(ShapeInferenceContext& c) {
+  for (int i = 0; i < c.num_outputs() && i < c.num_inputs(); ++i) {
+    c.set_output(i,
+                 PartialTensorShape(std::vector<int64_t>{c.input(i).rank()}));
+  }
+  return absl::OkStatus();
+}
+
 REGISTER_OP("Transpose")
     .Input("x: T")
     .Input("perm: Tperm")
@@ -211,6 +220,14 @@ REGISTER_OP("MirrorPad")
     .Attr("Tpaddings: {int32, int64} = int32")
     .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
     .SetShapeFn(PadShape);
+
+REGISTER_OP("ShapeN")
+    .Input("input: N * T")
+    .Output("output: N * out_type")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(ShapeNShape);
 
 }  // namespace
 }  // namespace rill
