@@ -107,7 +107,7 @@ absl::Status UnpackShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Slice, StridedSlice (without masks): the input's rank, or the begin vector's
+// Slice: the input's rank, or the begin vector's
 // length; dims unknown (they depend on begin/size values).
 absl::Status SliceShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);
@@ -132,6 +132,32 @@ absl::Status ShapeNShape(ShapeInferenceContext& c) {
     c.set_output(i,
                  PartialTensorShape(std::vector<int64_t>{c.input(i).rank()}));
   }
+  return absl::OkStatus();
+}
+
+// StridedSlice: the rank follows from the input's rank, the number of begin
+// entries and the masks (each new axis adds a dim, each shrunk index drops one;
+// an ellipsis entry is neither); dims unknown (they depend on begin/end/strides
+// values).
+absl::Status StridedSliceShape(ShapeInferenceContext& c) {
+  const int64_t rank = c.input(0).rank();
+  const int64_t entries = VectorLength(c.input(1));
+  if (rank < 0 || entries < 0 || entries >= 32) return absl::OkStatus();
+  int64_t ellipsis, new_axis, shrink;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "ellipsis_mask", &ellipsis));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "new_axis_mask", &new_axis));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "shrink_axis_mask", &shrink));
+  int64_t out_rank = rank;
+  for (int64_t i = 0; i < entries; ++i) {
+    const int64_t bit = int64_t{1} << i;
+    if (ellipsis & bit) continue;
+    if (new_axis & bit) {
+      ++out_rank;
+    } else if (shrink & bit) {
+      --out_rank;
+    }
+  }
+  if (out_rank >= 0) c.set_output(0, UnknownDims(out_rank));
   return absl::OkStatus();
 }
 
@@ -194,6 +220,21 @@ REGISTER_OP("Slice")
     .Attr("T: type")
     .Attr("Index: {int32, int64}")
     .SetShapeFn(SliceShape);
+
+REGISTER_OP("StridedSlice")
+    .Input("input: T")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int16, int32, int64}")
+    .Attr("begin_mask: int = 0")
+    .Attr("end_mask: int = 0")
+    .Attr("ellipsis_mask: int = 0")
+    .Attr("new_axis_mask: int = 0")
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn(StridedSliceShape);
 
 REGISTER_OP("Pad")
     .Input("input: T")
