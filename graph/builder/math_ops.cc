@@ -25,6 +25,13 @@ Output Unary(const Scope& scope, const char* op, const Output& x) {
   return OpBuilder(scope, op).Input(x).Finalize().output(0);
 }
 
+// Every output of `op` (ops with a list output: ShapeN, Unpack, Split, SplitV).
+std::vector<Output> AllOutputs(const Operation& op) {
+  std::vector<Output> out;
+  for (int i = 0; i < op.num_outputs(); ++i) out.push_back(op.output(i));
+  return out;
+}
+
 }  // namespace
 
 Output Sub(const Scope& scope, const Output& x, const Output& y) {
@@ -237,6 +244,81 @@ RILL_REDUCTION_WRAPPER(Min)
 RILL_REDUCTION_WRAPPER(All)
 RILL_REDUCTION_WRAPPER(Any)
 #undef RILL_REDUCTION_WRAPPER
+
+std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
+                           DataType out_type) {
+  return AllOutputs(
+      OpBuilder(scope, "ShapeN").InputList(inputs).Attr("out_type", out_type).Finalize());
+}
+Output Transpose(const Scope& scope, const Output& x, const Output& perm) {
+  return Binary(scope, "Transpose", x, perm);
+}
+Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis) {
+  return OpBuilder(scope, "ConcatV2").InputList(values).Input(axis).Finalize().output(0);
+}
+Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis) {
+  return OpBuilder(scope, "Pack").InputList(values).Attr("axis", axis).Finalize().output(0);
+}
+std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num, int64_t axis) {
+  return AllOutputs(
+      OpBuilder(scope, "Unpack").Input(value).Attr("num", num).Attr("axis", axis).Finalize());
+}
+std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,
+                          int64_t num_split) {
+  return AllOutputs(OpBuilder(scope, "Split")
+                        .Input(split_dim)
+                        .Input(value)
+                        .Attr("num_split", num_split)
+                        .Finalize());
+}
+std::vector<Output> SplitV(const Scope& scope, const Output& value, const Output& size_splits,
+                           const Output& split_dim, int64_t num_split) {
+  return AllOutputs(OpBuilder(scope, "SplitV")
+                        .Input(value)
+                        .Input(size_splits)
+                        .Input(split_dim)
+                        .Attr("num_split", num_split)
+                        .Finalize());
+}
+Output Slice(const Scope& scope, const Output& input, const Output& begin, const Output& size) {
+  return OpBuilder(scope, "Slice").Input(input).Input(begin).Input(size).Finalize().output(0);
+}
+Output StridedSlice(const Scope& scope, const Output& input, const Output& begin,
+                    const Output& end, const Output& strides, const StridedSliceMasks& masks) {
+  return OpBuilder(scope, "StridedSlice")
+      .Input(input)
+      .Input(begin)
+      .Input(end)
+      .Input(strides)
+      .Attr("begin_mask", masks.begin)
+      .Attr("end_mask", masks.end)
+      .Attr("ellipsis_mask", masks.ellipsis)
+      .Attr("new_axis_mask", masks.new_axis)
+      .Attr("shrink_axis_mask", masks.shrink_axis)
+      .Finalize()
+      .output(0);
+}
+Output Pad(const Scope& scope, const Output& input, const Output& paddings) {
+  return Binary(scope, "Pad", input, paddings);
+}
+Output PadV2(const Scope& scope, const Output& input, const Output& paddings,
+             const Output& constant_values) {
+  return OpBuilder(scope, "PadV2")
+      .Input(input)
+      .Input(paddings)
+      .Input(constant_values)
+      .Finalize()
+      .output(0);
+}
+Output MirrorPad(const Scope& scope, const Output& input, const Output& paddings,
+                 absl::string_view mode) {
+  return OpBuilder(scope, "MirrorPad")
+      .Input(input)
+      .Input(paddings)
+      .Attr("mode", mode)
+      .Finalize()
+      .output(0);
+}
 
 }  // namespace ops
 }  // namespace rill

@@ -444,7 +444,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot",
       "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike",
       "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast", "Sum", "Mean", "Prod",
-      "Max", "Min", "All", "Any"};
+      "Max", "Min", "All", "Any", "ShapeN",
+      // Layout ops (graph/builder/math_ops.h too).
+      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
+      "PadV2", "MirrorPad"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -477,6 +480,23 @@ TEST(MathOpsTest, WrappersBuildTheOpWithItsTypeAndAttrs) {
   ops::Mul(root.WithOpName("bad"), x, ops::Placeholder(root.WithOpName("i"), DT_INT32));
   EXPECT_THAT(root.ToGraphDef().status(),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
+}
+
+TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 3}));
+  Output axis = ops::Placeholder(root.WithOpName("axis"), DT_INT32);
+  ops::ConcatV2(root.WithOpName("c"), {x, x}, axis);
+  std::vector<Output> parts = ops::Unpack(root.WithOpName("u"), x, 2);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(root.GetShape(parts[1])->DebugString(), "[3]");
+  EXPECT_EQ(ops::Split(root.WithOpName("s"), axis, x, 3).size(), 3u);
+  ops::MirrorPad(root.WithOpName("m"), x, axis, "REFLECT");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  EXPECT_EQ(g.node(2).op(), "ConcatV2");
+  EXPECT_EQ(g.node(2).attr().at("N").i(), 2);
+  EXPECT_EQ(g.node(3).attr().at("num").i(), 2);
+  EXPECT_EQ(g.node(5).attr().at("mode").s(), "REFLECT");
 }
 
 }  // namespace
