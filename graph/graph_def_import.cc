@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -10,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
-#include "core/tensor_proto.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -41,21 +39,9 @@ absl::Status CheckInputOrder(const NodeDef& node) {
   return absl::OkStatus();
 }
 
-// The value of a Const node, for shape functions that read constant inputs; nullopt when the
-// node is not a Const or its value does not parse (the kernel reports that).
-std::optional<Tensor> ConstantValue(const Node& node) {
-  if (node.op() != "Const") return std::nullopt;
-  auto value = node.def().attr().find("value");
-  if (value == node.def().attr().end() || !value->second.has_tensor()) return std::nullopt;
-  absl::StatusOr<Tensor> t = TensorFromProto(value->second.tensor());
-  if (!t.ok()) return std::nullopt;
-  return *std::move(t);
-}
-
 // Runs each known op's shape function in topological order, with the values of Const inputs
-// that are small index tensors (shapes, axes, multiples, paddings: at most kMaxConstantElements).
+// that are small index tensors (ConstantIndexTensor: shapes, axes, multiples, paddings).
 absl::Status InferShapes(const std::vector<Node*>& order) {
-  constexpr int64_t kMaxConstantElements = 1024;
   std::map<int, Tensor> constants;  // node id -> value, for Const nodes feeding index inputs
   for (Node* node : order) {
     std::vector<PartialTensorShape> inputs(node->num_inputs());
@@ -70,8 +56,8 @@ absl::Status InferShapes(const std::vector<Node*>& order) {
       if (type != DT_INT32 && type != DT_INT64) continue;
       auto known = constants.find(e->src()->id());
       if (known == constants.end()) {
-        std::optional<Tensor> value = ConstantValue(*e->src());
-        if (!value || value->NumElements() > kMaxConstantElements) continue;
+        std::optional<Tensor> value = ConstantIndexTensor(e->src()->def());
+        if (!value) continue;
         known = constants.emplace(e->src()->id(), *std::move(value)).first;
       }
       input_tensors[e->dst_input()] = &known->second;

@@ -1,6 +1,7 @@
-// Shape and layout kernels that move no data, or copy it once: Shape, Size, Rank (metadata),
-// Reshape, ExpandDims, Squeeze (share the input's buffer under a new shape), Fill, ZerosLike,
-// OnesLike (fresh outputs), StopGradient, PreventGradient (forward the input), Snapshot (a copy).
+// Shape and layout kernels that move no data, or copy it once: Shape, ShapeN, Size, Rank
+// (metadata), Reshape, ExpandDims, Squeeze (share the input's buffer under a new shape), Fill,
+// ZerosLike, OnesLike (fresh outputs), StopGradient, PreventGradient (forward the input), Snapshot
+// (a copy).
 // Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to reshape is a tensor with 6
 // values, but the requested shape has 4".
 #include <cstdint>
@@ -37,6 +38,27 @@ class ShapeOp final : public OpKernel {
     const TensorShape& s = ctx.input(0).shape();
     return OutputIndexValues(ctx, std::vector<int64_t>(s.dims().begin(), s.dims().end()),
                              TensorShape({s.rank()}));
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+// ShapeN: output i is the shape of input i.
+class ShapeNOp final : public OpKernel {
+ public:
+  explicit ShapeNOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < ctx.num_inputs(); ++i) {
+      const TensorShape shape = ctx.input(i).shape();
+      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(i, TensorShape({shape.rank()})));
+      for (int d = 0; d < shape.rank(); ++d) {
+        if (out->dtype() == DT_INT32) {
+          out->flat<int32_t>()[d] = static_cast<int32_t>(shape.dim(d));
+        } else {
+          out->flat<int64_t>()[d] = shape.dim(d);
+        }
+      }
+    }
+    return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
 };
@@ -261,6 +283,9 @@ const std::vector<DataType> kValueTypes = {DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT
 
 REGISTER_KERNEL(KernelDefBuilder("Shape").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes())
                     .TypeConstraint("out_type", kIndexTypes), ShapeOp);
+REGISTER_KERNEL(KernelDefBuilder("ShapeN").Device(kDeviceCpu)
+                    .TypeConstraint("T", PassThroughTypes())
+                    .TypeConstraint("out_type", kIndexTypes), ShapeNOp);
 REGISTER_KERNEL(KernelDefBuilder("Size").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes())
                     .TypeConstraint("out_type", kIndexTypes), SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("Rank").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),

@@ -27,6 +27,23 @@ TEST(ShapeOpsTest, ShapeSizeRank) {
   ExpectTensorEqual(out[0], Tensor::Scalar<int32_t>(2));
 }
 
+TEST(ShapeOpsTest, ShapeNGivesEachInputsShape) {
+  OpTester t("ShapeN");
+  t.Attr("T", DT_FLOAT).Attr("N", int64_t{3}).Attr("out_type", DT_INT64);
+  t.Input(F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}))).Input(Tensor::Scalar<float>(1));
+  t.Input(F({}, TensorShape({0, 4, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ASSERT_EQ(out.size(), 3u);
+  ExpectTensorEqual(out[0], Tensor::FromVector<int64_t>({2, 3}, TensorShape({2})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<int64_t>({}, TensorShape({0})));
+  ExpectTensorEqual(out[2], Tensor::FromVector<int64_t>({0, 4, 1}, TensorShape({3})));
+  OpTester s("ShapeN");
+  s.Attr("T", DT_STRING).Attr("N", int64_t{1});
+  s.Input(Tensor::FromVector<std::string>({"a", "b"}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, s.Run());
+  ExpectTensorEqual(out[0], I({2}));
+}
+
 TEST(ShapeOpsTest, ReshapeInfersMinusOneAndSharesTheBuffer) {
   const Tensor in = F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
   OpTester t("Reshape");

@@ -98,7 +98,18 @@ absl::Status ParseAttr(const std::string& op, const std::string& spec, OpDef::At
     rest = std::string(absl::StripAsciiWhitespace(rest.substr(0, ge)));
   }
   std::vector<DataType> allowed;
-  if (absl::StartsWith(rest, "{")) {
+  if (absl::StartsWith(rest, "{'")) {  // a string attr with allowed values: {'A', 'B'}
+    if (!absl::EndsWith(rest, "}")) return SpecError(op, spec, "unclosed '{'");
+    for (absl::string_view v : absl::StrSplit(rest.substr(1, rest.size() - 2), ',')) {
+      v = absl::StripAsciiWhitespace(v);
+      if (v.size() < 2 || v.front() != '\'' || v.back() != '\'') {
+        return SpecError(op, spec, "allowed strings must be single-quoted");
+      }
+      attr->mutable_allowed_values()->mutable_list()->add_s(
+          std::string(v.substr(1, v.size() - 2)));
+    }
+    rest = "string";
+  } else if (absl::StartsWith(rest, "{")) {
     if (!absl::EndsWith(rest, "}")) return SpecError(op, spec, "unclosed '{'");
     for (absl::string_view t : absl::StrSplit(rest.substr(1, rest.size() - 2), ',')) {
       t = absl::StripAsciiWhitespace(t);

@@ -11,7 +11,8 @@
 //
 // Spec strings follow TensorFlow's OpDef notation: inputs/outputs "name: T", "name: float",
 // "name: N * T", "name: Ref(T)", "name: Tlist" (a list(type) attr); attrs "name: type",
-// "name: {float, int32}", "name: int >= 1", "name: bool = false", "name: list(type) >= 0",
+// "name: {float, int32}", "name: {'A', 'B'}" (a string with allowed values), "name: int >= 1",
+// "name: bool = false", "name: list(type) >= 0",
 // "name: shape = { unknown_rank: true }" (defaults in AttrValue text-format spelling).
 //
 // Registration happens during static initialization; a malformed spec or a duplicate name aborts

@@ -43,6 +43,21 @@ TEST(OpDefBuilderTest, ParsesArgsAttrsDefaultsAndMinimums) {
   EXPECT_NE(reg.shape_fn, nullptr);
 }
 
+TEST(OpDefBuilderTest, StringAttrWithAllowedValues) {
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg, OpDefBuilder("TestOp")
+                                                    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+                                                    .Attr("pad: {'SAME'} = \"SAME\"")
+                                                    .Finalize());
+  const OpDef& d = reg.op_def;
+  EXPECT_EQ(d.attr(0).type(), "string");
+  ASSERT_EQ(d.attr(0).allowed_values().list().s_size(), 2);
+  EXPECT_EQ(d.attr(0).allowed_values().list().s(1), "SYMMETRIC");
+  EXPECT_EQ(d.attr(1).default_value().s(), "SAME");
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("mode: {'A', B}").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("allowed strings must be single-quoted")));
+}
+
 TEST(OpDefBuilderTest, MalformedSpecsNameOpAndSpec) {
   EXPECT_THAT(OpDefBuilder("Bad").Input("a: Q").Finalize(),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "core/tensor_proto.h"
 #include "ops/attr_value_util.h"
 
 namespace rill {
@@ -39,6 +40,18 @@ bool ShapeInferenceContext::ConstantIndexValues(int i, std::vector<int64_t>* val
     return false;
   }
   return true;
+}
+
+std::optional<Tensor> ConstantIndexTensor(const NodeDef& producer) {
+  constexpr int64_t kMaxElements = 1024;
+  if (producer.op() != "Const") return std::nullopt;
+  auto value = producer.attr().find("value");
+  if (value == producer.attr().end() || !value->second.has_tensor()) return std::nullopt;
+  const TensorProto& proto = value->second.tensor();
+  if (proto.dtype() != DT_INT32 && proto.dtype() != DT_INT64) return std::nullopt;
+  absl::StatusOr<Tensor> t = TensorFromProto(proto);
+  if (!t.ok() || t->NumElements() > kMaxElements) return std::nullopt;
+  return *std::move(t);
 }
 
 namespace shape_fns {

@@ -19,6 +19,7 @@
 #define RILL_OPS_SHAPE_INFERENCE_H_
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -68,6 +69,11 @@ class ShapeInferenceContext {
 };
 
 using ShapeFn = std::function<absl::Status(ShapeInferenceContext&)>;
+
+// The value shape inference may use for an input fed by `producer`: a Const node's value when it
+// is an int32/int64 tensor of at most 1024 elements (shapes, axes, multiples, paddings); nullopt
+// otherwise (a value that does not parse is the kernel's to report).
+std::optional<Tensor> ConstantIndexTensor(const NodeDef& producer);
 
 // Common shape functions.
 namespace shape_fns {

@@ -6,13 +6,12 @@ namespace rill {
 namespace ops {
 namespace {
 
-Output Binary(const Scope& scope, const char* op, const Output& x,
-              const Output& y) {
+Output Binary(const Scope& scope, const char* op, const Output& x, const Output& y) {
   return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
 }
 
-Output Reduction(const Scope& scope, const char* op, const Output& input,
-                 const Output& axis, bool keep_dims) {
+Output Reduction(const Scope& scope, const char* op, const Output& input, const Output& axis,
+                 bool keep_dims) {
   return OpBuilder(scope, op)
       .Input(input)
       .Input(axis)
@@ -23,6 +22,13 @@ Output Reduction(const Scope& scope, const char* op, const Output& input,
 
 Output Unary(const Scope& scope, const char* op, const Output& x) {
   return OpBuilder(scope, op).Input(x).Finalize().output(0);
+}
+
+// Every output of `op` (ops with a list output: ShapeN, Unpack, Split, SplitV).
+std::vector<Output> AllOutputs(const Operation& op) {
+  std::vector<Output> out;
+  for (int i = 0; i < op.num_outputs(); ++i) out.push_back(op.output(i));
+  return out;
 }
 
 }  // namespace
@@ -85,81 +91,32 @@ Output LogicalOr(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "LogicalOr", x, y);
 }
 
-Output Neg(const Scope& scope, const Output& x) {
-  return Unary(scope, "Neg", x);
-}
-Output Abs(const Scope& scope, const Output& x) {
-  return Unary(scope, "Abs", x);
-}
-Output Sign(const Scope& scope, const Output& x) {
-  return Unary(scope, "Sign", x);
-}
-Output Square(const Scope& scope, const Output& x) {
-  return Unary(scope, "Square", x);
-}
-Output Sqrt(const Scope& scope, const Output& x) {
-  return Unary(scope, "Sqrt", x);
-}
-Output Rsqrt(const Scope& scope, const Output& x) {
-  return Unary(scope, "Rsqrt", x);
-}
-Output Exp(const Scope& scope, const Output& x) {
-  return Unary(scope, "Exp", x);
-}
-Output Log(const Scope& scope, const Output& x) {
-  return Unary(scope, "Log", x);
-}
-Output Log1p(const Scope& scope, const Output& x) {
-  return Unary(scope, "Log1p", x);
-}
-Output Sin(const Scope& scope, const Output& x) {
-  return Unary(scope, "Sin", x);
-}
-Output Cos(const Scope& scope, const Output& x) {
-  return Unary(scope, "Cos", x);
-}
-Output Tanh(const Scope& scope, const Output& x) {
-  return Unary(scope, "Tanh", x);
-}
-Output Sigmoid(const Scope& scope, const Output& x) {
-  return Unary(scope, "Sigmoid", x);
-}
-Output Relu(const Scope& scope, const Output& x) {
-  return Unary(scope, "Relu", x);
-}
-Output Relu6(const Scope& scope, const Output& x) {
-  return Unary(scope, "Relu6", x);
-}
-Output Elu(const Scope& scope, const Output& x) {
-  return Unary(scope, "Elu", x);
-}
-Output Selu(const Scope& scope, const Output& x) {
-  return Unary(scope, "Selu", x);
-}
-Output Softplus(const Scope& scope, const Output& x) {
-  return Unary(scope, "Softplus", x);
-}
-Output Floor(const Scope& scope, const Output& x) {
-  return Unary(scope, "Floor", x);
-}
-Output Ceil(const Scope& scope, const Output& x) {
-  return Unary(scope, "Ceil", x);
-}
-Output Round(const Scope& scope, const Output& x) {
-  return Unary(scope, "Round", x);
-}
-Output Reciprocal(const Scope& scope, const Output& x) {
-  return Unary(scope, "Reciprocal", x);
-}
-Output Erf(const Scope& scope, const Output& x) {
-  return Unary(scope, "Erf", x);
-}
-Output LogicalNot(const Scope& scope, const Output& x) {
-  return Unary(scope, "LogicalNot", x);
-}
+Output Neg(const Scope& scope, const Output& x) { return Unary(scope, "Neg", x); }
+Output Abs(const Scope& scope, const Output& x) { return Unary(scope, "Abs", x); }
+Output Sign(const Scope& scope, const Output& x) { return Unary(scope, "Sign", x); }
+Output Square(const Scope& scope, const Output& x) { return Unary(scope, "Square", x); }
+Output Sqrt(const Scope& scope, const Output& x) { return Unary(scope, "Sqrt", x); }
+Output Rsqrt(const Scope& scope, const Output& x) { return Unary(scope, "Rsqrt", x); }
+Output Exp(const Scope& scope, const Output& x) { return Unary(scope, "Exp", x); }
+Output Log(const Scope& scope, const Output& x) { return Unary(scope, "Log", x); }
+Output Log1p(const Scope& scope, const Output& x) { return Unary(scope, "Log1p", x); }
+Output Sin(const Scope& scope, const Output& x) { return Unary(scope, "Sin", x); }
+Output Cos(const Scope& scope, const Output& x) { return Unary(scope, "Cos", x); }
+Output Tanh(const Scope& scope, const Output& x) { return Unary(scope, "Tanh", x); }
+Output Sigmoid(const Scope& scope, const Output& x) { return Unary(scope, "Sigmoid", x); }
+Output Relu(const Scope& scope, const Output& x) { return Unary(scope, "Relu", x); }
+Output Relu6(const Scope& scope, const Output& x) { return Unary(scope, "Relu6", x); }
+Output Elu(const Scope& scope, const Output& x) { return Unary(scope, "Elu", x); }
+Output Selu(const Scope& scope, const Output& x) { return Unary(scope, "Selu", x); }
+Output Softplus(const Scope& scope, const Output& x) { return Unary(scope, "Softplus", x); }
+Output Floor(const Scope& scope, const Output& x) { return Unary(scope, "Floor", x); }
+Output Ceil(const Scope& scope, const Output& x) { return Unary(scope, "Ceil", x); }
+Output Round(const Scope& scope, const Output& x) { return Unary(scope, "Round", x); }
+Output Reciprocal(const Scope& scope, const Output& x) { return Unary(scope, "Reciprocal", x); }
+Output Erf(const Scope& scope, const Output& x) { return Unary(scope, "Erf", x); }
+Output LogicalNot(const Scope& scope, const Output& x) { return Unary(scope, "LogicalNot", x); }
 
-Output LeakyRelu(const Scope& scope, const Output& features,
-                 const LeakyReluAttrs& attrs) {
+Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs) {
   return OpBuilder(scope, "LeakyRelu")
       .Input(features)
       .Attr("alpha", attrs.alpha)
@@ -168,66 +125,40 @@ Output LeakyRelu(const Scope& scope, const Output& features,
 }
 
 Output Shape(const Scope& scope, const Output& input, DataType out_type) {
-  return OpBuilder(scope, "Shape")
-      .Input(input)
-      .Attr("out_type", out_type)
-      .Finalize()
-      .output(0);
+  return OpBuilder(scope, "Shape").Input(input).Attr("out_type", out_type).Finalize().output(0);
 }
 Output Size(const Scope& scope, const Output& input, DataType out_type) {
-  return OpBuilder(scope, "Size")
-      .Input(input)
-      .Attr("out_type", out_type)
-      .Finalize()
-      .output(0);
+  return OpBuilder(scope, "Size").Input(input).Attr("out_type", out_type).Finalize().output(0);
 }
-Output Rank(const Scope& scope, const Output& input) {
-  return Unary(scope, "Rank", input);
-}
+Output Rank(const Scope& scope, const Output& input) { return Unary(scope, "Rank", input); }
 Output Reshape(const Scope& scope, const Output& tensor, const Output& shape) {
   return Binary(scope, "Reshape", tensor, shape);
 }
 Output ExpandDims(const Scope& scope, const Output& input, const Output& axis) {
   return Binary(scope, "ExpandDims", input, axis);
 }
-Output Squeeze(const Scope& scope, const Output& input,
-               const std::vector<int64_t>& axis) {
-  return OpBuilder(scope, "Squeeze")
-      .Input(input)
-      .Attr("squeeze_dims", axis)
-      .Finalize()
-      .output(0);
+Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis) {
+  return OpBuilder(scope, "Squeeze").Input(input).Attr("squeeze_dims", axis).Finalize().output(0);
 }
 Output Fill(const Scope& scope, const Output& dims, const Output& value) {
   return Binary(scope, "Fill", dims, value);
 }
-Output ZerosLike(const Scope& scope, const Output& x) {
-  return Unary(scope, "ZerosLike", x);
-}
-Output OnesLike(const Scope& scope, const Output& x) {
-  return Unary(scope, "OnesLike", x);
-}
+Output ZerosLike(const Scope& scope, const Output& x) { return Unary(scope, "ZerosLike", x); }
+Output OnesLike(const Scope& scope, const Output& x) { return Unary(scope, "OnesLike", x); }
 Output StopGradient(const Scope& scope, const Output& input) {
   return Unary(scope, "StopGradient", input);
 }
 Output PreventGradient(const Scope& scope, const Output& input) {
   return Unary(scope, "PreventGradient", input);
 }
-Output Snapshot(const Scope& scope, const Output& input) {
-  return Unary(scope, "Snapshot", input);
-}
+Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "Snapshot", input); }
 Output Cast(const Scope& scope, const Output& x, DataType dst) {
-  return OpBuilder(scope, "Cast")
-      .Input(x)
-      .Attr("DstT", dst)
-      .Finalize()
-      .output(0);
+  return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
 }
 
-#define RILL_REDUCTION_WRAPPER(Op)                                       \
-  Output Op(const Scope& scope, const Output& input, const Output& axis, \
-            bool keep_dims) {                                            \
-    return Reduction(scope, #Op, input, axis, keep_dims);                \
+#define RILL_REDUCTION_WRAPPER(Op)                                                         \
+  Output Op(const Scope& scope, const Output& input, const Output& axis, bool keep_dims) { \
+    return Reduction(scope, #Op, input, axis, keep_dims);                                  \
   }
 RILL_REDUCTION_WRAPPER(Sum)
 RILL_REDUCTION_WRAPPER(Mean)
@@ -237,6 +168,128 @@ RILL_REDUCTION_WRAPPER(Min)
 RILL_REDUCTION_WRAPPER(All)
 RILL_REDUCTION_WRAPPER(Any)
 #undef RILL_REDUCTION_WRAPPER
+
+std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs, DataType out_type) {
+  return AllOutputs(
+      OpBuilder(scope, "ShapeN").InputList(inputs).Attr("out_type", out_type).Finalize());
+}
+Output Transpose(const Scope& scope, const Output& x, const Output& perm) {
+  return Binary(scope, "Transpose", x, perm);
+}
+Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis) {
+  return OpBuilder(scope, "ConcatV2").InputList(values).Input(axis).Finalize().output(0);
+}
+Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis) {
+  return OpBuilder(scope, "Pack").InputList(values).Attr("axis", axis).Finalize().output(0);
+}
+std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num, int64_t axis) {
+  return AllOutputs(
+      OpBuilder(scope, "Unpack").Input(value).Attr("num", num).Attr("axis", axis).Finalize());
+}
+std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,
+                          int64_t num_split) {
+  return AllOutputs(OpBuilder(scope, "Split")
+                        .Input(split_dim)
+                        .Input(value)
+                        .Attr("num_split", num_split)
+                        .Finalize());
+}
+std::vector<Output> SplitV(const Scope& scope, const Output& value, const Output& size_splits,
+                           const Output& split_dim, int64_t num_split) {
+  return AllOutputs(OpBuilder(scope, "SplitV")
+                        .Input(value)
+                        .Input(size_splits)
+                        .Input(split_dim)
+                        .Attr("num_split", num_split)
+                        .Finalize());
+}
+Output Slice(const Scope& scope, const Output& input, const Output& begin, const Output& size) {
+  return OpBuilder(scope, "Slice").Input(input).Input(begin).Input(size).Finalize().output(0);
+}
+Output StridedSlice(const Scope& scope, const Output& input, const Output& begin, const Output& end,
+                    const Output& strides, const StridedSliceMasks& masks) {
+  return OpBuilder(scope, "StridedSlice")
+      .Input(input)
+      .Input(begin)
+      .Input(end)
+      .Input(strides)
+      .Attr("begin_mask", masks.begin)
+      .Attr("end_mask", masks.end)
+      .Attr("ellipsis_mask", masks.ellipsis)
+      .Attr("new_axis_mask", masks.new_axis)
+      .Attr("shrink_axis_mask", masks.shrink_axis)
+      .Finalize()
+      .output(0);
+}
+Output Pad(const Scope& scope, const Output& input, const Output& paddings) {
+  return Binary(scope, "Pad", input, paddings);
+}
+Output PadV2(const Scope& scope, const Output& input, const Output& paddings,
+             const Output& constant_values) {
+  return OpBuilder(scope, "PadV2")
+      .Input(input)
+      .Input(paddings)
+      .Input(constant_values)
+      .Finalize()
+      .output(0);
+}
+Output MirrorPad(const Scope& scope, const Output& input, const Output& paddings,
+                 absl::string_view mode) {
+  return OpBuilder(scope, "MirrorPad")
+      .Input(input)
+      .Input(paddings)
+      .Attr("mode", mode)
+      .Finalize()
+      .output(0);
+}
+
+Output ArgMax(const Scope& scope, const Output& input, const Output& axis, DataType output_type) {
+  return OpBuilder(scope, "ArgMax")
+      .Input(input)
+      .Input(axis)
+      .Attr("output_type", output_type)
+      .Finalize()
+      .output(0);
+}
+Output ArgMin(const Scope& scope, const Output& input, const Output& axis, DataType output_type) {
+  return OpBuilder(scope, "ArgMin")
+      .Input(input)
+      .Input(axis)
+      .Attr("output_type", output_type)
+      .Finalize()
+      .output(0);
+}
+Output Cumsum(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
+              bool reverse) {
+  return OpBuilder(scope, "Cumsum")
+      .Input(x)
+      .Input(axis)
+      .Attr("exclusive", exclusive)
+      .Attr("reverse", reverse)
+      .Finalize()
+      .output(0);
+}
+Output Select(const Scope& scope, const Output& condition, const Output& t, const Output& e) {
+  return OpBuilder(scope, "Select").Input(condition).Input(t).Input(e).Finalize().output(0);
+}
+Output SelectV2(const Scope& scope, const Output& condition, const Output& t, const Output& e) {
+  return OpBuilder(scope, "SelectV2").Input(condition).Input(t).Input(e).Finalize().output(0);
+}
+Output ClipByValue(const Scope& scope, const Output& t, const Output& clip_value_min,
+                   const Output& clip_value_max) {
+  return OpBuilder(scope, "ClipByValue")
+      .Input(t)
+      .Input(clip_value_min)
+      .Input(clip_value_max)
+      .Finalize()
+      .output(0);
+}
+Output Tile(const Scope& scope, const Output& input, const Output& multiples) {
+  return Binary(scope, "Tile", input, multiples);
+}
+Output BroadcastTo(const Scope& scope, const Output& input, const Output& shape) {
+  return Binary(scope, "BroadcastTo", input, shape);
+}
 
 }  // namespace ops
 }  // namespace rill

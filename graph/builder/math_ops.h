@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -75,6 +77,31 @@ Output StopGradient(const Scope& scope, const Output& input);
 Output PreventGradient(const Scope& scope, const Output& input);
 Output Snapshot(const Scope& scope, const Output& input);
 Output Cast(const Scope& scope, const Output& x, DataType dst);
+std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
+                           DataType out_type = DT_INT32);
+// Layout ops (kernels/transpose_op.cc, concat_op.cc, split_op.cc, slice_op.cc, pad_op.cc,
+// strided_slice_op.cc). Index operands are Outputs (int32 or int64).
+Output Transpose(const Scope& scope, const Output& x, const Output& perm);
+Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis);
+Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis = 0);
+std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num,
+                           int64_t axis = 0);
+std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,
+                          int64_t num_split);
+std::vector<Output> SplitV(const Scope& scope, const Output& value, const Output& size_splits,
+                           const Output& split_dim, int64_t num_split);
+Output Slice(const Scope& scope, const Output& input, const Output& begin, const Output& size);
+struct StridedSliceMasks {
+  int64_t begin = 0, end = 0, ellipsis = 0, new_axis = 0, shrink_axis = 0;
+};
+Output StridedSlice(const Scope& scope, const Output& input, const Output& begin,
+                    const Output& end, const Output& strides, const StridedSliceMasks& masks = {});
+Output Pad(const Scope& scope, const Output& input, const Output& paddings);
+Output PadV2(const Scope& scope, const Output& input, const Output& paddings,
+             const Output& constant_values);
+// mode: "REFLECT" or "SYMMETRIC".
+Output MirrorPad(const Scope& scope, const Output& input, const Output& paddings,
+                 absl::string_view mode);
 
 // Reductions over `axis` (an int32 Output: scalar or vector).
 Output Sum(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
@@ -84,6 +111,22 @@ Output Max(const Scope& scope, const Output& input, const Output& axis, bool kee
 Output Min(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
 Output All(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
 Output Any(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
+// The index of the largest / smallest element along `axis` (an int32 scalar Output).
+Output ArgMax(const Scope& scope, const Output& input, const Output& axis,
+              DataType output_type = DT_INT64);
+Output ArgMin(const Scope& scope, const Output& input, const Output& axis,
+              DataType output_type = DT_INT64);
+Output Cumsum(const Scope& scope, const Output& x, const Output& axis, bool exclusive = false,
+              bool reverse = false);
+
+// Three-operand elementwise ops (kernels/select_op.cc, clip_op.cc) and repetition
+// (kernels/tile_ops.cc).
+Output Select(const Scope& scope, const Output& condition, const Output& t, const Output& e);
+Output SelectV2(const Scope& scope, const Output& condition, const Output& t, const Output& e);
+Output ClipByValue(const Scope& scope, const Output& t, const Output& clip_value_min,
+                   const Output& clip_value_max);
+Output Tile(const Scope& scope, const Output& input, const Output& multiples);
+Output BroadcastTo(const Scope& scope, const Output& input, const Output& shape);
 
 struct LeakyReluAttrs {
   LeakyReluAttrs Alpha(float x) const {

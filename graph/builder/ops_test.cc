@@ -444,7 +444,12 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot",
       "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike",
       "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast", "Sum", "Mean", "Prod",
-      "Max", "Min", "All", "Any"};
+      "Max", "Min", "All", "Any", "ShapeN",
+      // Layout ops (graph/builder/math_ops.h too).
+      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
+      "PadV2", "MirrorPad",
+      // Three-operand elementwise ops, repetition, arg reductions and scans.
+      "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -475,6 +480,71 @@ TEST(MathOpsTest, WrappersBuildTheOpWithItsTypeAndAttrs) {
   EXPECT_EQ(g.node(5).input(0), "x");
   // Mismatched operand types are the builder's error, naming the node.
   ops::Mul(root.WithOpName("bad"), x, ops::Placeholder(root.WithOpName("i"), DT_INT32));
+  EXPECT_THAT(root.ToGraphDef().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
+}
+
+TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 3}));
+  Output axis = ops::Placeholder(root.WithOpName("axis"), DT_INT32);
+  ops::ConcatV2(root.WithOpName("c"), {x, x}, axis);
+  std::vector<Output> parts = ops::Unpack(root.WithOpName("u"), x, 2);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(root.GetShape(parts[1])->DebugString(), "[3]");
+  EXPECT_EQ(ops::Split(root.WithOpName("s"), axis, x, 3).size(), 3u);
+  ops::MirrorPad(root.WithOpName("m"), x, axis, "REFLECT");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  EXPECT_EQ(g.node(2).op(), "ConcatV2");
+  EXPECT_EQ(g.node(2).attr().at("N").i(), 2);
+  EXPECT_EQ(g.node(3).attr().at("num").i(), 2);
+  EXPECT_EQ(g.node(5).attr().at("mode").s(), "REFLECT");
+}
+
+}  // namespace
+}  // namespace rill
+
+namespace rill {
+namespace {
+
+TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 3}));
+  Output c = ops::Placeholder(root.WithOpName("c"), DT_BOOL, PartialTensorShape({3}));
+  Output one = ops::Const(root.WithOpName("one"), 1);
+  Output multiples = ops::Const(root.WithOpName("m"), {2, 1});
+  Output target = ops::Const(root.WithOpName("target"), {4, 2, 3});
+  Output sel = ops::SelectV2(root.WithOpName("sel"), c, x, ops::Const(root.WithOpName("z"), 0.0f));
+  Output clip =
+      ops::ClipByValue(root.WithOpName("clip"), x, ops::Const(root.WithOpName("lo"), 0.0f),
+                       ops::Const(root.WithOpName("hi"), 1.0f));
+  Output tile = ops::Tile(root.WithOpName("tile"), x, multiples);
+  Output bcast = ops::BroadcastTo(root.WithOpName("bcast"), x, target);
+  Output arg = ops::ArgMax(root.WithOpName("arg"), x, one, DT_INT32);
+  Output sum = ops::Sum(root.WithOpName("sum"), x, one, /*keep_dims=*/true);
+  Output cumsum = ops::Cumsum(root.WithOpName("cumsum"), x, one, /*exclusive=*/true);
+  EXPECT_EQ(root.GetShape(sel)->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(clip)->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(tile)->DebugString(), "[4,3]");
+  EXPECT_EQ(root.GetShape(bcast)->DebugString(), "[4,2,3]");
+  EXPECT_EQ(root.GetShape(arg)->DebugString(), "[2]");
+  EXPECT_EQ(root.GetShape(sum)->DebugString(), "[2,1]");
+  EXPECT_EQ(root.GetShape(cumsum)->DebugString(), "[2,3]");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  const NodeDef* argmax = nullptr;
+  const NodeDef* cs = nullptr;
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "arg") argmax = &n;
+    if (n.name() == "cumsum") cs = &n;
+  }
+  ASSERT_NE(argmax, nullptr);
+  ASSERT_NE(cs, nullptr);
+  EXPECT_EQ(argmax->attr().at("output_type").type(), DT_INT32);
+  EXPECT_TRUE(cs->attr().at("exclusive").b());
+  EXPECT_FALSE(cs->attr().at("reverse").b());
+  // A condition that cannot broadcast is the shape function's error, naming the node.
+  ops::SelectV2(root.WithOpName("bad"),
+                ops::Placeholder(root.WithOpName("c4"), DT_BOOL, PartialTensorShape({4})), x, x);
   EXPECT_THAT(root.ToGraphDef().status(),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
 }

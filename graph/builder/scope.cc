@@ -1,6 +1,7 @@
 #include "graph/builder/scope.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -467,10 +468,15 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
 
   // Shape inference.
   std::vector<PartialTensorShape> input_shapes;
+  std::vector<std::optional<Tensor>> constants;  // values of Const index inputs
+  std::vector<const Tensor*> input_tensors;
   for (size_t i = 0; i < producers.size(); ++i) {
     input_shapes.push_back(producers[i]->output_shapes[inputs[i]->index()]);
+    constants.push_back(ConstantIndexTensor(g.graph.node(producers[i]->index)));
   }
-  ShapeInferenceContext shapes(node, std::move(input_shapes), static_cast<int>(out_types.size()));
+  for (const std::optional<Tensor>& c : constants) input_tensors.push_back(c ? &*c : nullptr);
+  ShapeInferenceContext shapes(node, std::move(input_shapes), static_cast<int>(out_types.size()),
+                               std::move(input_tensors));
   if (absl::Status s = (*reg)->shape_fn(shapes); !s.ok()) {
     // Shape functions usually name the node already ("... for node 'X' (op MatMul: ...)").
     if (absl::StrContains(s.message(), absl::StrCat("node '", name, "'"))) return fail_as_is(s);

@@ -45,8 +45,11 @@ const std::set<std::string>& ExemptOps() {
 // whole): one recorded dtype covers the others (strings and resources included).
 const std::set<std::string>& ValueAgnosticOps() {
   static const auto* ops = new std::set<std::string>{
-      "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "StopGradient",
-      "PreventGradient", "Snapshot", "IdentityN"};
+      "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "StopGradient",
+      "PreventGradient", "Snapshot", "IdentityN",
+      // Layout kernels: one code path per element size (strings copied as strings).
+      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2",
+      "MirrorPad", "StridedSlice"};
   return *ops;
 }
 
