@@ -125,6 +125,10 @@ class OpKernelContext {
   bool is_input_dead() const { return params_.is_input_dead; }
   CallFrame* call_frame() const { return params_.call_frame; }
   ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
+  // Threads a kernel may use inside one Compute (the intra-op pool's size; 1 without a pool).
+  int intra_op_threads() const {
+    return params_.intra_op_pool != nullptr ? params_.intra_op_pool->NumThreads() : 1;
+  }
   // Splits [0, total) over the intra-op pool (ThreadPool::ParallelFor: small totals run inline),
   // or runs fn(0, total) inline when the kernel has no pool. Blocks until every block is done.
   void ParallelFor(int64_t total, int64_t cost_per_unit,

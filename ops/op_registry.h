@@ -39,6 +39,7 @@ namespace rill {
 struct OpRegistration {
   OpDef op_def;
   ShapeFn shape_fn;  // never null after registration (defaults to shape_fns::Unknown)
+  bool has_shape_fn = false;  // SetShapeFn was called (every op Rill ships sets one)
 };
 
 class OpDefBuilder {

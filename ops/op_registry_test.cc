@@ -8,6 +8,7 @@ namespace rill {
 namespace {
 
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -58,6 +59,21 @@ TEST(OpDefBuilderTest, StringAttrWithAllowedValues) {
                        HasSubstr("allowed strings must be single-quoted")));
 }
 
+TEST(OpDefBuilderTest, ListIntDefaultsWithValues) {
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg,
+                            OpDefBuilder("TestOp")
+                                .Attr("dilations: list(int) = [1, 2, 3, 4]")
+                                .Attr("pads: list(int) = []")
+                                .Finalize());
+  EXPECT_THAT(reg.op_def.attr(0).default_value().list().i(), ElementsAre(1, 2, 3, 4));
+  EXPECT_EQ(reg.op_def.attr(1).default_value().list().i_size(), 0);
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list(int) = [1, a]").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bad list(int) default")));
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list(type) = [DT_FLOAT]").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("only list(int) defaults may have values")));
+}
+
 TEST(OpDefBuilderTest, MalformedSpecsNameOpAndSpec) {
   EXPECT_THAT(OpDefBuilder("Bad").Input("a: Q").Finalize(),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -94,6 +110,17 @@ TEST(OpRegistryTest, GlobalHoldsShippedOpsAndHidesInternalOnes) {
   EXPECT_THAT(user, Contains("AddN"));
   EXPECT_THAT(user, Not(Contains("_Send")));
   EXPECT_THAT(OpRegistry::Global()->ListOps(true), Contains("_Send"));
+}
+
+// Shape functions feed import checks, the builder's shapes and summarize_graph: no op may be
+// registered without one (an op whose output shape is never known says so with
+// shape_fns::Unknown).
+TEST(OpRegistryTest, EveryRegisteredOpHasAShapeFunction) {
+  for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/true)) {
+    const OpRegistration* reg = OpRegistry::Global()->LookUp(op);
+    ASSERT_NE(reg, nullptr) << op;
+    EXPECT_TRUE(reg->has_shape_fn) << op << " has no SetShapeFn in its REGISTER_OP";
+  }
 }
 
 }  // namespace

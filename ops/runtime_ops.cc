@@ -36,7 +36,8 @@ REGISTER_OP("_Arg")
     .Output("output: T")
     .Attr("T: type")
     .Attr("index: int >= 0")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);  // the caller's value, known only at call time
 
 REGISTER_OP("_Retval")
     .Input("input: T")

@@ -66,7 +66,8 @@ REGISTER_OP("ReadVariableOp")
     .Input("resource: resource")
     .Output("value: dtype")
     .Attr("dtype: type")
-    .SetIsStateful();
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);  // the variable's shape is not in the graph
 
 REGISTER_OP("AssignVariableOp")
     .Input("resource: resource")

@@ -449,7 +449,14 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
       "PadV2", "MirrorPad",
       // Three-operand elementwise ops, repetition, arg reductions and scans.
-      "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum"};
+      "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum",
+      // Neural-network ops (graph/builder/nn_ops.h).
+      "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
+      "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
+      "SparseSoftmaxCrossEntropyWithLogits", "Einsum",
+      // Indexing ops (graph/builder/index_ops.h).
+      "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
+      "CheckNumerics", "ReverseV2"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -542,6 +549,48 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
   EXPECT_EQ(argmax->attr().at("output_type").type(), DT_INT32);
   EXPECT_TRUE(cs->attr().at("exclusive").b());
   EXPECT_FALSE(cs->attr().at("reverse").b());
+  // NN wrappers: shapes from the shape functions, attrs as given.
+  Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT, PartialTensorShape({5, 3, 4}));
+  Output bmm = ops::BatchMatMulV2(root.WithOpName("bmm"), x, w);
+  Output bias = ops::BiasAdd(root.WithOpName("bias"), x, ops::Const(root.WithOpName("b"), {1.f, 2.f, 3.f}));
+  EXPECT_EQ(root.GetShape(bmm)->DebugString(), "[5,2,4]");
+  EXPECT_EQ(root.GetShape(bias)->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(ops::Softmax(root.WithOpName("sm"), x))->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(ops::L2Loss(root.WithOpName("l2"), x))->DebugString(), "[]");
+  Output image = ops::Placeholder(root.WithOpName("image"), DT_FLOAT,
+                                  PartialTensorShape({1, 28, 28, 32}));
+  Output kernel = ops::Placeholder(root.WithOpName("kernel"), DT_FLOAT,
+                                   PartialTensorShape({3, 3, 32, 64}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), image, kernel, {1, 2, 2, 1}, "SAME");
+  EXPECT_EQ(root.GetShape(conv)->DebugString(), "[1,14,14,64]");
+  Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), image,
+                                         ops::Placeholder(root.WithOpName("dwk"), DT_FLOAT,
+                                                          PartialTensorShape({3, 3, 32, 2})),
+                                         {1, 1, 1, 1}, "VALID");
+  EXPECT_EQ(root.GetShape(dw)->DebugString(), "[1,26,26,64]");
+  EXPECT_EQ(root.GetShape(ops::Einsum(root.WithOpName("ein"), {x, w}, "ij,bjk->bik"))
+                ->DebugString(),
+            "[5,2,4]");
+  // Index wrappers: shapes from constants where the shape functions can use them.
+  Output ids = ops::Const(root.WithOpName("ids"), {2, 0, 1, 1});
+  EXPECT_EQ(root.GetShape(ops::GatherV2(root.WithOpName("gather"), x, ids,
+                                        ops::Const(root.WithOpName("axis1"), 1)))
+                ->DebugString(),
+            "[2,4]");
+  EXPECT_EQ(root.GetShape(ops::OneHot(root.WithOpName("onehot"), ids,
+                                      ops::Const(root.WithOpName("depth"), 3),
+                                      ops::Const(root.WithOpName("on"), 1.f),
+                                      ops::Const(root.WithOpName("off"), 0.f)))
+                ->DebugString(),
+            "[4,3]");
+  ops::TopKOutputs top =
+      ops::TopKV2(root.WithOpName("top"), x, ops::Const(root.WithOpName("k"), 2));
+  EXPECT_EQ(root.GetShape(top.indices)->DebugString(), "[2,2]");
+  EXPECT_EQ(root.GetShape(ops::Where(root.WithOpName("where"), x))->DebugString(), "[?,2]");
+  ops::XentOutputs xent = ops::SparseSoftmaxCrossEntropyWithLogits(
+      root.WithOpName("xent"), x, ops::Placeholder(root.WithOpName("labels"), DT_INT32));
+  EXPECT_EQ(root.GetShape(xent.loss)->DebugString(), "[2]");
+  EXPECT_EQ(root.GetShape(xent.backprop)->DebugString(), "[2,3]");
   // A condition that cannot broadcast is the shape function's error, naming the node.
   ops::SelectV2(root.WithOpName("bad"),
                 ops::Placeholder(root.WithOpName("c4"), DT_BOOL, PartialTensorShape({4})), x, x);

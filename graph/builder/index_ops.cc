@@ -1,0 +1,63 @@
+#include "graph/builder/index_ops.h"
+
+#include <string>
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+
+Output Gather(const Scope& scope, const Output& params, const Output& indices) {
+  return OpBuilder(scope, "Gather").Input(params).Input(indices).Finalize().output(0);
+}
+Output GatherV2(const Scope& scope, const Output& params, const Output& indices,
+                const Output& axis, int64_t batch_dims) {
+  return OpBuilder(scope, "GatherV2")
+      .Input(params)
+      .Input(indices)
+      .Input(axis)
+      .Attr("batch_dims", batch_dims)
+      .Finalize()
+      .output(0);
+}
+Output GatherNd(const Scope& scope, const Output& params, const Output& indices) {
+  return OpBuilder(scope, "GatherNd").Input(params).Input(indices).Finalize().output(0);
+}
+Output OneHot(const Scope& scope, const Output& indices, const Output& depth,
+              const Output& on_value, const Output& off_value, int64_t axis) {
+  return OpBuilder(scope, "OneHot")
+      .Input(indices)
+      .Input(depth)
+      .Input(on_value)
+      .Input(off_value)
+      .Attr("axis", axis)
+      .Finalize()
+      .output(0);
+}
+Output Where(const Scope& scope, const Output& condition) {
+  return OpBuilder(scope, "Where").Input(condition).Finalize().output(0);
+}
+TopKOutputs TopKV2(const Scope& scope, const Output& input, const Output& k) {
+  Operation op = OpBuilder(scope, "TopKV2").Input(input).Input(k).Finalize();
+  return {op.output(0), op.output(1)};
+}
+UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx) {
+  Operation op = OpBuilder(scope, "Unique").Input(x).Attr("out_idx", out_idx).Finalize();
+  return {op.output(0), op.output(1)};
+}
+Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
+  return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
+}
+Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message) {
+  return OpBuilder(scope, "CheckNumerics")
+      .Input(tensor)
+      .Attr("message", std::string(message))
+      .Finalize()
+      .output(0);
+}
+Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis) {
+  return OpBuilder(scope, "ReverseV2").Input(tensor).Input(axis).Finalize().output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,43 @@
+// Builder wrappers for the indexing ops (TensorFlow's C++ API names). Included by
+// graph/builder/ops.h.
+//
+//   Output rows = ops::GatherV2(root, params, ids, ops::Const(root, 0));
+//   ops::TopKOutputs top = ops::TopKV2(root, logits, ops::Const(root, 5));
+//
+// Index operands are Outputs (int32 or int64). Errors are recorded in the scope (see
+// op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_INDEX_OPS_H_
+#define RILL_GRAPH_BUILDER_INDEX_OPS_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output Gather(const Scope& scope, const Output& params, const Output& indices);
+Output GatherV2(const Scope& scope, const Output& params, const Output& indices,
+                const Output& axis, int64_t batch_dims = 0);
+Output GatherNd(const Scope& scope, const Output& params, const Output& indices);
+// depth: an int32 scalar Output; axis -1 puts the new dim last.
+Output OneHot(const Scope& scope, const Output& indices, const Output& depth,
+              const Output& on_value, const Output& off_value, int64_t axis = -1);
+Output Where(const Scope& scope, const Output& condition);
+struct TopKOutputs {
+  Output values, indices;
+};
+TopKOutputs TopKV2(const Scope& scope, const Output& input, const Output& k);
+struct UniqueOutputs {
+  Output y, idx;
+};
+UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_INT32);
+Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
+Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);
+Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_INDEX_OPS_H_

@@ -1,0 +1,66 @@
+// Builder wrappers for the neural-network ops (TensorFlow's C++ API names). Included by
+// graph/builder/ops.h.
+//
+//   Output logits = ops::BiasAdd(root, ops::MatMul(root, x, w), b);
+//   Output probs = ops::Softmax(root, logits);
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_NN_OPS_H_
+#define RILL_GRAPH_BUILDER_NN_OPS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// out[..., m, n] = adj(x) * adj(y) per batch; V2 broadcasts the batch dims.
+Output BatchMatMul(const Scope& scope, const Output& x, const Output& y, bool adj_x = false,
+                   bool adj_y = false);
+Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool adj_x = false,
+                     bool adj_y = false);
+// data_format: "NHWC" (channels last) or "NCHW".
+Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
+               absl::string_view data_format = "NHWC");
+Output Softmax(const Scope& scope, const Output& logits);
+Output LogSoftmax(const Scope& scope, const Output& logits);
+Output L2Loss(const Scope& scope, const Output& t);
+
+// 2-D convolutions, NHWC (the CPU's layout): strides and dilations have 4 entries (1 for the
+// batch and channel dims); padding is "SAME" or "VALID".
+struct ConvOptions {
+  std::vector<int64_t> dilations = {1, 1, 1, 1};
+  std::string data_format = "NHWC";
+};
+Output Conv2D(const Scope& scope, const Output& input, const Output& filter,
+              const std::vector<int64_t>& strides, absl::string_view padding,
+              const ConvOptions& attrs = {});
+Output DepthwiseConv2dNative(const Scope& scope, const Output& input, const Output& filter,
+                             const std::vector<int64_t>& strides, absl::string_view padding,
+                             const ConvOptions& attrs = {});
+// The gradient of Conv2D with respect to its input of shape `input_sizes` (transposed conv).
+Output Conv2DBackpropInput(const Scope& scope, const Output& input_sizes, const Output& filter,
+                           const Output& out_backprop, const std::vector<int64_t>& strides,
+                           absl::string_view padding, const ConvOptions& attrs = {});
+
+// Einsum over one or two operands, e.g. "bij,bjk->bik".
+Output Einsum(const Scope& scope, absl::Span<const Output> inputs, absl::string_view equation);
+
+// Per-row cross entropy of softmax(features) with dense or sparse labels: {loss, backprop}.
+struct XentOutputs {
+  Output loss, backprop;
+};
+XentOutputs SoftmaxCrossEntropyWithLogits(const Scope& scope, const Output& features,
+                                          const Output& labels);
+XentOutputs SparseSoftmaxCrossEntropyWithLogits(const Scope& scope, const Output& features,
+                                                const Output& labels);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_NN_OPS_H_

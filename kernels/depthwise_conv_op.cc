@@ -1,0 +1,143 @@
+// DepthwiseConv2dNative on the CPU, NHWC: each input channel ci is convolved with its own
+// `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of
+// in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input).
+// For each output pixel the window's taps are accumulated over the contiguous channel vector
+// (vectorized), pixels in parallel on the intra-op pool; half accumulates in float.
+// Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter
+// must be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2",
+// "Computed output size would be negative: ..."; Unimplemented for data_format NCHW ("The
+// DepthwiseConv2dNative op currently only supports the NHWC tensor format on the CPU. ...").
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/conv_window.h"
+#include "kernels/cwise_op.h"
+#include "kernels/kernel_registry.h"
+
+namespace rill {
+namespace {
+
+#define RILL_DEPTHWISE_TYPES half, float, double
+
+struct DepthwiseGeometry {
+  int64_t batch, in_h, in_w, in_c, mult;
+  int64_t k_h, k_w, out_h, out_w;
+  int64_t stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+};
+
+template <typename T>
+void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, int64_t begin,
+                     int64_t end, T* out) {
+  using cwise_internal::Load;
+  using C = decltype(Load(in[0]));
+  const int64_t out_c = g.in_c * g.mult;
+  std::vector<C> acc(out_c);
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    std::fill(acc.begin(), acc.end(), C(0));
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+      if (h < 0 || h >= g.in_h) continue;
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const int64_t w = ow * g.stride_w - g.pad_w + kw * g.dil_w;
+        if (w < 0 || w >= g.in_w) continue;
+        const T* x = in + ((n * g.in_h + h) * g.in_w + w) * g.in_c;
+        const T* f = filter + (kh * g.k_w + kw) * out_c;  // [in_c, mult] for this tap
+        if (g.mult == 1) {
+          for (int64_t c = 0; c < g.in_c; ++c) acc[c] += Load(x[c]) * Load(f[c]);
+        } else {
+          for (int64_t c = 0; c < g.in_c; ++c) {
+            const C xc = Load(x[c]);
+            for (int64_t m = 0; m < g.mult; ++m)
+              acc[c * g.mult + m] += xc * Load(f[c * g.mult + m]);
+          }
+        }
+      }
+    }
+    T* o = out + p * out_c;
+    for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
+  }
+}
+
+class DepthwiseConv2dNativeOp final : public OpKernel {
+ public:
+  explicit DepthwiseConv2dNativeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
+    if (!attrs.ok()) {
+      ctx.SetStatus(attrs.status());
+      return;
+    }
+    attrs_ = *std::move(attrs);
+    if (attrs_.nchw) {
+      ctx.SetStatus(absl::UnimplementedError(
+          "The DepthwiseConv2dNative op currently only supports the NHWC tensor format on the "
+          "CPU. The op was given the format: NCHW"));
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor input = ctx.input(0);
+    const Tensor filter = ctx.input(1);
+    if (input.shape().rank() != 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("input must be 4-dimensional", input.shape().DebugString()));
+    }
+    if (filter.shape().rank() != 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("filter must be 4-dimensional: ", filter.shape().DebugString()));
+    }
+    DepthwiseGeometry g;
+    g.batch = input.shape().dim(0);
+    g.in_h = input.shape().dim(1);
+    g.in_w = input.shape().dim(2);
+    g.in_c = input.shape().dim(3);
+    g.k_h = filter.shape().dim(0);
+    g.k_w = filter.shape().dim(1);
+    g.mult = filter.shape().dim(3);
+    if (filter.shape().dim(2) != g.in_c) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input and filter must have the same depth: ", g.in_c, " vs ", filter.shape().dim(2)));
+    }
+    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(1, g.in_h, g.k_h));
+    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(2, g.in_w, g.k_w));
+    g.out_h = h.out;
+    g.out_w = w.out;
+    g.pad_h = h.pad_before;
+    g.pad_w = w.pad_before;
+    g.stride_h = attrs_.strides[1];
+    g.stride_w = attrs_.strides[2];
+    g.dil_h = attrs_.dilations[1];
+    g.dil_w = attrs_.dilations[2];
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * out,
+        ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<RILL_DEPTHWISE_TYPES>(*this, input.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* x = input.flat<T>().data();
+      const T* f = filter.flat<T>().data();
+      T* y = out->flat<T>().data();
+      ctx.ParallelFor(g.batch * g.out_h * g.out_w, g.k_h * g.k_w * g.in_c * g.mult,
+                      [&](int64_t b, int64_t e) { DepthwisePixels(g, x, f, b, e, y); });
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  Conv2DAttrs attrs_;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNative")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_DEPTHWISE_TYPES>()),
+                DepthwiseConv2dNativeOp);
+
+}  // namespace
+}  // namespace rill

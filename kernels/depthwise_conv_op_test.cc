@@ -1,0 +1,63 @@
+#include <cstdint>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor Ramp(TensorShape s, int mod) {
+  std::vector<float> v(s.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 5 + 1) % mod) - 2;
+  return Tensor::FromVector<float>(v, s);
+}
+
+absl::StatusOr<std::vector<Tensor>> Depthwise(const Tensor& in, const Tensor& f, int64_t stride,
+                                              const std::string& padding) {
+  OpTester t("DepthwiseConv2dNative");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, stride, stride, 1})
+      .Attr("padding", padding)
+      .Input(in)
+      .Input(f);
+  return t.Run();
+}
+
+TEST(DepthwiseConv2dNativeOpTest, EachChannelHasItsOwnFilters) {
+  // 1x3x3x2 input, 2x2 filter with multiplier 2, SAME stride 2 -> 1x2x2x4 (pad 0 before).
+  const Tensor in = Ramp(TensorShape({1, 3, 3, 2}), 7);
+  const Tensor f = Ramp(TensorShape({2, 2, 2, 2}), 5);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Depthwise(in, f, 2, "SAME"));
+  ASSERT_EQ(out[0].shape(), TensorShape({1, 2, 2, 4}));
+  auto x = in.flat<float>();
+  auto w = f.flat<float>();
+  for (int oh = 0; oh < 2; ++oh)
+    for (int ow = 0; ow < 2; ++ow)
+      for (int c = 0; c < 2; ++c)
+        for (int m = 0; m < 2; ++m) {
+          float want = 0;
+          for (int kh = 0; kh < 2; ++kh)
+            for (int kw = 0; kw < 2; ++kw) {
+              const int h = oh * 2 + kh, ww = ow * 2 + kw;
+              if (h >= 3 || ww >= 3) continue;
+              want += x[(h * 3 + ww) * 2 + c] * w[((kh * 2 + kw) * 2 + c) * 2 + m];
+            }
+          EXPECT_EQ(out[0].flat<float>()[((oh * 2 + ow) * 2 + c) * 2 + m], want)
+              << oh << "," << ow << "," << c << "," << m;
+        }
+}
+
+TEST(DepthwiseConv2dNativeOpTest, DepthMismatchIsTensorFlowsError) {
+  EXPECT_THAT(
+      Depthwise(Ramp(TensorShape({1, 3, 3, 3}), 7), Ramp(TensorShape({2, 2, 2, 1}), 5), 1, "VALID"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("input and filter must have the same depth: 3 vs 2")));
+}
+
+}  // namespace
+}  // namespace rill

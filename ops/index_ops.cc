@@ -1,0 +1,199 @@
+// Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
+// Range, CheckNumerics, ReverseV2. Signatures read from TensorFlow's registry
+// (tools/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
+// range indices, bad axes): those leave dims unknown.
+#include <string>
+#include <vector>
+
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// GatherV2 (and Gather: axis 0): params.shape[:axis] + indices.shape[batch_dims:] +
+// params.shape[axis+1:], when the ranks and the (constant) axis are known.
+absl::Status GatherShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& params = c.input(0);
+  const PartialTensorShape& indices = c.input(1);
+  if (params.unknown_rank() || indices.unknown_rank()) return absl::OkStatus();
+  int64_t axis = 0, batch_dims = 0;
+  if (c.num_inputs() > 2) {
+    std::vector<int64_t> a;
+    if (!c.ConstantIndexValues(2, &a) || a.size() != 1) return absl::OkStatus();
+    axis = a[0];
+    (void)GetNodeAttr(c.node(), "batch_dims", &batch_dims);
+  }
+  if (axis < 0) axis += params.rank();
+  if (batch_dims < 0) batch_dims += indices.rank();
+  if (axis < 0 || axis >= params.rank() || batch_dims < 0 || batch_dims > indices.rank()) {
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> out(params.dims().begin(), params.dims().begin() + axis);
+  out.insert(out.end(), indices.dims().begin() + batch_dims, indices.dims().end());
+  out.insert(out.end(), params.dims().begin() + axis + 1, params.dims().end());
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// GatherNd: indices.shape[:-1] + params.shape[K:], K the (known) last indices dim.
+absl::Status GatherNdShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& params = c.input(0);
+  const PartialTensorShape& indices = c.input(1);
+  if (params.unknown_rank() || indices.rank() < 1) return absl::OkStatus();
+  const int64_t depth = indices.dims().back();
+  if (depth < 0 || depth > params.rank()) return absl::OkStatus();
+  std::vector<int64_t> out(indices.dims().begin(), indices.dims().end() - 1);
+  out.insert(out.end(), params.dims().begin() + depth, params.dims().end());
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// OneHot: the indices' shape with the (constant) depth inserted at axis.
+absl::Status OneHotShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& indices = c.input(0);
+  if (indices.unknown_rank()) return absl::OkStatus();
+  int64_t axis = -1;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "axis", &axis));
+  if (axis < -1 || axis > indices.rank()) return absl::OkStatus();
+  std::vector<int64_t> depth;
+  const int64_t d =
+      c.ConstantIndexValues(1, &depth) && depth.size() == 1 && depth[0] >= 0 ? depth[0] : -1;
+  std::vector<int64_t> out = indices.dims();
+  out.insert(out.begin() + (axis == -1 ? indices.rank() : axis), d);
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// Where: [count (unknown), rank].
+absl::Status WhereShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  c.set_output(0, PartialTensorShape({-1, in.unknown_rank() ? int64_t{-1} : in.rank()}));
+  return absl::OkStatus();
+}
+
+// TopKV2: the input's shape with the last dim k (when constant).
+absl::Status TopKShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.rank() < 1) return absl::OkStatus();
+  std::vector<int64_t> k;
+  std::vector<int64_t> out = in.dims();
+  out.back() = c.ConstantIndexValues(1, &k) && k.size() == 1 && k[0] >= 0 ? k[0] : -1;
+  c.set_output(0, PartialTensorShape(out));
+  c.set_output(1, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+
+// Unique: y [unknown], idx the input's shape.
+absl::Status UniqueShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({-1}));
+  c.set_output(1, c.input(0));
+  return absl::OkStatus();
+}
+
+// Range: a vector whose length depends on the values.
+absl::Status RangeShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({-1}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Gather")
+    .Input("params: Tparams")
+    .Input("indices: Tindices")
+    .Output("output: Tparams")
+    .Attr("validate_indices: bool = true")
+    .Attr("Tparams: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(GatherShape);
+
+REGISTER_OP("GatherV2")
+    .Input("params: Tparams")
+    .Input("indices: Tindices")
+    .Input("axis: Taxis")
+    .Output("output: Tparams")
+    .Attr("batch_dims: int = 0")
+    .Attr("Tparams: type")
+    .Attr("Tindices: {int16, int32, int64}")
+    .Attr("Taxis: {int32, int64}")
+    .SetShapeFn(GatherShape);
+
+REGISTER_OP("GatherNd")
+    .Input("params: Tparams")
+    .Input("indices: Tindices")
+    .Output("output: Tparams")
+    .Attr("Tparams: type")
+    .Attr("Tindices: {int16, int32, int64}")
+    .Attr("bad_indices_policy: string = \"\"")
+    .SetShapeFn(GatherNdShape);
+
+REGISTER_OP("OneHot")
+    .Input("indices: TI")
+    .Input("depth: int32")
+    .Input("on_value: T")
+    .Input("off_value: T")
+    .Output("output: T")
+    .Attr("axis: int = -1")
+    .Attr("T: type")
+    .Attr("TI: {uint8, int8, int32, int64} = int64")
+    .SetShapeFn(OneHotShape);
+
+REGISTER_OP("Where")
+    .Input("input: T")
+    .Output("index: int64")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool} = bool")
+    .SetShapeFn(WhereShape);
+
+REGISTER_OP("TopKV2")
+    .Input("input: T")
+    .Input("k: Tk")
+    .Output("values: T")
+    .Output("indices: index_type")
+    .Attr("sorted: bool = true")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("Tk: {int16, int32, int64} = int32")
+    .Attr("index_type: {int16, int32, int64} = int32")
+    .SetShapeFn(TopKShape);
+
+REGISTER_OP("Unique")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = int32")
+    .SetShapeFn(UniqueShape);
+
+REGISTER_OP("Range")
+    .Input("start: Tidx")
+    .Input("limit: Tidx")
+    .Input("delta: Tidx")
+    .Output("output: Tidx")
+    .Attr(
+        "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
+        "uint64} = int32")
+    .SetShapeFn(RangeShape);
+
+REGISTER_OP("CheckNumerics")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("message: string")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("ReverseV2")
+    .Input("tensor: T")
+    .Input("axis: Tidx")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr(
+        "T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, "
+        "float, double, complex64, complex128, string}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,279 @@
+// Op definitions of the neural-network ops: BatchMatMul, BatchMatMulV2, BiasAdd, Softmax,
+// LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
+// SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Einsum. Signatures read from
+// TensorFlow's registry (tools/tfgen/dump_op_specs.py). Shape functions never fail on values
+// the kernel checks; they fail only where known dims contradict (InvalidArgument naming the node).
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+#include "ops/window_geometry.h"
+
+namespace rill {
+namespace {
+
+// BatchMatMulV2: broadcast batch dims, then [m, n] from the adjoint flags.
+absl::Status BatchMatMulShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& x = c.input(0);
+  const PartialTensorShape& y = c.input(1);
+  if (x.unknown_rank() || y.unknown_rank() || x.rank() < 2 || y.rank() < 2) {
+    return absl::OkStatus();
+  }
+  bool adj_x = false, adj_y = false;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "adj_x", &adj_x));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "adj_y", &adj_y));
+  const std::vector<int64_t>& xd = x.dims();
+  const std::vector<int64_t>& yd = y.dims();
+  const int64_t m = xd[xd.size() - (adj_x ? 1 : 2)], kx = xd[xd.size() - (adj_x ? 2 : 1)];
+  const int64_t ky = yd[yd.size() - (adj_y ? 1 : 2)], n = yd[yd.size() - (adj_y ? 2 : 1)];
+  int64_t k;
+  RILL_RETURN_IF_ERROR(c.MergeDim(kx, ky, &k, "inner dimensions of BatchMatMul"));
+  RILL_ASSIGN_OR_RETURN(
+      PartialTensorShape batch,
+      shape_fns::BroadcastPartial(c, PartialTensorShape({xd.begin(), xd.end() - 2}),
+                                  PartialTensorShape({yd.begin(), yd.end() - 2})));
+  std::vector<int64_t> out = batch.dims();
+  out.push_back(m);
+  out.push_back(n);
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// The output shape of a 2-D window op over `in` (4 dims in data_format order, -1 unknown) with
+// spatial filter sizes k_h, k_w (-1 unknown) and `out_c` output channels (nullopt: the input's;
+// -1 unknown). Unknown where the input is, and when the attrs or sizes are invalid (the kernel
+// reports those).
+absl::Status WindowOutputShape(ShapeInferenceContext& c, const PartialTensorShape& in, int64_t k_h,
+                               int64_t k_w, std::optional<int64_t> out_c) {
+  if (in.rank() != 4) return absl::OkStatus();
+  std::vector<int64_t> strides, dilations = {1, 1, 1, 1}, explicit_paddings;
+  std::string padding, format = "NHWC";
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "strides", &strides));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "padding", &padding));
+  (void)GetNodeAttr(c.node(), "data_format", &format);  // optional attrs
+  (void)GetNodeAttr(c.node(), "dilations", &dilations);
+  (void)GetNodeAttr(c.node(), "explicit_paddings", &explicit_paddings);
+  const Padding pad = PaddingFromString(padding);
+  if (strides.size() != 4 || dilations.size() != 4 ||
+      (pad == Padding::kExplicit && explicit_paddings.size() != 8)) {
+    return absl::OkStatus();
+  }
+  const bool nchw = format == "NCHW";
+  const int hd = nchw ? 2 : 1, wd = nchw ? 3 : 2, cd = nchw ? 1 : 3;
+  std::vector<int64_t> out = in.dims();
+  const int64_t sizes[] = {k_h, k_w};
+  const int dims[] = {hd, wd};
+  for (int i = 0; i < 2; ++i) {
+    const int d = dims[i];
+    out[d] = -1;
+    if (in.dims()[d] < 0 || sizes[i] < 0) continue;
+    const bool ex = pad == Padding::kExplicit;
+    absl::StatusOr<Window> w =
+        ComputeWindow(in.dims()[d], sizes[i], strides[d], dilations[d], pad,
+                      ex ? explicit_paddings[2 * d] : 0, ex ? explicit_paddings[2 * d + 1] : 0);
+    if (w.ok()) out[d] = w->out;
+  }
+  if (out_c) out[cd] = *out_c;
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+// Conv2D: the window shape over the input with the HWIO filter's spatial sizes and out channels.
+absl::Status Conv2DShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& filter = c.input(1);
+  const bool known = filter.rank() == 4;
+  return WindowOutputShape(c, c.input(0), known ? filter.dims()[0] : -1,
+                           known ? filter.dims()[1] : -1, known ? filter.dims()[3] : -1);
+}
+
+// Conv2DBackpropInput: the constant input_sizes; else 4 unknown dims.
+absl::Status Conv2DBackpropInputShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> sizes;
+  if (c.ConstantIndexValues(0, &sizes) && sizes.size() == 4 &&
+      std::all_of(sizes.begin(), sizes.end(), [](int64_t d) { return d >= 0; })) {
+    c.set_output(0, PartialTensorShape(std::move(sizes)));
+  } else {
+    c.set_output(0, PartialTensorShape(std::vector<int64_t>(4, -1)));
+  }
+  return absl::OkStatus();
+}
+
+// DepthwiseConv2dNative: the window shape with in_channels * multiplier output channels.
+absl::Status DepthwiseShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  const PartialTensorShape& filter = c.input(1);
+  const bool known = filter.rank() == 4;
+  int64_t out_c = -1;
+  if (known && filter.dims()[2] >= 0 && filter.dims()[3] >= 0) {
+    out_c = filter.dims()[2] * filter.dims()[3];
+  }
+  return WindowOutputShape(c, in, known ? filter.dims()[0] : -1, known ? filter.dims()[1] : -1,
+                           out_c);
+}
+
+// The cross-entropy ops: loss [batch], backprop [batch, classes] (the logits' shape).
+absl::Status XentShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& logits = c.input(0);
+  if (logits.rank() == 2) {
+    c.set_output(0, PartialTensorShape({logits.dims()[0]}));
+    c.set_output(1, logits);
+  }
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(DepthwiseShape);
+
+REGISTER_OP("SoftmaxCrossEntropyWithLogits")
+    .Input("features: T")
+    .Input("labels: T")
+    .Output("loss: T")
+    .Output("backprop: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(XentShape);
+
+REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
+    .Input("features: T")
+    .Input("labels: Tlabels")
+    .Output("loss: T")
+    .Output("backprop: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("Tlabels: {int32, int64} = int64")
+    .SetShapeFn(XentShape);
+
+// Einsum: without an ellipsis, the output's labels take their sizes from the inputs' known dims.
+absl::Status EinsumShape(ShapeInferenceContext& c) {
+  std::string equation;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "equation", &equation));
+  const size_t arrow = equation.find("->");
+  if (arrow == std::string::npos || equation.find("...") != std::string::npos) {
+    return absl::OkStatus();
+  }
+  std::map<char, int64_t> sizes;
+  int input = 0;
+  size_t start = 0;
+  const std::string lhs = equation.substr(0, arrow);
+  while (start <= lhs.size() && input < c.num_inputs()) {
+    const size_t end = std::min(lhs.find(',', start), lhs.size());
+    const std::string labels = lhs.substr(start, end - start);
+    const PartialTensorShape& s = c.input(input++);
+    if (s.rank() == static_cast<int>(labels.size())) {
+      for (size_t d = 0; d < labels.size(); ++d) {
+        if (s.dims()[d] >= 0) sizes[labels[d]] = s.dims()[d];
+      }
+    }
+    start = end + 1;
+  }
+  std::vector<int64_t> out;
+  for (char l : equation.substr(arrow + 2)) {
+    if (l == ' ') continue;
+    auto it = sizes.find(l);
+    out.push_back(it == sizes.end() ? -1 : it->second);
+  }
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Einsum")
+    .Input("inputs: N * T")
+    .Output("output: T")
+    .Attr("equation: string")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(EinsumShape);
+
+REGISTER_OP("Conv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double, int32}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(Conv2DShape);
+
+REGISTER_OP("Conv2DBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double, int32}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn(Conv2DBackpropInputShape);
+
+REGISTER_OP("BatchMatMul")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false")
+    .SetShapeFn(BatchMatMulShape);
+
+REGISTER_OP("BatchMatMulV2")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("output: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, "
+        "complex64, complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false")
+    .SetShapeFn(BatchMatMulShape);
+
+REGISTER_OP("BiasAdd")
+    .Input("value: T")
+    .Input("bias: T")
+    .Output("output: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Softmax")
+    .Input("logits: T")
+    .Output("softmax: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("LogSoftmax")
+    .Input("logits: T")
+    .Output("logsoftmax: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("L2Loss")
+    .Input("t: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Scalar);
+
+}  // namespace
+}  // namespace rill
