@@ -62,8 +62,20 @@ class BiasAddOp final : public OpKernel {
       const T* x = value.flat<T>().data();
       const T* b = bias.flat<T>().data();
       T* z = out->flat<T>().data();
+      if (inner == 1) {  // channels last: each row adds the whole bias vector (vectorized)
+        ctx.ParallelFor(outer, channels, [&](int64_t begin, int64_t end) {
+          for (int64_t row = begin; row < end; ++row) {
+            const T* xr = x + row * channels;
+            T* zr = z + row * channels;
+            for (int64_t c = 0; c < channels; ++c) {
+              zr[c] = Store<T>(cwise_math::WrapAdd(Load(xr[c]), Load(b[c])));
+            }
+          }
+        });
+        return absl::OkStatus();
+      }
       ctx.ParallelFor(outer * channels, inner, [&](int64_t begin, int64_t end) {
-        for (int64_t row = begin; row < end; ++row) {
+        for (int64_t row = begin; row < end; ++row) {  // one channel's spatial plane
           const auto bc = Load(b[row % channels]);
           const T* xr = x + row * inner;
           T* zr = z + row * inner;

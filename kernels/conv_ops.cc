@@ -129,19 +129,18 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   d.lda = g.patch();
   d.ldb = g.out_c;
   if (g.IsPointwise()) {  // one product, parallelized inside the BLAS
-    d.threads = ctx.intra_op_threads();
+    d.pool = ctx.intra_op_pool();
     d.m = g.pixels();
     return Gemm<T>(d, in, filter, out);
   }
   // Blocks of output pixels, spread over the intra-op pool: each worker gathers its block's
-  // patches into its own buffer and multiplies them single-threaded, so no BLAS threads compete
-  // with the pool's (measured: 2 threads were slower than 1 when both parallelized).
+  // patches into its own buffer and multiplies them on its own thread.
   const int threads = ctx.intra_op_threads();
   const int64_t pixels = g.pixels();
   const int64_t block =
       std::max<int64_t>(1, std::min(PixelsPerBlock<T>(g), (pixels + threads - 1) / threads));
   const int64_t blocks = (pixels + block - 1) / block;
-  d.threads = 1;
+  d.pool = nullptr;  // each block's product runs on its worker
   std::atomic<bool> failed{false};
   absl::Status first_error;
   absl::Mutex mu;
@@ -168,7 +167,7 @@ absl::Status ConvBackpropInput(OpKernelContext& ctx, const ConvGeometry& g, cons
                                const T* out_backprop, T* in_grad) {
   std::fill(in_grad, in_grad + g.batch * g.in_h * g.in_w * g.in_c, T());
   GemmDims d;  // [pixels, Cout] x filter^T [Cout, patch]
-  d.threads = ctx.intra_op_threads();
+  d.pool = ctx.intra_op_pool();
   d.k = g.out_c;
   d.n = g.patch();
   d.lda = g.out_c;

@@ -3,7 +3,6 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <cstring>
 #include <type_traits>
@@ -50,7 +49,7 @@ struct LoopMath<int64_t> : WrappingMath<int64_t> {};
 
 // C[m,n] = op(A) * op(B), i-p-j order so the inner loop walks rows of B and C.
 template <typename T>
-void LoopGemm(const GemmDims& d, const T* a, const T* b, T* c) {
+void LoopGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t ldc) {
   using M = LoopMath<T>;
   using Acc = typename M::Acc;
   std::vector<Acc> row(d.n);
@@ -65,38 +64,42 @@ void LoopGemm(const GemmDims& d, const T* a, const T* b, T* c) {
         for (int64_t j = 0; j < d.n; ++j) row[j] = M::MulAdd(row[j], x, M::Load(brow[j]));
       }
     }
-    for (int64_t j = 0; j < d.n; ++j) c[i * d.n + j] = M::Store(row[j]);
+    for (int64_t j = 0; j < d.n; ++j) c[i * ldc + j] = M::Store(row[j]);
   }
 }
 
-// OpenBLAS's thread count is global; set it only when a call asks for a different one.
-void SetBlasThreads(int threads) {
-  static std::atomic<int> current{0};
-  if (threads > 0 && current.exchange(threads) != threads) openblas_set_num_threads(threads);
+// Rill parallelizes products itself (Gemm splits them over the intra-op pool), so OpenBLAS runs
+// each call on the calling thread: its own threads would spin against the pool's for the cores.
+void UseSingleThreadedBlas() {
+  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
 }
 
 template <typename T>
-void BlasGemm(const GemmDims& d, const T* a, const T* b, T* c) {
-  SetBlasThreads(d.threads);
+void BlasGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t ldc_64) {
+  UseSingleThreadedBlas();
+  const int ldc = static_cast<int>(ldc_64);
   const CBLAS_TRANSPOSE ta = d.transpose_a ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE tb = d.transpose_b ? CblasTrans : CblasNoTrans;
   const int m = static_cast<int>(d.m), n = static_cast<int>(d.n), k = static_cast<int>(d.k);
   const int lda = static_cast<int>(d.lda), ldb = static_cast<int>(d.ldb);
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, n);
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
   } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n);
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
   } else if constexpr (std::is_same_v<T, complex64>) {
     const complex64 one(1.0f, 0.0f), zero(0.0f, 0.0f);
-    cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, n);
+    cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
   } else {
     static_assert(std::is_same_v<T, complex128>);
     const complex128 one(1.0, 0.0), zero(0.0, 0.0);
-    cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, n);
+    cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
   }
 }
 
 }  // namespace
+
+// Below this many flops a product runs on the calling thread (splitting costs more than it saves).
+constexpr double kMinParallelFlops = 2e6;
 
 template <typename T>
 absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
@@ -114,9 +117,42 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
             absl::StrCat("MatMul dimension ", v, " exceeds the BLAS limit of ", INT_MAX));
       }
     }
-    BlasGemm<T>(d, a, b, c);
+  }
+  // Split along the longer of m and n into one block per pool thread (when the product is worth
+  // it); each block is an independent single-threaded product into its part of C.
+  const int threads = d.pool != nullptr ? d.pool->NumThreads() : 1;
+  const double flops = 2.0 * d.m * d.n * d.k;
+  const bool split_m = d.m >= d.n;
+  const int64_t extent = split_m ? d.m : d.n;
+  const int64_t blocks =
+      threads > 1 && flops >= kMinParallelFlops ? std::min<int64_t>(threads, extent) : 1;
+  auto run_block = [&](int64_t blk) {
+    const int64_t begin = extent * blk / blocks, end = extent * (blk + 1) / blocks;
+    GemmDims bd = d;
+    const T* ba = a;
+    const T* bb = b;
+    T* bc = c;
+    if (split_m) {
+      bd.m = end - begin;
+      ba += d.transpose_a ? begin : begin * d.lda;
+      bc += begin * d.n;
+    } else {
+      bd.n = end - begin;
+      bb += d.transpose_b ? begin * d.ldb : begin;
+      bc += begin;
+    }
+    if constexpr (kBlas) {
+      BlasGemm<T>(bd, ba, bb, bc, d.n);
+    } else {
+      LoopGemm<T>(bd, ba, bb, bc, d.n);
+    }
+  };
+  if (blocks == 1) {
+    run_block(0);
   } else {
-    LoopGemm<T>(d, a, b, c);
+    d.pool->ParallelFor(blocks, static_cast<int64_t>(flops / blocks), [&](int64_t b0, int64_t b1) {
+      for (int64_t blk = b0; blk < b1; ++blk) run_block(blk);
+    });
   }
   return absl::OkStatus();
 }
@@ -140,8 +176,7 @@ bool GemmSupports(DataType dtype) {
 template absl::Status Gemm<float>(const GemmDims&, const float*, const float*, float*);
 template absl::Status Gemm<double>(const GemmDims&, const double*, const double*, double*);
 template absl::Status Gemm<half>(const GemmDims&, const half*, const half*, half*);
-template absl::Status Gemm<bfloat16>(const GemmDims&, const bfloat16*, const bfloat16*,
-                                     bfloat16*);
+template absl::Status Gemm<bfloat16>(const GemmDims&, const bfloat16*, const bfloat16*, bfloat16*);
 template absl::Status Gemm<int32_t>(const GemmDims&, const int32_t*, const int32_t*, int32_t*);
 template absl::Status Gemm<int64_t>(const GemmDims&, const int64_t*, const int64_t*, int64_t*);
 template absl::Status Gemm<complex64>(const GemmDims&, const complex64*, const complex64*,

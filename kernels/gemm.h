@@ -7,14 +7,15 @@
 // float, double, complex64 and complex128 go through OpenBLAS (cblas_?gemm); half and bfloat16
 // accumulate in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a
 // plain loop. k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS
-// limit of 2147483647" for BLAS types. Thread-safe (OpenBLAS parallelizes one call internally,
-// on up to `threads` threads).
+// limit of 2147483647" for BLAS types. Thread-safe; large products are split over `pool`
+// (OpenBLAS itself is kept single-threaded, so only one set of threads competes for the cores).
 #ifndef RILL_KERNELS_GEMM_H_
 #define RILL_KERNELS_GEMM_H_
 
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "core/thread_pool.h"
 #include "core/types.h"
 
 namespace rill {
@@ -23,9 +24,9 @@ struct GemmDims {
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0;  // row strides of a and b as stored
   bool transpose_a = false, transpose_b = false;
-  // Threads OpenBLAS may use (the session's intra-op thread count; 0 leaves its setting). The
-  // setting is process-wide: sessions with different counts set it per call.
-  int threads = 0;
+  // The pool a large product is split over (one block per thread, each a single-threaded BLAS
+  // call); nullptr runs it on the calling thread. Not owned.
+  ThreadPool* pool = nullptr;
 };
 
 // REQUIRES: a, b, c hold the elements d describes; c does not alias a or b.

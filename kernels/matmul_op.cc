@@ -31,7 +31,7 @@ class MatMulOp final : public OpKernel {
           absl::StrCat("In[1] is not a matrix. Instead it has shape ", b.shape().DebugString()));
     }
     GemmDims d;
-    d.threads = ctx.intra_op_threads();
+    d.pool = ctx.intra_op_pool();
     d.transpose_a = transpose_a_;
     d.transpose_b = transpose_b_;
     d.m = a.shape().dim(transpose_a_ ? 1 : 0);
