@@ -33,6 +33,7 @@
 #include "graph/builder/initializer.h"
 #include "graph/builder/math_ops.h"
 #include "graph/builder/nn_ops.h"
+#include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
 
 namespace rill {

@@ -456,7 +456,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseSoftmaxCrossEntropyWithLogits", "Einsum",
       // Indexing ops (graph/builder/index_ops.h).
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
-      "CheckNumerics", "ReverseV2"};
+      "CheckNumerics", "ReverseV2",
+      // Seeded random ops (graph/builder/random_ops.h).
+      "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -587,6 +589,10 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
       ops::TopKV2(root.WithOpName("top"), x, ops::Const(root.WithOpName("k"), 2));
   EXPECT_EQ(root.GetShape(top.indices)->DebugString(), "[2,2]");
   EXPECT_EQ(root.GetShape(ops::Where(root.WithOpName("where"), x))->DebugString(), "[?,2]");
+  Output init = ops::TruncatedNormal(root.WithOpName("init"),
+                                     ops::Const(root.WithOpName("init_shape"), {3, 4}), DT_FLOAT,
+                                     {42, 7});
+  EXPECT_EQ(root.GetShape(init)->DebugString(), "[3,4]");
   ops::XentOutputs xent = ops::SparseSoftmaxCrossEntropyWithLogits(
       root.WithOpName("xent"), x, ops::Placeholder(root.WithOpName("labels"), DT_INT32));
   EXPECT_EQ(root.GetShape(xent.loss)->DebugString(), "[2]");

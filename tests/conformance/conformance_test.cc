@@ -119,10 +119,11 @@ TEST(ConformanceCoverageTest, EveryRegisteredCpuKernelDtypeHasACase) {
       continue;
     }
     if (ValueAgnosticOps().count(def.op) > 0) continue;
-    // The dtype under test: the constraint the suites record ("T", Cast's "SrcT"); ops with only
+    // The dtype under test: the constraint the suites record (the random ops' "dtype" and "Tout",
+    // where their "T" is the shape's index type; Cast's "SrcT"; "T" otherwise); ops with only
     // index-type attrs (All, Any) are covered by any case.
     const std::vector<DataType>* types = nullptr;
-    for (const char* attr : {"T", "SrcT", "dtype"}) {
+    for (const char* attr : {"dtype", "Tout", "SrcT", "T"}) {
       auto c = def.type_constraints.find(attr);
       if (c != def.type_constraints.end()) {
         types = &c->second;

@@ -1,0 +1,31 @@
+// Builder wrappers for the seeded random ops (TensorFlow's C++ API names). Included by
+// graph/builder/ops.h. `seed` and `seed2` are TensorFlow's attrs (the graph-level and op-level
+// seeds its Python layer writes); both 0 means a fresh random stream per kernel.
+//
+//   Output w = ops::TruncatedNormal(root, ops::Const(root, {784, 512}), DT_FLOAT, {42, 1});
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_RANDOM_OPS_H_
+#define RILL_GRAPH_BUILDER_RANDOM_OPS_H_
+
+#include <cstdint>
+
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+struct Seeds {
+  int64_t seed = 0, seed2 = 0;
+};
+Output RandomUniform(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds = {});
+Output RandomStandardNormal(const Scope& scope, const Output& shape, DataType dtype,
+                            Seeds seeds = {});
+Output TruncatedNormal(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds = {});
+Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& minval,
+                        const Output& maxval, Seeds seeds = {});
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_RANDOM_OPS_H_
