@@ -8,6 +8,7 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -91,6 +92,57 @@ class BiasAddOp final : public OpKernel {
   bool nchw_ = false;
 };
 
+// BiasAddGrad: the sum of out_backprop over every dim but the channel one (accumulated in float
+// for half; integers wrap). Errors: "Input tensor must be at least 2D: [3]".
+class BiasAddGradOp final : public OpKernel {
+ public:
+  explicit BiasAddGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string format;
+    ctx.SetStatus(ctx.GetAttr("data_format", &format));
+    nchw_ = format == "NCHW";
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor grad = ctx.input(0);
+    const TensorShape& shape = grad.shape();
+    if (shape.rank() < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Input tensor must be at least 2D: ", shape.DebugString()));
+    }
+    const int channel_dim = nchw_ && shape.rank() >= 3 ? 1 : shape.rank() - 1;
+    const int64_t channels = shape.dim(channel_dim);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({channels})));
+    int64_t inner = 1;
+    for (int d = channel_dim + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
+    const int64_t outer = channels == 0 || inner == 0 ? 0 : grad.NumElements() / (channels * inner);
+    return VisitKernelTypes<RILL_BIAS_ADD_TYPES>(*this, grad.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      using A = decltype(Load(T()));
+      const T* g = grad.flat<T>().data();
+      std::vector<A> sum(channels, A(0));
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t c = 0; c < channels; ++c) {
+          const T* row = g + (o * channels + c) * inner;
+          A acc = sum[c];
+          for (int64_t i = 0; i < inner; ++i) acc = cwise_math::WrapAdd(acc, Load(row[i]));
+          sum[c] = acc;
+        }
+      }
+      T* z = out->flat<T>().data();
+      for (int64_t c = 0; c < channels; ++c) z[c] = cwise_internal::Store<T>(sum[c]);
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("BiasAddGrad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),
+                BiasAddGradOp);
 REGISTER_KERNEL(KernelDefBuilder("BiasAdd")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),

@@ -41,5 +41,17 @@ TEST(BiasAddOpTest, ErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Biases must be 1D: [2,2]")));
 }
 
+TEST(BiasAddGradOpTest, SumsAllButTheChannelDimension) {
+  const Tensor g = F({1, 2, 3, 4, 5, 6, 7, 8}, TensorShape({1, 2, 2, 2}));
+  OpTester nhwc("BiasAddGrad");
+  nhwc.Attr("T", DT_FLOAT).Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, nhwc.Run());
+  ExpectTensorEqual(out[0], F({16, 20}, TensorShape({2})));
+  OpTester nchw("BiasAddGrad");
+  nchw.Attr("T", DT_FLOAT).Attr("data_format", "NCHW").Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(out, nchw.Run());
+  ExpectTensorEqual(out[0], F({10, 26}, TensorShape({2})));
+}
+
 }  // namespace
 }  // namespace rill

@@ -13,7 +13,8 @@
 //   absl::Status Init(OpKernelConstruction&)   reads attrs (LeakyRelu's alpha);
 //   template <typename T> absl::Status Check(const OpKernelContext&) const
 //                                              rejects inputs before computing (integer division
-//                                              by zero: InvalidArgument "Integer division by zero").
+//                                              by zero: InvalidArgument "Integer division by
+//                                              zero").
 // Loops are plain contiguous loops over restrict-qualified raw pointers that the compiler
 // vectorizes (kernel_library compiles kernels with the dynamic vectorizer cost model, as -O3
 // does); large ones are split over the session's intra-op pool (OpKernelContext::ParallelFor).
@@ -61,6 +62,10 @@ struct CwiseFunctorBase {
   // Equal/NotEqual with incompatible_shape_error=false: the scalar answer for operands whose
   // shapes do not broadcast (instead of the "Incompatible shapes" error). -1 = no such answer.
   int IncompatibleShapesResult() const { return -1; }
+  // Gradient ops take operands of one shape (ReluGrad...), or of one element count with the
+  // output shaped as input 0 (SigmoidGrad...): no broadcasting.
+  static constexpr bool kSameShape = false;
+  static constexpr bool kSameCount = false;
 };
 
 namespace cwise_internal {
@@ -87,20 +92,20 @@ typename CwiseComputeType<T>::type Load(const T& v) {
 // none is (the registration's type constraint normally prevents that).
 template <typename... Ts, typename Fn>
 absl::Status VisitKernelTypes(const OpKernel& kernel, DataType dtype, Fn&& fn) {
-  absl::Status status = absl::InvalidArgumentError(
-      absl::StrCat(kernel.type_string(), " node ", kernel.name(), " has no CPU kernel for ",
-                   DataTypeString(dtype)));
+  absl::Status status =
+      absl::InvalidArgumentError(absl::StrCat(kernel.type_string(), " node ", kernel.name(),
+                                              " has no CPU kernel for ", DataTypeString(dtype)));
   ((dtype == DataTypeToEnum<Ts>::value ? (status = fn(TypeTag<Ts>{}), true) : false) || ...);
   return status;
 }
 
 template <typename F, typename T>
-using CwiseBinaryResult = std::conditional_t<
-    std::is_same_v<decltype(std::declval<const F&>()(
-                       std::declval<typename CwiseComputeType<T>::type>(),
-                       std::declval<typename CwiseComputeType<T>::type>())),
-                   bool>,
-    bool, T>;
+using CwiseBinaryResult =
+    std::conditional_t<std::is_same_v<decltype(std::declval<const F&>()(
+                                          std::declval<typename CwiseComputeType<T>::type>(),
+                                          std::declval<typename CwiseComputeType<T>::type>())),
+                                      bool>,
+                       bool, T>;
 
 namespace cwise_internal {
 
@@ -153,13 +158,13 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
     });
     return;
   }
-  ForEachBroadcastRow(x.shape(), y.shape(), out->shape(),
-                      [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa,
-                          int64_t sb) {
-                        for (int64_t j = 0; j < inner; ++j) {
-                          z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
-                        }
-                      });
+  ForEachBroadcastRow(
+      x.shape(), y.shape(), out->shape(),
+      [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa, int64_t sb) {
+        for (int64_t j = 0; j < inner; ++j) {
+          z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
+        }
+      });
 }
 
 // A binary elementwise kernel for the storage types Ts (the registration's type list).
@@ -173,7 +178,19 @@ class BinaryOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor x = ctx.input(0);
     const Tensor y = ctx.input(1);
-    absl::StatusOr<TensorShape> shape = BroadcastShapes(x.shape(), y.shape());
+    if (F::kSameShape && x.shape() != y.shape()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
+                       " must have the same size and shape.  Input 0: ", x.shape().DebugString(),
+                       " != input 1: ", y.shape().DebugString()));
+    }
+    if (F::kSameCount && x.NumElements() != y.NumElements()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The two arguments to a cwise op must have same number of elements, got ",
+                       x.NumElements(), " and ", y.NumElements()));
+    }
+    absl::StatusOr<TensorShape> shape = F::kSameCount ? absl::StatusOr<TensorShape>(x.shape())
+                                                      : BroadcastShapes(x.shape(), y.shape());
     if (!shape.ok()) {
       const int answer = functor_.IncompatibleShapesResult();
       if (answer < 0) return shape.status();
@@ -205,15 +222,12 @@ class BinaryOp final : public OpKernel {
 template <typename F, typename... Ts>
 class UnaryOp final : public OpKernel {
  public:
-  explicit UnaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    ctx.SetStatus(functor_.Init(ctx));
-  }
+  explicit UnaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) { ctx.SetStatus(functor_.Init(ctx)); }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor x = ctx.input(0);
-    return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
-      return Run<typename decltype(tag)::type>(ctx, x);
-    });
+    return VisitKernelTypes<Ts...>(
+        *this, x.dtype(), [&](auto tag) { return Run<typename decltype(tag)::type>(ctx, x); });
   }
   bool IsExpensive() const override { return false; }
 
@@ -247,9 +261,10 @@ std::vector<DataType> DataTypesOf() {
 
 // Registers Kernel<Functor, Ts...> for `op` on the CPU with T in Ts (the one place the type list
 // is written, so the constraint and the instantiated types cannot disagree).
-#define REGISTER_CWISE_CPU(op, Kernel, Functor, ...)                                       \
-  REGISTER_KERNEL(KernelDefBuilder(op).Device(kDeviceCpu).TypeConstraint(                  \
-                      "T", ::rill::DataTypesOf<__VA_ARGS__>()),                             \
+#define REGISTER_CWISE_CPU(op, Kernel, Functor, ...)                            \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                          \
+                      .Device(kDeviceCpu)                                       \
+                      .TypeConstraint("T", ::rill::DataTypesOf<__VA_ARGS__>()), \
                   Kernel<Functor, __VA_ARGS__>)
 
 }  // namespace rill

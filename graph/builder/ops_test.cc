@@ -458,7 +458,11 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
       "CheckNumerics", "ReverseV2",
       // Seeded random ops (graph/builder/random_ops.h).
-      "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt"};
+      "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+      // Gradient helpers (graph/builder/grad_ops.h).
+      "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad",
+      "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "BiasAddGrad", "BroadcastGradientArgs",
+      "InvertPermutation"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -593,6 +597,8 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
                                      ops::Const(root.WithOpName("init_shape"), {3, 4}), DT_FLOAT,
                                      {42, 7});
   EXPECT_EQ(root.GetShape(init)->DebugString(), "[3,4]");
+  EXPECT_EQ(root.GetShape(ops::BiasAddGrad(root.WithOpName("bgrad"), x))->DebugString(), "[3]");
+  EXPECT_EQ(root.GetShape(ops::ReluGrad(root.WithOpName("rgrad"), x, x))->DebugString(), "[2,3]");
   ops::XentOutputs xent = ops::SparseSoftmaxCrossEntropyWithLogits(
       root.WithOpName("xent"), x, ops::Placeholder(root.WithOpName("labels"), DT_INT32));
   EXPECT_EQ(root.GetShape(xent.loss)->DebugString(), "[2]");

@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
+from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
@@ -41,7 +42,7 @@ from kernel_cases import random_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops]  # in priority order
+FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads]  # in priority order
 
 
 def main(argv):

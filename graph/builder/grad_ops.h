@@ -1,0 +1,40 @@
+// Builder wrappers for the gradient helpers of training graphs (TensorFlow's C++ API names).
+// Included by graph/builder/ops.h. Argument order follows the ops: (gradients, features) for the
+// activation gradients, (y, dy) for SigmoidGrad, TanhGrad, SqrtGrad, RsqrtGrad.
+//
+//   Output dx = ops::ReluGrad(root, dy, x);
+//   ops::BroadcastArgs r = ops::BroadcastGradientArgs(root, ops::Shape(root, a), ops::Shape(root, b));
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_GRAD_OPS_H_
+#define RILL_GRAPH_BUILDER_GRAD_OPS_H_
+
+#include "absl/strings/string_view.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output ReluGrad(const Scope& scope, const Output& gradients, const Output& features);
+Output Relu6Grad(const Scope& scope, const Output& gradients, const Output& features);
+Output EluGrad(const Scope& scope, const Output& gradients, const Output& outputs);
+Output SeluGrad(const Scope& scope, const Output& gradients, const Output& outputs);
+Output SoftplusGrad(const Scope& scope, const Output& gradients, const Output& features);
+Output LeakyReluGrad(const Scope& scope, const Output& gradients, const Output& features,
+                     float alpha = 0.2f);
+Output SigmoidGrad(const Scope& scope, const Output& y, const Output& dy);
+Output TanhGrad(const Scope& scope, const Output& y, const Output& dy);
+Output SqrtGrad(const Scope& scope, const Output& y, const Output& dy);
+Output RsqrtGrad(const Scope& scope, const Output& y, const Output& dy);
+Output BiasAddGrad(const Scope& scope, const Output& out_backprop,
+                   absl::string_view data_format = "NHWC");
+struct BroadcastArgs {
+  Output r0, r1;
+};
+BroadcastArgs BroadcastGradientArgs(const Scope& scope, const Output& s0, const Output& s1);
+Output InvertPermutation(const Scope& scope, const Output& x);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_GRAD_OPS_H_
