@@ -28,27 +28,9 @@
 namespace rill {
 namespace {
 
-absl::Status UninitializedError(const ResourceHandle& h, const absl::Status& cause) {
-  std::string message = absl::StrCat("Error while reading resource variable ", h.name,
-                                     " from Container: ", h.container,
-                                     ". This could mean that the variable was uninitialized.");
-  if (!cause.ok()) {
-    // TensorFlow's spelling of the cause's code ("Not found: Resource localhost/v ...").
-    const std::string code = cause.code() == absl::StatusCode::kNotFound
-                                 ? "Not found"
-                                 : absl::StatusCodeToString(cause.code());
-    absl::StrAppend(&message, " ", code, ": ", cause.message());
-  }
-  return absl::FailedPreconditionError(message);
-}
-
-// The initialized Var behind input 0, or FailedPrecondition.
+// The Var behind input 0 (FailedPrecondition, as UninitializedVariableError, when there is none).
 absl::StatusOr<std::shared_ptr<Var>> LookupVar(OpKernelContext& ctx, ResourceHandle* handle) {
-  RILL_ASSIGN_OR_RETURN(*handle, ResourceHandleFromTensor(ctx.input(0)));
-  absl::StatusOr<std::shared_ptr<Var>> var =
-      ctx.device()->resource_manager()->Lookup<Var>(handle->container, handle->name);
-  if (!var.ok()) return UninitializedError(*handle, var.status());
-  return var;
+  return LookupResourceVar(*ctx.device()->resource_manager(), ctx.input(0), handle);
 }
 
 class VarHandleOp final : public OpKernel {
@@ -85,7 +67,7 @@ class ReadVariableOp final : public OpKernel {
     ResourceHandle handle;
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, LookupVar(ctx, &handle));
     absl::ReaderMutexLock lock(var->mu());
-    if (!var->is_initialized()) return UninitializedError(handle, absl::OkStatus());
+    if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
     if (var->tensor()->dtype() != dtype_) {
       return absl::InvalidArgumentError(
           absl::StrCat("Trying to read variable with wrong dtype. Expected ",
@@ -145,7 +127,7 @@ class AssignUpdateVariableOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, LookupVar(ctx, &handle));
     const Tensor value = ctx.input(1);
     absl::MutexLock lock(var->mu());
-    if (!var->is_initialized()) return UninitializedError(handle, absl::OkStatus());
+    if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
     const Tensor old_value = *var->tensor();
     if (old_value.dtype() != value.dtype()) {
       return absl::InvalidArgumentError(

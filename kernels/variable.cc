@@ -1,9 +1,11 @@
 #include "kernels/variable.h"
 
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 
 namespace rill {
 
@@ -69,6 +71,29 @@ void CopyTensorElements(const Tensor& from, Tensor* to) {
   } else if (from.TotalBytes() > 0) {
     std::memcpy(to->raw_data(), from.raw_data(), from.TotalBytes());
   }
+}
+
+absl::Status UninitializedVariableError(const ResourceHandle& h, const absl::Status& cause) {
+  std::string message = absl::StrCat("Error while reading resource variable ", h.name,
+                                     " from Container: ", h.container,
+                                     ". This could mean that the variable was uninitialized.");
+  if (!cause.ok()) {
+    // TensorFlow's spelling of the cause's code ("Not found: Resource localhost/v ...").
+    const std::string code = cause.code() == absl::StatusCode::kNotFound
+                                 ? "Not found"
+                                 : absl::StatusCodeToString(cause.code());
+    absl::StrAppend(&message, " ", code, ": ", cause.message());
+  }
+  return absl::FailedPreconditionError(message);
+}
+
+absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(ResourceMgr& resources,
+                                                       const Tensor& handle_tensor,
+                                                       ResourceHandle* handle) {
+  RILL_ASSIGN_OR_RETURN(*handle, ResourceHandleFromTensor(handle_tensor));
+  absl::StatusOr<std::shared_ptr<Var>> var = resources.Lookup<Var>(handle->container, handle->name);
+  if (!var.ok()) return UninitializedVariableError(*handle, var.status());
+  return var;
 }
 
 }  // namespace rill

@@ -34,6 +34,7 @@
 #ifndef RILL_KERNELS_VARIABLE_H_
 #define RILL_KERNELS_VARIABLE_H_
 
+#include <memory>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
@@ -84,6 +85,18 @@ struct ResourceHandle {
 Tensor MakeResourceHandleTensor(const std::string& container, const std::string& name);
 // Decodes a handle tensor. InvalidArgument when `t` is not a scalar string "<container>/<name>".
 absl::StatusOr<ResourceHandle> ResourceHandleFromTensor(const Tensor& t);
+
+// FailedPrecondition "Error while reading resource variable v from Container: localhost. This
+// could mean that the variable was uninitialized." (TensorFlow's text), with `cause` appended when
+// it is an error ("Not found: ...").
+absl::Status UninitializedVariableError(const ResourceHandle& h, const absl::Status& cause);
+
+// The Var a resource handle tensor names (its decoded handle in *handle); FailedPrecondition as
+// UninitializedVariableError when no Var of that name exists yet. The Var may still be
+// uninitialized (check is_initialized() under its mutex).
+absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(ResourceMgr& resources,
+                                                       const Tensor& handle_tensor,
+                                                       ResourceHandle* handle);
 
 // Elementwise update for AssignAdd/AssignSub and their resource forms.
 enum class DenseUpdate { kAdd, kSub };

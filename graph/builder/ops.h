@@ -36,6 +36,7 @@
 #include "graph/builder/nn_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
+#include "graph/builder/training_ops.h"
 
 namespace rill {
 namespace ops {

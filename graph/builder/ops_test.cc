@@ -462,7 +462,11 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Gradient helpers (graph/builder/grad_ops.h).
       "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad",
       "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "BiasAddGrad", "BroadcastGradientArgs",
-      "InvertPermutation"};
+      "InvertPermutation",
+      // Optimizer steps (graph/builder/training_ops.h).
+      "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam", "ApplyRMSProp", "ApplyAdagrad",
+      "ResourceApplyGradientDescent", "ResourceApplyMomentum", "ResourceApplyAdam",
+      "ResourceApplyRMSProp", "ResourceApplyAdagrad"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -36,13 +36,14 @@ from kernel_cases import elementwise  # noqa: E402
 from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
+from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
 from kernel_cases import random_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads]  # in priority order
+FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training]  # in priority order
 
 
 def main(argv):

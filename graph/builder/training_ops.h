@@ -1,0 +1,49 @@
+// Builder wrappers for the optimizer steps (TensorFlow's C++ API names). Included by
+// graph/builder/ops.h. The ref forms take the variable's and slots' ref outputs (VariableV2) and
+// return the updated variable's ref; the resource forms take VarHandleOp handles and return the
+// step's Operation (no outputs) for control edges.
+//
+//   Output step = ops::ApplyGradientDescent(root, w, ops::Const(root, 0.1f), grad_w);
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_TRAINING_OPS_H_
+#define RILL_GRAPH_BUILDER_TRAINING_OPS_H_
+
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output ApplyGradientDescent(const Scope& scope, const Output& var, const Output& alpha,
+                            const Output& delta);
+Output ApplyMomentum(const Scope& scope, const Output& var, const Output& accum, const Output& lr,
+                     const Output& grad, const Output& momentum, bool use_nesterov = false);
+struct AdamParams {
+  Output beta1_power, beta2_power, lr, beta1, beta2, epsilon;
+};
+Output ApplyAdam(const Scope& scope, const Output& var, const Output& m, const Output& v,
+                 const AdamParams& p, const Output& grad, bool use_nesterov = false);
+Output ApplyRMSProp(const Scope& scope, const Output& var, const Output& ms, const Output& mom,
+                    const Output& lr, const Output& rho, const Output& momentum,
+                    const Output& epsilon, const Output& grad);
+Output ApplyAdagrad(const Scope& scope, const Output& var, const Output& accum, const Output& lr,
+                    const Output& grad, bool update_slots = true);
+
+Operation ResourceApplyGradientDescent(const Scope& scope, const Output& var, const Output& alpha,
+                                       const Output& delta);
+Operation ResourceApplyMomentum(const Scope& scope, const Output& var, const Output& accum,
+                                const Output& lr, const Output& grad, const Output& momentum,
+                                bool use_nesterov = false);
+Operation ResourceApplyAdam(const Scope& scope, const Output& var, const Output& m,
+                            const Output& v, const AdamParams& p, const Output& grad,
+                            bool use_nesterov = false);
+Operation ResourceApplyRMSProp(const Scope& scope, const Output& var, const Output& ms,
+                               const Output& mom, const Output& lr, const Output& rho,
+                               const Output& momentum, const Output& epsilon, const Output& grad);
+Operation ResourceApplyAdagrad(const Scope& scope, const Output& var, const Output& accum,
+                               const Output& lr, const Output& grad, bool update_slots = true);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_TRAINING_OPS_H_

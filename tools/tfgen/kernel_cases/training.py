@@ -1,0 +1,93 @@
+"""The optimizer steps: ApplyGradientDescent, ApplyMomentum, ApplyAdam, ApplyRMSProp,
+ApplyAdagrad and their ResourceApply forms. Each case's graph creates the variable and its slots,
+initializes them (Assign / AssignVariableOp) and, ordered after that by control edges, applies one
+step; the fetch is the updated variable (the ref output, or a ReadVariableOp after the step).
+So one Session::Run replays a whole init + step, as a training graph's first step does."""
+import tensorflow as tf
+
+from kernel_cases.core import FLOATS, const, ph, rand
+
+tf1 = tf.compat.v1
+
+# op -> (slot names, hyperparameters as (name, value), grad name, grad position among non-slots,
+# attrs)
+SPECS = {
+    "GradientDescent": (["var"], [("alpha", 0.1)], "delta", None, {}),
+    "Momentum": (["var", "accum"], [("lr", 0.1), ("momentum", 0.9)], "grad", 1,
+                 {"use_nesterov": False}),
+    "Adam": (["var", "m", "v"], [("beta1_power", 0.9), ("beta2_power", 0.999), ("lr", 0.01),
+                                 ("beta1", 0.9), ("beta2", 0.999), ("epsilon", 1e-7)], "grad", None,
+             {"use_nesterov": False}),
+    "RMSProp": (["var", "ms", "mom"], [("lr", 0.01), ("rho", 0.9), ("momentum", 0.5),
+                                       ("epsilon", 1e-7)], "grad", None, {}),
+    "Adagrad": (["var", "accum"], [("lr", 0.1)], "grad", None, {"update_slots": True}),
+}
+
+# Relative tolerance: elementwise float arithmetic in TensorFlow's order; sqrt and division are
+# correctly rounded, but TensorFlow's vectorized Eigen may take another path for them.
+TOL = {"float32": (2e-6, 1e-7), "float64": (1e-12, 1e-14), "half": (1e-3, 1e-3)}
+
+
+def _build(opt, resource, dt, shape, what, attrs_override, grad_shape=None):
+    slots, params, grad_name, grad_pos, attrs = SPECS[opt]
+    attrs = dict(attrs, **attrs_override)
+    base = "Apply%s/%s/%s" % (opt, dt, what)
+
+    def build():
+        inits = []
+        handles = []
+        for i, slot in enumerate(slots):
+            # Slots like accum / v / ms must stay positive where a sqrt reads them.
+            value = rand(dt, shape, base + "/" + slot, "positive" if i > 0 else "any")
+            init = const(slot + "_init", value, dt)
+            if resource:
+                h = tf.raw_ops.VarHandleOp(dtype=dt, shape=shape, shared_name=slot, name=slot)
+                inits.append(tf.raw_ops.AssignVariableOp(resource=h, value=init, name=slot + "_assign"))
+                handles.append(h)
+            else:
+                v = tf.raw_ops.VariableV2(shape=shape, dtype=dt, name=slot)
+                inits.append(tf.raw_ops.Assign(ref=v, value=init, name=slot + "_assign"))
+                handles.append(v)
+        inputs = [const(name, value, dt) for name, value in params]
+        grad = ph("grad", rand(dt, grad_shape or shape, base + "/grad"), dt)
+        inputs.insert(len(inputs) if grad_pos is None else grad_pos, grad)
+        names = [p for p, _ in params]
+        names.insert(len(names) if grad_pos is None else grad_pos, grad_name)
+        kwargs = dict(zip(slots, handles), **dict(zip(names, inputs)), **attrs)
+        with tf1.control_dependencies(inits):
+            op = getattr(tf.raw_ops, ("ResourceApply" if resource else "Apply") + opt)
+            step = op(name="out" if not resource else "step", **kwargs)
+        if not resource:
+            return step
+        with tf1.control_dependencies([step]):
+            return tf.raw_ops.ReadVariableOp(resource=handles[0], dtype=dt, name="out")
+    return build
+
+
+def _optimizer(rec, opt, resource):
+    op = ("ResourceApply" if resource else "Apply") + opt
+
+    def gen(dt):
+        rtol, atol = TOL[dt]
+
+        def c(what, shape, error=None, phrases=(), grad_shape=None, **attrs):
+            rec.case(op, dt, what, _build(opt, resource, dt, shape, what, attrs, grad_shape),
+                     rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        c("vector", [5])
+        c("matrix", [3, 4])
+        if opt in ("Momentum", "Adam"):
+            c("nesterov", [6], use_nesterov=True)
+        if opt == "Adagrad":
+            c("no_slot_update", [4], update_slots=False)
+        c("grad_shape_error", [2, 3], grad_shape=[3], error="INVALID_ARGUMENT",
+          phrases=["do not have the same shape"])
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def build_all(rec, emit):
+    for opt in SPECS:
+        for resource in (False, True):
+            _optimizer(rec, opt, resource)
+            emit(("ResourceApply" if resource else "Apply") + opt)
