@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -34,15 +35,8 @@ const std::set<std::string>& ExemptOps() {
       "Variable", "VariableV2", "Assign", "AssignAdd", "AssignSub", "VarHandleOp",
       "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
       "VarIsInitializedOp",
-      // Pending TensorFlow-recorded suites (issue 8 records MatMul with the NN kernels; Identity
-      // passes its input through and is covered by identity_op_test.cc and every session test).
-      "MatMul", "Identity",
-      // Issue 8's NN kernels, whose TensorFlow recordings are being made (tools/tfgen,
-      // kernel_cases/nn.py); unit-tested against reference loops meanwhile. Remove each op here
-      // when its suite is added to ENABLED_SUITES.
-      "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
-      "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
-      "SparseSoftmaxCrossEntropyWithLogits", "Einsum",
+      // Identity passes its input through; identity_op_test.cc and every session test cover it.
+      "Identity",
   };
   return *ops;
 }
@@ -57,6 +51,15 @@ const std::set<std::string>& ValueAgnosticOps() {
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2",
       "MirrorPad", "StridedSlice", "ReverseV2"};
   return *ops;
+}
+
+// (op, dtype) pairs Rill registers that the recorder cannot make inputs for yet (it has no
+// bfloat16 or complex values); the kernels' unit tests check them against exact results
+// (kernels/matmul_op_test.cc). Remove a pair here when its cases are recorded.
+const std::set<std::pair<std::string, DataType>>& UnrecordedDtypes() {
+  static const auto* pairs = new std::set<std::pair<std::string, DataType>>{
+      {"MatMul", DT_BFLOAT16}, {"MatMul", DT_COMPLEX64}, {"MatMul", DT_COMPLEX128}};
+  return *pairs;
 }
 
 // Where Rill deliberately differs from TensorFlow 2.21: the case name, why, and the words the
@@ -132,6 +135,7 @@ TEST(ConformanceCoverageTest, EveryRegisteredCpuKernelDtypeHasACase) {
     }
     if (types == nullptr) continue;
     for (DataType t : *types) {
+      if (UnrecordedDtypes().count({def.op, t}) > 0) continue;
       if (it->second.count(t) == 0) missing.push_back(absl::StrCat(def.op, " ", DataTypeString(t)));
     }
   }

@@ -35,6 +35,7 @@ from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
 from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
+from kernel_cases import nn  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
 from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
@@ -43,7 +44,7 @@ from kernel_cases import random_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training]  # in priority order
+FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn]  # in priority order
 
 
 def main(argv):

@@ -1,0 +1,278 @@
+"""Issue 8's neural-network kernels: MatMul, BatchMatMul, BatchMatMulV2, Einsum, BiasAdd, Softmax,
+LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
+SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import FLOATS, arr, const, ph, rand
+
+tf1 = tf.compat.v1
+
+# Accumulating ops: float32 sums of up to a few hundred products of O(1) values.
+ACC_TOL = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-12), "half": (2e-3, 2e-3)}
+ROW_TOL = {"float32": (1e-6, 1e-7), "float64": (1e-12, 1e-14), "half": (1e-3, 1e-3)}
+MATMUL_TYPES = ["float32", "float64", "half", "int32", "int64"]
+
+
+def _tol(table, dt):
+    return table.get(dt, (0.0, 0.0))
+
+
+def _values(dt, shape, seed):
+    return rand(dt, shape, seed, "small")
+
+
+def matmul(rec):
+    def gen(dt):
+        rtol, atol = _tol(ACC_TOL, dt)
+
+        def c(what, a, b, ta=False, tb=False, error=None, phrases=()):
+            rec.case("MatMul", dt, what, lambda: tf.raw_ops.MatMul(
+                a=ph("x", a, dt), b=ph("y", b, dt), transpose_a=ta, transpose_b=tb, name="out"),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        s = "MatMul/" + dt
+        c("square", _values(dt, [4, 4], s + "/a"), _values(dt, [4, 4], s + "/b"))
+        c("rect", _values(dt, [3, 5], s + "/c"), _values(dt, [5, 2], s + "/d"))
+        c("transpose_a", _values(dt, [5, 3], s + "/e"), _values(dt, [5, 2], s + "/f"), ta=True)
+        c("transpose_b", _values(dt, [3, 5], s + "/g"), _values(dt, [2, 5], s + "/h"), tb=True)
+        c("transpose_both", _values(dt, [5, 3], s + "/i"), _values(dt, [2, 5], s + "/j"), True, True)
+        c("zero_inner", _values(dt, [3, 0], s + "/k"), _values(dt, [0, 2], s + "/l"))
+        c("zero_rows", _values(dt, [0, 3], s + "/m"), _values(dt, [3, 2], s + "/n"))
+        c("inner_mismatch_error", _values(dt, [2, 3], s + "/o"), _values(dt, [2, 2], s + "/p"),
+          error="INVALID_ARGUMENT", phrases=["Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]"])
+        if dt == "float32":
+            c("large_64", _values(dt, [64, 64], s + "/q"), _values(dt, [64, 64], s + "/r"))
+
+    rec.for_dtypes("MatMul", MATMUL_TYPES, gen)
+
+
+def batch_matmul(rec, op):
+    def gen(dt):
+        rtol, atol = _tol(ACC_TOL, dt)
+
+        def c(what, x, y, adj_x=False, adj_y=False, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                x=ph("x", x, dt), y=ph("y", y, dt), adj_x=adj_x, adj_y=adj_y, name="out"),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        s = op + "/" + dt
+        c("batch3", _values(dt, [3, 2, 4], s + "/a"), _values(dt, [3, 4, 5], s + "/b"))
+        c("adj_x", _values(dt, [2, 4, 3], s + "/c"), _values(dt, [2, 4, 2], s + "/d"), adj_x=True)
+        c("adj_y", _values(dt, [2, 3, 4], s + "/e"), _values(dt, [2, 5, 4], s + "/f"), adj_y=True)
+        c("rank4", _values(dt, [2, 2, 3, 2], s + "/g"), _values(dt, [2, 2, 2, 3], s + "/h"))
+        if op == "BatchMatMulV2":
+            c("broadcast_batch", _values(dt, [2, 1, 3, 4], s + "/i"),
+              _values(dt, [3, 4, 2], s + "/j"))
+            c("matrix_rhs", _values(dt, [2, 3, 4], s + "/k"), _values(dt, [4, 2], s + "/l"))
+            c("batch_mismatch_error", _values(dt, [2, 2, 3], s + "/m"),
+              _values(dt, [3, 3, 2], s + "/n"), error="INVALID_ARGUMENT",
+              phrases=["must have compatible batch dimensions"])
+        c("inner_mismatch_error", _values(dt, [2, 2, 3], s + "/o"), _values(dt, [2, 2, 3], s + "/p"),
+          error="INVALID_ARGUMENT", phrases=["Matrix size-incompatible"])
+
+    rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64"], gen)
+
+
+def einsum(rec):
+    def gen(dt):
+        rtol, atol = _tol(ACC_TOL, dt)
+
+        def c(what, eq, *operands):
+            rec.case("Einsum", dt, what, lambda: tf.raw_ops.Einsum(
+                inputs=[ph("x%d" % i, v, dt) for i, v in enumerate(operands)], equation=eq,
+                name="out"), rtol=rtol, atol=atol)
+
+        s = "Einsum/" + dt
+        c("matmul", "ij,jk->ik", _values(dt, [3, 4], s + "/a"), _values(dt, [4, 2], s + "/b"))
+        c("batch_matmul", "bij,bjk->bik", _values(dt, [2, 3, 4], s + "/c"),
+          _values(dt, [2, 4, 5], s + "/d"))
+        c("transpose", "ij->ji", _values(dt, [3, 4], s + "/e"))
+        c("attention_scores", "bhqd,bhkd->bhqk", _values(dt, [2, 2, 3, 4], s + "/f"),
+          _values(dt, [2, 2, 5, 4], s + "/g"))
+        c("row_sum", "ij->i", _values(dt, [3, 4], s + "/h"))
+        c("outer", "i,j->ij", _values(dt, [3], s + "/i"), _values(dt, [4], s + "/j"))
+        c("ellipsis", "...ij,...jk->...ik", _values(dt, [2, 3, 4], s + "/k"),
+          _values(dt, [2, 4, 2], s + "/l"))
+
+    rec.for_dtypes("Einsum", ["float32", "float64", "half", "int32", "int64"], gen)
+
+
+def bias_add(rec):
+    def gen(dt):
+        def c(what, x, b, fmt="NHWC", error=None, phrases=()):
+            rec.case("BiasAdd", dt, what, lambda: tf.raw_ops.BiasAdd(
+                value=ph("x", x, dt), bias=ph("y", b, dt), data_format=fmt, name="out"),
+                error=error, phrases=phrases)
+
+        s = "BiasAdd/" + dt
+        c("matrix", rand(dt, [3, 4], s + "/a"), rand(dt, [4], s + "/b"))
+        c("nhwc", rand(dt, [2, 3, 2, 4], s + "/c"), rand(dt, [4], s + "/d"))
+        c("nchw", rand(dt, [2, 3, 2, 2], s + "/e"), rand(dt, [3], s + "/f"), fmt="NCHW")
+        c("count_error", rand(dt, [2, 3], s + "/g"), rand(dt, [2], s + "/h"),
+          error="INVALID_ARGUMENT", phrases=["Must provide as many biases as the last dimension"])
+
+    rec.for_dtypes("BiasAdd", ["float32", "float64", "half", "int32", "int64", "uint8", "int8",
+                               "int16"], gen)
+
+
+def softmax(rec, op):
+    def gen(dt):
+        rtol, atol = _tol(ROW_TOL, dt)
+
+        def c(what, x, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(logits=ph("x", x, dt),
+                                                                  name="out"),
+                     rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        s = op + "/" + dt
+        c("matrix", rand(dt, [3, 5], s + "/a"))
+        c("rank3", rand(dt, [2, 2, 4], s + "/b"))
+        c("large_logits", arr([[1000, 1001, 999], [-1000, -1000, -1000]], dt))
+        c("vector", rand(dt, [6], s + "/c"))
+        c("scalar_error", arr(1, dt), error="INVALID_ARGUMENT",
+          phrases=["logits must have >= 1 dimension"])
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def l2loss(rec):
+    def gen(dt):
+        rtol, atol = _tol(ACC_TOL, dt)
+
+        def c(what, x):
+            rec.case("L2Loss", dt, what, lambda: tf.raw_ops.L2Loss(t=ph("x", x, dt), name="out"),
+                     rtol=rtol, atol=atol)
+
+        c("matrix", rand(dt, [4, 5], "L2Loss/%s/a" % dt, "small"))
+        c("empty", rand(dt, [0], "L2Loss/%s/b" % dt))
+
+    rec.for_dtypes("L2Loss", FLOATS, gen)
+
+
+def _conv_case(rec, op, dt, what, build, error=None, phrases=()):
+    rtol, atol = _tol(ACC_TOL, dt)
+    rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+
+def conv2d(rec):
+    def gen(dt):
+        s = "Conv2D/" + dt
+
+        def c(what, in_shape, f_shape, strides, padding, dilations=(1, 1, 1, 1), explicit=(),
+              fmt="NHWC", error=None, phrases=()):
+            x = _values(dt, in_shape, s + "/" + what + "/x")
+            f = _values(dt, f_shape, s + "/" + what + "/f")
+            _conv_case(rec, "Conv2D", dt, what, lambda: tf.raw_ops.Conv2D(
+                input=ph("x", x, dt), filter=ph("y", f, dt), strides=list(strides),
+                padding=padding, explicit_paddings=list(explicit), data_format=fmt,
+                dilations=list(dilations), name="out"), error, phrases)
+
+        c("valid_3x3", [2, 5, 6, 3], [3, 3, 3, 4], [1, 1, 1, 1], "VALID")
+        c("same_3x3", [1, 5, 6, 3], [3, 3, 3, 2], [1, 1, 1, 1], "SAME")
+        c("same_stride2", [1, 7, 6, 2], [3, 3, 2, 3], [1, 2, 2, 1], "SAME")
+        c("valid_stride2_5x5", [1, 9, 9, 2], [5, 5, 2, 2], [1, 2, 2, 1], "VALID")
+        c("pointwise", [2, 4, 4, 5], [1, 1, 5, 3], [1, 1, 1, 1], "VALID")
+        c("dilated", [1, 8, 8, 2], [3, 3, 2, 2], [1, 1, 1, 1], "SAME", dilations=(1, 2, 2, 1))
+        c("explicit", [1, 4, 5, 2], [3, 2, 2, 3], [1, 1, 1, 1], "EXPLICIT",
+          explicit=(0, 0, 1, 2, 2, 0, 0, 0))
+        c("rect_filter_stride", [1, 6, 8, 1], [2, 3, 1, 2], [1, 2, 3, 1], "SAME")
+        c("depth_error", [1, 4, 4, 3], [3, 3, 2, 2], [1, 1, 1, 1], "VALID",
+          error="INVALID_ARGUMENT", phrases=["input depth must be evenly divisible by filter depth"])
+
+    rec.for_dtypes("Conv2D", ["float32", "float64", "half", "int32"], gen)
+
+
+def conv2d_backprop_input(rec):
+    def gen(dt):
+        s = "Conv2DBackpropInput/" + dt
+
+        def c(what, in_shape, f_shape, out_shape, strides, padding):
+            f = _values(dt, f_shape, s + "/" + what + "/f")
+            g = _values(dt, out_shape, s + "/" + what + "/g")
+            _conv_case(rec, "Conv2DBackpropInput", dt, what,
+                       lambda: tf.raw_ops.Conv2DBackpropInput(
+                           input_sizes=const("input_sizes", in_shape), filter=ph("x", f, dt),
+                           out_backprop=ph("y", g, dt), strides=list(strides), padding=padding,
+                           name="out"))
+
+        c("same_stride1", [1, 5, 5, 2], [3, 3, 2, 3], [1, 5, 5, 3], [1, 1, 1, 1], "SAME")
+        c("same_stride2", [2, 6, 6, 2], [3, 3, 2, 2], [2, 3, 3, 2], [1, 2, 2, 1], "SAME")
+        c("valid_stride2", [1, 7, 7, 1], [3, 3, 1, 2], [1, 3, 3, 2], [1, 2, 2, 1], "VALID")
+
+    rec.for_dtypes("Conv2DBackpropInput", ["float32", "float64", "half", "int32"], gen)
+
+
+def depthwise(rec):
+    def gen(dt):
+        s = "DepthwiseConv2dNative/" + dt
+
+        def c(what, in_shape, f_shape, strides, padding, error=None, phrases=()):
+            x = _values(dt, in_shape, s + "/" + what + "/x")
+            f = _values(dt, f_shape, s + "/" + what + "/f")
+            _conv_case(rec, "DepthwiseConv2dNative", dt, what,
+                       lambda: tf.raw_ops.DepthwiseConv2dNative(
+                           input=ph("x", x, dt), filter=ph("y", f, dt), strides=list(strides),
+                           padding=padding, name="out"), error, phrases)
+
+        c("same_mult1", [2, 5, 5, 3], [3, 3, 3, 1], [1, 1, 1, 1], "SAME")
+        c("valid_mult2", [1, 6, 5, 2], [3, 3, 2, 2], [1, 1, 1, 1], "VALID")
+        c("same_stride2", [1, 7, 7, 4], [3, 3, 4, 1], [1, 2, 2, 1], "SAME")
+        c("depth_error", [1, 4, 4, 3], [3, 3, 2, 1], [1, 1, 1, 1], "VALID",
+          error="INVALID_ARGUMENT", phrases=["input and filter must have the same depth"])
+
+    rec.for_dtypes("DepthwiseConv2dNative", ["float32", "float64", "half"], gen)
+
+
+def xent(rec, op):
+    def gen(dt):
+        rtol, atol = _tol(ROW_TOL, dt)
+        s = op + "/" + dt
+
+        def c(what, logits, labels, ldt=None, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                features=ph("x", logits, dt), labels=ph("y", labels, ldt or dt), name="out"),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        logits = rand(dt, [4, 5], s + "/a")
+        if op == "SoftmaxCrossEntropyWithLogits":
+            probs = np.random.RandomState(3).dirichlet(np.ones(5), size=4)
+            c("soft_labels", logits, arr(probs, dt))
+            c("one_hot", logits, arr(np.eye(5)[[0, 3, 4, 1]], dt))
+            c("broadcast_labels", logits, arr(np.eye(5)[[2]], dt))
+            c("rank1_error", rand(dt, [5], s + "/b"), rand(dt, [5], s + "/c"),
+              error="INVALID_ARGUMENT", phrases=["must be either 2-dimensional"])
+        else:
+            for ldt in ("int32", "int64"):
+                c("labels_" + ldt, logits, np.array([0, 4, 2, 1], dtype=ldt), ldt)
+            c("label_out_of_range_error", logits, np.array([0, 5, 2, 1], dtype="int32"), "int32",
+              error="INVALID_ARGUMENT",
+              phrases=["Received a label value of 5 which is outside the valid range of [0, 5)"])
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def build_all(rec, emit):
+    matmul(rec)
+    emit("MatMul")
+    for op in ("BatchMatMul", "BatchMatMulV2"):
+        batch_matmul(rec, op)
+        emit(op)
+    einsum(rec)
+    emit("Einsum")
+    bias_add(rec)
+    emit("BiasAdd")
+    for op in ("Softmax", "LogSoftmax"):
+        softmax(rec, op)
+        emit(op)
+    l2loss(rec)
+    emit("L2Loss")
+    conv2d(rec)
+    emit("Conv2D")
+    conv2d_backprop_input(rec)
+    emit("Conv2DBackpropInput")
+    depthwise(rec)
+    emit("DepthwiseConv2dNative")
+    for op in ("SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits"):
+        xent(rec, op)
+        emit(op)
