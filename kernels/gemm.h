@@ -1,0 +1,37 @@
+// The one GEMM path of Rill's CPU kernels (MatMul, BatchMatMul, Conv2D's im2col, Einsum):
+// C[m,n] = op(A)[m,k] * op(B)[k,n], row-major, op() transposing when asked.
+//
+//   GemmDims d{m, n, k, /*lda=*/k, /*ldb=*/n, /*transpose_a=*/false, /*transpose_b=*/false};
+//   RILL_RETURN_IF_ERROR(Gemm<float>(d, a, b, c));
+//
+// float, double, complex64 and complex128 go through OpenBLAS (cblas_?gemm); half and bfloat16
+// accumulate in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a
+// plain loop. k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS
+// limit of 2147483647" for BLAS types. Thread-safe (OpenBLAS parallelizes one call internally).
+#ifndef RILL_KERNELS_GEMM_H_
+#define RILL_KERNELS_GEMM_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "core/types.h"
+
+namespace rill {
+
+struct GemmDims {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lda = 0, ldb = 0;  // row strides of a and b as stored
+  bool transpose_a = false, transpose_b = false;
+};
+
+// REQUIRES: a, b, c hold the elements d describes; c does not alias a or b.
+template <typename T>
+absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c);
+
+// True for the dtypes Gemm is instantiated for: float, double, half, bfloat16, int32, int64,
+// complex64, complex128.
+bool GemmSupports(DataType dtype);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_GEMM_H_
