@@ -201,6 +201,11 @@ void SetAttr(NodeDef* n, absl::string_view name, const std::vector<std::string>&
   l->Clear();
   for (const auto& s : v) l->add_s(s);
 }
+void SetAttr(NodeDef* n, absl::string_view name, const std::vector<int64_t>& v) {
+  auto* l = Slot(n, name).mutable_list();
+  l->Clear();
+  for (int64_t i : v) l->add_i(i);
+}
 void SetAttr(NodeDef* n, absl::string_view name, const TensorShapeProto& v) {
   *Slot(n, name).mutable_shape() = v;
 }

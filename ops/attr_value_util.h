@@ -56,6 +56,7 @@ void SetAttr(NodeDef* node, absl::string_view name, bool v);
 void SetAttr(NodeDef* node, absl::string_view name, DataType v);
 void SetAttr(NodeDef* node, absl::string_view name, const std::vector<DataType>& v);
 void SetAttr(NodeDef* node, absl::string_view name, const std::vector<std::string>& v);
+void SetAttr(NodeDef* node, absl::string_view name, const std::vector<int64_t>& v);  // list(int)
 void SetAttr(NodeDef* node, absl::string_view name, const TensorShapeProto& v);
 
 }  // namespace rill

@@ -68,8 +68,24 @@ absl::Status ParseDefault(const std::string& op, absl::string_view spec, const s
       return SpecError(op, spec, "bad shape default");
     }
   } else if (absl::StartsWith(type, "list(")) {
-    if (text != "[]") return SpecError(op, spec, "only [] is supported as a list default");
-    out->mutable_list();
+    // [] for any list; list(int) also takes values: "[1, 1, 1, 1]" (Conv2D's dilations).
+    if (text.size() < 2 || text.front() != '[' || text.back() != ']') {
+      return SpecError(op, spec, "list default must be in brackets");
+    }
+    auto* list = out->mutable_list();
+    const absl::string_view items = absl::StripAsciiWhitespace(text.substr(1, text.size() - 2));
+    if (!items.empty()) {
+      if (type != "list(int)") {
+        return SpecError(op, spec, "only list(int) defaults may have values");
+      }
+      for (absl::string_view item : absl::StrSplit(items, ',')) {
+        int64_t v;
+        if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(item), &v)) {
+          return SpecError(op, spec, "bad list(int) default");
+        }
+        list->add_i(v);
+      }
+    }
   } else {
     return SpecError(op, spec, "defaults are not supported for this attr type");
   }

@@ -8,6 +8,7 @@ namespace rill {
 namespace {
 
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -56,6 +57,21 @@ TEST(OpDefBuilderTest, StringAttrWithAllowedValues) {
   EXPECT_THAT(OpDefBuilder("Bad").Attr("mode: {'A', B}").Finalize(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("allowed strings must be single-quoted")));
+}
+
+TEST(OpDefBuilderTest, ListIntDefaultsWithValues) {
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg,
+                            OpDefBuilder("TestOp")
+                                .Attr("dilations: list(int) = [1, 2, 3, 4]")
+                                .Attr("pads: list(int) = []")
+                                .Finalize());
+  EXPECT_THAT(reg.op_def.attr(0).default_value().list().i(), ElementsAre(1, 2, 3, 4));
+  EXPECT_EQ(reg.op_def.attr(1).default_value().list().i_size(), 0);
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list(int) = [1, a]").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bad list(int) default")));
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list(type) = [DT_FLOAT]").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("only list(int) defaults may have values")));
 }
 
 TEST(OpDefBuilderTest, MalformedSpecsNameOpAndSpec) {

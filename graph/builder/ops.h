@@ -31,6 +31,7 @@
 #include "core/tensor_shape.h"
 #include "graph/builder/initializer.h"
 #include "graph/builder/math_ops.h"
+#include "graph/builder/nn_ops.h"
 #include "graph/builder/scope.h"
 
 namespace rill {

@@ -449,7 +449,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
       "PadV2", "MirrorPad",
       // Three-operand elementwise ops, repetition, arg reductions and scans.
-      "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum"};
+      "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum",
+      // Neural-network ops (graph/builder/nn_ops.h).
+      "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -542,6 +544,14 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
   EXPECT_EQ(argmax->attr().at("output_type").type(), DT_INT32);
   EXPECT_TRUE(cs->attr().at("exclusive").b());
   EXPECT_FALSE(cs->attr().at("reverse").b());
+  // NN wrappers: shapes from the shape functions, attrs as given.
+  Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT, PartialTensorShape({5, 3, 4}));
+  Output bmm = ops::BatchMatMulV2(root.WithOpName("bmm"), x, w);
+  Output bias = ops::BiasAdd(root.WithOpName("bias"), x, ops::Const(root.WithOpName("b"), {1.f, 2.f, 3.f}));
+  EXPECT_EQ(root.GetShape(bmm)->DebugString(), "[5,2,4]");
+  EXPECT_EQ(root.GetShape(bias)->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(ops::Softmax(root.WithOpName("sm"), x))->DebugString(), "[2,3]");
+  EXPECT_EQ(root.GetShape(ops::L2Loss(root.WithOpName("l2"), x))->DebugString(), "[]");
   // A condition that cannot broadcast is the shape function's error, naming the node.
   ops::SelectV2(root.WithOpName("bad"),
                 ops::Placeholder(root.WithOpName("c4"), DT_BOOL, PartialTensorShape({4})), x, x);

@@ -1,0 +1,88 @@
+// BiasAdd on the CPU: output = value + bias along the channel dimension, which is the last one
+// for data_format NHWC and dimension 1 for NCHW (rank >= 3; a matrix's channels are its last
+// dimension in both formats, as in TensorFlow). Integers wrap; half is computed in float.
+// Errors are InvalidArgument with TensorFlow's texts: "Input tensor must be at least 2D: [3]",
+// "Biases must be 1D: [2,2]", "Must provide as many biases as the last dimension of the input
+// tensor: [4] vs. [2,3]" (NCHW: "... as the channel dimension of the input tensor: ...").
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/cwise_math.h"
+#include "kernels/cwise_op.h"
+#include "kernels/kernel_registry.h"
+
+namespace rill {
+namespace {
+
+#define RILL_BIAS_ADD_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+
+class BiasAddOp final : public OpKernel {
+ public:
+  explicit BiasAddOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string format;
+    ctx.SetStatus(ctx.GetAttr("data_format", &format));
+    nchw_ = format == "NCHW";
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor value = ctx.input(0);
+    const Tensor bias = ctx.input(1);
+    const TensorShape& shape = value.shape();
+    if (shape.rank() < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Input tensor must be at least 2D: ", shape.DebugString()));
+    }
+    if (bias.shape().rank() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Biases must be 1D: ", bias.shape().DebugString()));
+    }
+    const bool channels_first = nchw_ && shape.rank() >= 3;
+    const int channel_dim = channels_first ? 1 : shape.rank() - 1;
+    const int64_t channels = shape.dim(channel_dim);
+    if (bias.NumElements() != channels) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Must provide as many biases as the ", channels_first ? "channel" : "last",
+                       " dimension of the input tensor: ", bias.shape().DebugString(), " vs. ",
+                       shape.DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    // value viewed as [outer, channels, inner]: inner is 1 for NHWC, the spatial size for NCHW.
+    int64_t inner = 1;
+    for (int d = channel_dim + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
+    const int64_t outer = value.NumElements() / (channels * inner);
+    return VisitKernelTypes<RILL_BIAS_ADD_TYPES>(*this, value.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      using cwise_internal::Store;
+      const T* x = value.flat<T>().data();
+      const T* b = bias.flat<T>().data();
+      T* z = out->flat<T>().data();
+      ctx.ParallelFor(outer * channels, inner, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const auto bc = Load(b[row % channels]);
+          const T* xr = x + row * inner;
+          T* zr = z + row * inner;
+          for (int64_t i = 0; i < inner; ++i)
+            zr[i] = Store<T>(cwise_math::WrapAdd(Load(xr[i]), bc));
+        }
+      });
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("BiasAdd")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),
+                BiasAddOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,300 @@
+// Conv2D and Conv2DBackpropInput (transposed convolution) on the CPU, NHWC, by im2col and the one
+// GEMM (kernels/gemm.h):
+//   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
+//   ci]
+//     * filter[kh,kw,ci,co] (zero outside the input). The patches of a block of output pixels are
+//     gathered into rows of a [pixels, KH*KW*Cin] matrix (in parallel on the intra-op pool) and
+//     multiplied by the filter viewed as [KH*KW*Cin, Cout]; a 1x1 filter with stride 1 and no
+//     padding multiplies the input directly.
+//   Conv2DBackpropInput: the gradient of Conv2D with respect to its input, of shape input_sizes:
+//     out_backprop [pixels, Cout] times filter^T gives per-pixel patch gradients, which are
+//     scatter-added into the input positions they came from (col2im).
+// Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[1,2,3]", "filter
+// must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3 vs 2",
+// "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
+// out_backprop doesn't match computed: actual = 3, computed = 4 spatial_dim: 1 input: 5 filter:
+// 3 output: 3 stride: 1 dilation: 1"; Unimplemented "The Conv2D op currently only supports the
+// NHWC tensor format on the CPU. The op was given the format: NCHW" and for grouped filters
+// "The Conv2D op currently does not support grouped convolutions on the CPU. ...".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/conv_window.h"
+#include "kernels/cwise_op.h"
+#include "kernels/gemm.h"
+#include "kernels/index_values.h"
+#include "kernels/kernel_registry.h"
+
+namespace rill {
+namespace {
+
+#define RILL_CONV_TYPES half, float, double, int32_t
+
+// The geometry of one NHWC convolution.
+struct ConvGeometry {
+  int64_t batch, in_h, in_w, in_c;
+  int64_t k_h, k_w, out_c;
+  int64_t out_h, out_w;
+  int64_t stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+
+  int64_t patch() const { return k_h * k_w * in_c; }
+  int64_t pixels() const { return batch * out_h * out_w; }
+  bool IsPointwise() const {
+    return k_h == 1 && k_w == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
+  }
+};
+
+// Writes the patches of output pixels [begin, end) into rows of `col` ([end-begin, patch]),
+// zeros where the window hangs over the input's edge.
+template <typename T>
+void Im2Col(const ConvGeometry& g, const T* in, int64_t begin, int64_t end, T* col) {
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    T* row = col + (p - begin) * g.patch();
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const int64_t w = ow * g.stride_w - g.pad_w + kw * g.dil_w;
+        T* dst = row + (kh * g.k_w + kw) * g.in_c;
+        if (h < 0 || h >= g.in_h || w < 0 || w >= g.in_w) {
+          std::fill(dst, dst + g.in_c, T());
+        } else {
+          const T* src = in + ((n * g.in_h + h) * g.in_w + w) * g.in_c;
+          std::copy(src, src + g.in_c, dst);
+        }
+      }
+    }
+  }
+}
+
+// Adds the patch gradients of output pixels [begin, end) (rows of `col`) into `in_grad`.
+template <typename T>
+void Col2ImAdd(const ConvGeometry& g, const T* col, int64_t begin, int64_t end, T* in_grad) {
+  using cwise_internal::Load;
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    const T* row = col + (p - begin) * g.patch();
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+      if (h < 0 || h >= g.in_h) continue;
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const int64_t w = ow * g.stride_w - g.pad_w + kw * g.dil_w;
+        if (w < 0 || w >= g.in_w) continue;
+        const T* src = row + (kh * g.k_w + kw) * g.in_c;
+        T* dst = in_grad + ((n * g.in_h + h) * g.in_w + w) * g.in_c;
+        for (int64_t c = 0; c < g.in_c; ++c) {
+          dst[c] = cwise_internal::Store<T>(Load(dst[c]) + Load(src[c]));
+        }
+      }
+    }
+  }
+}
+
+// Output pixels per im2col block: the column buffer stays near 8 MiB.
+template <typename T>
+int64_t PixelsPerBlock(const ConvGeometry& g) {
+  constexpr int64_t kBlockBytes = 8 << 20;
+  return std::max<int64_t>(1, kBlockBytes / std::max<int64_t>(1, g.patch() * sizeof(T)));
+}
+
+template <typename T>
+absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* in, const T* filter,
+                         T* out) {
+  GemmDims d;
+  d.k = g.patch();
+  d.n = g.out_c;
+  d.lda = g.patch();
+  d.ldb = g.out_c;
+  if (g.IsPointwise()) {
+    d.m = g.pixels();
+    return Gemm<T>(d, in, filter, out);
+  }
+  const int64_t block = std::min(PixelsPerBlock<T>(g), g.pixels());
+  RILL_ASSIGN_OR_RETURN(
+      Tensor col, ctx.allocate_temp(DataTypeToEnum<T>::value, TensorShape({block, g.patch()})));
+  T* c = col.flat<T>().data();
+  for (int64_t begin = 0; begin < g.pixels(); begin += block) {
+    const int64_t end = std::min(begin + block, g.pixels());
+    ctx.ParallelFor(end - begin, g.patch(), [&](int64_t b, int64_t e) {
+      Im2Col(g, in, begin + b, begin + e, c + b * g.patch());
+    });
+    d.m = end - begin;
+    RILL_RETURN_IF_ERROR(Gemm<T>(d, c, filter, out + begin * g.out_c));
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::Status ConvBackpropInput(OpKernelContext& ctx, const ConvGeometry& g, const T* filter,
+                               const T* out_backprop, T* in_grad) {
+  std::fill(in_grad, in_grad + g.batch * g.in_h * g.in_w * g.in_c, T());
+  GemmDims d;  // [pixels, Cout] x filter^T [Cout, patch]
+  d.k = g.out_c;
+  d.n = g.patch();
+  d.lda = g.out_c;
+  d.ldb = g.out_c;
+  d.transpose_b = true;
+  const int64_t block = std::min(PixelsPerBlock<T>(g), g.pixels());
+  RILL_ASSIGN_OR_RETURN(
+      Tensor col, ctx.allocate_temp(DataTypeToEnum<T>::value, TensorShape({block, g.patch()})));
+  T* c = col.flat<T>().data();
+  for (int64_t begin = 0; begin < g.pixels(); begin += block) {
+    const int64_t end = std::min(begin + block, g.pixels());
+    d.m = end - begin;
+    RILL_RETURN_IF_ERROR(Gemm<T>(d, out_backprop + begin * g.out_c, filter, c));
+    Col2ImAdd(g, c, begin, end, in_grad);  // sequential: patches overlap
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFourDims(const Tensor& t, const char* what) {
+  if (t.shape().rank() == 4) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      what, " must be 4-dimensional", what[0] == 'f' ? ": " : "", t.shape().DebugString()));
+}
+
+class ConvOpBase : public OpKernel {
+ public:
+  explicit ConvOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
+    if (!attrs.ok()) {
+      ctx.SetStatus(attrs.status());
+      return;
+    }
+    attrs_ = *std::move(attrs);
+    if (attrs_.nchw) {
+      ctx.SetStatus(absl::UnimplementedError(
+          absl::StrCat("The ", ctx.def().op(),
+                       " op currently only supports the NHWC tensor format on the CPU. "
+                       "The op was given the format: NCHW")));
+    }
+  }
+
+ protected:
+  // The geometry for an NHWC input of `in_shape` and an HWIO filter; errors as the file comment.
+  absl::StatusOr<ConvGeometry> Geometry(const TensorShape& in_shape,
+                                        const TensorShape& filter) const {
+    ConvGeometry g;
+    g.batch = in_shape.dim(0);
+    g.in_h = in_shape.dim(1);
+    g.in_w = in_shape.dim(2);
+    g.in_c = in_shape.dim(3);
+    g.k_h = filter.dim(0);
+    g.k_w = filter.dim(1);
+    g.out_c = filter.dim(3);
+    const int64_t filter_c = filter.dim(2);
+    if (filter_c <= 0 || g.in_c % filter_c != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input depth must be evenly divisible by filter depth: ", g.in_c, " vs ", filter_c));
+    }
+    if (filter_c != g.in_c) {
+      return absl::UnimplementedError(absl::StrCat(
+          "The Conv2D op currently does not support grouped convolutions on the CPU. A grouped "
+          "convolution was attempted to be run because the input depth of ",
+          g.in_c, " does not match the filter input depth of ", filter_c));
+    }
+    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(attrs_.h_dim(), g.in_h, g.k_h));
+    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(attrs_.w_dim(), g.in_w, g.k_w));
+    g.out_h = h.out;
+    g.out_w = w.out;
+    g.pad_h = h.pad_before;
+    g.pad_w = w.pad_before;
+    g.stride_h = attrs_.strides[1];
+    g.stride_w = attrs_.strides[2];
+    g.dil_h = attrs_.dilations[1];
+    g.dil_w = attrs_.dilations[2];
+    return g;
+  }
+
+  Conv2DAttrs attrs_;
+};
+
+class Conv2DOp final : public ConvOpBase {
+ public:
+  explicit Conv2DOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor input = ctx.input(0);
+    const Tensor filter = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckFourDims(input, "input"));
+    RILL_RETURN_IF_ERROR(CheckFourDims(filter, "filter"));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_c})));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return ConvForward<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
+                            out->flat<T>().data());
+    });
+  }
+};
+
+class Conv2DBackpropInputOp final : public ConvOpBase {
+ public:
+  explicit Conv2DBackpropInputOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor sizes = ctx.input(0);
+    const Tensor filter = ctx.input(1);
+    const Tensor out_backprop = ctx.input(2);
+    if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Conv2DBackpropInput: input_sizes input must be 1-dim with 4 elements, not ",
+                       sizes.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape in_shape, TensorShape::FromDims(IndexValues(sizes)));
+    RILL_RETURN_IF_ERROR(CheckFourDims(filter, "filter"));
+    RILL_RETURN_IF_ERROR(CheckFourDims(out_backprop, "out_backprop"));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(in_shape, filter.shape()));
+    const int64_t computed[] = {g.batch, g.out_h, g.out_w, g.out_c};
+    const int64_t inputs[] = {g.batch, g.in_h, g.in_w, g.in_c};
+    const int64_t filters[] = {0, g.k_h, g.k_w, g.out_c};
+    for (int d = 0; d < 4; ++d) {
+      if (out_backprop.shape().dim(d) != computed[d]) {
+        if (d == 0 || d == 3) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Conv2DCustomBackpropInput: ", d == 0 ? "input and out_backprop must have the "
+                                                      "same batch size"
+                                                    : "filter and out_backprop must have the "
+                                                      "same out_depth"));
+        }
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: actual = ",
+            out_backprop.shape().dim(d), ", computed = ", computed[d], " spatial_dim: ", d,
+            " input: ", inputs[d], " filter: ", filters[d],
+            " output: ", out_backprop.shape().dim(d), " stride: ", attrs_.strides[d],
+            " dilation: ", attrs_.dilations[d]));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<RILL_CONV_TYPES>(*this, filter.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return ConvBackpropInput<T>(ctx, g, filter.flat<T>().data(), out_backprop.flat<T>().data(),
+                                  out->flat<T>().data());
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("Conv2D")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_CONV_TYPES>()),
+                Conv2DOp);
+REGISTER_KERNEL(KernelDefBuilder("Conv2DBackpropInput")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_CONV_TYPES>())
+                    .HostMemory("input_sizes"),
+                Conv2DBackpropInputOp);
+
+}  // namespace
+}  // namespace rill

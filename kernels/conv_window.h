@@ -1,0 +1,53 @@
+// The attrs every 2-D window kernel reads (Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput,
+// MaxPool, AvgPool), parsed and checked once at construction; the window geometry itself is
+// ops/window_geometry.h (shared with the shape functions).
+//
+//   RILL_ASSIGN_OR_RETURN(Conv2DAttrs attrs, ParseConv2DAttrs(ctx, /*has_dilations=*/true));
+//
+// Pure functions; thread-safe.
+#ifndef RILL_KERNELS_CONV_WINDOW_H_
+#define RILL_KERNELS_CONV_WINDOW_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kernels/op_kernel.h"
+#include "ops/window_geometry.h"
+
+namespace rill {
+
+// The attrs of a 2-D convolution or pooling node, read and checked once at construction.
+// Per-dim values are in data_format order, as the node gives them.
+struct Conv2DAttrs {
+  std::vector<int64_t> strides;    // 4 values
+  std::vector<int64_t> dilations;  // 4 values (all 1 when the op has none)
+  Padding padding = Padding::kValid;
+  std::vector<int64_t> explicit_paddings;  // 8 values (before, after per dim) or empty
+  bool nchw = false;                       // data_format NCHW
+
+  int h_dim() const { return nchw ? 2 : 1; }
+  int w_dim() const { return nchw ? 3 : 2; }
+  // The window along spatial dim `dim` (h_dim() or w_dim()) for an input of size `in` and a filter
+  // of size `filter` (Errors: as ComputeWindow).
+  absl::StatusOr<Window> WindowAlong(int dim, int64_t in, int64_t filter) const {
+    const bool explicit_pads = padding == Padding::kExplicit;
+    return ComputeWindow(in, filter, strides[dim], dilations[dim], padding,
+                         explicit_pads ? explicit_paddings[2 * dim] : 0,
+                         explicit_pads ? explicit_paddings[2 * dim + 1] : 0);
+  }
+};
+
+// Reads strides, padding, explicit_paddings, data_format and (when `has_dilations`) dilations.
+// InvalidArgument with TensorFlow's texts: "Sliding window strides field must specify 4
+// dimensions", "Current implementation does not yet support strides in the batch and depth
+// dimensions.", "Current implementation does not yet support dilations in the batch and depth
+// dimensions.", "Sliding window dilations field must specify 4 dimensions", "explicit_paddings
+// attribute must be empty if the padding attribute is not EXPLICIT", "explicit_paddings
+// attribute must contain 8 values, but got: 4", "All explicit_paddings must be non-negative".
+absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bool has_dilations);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_CONV_WINDOW_H_
