@@ -34,6 +34,7 @@
 #include "graph/builder/initializer.h"
 #include "graph/builder/math_ops.h"
 #include "graph/builder/nn_ops.h"
+#include "graph/builder/pool_norm_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
 #include "graph/builder/training_ops.h"

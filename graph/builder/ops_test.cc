@@ -466,7 +466,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Optimizer steps (graph/builder/training_ops.h).
       "ApplyGradientDescent", "ApplyMomentum", "ApplyAdam", "ApplyRMSProp", "ApplyAdagrad",
       "ResourceApplyGradientDescent", "ResourceApplyMomentum", "ResourceApplyAdam",
-      "ResourceApplyRMSProp", "ResourceApplyAdagrad"};
+      "ResourceApplyRMSProp", "ResourceApplyAdagrad",
+      // Pooling, normalization and resizing (graph/builder/pool_norm_ops.h).
+      "MaxPool", "MaxPoolV2", "AvgPool", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
+      "LRN", "ResizeBilinear", "ResizeNearestNeighbor"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -603,6 +606,40 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
   EXPECT_EQ(root.GetShape(init)->DebugString(), "[3,4]");
   EXPECT_EQ(root.GetShape(ops::BiasAddGrad(root.WithOpName("bgrad"), x))->DebugString(), "[3]");
   EXPECT_EQ(root.GetShape(ops::ReluGrad(root.WithOpName("rgrad"), x, x))->DebugString(), "[2,3]");
+  // Window, normalization and resize ops.
+  Output img =
+      ops::Placeholder(root.WithOpName("img"), DT_FLOAT, PartialTensorShape({2, 7, 6, 4}));
+  EXPECT_EQ(root.GetShape(ops::MaxPool(root.WithOpName("mp"), img, {1, 3, 3, 1}, {1, 2, 2, 1},
+                                       "VALID"))
+                ->DebugString(),
+            "[2,3,2,4]");
+  EXPECT_EQ(root.GetShape(ops::MaxPool(root.WithOpName("mpd"), img, {1, 1, 1, 2}, {1, 1, 1, 2},
+                                       "VALID"))
+                ->DebugString(),
+            "[2,7,6,2]");
+  EXPECT_EQ(root.GetShape(ops::AvgPool(root.WithOpName("ap"), img, {1, 3, 3, 1}, {1, 2, 2, 1},
+                                       "SAME"))
+                ->DebugString(),
+            "[2,4,3,4]");
+  EXPECT_EQ(root.GetShape(ops::MaxPoolV2(root.WithOpName("mp2"), img,
+                                         ops::Const(root.WithOpName("ks"), {1, 2, 2, 1}),
+                                         ops::Const(root.WithOpName("st"), {1, 2, 2, 1}), "SAME"))
+                ->DebugString(),
+            "[2,4,3,4]");
+  Output vec4 = ops::Placeholder(root.WithOpName("v4"), DT_FLOAT, PartialTensorShape({4}));
+  std::vector<Output> bn =
+      ops::FusedBatchNormV3(root.WithOpName("bn"), img, vec4, vec4, vec4, vec4,
+                            ops::FusedBatchNormAttrs().IsTraining(false));
+  ASSERT_EQ(bn.size(), 6u);
+  EXPECT_EQ(root.GetShape(bn[0])->DebugString(), "[2,7,6,4]");
+  EXPECT_EQ(root.GetShape(bn[1])->DebugString(), "[4]");
+  EXPECT_EQ(root.GetShape(ops::LRN(root.WithOpName("lrn"), img, 2))->DebugString(), "[2,7,6,4]");
+  Output size = ops::Const(root.WithOpName("size"), {3, 5});
+  EXPECT_EQ(root.GetShape(ops::ResizeBilinear(root.WithOpName("rb"), img, size))->DebugString(),
+            "[2,3,5,4]");
+  EXPECT_EQ(root.GetShape(ops::ResizeNearestNeighbor(root.WithOpName("rn"), img, size, true))
+                ->DebugString(),
+            "[2,3,5,4]");
   ops::XentOutputs xent = ops::SparseSoftmaxCrossEntropyWithLogits(
       root.WithOpName("xent"), x, ops::Placeholder(root.WithOpName("labels"), DT_INT32));
   EXPECT_EQ(root.GetShape(xent.loss)->DebugString(), "[2]");

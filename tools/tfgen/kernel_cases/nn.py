@@ -1,6 +1,7 @@
 """Issue 8's neural-network kernels: MatMul, BatchMatMul, BatchMatMulV2, Einsum, BiasAdd, Softmax,
 LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
-SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits."""
+SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, MaxPool, MaxPoolV2, AvgPool,
+FusedBatchNorm/V2/V3, LRN, ResizeBilinear, ResizeNearestNeighbor."""
 import numpy as np
 import tensorflow as tf
 
@@ -275,4 +276,120 @@ def build_all(rec, emit):
     emit("DepthwiseConv2dNative")
     for op in ("SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits"):
         xent(rec, op)
+        emit(op)
+    build_all_pool_norm(rec, emit)
+
+
+# --- pooling, batch norm, LRN, resizing -------------------------------------------------------
+INT_AND_FLOAT = ["float32", "float64", "half", "int32", "int64", "uint8", "int8", "int16"]
+
+
+def pool(rec, op, dtypes):
+    def gen(dt):
+        rtol, atol = _tol(ROW_TOL, dt)
+        s = op + "/" + dt
+
+        def c(what, shape, ksize, strides, padding, error=None, phrases=()):
+            x = rand(dt, shape, s + "/" + what)
+
+            def build():
+                if op == "MaxPoolV2":
+                    return tf.raw_ops.MaxPoolV2(input=ph("x", x, dt), ksize=const("ksize", ksize),
+                                                strides=const("strides", strides),
+                                                padding=padding, name="out")
+                return getattr(tf.raw_ops, op)(**{"input" if op == "MaxPool" else "value":
+                                                  ph("x", x, dt)}, ksize=ksize, strides=strides,
+                                               padding=padding, name="out")
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        c("valid_2x2", [2, 4, 6, 3], [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        c("same_3x3_stride2", [1, 5, 7, 2], [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+        c("same_overlap", [1, 4, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1], "SAME")
+        c("rect", [2, 6, 5, 2], [1, 3, 2, 1], [1, 2, 1, 1], "VALID")
+        c("window_too_large_error", [1, 1, 1, 1], [1, 3, 3, 1], [1, 1, 1, 1], "VALID",
+          error="INVALID_ARGUMENT", phrases=["Computed output size would be negative"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def fused_batch_norm(rec, op, dtypes):
+    def gen(dt):
+        rtol, atol = {"float32": (1e-5, 1e-5), "half": (2e-3, 2e-3)}[dt]
+        s = op + "/" + dt
+
+        def c(what, shape, training, fmt="NHWC", exp_avg=1.0):
+            channels = shape[1] if fmt == "NCHW" else shape[-1]
+            x = rand(dt, shape, s + "/" + what + "/x")
+            vec = [rand("float32", [channels], s + "/" + what + "/" + n, k)
+                   for n, k in (("scale", "any"), ("offset", "any"), ("mean", "any"),
+                                ("var", "positive"))]
+
+            def build():
+                outs = getattr(tf.raw_ops, op)(
+                    x=ph("x", x, dt), scale=ph("scale", vec[0]), offset=ph("offset", vec[1]),
+                    mean=ph("mean", vec[2]), variance=ph("variance", vec[3]), epsilon=0.001,
+                    exponential_avg_factor=exp_avg, data_format=fmt, is_training=training,
+                    name="out")
+                return list(outs[:3])  # y, batch_mean, batch_variance (reserve spaces are opaque)
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol)
+
+        c("inference_nhwc", [2, 3, 4, 5], False)
+        c("inference_nchw", [2, 5, 3, 4], False, fmt="NCHW")
+        c("training_nhwc", [2, 3, 4, 5], True)
+        if op != "FusedBatchNorm":
+            c("training_running_average", [2, 3, 3, 4], True, exp_avg=0.3)
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def lrn(rec):
+    def gen(dt):
+        rtol, atol = _tol(ROW_TOL, dt) if dt == "half" else (1e-5, 1e-6)
+
+        def c(what, shape, **attrs):
+            x = rand(dt, shape, "LRN/%s/%s" % (dt, what))
+            rec.case("LRN", dt, what, lambda: tf.raw_ops.LRN(input=ph("x", x, dt), name="out",
+                                                             **attrs), rtol=rtol, atol=atol)
+
+        c("defaults", [1, 2, 2, 7])
+        c("radius2", [2, 3, 1, 6], depth_radius=2, bias=2.0, alpha=0.1, beta=0.75)
+
+    rec.for_dtypes("LRN", ["float32", "half"], gen)
+
+
+def resize(rec, op):
+    def gen(dt):
+        rtol, atol = (1e-5, 1e-5) if dt != "half" else (2e-3, 2e-3)
+        s = op + "/" + dt
+
+        def c(what, shape, size, align=False, half_pixel=False):
+            x = rand(dt, shape, s + "/" + what)
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                images=ph("x", x, dt), size=const("size", size), align_corners=align,
+                half_pixel_centers=half_pixel, name="out"), rtol=rtol, atol=atol)
+
+        c("upsample", [1, 3, 4, 2], [6, 7])
+        c("downsample", [2, 6, 5, 1], [3, 2])
+        c("align_corners", [1, 3, 4, 2], [5, 7], align=True)
+        c("half_pixel_centers", [1, 3, 4, 2], [5, 9], half_pixel=True)
+
+    rec.for_dtypes(op, INT_AND_FLOAT, gen)
+
+
+def build_all_pool_norm(rec, emit):
+    pool(rec, "MaxPool", INT_AND_FLOAT)
+    emit("MaxPool")
+    pool(rec, "MaxPoolV2", INT_AND_FLOAT)
+    emit("MaxPoolV2")
+    pool(rec, "AvgPool", FLOATS)
+    emit("AvgPool")
+    fused_batch_norm(rec, "FusedBatchNorm", ["float32"])
+    emit("FusedBatchNorm")
+    for op in ("FusedBatchNormV2", "FusedBatchNormV3"):
+        fused_batch_norm(rec, op, ["float32", "half"])
+        emit(op)
+    lrn(rec)
+    emit("LRN")
+    for op in ("ResizeBilinear", "ResizeNearestNeighbor"):
+        resize(rec, op)
         emit(op)
