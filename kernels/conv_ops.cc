@@ -1,5 +1,5 @@
-// Conv2D and Conv2DBackpropInput (transposed convolution) on the CPU, NHWC, by im2col and the one
-// GEMM (kernels/gemm.h):
+// Conv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on the CPU, NHWC,
+// by im2col and the one GEMM (kernels/gemm.h):
 //   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
 //   ci]
 //     * filter[kh,kw,ci,co] (zero outside the input). The patches of a block of output pixels are
@@ -9,6 +9,9 @@
 //   Conv2DBackpropInput: the gradient of Conv2D with respect to its input, of shape input_sizes:
 //     out_backprop [pixels, Cout] times filter^T gives per-pixel patch gradients, which are
 //     scatter-added into the input positions they came from (col2im).
+//   Conv2DBackpropFilter: the gradient for the filter of shape filter_sizes: the sum over pixel
+//     blocks of im2col(input)^T x out_backprop (float and double: TensorFlow 2.21's half
+//     Conv2DBackpropFilter gave inconsistent results in graph mode, so there is no reference).
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[1,2,3]", "filter
 // must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3 vs 2",
 // "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
@@ -187,6 +190,38 @@ absl::Status ConvBackpropInput(OpKernelContext& ctx, const ConvGeometry& g, cons
   return absl::OkStatus();
 }
 
+// dW[patch, Cout] = sum over pixel blocks of col(block)^T [patch, pixels] x dOut(block).
+template <typename T>
+absl::Status ConvBackpropFilter(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
+                                const T* out_backprop, T* filter_grad) {
+  using C = typename CwiseComputeType<T>::type;
+  const int64_t patch = g.patch();
+  std::vector<C> sum(static_cast<size_t>(patch * g.out_c), C(0));
+  const int64_t block = std::min(PixelsPerBlock<T>(g), g.pixels());
+  RILL_ASSIGN_OR_RETURN(Tensor col,
+                        ctx.allocate_temp(DataTypeToEnum<T>::value, TensorShape({block, patch})));
+  RILL_ASSIGN_OR_RETURN(Tensor part,
+                        ctx.allocate_temp(DataTypeToEnum<T>::value, TensorShape({patch, g.out_c})));
+  GemmDims d;
+  d.m = patch;
+  d.n = g.out_c;
+  d.transpose_a = true;
+  d.lda = patch;
+  d.ldb = g.out_c;
+  d.pool = ctx.intra_op_pool();
+  T* c = col.flat<T>().data();
+  T* pp = part.flat<T>().data();
+  for (int64_t begin = 0; begin < g.pixels(); begin += block) {
+    const int64_t end = std::min(begin + block, g.pixels());
+    Im2Col(g, in, begin, end, c);
+    d.k = end - begin;
+    RILL_RETURN_IF_ERROR(Gemm<T>(d, c, out_backprop + begin * g.out_c, pp));
+    for (size_t i = 0; i < sum.size(); ++i) sum[i] += cwise_internal::Load(pp[i]);
+  }
+  for (size_t i = 0; i < sum.size(); ++i) filter_grad[i] = cwise_internal::Store<T>(sum[i]);
+  return absl::OkStatus();
+}
+
 absl::Status CheckFourDims(const Tensor& t, const char* what) {
   if (t.shape().rank() == 4) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
@@ -342,6 +377,44 @@ class Conv2DBackpropInputOp final : public ConvOpBase {
   }
 };
 
+class Conv2DBackpropFilterOp final : public ConvOpBase {
+ public:
+  explicit Conv2DBackpropFilterOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor input = ctx.input(0);
+    const Tensor sizes = ctx.input(1);
+    const Tensor out_backprop = ctx.input(2);
+    if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Conv2DBackpropFilter: filter_sizes input must be 1-dim with 4 elements, not ",
+          sizes.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape filter_shape, TensorShape::FromDims(IndexValues(sizes)));
+    RILL_RETURN_IF_ERROR(CheckFourDims(input, "input"));
+    RILL_RETURN_IF_ERROR(CheckFourDims(out_backprop, "out_backprop"));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter_shape));
+    const TensorShape expected({g.batch, g.out_h, g.out_w, g.out_c});
+    if (out_backprop.shape() != expected) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Conv2DCustomBackpropFilter: out_backprop has shape ", out_backprop.shape().DebugString(),
+          ", but the convolution gives ", expected.DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, filter_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return ConvBackpropFilter<T>(ctx, g, input.flat<T>().data(), out_backprop.flat<T>().data(),
+                                   out->flat<T>().data());
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("Conv2DBackpropFilter")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>())
+                    .HostMemory("filter_sizes"),
+                Conv2DBackpropFilterOp);
 REGISTER_KERNEL(KernelDefBuilder("Conv2D")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_CONV_TYPES>()),

@@ -143,5 +143,29 @@ TEST(Conv2DBackpropInputOpTest, IsTheTransposeOfConv2D) {
   }
 }
 
+TEST(Conv2DBackpropFilterOpTest, IsTheAdjointOfConv2DInTheFilter) {
+  // <conv(x, f), g> == <f, backprop_filter(x, g)> for every f: check with unit filters.
+  const Tensor x = Ramp(TensorShape({2, 5, 5, 2}), 7, 1);
+  const Tensor g = Ramp(TensorShape({2, 3, 3, 2}), 5, 2);  // SAME, stride 2 over 5x5 -> 3x3
+  OpTester t("Conv2DBackpropFilter");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+      .Attr("padding", "SAME")
+      .Input(x)
+      .Input(Tensor::FromVector<int32_t>({3, 3, 2, 2}, TensorShape({4})))
+      .Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto df, t.Run());
+  ASSERT_EQ(df[0].shape(), TensorShape({3, 3, 2, 2}));
+  const ConvCase same2{2, 1, "SAME", {}};
+  for (int64_t i = 0; i < 36; ++i) {
+    std::vector<float> unit(36, 0);
+    unit[i] = 1;
+    RILL_ASSERT_OK_AND_ASSIGN(auto y, Conv(x, F(unit, TensorShape({3, 3, 2, 2})), same2));
+    float dot = 0;
+    for (int64_t j = 0; j < g.NumElements(); ++j) dot += y[0].flat<float>()[j] * g.flat<float>()[j];
+    EXPECT_EQ(df[0].flat<float>()[i], dot) << "filter element " << i;
+  }
+}
+
 }  // namespace
 }  // namespace rill

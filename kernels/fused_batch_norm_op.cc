@@ -210,6 +210,130 @@ class FusedBatchNormOp final : public OpKernel {
   bool v3_ = false;
 };
 
+// FusedBatchNormGrad/V2/V3: the gradients of y = (x - m) * scale / sqrt(v + eps) + offset, per
+// channel, with m, v from reserve_space_1/2 (the forward's batch moments when is_training, the
+// population statistics otherwise), accumulated in double:
+//   offset_backprop = sum(dy); scale_backprop = sum(dy * (x - m)) / sqrt(v + eps);
+//   x_backprop = scale / sqrt(v + eps) * (dy - mean(dy) - (x - m) * mean(dy * (x - m)) / (v + eps))
+//     when training; scale / sqrt(v + eps) * dy otherwise.
+// reserve_space_3/4 (V3: 4/5) are empty. Errors: InvalidArgument "input must be 4 or 5-dimensional
+// [2,3]", "y_backprop and x must have the same shape: [2] vs [3]".
+class FusedBatchNormGradOp final : public OpKernel {
+ public:
+  explicit FusedBatchNormGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string format;
+    ctx.SetStatus(ctx.GetAttr("epsilon", &epsilon_));
+    ctx.SetStatus(ctx.GetAttr("data_format", &format));
+    ctx.SetStatus(ctx.GetAttr("is_training", &is_training_));
+    channels_first_ = format == "NCHW" || format == "NCDHW";
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor dy = ctx.input(0);
+    const Tensor x = ctx.input(1);
+    const Tensor scale = ctx.input(2);
+    const Tensor mean = ctx.input(3);
+    const Tensor var = ctx.input(4);
+    const TensorShape& shape = x.shape();
+    if (shape.rank() != 4 && shape.rank() != 5) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("input must be 4 or 5-dimensional", shape.DebugString()));
+    }
+    if (dy.shape() != shape) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("y_backprop and x must have the same shape: ", dy.shape().DebugString(),
+                       " vs ", shape.DebugString()));
+    }
+    NormLayout l;
+    const int channel_dim = channels_first_ ? 1 : shape.rank() - 1;
+    l.channels = shape.dim(channel_dim);
+    l.outer = 1;
+    l.inner = 1;
+    for (int d = 0; d < channel_dim; ++d) l.outer *= shape.dim(d);
+    for (int d = channel_dim + 1; d < shape.rank(); ++d) l.inner *= shape.dim(d);
+    for (const Tensor* t : {&scale, &mean, &var}) {
+      if (t->NumElements() != l.channels) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "scale, reserve_space_1 and reserve_space_2 must have as many elements as the channels "
+            "of x, got ",
+            t->NumElements(), " and ", l.channels));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * dx, ctx.allocate_output(0, shape));
+    Tensor* vec[2];
+    for (int i = 1; i <= 2; ++i) {
+      RILL_ASSIGN_OR_RETURN(vec[i - 1], ctx.allocate_output(i, TensorShape({l.channels})));
+    }
+    for (int i = 3; i < ctx.num_outputs(); ++i) {
+      RILL_RETURN_IF_ERROR(ctx.allocate_output(i, TensorShape({0})).status());
+    }
+    return VisitKernelTypes<half, float>(*this, x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      const T* dyp = dy.flat<T>().data();
+      const T* xp = x.flat<T>().data();
+      const float* sp = scale.flat<float>().data();
+      const float* mp = mean.flat<float>().data();
+      const float* vp = var.flat<float>().data();
+      const int64_t n = l.per_channel();
+      std::vector<double> sum_dy(l.channels, 0), sum_dy_xc(l.channels, 0);
+      for (int64_t row = 0; row < l.outer * l.channels; ++row) {
+        const int64_t c = row % l.channels;
+        for (int64_t i = 0; i < l.inner; ++i) {
+          const double g = static_cast<float>(Load(dyp[row * l.inner + i]));
+          const double xc = static_cast<float>(Load(xp[row * l.inner + i])) - mp[c];
+          sum_dy[c] += g;
+          sum_dy_xc[c] += g * xc;
+        }
+      }
+      std::vector<double> inv(l.channels);
+      for (int64_t c = 0; c < l.channels; ++c) {
+        inv[c] = 1.0 / std::sqrt(static_cast<double>(vp[c]) + epsilon_);
+        vec[0]->flat<float>()[c] = static_cast<float>(sum_dy_xc[c] * inv[c]);
+        vec[1]->flat<float>()[c] = static_cast<float>(sum_dy[c]);
+      }
+      T* dxp = dx->flat<T>().data();
+      for (int64_t row = 0; row < l.outer * l.channels; ++row) {
+        const int64_t c = row % l.channels;
+        const double k = sp[c] * inv[c];
+        const double mean_dy = n > 0 ? sum_dy[c] / n : 0;
+        const double mean_dy_xc = n > 0 ? sum_dy_xc[c] / n : 0;
+        const double var_eps = static_cast<double>(vp[c]) + epsilon_;
+        for (int64_t i = 0; i < l.inner; ++i) {
+          const int64_t at = row * l.inner + i;
+          const double g = static_cast<float>(Load(dyp[at]));
+          double v = g;
+          if (is_training_) {
+            const double xc = static_cast<float>(Load(xp[at])) - mp[c];
+            v = g - mean_dy - xc * mean_dy_xc / var_eps;
+          }
+          dxp[at] = cwise_internal::Store<T>(static_cast<float>(k * v));
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  float epsilon_ = 1e-4f;
+  bool is_training_ = true;
+  bool channels_first_ = false;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("FusedBatchNormGrad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float>()),
+                FusedBatchNormGradOp);
+REGISTER_KERNEL(KernelDefBuilder("FusedBatchNormGradV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<half, float>())
+                    .TypeConstraint("U", DataTypesOf<float>()),
+                FusedBatchNormGradOp);
+REGISTER_KERNEL(KernelDefBuilder("FusedBatchNormGradV3")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<half, float>())
+                    .TypeConstraint("U", DataTypesOf<float>()),
+                FusedBatchNormGradOp);
 REGISTER_KERNEL(
     KernelDefBuilder("FusedBatchNorm").Device(kDeviceCpu).TypeConstraint("T", DataTypesOf<float>()),
     FusedBatchNormOp);

@@ -117,5 +117,21 @@ TEST(FusedBatchNormOpTest, ErrorsAreTensorFlows) {
   RILL_EXPECT_OK(BatchNorm("FusedBatchNorm", x, V({1, 2}), V({1, 2}), V({}), V({}), true).status());
 }
 
+TEST(FusedBatchNormGradTest, InferenceScalesByTheInverseDeviation) {
+  // One channel, mean 1, variance 3 (+ epsilon 1 = 4): x_backprop = dy * scale / 2.
+  OpTester t("FusedBatchNormGradV3");
+  t.Attr("T", DT_FLOAT).Attr("U", DT_FLOAT).Attr("epsilon", 1.0f).Attr("is_training", false);
+  t.Input(Tensor::FromVector<float>({2, 4}, TensorShape({1, 1, 2, 1})));  // dy
+  t.Input(Tensor::FromVector<float>({1, 3}, TensorShape({1, 1, 2, 1})));  // x
+  t.Input(Tensor::FromVector<float>({3}, TensorShape({1})));              // scale
+  t.Input(Tensor::FromVector<float>({1}, TensorShape({1})));              // mean
+  t.Input(Tensor::FromVector<float>({3}, TensorShape({1})));              // variance
+  t.Input(Tensor::FromVector<float>({}, TensorShape({0})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({3, 6}, TensorShape({1, 1, 2, 1})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<float>({4}, TensorShape({1})));  // (0*2 + 2*4)/2
+  ExpectTensorEqual(out[2], Tensor::FromVector<float>({6}, TensorShape({1})));
+}
+
 }  // namespace
 }  // namespace rill

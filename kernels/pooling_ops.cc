@@ -1,4 +1,5 @@
-// MaxPool, MaxPoolV2 and AvgPool on the CPU, NHWC:
+// MaxPool, MaxPoolV2 and AvgPool on the CPU, NHWC, and their gradients MaxPoolGrad and
+// AvgPoolGrad (spatial windows; see SpatialPoolGrad):
 //   MaxPool: out[n,oh,ow,c] = max over the window's in-bounds elements in[n, oh*sh - ph + kh,
 //     ow*sw - pw + kw, c] (padding is ignored; a window wholly in the padding gives the type's
 //     lowest value, as TensorFlow's initial value); NaN inputs are skipped as TensorFlow's
@@ -293,6 +294,126 @@ class MaxPoolV2Op final : public OpKernel {
   Padding padding_ = Padding::kValid;
 };
 
+// MaxPoolGrad: each output's gradient goes to the first maximum of its window (scanned row by
+// row, as TensorFlow's CPU kernel); AvgPoolGrad: each output's gradient is divided by its window's
+// element count (padding excluded) and spread over the window. Spatial windows only
+// (Unimplemented for depth pooling). The result is zeroed first and accumulated in the compute
+// type; windows overlap, so pixels run sequentially per image.
+template <bool kMax, typename T>
+void SpatialPoolGrad(const PoolGeometry& g, const T* in, const T* grad, T* out) {
+  using cwise_internal::Load;
+  using cwise_internal::Store;
+  using C = decltype(Load(grad[0]));
+  std::vector<C> acc(static_cast<size_t>(g.batch * g.in_h * g.in_w * g.depth), C(0));
+  for (int64_t p = 0; p < g.batch * g.out_h * g.out_w; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    const int64_t h0 = std::max<int64_t>(0, oh * g.stride_h - g.pad_h);
+    const int64_t h1 = std::min(g.in_h, oh * g.stride_h - g.pad_h + g.k_h);
+    const int64_t w0 = std::max<int64_t>(0, ow * g.stride_w - g.pad_w);
+    const int64_t w1 = std::min(g.in_w, ow * g.stride_w - g.pad_w + g.k_w);
+    const T* gp = grad + p * g.depth;
+    const int64_t base = n * g.in_h * g.in_w;
+    for (int64_t c = 0; c < g.depth; ++c) {
+      if constexpr (kMax) {
+        int64_t best = -1;
+        C best_value = Load(Lowest<T>());
+        for (int64_t h = h0; h < h1; ++h) {
+          for (int64_t w = w0; w < w1; ++w) {
+            const int64_t at = (base + h * g.in_w + w) * g.depth + c;
+            const C v = Load(in[at]);
+            if (best < 0 || v > best_value) {
+              best = at;
+              best_value = v;
+            }
+          }
+        }
+        if (best >= 0) acc[best] += Load(gp[c]);
+      } else {
+        const int64_t count = std::max<int64_t>(0, h1 - h0) * std::max<int64_t>(0, w1 - w0);
+        if (count == 0) continue;
+        const C share = Load(gp[c]) / static_cast<C>(count);
+        for (int64_t h = h0; h < h1; ++h) {
+          for (int64_t w = w0; w < w1; ++w) acc[(base + h * g.in_w + w) * g.depth + c] += share;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < acc.size(); ++i) out[i] = Store<T>(acc[i]);
+}
+
+template <bool kMax>
+class PoolGradOp final : public OpKernel {
+ public:
+  explicit PoolGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::StatusOr<PoolSpec> spec =
+        ParsePoolAttrs(ctx, kMax ? "MaxPoolingGradOp" : "AvgPoolingGradOp", /*attr_windows=*/true);
+    if (!spec.ok()) {
+      ctx.SetStatus(spec.status());
+      return;
+    }
+    spec_ = *std::move(spec);
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    // MaxPoolGrad(orig_input, orig_output, grad); AvgPoolGrad(orig_input_shape, grad).
+    const Tensor grad = ctx.input(kMax ? 2 : 1);
+    TensorShape in_shape;
+    if (kMax) {
+      in_shape = ctx.input(0).shape();
+    } else {
+      const Tensor shape_t = ctx.input(0);
+      if (shape_t.shape().rank() != 1 || shape_t.NumElements() != 4) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("orig_input_shape must be 1-dimensional and 4 elements, got ",
+                         shape_t.shape().DebugString()));
+      }
+      RILL_ASSIGN_OR_RETURN(in_shape, TensorShape::FromDims(IndexValues(shape_t)));
+    }
+    RILL_ASSIGN_OR_RETURN(PoolGeometry g, Geometry(spec_, in_shape));
+    if (g.k_d != 1) {
+      return absl::UnimplementedError(
+          "Pooling gradients over the depth dimension are not supported");
+    }
+    const TensorShape out_shape({g.batch, g.out_h, g.out_w, g.depth});
+    if (grad.shape() != out_shape) {
+      return absl::InvalidArgumentError(absl::StrCat("Expected grad shape to be ",
+                                                     out_shape.DebugString(), ", but got ",
+                                                     grad.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const Tensor in = kMax ? ctx.input(0) : Tensor();
+    if constexpr (kMax) {
+      return VisitKernelTypes<float, double>(*this, grad.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        SpatialPoolGrad<true, T>(g, in.flat<T>().data(), grad.flat<T>().data(),
+                                 out->flat<T>().data());
+        return absl::OkStatus();
+      });
+    } else {
+      return VisitKernelTypes<RILL_AVG_POOL_TYPES>(*this, grad.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        SpatialPoolGrad<false, T>(g, nullptr, grad.flat<T>().data(), out->flat<T>().data());
+        return absl::OkStatus();
+      });
+    }
+  }
+
+ private:
+  PoolSpec spec_;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("MaxPoolGrad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                PoolGradOp<true>);
+REGISTER_KERNEL(KernelDefBuilder("AvgPoolGrad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_AVG_POOL_TYPES>())
+                    .HostMemory("orig_input_shape"),
+                PoolGradOp<false>);
 REGISTER_KERNEL(KernelDefBuilder("MaxPool")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_MAX_POOL_TYPES>()),

@@ -127,5 +127,27 @@ TEST(PoolOpTest, ErrorsAreTensorFlows) {
                        HasSubstr("Computed output size would be negative")));
 }
 
+TEST(PoolGradTest, MaxRoutesToTheFirstMaximumAvgSpreadsEvenly) {
+  // 1x2x4x1 input, 2x2 windows, stride 2: two windows.
+  const Tensor x = Tensor::FromVector<float>({1, 5, 2, 2, 5, 0, 2, 1}, TensorShape({1, 2, 4, 1}));
+  const Tensor grad = Tensor::FromVector<float>({10, 20}, TensorShape({1, 1, 2, 1}));
+  const std::vector<int64_t> window = {1, 2, 2, 1};
+  OpTester max_grad("MaxPoolGrad");
+  max_grad.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window);
+  max_grad.Attr("padding", "VALID").Input(x);
+  max_grad.Input(Tensor::FromVector<float>({5, 2}, TensorShape({1, 1, 2, 1}))).Input(grad);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, max_grad.Run());
+  // Window 1 holds 5 twice: the first (row 0) gets the gradient; window 2's ties go to row 0 too.
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 10, 20, 0, 0, 0, 0, 0},
+                                                      TensorShape({1, 2, 4, 1})));
+  OpTester avg_grad("AvgPoolGrad");
+  avg_grad.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window);
+  avg_grad.Attr("padding", "VALID");
+  avg_grad.Input(Tensor::FromVector<int32_t>({1, 2, 4, 1}, TensorShape({4}))).Input(grad);
+  RILL_ASSERT_OK_AND_ASSIGN(out, avg_grad.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({2.5, 2.5, 5, 5, 2.5, 2.5, 5, 5},
+                                                      TensorShape({1, 2, 4, 1})));
+}
+
 }  // namespace
 }  // namespace rill

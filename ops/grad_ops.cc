@@ -1,5 +1,7 @@
 // Op definitions of the gradient helpers TensorFlow's training graphs contain: the elementwise
-// gradients (ReluGrad ... RsqrtGrad), BiasAddGrad, BroadcastGradientArgs, InvertPermutation.
+// gradients (ReluGrad ... RsqrtGrad), BiasAddGrad, BroadcastGradientArgs, InvertPermutation, and
+// the gradients of convolution, pooling and batch normalization (Conv2DBackpropFilter,
+// MaxPoolGrad, AvgPoolGrad, FusedBatchNormGrad/V2/V3).
 // Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
 #include <vector>
 
@@ -78,6 +80,126 @@ REGISTER_OP("BroadcastGradientArgs")
       c.set_output(1, PartialTensorShape({-1}));
       return absl::OkStatus();
     });
+
+// The constant 4-element shape input `i`; else 4 unknown dims.
+absl::Status ShapeFromInput(ShapeInferenceContext& c, int i) {
+  std::vector<int64_t> dims;
+  if (c.ConstantIndexValues(i, &dims) && dims.size() == 4) {
+    bool ok = true;
+    for (int64_t d : dims) ok &= d >= 0;
+    if (ok) {
+      c.set_output(0, PartialTensorShape(std::move(dims)));
+      return absl::OkStatus();
+    }
+  }
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>(4, -1)));
+  return absl::OkStatus();
+}
+
+// FusedBatchNormGrad*: x_backprop has x's shape; scale/offset backprops are per channel.
+absl::Status BatchNormGradShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& x = c.input(1);
+  c.set_output(0, x);
+  const PartialTensorShape& scale = c.input(2);
+  const int64_t channels = scale.rank() == 1 ? scale.dims()[0] : -1;
+  c.set_output(1, PartialTensorShape({channels}));
+  c.set_output(2, PartialTensorShape({channels}));
+  for (int i = 3; i < c.num_outputs(); ++i) c.set_output(i, PartialTensorShape({0}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Conv2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](ShapeInferenceContext& c) { return ShapeFromInput(c, 1); });
+
+REGISTER_OP("MaxPoolGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("AvgPoolGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn([](ShapeInferenceContext& c) { return ShapeFromInput(c, 0); });
+
+REGISTER_OP("FusedBatchNormGrad")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("reserve_space_1: T")
+    .Input("reserve_space_2: T")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: T")
+    .Output("offset_backprop: T")
+    .Output("reserve_space_3: T")
+    .Output("reserve_space_4: T")
+    .Attr("T: {float}")
+    .Attr("epsilon: float = 1e-04")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(BatchNormGradShape);
+
+REGISTER_OP("FusedBatchNormGradV2")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_3: U")
+    .Output("reserve_space_4: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 1e-04")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(BatchNormGradShape);
+
+REGISTER_OP("FusedBatchNormGradV3")
+    .Input("y_backprop: T")
+    .Input("x: T")
+    .Input("scale: float")
+    .Input("reserve_space_1: U")
+    .Input("reserve_space_2: U")
+    .Input("reserve_space_3: U")
+    .Output("x_backprop: T")
+    .Output("scale_backprop: U")
+    .Output("offset_backprop: U")
+    .Output("reserve_space_4: U")
+    .Output("reserve_space_5: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
+    .Attr("epsilon: float = 1e-04")
+    .Attr("data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = \"NHWC\"")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(BatchNormGradShape);
 
 REGISTER_OP("InvertPermutation")
     .Input("x: T")

@@ -65,5 +65,86 @@ Output InvertPermutation(const Scope& scope, const Output& x) {
   return OpBuilder(scope, "InvertPermutation").Input(x).Finalize().output(0);
 }
 
+Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter_sizes,
+                            const Output& out_backprop, const std::vector<int64_t>& strides,
+                            absl::string_view padding) {
+  return OpBuilder(scope, "Conv2DBackpropFilter")
+      .Input(input)
+      .Input(filter_sizes)
+      .Input(out_backprop)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                   const Output& grad, const std::vector<int64_t>& ksize,
+                   const std::vector<int64_t>& strides, absl::string_view padding) {
+  return OpBuilder(scope, "MaxPoolGrad")
+      .Input(orig_input)
+      .Input(orig_output)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
+                   const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                   absl::string_view padding) {
+  return OpBuilder(scope, "AvgPoolGrad")
+      .Input(orig_input_shape)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+namespace {
+std::vector<Output> Outputs(const Operation& op, int n) {
+  std::vector<Output> out;
+  for (int i = 0; i < n; ++i) out.push_back(op.output(i));
+  return out;
+}
+}  // namespace
+
+std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
+                                         const Output& x, const Output& scale,
+                                         const Output& reserve_space_1,
+                                         const Output& reserve_space_2,
+                                         const Output& reserve_space_3, float epsilon,
+                                         bool is_training) {
+  return Outputs(OpBuilder(scope, "FusedBatchNormGradV3")
+                     .Input(y_backprop)
+                     .Input(x)
+                     .Input(scale)
+                     .Input(reserve_space_1)
+                     .Input(reserve_space_2)
+                     .Input(reserve_space_3)
+                     .Attr("epsilon", epsilon)
+                     .Attr("is_training", is_training)
+                     .Finalize(),
+                 5);
+}
+std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Output& y_backprop,
+                                       const Output& x, const Output& scale,
+                                       const Output& reserve_space_1,
+                                       const Output& reserve_space_2, float epsilon,
+                                       bool is_training, bool v2) {
+  return Outputs(OpBuilder(scope, v2 ? "FusedBatchNormGradV2" : "FusedBatchNormGrad")
+                     .Input(y_backprop)
+                     .Input(x)
+                     .Input(scale)
+                     .Input(reserve_space_1)
+                     .Input(reserve_space_2)
+                     .Attr("epsilon", epsilon)
+                     .Attr("is_training", is_training)
+                     .Finalize(),
+                 5);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -9,6 +9,9 @@
 #ifndef RILL_GRAPH_BUILDER_GRAD_OPS_H_
 #define RILL_GRAPH_BUILDER_GRAD_OPS_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/strings/string_view.h"
 #include "graph/builder/scope.h"
 
@@ -33,6 +36,29 @@ struct BroadcastArgs {
 };
 BroadcastArgs BroadcastGradientArgs(const Scope& scope, const Output& s0, const Output& s1);
 Output InvertPermutation(const Scope& scope, const Output& x);
+
+// Gradients of Conv2D (for the filter of shape filter_sizes), pooling and batch normalization.
+Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter_sizes,
+                            const Output& out_backprop, const std::vector<int64_t>& strides,
+                            absl::string_view padding);
+Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                   const Output& grad, const std::vector<int64_t>& ksize,
+                   const std::vector<int64_t>& strides, absl::string_view padding);
+Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
+                   const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                   absl::string_view padding);
+// {x_backprop, scale_backprop, offset_backprop, reserve...}; reserve_space_3 only for V3.
+std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
+                                         const Output& x, const Output& scale,
+                                         const Output& reserve_space_1,
+                                         const Output& reserve_space_2,
+                                         const Output& reserve_space_3, float epsilon,
+                                         bool is_training);
+std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Output& y_backprop,
+                                       const Output& x, const Output& scale,
+                                       const Output& reserve_space_1,
+                                       const Output& reserve_space_2, float epsilon,
+                                       bool is_training, bool v2 = false);
 
 }  // namespace ops
 }  // namespace rill

@@ -469,7 +469,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "ResourceApplyRMSProp", "ResourceApplyAdagrad",
       // Pooling, normalization and resizing (graph/builder/pool_norm_ops.h).
       "MaxPool", "MaxPoolV2", "AvgPool", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
-      "LRN", "ResizeBilinear", "ResizeNearestNeighbor"};
+      "LRN", "ResizeBilinear", "ResizeNearestNeighbor",
+      // Convolution, pooling and batch-norm gradients (graph/builder/grad_ops.h).
+      "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "FusedBatchNormGrad",
+      "FusedBatchNormGradV2", "FusedBatchNormGradV3"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -278,6 +278,7 @@ def build_all(rec, emit):
         xent(rec, op)
         emit(op)
     build_all_pool_norm(rec, emit)
+    build_all_grads(rec, emit)
 
 
 # --- pooling, batch norm, LRN, resizing -------------------------------------------------------
@@ -392,4 +393,116 @@ def build_all_pool_norm(rec, emit):
     emit("LRN")
     for op in ("ResizeBilinear", "ResizeNearestNeighbor"):
         resize(rec, op)
+        emit(op)
+
+
+# --- gradients of convolution, pooling and batch normalization ----------------------------------
+
+def conv2d_backprop_filter(rec):
+    def gen(dt):
+        s = "Conv2DBackpropFilter/" + dt
+
+        def c(what, in_shape, f_shape, out_shape, strides, padding):
+            x = _values(dt, in_shape, s + "/" + what + "/x")
+            g = _values(dt, out_shape, s + "/" + what + "/g")
+            _conv_case(rec, "Conv2DBackpropFilter", dt, what,
+                       lambda: tf.raw_ops.Conv2DBackpropFilter(
+                           input=ph("x", x, dt), filter_sizes=const("filter_sizes", f_shape),
+                           out_backprop=ph("y", g, dt), strides=list(strides), padding=padding,
+                           name="out"))
+
+        c("same_stride1", [2, 5, 5, 2], [3, 3, 2, 3], [2, 5, 5, 3], [1, 1, 1, 1], "SAME")
+        c("same_stride2", [1, 6, 7, 3], [3, 3, 3, 2], [1, 3, 4, 2], [1, 2, 2, 1], "SAME")
+        c("valid_5x5", [1, 8, 8, 1], [5, 5, 1, 4], [1, 4, 4, 4], [1, 1, 1, 1], "VALID")
+
+    rec.for_dtypes("Conv2DBackpropFilter", ["float32", "float64"], gen)
+
+
+def _pooled_shape(shape, ksize, strides, padding):
+    out = list(shape)
+    for d in (1, 2):
+        out[d] = (-(-shape[d] // strides[d]) if padding == "SAME"
+                  else (shape[d] - ksize[d]) // strides[d] + 1)
+    return out
+
+
+def pool_grad(rec, op):
+    def gen(dt):
+        rtol, atol = _tol(ACC_TOL, dt)
+        s = op + "/" + dt
+
+        def c(what, shape, ksize, strides, padding):
+            x = rand(dt, shape, s + "/" + what + "/x")
+            g_value = rand(dt, _pooled_shape(shape, ksize, strides, padding), s + "/" + what + "/g")
+
+            def build():
+                xi = ph("x", x, dt)
+                if op == "MaxPoolGrad":
+                    y = tf.raw_ops.MaxPool(input=xi, ksize=ksize, strides=strides, padding=padding)
+                    g = ph("g", g_value, dt)
+                    return tf.raw_ops.MaxPoolGrad(orig_input=xi, orig_output=y, grad=g,
+                                                  ksize=ksize, strides=strides, padding=padding,
+                                                  name="out")
+                g = ph("g", g_value, dt)
+                return tf.raw_ops.AvgPoolGrad(orig_input_shape=const("shape", shape), grad=g,
+                                              ksize=ksize, strides=strides, padding=padding,
+                                              name="out")
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol)
+
+        c("valid_2x2", [2, 4, 6, 3], [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        c("same_3x3_stride2", [1, 5, 7, 2], [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+        c("same_overlap", [1, 4, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1], "SAME")
+
+    rec.for_dtypes(op, ["float32", "float64"] if op == "MaxPoolGrad" else FLOATS, gen)
+
+
+def fused_batch_norm_grad(rec, op, dtypes):
+    def gen(dt):
+        rtol, atol = {"float32": (1e-4, 1e-5), "half": (3e-3, 3e-3)}[dt]
+        s = op + "/" + dt
+        forward = {"FusedBatchNormGrad": "FusedBatchNorm", "FusedBatchNormGradV2":
+                   "FusedBatchNormV2", "FusedBatchNormGradV3": "FusedBatchNormV3"}[op]
+
+        def c(what, shape, training):
+            channels = shape[-1]
+            x = rand(dt, shape, s + "/" + what + "/x")
+            dy = rand(dt, shape, s + "/" + what + "/dy")
+            vec = [rand("float32", [channels], s + "/" + what + "/" + n, k)
+                   for n, k in (("scale", "any"), ("offset", "any"), ("mean", "any"),
+                                ("var", "positive"))]
+
+            def build():
+                xi = ph("x", x, dt)
+                fwd = getattr(tf.raw_ops, forward)(
+                    x=xi, scale=ph("scale", vec[0]), offset=ph("offset", vec[1]),
+                    mean=ph("mean", vec[2]), variance=ph("variance", vec[3]), epsilon=0.001,
+                    is_training=training)
+                # As TensorFlow's gradient function: the forward's batch moments when training,
+                # the population mean and variance (its inputs) in inference.
+                kwargs = dict(y_backprop=ph("dy", dy, dt), x=xi, scale=ph("scale2", vec[0]),
+                              reserve_space_1=fwd[3] if training else ph("mean2", vec[2]),
+                              reserve_space_2=fwd[4] if training else ph("variance2", vec[3]),
+                              epsilon=0.001, is_training=training, name="out")
+                if op == "FusedBatchNormGradV3":
+                    kwargs["reserve_space_3"] = fwd[5]
+                outs = getattr(tf.raw_ops, op)(**kwargs)
+                return list(outs[:3])
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol)
+
+        c("training", [2, 3, 4, 5], True)
+        c("inference", [2, 3, 3, 4], False)
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def build_all_grads(rec, emit):
+    conv2d_backprop_filter(rec)
+    emit("Conv2DBackpropFilter")
+    for op in ("MaxPoolGrad", "AvgPoolGrad"):
+        pool_grad(rec, op)
+        emit(op)
+    fused_batch_norm_grad(rec, "FusedBatchNormGrad", ["float32"])
+    emit("FusedBatchNormGrad")
+    for op in ("FusedBatchNormGradV2", "FusedBatchNormGradV3"):
+        fused_batch_norm_grad(rec, op, ["float32", "half"])
         emit(op)
