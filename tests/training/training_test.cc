@@ -3,7 +3,9 @@
 // loss and running the train op; the loss must match TensorFlow's at every step (so the seeded
 // initial weights, the forward pass, the gradient graph and the optimizer all agree).
 // Arguments: the <name>.pbtxt TrainingCase files.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -41,6 +43,7 @@ class TrainingTest : public ::testing::Test {
     std::vector<Tensor> out;
     const absl::Status init = session->Run({}, {}, {c.init_target()}, &out);
     ASSERT_TRUE(init.ok()) << init;
+    double max_rel = 0;  // reported, so the note can give the real margin
     for (int i = 0; i < c.step_size(); ++i) {
       std::vector<std::pair<std::string, Tensor>> feeds;
       for (const ConformanceFeed& f : c.step(i).feed()) {
@@ -54,7 +57,10 @@ class TrainingTest : public ::testing::Test {
       const double want = c.step(i).loss();
       EXPECT_LE(std::abs(got - want), c.atol() + c.rtol() * std::abs(want))
           << c.name() << " step " << i << ": loss " << got << ", TensorFlow " << want;
+      max_rel = std::max(max_rel, std::abs(got - want) / std::max(std::abs(want), 1e-30));
     }
+    std::printf("%s: %d steps, largest relative loss difference from TensorFlow %.3g\n",
+                c.name().c_str(), c.step_size(), max_rel);
   }
 
  private:
