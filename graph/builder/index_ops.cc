@@ -10,8 +10,8 @@ namespace ops {
 Output Gather(const Scope& scope, const Output& params, const Output& indices) {
   return OpBuilder(scope, "Gather").Input(params).Input(indices).Finalize().output(0);
 }
-Output GatherV2(const Scope& scope, const Output& params, const Output& indices,
-                const Output& axis, int64_t batch_dims) {
+Output GatherV2(const Scope& scope, const Output& params, const Output& indices, const Output& axis,
+                int64_t batch_dims) {
   return OpBuilder(scope, "GatherV2")
       .Input(params)
       .Input(indices)
@@ -57,6 +57,30 @@ Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view
 }
 Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis) {
   return OpBuilder(scope, "ReverseV2").Input(tensor).Input(axis).Finalize().output(0);
+}
+
+Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
+                     absl::Span<const Output> data) {
+  return OpBuilder(scope, "DynamicStitch").InputList(indices).InputList(data).Finalize().output(0);
+}
+Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
+                  absl::string_view separator) {
+  return OpBuilder(scope, "StringJoin")
+      .InputList(inputs)
+      .Attr("separator", std::string(separator))
+      .Finalize()
+      .output(0);
+}
+Output AsString(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "AsString").Input(input).Finalize().output(0);
+}
+Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
+                 int64_t summarize) {
+  return OpBuilder(scope, "Assert")
+      .Input(condition)
+      .InputList(data)
+      .Attr("summarize", summarize)
+      .Finalize();
 }
 
 }  // namespace ops

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -36,6 +37,18 @@ UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
 Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);
 Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis);
+// merged[indices[m][i]] = data[m][i] (gradients' index merge).
+Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
+                     absl::Span<const Output> data);
+
+// Strings and checks.
+Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
+                  absl::string_view separator = "");
+Output AsString(const Scope& scope, const Output& input);
+// Fails the run with "assertion failed: [data...]" when condition is false; use it as a control
+// input of what it guards.
+Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
+                 int64_t summarize = 3);
 
 }  // namespace ops
 }  // namespace rill

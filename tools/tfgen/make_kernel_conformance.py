@@ -37,6 +37,7 @@ from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import nn  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
+from kernel_cases import strings  # noqa: E402
 from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
@@ -44,7 +45,8 @@ from kernel_cases import random_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn]  # in priority order
+FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
+            strings]  # in priority order
 
 
 def main(argv):

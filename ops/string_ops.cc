@@ -1,0 +1,73 @@
+// Op definitions of the string and check ops: StringJoin, AsString, Assert, and DynamicStitch
+// (the gradients' index merge). Signatures read from TensorFlow's registry
+// (tools/tfgen/dump_op_specs.py).
+#include <vector>
+
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// StringJoin: the shape of the non-scalar inputs (a scalar when all are scalars).
+absl::Status StringJoinShape(ShapeInferenceContext& c) {
+  PartialTensorShape out(std::vector<int64_t>{});
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    const PartialTensorShape& s = c.input(i);
+    if (s.unknown_rank()) return absl::OkStatus();
+    if (s.rank() > 0) out = s;
+  }
+  c.set_output(0, out);
+  return absl::OkStatus();
+}
+
+// DynamicStitch: [unknown, data[0]'s dims after indices[0]'s].
+absl::Status DynamicStitchShape(ShapeInferenceContext& c) {
+  const int n = c.num_inputs() / 2;
+  const PartialTensorShape& idx = c.input(0);
+  const PartialTensorShape& data = c.input(n);
+  if (idx.unknown_rank() || data.unknown_rank() || data.rank() < idx.rank()) {
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> out = {-1};
+  out.insert(out.end(), data.dims().begin() + idx.rank(), data.dims().end());
+  c.set_output(0, PartialTensorShape(std::move(out)));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("StringJoin")
+    .Input("inputs: N * string")
+    .Output("output: string")
+    .Attr("N: int >= 0")
+    .Attr("separator: string = \"\"")
+    .SetShapeFn(StringJoinShape);
+
+REGISTER_OP("AsString")
+    .Input("input: T")
+    .Output("output: string")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64, complex64, complex128, bool, variant, string}")
+    .Attr("precision: int = -1")
+    .Attr("scientific: bool = false")
+    .Attr("shortest: bool = false")
+    .Attr("width: int = -1")
+    .Attr("fill: string = \"\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Assert")
+    .Input("condition: bool")
+    .Input("data: T")
+    .Attr("T: list(type) >= 1")
+    .Attr("summarize: int = 3")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+REGISTER_OP("DynamicStitch")
+    .Input("indices: N * int32")
+    .Input("data: N * T")
+    .Output("merged: T")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicStitchShape);
+
+}  // namespace
+}  // namespace rill

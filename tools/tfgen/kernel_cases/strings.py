@@ -1,0 +1,100 @@
+"""String and check ops: StringJoin, AsString, Assert (its error text), and DynamicStitch."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import FLOATS, arr, const, ph, rand
+
+tf1 = tf.compat.v1
+
+
+def _s(values):
+    return np.array(values, dtype=object)
+
+
+def string_join(rec):
+    def gen(dt):
+        def c(what, inputs, sep="", error=None, phrases=()):
+            rec.case("StringJoin", dt, what, lambda: tf.raw_ops.StringJoin(
+                inputs=[ph("x%d" % i, v) for i, v in enumerate(inputs)], separator=sep,
+                name="out"), error=error, phrases=phrases, case_dtype="")
+
+        c("vectors", [_s([b"a", b"bc"]), _s([b"x", b"yz"])], sep="-")
+        c("scalar_broadcast", [_s(b"pre"), _s([b"1", b"2", b"3"])], sep=":")
+        c("three_scalars", [_s(b"a"), _s(b""), _s(b"c")])
+        c("shape_mismatch_error", [_s([b"a", b"b"]), _s([b"x", b"y", b"z"])],
+          error="INVALID_ARGUMENT", phrases=["Input shapes do not match"])
+
+    rec.for_dtypes("StringJoin", ["string"], gen)
+
+
+def as_string(rec):
+    def gen(dt):
+        def c(what, x, **attrs):
+            rec.case("AsString", dt, what, lambda: tf.raw_ops.AsString(
+                input=ph("x", x, dt if dt != "string" else None), name="out", **attrs))
+
+        if dt == "string":
+            c("strings", _s([b"a", b"bcd"]))
+            c("width", _s([b"a", b"bcd"]), width=3)
+            return
+        if dt == "bool":
+            c("bools", arr([True, False], dt))
+            return
+        x = rand(dt, [5], "AsString/" + dt)
+        c("default", x)
+        c("width_fill", x, width=8, fill="0" if dt not in FLOATS else " ")
+        if dt in FLOATS:
+            c("precision", x, precision=2)
+            c("scientific", x, scientific=True, precision=3)
+            c("shortest", x, shortest=True)
+
+    rec.for_dtypes("AsString", FLOATS + ["int32", "int64", "uint8", "int8", "int16", "bool",
+                                         "string"], gen)
+
+
+def assert_op(rec):
+    def gen(dt):
+        def c(what, cond, data, summarize=3, error=None, phrases=()):
+            def build():
+                x = ph("x", arr([1, 2], "float32"))
+                check = tf.raw_ops.Assert(condition=ph("c", np.array(cond)),
+                                          data=[ph("d%d" % i, v) for i, v in enumerate(data)],
+                                          summarize=summarize)
+                with tf1.control_dependencies([check]):
+                    return tf.identity(x, name="out")
+            rec.case("Assert", dt, what, build, error=error, phrases=phrases, case_dtype="")
+
+        c("passes", True, [_s(b"never shown")])
+        c("fails_with_message", False, [_s(b"x must be positive:"), arr([-1.5, 2, 3], "float32")],
+          error="INVALID_ARGUMENT", phrases=["assertion failed: [x must be positive:] [-1.5 2 3]"])
+        c("summarize_limits", False, [arr([1, 2, 3, 4, 5], "int32")], summarize=2,
+          error="INVALID_ARGUMENT", phrases=["assertion failed: [1 2...]"])
+
+    rec.for_dtypes("Assert", ["bool"], gen)
+
+
+def dynamic_stitch(rec):
+    def gen(dt):
+        def c(what, indices, data):
+            rec.case("DynamicStitch", dt, what, lambda: tf.raw_ops.DynamicStitch(
+                indices=[const("i%d" % k, v) for k, v in enumerate(indices)],
+                data=[ph("d%d" % k, v, dt) for k, v in enumerate(data)], name="out"))
+
+        s = "DynamicStitch/" + dt
+        c("vectors", [[0, 2], [1, 3]], [rand(dt, [2], s + "/a"), rand(dt, [2], s + "/b")])
+        c("rows", [[1], [0, 2]], [rand(dt, [1, 3], s + "/c"), rand(dt, [2, 3], s + "/d")])
+        c("overwrite", [[0, 1], [1]], [rand(dt, [2], s + "/e"), rand(dt, [1], s + "/f")])
+
+    rec.for_dtypes("DynamicStitch", FLOATS + ["int32", "int64", "uint8", "int8", "int16", "bool"],
+                   gen)
+
+
+def build_all(rec, emit):
+    string_join(rec)
+    emit("StringJoin")
+    as_string(rec)
+    emit("AsString")
+    assert_op(rec)
+    emit("Assert")
+    dynamic_stitch(rec)
+    emit("DynamicStitch")
