@@ -1,4 +1,5 @@
-// DepthwiseConv2dNative on the CPU, NHWC: each input channel ci is convolved with its own
+// DepthwiseConv2dNative and its two backprops (DepthwiseConv2dNativeBackpropInput/Filter, at the
+// end) on the CPU, NHWC: each input channel ci is convolved with its own
 // `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of
 // in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input).
 // For each output pixel the window's taps are accumulated over the contiguous channel vector
@@ -17,6 +18,7 @@
 #include "core/status_macros.h"
 #include "kernels/conv_window.h"
 #include "kernels/cwise_op.h"
+#include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
 
 namespace rill {
@@ -134,6 +136,133 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
   Conv2DAttrs attrs_;
 };
 
+// The backprops walk every (output pixel, tap) pair once and accumulate in the compute type:
+//   input:  dx[n,h,w,c] += sum_m dy[n,oh,ow,c*M+m] * filter[kh,kw,c,m]
+//   filter: df[kh,kw,c,m] += x[n,h,w,c] * dy[n,oh,ow,c*M+m]
+template <bool kFilter, typename T>
+void DepthwiseBackprop(const DepthwiseGeometry& g, const T* x_or_filter, const T* dy, T* out,
+                       int64_t out_size) {
+  using cwise_internal::Load;
+  using C = decltype(Load(dy[0]));
+  std::vector<C> acc(static_cast<size_t>(out_size), C(0));
+  const int64_t out_c = g.in_c * g.mult;
+  for (int64_t p = 0; p < g.batch * g.out_h * g.out_w; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    const T* d = dy + p * out_c;
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+      if (h < 0 || h >= g.in_h) continue;
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const int64_t w = ow * g.stride_w - g.pad_w + kw * g.dil_w;
+        if (w < 0 || w >= g.in_w) continue;
+        const int64_t px = ((n * g.in_h + h) * g.in_w + w) * g.in_c;
+        const int64_t tap = (kh * g.k_w + kw) * out_c;
+        for (int64_t c = 0; c < g.in_c; ++c) {
+          for (int64_t m = 0; m < g.mult; ++m) {
+            const int64_t k = c * g.mult + m;
+            if constexpr (kFilter) {
+              acc[tap + k] += Load(x_or_filter[px + c]) * Load(d[k]);
+            } else {
+              acc[px + c] += Load(d[k]) * Load(x_or_filter[tap + k]);
+            }
+          }
+        }
+      }
+    }
+  }
+  for (int64_t i = 0; i < out_size; ++i) out[i] = cwise_internal::Store<T>(acc[i]);
+}
+
+template <bool kFilter>
+class DepthwiseBackpropOp final : public OpKernel {
+ public:
+  explicit DepthwiseBackpropOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
+    if (!attrs.ok()) {
+      ctx.SetStatus(attrs.status());
+      return;
+    }
+    attrs_ = *std::move(attrs);
+    if (attrs_.nchw) {
+      ctx.SetStatus(absl::UnimplementedError(
+          absl::StrCat("The ", ctx.def().op(),
+                       " op currently only supports the NHWC tensor format on the "
+                       "CPU. The op was given the format: NCHW")));
+    }
+  }
+
+  // BackpropInput(input_sizes, filter, out_backprop); BackpropFilter(input, filter_sizes,
+  // out_backprop).
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor sizes = ctx.input(kFilter ? 1 : 0);
+    const Tensor given = ctx.input(kFilter ? 0 : 1);  // the input (filter op) or the filter
+    const Tensor dy = ctx.input(2);
+    if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(type_string(), ": ", kFilter ? "filter_sizes" : "input_sizes",
+                       " input must be 1-dim with 4 elements, not ", sizes.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape sized, TensorShape::FromDims(IndexValues(sizes)));
+    const TensorShape& in_shape = kFilter ? given.shape() : sized;
+    const TensorShape& f_shape = kFilter ? sized : given.shape();
+    if (in_shape.rank() != 4 || f_shape.rank() != 4 || dy.shape().rank() != 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(type_string(), ": input, filter and out_backprop must be 4-dimensional"));
+    }
+    DepthwiseGeometry g;
+    g.batch = in_shape.dim(0);
+    g.in_h = in_shape.dim(1);
+    g.in_w = in_shape.dim(2);
+    g.in_c = in_shape.dim(3);
+    g.k_h = f_shape.dim(0);
+    g.k_w = f_shape.dim(1);
+    g.mult = f_shape.dim(3);
+    if (f_shape.dim(2) != g.in_c) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input and filter must have the same depth: ", g.in_c, " vs ", f_shape.dim(2)));
+    }
+    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(1, g.in_h, g.k_h));
+    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(2, g.in_w, g.k_w));
+    g.out_h = h.out;
+    g.out_w = w.out;
+    g.pad_h = h.pad_before;
+    g.pad_w = w.pad_before;
+    g.stride_h = attrs_.strides[1];
+    g.stride_w = attrs_.strides[2];
+    g.dil_h = attrs_.dilations[1];
+    g.dil_w = attrs_.dilations[2];
+    const TensorShape expected({g.batch, g.out_h, g.out_w, g.in_c * g.mult});
+    if (dy.shape() != expected) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(type_string(), ": out_backprop has shape ", dy.shape().DebugString(),
+                       ", but the convolution gives ", expected.DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, sized));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<float, double>(*this, dy.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      DepthwiseBackprop<kFilter, T>(g, given.flat<T>().data(), dy.flat<T>().data(),
+                                    out->flat<T>().data(), out->NumElements());
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  Conv2DAttrs attrs_;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNativeBackpropInput")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>())
+                    .HostMemory("input_sizes"),
+                DepthwiseBackpropOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNativeBackpropFilter")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>())
+                    .HostMemory("filter_sizes"),
+                DepthwiseBackpropOp<true>);
 REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNative")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_DEPTHWISE_TYPES>()),

@@ -59,5 +59,28 @@ TEST(DepthwiseConv2dNativeOpTest, DepthMismatchIsTensorFlowsError) {
                HasSubstr("input and filter must have the same depth: 3 vs 2")));
 }
 
+TEST(DepthwiseBackpropTest, BackpropsAreTheAdjointsOfTheForwardPass) {
+  // <dw(x, f), g> = <x, backprop_input(f, g)> = <f, backprop_filter(x, g)>.
+  const Tensor x = Ramp(TensorShape({1, 4, 4, 2}), 7);
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 2}), 5);
+  const Tensor g = Ramp(TensorShape({1, 2, 2, 4}), 3);  // SAME, stride 2
+  auto dot = [](const Tensor& a, const Tensor& b) {
+    double s = 0;
+    for (int64_t i = 0; i < a.NumElements(); ++i) s += a.flat<float>()[i] * b.flat<float>()[i];
+    return s;
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto y, Depthwise(x, f, 2, "SAME"));
+  OpTester bi("DepthwiseConv2dNativeBackpropInput");
+  bi.Attr("T", DT_FLOAT).Attr("strides", std::vector<int64_t>{1, 2, 2, 1}).Attr("padding", "SAME");
+  bi.Input(Tensor::FromVector<int32_t>({1, 4, 4, 2}, TensorShape({4}))).Input(f).Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto dx, bi.Run());
+  OpTester bf("DepthwiseConv2dNativeBackpropFilter");
+  bf.Attr("T", DT_FLOAT).Attr("strides", std::vector<int64_t>{1, 2, 2, 1}).Attr("padding", "SAME");
+  bf.Input(x).Input(Tensor::FromVector<int32_t>({3, 3, 2, 2}, TensorShape({4}))).Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto df, bf.Run());
+  EXPECT_DOUBLE_EQ(dot(y[0], g), dot(x, dx[0]));
+  EXPECT_DOUBLE_EQ(dot(y[0], g), dot(f, df[0]));
+}
+
 }  // namespace
 }  // namespace rill

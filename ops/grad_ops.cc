@@ -122,6 +122,32 @@ REGISTER_OP("Conv2DBackpropFilter")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn([](ShapeInferenceContext& c) { return ShapeFromInput(c, 1); });
 
+REGISTER_OP("DepthwiseConv2dNativeBackpropInput")
+    .Input("input_sizes: int32")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](ShapeInferenceContext& c) { return ShapeFromInput(c, 0); });
+
+REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](ShapeInferenceContext& c) { return ShapeFromInput(c, 1); });
+
 REGISTER_OP("MaxPoolGrad")
     .Input("orig_input: T")
     .Input("orig_output: T")

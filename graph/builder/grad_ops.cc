@@ -77,6 +77,35 @@ Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Outpu
       .Finalize()
       .output(0);
 }
+namespace {
+Output ConvBackprop(const Scope& scope, const char* op, const Output& a, const Output& b,
+                    const Output& out_backprop, const std::vector<int64_t>& strides,
+                    absl::string_view padding) {
+  return OpBuilder(scope, op)
+      .Input(a)
+      .Input(b)
+      .Input(out_backprop)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+}  // namespace
+
+Output DepthwiseConv2dNativeBackpropInput(const Scope& scope, const Output& input_sizes,
+                                          const Output& filter, const Output& out_backprop,
+                                          const std::vector<int64_t>& strides,
+                                          absl::string_view padding) {
+  return ConvBackprop(scope, "DepthwiseConv2dNativeBackpropInput", input_sizes, filter,
+                      out_backprop, strides, padding);
+}
+Output DepthwiseConv2dNativeBackpropFilter(const Scope& scope, const Output& input,
+                                           const Output& filter_sizes, const Output& out_backprop,
+                                           const std::vector<int64_t>& strides,
+                                           absl::string_view padding) {
+  return ConvBackprop(scope, "DepthwiseConv2dNativeBackpropFilter", input, filter_sizes,
+                      out_backprop, strides, padding);
+}
 Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
                    const Output& grad, const std::vector<int64_t>& ksize,
                    const std::vector<int64_t>& strides, absl::string_view padding) {

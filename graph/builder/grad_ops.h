@@ -41,6 +41,14 @@ Output InvertPermutation(const Scope& scope, const Output& x);
 Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter_sizes,
                             const Output& out_backprop, const std::vector<int64_t>& strides,
                             absl::string_view padding);
+Output DepthwiseConv2dNativeBackpropInput(const Scope& scope, const Output& input_sizes,
+                                          const Output& filter, const Output& out_backprop,
+                                          const std::vector<int64_t>& strides,
+                                          absl::string_view padding);
+Output DepthwiseConv2dNativeBackpropFilter(const Scope& scope, const Output& input,
+                                           const Output& filter_sizes, const Output& out_backprop,
+                                           const std::vector<int64_t>& strides,
+                                           absl::string_view padding);
 Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
                    const Output& grad, const std::vector<int64_t>& ksize,
                    const std::vector<int64_t>& strides, absl::string_view padding);

@@ -474,7 +474,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "FusedBatchNormGrad",
       "FusedBatchNormGradV2", "FusedBatchNormGradV3",
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
-      "StringJoin", "AsString", "Assert", "DynamicStitch"};
+      "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
+      "DepthwiseConv2dNativeBackpropFilter"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -495,7 +495,37 @@ def fused_batch_norm_grad(rec, op, dtypes):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def depthwise_backprop(rec, op):
+    def gen(dt):
+        s = op + "/" + dt
+
+        def c(what, in_shape, f_shape, out_shape, strides, padding):
+            g = _values(dt, out_shape, s + "/" + what + "/g")
+            if op.endswith("Input"):
+                f = _values(dt, f_shape, s + "/" + what + "/f")
+                build = lambda: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(  # noqa: E731
+                    input_sizes=const("input_sizes", in_shape), filter=ph("x", f, dt),
+                    out_backprop=ph("y", g, dt), strides=list(strides), padding=padding,
+                    name="out")
+            else:
+                x = _values(dt, in_shape, s + "/" + what + "/x")
+                build = lambda: tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(  # noqa: E731
+                    input=ph("x", x, dt), filter_sizes=const("filter_sizes", f_shape),
+                    out_backprop=ph("y", g, dt), strides=list(strides), padding=padding,
+                    name="out")
+            _conv_case(rec, op, dt, what, build)
+
+        c("same_mult1", [2, 5, 5, 3], [3, 3, 3, 1], [2, 5, 5, 3], [1, 1, 1, 1], "SAME")
+        c("valid_mult2", [1, 6, 5, 2], [3, 3, 2, 2], [1, 4, 3, 4], [1, 1, 1, 1], "VALID")
+        c("same_stride2", [1, 7, 7, 4], [3, 3, 4, 1], [1, 4, 4, 4], [1, 2, 2, 1], "SAME")
+
+    rec.for_dtypes(op, ["float32", "float64"], gen)
+
+
 def build_all_grads(rec, emit):
+    for op in ("DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"):
+        depthwise_backprop(rec, op)
+        emit(op)
     conv2d_backprop_filter(rec)
     emit("Conv2DBackpropFilter")
     for op in ("MaxPoolGrad", "AvgPoolGrad"):
