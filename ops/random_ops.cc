@@ -1,5 +1,5 @@
 // Op definitions of the stateful random ops: RandomUniform, RandomStandardNormal, TruncatedNormal,
-// RandomUniformInt. Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
+// RandomUniformInt, RandomShuffle, Multinomial. Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
 // The output shape is the `shape` input's value: known when it is a constant.
 #include <algorithm>
 #include <vector>
@@ -49,6 +49,36 @@ REGISTER_OP("RandomUniformInt")
     .Attr("T: {int32, int64}")
     .SetIsStateful()
     .SetShapeFn(RandomShape);
+
+REGISTER_OP("RandomShuffle")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Multinomial: [batch, num_samples (when constant)].
+absl::Status MultinomialShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& logits = c.input(0);
+  std::vector<int64_t> n;
+  const int64_t samples = c.ConstantIndexValues(1, &n) && n.size() == 1 && n[0] >= 0 ? n[0] : -1;
+  c.set_output(0, PartialTensorShape({logits.rank() == 2 ? logits.dims()[0] : -1, samples}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Multinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+          "uint64}")
+    .Attr("output_dtype: {int32, int64} = int64")
+    .SetIsStateful()
+    .SetShapeFn(MultinomialShape);
 
 }  // namespace
 }  // namespace rill

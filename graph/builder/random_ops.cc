@@ -40,5 +40,25 @@ Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& m
       .output(0);
 }
 
+Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds) {
+  return OpBuilder(scope, "RandomShuffle")
+      .Input(value)
+      .Attr("seed", seeds.seed)
+      .Attr("seed2", seeds.seed2)
+      .Finalize()
+      .output(0);
+}
+Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples,
+                   Seeds seeds, DataType output_dtype) {
+  return OpBuilder(scope, "Multinomial")
+      .Input(logits)
+      .Input(num_samples)
+      .Attr("seed", seeds.seed)
+      .Attr("seed2", seeds.seed2)
+      .Attr("output_dtype", output_dtype)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -24,6 +24,11 @@ Output RandomStandardNormal(const Scope& scope, const Output& shape, DataType dt
 Output TruncatedNormal(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds = {});
 Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& minval,
                         const Output& maxval, Seeds seeds = {});
+// The first dimension in a random order.
+Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds = {});
+// num_samples class indices per row of logits [batch, classes].
+Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples,
+                   Seeds seeds = {}, DataType output_dtype = DT_INT64);
 
 }  // namespace ops
 }  // namespace rill

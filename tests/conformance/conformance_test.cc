@@ -49,7 +49,7 @@ const std::set<std::string>& ValueAgnosticOps() {
       "PreventGradient", "Snapshot", "IdentityN",
       // Layout kernels: one code path per element size (strings copied as strings).
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2",
-      "MirrorPad", "StridedSlice", "ReverseV2", "DynamicStitch"};
+      "MirrorPad", "StridedSlice", "ReverseV2", "DynamicStitch", "RandomShuffle"};
   return *ops;
 }
 

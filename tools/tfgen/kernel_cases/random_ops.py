@@ -2,9 +2,10 @@
 reproduce TensorFlow's Philox streams bit for bit (tolerance 0), for the seeds TensorFlow's Python
 layer writes (graph seed as `seed`, op seed as `seed2`) and for shapes that end in partial groups
 of the 4 (float, half) or 2 (double, int64) outputs each Philox block gives."""
+import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import const
+from kernel_cases.core import ALL, arr, const, ph, rand
 
 FLOATS = ["float32", "float64", "half"]
 
@@ -48,7 +49,42 @@ def _uniform_int(rec):
     rec.for_dtypes("RandomUniformInt", ["int32", "int64"], gen)
 
 
+def _random_shuffle(rec):
+    def gen(dt):
+        def c(what, x, seed, seed2):
+            rec.case("RandomShuffle", dt, what, lambda: tf.raw_ops.RandomShuffle(
+                value=ph("x", x, dt), seed=seed, seed2=seed2, name="out"))
+
+        base = "RandomShuffle/" + dt
+        c("vector", rand(dt, [10], base + "/v"), 1, 2)
+        c("rows", rand(dt, [7, 3], base + "/r"), 5, 0)
+        c("single_row", rand(dt, [1, 4], base + "/s"), 5, 6)
+
+    rec.for_dtypes("RandomShuffle", ALL, gen)
+
+
+def _multinomial(rec):
+    def gen(dt):
+        def c(what, logits, n, seed, seed2, out="int64", error=None, phrases=()):
+            rec.case("Multinomial", dt, what, lambda: tf.raw_ops.Multinomial(
+                logits=ph("x", logits, dt), num_samples=const("num_samples", n), seed=seed,
+                seed2=seed2, output_dtype=out, name="out"), error=error, phrases=phrases)
+
+        base = "Multinomial/" + dt
+        c("two_rows", rand(dt, [2, 5], base + "/a", "small"), 10, 1, 2)
+        c("int32_output", rand(dt, [3, 4], base + "/b", "small"), 7, 3, 4, out="int32")
+        c("with_neg_inf", arr([[0, -np.inf, 1, 0.5]], dt), 12, 5, 6)
+        c("vector_error", rand(dt, [4], base + "/c"), 3, 1, 1, error="INVALID_ARGUMENT",
+          phrases=["logits should be a matrix"])
+
+    rec.for_dtypes("Multinomial", FLOATS, gen)
+
+
 def build_all(rec, emit):
+    _random_shuffle(rec)
+    emit("RandomShuffle")
+    _multinomial(rec)
+    emit("Multinomial")
     for op in ("RandomUniform", "RandomStandardNormal", "TruncatedNormal"):
         _float_op(rec, op)
         emit(op)
