@@ -126,6 +126,58 @@ std::string ElementString(const T& v) {
 
 }  // namespace
 
+namespace {
+
+// Renders dims [d, rank) of `t` starting at element `offset` (print_v2 style).
+template <typename T>
+void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t offset,
+              int summarize, std::string* out) {
+  const int rank = shape.rank();
+  const int64_t n = shape.dim(d);
+  int64_t stride = 1;
+  for (int k = d + 1; k < rank; ++k) stride *= shape.dim(k);
+  const bool elide = summarize >= 0 && n > 2 * static_cast<int64_t>(summarize);
+  const std::string sep =
+      d + 1 == rank ? " " : std::string(rank - d - 1, '\n') + std::string(d + 1, ' ');
+  *out += "[";
+  for (int64_t i = 0; i < n; ++i) {
+    if (elide && i == summarize) {
+      *out += "..." + sep;
+      i = n - summarize;
+    }
+    if (d + 1 == rank) {
+      if constexpr (std::is_same_v<T, std::string>) {
+        *out += "\"" + v[offset + i] + "\"";
+      } else {
+        *out += ElementString(v[offset + i]);
+      }
+    } else {
+      AppendV2(v, shape, d + 1, offset + i * stride, summarize, out);
+    }
+    if (i + 1 < n) *out += sep;
+  }
+  *out += "]";
+}
+
+}  // namespace
+
+std::string Tensor::SummarizeValuesV2(int summarize) const {
+  std::string out;
+  if (!IsInitialized()) return out;
+  absl::Status s = VisitDataType(dtype_, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto v = flat<T>();
+    if (shape_.rank() == 0) {
+      out = ElementString(v[0]);
+    } else {
+      AppendV2<T>(absl::Span<const T>(v.data(), v.size()), shape_, 0, 0, summarize, &out);
+    }
+    return absl::OkStatus();
+  });
+  (void)s;  // every storable dtype is visited
+  return out;
+}
+
 std::string Tensor::SummarizeValues(int max_entries) const {
   std::string out;
   if (!IsInitialized()) return out;

@@ -110,6 +110,11 @@ class Tensor {
   // The values only, as TensorFlow summarizes them: "1 2 3" for vectors, "[1 2][3 4]" for matrices; used by
   // DebugString and tests.
   std::string SummarizeValues(int max_entries) const;
+  // TensorFlow's print_v2 rendering (tf.print, tf.strings.format): numpy-like nested brackets,
+  // "[1 2 3]", rows on new lines ("[[1 2]\n [3 4]]"), strings quoted, and any dimension longer
+  // than 2 * summarize shown as its first and last `summarize` entries around "..." (summarize
+  // < 0: everything). A scalar is its value alone.
+  std::string SummarizeValuesV2(int summarize) const;
 
  private:
   DataType dtype_ = DT_INVALID;

@@ -300,7 +300,7 @@ REGISTER_KERNEL(KernelDefBuilder("Squeeze").Device(kDeviceCpu).TypeConstraint("T
 REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", kValueTypes)
                     .TypeConstraint("index_type", kIndexTypes), FillOp);
 REGISTER_KERNEL(KernelDefBuilder("ZerosLike").Device(kDeviceCpu)
-                    .TypeConstraint("T", kValueTypes), FillLikeOp<0>);
+                    .TypeConstraint("T", StorableTypes()), FillLikeOp<0>);
 REGISTER_KERNEL(KernelDefBuilder("OnesLike").Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8,
                                           DT_INT16, DT_INT32, DT_INT64, DT_BOOL}),

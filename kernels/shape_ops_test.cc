@@ -124,5 +124,22 @@ TEST(ShapeOpsTest, SnapshotCopiesAndStopGradientForwards) {
   EXPECT_TRUE(out[0].SharesBufferWith(in));
 }
 
+TEST(ShapeOpsTest, ZerosLikeOnEveryDtype) {
+  OpTester s("ZerosLike");
+  s.Attr("T", DT_STRING).Input(Tensor::FromVector<std::string>({"a", "b"}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, s.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"", ""}, TensorShape({2})));
+  OpTester c("ZerosLike");
+  Tensor z(DT_COMPLEX64, TensorShape({1}));
+  z.flat<complex64>()[0] = complex64(1, 2);
+  c.Attr("T", DT_COMPLEX64).Input(z);
+  RILL_ASSERT_OK_AND_ASSIGN(out, c.Run());
+  EXPECT_EQ(out[0].flat<complex64>()[0], complex64(0, 0));
+  OpTester u("ZerosLike");
+  u.Attr("T", DT_UINT64).Input(Tensor::FromVector<uint64_t>({7}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, u.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<uint64_t>({0}, TensorShape({1})));
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,4 +1,5 @@
-// Op definitions of the string and check ops: StringJoin, AsString, Assert, and DynamicStitch
+// Op definitions of the string and check ops: StringJoin, AsString, StringFormat, PrintV2, Print,
+// Assert, and DynamicStitch
 // (the gradients' index merge). Signatures read from TensorFlow's registry
 // (tools/tfgen/dump_op_specs.py).
 #include <vector>
@@ -51,6 +52,34 @@ REGISTER_OP("AsString")
     .Attr("shortest: bool = false")
     .Attr("width: int = -1")
     .Attr("fill: string = \"\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringFormat")
+    .Input("inputs: T")
+    .Output("output: string")
+    .Attr("T: list(type) >= 0")
+    .Attr("template: string = \"%s\"")
+    .Attr("placeholder: string = \"%s\"")
+    .Attr("summarize: int = 3")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("PrintV2")
+    .Input("input: string")
+    .Attr("output_stream: string = \"stderr\"")
+    .Attr("end: string = \"\n\"")  // a newline, as TensorFlow's default
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+REGISTER_OP("Print")
+    .Input("input: T")
+    .Input("data: U")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("U: list(type) >= 0")
+    .Attr("message: string = \"\"")
+    .Attr("first_n: int = -1")
+    .Attr("summarize: int = 3")
+    .SetIsStateful()
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("Assert")

@@ -74,6 +74,31 @@ Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
 Output AsString(const Scope& scope, const Output& input) {
   return OpBuilder(scope, "AsString").Input(input).Finalize().output(0);
 }
+Output StringFormat(const Scope& scope, absl::Span<const Output> inputs,
+                    absl::string_view template_, int64_t summarize) {
+  return OpBuilder(scope, "StringFormat")
+      .InputList(inputs)
+      .Attr("template", std::string(template_))
+      .Attr("placeholder", "{}")
+      .Attr("summarize", summarize)
+      .Finalize()
+      .output(0);
+}
+Operation PrintV2(const Scope& scope, const Output& input, absl::string_view output_stream) {
+  return OpBuilder(scope, "PrintV2")
+      .Input(input)
+      .Attr("output_stream", std::string(output_stream))
+      .Finalize();
+}
+Output Print(const Scope& scope, const Output& input, absl::Span<const Output> data,
+             absl::string_view message) {
+  return OpBuilder(scope, "Print")
+      .Input(input)
+      .InputList(data)
+      .Attr("message", std::string(message))
+      .Finalize()
+      .output(0);
+}
 Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
                  int64_t summarize) {
   return OpBuilder(scope, "Assert")

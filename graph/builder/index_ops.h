@@ -45,6 +45,16 @@ Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
 Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
                   absl::string_view separator = "");
 Output AsString(const Scope& scope, const Output& input);
+// template with each "{}" replaced by the next input as tf.print renders it.
+Output StringFormat(const Scope& scope, absl::Span<const Output> inputs,
+                    absl::string_view template_, int64_t summarize = 3);
+// Writes input (a string scalar) to "stderr", "stdout", "log(info|warning|error)" or
+// "file://PATH"; use it as a control input.
+Operation PrintV2(const Scope& scope, const Output& input,
+                  absl::string_view output_stream = "stderr");
+// Forwards input, printing message and data (TF1's tf.Print).
+Output Print(const Scope& scope, const Output& input, absl::Span<const Output> data,
+             absl::string_view message = "");
 // Fails the run with "assertion failed: [data...]" when condition is false; use it as a control
 // input of what it guards.
 Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,

@@ -1,4 +1,5 @@
-"""String and check ops: StringJoin, AsString, Assert (its error text), and DynamicStitch."""
+"""String and check ops: StringJoin, AsString, Assert (its error text), DynamicStitch and
+StringFormat (TensorFlow's print_v2 rendering of tensors, as tf.print uses it)."""
 import numpy as np
 import tensorflow as tf
 
@@ -98,3 +99,29 @@ def build_all(rec, emit):
     emit("Assert")
     dynamic_stitch(rec)
     emit("DynamicStitch")
+    build_all_format(rec, emit)
+
+
+def string_format(rec):
+    def gen(dt):
+        def c(what, values, template="v={}", summarize=3):
+            rec.case("StringFormat", dt, what, lambda: tf.raw_ops.StringFormat(
+                inputs=[ph("x%d" % i, v) for i, v in enumerate(values)], template=template,
+                placeholder="{}", summarize=summarize, name="out"), case_dtype="")
+
+        c("scalar_float", [np.float32(1.5)])
+        c("vector", [np.arange(3, dtype=np.int32)])
+        c("elided_vector", [np.arange(10, dtype=np.int32)])
+        c("matrix", [np.arange(6, dtype=np.float32).reshape(2, 3) / 4])
+        c("rank3", [np.arange(24, dtype=np.int64).reshape(2, 3, 4)])
+        c("elided_rows", [np.arange(20, dtype=np.int32).reshape(10, 2)])
+        c("strings_and_bools", [_s([b"a", b"bc"]), np.array([True, False])], template="{} / {}")
+        c("summarize_all", [np.arange(8, dtype=np.int32)], summarize=-1)
+        c("floats", [np.array([1e10, 1e-5, 0.1], np.float32)])
+
+    rec.for_dtypes("StringFormat", ["string"], gen)
+
+
+def build_all_format(rec, emit):
+    string_format(rec)
+    emit("StringFormat")
