@@ -41,11 +41,9 @@ namespace {
 #define RILL_CONV_TYPES half, float, double, int32_t
 
 // The geometry of one NHWC convolution.
-struct ConvGeometry {
+struct ConvGeometry : ConvWindows {
   int64_t batch, in_h, in_w, in_c;
   int64_t k_h, k_w, out_c;
-  int64_t out_h, out_w;
-  int64_t stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
 
   int64_t patch() const { return k_h * k_w * in_c; }
   int64_t pixels() const { return batch * out_h * out_w; }
@@ -231,17 +229,11 @@ absl::Status CheckFourDims(const Tensor& t, const char* what) {
 class ConvOpBase : public OpKernel {
  public:
   explicit ConvOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
-    if (!attrs.ok()) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
+    if (attrs.ok()) {
+      attrs_ = *std::move(attrs);
+    } else {
       ctx.SetStatus(attrs.status());
-      return;
-    }
-    attrs_ = *std::move(attrs);
-    if (attrs_.nchw) {
-      ctx.SetStatus(absl::UnimplementedError(
-          absl::StrCat("The ", ctx.def().op(),
-                       " op currently only supports the NHWC tensor format on the CPU. "
-                       "The op was given the format: NCHW")));
     }
   }
 
@@ -268,16 +260,8 @@ class ConvOpBase : public OpKernel {
           "convolution was attempted to be run because the input depth of ",
           g.in_c, " does not match the filter input depth of ", filter_c));
     }
-    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(attrs_.h_dim(), g.in_h, g.k_h));
-    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(attrs_.w_dim(), g.in_w, g.k_w));
-    g.out_h = h.out;
-    g.out_w = w.out;
-    g.pad_h = h.pad_before;
-    g.pad_w = w.pad_before;
-    g.stride_h = attrs_.strides[1];
-    g.stride_w = attrs_.strides[2];
-    g.dil_h = attrs_.dilations[1];
-    g.dil_w = attrs_.dilations[2];
+    RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
+                          NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
     return g;
   }
 

@@ -50,4 +50,31 @@ absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bo
   return a;
 }
 
+absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
+                                        int64_t k_h, int64_t k_w) {
+  ConvWindows w;
+  RILL_ASSIGN_OR_RETURN(Window h, attrs.WindowAlong(1, in_h, k_h));
+  RILL_ASSIGN_OR_RETURN(Window v, attrs.WindowAlong(2, in_w, k_w));
+  w.out_h = h.out;
+  w.out_w = v.out;
+  w.pad_h = h.pad_before;
+  w.pad_w = v.pad_before;
+  w.stride_h = attrs.strides[1];
+  w.stride_w = attrs.strides[2];
+  w.dil_h = attrs.dilations[1];
+  w.dil_w = attrs.dilations[2];
+  return w;
+}
+
+absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx) {
+  RILL_ASSIGN_OR_RETURN(Conv2DAttrs attrs, ParseConv2DAttrs(ctx, /*has_dilations=*/true));
+  if (attrs.nchw) {
+    return absl::UnimplementedError(
+        absl::StrCat("The ", ctx.def().op(),
+                     " op currently only supports the NHWC tensor format on the CPU. The op was "
+                     "given the format: NCHW"));
+  }
+  return attrs;
+}
+
 }  // namespace rill

@@ -39,6 +39,23 @@ struct Conv2DAttrs {
   }
 };
 
+// The spatial windows of a 2-D NHWC convolution: output size, padding before the first window,
+// strides and dilations along height and width.
+struct ConvWindows {
+  int64_t out_h = 0, out_w = 0, pad_h = 0, pad_w = 0;
+  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+};
+
+// The windows of an NHWC input of in_h x in_w under a k_h x k_w filter (errors: ComputeWindow's).
+// REQUIRES: !attrs.nchw.
+absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
+                                        int64_t k_h, int64_t k_w);
+
+// ParseConv2DAttrs with dilations, for the CPU convolution kernels, which are NHWC only:
+// Unimplemented "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op
+// was given the format: NCHW" (with the node's op) for NCHW.
+absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx);
+
 // Reads strides, padding, explicit_paddings, data_format and (when `has_dilations`) dilations.
 // InvalidArgument with TensorFlow's texts: "Sliding window strides field must specify 4
 // dimensions", "Current implementation does not yet support strides in the batch and depth

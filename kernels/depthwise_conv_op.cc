@@ -26,10 +26,9 @@ namespace {
 
 #define RILL_DEPTHWISE_TYPES half, float, double
 
-struct DepthwiseGeometry {
+struct DepthwiseGeometry : ConvWindows {
   int64_t batch, in_h, in_w, in_c, mult;
-  int64_t k_h, k_w, out_h, out_w;
-  int64_t stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+  int64_t k_h, k_w;
 };
 
 template <typename T>
@@ -71,16 +70,11 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, i
 class DepthwiseConv2dNativeOp final : public OpKernel {
  public:
   explicit DepthwiseConv2dNativeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
-    if (!attrs.ok()) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
+    if (attrs.ok()) {
+      attrs_ = *std::move(attrs);
+    } else {
       ctx.SetStatus(attrs.status());
-      return;
-    }
-    attrs_ = *std::move(attrs);
-    if (attrs_.nchw) {
-      ctx.SetStatus(absl::UnimplementedError(
-          "The DepthwiseConv2dNative op currently only supports the NHWC tensor format on the "
-          "CPU. The op was given the format: NCHW"));
     }
   }
 
@@ -107,16 +101,8 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       return absl::InvalidArgumentError(absl::StrCat(
           "input and filter must have the same depth: ", g.in_c, " vs ", filter.shape().dim(2)));
     }
-    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(1, g.in_h, g.k_h));
-    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(2, g.in_w, g.k_w));
-    g.out_h = h.out;
-    g.out_w = w.out;
-    g.pad_h = h.pad_before;
-    g.pad_w = w.pad_before;
-    g.stride_h = attrs_.strides[1];
-    g.stride_w = attrs_.strides[2];
-    g.dil_h = attrs_.dilations[1];
-    g.dil_w = attrs_.dilations[2];
+    RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
+                          NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
     RILL_ASSIGN_OR_RETURN(
         Tensor * out,
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
@@ -179,17 +165,11 @@ template <bool kFilter>
 class DepthwiseBackpropOp final : public OpKernel {
  public:
   explicit DepthwiseBackpropOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<Conv2DAttrs> attrs = ParseConv2DAttrs(ctx, /*has_dilations=*/true);
-    if (!attrs.ok()) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
+    if (attrs.ok()) {
+      attrs_ = *std::move(attrs);
+    } else {
       ctx.SetStatus(attrs.status());
-      return;
-    }
-    attrs_ = *std::move(attrs);
-    if (attrs_.nchw) {
-      ctx.SetStatus(absl::UnimplementedError(
-          absl::StrCat("The ", ctx.def().op(),
-                       " op currently only supports the NHWC tensor format on the "
-                       "CPU. The op was given the format: NCHW")));
     }
   }
 
@@ -223,16 +203,8 @@ class DepthwiseBackpropOp final : public OpKernel {
       return absl::InvalidArgumentError(absl::StrCat(
           "input and filter must have the same depth: ", g.in_c, " vs ", f_shape.dim(2)));
     }
-    RILL_ASSIGN_OR_RETURN(Window h, attrs_.WindowAlong(1, g.in_h, g.k_h));
-    RILL_ASSIGN_OR_RETURN(Window w, attrs_.WindowAlong(2, g.in_w, g.k_w));
-    g.out_h = h.out;
-    g.out_w = w.out;
-    g.pad_h = h.pad_before;
-    g.pad_w = w.pad_before;
-    g.stride_h = attrs_.strides[1];
-    g.stride_w = attrs_.strides[2];
-    g.dil_h = attrs_.dilations[1];
-    g.dil_w = attrs_.dilations[2];
+    RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
+                          NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
     const TensorShape expected({g.batch, g.out_h, g.out_w, g.in_c * g.mult});
     if (dy.shape() != expected) {
       return absl::InvalidArgumentError(
