@@ -7,9 +7,14 @@
 namespace rill {
 
 std::string AllocatorStats::DebugString() const {
-  return absl::StrCat("Limit: ", bytes_limit, "\nInUse: ", bytes_in_use,
-                      "\nMaxInUse: ", peak_bytes_in_use, "\nNumAllocs: ", num_allocs,
-                      "\nMaxAllocSize: ", largest_alloc_size);
+  std::string s = absl::StrCat("Limit: ", bytes_limit, "\nInUse: ", bytes_in_use,
+                               "\nMaxInUse: ", peak_bytes_in_use, "\nNumAllocs: ", num_allocs,
+                               "\nMaxAllocSize: ", largest_alloc_size);
+  if (bytes_reserved > 0) {
+    absl::StrAppend(&s, "\nReserved: ", bytes_reserved, "\nLargestFreeBlock: ",
+                    largest_free_block);
+  }
+  return s;
 }
 
 CpuAllocator* CpuAllocator::Default() {

@@ -25,6 +25,8 @@ struct AllocatorStats {
   int64_t peak_bytes_in_use = 0;   // high-water mark of bytes_in_use
   int64_t largest_alloc_size = 0;  // largest single request
   int64_t bytes_limit = 0;         // 0 = no limit
+  int64_t bytes_reserved = 0;      // memory taken from the device (BFC regions); 0 for malloc
+  int64_t largest_free_block = 0;  // largest request that fits without growing (BFC); 0 if n/a
   std::string DebugString() const;
 };
 
