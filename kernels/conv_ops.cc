@@ -12,8 +12,9 @@
 //   Conv2DBackpropFilter: the gradient for the filter of shape filter_sizes: the sum over pixel
 //     blocks of im2col(input)^T x out_backprop (float and double: TensorFlow 2.21's half
 //     Conv2DBackpropFilter gave inconsistent results in graph mode, so there is no reference).
-// Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[1,2,3]", "filter
-// must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3 vs 2",
+// Errors are TensorFlow's texts: InvalidArgument (Conv2D) "convolution input must be
+// 4-dimensional: [1,2,3]", "convolution filter must be 4-dimensional: [3,3,1]", (backprops)
+// "filter must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3 vs 2",
 // "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
 // out_backprop doesn't match computed: actual = 3, computed = 4 spatial_dim: 1 input: 5 filter:
 // 3 output: 3 stride: 1 dilation: 1"; Unimplemented "The Conv2D op currently only supports the
@@ -226,6 +227,13 @@ absl::Status CheckFourDims(const Tensor& t, const char* what) {
       what, " must be 4-dimensional", what[0] == 'f' ? ": " : "", t.shape().DebugString()));
 }
 
+// Conv2D's own wording (TensorFlow 2.21): "convolution input must be 4-dimensional: [4,4,3]".
+absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
+  if (t.shape().rank() == 4) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("convolution ", what, " must be 4-dimensional: ",
+                                                 t.shape().DebugString()));
+}
+
 class ConvOpBase : public OpKernel {
  public:
   explicit ConvOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -275,8 +283,8 @@ class Conv2DOp final : public ConvOpBase {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor input = ctx.input(0);
     const Tensor filter = ctx.input(1);
-    RILL_RETURN_IF_ERROR(CheckFourDims(input, "input"));
-    RILL_RETURN_IF_ERROR(CheckFourDims(filter, "filter"));
+    RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
+    RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
     RILL_ASSIGN_OR_RETURN(
         Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_c})));

@@ -103,7 +103,7 @@ TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
   const ConvCase valid{1, 1, "VALID", {}};
   EXPECT_THAT(Conv(F({1, 2, 3}, TensorShape({1, 1, 3})), F({1}, TensorShape({1, 1, 1, 1})), valid),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("input must be 4-dimensional[1,1,3]")));
+                       HasSubstr("convolution input must be 4-dimensional: [1,1,3]")));
   EXPECT_THAT(Conv(Ramp(TensorShape({1, 2, 2, 3}), 5, 0), Ramp(TensorShape({1, 1, 2, 1}), 5, 0),
                    valid),
               StatusIs(absl::StatusCode::kInvalidArgument,

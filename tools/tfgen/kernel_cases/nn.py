@@ -112,6 +112,10 @@ def bias_add(rec):
         c("nchw", rand(dt, [2, 3, 2, 2], s + "/e"), rand(dt, [3], s + "/f"), fmt="NCHW")
         c("count_error", rand(dt, [2, 3], s + "/g"), rand(dt, [2], s + "/h"),
           error="INVALID_ARGUMENT", phrases=["Must provide as many biases as the last dimension"])
+        c("rank1_error", rand(dt, [3], s + "/i"), rand(dt, [3], s + "/j"),
+          error="INVALID_ARGUMENT", phrases=["Input tensor must be at least 2D: [3]"])
+        c("bias_rank_error", rand(dt, [2, 3], s + "/k"), rand(dt, [1, 3], s + "/l"),
+          error="INVALID_ARGUMENT", phrases=["Biases must be 1D: [1,3]"])
 
     rec.for_dtypes("BiasAdd", ["float32", "float64", "half", "int32", "int64", "uint8", "int8",
                                "int16"], gen)
@@ -180,6 +184,10 @@ def conv2d(rec):
         c("rect_filter_stride", [1, 6, 8, 1], [2, 3, 1, 2], [1, 2, 3, 1], "SAME")
         c("depth_error", [1, 4, 4, 3], [3, 3, 2, 2], [1, 1, 1, 1], "VALID",
           error="INVALID_ARGUMENT", phrases=["input depth must be evenly divisible by filter depth"])
+        c("input_rank_error", [4, 4, 3], [3, 3, 3, 2], [1, 1, 1, 1], "VALID",
+          error="INVALID_ARGUMENT", phrases=["convolution input must be 4-dimensional: [4,4,3]"])
+        c("filter_rank_error", [1, 4, 4, 3], [3, 3, 3], [1, 1, 1, 1], "VALID",
+          error="INVALID_ARGUMENT", phrases=["convolution filter must be 4-dimensional: [3,3,3]"])
 
     rec.for_dtypes("Conv2D", ["float32", "float64", "half", "int32"], gen)
 
@@ -243,12 +251,26 @@ def xent(rec, op):
             c("broadcast_labels", logits, arr(np.eye(5)[[2]], dt))
             c("rank1_error", rand(dt, [5], s + "/b"), rand(dt, [5], s + "/c"),
               error="INVALID_ARGUMENT", phrases=["must be either 2-dimensional"])
+            c("not_broadcastable_error", logits, rand(dt, [4, 3], s + "/d"),
+              error="INVALID_ARGUMENT",
+              phrases=["logits and labels must be broadcastable: logits_size=[4,5] "
+                       "labels_size=[4,3]"])
         else:
             for ldt in ("int32", "int64"):
                 c("labels_" + ldt, logits, np.array([0, 4, 2, 1], dtype=ldt), ldt)
             c("label_out_of_range_error", logits, np.array([0, 5, 2, 1], dtype="int32"), "int32",
               error="INVALID_ARGUMENT",
               phrases=["Received a label value of 5 which is outside the valid range of [0, 5)"])
+            c("negative_label_error", logits, np.array([0, -1, 2, 1], dtype="int32"), "int32",
+              error="INVALID_ARGUMENT",
+              phrases=["Received a label value of -1 which is outside the valid range of [0, 5).  "
+                       "Label values: 0 -1 2 1"])
+            c("labels_rank_error", logits, np.array([[0], [1], [2], [3]], dtype="int32"), "int32",
+              error="INVALID_ARGUMENT", phrases=["labels must be 1-D, but got shape [4,1]"])
+            c("batch_mismatch_error", logits, np.array([0, 1], dtype="int32"), "int32",
+              error="INVALID_ARGUMENT",
+              phrases=["logits and labels must have the same first dimension, got logits shape "
+                       "[4,5] and labels shape [2]"])
 
     rec.for_dtypes(op, FLOATS, gen)
 
@@ -354,6 +376,10 @@ def lrn(rec):
 
         c("defaults", [1, 2, 2, 7])
         c("radius2", [2, 3, 1, 6], depth_radius=2, bias=2.0, alpha=0.1, beta=0.75)
+        x = rand(dt, [3, 4, 5], "LRN/%s/rank" % dt)
+        rec.case("LRN", dt, "rank_error", lambda: tf.raw_ops.LRN(input=ph("x", x, dt),
+                                                                name="out"),
+                 error="INVALID_ARGUMENT", phrases=["in must be 4-dimensional"])
 
     rec.for_dtypes("LRN", ["float32", "half"], gen)
 
@@ -373,6 +399,18 @@ def resize(rec, op):
         c("downsample", [2, 6, 5, 1], [3, 2])
         c("align_corners", [1, 3, 4, 2], [5, 7], align=True)
         c("half_pixel_centers", [1, 3, 4, 2], [5, 9], half_pixel=True)
+        for what, shape, size, align, half_pixel, phrase in (
+                ("rank_error", [3, 4, 2], [5, 5], False, False, "input must be 4-dimensional"),
+                ("zero_size_error", [1, 3, 4, 2], [0, 5], False, False,
+                 "output dimensions must be positive"),
+                ("both_flags_error", [1, 3, 4, 2], [5, 5], True, True,
+                 "If half_pixel_centers is True, align_corners must be False.")):
+            x = rand(dt, shape, s + "/" + what)
+            rec.case(op, dt, what, lambda x=x, size=size, align=align, half_pixel=half_pixel:
+                     getattr(tf.raw_ops, op)(images=ph("x", x, dt), size=const("size", size),
+                                             align_corners=align,
+                                             half_pixel_centers=half_pixel, name="out"),
+                     error="INVALID_ARGUMENT", phrases=[phrase])
 
     rec.for_dtypes(op, INT_AND_FLOAT, gen)
 
