@@ -55,6 +55,9 @@ class CpuAllocator final : public Allocator {
   void* AllocateRaw(size_t alignment, size_t bytes) override;
   void DeallocateRaw(void* ptr, size_t bytes) override;
   AllocatorStats GetStats() const override;
+  // Restarts the high-water mark at the bytes now in use, so the peak of what follows can be
+  // read (a step's, a loop's).
+  void ResetPeak() { peak_bytes_in_use_.store(bytes_in_use_.load()); }
 
  private:
   const int64_t bytes_limit_;

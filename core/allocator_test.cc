@@ -27,6 +27,20 @@ TEST(CpuAllocatorTest, CountsBytesPeakAndAllocations) {
   EXPECT_EQ(a.GetStats().bytes_in_use, 0);
 }
 
+TEST(CpuAllocatorTest, ResetPeakRestartsTheHighWaterMarkAtBytesInUse) {
+  CpuAllocator a;
+  void* p = a.AllocateRaw(64, 1000);
+  void* q = a.AllocateRaw(64, 24);
+  a.DeallocateRaw(p, 1000);
+  a.ResetPeak();
+  EXPECT_EQ(a.GetStats().peak_bytes_in_use, 24);
+  void* r = a.AllocateRaw(64, 100);
+  EXPECT_EQ(a.GetStats().peak_bytes_in_use, 124);
+  a.DeallocateRaw(r, 100);
+  a.DeallocateRaw(q, 24);
+  EXPECT_EQ(a.GetStats().peak_bytes_in_use, 124);
+}
+
 TEST(CpuAllocatorTest, LimitTurnsLargeRequestsIntoNull) {
   CpuAllocator a(/*bytes_limit=*/100);
   void* p = a.AllocateRaw(64, 80);

@@ -310,11 +310,15 @@ TEST(ImportGraphDefTest, CycleThroughNextIterationIsAccepted) {
   EXPECT_THAT(names, ElementsAre("a", "b", "i", "body", "next"));
 }
 
-TEST(ImportGraphDefTest, UnknownOpLoopThroughNextIterationIsAccepted) {
-  // The control-flow ops as TensorFlow writes them, whether Rill knows them or not.
+TEST(ImportGraphDefTest, WhileLoopThroughNextIterationIsAccepted) {
+  // The control-flow ops as TensorFlow writes them (ops/control_flow_ops.cc).
   RILL_EXPECT_OK(ImportGraphDef(WithConsts(R"pb(
-    node { name: "enter" op: "Enter" input: "i" }
-    node { name: "merge" op: "Merge" input: "enter" input: "next" }
+    node { name: "enter" op: "Enter" input: "i"
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "frame_name" value { s: "while/while_context" } } }
+    node { name: "merge" op: "Merge" input: "enter" input: "next"
+           attr { key: "T" value { type: DT_INT32 } }
+           attr { key: "N" value { i: 2 } } }
     node { name: "add" op: "AddV2" input: "merge" input: "i"
            attr { key: "T" value { type: DT_INT32 } } }
     node { name: "next" op: "NextIteration" input: "add"

@@ -144,6 +144,11 @@ class OpKernelContext {
   // The input tensor (through the ref for ref inputs).
   Tensor input(int i) const { return (*params_.inputs)[i].Get(); }
   const TensorValue& input_value(int i) const { return (*params_.inputs)[i]; }
+  // False for a dead input (TF1 control flow): only Merge and the transfer ops see those.
+  bool has_input(int i) const {
+    const TensorValue& v = (*params_.inputs)[i];
+    return v.is_ref() || v.tensor.IsInitialized();
+  }
 
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   // Allocates output `i` from the device's allocator. ResourceExhausted names the node, shape,

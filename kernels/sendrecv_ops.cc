@@ -65,8 +65,8 @@ class RecvOp final : public AsyncOpKernel {
     OpKernelContext* c = &ctx;
     ctx.rendezvous()->RecvAsync(
         key_,
-        [c, done = std::move(done)](const absl::Status& s, const Tensor& value, bool /*is_dead*/) {
-          if (s.ok()) c->set_output(0, value);
+        [c, done = std::move(done)](const absl::Status& s, const Tensor& value, bool is_dead) {
+          if (s.ok() && !is_dead) c->set_output(0, value);
           done(s);
         });
   }

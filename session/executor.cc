@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
@@ -25,6 +26,13 @@ int64_t NowMicros() {
 // Appends TensorFlow's node trailer to an error, keeping its code.
 absl::Status WithNode(const absl::Status& s, const std::string& node) {
   return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[{{node ", node, "}}]]"));
+}
+
+bool IsOneOf(const std::string& op, std::initializer_list<const char*> ops) {
+  for (const char* o : ops) {
+    if (op == o) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -56,12 +64,32 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.num_outputs = static_cast<int>(item.kernel->output_types().size());
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
-    item.copies_ref_inputs = def.op() == "_Retval";
+    const std::string& op = def.op();
+    item.copies_ref_inputs = op == "_Retval";
+    item.is_merge = IsOneOf(op, {"Merge", "RefMerge"});
+    item.is_enter = IsOneOf(op, {"Enter", "RefEnter"});
+    item.is_exit = IsOneOf(op, {"Exit", "RefExit"});
+    item.is_next_iteration = IsOneOf(op, {"NextIteration", "RefNextIteration"});
+    item.is_control_trigger = op == "ControlTrigger";
+    item.is_transfer = IsOneOf(op, {"_Send", "_HostSend", "_Recv", "_HostRecv"});
+    item.may_leave_output = IsOneOf(op, {"Switch", "RefSwitch", "_Recv", "_HostRecv"});
+    if (item.is_enter) {
+      int64_t parallel = 10;
+      RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "is_constant", &item.is_constant_enter));
+      RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "parallel_iterations", &parallel));
+      if (parallel < 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Enter node ", def.name(), " has parallel_iterations ", parallel,
+            "; it must be at least 1"));
+      }
+      item.parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1 << 20));
+      ex->has_loops_ = true;
+    }
   }
+  std::vector<int> num_control_in(n, 0);
   for (int i = 0; i < n; ++i) {
     const NodeDef& def = partition.node(i);
     NodeItem& item = ex->nodes_[i];
-    item.input_start = ex->total_inputs_;
     const DataTypeVector& types = item.kernel->input_types();
     int slot = 0;
     for (const std::string& input : def.input()) {
@@ -75,6 +103,7 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
       ++item.initial_pending;
       if (in.is_control()) {
         src.control_out.push_back(i);
+        ++num_control_in[i];
         continue;
       }
       if (in.index >= src.num_outputs) {
@@ -93,27 +122,119 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
                                                      types.size()));
     }
     item.num_inputs = slot;
-    ex->total_inputs_ += slot;
-    if (item.initial_pending == 0) ex->roots_.push_back(i);
+    if (item.is_merge) item.initial_pending = 1 + 2 * num_control_in[i];
+    if (item.initial_pending == 0 && !item.is_merge) ex->roots_.push_back(i);
   }
+  RILL_RETURN_IF_ERROR(ex->BuildFrames(partition));
   return ex;
+}
+
+absl::Status Executor::BuildFrames(const GraphDef& partition) {
+  const int n = static_cast<int>(nodes_.size());
+  frames_.push_back(FrameInfo{});
+  absl::flat_hash_map<std::string, int> frame_by_name;
+  bool has_transfer = false;
+  for (const NodeItem& item : nodes_) has_transfer |= item.is_transfer;
+  std::vector<bool> visited(n, false);
+  std::deque<int> queue;
+  for (int r : roots_) {
+    visited[r] = true;
+    queue.push_back(r);
+  }
+  while (!queue.empty()) {
+    const int id = queue.front();
+    queue.pop_front();
+    const NodeItem& item = nodes_[id];
+    const NodeDef& def = partition.node(id);
+    // The frame the node's consumers run in.
+    int out_frame = item.frame;
+    if (item.is_enter) {
+      std::string name;
+      RILL_RETURN_IF_ERROR(GetNodeAttr(def, "frame_name", &name));
+      auto [it, added] = frame_by_name.emplace(name, static_cast<int>(frames_.size()));
+      if (added) {
+        FrameInfo info;
+        info.name = name;
+        info.parent = item.frame;
+        frames_.push_back(std::move(info));
+      } else if (frames_[it->second].parent != item.frame) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Enter node ", def.name(), " enters frame '", name, "' from frame '",
+            frames_[item.frame].name, "', but other Enter nodes enter it from '",
+            frames_[frames_[it->second].parent].name,
+            "'; every Enter of a loop must sit in the same enclosing frame"));
+      }
+      out_frame = it->second;
+      nodes_[id].child_frame = out_frame;
+      ++frames_[out_frame].num_enters;
+    } else if (item.is_exit) {
+      if (item.frame == 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Exit node ", def.name(),
+            " is not inside a while loop (no Enter node leads to it); an Exit must follow the "
+            "loop's Switch"));
+      }
+      out_frame = frames_[item.frame].parent;
+    }
+    auto visit = [&](int dst) -> absl::Status {
+      if (!visited[dst]) {
+        visited[dst] = true;
+        nodes_[dst].frame = out_frame;
+        queue.push_back(dst);
+      } else if (nodes_[dst].frame != out_frame) {
+        const std::string what = absl::StrCat(
+            "Node ", partition.node(dst).name(), " has inputs from frame '",
+            frames_[nodes_[dst].frame].name, "' and from frame '", frames_[out_frame].name,
+            "' (via ", def.name(), ")");
+        if (has_transfer) {
+          // A _Recv has no inputs, so a loop body cut by the partitioner looks like this.
+          return absl::UnimplementedError(absl::StrCat(
+              what, ": a while loop's body is split across devices here, and loops whose body "
+              "spans devices are not supported yet: place the whole loop on one device"));
+        }
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, "; a tensor enters a loop only through Enter and leaves it only through Exit"));
+      }
+      return absl::OkStatus();
+    };
+    for (const auto& edges : item.out_edges) {
+      for (const Edge& e : edges) RILL_RETURN_IF_ERROR(visit(e.dst));
+    }
+    for (int dst : item.control_out) RILL_RETURN_IF_ERROR(visit(dst));
+  }
+  for (int i = 0; i < n; ++i) {
+    NodeItem& item = nodes_[i];
+    FrameInfo& frame = frames_[item.frame];
+    if (item.frame != 0 && item.is_transfer) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Node ", item.kernel->name(), " (", item.kernel->type_string(),
+          ") moves a tensor between devices inside while loop '", frame.name,
+          "'; loops whose body spans devices are not supported yet: place the whole loop on "
+          "one device"));
+    }
+    item.local_id = frame.num_nodes++;
+    item.input_start = frame.total_inputs;
+    frame.total_inputs += item.num_inputs;
+    frame.initial_pending.push_back(item.initial_pending);
+  }
+  return absl::OkStatus();
 }
 
 Executor::~Executor() = default;
 
-// The state of one step: input buffers, pending counts, the outstanding-node count and the first
-// error. Deletes itself when the last node finishes, after calling `done`.
+// The state of one step: frame instances with their iterations (input slots, pending and dead
+// counts), the count of nodes ready or running, and the first error. Deletes itself when the last
+// node finishes, after calling `done`.
+//
+// Locking: each frame instance's `mu` guards its iterations' pending/dead counts, its iteration
+// bookkeeping and the writes of its input slots; a node's input slots are read without the lock
+// once it is ready (every write happened before, under the lock that made it ready). `frames_mu_`
+// guards the map of child frame instances; it is never taken while holding a frame's `mu`.
 class Executor::StepState {
  public:
   StepState(const Executor* ex, const Args& args, std::function<void(absl::Status)> done)
-      : ex_(ex),
-        args_(args),
-        done_(std::move(done)),
-        inputs_(ex->total_inputs_),
-        pending_(ex->nodes_.size()) {
-    for (size_t i = 0; i < ex->nodes_.size(); ++i) {
-      pending_[i].store(ex->nodes_[i].initial_pending, std::memory_order_relaxed);
-    }
+      : ex_(ex), args_(args), done_(std::move(done)) {
+    root_ = std::make_unique<FrameState>(&ex->frames_[0], nullptr, 0, 1);
   }
 
   void Start() {
@@ -121,60 +242,136 @@ class Executor::StepState {
       Finish();
       return;
     }
-    outstanding_.store(static_cast<int>(ex_->roots_.size()), std::memory_order_relaxed);
+    std::deque<TaggedNode> ready;
+    {
+      absl::MutexLock lock(&root_->mu);
+      for (int id : ex_->roots_) ready.push_back({id, root_.get(), 0, false});
+      root_->GetIteration(0)->outstanding_ops = static_cast<int>(ready.size());
+    }
+    outstanding_.store(static_cast<int>(ready.size()), std::memory_order_relaxed);
     // The caller must never block inside a kernel (it waits for the step with a timeout), so
     // expensive roots go to the runner; cheap ones run here.
     // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
-    std::deque<int> ready;
-    for (int id : ex->roots_) {
-      if (ex->nodes_[id].kernel->IsExpensive() && runner) {
-        runner([this, id] {
-          std::deque<int> more;
-          Process(id, more);
+    std::deque<TaggedNode> inline_ready;
+    for (const TaggedNode& t : ready) {
+      if (ex->nodes_[t.id].kernel->IsExpensive() && runner) {
+        runner([this, t] {
+          std::deque<TaggedNode> more;
+          Process(t, more);
           RunReady(more);
         });
       } else {
-        ready.push_back(id);
+        inline_ready.push_back(t);
       }
     }
-    RunReady(ready);
+    RunReady(inline_ready);
   }
 
  private:
+  struct FrameState;
+
+  // A node made ready in a frame instance's iteration.
+  struct TaggedNode {
+    int id;
+    FrameState* frame;
+    int64_t iter;
+    bool is_dead;
+  };
+
+  struct IterationState {
+    IterationState(const FrameInfo& info, int64_t iteration)
+        : iter(iteration),
+          inputs(info.total_inputs),
+          pending(info.initial_pending),
+          dead_count(info.num_nodes, 0) {}
+    const int64_t iter;
+    std::vector<TensorValue> inputs;  // by NodeItem::input_start
+    std::vector<int> pending;         // by NodeItem::local_id
+    std::vector<int> dead_count;
+    int outstanding_ops = 0;          // nodes of this iteration ready or running
+    int outstanding_frame_count = 0;  // child frame instances not yet done
+  };
+
+  // One instance of a static frame: the root, or a loop for one (parent instance, iteration).
+  struct FrameState {
+    FrameState(const FrameInfo* frame_info, FrameState* parent_frame, int64_t iteration_of_parent,
+               int max_parallel)
+        : info(frame_info),
+          parent(parent_frame),
+          parent_iter(iteration_of_parent),
+          max_parallel_iterations(max_parallel),
+          num_pending_inputs(frame_info->num_enters),
+          iterations(max_parallel + 1) {
+      iterations[0] = std::make_unique<IterationState>(*info, 0);
+    }
+    // The live iteration `i`, or nullptr once it was freed.
+    IterationState* GetIteration(int64_t i) {
+      IterationState* s = iterations[i % iterations.size()].get();
+      return s != nullptr && s->iter == i ? s : nullptr;
+    }
+
+    const FrameInfo* const info;
+    FrameState* const parent;  // null for the root
+    const int64_t parent_iter;
+    const int max_parallel_iterations;
+    absl::Mutex mu;
+    int num_pending_inputs ABSL_GUARDED_BY(mu);  // Enter deliveries still to come
+    int64_t iteration_count ABSL_GUARDED_BY(mu) = 0;  // the newest iteration started
+    int num_outstanding_iterations ABSL_GUARDED_BY(mu) = 1;
+    // A ring of max_parallel_iterations + 1 slots; iteration i lives in slot i % size.
+    std::vector<std::unique_ptr<IterationState>> iterations;
+    // NextIteration outputs waiting for a slot (parallel_iterations reached).
+    std::vector<std::pair<int, TensorValue>> next_iter_roots ABSL_GUARDED_BY(mu);
+    // Constant Enter values, delivered to every iteration: (node, value, dead).
+    std::vector<std::tuple<int, TensorValue, bool>> loop_invariants ABSL_GUARDED_BY(mu);
+    std::vector<int> dead_exits ABSL_GUARDED_BY(mu);  // delivered when the frame is done
+  };
+
+  using FrameKey = std::tuple<const FrameState*, int64_t, int>;
+
   // Runs `ready` nodes: cheap ones inline, expensive ones on the runner.
-  void RunReady(std::deque<int>& ready) {
+  void RunReady(std::deque<TaggedNode>& ready) {
     while (!ready.empty()) {
-      int id = ready.front();
+      TaggedNode t = ready.front();
       ready.pop_front();
-      const NodeItem& item = ex_->nodes_[id];
-      if (item.kernel->IsExpensive() && args_.runner && !ready.empty()) {
-        args_.runner([this, id] {
-          std::deque<int> more;
-          Process(id, more);
+      const NodeItem& item = ex_->nodes_[t.id];
+      if (!t.is_dead && item.kernel->IsExpensive() && args_.runner && !ready.empty()) {
+        args_.runner([this, t] {
+          std::deque<TaggedNode> more;
+          Process(t, more);
           RunReady(more);
         });
       } else {
-        Process(id, ready);
+        Process(t, ready);
       }
     }
   }
 
-  void Process(int id, std::deque<int>& ready) {
-    const NodeItem& item = ex_->nodes_[id];
+  void Process(const TaggedNode& t, std::deque<TaggedNode>& ready) {
+    const NodeItem& item = ex_->nodes_[t.id];
     if (!ok()) {
-      NodeDone(id, absl::OkStatus(), nullptr, ready);
+      NodeDone(t, absl::OkStatus(), nullptr, ready);
       return;
     }
-    for (int i = 0; i < item.num_inputs; ++i) {
-      const TensorValue& v = inputs_[item.input_start + i];
-      const bool initialized = v.is_ref() ? v.Get().IsInitialized() : v.tensor.IsInitialized();
-      if (!initialized && !(v.is_ref() && item.allows_uninitialized_input)) {
+    if (t.is_dead && !item.is_transfer) {
+      // A dead node does not run: its outputs are dead.
+      NodeDone(t, absl::OkStatus(), nullptr, ready);
+      return;
+    }
+    IterationState* iter = t.frame->GetIteration(t.iter);
+    TensorValue* first_input = iter->inputs.data() + item.input_start;
+    if (!t.is_dead) {
+      for (int i = 0; i < item.num_inputs; ++i) {
+        const TensorValue& v = first_input[i];
+        if (item.is_merge && !v.is_ref() && !v.tensor.IsInitialized()) continue;  // dead input
+        const bool initialized = v.is_ref() ? v.Get().IsInitialized() : v.tensor.IsInitialized();
+        if (initialized || (v.is_ref() && item.allows_uninitialized_input)) continue;
         const std::string& src = ex_->nodes_[item.input_src[i]].kernel->name();
         bool from_variable = v.is_ref() || item.input_is_ref[i];
-        for (DataType t : ex_->nodes_[item.input_src[i]].kernel->output_types()) {
-          from_variable |= IsRefType(t);
+        for (DataType type : ex_->nodes_[item.input_src[i]].kernel->output_types()) {
+          from_variable |= IsRefType(type);
         }
         absl::Status s =
             from_variable
@@ -183,7 +380,7 @@ class Executor::StepState {
                 : absl::InternalError(absl::StrCat("Input ", i, " of node ",
                                                    item.kernel->name(), " from ", src,
                                                    " has no value"));
-        NodeDone(id, WithNode(s, item.kernel->name()), nullptr, ready);
+        NodeDone(t, WithNode(s, item.kernel->name()), nullptr, ready);
         return;
       }
     }
@@ -194,41 +391,39 @@ class Executor::StepState {
     params.cancellation = args_.cancellation;
     params.call_frame = args_.call_frame;
     params.intra_op_pool = args_.intra_op_pool;
+    params.is_input_dead = t.is_dead;
     params.kernel = item.kernel.get();
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.kernel->IsAsync()) {
       // The context and its inputs must outlive ComputeAsync: keep them on the heap.
-      auto inputs = std::make_shared<std::vector<TensorValue>>(
-          inputs_.begin() + item.input_start,
-          inputs_.begin() + item.input_start + item.num_inputs);
+      auto inputs =
+          std::make_shared<std::vector<TensorValue>>(first_input, first_input + item.num_inputs);
       params.inputs = inputs.get();
       auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
-          ->ComputeAsync(*ctx, [this, id, ctx, inputs, start](absl::Status s) {
-            std::deque<int> more;
-            Record(id, start);
-            NodeDone(id, s, ctx.get(), more);
+          ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
+            std::deque<TaggedNode> more;
+            Record(t.id, start);
+            NodeDone(t, s, ctx.get(), more);
             RunReady(more);
           });
       return;
     }
-    // Synchronous kernels: inputs are moved out of the step's buffer (each slot is read once) and
-    // the context lives on this stack.
-    std::vector<TensorValue> inputs(
-        std::make_move_iterator(inputs_.begin() + item.input_start),
-        std::make_move_iterator(inputs_.begin() + item.input_start + item.num_inputs));
+    // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
+    // once) and the context lives on this stack.
+    std::vector<TensorValue> inputs(std::make_move_iterator(first_input),
+                                    std::make_move_iterator(first_input + item.num_inputs));
     params.inputs = &inputs;
-    OpKernelContext ctx_storage(params, item.num_outputs);
-    OpKernelContext* ctx = &ctx_storage;
-    absl::Status s = item.kernel->Compute(*ctx);
-    Record(id, start);
-    NodeDone(id, s, ctx, ready);
+    OpKernelContext ctx(params, item.num_outputs);
+    absl::Status s = item.kernel->Compute(ctx);
+    Record(t.id, start);
+    NodeDone(t, s, &ctx, ready);
   }
 
   void Record(int id, int64_t start) {
     if (args_.stats == nullptr) return;
     const int64_t end = NowMicros();
-    absl::MutexLock lock(&mu_);
+    absl::MutexLock lock(&stats_mu_);
     NodeExecStats* ns = args_.stats->add_node_stats();
     ns->set_node_name(ex_->nodes_[id].kernel->name());
     ns->set_all_start_micros(start);
@@ -238,61 +433,284 @@ class Executor::StepState {
                                         ex_->nodes_[id].kernel->type_string(), "()"));
   }
 
-  // Propagates outputs (when `ctx` is set and `s` is OK), then marks the node finished.
-  void NodeDone(int id, absl::Status s, OpKernelContext* ctx, std::deque<int>& ready) {
-    const NodeItem& item = ex_->nodes_[id];
+  // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already
+  // failed, then marks the node finished.
+  void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx,
+                std::deque<TaggedNode>& ready) {
+    const NodeItem& item = ex_->nodes_[t.id];
     if (!s.ok()) {
       Fail(absl::StrContains(s.message(), "{{node ") ? s : WithNode(s, item.kernel->name()));
-    } else if (ctx != nullptr && ok()) {
-      for (int o = 0; o < item.num_outputs; ++o) {
-        const TensorValue& out = ctx->outputs()[o];
-        if (!item.out_edges[o].empty() && !out.is_ref() && !out.tensor.IsInitialized()) {
-          Fail(WithNode(absl::InternalError(absl::StrCat(
-                            "Node ", item.kernel->name(), " did not produce output ", o)),
-                        item.kernel->name()));
-          break;
-        }
-        for (const Edge& e : item.out_edges[o]) {
-          const NodeItem& dst = ex_->nodes_[e.dst];
-          TensorValue& slot = inputs_[dst.input_start + e.dst_slot];
-          if (out.is_ref() && !dst.input_is_ref[e.dst_slot]) {
-            // A ref read by a non-ref consumer: read the value (a copy for fetches, so later
-            // in-place updates of the variable do not change what the caller got).
-            slot.tensor = out.Get();
-            if (dst.copies_ref_inputs && slot.tensor.IsInitialized()) {
-              absl::StatusOr<Tensor> copy = slot.tensor.DeepCopy();
-              if (copy.ok()) slot.tensor = *std::move(copy);
-            }
-            slot.ref = nullptr;
-            slot.ref_mu = nullptr;
-          } else {
-            slot = out;
+    } else if (ok()) {
+      std::vector<TensorValue> dead_outputs;
+      std::vector<TensorValue>* outputs = nullptr;
+      if (ctx != nullptr) {
+        outputs = &ctx->outputs();
+        for (int o = 0; o < item.num_outputs && !item.may_leave_output; ++o) {
+          const TensorValue& out = (*outputs)[o];
+          if (!item.out_edges[o].empty() && !out.is_ref() && !out.tensor.IsInitialized()) {
+            s = WithNode(absl::InternalError(absl::StrCat("Node ", item.kernel->name(),
+                                                          " did not produce output ", o)),
+                         item.kernel->name());
+            break;
           }
         }
+      } else {
+        dead_outputs.resize(item.num_outputs);
+        outputs = &dead_outputs;
+      }
+      if (!s.ok()) {
+        Fail(s);
+      } else {
+        const bool is_dead = (t.is_dead || ctx == nullptr) && !item.is_control_trigger;
+        Propagate(t, is_dead, *outputs, ready);
       }
     }
-    if (ok()) {
-      for (const auto& edges : item.out_edges) {
-        for (const Edge& e : edges) Decrement(e.dst, ready);
-      }
-      for (int dst : item.control_out) Decrement(dst, ready);
-    }
-    completed_.fetch_add(1, std::memory_order_relaxed);
+    if (t.frame == root_.get()) root_completed_.fetch_add(1, std::memory_order_relaxed);
     if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
   }
 
-  void Decrement(int dst, std::deque<int>& ready) {
-    if (pending_[dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      outstanding_.fetch_add(1, std::memory_order_relaxed);
-      ready.push_back(dst);
+  // Moves the finished node's outputs to their consumers in the right frame and iteration and
+  // updates the iteration and frame bookkeeping (TensorFlow's PropagateOutputs).
+  void Propagate(const TaggedNode& t, bool is_dead, std::vector<TensorValue>& outputs,
+                 std::deque<TaggedNode>& ready) {
+    const NodeItem& item = ex_->nodes_[t.id];
+    FrameState* frame = t.frame;
+    bool frame_done = false;
+    if (item.is_enter) {
+      FrameState* child = FindOrCreateChildFrame(frame, t.iter, item);
+      bool child_done = false;
+      {
+        absl::MutexLock lock(&child->mu);
+        if (item.is_constant_enter) {
+          AddLoopInvariant(child, t.id, outputs[0], is_dead, ready);
+        } else {
+          ActivateNodes(item, is_dead, child, 0, outputs, ready);
+        }
+        if (--child->num_pending_inputs == 0) child_done = CleanupIterations(child, 0, ready);
+      }
+      if (child_done) DeleteFrame(child, ready);
+      absl::MutexLock lock(&frame->mu);
+      frame_done = DecrementOutstandingOps(frame, t.iter, ready);
+    } else if (item.is_exit) {
+      if (!is_dead) {
+        absl::MutexLock lock(&frame->parent->mu);
+        ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, ready);
+      }
+      absl::MutexLock lock(&frame->mu);
+      // A dead Exit of the newest iteration is passed on when the frame is done (the loop may
+      // be in an untaken branch); those of earlier iterations are just the loop going on.
+      if (is_dead && t.iter == frame->iteration_count) frame->dead_exits.push_back(t.id);
+      frame_done = DecrementOutstandingOps(frame, t.iter, ready);
+    } else if (item.is_next_iteration) {
+      absl::MutexLock lock(&frame->mu);
+      if (is_dead) {
+        // The loop ends here: deadness does not flow into the next iteration.
+      } else if (t.iter == frame->iteration_count &&
+                 frame->num_outstanding_iterations == frame->max_parallel_iterations) {
+        frame->next_iter_roots.emplace_back(t.id, std::move(outputs[0]));
+      } else {
+        if (t.iter == frame->iteration_count) StartIteration(frame, ready);
+        ActivateNodes(item, false, frame, t.iter + 1, outputs, ready);
+      }
+      frame_done = DecrementOutstandingOps(frame, t.iter, ready);
+    } else {
+      absl::MutexLock lock(&frame->mu);
+      ActivateNodes(item, is_dead, frame, t.iter, outputs, ready);
+      frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     }
+    if (frame_done) DeleteFrame(frame, ready);
+  }
+
+  // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
+  // became ready (TensorFlow's ActivateNodes, including its Merge rules).
+  void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
+                     std::vector<TensorValue>& outputs, std::deque<TaggedNode>& ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    IterationState* state = frame->GetIteration(iter);
+    auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
+      const NodeItem& dst = ex_->nodes_[dst_id];
+      int& pending = state->pending[dst.local_id];
+      int& dead_count = state->dead_count[dst.local_id];
+      const bool is_control = dst_slot < 0;
+      const bool has_value = !is_control && !is_dead && out != nullptr &&
+                             (out->is_ref() || out->tensor.IsInitialized());
+      bool dst_dead = false;
+      bool dst_ready = false;
+      bool need_input = has_value;
+      if (dst.is_merge) {
+        if (is_control) {
+          pending -= 2;
+          dst_dead = dead_count == dst.num_inputs;
+          dst_ready = pending == 0 || (pending == 1 && dst_dead);
+        } else if (has_value) {
+          // Bit 0 of a Merge's count says no live input has arrived yet: only the first live
+          // input is used, and it makes the Merge ready once the control inputs are in.
+          need_input = (pending & 1) == 1;
+          dst_ready = pending == 1;
+          pending &= ~1;
+        } else {
+          ++dead_count;
+          // A dead Enter kills the loop's Merge at once: its NextIteration never comes.
+          dst_dead = dead_count == dst.num_inputs || item.is_enter;
+          dst_ready = pending == 1 && dst_dead;
+        }
+      } else {
+        if (is_dead || (!is_control && !has_value)) ++dead_count;
+        dst_dead = dead_count > 0;
+        dst_ready = --pending == 0;
+      }
+      if (need_input) Deliver(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
+      if (dst_ready) {
+        if (dst.is_control_trigger) dst_dead = false;
+        ready.push_back({dst_id, frame, iter, dst_dead});
+        ++state->outstanding_ops;
+        outstanding_.fetch_add(1, std::memory_order_relaxed);
+      }
+    };
+    for (int o = 0; o < item.num_outputs; ++o) {
+      const TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
+      for (const Edge& e : item.out_edges[o]) activate(e.dst, e.dst_slot, out);
+    }
+    for (int dst : item.control_out) activate(dst, -1, nullptr);
+  }
+
+  // Writes one output into a consumer's input slot.
+  static void Deliver(const TensorValue& out, const NodeItem& dst, int dst_slot,
+                      TensorValue* slot) {
+    if (out.is_ref() && !dst.input_is_ref[dst_slot]) {
+      // A ref read by a non-ref consumer: read the value (a copy for fetches, so later in-place
+      // updates of the variable do not change what the caller got).
+      slot->tensor = out.Get();
+      if (dst.copies_ref_inputs && slot->tensor.IsInitialized()) {
+        absl::StatusOr<Tensor> copy = slot->tensor.DeepCopy();
+        if (copy.ok()) slot->tensor = *std::move(copy);
+      }
+      slot->ref = nullptr;
+      slot->ref_mu = nullptr;
+    } else {
+      *slot = out;
+    }
+  }
+
+  FrameState* FindOrCreateChildFrame(FrameState* parent, int64_t parent_iter,
+                                     const NodeItem& enter) {
+    const FrameKey key(parent, parent_iter, enter.child_frame);
+    {
+      absl::MutexLock lock(&frames_mu_);
+      auto it = child_frames_.find(key);
+      if (it != child_frames_.end()) return it->second.get();
+    }
+    auto created = std::make_unique<FrameState>(&ex_->frames_[enter.child_frame], parent,
+                                                parent_iter, enter.parallel_iterations);
+    FrameState* raw = created.get();
+    {
+      absl::MutexLock lock(&frames_mu_);
+      auto [it, added] = child_frames_.emplace(key, std::move(created));
+      if (!added) return it->second.get();  // another Enter of the same loop was first
+    }
+    absl::MutexLock lock(&parent->mu);
+    ++parent->GetIteration(parent_iter)->outstanding_frame_count;
+    return raw;
+  }
+
+  // Records a loop invariant and delivers it to every live iteration.
+  void AddLoopInvariant(FrameState* frame, int id, const TensorValue& value, bool is_dead,
+                        std::deque<TaggedNode>& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    frame->loop_invariants.emplace_back(id, value, is_dead);
+    std::vector<TensorValue> outputs{value};
+    for (int64_t i = frame->iteration_count - frame->num_outstanding_iterations + 1;
+         i <= frame->iteration_count; ++i) {
+      if (i >= 0 && frame->GetIteration(i) != nullptr) {
+        ActivateNodes(ex_->nodes_[id], is_dead, frame, i, outputs, ready);
+      }
+    }
+  }
+
+  // Opens iteration iteration_count + 1 and delivers the loop invariants to it.
+  void StartIteration(FrameState* frame, std::deque<TaggedNode>& ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    const int64_t next = ++frame->iteration_count;
+    ++frame->num_outstanding_iterations;
+    frame->iterations[next % frame->iterations.size()] =
+        std::make_unique<IterationState>(*frame->info, next);
+    for (auto& [id, value, dead] : frame->loop_invariants) {
+      std::vector<TensorValue> outputs{value};
+      ActivateNodes(ex_->nodes_[id], dead, frame, next, outputs, ready);
+    }
+  }
+
+  // One node of (frame, iter) finished; true when that made the whole frame instance done.
+  bool DecrementOutstandingOps(FrameState* frame, int64_t iter, std::deque<TaggedNode>& ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    IterationState* state = frame->GetIteration(iter);
+    if (--state->outstanding_ops != 0) return false;
+    return CleanupIterations(frame, iter, ready);
+  }
+
+  bool IsIterationDone(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    IterationState* state = frame->GetIteration(iter);
+    if (state == nullptr || state->outstanding_ops != 0 || state->outstanding_frame_count != 0) {
+      return false;
+    }
+    // Iteration 0 also waits for every Enter; later ones for the iteration before them.
+    return iter == 0 ? frame->num_pending_inputs == 0 : frame->GetIteration(iter - 1) == nullptr;
+  }
+
+  // Frees done iterations from `iter` on (starting deferred ones as slots free up); true when
+  // the frame instance is done. The root frame is never freed here (the step ends instead).
+  bool CleanupIterations(FrameState* frame, int64_t iter, std::deque<TaggedNode>& ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    if (frame == root_.get()) return false;
+    for (int64_t i = iter; i <= frame->iteration_count && IsIterationDone(frame, i); ++i) {
+      frame->iterations[i % frame->iterations.size()].reset();
+      --frame->num_outstanding_iterations;
+      if (!frame->next_iter_roots.empty()) {
+        StartIteration(frame, ready);
+        for (auto& [id, value] : frame->next_iter_roots) {
+          std::vector<TensorValue> outputs{std::move(value)};
+          ActivateNodes(ex_->nodes_[id], false, frame, frame->iteration_count, outputs, ready);
+        }
+        frame->next_iter_roots.clear();
+      }
+    }
+    return frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0;
+  }
+
+  // A done frame instance: passes its dead Exits on to the parent iteration, frees it, and
+  // frees the parent too when that was the parent's last work.
+  void DeleteFrame(FrameState* frame, std::deque<TaggedNode>& ready) {
+    FrameState* parent = frame->parent;
+    const int64_t parent_iter = frame->parent_iter;
+    std::vector<int> dead_exits;
+    {
+      absl::MutexLock lock(&frame->mu);
+      dead_exits.swap(frame->dead_exits);
+    }
+    bool parent_done = false;
+    {
+      absl::MutexLock lock(&parent->mu);
+      std::vector<TensorValue> none;
+      for (int id : dead_exits) {
+        ActivateNodes(ex_->nodes_[id], true, parent, parent_iter, none, ready);
+      }
+      IterationState* state = parent->GetIteration(parent_iter);
+      --state->outstanding_frame_count;
+      if (state->outstanding_ops == 0 && state->outstanding_frame_count == 0) {
+        parent_done = CleanupIterations(parent, parent_iter, ready);
+      }
+    }
+    {
+      absl::MutexLock lock(&frames_mu_);
+      child_frames_.erase(FrameKey(parent, parent_iter, frame->info - ex_->frames_.data()));
+    }
+    if (parent_done) DeleteFrame(parent, ready);
   }
 
   bool ok() const { return !failed_.load(std::memory_order_acquire); }
 
   void Fail(const absl::Status& s) {
     {
-      absl::MutexLock lock(&mu_);
+      absl::MutexLock lock(&stats_mu_);
       if (!status_.ok()) return;
       status_ = s;
       failed_.store(true, std::memory_order_release);
@@ -304,14 +722,23 @@ class Executor::StepState {
   void Finish() {
     absl::Status s;
     {
-      absl::MutexLock lock(&mu_);
+      absl::MutexLock lock(&stats_mu_);
       s = status_;
     }
-    const int done = completed_.load();
-    if (s.ok() && done != static_cast<int>(ex_->nodes_.size())) {
-      s = absl::InternalError(absl::StrCat("Executor finished with ",
-                                           ex_->nodes_.size() - done,
-                                           " nodes never ready (a cycle in the partition?)"));
+    if (s.ok()) {
+      const int root_nodes = ex_->frames_[0].num_nodes;
+      const int done = root_completed_.load();
+      size_t live_frames;
+      {
+        absl::MutexLock lock(&frames_mu_);
+        live_frames = child_frames_.size();
+      }
+      if (done != root_nodes || live_frames != 0) {
+        s = absl::InternalError(absl::StrCat(
+            "Executor finished with ", root_nodes - done, " nodes never ready",
+            live_frames != 0 ? absl::StrCat(" and ", live_frames, " while loops unfinished") : "",
+            " (a cycle in the partition, or a loop missing its Enter, Merge or NextIteration?)"));
+      }
     }
     auto cb = std::move(done_);
     delete this;
@@ -321,13 +748,15 @@ class Executor::StepState {
   const Executor* ex_;
   Args args_;
   std::function<void(absl::Status)> done_;
-  std::vector<TensorValue> inputs_;
-  std::vector<std::atomic<int>> pending_;
-  std::atomic<int> outstanding_{0};
-  std::atomic<int> completed_{0};
+  std::unique_ptr<FrameState> root_;
+  absl::Mutex frames_mu_;
+  absl::flat_hash_map<FrameKey, std::unique_ptr<FrameState>> child_frames_
+      ABSL_GUARDED_BY(frames_mu_);
+  std::atomic<int> outstanding_{0};     // nodes ready or running, in every frame
+  std::atomic<int> root_completed_{0};  // root-frame nodes finished
   std::atomic<bool> failed_{false};
-  absl::Mutex mu_;
-  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  absl::Mutex stats_mu_;  // the step stats and the status
+  absl::Status status_ ABSL_GUARDED_BY(stats_mu_);
 };
 
 void Executor::RunAsync(const Args& args, std::function<void(absl::Status)> done) const {

@@ -13,8 +13,25 @@
 // them ready, expensive ones go to `Args::runner` (the inter-op pool); async kernels (_Recv) call
 // back. The first error cancels the step (CancellationManager) and aborts the rendezvous so no
 // Recv waits forever; the error names the node as TensorFlow does ("[[{{node X}}]]").
-// TF1 control flow (dead tensors, frames) extends this by adding an is_dead bit to TensorValue
-// propagation and a frame/iteration key to the pending counts; the scheduler loop stays as is.
+//
+// TF1 control flow (spec §6.2), as TensorFlow's executor does it:
+// - Deadness: Switch leaves its untaken output unset, which is a dead input for its consumers. A
+//   node with any dead input (data or control) does not run; its outputs are dead. Merge runs once
+//   any data input is live (and its control inputs have arrived), and is dead only when all its
+//   data inputs are. _Send/_Recv run even when dead and carry the bit across partitions.
+//   ControlTrigger is never dead.
+// - Frames: every node statically belongs to one frame (the root frame, or the loop an Enter's
+//   frame_name opens; nested loops nest frames). At run time a frame instance exists per (parent
+//   frame instance, parent iteration), with up to parallel_iterations live iterations, each with
+//   its own input slots and pending counts. Enter delivers into iteration 0 of its child frame
+//   (is_constant: into every iteration, as a loop invariant), NextIteration into the next
+//   iteration (deferred while parallel_iterations are live; a dead NextIteration ends the loop),
+//   Exit into the parent's iteration (a dead Exit only when the frame is done). Iterations are
+//   freed as soon as they and all earlier ones are done, so a loop's memory does not grow with its
+//   trip count.
+// - A step ends when no node is ready or running. If then a node was never ready (a cycle, a Merge
+//   with no live input, a loop frame left unfinished) the step fails with Internal.
+// Loops whose body spans partitions (a _Send/_Recv inside a loop frame) are Unimplemented.
 //
 // Thread-safe: Run/RunAsync may be called concurrently for different steps.
 #ifndef RILL_SESSION_EXECUTOR_H_
@@ -75,26 +92,51 @@ class Executor {
   };
   struct NodeItem {
     std::unique_ptr<OpKernel> kernel;
-    int input_start = 0;
+    int frame = 0;        // the static frame the node runs in (0 = root)
+    int local_id = 0;     // index among its frame's nodes (pending counts)
+    int input_start = 0;  // first input slot in its frame's per-iteration buffer
     int num_inputs = 0;
     int num_outputs = 0;
-    int initial_pending = 0;
+    int initial_pending = 0;  // in-edges; Merge: 1 + 2 * control in-edges (bit 0: no live input)
     std::vector<std::vector<Edge>> out_edges;  // per output slot
     std::vector<int> control_out;
     std::vector<bool> input_is_ref;
     std::vector<int> input_src;  // producer node index per data input (for messages)
     bool allows_uninitialized_input = false;
     bool copies_ref_inputs = false;  // _Retval: a fetched variable is a snapshot, not an alias
+    bool is_merge = false;
+    bool is_enter = false;
+    bool is_constant_enter = false;
+    bool is_exit = false;
+    bool is_next_iteration = false;
+    bool is_control_trigger = false;
+    bool is_transfer = false;      // _Send/_Recv: run even when dead, to pass deadness on
+    bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
+    int child_frame = -1;          // Enter: the static frame it enters
+    int parallel_iterations = 1;   // Enter: its frame's limit of live iterations
+  };
+  struct FrameInfo {
+    std::string name;  // frame_name ("" for the root)
+    int parent = -1;
+    int num_nodes = 0;
+    int total_inputs = 0;
+    int num_enters = 0;                // Enter nodes feeding one instance of the frame
+    std::vector<int> initial_pending;  // by local_id
   };
   class StepState;
   friend class StepState;
 
   explicit Executor(Device* device) : device_(device) {}
+  // Assigns every node its static frame (TensorFlow's BuildControlFlowInfo walk from the roots)
+  // and lays out each frame's input slots and pending counts. InvalidArgument for an Exit
+  // outside any loop, a node reached from two frames, or a frame entered from two parents.
+  absl::Status BuildFrames(const GraphDef& partition);
 
   Device* const device_;  // Not owned.
   std::vector<NodeItem> nodes_;
+  std::vector<FrameInfo> frames_;  // [0] = root
   std::vector<int> roots_;
-  int total_inputs_ = 0;
+  bool has_loops_ = false;
 };
 
 }  // namespace rill

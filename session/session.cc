@@ -366,7 +366,10 @@ class SessionImpl {
       const size_t k = std::find(state.run.fetches.begin(), state.run.fetches.end(), c) -
                        state.run.fetches.begin();
       if (!retvals[k].IsInitialized()) {
-        return absl::InvalidArgumentError(absl::StrCat("Retval[", k, "] does not have value"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Retval[", k, "] does not have value (fetch '", c,
+            "' is dead: it depends on an untaken branch of a Switch; fetch the Merge after it "
+            "instead)"));
       }
       outputs->push_back(retvals[k]);
     }

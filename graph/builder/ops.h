@@ -29,6 +29,7 @@
 #include "core/partial_tensor_shape.h"
 #include "core/tensor.h"
 #include "core/tensor_shape.h"
+#include "graph/builder/control_flow_ops.h"
 #include "graph/builder/grad_ops.h"
 #include "graph/builder/index_ops.h"
 #include "graph/builder/initializer.h"

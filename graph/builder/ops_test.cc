@@ -476,7 +476,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
       "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
       "DepthwiseConv2dNativeBackpropFilter", "RandomShuffle", "Multinomial", "StringFormat",
-      "PrintV2", "Print"};
+      "PrintV2", "Print",
+      // TF1 control flow (graph/builder/control_flow_ops.h).
+      "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
+      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

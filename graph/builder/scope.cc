@@ -264,6 +264,44 @@ absl::StatusOr<GraphDef> Scope::ToGraphDef() const {
   return graph;
 }
 
+absl::Status Scope::UpdateInput(const Operation& node, int input_index,
+                               const Output& new_input) const {
+  Graph& g = *graph_;
+  absl::MutexLock lock(&g.mu);
+  RILL_RETURN_IF_ERROR(g.status);
+  auto fail = [&](std::string message) {
+    g.status = absl::InvalidArgumentError(
+        absl::StrCat("UpdateInput of node '", node.name(), "': ", message));
+    return g.status;
+  };
+  auto dst = g.nodes.find(node.name());
+  if (dst == g.nodes.end()) return fail("no such node in this graph");
+  auto src = g.nodes.find(new_input.node());
+  if (src == g.nodes.end()) return fail(absl::StrCat("unknown input node '", new_input.node(), "'"));
+  if (new_input.index() < 0 ||
+      new_input.index() >= static_cast<int>(src->second.output_types.size())) {
+    return fail(absl::StrCat("'", new_input.node(), "' has no output ", new_input.index()));
+  }
+  NodeDef* def = g.graph.mutable_node(dst->second.index);
+  int data_inputs = 0;
+  while (data_inputs < def->input_size() && !absl::StartsWith(def->input(data_inputs), "^")) {
+    ++data_inputs;
+  }
+  if (input_index < 0 || input_index >= data_inputs) {
+    return fail(absl::StrCat("no data input ", input_index, " (it has ", data_inputs, ")"));
+  }
+  absl::StatusOr<InputName> old = ParseInputName(def->input(input_index));
+  if (!old.ok()) return fail(std::string(old.status().message()));
+  const DataType old_type = g.nodes.at(old->node).output_types[old->index];
+  const DataType new_type = src->second.output_types[new_input.index()];
+  if (old_type != new_type) {
+    return fail(absl::StrCat("input ", input_index, " is ", DataTypeString(old_type), " but '",
+                             new_input.TensorName(), "' is ", DataTypeString(new_type)));
+  }
+  def->set_input(input_index, new_input.InputString());
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PartialTensorShape> Scope::GetShape(const Output& output) const {
   absl::MutexLock lock(&graph_->mu);
   auto it = graph_->nodes.find(output.node());

@@ -168,6 +168,13 @@ class Scope {
   absl::Status ToGraphDef(GraphDef* graph) const;
   absl::StatusOr<GraphDef> ToGraphDef() const;
 
+  // Rewires data input `input_index` of the already-built `node` to `new_input`, as TensorFlow
+  // Python's while_loop closes a loop (the Merge first reads the Enter twice, then input 1 is
+  // replaced by the NextIteration). Records and returns InvalidArgument when either node is
+  // unknown, the index is out of range, or the dtypes differ; the shapes inferred for `node`
+  // are kept.
+  absl::Status UpdateInput(const Operation& node, int input_index, const Output& new_input) const;
+
   // The shape shape inference gave `output` when its node was built (unknown dims are -1).
   // NotFound when the node is not in this graph; InvalidArgument for an index out of range.
   absl::StatusOr<PartialTensorShape> GetShape(const Output& output) const;

@@ -31,6 +31,7 @@ os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
 sys.dont_write_bytecode = True  # keep tools/tfgen/kernel_cases free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from kernel_cases import control_flow  # noqa: E402
 from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
 from kernel_cases import grads  # noqa: E402
@@ -46,7 +47,7 @@ from kernel_cases import random_ops  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
-            strings]  # in priority order
+            strings, control_flow]  # in priority order
 
 
 def main(argv):

@@ -1,0 +1,96 @@
+// TF1 control-flow kernels on the CPU. They move tensors; the executor gives them meaning:
+//   Switch(data, pred): data goes to output_true (port 1) when pred, else output_false (port 0);
+//     the output left unset is dead for its consumers.
+//   Merge(inputs...): the executor runs it once any input is live (dead inputs are empty); it
+//     forwards the first live input and its index (value_index).
+//   Enter, Exit, NextIteration, LoopCond: forward their input; the executor moves the output into
+//     the child frame, the parent frame or the next iteration.
+//   ControlTrigger: nothing (the executor runs it even when its inputs are dead).
+// Ref forms forward the variable's reference. All cheap; every storable dtype and resources.
+#include "absl/strings/str_cat.h"
+#include "kernels/kernel_registry.h"
+#include "kernels/type_lists.h"
+
+namespace rill {
+namespace {
+
+// Writes input `in` to output `out`: the reference itself for a ref input, else the tensor.
+void Forward(OpKernelContext& ctx, int in, int out) {
+  if (ctx.input_value(in).is_ref()) {
+    ctx.forward_ref_input_to_ref_output(in, out);
+  } else {
+    ctx.set_output(out, ctx.input_value(in).tensor);
+  }
+}
+
+class SwitchOp final : public OpKernel {
+ public:
+  explicit SwitchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  // InvalidArgument when pred is not a scalar (TensorFlow's text).
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor pred = ctx.input(1);
+    if (pred.shape().rank() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The second input must be a scalar, but it has shape ",
+                       pred.shape().DebugString()));
+    }
+    Forward(ctx, 0, pred.flat<bool>()[0] ? 1 : 0);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class MergeOp final : public OpKernel {
+ public:
+  explicit MergeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  // Internal when no input is live (the executor never runs it so).
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < ctx.num_inputs(); ++i) {
+      if (!ctx.has_input(i)) continue;
+      Forward(ctx, i, 0);
+      ctx.set_output(1, Tensor::Scalar<int32_t>(i));
+      return absl::OkStatus();
+    }
+    return absl::InternalError(absl::StrCat("Merge node ", name(), " ran with no live input"));
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class ForwardOp final : public OpKernel {
+ public:
+  explicit ForwardOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    Forward(ctx, 0, 0);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class ControlTriggerOp final : public OpKernel {
+ public:
+  explicit ControlTriggerOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext&) const override { return absl::OkStatus(); }
+  bool IsExpensive() const override { return false; }
+};
+
+#define REGISTER_FORWARDING_CPU(op, kernel)                                                  \
+  REGISTER_KERNEL(                                                                          \
+      KernelDefBuilder(op).Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()), kernel)
+
+REGISTER_FORWARDING_CPU("Switch", SwitchOp);
+REGISTER_FORWARDING_CPU("RefSwitch", SwitchOp);
+REGISTER_FORWARDING_CPU("Merge", MergeOp);
+REGISTER_FORWARDING_CPU("RefMerge", MergeOp);
+REGISTER_FORWARDING_CPU("Enter", ForwardOp);
+REGISTER_FORWARDING_CPU("RefEnter", ForwardOp);
+REGISTER_FORWARDING_CPU("Exit", ForwardOp);
+REGISTER_FORWARDING_CPU("RefExit", ForwardOp);
+REGISTER_FORWARDING_CPU("NextIteration", ForwardOp);
+REGISTER_FORWARDING_CPU("RefNextIteration", ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("LoopCond").Device(kDeviceCpu), ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceCpu), ControlTriggerOp);
+
+#undef REGISTER_FORWARDING_CPU
+
+}  // namespace
+}  // namespace rill
