@@ -66,6 +66,41 @@ class ForwardOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
+// TensorFlow's truth of a tensor (If's and While's predicates): a scalar is true when nonzero
+// (strings: non-empty), any other tensor when it has at least one element. A half scalar is
+// InvalidArgument "half cannot be converted to a boolean", as in TensorFlow.
+class ToBoolOp final : public OpKernel {
+ public:
+  explicit ToBoolOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor in = ctx.input(0);
+    bool truth = in.NumElements() > 0;
+    if (in.shape().rank() == 0) {
+      if (in.dtype() == DT_STRING) {
+        truth = !in.flat<std::string>()[0].empty();
+      } else {
+        // Any nonzero byte of a numeric scalar, except that floating -0.0 is false too.
+        switch (in.dtype()) {
+          case DT_FLOAT: truth = in.flat<float>()[0] != 0.f; break;
+          case DT_DOUBLE: truth = in.flat<double>()[0] != 0.0; break;
+          case DT_HALF:
+            // TensorFlow 2.21's ToBool has no half scalar conversion.
+            return absl::InvalidArgumentError("half cannot be converted to a boolean");
+          default: {
+            const size_t bytes = DataTypeSize(in.dtype());
+            const unsigned char* p = static_cast<const unsigned char*>(in.raw_data());
+            truth = false;
+            for (size_t i = 0; i < bytes; ++i) truth |= p[i] != 0;
+          }
+        }
+      }
+    }
+    ctx.set_output(0, Tensor::Scalar<bool>(truth));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
 class ControlTriggerOp final : public OpKernel {
  public:
   explicit ControlTriggerOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -88,6 +123,12 @@ REGISTER_FORWARDING_CPU("RefExit", ForwardOp);
 REGISTER_FORWARDING_CPU("NextIteration", ForwardOp);
 REGISTER_FORWARDING_CPU("RefNextIteration", ForwardOp);
 REGISTER_KERNEL(KernelDefBuilder("LoopCond").Device(kDeviceCpu), ForwardOp);
+// ToBool: the dtypes TensorFlow's recorded cases cover (and strings).
+REGISTER_KERNEL(KernelDefBuilder("ToBool")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, DT_INT64,
+                                          DT_UINT8, DT_INT8, DT_INT16, DT_BOOL, DT_STRING}),
+                ToBoolOp);
 REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceCpu), ControlTriggerOp);
 
 #undef REGISTER_FORWARDING_CPU

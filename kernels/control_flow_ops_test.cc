@@ -90,6 +90,35 @@ TEST(ForwardingOpsTest, EnterRequiresAFrameName) {
   EXPECT_THAT(t.Init(), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("frame_name")));
 }
 
+bool ToBool(const Tensor& t) {
+  OpTester op("ToBool");
+  op.Attr("T", t.dtype()).Input(t);
+  absl::StatusOr<std::vector<Tensor>> out = op.Run();
+  EXPECT_THAT(out.status(), IsOk());
+  return out.ok() && (*out)[0].flat<bool>()[0];
+}
+
+TEST(ToBoolOpTest, ScalarsByValueOtherTensorsByElementCount) {
+  EXPECT_TRUE(ToBool(Tensor::Scalar<int32_t>(-4)));
+  EXPECT_FALSE(ToBool(Tensor::Scalar<int32_t>(0)));
+  EXPECT_FALSE(ToBool(Tensor::Scalar<float>(-0.f)));
+  EXPECT_TRUE(ToBool(Tensor::Scalar<double>(1e-300)));
+  EXPECT_FALSE(ToBool(Tensor::Scalar<std::string>("")));
+  EXPECT_TRUE(ToBool(Tensor::Scalar<std::string>("x")));
+  EXPECT_TRUE(ToBool(Tensor::Scalar<bool>(true)));
+  // Non-scalars: true when non-empty, whatever the values.
+  EXPECT_TRUE(ToBool(Tensor::FromVector<float>({0.f}, TensorShape({1}))));
+  EXPECT_FALSE(ToBool(Tensor(DT_FLOAT, TensorShape({0, 3}))));
+}
+
+TEST(ToBoolOpTest, HalfScalarIsTensorFlowsError) {
+  OpTester op("ToBool");
+  op.Attr("T", DT_HALF).Input(MakeTensor(DT_HALF, TensorShape(), {0.5}));
+  EXPECT_THAT(op.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          "half cannot be converted to a boolean"));
+  EXPECT_TRUE(ToBool(MakeTensor(DT_HALF, TensorShape({1}), {0.0})));
+}
+
 TEST(ControlTriggerOpTest, HasNoOutputs) {
   OpTester t("ControlTrigger");
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());

@@ -122,6 +122,14 @@ REGISTER_OP("LoopCond")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc("A while loop's predicate: forwards its input.");
 
+REGISTER_OP("ToBool")
+    .Input("input: T")
+    .Output("output: bool")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Scalar)
+    .Doc("A tensor's truth: a scalar is true when nonzero (non-empty for strings), any other "
+         "tensor when it has elements.");
+
 REGISTER_OP("ControlTrigger")
     .SetShapeFn(shape_fns::NoOutputs)
     .Doc("Does nothing; runs even when its inputs are dead.");

@@ -91,12 +91,18 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
     run.feed_types.push_back(BaseType(outs[in.index]));
     run.arg_nodes.push_back(arg->name());
     redirect[run.feeds[k]] = arg->name();
+    // As TensorFlow: a fed Placeholder's control consumers wait for the feed instead, so the
+    // Placeholder itself (which would fail unfed) is pruned.
+    const std::string& op = graph.node(it->second).op();
+    if (op == "Placeholder" || op == "PlaceholderV2") {
+      redirect["^" + in.node] = "^" + arg->name();
+    }
   }
   if (!redirect.empty()) {
     for (NodeDef& n : *g.mutable_node()) {
       for (std::string& input : *n.mutable_input()) {
-        if (input.empty() || input[0] == '^') continue;
-        auto r = redirect.find(CanonicalTensorName(input));
+        if (input.empty()) continue;
+        auto r = redirect.find(input[0] == '^' ? input : CanonicalTensorName(input));
         if (r != redirect.end()) input = r->second;
       }
     }

@@ -11,6 +11,7 @@
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "core/thread_pool.h"
+#include "graph/function_lowering.h"
 #include "graph/graph_validation.h"
 #include "graph/partition.h"
 #include "kernels/kernel_registry.h"
@@ -174,6 +175,8 @@ class SessionImpl {
       *merged.mutable_library() = addition.library();
     }
     for (const NodeDef& n : addition.node()) *merged.add_node() = n;
+    // Calls, If and While become inlined bodies and TF1 control flow before anything else.
+    RILL_ASSIGN_OR_RETURN(merged, LowerFunctionalOps(merged));
     RILL_ASSIGN_OR_RETURN(GraphDef validated, ValidateGraphDef(merged));
     PlacerOptions placer_options;
     placer_options.allow_soft_placement = options_.config.allow_soft_placement();

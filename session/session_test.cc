@@ -234,6 +234,24 @@ TEST(SessionTest, UnknownOpFailsOnlyRunsThatNeedIt) {
                        HasSubstr("Op type not registered 'SaveV2Unknown'")));
 }
 
+TEST(SessionTest, ControlEdgesOfAFedPlaceholderWaitForTheFeed) {
+  // 'after' waits on x by a control edge; feeding x must not run the Placeholder (which would
+  // fail unfed), as in TensorFlow.
+  SessionOptions options;
+  auto s = Session::New(options);
+  RILL_ASSERT_OK(s.status());
+  RILL_ASSERT_OK((*s)->Create(Parse(std::string(kCounter) + R"(
+    node { name: 'after' op: 'Identity' input: 'zero' input: '^x'
+           attr { key: 'T' value { type: DT_FLOAT } } })")));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK((*s)->Run({{"x:0", Tensor(DT_FLOAT, TensorShape({1, 2}))}}, {"after:0"}, {},
+                           &out));
+  EXPECT_EQ(out[0].flat<float>()[0], 0.f);
+  EXPECT_THAT((*s)->Run({}, {"after:0"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("You must feed a value for placeholder tensor 'x'")));
+}
+
 // Two fake GPUs: ListDevices reports them with TensorFlow's attributes, and since Rill registers
 // no GPU kernel yet, an unpinned MatMul stays on CPU:0 and says why; a GPU request fails with
 // TensorFlow's "no supported kernel for GPU devices" unless soft placement is on.

@@ -67,6 +67,9 @@ Output RefNextIteration(const Scope& scope, const Output& data) {
 Output LoopCond(const Scope& scope, const Output& input) {
   return Forward(scope, "LoopCond", input);
 }
+Output ToBool(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "ToBool").Input(input).Finalize().output(0);
+}
 Operation ControlTrigger(const Scope& scope) {
   return OpBuilder(scope, "ControlTrigger").Finalize();
 }

@@ -67,6 +67,8 @@ Output NextIteration(const Scope& scope, const Output& data);
 Output RefNextIteration(const Scope& scope, const Output& data);
 Output LoopCond(const Scope& scope, const Output& input);
 Operation ControlTrigger(const Scope& scope);
+// TensorFlow's truth of a tensor (scalar: nonzero / non-empty; otherwise: has elements).
+Output ToBool(const Scope& scope, const Output& input);
 
 // Builds the outputs of one branch from the branch's view of the inputs.
 using BranchFn =

@@ -479,7 +479,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "PrintV2", "Print",
       // TF1 control flow (graph/builder/control_flow_ops.h).
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
-      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
+      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger", "ToBool"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernel_cases import control_flow  # noqa: E402
 from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
+from kernel_cases import functional  # noqa: E402
 from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import nn  # noqa: E402
@@ -47,7 +48,7 @@ from kernel_cases import random_ops  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
-            strings, control_flow]  # in priority order
+            strings, control_flow, functional]  # in priority order
 
 
 def main(argv):
