@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "core/variant.h"
 
 namespace rill {
 
@@ -18,6 +19,9 @@ TensorBuffer::~TensorBuffer() {
   if (BaseType(dtype_) == DT_STRING) {
     auto* s = static_cast<std::string*>(data_);
     for (int64_t i = 0; i < elements_; ++i) s[i].~basic_string();
+  } else if (BaseType(dtype_) == DT_VARIANT) {
+    auto* v = static_cast<Variant*>(data_);
+    for (int64_t i = 0; i < elements_; ++i) v[i].~Variant();
   }
   allocator_->DeallocateRaw(data_, bytes_);
 }
@@ -32,13 +36,24 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape) {
 }
 
 static size_t ElementBytes(DataType dtype) {
-  return BaseType(dtype) == DT_STRING ? sizeof(std::string) : DataTypeSize(dtype);
+  switch (BaseType(dtype)) {
+    case DT_STRING: return sizeof(std::string);
+    case DT_VARIANT: return sizeof(Variant);
+    default: return DataTypeSize(dtype);
+  }
+}
+
+// Strings and variants are objects: constructed and destroyed with the buffer, never memset.
+static bool HoldsObjects(DataType dtype) {
+  return BaseType(dtype) == DT_STRING || BaseType(dtype) == DT_VARIANT;
 }
 
 absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
                                         const TensorShape& shape) {
   RILL_ASSIGN_OR_RETURN(Tensor t, AllocateUninitialized(allocator, dtype, shape));
-  if (t.dtype_ != DT_STRING && t.TotalBytes() > 0) std::memset(t.raw_data(), 0, t.TotalBytes());
+  if (!HoldsObjects(t.dtype_) && t.TotalBytes() > 0) {
+    std::memset(t.raw_data(), 0, t.TotalBytes());
+  }
   return t;
 }
 
@@ -65,6 +80,9 @@ absl::StatusOr<Tensor> Tensor::AllocateUninitialized(Allocator* allocator, DataT
   if (dtype == DT_STRING) {
     auto* s = static_cast<std::string*>(data);
     for (int64_t i = 0; i < n; ++i) new (&s[i]) std::string();
+  } else if (dtype == DT_VARIANT) {
+    auto* v = static_cast<Variant*>(data);
+    for (int64_t i = 0; i < n; ++i) new (&v[i]) Variant();
   } else {
 #ifndef NDEBUG
     std::memset(data, 0xA5, bytes);
@@ -98,6 +116,11 @@ absl::StatusOr<Tensor> Tensor::DeepCopy() const {
   if (dtype_ == DT_STRING) {
     auto src = flat<std::string>();
     auto dst = t.flat<std::string>();
+    for (size_t i = 0; i < src.size(); ++i) dst[i] = src[i];
+  } else if (dtype_ == DT_VARIANT) {
+    // Variant values are immutable: the copy shares them.
+    auto src = flat<Variant>();
+    auto dst = t.flat<Variant>();
     for (size_t i = 0; i < src.size(); ++i) dst[i] = src[i];
   } else if (TotalBytes() > 0) {
     std::memcpy(t.raw_data(), raw_data(), TotalBytes());

@@ -92,6 +92,11 @@ void AppendSimple(absl::Span<const T> in, Field* f) {
 
 absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto, Allocator* allocator) {
   const DataType dtype = proto.dtype();
+  if (BaseType(dtype) == DT_VARIANT) {
+    return absl::InvalidArgumentError(
+        "TensorProto of dtype variant is not supported: variant values (TensorLists) are "
+        "runtime objects, made by ops such as TensorListReserve, not constants");
+  }
   if (IsRefType(dtype) || !IsSupportedDataType(dtype)) {
     return absl::InvalidArgumentError(absl::StrCat("TensorProto has unsupported dtype ",
                                                    DataTypeString(dtype),

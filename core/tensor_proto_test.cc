@@ -89,6 +89,13 @@ TEST(TensorProtoTest, ContentSizeMismatchIsInvalidArgument) {
                        "TensorProto tensor_content has 3 bytes but shape [2] of float needs 8"));
 }
 
+TEST(TensorProtoTest, VariantIsRefusedNotMemcopied) {
+  EXPECT_THAT(TensorFromProto(ParseText("dtype: DT_VARIANT tensor_shape { dim { size: 1 } } "
+                                        "tensor_content: \"abcdefghabcdefgh\"")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("TensorProto of dtype variant is not supported")));
+}
+
 TEST(TensorProtoTest, NegativeDimIsInvalidArgument) {
   EXPECT_THAT(TensorFromProto(ParseText("dtype: DT_FLOAT tensor_shape { dim { size: -3 } }")),
               StatusIs(absl::StatusCode::kInvalidArgument,

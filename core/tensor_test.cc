@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/status_matchers.h"
+#include "core/variant.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,6 +56,34 @@ TEST(TensorTest, StringsAreConstructedAndDeepCopied) {
   EXPECT_THAT(d.flat<std::string>(), ElementsAre("hello", ""));
 }
 
+class Note final : public VariantValue {
+ public:
+  explicit Note(int* alive) : alive_(alive) { ++*alive_; }
+  ~Note() override { --*alive_; }
+  std::string TypeName() const override { return "Note"; }
+  std::string DebugString() const override { return "a note"; }
+
+ private:
+  int* alive_;
+};
+
+TEST(TensorTest, VariantsAreSharedHandlesFreedWithTheLastTensor) {
+  int alive = 0;
+  {
+    Tensor t(DT_VARIANT, TensorShape({2}));
+    EXPECT_TRUE(t.flat<Variant>()[0].empty());
+    t.flat<Variant>()[1] = Variant(std::make_shared<const Note>(&alive));
+    EXPECT_EQ(alive, 1);
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor copy, t.DeepCopy());
+    EXPECT_FALSE(copy.SharesBufferWith(t));
+    EXPECT_EQ(copy.flat<Variant>()[1].get<Note>(), t.flat<Variant>()[1].get<Note>());
+    EXPECT_EQ(alive, 1);  // the value is shared, not copied
+    EXPECT_EQ(copy.flat<Variant>()[1].TypeName(), "Note");
+    EXPECT_EQ(copy.flat<Variant>()[0].get<Note>(), nullptr);
+  }
+  EXPECT_EQ(alive, 0);
+}
+
 TEST(TensorTest, ReshapedSharesBufferAndChecksCount) {
   Tensor t = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
   RILL_ASSERT_OK_AND_ASSIGN(Tensor r, t.Reshaped(TensorShape({3, 2})));
@@ -75,9 +104,9 @@ TEST(TensorTest, DebugStringShowsNestedValues) {
 }
 
 TEST(TensorTest, UnsupportedDtypeIsInvalidArgument) {
-  EXPECT_THAT(Tensor::Allocate(CpuAllocator::Default(), DT_VARIANT, {1}),
+  EXPECT_THAT(Tensor::Allocate(CpuAllocator::Default(), DT_QINT8, {1}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Cannot allocate a tensor of dtype variant")));
+                       HasSubstr("Cannot allocate a tensor of dtype qint8")));
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ int DataTypeSize(DataType dt) {
 }
 
 bool IsSupportedDataType(DataType dt) {
-  return DataTypeSize(dt) > 0 || BaseType(dt) == DT_STRING;
+  return DataTypeSize(dt) > 0 || BaseType(dt) == DT_STRING || BaseType(dt) == DT_VARIANT;
 }
 
 bool DataTypeIsFloating(DataType dt) {

@@ -40,7 +40,8 @@ inline DataType BaseType(DataType dt) {
 inline DataType MakeRefType(DataType dt) {
   return IsRefType(dt) ? dt : static_cast<DataType>(dt + 100);
 }
-// True for dtypes Rill can hold in a Tensor (numeric, bool, string, half, bfloat16, complex).
+// True for dtypes Rill can hold in a Tensor (numeric, bool, string, half, bfloat16, complex, and
+// variant: core/variant.h).
 bool IsSupportedDataType(DataType dt);
 // Bytes per element of the base type; 0 for string, resource, variant and unsupported dtypes.
 int DataTypeSize(DataType dt);

@@ -20,6 +20,7 @@ namespace rill {
 inline std::vector<DataType> StorableTypes() {
   std::vector<DataType> out;
   for (int t = DT_FLOAT; t <= DT_UINT64; ++t) {
+    if (t == DT_VARIANT) continue;  // objects, not values: only PassThroughTypes move them
     if (DataType_IsValid(t) && IsSupportedDataType(static_cast<DataType>(t))) {
       out.push_back(static_cast<DataType>(t));
     }
@@ -33,6 +34,7 @@ inline std::vector<DataType> StorableTypes() {
 inline std::vector<DataType> PassThroughTypes() {
   std::vector<DataType> out = StorableTypes();
   out.push_back(DT_RESOURCE);
+  out.push_back(DT_VARIANT);
   return out;
 }
 

@@ -82,7 +82,8 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
             "Enter node ", def.name(), " has parallel_iterations ", parallel,
             "; it must be at least 1"));
       }
-      item.parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1 << 20));
+      // More live iterations than this only costs ring memory per frame instance.
+      item.parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1024));
       ex->has_loops_ = true;
     }
   }
@@ -123,6 +124,9 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     }
     item.num_inputs = slot;
     if (item.is_merge) item.initial_pending = 1 + 2 * num_control_in[i];
+    if (item.is_merge || item.is_enter || item.is_exit || item.is_next_iteration) {
+      ex->simple_ = false;
+    }
     if (item.initial_pending == 0 && !item.is_merge) ex->roots_.push_back(i);
   }
   RILL_RETURN_IF_ERROR(ex->BuildFrames(partition));
@@ -284,12 +288,19 @@ class Executor::StepState {
     IterationState(const FrameInfo& info, int64_t iteration)
         : iter(iteration),
           inputs(info.total_inputs),
-          pending(info.initial_pending),
-          dead_count(info.num_nodes, 0) {}
+          pending(info.num_nodes),
+          dead_count(info.num_nodes) {
+      for (int i = 0; i < info.num_nodes; ++i) {
+        pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
+        dead_count[i].store(0, std::memory_order_relaxed);
+      }
+    }
     const int64_t iter;
     std::vector<TensorValue> inputs;  // by NodeItem::input_start
-    std::vector<int> pending;         // by NodeItem::local_id
-    std::vector<int> dead_count;
+    // By NodeItem::local_id. Atomic for the lock-free (simple) propagation; under the frame's
+    // lock otherwise, where relaxed loads and stores are plain moves.
+    std::vector<std::atomic<int>> pending;
+    std::vector<std::atomic<int>> dead_count;
     int outstanding_ops = 0;          // nodes of this iteration ready or running
     int outstanding_frame_count = 0;  // child frame instances not yet done
   };
@@ -303,12 +314,19 @@ class Executor::StepState {
           parent_iter(iteration_of_parent),
           max_parallel_iterations(max_parallel),
           num_pending_inputs(frame_info->num_enters),
-          iterations(max_parallel + 1) {
+          iterations(RingSize(max_parallel)),
+          ring_mask(static_cast<int64_t>(iterations.size()) - 1) {
       iterations[0] = std::make_unique<IterationState>(*info, 0);
+    }
+    // At least max_parallel + 1 slots, a power of two so a slot is a mask, not a division.
+    static size_t RingSize(int max_parallel) {
+      size_t n = 1;
+      while (n < static_cast<size_t>(max_parallel) + 1) n <<= 1;
+      return n;
     }
     // The live iteration `i`, or nullptr once it was freed.
     IterationState* GetIteration(int64_t i) {
-      IterationState* s = iterations[i % iterations.size()].get();
+      IterationState* s = iterations[i & ring_mask].get();
       return s != nullptr && s->iter == i ? s : nullptr;
     }
 
@@ -320,8 +338,9 @@ class Executor::StepState {
     int num_pending_inputs ABSL_GUARDED_BY(mu);  // Enter deliveries still to come
     int64_t iteration_count ABSL_GUARDED_BY(mu) = 0;  // the newest iteration started
     int num_outstanding_iterations ABSL_GUARDED_BY(mu) = 1;
-    // A ring of max_parallel_iterations + 1 slots; iteration i lives in slot i % size.
+    // A ring of slots; iteration i lives in slot i & ring_mask.
     std::vector<std::unique_ptr<IterationState>> iterations;
+    const int64_t ring_mask;
     // NextIteration outputs waiting for a slot (parallel_iterations reached).
     std::vector<std::pair<int, TensorValue>> next_iter_roots ABSL_GUARDED_BY(mu);
     // Constant Enter values, delivered to every iteration: (node, value, dead).
@@ -513,12 +532,44 @@ class Executor::StepState {
         ActivateNodes(item, false, frame, t.iter + 1, outputs, ready);
       }
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
+    } else if (ex_->simple_) {
+      ActivateNodesLockFree(item, is_dead, outputs, ready);
     } else {
       absl::MutexLock lock(&frame->mu);
       ActivateNodes(item, is_dead, frame, t.iter, outputs, ready);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     }
     if (frame_done) DeleteFrame(frame, ready);
+  }
+
+  // ActivateNodes for partitions without Merge or loops: everything is in the root frame's
+  // iteration 0; a consumer's dead flag is raised before its pending count drops, so the thread
+  // that takes the count to zero sees it.
+  void ActivateNodesLockFree(const NodeItem& item, bool is_dead,
+                             std::vector<TensorValue>& outputs, std::deque<TaggedNode>& ready) {
+    IterationState* state = root_->GetIteration(0);
+    auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
+      const NodeItem& dst = ex_->nodes_[dst_id];
+      const bool is_control = dst_slot < 0;
+      const bool has_value = !is_control && !is_dead && out != nullptr &&
+                             (out->is_ref() || out->tensor.IsInitialized());
+      if (has_value) {
+        Deliver(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
+      } else if (is_dead || !is_control) {
+        state->dead_count[dst.local_id].fetch_add(1, std::memory_order_relaxed);
+      }
+      if (state->pending[dst.local_id].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const bool dst_dead = !dst.is_control_trigger &&
+                              state->dead_count[dst.local_id].load(std::memory_order_relaxed) > 0;
+        outstanding_.fetch_add(1, std::memory_order_relaxed);
+        ready.push_back({dst_id, root_.get(), 0, dst_dead});
+      }
+    };
+    for (int o = 0; o < item.num_outputs; ++o) {
+      const TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
+      for (const Edge& e : item.out_edges[o]) activate(e.dst, e.dst_slot, out);
+    }
+    for (int dst : item.control_out) activate(dst, -1, nullptr);
   }
 
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
@@ -529,8 +580,9 @@ class Executor::StepState {
     IterationState* state = frame->GetIteration(iter);
     auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
       const NodeItem& dst = ex_->nodes_[dst_id];
-      int& pending = state->pending[dst.local_id];
-      int& dead_count = state->dead_count[dst.local_id];
+      // Under the frame's lock: plain reads and writes of the atomics.
+      int pending = state->pending[dst.local_id].load(std::memory_order_relaxed);
+      int dead_count = state->dead_count[dst.local_id].load(std::memory_order_relaxed);
       const bool is_control = dst_slot < 0;
       const bool has_value = !is_control && !is_dead && out != nullptr &&
                              (out->is_ref() || out->tensor.IsInitialized());
@@ -559,6 +611,8 @@ class Executor::StepState {
         dst_dead = dead_count > 0;
         dst_ready = --pending == 0;
       }
+      state->pending[dst.local_id].store(pending, std::memory_order_relaxed);
+      state->dead_count[dst.local_id].store(dead_count, std::memory_order_relaxed);
       if (need_input) Deliver(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
       if (dst_ready) {
         if (dst.is_control_trigger) dst_dead = false;
@@ -631,7 +685,7 @@ class Executor::StepState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     const int64_t next = ++frame->iteration_count;
     ++frame->num_outstanding_iterations;
-    frame->iterations[next % frame->iterations.size()] =
+    frame->iterations[next & frame->ring_mask] =
         std::make_unique<IterationState>(*frame->info, next);
     for (auto& [id, value, dead] : frame->loop_invariants) {
       std::vector<TensorValue> outputs{value};
@@ -662,7 +716,7 @@ class Executor::StepState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     if (frame == root_.get()) return false;
     for (int64_t i = iter; i <= frame->iteration_count && IsIterationDone(frame, i); ++i) {
-      frame->iterations[i % frame->iterations.size()].reset();
+      frame->iterations[i & frame->ring_mask].reset();
       --frame->num_outstanding_iterations;
       if (!frame->next_iter_roots.empty()) {
         StartIteration(frame, ready);

@@ -29,6 +29,8 @@
 //   Exit into the parent's iteration (a dead Exit only when the frame is done). Iterations are
 //   freed as soon as they and all earlier ones are done, so a loop's memory does not grow with its
 //   trip count.
+// - Partitions without Merge or loops propagate lock-free (atomic pending counts); the others
+//   take their frame instance's lock once per finished node.
 // - A step ends when no node is ready or running. If then a node was never ready (a cycle, a Merge
 //   with no live input, a loop frame left unfinished) the step fails with Internal.
 // Loops whose body spans partitions (a _Send/_Recv inside a loop frame) are Unimplemented.
@@ -137,6 +139,10 @@ class Executor {
   std::vector<FrameInfo> frames_;  // [0] = root
   std::vector<int> roots_;
   bool has_loops_ = false;
+  // No Merge and no loop: every node runs once in the root frame, so pending counts and dead
+  // flags are updated with atomics and no lock (TensorFlow's simple propagator). Deadness still
+  // flows (a dead _Recv, a Switch whose Merge is in another partition).
+  bool simple_ = true;
 };
 
 }  // namespace rill

@@ -479,7 +479,11 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "PrintV2", "Print",
       // TF1 control flow (graph/builder/control_flow_ops.h).
       "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
-      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger", "ToBool"};
+      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger", "ToBool",
+      // TensorLists (graph/builder/list_ops.h).
+      "EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
+      "TensorListSetItem", "TensorListStack", "TensorListLength", "TensorListElementShape",
+      "TensorListPushBack", "TensorListPopBack"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

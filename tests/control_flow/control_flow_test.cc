@@ -350,6 +350,36 @@ TEST(WhileLoopTest, MemoryPeakDoesNotGrowWithTheTripCount) {
   EXPECT_EQ(peak_10000, peak_100);
 }
 
+TEST(WhileLoopTest, TensorListsFlowThroughTheLoop) {
+  // The tf.TensorArray pattern of TF2 loops: list = SetItem(list, i, x * i) for i < n; stack.
+  Scope root = Scope::NewRootScope();
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output list = ops::TensorListReserve(root, ops::Const(root, std::vector<int32_t>{2}, {1}), n,
+                                       DT_FLOAT);
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {Scalar(root, 0), list},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output scaled = ops::Mul(s, v[3], ops::Cast(s, v[0], DT_FLOAT));
+        return std::vector<Output>{ops::Add(s, v[0], Scalar(s, 1)),
+                                   ops::TensorListSetItem(s, v[1], v[0], scaled)};
+      },
+      ops::WhileLoopAttrs().Invariants({n, x}));
+  Output stacked = ops::TensorListStack(
+      root, out[1], ops::Const(root, std::vector<int32_t>{2}, {1}), DT_FLOAT);
+  ASSERT_THAT(root.status(), IsOk());
+  std::unique_ptr<Session> session = NewSession(*root.ToGraphDef(), 1, 2);
+  std::vector<Tensor> result;
+  ASSERT_THAT(session->Run({{"n:0", Tensor::Scalar<int32_t>(4)},
+                            {"x:0", Tensor::FromVector<float>({1, -2}, TensorShape({2}))}},
+                           {stacked.TensorName()}, {}, &result),
+              IsOk());
+  EXPECT_EQ(result[0].shape().DebugString(), "[4,2]");
+  const std::vector<float> want = {0, 0, 1, -2, 2, -4, 3, -6};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(result[0].flat<float>()[i], want[i]) << i;
+}
+
 TEST(ControlFlowImportTest, ExitOutsideALoopIsRejected) {
   Scope root = Scope::NewRootScope();
   ops::Exit(root.WithOpName("stray_exit"), Scalar(root, 1));

@@ -1,0 +1,97 @@
+#include "graph/builder/list_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+
+Output EmptyTensorList(const Scope& scope, const Output& element_shape,
+                       const Output& max_num_elements, DataType element_dtype) {
+  return OpBuilder(scope, "EmptyTensorList")
+      .Input(element_shape)
+      .Input(max_num_elements)
+      .Attr("element_dtype", element_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListReserve(const Scope& scope, const Output& element_shape,
+                         const Output& num_elements, DataType element_dtype) {
+  return OpBuilder(scope, "TensorListReserve")
+      .Input(element_shape)
+      .Input(num_elements)
+      .Attr("element_dtype", element_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListFromTensor(const Scope& scope, const Output& tensor,
+                            const Output& element_shape) {
+  return OpBuilder(scope, "TensorListFromTensor")
+      .Input(tensor)
+      .Input(element_shape)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListGetItem(const Scope& scope, const Output& list, const Output& index,
+                         const Output& element_shape, DataType element_dtype) {
+  return OpBuilder(scope, "TensorListGetItem")
+      .Input(list)
+      .Input(index)
+      .Input(element_shape)
+      .Attr("element_dtype", element_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListSetItem(const Scope& scope, const Output& list, const Output& index,
+                         const Output& item, bool resize_if_index_out_of_bounds) {
+  return OpBuilder(scope, "TensorListSetItem")
+      .Input(list)
+      .Input(index)
+      .Input(item)
+      .Attr("resize_if_index_out_of_bounds", resize_if_index_out_of_bounds)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListStack(const Scope& scope, const Output& list, const Output& element_shape,
+                       DataType element_dtype, int64_t num_elements) {
+  return OpBuilder(scope, "TensorListStack")
+      .Input(list)
+      .Input(element_shape)
+      .Attr("element_dtype", element_dtype)
+      .Attr("num_elements", num_elements)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListLength(const Scope& scope, const Output& list) {
+  return OpBuilder(scope, "TensorListLength").Input(list).Finalize().output(0);
+}
+
+Output TensorListElementShape(const Scope& scope, const Output& list, DataType shape_type) {
+  return OpBuilder(scope, "TensorListElementShape")
+      .Input(list)
+      .Attr("shape_type", shape_type)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListPushBack(const Scope& scope, const Output& list, const Output& tensor) {
+  return OpBuilder(scope, "TensorListPushBack").Input(list).Input(tensor).Finalize().output(0);
+}
+
+TensorListPopBackOutputs TensorListPopBack(const Scope& scope, const Output& list,
+                                           const Output& element_shape, DataType element_dtype) {
+  Operation op = OpBuilder(scope, "TensorListPopBack")
+                     .Input(list)
+                     .Input(element_shape)
+                     .Attr("element_dtype", element_dtype)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,43 @@
+// Builder wrappers for the TensorList ops (ops/list_ops.cc). Lists are DT_VARIANT scalars;
+// element_shape operands are int32 (or int64) Outputs: a vector of dims with -1 for unknown, or
+// the scalar -1 for an unknown rank. Included by graph/builder/ops.h.
+//
+//   Output l = ops::TensorListReserve(root, ops::Const(root, {2}), ops::Const(root, 3), DT_FLOAT);
+//   l = ops::TensorListSetItem(root, l, ops::Const(root, 0), x);
+//   Output stacked = ops::TensorListStack(root, l, ops::Const(root, {2}), DT_FLOAT);
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_LIST_OPS_H_
+#define RILL_GRAPH_BUILDER_LIST_OPS_H_
+
+#include <cstdint>
+
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output EmptyTensorList(const Scope& scope, const Output& element_shape,
+                       const Output& max_num_elements, DataType element_dtype);
+Output TensorListReserve(const Scope& scope, const Output& element_shape,
+                         const Output& num_elements, DataType element_dtype);
+Output TensorListFromTensor(const Scope& scope, const Output& tensor, const Output& element_shape);
+Output TensorListGetItem(const Scope& scope, const Output& list, const Output& index,
+                         const Output& element_shape, DataType element_dtype);
+Output TensorListSetItem(const Scope& scope, const Output& list, const Output& index,
+                         const Output& item, bool resize_if_index_out_of_bounds = false);
+Output TensorListStack(const Scope& scope, const Output& list, const Output& element_shape,
+                       DataType element_dtype, int64_t num_elements = -1);
+Output TensorListLength(const Scope& scope, const Output& list);
+Output TensorListElementShape(const Scope& scope, const Output& list, DataType shape_type);
+Output TensorListPushBack(const Scope& scope, const Output& list, const Output& tensor);
+struct TensorListPopBackOutputs {
+  Output output_handle, tensor;
+};
+TensorListPopBackOutputs TensorListPopBack(const Scope& scope, const Output& list,
+                                           const Output& element_shape, DataType element_dtype);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_LIST_OPS_H_

@@ -1,0 +1,91 @@
+// TensorList ops (TensorFlow 2's lists of tensors, which tf.TensorArray and Keras RNN loops
+// become): the list is a scalar DT_VARIANT tensor holding a kernels/tensor_list.h value; every op
+// that changes a list outputs a new one. TensorFlow's names, inputs and attrs.
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+REGISTER_OP("EmptyTensorList")
+    .Input("element_shape: shape_type")
+    .Input("max_num_elements: int32")
+    .Output("handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListReserve")
+    .Input("element_shape: shape_type")
+    .Input("num_elements: int32")
+    .Output("handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListFromTensor")
+    .Input("tensor: element_dtype")
+    .Input("element_shape: shape_type")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListGetItem")
+    .Input("input_handle: variant")
+    .Input("index: int32")
+    .Input("element_shape: Tshape")
+    .Output("item: element_dtype")
+    .Attr("element_dtype: type")
+    .Attr("Tshape: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorListSetItem")
+    .Input("input_handle: variant")
+    .Input("index: int32")
+    .Input("item: element_dtype")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("resize_if_index_out_of_bounds: bool = false")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListStack")
+    .Input("input_handle: variant")
+    .Input("element_shape: int32")
+    .Output("tensor: element_dtype")
+    .Attr("element_dtype: type")
+    .Attr("num_elements: int = -1")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorListLength")
+    .Input("input_handle: variant")
+    .Output("length: int32")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListElementShape")
+    .Input("input_handle: variant")
+    .Output("element_shape: shape_type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorListPushBack")
+    .Input("input_handle: variant")
+    .Input("tensor: element_dtype")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .SetShapeFn(shape_fns::Scalar);
+
+absl::Status PopBackShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TensorListPopBack")
+    .Input("input_handle: variant")
+    .Input("element_shape: int32")
+    .Output("output_handle: variant")
+    .Output("tensor: element_dtype")
+    .Attr("element_dtype: type")
+    .SetShapeFn(PopBackShape);
+
+}  // namespace
+}  // namespace rill

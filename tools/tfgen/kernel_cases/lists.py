@@ -1,0 +1,176 @@
+"""TensorList ops (TensorFlow 2's lists; tf.TensorArray and Keras RNN loops use them). A list is a
+variant tensor, which neither feeds nor fetches, so each case builds lists and reads dense
+tensors out of them (Stack, GetItem, Length, ElementShape, PopBack). One suite per op, the op
+under test named "out"."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import const, ph, rand
+
+R = tf.raw_ops
+
+
+def _shape(dims, name="shape"):
+    return const(name, dims if dims is not None else -1, "int32")
+
+
+def build_all(rec, emit):
+    def suite(op, gen, dtypes=("float32", "int32")):
+        rec.for_dtypes(op, list(dtypes), gen)
+        emit(op)
+
+    def c(op, dt, what, build, **kw):
+        rec.case(op, dt, what, build, **kw)
+
+    def tdt(dt):
+        return tf.as_dtype(dt)
+
+    def reserve(dt):
+        a, b = rand(dt, [2], "L/a" + dt), rand(dt, [2], "L/b" + dt)
+
+        def filled():
+            l0 = R.TensorListReserve(element_shape=_shape([2]), num_elements=const("n", 3),
+                                     element_dtype=tdt(dt), name="out")
+            l1 = R.TensorListSetItem(input_handle=l0, index=const("i0", 0), item=ph("a", a))
+            l2 = R.TensorListSetItem(input_handle=l1, index=const("i2", 2), item=ph("b", b))
+            return R.TensorListStack(input_handle=l2, element_shape=_shape([2], "es"),
+                                     element_dtype=tdt(dt))
+        c("TensorListReserve", dt, "set_two_of_three", filled)
+        c("TensorListReserve", dt, "negative_error", lambda: R.TensorListStack(
+            input_handle=R.TensorListReserve(element_shape=_shape([2]),
+                                             num_elements=ph("n", np.int32(-1)),
+                                             element_dtype=tdt(dt), name="out"),
+            element_shape=_shape([2], "es"), element_dtype=tdt(dt)),
+          error="INVALID_ARGUMENT",
+          phrases=["The num_elements to reserve must be a non negative number, but got -1"])
+
+    def from_tensor(dt):
+        x = rand(dt, [3, 2], "L/x" + dt)
+        c("TensorListFromTensor", dt, "round_trip", lambda: R.TensorListStack(
+            input_handle=R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([2]),
+                                                name="out"),
+            element_shape=_shape([-1], "es"), element_dtype=tdt(dt)))
+        c("TensorListFromTensor", dt, "scalar_error", lambda: R.TensorListLength(
+            input_handle=R.TensorListFromTensor(tensor=ph("x", x[0, 0]),
+                                                element_shape=_shape(None), name="out")),
+          error="INVALID_ARGUMENT", phrases=["Tensor must be at least a vector, but saw shape: []"])
+
+    def get_item(dt):
+        x = rand(dt, [3, 2], "L/g" + dt)
+
+        def lst():
+            return R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([2]))
+        c("TensorListGetItem", dt, "item_1", lambda: R.TensorListGetItem(
+            input_handle=lst(), index=ph("i", np.int32(1)), element_shape=_shape([2], "es"),
+            element_dtype=tdt(dt), name="out"))
+        c("TensorListGetItem", dt, "out_of_range_error", lambda: R.TensorListGetItem(
+            input_handle=lst(), index=ph("i", np.int32(3)), element_shape=_shape([2], "es"),
+            element_dtype=tdt(dt), name="out"),
+          error="INVALID_ARGUMENT", phrases=["Trying to access element 3 in a list with 3 elements."])
+        c("TensorListGetItem", dt, "unset_known_shape", lambda: R.TensorListGetItem(
+            input_handle=R.TensorListReserve(element_shape=_shape([2, 2]),
+                                             num_elements=const("n", 2), element_dtype=tdt(dt)),
+            index=ph("i", np.int32(1)), element_shape=_shape(None, "es"),
+            element_dtype=tdt(dt), name="out"))
+
+    def set_item(dt):
+        x = rand(dt, [2, 2], "L/s" + dt)
+        y = rand(dt, [2], "L/y" + dt)
+
+        def lst():
+            return R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([2]))
+
+        def stack(l):
+            return R.TensorListStack(input_handle=l, element_shape=_shape([2], "es"),
+                                     element_dtype=tdt(dt))
+        c("TensorListSetItem", dt, "replace_0", lambda: stack(R.TensorListSetItem(
+            input_handle=lst(), index=ph("i", np.int32(0)), item=ph("y", y), name="out")))
+        c("TensorListSetItem", dt, "out_of_range_error", lambda: stack(R.TensorListSetItem(
+            input_handle=lst(), index=ph("i", np.int32(2)), item=ph("y", y), name="out")),
+          error="INVALID_ARGUMENT", phrases=["Trying to modify element 2 in a list with 2 elements."])
+        c("TensorListSetItem", dt, "resize", lambda: stack(R.TensorListSetItem(
+            input_handle=lst(), index=ph("i", np.int32(3)), item=ph("y", y),
+            resize_if_index_out_of_bounds=True, name="out")))
+
+    def stack_op(dt):
+        x = rand(dt, [3, 2], "L/k" + dt)
+        c("TensorListStack", dt, "num_elements_error", lambda: R.TensorListStack(
+            input_handle=R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([2])),
+            element_shape=_shape([2], "es"), element_dtype=tdt(dt), num_elements=2, name="out"),
+          error="INVALID_ARGUMENT",
+          phrases=["Operation expected a list with 2 elements but got a list with 3 elements."])
+        c("TensorListStack", dt, "empty_known_shape", lambda: R.TensorListStack(
+            input_handle=R.EmptyTensorList(element_shape=_shape([2]),
+                                           max_num_elements=const("m", -1),
+                                           element_dtype=tdt(dt)),
+            element_shape=_shape([2], "es"), element_dtype=tdt(dt), name="out"))
+        c("TensorListStack", dt, "empty_unknown_shape_error", lambda: R.TensorListStack(
+            input_handle=R.EmptyTensorList(element_shape=_shape(None),
+                                           max_num_elements=const("m", -1),
+                                           element_dtype=tdt(dt)),
+            element_shape=_shape(None, "es"), element_dtype=tdt(dt), name="out"),
+          error="INVALID_ARGUMENT",
+          phrases=["Tried to stack elements of an empty list with non-fully-defined element_shape"])
+
+    def length(dt):
+        x = rand(dt, [4, 3], "L/l" + dt)
+        c("TensorListLength", dt, "four", lambda: R.TensorListLength(
+            input_handle=R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([3])),
+            name="out"))
+
+    def element_shape(dt):
+        c("TensorListElementShape", dt, "partial", lambda: R.TensorListElementShape(
+            input_handle=R.TensorListReserve(element_shape=_shape([-1, 3]),
+                                             num_elements=const("n", 1), element_dtype=tdt(dt)),
+            shape_type=tf.int32, name="out"))
+        c("TensorListElementShape", dt, "unknown_rank", lambda: R.TensorListElementShape(
+            input_handle=R.TensorListReserve(element_shape=_shape(None),
+                                             num_elements=const("n", 1), element_dtype=tdt(dt)),
+            shape_type=tf.int64, name="out"))
+
+    def pushed_list(dt, cap):
+        a, b = rand(dt, [2], "L/pa" + dt), rand(dt, [2], "L/pb" + dt)
+        l0 = R.EmptyTensorList(element_shape=_shape([2]), max_num_elements=const("m", cap),
+                               element_dtype=tdt(dt))
+        l1 = R.TensorListPushBack(input_handle=l0, tensor=ph("a", a))
+        return R.TensorListPushBack(input_handle=l1, tensor=ph("b", b), name="out")
+
+    def push_back(dt):
+        def pushed(cap):
+            return pushed_list(dt, cap)
+        c("TensorListPushBack", dt, "two", lambda: R.TensorListStack(
+            input_handle=pushed(-1), element_shape=_shape([2], "es"), element_dtype=tdt(dt)))
+        c("TensorListPushBack", dt, "full_error", lambda: R.TensorListLength(
+            input_handle=pushed(1)),
+          error="INVALID_ARGUMENT", phrases=["Tried to push item into a full list"])
+
+    def empty(dt):
+        c("EmptyTensorList", dt, "length_zero", lambda: R.TensorListLength(
+            input_handle=R.EmptyTensorList(element_shape=_shape([2]),
+                                           max_num_elements=const("m", -1),
+                                           element_dtype=tdt(dt), name="out")))
+
+    def pop_back(dt):
+        def popped():
+            l, item = R.TensorListPopBack(input_handle=pushed_list(dt, -1),
+                                          element_shape=_shape([2], "es"),
+                                          element_dtype=tdt(dt), name="pop")
+            return [item, R.TensorListLength(input_handle=l)]
+        rec.case("TensorListPopBack", dt, "last", popped)
+        c("TensorListPopBack", dt, "empty_error", lambda: R.TensorListPopBack(
+            input_handle=R.EmptyTensorList(element_shape=_shape([2]),
+                                           max_num_elements=const("m", -1),
+                                           element_dtype=tdt(dt)),
+            element_shape=_shape([2], "es"), element_dtype=tdt(dt), name="out")[1],
+          error="INVALID_ARGUMENT", phrases=["Trying to pop from an empty list."])
+
+    suite("TensorListReserve", reserve)
+    suite("TensorListFromTensor", from_tensor)
+    suite("TensorListGetItem", get_item)
+    suite("TensorListSetItem", set_item)
+    suite("TensorListStack", stack_op)
+    suite("TensorListLength", length)
+    suite("TensorListElementShape", element_shape)
+    suite("TensorListPushBack", push_back)
+    suite("EmptyTensorList", empty)
+    suite("TensorListPopBack", pop_back)
