@@ -53,7 +53,8 @@ class PlaceholderWithDefaultOp final : public OpKernel {
 };
 
 REGISTER_KERNEL(
-    KernelDefBuilder("Placeholder").Device(kDeviceCpu).TypeConstraint("dtype", StorableTypes()),
+    // Resource and variant placeholders too: frozen TF2 loops leave unused variant ones.
+    KernelDefBuilder("Placeholder").Device(kDeviceCpu).TypeConstraint("dtype", PassThroughTypes()),
     PlaceholderOp);
 REGISTER_KERNEL(KernelDefBuilder("PlaceholderWithDefault")
                     .Device(kDeviceCpu)

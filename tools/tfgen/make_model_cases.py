@@ -53,7 +53,9 @@ def run_frozen(graph_def, feeds):
     g = tf.Graph()
     with g.as_default():
         tf.import_graph_def(graph_def, name="")
-    placeholders = [n.name for n in graph_def.node if n.op == "Placeholder"]
+    # Placeholders something reads (frozen While loops leave unused_control_flow_input ones).
+    read = {inp.split(":")[0].lstrip("^") for m in graph_def.node for inp in m.input}
+    placeholders = [n.name for n in graph_def.node if n.op == "Placeholder" and n.name in read]
     fetch = [n.name for n in graph_def.node if n.op == "Identity" and not any(
         inp.split(":")[0].lstrip("^") == n.name for m in graph_def.node for inp in m.input)]
     with tf1.Session(graph=g, config=CONFIG) as sess:
@@ -147,6 +149,13 @@ def keras_models():
         k.layers.LSTM(32, unroll=True), k.layers.Dense(5, activation="softmax")]),
         [(2, 12)], "Keras Embedding(1000,32), LSTM(32, unroll=True), Dense(5, softmax) on int32 "
         "token sequences of length 12 (unrolled: no While loop)")
+    tf.keras.utils.set_random_seed(6)
+    out["lstm_while"] = (k.Sequential([
+        k.Input((12,), dtype="int32"), k.layers.Embedding(1000, 32),
+        k.layers.LSTM(32), k.layers.Dense(5, activation="softmax")]),
+        [(2, 12)], "Keras Embedding(1000,32), LSTM(32), Dense(5, softmax) on int32 token "
+        "sequences of length 12, not unrolled: the frozen graph keeps the LSTM's While loop "
+        "(lowered to Enter/Merge/Switch/Exit/NextIteration) over TensorLists")
     # BatchNormalization layers start at mean 0 / variance 1: give them non-trivial statistics so
     # the folded FusedBatchNorm does real work.
     rs = np.random.RandomState(9)
@@ -166,9 +175,9 @@ def main():
           "TF1 graph (tf.compat.v1 variables, frozen with graph_util): 784-512-512-10 MLP, Relu, "
           "Softmax", summary)
     tols = {"small_cnn": (1e-4, 1e-5), "mobilenet_v2": (1e-3, 1e-5), "resnet_small": (1e-4, 1e-5),
-            "lstm_classifier": (1e-5, 1e-6)}
+            "lstm_classifier": (1e-5, 1e-6), "lstm_while": (1e-5, 1e-6)}
     for name, (model, shapes, description) in keras_models().items():
-        if name == "lstm_classifier":
+        if name in ("lstm_classifier", "lstm_while"):
             inputs = [rs.randint(0, 1000, size=shapes[0]).astype(np.int32)]
             specs = [tf.TensorSpec(shapes[0], tf.int32)]
         else:
