@@ -108,6 +108,9 @@ class OpKernelContext {
     const OpKernel* kernel = nullptr;             // Not owned.
     std::vector<TensorValue>* inputs = nullptr;   // Not owned.
     CallFrame* call_frame = nullptr;              // Not owned; feeds and fetches.
+    // Not owned; resources that live for one step (TensorArrays), shared by its partitions and
+    // dropped when the step ends. May be null (then kernels that need it fail with Internal).
+    ResourceMgr* step_resources = nullptr;
     bool is_input_dead = false;                   // TF1 control flow deadness
     // The session's intra-op pool (intra_op_parallelism_threads) for work inside one kernel;
     // null = run inline.
@@ -124,6 +127,7 @@ class OpKernelContext {
   const OpKernel& kernel() const { return *params_.kernel; }
   bool is_input_dead() const { return params_.is_input_dead; }
   CallFrame* call_frame() const { return params_.call_frame; }
+  ResourceMgr* step_resources() const { return params_.step_resources; }
   ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
   // Threads a kernel may use inside one Compute (the intra-op pool's size; 1 without a pool).
   int intra_op_threads() const {

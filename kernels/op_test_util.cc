@@ -111,6 +111,7 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
   params.kernel = kernel_.get();
   params.inputs = &state->inputs;
   params.call_frame = call_frame_;
+  params.step_resources = step_resources_;
   params.is_input_dead = is_input_dead_;
   params.intra_op_pool = intra_op_pool_;
   state->ctx =

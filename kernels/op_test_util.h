@@ -72,6 +72,7 @@ class OpTester {
   // Per-step context the kernel sees. All borrowed; they must outlive the runs that use them.
   void SetRendezvous(Rendezvous* r) { rendezvous_ = r; }
   void SetCallFrame(CallFrame* f) { call_frame_ = f; }
+  void SetStepResources(ResourceMgr* r) { step_resources_ = r; }
   void SetInputDead(bool dead) { is_input_dead_ = dead; }
   void SetIntraOpPool(ThreadPool* pool) { intra_op_pool_ = pool; }
 
@@ -108,6 +109,7 @@ class OpTester {
   std::unique_ptr<OpKernel> kernel_;
   Rendezvous* rendezvous_ = nullptr;  // Not owned.
   CallFrame* call_frame_ = nullptr;   // Not owned.
+  ResourceMgr* step_resources_ = nullptr;  // Not owned.
   bool is_input_dead_ = false;
   ThreadPool* intra_op_pool_ = nullptr;  // Not owned.
 };

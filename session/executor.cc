@@ -409,6 +409,7 @@ class Executor::StepState {
     params.rendezvous = args_.rendezvous;
     params.cancellation = args_.cancellation;
     params.call_frame = args_.call_frame;
+    params.step_resources = args_.step_resources;
     params.intra_op_pool = args_.intra_op_pool;
     params.is_input_dead = t.is_dead;
     params.kernel = item.kernel.get();
@@ -685,6 +686,9 @@ class Executor::StepState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     const int64_t next = ++frame->iteration_count;
     ++frame->num_outstanding_iterations;
+    // Exits found dead in the previous newest iteration were the loop going on, not the loop
+    // being dead: only the last iteration's dead Exits are passed on.
+    frame->dead_exits.clear();
     frame->iterations[next & frame->ring_mask] =
         std::make_unique<IterationState>(*frame->info, next);
     for (auto& [id, value, dead] : frame->loop_invariants) {

@@ -66,6 +66,7 @@ class Executor {
     Rendezvous* rendezvous = nullptr;             // Not owned.
     CancellationManager* cancellation = nullptr;  // Not owned.
     CallFrame* call_frame = nullptr;              // Not owned; may be null.
+    ResourceMgr* step_resources = nullptr;        // Not owned; this step's (TensorArrays)
     Runner runner;                                // null = run everything inline
     ThreadPool* intra_op_pool = nullptr;          // Not owned; kernels' ParallelFor (null: inline)
     DeviceStepStats* stats = nullptr;             // Not owned; filled when non-null.

@@ -305,6 +305,7 @@ class SessionImpl {
     }
     StepCallFrame frame(std::move(args), static_cast<int>(state.run.fetches.size()));
     LocalRendezvous rendezvous;
+    ResourceMgr step_resources;  // outlives the executors: Run waits for them to drain
     const bool trace = run_options.trace_level() > RunOptions::NO_TRACE;
     std::vector<DeviceStepStats> stats(state.executors.size());
 
@@ -316,6 +317,7 @@ class SessionImpl {
     ex_args.rendezvous = &rendezvous;
     ex_args.cancellation = cancel;
     ex_args.call_frame = &frame;
+    ex_args.step_resources = &step_resources;
     ThreadPool* pool = pool_.get();
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     ex_args.intra_op_pool = intra_op_pool_.get();

@@ -39,6 +39,7 @@
 #include "graph/builder/pool_norm_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
+#include "graph/builder/tensor_array_ops.h"
 #include "graph/builder/training_ops.h"
 
 namespace rill {

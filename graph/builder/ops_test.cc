@@ -483,7 +483,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // TensorLists (graph/builder/list_ops.h).
       "EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
       "TensorListSetItem", "TensorListStack", "TensorListLength", "TensorListElementShape",
-      "TensorListPushBack", "TensorListPopBack"};
+      "TensorListPushBack", "TensorListPopBack",
+      // TF1 TensorArrays (graph/builder/tensor_array_ops.h).
+      "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
+      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -1,0 +1,72 @@
+#include "graph/builder/tensor_array_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+
+TensorArrayOutputs TensorArrayV3(const Scope& scope, const Output& size, DataType dtype,
+                                 const TensorArrayAttrs& attrs) {
+  Operation op = OpBuilder(scope, "TensorArrayV3")
+                     .Input(size)
+                     .Attr("dtype", dtype)
+                     .Attr("dynamic_size", attrs.dynamic_size)
+                     .Attr("clear_after_read", attrs.clear_after_read)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+Output TensorArrayWriteV3(const Scope& scope, const Output& handle, const Output& index,
+                          const Output& value, const Output& flow_in) {
+  return OpBuilder(scope, "TensorArrayWriteV3")
+      .Input(handle)
+      .Input(index)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayReadV3(const Scope& scope, const Output& handle, const Output& index,
+                         const Output& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayReadV3")
+      .Input(handle)
+      .Input(index)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayGatherV3(const Scope& scope, const Output& handle, const Output& indices,
+                           const Output& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayGatherV3")
+      .Input(handle)
+      .Input(indices)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Output& indices,
+                            const Output& value, const Output& flow_in) {
+  return OpBuilder(scope, "TensorArrayScatterV3")
+      .Input(handle)
+      .Input(indices)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output& flow_in) {
+  return OpBuilder(scope, "TensorArraySizeV3").Input(handle).Input(flow_in).Finalize().output(0);
+}
+
+Operation TensorArrayCloseV3(const Scope& scope, const Output& handle) {
+  return OpBuilder(scope, "TensorArrayCloseV3").Input(handle).Finalize();
+}
+
+}  // namespace ops
+}  // namespace rill

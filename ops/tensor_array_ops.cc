@@ -1,0 +1,80 @@
+// TF1 TensorArrays (tf.TensorArray in graph mode with control flow v1; dynamic_rnn): a
+// per-step resource holding a vector of tensors, threaded through loops by a float "flow"
+// tensor that orders reads after writes. TensorFlow's names, inputs and attrs.
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+absl::Status HandleAndFlow(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{2}));
+  c.set_output(1, PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TensorArrayV3")
+    .Input("size: int32")
+    .Output("handle: resource")
+    .Output("flow: float")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .Attr("dynamic_size: bool = false")
+    .Attr("clear_after_read: bool = true")
+    .Attr("identical_element_shapes: bool = false")
+    .Attr("tensor_array_name: string = \"\"")
+    .SetIsStateful()
+    .SetShapeFn(HandleAndFlow);
+
+REGISTER_OP("TensorArrayWriteV3")
+    .Input("handle: resource")
+    .Input("index: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayReadV3")
+    .Input("handle: resource")
+    .Input("index: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayGatherV3")
+    .Input("handle: resource")
+    .Input("indices: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayScatterV3")
+    .Input("handle: resource")
+    .Input("indices: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArraySizeV3")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Output("size: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayCloseV3")
+    .Input("handle: resource")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,159 @@
+"""TF1 TensorArrays (tf.TensorArray built with control flow v1: TensorArrayV3 and its Write,
+Read, Gather, Scatter, Size ops) and the TF1 recurrent loop that uses them: the while loop
+tf.compat.v1.nn.dynamic_rnn builds, with an LSTM cell and a GRU cell written out (TensorFlow
+2.21's rnn_cell classes need Keras 2), seeded weights. One suite per op; the RNNs go in the
+TensorArrayScatterV3 suite (their input unstack)."""
+import contextlib
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.ops import control_flow_util
+
+from kernel_cases.core import ph, rand, tf1
+
+
+@contextlib.contextmanager
+def _v1():
+    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+    try:
+        yield
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+
+
+def _in_v1(build):
+    def run():
+        with _v1():
+            return build()
+    return run
+
+
+def build_all(rec, emit):
+    def c(op, dt, what, build, **kw):
+        rec.case(op, dt, what, _in_v1(build), **kw)
+
+    def tdt(dt):
+        return tf.as_dtype(dt)
+
+    def write_read(dt):
+        a, b = rand(dt, [2], "TA/a" + dt), rand(dt, [2], "TA/b" + dt)
+
+        def roundtrip():
+            ta = tf.TensorArray(tdt(dt), size=3, element_shape=[2], name="out")
+            ta = ta.write(0, ph("a", a)).write(2, ph("b", b))
+            return [ta.read(2), ta.read(1), ta.size()]
+        c("TensorArrayWriteV3", dt, "write_read_unwritten_zeros", roundtrip)
+
+        def out_of_range():
+            ta = tf.TensorArray(tdt(dt), size=2, name="out")
+            return ta.write(ph("i", np.int32(3)), ph("a", a)).read(0)
+        c("TensorArrayWriteV3", dt, "out_of_range_error", out_of_range, error="INVALID_ARGUMENT",
+          phrases=["Tried to write to index 3 but array is not resizeable and size is: 2"])
+
+        def twice():
+            ta = tf.TensorArray(tdt(dt), size=2, name="out")
+            return ta.write(0, ph("a", a)).write(0, ph("b", b)).read(0)
+        c("TensorArrayWriteV3", dt, "write_twice_error", twice, error="INVALID_ARGUMENT",
+          phrases=["Could not write to TensorArray index 0 because it has already been written"])
+
+        def dynamic():
+            ta = tf.TensorArray(tdt(dt), size=0, dynamic_size=True, name="out")
+            ta = ta.write(0, ph("a", a)).write(3, ph("b", b))
+            return [ta.size(), ta.read(3)]
+        c("TensorArrayWriteV3", dt, "dynamic_size_grows", dynamic)
+
+    def read(dt):
+        a = rand(dt, [2], "TA/r" + dt)
+
+        def read_twice():
+            ta = tf.TensorArray(tdt(dt), size=1, name="out").write(0, ph("a", a))
+            r1 = ta.read(0)
+            with tf.control_dependencies([r1]):
+                return ta.read(0) + r1
+        c("TensorArrayReadV3", dt, "read_twice_error", read_twice, error="INVALID_ARGUMENT",
+          phrases=["Could not read index 0 twice because it was cleared after a previous read"])
+
+        def keep():
+            ta = tf.TensorArray(tdt(dt), size=1, clear_after_read=False, name="out")
+            ta = ta.write(0, ph("a", a))
+            r1 = ta.read(0)
+            with tf.control_dependencies([r1]):
+                return ta.read(0) + r1
+        c("TensorArrayReadV3", dt, "read_twice_kept", keep)
+
+        def unknown_shape():
+            ta = tf.TensorArray(tdt(dt), size=2, infer_shape=False, name="out")
+            return ta.read(ph("i", np.int32(1)))
+        c("TensorArrayReadV3", dt, "unwritten_unknown_shape_error", unknown_shape,
+          error="INVALID_ARGUMENT", phrases=["Could not read from TensorArray index 1"])
+
+    def scatter_gather(dt):
+        x = rand(dt, [4, 3], "TA/x" + dt)
+
+        def unstack_stack():
+            ta = tf.TensorArray(tdt(dt), size=4, name="out").unstack(ph("x", x))
+            return [ta.stack(), ta.size()]
+        c("TensorArrayGatherV3", dt, "unstack_stack", unstack_stack)
+
+        def gather():
+            ta = tf.TensorArray(tdt(dt), size=4, clear_after_read=False, name="out")
+            ta = ta.scatter(ph("idx", np.array([3, 0, 2, 1], np.int32)), ph("x", x))
+            return ta.gather(ph("g", np.array([1, 1, 3], np.int32)))
+        c("TensorArrayGatherV3", dt, "scatter_then_gather", gather)
+
+    def rnns(dt):
+        x = rand(dt, [5, 3, 4], "TA/rnn", kind="small")   # time-major: [time, batch, depth]
+        rs = np.random.RandomState(7)
+        w_lstm = rs.normal(0, 0.3, [4 + 6, 24]).astype(np.float32)
+        b_lstm = rs.normal(0, 0.1, [24]).astype(np.float32)
+        w_gates = rs.normal(0, 0.3, [4 + 6, 12]).astype(np.float32)
+        w_cand = rs.normal(0, 0.3, [4 + 6, 6]).astype(np.float32)
+
+        def lstm_step(x_t, h, c_state):
+            # tf.nn.rnn_cell.LSTMCell's arithmetic (forget bias 1).
+            gates = tf.matmul(tf.concat([x_t, h], 1), w_lstm) + b_lstm
+            i, j, f, o = tf.split(gates, 4, axis=1)
+            c_new = tf.sigmoid(f + 1.0) * c_state + tf.sigmoid(i) * tf.tanh(j)
+            return tf.sigmoid(o) * tf.tanh(c_new), c_new
+
+        def gru_step(x_t, h, _):
+            # tf.nn.rnn_cell.GRUCell's arithmetic.
+            ru = tf.sigmoid(tf.matmul(tf.concat([x_t, h], 1), w_gates) + 1.0)
+            r, u = tf.split(ru, 2, axis=1)
+            cand = tf.tanh(tf.matmul(tf.concat([x_t, r * h], 1), w_cand))
+            h_new = u * h + (1 - u) * cand
+            return h_new, h_new
+
+        def dynamic_rnn(step):
+            # The loop tf.compat.v1.nn.dynamic_rnn builds: inputs unstacked into a TensorArray
+            # (Scatter), read per step, outputs written to another and stacked (Gather).
+            def build():
+                inputs = ph("x", x)
+                steps = tf.shape(inputs)[0]
+                in_ta = tf.TensorArray(tf.float32, size=steps, name="inputs").unstack(inputs)
+                out_ta = tf.TensorArray(tf.float32, size=steps, name="outputs")
+                zeros = tf.zeros([tf.shape(inputs)[1], 6])
+
+                def body(t, h, c_state, ta):
+                    h, c_state = step(in_ta.read(t), h, c_state)
+                    return t + 1, h, c_state, ta.write(t, h)
+                _, h, c_state, out_ta = tf1.while_loop(
+                    lambda t, *_: t < steps, body, [tf.constant(0), zeros, zeros, out_ta],
+                    name="rnn")
+                return [out_ta.stack(), h, c_state]
+            return build
+
+        c("TensorArrayScatterV3", dt, "dynamic_rnn_lstm", dynamic_rnn(lstm_step), rtol=1e-5,
+          atol=1e-6)
+        c("TensorArrayScatterV3", dt, "dynamic_rnn_gru", dynamic_rnn(gru_step), rtol=1e-5,
+          atol=1e-6)
+
+    rec.for_dtypes("TensorArrayWriteV3", ["float32", "int32"], write_read)
+    emit("TensorArrayWriteV3")
+    rec.for_dtypes("TensorArrayReadV3", ["float32"], read)
+    emit("TensorArrayReadV3")
+    rec.for_dtypes("TensorArrayGatherV3", ["float32", "int32"], scatter_gather)
+    emit("TensorArrayGatherV3")
+    rec.for_dtypes("TensorArrayScatterV3", ["float32"], rnns)
+    emit("TensorArrayScatterV3")
