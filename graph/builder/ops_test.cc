@@ -486,7 +486,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "TensorListPushBack", "TensorListPopBack",
       // TF1 TensorArrays (graph/builder/tensor_array_ops.h).
       "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
-      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3"};
+      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "StackV2",
+      "StackPushV2", "StackPopV2", "StackCloseV2"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

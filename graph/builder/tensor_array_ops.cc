@@ -68,5 +68,26 @@ Operation TensorArrayCloseV3(const Scope& scope, const Output& handle) {
   return OpBuilder(scope, "TensorArrayCloseV3").Input(handle).Finalize();
 }
 
+Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type) {
+  return OpBuilder(scope, "StackV2").Input(max_size).Attr("elem_type", elem_type).Finalize().output(
+      0);
+}
+
+Output StackPushV2(const Scope& scope, const Output& handle, const Output& elem) {
+  return OpBuilder(scope, "StackPushV2").Input(handle).Input(elem).Finalize().output(0);
+}
+
+Output StackPopV2(const Scope& scope, const Output& handle, DataType elem_type) {
+  return OpBuilder(scope, "StackPopV2")
+      .Input(handle)
+      .Attr("elem_type", elem_type)
+      .Finalize()
+      .output(0);
+}
+
+Operation StackCloseV2(const Scope& scope, const Output& handle) {
+  return OpBuilder(scope, "StackCloseV2").Input(handle).Finalize();
+}
+
 }  // namespace ops
 }  // namespace rill

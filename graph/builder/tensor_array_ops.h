@@ -1,4 +1,4 @@
-// Builder wrappers for TF1 TensorArrays (ops/tensor_array_ops.cc). The handle is a resource;
+// Builder wrappers for TF1 TensorArrays (ops/tensor_array_ops.cc) and stacks (ops/stack_ops.cc). The handle is a resource;
 // the float flow tensors order reads after writes (thread each op's flow_out into the next).
 // Included by graph/builder/ops.h.
 //
@@ -44,6 +44,12 @@ Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Outp
                             const Output& value, const Output& flow_in);
 Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output& flow_in);
 Operation TensorArrayCloseV3(const Scope& scope, const Output& handle);
+
+// TF1 stacks (ops/stack_ops.cc), which while-loop gradients use. max_size -1: unbounded.
+Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type);
+Output StackPushV2(const Scope& scope, const Output& handle, const Output& elem);
+Output StackPopV2(const Scope& scope, const Output& handle, DataType elem_type);
+Operation StackCloseV2(const Scope& scope, const Output& handle);
 
 }  // namespace ops
 }  // namespace rill

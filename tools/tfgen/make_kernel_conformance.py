@@ -39,6 +39,7 @@ from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import nn  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
+from kernel_cases import stacks  # noqa: E402
 from kernel_cases import strings  # noqa: E402
 from kernel_cases import tensor_arrays  # noqa: E402
 from kernel_cases import training  # noqa: E402
@@ -50,7 +51,7 @@ from kernel_cases import random_ops  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
-            strings, control_flow, functional, lists, tensor_arrays]  # in priority order
+            strings, control_flow, functional, lists, tensor_arrays, stacks]  # in priority order
 
 
 def main(argv):
