@@ -16,6 +16,8 @@ from tensorflow.core.framework import function_pb2, step_stats_pb2, device_attri
 from tensorflow.core.framework import resource_handle_pb2, cost_graph_pb2, tensor_description_pb2
 from tensorflow.core.framework import allocation_description_pb2, full_type_pb2, graph_debug_info_pb2
 from tensorflow.core.protobuf import config_pb2, meta_graph_pb2, saved_model_pb2, saver_pb2
+from tensorflow.core.protobuf import tensor_bundle_pb2
+from tensorflow.core.framework import tensor_slice_pb2
 
 # The messages Rill defines; nested messages are walked too.
 ROOTS = [
@@ -37,6 +39,8 @@ ROOTS = [
     meta_graph_pb2.SignatureDef, meta_graph_pb2.AssetFileDef,
     saved_model_pb2.SavedModel, saver_pb2.SaverDef, config_pb2.SessionMetadata,
     full_type_pb2.FullTypeDef, graph_debug_info_pb2.GraphDebugInfo,
+    tensor_bundle_pb2.BundleHeaderProto, tensor_bundle_pb2.BundleEntryProto,
+    tensor_slice_pb2.TensorSliceProto,
 ]
 
 TYPE = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32",

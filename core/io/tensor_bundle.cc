@@ -1,0 +1,342 @@
+#include "core/io/tensor_bundle.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/io/crc32c.h"
+#include "core/io/table.h"
+#include "core/status_macros.h"
+#include "core/tensor_shape.h"
+
+namespace rill {
+namespace {
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("Cannot open ", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+absl::Status WriteWholeFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::InternalError(absl::StrCat("Cannot open ", path, " for writing"));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("Failed writing ", path));
+  return absl::OkStatus();
+}
+
+void PutVarint64(std::string* out, uint64_t v) {
+  while (v >= 128) {
+    out->push_back(static_cast<char>(v | 128));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool GetVarint64(const char** p, const char* limit, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && *p < limit; shift += 7) {
+    const auto byte = static_cast<unsigned char>(**p);
+    ++*p;
+    result |= static_cast<uint64_t>(byte & 127) << shift;
+    if ((byte & 128) == 0) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The CRC TensorFlow folds over a string length: 4 bytes when it fits, else 8 (compatibility).
+uint32_t ExtendWithLength(uint32_t crc, uint64_t length) {
+  if (length <= UINT32_MAX) {
+    const uint32_t l32 = static_cast<uint32_t>(length);
+    return crc32c::Extend(crc, reinterpret_cast<const char*>(&l32), 4);
+  }
+  return crc32c::Extend(crc, reinterpret_cast<const char*>(&length), 8);
+}
+
+}  // namespace
+
+std::string BundleIndexFilename(const std::string& prefix) { return prefix + ".index"; }
+std::string BundleDataFilename(const std::string& prefix, int shard, int num_shards) {
+  return absl::StrFormat("%s.data-%05d-of-%05d", prefix, shard, num_shards);
+}
+
+absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::string& prefix) {
+  const std::string index_file = BundleIndexFilename(prefix);
+  absl::StatusOr<std::string> bytes = ReadWholeFile(index_file);
+  if (!bytes.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "Unsuccessful TensorSliceReader constructor: Failed to find any matching files for ",
+        prefix, " (no ", index_file, "; pass the checkpoint prefix, e.g. model.ckpt-1000, "
+        "not a directory or a .data file)"));
+  }
+  RILL_ASSIGN_OR_RETURN(std::vector<TableEntry> table, ReadTable(*bytes, index_file));
+  std::unique_ptr<BundleReader> r(new BundleReader(prefix));
+  bool has_header = false;
+  for (const TableEntry& e : table) {
+    if (e.key.empty()) {
+      if (!r->header_.ParseFromString(e.value)) {
+        return absl::DataLossError(absl::StrCat("Corrupt bundle header in ", index_file));
+      }
+      has_header = true;
+      continue;
+    }
+    BundleEntryProto entry;
+    if (!entry.ParseFromString(e.value)) {
+      return absl::DataLossError(
+          absl::StrCat("Corrupt entry for tensor '", e.key, "' in ", index_file));
+    }
+    r->entries_.emplace(e.key, std::move(entry));
+  }
+  if (!has_header) {
+    return absl::DataLossError(absl::StrCat(index_file, " has no bundle header (not a "
+                                            "TensorFlow V2 checkpoint index?)"));
+  }
+  if (r->header_.endianness() != BundleHeaderProto::LITTLE) {
+    return absl::UnimplementedError(
+        absl::StrCat(index_file, " was written big-endian; Rill reads little-endian bundles"));
+  }
+  return r;
+}
+
+std::vector<std::string> BundleReader::Keys() const {
+  std::vector<std::string> out;
+  for (const auto& [k, e] : entries_) out.push_back(k);
+  return out;
+}
+
+absl::StatusOr<BundleEntryProto> BundleReader::Entry(const std::string& key) const {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    return absl::NotFoundError(absl::StrCat("Key ", key, " not found in checkpoint ", prefix_));
+  }
+  return it->second;
+}
+
+absl::StatusOr<const std::string*> BundleReader::Shard(int shard) const {
+  absl::MutexLock lock(&mu_);
+  auto it = shards_.find(shard);
+  if (it != shards_.end()) return it->second.get();
+  const std::string file = BundleDataFilename(prefix_, shard, header_.num_shards());
+  absl::StatusOr<std::string> bytes = ReadWholeFile(file);
+  if (!bytes.ok()) {
+    return absl::DataLossError(absl::StrCat("Checkpoint ", prefix_, " is missing its data file ",
+                                            file));
+  }
+  auto owned = std::make_unique<std::string>(*std::move(bytes));
+  const std::string* raw = owned.get();
+  shards_.emplace(shard, std::move(owned));
+  return raw;
+}
+
+absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* allocator) const {
+  RILL_ASSIGN_OR_RETURN(BundleEntryProto entry, Entry(key));
+  if (entry.slices_size() > 0) {
+    return absl::UnimplementedError(absl::StrCat(
+        "Tensor ", key, " in checkpoint ", prefix_,
+        " is saved as slices (a partitioned variable); Rill restores whole tensors only"));
+  }
+  if (entry.shard_id() < 0 || entry.shard_id() >= std::max(header_.num_shards(), 1)) {
+    return absl::DataLossError(absl::StrCat("Tensor ", key, " in checkpoint ", prefix_,
+                                            " names data shard ", entry.shard_id(), " of ",
+                                            header_.num_shards()));
+  }
+  const std::string file = BundleDataFilename(prefix_, entry.shard_id(), header_.num_shards());
+  absl::StatusOr<TensorShape> shape = TensorShape::FromProto(entry.shape());
+  if (!shape.ok()) {
+    return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", BundleIndexFilename(prefix_),
+                                            " has a bad shape: ", shape.status().message()));
+  }
+  RILL_ASSIGN_OR_RETURN(const std::string* data, Shard(entry.shard_id()));
+  if (entry.offset() < 0 || entry.size() < 0 ||
+      static_cast<uint64_t>(entry.offset()) > data->size() ||
+      static_cast<uint64_t>(entry.size()) > data->size() - entry.offset()) {
+    return absl::DataLossError(absl::StrCat(
+        "Tensor ", key, ": bytes [", entry.offset(), ", ", entry.offset() + entry.size(),
+        ") lie past the end of ", file, " (", data->size(), " bytes; truncated file?)"));
+  }
+  const char* p = data->data() + entry.offset();
+  const char* limit = p + entry.size();
+  absl::StatusOr<Tensor> allocated = Tensor::Allocate(allocator, entry.dtype(), *shape);
+  if (!allocated.ok()) {
+    return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file, " has dtype ",
+                                            DataTypeString(entry.dtype()),
+                                            ", which Rill cannot hold: ",
+                                            allocated.status().message()));
+  }
+  Tensor t = *std::move(allocated);
+  uint32_t crc = 0;
+  if (entry.dtype() == DT_STRING) {
+    auto strings = t.flat<std::string>();
+    std::vector<uint64_t> lengths(strings.size());
+    for (uint64_t& l : lengths) {
+      if (!GetVarint64(&p, limit, &l)) {
+        return absl::DataLossError(
+            absl::StrCat("Tensor ", key, " in ", file, ": bad string length"));
+      }
+      crc = ExtendWithLength(crc, l);
+    }
+    if (limit - p < 4) return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file,
+                                                             " is truncated"));
+    uint32_t length_checksum;
+    std::memcpy(&length_checksum, p, 4);
+    if (crc32c::Unmask(length_checksum) != crc) {
+      return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file,
+                                              ": the string lengths' checksum does not match"));
+    }
+    crc = crc32c::Extend(crc, p, 4);
+    p += 4;
+    for (size_t i = 0; i < strings.size(); ++i) {
+      if (static_cast<uint64_t>(limit - p) < lengths[i]) {
+        return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file, " is truncated"));
+      }
+      strings[i].assign(p, lengths[i]);
+      crc = crc32c::Extend(crc, p, lengths[i]);
+      p += lengths[i];
+    }
+  } else {
+    if (static_cast<uint64_t>(entry.size()) != t.TotalBytes()) {
+      return absl::DataLossError(absl::StrCat(
+          "Tensor ", key, " in ", file, " holds ", entry.size(), " bytes, but shape ",
+          shape->DebugString(), " of ", DataTypeString(entry.dtype()), " needs ",
+          t.TotalBytes()));
+    }
+    if (t.TotalBytes() > 0) std::memcpy(t.raw_data(), p, t.TotalBytes());
+    crc = crc32c::Value(p, t.TotalBytes());
+  }
+  if (crc32c::Unmask(entry.crc32c()) != crc) {
+    return absl::DataLossError(absl::StrCat(
+        "Checksum does not match: stored ", crc32c::Unmask(entry.crc32c()),
+        " vs. calculated on the restored bytes ", crc, " (tensor ", key, " in ", file, ")"));
+  }
+  return t;
+}
+
+absl::Status BundleWriter::Add(const std::string& key, const Tensor& tensor) {
+  if (key.empty()) return absl::InvalidArgumentError("A checkpoint tensor needs a name");
+  if (entries_.count(key) > 0) {
+    return absl::InvalidArgumentError(absl::StrCat("Adding duplicate key: ", key));
+  }
+  const DataType dtype = tensor.dtype();
+  if (dtype == DT_VARIANT || dtype == DT_RESOURCE || !IsSupportedDataType(dtype)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Cannot save tensor ", key, " of dtype ", DataTypeString(dtype), " in a checkpoint"));
+  }
+  BundleEntryProto entry;
+  entry.set_dtype(dtype);
+  TensorShapeProto* shape = entry.mutable_shape();  // present even for scalars, as TensorFlow
+  for (int64_t d : tensor.shape().dims()) shape->add_dim()->set_size(d);
+  entry.set_shard_id(0);
+  entry.set_offset(static_cast<int64_t>(data_.size()));
+  uint32_t crc = 0;
+  if (dtype == DT_STRING) {
+    std::string lengths;
+    for (const std::string& s : tensor.flat<std::string>()) {
+      PutVarint64(&lengths, s.size());
+      crc = ExtendWithLength(crc, s.size());
+    }
+    data_.append(lengths);
+    const uint32_t length_checksum = crc32c::Mask(crc);
+    data_.append(reinterpret_cast<const char*>(&length_checksum), 4);
+    crc = crc32c::Extend(crc, reinterpret_cast<const char*>(&length_checksum), 4);
+    for (const std::string& s : tensor.flat<std::string>()) {
+      data_.append(s);
+      crc = crc32c::Extend(crc, s.data(), s.size());
+    }
+  } else {
+    const char* bytes = static_cast<const char*>(tensor.raw_data());
+    data_.append(bytes, tensor.TotalBytes());
+    crc = crc32c::Value(bytes, tensor.TotalBytes());
+  }
+  entry.set_size(static_cast<int64_t>(data_.size()) - entry.offset());
+  entry.set_crc32c(crc32c::Mask(crc));
+  entries_.emplace(key, std::move(entry));
+  return absl::OkStatus();
+}
+
+absl::Status BundleWriter::Finish() {
+  RILL_RETURN_IF_ERROR(WriteWholeFile(BundleDataFilename(prefix_, 0, 1), data_));
+  BundleHeaderProto header;
+  header.set_num_shards(1);
+  header.set_endianness(BundleHeaderProto::LITTLE);
+  header.mutable_version()->set_producer(1);
+  TableBuilder table;
+  table.Add("", header.SerializeAsString());
+  for (const auto& [key, entry] : entries_) table.Add(key, entry.SerializeAsString());
+  RILL_ASSIGN_OR_RETURN(std::string index, table.Finish());
+  return WriteWholeFile(BundleIndexFilename(prefix_), index);
+}
+
+absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::string& destination,
+                          bool delete_old, bool allow_missing) {
+  std::vector<std::unique_ptr<BundleReader>> readers;
+  int total_shards = 0;
+  for (const std::string& p : prefixes) {
+    absl::StatusOr<std::unique_ptr<BundleReader>> r = BundleReader::Open(p);
+    if (!r.ok()) {
+      if (allow_missing && absl::IsNotFound(r.status())) continue;
+      return r.status();
+    }
+    total_shards += std::max((*r)->header().num_shards(), 1);
+    readers.push_back(*std::move(r));
+  }
+  if (readers.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("MergeV2Checkpoints: none of the ", prefixes.size(),
+                     " checkpoint prefixes exists, nothing to merge into ", destination));
+  }
+  std::map<std::string, BundleEntryProto> merged;
+  int next_shard = 0;
+  std::error_code ec;
+  for (const auto& r : readers) {
+    const int shards = std::max(r->header().num_shards(), 1);
+    for (const std::string& key : r->Keys()) {
+      BundleEntryProto e = *r->Entry(key);
+      e.set_shard_id(e.shard_id() + next_shard);
+      if (!merged.emplace(key, std::move(e)).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "MergeV2Checkpoints: tensor ", key, " appears in more than one checkpoint"));
+      }
+    }
+    for (int s = 0; s < shards; ++s) {
+      std::filesystem::rename(BundleDataFilename(r->prefix(), s, shards),
+                              BundleDataFilename(destination, next_shard + s, total_shards), ec);
+      if (ec) {
+        return absl::InternalError(absl::StrCat("MergeV2Checkpoints: cannot move ",
+                                                BundleDataFilename(r->prefix(), s, shards), ": ",
+                                                ec.message()));
+      }
+    }
+    next_shard += shards;
+  }
+  BundleHeaderProto header;
+  header.set_num_shards(total_shards);
+  header.set_endianness(BundleHeaderProto::LITTLE);
+  header.mutable_version()->set_producer(1);
+  TableBuilder table;
+  table.Add("", header.SerializeAsString());
+  for (const auto& [key, entry] : merged) table.Add(key, entry.SerializeAsString());
+  RILL_ASSIGN_OR_RETURN(std::string index, table.Finish());
+  RILL_RETURN_IF_ERROR(WriteWholeFile(BundleIndexFilename(destination), index));
+  if (delete_old) {
+    for (const auto& r : readers) {
+      if (r->prefix() == destination) continue;
+      std::filesystem::remove(BundleIndexFilename(r->prefix()), ec);
+      const auto dir = std::filesystem::path(r->prefix()).parent_path();
+      if (!dir.empty() && std::filesystem::is_empty(dir, ec)) std::filesystem::remove(dir, ec);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

@@ -1,0 +1,153 @@
+#include "core/io/tensor_bundle.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+const char kTfBundle[] = "core/io/testdata/tf_written/bundle";
+
+std::string TempDir() {
+  const char* t = std::getenv("TEST_TMPDIR");
+  return t != nullptr ? t : "/tmp";
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void Write(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), bytes.size());
+}
+
+// A copy of the TensorFlow-written bundle at `prefix`, for corrupting.
+void CopyTfBundle(const std::string& prefix) {
+  Write(BundleIndexFilename(prefix), Read(BundleIndexFilename(kTfBundle)));
+  Write(BundleDataFilename(prefix, 0, 1), Read(BundleDataFilename(kTfBundle, 0, 1)));
+}
+
+TEST(BundleReaderTest, ReadsWhatTensorFlowWrote) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(kTfBundle));
+  EXPECT_THAT(r->Keys(), ElementsAre("a/float", "b/int64", "c/strings", "d/half", "e/bool",
+                                     "f/empty", "g/double"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor a, r->Lookup("a/float"));
+  EXPECT_EQ(a.shape().DebugString(), "[2,3]");
+  EXPECT_EQ(a.flat<float>()[5], 6.f);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor b, r->Lookup("b/int64"));
+  EXPECT_EQ(b.flat<int64_t>()[0], -7);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor c, r->Lookup("c/strings"));
+  EXPECT_EQ(c.flat<std::string>()[0], "");
+  EXPECT_EQ(c.flat<std::string>()[1], "hello");
+  EXPECT_EQ(c.flat<std::string>()[2], std::string(300, 'x'));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor d, r->Lookup("d/half"));
+  EXPECT_EQ(d.dtype(), DT_HALF);
+  EXPECT_EQ(d.shape().DebugString(), "[4]");
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor e, r->Lookup("e/bool"));
+  EXPECT_FALSE(e.flat<bool>()[1]);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor f, r->Lookup("f/empty"));
+  EXPECT_EQ(f.shape().DebugString(), "[0,5]");
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor g, r->Lookup("g/double"));
+  EXPECT_EQ(g.flat<double>()[0], 1e-300);
+}
+
+TEST(BundleWriterTest, WritesBytesTensorFlowWouldWrite) {
+  // Rewriting TensorFlow's tensors gives TensorFlow's data file byte for byte, and an index
+  // with the same entries.
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> tf, BundleReader::Open(kTfBundle));
+  const std::string prefix = TempDir() + "/rewritten";
+  BundleWriter w(prefix);
+  for (const std::string& k : tf->Keys()) ASSERT_THAT(w.Add(k, *tf->Lookup(k)), IsOk());
+  ASSERT_THAT(w.Finish(), IsOk());
+  EXPECT_EQ(Read(BundleDataFilename(prefix, 0, 1)), Read(BundleDataFilename(kTfBundle, 0, 1)));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> back, BundleReader::Open(prefix));
+  for (const std::string& k : tf->Keys()) {
+    EXPECT_EQ(back->Entry(k)->SerializeAsString(), tf->Entry(k)->SerializeAsString()) << k;
+  }
+  EXPECT_THAT(w.Add("a/float", Tensor()), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                    "Adding duplicate key: a/float"));
+}
+
+TEST(BundleReaderTest, EveryCorruptionIsACleanErrorNamingTensorAndFile) {
+  const std::string prefix = TempDir() + "/corrupt";
+  EXPECT_THAT(BundleReader::Open(TempDir() + "/nothing_here").status(),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("Unsuccessful TensorSliceReader constructor: Failed to find any "
+                                 "matching files for")));
+  CopyTfBundle(prefix);
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+    EXPECT_THAT(r->Lookup("zz").status(),
+                StatusIs(absl::StatusCode::kNotFound, "Key zz not found in checkpoint " + prefix));
+  }
+  // A flipped bit in the float tensor's bytes.
+  std::string data = Read(BundleDataFilename(prefix, 0, 1));
+  data[2] ^= 0x04;
+  Write(BundleDataFilename(prefix, 0, 1), data);
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+    EXPECT_THAT(r->Lookup("a/float").status(),
+                StatusIs(absl::StatusCode::kDataLoss,
+                         AllOf(HasSubstr("Checksum does not match"),
+                               HasSubstr("tensor a/float in " + prefix +
+                                         ".data-00000-of-00001"))));
+  }
+  // A truncated data file.
+  Write(BundleDataFilename(prefix, 0, 1), data.substr(0, 30));
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+    EXPECT_THAT(r->Lookup("g/double").status(),
+                StatusIs(absl::StatusCode::kDataLoss, HasSubstr("truncated file?")));
+  }
+  // A missing data file.
+  std::filesystem::remove(BundleDataFilename(prefix, 0, 1));
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+    EXPECT_THAT(r->Lookup("a/float").status(),
+                StatusIs(absl::StatusCode::kDataLoss, HasSubstr("is missing its data file")));
+  }
+  // A truncated index.
+  const std::string index = Read(BundleIndexFilename(kTfBundle));
+  Write(BundleIndexFilename(prefix), index.substr(0, index.size() - 10));
+  EXPECT_THAT(BundleReader::Open(prefix).status(),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr("Corrupted table file " + prefix + ".index")));
+}
+
+TEST(MergeBundlesTest, TwoShardsBecomeOneCheckpoint) {
+  const std::string dir = TempDir() + "/merge";
+  std::filesystem::create_directories(dir + "/part0");
+  std::filesystem::create_directories(dir + "/part1");
+  BundleWriter w0(dir + "/part0/p");
+  ASSERT_THAT(w0.Add("x", Tensor::Scalar<float>(1.5f)), IsOk());
+  ASSERT_THAT(w0.Finish(), IsOk());
+  BundleWriter w1(dir + "/part1/p");
+  ASSERT_THAT(w1.Add("y", Tensor::Scalar<int32_t>(3)), IsOk());
+  ASSERT_THAT(w1.Finish(), IsOk());
+  ASSERT_THAT(MergeBundles({dir + "/part0/p", dir + "/part1/p"}, dir + "/model", true, false),
+              IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(dir + "/model"));
+  EXPECT_EQ(r->header().num_shards(), 2);
+  EXPECT_EQ(r->Lookup("x")->flat<float>()[0], 1.5f);
+  EXPECT_EQ(r->Lookup("y")->flat<int32_t>()[0], 3);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/part0"));  // emptied and removed
+}
+
+}  // namespace
+}  // namespace rill
