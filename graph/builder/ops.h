@@ -33,6 +33,7 @@
 #include "graph/builder/grad_ops.h"
 #include "graph/builder/index_ops.h"
 #include "graph/builder/initializer.h"
+#include "graph/builder/io_ops.h"
 #include "graph/builder/list_ops.h"
 #include "graph/builder/math_ops.h"
 #include "graph/builder/nn_ops.h"

@@ -487,7 +487,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // TF1 TensorArrays (graph/builder/tensor_array_ops.h).
       "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
       "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "StackV2",
-      "StackPushV2", "StackPopV2", "StackCloseV2"};
+      "StackPushV2", "StackPopV2", "StackCloseV2",
+      // Checkpoints (graph/builder/io_ops.h).
+      "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -54,6 +54,7 @@ def write_tf1_saver():
     out = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_saver")
     os.makedirs(out, exist_ok=True)
     g = tf.Graph()
+    tf1.disable_resource_variables()  # TF1 reference variables, as TF1 checkpoints' graphs have
     with g.as_default():
         tf1.set_random_seed(3)
         x = tf1.placeholder(tf.float32, [None, 4], name="x")

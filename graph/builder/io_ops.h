@@ -1,0 +1,34 @@
+// Builder wrappers for the checkpoint ops (ops/io_ops.cc). Included by graph/builder/ops.h.
+//
+//   Output prefix = ops::Placeholder(root.WithOpName("filename"), DT_STRING);
+//   ops::SaveV2(root, prefix, names, slices, {w, b});
+//   std::vector<Output> restored = ops::RestoreV2(root, prefix, names, slices,
+//                                                 {DT_FLOAT, DT_FLOAT});
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_IO_OPS_H_
+#define RILL_GRAPH_BUILDER_IO_OPS_H_
+
+#include <vector>
+
+#include "absl/types/span.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// tensor_names and shape_and_slices are string vectors ("" slices: whole tensors).
+std::vector<Output> RestoreV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
+                              const Output& shape_and_slices, const std::vector<DataType>& dtypes);
+Operation SaveV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
+                 const Output& shape_and_slices, absl::Span<const Output> tensors);
+Operation MergeV2Checkpoints(const Scope& scope, const Output& checkpoint_prefixes,
+                             const Output& destination_prefix, bool delete_old_dirs = true);
+Output ShardedFilename(const Scope& scope, const Output& basename, const Output& shard,
+                       const Output& num_shards);
+Output ShardedFilespec(const Scope& scope, const Output& basename, const Output& num_shards);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_IO_OPS_H_
