@@ -16,6 +16,7 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
+#include "core/status_macros.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
@@ -70,20 +71,27 @@ std::vector<std::string> TagSet(absl::string_view tags) {
   return out;
 }
 
-absl::StatusOr<GraphDef> ChooseMetaGraph(const SavedModel& saved, const std::string& name,
-                                         const std::string& tag_set) {
+absl::StatusOr<const MetaGraphDef*> ChooseMetaGraphDef(const SavedModel& saved,
+                                                      const std::string& name,
+                                                      const std::string& tag_set) {
   const std::vector<std::string> wanted = TagSet(tag_set);
   std::vector<std::string> present;
   for (const MetaGraphDef& m : saved.meta_graphs()) {
     const std::vector<std::string> tags =
         TagSet(absl::StrJoin(m.meta_info_def().tags(), ","));
-    if (tags == wanted) return m.graph_def();
+    if (tags == wanted) return &m;
     present.push_back(absl::StrCat("[", absl::StrJoin(tags, ","), "]"));
   }
   return absl::NotFoundError(absl::StrCat(
       "MetaGraphDef associated with tags '", absl::StrJoin(wanted, ","),
       "' could not be found in SavedModel ", name, ", with available tags '",
       absl::StrJoin(present, " "), "'"));
+}
+
+absl::StatusOr<GraphDef> ChooseMetaGraph(const SavedModel& saved, const std::string& name,
+                                         const std::string& tag_set) {
+  RILL_ASSIGN_OR_RETURN(const MetaGraphDef* m, ChooseMetaGraphDef(saved, name, tag_set));
+  return m->graph_def();
 }
 
 bool HasNamedNodes(const GraphDef& g) {
@@ -182,6 +190,25 @@ absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path, const std::st
     return absl::NotFoundError(absl::StrCat("Graph file '", file, "' cannot be read"));
   }
   return ParseGraphDefBytes(bytes.str(), file, tag_set);
+}
+
+absl::StatusOr<MetaGraphDef> ReadSavedModelMetaGraph(const std::string& export_dir,
+                                                     const std::string& tag_set) {
+  const std::string file = (std::filesystem::path(export_dir) / "saved_model.pb").string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(
+        "SavedModel file does not exist at: ", export_dir, "/{saved_model.pbtxt|saved_model.pb}"));
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  SavedModel saved;
+  // Parts of a SavedModel Rill does not model (the object graph) are kept as unknown fields.
+  if (!saved.ParseFromString(bytes.str()) || saved.meta_graphs_size() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(file, " is not a binary SavedModel"));
+  }
+  RILL_ASSIGN_OR_RETURN(const MetaGraphDef* m, ChooseMetaGraphDef(saved, file, tag_set));
+  return *m;
 }
 
 absl::Status WriteGraphDefFile(const std::string& path, const GraphDef& graph, bool as_text) {

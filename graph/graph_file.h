@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "proto/graph.pb.h"
+#include "proto/meta_graph.pb.h"
 
 namespace rill {
 
@@ -36,6 +37,11 @@ absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path,
 // As ReadGraphDefFile for bytes already in memory; `name` stands for the path in messages.
 absl::StatusOr<GraphDef> ParseGraphDefBytes(const std::string& bytes, const std::string& name,
                                             const std::string& tag_set = "serve");
+// The MetaGraphDef of the SavedModel in `export_dir` whose tags equal `tag_set` (graph, saver,
+// collections, signatures). NotFound as TensorFlow: "SavedModel file does not exist at: DIR/
+// {saved_model.pbtxt|saved_model.pb}", or the tag message above.
+absl::StatusOr<MetaGraphDef> ReadSavedModelMetaGraph(const std::string& export_dir,
+                                                     const std::string& tag_set = "serve");
 // Binary (`as_text` false) or text format. Overwrites `path`.
 absl::Status WriteGraphDefFile(const std::string& path, const GraphDef& graph, bool as_text);
 

@@ -20,7 +20,8 @@
 namespace rill {
 namespace {
 
-#define RILL_SELECT_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
+#define RILL_SELECT_TYPES \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, std::string
 
 absl::Status SameSizeError(const Tensor& t, const Tensor& e) {
   return absl::InvalidArgumentError(absl::StrCat("'then' and 'else' must have the same size.  ",

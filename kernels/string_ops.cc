@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <regex>
+
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/cwise_op.h"
@@ -171,7 +173,42 @@ class AsStringOp final : public OpKernel {
   std::string format_;
 };
 
+// StaticRegexFullMatch: whether each string matches `pattern` whole. TensorFlow uses RE2;
+// Rill compiles the pattern once with std::regex (ECMAScript), which agrees with RE2 on the
+// patterns graphs carry (anchors, classes, alternation, repetition). A pattern that does not
+// compile fails construction with InvalidArgument naming it.
+class StaticRegexFullMatchOp final : public OpKernel {
+ public:
+  explicit StaticRegexFullMatchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string pattern;
+    absl::Status s = ctx.GetAttr("pattern", &pattern);
+    if (s.ok()) {
+      try {
+        regex_ = std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
+      } catch (const std::regex_error& e) {
+        s = absl::InvalidArgumentError(
+            absl::StrCat("Invalid pattern: ", pattern, ", error: ", e.what()));
+      }
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto strings = in.flat<std::string>();
+    auto result = out->flat<bool>();
+    for (size_t i = 0; i < strings.size(); ++i) result[i] = std::regex_match(strings[i], regex_);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  std::regex regex_;
+};
+
 REGISTER_KERNEL(KernelDefBuilder("StringJoin").Device(kDeviceCpu), StringJoinOp);
+REGISTER_KERNEL(KernelDefBuilder("StaticRegexFullMatch").Device(kDeviceCpu),
+                StaticRegexFullMatchOp);
 REGISTER_KERNEL(KernelDefBuilder("AsString")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32,

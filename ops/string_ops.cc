@@ -42,6 +42,13 @@ REGISTER_OP("StringJoin")
     .Attr("separator: string = \"\"")
     .SetShapeFn(StringJoinShape);
 
+REGISTER_OP("StaticRegexFullMatch")
+    .Input("input: string")
+    .Output("output: bool")
+    .Attr("pattern: string")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("Whether each string matches the regular expression `pattern` as a whole.");
+
 REGISTER_OP("AsString")
     .Input("input: T")
     .Output("output: string")

@@ -108,5 +108,13 @@ Operation Assert(const Scope& scope, const Output& condition, absl::Span<const O
       .Finalize();
 }
 
+Output StaticRegexFullMatch(const Scope& scope, const Output& input, absl::string_view pattern) {
+  return OpBuilder(scope, "StaticRegexFullMatch")
+      .Input(input)
+      .Attr("pattern", pattern)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -59,6 +59,8 @@ Output Print(const Scope& scope, const Output& input, absl::Span<const Output> d
 // input of what it guards.
 Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
                  int64_t summarize = 3);
+// Whether each string of `input` matches `pattern` as a whole.
+Output StaticRegexFullMatch(const Scope& scope, const Output& input, absl::string_view pattern);
 
 }  // namespace ops
 }  // namespace rill

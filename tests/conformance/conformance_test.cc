@@ -50,6 +50,9 @@ const std::set<std::string>& ExemptOps() {
       "TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3",
       // Stacks: StackV2 and StackCloseV2 run in the recorded StackPushV2 cases.
       "StackV2", "StackCloseV2",
+      // Checkpoint I/O (files, not values): core/io tests, tests/checkpoints (TensorFlow-written
+      // checkpoints and SavedModels restored, saved, corrupted).
+      "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
   };
   return *ops;
 }

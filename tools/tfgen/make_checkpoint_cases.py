@@ -84,6 +84,49 @@ def write_tf1_saver():
           saver.saver_def.filename_tensor_name, saver.saver_def.save_tensor_name)
 
 
+def write_saved_models():
+    base = os.path.join(ROOT, "tests", "checkpoints", "data")
+    rs = np.random.RandomState(11)
+    xv = rs.normal(size=(3, 4)).astype(np.float32)
+    # A TF1 export: tf.compat.v1.saved_model.Builder with a serving signature.
+    out = os.path.join(base, "tf1_saved_model")
+    if os.path.exists(out):
+        import shutil
+        shutil.rmtree(out)
+    g = tf.Graph()
+    tf1.disable_resource_variables()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 4], name="x")
+        w = tf1.get_variable("w", [4, 2], initializer=tf1.random_normal_initializer(seed=21))
+        b = tf1.get_variable("b", [2], initializer=tf1.random_normal_initializer(seed=22))
+        y = tf.nn.softmax(tf.matmul(x, w) + b, name="probs")
+        with tf1.Session(graph=g) as sess:
+            sess.run(tf1.global_variables_initializer())
+            builder = tf1.saved_model.Builder(out)
+            sig = tf1.saved_model.predict_signature_def(inputs={"x": x}, outputs={"probs": y})
+            builder.add_meta_graph_and_variables(sess, ["serve"],
+                                                 signature_def_map={"serving_default": sig})
+            builder.save()
+            yv = sess.run(y, {x: xv})
+    np.save(os.path.join(out, "x.npy"), xv)
+    np.save(os.path.join(out, "probs.npy"), yv)
+    print("wrote", out)
+    # A TF2 export of a Keras model (resource variables, functions, a restore function).
+    out = os.path.join(base, "keras_saved_model")
+    if os.path.exists(out):
+        import shutil
+        shutil.rmtree(out)
+    tf1.enable_resource_variables()
+    tf.keras.utils.set_random_seed(12)
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(5, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    model.export(out)
+    yv = model(xv).numpy()
+    np.save(os.path.join(out, "x.npy"), xv)
+    np.save(os.path.join(out, "y.npy"), yv)
+    print("wrote", out)
+
+
 def check(prefix):
     r = tf.train.load_checkpoint(prefix)
     for name, shape in sorted(r.get_variable_to_shape_map().items()):
@@ -96,6 +139,7 @@ def main(argv):
         return
     write_bundle()
     write_tf1_saver()
+    write_saved_models()
 
 
 if __name__ == "__main__":

@@ -125,3 +125,35 @@ def string_format(rec):
 def build_all_format(rec, emit):
     string_format(rec)
     emit("StringFormat")
+    string_select(rec)
+    emit("Select")
+    emit("SelectV2")
+    regex_full_match(rec)
+    emit("StaticRegexFullMatch")
+
+
+def string_select(rec):
+    """Select / SelectV2 on strings (the sharded Saver picks a file name with them)."""
+    for op in ("Select", "SelectV2"):
+        def gen(dt, op=op):
+            def c(what, cond, t, e):
+                def build():
+                    cv = ph("x", np.array(cond)), ph("y", _s(t)), ph("z", _s(e))
+                    f = tf.raw_ops.Select if op == "Select" else tf.raw_ops.SelectV2
+                    kw = {"x": cv[1], "y": cv[2]} if op == "Select" else {"t": cv[1], "e": cv[2]}
+                    return f(condition=cv[0], name="out", **kw)
+                rec.case(op, dt, what, build)
+            c("strings", [True, False, True], [b"a", b"bb", b"ccc"], [b"x", b"", b"zz"])
+            c("scalar_cond", True, [b"keep", b"me"], [b"not", b"this"])
+        rec.for_dtypes(op, ["string"], gen)
+
+
+def regex_full_match(rec):
+    def gen(dt):
+        def c(what, values, pattern):
+            rec.case("StaticRegexFullMatch", dt, what, lambda: tf.raw_ops.StaticRegexFullMatch(
+                input=ph("x", _s(values)), pattern=pattern, name="out"), case_dtype="")
+        c("s3_prefix", [b"s3://bucket/x", b"/tmp/s3://", b"s3:/", b""], "^s3://.*")
+        c("digits", [b"123", b"12a", b"", b"007"], "[0-9]+")
+        c("alternation", [b"cat", b"dog", b"cow", b"catdog"], "cat|dog")
+    rec.for_dtypes("StaticRegexFullMatch", ["string"], gen)

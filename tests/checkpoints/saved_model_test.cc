@@ -1,0 +1,63 @@
+// SavedModels written by TensorFlow (tools/tfgen/make_checkpoint_cases.py) loaded by Rill's
+// loader (session/saved_model_loader.h): a TF1 Builder export with ref variables and a Keras
+// export (TF2: resource variables, functions, StatefulPartitionedCall signatures and a restore
+// function); the serving signature gives TensorFlow's outputs.
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "session/saved_model_loader.h"
+#include "tools/npy/npy.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+void ExpectSignatureOutput(const std::string& dir, const std::string& in_key,
+                           const std::string& out_key, const std::string& want_file) {
+  RILL_ASSERT_OK_AND_ASSIGN(LoadedSavedModel m, LoadSavedModel(SessionOptions(), dir, "serve"));
+  RILL_ASSERT_OK_AND_ASSIGN(SignatureDef sig, m.Signature("serving_default"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor x, ReadNpy(dir + "/x.npy"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor want, ReadNpy(dir + "/" + want_file));
+  std::vector<Tensor> out;
+  ASSERT_THAT(m.session->Run({{sig.inputs().at(in_key).name(), x}},
+                             {sig.outputs().at(out_key).name()}, {}, &out),
+              IsOk());
+  ASSERT_EQ(out[0].shape().DebugString(), want.shape().DebugString());
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    EXPECT_NEAR(out[0].flat<float>()[i], want.flat<float>()[i], 1e-5) << i;
+  }
+}
+
+TEST(SavedModelTest, Tf1BuilderExportGivesTensorFlowsOutput) {
+  ExpectSignatureOutput("tests/checkpoints/data/tf1_saved_model", "x", "probs", "probs.npy");
+}
+
+TEST(SavedModelTest, KerasExportGivesTensorFlowsOutput) {
+  ExpectSignatureOutput("tests/checkpoints/data/keras_saved_model", "keras_tensor", "output_0",
+                        "y.npy");
+}
+
+TEST(SavedModelTest, ErrorsUseTensorFlowsTexts) {
+  EXPECT_THAT(LoadSavedModel(SessionOptions(), "tests/checkpoints/data/nothing").status(),
+              StatusIs(absl::StatusCode::kNotFound,
+                       "SavedModel file does not exist at: tests/checkpoints/data/nothing/"
+                       "{saved_model.pbtxt|saved_model.pb}"));
+  EXPECT_THAT(
+      LoadSavedModel(SessionOptions(), "tests/checkpoints/data/tf1_saved_model", "train").status(),
+      StatusIs(absl::StatusCode::kNotFound,
+               HasSubstr("MetaGraphDef associated with tags 'train' could not be found")));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      LoadedSavedModel m,
+      LoadSavedModel(SessionOptions(), "tests/checkpoints/data/tf1_saved_model", "serve"));
+  EXPECT_THAT(m.Signature("predict").status(),
+              StatusIs(absl::StatusCode::kNotFound,
+                       "Could not find SignatureDef with key: 'predict'. Available keys: "
+                       "[serving_default]"));
+}
+
+}  // namespace
+}  // namespace rill
