@@ -31,6 +31,15 @@ check soft_placement_missing_gpu 1 stderr tests/golden/soft_placement_missing_gp
   --graph=examples/graphs/soft_placement.pbtxt --fetch=MatMul
 check soft_placement_allowed 0 stdout tests/golden/soft_placement_allowed.stdout \
   --graph=examples/graphs/soft_placement.pbtxt --config=examples/soft_placement.config.pbtxt --fetch=MatMul
+# Checkpoints and SavedModels written by TensorFlow (values: TensorFlow's y.npy, printed as numpy
+# prints them).
+check tf1_checkpoint 0 stdout tests/golden/tf1_checkpoint.stdout \
+  --graph=tests/checkpoints/data/tf1_saver/graph.pbtxt \
+  --checkpoint=tests/checkpoints/data/tf1_saver/model.ckpt \
+  --feed=x=tests/checkpoints/data/tf1_saver/x.npy --fetch=y --fetch=global_step
+check keras_saved_model 0 stdout tests/golden/keras_saved_model.stdout \
+  --saved_model_dir=tests/checkpoints/data/keras_saved_model \
+  --feed=keras_tensor=tests/checkpoints/data/keras_saved_model/x.npy
 # The trace is Chrome's Trace Event Format: a JSON object with a traceEvents list, one process per
 # device, complete events with ts/dur.
 trace=$(mktemp)

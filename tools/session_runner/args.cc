@@ -8,10 +8,14 @@ namespace rill {
 
 std::string Usage() {
   return R"(Usage: session_runner --graph=FILE [--config=FILE] [OPTIONS] RUN [--then RUN]...
+       session_runner --saved_model_dir=DIR [--tag_set=serve] [--signature_def=KEY] [RUN]...
   RUN := [--feed=NAME[:I]=FILE.npy]... [--fetch=NAME[:I]]... [--target=NAME]... [--repeat=N]
 
 Runs a GraphDef (binary or text, or a SavedModel's saved_model.pb) in one Rill Session.
 Runs separated by --then share the session, so variables persist between them.
+With --saved_model_dir the SavedModel is loaded as TensorFlow does (variables restored, init op
+run); feeds and fetches may then be the signature's input and output keys (as saved_model_cli
+run), and a run with no --fetch fetches every output of the signature.
 
 Options:
   --config=FILE             ConfigProto in text format (TensorFlow's field names)
@@ -23,6 +27,13 @@ Options:
   --clear_devices           ignore device requests stored in the graph
   --no_feed_shape_check     do not check feeds against Placeholder shapes (TensorFlow's C++ API)
   --tag_set=TAGS            MetaGraphDef to load from a SavedModel (default: serve)
+  --saved_model_dir=DIR     load a SavedModel directory instead of --graph
+  --signature_def=KEY       the signature whose keys feeds and fetches may use
+                            (default: serving_default)
+  --checkpoint=PREFIX       with --graph: restore a TF1 Saver checkpoint first, through the
+                            graph's save/restore_all with PREFIX fed to save/Const:0
+  --save_checkpoint=PREFIX  with --graph: after the last run, save the variables through the
+                            graph's TF1 Saver ops (save/control_dependency) to PREFIX
   --output_dir=DIR          write each fetched tensor of the last run fetching it as DIR/<name>.npy
   --trace=FILE.json         Chrome/Perfetto trace of the last run
   --dump_partitions=DIR     write the partition GraphDefs (text) of the last run, one per device
@@ -49,6 +60,14 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       args.runs.emplace_back();
     } else if (value(a, "--graph", &v)) {
       args.graph = v;
+    } else if (value(a, "--saved_model_dir", &v)) {
+      args.saved_model_dir = v;
+    } else if (value(a, "--signature_def", &v)) {
+      args.signature_def = v;
+    } else if (value(a, "--checkpoint", &v)) {
+      args.checkpoint = v;
+    } else if (value(a, "--save_checkpoint", &v)) {
+      args.save_checkpoint = v;
     } else if (value(a, "--config", &v)) {
       args.config = v;
     } else if (value(a, "--tag_set", &v)) {
@@ -101,15 +120,25 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag ", a, " (see --help)"));
     }
   }
-  if (!args.help && args.graph.empty()) {
+  if (!args.help && args.graph.empty() && args.saved_model_dir.empty()) {
     return absl::InvalidArgumentError("--graph=FILE is required (see --help)");
+  }
+  if (!args.graph.empty() && !args.saved_model_dir.empty()) {
+    return absl::InvalidArgumentError("--graph and --saved_model_dir exclude each other");
+  }
+  if ((!args.checkpoint.empty() || !args.save_checkpoint.empty()) && args.graph.empty()) {
+    return absl::InvalidArgumentError(
+        "--checkpoint and --save_checkpoint go with --graph (a SavedModel restores its own "
+        "variables)");
   }
   // A trailing empty run (no feeds, fetches or targets) is dropped: `--list_devices` alone is fine.
   if (args.runs.size() == 1 && args.runs[0].fetches.empty() && args.runs[0].targets.empty() &&
       args.runs[0].feeds.empty()) {
     args.runs.clear();
   }
-  for (size_t r = 0; r < args.runs.size(); ++r) {
+  // With a SavedModel a run may fetch nothing explicitly: it then fetches the signature outputs.
+  if (!args.saved_model_dir.empty() && args.runs.empty()) args.runs.emplace_back();
+  for (size_t r = 0; r < args.runs.size() && args.saved_model_dir.empty(); ++r) {
     if (args.runs[r].fetches.empty() && args.runs[r].targets.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "run ", r, " has no --fetch or --target; each run needs at least one"));

@@ -1,6 +1,7 @@
 // Command line of session_runner:
 //
 //   session_runner --graph=FILE [--config=FILE] [OPTIONS] RUN [--then RUN]...
+//   session_runner --saved_model_dir=DIR [--signature_def=KEY] [OPTIONS] [RUN [--then RUN]...]
 //   RUN := [--feed=NAME[:I]=FILE.npy]... [--fetch=NAME[:I]]... [--target=NAME]... [--repeat=N]
 //
 // ParseArgs turns argv into RunnerArgs; InvalidArgument names the flag that is wrong ("unknown
@@ -25,6 +26,10 @@ struct RunSpec {
 
 struct RunnerArgs {
   std::string graph;
+  std::string saved_model_dir;                 // instead of --graph: load, restore, init
+  std::string signature_def = "serving_default";  // names feeds/fetches by its keys
+  std::string checkpoint;                      // with --graph: restore this prefix first
+  std::string save_checkpoint;                 // with --graph: save to this prefix at the end
   std::string config;
   std::string tag_set = "serve";
   bool log_device_placement = false;

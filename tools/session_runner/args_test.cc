@@ -7,6 +7,8 @@
 namespace rill {
 namespace {
 
+using ::testing::HasSubstr;
+
 using ::testing::ElementsAre;
 using ::testing::Pair;
 
@@ -47,6 +49,22 @@ TEST(ArgsTest, ListDevicesAloneNeedsNoRun) {
   RILL_ASSERT_OK_AND_ASSIGN(RunnerArgs a, ParseArgs({"r", "--graph=g", "--list_devices"}));
   EXPECT_TRUE(a.runs.empty());
   EXPECT_TRUE(a.list_devices);
+}
+
+TEST(ArgsTest, SavedModelRunsMayFetchNothingAndCheckpointsNeedAGraph) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      RunnerArgs a, ParseArgs({"r", "--saved_model_dir=m", "--signature_def=predict",
+                               "--feed=x=x.npy"}));
+  EXPECT_EQ(a.saved_model_dir, "m");
+  EXPECT_EQ(a.signature_def, "predict");
+  ASSERT_EQ(a.runs.size(), 1u);
+  EXPECT_TRUE(a.runs[0].fetches.empty());
+  EXPECT_THAT(ParseArgs({"r", "--saved_model_dir=m", "--checkpoint=c"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--checkpoint and --save_checkpoint go with --graph")));
+  EXPECT_THAT(ParseArgs({"r", "--saved_model_dir=m", "--graph=g"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--graph and --saved_model_dir exclude each other"));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "graph/graph_file.h"
+#include "session/saved_model_loader.h"
 #include "session/session.h"
 #include "tools/npy/npy.h"
 #include "tools/session_runner/args.h"
@@ -80,11 +81,14 @@ void PrintDevices(const Session& session) {
 
 std::string Micros(double us) { return absl::StrFormat("%.2f us", us); }
 
+// `name` as a tensor name: a signature key is replaced by its tensor.
+std::string Resolve(const std::string& name,
+                    const google::protobuf::Map<std::string, TensorInfo>& keys) {
+  auto it = keys.find(name);
+  return it == keys.end() ? name : it->second.name();
+}
+
 absl::Status Main(const RunnerArgs& args) {
-  RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(args.graph, args.tag_set));
-  if (args.clear_devices) {
-    for (NodeDef& n : *graph.mutable_node()) n.clear_device();
-  }
   SessionOptions options;
   if (!args.config.empty()) {
     RILL_ASSIGN_OR_RETURN(options.config, ReadConfig(args.config));
@@ -92,20 +96,59 @@ absl::Status Main(const RunnerArgs& args) {
   if (args.log_device_placement) options.config.set_log_device_placement(true);
   if (args.set_allow_soft_placement) options.config.set_allow_soft_placement(true);
   options.check_feed_shapes = !args.no_feed_shape_check;
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(options));
-  if (args.list_devices) PrintDevices(*session);
-  RILL_RETURN_IF_ERROR(session->Create(graph));
+  std::unique_ptr<Session> session;
+  SignatureDef signature;  // empty without a SavedModel
+  if (!args.saved_model_dir.empty()) {
+    RILL_ASSIGN_OR_RETURN(LoadedSavedModel model,
+                          LoadSavedModel(options, args.saved_model_dir, args.tag_set));
+    absl::StatusOr<SignatureDef> sig = model.Signature(args.signature_def);
+    if (sig.ok()) {
+      signature = *std::move(sig);
+    } else if (args.signature_def != "serving_default") {
+      return sig.status();  // asked for by name
+    }
+    session = std::move(model.session);
+    if (args.list_devices) PrintDevices(*session);
+  } else {
+    RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(args.graph, args.tag_set));
+    if (args.clear_devices) {
+      for (NodeDef& n : *graph.mutable_node()) n.clear_device();
+    }
+    RILL_ASSIGN_OR_RETURN(session, Session::New(options));
+    if (args.list_devices) PrintDevices(*session);
+    RILL_RETURN_IF_ERROR(session->Create(graph));
+    if (!args.checkpoint.empty()) {
+      // A TF1 Saver's restore: its filename tensor and restore op (Saver.restore).
+      RILL_RETURN_IF_ERROR(
+          RestoreCheckpoint(*session, "save/restore_all", "save/Const:0", args.checkpoint));
+    }
+  }
   if (args.explain_placement) {
     std::fputs(session->ExplainPlacement(args.explain_all ? -1 : 200).c_str(), stdout);
   }
   for (size_t r = 0; r < args.runs.size(); ++r) {
-    const RunSpec& spec = args.runs[r];
+    RunSpec spec = args.runs[r];
     std::vector<std::pair<std::string, Tensor>> feeds;
     for (const auto& [name, path] : spec.feeds) {
       absl::StatusOr<Tensor> t = ReadNpy(path);
       if (!t.ok()) return AnnotateStatus(t.status(), absl::StrCat("feed ", name));
-      feeds.emplace_back(name, *std::move(t));
+      feeds.emplace_back(Resolve(name, signature.inputs()), *std::move(t));
     }
+    // Signature output keys are printed under their key; a run with nothing to do fetches all.
+    std::vector<std::string> shown = spec.fetches;
+    if (spec.fetches.empty() && spec.targets.empty()) {
+      std::vector<std::string> keys;
+      for (const auto& [key, info] : signature.outputs()) keys.push_back(key);
+      std::sort(keys.begin(), keys.end());
+      if (keys.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "run ", r, " has no --fetch or --target, and signature '", args.signature_def,
+            "' has no outputs to fetch"));
+      }
+      shown = keys;
+    }
+    spec.fetches.clear();
+    for (const std::string& f : shown) spec.fetches.push_back(Resolve(f, signature.outputs()));
     const bool last = r + 1 == args.runs.size();
     RunOptions run_options;
     if (last && !args.trace.empty()) run_options.set_trace_level(RunOptions::FULL_TRACE);
@@ -126,14 +169,16 @@ absl::Status Main(const RunnerArgs& args) {
     }
     for (size_t f = 0; f < spec.fetches.size(); ++f) {
       const Tensor& t = outputs[f];
-      std::string name = spec.fetches[f];
-      if (name.find(':') == std::string::npos) name += ":0";
+      std::string name = shown[f];
+      if (name.find(':') == std::string::npos && !signature.outputs().contains(name)) {
+        name += ":0";
+      }
       std::printf("%s dtype=%s shape=%s\n%s\n", name.c_str(), NumpyDtypeName(t.dtype()).c_str(),
                   t.shape().DebugString().c_str(), FormatLikeNumpy(t).c_str());
       if (!args.output_dir.empty()) {
         std::filesystem::create_directories(args.output_dir);
         RILL_RETURN_IF_ERROR(WriteNpy(
-            absl::StrCat(args.output_dir, "/", FileNameFor(spec.fetches[f]), ".npy"), t));
+            absl::StrCat(args.output_dir, "/", FileNameFor(shown[f]), ".npy"), t));
       }
     }
     if (args.benchmark) {
@@ -158,6 +203,13 @@ absl::Status Main(const RunnerArgs& args) {
             /*as_text=*/true));
       }
     }
+  }
+  if (!args.save_checkpoint.empty()) {
+    std::vector<Tensor> saved;
+    RILL_RETURN_IF_ERROR(
+        session->Run({{"save/Const:0", Tensor::Scalar<std::string>(args.save_checkpoint)}},
+                     {"save/control_dependency:0"}, {}, &saved));
+    std::printf("saved checkpoint %s\n", saved[0].flat<std::string>()[0].c_str());
   }
   std::fflush(stdout);
   return absl::OkStatus();
