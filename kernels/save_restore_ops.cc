@@ -67,7 +67,8 @@ class RestoreV2Op final : public OpKernel {
       if (entry.dtype() != dtypes_[i]) {
         return absl::InvalidArgumentError(absl::StrCat(
             "tensor_name = ", names[i], "; expected dtype ", DataTypeString(dtypes_[i]),
-            " does not equal original dtype ", DataTypeString(entry.dtype())));
+            " does not equal original dtype ", DataTypeString(entry.dtype()), " (checkpoint ",
+            prefix, ")"));
       }
       RILL_ASSIGN_OR_RETURN(Tensor t, reader->Lookup(names[i], ctx.device()->allocator()));
       ctx.set_output(static_cast<int>(i), std::move(t));

@@ -9,8 +9,14 @@
    own save/restore_all and compares).
 3. --check PREFIX: reads a checkpoint Rill wrote with TensorFlow (tf.train.load_checkpoint) and
    prints every tensor, so a Rill-written checkpoint can be checked against TensorFlow.
+4. --verify_rill RUNNER: trains the tf1_saver graph 10 GradientDescent steps in Rill (RUNNER is
+   bazel-bin/tools/session_runner/session_runner: restore TensorFlow's checkpoint, run "train" 10
+   times, save), restores Rill's checkpoint in TensorFlow and compares every variable with
+   TensorFlow's own 10 steps from the same start. Prints the largest difference; exits 1 if any
+   exceeds 1e-5.
+5. SavedModels: a TF1 Builder export and a Keras export, with inputs and TensorFlow's outputs.
 
-Usage: python3 tools/tfgen/make_checkpoint_cases.py [--check PREFIX]
+Usage: python3 tools/tfgen/make_checkpoint_cases.py [--check PREFIX | --verify_rill RUNNER]
 """
 import os
 import sys
@@ -65,6 +71,8 @@ def write_tf1_saver():
         steps = tf1.get_variable("global_step", [], tf.int64, initializer=tf1.zeros_initializer())
         y = tf.identity(tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), w2) + b2, name="y")
         bump = tf1.assign_add(steps, 42, name="bump")
+        loss = tf.reduce_sum(tf.square(y), name="loss")
+        tf1.train.GradientDescentOptimizer(0.01).minimize(loss, name="train")
         init = tf1.global_variables_initializer()
         saver = tf1.train.Saver()
         xv = np.random.RandomState(5).normal(size=(2, 4)).astype(np.float32)
@@ -133,9 +141,41 @@ def check(prefix):
         print(name, shape, r.get_tensor(name).tolist())
 
 
+def verify_rill(runner):
+    import subprocess
+    import tempfile
+    data = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_saver")
+    out = os.path.join(tempfile.mkdtemp(), "rill_trained.ckpt")
+    subprocess.run([runner, "--graph=" + os.path.join(data, "graph.pbtxt"),
+                    "--checkpoint=" + os.path.join(data, "model.ckpt"),
+                    "--feed=x=" + os.path.join(data, "x.npy"), "--target=train", "--repeat=10",
+                    "--save_checkpoint=" + out], check=True)
+    g = tf.Graph()
+    with g.as_default():
+        tf1.import_graph_def(text_format.Parse(open(os.path.join(data, "graph.pbtxt")).read(),
+                                               tf1.GraphDef()), name="")
+        with tf1.Session(graph=g) as s:
+            s.run("save/restore_all", {"save/Const:0": os.path.join(data, "model.ckpt")})
+            for _ in range(10):
+                s.run("train", {"x:0": np.load(os.path.join(data, "x.npy"))})
+            want = {n: s.run(n + ":0") for n in ("dense/w", "dense/b", "out/w", "out/b",
+                                                 "global_step")}
+    got = tf.train.load_checkpoint(out)
+    worst = 0.0
+    for name, value in sorted(want.items()):
+        diff = float(np.max(np.abs(got.get_tensor(name) - value))) if value.size else 0.0
+        print("%-12s max |Rill - TensorFlow| = %g" % (name, diff))
+        worst = max(worst, diff)
+    print("largest difference %g over %d variables" % (worst, len(want)))
+    sys.exit(0 if worst <= 1e-5 else 1)
+
+
 def main(argv):
     if len(argv) > 2 and argv[1] == "--check":
         check(argv[2])
+        return
+    if len(argv) > 2 and argv[1] == "--verify_rill":
+        verify_rill(argv[2])
         return
     write_bundle()
     write_tf1_saver()
