@@ -32,6 +32,7 @@
 #include "core/status_macros.h"
 #include "kernels/conv_window.h"
 #include "kernels/cwise_op.h"
+#include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
@@ -297,6 +298,41 @@ class Conv2DOp final : public ConvOpBase {
   }
 };
 
+// _FusedConv2D (made by the graph optimizer from Conv2D + BiasAdd [+ Relu | Relu6], NHWC): the
+// convolution into the output, then bias and activation in one pass (kernels/fused_epilogue.h).
+class FusedConv2DOp final : public ConvOpBase {
+ public:
+  explicit FusedConv2DOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {
+    absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
+    if (act.ok()) activation_ = *act;
+    ctx.SetStatus(act.status());
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor input = ctx.input(0);
+    const Tensor filter = ctx.input(1);
+    const Tensor bias = ctx.input(2);
+    RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
+    RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
+    RILL_RETURN_IF_ERROR(CheckBias(bias, g.out_c));
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_c})));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, input.flat<T>().data(),
+                                          filter.flat<T>().data(), out->flat<T>().data()));
+      BiasActivation<T>(ctx, out->flat<T>().data(), bias.flat<T>().data(),
+                        out->NumElements() / g.out_c, g.out_c, activation_);
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  FusedActivation activation_ = FusedActivation::kNone;
+};
+
 class Conv2DBackpropInputOp final : public ConvOpBase {
  public:
   explicit Conv2DBackpropInputOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
@@ -407,6 +443,10 @@ REGISTER_KERNEL(KernelDefBuilder("Conv2DBackpropFilter")
                     .TypeConstraint("T", DataTypesOf<float, double>())
                     .HostMemory("filter_sizes"),
                 Conv2DBackpropFilterOp);
+REGISTER_KERNEL(KernelDefBuilder("_FusedConv2D")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                FusedConv2DOp);
 REGISTER_KERNEL(KernelDefBuilder("Conv2D")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_CONV_TYPES>()),

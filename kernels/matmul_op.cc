@@ -6,11 +6,42 @@
 //   Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]
 // An output with a zero dimension is empty; a zero inner dimension gives zeros.
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_registry.h"
 
 namespace rill {
 namespace {
+
+// The GEMM of op(a) * op(b) for MatMul's inputs; TensorFlow's errors for non-matrices and
+// mismatched inner dimensions.
+absl::StatusOr<GemmDims> MatMulDims(OpKernelContext& ctx, const Tensor& a, const Tensor& b,
+                                    bool transpose_a, bool transpose_b) {
+  if (a.shape().rank() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("In[0] is not a matrix. Instead it has shape ", a.shape().DebugString()));
+  }
+  if (b.shape().rank() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("In[1] is not a matrix. Instead it has shape ", b.shape().DebugString()));
+  }
+  GemmDims d;
+  d.pool = ctx.intra_op_pool();
+  d.transpose_a = transpose_a;
+  d.transpose_b = transpose_b;
+  d.m = a.shape().dim(transpose_a ? 1 : 0);
+  d.k = a.shape().dim(transpose_a ? 0 : 1);
+  d.n = b.shape().dim(transpose_b ? 0 : 1);
+  d.lda = a.shape().dim(1);
+  d.ldb = b.shape().dim(1);
+  if (b.shape().dim(transpose_b ? 1 : 0) != d.k) {
+    return absl::InvalidArgumentError(absl::StrCat("Matrix size-incompatible: In[0]: ",
+                                                   a.shape().DebugString(), ", In[1]: ",
+                                                   b.shape().DebugString()));
+  }
+  return d;
+}
 
 class MatMulOp final : public OpKernel {
  public:
@@ -22,28 +53,7 @@ class MatMulOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor a = ctx.input(0);
     const Tensor b = ctx.input(1);
-    if (a.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("In[0] is not a matrix. Instead it has shape ", a.shape().DebugString()));
-    }
-    if (b.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("In[1] is not a matrix. Instead it has shape ", b.shape().DebugString()));
-    }
-    GemmDims d;
-    d.pool = ctx.intra_op_pool();
-    d.transpose_a = transpose_a_;
-    d.transpose_b = transpose_b_;
-    d.m = a.shape().dim(transpose_a_ ? 1 : 0);
-    d.k = a.shape().dim(transpose_a_ ? 0 : 1);
-    d.n = b.shape().dim(transpose_b_ ? 0 : 1);
-    d.lda = a.shape().dim(1);
-    d.ldb = b.shape().dim(1);
-    if (b.shape().dim(transpose_b_ ? 1 : 0) != d.k) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
-                       ", In[1]: ", b.shape().DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
     absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
     if (!out.ok()) return out.status();
     Tensor* c = *out;
@@ -80,6 +90,49 @@ class MatMulOp final : public OpKernel {
   bool transpose_b_ = false;
 };
 
+// _FusedMatMul (made by the graph optimizer from MatMul + BiasAdd [+ Relu | Relu6]): the GEMM
+// into the output, then bias and activation in one pass (kernels/fused_epilogue.h).
+class FusedMatMulOp final : public OpKernel {
+ public:
+  explicit FusedMatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("transpose_a", &transpose_a_));
+    ctx.SetStatus(ctx.GetAttr("transpose_b", &transpose_b_));
+    absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
+    if (act.ok()) activation_ = *act;
+    ctx.SetStatus(act.status());
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor a = ctx.input(0);
+    const Tensor b = ctx.input(1);
+    const Tensor bias = ctx.input(2);
+    RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
+    RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
+    RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));
+    if (c->NumElements() == 0) return absl::OkStatus();
+    if (a.dtype() == DT_FLOAT) return Run<float>(ctx, d, a, b, bias, c);
+    return Run<double>(ctx, d, a, b, bias, c);
+  }
+
+ private:
+  template <typename T>
+  absl::Status Run(OpKernelContext& ctx, const GemmDims& d, const Tensor& a, const Tensor& b,
+                   const Tensor& bias, Tensor* c) const {
+    RILL_RETURN_IF_ERROR(
+        ::rill::Gemm<T>(d, a.flat<T>().data(), b.flat<T>().data(), c->flat<T>().data()));
+    BiasActivation<T>(ctx, c->flat<T>().data(), bias.flat<T>().data(), d.m, d.n, activation_);
+    return absl::OkStatus();
+  }
+
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+  FusedActivation activation_ = FusedActivation::kNone;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("_FusedMatMul")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                FusedMatMulOp);
 REGISTER_KERNEL(KernelDefBuilder("MatMul")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32,

@@ -36,6 +36,22 @@ REGISTER_OP("MatMul")
     .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape);
 
+// The graph optimizer's MatMul + BiasAdd [+ Relu | Relu6] (session/graph_optimizer.h);
+// TensorFlow's internal op of the same name. args: the bias.
+REGISTER_OP("_FusedMatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(MatMulShape);
+
 REGISTER_OP("Add")
     .Input("x: T")
     .Input("y: T")

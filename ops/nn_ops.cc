@@ -209,6 +209,26 @@ REGISTER_OP("Conv2D")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(Conv2DShape);
 
+// The graph optimizer's Conv2D + BiasAdd [+ Relu | Relu6] (session/graph_optimizer.h);
+// TensorFlow's internal op of the same name (with TensorFlow 1's `num_args * T` args).
+REGISTER_OP("_FusedConv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(Conv2DShape);
+
 REGISTER_OP("Conv2DBackpropInput")
     .Input("input_sizes: int32")
     .Input("filter: T")

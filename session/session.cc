@@ -18,6 +18,7 @@
 #include "ops/attr_value_util.h"
 #include "session/device_mgr.h"
 #include "session/executor.h"
+#include "session/graph_optimizer.h"
 #include "session/local_rendezvous.h"
 #include "session/placement_log.h"
 #include "session/placer.h"
@@ -240,11 +241,19 @@ class SessionImpl {
         return absl::InternalError(absl::StrCat("Node ", n.name(), " was not placed"));
       }
     }
+    // The graph optimizer (constant folding, CSE, identity removal, fusions) rewrites the run
+    // graph once per signature; devices of the nodes it makes follow the nodes they replace.
+    absl::flat_hash_map<std::string, std::string> devices;
+    for (const NodeDef& n : state->run.graph.node()) {
+      devices[n.name()] = (n.op() == "_Arg" || n.op() == "_Retval")
+                              ? client
+                              : placement.nodes.at(n.name()).device;
+    }
+    GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options_.config);
+    gopts.cpu = devices_->client_device();
+    RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph, &devices));
     PartitionOptions popts;
-    popts.device_of = [&](const NodeDef& n) -> std::string {
-      if (n.op() == "_Arg" || n.op() == "_Retval") return client;
-      return placement.nodes.at(n.name()).device;
-    };
+    popts.device_of = [&](const NodeDef& n) -> std::string { return devices.at(n.name()); };
     int64_t counter;
     {
       absl::MutexLock lock(&mu_);

@@ -53,6 +53,9 @@ const std::set<std::string>& ExemptOps() {
       // Checkpoint I/O (files, not values): core/io tests, tests/checkpoints (TensorFlow-written
       // checkpoints and SavedModels restored, saved, corrupted).
       "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
+      // Fusions the graph optimizer makes: the recorded models run through them
+      // (tests/models), and session/graph_optimizer_test compares them with the unfused graph.
+      "_FusedMatMul", "_FusedConv2D",
   };
   return *ops;
 }

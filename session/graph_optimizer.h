@@ -1,0 +1,68 @@
+// The graph optimizer: rewrites a Run's graph (after feeds became _Arg and fetches _Retval, and
+// pruning; before partitioning) once per Run signature, as TensorFlow's Grappler does:
+//   - removal of Identity, StopGradient and PreventGradient nodes nobody needs (a data input
+//     from a non-ref output on the same device, no control edges in or out);
+//   - constant folding: a stateless node whose data inputs are all Const (and has no control
+//     inputs), with its inputs and consumers on its own device, is run once on the CPU and
+//     replaced by a Const of its output, up to max_folded_bytes (work a user placed across
+//     devices, like the seed examples' towers, stays where it was placed); Shape, Size and Rank of tensors whose shape inference knows fully become
+//     Consts too, so Shape -> StridedSlice -> Pack chains fold away;
+//   - common-subexpression elimination: stateless nodes with the same op, attrs, device and
+//     inputs (in any order for commutative ops) are merged;
+//   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul, and
+//     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D (TensorFlow's op names and attrs);
+//     Conv2D with a constant filter followed by an inference FusedBatchNorm(V3) with constant
+//     parameters is folded into the filter and a bias first.
+// Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
+// deadness make these rewrites unsafe without frame analysis). Every rewrite keeps the devices:
+// `devices` maps node name -> device and gets entries for the nodes the optimizer creates.
+//
+// Options: ConfigProto.graph_options.optimizer_options — opt_level L0 turns everything off
+// unless do_constant_folding / do_common_subexpression_elimination ask for that pass; the
+// default (L1) turns everything on.
+//
+// Errors: Internal only (a rewrite that breaks the graph is a bug); a node that fails to fold is
+// left unfolded (its error shows at run time, naming the node, as without the optimizer).
+// Pure function of its inputs apart from running kernels; thread-safe.
+#ifndef RILL_SESSION_GRAPH_OPTIMIZER_H_
+#define RILL_SESSION_GRAPH_OPTIMIZER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "core/device.h"
+#include "proto/config.pb.h"
+#include "proto/graph.pb.h"
+
+namespace rill {
+
+struct GraphOptimizerOptions {
+  bool remove_identities = true;
+  bool constant_folding = true;
+  bool common_subexpression_elimination = true;
+  bool fusion = true;
+  int64_t max_folded_bytes = 10 << 20;
+  Device* cpu = nullptr;  // runs folded nodes; not owned; folding is skipped when null
+
+  // From the ConfigProto (see above).
+  static GraphOptimizerOptions FromConfig(const ConfigProto& config);
+};
+
+// What the optimizer did, for tests and logs.
+struct GraphOptimizerStats {
+  int identities_removed = 0;
+  int nodes_folded = 0;
+  int nodes_merged = 0;
+  int fusions = 0;
+  int batch_norms_folded = 0;
+};
+
+absl::Status OptimizeGraph(const GraphOptimizerOptions& options, GraphDef* graph,
+                           absl::flat_hash_map<std::string, std::string>* devices,
+                           GraphOptimizerStats* stats = nullptr);
+
+}  // namespace rill
+
+#endif  // RILL_SESSION_GRAPH_OPTIMIZER_H_

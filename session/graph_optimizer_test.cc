@@ -1,0 +1,220 @@
+// Each rewrite of the graph optimizer on graphs built with the builder API: the rewritten graph
+// (nodes, inputs, attrs) and, through a Session with the optimizer on and off, the same outputs.
+#include "session/graph_optimizer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "core/tensor_proto.h"
+#include "gmock/gmock.h"
+#include "graph/builder/ops.h"
+#include "gtest/gtest.h"
+#include "kernels/op_test_util.h"
+#include "session/session.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+const NodeDef* Find(const GraphDef& g, const std::string& name) {
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == name) return &n;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Inputs(const GraphDef& g, const std::string& name) {
+  const NodeDef* n = Find(g, name);
+  if (n == nullptr) return {"<no node " + name + ">"};
+  return {n->input().begin(), n->input().end()};
+}
+
+struct Optimized {
+  GraphDef graph;
+  GraphOptimizerStats stats;
+};
+
+Optimized Optimize(const Scope& root, GraphOptimizerOptions options = {}) {
+  Optimized out;
+  EXPECT_THAT(root.ToGraphDef(&out.graph), IsOk());
+  absl::flat_hash_map<std::string, std::string> devices;
+  for (const NodeDef& n : out.graph.node()) devices[n.name()] = kTestCpuDevice;
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  options.cpu = cpu.get();
+  EXPECT_THAT(OptimizeGraph(options, &out.graph, &devices, &out.stats), IsOk());
+  for (const NodeDef& n : out.graph.node()) {
+    EXPECT_TRUE(devices.contains(n.name())) << "no device for " << n.name();
+  }
+  return out;
+}
+
+// Runs `graph` with the optimizer on and off; the outputs must be equal (within `tol`).
+void ExpectSameOutputs(const GraphDef& graph,
+                       const std::vector<std::pair<std::string, Tensor>>& feeds,
+                       const std::vector<std::string>& fetches, float tol = 0) {
+  std::vector<std::vector<Tensor>> results;
+  for (bool on : {true, false}) {
+    SessionOptions options;
+    if (!on) {
+      options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+          OptimizerOptions::L0);
+    }
+    auto s = Session::New(options);
+    ASSERT_THAT(s.status(), IsOk());
+    ASSERT_THAT((*s)->Create(graph), IsOk());
+    std::vector<Tensor> out;
+    ASSERT_THAT((*s)->Run(feeds, fetches, {}, &out), IsOk());
+    results.push_back(out);
+  }
+  for (size_t f = 0; f < fetches.size(); ++f) {
+    const Tensor& a = results[0][f];
+    const Tensor& b = results[1][f];
+    ASSERT_EQ(a.shape().DebugString(), b.shape().DebugString()) << fetches[f];
+    for (int64_t i = 0; i < a.NumElements(); ++i) {
+      EXPECT_NEAR(a.flat<float>()[i], b.flat<float>()[i], tol) << fetches[f] << "[" << i << "]";
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, RemovesIdentitiesNobodyNeeds) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output id = ops::Identity(root.WithOpName("id"), x);
+  Output stop = ops::StopGradient(root.WithOpName("stop"), id);
+  ops::Neg(root.WithOpName("neg"), stop);
+  // An Identity something waits on by a control edge stays.
+  Output gate = ops::Identity(root.WithOpName("gate"), x);
+  ops::Neg(root.WithOpName("after").WithControlDependencies({gate}), x);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.identities_removed, 2);
+  EXPECT_THAT(Inputs(o.graph, "neg"), ElementsAre("x"));
+  EXPECT_EQ(Find(o.graph, "id"), nullptr);
+  EXPECT_NE(Find(o.graph, "gate"), nullptr);
+}
+
+TEST(GraphOptimizerTest, FoldsConstantsAndShapeChains) {
+  Scope root = Scope::NewRootScope();
+  Output sum = ops::Add(root.WithOpName("sum"), ops::Const(root.WithOpName("a"), {1.f, 2.f}),
+                        ops::Const(root.WithOpName("b"), {10.f, 20.f}));
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 3}));
+  ops::Mul(root.WithOpName("scaled"), x, ops::Const(root, 2.f));
+  // Shape -> StridedSlice -> Pack, foldable because x's shape is known.
+  Output shape = ops::Shape(root.WithOpName("shape"), x);
+  Output rows = ops::StridedSlice(root.WithOpName("rows"), shape, ops::Const(root, {0}),
+                                  ops::Const(root, {1}), ops::Const(root, {1}),
+                                  ops::StridedSliceMasks{0, 0, 0, 0, 1});
+  Output packed_out = ops::Pack(root.WithOpName("packed"), {rows, ops::Const(root, 7)});
+  ops::Add(root.WithOpName("use_packed"), packed_out,
+           ops::Placeholder(root.WithOpName("k"), DT_INT32));
+  ops::Mul(root.WithOpName("use"), sum, ops::Placeholder(root.WithOpName("z"), DT_FLOAT));
+  Optimized o = Optimize(root);
+  const NodeDef* folded = Find(o.graph, "sum");
+  ASSERT_NE(folded, nullptr);
+  EXPECT_EQ(folded->op(), "Const");
+  EXPECT_THAT(Inputs(o.graph, "sum"), IsEmpty());
+  EXPECT_EQ(Find(o.graph, "a"), nullptr);  // read by nothing any more
+  ASSERT_NE(Find(o.graph, "packed"), nullptr);
+  EXPECT_EQ(Find(o.graph, "packed")->op(), "Const");
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor packed,
+                            TensorFromProto(Find(o.graph, "packed")->attr().at("value").tensor()));
+  ExpectTensorEqual(packed, Tensor::FromVector<int32_t>({2, 7}, TensorShape({2})));
+  EXPECT_EQ(Find(o.graph, "scaled")->op(), "Mul");  // reads a placeholder: stays
+  EXPECT_GE(o.stats.nodes_folded, 4);
+}
+
+TEST(GraphOptimizerTest, MergesCommonSubexpressionsIncludingCommutedOnes) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  // Mul is commutative (Add is not: it also concatenates strings).
+  Output a1 = ops::Mul(root.WithOpName("a1"), x, y);
+  Output a2 = ops::Mul(root.WithOpName("a2"), y, x);
+  Output s1 = ops::Sub(root.WithOpName("s1"), x, y);
+  Output s2 = ops::Sub(root.WithOpName("s2"), y, x);  // not commutative: stays
+  ops::AddN(root.WithOpName("total"), {a1, a2, s1, s2});
+  GraphOptimizerOptions options;
+  options.fusion = false;
+  Optimized o = Optimize(root, options);
+  EXPECT_EQ(o.stats.nodes_merged, 1);
+  EXPECT_THAT(Inputs(o.graph, "total"), ElementsAre("a1", "a1", "s1", "s2"));
+}
+
+TEST(GraphOptimizerTest, FusesMatMulBiasAddRelu) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{1.f, -2.f}, {3.f, 4.f}, {-5.f, 6.f}});
+  Output b = ops::Const(root.WithOpName("b"), {0.5f, -100.f});
+  Output mm = ops::MatMul(root.WithOpName("mm"), x, w);
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), mm, b);
+  ops::Relu(root.WithOpName("relu"), ba);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.fusions, 1);
+  const NodeDef* fused = Find(o.graph, "relu");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedMatMul");
+  EXPECT_THAT(Inputs(o.graph, "relu"), ElementsAre("x", "w", "b"));
+  EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "Relu"));
+  EXPECT_EQ(Find(o.graph, "mm"), nullptr);
+  EXPECT_EQ(Find(o.graph, "ba"), nullptr);
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original,
+                    {{"x:0", Tensor::FromVector<float>({1, 2, 3, -1, 0, 2}, TensorShape({2, 3}))}},
+                    {"relu:0", "ba:0"});
+}
+
+TEST(GraphOptimizerTest, FoldsBatchNormIntoConvAndFusesBiasRelu) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  std::vector<float> filter(3 * 3 * 2 * 4);
+  for (size_t i = 0; i < filter.size(); ++i) filter[i] = 0.1f * static_cast<float>(i % 7) - 0.3f;
+  Output w = ops::Const<float>(root.WithOpName("w"), filter, TensorShape({3, 3, 2, 4}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  std::vector<Output> bn = ops::FusedBatchNormV3(
+      root.WithOpName("bn"), conv, ops::Const(root, {1.f, 2.f, 0.5f, -1.f}),
+      ops::Const(root, {0.1f, 0.f, -0.2f, 0.3f}), ops::Const(root, {0.5f, -0.5f, 0.f, 1.f}),
+      ops::Const(root, {1.f, 4.f, 0.25f, 2.f}), ops::FusedBatchNormAttrs().IsTraining(false));
+  ops::Relu(root.WithOpName("relu"), bn[0]);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.batch_norms_folded, 1);
+  EXPECT_EQ(Find(o.graph, "relu")->op(), "_FusedConv2D");
+  EXPECT_EQ(Find(o.graph, "bn"), nullptr);
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  std::vector<float> input(1 * 5 * 5 * 2);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 5) - 2.f;
+  ExpectSameOutputs(original, {{"x:0", Tensor::FromVector<float>(input, TensorShape({1, 5, 5, 2}))}},
+                    {"relu:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
+  // Fetching mm keeps it: BiasAdd + Relu alone cannot fuse, and values stay right.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output mm = ops::MatMul(root.WithOpName("mm"), x, ops::Const(root, {{1.f, 2.f}, {3.f, 4.f}}));
+  ops::Relu(root.WithOpName("relu"), ops::BiasAdd(root.WithOpName("ba"), mm,
+                                                  ops::Const(root, {-3.f, 1.f})));
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  ExpectSameOutputs(g, {{"x:0", Tensor::FromVector<float>({1, -1, 2, 0.5}, TensorShape({2, 2}))}},
+                    {"mm:0", "relu:0"});
+}
+
+TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {
+  ConfigProto config;
+  config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+      OptimizerOptions::L0);
+  GraphOptimizerOptions off = GraphOptimizerOptions::FromConfig(config);
+  EXPECT_FALSE(off.constant_folding || off.common_subexpression_elimination || off.fusion ||
+               off.remove_identities);
+  config.mutable_graph_options()->mutable_optimizer_options()->set_do_constant_folding(true);
+  EXPECT_TRUE(GraphOptimizerOptions::FromConfig(config).constant_folding);
+  EXPECT_TRUE(GraphOptimizerOptions::FromConfig(ConfigProto()).fusion);
+}
+
+}  // namespace
+}  // namespace rill
