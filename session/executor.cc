@@ -254,10 +254,16 @@ class Executor::StepState {
     }
     outstanding_.store(static_cast<int>(ready.size()), std::memory_order_relaxed);
     // The caller must never block inside a kernel (it waits for the step with a timeout), so
-    // expensive roots go to the runner; cheap ones run here.
+    // expensive roots go to the runner; cheap ones run here. A partition with loops may run
+    // for as long as its loop does (or forever, until a timeout cancels it), so all of it goes
+    // to the runner.
     // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
+    if (ex->has_loops_ && runner) {
+      runner([this, ready]() mutable { RunReady(ready); });
+      return;
+    }
     std::deque<TaggedNode> inline_ready;
     for (const TaggedNode& t : ready) {
       if (ex->nodes_[t.id].kernel->IsExpensive() && runner) {
@@ -370,6 +376,12 @@ class Executor::StepState {
 
   void Process(const TaggedNode& t, std::deque<TaggedNode>& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
+    // A cancelled step (timeout, Close, another partition's error) stops scheduling work, so
+    // even a loop that would never end drains.
+    if (ok() && args_.cancellation != nullptr && args_.cancellation->IsCancelled()) {
+      absl::Status why = args_.cancellation->status();
+      Fail(why.ok() ? absl::CancelledError("Step was cancelled") : why);
+    }
     if (!ok()) {
       NodeDone(t, absl::OkStatus(), nullptr, ready);
       return;

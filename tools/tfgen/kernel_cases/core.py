@@ -206,6 +206,68 @@ def _block(field, msg, indent):
     return "%s%s {\n%s%s}\n" % (pad, field, body, pad)
 
 
+def _canonical_function_names(graph_def):
+    """Renames the library's functions "<base>_<k>", k in order of first use (walking the graph's
+    nodes, then each function's body), and sorts the library by the new names: TensorFlow
+    suffixes function names with a process-wide counter, which would make the recorded files
+    depend on what ran before the case."""
+    import re
+    by_name = {f.signature.name: f for f in graph_def.library.function}
+    if not by_name:
+        return
+    order = []
+
+    def refs(nodes):
+        out = []
+        for node in nodes:
+            if node.op in by_name:
+                out.append(node.op)
+            for key in sorted(node.attr):
+                v = node.attr[key]
+                if v.HasField("func") and v.func.name in by_name:
+                    out.append(v.func.name)
+                if v.HasField("list"):
+                    out.extend(f.name for f in v.list.func if f.name in by_name)
+        return out
+
+    queue = refs(graph_def.node)
+    while queue:
+        name = queue.pop(0)
+        if name in order:
+            continue
+        order.append(name)
+        queue.extend(refs(by_name[name].node_def))
+    order.extend(sorted(n for n in by_name if n not in order))  # unreferenced ones last
+    rename = {n: "%s_%d" % (re.sub(r"_\d+$", "", n), k) for k, n in enumerate(order)}
+
+    def fix(nodes):
+        for node in nodes:
+            if node.op in rename:
+                node.op = rename[node.op]
+            for v in node.attr.values():
+                if v.HasField("func") and v.func.name in rename:
+                    v.func.name = rename[v.func.name]
+                if v.HasField("list"):
+                    for f in v.list.func:
+                        if f.name in rename:
+                            f.name = rename[f.name]
+
+    fix(graph_def.node)
+    functions = []
+    for name in order:
+        f = by_name[name]
+        f.signature.name = rename[name]
+        fix(f.node_def)
+        copy = type(f)()
+        copy.CopyFrom(f)
+        functions.append(copy)
+    del graph_def.library.function[:]
+    graph_def.library.function.extend(functions)
+    for g in graph_def.library.gradient:
+        if g.function_name in rename:
+            g.function_name = rename[g.function_name]
+
+
 class Recorder:
     def __init__(self):
         self.cases = collections.OrderedDict()    # op -> [case text]
@@ -260,6 +322,7 @@ class Recorder:
                 return None
             feeds = list(_feeds)
             graph_def = graph.as_graph_def()
+        _canonical_function_names(graph_def)
         outputs, code, message = None, "", ""
         del _raw_messages[:]
         with tf1.Session(graph=graph, config=CONFIG) as sess:
