@@ -11,30 +11,10 @@ Suites:
           iterations 1 and 32, nested loops, a loop inside a cond, a cond inside a loop, a vector
           that grows each iteration (shape invariants), an error raised inside the body.
 """
-import contextlib
-
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import control_flow_util
 
-from kernel_cases.core import ALL, const, ph, rand, tf1
-
-
-@contextlib.contextmanager
-def _control_flow_v1():
-    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
-    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
-    try:
-        yield
-    finally:
-        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
-
-
-def _v1(build):
-    def run():
-        with _control_flow_v1():
-            return build()
-    return run
+from kernel_cases.core import ALL, const, in_control_flow_v1, ph, rand, tf1
 
 
 def switch(rec):
@@ -72,7 +52,7 @@ def merge(rec):
                 out = tf1.cond(p, lambda: tf.identity(a), lambda: tf.identity(b), name="out")
                 merge_op = out.op
                 return [out, merge_op.outputs[1]]
-            return _v1(build)
+            return in_control_flow_v1(build)
 
         for taken in (True, False):
             rec.case("Merge", dt, "cond_%s" % str(taken).lower(), simple(taken), case_dtype=dt)
@@ -89,7 +69,7 @@ def merge(rec):
                 return tf1.cond(ph("p", np.array(taken)),
                                 lambda: (a * b + 1.0, tf.reduce_sum(a)),
                                 lambda: (a - b, tf.reduce_max(b)), name="out")
-            return _v1(build)
+            return in_control_flow_v1(build)
 
         def nested(p, q):
             def build():
@@ -99,7 +79,7 @@ def merge(rec):
                     lambda: tf1.cond(inner, lambda: a * 2.0, lambda: a * 3.0),
                     lambda: tf1.cond(inner, lambda: a + 5.0, lambda: -a),
                     name="out")
-            return _v1(build)
+            return in_control_flow_v1(build)
 
         def guarded(taken):
             # The true branch fails its Assert when it runs; with p false it must not run.
@@ -111,14 +91,14 @@ def merge(rec):
                     with tf1.control_dependencies([check]):
                         return tf.identity(a)
                 return tf1.cond(ph("p", np.array(taken)), checked, lambda: a * 0.5, name="out")
-            return _v1(build)
+            return in_control_flow_v1(build)
 
         def cond_on_value():
             def build():
                 a = ph("a", x)
                 return tf1.cond(tf.reduce_sum(a) > 0, lambda: tf.nn.relu(a),
                                 lambda: tf.square(a), name="out")
-            return _v1(build)
+            return in_control_flow_v1(build)
 
         for taken in (True, False):
             t = str(taken).lower()
@@ -138,7 +118,7 @@ def merge(rec):
 def while_loops(rec):
     def gen(dt):
         def loop(what, build, **kw):
-            rec.case("Enter", dt, what, _v1(build), **kw)
+            rec.case("Enter", dt, what, in_control_flow_v1(build), **kw)
 
         def counter(n, parallel=10):
             def build():

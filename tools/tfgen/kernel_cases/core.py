@@ -7,6 +7,7 @@ The lambda runs inside a fresh tf.Graph; `ph` makes a Placeholder (shape unknown
 the value to feed it, `const` a named Const. The lambda returns the tensor(s) to fetch.
 """
 import collections
+import contextlib
 import os
 import zlib
 
@@ -34,6 +35,27 @@ CODE_NAMES = {getattr(tf.errors, n): n for n in dir(tf.errors)
               if n.isupper() and isinstance(getattr(tf.errors, n), int)}
 CONFIG = tf1.ConfigProto(graph_options=tf1.GraphOptions(
     rewrite_options=rewriter_config_pb2.RewriterConfig(disable_meta_optimizer=True)))
+
+
+@contextlib.contextmanager
+def control_flow_v1():
+    """Builds tf.cond / tf.while_loop / tf.TensorArray the TF1 way (Switch, Merge, Enter, ...,
+    TensorArrayV3) inside the block, as graphs of TensorFlow 1 models have them."""
+    from tensorflow.python.ops import control_flow_util
+    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+    try:
+        yield
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+
+
+def in_control_flow_v1(build):
+    """`build` wrapped to run under control_flow_v1()."""
+    def run():
+        with control_flow_v1():
+            return build()
+    return run
 
 
 def is_float(dt):

@@ -2,33 +2,17 @@
 loop uses to keep the forward loop's values for the backward loop. Cases: push/pop order, popping
 an empty stack, and gradients through while loops (the graph tf.gradients builds: stacks, a
 ControlTrigger, the backward loop)."""
-import contextlib
-
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import control_flow_util
 
-from kernel_cases.core import ph, rand, tf1
+from kernel_cases.core import in_control_flow_v1, ph, rand, tf1
 
 R = tf.raw_ops
 
 
-@contextlib.contextmanager
-def _v1():
-    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
-    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
-    try:
-        yield
-    finally:
-        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
-
-
 def build_all(rec, emit):
     def c(op, dt, what, build, **kw):
-        def run():
-            with _v1():
-                return build()
-        rec.case(op, dt, what, run, **kw)
+        rec.case(op, dt, what, in_control_flow_v1(build), **kw)
 
     def stacks(dt):
         a, b = rand(dt, [2], "S/a" + dt), rand(dt, [3], "S/b" + dt)

@@ -3,35 +3,15 @@ Read, Gather, Scatter, Size ops) and the TF1 recurrent loop that uses them: the 
 tf.compat.v1.nn.dynamic_rnn builds, with an LSTM cell and a GRU cell written out (TensorFlow
 2.21's rnn_cell classes need Keras 2), seeded weights. One suite per op; the RNNs go in the
 TensorArrayScatterV3 suite (their input unstack)."""
-import contextlib
-
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import control_flow_util
 
-from kernel_cases.core import ph, rand, tf1
-
-
-@contextlib.contextmanager
-def _v1():
-    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
-    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
-    try:
-        yield
-    finally:
-        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
-
-
-def _in_v1(build):
-    def run():
-        with _v1():
-            return build()
-    return run
+from kernel_cases.core import in_control_flow_v1, ph, rand, tf1
 
 
 def build_all(rec, emit):
     def c(op, dt, what, build, **kw):
-        rec.case(op, dt, what, _in_v1(build), **kw)
+        rec.case(op, dt, what, in_control_flow_v1(build), **kw)
 
     def tdt(dt):
         return tf.as_dtype(dt)
