@@ -14,7 +14,7 @@
 #include "core/resource_mgr.h"
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
-#include "kernels/variable.h"
+#include "kernels/step_resource.h"
 
 namespace rill {
 namespace {
@@ -66,18 +66,7 @@ class Stack final : public ResourceBase {
 };
 
 absl::StatusOr<std::shared_ptr<Stack>> LookupStack(OpKernelContext& ctx) {
-  if (ctx.step_resources() == nullptr) {
-    return absl::InternalError(absl::StrCat(ctx.kernel().type_string(), " node ",
-                                            ctx.kernel().name(), " run without step resources"));
-  }
-  RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
-  absl::StatusOr<std::shared_ptr<Stack>> s =
-      ctx.step_resources()->Lookup<Stack>(h.container, h.name);
-  if (!s.ok()) {
-    return absl::NotFoundError(absl::StrCat(
-        "Stack ", h.name, " does not exist in this step (stacks live for one run)"));
-  }
-  return s;
+  return LookupStepResource<Stack>(ctx, "Stack");
 }
 
 class StackOp final : public OpKernel {
@@ -92,17 +81,11 @@ class StackOp final : public OpKernel {
     if (max.dtype() != DT_INT32 || max.shape().rank() != 0) {
       return absl::InvalidArgumentError("max_size must be an int32 scalar");
     }
-    if (ctx.step_resources() == nullptr) {
-      return absl::InternalError(absl::StrCat("StackV2 node ", name(),
-                                              " run without step resources"));
-    }
     static std::atomic<int64_t> counter{0};
     const std::string stack = absl::StrCat(stack_name_, "_", counter.fetch_add(1));
     auto created = std::make_shared<Stack>(stack, dtype_, max.flat<int32_t>()[0]);
-    RILL_RETURN_IF_ERROR(ctx.step_resources()
-                             ->LookupOrCreate<Stack>(kContainer, stack, [&] { return created; })
-                             .status());
-    ctx.set_output(0, MakeResourceHandleTensor(kContainer, stack));
+    RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, stack, created));
+    ctx.set_output(0, std::move(handle));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }

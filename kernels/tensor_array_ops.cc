@@ -21,7 +21,7 @@
 #include "core/resource_mgr.h"
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
-#include "kernels/variable.h"
+#include "kernels/step_resource.h"
 
 namespace rill {
 namespace {
@@ -144,19 +144,7 @@ class TensorArray final : public ResourceBase {
 };
 
 absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
-  if (ctx.step_resources() == nullptr) {
-    return absl::InternalError(absl::StrCat(ctx.kernel().type_string(), " node ",
-                                            ctx.kernel().name(), " run without step resources"));
-  }
-  RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
-  absl::StatusOr<std::shared_ptr<TensorArray>> ta =
-      ctx.step_resources()->Lookup<TensorArray>(h.container, h.name);
-  if (!ta.ok()) {
-    return absl::NotFoundError(absl::StrCat(
-        "TensorArray ", h.name, " does not exist in this step (TensorArrays live for one run; "
-        "it may have been closed, or its handle fed from another run)"));
-  }
-  return ta;
+  return LookupStepResource<TensorArray>(ctx, "TensorArray");
 }
 
 absl::StatusOr<std::vector<int64_t>> Indices(const Tensor& t) {
@@ -196,19 +184,12 @@ class TensorArrayOp final : public OpKernel {
     if (n < 0) {
       return absl::InvalidArgumentError(absl::StrCat("Size should be >= 0."));
     }
-    if (ctx.step_resources() == nullptr) {
-      return absl::InternalError(absl::StrCat("TensorArrayV3 node ", name(),
-                                              " run without step resources"));
-    }
     static std::atomic<int64_t> counter{0};
     const std::string array_name = absl::StrCat(name(), ":", counter.fetch_add(1));
     auto ta = std::make_shared<TensorArray>(dtype_, element_shape_, n, dynamic_size_,
                                             clear_after_read_, identical_shapes_);
-    RILL_RETURN_IF_ERROR(ctx.step_resources()
-                             ->LookupOrCreate<TensorArray>(kContainer, array_name,
-                                                           [&] { return ta; })
-                             .status());
-    ctx.set_output(0, MakeResourceHandleTensor(kContainer, array_name));
+    RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, array_name, ta));
+    ctx.set_output(0, std::move(handle));
     ctx.set_output(1, Tensor::Scalar<float>(0.f));
     return absl::OkStatus();
   }
