@@ -95,8 +95,10 @@ def ort_model(spec, inputs):
     return model.SerializeToString()
 
 
-def run_ort(cases, reps):
+def run_ort(cases, reps, results=None):
+    """Prints each case; also fills results[(name, threads)] = microseconds when given."""
     import onnxruntime as ort
+    results = {} if results is None else results
     for threads in (1, 2):
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -108,11 +110,15 @@ def run_ort(cases, reps):
         for name, flops, inputs, spec in cases:
             s = ort.InferenceSession(ort_model(spec, inputs), opts, providers=["CPUExecutionProvider"])
             us = median_us(lambda: s.run(None, inputs), reps=reps)
+            results[(name, threads)] = us
             print(f"ORT {name} threads={threads}: {us:.1f} us  {flops / us / 1e3:.1f} GFLOP/s")
+    return results
 
 
-def run_tf(cases, reps):
+def run_tf(cases, reps, results=None):
+    """Prints each case; also fills results[(name, threads)] = microseconds when given."""
     import tensorflow as tf
+    results = {} if results is None else results
     tf.compat.v1.disable_eager_execution()
     for threads in (1, 2):
         config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
@@ -136,8 +142,10 @@ def run_tf(cases, reps):
             with tf.compat.v1.Session(graph=g, config=config) as sess:
                 feed = {ph[k]: v for k, v in inputs.items()}
                 us = median_us(lambda: sess.run(y, feed), reps=reps)
+            results[(name, threads)] = us
             print(f"TF {tf.__version__} {name} threads={threads}: {us:.1f} us  "
                   f"{flops / us / 1e3:.1f} GFLOP/s")
+    return results
 
 
 def main():
