@@ -8,8 +8,8 @@ void CancellationManager::StartCancel(absl::Status reason) {
   std::map<CancellationToken, std::function<void()>> callbacks;
   {
     absl::MutexLock lock(&mu_);
-    if (cancelled_) return;
-    cancelled_ = true;
+    if (cancelled_.load(std::memory_order_relaxed)) return;
+    cancelled_.store(true, std::memory_order_release);
     reason_ = std::move(reason);
     callbacks.swap(callbacks_);
   }
@@ -17,8 +17,7 @@ void CancellationManager::StartCancel(absl::Status reason) {
 }
 
 bool CancellationManager::IsCancelled() const {
-  absl::MutexLock lock(&mu_);
-  return cancelled_;
+  return cancelled_.load(std::memory_order_acquire);
 }
 
 absl::Status CancellationManager::status() const {

@@ -11,6 +11,7 @@
 #ifndef RILL_CORE_CANCELLATION_H_
 #define RILL_CORE_CANCELLATION_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -38,7 +39,9 @@ class CancellationManager {
 
  private:
   mutable absl::Mutex mu_;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
+  // Written under mu_ (with the callbacks); read without it by IsCancelled, which the executor
+  // asks before every node.
+  std::atomic<bool> cancelled_{false};
   absl::Status reason_ ABSL_GUARDED_BY(mu_);
   CancellationToken next_token_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<CancellationToken, std::function<void()>> callbacks_ ABSL_GUARDED_BY(mu_);

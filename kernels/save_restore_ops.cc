@@ -147,7 +147,9 @@ class ShardedFilespecOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::string base, ScalarString(ctx.input(0), "basename"));
     RILL_ASSIGN_OR_RETURN(int32_t num, ScalarInt(ctx.input(1), "num_shards"));
-    ctx.set_output(0, Tensor::Scalar<std::string>(absl::StrFormat("%s-?????-of-%05d", base, num)));
+    // "?" x 5 written out: "??" starts a trigraph in older C++.
+    ctx.set_output(0, Tensor::Scalar<std::string>(
+                          absl::StrCat(base, "-", std::string(5, '?'), absl::StrFormat("-of-%05d", num))));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
