@@ -59,6 +59,28 @@ T* ElementsOf(const Tensor& t) {
 }
 
 // Row-major strides of `dims` (in elements).
+// Copies `n` elements of `src`, from element `src_off`, into `dst` at `dst_off` (same dtype;
+// strings as strings). REQUIRES: both ranges in bounds.
+inline absl::Status CopyElements(const Tensor& src, int64_t src_off, Tensor* dst,
+                                 int64_t dst_off, int64_t n) {
+  if (n <= 0) return absl::OkStatus();
+  return VisitElementType(src.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    std::copy_n(ElementsOf<T>(src) + src_off, n, ElementsOf<T>(*dst) + dst_off);
+    return absl::OkStatus();
+  });
+}
+
+// Writes each dtype's zero (T{}) into `n` elements of `dst` from element `off`.
+inline absl::Status ZeroElements(Tensor* dst, int64_t off, int64_t n) {
+  if (n <= 0) return absl::OkStatus();
+  return VisitElementType(dst->dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    std::fill_n(ElementsOf<T>(*dst) + off, n, T{});
+    return absl::OkStatus();
+  });
+}
+
 inline std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) {

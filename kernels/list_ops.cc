@@ -5,13 +5,13 @@
 // int32", "Trying to access element 3 in a list with 2 elements.", "Trying to pop from an empty
 // list.", "Tried to stack elements of an empty list with non-fully-defined element_shape: ...".
 // All cheap except Stack and FromTensor, which copy element data.
-#include <cstring>
 #include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/layout_util.h"
 #include "kernels/tensor_list.h"
 
 namespace rill {
@@ -32,20 +32,6 @@ absl::StatusOr<int64_t> ScalarIndex(const Tensor& t, const char* what) {
   return t.flat<int32_t>()[0];
 }
 
-// Copies `n` elements of `src` (starting at element `src_off`) into `dst` at `dst_off`.
-void CopyElements(const Tensor& src, int64_t src_off, Tensor* dst, int64_t dst_off, int64_t n) {
-  if (n <= 0) return;
-  if (src.dtype() == DT_STRING) {
-    auto s = src.flat<std::string>();
-    auto d = dst->flat<std::string>();
-    for (int64_t i = 0; i < n; ++i) d[dst_off + i] = s[src_off + i];
-    return;
-  }
-  const size_t size = DataTypeSize(src.dtype());
-  std::memcpy(static_cast<char*>(dst->raw_data()) + dst_off * size,
-              static_cast<const char*>(src.raw_data()) + src_off * size, n * size);
-}
-
 // Zeros of the list's element shape merged with `requested`, for reading an unset element.
 absl::StatusOr<Tensor> ZerosForUnset(OpKernelContext& ctx, const TensorList& list,
                                      const PartialTensorShape& requested) {
@@ -56,11 +42,7 @@ absl::StatusOr<Tensor> ZerosForUnset(OpKernelContext& ctx, const TensorList& lis
         shape.DebugString(), " and no list element is set."));
   }
   RILL_ASSIGN_OR_RETURN(TensorShape dims, TensorShape::FromDims(shape.dims()));
-  RILL_ASSIGN_OR_RETURN(Tensor t, ctx.allocate_temp(list.element_dtype, dims));
-  if (!DataTypeAlwaysOnHost(t.dtype()) && t.dtype() != DT_STRING && t.TotalBytes() > 0) {
-    std::memset(t.raw_data(), 0, t.TotalBytes());
-  }
-  return t;
+  return Tensor::Allocate(ctx.device()->allocator(), list.element_dtype, dims);  // zeros
 }
 
 class ListOpBase : public OpKernel {
@@ -135,7 +117,7 @@ class FromTensorOp final : public ListOpBase {
     const int64_t per = element.num_elements();
     for (int64_t i = 0; i < n; ++i) {
       RILL_ASSIGN_OR_RETURN(Tensor e, ctx.allocate_temp(t.dtype(), element));
-      CopyElements(t, i * per, &e, 0, per);
+      RILL_RETURN_IF_ERROR(CopyElements(t, i * per, &e, 0, per));
       list->tensors.push_back(std::move(e));
     }
     ctx.set_output(0, TensorForList(std::move(list)));
@@ -235,12 +217,8 @@ class StackOp final : public ListOpBase {
     const int64_t per = n > 0 ? out_shape.num_elements() / n : 0;
     for (int64_t i = 0; i < n; ++i) {
       const Tensor& t = list->tensors[i];
-      if (t.IsInitialized()) {
-        CopyElements(t, 0, out, i * per, per);
-      } else if (out->dtype() != DT_STRING && per > 0) {
-        const size_t size = DataTypeSize(out->dtype());
-        std::memset(static_cast<char*>(out->raw_data()) + i * per * size, 0, per * size);
-      }
+      RILL_RETURN_IF_ERROR(t.IsInitialized() ? CopyElements(t, 0, out, i * per, per)
+                                             : ZeroElements(out, i * per, per));
     }
     return absl::OkStatus();
   }

@@ -9,7 +9,6 @@
 // cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
 // dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -21,6 +20,7 @@
 #include "core/resource_mgr.h"
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/layout_util.h"
 #include "kernels/step_resource.h"
 
 namespace rill {
@@ -285,15 +285,8 @@ class GatherOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
     RILL_ASSIGN_OR_RETURN(Tensor* out, ctx.allocate_output(0, out_shape));
     for (size_t k = 0; k < values.size(); ++k) {
-      const Tensor& v = values[k];
-      if (v.dtype() == DT_STRING) {
-        auto src = v.flat<std::string>();
-        auto dst = out->flat<std::string>();
-        for (size_t j = 0; j < src.size(); ++j) dst[k * src.size() + j] = src[j];
-      } else if (v.TotalBytes() > 0) {
-        std::memcpy(static_cast<char*>(out->raw_data()) + k * v.TotalBytes(), v.raw_data(),
-                    v.TotalBytes());
-      }
+      const int64_t per = values[k].NumElements();
+      RILL_RETURN_IF_ERROR(CopyElements(values[k], 0, out, static_cast<int64_t>(k) * per, per));
     }
     return absl::OkStatus();
   }
@@ -317,18 +310,10 @@ class ScatterOp final : public OpKernel {
     }
     std::vector<int64_t> dims(value.shape().dims().begin() + 1, value.shape().dims().end());
     RILL_ASSIGN_OR_RETURN(TensorShape element, TensorShape::FromDims(dims));
-    const size_t bytes = value.dtype() == DT_STRING ? 0 : element.num_elements() *
-                                                             DataTypeSize(value.dtype());
+    const int64_t per = element.num_elements();
     for (size_t k = 0; k < indices.size(); ++k) {
       RILL_ASSIGN_OR_RETURN(Tensor piece, ctx.allocate_temp(value.dtype(), element));
-      if (value.dtype() == DT_STRING) {
-        auto src = value.flat<std::string>();
-        auto dst = piece.flat<std::string>();
-        for (size_t j = 0; j < dst.size(); ++j) dst[j] = src[k * dst.size() + j];
-      } else if (bytes > 0) {
-        std::memcpy(piece.raw_data(), static_cast<const char*>(value.raw_data()) + k * bytes,
-                    bytes);
-      }
+      RILL_RETURN_IF_ERROR(CopyElements(value, static_cast<int64_t>(k) * per, &piece, 0, per));
       RILL_RETURN_IF_ERROR(ta->Write(indices[k], piece));
     }
     ctx.set_output(0, ctx.input(3));
