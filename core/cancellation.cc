@@ -7,7 +7,7 @@ namespace rill {
 void CancellationManager::StartCancel(absl::Status reason) {
   std::map<CancellationToken, std::function<void()>> callbacks;
   {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (cancelled_.load(std::memory_order_relaxed)) return;
     cancelled_.store(true, std::memory_order_release);
     reason_ = std::move(reason);
@@ -21,12 +21,12 @@ bool CancellationManager::IsCancelled() const {
 }
 
 absl::Status CancellationManager::status() const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   return reason_;
 }
 
 CancellationToken CancellationManager::RegisterCallback(std::function<void()> callback) {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   if (cancelled_) return kInvalidCancellationToken;
   CancellationToken t = next_token_++;
   callbacks_.emplace(t, std::move(callback));
@@ -34,7 +34,7 @@ CancellationToken CancellationManager::RegisterCallback(std::function<void()> ca
 }
 
 bool CancellationManager::DeregisterCallback(CancellationToken token) {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   return callbacks_.erase(token) > 0;
 }
 

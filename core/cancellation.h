@@ -17,7 +17,7 @@
 #include <map>
 
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 
 namespace rill {
 
@@ -38,7 +38,7 @@ class CancellationManager {
   bool DeregisterCallback(CancellationToken token);
 
  private:
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   // Written under mu_ (with the callbacks); read without it by IsCancelled, which the executor
   // asks before every node.
   std::atomic<bool> cancelled_{false};

@@ -25,16 +25,18 @@ TEST(CancellationTest, CallbacksRunOnceAndLateRegistrationIsRefused) {
 
 TEST(CancellationTest, CancelFromAnotherThreadWakesWaiter) {
   CancellationManager cm;
-  absl::Mutex mu;
+  rill::Mutex mu;
+  rill::CondVar cv;
   bool woken = false;
   cm.RegisterCallback([&] {
-    absl::MutexLock l(&mu);
+    rill::MutexLock l(&mu);
     woken = true;
+    cv.SignalAll();
   });
   std::thread t([&] { cm.StartCancel(); });
   {
-    absl::MutexLock l(&mu);
-    mu.Await(absl::Condition(&woken));
+    rill::MutexLock l(&mu);
+    while (!woken) cv.Wait(&mu);
   }
   t.join();
   EXPECT_TRUE(woken);

@@ -12,7 +12,7 @@
 #include "absl/base/const_init.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/env.h"
@@ -25,7 +25,7 @@ constexpr int kUnset = -1000;  // Sentinel: the level has not been read from the
 std::atomic<int> min_log_level{kUnset};
 std::atomic<int> min_vlog_level{kUnset};
 
-ABSL_CONST_INIT absl::Mutex log_mu(absl::kConstInit);
+ABSL_CONST_INIT rill::Mutex log_mu;
 // Heap-allocated and never freed, so logging from static destructors stays safe.
 std::function<void(absl::string_view)>* log_sink ABSL_GUARDED_BY(log_mu) = nullptr;
 
@@ -77,7 +77,7 @@ void ReloadLogLevelsFromEnv() {
 }
 
 void SetLogSinkForTesting(std::function<void(absl::string_view line)> sink) {
-  absl::MutexLock lock(&log_mu);
+  rill::MutexLock lock(&log_mu);
   if (sink == nullptr) {
     delete log_sink;
     log_sink = nullptr;
@@ -109,7 +109,7 @@ void LogMessage::Emit() {
       absl::StrCat(absl::string_view(&letter, 1),
                    absl::FormatTime("%m%d %H:%M:%E6S", now, absl::LocalTimeZone()), " ",
                    CurrentTid(), " ", Basename(file_), ":", line_, "] ", stream_.str());
-  absl::MutexLock lock(&log_mu);
+  rill::MutexLock lock(&log_mu);
   if (log_sink != nullptr) {
     (*log_sink)(line);
     // A FATAL line also reaches stderr: the process is about to die and the sink may not outlive

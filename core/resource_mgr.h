@@ -20,7 +20,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 
 namespace rill {
 
@@ -39,7 +39,7 @@ class ResourceMgr {
   absl::StatusOr<std::shared_ptr<T>> LookupOrCreate(
       const std::string& container, const std::string& name,
       const std::function<std::shared_ptr<T>()>& creator) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     auto key = std::make_pair(container, name);
     auto it = resources_.find(key);
     if (it != resources_.end()) {
@@ -59,7 +59,7 @@ class ResourceMgr {
   template <typename T>
   absl::StatusOr<std::shared_ptr<T>> Lookup(const std::string& container,
                                             const std::string& name) const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     auto it = resources_.find(std::make_pair(container, name));
     if (it == resources_.end() || it->second.type != std::type_index(typeid(T))) {
       return absl::NotFoundError(
@@ -70,11 +70,11 @@ class ResourceMgr {
 
   // Drops every resource (Session::Close).
   void Clear() {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     resources_.clear();
   }
   int size() const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return static_cast<int>(resources_.size());
   }
 
@@ -83,7 +83,7 @@ class ResourceMgr {
     std::type_index type;
     std::shared_ptr<ResourceBase> resource;
   };
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   std::map<std::pair<std::string, std::string>, Entry> resources_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -10,8 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "absl/synchronization/blocking_counter.h"
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -37,7 +36,7 @@ TEST(ThreadPoolTest, RunsThousandScheduledTasks) {
   ThreadPool pool("sched", 4);
   constexpr int kTasks = 1000;
   std::atomic<int> counter{0};
-  absl::BlockingCounter done(kTasks);
+  rill::BlockingCounter done(kTasks);
   for (int i = 0; i < kTasks; ++i) {
     pool.Schedule([&] {
       counter.fetch_add(1);
@@ -56,7 +55,7 @@ TEST(ThreadPoolTest, CurrentThreadIdInsideAndOutside) {
   std::mutex mu;  // std rather than absl: Debian's Abseil is not TSan-instrumented.
   std::vector<int> ids;
   std::vector<int> other_ids;
-  absl::BlockingCounter done(kTasks);
+  rill::BlockingCounter done(kTasks);
   for (int i = 0; i < kTasks; ++i) {
     pool.Schedule([&] {
       const int id = pool.CurrentThreadId();
@@ -81,7 +80,7 @@ TEST(ThreadPoolTest, CurrentThreadIdInsideAndOutside) {
 
 TEST(ThreadPoolTest, ThreadsAreNamed) {
   ThreadPool pool("a_rather_long_pool_name", 1);
-  absl::Notification done;
+  rill::Notification done;
   std::mutex mu;  // Only so that ThreadSanitizer sees the hand-over.
   char name[32] = {};
   pool.Schedule([&] {
@@ -100,7 +99,7 @@ TEST(ThreadPoolTest, TasksMayScheduleMoreTasks) {
   ThreadPool pool("nested", 2);
   constexpr int kOuter = 50;
   constexpr int kInner = 10;
-  absl::BlockingCounter done(kOuter * kInner);
+  rill::BlockingCounter done(kOuter * kInner);
   for (int i = 0; i < kOuter; ++i) {
     pool.Schedule([&] {
       for (int j = 0; j < kInner; ++j) pool.Schedule([&] { done.DecrementCount(); });
@@ -218,7 +217,7 @@ TEST(ThreadPoolTest, NestedParallelForFromEveryPoolThreadDoesNotDeadlock) {
   ThreadPool pool("deep", 2);
   constexpr int kOuter = 8;
   std::atomic<int64_t> sum{0};
-  absl::BlockingCounter done(kOuter);
+  rill::BlockingCounter done(kOuter);
   for (int i = 0; i < kOuter; ++i) {
     pool.Schedule([&] {
       pool.ParallelFor(1000, 100000, [&](int64_t begin, int64_t end) {

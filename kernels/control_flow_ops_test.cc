@@ -41,7 +41,7 @@ TEST(SwitchOpTest, NonScalarPredicateIsTensorFlowsError) {
 TEST(SwitchOpTest, RefSwitchForwardsTheReference) {
   Var var(DT_FLOAT);
   {
-    absl::MutexLock lock(var.mu());
+    rill::WriterMutexLock lock(var.mu());
     *var.tensor() = kData;
   }
   OpTester t("RefSwitch", "sw");

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/conv_window.h"
 #include "kernels/cwise_op.h"
@@ -147,7 +147,7 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   d.pool = nullptr;  // each block's product runs on its worker
   std::atomic<bool> failed{false};
   absl::Status first_error;
-  absl::Mutex mu;
+  rill::Mutex mu;
   ctx.ParallelFor(blocks, block * g.patch() * g.out_c, [&](int64_t b0, int64_t b1) {
     std::vector<T> col(static_cast<size_t>(block * g.patch()));
     for (int64_t b = b0; b < b1 && !failed.load(); ++b) {
@@ -157,7 +157,7 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
       bd.m = end - begin;
       absl::Status s = Gemm<T>(bd, col.data(), filter, out + begin * g.out_c);
       if (!s.ok()) {
-        absl::MutexLock lock(&mu);
+        rill::MutexLock lock(&mu);
         if (first_error.ok()) first_error = s;
         failed = true;
       }

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -26,20 +26,20 @@ class TestCallFrame final : public CallFrame {
     return args_[index];
   }
   absl::Status SetRetval(int index, const Tensor& value) override {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (!retvals_.emplace(index, value).second) {
       return absl::InvalidArgumentError(absl::StrCat("retval ", index, " set twice"));
     }
     return absl::OkStatus();
   }
   Tensor retval(int index) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return retvals_.at(index);
   }
 
  private:
   std::vector<Tensor> args_;
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   std::map<int, Tensor> retvals_;
 };
 

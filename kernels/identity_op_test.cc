@@ -23,7 +23,7 @@ TEST(IdentityOpTest, ForwardsTheTensorWithoutCopying) {
 TEST(IdentityOpTest, RefInputOutputsTheVariablesValueNotARef) {
   Var var(DT_FLOAT);
   {
-    absl::MutexLock lock(var.mu());
+    rill::WriterMutexLock lock(var.mu());
     *var.tensor() = Tensor::FromVector<float>({3, 4}, TensorShape({2}));
   }
   OpTester t("Identity", "v/read");

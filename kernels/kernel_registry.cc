@@ -50,7 +50,7 @@ KernelRegistry* KernelRegistry::Global() {
 }
 
 absl::Status KernelRegistry::Register(KernelDef def, KernelFactory factory) {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   auto range = kernels_.equal_range(def.op);
   for (auto it = range.first; it != range.second; ++it) {
     if (it->second.def.device_type == def.device_type &&
@@ -66,7 +66,7 @@ absl::Status KernelRegistry::Register(KernelDef def, KernelFactory factory) {
 
 const KernelRegistry::Entry* KernelRegistry::Find(const NodeDef& node,
                                                   absl::string_view device_type) const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   auto range = kernels_.equal_range(node.op());
   for (auto it = range.first; it != range.second; ++it) {
     if (it->second.def.device_type == device_type && Matches(it->second.def, node)) {
@@ -154,7 +154,7 @@ absl::Status KernelRegistry::NoKernelError(const NodeDef& node,
   std::sort(attrs.begin(), attrs.end());
   std::vector<std::string> registered;
   {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     auto range = kernels_.equal_range(node.op());
     for (auto it = range.first; it != range.second; ++it) {
       registered.push_back(absl::StrCat("  ", it->second.def.DebugString()));
@@ -168,7 +168,7 @@ absl::Status KernelRegistry::NoKernelError(const NodeDef& node,
 }
 
 std::vector<KernelDef> KernelRegistry::ListKernels() const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   std::vector<KernelDef> out;
   for (const auto& [op, e] : kernels_) out.push_back(e.def);
   return out;

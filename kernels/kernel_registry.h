@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/device.h"
 #include "kernels/op_kernel.h"
 
@@ -107,7 +107,7 @@ class KernelRegistry : public KernelAvailability {
   };
   const Entry* Find(const NodeDef& node, absl::string_view device_type) const;
 
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   std::multimap<std::string, Entry> kernels_ ABSL_GUARDED_BY(mu_);  // keyed by op
 };
 

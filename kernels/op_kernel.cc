@@ -7,7 +7,7 @@ namespace rill {
 
 Tensor TensorValue::Get() const {
   if (ref == nullptr) return tensor;
-  absl::ReaderMutexLock lock(ref_mu);
+  rill::ReaderMutexLock lock(ref_mu);
   return *ref;
 }
 

@@ -25,7 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/cancellation.h"
 #include "core/device.h"
 #include "core/rendezvous.h"
@@ -43,7 +43,7 @@ namespace rill {
 struct TensorValue {
   Tensor tensor;
   Tensor* ref = nullptr;          // Not owned; lives in a variable resource.
-  absl::Mutex* ref_mu = nullptr;  // Not owned.
+  rill::SharedMutex* ref_mu = nullptr;  // Not owned.
   bool is_ref() const { return ref != nullptr; }
   // The tensor itself, reading through a ref (a cheap handle copy that shares the buffer).
   Tensor Get() const;
@@ -163,7 +163,7 @@ class OpKernelContext {
   // allocate_output.
   absl::StatusOr<Tensor> allocate_temp(DataType dtype, const TensorShape& shape);
   void set_output(int i, Tensor t) { outputs_[i].tensor = std::move(t); }
-  void set_output_ref(int i, absl::Mutex* mu, Tensor* ref) {
+  void set_output_ref(int i, rill::SharedMutex* mu, Tensor* ref) {
     outputs_[i].ref = ref;
     outputs_[i].ref_mu = mu;
   }

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "gtest/gtest.h"
@@ -52,7 +52,7 @@ OpTester& OpTester::Input(const Tensor& value, std::string source) {
   return InputValue(v, std::move(source));
 }
 
-OpTester& OpTester::RefInput(Tensor* ref, absl::Mutex* mu, std::string source) {
+OpTester& OpTester::RefInput(Tensor* ref, rill::SharedMutex* mu, std::string source) {
   TensorValue v;
   v.ref = ref;
   v.ref_mu = mu;
@@ -85,7 +85,7 @@ absl::StatusOr<std::vector<Tensor>> OpTester::Run() {
 }
 
 absl::StatusOr<std::vector<TensorValue>> OpTester::RunWith(std::vector<TensorValue> inputs) const {
-  absl::Notification done;
+  rill::Notification done;
   absl::StatusOr<std::vector<TensorValue>> result;
   RunAsync(std::move(inputs), [&](absl::StatusOr<std::vector<TensorValue>> r) {
     result = std::move(r);

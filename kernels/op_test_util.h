@@ -63,7 +63,7 @@ class OpTester {
   // kernels name it in messages ("Attempting to use uninitialized value v").
   OpTester& Input(const Tensor& value, std::string source = "");
   // Appends a ref input: `ref` and `mu` are borrowed (normally a Var's) and must outlive runs.
-  OpTester& RefInput(Tensor* ref, absl::Mutex* mu, std::string source = "");
+  OpTester& RefInput(Tensor* ref, rill::SharedMutex* mu, std::string source = "");
   // Appends an input from a TensorValue (e.g. a ref output of another tester's run).
   OpTester& InputValue(const TensorValue& value, std::string source = "");
   // Replaces the value fed to input `i` in later runs (the NodeDef is unchanged).

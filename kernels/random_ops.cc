@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/random/distributions.h"
 #include "core/random/philox.h"
 #include "core/status_macros.h"
@@ -177,7 +177,7 @@ class RandomOp final : public OpKernel {
  private:
   // The stream for n outputs; the generator moves past it (TensorFlow's ReserveRandomOutputs).
   PhiloxRandom Reserve(int64_t n) const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     PhiloxRandom base = generator_;
     generator_.Skip(static_cast<uint64_t>(n) * kBlocksPerOutput);
     return base;
@@ -228,7 +228,7 @@ class RandomOp final : public OpKernel {
   }
 
   const Kind kind_;
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   mutable PhiloxRandom generator_ ABSL_GUARDED_BY(mu_);
 };
 

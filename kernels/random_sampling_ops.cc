@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/random/distributions.h"
 #include "core/random/philox.h"
 #include "core/status_macros.h"
@@ -49,14 +49,14 @@ class GuardedPhilox {
   }
   // The stream for `blocks` 128-bit blocks; the generator moves past them.
   PhiloxRandom Reserve128(uint64_t blocks) const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     PhiloxRandom base = gen_;
     gen_.Skip(blocks);
     return base;
   }
 
  private:
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   mutable PhiloxRandom gen_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -66,7 +66,7 @@ class ReadVariableOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     ResourceHandle handle;
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, LookupVar(ctx, &handle));
-    absl::ReaderMutexLock lock(var->mu());
+    rill::ReaderMutexLock lock(var->mu());
     if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
     if (var->tensor()->dtype() != dtype_) {
       return absl::InvalidArgumentError(
@@ -103,7 +103,7 @@ class AssignVariableOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(Tensor copy, ctx.allocate_temp(value.dtype(), value.shape()));
     CopyTensorElements(value, &copy);
-    absl::MutexLock lock(var->mu());
+    rill::WriterMutexLock lock(var->mu());
     if (validate_shape_ && var->is_initialized() && var->tensor()->shape() != value.shape()) {
       return absl::InvalidArgumentError(
           absl::StrCat("Trying to assign to variable with tensor with wrong shape. Expected ",
@@ -126,7 +126,7 @@ class AssignUpdateVariableOp final : public OpKernel {
     ResourceHandle handle;
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, LookupVar(ctx, &handle));
     const Tensor value = ctx.input(1);
-    absl::MutexLock lock(var->mu());
+    rill::WriterMutexLock lock(var->mu());
     if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
     const Tensor old_value = *var->tensor();
     if (old_value.dtype() != value.dtype()) {
@@ -155,7 +155,7 @@ class VarIsInitializedOp final : public OpKernel {
         ctx.device()->resource_manager()->Lookup<Var>(handle.container, handle.name);
     bool initialized = false;
     if (var.ok()) {
-      absl::ReaderMutexLock lock((*var)->mu());
+      rill::ReaderMutexLock lock((*var)->mu());
       initialized = (*var)->is_initialized();
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));

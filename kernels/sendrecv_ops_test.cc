@@ -6,8 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -28,7 +27,7 @@ class MapRendezvous final : public Rendezvous {
   absl::Status Send(const std::string& key, const Tensor& value, bool is_dead) override {
     DoneCallback waiter;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       if (!status_.ok()) return status_;
       sent_keys_.push_back(key);
       auto w = waiters_.find(key);
@@ -48,7 +47,7 @@ class MapRendezvous final : public Rendezvous {
     Item item;
     absl::Status status;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       status = status_;
       if (status.ok()) {
         auto v = values_.find(key);
@@ -65,18 +64,18 @@ class MapRendezvous final : public Rendezvous {
   void Abort(const absl::Status& status) override {
     std::map<std::string, DoneCallback> waiters;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       status_ = status;
       waiters.swap(waiters_);
     }
     for (auto& [key, done] : waiters) done(status, Tensor(), false);
   }
   std::vector<std::string> sent_keys() {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return sent_keys_;
   }
   bool has_waiter(const std::string& key) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return waiters_.count(key) > 0;
   }
 
@@ -85,7 +84,7 @@ class MapRendezvous final : public Rendezvous {
     Tensor value;
     bool is_dead = false;
   };
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   absl::Status status_;
   std::map<std::string, Item> values_;
   std::map<std::string, DoneCallback> waiters_;
@@ -137,7 +136,7 @@ TEST(SendRecvOpTest, RecvBeforeSendCompletesWhenTheValueArrives) {
   MapRendezvous r;
   auto recv = MakeRecv("_Recv", &r, DT_INT64);
   ASSERT_THAT(recv->Init(), IsOk());
-  absl::Notification done;
+  rill::Notification done;
   absl::StatusOr<std::vector<TensorValue>> result;
   recv->RunAsync({}, [&](absl::StatusOr<std::vector<TensorValue>> out) {
     result = std::move(out);
@@ -181,7 +180,7 @@ TEST(SendRecvOpTest, SendPassesDeadness) {
   auto send = MakeSend("_Send", &r, Tensor::Scalar<float>(1));
   send->SetInputDead(true);
   ASSERT_THAT(send->Run(), IsOk());
-  absl::Notification got;
+  rill::Notification got;
   r.RecvAsync(r.sent_keys()[0], [&](const absl::Status& s, const Tensor&, bool is_dead) {
     EXPECT_TRUE(s.ok());
     EXPECT_TRUE(is_dead);
@@ -194,7 +193,7 @@ TEST(SendRecvOpTest, AbortFailsAPendingRecvWithTheAbortStatus) {
   MapRendezvous r;
   auto recv = MakeRecv("_Recv", &r, DT_FLOAT);
   ASSERT_THAT(recv->Init(), IsOk());
-  absl::Notification done;
+  rill::Notification done;
   absl::StatusOr<std::vector<TensorValue>> result;
   recv->RunAsync({}, [&](absl::StatusOr<std::vector<TensorValue>> out) {
     result = std::move(out);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/resource_mgr.h"
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
@@ -33,7 +33,7 @@ class Stack final : public ResourceBase {
           "Stack[", name_, "] holds ", DataTypeString(dtype_), ", not ",
           DataTypeString(t.dtype())));
     }
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (max_size_ >= 0 && static_cast<int64_t>(values_.size()) >= max_size_) {
       return absl::InvalidArgumentError(
           absl::StrCat("Stack[", name_, "] overflowed its max_size (", max_size_, ")"));
@@ -47,7 +47,7 @@ class Stack final : public ResourceBase {
           "Stack[", name_, "] holds ", DataTypeString(dtype_), " but the pop asks for ",
           DataTypeString(dtype)));
     }
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (values_.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("Stack[", name_, "] is empty when calling Pop()."));
@@ -61,7 +61,7 @@ class Stack final : public ResourceBase {
   const std::string name_;
   const DataType dtype_;
   const int64_t max_size_;
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   std::vector<Tensor> values_ ABSL_GUARDED_BY(mu_);
 };
 

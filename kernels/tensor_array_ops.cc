@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
 #include "core/resource_mgr.h"
 #include "core/status_macros.h"
@@ -47,7 +47,7 @@ class TensorArray final : public ResourceBase {
   std::string DebugString() const override { return "TensorArray"; }
 
   absl::Status Write(int64_t index, const Tensor& value) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (value.dtype() != dtype_) {
       return absl::InvalidArgumentError(
           absl::StrCat("TensorArray dtype is ", DataTypeString(dtype_),
@@ -82,7 +82,7 @@ class TensorArray final : public ResourceBase {
   }
 
   absl::StatusOr<Tensor> Read(OpKernelContext& ctx, int64_t index, DataType dtype) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (dtype != dtype_) {
       return absl::InvalidArgumentError(absl::StrCat("TensorArray dtype is ",
                                                      DataTypeString(dtype_),
@@ -125,11 +125,11 @@ class TensorArray final : public ResourceBase {
   }
 
   int64_t Size() {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return static_cast<int64_t>(elements_.size());
   }
   PartialTensorShape ElementShape() {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return element_shape_;
   }
 
@@ -138,7 +138,7 @@ class TensorArray final : public ResourceBase {
   const bool dynamic_size_;
   const bool clear_after_read_;
   const bool identical_shapes_;
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
 };

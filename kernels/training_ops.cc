@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/cwise_op.h"
 #include "kernels/kernel_registry.h"
@@ -178,7 +178,7 @@ class ApplyOp final : public OpKernel {
     }
     // The variables: their mutexes (locked in slot order) and tensors.
     std::vector<std::shared_ptr<Var>> vars;  // resource form: keeps the Vars alive
-    std::vector<absl::Mutex*> mutexes;
+    std::vector<rill::SharedMutex*> mutexes;
     std::vector<Tensor*> targets;
     std::vector<ResourceHandle> handles(n_slots);
     for (int k = 0; k < n_slots; ++k) {
@@ -199,10 +199,10 @@ class ApplyOp final : public OpKernel {
         targets.push_back(ref.ref);
       }
     }
-    std::vector<std::unique_ptr<absl::MutexLock>> locks;
-    for (absl::Mutex*& mu : mutexes) {
+    std::vector<std::unique_ptr<rill::WriterMutexLock>> locks;
+    for (rill::SharedMutex*& mu : mutexes) {
       if (std::find(mutexes.data(), &mu, mu) != &mu) continue;  // a slot sharing a variable
-      locks.push_back(std::make_unique<absl::MutexLock>(mu));
+      locks.push_back(std::make_unique<rill::WriterMutexLock>(mu));
     }
     for (int k = 0; k < n_slots; ++k) {
       if (!targets[k]->IsInitialized()) {

@@ -31,7 +31,7 @@ struct RefVar {
     return v;
   }
   Tensor tensor;
-  absl::Mutex mu;
+  rill::SharedMutex mu;
 };
 
 TEST(TrainingOpsTest, GradientDescentUpdatesTheRefInPlace) {

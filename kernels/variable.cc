@@ -10,7 +10,7 @@
 namespace rill {
 
 std::string Var::DebugString() const {
-  absl::ReaderMutexLock lock(&mu_);
+  rill::ReaderMutexLock lock(&mu_);
   return absl::StrCat(
       "Var<", DataTypeString(dtype_), " ",
       tensor_.IsInitialized() ? tensor_.shape().DebugString() : std::string("uninitialized"), ">");

@@ -4,7 +4,7 @@
 //
 //   RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> v, device->resource_manager()->LookupOrCreate<Var>(
 //       kDefaultContainer, "w", [] { return std::make_shared<Var>(DT_FLOAT); }));
-//   absl::ReaderMutexLock lock(v->mu());
+//   rill::ReaderMutexLock lock(v->mu());
 //   if (v->is_initialized()) Use(*v->tensor());
 //
 // Initialization: a Var starts uninitialized, its tensor empty (dtype DT_INVALID); the first
@@ -40,7 +40,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/resource_mgr.h"
 #include "core/tensor.h"
 
@@ -59,7 +59,7 @@ class Var final : public ResourceBase {
   // The dtype the variable was created with (its value's dtype once initialized).
   DataType dtype() const { return dtype_; }
   // The mutex guarding tensor(); never null, lives as long as the Var.
-  absl::Mutex* mu() const ABSL_LOCK_RETURNED(mu_) { return &mu_; }
+  rill::SharedMutex* mu() const ABSL_LOCK_RETURNED(mu_) { return &mu_; }
   // The value. Read or write it only while holding mu() (shared to read, exclusive to write).
   Tensor* tensor() { return &tensor_; }
   // REQUIRES: mu() held (shared is enough).
@@ -70,7 +70,7 @@ class Var final : public ResourceBase {
 
  private:
   const DataType dtype_;
-  mutable absl::Mutex mu_;
+  mutable rill::SharedMutex mu_;
   Tensor tensor_;  // Guarded by mu_ (not annotated: ref edges hand out its address).
 };
 

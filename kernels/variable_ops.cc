@@ -88,13 +88,13 @@ class AssignOp final : public OpKernel {
     absl::StatusOr<Tensor> copy = ctx.allocate_temp(value.dtype(), value.shape());
     if (!copy.ok()) return copy.status();
     if (use_locking_) {
-      absl::MutexLock lock(ref.ref_mu);
+      rill::WriterMutexLock lock(ref.ref_mu);
       CopyTensorElements(value, &*copy);
       RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
       *ref.ref = *std::move(copy);
     } else {
       CopyTensorElements(value, &*copy);
-      absl::MutexLock lock(ref.ref_mu);  // only to make the handle swap itself race-free
+      rill::WriterMutexLock lock(ref.ref_mu);  // only to make the handle swap itself race-free
       RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
       *ref.ref = *std::move(copy);
     }
@@ -132,12 +132,12 @@ class AssignUpdateOp final : public OpKernel {
     }
     const Tensor value = ctx.input(1);
     if (use_locking_) {
-      absl::MutexLock lock(ref.ref_mu);
+      rill::WriterMutexLock lock(ref.ref_mu);
       RILL_RETURN_IF_ERROR(Update(*ref.ref, value));
     } else {
       Tensor var;
       {
-        absl::ReaderMutexLock lock(ref.ref_mu);
+        rill::ReaderMutexLock lock(ref.ref_mu);
         var = *ref.ref;  // a handle on the current buffer; updated below without the lock
       }
       RILL_RETURN_IF_ERROR(Update(var, value));

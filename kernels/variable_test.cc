@@ -16,7 +16,7 @@ using ::testing::HasSubstr;
 
 TEST(VarTest, InitializedIsTheTensorHavingADtype) {
   Var v(DT_INT32);
-  absl::MutexLock lock(v.mu());
+  rill::WriterMutexLock lock(v.mu());
   EXPECT_FALSE(v.is_initialized());
   *v.tensor() = Tensor::FromVector<int32_t>({1, 2}, TensorShape({2}));
   EXPECT_TRUE(v.is_initialized());
@@ -26,7 +26,7 @@ TEST(VarTest, DebugString) {
   Var v(DT_FLOAT);
   EXPECT_EQ(v.DebugString(), "Var<float uninitialized>");
   {
-    absl::MutexLock lock(v.mu());
+    rill::WriterMutexLock lock(v.mu());
     *v.tensor() = Tensor(DT_FLOAT, TensorShape({2, 3}));
   }
   EXPECT_EQ(v.DebugString(), "Var<float [2,3]>");

@@ -250,7 +250,7 @@ OpRegistry* OpRegistry::Global() {
 }
 
 absl::Status OpRegistry::Register(OpRegistration registration) {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   const std::string name = registration.op_def.name();
   if (ops_.count(name)) {
     return absl::AlreadyExistsError(absl::StrCat("Op '", name, "' is registered twice"));
@@ -260,7 +260,7 @@ absl::Status OpRegistry::Register(OpRegistration registration) {
 }
 
 const OpRegistration* OpRegistry::LookUp(absl::string_view op) const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   auto it = ops_.find(op);
   return it == ops_.end() ? nullptr : it->second.get();
 }
@@ -274,7 +274,7 @@ absl::StatusOr<const OpRegistration*> OpRegistry::LookUpOrError(absl::string_vie
 }
 
 std::vector<std::string> OpRegistry::ListOps(bool include_internal) const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   std::vector<std::string> names;
   for (const auto& [name, reg] : ops_) {
     if (include_internal || name.empty() || name[0] != '_') names.push_back(name);

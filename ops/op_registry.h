@@ -29,7 +29,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "ops/shape_inference.h"
 #include "proto/node_def.pb.h"
 #include "proto/op_def.pb.h"
@@ -80,7 +80,7 @@ class OpRegistry {
   std::vector<std::string> ListOps(bool include_internal) const;
 
  private:
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   std::map<std::string, std::unique_ptr<OpRegistration>, std::less<>> ops_ ABSL_GUARDED_BY(mu_);
 };
 

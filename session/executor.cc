@@ -8,8 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -248,7 +247,7 @@ class Executor::StepState {
     }
     std::deque<TaggedNode> ready;
     {
-      absl::MutexLock lock(&root_->mu);
+      rill::MutexLock lock(&root_->mu);
       for (int id : ex_->roots_) ready.push_back({id, root_.get(), 0, false});
       root_->GetIteration(0)->outstanding_ops = static_cast<int>(ready.size());
     }
@@ -340,7 +339,7 @@ class Executor::StepState {
     FrameState* const parent;  // null for the root
     const int64_t parent_iter;
     const int max_parallel_iterations;
-    absl::Mutex mu;
+    rill::Mutex mu;
     int num_pending_inputs ABSL_GUARDED_BY(mu);  // Enter deliveries still to come
     int64_t iteration_count ABSL_GUARDED_BY(mu) = 0;  // the newest iteration started
     int num_outstanding_iterations ABSL_GUARDED_BY(mu) = 1;
@@ -455,7 +454,7 @@ class Executor::StepState {
   void Record(int id, int64_t start) {
     if (args_.stats == nullptr) return;
     const int64_t end = NowMicros();
-    absl::MutexLock lock(&stats_mu_);
+    rill::MutexLock lock(&stats_mu_);
     NodeExecStats* ns = args_.stats->add_node_stats();
     ns->set_node_name(ex_->nodes_[id].kernel->name());
     ns->set_all_start_micros(start);
@@ -512,7 +511,7 @@ class Executor::StepState {
       FrameState* child = FindOrCreateChildFrame(frame, t.iter, item);
       bool child_done = false;
       {
-        absl::MutexLock lock(&child->mu);
+        rill::MutexLock lock(&child->mu);
         if (item.is_constant_enter) {
           AddLoopInvariant(child, t.id, outputs[0], is_dead, ready);
         } else {
@@ -521,20 +520,20 @@ class Executor::StepState {
         if (--child->num_pending_inputs == 0) child_done = CleanupIterations(child, 0, ready);
       }
       if (child_done) DeleteFrame(child, ready);
-      absl::MutexLock lock(&frame->mu);
+      rill::MutexLock lock(&frame->mu);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     } else if (item.is_exit) {
       if (!is_dead) {
-        absl::MutexLock lock(&frame->parent->mu);
+        rill::MutexLock lock(&frame->parent->mu);
         ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, ready);
       }
-      absl::MutexLock lock(&frame->mu);
+      rill::MutexLock lock(&frame->mu);
       // A dead Exit of the newest iteration is passed on when the frame is done (the loop may
       // be in an untaken branch); those of earlier iterations are just the loop going on.
       if (is_dead && t.iter == frame->iteration_count) frame->dead_exits.push_back(t.id);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     } else if (item.is_next_iteration) {
-      absl::MutexLock lock(&frame->mu);
+      rill::MutexLock lock(&frame->mu);
       if (is_dead) {
         // The loop ends here: deadness does not flow into the next iteration.
       } else if (t.iter == frame->iteration_count &&
@@ -548,7 +547,7 @@ class Executor::StepState {
     } else if (ex_->simple_) {
       ActivateNodesLockFree(item, is_dead, outputs, ready);
     } else {
-      absl::MutexLock lock(&frame->mu);
+      rill::MutexLock lock(&frame->mu);
       ActivateNodes(item, is_dead, frame, t.iter, outputs, ready);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     }
@@ -663,7 +662,7 @@ class Executor::StepState {
                                      const NodeItem& enter) {
     const FrameKey key(parent, parent_iter, enter.child_frame);
     {
-      absl::MutexLock lock(&frames_mu_);
+      rill::MutexLock lock(&frames_mu_);
       auto it = child_frames_.find(key);
       if (it != child_frames_.end()) return it->second.get();
     }
@@ -671,11 +670,11 @@ class Executor::StepState {
                                                 parent_iter, enter.parallel_iterations);
     FrameState* raw = created.get();
     {
-      absl::MutexLock lock(&frames_mu_);
+      rill::MutexLock lock(&frames_mu_);
       auto [it, added] = child_frames_.emplace(key, std::move(created));
       if (!added) return it->second.get();  // another Enter of the same loop was first
     }
-    absl::MutexLock lock(&parent->mu);
+    rill::MutexLock lock(&parent->mu);
     ++parent->GetIteration(parent_iter)->outstanding_frame_count;
     return raw;
   }
@@ -753,12 +752,12 @@ class Executor::StepState {
     const int64_t parent_iter = frame->parent_iter;
     std::vector<int> dead_exits;
     {
-      absl::MutexLock lock(&frame->mu);
+      rill::MutexLock lock(&frame->mu);
       dead_exits.swap(frame->dead_exits);
     }
     bool parent_done = false;
     {
-      absl::MutexLock lock(&parent->mu);
+      rill::MutexLock lock(&parent->mu);
       std::vector<TensorValue> none;
       for (int id : dead_exits) {
         ActivateNodes(ex_->nodes_[id], true, parent, parent_iter, none, ready);
@@ -770,7 +769,7 @@ class Executor::StepState {
       }
     }
     {
-      absl::MutexLock lock(&frames_mu_);
+      rill::MutexLock lock(&frames_mu_);
       child_frames_.erase(FrameKey(parent, parent_iter, frame->info - ex_->frames_.data()));
     }
     if (parent_done) DeleteFrame(parent, ready);
@@ -780,7 +779,7 @@ class Executor::StepState {
 
   void Fail(const absl::Status& s) {
     {
-      absl::MutexLock lock(&stats_mu_);
+      rill::MutexLock lock(&stats_mu_);
       if (!status_.ok()) return;
       status_ = s;
       failed_.store(true, std::memory_order_release);
@@ -792,7 +791,7 @@ class Executor::StepState {
   void Finish() {
     absl::Status s;
     {
-      absl::MutexLock lock(&stats_mu_);
+      rill::MutexLock lock(&stats_mu_);
       s = status_;
     }
     if (s.ok()) {
@@ -800,7 +799,7 @@ class Executor::StepState {
       const int done = root_completed_.load();
       size_t live_frames;
       {
-        absl::MutexLock lock(&frames_mu_);
+        rill::MutexLock lock(&frames_mu_);
         live_frames = child_frames_.size();
       }
       if (done != root_nodes || live_frames != 0) {
@@ -819,13 +818,13 @@ class Executor::StepState {
   Args args_;
   std::function<void(absl::Status)> done_;
   std::unique_ptr<FrameState> root_;
-  absl::Mutex frames_mu_;
+  rill::Mutex frames_mu_;
   absl::flat_hash_map<FrameKey, std::unique_ptr<FrameState>> child_frames_
       ABSL_GUARDED_BY(frames_mu_);
   std::atomic<int> outstanding_{0};     // nodes ready or running, in every frame
   std::atomic<int> root_completed_{0};  // root-frame nodes finished
   std::atomic<bool> failed_{false};
-  absl::Mutex stats_mu_;  // the step stats and the status
+  rill::Mutex stats_mu_;  // the step stats and the status
   absl::Status status_ ABSL_GUARDED_BY(stats_mu_);
 };
 
@@ -834,7 +833,7 @@ void Executor::RunAsync(const Args& args, std::function<void(absl::Status)> done
 }
 
 absl::Status Executor::Run(const Args& args) const {
-  absl::Notification n;
+  rill::Notification n;
   absl::Status result;
   RunAsync(args, [&](absl::Status s) {
     result = std::move(s);

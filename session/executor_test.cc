@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "absl/time/clock.h"
 #include "core/status_matchers.h"
 #include "core/thread_pool.h"
@@ -66,7 +66,7 @@ class BlockOp final : public OpKernel {
  public:
   explicit BlockOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    absl::Notification cancelled;
+    rill::Notification cancelled;
     CancellationToken t = ctx.cancellation()->RegisterCallback([&] { cancelled.Notify(); });
     if (t == kInvalidCancellationToken) return ctx.cancellation()->status();
     cancelled.WaitForNotification();
@@ -105,11 +105,11 @@ class VectorFrame final : public CallFrame {
  public:
   absl::StatusOr<Tensor> GetArg(int) const override { return absl::InvalidArgumentError("none"); }
   absl::Status SetRetval(int index, const Tensor& v) override {
-    absl::MutexLock l(&mu);
+    rill::MutexLock l(&mu);
     values[index] = v;
     return absl::OkStatus();
   }
-  absl::Mutex mu;
+  rill::Mutex mu;
   std::map<int, Tensor> values;
 };
 

@@ -12,7 +12,7 @@ LocalRendezvous::~LocalRendezvous() { Abort(absl::CancelledError("Rendezvous des
 absl::Status LocalRendezvous::Send(const std::string& key, const Tensor& value, bool is_dead) {
   DoneCallback waiter;
   {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (!abort_status_.ok()) return abort_status_;
     Item& item = table_[key];
     if (item.has_value) {
@@ -38,7 +38,7 @@ void LocalRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
   bool is_dead = false;
   absl::Status status;
   {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (!abort_status_.ok()) {
       status = abort_status_;
     } else {
@@ -58,7 +58,7 @@ void LocalRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
 void LocalRendezvous::Abort(const absl::Status& status) {
   std::vector<DoneCallback> waiters;
   {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (!abort_status_.ok()) return;
     abort_status_ = status.ok() ? absl::CancelledError("Rendezvous aborted") : status;
     for (auto& [key, item] : table_) {

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/rendezvous.h"
 
 namespace rill {
@@ -30,7 +30,7 @@ class LocalRendezvous final : public Rendezvous {
     bool is_dead = false;
     std::deque<DoneCallback> waiters;
   };
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   absl::Status abort_status_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, Item> table_ ABSL_GUARDED_BY(mu_);
 };

@@ -2,7 +2,7 @@
 
 #include <thread>
 
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -26,7 +26,7 @@ TEST(LocalRendezvousTest, SendThenRecvSharesTheBuffer) {
 
 TEST(LocalRendezvousTest, RecvBeforeSendWaitsAndDeadnessTravels) {
   LocalRendezvous r;
-  absl::Notification done;
+  rill::Notification done;
   r.RecvAsync("k", [&](const absl::Status& s, const Tensor& v, bool dead) {
     RILL_EXPECT_OK(s);
     EXPECT_EQ(v.flat<int32_t>()[0], 7);

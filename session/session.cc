@@ -6,7 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "absl/time/time.h"
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
@@ -42,7 +42,7 @@ class StepCallFrame final : public CallFrame {
     return args_[index];
   }
   absl::Status SetRetval(int index, const Tensor& value) override {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (index < 0 || index >= static_cast<int>(retvals_.size())) {
       return absl::InvalidArgumentError(absl::StrCat("Retval index ", index, " out of range"));
     }
@@ -53,13 +53,13 @@ class StepCallFrame final : public CallFrame {
     return absl::OkStatus();
   }
   std::vector<Tensor> TakeRetvals() {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return std::move(retvals_);
   }
 
  private:
   const std::vector<Tensor> args_;
-  absl::Mutex mu_;
+  rill::Mutex mu_;
   std::vector<Tensor> retvals_ ABSL_GUARDED_BY(mu_);
 };
 
@@ -98,7 +98,7 @@ class SessionImpl {
   }
 
   absl::Status Create(const GraphDef& graph) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (closed_) return absl::CancelledError("Session has been closed.");
     if (has_graph_) {
       return absl::AlreadyExistsError("A Graph has already been created for this session.");
@@ -107,7 +107,7 @@ class SessionImpl {
   }
 
   absl::Status Extend(const GraphDef& graph) {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     if (closed_) return absl::CancelledError("Session has been closed.");
     return ExtendLocked(graph);
   }
@@ -121,7 +121,7 @@ class SessionImpl {
     std::shared_ptr<CancellationManager> step_cancel = std::make_shared<CancellationManager>();
     int64_t step_token;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       if (closed_) return absl::CancelledError("Session has been closed.");
       if (!has_graph_) {
         return absl::InvalidArgumentError("Session was not created with a graph before Run()!");
@@ -130,7 +130,7 @@ class SessionImpl {
       active_steps_[step_token] = step_cancel;
     }
     auto unregister = [&] {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       active_steps_.erase(step_token);
     };
     std::vector<std::string> feed_names;
@@ -150,7 +150,7 @@ class SessionImpl {
   absl::Status Close() {
     std::vector<std::shared_ptr<CancellationManager>> steps;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       if (closed_) return absl::OkStatus();
       closed_ = true;
       for (auto& [token, cm] : active_steps_) steps.push_back(cm);
@@ -160,11 +160,11 @@ class SessionImpl {
   }
 
   std::string PlacementLog() const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return PlacementLogLines(graph_, placement_);
   }
   std::string Explain(int max_nodes) const {
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     return ExplainPlacement(graph_, placement_, max_nodes);
   }
 
@@ -210,7 +210,7 @@ class SessionImpl {
     GraphDef graph;
     Placement placement;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       auto it = run_states_.find(key);
       if (it != run_states_.end()) return it->second;
       graph = graph_;
@@ -256,7 +256,7 @@ class SessionImpl {
     popts.device_of = [&](const NodeDef& n) -> std::string { return devices.at(n.name()); };
     int64_t counter;
     {
-      absl::MutexLock lock(&mu_);
+      rill::MutexLock lock(&mu_);
       counter = name_counter_;
     }
     popts.name_counter = &counter;
@@ -282,7 +282,7 @@ class SessionImpl {
       state->executors.push_back(std::move(ex));
       state->partitions.push_back(std::move(part));
     }
-    absl::MutexLock lock(&mu_);
+    rill::MutexLock lock(&mu_);
     name_counter_ = std::max(name_counter_, counter);
     auto [it, inserted] = run_states_.emplace(key, state);
     return it->second;  // if another thread raced, the first entry wins
@@ -318,7 +318,8 @@ class SessionImpl {
     const bool trace = run_options.trace_level() > RunOptions::NO_TRACE;
     std::vector<DeviceStepStats> stats(state.executors.size());
 
-    absl::Mutex mu;
+    rill::Mutex mu;
+    rill::CondVar all_done_cv;  // signalled when pending reaches 0
     absl::Status step_status;
     int pending = static_cast<int>(state.executors.size());
     Executor::Args ex_args;
@@ -337,25 +338,32 @@ class SessionImpl {
         a.stats = &stats[i];
       }
       state.executors[i]->RunAsync(a, [&](absl::Status s) {
-        absl::MutexLock lock(&mu);
+        rill::MutexLock lock(&mu);
         if (!s.ok() && step_status.ok()) {
           step_status = s;
           rendezvous.Abort(s);
         }
-        --pending;
+        if (--pending == 0) all_done_cv.SignalAll();
       });
     }
     int64_t timeout_ms = run_options.timeout_in_ms() > 0
                              ? run_options.timeout_in_ms()
                              : options_.config.operation_timeout_in_ms();
     {
-      absl::MutexLock lock(&mu);
-      auto all_done = [&pending]() { return pending == 0; };
+      rill::MutexLock lock(&mu);
       bool finished = true;
       if (timeout_ms > 0) {
-        finished = mu.AwaitWithTimeout(absl::Condition(&all_done), absl::Milliseconds(timeout_ms));
+        const absl::Time deadline = absl::Now() + absl::Milliseconds(timeout_ms);
+        while (pending > 0) {
+          const absl::Duration left = deadline - absl::Now();
+          if (left <= absl::ZeroDuration()) {
+            finished = false;
+            break;
+          }
+          all_done_cv.WaitWithTimeout(&mu, left);
+        }
       } else {
-        mu.Await(absl::Condition(&all_done));
+        while (pending > 0) all_done_cv.Wait(&mu);
       }
       if (!finished) {
         absl::Status timeout = absl::DeadlineExceededError("Timed out waiting for notification");
@@ -363,7 +371,7 @@ class SessionImpl {
         cancel->StartCancel(timeout);
         rendezvous.Abort(timeout);
         mu.Lock();
-        mu.Await(absl::Condition(&all_done));
+        while (pending > 0) all_done_cv.Wait(&mu);
         step_status = timeout;
       }
     }
@@ -403,7 +411,7 @@ class SessionImpl {
   std::unique_ptr<ThreadPool> pool_;           // inter-op: runs expensive kernels
   std::unique_ptr<ThreadPool> intra_op_pool_;  // intra-op: ParallelFor inside kernels
 
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool has_graph_ ABSL_GUARDED_BY(mu_) = false;
   GraphDef graph_ ABSL_GUARDED_BY(mu_);

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/cancellation.h"
 #include "core/gpu/physical_gpu.h"
 #include "core/tensor.h"

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "absl/synchronization/notification.h"
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -25,7 +25,7 @@ class BlockOp final : public OpKernel {
  public:
   explicit BlockOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    absl::Notification cancelled;
+    rill::Notification cancelled;
     if (ctx.cancellation()->RegisterCallback([&] { cancelled.Notify(); }) ==
         kInvalidCancellationToken) {
       return ctx.cancellation()->status();

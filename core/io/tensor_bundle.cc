@@ -124,7 +124,7 @@ absl::StatusOr<BundleEntryProto> BundleReader::Entry(const std::string& key) con
 }
 
 absl::StatusOr<const std::string*> BundleReader::Shard(int shard) const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   auto it = shards_.find(shard);
   if (it != shards_.end()) return it->second.get();
   const std::string file = BundleDataFilename(prefix_, shard, header_.num_shards());

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/allocator.h"
 #include "core/tensor.h"
 #include "proto/tensor_bundle.pb.h"
@@ -56,7 +56,7 @@ class BundleReader {
   const std::string prefix_;
   BundleHeaderProto header_;
   std::map<std::string, BundleEntryProto> entries_;
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   mutable std::map<int, std::unique_ptr<std::string>> shards_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -16,7 +16,7 @@ BFCAllocator::BFCAllocator(std::unique_ptr<SubAllocator> sub, size_t limit, bool
     : sub_(std::move(sub)), limit_(limit), allow_growth_(allow_growth), name_(std::move(name)) {}
 
 BFCAllocator::~BFCAllocator() {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   for (const auto& [ptr, size] : regions_) sub_->Free(ptr, size);
 }
 
@@ -110,7 +110,7 @@ bool BFCAllocator::Extend(size_t rounded) {
 void* BFCAllocator::AllocateRaw(size_t alignment, size_t bytes) {
   (void)alignment;  // every chunk is 256-byte aligned
   const size_t rounded = RoundedBytes(bytes);
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   int64_t id = FindFit(rounded);
   if (id < 0 && Extend(rounded)) id = FindFit(rounded);
   if (id < 0) return nullptr;
@@ -125,7 +125,7 @@ void* BFCAllocator::AllocateRaw(size_t alignment, size_t bytes) {
 
 void BFCAllocator::DeallocateRaw(void* ptr, size_t) {
   if (ptr == nullptr) return;
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   auto it = by_ptr_.find(static_cast<char*>(ptr));
   if (it == by_ptr_.end()) return;  // not ours: nothing to do (a programming error upstream)
   int64_t id = it->second;
@@ -161,7 +161,7 @@ size_t BFCAllocator::LargestFree() const {
 }
 
 AllocatorStats BFCAllocator::GetStats() const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   AllocatorStats s;
   s.num_allocs = num_allocs_;
   s.bytes_in_use = in_use_;
@@ -174,7 +174,7 @@ AllocatorStats BFCAllocator::GetStats() const {
 }
 
 std::string BFCAllocator::FragmentationReport() const {
-  absl::MutexLock lock(&mu_);
+  rill::MutexLock lock(&mu_);
   std::string out = absl::StrCat(name_, ": ", regions_.size(), " region(s), ", reserved_,
                                  " bytes reserved of ", limit_, ", ", in_use_, " in use");
   for (int b = 0; b < kNumBins; ++b) {

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/allocator.h"
 #include "core/memory/sub_allocator.h"
 
@@ -82,7 +82,7 @@ class BFCAllocator final : public Allocator {
   const bool allow_growth_;
   const std::string name_;
 
-  mutable absl::Mutex mu_;
+  mutable rill::Mutex mu_;
   std::vector<Chunk> chunks_ ABSL_GUARDED_BY(mu_);        // by id; ids are never reused
   std::vector<int64_t> free_ids_ ABSL_GUARDED_BY(mu_);    // chunk slots to reuse
   std::map<char*, int64_t> by_ptr_ ABSL_GUARDED_BY(mu_);  // in-use chunks by address

@@ -9,7 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
+#include "core/mutex.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/types.h"
@@ -47,7 +47,7 @@ struct Scope::Graph {
     std::vector<int> control_scopes;            // ControlScope ids active when it was built
   };
 
-  absl::Mutex mu;
+  rill::Mutex mu;
   GraphDef graph ABSL_GUARDED_BY(mu);
   absl::flat_hash_map<std::string, NodeInfo> nodes ABSL_GUARDED_BY(mu);
   // Lower-cased names (nodes and name scopes) -> times requested, as TensorFlow Python's
@@ -148,7 +148,7 @@ Scope Scope::NewSubScope(absl::string_view child_scope_name) const {
         absl::StrCat("'", child_scope_name, "' is not a valid scope name")));
     return s;
   }
-  absl::MutexLock lock(&graph_->mu);
+  rill::MutexLock lock(&graph_->mu);
   s.name_scope_ = graph_->UniqueName(JoinName(name_scope_, child_scope_name));
   return s;
 }
@@ -227,7 +227,7 @@ Scope Scope::WithControlDependencies(absl::Span<const Operation> deps) const {
     control->deps.push_back(deps[i].name());
   }
   {
-    absl::MutexLock lock(&graph_->mu);
+    rill::MutexLock lock(&graph_->mu);
     control->id = graph_->next_control_scope_id++;
   }
   s.control_scopes_.push_back(std::move(control));
@@ -241,18 +241,18 @@ Scope Scope::WithNoControlDependencies() const {
 }
 
 absl::Status Scope::status() const {
-  absl::MutexLock lock(&graph_->mu);
+  rill::MutexLock lock(&graph_->mu);
   return graph_->status;
 }
 
 void Scope::UpdateStatus(const absl::Status& status) const {
   if (status.ok()) return;
-  absl::MutexLock lock(&graph_->mu);
+  rill::MutexLock lock(&graph_->mu);
   if (graph_->status.ok()) graph_->status = status;
 }
 
 absl::Status Scope::ToGraphDef(GraphDef* graph) const {
-  absl::MutexLock lock(&graph_->mu);
+  rill::MutexLock lock(&graph_->mu);
   RILL_RETURN_IF_ERROR(graph_->status);
   *graph = graph_->graph;
   return absl::OkStatus();
@@ -267,7 +267,7 @@ absl::StatusOr<GraphDef> Scope::ToGraphDef() const {
 absl::Status Scope::UpdateInput(const Operation& node, int input_index,
                                const Output& new_input) const {
   Graph& g = *graph_;
-  absl::MutexLock lock(&g.mu);
+  rill::MutexLock lock(&g.mu);
   RILL_RETURN_IF_ERROR(g.status);
   auto fail = [&](std::string message) {
     g.status = absl::InvalidArgumentError(
@@ -303,7 +303,7 @@ absl::Status Scope::UpdateInput(const Operation& node, int input_index,
 }
 
 absl::StatusOr<PartialTensorShape> Scope::GetShape(const Output& output) const {
-  absl::MutexLock lock(&graph_->mu);
+  rill::MutexLock lock(&graph_->mu);
   auto it = graph_->nodes.find(output.node());
   if (it == graph_->nodes.end()) {
     return absl::NotFoundError(absl::StrCat("No node named '", output.node(), "' in the graph"));
@@ -319,7 +319,7 @@ absl::StatusOr<PartialTensorShape> Scope::GetShape(const Output& output) const {
 
 Operation Scope::AddNode(const OpBuilder& builder) const {
   Graph& g = *graph_;
-  absl::MutexLock lock(&g.mu);
+  rill::MutexLock lock(&g.mu);
   if (!g.status.ok()) return Operation();
 
   // The node's name.
