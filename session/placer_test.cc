@@ -115,22 +115,6 @@ const FakeKernels& Kernels() {
   return *kernels;
 }
 
-// Rill ships no Shape op yet; the metadata rule is tested with this one (registered only if
-// nothing else registered "Shape").
-const bool kShapeRegistered = [] {
-  if (OpRegistry::Global()->LookUp("Shape") != nullptr) return true;
-  absl::StatusOr<OpRegistration> shape = OpDefBuilder("Shape")
-                                             .Input("input: T")
-                                             .Output("output: out_type")
-                                             .Attr("T: type")
-                                             .Attr("out_type: {int32, int64} = int32")
-                                             .Finalize();
-  if (!shape.ok()) {
-    ADD_FAILURE() << shape.status();
-    return false;
-  }
-  return OpRegistry::Global()->Register(*std::move(shape)).ok();
-}();
 
 // ------------------------------------------------------------------------------------------------
 // Graph building
@@ -510,18 +494,16 @@ std::vector<PlaceCase> Cases() {
                     {"a/Assign", "CPU:0", "explicit request /device:CPU:0"},
                     {"a/read", "CPU:0", "explicit request /device:CPU:0"},
                     {"b", "GPU:0", "explicit request /device:GPU:0"}}});
-  if (kShapeRegistered) {
-    // Shape/Size/Rank go where their input is.
-    cases.push_back({"ShapeFollowsItsInput",
-                     Graph({Const("a"), MatMul("m", "a", "a", "/cpu:0"),
-                            N("shape", "Shape", {"m"}, "", TypeAttr("T", "DT_FLOAT"))}),
-                     1,
-                     1,
-                     false,
-                     {{"a", "CPU:0", "follows its consumer m"},
-                      {"m", "CPU:0", "explicit request /cpu:0"},
-                      {"shape", "CPU:0", "follows its input m"}}});
-  }
+  // Shape/Size/Rank go where their input is.
+  cases.push_back({"ShapeFollowsItsInput",
+                   Graph({Const("a"), MatMul("m", "a", "a", "/cpu:0"),
+                          N("shape", "Shape", {"m"}, "", TypeAttr("T", "DT_FLOAT"))}),
+                   1,
+                   1,
+                   false,
+                   {{"a", "CPU:0", "follows its consumer m"},
+                    {"m", "CPU:0", "explicit request /cpu:0"},
+                    {"shape", "CPU:0", "follows its input m"}}});
   // The log order is TensorFlow's node-id order, also for a GraphDef that lists a consumer first.
   cases.push_back({"UnsortedGraphDefIsPlacedInTopologicalOrder",
                    Graph({MatMul("m", "a", "b", "/cpu:0"), Const("a"), Const("b")}),
