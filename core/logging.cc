@@ -12,10 +12,10 @@
 #include "absl/base/const_init.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
-#include "core/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/env.h"
+#include "core/mutex.h"
 
 namespace rill {
 namespace {

@@ -1,4 +1,5 @@
 #include "core/logging.h"
+#include "core/mutex.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

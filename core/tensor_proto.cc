@@ -115,7 +115,14 @@ absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto, Allocator* allo
           "TensorProto tensor_content has ", proto.tensor_content().size(), " bytes but shape ",
           shape->DebugString(), " of ", DataTypeString(dtype), " needs ", t.TotalBytes()));
     }
-    std::memcpy(t.raw_data(), proto.tensor_content().data(), t.TotalBytes());
+    if (t.dtype() == DT_BOOL) {
+      // A bool is one byte that must hold 0 or 1; any other byte (a corrupt or hostile file)
+      // would make every later read of the tensor undefined. Nonzero reads as true.
+      bool* out = static_cast<bool*>(t.raw_data());
+      for (size_t i = 0; i < t.TotalBytes(); ++i) out[i] = proto.tensor_content()[i] != 0;
+    } else {
+      std::memcpy(t.raw_data(), proto.tensor_content().data(), t.TotalBytes());
+    }
     return t;
   }
   RILL_RETURN_IF_ERROR(FillTyped(proto, t));

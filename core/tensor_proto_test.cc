@@ -150,5 +150,16 @@ TEST(TensorProtoTest, OddComplexListAndStringContentRejected) {
                        "TensorProto of dtype string must use string_val, not tensor_content"));
 }
 
+// Found by tests/fuzz:tensor_proto_fuzzer (UBSan: "load of value 251, which is not a valid value
+// for type 'const bool'"): bool tensor_content bytes other than 0 and 1 are normalized.
+TEST(TensorProtoTest, BoolTensorContentBytesAreNormalized) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Tensor t, TensorFromProto(ParseText("dtype: DT_BOOL tensor_shape { dim { size: 3 } } "
+                                          "tensor_content: \"\\373\\000\\001\"")));
+  EXPECT_THAT(t.flat<bool>(), ElementsAre(true, false, true));
+  const uint8_t* bytes = static_cast<const uint8_t*>(t.raw_data());
+  EXPECT_EQ(bytes[0], 1);
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,3 +1,4 @@
+#include "core/mutex.h"
 #include "core/thread_pool.h"
 
 #include <pthread.h>
@@ -10,7 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -13,8 +13,9 @@ namespace rill {
 namespace {
 
 bool Matches(const KernelDef& def, const NodeDef& node) {
-  for (const auto& [attr, allowed] : def.type_constraints) {
-    const AttrValue* v = FindNodeAttr(node, attr);
+  for (const auto& constraint : def.type_constraints) {
+    const auto& allowed = constraint.second;  // a plain reference: lambdas may capture it
+    const AttrValue* v = FindNodeAttr(node, constraint.first);
     if (v == nullptr) return false;
     auto ok = [&](int t) {
       return std::find(allowed.begin(), allowed.end(), static_cast<DataType>(t)) != allowed.end();

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/mutex.h"
 #include "core/device.h"
+#include "core/mutex.h"
 #include "kernels/op_kernel.h"
 
 namespace rill {

@@ -25,9 +25,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "core/mutex.h"
 #include "core/cancellation.h"
 #include "core/device.h"
+#include "core/mutex.h"
 #include "core/rendezvous.h"
 #include "core/thread_pool.h"
 #include "core/tensor.h"

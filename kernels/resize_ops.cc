@@ -46,7 +46,7 @@ absl::StatusOr<ResizeGeometry> ResizeGeometryOf(const OpKernelContext& ctx, bool
     return absl::InvalidArgumentError(
         "If half_pixel_centers is True, align_corners must be False.");
   }
-  const TensorShape& shape = ctx.input(0).shape();
+  const TensorShape shape = ctx.input(0).shape();  // a copy: ctx.input() returns a temporary
   if (shape.rank() != 4) {
     return absl::InvalidArgumentError(
         absl::StrCat("input must be 4-dimensional", shape.DebugString()));

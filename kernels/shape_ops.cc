@@ -35,7 +35,10 @@ class ShapeOp final : public OpKernel {
  public:
   explicit ShapeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const TensorShape& s = ctx.input(0).shape();
+    // ctx.input() returns a handle by value: keep it alive while its shape is read (found by
+    // tests/fuzz:graph_run_fuzzer, ASan stack-use-after-scope).
+    const Tensor input = ctx.input(0);
+    const TensorShape& s = input.shape();
     return OutputIndexValues(ctx, std::vector<int64_t>(s.dims().begin(), s.dims().end()),
                              TensorShape({s.rank()}));
   }

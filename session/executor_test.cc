@@ -1,12 +1,12 @@
 // Executor tests with test-only ops and kernels registered in a private registry: scheduling
 // order, inline vs pool execution, async kernels, error propagation naming the node, cancellation
 // of a blocked kernel, concurrent steps.
+#include "core/mutex.h"
 #include "session/executor.h"
 
 #include <atomic>
 #include <thread>
 
-#include "core/mutex.h"
 #include "absl/time/clock.h"
 #include "core/status_matchers.h"
 #include "core/thread_pool.h"

@@ -1,6 +1,7 @@
 #include "session/gpu_device_plan.h"
 
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 
@@ -90,6 +91,33 @@ int64_t SingleDeviceMemoryLimit(const ConfigProto& config, const PhysicalGpu& gp
   return std::max<int64_t>(0, gpu.free_memory_bytes - reserve);
 }
 
+// Memory sizes from the config become byte counts; a NaN, infinite, negative or astronomically
+// large value would make the conversion undefined (found by tests/fuzz:config_proto_fuzzer:
+// memory_limit_mb: nan). InvalidArgument naming the field and the value.
+absl::Status ValidateMemoryOptions(const GPUOptions& options) {
+  const double fraction = options.per_process_gpu_memory_fraction();
+  if (!std::isfinite(fraction) || fraction < 0 || fraction > 1e6) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "gpu_options.per_process_gpu_memory_fraction is ", fraction,
+        "; it must be a number >= 0 (0 means the default; above 1 oversubscribes with unified "
+        "memory)"));
+  }
+  const auto& virtual_devices = options.experimental().virtual_devices();
+  for (int g = 0; g < virtual_devices.size(); ++g) {
+    const auto& limits = virtual_devices.Get(g).memory_limit_mb();
+    for (int i = 0; i < limits.size(); ++i) {
+      const float mb = limits.Get(i);
+      // 2^43 MiB = 2^63 bytes.
+      if (!std::isfinite(mb) || mb < 0 || mb >= 8.796093e12f) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "gpu_options.experimental.virtual_devices[", g, "].memory_limit_mb[", i, "] is ", mb,
+            "; each memory limit must be a finite number of MiB >= 0"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int64_t DefaultMinSystemMemory(int64_t free_bytes, int compute_major) {
@@ -103,6 +131,7 @@ absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
     const ConfigProto& config, const std::vector<PhysicalGpu>& visible) {
   std::vector<GpuDevicePlan> plan;
   if (visible.empty()) return plan;
+  RILL_RETURN_IF_ERROR(ValidateMemoryOptions(config.gpu_options()));
   size_t num_gpus_to_use = INT_MAX;
   auto it = config.device_count().find("GPU");
   if (it != config.device_count().end()) num_gpus_to_use = std::max(0, it->second);

@@ -145,6 +145,26 @@ TEST(GpuDevicePlanTest, VirtualDeviceErrorsAreTensorFlows) {
                        "virtual_devices list. #valid GPUs: 2 virtual_devices.size(): 1"));
 }
 
+// Found by tests/fuzz:config_proto_fuzzer (UBSan: "-nan is outside the range of representable
+// values of type 'long'"): memory sizes that cannot become byte counts are refused.
+TEST(GpuDevicePlanTest, NonFiniteOrNegativeMemorySizesAreInvalidArgument) {
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                    "memory_limit_mb: 1024 memory_limit_mb: nan } } }"),
+                             Gpus(1)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "gpu_options.experimental.virtual_devices[0].memory_limit_mb[1] is nan; "
+                       "each memory limit must be a finite number of MiB >= 0"));
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                    "memory_limit_mb: -5 } } }"),
+                             Gpus(1)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("memory_limit_mb[0] is -5")));
+  EXPECT_THAT(
+      PlanGpuDevices(Config("gpu_options { per_process_gpu_memory_fraction: inf }"), Gpus(1)),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("gpu_options.per_process_gpu_memory_fraction is inf; it must be a "
+                         "number >= 0")));
+}
+
 TEST(GpuDevicePlanTest, MemoryFractionIsOfTotalMemory) {
   RILL_ASSERT_OK_AND_ASSIGN(
       auto plan,

@@ -1,8 +1,8 @@
+#include "core/mutex.h"
 #include "session/local_rendezvous.h"
 
 #include <thread>
 
-#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

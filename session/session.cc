@@ -2,12 +2,15 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/mutex.h"
 #include "absl/time/time.h"
+#include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "core/thread_pool.h"
@@ -73,16 +76,41 @@ struct RunState {
 
 }  // namespace
 
+namespace {
+
+// The pools of sessions that do not ask for their own (use_per_session_threads false, TensorFlow's
+// default): one process-wide pool per (kind, size), made by the first session that needs it and
+// never destroyed, so sessions that come and go (servers, tests, the fuzzers) do not start and join
+// threads each time. Unlike TensorFlow's single global pool sized by the first session, a session
+// asking for a different size gets a pool of that size. Thread-safe.
+ThreadPool* SharedThreadPool(const std::string& name, int threads) {
+  static Mutex mu;
+  static auto* pools = new std::map<std::pair<std::string, int>, std::unique_ptr<ThreadPool>>();
+  MutexLock lock(&mu);
+  std::unique_ptr<ThreadPool>& pool = (*pools)[{name, threads}];
+  if (pool == nullptr) pool = std::make_unique<ThreadPool>(name, threads);
+  return pool.get();
+}
+
+}  // namespace
+
 class SessionImpl {
  public:
   SessionImpl(SessionOptions options, std::unique_ptr<DeviceMgr> devices)
       : options_(std::move(options)), devices_(std::move(devices)) {
     int threads = options_.config.inter_op_parallelism_threads();
     if (threads <= 0) threads = DefaultNumThreads();
-    pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
     int intra = options_.config.intra_op_parallelism_threads();
     if (intra <= 0) intra = DefaultNumThreads();
-    intra_op_pool_ = std::make_unique<ThreadPool>("rill_intra_op", intra);
+    if (options_.config.use_per_session_threads()) {
+      owned_pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
+      owned_intra_op_pool_ = std::make_unique<ThreadPool>("rill_intra_op", intra);
+      pool_ = owned_pool_.get();
+      intra_op_pool_ = owned_intra_op_pool_.get();
+    } else {
+      pool_ = SharedThreadPool("rill_inter_op", threads);
+      intra_op_pool_ = SharedThreadPool("rill_intra_op", intra);
+    }
     if (options_.config.log_device_placement()) {
       std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
       std::fflush(stdout);
@@ -328,9 +356,9 @@ class SessionImpl {
     ex_args.cancellation = cancel;
     ex_args.call_frame = &frame;
     ex_args.step_resources = &step_resources;
-    ThreadPool* pool = pool_.get();
+    ThreadPool* pool = pool_;
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-    ex_args.intra_op_pool = intra_op_pool_.get();
+    ex_args.intra_op_pool = intra_op_pool_;
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
@@ -408,8 +436,11 @@ class SessionImpl {
 
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> devices_;
-  std::unique_ptr<ThreadPool> pool_;           // inter-op: runs expensive kernels
-  std::unique_ptr<ThreadPool> intra_op_pool_;  // intra-op: ParallelFor inside kernels
+  // Set only with use_per_session_threads; otherwise the pools are SharedThreadPool's.
+  std::unique_ptr<ThreadPool> owned_pool_;
+  std::unique_ptr<ThreadPool> owned_intra_op_pool_;
+  ThreadPool* pool_;           // inter-op: runs expensive kernels
+  ThreadPool* intra_op_pool_;  // intra-op: ParallelFor inside kernels
 
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
@@ -422,7 +453,41 @@ class SessionImpl {
   std::map<int64_t, std::shared_ptr<CancellationManager>> active_steps_ ABSL_GUARDED_BY(mu_);
 };
 
+namespace {
+
+// Limits that keep a mistyped or hostile config from making a process of a million threads or
+// devices (found by tests/fuzz:config_proto_fuzzer: inter_op_parallelism_threads: 1000 took 21 s
+// to create and join under ASan). Far above what any machine here can use.
+constexpr int kMaxThreadsPerPool = 1024;
+constexpr int kMaxCpuDevices = 1024;
+
+// InvalidArgument naming the field and what to change; OK for a usable config.
+absl::Status ValidateSessionConfig(const ConfigProto& config) {
+  for (const auto& [field, value] :
+       {std::pair<const char*, int>{"inter_op_parallelism_threads",
+                                    config.inter_op_parallelism_threads()},
+        std::pair<const char*, int>{"intra_op_parallelism_threads",
+                                    config.intra_op_parallelism_threads()}}) {
+    if (value > kMaxThreadsPerPool) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "ConfigProto.", field, " is ", value, "; Rill allows at most ", kMaxThreadsPerPool,
+          " threads per pool. Use 0 for one thread per core (", DefaultNumThreads(),
+          " here) or a smaller number"));
+    }
+  }
+  auto cpus = config.device_count().find(kDeviceCpu);
+  if (cpus != config.device_count().end() && cpus->second > kMaxCpuDevices) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ConfigProto.device_count[\"CPU\"] is ", cpus->second, "; Rill allows at most ",
+        kMaxCpuDevices, " CPU devices per session"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
+  RILL_RETURN_IF_ERROR(ValidateSessionConfig(options.config));
   RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config, options.gpus));
   return std::unique_ptr<Session>(
       new Session(std::make_unique<SessionImpl>(options, std::move(devices))));

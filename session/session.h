@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/mutex.h"
 #include "core/cancellation.h"
 #include "core/gpu/physical_gpu.h"
+#include "core/mutex.h"
 #include "core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"

@@ -1,11 +1,11 @@
 // Session behaviour: variables across runs and failed runs, concurrent AssignAdd with use_locking,
 // TensorFlow's feed/fetch errors, timeouts and Close on a kernel that blocks until cancelled.
+#include "core/mutex.h"
 #include "session/session.h"
 
 #include <chrono>
 #include <thread>
 
-#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/mutex.h"
 #include "core/allocator.h"
+#include "core/mutex.h"
 #include "core/tensor.h"
 #include "proto/tensor_bundle.pb.h"
 

@@ -31,9 +31,9 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "core/mutex.h"
 #include "core/allocator.h"
 #include "core/memory/sub_allocator.h"
+#include "core/mutex.h"
 
 namespace rill {
 

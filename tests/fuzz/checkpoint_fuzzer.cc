@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/io/tensor_bundle.h"
+#include "google/protobuf/stubs/logging.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace {
@@ -36,6 +37,7 @@ void WriteFile(const std::string& path, const char* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 4) return 0;
+  google::protobuf::LogSilencer quiet;  // protobuf's parse-error log lines are expected here
   uint32_t index_len = 0;
   std::memcpy(&index_len, data, 4);
   index_len = static_cast<uint32_t>(std::min<size_t>(index_len, size - 4));

@@ -315,6 +315,31 @@ TEST(BadConfigTest, NoCpuIsTensorFlowsError) {
               StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
 }
 
+// Found by tests/fuzz:config_proto_fuzzer: a thread count of 1000 made Session::New spend 21 s
+// creating and joining threads (ASan); absurd counts are refused up front.
+TEST(BadConfigTest, AbsurdThreadAndDeviceCountsAreRefused) {
+  SessionOptions options;
+  options.config.set_inter_op_parallelism_threads(1000000);
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ConfigProto.inter_op_parallelism_threads is 1000000; Rill "
+                                 "allows at most 1024 threads per pool")));
+  options.config.set_inter_op_parallelism_threads(0);
+  options.config.set_intra_op_parallelism_threads(5000);
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("ConfigProto.intra_op_parallelism_threads is 5000")));
+  options.config.set_intra_op_parallelism_threads(2);
+  (*options.config.mutable_device_count())["CPU"] = 2000000000;
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "ConfigProto.device_count[\"CPU\"] is 2000000000; Rill allows at most "
+                       "1024 CPU devices per session"));
+  (*options.config.mutable_device_count())["CPU"] = 3;
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(options));
+  EXPECT_EQ(session->ListDevices().size(), 3u);
+}
+
 TEST(BadProtoTest, GarbageBytesAreNotAGraph) {
   EXPECT_THAT(ParseGraphDefBytes(std::string("\x0a\xff\xff\xff\x0f junk", 10), "junk.pb"),
               StatusIs(absl::StatusCode::kInvalidArgument,
