@@ -1,6 +1,8 @@
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -57,27 +59,31 @@ TEST(MatMulOpTest, ComplexValuesUseComplexArithmetic) {
 }
 
 // Larger shapes through OpenBLAS against a plain loop; small integer values keep float exact.
+// m == 1 and n == 1 (a batch-1 dense layer) go through gemv instead of gemm.
 TEST(MatMulOpTest, BlasMatchesAPlainLoopOnLargerShapes) {
-  const int64_t m = 37, k = 64, n = 29;
-  std::vector<double> a(m * k), b(k * n);
-  for (int64_t i = 0; i < m * k; ++i) a[i] = static_cast<double>((i * 7) % 11) - 5;
-  for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<double>((i * 5) % 13) - 6;
-  std::vector<double> c(m * n, 0);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      for (int64_t p = 0; p < k; ++p) c[i * n + j] += a[i * k + p] * b[p * n + j];
+  for (const auto& [m, k, n] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {37, 64, 29}, {1, 64, 29}, {37, 64, 1}, {1, 64, 1}}) {
+    std::vector<double> a(m * k), b(k * n);
+    for (int64_t i = 0; i < m * k; ++i) a[i] = static_cast<double>((i * 7) % 11) - 5;
+    for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<double>((i * 5) % 13) - 6;
+    std::vector<double> c(m * n, 0);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t p = 0; p < k; ++p) c[i * n + j] += a[i * k + p] * b[p * n + j];
+      }
     }
-  }
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32}) {
-    for (bool ta : {false, true}) {
-      for (bool tb : {false, true}) {
-        SCOPED_TRACE(DataTypeString(dt) + (ta ? " ta" : "") + (tb ? " tb" : ""));
-        const Tensor ta_in = ta ? MakeTensor(dt, TensorShape({k, m}), Transposed(a, m, k))
-                                : MakeTensor(dt, TensorShape({m, k}), a);
-        const Tensor tb_in = tb ? MakeTensor(dt, TensorShape({n, k}), Transposed(b, k, n))
-                                : MakeTensor(dt, TensorShape({k, n}), b);
-        RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, RunMatMul(dt, ta_in, tb_in, ta, tb));
-        ExpectTensorEqual(out[0], MakeTensor(dt, TensorShape({m, n}), c));
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32}) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          SCOPED_TRACE(absl::StrCat(m, "x", k, "x", n, " ", DataTypeString(dt), ta ? " ta" : "",
+                                    tb ? " tb" : ""));
+          const Tensor ta_in = ta ? MakeTensor(dt, TensorShape({k, m}), Transposed(a, m, k))
+                                  : MakeTensor(dt, TensorShape({m, k}), a);
+          const Tensor tb_in = tb ? MakeTensor(dt, TensorShape({n, k}), Transposed(b, k, n))
+                                  : MakeTensor(dt, TensorShape({k, n}), b);
+          RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, RunMatMul(dt, ta_in, tb_in, ta, tb));
+          ExpectTensorEqual(out[0], MakeTensor(dt, TensorShape({m, n}), c));
+        }
       }
     }
   }
