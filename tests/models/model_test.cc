@@ -19,8 +19,6 @@
 namespace rill {
 namespace {
 
-std::vector<std::string>* g_case_files = nullptr;
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -233,10 +233,16 @@ def run(runner, reps):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--json", action="store_true", help="print the results as JSON (suite.py)")
     p.add_argument("--runner", default=os.path.join(ROOT, "bazel-bin", "tools", "session_runner",
                                                      "session_runner"))
     a = p.parse_args()
-    for (name, t), r in run(a.runner, a.reps).items():
+    res = run(a.runner, a.reps)
+    if a.json:
+        import json
+        print(json.dumps([[name, t, r] for (name, t), r in res.items()]))
+        return
+    for (name, t), r in res.items():
         print("%-34s threads %d  " % (name, t) +
               "  ".join("%s %.1f us" % (k, v) for k, v in r.items()))
 

@@ -11,7 +11,9 @@ JSON output), times TensorFlow (tf.compat.v1.Session.run, so Python's share is i
 each peer, and Rill's speed relative to each (peer time / Rill time: above 1 means Rill is
 faster). Workloads: run overhead (one Add on [2,2], fed and fetched), per-node cost (a chain of
 1000 Adds), 1M-element Add, MatMul 256/1024/2048 (and OpenBLAS sgemm called directly), two
-Conv2Ds, and the 784-512-512-10 MLP at batch 1 and 64, on 1 and 2 threads. These machines are
+Conv2Ds, the 784-512-512-10 MLP at batch 1 and 64, the wide graph (1000 MatMuls + AddN), the
+small CNN at batch 1 and 64 and MobileNetV2 (tools/bench/model_peers.py), on 1 and 2 threads, and
+the cost of a cross-device Send/Recv edge. These machines are
 shared and noisy: compare ratios, not absolute times, and rerun before drawing conclusions.
 """
 import argparse
@@ -39,11 +41,11 @@ def ensure_peers():
 
 def rill_benchmarks(skip_build):
     """{benchmark name: microseconds per iteration (real time)} from Rill's binaries."""
-    targets = ["//tools/bench:session_bench", "//tools/bench:nn_bench"]
+    targets = ["//tools/bench:session_bench", "//tools/bench:nn_bench", "//tools/session_runner"]
     if not skip_build:
         subprocess.run(["bazel", "build", "-c", "opt"] + targets, cwd=ROOT, check=True)
     out = {}
-    for t in targets:
+    for t in targets[:2]:
         binary = os.path.join(ROOT, "bazel-bin", "tools", "bench", t.split(":")[1])
         res = subprocess.run([binary, "--benchmark_format=json", "--benchmark_repetitions=3",
                               "--benchmark_report_aggregates_only=true"], cwd=ROOT, check=True,
@@ -119,6 +121,10 @@ def main():
     ort_res = nn_peers.run_ort(cases, a.reps)
     tf_res = nn_peers.run_tf(cases, a.reps)
     over = overhead_peers(a.reps)
+    # In its own process: Keras needs eager execution, which overhead_peers turned off.
+    res = subprocess.run([sys.executable, os.path.join(HERE, "model_peers.py"), "--json",
+                          "--reps", str(a.reps)], check=True, capture_output=True, text=True)
+    models = {(name, t): r for name, t, r in json.loads(res.stdout.strip().splitlines()[-1])}
 
     rows = []  # (workload, threads, rill us, {peer: us})
     rows.append(("run overhead: Add [2,2] fed + fetched (us)", 1,
@@ -148,6 +154,12 @@ def main():
                          {"ORT": ort_res.get((f"MLP/{batch}", t)),
                           "TF": tf_res.get((f"MLP/{batch}", t))}))
 
+    for (name, t), r in models.items():
+        rows.append((name + " (us)", t, r.get("Rill"), {"ORT": r.get("ORT"), "TF": r.get("TF")}))
+    # Multi-device overhead: Rill against itself (the peers have no such knob in one process).
+    single, spread = rill.get("BM_DeviceChain100/0"), rill.get("BM_DeviceChain100/1")
+    towers1, towers3 = rill.get("BM_TwoTowers/0"), rill.get("BM_TwoTowers/1")
+
     def fmt(v):
         return "-" if v is None else ("%.3f" % v if v < 1 else "%.1f" % v)
     print()
@@ -163,6 +175,11 @@ def main():
             " | ".join(ratios)))
     print("\nPython call floors (included in the ORT and TF times above): TF Identity %.1f us" %
           over[("floor", "tf")])
+    if single and spread:
+        print("Multi-device: a CPU:0 -> CPU:1 Send/Recv edge costs %.2f us per step (chain of 100 "
+              "Adds alternating devices %.1f us vs one device %.1f us, 99 edges); two towers on "
+              "3 CPU devices %.2f us vs one device %.2f us" % ((spread - single) / 99, spread,
+                                                              single, towers3 or 0, towers1 or 0))
 
 
 if __name__ == "__main__":
