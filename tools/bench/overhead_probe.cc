@@ -12,25 +12,11 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
 #include "session/session.h"
+#include "tools/bench/bench_graphs.h"
 #include "valgrind/callgrind.h"
 
 namespace rill {
 namespace {
-
-GraphDef AddChain(int n) {
-  std::string text =
-      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n";
-  std::string prev = "x";
-  for (int i = 0; i < n; ++i) {
-    const std::string name = absl::StrCat("add_", i);
-    absl::StrAppend(&text, "node { name: '", name, "' op: 'Add' input: '", prev, "' input: '",
-                    i == 0 ? "x" : prev, "' attr { key: 'T' value { type: DT_FLOAT } } }\n");
-    prev = name;
-  }
-  GraphDef g;
-  google::protobuf::TextFormat::ParseFromString(text, &g);
-  return g;
-}
 
 int Measure(const char* name, int nodes, int runs) {
   SessionOptions options;

@@ -11,23 +11,23 @@
 #include "benchmark/benchmark.h"
 #include "google/protobuf/text_format.h"
 #include "session/session.h"
+#include "tools/bench/bench_graphs.h"
 
 namespace rill {
 namespace {
 
-GraphDef AddChain(int n) {
-  std::string text =
-      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n";
-  std::string prev = "x";
-  for (int i = 0; i < n; ++i) {
-    const std::string name = absl::StrCat("add_", i);
-    absl::StrAppend(&text, "node { name: '", name, "' op: 'Add' input: '", prev, "' input: '",
-                    i == 0 ? "x" : prev, "' attr { key: 'T' value { type: DT_FLOAT } } }\n");
-    prev = name;
+// The timed loop: one Session::Run per iteration, feeding `x` and fetching `fetch`.
+void TimeRuns(benchmark::State& state, Session& session, const Tensor& x,
+              const std::string& fetch) {
+  std::vector<Tensor> out;
+  for (auto _ : state) {
+    absl::Status s = session.Run({{"x", x}}, {fetch}, {}, &out);
+    if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(out);
   }
-  GraphDef g;
-  google::protobuf::TextFormat::ParseFromString(text, &g);
-  return g;
 }
 
 void RunChain(benchmark::State& state, int n, int64_t elements = 4, int intra_threads = 0) {
@@ -42,16 +42,7 @@ void RunChain(benchmark::State& state, int n, int64_t elements = 4, int intra_th
   Tensor x = elements == 4 ? Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2}))
                            : Tensor::FromVector<float>(std::vector<float>(elements, 1.5f),
                                                        TensorShape({elements}));
-  const std::string fetch = absl::StrCat("add_", n - 1);
-  std::vector<Tensor> out;
-  for (auto _ : state) {
-    absl::Status s = session->Run({{"x", x}}, {fetch}, {}, &out);
-    if (!s.ok()) {
-      state.SkipWithError(std::string(s.message()).c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(out);
-  }
+  TimeRuns(state, *session, x, absl::StrCat("add_", n - 1));
 }
 
 void BM_RunOverhead_OneAdd(benchmark::State& state) { RunChain(state, 1); }
@@ -106,16 +97,7 @@ void RunGraph(benchmark::State& state, const GraphDef& graph, int cpus, const st
     state.SkipWithError("Create failed");
     return;
   }
-  const Tensor x = Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2}));
-  std::vector<Tensor> out;
-  for (auto _ : state) {
-    absl::Status s = session->Run({{"x", x}}, {fetch}, {}, &out);
-    if (!s.ok()) {
-      state.SkipWithError(std::string(s.message()).c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(out);
-  }
+  TimeRuns(state, *session, Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})), fetch);
 }
 
 void BM_DeviceChain100(benchmark::State& state) {
