@@ -11,6 +11,7 @@
 #ifndef RILL_CORE_MUTEX_H_
 #define RILL_CORE_MUTEX_H_
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -95,10 +96,14 @@ class CondVar {
     cv_.wait(lock);
     lock.release();
   }
-  // As Wait, but gives up after `timeout`; returns true when it timed out.
+  // As Wait, but gives up after `timeout`; returns true when it timed out. Waits of more than a
+  // day return after a day (reporting a timeout): std::condition_variable::wait_for overflows on
+  // an infinite duration and would return at once, turning a caller's wait loop into a spin.
+  // Callers loop on their own deadline, so the cap is invisible to them.
   bool WaitWithTimeout(Mutex* mu, absl::Duration timeout) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
-    const std::cv_status s = cv_.wait_for(lock, absl::ToChronoNanoseconds(timeout));
+    const std::cv_status s =
+        cv_.wait_for(lock, absl::ToChronoNanoseconds(std::min(timeout, absl::Hours(24))));
     lock.release();
     return s == std::cv_status::timeout;
   }

@@ -1,5 +1,6 @@
 #include "core/mutex.h"
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -60,6 +61,29 @@ TEST(CondVarTest, WaitWithTimeoutReportsTimeoutAndWakesOnSignal) {
   }
   t.join();
   EXPECT_TRUE(ready);
+}
+
+TEST(CondVarTest, AnInfiniteTimeoutWaitsForTheSignal) {
+  Mutex mu;
+  CondVar cv;
+  bool ready = false;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    MutexLock lock(&mu);
+    ready = true;
+    cv.SignalAll();
+  });
+  int wakeups = 0;
+  {
+    MutexLock lock(&mu);
+    while (!ready) {
+      cv.WaitWithTimeout(&mu, absl::InfiniteDuration());
+      ++wakeups;
+    }
+  }
+  t.join();
+  // Without the cap, wait_for(infinity) returns at once and the loop spins thousands of times.
+  EXPECT_LE(wakeups, 3);
 }
 
 TEST(NotificationTest, NotifyReleasesEveryWaiter) {
