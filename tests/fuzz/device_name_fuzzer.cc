@@ -31,7 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<rill::DeviceName> local = rill::ParseFullOrLocalDeviceName(first);
   absl::StatusOr<rill::DeviceName> b = rill::ParseFullOrLocalDeviceName(second);
   if (local.ok() && b.ok()) {
-    rill::DeviceName merged = *local;
     (void)rill::AreCompatible(*local, *b);
     (void)rill::Matches(*local, *b);
     (void)rill::IsSameAddressSpace(*local, *b);
@@ -40,7 +39,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       absl::Status s = rill::MergeDeviceNames(&m, *b, soft);
       if (!s.ok()) FUZZ_CHECK(s.code() == absl::StatusCode::kInvalidArgument);
     }
-    (void)merged;
   }
   return 0;
 }
