@@ -1,7 +1,11 @@
 #include "session/device_mgr.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
+#include "core/logging.h"
 #include "core/status_macros.h"
 #include "session/gpu_device_plan.h"
 
@@ -9,7 +13,7 @@ namespace rill {
 
 namespace {
 
-std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan) {
+std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan, Allocator* allocator) {
   DeviceAttributes attrs;
   attrs.set_name(FullDeviceName(kDeviceGpu, plan.tf_gpu_id));
   attrs.set_incarnation(NewDeviceIncarnation());
@@ -17,13 +21,14 @@ std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan) {
   attrs.set_memory_limit(plan.memory_limit_bytes);
   attrs.mutable_locality()->set_bus_id(1);
   attrs.set_physical_device_desc(plan.physical_device_desc);
-  return std::make_unique<Device>(std::move(attrs), /*allocator=*/nullptr);
+  return std::make_unique<Device>(std::move(attrs), allocator);
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
-    const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus) {
+    const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus,
+    GpuProcessState* gpu_state) {
   int num_cpus = 1;
   auto it = config.device_count().find(kDeviceCpu);
   if (it != config.device_count().end()) num_cpus = it->second;
@@ -35,7 +40,27 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
     mgr->devices_.push_back(NewCpuDevice(FullDeviceName(kDeviceCpu, i)));
   }
   RILL_ASSIGN_OR_RETURN(std::vector<GpuDevicePlan> gpus, PlanGpuDevices(config, visible_gpus));
-  for (const GpuDevicePlan& plan : gpus) mgr->devices_.push_back(NewGpuDevice(plan));
+  if (!gpus.empty()) {
+    std::string growth_message;
+    ResolveAllowGrowth(config.gpu_options().allow_growth(),
+                       std::getenv("TF_FORCE_GPU_ALLOW_GROWTH"), &growth_message);
+    if (!growth_message.empty()) RILL_LOG(WARNING) << growth_message;
+    if (gpu_state == nullptr) {
+      mgr->own_gpu_state_ =
+          std::make_unique<GpuProcessState>(GpuProcessState::Memory::kSimulated);
+      gpu_state = mgr->own_gpu_state_.get();
+    }
+  }
+  for (const GpuDevicePlan& plan : gpus) {
+    GpuAllocatorRequest request;
+    request.tf_gpu_id = plan.tf_gpu_id;
+    request.gpu = plan.gpu;
+    request.memory_limit_bytes = plan.memory_limit_bytes;
+    request.allow_growth = plan.allow_growth;
+    request.memory_option = plan.memory_option;
+    RILL_ASSIGN_OR_RETURN(Allocator * allocator, gpu_state->GetGpuAllocator(request));
+    mgr->devices_.push_back(NewGpuDevice(plan, allocator));
+  }
   return mgr;
 }
 

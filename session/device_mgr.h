@@ -9,10 +9,12 @@
 //   mgr->client_device();   // CPU:0, where feeds and fetches live
 //
 // GPU devices carry TensorFlow's attributes (memory_limit, physical_device_desc for the
-// "Device mapping:" log) but no allocator until the GPU runtime lands: no kernel is registered
-// for GPU yet, so the placer never puts a node on them.
+// "Device mapping:" log) and their allocator GPU_<id>_bfc from the GpuProcessState (per process,
+// as TensorFlow's: without allow_growth each GPU's whole limit is reserved here). No kernel is
+// registered for GPU yet, so the placer never puts a node on them.
 //
-// Owns its devices. Immutable after creation; thread-safe.
+// Owns its devices (and, when none was given, a simulated GpuProcessState of its own). Immutable
+// after creation; thread-safe.
 #ifndef RILL_SESSION_DEVICE_MGR_H_
 #define RILL_SESSION_DEVICE_MGR_H_
 
@@ -22,6 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/device.h"
+#include "core/gpu/gpu_process_state.h"
 #include "core/gpu/physical_gpu.h"
 #include "proto/config.pb.h"
 
@@ -29,9 +32,13 @@ namespace rill {
 
 class DeviceMgr {
  public:
-  // Errors: NotFound for CPU count 0; the GPU planning errors of gpu_device_plan.h.
+  // Errors: NotFound for CPU count 0; the GPU planning errors of gpu_device_plan.h; the
+  // allocator errors of GpuProcessState::GetGpuAllocator (AlreadyExists, FailedPrecondition,
+  // ResourceExhausted). `gpu_state` null with GPUs: a simulated state private to this manager
+  // (for GPUs injected by tests; real GPUs use GpuProcessState::Global()).
   static absl::StatusOr<std::unique_ptr<DeviceMgr>> Create(
-      const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus = {});
+      const ConfigProto& config, const std::vector<PhysicalGpu>& visible_gpus = {},
+      GpuProcessState* gpu_state = nullptr);
 
   // In TensorFlow's order: CPUs first (CPU:0 is the client device), then GPUs.
   const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
@@ -41,6 +48,7 @@ class DeviceMgr {
   Device* Find(const std::string& full_name) const;
 
  private:
+  std::unique_ptr<GpuProcessState> own_gpu_state_;  // before devices_: outlives them
   std::vector<std::unique_ptr<Device>> devices_;
 };
 

@@ -434,7 +434,7 @@ class Executor::StepState {
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
             std::deque<TaggedNode> more;
-            Record(t.id, start);
+            Record(t.id, start, *ctx, *inputs);
             NodeDone(t, s, ctx.get(), more);
             RunReady(more);
           });
@@ -447,21 +447,55 @@ class Executor::StepState {
     params.inputs = &inputs;
     OpKernelContext ctx(params, item.num_outputs);
     absl::Status s = item.kernel->Compute(ctx);
-    Record(t.id, start);
+    Record(t.id, start, ctx, inputs);
     NodeDone(t, s, &ctx, ready);
   }
 
-  void Record(int id, int64_t start) {
+  // Step stats of one node (FULL_TRACE): timing, and what it allocated: one NodeOutput per
+  // output it made (dtype, shape, bytes, allocator) and an AllocatorMemoryUsed for the device's
+  // allocator (bytes this node's outputs hold, the allocator's bytes in use afterwards).
+  void Record(int id, int64_t start, OpKernelContext& ctx,
+              const std::vector<TensorValue>& inputs) {
     if (args_.stats == nullptr) return;
     const int64_t end = NowMicros();
+    const OpKernel& kernel = *ex_->nodes_[id].kernel;
+    Allocator* allocator = ex_->device_->allocator();
+    NodeExecStats ns;
+    ns.set_node_name(kernel.name());
+    ns.set_all_start_micros(start);
+    ns.set_op_end_rel_micros(end - start);
+    ns.set_all_end_rel_micros(end - start);
+    ns.set_timeline_label(absl::StrCat(kernel.name(), " = ", kernel.type_string(), "()"));
+    int64_t output_bytes = 0;
+    const std::vector<TensorValue>& outputs = ctx.outputs();
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Tensor& out = outputs[o].tensor;
+      if (outputs[o].is_ref() || !out.IsInitialized()) continue;
+      NodeOutput* desc = ns.add_output();
+      desc->set_slot(static_cast<int32_t>(o));
+      TensorDescription* td = desc->mutable_tensor_description();
+      td->set_dtype(out.dtype());
+      out.shape().AsProto(td->mutable_shape());
+      AllocationDescription* ad = td->mutable_allocation_description();
+      ad->set_requested_bytes(static_cast<int64_t>(out.TotalBytes()));
+      ad->set_allocator_name(out.allocator() != nullptr ? out.allocator()->Name()
+                                                        : allocator->Name());
+      ad->set_ptr(reinterpret_cast<uint64_t>(out.raw_data()));
+      bool forwarded = false;  // Identity and friends pass an input's buffer on
+      for (size_t i = 0; i < inputs.size() && !forwarded; ++i) {
+        forwarded = inputs[i].tensor.SharesBufferWith(out);
+      }
+      if (!forwarded && out.allocator() == allocator) {
+        output_bytes += static_cast<int64_t>(out.TotalBytes());
+      }
+    }
+    AllocatorMemoryUsed* memory = ns.add_memory();
+    memory->set_allocator_name(allocator->Name());
+    memory->set_total_bytes(output_bytes);
+    memory->set_live_bytes(output_bytes);
+    memory->set_allocator_bytes_in_use(allocator->GetStats().bytes_in_use);
     rill::MutexLock lock(&stats_mu_);
-    NodeExecStats* ns = args_.stats->add_node_stats();
-    ns->set_node_name(ex_->nodes_[id].kernel->name());
-    ns->set_all_start_micros(start);
-    ns->set_op_end_rel_micros(end - start);
-    ns->set_all_end_rel_micros(end - start);
-    ns->set_timeline_label(absl::StrCat(ex_->nodes_[id].kernel->name(), " = ",
-                                        ex_->nodes_[id].kernel->type_string(), "()"));
+    *args_.stats->add_node_stats() = std::move(ns);
   }
 
   // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -120,6 +122,25 @@ absl::Status ValidateMemoryOptions(const GPUOptions& options) {
 
 }  // namespace
 
+bool ResolveAllowGrowth(bool config_value, const char* env_value, std::string* message) {
+  message->clear();
+  if (env_value == nullptr) return config_value;
+  const std::string value = env_value;
+  if (value == "true" || value == "false") {
+    *message = absl::StrCat(
+        "Overriding allow_growth setting because the TF_FORCE_GPU_ALLOW_GROWTH environment "
+        "variable is set. Original config value was ",
+        config_value ? 1 : 0, ".");
+    return value == "true";
+  }
+  *message = absl::StrCat("The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set but could "
+                          "not be parsed: \"",
+                          value, "\". Valid values are \"true\" or \"false\". Using original "
+                          "config value of ",
+                          config_value ? 1 : 0, ".");
+  return config_value;
+}
+
 int64_t DefaultMinSystemMemory(int64_t free_bytes, int compute_major) {
   if (free_bytes < (int64_t{1} << 31)) return 225 * kMiB;
   if (compute_major <= 6) return 500 * kMiB;
@@ -151,21 +172,34 @@ absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
         VerifyVirtualDevices(num_gpus_to_use, gpu_options, visible_order.size(), valid.size()));
     num_gpus_to_use = static_cast<size_t>(virtual_devices.size());
   }
+  std::string ignored;
+  const bool allow_growth = ResolveAllowGrowth(
+      gpu_options.allow_growth(), std::getenv("TF_FORCE_GPU_ALLOW_GROWTH"), &ignored);
   for (size_t i = 0; i < num_gpus_to_use; ++i) {
     const PhysicalGpu& gpu = visible[valid[i]];
-    std::vector<int64_t> limits;
+    std::vector<std::pair<int64_t, std::string>> limits;  // (bytes, the option that set it)
     if (!virtual_devices.empty()) {
       for (float mb : virtual_devices.Get(static_cast<int>(i)).memory_limit_mb()) {
-        limits.push_back(static_cast<int64_t>(mb) * kMiB);
+        const int64_t whole_mb = static_cast<int64_t>(mb);
+        limits.emplace_back(whole_mb * kMiB,
+                            absl::StrCat("virtual device memory_limit_mb ", whole_mb));
       }
     }
-    if (limits.empty()) limits.push_back(SingleDeviceMemoryLimit(config, gpu));
-    for (int64_t limit : limits) {
+    if (limits.empty()) {
+      const double fraction = gpu_options.per_process_gpu_memory_fraction();
+      limits.emplace_back(SingleDeviceMemoryLimit(config, gpu),
+                          fraction > 0 ? absl::StrCat("per_process_gpu_memory_fraction ", fraction)
+                                       : std::string("default"));
+    }
+    for (auto& [limit, option] : limits) {
       GpuDevicePlan device;
       device.tf_gpu_id = static_cast<int>(plan.size());
       device.platform_gpu_id = gpu.platform_id;
       device.memory_limit_bytes = limit;
       device.physical_device_desc = GpuShortDescription(gpu);
+      device.gpu = gpu;
+      device.allow_growth = allow_growth;
+      device.memory_option = std::move(option);
       plan.push_back(std::move(device));
     }
   }

@@ -26,6 +26,8 @@
 //        virtual_devices.size(): <b>"
 //      Unknown "The number of valid GPUs doesn't match the number of elements in the
 //        virtual_devices list. #valid GPUs: <a> virtual_devices.size(): <b>"
+//  - allow_growth: gpu_options.allow_growth unless TF_FORCE_GPU_ALLOW_GROWTH is exactly "true" or
+//    "false" (ResolveAllowGrowth).
 //  - Memory limit per device: a virtual device's memory_limit_mb (truncated to whole MiB);
 //    else per_process_gpu_memory_fraction > 0: total memory x fraction; else free memory minus
 //    the memory kept for the system: TF_DEVICE_MIN_SYS_MEMORY_IN_MB (environment) or
@@ -51,12 +53,24 @@ struct GpuDevicePlan {
   int platform_gpu_id = 0;     // the visible GPU it runs on (PhysicalGpu::platform_id)
   int64_t memory_limit_bytes = 0;
   std::string physical_device_desc;  // GpuShortDescription of that GPU
+  PhysicalGpu gpu;                   // the visible GPU itself
+  bool allow_growth = false;         // after TF_FORCE_GPU_ALLOW_GROWTH
+  // Which option set the memory limit, for the per-process rule's messages and comparison:
+  // "default", "per_process_gpu_memory_fraction 0.4", "virtual device memory_limit_mb 1024".
+  std::string memory_option;
 };
 
 // `visible`: the GPUs the process sees, in CUDA ordinal order (DiscoverCudaGpus, or
 // ApplyCudaVisibleDevices over fake GPUs in tests). Errors: see the file comment.
 absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(const ConfigProto& config,
                                                           const std::vector<PhysicalGpu>& visible);
+
+// allow_growth as TensorFlow resolves it: `env_value` (TF_FORCE_GPU_ALLOW_GROWTH, null when unset)
+// "true" or "false" overrides `config_value`, and *message gets TensorFlow's warning ("Overriding
+// allow_growth setting because the TF_FORCE_GPU_ALLOW_GROWTH environment variable is set.
+// Original config value was 0."); any other value keeps `config_value` and *message says the
+// value is invalid. *message is "" when the variable is unset.
+bool ResolveAllowGrowth(bool config_value, const char* env_value, std::string* message);
 
 // The memory TensorFlow leaves to the system on a GPU with `free_bytes` free and compute
 // capability major version `compute_major`, before any override (see the file comment).

@@ -191,3 +191,51 @@ TEST(GpuDevicePlanTest, DefaultLimitLeavesSystemMemory) {
 
 }  // namespace
 }  // namespace rill
+
+namespace rill {
+namespace {
+
+TEST(GpuDevicePlanTest, ForceAllowGrowthVariableOverridesTheConfigWithTensorFlowsWarning) {
+  std::string message;
+  EXPECT_FALSE(ResolveAllowGrowth(false, nullptr, &message));
+  EXPECT_EQ(message, "");
+  EXPECT_TRUE(ResolveAllowGrowth(false, "true", &message));
+  EXPECT_EQ(message,
+            "Overriding allow_growth setting because the TF_FORCE_GPU_ALLOW_GROWTH environment "
+            "variable is set. Original config value was 0.");
+  EXPECT_FALSE(ResolveAllowGrowth(true, "false", &message));
+  EXPECT_THAT(message, HasSubstr("Original config value was 1."));
+  // Anything but exactly "true" or "false" keeps the config value and says so.
+  EXPECT_TRUE(ResolveAllowGrowth(true, "TRUE", &message));
+  EXPECT_EQ(message,
+            "The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set but could not be parsed: "
+            "\"TRUE\". Valid values are \"true\" or \"false\". Using original config value of 1.");
+}
+
+TEST(GpuDevicePlanTest, EachDeviceCarriesItsGrowthAndTheOptionThatSetItsLimit) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto plan, PlanGpuDevices(Config("gpu_options { allow_growth: true "
+                                       "per_process_gpu_memory_fraction: 0.4 }"),
+                                Gpus(1)));
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_TRUE(plan[0].allow_growth);
+  EXPECT_EQ(plan[0].memory_option, "per_process_gpu_memory_fraction 0.4");
+  EXPECT_EQ(plan[0].gpu.pci_bus_id, "0000:10:00.0");
+  RILL_ASSERT_OK_AND_ASSIGN(
+      plan, PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                  "memory_limit_mb: [1024.7, 512] } } }"),
+                           Gpus(1)));
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_FALSE(plan[0].allow_growth);
+  EXPECT_EQ(plan[0].memory_option, "virtual device memory_limit_mb 1024");
+  EXPECT_EQ(plan[1].memory_option, "virtual device memory_limit_mb 512");
+  RILL_ASSERT_OK_AND_ASSIGN(plan, PlanGpuDevices(ConfigProto(), Gpus(1)));
+  EXPECT_EQ(plan[0].memory_option, "default");
+  setenv("TF_FORCE_GPU_ALLOW_GROWTH", "true", 1);
+  RILL_ASSERT_OK_AND_ASSIGN(plan, PlanGpuDevices(ConfigProto(), Gpus(1)));
+  unsetenv("TF_FORCE_GPU_ALLOW_GROWTH");
+  EXPECT_TRUE(plan[0].allow_growth);
+}
+
+}  // namespace
+}  // namespace rill

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "core/gpu/cuda_probe.h"
 #include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
@@ -122,6 +123,14 @@ class SessionImpl {
   std::vector<DeviceAttributes> ListDevices() const {
     std::vector<DeviceAttributes> out;
     for (const auto& d : devices_->devices()) out.push_back(d->attributes());
+    return out;
+  }
+
+  std::vector<DeviceMemoryStats> MemoryStats() const {
+    std::vector<DeviceMemoryStats> out;
+    for (const auto& d : devices_->devices()) {
+      out.push_back({d->name(), d->allocator()->Name(), d->allocator()->GetStats()});
+    }
     return out;
   }
 
@@ -488,7 +497,20 @@ absl::Status ValidateSessionConfig(const ConfigProto& config) {
 
 absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
   RILL_RETURN_IF_ERROR(ValidateSessionConfig(options.config));
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config, options.gpus));
+  std::unique_ptr<DeviceMgr> devices;
+  if (options.gpus.has_value()) {
+    RILL_ASSIGN_OR_RETURN(devices, DeviceMgr::Create(options.config, *options.gpus,
+                                                     options.gpu_process_state));
+  } else {
+    // Discovered once: the CUDA driver's view does not change while the process lives.
+    static const std::vector<PhysicalGpu>* const discovered =
+        new std::vector<PhysicalGpu>(DiscoverCudaGpus());
+    RILL_ASSIGN_OR_RETURN(
+        devices, DeviceMgr::Create(options.config, *discovered,
+                                   options.gpu_process_state != nullptr
+                                       ? options.gpu_process_state
+                                       : GpuProcessState::Global()));
+  }
   return std::unique_ptr<Session>(
       new Session(std::make_unique<SessionImpl>(options, std::move(devices))));
 }
@@ -510,6 +532,7 @@ absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& fee
   return impl_->Run(RunOptions(), feeds, fetches, targets, outputs, nullptr);
 }
 std::vector<DeviceAttributes> Session::ListDevices() const { return impl_->ListDevices(); }
+std::vector<DeviceMemoryStats> Session::MemoryStats() const { return impl_->MemoryStats(); }
 absl::Status Session::Close() { return impl_->Close(); }
 std::string Session::PlacementLog() const { return impl_->PlacementLog(); }
 std::string Session::ExplainPlacement(int max_nodes) const { return impl_->Explain(max_nodes); }

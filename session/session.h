@@ -21,12 +21,15 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/cancellation.h"
+#include "core/allocator.h"
+#include "core/gpu/gpu_process_state.h"
 #include "core/gpu/physical_gpu.h"
 #include "core/mutex.h"
 #include "core/tensor.h"
@@ -42,10 +45,22 @@ struct SessionOptions {
   // TensorFlow's C++ API does not check; Rill does unless this is false.
   bool check_feed_shapes = true;
   // The GPUs the process sees (after CUDA_VISIBLE_DEVICES), from which the ConfigProto's GPU
-  // options make GPU devices (session/gpu_device_plan.h). Sessions do not discover GPUs
-  // themselves until the GPU runtime lands; tests inject fake ones here to see placement,
-  // ListDevices and the "Device mapping:" log with GPUs present.
-  std::vector<PhysicalGpu> gpus;
+  // options make GPU devices (session/gpu_device_plan.h). Unset: CUDA discovery (once per
+  // process; none without a GPU or driver, never an error). Tests inject fake GPUs here to see
+  // placement, ListDevices, the "Device mapping:" log and GPU memory with GPUs present; injected
+  // GPUs get simulated memory (core/gpu/gpu_process_state.h).
+  std::optional<std::vector<PhysicalGpu>> gpus;
+  // Where GPU allocators live (per process, as TensorFlow's). Null: GpuProcessState::Global()
+  // for discovered GPUs, and a simulated state private to the session for injected ones. Tests
+  // of the per-process rule pass one state to several sessions. Not owned.
+  GpuProcessState* gpu_process_state = nullptr;
+};
+
+// One device's memory as its allocator sees it (Session::MemoryStats).
+struct DeviceMemoryStats {
+  std::string device;     // full name, /job:localhost/replica:0/task:0/device:GPU:0
+  std::string allocator;  // "GPU_0_bfc", "cpu"
+  AllocatorStats stats;   // in use, peak, reserved, limit, largest free block, allocations
 };
 
 class SessionImpl;
@@ -72,6 +87,9 @@ class Session {
                    const std::vector<std::string>& targets, std::vector<Tensor>* outputs);
 
   std::vector<DeviceAttributes> ListDevices() const;
+  // Memory of every device, in ListDevices order. GPU allocators are per process (shared with
+  // other sessions on the same GPU), and every CPU device uses the process's host allocator.
+  std::vector<DeviceMemoryStats> MemoryStats() const;
   // Cancels runs in flight and refuses later ones. Idempotent.
   absl::Status Close();
 

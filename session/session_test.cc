@@ -257,6 +257,7 @@ TEST(SessionTest, ControlEdgesOfAFedPlaceholderWaitForTheFeed) {
 // TensorFlow's "no supported kernel for GPU devices" unless soft placement is on.
 TEST(SessionTest, InjectedGpusAreListedButNodesWithoutGpuKernelsStayOnCpu) {
   SessionOptions options;
+  options.gpus.emplace();
   for (int i = 0; i < 2; ++i) {
     PhysicalGpu gpu;
     gpu.platform_id = i;
@@ -265,7 +266,7 @@ TEST(SessionTest, InjectedGpusAreListedButNodesWithoutGpuKernelsStayOnCpu) {
     gpu.compute_major = 9;
     gpu.total_memory_bytes = int64_t{80} << 30;
     gpu.free_memory_bytes = int64_t{80} << 30;
-    options.gpus.push_back(gpu);
+    options.gpus->push_back(gpu);
   }
   options.config.mutable_gpu_options()->set_per_process_gpu_memory_fraction(0.5);
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(options));
@@ -309,6 +310,73 @@ TEST(SessionTest, InjectedGpusAreListedButNodesWithoutGpuKernelsStayOnCpu) {
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> soft, Session::New(options));
   ASSERT_THAT(soft->Create(graph("device: '/device:GPU:1'")), IsOk());
   EXPECT_THAT(soft->PlacementLog(), HasSubstr("m: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0"));
+}
+
+}  // namespace
+}  // namespace rill
+
+namespace rill {
+namespace {
+
+// FULL_TRACE step stats say what each node allocated: its outputs (dtype, shape, bytes,
+// allocator) and, per allocator, the bytes it made and the allocator's bytes in use afterwards.
+// A node that forwards its input's buffer (Reshape) allocates nothing.
+TEST(SessionTest, FullTraceRecordsEachNodesAllocations) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(SessionOptions()));
+  ASSERT_THAT(session->Create(Parse(R"(
+    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'sum' op: 'Add' input: 'x' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'flat' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } }
+           attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } }
+           int_val: 6 } } } }
+    node { name: 'same' op: 'Reshape' input: 'sum' input: 'flat'
+           attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tshape' value { type: DT_INT32 } } })")),
+              IsOk());
+  RunOptions run_options;
+  run_options.set_trace_level(RunOptions::FULL_TRACE);
+  RunMetadata metadata;
+  std::vector<Tensor> out;
+  Tensor x(DT_FLOAT, TensorShape({2, 3}));
+  ASSERT_THAT(session->Run(run_options, {{"x:0", x}}, {"same:0"}, {}, &out, &metadata), IsOk());
+  const NodeExecStats* sum = nullptr;
+  const NodeExecStats* same = nullptr;
+  for (const DeviceStepStats& dev : metadata.step_stats().dev_stats()) {
+    EXPECT_EQ(dev.device(), "/job:localhost/replica:0/task:0/device:CPU:0");
+    for (const NodeExecStats& ns : dev.node_stats()) {
+      if (ns.node_name() == "sum") sum = &ns;
+      if (ns.node_name() == "same") same = &ns;
+    }
+  }
+  ASSERT_NE(sum, nullptr);
+  ASSERT_NE(same, nullptr);
+  ASSERT_EQ(sum->output_size(), 1);
+  const TensorDescription& td = sum->output(0).tensor_description();
+  EXPECT_EQ(sum->output(0).slot(), 0);
+  EXPECT_EQ(td.dtype(), DT_FLOAT);
+  ASSERT_EQ(td.shape().dim_size(), 2);
+  EXPECT_EQ(td.shape().dim(1).size(), 3);
+  EXPECT_EQ(td.allocation_description().requested_bytes(), 24);
+  EXPECT_EQ(td.allocation_description().allocator_name(), "cpu");
+  ASSERT_EQ(sum->memory_size(), 1);
+  EXPECT_EQ(sum->memory(0).allocator_name(), "cpu");
+  EXPECT_EQ(sum->memory(0).total_bytes(), 24);
+  EXPECT_GE(sum->memory(0).allocator_bytes_in_use(), 24);
+  ASSERT_EQ(same->memory_size(), 1);
+  EXPECT_EQ(same->memory(0).total_bytes(), 0);
+  EXPECT_EQ(same->output(0).tensor_description().allocation_description().ptr(),
+            td.allocation_description().ptr());
+}
+
+TEST(SessionTest, MemoryStatsListEveryDeviceWithItsAllocator) {
+  SessionOptions options;
+  options.config.mutable_device_count()->insert({"CPU", 2});
+  options.gpus.emplace();  // no GPU
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(options));
+  std::vector<DeviceMemoryStats> stats = session->MemoryStats();
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[1].device, "/job:localhost/replica:0/task:0/device:CPU:1");
+  EXPECT_EQ(stats[1].allocator, "cpu");
+  EXPECT_GE(stats[1].stats.num_allocs, 0);
 }
 
 }  // namespace

@@ -107,6 +107,12 @@ bool BFCAllocator::Extend(size_t rounded) {
   return true;
 }
 
+bool BFCAllocator::ReserveNow() {
+  rill::MutexLock lock(&mu_);
+  if (allow_growth_ || reserved_ > 0) return true;
+  return Extend(kMinAllocationSize);
+}
+
 void* BFCAllocator::AllocateRaw(size_t alignment, size_t bytes) {
   (void)alignment;  // every chunk is 256-byte aligned
   const size_t rounded = RoundedBytes(bytes);

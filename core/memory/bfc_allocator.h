@@ -54,6 +54,10 @@ class BFCAllocator final : public Allocator {
   void* AllocateRaw(size_t alignment, size_t bytes) override;
   void DeallocateRaw(void* ptr, size_t bytes) override;
   AllocatorStats GetStats() const override;
+  // Without allow_growth: takes the whole limit from the sub-allocator now instead of at the
+  // first request (TensorFlow's GPU device does so when it is created). False when the memory is
+  // not there (nothing is reserved then). True at once with allow_growth or when already done.
+  bool ReserveNow();
   // Regions, free chunks per bin and the largest free chunk, for out-of-memory reports.
   std::string FragmentationReport() const;
 

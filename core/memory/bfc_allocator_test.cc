@@ -66,6 +66,36 @@ TEST(BFCAllocatorTest, WithoutGrowthTheLimitIsReservedAtFirstUse) {
   a->DeallocateRaw(p, 1000);
 }
 
+TEST(BFCAllocatorTest, ReserveNowTakesTheWholeLimitOnceWithoutCountingAnAllocation) {
+  FakeRegions* fake = nullptr;
+  auto a = Make(1 << 20, false, &fake);
+  EXPECT_TRUE(a->ReserveNow());
+  EXPECT_TRUE(a->ReserveNow());
+  EXPECT_EQ(fake->regions, 1);
+  AllocatorStats stats = a->GetStats();
+  EXPECT_EQ(stats.bytes_reserved, 1 << 20);
+  EXPECT_EQ(stats.largest_free_block, 1 << 20);
+  EXPECT_EQ(stats.num_allocs, 0);
+  EXPECT_EQ(stats.peak_bytes_in_use, 0);
+  void* p = a->AllocateRaw(256, 1000);
+  EXPECT_EQ(fake->regions, 1);
+  a->DeallocateRaw(p, 1000);
+}
+
+TEST(BFCAllocatorTest, ReserveNowFailsCleanlyWhenTheMemoryIsNotThere) {
+  // The sub-allocator has half of the limit: nothing is reserved, and the allocator still
+  // serves nothing rather than crashing.
+  auto sub = std::make_unique<FakeRegions>(1 << 19);
+  BFCAllocator a(std::move(sub), 1 << 20, /*allow_growth=*/false, "test_bfc");
+  EXPECT_FALSE(a.ReserveNow());
+  EXPECT_EQ(a.GetStats().bytes_reserved, 0);
+  EXPECT_EQ(a.AllocateRaw(256, 1000), nullptr);
+  // With growth, nothing is reserved up front.
+  auto grow = Make(1 << 20, true);
+  EXPECT_TRUE(grow->ReserveNow());
+  EXPECT_EQ(grow->GetStats().bytes_reserved, 0);
+}
+
 TEST(BFCAllocatorTest, BestFitSplitAndCoalesce) {
   auto a = Make(64 * 1024, false);
   // Carve the region into A(1K) B(4K) C(1K) D(2K) E(1K) rest, then free B and D.

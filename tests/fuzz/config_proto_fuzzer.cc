@@ -30,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (threads > 8 && threads <= 1024) return 0;
   }
   const int num_gpus = static_cast<int>(size % 3);
+  options.gpus.emplace();
   for (int i = 0; i < num_gpus; ++i) {
     rill::PhysicalGpu gpu;
     gpu.platform_id = i;
@@ -38,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     gpu.compute_major = 9;
     gpu.total_memory_bytes = int64_t{16} << 30;
     gpu.free_memory_bytes = int64_t{15} << 30;
-    options.gpus.push_back(gpu);
+    options.gpus->push_back(gpu);
   }
   absl::StatusOr<std::unique_ptr<rill::Session>> session = rill::Session::New(options);
   if (!session.ok()) {

@@ -38,6 +38,8 @@ Options:
   --trace=FILE.json         Chrome/Perfetto trace of the last run
   --dump_partitions=DIR     write the partition GraphDefs (text) of the last run, one per device
   --benchmark               per run: min, median, p90 and max time of its repetitions
+  --memory_stats            after the runs, each device's memory: in use, peak, reserved, limit,
+                            largest free block, allocations (GPU allocators are per process)
   --warmup=N                repetitions to run before timing (with --benchmark)
   --help                    this text
 )";
@@ -114,6 +116,8 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       args.explain_all = true;
     } else if (a == "--benchmark") {
       args.benchmark = true;
+    } else if (a == "--memory_stats") {
+      args.memory_stats = true;
     } else if (a == "--help" || a == "-h") {
       args.help = true;
     } else {

@@ -41,6 +41,7 @@ struct RunnerArgs {
   bool explain_placement = false;
   bool explain_all = false;
   bool benchmark = false;
+  bool memory_stats = false;
   int warmup = 0;
   bool help = false;
   std::string output_dir;

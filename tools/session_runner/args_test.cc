@@ -51,6 +51,14 @@ TEST(ArgsTest, ListDevicesAloneNeedsNoRun) {
   EXPECT_TRUE(a.list_devices);
 }
 
+TEST(ArgsTest, MemoryStatsIsAFlag) {
+  RILL_ASSERT_OK_AND_ASSIGN(RunnerArgs a,
+                            ParseArgs({"r", "--graph=g", "--memory_stats", "--fetch=y"}));
+  EXPECT_TRUE(a.memory_stats);
+  RILL_ASSERT_OK_AND_ASSIGN(a, ParseArgs({"r", "--graph=g", "--fetch=y"}));
+  EXPECT_FALSE(a.memory_stats);
+}
+
 TEST(ArgsTest, SavedModelRunsMayFetchNothingAndCheckpointsNeedAGraph) {
   RILL_ASSERT_OK_AND_ASSIGN(
       RunnerArgs a, ParseArgs({"r", "--saved_model_dir=m", "--signature_def=predict",

@@ -24,6 +24,7 @@
 #include "tools/npy/npy.h"
 #include "tools/session_runner/args.h"
 #include "tools/session_runner/chrome_trace.h"
+#include "tools/session_runner/memory_report.h"
 #include "tools/session_runner/numpy_format.h"
 
 namespace rill {
@@ -211,6 +212,7 @@ absl::Status Main(const RunnerArgs& args) {
                      {"save/control_dependency:0"}, {}, &saved));
     std::printf("saved checkpoint %s\n", saved[0].flat<std::string>()[0].c_str());
   }
+  if (args.memory_stats) std::fputs(MemoryReport(session->MemoryStats()).c_str(), stdout);
   std::fflush(stdout);
   return absl::OkStatus();
 }

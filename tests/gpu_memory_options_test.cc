@@ -1,0 +1,138 @@
+// GPU memory options end to end, on simulated GPUs (injected PhysicalGpus; the real-GPU run of
+// the same options is in the GPU checks): what each option reserves when the session is created,
+// the per-process rule across sessions, and memory staying reserved after a session closes.
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "session/session.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kGiB = int64_t{1} << 30;
+
+SessionOptions Options(const std::string& config_text, int num_gpus,
+                       GpuProcessState* state = nullptr) {
+  SessionOptions options;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(config_text, &options.config));
+  options.gpus.emplace();
+  for (int i = 0; i < num_gpus; ++i) {
+    PhysicalGpu gpu;
+    gpu.platform_id = i;
+    gpu.name = "NVIDIA H100 80GB HBM3";
+    gpu.pci_bus_id = "0000:0" + std::to_string(i) + ":00.0";
+    gpu.compute_major = 9;
+    gpu.total_memory_bytes = 80 * kGiB;
+    gpu.free_memory_bytes = 79 * kGiB;
+    options.gpus->push_back(gpu);
+  }
+  options.gpu_process_state = state;
+  return options;
+}
+
+// GPU:0's stats (devices are CPU:0 then GPUs).
+AllocatorStats Gpu0Stats(const Session& session) {
+  std::vector<DeviceMemoryStats> stats = session.MemoryStats();
+  EXPECT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[1].device, "/job:localhost/replica:0/task:0/device:GPU:0");
+  EXPECT_EQ(stats[1].allocator, "GPU_0_bfc");
+  return stats[1].stats;
+}
+
+TEST(GpuMemoryOptionsTest, DefaultGrowthAndFractionReserveWhatTheSeedsDescribe) {
+  // Default: all free memory but the 1536 MiB TensorFlow leaves for compute capability 9,
+  // reserved when the session is created.
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> by_default, Session::New(Options("", 1)));
+  EXPECT_EQ(Gpu0Stats(*by_default).bytes_reserved, 79 * kGiB - 1536 * kMiB);
+  EXPECT_EQ(Gpu0Stats(*by_default).bytes_limit, 79 * kGiB - 1536 * kMiB);
+  // allow_growth: nothing until tensors need it.
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> growth,
+                            Session::New(Options("gpu_options { allow_growth: true }", 1)));
+  EXPECT_EQ(Gpu0Stats(*growth).bytes_reserved, 0);
+  EXPECT_EQ(Gpu0Stats(*growth).bytes_limit, 79 * kGiB - 1536 * kMiB);
+  // A fraction is of total memory: 0.4 x 80 GiB = 32 GiB.
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Session> fraction,
+      Session::New(Options("gpu_options { per_process_gpu_memory_fraction: 0.4 }", 1)));
+  EXPECT_EQ(Gpu0Stats(*fraction).bytes_reserved, 32 * kGiB);
+  EXPECT_EQ(fraction->ListDevices()[1].memory_limit(), 32 * kGiB);
+  // The CPU device reports the process's host allocator.
+  EXPECT_EQ(fraction->MemoryStats()[0].allocator, "cpu");
+}
+
+TEST(GpuMemoryOptionsTest, ForceAllowGrowthVariableOverridesTheConfig) {
+  setenv("TF_FORCE_GPU_ALLOW_GROWTH", "true", 1);
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::New(Options("", 1));
+  unsetenv("TF_FORCE_GPU_ALLOW_GROWTH");
+  ASSERT_THAT(session, IsOk());
+  EXPECT_EQ(Gpu0Stats(**session).bytes_reserved, 0);
+}
+
+TEST(GpuMemoryOptionsTest, FourVirtualGpusOnOneStandInForTheSeedsFour) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Session> session,
+      Session::New(Options("gpu_options { experimental { virtual_devices { memory_limit_mb: "
+                           "[1024, 1024, 1024, 1024] } } }",
+                           1)));
+  std::vector<DeviceMemoryStats> stats = session->MemoryStats();
+  ASSERT_EQ(stats.size(), 5u);
+  for (int i = 1; i <= 4; ++i) {
+    EXPECT_EQ(stats[i].device, "/job:localhost/replica:0/task:0/device:GPU:" + std::to_string(i - 1));
+    EXPECT_EQ(stats[i].allocator, "GPU_" + std::to_string(i - 1) + "_bfc");
+    EXPECT_EQ(stats[i].stats.bytes_reserved, 1024 * kMiB);
+  }
+}
+
+TEST(GpuMemoryOptionsTest, LaterSessionsMustAskForTheFirstSessionsOptions) {
+  GpuProcessState process(GpuProcessState::Memory::kSimulated);
+  const std::string fraction = "gpu_options { per_process_gpu_memory_fraction: 0.4 }";
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> first,
+                            Session::New(Options(fraction, 1, &process)));
+  // Same options: the allocator (and its reservation) is shared, nothing more is taken.
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> second,
+                            Session::New(Options(fraction, 1, &process)));
+  EXPECT_EQ(Gpu0Stats(*second).bytes_reserved, 32 * kGiB);
+  // Different options: refused, naming both; the first sessions are unaffected.
+  EXPECT_THAT(
+      Session::New(Options("gpu_options { allow_growth: true }", 1, &process)),
+      StatusIs(absl::StatusCode::kFailedPrecondition,
+               HasSubstr("was set up by an earlier session with {memory: "
+                         "per_process_gpu_memory_fraction 0.4, allow_growth: false}, but this "
+                         "session asks for {memory: default, allow_growth: true}")));
+  // A different visible_device_list maps GPU:0 to another GPU: TensorFlow's AlreadyExists.
+  EXPECT_THAT(Session::New(Options("gpu_options { per_process_gpu_memory_fraction: 0.4 "
+                                   "visible_device_list: '1' }",
+                                   2, &process)),
+              StatusIs(absl::StatusCode::kAlreadyExists,
+                       HasSubstr("TensorFlow device (GPU:0) is being mapped to multiple CUDA "
+                                 "devices (1 now, and 0 previously)")));
+  // Closing and destroying sessions does not give GPU memory back (TensorFlow's behaviour).
+  ASSERT_THAT(first->Close(), IsOk());
+  first.reset();
+  second.reset();
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> third,
+                            Session::New(Options(fraction, 1, &process)));
+  EXPECT_EQ(Gpu0Stats(*third).bytes_reserved, 32 * kGiB);
+}
+
+TEST(GpuMemoryOptionsTest, AFractionAboveWhatTheGpuHasFailsAtCreationAndSaysWhatToChange) {
+  EXPECT_THAT(
+      Session::New(Options("gpu_options { per_process_gpu_memory_fraction: 1.5 }", 1)),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("Could not reserve 122880.0 MiB of GPU memory for /device:GPU:0 "
+                         "(allocator GPU_0_bfc, limit from per_process_gpu_memory_fraction "
+                         "1.5)")));
+}
+
+}  // namespace
+}  // namespace rill
