@@ -157,9 +157,9 @@ TEST(KernelRegistryTest, OpKernelContextReportsOomWithNodeAndAllocator) {
   EXPECT_THAT(ctx.allocate_output(0, TensorShape({4, 4})),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        ::testing::AllOf(
-                           HasSubstr("OOM when allocating tensor with shape[4,4] and type float"),
-                           HasSubstr("by node mm (MatMul) on device "
-                                     "/job:localhost/replica:0/task:0/device:CPU:0"),
+                           HasSubstr("OOM when allocating tensor with shape[4,4] and type float "
+                                     "on /job:localhost/replica:0/task:0/device:CPU:0 by "
+                                     "allocator cpu (64 bytes) in node mm (MatMul)"),
                            HasSubstr("Limit: 8"))));
 }
 

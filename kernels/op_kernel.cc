@@ -21,12 +21,21 @@ absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShap
 }
 
 absl::StatusOr<Tensor> OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape) {
-  absl::StatusOr<Tensor> t = Tensor::AllocateUninitialized(device()->allocator(), dtype, shape);
+  Allocator* allocator = device()->allocator();
+  absl::StatusOr<Tensor> t = Tensor::AllocateUninitialized(allocator, dtype, shape);
   if (!t.ok() && t.status().code() == absl::StatusCode::kResourceExhausted) {
+    // TensorFlow's sentence first (spec §7.6), then what it leaves to a log: the bytes, the node
+    // and the allocator's figures, so the error alone says what ran out and by how much.
+    const AllocatorStats stats = allocator->GetStats();
     return absl::ResourceExhaustedError(absl::StrCat(
-        t.status().message(), " by node ", kernel().name(), " (", kernel().type_string(),
-        ") on device ", device()->name(), "\nAllocator ", device()->allocator()->Name(),
-        " stats:\n", device()->allocator()->GetStats().DebugString()));
+        "OOM when allocating tensor with shape", shape.DebugString(), " and type ",
+        DataTypeString(BaseType(dtype)), " on ", device()->name(), " by allocator ",
+        allocator->Name(), " (", shape.num_elements() * static_cast<int64_t>(DataTypeSize(dtype)),
+        " bytes) in node ", kernel().name(), " (", kernel().type_string(), ")\nAllocator ",
+        allocator->Name(), " stats:\n", stats.DebugString(),
+        "\nFree memory on the device or lower what the graph keeps live at once (batch size, "
+        "tensor sizes); for a GPU, a larger per_process_gpu_memory_fraction or memory_limit_mb "
+        "gives the allocator more room."));
   }
   return t;
 }

@@ -7,7 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
+#include "kernels/kernel_registry.h"
+#include "kernels/op_kernel.h"
+#include "ops/op_registry.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -20,6 +24,25 @@ using ::testing::HasSubstr;
 
 constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr int64_t kGiB = int64_t{1} << 30;
+
+// A test-only GPU kernel (Rill's real GPU kernels come with the GPU runtime): fills an output of
+// `n` floats allocated from its device's allocator, so a run exercises GPU_0_bfc on a simulated
+// GPU (host memory behind it).
+REGISTER_OP("GpuMemoryTestFill").Output("out: float").Attr("n: int");
+class GpuMemoryTestFillOp final : public OpKernel {
+ public:
+  explicit GpuMemoryTestFillOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    int64_t n = 0;
+    for (const auto& [name, value] : def().attr()) {
+      if (name == "n") n = value.i();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({n})));
+    for (float& v : out->flat<float>()) v = 1.0f;
+    return absl::OkStatus();
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("GpuMemoryTestFill").Device(kDeviceGpu), GpuMemoryTestFillOp);
 
 SessionOptions Options(const std::string& config_text, int num_gpus,
                        GpuProcessState* state = nullptr) {
@@ -132,6 +155,39 @@ TEST(GpuMemoryOptionsTest, AFractionAboveWhatTheGpuHasFailsAtCreationAndSaysWhat
                HasSubstr("Could not reserve 122880.0 MiB of GPU memory for /device:GPU:0 "
                          "(allocator GPU_0_bfc, limit from per_process_gpu_memory_fraction "
                          "1.5)")));
+}
+
+// An out-of-memory run on a GPU names the node, shape, dtype, device and allocator with its
+// figures; a smaller run in the same session then succeeds, and the peak shows in MemoryStats.
+TEST(GpuMemoryOptionsTest, OutOfMemoryOnAGpuIsResourceExhaustedAndTheSessionStaysUsable) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Session> session,
+      Session::New(Options("gpu_options { experimental { virtual_devices { memory_limit_mb: 64 "
+                           "} } }",
+                           1)));
+  GraphDef graph;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+    node { name: 'big' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
+           attr { key: 'n' value { i: 33554432 } } }
+    node { name: 'small' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
+           attr { key: 'n' value { i: 1048576 } } })",
+                                                          &graph));
+  ASSERT_THAT(session->Create(graph), IsOk());
+  std::vector<Tensor> out;
+  EXPECT_THAT(
+      session->Run({}, {}, {"big"}, &out),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               ::testing::AllOf(
+                   HasSubstr("OOM when allocating tensor with shape[33554432] and type float on "
+                             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator "
+                             "GPU_0_bfc (134217728 bytes) in node big (GpuMemoryTestFill)"),
+                   HasSubstr("Limit: 67108864\nInUse: 0\nMaxInUse: 0"),
+                   HasSubstr("LargestFreeBlock: 67108864"))));
+  ASSERT_THAT(session->Run({}, {}, {"small"}, &out), IsOk());
+  const AllocatorStats stats = Gpu0Stats(*session);
+  EXPECT_EQ(stats.peak_bytes_in_use, 4 * kMiB);
+  EXPECT_EQ(stats.bytes_in_use, 0);  // the output was not fetched: freed after the run
+  EXPECT_EQ(stats.bytes_reserved, 64 * kMiB);
 }
 
 }  // namespace
