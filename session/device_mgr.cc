@@ -60,6 +60,10 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
     request.memory_option = plan.memory_option;
     RILL_ASSIGN_OR_RETURN(Allocator * allocator, gpu_state->GetGpuAllocator(request));
     mgr->devices_.push_back(NewGpuDevice(plan, allocator));
+    // TensorFlow's line, which users look for to see what each GPU got.
+    RILL_LOG(INFO) << "Created TensorFlow device (" << mgr->devices_.back()->name() << " with "
+                   << plan.memory_limit_bytes / (int64_t{1} << 20) << " MB memory) -> physical GPU ("
+                   << plan.physical_device_desc << ")";
   }
   return mgr;
 }

@@ -2,11 +2,13 @@
 // the same options is in the GPU checks): what each option reserves when the session is created,
 // the per-process rule across sessions, and memory staying reserved after a session closes.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/gpu/cuda_probe.h"
 #include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "kernels/kernel_registry.h"
@@ -188,6 +190,51 @@ TEST(GpuMemoryOptionsTest, OutOfMemoryOnAGpuIsResourceExhaustedAndTheSessionStay
   EXPECT_EQ(stats.peak_bytes_in_use, 4 * kMiB);
   EXPECT_EQ(stats.bytes_in_use, 0);  // the output was not fetched: freed after the run
   EXPECT_EQ(stats.bytes_reserved, 64 * kMiB);
+}
+
+// On a real GPU (skipped without one): what each option reserves, measured by the driver
+// (cudaMemGetInfo before and after the session is created). Each mode gets its own process
+// state, destroyed afterwards, so the modes do not see each other's reservations.
+TEST(GpuMemoryOptionsTest, OnARealGpuTheOptionsChangeWhatTheDriverReportsReserved) {
+  std::string why;
+  if (CudaDeviceCount(&why) == 0) GTEST_SKIP() << "skipped: no GPU found (" << why << ")";
+  struct Mode {
+    const char* name;
+    const char* config;
+  };
+  for (const Mode& mode : {Mode{"default", ""},
+                           Mode{"allow_growth", "gpu_options { allow_growth: true }"},
+                           Mode{"fraction 0.4",
+                                "gpu_options { per_process_gpu_memory_fraction: 0.4 }"}}) {
+    int64_t free_before = 0, free_after = 0, total = 0;
+    ASSERT_TRUE(QueryGpuMemory(0, &free_before, &total, &why)) << why;
+    GpuProcessState state(GpuProcessState::Memory::kCuda);
+    SessionOptions options;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(mode.config, &options.config));
+    options.config.mutable_device_count()->insert({"GPU", 1});
+    options.gpu_process_state = &state;
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(options));
+    ASSERT_TRUE(QueryGpuMemory(0, &free_after, &total, &why)) << why;
+    const AllocatorStats stats = session->MemoryStats()[1].stats;
+    const int64_t taken = free_before - free_after;
+    std::printf("GPU memory, %s: total %lld MiB, free before %lld MiB, after %lld MiB, taken %lld "
+                "MiB, GPU_0_bfc reserved %lld MiB of limit %lld MiB\n",
+                mode.name, static_cast<long long>(total / kMiB),
+                static_cast<long long>(free_before / kMiB),
+                static_cast<long long>(free_after / kMiB), static_cast<long long>(taken / kMiB),
+                static_cast<long long>(stats.bytes_reserved / kMiB),
+                static_cast<long long>(stats.bytes_limit / kMiB));
+    EXPECT_NEAR(static_cast<double>(taken), static_cast<double>(stats.bytes_reserved),
+                64.0 * kMiB);
+    if (std::string(mode.name) == "allow_growth") {
+      EXPECT_EQ(stats.bytes_reserved, 0);
+    } else if (std::string(mode.name) == "fraction 0.4") {
+      EXPECT_EQ(stats.bytes_reserved, static_cast<int64_t>(static_cast<double>(total) * 0.4) /
+                                          256 * 256);
+    } else {
+      EXPECT_GT(stats.bytes_reserved, total / 2);
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #ifndef RILL_CORE_GPU_CUDA_PROBE_H_
 #define RILL_CORE_GPU_CUDA_PROBE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ int CudaDeviceCount(std::string* why_none = nullptr);
 // The GPUs this process can use (the driver has applied CUDA_VISIBLE_DEVICES), with name, PCI bus
 // id, compute capability and free/total memory; empty with the reason in `why_none` when none.
 std::vector<PhysicalGpu> DiscoverCudaGpus(std::string* why_none = nullptr);
+
+// Free and total memory of GPU `platform_id` as the driver reports them now (cudaMemGetInfo);
+// false with the reason in *error without CUDA or when the query fails.
+bool QueryGpuMemory(int platform_id, int64_t* free_bytes, int64_t* total_bytes,
+                    std::string* error);
 
 }  // namespace rill
 
