@@ -104,6 +104,9 @@ class Tensor {
     return buffer_ != nullptr && buffer_ == other.buffer_;
   }
   Allocator* allocator() const { return buffer_ ? buffer_->allocator() : nullptr; }
+  // How many Tensors hold this tensor's buffer (0 without one). A kernel may overwrite a buffer
+  // in place when every holder is one of its own inputs.
+  long BufferHolders() const { return buffer_.use_count(); }
 
   // "Tensor<type: float shape: [2,2] values: [1 2][3 4]>", first `max_entries` values.
   std::string DebugString(int max_entries = 6) const;

@@ -51,8 +51,6 @@ struct NamedThreadEnvironment {
   std::string thread_name;  // At most 15 characters (pthread_setname_np's limit).
 };
 
-// Target cost of one ParallelFor block, in cycles: below this, scheduling costs more than it saves.
-constexpr int64_t kMinCostPerBlock = 10000;
 // ParallelFor makes up to this many blocks per thread, so uneven blocks still balance.
 constexpr int64_t kBlocksPerThread = 4;
 
@@ -102,11 +100,11 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
   const int64_t cost = std::max<int64_t>(cost_per_unit, 1);
   const int64_t num_threads = NumThreads();
   // total * cost <= kMinCostPerBlock, without overflow.
-  if (num_threads <= 1 || total <= kMinCostPerBlock / cost) {
+  if (num_threads <= 1 || TooSmallToSplit(total, cost)) {
     fn(0, total);
     return;
   }
-  int64_t block_size = std::max<int64_t>(1, CeilDiv(kMinCostPerBlock, cost));
+  int64_t block_size = std::max<int64_t>(1, CeilDiv(ThreadPool::kMinCostPerBlock, cost));
   block_size = std::max(block_size, CeilDiv(total, num_threads * kBlocksPerThread));
   const int64_t num_blocks = CeilDiv(total, block_size);  // <= num_threads * kBlocksPerThread
   if (num_blocks <= 1) {

@@ -60,6 +60,15 @@ class ThreadPool {
   // threads and must be safe for that; it is not used after ParallelFor returns.
   void ParallelFor(int64_t total, int64_t cost_per_unit,
                    const std::function<void(int64_t begin, int64_t end)>& fn);
+  // True when ParallelFor would run [0, total) inline as one block because the work is too small
+  // to be worth scheduling (whatever the pool size), so callers can skip building the
+  // std::function (a heap allocation for most lambdas) on hot paths.
+  static bool TooSmallToSplit(int64_t total, int64_t cost_per_unit) {
+    return total <= kMinCostPerBlock / (cost_per_unit < 1 ? 1 : cost_per_unit);
+  }
+  // Target cost of one ParallelFor block, in cycles: below this, scheduling costs more than it
+  // saves.
+  static constexpr int64_t kMinCostPerBlock = 10000;
 
   // Number of worker threads.
   int NumThreads() const;

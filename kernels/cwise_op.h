@@ -92,11 +92,12 @@ typename CwiseComputeType<T>::type Load(const T& v) {
 // none is (the registration's type constraint normally prevents that).
 template <typename... Ts, typename Fn>
 absl::Status VisitKernelTypes(const OpKernel& kernel, DataType dtype, Fn&& fn) {
-  absl::Status status =
-      absl::InvalidArgumentError(absl::StrCat(kernel.type_string(), " node ", kernel.name(),
-                                              " has no CPU kernel for ", DataTypeString(dtype)));
-  ((dtype == DataTypeToEnum<Ts>::value ? (status = fn(TypeTag<Ts>{}), true) : false) || ...);
-  return status;
+  absl::Status status;
+  const bool found =
+      ((dtype == DataTypeToEnum<Ts>::value ? (status = fn(TypeTag<Ts>{}), true) : false) || ...);
+  if (found) return status;
+  return absl::InvalidArgumentError(absl::StrCat(kernel.type_string(), " node ", kernel.name(),
+                                                 " has no CPU kernel for ", DataTypeString(dtype)));
 }
 
 template <typename F, typename T>
@@ -109,19 +110,19 @@ using CwiseBinaryResult =
 
 namespace cwise_internal {
 
-// The contiguous loops, with restrict-qualified pointers so the compiler vectorizes them without
-// aliasing checks (outputs never alias inputs: allocate_output gives a fresh buffer). kStride
-// 0 reads a scalar operand.
+// The contiguous loops. The output may be one of the inputs (forward_input_or_allocate_output
+// writes in place), so the pointers are not restrict-qualified: GCC vectorizes them behind a
+// runtime overlap check that lets an exact alias through (z == a runs the vector loop, measured).
+// kStride 0 reads a scalar operand.
 template <int kStrideA, int kStrideB, typename Out, typename T, typename F>
-void BinaryLoop(const F& f, const T* __restrict a, const T* __restrict b, Out* __restrict z,
-                int64_t begin, int64_t end) {
+void BinaryLoop(const F& f, const T* a, const T* b, Out* z, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) {
     z[i] = Store<Out>(f(Load(a[i * kStrideA]), Load(b[i * kStrideB])));
   }
 }
 
 template <typename Out, typename T, typename F>
-void UnaryLoop(const F& f, const T* __restrict a, Out* __restrict z, int64_t begin, int64_t end) {
+void UnaryLoop(const F& f, const T* a, Out* z, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i])));
 }
 
@@ -176,8 +177,8 @@ class BinaryOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
-    const Tensor y = ctx.input(1);
+    const Tensor& x = ctx.input(0);
+    const Tensor& y = ctx.input(1);
     if (F::kSameShape && x.shape() != y.shape()) {
       return absl::InvalidArgumentError(
           absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
@@ -189,8 +190,9 @@ class BinaryOp final : public OpKernel {
           absl::StrCat("The two arguments to a cwise op must have same number of elements, got ",
                        x.NumElements(), " and ", y.NumElements()));
     }
-    absl::StatusOr<TensorShape> shape = F::kSameCount ? absl::StatusOr<TensorShape>(x.shape())
-                                                      : BroadcastShapes(x.shape(), y.shape());
+    absl::StatusOr<TensorShape> shape = F::kSameCount || x.shape() == y.shape()
+                                            ? absl::StatusOr<TensorShape>(x.shape())
+                                            : BroadcastShapes(x.shape(), y.shape());
     if (!shape.ok()) {
       const int answer = functor_.IncompatibleShapesResult();
       if (answer < 0) return shape.status();
@@ -208,7 +210,9 @@ class BinaryOp final : public OpKernel {
   template <typename T>
   absl::Status Run(OpKernelContext& ctx, const Tensor& x, const Tensor& y,
                    const TensorShape& shape) const {
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    // Elementwise: out[k] depends on x[k] and y[k] alone, so an input nobody else holds becomes
+    // the output (Check reads the inputs before anything is written).
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0, 1}, 0, shape));
     if (shape.num_elements() == 0) return absl::OkStatus();
     RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));
     CwiseBinary<F, T>(ctx, functor_, x, y, out);
@@ -225,7 +229,7 @@ class UnaryOp final : public OpKernel {
   explicit UnaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) { ctx.SetStatus(functor_.Init(ctx)); }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
+    const Tensor& x = ctx.input(0);
     return VisitKernelTypes<Ts...>(
         *this, x.dtype(), [&](auto tag) { return Run<typename decltype(tag)::type>(ctx, x); });
   }
@@ -237,7 +241,7 @@ class UnaryOp final : public OpKernel {
     using C = typename CwiseComputeType<T>::type;
     using R = decltype(std::declval<const F&>()(std::declval<C>()));
     using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
     const int64_t n = x.NumElements();
     if (n == 0) return absl::OkStatus();
     RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));

@@ -152,7 +152,7 @@ TEST(KernelRegistryTest, OpKernelContextReportsOomWithNodeAndAllocator) {
   OpKernelContext::Params p;
   p.device = &dev;
   p.kernel = k.get();
-  p.inputs = &inputs;
+  p.inputs = absl::MakeConstSpan(inputs);
   OpKernelContext ctx(p, 1);
   EXPECT_THAT(ctx.allocate_output(0, TensorShape({4, 4})),
               StatusIs(absl::StatusCode::kResourceExhausted,

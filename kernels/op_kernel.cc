@@ -14,6 +14,42 @@ Tensor TensorValue::Get() const {
 OpKernel::OpKernel(OpKernelConstruction& ctx)
     : def_(ctx.def()), input_types_(ctx.input_types()), output_types_(ctx.output_types()) {}
 
+OpKernelContext::OpKernelContext(const Params& params, int num_outputs)
+    : params_(params), outputs_(num_outputs) {
+  absl::Span<const TensorValue> inputs = params_.inputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].is_ref()) continue;
+    if (ref_values_.empty()) ref_values_.resize(inputs.size());
+    ref_values_[i] = inputs[i].Get();
+  }
+}
+
+absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
+    std::initializer_list<int> candidates, int o, const TensorShape& shape) {
+  const DataType dtype = BaseType(kernel().output_type(o));
+  absl::Span<const TensorValue> inputs = params_.inputs;
+  for (int i : candidates) {
+    const TensorValue& v = inputs[i];
+    // Held by this node's input slots alone (x + x holds one buffer in two slots).
+    long holders = 0;
+    for (const TensorValue& w : inputs) holders += !w.is_ref() && w.tensor.SharesBufferWith(v.tensor);
+    if (v.is_ref() || v.tensor.BufferHolders() != holders || v.tensor.dtype() != dtype ||
+        v.tensor.NumElements() != shape.num_elements() ||
+        v.tensor.allocator() != device()->allocator()) {
+      continue;
+    }
+    if (v.tensor.shape() == shape) {
+      outputs_[o].tensor = v.tensor;
+      return &outputs_[o].tensor;
+    }
+    absl::StatusOr<Tensor> reshaped = v.tensor.Reshaped(shape);
+    if (!reshaped.ok()) continue;
+    outputs_[o].tensor = *std::move(reshaped);
+    return &outputs_[o].tensor;
+  }
+  return allocate_output(o, shape);
+}
+
 absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShape& shape) {
   RILL_ASSIGN_OR_RETURN(Tensor t, allocate_temp(BaseType(kernel().output_type(i)), shape));
   outputs_[i].tensor = std::move(t);

@@ -19,12 +19,16 @@
 #define RILL_KERNELS_OP_KERNEL_H_
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "core/cancellation.h"
 #include "core/device.h"
 #include "core/mutex.h"
@@ -48,6 +52,10 @@ struct TensorValue {
   // The tensor itself, reading through a ref (a cheap handle copy that shares the buffer).
   Tensor Get() const;
 };
+
+// A node's inputs or outputs: inline for the usual few, so running a node allocates nothing.
+using TensorValueVector = absl::InlinedVector<TensorValue, 4>;
+
 
 class OpKernelConstruction {
  public:
@@ -106,7 +114,7 @@ class OpKernelContext {
     Rendezvous* rendezvous = nullptr;             // Not owned; the step's.
     CancellationManager* cancellation = nullptr;  // Not owned; the step's.
     const OpKernel* kernel = nullptr;             // Not owned.
-    std::vector<TensorValue>* inputs = nullptr;   // Not owned.
+    absl::Span<const TensorValue> inputs;         // Not owned.
     CallFrame* call_frame = nullptr;              // Not owned; feeds and fetches.
     // Not owned; resources that live for one step (TensorArrays), shared by its partitions and
     // dropped when the step ends. May be null (then kernels that need it fail with Internal).
@@ -117,8 +125,9 @@ class OpKernelContext {
     ThreadPool* intra_op_pool = nullptr;          // Not owned.
   };
 
-  OpKernelContext(const Params& params, int num_outputs)
-      : params_(params), outputs_(num_outputs) {}
+  // Ref inputs (variables) are read once here, under their lock, so input() can hand out
+  // references for the whole Compute.
+  OpKernelContext(const Params& params, int num_outputs);
 
   Device* device() const { return params_.device; }
   int64_t step_id() const { return params_.step_id; }
@@ -135,22 +144,27 @@ class OpKernelContext {
   }
   // Splits [0, total) over the intra-op pool (ThreadPool::ParallelFor: small totals run inline),
   // or runs fn(0, total) inline when the kernel has no pool. Blocks until every block is done.
-  void ParallelFor(int64_t total, int64_t cost_per_unit,
-                   const std::function<void(int64_t, int64_t)>& fn) const {
-    if (params_.intra_op_pool != nullptr) {
-      params_.intra_op_pool->ParallelFor(total, cost_per_unit, fn);
-    } else if (total > 0) {
-      fn(0, total);
+  template <typename Fn>
+  void ParallelFor(int64_t total, int64_t cost_per_unit, Fn&& fn) const {
+    if (total <= 0) return;
+    if (params_.intra_op_pool == nullptr || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
+      fn(int64_t{0}, total);  // small work: no std::function, no allocation
+      return;
     }
+    params_.intra_op_pool->ParallelFor(total, cost_per_unit, std::forward<Fn>(fn));
   }
 
-  int num_inputs() const { return static_cast<int>(params_.inputs->size()); }
-  // The input tensor (through the ref for ref inputs).
-  Tensor input(int i) const { return (*params_.inputs)[i].Get(); }
-  const TensorValue& input_value(int i) const { return (*params_.inputs)[i]; }
+  int num_inputs() const { return static_cast<int>(params_.inputs.size()); }
+  // The input tensor; for a ref input, the variable's value when the context was made. Valid
+  // while the context lives.
+  const Tensor& input(int i) const {
+    const TensorValue& v = params_.inputs[i];
+    return v.ref == nullptr ? v.tensor : ref_values_[i];
+  }
+  const TensorValue& input_value(int i) const { return params_.inputs[i]; }
   // False for a dead input (TF1 control flow): only Merge and the transfer ops see those.
   bool has_input(int i) const {
-    const TensorValue& v = (*params_.inputs)[i];
+    const TensorValue& v = params_.inputs[i];
     return v.is_ref() || v.tensor.IsInitialized();
   }
 
@@ -159,6 +173,13 @@ class OpKernelContext {
   // dtype and allocator (with its stats). Numeric elements are uninitialized (as in TensorFlow;
   // 0xA5 bytes in builds without NDEBUG): the kernel must write every one.
   absl::StatusOr<Tensor*> allocate_output(int i, const TensorShape& shape);
+  // Output `o` takes over the buffer of the first input in `candidates` that nothing else holds
+  // (not a ref, same dtype as the output, `shape`'s element count, from this device's allocator),
+  // as TensorFlow's forward_input_or_allocate_output; otherwise allocate_output. For kernels
+  // that compute out[k] from in[k] alone (elementwise ops), which then write in place: a chain
+  // of such ops allocates nothing. The forwarded input stays readable through input().
+  absl::StatusOr<Tensor*> forward_input_or_allocate_output(std::initializer_list<int> candidates,
+                                                           int o, const TensorShape& shape);
   // Allocates a scratch tensor (not an output) from the device's allocator; uninitialized as
   // allocate_output.
   absl::StatusOr<Tensor> allocate_temp(DataType dtype, const TensorShape& shape);
@@ -169,14 +190,15 @@ class OpKernelContext {
   }
   // Passes a ref input through to a ref output (Assign's output_ref).
   void forward_ref_input_to_ref_output(int input, int output) {
-    outputs_[output].ref = (*params_.inputs)[input].ref;
-    outputs_[output].ref_mu = (*params_.inputs)[input].ref_mu;
+    outputs_[output].ref = params_.inputs[input].ref;
+    outputs_[output].ref_mu = params_.inputs[input].ref_mu;
   }
-  std::vector<TensorValue>& outputs() { return outputs_; }
+  TensorValueVector& outputs() { return outputs_; }
 
  private:
   Params params_;
-  std::vector<TensorValue> outputs_;
+  TensorValueVector outputs_;
+  std::vector<Tensor> ref_values_;  // by input index, for ref inputs only (else empty)
 };
 
 class OpKernel {

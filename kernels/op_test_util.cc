@@ -109,7 +109,7 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
   params.step_id = 1;
   params.rendezvous = rendezvous_;
   params.kernel = kernel_.get();
-  params.inputs = &state->inputs;
+  params.inputs = absl::MakeConstSpan(state->inputs);
   params.call_frame = call_frame_;
   params.step_resources = step_resources_;
   params.is_input_dead = is_input_dead_;
@@ -120,7 +120,7 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
     if (!s.ok()) {
       done(s);
     } else {
-      done(state->ctx->outputs());
+      done(std::vector<TensorValue>(state->ctx->outputs().begin(), state->ctx->outputs().end()));
     }
   };
   if (kernel_->IsAsync()) {

@@ -428,8 +428,8 @@ class Executor::StepState {
     if (item.kernel->IsAsync()) {
       // The context and its inputs must outlive ComputeAsync: keep them on the heap.
       auto inputs =
-          std::make_shared<std::vector<TensorValue>>(first_input, first_input + item.num_inputs);
-      params.inputs = inputs.get();
+          std::make_shared<TensorValueVector>(first_input, first_input + item.num_inputs);
+      params.inputs = absl::MakeConstSpan(*inputs);
       auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
@@ -442,9 +442,9 @@ class Executor::StepState {
     }
     // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
     // once) and the context lives on this stack.
-    std::vector<TensorValue> inputs(std::make_move_iterator(first_input),
+    TensorValueVector inputs(std::make_move_iterator(first_input),
                                     std::make_move_iterator(first_input + item.num_inputs));
-    params.inputs = &inputs;
+    params.inputs = absl::MakeConstSpan(inputs);
     OpKernelContext ctx(params, item.num_outputs);
     absl::Status s = item.kernel->Compute(ctx);
     Record(t.id, start, ctx, inputs);
@@ -455,7 +455,7 @@ class Executor::StepState {
   // output it made (dtype, shape, bytes, allocator) and an AllocatorMemoryUsed for the device's
   // allocator (bytes this node's outputs hold, the allocator's bytes in use afterwards).
   void Record(int id, int64_t start, OpKernelContext& ctx,
-              const std::vector<TensorValue>& inputs) {
+              absl::Span<const TensorValue> inputs) {
     if (args_.stats == nullptr) return;
     const int64_t end = NowMicros();
     const OpKernel& kernel = *ex_->nodes_[id].kernel;
@@ -467,7 +467,7 @@ class Executor::StepState {
     ns.set_all_end_rel_micros(end - start);
     ns.set_timeline_label(absl::StrCat(kernel.name(), " = ", kernel.type_string(), "()"));
     int64_t output_bytes = 0;
-    const std::vector<TensorValue>& outputs = ctx.outputs();
+    const TensorValueVector& outputs = ctx.outputs();
     for (size_t o = 0; o < outputs.size(); ++o) {
       const Tensor& out = outputs[o].tensor;
       if (outputs[o].is_ref() || !out.IsInitialized()) continue;
@@ -506,8 +506,8 @@ class Executor::StepState {
     if (!s.ok()) {
       Fail(absl::StrContains(s.message(), "{{node ") ? s : WithNode(s, item.kernel->name()));
     } else if (ok()) {
-      std::vector<TensorValue> dead_outputs;
-      std::vector<TensorValue>* outputs = nullptr;
+      TensorValueVector dead_outputs;
+      TensorValueVector* outputs = nullptr;
       if (ctx != nullptr) {
         outputs = &ctx->outputs();
         for (int o = 0; o < item.num_outputs && !item.may_leave_output; ++o) {
@@ -536,7 +536,7 @@ class Executor::StepState {
 
   // Moves the finished node's outputs to their consumers in the right frame and iteration and
   // updates the iteration and frame bookkeeping (TensorFlow's PropagateOutputs).
-  void Propagate(const TaggedNode& t, bool is_dead, std::vector<TensorValue>& outputs,
+  void Propagate(const TaggedNode& t, bool is_dead, TensorValueVector& outputs,
                  std::deque<TaggedNode>& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
     FrameState* frame = t.frame;
@@ -592,7 +592,7 @@ class Executor::StepState {
   // iteration 0; a consumer's dead flag is raised before its pending count drops, so the thread
   // that takes the count to zero sees it.
   void ActivateNodesLockFree(const NodeItem& item, bool is_dead,
-                             std::vector<TensorValue>& outputs, std::deque<TaggedNode>& ready) {
+                             TensorValueVector& outputs, std::deque<TaggedNode>& ready) {
     IterationState* state = root_->GetIteration(0);
     auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
       const NodeItem& dst = ex_->nodes_[dst_id];
@@ -621,7 +621,7 @@ class Executor::StepState {
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
   // became ready (TensorFlow's ActivateNodes, including its Merge rules).
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     std::vector<TensorValue>& outputs, std::deque<TaggedNode>& ready)
+                     TensorValueVector& outputs, std::deque<TaggedNode>& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     IterationState* state = frame->GetIteration(iter);
     auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
@@ -717,7 +717,7 @@ class Executor::StepState {
   void AddLoopInvariant(FrameState* frame, int id, const TensorValue& value, bool is_dead,
                         std::deque<TaggedNode>& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     frame->loop_invariants.emplace_back(id, value, is_dead);
-    std::vector<TensorValue> outputs{value};
+    TensorValueVector outputs{value};
     for (int64_t i = frame->iteration_count - frame->num_outstanding_iterations + 1;
          i <= frame->iteration_count; ++i) {
       if (i >= 0 && frame->GetIteration(i) != nullptr) {
@@ -737,7 +737,7 @@ class Executor::StepState {
     frame->iterations[next & frame->ring_mask] =
         std::make_unique<IterationState>(*frame->info, next);
     for (auto& [id, value, dead] : frame->loop_invariants) {
-      std::vector<TensorValue> outputs{value};
+      TensorValueVector outputs{value};
       ActivateNodes(ex_->nodes_[id], dead, frame, next, outputs, ready);
     }
   }
@@ -770,7 +770,7 @@ class Executor::StepState {
       if (!frame->next_iter_roots.empty()) {
         StartIteration(frame, ready);
         for (auto& [id, value] : frame->next_iter_roots) {
-          std::vector<TensorValue> outputs{std::move(value)};
+          TensorValueVector outputs{std::move(value)};
           ActivateNodes(ex_->nodes_[id], false, frame, frame->iteration_count, outputs, ready);
         }
         frame->next_iter_roots.clear();
@@ -792,7 +792,7 @@ class Executor::StepState {
     bool parent_done = false;
     {
       rill::MutexLock lock(&parent->mu);
-      std::vector<TensorValue> none;
+      TensorValueVector none;
       for (int id : dead_exits) {
         ActivateNodes(ex_->nodes_[id], true, parent, parent_iter, none, ready);
       }

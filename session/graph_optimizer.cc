@@ -229,7 +229,7 @@ class Optimizer {
     OpKernelContext::Params params;
     params.device = options_.cpu;
     params.kernel = kernel.get();
-    params.inputs = &values;
+    params.inputs = absl::MakeConstSpan(values);
     OpKernelContext ctx(params, static_cast<int>(kernel->output_types().size()));
     RILL_RETURN_IF_ERROR(kernel->Compute(ctx));
     std::vector<Tensor> out;
