@@ -51,6 +51,21 @@ class Tensor {
  public:
   // An empty tensor of dtype DT_INVALID (e.g. a not-yet-set output).
   Tensor() = default;
+  Tensor(const Tensor&) = default;
+  Tensor& operator=(const Tensor&) = default;
+  // A moved-from tensor is empty (DT_INVALID, no buffer), so !IsInitialized() tells a consumed
+  // input slot from a filled one.
+  Tensor(Tensor&& other) noexcept
+      : dtype_(other.dtype_), shape_(other.shape_), buffer_(std::move(other.buffer_)) {
+    other.dtype_ = DT_INVALID;
+  }
+  Tensor& operator=(Tensor&& other) noexcept {
+    dtype_ = other.dtype_;
+    shape_ = other.shape_;
+    buffer_ = std::move(other.buffer_);
+    if (&other != this) other.dtype_ = DT_INVALID;
+    return *this;
+  }
   // Host tensor from the default CPU allocator. CHECK-fails if the host is out of memory or
   // dtype has no storage; use Allocate() where failure must be reported.
   Tensor(DataType dtype, const TensorShape& shape);

@@ -30,9 +30,16 @@ absl::StatusOr<TensorShape> TensorShape::FromDims(absl::Span<const int64_t> dims
           "Shape [", absl::StrJoin(dims, ","), "] has too many elements (overflows int64)"));
     }
     n *= d;
-    shape.dims_.push_back(d);
   }
+  shape.rank_ = static_cast<int>(dims.size());
   shape.num_elements_ = n;
+  if (shape.rank_ <= kInlineRank) {
+    for (int i = 0; i < shape.rank_; ++i) shape.inline_[i] = dims[i];
+  } else {
+    std::shared_ptr<int64_t[]> heap(new int64_t[dims.size()]);
+    for (size_t i = 0; i < dims.size(); ++i) heap[i] = dims[i];
+    shape.heap_ = std::move(heap);
+  }
   return shape;
 }
 
@@ -47,11 +54,11 @@ absl::StatusOr<TensorShape> TensorShape::FromProto(const TensorShapeProto& proto
 
 void TensorShape::AsProto(TensorShapeProto* proto) const {
   proto->Clear();
-  for (int64_t d : dims_) proto->add_dim()->set_size(d);
+  for (int64_t d : dims()) proto->add_dim()->set_size(d);
 }
 
 std::string TensorShape::DebugString() const {
-  return absl::StrCat("[", absl::StrJoin(dims_, ","), "]");
+  return absl::StrCat("[", absl::StrJoin(dims(), ","), "]");
 }
 
 }  // namespace rill

@@ -5,12 +5,16 @@
 //   s.num_elements();   // 6
 //   s.DebugString();    // "[2,3]"
 //
-// Value type; thread-compatible.
+// Value type; thread-compatible. Up to kInlineRank dims live inline, so copying a shape (done for
+// every tensor handed between nodes) is a fixed-size copy with no allocation; larger ranks share
+// one immutable heap array.
 #ifndef RILL_CORE_TENSOR_SHAPE_H_
 #define RILL_CORE_TENSOR_SHAPE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 
 #include "absl/container/inlined_vector.h"
@@ -24,6 +28,18 @@ class TensorShape {
  public:
   // A scalar (rank 0, one element).
   TensorShape() = default;
+  // Copies are a fixed-size copy; the heap array (rank > kInlineRank) is shared.
+  TensorShape(const TensorShape& o) : rank_(o.rank_), num_elements_(o.num_elements_) {
+    std::memcpy(inline_, o.inline_, sizeof(inline_));
+    if (o.heap_ != nullptr) heap_ = o.heap_;
+  }
+  TensorShape& operator=(const TensorShape& o) {
+    rank_ = o.rank_;
+    num_elements_ = o.num_elements_;
+    std::memcpy(inline_, o.inline_, sizeof(inline_));
+    if (heap_ != nullptr || o.heap_ != nullptr) heap_ = o.heap_;
+    return *this;
+  }
   // REQUIRES: every dim >= 0 and the product fits in int64 (CHECK-fails otherwise). Use FromDims for
   // untrusted input.
   TensorShape(std::initializer_list<int64_t> dims);
@@ -33,21 +49,34 @@ class TensorShape {
   // InvalidArgument for unknown rank, unknown (-1) or negative dims, or overflow.
   static absl::StatusOr<TensorShape> FromProto(const TensorShapeProto& proto);
 
-  int rank() const { return static_cast<int>(dims_.size()); }
-  int64_t dim(int i) const { return dims_[i]; }
-  absl::Span<const int64_t> dims() const { return dims_; }
+  int rank() const { return rank_; }
+  int64_t dim(int i) const { return data()[i]; }
+  absl::Span<const int64_t> dims() const { return absl::MakeConstSpan(data(), rank_); }
   int64_t num_elements() const { return num_elements_; }
 
   void AsProto(TensorShapeProto* proto) const;
   // "[2,3]"; a scalar is "[]".
   std::string DebugString() const;
 
-  bool operator==(const TensorShape& o) const { return dims_ == o.dims_; }
+  bool operator==(const TensorShape& o) const {
+    if (rank_ != o.rank_ || num_elements_ != o.num_elements_) return false;
+    const int64_t* a = data();
+    const int64_t* b = o.data();
+    for (int i = 0; i < rank_; ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
   bool operator!=(const TensorShape& o) const { return !(*this == o); }
 
  private:
-  absl::InlinedVector<int64_t, 4> dims_;
+  static constexpr int kInlineRank = 5;
+  const int64_t* data() const { return rank_ <= kInlineRank ? inline_ : heap_.get(); }
+
+  int rank_ = 0;
   int64_t num_elements_ = 1;
+  int64_t inline_[kInlineRank] = {};       // dims when rank_ <= kInlineRank
+  std::shared_ptr<const int64_t[]> heap_;  // dims otherwise (immutable, shared by copies)
 };
 
 }  // namespace rill

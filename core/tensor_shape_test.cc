@@ -61,3 +61,32 @@ TEST(TensorShapeTest, ProtoRoundTripAndUnknownRejected) {
 
 }  // namespace
 }  // namespace rill
+
+namespace rill {
+namespace {
+
+// Ranks above the inline capacity live on the heap, shared by copies; both kinds compare, copy
+// and print the same way.
+TEST(TensorShapeTest, HighRankShapesCopyCompareAndPrintLikeSmallOnes) {
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape big, TensorShape::FromDims({2, 1, 3, 1, 2, 1, 2}));
+  EXPECT_EQ(big.rank(), 7);
+  EXPECT_EQ(big.num_elements(), 24);
+  EXPECT_EQ(big.dim(6), 2);
+  TensorShape copy = big;
+  EXPECT_EQ(copy, big);
+  EXPECT_EQ(copy.DebugString(), "[2,1,3,1,2,1,2]");
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape other, TensorShape::FromDims({2, 1, 3, 1, 2, 1, 1}));
+  EXPECT_NE(other, big);
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape five, TensorShape::FromDims({2, 1, 3, 1, 2}));
+  EXPECT_NE(five, big);
+  copy = five;  // heap -> inline
+  EXPECT_EQ(copy, five);
+  EXPECT_EQ(copy.dims().size(), 5u);
+  TensorShapeProto proto;
+  big.AsProto(&proto);
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape back, TensorShape::FromProto(proto));
+  EXPECT_EQ(back, big);
+}
+
+}  // namespace
+}  // namespace rill

@@ -190,15 +190,20 @@ class BinaryOp final : public OpKernel {
           absl::StrCat("The two arguments to a cwise op must have same number of elements, got ",
                        x.NumElements(), " and ", y.NumElements()));
     }
-    absl::StatusOr<TensorShape> shape = F::kSameCount || x.shape() == y.shape()
-                                            ? absl::StatusOr<TensorShape>(x.shape())
-                                            : BroadcastShapes(x.shape(), y.shape());
-    if (!shape.ok()) {
-      const int answer = functor_.IncompatibleShapesResult();
-      if (answer < 0) return shape.status();
-      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));
-      out->flat<bool>()[0] = answer != 0;
-      return absl::OkStatus();
+    // The output shape: x's when the shapes agree (no copy), else the broadcast one.
+    const TensorShape* shape = &x.shape();
+    TensorShape broadcast;
+    if (!F::kSameCount && x.shape() != y.shape()) {
+      absl::StatusOr<TensorShape> b = BroadcastShapes(x.shape(), y.shape());
+      if (!b.ok()) {
+        const int answer = functor_.IncompatibleShapesResult();
+        if (answer < 0) return b.status();
+        RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));
+        out->flat<bool>()[0] = answer != 0;
+        return absl::OkStatus();
+      }
+      broadcast = *std::move(b);
+      shape = &broadcast;
     }
     return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
       return Run<typename decltype(tag)::type>(ctx, x, y, *shape);

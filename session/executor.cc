@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
@@ -223,6 +222,39 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
   return absl::OkStatus();
 }
 
+
+struct Executor::IterationState {
+  IterationState(const FrameInfo& info, int64_t iteration)
+      : iter(iteration),
+        inputs(info.total_inputs),
+        pending(info.num_nodes),
+        dead_count(info.num_nodes) {
+    Reset(info, iteration);
+  }
+  // Back to a fresh iteration: every input slot empty, the initial pending counts, no deadness.
+  void Reset(const FrameInfo& info, int64_t iteration) {
+    iter = iteration;
+    for (TensorValue& v : inputs) {
+      if (v.is_ref() || v.tensor.IsInitialized()) v = TensorValue();
+    }
+    for (int i = 0; i < info.num_nodes; ++i) {
+      pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
+      dead_count[i].store(0, std::memory_order_relaxed);
+    }
+    outstanding_ops = 0;
+    outstanding_frame_count = 0;
+  }
+  int64_t iter;
+  std::vector<TensorValue> inputs;  // by NodeItem::input_start
+  // By NodeItem::local_id. Atomic for the lock-free (simple) propagation; under the frame's
+  // lock otherwise, where relaxed loads and stores are plain moves.
+  std::vector<std::atomic<int>> pending;
+  std::vector<std::atomic<int>> dead_count;
+  int outstanding_ops = 0;          // nodes of this iteration ready or running
+  int outstanding_frame_count = 0;  // child frame instances not yet done
+};
+
+Executor::Executor(Device* device) : device_(device) {}
 Executor::~Executor() = default;
 
 // The state of one step: frame instances with their iterations (input slots, pending and dead
@@ -237,7 +269,27 @@ class Executor::StepState {
  public:
   StepState(const Executor* ex, const Args& args, std::function<void(absl::Status)> done)
       : ex_(ex), args_(args), done_(std::move(done)) {
-    root_ = std::make_unique<FrameState>(&ex->frames_[0], nullptr, 0, 1);
+    std::unique_ptr<IterationState> spare;
+    if (ex->simple_) {
+      rill::MutexLock lock(&ex->spare_mu_);
+      if (!ex->spare_root_iterations_.empty()) {
+        spare = std::move(ex->spare_root_iterations_.back());
+        ex->spare_root_iterations_.pop_back();
+      }
+    }
+    root_ = std::make_unique<FrameState>(&ex->frames_[0], nullptr, 0, 1, std::move(spare));
+  }
+
+  // Gives the root iteration back to the executor for the next step (simple executors only:
+  // there the root iteration lives until the step ends).
+  ~StepState() {
+    if (!ex_->simple_ || root_ == nullptr || root_->iterations[0] == nullptr) return;
+    std::unique_ptr<IterationState> spare = std::move(root_->iterations[0]);
+    spare->Reset(ex_->frames_[0], 0);
+    rill::MutexLock lock(&ex_->spare_mu_);
+    if (ex_->spare_root_iterations_.size() < 4) {
+      ex_->spare_root_iterations_.push_back(std::move(spare));
+    }
   }
 
   void Start() {
@@ -245,7 +297,7 @@ class Executor::StepState {
       Finish();
       return;
     }
-    std::deque<TaggedNode> ready;
+    ReadyQueue ready;
     {
       rill::MutexLock lock(&root_->mu);
       for (int id : ex_->roots_) ready.push_back({id, root_.get(), 0, false});
@@ -263,18 +315,18 @@ class Executor::StepState {
       runner([this, ready]() mutable { RunReady(ready); });
       return;
     }
-    std::deque<TaggedNode> inline_ready;
-    for (const TaggedNode& t : ready) {
+    ReadyQueue inline_ready;
+    ready.ForEach([&](const TaggedNode& t) {
       if (ex->nodes_[t.id].kernel->IsExpensive() && runner) {
         runner([this, t] {
-          std::deque<TaggedNode> more;
+          ReadyQueue more;
           Process(t, more);
           RunReady(more);
         });
       } else {
         inline_ready.push_back(t);
       }
-    }
+    });
     RunReady(inline_ready);
   }
 
@@ -289,31 +341,43 @@ class Executor::StepState {
     bool is_dead;
   };
 
-  struct IterationState {
-    IterationState(const FrameInfo& info, int64_t iteration)
-        : iter(iteration),
-          inputs(info.total_inputs),
-          pending(info.num_nodes),
-          dead_count(info.num_nodes) {
-      for (int i = 0; i < info.num_nodes; ++i) {
-        pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
-        dead_count[i].store(0, std::memory_order_relaxed);
+  // The nodes ready to run on this thread, first in first out: a vector and a read index (no
+  // allocation once warm, unlike a deque's chunks). Emptying it rewinds it; a long-lived queue
+  // drops its consumed front now and then.
+  class ReadyQueue {
+   public:
+    bool empty() const { return head_ == items_.size(); }
+    size_t size() const { return items_.size() - head_; }
+    void push_back(const TaggedNode& t) { items_.push_back(t); }
+    TaggedNode pop_front() {
+      TaggedNode t = items_[head_++];
+      if (head_ == items_.size()) {
+        items_.clear();
+        head_ = 0;
+      } else if (head_ >= 4096 && head_ * 2 >= items_.size()) {
+        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
       }
+      return t;
     }
-    const int64_t iter;
-    std::vector<TensorValue> inputs;  // by NodeItem::input_start
-    // By NodeItem::local_id. Atomic for the lock-free (simple) propagation; under the frame's
-    // lock otherwise, where relaxed loads and stores are plain moves.
-    std::vector<std::atomic<int>> pending;
-    std::vector<std::atomic<int>> dead_count;
-    int outstanding_ops = 0;          // nodes of this iteration ready or running
-    int outstanding_frame_count = 0;  // child frame instances not yet done
+    // Every queued node, in order (for handing a whole batch over).
+    template <typename Fn>
+    void ForEach(Fn&& fn) const {
+      for (size_t i = head_; i < items_.size(); ++i) fn(items_[i]);
+    }
+
+   private:
+    std::vector<TaggedNode> items_;
+    size_t head_ = 0;
   };
+
+  using IterationState = Executor::IterationState;
 
   // One instance of a static frame: the root, or a loop for one (parent instance, iteration).
   struct FrameState {
+    // `first`: a reset iteration 0 to reuse (null: a new one).
     FrameState(const FrameInfo* frame_info, FrameState* parent_frame, int64_t iteration_of_parent,
-               int max_parallel)
+               int max_parallel, std::unique_ptr<IterationState> first = nullptr)
         : info(frame_info),
           parent(parent_frame),
           parent_iter(iteration_of_parent),
@@ -321,7 +385,7 @@ class Executor::StepState {
           num_pending_inputs(frame_info->num_enters),
           iterations(RingSize(max_parallel)),
           ring_mask(static_cast<int64_t>(iterations.size()) - 1) {
-      iterations[0] = std::make_unique<IterationState>(*info, 0);
+      iterations[0] = first != nullptr ? std::move(first) : std::make_unique<IterationState>(*info, 0);
     }
     // At least max_parallel + 1 slots, a power of two so a slot is a mask, not a division.
     static size_t RingSize(int max_parallel) {
@@ -356,14 +420,13 @@ class Executor::StepState {
   using FrameKey = std::tuple<const FrameState*, int64_t, int>;
 
   // Runs `ready` nodes: cheap ones inline, expensive ones on the runner.
-  void RunReady(std::deque<TaggedNode>& ready) {
+  void RunReady(ReadyQueue& ready) {
     while (!ready.empty()) {
-      TaggedNode t = ready.front();
-      ready.pop_front();
+      const TaggedNode t = ready.pop_front();
       const NodeItem& item = ex_->nodes_[t.id];
       if (!t.is_dead && item.kernel->IsExpensive() && args_.runner && !ready.empty()) {
         args_.runner([this, t] {
-          std::deque<TaggedNode> more;
+          ReadyQueue more;
           Process(t, more);
           RunReady(more);
         });
@@ -373,7 +436,7 @@ class Executor::StepState {
     }
   }
 
-  void Process(const TaggedNode& t, std::deque<TaggedNode>& ready) {
+  void Process(const TaggedNode& t, ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
     // A cancelled step (timeout, Close, another partition's error) stops scheduling work, so
     // even a loop that would never end drains.
@@ -433,7 +496,7 @@ class Executor::StepState {
       auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
-            std::deque<TaggedNode> more;
+            ReadyQueue more;
             Record(t.id, start, *ctx, *inputs);
             NodeDone(t, s, ctx.get(), more);
             RunReady(more);
@@ -501,8 +564,9 @@ class Executor::StepState {
   // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already
   // failed, then marks the node finished.
   void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx,
-                std::deque<TaggedNode>& ready) {
+                ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
+    const size_t ready_before = ready.size();
     if (!s.ok()) {
       Fail(absl::StrContains(s.message(), "{{node ") ? s : WithNode(s, item.kernel->name()));
     } else if (ok()) {
@@ -531,13 +595,21 @@ class Executor::StepState {
       }
     }
     if (t.frame == root_.get()) root_completed_.fetch_add(1, std::memory_order_relaxed);
-    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+    // This node leaves the outstanding count and the nodes it made ready join it, in one step
+    // (none at all for a chain): the count cannot reach zero in between, since this node is
+    // still in it until then.
+    const int newly_ready = static_cast<int>(ready.size() - ready_before);
+    if (newly_ready > 1) {
+      outstanding_.fetch_add(newly_ready - 1, std::memory_order_relaxed);
+    } else if (newly_ready == 0 && outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      Finish();
+    }
   }
 
   // Moves the finished node's outputs to their consumers in the right frame and iteration and
   // updates the iteration and frame bookkeeping (TensorFlow's PropagateOutputs).
   void Propagate(const TaggedNode& t, bool is_dead, TensorValueVector& outputs,
-                 std::deque<TaggedNode>& ready) {
+                 ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
     FrameState* frame = t.frame;
     bool frame_done = false;
@@ -592,36 +664,44 @@ class Executor::StepState {
   // iteration 0; a consumer's dead flag is raised before its pending count drops, so the thread
   // that takes the count to zero sees it.
   void ActivateNodesLockFree(const NodeItem& item, bool is_dead,
-                             TensorValueVector& outputs, std::deque<TaggedNode>& ready) {
+                             TensorValueVector& outputs, ReadyQueue& ready) {
     IterationState* state = root_->GetIteration(0);
-    auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
+    // `out` is moved into the consumer when `last` (its last edge), copied otherwise.
+    auto activate = [&](int dst_id, int dst_slot, TensorValue* out, bool last) {
       const NodeItem& dst = ex_->nodes_[dst_id];
       const bool is_control = dst_slot < 0;
       const bool has_value = !is_control && !is_dead && out != nullptr &&
                              (out->is_ref() || out->tensor.IsInitialized());
       if (has_value) {
-        Deliver(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
+        TensorValue* slot = &state->inputs[dst.input_start + dst_slot];
+        if (last && !out->is_ref()) {
+          *slot = std::move(*out);
+        } else {
+          Deliver(*out, dst, dst_slot, slot);
+        }
       } else if (is_dead || !is_control) {
         state->dead_count[dst.local_id].fetch_add(1, std::memory_order_relaxed);
       }
       if (state->pending[dst.local_id].fetch_sub(1, std::memory_order_acq_rel) == 1) {
         const bool dst_dead = !dst.is_control_trigger &&
                               state->dead_count[dst.local_id].load(std::memory_order_relaxed) > 0;
-        outstanding_.fetch_add(1, std::memory_order_relaxed);
-        ready.push_back({dst_id, root_.get(), 0, dst_dead});
+        ready.push_back({dst_id, root_.get(), 0, dst_dead});  // counted by NodeDone
       }
     };
     for (int o = 0; o < item.num_outputs; ++o) {
-      const TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
-      for (const Edge& e : item.out_edges[o]) activate(e.dst, e.dst_slot, out);
+      TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
+      const std::vector<Edge>& edges = item.out_edges[o];
+      for (size_t e = 0; e < edges.size(); ++e) {
+        activate(edges[e].dst, edges[e].dst_slot, out, e + 1 == edges.size());
+      }
     }
-    for (int dst : item.control_out) activate(dst, -1, nullptr);
+    for (int dst : item.control_out) activate(dst, -1, nullptr, false);
   }
 
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
   // became ready (TensorFlow's ActivateNodes, including its Merge rules).
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     TensorValueVector& outputs, std::deque<TaggedNode>& ready)
+                     TensorValueVector& outputs, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     IterationState* state = frame->GetIteration(iter);
     auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
@@ -662,9 +742,8 @@ class Executor::StepState {
       if (need_input) Deliver(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
       if (dst_ready) {
         if (dst.is_control_trigger) dst_dead = false;
-        ready.push_back({dst_id, frame, iter, dst_dead});
+        ready.push_back({dst_id, frame, iter, dst_dead});  // counted by NodeDone
         ++state->outstanding_ops;
-        outstanding_.fetch_add(1, std::memory_order_relaxed);
       }
     };
     for (int o = 0; o < item.num_outputs; ++o) {
@@ -715,7 +794,7 @@ class Executor::StepState {
 
   // Records a loop invariant and delivers it to every live iteration.
   void AddLoopInvariant(FrameState* frame, int id, const TensorValue& value, bool is_dead,
-                        std::deque<TaggedNode>& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+                        ReadyQueue& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     frame->loop_invariants.emplace_back(id, value, is_dead);
     TensorValueVector outputs{value};
     for (int64_t i = frame->iteration_count - frame->num_outstanding_iterations + 1;
@@ -727,7 +806,7 @@ class Executor::StepState {
   }
 
   // Opens iteration iteration_count + 1 and delivers the loop invariants to it.
-  void StartIteration(FrameState* frame, std::deque<TaggedNode>& ready)
+  void StartIteration(FrameState* frame, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     const int64_t next = ++frame->iteration_count;
     ++frame->num_outstanding_iterations;
@@ -743,7 +822,7 @@ class Executor::StepState {
   }
 
   // One node of (frame, iter) finished; true when that made the whole frame instance done.
-  bool DecrementOutstandingOps(FrameState* frame, int64_t iter, std::deque<TaggedNode>& ready)
+  bool DecrementOutstandingOps(FrameState* frame, int64_t iter, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     IterationState* state = frame->GetIteration(iter);
     if (--state->outstanding_ops != 0) return false;
@@ -761,7 +840,7 @@ class Executor::StepState {
 
   // Frees done iterations from `iter` on (starting deferred ones as slots free up); true when
   // the frame instance is done. The root frame is never freed here (the step ends instead).
-  bool CleanupIterations(FrameState* frame, int64_t iter, std::deque<TaggedNode>& ready)
+  bool CleanupIterations(FrameState* frame, int64_t iter, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     if (frame == root_.get()) return false;
     for (int64_t i = iter; i <= frame->iteration_count && IsIterationDone(frame, i); ++i) {
@@ -781,7 +860,7 @@ class Executor::StepState {
 
   // A done frame instance: passes its dead Exits on to the parent iteration, frees it, and
   // frees the parent too when that was the parent's last work.
-  void DeleteFrame(FrameState* frame, std::deque<TaggedNode>& ready) {
+  void DeleteFrame(FrameState* frame, ReadyQueue& ready) {
     FrameState* parent = frame->parent;
     const int64_t parent_iter = frame->parent_iter;
     std::vector<int> dead_exits;

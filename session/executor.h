@@ -52,6 +52,7 @@
 #include "kernels/kernel_registry.h"
 #include "kernels/op_kernel.h"
 #include "proto/graph.pb.h"
+#include "core/mutex.h"
 #include "proto/step_stats.pb.h"
 
 namespace rill {
@@ -128,8 +129,9 @@ class Executor {
   };
   class StepState;
   friend class StepState;
+  struct IterationState;  // one iteration's input slots and pending/dead counts (executor.cc)
 
-  explicit Executor(Device* device) : device_(device) {}
+  explicit Executor(Device* device);  // in the .cc, where IterationState is complete
   // Assigns every node its static frame (TensorFlow's BuildControlFlowInfo walk from the roots)
   // and lays out each frame's input slots and pending counts. InvalidArgument for an Exit
   // outside any loop, a node reached from two frames, or a frame entered from two parents.
@@ -144,6 +146,11 @@ class Executor {
   // flags are updated with atomics and no lock (TensorFlow's simple propagator). Deadness still
   // flows (a dead _Recv, a Switch whose Merge is in another partition).
   bool simple_ = true;
+  // Root iterations of finished steps of a simple executor, emptied and reset, so a step does
+  // not allocate and construct its input slots anew (a few per executor: concurrent steps).
+  mutable rill::Mutex spare_mu_;
+  mutable std::vector<std::unique_ptr<IterationState>> spare_root_iterations_
+      ABSL_GUARDED_BY(spare_mu_);
 };
 
 }  // namespace rill

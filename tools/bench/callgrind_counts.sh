@@ -3,14 +3,21 @@
 # callgrind on the calling thread: stable to a fraction of a percent on a noisy machine, so later
 # changes can be compared without timing noise. Needs valgrind (Debian: apt-get install valgrind).
 #
-#   tools/bench/callgrind_counts.sh
+#   tools/bench/callgrind_counts.sh [--top N]
 # prints:  run overhead: N instructions per run
 #          per node:     N instructions per node
+# and with --top N, the N functions with the most instructions of their own per node of the
+# chain (where to look next).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bazel build -c opt //tools/bench:overhead_probe >/dev/null
 out=$(mktemp -d)
-valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out/cg" \
+top=0
+if [ "${1:-}" = "--top" ]; then top=${2:-25}; fi
+# Uncompressed names: each dump part is then readable on its own (compressed ones refer to
+# names defined in earlier parts, which callgrind_annotate cannot follow).
+valgrind --tool=callgrind --separate-threads=yes --compress-strings=no --compress-pos=no \
+    --callgrind-out-file="$out/cg" \
     bazel-bin/tools/bench/overhead_probe >/dev/null 2>"$out/log"
 # Dumps are named cg.<part>-<thread>; thread 01 is the caller, where the executor runs these cheap
 # nodes inline. "totals:" is the part's instruction count (Ir).
@@ -23,4 +30,25 @@ overhead, chain = int(sys.argv[1]) / 2000, int(sys.argv[2]) / 20
 print("run overhead: %d instructions per run" % overhead)
 print("per node:     %d instructions per node" % ((chain - overhead) / 999))
 PY
+if [ "$top" -gt 0 ]; then
+  python3 - "$(grep -l add_chain_1000_20_runs "$out"/cg.*-01)" "$top" <<'PY'
+import collections, re, sys
+own = collections.Counter()
+fn, after_call = None, False
+for line in open(sys.argv[1]):
+    if line.startswith("fn="):
+        fn = line[3:].strip()
+    elif line.startswith("calls="):
+        after_call = True  # the next cost line is the callee's inclusive cost
+    elif line[:1].isdigit() or line[:1] in "+-*":
+        if after_call:
+            after_call = False
+        elif fn is not None:
+            own[fn] += int(line.split()[1])
+total = sum(own.values())
+for name, ir in own.most_common(int(sys.argv[2])):
+    print("%6.1f%% %6.0f instr/node  %s" % (100.0 * ir / total, ir / 20000.0,
+                                            re.sub(r"\(.*", "", name)[:110]))
+PY
+fi
 rm -rf "$out"

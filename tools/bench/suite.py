@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rill's benchmark suite side by side with its peers, in one sitting (issue 14).
 
-    python3 tools/bench/suite.py [--reps 3] [--skip_build]
+    python3 tools/bench/suite.py [--reps 3] [--skip_build] [--only overhead]
 
 Installs the peers from PyPI when missing (tensorflow-cpu, onnxruntime, onnx), builds and runs
 Rill's Google Benchmark binaries (//tools/bench:session_bench, //tools/bench:nn_bench, -c opt,
@@ -39,9 +39,11 @@ def ensure_peers():
         subprocess.run([sys.executable, "-m", "pip", "install", "-q"] + missing, check=True)
 
 
-def rill_benchmarks(skip_build):
+def rill_benchmarks(skip_build, overhead_only=False):
     """{benchmark name: microseconds per iteration (real time)} from Rill's binaries."""
-    benchmarks = ["//tools/bench:session_bench", "//tools/bench:nn_bench"]
+    benchmarks = ["//tools/bench:session_bench"]
+    if not overhead_only:
+        benchmarks.append("//tools/bench:nn_bench")
     if not skip_build:
         # session_runner times the whole models (model_peers.py).
         subprocess.run(["bazel", "build", "-c", "opt", "//tools/session_runner"] + benchmarks,
@@ -115,18 +117,24 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--skip_build", action="store_true")
+    p.add_argument("--only", choices=["overhead"],
+                   help="overhead: just the run-overhead, per-node and multi-device rows (a "
+                   "minute, for checking executor changes)")
     a = p.parse_args()
     ensure_peers()
-    rill = rill_benchmarks(a.skip_build)
+    overhead_only = a.only == "overhead"
+    rill = rill_benchmarks(a.skip_build, overhead_only)
     import nn_peers
-    cases = nn_peers.workloads()
-    ort_res = nn_peers.run_ort(cases, a.reps)
-    tf_res = nn_peers.run_tf(cases, a.reps)
+    cases = {} if overhead_only else nn_peers.workloads()
+    ort_res = {} if overhead_only else nn_peers.run_ort(cases, a.reps)
+    tf_res = {} if overhead_only else nn_peers.run_tf(cases, a.reps)
     over = overhead_peers(a.reps)
-    # In its own process: Keras needs eager execution, which overhead_peers turned off.
-    res = subprocess.run([sys.executable, os.path.join(HERE, "model_peers.py"), "--json",
-                          "--reps", str(a.reps)], check=True, capture_output=True, text=True)
-    models = {(name, t): r for name, t, r in json.loads(res.stdout.strip().splitlines()[-1])}
+    models = {}
+    if not overhead_only:
+        # In its own process: Keras needs eager execution, which overhead_peers turned off.
+        res = subprocess.run([sys.executable, os.path.join(HERE, "model_peers.py"), "--json",
+                              "--reps", str(a.reps)], check=True, capture_output=True, text=True)
+        models = {(name, t): r for name, t, r in json.loads(res.stdout.strip().splitlines()[-1])}
 
     rows = []  # (workload, threads, rill us, {peer: us})
     rows.append(("run overhead: Add [2,2] fed + fetched (us)", 1,
@@ -137,7 +145,7 @@ def main():
     rows.append(("per node: chain of 1000 Adds (us/node)", 1,
                  (chain - over_rill) / 999 if chain else None,
                  {"ORT": over[("per_node", "ort")], "TF": over[("per_node", "tf")]}))
-    for n in (256, 1024, 2048):
+    for n in () if overhead_only else (256, 1024, 2048):
         for t in (1, 2):
             rows.append((f"MatMul {n} (us)", t, rill.get(f"BM_MatMulSession/{n}/{t}/real_time"),
                          {"sgemm": rill.get(f"BM_Sgemm/{n}/{t}/real_time"),
@@ -145,11 +153,11 @@ def main():
                           "TF": tf_res.get((f"MatMul/{n}", t))}))
     convs = (("BM_Conv2D_28x28x32_to_64_3x3", "Conv2D/28x28x32->64 3x3/1"),
              ("BM_Conv2D_224x224x3_to_64_7x7s2", "Conv2D/224x224x3->64 7x7/2"))
-    for bench, name in convs:
+    for bench, name in () if overhead_only else convs:
         for t in (1, 2):
             rows.append((name + " (us)", t, rill.get(f"{bench}/{t}/real_time"),
                          {"ORT": ort_res.get((name, t)), "TF": tf_res.get((name, t))}))
-    for batch in (1, 64):
+    for batch in () if overhead_only else (1, 64):
         for t in (1, 2):
             rows.append((f"MLP 784-512-512-10 batch {batch} (us)", t,
                          rill.get(f"BM_MLP/{batch}/{t}/real_time"),
