@@ -381,3 +381,46 @@ TEST(SessionTest, MemoryStatsListEveryDeviceWithItsAllocator) {
 
 }  // namespace
 }  // namespace rill
+
+namespace rill {
+namespace {
+
+// Elementwise kernels write in place into an input only their own slots hold: a chain of 50
+// Negs allocates (almost) nothing, while a fed tensor, a tensor with another consumer and a
+// variable are never overwritten.
+TEST(SessionTest, InPlaceElementwiseNeverTouchesSharedTensors) {
+  std::string text = R"(
+    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'v' op: 'VariableV2' attr { key: 'dtype' value { type: DT_FLOAT } }
+           attr { key: 'shape' value { shape { dim { size: 2 } } } } }
+    node { name: 'init' op: 'Assign' input: 'v' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'twice' op: 'Add' input: 'x' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'plus_v' op: 'Add' input: 'v' input: 'twice' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'neg_0' op: 'Neg' input: 'twice' attr { key: 'T' value { type: DT_FLOAT } } })";
+  for (int i = 1; i < 50; ++i) {
+    text += "node { name: 'neg_" + std::to_string(i) + "' op: 'Neg' input: 'neg_" +
+            std::to_string(i - 1) + "' attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  }
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(SessionOptions()));
+  ASSERT_THAT(session->Create(Parse(text)), IsOk());
+  const Tensor x = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
+  std::vector<Tensor> out;
+  ASSERT_THAT(session->Run({{"x:0", x}}, {}, {"init"}, &out), IsOk());
+  // 'twice' feeds neg_0, plus_v and a fetch: none of them may change it.
+  ASSERT_THAT(session->Run({{"x:0", x}}, {"twice:0", "plus_v:0", "neg_49:0", "v:0"}, {}, &out),
+              IsOk());
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(2, 4));
+  EXPECT_THAT(out[1].flat<float>(), ElementsAre(3, 6));
+  EXPECT_THAT(out[2].flat<float>(), ElementsAre(2, 4));  // 50 negations
+  EXPECT_THAT(out[3].flat<float>(), ElementsAre(1, 2));  // the variable kept its value
+  EXPECT_THAT(x.flat<float>(), ElementsAre(1, 2));       // and the feed its own
+  // Only neg_49 fetched: the 50 Negs reuse one buffer.
+  const int64_t before = CpuAllocator::Default()->GetStats().num_allocs;
+  ASSERT_THAT(session->Run({{"x:0", x}}, {"neg_49:0"}, {}, &out), IsOk());
+  const int64_t allocations = CpuAllocator::Default()->GetStats().num_allocs - before;
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(2, 4));
+  EXPECT_LT(allocations, 10) << "the Neg chain should run in place";
+}
+
+}  // namespace
+}  // namespace rill
