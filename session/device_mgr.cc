@@ -1,6 +1,5 @@
 #include "session/device_mgr.h"
 
-#include <cstdlib>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -41,9 +40,7 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
   }
   RILL_ASSIGN_OR_RETURN(std::vector<GpuDevicePlan> gpus, PlanGpuDevices(config, visible_gpus));
   if (!gpus.empty()) {
-    std::string growth_message;
-    ResolveAllowGrowth(config.gpu_options().allow_growth(),
-                       std::getenv("TF_FORCE_GPU_ALLOW_GROWTH"), &growth_message);
+    const std::string& growth_message = gpus.front().allow_growth_message;
     if (!growth_message.empty()) RILL_LOG(WARNING) << growth_message;
     if (gpu_state == nullptr) {
       mgr->own_gpu_state_ =

@@ -498,6 +498,7 @@ class Executor::StepState {
           ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
             ReadyQueue more;
             Record(t.id, start, *ctx, *inputs);
+            inputs->clear();  // released before NodeDone may report the step done
             NodeDone(t, s, ctx.get(), more);
             RunReady(more);
           });
@@ -511,6 +512,7 @@ class Executor::StepState {
     OpKernelContext ctx(params, item.num_outputs);
     absl::Status s = item.kernel->Compute(ctx);
     Record(t.id, start, ctx, inputs);
+    inputs.clear();  // released before NodeDone may report the step done
     NodeDone(t, s, &ctx, ready);
   }
 
@@ -594,6 +596,9 @@ class Executor::StepState {
         Propagate(t, is_dead, *outputs, ready);
       }
     }
+    // Outputs nobody consumed (a target's) are freed now: once the count below reaches zero the
+    // caller may read memory stats, while this node's context can still be alive on its thread.
+    if (ctx != nullptr) ctx->outputs().clear();
     if (t.frame == root_.get()) root_completed_.fetch_add(1, std::memory_order_relaxed);
     // This node leaves the outstanding count and the nodes it made ready join it, in one step
     // (none at all for a chain): the count cannot reach zero in between, since this node is

@@ -172,9 +172,9 @@ absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
         VerifyVirtualDevices(num_gpus_to_use, gpu_options, visible_order.size(), valid.size()));
     num_gpus_to_use = static_cast<size_t>(virtual_devices.size());
   }
-  std::string ignored;
+  std::string growth_message;
   const bool allow_growth = ResolveAllowGrowth(
-      gpu_options.allow_growth(), std::getenv("TF_FORCE_GPU_ALLOW_GROWTH"), &ignored);
+      gpu_options.allow_growth(), std::getenv("TF_FORCE_GPU_ALLOW_GROWTH"), &growth_message);
   for (size_t i = 0; i < num_gpus_to_use; ++i) {
     const PhysicalGpu& gpu = visible[valid[i]];
     std::vector<std::pair<int64_t, std::string>> limits;  // (bytes, the option that set it)
@@ -199,6 +199,7 @@ absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
       device.physical_device_desc = GpuShortDescription(gpu);
       device.gpu = gpu;
       device.allow_growth = allow_growth;
+      device.allow_growth_message = growth_message;
       device.memory_option = std::move(option);
       plan.push_back(std::move(device));
     }

@@ -55,6 +55,9 @@ struct GpuDevicePlan {
   std::string physical_device_desc;  // GpuShortDescription of that GPU
   PhysicalGpu gpu;                   // the visible GPU itself
   bool allow_growth = false;         // after TF_FORCE_GPU_ALLOW_GROWTH
+  // ResolveAllowGrowth's warning ("" when the variable is unset), the same on every device: the
+  // device manager logs it once.
+  std::string allow_growth_message;
   // Which option set the memory limit, for the per-process rule's messages and comparison:
   // "default", "per_process_gpu_memory_fraction 0.4", "virtual device memory_limit_mb 1024".
   std::string memory_option;

@@ -235,6 +235,7 @@ TEST(GpuDevicePlanTest, EachDeviceCarriesItsGrowthAndTheOptionThatSetItsLimit) {
   RILL_ASSERT_OK_AND_ASSIGN(plan, PlanGpuDevices(ConfigProto(), Gpus(1)));
   unsetenv("TF_FORCE_GPU_ALLOW_GROWTH");
   EXPECT_TRUE(plan[0].allow_growth);
+  EXPECT_THAT(plan[0].allow_growth_message, HasSubstr("Original config value was 0."));
 }
 
 }  // namespace
