@@ -98,8 +98,8 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
                              const std::function<void(int64_t, int64_t)>& fn) {
   if (total <= 0) return;
   const int64_t cost = std::max<int64_t>(cost_per_unit, 1);
-  const int64_t num_threads = NumThreads();
-  // total * cost <= kMinCostPerBlock, without overflow.
+  // Threads that run blocks: the pool's, plus the caller when it is not a pool thread.
+  const int64_t num_threads = ParallelismForCaller();
   if (num_threads <= 1 || TooSmallToSplit(total, cost)) {
     fn(0, total);
     return;
@@ -150,7 +150,7 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
     }
   };
   auto state = std::make_shared<State>(total, block_size, num_blocks, &fn);
-  const int64_t helpers = std::min(num_blocks - 1, num_threads);
+  const int64_t helpers = std::min<int64_t>(num_blocks - 1, NumThreads());
   for (int64_t i = 0; i < helpers; ++i) {
     Schedule([state] { state->RunBlocks(); });
   }

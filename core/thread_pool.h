@@ -54,8 +54,8 @@ class ThreadPool {
   // an estimate of the cost of one index in CPU cycles (as in TensorFlow: ~1 per simple arithmetic
   // op, ~10-100s for a cache miss or small loop); it sets the block size so that a block is worth
   // scheduling. Values below 1 count as 1. Runs fn(0, total) inline on the caller when total is
-  // small (total * cost_per_unit below ~10k cycles), when the pool has one thread, or when only
-  // one block results. Does nothing when total <= 0. The calling thread executes blocks too, so a
+  // small (total * cost_per_unit below ~10k cycles), when ParallelismForCaller() is 1 (a
+  // one-thread pool called from its own thread), or when only one block results. Does nothing when total <= 0. The calling thread executes blocks too, so a
   // nested ParallelFor on a busy pool cannot deadlock. `fn` may run concurrently on several
   // threads and must be safe for that; it is not used after ParallelFor returns.
   void ParallelFor(int64_t total, int64_t cost_per_unit,
@@ -72,6 +72,10 @@ class ThreadPool {
 
   // Number of worker threads.
   int NumThreads() const;
+
+  // Threads that a ParallelFor called from the current thread runs blocks on: the pool's threads,
+  // plus the caller itself when it is not one of them. Kernels size their splits by this.
+  int ParallelismForCaller() const { return NumThreads() + (CurrentThreadId() < 0 ? 1 : 0); }
 
   // Index in [0, NumThreads()) of the calling thread within this pool, or -1 if the caller is not
   // one of this pool's threads.

@@ -3,8 +3,10 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -167,8 +169,8 @@ TEST(ThreadPoolTest, ParallelForCoversEveryIndexOnce) {
 TEST(ThreadPoolTest, ParallelForSplitsExpensiveWork) {
   ThreadPool pool("split", 4);
   const int calls = CheckCoverage(pool, 1000, 100000);
-  EXPECT_GT(calls, 1);
-  EXPECT_LE(calls, 4 * 4);  // At most kBlocksPerThread blocks per thread.
+  // kBlocksPerThread (4) blocks for each of the 4 pool threads and the outside caller.
+  EXPECT_EQ(calls, 5 * 4);
 }
 
 TEST(ThreadPoolTest, ParallelForUsesPoolThreads) {
@@ -194,14 +196,45 @@ TEST(ThreadPoolTest, ParallelForRunsSmallWorkInline) {
   EXPECT_THAT(calls, ::testing::ElementsAre(std::make_pair(int64_t{0}, int64_t{100})));
 }
 
-TEST(ThreadPoolTest, ParallelForOnOneThreadPoolRunsInline) {
+TEST(ThreadPoolTest, OneThreadPoolAndAnOutsideCallerAreTwoWorkers) {
+  // The caller runs blocks too, so a one-thread pool is a helper beside it (as the session's
+  // intra-op pool is: intra_op_parallelism_threads - 1 helpers plus the kernel's thread).
   ThreadPool pool("single", 1);
+  EXPECT_EQ(pool.ParallelismForCaller(), 2);
+  std::mutex mu;
   std::vector<std::pair<int64_t, int64_t>> calls;
-  const std::thread::id caller = std::this_thread::get_id();
   pool.ParallelFor(1000000, 1000000, [&](int64_t begin, int64_t end) {
-    EXPECT_EQ(std::this_thread::get_id(), caller);
+    std::lock_guard<std::mutex> lock(mu);
     calls.emplace_back(begin, end);
   });
+  std::sort(calls.begin(), calls.end());
+  ASSERT_EQ(calls.size(), 8u);  // 2 workers x 4 blocks each
+  EXPECT_EQ(calls.front().first, 0);
+  EXPECT_EQ(calls.back().second, 1000000);
+  for (size_t i = 1; i < calls.size(); ++i) EXPECT_EQ(calls[i].first, calls[i - 1].second);
+}
+
+TEST(ThreadPoolTest, ParallelForFromTheOnlyPoolThreadRunsInline) {
+  ThreadPool pool("single", 1);
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::vector<std::pair<int64_t, int64_t>> calls;
+  int parallelism = 0;
+  pool.Schedule([&] {
+    parallelism = pool.ParallelismForCaller();
+    const std::thread::id self = std::this_thread::get_id();
+    pool.ParallelFor(1000000, 1000000, [&](int64_t begin, int64_t end) {
+      EXPECT_EQ(std::this_thread::get_id(), self);
+      calls.emplace_back(begin, end);
+    });
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  EXPECT_EQ(parallelism, 1);
   EXPECT_THAT(calls, ::testing::ElementsAre(std::make_pair(int64_t{0}, int64_t{1000000})));
 }
 

@@ -164,7 +164,7 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
   }
   // Split along the longer of m and n into one block per pool thread (when the product is worth
   // it); each block is an independent single-threaded product into its part of C.
-  const int threads = d.pool != nullptr ? d.pool->NumThreads() : 1;
+  const int threads = d.pool != nullptr ? d.pool->ParallelismForCaller() : 1;
   const double flops = 2.0 * d.m * d.n * d.k;
   const bool split_m = d.m >= d.n;
   const int64_t extent = split_m ? d.m : d.n;

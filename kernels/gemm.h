@@ -24,7 +24,8 @@ struct GemmDims {
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0;  // row strides of a and b as stored
   bool transpose_a = false, transpose_b = false;
-  // The pool a large product is split over (one block per thread, each a single-threaded BLAS
+  // The pool a large product is split over (one block per pool thread and one for the caller,
+  // each a single-threaded BLAS
   // call); nullptr runs it on the calling thread. Not owned.
   ThreadPool* pool = nullptr;
 };

@@ -138,9 +138,10 @@ class OpKernelContext {
   CallFrame* call_frame() const { return params_.call_frame; }
   ResourceMgr* step_resources() const { return params_.step_resources; }
   ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
-  // Threads a kernel may use inside one Compute (the intra-op pool's size; 1 without a pool).
+  // Threads a kernel may use inside one Compute: the intra-op pool's helpers plus the thread
+  // running the kernel (1 without a pool).
   int intra_op_threads() const {
-    return params_.intra_op_pool != nullptr ? params_.intra_op_pool->NumThreads() : 1;
+    return params_.intra_op_pool != nullptr ? params_.intra_op_pool->ParallelismForCaller() : 1;
   }
   // Splits [0, total) over the intra-op pool (ThreadPool::ParallelFor: small totals run inline),
   // or runs fn(0, total) inline when the kernel has no pool. Blocks until every block is done.
