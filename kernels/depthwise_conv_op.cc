@@ -1,4 +1,4 @@
-// DepthwiseConv2dNative and its two backprops (DepthwiseConv2dNativeBackpropInput/Filter, at the
+// DepthwiseConv2dNative, _FusedDepthwiseConv2dNative (+ bias and Relu/Relu6) and its two backprops (DepthwiseConv2dNativeBackpropInput/Filter, at the
 // end) on the CPU, NHWC: each input channel ci is convolved with its own
 // `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of
 // in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input).
@@ -18,6 +18,7 @@
 #include "core/status_macros.h"
 #include "kernels/conv_window.h"
 #include "kernels/cwise_op.h"
+#include "kernels/fused_epilogue.h"
 #include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
 
@@ -31,9 +32,11 @@ struct DepthwiseGeometry : ConvWindows {
   int64_t k_h, k_w;
 };
 
+// Output pixels [begin, end); with `bias` (the fused kernel) each channel gets bias[c] and then
+// `act` in the compute type before it is stored.
 template <typename T>
-void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, int64_t begin,
-                     int64_t end, T* out) {
+void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, const T* bias,
+                     FusedActivation act, int64_t begin, int64_t end, T* out) {
   using cwise_internal::Load;
   using C = decltype(Load(in[0]));
   const int64_t out_c = g.in_c * g.mult;
@@ -63,10 +66,29 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, i
       }
     }
     T* o = out + p * out_c;
+    if (bias == nullptr) {
+      for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
+      continue;
+    }
+    for (int64_t c = 0; c < out_c; ++c) acc[c] += Load(bias[c]);
+    switch (act) {
+      case FusedActivation::kNone:
+        break;
+      case FusedActivation::kRelu:
+        for (int64_t c = 0; c < out_c; ++c) acc[c] = std::max(acc[c], C(0));
+        break;
+      case FusedActivation::kRelu6:
+        for (int64_t c = 0; c < out_c; ++c) acc[c] = std::min(std::max(acc[c], C(0)), C(6));
+        break;
+    }
     for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
   }
 }
 
+// DepthwiseConv2dNative, and with kFused _FusedDepthwiseConv2dNative (made by the graph
+// optimizer from DepthwiseConv2dNative + BiasAdd [+ Relu | Relu6]; float and double): the bias
+// and activation are applied to each pixel's channels before they are stored.
+template <bool kFused>
 class DepthwiseConv2dNativeOp final : public OpKernel {
  public:
   explicit DepthwiseConv2dNativeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -75,6 +97,12 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       attrs_ = *std::move(attrs);
     } else {
       ctx.SetStatus(attrs.status());
+      return;
+    }
+    if constexpr (kFused) {
+      absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
+      if (act.ok()) activation_ = *act;
+      ctx.SetStatus(act.status());
     }
   }
 
@@ -103,23 +131,33 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
                           NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckBias(ctx.input(2), g.in_c * g.mult));
     RILL_ASSIGN_OR_RETURN(
         Tensor * out,
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
     if (out->NumElements() == 0) return absl::OkStatus();
-    return VisitKernelTypes<RILL_DEPTHWISE_TYPES>(*this, input.dtype(), [&](auto tag) {
+    auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* x = input.flat<T>().data();
       const T* f = filter.flat<T>().data();
+      const T* bias = kFused ? ctx.input(2).flat<T>().data() : nullptr;
       T* y = out->flat<T>().data();
       ctx.ParallelFor(g.batch * g.out_h * g.out_w, g.k_h * g.k_w * g.in_c * g.mult,
-                      [&](int64_t b, int64_t e) { DepthwisePixels(g, x, f, b, e, y); });
+                      [&](int64_t b, int64_t e) {
+                        DepthwisePixels(g, x, f, bias, activation_, b, e, y);
+                      });
       return absl::OkStatus();
-    });
+    };
+    if constexpr (kFused) {
+      return VisitKernelTypes<float, double>(*this, input.dtype(), run);
+    } else {
+      return VisitKernelTypes<RILL_DEPTHWISE_TYPES>(*this, input.dtype(), run);
+    }
   }
 
  private:
   Conv2DAttrs attrs_;
+  FusedActivation activation_ = FusedActivation::kNone;
 };
 
 // The backprops walk every (output pixel, tap) pair once and accumulate in the compute type:
@@ -238,7 +276,11 @@ REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNativeBackpropFilter")
 REGISTER_KERNEL(KernelDefBuilder("DepthwiseConv2dNative")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_DEPTHWISE_TYPES>()),
-                DepthwiseConv2dNativeOp);
+                DepthwiseConv2dNativeOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("_FusedDepthwiseConv2dNative")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                DepthwiseConv2dNativeOp<true>);
 
 }  // namespace
 }  // namespace rill

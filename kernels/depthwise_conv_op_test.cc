@@ -1,4 +1,7 @@
+#include <algorithm>
 #include <cstdint>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -50,6 +53,58 @@ TEST(DepthwiseConv2dNativeOpTest, EachChannelHasItsOwnFilters) {
           EXPECT_EQ(out[0].flat<float>()[((oh * 2 + ow) * 2 + c) * 2 + m], want)
               << oh << "," << ow << "," << c << "," << m;
         }
+}
+
+absl::StatusOr<std::vector<Tensor>> FusedDepthwise(const Tensor& in, const Tensor& f,
+                                                   const Tensor& bias,
+                                                   std::vector<std::string> fused_ops) {
+  OpTester t("_FusedDepthwiseConv2dNative");
+  t.Attr("T", DT_FLOAT)
+      .Attr("num_args", int64_t{1})
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Attr("fused_ops", fused_ops)
+      .Input(in)
+      .Input(f)
+      .Input(bias);
+  return t.Run();
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
+  const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
+  const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plain, Depthwise(in, f, 1, "SAME"));
+  for (const auto& [act, lo, hi] : {std::tuple<std::string, float, float>{"", -1e9f, 1e9f},
+                                    {"Relu", 0.f, 1e9f},
+                                    {"Relu6", 0.f, 6.f}}) {
+    std::vector<std::string> ops = {"BiasAdd"};
+    if (!act.empty()) ops.push_back(act);
+    RILL_ASSERT_OK_AND_ASSIGN(auto fused, FusedDepthwise(in, f, bias, ops));
+    ASSERT_EQ(fused[0].shape(), TensorShape({1, 4, 4, 6}));
+    int clipped = 0;
+    for (int64_t i = 0; i < fused[0].NumElements(); ++i) {
+      const float biased = plain[0].flat<float>()[i] + bias.flat<float>()[i % 6];
+      const float want = std::min(std::max(biased, lo), hi);
+      clipped += want != biased;
+      EXPECT_EQ(fused[0].flat<float>()[i], want) << act << " [" << i << "]";
+    }
+    if (!act.empty()) EXPECT_GT(clipped, 0) << act << " never clipped: the case proves nothing";
+  }
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
+  const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
+  EXPECT_THAT(FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})),
+                             {"BiasAdd"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Must provide as many biases as the last dimension of the input "
+                                 "tensor: [3] vs. [6]")));
+  EXPECT_THAT(FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({6})),
+                             {"BiasAdd", "Elu"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Fusion is not implemented: [BiasAdd,Elu]")));
 }
 
 TEST(DepthwiseConv2dNativeOpTest, DepthMismatchIsTensorFlowsError) {

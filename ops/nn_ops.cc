@@ -138,6 +138,25 @@ REGISTER_OP("DepthwiseConv2dNative")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")
     .SetShapeFn(DepthwiseShape);
 
+// The graph optimizer's DepthwiseConv2dNative + BiasAdd [+ Relu | Relu6]
+// (session/graph_optimizer.h); TensorFlow's internal op of the same name and attrs.
+REGISTER_OP("_FusedDepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(DepthwiseShape);
+
 REGISTER_OP("SoftmaxCrossEntropyWithLogits")
     .Input("features: T")
     .Input("labels: T")

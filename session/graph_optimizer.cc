@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -55,7 +56,10 @@ class Optimizer {
     if (options_.constant_folding && options_.cpu != nullptr) RILL_RETURN_IF_ERROR(Fold());
     if (options_.common_subexpression_elimination) RILL_RETURN_IF_ERROR(Cse());
     if (options_.fusion) {
-      if (options_.constant_folding) FoldBatchNorms();
+      if (options_.constant_folding) {
+        FoldBatchNorms();
+        FoldChannelScaleAndShift();
+      }
       Fuse();
     }
     return absl::OkStatus();
@@ -495,6 +499,205 @@ class Optimizer {
     PruneUnreadConsts();
   }
 
+  // --- per-channel scale and shift after a product ---------------------------------------
+
+  // A product whose output channel c depends linearly on the filter's channel c only: Conv2D and
+  // DepthwiseConv2dNative (NHWC; for depthwise the channel is the filter's flattened last two
+  // dims) and MatMul without transpose_b, with a float Const filter. In the filter's flat layout
+  // element e belongs to channel e % channels for all three.
+  struct ScalableProduct {
+    NodeDef* node = nullptr;
+    Tensor filter;
+    int64_t channels = 0;
+    int rank = 0;  // of the product's output
+  };
+
+  // The product producing `input` (output 0) if it is scalable and `consumer` is its one reader
+  // on its device.
+  std::optional<ScalableProduct> ProductFeeding(const std::string& input, const NodeDef& consumer) {
+    absl::StatusOr<InputName> x = ParseInputName(input);
+    if (!x.ok() || x->index != 0 || absl::StartsWith(input, "^")) return std::nullopt;
+    NodeDef* p = Find(x->node);
+    if (p == nullptr || SoleConsumer(p->name()) < 0 ||
+        graph_->node(SoleConsumer(p->name())).name() != consumer.name() ||
+        DeviceOf(p->name()) != DeviceOf(consumer.name())) {
+      return std::nullopt;
+    }
+    std::string format = "NHWC";
+    (void)GetNodeAttr(*p, "data_format", &format);
+    bool transpose_b = false;
+    (void)GetNodeAttr(*p, "transpose_b", &transpose_b);
+    std::optional<Tensor> filter = ConstInput(*p, 1);
+    if (!filter || filter->dtype() != DT_FLOAT) return std::nullopt;
+    const TensorShape& fs = filter->shape();
+    ScalableProduct out;
+    if ((p->op() == "Conv2D" || p->op() == "DepthwiseConv2dNative") && format == "NHWC" &&
+        fs.rank() == 4) {
+      out.channels = p->op() == "Conv2D" ? fs.dim(3) : fs.dim(2) * fs.dim(3);
+      out.rank = 4;
+    } else if (p->op() == "MatMul" && !transpose_b && fs.rank() == 2) {
+      out.channels = fs.dim(1);
+      out.rank = 2;
+    } else {
+      return std::nullopt;
+    }
+    out.node = p;
+    out.filter = *std::move(filter);
+    return out;
+  }
+
+  // The float Const at input k of `n` as one value per channel, when it broadcasts along the last
+  // dim only and does not raise the rank past `max_rank`: a scalar, [C] or [1, ..., 1, C].
+  std::optional<std::vector<float>> ChannelVector(const NodeDef& n, int k, int64_t channels,
+                                                  int max_rank) {
+    std::optional<Tensor> t = ConstInput(n, k);
+    if (!t || t->dtype() != DT_FLOAT || t->shape().rank() > max_rank) return std::nullopt;
+    const TensorShape& s = t->shape();
+    for (int d = 0; d + 1 < s.rank(); ++d) {
+      if (s.dim(d) != 1) return std::nullopt;
+    }
+    const int64_t size = t->NumElements();
+    if (size != 1 && size != channels) return std::nullopt;
+    std::vector<float> v(channels);
+    for (int64_t c = 0; c < channels; ++c) v[c] = t->flat<float>()[size == 1 ? 0 : c];
+    return v;
+  }
+
+  // A BiasAdd (NHWC, float) with a Const bias that only `consumer` reads, on its device.
+  NodeDef* BiasAddFeeding(const std::string& input, const NodeDef& consumer) {
+    absl::StatusOr<InputName> x = ParseInputName(input);
+    if (!x.ok() || x->index != 0 || absl::StartsWith(input, "^")) return nullptr;
+    NodeDef* b = Find(x->node);
+    std::string format = "NHWC";
+    DataType type = DT_INVALID;
+    if (b == nullptr || b->op() != "BiasAdd") return nullptr;
+    (void)GetNodeAttr(*b, "data_format", &format);
+    (void)GetNodeAttr(*b, "T", &type);
+    const int sole = SoleConsumer(b->name());
+    if (format != "NHWC" || type != DT_FLOAT || sole < 0 ||
+        graph_->node(sole).name() != consumer.name() ||
+        DeviceOf(b->name()) != DeviceOf(consumer.name()) || !ConstInput(*b, 1)) {
+      return nullptr;
+    }
+    return b;
+  }
+
+  // Adds a Const holding `values` as a [C] vector on `device`; returns its name.
+  std::string AddVectorConst(const std::string& name, const std::vector<float>& values,
+                             const std::string& device, std::vector<NodeDef>* added) {
+    Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(values.size())}));
+    std::copy(values.begin(), values.end(), t.flat<float>().data());
+    NodeDef& c = added->emplace_back();
+    c.set_name(name);
+    MakeConst(&c, t);
+    (*devices_)[name] = device;
+    return name;
+  }
+
+  // Turns `n` into BiasAdd(x, bias) (NHWC, float), keeping its name, device and control inputs.
+  void MakeBiasAdd(NodeDef* n, const std::string& x, const std::string& bias) {
+    std::vector<std::string> control;
+    for (const std::string& in : n->input()) {
+      if (absl::StartsWith(in, "^")) control.push_back(in);
+    }
+    n->set_op("BiasAdd");
+    n->clear_input();
+    n->add_input(x);
+    n->add_input(bias);
+    for (const std::string& c : control) n->add_input(c);
+    n->mutable_attr()->clear();
+    SetAttr(n, "T", DT_FLOAT);
+    SetAttr(n, "data_format", "NHWC");
+  }
+
+  // Inference batch norm as Keras 3 and tf.nn.batch_normalization write it, once constants are
+  // folded: product -> [BiasAdd(const)] -> Mul(const per channel) -> Add(const per channel).
+  //   Mul: the scale goes into the product's filter (and a BiasAdd's bias before it); the Mul
+  //        becomes a BiasAdd (a zero bias when there was none).
+  //   Add/AddV2 after such a BiasAdd, or right after a product: one BiasAdd with the sum.
+  // Fuse() then makes _Fused* kernels of the BiasAdds. Rounds repeat until nothing changes; a
+  // node rewritten in a round is not looked at again in that round (the indexes are stale).
+  void FoldChannelScaleAndShift() {
+    int created = 0;
+    for (bool changed = true; changed;) {
+      changed = false;
+      Reindex();
+      absl::flat_hash_set<std::string> touched, dead;
+      std::vector<NodeDef> added;
+      for (int i = 0; i < graph_->node_size(); ++i) {
+        NodeDef* n = graph_->mutable_node(i);
+        DataType type = DT_INVALID;
+        (void)GetNodeAttr(*n, "T", &type);
+        const bool is_mul = n->op() == "Mul";
+        if ((!is_mul && n->op() != "Add" && n->op() != "AddV2") || type != DT_FLOAT ||
+            touched.contains(n->name()) || n->input_size() < 2) {
+          continue;
+        }
+        for (int side = 0; side < 2; ++side) {
+          const std::string x = n->input(side);
+          NodeDef* bias_add = BiasAddFeeding(x, *n);
+          const std::string product_input = bias_add != nullptr ? bias_add->input(0) : x;
+          std::optional<ScalableProduct> product =
+              ProductFeeding(product_input, bias_add != nullptr ? *bias_add : *n);
+          if (!product && !(bias_add != nullptr && !is_mul)) continue;
+          const int64_t channels =
+              product ? product->channels : ConstInput(*bias_add, 1)->NumElements();
+          // Without a product the rank is unknown: only a [C] vector keeps the shape.
+          std::optional<std::vector<float>> v =
+              ChannelVector(*n, 1 - side, channels, product ? product->rank : 1);
+          if (!v) continue;
+          bool involved_touched = bias_add != nullptr && touched.contains(bias_add->name());
+          if (product && touched.contains(product->node->name())) involved_touched = true;
+          if (involved_touched) continue;
+          const std::string device = DeviceOf(n->name());
+          std::vector<float> bias(channels, 0.f);
+          if (bias_add != nullptr) {
+            Tensor b = *ConstInput(*bias_add, 1);
+            if (b.NumElements() != channels) continue;
+            std::copy(b.flat<float>().data(), b.flat<float>().data() + channels, bias.begin());
+          }
+          if (is_mul) {
+            Tensor w(DT_FLOAT, product->filter.shape());
+            const float* src = product->filter.flat<float>().data();
+            float* dst = w.flat<float>().data();
+            for (int64_t e = 0; e < w.NumElements(); ++e) dst[e] = src[e] * (*v)[e % channels];
+            for (int64_t c = 0; c < channels; ++c) bias[c] *= (*v)[c];
+            const std::string w_name =
+                absl::StrCat(product->node->name(), "/scaled_filter_", created);
+            NodeDef& wc = added.emplace_back();
+            wc.set_name(w_name);
+            MakeConst(&wc, w);
+            (*devices_)[w_name] = DeviceOf(product->node->name());
+            product->node->set_input(1, w_name);
+          } else {
+            for (int64_t c = 0; c < channels; ++c) bias[c] += (*v)[c];
+          }
+          const std::string b_name =
+              AddVectorConst(absl::StrCat(n->name(), "/folded_bias_", created), bias, device,
+                             &added);
+          ++created;
+          if (bias_add != nullptr) {
+            // n reads the product directly; the BiasAdd it replaces had n as its one reader.
+            for (const std::string& in : bias_add->input()) {
+              if (absl::StartsWith(in, "^")) n->add_input(in);
+            }
+            dead.insert(bias_add->name());
+            touched.insert(bias_add->name());
+          }
+          MakeBiasAdd(n, product_input, b_name);
+          touched.insert(n->name());
+          if (product) touched.insert(product->node->name());
+          ++stats_->scale_shifts_folded;
+          changed = true;
+          break;
+        }
+      }
+      for (NodeDef& c : added) *graph_->add_node() = std::move(c);
+      RemoveNodes(dead);
+    }
+    PruneUnreadConsts();
+  }
+
   // --- fusions ------------------------------------------------------------------------------
 
   void Fuse() {
@@ -510,14 +713,16 @@ class Optimizer {
       if (format != "NHWC" || (type != DT_FLOAT && type != DT_DOUBLE)) continue;
       absl::StatusOr<InputName> x = ParseInputName(bias_add->input(0));
       NodeDef* producer = x.ok() && x->index == 0 ? Find(x->node) : nullptr;
-      if (producer == nullptr || (producer->op() != "MatMul" && producer->op() != "Conv2D")) {
+      if (producer == nullptr ||
+          (producer->op() != "MatMul" && producer->op() != "Conv2D" &&
+           producer->op() != "DepthwiseConv2dNative")) {
         continue;
       }
       if (SoleConsumer(producer->name()) != i || !OnCpu(producer->name()) ||
           DeviceOf(producer->name()) != DeviceOf(bias_add->name())) {
         continue;
       }
-      if (producer->op() == "Conv2D") {
+      if (producer->op() != "MatMul") {
         std::string conv_format = "NHWC";
         (void)GetNodeAttr(*producer, "data_format", &conv_format);
         if (conv_format != "NHWC") continue;
@@ -536,7 +741,7 @@ class Optimizer {
       NodeDef* last = activation != nullptr ? activation : bias_add;
       NodeDef fused;
       fused.set_name(last->name());
-      fused.set_op(producer->op() == "MatMul" ? "_FusedMatMul" : "_FusedConv2D");
+      fused.set_op(absl::StrCat("_Fused", producer->op()));
       fused.set_device(last->device());
       fused.add_input(producer->input(0));
       fused.add_input(producer->input(1));

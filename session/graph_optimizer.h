@@ -9,10 +9,13 @@
 //     Consts too, so Shape -> StridedSlice -> Pack chains fold away;
 //   - common-subexpression elimination: stateless nodes with the same op, attrs, device and
 //     inputs (in any order for commutative ops) are merged;
-//   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul, and
-//     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D (TensorFlow's op names and attrs);
-//     Conv2D with a constant filter followed by an inference FusedBatchNorm(V3) with constant
-//     parameters is folded into the filter and a bias first.
+//   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul,
+//     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D and DepthwiseConv2dNative + BiasAdd
+//     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs).
+//     Before that, batch norms at inference are folded into the product's constant filter and
+//     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
+//     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
+//     DepthwiseConv2dNative or MatMul, with or without a BiasAdd between).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
 // deadness make these rewrites unsafe without frame analysis). Every rewrite keeps the devices:
 // `devices` maps node name -> device and gets entries for the nodes the optimizer creates.
@@ -57,6 +60,7 @@ struct GraphOptimizerStats {
   int nodes_merged = 0;
   int fusions = 0;
   int batch_norms_folded = 0;
+  int scale_shifts_folded = 0;  // Mul / Add by per-channel constants folded into a product
 };
 
 absl::Status OptimizeGraph(const GraphOptimizerOptions& options, GraphDef* graph,

@@ -191,6 +191,116 @@ TEST(GraphOptimizerTest, FoldsBatchNormIntoConvAndFusesBiasRelu) {
                     {"relu:0"}, 1e-5f);
 }
 
+std::vector<float> Ramp(size_t n, float step, float offset) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = step * static_cast<float>(i % 7) + offset;
+  return v;
+}
+
+Tensor RampInput(const TensorShape& shape) {
+  std::vector<float> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 3) % 11) * 0.5f - 2.5f;
+  return Tensor::FromVector<float>(v, shape);
+}
+
+TEST(GraphOptimizerTest, FoldsKerasBatchNormMulAddIntoConvAndFusesRelu6) {
+  // conv -> x * scale -> + shift -> Relu6, as Keras 3's BatchNormalization leaves it frozen.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), Ramp(3 * 3 * 2 * 4, 0.1f, -0.3f),
+                               TensorShape({3, 3, 2, 4}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output scaled = ops::Mul(root.WithOpName("scale"), conv,
+                           ops::Const(root.WithOpName("s"), {2.f, -1.f, 0.5f, 3.f}));
+  Output shifted = ops::AddV2(root.WithOpName("shift"),
+                              ops::Const(root.WithOpName("t"), {0.25f, 1.f, -0.5f, 2.f}), scaled);
+  ops::Relu6(root.WithOpName("relu6"), shifted);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_folded, 2);
+  const NodeDef* fused = Find(o.graph, "relu6");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedConv2D");
+  EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "Relu6"));
+  for (const char* gone : {"conv", "scale", "shift", "w", "s", "t"}) {
+    EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+  }
+  // The folded bias is the shift (the scale applies to a zero bias).
+  const NodeDef* bias = Find(o.graph, Inputs(o.graph, "relu6")[2]);
+  ASSERT_NE(bias, nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor b, TensorFromProto(bias->attr().at("value").tensor()));
+  EXPECT_THAT(std::vector<float>(b.flat<float>().data(), b.flat<float>().data() + 4),
+              ElementsAre(0.25f, 1.f, -0.5f, 2.f));
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({1, 5, 5, 2}))}}, {"relu6:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, FoldsScaleThroughABiasIntoADepthwiseFilter) {
+  // depthwise (multiplier 2) -> BiasAdd -> Mul -> Add -> Relu: the scale multiplies the filter
+  // and the bias; one _FusedDepthwiseConv2dNative remains.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), Ramp(3 * 3 * 3 * 2, 0.2f, -0.5f),
+                               TensorShape({3, 3, 3, 2}));
+  Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), x, w, {1, 1, 1, 1}, "SAME");
+  Output biased = ops::BiasAdd(root.WithOpName("ba"), dw,
+                               ops::Const(root, {1.f, -1.f, 0.5f, 0.f, 2.f, -3.f}));
+  Output scaled = ops::Mul(root.WithOpName("scale"),
+                           ops::Const<float>(root, {0.5f, 2.f, -1.f, 1.f, 3.f, 0.25f},
+                                             TensorShape({1, 1, 1, 6})),
+                           biased);
+  Output shifted = ops::AddV2(root.WithOpName("shift"), scaled, ops::Const(root, 0.75f));
+  ops::Relu(root.WithOpName("relu"), shifted);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_folded, 2);
+  EXPECT_EQ(Find(o.graph, "relu")->op(), "_FusedDepthwiseConv2dNative");
+  EXPECT_THAT(Find(o.graph, "relu")->attr().at("fused_ops").list().s(),
+              ElementsAre("BiasAdd", "Relu"));
+  const NodeDef* bias = Find(o.graph, Inputs(o.graph, "relu")[2]);
+  ASSERT_NE(bias, nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor b, TensorFromProto(bias->attr().at("value").tensor()));
+  // (bias * scale) + 0.75
+  EXPECT_THAT(std::vector<float>(b.flat<float>().data(), b.flat<float>().data() + 6),
+              ElementsAre(1.25f, -1.25f, 0.25f, 0.75f, 6.75f, 0.f));
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({2, 5, 4, 3}))}}, {"relu:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, FoldsAScaleIntoMatMulColumns) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output mm = ops::MatMul(root.WithOpName("mm"), x,
+                          ops::Const(root, {{1.f, -2.f}, {3.f, 4.f}, {-5.f, 6.f}}));
+  Output scaled = ops::Mul(root.WithOpName("scale"), mm, ops::Const(root, {{3.f, -0.5f}}));
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_folded, 1);
+  EXPECT_EQ(Find(o.graph, "scale")->op(), "_FusedMatMul");
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({4, 3}))}}, {"scale:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), Ramp(2 * 2 * 2 * 3, 0.1f, -0.3f),
+                               TensorShape({2, 2, 2, 3}));
+  // A fed scale; a constant that broadcasts over more than the channels; a conv read twice.
+  ops::Mul(root.WithOpName("fed"), ops::Conv2D(root.WithOpName("c1"), x, w, {1, 1, 1, 1}, "SAME"),
+           y);
+  ops::Mul(root.WithOpName("wide"),
+           ops::Conv2D(root.WithOpName("c2"), x, w, {1, 1, 1, 1}, "SAME"),
+           ops::Const<float>(root, Ramp(2 * 3, 1.f, 0.5f), TensorShape({2, 1, 1, 3})));
+  Output c3 = ops::Conv2D(root.WithOpName("c3"), x, w, {1, 1, 1, 1}, "SAME");
+  ops::Mul(root.WithOpName("shared"), c3, ops::Const(root, {1.f, 2.f, 3.f}));
+  ops::Neg(root.WithOpName("other_reader"), c3);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_folded, 0);
+  for (const char* kept : {"fed", "wide", "shared"}) EXPECT_EQ(Find(o.graph, kept)->op(), "Mul");
+}
+
 TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
   // Fetching mm keeps it: BiasAdd + Relu alone cannot fuse, and values stay right.
   Scope root = Scope::NewRootScope();
