@@ -1,5 +1,7 @@
-// Conv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on the CPU, NHWC,
-// by im2col and the one GEMM (kernels/gemm.h):
+// Conv2D, _FusedConv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on
+// the CPU, NHWC. Float Conv2D / _FusedConv2D run on oneDNN (kernels/onednn_conv.h: its direct
+// convolution measured faster than everything else here); the rest by im2col and the one GEMM
+// (kernels/gemm.h):
 //   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
 //   ci]
 //     * filter[kh,kw,ci,co] (zero outside the input). The patches of a block of output pixels are
@@ -25,6 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -36,6 +39,7 @@
 #include "kernels/gemm.h"
 #include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/onednn_conv.h"
 
 namespace rill {
 namespace {
@@ -166,6 +170,46 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   return first_error;
 }
 
+// The oneDNN description of a float convolution (kernels/onednn_conv.h).
+OneDnnConvShape OneDnnShape(const ConvGeometry& g, bool has_bias, FusedActivation act) {
+  OneDnnConvShape s;
+  s.batch = g.batch;
+  s.in_h = g.in_h;
+  s.in_w = g.in_w;
+  s.in_c = g.in_c;
+  s.k_h = g.k_h;
+  s.k_w = g.k_w;
+  s.out_c = g.out_c;
+  s.out_h = g.out_h;
+  s.out_w = g.out_w;
+  s.stride_h = g.stride_h;
+  s.stride_w = g.stride_w;
+  s.dil_h = g.dil_h;
+  s.dil_w = g.dil_w;
+  s.pad_top = g.pad_h;
+  s.pad_left = g.pad_w;
+  s.has_bias = has_bias;
+  s.activation = act;
+  return s;
+}
+
+// Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
+// dtypes by im2col + GEMM then the epilogue.
+template <typename T>
+absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
+                              const T* filter, const T* bias, FusedActivation act, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    return OneDnnConv2D(OneDnnShape(g, bias != nullptr, act), ctx.intra_op_threads(), in, filter,
+                        bias, out);
+  } else {
+    RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
+    if constexpr (std::is_same_v<T, double>) {  // _FusedConv2D's other dtype
+      if (bias != nullptr) BiasActivation<T>(ctx, out, bias, g.pixels(), g.out_c, act);
+    }
+    return absl::OkStatus();
+  }
+}
+
 template <typename T>
 absl::Status ConvBackpropInput(OpKernelContext& ctx, const ConvGeometry& g, const T* filter,
                                const T* out_backprop, T* in_grad) {
@@ -292,8 +336,8 @@ class Conv2DOp final : public ConvOpBase {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return ConvForward<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
-                            out->flat<T>().data());
+      return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
+                                 nullptr, FusedActivation::kNone, out->flat<T>().data());
     });
   }
 };
@@ -321,11 +365,8 @@ class FusedConv2DOp final : public ConvOpBase {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, input.flat<T>().data(),
-                                          filter.flat<T>().data(), out->flat<T>().data()));
-      BiasActivation<T>(ctx, out->flat<T>().data(), bias.flat<T>().data(),
-                        out->NumElements() / g.out_c, g.out_c, activation_);
-      return absl::OkStatus();
+      return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
+                                 bias.flat<T>().data(), activation_, out->flat<T>().data());
     });
   }
 

@@ -55,7 +55,7 @@ const std::set<std::string>& ExemptOps() {
       "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
       // Fusions the graph optimizer makes: the recorded models run through them
       // (tests/models), and session/graph_optimizer_test compares them with the unfused graph.
-      "_FusedMatMul", "_FusedConv2D",
+      "_FusedMatMul", "_FusedConv2D", "_FusedDepthwiseConv2dNative",
   };
   return *ops;
 }

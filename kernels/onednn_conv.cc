@@ -1,0 +1,161 @@
+#include "kernels/onednn_conv.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <dnnl.hpp>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
+#include "core/mutex.h"
+
+namespace rill {
+namespace {
+
+using dnnl::memory;
+
+// The oneDNN engine of the process (the CPU).
+dnnl::engine& Engine() {
+  static auto* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+// oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
+// thread count is part of the key.
+auto Key(const OneDnnConvShape& s, int threads) {
+  return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h, s.out_w,
+                         s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
+                         s.has_bias, static_cast<int>(s.activation));
+}
+using ConvKey = decltype(Key(OneDnnConvShape(), 1));
+
+// One shape's primitive and the memory descriptors its arguments use. Immutable once built.
+struct ConvPlan {
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward primitive;
+  memory::desc src, dst, user_weights, bias;
+  bool reorder_weights = false;
+};
+
+// The padding after the last window: whatever makes oneDNN's output size formula give out;
+// never negative (floor division absorbs input rows no window reaches, as in VALID).
+int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil, int64_t before) {
+  return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dil + 1 - in - before);
+}
+
+absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s) {
+  using tag = memory::format_tag;
+  const auto f32 = memory::data_type::f32;
+  auto plan = std::make_shared<ConvPlan>();
+  plan->src = memory::desc({s.batch, s.in_c, s.in_h, s.in_w}, f32, tag::nhwc);
+  plan->dst = memory::desc({s.batch, s.out_c, s.out_h, s.out_w}, f32, tag::nhwc);
+  plan->user_weights = memory::desc({s.out_c, s.in_c, s.k_h, s.k_w}, f32, tag::hwio);
+  plan->bias = memory::desc({s.out_c}, f32, tag::a);
+  const memory::desc any_weights({s.out_c, s.in_c, s.k_h, s.k_w}, f32, tag::any);
+  const memory::dims strides = {s.stride_h, s.stride_w};
+  const memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
+  const memory::dims pad_l = {s.pad_top, s.pad_left};
+  const memory::dims pad_r = {PadAfter(s.in_h, s.out_h, s.k_h, s.stride_h, s.dil_h, s.pad_top),
+                              PadAfter(s.in_w, s.out_w, s.k_w, s.stride_w, s.dil_w, s.pad_left)};
+  try {
+    auto desc = s.has_bias
+                    ? dnnl::convolution_forward::desc(
+                          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                          plan->src, any_weights, plan->bias, plan->dst, strides, dilates, pad_l,
+                          pad_r)
+                    : dnnl::convolution_forward::desc(
+                          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                          plan->src, any_weights, plan->dst, strides, dilates, pad_l, pad_r);
+    dnnl::primitive_attr attr;
+    // Each call brings its own scratchpad: the library-managed one is shared by the process and
+    // concurrent calls from two threads overwrote each other's partial sums (test below).
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (s.activation != FusedActivation::kNone) {
+      dnnl::post_ops ops;
+      if (s.activation == FusedActivation::kRelu) {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      } else {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+      }
+      attr.set_post_ops(ops);
+    }
+    plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
+    plan->primitive = dnnl::convolution_forward(plan->pd);
+    plan->reorder_weights = plan->pd.weights_desc() != plan->user_weights;
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(absl::StrCat(
+        "oneDNN convolution failed for input [", s.batch, ",", s.in_h, ",", s.in_w, ",", s.in_c,
+        "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",", s.out_c, "]: ", e.what()));
+  }
+  return std::shared_ptr<const ConvPlan>(std::move(plan));
+}
+
+// The process's plans by shape. Bounded: cleared when full (plans in use stay alive through
+// their shared_ptr).
+class PlanCache {
+ public:
+  // REQUIRES: the calling thread's OpenMP thread count is `threads`.
+  absl::StatusOr<std::shared_ptr<const ConvPlan>> Get(const OneDnnConvShape& s, int threads) {
+    const ConvKey key = Key(s, threads);
+    {
+      MutexLock lock(&mu_);
+      auto it = plans_.find(key);
+      if (it != plans_.end()) return it->second;
+    }
+    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s);  // outside the lock
+    if (!plan.ok()) return plan.status();
+    MutexLock lock(&mu_);
+    if (plans_.size() >= kMaxPlans) plans_.clear();
+    return plans_.emplace(key, *std::move(plan)).first->second;
+  }
+
+ private:
+  static constexpr size_t kMaxPlans = 512;
+  Mutex mu_;
+  absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>> plans_;  // guarded by mu_
+};
+
+}  // namespace
+
+absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* input,
+                          const float* filter, const float* bias, float* output) {
+  static auto* cache = new PlanCache();
+  // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
+  threads = std::max(1, threads);
+  omp_set_num_threads(threads);
+  absl::StatusOr<std::shared_ptr<const ConvPlan>> got = cache->Get(s, threads);
+  if (!got.ok()) return got.status();
+  const ConvPlan& plan = **got;
+  try {
+    dnnl::engine& engine = Engine();
+    dnnl::stream stream(engine);
+    memory src(plan.src, engine, const_cast<float*>(input));
+    memory dst(plan.dst, engine, output);
+    memory user_weights(plan.user_weights, engine, const_cast<float*>(filter));
+    memory weights = user_weights;
+    if (plan.reorder_weights) {
+      weights = memory(plan.pd.weights_desc(), engine);
+      dnnl::reorder(user_weights, weights).execute(stream, user_weights, weights);
+    }
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    if (s.has_bias) args.emplace(DNNL_ARG_BIAS, memory(plan.bias, engine, const_cast<float*>(bias)));
+    if (plan.pd.scratchpad_desc().get_size() > 0) {
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(plan.pd.scratchpad_desc(), engine));
+    }
+    plan.primitive.execute(stream, args);
+    stream.wait();
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

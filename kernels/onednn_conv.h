@@ -1,0 +1,46 @@
+// Float NHWC Conv2D forward on oneDNN (Debian's libdnnl 2.6, OpenMP runtime), optionally with a
+// bias and Relu / Relu6 applied inside the convolution (_FusedConv2D). Rill's Conv2D and
+// _FusedConv2D use it for float; other dtypes keep im2col + the one GEMM (kernels/gemm.h).
+//
+// Why oneDNN here and OpenBLAS for MatMul (measured on this project's 2-core Zen 4 machine,
+// README "Performance"): oneDNN's direct convolution (brgconv, AVX-512) ran 1x28x28x32 -> 64 3x3 in
+// 243 us against im2col + sgemm's 321 us and ONNX Runtime's 264 us; sgemm stays the GEMM.
+//
+//   OneDnnConvShape s = ...;  // geometry in TensorFlow's terms
+//   RILL_RETURN_IF_ERROR(OneDnnConv2D(s, threads, input, filter_hwio, bias_or_null, output));
+//
+// Primitives are built once per shape (a process-wide cache, bounded) and reused; the filter is
+// reordered into oneDNN's blocked layout on every call (a few microseconds for the filters of
+// the benchmarks and models, and always current when a variable feeds it). Errors: Internal with
+// oneDNN's message when it rejects a shape ("oneDNN convolution failed for ...: ...").
+// Thread-safe: concurrent calls share the cache under a mutex and run on their own OpenMP teams
+// of `threads` threads (the calling thread and threads-1 OpenMP workers), each with its own
+// scratchpad.
+#ifndef RILL_KERNELS_ONEDNN_CONV_H_
+#define RILL_KERNELS_ONEDNN_CONV_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "kernels/fused_epilogue.h"
+
+namespace rill {
+
+struct OneDnnConvShape {
+  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
+  int64_t k_h = 0, k_w = 0, out_c = 0;
+  int64_t out_h = 0, out_w = 0;
+  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+  int64_t pad_top = 0, pad_left = 0;  // padding before; the padding after follows from out_h/w
+  bool has_bias = false;
+  FusedActivation activation = FusedActivation::kNone;
+};
+
+// out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
+// shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC.
+absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
+                          const float* filter, const float* bias, float* output);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_ONEDNN_CONV_H_
