@@ -2,8 +2,9 @@
 // end) on the CPU, NHWC: each input channel ci is convolved with its own
 // `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of
 // in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input).
-// For each output pixel the window's taps are accumulated over the contiguous channel vector
-// (vectorized), pixels in parallel on the intra-op pool; half accumulates in float.
+// float runs on oneDNN as a grouped convolution (kernels/onednn_conv.h, bias and activation as
+// post-ops); half and double: for each output pixel the window's taps are accumulated over the
+// contiguous channel vector (vectorized), pixels in parallel on the intra-op pool, half in float.
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter
 // must be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2",
 // "Computed output size would be negative: ..."; Unimplemented for data_format NCHW ("The
@@ -21,6 +22,7 @@
 #include "kernels/fused_epilogue.h"
 #include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/onednn_conv.h"
 
 namespace rill {
 namespace {
@@ -136,6 +138,31 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
         Tensor * out,
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
     if (out->NumElements() == 0) return absl::OkStatus();
+    if (input.dtype() == DT_FLOAT) {  // oneDNN's grouped convolution (kernels/onednn_conv.h)
+      OneDnnConvShape s;
+      s.batch = g.batch;
+      s.in_h = g.in_h;
+      s.in_w = g.in_w;
+      s.in_c = g.in_c;
+      s.k_h = g.k_h;
+      s.k_w = g.k_w;
+      s.out_c = g.in_c * g.mult;
+      s.out_h = g.out_h;
+      s.out_w = g.out_w;
+      s.stride_h = g.stride_h;
+      s.stride_w = g.stride_w;
+      s.dil_h = g.dil_h;
+      s.dil_w = g.dil_w;
+      s.pad_top = g.pad_h;
+      s.pad_left = g.pad_w;
+      s.has_bias = kFused;
+      s.activation = activation_;
+      s.groups = g.in_c;
+      return OneDnnConv2D(s, ctx.intra_op_threads(), input.flat<float>().data(),
+                          filter.flat<float>().data(),
+                          kFused ? ctx.input(2).flat<float>().data() : nullptr,
+                          out->flat<float>().data());
+    }
     auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* x = input.flat<T>().data();

@@ -32,7 +32,7 @@ dnnl::engine& Engine() {
 auto Key(const OneDnnConvShape& s, int threads) {
   return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h, s.out_w,
                          s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
-                         s.has_bias, static_cast<int>(s.activation));
+                         s.has_bias, static_cast<int>(s.activation), s.groups);
 }
 using ConvKey = decltype(Key(OneDnnConvShape(), 1));
 
@@ -56,9 +56,14 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
   auto plan = std::make_shared<ConvPlan>();
   plan->src = memory::desc({s.batch, s.in_c, s.in_h, s.in_w}, f32, tag::nhwc);
   plan->dst = memory::desc({s.batch, s.out_c, s.out_h, s.out_w}, f32, tag::nhwc);
-  plan->user_weights = memory::desc({s.out_c, s.in_c, s.k_h, s.k_w}, f32, tag::hwio);
+  // Grouped weights are (groups, out per group, in per group, h, w); TensorFlow's depthwise
+  // [h, w, in_c, multiplier] is that in hwigo order (in per group is 1).
+  const memory::dims weight_dims =
+      s.groups > 1 ? memory::dims{s.groups, s.out_c / s.groups, s.in_c / s.groups, s.k_h, s.k_w}
+                   : memory::dims{s.out_c, s.in_c, s.k_h, s.k_w};
+  plan->user_weights = memory::desc(weight_dims, f32, s.groups > 1 ? tag::hwigo : tag::hwio);
   plan->bias = memory::desc({s.out_c}, f32, tag::a);
-  const memory::desc any_weights({s.out_c, s.in_c, s.k_h, s.k_w}, f32, tag::any);
+  const memory::desc any_weights(weight_dims, f32, tag::any);
   const memory::dims strides = {s.stride_h, s.stride_w};
   const memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
   const memory::dims pad_l = {s.pad_top, s.pad_left};
@@ -92,7 +97,8 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat(
         "oneDNN convolution failed for input [", s.batch, ",", s.in_h, ",", s.in_w, ",", s.in_c,
-        "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",", s.out_c, "]: ", e.what()));
+        "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",",
+        s.groups > 1 ? s.out_c / s.groups : s.out_c, "]: ", e.what()));
   }
   return std::shared_ptr<const ConvPlan>(std::move(plan));
 }

@@ -1,5 +1,6 @@
-// Float NHWC Conv2D forward on oneDNN (Debian's libdnnl 2.6, OpenMP runtime), optionally with a
-// bias and Relu / Relu6 applied inside the convolution (_FusedConv2D). Rill's Conv2D and
+// Float NHWC Conv2D and DepthwiseConv2dNative forward on oneDNN (Debian's libdnnl 2.6, OpenMP
+// runtime), optionally with a bias and Relu / Relu6 applied inside the convolution (the
+// optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Rill's Conv2D and
 // _FusedConv2D use it for float; other dtypes keep im2col + the one GEMM (kernels/gemm.h).
 //
 // Why oneDNN here and OpenBLAS for MatMul (measured on this project's 2-core Zen 4 machine,
@@ -34,6 +35,10 @@ struct OneDnnConvShape {
   int64_t pad_top = 0, pad_left = 0;  // padding before; the padding after follows from out_h/w
   bool has_bias = false;
   FusedActivation activation = FusedActivation::kNone;
+  // 1: a plain convolution, filter HWIO [k_h, k_w, in_c, out_c]. in_c: a depthwise convolution
+  // (DepthwiseConv2dNative), filter [k_h, k_w, in_c, out_c / in_c]; output channel c * M + m is
+  // input channel c under multiplier m, as in TensorFlow.
+  int64_t groups = 1;
 };
 
 // out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when

@@ -1,4 +1,4 @@
-// OneDnnConv2D against a direct convolution loop: padding before and after (SAME with odd
+// OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after (SAME with odd
 // totals, VALID with rows no window reaches, explicit), strides, dilations, batches, the fused
 // bias / Relu / Relu6, and the plan cache across calls and threads.
 #include "kernels/onednn_conv.h"
@@ -35,9 +35,14 @@ std::vector<float> Reference(const OneDnnConvShape& s, const std::vector<float>&
               const int64_t h = oh * s.stride_h - s.pad_top + kh * s.dil_h;
               const int64_t w = ow * s.stride_w - s.pad_left + kw * s.dil_w;
               if (h < 0 || h >= s.in_h || w < 0 || w >= s.in_w) continue;
+              const float* x = &in[((n * s.in_h + h) * s.in_w + w) * s.in_c];
+              if (s.groups > 1) {  // depthwise: channel co reads input co / M, filter [c, m]
+                const int64_t mult = s.out_c / s.in_c;
+                acc += double{x[co / mult]} * f[(kh * s.k_w + kw) * s.out_c + co];
+                continue;
+              }
               for (int64_t ci = 0; ci < s.in_c; ++ci) {
-                acc += double{in[((n * s.in_h + h) * s.in_w + w) * s.in_c + ci]} *
-                       f[((kh * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
+                acc += double{x[ci]} * f[((kh * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
               }
             }
           if (s.activation != FusedActivation::kNone) acc = std::max(acc, 0.0);
@@ -111,6 +116,26 @@ TEST(OneDnnConvTest, MatchesADirectConvolution) {
         ExpectMatchesReference(s, 1, c.name + (bias ? " bias" : "") + " act" +
                                          std::to_string(static_cast<int>(act)));
       }
+    }
+  }
+}
+
+TEST(OneDnnConvTest, DepthwiseIsAGroupedConvolutionInTensorFlowsChannelOrder) {
+  // Multipliers 1 and 3; SAME 3x3, stride 2 with TensorFlow's 0-before / 1-after padding, and a
+  // dilated VALID window.
+  std::vector<Case> cases = {
+      {"mult1_same", Shape(2, 7, 6, 8, 3, 8, 1, 1, 1, 1, 7, 6)},
+      {"mult3_stride2", Shape(1, 8, 8, 4, 3, 12, 2, 1, 0, 0, 4, 4)},
+      {"mult2_dilated", Shape(1, 9, 9, 3, 3, 6, 1, 2, 0, 0, 5, 5)},
+  };
+  for (Case& c : cases) {
+    c.shape.groups = c.shape.in_c;
+    for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu6}) {
+      OneDnnConvShape s = c.shape;
+      s.has_bias = act != FusedActivation::kNone;
+      s.activation = act;
+      ExpectMatchesReference(s, 1, c.name);
+      ExpectMatchesReference(s, 2, c.name + " 2 threads");
     }
   }
 }
