@@ -4,8 +4,8 @@
 //   GemmDims d{m, n, k, /*lda=*/k, /*ldb=*/n, /*transpose_a=*/false, /*transpose_b=*/false};
 //   RILL_RETURN_IF_ERROR(Gemm<float>(d, a, b, c));
 //
-// float goes through oneDNN's sgemm (measured 8-30 % faster than OpenBLAS's here, README
-// "Performance"), double, complex64 and complex128 through OpenBLAS (cblas_?gemm), matrix-vector
+// float goes through oneDNN's sgemm from 2^20 multiply-adds on (measured 8-30 % faster than
+// OpenBLAS's there, README "Build notes"; smaller or narrow products stay on OpenBLAS), double, complex64 and complex128 through OpenBLAS (cblas_?gemm), matrix-vector
 // products (m or n of 1, float and double) through OpenBLAS's gemv; half and bfloat16 accumulate
 // in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
 // k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of

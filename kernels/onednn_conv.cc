@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <tuple>
 #include <unordered_map>
@@ -128,6 +129,27 @@ class PlanCache {
   absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>> plans_;  // guarded by mu_
 };
 
+// A 64-byte aligned buffer that only grows: the reordered filter and the scratchpad of the
+// convolutions run on one thread (malloc'ing them per call cost page faults on every run: the
+// small CNN's 200 KiB filter and its scratchpad were mmapped and zeroed by the kernel each time).
+class GrowingBuffer {
+ public:
+  void* Get(size_t bytes) {
+    if (bytes > size_) {
+      data_.reset(static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+      size_ = data_ != nullptr ? bytes : 0;
+    }
+    return data_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> data_;
+  size_t size_ = 0;
+};
+
 }  // namespace
 
 absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* input,
@@ -145,16 +167,22 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
     memory src(plan.src, engine, const_cast<float*>(input));
     memory dst(plan.dst, engine, output);
     memory user_weights(plan.user_weights, engine, const_cast<float*>(filter));
+    // This thread's buffers; a call finishes with them before the thread can make another.
+    thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
     memory weights = user_weights;
     if (plan.reorder_weights) {
-      weights = memory(plan.pd.weights_desc(), engine);
+      void* w = weights_buffer.Get(plan.pd.weights_desc().get_size());
+      if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
+      weights = memory(plan.pd.weights_desc(), engine, w);
       dnnl::reorder(user_weights, weights).execute(stream, user_weights, weights);
     }
     std::unordered_map<int, memory> args = {
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
     if (s.has_bias) args.emplace(DNNL_ARG_BIAS, memory(plan.bias, engine, const_cast<float*>(bias)));
-    if (plan.pd.scratchpad_desc().get_size() > 0) {
-      args.emplace(DNNL_ARG_SCRATCHPAD, memory(plan.pd.scratchpad_desc(), engine));
+    if (const size_t bytes = plan.pd.scratchpad_desc().get_size(); bytes > 0) {
+      void* pad = scratchpad_buffer.Get(bytes);
+      if (pad == nullptr) return absl::ResourceExhaustedError("no memory for a scratchpad");
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(plan.pd.scratchpad_desc(), engine, pad));
     }
     plan.primitive.execute(stream, args);
     stream.wait();

@@ -3,6 +3,7 @@
 //   BM_MatMulSession/N/threads   float32 NxN MatMul, a and b fed, the product fetched;
 //   BM_Sgemm/N/threads           cblas_sgemm on the same sizes (the ceiling Rill's MatMul calls);
 //   BM_Conv2D_*/threads          NHWC Conv2D of the two shapes (input fed, filter Const);
+//   BM_DenseBatch1/threads       [1,3136] x [3136,1024] MatMul (memory-bound, a batch-1 layer);
 //   BM_MLP/batch/threads         784-512-512-10 Relu MLP with Softmax, input fed, probs fetched.
 // `threads` sets intra_op_parallelism_threads, which also sets OpenBLAS's thread count.
 //   bazel run -c opt //tools/bench:nn_bench -- --benchmark_repetitions=3
@@ -71,6 +72,19 @@ void BM_MatMulSession(benchmark::State& state) {
       "product", static_cast<int>(state.range(1)));
   state.counters["GFLOPs"] =
       benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// A batch-1 dense layer: [1, 3136] x [3136, 1024] (the small CNN's, 12.8 MB of weights read
+// once per run: bound by memory, not flops).
+void BM_DenseBatch1(benchmark::State& state) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), RandomTensor(TensorShape({3136, 1024}), 5));
+  ops::MatMul(root.WithOpName("dense"), x, w);
+  RunGraph(state, Build(root), {{"x", RandomTensor(TensorShape({1, 3136}), 6)}}, "dense",
+           static_cast<int>(state.range(0)));
+  state.counters["GBps"] = benchmark::Counter(3136.0 * 1024 * 4,
+                                              benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_Sgemm(benchmark::State& state) {
@@ -145,6 +159,7 @@ BENCHMARK(BM_Conv2D_224x224x3_to_64_7x7s2)
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DenseBatch1)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MLP)->ArgsProduct({{1, 64}, {1, 2}})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
