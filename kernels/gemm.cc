@@ -113,6 +113,11 @@ void BlasGemv(const GemmDims& d, const T* a, const T* b, T* c, int ldc) {
   }
 }
 
+// A row vector times a matrix of at least this many elements (256 KiB of floats) is split into
+// row bands: reading the matrix is the cost, and from here two threads read it faster than one
+// (MLP batch 1: the 784x512 and 512x512 layers).
+constexpr int64_t kMinBandedMatrixElements = 64 << 10;
+
 // Products of at least this many multiply-adds (m * n * k) go to oneDNN's sgemm.
 constexpr double kOneDnnMinVolume = 1 << 20;
 
@@ -215,7 +220,7 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
     // the partial rows (measured on 1x3136 by 3136x1024: 179 us on one thread; column halves on
     // two threads 175 us, row bands 143 us).
     const int threads = d.pool != nullptr ? d.pool->ParallelismForCaller() : 1;
-    if (d.m == 1 && !d.transpose_b && threads > 1 && 2.0 * d.n * d.k >= kMinParallelFlops) {
+    if (d.m == 1 && !d.transpose_b && threads > 1 && d.n * d.k >= kMinBandedMatrixElements) {
       return RowVectorTimesMatrixByBands(d, a, b, c, std::min<int64_t>(threads, d.k));
     }
   }
