@@ -504,6 +504,23 @@ class Executor::StepState {
           });
       return;
     }
+    if (ex_->simple_) {
+      // Partitions without loops or Merge: a node's input slots are written before it becomes
+      // ready and by nobody while it runs, so the kernel reads them in place; they are emptied
+      // right after it (before NodeDone may report the step done), ready for the next step.
+      params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
+      OpKernelContext ctx(params, item.num_outputs);
+      absl::Status s = item.kernel->Compute(ctx);
+      Record(t.id, start, ctx, params.inputs);
+      for (int i = 0; i < item.num_inputs; ++i) {
+        TensorValue& slot = first_input[i];
+        Tensor released(std::move(slot.tensor));  // drops the reference here
+        slot.ref = nullptr;
+        slot.ref_mu = nullptr;
+      }
+      NodeDone(t, s, &ctx, ready);
+      return;
+    }
     // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
     // once) and the context lives on this stack.
     TensorValueVector inputs(std::make_move_iterator(first_input),
@@ -571,29 +588,25 @@ class Executor::StepState {
     const size_t ready_before = ready.size();
     if (!s.ok()) {
       Fail(absl::StrContains(s.message(), "{{node ") ? s : WithNode(s, item.kernel->name()));
+    } else if (ok() && ctx == nullptr) {  // dead, or not run: every output is dead
+      TensorValueVector dead_outputs(item.num_outputs);
+      const bool is_dead = !item.is_control_trigger;
+      Propagate(t, is_dead, dead_outputs, ready);
     } else if (ok()) {
-      TensorValueVector dead_outputs;
-      TensorValueVector* outputs = nullptr;
-      if (ctx != nullptr) {
-        outputs = &ctx->outputs();
-        for (int o = 0; o < item.num_outputs && !item.may_leave_output; ++o) {
-          const TensorValue& out = (*outputs)[o];
-          if (!item.out_edges[o].empty() && !out.is_ref() && !out.tensor.IsInitialized()) {
-            s = WithNode(absl::InternalError(absl::StrCat("Node ", item.kernel->name(),
-                                                          " did not produce output ", o)),
-                         item.kernel->name());
-            break;
-          }
+      TensorValueVector& outputs = ctx->outputs();
+      for (int o = 0; o < item.num_outputs && !item.may_leave_output; ++o) {
+        const TensorValue& out = outputs[o];
+        if (!item.out_edges[o].empty() && !out.is_ref() && !out.tensor.IsInitialized()) {
+          s = WithNode(absl::InternalError(absl::StrCat("Node ", item.kernel->name(),
+                                                        " did not produce output ", o)),
+                       item.kernel->name());
+          break;
         }
-      } else {
-        dead_outputs.resize(item.num_outputs);
-        outputs = &dead_outputs;
       }
       if (!s.ok()) {
         Fail(s);
       } else {
-        const bool is_dead = (t.is_dead || ctx == nullptr) && !item.is_control_trigger;
-        Propagate(t, is_dead, *outputs, ready);
+        Propagate(t, t.is_dead && !item.is_control_trigger, outputs, ready);
       }
     }
     // Outputs nobody consumed (a target's) are freed now: once the count below reaches zero the
@@ -616,6 +629,10 @@ class Executor::StepState {
   void Propagate(const TaggedNode& t, bool is_dead, TensorValueVector& outputs,
                  ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
+    if (ex_->simple_) {  // no frames, no Enter / Exit / NextIteration
+      ActivateNodesLockFree(item, is_dead, outputs, ready);
+      return;
+    }
     FrameState* frame = t.frame;
     bool frame_done = false;
     if (item.is_enter) {
@@ -655,8 +672,6 @@ class Executor::StepState {
         ActivateNodes(item, false, frame, t.iter + 1, outputs, ready);
       }
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
-    } else if (ex_->simple_) {
-      ActivateNodesLockFree(item, is_dead, outputs, ready);
     } else {
       rill::MutexLock lock(&frame->mu);
       ActivateNodes(item, is_dead, frame, t.iter, outputs, ready);
