@@ -24,6 +24,7 @@
 #define RILL_KERNELS_CWISE_OP_H_
 
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -192,7 +193,7 @@ class BinaryOp final : public OpKernel {
     }
     // The output shape: x's when the shapes agree (no copy), else the broadcast one.
     const TensorShape* shape = &x.shape();
-    TensorShape broadcast;
+    std::optional<TensorShape> broadcast;  // built only when the shapes differ
     if (!F::kSameCount && x.shape() != y.shape()) {
       absl::StatusOr<TensorShape> b = BroadcastShapes(x.shape(), y.shape());
       if (!b.ok()) {
@@ -203,7 +204,7 @@ class BinaryOp final : public OpKernel {
         return absl::OkStatus();
       }
       broadcast = *std::move(b);
-      shape = &broadcast;
+      shape = &*broadcast;
     }
     return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
       return Run<typename decltype(tag)::type>(ctx, x, y, *shape);

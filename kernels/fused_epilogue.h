@@ -48,27 +48,36 @@ inline absl::Status CheckBias(const Tensor& bias, int64_t channels) {
   return absl::OkStatus();
 }
 
-// out[r, c] = act(out[r, c] + bias[c]) over `rows` rows of `channels`.
+// out[r, c] = act(out[r, c] + bias[c]) for rows [row_begin, row_end) and columns
+// [col_begin, col_end) of a matrix with `ld` elements per row (one block, on this thread).
+template <typename T>
+void BiasActivationBlock(T* out, int64_t ld, const T* bias, int64_t row_begin, int64_t row_end,
+                         int64_t col_begin, int64_t col_end, FusedActivation act) {
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    T* __restrict row = out + r * ld;
+    switch (act) {
+      case FusedActivation::kNone:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] += bias[c];
+        break;
+      case FusedActivation::kRelu:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] = std::max(row[c] + bias[c], T(0));
+        break;
+      case FusedActivation::kRelu6:
+        for (int64_t c = col_begin; c < col_end; ++c) {
+          row[c] = std::min(std::max(row[c] + bias[c], T(0)), T(6));
+        }
+        break;
+    }
+  }
+}
+
+// out[r, c] = act(out[r, c] + bias[c]) over `rows` rows of `channels`, rows split over the
+// intra-op pool.
 template <typename T>
 void BiasActivation(OpKernelContext& ctx, T* out, const T* bias, int64_t rows, int64_t channels,
                     FusedActivation act) {
   ctx.ParallelFor(rows, channels * 2, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      T* __restrict row = out + r * channels;
-      switch (act) {
-        case FusedActivation::kNone:
-          for (int64_t c = 0; c < channels; ++c) row[c] += bias[c];
-          break;
-        case FusedActivation::kRelu:
-          for (int64_t c = 0; c < channels; ++c) row[c] = std::max(row[c] + bias[c], T(0));
-          break;
-        case FusedActivation::kRelu6:
-          for (int64_t c = 0; c < channels; ++c) {
-            row[c] = std::min(std::max(row[c] + bias[c], T(0)), T(6));
-          }
-          break;
-      }
-    }
+    BiasActivationBlock(out, channels, bias, begin, end, 0, channels, act);
   });
 }
 

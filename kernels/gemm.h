@@ -10,27 +10,37 @@
 // in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
 // k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of
 // 2147483647" for BLAS types; Internal if oneDNN rejects a call. Thread-safe; large products are
-// split over `pool` (each block runs single-threaded in the library, so only one set of threads
-// competes for the cores).
+// split into blocks on an OpenMP team sized by `pool` (each block single-threaded in the
+// library, so only one set of threads competes for the cores).
 #ifndef RILL_KERNELS_GEMM_H_
 #define RILL_KERNELS_GEMM_H_
 
 #include <cstdint>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "core/thread_pool.h"
 #include "core/types.h"
 
 namespace rill {
 
+// Called by Gemm on the thread that computed a block of C, right after it, with the block's rows
+// [row_begin, row_end) and columns [col_begin, col_end): fused kernels apply their bias and
+// activation there while the block is in cache, on the same threads as the product.
+using GemmEpilogue = absl::FunctionRef<void(int64_t row_begin, int64_t row_end,
+                                            int64_t col_begin, int64_t col_end)>;
+
 struct GemmDims {
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0;  // row strides of a and b as stored
   bool transpose_a = false, transpose_b = false;
-  // The pool a large product is split over (one block per pool thread and one for the caller,
-  // each a single-threaded BLAS
-  // call); nullptr runs it on the calling thread. Not owned.
+  // The intra-op pool whose size (its threads plus the caller) sets how many blocks a large
+  // product is split into; the blocks run on an OpenMP team of that many threads (the team
+  // oneDNN's convolutions use), each a single-threaded BLAS call. nullptr: one block, on the
+  // calling thread. Not owned.
   ThreadPool* pool = nullptr;
+  // Optional; every element of C is passed to it exactly once. Not owned.
+  const GemmEpilogue* epilogue = nullptr;
 };
 
 // REQUIRES: a, b, c hold the elements d describes; c does not alias a or b.

@@ -1,10 +1,11 @@
-// Gemm<T> against a plain triple loop on every route it takes: OpenBLAS for small float products
+// Gemm<T> against a plain triple loop, and its epilogue, on every route it takes: OpenBLAS for small float products
 // and narrow outputs, oneDNN's sgemm from 2^20 multiply-adds, row bands for a row vector times a
 // matrix on a pool, column/row blocks on a pool, gemv for m or n of 1, transposes, double.
 #include "kernels/gemm.h"
 
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,45 @@ TEST(GemmTest, EveryRouteMatchesATripleLoop) {
         ExpectLikeALoop<double>(64, 80, 300, ta, tb, p);     // OpenBLAS dgemm
         ExpectLikeALoop<double>(1, 600, 1700, ta, tb, p);    // double row vector
       }
+    }
+  }
+}
+
+TEST(GemmTest, TheEpilogueSeesEveryElementOnceAfterItsProduct) {
+  // Each route: one block, m-split blocks, n-split blocks, row bands, an empty sum.
+  ThreadPool pool("epilogue", 1);
+  struct Shape {
+    int64_t m, n, k;
+  };
+  for (const Shape& sh : {Shape{5, 7, 3}, Shape{300, 200, 100}, Shape{64, 512, 300},
+                          Shape{1, 700, 1500}, Shape{4, 6, 0}}) {
+    const std::vector<float> a = Values<float>(sh.m * sh.k, 1), b = Values<float>(sh.k * sh.n, 2);
+    std::vector<float> c(sh.m * sh.n, -77.f), product(sh.m * sh.n);
+    std::vector<int> visits(sh.m * sh.n, 0);
+    std::mutex mu;
+    GemmDims d;
+    d.m = sh.m;
+    d.n = sh.n;
+    d.k = sh.k;
+    d.lda = sh.k;
+    d.ldb = sh.n;
+    d.pool = &pool;
+    ASSERT_THAT(Gemm<float>(d, a.data(), b.data(), product.data()), IsOk());
+    auto add_one = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      std::lock_guard<std::mutex> lock(mu);
+      for (int64_t r = r0; r < r1; ++r) {
+        for (int64_t col = c0; col < c1; ++col) {
+          ++visits[r * sh.n + col];
+          c[r * sh.n + col] += 1.f;  // the product must already be there
+        }
+      }
+    };
+    const GemmEpilogue epilogue(add_one);
+    d.epilogue = &epilogue;
+    ASSERT_THAT(Gemm<float>(d, a.data(), b.data(), c.data()), IsOk());
+    for (size_t i = 0; i < c.size(); ++i) {
+      ASSERT_EQ(visits[i], 1) << sh.m << "x" << sh.n << "x" << sh.k << " [" << i << "]";
+      ASSERT_FLOAT_EQ(c[i], product[i] + 1.f) << sh.m << "x" << sh.n << "x" << sh.k;
     }
   }
 }

@@ -91,7 +91,8 @@ class MatMulOp final : public OpKernel {
 };
 
 // _FusedMatMul (made by the graph optimizer from MatMul + BiasAdd [+ Relu | Relu6]): the GEMM
-// into the output, then bias and activation in one pass (kernels/fused_epilogue.h).
+// into the output, each block then getting its bias and activation on the thread that computed
+// it (Gemm's epilogue, kernels/fused_epilogue.h).
 class FusedMatMulOp final : public OpKernel {
  public:
   explicit FusedMatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -110,18 +111,24 @@ class FusedMatMulOp final : public OpKernel {
     RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
     RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));
     if (c->NumElements() == 0) return absl::OkStatus();
-    if (a.dtype() == DT_FLOAT) return Run<float>(ctx, d, a, b, bias, c);
-    return Run<double>(ctx, d, a, b, bias, c);
+    if (a.dtype() == DT_FLOAT) return Run<float>(d, a, b, bias, c);
+    return Run<double>(d, a, b, bias, c);
   }
 
  private:
   template <typename T>
-  absl::Status Run(OpKernelContext& ctx, const GemmDims& d, const Tensor& a, const Tensor& b,
+  absl::Status Run(const GemmDims& d, const Tensor& a, const Tensor& b,
                    const Tensor& bias, Tensor* c) const {
-    RILL_RETURN_IF_ERROR(
-        ::rill::Gemm<T>(d, a.flat<T>().data(), b.flat<T>().data(), c->flat<T>().data()));
-    BiasActivation<T>(ctx, c->flat<T>().data(), bias.flat<T>().data(), d.m, d.n, activation_);
-    return absl::OkStatus();
+    // Bias and activation per block of the product, on the thread that computed it.
+    T* out = c->flat<T>().data();
+    const T* bias_data = bias.flat<T>().data();
+    auto add_bias = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      BiasActivationBlock(out, d.n, bias_data, r0, r1, c0, c1, activation_);
+    };
+    const GemmEpilogue epilogue(add_bias);
+    GemmDims with_epilogue = d;
+    with_epilogue.epilogue = &epilogue;
+    return ::rill::Gemm<T>(with_epilogue, a.flat<T>().data(), b.flat<T>().data(), out);
   }
 
   bool transpose_a_ = false;

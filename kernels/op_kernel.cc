@@ -28,16 +28,20 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
     std::initializer_list<int> candidates, int o, const TensorShape& shape) {
   const DataType dtype = BaseType(kernel().output_type(o));
   absl::Span<const TensorValue> inputs = params_.inputs;
+  Allocator* device_allocator = nullptr;  // looked up once a candidate gets that far
   for (int i : candidates) {
     const TensorValue& v = inputs[i];
+    // Cheap rejections first: a ref, another dtype or element count.
+    if (v.is_ref() || v.tensor.dtype() != dtype ||
+        v.tensor.NumElements() != shape.num_elements()) {
+      continue;
+    }
     // Held by this node's input slots alone (x + x holds one buffer in two slots).
     long holders = 0;
     for (const TensorValue& w : inputs) holders += !w.is_ref() && w.tensor.SharesBufferWith(v.tensor);
-    if (v.is_ref() || v.tensor.BufferHolders() != holders || v.tensor.dtype() != dtype ||
-        v.tensor.NumElements() != shape.num_elements() ||
-        v.tensor.allocator() != device()->allocator()) {
-      continue;
-    }
+    if (v.tensor.BufferHolders() != holders) continue;
+    if (device_allocator == nullptr) device_allocator = device()->allocator();
+    if (v.tensor.allocator() != device_allocator) continue;
     if (v.tensor.shape() == shape) {
       outputs_[o].tensor = v.tensor;
       return &outputs_[o].tensor;
