@@ -370,6 +370,12 @@ class Executor::StepState {
         head_ = 0;
       }
     }
+    // Calls fn on queued nodes in order while it returns true.
+    template <typename Fn>
+    void ForEachWhile(Fn&& fn) const {
+      for (size_t i = head_; i < items_.size() && fn(items_[i]); ++i) {
+      }
+    }
     // Every queued node, in order (for handing a whole batch over).
     template <typename Fn>
     void ForEach(Fn&& fn) const {
@@ -429,13 +435,27 @@ class Executor::StepState {
 
   using FrameKey = std::tuple<const FrameState*, int64_t, int>;
 
-  // Runs `ready` nodes: cheap ones inline; an expensive one goes to the runner when other nodes
-  // are ready too (this thread keeps the last one). When many are ready they go in chunks, not
+  // Runs `ready` nodes: cheap ones inline; an expensive one goes to the runner when another
+  // expensive node is ready too (this thread keeps the last one). When many are ready they go in chunks, not
   // one closure per node (a wide graph's 1000 ready MatMuls made 999 closures): the node and half
   // of the others once at least 2 * kDispatchChunk are. The first `chunk_nodes` nodes of `ready`
   // are such a chunk: split in half again while large, otherwise run here; the nodes they make
   // ready follow the rules above.
   static constexpr size_t kDispatchChunk = 16;
+
+  // Whether `ready` holds another live expensive node (looking at the next 64): only then is
+  // handing one to another thread worth it. With cheap company an expensive node runs here, so
+  // a chain (a CNN's layers) stays on one thread and its OpenMP team (two teams of two threads
+  // on two cores had one spin while the other worked: small CNN batch 1 on 2 threads).
+  bool AnotherExpensiveIsReady(const ReadyQueue& ready) const {
+    bool found = false;
+    size_t looked = 0;
+    ready.ForEachWhile([&](const TaggedNode& n) {
+      found = !n.is_dead && ex_->nodes_[n.id].kernel->IsExpensive();
+      return !found && ++looked < 64;
+    });
+    return found || looked >= 64;
+  }
   void RunReady(ReadyQueue& ready, size_t chunk_nodes = 0) {
     while (!ready.empty()) {
       const TaggedNode t = ready.pop_front();
@@ -450,7 +470,7 @@ class Executor::StepState {
       } else if (in_chunk) {
         dispatch = chunk_nodes >= 2 * kDispatchChunk;
         take = chunk_nodes / 2;
-      } else if (others > 0) {
+      } else if (others > 0 && AnotherExpensiveIsReady(ready)) {
         dispatch = true;
         take = others >= 2 * kDispatchChunk ? others / 2 : 0;
       }
