@@ -170,37 +170,16 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   return first_error;
 }
 
-// The oneDNN description of a float convolution (kernels/onednn_conv.h).
-OneDnnConvShape OneDnnShape(const ConvGeometry& g, bool has_bias, FusedActivation act) {
-  OneDnnConvShape s;
-  s.batch = g.batch;
-  s.in_h = g.in_h;
-  s.in_w = g.in_w;
-  s.in_c = g.in_c;
-  s.k_h = g.k_h;
-  s.k_w = g.k_w;
-  s.out_c = g.out_c;
-  s.out_h = g.out_h;
-  s.out_w = g.out_w;
-  s.stride_h = g.stride_h;
-  s.stride_w = g.stride_w;
-  s.dil_h = g.dil_h;
-  s.dil_w = g.dil_w;
-  s.pad_top = g.pad_h;
-  s.pad_left = g.pad_w;
-  s.has_bias = has_bias;
-  s.activation = act;
-  return s;
-}
-
 // Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
 // dtypes by im2col + GEMM then the epilogue.
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out) {
   if constexpr (std::is_same_v<T, float>) {
-    return OneDnnConv2D(OneDnnShape(g, bias != nullptr, act), ctx.intra_op_threads(), in, filter,
-                        bias, out);
+    const OneDnnConvShape shape =
+        MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c,
+                            /*groups=*/1, bias != nullptr, act);
+    return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out);
   } else {
     RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
     if constexpr (std::is_same_v<T, double>) {  // _FusedConv2D's other dtype

@@ -139,25 +139,9 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
     if (out->NumElements() == 0) return absl::OkStatus();
     if (input.dtype() == DT_FLOAT) {  // oneDNN's grouped convolution (kernels/onednn_conv.h)
-      OneDnnConvShape s;
-      s.batch = g.batch;
-      s.in_h = g.in_h;
-      s.in_w = g.in_w;
-      s.in_c = g.in_c;
-      s.k_h = g.k_h;
-      s.k_w = g.k_w;
-      s.out_c = g.in_c * g.mult;
-      s.out_h = g.out_h;
-      s.out_w = g.out_w;
-      s.stride_h = g.stride_h;
-      s.stride_w = g.stride_w;
-      s.dil_h = g.dil_h;
-      s.dil_w = g.dil_w;
-      s.pad_top = g.pad_h;
-      s.pad_left = g.pad_w;
-      s.has_bias = kFused;
-      s.activation = activation_;
-      s.groups = g.in_c;
+      const OneDnnConvShape s = MakeOneDnnConvShape(
+          g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.in_c * g.mult,
+          /*groups=*/g.in_c, /*has_bias=*/kFused, activation_);
       return OneDnnConv2D(s, ctx.intra_op_threads(), input.flat<float>().data(),
                           filter.flat<float>().data(),
                           kFused ? ctx.input(2).flat<float>().data() : nullptr,

@@ -157,6 +157,34 @@ class GrowingBuffer {
 
 }  // namespace
 
+OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, int64_t in_h,
+                                    int64_t in_w, int64_t in_c, int64_t k_h, int64_t k_w,
+                                    int64_t out_c, int64_t groups, bool has_bias,
+                                    FusedActivation activation) {
+  OneDnnConvShape s;
+  s.batch = batch;
+  s.in_h = in_h;
+  s.in_w = in_w;
+  s.in_c = in_c;
+  s.k_h = k_h;
+  s.k_w = k_w;
+  s.out_c = out_c;
+  s.out_h = windows.out_h;
+  s.out_w = windows.out_w;
+  s.stride_h = windows.stride_h;
+  s.stride_w = windows.stride_w;
+  s.dil_h = windows.dil_h;
+  s.dil_w = windows.dil_w;
+  s.pad_top = windows.pad_h;
+  s.pad_left = windows.pad_w;
+  s.has_bias = has_bias;
+  s.activation = activation;
+  s.groups = groups;
+  return s;
+}
+
+namespace {
+
 // What one thread keeps for one plan: memory objects whose data handles are set per call and the
 // argument map (building them per call cost a few microseconds a convolution, a MobileNetV2 has
 // 52). Owned by its thread (thread_local below), so no locking.
@@ -165,6 +193,8 @@ struct ThreadConv {
   memory src, dst, user_weights, weights, bias, scratchpad;
   std::unordered_map<int, memory> args;
 };
+
+}  // namespace
 
 absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* input,
                           const float* filter, const float* bias, float* output) {

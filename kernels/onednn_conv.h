@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "kernels/conv_window.h"
 #include "kernels/fused_epilogue.h"
 
 namespace rill {
@@ -40,6 +41,13 @@ struct OneDnnConvShape {
   // input channel c under multiplier m, as in TensorFlow.
   int64_t groups = 1;
 };
+
+// The shape of a convolution of an NHWC input [batch, in_h, in_w, in_c] with a k_h x k_w filter
+// into out_c channels over `windows` (kernels/conv_window.h); groups as above.
+OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, int64_t in_h,
+                                    int64_t in_w, int64_t in_c, int64_t k_h, int64_t k_w,
+                                    int64_t out_c, int64_t groups, bool has_bias,
+                                    FusedActivation activation);
 
 // out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
 // shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC.
