@@ -59,7 +59,7 @@ absl::StatusOr<std::vector<Tensor>> FusedDepthwise(const Tensor& in, const Tenso
                                                    const Tensor& bias,
                                                    std::vector<std::string> fused_ops) {
   OpTester t("_FusedDepthwiseConv2dNative");
-  t.Attr("T", DT_FLOAT)
+  t.Attr("T", in.dtype())
       .Attr("num_args", int64_t{1})
       .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
       .Attr("padding", "SAME")
@@ -91,6 +91,40 @@ TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
     }
     if (!act.empty()) EXPECT_GT(clipped, 0) << act << " never clipped: the case proves nothing";
   }
+}
+
+Tensor ToDouble(const Tensor& t) {
+  std::vector<double> v(t.NumElements());
+  for (int64_t i = 0; i < t.NumElements(); ++i) v[i] = t.flat<float>()[i];
+  return Tensor::FromVector<double>(v, t.shape());
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogue) {
+  // float runs on oneDNN, double on Rill's own loop: both must agree with the plain kernel.
+  const Tensor in = Ramp(TensorShape({1, 5, 4, 2}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 3}), 6);
+  const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
+  OpTester plain("DepthwiseConv2dNative");
+  plain.Attr("T", DT_DOUBLE)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Input(ToDouble(in))
+      .Input(ToDouble(f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto want, plain.Run());
+  RILL_ASSERT_OK_AND_ASSIGN(auto got,
+                            FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias),
+                                           {"BiasAdd", "Relu6"}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", "Relu6"}));
+  ASSERT_EQ(got[0].shape(), TensorShape({1, 5, 4, 6}));
+  int clipped = 0;
+  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+    const double biased = want[0].flat<double>()[i] + bias.flat<float>()[i % 6];
+    const double expected = std::min(std::max(biased, 0.0), 6.0);
+    clipped += expected != biased;
+    EXPECT_EQ(got[0].flat<double>()[i], expected) << i;
+    EXPECT_NEAR(got_float[0].flat<float>()[i], expected, 1e-5) << i;
+  }
+  EXPECT_GT(clipped, 0);
 }
 
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
