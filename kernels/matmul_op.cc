@@ -1,15 +1,19 @@
 // MatMul on the CPU: product = op(a) * op(b), op() transposing when transpose_a / transpose_b.
-// The product is kernels/gemm.h's (OpenBLAS for float, double and complex; a loop accumulating
+// Float products whose weights the optimizer found constant (and large) run on oneDNN with the
+// weights packed once (kernels/onednn_matmul.h); otherwise the product is kernels/gemm.h's (OpenBLAS for float, double and complex; a loop accumulating
 // half and bfloat16 in float and wrapping int32/int64). Errors are InvalidArgument with
 // TensorFlow's text:
 //   In[0] is not a matrix. Instead it has shape [2,3,4]
 //   Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]
 // An output with a zero dimension is empty; a zero inner dimension gives zeros.
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/onednn_matmul.h"
 
 namespace rill {
 namespace {
@@ -43,11 +47,31 @@ absl::StatusOr<GemmDims> MatMulDims(OpKernelContext& ctx, const Tensor& a, const
   return d;
 }
 
+// Whether the graph optimizer found the weights (input 1) to be a Const: then float products
+// with large weights run on oneDNN with the weights packed once (kernels/onednn_matmul.h).
+bool ConstantWeights(OpKernelConstruction& ctx) {
+  bool constant = false;
+  return ctx.GetAttr("_rill_constant_weights", &constant).ok() && constant;
+}
+
+OneDnnMatMulShape PackedShape(const GemmDims& d, const Tensor* bias, FusedActivation act) {
+  OneDnnMatMulShape s;
+  s.m = d.m;
+  s.n = d.n;
+  s.k = d.k;
+  s.transpose_a = d.transpose_a;
+  s.transpose_b = d.transpose_b;
+  s.has_bias = bias != nullptr;
+  s.activation = act;
+  return s;
+}
+
 class MatMulOp final : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("transpose_a", &transpose_a_));
     ctx.SetStatus(ctx.GetAttr("transpose_b", &transpose_b_));
+    constant_weights_ = ConstantWeights(ctx);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -57,6 +81,11 @@ class MatMulOp final : public OpKernel {
     absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
     if (!out.ok()) return out.status();
     Tensor* c = *out;
+    if (UsePackedWeights(a, d)) {
+      return OneDnnMatMul(PackedShape(d, nullptr, FusedActivation::kNone),
+                          ctx.intra_op_threads(), a.flat<float>().data(), b.flat<float>().data(),
+                          nullptr, c->flat<float>().data(), packed_.get());
+    }
     switch (a.dtype()) {
       case DT_FLOAT:
         return Gemm<float>(d, a, b, c);
@@ -86,8 +115,14 @@ class MatMulOp final : public OpKernel {
     return ::rill::Gemm<T>(d, a.flat<T>().data(), b.flat<T>().data(), c->flat<T>().data());
   }
 
+  bool UsePackedWeights(const Tensor& a, const GemmDims& d) const {
+    return constant_weights_ && a.dtype() == DT_FLOAT && d.m > 0 && OneDnnMatMulPays(d.n, d.k);
+  }
+
   bool transpose_a_ = false;
   bool transpose_b_ = false;
+  bool constant_weights_ = false;
+  const std::unique_ptr<OneDnnPackedWeights> packed_ = std::make_unique<OneDnnPackedWeights>();
 };
 
 // _FusedMatMul (made by the graph optimizer from MatMul + BiasAdd [+ Relu | Relu6]): the GEMM
@@ -101,6 +136,7 @@ class FusedMatMulOp final : public OpKernel {
     absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
     if (act.ok()) activation_ = *act;
     ctx.SetStatus(act.status());
+    constant_weights_ = ConstantWeights(ctx);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -111,6 +147,11 @@ class FusedMatMulOp final : public OpKernel {
     RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
     RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));
     if (c->NumElements() == 0) return absl::OkStatus();
+    if (constant_weights_ && a.dtype() == DT_FLOAT && OneDnnMatMulPays(d.n, d.k)) {
+      return OneDnnMatMul(PackedShape(d, &bias, activation_), ctx.intra_op_threads(),
+                          a.flat<float>().data(), b.flat<float>().data(),
+                          bias.flat<float>().data(), c->flat<float>().data(), packed_.get());
+    }
     if (a.dtype() == DT_FLOAT) return Run<float>(d, a, b, bias, c);
     return Run<double>(d, a, b, bias, c);
   }
@@ -134,6 +175,8 @@ class FusedMatMulOp final : public OpKernel {
   bool transpose_a_ = false;
   bool transpose_b_ = false;
   FusedActivation activation_ = FusedActivation::kNone;
+  bool constant_weights_ = false;
+  const std::unique_ptr<OneDnnPackedWeights> packed_ = std::make_unique<OneDnnPackedWeights>();
 };
 
 REGISTER_KERNEL(KernelDefBuilder("_FusedMatMul")

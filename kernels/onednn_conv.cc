@@ -16,17 +16,13 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
+#include "kernels/onednn_common.h"
 
 namespace rill {
 namespace {
 
 using dnnl::memory;
 
-// The oneDNN engine of the process (the CPU).
-dnnl::engine& Engine() {
-  static auto* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *engine;
-}
 
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
 // thread count is part of the key.
@@ -43,6 +39,8 @@ struct ConvPlan {
   dnnl::convolution_forward primitive;
   memory::desc src, dst, user_weights, bias;
   bool reorder_weights = false;
+  size_t weights_bytes = 0;     // pd.weights_desc()'s size, queried once
+  size_t scratchpad_bytes = 0;  // pd.scratchpad_desc()'s size, queried once
   dnnl::reorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
 };
 
@@ -93,12 +91,14 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
       }
       attr.set_post_ops(ops);
     }
-    plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, Engine());
+    plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
     plan->primitive = dnnl::convolution_forward(plan->pd);
     plan->reorder_weights = plan->pd.weights_desc() != plan->user_weights;
+    plan->weights_bytes = plan->pd.weights_desc().get_size();
+    plan->scratchpad_bytes = plan->pd.scratchpad_desc().get_size();
     if (plan->reorder_weights) {
       plan->weights_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-          Engine(), plan->user_weights, Engine(), plan->pd.weights_desc()));
+          OneDnnEngine(), plan->user_weights, OneDnnEngine(), plan->pd.weights_desc()));
     }
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat(
@@ -134,26 +134,6 @@ class PlanCache {
   absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>> plans_;  // guarded by mu_
 };
 
-// A 64-byte aligned buffer that only grows: the reordered filter and the scratchpad of the
-// convolutions run on one thread (malloc'ing them per call cost page faults on every run: the
-// small CNN's 200 KiB filter and its scratchpad were mmapped and zeroed by the kernel each time).
-class GrowingBuffer {
- public:
-  void* Get(size_t bytes) {
-    if (bytes > size_) {
-      data_.reset(static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
-      size_ = data_ != nullptr ? bytes : 0;
-    }
-    return data_.get();
-  }
-
- private:
-  struct Free {
-    void operator()(char* p) const { std::free(p); }
-  };
-  std::unique_ptr<char, Free> data_;
-  size_t size_ = 0;
-};
 
 }  // namespace
 
@@ -207,7 +187,7 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
   try {
-    dnnl::engine& engine = Engine();
+    dnnl::engine& engine = OneDnnEngine();
     if (stream == nullptr) stream = std::make_unique<dnnl::stream>(engine);
     const ConvKey key = Key(s, threads);
     auto it = convs.find(key);
@@ -228,7 +208,7 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
         c->bias = memory(plan.bias, engine, DNNL_MEMORY_NONE);
         c->args.emplace(DNNL_ARG_BIAS, c->bias);
       }
-      if (plan.pd.scratchpad_desc().get_size() > 0) {
+      if (plan.scratchpad_bytes > 0) {
         c->scratchpad = memory(plan.pd.scratchpad_desc(), engine, DNNL_MEMORY_NONE);
         c->args.emplace(DNNL_ARG_SCRATCHPAD, c->scratchpad);
       }
@@ -240,14 +220,14 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
     c.dst.set_data_handle(output);
     c.user_weights.set_data_handle(const_cast<float*>(filter));
     if (plan.reorder_weights) {
-      void* w = weights_buffer.Get(plan.pd.weights_desc().get_size());
+      void* w = weights_buffer.Get(plan.weights_bytes);
       if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
       c.weights.set_data_handle(w);
       plan.weights_reorder.execute(*stream, c.user_weights, c.weights);
     }
     if (s.has_bias) c.bias.set_data_handle(const_cast<float*>(bias));
-    if (const size_t bytes = plan.pd.scratchpad_desc().get_size(); bytes > 0) {
-      void* pad = scratchpad_buffer.Get(bytes);
+    if (plan.scratchpad_bytes > 0) {
+      void* pad = scratchpad_buffer.Get(plan.scratchpad_bytes);
       if (pad == nullptr) return absl::ResourceExhaustedError("no memory for a scratchpad");
       c.scratchpad.set_data_handle(pad);
     }

@@ -61,6 +61,7 @@ class Optimizer {
         FoldChannelScaleAndShift();
       }
       Fuse();
+      MarkConstantWeights();
     }
     return absl::OkStatus();
   }
@@ -769,6 +770,26 @@ class Optimizer {
       ++stats_->fusions;
     }
     RemoveNodes(dead);
+  }
+
+  // MatMul / _FusedMatMul on the CPU whose weights (input 1) come straight from a Const get
+  // `_rill_constant_weights`: their kernel may then keep a packed copy of the weights
+  // (kernels/onednn_matmul.h). Nothing else can write a Const's tensor (in-place kernels never
+  // take a buffer a Const kernel still holds).
+  void MarkConstantWeights() {
+    Reindex();
+    for (NodeDef& n : *graph_->mutable_node()) {
+      if ((n.op() != "MatMul" && n.op() != "_FusedMatMul") || n.input_size() < 2 ||
+          !OnCpu(n.name())) {
+        continue;
+      }
+      absl::StatusOr<InputName> w = ParseInputName(n.input(1));
+      const NodeDef* src = w.ok() && w->index == 0 ? Find(w->node) : nullptr;
+      if (src != nullptr && IsConst(*src) && DeviceOf(src->name()) == DeviceOf(n.name())) {
+        SetAttr(&n, "_rill_constant_weights", true);
+        ++stats_->constant_weights_marked;
+      }
+    }
   }
 
   const GraphOptimizerOptions& options_;

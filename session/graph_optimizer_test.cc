@@ -281,6 +281,41 @@ TEST(GraphOptimizerTest, FoldsAScaleIntoMatMulColumns) {
   ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({4, 3}))}}, {"scale:0"}, 1e-5f);
 }
 
+TEST(GraphOptimizerTest, MatMulsWithConstWeightsAreMarkedAndRunPacked) {
+  // dense1 (fused, Const weights 300x260: the packed oneDNN path), dense2 (weights fed: not
+  // marked), dense3 (Const weights 260x5: marked, small enough for Gemm).
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output fed_w = ops::Placeholder(root.WithOpName("fed_w"), DT_FLOAT);
+  Output w1 = ops::Const<float>(root.WithOpName("w1"), Ramp(300 * 260, 0.01f, -0.03f),
+                                TensorShape({300, 260}));
+  Output h = ops::Relu(root.WithOpName("dense1"),
+                       ops::BiasAdd(root.WithOpName("b1"), ops::MatMul(root.WithOpName("mm1"), x, w1),
+                                    ops::Const<float>(root, Ramp(260, 0.5f, -1.f),
+                                                      TensorShape({260}))));
+  Output h2 = ops::MatMul(root.WithOpName("dense2"), h, fed_w);
+  ops::MatMul(root.WithOpName("dense3"), h2,
+              ops::Const<float>(root.WithOpName("w3"), Ramp(260 * 5, 0.1f, -0.2f),
+                                TensorShape({260, 5})));
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.constant_weights_marked, 2);
+  EXPECT_EQ(Find(o.graph, "dense1")->op(), "_FusedMatMul");
+  EXPECT_TRUE(Find(o.graph, "dense1")->attr().contains("_rill_constant_weights"));
+  EXPECT_FALSE(Find(o.graph, "dense2")->attr().contains("_rill_constant_weights"));
+  EXPECT_TRUE(Find(o.graph, "dense3")->attr().contains("_rill_constant_weights"));
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  std::vector<float> fed(260 * 260);
+  for (size_t i = 0; i < fed.size(); ++i) fed[i] = (i % 13 == 0) ? 0.05f : -0.001f;
+  // Two batch sizes: one packed copy serves both.
+  for (int batch : {1, 9}) {
+    ExpectSameOutputs(original,
+                      {{"x:0", RampInput(TensorShape({batch, 300}))},
+                       {"fed_w:0", Tensor::FromVector<float>(fed, TensorShape({260, 260}))}},
+                      {"dense1:0", "dense3:0"}, 2e-3f);
+  }
+}
+
 TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
