@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -174,12 +175,13 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
 // dtypes by im2col + GEMM then the epilogue.
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
-                              const T* filter, const T* bias, FusedActivation act, T* out) {
+                              const T* filter, const T* bias, FusedActivation act, T* out,
+                              OneDnnPackedWeights* packed) {
   if constexpr (std::is_same_v<T, float>) {
     const OneDnnConvShape shape =
         MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c,
                             /*groups=*/1, bias != nullptr, act);
-    return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out);
+    return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
   } else {
     RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
     if constexpr (std::is_same_v<T, double>) {  // _FusedConv2D's other dtype
@@ -261,6 +263,7 @@ absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
 class ConvOpBase : public OpKernel {
  public:
   explicit ConvOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (HasConstantWeights(ctx)) packed_ = std::make_unique<OneDnnPackedWeights>();
     absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
     if (attrs.ok()) {
       attrs_ = *std::move(attrs);
@@ -298,6 +301,8 @@ class ConvOpBase : public OpKernel {
   }
 
   Conv2DAttrs attrs_;
+  // The packed filter when the optimizer found it constant (Conv2D / _FusedConv2D); else null.
+  std::unique_ptr<OneDnnPackedWeights> packed_;
 };
 
 class Conv2DOp final : public ConvOpBase {
@@ -316,7 +321,8 @@ class Conv2DOp final : public ConvOpBase {
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
-                                 nullptr, FusedActivation::kNone, out->flat<T>().data());
+                                 nullptr, FusedActivation::kNone, out->flat<T>().data(),
+                                 HoldConstantWeights(packed_.get(), filter));
     });
   }
 };
@@ -345,7 +351,8 @@ class FusedConv2DOp final : public ConvOpBase {
     return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
-                                 bias.flat<T>().data(), activation_, out->flat<T>().data());
+                                 bias.flat<T>().data(), activation_, out->flat<T>().data(),
+                                 HoldConstantWeights(packed_.get(), filter));
     });
   }
 

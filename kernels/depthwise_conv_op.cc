@@ -13,6 +13,7 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -94,6 +95,7 @@ template <bool kFused>
 class DepthwiseConv2dNativeOp final : public OpKernel {
  public:
   explicit DepthwiseConv2dNativeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (HasConstantWeights(ctx)) packed_ = std::make_unique<OneDnnPackedWeights>();
     absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
     if (attrs.ok()) {
       attrs_ = *std::move(attrs);
@@ -145,7 +147,8 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       return OneDnnConv2D(s, ctx.intra_op_threads(), input.flat<float>().data(),
                           filter.flat<float>().data(),
                           kFused ? ctx.input(2).flat<float>().data() : nullptr,
-                          out->flat<float>().data());
+                          out->flat<float>().data(),
+                          HoldConstantWeights(packed_.get(), filter));
     }
     auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -169,6 +172,7 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
  private:
   Conv2DAttrs attrs_;
   FusedActivation activation_ = FusedActivation::kNone;
+  std::unique_ptr<OneDnnPackedWeights> packed_;  // when the filter is a Const (float only)
 };
 
 // The backprops walk every (output pixel, tap) pair once and accumulate in the compute type:

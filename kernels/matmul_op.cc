@@ -47,13 +47,6 @@ absl::StatusOr<GemmDims> MatMulDims(OpKernelContext& ctx, const Tensor& a, const
   return d;
 }
 
-// Whether the graph optimizer found the weights (input 1) to be a Const: then float products
-// with large weights run on oneDNN with the weights packed once (kernels/onednn_matmul.h).
-bool ConstantWeights(OpKernelConstruction& ctx) {
-  bool constant = false;
-  return ctx.GetAttr("_rill_constant_weights", &constant).ok() && constant;
-}
-
 OneDnnMatMulShape PackedShape(const GemmDims& d, const Tensor* bias, FusedActivation act) {
   OneDnnMatMulShape s;
   s.m = d.m;
@@ -71,7 +64,7 @@ class MatMulOp final : public OpKernel {
   explicit MatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("transpose_a", &transpose_a_));
     ctx.SetStatus(ctx.GetAttr("transpose_b", &transpose_b_));
-    constant_weights_ = ConstantWeights(ctx);
+    constant_weights_ = HasConstantWeights(ctx);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -84,7 +77,8 @@ class MatMulOp final : public OpKernel {
     if (UsePackedWeights(a, d)) {
       return OneDnnMatMul(PackedShape(d, nullptr, FusedActivation::kNone),
                           ctx.intra_op_threads(), a.flat<float>().data(), b.flat<float>().data(),
-                          nullptr, c->flat<float>().data(), packed_.get());
+                          nullptr, c->flat<float>().data(),
+                          HoldConstantWeights(packed_.get(), b));
     }
     switch (a.dtype()) {
       case DT_FLOAT:
@@ -136,7 +130,7 @@ class FusedMatMulOp final : public OpKernel {
     absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
     if (act.ok()) activation_ = *act;
     ctx.SetStatus(act.status());
-    constant_weights_ = ConstantWeights(ctx);
+    constant_weights_ = HasConstantWeights(ctx);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -150,7 +144,8 @@ class FusedMatMulOp final : public OpKernel {
     if (constant_weights_ && a.dtype() == DT_FLOAT && OneDnnMatMulPays(d.n, d.k)) {
       return OneDnnMatMul(PackedShape(d, &bias, activation_), ctx.intra_op_threads(),
                           a.flat<float>().data(), b.flat<float>().data(),
-                          bias.flat<float>().data(), c->flat<float>().data(), packed_.get());
+                          bias.flat<float>().data(), c->flat<float>().data(),
+                          HoldConstantWeights(packed_.get(), b));
     }
     if (a.dtype() == DT_FLOAT) return Run<float>(d, a, b, bias, c);
     return Run<double>(d, a, b, bias, c);

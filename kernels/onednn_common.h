@@ -1,13 +1,18 @@
-// What Rill's oneDNN kernels (onednn_conv, onednn_matmul) share: the process's CPU engine and a
-// per-thread growing buffer for reordered filters and scratchpads.
+// What Rill's oneDNN kernels (onednn_conv, onednn_matmul) share: the process's CPU engine, a
+// per-thread growing buffer for reordered filters and scratchpads, and packed constant weights.
 #ifndef RILL_KERNELS_ONEDNN_COMMON_H_
 #define RILL_KERNELS_ONEDNN_COMMON_H_
 
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include <dnnl.hpp>
+
+#include "core/mutex.h"
+#include "kernels/op_kernel.h"
 
 namespace rill {
 
@@ -35,6 +40,40 @@ class GrowingBuffer {
   std::unique_ptr<char, Free> data_;
   size_t size_ = 0;
 };
+
+// The packed copies of one constant weight tensor (a frozen model's filter or matrix), one per
+// layout a primitive asks for; kept by the kernel of the node that reads it. Thread-safe.
+class OneDnnPackedWeights {
+ public:
+  // Makes `weights` (the kernel's constant input, a float tensor) the one the copies are of: it
+  // is kept alive here, so while it is held no other buffer can take its address. A different
+  // tensor drops the copies of the previous one. Call before each use.
+  void Hold(const Tensor& weights);
+
+  // The copy of the held weights in layout `packed`, made the first time it is asked for by
+  // `reorder` from `user` (this thread's memory object for the user layout; its handle is set
+  // here). `source` must be the held tensor's data; anything else gets a fresh, unkept copy.
+  dnnl::memory Get(const void* source, const dnnl::memory::desc& packed, dnnl::memory& user,
+                   const dnnl::reorder& reorder, dnnl::stream& stream);
+
+ private:
+  Mutex mu_;
+  Tensor held_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<dnnl::memory::desc, dnnl::memory>> copies_ ABSL_GUARDED_BY(mu_);
+};
+
+// `packed` after holding `weights` in it (float weights only); null stays null. For call sites:
+// OneDnnConv2D(..., HoldConstantWeights(packed_.get(), filter)).
+inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
+                                                const Tensor& weights) {
+  if (packed != nullptr && weights.dtype() == DT_FLOAT) packed->Hold(weights);
+  return packed;
+}
+
+// Whether the graph optimizer marked the node's weights (input 1) as coming straight from a
+// Const (attr `_rill_constant_weights`, session/graph_optimizer.h): only then may a kernel keep
+// packed copies of them.
+bool HasConstantWeights(const OpKernelConstruction& ctx);
 
 }  // namespace rill
 

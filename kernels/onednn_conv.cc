@@ -39,6 +39,7 @@ struct ConvPlan {
   dnnl::convolution_forward primitive;
   memory::desc src, dst, user_weights, bias;
   bool reorder_weights = false;
+  memory::desc weights;         // pd.weights_desc(), queried once
   size_t weights_bytes = 0;     // pd.weights_desc()'s size, queried once
   size_t scratchpad_bytes = 0;  // pd.scratchpad_desc()'s size, queried once
   dnnl::reorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
@@ -94,7 +95,8 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
     plan->primitive = dnnl::convolution_forward(plan->pd);
     plan->reorder_weights = plan->pd.weights_desc() != plan->user_weights;
-    plan->weights_bytes = plan->pd.weights_desc().get_size();
+    plan->weights = plan->pd.weights_desc();
+    plan->weights_bytes = plan->weights.get_size();
     plan->scratchpad_bytes = plan->pd.scratchpad_desc().get_size();
     if (plan->reorder_weights) {
       plan->weights_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(
@@ -177,7 +179,8 @@ struct ThreadConv {
 }  // namespace
 
 absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* input,
-                          const float* filter, const float* bias, float* output) {
+                          const float* filter, const float* bias, float* output,
+                          OneDnnPackedWeights* packed) {
   static auto* cache = new PlanCache();
   // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
   threads = std::max(1, threads);
@@ -219,11 +222,15 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
     c.src.set_data_handle(const_cast<float*>(input));
     c.dst.set_data_handle(output);
     c.user_weights.set_data_handle(const_cast<float*>(filter));
-    if (plan.reorder_weights) {
+    if (plan.reorder_weights && packed != nullptr) {
+      c.args[DNNL_ARG_WEIGHTS] = packed->Get(filter, plan.weights, c.user_weights,
+                                             plan.weights_reorder, *stream);
+    } else if (plan.reorder_weights) {
       void* w = weights_buffer.Get(plan.weights_bytes);
       if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
       c.weights.set_data_handle(w);
       plan.weights_reorder.execute(*stream, c.user_weights, c.weights);
+      c.args[DNNL_ARG_WEIGHTS] = c.weights;
     }
     if (s.has_bias) c.bias.set_data_handle(const_cast<float*>(bias));
     if (plan.scratchpad_bytes > 0) {

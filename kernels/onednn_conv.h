@@ -11,8 +11,8 @@
 //   RILL_RETURN_IF_ERROR(OneDnnConv2D(s, threads, input, filter_hwio, bias_or_null, output));
 //
 // Primitives are built once per shape (a process-wide cache, bounded) and reused; the filter is
-// reordered into oneDNN's blocked layout on every call (a few microseconds for the filters of
-// the benchmarks and models, and always current when a variable feeds it). Errors: Internal with
+// reordered into oneDNN's blocked layout once when it is a Const (see `packed` below), else on
+// every call (always current when a variable feeds it). Errors: Internal with
 // oneDNN's message when it rejects a shape ("oneDNN convolution failed for ...: ...").
 // Thread-safe: concurrent calls share the cache under a mutex and run on their own OpenMP teams
 // of `threads` threads (the calling thread and threads-1 OpenMP workers), each with its own
@@ -25,6 +25,7 @@
 #include "absl/status/status.h"
 #include "kernels/conv_window.h"
 #include "kernels/fused_epilogue.h"
+#include "kernels/onednn_common.h"
 
 namespace rill {
 
@@ -51,8 +52,11 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
 
 // out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
 // shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC.
+// With `packed` (a kernel whose filter the optimizer found constant) the filter is reordered
+// once and kept there; without, it is reordered on every call (it may have changed).
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
-                          const float* filter, const float* bias, float* output);
+                          const float* filter, const float* bias, float* output,
+                          OneDnnPackedWeights* packed = nullptr);
 
 }  // namespace rill
 

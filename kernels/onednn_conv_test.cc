@@ -76,12 +76,19 @@ OneDnnConvShape Shape(int64_t batch, int64_t in_h, int64_t in_w, int64_t in_c, i
   return s;
 }
 
-void ExpectMatchesReference(const OneDnnConvShape& s, int threads, const std::string& name) {
+void ExpectMatchesReference(const OneDnnConvShape& s, int threads, const std::string& name,
+                            OneDnnPackedWeights* packed = nullptr, int filter_seed = 2) {
   const std::vector<float> in = Values(s.batch * s.in_h * s.in_w * s.in_c, 1);
-  const std::vector<float> f = Values(s.k_h * s.k_w * s.in_c * s.out_c, 2);
+  const int64_t filter_size =
+      s.k_h * s.k_w * (s.groups > 1 ? s.out_c : s.in_c * s.out_c);
+  const std::vector<float> f = Values(filter_size, filter_seed);
   const std::vector<float> bias = Values(s.out_c, 3);
   std::vector<float> out(s.batch * s.out_h * s.out_w * s.out_c, -99.f);
-  ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), f.data(), bias.data(), out.data()), IsOk())
+  // As a kernel does: the filter is a tensor the packed copies hold on to.
+  const Tensor filter = Tensor::FromVector<float>(f, TensorShape({filter_size}));
+  ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), filter.flat<float>().data(), bias.data(),
+                           out.data(), HoldConstantWeights(packed, filter)),
+              IsOk())
       << name;
   const std::vector<float> want = Reference(s, in, f, bias);
   for (size_t i = 0; i < out.size(); ++i) {
@@ -138,6 +145,25 @@ TEST(OneDnnConvTest, DepthwiseIsAGroupedConvolutionInTensorFlowsChannelOrder) {
       ExpectMatchesReference(s, 2, c.name + " 2 threads");
     }
   }
+}
+
+TEST(OneDnnConvTest, PackedFiltersAreKeptPerAddressAndRemadeForANewOne) {
+  OneDnnConvShape s = Shape(2, 9, 9, 16, 3, 32, 1, 1, 1, 1, 9, 9);
+  s.has_bias = true;
+  s.activation = FusedActivation::kRelu6;
+  OneDnnPackedWeights packed;
+  // Each call makes a fresh filter tensor (seeded differently; malloc may hand out the address
+  // of the last one, which the packed copies must not mistake for it), and the copies must never
+  // serve stale values; two threads share one packed copy.
+  for (int seed : {2, 5, 2}) {
+    ExpectMatchesReference(s, 1, "seed " + std::to_string(seed), &packed, seed);
+    ExpectMatchesReference(s, 2, "2 threads seed " + std::to_string(seed), &packed, seed);
+  }
+  OneDnnConvShape dw = Shape(1, 8, 8, 6, 3, 12, 1, 1, 1, 1, 8, 8);
+  dw.groups = 6;
+  OneDnnPackedWeights dw_packed;
+  ExpectMatchesReference(dw, 1, "depthwise packed", &dw_packed);
+  ExpectMatchesReference(dw, 1, "depthwise packed again", &dw_packed);
 }
 
 TEST(OneDnnConvTest, TwoThreadsAndConcurrentCallersGetTheSameResults) {

@@ -106,15 +106,6 @@ struct ThreadMatMul {
 
 }  // namespace
 
-struct OneDnnPackedWeights::Impl {
-  Mutex mu;
-  const float* source = nullptr;  // the weights the copies were made from; guarded by mu
-  std::vector<std::pair<memory::desc, memory>> copies;  // per packed layout; guarded by mu
-};
-
-OneDnnPackedWeights::OneDnnPackedWeights() : impl_(std::make_unique<Impl>()) {}
-OneDnnPackedWeights::~OneDnnPackedWeights() = default;
-
 absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* a,
                           const float* b, const float* bias, float* c,
                           OneDnnPackedWeights* packed) {
@@ -153,25 +144,8 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
     ThreadMatMul& t = *it->second;
     const MatMulPlan& plan = *t.plan;
     // The packed weights for this plan's layout, made once per weights address.
-    memory weights;
-    {
-      OneDnnPackedWeights::Impl& p = packed->impl();
-      MutexLock lock(&p.mu);
-      if (p.source != b) {
-        p.copies.clear();
-        p.source = b;
-      }
-      for (const auto& [desc, mem] : p.copies) {
-        if (desc == plan.weights) weights = mem;
-      }
-      if (!weights) {
-        weights = memory(plan.weights, engine);
-        t.user_weights.set_data_handle(const_cast<float*>(b));
-        plan.weights_reorder.execute(*stream, t.user_weights, weights);
-        stream->wait();
-        p.copies.emplace_back(plan.weights, weights);
-      }
-    }
+    const memory weights =
+        packed->Get(b, plan.weights, t.user_weights, plan.weights_reorder, *stream);
     t.src.set_data_handle(const_cast<float*>(a));
     t.dst.set_data_handle(c);
     if (s.has_bias) t.bias.set_data_handle(const_cast<float*>(bias));

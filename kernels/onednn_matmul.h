@@ -5,21 +5,23 @@
 // 64x1024x3136 4.41 / 2.23 vs 4.94 / 2.48 ms, 1x512x784 21.8 / 12.8 vs 31.8 / 14.3 us.
 //
 //   OneDnnPackedWeights packed;  // one per kernel, for its constant input
-//   RILL_RETURN_IF_ERROR(OneDnnMatMul(shape, threads, a, b, bias_or_null, c, &packed));
+//   RILL_RETURN_IF_ERROR(OneDnnMatMul(shape, threads, a, b_data, bias_or_null, c,
+//                                     HoldConstantWeights(&packed, b_tensor)));
 //
 // The graph optimizer marks MatMul / _FusedMatMul nodes whose weights come straight from a Const
 // (attr `_rill_constant_weights`); only those use this path, so a variable's weights are never
-// cached. The packed copy is remade when the weights' address changes. Errors: Internal with
+// cached. The packed copies belong to the weights tensor `packed` holds (kernels/onednn_common.h);
+// another tensor gets new ones. Errors: Internal with
 // oneDNN's message when it rejects a shape. Thread-safe (concurrent calls share the packed
 // weights read-only; each thread keeps its own memory objects and scratchpad).
 #ifndef RILL_KERNELS_ONEDNN_MATMUL_H_
 #define RILL_KERNELS_ONEDNN_MATMUL_H_
 
 #include <cstdint>
-#include <memory>
 
 #include "absl/status/status.h"
 #include "kernels/fused_epilogue.h"
+#include "kernels/onednn_common.h"
 
 namespace rill {
 
@@ -29,21 +31,6 @@ struct OneDnnMatMulShape {
   bool transpose_b = false;     // B stored n x k
   bool has_bias = false;
   FusedActivation activation = FusedActivation::kNone;
-};
-
-// The packed copies of one constant weight matrix (one per layout asked for). Thread-safe.
-class OneDnnPackedWeights {
- public:
-  OneDnnPackedWeights();
-  ~OneDnnPackedWeights();
-  OneDnnPackedWeights(const OneDnnPackedWeights&) = delete;
-  OneDnnPackedWeights& operator=(const OneDnnPackedWeights&) = delete;
-
-  struct Impl;
-  Impl& impl() { return *impl_; }
-
- private:
-  std::unique_ptr<Impl> impl_;
 };
 
 // Whether a product is worth the primitive (weights of at least 64K elements; smaller ones stay

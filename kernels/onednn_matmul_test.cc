@@ -21,11 +21,20 @@ std::vector<float> Values(int64_t n, int seed) {
   return v;
 }
 
-void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const std::vector<float>& b,
+Tensor Weights(int64_t n, int seed) {
+  return Tensor::FromVector<float>(Values(n, seed), TensorShape({n}));
+}
+
+// `weights` is held by `packed` as a kernel holds its Const input: calls with the same tensor
+// share the packed copies.
+void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weights,
                      OneDnnPackedWeights* packed, const std::string& what) {
+  const float* b = weights.flat<float>().data();
   const std::vector<float> a = Values(s.m * s.k, 1), bias = Values(s.n, 3);
   std::vector<float> c(s.m * s.n, -99.f);
-  ASSERT_THAT(OneDnnMatMul(s, threads, a.data(), b.data(), bias.data(), c.data(), packed), IsOk())
+  ASSERT_THAT(OneDnnMatMul(s, threads, a.data(), b, bias.data(),
+                           c.data(), HoldConstantWeights(packed, weights)),
+              IsOk())
       << what;
   for (int64_t i = 0; i < s.m; ++i) {
     for (int64_t j = 0; j < s.n; ++j) {
@@ -48,7 +57,7 @@ TEST(OneDnnMatMulTest, MatchesATripleLoop) {
       for (FusedActivation act :
            {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6}) {
         OneDnnPackedWeights packed;
-        const std::vector<float> b = Values(300 * 260, 2);
+        const Tensor b = Weights(300 * 260, 2);
         for (int64_t m : {1, 7, 64}) {  // one weights matrix, several batch sizes
           OneDnnMatMulShape s;
           s.m = m;
@@ -72,7 +81,7 @@ TEST(OneDnnMatMulTest, NewWeightsAtANewAddressAreRepacked) {
   s.n = 256;
   s.k = 256;
   OneDnnPackedWeights packed;
-  const std::vector<float> first = Values(256 * 256, 2), second = Values(256 * 256, 5);
+  const Tensor first = Weights(256 * 256, 2), second = Weights(256 * 256, 5);
   ExpectLikeALoop(s, 1, first, &packed, "first");
   ExpectLikeALoop(s, 1, second, &packed, "second");
   ExpectLikeALoop(s, 1, first, &packed, "first again");
@@ -86,7 +95,7 @@ TEST(OneDnnMatMulTest, ConcurrentCallersShareThePackedWeights) {
   s.has_bias = true;
   s.activation = FusedActivation::kRelu;
   OneDnnPackedWeights packed;
-  const std::vector<float> b = Values(300 * 400, 2);
+  const Tensor b = Weights(300 * 400, 2);
   std::vector<std::thread> callers;
   for (int t = 0; t < 4; ++t) {
     callers.emplace_back([&, t] { ExpectLikeALoop(s, 1 + t % 2, b, &packed, "concurrent"); });

@@ -772,15 +772,17 @@ class Optimizer {
     RemoveNodes(dead);
   }
 
-  // MatMul / _FusedMatMul on the CPU whose weights (input 1) come straight from a Const get
-  // `_rill_constant_weights`: their kernel may then keep a packed copy of the weights
-  // (kernels/onednn_matmul.h). Nothing else can write a Const's tensor (in-place kernels never
+  // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) come straight
+  // from a Const get `_rill_constant_weights`: their kernel may then keep a packed copy of the
+  // weights (kernels/onednn_common.h). Nothing else can write a Const's tensor (in-place kernels never
   // take a buffer a Const kernel still holds).
   void MarkConstantWeights() {
     Reindex();
     for (NodeDef& n : *graph_->mutable_node()) {
-      if ((n.op() != "MatMul" && n.op() != "_FusedMatMul") || n.input_size() < 2 ||
-          !OnCpu(n.name())) {
+      static const auto* kOps = new absl::flat_hash_set<std::string>{
+          "MatMul", "_FusedMatMul", "Conv2D", "_FusedConv2D", "DepthwiseConv2dNative",
+          "_FusedDepthwiseConv2dNative"};
+      if (!kOps->contains(n.op()) || n.input_size() < 2 || !OnCpu(n.name())) {
         continue;
       }
       absl::StatusOr<InputName> w = ParseInputName(n.input(1));

@@ -16,8 +16,8 @@
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
 //     DepthwiseConv2dNative or MatMul, with or without a BiasAdd between).
-//   - MatMul / _FusedMatMul whose weights come straight from a Const are marked
-//     `_rill_constant_weights` (their kernel packs the weights once).
+//   - MatMuls and convolutions (plain and fused) whose weights come straight from a Const are
+//     marked `_rill_constant_weights` (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
 // deadness make these rewrites unsafe without frame analysis). Every rewrite keeps the devices:
 // `devices` maps node name -> device and gets entries for the nodes the optimizer creates.
@@ -63,7 +63,7 @@ struct GraphOptimizerStats {
   int fusions = 0;
   int batch_norms_folded = 0;
   int scale_shifts_folded = 0;  // Mul / Add by per-channel constants folded into a product
-  int constant_weights_marked = 0;  // MatMuls whose weights are a Const (_rill_constant_weights)
+  int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
 };
 
 absl::Status OptimizeGraph(const GraphOptimizerOptions& options, GraphDef* graph,
