@@ -92,7 +92,7 @@ def rill_time(runner, graph, feeds, fetch, threads, reps):
         p = os.path.join(CACHE, "feed%d.npy" % i)
         np.save(p, value)
         args.append("--feed=%s=%s" % (name, p))
-    args += ["--fetch=" + fetch, "--benchmark", "--warmup=3", "--repeat=%d" % max(10, 5 * reps)]
+    args += ["--fetch=" + fetch, "--benchmark", "--warmup=3", "--repeat=%d" % max(40, 10 * reps)]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     m = re.search(r"median ([0-9.]+) ?(us|ms|s)\b", out)
     scale = {"us": 1.0, "ms": 1e3, "s": 1e6}[m.group(2)]
