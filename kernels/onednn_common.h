@@ -41,6 +41,21 @@ class GrowingBuffer {
   size_t size_ = 0;
 };
 
+// A reorder (layout conversion) safe to run from any thread at once: Debian's oneDNN is built
+// without concurrent execution, so a primitive with a library-managed scratchpad may only run
+// on one thread; this one brings its own scratchpad on each call when it needs one.
+class OneDnnReorder {
+ public:
+  OneDnnReorder() = default;
+  // Throws dnnl::error when oneDNN has no such reorder.
+  OneDnnReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+  void Execute(dnnl::stream& stream, dnnl::memory& from, dnnl::memory& to) const;
+
+ private:
+  dnnl::reorder primitive_;
+  dnnl::memory::desc scratchpad_;
+};
+
 // The packed copies of one constant weight tensor (a frozen model's filter or matrix), one per
 // layout a primitive asks for; kept by the kernel of the node that reads it. Thread-safe.
 class OneDnnPackedWeights {
@@ -52,9 +67,10 @@ class OneDnnPackedWeights {
 
   // The copy of the held weights in layout `packed`, made the first time it is asked for by
   // `reorder` from `user` (this thread's memory object for the user layout; its handle is set
-  // here). `source` must be the held tensor's data; anything else gets a fresh, unkept copy.
+  // here). `source` must be the held tensor's data; anything else gets a fresh, unkept copy. At
+  // most four layouts are kept (batch sizes may ask for different ones).
   dnnl::memory Get(const void* source, const dnnl::memory::desc& packed, dnnl::memory& user,
-                   const dnnl::reorder& reorder, dnnl::stream& stream);
+                   const OneDnnReorder& reorder, dnnl::stream& stream);
 
  private:
   Mutex mu_;

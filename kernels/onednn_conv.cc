@@ -42,7 +42,7 @@ struct ConvPlan {
   memory::desc weights;         // pd.weights_desc(), queried once
   size_t weights_bytes = 0;     // pd.weights_desc()'s size, queried once
   size_t scratchpad_bytes = 0;  // pd.scratchpad_desc()'s size, queried once
-  dnnl::reorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
+  OneDnnReorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
 };
 
 // The padding after the last window: whatever makes oneDNN's output size formula give out;
@@ -99,8 +99,7 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     plan->weights_bytes = plan->weights.get_size();
     plan->scratchpad_bytes = plan->pd.scratchpad_desc().get_size();
     if (plan->reorder_weights) {
-      plan->weights_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-          OneDnnEngine(), plan->user_weights, OneDnnEngine(), plan->pd.weights_desc()));
+      plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
     }
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat(
@@ -229,7 +228,7 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
       void* w = weights_buffer.Get(plan.weights_bytes);
       if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
       c.weights.set_data_handle(w);
-      plan.weights_reorder.execute(*stream, c.user_weights, c.weights);
+      plan.weights_reorder.Execute(*stream, c.user_weights, c.weights);
       c.args[DNNL_ARG_WEIGHTS] = c.weights;
     }
     if (s.has_bias) c.bias.set_data_handle(const_cast<float*>(bias));
@@ -240,6 +239,8 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
     }
     plan.primitive.execute(*stream, c.args);
     stream->wait();
+    // The argument map outlives the call: it must not keep a kernel's packed filter alive.
+    c.args[DNNL_ARG_WEIGHTS] = c.weights;
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
   }

@@ -35,7 +35,7 @@ struct MatMulPlan {
   memory::desc src, dst, user_weights, bias;
   memory::desc weights;           // pd.weights_desc(), queried once
   size_t scratchpad_bytes = 0;    // pd.scratchpad_desc()'s size, queried once
-  dnnl::reorder weights_reorder;  // user layout -> weights
+  OneDnnReorder weights_reorder;  // user layout -> weights
 };
 
 absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulShape& s) {
@@ -65,8 +65,7 @@ absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulSh
     plan->primitive = dnnl::matmul(plan->pd);
     plan->weights = plan->pd.weights_desc();
     plan->scratchpad_bytes = plan->pd.scratchpad_desc().get_size();
-    plan->weights_reorder = dnnl::reorder(dnnl::reorder::primitive_desc(
-        OneDnnEngine(), plan->user_weights, OneDnnEngine(), plan->weights));
+    plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN matmul failed for [", s.m, ",", s.k, "] x [",
                                             s.k, ",", s.n, "]: ", e.what()));
@@ -157,6 +156,8 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
     t.args[DNNL_ARG_WEIGHTS] = weights;
     plan.primitive.execute(*stream, t.args);
     stream->wait();
+    // The argument map outlives the call: it must not keep a kernel's packed weights alive.
+    t.args.erase(DNNL_ARG_WEIGHTS);
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN matmul failed: ", e.what()));
   }

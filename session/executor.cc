@@ -439,9 +439,10 @@ class Executor::StepState {
   // expensive node is ready too (this thread keeps the last one). When many are ready they go in chunks, not
   // one closure per node (a wide graph's 1000 ready MatMuls made 999 closures): the node and half
   // of the others once at least 2 * kDispatchChunk are. The first `chunk_nodes` nodes of `ready`
-  // are such a chunk: split in half again while large, otherwise run here; the nodes they make
-  // ready follow the rules above.
+  // are such a chunk: split in half again down to kMinChunk nodes, then run here; the nodes they
+  // make ready follow the rules above.
   static constexpr size_t kDispatchChunk = 16;
+  static constexpr size_t kMinChunk = 4;
 
   // Whether `ready` holds another live expensive node (looking at the next 64): only then is
   // handing one to another thread worth it. With cheap company an expensive node runs here, so
@@ -468,7 +469,8 @@ class Executor::StepState {
       bool dispatch = false;
       if (!expensive) {
       } else if (in_chunk) {
-        dispatch = chunk_nodes >= 2 * kDispatchChunk;
+        // Halved down to a few nodes per closure, so wide pools still get a share each.
+        dispatch = chunk_nodes >= 2 * kMinChunk;
         take = chunk_nodes / 2;
       } else if (others > 0 && AnotherExpensiveIsReady(ready)) {
         dispatch = true;
