@@ -382,6 +382,13 @@ class Executor::StepState {
       for (size_t i = head_; i < items_.size(); ++i) fn(items_[i]);
     }
 
+    // Root-frame nodes finished by this queue's thread and not yet added to root_completed_
+    // (one atomic add per run of work instead of one per node). NodeDone adds them before any
+    // decrement that could end the step, and Process before an async kernel starts (its NodeDone
+    // runs elsewhere); a queue's last NodeDone otherwise always makes that decrement, since a
+    // node that makes others ready leaves them in this queue.
+    int root_completed = 0;
+
    private:
     std::vector<TaggedNode> items_;
     size_t head_ = 0;
@@ -485,14 +492,12 @@ class Executor::StepState {
       ready.MoveFrontTo(chunk, take);
       if (in_chunk) chunk_nodes -= take;
       const size_t handed = take + 1;
-      // Once the last node is handed over the step may finish and delete this state: copy what
-      // the hand-off needs first.
-      const bool last = ready.empty();
-      const Runner runner = args_.runner;
-      runner([this, chunk = std::move(chunk), handed]() mutable {
+      // At least one node stays in `ready` (take is at most half of the others), so this thread
+      // goes on and the step cannot finish under it: its queue's root_completed is still to be
+      // added by a later NodeDone here.
+      args_.runner([this, chunk = std::move(chunk), handed]() mutable {
         RunReady(chunk, /*chunk_nodes=*/handed > 1 ? handed : 0);
       });
-      if (last) return;
     }
   }
 
@@ -549,6 +554,9 @@ class Executor::StepState {
     params.kernel = item.kernel.get();
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.kernel->IsAsync()) {
+      // Its NodeDone runs elsewhere, and this queue may have no other: what it counted goes in
+      // now, before the step can end without this thread.
+      FlushRootCompleted(ready);
       // The context and its inputs must outlive ComputeAsync: keep them on the heap.
       auto inputs =
           std::make_shared<TensorValueVector>(first_input, first_input + item.num_inputs);
@@ -640,6 +648,12 @@ class Executor::StepState {
     *args_.stats->add_node_stats() = std::move(ns);
   }
 
+  void FlushRootCompleted(ReadyQueue& ready) {
+    if (ready.root_completed == 0) return;
+    root_completed_.fetch_add(ready.root_completed, std::memory_order_relaxed);
+    ready.root_completed = 0;
+  }
+
   // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already
   // failed, then marks the node finished.
   void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx,
@@ -672,15 +686,16 @@ class Executor::StepState {
     // Outputs nobody consumed (a target's) are freed now: once the count below reaches zero the
     // caller may read memory stats, while this node's context can still be alive on its thread.
     if (ctx != nullptr) ctx->outputs().clear();
-    if (t.frame == root_.get()) root_completed_.fetch_add(1, std::memory_order_relaxed);
+    if (t.frame == root_.get()) ++ready.root_completed;
     // This node leaves the outstanding count and the nodes it made ready join it, in one step
     // (none at all for a chain): the count cannot reach zero in between, since this node is
     // still in it until then.
     const int newly_ready = static_cast<int>(ready.size() - ready_before);
     if (newly_ready > 1) {
       outstanding_.fetch_add(newly_ready - 1, std::memory_order_relaxed);
-    } else if (newly_ready == 0 && outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      Finish();
+    } else if (newly_ready == 0) {
+      FlushRootCompleted(ready);
+      if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
     }
   }
 
