@@ -99,6 +99,25 @@ def rill_time(runner, graph, feeds, fetch, threads, reps):
     return float(m.group(1)) * scale
 
 
+def rill_memory(runner, graph, feeds, fetch):
+    """The CPU allocator's figures after 1 and after 201 runs (session_runner --memory_stats):
+    {"peak": MiB, "in_use_1": MiB, "in_use_201": MiB}. Equal in-use figures mean no growth."""
+    out = {}
+    for runs, key in ((1, "in_use_1"), (201, "in_use_201")):
+        args = [runner, "--graph=" + graph, "--memory_stats", "--repeat=%d" % runs,
+                "--fetch=" + fetch]
+        for i, (name, value) in enumerate(feeds.items()):
+            p = os.path.join(CACHE, "memfeed%d.npy" % i)
+            np.save(p, value)
+            args.append("--feed=%s=%s" % (name, p))
+        text = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        row = [l for l in text.splitlines() if "device:CPU:0" in l and " MiB" in l][-1].split()
+        # device allocator <in use> MiB <peak> MiB ...
+        out[key] = float(row[2])
+        out["peak"] = max(out.get("peak", 0.0), float(row[4]))
+    return out
+
+
 def tf_time(graph, feeds, fetch, threads, reps):
     import nn_peers
     import tensorflow as tf
@@ -219,6 +238,8 @@ def run(runner, reps):
                  "TF": tf_time(path, {inp: x}, out, t, reps)}
             s = ort_session(cnn_onnx, t)
             r["ORT"] = nn_peers.median_us(lambda: s.run(None, {"x": x}), reps=reps)
+            if t == 1:
+                r["memory"] = rill_memory(runner, path, {inp: x}, out)
             res[("small CNN batch %d" % batch, t)] = r
     # MobileNetV2.
     path, inp, out = frozen_model("mobilenet_v2")
@@ -227,6 +248,9 @@ def run(runner, reps):
         res[("MobileNetV2 224 batch 1", t)] = {
             "Rill": rill_time(runner, path, {inp: x}, out, t, reps),
             "TF": tf_time(path, {inp: x}, out, t, reps)}
+        if t == 1:
+            res[("MobileNetV2 224 batch 1", t)]["memory"] = rill_memory(runner, path, {inp: x},
+                                                                        out)
     return res
 
 

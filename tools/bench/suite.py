@@ -185,6 +185,15 @@ def main():
             " | ".join(ratios)))
     print("\nPython call floors (included in the ORT and TF times above): TF Identity %.1f us" %
           over[("floor", "tf")])
+    for (name, t), r in models.items():
+        m = r.get("memory")
+        if m:
+            grew = m["in_use_201"] - m["in_use_1"]
+            print("Memory, %s (Rill, CPU allocator): peak %.1f MiB; in use after 1 run %.1f MiB, "
+                  "after 201 runs %.1f MiB (%s)" % (name, m["peak"], m["in_use_1"],
+                                                    m["in_use_201"],
+                                                    "no growth" if grew == 0 else
+                                                    "GREW %.1f MiB" % grew))
     if single and spread:
         print("Multi-device: a CPU:0 -> CPU:1 Send/Recv edge costs %.2f us per step (chain of 100 "
               "Adds alternating devices %.1f us vs one device %.1f us, 99 edges); two towers on "
