@@ -94,6 +94,12 @@ int ThreadPool::CurrentThreadId() const { return impl_->EigenPool::CurrentThread
 
 Eigen::ThreadPoolInterface* ThreadPool::AsEigenThreadPool() const { return impl_.get(); }
 
+int64_t ThreadPool::BlockSize(int64_t total, int64_t cost_per_unit, int64_t workers) {
+  const int64_t cost = std::max<int64_t>(cost_per_unit, 1);
+  const int64_t block_size = std::max<int64_t>(1, CeilDiv(ThreadPool::kMinCostPerBlock, cost));
+  return std::max(block_size, CeilDiv(total, std::max<int64_t>(workers, 1) * kBlocksPerThread));
+}
+
 void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
                              const std::function<void(int64_t, int64_t)>& fn) {
   if (total <= 0) return;
@@ -104,8 +110,7 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
     fn(0, total);
     return;
   }
-  int64_t block_size = std::max<int64_t>(1, CeilDiv(ThreadPool::kMinCostPerBlock, cost));
-  block_size = std::max(block_size, CeilDiv(total, num_threads * kBlocksPerThread));
+  const int64_t block_size = BlockSize(total, cost, num_threads);
   const int64_t num_blocks = CeilDiv(total, block_size);  // <= num_threads * kBlocksPerThread
   if (num_blocks <= 1) {
     fn(0, total);

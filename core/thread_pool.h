@@ -69,6 +69,9 @@ class ThreadPool {
   // Target cost of one ParallelFor block, in cycles: below this, scheduling costs more than it
   // saves.
   static constexpr int64_t kMinCostPerBlock = 10000;
+  // The block size ParallelFor uses for `total` units of `cost_per_unit` over `workers` threads:
+  // blocks worth kMinCostPerBlock, at most kBlocksPerThread (4) per worker.
+  static int64_t BlockSize(int64_t total, int64_t cost_per_unit, int64_t workers);
 
   // Number of worker threads.
   int NumThreads() const;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/openmp_parallel_for.h"
 
 namespace rill {
 namespace {
@@ -175,40 +176,14 @@ absl::Status BlasGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t l
 // Below this many flops a product runs on the calling thread (splitting costs more than it saves).
 constexpr double kMinParallelFlops = 2e6;
 
-// libgomp's entry point for a parallel region (its ABI: what GCC emits for `#pragma omp
-// parallel`), called directly so that this file needs no -fopenmp whichever compiler builds it
-// (clang's would bring LLVM's runtime beside the libgomp oneDNN is built against).
-extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads,
-                              unsigned flags);
-
-// Runs fn(block) for block in [0, blocks), one block per thread, on an OpenMP team of `blocks`
-// threads (the calling thread and OpenMP workers): the team oneDNN's convolutions use, so a
-// graph mixing convolutions and products keeps one set of threads hot instead of two competing
-// for the cores.
-// Measured against the intra-op pool in the same binary, alternating, 2 threads: the small CNN
-// at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch 1
+// Gemm's blocks run on the OpenMP team oneDNN's convolutions use (OpenMpRunBlocks), so a graph
+// mixing convolutions and products keeps one set of threads hot instead of two competing for the
+// cores. Measured against the intra-op pool in the same binary, alternating, 2 threads: the small
+// CNN at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch 1
 // 24-32 vs 29-33 us; MLP batch 64 461-537 vs 448-457 us (within the noise).
 template <typename Fn>
 void RunBlocks(int64_t blocks, const Fn& fn) {
-  struct Region {
-    const Fn* fn;
-    int64_t blocks;
-  };
-#ifdef RILL_TSAN
-  // libgomp is not instrumented: ThreadSanitizer would not see its barriers and would report the
-  // blocks' writes as races. Under TSan the blocks run one after another (they are independent).
-  for (int64_t blk = 0; blk < blocks; ++blk) fn(blk);
-  return;
-#endif
-  Region region{&fn, blocks};
-  // Inside another parallel region the team is just this thread, which then runs every block.
-  GOMP_parallel(
-      [](void* data) {
-        const Region& r = *static_cast<const Region*>(data);
-        const int64_t team = omp_get_num_threads();
-        for (int64_t blk = omp_get_thread_num(); blk < r.blocks; blk += team) (*r.fn)(blk);
-      },
-      &region, static_cast<unsigned>(blocks), /*flags=*/0);
+  OpenMpRunBlocks(blocks, fn);
 }
 
 // c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on d.pool, each band's

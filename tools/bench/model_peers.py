@@ -268,7 +268,8 @@ def main():
         return
     for (name, t), r in res.items():
         print("%-34s threads %d  " % (name, t) +
-              "  ".join("%s %.1f us" % (k, v) for k, v in r.items()))
+              "  ".join("%s %.1f us" % (k, v) for k, v in r.items()
+                        if isinstance(v, (int, float))))
 
 
 if __name__ == "__main__":

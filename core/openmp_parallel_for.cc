@@ -1,0 +1,74 @@
+#include "core/openmp_parallel_for.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "core/thread_pool.h"
+
+// libgomp's entry point for a parallel region (what GCC emits for `#pragma omp parallel`),
+// called directly so no -fopenmp is needed whichever compiler builds this file.
+extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads,
+                              unsigned flags);
+
+namespace rill {
+
+void OpenMpParallelFor(int threads, int64_t total, int64_t cost_per_unit,
+                       absl::FunctionRef<void(int64_t, int64_t)> fn) {
+  if (total <= 0) return;
+  const int64_t block = ThreadPool::BlockSize(total, cost_per_unit, threads);
+  const int64_t blocks = (total + block - 1) / block;
+  if (threads <= 1 || blocks <= 1) {
+    fn(0, total);
+    return;
+  }
+#ifdef RILL_TSAN
+  fn(0, total);
+  return;
+#endif
+  struct Region {
+    absl::FunctionRef<void(int64_t, int64_t)>* fn;
+    int64_t total, block, blocks;
+    std::atomic<int64_t> next{0};
+  };
+  Region region{&fn, total, block, blocks};
+  GOMP_parallel(
+      [](void* data) {
+        Region& r = *static_cast<Region*>(data);
+        for (;;) {
+          const int64_t b = r.next.fetch_add(1, std::memory_order_relaxed);
+          if (b >= r.blocks) return;
+          (*r.fn)(b * r.block, std::min(r.total, (b + 1) * r.block));
+        }
+      },
+      &region, static_cast<unsigned>(std::min<int64_t>(threads, blocks)), /*flags=*/0);
+}
+
+void OpenMpRunBlocks(int64_t blocks, absl::FunctionRef<void(int64_t)> fn) {
+  if (blocks <= 0) return;
+#ifdef RILL_TSAN
+  // libgomp is not instrumented: ThreadSanitizer would not see its barriers and would report the
+  // blocks' writes as races. Under TSan the blocks run one after another (they are independent).
+  for (int64_t b = 0; b < blocks; ++b) fn(b);
+  return;
+#endif
+  if (blocks == 1) {
+    fn(0);
+    return;
+  }
+  struct Region {
+    absl::FunctionRef<void(int64_t)>* fn;
+    int64_t blocks;
+  };
+  Region region{&fn, blocks};
+  GOMP_parallel(
+      [](void* data) {
+        const Region& r = *static_cast<const Region*>(data);
+        const int64_t team = omp_get_num_threads();
+        for (int64_t b = omp_get_thread_num(); b < r.blocks; b += team) (*r.fn)(b);
+      },
+      &region, static_cast<unsigned>(blocks), /*flags=*/0);
+}
+
+}  // namespace rill

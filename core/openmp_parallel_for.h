@@ -1,0 +1,34 @@
+// Intra-op parallelism on an OpenMP team (libgomp, the runtime oneDNN is built against): the
+// same team oneDNN's convolutions and Gemm's blocks run on, so a kernel's ParallelFor right after
+// a convolution finds its workers still spinning instead of waking a second set of threads that
+// compete with them for the cores (small CNN batch 1 on 2 threads: a MaxPool took 24 us on the
+// Eigen intra-op pool after a oneDNN convolution, 6 us on 1 thread).
+//
+//   OpenMpParallelFor(threads, n, /*cost_per_unit=*/20, [&](int64_t b, int64_t e) { ... });
+//
+// Calls fn on disjoint blocks covering [0, total) (sized as ThreadPool::ParallelFor sizes them),
+// claimed by a team of `threads` (the calling thread and threads - 1 OpenMP workers); returns when
+// all are done. Inside another parallel region the team is the calling thread alone. Under
+// ThreadSanitizer (RILL_TSAN) the blocks run on the calling thread: libgomp is not instrumented.
+// Thread-safe; fn must be safe to call concurrently on disjoint blocks.
+#ifndef RILL_CORE_OPENMP_PARALLEL_FOR_H_
+#define RILL_CORE_OPENMP_PARALLEL_FOR_H_
+
+#include <cstdint>
+
+#include "absl/functional/function_ref.h"
+
+namespace rill {
+
+void OpenMpParallelFor(int threads, int64_t total, int64_t cost_per_unit,
+                       absl::FunctionRef<void(int64_t begin, int64_t end)> fn);
+
+// Calls fn(block) for every block in [0, blocks) on an OpenMP team of `blocks` threads (the
+// calling thread and blocks - 1 workers), block i on team thread i; inside another parallel
+// region (or under TSan) the calling thread runs them all in order. For work already cut into
+// one equal piece per thread (Gemm's row blocks and bands). Thread-safe.
+void OpenMpRunBlocks(int64_t blocks, absl::FunctionRef<void(int64_t block)> fn);
+
+}  // namespace rill
+
+#endif  // RILL_CORE_OPENMP_PARALLEL_FOR_H_
