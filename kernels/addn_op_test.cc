@@ -47,6 +47,21 @@ TEST(AddNOpTest, ScalarsAndEmptyTensors) {
   ExpectTensorEqual(out[0], Tensor(DT_INT32, TensorShape({0, 4})));
 }
 
+TEST(AddNOpTest, ManyLargeInputsAddLeftToRightLikeOneAtATime) {
+  // 11 inputs (two passes of four and three single ones) of 5000 elements (three tiles), values
+  // whose float sum depends on the order: the result must be bit-identical to ((x0 + x1) + x2)...
+  std::vector<Tensor> inputs;
+  std::vector<float> expected(5000, 0.0f);
+  for (int i = 0; i < 11; ++i) {
+    std::vector<float> v(5000);
+    for (int j = 0; j < 5000; ++j) v[j] = (i % 2 == 0 ? 1e7f : 1.0f) * ((j * 7 + i * 13) % 17 - 8) / 3.0f;
+    for (int j = 0; j < 5000; ++j) expected[j] = i == 0 ? v[j] : expected[j] + v[j];
+    inputs.push_back(Tensor::FromVector<float>(v, TensorShape({50, 100})));
+  }
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, RunAddN(inputs));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>(expected, TensorShape({50, 100})));
+}
+
 TEST(AddNOpTest, IntegerOverflowWraps) {
   const int32_t max32 = std::numeric_limits<int32_t>::max();
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out,
