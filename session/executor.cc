@@ -565,7 +565,7 @@ class Executor::StepState {
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
             ReadyQueue more;
-            Record(t.id, start, *ctx, *inputs);
+            if (args_.stats != nullptr) Record(t.id, start, *ctx, *inputs);
             inputs->clear();  // released before NodeDone may report the step done
             NodeDone(t, s, ctx.get(), more);
             RunReady(more);
@@ -579,7 +579,7 @@ class Executor::StepState {
       params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
       OpKernelContext ctx(params, item.num_outputs);
       absl::Status s = item.kernel->Compute(ctx);
-      Record(t.id, start, ctx, params.inputs);
+      if (args_.stats != nullptr) Record(t.id, start, ctx, params.inputs);
       for (int i = 0; i < item.num_inputs; ++i) {
         TensorValue& slot = first_input[i];
         Tensor released(std::move(slot.tensor));  // drops the reference here
@@ -596,7 +596,7 @@ class Executor::StepState {
     params.inputs = absl::MakeConstSpan(inputs);
     OpKernelContext ctx(params, item.num_outputs);
     absl::Status s = item.kernel->Compute(ctx);
-    Record(t.id, start, ctx, inputs);
+    if (args_.stats != nullptr) Record(t.id, start, ctx, inputs);
     inputs.clear();  // released before NodeDone may report the step done
     NodeDone(t, s, &ctx, ready);
   }
@@ -604,9 +604,9 @@ class Executor::StepState {
   // Step stats of one node (FULL_TRACE): timing, and what it allocated: one NodeOutput per
   // output it made (dtype, shape, bytes, allocator) and an AllocatorMemoryUsed for the device's
   // allocator (bytes this node's outputs hold, the allocator's bytes in use afterwards).
+  // REQUIRES: args_.stats (callers test it, so a step without stats pays no call).
   void Record(int id, int64_t start, OpKernelContext& ctx,
               absl::Span<const TensorValue> inputs) {
-    if (args_.stats == nullptr) return;
     const int64_t end = NowMicros();
     const OpKernel& kernel = *ex_->nodes_[id].kernel;
     Allocator* allocator = ex_->device_->allocator();
