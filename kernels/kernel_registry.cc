@@ -66,10 +66,12 @@ absl::Status KernelRegistry::Register(KernelDef def, KernelFactory factory) {
 }
 
 const KernelRegistry::Entry* KernelRegistry::Find(const NodeDef& node,
-                                                  absl::string_view device_type) const {
+                                                  absl::string_view device_type,
+                                                  bool cuda_kernels) const {
   rill::MutexLock lock(&mu_);
   auto range = kernels_.equal_range(node.op());
   for (auto it = range.first; it != range.second; ++it) {
+    if (!cuda_kernels && it->second.def.needs_cuda) continue;
     if (it->second.def.device_type == device_type && Matches(it->second.def, node)) {
       return &it->second;
     }
@@ -142,6 +144,15 @@ std::vector<std::string> KernelRegistry::SupportedDeviceTypes(
   std::vector<std::string> out;
   for (const std::string& type : device_types) {
     if (Find(node, type) != nullptr) out.push_back(type);
+  }
+  return out;
+}
+
+std::vector<std::string> KernelRegistry::WithoutCuda::SupportedDeviceTypes(
+    const NodeDef& node, const std::vector<std::string>& device_types) const {
+  std::vector<std::string> out;
+  for (const std::string& type : device_types) {
+    if (registry_->Find(node, type, /*cuda_kernels=*/false) != nullptr) out.push_back(type);
   }
   return out;
 }

@@ -32,6 +32,9 @@ struct KernelDef {
   std::map<std::string, std::vector<DataType>> type_constraints;
   // Names of input/output args that live in host memory on this device (e.g. GPU shape args).
   std::vector<std::string> host_memory_args;
+  // A CUDA kernel: runs only on a real GPU (GpuDevice), so sessions whose GPUs are simulated
+  // (tests) hide it from the placer (KernelRegistry::WithoutCudaKernels).
+  bool needs_cuda = false;
   std::string DebugString() const;  // "device='CPU'; T in [DT_FLOAT, DT_DOUBLE]"
 };
 
@@ -48,6 +51,10 @@ class KernelDefBuilder {
   }
   KernelDefBuilder& HostMemory(std::string arg) {
     def_.host_memory_args.push_back(std::move(arg));
+    return *this;
+  }
+  KernelDefBuilder& NeedsCuda() {
+    def_.needs_cuda = true;
     return *this;
   }
   const KernelDef& Build() const { return def_; }
@@ -99,13 +106,32 @@ class KernelRegistry : public KernelAvailability {
                              const std::vector<std::string>& device_types) const override;
   // Every registered KernelDef (for the registry test and docs).
   std::vector<KernelDef> ListKernels() const;
+  // The placer's view for sessions whose GPUs cannot run CUDA kernels (simulated GPUs): as this
+  // registry, without the kernels marked NeedsCuda. Lives as long as the registry.
+  const KernelAvailability& WithoutCudaKernels() const { return without_cuda_; }
 
  private:
   struct Entry {
     KernelDef def;
     KernelFactory factory;
   };
-  const Entry* Find(const NodeDef& node, absl::string_view device_type) const;
+  class WithoutCuda final : public KernelAvailability {
+   public:
+    explicit WithoutCuda(const KernelRegistry* registry) : registry_(registry) {}
+    std::vector<std::string> SupportedDeviceTypes(
+        const NodeDef& node, const std::vector<std::string>& device_types) const override;
+    absl::Status NoKernelError(const NodeDef& node,
+                               const std::vector<std::string>& device_types) const override {
+      return registry_->NoKernelError(node, device_types);
+    }
+
+   private:
+    const KernelRegistry* registry_;
+  };
+  const Entry* Find(const NodeDef& node, absl::string_view device_type,
+                    bool cuda_kernels = true) const;
+
+  const WithoutCuda without_cuda_{this};
 
   mutable rill::Mutex mu_;
   std::multimap<std::string, Entry> kernels_ ABSL_GUARDED_BY(mu_);  // keyed by op

@@ -15,41 +15,10 @@
 #include "kernels/cwise_op.h"
 #include "kernels/index_values.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/reduction_plan.h"
 
 namespace rill {
 namespace {
-
-// Which input dims are reduced, and the output shape.
-struct ReductionPlan {
-  std::vector<bool> reduced;
-  TensorShape output;
-  int64_t count = 1;  // input elements per output element
-};
-
-absl::StatusOr<ReductionPlan> PlanReduction(const TensorShape& in, const Tensor& axes,
-                                            bool keep_dims) {
-  const int rank = in.rank();
-  ReductionPlan plan;
-  plan.reduced.assign(rank, false);
-  for (int64_t a : IndexValues(axes)) {
-    if (a < -rank || a >= rank) {
-      return absl::InvalidArgumentError(absl::StrCat("Invalid reduction dimension (", a,
-                                                     " for input with ", rank, " dimension(s)"));
-    }
-    plan.reduced[a < 0 ? a + rank : a] = true;
-  }
-  std::vector<int64_t> dims;
-  for (int d = 0; d < rank; ++d) {
-    if (plan.reduced[d]) {
-      plan.count *= in.dim(d);
-      if (keep_dims) dims.push_back(1);
-    } else {
-      dims.push_back(in.dim(d));
-    }
-  }
-  RILL_ASSIGN_OR_RETURN(plan.output, TensorShape::FromDims(dims));
-  return plan;
-}
 
 // Accumulator type: float for half, the type itself otherwise; Mean (kWide) accumulates
 // integers narrower than 64 bits in int64, as TensorFlow's mean of [100, 100] int8 is 100.

@@ -11,27 +11,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/sendrecv_key.h"
 #include "kernels/type_lists.h"
 
 namespace rill {
 namespace {
 
-absl::StatusOr<std::string> KeyFromAttrs(OpKernelConstruction& ctx) {
-  std::string send_device, recv_device, tensor_name;
-  int64_t incarnation = 0;
-  absl::Status s = ctx.GetAttr("send_device", &send_device);
-  if (s.ok()) s = ctx.GetAttr("recv_device", &recv_device);
-  if (s.ok()) s = ctx.GetAttr("tensor_name", &tensor_name);
-  if (s.ok()) s = ctx.GetAttr("send_device_incarnation", &incarnation);
-  if (!s.ok()) return s;
-  return CreateRendezvousKey(send_device, static_cast<uint64_t>(incarnation), recv_device,
-                             tensor_name);
-}
-
 class SendOp final : public OpKernel {
  public:
   explicit SendOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<std::string> key = KeyFromAttrs(ctx);
+    absl::StatusOr<std::string> key = RendezvousKeyFromAttrs(ctx);
     if (key.ok()) key_ = *std::move(key);
     ctx.SetStatus(key.status());
   }
@@ -51,7 +40,7 @@ class SendOp final : public OpKernel {
 class RecvOp final : public AsyncOpKernel {
  public:
   explicit RecvOp(OpKernelConstruction& ctx) : AsyncOpKernel(ctx) {
-    absl::StatusOr<std::string> key = KeyFromAttrs(ctx);
+    absl::StatusOr<std::string> key = RendezvousKeyFromAttrs(ctx);
     if (key.ok()) key_ = *std::move(key);
     ctx.SetStatus(key.status());
   }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
+#include "core/gpu/gpu_device.h"
 #include "core/logging.h"
 #include "core/status_macros.h"
 #include "session/gpu_device_plan.h"
@@ -12,7 +13,7 @@ namespace rill {
 
 namespace {
 
-std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan, Allocator* allocator) {
+DeviceAttributes GpuAttributes(const GpuDevicePlan& plan) {
   DeviceAttributes attrs;
   attrs.set_name(FullDeviceName(kDeviceGpu, plan.tf_gpu_id));
   attrs.set_incarnation(NewDeviceIncarnation());
@@ -20,7 +21,24 @@ std::unique_ptr<Device> NewGpuDevice(const GpuDevicePlan& plan, Allocator* alloc
   attrs.set_memory_limit(plan.memory_limit_bytes);
   attrs.mutable_locality()->set_bus_id(1);
   attrs.set_physical_device_desc(plan.physical_device_desc);
-  return std::make_unique<Device>(std::move(attrs), allocator);
+  return attrs;
+}
+
+// A GpuDevice with its streams when the memory is CUDA's (a real GPU), else a plain Device over
+// simulated memory (GPUs injected by tests), on which no CUDA kernel runs.
+absl::StatusOr<std::unique_ptr<Device>> NewGpuDevice(const GpuDevicePlan& plan,
+                                                     Allocator* allocator,
+                                                     GpuProcessState* gpu_state) {
+#ifdef RILL_WITH_CUDA
+  if (gpu_state->memory() == GpuProcessState::Memory::kCuda) {
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<GpuDevice> gpu,
+                          GpuDevice::Create(GpuAttributes(plan), allocator,
+                                            gpu_state->GetGpuHostAllocator(),
+                                            plan.gpu.platform_id));
+    return std::unique_ptr<Device>(std::move(gpu));
+  }
+#endif
+  return std::make_unique<Device>(GpuAttributes(plan), allocator);
 }
 
 }  // namespace
@@ -56,7 +74,10 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
     request.allow_growth = plan.allow_growth;
     request.memory_option = plan.memory_option;
     RILL_ASSIGN_OR_RETURN(Allocator * allocator, gpu_state->GetGpuAllocator(request));
-    mgr->devices_.push_back(NewGpuDevice(plan, allocator));
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
+                          NewGpuDevice(plan, allocator, gpu_state));
+    mgr->gpus_run_cuda_kernels_ = AsGpuDevice(device.get()) != nullptr;
+    mgr->devices_.push_back(std::move(device));
     // TensorFlow's line, which users look for to see what each GPU got.
     RILL_LOG(INFO) << "Created TensorFlow device (" << mgr->devices_.back()->name() << " with "
                    << plan.memory_limit_bytes / (int64_t{1} << 20) << " MB memory) -> physical GPU ("

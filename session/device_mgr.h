@@ -10,8 +10,10 @@
 //
 // GPU devices carry TensorFlow's attributes (memory_limit, physical_device_desc for the
 // "Device mapping:" log) and their allocator GPU_<id>_bfc from the GpuProcessState (per process,
-// as TensorFlow's: without allow_growth each GPU's whole limit is reserved here). No kernel is
-// registered for GPU yet, so the placer never puts a node on them.
+// as TensorFlow's: without allow_growth each GPU's whole limit is reserved here). GPUs with CUDA
+// memory (GpuProcessState::Memory::kCuda) are GpuDevices with their streams (core/gpu/
+// gpu_device.h) and run the CUDA kernels; simulated ones (tests) are plain Devices, on which the
+// session hides CUDA kernels from the placer (gpus_run_cuda_kernels()).
 //
 // Owns its devices (and, when none was given, a simulated GpuProcessState of its own). Immutable
 // after creation; thread-safe.
@@ -46,10 +48,13 @@ class DeviceMgr {
   Device* client_device() const { return devices_.front().get(); }
   // nullptr when no device has that full name.
   Device* Find(const std::string& full_name) const;
+  // True when its GPUs are real CUDA devices (GpuDevice); false for simulated GPUs or none.
+  bool gpus_run_cuda_kernels() const { return gpus_run_cuda_kernels_; }
 
  private:
   std::unique_ptr<GpuProcessState> own_gpu_state_;  // before devices_: outlives them
   std::vector<std::unique_ptr<Device>> devices_;
+  bool gpus_run_cuda_kernels_ = false;
 };
 
 }  // namespace rill

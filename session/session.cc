@@ -227,13 +227,16 @@ class SessionImpl {
     PlacerOptions placer_options;
     placer_options.allow_soft_placement = options_.config.allow_soft_placement();
     placer_options.log_device_placement = options_.config.log_device_placement();
-    // No GPU device is wired into sessions yet (the GPU issues add it), so requests for GPUs get
-    // TensorFlow's CPU-only-build sentence.
-    placer_options.cuda_enabled = false;
-    RILL_ASSIGN_OR_RETURN(
-        Placement placement,
-        Place(validated, devices_->DeviceNames(), *KernelRegistry::Global(), placer_options,
-              has_graph_ ? &placement_ : nullptr));
+    // Without real GPUs, requests for GPUs get TensorFlow's CPU-only-build sentence, and CUDA
+    // kernels are hidden from the placer (simulated GPUs in tests cannot run them).
+    const bool cuda = devices_->gpus_run_cuda_kernels();
+    placer_options.cuda_enabled = cuda;
+    const KernelAvailability& kernels =
+        cuda ? static_cast<const KernelAvailability&>(*KernelRegistry::Global())
+             : KernelRegistry::Global()->WithoutCudaKernels();
+    RILL_ASSIGN_OR_RETURN(Placement placement,
+                          Place(validated, devices_->DeviceNames(), kernels, placer_options,
+                                has_graph_ ? &placement_ : nullptr));
     for (const std::string& note : placement.notes) std::fprintf(stderr, "%s\n", note.c_str());
     if (options_.config.log_device_placement()) {
       std::fputs(PlacementLogLines(validated, placement).c_str(), stdout);

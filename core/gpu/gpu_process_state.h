@@ -72,6 +72,8 @@ class GpuProcessState {
   // "gpu_host_bfc", capped at 64 GiB or TF_GPU_HOST_MEM_LIMIT_IN_MB. Plain host memory when
   // simulated.
   Allocator* GetGpuHostAllocator();
+  // Whether its GPU memory is CUDA device memory (real GPUs) or simulated (fake GPUs in tests).
+  Memory memory() const { return memory_; }
 
  private:
   struct GpuEntry {

@@ -7,8 +7,13 @@ not defined, so callers build CPU-only with the same BUILD files.
 
 load("@local_cuda//:defs.bzl", "NVCC", "RILL_HAS_CUDA")
 
-def rill_cuda_library(name, cu_srcs, hdrs = [], cu_hdrs = [], deps = [], alwayslink = True, **kwargs):
-    """cu_hdrs: headers of other targets that the .cu files include (nvcc sees only declared files)."""
+def rill_cuda_library(name, cu_srcs, hdrs = [], cu_hdrs = [], deps = [], alwayslink = True,
+                      srcs = [], cuda_deps = [], **kwargs):
+    """cu_hdrs: headers of other targets that the .cu files include (nvcc sees only declared files).
+
+    srcs / cuda_deps: host C++ sources (and their dependencies) built only with a CUDA toolkit,
+    for code that calls the .cu files' functions (GPU kernels' OpKernel classes, the GPU device).
+    """
     if not RILL_HAS_CUDA:
         native.cc_library(name = name, hdrs = hdrs, deps = deps, alwayslink = alwayslink, **kwargs)
         return
@@ -26,9 +31,9 @@ def rill_cuda_library(name, cu_srcs, hdrs = [], cu_hdrs = [], deps = [], alwaysl
         objs.append(obj)
     native.cc_library(
         name = name,
-        srcs = objs,
+        srcs = objs + srcs,
         hdrs = hdrs,
-        deps = deps + ["@local_cuda//:cudart", "@local_cuda//:cuda_headers"],
+        deps = deps + cuda_deps + ["@local_cuda//:cudart", "@local_cuda//:cuda_headers"],
         defines = ["RILL_WITH_CUDA=1"],
         alwayslink = alwayslink,
         **kwargs

@@ -1,0 +1,33 @@
+// cuBLAS calls Rill's GPU kernels make, implemented by cuda_blas.cu, so host-compiled code needs
+// no CUDA headers. Only built with a CUDA toolkit. cuBLAS is column-major; callers pass the
+// column-major problem (a row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T:
+// swap the operands and m with n). On failure a call returns false with cuBLAS's status name in
+// *error. A handle is bound to one stream and must not be used by two threads at once.
+#ifndef RILL_CORE_GPU_CUDA_BLAS_H_
+#define RILL_CORE_GPU_CUDA_BLAS_H_
+
+#include <cstdint>
+#include <string>
+
+namespace rill {
+namespace gpu_internal {
+
+bool CublasCreate(int platform_id, void* stream, void** handle, std::string* error);
+void CublasDestroy(int platform_id, void* handle);
+
+// C[m x n] = op(A) op(B), column-major, alpha 1 and beta 0; T is float or double.
+template <typename T>
+bool CublasGemm(int platform_id, void* handle, bool transpose_a, bool transpose_b, int64_t m,
+                int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c,
+                int64_t ldc, std::string* error);
+// `batch` products with strides between matrices (a stride of 0 broadcasts one matrix).
+template <typename T>
+bool CublasGemmStridedBatched(int platform_id, void* handle, bool transpose_a, bool transpose_b,
+                              int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+                              int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T* c,
+                              int64_t ldc, int64_t stride_c, int64_t batch, std::string* error);
+
+}  // namespace gpu_internal
+}  // namespace rill
+
+#endif  // RILL_CORE_GPU_CUDA_BLAS_H_

@@ -1,0 +1,46 @@
+#include "core/gpu/event_waiter.h"
+
+#include <pthread.h>
+
+namespace rill {
+
+EventWaiter::EventWaiter(const std::string& name) {
+  thread_ = std::thread([this, thread_name = ("rill_wait_" + name).substr(0, 15)] {
+    pthread_setname_np(pthread_self(), thread_name.c_str());
+    Loop();
+  });
+}
+
+EventWaiter::~EventWaiter() {
+  {
+    MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  cv_.SignalAll();
+  thread_.join();
+}
+
+void EventWaiter::Enqueue(Wait wait, Callback done) {
+  {
+    MutexLock lock(&mu_);
+    queue_.emplace_back(std::move(wait), std::move(done));
+  }
+  cv_.Signal();
+}
+
+void EventWaiter::Loop() {
+  for (;;) {
+    std::pair<Wait, Callback> item;
+    {
+      MutexLock lock(&mu_);
+      while (queue_.empty() && !stopping_) cv_.Wait(&mu_);
+      if (queue_.empty()) return;  // stopping, and everything queued has run
+      item = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    absl::Status s = item.first();
+    item.second(std::move(s));
+  }
+}
+
+}  // namespace rill

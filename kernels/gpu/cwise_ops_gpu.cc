@@ -1,0 +1,253 @@
+// CUDA kernels of the elementwise ops: binary ops with NumPy broadcasting (Add, AddV2, Sub, Mul,
+// RealDiv, Div, Maximum, Minimum, SquaredDifference), unary ops (Relu, Relu6, Sigmoid, Tanh, Neg,
+// Abs, Exp, Log, Sqrt, Rsqrt, Square, Reciprocal), AddN, BiasAdd (NHWC and NCHW) and Cast
+// between float and double; float and double. Shapes are checked on the host with the CPU
+// kernels' errors (BroadcastShapes' "Incompatible shapes: [2,3] vs. [4]", BiasAdd's "Must provide
+// as many biases as the last dimension of the input tensor: [3] vs. [2,4]"); the work is one
+// launch on the compute stream (AddN: one per input after the first). Outputs reuse an input
+// buffer nothing else holds, as on the CPU.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/broadcast.h"
+#include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/gpu_op_kernel.h"
+
+namespace rill {
+namespace {
+
+using gpu_kernels::BinaryFn;
+using gpu_kernels::UnaryFn;
+
+// The index arithmetic of out = a (op) b for out's shape, a and b right-aligned against it.
+absl::StatusOr<gpu_kernels::BroadcastIndex> MakeBroadcastIndex(const TensorShape& a,
+                                                               const TensorShape& b,
+                                                               const TensorShape& out) {
+  gpu_kernels::BroadcastIndex index;
+  const int rank = out.rank();
+  if (rank > gpu_kernels::kMaxRank) {
+    return absl::UnimplementedError(absl::StrCat("Broadcasting on the GPU supports up to ",
+                                                 gpu_kernels::kMaxRank, " dimensions, got ",
+                                                 out.DebugString()));
+  }
+  index.rank = rank;
+  int64_t a_stride = 1, b_stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    index.out_dims[d] = out.dim(d);
+    const int ad = d - (rank - a.rank()), bd = d - (rank - b.rank());
+    const int64_t a_dim = ad >= 0 ? a.dim(ad) : 1, b_dim = bd >= 0 ? b.dim(bd) : 1;
+    index.a_strides[d] = a_dim == 1 ? 0 : a_stride;
+    index.b_strides[d] = b_dim == 1 ? 0 : b_stride;
+    a_stride *= a_dim;
+    b_stride *= b_dim;
+  }
+  return index;
+}
+
+template <BinaryFn kFn>
+class BinaryGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& y = ctx.input(1);
+    if (x.shape() == y.shape()) {
+      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0, 1}, 0, x.shape()));
+      return Run(x, y, out, nullptr);
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, BroadcastShapes(x.shape(), y.shape()));
+    RILL_ASSIGN_OR_RETURN(gpu_kernels::BroadcastIndex index,
+                          MakeBroadcastIndex(x.shape(), y.shape(), shape));
+    // No forwarding: an output element may read operand elements another thread overwrites.
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    return Run(x, y, out, &index);
+  }
+
+ private:
+  absl::Status Run(const Tensor& x, const Tensor& y, Tensor* out,
+                   const gpu_kernels::BroadcastIndex* index) const {
+    const int64_t n = out->NumElements();
+    if (n == 0) return absl::OkStatus();
+    if (x.dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchBinary<double>(kFn, x.flat<double>().data(), y.flat<double>().data(),
+                                        out->flat<double>().data(), n, index, stream());
+    } else {
+      gpu_kernels::LaunchBinary<float>(kFn, x.flat<float>().data(), y.flat<float>().data(),
+                                       out->flat<float>().data(), n, index, stream());
+    }
+    return Launched();
+  }
+};
+
+template <UnaryFn kFn>
+class UnaryGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (n == 0) return absl::OkStatus();
+    if (x.dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchUnary<double>(kFn, x.flat<double>().data(), out->flat<double>().data(),
+                                       n, stream());
+    } else {
+      gpu_kernels::LaunchUnary<float>(kFn, x.flat<float>().data(), out->flat<float>().data(), n,
+                                      stream());
+    }
+    return Launched();
+  }
+};
+
+class AddNGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const TensorShape& shape = ctx.input(0).shape();
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      if (ctx.input(i).shape() != shape) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
+                         " must have the same size and shape.  Input 0: ", shape.DebugString(),
+                         " != input ", i, ": ", ctx.input(i).shape().DebugString()));
+      }
+    }
+    if (ctx.num_inputs() == 1) {
+      ctx.set_output(0, ctx.input(0));
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
+    const int64_t n = shape.num_elements();
+    if (n == 0) return absl::OkStatus();
+    // out = x0 + x1, then out += xi: left to right, as the CPU kernel adds.
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      const Tensor& prev = i == 1 ? ctx.input(0) : *out;
+      if (out->dtype() == DT_DOUBLE) {
+        gpu_kernels::LaunchBinary<double>(BinaryFn::kAdd, prev.flat<double>().data(),
+                                          ctx.input(i).flat<double>().data(),
+                                          out->flat<double>().data(), n, nullptr, stream());
+      } else {
+        gpu_kernels::LaunchBinary<float>(BinaryFn::kAdd, prev.flat<float>().data(),
+                                         ctx.input(i).flat<float>().data(),
+                                         out->flat<float>().data(), n, nullptr, stream());
+      }
+      RILL_RETURN_IF_ERROR(Launched());
+    }
+    return absl::OkStatus();
+  }
+};
+
+class BiasAddGpuOp final : public GpuOpKernel {
+ public:
+  explicit BiasAddGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
+    std::string format = "NHWC";
+    (void)ctx.GetAttr("data_format", &format);
+    nchw_ = format == "NCHW";
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& value = ctx.input(0);
+    const Tensor& bias = ctx.input(1);
+    const TensorShape& shape = value.shape();
+    if (shape.rank() < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Input tensor must be at least 2D: ", shape.DebugString()));
+    }
+    if (bias.shape().rank() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Biases must be 1D: ", bias.shape().DebugString()));
+    }
+    const bool channels_first = nchw_ && shape.rank() >= 3;
+    const int channel_dim = channels_first ? 1 : shape.rank() - 1;
+    const int64_t channels = shape.dim(channel_dim);
+    if (bias.NumElements() != channels) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Must provide as many biases as the ", channels_first ? "channel" : "last",
+                       " dimension of the input tensor: ", bias.shape().DebugString(), " vs. ",
+                       shape.DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
+    const int64_t n = shape.num_elements();
+    if (n == 0) return absl::OkStatus();
+    int64_t inner = 1;
+    for (int d = channel_dim + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
+    if (value.dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchBiasAdd<double>(value.flat<double>().data(), bias.flat<double>().data(),
+                                         out->flat<double>().data(), n, channels, inner,
+                                         stream());
+    } else {
+      gpu_kernels::LaunchBiasAdd<float>(value.flat<float>().data(), bias.flat<float>().data(),
+                                        out->flat<float>().data(), n, channels, inner, stream());
+    }
+    return Launched();
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
+class CastGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    const DataType to = output_type(0);
+    if (x.dtype() == to) {
+      ctx.set_output(0, x);
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (x.dtype() == DT_FLOAT) {
+      gpu_kernels::LaunchCast<float, double>(x.flat<float>().data(), out->flat<double>().data(),
+                                             n, stream());
+    } else {
+      gpu_kernels::LaunchCast<double, float>(x.flat<double>().data(), out->flat<float>().data(),
+                                             n, stream());
+    }
+    return Launched();
+  }
+};
+
+const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
+
+#define RILL_GPU_BINARY(op, fn)                                                      \
+  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
+                      BinaryGpuOp<BinaryFn::fn>)
+RILL_GPU_BINARY("Add", kAdd);
+RILL_GPU_BINARY("AddV2", kAdd);
+RILL_GPU_BINARY("Sub", kSub);
+RILL_GPU_BINARY("Mul", kMul);
+RILL_GPU_BINARY("RealDiv", kDiv);
+RILL_GPU_BINARY("Div", kDiv);
+RILL_GPU_BINARY("Maximum", kMaximum);
+RILL_GPU_BINARY("Minimum", kMinimum);
+RILL_GPU_BINARY("SquaredDifference", kSquaredDifference);
+#undef RILL_GPU_BINARY
+
+#define RILL_GPU_UNARY(op, fn)                                                       \
+  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
+                      UnaryGpuOp<UnaryFn::fn>)
+RILL_GPU_UNARY("Relu", kRelu);
+RILL_GPU_UNARY("Relu6", kRelu6);
+RILL_GPU_UNARY("Sigmoid", kSigmoid);
+RILL_GPU_UNARY("Tanh", kTanh);
+RILL_GPU_UNARY("Neg", kNeg);
+RILL_GPU_UNARY("Abs", kAbs);
+RILL_GPU_UNARY("Exp", kExp);
+RILL_GPU_UNARY("Log", kLog);
+RILL_GPU_UNARY("Sqrt", kSqrt);
+RILL_GPU_UNARY("Rsqrt", kRsqrt);
+RILL_GPU_UNARY("Square", kSquare);
+RILL_GPU_UNARY("Reciprocal", kReciprocal);
+#undef RILL_GPU_UNARY
+
+REGISTER_GPU_KERNEL(KernelDefBuilder("AddN").TypeConstraint("T", kFloatTypes), AddNGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("BiasAdd").TypeConstraint("T", kFloatTypes), BiasAddGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("Cast")
+                        .TypeConstraint("SrcT", kFloatTypes)
+                        .TypeConstraint("DstT", kFloatTypes),
+                    CastGpuOp);
+
+}  // namespace
+}  // namespace rill

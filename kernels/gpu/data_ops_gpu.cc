@@ -1,0 +1,116 @@
+// CUDA kernels that make or pass tensors: Const (the value is decoded on the host and copied to
+// the GPU once, when the kernel is built; every run hands out that tensor), ZerosLike and
+// OnesLike (a fill on the compute stream), and the pass-through ops Identity, Snapshot,
+// StopGradient and NoOp (no GPU work: the output is the input's buffer). float and double.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/allocator.h"
+#include "core/gpu/cuda_stream.h"
+#include "core/status_macros.h"
+#include "core/tensor_proto.h"
+#include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/gpu_op_kernel.h"
+#include "ops/attr_value_util.h"
+
+namespace rill {
+namespace {
+
+class ConstGpuOp final : public GpuOpKernel {
+ public:
+  // InvalidArgument naming the node for a missing value or a dtype mismatch (the CPU kernel's
+  // texts); Internal when the copy to the GPU fails.
+  explicit ConstGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
+    if (gpu() == nullptr) return;
+    const AttrValue* value = FindNodeAttr(ctx.def(), "value");
+    if (value == nullptr || value->value_case() != AttrValue::kTensor) {
+      ctx.SetStatus(absl::InvalidArgumentError(
+          absl::StrCat("Const node '", ctx.def().name(), "' has no tensor attr 'value'")));
+      return;
+    }
+    DataType dtype = DT_INVALID;
+    ctx.SetStatus(ctx.GetAttr("dtype", &dtype));
+    if (value->tensor().dtype() != dtype) {
+      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
+          "Type mismatch between value (", DataTypeString(value->tensor().dtype()),
+          ") and dtype (", DataTypeString(dtype), ") in Const node '", ctx.def().name(), "'")));
+      return;
+    }
+    absl::StatusOr<Tensor> host = TensorFromProto(value->tensor(), CpuAllocator::Default());
+    if (!host.ok()) {
+      ctx.SetStatus(absl::Status(host.status().code(), absl::StrCat("Const node '",
+                                                                    ctx.def().name(), "': ",
+                                                                    host.status().message())));
+      return;
+    }
+    absl::StatusOr<Tensor> device =
+        Tensor::AllocateUninitialized(gpu()->allocator(), dtype, host->shape());
+    if (!device.ok()) {
+      ctx.SetStatus(device.status());
+      return;
+    }
+    std::string error;
+    if (!gpu_internal::CudaMemcpy(gpu()->platform_id(), device->raw_data(), host->raw_data(),
+                                  host->TotalBytes(), gpu_internal::CudaCopy::kHostToDevice,
+                                  &error)) {
+      ctx.SetStatus(gpu()->CudaError(absl::StrCat("copying Const node '", ctx.def().name(),
+                                                  "' to the GPU"),
+                                     error));
+      return;
+    }
+    tensor_ = *std::move(device);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(0, tensor_);
+    return absl::OkStatus();
+  }
+
+ private:
+  Tensor tensor_;  // GPU memory, written once at construction
+};
+
+template <int kValue>
+class FillLikeGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, ctx.input(0).shape()));
+    const int64_t n = out->NumElements();
+    if (n == 0) return absl::OkStatus();
+    if (out->dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchFill<double>(out->flat<double>().data(), kValue, n, stream());
+    } else {
+      gpu_kernels::LaunchFill<float>(out->flat<float>().data(), kValue, n, stream());
+    }
+    return Launched();
+  }
+};
+
+class PassThroughGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < ctx.num_inputs() && i < ctx.num_outputs(); ++i) {
+      ctx.set_output(i, ctx.input(i));
+    }
+    return absl::OkStatus();
+  }
+};
+
+const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
+
+REGISTER_GPU_KERNEL(KernelDefBuilder("Const").TypeConstraint("dtype", kFloatTypes), ConstGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("ZerosLike").TypeConstraint("T", kFloatTypes),
+                    FillLikeGpuOp<0>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("OnesLike").TypeConstraint("T", kFloatTypes),
+                    FillLikeGpuOp<1>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("Identity").TypeConstraint("T", kFloatTypes),
+                    PassThroughGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("Snapshot").TypeConstraint("T", kFloatTypes),
+                    PassThroughGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("StopGradient").TypeConstraint("T", kFloatTypes),
+                    PassThroughGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("NoOp"), PassThroughGpuOp);
+
+}  // namespace
+}  // namespace rill

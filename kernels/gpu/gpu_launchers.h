@@ -1,0 +1,74 @@
+// The CUDA kernels of Rill's GPU ops, as plain launch functions (implemented by the .cu files of
+// kernels/gpu/, compiled by nvcc) so that the OpKernel classes need no CUDA headers. Every
+// launcher enqueues on `stream` (the device's compute stream, a cudaStream_t) and returns at
+// once; the caller checks the launch with GpuDevice::LaunchStatus. Pointers are device memory of
+// the stream's GPU, except where a parameter says otherwise. T is float or double.
+// Thread-safe (launches on one stream are ordered by the stream).
+#ifndef RILL_KERNELS_GPU_GPU_LAUNCHERS_H_
+#define RILL_KERNELS_GPU_GPU_LAUNCHERS_H_
+
+#include <cstdint>
+
+namespace rill {
+namespace gpu_kernels {
+
+enum class BinaryFn { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference };
+enum class UnaryFn {
+  kRelu, kRelu6, kSigmoid, kTanh, kNeg, kAbs, kExp, kLog, kSqrt, kRsqrt, kSquare, kReciprocal
+};
+enum class ReduceFn { kSum, kMean, kMax, kMin, kProd };
+
+constexpr int kMaxRank = 8;
+
+// Where output element i of a broadcasting binary op reads its operands: i is split into
+// coordinates over `out_dims`; an operand's offset is the sum of coordinate * its stride (0 for
+// a dimension it broadcasts).
+struct BroadcastIndex {
+  int rank = 0;
+  int64_t out_dims[kMaxRank] = {};
+  int64_t a_strides[kMaxRank] = {};
+  int64_t b_strides[kMaxRank] = {};
+};
+
+// out[i] = fn(a[i], b[i]) over n elements; `index` null means both operands have n elements
+// (no broadcasting).
+template <typename T>
+void LaunchBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n,
+                  const BroadcastIndex* index, void* stream);
+// out[i] = fn(x[i]); out may be x.
+template <typename T>
+void LaunchUnary(UnaryFn fn, const T* x, T* out, int64_t n, void* stream);
+// out = x + bias broadcast along the channel dimension: element i has channel
+// (i / inner) % channels (inner 1 for NHWC, H*W for NCHW).
+template <typename T>
+void LaunchBiasAdd(const T* x, const T* bias, T* out, int64_t n, int64_t channels, int64_t inner,
+                   void* stream);
+// out[i] = value (value passed by host).
+template <typename T>
+void LaunchFill(T* out, T value, int64_t n, void* stream);
+// out[i] = Dst(x[i]); Src and Dst are float or double.
+template <typename Src, typename Dst>
+void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream);
+// Row-wise softmax (or log-softmax) of a [rows, cols] matrix, max-subtracted as TensorFlow's.
+template <typename T>
+void LaunchSoftmax(const T* logits, T* out, int64_t rows, int64_t cols, bool log, void* stream);
+
+// A reduction's index arithmetic: output element o has coordinates over `kept_dims` (input
+// strides `kept_strides`); it reduces `reduced_count` elements whose coordinates over
+// `reduced_dims` have input strides `reduced_strides`.
+struct ReduceIndex {
+  int kept_rank = 0, reduced_rank = 0;
+  int64_t kept_dims[kMaxRank] = {}, kept_strides[kMaxRank] = {};
+  int64_t reduced_dims[kMaxRank] = {}, reduced_strides[kMaxRank] = {};
+  int64_t outputs = 1, reduced_count = 1;
+};
+// One block per output element, its threads striding over the reduced elements. Mean divides
+// by reduced_count; an empty reduction gives the identity (0, 1, -inf / +inf for Max / Min, NaN
+// for Mean as 0/0).
+template <typename T>
+void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, void* stream);
+
+}  // namespace gpu_kernels
+}  // namespace rill
+
+#endif  // RILL_KERNELS_GPU_GPU_LAUNCHERS_H_
