@@ -68,6 +68,29 @@ TEST(KernelRegistryTest, TypeConstraintsDecideSupportedDevices) {
   EXPECT_TRUE(r.SupportedDeviceTypes(MatMulNode(DT_DOUBLE), {"GPU", "CPU"}).empty());
 }
 
+TEST(KernelRegistryTest, WithoutCudaKernelsHidesKernelsThatNeedCuda) {
+  KernelRegistry r;
+  ASSERT_THAT(r.Register(KernelDefBuilder("MatMul").Device(kDeviceCpu).Build(),
+                         kernel_registry_internal::MakeFactory<PassThrough>()),
+              IsOk());
+  ASSERT_THAT(r.Register(KernelDefBuilder("MatMul").Device(kDeviceGpu).NeedsCuda().Build(),
+                         kernel_registry_internal::MakeFactory<PassThrough>()),
+              IsOk());
+  ASSERT_THAT(r.Register(KernelDefBuilder("Relu").Device(kDeviceGpu).Build(),
+                         kernel_registry_internal::MakeFactory<PassThrough>()),
+              IsOk());
+  NodeDef relu;
+  relu.set_name("r");
+  relu.set_op("Relu");
+  EXPECT_THAT(r.SupportedDeviceTypes(MatMulNode(DT_FLOAT), {"GPU", "CPU"}),
+              ElementsAre("GPU", "CPU"));
+  EXPECT_THAT(r.WithoutCudaKernels().SupportedDeviceTypes(MatMulNode(DT_FLOAT), {"GPU", "CPU"}),
+              ElementsAre("CPU"));
+  // A GPU kernel that is not marked (a test's kernel for simulated GPUs) stays visible.
+  EXPECT_THAT(r.WithoutCudaKernels().SupportedDeviceTypes(relu, {"GPU", "CPU"}),
+              ElementsAre("GPU"));
+}
+
 TEST(KernelRegistryTest, NoKernelErrorUsesTensorFlowText) {
   std::unique_ptr<KernelRegistry> registry = MakeRegistry();
   KernelRegistry& r = *registry;

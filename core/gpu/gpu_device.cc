@@ -127,12 +127,15 @@ void GpuDevice::ThenExecute(Stream stream, EventWaiter::Callback done) {
 absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, const Tensor& device) {
   const size_t bytes = host.TotalBytes();
   if (bytes == 0) return absl::OkStatus();
-  // Pageable memory cannot be copied asynchronously: stage it in pinned memory, which the
-  // copy keeps alive until it is done.
-  absl::StatusOr<Tensor> staging =
-      Tensor::AllocateUninitialized(pinned_host_allocator_, host.dtype(), host.shape());
-  if (!staging.ok()) return staging.status();
-  std::memcpy(staging->raw_data(), host.raw_data(), bytes);
+  // Pageable memory cannot be copied asynchronously: stage it in pinned memory, which the copy
+  // keeps alive until it is done. A tensor already in pinned memory (one Rill copied from a GPU)
+  // is copied as it is.
+  absl::StatusOr<Tensor> staging = host;
+  if (host.allocator() != pinned_host_allocator_) {
+    staging = Tensor::AllocateUninitialized(pinned_host_allocator_, host.dtype(), host.shape());
+    if (!staging.ok()) return staging.status();
+    std::memcpy(staging->raw_data(), host.raw_data(), bytes);
+  }
   std::string error;
   absl::Status s = StreamWaitsFor(host_to_device_, compute_);  // the target memory is free
   if (!s.ok()) return s;

@@ -1,0 +1,323 @@
+// Every CUDA kernel checked against its CPU kernel on random inputs, the cross-device copies
+// (CPU <-> GPU, GPU <-> GPU through virtual devices), and the seed examples on a real GPU. Each
+// case builds a graph whose inputs are fed Placeholders (so nothing is constant-folded), pins the
+// op under test to /device:GPU:0, runs it, runs the same graph with the op on the CPU, and
+// compares (float: 1e-5 relative, double: 1e-12). Without a CUDA GPU every test skips, printing
+// why ("skipped: no GPU found (...)"); on the GPU machine none may skip.
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "core/gpu/cuda_probe.h"
+#include "core/status_macros.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "session/session.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+#define RILL_REQUIRE_GPU()                                                      \
+  do {                                                                          \
+    std::string why;                                                            \
+    if (CudaDeviceCount(&why) == 0) GTEST_SKIP() << "skipped: no GPU found (" << why << ")"; \
+  } while (0)
+
+Tensor Random(DataType dtype, const TensorShape& shape, int seed, double lo = -1, double hi = 1) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  Tensor t = *Tensor::Allocate(CpuAllocator::Default(), dtype, shape);
+  for (int64_t i = 0; i < shape.num_elements(); ++i) {
+    if (dtype == DT_DOUBLE) {
+      t.flat<double>()[i] = dist(rng);
+    } else {
+      t.flat<float>()[i] = static_cast<float>(dist(rng));
+    }
+  }
+  return t;
+}
+
+std::string Placeholder(const std::string& name, DataType dtype) {
+  return absl::StrCat("node { name: '", name, "' op: 'Placeholder' attr { key: 'dtype' value { ",
+                      "type: ", DataTypeString(dtype), " } } }\n");
+}
+
+std::unique_ptr<Session> NewSession(const std::string& config = "") {
+  SessionOptions options;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(config, &options.config));
+  absl::StatusOr<std::unique_ptr<Session>> s = Session::New(options);
+  EXPECT_THAT(s.status(), IsOk());
+  return s.ok() ? *std::move(s) : nullptr;
+}
+
+// Runs `graph` (its "DEVICE" replaced by `device`) with `feeds` and returns the fetch.
+absl::StatusOr<Tensor> RunOn(const std::string& graph, const std::string& device,
+                             const std::vector<std::pair<std::string, Tensor>>& feeds,
+                             const std::string& fetch) {
+  GraphDef g;
+  if (!google::protobuf::TextFormat::ParseFromString(
+          absl::StrReplaceAll(graph, {{"DEVICE", device}}), &g)) {
+    return absl::InvalidArgumentError("bad test graph");
+  }
+  std::unique_ptr<Session> session = NewSession();
+  RILL_RETURN_IF_ERROR(session->Create(g));
+  std::vector<Tensor> out;
+  RILL_RETURN_IF_ERROR(session->Run(feeds, {fetch}, {}, &out));
+  return out[0];
+}
+
+void ExpectClose(const Tensor& gpu, const Tensor& cpu) {
+  ASSERT_EQ(gpu.dtype(), cpu.dtype());
+  ASSERT_EQ(gpu.shape(), cpu.shape());
+  const double tol = cpu.dtype() == DT_DOUBLE ? 1e-12 : 1e-5;
+  for (int64_t i = 0; i < cpu.NumElements(); ++i) {
+    const double g = cpu.dtype() == DT_DOUBLE ? gpu.flat<double>()[i] : gpu.flat<float>()[i];
+    const double c = cpu.dtype() == DT_DOUBLE ? cpu.flat<double>()[i] : cpu.flat<float>()[i];
+    if (std::isnan(c)) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i;
+      continue;
+    }
+    ASSERT_NEAR(g, c, tol * std::max(1.0, std::fabs(c))) << "element " << i;
+  }
+}
+
+// The op on GPU:0 and on CPU:0 agree.
+void ExpectGpuMatchesCpu(const std::string& graph,
+                         const std::vector<std::pair<std::string, Tensor>>& feeds,
+                         const std::string& fetch) {
+  absl::StatusOr<Tensor> gpu = RunOn(graph, "/device:GPU:0", feeds, fetch);
+  ASSERT_THAT(gpu.status(), IsOk());
+  absl::StatusOr<Tensor> cpu = RunOn(graph, "/device:CPU:0", feeds, fetch);
+  ASSERT_THAT(cpu.status(), IsOk());
+  ExpectClose(*gpu, *cpu);
+}
+
+std::string Binary(const std::string& op, DataType t) {
+  return Placeholder("x", t) + Placeholder("y", t) +
+         absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' input: 'y' device: 'DEVICE' ",
+                      "attr { key: 'T' value { type: ", DataTypeString(t), " } } }\n");
+}
+
+std::string Unary(const std::string& op, DataType t) {
+  return Placeholder("x", t) +
+         absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' device: 'DEVICE' ",
+                      "attr { key: 'T' value { type: ", DataTypeString(t), " } } }\n");
+}
+
+TEST(GpuKernelsTest, MatMulWithEveryTransposeMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  for (DataType t : {DT_FLOAT, DT_DOUBLE}) {
+    for (int ta = 0; ta < 2; ++ta) {
+      for (int tb = 0; tb < 2; ++tb) {
+        SCOPED_TRACE(absl::StrCat(DataTypeString(t), " transpose_a ", ta, " transpose_b ", tb));
+        const std::string graph =
+            Placeholder("a", t) + Placeholder("b", t) +
+            absl::StrCat("node { name: 'm' op: 'MatMul' input: 'a' input: 'b' device: 'DEVICE' ",
+                         "attr { key: 'T' value { type: ", DataTypeString(t), " } } ",
+                         "attr { key: 'transpose_a' value { b: ", ta ? "true" : "false", " } } ",
+                         "attr { key: 'transpose_b' value { b: ", tb ? "true" : "false", " } } }");
+        const TensorShape a = ta ? TensorShape({37, 19}) : TensorShape({19, 37});
+        const TensorShape b = tb ? TensorShape({23, 37}) : TensorShape({37, 23});
+        ExpectGpuMatchesCpu(graph, {{"a", Random(t, a, 1)}, {"b", Random(t, b, 2)}}, "m:0");
+      }
+    }
+  }
+}
+
+TEST(GpuKernelsTest, BatchMatMulWithEqualAndBroadcastBatchesMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+      "node { name: 'm' op: 'BatchMatMulV2' input: 'a' input: 'b' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'adj_x' value { b: false } } "
+      "attr { key: 'adj_y' value { b: true } } }";
+  ExpectGpuMatchesCpu(graph,
+                      {{"a", Random(DT_FLOAT, TensorShape({3, 4, 5, 6}), 3)},
+                       {"b", Random(DT_FLOAT, TensorShape({3, 4, 7, 6}), 4)}},
+                      "m:0");
+  ExpectGpuMatchesCpu(graph,
+                      {{"a", Random(DT_FLOAT, TensorShape({3, 4, 5, 6}), 3)},
+                       {"b", Random(DT_FLOAT, TensorShape({7, 6}), 4)}},
+                      "m:0");
+}
+
+TEST(GpuKernelsTest, BinaryOpsWithBroadcastingMatchCpu) {
+  RILL_REQUIRE_GPU();
+  for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum",
+                         "SquaredDifference"}) {
+    for (DataType t : {DT_FLOAT, DT_DOUBLE}) {
+      SCOPED_TRACE(absl::StrCat(op, " ", DataTypeString(t)));
+      ExpectGpuMatchesCpu(Binary(op, t),
+                          {{"x", Random(t, TensorShape({2, 3, 4}), 5)},
+                           {"y", Random(t, TensorShape({2, 3, 4}), 6)}},
+                          "z:0");
+      ExpectGpuMatchesCpu(Binary(op, t),
+                          {{"x", Random(t, TensorShape({2, 1, 4}), 7)},
+                           {"y", Random(t, TensorShape({3, 1}), 8)}},
+                          "z:0");
+      ExpectGpuMatchesCpu(Binary(op, t),
+                          {{"x", Random(t, TensorShape({}), 9)},
+                           {"y", Random(t, TensorShape({1000}), 10)}},
+                          "z:0");
+    }
+  }
+}
+
+TEST(GpuKernelsTest, UnaryOpsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  for (const char* op : {"Relu", "Relu6", "Sigmoid", "Tanh", "Neg", "Abs", "Exp", "Square",
+                         "Reciprocal"}) {
+    SCOPED_TRACE(op);
+    ExpectGpuMatchesCpu(Unary(op, DT_FLOAT),
+                        {{"x", Random(DT_FLOAT, TensorShape({5, 77}), 11, -8, 8)}}, "z:0");
+  }
+  for (const char* op : {"Log", "Sqrt", "Rsqrt"}) {  // positive inputs
+    SCOPED_TRACE(op);
+    ExpectGpuMatchesCpu(Unary(op, DT_DOUBLE),
+                        {{"x", Random(DT_DOUBLE, TensorShape({5, 77}), 12, 0.1, 9)}}, "z:0");
+  }
+}
+
+TEST(GpuKernelsTest, AddNBiasAddSoftmaxAndCastMatchCpu) {
+  RILL_REQUIRE_GPU();
+  ExpectGpuMatchesCpu(
+      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) + Placeholder("c", DT_FLOAT) +
+          "node { name: 's' op: 'AddN' input: 'a' input: 'b' input: 'c' device: 'DEVICE' "
+          "attr { key: 'N' value { i: 3 } } attr { key: 'T' value { type: DT_FLOAT } } }",
+      {{"a", Random(DT_FLOAT, TensorShape({64, 33}), 13)},
+       {"b", Random(DT_FLOAT, TensorShape({64, 33}), 14)},
+       {"c", Random(DT_FLOAT, TensorShape({64, 33}), 15)}},
+      "s:0");
+  for (const char* format : {"NHWC", "NCHW"}) {
+    SCOPED_TRACE(format);
+    ExpectGpuMatchesCpu(
+        Placeholder("x", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+            absl::StrCat("node { name: 'z' op: 'BiasAdd' input: 'x' input: 'b' device: 'DEVICE' "
+                         "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'data_format' "
+                         "value { s: '", format, "' } } }"),
+        {{"x", Random(DT_FLOAT, TensorShape({2, 5, 6, 5}), 16)},
+         {"b", Random(DT_FLOAT, TensorShape({5}), 17)}},
+        "z:0");
+  }
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    SCOPED_TRACE(op);
+    ExpectGpuMatchesCpu(Unary(op, DT_FLOAT),
+                        {{"x", Random(DT_FLOAT, TensorShape({7, 1000}), 18, -20, 20)}}, "z:0");
+  }
+  ExpectGpuMatchesCpu(
+      Placeholder("x", DT_FLOAT) +
+          "node { name: 'z' op: 'Cast' input: 'x' device: 'DEVICE' "
+          "attr { key: 'SrcT' value { type: DT_FLOAT } } "
+          "attr { key: 'DstT' value { type: DT_DOUBLE } } }",
+      {{"x", Random(DT_FLOAT, TensorShape({100}), 19)}}, "z:0");
+}
+
+TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
+  RILL_REQUIRE_GPU();
+  const std::vector<std::vector<int>> axis_sets = {{1}, {0, 2}, {-1}, {0, 1, 2}};
+  for (const char* op : {"Sum", "Mean", "Prod", "Max", "Min"}) {
+    for (const std::vector<int>& axes : axis_sets) {
+      for (bool keep : {false, true}) {
+        std::string values;
+        for (int a : axes) absl::StrAppend(&values, " int_val: ", a);
+        SCOPED_TRACE(absl::StrCat(op, " axes", values, " keep_dims ", keep));
+        const std::string graph =
+            Placeholder("x", DT_DOUBLE) +
+            absl::StrCat("node { name: 'axes' op: 'Const' attr { key: 'dtype' value { type: "
+                         "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
+                         "tensor_shape { dim { size: ", axes.size(), " } }", values,
+                         " } } } }\n") +
+            absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' input: 'axes' device: "
+                         "'DEVICE' attr { key: 'T' value { type: DT_DOUBLE } } attr { key: "
+                         "'Tidx' value { type: DT_INT32 } } attr { key: 'keep_dims' value { b: ",
+                         keep ? "true" : "false", " } } }");
+        ExpectGpuMatchesCpu(
+            graph, {{"x", Random(DT_DOUBLE, TensorShape({3, 50, 7}), 20, 0.5, 1.5)}}, "z:0");
+      }
+    }
+  }
+}
+
+TEST(GpuKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+      "node { name: 'm' op: 'MatMul' input: 'a' input: 'b' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }";
+  EXPECT_THAT(RunOn(graph, "/device:GPU:0",
+                    {{"a", Random(DT_FLOAT, TensorShape({2, 3}), 1)},
+                     {"b", Random(DT_FLOAT, TensorShape({2, 2}), 2)}},
+                    "m:0")
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]")));
+}
+
+// CPU -> GPU:0 -> CPU -> GPU:1 -> GPU:0 (two virtual GPUs on the first physical one), values
+// checked exactly: every copy direction the _Send/_Recv kernels make.
+TEST(GpuKernelsTest, CopiesBetweenCpuAndGpusKeepEveryValue) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) +
+      "node { name: 'g0' op: 'Neg' input: 'x' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'c' op: 'Neg' input: 'g0' device: '/device:CPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'g1' op: 'Neg' input: 'c' device: '/device:GPU:1' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'back' op: 'Neg' input: 'g1' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  GraphDef g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
+  std::unique_ptr<Session> session = NewSession(
+      "gpu_options { experimental { virtual_devices { memory_limit_mb: 1024 "
+      "memory_limit_mb: 1024 } } }");
+  ASSERT_THAT(session->Create(g), IsOk());
+  const Tensor x = Random(DT_FLOAT, TensorShape({1 << 20}), 21);
+  for (int run = 0; run < 3; ++run) {
+    std::vector<Tensor> out;
+    ASSERT_THAT(session->Run({{"x", x}}, {"back:0", "g0:0"}, {}, &out), IsOk());
+    for (int64_t i = 0; i < x.NumElements(); i += 4099) {
+      ASSERT_EQ(out[0].flat<float>()[i], x.flat<float>()[i]) << i;
+      ASSERT_EQ(out[1].flat<float>()[i], -x.flat<float>()[i]) << i;
+    }
+  }
+}
+
+// The seed examples on a real GPU: MatMul on GPU:0 with the placement log, the CPU-pinned
+// operands, and the four-way replica sum; soft placement of an op without a GPU kernel.
+TEST(GpuKernelsTest, SeedMatMulRunsOnGpu0AndPrintsTheSeedsNumbers) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      "node { name: 'a' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+      "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } dim { size: 3 } } "
+      "float_val: 1 float_val: 2 float_val: 3 float_val: 4 float_val: 5 float_val: 6 } } } }\n"
+      "node { name: 'b' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+      "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } dim { size: 2 } } "
+      "float_val: 1 float_val: 2 float_val: 3 float_val: 4 float_val: 5 float_val: 6 } } } }\n"
+      "node { name: 'MatMul' op: 'MatMul' input: 'a' input: 'b' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  GraphDef g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
+  std::unique_ptr<Session> session = NewSession();
+  ASSERT_THAT(session->Create(g), IsOk());
+  EXPECT_THAT(session->ExplainPlacement(),
+              HasSubstr("MatMul (MatMul) -> /job:localhost/replica:0/task:0/device:GPU:0"));
+  std::vector<Tensor> out;
+  ASSERT_THAT(session->Run({}, {"MatMul:0"}, {}, &out), IsOk());
+  EXPECT_EQ(out[0].flat<float>()[0], 22.0f);
+  EXPECT_EQ(out[0].flat<float>()[1], 28.0f);
+  EXPECT_EQ(out[0].flat<float>()[2], 49.0f);
+  EXPECT_EQ(out[0].flat<float>()[3], 64.0f);
+}
+
+}  // namespace
+}  // namespace rill

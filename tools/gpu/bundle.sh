@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the GPU checks here (a machine with the CUDA toolkit, no GPU needed) and bundles them
+# into .gpu/ for the GPU machine (../shared/tools/gpu_bundle.sh), where tools/gpu/run_checks.sh
+# runs them. Usage, from the repository root:
+#   tools/gpu/bundle.sh            # then, on the GPU machine: tools/gpu/run_checks.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+targets="//tests:gpu_kernels_test //tests:gpu_memory_options_test //core/gpu:gpu_sub_allocators_test
+  //core/gpu:cuda_probe_test //tools/session_runner:session_runner //tools/bench:gpu_bench"
+bazel build -c opt $targets
+bins=""
+for t in $targets; do
+  path=${t#//}; bins="$bins bazel-bin/${path%%:*}/${path##*:}"
+done
+rm -rf .gpu
+../shared/tools/gpu_bundle.sh .gpu $bins
+grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+du -sh .gpu

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the copied working tree with .gpu/ (tools/gpu/bundle.sh): every GPU
+# check of issues 10, 11 and 14 in one command. Writes everything it prints to $OUT/gpu_checks.log
+# when $OUT is set.
+#   1. missing libraries (must print nothing), the driver and GPU (nvidia-smi);
+#   2. the GPU test binaries (gpu_kernels_test must report 0 skipped);
+#   3. the seed examples on the GPU with TensorFlow's placement log;
+#   4. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+log=${OUT:-/tmp}/gpu_checks.log
+run() { echo "+ $*"; "$@"; echo "(exit $?)"; }
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  for b in gpu_kernels_test gpu_memory_options_test gpu_sub_allocators_test cuda_probe_test \
+           session_runner gpu_bench; do
+    .gpu/run --ldd "$b" | grep -i "not found"
+  done
+  for t in cuda_probe_test gpu_sub_allocators_test gpu_memory_options_test gpu_kernels_test; do
+    run .gpu/run "$t"
+  done
+  r=".gpu/run session_runner"
+  run $r --graph=examples/graphs/matmul.pbtxt --log_device_placement --fetch=MatMul
+  run $r --graph=examples/graphs/manual_placement.pbtxt --log_device_placement --fetch=MatMul
+  run $r --graph=examples/graphs/multi_tower_gpu.pbtxt --config=examples/gpu4_virtual.config.pbtxt \
+    --log_device_placement --fetch=AddN
+  run $r --graph=examples/graphs/soft_placement.pbtxt --fetch=MatMul
+  run $r --graph=examples/graphs/soft_placement.pbtxt \
+    --config=examples/soft_placement.config.pbtxt --log_device_placement --fetch=MatMul
+  run $r --graph=examples/graphs/device_function.pbtxt --allow_soft_placement --explain_placement \
+    --target=w/Assign --then --fetch=MatMul
+  run $r --graph=examples/graphs/four_replicas_cpu.pbtxt --config=examples/cpu4.config.pbtxt \
+    --fetch=AddN
+  run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
+} 2>&1 | tee "$log"
