@@ -292,6 +292,46 @@ TEST(GpuKernelsTest, CopiesBetweenCpuAndGpusKeepEveryValue) {
   }
 }
 
+// A TF1 variable and a resource variable on GPU:0: assigned, updated in place 10 times, read.
+TEST(GpuKernelsTest, VariablesOnTheGpuAssignUpdateAndRead) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) +
+      "node { name: 'v' op: 'VariableV2' device: '/device:GPU:0' attr { key: 'dtype' value { "
+      "type: DT_FLOAT } } attr { key: 'shape' value { shape { dim { size: 3 } } } } }\n"
+      "node { name: 'init' op: 'Assign' input: 'v' input: 'x' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'inc' op: 'AssignAdd' input: 'v' input: 'x' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'read' op: 'Identity' input: 'v' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'h' op: 'VarHandleOp' device: '/device:GPU:0' attr { key: 'dtype' value { "
+      "type: DT_FLOAT } } attr { key: 'shape' value { shape { dim { size: 3 } } } } }\n"
+      "node { name: 'rinit' op: 'AssignVariableOp' input: 'h' input: 'x' device: "
+      "'/device:GPU:0' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
+      "node { name: 'rsub' op: 'AssignSubVariableOp' input: 'h' input: 'x' device: "
+      "'/device:GPU:0' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
+      "node { name: 'rread' op: 'ReadVariableOp' input: 'h' device: '/device:GPU:0' "
+      "attr { key: 'dtype' value { type: DT_FLOAT } } }\n";
+  GraphDef g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
+  std::unique_ptr<Session> session = NewSession();
+  ASSERT_THAT(session->Create(g), IsOk());
+  const Tensor x = Tensor::FromVector<float>({1.5f, -2.0f, 4.0f}, TensorShape({3}));
+  std::vector<Tensor> out;
+  ASSERT_THAT(session->Run({{"x", x}}, {}, {"init", "rinit"}, &out), IsOk());
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_THAT(session->Run({{"x", x}}, {}, {"inc", "rsub"}, &out), IsOk());
+  }
+  ASSERT_THAT(session->Run({}, {"read:0", "rread:0"}, {}, &out), IsOk());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(out[0].flat<float>()[i], 11 * x.flat<float>()[i]);
+    EXPECT_EQ(out[1].flat<float>()[i], -9 * x.flat<float>()[i]);
+  }
+  EXPECT_THAT(session->ExplainPlacement(),
+              HasSubstr("v (VariableV2) -> /job:localhost/replica:0/task:0/device:GPU:0"));
+}
+
 // The seed examples on a real GPU: MatMul on GPU:0 with the placement log, the CPU-pinned
 // operands, and the four-way replica sum; soft placement of an op without a GPU kernel.
 TEST(GpuKernelsTest, SeedMatMulRunsOnGpu0AndPrintsTheSeedsNumbers) {
