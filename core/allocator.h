@@ -43,7 +43,8 @@ class Allocator {
   virtual AllocatorStats GetStats() const = 0;
 };
 
-// Host memory from the C library, aligned to kTensorAlignment, with exact counters. An optional
+// Host memory from the C library, aligned to kTensorAlignment, with exact counters (buffers up to
+// 64 KiB are recycled through per-thread free lists, see allocator.cc). An optional
 // byte limit turns requests beyond it into failures (nullptr), which tests use to exercise OOM.
 class CpuAllocator final : public Allocator {
  public:

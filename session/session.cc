@@ -423,6 +423,13 @@ class SessionImpl {
         step_status = timeout;
       }
     }
+    // As TensorFlow's sync_on_finish (its default): the run returns once the GPUs have finished
+    // what it enqueued, so the caller may reuse fed buffers, and a GPU's asynchronous error fails
+    // this run rather than a later one. A no-op for CPUs.
+    for (const auto& ex : state.executors) {
+      absl::Status synced = ex->device()->Sync();
+      if (!synced.ok() && step_status.ok()) step_status = synced;
+    }
     if (!step_status.ok()) {
       if (cancel->IsCancelled() && cancel->status().code() == absl::StatusCode::kCancelled) {
         return absl::CancelledError("Run call was cancelled");

@@ -12,6 +12,7 @@ bool Check(cublasStatus_t s, std::string* error) {
   if (s == CUBLAS_STATUS_SUCCESS) return true;
   if (error != nullptr) *error = std::string("cuBLAS: ") + cublasGetStatusName(s) + ": " +
                                  cublasGetStatusString(s);
+  cudaGetLastError();  // so the next kernel's launch check does not report this failure
   return false;
 }
 

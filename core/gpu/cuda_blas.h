@@ -2,7 +2,8 @@
 // no CUDA headers. Only built with a CUDA toolkit. cuBLAS is column-major; callers pass the
 // column-major problem (a row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T:
 // swap the operands and m with n). On failure a call returns false with cuBLAS's status name in
-// *error. A handle is bound to one stream and must not be used by two threads at once.
+// *error. A handle is bound to one stream; several threads may use it (cuBLAS allows that while
+// nobody changes its stream or settings).
 #ifndef RILL_CORE_GPU_CUDA_BLAS_H_
 #define RILL_CORE_GPU_CUDA_BLAS_H_
 

@@ -23,9 +23,14 @@ EventWaiter::~EventWaiter() {
 void EventWaiter::Enqueue(Wait wait, Callback done) {
   {
     MutexLock lock(&mu_);
-    queue_.emplace_back(std::move(wait), std::move(done));
+    if (!stopped_) {
+      queue_.emplace_back(std::move(wait), std::move(done));
+      cv_.Signal();
+      return;
+    }
   }
-  cv_.Signal();
+  // The thread is gone (only while the waiter is being destroyed): nothing would ever run it.
+  done(absl::CancelledError("the GPU's event waiter has stopped"));
 }
 
 void EventWaiter::Loop() {
@@ -34,7 +39,10 @@ void EventWaiter::Loop() {
     {
       MutexLock lock(&mu_);
       while (queue_.empty() && !stopping_) cv_.Wait(&mu_);
-      if (queue_.empty()) return;  // stopping, and everything queued has run
+      if (queue_.empty()) {  // stopping, and everything queued has run
+        stopped_ = true;
+        return;
+      }
       item = std::move(queue_.front());
       queue_.pop_front();
     }

@@ -12,7 +12,8 @@
 // Waits run one at a time; completions on different streams may finish out of order, which only
 // delays a later callback, never loses one. Callbacks run on the waiter's thread and may enqueue
 // more waits; they must not wait for this waiter themselves. The destructor runs everything
-// already queued, then joins the thread. Thread-safe.
+// already queued, then joins the thread; an Enqueue after the thread has returned runs its
+// callback at once with Cancelled. Thread-safe.
 #ifndef RILL_CORE_GPU_EVENT_WAITER_H_
 #define RILL_CORE_GPU_EVENT_WAITER_H_
 
@@ -47,6 +48,7 @@ class EventWaiter {
   CondVar cv_;
   std::deque<std::pair<Wait, Callback>> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;  // the thread has returned: Enqueue runs `done`
   std::thread thread_;
 };
 

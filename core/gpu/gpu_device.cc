@@ -1,50 +1,91 @@
 #include "core/gpu/gpu_device.h"
 
 #include <cstring>
+#include <map>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_blas.h"
 #include "core/gpu/cuda_stream.h"
+#include "core/mutex.h"
 
 namespace rill {
 
 using gpu_internal::CudaCopy;
 
+struct GpuDevice::Shared {
+  int platform_id = 0;
+  Stream compute = nullptr, host_to_device = nullptr, device_to_host = nullptr,
+         device_to_device = nullptr;
+  Mutex mu;
+  std::vector<Event> free_events ABSL_GUARDED_BY(mu);
+  void* blas ABSL_GUARDED_BY(mu) = nullptr;  // cublasHandle_t
+  std::unique_ptr<EventWaiter> waiter;
+};
+
+namespace {
+
+// The GPUs' shared parts, by allocator (one per TF GPU id and process state). Never destroyed:
+// streams and the waiter thread last as long as the process, as TensorFlow's do.
+Mutex registry_mu;
+
+std::map<Allocator*, GpuDevice::Shared*>& Registry() ABSL_EXCLUSIVE_LOCKS_REQUIRED(registry_mu) {
+  static auto* registry = new std::map<Allocator*, GpuDevice::Shared*>();
+  return *registry;
+}
+
+}  // namespace
+
 GpuDevice::GpuDevice(DeviceAttributes attributes, Allocator* allocator,
-                     Allocator* pinned_host_allocator, int platform_id)
+                     Allocator* pinned_host_allocator, int platform_id, Shared* shared)
     : Device(std::move(attributes), allocator),
       platform_id_(platform_id),
-      pinned_host_allocator_(pinned_host_allocator) {}
+      pinned_host_allocator_(pinned_host_allocator),
+      shared_(shared) {}
 
 absl::StatusOr<std::unique_ptr<GpuDevice>> GpuDevice::Create(DeviceAttributes attributes,
                                                              Allocator* allocator,
                                                              Allocator* pinned_host_allocator,
                                                              int platform_id) {
-  std::unique_ptr<GpuDevice> d(
-      new GpuDevice(std::move(attributes), allocator, pinned_host_allocator, platform_id));
-  std::string error;
-  for (Stream* s : {&d->compute_, &d->host_to_device_, &d->device_to_host_,
-                    &d->device_to_device_}) {
-    if (!gpu_internal::CudaCreateStream(platform_id, s, &error)) {
-      return d->CudaError("creating a CUDA stream", error);
+  const std::string name = attributes.name();
+  const std::string short_name = name.substr(name.rfind("device:") + 7);
+  Shared* shared = nullptr;
+  {
+    MutexLock lock(&registry_mu);
+    auto it = Registry().find(allocator);
+    if (it != Registry().end()) {
+      shared = it->second;
+    } else {
+      auto fresh = std::make_unique<Shared>();
+      fresh->platform_id = platform_id;
+      std::string error;
+      for (Stream* s : {&fresh->compute, &fresh->host_to_device, &fresh->device_to_host,
+                        &fresh->device_to_device}) {
+        if (!gpu_internal::CudaCreateStream(platform_id, s, &error)) {
+          for (Stream made : {fresh->compute, fresh->host_to_device, fresh->device_to_host,
+                              fresh->device_to_device}) {
+            gpu_internal::CudaDestroyStream(platform_id, made);
+          }
+          return absl::InternalError(
+              absl::StrCat("CUDA error on ", name, " creating a CUDA stream: ", error));
+        }
+      }
+      fresh->waiter = std::make_unique<EventWaiter>(short_name);
+      shared = fresh.release();
+      Registry()[allocator] = shared;
     }
   }
-  const std::string short_name = d->name().substr(d->name().rfind("device:") + 7);
-  d->waiter_ = std::make_unique<EventWaiter>(short_name);
-  return d;
+  return std::unique_ptr<GpuDevice>(new GpuDevice(std::move(attributes), allocator,
+                                                  pinned_host_allocator, platform_id, shared));
 }
 
-GpuDevice::~GpuDevice() {
-  (void)Sync();
-  waiter_.reset();  // runs what is queued; its callbacks may still use streams and events
-  MutexLock lock(&mu_);
-  gpu_internal::CublasDestroy(platform_id_, blas_);
-  for (Event e : all_events_) gpu_internal::CudaDestroyEvent(platform_id_, e);
-  for (Stream s : {compute_, host_to_device_, device_to_host_, device_to_device_}) {
-    gpu_internal::CudaDestroyStream(platform_id_, s);
-  }
-}
+GpuDevice::~GpuDevice() { (void)Sync(); }
+
+GpuDevice::Stream GpuDevice::compute_stream() const { return shared_->compute; }
+GpuDevice::Stream GpuDevice::host_to_device_stream() const { return shared_->host_to_device; }
+GpuDevice::Stream GpuDevice::device_to_host_stream() const { return shared_->device_to_host; }
+GpuDevice::Stream GpuDevice::device_to_device_stream() const { return shared_->device_to_device; }
 
 absl::Status GpuDevice::CudaError(absl::string_view what, const std::string& error) const {
   return absl::InternalError(absl::StrCat("CUDA error on ", name(), " ", what, ": ", error));
@@ -58,7 +99,8 @@ absl::Status GpuDevice::LaunchStatus(absl::string_view kernel) const {
 
 absl::Status GpuDevice::Sync() {
   std::string error;
-  for (Stream s : {compute_, host_to_device_, device_to_host_, device_to_device_}) {
+  for (Stream s : {shared_->compute, shared_->host_to_device, shared_->device_to_host,
+                   shared_->device_to_device}) {
     if (s != nullptr && !gpu_internal::CudaStreamSynchronize(platform_id_, s, &error)) {
       return CudaError("synchronizing a stream", error);
     }
@@ -68,10 +110,10 @@ absl::Status GpuDevice::Sync() {
 
 absl::StatusOr<GpuDevice::Event> GpuDevice::TakeEvent() {
   {
-    MutexLock lock(&mu_);
-    if (!free_events_.empty()) {
-      Event e = free_events_.back();
-      free_events_.pop_back();
+    MutexLock lock(&shared_->mu);
+    if (!shared_->free_events.empty()) {
+      Event e = shared_->free_events.back();
+      shared_->free_events.pop_back();
       return e;
     }
   }
@@ -80,14 +122,12 @@ absl::StatusOr<GpuDevice::Event> GpuDevice::TakeEvent() {
   if (!gpu_internal::CudaCreateEvent(platform_id_, &e, &error)) {
     return CudaError("creating a CUDA event", error);
   }
-  MutexLock lock(&mu_);
-  all_events_.push_back(e);
-  return e;
+  return e;  // joins the pool when returned
 }
 
 void GpuDevice::ReturnEvent(Event event) {
-  MutexLock lock(&mu_);
-  free_events_.push_back(event);
+  MutexLock lock(&shared_->mu);
+  shared_->free_events.push_back(event);
 }
 
 absl::Status GpuDevice::StreamWaitsFor(Stream stream, Stream after) {
@@ -114,12 +154,22 @@ void GpuDevice::ThenExecute(Stream stream, EventWaiter::Callback done) {
     return;
   }
   const Event event = *e;
-  waiter_->Enqueue(
-      [this, event]() -> absl::Status {
+  // The wait must not touch `this` (a session's device may be gone when it runs): only the
+  // process-lifetime shared part and copies.
+  Shared* shared = shared_;
+  const int platform_id = platform_id_;
+  const std::string device_name = name();
+  shared_->waiter->Enqueue(
+      [shared, platform_id, event, device_name]() -> absl::Status {
         std::string wait_error;
-        const bool ok = gpu_internal::CudaEventSynchronize(platform_id_, event, &wait_error);
-        ReturnEvent(event);
-        return ok ? absl::OkStatus() : CudaError("waiting for an event", wait_error);
+        const bool ok = gpu_internal::CudaEventSynchronize(platform_id, event, &wait_error);
+        {
+          MutexLock lock(&shared->mu);
+          shared->free_events.push_back(event);
+        }
+        if (ok) return absl::OkStatus();
+        return absl::InternalError(absl::StrCat("CUDA error on ", device_name,
+                                                " waiting for an event: ", wait_error));
       },
       std::move(done));
 }
@@ -137,14 +187,14 @@ absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, const Tensor& devic
     std::memcpy(staging->raw_data(), host.raw_data(), bytes);
   }
   std::string error;
-  absl::Status s = StreamWaitsFor(host_to_device_, compute_);  // the target memory is free
+  absl::Status s = StreamWaitsFor(shared_->host_to_device, shared_->compute);  // the target memory is free
   if (!s.ok()) return s;
   if (!gpu_internal::CudaMemcpyAsync(platform_id_, device.raw_data(), staging->raw_data(), bytes,
-                                     CudaCopy::kHostToDevice, host_to_device_, &error)) {
+                                     CudaCopy::kHostToDevice, shared_->host_to_device, &error)) {
     return CudaError("copying host to device", error);
   }
-  s = StreamWaitsFor(compute_, host_to_device_);  // kernels read it after the copy
-  ThenExecute(host_to_device_, [keep = *std::move(staging)](absl::Status) {});
+  s = StreamWaitsFor(shared_->compute, shared_->host_to_device);  // kernels read it after the copy
+  ThenExecute(shared_->host_to_device, [keep = *std::move(staging)](absl::Status) {});
   return s;
 }
 
@@ -157,10 +207,10 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device,
     return;
   }
   const size_t bytes = device.TotalBytes();
-  absl::Status s = StreamWaitsFor(device_to_host_, compute_);  // the producer has run
+  absl::Status s = StreamWaitsFor(shared_->device_to_host, shared_->compute);  // the producer has run
   std::string error;
   if (s.ok() && !gpu_internal::CudaMemcpyAsync(platform_id_, host->raw_data(), device.raw_data(),
-                                               bytes, CudaCopy::kDeviceToHost, device_to_host_,
+                                               bytes, CudaCopy::kDeviceToHost, shared_->device_to_host,
                                                &error)) {
     s = CudaError("copying device to host", error);
   }
@@ -168,7 +218,7 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device,
     done(s);
     return;
   }
-  ThenExecute(device_to_host_, [source = device, result = *std::move(host),
+  ThenExecute(shared_->device_to_host, [source = device, result = *std::move(host),
                                 done = std::move(done)](absl::Status copied) mutable {
     if (!copied.ok()) {
       done(copied);
@@ -181,27 +231,27 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device,
 absl::Status GpuDevice::CopyFromPeer(const Tensor& src, int src_platform_id, const Tensor& dst) {
   const size_t bytes = src.TotalBytes();
   if (bytes == 0) return absl::OkStatus();
-  absl::Status s = StreamWaitsFor(device_to_device_, compute_);
+  absl::Status s = StreamWaitsFor(shared_->device_to_device, shared_->compute);
   if (!s.ok()) return s;
   std::string error;
   if (!gpu_internal::CudaMemcpyPeerAsync(dst.raw_data(), platform_id_, src.raw_data(),
-                                         src_platform_id, bytes, device_to_device_, &error)) {
+                                         src_platform_id, bytes, shared_->device_to_device, &error)) {
     return CudaError("copying between GPUs", error);
   }
-  s = StreamWaitsFor(compute_, device_to_device_);
-  ThenExecute(device_to_device_, [keep = src](absl::Status) {});
+  s = StreamWaitsFor(shared_->compute, shared_->device_to_device);
+  ThenExecute(shared_->device_to_device, [keep = src](absl::Status) {});
   return s;
 }
 
 absl::StatusOr<void*> GpuDevice::BlasHandle() {
-  MutexLock lock(&mu_);
-  if (blas_ == nullptr) {
+  MutexLock lock(&shared_->mu);
+  if (shared_->blas == nullptr) {
     std::string error;
-    if (!gpu_internal::CublasCreate(platform_id_, compute_, &blas_, &error)) {
+    if (!gpu_internal::CublasCreate(platform_id_, shared_->compute, &shared_->blas, &error)) {
       return CudaError("creating the cuBLAS handle", error);
     }
   }
-  return blas_;
+  return shared_->blas;
 }
 
 GpuDevice* AsGpuDevice(Device* device) { return dynamic_cast<GpuDevice*>(device); }

@@ -7,6 +7,10 @@
 //     device-to-host copy hands its tensor to the rendezvous from there);
 //   - a cuBLAS handle bound to the compute stream (made on first use);
 //   - the process's pinned host allocator (gpu_host_bfc) for staging copies.
+// The streams, waiter, events and cuBLAS handle belong to the GPU (its allocator GPU_N_bfc), not to
+// one session: every session's GpuDevice for /device:GPU:N shares them, as it shares the memory,
+// so one session's freed buffers are never reused by another's stream while a queued kernel still
+// reads them. They live as long as the process.
 // Only real CUDA GPUs are GpuDevices: fake GPUs injected by tests (simulated memory) are plain
 // Devices, which is how CUDA kernels know they cannot run there (AsGpuDevice returns null).
 //
@@ -23,13 +27,11 @@
 
 #include <functional>
 #include <memory>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/device.h"
 #include "core/gpu/event_waiter.h"
-#include "core/mutex.h"
 #include "core/tensor.h"
 
 namespace rill {
@@ -38,19 +40,20 @@ class GpuDevice final : public Device {
  public:
   using Stream = void*;  // cudaStream_t
   using Event = void*;   // cudaEvent_t
+  struct Shared;         // the GPU's streams, waiter, events and cuBLAS handle (gpu_device.cc)
 
   // `allocator` (device memory) and `pinned_host_allocator` are not owned and outlive it.
   static absl::StatusOr<std::unique_ptr<GpuDevice>> Create(DeviceAttributes attributes,
                                                            Allocator* allocator,
                                                            Allocator* pinned_host_allocator,
                                                            int platform_id);
-  ~GpuDevice() override;  // finishes queued work, then destroys streams, events and the handle
+  ~GpuDevice() override;  // finishes the work queued on the GPU's streams
 
   int platform_id() const { return platform_id_; }
-  Stream compute_stream() const { return compute_; }
-  Stream host_to_device_stream() const { return host_to_device_; }
-  Stream device_to_host_stream() const { return device_to_host_; }
-  Stream device_to_device_stream() const { return device_to_device_; }
+  Stream compute_stream() const;
+  Stream host_to_device_stream() const;
+  Stream device_to_host_stream() const;
+  Stream device_to_device_stream() const;
   Allocator* pinned_host_allocator() const { return pinned_host_allocator_; }
 
   // Waits for every stream; returns the first error CUDA reports.
@@ -83,19 +86,13 @@ class GpuDevice final : public Device {
 
  private:
   GpuDevice(DeviceAttributes attributes, Allocator* allocator, Allocator* pinned_host_allocator,
-            int platform_id);
+            int platform_id, Shared* shared);
   absl::StatusOr<Event> TakeEvent();
   void ReturnEvent(Event event);
 
   const int platform_id_;
   Allocator* const pinned_host_allocator_;  // Not owned.
-  Stream compute_ = nullptr, host_to_device_ = nullptr, device_to_host_ = nullptr,
-         device_to_device_ = nullptr;
-  Mutex mu_;
-  std::vector<Event> free_events_ ABSL_GUARDED_BY(mu_);
-  std::vector<Event> all_events_ ABSL_GUARDED_BY(mu_);
-  void* blas_ ABSL_GUARDED_BY(mu_) = nullptr;  // cublasHandle_t
-  std::unique_ptr<EventWaiter> waiter_;         // destroyed first: its callbacks use the streams
+  Shared* const shared_;                    // Not owned; lives as long as the process.
 };
 
 // The GpuDevice behind `device`, or null for CPUs and simulated GPUs (always null in a build

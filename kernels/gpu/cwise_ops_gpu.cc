@@ -117,7 +117,15 @@ class AddNGpuOp final : public GpuOpKernel {
       ctx.set_output(0, ctx.input(0));
       return absl::OkStatus();
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
+    // Input 0's buffer becomes the output only when no other input shares it: the passes below
+    // would read an input an earlier pass overwrote (AddN(x, x, x)).
+    bool aliased = false;
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      aliased |= ctx.input(i).SharesBufferWith(ctx.input(0));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out,
+                          aliased ? ctx.allocate_output(0, shape)
+                                  : ctx.forward_input_or_allocate_output({0}, 0, shape));
     const int64_t n = shape.num_elements();
     if (n == 0) return absl::OkStatus();
     // out = x0 + x1, then out += xi: left to right, as the CPU kernel adds.

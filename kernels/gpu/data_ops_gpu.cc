@@ -1,12 +1,11 @@
 // CUDA kernels that make or pass tensors: Const (the value is decoded on the host and copied to
-// the GPU once, when the kernel is built; every run hands out that tensor), ZerosLike and
+// the GPU once, when the kernel is built, through the device's ordered copy; every run hands out that tensor), ZerosLike and
 // OnesLike (a fill on the compute stream), and the pass-through ops Identity, Snapshot,
 // StopGradient and NoOp (no GPU work: the output is the input's buffer). float and double.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/allocator.h"
-#include "core/gpu/cuda_stream.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "kernels/gpu/gpu_launchers.h"
@@ -49,13 +48,13 @@ class ConstGpuOp final : public GpuOpKernel {
       ctx.SetStatus(device.status());
       return;
     }
-    std::string error;
-    if (!gpu_internal::CudaMemcpy(gpu()->platform_id(), device->raw_data(), host->raw_data(),
-                                  host->TotalBytes(), gpu_internal::CudaCopy::kHostToDevice,
-                                  &error)) {
-      ctx.SetStatus(gpu()->CudaError(absl::StrCat("copying Const node '", ctx.def().name(),
-                                                  "' to the GPU"),
-                                     error));
+    // Ordered like every copy (after queued compute work, before later kernels), so the buffer
+    // is neither written while a queued kernel still reads it nor read before it is written.
+    absl::Status copied = gpu()->CopyHostToDevice(*host, *device);
+    if (!copied.ok()) {
+      ctx.SetStatus(absl::Status(copied.code(), absl::StrCat("copying Const node '",
+                                                             ctx.def().name(), "' to the GPU: ",
+                                                             copied.message())));
       return;
     }
     tensor_ = *std::move(device);

@@ -11,6 +11,7 @@
 #define RILL_KERNELS_GPU_GPU_OP_KERNEL_H_
 
 #include "absl/strings/str_cat.h"
+#include "core/gpu/cuda_stream.h"
 #include "core/gpu/gpu_device.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/op_kernel.h"
@@ -32,7 +33,12 @@ class GpuOpKernel : public OpKernel {
 
  protected:
   GpuDevice* gpu() const { return gpu_; }
-  void* stream() const { return gpu_->compute_stream(); }
+  // The compute stream, with this GPU made the thread's current device: CUDA launches only on
+  // streams of the current device (executor and waiter threads serve several GPUs).
+  void* stream() const {
+    gpu_internal::CudaSetDevice(gpu_->platform_id(), nullptr);
+    return gpu_->compute_stream();
+  }
   // OK, or Internal naming this node when the launch just made failed.
   absl::Status Launched() const { return gpu_->LaunchStatus(name()); }
 

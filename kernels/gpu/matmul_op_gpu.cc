@@ -2,9 +2,9 @@
 // device's compute stream. Row-major C = op(A) op(B) is cuBLAS's column-major
 // C^T = op(B)^T op(A)^T, so the operands swap and no data moves. Errors are the CPU kernels'
 // texts ("In[0] is not a matrix. Instead it has shape [2,3,4]", "Matrix size-incompatible: In[0]:
-// [2,3], In[1]: [2,2]"); a cuBLAS failure is Internal naming the node. BatchMatMul takes equal
-// batch dimensions, or a batch of one on either side (broadcast by a zero stride); other
-// broadcasts are Unimplemented on the GPU (the CPU kernel has them).
+// [2,3], In[1]: [2,2]"); a cuBLAS failure is Internal naming the node. BatchMatMul broadcasts
+// batch dimensions as NumPy when each operand has the whole broadcast batch or one matrix (a zero
+// stride); other broadcasts ([4,1] x [1,5]) are Unimplemented on the GPU (the CPU has them).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -13,6 +13,7 @@
 #include "core/gpu/cuda_blas.h"
 #include "core/gpu/cuda_stream.h"
 #include "core/status_macros.h"
+#include "kernels/broadcast.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 
 namespace rill {
@@ -121,27 +122,27 @@ class MatMulGpuOp : public GpuOpKernel {
           absl::StrCat("Matrix size-incompatible: In[0]: ", as.DebugString(), ", In[1]: ",
                        bs.DebugString()));
     }
-    const int64_t a_batch = as.num_elements() == 0 ? 0 : as.num_elements() / (p->m * p->k);
-    const int64_t b_batch = bs.num_elements() == 0 ? 0 : bs.num_elements() / (p->k * p->n);
-    std::vector<int64_t> dims;
-    const TensorShape& batch_shape = a_batch >= b_batch ? as : bs;
-    for (int d = 0; d < batch_shape.rank() - 2; ++d) dims.push_back(batch_shape.dim(d));
-    const bool same_batch_dims =
-        ar == br && [&] {
-          for (int d = 0; d < ar - 2; ++d) {
-            if (as.dim(d) != bs.dim(d)) return false;
-          }
-          return true;
-        }();
-    if (!same_batch_dims && a_batch != 1 && b_batch != 1) {
+    // The batch dimensions broadcast as NumPy's; cuBLAS's strided batches cover an operand that
+    // has them all (stride m*k) or a single matrix (stride 0).
+    std::vector<int64_t> a_batch_dims, b_batch_dims;
+    for (int d = 0; d < ar - 2; ++d) a_batch_dims.push_back(as.dim(d));
+    for (int d = 0; d < br - 2; ++d) b_batch_dims.push_back(bs.dim(d));
+    RILL_ASSIGN_OR_RETURN(TensorShape a_batch, TensorShape::FromDims(a_batch_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape b_batch, TensorShape::FromDims(b_batch_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape batch, BroadcastShapes(a_batch, b_batch));
+    const int64_t n_batch = batch.num_elements();
+    const int64_t na = a_batch.num_elements(), nb = b_batch.num_elements();
+    if ((na != n_batch && na != 1) || (nb != n_batch && nb != 1)) {
       return absl::UnimplementedError(absl::StrCat(
-          type_string(), " node ", name(), " on the GPU broadcasts only equal batch dimensions "
-          "or a batch of one: ", as.DebugString(), " vs. ", bs.DebugString(),
+          type_string(), " node ", name(), " on the GPU broadcasts a batch only when each "
+          "operand has all of it or one matrix: ", as.DebugString(), " vs. ", bs.DebugString(),
           "; pin it to a CPU for other broadcasts"));
     }
-    p->batch = std::max(a_batch, b_batch);
-    p->stride_a = a_batch == 1 ? 0 : p->m * p->k;
-    p->stride_b = b_batch == 1 ? 0 : p->k * p->n;
+    p->batch = n_batch;
+    p->stride_a = na == 1 ? 0 : p->m * p->k;
+    p->stride_b = nb == 1 ? 0 : p->k * p->n;
+    std::vector<int64_t> dims;
+    for (int d = 0; d < batch.rank(); ++d) dims.push_back(batch.dim(d));
     dims.push_back(p->m);
     dims.push_back(p->n);
     RILL_ASSIGN_OR_RETURN(*out, TensorShape::FromDims(dims));

@@ -48,6 +48,7 @@ struct GpuDenseOps {
     const gpu_kernels::BinaryFn fn =
         op == DenseUpdate::kAdd ? gpu_kernels::BinaryFn::kAdd : gpu_kernels::BinaryFn::kSub;
     const int64_t n = lhs.NumElements();
+    gpu_internal::CudaSetDevice(gpu->platform_id(), nullptr);  // launches go to the current GPU
     if (lhs.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchBinary<double>(fn, lhs.flat<double>().data(), rhs.flat<double>().data(),
                                         out->flat<double>().data(), n, nullptr,

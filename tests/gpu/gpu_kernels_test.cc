@@ -50,9 +50,15 @@ std::string Placeholder(const std::string& name, DataType dtype) {
                       "type: ", DataTypeString(dtype), " } } }\n");
 }
 
-std::unique_ptr<Session> NewSession(const std::string& config = "") {
+// GPU memory options are per process, so every session here asks for the same: the first
+// physical GPU as two virtual devices (GPU:0 and GPU:1, 2 GiB each), which the copy test uses.
+constexpr char kConfig[] =
+    "gpu_options { experimental { virtual_devices { memory_limit_mb: 2048 "
+    "memory_limit_mb: 2048 } } }";
+
+std::unique_ptr<Session> NewSession() {
   SessionOptions options;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(config, &options.config));
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(kConfig, &options.config));
   absl::StatusOr<std::unique_ptr<Session>> s = Session::New(options);
   EXPECT_THAT(s.status(), IsOk());
   return s.ok() ? *std::move(s) : nullptr;
@@ -68,24 +74,38 @@ absl::StatusOr<Tensor> RunOn(const std::string& graph, const std::string& device
     return absl::InvalidArgumentError("bad test graph");
   }
   std::unique_ptr<Session> session = NewSession();
+  if (session == nullptr) return absl::InternalError("no session");
   RILL_RETURN_IF_ERROR(session->Create(g));
   std::vector<Tensor> out;
   RILL_RETURN_IF_ERROR(session->Run(feeds, {fetch}, {}, &out));
   return out[0];
 }
 
+// Relative to each element, with a floor of 1e-3 of the tensor's largest magnitude (sums that
+// cancel differ by the summation order); tiny results (a product of 1050 values ~1e-20) are
+// compared at their own scale.
 void ExpectClose(const Tensor& gpu, const Tensor& cpu) {
   ASSERT_EQ(gpu.dtype(), cpu.dtype());
   ASSERT_EQ(gpu.shape(), cpu.shape());
   const double tol = cpu.dtype() == DT_DOUBLE ? 1e-12 : 1e-5;
+  auto at = [](const Tensor& t, int64_t i) -> double {
+    return t.dtype() == DT_DOUBLE ? t.flat<double>()[i] : t.flat<float>()[i];
+  };
+  double scale = 0;
   for (int64_t i = 0; i < cpu.NumElements(); ++i) {
-    const double g = cpu.dtype() == DT_DOUBLE ? gpu.flat<double>()[i] : gpu.flat<float>()[i];
-    const double c = cpu.dtype() == DT_DOUBLE ? cpu.flat<double>()[i] : cpu.flat<float>()[i];
+    if (std::isfinite(at(cpu, i))) scale = std::max(scale, std::fabs(at(cpu, i)));
+  }
+  for (int64_t i = 0; i < cpu.NumElements(); ++i) {
+    const double g = at(gpu, i), c = at(cpu, i);
     if (std::isnan(c)) {
       EXPECT_TRUE(std::isnan(g)) << "element " << i;
       continue;
     }
-    ASSERT_NEAR(g, c, tol * std::max(1.0, std::fabs(c))) << "element " << i;
+    if (std::isinf(c)) {
+      EXPECT_EQ(g, c) << "element " << i;
+      continue;
+    }
+    ASSERT_NEAR(g, c, tol * std::max(std::fabs(c), 1e-3 * scale)) << "element " << i;
   }
 }
 
@@ -147,6 +167,10 @@ TEST(GpuKernelsTest, BatchMatMulWithEqualAndBroadcastBatchesMatchesCpu) {
                       {{"a", Random(DT_FLOAT, TensorShape({3, 4, 5, 6}), 3)},
                        {"b", Random(DT_FLOAT, TensorShape({7, 6}), 4)}},
                       "m:0");
+  ExpectGpuMatchesCpu(graph,  // rank grows to the broadcast batch's: [1,4,5,7]
+                      {{"a", Random(DT_FLOAT, TensorShape({1, 1, 5, 6}), 5)},
+                       {"b", Random(DT_FLOAT, TensorShape({4, 7, 6}), 6)}},
+                      "m:0");
 }
 
 TEST(GpuKernelsTest, BinaryOpsWithBroadcastingMatchCpu) {
@@ -162,6 +186,10 @@ TEST(GpuKernelsTest, BinaryOpsWithBroadcastingMatchCpu) {
       ExpectGpuMatchesCpu(Binary(op, t),
                           {{"x", Random(t, TensorShape({2, 1, 4}), 7)},
                            {"y", Random(t, TensorShape({3, 1}), 8)}},
+                          "z:0");
+      ExpectGpuMatchesCpu(Binary(op, t),
+                          {{"x", Random(t, TensorShape({1, 2, 3}), 24)},
+                           {"y", Random(t, TensorShape({4, 1, 1, 3}), 25)}},
                           "z:0");
       ExpectGpuMatchesCpu(Binary(op, t),
                           {{"x", Random(t, TensorShape({}), 9)},
@@ -195,6 +223,17 @@ TEST(GpuKernelsTest, AddNBiasAddSoftmaxAndCastMatchCpu) {
       {{"a", Random(DT_FLOAT, TensorShape({64, 33}), 13)},
        {"b", Random(DT_FLOAT, TensorShape({64, 33}), 14)},
        {"c", Random(DT_FLOAT, TensorShape({64, 33}), 15)}},
+      "s:0");
+  // A repeated input: the output cannot take input 0's buffer (later passes read it).
+  ExpectGpuMatchesCpu(
+      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+          "node { name: 'g' op: 'Neg' input: 'a' device: 'DEVICE' "
+          "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+          "node { name: 's' op: 'AddN' input: 'g' input: 'b' input: 'g' input: 'g' "
+          "device: 'DEVICE' attr { key: 'N' value { i: 4 } } "
+          "attr { key: 'T' value { type: DT_FLOAT } } }",
+      {{"a", Random(DT_FLOAT, TensorShape({1000}), 22)},
+       {"b", Random(DT_FLOAT, TensorShape({1000}), 23)}},
       "s:0");
   for (const char* format : {"NHWC", "NCHW"}) {
     SCOPED_TRACE(format);
@@ -277,9 +316,8 @@ TEST(GpuKernelsTest, CopiesBetweenCpuAndGpusKeepEveryValue) {
       "attr { key: 'T' value { type: DT_FLOAT } } }\n";
   GraphDef g;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
-  std::unique_ptr<Session> session = NewSession(
-      "gpu_options { experimental { virtual_devices { memory_limit_mb: 1024 "
-      "memory_limit_mb: 1024 } } }");
+  std::unique_ptr<Session> session = NewSession();
+  ASSERT_NE(session, nullptr);
   ASSERT_THAT(session->Create(g), IsOk());
   const Tensor x = Random(DT_FLOAT, TensorShape({1 << 20}), 21);
   for (int run = 0; run < 3; ++run) {
@@ -316,6 +354,7 @@ TEST(GpuKernelsTest, VariablesOnTheGpuAssignUpdateAndRead) {
   GraphDef g;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
   std::unique_ptr<Session> session = NewSession();
+  ASSERT_NE(session, nullptr);
   ASSERT_THAT(session->Create(g), IsOk());
   const Tensor x = Tensor::FromVector<float>({1.5f, -2.0f, 4.0f}, TensorShape({3}));
   std::vector<Tensor> out;
@@ -348,6 +387,7 @@ TEST(GpuKernelsTest, SeedMatMulRunsOnGpu0AndPrintsTheSeedsNumbers) {
   GraphDef g;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
   std::unique_ptr<Session> session = NewSession();
+  ASSERT_NE(session, nullptr);
   ASSERT_THAT(session->Create(g), IsOk());
   EXPECT_THAT(session->ExplainPlacement(),
               HasSubstr("MatMul (MatMul) -> /job:localhost/replica:0/task:0/device:GPU:0"));

@@ -9,6 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
+for f in .gpu/lib/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # packed by bundle.sh
 run() { echo "+ $*"; "$@"; echo "(exit $?)"; }
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
