@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -9,12 +11,14 @@ namespace rill {
 
 namespace {
 
-// Small host buffers are recycled through per-thread free lists, one per power-of-two size class
-// from 64 bytes to 64 KiB, at most kCachedPerClass each: in a graph's steady state its outputs come
-// from the lists instead of glibc (the wide graph's 1000 4 KiB MatMul outputs per run spent ~10 %
-// of the run in malloc/free, heap consolidation and page faults of trimmed memory). A buffer freed
-// on another thread joins that thread's lists. Off under sanitizers, whose checks of freed memory
-// need every free to reach the C library.
+// Small host buffers are recycled, by power-of-two size class from 64 bytes to 64 KiB: each
+// thread keeps up to kCachedPerClass per class, and passes batches to and from a process-wide
+// pool (bounded at kPoolBytesPerClass per class), so buffers made on one thread and freed on
+// another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
+// too. In a graph's steady state its outputs then come from the lists instead of glibc (the wide
+// graph's 1000 4 KiB MatMul outputs per run spent ~10 % of the run in malloc/free, heap
+// consolidation and page faults of trimmed memory). Off under sanitizers, whose checks of freed
+// memory need every free to reach the C library.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(RILL_TSAN)
 constexpr bool kRecycleSmallBuffers = false;
 #elif defined(__has_feature)
@@ -30,6 +34,8 @@ constexpr bool kRecycleSmallBuffers = true;
 constexpr size_t kMinClassBytes = 64;
 constexpr int kNumClasses = 11;  // 64 B .. 64 KiB
 constexpr int kCachedPerClass = 64;
+constexpr int kBatch = kCachedPerClass / 2;  // moved to or from the pool at once
+constexpr size_t kPoolBytesPerClass = size_t{16} << 20;
 constexpr size_t kCacheAlignment = 64;
 
 // The size class of a buffer of `bytes`, or -1 when it is not recycled.
@@ -40,22 +46,59 @@ int SizeClass(size_t bytes) {
   return c;
 }
 
+// The process-wide pool. Never destroyed (threads may return buffers while the process exits).
+class SharedPool {
+ public:
+  // Moves up to `n` buffers of class c into `out`; returns how many.
+  int Take(int c, void** out, int n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<void*>& l = lists_[c];
+    int moved = 0;
+    while (moved < n && !l.empty()) {
+      out[moved++] = l.back();
+      l.pop_back();
+    }
+    return moved;
+  }
+  // Keeps the `n` buffers of class c, freeing those beyond the pool's bound.
+  void Put(int c, void* const* in, int n) {
+    const size_t cap = kPoolBytesPerClass / (kMinClassBytes << c);
+    int kept = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::vector<void*>& l = lists_[c];
+      while (kept < n && l.size() < cap) l.push_back(in[kept++]);
+    }
+    for (int i = kept; i < n; ++i) std::free(in[i]);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<void*> lists_[kNumClasses];
+};
+
+SharedPool& Pool() {
+  static SharedPool* const pool = new SharedPool();
+  return *pool;
+}
+
 class SmallBufferCache {
  public:
   ~SmallBufferCache() {
-    for (auto& list : lists_) {
-      for (int i = 0; i < list.count; ++i) std::free(list.buffers[i]);
-    }
+    for (int c = 0; c < kNumClasses; ++c) Pool().Put(c, lists_[c].buffers, lists_[c].count);
   }
   void* Take(int c) {
     List& l = lists_[c];
+    if (l.count == 0) l.count = Pool().Take(c, l.buffers, kBatch);
     return l.count > 0 ? l.buffers[--l.count] : nullptr;
   }
-  bool Put(int c, void* p) {
+  void Put(int c, void* p) {
     List& l = lists_[c];
-    if (l.count == kCachedPerClass) return false;
+    if (l.count == kCachedPerClass) {
+      l.count -= kBatch;
+      Pool().Put(c, l.buffers + l.count, kBatch);
+    }
     l.buffers[l.count++] = p;
-    return true;
   }
 
  private:
@@ -133,7 +176,11 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t bytes) {
   // Small buffers all have their class's full size and at least kCacheAlignment, which is what
   // a request served from the lists may ask for, so the class depends on the size alone.
   const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
-  if (size_class < 0 || !ThreadCache().Put(size_class, ptr)) std::free(ptr);
+  if (size_class < 0) {
+    std::free(ptr);
+  } else {
+    ThreadCache().Put(size_class, ptr);
+  }
   bytes_in_use_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
 }
 
