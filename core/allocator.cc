@@ -13,7 +13,7 @@ namespace {
 
 // Small host buffers are recycled, by power-of-two size class from 64 bytes to 64 KiB: each
 // thread keeps up to kCachedPerClass per class, and passes batches to and from a process-wide
-// pool (bounded at kPoolBytesPerClass per class), so buffers made on one thread and freed on
+// pool (bounded at kPoolBytesPerClass, 8 MiB, per class), so buffers made on one thread and freed on
 // another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
 // too. In a graph's steady state its outputs then come from the lists instead of glibc (the wide
 // graph's 1000 4 KiB MatMul outputs per run spent ~10 % of the run in malloc/free, heap
@@ -35,7 +35,7 @@ constexpr size_t kMinClassBytes = 64;
 constexpr int kNumClasses = 11;  // 64 B .. 64 KiB
 constexpr int kCachedPerClass = 64;
 constexpr int kBatch = kCachedPerClass / 2;  // moved to or from the pool at once
-constexpr size_t kPoolBytesPerClass = size_t{16} << 20;
+constexpr size_t kPoolBytesPerClass = size_t{8} << 20;
 constexpr size_t kCacheAlignment = 64;
 
 // The size class of a buffer of `bytes`, or -1 when it is not recycled.
