@@ -62,11 +62,15 @@ struct ReduceIndex {
   int64_t reduced_dims[kMaxRank] = {}, reduced_strides[kMaxRank] = {};
   int64_t outputs = 1, reduced_count = 1;
 };
-// One block per output element, its threads striding over the reduced elements. Mean divides
-// by reduced_count; an empty reduction gives the identity (0, 1, -inf / +inf for Max / Min, NaN
-// for Mean as 0/0).
+// One block per output element, its threads striding over the reduced elements; when the
+// outputs are too few to fill the GPU, ReduceParts(index) blocks per output write partial results
+// to `scratch` (outputs * ReduceParts elements of device memory, unused when that is 1) and a
+// second launch combines them. Mean divides by reduced_count; an empty reduction gives the
+// identity (0, 1, -inf / +inf for Max / Min, NaN for Mean as 0/0).
+int64_t ReduceParts(const ReduceIndex& index);
 template <typename T>
-void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, void* stream);
+void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T* scratch,
+                  void* stream);
 
 }  // namespace gpu_kernels
 }  // namespace rill

@@ -53,27 +53,33 @@ __device__ T BlockReduce(ReduceFn fn, T value) {
   return result;
 }
 
+// Block b reduces, for output o = b / parts, the reduced elements r = part * blockDim.x + thread,
+// part + parts * blockDim.x, ... (part = b % parts) into out[b]: with parts 1 the whole
+// reduction; with more, partial results a second launch combines. Mean sums here and divides
+// by `divisor` at the end (0: no division).
 template <typename T>
-__global__ void Reduce(ReduceFn fn, const T* in, T* out, ReduceIndex index) {
-  for (int64_t o = blockIdx.x; o < index.outputs; o += gridDim.x) {
+__global__ void Reduce(ReduceFn fn, const T* in, T* out, ReduceIndex index, int64_t parts,
+                       int64_t divisor) {
+  const ReduceFn combine = fn == ReduceFn::kMean ? ReduceFn::kSum : fn;
+  for (int64_t b = blockIdx.x; b < index.outputs * parts; b += gridDim.x) {
+    const int64_t o = b / parts, part = b % parts;
     int64_t base = 0, rest = o;
     for (int d = index.kept_rank - 1; d >= 0; --d) {
       base += (rest % index.kept_dims[d]) * index.kept_strides[d];
       rest /= index.kept_dims[d];
     }
-    T acc = Identity<T>(fn);
-    for (int64_t r = threadIdx.x; r < index.reduced_count; r += blockDim.x) {
+    T acc = Identity<T>(combine);
+    for (int64_t r = part * blockDim.x + threadIdx.x; r < index.reduced_count;
+         r += parts * blockDim.x) {
       int64_t offset = base, rr = r;
       for (int d = index.reduced_rank - 1; d >= 0; --d) {
         offset += (rr % index.reduced_dims[d]) * index.reduced_strides[d];
         rr /= index.reduced_dims[d];
       }
-      acc = Combine(fn, acc, in[offset]);
+      acc = Combine(combine, acc, in[offset]);
     }
-    acc = BlockReduce(fn, acc);
-    if (threadIdx.x == 0) {
-      out[o] = fn == ReduceFn::kMean ? acc / static_cast<T>(index.reduced_count) : acc;
-    }
+    acc = BlockReduce(combine, acc);
+    if (threadIdx.x == 0) out[b] = divisor > 0 ? acc / static_cast<T>(divisor) : acc;
   }
 }
 
@@ -103,10 +109,42 @@ unsigned Blocks(int64_t n) {
 
 }  // namespace
 
+int64_t ReduceParts(const ReduceIndex& index) {
+  // Enough blocks to fill the GPU (~4 per SM of an H100) when the outputs alone do not, each
+  // with at least 16 elements per thread.
+  constexpr int64_t kTargetBlocks = 512;
+  if (index.outputs >= kTargetBlocks) return 1;
+  const int64_t by_work = index.reduced_count / (16 * kThreads);
+  const int64_t by_fill = (kTargetBlocks + index.outputs - 1) / index.outputs;
+  const int64_t parts = by_work < by_fill ? by_work : by_fill;
+  return parts > 1 ? parts : 1;
+}
+
 template <typename T>
-void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, void* stream) {
+void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T* scratch,
+                  void* stream) {
   if (index.outputs <= 0) return;
-  Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, in, out, index);
+  const int64_t divisor = fn == ReduceFn::kMean ? index.reduced_count : 0;
+  const int64_t parts = ReduceParts(index);
+  if (parts == 1) {
+    Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, in, out, index, 1, divisor);
+    return;
+  }
+  // Pass 1: `parts` partial results per output, laid out [outputs, parts]; pass 2 reduces each
+  // output's row of partials.
+  Reduce<T><<<Blocks(index.outputs * parts), kThreads, 0, S(stream)>>>(fn, in, scratch, index,
+                                                                      parts, 0);
+  ReduceIndex rows;
+  rows.kept_rank = 1;
+  rows.kept_dims[0] = index.outputs;
+  rows.kept_strides[0] = parts;
+  rows.reduced_rank = 1;
+  rows.reduced_dims[0] = parts;
+  rows.reduced_strides[0] = 1;
+  rows.outputs = index.outputs;
+  rows.reduced_count = parts;
+  Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, scratch, out, rows, 1,
+                                                               divisor);
 }
 
 template <typename T>
@@ -115,8 +153,10 @@ void LaunchSoftmax(const T* logits, T* out, int64_t rows, int64_t cols, bool log
   Softmax<T><<<Blocks(rows), kThreads, 0, S(stream)>>>(logits, out, rows, cols, log);
 }
 
-template void LaunchReduce<float>(ReduceFn, const float*, float*, const ReduceIndex&, void*);
-template void LaunchReduce<double>(ReduceFn, const double*, double*, const ReduceIndex&, void*);
+template void LaunchReduce<float>(ReduceFn, const float*, float*, const ReduceIndex&, float*,
+                                  void*);
+template void LaunchReduce<double>(ReduceFn, const double*, double*, const ReduceIndex&, double*,
+                                   void*);
 template void LaunchSoftmax<float>(const float*, float*, int64_t, int64_t, bool, void*);
 template void LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool, void*);
 

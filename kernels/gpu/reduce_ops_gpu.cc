@@ -2,7 +2,8 @@
 // int32/int64 in host memory, as TensorFlow's GPU kernels take them) over any set of axes, and of
 // Softmax / LogSoftmax over the last dimension. The plan (axes, output shape, TensorFlow's
 // "Invalid reduction dimension" error) is the CPU kernels' (kernels/reduction_plan.h); the work
-// is one launch, one block per output element.
+// is one launch, one block per output element, or two when the outputs are too few to fill the
+// GPU (partial results per block, then their reduction).
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -65,12 +66,22 @@ class ReduceGpuOp final : public GpuOpKernel {
     index.reduced_count = plan.count;
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.output));
     if (out->NumElements() == 0) return absl::OkStatus();
+    // Partial results of a reduction to few outputs (freed when Compute returns: later work on
+    // the compute stream, the only one that touches it, runs after both launches).
+    const int64_t parts = gpu_kernels::ReduceParts(index);
+    Tensor scratch;
+    if (parts > 1) {
+      RILL_ASSIGN_OR_RETURN(scratch,
+                            ctx.allocate_temp(in.dtype(), TensorShape({index.outputs * parts})));
+    }
     if (in.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchReduce<double>(kFn, in.flat<double>().data(), out->flat<double>().data(),
-                                        index, stream());
+                                        index, parts > 1 ? scratch.flat<double>().data() : nullptr,
+                                        stream());
     } else {
       gpu_kernels::LaunchReduce<float>(kFn, in.flat<float>().data(), out->flat<float>().data(),
-                                       index, stream());
+                                       index, parts > 1 ? scratch.flat<float>().data() : nullptr,
+                                       stream());
     }
     return Launched();
   }

@@ -280,6 +280,10 @@ TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
                          keep ? "true" : "false", " } } }");
         ExpectGpuMatchesCpu(
             graph, {{"x", Random(DT_DOUBLE, TensorShape({3, 50, 7}), 20, 0.5, 1.5)}}, "z:0");
+        if (std::string(op) != "Prod") {  // large: partial results per block, then combined
+          ExpectGpuMatchesCpu(
+              graph, {{"x", Random(DT_DOUBLE, TensorShape({40, 2000, 5}), 26, -1, 1)}}, "z:0");
+        }
       }
     }
   }
