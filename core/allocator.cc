@@ -17,13 +17,13 @@ namespace {
 // another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
 // too. In a graph's steady state its outputs then come from the lists instead of glibc (the wide
 // graph's 1000 4 KiB MatMul outputs per run spent ~10 % of the run in malloc/free, heap
-// consolidation and page faults of trimmed memory). Off under sanitizers, whose checks of freed
-// memory need every free to reach the C library.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(RILL_TSAN)
+// consolidation and page faults of trimmed memory). Off under AddressSanitizer and
+// MemorySanitizer, whose checks of freed memory need every free to reach the C library (on under
+// ThreadSanitizer, which checks the pool's locking).
+#if defined(__SANITIZE_ADDRESS__)
 constexpr bool kRecycleSmallBuffers = false;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
 constexpr bool kRecycleSmallBuffers = false;
 #else
 constexpr bool kRecycleSmallBuffers = true;

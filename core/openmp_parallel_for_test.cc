@@ -36,7 +36,11 @@ void ExpectExactCover(const std::vector<std::pair<int64_t, int64_t>>& blocks, in
 
 TEST(OpenMpParallelForTest, ExpensiveWorkIsSplitIntoBlocksThatCoverEverythingOnce) {
   const auto blocks = Blocks(2, 1000003, 1000);
+#ifdef RILL_TSAN
+  EXPECT_EQ(blocks.size(), 1u);  // libgomp is not instrumented: TSan builds run one inline block
+#else
   EXPECT_EQ(blocks.size(), 8u);  // 4 blocks per thread
+#endif
   ExpectExactCover(blocks, 1000003);
 }
 
