@@ -15,6 +15,7 @@
 #include "kernels/cwise_math.h"
 #include "kernels/cwise_op.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {
@@ -33,29 +34,11 @@ class BiasAddOp final : public OpKernel {
     const Tensor value = ctx.input(0);
     const Tensor bias = ctx.input(1);
     const TensorShape& shape = value.shape();
-    if (shape.rank() < 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input tensor must be at least 2D: ", shape.DebugString()));
-    }
-    if (bias.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Biases must be 1D: ", bias.shape().DebugString()));
-    }
-    const bool channels_first = nchw_ && shape.rank() >= 3;
-    const int channel_dim = channels_first ? 1 : shape.rank() - 1;
-    const int64_t channels = shape.dim(channel_dim);
-    if (bias.NumElements() != channels) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Must provide as many biases as the ", channels_first ? "channel" : "last",
-                       " dimension of the input tensor: ", bias.shape().DebugString(), " vs. ",
-                       shape.DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(BiasAddLayout layout, BiasAddLayoutOf(shape, bias.shape(), nchw_));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     // value viewed as [outer, channels, inner]: inner is 1 for NHWC, the spatial size for NCHW.
-    int64_t inner = 1;
-    for (int d = channel_dim + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
-    const int64_t outer = value.NumElements() / (channels * inner);
+    const int64_t outer = layout.outer, channels = layout.channels, inner = layout.inner;
     return VisitKernelTypes<RILL_BIAS_ADD_TYPES>(*this, value.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       using cwise_internal::Load;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/tensor_proto.h"
+#include "kernels/constant_value.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/type_lists.h"
 
@@ -15,30 +16,9 @@ class ConstOp final : public OpKernel {
   // InvalidArgument naming the node for a missing or malformed `value`, or when `dtype` differs
   // from the value's dtype.
   explicit ConstOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    const AttrValue* value = FindNodeAttr(ctx.def(), "value");
-    if (value == nullptr || value->value_case() != AttrValue::kTensor) {
-      ctx.SetStatus(absl::InvalidArgumentError(
-          absl::StrCat("Const node '", ctx.def().name(), "' has no tensor attr 'value'")));
-      return;
-    }
-    DataType dtype = DT_INVALID;
-    if (absl::Status s = ctx.GetAttr("dtype", &dtype); !s.ok()) {
-      ctx.SetStatus(s);
-      return;
-    }
-    if (value->tensor().dtype() != dtype) {
-      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
-          "Type mismatch between value (", DataTypeString(value->tensor().dtype()), ") and dtype (",
-          DataTypeString(dtype), ") in Const node '", ctx.def().name(), "'")));
-      return;
-    }
-    absl::StatusOr<Tensor> t = TensorFromProto(value->tensor(), ctx.device()->allocator());
-    if (!t.ok()) {
-      ctx.SetStatus(absl::Status(t.status().code(), absl::StrCat("Const node '", ctx.def().name(),
-                                                                 "': ", t.status().message())));
-      return;
-    }
-    tensor_ = *std::move(t);
+    absl::StatusOr<Tensor> t = ConstValueFromAttrs(ctx, ctx.device()->allocator());
+    if (t.ok()) tensor_ = *std::move(t);
+    ctx.SetStatus(t.status());
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {

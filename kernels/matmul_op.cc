@@ -13,6 +13,7 @@
 #include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/onednn_matmul.h"
 
 namespace rill {
@@ -22,28 +23,17 @@ namespace {
 // mismatched inner dimensions.
 absl::StatusOr<GemmDims> MatMulDims(OpKernelContext& ctx, const Tensor& a, const Tensor& b,
                                     bool transpose_a, bool transpose_b) {
-  if (a.shape().rank() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("In[0] is not a matrix. Instead it has shape ", a.shape().DebugString()));
-  }
-  if (b.shape().rank() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("In[1] is not a matrix. Instead it has shape ", b.shape().DebugString()));
-  }
+  RILL_ASSIGN_OR_RETURN(MatMulShape s,
+                        MatMulShapeOf(a.shape(), b.shape(), transpose_a, transpose_b));
   GemmDims d;
   d.pool = ctx.intra_op_pool();
   d.transpose_a = transpose_a;
   d.transpose_b = transpose_b;
-  d.m = a.shape().dim(transpose_a ? 1 : 0);
-  d.k = a.shape().dim(transpose_a ? 0 : 1);
-  d.n = b.shape().dim(transpose_b ? 0 : 1);
+  d.m = s.m;
+  d.k = s.k;
+  d.n = s.n;
   d.lda = a.shape().dim(1);
   d.ldb = b.shape().dim(1);
-  if (b.shape().dim(transpose_b ? 1 : 0) != d.k) {
-    return absl::InvalidArgumentError(absl::StrCat("Matrix size-incompatible: In[0]: ",
-                                                   a.shape().DebugString(), ", In[1]: ",
-                                                   b.shape().DebugString()));
-  }
   return d;
 }
 

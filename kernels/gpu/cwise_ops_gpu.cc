@@ -13,6 +13,7 @@
 #include "kernels/broadcast.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
+#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {
@@ -157,28 +158,11 @@ class BiasAddGpuOp final : public GpuOpKernel {
     const Tensor& value = ctx.input(0);
     const Tensor& bias = ctx.input(1);
     const TensorShape& shape = value.shape();
-    if (shape.rank() < 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input tensor must be at least 2D: ", shape.DebugString()));
-    }
-    if (bias.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Biases must be 1D: ", bias.shape().DebugString()));
-    }
-    const bool channels_first = nchw_ && shape.rank() >= 3;
-    const int channel_dim = channels_first ? 1 : shape.rank() - 1;
-    const int64_t channels = shape.dim(channel_dim);
-    if (bias.NumElements() != channels) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Must provide as many biases as the ", channels_first ? "channel" : "last",
-                       " dimension of the input tensor: ", bias.shape().DebugString(), " vs. ",
-                       shape.DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(BiasAddLayout layout, BiasAddLayoutOf(shape, bias.shape(), nchw_));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
     const int64_t n = shape.num_elements();
     if (n == 0) return absl::OkStatus();
-    int64_t inner = 1;
-    for (int d = channel_dim + 1; d < shape.rank(); ++d) inner *= shape.dim(d);
+    const int64_t channels = layout.channels, inner = layout.inner;
     if (value.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchBiasAdd<double>(value.flat<double>().data(), bias.flat<double>().data(),
                                          out->flat<double>().data(), n, channels, inner,

@@ -7,10 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/allocator.h"
 #include "core/status_macros.h"
-#include "core/tensor_proto.h"
 #include "kernels/gpu/gpu_launchers.h"
+#include "kernels/constant_value.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -21,27 +20,12 @@ class ConstGpuOp final : public GpuOpKernel {
   // texts); Internal when the copy to the GPU fails.
   explicit ConstGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
     if (gpu() == nullptr) return;
-    const AttrValue* value = FindNodeAttr(ctx.def(), "value");
-    if (value == nullptr || value->value_case() != AttrValue::kTensor) {
-      ctx.SetStatus(absl::InvalidArgumentError(
-          absl::StrCat("Const node '", ctx.def().name(), "' has no tensor attr 'value'")));
-      return;
-    }
-    DataType dtype = DT_INVALID;
-    ctx.SetStatus(ctx.GetAttr("dtype", &dtype));
-    if (value->tensor().dtype() != dtype) {
-      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
-          "Type mismatch between value (", DataTypeString(value->tensor().dtype()),
-          ") and dtype (", DataTypeString(dtype), ") in Const node '", ctx.def().name(), "'")));
-      return;
-    }
-    absl::StatusOr<Tensor> host = TensorFromProto(value->tensor(), CpuAllocator::Default());
+    absl::StatusOr<Tensor> host = ConstValueFromAttrs(ctx, CpuAllocator::Default());
     if (!host.ok()) {
-      ctx.SetStatus(absl::Status(host.status().code(), absl::StrCat("Const node '",
-                                                                    ctx.def().name(), "': ",
-                                                                    host.status().message())));
+      ctx.SetStatus(host.status());
       return;
     }
+    const DataType dtype = host->dtype();
     absl::StatusOr<Tensor> device =
         Tensor::AllocateUninitialized(gpu()->allocator(), dtype, host->shape());
     if (!device.ok()) {

@@ -15,6 +15,7 @@
 #include "core/status_macros.h"
 #include "kernels/broadcast.h"
 #include "kernels/gpu/gpu_op_kernel.h"
+#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {
@@ -85,22 +86,11 @@ class MatMulGpuOp : public GpuOpKernel {
 
   absl::Status MatrixShapes(const Tensor& a, const Tensor& b, Product* p,
                             TensorShape* out) const {
-    if (a.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("In[0] is not a matrix. Instead it has shape ", a.shape().DebugString()));
-    }
-    if (b.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("In[1] is not a matrix. Instead it has shape ", b.shape().DebugString()));
-    }
-    p->m = a.shape().dim(transpose_a_ ? 1 : 0);
-    p->k = a.shape().dim(transpose_a_ ? 0 : 1);
-    p->n = b.shape().dim(transpose_b_ ? 0 : 1);
-    if (b.shape().dim(transpose_b_ ? 1 : 0) != p->k) {
-      return absl::InvalidArgumentError(absl::StrCat("Matrix size-incompatible: In[0]: ",
-                                                     a.shape().DebugString(), ", In[1]: ",
-                                                     b.shape().DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(MatMulShape s,
+                          MatMulShapeOf(a.shape(), b.shape(), transpose_a_, transpose_b_));
+    p->m = s.m;
+    p->n = s.n;
+    p->k = s.k;
     *out = TensorShape({p->m, p->n});
     return absl::OkStatus();
   }
