@@ -5,14 +5,20 @@
 //   BiasAddLayoutOf: InvalidArgument "Input tensor must be at least 2D: [3]", "Biases must be
 //                    1D: [2,2]", "Must provide as many biases as the last dimension of the input
 //                    tensor: [3] vs. [2,4]" (channel dimension for NCHW).
+//   FillShapeOf:     InvalidArgument "dims must be a vector, got shape [2,2]", "value must be a
+//                    scalar, got shape [2]", "dims must be non-negative, got [2,-1]".
 #ifndef RILL_KERNELS_KERNEL_SHAPES_H_
 #define RILL_KERNELS_KERNEL_SHAPES_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/tensor.h"
 #include "core/tensor_shape.h"
+#include "kernels/index_values.h"
 
 namespace rill {
 
@@ -72,6 +78,26 @@ inline absl::StatusOr<BiasAddLayout> BiasAddLayoutOf(const TensorShape& value,
   const int64_t plane = layout.channels * layout.inner;
   layout.outer = plane == 0 ? 0 : value.num_elements() / plane;
   return layout;
+}
+
+// Fill's output shape from its `dims` (int32/int64 vector) and `value` (scalar).
+inline absl::StatusOr<TensorShape> FillShapeOf(const Tensor& dims, const Tensor& value) {
+  if (dims.shape().rank() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dims must be a vector, got shape ", dims.shape().DebugString()));
+  }
+  if (value.shape().rank() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("value must be a scalar, got shape ", value.shape().DebugString()));
+  }
+  const std::vector<int64_t> d = IndexValues(dims);
+  for (int64_t x : d) {
+    if (x < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dims must be non-negative, got [", absl::StrJoin(d, ","), "]"));
+    }
+  }
+  return TensorShape::FromDims(d);
 }
 
 }  // namespace rill

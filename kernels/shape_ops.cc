@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "kernels/index_values.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/type_lists.h"
 
@@ -226,24 +227,8 @@ class FillOp final : public OpKernel {
  public:
   explicit FillOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor dims = ctx.input(0);
     const Tensor value = ctx.input(1);
-    if (dims.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("dims must be a vector, got shape ", dims.shape().DebugString()));
-    }
-    if (value.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("value must be a scalar, got shape ", value.shape().DebugString()));
-    }
-    const std::vector<int64_t> d = IndexValues(dims);
-    for (int64_t x : d) {
-      if (x < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("dims must be non-negative, got [", absl::StrJoin(d, ","), "]"));
-      }
-    }
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(d));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, FillShapeOf(ctx.input(0), value));
     return FillWith(ctx, shape, &value, 0);
   }
   bool IsExpensive() const override { return false; }

@@ -4,7 +4,8 @@
 
 namespace rill {
 
-EventWaiter::EventWaiter(const std::string& name) {
+EventWaiter::EventWaiter(const std::string& name, ThreadPool* callbacks)
+    : callbacks_(callbacks) {
   thread_ = std::thread([this, thread_name = ("rill_wait_" + name).substr(0, 15)] {
     pthread_setname_np(pthread_self(), thread_name.c_str());
     Loop();
@@ -47,7 +48,11 @@ void EventWaiter::Loop() {
       queue_.pop_front();
     }
     absl::Status s = item.first();
-    item.second(std::move(s));
+    if (callbacks_ != nullptr) {
+      callbacks_->Schedule([done = std::move(item.second), s = std::move(s)]() { done(s); });
+    } else {
+      item.second(std::move(s));
+    }
   }
 }
 

@@ -10,8 +10,9 @@
 //                  [=](absl::Status s) { rendezvous->Send(key, host_copy, false); });
 //
 // Waits run one at a time; completions on different streams may finish out of order, which only
-// delays a later callback, never loses one. Callbacks run on the waiter's thread and may enqueue
-// more waits; they must not wait for this waiter themselves. The destructor runs everything
+// delays a later callback, never loses one. Callbacks run on the waiter's thread or a given pool
+// (as TensorFlow's EventMgr hands them to a thread pool) and may enqueue more waits; they must
+// not wait for this waiter themselves. The destructor runs everything
 // already queued, then joins the thread; an Enqueue after the thread has returned runs its
 // callback at once with Cancelled. Thread-safe.
 #ifndef RILL_CORE_GPU_EVENT_WAITER_H_
@@ -25,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "core/mutex.h"
+#include "core/thread_pool.h"
 
 namespace rill {
 
@@ -34,7 +36,10 @@ class EventWaiter {
   using Callback = std::function<void(absl::Status)>;
 
   // `name` names the thread ("rill_wait_" + name, cut to what Linux allows) for debuggers.
-  explicit EventWaiter(const std::string& name);
+  // Callbacks run on `callbacks` when given (not owned; it must outlive the waiter), so the
+  // waiter's next wait does not wait for a callback's downstream work (a consumer partition's
+  // kernels that a rendezvous Send runs inline); otherwise on the waiter's thread, in order.
+  explicit EventWaiter(const std::string& name, ThreadPool* callbacks = nullptr);
   ~EventWaiter();
   EventWaiter(const EventWaiter&) = delete;
   EventWaiter& operator=(const EventWaiter&) = delete;
@@ -49,6 +54,7 @@ class EventWaiter {
   std::deque<std::pair<Wait, Callback>> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;  // the thread has returned: Enqueue runs `done`
+  ThreadPool* const callbacks_;  // Not owned; may be null.
   std::thread thread_;
 };
 

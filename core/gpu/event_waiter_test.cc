@@ -3,6 +3,8 @@
 // destroyed. No GPU needed: the waits here are plain functions.
 #include "core/gpu/event_waiter.h"
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,6 +59,38 @@ TEST(EventWaiterTest, CallbacksMayQueueMoreAndTheDestructorRunsEverythingQueued)
     }
   }  // the destructor drains the queue, including what callbacks added
   EXPECT_EQ(ran, 200);
+}
+
+TEST(EventWaiterTest, WithAPoolCallbacksRunThereEachOnceWithTheirStatus) {
+  ThreadPool pool("waiter_test", 2);
+  Mutex mu;
+  std::vector<int> seen;
+  std::set<std::thread::id> threads;
+  BlockingCounter all(50);
+  {
+    EventWaiter waiter("test", &pool);
+    for (int i = 0; i < 50; ++i) {
+      waiter.Enqueue(
+          [i]() -> absl::Status {
+            return i % 2 == 0 ? absl::OkStatus() : absl::InternalError("odd");
+          },
+          [&, i](absl::Status s) {
+            {
+              MutexLock lock(&mu);
+              seen.push_back(s.ok() ? i : -i);
+              threads.insert(std::this_thread::get_id());
+            }
+            all.DecrementCount();
+          });
+    }
+    all.Wait();
+  }
+  std::sort(seen.begin(), seen.end());
+  std::vector<int> expected;
+  for (int i = 0; i < 50; ++i) expected.push_back(i % 2 == 0 ? i : -i);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(threads.count(std::this_thread::get_id()), 0u);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ struct GpuDevice::Shared {
   Mutex mu;
   std::vector<Event> free_events ABSL_GUARDED_BY(mu);
   void* blas ABSL_GUARDED_BY(mu) = nullptr;  // cublasHandle_t
+  std::unique_ptr<ThreadPool> callbacks;     // runs the waiter's callbacks
   std::unique_ptr<EventWaiter> waiter;
 };
 
@@ -71,7 +72,8 @@ absl::StatusOr<std::unique_ptr<GpuDevice>> GpuDevice::Create(DeviceAttributes at
               absl::StrCat("CUDA error on ", name, " creating a CUDA stream: ", error));
         }
       }
-      fresh->waiter = std::make_unique<EventWaiter>(short_name);
+      fresh->callbacks = std::make_unique<ThreadPool>("gpu_done_" + short_name, 2);
+      fresh->waiter = std::make_unique<EventWaiter>(short_name, fresh->callbacks.get());
       shared = fresh.release();
       Registry()[allocator] = shared;
     }

@@ -1,4 +1,4 @@
-// CUDA kernels that make or pass tensors: Const (the value is decoded on the host and copied to
+// CUDA kernels that make or pass tensors: Fill (dims and value in host memory), Const (the value is decoded on the host and copied to
 // the GPU once, when the kernel is built, through the device's ordered copy; every run hands out that tensor), ZerosLike and
 // OnesLike (a fill on the compute stream), and the pass-through ops Identity, Snapshot,
 // StopGradient and NoOp (no GPU work: the output is the input's buffer). float and double.
@@ -10,6 +10,7 @@
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/constant_value.h"
 #include "kernels/gpu/gpu_op_kernel.h"
+#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {
@@ -69,6 +70,27 @@ class FillLikeGpuOp final : public GpuOpKernel {
   }
 };
 
+// Fill: dims and value in host memory (as TensorFlow's GPU kernel), the fill on the GPU.
+class FillGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& value = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, FillShapeOf(ctx.input(0), value));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    const int64_t n = out->NumElements();
+    if (n == 0) return absl::OkStatus();
+    if (out->dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchFill<double>(out->flat<double>().data(), value.flat<double>()[0], n,
+                                      stream());
+    } else {
+      gpu_kernels::LaunchFill<float>(out->flat<float>().data(), value.flat<float>()[0], n,
+                                     stream());
+    }
+    return Launched();
+  }
+};
+
 class PassThroughGpuOp final : public GpuOpKernel {
  public:
   using GpuOpKernel::GpuOpKernel;
@@ -83,6 +105,12 @@ class PassThroughGpuOp final : public GpuOpKernel {
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
 
 REGISTER_GPU_KERNEL(KernelDefBuilder("Const").TypeConstraint("dtype", kFloatTypes), ConstGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("Fill")
+                        .TypeConstraint("T", kFloatTypes)
+                        .TypeConstraint("index_type", {DT_INT32, DT_INT64})
+                        .HostMemory("dims")
+                        .HostMemory("value"),
+                    FillGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("ZerosLike").TypeConstraint("T", kFloatTypes),
                     FillLikeGpuOp<0>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("OnesLike").TypeConstraint("T", kFloatTypes),

@@ -214,7 +214,7 @@ TEST(GpuKernelsTest, UnaryOpsMatchCpu) {
   }
 }
 
-TEST(GpuKernelsTest, AddNBiasAddSoftmaxAndCastMatchCpu) {
+TEST(GpuKernelsTest, AddNBiasAddSoftmaxFillAndCastMatchCpu) {
   RILL_REQUIRE_GPU();
   ExpectGpuMatchesCpu(
       Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) + Placeholder("c", DT_FLOAT) +
@@ -251,6 +251,15 @@ TEST(GpuKernelsTest, AddNBiasAddSoftmaxAndCastMatchCpu) {
     ExpectGpuMatchesCpu(Unary(op, DT_FLOAT),
                         {{"x", Random(DT_FLOAT, TensorShape({7, 1000}), 18, -20, 20)}}, "z:0");
   }
+  ExpectGpuMatchesCpu(
+      Placeholder("v", DT_DOUBLE) +
+          "node { name: 'dims' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+          "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } "
+          "} int_val: 3 int_val: 70 } } } }\n"
+          "node { name: 'z' op: 'Fill' input: 'dims' input: 'v' device: 'DEVICE' "
+          "attr { key: 'T' value { type: DT_DOUBLE } } "
+          "attr { key: 'index_type' value { type: DT_INT32 } } }",
+      {{"v", Tensor::Scalar<double>(2.5)}}, "z:0");
   ExpectGpuMatchesCpu(
       Placeholder("x", DT_FLOAT) +
           "node { name: 'z' op: 'Cast' input: 'x' device: 'DEVICE' "
