@@ -425,10 +425,13 @@ class SessionImpl {
     }
     // As TensorFlow's sync_on_finish (its default): the run returns once the GPUs have finished
     // what it enqueued, so the caller may reuse fed buffers, and a GPU's asynchronous error fails
-    // this run rather than a later one. A no-op for CPUs.
-    for (const auto& ex : state.executors) {
-      absl::Status synced = ex->device()->Sync();
-      if (!synced.ok() && step_status.ok()) step_status = synced;
+    // this run rather than a later one. A no-op for CPUs. Skipped after a timeout, which must
+    // return now (the next run's work queues behind what is left).
+    if (step_status.code() != absl::StatusCode::kDeadlineExceeded) {
+      for (const auto& ex : state.executors) {
+        absl::Status synced = ex->device()->Sync();
+        if (!synced.ok() && step_status.ok()) step_status = synced;
+      }
     }
     if (!step_status.ok()) {
       if (cancel->IsCancelled() && cancel->status().code() == absl::StatusCode::kCancelled) {
