@@ -285,6 +285,26 @@ REGISTER_KERNEL(KernelDefBuilder("ExpandDims").Device(kDeviceCpu)
                 ExpandDimsOp);
 REGISTER_KERNEL(KernelDefBuilder("Squeeze").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 SqueezeOp);
+// The same three on a real GPU: they only relabel a tensor's shape, whatever memory holds it
+// (no GPU work); the shape arguments stay in host memory, as in TensorFlow's GPU registrations.
+const std::vector<DataType> kGpuFloatTypes = {DT_FLOAT, DT_DOUBLE};
+REGISTER_KERNEL(KernelDefBuilder("Reshape")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("shape")
+                    .TypeConstraint("T", kGpuFloatTypes)
+                    .TypeConstraint("Tshape", kIndexTypes),
+                ReshapeOp);
+REGISTER_KERNEL(KernelDefBuilder("ExpandDims")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("dim")
+                    .TypeConstraint("T", kGpuFloatTypes)
+                    .TypeConstraint("Tdim", kIndexTypes),
+                ExpandDimsOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("Squeeze").Device(kDeviceGpu).NeedsCuda().TypeConstraint("T", kGpuFloatTypes),
+    SqueezeOp);
 REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", kValueTypes)
                     .TypeConstraint("index_type", kIndexTypes), FillOp);
 REGISTER_KERNEL(KernelDefBuilder("ZerosLike").Device(kDeviceCpu)

@@ -298,6 +298,28 @@ TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
   }
 }
 
+// Reshape, ExpandDims and Squeeze on the GPU relabel the GPU tensor (shape args from the host),
+// feeding a GPU Neg so the result is read back through a copy.
+TEST(GpuKernelsTest, ShapeOpsRelabelGpuTensors) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) +
+      "node { name: 'shape' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } "
+      "int_val: -1 int_val: 6 } } } }\n"
+      "node { name: 'dim' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }\n"
+      "node { name: 'r' op: 'Reshape' input: 'x' input: 'shape' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tshape' value { type: DT_INT32 } } }\n"
+      "node { name: 'e' op: 'ExpandDims' input: 'r' input: 'dim' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tdim' value { type: DT_INT32 } } }\n"
+      "node { name: 's' op: 'Squeeze' input: 'e' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'squeeze_dims' value { list { i: 1 } } } }\n"
+      "node { name: 'z' op: 'Neg' input: 's' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }";
+  ExpectGpuMatchesCpu(graph, {{"x", Random(DT_FLOAT, TensorShape({4, 3, 2}), 27)}}, "z:0");
+}
+
 TEST(GpuKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
   RILL_REQUIRE_GPU();
   const std::string graph =
