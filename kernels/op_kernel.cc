@@ -55,7 +55,13 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
 }
 
 absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShape& shape) {
-  RILL_ASSIGN_OR_RETURN(Tensor t, allocate_temp(BaseType(kernel().output_type(i)), shape));
+  const DataType dtype = BaseType(kernel().output_type(i));
+  if (i < 64 && ((params_.host_output_mask >> i) & 1) != 0) {
+    RILL_ASSIGN_OR_RETURN(outputs_[i].tensor,
+                          Tensor::AllocateUninitialized(CpuAllocator::Default(), dtype, shape));
+    return &outputs_[i].tensor;
+  }
+  RILL_ASSIGN_OR_RETURN(Tensor t, allocate_temp(dtype, shape));
   outputs_[i].tensor = std::move(t);
   return &outputs_[i].tensor;
 }

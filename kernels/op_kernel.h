@@ -124,6 +124,9 @@ class OpKernelContext {
     // The session's intra-op pool (intra_op_parallelism_threads) for work inside one kernel;
     // null = run inline.
     ThreadPool* intra_op_pool = nullptr;          // Not owned.
+    // Bit i: output i lives in host memory although the device is not the CPU (a GPU kernel's
+    // HostMemory outputs, strings, resources); allocate_output takes it from the host allocator.
+    uint64_t host_output_mask = 0;
   };
 
   // Ref inputs (variables) are read once here, under their lock, so input() can hand out

@@ -305,6 +305,28 @@ REGISTER_KERNEL(KernelDefBuilder("ExpandDims")
 REGISTER_KERNEL(
     KernelDefBuilder("Squeeze").Device(kDeviceGpu).NeedsCuda().TypeConstraint("T", kGpuFloatTypes),
     SqueezeOp);
+// Shape, Size and Rank of a GPU tensor read only its shape; their int32/int64 outputs live in host
+// memory (allocate_output takes HostMemory outputs from the host allocator).
+REGISTER_KERNEL(KernelDefBuilder("Shape")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("output")
+                    .TypeConstraint("T", kGpuFloatTypes)
+                    .TypeConstraint("out_type", kIndexTypes),
+                ShapeOp);
+REGISTER_KERNEL(KernelDefBuilder("Size")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("output")
+                    .TypeConstraint("T", kGpuFloatTypes)
+                    .TypeConstraint("out_type", kIndexTypes),
+                SizeOp);
+REGISTER_KERNEL(KernelDefBuilder("Rank")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("output")
+                    .TypeConstraint("T", kGpuFloatTypes),
+                RankOp);
 REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", kValueTypes)
                     .TypeConstraint("index_type", kIndexTypes), FillOp);
 REGISTER_KERNEL(KernelDefBuilder("ZerosLike").Device(kDeviceCpu)

@@ -62,6 +62,16 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.num_outputs = static_cast<int>(item.kernel->output_types().size());
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
+    if (device->device_type() != kDeviceCpu) {
+      std::vector<bool> host_inputs, host_outputs;
+      RILL_RETURN_IF_ERROR(WithNode(
+          registry.HostMemoryArgs(filled, reg->op_def, device->device_type(), &host_inputs,
+                                  &host_outputs),
+          def.name()));
+      for (size_t o = 0; o < host_outputs.size() && o < 64; ++o) {
+        if (host_outputs[o]) item.host_output_mask |= uint64_t{1} << o;
+      }
+    }
     const std::string& op = def.op();
     item.copies_ref_inputs = op == "_Retval";
     item.is_merge = IsOneOf(op, {"Merge", "RefMerge"});
@@ -552,6 +562,7 @@ class Executor::StepState {
     params.intra_op_pool = args_.intra_op_pool;
     params.is_input_dead = t.is_dead;
     params.kernel = item.kernel.get();
+    params.host_output_mask = item.host_output_mask;
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.kernel->IsAsync()) {
       // Its NodeDone runs elsewhere, and this queue may have no other: what it counted goes in

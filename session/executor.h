@@ -118,6 +118,7 @@ class Executor {
     bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
     int child_frame = -1;          // Enter: the static frame it enters
     int parallel_iterations = 1;   // Enter: its frame's limit of live iterations
+    uint64_t host_output_mask = 0;  // outputs in host memory on a non-CPU device (bit per output)
   };
   struct FrameInfo {
     std::string name;  // frame_name ("" for the root)

@@ -45,6 +45,11 @@ class GpuMemoryTestFillOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL(KernelDefBuilder("GpuMemoryTestFill").Device(kDeviceGpu), GpuMemoryTestFillOp);
+// The same kernel with its output declared in host memory (as a GPU Shape's): the executor must
+// allocate it from the host allocator, not from GPU_0_bfc.
+REGISTER_OP("GpuHostOutputTestFill").Output("out: float").Attr("n: int");
+REGISTER_KERNEL(KernelDefBuilder("GpuHostOutputTestFill").Device(kDeviceGpu).HostMemory("out"),
+                GpuMemoryTestFillOp);
 
 SessionOptions Options(const std::string& config_text, int num_gpus,
                        GpuProcessState* state = nullptr) {
@@ -190,6 +195,30 @@ TEST(GpuMemoryOptionsTest, OutOfMemoryOnAGpuIsResourceExhaustedAndTheSessionStay
   EXPECT_EQ(stats.peak_bytes_in_use, 4 * kMiB);
   EXPECT_EQ(stats.bytes_in_use, 0);  // the output was not fetched: freed after the run
   EXPECT_EQ(stats.bytes_reserved, 64 * kMiB);
+}
+
+TEST(GpuMemoryOptionsTest, HostMemoryOutputsOfGpuKernelsComeFromTheHostAllocator) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Session> session,
+      Session::New(Options("gpu_options { experimental { virtual_devices { memory_limit_mb: 64 "
+                           "} } }",
+                           1)));
+  GraphDef graph;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+    node { name: 'host' op: 'GpuHostOutputTestFill' device: '/device:GPU:0'
+           attr { key: 'n' value { i: 1048576 } } }
+    node { name: 'device' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
+           attr { key: 'n' value { i: 1048576 } } })",
+                                                          &graph));
+  ASSERT_THAT(session->Create(graph), IsOk());
+  std::vector<Tensor> out;
+  CpuAllocator::Default()->ResetPeak();
+  const int64_t host_in_use = CpuAllocator::Default()->GetStats().bytes_in_use;
+  ASSERT_THAT(session->Run({}, {}, {"host"}, &out), IsOk());
+  EXPECT_EQ(Gpu0Stats(*session).peak_bytes_in_use, 0);  // nothing from GPU_0_bfc
+  EXPECT_GE(CpuAllocator::Default()->GetStats().peak_bytes_in_use, host_in_use + 4 * kMiB);
+  ASSERT_THAT(session->Run({}, {}, {"device"}, &out), IsOk());
+  EXPECT_EQ(Gpu0Stats(*session).peak_bytes_in_use, 4 * kMiB);
 }
 
 // On a real GPU (skipped without one): what each option reserves, measured by the driver

@@ -318,6 +318,20 @@ TEST(GpuKernelsTest, ShapeOpsRelabelGpuTensors) {
       "node { name: 'z' op: 'Neg' input: 's' device: 'DEVICE' "
       "attr { key: 'T' value { type: DT_FLOAT } } }";
   ExpectGpuMatchesCpu(graph, {{"x", Random(DT_FLOAT, TensorShape({4, 3, 2}), 27)}}, "z:0");
+  // Shape of a GPU tensor: an int32 output in host memory, fetched as it is.
+  const std::string shape_graph =
+      Placeholder("x", DT_FLOAT) +
+      "node { name: 'g' op: 'Neg' input: 'x' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'sh' op: 'Shape' input: 'g' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'out_type' value { type: DT_INT32 } } }";
+  absl::StatusOr<Tensor> shape =
+      RunOn(shape_graph, "", {{"x", Random(DT_FLOAT, TensorShape({4, 3, 2}), 28)}}, "sh:0");
+  ASSERT_THAT(shape.status(), IsOk());
+  ASSERT_EQ(shape->NumElements(), 3);
+  EXPECT_EQ(shape->flat<int32_t>()[0], 4);
+  EXPECT_EQ(shape->flat<int32_t>()[1], 3);
+  EXPECT_EQ(shape->flat<int32_t>()[2], 2);
 }
 
 TEST(GpuKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
