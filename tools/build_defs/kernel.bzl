@@ -18,8 +18,8 @@ produces
     `test_deps`.
 
 Call it only from kernels/BUILD (the labels above are package-relative to kernels/).
-TODO(kernels): add `cuda_srcs` (our nvcc genrule, only when the toolkit is present) with the first
-CUDA kernel.
+CUDA kernels live in kernels/gpu/ and build with //third_party/cuda:cuda.bzl's rill_cuda_library
+(nvcc for the .cu files, host sources only with a toolkit).
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
