@@ -82,10 +82,18 @@ SharedPool& Pool() {
   return *pool;
 }
 
+// Set once this thread's cache is destroyed (thread or process exit): later allocations and
+// frees on the thread (another thread_local's destructor) go straight to the C library.
+thread_local bool t_cache_gone = false;
+
 class SmallBufferCache {
  public:
   ~SmallBufferCache() {
-    for (int c = 0; c < kNumClasses; ++c) Pool().Put(c, lists_[c].buffers, lists_[c].count);
+    for (int c = 0; c < kNumClasses; ++c) {
+      Pool().Put(c, lists_[c].buffers, lists_[c].count);
+      lists_[c].count = 0;
+    }
+    t_cache_gone = true;
   }
   void* Take(int c) {
     List& l = lists_[c];
@@ -147,7 +155,7 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t bytes) {
   const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
   if (size_class >= 0) {
     // Every small buffer has its class's full size, so any of them can serve the class later.
-    if (alignment <= kCacheAlignment) ptr = ThreadCache().Take(size_class);
+    if (alignment <= kCacheAlignment && !t_cache_gone) ptr = ThreadCache().Take(size_class);
     if (ptr == nullptr && posix_memalign(&ptr, std::max(alignment, kCacheAlignment),
                                          kMinClassBytes << size_class) != 0) {
       ptr = nullptr;
@@ -176,7 +184,7 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t bytes) {
   // Small buffers all have their class's full size and at least kCacheAlignment, which is what
   // a request served from the lists may ask for, so the class depends on the size alone.
   const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
-  if (size_class < 0) {
+  if (size_class < 0 || t_cache_gone) {
     std::free(ptr);
   } else {
     ThreadCache().Put(size_class, ptr);

@@ -20,8 +20,8 @@ namespace {
 constexpr int64_t kTile = 2048;
 
 // z[begin, end) = x[0] + x[1] + ... + x[n-1], added left to right per element (the same rounding
-// as one input at a time), four inputs per pass over a tile. z may be x[0] (forwarded), never
-// another input.
+// as one input at a time), four inputs per pass over a tile. z may be x[0] (forwarded) only when
+// no other input is x[0]'s buffer.
 template <typename T>
 void SumRange(T* z, const T* const* x, int n, int64_t begin, int64_t end) {
   for (int64_t t0 = begin; t0 < end; t0 += kTile) {
@@ -62,7 +62,13 @@ class AddNOp final : public OpKernel {
                          " != input ", i, ": ", ctx.input(i).shape().DebugString()));
       }
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
+    // Input 0's buffer becomes the output only when no other input shares it: later passes over
+    // a tile read inputs an earlier pass would have overwritten (AddN(x, x, x)).
+    bool aliased = false;
+    for (int i = 1; i < n; ++i) aliased |= ctx.input(i).SharesBufferWith(ctx.input(0));
+    RILL_ASSIGN_OR_RETURN(Tensor * out,
+                          aliased ? ctx.allocate_output(0, shape)
+                                  : ctx.forward_input_or_allocate_output({0}, 0, shape));
     return VisitDataType(dtype, [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {

@@ -26,6 +26,8 @@ OpKernelContext::OpKernelContext(const Params& params, int num_outputs)
 
 absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
     std::initializer_list<int> candidates, int o, const TensorShape& shape) {
+  // A host-memory output of a non-CPU kernel is never an input's device buffer.
+  if (o < 64 && ((params_.host_output_mask >> o) & 1) != 0) return allocate_output(o, shape);
   const DataType dtype = BaseType(kernel().output_type(o));
   absl::Span<const TensorValue> inputs = params_.inputs;
   Allocator* device_allocator = nullptr;  // looked up once a candidate gets that far

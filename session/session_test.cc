@@ -422,5 +422,28 @@ TEST(SessionTest, InPlaceElementwiseNeverTouchesSharedTensors) {
   EXPECT_LT(allocations, 10) << "the Neg chain should run in place";
 }
 
+// AddN may sum into its first input's buffer, but not when that tensor is also a later input:
+// its passes would read what an earlier pass overwrote (AddN(n, y, n, n) was 2n+2y+... wrong).
+TEST(SessionTest, AddNOfARepeatedTensorHeldOnlyByItIsExact) {
+  std::string text = R"(
+    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'y' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'n' op: 'Neg' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'three' op: 'AddN' input: 'n' input: 'n' input: 'n'
+           attr { key: 'N' value { i: 3 } } attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'm' op: 'Neg' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'mixed' op: 'AddN' input: 'm' input: 'y' input: 'm' input: 'y' input: 'y'
+           input: 'm' attr { key: 'N' value { i: 6 } } attr { key: 'T' value { type: DT_FLOAT } } })";
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, Session::New(SessionOptions()));
+  ASSERT_THAT(session->Create(Parse(text)), IsOk());
+  const Tensor x = Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}));
+  const Tensor y = Tensor::FromVector<float>({10, 20, 30}, TensorShape({3}));
+  std::vector<Tensor> out;
+  ASSERT_THAT(session->Run({{"x:0", x}, {"y:0", y}}, {"three:0"}, {}, &out), IsOk());
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(-3, -6, -9));
+  ASSERT_THAT(session->Run({{"x:0", x}, {"y:0", y}}, {"mixed:0"}, {}, &out), IsOk());
+  EXPECT_THAT(out[0].flat<float>(), ElementsAre(27, 54, 81));  // 3 * -x + 3 * y
+}
+
 }  // namespace
 }  // namespace rill
