@@ -164,22 +164,30 @@ TEST(GpuMemoryOptionsTest, AFractionAboveWhatTheGpuHasFailsAtCreationAndSaysWhat
                          "1.5)")));
 }
 
+// A session on one simulated GPU limited to 64 MiB, with `graph_text` created (null, and a test
+// failure, when either step fails).
+std::unique_ptr<Session> SessionOn64MiBGpu(const char* graph_text) {
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::New(
+      Options("gpu_options { experimental { virtual_devices { memory_limit_mb: 64 } } }", 1));
+  EXPECT_THAT(session.status(), IsOk());
+  GraphDef graph;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(graph_text, &graph));
+  if (!session.ok() || !(*session)->Create(graph).ok()) {
+    ADD_FAILURE() << "could not create the session's graph";
+    return nullptr;
+  }
+  return *std::move(session);
+}
+
 // An out-of-memory run on a GPU names the node, shape, dtype, device and allocator with its
 // figures; a smaller run in the same session then succeeds, and the peak shows in MemoryStats.
 TEST(GpuMemoryOptionsTest, OutOfMemoryOnAGpuIsResourceExhaustedAndTheSessionStaysUsable) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<Session> session,
-      Session::New(Options("gpu_options { experimental { virtual_devices { memory_limit_mb: 64 "
-                           "} } }",
-                           1)));
-  GraphDef graph;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+  std::unique_ptr<Session> session = SessionOn64MiBGpu(R"(
     node { name: 'big' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
            attr { key: 'n' value { i: 33554432 } } }
     node { name: 'small' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
-           attr { key: 'n' value { i: 1048576 } } })",
-                                                          &graph));
-  ASSERT_THAT(session->Create(graph), IsOk());
+           attr { key: 'n' value { i: 1048576 } } })");
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   EXPECT_THAT(
       session->Run({}, {}, {"big"}, &out),
@@ -198,19 +206,12 @@ TEST(GpuMemoryOptionsTest, OutOfMemoryOnAGpuIsResourceExhaustedAndTheSessionStay
 }
 
 TEST(GpuMemoryOptionsTest, HostMemoryOutputsOfGpuKernelsComeFromTheHostAllocator) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<Session> session,
-      Session::New(Options("gpu_options { experimental { virtual_devices { memory_limit_mb: 64 "
-                           "} } }",
-                           1)));
-  GraphDef graph;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"(
+  std::unique_ptr<Session> session = SessionOn64MiBGpu(R"(
     node { name: 'host' op: 'GpuHostOutputTestFill' device: '/device:GPU:0'
            attr { key: 'n' value { i: 1048576 } } }
     node { name: 'device' op: 'GpuMemoryTestFill' device: '/device:GPU:0'
-           attr { key: 'n' value { i: 1048576 } } })",
-                                                          &graph));
-  ASSERT_THAT(session->Create(graph), IsOk());
+           attr { key: 'n' value { i: 1048576 } } })");
+  ASSERT_NE(session, nullptr);
   std::vector<Tensor> out;
   CpuAllocator::Default()->ResetPeak();
   const int64_t host_in_use = CpuAllocator::Default()->GetStats().bytes_in_use;
