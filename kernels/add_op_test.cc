@@ -23,17 +23,16 @@ absl::StatusOr<std::vector<Tensor>> RunAdd(const std::string& op, const Tensor& 
   return t.Run();
 }
 
-TEST(AddOpTest, LargeSameShapeAddIsSplitOverTheIntraOpPool) {
+TEST(AddOpTest, LargeSameShapeAddIsSplitOverTheIntraOpThreads) {
   const int64_t n = 1 << 20;
   std::vector<float> x(n), y(n);
   for (int64_t i = 0; i < n; ++i) {
     x[i] = static_cast<float>(i);
     y[i] = static_cast<float>(2 * i);
   }
-  ThreadPool pool("add_test", 4);
   OpTester t("AddV2");
   t.Attr("T", DT_FLOAT);
-  t.SetIntraOpPool(&pool);
+  t.SetIntraOpThreads(4);
   t.Input(Tensor::FromVector<float>(x, TensorShape({n})));
   t.Input(Tensor::FromVector<float>(y, TensorShape({n})));
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());

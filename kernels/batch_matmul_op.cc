@@ -71,7 +71,7 @@ class BatchMatMulOp final : public OpKernel {
     const int64_t xr = xs.dim(xs.rank() - 2), xc = xs.dim(xs.rank() - 1);
     const int64_t yr = ys.dim(ys.rank() - 2), yc = ys.dim(ys.rank() - 1);
     GemmDims d;
-    d.pool = ctx.intra_op_pool();
+    d.threads = ctx.intra_op_threads();
     d.transpose_a = adj_x_;
     d.transpose_b = adj_y_;
     d.m = adj_x_ ? xc : xr;

@@ -138,7 +138,7 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   d.lda = g.patch();
   d.ldb = g.out_c;
   if (g.IsPointwise()) {  // one product, parallelized inside the BLAS
-    d.pool = ctx.intra_op_pool();
+    d.threads = ctx.intra_op_threads();
     d.m = g.pixels();
     return Gemm<T>(d, in, filter, out);
   }
@@ -149,7 +149,7 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   const int64_t block =
       std::max<int64_t>(1, std::min(PixelsPerBlock<T>(g), (pixels + threads - 1) / threads));
   const int64_t blocks = (pixels + block - 1) / block;
-  d.pool = nullptr;  // each block's product runs on its worker
+  d.threads = 1;  // each block's product runs on its worker
   std::atomic<bool> failed{false};
   absl::Status first_error;
   rill::Mutex mu;
@@ -196,7 +196,7 @@ absl::Status ConvBackpropInput(OpKernelContext& ctx, const ConvGeometry& g, cons
                                const T* out_backprop, T* in_grad) {
   std::fill(in_grad, in_grad + g.batch * g.in_h * g.in_w * g.in_c, T());
   GemmDims d;  // [pixels, Cout] x filter^T [Cout, patch]
-  d.pool = ctx.intra_op_pool();
+  d.threads = ctx.intra_op_threads();
   d.k = g.out_c;
   d.n = g.patch();
   d.lda = g.out_c;
@@ -233,7 +233,7 @@ absl::Status ConvBackpropFilter(OpKernelContext& ctx, const ConvGeometry& g, con
   d.transpose_a = true;
   d.lda = patch;
   d.ldb = g.out_c;
-  d.pool = ctx.intra_op_pool();
+  d.threads = ctx.intra_op_threads();
   T* c = col.flat<T>().data();
   T* pp = part.flat<T>().data();
   for (int64_t begin = 0; begin < g.pixels(); begin += block) {

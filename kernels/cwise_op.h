@@ -17,7 +17,7 @@
 //                                              zero").
 // Loops are plain contiguous loops over restrict-qualified raw pointers that the compiler
 // vectorizes (kernel_library compiles kernels with the dynamic vectorizer cost model, as -O3
-// does); large ones are split over the session's intra-op pool (OpKernelContext::ParallelFor).
+// does); large ones are split over the intra-op threads (OpKernelContext::ParallelFor).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #ifndef RILL_KERNELS_CWISE_OP_H_

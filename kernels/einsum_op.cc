@@ -250,7 +250,7 @@ class EinsumOp final : public OpKernel {
       return p;
     };
     GemmDims d;
-    d.pool = ctx.intra_op_pool();
+    d.threads = ctx.intra_op_threads();
     d.m = product(x, free_x);
     d.k = product(x, contract);
     d.n = product(y, free_y);

@@ -72,7 +72,7 @@ void BiasActivationBlock(T* out, int64_t ld, const T* bias, int64_t row_begin, i
 }
 
 // out[r, c] = act(out[r, c] + bias[c]) over `rows` rows of `channels`, rows split over the
-// intra-op pool.
+// intra-op threads.
 template <typename T>
 void BiasActivation(OpKernelContext& ctx, T* out, const T* bias, int64_t rows, int64_t channels,
                     FusedActivation act) {

@@ -178,22 +178,18 @@ constexpr double kMinParallelFlops = 2e6;
 
 // Gemm's blocks run on the OpenMP team oneDNN's convolutions use (OpenMpRunBlocks), so a graph
 // mixing convolutions and products keeps one set of threads hot instead of two competing for the
-// cores. Measured against the intra-op pool in the same binary, alternating, 2 threads: the small
-// CNN at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch 1
-// 24-32 vs 29-33 us; MLP batch 64 461-537 vs 448-457 us (within the noise).
-template <typename Fn>
-void RunBlocks(int64_t blocks, const Fn& fn) {
-  OpenMpRunBlocks(blocks, fn);
-}
+// cores. Measured against the Eigen intra-op pool in the same binary, alternating, 2 threads: the
+// small CNN at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch
+// 1 24-32 vs 29-33 us; MLP batch 64 461-537 vs 448-457 us (within the noise).
 
-// c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on d.pool, each band's
+// c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on an OpenMP team, each band's
 // partial row summed into c. float and double (gemv on each band).
 template <typename T>
 absl::Status RowVectorTimesMatrixByBands(const GemmDims& d, const T* a, const T* b, T* c,
                                          int64_t bands) {
   UseSingleThreadedBlas();
   std::vector<T> partial(static_cast<size_t>((bands - 1) * d.n));
-  RunBlocks(bands, [&](int64_t band) {
+  OpenMpRunBlocks(bands, [&](int64_t band) {
     const int64_t begin = d.k * band / bands, end = d.k * (band + 1) / bands;
     GemmDims bd = d;
     bd.k = end - begin;
@@ -232,14 +228,14 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
     // bound by memory: split along k, so each thread streams a contiguous band of rows, and sum
     // the partial rows (measured on 1x3136 by 3136x1024: 179 us on one thread; column halves on
     // two threads 175 us, row bands 143 us).
-    const int threads = d.pool != nullptr ? d.pool->ParallelismForCaller() : 1;
+    const int threads = d.threads;
     if (d.m == 1 && !d.transpose_b && threads > 1 && d.n * d.k >= kMinBandedMatrixElements) {
       return RowVectorTimesMatrixByBands(d, a, b, c, std::min<int64_t>(threads, d.k));
     }
   }
   // Split along the longer of m and n into one block per pool thread (when the product is worth
   // it); each block is an independent single-threaded product into its part of C.
-  const int threads = d.pool != nullptr ? d.pool->ParallelismForCaller() : 1;
+  const int threads = d.threads;
   const double flops = 2.0 * d.m * d.n * d.k;
   const bool split_m = d.m >= d.n;
   const int64_t extent = split_m ? d.m : d.n;
@@ -283,7 +279,7 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
   if (blocks == 1) {
     run_block(0);
   } else {
-    RunBlocks(blocks, run_block);
+    OpenMpRunBlocks(blocks, run_block);
   }
   return first_error;
 }

@@ -10,8 +10,8 @@
 // in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
 // k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of
 // 2147483647" for BLAS types; Internal if oneDNN rejects a call. Thread-safe; large products are
-// split into blocks on an OpenMP team sized by `pool` (each block single-threaded in the
-// library, so only one set of threads competes for the cores).
+// split into blocks on an OpenMP team of `threads` (each block single-threaded in the library, so
+// only one set of threads competes for the cores).
 #ifndef RILL_KERNELS_GEMM_H_
 #define RILL_KERNELS_GEMM_H_
 
@@ -19,7 +19,6 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
-#include "core/thread_pool.h"
 #include "core/types.h"
 
 namespace rill {
@@ -34,11 +33,10 @@ struct GemmDims {
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0;  // row strides of a and b as stored
   bool transpose_a = false, transpose_b = false;
-  // The intra-op pool whose size (its threads plus the caller) sets how many blocks a large
-  // product is split into; the blocks run on an OpenMP team of that many threads (the team
-  // oneDNN's convolutions use), each a single-threaded BLAS call. nullptr: one block, on the
-  // calling thread. Not owned.
-  ThreadPool* pool = nullptr;
+  // How many blocks a large product is split into (the kernel's intra_op_threads, the calling
+  // thread included); the blocks run on an OpenMP team of that many threads (the team oneDNN's
+  // convolutions use), each a single-threaded BLAS call. 1: one block, on the calling thread.
+  int threads = 1;
   // Optional; every element of C is passed to it exactly once. Not owned.
   const GemmEpilogue* epilogue = nullptr;
 };

@@ -26,7 +26,7 @@ absl::StatusOr<GemmDims> MatMulDims(OpKernelContext& ctx, const Tensor& a, const
   RILL_ASSIGN_OR_RETURN(MatMulShape s,
                         MatMulShapeOf(a.shape(), b.shape(), transpose_a, transpose_b));
   GemmDims d;
-  d.pool = ctx.intra_op_pool();
+  d.threads = ctx.intra_op_threads();
   d.transpose_a = transpose_a;
   d.transpose_b = transpose_b;
   d.m = s.m;

@@ -121,9 +121,9 @@ class OpKernelContext {
     // dropped when the step ends. May be null (then kernels that need it fail with Internal).
     ResourceMgr* step_resources = nullptr;
     bool is_input_dead = false;                   // TF1 control flow deadness
-    // The session's intra-op pool (intra_op_parallelism_threads) for work inside one kernel;
-    // null = run inline.
-    ThreadPool* intra_op_pool = nullptr;          // Not owned.
+    // Threads one kernel may use (intra_op_parallelism_threads, counting the thread running
+    // it): ParallelFor, Gemm and oneDNN run on an OpenMP team of that size; 1 = inline.
+    int intra_op_threads = 1;
     // Bit i: output i lives in host memory although the device is not the CPU (a GPU kernel's
     // HostMemory outputs, strings, resources); allocate_output takes it from the host allocator.
     uint64_t host_output_mask = 0;
@@ -141,21 +141,17 @@ class OpKernelContext {
   bool is_input_dead() const { return params_.is_input_dead; }
   CallFrame* call_frame() const { return params_.call_frame; }
   ResourceMgr* step_resources() const { return params_.step_resources; }
-  ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
-  // Threads a kernel may use inside one Compute: the intra-op pool's helpers plus the thread
-  // running the kernel (1 without a pool).
-  int intra_op_threads() const {
-    return params_.intra_op_pool != nullptr ? params_.intra_op_pool->ParallelismForCaller() : 1;
-  }
+  // Threads a kernel may use inside one Compute, the thread running it included (1: inline).
+  int intra_op_threads() const { return params_.intra_op_threads; }
   // Splits [0, total) over intra_op_threads() threads: the calling thread and an OpenMP team's
   // workers (core/openmp_parallel_for.h: the team oneDNN's convolutions and Gemm's blocks run on,
   // so a MaxPool after a convolution finds its workers spinning instead of waking a second set;
-  // small CNN batch 1 on 2 threads 315 -> 235 us). Small totals, or a kernel without an intra-op
-  // pool, run fn(0, total) inline. Blocks until every block is done.
+  // small CNN batch 1 on 2 threads 315 -> 235 us). Small totals, or one intra-op thread, run
+  // fn(0, total) inline. Blocks until every block is done.
   template <typename Fn>
   void ParallelFor(int64_t total, int64_t cost_per_unit, Fn&& fn) const {
     if (total <= 0) return;
-    if (params_.intra_op_pool == nullptr || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
+    if (params_.intra_op_threads <= 1 || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
       fn(int64_t{0}, total);  // small work: no std::function, no allocation
       return;
     }

@@ -113,7 +113,7 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
   params.call_frame = call_frame_;
   params.step_resources = step_resources_;
   params.is_input_dead = is_input_dead_;
-  params.intra_op_pool = intra_op_pool_;
+  params.intra_op_threads = intra_op_threads_;
   state->ctx =
       std::make_unique<OpKernelContext>(params, static_cast<int>(kernel_->output_types().size()));
   auto finish = [state, done = std::move(done)](absl::Status s) {

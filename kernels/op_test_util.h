@@ -74,7 +74,7 @@ class OpTester {
   void SetCallFrame(CallFrame* f) { call_frame_ = f; }
   void SetStepResources(ResourceMgr* r) { step_resources_ = r; }
   void SetInputDead(bool dead) { is_input_dead_ = dead; }
-  void SetIntraOpPool(ThreadPool* pool) { intra_op_pool_ = pool; }
+  void SetIntraOpThreads(int threads) { intra_op_threads_ = threads; }
 
   // Fills defaults, validates the NodeDef against its OpDef and creates the kernel. Returns the
   // validation or construction error (e.g. InvalidArgument from the kernel's constructor, or
@@ -111,7 +111,7 @@ class OpTester {
   CallFrame* call_frame_ = nullptr;   // Not owned.
   ResourceMgr* step_resources_ = nullptr;  // Not owned.
   bool is_input_dead_ = false;
-  ThreadPool* intra_op_pool_ = nullptr;  // Not owned.
+  int intra_op_threads_ = 1;
 };
 
 // EXPECTs that `actual` has the dtype, shape and exactly the values of `expected` (half and

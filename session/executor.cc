@@ -559,7 +559,7 @@ class Executor::StepState {
     params.cancellation = args_.cancellation;
     params.call_frame = args_.call_frame;
     params.step_resources = args_.step_resources;
-    params.intra_op_pool = args_.intra_op_pool;
+    params.intra_op_threads = args_.intra_op_threads;
     params.is_input_dead = t.is_dead;
     params.kernel = item.kernel.get();
     params.host_output_mask = item.host_output_mask;

@@ -69,7 +69,7 @@ class Executor {
     CallFrame* call_frame = nullptr;              // Not owned; may be null.
     ResourceMgr* step_resources = nullptr;        // Not owned; this step's (TensorArrays)
     Runner runner;                                // null = run everything inline
-    ThreadPool* intra_op_pool = nullptr;          // Not owned; kernels' ParallelFor (null: inline)
+    int intra_op_threads = 1;  // threads one kernel may use, the caller included (1: inline)
     DeviceStepStats* stats = nullptr;             // Not owned; filled when non-null.
   };
 

@@ -103,22 +103,16 @@ class SessionImpl {
     if (threads <= 0) threads = DefaultNumThreads();
     int intra = options_.config.intra_op_parallelism_threads();
     if (intra <= 0) intra = DefaultNumThreads();
-    // intra_op_parallelism_threads counts the thread running the kernel: it works on blocks of
-    // its own ParallelFor, so the intra-op pool holds intra - 1 helpers (none for 1). A pool of
-    // `intra` threads beside a busy caller put intra + 1 threads on intra cores (measured: MLP
-    // batch 64 on 2 threads, 631 -> see README).
-    const int intra_helpers = intra - 1;
+    // intra_op_parallelism_threads counts the thread running the kernel, which works on blocks
+    // of its own ParallelFor beside intra - 1 OpenMP workers (the team oneDNN and Gemm use; no
+    // pool of Rill's own: a second set of threads beside a busy caller put intra + 1 threads on
+    // intra cores, see README).
+    intra_op_threads_ = intra;
     if (options_.config.use_per_session_threads()) {
       owned_pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
-      if (intra_helpers > 0) {
-        owned_intra_op_pool_ = std::make_unique<ThreadPool>("rill_intra_op", intra_helpers);
-      }
       pool_ = owned_pool_.get();
-      intra_op_pool_ = owned_intra_op_pool_.get();
     } else {
       pool_ = SharedThreadPool("rill_inter_op", threads);
-      intra_op_pool_ =
-          intra_helpers > 0 ? SharedThreadPool("rill_intra_op", intra_helpers) : nullptr;
     }
     if (options_.config.log_device_placement()) {
       std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
@@ -378,7 +372,7 @@ class SessionImpl {
     ex_args.step_resources = &step_resources;
     ThreadPool* pool = pool_;
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-    ex_args.intra_op_pool = intra_op_pool_;
+    ex_args.intra_op_threads = intra_op_threads_;
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
@@ -466,11 +460,10 @@ class SessionImpl {
 
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> devices_;
-  // Set only with use_per_session_threads; otherwise the pools are SharedThreadPool's.
+  // Set only with use_per_session_threads; otherwise the pool is SharedThreadPool's.
   std::unique_ptr<ThreadPool> owned_pool_;
-  std::unique_ptr<ThreadPool> owned_intra_op_pool_;
-  ThreadPool* pool_;           // inter-op: runs expensive kernels
-  ThreadPool* intra_op_pool_;  // intra-op helpers for ParallelFor inside kernels; null for 1 thread
+  ThreadPool* pool_;          // inter-op: runs expensive kernels
+  int intra_op_threads_ = 1;  // threads one kernel may use, its own included
 
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
