@@ -44,66 +44,75 @@ void CublasDestroy(int platform_id, void* handle) {
   if (handle != nullptr && cudaSetDevice(platform_id) == cudaSuccess) cublasDestroy(H(handle));
 }
 
-template <>
-bool CublasGemm<float>(int platform_id, void* handle, bool transpose_a, bool transpose_b,
-                       int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                       const float* b, int64_t ldb, float* c, int64_t ldc, std::string* error) {
+namespace {
+
+// cuBLAS's calls by element type; alpha 1 and beta 0.
+cublasStatus_t RawGemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                       int k, const float* a, int lda, const float* b, int ldb, float* c,
+                       int ldc) {
   const float one = 1.0f, zero = 0.0f;
-  return SetDevice(platform_id, error) &&
-         Check(cublasSgemm(H(handle), Op(transpose_a), Op(transpose_b), static_cast<int>(m),
-                           static_cast<int>(n), static_cast<int>(k), &one, a,
-                           static_cast<int>(lda), b, static_cast<int>(ldb), &zero, c,
-                           static_cast<int>(ldc)),
-               error);
+  return cublasSgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
-
-template <>
-bool CublasGemm<double>(int platform_id, void* handle, bool transpose_a, bool transpose_b,
-                        int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                        const double* b, int64_t ldb, double* c, int64_t ldc,
-                        std::string* error) {
+cublasStatus_t RawGemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                       int k, const double* a, int lda, const double* b, int ldb, double* c,
+                       int ldc) {
   const double one = 1.0, zero = 0.0;
-  return SetDevice(platform_id, error) &&
-         Check(cublasDgemm(H(handle), Op(transpose_a), Op(transpose_b), static_cast<int>(m),
-                           static_cast<int>(n), static_cast<int>(k), &one, a,
-                           static_cast<int>(lda), b, static_cast<int>(ldb), &zero, c,
-                           static_cast<int>(ldc)),
-               error);
+  return cublasDgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
-
-template <>
-bool CublasGemmStridedBatched<float>(int platform_id, void* handle, bool transpose_a,
-                                     bool transpose_b, int64_t m, int64_t n, int64_t k,
-                                     const float* a, int64_t lda, int64_t stride_a,
-                                     const float* b, int64_t ldb, int64_t stride_b, float* c,
-                                     int64_t ldc, int64_t stride_c, int64_t batch,
-                                     std::string* error) {
+cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                     int m, int n, int k, const float* a, int lda, int64_t sa,
+                                     const float* b, int ldb, int64_t sb, float* c, int ldc,
+                                     int64_t sc, int batch) {
   const float one = 1.0f, zero = 0.0f;
+  return cublasSgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
+                                   ldc, sc, batch);
+}
+cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                     int m, int n, int k, const double* a, int lda, int64_t sa,
+                                     const double* b, int ldb, int64_t sb, double* c, int ldc,
+                                     int64_t sc, int batch) {
+  const double one = 1.0, zero = 0.0;
+  return cublasDgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
+                                   ldc, sc, batch);
+}
+
+}  // namespace
+
+template <typename T>
+bool CublasGemm(int platform_id, void* handle, bool transpose_a, bool transpose_b, int64_t m,
+                int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c,
+                int64_t ldc, std::string* error) {
   return SetDevice(platform_id, error) &&
-         Check(cublasSgemmStridedBatched(
-                   H(handle), Op(transpose_a), Op(transpose_b), static_cast<int>(m),
-                   static_cast<int>(n), static_cast<int>(k), &one, a, static_cast<int>(lda),
-                   stride_a, b, static_cast<int>(ldb), stride_b, &zero, c,
-                   static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
+         Check(RawGemm(H(handle), Op(transpose_a), Op(transpose_b), static_cast<int>(m),
+                       static_cast<int>(n), static_cast<int>(k), a, static_cast<int>(lda), b,
+                       static_cast<int>(ldb), c, static_cast<int>(ldc)),
                error);
 }
 
-template <>
-bool CublasGemmStridedBatched<double>(int platform_id, void* handle, bool transpose_a,
-                                      bool transpose_b, int64_t m, int64_t n, int64_t k,
-                                      const double* a, int64_t lda, int64_t stride_a,
-                                      const double* b, int64_t ldb, int64_t stride_b, double* c,
-                                      int64_t ldc, int64_t stride_c, int64_t batch,
-                                      std::string* error) {
-  const double one = 1.0, zero = 0.0;
+template <typename T>
+bool CublasGemmStridedBatched(int platform_id, void* handle, bool transpose_a, bool transpose_b,
+                              int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+                              int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T* c,
+                              int64_t ldc, int64_t stride_c, int64_t batch, std::string* error) {
   return SetDevice(platform_id, error) &&
-         Check(cublasDgemmStridedBatched(
-                   H(handle), Op(transpose_a), Op(transpose_b), static_cast<int>(m),
-                   static_cast<int>(n), static_cast<int>(k), &one, a, static_cast<int>(lda),
-                   stride_a, b, static_cast<int>(ldb), stride_b, &zero, c,
-                   static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
+         Check(RawGemmStridedBatched(H(handle), Op(transpose_a), Op(transpose_b),
+                                     static_cast<int>(m), static_cast<int>(n),
+                                     static_cast<int>(k), a, static_cast<int>(lda), stride_a, b,
+                                     static_cast<int>(ldb), stride_b, c, static_cast<int>(ldc),
+                                     stride_c, static_cast<int>(batch)),
                error);
 }
+
+#define RILL_INSTANTIATE(T)                                                                    \
+  template bool CublasGemm<T>(int, void*, bool, bool, int64_t, int64_t, int64_t, const T*,    \
+                              int64_t, const T*, int64_t, T*, int64_t, std::string*);         \
+  template bool CublasGemmStridedBatched<T>(int, void*, bool, bool, int64_t, int64_t, int64_t, \
+                                            const T*, int64_t, int64_t, const T*, int64_t,     \
+                                            int64_t, T*, int64_t, int64_t, int64_t,           \
+                                            std::string*);
+RILL_INSTANTIATE(float)
+RILL_INSTANTIATE(double)
+#undef RILL_INSTANTIATE
 
 }  // namespace gpu_internal
 }  // namespace rill

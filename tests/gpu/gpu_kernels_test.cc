@@ -56,26 +56,27 @@ constexpr char kConfig[] =
     "gpu_options { experimental { virtual_devices { memory_limit_mb: 2048 "
     "memory_limit_mb: 2048 } } }";
 
-std::unique_ptr<Session> NewSession() {
+// A session (kConfig) with the text GraphDef `graph` created.
+absl::StatusOr<std::unique_ptr<Session>> SessionWith(const std::string& graph) {
   SessionOptions options;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(kConfig, &options.config));
-  absl::StatusOr<std::unique_ptr<Session>> s = Session::New(options);
-  EXPECT_THAT(s.status(), IsOk());
-  return s.ok() ? *std::move(s) : nullptr;
+  if (!google::protobuf::TextFormat::ParseFromString(kConfig, &options.config)) {
+    return absl::InternalError("bad test config");
+  }
+  GraphDef g;
+  if (!google::protobuf::TextFormat::ParseFromString(graph, &g)) {
+    return absl::InvalidArgumentError("bad test graph");
+  }
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(options));
+  RILL_RETURN_IF_ERROR(session->Create(g));
+  return session;
 }
 
 // Runs `graph` (its "DEVICE" replaced by `device`) with `feeds` and returns the fetch.
 absl::StatusOr<Tensor> RunOn(const std::string& graph, const std::string& device,
                              const std::vector<std::pair<std::string, Tensor>>& feeds,
                              const std::string& fetch) {
-  GraphDef g;
-  if (!google::protobuf::TextFormat::ParseFromString(
-          absl::StrReplaceAll(graph, {{"DEVICE", device}}), &g)) {
-    return absl::InvalidArgumentError("bad test graph");
-  }
-  std::unique_ptr<Session> session = NewSession();
-  if (session == nullptr) return absl::InternalError("no session");
-  RILL_RETURN_IF_ERROR(session->Create(g));
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
+                        SessionWith(absl::StrReplaceAll(graph, {{"DEVICE", device}})));
   std::vector<Tensor> out;
   RILL_RETURN_IF_ERROR(session->Run(feeds, {fetch}, {}, &out));
   return out[0];
@@ -363,11 +364,7 @@ TEST(GpuKernelsTest, CopiesBetweenCpuAndGpusKeepEveryValue) {
       "attr { key: 'T' value { type: DT_FLOAT } } }\n"
       "node { name: 'back' op: 'Neg' input: 'g1' device: '/device:GPU:0' "
       "attr { key: 'T' value { type: DT_FLOAT } } }\n";
-  GraphDef g;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
-  std::unique_ptr<Session> session = NewSession();
-  ASSERT_NE(session, nullptr);
-  ASSERT_THAT(session->Create(g), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, SessionWith(graph));
   const Tensor x = Random(DT_FLOAT, TensorShape({1 << 20}), 21);
   for (int run = 0; run < 3; ++run) {
     std::vector<Tensor> out;
@@ -400,11 +397,7 @@ TEST(GpuKernelsTest, VariablesOnTheGpuAssignUpdateAndRead) {
       "'/device:GPU:0' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
       "node { name: 'rread' op: 'ReadVariableOp' input: 'h' device: '/device:GPU:0' "
       "attr { key: 'dtype' value { type: DT_FLOAT } } }\n";
-  GraphDef g;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
-  std::unique_ptr<Session> session = NewSession();
-  ASSERT_NE(session, nullptr);
-  ASSERT_THAT(session->Create(g), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, SessionWith(graph));
   const Tensor x = Tensor::FromVector<float>({1.5f, -2.0f, 4.0f}, TensorShape({3}));
   std::vector<Tensor> out;
   ASSERT_THAT(session->Run({{"x", x}}, {}, {"init", "rinit"}, &out), IsOk());
@@ -433,11 +426,7 @@ TEST(GpuKernelsTest, SeedMatMulRunsOnGpu0AndPrintsTheSeedsNumbers) {
       "float_val: 1 float_val: 2 float_val: 3 float_val: 4 float_val: 5 float_val: 6 } } } }\n"
       "node { name: 'MatMul' op: 'MatMul' input: 'a' input: 'b' "
       "attr { key: 'T' value { type: DT_FLOAT } } }\n";
-  GraphDef g;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(graph, &g));
-  std::unique_ptr<Session> session = NewSession();
-  ASSERT_NE(session, nullptr);
-  ASSERT_THAT(session->Create(g), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, SessionWith(graph));
   EXPECT_THAT(session->ExplainPlacement(),
               HasSubstr("MatMul (MatMul) -> /job:localhost/replica:0/task:0/device:GPU:0"));
   std::vector<Tensor> out;
