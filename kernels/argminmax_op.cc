@@ -65,8 +65,8 @@ class ArgOp final : public OpKernel {
   explicit ArgOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor dim = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& dim = ctx.input(1);
     if (dim.shape().rank() != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "dim must be a scalar, but received tensor of shape: ", dim.shape().DebugString()));

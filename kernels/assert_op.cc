@@ -20,7 +20,7 @@ class AssertOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor cond = ctx.input(0);
+    const Tensor& cond = ctx.input(0);
     if (cond.shape().rank() != 0) {
       return absl::InvalidArgumentError("In[0] expected to be a scalar.");
     }

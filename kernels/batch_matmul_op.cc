@@ -37,8 +37,8 @@ class BatchMatMulOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
-    const Tensor y = ctx.input(1);
+    const Tensor& x = ctx.input(0);
+    const Tensor& y = ctx.input(1);
     const TensorShape& xs = x.shape();
     const TensorShape& ys = y.shape();
     if (!kBroadcast && xs.rank() != ys.rank()) {

@@ -31,8 +31,8 @@ class BiasAddOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor value = ctx.input(0);
-    const Tensor bias = ctx.input(1);
+    const Tensor& value = ctx.input(0);
+    const Tensor& bias = ctx.input(1);
     const TensorShape& shape = value.shape();
     RILL_ASSIGN_OR_RETURN(BiasAddLayout layout, BiasAddLayoutOf(shape, bias.shape(), nchw_));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
@@ -86,7 +86,7 @@ class BiasAddGradOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor grad = ctx.input(0);
+    const Tensor& grad = ctx.input(0);
     const TensorShape& shape = grad.shape();
     if (shape.rank() < 2) {
       return absl::InvalidArgumentError(

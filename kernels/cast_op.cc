@@ -71,7 +71,7 @@ class CastOp final : public OpKernel {
  public:
   explicit CastOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
+    const Tensor& x = ctx.input(0);
     if (x.dtype() == output_type(0)) {
       ctx.set_output(0, x);
       return absl::OkStatus();

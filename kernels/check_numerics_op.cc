@@ -21,7 +21,7 @@ class CheckNumericsOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     bool nan = false, inf = false;
     absl::Status s = VisitKernelTypes<half, float, double>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;

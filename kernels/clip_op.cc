@@ -30,9 +30,9 @@ class ClipByValueOp final : public OpKernel {
   explicit ClipByValueOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor t = ctx.input(0);
-    const Tensor lo = ctx.input(1);
-    const Tensor hi = ctx.input(2);
+    const Tensor& t = ctx.input(0);
+    const Tensor& lo = ctx.input(1);
+    const Tensor& hi = ctx.input(2);
     const auto fits = [&](const Tensor& bound) {
       return bound.shape() == t.shape() || bound.shape().rank() == 0;
     };

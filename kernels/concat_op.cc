@@ -54,7 +54,7 @@ class ConcatV2Op final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const int n = ctx.num_inputs() - 1;
-    const Tensor axis_tensor = ctx.input(n);
+    const Tensor& axis_tensor = ctx.input(n);
     if (axis_tensor.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("axis tensor should be a scalar integer, but got shape ",

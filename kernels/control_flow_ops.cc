@@ -28,7 +28,7 @@ class SwitchOp final : public OpKernel {
   explicit SwitchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   // InvalidArgument when pred is not a scalar (TensorFlow's text).
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor pred = ctx.input(1);
+    const Tensor& pred = ctx.input(1);
     if (pred.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("The second input must be a scalar, but it has shape ",
@@ -73,7 +73,7 @@ class ToBoolOp final : public OpKernel {
  public:
   explicit ToBoolOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     bool truth = in.NumElements() > 0;
     if (in.shape().rank() == 0) {
       if (in.dtype() == DT_STRING) {

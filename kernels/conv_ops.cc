@@ -310,8 +310,8 @@ class Conv2DOp final : public ConvOpBase {
   explicit Conv2DOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor filter = ctx.input(1);
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
@@ -338,9 +338,9 @@ class FusedConv2DOp final : public ConvOpBase {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor filter = ctx.input(1);
-    const Tensor bias = ctx.input(2);
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    const Tensor& bias = ctx.input(2);
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
@@ -365,9 +365,9 @@ class Conv2DBackpropInputOp final : public ConvOpBase {
   explicit Conv2DBackpropInputOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor sizes = ctx.input(0);
-    const Tensor filter = ctx.input(1);
-    const Tensor out_backprop = ctx.input(2);
+    const Tensor& sizes = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    const Tensor& out_backprop = ctx.input(2);
     if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
       return absl::InvalidArgumentError(
           absl::StrCat("Conv2DBackpropInput: input_sizes input must be 1-dim with 4 elements, not ",
@@ -437,9 +437,9 @@ class Conv2DBackpropFilterOp final : public ConvOpBase {
   explicit Conv2DBackpropFilterOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor sizes = ctx.input(1);
-    const Tensor out_backprop = ctx.input(2);
+    const Tensor& input = ctx.input(0);
+    const Tensor& sizes = ctx.input(1);
+    const Tensor& out_backprop = ctx.input(2);
     if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Conv2DBackpropFilter: filter_sizes input must be 1-dim with 4 elements, not ",

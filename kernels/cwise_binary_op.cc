@@ -20,7 +20,7 @@ struct IntDivisionCheck : CwiseFunctorBase {
   template <typename T>
   absl::Status Check(const OpKernelContext& ctx) const {
     if constexpr (kIsInt<T>) {
-      const Tensor y = ctx.input(1);
+      const Tensor& y = ctx.input(1);
       const T* b = y.flat<T>().data();
       for (int64_t i = 0; i < y.NumElements(); ++i) {
         if (b[i] == T(0)) return absl::InvalidArgumentError("Integer division by zero");
@@ -83,7 +83,7 @@ struct PowFunctor : CwiseFunctorBase {
   template <typename T>
   absl::Status Check(const OpKernelContext& ctx) const {
     if constexpr (kIsInt<T> && std::is_signed_v<T>) {
-      const Tensor y = ctx.input(1);
+      const Tensor& y = ctx.input(1);
       const T* b = y.flat<T>().data();
       for (int64_t i = 0; i < y.NumElements(); ++i) {
         if (b[i] < 0) {

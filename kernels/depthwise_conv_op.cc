@@ -111,8 +111,8 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor filter = ctx.input(1);
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
     if (input.shape().rank() != 4) {
       return absl::InvalidArgumentError(
           absl::StrCat("input must be 4-dimensional", input.shape().DebugString()));
@@ -229,9 +229,9 @@ class DepthwiseBackpropOp final : public OpKernel {
   // BackpropInput(input_sizes, filter, out_backprop); BackpropFilter(input, filter_sizes,
   // out_backprop).
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor sizes = ctx.input(kFilter ? 1 : 0);
-    const Tensor given = ctx.input(kFilter ? 0 : 1);  // the input (filter op) or the filter
-    const Tensor dy = ctx.input(2);
+    const Tensor& sizes = ctx.input(kFilter ? 1 : 0);
+    const Tensor& given = ctx.input(kFilter ? 0 : 1);  // the input (filter op) or the filter
+    const Tensor& dy = ctx.input(2);
     if (sizes.shape().rank() != 1 || sizes.NumElements() != 4) {
       return absl::InvalidArgumentError(
           absl::StrCat(type_string(), ": ", kFilter ? "filter_sizes" : "input_sizes",

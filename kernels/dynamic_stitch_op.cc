@@ -31,8 +31,8 @@ class DynamicStitchOp final : public OpKernel {
     int64_t max_index = -1;
     std::vector<int64_t> row_dims;  // data[0].shape[indices[0].rank:]
     for (int m = 0; m < n; ++m) {
-      const Tensor idx = ctx.input(m);
-      const Tensor data = ctx.input(n + m);
+      const Tensor& idx = ctx.input(m);
+      const Tensor& data = ctx.input(n + m);
       const TensorShape& is = idx.shape();
       const TensorShape& ds = data.shape();
       bool prefix = ds.rank() >= is.rank();

@@ -95,11 +95,11 @@ class FusedBatchNormOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
-    const Tensor scale = ctx.input(1);
-    const Tensor offset = ctx.input(2);
-    const Tensor mean = ctx.input(3);
-    const Tensor variance = ctx.input(4);
+    const Tensor& x = ctx.input(0);
+    const Tensor& scale = ctx.input(1);
+    const Tensor& offset = ctx.input(2);
+    const Tensor& mean = ctx.input(3);
+    const Tensor& variance = ctx.input(4);
     const TensorShape& shape = x.shape();
     if (shape.rank() != 4 && shape.rank() != 5) {
       return absl::InvalidArgumentError(
@@ -229,11 +229,11 @@ class FusedBatchNormGradOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor dy = ctx.input(0);
-    const Tensor x = ctx.input(1);
-    const Tensor scale = ctx.input(2);
-    const Tensor mean = ctx.input(3);
-    const Tensor var = ctx.input(4);
+    const Tensor& dy = ctx.input(0);
+    const Tensor& x = ctx.input(1);
+    const Tensor& scale = ctx.input(2);
+    const Tensor& mean = ctx.input(3);
+    const Tensor& var = ctx.input(4);
     const TensorShape& shape = x.shape();
     if (shape.rank() != 4 && shape.rank() != 5) {
       return absl::InvalidArgumentError(

@@ -71,13 +71,13 @@ class GatherOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor params = ctx.input(0);
-    const Tensor indices = ctx.input(1);
+    const Tensor& params = ctx.input(0);
+    const Tensor& indices = ctx.input(1);
     const TensorShape& ps = params.shape();
     const TensorShape& is = indices.shape();
     int64_t axis = 0;
     if (has_axis_) {
-      const Tensor axis_t = ctx.input(2);
+      const Tensor& axis_t = ctx.input(2);
       if (axis_t.NumElements() != 1) {
         return absl::InvalidArgumentError(
             absl::StrCat("axis must be scalar, but got shape ", axis_t.shape().DebugString()));
@@ -146,8 +146,8 @@ class GatherNdOp final : public OpKernel {
   explicit GatherNdOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor params = ctx.input(0);
-    const Tensor indices = ctx.input(1);
+    const Tensor& params = ctx.input(0);
+    const Tensor& indices = ctx.input(1);
     const TensorShape& ps = params.shape();
     const TensorShape& is = indices.shape();
     if (ps.rank() < 1) return absl::InvalidArgumentError("params must be at least a vector");

@@ -41,7 +41,7 @@ class BroadcastGradientArgsOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     std::vector<int64_t> shapes[2];
     for (int i = 0; i < 2; ++i) {
-      const Tensor s = ctx.input(i);
+      const Tensor& s = ctx.input(i);
       if (s.shape().rank() != 1) {
         return absl::InvalidArgumentError(
             absl::StrCat("In[", i, "] must be a vector.", s.shape().DebugString()));
@@ -78,7 +78,7 @@ class InvertPermutationOp final : public OpKernel {
   explicit InvertPermutationOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor x = ctx.input(0);
+    const Tensor& x = ctx.input(0);
     if (x.shape().rank() != 1) {
       return absl::InvalidArgumentError("invert_permutation expects a 1D vector.");
     }

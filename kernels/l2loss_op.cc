@@ -15,7 +15,7 @@ class L2LossOp final : public OpKernel {
   explicit L2LossOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor t = ctx.input(0);
+    const Tensor& t = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));
     return VisitKernelTypes<half, float, double>(*this, t.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;

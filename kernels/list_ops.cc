@@ -97,7 +97,7 @@ class FromTensorOp final : public ListOpBase {
  public:
   explicit FromTensorOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor t = ctx.input(0);
+    const Tensor& t = ctx.input(0);
     if (t.shape().rank() < 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tensor must be at least a vector, but saw shape: ", t.shape().DebugString()));
@@ -158,7 +158,7 @@ class SetItemOp final : public ListOpBase {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
     RILL_ASSIGN_OR_RETURN(int64_t index, ScalarIndex(ctx.input(1), "index"));
-    const Tensor item = ctx.input(2);
+    const Tensor& item = ctx.input(2);
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     if (index < 0 || (index >= size && !resize_)) {
       return absl::InvalidArgumentError(absl::StrCat("Trying to modify element ", index,
@@ -268,7 +268,7 @@ class PushBackOp final : public ListOpBase {
   explicit PushBackOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    const Tensor item = ctx.input(1);
+    const Tensor& item = ctx.input(1);
     if (!list->element_shape.IsCompatibleWith(item.shape())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tried to append a tensor with incompatible shape to a list. Op element shape: ",

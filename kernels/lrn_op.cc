@@ -39,7 +39,7 @@ class LRNOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     if (in.shape().rank() != 4) return absl::InvalidArgumentError("in must be 4-dimensional");
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     if (out->NumElements() == 0) return absl::OkStatus();

@@ -58,8 +58,8 @@ class MatMulOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor a = ctx.input(0);
-    const Tensor b = ctx.input(1);
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
     absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
     if (!out.ok()) return out.status();
@@ -126,9 +126,9 @@ class FusedMatMulOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor a = ctx.input(0);
-    const Tensor b = ctx.input(1);
-    const Tensor bias = ctx.input(2);
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    const Tensor& bias = ctx.input(2);
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
     RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
     RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));

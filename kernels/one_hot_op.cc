@@ -45,10 +45,10 @@ class OneHotOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor indices = ctx.input(0);
-    const Tensor depth_t = ctx.input(1);
-    const Tensor on = ctx.input(2);
-    const Tensor off = ctx.input(3);
+    const Tensor& indices = ctx.input(0);
+    const Tensor& depth_t = ctx.input(1);
+    const Tensor& on = ctx.input(2);
+    const Tensor& off = ctx.input(3);
     const int rank = indices.shape().rank();
     if (axis_ != -1 && (axis_ < 0 || axis_ > rank)) {
       return absl::InvalidArgumentError(absl::StrCat("Expected axis to be -1 or between [0, ",

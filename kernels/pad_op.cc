@@ -78,7 +78,7 @@ class PadOp final : public OpKernel {
   explicit PadOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
+    const Tensor& input = ctx.input(0);
     std::vector<int64_t> before, after;
     RILL_RETURN_IF_ERROR(
         ReadPaddings(input, ctx.input(1), 8, " ", &before, &after));
@@ -149,7 +149,7 @@ class MirrorPadOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
+    const Tensor& input = ctx.input(0);
     std::vector<int64_t> before, after;
     RILL_RETURN_IF_ERROR(
         ReadPaddings(input, ctx.input(1), 5, ", ", &before, &after));

@@ -191,7 +191,7 @@ void DepthwiseMaxPool(const PoolGeometry& g, const T* in, T* out, int64_t begin,
 
 template <bool kMax, typename... Ts>
 absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpec& spec) {
-  const Tensor input = ctx.input(0);
+  const Tensor& input = ctx.input(0);
   RILL_ASSIGN_OR_RETURN(PoolGeometry g, Geometry(spec, input.shape()));
   if (!kMax && g.k_d != 1) {
     return absl::UnimplementedError("Non-spatial pooling is not yet supported. Volunteers? :)");
@@ -361,12 +361,12 @@ class PoolGradOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     // MaxPoolGrad(orig_input, orig_output, grad); AvgPoolGrad(orig_input_shape, grad).
-    const Tensor grad = ctx.input(kMax ? 2 : 1);
+    const Tensor& grad = ctx.input(kMax ? 2 : 1);
     TensorShape in_shape;
     if (kMax) {
       in_shape = ctx.input(0).shape();
     } else {
-      const Tensor shape_t = ctx.input(0);
+      const Tensor& shape_t = ctx.input(0);
       if (shape_t.shape().rank() != 1 || shape_t.NumElements() != 4) {
         return absl::InvalidArgumentError(
             absl::StrCat("orig_input_shape must be 1-dimensional and 4 elements, got ",

@@ -76,7 +76,7 @@ class PrintV2Op final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     if (in.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("Input is expected to be scalar, but got ", in.shape().DebugString()));

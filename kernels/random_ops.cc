@@ -146,7 +146,7 @@ class RandomOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor shape_t = ctx.input(0);
+    const Tensor& shape_t = ctx.input(0);
     if (shape_t.shape().rank() != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "shape must be a vector of {int32,int64}, got shape ", shape_t.shape().DebugString()));
@@ -199,8 +199,8 @@ class RandomOp final : public OpKernel {
   }
 
   absl::Status ComputeInt(OpKernelContext& ctx, const TensorShape& shape) const {
-    const Tensor lo = ctx.input(1);
-    const Tensor hi = ctx.input(2);
+    const Tensor& lo = ctx.input(1);
+    const Tensor& hi = ctx.input(2);
     for (const Tensor* t : {&lo, &hi}) {
       if (t->shape().rank() != 0) {
         return absl::InvalidArgumentError(absl::StrCat(

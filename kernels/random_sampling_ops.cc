@@ -65,7 +65,7 @@ class RandomShuffleOp final : public OpKernel {
   explicit RandomShuffleOp(OpKernelConstruction& ctx) : OpKernel(ctx), gen_(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     if (in.NumElements() <= 1 || in.shape().dim(0) <= 1) {
       ctx.set_output(0, in);
       return absl::OkStatus();
@@ -99,8 +99,8 @@ class MultinomialOp final : public OpKernel {
   explicit MultinomialOp(OpKernelConstruction& ctx) : OpKernel(ctx), gen_(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor logits = ctx.input(0);
-    const Tensor num_samples_t = ctx.input(1);
+    const Tensor& logits = ctx.input(0);
+    const Tensor& num_samples_t = ctx.input(1);
     if (logits.shape().rank() != 2) {
       return absl::InvalidArgumentError(
           absl::StrCat("logits should be a matrix, got shape ", logits.shape().DebugString()));

@@ -153,8 +153,8 @@ class ReductionOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("keep_dims", &keep_dims_));
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor axes = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& axes = ctx.input(1);
     if (axes.shape().rank() > 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "reduction_indices must be a scalar or a vector, got ", axes.shape().DebugString()));

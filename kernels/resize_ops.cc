@@ -62,7 +62,7 @@ absl::StatusOr<ResizeGeometry> ResizeGeometryOf(const OpKernelContext& ctx, bool
   if (g.in_h <= 0 || g.in_w <= 0) {
     return absl::InvalidArgumentError("input image must be of non-zero size");
   }
-  const Tensor size = ctx.input(1);
+  const Tensor& size = ctx.input(1);
   if (size.shape().rank() != 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("shape_t must be 1-D", size.shape().DebugString()));
@@ -129,7 +129,7 @@ class ResizeBilinearOp final : public ResizeOpBase {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
                           ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
-    const Tensor images = ctx.input(0);
+    const Tensor& images = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(
         Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
     if (out->NumElements() == 0) return absl::OkStatus();
@@ -182,7 +182,7 @@ class ResizeNearestNeighborOp final : public ResizeOpBase {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
                           ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
-    const Tensor images = ctx.input(0);
+    const Tensor& images = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(
         Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
     if (out->NumElements() == 0) return absl::OkStatus();

@@ -101,7 +101,7 @@ class AssignVariableOp final : public OpKernel {
         std::shared_ptr<Var> var,
         ctx.device()->resource_manager()->LookupOrCreate<Var>(
             handle.container, handle.name, [dtype] { return std::make_shared<Var>(dtype); }));
-    const Tensor value = ctx.input(1);
+    const Tensor& value = ctx.input(1);
     if (var->dtype() != value.dtype()) {
       return absl::InvalidArgumentError(
           absl::StrCat("Trying to assign variable with wrong dtype. Expected ",
@@ -133,7 +133,7 @@ class AssignUpdateVariableOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     ResourceHandle handle;
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, LookupVar(ctx, &handle));
-    const Tensor value = ctx.input(1);
+    const Tensor& value = ctx.input(1);
     rill::WriterMutexLock lock(var->mu());
     if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
     const Tensor old_value = *var->tensor();

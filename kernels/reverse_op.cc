@@ -53,8 +53,8 @@ class ReverseV2Op final : public OpKernel {
   explicit ReverseV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor axis_t = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& axis_t = ctx.input(1);
     if (axis_t.shape().rank() != 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("'axis' must be 1-D, not ", axis_t.shape().DebugString()));

@@ -104,7 +104,7 @@ class MergeV2CheckpointsOp final : public OpKernel {
     ctx.SetStatus(s);
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor prefixes = ctx.input(0);
+    const Tensor& prefixes = ctx.input(0);
     if (prefixes.dtype() != DT_STRING || prefixes.shape().rank() > 1) {
       return absl::InvalidArgumentError("checkpoint_prefixes must be a string scalar or vector");
     }

@@ -58,8 +58,8 @@ class CumsumOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor axis_t = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& axis_t = ctx.input(1);
     if (axis_t.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("ScanOp: axis must be a scalar, not ", axis_t.shape().DebugString()));

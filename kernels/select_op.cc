@@ -34,9 +34,9 @@ class SelectOp final : public OpKernel {
   explicit SelectOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor cond = ctx.input(0);
-    const Tensor t = ctx.input(1);
-    const Tensor e = ctx.input(2);
+    const Tensor& cond = ctx.input(0);
+    const Tensor& t = ctx.input(1);
+    const Tensor& e = ctx.input(2);
     if (cond.shape().rank() == 0) {  // picks a whole operand: no copy
       if (t.shape() != e.shape()) return SameSizeError(t, e);
       ctx.set_output(0, cond.flat<bool>()[0] ? t : e);
@@ -44,7 +44,7 @@ class SelectOp final : public OpKernel {
     }
     if (cond.shape().rank() == 1 && t.shape().rank() != 1) return SelectRows(ctx, cond, t, e);
     for (int i = 1; i < 3; ++i) {
-      const Tensor in = ctx.input(i);
+      const Tensor& in = ctx.input(i);
       if (in.shape() != cond.shape()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "Inputs to operation ", name(), " of type ", type_string(),
@@ -105,9 +105,9 @@ class SelectV2Op final : public OpKernel {
   explicit SelectV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor cond = ctx.input(0);
-    const Tensor t = ctx.input(1);
-    const Tensor e = ctx.input(2);
+    const Tensor& cond = ctx.input(0);
+    const Tensor& t = ctx.input(1);
+    const Tensor& e = ctx.input(2);
     absl::StatusOr<TensorShape> te = BroadcastShapes(t.shape(), e.shape());
     absl::StatusOr<TensorShape> shape = te.ok() ? BroadcastShapes(cond.shape(), *te) : te.status();
     if (!shape.ok()) {

@@ -38,7 +38,7 @@ class ShapeOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     // ctx.input() returns a handle by value: keep it alive while its shape is read (found by
     // tests/fuzz:graph_run_fuzzer, ASan stack-use-after-scope).
-    const Tensor input = ctx.input(0);
+    const Tensor& input = ctx.input(0);
     const TensorShape& s = input.shape();
     return OutputIndexValues(ctx, std::vector<int64_t>(s.dims().begin(), s.dims().end()),
                              TensorShape({s.rank()}));
@@ -89,8 +89,8 @@ class ReshapeOp final : public OpKernel {
  public:
   explicit ReshapeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor sizes = ctx.input(1);
+    const Tensor& input = ctx.input(0);
+    const Tensor& sizes = ctx.input(1);
     if (sizes.shape().rank() > 1) {
       return absl::InvalidArgumentError(absl::StrCat("sizes input must be 1-D, not ",
                                                      sizes.shape().DebugString()));
@@ -139,8 +139,8 @@ class ExpandDimsOp final : public OpKernel {
  public:
   explicit ExpandDimsOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor dim = ctx.input(1);
+    const Tensor& input = ctx.input(0);
+    const Tensor& dim = ctx.input(1);
     if (dim.NumElements() != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "'dim' must be a tensor with a single value, but got ", dim.shape().DebugString()));
@@ -168,7 +168,7 @@ class SqueezeOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("squeeze_dims", &squeeze_dims_));
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
+    const Tensor& input = ctx.input(0);
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     std::vector<bool> drop(rank, false);
@@ -227,7 +227,7 @@ class FillOp final : public OpKernel {
  public:
   explicit FillOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor value = ctx.input(1);
+    const Tensor& value = ctx.input(1);
     RILL_ASSIGN_OR_RETURN(TensorShape shape, FillShapeOf(ctx.input(0), value));
     return FillWith(ctx, shape, &value, 0);
   }

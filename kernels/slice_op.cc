@@ -29,9 +29,9 @@ class SliceOp final : public OpKernel {
   explicit SliceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor begin_tensor = ctx.input(1);
-    const Tensor size_tensor = ctx.input(2);
+    const Tensor& input = ctx.input(0);
+    const Tensor& begin_tensor = ctx.input(1);
+    const Tensor& size_tensor = ctx.input(2);
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     if (begin_tensor.shape().rank() != 1 || size_tensor.shape().rank() != 1 ||

@@ -50,7 +50,7 @@ class SoftmaxOp final : public OpKernel {
   explicit SoftmaxOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor logits = ctx.input(0);
+    const Tensor& logits = ctx.input(0);
     const TensorShape& shape = logits.shape();
     if (shape.rank() < 1) {
       return absl::InvalidArgumentError(

@@ -87,8 +87,8 @@ class SplitOp final : public OpKernel {
   explicit SplitOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor split_dim_tensor = ctx.input(0);
-    const Tensor input = ctx.input(1);
+    const Tensor& split_dim_tensor = ctx.input(0);
+    const Tensor& input = ctx.input(1);
     const int num_split = ctx.num_outputs();
     if (split_dim_tensor.shape().rank() != 0) {
       return absl::InvalidArgumentError(
@@ -128,9 +128,9 @@ class SplitVOp final : public OpKernel {
   explicit SplitVOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor split_tensor = ctx.input(1);
-    const Tensor split_dim_tensor = ctx.input(2);
+    const Tensor& input = ctx.input(0);
+    const Tensor& split_tensor = ctx.input(1);
+    const Tensor& split_dim_tensor = ctx.input(2);
     const int num_split = ctx.num_outputs();
     if (split_dim_tensor.NumElements() != 1) {
       return absl::InvalidArgumentError(
@@ -201,7 +201,7 @@ class UnpackOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
+    const Tensor& input = ctx.input(0);
     const TensorShape& shape = input.shape();
     const int num = ctx.num_outputs();
     const int rank = shape.rank();

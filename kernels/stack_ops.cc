@@ -77,7 +77,7 @@ class StackOp final : public OpKernel {
     ctx.SetStatus(s);
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor max = ctx.input(0);
+    const Tensor& max = ctx.input(0);
     if (max.dtype() != DT_INT32 || max.shape().rank() != 0) {
       return absl::InvalidArgumentError("max_size must be an int32 scalar");
     }
@@ -100,7 +100,7 @@ class PushOp final : public OpKernel {
   explicit PushOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<Stack> stack, LookupStack(ctx));
-    const Tensor t = ctx.input(1);
+    const Tensor& t = ctx.input(1);
     RILL_RETURN_IF_ERROR(stack->Push(t));
     ctx.set_output(0, t);
     return absl::OkStatus();

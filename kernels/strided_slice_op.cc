@@ -127,8 +127,8 @@ class StridedSliceOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor begin_t = ctx.input(1), end_t = ctx.input(2),
+    const Tensor& input = ctx.input(0);
+    const Tensor& begin_t = ctx.input(1), end_t = ctx.input(2),
                  strides_t = ctx.input(3);
     const int64_t n = strides_t.NumElements();
     auto wrong = [n](const Tensor& t) {

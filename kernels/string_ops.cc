@@ -128,7 +128,7 @@ class AsStringOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     auto z = out->flat<std::string>();
     if (in.dtype() == DT_BOOL) {
@@ -193,7 +193,7 @@ class StaticRegexFullMatchOp final : public OpKernel {
     ctx.SetStatus(s);
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     auto strings = in.flat<std::string>();
     auto result = out->flat<bool>();

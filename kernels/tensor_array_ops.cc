@@ -174,7 +174,7 @@ class TensorArrayOp final : public OpKernel {
     ctx.SetStatus(s);
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor size = ctx.input(0);
+    const Tensor& size = ctx.input(0);
     if (size.dtype() != DT_INT32 || size.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("TensorArray size must be scalar, but had shape: ",
@@ -302,7 +302,7 @@ class ScatterOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
     RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
-    const Tensor value = ctx.input(2);
+    const Tensor& value = ctx.input(2);
     if (value.shape().rank() < 1 || value.shape().dims()[0] != static_cast<int64_t>(indices.size())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Expected len(indices) == values.shape[0], but saw: ", indices.size(), " vs. ",

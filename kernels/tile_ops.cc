@@ -88,8 +88,8 @@ class TileOp final : public OpKernel {
   explicit TileOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor multiples_t = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& multiples_t = ctx.input(1);
     const int rank = in.shape().rank();
     if (multiples_t.shape().rank() != 1 || multiples_t.NumElements() != rank) {
       return absl::InvalidArgumentError(
@@ -117,8 +117,8 @@ class BroadcastToOp final : public OpKernel {
   explicit BroadcastToOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor shape_t = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& shape_t = ctx.input(1);
     if (shape_t.shape().rank() != 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("shape must be a vector, got shape ", shape_t.shape().DebugString()));

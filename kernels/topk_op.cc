@@ -27,8 +27,8 @@ class TopKOp final : public OpKernel {
   explicit TopKOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
-    const Tensor k_t = ctx.input(1);
+    const Tensor& in = ctx.input(0);
+    const Tensor& k_t = ctx.input(1);
     if (k_t.shape().rank() != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("k must be 0-D, got shape ", k_t.shape().DebugString()));

@@ -169,7 +169,7 @@ class ApplyOp final : public OpKernel {
     for (int i = n_slots; i < n_slots + n_params + 1; ++i) {
       if (i != grad_index) params.push_back(ctx.input(i));
     }
-    const Tensor grad = ctx.input(grad_index);
+    const Tensor& grad = ctx.input(grad_index);
     for (int k = 0; k < n_params; ++k) {
       if (params[k].shape().rank() != 0) {
         return absl::InvalidArgumentError(

@@ -28,8 +28,8 @@ class TransposeOp final : public OpKernel {
   explicit TransposeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor input = ctx.input(0);
-    const Tensor perm_tensor = ctx.input(1);
+    const Tensor& input = ctx.input(0);
+    const Tensor& perm_tensor = ctx.input(1);
     if (perm_tensor.shape().rank() != 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("perm must be rank 1, got shape ", perm_tensor.shape().DebugString()));

@@ -30,7 +30,7 @@ class UniqueOp final : public OpKernel {
   explicit UniqueOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     if (in.shape().rank() != 1) return absl::InvalidArgumentError("unique expects a 1D vector.");
     const int64_t n = in.NumElements();
     return VisitKernelTypes<RILL_UNIQUE_TYPES>(*this, in.dtype(), [&](auto tag) -> absl::Status {

@@ -106,7 +106,7 @@ class AssignOp final : public OpKernel {
     if (!ref.is_ref()) {
       return absl::InternalError(absl::StrCat("Assign node ", name(), " got a non-ref input 0"));
     }
-    const Tensor value = ctx.input(1);
+    const Tensor& value = ctx.input(1);
     absl::StatusOr<Tensor> copy = ctx.allocate_temp(value.dtype(), value.shape());
     if (!copy.ok()) return copy.status();
     if (use_locking_) {
@@ -153,7 +153,7 @@ class AssignUpdateOp final : public OpKernel {
       return absl::InternalError(
           absl::StrCat(type_string(), " node ", name(), " got a non-ref input 0"));
     }
-    const Tensor value = ctx.input(1);
+    const Tensor& value = ctx.input(1);
     if (use_locking_) {
       rill::WriterMutexLock lock(ref.ref_mu);
       RILL_RETURN_IF_ERROR(Update(ctx, *ref.ref, value));

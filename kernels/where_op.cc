@@ -22,7 +22,7 @@ class WhereOp final : public OpKernel {
   explicit WhereOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor in = ctx.input(0);
+    const Tensor& in = ctx.input(0);
     const TensorShape& shape = in.shape();
     if (in.dtype() == DT_HALF) {
       return absl::UnimplementedError(

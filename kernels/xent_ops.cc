@@ -121,8 +121,8 @@ class SparseSoftmaxXentOp final : public OpKernel {
   explicit SparseSoftmaxXentOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor logits = ctx.input(0);
-    const Tensor labels = ctx.input(1);
+    const Tensor& logits = ctx.input(0);
+    const Tensor& labels = ctx.input(1);
     const TensorShape& ls = logits.shape();
     if (ls.rank() != 2) {
       return absl::InvalidArgumentError(

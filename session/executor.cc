@@ -321,7 +321,7 @@ class Executor::StepState {
     // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
-    if (ex->has_loops_ && runner) {
+    if (runner && (ex->has_loops_ || ready.size() >= 2 * kDispatchChunk)) {
       runner([this, ready]() mutable { RunReady(ready); });
       return;
     }
