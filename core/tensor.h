@@ -50,7 +50,7 @@ class TensorBuffer {
 class Tensor {
  public:
   // An empty tensor of dtype DT_INVALID (e.g. a not-yet-set output).
-  Tensor() = default;
+  Tensor() {}  // user-provided: value-initialization (Tensor()) does not zero the object first
   Tensor(const Tensor&) = default;
   Tensor& operator=(const Tensor&) = default;
   // A moved-from tensor is empty (DT_INVALID, no buffer), so !IsInitialized() tells a consumed
@@ -103,6 +103,12 @@ class Tensor {
   // Bytes of element storage (sizeof(std::string) per element for strings).
   size_t TotalBytes() const;
   bool IsInitialized() const { return dtype_ != DT_INVALID; }
+  // Drops this handle's share of the buffer: the tensor is empty (DT_INVALID) as a moved-from
+  // one is. Cheaper than assigning Tensor() (the shape is left as it was, as after a move).
+  void Clear() {
+    buffer_.reset();
+    dtype_ = DT_INVALID;
+  }
 
   void* raw_data() const { return buffer_ ? buffer_->data() : nullptr; }
   // REQUIRES: DataTypeToEnum<T>::value == dtype() (checked in debug builds).

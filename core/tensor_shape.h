@@ -27,7 +27,7 @@ namespace rill {
 class TensorShape {
  public:
   // A scalar (rank 0, one element).
-  TensorShape() = default;
+  TensorShape() {}  // user-provided: value-initialization does not zero inline_ first
   // Copies are a fixed-size copy; the heap array (rank > kInlineRank) is shared.
   TensorShape(const TensorShape& o) : rank_(o.rank_), num_elements_(o.num_elements_) {
     std::memcpy(inline_, o.inline_, sizeof(inline_));
@@ -75,7 +75,10 @@ class TensorShape {
 
   int rank_ = 0;
   int64_t num_elements_ = 1;
-  int64_t inline_[kInlineRank] = {};       // dims when rank_ <= kInlineRank
+  // Dims when rank_ <= kInlineRank; entries past rank_ are never read, so a scalar leaves them
+  // unset (a default TensorShape, as in every empty Tensor and kernel output slot, is three
+  // stores instead of a zeroed array).
+  int64_t inline_[kInlineRank];
   std::shared_ptr<const int64_t[]> heap_;  // dims otherwise (immutable, shared by copies)
 };
 

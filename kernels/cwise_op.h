@@ -188,6 +188,22 @@ class BinaryOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
     const Tensor& y = ctx.input(1);
+    // Operands of one shape and the declared type: the common case, kept small (the rest is
+    // out of line, so this frame holds no broadcast shape).
+    if (x.shape() == y.shape() && x.dtype() == declared_type_ && declared_run_ != nullptr) {
+      return (this->*declared_run_)(ctx, x, y, x.shape());
+    }
+    return ComputeGeneral(ctx, x, y);
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  using RunFn = absl::Status (BinaryOp::*)(OpKernelContext&, const Tensor&, const Tensor&,
+                                           const TensorShape&) const;
+
+  // Shapes that differ (checked, or broadcast), or a type other than the declared one.
+  __attribute__((noinline)) absl::Status ComputeGeneral(OpKernelContext& ctx, const Tensor& x,
+                                                        const Tensor& y) const {
     if (F::kSameShape && x.shape() != y.shape()) {
       return absl::InvalidArgumentError(
           absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
@@ -221,11 +237,6 @@ class BinaryOp final : public OpKernel {
       return Run<typename decltype(tag)::type>(ctx, x, y, *shape);
     });
   }
-  bool IsExpensive() const override { return false; }
-
- private:
-  using RunFn = absl::Status (BinaryOp::*)(OpKernelContext&, const Tensor&, const Tensor&,
-                                           const TensorShape&) const;
 
   template <typename T>
   absl::Status Run(OpKernelContext& ctx, const Tensor& x, const Tensor& y,

@@ -176,7 +176,7 @@ TEST(KernelRegistryTest, OpKernelContextReportsOomWithNodeAndAllocator) {
   p.device = &dev;
   p.kernel = k.get();
   p.inputs = absl::MakeConstSpan(inputs);
-  OpKernelContext ctx(p, 1);
+  OpKernelContext ctx(&p, 1);
   EXPECT_THAT(ctx.allocate_output(0, TensorShape({4, 4})),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        ::testing::AllOf(

@@ -14,9 +14,9 @@ Tensor TensorValue::Get() const {
 OpKernel::OpKernel(OpKernelConstruction& ctx)
     : def_(ctx.def()), input_types_(ctx.input_types()), output_types_(ctx.output_types()) {}
 
-OpKernelContext::OpKernelContext(const Params& params, int num_outputs)
+OpKernelContext::OpKernelContext(const Params* params, int num_outputs)
     : params_(params), outputs_(num_outputs) {
-  absl::Span<const TensorValue> inputs = params_.inputs;
+  absl::Span<const TensorValue> inputs = params_->inputs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].is_ref()) continue;
     if (ref_values_.empty()) ref_values_.resize(inputs.size());
@@ -27,9 +27,9 @@ OpKernelContext::OpKernelContext(const Params& params, int num_outputs)
 absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
     std::initializer_list<int> candidates, int o, const TensorShape& shape) {
   // A host-memory output of a non-CPU kernel is never an input's device buffer.
-  if (o < 64 && ((params_.host_output_mask >> o) & 1) != 0) return allocate_output(o, shape);
+  if (o < 64 && ((params_->host_output_mask >> o) & 1) != 0) return allocate_output(o, shape);
   const DataType dtype = BaseType(kernel().output_type(o));
-  absl::Span<const TensorValue> inputs = params_.inputs;
+  absl::Span<const TensorValue> inputs = params_->inputs;
   Allocator* device_allocator = nullptr;  // looked up once a candidate gets that far
   for (int i : candidates) {
     const TensorValue& v = inputs[i];
@@ -38,10 +38,16 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
         v.tensor.NumElements() != shape.num_elements()) {
       continue;
     }
-    // Held by this node's input slots alone (x + x holds one buffer in two slots).
-    long holders = 0;
-    for (const TensorValue& w : inputs) holders += !w.is_ref() && w.tensor.SharesBufferWith(v.tensor);
-    if (v.tensor.BufferHolders() != holders) continue;
+    // Held by this node's input slots alone (x + x holds one buffer in two slots); a single
+    // holder is this slot.
+    const long holders = v.tensor.BufferHolders();
+    if (holders != 1) {
+      long in_slots = 0;
+      for (const TensorValue& w : inputs) {
+        in_slots += !w.is_ref() && w.tensor.SharesBufferWith(v.tensor);
+      }
+      if (holders != in_slots) continue;
+    }
     if (device_allocator == nullptr) device_allocator = device()->allocator();
     if (v.tensor.allocator() != device_allocator) continue;
     if (v.tensor.shape() == shape) {
@@ -58,7 +64,7 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
 
 absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShape& shape) {
   const DataType dtype = BaseType(kernel().output_type(i));
-  if (i < 64 && ((params_.host_output_mask >> i) & 1) != 0) {
+  if (i < 64 && ((params_->host_output_mask >> i) & 1) != 0) {
     RILL_ASSIGN_OR_RETURN(outputs_[i].tensor,
                           Tensor::AllocateUninitialized(CpuAllocator::Default(), dtype, shape));
     return &outputs_[i].tensor;

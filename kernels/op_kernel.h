@@ -46,6 +46,10 @@ namespace rill {
 // A value flowing along an edge: a tensor, or for ref edges (TF1 variables) a pointer to the
 // variable's tensor and the mutex that guards it.
 struct TensorValue {
+  // User-provided, so TensorValue() and vectors of them do not zero all 112 bytes before the
+  // members' own initializers run (a `rep stos` per kernel output).
+  TensorValue() {}
+  TensorValue(Tensor t, Tensor* r, rill::SharedMutex* mu) : tensor(std::move(t)), ref(r), ref_mu(mu) {}
   Tensor tensor;
   Tensor* ref = nullptr;          // Not owned; lives in a variable resource.
   rill::SharedMutex* ref_mu = nullptr;  // Not owned.
@@ -130,19 +134,20 @@ class OpKernelContext {
   };
 
   // Ref inputs (variables) are read once here, under their lock, so input() can hand out
-  // references for the whole Compute.
-  OpKernelContext(const Params& params, int num_outputs);
+  // references for the whole Compute. `params` is borrowed, not copied (the executor builds it
+  // on its stack per node): it must outlive the context.
+  OpKernelContext(const Params* params, int num_outputs);
 
-  Device* device() const { return params_.device; }
-  int64_t step_id() const { return params_.step_id; }
-  Rendezvous* rendezvous() const { return params_.rendezvous; }
-  CancellationManager* cancellation() const { return params_.cancellation; }
-  const OpKernel& kernel() const { return *params_.kernel; }
-  bool is_input_dead() const { return params_.is_input_dead; }
-  CallFrame* call_frame() const { return params_.call_frame; }
-  ResourceMgr* step_resources() const { return params_.step_resources; }
+  Device* device() const { return params_->device; }
+  int64_t step_id() const { return params_->step_id; }
+  Rendezvous* rendezvous() const { return params_->rendezvous; }
+  CancellationManager* cancellation() const { return params_->cancellation; }
+  const OpKernel& kernel() const { return *params_->kernel; }
+  bool is_input_dead() const { return params_->is_input_dead; }
+  CallFrame* call_frame() const { return params_->call_frame; }
+  ResourceMgr* step_resources() const { return params_->step_resources; }
   // Threads a kernel may use inside one Compute, the thread running it included (1: inline).
-  int intra_op_threads() const { return params_.intra_op_threads; }
+  int intra_op_threads() const { return params_->intra_op_threads; }
   // Splits [0, total) over intra_op_threads() threads: the calling thread and an OpenMP team's
   // workers (core/openmp_parallel_for.h: the team oneDNN's convolutions and Gemm's blocks run on,
   // so a MaxPool after a convolution finds its workers spinning instead of waking a second set;
@@ -151,24 +156,24 @@ class OpKernelContext {
   template <typename Fn>
   void ParallelFor(int64_t total, int64_t cost_per_unit, Fn&& fn) const {
     if (total <= 0) return;
-    if (params_.intra_op_threads <= 1 || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
+    if (params_->intra_op_threads <= 1 || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
       fn(int64_t{0}, total);  // small work: no std::function, no allocation
       return;
     }
     OpenMpParallelFor(intra_op_threads(), total, cost_per_unit, fn);
   }
 
-  int num_inputs() const { return static_cast<int>(params_.inputs.size()); }
+  int num_inputs() const { return static_cast<int>(params_->inputs.size()); }
   // The input tensor; for a ref input, the variable's value when the context was made. Valid
   // while the context lives.
   const Tensor& input(int i) const {
-    const TensorValue& v = params_.inputs[i];
+    const TensorValue& v = params_->inputs[i];
     return v.ref == nullptr ? v.tensor : ref_values_[i];
   }
-  const TensorValue& input_value(int i) const { return params_.inputs[i]; }
+  const TensorValue& input_value(int i) const { return params_->inputs[i]; }
   // False for a dead input (TF1 control flow): only Merge and the transfer ops see those.
   bool has_input(int i) const {
-    const TensorValue& v = params_.inputs[i];
+    const TensorValue& v = params_->inputs[i];
     return v.is_ref() || v.tensor.IsInitialized();
   }
 
@@ -194,13 +199,13 @@ class OpKernelContext {
   }
   // Passes a ref input through to a ref output (Assign's output_ref).
   void forward_ref_input_to_ref_output(int input, int output) {
-    outputs_[output].ref = params_.inputs[input].ref;
-    outputs_[output].ref_mu = params_.inputs[input].ref_mu;
+    outputs_[output].ref = params_->inputs[input].ref;
+    outputs_[output].ref_mu = params_->inputs[input].ref_mu;
   }
   TensorValueVector& outputs() { return outputs_; }
 
  private:
-  Params params_;
+  const Params* const params_;  // Not owned.
   TensorValueVector outputs_;
   std::vector<Tensor> ref_values_;  // by input index, for ref inputs only (else empty)
 };

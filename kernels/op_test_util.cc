@@ -100,11 +100,12 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
   // completion callback.
   struct State {
     std::vector<TensorValue> inputs;
+    OpKernelContext::Params params;
     std::unique_ptr<OpKernelContext> ctx;
   };
   auto state = std::make_shared<State>();
   state->inputs = std::move(inputs);
-  OpKernelContext::Params params;
+  OpKernelContext::Params& params = state->params;
   params.device = device_;
   params.step_id = 1;
   params.rendezvous = rendezvous_;
@@ -115,7 +116,7 @@ void OpTester::RunAsync(std::vector<TensorValue> inputs, DoneCallback done) cons
   params.is_input_dead = is_input_dead_;
   params.intra_op_threads = intra_op_threads_;
   state->ctx =
-      std::make_unique<OpKernelContext>(params, static_cast<int>(kernel_->output_types().size()));
+      std::make_unique<OpKernelContext>(&params, static_cast<int>(kernel_->output_types().size()));
   auto finish = [state, done = std::move(done)](absl::Status s) {
     if (!s.ok()) {
       done(s);

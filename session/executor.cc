@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
@@ -62,6 +63,8 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.num_outputs = static_cast<int>(item.kernel->output_types().size());
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
+    item.is_expensive = item.kernel->IsExpensive();
+    item.is_async = item.kernel->IsAsync();
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
       RILL_RETURN_IF_ERROR(WithNode(
@@ -123,6 +126,8 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
       src.out_edges[in.index].push_back({i, slot});
       item.input_src.push_back(it->second);
       item.input_is_ref.push_back(slot < static_cast<int>(types.size()) && IsRefType(types[slot]));
+      item.check_inputs |= item.input_is_ref.back();
+      for (DataType type : src.kernel->output_types()) item.check_inputs |= IsRefType(type);
       ++slot;
     }
     if (slot != static_cast<int>(types.size())) {
@@ -229,6 +234,23 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
     frame.total_inputs += item.num_inputs;
     frame.initial_pending.push_back(item.initial_pending);
   }
+  if (!simple_) return absl::OkStatus();
+  for (NodeItem& item : nodes_) {
+    for (int o = 0; o < item.num_outputs; ++o) {
+      const std::vector<Edge>& edges = item.out_edges[o];
+      for (size_t e = 0; e < edges.size(); ++e) {
+        const NodeItem& dst = nodes_[edges[e].dst];
+        item.flat_out.push_back(FlatEdge{edges[e].dst, dst.local_id, edges[e].dst_slot,
+                                         dst.input_start + edges[e].dst_slot, o,
+                                         e + 1 == edges.size(), dst.is_control_trigger});
+      }
+    }
+    for (int d : item.control_out) {
+      const NodeItem& dst = nodes_[d];
+      item.flat_out.push_back(
+          FlatEdge{d, dst.local_id, -1, -1, -1, false, dst.is_control_trigger});
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -279,6 +301,13 @@ class Executor::StepState {
  public:
   StepState(const Executor* ex, const Args& args, std::function<void(absl::Status)> done)
       : ex_(ex), args_(args), done_(std::move(done)) {
+    base_params_.device = ex->device_;
+    base_params_.step_id = args.step_id;
+    base_params_.rendezvous = args.rendezvous;
+    base_params_.cancellation = args.cancellation;
+    base_params_.call_frame = args.call_frame;
+    base_params_.step_resources = args.step_resources;
+    base_params_.intra_op_threads = args.intra_op_threads;
     std::unique_ptr<IterationState> spare;
     if (ex->simple_) {
       rill::MutexLock lock(&ex->spare_mu_);
@@ -327,7 +356,7 @@ class Executor::StepState {
     }
     ReadyQueue inline_ready;
     ready.ForEach([&](const TaggedNode& t) {
-      if (ex->nodes_[t.id].kernel->IsExpensive() && runner) {
+      if (ex->nodes_[t.id].is_expensive && runner) {
         runner([this, t] {
           ReadyQueue more;
           Process(t, more);
@@ -469,7 +498,7 @@ class Executor::StepState {
     bool found = false;
     size_t looked = 0;
     ready.ForEachWhile([&](const TaggedNode& n) {
-      found = !n.is_dead && ex_->nodes_[n.id].kernel->IsExpensive();
+      found = !n.is_dead && ex_->nodes_[n.id].is_expensive;
       return !found && ++looked < 64;
     });
     return found || looked >= 64;
@@ -480,7 +509,7 @@ class Executor::StepState {
       const bool in_chunk = chunk_nodes > 0;
       if (in_chunk) --chunk_nodes;
       const NodeItem& item = ex_->nodes_[t.id];
-      const bool expensive = !t.is_dead && item.kernel->IsExpensive() && args_.runner;
+      const bool expensive = !t.is_dead && item.is_expensive && args_.runner;
       const size_t others = ready.size();
       size_t take = 0;  // how many of the following nodes go with t
       bool dispatch = false;
@@ -530,7 +559,7 @@ class Executor::StepState {
     }
     IterationState* iter = t.frame->GetIteration(t.iter);
     TensorValue* first_input = iter->inputs.data() + item.input_start;
-    if (!t.is_dead) {
+    if (!t.is_dead && (item.check_inputs || !ex_->simple_)) {
       for (int i = 0; i < item.num_inputs; ++i) {
         const TensorValue& v = first_input[i];
         if (item.is_merge && !v.is_ref() && !v.tensor.IsInitialized()) continue;  // dead input
@@ -552,48 +581,50 @@ class Executor::StepState {
         return;
       }
     }
-    OpKernelContext::Params params;
-    params.device = ex_->device_;
-    params.step_id = args_.step_id;
-    params.rendezvous = args_.rendezvous;
-    params.cancellation = args_.cancellation;
-    params.call_frame = args_.call_frame;
-    params.step_resources = args_.step_resources;
-    params.intra_op_threads = args_.intra_op_threads;
-    params.is_input_dead = t.is_dead;
-    params.kernel = item.kernel.get();
-    params.host_output_mask = item.host_output_mask;
     const int64_t start = args_.stats ? NowMicros() : 0;
-    if (item.kernel->IsAsync()) {
+    if (item.is_async) {
       // Its NodeDone runs elsewhere, and this queue may have no other: what it counted goes in
       // now, before the step can end without this thread.
       FlushRootCompleted(ready);
-      // The context and its inputs must outlive ComputeAsync: keep them on the heap.
-      auto inputs =
-          std::make_shared<TensorValueVector>(first_input, first_input + item.num_inputs);
-      params.inputs = absl::MakeConstSpan(*inputs);
-      auto ctx = std::make_shared<OpKernelContext>(params, item.num_outputs);
+      // The context, its parameters and its inputs must outlive ComputeAsync: on the heap.
+      struct AsyncCall {
+        TensorValueVector inputs;
+        OpKernelContext::Params params;
+        std::optional<OpKernelContext> ctx;
+      };
+      auto call = std::make_shared<AsyncCall>();
+      call->inputs.assign(first_input, first_input + item.num_inputs);
+      call->params = base_params_;
+      call->params.kernel = item.kernel.get();
+      call->params.inputs = absl::MakeConstSpan(call->inputs);
+      call->params.is_input_dead = t.is_dead;
+      call->params.host_output_mask = item.host_output_mask;
+      call->ctx.emplace(&call->params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
-          ->ComputeAsync(*ctx, [this, t, ctx, inputs, start](absl::Status s) {
+          ->ComputeAsync(*call->ctx, [this, t, call, start](absl::Status s) {
             ReadyQueue more;
-            if (args_.stats != nullptr) Record(t.id, start, *ctx, *inputs);
-            inputs->clear();  // released before NodeDone may report the step done
-            NodeDone(t, s, ctx.get(), more);
+            if (args_.stats != nullptr) Record(t.id, start, *call->ctx, call->inputs);
+            call->inputs.clear();  // released before NodeDone may report the step done
+            NodeDone(t, s, &*call->ctx, more);
             RunReady(more);
           });
       return;
     }
+    OpKernelContext::Params params = base_params_;
+    params.kernel = item.kernel.get();
+    params.is_input_dead = t.is_dead;
+    params.host_output_mask = item.host_output_mask;
     if (ex_->simple_) {
       // Partitions without loops or Merge: a node's input slots are written before it becomes
       // ready and by nobody while it runs, so the kernel reads them in place; they are emptied
       // right after it (before NodeDone may report the step done), ready for the next step.
       params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
-      OpKernelContext ctx(params, item.num_outputs);
+      OpKernelContext ctx(&params, item.num_outputs);
       absl::Status s = item.kernel->Compute(ctx);
       if (args_.stats != nullptr) Record(t.id, start, ctx, params.inputs);
       for (int i = 0; i < item.num_inputs; ++i) {
         TensorValue& slot = first_input[i];
-        Tensor released(std::move(slot.tensor));  // drops the reference here
+        slot.tensor.Clear();  // drops the reference here
         slot.ref = nullptr;
         slot.ref_mu = nullptr;
       }
@@ -603,9 +634,9 @@ class Executor::StepState {
     // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
     // once) and the context lives on this stack.
     TensorValueVector inputs(std::make_move_iterator(first_input),
-                                    std::make_move_iterator(first_input + item.num_inputs));
+                             std::make_move_iterator(first_input + item.num_inputs));
     params.inputs = absl::MakeConstSpan(inputs);
-    OpKernelContext ctx(params, item.num_outputs);
+    OpKernelContext ctx(&params, item.num_outputs);
     absl::Status s = item.kernel->Compute(ctx);
     if (args_.stats != nullptr) Record(t.id, start, ctx, inputs);
     inputs.clear();  // released before NodeDone may report the step done
@@ -768,40 +799,34 @@ class Executor::StepState {
 
   // ActivateNodes for partitions without Merge or loops: everything is in the root frame's
   // iteration 0; a consumer's dead flag is raised before its pending count drops, so the thread
-  // that takes the count to zero sees it.
+  // that takes the count to zero sees it. Walks the node's flattened edges (FlatEdge).
   void ActivateNodesLockFree(const NodeItem& item, bool is_dead,
                              TensorValueVector& outputs, ReadyQueue& ready) {
     IterationState* state = root_->GetIteration(0);
-    // `out` is moved into the consumer when `last` (its last edge), copied otherwise.
-    auto activate = [&](int dst_id, int dst_slot, TensorValue* out, bool last) {
-      const NodeItem& dst = ex_->nodes_[dst_id];
-      const bool is_control = dst_slot < 0;
-      const bool has_value = !is_control && !is_dead && out != nullptr &&
-                             (out->is_ref() || out->tensor.IsInitialized());
-      if (has_value) {
-        TensorValue* slot = &state->inputs[dst.input_start + dst_slot];
-        if (last && !out->is_ref()) {
-          *slot = std::move(*out);
+    TensorValue* inputs = state->inputs.data();
+    const int num_values = static_cast<int>(outputs.size());
+    for (const FlatEdge& e : item.flat_out) {
+      if (e.output < 0) {  // a control edge carries deadness only
+        if (is_dead) state->dead_count[e.dst_local].fetch_add(1, std::memory_order_relaxed);
+      } else {
+        TensorValue* out = e.output < num_values ? &outputs[e.output] : nullptr;
+        if (!is_dead && out != nullptr && (out->is_ref() || out->tensor.IsInitialized())) {
+          TensorValue* slot = inputs + e.input_slot;
+          if (e.last_use && !out->is_ref()) {
+            *slot = std::move(*out);
+          } else {
+            Deliver(*out, ex_->nodes_[e.dst], e.dst_slot, slot);
+          }
         } else {
-          Deliver(*out, dst, dst_slot, slot);
+          state->dead_count[e.dst_local].fetch_add(1, std::memory_order_relaxed);
         }
-      } else if (is_dead || !is_control) {
-        state->dead_count[dst.local_id].fetch_add(1, std::memory_order_relaxed);
       }
-      if (state->pending[dst.local_id].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        const bool dst_dead = !dst.is_control_trigger &&
-                              state->dead_count[dst.local_id].load(std::memory_order_relaxed) > 0;
-        ready.push_back({dst_id, root_.get(), 0, dst_dead});  // counted by NodeDone
-      }
-    };
-    for (int o = 0; o < item.num_outputs; ++o) {
-      TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
-      const std::vector<Edge>& edges = item.out_edges[o];
-      for (size_t e = 0; e < edges.size(); ++e) {
-        activate(edges[e].dst, edges[e].dst_slot, out, e + 1 == edges.size());
+      if (state->pending[e.dst_local].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const bool dst_dead = !e.dst_is_control_trigger &&
+                              state->dead_count[e.dst_local].load(std::memory_order_relaxed) > 0;
+        ready.push_back({e.dst, root_.get(), 0, dst_dead});  // counted by NodeDone
       }
     }
-    for (int dst : item.control_out) activate(dst, -1, nullptr, false);
   }
 
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
@@ -1035,6 +1060,8 @@ class Executor::StepState {
 
   const Executor* ex_;
   Args args_;
+  // What every node's kernel context shares in this step; Process copies it and adds the node's.
+  OpKernelContext::Params base_params_;
   std::function<void(absl::Status)> done_;
   std::unique_ptr<FrameState> root_;
   rill::Mutex frames_mu_;

@@ -94,6 +94,18 @@ class Executor {
     int dst;
     int dst_slot;  // -1 for control edges
   };
+  // An out-edge as the lock-free propagation of a simple partition walks it: everything it
+  // needs about the consumer precomputed, the node's edges in one flat array (each output's
+  // data edges in order, then the control edges).
+  struct FlatEdge {
+    int dst;
+    int dst_local;   // the consumer's pending / dead counter
+    int dst_slot;    // data input of the consumer; -1 for a control edge
+    int input_slot;  // the consumer's input slot in the root iteration (data edges)
+    int output;      // the producer's output; -1 for a control edge
+    bool last_use;   // the output's last data edge: its value may be moved, not copied
+    bool dst_is_control_trigger;
+  };
   struct NodeItem {
     std::unique_ptr<OpKernel> kernel;
     int frame = 0;        // the static frame the node runs in (0 = root)
@@ -104,9 +116,15 @@ class Executor {
     int initial_pending = 0;  // in-edges; Merge: 1 + 2 * control in-edges (bit 0: no live input)
     std::vector<std::vector<Edge>> out_edges;  // per output slot
     std::vector<int> control_out;
+    std::vector<FlatEdge> flat_out;  // simple partitions: out_edges and control_out, flattened
     std::vector<bool> input_is_ref;
     std::vector<int> input_src;  // producer node index per data input (for messages)
     bool allows_uninitialized_input = false;
+    bool is_expensive = false;  // kernel->IsExpensive(), read once at creation
+    bool is_async = false;      // kernel->IsAsync()
+    // Whether a ready, live node's input slot may be empty in a simple partition: only a ref
+    // input or a producer with a ref output (an uninitialized variable) can leave one so.
+    bool check_inputs = false;
     bool copies_ref_inputs = false;  // _Retval: a fetched variable is a snapshot, not an alias
     bool is_merge = false;
     bool is_enter = false;

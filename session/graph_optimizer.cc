@@ -235,7 +235,7 @@ class Optimizer {
     params.device = options_.cpu;
     params.kernel = kernel.get();
     params.inputs = absl::MakeConstSpan(values);
-    OpKernelContext ctx(params, static_cast<int>(kernel->output_types().size()));
+    OpKernelContext ctx(&params, static_cast<int>(kernel->output_types().size()));
     RILL_RETURN_IF_ERROR(kernel->Compute(ctx));
     std::vector<Tensor> out;
     for (const TensorValue& v : ctx.outputs()) {
