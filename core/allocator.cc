@@ -192,6 +192,27 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t bytes) {
   bytes_in_use_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
 }
 
+void* AllocateHostBlock(size_t bytes) {
+  const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
+  if (size_class < 0) return std::malloc(bytes == 0 ? 1 : bytes);
+  void* ptr = t_cache_gone ? nullptr : ThreadCache().Take(size_class);
+  if (ptr == nullptr &&
+      posix_memalign(&ptr, kCacheAlignment, kMinClassBytes << size_class) != 0) {
+    return nullptr;
+  }
+  return ptr;
+}
+
+void FreeHostBlock(void* block, size_t bytes) {
+  if (block == nullptr) return;
+  const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
+  if (size_class < 0 || t_cache_gone) {
+    std::free(block);
+  } else {
+    ThreadCache().Put(size_class, block);
+  }
+}
+
 AllocatorStats CpuAllocator::GetStats() const {
   AllocatorStats s;
   s.num_allocs = num_allocs_.load();

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 
 namespace rill {
@@ -66,6 +67,34 @@ class CpuAllocator final : public Allocator {
   std::atomic<int64_t> bytes_in_use_{0};
   std::atomic<int64_t> peak_bytes_in_use_{0};
   std::atomic<int64_t> largest_alloc_size_{0};
+};
+
+// Small host blocks for the runtime's own bookkeeping (each tensor's buffer header), from the
+// same per-thread recycling lists as CpuAllocator's small buffers but outside any allocator's
+// statistics (they are not tensor memory). A graph that keeps a thousand outputs alive at once
+// made glibc's malloc take its slow path for every header (~280 instructions, the wide graph).
+// Thread-safe; a block may be freed on another thread than the one that took it.
+// REQUIRES: `bytes` <= 64 KiB, and FreeHostBlock gets the `bytes` AllocateHostBlock got.
+void* AllocateHostBlock(size_t bytes);  // nullptr when the host is out of memory
+void FreeHostBlock(void* block, size_t bytes);
+
+// A standard allocator over AllocateHostBlock, for std::allocate_shared.
+template <typename T>
+struct HostBlockAllocator {
+  using value_type = T;
+  HostBlockAllocator() = default;
+  template <typename U>
+  HostBlockAllocator(const HostBlockAllocator<U>&) {}  // NOLINT: rebinding is implicit
+  T* allocate(size_t n) {
+    void* p = AllocateHostBlock(n * sizeof(T));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) { FreeHostBlock(p, n * sizeof(T)); }
+  template <typename U>
+  bool operator==(const HostBlockAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const HostBlockAllocator<U>&) const { return false; }
 };
 
 }  // namespace rill

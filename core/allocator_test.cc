@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -135,6 +136,43 @@ TEST(CpuAllocatorTest, BuffersFreedOnAnotherThreadAreReusedSafely) {
   for (auto& w : workers) w.join();
   EXPECT_EQ(a.GetStats().bytes_in_use, 0);
   EXPECT_EQ(a.GetStats().num_allocs, 2 * kBuffers);
+}
+
+TEST(HostBlockTest, BlocksAreUsableAcrossThreadsAndOutsideTheStatistics) {
+  const AllocatorStats before = CpuAllocator::Default()->GetStats();
+  constexpr int kBlocks = 3000;  // more than a thread keeps, so the shared pool is used too
+  std::vector<char*> made(kBlocks);
+  std::thread producer([&] {
+    for (int i = 0; i < kBlocks; ++i) {
+      made[i] = static_cast<char*>(AllocateHostBlock(56));
+      ASSERT_NE(made[i], nullptr);
+      ASSERT_EQ(reinterpret_cast<uintptr_t>(made[i]) % alignof(std::max_align_t), 0u);
+      std::memset(made[i], i % 251, 56);
+    }
+  });
+  producer.join();
+  std::thread consumer([&] {
+    for (int i = 0; i < kBlocks; ++i) {
+      ASSERT_EQ(made[i][55], static_cast<char>(i % 251));
+      FreeHostBlock(made[i], 56);
+    }
+  });
+  consumer.join();
+  // Larger than the recycled classes: plain malloc.
+  void* big = AllocateHostBlock(size_t{1} << 20);
+  ASSERT_NE(big, nullptr);
+  FreeHostBlock(big, size_t{1} << 20);
+  const AllocatorStats after = CpuAllocator::Default()->GetStats();
+  EXPECT_EQ(after.num_allocs, before.num_allocs);
+  EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+}
+
+TEST(HostBlockTest, SharedPtrHeadersComeFromHostBlocks) {
+  auto p = std::allocate_shared<std::pair<int64_t, int64_t>>(
+      HostBlockAllocator<std::pair<int64_t, int64_t>>(), 3, 4);
+  std::shared_ptr<std::pair<int64_t, int64_t>> q = p;
+  EXPECT_EQ(q->first + q->second, 7);
+  EXPECT_EQ(p.use_count(), 2);
 }
 
 }  // namespace

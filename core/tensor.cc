@@ -91,7 +91,9 @@ absl::StatusOr<Tensor> Tensor::AllocateUninitialized(Allocator* allocator, DataT
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = shape;
-  t.buffer_ = std::make_shared<TensorBuffer>(allocator, dtype, data, bytes, n);
+  // The header (with the shared count) comes from the recycled host blocks, not malloc.
+  t.buffer_ = std::allocate_shared<TensorBuffer>(HostBlockAllocator<TensorBuffer>(), allocator,
+                                                 dtype, data, bytes, n);
   return t;
 }
 

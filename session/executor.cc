@@ -16,6 +16,19 @@
 namespace rill {
 namespace {
 
+// Set while this thread runs a closure an executor handed to its runner (a pool thread).
+thread_local bool t_in_runner_closure = false;
+
+// Marks the scope of such a closure (closures may nest when a runner runs them inline).
+class RunnerClosureScope {
+ public:
+  RunnerClosureScope() : outer_(t_in_runner_closure) { t_in_runner_closure = true; }
+  ~RunnerClosureScope() { t_in_runner_closure = outer_; }
+
+ private:
+  const bool outer_;
+};
+
 int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -351,13 +364,17 @@ class Executor::StepState {
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
     if (runner && (ex->has_loops_ || ready.size() >= 2 * kDispatchChunk)) {
-      runner([this, ready]() mutable { RunReady(ready); });
+      runner([this, ready]() mutable {
+        RunnerClosureScope scope;
+        RunReady(ready);
+      });
       return;
     }
     ReadyQueue inline_ready;
     ready.ForEach([&](const TaggedNode& t) {
       if (ex->nodes_[t.id].is_expensive && runner) {
         runner([this, t] {
+          RunnerClosureScope scope;
           ReadyQueue more;
           Process(t, more);
           RunReady(more);
@@ -509,7 +526,9 @@ class Executor::StepState {
       const bool in_chunk = chunk_nodes > 0;
       if (in_chunk) --chunk_nodes;
       const NodeItem& item = ex_->nodes_[t.id];
-      const bool expensive = !t.is_dead && item.is_expensive && args_.runner;
+      // On the runner's only thread, handing a node over would just queue it behind this one.
+      const bool expensive = !t.is_dead && item.is_expensive && args_.runner &&
+                             !(args_.runner_threads == 1 && t_in_runner_closure);
       const size_t others = ready.size();
       size_t take = 0;  // how many of the following nodes go with t
       bool dispatch = false;
@@ -535,6 +554,7 @@ class Executor::StepState {
       // goes on and the step cannot finish under it: its queue's root_completed is still to be
       // added by a later NodeDone here.
       args_.runner([this, chunk = std::move(chunk), handed]() mutable {
+        RunnerClosureScope scope;
         RunReady(chunk, /*chunk_nodes=*/handed > 1 ? handed : 0);
       });
     }

@@ -69,6 +69,9 @@ class Executor {
     CallFrame* call_frame = nullptr;              // Not owned; may be null.
     ResourceMgr* step_resources = nullptr;        // Not owned; this step's (TensorArrays)
     Runner runner;                                // null = run everything inline
+    // Threads behind `runner` (0: unknown). With one, a node handed to it from one of its own
+    // closures would only queue behind this thread, so ready nodes run where they became ready.
+    int runner_threads = 0;
     int intra_op_threads = 1;  // threads one kernel may use, the caller included (1: inline)
     DeviceStepStats* stats = nullptr;             // Not owned; filled when non-null.
   };

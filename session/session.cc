@@ -373,6 +373,7 @@ class SessionImpl {
     ThreadPool* pool = pool_;
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     ex_args.intra_op_threads = intra_op_threads_;
+    ex_args.runner_threads = pool->NumThreads();
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
