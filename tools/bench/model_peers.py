@@ -99,12 +99,15 @@ def rill_time(runner, graph, feeds, fetch, threads, reps):
     return float(m.group(1)) * scale
 
 
-def rill_memory(runner, graph, feeds, fetch):
-    """The CPU allocator's figures after 1 and after 201 runs (session_runner --memory_stats):
-    {"peak": MiB, "in_use_1": MiB, "in_use_201": MiB}. Equal in-use figures mean no growth."""
-    out = {}
-    for runs, key in ((1, "in_use_1"), (201, "in_use_201")):
-        args = [runner, "--graph=" + graph, "--memory_stats", "--repeat=%d" % runs,
+def rill_memory(runner, graph, feeds, fetch, runs):
+    """The CPU allocator's figures and the process's resident set after 1, runs / 10 and `runs`
+    runs (session_runner --memory_stats, one process each): {"runs": runs, "peak": MiB,
+    "in_use_1": MiB, "in_use_n": MiB, "rss_tenth": MiB, "rss_n": MiB}. Equal in-use figures and
+    an unchanged resident set from runs / 10 to runs mean no growth, inside the allocator or
+    outside it."""
+    out = {"runs": runs}
+    for n, key in ((1, "1"), (runs // 10, "tenth"), (runs, "n")):
+        args = [runner, "--graph=" + graph, "--memory_stats", "--repeat=%d" % n,
                 "--fetch=" + fetch]
         for i, (name, value) in enumerate(feeds.items()):
             p = os.path.join(CACHE, "memfeed%d.npy" % i)
@@ -113,8 +116,12 @@ def rill_memory(runner, graph, feeds, fetch):
         text = subprocess.run(args, capture_output=True, text=True, check=True).stdout
         row = [l for l in text.splitlines() if "device:CPU:0" in l and " MiB" in l][-1].split()
         # device allocator <in use> MiB <peak> MiB ...
-        out[key] = float(row[2])
+        if key != "tenth":
+            out["in_use_" + key] = float(row[2])
         out["peak"] = max(out.get("peak", 0.0), float(row[4]))
+        rss = re.search(r"process resident set: ([0-9.]+) MiB", text)
+        if key != "1" and rss:
+            out["rss_" + key] = float(rss.group(1))
     return out
 
 
@@ -239,7 +246,8 @@ def run(runner, reps):
             s = ort_session(cnn_onnx, t)
             r["ORT"] = nn_peers.median_us(lambda: s.run(None, {"x": x}), reps=reps)
             if t == 1:
-                r["memory"] = rill_memory(runner, path, {inp: x}, out)
+                # 10,000 runs at batch 1 (a few seconds); batch 64 would take minutes.
+                r["memory"] = rill_memory(runner, path, {inp: x}, out, 10000 if batch == 1 else 201)
             res[("small CNN batch %d" % batch, t)] = r
     # MobileNetV2.
     path, inp, out = frozen_model("mobilenet_v2")
@@ -250,7 +258,7 @@ def run(runner, reps):
             "TF": tf_time(path, {inp: x}, out, t, reps)}
         if t == 1:
             res[("MobileNetV2 224 batch 1", t)]["memory"] = rill_memory(runner, path, {inp: x},
-                                                                        out)
+                                                                        out, 1000)
     return res
 
 

@@ -188,12 +188,15 @@ def main():
     for (name, t), r in models.items():
         m = r.get("memory")
         if m:
-            grew = m["in_use_201"] - m["in_use_1"]
-            print("Memory, %s (Rill, CPU allocator): peak %.1f MiB; in use after 1 run %.1f MiB, "
-                  "after 201 runs %.1f MiB (%s)" % (name, m["peak"], m["in_use_1"],
-                                                    m["in_use_201"],
-                                                    "no growth" if grew == 0 else
-                                                    "GREW %.1f MiB" % grew))
+            grew = m["in_use_n"] - m["in_use_1"]
+            line = ("Memory, %s (Rill, CPU allocator): peak %.1f MiB; in use after 1 run %.1f MiB, "
+                    "after %d runs %.1f MiB (%s)" % (name, m["peak"], m["in_use_1"], m["runs"],
+                                                     m["in_use_n"], "no growth" if grew == 0 else
+                                                     "GREW %.1f MiB" % grew))
+            if "rss_tenth" in m and "rss_n" in m:
+                line += "; process resident set after %d runs %.1f MiB, after %d %.1f MiB" % (
+                    m["runs"] // 10, m["rss_tenth"], m["runs"], m["rss_n"])
+            print(line)
     if single and spread:
         print("Multi-device: a CPU:0 -> CPU:1 Send/Recv edge costs %.2f us per step (chain of 100 "
               "Adds alternating devices %.1f us vs one device %.1f us, 99 edges); two towers on "

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -41,6 +43,20 @@ std::string MemoryReport(const std::vector<DeviceMemoryStats>& devices) {
                 pooled ? MiB(s.largest_free_block) : "-", absl::StrCat(s.num_allocs));
   }
   return out;
+}
+
+int64_t ProcessResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return -1;
+  long long size_pages = 0, resident_pages = 0;
+  const int read = std::fscanf(f, "%lld %lld", &size_pages, &resident_pages);
+  std::fclose(f);
+  if (read != 2) return -1;
+  return static_cast<int64_t>(resident_pages) * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string ResidentLine(int64_t bytes) {
+  return absl::StrCat("process resident set: ", bytes < 0 ? "unknown" : MiB(bytes), "\n");
 }
 
 }  // namespace rill

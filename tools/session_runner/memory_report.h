@@ -9,6 +9,7 @@
 #ifndef RILL_TOOLS_SESSION_RUNNER_MEMORY_REPORT_H_
 #define RILL_TOOLS_SESSION_RUNNER_MEMORY_REPORT_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ namespace rill {
 // A header line and one line per device; "-" where the allocator has no such figure (the host
 // allocator reserves nothing ahead and has no limit).
 std::string MemoryReport(const std::vector<DeviceMemoryStats>& devices);
+
+// The process's resident set in bytes (Linux /proc/self/statm), or -1 where it cannot be read:
+// what the allocators do not see (the C library's heap, thread stacks, caches) shows up here, so
+// a leak outside the allocators is visible as growth across runs.
+int64_t ProcessResidentBytes();
+// "process resident set: 123.4 MiB\n" ("unknown" for -1).
+std::string ResidentLine(int64_t bytes);
 
 }  // namespace rill
 

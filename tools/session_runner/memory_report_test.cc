@@ -1,5 +1,7 @@
 #include "tools/session_runner/memory_report.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -21,6 +23,18 @@ TEST(MemoryReportTest, OneAlignedLinePerDeviceWithDashesForHostFigures) {
             "             -             -             -        42\n"
             "/job:localhost/replica:0/task:0/device:GPU:0  GPU_0_bfc       0.0 MiB       0.0 MiB"
             "   32768.0 MiB   32768.0 MiB   32768.0 MiB         0\n");
+}
+
+TEST(MemoryReportTest, ResidentSetGrowsWithTouchedMemory) {
+  const int64_t before = ProcessResidentBytes();
+  ASSERT_GT(before, 0);
+  constexpr size_t kBytes = size_t{64} << 20;
+  std::vector<char> block(kBytes, 1);  // written, so resident
+  const int64_t after = ProcessResidentBytes();
+  EXPECT_GE(after - before, static_cast<int64_t>(kBytes) * 9 / 10);
+  EXPECT_EQ(block[kBytes - 1], 1);
+  EXPECT_EQ(ResidentLine(3 << 20), "process resident set: 3.0 MiB\n");
+  EXPECT_EQ(ResidentLine(-1), "process resident set: unknown\n");
 }
 
 }  // namespace

@@ -212,7 +212,10 @@ absl::Status Main(const RunnerArgs& args) {
                      {"save/control_dependency:0"}, {}, &saved));
     std::printf("saved checkpoint %s\n", saved[0].flat<std::string>()[0].c_str());
   }
-  if (args.memory_stats) std::fputs(MemoryReport(session->MemoryStats()).c_str(), stdout);
+  if (args.memory_stats) {
+    std::fputs(MemoryReport(session->MemoryStats()).c_str(), stdout);
+    std::fputs(ResidentLine(ProcessResidentBytes()).c_str(), stdout);
+  }
   std::fflush(stdout);
   return absl::OkStatus();
 }
