@@ -77,6 +77,7 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
     item.is_expensive = item.kernel->IsExpensive();
+    ex->num_expensive_ += item.is_expensive;
     item.is_async = item.kernel->IsAsync();
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
@@ -359,11 +360,16 @@ class Executor::StepState {
     // The caller must never block inside a kernel (it waits for the step with a timeout), so
     // expensive roots go to the runner; cheap ones run here. A partition with loops may run
     // for as long as its loop does (or forever, until a timeout cancels it), so all of it goes
-    // to the runner.
+    // to the runner. So does a wide partition, many roots with many expensive nodes behind
+    // them (the wide graph's 1000 Consts feeding 1000 MatMuls): run here, the cheap roots' outputs
+    // were made on the caller's core and read on the pool's; many cheap roots with cheap
+    // consumers (the _Recvs of a partition) still run here, without a thread hop.
     // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
-    if (runner && (ex->has_loops_ || ready.size() >= 2 * kDispatchChunk)) {
+    const bool wide = ready.size() >= 2 * kDispatchChunk &&
+                      ex->num_expensive_ >= static_cast<int>(2 * kDispatchChunk);
+    if (runner && (ex->has_loops_ || wide)) {
       runner([this, ready]() mutable {
         RunnerClosureScope scope;
         RunReady(ready);
