@@ -39,6 +39,9 @@ struct GemmDims {
   int threads = 1;
   // Optional; every element of C is passed to it exactly once. Not owned.
   const GemmEpilogue* epilogue = nullptr;
+  // B holds no Inf or NaN (a kernel's constant weights, checked once): a float row vector times
+  // B may then skip B's rows under zeros of A (kernels/sparse_row_gemv.h).
+  bool b_known_finite = false;
 };
 
 // REQUIRES: a, b, c hold the elements d describes; c does not alias a or b.

@@ -12,6 +12,7 @@
 #include "core/status_macros.h"
 #include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
+#include "kernels/sparse_row_gemv.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/kernel_shapes.h"
 #include "kernels/onednn_matmul.h"
@@ -49,6 +50,14 @@ OneDnnMatMulShape PackedShape(const GemmDims& d, const Tensor* bias, FusedActiva
   return s;
 }
 
+// Whether a batch-1 float product may skip the weight rows under zeros of its input: only for
+// constant weights (the same Const buffer every run, scanned for Inf and NaN once).
+bool WeightsKnownFinite(bool constant_weights, const FiniteWeightsCache& cache, const Tensor& b,
+                        const GemmDims& d) {
+  return constant_weights && d.m == 1 && !d.transpose_b && b.dtype() == DT_FLOAT &&
+         cache.IsFinite(b.flat<float>().data(), b.NumElements());
+}
+
 class MatMulOp final : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -61,6 +70,7 @@ class MatMulOp final : public OpKernel {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
+    d.b_known_finite = WeightsKnownFinite(constant_weights_, finite_, b, d);
     absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
     if (!out.ok()) return out.status();
     Tensor* c = *out;
@@ -109,6 +119,7 @@ class MatMulOp final : public OpKernel {
   bool transpose_b_ = false;
   bool constant_weights_ = false;
   const std::unique_ptr<OneDnnPackedWeights> packed_ = std::make_unique<OneDnnPackedWeights>();
+  const FiniteWeightsCache finite_;
 };
 
 // _FusedMatMul (made by the graph optimizer from MatMul + BiasAdd [+ Relu | Relu6]): the GEMM
@@ -130,6 +141,7 @@ class FusedMatMulOp final : public OpKernel {
     const Tensor& b = ctx.input(1);
     const Tensor& bias = ctx.input(2);
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
+    d.b_known_finite = WeightsKnownFinite(constant_weights_, finite_, b, d);
     RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
     RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));
     if (c->NumElements() == 0) return absl::OkStatus();
@@ -164,6 +176,7 @@ class FusedMatMulOp final : public OpKernel {
   FusedActivation activation_ = FusedActivation::kNone;
   bool constant_weights_ = false;
   const std::unique_ptr<OneDnnPackedWeights> packed_ = std::make_unique<OneDnnPackedWeights>();
+  const FiniteWeightsCache finite_;
 };
 
 REGISTER_KERNEL(KernelDefBuilder("_FusedMatMul")

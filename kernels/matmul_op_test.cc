@@ -1,4 +1,6 @@
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -87,6 +89,42 @@ TEST(MatMulOpTest, BlasMatchesAPlainLoopOnLargerShapes) {
       }
     }
   }
+}
+
+// A batch-1 product with constant weights (the optimizer's _rill_constant_weights) skips the
+// weight rows under zeros of the input (kernels/sparse_row_gemv.h): same values as the dense
+// product with exact small integers, and with an Inf in the weights, 0 * Inf stays NaN.
+absl::StatusOr<std::vector<Tensor>> RunConstantWeightsMatMul(const Tensor& a, const Tensor& b,
+                                                             bool ta) {
+  OpTester t("MatMul", "mm");
+  t.Attr("T", DT_FLOAT).Attr("transpose_a", ta).Attr("transpose_b", false);
+  t.Attr("_rill_constant_weights", true).Input(a).Input(b);
+  return t.Run();
+}
+
+TEST(MatMulOpTest, ConstantWeightsSkipRowsUnderZerosExactly) {
+  const int64_t k = 512, n = 256;  // 128K weights: large enough for the skipping path
+  std::vector<double> a(k), b(k * n), c(n, 0);
+  for (int64_t i = 0; i < k; ++i) a[i] = i % 3 == 0 ? 0 : static_cast<double>(i % 7) - 3;
+  for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<double>((i * 5) % 13) - 6;
+  for (int64_t p = 0; p < k; ++p) {
+    for (int64_t j = 0; j < n; ++j) c[j] += a[p] * b[p * n + j];
+  }
+  for (bool ta : {false, true}) {
+    SCOPED_TRACE(ta ? "transpose_a" : "plain");
+    const Tensor a_in = MakeTensor(DT_FLOAT, ta ? TensorShape({k, 1}) : TensorShape({1, k}), a);
+    RILL_ASSERT_OK_AND_ASSIGN(
+        std::vector<Tensor> out,
+        RunConstantWeightsMatMul(a_in, MakeTensor(DT_FLOAT, TensorShape({k, n}), b), ta));
+    ExpectTensorEqual(out[0], MakeTensor(DT_FLOAT, TensorShape({1, n}), c));
+  }
+  b[0] = std::numeric_limits<double>::infinity();  // row 0 sits under a[0] == 0
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::vector<Tensor> out,
+      RunConstantWeightsMatMul(MakeTensor(DT_FLOAT, TensorShape({1, k}), a),
+                               MakeTensor(DT_FLOAT, TensorShape({k, n}), b), false));
+  EXPECT_TRUE(std::isnan(out[0].flat<float>()[0]));
+  EXPECT_EQ(out[0].flat<float>()[1], static_cast<float>(c[1]));
 }
 
 TEST(MatMulOpTest, IntegerOverflowWraps) {

@@ -197,18 +197,27 @@ class Optimizer {
         continue;
       }
       if (n.input_size() != 1 || absl::StartsWith(n.input(0), "^")) continue;
-      if (HasControlConsumers(n.name())) continue;
       absl::StatusOr<InputName> in = ParseInputName(n.input(0));
       if (!in.ok() || dead.contains(in->node)) continue;
       NodeDef* src = Find(in->node);
       if (src == nullptr || DeviceOf(src->name()) != DeviceOf(n.name())) continue;
+      // Nodes that wait for the Identity (a control edge) wait for its input instead: it runs
+      // when its one input is ready and does nothing else (Keras's frozen graphs keep a NoOp
+      // waiting on every weight's ReadVariableOp Identity, which hid the weights' Const from
+      // MarkConstantWeights). Not when the input is a pass-through itself, which this pass may
+      // remove after the control inputs were moved onto it.
+      const bool control_consumers = HasControlConsumers(n.name());
+      if (control_consumers && (src->op() == "Identity" || src->op() == "StopGradient" ||
+                                src->op() == "PreventGradient")) {
+        continue;
+      }
       const OpDef* op = OpOf(*src);
       DataTypeVector ins, outs;
       if (op == nullptr || !InOutTypesForNode(*src, *op, &ins, &outs).ok() ||
           in->index >= static_cast<int>(outs.size()) || IsRefType(outs[in->index])) {
         continue;
       }
-      ReplaceUses(n.name(), 0, n.input(0), /*control_too=*/false);
+      ReplaceUses(n.name(), 0, n.input(0), /*control_too=*/true);
       dead.insert(n.name());
       ++stats_->identities_removed;
     }

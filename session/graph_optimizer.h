@@ -1,7 +1,8 @@
 // The graph optimizer: rewrites a Run's graph (after feeds became _Arg and fetches _Retval, and
 // pruning; before partitioning) once per Run signature, as TensorFlow's Grappler does:
 //   - removal of Identity, StopGradient and PreventGradient nodes nobody needs (a data input
-//     from a non-ref output on the same device, no control edges in or out);
+//     from a non-ref output on the same device, no control inputs; nodes waiting on one by a
+//     control edge wait on its input instead);
 //   - constant folding: a stateless node whose data inputs are all Const (and has no control
 //     inputs), with its inputs and consumers on its own device, is run once on the CPU and
 //     replaced by a Const of its output, up to max_folded_bytes (work a user placed across

@@ -85,15 +85,38 @@ TEST(GraphOptimizerTest, RemovesIdentitiesNobodyNeeds) {
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   Output id = ops::Identity(root.WithOpName("id"), x);
   Output stop = ops::StopGradient(root.WithOpName("stop"), id);
-  ops::Neg(root.WithOpName("neg"), stop);
-  // An Identity something waits on by a control edge stays.
+  Output neg = ops::Neg(root.WithOpName("neg"), stop);
+  // An Identity something waits on by a control edge goes too: the waiter waits on its input.
   Output gate = ops::Identity(root.WithOpName("gate"), x);
   ops::Neg(root.WithOpName("after").WithControlDependencies({gate}), x);
+  // One with a control input of its own stays (it sequences its consumers after `neg`).
+  Output ordered =
+      ops::Identity(root.WithOpName("ordered").WithControlDependencies({neg}), x);
+  ops::Neg(root.WithOpName("after_ordered"), ordered);
   Optimized o = Optimize(root);
-  EXPECT_EQ(o.stats.identities_removed, 2);
+  EXPECT_EQ(o.stats.identities_removed, 3);
   EXPECT_THAT(Inputs(o.graph, "neg"), ElementsAre("x"));
   EXPECT_EQ(Find(o.graph, "id"), nullptr);
-  EXPECT_NE(Find(o.graph, "gate"), nullptr);
+  EXPECT_EQ(Find(o.graph, "gate"), nullptr);
+  EXPECT_THAT(Inputs(o.graph, "after"), ElementsAre("x", "^x"));
+  EXPECT_NE(Find(o.graph, "ordered"), nullptr);
+}
+
+// Keras's frozen graphs read big weights through an Identity that a NoOp waits on: once it is
+// gone the product's weights come straight from the Const and are marked constant.
+TEST(GraphOptimizerTest, IdentityWaitedOnByNoOpStillLeavesConstantWeights) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}});
+  Output read = ops::Identity(root.WithOpName("read"), w);
+  ops::MatMul(root.WithOpName("mm"), x, read);
+  ops::NoOp(root.WithOpName("deps").WithControlDependencies({read}));
+  Optimized o = Optimize(root);
+  EXPECT_EQ(Find(o.graph, "read"), nullptr);
+  EXPECT_THAT(Inputs(o.graph, "mm"), ElementsAre("x", "w"));
+  EXPECT_THAT(Inputs(o.graph, "deps"), ElementsAre("^w"));
+  ASSERT_NE(Find(o.graph, "mm"), nullptr);
+  EXPECT_EQ(Find(o.graph, "mm")->attr().count("_rill_constant_weights"), 1u);
 }
 
 TEST(GraphOptimizerTest, FoldsConstantsAndShapeChains) {
