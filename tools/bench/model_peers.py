@@ -5,8 +5,10 @@ the same GraphDef) and ONNX Runtime (the same weights, built with onnx.helper), 
 
   - small CNN, batch 1 and 64: 28x28x1 -> Conv 5x5x32 SAME + ReLU, MaxPool 2, Conv 5x5x64 SAME +
     ReLU, MaxPool 2, Dense 1024 + ReLU, Dense 10, Softmax (random weights, seed 0).
-  - MobileNetV2 (alpha 1.0, 224x224x3, 1000 classes, random weights), batch 1. ONNX Runtime is not
-    timed on it: building it by hand in ONNX is out of scope and tf2onnx is not a dependency.
+  - MobileNetV2 (alpha 1.0, 224x224x3, 1000 classes, random weights), batch 1, and ResNet50
+    (random weights), batch 1, with the largest difference between Rill's and TensorFlow's
+    outputs. ONNX Runtime is not timed on them: building them by hand in ONNX is out of scope
+    and tf2onnx is not a dependency.
   - wide graph: 1000 independent 32x32 MatMuls (x times its own weight each) summed by AddN.
 
 Models are frozen by Keras into ~/.cache/rill-bench-models (made once). Returns
@@ -61,6 +63,12 @@ def mobilenet_v2():
     return tf.keras.applications.MobileNetV2(weights=None, input_shape=(224, 224, 3))
 
 
+def resnet50():
+    import tensorflow as tf
+    tf.keras.utils.set_random_seed(0)
+    return tf.keras.applications.ResNet50(weights=None, input_shape=(224, 224, 3))
+
+
 def frozen_model(name):
     """(graph path, input name, output name, keras model or None) for a model, made once."""
     os.makedirs(CACHE, exist_ok=True)
@@ -68,7 +76,7 @@ def frozen_model(name):
     meta = path + ".io"
     model = None
     if not (os.path.exists(path) and os.path.exists(meta)):
-        model = {"small_cnn": small_cnn, "mobilenet_v2": mobilenet_v2}[name]()
+        model = {"small_cnn": small_cnn, "mobilenet_v2": mobilenet_v2, "resnet50": resnet50}[name]()
         shape = model.input_shape
         g, inp, out = _freeze(model, shape)
         with open(path, "wb") as f:
@@ -125,8 +133,7 @@ def rill_memory(runner, graph, feeds, fetch, runs):
     return out
 
 
-def tf_time(graph, feeds, fetch, threads, reps):
-    import nn_peers
+def _tf_session(graph, threads):
     import tensorflow as tf
     tf1 = tf.compat.v1
     gd = tf1.GraphDef()
@@ -137,9 +144,31 @@ def tf_time(graph, feeds, fetch, threads, reps):
         tf.import_graph_def(gd, name="")
     config = tf1.ConfigProto(intra_op_parallelism_threads=threads,
                              inter_op_parallelism_threads=threads)
-    with tf1.Session(graph=g, config=config) as s:
+    return tf1.Session(graph=g, config=config)
+
+
+def tf_time(graph, feeds, fetch, threads, reps):
+    import nn_peers
+    with _tf_session(graph, threads) as s:
         fd = {k + ":0": v for k, v in feeds.items()}
         return nn_peers.median_us(lambda: s.run(fetch + ":0", fd), reps=reps)
+
+
+def max_abs_diff(runner, graph, feeds, fetch):
+    """The largest |Rill - TensorFlow| over the fetched tensor, both run once on `feeds` (Rill
+    through session_runner --output_dir)."""
+    out_dir = os.path.join(CACHE, "outputs")
+    os.makedirs(out_dir, exist_ok=True)
+    args = [runner, "--graph=" + graph, "--fetch=" + fetch, "--output_dir=" + out_dir]
+    for i, (name, value) in enumerate(feeds.items()):
+        p = os.path.join(CACHE, "difffeed%d.npy" % i)
+        np.save(p, value)
+        args.append("--feed=%s=%s" % (name, p))
+    subprocess.run(args, capture_output=True, text=True, check=True)
+    rill = np.load(os.path.join(out_dir, fetch.replace("/", "_") + ".npy"))
+    with _tf_session(graph, 1) as s:
+        tf_out = s.run(fetch + ":0", {k + ":0": v for k, v in feeds.items()})
+    return float(np.abs(rill.astype(np.float64) - tf_out).max())
 
 
 def ort_session(model_bytes, threads):
@@ -259,6 +288,18 @@ def run(runner, reps):
         if t == 1:
             res[("MobileNetV2 224 batch 1", t)]["memory"] = rill_memory(runner, path, {inp: x},
                                                                         out, 1000)
+            res[("MobileNetV2 224 batch 1", t)]["max_abs_diff"] = max_abs_diff(
+                runner, path, {inp: x}, out)
+    # ResNet50 (random weights; ~98 MB frozen, so made here rather than committed as test data).
+    path, inp, out = frozen_model("resnet50")
+    x = rng.uniform(-1, 1, (1, 224, 224, 3)).astype(np.float32)
+    for t in (1, 2):
+        res[("ResNet50 224 batch 1", t)] = {
+            "Rill": rill_time(runner, path, {inp: x}, out, t, reps),
+            "TF": tf_time(path, {inp: x}, out, t, reps)}
+        if t == 1:
+            res[("ResNet50 224 batch 1", t)]["max_abs_diff"] = max_abs_diff(
+                runner, path, {inp: x}, out)
     return res
 
 

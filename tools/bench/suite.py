@@ -197,6 +197,10 @@ def main():
                 line += "; process resident set after %d runs %.1f MiB, after %d %.1f MiB" % (
                     m["runs"] // 10, m["rss_tenth"], m["runs"], m["rss_n"])
             print(line)
+    for (name, t), r in models.items():
+        if "max_abs_diff" in r:
+            print("Outputs, %s: largest |Rill - TensorFlow| over the softmax %.2g" %
+                  (name, r["max_abs_diff"]))
     if single and spread:
         print("Multi-device: a CPU:0 -> CPU:1 Send/Recv edge costs %.2f us per step (chain of 100 "
               "Adds alternating devices %.1f us vs one device %.1f us, 99 edges); two towers on "
