@@ -155,9 +155,9 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t bytes) {
   const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
   if (size_class >= 0) {
     // Every small buffer has its class's full size, so any of them can serve the class later.
-    if (alignment <= kCacheAlignment && !t_cache_gone) ptr = ThreadCache().Take(size_class);
-    if (ptr == nullptr && posix_memalign(&ptr, std::max(alignment, kCacheAlignment),
-                                         kMinClassBytes << size_class) != 0) {
+    if (alignment <= kCacheAlignment) {
+      ptr = AllocateHostBlock(bytes);
+    } else if (posix_memalign(&ptr, alignment, kMinClassBytes << size_class) != 0) {
       ptr = nullptr;
     }
     if (ptr == nullptr) {
@@ -183,12 +183,7 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t bytes) {
   if (ptr == nullptr) return;
   // Small buffers all have their class's full size and at least kCacheAlignment, which is what
   // a request served from the lists may ask for, so the class depends on the size alone.
-  const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
-  if (size_class < 0 || t_cache_gone) {
-    std::free(ptr);
-  } else {
-    ThreadCache().Put(size_class, ptr);
-  }
+  FreeHostBlock(ptr, bytes);
   bytes_in_use_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
 }
 
