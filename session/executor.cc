@@ -77,7 +77,6 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.out_edges.resize(item.num_outputs);
     item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
     item.is_expensive = item.kernel->IsExpensive();
-    ex->num_expensive_ += item.is_expensive;
     item.is_async = item.kernel->IsAsync();
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
@@ -156,6 +155,19 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     }
     if (item.initial_pending == 0 && !item.is_merge) ex->roots_.push_back(i);
   }
+  // Expensive nodes whose every input comes from a root: ready as soon as the roots ran.
+  int expensive_after_roots = 0;
+  for (int i = 0; i < n; ++i) {
+    const NodeItem& item = ex->nodes_[i];
+    if (!item.is_expensive || item.initial_pending == 0) continue;
+    bool fed_by_roots = true;
+    for (const std::string& input : partition.node(i).input()) {
+      absl::StatusOr<InputName> in = ParseInputName(input);
+      fed_by_roots &= in.ok() && ex->nodes_[index.at(in->node)].initial_pending == 0;
+    }
+    expensive_after_roots += fed_by_roots;
+  }
+  ex->wide_start_ = expensive_after_roots >= kWideStartNodes;
   RILL_RETURN_IF_ERROR(ex->BuildFrames(partition));
   return ex;
 }
@@ -360,16 +372,16 @@ class Executor::StepState {
     // The caller must never block inside a kernel (it waits for the step with a timeout), so
     // expensive roots go to the runner; cheap ones run here. A partition with loops may run
     // for as long as its loop does (or forever, until a timeout cancels it), so all of it goes
-    // to the runner. So does a wide partition, many roots with many expensive nodes behind
-    // them (the wide graph's 1000 Consts feeding 1000 MatMuls): run here, the cheap roots' outputs
-    // were made on the caller's core and read on the pool's; many cheap roots with cheap
-    // consumers (the _Recvs of a partition) still run here, without a thread hop.
+    // to the runner. So does a partition that starts wide, many expensive nodes fed by roots
+    // alone (the wide graph's 1000 MatMuls of Consts): run here, the cheap roots' outputs were
+    // made on the caller's core and read on the pool's. Cheap roots with cheap consumers (a
+    // partition's _Recvs), or a chain behind many Consts (a CNN: only its first convolution is
+    // ready after the roots), still start here, without a thread hop (a CNN's chain moved to a
+    // pool thread ran slower on 2 threads half the time: MobileNetV2 4.7 vs 7.5-8 ms).
     // Locals only after the first hand-off: a scheduled root may finish the step and delete us.
     const Executor* ex = ex_;
     const Runner runner = args_.runner;
-    const bool wide = ready.size() >= 2 * kDispatchChunk &&
-                      ex->num_expensive_ >= static_cast<int>(2 * kDispatchChunk);
-    if (runner && (ex->has_loops_ || wide)) {
+    if (runner && (ex->has_loops_ || ex->wide_start_)) {
       runner([this, ready]() mutable {
         RunnerClosureScope scope;
         RunReady(ready);

@@ -164,7 +164,10 @@ class Executor {
   std::vector<FrameInfo> frames_;  // [0] = root
   std::vector<int> roots_;
   bool has_loops_ = false;
-  int num_expensive_ = 0;  // nodes whose kernel IsExpensive()
+  // At least kWideStartNodes expensive nodes are fed by roots alone: a step then starts on the
+  // inter-op pool (StepState::Start).
+  static constexpr int kWideStartNodes = 32;
+  bool wide_start_ = false;
   // No Merge and no loop: every node runs once in the root frame, so pending counts and dead
   // flags are updated with atomics and no lock (TensorFlow's simple propagator). Deadness still
   // flows (a dead _Recv, a Switch whose Merge is in another partition).
