@@ -70,9 +70,8 @@ AccumulateFn ChooseAccumulate() {
   return AccumulatePlain;
 }
 
-// Columns per thread below which splitting the columns does not pay (a thread's share of each
-// row should span several cache lines).
-constexpr int64_t kMinColumnsPerThread = 128;
+// Rows per thread below which splitting the rows does not pay.
+constexpr int64_t kMinRowsPerThread = 64;
 
 }  // namespace
 
@@ -90,20 +89,28 @@ bool SparseRowGemv(int64_t k, int64_t n, const float* x, int64_t x_stride, const
   const int64_t count = static_cast<int64_t>(rows.size());
   if (k - count < k / 8 || k - count == 0) return false;
   const int32_t* row_list = rows.data();
-  int64_t blocks = threads > 1 ? std::min<int64_t>(threads, n / kMinColumnsPerThread) : 1;
-  if (blocks < 1) blocks = 1;
-  auto run = [&](int64_t block) {
-    // Column bands on 16-float (64-byte) boundaries, so no two threads write one cache line.
-    const int64_t lines = (n + 15) / 16;
-    const int64_t j0 = std::min(n, lines * block / blocks * 16);
-    const int64_t j1 = std::min(n, lines * (block + 1) / blocks * 16);
-    std::memset(y + j0, 0, sizeof(float) * static_cast<size_t>(j1 - j0));
-    accumulate(row_list, count, x, x_stride, w, ldw, y, j0, j1);
-  };
-  if (blocks == 1) {
-    run(0);
-  } else {
-    OpenMpRunBlocks(blocks, run);
+  if (threads <= 1 || count < 2 * kMinRowsPerThread) {
+    std::memset(y, 0, sizeof(float) * static_cast<size_t>(n));
+    accumulate(row_list, count, x, x_stride, w, ldw, y, 0, n);
+    return true;
+  }
+  // Row bands: each thread streams whole rows of its share of the listed rows (contiguous reads
+  // the prefetchers follow) into its own partial row; the partial rows are summed after. Measured
+  // against column halves (each thread half of every row) on the small CNN's 12.8 MB layer, 2
+  // threads, whole run: 166-174 vs 193-194 us.
+  const int64_t blocks = std::min<int64_t>(threads, count / kMinRowsPerThread);
+  thread_local std::vector<float> partial;
+  partial.assign(static_cast<size_t>((blocks - 1) * n), 0.0f);
+  float* partial_rows = partial.data();
+  OpenMpRunBlocks(blocks, [&](int64_t block) {
+    const int64_t r0 = count * block / blocks, r1 = count * (block + 1) / blocks;
+    float* out = block == 0 ? y : partial_rows + (block - 1) * n;
+    if (block == 0) std::memset(y, 0, sizeof(float) * static_cast<size_t>(n));
+    accumulate(row_list + r0, r1 - r0, x, x_stride, w, ldw, out, 0, n);
+  });
+  for (int64_t b = 1; b < blocks; ++b) {
+    const float* p = partial_rows + (b - 1) * n;
+    for (int64_t j = 0; j < n; ++j) y[j] += p[j];
   }
   return true;
 }

@@ -13,8 +13,8 @@
 // order than BLAS's, as any two BLAS builds do). With an Inf or NaN in W, 0 * Inf is NaN and
 // skipping would hide it, so callers only use this for weights known to be finite
 // (FiniteWeightsCache). Returns false, writing nothing, when under 1/8 of x is zero: then the
-// BLAS gemv is as fast and the caller uses it. `threads` > 1 splits the columns over an OpenMP
-// team (core/openmp_parallel_for.h). Vectorized for AVX-512 or AVX2 when the CPU has them (chosen
+// BLAS gemv is as fast and the caller uses it. `threads` > 1 splits the listed rows into bands
+// on an OpenMP team (core/openmp_parallel_for.h), each summed into its own partial row. Vectorized for AVX-512 or AVX2 when the CPU has them (chosen
 // once at run time), plain C++ otherwise. Thread-safe.
 #ifndef RILL_KERNELS_SPARSE_ROW_GEMV_H_
 #define RILL_KERNELS_SPARSE_ROW_GEMV_H_

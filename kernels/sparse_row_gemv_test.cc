@@ -50,8 +50,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{3136, 1024, 1024, 1, 0.34, 1},  // the small CNN's dense layer
                       Case{512, 512, 512, 1, 0.5, 2},      // the MLP's hidden layer, 2 threads
                       Case{37, 333, 340, 3, 0.5, 1},       // odd sizes, strided x, padded rows
-                      Case{37, 333, 340, 1, 0.9, 2},       // an odd column count over 2 threads
-                      Case{1000, 4096, 4096, 1, 0.25, 2}));
+                      Case{37, 333, 340, 1, 0.9, 2},       // too few rows to split
+                      Case{301, 333, 340, 2, 0.3, 2},      // odd rows and columns in 2 bands
+                      Case{1000, 4096, 4096, 1, 0.25, 3}));
 
 TEST(SparseRowGemvTest, DeclinesWhenFewElementsAreZero) {
   std::vector<float> x(64, 1.0f), w(64 * 32, 1.0f), y(32, -1.0f);
