@@ -104,7 +104,8 @@ class Tensor {
   size_t TotalBytes() const;
   bool IsInitialized() const { return dtype_ != DT_INVALID; }
   // Drops this handle's share of the buffer: the tensor is empty (DT_INVALID) as a moved-from
-  // one is. Cheaper than assigning Tensor() (the shape is left as it was, as after a move).
+  // one is. Cheaper than assigning Tensor(): the shape is left as it was, as after a move, so
+  // test IsInitialized(), not NumElements(), to tell an empty tensor.
   void Clear() {
     buffer_.reset();
     dtype_ = DT_INVALID;

@@ -34,6 +34,7 @@ class TensorShape {
     if (o.heap_ != nullptr) heap_ = o.heap_;
   }
   TensorShape& operator=(const TensorShape& o) {
+    if (this == &o) return *this;  // memcpy of an array onto itself overlaps
     rank_ = o.rank_;
     num_elements_ = o.num_elements_;
     std::memcpy(inline_, o.inline_, sizeof(inline_));

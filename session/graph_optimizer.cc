@@ -189,10 +189,15 @@ class Optimizer {
 
   // --- identity removal ---------------------------------------------------------------------
 
+  // In topological order: a node's inputs are settled (an Identity among them already removed
+  // and the node rewired past it) before the node is looked at, so the consumer lists built by
+  // Reindex() stay right for every node still to come (in stored order, z = Identity(y) stored
+  // before y = Identity(x) left z's consumer reading the removed y).
   void RemoveIdentities() {
     Reindex();
     absl::flat_hash_set<std::string> dead;
-    for (const NodeDef& n : graph_->node()) {
+    for (int index : TopologicalOrder()) {
+      const NodeDef& n = graph_->node(index);
       if (n.op() != "Identity" && n.op() != "StopGradient" && n.op() != "PreventGradient") {
         continue;
       }
@@ -204,13 +209,7 @@ class Optimizer {
       // Nodes that wait for the Identity (a control edge) wait for its input instead: it runs
       // when its one input is ready and does nothing else (Keras's frozen graphs keep a NoOp
       // waiting on every weight's ReadVariableOp Identity, which hid the weights' Const from
-      // MarkConstantWeights). Not when the input is a pass-through itself, which this pass may
-      // remove after the control inputs were moved onto it.
-      const bool control_consumers = HasControlConsumers(n.name());
-      if (control_consumers && (src->op() == "Identity" || src->op() == "StopGradient" ||
-                                src->op() == "PreventGradient")) {
-        continue;
-      }
+      // MarkConstantWeights).
       const OpDef* op = OpOf(*src);
       DataTypeVector ins, outs;
       if (op == nullptr || !InOutTypesForNode(*src, *op, &ins, &outs).ok() ||

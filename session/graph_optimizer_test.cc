@@ -10,6 +10,7 @@
 #include "core/tensor_proto.h"
 #include "gmock/gmock.h"
 #include "graph/builder/ops.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "kernels/op_test_util.h"
 #include "session/session.h"
@@ -100,6 +101,31 @@ TEST(GraphOptimizerTest, RemovesIdentitiesNobodyNeeds) {
   EXPECT_EQ(Find(o.graph, "gate"), nullptr);
   EXPECT_THAT(Inputs(o.graph, "after"), ElementsAre("x", "^x"));
   EXPECT_NE(Find(o.graph, "ordered"), nullptr);
+}
+
+// Identities stored after their consumers (a GraphDef not in creation order): each consumer
+// ends up on the chain's source, control edges included.
+TEST(GraphOptimizerTest, RemovesIdentityChainsStoredOutOfOrder) {
+  GraphDef g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
+    node { name: "z" op: "Identity" input: "y" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "d" op: "Neg" input: "z" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
+    node { name: "c" op: "NoOp" input: "^y" }
+    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+  )pb", &g));
+  absl::flat_hash_map<std::string, std::string> devices;
+  for (const NodeDef& n : g.node()) devices[n.name()] = kTestCpuDevice;
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  GraphOptimizerOptions options;
+  options.cpu = cpu.get();
+  GraphOptimizerStats stats;
+  ASSERT_THAT(OptimizeGraph(options, &g, &devices, &stats), IsOk());
+  EXPECT_EQ(stats.identities_removed, 2);
+  EXPECT_THAT(Inputs(g, "d"), ElementsAre("x"));
+  EXPECT_THAT(Inputs(g, "c"), ElementsAre("^x"));
+  EXPECT_EQ(Find(g, "y"), nullptr);
+  EXPECT_EQ(Find(g, "z"), nullptr);
 }
 
 // Keras's frozen graphs read big weights through an Identity that a NoOp waits on: once it is
