@@ -167,7 +167,8 @@ TEST(HostBlockTest, BlocksAreUsableAcrossThreadsAndOutsideTheStatistics) {
   EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
 }
 
-TEST(HostBlockTest, SharedPtrHeadersComeFromHostBlocks) {
+// HostBlockAllocator as std::allocate_shared uses it (rebound to the control block's type).
+TEST(HostBlockTest, AllocateSharedWorksThroughHostBlockAllocator) {
   auto p = std::allocate_shared<std::pair<int64_t, int64_t>>(
       HostBlockAllocator<std::pair<int64_t, int64_t>>(), 3, 4);
   std::shared_ptr<std::pair<int64_t, int64_t>> q = p;

@@ -7,6 +7,7 @@
 //                    tensor: [3] vs. [2,4]" (channel dimension for NCHW).
 //   FillShapeOf:     InvalidArgument "dims must be a vector, got shape [2,2]", "value must be a
 //                    scalar, got shape [2]", "dims must be non-negative, got [2,-1]".
+//   CheckSoftmaxLogits: InvalidArgument "logits must have >= 1 dimension, got []".
 #ifndef RILL_KERNELS_KERNEL_SHAPES_H_
 #define RILL_KERNELS_KERNEL_SHAPES_H_
 
@@ -78,6 +79,13 @@ inline absl::StatusOr<BiasAddLayout> BiasAddLayoutOf(const TensorShape& value,
   const int64_t plane = layout.channels * layout.inner;
   layout.outer = plane == 0 ? 0 : value.num_elements() / plane;
   return layout;
+}
+
+// Softmax and LogSoftmax normalize along the last dimension, so their logits need one.
+inline absl::Status CheckSoftmaxLogits(const TensorShape& logits) {
+  if (logits.rank() >= 1) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("logits must have >= 1 dimension, got ", logits.DebugString()));
 }
 
 // Fill's output shape from its `dims` (int32/int64 vector) and `value` (scalar).

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/cwise_op.h"
 #include "kernels/kernel_registry.h"
 
@@ -52,10 +53,7 @@ class SoftmaxOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& logits = ctx.input(0);
     const TensorShape& shape = logits.shape();
-    if (shape.rank() < 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("logits must have >= 1 dimension, got ", shape.DebugString()));
-    }
+    RILL_RETURN_IF_ERROR(CheckSoftmaxLogits(shape));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     const int64_t n = shape.dim(shape.rank() - 1);
     if (out->NumElements() == 0) return absl::OkStatus();

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 #include "kernels/reduction_plan.h"
@@ -97,10 +98,7 @@ class SoftmaxGpuOp final : public GpuOpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& logits = ctx.input(0);
     const TensorShape& shape = logits.shape();
-    if (shape.rank() < 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("logits must have >= 1 dimension, got ", shape.DebugString()));
-    }
+    RILL_RETURN_IF_ERROR(CheckSoftmaxLogits(shape));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     if (shape.num_elements() == 0) return absl::OkStatus();
     const int64_t cols = shape.dim(shape.rank() - 1);
