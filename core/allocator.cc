@@ -13,8 +13,8 @@ namespace {
 
 // Small host buffers are recycled, by power-of-two size class from 64 bytes to 64 KiB: each
 // thread keeps up to kCachedPerClass per class, and passes batches to and from a process-wide
-// pool (bounded at kPoolBytesPerClass, 8 MiB, per class), so buffers made on one thread and freed on
-// another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
+// pool (bounded at kPoolBytesPerClass, 8 MiB, per class), so buffers made on one thread and freed
+// on another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
 // too. In a graph's steady state its outputs then come from the lists instead of glibc (the wide
 // graph's 1000 4 KiB MatMul outputs per run spent ~10 % of the run in malloc/free, heap
 // consolidation and page faults of trimmed memory). Off under AddressSanitizer and
@@ -129,8 +129,7 @@ std::string AllocatorStats::DebugString() const {
                                "\nMaxInUse: ", peak_bytes_in_use, "\nNumAllocs: ", num_allocs,
                                "\nMaxAllocSize: ", largest_alloc_size);
   if (bytes_reserved > 0) {
-    absl::StrAppend(&s, "\nReserved: ", bytes_reserved, "\nLargestFreeBlock: ",
-                    largest_free_block);
+    absl::StrAppend(&s, "\nReserved: ", bytes_reserved, "\nLargestFreeBlock: ", largest_free_block);
   }
   return s;
 }
@@ -191,8 +190,7 @@ void* AllocateHostBlock(size_t bytes) {
   const int size_class = kRecycleSmallBuffers ? SizeClass(bytes) : -1;
   if (size_class < 0) return std::malloc(bytes == 0 ? 1 : bytes);
   void* ptr = t_cache_gone ? nullptr : ThreadCache().Take(size_class);
-  if (ptr == nullptr &&
-      posix_memalign(&ptr, kCacheAlignment, kMinClassBytes << size_class) != 0) {
+  if (ptr == nullptr && posix_memalign(&ptr, kCacheAlignment, kMinClassBytes << size_class) != 0) {
     return nullptr;
   }
   return ptr;

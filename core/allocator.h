@@ -92,9 +92,13 @@ struct HostBlockAllocator {
   }
   void deallocate(T* p, size_t n) { FreeHostBlock(p, n * sizeof(T)); }
   template <typename U>
-  bool operator==(const HostBlockAllocator<U>&) const { return true; }
+  bool operator==(const HostBlockAllocator<U>&) const {
+    return true;
+  }
   template <typename U>
-  bool operator!=(const HostBlockAllocator<U>&) const { return false; }
+  bool operator!=(const HostBlockAllocator<U>&) const {
+    return false;
+  }
 };
 
 }  // namespace rill

@@ -16,9 +16,7 @@ void CancellationManager::StartCancel(absl::Status reason) {
   for (auto& [token, cb] : callbacks) cb();
 }
 
-bool CancellationManager::IsCancelled() const {
-  return cancelled_.load(std::memory_order_acquire);
-}
+bool CancellationManager::IsCancelled() const { return cancelled_.load(std::memory_order_acquire); }
 
 absl::Status CancellationManager::status() const {
   rill::MutexLock lock(&mu_);

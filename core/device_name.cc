@@ -12,17 +12,14 @@ namespace {
 
 constexpr absl::string_view kLocalJob = "localhost";
 
-bool IsAlpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsNameChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '_'; }
 
 // Consumes a letter followed by letters/digits/'_' up to (not including) the
 // first character in `terminators` or the end of input. Any other character
 // makes the whole parse fail.
-bool ConsumeIdentifier(absl::string_view* in, absl::string_view terminators,
-                       std::string* out) {
+bool ConsumeIdentifier(absl::string_view* in, absl::string_view terminators, std::string* out) {
   if (in->empty() || !IsAlpha((*in)[0])) return false;
   size_t i = 1;
   for (; i < in->size(); ++i) {
@@ -71,8 +68,7 @@ bool ConsumeOptionalNumber(absl::string_view* in, bool* has, int* value) {
 }
 
 absl::Status Malformed(absl::string_view name) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("Malformed device specification '", name, "'"));
+  return absl::InvalidArgumentError(absl::StrCat("Malformed device specification '", name, "'"));
 }
 
 bool ParseFull(absl::string_view in, DeviceName* p) {
@@ -92,8 +88,7 @@ bool ParseFull(absl::string_view in, DeviceName* p) {
       progress = true;
     }
     if (absl::ConsumePrefix(&in, "/replica:")) {
-      if (!ConsumeOptionalNumber(&in, &p->has_replica, &p->replica))
-        return false;
+      if (!ConsumeOptionalNumber(&in, &p->has_replica, &p->replica)) return false;
       progress = true;
     }
     if (absl::ConsumePrefix(&in, "/task:")) {
@@ -117,15 +112,13 @@ bool ParseFull(absl::string_view in, DeviceName* p) {
     }
     // Legacy spellings: /cpu:N, /CPU:N, /gpu:N, /GPU:N mean /device:CPU:N,
     // /device:GPU:N.
-    if (absl::ConsumePrefix(&in, "/cpu:") ||
-        absl::ConsumePrefix(&in, "/CPU:")) {
+    if (absl::ConsumePrefix(&in, "/cpu:") || absl::ConsumePrefix(&in, "/CPU:")) {
       p->has_type = true;
       p->type = "CPU";
       if (!ConsumeOptionalNumber(&in, &p->has_id, &p->id)) return false;
       progress = true;
     }
-    if (absl::ConsumePrefix(&in, "/gpu:") ||
-        absl::ConsumePrefix(&in, "/GPU:")) {
+    if (absl::ConsumePrefix(&in, "/gpu:") || absl::ConsumePrefix(&in, "/GPU:")) {
       p->has_type = true;
       p->type = "GPU";
       if (!ConsumeOptionalNumber(&in, &p->has_id, &p->id)) return false;
@@ -148,13 +141,13 @@ bool ParseLocal(absl::string_view in, DeviceName* p) {
 
 absl::Status Incompatible(absl::string_view what, const DeviceName& target,
                           const DeviceName& other) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Cannot merge devices with incompatible ", what, ": '",
-      DeviceNameToString(target), "' and '", DeviceNameToString(other), "'"));
+  return absl::InvalidArgumentError(absl::StrCat("Cannot merge devices with incompatible ", what,
+                                                 ": '", DeviceNameToString(target), "' and '",
+                                                 DeviceNameToString(other), "'"));
 }
 
-absl::Status MergeImpl(DeviceName* target, const DeviceName& other,
-                       bool allow_soft_placement, bool override_conflicts) {
+absl::Status MergeImpl(DeviceName* target, const DeviceName& other, bool allow_soft_placement,
+                       bool override_conflicts) {
   if (other.has_job) {
     if (target->has_job && target->job != other.job) {
       return Incompatible("jobs", *target, other);
@@ -206,21 +199,18 @@ absl::Status MergeImpl(DeviceName* target, const DeviceName& other,
   return absl::OkStatus();
 }
 
-std::string MakeName(absl::string_view job, int replica, int task,
-                     absl::string_view device) {
-  return absl::StrCat("/job:", job, "/replica:", replica, "/task:", task,
-                      device);
+std::string MakeName(absl::string_view job, int replica, int task, absl::string_view device) {
+  return absl::StrCat("/job:", job, "/replica:", replica, "/task:", task, device);
 }
 
 }  // namespace
 
 bool operator==(const DeviceName& a, const DeviceName& b) {
   return a.has_job == b.has_job && (!a.has_job || a.job == b.job) &&
-         a.has_replica == b.has_replica &&
-         (!a.has_replica || a.replica == b.replica) &&
+         a.has_replica == b.has_replica && (!a.has_replica || a.replica == b.replica) &&
          a.has_task == b.has_task && (!a.has_task || a.task == b.task) &&
-         a.has_type == b.has_type && (!a.has_type || a.type == b.type) &&
-         a.has_id == b.has_id && (!a.has_id || a.id == b.id);
+         a.has_type == b.has_type && (!a.has_type || a.type == b.type) && a.has_id == b.has_id &&
+         (!a.has_id || a.id == b.id);
 }
 
 absl::StatusOr<DeviceName> ParseDeviceName(absl::string_view name) {
@@ -261,8 +251,8 @@ std::string FullDeviceName(absl::string_view type, int id) {
   return FullDeviceName(kLocalJob, 0, 0, type, id);
 }
 
-std::string FullDeviceName(absl::string_view job, int replica, int task,
-                           absl::string_view type, int id) {
+std::string FullDeviceName(absl::string_view job, int replica, int task, absl::string_view type,
+                           int id) {
   return MakeName(job, replica, task, absl::StrCat("/device:", type, ":", id));
 }
 
@@ -270,15 +260,13 @@ std::string LegacyDeviceName(absl::string_view type, int id) {
   return LegacyDeviceName(kLocalJob, 0, 0, type, id);
 }
 
-std::string LegacyDeviceName(absl::string_view job, int replica, int task,
-                             absl::string_view type, int id) {
-  return MakeName(job, replica, task,
-                  absl::StrCat("/", absl::AsciiStrToLower(type), ":", id));
+std::string LegacyDeviceName(absl::string_view job, int replica, int task, absl::string_view type,
+                             int id) {
+  return MakeName(job, replica, task, absl::StrCat("/", absl::AsciiStrToLower(type), ":", id));
 }
 
 bool IsFullySpecified(const DeviceName& name) {
-  return name.has_job && name.has_replica && name.has_task && name.has_type &&
-         name.has_id;
+  return name.has_job && name.has_replica && name.has_task && name.has_type && name.has_id;
 }
 
 bool Matches(const DeviceName& pattern, const DeviceName& device) {
@@ -294,8 +282,7 @@ bool AreCompatible(const DeviceName& a, const DeviceName& b) {
   return true;
 }
 
-bool IsSpecification(const DeviceName& less_specific,
-                     const DeviceName& more_specific) {
+bool IsSpecification(const DeviceName& less_specific, const DeviceName& more_specific) {
   const DeviceName& l = less_specific;
   const DeviceName& m = more_specific;
   if (l.has_job && (!m.has_job || l.job != m.job)) return false;
@@ -307,9 +294,8 @@ bool IsSpecification(const DeviceName& less_specific,
 }
 
 bool IsSameAddressSpace(const DeviceName& a, const DeviceName& b) {
-  return a.has_job && b.has_job && a.job == b.job && a.has_replica &&
-         b.has_replica && a.replica == b.replica && a.has_task && b.has_task &&
-         a.task == b.task;
+  return a.has_job && b.has_job && a.job == b.job && a.has_replica && b.has_replica &&
+         a.replica == b.replica && a.has_task && b.has_task && a.task == b.task;
 }
 
 absl::Status MergeDeviceNames(DeviceName* target, const DeviceName& other,
@@ -318,8 +304,7 @@ absl::Status MergeDeviceNames(DeviceName* target, const DeviceName& other,
                    /*override_conflicts=*/false);
 }
 
-absl::Status MergeOverrideDeviceNames(DeviceName* target,
-                                      const DeviceName& other) {
+absl::Status MergeOverrideDeviceNames(DeviceName* target, const DeviceName& other) {
   return MergeImpl(target, other, /*allow_soft_placement=*/true,
                    /*override_conflicts=*/true);
 }
@@ -337,9 +322,8 @@ bool DeviceOrderLess(int a_priority, absl::string_view a_name, int b_priority,
 }
 
 bool DeviceOrderLess(const DeviceName& a, const DeviceName& b) {
-  return DeviceOrderLess(
-      DeviceTypePriority(a.has_type ? a.type : ""), DeviceNameToString(a),
-      DeviceTypePriority(b.has_type ? b.type : ""), DeviceNameToString(b));
+  return DeviceOrderLess(DeviceTypePriority(a.has_type ? a.type : ""), DeviceNameToString(a),
+                         DeviceTypePriority(b.has_type ? b.type : ""), DeviceNameToString(b));
 }
 
 }  // namespace rill

@@ -61,9 +61,7 @@ struct DeviceName {
 // True iff `a` and `b` set the same components with the same values (unset
 // values are ignored).
 bool operator==(const DeviceName& a, const DeviceName& b);
-inline bool operator!=(const DeviceName& a, const DeviceName& b) {
-  return !(a == b);
-}
+inline bool operator!=(const DeviceName& a, const DeviceName& b) { return !(a == b); }
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -113,8 +111,8 @@ std::string DeviceNameToString(const DeviceName& name);
 std::string FullDeviceName(absl::string_view type, int id);
 
 // "/job:JOB/replica:REPLICA/task:TASK/device:TYPE:ID".
-std::string FullDeviceName(absl::string_view job, int replica, int task,
-                           absl::string_view type, int id);
+std::string FullDeviceName(absl::string_view job, int replica, int task, absl::string_view type,
+                           int id);
 
 // Legacy alias of a local device, with the type lower-cased:
 // LegacyDeviceName("GPU", 1) == "/job:localhost/replica:0/task:0/gpu:1". A
@@ -123,8 +121,8 @@ std::string FullDeviceName(absl::string_view job, int replica, int task,
 std::string LegacyDeviceName(absl::string_view type, int id);
 
 // "/job:JOB/replica:REPLICA/task:TASK/<lower-cased type>:ID".
-std::string LegacyDeviceName(absl::string_view job, int replica, int task,
-                             absl::string_view type, int id);
+std::string LegacyDeviceName(absl::string_view job, int replica, int task, absl::string_view type,
+                             int id);
 
 // ---------------------------------------------------------------------------
 // Relations between (partial) names. All total, no errors.
@@ -146,8 +144,7 @@ bool AreCompatible(const DeviceName& a, const DeviceName& b);
 // True iff every component set in `less_specific` is also set in
 // `more_specific` with the same value (TensorFlow's IsSpecification). Same test
 // as Matches, for two partial names.
-bool IsSpecification(const DeviceName& less_specific,
-                     const DeviceName& more_specific);
+bool IsSpecification(const DeviceName& less_specific, const DeviceName& more_specific);
 
 // True iff `a` and `b` both set job, replica and task, with equal values (same
 // process).
@@ -180,8 +177,7 @@ absl::Status MergeDeviceNames(DeviceName* target, const DeviceName& other,
 // assigned a device). A type override keeps target's id unless `other` sets
 // one. Errors: job / replica / task conflicts are still InvalidArgument, with
 // the texts above.
-absl::Status MergeOverrideDeviceNames(DeviceName* target,
-                                      const DeviceName& other);
+absl::Status MergeOverrideDeviceNames(DeviceName* target, const DeviceName& other);
 
 // ---------------------------------------------------------------------------
 // Ordering

@@ -28,8 +28,7 @@ using ::testing::HasSubstr;
 constexpr int kUnset = -1;
 
 // Builds a DeviceName; nullptr / kUnset leave a component unset.
-DeviceName Make(const char* job, int replica, int task, const char* type,
-                int id) {
+DeviceName Make(const char* job, int replica, int task, const char* type, int id) {
   DeviceName n;
   if (job != nullptr) {
     n.has_job = true;
@@ -81,10 +80,8 @@ TEST(ParseDeviceNameTest, AcceptsEveryDocumentedForm) {
       {"", DeviceName()},
       {"/", DeviceName()},
       // Full, canonical.
-      {"/job:localhost/replica:0/task:0/device:GPU:1",
-       Make("localhost", 0, 0, "GPU", 1)},
-      {"/job:localhost/replica:0/task:0/device:CPU:0",
-       Make("localhost", 0, 0, "CPU", 0)},
+      {"/job:localhost/replica:0/task:0/device:GPU:1", Make("localhost", 0, 0, "GPU", 1)},
+      {"/job:localhost/replica:0/task:0/device:CPU:0", Make("localhost", 0, 0, "CPU", 0)},
       // Partial names, any subset.
       {"/device:GPU:1", Type("GPU", 1)},
       {"/job:worker/task:3", Make("worker", kUnset, 3, nullptr, kUnset)},
@@ -112,10 +109,8 @@ TEST(ParseDeviceNameTest, AcceptsEveryDocumentedForm) {
       {"/GPU:1", Type("GPU", 1)},
       {"/cpu:*", Type("CPU")},
       {"/gpu:*", Type("GPU")},
-      {"/job:localhost/replica:0/task:0/cpu:0",
-       Make("localhost", 0, 0, "CPU", 0)},
-      {"/job:localhost/replica:0/task:0/gpu:1",
-       Make("localhost", 0, 0, "GPU", 1)},
+      {"/job:localhost/replica:0/task:0/cpu:0", Make("localhost", 0, 0, "CPU", 0)},
+      {"/job:localhost/replica:0/task:0/gpu:1", Make("localhost", 0, 0, "GPU", 1)},
       // After /device: the type is kept verbatim.
       {"/device:gpu:0", Type("gpu", 0)},
       {"/device:cpu:0", Type("cpu", 0)},
@@ -206,9 +201,8 @@ TEST(ParseDeviceNameTest, RejectsMalformedWithExactMessage) {
         << input;
   }
   // The message quotes the device so callers can prepend or append the node.
-  EXPECT_THAT(
-      ParseDeviceName("/job:a-b"),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'/job:a-b'")));
+  EXPECT_THAT(ParseDeviceName("/job:a-b"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'/job:a-b'")));
 }
 
 TEST(ParseLocalDeviceNameTest, AcceptsTypeColonId) {
@@ -226,9 +220,9 @@ TEST(ParseLocalDeviceNameTest, AcceptsTypeColonId) {
 }
 
 TEST(ParseLocalDeviceNameTest, RejectsEverythingElse) {
-  const char* const kCases[] = {
-      "",   "GPU", "GPU:",    "GPU:*",  "/device:GPU:0", "/gpu:0", "GPU:0/",
-      ":0", "0:0", "GPU:0:1", "GPU:-1", "G-U:0",         "GPU :0", "GPU:0 "};
+  const char* const kCases[] = {"",       "GPU",    "GPU:",   "GPU:*", "/device:GPU:0",
+                                "/gpu:0", "GPU:0/", ":0",     "0:0",   "GPU:0:1",
+                                "GPU:-1", "G-U:0",  "GPU :0", "GPU:0 "};
   for (const char* input : kCases) {
     EXPECT_THAT(ParseLocalDeviceName(input),
                 StatusIs(absl::StatusCode::kInvalidArgument, Malformed(input)))
@@ -241,8 +235,7 @@ TEST(ParseFullOrLocalDeviceNameTest, TriesFullThenLocal) {
   absl::StatusOr<DeviceName> local = ParseFullOrLocalDeviceName("GPU:1");
   ASSERT_THAT(local, IsOk());
   EXPECT_EQ(*local, Type("GPU", 1));
-  absl::StatusOr<DeviceName> full =
-      ParseFullOrLocalDeviceName("/job:a/device:CPU:0");
+  absl::StatusOr<DeviceName> full = ParseFullOrLocalDeviceName("/job:a/device:CPU:0");
   ASSERT_THAT(full, IsOk());
   EXPECT_EQ(*full, Make("a", kUnset, kUnset, "CPU", 0));
   EXPECT_THAT(ParseFullOrLocalDeviceName("junk"),
@@ -267,13 +260,11 @@ TEST(DeviceNameToStringTest, PrintsSetComponentsInCanonicalOrder) {
       {"/device:GPU:*", "/device:GPU:*"},
       {"/job:*/device:GPU:*", "/device:GPU:*"},
       {"/device:gpu:0", "/device:gpu:0"},
-      {"/device:GPU:1/task:2/job:w/replica:3",
-       "/job:w/replica:3/task:2/device:GPU:1"},
+      {"/device:GPU:1/task:2/job:w/replica:3", "/job:w/replica:3/task:2/device:GPU:1"},
       {"/task:3/job:worker", "/job:worker/task:3"},
       {"/replica:0", "/replica:0"},
       {"/replica:007", "/replica:7"},
-      {"/job:localhost/replica:0/task:0/gpu:1",
-       "/job:localhost/replica:0/task:0/device:GPU:1"},
+      {"/job:localhost/replica:0/task:0/gpu:1", "/job:localhost/replica:0/task:0/device:GPU:1"},
       {"/job:localhost/replica:0/task:0/device:CPU:0",
        "/job:localhost/replica:0/task:0/device:CPU:0"},
       {"/job:a/job:b/gpu:0/cpu:1", "/job:b/device:CPU:1"},
@@ -286,28 +277,19 @@ TEST(DeviceNameToStringTest, PrintsSetComponentsInCanonicalOrder) {
   }
   // An id without a type is not printed.
   EXPECT_EQ(DeviceNameToString(MustParse("/device:*:3")), "");
-  EXPECT_EQ(DeviceNameToString(Make("j", 1, 2, nullptr, 3)),
-            "/job:j/replica:1/task:2");
+  EXPECT_EQ(DeviceNameToString(Make("j", 1, 2, nullptr, 3)), "/job:j/replica:1/task:2");
 }
 
 TEST(DeviceNameToStringTest, FullAndLegacyNames) {
-  EXPECT_EQ(FullDeviceName("GPU", 1),
-            "/job:localhost/replica:0/task:0/device:GPU:1");
-  EXPECT_EQ(FullDeviceName("CPU", 0),
-            "/job:localhost/replica:0/task:0/device:CPU:0");
-  EXPECT_EQ(FullDeviceName("worker", 1, 2, "GPU", 3),
-            "/job:worker/replica:1/task:2/device:GPU:3");
-  EXPECT_EQ(LegacyDeviceName("GPU", 1),
-            "/job:localhost/replica:0/task:0/gpu:1");
-  EXPECT_EQ(LegacyDeviceName("CPU", 0),
-            "/job:localhost/replica:0/task:0/cpu:0");
-  EXPECT_EQ(LegacyDeviceName("ps", 0, 4, "XLA_GPU", 2),
-            "/job:ps/replica:0/task:4/xla_gpu:2");
+  EXPECT_EQ(FullDeviceName("GPU", 1), "/job:localhost/replica:0/task:0/device:GPU:1");
+  EXPECT_EQ(FullDeviceName("CPU", 0), "/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(FullDeviceName("worker", 1, 2, "GPU", 3), "/job:worker/replica:1/task:2/device:GPU:3");
+  EXPECT_EQ(LegacyDeviceName("GPU", 1), "/job:localhost/replica:0/task:0/gpu:1");
+  EXPECT_EQ(LegacyDeviceName("CPU", 0), "/job:localhost/replica:0/task:0/cpu:0");
+  EXPECT_EQ(LegacyDeviceName("ps", 0, 4, "XLA_GPU", 2), "/job:ps/replica:0/task:4/xla_gpu:2");
   // The full name and its legacy alias name the same device.
-  EXPECT_EQ(MustParse(LegacyDeviceName("GPU", 1)),
-            MustParse(FullDeviceName("GPU", 1)));
-  EXPECT_EQ(MustParse(LegacyDeviceName("CPU", 7)),
-            Make("localhost", 0, 0, "CPU", 7));
+  EXPECT_EQ(MustParse(LegacyDeviceName("GPU", 1)), MustParse(FullDeviceName("GPU", 1)));
+  EXPECT_EQ(MustParse(LegacyDeviceName("CPU", 7)), Make("localhost", 0, 0, "CPU", 7));
   EXPECT_TRUE(IsFullySpecified(MustParse(FullDeviceName("GPU", 10))));
 }
 
@@ -338,11 +320,9 @@ struct RelationCase {
 };
 
 TEST(DeviceNameRelationTest, IsFullySpecified) {
-  EXPECT_TRUE(
-      IsFullySpecified(MustParse("/job:a/replica:0/task:1/device:GPU:0")));
+  EXPECT_TRUE(IsFullySpecified(MustParse("/job:a/replica:0/task:1/device:GPU:0")));
   EXPECT_TRUE(IsFullySpecified(MustParse("/job:a/replica:0/task:1/cpu:0")));
-  EXPECT_FALSE(
-      IsFullySpecified(MustParse("/job:a/replica:0/task:1/device:GPU")));
+  EXPECT_FALSE(IsFullySpecified(MustParse("/job:a/replica:0/task:1/device:GPU")));
   EXPECT_FALSE(IsFullySpecified(MustParse("/replica:0/task:1/device:GPU:0")));
   EXPECT_FALSE(IsFullySpecified(MustParse("")));
 }
@@ -372,8 +352,7 @@ TEST(DeviceNameRelationTest, MatchesConcreteDevice) {
       {"/job:a", "/device:GPU:1", false},
   };
   for (const RelationCase& c : kCases) {
-    EXPECT_EQ(Matches(MustParse(c.a), MustParse(c.b)), c.expected)
-        << c.a << " vs " << c.b;
+    EXPECT_EQ(Matches(MustParse(c.a), MustParse(c.b)), c.expected) << c.a << " vs " << c.b;
   }
 }
 
@@ -395,8 +374,7 @@ TEST(DeviceNameRelationTest, IsSpecification) {
       {"/job:a/device:GPU:0", "/job:a/device:GPU:0", true},
   };
   for (const RelationCase& c : kCases) {
-    EXPECT_EQ(IsSpecification(MustParse(c.a), MustParse(c.b)), c.expected)
-        << c.a << " vs " << c.b;
+    EXPECT_EQ(IsSpecification(MustParse(c.a), MustParse(c.b)), c.expected) << c.a << " vs " << c.b;
   }
 }
 
@@ -415,17 +393,14 @@ TEST(DeviceNameRelationTest, AreCompatibleIsSymmetric) {
       {"/device:*:0", "/device:CPU:1", false},
   };
   for (const RelationCase& c : kCases) {
-    EXPECT_EQ(AreCompatible(MustParse(c.a), MustParse(c.b)), c.expected)
-        << c.a << " vs " << c.b;
-    EXPECT_EQ(AreCompatible(MustParse(c.b), MustParse(c.a)), c.expected)
-        << c.b << " vs " << c.a;
+    EXPECT_EQ(AreCompatible(MustParse(c.a), MustParse(c.b)), c.expected) << c.a << " vs " << c.b;
+    EXPECT_EQ(AreCompatible(MustParse(c.b), MustParse(c.a)), c.expected) << c.b << " vs " << c.a;
   }
 }
 
 TEST(DeviceNameRelationTest, IsSameAddressSpace) {
   const RelationCase kCases[] = {
-      {"/job:a/replica:0/task:1/device:GPU:0",
-       "/job:a/replica:0/task:1/device:CPU:0", true},
+      {"/job:a/replica:0/task:1/device:GPU:0", "/job:a/replica:0/task:1/device:CPU:0", true},
       {"/job:a/replica:0/task:1", "/job:a/replica:0/task:1", true},
       {"/job:a/replica:0/task:1", "/job:a/replica:0/task:2", false},
       {"/job:a/replica:0/task:1", "/job:b/replica:0/task:1", false},
@@ -454,22 +429,19 @@ struct MergeCase {
 TEST(MergeDeviceNamesTest, MergesAndReportsConflicts) {
   const MergeCase kCases[] = {
       // No conflict: every component set in `other` is copied.
-      {"", "/job:a/replica:1/task:2/device:GPU:3", false,
-       "/job:a/replica:1/task:2/device:GPU:3", true},
+      {"", "/job:a/replica:1/task:2/device:GPU:3", false, "/job:a/replica:1/task:2/device:GPU:3",
+       true},
       {"/job:a", "/device:GPU:0", false, "/job:a/device:GPU:0", true},
       {"/device:GPU", "/device:GPU:1", false, "/device:GPU:1", true},
       {"/device:GPU:1", "/device:GPU", false, "/device:GPU:1", true},
       {"/device:GPU:1", "", false, "/device:GPU:1", true},
       {"/gpu:0", "/device:GPU:0", false, "/device:GPU:0", true},
-      {"/job:a/task:1", "/job:a/replica:0", true, "/job:a/replica:0/task:1",
-       true},
+      {"/job:a/task:1", "/job:a/replica:0", true, "/job:a/replica:0/task:1", true},
       // job / replica / task conflicts fail even with soft placement.
       {"/job:a", "/job:b", false,
-       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'",
-       false},
+       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'", false},
       {"/job:a", "/job:b", true,
-       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'",
-       false},
+       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'", false},
       {"/replica:0", "/replica:1", false,
        "Cannot merge devices with incompatible replicas: '/replica:0' and "
        "'/replica:1'",
@@ -494,8 +466,7 @@ TEST(MergeDeviceNamesTest, MergesAndReportsConflicts) {
        false},
       {"/job:a/device:GPU:0", "/device:CPU:0", true, "/job:a", true},
       {"/device:GPU:0", "/device:CPU", true, "", true},
-      {"/device:GPU", "/device:CPU:1", true, "",
-       true},  // The id is not merged either.
+      {"/device:GPU", "/device:CPU:1", true, "", true},  // The id is not merged either.
       {"/device:GPU:0", "/device:gpu:0", false,
        "Cannot merge devices with incompatible types: '/device:GPU:0' and "
        "'/device:gpu:0'",
@@ -506,8 +477,7 @@ TEST(MergeDeviceNamesTest, MergesAndReportsConflicts) {
        "'/device:GPU:1'",
        false},
       {"/device:GPU:0", "/device:GPU:1", true, "/device:GPU:*", true},
-      {"/job:a/gpu:0", "/task:2/gpu:1", true, "/job:a/task:2/device:GPU:*",
-       true},
+      {"/job:a/gpu:0", "/task:2/gpu:1", true, "/job:a/task:2/device:GPU:*", true},
       // The message shows the target as merged so far (job/replica/task already
       // copied).
       {"/job:a/device:GPU:0", "/task:3/device:GPU:1", false,
@@ -518,16 +488,14 @@ TEST(MergeDeviceNamesTest, MergesAndReportsConflicts) {
   };
   for (const MergeCase& c : kCases) {
     DeviceName target = MustParse(c.target);
-    const absl::Status s =
-        MergeDeviceNames(&target, MustParse(c.other), c.allow_soft_placement);
-    const std::string label = std::string(c.target) + " + " + c.other +
-                              (c.allow_soft_placement ? " (soft)" : "");
+    const absl::Status s = MergeDeviceNames(&target, MustParse(c.other), c.allow_soft_placement);
+    const std::string label =
+        std::string(c.target) + " + " + c.other + (c.allow_soft_placement ? " (soft)" : "");
     if (c.ok) {
       EXPECT_THAT(s, IsOk()) << label;
       EXPECT_EQ(DeviceNameToString(target), c.result) << label;
     } else {
-      EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, c.result))
-          << label;
+      EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, c.result)) << label;
     }
   }
 }
@@ -541,45 +509,37 @@ TEST(MergeDeviceNamesTest, SoftTypeConflictClearsTypeAndId) {
 
 TEST(MergeDeviceNamesTest, ErrorLeavesEarlierComponentsMerged) {
   DeviceName target = MustParse("/job:a/device:GPU:0");
-  EXPECT_THAT(
-      MergeDeviceNames(&target, MustParse("/task:3/device:CPU:0"), false),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("incompatible types")));
+  EXPECT_THAT(MergeDeviceNames(&target, MustParse("/task:3/device:CPU:0"), false),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("incompatible types")));
   EXPECT_EQ(target, Make("a", kUnset, 3, "GPU", 0));
 }
 
 TEST(MergeOverrideDeviceNamesTest, OtherWinsTypeAndIdConflicts) {
   const MergeCase kCases[] = {
       {"/device:GPU:0", "/device:CPU:1", true, "/device:CPU:1", true},
-      {"/device:GPU:0", "/device:CPU", true, "/device:CPU:0",
-       true},  // Keeps target's id.
+      {"/device:GPU:0", "/device:CPU", true, "/device:CPU:0", true},  // Keeps target's id.
       {"/device:GPU:0", "/device:GPU:1", true, "/device:GPU:1", true},
-      {"/job:a/device:GPU", "/replica:0/device:GPU:2", true,
-       "/job:a/replica:0/device:GPU:2", true},
+      {"/job:a/device:GPU", "/replica:0/device:GPU:2", true, "/job:a/replica:0/device:GPU:2", true},
       {"", "/job:localhost/replica:0/task:0/device:CPU:0", true,
        "/job:localhost/replica:0/task:0/device:CPU:0", true},
       {"/job:a", "/job:b", true,
-       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'",
-       false},
+       "Cannot merge devices with incompatible jobs: '/job:a' and '/job:b'", false},
       {"/replica:0", "/replica:2", true,
        "Cannot merge devices with incompatible replicas: '/replica:0' and "
        "'/replica:2'",
        false},
       {"/task:0", "/task:2", true,
-       "Cannot merge devices with incompatible tasks: '/task:0' and '/task:2'",
-       false},
+       "Cannot merge devices with incompatible tasks: '/task:0' and '/task:2'", false},
   };
   for (const MergeCase& c : kCases) {
     DeviceName target = MustParse(c.target);
-    const absl::Status s =
-        MergeOverrideDeviceNames(&target, MustParse(c.other));
+    const absl::Status s = MergeOverrideDeviceNames(&target, MustParse(c.other));
     const std::string label = std::string(c.target) + " + " + c.other;
     if (c.ok) {
       EXPECT_THAT(s, IsOk()) << label;
       EXPECT_EQ(DeviceNameToString(target), c.result) << label;
     } else {
-      EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, c.result))
-          << label;
+      EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument, c.result)) << label;
     }
   }
 }
@@ -596,26 +556,18 @@ TEST(DeviceOrderTest, TypePriorities) {
 
 TEST(DeviceOrderTest, PriorityThenNameAsString) {
   std::vector<DeviceName> devices;
-  for (const auto& [type, id] :
-       std::vector<std::pair<const char*, int>>{{"CPU", 1},
-                                                {"GPU", 2},
-                                                {"XLA_CPU", 0},
-                                                {"GPU", 10},
-                                                {"CPU", 0},
-                                                {"GPU", 1}}) {
+  for (const auto& [type, id] : std::vector<std::pair<const char*, int>>{
+           {"CPU", 1}, {"GPU", 2}, {"XLA_CPU", 0}, {"GPU", 10}, {"CPU", 0}, {"GPU", 1}}) {
     devices.push_back(MustParse(FullDeviceName(type, id)));
   }
   std::sort(devices.begin(), devices.end(),
-            [](const DeviceName& a, const DeviceName& b) {
-              return DeviceOrderLess(a, b);
-            });
+            [](const DeviceName& a, const DeviceName& b) { return DeviceOrderLess(a, b); });
   std::vector<std::string> names;
   for (const DeviceName& d : devices) names.push_back(DeviceNameToString(d));
   EXPECT_THAT(names,
-              ::testing::ElementsAre(
-                  FullDeviceName("GPU", 1), FullDeviceName("GPU", 10),
-                  FullDeviceName("GPU", 2), FullDeviceName("CPU", 0),
-                  FullDeviceName("CPU", 1), FullDeviceName("XLA_CPU", 0)));
+              ::testing::ElementsAre(FullDeviceName("GPU", 1), FullDeviceName("GPU", 10),
+                                     FullDeviceName("GPU", 2), FullDeviceName("CPU", 0),
+                                     FullDeviceName("CPU", 1), FullDeviceName("XLA_CPU", 0)));
 }
 
 TEST(DeviceOrderTest, GpuTenSortsBeforeGpuTwo) {

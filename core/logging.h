@@ -106,34 +106,33 @@ bool LogEnabled(LogSeverity severity);
 }  // namespace logging_internal
 }  // namespace rill
 
-#define RILL_LOG_INTERNAL_(severity)                                               \
-  !::rill::logging_internal::LogEnabled(severity)                                  \
-      ? (void)0                                                                    \
-      : ::rill::logging_internal::Voidify() &                                      \
+#define RILL_LOG_INTERNAL_(severity)              \
+  !::rill::logging_internal::LogEnabled(severity) \
+      ? (void)0                                   \
+      : ::rill::logging_internal::Voidify() &     \
             ::rill::logging_internal::LogMessage(__FILE__, __LINE__, severity).stream()
 
 #define RILL_LOG_INTERNAL_INFO RILL_LOG_INTERNAL_(::rill::LogSeverity::kInfo)
 #define RILL_LOG_INTERNAL_WARNING RILL_LOG_INTERNAL_(::rill::LogSeverity::kWarning)
 #define RILL_LOG_INTERNAL_ERROR RILL_LOG_INTERNAL_(::rill::LogSeverity::kError)
-#define RILL_LOG_INTERNAL_FATAL ::rill::logging_internal::LogMessageFatal(__FILE__, __LINE__).stream()
+#define RILL_LOG_INTERNAL_FATAL \
+  ::rill::logging_internal::LogMessageFatal(__FILE__, __LINE__).stream()
 
 // RILL_LOG(INFO|WARNING|ERROR|FATAL) << ...;
 #define RILL_LOG(severity) RILL_LOG_INTERNAL_##severity
 
 // RILL_VLOG(n) << ...;  logged at INFO when RILL_CPP_MIN_VLOG_LEVEL >= n.
-#define RILL_VLOG(level)                                                                   \
-  !(::rill::logging_internal::LogEnabled(::rill::LogSeverity::kInfo) &&                    \
-    ::rill::VlogIsOn(level))                                                               \
-      ? (void)0                                                                            \
-      : ::rill::logging_internal::Voidify() &                                              \
-            ::rill::logging_internal::LogMessage(__FILE__, __LINE__,                       \
-                                                 ::rill::LogSeverity::kInfo)               \
+#define RILL_VLOG(level)                                                                         \
+  !(::rill::logging_internal::LogEnabled(::rill::LogSeverity::kInfo) && ::rill::VlogIsOn(level)) \
+      ? (void)0                                                                                  \
+      : ::rill::logging_internal::Voidify() &                                                    \
+            ::rill::logging_internal::LogMessage(__FILE__, __LINE__, ::rill::LogSeverity::kInfo) \
                 .stream()
 
 // RILL_CHECK(cond) << ...;  when `cond` is false, writes "Check failed: cond <message>" as a
 // FATAL line and aborts. `cond` is evaluated exactly once; the message only on failure.
-#define RILL_CHECK(condition)                                         \
-  while (ABSL_PREDICT_FALSE(!(condition)))                            \
+#define RILL_CHECK(condition)                                            \
+  while (ABSL_PREDICT_FALSE(!(condition)))                               \
   ::rill::logging_internal::LogMessageFatal(__FILE__, __LINE__).stream() \
       << "Check failed: " #condition " "
 

@@ -1,5 +1,4 @@
 #include "core/logging.h"
-#include "core/mutex.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -172,7 +172,8 @@ using LoggingDeathTest = LoggingTest;
 TEST_F(LoggingDeathTest, FailedCheckAbortsWithMessage) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   SetLogSinkForTesting(nullptr);
-  EXPECT_DEATH(RILL_CHECK(1 + 1 == 3) << "math is " << "broken",
+  EXPECT_DEATH(RILL_CHECK(1 + 1 == 3) << "math is "
+                                      << "broken",
                R"(F[0-9]{4} [0-9:.]+ [0-9]+ logging_test\.cc:[0-9]+\] )"
                R"(Check failed: 1 \+ 1 == 3 math is broken)");
 }

@@ -9,8 +9,7 @@
 
 // libgomp's entry point for a parallel region (what GCC emits for `#pragma omp parallel`),
 // called directly so no -fopenmp is needed whichever compiler builds this file.
-extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads,
-                              unsigned flags);
+extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
 
 namespace rill {
 

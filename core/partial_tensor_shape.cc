@@ -15,8 +15,8 @@ absl::StatusOr<PartialTensorShape> PartialTensorShape::FromProto(const TensorSha
   std::vector<int64_t> dims;
   for (const auto& d : proto.dim()) {
     if (d.size() < -1) {
-      return absl::InvalidArgumentError(absl::StrCat("Shape has dimension ", d.size(),
-                                                     "; dims must be >= 0, or -1 for unknown"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape has dimension ", d.size(), "; dims must be >= 0, or -1 for unknown"));
     }
     dims.push_back(d.size());
   }
@@ -51,9 +51,11 @@ void PartialTensorShape::AsProto(TensorShapeProto* proto) const {
 
 std::string PartialTensorShape::DebugString() const {
   if (!known_rank_) return "<unknown>";
-  return absl::StrCat("[", absl::StrJoin(dims_, ",", [](std::string* out, int64_t d) {
-                        absl::StrAppend(out, d < 0 ? "?" : absl::StrCat(d));
-                      }),
+  return absl::StrCat("[",
+                      absl::StrJoin(dims_, ",",
+                                    [](std::string* out, int64_t d) {
+                                      absl::StrAppend(out, d < 0 ? "?" : absl::StrCat(d));
+                                    }),
                       "]");
 }
 

@@ -40,9 +40,9 @@ TEST(PartialTensorShapeTest, FromProtoValidates) {
   TensorShapeProto bad;
   bad.set_unknown_rank(true);
   bad.add_dim()->set_size(1);
-  EXPECT_THAT(PartialTensorShape::FromProto(bad),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Shape with unknown_rank must not list dims"));
+  EXPECT_THAT(
+      PartialTensorShape::FromProto(bad),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Shape with unknown_rank must not list dims"));
 }
 
 }  // namespace

@@ -44,9 +44,9 @@ class ResourceMgr {
     auto it = resources_.find(key);
     if (it != resources_.end()) {
       if (it->second.type != std::type_index(typeid(T))) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Resource ", container, "/", name, " exists with a different type (",
-            it->second.type.name(), ")"));
+        return absl::InvalidArgumentError(absl::StrCat("Resource ", container, "/", name,
+                                                       " exists with a different type (",
+                                                       it->second.type.name(), ")"));
       }
       return std::static_pointer_cast<T>(it->second.resource);
     }

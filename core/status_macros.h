@@ -13,10 +13,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-#define RILL_RETURN_IF_ERROR(expr)                  \
-  do {                                              \
-    ::absl::Status rill_status_ = (expr);           \
-    if (!rill_status_.ok()) return rill_status_;    \
+#define RILL_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::absl::Status rill_status_ = (expr);        \
+    if (!rill_status_.ok()) return rill_status_; \
   } while (0)
 
 #define RILL_STATUS_CONCAT_INNER_(a, b) a##b

@@ -34,8 +34,7 @@ MATCHER_P2(StatusIs, code, message_matcher,
     *result_listener << "whose status is " << s;
     return false;
   }
-  return ::testing::ExplainMatchResult(message_matcher, std::string(s.message()),
-                                       result_listener);
+  return ::testing::ExplainMatchResult(message_matcher, std::string(s.message()), result_listener);
 }
 
 // Matches an OK Status or StatusOr.
@@ -59,9 +58,8 @@ MATCHER_P(IsOkAndHolds, value_matcher, "is OK and holds a matching value") {
 #define RILL_ASSERT_OK(expr) ASSERT_THAT((expr), ::rill::IsOk())
 #define RILL_EXPECT_OK(expr) EXPECT_THAT((expr), ::rill::IsOk())
 
-#define RILL_ASSERT_OK_AND_ASSIGN(lhs, rexpr)                                       \
-  RILL_ASSERT_OK_AND_ASSIGN_IMPL_(RILL_MATCHERS_CONCAT_(rill_sor_, __LINE__), lhs, \
-                                  rexpr)
+#define RILL_ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
+  RILL_ASSERT_OK_AND_ASSIGN_IMPL_(RILL_MATCHERS_CONCAT_(rill_sor_, __LINE__), lhs, rexpr)
 #define RILL_MATCHERS_CONCAT_INNER_(a, b) a##b
 #define RILL_MATCHERS_CONCAT_(a, b) RILL_MATCHERS_CONCAT_INNER_(a, b)
 #define RILL_ASSERT_OK_AND_ASSIGN_IMPL_(statusor, lhs, rexpr) \

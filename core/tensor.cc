@@ -37,9 +37,12 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape) {
 
 static size_t ElementBytes(DataType dtype) {
   switch (BaseType(dtype)) {
-    case DT_STRING: return sizeof(std::string);
-    case DT_VARIANT: return sizeof(Variant);
-    default: return DataTypeSize(dtype);
+    case DT_STRING:
+      return sizeof(std::string);
+    case DT_VARIANT:
+      return sizeof(Variant);
+    default:
+      return DataTypeSize(dtype);
   }
 }
 
@@ -103,9 +106,9 @@ size_t Tensor::TotalBytes() const {
 
 absl::StatusOr<Tensor> Tensor::Reshaped(const TensorShape& shape) const {
   if (shape.num_elements() != NumElements()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cannot reshape a tensor with ", NumElements(), " elements to shape ",
-                     shape.DebugString(), " (", shape.num_elements(), " elements)"));
+    return absl::InvalidArgumentError(absl::StrCat("Cannot reshape a tensor with ", NumElements(),
+                                                   " elements to shape ", shape.DebugString(), " (",
+                                                   shape.num_elements(), " elements)"));
   }
   Tensor t = *this;
   t.shape_ = shape;
@@ -155,8 +158,8 @@ namespace {
 
 // Renders dims [d, rank) of `t` starting at element `offset` (print_v2 style).
 template <typename T>
-void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t offset,
-              int summarize, std::string* out) {
+void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t offset, int summarize,
+              std::string* out) {
   const int rank = shape.rank();
   const int64_t n = shape.dim(d);
   int64_t stride = 1;

@@ -132,8 +132,8 @@ class Tensor {
 
   // "Tensor<type: float shape: [2,2] values: [1 2][3 4]>", first `max_entries` values.
   std::string DebugString(int max_entries = 6) const;
-  // The values only, as TensorFlow summarizes them: "1 2 3" for vectors, "[1 2][3 4]" for matrices; used by
-  // DebugString and tests.
+  // The values only, as TensorFlow summarizes them: "1 2 3" for vectors, "[1 2][3 4]" for matrices;
+  // used by DebugString and tests.
   std::string SummarizeValues(int max_entries) const;
   // TensorFlow's print_v2 rendering (tf.print, tf.strings.format): numpy-like nested brackets,
   // "[1 2 3]", rows on new lines ("[[1 2]\n [3 4]]"), strings quoted, and any dimension longer

@@ -28,8 +28,8 @@ Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>, Eigen::Aligned64> TensorFlat(con
 // A rank-2 tensor as a row-major matrix. REQUIRES: t.shape().rank() == 2.
 template <typename T>
 Eigen::Map<EigenRowMajorMatrix<T>, Eigen::Aligned64> TensorMatrix(const Tensor& t) {
-  return Eigen::Map<EigenRowMajorMatrix<T>, Eigen::Aligned64>(
-      static_cast<T*>(t.raw_data()), t.shape().dim(0), t.shape().dim(1));
+  return Eigen::Map<EigenRowMajorMatrix<T>, Eigen::Aligned64>(static_cast<T*>(t.raw_data()),
+                                                              t.shape().dim(0), t.shape().dim(1));
 }
 
 }  // namespace rill

@@ -47,17 +47,28 @@ absl::Status FillComplex(const Field& f, absl::Span<C> out, const char* name) {
 
 absl::Status FillTyped(const TensorProto& p, Tensor& t) {
   switch (t.dtype()) {
-    case DT_FLOAT: return FillSimple(p.float_val(), t.flat<float>(), "float_val");
-    case DT_DOUBLE: return FillSimple(p.double_val(), t.flat<double>(), "double_val");
-    case DT_INT32: return FillSimple(p.int_val(), t.flat<int32_t>(), "int_val");
-    case DT_INT16: return FillSimple(p.int_val(), t.flat<int16_t>(), "int_val");
-    case DT_INT8: return FillSimple(p.int_val(), t.flat<int8_t>(), "int_val");
-    case DT_UINT8: return FillSimple(p.int_val(), t.flat<uint8_t>(), "int_val");
-    case DT_UINT16: return FillSimple(p.int_val(), t.flat<uint16_t>(), "int_val");
-    case DT_INT64: return FillSimple(p.int64_val(), t.flat<int64_t>(), "int64_val");
-    case DT_UINT32: return FillSimple(p.uint32_val(), t.flat<uint32_t>(), "uint32_val");
-    case DT_UINT64: return FillSimple(p.uint64_val(), t.flat<uint64_t>(), "uint64_val");
-    case DT_BOOL: return FillSimple(p.bool_val(), t.flat<bool>(), "bool_val");
+    case DT_FLOAT:
+      return FillSimple(p.float_val(), t.flat<float>(), "float_val");
+    case DT_DOUBLE:
+      return FillSimple(p.double_val(), t.flat<double>(), "double_val");
+    case DT_INT32:
+      return FillSimple(p.int_val(), t.flat<int32_t>(), "int_val");
+    case DT_INT16:
+      return FillSimple(p.int_val(), t.flat<int16_t>(), "int_val");
+    case DT_INT8:
+      return FillSimple(p.int_val(), t.flat<int8_t>(), "int_val");
+    case DT_UINT8:
+      return FillSimple(p.int_val(), t.flat<uint8_t>(), "int_val");
+    case DT_UINT16:
+      return FillSimple(p.int_val(), t.flat<uint16_t>(), "int_val");
+    case DT_INT64:
+      return FillSimple(p.int64_val(), t.flat<int64_t>(), "int64_val");
+    case DT_UINT32:
+      return FillSimple(p.uint32_val(), t.flat<uint32_t>(), "uint32_val");
+    case DT_UINT64:
+      return FillSimple(p.uint64_val(), t.flat<uint64_t>(), "uint64_val");
+    case DT_BOOL:
+      return FillSimple(p.bool_val(), t.flat<bool>(), "bool_val");
     case DT_HALF:
       return FillFromValues(
           p.half_val(), p.half_val_size(), t.flat<half>(),
@@ -70,7 +81,8 @@ absl::Status FillTyped(const TensorProto& p, Tensor& t) {
             return bfloat16::FromBits(static_cast<uint16_t>(v.Get(i)));
           },
           "half_val");
-    case DT_COMPLEX64: return FillComplex(p.scomplex_val(), t.flat<complex64>(), "scomplex_val");
+    case DT_COMPLEX64:
+      return FillComplex(p.scomplex_val(), t.flat<complex64>(), "scomplex_val");
     case DT_COMPLEX128:
       return FillComplex(p.dcomplex_val(), t.flat<complex128>(), "dcomplex_val");
     case DT_STRING:
@@ -144,17 +156,39 @@ void TensorToProto(const Tensor& t, TensorProto* p, bool use_tensor_content) {
     return;
   }
   switch (t.dtype()) {
-    case DT_FLOAT: AppendSimple<float>(t.flat<float>(), p->mutable_float_val()); break;
-    case DT_DOUBLE: AppendSimple<double>(t.flat<double>(), p->mutable_double_val()); break;
-    case DT_INT32: AppendSimple<int32_t>(t.flat<int32_t>(), p->mutable_int_val()); break;
-    case DT_INT16: AppendSimple<int16_t>(t.flat<int16_t>(), p->mutable_int_val()); break;
-    case DT_INT8: AppendSimple<int8_t>(t.flat<int8_t>(), p->mutable_int_val()); break;
-    case DT_UINT8: AppendSimple<uint8_t>(t.flat<uint8_t>(), p->mutable_int_val()); break;
-    case DT_UINT16: AppendSimple<uint16_t>(t.flat<uint16_t>(), p->mutable_int_val()); break;
-    case DT_INT64: AppendSimple<int64_t>(t.flat<int64_t>(), p->mutable_int64_val()); break;
-    case DT_UINT32: AppendSimple<uint32_t>(t.flat<uint32_t>(), p->mutable_uint32_val()); break;
-    case DT_UINT64: AppendSimple<uint64_t>(t.flat<uint64_t>(), p->mutable_uint64_val()); break;
-    case DT_BOOL: AppendSimple<bool>(t.flat<bool>(), p->mutable_bool_val()); break;
+    case DT_FLOAT:
+      AppendSimple<float>(t.flat<float>(), p->mutable_float_val());
+      break;
+    case DT_DOUBLE:
+      AppendSimple<double>(t.flat<double>(), p->mutable_double_val());
+      break;
+    case DT_INT32:
+      AppendSimple<int32_t>(t.flat<int32_t>(), p->mutable_int_val());
+      break;
+    case DT_INT16:
+      AppendSimple<int16_t>(t.flat<int16_t>(), p->mutable_int_val());
+      break;
+    case DT_INT8:
+      AppendSimple<int8_t>(t.flat<int8_t>(), p->mutable_int_val());
+      break;
+    case DT_UINT8:
+      AppendSimple<uint8_t>(t.flat<uint8_t>(), p->mutable_int_val());
+      break;
+    case DT_UINT16:
+      AppendSimple<uint16_t>(t.flat<uint16_t>(), p->mutable_int_val());
+      break;
+    case DT_INT64:
+      AppendSimple<int64_t>(t.flat<int64_t>(), p->mutable_int64_val());
+      break;
+    case DT_UINT32:
+      AppendSimple<uint32_t>(t.flat<uint32_t>(), p->mutable_uint32_val());
+      break;
+    case DT_UINT64:
+      AppendSimple<uint64_t>(t.flat<uint64_t>(), p->mutable_uint64_val());
+      break;
+    case DT_BOOL:
+      AppendSimple<bool>(t.flat<bool>(), p->mutable_bool_val());
+      break;
     case DT_HALF:
       for (half h : t.flat<half>()) p->add_half_val(h.bits);
       break;

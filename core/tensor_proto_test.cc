@@ -42,9 +42,9 @@ TEST(TensorProtoTest, NoValuesMeansZeros) {
 TEST(TensorProtoTest, TensorContentIsLittleEndianRowMajor) {
   // int32 [2,1] as TensorFlow writes it: bytes 02 00 00 00 01 00 00 00.
   RILL_ASSERT_OK_AND_ASSIGN(
-      Tensor t, TensorFromProto(ParseText(
-                    "dtype: DT_INT32 tensor_shape { dim { size: 2 } dim { size: 1 } } "
-                    "tensor_content: \"\\002\\000\\000\\000\\001\\000\\000\\000\"")));
+      Tensor t,
+      TensorFromProto(ParseText("dtype: DT_INT32 tensor_shape { dim { size: 2 } dim { size: 1 } } "
+                                "tensor_content: \"\\002\\000\\000\\000\\001\\000\\000\\000\"")));
   EXPECT_THAT(t.flat<int32_t>(), ElementsAre(2, 1));
 }
 
@@ -114,36 +114,33 @@ TEST(TensorProtoTest, MoreValuesThanElementsIsInvalidArgument) {
 TEST(TensorProtoTest, UnknownOrUnsupportedDtypeIsInvalidArgument) {
   TensorProto p;
   p.set_dtype(static_cast<DataType>(77));
-  EXPECT_THAT(TensorFromProto(p),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("unsupported dtype unknown dtype 77")));
+  EXPECT_THAT(TensorFromProto(p), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           HasSubstr("unsupported dtype unknown dtype 77")));
   p.set_dtype(DT_FLOAT_REF);
   EXPECT_THAT(TensorFromProto(p), StatusIs(absl::StatusCode::kInvalidArgument,
                                            HasSubstr("unsupported dtype float_ref")));
   p.set_dtype(DT_INVALID);
-  EXPECT_THAT(TensorFromProto(p), StatusIs(absl::StatusCode::kInvalidArgument,
-                                           HasSubstr("unsupported dtype")));
+  EXPECT_THAT(TensorFromProto(p),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unsupported dtype")));
 }
 
 TEST(TensorProtoTest, OverflowingShapeIsInvalidArgument) {
-  EXPECT_THAT(TensorFromProto(ParseText(
-                  "dtype: DT_FLOAT tensor_shape { dim { size: 4294967296 } "
-                  "dim { size: 4294967296 } }")),
+  EXPECT_THAT(TensorFromProto(ParseText("dtype: DT_FLOAT tensor_shape { dim { size: 4294967296 } "
+                                        "dim { size: 4294967296 } }")),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
 }
 
 TEST(TensorProtoTest, HugeButValidShapeFailsAllocationCleanly) {
   // 2^40 floats: a valid shape that no host can hold. Must fail, not crash.
-  EXPECT_THAT(TensorFromProto(ParseText(
-                  "dtype: DT_FLOAT tensor_shape { dim { size: 1099511627776 } }")),
-              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM")));
+  EXPECT_THAT(
+      TensorFromProto(ParseText("dtype: DT_FLOAT tensor_shape { dim { size: 1099511627776 } }")),
+      StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM")));
 }
 
 TEST(TensorProtoTest, OddComplexListAndStringContentRejected) {
-  EXPECT_THAT(
-      TensorFromProto(ParseText("dtype: DT_COMPLEX64 tensor_shape { dim { size: 1 } } "
-                                "scomplex_val: 1")),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("odd number of values (1)")));
+  EXPECT_THAT(TensorFromProto(ParseText("dtype: DT_COMPLEX64 tensor_shape { dim { size: 1 } } "
+                                        "scomplex_val: 1")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("odd number of values (1)")));
   EXPECT_THAT(TensorFromProto(ParseText("dtype: DT_STRING tensor_shape { dim { size: 1 } } "
                                         "tensor_content: \"x\"")),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -22,12 +22,12 @@ absl::StatusOr<TensorShape> TensorShape::FromDims(absl::Span<const int64_t> dims
   int64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Dimension ", d, " must be >= 0 in shape [", absl::StrJoin(dims, ","), "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Dimension ", d, " must be >= 0 in shape [", absl::StrJoin(dims, ","), "]"));
     }
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Shape [", absl::StrJoin(dims, ","), "] has too many elements (overflows int64)"));
+      return absl::InvalidArgumentError(absl::StrCat("Shape [", absl::StrJoin(dims, ","),
+                                                     "] has too many elements (overflows int64)"));
     }
     n *= d;
   }

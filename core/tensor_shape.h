@@ -41,8 +41,8 @@ class TensorShape {
     if (heap_ != nullptr || o.heap_ != nullptr) heap_ = o.heap_;
     return *this;
   }
-  // REQUIRES: every dim >= 0 and the product fits in int64 (CHECK-fails otherwise). Use FromDims for
-  // untrusted input.
+  // REQUIRES: every dim >= 0 and the product fits in int64 (CHECK-fails otherwise). Use FromDims
+  // for untrusted input.
   TensorShape(std::initializer_list<int64_t> dims);
 
   // InvalidArgument for a negative dim or an element count that overflows int64.

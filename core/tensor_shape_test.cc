@@ -27,9 +27,9 @@ TEST(TensorShapeTest, FromDimsCountsElements) {
 }
 
 TEST(TensorShapeTest, RejectsNegativeDims) {
-  EXPECT_THAT(TensorShape::FromDims({2, -1}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Dimension -1 must be >= 0 in shape [2,-1]"));
+  EXPECT_THAT(
+      TensorShape::FromDims({2, -1}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Dimension -1 must be >= 0 in shape [2,-1]"));
 }
 
 TEST(TensorShapeTest, RejectsOverflow) {

@@ -14,8 +14,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(TensorTest, AllocateZeroesAndAligns) {
-  RILL_ASSERT_OK_AND_ASSIGN(Tensor t,
-                            Tensor::Allocate(CpuAllocator::Default(), DT_FLOAT, {2, 3}));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor t, Tensor::Allocate(CpuAllocator::Default(), DT_FLOAT, {2, 3}));
   EXPECT_EQ(t.dtype(), DT_FLOAT);
   EXPECT_EQ(t.NumElements(), 6);
   EXPECT_EQ(t.TotalBytes(), 24u);
@@ -97,8 +96,7 @@ TEST(TensorTest, ReshapedSharesBufferAndChecksCount) {
 TEST(TensorTest, DebugStringShowsNestedValues) {
   Tensor t = Tensor::FromVector<float>({22, 28, 49, 64}, TensorShape({2, 2}));
   EXPECT_EQ(t.DebugString(), "Tensor<type: float shape: [2,2] values: [22 28][49 64]>");
-  EXPECT_EQ(Tensor::Scalar<int64_t>(5).DebugString(),
-            "Tensor<type: int64 shape: [] values: 5>");
+  EXPECT_EQ(Tensor::Scalar<int64_t>(5).DebugString(), "Tensor<type: int64 shape: [] values: 5>");
   Tensor big = Tensor::FromVector<int32_t>({1, 2, 3, 4, 5, 6, 7, 8}, TensorShape({8}));
   EXPECT_EQ(big.SummarizeValues(3), "1 2 3...");
 }

@@ -39,8 +39,7 @@ struct NamedThreadEnvironment {
     std::thread thread_;
   };
 
-  explicit NamedThreadEnvironment(std::string thread_name)
-      : thread_name(std::move(thread_name)) {}
+  explicit NamedThreadEnvironment(std::string thread_name) : thread_name(std::move(thread_name)) {}
 
   EnvThread* CreateThread(std::function<void()> f) {
     return new EnvThread(thread_name, std::move(f));
@@ -125,7 +124,10 @@ void ThreadPool::ParallelFor(int64_t total, int64_t cost_per_unit,
   struct State {
     State(int64_t total, int64_t block_size, int64_t num_blocks,
           const std::function<void(int64_t, int64_t)>* fn)
-        : total(total), block_size(block_size), num_blocks(num_blocks), fn(fn),
+        : total(total),
+          block_size(block_size),
+          num_blocks(num_blocks),
+          fn(fn),
           pending(num_blocks) {}
     const int64_t total;
     const int64_t block_size;

@@ -55,9 +55,10 @@ class ThreadPool {
   // op, ~10-100s for a cache miss or small loop); it sets the block size so that a block is worth
   // scheduling. Values below 1 count as 1. Runs fn(0, total) inline on the caller when total is
   // small (total * cost_per_unit below ~10k cycles), when ParallelismForCaller() is 1 (a
-  // one-thread pool called from its own thread), or when only one block results. Does nothing when total <= 0. The calling thread executes blocks too, so a
-  // nested ParallelFor on a busy pool cannot deadlock. `fn` may run concurrently on several
-  // threads and must be safe for that; it is not used after ParallelFor returns.
+  // one-thread pool called from its own thread), or when only one block results. Does nothing when
+  // total <= 0. The calling thread executes blocks too, so a nested ParallelFor on a busy pool
+  // cannot deadlock. `fn` may run concurrently on several threads and must be safe for that; it is
+  // not used after ParallelFor returns.
   void ParallelFor(int64_t total, int64_t cost_per_unit,
                    const std::function<void(int64_t begin, int64_t end)>& fn);
   // True when ParallelFor would run [0, total) inline as one block because the work is too small

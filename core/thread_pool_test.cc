@@ -1,4 +1,3 @@
-#include "core/mutex.h"
 #include "core/thread_pool.h"
 
 #include <pthread.h>
@@ -13,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -253,9 +253,8 @@ TEST(ThreadPoolTest, NestedParallelForFromEveryPoolThreadDoesNotDeadlock) {
   rill::BlockingCounter done(kOuter);
   for (int i = 0; i < kOuter; ++i) {
     pool.Schedule([&] {
-      pool.ParallelFor(1000, 100000, [&](int64_t begin, int64_t end) {
-        sum.fetch_add(end - begin);
-      });
+      pool.ParallelFor(1000, 100000,
+                       [&](int64_t begin, int64_t end) { sum.fetch_add(end - begin); });
       done.DecrementCount();
     });
   }

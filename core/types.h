@@ -58,10 +58,10 @@ inline bool DataTypeAlwaysOnHost(DataType dt) {
 // DataTypeToEnum<float>::value == DT_FLOAT, and so on for every supported C++ type.
 template <typename T>
 struct DataTypeToEnum;
-#define RILL_MATCH_TYPE_AND_ENUM(TYPE, ENUM)              \
-  template <>                                             \
-  struct DataTypeToEnum<TYPE> {                           \
-    static constexpr DataType value = ENUM;               \
+#define RILL_MATCH_TYPE_AND_ENUM(TYPE, ENUM) \
+  template <>                                \
+  struct DataTypeToEnum<TYPE> {              \
+    static constexpr DataType value = ENUM;  \
   }
 RILL_MATCH_TYPE_AND_ENUM(float, DT_FLOAT);
 RILL_MATCH_TYPE_AND_ENUM(double, DT_DOUBLE);
@@ -93,22 +93,38 @@ struct TypeTag {
 template <typename F>
 absl::Status VisitDataType(DataType dt, F&& f) {
   switch (BaseType(dt)) {
-    case DT_FLOAT: return f(TypeTag<float>{});
-    case DT_DOUBLE: return f(TypeTag<double>{});
-    case DT_HALF: return f(TypeTag<half>{});
-    case DT_BFLOAT16: return f(TypeTag<bfloat16>{});
-    case DT_INT8: return f(TypeTag<int8_t>{});
-    case DT_INT16: return f(TypeTag<int16_t>{});
-    case DT_INT32: return f(TypeTag<int32_t>{});
-    case DT_INT64: return f(TypeTag<int64_t>{});
-    case DT_UINT8: return f(TypeTag<uint8_t>{});
-    case DT_UINT16: return f(TypeTag<uint16_t>{});
-    case DT_UINT32: return f(TypeTag<uint32_t>{});
-    case DT_UINT64: return f(TypeTag<uint64_t>{});
-    case DT_BOOL: return f(TypeTag<bool>{});
-    case DT_STRING: return f(TypeTag<std::string>{});
-    case DT_COMPLEX64: return f(TypeTag<complex64>{});
-    case DT_COMPLEX128: return f(TypeTag<complex128>{});
+    case DT_FLOAT:
+      return f(TypeTag<float>{});
+    case DT_DOUBLE:
+      return f(TypeTag<double>{});
+    case DT_HALF:
+      return f(TypeTag<half>{});
+    case DT_BFLOAT16:
+      return f(TypeTag<bfloat16>{});
+    case DT_INT8:
+      return f(TypeTag<int8_t>{});
+    case DT_INT16:
+      return f(TypeTag<int16_t>{});
+    case DT_INT32:
+      return f(TypeTag<int32_t>{});
+    case DT_INT64:
+      return f(TypeTag<int64_t>{});
+    case DT_UINT8:
+      return f(TypeTag<uint8_t>{});
+    case DT_UINT16:
+      return f(TypeTag<uint16_t>{});
+    case DT_UINT32:
+      return f(TypeTag<uint32_t>{});
+    case DT_UINT64:
+      return f(TypeTag<uint64_t>{});
+    case DT_BOOL:
+      return f(TypeTag<bool>{});
+    case DT_STRING:
+      return f(TypeTag<std::string>{});
+    case DT_COMPLEX64:
+      return f(TypeTag<complex64>{});
+    case DT_COMPLEX128:
+      return f(TypeTag<complex128>{});
     default:
       return absl::UnimplementedError("no storage type for dtype " + DataTypeString(dt));
   }

@@ -22,8 +22,7 @@ TEST(TypesTest, NamesMatchTensorFlowIncludingRefs) {
 TEST(TypesTest, FromStringIsInverseAndRejectsUnknown) {
   for (DataType dt : {DT_FLOAT, DT_INT64, DT_UINT8, DT_BFLOAT16, DT_STRING, DT_COMPLEX128}) {
     EXPECT_THAT(DataTypeFromString(DataTypeString(dt)), IsOkAndHolds(dt));
-    EXPECT_THAT(DataTypeFromString(DataTypeString(MakeRefType(dt))),
-                IsOkAndHolds(MakeRefType(dt)));
+    EXPECT_THAT(DataTypeFromString(DataTypeString(MakeRefType(dt))), IsOkAndHolds(MakeRefType(dt)));
   }
   EXPECT_THAT(DataTypeFromString("flaot"),
               StatusIs(absl::StatusCode::kInvalidArgument, "unknown dtype name 'flaot'"));
@@ -61,7 +60,7 @@ TEST(HalfTest, ConvertsExactValuesSubnormalsInfAndNan) {
   EXPECT_EQ(half(1.0f).bits, 0x3c00);
   EXPECT_EQ(half(-2.0f).bits, 0xc000);
   EXPECT_EQ(half(65504.0f).bits, 0x7bff);
-  EXPECT_EQ(half(1e6f).bits, 0x7c00);  // overflow -> inf
+  EXPECT_EQ(half(1e6f).bits, 0x7c00);           // overflow -> inf
   EXPECT_EQ(half(5.9604645e-8f).bits, 0x0001);  // smallest subnormal
   EXPECT_EQ(static_cast<float>(half::FromBits(0x0001)), 5.9604645e-8f);
   EXPECT_TRUE(std::isnan(static_cast<float>(half(std::nanf("")))));

@@ -16,12 +16,8 @@ namespace {
 // The seeds' two matrices: a = [[1,2,3],[4,5,6]] (2x3) and b = [[1,2],[3,4],[5,6]] (3x2).
 // TF1 seeds write them flat with a shape, tf.constant([1.0, ..., 6.0], shape=[2, 3]); seed 000
 // nests them. Both give the same Const.
-Output MatrixA(const Scope& scope) {
-  return ops::Const<float>(scope, {1, 2, 3, 4, 5, 6}, {2, 3});
-}
-Output MatrixB(const Scope& scope) {
-  return ops::Const<float>(scope, {1, 2, 3, 4, 5, 6}, {3, 2});
-}
+Output MatrixA(const Scope& scope) { return ops::Const<float>(scope, {1, 2, 3, 4, 5, 6}, {2, 3}); }
+Output MatrixB(const Scope& scope) { return ops::Const<float>(scope, {1, 2, 3, 4, 5, 6}, {3, 2}); }
 
 // Seed 001, "Logging Device placement":
 //   a = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[2, 3], name='a')
@@ -174,8 +170,14 @@ const std::vector<SeedGraph>& SeedGraphs() {
       {"matmul", MatMulGraph},
       {"manual_placement", ManualPlacementGraph},
       {"soft_placement", SoftPlacementGraph},
-      {"multi_tower_gpu", [] { return TowersGraph({"/gpu:2", "/gpu:3"}, "/cpu:0"); }},
-      {"multi_tower_cpu", [] { return TowersGraph({"/cpu:1", "/cpu:2"}, "/cpu:0"); }},
+      {"multi_tower_gpu",
+       [] {
+         return TowersGraph({"/gpu:2", "/gpu:3"}, "/cpu:0");
+       }},
+      {"multi_tower_cpu",
+       [] {
+         return TowersGraph({"/cpu:1", "/cpu:2"}, "/cpu:0");
+       }},
       {"four_replicas_cpu", FourReplicasCpuGraph},
       {"device_function", DeviceFunctionGraph},
       {"training_loop", TrainingLoopGraph},

@@ -1,5 +1,5 @@
-// The committed graphs/*.pbtxt are what //examples:build_seed_graphs writes (rerun it after changing
-// seed_graphs.cc), and parse back to the graphs built.
+// The committed graphs/*.pbtxt are what //examples:build_seed_graphs writes (rerun it after
+// changing seed_graphs.cc), and parse back to the graphs built.
 #include "examples/seed_graphs.h"
 
 #include <fstream>
@@ -7,8 +7,8 @@
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "google/protobuf/text_format.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "graph/builder/ops.h"
 #include "gtest/gtest.h"
 

@@ -43,14 +43,16 @@ std::string TensorString(const std::string& node, int index) {
 absl::StatusOr<int> ArgCount(const OpDef::ArgDef& arg, const AttrMap& attrs) {
   if (!arg.number_attr().empty()) {
     auto it = attrs.find(arg.number_attr());
-    if (it == attrs.end()) return absl::InvalidArgumentError(absl::StrCat(
-        "attr '", arg.number_attr(), "' (the length of '", arg.name(), "') is not set"));
+    if (it == attrs.end())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attr '", arg.number_attr(), "' (the length of '", arg.name(), "') is not set"));
     return static_cast<int>(it->second.i());
   }
   if (!arg.type_list_attr().empty()) {
     auto it = attrs.find(arg.type_list_attr());
-    if (it == attrs.end()) return absl::InvalidArgumentError(absl::StrCat(
-        "attr '", arg.type_list_attr(), "' (the types of '", arg.name(), "') is not set"));
+    if (it == attrs.end())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attr '", arg.type_list_attr(), "' (the types of '", arg.name(), "') is not set"));
     return it->second.list().type_size();
   }
   return 1;
@@ -97,7 +99,7 @@ AttrValue TypeAttr(DataType t) {
 }
 
 struct InlinedBody {
-  std::vector<std::string> outputs;       // tensor strings, one per output tensor
+  std::vector<std::string> outputs;  // tensor strings, one per output tensor
   std::vector<DataType> output_types;
   std::vector<std::string> control_rets;  // node names
 };
@@ -133,8 +135,8 @@ class Lowerer {
       std::vector<NodeDef> made;
       absl::Status s = Lower(node, &made);
       if (!s.ok()) {
-        return absl::Status(s.code(), absl::StrCat("Node '", node.name(), "' (", node.op(),
-                                                   "): ", s.message()));
+        return absl::Status(
+            s.code(), absl::StrCat("Node '", node.name(), "' (", node.op(), "): ", s.message()));
       }
       for (NodeDef& m : made) work.emplace_back(std::move(m), depth + 1);
     }
@@ -170,8 +172,8 @@ class Lowerer {
                               std::vector<NodeDef>* made) {
     std::vector<std::string> inputs = outputs;
     for (const std::string& c : control_nodes) inputs.push_back("^" + c);
-    NodeDef& n = Add(made, node.name(), outputs.empty() ? "NoOp" : "IdentityN", inputs,
-                     node.device());
+    NodeDef& n =
+        Add(made, node.name(), outputs.empty() ? "NoOp" : "IdentityN", inputs, node.device());
     if (!outputs.empty()) (*n.mutable_attr())["T"] = TypeListAttr(types);
   }
 
@@ -218,13 +220,12 @@ class Lowerer {
       for (int t : it->second.list().type()) tin.push_back(static_cast<DataType>(t));
     }
     if (tin.size() != data.size() - 1) {
-      return absl::InvalidArgumentError(absl::StrCat("has ", data.size() - 1,
-                                                     " inputs but Tin lists ", tin.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("has ", data.size() - 1, " inputs but Tin lists ", tin.size()));
     }
     std::vector<std::string> pred_inputs{data[0]};
     pred_inputs.insert(pred_inputs.end(), control.begin(), control.end());
-    (*Add(made, n + "/pred", "ToBool", pred_inputs, dev).mutable_attr())["T"] =
-        TypeAttr(cond_type);
+    (*Add(made, n + "/pred", "ToBool", pred_inputs, dev).mutable_attr())["T"] = TypeAttr(cond_type);
     const std::string pred = n + "/pred";
     (*Add(made, n + "/switch_pred", "Switch", {pred, pred}, dev).mutable_attr())["T"] =
         TypeAttr(DT_BOOL);
@@ -244,10 +245,9 @@ class Lowerer {
     RILL_ASSIGN_OR_RETURN(InlinedBody else_body,
                           Inline(else_fn, in_f, n + "/else", n + "/switch_f", dev, made));
     if (then_body.outputs.size() != else_body.outputs.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("then_branch '", then_fn.name(), "' returns ", then_body.outputs.size(),
-                       " outputs but else_branch '", else_fn.name(), "' returns ",
-                       else_body.outputs.size()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "then_branch '", then_fn.name(), "' returns ", then_body.outputs.size(),
+          " outputs but else_branch '", else_fn.name(), "' returns ", else_body.outputs.size()));
     }
     // "Branch executed": live once the taken branch's control outputs ran.
     auto done = [&](const char* which, const std::string& pivot, const InlinedBody& body) {
@@ -304,8 +304,7 @@ class Lowerer {
       SetAttr(&e, "is_constant", false);
       SetAttr(&e, "parallel_iterations", parallel);
       const std::string merge = absl::StrCat(n, "/merge_", i);
-      NodeDef& m =
-          Add(made, merge, "Merge", {enter, absl::StrCat(n, "/next_iteration_", i)}, dev);
+      NodeDef& m = Add(made, merge, "Merge", {enter, absl::StrCat(n, "/next_iteration_", i)}, dev);
       (*m.mutable_attr())["T"] = TypeAttr(types[i]);
       SetAttr(&m, "N", int64_t{2});
       merges.push_back(merge);
@@ -401,9 +400,9 @@ class Lowerer {
     size_t expected = 0;
     for (const auto& [name, tensors] : args) expected += tensors.size();
     if (next != inputs.size() || expected != inputs.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("calls function '", fn.name(), "' with ", inputs.size(),
-                       " inputs; its signature takes ", sig.input_arg_size(), " arguments"));
+      return absl::InvalidArgumentError(absl::StrCat("calls function '", fn.name(), "' with ",
+                                                     inputs.size(), " inputs; its signature takes ",
+                                                     sig.input_arg_size(), " arguments"));
     }
     // Body node attrs with placeholders resolved, and their output arg ranges.
     absl::flat_hash_map<std::string, const NodeDef*> body_nodes;
@@ -414,10 +413,9 @@ class Lowerer {
         if (value.placeholder().empty()) continue;
         auto it = fn.attr().find(value.placeholder());
         if (it == fn.attr().end()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("function '", fn.name(), "' node '", n.name(), "' attr '", key,
-                           "' is the placeholder $", value.placeholder(),
-                           ", which the call does not set"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "function '", fn.name(), "' node '", n.name(), "' attr '", key,
+              "' is the placeholder $", value.placeholder(), ", which the call does not set"));
         }
         value = it->second;
       }
@@ -439,9 +437,8 @@ class Lowerer {
       }
       auto b = body_nodes.find(parts[0]);
       if (b == body_nodes.end()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("function '", fn.name(), "' refers to unknown node or argument '", ref,
-                         "'"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "function '", fn.name(), "' refers to unknown node or argument '", ref, "'"));
       }
       const std::string name = prefix + "/" + parts[0];
       if (is_control) return "^" + name;
@@ -453,9 +450,9 @@ class Lowerer {
         const OpDef* def = OpDefOf(b->second->op());
         int idx = -1;
         if (def == nullptr || !absl::SimpleAtoi(parts[2], &idx)) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "function '", fn.name(), "': cannot resolve output '", ref, "' (op '",
-              b->second->op(), "' is unknown)"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("function '", fn.name(), "': cannot resolve output '", ref, "' (op '",
+                           b->second->op(), "' is unknown)"));
         }
         AttrMap attrs;
         RILL_RETURN_IF_ERROR(resolve_attrs(*b->second, &attrs));
@@ -471,9 +468,8 @@ class Lowerer {
         }
       }
       if (index < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("function '", fn.name(), "' refers to '", ref,
-                         "', which its node does not output"));
+        return absl::InvalidArgumentError(absl::StrCat("function '", fn.name(), "' refers to '",
+                                                       ref, "', which its node does not output"));
       }
       return TensorString(name, index);
     };
@@ -511,9 +507,8 @@ class Lowerer {
     }
     for (const auto& [name, node] : f.control_ret()) {
       if (!body_nodes.contains(node)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "function '", fn.name(), "' control_ret '", name, "' names unknown node '", node,
-            "'"));
+        return absl::InvalidArgumentError(absl::StrCat("function '", fn.name(), "' control_ret '",
+                                                       name, "' names unknown node '", node, "'"));
       }
       body.control_rets.push_back(prefix + "/" + node);
     }

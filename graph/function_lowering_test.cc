@@ -29,17 +29,42 @@ constexpr char kLibrary[] = R"pb(
         input_arg { name: "x" type: DT_FLOAT }
         output_arg { name: "y" type: DT_FLOAT }
       }
-      node_def { name: "one" op: "Const"
-                 attr { key: "dtype" value { type: DT_FLOAT } }
-                 attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {}
-                                                      float_val: 1 } } } }
-      node_def { name: "add" op: "AddV2" input: "x" input: "one:output:0"
-                 attr { key: "T" value { placeholder: "T" } } }
+      node_def {
+        name: "one"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_FLOAT
+              tensor_shape {}
+              float_val: 1
+            }
+          }
+        }
+      }
+      node_def {
+        name: "add"
+        op: "AddV2"
+        input: "x"
+        input: "one:output:0"
+        attr {
+          key: "T"
+          value { placeholder: "T" }
+        }
+      }
       ret { key: "y" value: "add:z:0" }
     }
     function {
-      signature { name: "forever" input_arg { name: "x" type: DT_FLOAT }
-                  output_arg { name: "y" type: DT_FLOAT } }
+      signature {
+        name: "forever"
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "y" type: DT_FLOAT }
+      }
       node_def { name: "again" op: "forever" input: "x" }
       ret { key: "y" value: "again:y:0" }
     }
@@ -61,15 +86,51 @@ std::vector<std::string> Inputs(const GraphDef& g, const std::string& name) {
 
 TEST(FunctionLoweringTest, PartitionedCallIsInlinedUnderItsName) {
   GraphDef g = Parse(std::string(kLibrary) + R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
     node { name: "gate" op: "NoOp" }
-    node { name: "call" op: "PartitionedCall" input: "a" input: "^gate" device: "/cpu:0"
-           attr { key: "f" value { func { name: "add_one"
-                                          attr { key: "T" value { type: DT_FLOAT } } } } }
-           attr { key: "Tin" value { list { type: DT_FLOAT } } }
-           attr { key: "Tout" value { list { type: DT_FLOAT } } } }
-    node { name: "use" op: "Identity" input: "call"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "call"
+      op: "PartitionedCall"
+      input: "a"
+      input: "^gate"
+      device: "/cpu:0"
+      attr {
+        key: "f"
+        value {
+          func {
+            name: "add_one"
+            attr {
+              key: "T"
+              value { type: DT_FLOAT }
+            }
+          }
+        }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+    }
+    node {
+      name: "use"
+      op: "Identity"
+      input: "call"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb");
   EXPECT_TRUE(HasFunctionalOps(g));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
@@ -86,16 +147,64 @@ TEST(FunctionLoweringTest, PartitionedCallIsInlinedUnderItsName) {
 
 TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
   GraphDef g = Parse(std::string(kLibrary) + R"pb(
-    node { name: "p" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } }
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "if" op: "StatelessIf" input: "p" input: "a"
-           attr { key: "Tcond" value { type: DT_INT32 } }
-           attr { key: "Tin" value { list { type: DT_FLOAT } } }
-           attr { key: "Tout" value { list { type: DT_FLOAT } } }
-           attr { key: "then_branch" value { func { name: "add_one"
-                                                    attr { key: "T" value { type: DT_FLOAT } } } } }
-           attr { key: "else_branch" value { func { name: "add_one"
-                                                    attr { key: "T" value { type: DT_FLOAT } } } } } }
+    node {
+      name: "p"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "if"
+      op: "StatelessIf"
+      input: "p"
+      input: "a"
+      attr {
+        key: "Tcond"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "then_branch"
+        value {
+          func {
+            name: "add_one"
+            attr {
+              key: "T"
+              value { type: DT_FLOAT }
+            }
+          }
+        }
+      }
+      attr {
+        key: "else_branch"
+        value {
+          func {
+            name: "add_one"
+            attr {
+              key: "T"
+              value { type: DT_FLOAT }
+            }
+          }
+        }
+      }
+    }
   )pb");
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
   EXPECT_EQ(Find(out, "if/pred")->op(), "ToBool");
@@ -112,26 +221,81 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
   GraphDef g = Parse(R"pb(
     library {
       function {
-        signature { name: "below_ten" input_arg { name: "x" type: DT_FLOAT }
-                    output_arg { name: "c" type: DT_BOOL } }
-        node_def { name: "ten" op: "Const"
-                   attr { key: "dtype" value { type: DT_FLOAT } }
-                   attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {}
-                                                        float_val: 10 } } } }
-        node_def { name: "less" op: "Less" input: "x" input: "ten:output:0"
-                   attr { key: "T" value { type: DT_FLOAT } } }
+        signature {
+          name: "below_ten"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "c" type: DT_BOOL }
+        }
+        node_def {
+          name: "ten"
+          op: "Const"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "value"
+            value {
+              tensor {
+                dtype: DT_FLOAT
+                tensor_shape {}
+                float_val: 10
+              }
+            }
+          }
+        }
+        node_def {
+          name: "less"
+          op: "Less"
+          input: "x"
+          input: "ten:output:0"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
         ret { key: "c" value: "less:z:0" }
       }
     }
   )pb");
   g.MergeFrom(Parse(std::string(kLibrary) + R"pb(
-    node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "w" op: "While" input: "a"
-           attr { key: "T" value { list { type: DT_FLOAT } } }
-           attr { key: "parallel_iterations" value { i: 3 } }
-           attr { key: "cond" value { func { name: "below_ten" } } }
-           attr { key: "body" value { func { name: "add_one"
-                                             attr { key: "T" value { type: DT_FLOAT } } } } } }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "w"
+      op: "While"
+      input: "a"
+      attr {
+        key: "T"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "parallel_iterations"
+        value { i: 3 }
+      }
+      attr {
+        key: "cond"
+        value { func { name: "below_ten" } }
+      }
+      attr {
+        key: "body"
+        value {
+          func {
+            name: "add_one"
+            attr {
+              key: "T"
+              value { type: DT_FLOAT }
+            }
+          }
+        }
+      }
+    }
   )pb"));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
   EXPECT_EQ(Find(out, "w/enter_0")->attr().at("frame_name").s(), "w");
@@ -148,26 +312,53 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
 
 TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
   EXPECT_THAT(LowerFunctionalOps(Parse(R"pb(
-                node { name: "call" op: "PartitionedCall"
-                       attr { key: "f" value { func { name: "missing" } } } }
+                node {
+                  name: "call"
+                  op: "PartitionedCall"
+                  attr {
+                    key: "f"
+                    value { func { name: "missing" } }
+                  }
+                }
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'call' (PartitionedCall): function 'missing' is not in the graph's "
                        "function library"));
   EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
-                node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+                node {
+                  name: "a"
+                  op: "Placeholder"
+                  attr {
+                    key: "dtype"
+                    value { type: DT_FLOAT }
+                  }
+                }
                 node { name: "call" op: "add_one" input: "a" input: "a" }
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("calls function 'add_one' with 2 inputs; its signature takes 1")));
   EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
-                node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+                node {
+                  name: "a"
+                  op: "Placeholder"
+                  attr {
+                    key: "dtype"
+                    value { type: DT_FLOAT }
+                  }
+                }
                 node { name: "call" op: "add_one" input: "a" }
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("attr 'T' is the placeholder $T, which the call does not set")));
   EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
-                node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+                node {
+                  name: "a"
+                  op: "Placeholder"
+                  attr {
+                    key: "dtype"
+                    value { type: DT_FLOAT }
+                  }
+                }
                 node { name: "call" op: "forever" input: "a" }
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,

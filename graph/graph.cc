@@ -209,9 +209,9 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
         " of destination node ", dst->name(), " which has ", dst->num_inputs(), " inputs."));
   }
   if (const Edge* existing = dst->input_edge(dst_input); existing != nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Node '", dst->name(), "': input ", dst_input, " is already connected to ",
-        existing->src()->name(), ":", existing->src_output()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Node '", dst->name(), "': input ", dst_input, " is already connected to ",
+                     existing->src()->name(), ":", existing->src_output()));
   }
   if (src_output >= src->num_outputs()) {
     src->MutableProps()->output_types.resize(src_output + 1, DT_INVALID);
@@ -228,10 +228,10 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
   }
   const DataType expected = dst->input_type(dst_input);
   if (!TypesCompatible(produced, expected)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Input ", dst_input, " of node ", dst->name(), " was passed ", DataTypeString(produced),
-        " from ", src->name(), ":", src_output, " incompatible with expected ",
-        DataTypeString(expected), "."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Input ", dst_input, " of node ", dst->name(), " was passed ",
+                     DataTypeString(produced), " from ", src->name(), ":", src_output,
+                     " incompatible with expected ", DataTypeString(expected), "."));
   }
   return NewEdge(src, src_output, dst, dst_input);
 }
@@ -244,9 +244,7 @@ const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
 }
 
 void Graph::RemoveEdge(const Edge* e) {
-  auto erase = [e](std::vector<const Edge*>& v) {
-    v.erase(std::find(v.begin(), v.end(), e));
-  };
+  auto erase = [e](std::vector<const Edge*>& v) { v.erase(std::find(v.begin(), v.end(), e)); };
   erase(e->src()->out_edges_);
   erase(e->dst()->in_edges_);
   const int id = e->id();
@@ -387,8 +385,8 @@ absl::StatusOr<std::vector<Node*>> TopologicalOrder(Graph& graph) {
   cycle.push_back(cycle.front());
   const int left = graph.num_op_nodes() - static_cast<int>(order.size());
   return absl::InvalidArgumentError(absl::StrCat(
-      "Graph has a cycle that does not pass through NextIteration: ",
-      absl::StrJoin(cycle, " -> "), " (", left,
+      "Graph has a cycle that does not pass through NextIteration: ", absl::StrJoin(cycle, " -> "),
+      " (", left,
       " nodes in a cycle or depending on one; only loops closed by NextIteration are allowed)"));
 }
 

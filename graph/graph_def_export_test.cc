@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,9 +16,9 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/graph_def_import.h"
 #include "graph/graph_file.h"
+#include "gtest/gtest.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
-#include "gtest/gtest.h"
 
 namespace rill {
 namespace {
@@ -127,20 +127,54 @@ TEST(ExportGraphDefTest, RoundTripsEveryGraphTensorFlowWrote) {
 TEST(ExportGraphDefTest, KeepsEverythingImportAccepted) {
   const GraphDef def = Parse(R"pb(
     node {
-      name: "a" op: "Const" device: "/job:localhost/replica:0/task:0/device:CPU:0"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } }
-      attr { key: "_output_shapes" value { list { shape {} } } }
+      name: "a"
+      op: "Const"
+      device: "/job:localhost/replica:0/task:0/device:CPU:0"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 1
+          }
+        }
+      }
+      attr {
+        key: "_output_shapes"
+        value { list { shape {} } }
+      }
       experimental_debug_info { original_node_names: "orig_a" original_func_names: "f" }
     }
     node {
-      name: "b" op: "Identity" input: "a"
-      attr { key: "T" value { type: DT_FLOAT } }
-      attr { key: "_class" value { list { s: "loc:@a" } } }
+      name: "b"
+      op: "Identity"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "_class"
+        value { list { s: "loc:@a" } }
+      }
     }
     node { name: "c" op: "NoOp" input: "^b" input: "^a" }
-    node { name: "u" op: "Unregistered" input: "b:0" input: "a" input: "^c"
-           attr { key: "anything" value { s: "goes" } } }
+    node {
+      name: "u"
+      op: "Unregistered"
+      input: "b:0"
+      input: "a"
+      input: "^c"
+      attr {
+        key: "anything"
+        value { s: "goes" }
+      }
+    }
     versions { producer: 1234 min_consumer: 12 bad_consumers: 7 }
     library { function { signature { name: "f" } } }
     debug_info { files: "model.py" }
@@ -155,12 +189,12 @@ TEST(ExportGraphDefTest, KeepsEverythingImportAccepted) {
 
 TEST(ExportGraphDefTest, DataInputsByIndexThenControlInputs) {
   Graph graph;
-  RILL_ASSERT_OK_AND_ASSIGN(Node * u, graph.AddNode(Parse(R"pb(node { name: "u" op: "U" })pb")
-                                                        .node(0)));
-  RILL_ASSERT_OK_AND_ASSIGN(Node * v, graph.AddNode(Parse(R"pb(node { name: "v" op: "V" })pb")
-                                                        .node(0)));
-  RILL_ASSERT_OK_AND_ASSIGN(Node * w, graph.AddNode(Parse(R"pb(node { name: "w" op: "W" })pb")
-                                                        .node(0)));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * u,
+                            graph.AddNode(Parse(R"pb(node { name: "u" op: "U" })pb").node(0)));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * v,
+                            graph.AddNode(Parse(R"pb(node { name: "v" op: "V" })pb").node(0)));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * w,
+                            graph.AddNode(Parse(R"pb(node { name: "w" op: "W" })pb").node(0)));
   graph.AddControlEdge(v, w);
   RILL_ASSERT_OK(graph.AddEdge(u, 1, w, 1).status());
   graph.AddControlEdge(u, w);

@@ -31,9 +31,11 @@ absl::Status CheckInputOrder(const NodeDef& node) {
     if (absl::StartsWith(input, "^")) {
       seen_control = true;
     } else if (seen_control) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Node '", node.name(), "': Control dependencies must come after regular dependencies "
-          "(data input '", input, "' follows a control input)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Node '", node.name(),
+                       "': Control dependencies must come after regular dependencies "
+                       "(data input '",
+                       input, "' follows a control input)"));
     }
   }
   return absl::OkStatus();

@@ -30,25 +30,67 @@ GraphDef Parse(const std::string& text) {
 // Two float constants a, b (shape [2,3] and [3,2]) and an int32 constant i; `rest` is appended.
 GraphDef WithConsts(const std::string& rest) {
   return Parse(R"pb(
-    node {
-      name: "a" op: "Const"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "value" value { tensor { dtype: DT_FLOAT
-                                           tensor_shape { dim { size: 2 } dim { size: 3 } } } } }
-    }
-    node {
-      name: "b" op: "Const"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "value" value { tensor { dtype: DT_FLOAT
-                                           tensor_shape { dim { size: 3 } dim { size: 2 } } } } }
-    }
-    node {
-      name: "i" op: "Const"
-      attr { key: "dtype" value { type: DT_INT32 } }
-      attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 1 } } }
-    }
-    versions { producer: 1000 }
-  )pb" + rest);
+                 node {
+                   name: "a"
+                   op: "Const"
+                   attr {
+                     key: "dtype"
+                     value { type: DT_FLOAT }
+                   }
+                   attr {
+                     key: "value"
+                     value {
+                       tensor {
+                         dtype: DT_FLOAT
+                         tensor_shape {
+                           dim { size: 2 }
+                           dim { size: 3 }
+                         }
+                       }
+                     }
+                   }
+                 }
+                 node {
+                   name: "b"
+                   op: "Const"
+                   attr {
+                     key: "dtype"
+                     value { type: DT_FLOAT }
+                   }
+                   attr {
+                     key: "value"
+                     value {
+                       tensor {
+                         dtype: DT_FLOAT
+                         tensor_shape {
+                           dim { size: 3 }
+                           dim { size: 2 }
+                         }
+                       }
+                     }
+                   }
+                 }
+                 node {
+                   name: "i"
+                   op: "Const"
+                   attr {
+                     key: "dtype"
+                     value { type: DT_INT32 }
+                   }
+                   attr {
+                     key: "value"
+                     value {
+                       tensor {
+                         dtype: DT_INT32
+                         tensor_shape {}
+                         int_val: 1
+                       }
+                     }
+                   }
+                 }
+                 versions { producer: 1000 }
+               )pb" +
+               rest);
 }
 
 std::string Identity(const std::string& name, const std::string& input,
@@ -75,12 +117,20 @@ void EnsureNextIterationOp() {
 // Success.
 
 TEST(ImportGraphDefTest, BuildsNodesAndEdges) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<Graph> g,
-      ImportGraphDef(WithConsts(R"pb(
-        node { name: "m" op: "MatMul" input: "a" input: "b" input: "^i" device: "/cpu:0"
-               attr { key: "T" value { type: DT_FLOAT } } }
-      )pb")));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(WithConsts(R"pb(
+                              node {
+                                name: "m"
+                                op: "MatMul"
+                                input: "a"
+                                input: "b"
+                                input: "^i"
+                                device: "/cpu:0"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                            )pb")));
   EXPECT_EQ(g->num_op_nodes(), 4);
   const Node* m = g->FindNode("m");
   ASSERT_NE(m, nullptr);
@@ -101,8 +151,17 @@ TEST(ImportGraphDefTest, BuildsNodesAndEdges) {
 
 TEST(ImportGraphDefTest, MovingImportGivesTheSameGraph) {
   GraphDef def = WithConsts(R"pb(
-    node { name: "m" op: "MatMul" input: "a" input: "b" input: "^i"
-           attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "m"
+      op: "MatMul"
+      input: "a"
+      input: "b"
+      input: "^i"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
     library { function { signature { name: "f" } } }
     debug_info { files: "x.py" }
   )pb");
@@ -119,18 +178,46 @@ TEST(ImportGraphDefTest, MovingImportGivesTheSameGraph) {
 }
 
 TEST(ImportGraphDefTest, InfersShapes) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<Graph> g,
-      ImportGraphDef(WithConsts(R"pb(
-        node { name: "p" op: "Placeholder"
-               attr { key: "dtype" value { type: DT_FLOAT } }
-               attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
-        node { name: "m" op: "MatMul" input: "p" input: "b"
-               attr { key: "T" value { type: DT_FLOAT } } }
-        node { name: "u" op: "Unknown" input: "m" }
-        node { name: "n" op: "MatMul" input: "u" input: "a"
-               attr { key: "T" value { type: DT_FLOAT } } }
-      )pb")));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(WithConsts(R"pb(
+                              node {
+                                name: "p"
+                                op: "Placeholder"
+                                attr {
+                                  key: "dtype"
+                                  value { type: DT_FLOAT }
+                                }
+                                attr {
+                                  key: "shape"
+                                  value {
+                                    shape {
+                                      dim { size: -1 }
+                                      dim { size: 3 }
+                                    }
+                                  }
+                                }
+                              }
+                              node {
+                                name: "m"
+                                op: "MatMul"
+                                input: "p"
+                                input: "b"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                              node { name: "u" op: "Unknown" input: "m" }
+                              node {
+                                name: "n"
+                                op: "MatMul"
+                                input: "u"
+                                input: "a"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                            )pb")));
   ASSERT_EQ(g->FindNode("m")->output_shapes().size(), 1u);
   EXPECT_EQ(g->FindNode("m")->output_shapes()[0].DebugString(), "[?,2]");
   EXPECT_TRUE(g->FindNode("u")->output_shapes()[0].unknown_rank());
@@ -149,40 +236,161 @@ std::string IndexConst(const std::string& name, const std::vector<int>& values) 
 TEST(ImportGraphDefTest, ShapeFunctionsReadConstantInputs) {
   const std::string text =
       R"pb(
-    node { name: "p" op: "Placeholder"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } } }
-    node { name: "q" op: "Placeholder"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } } }
-  )pb" + IndexConst("to_3_minus1", {3, -1}) +
-      IndexConst("axis1", {1}) + IndexConst("dims", {4, 1}) + IndexConst("mult", {2, 3}) +
+        node {
+          name: "p"
+          op: "Placeholder"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "shape"
+            value {
+              shape {
+                dim { size: 2 }
+                dim { size: 3 }
+              }
+            }
+          }
+        }
+        node {
+          name: "q"
+          op: "Placeholder"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "shape"
+            value {
+              shape {
+                dim { size: -1 }
+                dim { size: 3 }
+              }
+            }
+          }
+        }
+      )pb" +
+      IndexConst("to_3_minus1", {3, -1}) + IndexConst("axis1", {1}) + IndexConst("dims", {4, 1}) +
+      IndexConst("mult", {2, 3}) +
       R"pb(
-    node { name: "reshape" op: "Reshape" input: "p" input: "to_3_minus1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "reshape_unknown" op: "Reshape" input: "q" input: "to_3_minus1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "sum" op: "Sum" input: "q" input: "axis1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "mean_keep" op: "Mean" input: "q" input: "axis1"
-           attr { key: "T" value { type: DT_FLOAT } }
-           attr { key: "keep_dims" value { b: true } } }
-    node { name: "argmax" op: "ArgMax" input: "p" input: "axis1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "expand" op: "ExpandDims" input: "q" input: "axis1"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "tile" op: "Tile" input: "q" input: "mult"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "broadcast" op: "BroadcastTo" input: "p" input: "dims"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "fill" op: "Fill" input: "dims" input: "zero"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "zero" op: "Const"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0 } } } }
-  )pb";
+    node {
+      name: "reshape"
+      op: "Reshape"
+      input: "p"
+      input: "to_3_minus1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "reshape_unknown"
+      op: "Reshape"
+      input: "q"
+      input: "to_3_minus1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "sum"
+      op: "Sum"
+      input: "q"
+      input: "axis1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "mean_keep"
+      op: "Mean"
+      input: "q"
+      input: "axis1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "keep_dims"
+        value { b: true }
+      }
+    }
+    node {
+      name: "argmax"
+      op: "ArgMax"
+      input: "p"
+      input: "axis1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "expand"
+      op: "ExpandDims"
+      input: "q"
+      input: "axis1"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "tile"
+      op: "Tile"
+      input: "q"
+      input: "mult"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "broadcast"
+      op: "BroadcastTo"
+      input: "p"
+      input: "dims"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "fill"
+      op: "Fill"
+      input: "dims"
+      input: "zero"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "zero"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 0
+          }
+        }
+      }
+    }
+      )pb";
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(Parse(text)));
-  auto shape = [&](const char* node) { return g->FindNode(node)->output_shapes()[0].DebugString(); };
+  auto shape = [&](const char* node) {
+    return g->FindNode(node)->output_shapes()[0].DebugString();
+  };
   EXPECT_EQ(shape("reshape"), "[3,2]");
   EXPECT_EQ(shape("reshape_unknown"), "[3,?]");
   EXPECT_EQ(shape("sum"), "[?]");
@@ -197,23 +405,47 @@ TEST(ImportGraphDefTest, ShapeFunctionsReadConstantInputs) {
 TEST(ImportGraphDefTest, SkipsShapesWhenAsked) {
   ImportOptions options;
   options.infer_shapes = false;
-  RILL_ASSERT_OK_AND_ASSIGN(
-      std::unique_ptr<Graph> g,
-      ImportGraphDef(WithConsts(R"pb(
-        node { name: "m" op: "MatMul" input: "a" input: "a"
-               attr { key: "T" value { type: DT_FLOAT } } }
-      )pb"),
-                     options));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(WithConsts(R"pb(
+                                                                       node {
+                                                                         name: "m"
+                                                                         op: "MatMul"
+                                                                         input: "a"
+                                                                         input: "a"
+                                                                         attr {
+                                                                           key: "T"
+                                                                           value { type: DT_FLOAT }
+                                                                         }
+                                                                       }
+                                                                     )pb"),
+                                                                     options));
   EXPECT_THAT(g->FindNode("m")->output_shapes(), IsEmpty());
 }
 
 TEST(ImportGraphDefTest, RefOutputMayFeedNonRefInput) {
   RILL_ASSERT_OK(ImportGraphDef(Parse(R"pb(
-    node { name: "v" op: "VariableV2"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "shape" value { shape { dim { size: 2 } } } } }
-    node { name: "r" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }
-  )pb")).status());
+                   node {
+                     name: "v"
+                     op: "VariableV2"
+                     attr {
+                       key: "dtype"
+                       value { type: DT_FLOAT }
+                     }
+                     attr {
+                       key: "shape"
+                       value { shape { dim { size: 2 } } }
+                     }
+                   }
+                   node {
+                     name: "r"
+                     op: "Identity"
+                     input: "v"
+                     attr {
+                       key: "T"
+                       value { type: DT_FLOAT }
+                     }
+                   }
+                 )pb"))
+                     .status());
 }
 
 TEST(ImportGraphDefTest, ClearDevices) {
@@ -226,8 +458,8 @@ TEST(ImportGraphDefTest, ClearDevices) {
                                            options));
   EXPECT_EQ(g->FindNode("x")->requested_device(), "");
   // Even a malformed one is dropped rather than rejected.
-  RILL_EXPECT_OK(ImportGraphDef(WithConsts(Identity("x", "a").insert(
-                                    std::string("node { ").size(), "device: 'not a device' ")),
+  RILL_EXPECT_OK(ImportGraphDef(WithConsts(Identity("x", "a").insert(std::string("node { ").size(),
+                                                                     "device: 'not a device' ")),
                                 options)
                      .status());
 }
@@ -237,9 +469,18 @@ TEST(ImportGraphDefTest, ClearDevices) {
 
 TEST(ImportGraphDefTest, OldProducerScalarPlaceholderShapeMeansUnknown) {
   const std::string placeholder = R"pb(
-    node { name: "p" op: "Placeholder"
-           attr { key: "dtype" value { type: DT_FLOAT } }
-           attr { key: "shape" value { shape {} } } }
+    node {
+      name: "p"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "shape"
+        value { shape {} }
+      }
+    }
   )pb";
   for (int producer : {0, 21}) {
     SCOPED_TRACE(producer);
@@ -263,16 +504,53 @@ TEST(ImportGraphDefTest, OldProducerScalarPlaceholderShapeMeansUnknown) {
 
 TEST(ImportGraphDefTest, UnknownOpIsKeptAndExported) {
   const GraphDef def = WithConsts(R"pb(
-    node { name: "save" op: "SaveV2Unknown" input: "a" input: "i" input: "^b" device: "/cpu:0"
-           attr { key: "dtypes" value { list { type: DT_FLOAT type: DT_INT32 } } } }
-    node { name: "after" op: "Identity" input: "save:2"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "m" op: "MatMul" input: "a" input: "b"
-           attr { key: "T" value { type: DT_FLOAT } }
-           attr { key: "transpose_a" value { b: false } }
-           attr { key: "transpose_b" value { b: false } }
-           attr { key: "grad_a" value { b: false } }
-           attr { key: "grad_b" value { b: false } } }
+    node {
+      name: "save"
+      op: "SaveV2Unknown"
+      input: "a"
+      input: "i"
+      input: "^b"
+      device: "/cpu:0"
+      attr {
+        key: "dtypes"
+        value { list { type: DT_FLOAT type: DT_INT32 } }
+      }
+    }
+    node {
+      name: "after"
+      op: "Identity"
+      input: "save:2"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "m"
+      op: "MatMul"
+      input: "a"
+      input: "b"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "transpose_a"
+        value { b: false }
+      }
+      attr {
+        key: "transpose_b"
+        value { b: false }
+      }
+      attr {
+        key: "grad_a"
+        value { b: false }
+      }
+      attr {
+        key: "grad_b"
+        value { b: false }
+      }
+    }
   )pb");
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
   const Node* save = g->FindNode("save");
@@ -298,11 +576,25 @@ TEST(ImportGraphDefTest, UnknownOpIsKeptAndExported) {
 TEST(ImportGraphDefTest, CycleThroughNextIterationIsAccepted) {
   EnsureNextIterationOp();
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(WithConsts(R"pb(
-    node { name: "body" op: "Identity" input: "next"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "next" op: "NextIteration" input: "body"
-           attr { key: "T" value { type: DT_FLOAT } } }
-  )pb")));
+                              node {
+                                name: "body"
+                                op: "Identity"
+                                input: "next"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                              node {
+                                name: "next"
+                                op: "NextIteration"
+                                input: "body"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                            )pb")));
   EXPECT_FALSE(g->FindNode("next")->is_unknown_op());
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Node*> order, TopologicalOrder(*g));
   std::vector<std::string> names;
@@ -313,40 +605,100 @@ TEST(ImportGraphDefTest, CycleThroughNextIterationIsAccepted) {
 TEST(ImportGraphDefTest, WhileLoopThroughNextIterationIsAccepted) {
   // The control-flow ops as TensorFlow writes them (ops/control_flow_ops.cc).
   RILL_EXPECT_OK(ImportGraphDef(WithConsts(R"pb(
-    node { name: "enter" op: "Enter" input: "i"
-           attr { key: "T" value { type: DT_INT32 } }
-           attr { key: "frame_name" value { s: "while/while_context" } } }
-    node { name: "merge" op: "Merge" input: "enter" input: "next"
-           attr { key: "T" value { type: DT_INT32 } }
-           attr { key: "N" value { i: 2 } } }
-    node { name: "add" op: "AddV2" input: "merge" input: "i"
-           attr { key: "T" value { type: DT_INT32 } } }
-    node { name: "next" op: "NextIteration" input: "add"
-           attr { key: "T" value { type: DT_INT32 } } }
-  )pb")).status());
+                   node {
+                     name: "enter"
+                     op: "Enter"
+                     input: "i"
+                     attr {
+                       key: "T"
+                       value { type: DT_INT32 }
+                     }
+                     attr {
+                       key: "frame_name"
+                       value { s: "while/while_context" }
+                     }
+                   }
+                   node {
+                     name: "merge"
+                     op: "Merge"
+                     input: "enter"
+                     input: "next"
+                     attr {
+                       key: "T"
+                       value { type: DT_INT32 }
+                     }
+                     attr {
+                       key: "N"
+                       value { i: 2 }
+                     }
+                   }
+                   node {
+                     name: "add"
+                     op: "AddV2"
+                     input: "merge"
+                     input: "i"
+                     attr {
+                       key: "T"
+                       value { type: DT_INT32 }
+                     }
+                   }
+                   node {
+                     name: "next"
+                     op: "NextIteration"
+                     input: "add"
+                     attr {
+                       key: "T"
+                       value { type: DT_INT32 }
+                     }
+                   }
+                 )pb"))
+                     .status());
 }
 
 TEST(ImportGraphDefTest, OtherCyclesAreRejected) {
   EnsureNextIterationOp();
-  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "z") + Identity("y", "x") +
-                                        Identity("z", "y") + Identity("after", "z"))),
-              StatusIs(kInvalid,
-                       AllOf(HasSubstr("cycle that does not pass through NextIteration"),
-                             HasSubstr("x -> y -> z -> x"), HasSubstr("4 nodes in a cycle"))));
+  EXPECT_THAT(
+      ImportGraphDef(WithConsts(Identity("x", "z") + Identity("y", "x") + Identity("z", "y") +
+                                Identity("after", "z"))),
+      StatusIs(kInvalid, AllOf(HasSubstr("cycle that does not pass through NextIteration"),
+                               HasSubstr("x -> y -> z -> x"), HasSubstr("4 nodes in a cycle"))));
   // A self-loop, and a control edge closing a cycle.
   EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "x"))),
               StatusIs(kInvalid, HasSubstr("x -> x")));
   EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a") + R"pb(
-                node { name: "y" op: "Identity" input: "x" input: "^y"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "y"
+                  op: "Identity"
+                  input: "x"
+                  input: "^y"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, HasSubstr("y -> y")));
   // A loop closed by NextIteration does not excuse another cycle beside it.
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-    node { name: "body" op: "Identity" input: "next"
-           attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "next" op: "NextIteration" input: "body"
-           attr { key: "T" value { type: DT_FLOAT } } }
-  )pb" + Identity("p", "q") + Identity("q", "p"))),
+                                          node {
+                                            name: "body"
+                                            op: "Identity"
+                                            input: "next"
+                                            attr {
+                                              key: "T"
+                                              value { type: DT_FLOAT }
+                                            }
+                                          }
+                                          node {
+                                            name: "next"
+                                            op: "NextIteration"
+                                            input: "body"
+                                            attr {
+                                              key: "T"
+                                              value { type: DT_FLOAT }
+                                            }
+                                          }
+                                        )pb" +
+                                        Identity("p", "q") + Identity("q", "p"))),
               StatusIs(kInvalid, HasSubstr("p -> q -> p")));
 }
 
@@ -391,8 +743,9 @@ TEST(ImportGraphDefErrorTest, InputNamesOutOfRangeOutput) {
 }
 
 TEST(ImportGraphDefErrorTest, MalformedInputString) {
-  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a:one"))),
-              StatusIs(kInvalid, AllOf(HasSubstr("Node 'x'"), HasSubstr("Malformed input 'a:one'"))));
+  EXPECT_THAT(
+      ImportGraphDef(WithConsts(Identity("x", "a:one"))),
+      StatusIs(kInvalid, AllOf(HasSubstr("Node 'x'"), HasSubstr("Malformed input 'a:one'"))));
 }
 
 TEST(ImportGraphDefErrorTest, DtypeMismatch) {
@@ -403,24 +756,43 @@ TEST(ImportGraphDefErrorTest, DtypeMismatch) {
 
 TEST(ImportGraphDefErrorTest, NonRefOutputIntoRefInput) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "assign" op: "Assign" input: "a" input: "b"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "assign"
+                  op: "Assign"
+                  input: "a"
+                  input: "b"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, HasSubstr("Input 0 of node assign was passed float from a:0 "
                                            "incompatible with expected float_ref.")));
 }
 
 TEST(ImportGraphDefErrorTest, MissingAttr) {
-  EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "a" input: "b" })pb")),
-              StatusIs(kInvalid, AllOf(HasSubstr("NodeDef missing attr 'T'"),
-                                       HasSubstr("{{node m}}"))));
+  EXPECT_THAT(
+      ImportGraphDef(WithConsts(R"pb(
+        node { name: "m" op: "MatMul" input: "a" input: "b" })pb")),
+      StatusIs(kInvalid, AllOf(HasSubstr("NodeDef missing attr 'T'"), HasSubstr("{{node m}}"))));
 }
 
 TEST(ImportGraphDefErrorTest, AttrOfWrongType) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "a" input: "b"
-                       attr { key: "T" value { type: DT_FLOAT } }
-                       attr { key: "transpose_a" value { i: 1 } } })pb")),
+                node {
+                  name: "m"
+                  op: "MatMul"
+                  input: "a"
+                  input: "b"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                  attr {
+                    key: "transpose_a"
+                    value { i: 1 }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("AttrValue had value with type 'int' when "
                                                  "'bool' expected"),
                                        HasSubstr("{{node m}}"))));
@@ -428,8 +800,16 @@ TEST(ImportGraphDefErrorTest, AttrOfWrongType) {
 
 TEST(ImportGraphDefErrorTest, AttrValueNotAllowed) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "i" input: "i"
-                       attr { key: "T" value { type: DT_BOOL } } })pb")),
+                node {
+                  name: "m"
+                  op: "MatMul"
+                  input: "i"
+                  input: "i"
+                  attr {
+                    key: "T"
+                    value { type: DT_BOOL }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("Value for attr 'T' of bool is not in the list "
                                                  "of allowed values"),
                                        HasSubstr("{{node m}}"))));
@@ -437,33 +817,67 @@ TEST(ImportGraphDefErrorTest, AttrValueNotAllowed) {
 
 TEST(ImportGraphDefErrorTest, AttrNotInOp) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "a" input: "b"
-                       attr { key: "T" value { type: DT_FLOAT } }
-                       attr { key: "bogus" value { b: true } } })pb")),
+                node {
+                  name: "m"
+                  op: "MatMul"
+                  input: "a"
+                  input: "b"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                  attr {
+                    key: "bogus"
+                    value { b: true }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("NodeDef mentions attr 'bogus' not in"),
                                        HasSubstr("{{node m}}"))));
 }
 
 TEST(ImportGraphDefErrorTest, WrongNumberOfInputs) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "a"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "m"
+                  op: "MatMul"
+                  input: "a"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("do not match 1 inputs specified"),
                                        HasSubstr("{{node m}}"))));
 }
 
 TEST(ImportGraphDefErrorTest, ControlInputBeforeDataInput) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "x" op: "Identity" input: "^b" input: "a"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "x"
+                  op: "Identity"
+                  input: "^b"
+                  input: "a"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, HasSubstr("Node 'x': Control dependencies must come after "
                                            "regular dependencies")));
 }
 
 TEST(ImportGraphDefErrorTest, MalformedDevice) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "x" op: "Identity" input: "a" device: "/gpu:zero"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "x"
+                  op: "Identity"
+                  input: "a"
+                  device: "/gpu:zero"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, HasSubstr("Node 'x': Malformed device specification "
                                            "'/gpu:zero'")));
 }
@@ -477,13 +891,29 @@ TEST(ImportGraphDefErrorTest, CycleNotThroughNextIteration) {
 
 TEST(ImportGraphDefErrorTest, ShapeContradiction) {
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "m" op: "MatMul" input: "a" input: "a"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "m"
+                  op: "MatMul"
+                  input: "a"
+                  input: "a"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("Dimensions must be equal, but are 3 and 2"),
                                        HasSubstr("'m'"))));
   EXPECT_THAT(ImportGraphDef(WithConsts(R"pb(
-                node { name: "s" op: "AddV2" input: "a" input: "b"
-                       attr { key: "T" value { type: DT_FLOAT } } })pb")),
+                node {
+                  name: "s"
+                  op: "AddV2"
+                  input: "a"
+                  input: "b"
+                  attr {
+                    key: "T"
+                    value { type: DT_FLOAT }
+                  }
+                })pb")),
               StatusIs(kInvalid, AllOf(HasSubstr("Incompatible shapes"), HasSubstr("'s'"))));
 }
 

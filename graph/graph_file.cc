@@ -12,11 +12,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/status_macros.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
-#include "core/status_macros.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 
@@ -30,7 +30,8 @@ using ::google::protobuf::Reflection;
 class FirstError : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
-    if (text.empty()) text = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+    if (text.empty())
+      text = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
   }
   std::string text;
 };
@@ -72,20 +73,19 @@ std::vector<std::string> TagSet(absl::string_view tags) {
 }
 
 absl::StatusOr<const MetaGraphDef*> ChooseMetaGraphDef(const SavedModel& saved,
-                                                      const std::string& name,
-                                                      const std::string& tag_set) {
+                                                       const std::string& name,
+                                                       const std::string& tag_set) {
   const std::vector<std::string> wanted = TagSet(tag_set);
   std::vector<std::string> present;
   for (const MetaGraphDef& m : saved.meta_graphs()) {
-    const std::vector<std::string> tags =
-        TagSet(absl::StrJoin(m.meta_info_def().tags(), ","));
+    const std::vector<std::string> tags = TagSet(absl::StrJoin(m.meta_info_def().tags(), ","));
     if (tags == wanted) return &m;
     present.push_back(absl::StrCat("[", absl::StrJoin(tags, ","), "]"));
   }
-  return absl::NotFoundError(absl::StrCat(
-      "MetaGraphDef associated with tags '", absl::StrJoin(wanted, ","),
-      "' could not be found in SavedModel ", name, ", with available tags '",
-      absl::StrJoin(present, " "), "'"));
+  return absl::NotFoundError(
+      absl::StrCat("MetaGraphDef associated with tags '", absl::StrJoin(wanted, ","),
+                   "' could not be found in SavedModel ", name, ", with available tags '",
+                   absl::StrJoin(present, " "), "'"));
 }
 
 absl::StatusOr<GraphDef> ChooseMetaGraph(const SavedModel& saved, const std::string& name,
@@ -110,9 +110,9 @@ absl::StatusOr<GraphDef> ParseGraphDefBytes(const std::string& bytes, const std:
       "tried: binary SavedModel, MetaGraphDef and GraphDef; text GraphDef, SavedModel and "
       "MetaGraphDef";
   if (absl::StripAsciiWhitespace(bytes).empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, " is neither a binary nor a text GraphDef (", tried, "): the file is ",
-        bytes.empty() ? "empty" : "blank"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " is neither a binary nor a text GraphDef (", tried, "): the file is ",
+                     bytes.empty() ? "empty" : "blank"));
   }
   // Speculative parses fail often (a SavedModel's strings are not UTF-8 as a GraphDef's are);
   // protobuf's error log lines about them would only mislead.
@@ -170,8 +170,8 @@ absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path, const std::st
     // A SavedModel directory.
     file = (std::filesystem::path(path) / "saved_model.pb").string();
     if (!std::filesystem::exists(file, ec)) {
-      return absl::NotFoundError(absl::StrCat(
-          "Graph file '", path, "' is a directory with no saved_model.pb in it"));
+      return absl::NotFoundError(
+          absl::StrCat("Graph file '", path, "' is a directory with no saved_model.pb in it"));
     }
   }
   errno = 0;
@@ -197,8 +197,8 @@ absl::StatusOr<MetaGraphDef> ReadSavedModelMetaGraph(const std::string& export_d
   const std::string file = (std::filesystem::path(export_dir) / "saved_model.pb").string();
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(absl::StrCat(
-        "SavedModel file does not exist at: ", export_dir, "/{saved_model.pbtxt|saved_model.pb}"));
+    return absl::NotFoundError(absl::StrCat("SavedModel file does not exist at: ", export_dir,
+                                            "/{saved_model.pbtxt|saved_model.pb}"));
   }
   std::stringstream bytes;
   bytes << in.rdbuf();

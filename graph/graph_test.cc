@@ -63,8 +63,15 @@ TEST(GraphTest, NewGraphHasSourceAndSink) {
 TEST(GraphTest, AddNodeFillsDefaultsAndTypes) {
   Graph g;
   RILL_ASSERT_OK_AND_ASSIGN(Node * m, g.AddNode(Def(R"pb(
-    name: "m" op: "MatMul" input: "a" input: "b" device: "/cpu:0"
-    attr { key: "T" value { type: DT_FLOAT } }
+    name: "m"
+    op: "MatMul"
+    input: "a"
+    input: "b"
+    device: "/cpu:0"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   )pb")));
   EXPECT_EQ(m->id(), 2);
   EXPECT_EQ(m->name(), "m");
@@ -87,13 +94,17 @@ TEST(GraphTest, AddNodeErrors) {
   RILL_ASSERT_OK(g.AddNode(ConstDef("a")).status());
   EXPECT_THAT(g.AddNode(ConstDef("a")),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Node 'a' is not unique")));
-  EXPECT_THAT(g.AddNode(ConstDef("")), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                HasSubstr("empty name")));
+  EXPECT_THAT(g.AddNode(ConstDef("")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty name")));
   EXPECT_THAT(g.AddNode(Def(R"pb(name: "m" op: "MatMul")pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("NodeDef missing attr 'T'"), HasSubstr("{{node m}}"))));
-  EXPECT_THAT(g.AddNode(Def(R"pb(name: "m" op: "MatMul"
-                                  attr { key: "T" value { type: DT_BOOL } })pb")),
+  EXPECT_THAT(g.AddNode(Def(R"pb(name: "m"
+                                 op: "MatMul"
+                                 attr {
+                                   key: "T"
+                                   value { type: DT_BOOL }
+                                 })pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("is not in the list of allowed values")));
   EXPECT_EQ(g.num_op_nodes(), 1);
@@ -122,8 +133,8 @@ TEST(GraphTest, AddEdgeChecksSlotsAndTypes) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Node 'i': Connecting to invalid output 1 of source node a "
                                  "which has 1 outputs.")));
-  EXPECT_THAT(g.AddEdge(a, 0, i, 1), StatusIs(absl::StatusCode::kInvalidArgument,
-                                              HasSubstr("invalid input 1")));
+  EXPECT_THAT(g.AddEdge(a, 0, i, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("invalid input 1")));
   EXPECT_THAT(g.AddEdge(n, 0, i, 0),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Input 0 of node i was passed int32 from n:0 incompatible "
@@ -138,20 +149,32 @@ TEST(GraphTest, AddEdgeChecksSlotsAndTypes) {
   EXPECT_EQ(i->input_edge(0), e);
   EXPECT_EQ(i->input_node(0), a);
   EXPECT_EQ(i->input_edge(1), nullptr);
-  EXPECT_THAT(g.AddEdge(a, 0, i, 0), StatusIs(absl::StatusCode::kInvalidArgument,
-                                              HasSubstr("already connected")));
+  EXPECT_THAT(g.AddEdge(a, 0, i, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("already connected")));
 }
 
 TEST(GraphTest, RefOutputFeedsNonRefInputButNotTheReverse) {
   Graph g;
   RILL_ASSERT_OK_AND_ASSIGN(Node * v, g.AddNode(Def(R"pb(
-    name: "v" op: "VariableV2"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape {} } })pb")));
+    name: "v"
+    op: "VariableV2"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape {} }
+    })pb")));
   RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef("c")));
   RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
   RILL_ASSERT_OK_AND_ASSIGN(Node * assign, g.AddNode(Def(R"pb(
-    name: "assign" op: "Assign" attr { key: "T" value { type: DT_FLOAT } })pb")));
+    name: "assign"
+    op: "Assign"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    })pb")));
   EXPECT_THAT(v->output_types(), ElementsAre(DT_FLOAT_REF));
   RILL_EXPECT_OK(g.AddEdge(v, 0, i, 0).status());
   EXPECT_THAT(g.AddEdge(c, 0, assign, 0),

@@ -9,8 +9,7 @@
 
 namespace rill {
 
-absl::StatusOr<GraphDef> ValidateGraphDef(const GraphDef& graph,
-                                          const ValidationOptions& options) {
+absl::StatusOr<GraphDef> ValidateGraphDef(const GraphDef& graph, const ValidationOptions& options) {
   ImportOptions import_options;
   import_options.clear_devices = options.clear_devices;
   import_options.infer_shapes = options.infer_shapes;

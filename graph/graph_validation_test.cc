@@ -20,11 +20,27 @@ GraphDef Parse(const std::string& text) {
 
 TEST(ValidateGraphDefTest, FillsDefaultsAndCanonicalizesInputs) {
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, ValidateGraphDef(Parse(R"pb(
-    node { name: "p" op: "Placeholder" device: "/gpu:0"
-           attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "q" op: "Identity" input: "p:0" input: "^p" input: "^p"
-           attr { key: "T" value { type: DT_FLOAT } } }
-  )pb")));
+                              node {
+                                name: "p"
+                                op: "Placeholder"
+                                device: "/gpu:0"
+                                attr {
+                                  key: "dtype"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                              node {
+                                name: "q"
+                                op: "Identity"
+                                input: "p:0"
+                                input: "^p"
+                                input: "^p"
+                                attr {
+                                  key: "T"
+                                  value { type: DT_FLOAT }
+                                }
+                              }
+                            )pb")));
   ASSERT_EQ(out.node_size(), 2);
   EXPECT_TRUE(out.node(0).attr().at("shape").shape().unknown_rank());
   EXPECT_EQ(out.node(0).device(), "/gpu:0");
@@ -33,9 +49,24 @@ TEST(ValidateGraphDefTest, FillsDefaultsAndCanonicalizesInputs) {
 
 TEST(ValidateGraphDefTest, ClearDevicesAndErrors) {
   const GraphDef def = Parse(R"pb(
-    node { name: "p" op: "Placeholder" device: "/gpu:0"
-           attr { key: "dtype" value { type: DT_FLOAT } } }
-    node { name: "q" op: "Identity" input: "r" attr { key: "T" value { type: DT_FLOAT } } }
+    node {
+      name: "p"
+      op: "Placeholder"
+      device: "/gpu:0"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "q"
+      op: "Identity"
+      input: "r"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
   )pb");
   EXPECT_THAT(ValidateGraphDef(def), StatusIs(absl::StatusCode::kInvalidArgument,
                                               HasSubstr("Node 'q': Unknown input node 'r'")));

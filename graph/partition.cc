@@ -19,12 +19,12 @@ absl::StatusOr<DataType> OutputType(const NodeDef& node, int index) {
   absl::StatusOr<DataTypeVector> out = OutputTypesForNode(node);
   if (!out.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("Cannot send output ", index, " of node '",
-                                                   node.name(), "' across devices: ",
-                                                   out.status().message()));
+                                                   node.name(),
+                                                   "' across devices: ", out.status().message()));
   }
   if (index >= static_cast<int>(out->size())) {
-    return absl::InvalidArgumentError(absl::StrCat("Node '", node.name(), "' has no output ",
-                                                   index));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Node '", node.name(), "' has no output ", index));
   }
   return (*out)[index];
 }
@@ -74,7 +74,8 @@ class Partitioner {
     if (on_host_device_[i]) return absl::OkStatus();
     if (options_.memory_types) {
       absl::Status s = options_.memory_types(node, type, &host_inputs_[i], &host_outputs_[i]);
-      if (!s.ok()) return AnnotateStatus(s, absl::StrCat("memory types of node '", node.name(), "'"));
+      if (!s.ok())
+        return AnnotateStatus(s, absl::StrCat("memory types of node '", node.name(), "'"));
       return absl::OkStatus();
     }
     absl::StatusOr<DataTypeVector> out = OutputTypesForNode(node);
@@ -165,8 +166,7 @@ class Partitioner {
           value.mutable_tensor()->set_dtype(DT_FLOAT);
           value.mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(0);
           (*dummy->mutable_attr())["value"] = value;
-          const std::string recv =
-              AddSendRecv(in.node, dummy->name(), DT_FLOAT, src_dev, dst_dev);
+          const std::string recv = AddSendRecv(in.node, dummy->name(), DT_FLOAT, src_dev, dst_dev);
           NodeDef* identity = AddTo(dst_dev);
           identity->set_name(NewName(in.node));
           identity->set_op("Identity");
@@ -192,8 +192,7 @@ class Partitioner {
       auto key = std::make_tuple(in.node, in.index, dst_dev, dst_host);
       auto found = IsRefType(dtype) ? recvs_.end() : recvs_.find(key);
       if (found == recvs_.end()) {
-        const std::string tensor =
-            in.index == 0 ? in.node : absl::StrCat(in.node, ":", in.index);
+        const std::string tensor = in.index == 0 ? in.node : absl::StrCat(in.node, ":", in.index);
         const std::string recv =
             AddSendRecv(in.node, tensor, dtype, src_dev, dst_dev, src_host, dst_host);
         found = recvs_.insert_or_assign(key, recv).first;

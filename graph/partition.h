@@ -17,8 +17,8 @@
 // Works on GraphDefs (the placed graph is a GraphDef plus a node-name -> device map), so the
 // result is directly what RunMetadata.partition_graphs shows. Pure function; thread-safe.
 //
-//   PartitionOptions opts; opts.device_of = [&](const NodeDef& n) { return placement.at(n.name()); };
-//   RILL_ASSIGN_OR_RETURN(auto parts, Partition(graph, opts));   // device name -> GraphDef
+//   PartitionOptions opts; opts.device_of = [&](const NodeDef& n) { return placement.at(n.name());
+//   }; RILL_ASSIGN_OR_RETURN(auto parts, Partition(graph, opts));   // device name -> GraphDef
 #ifndef RILL_GRAPH_PARTITION_H_
 #define RILL_GRAPH_PARTITION_H_
 
@@ -26,7 +26,6 @@
 #include <functional>
 #include <map>
 #include <string>
-
 #include <vector>
 
 #include "absl/status/status.h"

@@ -5,10 +5,10 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "gtest/gtest.h"
 #include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/builder/scope.h"
+#include "gtest/gtest.h"
 
 namespace rill {
 namespace {
@@ -42,67 +42,103 @@ void ExpectEqual(const GraphDef& got, const std::string& want_text) {
 
 TEST(PartitionTest, CrossDeviceEdgeBecomesOneSendRecvPairSharedByConsumers) {
   GraphDef g = Parse(absl::StrCat(R"(
-    node { name: 'a' op: 'Const' device: ')", kCpu0, R"('
+    node { name: 'a' op: 'Const' device: ')",
+                                  kCpu0, R"('
            attr { key: 'dtype' value { type: DT_FLOAT } }
            attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
-    node { name: 'x' op: 'Identity' input: 'a' device: ')", kCpu1, R"('
+    node { name: 'x' op: 'Identity' input: 'a' device: ')",
+                                  kCpu1, R"('
            attr { key: 'T' value { type: DT_FLOAT } } }
-    node { name: 'y' op: 'Identity' input: 'a' device: ')", kCpu1, R"('
+    node { name: 'y' op: 'Identity' input: 'a' device: ')",
+                                  kCpu1, R"('
            attr { key: 'T' value { type: DT_FLOAT } } }
   )"));
   RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
   ASSERT_EQ(parts.size(), 2u);
   const std::string send_recv_attrs = absl::StrCat(
       "attr { key: 'tensor_name' value { s: 'edge_0_a' } } "
-      "attr { key: 'send_device' value { s: '", kCpu0, "' } } "
+      "attr { key: 'send_device' value { s: '",
+      kCpu0,
+      "' } } "
       "attr { key: 'send_device_incarnation' value { i: 1 } } "
-      "attr { key: 'recv_device' value { s: '", kCpu1, "' } } "
+      "attr { key: 'recv_device' value { s: '",
+      kCpu1,
+      "' } } "
       "attr { key: 'client_terminated' value { b: false } } ");
-  ExpectEqual(parts[kCpu0], absl::StrCat(
-      "node { name: 'a' op: 'Const' device: '", kCpu0, "' "
-      "attr { key: 'dtype' value { type: DT_FLOAT } } "
-      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }"
-      "node { name: 'a/_0' op: '_Send' input: 'a' device: '", kCpu0, "' "
-      "attr { key: 'T' value { type: DT_FLOAT } } ", send_recv_attrs, "}"));
-  ExpectEqual(parts[kCpu1], absl::StrCat(
-      "node { name: 'a/_1' op: '_Recv' device: '", kCpu1, "' "
-      "attr { key: 'tensor_type' value { type: DT_FLOAT } } ", send_recv_attrs, "}"
-      "node { name: 'x' op: 'Identity' input: 'a/_1' device: '", kCpu1, "' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }"
-      "node { name: 'y' op: 'Identity' input: 'a/_1' device: '", kCpu1, "' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }"));
+  ExpectEqual(parts[kCpu0], absl::StrCat("node { name: 'a' op: 'Const' device: '", kCpu0,
+                                         "' "
+                                         "attr { key: 'dtype' value { type: DT_FLOAT } } "
+                                         "attr { key: 'value' value { tensor { dtype: DT_FLOAT "
+                                         "tensor_shape {} float_val: 1 } } } }"
+                                         "node { name: 'a/_0' op: '_Send' input: 'a' device: '",
+                                         kCpu0,
+                                         "' "
+                                         "attr { key: 'T' value { type: DT_FLOAT } } ",
+                                         send_recv_attrs, "}"));
+  ExpectEqual(parts[kCpu1], absl::StrCat("node { name: 'a/_1' op: '_Recv' device: '", kCpu1,
+                                         "' "
+                                         "attr { key: 'tensor_type' value { type: DT_FLOAT } } ",
+                                         send_recv_attrs,
+                                         "}"
+                                         "node { name: 'x' op: 'Identity' input: 'a/_1' device: '",
+                                         kCpu1,
+                                         "' "
+                                         "attr { key: 'T' value { type: DT_FLOAT } } }"
+                                         "node { name: 'y' op: 'Identity' input: 'a/_1' device: '",
+                                         kCpu1,
+                                         "' "
+                                         "attr { key: 'T' value { type: DT_FLOAT } } }"));
 }
 
 TEST(PartitionTest, CrossDeviceControlEdgeIsCarriedByADummyTensor) {
-  GraphDef g = Parse(absl::StrCat(
-      "node { name: 'n' op: 'NoOp' device: '", kCpu0, "' }"
-      "node { name: 'm' op: 'NoOp' input: '^n' device: '", kCpu1, "' }"));
+  GraphDef g = Parse(absl::StrCat("node { name: 'n' op: 'NoOp' device: '", kCpu0,
+                                  "' }"
+                                  "node { name: 'm' op: 'NoOp' input: '^n' device: '",
+                                  kCpu1, "' }"));
   RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
   const std::string attrs = absl::StrCat(
       "attr { key: 'tensor_name' value { s: 'edge_0_n' } } "
-      "attr { key: 'send_device' value { s: '", kCpu0, "' } } "
+      "attr { key: 'send_device' value { s: '",
+      kCpu0,
+      "' } } "
       "attr { key: 'send_device_incarnation' value { i: 1 } } "
-      "attr { key: 'recv_device' value { s: '", kCpu1, "' } } "
+      "attr { key: 'recv_device' value { s: '",
+      kCpu1,
+      "' } } "
       "attr { key: 'client_terminated' value { b: false } } ");
-  ExpectEqual(parts[kCpu0], absl::StrCat(
-      "node { name: 'n' op: 'NoOp' device: '", kCpu0, "' }"
-      "node { name: 'n/ctrl/_0' op: 'Const' input: '^n' device: '", kCpu0, "' "
-      "attr { key: 'dtype' value { type: DT_FLOAT } } "
-      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 0 } } } } } }"
-      "node { name: 'n/_1' op: '_Send' input: 'n/ctrl/_0' device: '", kCpu0, "' "
-      "attr { key: 'T' value { type: DT_FLOAT } } ", attrs, "}"));
-  ExpectEqual(parts[kCpu1], absl::StrCat(
-      "node { name: 'n/_2' op: '_Recv' device: '", kCpu1, "' "
-      "attr { key: 'tensor_type' value { type: DT_FLOAT } } ", attrs, "}"
-      "node { name: 'n/_3' op: 'Identity' input: 'n/_2' device: '", kCpu1, "' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }"
-      "node { name: 'm' op: 'NoOp' input: '^n/_3' device: '", kCpu1, "' }"));
+  ExpectEqual(parts[kCpu0],
+              absl::StrCat("node { name: 'n' op: 'NoOp' device: '", kCpu0,
+                           "' }"
+                           "node { name: 'n/ctrl/_0' op: 'Const' input: '^n' device: '",
+                           kCpu0,
+                           "' "
+                           "attr { key: 'dtype' value { type: DT_FLOAT } } "
+                           "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { "
+                           "dim { size: 0 } } } } } }"
+                           "node { name: 'n/_1' op: '_Send' input: 'n/ctrl/_0' device: '",
+                           kCpu0,
+                           "' "
+                           "attr { key: 'T' value { type: DT_FLOAT } } ",
+                           attrs, "}"));
+  ExpectEqual(parts[kCpu1],
+              absl::StrCat("node { name: 'n/_2' op: '_Recv' device: '", kCpu1,
+                           "' "
+                           "attr { key: 'tensor_type' value { type: DT_FLOAT } } ",
+                           attrs,
+                           "}"
+                           "node { name: 'n/_3' op: 'Identity' input: 'n/_2' device: '",
+                           kCpu1,
+                           "' "
+                           "attr { key: 'T' value { type: DT_FLOAT } } }"
+                           "node { name: 'm' op: 'NoOp' input: '^n/_3' device: '",
+                           kCpu1, "' }"));
 }
 
 TEST(PartitionTest, SameDeviceEdgesStayPlainAndCounterIsShared) {
-  GraphDef g = Parse(absl::StrCat(
-      "node { name: 'a' op: 'NoOp' device: '", kCpu0, "' }"
-      "node { name: 'b' op: 'NoOp' input: '^a' device: '", kCpu0, "' }"));
+  GraphDef g = Parse(absl::StrCat("node { name: 'a' op: 'NoOp' device: '", kCpu0,
+                                  "' }"
+                                  "node { name: 'b' op: 'NoOp' input: '^a' device: '",
+                                  kCpu0, "' }"));
   int64_t counter = 7;
   PartitionOptions o = ByDeviceField();
   o.name_counter = &counter;
@@ -116,11 +152,11 @@ TEST(PartitionTest, MissingDeviceOrInputIsInvalidArgument) {
   EXPECT_THAT(Partition(Parse("node { name: 'a' op: 'NoOp' }"), ByDeviceField()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'a' has no assigned device; cannot partition"));
-  EXPECT_THAT(Partition(Parse(absl::StrCat("node { name: 'a' op: 'NoOp' input: '^q' device: '",
-                                           kCpu0, "' }")),
-                        ByDeviceField()),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Incomplete graph, missing input '^q' for a"));
+  EXPECT_THAT(
+      Partition(
+          Parse(absl::StrCat("node { name: 'a' op: 'NoOp' input: '^q' device: '", kCpu0, "' }")),
+          ByDeviceField()),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Incomplete graph, missing input '^q' for a"));
 }
 
 // Memory types on a non-CPU device, with the expected partitions built by the builder API.
@@ -184,8 +220,8 @@ TEST(PartitionTest, HostMemoryArgumentsUseHostSendAndHostRecv) {
   Output want_a = ops::Const(want_gpu.WithOpName("a"), 1.f);
   Output want_shape = ops::Identity(want_gpu.WithOpName("shape"), want_a);
   // Inside GPU:0, host output -> device input: a pair whose Recv waits on its Send.
-  Operation send0 = SendNode(want_gpu, "shape/_0", "_HostSend", want_shape, "edge_0_shape", kGpu0,
-                             kGpu0);
+  Operation send0 =
+      SendNode(want_gpu, "shape/_0", "_HostSend", want_shape, "edge_0_shape", kGpu0, kGpu0);
   Output recv1 = RecvNode(want_gpu.WithControlDependencies({send0}), "shape/_1", "_Recv",
                           "edge_0_shape", kGpu0, kGpu0);
   ops::Identity(want_gpu.WithOpName("use_dev"), recv1);
@@ -209,9 +245,12 @@ TEST(PartitionTest, HostMemoryArgumentsUseHostSendAndHostRecv) {
 
 TEST(PartitionTest, ResourceOutputsOfADeviceAreOnHostWithoutAMemoryTypeFunction) {
   GraphDef g = Parse(absl::StrCat(
-      "node { name: 'v' op: 'VarHandleOp' device: '", kGpu0, "' "
+      "node { name: 'v' op: 'VarHandleOp' device: '", kGpu0,
+      "' "
       "attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'shape' value { shape {} } } }"
-      "node { name: 'r' op: 'ReadVariableOp' input: 'v' device: '", kCpu0, "' "
+      "node { name: 'r' op: 'ReadVariableOp' input: 'v' device: '",
+      kCpu0,
+      "' "
       "attr { key: 'dtype' value { type: DT_FLOAT } } }"));
   RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
   EXPECT_EQ(parts[kGpu0].node(1).op(), "_HostSend");

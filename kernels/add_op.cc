@@ -1,6 +1,7 @@
 // Add and AddV2 on the CPU with numpy broadcasting (kernels/cwise_op.h), for the dtypes the
 // conformance suites cover (float32, float64, half, int8/16/32/64, uint8). Incompatible shapes
-// are InvalidArgument "Incompatible shapes: [2] vs. [3]". Large adds run in parallel on the intra-op pool.
+// are InvalidArgument "Incompatible shapes: [2] vs. [3]". Large adds run in parallel on the
+// intra-op pool.
 #include "kernels/add_op.h"
 
 #include "kernels/cwise_op.h"

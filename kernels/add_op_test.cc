@@ -43,8 +43,8 @@ TEST(AddOpTest, LargeSameShapeAddIsSplitOverTheIntraOpThreads) {
 TEST(AddOpTest, BroadcastsAcrossRanks) {
   // [2,1,3] + [3] -> [2,1,3]
   for (const char* op : {"Add", "AddV2"}) {
-    for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
-                        DT_UINT8}) {
+    for (DataType dt :
+         {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8}) {
       SCOPED_TRACE(std::string(op) + " " + DataTypeString(dt));
       const Tensor x = MakeTensor(dt, TensorShape({2, 1, 3}), {1, 2, 3, 4, 5, 6});
       const Tensor y = MakeTensor(dt, TensorShape({3}), {10, 20, 30});

@@ -66,9 +66,9 @@ class AddNOp final : public OpKernel {
     // a tile read inputs an earlier pass would have overwritten (AddN(x, x, x)).
     bool aliased = false;
     for (int i = 1; i < n; ++i) aliased |= ctx.input(i).SharesBufferWith(ctx.input(0));
-    RILL_ASSIGN_OR_RETURN(Tensor * out,
-                          aliased ? ctx.allocate_output(0, shape)
-                                  : ctx.forward_input_or_allocate_output({0}, 0, shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, aliased
+                                            ? ctx.allocate_output(0, shape)
+                                            : ctx.forward_input_or_allocate_output({0}, 0, shape));
     return VisitDataType(dtype, [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
@@ -89,9 +89,8 @@ class AddNOp final : public OpKernel {
 
 REGISTER_KERNEL(KernelDefBuilder("AddN")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("T",
-                                    {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
-                                     DT_INT32, DT_INT64}),
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
+                                          DT_INT32, DT_INT64}),
                 AddNOp);
 
 }  // namespace

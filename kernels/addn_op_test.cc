@@ -20,8 +20,8 @@ absl::StatusOr<std::vector<Tensor>> RunAddN(const std::vector<Tensor>& inputs) {
 }
 
 TEST(AddNOpTest, SumsEveryDtype) {
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
-                      DT_UINT8}) {
+  for (DataType dt :
+       {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8}) {
     SCOPED_TRACE(DataTypeString(dt));
     RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out,
                               RunAddN({MakeTensor(dt, TensorShape({2, 2}), {1, 2, 3, 4}),
@@ -54,7 +54,8 @@ TEST(AddNOpTest, ManyLargeInputsAddLeftToRightLikeOneAtATime) {
   std::vector<float> expected(5000, 0.0f);
   for (int i = 0; i < 11; ++i) {
     std::vector<float> v(5000);
-    for (int j = 0; j < 5000; ++j) v[j] = (i % 2 == 0 ? 1e7f : 1.0f) * ((j * 7 + i * 13) % 17 - 8) / 3.0f;
+    for (int j = 0; j < 5000; ++j)
+      v[j] = (i % 2 == 0 ? 1e7f : 1.0f) * ((j * 7 + i * 13) % 17 - 8) / 3.0f;
     for (int j = 0; j < 5000; ++j) expected[j] = i == 0 ? v[j] : expected[j] + v[j];
     inputs.push_back(Tensor::FromVector<float>(v, TensorShape({50, 100})));
   }

@@ -82,8 +82,8 @@ class CastOp final : public OpKernel {
       return VisitDataType(y->dtype(), [&](auto dst_tag) -> absl::Status {
         using Dst = typename decltype(dst_tag)::type;
         if constexpr (std::is_same_v<Src, std::string> || std::is_same_v<Dst, std::string>) {
-          return absl::UnimplementedError(absl::StrCat("Cast ", DataTypeString(x.dtype()),
-                                                       " to ", DataTypeString(y->dtype()),
+          return absl::UnimplementedError(absl::StrCat("Cast ", DataTypeString(x.dtype()), " to ",
+                                                       DataTypeString(y->dtype()),
                                                        " is not supported"));
         } else {
           const Src* in = x.flat<Src>().data();

@@ -16,12 +16,11 @@ absl::StatusOr<std::vector<Tensor>> Cast(const Tensor& x, DataType dst) {
 TEST(CastOpTest, FloatToIntTruncatesAndOutOfRangeIsTheMinimum) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   RILL_ASSERT_OK_AND_ASSIGN(
-      auto out, Cast(Tensor::FromVector<float>({-1.7f, 2.9f, 3e9f, nan}, TensorShape({4})),
-                     DT_INT32));
-  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>(
-                                {-1, 2, std::numeric_limits<int32_t>::min(),
-                                 std::numeric_limits<int32_t>::min()},
-                                TensorShape({4})));
+      auto out,
+      Cast(Tensor::FromVector<float>({-1.7f, 2.9f, 3e9f, nan}, TensorShape({4})), DT_INT32));
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({-1, 2, std::numeric_limits<int32_t>::min(),
+                                                         std::numeric_limits<int32_t>::min()},
+                                                        TensorShape({4})));
 }
 
 TEST(CastOpTest, NarrowIntegersWrapAndBoolIsNonZero) {

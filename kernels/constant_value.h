@@ -16,8 +16,7 @@
 
 namespace rill {
 
-inline absl::StatusOr<Tensor> ConstValueFromAttrs(OpKernelConstruction& ctx,
-                                                  Allocator* allocator) {
+inline absl::StatusOr<Tensor> ConstValueFromAttrs(OpKernelConstruction& ctx, Allocator* allocator) {
   const AttrValue* value = FindNodeAttr(ctx.def(), "value");
   if (value == nullptr || value->value_case() != AttrValue::kTensor) {
     return absl::InvalidArgumentError(
@@ -32,8 +31,8 @@ inline absl::StatusOr<Tensor> ConstValueFromAttrs(OpKernelConstruction& ctx,
   }
   absl::StatusOr<Tensor> t = TensorFromProto(value->tensor(), allocator);
   if (!t.ok()) {
-    return absl::Status(t.status().code(), absl::StrCat("Const node '", ctx.def().name(), "': ",
-                                                        t.status().message()));
+    return absl::Status(t.status().code(), absl::StrCat("Const node '", ctx.def().name(),
+                                                        "': ", t.status().message()));
   }
   return t;
 }

@@ -30,9 +30,8 @@ class SwitchOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& pred = ctx.input(1);
     if (pred.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The second input must be a scalar, but it has shape ",
-                       pred.shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "The second input must be a scalar, but it has shape ", pred.shape().DebugString()));
     }
     Forward(ctx, 0, pred.flat<bool>()[0] ? 1 : 0);
     return absl::OkStatus();
@@ -81,8 +80,12 @@ class ToBoolOp final : public OpKernel {
       } else {
         // Any nonzero byte of a numeric scalar, except that floating -0.0 is false too.
         switch (in.dtype()) {
-          case DT_FLOAT: truth = in.flat<float>()[0] != 0.f; break;
-          case DT_DOUBLE: truth = in.flat<double>()[0] != 0.0; break;
+          case DT_FLOAT:
+            truth = in.flat<float>()[0] != 0.f;
+            break;
+          case DT_DOUBLE:
+            truth = in.flat<double>()[0] != 0.0;
+            break;
           case DT_HALF:
             // TensorFlow 2.21's ToBool has no half scalar conversion.
             return absl::InvalidArgumentError("half cannot be converted to a boolean");
@@ -108,9 +111,9 @@ class ControlTriggerOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-#define REGISTER_FORWARDING_CPU(op, kernel)                                                  \
-  REGISTER_KERNEL(                                                                          \
-      KernelDefBuilder(op).Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()), kernel)
+#define REGISTER_FORWARDING_CPU(op, kernel)                                                        \
+  REGISTER_KERNEL(KernelDefBuilder(op).Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()), \
+                  kernel)
 
 REGISTER_FORWARDING_CPU("Switch", SwitchOp);
 REGISTER_FORWARDING_CPU("RefSwitch", SwitchOp);

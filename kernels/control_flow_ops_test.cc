@@ -31,8 +31,9 @@ TEST(SwitchOpTest, ForwardsToThePortThePredicateNamesAndLeavesTheOtherUnset) {
 
 TEST(SwitchOpTest, NonScalarPredicateIsTensorFlowsError) {
   OpTester t("Switch", "sw");
-  t.Attr("T", DT_FLOAT).Input(kData).Input(Tensor::FromVector<bool>({true, false},
-                                                                    TensorShape({2})));
+  t.Attr("T", DT_FLOAT)
+      .Input(kData)
+      .Input(Tensor::FromVector<bool>({true, false}, TensorShape({2})));
   EXPECT_THAT(t.Run().status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "The second input must be a scalar, but it has shape [2]"));

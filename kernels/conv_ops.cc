@@ -16,8 +16,8 @@
 //     Conv2DBackpropFilter gave inconsistent results in graph mode, so there is no reference).
 // Errors are TensorFlow's texts: InvalidArgument (Conv2D) "convolution input must be
 // 4-dimensional: [1,2,3]", "convolution filter must be 4-dimensional: [3,3,1]", (backprops)
-// "filter must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3 vs 2",
-// "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
+// "filter must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3
+// vs 2", "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
 // out_backprop doesn't match computed: actual = 3, computed = 4 spatial_dim: 1 input: 5 filter:
 // 3 output: 3 stride: 1 dilation: 1"; Unimplemented "The Conv2D op currently only supports the
 // NHWC tensor format on the CPU. The op was given the format: NCHW" and for grouped filters
@@ -256,8 +256,8 @@ absl::Status CheckFourDims(const Tensor& t, const char* what) {
 // Conv2D's own wording (TensorFlow 2.21): "convolution input must be 4-dimensional: [4,4,3]".
 absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
   if (t.shape().rank() == 4) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("convolution ", what, " must be 4-dimensional: ",
-                                                 t.shape().DebugString()));
+  return absl::InvalidArgumentError(
+      absl::StrCat("convolution ", what, " must be 4-dimensional: ", t.shape().DebugString()));
 }
 
 class ConvOpBase : public OpKernel {
@@ -320,8 +320,8 @@ class Conv2DOp final : public ConvOpBase {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
-                                 nullptr, FusedActivation::kNone, out->flat<T>().data(),
+      return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(), nullptr,
+                                 FusedActivation::kNone, out->flat<T>().data(),
                                  HoldConstantWeights(packed_.get(), filter));
     });
   }

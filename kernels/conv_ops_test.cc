@@ -76,12 +76,9 @@ TEST(Conv2DOpTest, MatchesTheDefinitionForEachPaddingStrideAndDilation) {
     int64_t out_h, out_w, pad_h, pad_w;
   };
   const std::vector<Expected> cases = {
-      {{1, 1, "VALID", {}}, 5, 5, 0, 0},
-      {{2, 1, "VALID", {}}, 3, 3, 0, 0},
-      {{1, 1, "SAME", {}}, 7, 6, 1, 0},
-      {{2, 1, "SAME", {}}, 4, 3, 1, 0},
-      {{1, 2, "SAME", {}}, 7, 6, 2, 1},
-      {{1, 1, "EXPLICIT", {0, 0, 2, 1, 1, 3, 0, 0}}, 8, 9, 2, 1},
+      {{1, 1, "VALID", {}}, 5, 5, 0, 0}, {{2, 1, "VALID", {}}, 3, 3, 0, 0},
+      {{1, 1, "SAME", {}}, 7, 6, 1, 0},  {{2, 1, "SAME", {}}, 4, 3, 1, 0},
+      {{1, 2, "SAME", {}}, 7, 6, 2, 1},  {{1, 1, "EXPLICIT", {0, 0, 2, 1, 1, 3, 0, 0}}, 8, 9, 2, 1},
   };
   for (const Expected& e : cases) {
     SCOPED_TRACE(e.c.padding + " stride " + std::to_string(e.c.stride) + " dilation " +
@@ -104,15 +101,15 @@ TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(Conv(F({1, 2, 3}, TensorShape({1, 1, 3})), F({1}, TensorShape({1, 1, 1, 1})), valid),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("convolution input must be 4-dimensional: [1,1,3]")));
-  EXPECT_THAT(Conv(Ramp(TensorShape({1, 2, 2, 3}), 5, 0), Ramp(TensorShape({1, 1, 2, 1}), 5, 0),
-                   valid),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("input depth must be evenly divisible by filter depth: 3 vs 2")));
-  EXPECT_THAT(Conv(Ramp(TensorShape({1, 1, 1, 1}), 5, 0), Ramp(TensorShape({3, 3, 1, 1}), 5, 0),
-                   valid),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Computed output size would be negative: -1 [input_size: 1, "
-                                 "effective_filter_size: 3, stride: 1]")));
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 2, 2, 3}), 5, 0), Ramp(TensorShape({1, 1, 2, 1}), 5, 0), valid),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("input depth must be evenly divisible by filter depth: 3 vs 2")));
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 1, 1, 1}), 5, 0), Ramp(TensorShape({3, 3, 1, 1}), 5, 0), valid),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Computed output size would be negative: -1 [input_size: 1, "
+                         "effective_filter_size: 3, stride: 1]")));
   EXPECT_THAT(Conv(Ramp(TensorShape({1, 2, 2, 1}), 5, 0), Ramp(TensorShape({1, 1, 1, 1}), 5, 0),
                    valid, "NCHW"),
               StatusIs(absl::StatusCode::kUnimplemented,

@@ -32,11 +32,15 @@ struct IntDivisionCheck : CwiseFunctorBase {
 
 struct SubFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x, T y) const { return WrapSub(x, y); }
+  T operator()(T x, T y) const {
+    return WrapSub(x, y);
+  }
 };
 struct MulFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x, T y) const { return WrapMul(x, y); }
+  T operator()(T x, T y) const {
+    return WrapMul(x, y);
+  }
 };
 struct DivFunctor : IntDivisionCheck {
   template <typename T>
@@ -50,7 +54,9 @@ struct DivFunctor : IntDivisionCheck {
 };
 struct DivNoNanFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x, T y) const { return y == T(0) ? T(0) : x / y; }
+  T operator()(T x, T y) const {
+    return y == T(0) ? T(0) : x / y;
+  }
 };
 struct FloorDivFunctor : IntDivisionCheck {
   template <typename T>
@@ -72,11 +78,15 @@ struct FloorModFunctor : IntDivisionCheck {
 };
 struct MaximumFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x, T y) const { return Max(x, y); }
+  T operator()(T x, T y) const {
+    return Max(x, y);
+  }
 };
 struct MinimumFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x, T y) const { return Min(x, y); }
+  T operator()(T x, T y) const {
+    return Min(x, y);
+  }
 };
 struct PowFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = 40;
@@ -87,8 +97,7 @@ struct PowFunctor : CwiseFunctorBase {
       const T* b = y.flat<T>().data();
       for (int64_t i = 0; i < y.NumElements(); ++i) {
         if (b[i] < 0) {
-          return absl::InvalidArgumentError(
-              "Integers to negative integer powers are not allowed");
+          return absl::InvalidArgumentError("Integers to negative integer powers are not allowed");
         }
       }
     }
@@ -113,19 +122,27 @@ struct SquaredDifferenceFunctor : CwiseFunctorBase {
 
 struct LessFunctor : CwiseFunctorBase {
   template <typename T>
-  bool operator()(T x, T y) const { return x < y; }
+  bool operator()(T x, T y) const {
+    return x < y;
+  }
 };
 struct LessEqualFunctor : CwiseFunctorBase {
   template <typename T>
-  bool operator()(T x, T y) const { return x <= y; }
+  bool operator()(T x, T y) const {
+    return x <= y;
+  }
 };
 struct GreaterFunctor : CwiseFunctorBase {
   template <typename T>
-  bool operator()(T x, T y) const { return x > y; }
+  bool operator()(T x, T y) const {
+    return x > y;
+  }
 };
 struct GreaterEqualFunctor : CwiseFunctorBase {
   template <typename T>
-  bool operator()(T x, T y) const { return x >= y; }
+  bool operator()(T x, T y) const {
+    return x >= y;
+  }
 };
 // Equal/NotEqual: with incompatible_shape_error=false, operands that do not broadcast compare as
 // a scalar false (Equal) / true (NotEqual), as in TensorFlow.
@@ -138,12 +155,16 @@ struct EqualityFunctorBase : CwiseFunctorBase {
 struct EqualFunctor : EqualityFunctorBase {
   int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 0; }
   template <typename T>
-  bool operator()(const T& x, const T& y) const { return x == y; }
+  bool operator()(const T& x, const T& y) const {
+    return x == y;
+  }
 };
 struct NotEqualFunctor : EqualityFunctorBase {
   int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 1; }
   template <typename T>
-  bool operator()(const T& x, const T& y) const { return x != y; }
+  bool operator()(const T& x, const T& y) const {
+    return x != y;
+  }
 };
 struct LogicalAndFunctor : CwiseFunctorBase {
   bool operator()(bool x, bool y) const { return x && y; }
@@ -165,8 +186,8 @@ REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS
 REGISTER_CWISE_CPU("Maximum", BinaryOp, MaximumFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Minimum", BinaryOp, MinimumFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Pow", BinaryOp, PowFunctor, RILL_FLOATS, int8_t, int16_t, int32_t, int64_t);
-REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, RILL_FLOATS,
-                   int32_t, int64_t);
+REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, RILL_FLOATS, int32_t,
+                   int64_t);
 REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
@@ -175,8 +196,7 @@ REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool
 REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool);
 REGISTER_KERNEL(KernelDefBuilder("LogicalAnd").Device(kDeviceCpu),
                 BinaryOp<LogicalAndFunctor, bool>);
-REGISTER_KERNEL(KernelDefBuilder("LogicalOr").Device(kDeviceCpu),
-                BinaryOp<LogicalOrFunctor, bool>);
+REGISTER_KERNEL(KernelDefBuilder("LogicalOr").Device(kDeviceCpu), BinaryOp<LogicalOrFunctor, bool>);
 
 }  // namespace
 }  // namespace rill

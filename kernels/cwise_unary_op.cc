@@ -17,7 +17,9 @@ constexpr int64_t kTranscendentalCost = 20;
 
 struct NegFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return WrapNeg(x); }
+  T operator()(T x) const {
+    return WrapNeg(x);
+  }
 };
 struct AbsFunctor : CwiseFunctorBase {
   template <typename T>
@@ -40,50 +42,70 @@ struct SignFunctor : CwiseFunctorBase {
 };
 struct SquareFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return WrapMul(x, x); }
+  T operator()(T x) const {
+    return WrapMul(x, x);
+  }
 };
 struct SqrtFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return std::sqrt(x); }
+  T operator()(T x) const {
+    return std::sqrt(x);
+  }
 };
 struct RsqrtFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return T(1) / std::sqrt(x); }
+  T operator()(T x) const {
+    return T(1) / std::sqrt(x);
+  }
 };
 struct ExpFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::exp(x); }
+  T operator()(T x) const {
+    return std::exp(x);
+  }
 };
 struct LogFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::log(x); }
+  T operator()(T x) const {
+    return std::log(x);
+  }
 };
 struct Log1pFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::log1p(x); }
+  T operator()(T x) const {
+    return std::log1p(x);
+  }
 };
 struct SinFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::sin(x); }
+  T operator()(T x) const {
+    return std::sin(x);
+  }
 };
 struct CosFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::cos(x); }
+  T operator()(T x) const {
+    return std::cos(x);
+  }
 };
 struct TanhFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::tanh(x); }
+  T operator()(T x) const {
+    return std::tanh(x);
+  }
 };
 struct SigmoidFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); }
+  T operator()(T x) const {
+    return T(1) / (T(1) + std::exp(-x));
+  }
 };
 struct ReluFunctor : CwiseFunctorBase {
   template <typename T>
@@ -106,7 +128,9 @@ struct Relu6Functor : CwiseFunctorBase {
 struct EluFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return x < T(0) ? std::expm1(x) : x; }
+  T operator()(T x) const {
+    return x < T(0) ? std::expm1(x) : x;
+  }
 };
 struct SeluFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
@@ -132,7 +156,9 @@ struct SoftplusFunctor : CwiseFunctorBase {
 struct LeakyReluFunctor : CwiseFunctorBase {
   absl::Status Init(OpKernelConstruction& ctx) { return ctx.GetAttr("alpha", &alpha); }
   template <typename T>
-  T operator()(T x) const { return x < T(0) ? x * static_cast<T>(alpha) : x; }
+  T operator()(T x) const {
+    return x < T(0) ? x * static_cast<T>(alpha) : x;
+  }
   float alpha = 0.2f;
 };
 // For half inputs TensorFlow multiplies by alpha rounded to half.
@@ -145,11 +171,15 @@ struct LeakyReluHalfFunctor : LeakyReluFunctor {
 };
 struct FloorFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return std::floor(x); }
+  T operator()(T x) const {
+    return std::floor(x);
+  }
 };
 struct CeilFunctor : CwiseFunctorBase {
   template <typename T>
-  T operator()(T x) const { return std::ceil(x); }
+  T operator()(T x) const {
+    return std::ceil(x);
+  }
 };
 struct RoundFunctor : CwiseFunctorBase {
   template <typename T>
@@ -174,7 +204,9 @@ struct ReciprocalFunctor : CwiseFunctorBase {
 struct ErfFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
-  T operator()(T x) const { return std::erf(x); }
+  T operator()(T x) const {
+    return std::erf(x);
+  }
 };
 struct LogicalNotFunctor : CwiseFunctorBase {
   bool operator()(bool x) const { return !x; }

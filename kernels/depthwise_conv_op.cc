@@ -1,14 +1,14 @@
-// DepthwiseConv2dNative, _FusedDepthwiseConv2dNative (+ bias and Relu/Relu6) and its two backprops (DepthwiseConv2dNativeBackpropInput/Filter, at the
-// end) on the CPU, NHWC: each input channel ci is convolved with its own
-// `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of
-// in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input).
-// float runs on oneDNN as a grouped convolution (kernels/onednn_conv.h, bias and activation as
-// post-ops); half and double: for each output pixel the window's taps are accumulated over the
-// contiguous channel vector (vectorized), pixels in parallel on the intra-op pool, half in float.
-// Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter
-// must be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2",
-// "Computed output size would be negative: ..."; Unimplemented for data_format NCHW ("The
-// DepthwiseConv2dNative op currently only supports the NHWC tensor format on the CPU. ...").
+// DepthwiseConv2dNative, _FusedDepthwiseConv2dNative (+ bias and Relu/Relu6) and its two backprops
+// (DepthwiseConv2dNativeBackpropInput/Filter, at the end) on the CPU, NHWC: each input channel ci
+// is convolved with its own `multiplier` filters, out[n,oh,ow,ci*M+m] = sum over kh,kw of in[n,
+// oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input). float
+// runs on oneDNN as a grouped convolution (kernels/onednn_conv.h, bias and activation as post-ops);
+// half and double: for each output pixel the window's taps are accumulated over the contiguous
+// channel vector (vectorized), pixels in parallel on the intra-op pool, half in float. Errors are
+// TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter must be
+// 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "Computed output
+// size would be negative: ..."; Unimplemented for data_format NCHW ("The DepthwiseConv2dNative op
+// currently only supports the NHWC tensor format on the CPU. ...").
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -141,14 +141,13 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
     if (out->NumElements() == 0) return absl::OkStatus();
     if (input.dtype() == DT_FLOAT) {  // oneDNN's grouped convolution (kernels/onednn_conv.h)
-      const OneDnnConvShape s = MakeOneDnnConvShape(
-          g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.in_c * g.mult,
-          /*groups=*/g.in_c, /*has_bias=*/kFused, activation_);
+      const OneDnnConvShape s =
+          MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.in_c * g.mult,
+                              /*groups=*/g.in_c, /*has_bias=*/kFused, activation_);
       return OneDnnConv2D(s, ctx.intra_op_threads(), input.flat<float>().data(),
                           filter.flat<float>().data(),
                           kFused ? ctx.input(2).flat<float>().data() : nullptr,
-                          out->flat<float>().data(),
-                          HoldConstantWeights(packed_.get(), filter));
+                          out->flat<float>().data(), HoldConstantWeights(packed_.get(), filter));
     }
     auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -156,10 +155,9 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       const T* f = filter.flat<T>().data();
       const T* bias = kFused ? ctx.input(2).flat<T>().data() : nullptr;
       T* y = out->flat<T>().data();
-      ctx.ParallelFor(g.batch * g.out_h * g.out_w, g.k_h * g.k_w * g.in_c * g.mult,
-                      [&](int64_t b, int64_t e) {
-                        DepthwisePixels(g, x, f, bias, activation_, b, e, y);
-                      });
+      ctx.ParallelFor(
+          g.batch * g.out_h * g.out_w, g.k_h * g.k_w * g.in_c * g.mult,
+          [&](int64_t b, int64_t e) { DepthwisePixels(g, x, f, bias, activation_, b, e, y); });
       return absl::OkStatus();
     };
     if constexpr (kFused) {

@@ -111,9 +111,8 @@ TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogu
       .Input(ToDouble(in))
       .Input(ToDouble(f));
   RILL_ASSERT_OK_AND_ASSIGN(auto want, plain.Run());
-  RILL_ASSERT_OK_AND_ASSIGN(auto got,
-                            FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias),
-                                           {"BiasAdd", "Relu6"}));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto got, FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias), {"BiasAdd", "Relu6"}));
   RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", "Relu6"}));
   ASSERT_EQ(got[0].shape(), TensorShape({1, 5, 4, 6}));
   int clipped = 0;
@@ -130,11 +129,11 @@ TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogu
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
   const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
-  EXPECT_THAT(FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})),
-                             {"BiasAdd"}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Must provide as many biases as the last dimension of the input "
-                                 "tensor: [3] vs. [6]")));
+  EXPECT_THAT(
+      FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), {"BiasAdd"}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Must provide as many biases as the last dimension of the input "
+                         "tensor: [3] vs. [6]")));
   EXPECT_THAT(FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({6})),
                              {"BiasAdd", "Elu"}),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -41,9 +41,9 @@ inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) 
 // InvalidArgument unless `bias` is a vector of `channels` (BiasAdd's text).
 inline absl::Status CheckBias(const Tensor& bias, int64_t channels) {
   if (bias.shape().rank() != 1 || bias.shape().dim(0) != channels) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Must provide as many biases as the last dimension of the input tensor: ",
-        bias.shape().DebugString(), " vs. [", channels, "]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Must provide as many biases as the last dimension of the input tensor: ",
+                     bias.shape().DebugString(), " vs. [", channels, "]"));
   }
   return absl::OkStatus();
 }

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 #include <climits>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -153,12 +153,13 @@ absl::Status BlasGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t l
     // The thread's own count is put back after: later OpenMP users on it keep theirs.
     const int previous_threads = omp_get_max_threads();
     omp_set_num_threads(1);
-    const dnnl_status_t status = dnnl_sgemm(d.transpose_a ? 'T' : 'N', d.transpose_b ? 'T' : 'N',
-                                            m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    const dnnl_status_t status = dnnl_sgemm(d.transpose_a ? 'T' : 'N', d.transpose_b ? 'T' : 'N', m,
+                                            n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
     omp_set_num_threads(previous_threads);
-    if (status != dnnl_success) return absl::InternalError(absl::StrCat(
-        "oneDNN sgemm failed with status ", static_cast<int>(status), " for m=", m, " n=", n,
-        " k=", k));
+    if (status != dnnl_success)
+      return absl::InternalError(absl::StrCat("oneDNN sgemm failed with status ",
+                                              static_cast<int>(status), " for m=", m, " n=", n,
+                                              " k=", k));
   } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
   } else if constexpr (std::is_same_v<T, complex64>) {
@@ -183,8 +184,8 @@ constexpr double kMinParallelFlops = 2e6;
 // small CNN at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch
 // 1 24-32 vs 29-33 us; MLP batch 64 461-537 vs 448-457 us (within the noise).
 
-// c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on an OpenMP team, each band's
-// partial row summed into c. float and double (gemv on each band).
+// c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on an OpenMP team, each
+// band's partial row summed into c. float and double (gemv on each band).
 template <typename T>
 absl::Status RowVectorTimesMatrixByBands(const GemmDims& d, const T* a, const T* b, T* c,
                                          int64_t bands) {

@@ -5,13 +5,14 @@
 //   RILL_RETURN_IF_ERROR(Gemm<float>(d, a, b, c));
 //
 // float goes through oneDNN's sgemm from 2^20 multiply-adds on (measured 8-30 % faster than
-// OpenBLAS's there, README "Build notes"; smaller or narrow products stay on OpenBLAS), double, complex64 and complex128 through OpenBLAS (cblas_?gemm), matrix-vector
-// products (m or n of 1, float and double) through OpenBLAS's gemv; half and bfloat16 accumulate
-// in float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
-// k == 0 writes zeros. Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of
-// 2147483647" for BLAS types; Internal if oneDNN rejects a call. Thread-safe; large products are
-// split into blocks on an OpenMP team of `threads` (each block single-threaded in the library, so
-// only one set of threads competes for the cores).
+// OpenBLAS's there, README "Build notes"; smaller or narrow products stay on OpenBLAS), double,
+// complex64 and complex128 through OpenBLAS (cblas_?gemm), matrix-vector products (m or n of 1,
+// float and double) through OpenBLAS's gemv; half and bfloat16 accumulate in float, int32/int64
+// wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop. k == 0 writes zeros.
+// Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of 2147483647" for BLAS types;
+// Internal if oneDNN rejects a call. Thread-safe; large products are split into blocks on an OpenMP
+// team of `threads` (each block single-threaded in the library, so only one set of threads competes
+// for the cores).
 #ifndef RILL_KERNELS_GEMM_H_
 #define RILL_KERNELS_GEMM_H_
 
@@ -26,8 +27,8 @@ namespace rill {
 // Called by Gemm on the thread that computed a block of C, right after it, with the block's rows
 // [row_begin, row_end) and columns [col_begin, col_end): fused kernels apply their bias and
 // activation there while the block is in cache, on the same threads as the product.
-using GemmEpilogue = absl::FunctionRef<void(int64_t row_begin, int64_t row_end,
-                                            int64_t col_begin, int64_t col_end)>;
+using GemmEpilogue =
+    absl::FunctionRef<void(int64_t row_begin, int64_t row_end, int64_t col_begin, int64_t col_end)>;
 
 struct GemmDims {
   int64_t m = 0, n = 0, k = 0;

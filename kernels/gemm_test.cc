@@ -1,6 +1,7 @@
-// Gemm<T> against a plain triple loop, and its epilogue, on every route it takes: OpenBLAS for small float products
-// and narrow outputs, oneDNN's sgemm from 2^20 multiply-adds, row bands for a row vector times a
-// matrix on a pool, column/row blocks on a pool, gemv for m or n of 1, transposes, double.
+// Gemm<T> against a plain triple loop, and its epilogue, on every route it takes: OpenBLAS for
+// small float products and narrow outputs, oneDNN's sgemm from 2^20 multiply-adds, row bands for a
+// row vector times a matrix on a pool, column/row blocks on a pool, gemv for m or n of 1,
+// transposes, double.
 #include "kernels/gemm.h"
 
 #include <cmath>
@@ -55,13 +56,13 @@ TEST(GemmTest, EveryRouteMatchesATripleLoop) {
   for (int p : {1, 2}) {
     for (bool ta : {false, true}) {
       for (bool tb : {false, true}) {
-        ExpectLikeALoop<float>(5, 7, 3, ta, tb, p);          // OpenBLAS, small
-        ExpectLikeALoop<float>(130, 140, 120, ta, tb, p);    // oneDNN (2.2M multiply-adds)
-        ExpectLikeALoop<float>(200, 10, 600, ta, tb, p);     // narrow output: OpenBLAS
-        ExpectLikeALoop<float>(1, 700, 1500, ta, tb, p);     // row vector: bands over the threads
-        ExpectLikeALoop<float>(900, 1, 1200, ta, tb, p);     // column vector: gemv
-        ExpectLikeALoop<double>(64, 80, 300, ta, tb, p);     // OpenBLAS dgemm
-        ExpectLikeALoop<double>(1, 600, 1700, ta, tb, p);    // double row vector
+        ExpectLikeALoop<float>(5, 7, 3, ta, tb, p);        // OpenBLAS, small
+        ExpectLikeALoop<float>(130, 140, 120, ta, tb, p);  // oneDNN (2.2M multiply-adds)
+        ExpectLikeALoop<float>(200, 10, 600, ta, tb, p);   // narrow output: OpenBLAS
+        ExpectLikeALoop<float>(1, 700, 1500, ta, tb, p);   // row vector: bands over the threads
+        ExpectLikeALoop<float>(900, 1, 1200, ta, tb, p);   // column vector: gemv
+        ExpectLikeALoop<double>(64, 80, 300, ta, tb, p);   // OpenBLAS dgemm
+        ExpectLikeALoop<double>(1, 600, 1700, ta, tb, p);  // double row vector
       }
     }
   }

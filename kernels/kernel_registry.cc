@@ -122,8 +122,7 @@ absl::Status KernelRegistry::HostMemoryArgs(const NodeDef& node, const OpDef& op
       int64_t n = 1;
       if (!arg.number_attr().empty()) GetNodeAttr(node, arg.number_attr(), &n).IgnoreError();
       std::vector<DataType> list;
-      if (!arg.type_list_attr().empty() &&
-          GetNodeAttr(node, arg.type_list_attr(), &list).ok()) {
+      if (!arg.type_list_attr().empty() && GetNodeAttr(node, arg.type_list_attr(), &list).ok()) {
         n = static_cast<int64_t>(list.size());
       }
       const bool host = std::find(e->def.host_memory_args.begin(), e->def.host_memory_args.end(),

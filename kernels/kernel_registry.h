@@ -92,8 +92,7 @@ class KernelRegistry : public KernelAvailability {
   absl::StatusOr<const KernelDef*> FindKernelDef(const NodeDef& node,
                                                  absl::string_view device_type) const;
   // Builds the kernel for `node` on `device`. InvalidArgument (no kernel, bad attrs).
-  absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const NodeDef& node,
-                                                         const OpDef& op_def,
+  absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const NodeDef& node, const OpDef& op_def,
                                                          Device* device) const;
   // For each input and output of `node` on `device_type`: true when it lives in host memory.
   absl::Status HostMemoryArgs(const NodeDef& node, const OpDef& op_def,
@@ -153,9 +152,9 @@ KernelFactory MakeFactory() {
 
 #define RILL_KERNEL_CONCAT_INNER_(a, b) a##b
 #define RILL_KERNEL_CONCAT_(a, b) RILL_KERNEL_CONCAT_INNER_(a, b)
-#define REGISTER_KERNEL(builder, ...)                                                \
+#define REGISTER_KERNEL(builder, ...)                                                 \
   static const ::rill::kernel_registry_internal::KernelRegistrar RILL_KERNEL_CONCAT_( \
-      rill_kernel_registrar_, __COUNTER__)(                                          \
+      rill_kernel_registrar_, __COUNTER__)(                                           \
       builder, ::rill::kernel_registry_internal::MakeFactory<__VA_ARGS__>())
 
 }  // namespace rill

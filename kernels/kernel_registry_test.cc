@@ -106,14 +106,13 @@ TEST(KernelRegistryTest, NoKernelErrorUsesTensorFlowText) {
 TEST(KernelRegistryTest, DuplicateRegistrationFails) {
   std::unique_ptr<KernelRegistry> registry = MakeRegistry();
   KernelRegistry& r = *registry;
-  EXPECT_THAT(r.Register(KernelDefBuilder("MatMul")
-                             .Device(kDeviceGpu)
-                             .TypeConstraint("T", {DT_FLOAT})
-                             .Build(),
-                         kernel_registry_internal::MakeFactory<PassThrough>()),
-              StatusIs(absl::StatusCode::kAlreadyExists,
-                       "Kernel for op 'MatMul' (device='GPU'; T in [DT_FLOAT]) is registered "
-                       "twice"));
+  EXPECT_THAT(
+      r.Register(
+          KernelDefBuilder("MatMul").Device(kDeviceGpu).TypeConstraint("T", {DT_FLOAT}).Build(),
+          kernel_registry_internal::MakeFactory<PassThrough>()),
+      StatusIs(absl::StatusCode::kAlreadyExists,
+               "Kernel for op 'MatMul' (device='GPU'; T in [DT_FLOAT]) is registered "
+               "twice"));
 }
 
 TEST(KernelRegistryTest, CreateKernelRunsConstructorValidation) {

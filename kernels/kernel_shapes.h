@@ -43,9 +43,8 @@ inline absl::StatusOr<MatMulShape> MatMulShapeOf(const TensorShape& a, const Ten
   s.k = a.dim(transpose_a ? 0 : 1);
   s.n = b.dim(transpose_b ? 0 : 1);
   if (b.dim(transpose_b ? 1 : 0) != s.k) {
-    return absl::InvalidArgumentError(absl::StrCat("Matrix size-incompatible: In[0]: ",
-                                                   a.DebugString(), ", In[1]: ",
-                                                   b.DebugString()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Matrix size-incompatible: In[0]: ", a.DebugString(), ", In[1]: ", b.DebugString()));
   }
   return s;
 }
@@ -70,10 +69,9 @@ inline absl::StatusOr<BiasAddLayout> BiasAddLayoutOf(const TensorShape& value,
   BiasAddLayout layout;
   layout.channels = value.dim(channel_dim);
   if (bias.num_elements() != layout.channels) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Must provide as many biases as the ", channels_first ? "channel" : "last",
-                     " dimension of the input tensor: ", bias.DebugString(), " vs. ",
-                     value.DebugString()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Must provide as many biases as the ", channels_first ? "channel" : "last",
+        " dimension of the input tensor: ", bias.DebugString(), " vs. ", value.DebugString()));
   }
   for (int d = channel_dim + 1; d < value.rank(); ++d) layout.inner *= value.dim(d);
   const int64_t plane = layout.channels * layout.inner;

@@ -46,8 +46,7 @@ absl::Status VisitElementType(DataType dt, F&& f) {
     case 16:
       return f(TypeTag<Bytes16>{});
     default:
-      return absl::UnimplementedError("no storage type for dtype " +
-                                      DataTypeString(dt));
+      return absl::UnimplementedError("no storage type for dtype " + DataTypeString(dt));
   }
 }
 
@@ -61,8 +60,8 @@ T* ElementsOf(const Tensor& t) {
 // Row-major strides of `dims` (in elements).
 // Copies `n` elements of `src`, from element `src_off`, into `dst` at `dst_off` (same dtype;
 // strings as strings). REQUIRES: both ranges in bounds.
-inline absl::Status CopyElements(const Tensor& src, int64_t src_off, Tensor* dst,
-                                 int64_t dst_off, int64_t n) {
+inline absl::Status CopyElements(const Tensor& src, int64_t src_off, Tensor* dst, int64_t dst_off,
+                                 int64_t n) {
   if (n <= 0) return absl::OkStatus();
   return VisitElementType(src.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
@@ -101,17 +100,16 @@ inline int64_t DimProduct(absl::Span<const int64_t> dims, int begin, int end) {
 // validate), strides non-zero. Trailing dims read whole with stride 1 merge
 // into the dim before, and a last dim of stride 1 is copied as one run.
 template <typename T>
-void StridedCopy(const T* in, absl::Span<const int64_t> in_dims,
-                 std::vector<int64_t> begin, std::vector<int64_t> strides,
-                 std::vector<int64_t> out_dims, T* out) {
+void StridedCopy(const T* in, absl::Span<const int64_t> in_dims, std::vector<int64_t> begin,
+                 std::vector<int64_t> strides, std::vector<int64_t> out_dims, T* out) {
   std::vector<int64_t> dims(in_dims.begin(), in_dims.end());
   int rank = static_cast<int>(dims.size());
   if (rank == 0) {
     *out = *in;
     return;
   }
-  while (rank >= 2 && strides[rank - 1] == 1 && strides[rank - 2] == 1 &&
-         begin[rank - 1] == 0 && out_dims[rank - 1] == dims[rank - 1]) {
+  while (rank >= 2 && strides[rank - 1] == 1 && strides[rank - 2] == 1 && begin[rank - 1] == 0 &&
+         out_dims[rank - 1] == dims[rank - 1]) {
     const int64_t d = dims[rank - 1];
     dims[rank - 2] *= d;
     begin[rank - 2] *= d;

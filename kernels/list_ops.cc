@@ -58,8 +58,8 @@ class ListOpBase : public OpKernel {
   absl::StatusOr<std::shared_ptr<const TensorList>> InputList(OpKernelContext& ctx) const {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list,
                           ListFromTensor(ctx.input(0), type_string()));
-    if (element_dtype_ != DT_INVALID) RILL_RETURN_IF_ERROR(CheckDtype(element_dtype_,
-                                                                      list->element_dtype));
+    if (element_dtype_ != DT_INVALID)
+      RILL_RETURN_IF_ERROR(CheckDtype(element_dtype_, list->element_dtype));
     return list;
   }
   DataType element_dtype_ = DT_INVALID;
@@ -74,12 +74,12 @@ class NewListOp final : public ListOpBase {
     auto list = std::make_shared<TensorList>();
     list->element_dtype = element_dtype_;
     RILL_ASSIGN_OR_RETURN(list->element_shape, ElementShapeFromTensor(ctx.input(0)));
-    RILL_ASSIGN_OR_RETURN(int64_t n, ScalarIndex(ctx.input(1), reserve_ ? "num_elements"
-                                                                        : "max_num_elements"));
+    RILL_ASSIGN_OR_RETURN(
+        int64_t n, ScalarIndex(ctx.input(1), reserve_ ? "num_elements" : "max_num_elements"));
     if (reserve_) {
       if (n < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "The num_elements to reserve must be a non negative number, but got ", n));
+        return absl::InvalidArgumentError(
+            absl::StrCat("The num_elements to reserve must be a non negative number, but got ", n));
       }
       list->tensors.resize(n);
     } else {
@@ -106,9 +106,9 @@ class FromTensorOp final : public ListOpBase {
     RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
     RILL_ASSIGN_OR_RETURN(const TensorShape element, TensorShape::FromDims(dims));
     if (!requested.IsCompatibleWith(element)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Specified a list with shape ", requested.DebugString(), " from a tensor with shape ",
-          t.shape().DebugString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Specified a list with shape ", requested.DebugString(),
+                       " from a tensor with shape ", t.shape().DebugString()));
     }
     auto list = std::make_shared<TensorList>();
     list->element_dtype = t.dtype();
@@ -161,8 +161,8 @@ class SetItemOp final : public ListOpBase {
     const Tensor& item = ctx.input(2);
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     if (index < 0 || (index >= size && !resize_)) {
-      return absl::InvalidArgumentError(absl::StrCat("Trying to modify element ", index,
-                                                     " in a list with ", size, " elements."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Trying to modify element ", index, " in a list with ", size, " elements."));
     }
     if (!list->element_shape.IsCompatibleWith(item.shape())) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -198,9 +198,9 @@ class StackOp final : public ListOpBase {
     RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, MergeShapes(list->element_shape, requested));
     for (const Tensor& t : list->tensors) {
       if (!t.IsInitialized()) continue;
-      RILL_ASSIGN_OR_RETURN(shape, MergeShapes(shape, PartialTensorShape(std::vector<int64_t>(
-                                                          t.shape().dims().begin(),
-                                                          t.shape().dims().end()))));
+      RILL_ASSIGN_OR_RETURN(
+          shape, MergeShapes(shape, PartialTensorShape(std::vector<int64_t>(
+                                        t.shape().dims().begin(), t.shape().dims().end()))));
     }
     if (!shape.IsFullyDefined()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -213,7 +213,7 @@ class StackOp final : public ListOpBase {
     std::vector<int64_t> dims{n};
     dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
-    RILL_ASSIGN_OR_RETURN(Tensor* out, ctx.allocate_output(0, out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     const int64_t per = n > 0 ? out_shape.num_elements() / n : 0;
     for (int64_t i = 0; i < n; ++i) {
       const Tensor& t = list->tensors[i];
@@ -246,9 +246,9 @@ class ElementShapeOp final : public ListOpBase {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
     const PartialTensorShape& s = list->element_shape;
     const std::vector<int64_t> dims = s.unknown_rank() ? std::vector<int64_t>{-1} : s.dims();
-    const TensorShape shape = s.unknown_rank() ? TensorShape()
-                                               : TensorShape({static_cast<int64_t>(dims.size())});
-    RILL_ASSIGN_OR_RETURN(Tensor* out, ctx.allocate_output(0, shape));
+    const TensorShape shape =
+        s.unknown_rank() ? TensorShape() : TensorShape({static_cast<int64_t>(dims.size())});
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     for (size_t i = 0; i < dims.size(); ++i) {
       if (shape_type_ == DT_INT32) {
         out->flat<int32_t>()[i] = static_cast<int32_t>(dims[i]);
@@ -276,9 +276,9 @@ class PushBackOp final : public ListOpBase {
     }
     if (list->max_num_elements != -1 &&
         static_cast<int>(list->tensors.size()) >= list->max_num_elements) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Tried to push item into a full list list size: ", list->tensors.size(),
-          " max_num_elements: ", list->max_num_elements));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Tried to push item into a full list list size: ", list->tensors.size(),
+                       " max_num_elements: ", list->max_num_elements));
     }
     auto out = std::make_shared<TensorList>(*list);
     out->tensors.push_back(item);

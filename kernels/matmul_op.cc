@@ -1,8 +1,8 @@
 // MatMul on the CPU: product = op(a) * op(b), op() transposing when transpose_a / transpose_b.
 // Float products whose weights the optimizer found constant (and large) run on oneDNN with the
-// weights packed once (kernels/onednn_matmul.h); otherwise the product is kernels/gemm.h's (OpenBLAS for float, double and complex; a loop accumulating
-// half and bfloat16 in float and wrapping int32/int64). Errors are InvalidArgument with
-// TensorFlow's text:
+// weights packed once (kernels/onednn_matmul.h); otherwise the product is kernels/gemm.h's
+// (OpenBLAS for float, double and complex; a loop accumulating half and bfloat16 in float and
+// wrapping int32/int64). Errors are InvalidArgument with TensorFlow's text:
 //   In[0] is not a matrix. Instead it has shape [2,3,4]
 //   Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]
 // An output with a zero dimension is empty; a zero inner dimension gives zeros.
@@ -12,10 +12,10 @@
 #include "core/status_macros.h"
 #include "kernels/fused_epilogue.h"
 #include "kernels/gemm.h"
-#include "kernels/sparse_row_gemv.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/kernel_shapes.h"
 #include "kernels/onednn_matmul.h"
+#include "kernels/sparse_row_gemv.h"
 
 namespace rill {
 namespace {
@@ -75,10 +75,9 @@ class MatMulOp final : public OpKernel {
     if (!out.ok()) return out.status();
     Tensor* c = *out;
     if (UsePackedWeights(a, d)) {
-      return OneDnnMatMul(PackedShape(d, nullptr, FusedActivation::kNone),
-                          ctx.intra_op_threads(), a.flat<float>().data(), b.flat<float>().data(),
-                          nullptr, c->flat<float>().data(),
-                          HoldConstantWeights(packed_.get(), b));
+      return OneDnnMatMul(PackedShape(d, nullptr, FusedActivation::kNone), ctx.intra_op_threads(),
+                          a.flat<float>().data(), b.flat<float>().data(), nullptr,
+                          c->flat<float>().data(), HoldConstantWeights(packed_.get(), b));
     }
     switch (a.dtype()) {
       case DT_FLOAT:
@@ -147,9 +146,8 @@ class FusedMatMulOp final : public OpKernel {
     if (c->NumElements() == 0) return absl::OkStatus();
     if (constant_weights_ && a.dtype() == DT_FLOAT && d.m > 1 && OneDnnMatMulPays(d.n, d.k)) {
       return OneDnnMatMul(PackedShape(d, &bias, activation_), ctx.intra_op_threads(),
-                          a.flat<float>().data(), b.flat<float>().data(),
-                          bias.flat<float>().data(), c->flat<float>().data(),
-                          HoldConstantWeights(packed_.get(), b));
+                          a.flat<float>().data(), b.flat<float>().data(), bias.flat<float>().data(),
+                          c->flat<float>().data(), HoldConstantWeights(packed_.get(), b));
     }
     if (a.dtype() == DT_FLOAT) return Run<float>(d, a, b, bias, c);
     return Run<double>(d, a, b, bias, c);
@@ -157,8 +155,8 @@ class FusedMatMulOp final : public OpKernel {
 
  private:
   template <typename T>
-  absl::Status Run(const GemmDims& d, const Tensor& a, const Tensor& b,
-                   const Tensor& bias, Tensor* c) const {
+  absl::Status Run(const GemmDims& d, const Tensor& a, const Tensor& b, const Tensor& bias,
+                   Tensor* c) const {
     // Bias and activation per block of the product, on the thread that computed it.
     T* out = c->flat<T>().data();
     const T* bias_data = bias.flat<T>().data();
@@ -179,10 +177,9 @@ class FusedMatMulOp final : public OpKernel {
   const FiniteWeightsCache finite_;
 };
 
-REGISTER_KERNEL(KernelDefBuilder("_FusedMatMul")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
-                FusedMatMulOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("_FusedMatMul").Device(kDeviceCpu).TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+    FusedMatMulOp);
 REGISTER_KERNEL(KernelDefBuilder("MatMul")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_BFLOAT16, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32,

@@ -5,11 +5,10 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <dnnl.hpp>
 #include <memory>
 #include <utility>
 #include <vector>
-
-#include <dnnl.hpp>
 
 #include "core/mutex.h"
 #include "kernels/op_kernel.h"

@@ -4,13 +4,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <dnnl.hpp>
 #include <memory>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <dnnl.hpp>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
@@ -23,12 +22,11 @@ namespace {
 
 using dnnl::memory;
 
-
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
 // thread count is part of the key.
 auto Key(const OneDnnConvShape& s, int threads) {
-  return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h, s.out_w,
-                         s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
+  return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h,
+                         s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
                          s.has_bias, static_cast<int>(s.activation), s.groups);
 }
 using ConvKey = decltype(Key(OneDnnConvShape(), 1));
@@ -39,9 +37,9 @@ struct ConvPlan {
   dnnl::convolution_forward primitive;
   memory::desc src, dst, user_weights, bias;
   bool reorder_weights = false;
-  memory::desc weights;         // pd.weights_desc(), queried once
-  size_t weights_bytes = 0;     // pd.weights_desc()'s size, queried once
-  size_t scratchpad_bytes = 0;  // pd.scratchpad_desc()'s size, queried once
+  memory::desc weights;           // pd.weights_desc(), queried once
+  size_t weights_bytes = 0;       // pd.weights_desc()'s size, queried once
+  size_t scratchpad_bytes = 0;    // pd.scratchpad_desc()'s size, queried once
   OneDnnReorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
 };
 
@@ -72,10 +70,10 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
                               PadAfter(s.in_w, s.out_w, s.k_w, s.stride_w, s.dil_w, s.pad_left)};
   try {
     auto desc = s.has_bias
-                    ? dnnl::convolution_forward::desc(
-                          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                          plan->src, any_weights, plan->bias, plan->dst, strides, dilates, pad_l,
-                          pad_r)
+                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_direct,
+                                                      plan->src, any_weights, plan->bias, plan->dst,
+                                                      strides, dilates, pad_l, pad_r)
                     : dnnl::convolution_forward::desc(
                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                           plan->src, any_weights, plan->dst, strides, dilates, pad_l, pad_r);
@@ -102,10 +100,10 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
       plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
     }
   } catch (const dnnl::error& e) {
-    return absl::InternalError(absl::StrCat(
-        "oneDNN convolution failed for input [", s.batch, ",", s.in_h, ",", s.in_w, ",", s.in_c,
-        "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",",
-        s.groups > 1 ? s.out_c / s.groups : s.out_c, "]: ", e.what()));
+    return absl::InternalError(
+        absl::StrCat("oneDNN convolution failed for input [", s.batch, ",", s.in_h, ",", s.in_w,
+                     ",", s.in_c, "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",",
+                     s.groups > 1 ? s.out_c / s.groups : s.out_c, "]: ", e.what()));
   }
   return std::shared_ptr<const ConvPlan>(std::move(plan));
 }
@@ -134,7 +132,6 @@ class PlanCache {
   Mutex mu_;
   absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>> plans_;  // guarded by mu_
 };
-
 
 }  // namespace
 
@@ -222,8 +219,8 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
     c.dst.set_data_handle(output);
     c.user_weights.set_data_handle(const_cast<float*>(filter));
     if (plan.reorder_weights && packed != nullptr) {
-      c.args[DNNL_ARG_WEIGHTS] = packed->Get(filter, plan.weights, c.user_weights,
-                                             plan.weights_reorder, *stream);
+      c.args[DNNL_ARG_WEIGHTS] =
+          packed->Get(filter, plan.weights, c.user_weights, plan.weights_reorder, *stream);
     } else if (plan.reorder_weights) {
       void* w = weights_buffer.Get(plan.weights_bytes);
       if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");

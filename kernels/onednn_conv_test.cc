@@ -1,6 +1,6 @@
-// OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after (SAME with odd
-// totals, VALID with rows no window reaches, explicit), strides, dilations, batches, the fused
-// bias / Relu / Relu6, and the plan cache across calls and threads.
+// OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after
+// (SAME with odd totals, VALID with rows no window reaches, explicit), strides, dilations, batches,
+// the fused bias / Relu / Relu6, and the plan cache across calls and threads.
 #include "kernels/onednn_conv.h"
 
 #include <algorithm>
@@ -58,8 +58,8 @@ struct Case {
 };
 
 OneDnnConvShape Shape(int64_t batch, int64_t in_h, int64_t in_w, int64_t in_c, int64_t k,
-                      int64_t out_c, int64_t stride, int64_t dil, int64_t pad_top,
-                      int64_t pad_left, int64_t out_h, int64_t out_w) {
+                      int64_t out_c, int64_t stride, int64_t dil, int64_t pad_top, int64_t pad_left,
+                      int64_t out_h, int64_t out_w) {
   OneDnnConvShape s;
   s.batch = batch;
   s.in_h = in_h;
@@ -79,8 +79,7 @@ OneDnnConvShape Shape(int64_t batch, int64_t in_h, int64_t in_w, int64_t in_c, i
 void ExpectMatchesReference(const OneDnnConvShape& s, int threads, const std::string& name,
                             OneDnnPackedWeights* packed = nullptr, int filter_seed = 2) {
   const std::vector<float> in = Values(s.batch * s.in_h * s.in_w * s.in_c, 1);
-  const int64_t filter_size =
-      s.k_h * s.k_w * (s.groups > 1 ? s.out_c : s.in_c * s.out_c);
+  const int64_t filter_size = s.k_h * s.k_w * (s.groups > 1 ? s.out_c : s.in_c * s.out_c);
   const std::vector<float> f = Values(filter_size, filter_seed);
   const std::vector<float> bias = Values(s.out_c, 3);
   std::vector<float> out(s.batch * s.out_h * s.out_w * s.out_c, -99.f);
@@ -120,8 +119,8 @@ TEST(OneDnnConvTest, MatchesADirectConvolution) {
         OneDnnConvShape s = c.shape;
         s.has_bias = bias;
         s.activation = act;
-        ExpectMatchesReference(s, 1, c.name + (bias ? " bias" : "") + " act" +
-                                         std::to_string(static_cast<int>(act)));
+        ExpectMatchesReference(
+            s, 1, c.name + (bias ? " bias" : "") + " act" + std::to_string(static_cast<int>(act)));
       }
     }
   }

@@ -3,12 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <dnnl.hpp>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <dnnl.hpp>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -105,9 +104,8 @@ struct ThreadMatMul {
 
 }  // namespace
 
-absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* a,
-                          const float* b, const float* bias, float* c,
-                          OneDnnPackedWeights* packed) {
+absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* a, const float* b,
+                          const float* bias, float* c, OneDnnPackedWeights* packed) {
   static auto* cache = new PlanCache();
   threads = std::max(1, threads);
   omp_set_num_threads(threads);  // this call's plan and OpenMP team

@@ -39,8 +39,7 @@ inline bool OneDnnMatMulPays(int64_t n, int64_t k) { return n * k >= (int64_t{1}
 
 // C = act(op(A) op(B) + bias); `bias` is read only when shape.has_bias. Row-major, dense.
 absl::Status OneDnnMatMul(const OneDnnMatMulShape& shape, int threads, const float* a,
-                          const float* b, const float* bias, float* c,
-                          OneDnnPackedWeights* packed);
+                          const float* b, const float* bias, float* c, OneDnnPackedWeights* packed);
 
 }  // namespace rill
 

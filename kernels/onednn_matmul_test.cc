@@ -32,8 +32,8 @@ void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weig
   const float* b = weights.flat<float>().data();
   const std::vector<float> a = Values(s.m * s.k, 1), bias = Values(s.n, 3);
   std::vector<float> c(s.m * s.n, -99.f);
-  ASSERT_THAT(OneDnnMatMul(s, threads, a.data(), b, bias.data(),
-                           c.data(), HoldConstantWeights(packed, weights)),
+  ASSERT_THAT(OneDnnMatMul(s, threads, a.data(), b, bias.data(), c.data(),
+                           HoldConstantWeights(packed, weights)),
               IsOk())
       << what;
   for (int64_t i = 0; i < s.m; ++i) {
@@ -104,9 +104,9 @@ TEST(OneDnnMatMulTest, ConcurrentCallersShareThePackedWeights) {
 }
 
 TEST(OneDnnMatMulTest, OnlyLargeWeightsTakeThisPath) {
-  EXPECT_FALSE(OneDnnMatMulPays(10, 512));   // an MLP's last layer
-  EXPECT_FALSE(OneDnnMatMulPays(32, 32));    // the wide graph's products
-  EXPECT_TRUE(OneDnnMatMulPays(512, 784));   // an MLP's first layer
+  EXPECT_FALSE(OneDnnMatMulPays(10, 512));  // an MLP's last layer
+  EXPECT_FALSE(OneDnnMatMulPays(32, 32));   // the wide graph's products
+  EXPECT_TRUE(OneDnnMatMulPays(512, 784));  // an MLP's first layer
 }
 
 }  // namespace

@@ -34,8 +34,7 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
   for (int i : candidates) {
     const TensorValue& v = inputs[i];
     // Cheap rejections first: a ref, another dtype or element count.
-    if (v.is_ref() || v.tensor.dtype() != dtype ||
-        v.tensor.NumElements() != shape.num_elements()) {
+    if (v.is_ref() || v.tensor.dtype() != dtype || v.tensor.NumElements() != shape.num_elements()) {
       continue;
     }
     // Held by this node's input slots alone (x + x holds one buffer in two slots); a single

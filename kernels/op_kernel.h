@@ -34,8 +34,8 @@
 #include "core/mutex.h"
 #include "core/openmp_parallel_for.h"
 #include "core/rendezvous.h"
-#include "core/thread_pool.h"
 #include "core/tensor.h"
+#include "core/thread_pool.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "proto/node_def.pb.h"
@@ -49,9 +49,10 @@ struct TensorValue {
   // User-provided, so TensorValue() and vectors of them do not zero all 112 bytes before the
   // members' own initializers run (a `rep stos` per kernel output).
   TensorValue() {}
-  TensorValue(Tensor t, Tensor* r, rill::SharedMutex* mu) : tensor(std::move(t)), ref(r), ref_mu(mu) {}
+  TensorValue(Tensor t, Tensor* r, rill::SharedMutex* mu)
+      : tensor(std::move(t)), ref(r), ref_mu(mu) {}
   Tensor tensor;
-  Tensor* ref = nullptr;          // Not owned; lives in a variable resource.
+  Tensor* ref = nullptr;                // Not owned; lives in a variable resource.
   rill::SharedMutex* ref_mu = nullptr;  // Not owned.
   bool is_ref() const { return ref != nullptr; }
   // The tensor itself, reading through a ref (a cheap handle copy that shares the buffer).
@@ -60,7 +61,6 @@ struct TensorValue {
 
 // A node's inputs or outputs: inline for the usual few, so running a node allocates nothing.
 using TensorValueVector = absl::InlinedVector<TensorValue, 4>;
-
 
 class OpKernelConstruction {
  public:
@@ -114,7 +114,7 @@ class CallFrame {
 class OpKernelContext {
  public:
   struct Params {
-    Device* device = nullptr;                     // Not owned.
+    Device* device = nullptr;  // Not owned.
     int64_t step_id = 0;
     Rendezvous* rendezvous = nullptr;             // Not owned; the step's.
     CancellationManager* cancellation = nullptr;  // Not owned; the step's.
@@ -124,7 +124,7 @@ class OpKernelContext {
     // Not owned; resources that live for one step (TensorArrays), shared by its partitions and
     // dropped when the step ends. May be null (then kernels that need it fail with Internal).
     ResourceMgr* step_resources = nullptr;
-    bool is_input_dead = false;                   // TF1 control flow deadness
+    bool is_input_dead = false;  // TF1 control flow deadness
     // Threads one kernel may use (intra_op_parallelism_threads, counting the thread running
     // it): ParallelFor, Gemm and oneDNN run on an OpenMP team of that size; 1 = inline.
     int intra_op_threads = 1;

@@ -107,8 +107,8 @@ class OpTester {
   OpDef op_def_;
   std::vector<TensorValue> inputs_;
   std::unique_ptr<OpKernel> kernel_;
-  Rendezvous* rendezvous_ = nullptr;  // Not owned.
-  CallFrame* call_frame_ = nullptr;   // Not owned.
+  Rendezvous* rendezvous_ = nullptr;       // Not owned.
+  CallFrame* call_frame_ = nullptr;        // Not owned.
   ResourceMgr* step_resources_ = nullptr;  // Not owned.
   bool is_input_dead_ = false;
   int intra_op_threads_ = 1;

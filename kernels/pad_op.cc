@@ -34,24 +34,22 @@ namespace {
 
 // Checks the paddings input's shape against `input` and returns its (before,
 // after) rows.
-absl::Status ReadPaddings(const Tensor& input, const Tensor& paddings,
-                          int max_rank, const char* rank_separator,
-                          std::vector<int64_t>* before,
+absl::Status ReadPaddings(const Tensor& input, const Tensor& paddings, int max_rank,
+                          const char* rank_separator, std::vector<int64_t>* before,
                           std::vector<int64_t>* after) {
   const int rank = input.shape().rank();
   if (rank > max_rank) {
-    return absl::UnimplementedError(
-        absl::StrCat("inputs rank not in [0,", max_rank, "]: ", rank));
+    return absl::UnimplementedError(absl::StrCat("inputs rank not in [0,", max_rank, "]: ", rank));
   }
   const TensorShape& ps = paddings.shape();
   if (ps.rank() != 2 || ps.dim(1) != 2) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "paddings must be a matrix with 2 columns: ", ps.DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("paddings must be a matrix with 2 columns: ", ps.DebugString()));
   }
   if (ps.dim(0) != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The first dimension of paddings must be the rank of inputs",
-        ps.DebugString(), rank_separator, input.shape().DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("The first dimension of paddings must be the rank of inputs", ps.DebugString(),
+                     rank_separator, input.shape().DebugString()));
   }
   const std::vector<int64_t> p = IndexValues(paddings);
   for (int d = 0; d < rank; ++d) {
@@ -63,8 +61,7 @@ absl::Status ReadPaddings(const Tensor& input, const Tensor& paddings,
 
 // Sets output 0 to the input under `dims` when no element is added; returns
 // whether it did.
-absl::StatusOr<bool> ForwardIfUnpadded(OpKernelContext& ctx,
-                                       const Tensor& input,
+absl::StatusOr<bool> ForwardIfUnpadded(OpKernelContext& ctx, const Tensor& input,
                                        const std::vector<int64_t>& dims) {
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(dims));
   if (shape.num_elements() != input.NumElements()) return false;
@@ -80,29 +77,25 @@ class PadOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
     std::vector<int64_t> before, after;
-    RILL_RETURN_IF_ERROR(
-        ReadPaddings(input, ctx.input(1), 8, " ", &before, &after));
+    RILL_RETURN_IF_ERROR(ReadPaddings(input, ctx.input(1), 8, " ", &before, &after));
     const bool has_constant = ctx.num_inputs() == 3;
     if (has_constant && ctx.input(2).shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("constant_values must be a scalar. Found: ",
-                       ctx.input(2).shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat("constant_values must be a scalar. Found: ",
+                                                     ctx.input(2).shape().DebugString()));
     }
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     std::vector<int64_t> out_dims;
     for (int d = 0; d < rank; ++d) {
       if (before[d] < 0 || after[d] < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Paddings must be non-negative: ", before[d], " ", after[d]));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Paddings must be non-negative: ", before[d], " ", after[d]));
       }
       out_dims.push_back(before[d] + shape.dim(d) + after[d]);
     }
-    RILL_ASSIGN_OR_RETURN(bool forwarded,
-                          ForwardIfUnpadded(ctx, input, out_dims));
+    RILL_ASSIGN_OR_RETURN(bool forwarded, ForwardIfUnpadded(ctx, input, out_dims));
     if (forwarded) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape,
-                          TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     return VisitElementType(input.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
@@ -143,16 +136,15 @@ class MirrorPadOp final : public OpKernel {
     } else if (mode == "SYMMETRIC") {
       offset_ = 0;
     } else {
-      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
-          "mode must be either REFLECT or SYMMETRIC, got ", mode)));
+      ctx.SetStatus(absl::InvalidArgumentError(
+          absl::StrCat("mode must be either REFLECT or SYMMETRIC, got ", mode)));
     }
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
     std::vector<int64_t> before, after;
-    RILL_RETURN_IF_ERROR(
-        ReadPaddings(input, ctx.input(1), 5, ", ", &before, &after));
+    RILL_RETURN_IF_ERROR(ReadPaddings(input, ctx.input(1), 5, ", ", &before, &after));
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     std::vector<int64_t> out_dims;
@@ -163,22 +155,19 @@ class MirrorPadOp final : public OpKernel {
             absl::StrCat("paddings must be non-negative: ", b, " ", a));
       }
       if (offset_ == 0 && (b > n || a > n)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "paddings must be no greater than the dimension size: ", b, ", ", a,
-            " greater than ", n));
+        return absl::InvalidArgumentError(
+            absl::StrCat("paddings must be no greater than the dimension size: ", b, ", ", a,
+                         " greater than ", n));
       }
       if (offset_ == 1 && (b >= n || a >= n)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("paddings must be less than the dimension size: ", b,
-                         ", ", a, " not less than ", n));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "paddings must be less than the dimension size: ", b, ", ", a, " not less than ", n));
       }
       out_dims.push_back(b + n + a);
     }
-    RILL_ASSIGN_OR_RETURN(bool forwarded,
-                          ForwardIfUnpadded(ctx, input, out_dims));
+    RILL_ASSIGN_OR_RETURN(bool forwarded, ForwardIfUnpadded(ctx, input, out_dims));
     if (forwarded) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape,
-                          TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     // source[d][j]: the input offset (index times stride) output index j of dim

@@ -138,8 +138,8 @@ TEST(PoolGradTest, MaxRoutesToTheFirstMaximumAvgSpreadsEvenly) {
   max_grad.Input(Tensor::FromVector<float>({5, 2}, TensorShape({1, 1, 2, 1}))).Input(grad);
   RILL_ASSERT_OK_AND_ASSIGN(auto out, max_grad.Run());
   // Window 1 holds 5 twice: the first (row 0) gets the gradient; window 2's ties go to row 0 too.
-  ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 10, 20, 0, 0, 0, 0, 0},
-                                                      TensorShape({1, 2, 4, 1})));
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>({0, 10, 20, 0, 0, 0, 0, 0}, TensorShape({1, 2, 4, 1})));
   OpTester avg_grad("AvgPoolGrad");
   avg_grad.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window);
   avg_grad.Attr("padding", "VALID");

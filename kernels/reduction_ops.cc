@@ -29,11 +29,17 @@ using Acc = std::conditional_t<R::kWide && cwise_math::kIsInt<T> && (sizeof(T) <
 struct SumReducer {
   static constexpr bool kWide = false;
   template <typename A>
-  static A Init() { return A(0); }
+  static A Init() {
+    return A(0);
+  }
   template <typename A>
-  static A Combine(A acc, A x) { return cwise_math::WrapAdd(acc, x); }
+  static A Combine(A acc, A x) {
+    return cwise_math::WrapAdd(acc, x);
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 struct MeanReducer : SumReducer {
   static constexpr bool kWide = true;
@@ -49,11 +55,17 @@ struct MeanReducer : SumReducer {
 struct ProdReducer {
   static constexpr bool kWide = false;
   template <typename A>
-  static A Init() { return A(1); }
+  static A Init() {
+    return A(1);
+  }
   template <typename A>
-  static A Combine(A acc, A x) { return cwise_math::WrapMul(acc, x); }
+  static A Combine(A acc, A x) {
+    return cwise_math::WrapMul(acc, x);
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 struct MaxReducer {
   static constexpr bool kWide = false;
@@ -63,9 +75,13 @@ struct MaxReducer {
                                                 : std::numeric_limits<A>::lowest();
   }
   template <typename A>
-  static A Combine(A acc, A x) { return cwise_math::Max(acc, x); }
+  static A Combine(A acc, A x) {
+    return cwise_math::Max(acc, x);
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 struct MinReducer {
   static constexpr bool kWide = false;
@@ -75,27 +91,43 @@ struct MinReducer {
                                                 : std::numeric_limits<A>::max();
   }
   template <typename A>
-  static A Combine(A acc, A x) { return cwise_math::Min(acc, x); }
+  static A Combine(A acc, A x) {
+    return cwise_math::Min(acc, x);
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 struct AllReducer {
   static constexpr bool kWide = false;
   template <typename A>
-  static A Init() { return true; }
+  static A Init() {
+    return true;
+  }
   template <typename A>
-  static A Combine(A acc, A x) { return acc && x; }
+  static A Combine(A acc, A x) {
+    return acc && x;
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 struct AnyReducer {
   static constexpr bool kWide = false;
   template <typename A>
-  static A Init() { return false; }
+  static A Init() {
+    return false;
+  }
   template <typename A>
-  static A Combine(A acc, A x) { return acc || x; }
+  static A Combine(A acc, A x) {
+    return acc || x;
+  }
   template <typename A>
-  static A Finish(A acc, int64_t) { return acc; }
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
 };
 
 // out[o] = Finish(Combine over the input elements that map to o). Walks the input once in order
@@ -175,11 +207,11 @@ class ReductionOp final : public OpKernel {
 
 std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
 
-#define REGISTER_REDUCTION(op, Reducer, ...)                                                 \
-  REGISTER_KERNEL(KernelDefBuilder(op)                                                       \
-                      .Device(kDeviceCpu)                                                    \
-                      .TypeConstraint("T", DataTypesOf<__VA_ARGS__>())                       \
-                      .TypeConstraint("Tidx", IndexTypes()),                                 \
+#define REGISTER_REDUCTION(op, Reducer, ...)                           \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                 \
+                      .Device(kDeviceCpu)                              \
+                      .TypeConstraint("T", DataTypesOf<__VA_ARGS__>()) \
+                      .TypeConstraint("Tidx", IndexTypes()),           \
                   ReductionOp<Reducer, __VA_ARGS__>)
 
 REGISTER_REDUCTION("Sum", SumReducer, RILL_REDUCE_TYPES);

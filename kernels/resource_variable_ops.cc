@@ -1,4 +1,6 @@
 // Registers the resource-variable kernels (kernels/resource_variable_ops.h) for the CPU.
+#include "kernels/resource_variable_ops.h"
+
 #include <memory>
 #include <string>
 
@@ -6,7 +8,6 @@
 #include "core/status_macros.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/type_lists.h"
-#include "kernels/resource_variable_ops.h"
 #include "kernels/variable.h"
 #include "kernels/variable_ops.h"
 

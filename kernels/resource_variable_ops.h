@@ -1,7 +1,7 @@
 // The kernels of resource variables, for every device (the device-specific copies and updates
-// come from `Ops`, as in kernels/variable_ops.h: CpuDenseOps on the CPU, the GPU's in kernels/gpu/).
-// Every update writes a fresh buffer under the variable's mutex, so values returned by
-// ReadVariableOp are stable snapshots (see kernels/variable.h for the Var and the handles).
+// come from `Ops`, as in kernels/variable_ops.h: CpuDenseOps on the CPU, the GPU's in
+// kernels/gpu/). Every update writes a fresh buffer under the variable's mutex, so values returned
+// by ReadVariableOp are stable snapshots (see kernels/variable.h for the Var and the handles).
 //   VarHandleOp          outputs the handle "<container or localhost>/<shared_name or node name>"
 //                        (a scalar string tensor standing for DT_RESOURCE), built once. Creates
 //                        nothing. Cheap.
@@ -31,9 +31,9 @@
 namespace rill {
 namespace variable_kernels {
 
-
 // The Var behind input 0 (FailedPrecondition, as UninitializedVariableError, when there is none).
-inline absl::StatusOr<std::shared_ptr<Var>> LookupVar(OpKernelContext& ctx, ResourceHandle* handle) {
+inline absl::StatusOr<std::shared_ptr<Var>> LookupVar(OpKernelContext& ctx,
+                                                      ResourceHandle* handle) {
   return LookupResourceVar(*ctx.device()->resource_manager(), ctx.input(0), handle);
 }
 

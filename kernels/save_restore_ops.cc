@@ -30,22 +30,22 @@ absl::StatusOr<std::vector<std::string>> TensorNames(const Tensor& names, const 
                                                      size_t n) {
   if (names.dtype() != DT_STRING || names.shape().rank() != 1 ||
       static_cast<size_t>(names.NumElements()) != n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor_names must be a vector of ", n, " strings (one per tensor), got shape ",
-        names.shape().DebugString()));
+    return absl::InvalidArgumentError(absl::StrCat("tensor_names must be a vector of ", n,
+                                                   " strings (one per tensor), got shape ",
+                                                   names.shape().DebugString()));
   }
   if (slices.dtype() != DT_STRING || slices.NumElements() != names.NumElements()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "shape_and_slices must have as many elements as tensor_names (", n, "), got shape ",
-        slices.shape().DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape_and_slices must have as many elements as tensor_names (", n,
+                     "), got shape ", slices.shape().DebugString()));
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < n; ++i) {
     if (!slices.flat<std::string>()[i].empty()) {
-      return absl::UnimplementedError(absl::StrCat(
-          "tensor ", names.flat<std::string>()[i], " has slice spec '",
-          slices.flat<std::string>()[i],
-          "': partitioned variables are not supported; save whole tensors"));
+      return absl::UnimplementedError(
+          absl::StrCat("tensor ", names.flat<std::string>()[i], " has slice spec '",
+                       slices.flat<std::string>()[i],
+                       "': partitioned variables are not supported; save whole tensors"));
     }
     out.push_back(names.flat<std::string>()[i]);
   }
@@ -65,10 +65,10 @@ class RestoreV2Op final : public OpKernel {
     for (size_t i = 0; i < names.size(); ++i) {
       RILL_ASSIGN_OR_RETURN(BundleEntryProto entry, reader->Entry(names[i]));
       if (entry.dtype() != dtypes_[i]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "tensor_name = ", names[i], "; expected dtype ", DataTypeString(dtypes_[i]),
-            " does not equal original dtype ", DataTypeString(entry.dtype()), " (checkpoint ",
-            prefix, ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("tensor_name = ", names[i], "; expected dtype ",
+                         DataTypeString(dtypes_[i]), " does not equal original dtype ",
+                         DataTypeString(entry.dtype()), " (checkpoint ", prefix, ")"));
       }
       RILL_ASSIGN_OR_RETURN(Tensor t, reader->Lookup(names[i], ctx.device()->allocator()));
       ctx.set_output(static_cast<int>(i), std::move(t));
@@ -134,8 +134,8 @@ class ShardedFilenameOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(std::string base, ScalarString(ctx.input(0), "basename"));
     RILL_ASSIGN_OR_RETURN(int32_t shard, ScalarInt(ctx.input(1), "shard"));
     RILL_ASSIGN_OR_RETURN(int32_t num, ScalarInt(ctx.input(2), "num_shards"));
-    ctx.set_output(0, Tensor::Scalar<std::string>(absl::StrFormat("%s-%05d-of-%05d", base, shard,
-                                                                  num)));
+    ctx.set_output(
+        0, Tensor::Scalar<std::string>(absl::StrFormat("%s-%05d-of-%05d", base, shard, num)));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
@@ -148,8 +148,8 @@ class ShardedFilespecOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(std::string base, ScalarString(ctx.input(0), "basename"));
     RILL_ASSIGN_OR_RETURN(int32_t num, ScalarInt(ctx.input(1), "num_shards"));
     // "?" x 5 written out: "??" starts a trigraph in older C++.
-    ctx.set_output(0, Tensor::Scalar<std::string>(
-                          absl::StrCat(base, "-", std::string(5, '?'), absl::StrFormat("-of-%05d", num))));
+    ctx.set_output(0, Tensor::Scalar<std::string>(absl::StrCat(base, "-", std::string(5, '?'),
+                                                               absl::StrFormat("-of-%05d", num))));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }

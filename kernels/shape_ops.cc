@@ -11,8 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "kernels/index_values.h"
-#include "kernels/kernel_shapes.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/type_lists.h"
 
 namespace rill {
@@ -92,8 +92,8 @@ class ReshapeOp final : public OpKernel {
     const Tensor& input = ctx.input(0);
     const Tensor& sizes = ctx.input(1);
     if (sizes.shape().rank() > 1) {
-      return absl::InvalidArgumentError(absl::StrCat("sizes input must be 1-D, not ",
-                                                     sizes.shape().DebugString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("sizes input must be 1-D, not ", sizes.shape().DebugString()));
     }
     std::vector<int64_t> dims = IndexValues(sizes);
     int unknown = -1;
@@ -101,8 +101,8 @@ class ReshapeOp final : public OpKernel {
     for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
       if (dims[i] == -1) {
         if (unknown >= 0) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Only one input size may be -1, not both ", unknown, " and ", i));
+          return absl::InvalidArgumentError(
+              absl::StrCat("Only one input size may be -1, not both ", unknown, " and ", i));
         }
         unknown = i;
       } else if (dims[i] < 0) {
@@ -115,9 +115,9 @@ class ReshapeOp final : public OpKernel {
     const int64_t n = input.NumElements();
     if (unknown >= 0) {
       if (product == 0 || n % product != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Input to reshape is a tensor with ", n,
-            " values, but the requested shape requires a multiple of ", product));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input to reshape is a tensor with ", n,
+                         " values, but the requested shape requires a multiple of ", product));
       }
       dims[unknown] = n / product;
       product = n;
@@ -148,8 +148,8 @@ class ExpandDimsOp final : public OpKernel {
     const int rank = input.shape().rank();
     int64_t d = IndexValues(dim)[0];
     if (d < -1 - rank || d > rank) {
-      return absl::InvalidArgumentError(absl::StrCat("Tried to expand dim index ", d,
-                                                     " for tensor with ", rank, " dimensions."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Tried to expand dim index ", d, " for tensor with ", rank, " dimensions."));
     }
     if (d < 0) d += rank + 1;
     std::vector<int64_t> dims(input.shape().dims().begin(), input.shape().dims().end());
@@ -174,8 +174,8 @@ class SqueezeOp final : public OpKernel {
     std::vector<bool> drop(rank, false);
     for (int64_t d : squeeze_dims_) {
       if (d < -rank || d >= rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Tried to squeeze dim index ", d, " for tensor with ", rank, " dimensions."));
+        return absl::InvalidArgumentError(absl::StrCat("Tried to squeeze dim index ", d,
+                                                       " for tensor with ", rank, " dimensions."));
       }
       drop[d < 0 ? d + rank : d] = true;
     }
@@ -183,9 +183,8 @@ class SqueezeOp final : public OpKernel {
     for (int i = 0; i < rank; ++i) {
       if (squeeze_dims_.empty() ? shape.dim(i) == 1 : drop[i]) {
         if (shape.dim(i) != 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("Can not squeeze dim[", i, "], expected a dimension of 1, got ",
-                           shape.dim(i)));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Can not squeeze dim[", i, "], expected a dimension of 1, got ", shape.dim(i)));
         }
         continue;
       }
@@ -269,19 +268,32 @@ const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
 const std::vector<DataType> kValueTypes = {DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16,
                                            DT_INT32, DT_INT64, DT_UINT8,  DT_BOOL};
 
-REGISTER_KERNEL(KernelDefBuilder("Shape").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes())
-                    .TypeConstraint("out_type", kIndexTypes), ShapeOp);
-REGISTER_KERNEL(KernelDefBuilder("ShapeN").Device(kDeviceCpu)
+REGISTER_KERNEL(KernelDefBuilder("Shape")
+                    .Device(kDeviceCpu)
                     .TypeConstraint("T", PassThroughTypes())
-                    .TypeConstraint("out_type", kIndexTypes), ShapeNOp);
-REGISTER_KERNEL(KernelDefBuilder("Size").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes())
-                    .TypeConstraint("out_type", kIndexTypes), SizeOp);
+                    .TypeConstraint("out_type", kIndexTypes),
+                ShapeOp);
+REGISTER_KERNEL(KernelDefBuilder("ShapeN")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", PassThroughTypes())
+                    .TypeConstraint("out_type", kIndexTypes),
+                ShapeNOp);
+REGISTER_KERNEL(KernelDefBuilder("Size")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", PassThroughTypes())
+                    .TypeConstraint("out_type", kIndexTypes),
+                SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("Rank").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
                 RankOp);
-REGISTER_KERNEL(KernelDefBuilder("Reshape").Device(kDeviceCpu).TypeConstraint("T", StorableTypes())
-                    .TypeConstraint("Tshape", kIndexTypes), ReshapeOp);
-REGISTER_KERNEL(KernelDefBuilder("ExpandDims").Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()).TypeConstraint("Tdim", kIndexTypes),
+REGISTER_KERNEL(KernelDefBuilder("Reshape")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", StorableTypes())
+                    .TypeConstraint("Tshape", kIndexTypes),
+                ReshapeOp);
+REGISTER_KERNEL(KernelDefBuilder("ExpandDims")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", StorableTypes())
+                    .TypeConstraint("Tdim", kIndexTypes),
                 ExpandDimsOp);
 REGISTER_KERNEL(KernelDefBuilder("Squeeze").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 SqueezeOp);
@@ -327,20 +339,28 @@ REGISTER_KERNEL(KernelDefBuilder("Rank")
                     .HostMemory("output")
                     .TypeConstraint("T", kGpuFloatTypes),
                 RankOp);
-REGISTER_KERNEL(KernelDefBuilder("Fill").Device(kDeviceCpu).TypeConstraint("T", kValueTypes)
-                    .TypeConstraint("index_type", kIndexTypes), FillOp);
-REGISTER_KERNEL(KernelDefBuilder("ZerosLike").Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()), FillLikeOp<0>);
-REGISTER_KERNEL(KernelDefBuilder("OnesLike").Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8,
-                                          DT_INT16, DT_INT32, DT_INT64, DT_BOOL}),
+REGISTER_KERNEL(KernelDefBuilder("Fill")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", kValueTypes)
+                    .TypeConstraint("index_type", kIndexTypes),
+                FillOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("ZerosLike").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
+    FillLikeOp<0>);
+REGISTER_KERNEL(KernelDefBuilder("OnesLike")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8, DT_INT16,
+                                          DT_INT32, DT_INT64, DT_BOOL}),
                 FillLikeOp<1>);
-REGISTER_KERNEL(KernelDefBuilder("StopGradient").Device(kDeviceCpu)
-                    .TypeConstraint("T", PassThroughTypes()), ForwardOp);
-REGISTER_KERNEL(KernelDefBuilder("PreventGradient").Device(kDeviceCpu)
-                    .TypeConstraint("T", PassThroughTypes()), ForwardOp);
-REGISTER_KERNEL(KernelDefBuilder("Snapshot").Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()), SnapshotOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("StopGradient").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    ForwardOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("PreventGradient").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    ForwardOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("Snapshot").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
+    SnapshotOp);
 
 }  // namespace
 }  // namespace rill

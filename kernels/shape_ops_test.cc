@@ -14,7 +14,9 @@ Tensor I(std::vector<int32_t> v) {
 
 TEST(ShapeOpsTest, ShapeSizeRank) {
   OpTester shape("Shape");
-  shape.Attr("T", DT_FLOAT).Attr("out_type", DT_INT64).Input(F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3})));
+  shape.Attr("T", DT_FLOAT)
+      .Attr("out_type", DT_INT64)
+      .Input(F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3})));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, shape.Run());
   ExpectTensorEqual(out[0], Tensor::FromVector<int64_t>({2, 3}, TensorShape({2})));
   OpTester size("Size");

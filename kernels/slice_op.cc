@@ -35,12 +35,11 @@ class SliceOp final : public OpKernel {
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     if (begin_tensor.shape().rank() != 1 || size_tensor.shape().rank() != 1 ||
-        begin_tensor.NumElements() != rank ||
-        size_tensor.NumElements() != rank) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Expected begin and size arguments to be 1-D tensors of size ", rank,
-          ", but got shapes ", begin_tensor.shape().DebugString(), " and ",
-          size_tensor.shape().DebugString(), " instead."));
+        begin_tensor.NumElements() != rank || size_tensor.NumElements() != rank) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Expected begin and size arguments to be 1-D tensors of size ", rank,
+                       ", but got shapes ", begin_tensor.shape().DebugString(), " and ",
+                       size_tensor.shape().DebugString(), " instead."));
     }
     const std::vector<int64_t> begin = IndexValues(begin_tensor);
     std::vector<int64_t> size = IndexValues(size_tensor);
@@ -51,18 +50,18 @@ class SliceOp final : public OpKernel {
       const int64_t b = begin[i], s = size[i];
       if (dim == 0) {
         if (b != 0 || s != 0) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Expected begin[", i, "] == 0 (got ", b, ") and size[", i,
-              "] == 0 (got ", s, ") when input.dim_size(", i, ") == 0"));
+          return absl::InvalidArgumentError(absl::StrCat("Expected begin[", i, "] == 0 (got ", b,
+                                                         ") and size[", i, "] == 0 (got ", s,
+                                                         ") when input.dim_size(", i, ") == 0"));
         }
       } else {
         if (b < 0 || b > dim) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Expected begin[", i, "] in [0, ", dim, "], but got ", b));
+          return absl::InvalidArgumentError(
+              absl::StrCat("Expected begin[", i, "] in [0, ", dim, "], but got ", b));
         }
         if (s < 0 || b + s > dim) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Expected size[", i, "] in [0, ", dim - b, "], but got ", s));
+          return absl::InvalidArgumentError(
+              absl::StrCat("Expected size[", i, "] in [0, ", dim - b, "], but got ", s));
         }
       }
       identity &= b == 0 && s == dim;
@@ -76,8 +75,8 @@ class SliceOp final : public OpKernel {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitElementType(input.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
-      StridedCopy(ElementsOf<T>(input), shape.dims(), begin,
-                  std::vector<int64_t>(rank, 1), size, ElementsOf<T>(*out));
+      StridedCopy(ElementsOf<T>(input), shape.dims(), begin, std::vector<int64_t>(rank, 1), size,
+                  ElementsOf<T>(*out));
       return absl::OkStatus();
     });
   }

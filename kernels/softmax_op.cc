@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "kernels/kernel_shapes.h"
 #include "kernels/cwise_op.h"
 #include "kernels/kernel_registry.h"
+#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {

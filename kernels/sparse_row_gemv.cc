@@ -39,8 +39,8 @@ __attribute__((always_inline)) inline void AccumulateRows(const int32_t* rows, i
   }
 }
 
-using AccumulateFn = void (*)(const int32_t*, int64_t, const float*, int64_t, const float*,
-                              int64_t, float*, int64_t, int64_t);
+using AccumulateFn = void (*)(const int32_t*, int64_t, const float*, int64_t, const float*, int64_t,
+                              float*, int64_t, int64_t);
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f"))) void AccumulateAvx512(const int32_t* rows, int64_t count,

@@ -14,8 +14,9 @@
 // skipping would hide it, so callers only use this for weights known to be finite
 // (FiniteWeightsCache). Returns false, writing nothing, when under 1/8 of x is zero: then the
 // BLAS gemv is as fast and the caller uses it. `threads` > 1 splits the listed rows into bands
-// on an OpenMP team (core/openmp_parallel_for.h), each summed into its own partial row. Vectorized for AVX-512 or AVX2 when the CPU has them (chosen
-// once at run time), plain C++ otherwise. Thread-safe.
+// on an OpenMP team (core/openmp_parallel_for.h), each summed into its own partial row. Vectorized
+// for AVX-512 or AVX2 when the CPU has them (chosen once at run time), plain C++ otherwise.
+// Thread-safe.
 #ifndef RILL_KERNELS_SPARSE_ROW_GEMV_H_
 #define RILL_KERNELS_SPARSE_ROW_GEMV_H_
 

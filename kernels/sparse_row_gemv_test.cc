@@ -34,7 +34,8 @@ TEST_P(SparseRowGemvTest, MatchesTheDenseProduct) {
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   std::vector<float> x(c.k * c.stride, 99.0f), w(c.k * c.ldw, 99.0f);
-  for (int64_t i = 0; i < c.k; ++i) x[i * c.stride] = coin(rng) < c.zero_fraction ? 0.0f : value(rng);
+  for (int64_t i = 0; i < c.k; ++i)
+    x[i * c.stride] = coin(rng) < c.zero_fraction ? 0.0f : value(rng);
   for (int64_t i = 0; i < c.k; ++i) {
     for (int64_t j = 0; j < c.n; ++j) w[i * c.ldw + j] = value(rng);
   }

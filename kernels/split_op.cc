@@ -50,8 +50,7 @@ absl::Status SplitRows(OpKernelContext& ctx, const Tensor& input, int axis,
       dims[axis] = sizes[i];
     }
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
-    RILL_ASSIGN_OR_RETURN(Tensor * out,
-                          ctx.allocate_output(static_cast<int>(i), out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(static_cast<int>(i), out_shape));
     outs.push_back(out);
   }
   if (input.NumElements() == 0) return absl::OkStatus();
@@ -62,22 +61,20 @@ absl::Status SplitRows(OpKernelContext& ctx, const Tensor& input, int axis,
     for (size_t i = 0; i < sizes.size(); ++i) {
       const int64_t piece = sizes[i] * inner;
       T* dst = ElementsOf<T>(*outs[i]);
-      for (int64_t o = 0; o < outer; ++o)
-        dst = std::copy_n(in + o * row + start, piece, dst);
+      for (int64_t o = 0; o < outer; ++o) dst = std::copy_n(in + o * row + start, piece, dst);
       start += piece;
     }
     return absl::OkStatus();
   });
 }
 
-absl::Status CheckSplitDim(const Tensor& input, int64_t split_dim_orig,
-                           int64_t* split_dim) {
+absl::Status CheckSplitDim(const Tensor& input, int64_t split_dim_orig, int64_t* split_dim) {
   const int rank = input.shape().rank();
   *split_dim = split_dim_orig < 0 ? split_dim_orig + rank : split_dim_orig;
   if (*split_dim < 0 || *split_dim >= rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("-input rank(-", rank, ") <= split_dim < input rank (",
-                     rank, "), but got ", split_dim_orig));
+    return absl::InvalidArgumentError(absl::StrCat("-input rank(-", rank,
+                                                   ") <= split_dim < input rank (", rank,
+                                                   "), but got ", split_dim_orig));
   }
   return absl::OkStatus();
 }
@@ -91,19 +88,17 @@ class SplitOp final : public OpKernel {
     const Tensor& input = ctx.input(1);
     const int num_split = ctx.num_outputs();
     if (split_dim_tensor.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("split_dim must be a scalar but has rank ",
-                       split_dim_tensor.shape().rank()));
+      return absl::InvalidArgumentError(absl::StrCat("split_dim must be a scalar but has rank ",
+                                                     split_dim_tensor.shape().rank()));
     }
     int64_t split_dim;
-    RILL_RETURN_IF_ERROR(
-        CheckSplitDim(input, split_dim_tensor.flat<int32_t>()[0], &split_dim));
+    RILL_RETURN_IF_ERROR(CheckSplitDim(input, split_dim_tensor.flat<int32_t>()[0], &split_dim));
     const int64_t size = input.shape().dim(static_cast<int>(split_dim));
     if (size % num_split != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Number of ways to split should evenly divide the split dimension, "
-          "but got split_dim ",
-          split_dim, " (size = ", size, ") and num_split ", num_split));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Number of ways to split should evenly divide the split dimension, "
+                       "but got split_dim ",
+                       split_dim, " (size = ", size, ") and num_split ", num_split));
     }
     if (num_split == 1) {
       ctx.set_output(0, input);
@@ -133,21 +128,17 @@ class SplitVOp final : public OpKernel {
     const Tensor& split_dim_tensor = ctx.input(2);
     const int num_split = ctx.num_outputs();
     if (split_dim_tensor.NumElements() != 1) {
-      return absl::InvalidArgumentError(
-          "split_dim_tensor must have exactly one element.");
+      return absl::InvalidArgumentError("split_dim_tensor must have exactly one element.");
     }
-    if (split_tensor.shape().rank() != 1 ||
-        split_tensor.NumElements() != num_split) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("size of the split_tensor must be 1-D and have the same "
-                       "elements as outputs got ",
-                       split_tensor.shape().rank(), " -D and ",
-                       split_tensor.NumElements(), " elements"));
+    if (split_tensor.shape().rank() != 1 || split_tensor.NumElements() != num_split) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "size of the split_tensor must be 1-D and have the same "
+          "elements as outputs got ",
+          split_tensor.shape().rank(), " -D and ", split_tensor.NumElements(), " elements"));
     }
     std::vector<int64_t> sizes = SplitSizes(split_tensor);
     int64_t split_dim;
-    RILL_RETURN_IF_ERROR(
-        CheckSplitDim(input, split_dim_tensor.flat<int32_t>()[0], &split_dim));
+    RILL_RETURN_IF_ERROR(CheckSplitDim(input, split_dim_tensor.flat<int32_t>()[0], &split_dim));
     const int64_t size = input.shape().dim(static_cast<int>(split_dim));
     if (num_split == 1) {
       if (sizes[0] != size) {
@@ -164,16 +155,14 @@ class SplitVOp final : public OpKernel {
     for (int i = 0; i < num_split; ++i) {
       if (sizes[i] == -1) {
         if (neg_one != -1) {
-          return absl::InvalidArgumentError(
-              "There can only be one -1 in the input.");
+          return absl::InvalidArgumentError("There can only be one -1 in the input.");
         }
         neg_one = i;
       } else {
         determined += sizes[i];
       }
     }
-    if (!((neg_one == -1 && determined == size) ||
-          (neg_one >= 0 && determined <= size))) {
+    if (!((neg_one == -1 && determined == size) || (neg_one >= 0 && determined <= size))) {
       return absl::InvalidArgumentError(
           absl::StrCat("Determined shape must either match input shape along "
                        "split_dim exactly if fully "
@@ -185,8 +174,8 @@ class SplitVOp final : public OpKernel {
     if (neg_one >= 0) sizes[neg_one] = size - determined;
     for (int i = 0; i < num_split; ++i) {
       if (sizes[i] < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Split size at index ", i, " must be >= 0. Got: ", sizes[i]));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Split size at index ", i, " must be >= 0. Got: ", sizes[i]));
       }
     }
     return SplitRows(ctx, input, static_cast<int>(split_dim), sizes,
@@ -211,12 +200,10 @@ class UnpackOp final : public OpKernel {
           absl::StrCat("axis = ", axis_, " not in [", -rank, ", ", rank, ")"));
     }
     if (shape.dim(static_cast<int>(axis)) != num) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input shape axis ", axis, " must equal ", num,
-                       ", got shape ", shape.DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat("Input shape axis ", axis, " must equal ", num,
+                                                     ", got shape ", shape.DebugString()));
     }
-    return SplitRows(ctx, input, static_cast<int>(axis),
-                     std::vector<int64_t>(num, 1),
+    return SplitRows(ctx, input, static_cast<int>(axis), std::vector<int64_t>(num, 1),
                      /*drop_axis=*/true);
   }
 
@@ -224,18 +211,14 @@ class UnpackOp final : public OpKernel {
   int64_t axis_ = 0;
 };
 
-REGISTER_KERNEL(KernelDefBuilder("Split")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()),
+REGISTER_KERNEL(KernelDefBuilder("Split").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 SplitOp);
 REGISTER_KERNEL(KernelDefBuilder("SplitV")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Tlen", {DT_INT8, DT_INT32, DT_INT64}),
                 SplitVOp);
-REGISTER_KERNEL(KernelDefBuilder("Unpack")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", StorableTypes()),
+REGISTER_KERNEL(KernelDefBuilder("Unpack").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 UnpackOp);
 
 }  // namespace

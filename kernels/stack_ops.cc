@@ -29,9 +29,9 @@ class Stack final : public ResourceBase {
 
   absl::Status Push(const Tensor& t) {
     if (t.dtype() != dtype_) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Stack[", name_, "] holds ", DataTypeString(dtype_), ", not ",
-          DataTypeString(t.dtype())));
+      return absl::InvalidArgumentError(absl::StrCat("Stack[", name_, "] holds ",
+                                                     DataTypeString(dtype_), ", not ",
+                                                     DataTypeString(t.dtype())));
     }
     rill::MutexLock lock(&mu_);
     if (max_size_ >= 0 && static_cast<int64_t>(values_.size()) >= max_size_) {
@@ -43,9 +43,9 @@ class Stack final : public ResourceBase {
   }
   absl::StatusOr<Tensor> Pop(DataType dtype) {
     if (dtype != dtype_) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Stack[", name_, "] holds ", DataTypeString(dtype_), " but the pop asks for ",
-          DataTypeString(dtype)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Stack[", name_, "] holds ", DataTypeString(dtype_),
+                       " but the pop asks for ", DataTypeString(dtype)));
     }
     rill::MutexLock lock(&mu_);
     if (values_.empty()) {

@@ -36,8 +36,7 @@ template <typename T>
 absl::StatusOr<Tensor> CreateStepResource(OpKernelContext& ctx, const std::string& container,
                                           const std::string& name, std::shared_ptr<T> resource) {
   RILL_ASSIGN_OR_RETURN(ResourceMgr * step, StepResources(ctx));
-  RILL_RETURN_IF_ERROR(
-      step->LookupOrCreate<T>(container, name, [&] { return resource; }).status());
+  RILL_RETURN_IF_ERROR(step->LookupOrCreate<T>(container, name, [&] { return resource; }).status());
   return MakeResourceHandleTensor(container, name);
 }
 

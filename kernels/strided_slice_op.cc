@@ -61,16 +61,14 @@ std::vector<int64_t> Values(const Tensor& t) {
 
 // Expands the sparse spec (entries of begin/end/strides with `masks`) over
 // `rank` input dims.
-absl::Status BuildDenseSpec(const std::vector<int64_t>& begin,
-                            const std::vector<int64_t>& end,
-                            const std::vector<int64_t>& strides, Masks masks,
-                            int rank, DenseSpec* dense) {
+absl::Status BuildDenseSpec(const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                            const std::vector<int64_t>& strides, Masks masks, int rank,
+                            DenseSpec* dense) {
   int sparse_dims = static_cast<int>(strides.size());
   int num_add_axis_after_ellipsis = 0;
   bool ellipsis_seen = false;
   for (int i = 0; i < sparse_dims; ++i) {
-    if (ellipsis_seen && ((int64_t{1} << i) & masks.new_axis) != 0)
-      ++num_add_axis_after_ellipsis;
+    if (ellipsis_seen && ((int64_t{1} << i) & masks.new_axis) != 0) ++num_add_axis_after_ellipsis;
     if ((int64_t{1} << i) & masks.ellipsis) ellipsis_seen = true;
   }
   if (!ellipsis_seen) {  // an implicit ellipsis at the end
@@ -84,8 +82,8 @@ absl::Status BuildDenseSpec(const std::vector<int64_t>& begin,
   for (int i = 0; i < sparse_dims; ++i) {
     const int64_t bit = int64_t{1} << i;
     if (bit & masks.ellipsis) {
-      const int next_index = std::min(
-          rank - (sparse_dims - i) + 1 + num_add_axis_after_ellipsis, rank);
+      const int next_index =
+          std::min(rank - (sparse_dims - i) + 1 + num_add_axis_after_ellipsis, rank);
       for (; full_index < next_index; ++full_index) {
         dense->begin_mask |= int64_t{1} << full_index;
         dense->end_mask |= int64_t{1} << full_index;
@@ -95,9 +93,8 @@ absl::Status BuildDenseSpec(const std::vector<int64_t>& begin,
       dense->final_shape_gather_indices.push_back(kNewAxis);
     } else {
       if (full_index == rank) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Index out of range using input dim ", full_index,
-                         "; input has only ", rank, " dims"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Index out of range using input dim ", full_index, "; input has only ", rank, " dims"));
       }
       dense->begin[full_index] = begin[i];
       dense->end[full_index] = end[i];
@@ -128,30 +125,26 @@ class StridedSliceOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
-    const Tensor& begin_t = ctx.input(1), end_t = ctx.input(2),
-                 strides_t = ctx.input(3);
+    const Tensor &begin_t = ctx.input(1), end_t = ctx.input(2), strides_t = ctx.input(3);
     const int64_t n = strides_t.NumElements();
     auto wrong = [n](const Tensor& t) {
       return t.shape().rank() != 1 || t.NumElements() != n || n >= 32;
     };
     if (wrong(begin_t) || wrong(end_t) || strides_t.shape().rank() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Expected begin, end, and strides to be 1D equal size tensors, but "
-          "got shapes ",
-          begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(),
-          ", and ", strides_t.shape().DebugString(), " instead."));
-    }
-    if (masks_.ellipsis != 0 &&
-        (masks_.ellipsis & (masks_.ellipsis - 1)) != 0) {
       return absl::InvalidArgumentError(
-          "Multiple ellipses in slice spec not allowed");
+          absl::StrCat("Expected begin, end, and strides to be 1D equal size tensors, but "
+                       "got shapes ",
+                       begin_t.shape().DebugString(), ", ", end_t.shape().DebugString(), ", and ",
+                       strides_t.shape().DebugString(), " instead."));
+    }
+    if (masks_.ellipsis != 0 && (masks_.ellipsis & (masks_.ellipsis - 1)) != 0) {
+      return absl::InvalidArgumentError("Multiple ellipses in slice spec not allowed");
     }
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     DenseSpec dense;
-    RILL_RETURN_IF_ERROR(BuildDenseSpec(Values(begin_t), Values(end_t),
-                                        Values(strides_t), masks_, rank,
-                                        &dense));
+    RILL_RETURN_IF_ERROR(
+        BuildDenseSpec(Values(begin_t), Values(end_t), Values(strides_t), masks_, rank, &dense));
     std::vector<int64_t> processing_dims;
     bool identity = true;
     for (int i = 0; i < rank; ++i) {
@@ -160,26 +153,21 @@ class StridedSliceOp final : public OpKernel {
       const int64_t stride_i = dense.strides[i];
       const int64_t dim_i = shape.dim(i);
       if (stride_i == 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("strides[", i, "] must be non-zero"));
+        return absl::InvalidArgumentError(absl::StrCat("strides[", i, "] must be non-zero"));
       }
       const bool shrink_i = (dense.shrink_axis_mask & (int64_t{1} << i)) != 0;
-      const std::array<bool, 2> masked = {
-          (dense.begin_mask & (int64_t{1} << i)) != 0,
-          (dense.end_mask & (int64_t{1} << i)) != 0};
-      const std::array<int64_t, 2> valid_range = {
-          stride_i > 0 ? 0 : -1, stride_i > 0 ? dim_i : dim_i - 1};
+      const std::array<bool, 2> masked = {(dense.begin_mask & (int64_t{1} << i)) != 0,
+                                          (dense.end_mask & (int64_t{1} << i)) != 0};
+      const std::array<int64_t, 2> valid_range = {stride_i > 0 ? 0 : -1,
+                                                  stride_i > 0 ? dim_i : dim_i - 1};
       auto canonical = [&](int64_t x, int c) {
-        if (masked[c])
-          return stride_i > 0 ? valid_range[c] : valid_range[(c + 1) & 1];
+        if (masked[c]) return stride_i > 0 ? valid_range[c] : valid_range[(c + 1) & 1];
         const int64_t x_fwd = x < 0 ? dim_i + x : x;
-        return x_fwd < valid_range[0]
-                   ? valid_range[0]
-                   : (x_fwd > valid_range[1] ? valid_range[1] : x_fwd);
+        return x_fwd < valid_range[0] ? valid_range[0]
+                                      : (x_fwd > valid_range[1] ? valid_range[1] : x_fwd);
       };
       if (shrink_i && stride_i <= 0) {
-        return absl::InvalidArgumentError(
-            "only stride 1 allowed on non-range indexing.");
+        return absl::InvalidArgumentError("only stride 1 allowed on non-range indexing.");
       }
       if (shrink_i) {
         // end would be wrong for negative begins (foo[-1]): the range is
@@ -187,8 +175,8 @@ class StridedSliceOp final : public OpKernel {
         begin_i = begin_i < 0 ? dim_i + begin_i : begin_i;
         end_i = begin_i + 1;
         if (begin_i < 0 || begin_i >= dim_i) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "slice index ", begin_i, " of dimension ", i, " out of bounds."));
+          return absl::InvalidArgumentError(
+              absl::StrCat("slice index ", begin_i, " of dimension ", i, " out of bounds."));
         }
       } else {
         begin_i = canonical(begin_i, 0);
@@ -210,8 +198,7 @@ class StridedSliceOp final : public OpKernel {
         final_dims.push_back(1);
       }
     }
-    RILL_ASSIGN_OR_RETURN(TensorShape final_shape,
-                          TensorShape::FromDims(final_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape final_shape, TensorShape::FromDims(final_dims));
     if (identity) {
       RILL_ASSIGN_OR_RETURN(Tensor out, input.Reshaped(final_shape));
       ctx.set_output(0, std::move(out));
@@ -221,8 +208,8 @@ class StridedSliceOp final : public OpKernel {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitElementType(input.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
-      StridedCopy(ElementsOf<T>(input), shape.dims(), dense.begin,
-                  dense.strides, processing_dims, ElementsOf<T>(*out));
+      StridedCopy(ElementsOf<T>(input), shape.dims(), dense.begin, dense.strides, processing_dims,
+                  ElementsOf<T>(*out));
       return absl::OkStatus();
     });
   }

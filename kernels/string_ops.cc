@@ -12,10 +12,9 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
 #include <cstdio>
+#include <regex>
 #include <string>
 #include <vector>
-
-#include <regex>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"

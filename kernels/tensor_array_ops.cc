@@ -55,22 +55,23 @@ class TensorArray final : public ResourceBase {
     }
     const int64_t size = static_cast<int64_t>(elements_.size());
     if (index < 0 || (index >= size && !dynamic_size_)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Tried to write to index ", index,
-                       " but array is not resizeable and size is: ", size));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Tried to write to index ", index, " but array is not resizeable and size is: ", size));
     }
     if (index >= size) elements_.resize(index + 1);
     Element& e = elements_[index];
     if (e.written) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Could not write to TensorArray index ", index, " because it has already been ",
-          e.cleared ? "read." : "written to."));
+      return absl::InvalidArgumentError(absl::StrCat("Could not write to TensorArray index ", index,
+                                                     " because it has already been ",
+                                                     e.cleared ? "read." : "written to."));
     }
     if (!element_shape_.IsCompatibleWith(value.shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Could not write to TensorArray index ", index, " because the value shape is ",
-          value.shape().DebugString(), " which is incompatible with the TensorArray's inferred "
-          "element shape: ", element_shape_.DebugString(), " (consider setting infer_shape=False)."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not write to TensorArray index ", index,
+                       " because the value shape is ", value.shape().DebugString(),
+                       " which is incompatible with the TensorArray's inferred "
+                       "element shape: ",
+                       element_shape_.DebugString(), " (consider setting infer_shape=False)."));
     }
     if (identical_shapes_ || element_shape_.unknown_rank()) {
       element_shape_ = PartialTensorShape(
@@ -84,10 +85,9 @@ class TensorArray final : public ResourceBase {
   absl::StatusOr<Tensor> Read(OpKernelContext& ctx, int64_t index, DataType dtype) {
     rill::MutexLock lock(&mu_);
     if (dtype != dtype_) {
-      return absl::InvalidArgumentError(absl::StrCat("TensorArray dtype is ",
-                                                     DataTypeString(dtype_),
-                                                     " but Op requested dtype ",
-                                                     DataTypeString(dtype), "."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorArray dtype is ", DataTypeString(dtype_), " but Op requested dtype ",
+                       DataTypeString(dtype), "."));
     }
     const int64_t size = static_cast<int64_t>(elements_.size());
     if (index < 0 || index >= size) {
@@ -96,9 +96,10 @@ class TensorArray final : public ResourceBase {
     }
     Element& e = elements_[index];
     if (e.cleared) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Could not read index ", index, " twice because it was cleared after a previous read "
-          "(perhaps try setting clear_after_read = false?)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not read index ", index,
+                       " twice because it was cleared after a previous read "
+                       "(perhaps try setting clear_after_read = false?)"));
     }
     Tensor out;
     if (e.written) {
@@ -149,8 +150,8 @@ absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
 
 absl::StatusOr<std::vector<int64_t>> Indices(const Tensor& t) {
   if (t.dtype() != DT_INT32 || t.shape().rank() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat("indices must be an int32 scalar or vector, got ",
-                                                   t.shape().DebugString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices must be an int32 scalar or vector, got ", t.shape().DebugString()));
   }
   std::vector<int64_t> out;
   for (int32_t i : t.flat<int32_t>()) out.push_back(i);
@@ -176,9 +177,8 @@ class TensorArrayOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& size = ctx.input(0);
     if (size.dtype() != DT_INT32 || size.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("TensorArray size must be scalar, but had shape: ",
-                       size.shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "TensorArray size must be scalar, but had shape: ", size.shape().DebugString()));
     }
     const int32_t n = size.flat<int32_t>()[0];
     if (n < 0) {
@@ -261,17 +261,17 @@ class GatherOp final : public OpKernel {
     for (int64_t i : indices) {
       RILL_ASSIGN_OR_RETURN(Tensor v, ta->Read(ctx, i, dtype_));
       if (!values.empty() && v.shape().dims() != values[0].shape().dims()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "TensorArray has inconsistent shapes.  Index 0 has shape: ",
-            values[0].shape().DebugString(), " but index ", values.size(),
-            " has shape: ", v.shape().DebugString()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("TensorArray has inconsistent shapes.  Index 0 has shape: ",
+                         values[0].shape().DebugString(), " but index ", values.size(),
+                         " has shape: ", v.shape().DebugString()));
       }
       values.push_back(std::move(v));
     }
     std::vector<int64_t> dims{static_cast<int64_t>(indices.size())};
     if (values.empty()) {
-      PartialTensorShape shape = element_shape_.unknown_rank() ? ta->ElementShape()
-                                                               : element_shape_;
+      PartialTensorShape shape =
+          element_shape_.unknown_rank() ? ta->ElementShape() : element_shape_;
       if (!shape.IsFullyDefined()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "TensorArray has size zero, but element shape ", shape.DebugString(),
@@ -283,7 +283,7 @@ class GatherOp final : public OpKernel {
       dims.insert(dims.end(), values[0].shape().dims().begin(), values[0].shape().dims().end());
     }
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
-    RILL_ASSIGN_OR_RETURN(Tensor* out, ctx.allocate_output(0, out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     for (size_t k = 0; k < values.size(); ++k) {
       const int64_t per = values[k].NumElements();
       RILL_RETURN_IF_ERROR(CopyElements(values[k], 0, out, static_cast<int64_t>(k) * per, per));
@@ -303,10 +303,11 @@ class ScatterOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
     RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
     const Tensor& value = ctx.input(2);
-    if (value.shape().rank() < 1 || value.shape().dims()[0] != static_cast<int64_t>(indices.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Expected len(indices) == values.shape[0], but saw: ", indices.size(), " vs. ",
-          value.shape().rank() < 1 ? 0 : value.shape().dims()[0]));
+    if (value.shape().rank() < 1 ||
+        value.shape().dims()[0] != static_cast<int64_t>(indices.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Expected len(indices) == values.shape[0], but saw: ", indices.size(),
+                       " vs. ", value.shape().rank() < 1 ? 0 : value.shape().dims()[0]));
     }
     std::vector<int64_t> dims(value.shape().dims().begin() + 1, value.shape().dims().end());
     RILL_ASSIGN_OR_RETURN(TensorShape element, TensorShape::FromDims(dims));
@@ -336,9 +337,7 @@ class CloseOp final : public OpKernel {
  public:
   explicit CloseOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   // The array is dropped with the step's resources; Close only checks the handle.
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    return LookupArray(ctx).status();
-  }
+  absl::Status Compute(OpKernelContext& ctx) const override { return LookupArray(ctx).status(); }
   bool IsExpensive() const override { return false; }
 };
 

@@ -94,8 +94,8 @@ TEST_F(TensorArrayTest, HandleFromAnotherStepIsNotFound) {
   OpTester t("TensorArraySizeV3");
   t.Input(h).Input(Tensor::Scalar<float>(0.f));
   t.SetStepResources(&other_step);
-  EXPECT_THAT(t.Run().status(), StatusIs(absl::StatusCode::kNotFound,
-                                         HasSubstr("does not exist in this step")));
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("does not exist in this step")));
 }
 
 }  // namespace

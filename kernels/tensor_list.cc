@@ -18,8 +18,8 @@ absl::StatusOr<std::shared_ptr<const TensorList>> ListFromTensor(const Tensor& t
   }
   const Variant& v = t.flat<Variant>()[0];
   if (v.get<TensorList>() == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        op, ": input_handle is not a TensorList (it holds ", v.TypeName(), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": input_handle is not a TensorList (it holds ", v.TypeName(), ")"));
   }
   return std::static_pointer_cast<const TensorList>(v.value());
 }
@@ -33,8 +33,8 @@ Tensor TensorForList(std::shared_ptr<const TensorList> list) {
 absl::StatusOr<PartialTensorShape> ElementShapeFromTensor(const Tensor& t) {
   std::vector<int64_t> dims;
   if (t.dtype() != DT_INT32 && t.dtype() != DT_INT64) {
-    return absl::InvalidArgumentError(absl::StrCat("element_shape must be int32 or int64, not ",
-                                                   DataTypeString(t.dtype())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("element_shape must be int32 or int64, not ", DataTypeString(t.dtype())));
   }
   for (int64_t i = 0; i < t.NumElements(); ++i) {
     dims.push_back(t.dtype() == DT_INT32 ? t.flat<int32_t>()[i] : t.flat<int64_t>()[i]);
@@ -45,8 +45,8 @@ absl::StatusOr<PartialTensorShape> ElementShapeFromTensor(const Tensor& t) {
         "The only valid scalar shape tensor is the fully unknown shape specified as -1."));
   }
   if (t.shape().rank() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("Shape must be at most rank 1 but is rank ",
-                                                   t.shape().rank()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape must be at most rank 1 but is rank ", t.shape().rank()));
   }
   for (int64_t d : dims) {
     if (d < -1) {

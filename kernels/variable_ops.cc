@@ -1,4 +1,6 @@
 // Registers the reference-variable kernels (kernels/variable_ops.h) for the CPU.
+#include "kernels/variable_ops.h"
+
 #include <memory>
 #include <string>
 
@@ -7,7 +9,6 @@
 #include "kernels/kernel_registry.h"
 #include "kernels/type_lists.h"
 #include "kernels/variable.h"
-#include "kernels/variable_ops.h"
 
 namespace rill {
 namespace {

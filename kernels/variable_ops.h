@@ -28,9 +28,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "ops/node_def_util.h"
 #include "kernels/op_kernel.h"
 #include "kernels/variable.h"
+#include "ops/node_def_util.h"
 
 namespace rill {
 namespace variable_kernels {
@@ -42,12 +42,11 @@ struct CpuDenseOps {
     CopyTensorElements(from, to);
     return absl::OkStatus();
   }
-  static absl::Status Update(OpKernelContext&, DenseUpdate op, const Tensor& lhs,
-                             const Tensor& rhs, Tensor* out) {
+  static absl::Status Update(OpKernelContext&, DenseUpdate op, const Tensor& lhs, const Tensor& rhs,
+                             Tensor* out) {
     return ApplyDenseUpdate(op, lhs, rhs, out);
   }
 };
-
 
 // The node name part of NodeDef input `i` ("v:0" -> "v").
 inline std::string InputNodeName(const NodeDef& def, int i) {

@@ -22,9 +22,12 @@ std::string ListKind(const AttrValue::ListValue& l) {
 
 std::string ShapeString(const TensorShapeProto& s) {
   if (s.unknown_rank()) return "<unknown>";
-  return absl::StrCat("[", absl::StrJoin(s.dim(), ",", [](std::string* out, const auto& d) {
-                        absl::StrAppend(out, d.size() < 0 ? "?" : absl::StrCat(d.size()));
-                      }),
+  return absl::StrCat("[",
+                      absl::StrJoin(s.dim(), ",",
+                                    [](std::string* out, const auto& d) {
+                                      absl::StrAppend(out,
+                                                      d.size() < 0 ? "?" : absl::StrCat(d.size()));
+                                    }),
                       "]");
 }
 
@@ -35,9 +38,9 @@ absl::Status Missing(const NodeDef& node, absl::string_view name) {
 
 absl::Status WrongType(const NodeDef& node, absl::string_view name, const AttrValue& v,
                        absl::string_view want) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "AttrValue had value with type '", AttrValueTypeName(v), "' when '", want,
-      "' expected\n\t for attr '", name, "' of node '", node.name(), "'"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("AttrValue had value with type '", AttrValueTypeName(v), "' when '", want,
+                   "' expected\n\t for attr '", name, "' of node '", node.name(), "'"));
 }
 
 // Looks up `name` and checks its kind; on success stores the value in *v.
@@ -53,17 +56,28 @@ absl::Status Lookup(const NodeDef& node, absl::string_view name, absl::string_vi
 
 std::string AttrValueTypeName(const AttrValue& v) {
   switch (v.value_case()) {
-    case AttrValue::kS: return "string";
-    case AttrValue::kI: return "int";
-    case AttrValue::kF: return "float";
-    case AttrValue::kB: return "bool";
-    case AttrValue::kType: return "type";
-    case AttrValue::kShape: return "shape";
-    case AttrValue::kTensor: return "tensor";
-    case AttrValue::kFunc: return "func";
-    case AttrValue::kPlaceholder: return "placeholder";
-    case AttrValue::kList: return ListKind(v.list());
-    default: return "";
+    case AttrValue::kS:
+      return "string";
+    case AttrValue::kI:
+      return "int";
+    case AttrValue::kF:
+      return "float";
+    case AttrValue::kB:
+      return "bool";
+    case AttrValue::kType:
+      return "type";
+    case AttrValue::kShape:
+      return "shape";
+    case AttrValue::kTensor:
+      return "tensor";
+    case AttrValue::kFunc:
+      return "func";
+    case AttrValue::kPlaceholder:
+      return "placeholder";
+    case AttrValue::kList:
+      return ListKind(v.list());
+    default:
+      return "";
   }
 }
 
@@ -75,17 +89,25 @@ bool AttrValueHasType(const AttrValue& v, absl::string_view type) {
 
 std::string SummarizeAttrValue(const AttrValue& v) {
   switch (v.value_case()) {
-    case AttrValue::kS: return absl::StrCat("\"", v.s(), "\"");
-    case AttrValue::kI: return absl::StrCat(v.i());
-    case AttrValue::kF: return absl::StrCat(v.f());
-    case AttrValue::kB: return v.b() ? "true" : "false";
-    case AttrValue::kType: return DataType_Name(v.type());
-    case AttrValue::kShape: return ShapeString(v.shape());
+    case AttrValue::kS:
+      return absl::StrCat("\"", v.s(), "\"");
+    case AttrValue::kI:
+      return absl::StrCat(v.i());
+    case AttrValue::kF:
+      return absl::StrCat(v.f());
+    case AttrValue::kB:
+      return v.b() ? "true" : "false";
+    case AttrValue::kType:
+      return DataType_Name(v.type());
+    case AttrValue::kShape:
+      return ShapeString(v.shape());
     case AttrValue::kTensor:
       return absl::StrCat("<tensor ", DataTypeString(v.tensor().dtype()), " ",
                           ShapeString(v.tensor().tensor_shape()), ">");
-    case AttrValue::kFunc: return v.func().name();
-    case AttrValue::kPlaceholder: return absl::StrCat("$", v.placeholder());
+    case AttrValue::kFunc:
+      return v.func().name();
+    case AttrValue::kPlaceholder:
+      return absl::StrCat("$", v.placeholder());
     case AttrValue::kList: {
       const auto& l = v.list();
       std::vector<std::string> parts;
@@ -98,7 +120,8 @@ std::string SummarizeAttrValue(const AttrValue& v) {
       for (const auto& f : l.func()) parts.push_back(f.name());
       return absl::StrCat("[", absl::StrJoin(parts, ", "), "]");
     }
-    default: return "<Unknown AttrValue type>";
+    default:
+      return "<Unknown AttrValue type>";
   }
 }
 
@@ -125,8 +148,7 @@ absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, int32_t* o
   if (s.ok()) {
     if (v < INT32_MIN || v > INT32_MAX) {
       return absl::InvalidArgumentError(absl::StrCat("Attr '", name, "' of node '", node.name(),
-                                                     "' has value ", v,
-                                                     " out of range for int32"));
+                                                     "' has value ", v, " out of range for int32"));
     }
     *out = static_cast<int32_t>(v);
   }
@@ -156,8 +178,7 @@ absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, TensorShap
   if (s.ok()) *out = v->shape();
   return s;
 }
-absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name,
-                         std::vector<DataType>* out) {
+absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, std::vector<DataType>* out) {
   const AttrValue* v;
   absl::Status s = Lookup(node, name, "list(type)", &v);
   if (s.ok()) {
@@ -173,8 +194,7 @@ absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name,
   if (s.ok()) out->assign(v->list().s().begin(), v->list().s().end());
   return s;
 }
-absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name,
-                         std::vector<int64_t>* out) {
+absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, std::vector<int64_t>* out) {
   const AttrValue* v;
   absl::Status s = Lookup(node, name, "list(int)", &v);
   if (s.ok()) out->assign(v->list().i().begin(), v->list().i().end());

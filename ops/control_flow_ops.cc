@@ -127,8 +127,9 @@ REGISTER_OP("ToBool")
     .Output("output: bool")
     .Attr("T: type")
     .SetShapeFn(shape_fns::Scalar)
-    .Doc("A tensor's truth: a scalar is true when nonzero (non-empty for strings), any other "
-         "tensor when it has elements.");
+    .Doc(
+        "A tensor's truth: a scalar is true when nonzero (non-empty for strings), any other "
+        "tensor when it has elements.");
 
 REGISTER_OP("ControlTrigger")
     .SetShapeFn(shape_fns::NoOutputs)

@@ -9,16 +9,18 @@ REGISTER_OP("Sub")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64,"
-          "complex64, complex128, uint32, uint64}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, int64,"
+        "complex64, complex128, uint32, uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Mul")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
-          "int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+        "int64, complex64, complex128}")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::BroadcastBinary);
 
@@ -26,16 +28,18 @@ REGISTER_OP("Div")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
-          "int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+        "int64, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("RealDiv")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
-          "int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+        "int64, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("DivNoNan")
@@ -49,32 +53,36 @@ REGISTER_OP("FloorDiv")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
-          "int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64,"
+        "int64, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("FloorMod")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float,"
-          "double}")
+    .Attr(
+        "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float,"
+        "double}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Maximum")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
-          "uint64}")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Minimum")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
-          "uint64}")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Pow")
@@ -96,32 +104,36 @@ REGISTER_OP("Less")
     .Input("x: T")
     .Input("y: T")
     .Output("z: bool")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("LessEqual")
     .Input("x: T")
     .Input("y: T")
     .Output("z: bool")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Greater")
     .Input("x: T")
     .Input("y: T")
     .Output("z: bool")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("GreaterEqual")
     .Input("x: T")
     .Input("y: T")
     .Output("z: bool")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("Equal")

@@ -26,8 +26,9 @@ REGISTER_OP("Sign")
 REGISTER_OP("Square")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32,"
-          "uint64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32,"
+        "uint64, complex64, complex128}")
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("Sqrt")
@@ -87,15 +88,17 @@ REGISTER_OP("Sigmoid")
 REGISTER_OP("Relu")
     .Input("features: T")
     .Output("activations: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64, qint8}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64, qint8}")
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("Relu6")
     .Input("features: T")
     .Output("activations: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32,"
+        "uint64}")
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("Elu")
@@ -153,10 +156,7 @@ REGISTER_OP("Erf")
     .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
 
-REGISTER_OP("LogicalNot")
-    .Input("x: bool")
-    .Output("y: bool")
-    .SetShapeFn(shape_fns::Unchanged);
+REGISTER_OP("LogicalNot").Input("x: bool").Output("y: bool").SetShapeFn(shape_fns::Unchanged);
 
 }  // namespace
 }  // namespace rill

@@ -158,8 +158,9 @@ REGISTER_OP("MaxPoolGrad")
     .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64} = float")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64} = float")
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("AvgPoolGrad")

@@ -21,14 +21,11 @@ namespace {
 // A known-rank shape of `rank` unknown dims; unknown rank when rank < 0.
 PartialTensorShape UnknownDims(int64_t rank) {
   if (rank < 0) return PartialTensorShape();
-  return PartialTensorShape(
-      std::vector<int64_t>(static_cast<size_t>(rank), -1));
+  return PartialTensorShape(std::vector<int64_t>(static_cast<size_t>(rank), -1));
 }
 
 // The number of elements of a known-shape vector input, else -1.
-int64_t VectorLength(const PartialTensorShape& s) {
-  return s.rank() == 1 ? s.dims()[0] : -1;
-}
+int64_t VectorLength(const PartialTensorShape& s) { return s.rank() == 1 ? s.dims()[0] : -1; }
 
 // Transpose: x's rank (or perm's length); a rank-0/1 input comes out unchanged.
 absl::Status TransposeShape(ShapeInferenceContext& c) {
@@ -37,14 +34,12 @@ absl::Status TransposeShape(ShapeInferenceContext& c) {
     c.set_output(0, x);
     return absl::OkStatus();
   }
-  c.set_output(
-      0, UnknownDims(x.unknown_rank() ? VectorLength(c.input(1)) : x.rank()));
+  c.set_output(0, UnknownDims(x.unknown_rank() ? VectorLength(c.input(1)) : x.rank()));
   return absl::OkStatus();
 }
 
 // The first known-rank shape among inputs [begin, end), or unknown rank.
-PartialTensorShape FirstKnownRank(ShapeInferenceContext& c, int begin,
-                                  int end) {
+PartialTensorShape FirstKnownRank(ShapeInferenceContext& c, int begin, int end) {
   for (int i = begin; i < end; ++i) {
     if (!c.input(i).unknown_rank()) return c.input(i);
   }
@@ -65,8 +60,7 @@ absl::Status PackShape(ShapeInferenceContext& c) {
   for (int i = 0; i < c.num_inputs(); ++i) {
     const PartialTensorShape& s = c.input(i);
     if (s.unknown_rank()) continue;
-    if (s.rank() != merged.rank())
-      return absl::OkStatus();  // the kernel reports it
+    if (s.rank() != merged.rank()) return absl::OkStatus();  // the kernel reports it
     for (size_t d = 0; d < dims.size(); ++d) {
       if (dims[d] < 0) dims[d] = s.dims()[d];
       if (s.dims()[d] >= 0 && s.dims()[d] != dims[d]) return absl::OkStatus();
@@ -86,8 +80,7 @@ absl::Status PackShape(ShapeInferenceContext& c) {
 // split_dim).
 absl::Status SplitShape(ShapeInferenceContext& c) {
   const int value = c.node().op() == "Split" ? 1 : 0;
-  for (int i = 0; i < c.num_outputs(); ++i)
-    c.set_output(i, UnknownDims(c.input(value).rank()));
+  for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, UnknownDims(c.input(value).rank()));
   return absl::OkStatus();
 }
 
@@ -98,12 +91,10 @@ absl::Status UnpackShape(ShapeInferenceContext& c) {
   int64_t axis;
   RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "axis", &axis));
   if (axis < 0) axis += in.rank();
-  if (axis < 0 || axis >= in.rank())
-    return absl::OkStatus();  // the kernel reports it
+  if (axis < 0 || axis >= in.rank()) return absl::OkStatus();  // the kernel reports it
   std::vector<int64_t> dims = in.dims();
   dims.erase(dims.begin() + axis);
-  for (int i = 0; i < c.num_outputs(); ++i)
-    c.set_output(i, PartialTensorShape(dims));
+  for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, PartialTensorShape(dims));
   return absl::OkStatus();
 }
 
@@ -111,8 +102,7 @@ absl::Status UnpackShape(ShapeInferenceContext& c) {
 // length; dims unknown (they depend on begin/size values).
 absl::Status SliceShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);
-  c.set_output(
-      0, UnknownDims(in.unknown_rank() ? VectorLength(c.input(1)) : in.rank()));
+  c.set_output(0, UnknownDims(in.unknown_rank() ? VectorLength(c.input(1)) : in.rank()));
   return absl::OkStatus();
 }
 
@@ -129,8 +119,7 @@ absl::Status PadShape(ShapeInferenceContext& c) {
 // ShapeN: output i is a vector of input i's rank.
 absl::Status ShapeNShape(ShapeInferenceContext& c) {
   for (int i = 0; i < c.num_outputs() && i < c.num_inputs(); ++i) {
-    c.set_output(i,
-                 PartialTensorShape(std::vector<int64_t>{c.input(i).rank()}));
+    c.set_output(i, PartialTensorShape(std::vector<int64_t>{c.input(i).rank()}));
   }
   return absl::OkStatus();
 }

@@ -56,16 +56,18 @@ REGISTER_OP("Add")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
-          "complex128, string}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128, string}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
 REGISTER_OP("AddV2")
     .Input("x: T")
     .Input("y: T")
     .Output("z: T")
-    .Attr("T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
-          "int32, int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, int16, "
+        "int32, int64, complex64, complex128}")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::BroadcastBinary);
 
@@ -73,8 +75,9 @@ REGISTER_OP("AddN")
     .Input("inputs: N * T")
     .Output("sum: T")
     .Attr("N: int >= 1")
-    .Attr("T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
-          "complex128}")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128}")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::AllInputsMerged);
 

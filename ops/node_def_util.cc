@@ -1,9 +1,9 @@
 #include "ops/node_def_util.h"
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include <algorithm>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
@@ -14,10 +14,10 @@ namespace rill {
 namespace {
 
 std::string ArgSummary(const OpDef::ArgDef& arg) {
-  std::string type = arg.type_attr().empty() ? (arg.type_list_attr().empty()
-                                                    ? DataTypeString(arg.type())
-                                                    : arg.type_list_attr())
-                                             : arg.type_attr();
+  std::string type =
+      arg.type_attr().empty()
+          ? (arg.type_list_attr().empty() ? DataTypeString(arg.type()) : arg.type_list_attr())
+          : arg.type_attr();
   if (!arg.number_attr().empty()) type = absl::StrCat(arg.number_attr(), "*", type);
   if (arg.is_ref()) type = absl::StrCat("Ref(", type, ")");
   return absl::StrCat(arg.name(), ":", type);
@@ -51,13 +51,13 @@ absl::Status ValidateAttrValue(const NodeDef& node, const OpDef::AttrDef& def,
         "' expected\n\t for attr '", def.name(), "'\n\t; NodeDef: {{node ", node.name(), "}}"));
   }
   if (def.has_minimum()) {
-    int64_t got = def.type() == "int" ? value.i() : value.list().type_size() +
-                                                        value.list().i_size() +
-                                                        value.list().s_size();
+    int64_t got = def.type() == "int"
+                      ? value.i()
+                      : value.list().type_size() + value.list().i_size() + value.list().s_size();
     if (def.type() == "int" ? got < def.minimum() : got < def.minimum()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Value for attr '", def.name(), "' of ", got, " must be at least minimum ",
-          def.minimum(), "\n\t; NodeDef: {{node ", node.name(), "}}"));
+      return absl::InvalidArgumentError(absl::StrCat("Value for attr '", def.name(), "' of ", got,
+                                                     " must be at least minimum ", def.minimum(),
+                                                     "\n\t; NodeDef: {{node ", node.name(), "}}"));
     }
   }
   if (def.has_allowed_values() && def.allowed_values().list().type_size() > 0) {
@@ -99,14 +99,15 @@ absl::StatusOr<InputName> ParseInputName(absl::string_view input) {
   } else if (size_t colon = input.rfind(':'); colon != absl::string_view::npos) {
     out.node = std::string(input.substr(0, colon));
     if (!absl::SimpleAtoi(input.substr(colon + 1), &out.index) || out.index < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Malformed input '", input, "': the part after ':' must be an output index"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Malformed input '", input, "': the part after ':' must be an output index"));
     }
   } else {
     out.node = std::string(input);
   }
   if (out.node.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("Malformed input '", input, "': empty node name"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Malformed input '", input, "': empty node name"));
   }
   return out;
 }
@@ -117,7 +118,8 @@ std::string SummarizeOpDef(const OpDef& op) {
   for (const auto& a : op.output_arg()) out.push_back(ArgSummary(a));
   for (const auto& a : op.attr()) {
     std::string s = absl::StrCat(a.name(), ":", a.type());
-    if (a.has_default_value()) absl::StrAppend(&s, ",default=", SummarizeAttrValue(a.default_value()));
+    if (a.has_default_value())
+      absl::StrAppend(&s, ",default=", SummarizeAttrValue(a.default_value()));
     if (a.has_minimum()) absl::StrAppend(&s, ",min=", a.minimum());
     if (a.has_allowed_values()) {
       absl::StrAppend(&s, ",allowed=", SummarizeAttrValue(a.allowed_values()));
@@ -135,11 +137,10 @@ std::string SummarizeNodeDef(const NodeDef& node) {
   std::vector<std::pair<std::string, std::string>> attrs;
   for (const auto& [k, v] : node.attr()) attrs.emplace_back(k, SummarizeAttrValue(v));
   std::sort(attrs.begin(), attrs.end());
-  return absl::StrCat(
-      "{{node ", node.name(), "}} = ", node.op(), "[",
-      absl::StrJoin(attrs, ", ", absl::PairFormatter("=")), "](",
-      absl::StrJoin(node.input(), ", "), ")",
-      node.device().empty() ? "" : absl::StrCat(", device=", node.device()));
+  return absl::StrCat("{{node ", node.name(), "}} = ", node.op(), "[",
+                      absl::StrJoin(attrs, ", ", absl::PairFormatter("=")), "](",
+                      absl::StrJoin(node.input(), ", "), ")",
+                      node.device().empty() ? "" : absl::StrCat(", device=", node.device()));
 }
 
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node) {
@@ -166,18 +167,19 @@ absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
       if (a.name() == name) def = &a;
     }
     if (def == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "NodeDef mentions attr '", name, "' not in ", SummarizeOpDef(op_def),
-          "; NodeDef: {{node ", node.name(), "}}. (Check whether your GraphDef-interpreting "
-          "binary is up to date with your GraphDef-generating binary.)."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("NodeDef mentions attr '", name, "' not in ", SummarizeOpDef(op_def),
+                       "; NodeDef: {{node ", node.name(),
+                       "}}. (Check whether your GraphDef-interpreting "
+                       "binary is up to date with your GraphDef-generating binary.)."));
     }
     RILL_RETURN_IF_ERROR(ValidateAttrValue(node, *def, value));
   }
   for (const auto& a : op_def.attr()) {
     if (!node.attr().count(a.name())) {
-      return absl::InvalidArgumentError(absl::StrCat("NodeDef missing attr '", a.name(),
-                                                     "' from ", SummarizeOpDef(op_def),
-                                                     "; NodeDef: {{node ", node.name(), "}}"));
+      return absl::InvalidArgumentError(absl::StrCat("NodeDef missing attr '", a.name(), "' from ",
+                                                     SummarizeOpDef(op_def), "; NodeDef: {{node ",
+                                                     node.name(), "}}"));
     }
   }
   DataTypeVector inputs, outputs;
@@ -193,10 +195,10 @@ absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
     }
   }
   if (NumDataInputs(node) != static_cast<int>(inputs.size())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "NodeDef expected inputs '", DataTypeListString(inputs), "' do not match ",
-        NumDataInputs(node), " inputs specified; ", SummarizeOpDef(op_def), "; NodeDef: ",
-        SummarizeNodeDef(node)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("NodeDef expected inputs '", DataTypeListString(inputs), "' do not match ",
+                     NumDataInputs(node), " inputs specified; ", SummarizeOpDef(op_def),
+                     "; NodeDef: ", SummarizeNodeDef(node)));
   }
   return absl::OkStatus();
 }

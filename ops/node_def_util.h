@@ -32,7 +32,7 @@ using DataTypeVector = std::vector<DataType>;
 // One entry of NodeDef.input: "name" (output 0), "name:3", or "^name" (control).
 struct InputName {
   std::string node;
-  int index = 0;         // -1 for a control input
+  int index = 0;  // -1 for a control input
   bool is_control() const { return index < 0; }
 };
 // InvalidArgument for an empty name or a malformed ":index".

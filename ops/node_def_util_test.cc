@@ -29,10 +29,10 @@ TEST(NodeDefUtilTest, ParseInputNameForms) {
   EXPECT_EQ(b.index, 3);
   RILL_ASSERT_OK_AND_ASSIGN(InputName c, ParseInputName("^c"));
   EXPECT_TRUE(c.is_control());
-  EXPECT_THAT(ParseInputName("x:y"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                              HasSubstr("Malformed input 'x:y'")));
-  EXPECT_THAT(ParseInputName("^"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                            HasSubstr("empty node name")));
+  EXPECT_THAT(ParseInputName("x:y"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Malformed input 'x:y'")));
+  EXPECT_THAT(ParseInputName("^"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty node name")));
 }
 
 TEST(NodeDefUtilTest, DefaultsAreFilledThenNodeValidates) {

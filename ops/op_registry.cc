@@ -11,8 +11,8 @@
 #include "absl/strings/strip.h"
 #include "core/status_macros.h"
 #include "core/types.h"
-#include "ops/node_def_util.h"
 #include "google/protobuf/text_format.h"
+#include "ops/node_def_util.h"
 
 namespace rill {
 namespace {
@@ -25,13 +25,13 @@ absl::Status SpecError(const std::string& op, absl::string_view spec, absl::stri
 // Shorthands TensorFlow's OpDefs use for sets of types.
 std::vector<DataType> NamedTypeSet(absl::string_view name) {
   if (name == "numbertype") {
-    return {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_COMPLEX64, DT_INT64,
-            DT_QINT8, DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16, DT_UINT16,
-            DT_COMPLEX128, DT_HALF, DT_UINT32, DT_UINT64};
+    return {DT_FLOAT,  DT_DOUBLE,     DT_INT32,  DT_UINT8,  DT_INT16,    DT_INT8,   DT_COMPLEX64,
+            DT_INT64,  DT_QINT8,      DT_QUINT8, DT_QINT32, DT_BFLOAT16, DT_QINT16, DT_QUINT16,
+            DT_UINT16, DT_COMPLEX128, DT_HALF,   DT_UINT32, DT_UINT64};
   }
   if (name == "realnumbertype") {
-    return {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, DT_INT64, DT_BFLOAT16,
-            DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64};
+    return {DT_FLOAT, DT_DOUBLE,   DT_INT32,  DT_UINT8, DT_INT16,  DT_INT8,
+            DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF,  DT_UINT32, DT_UINT64};
   }
   if (name == "floatingpoint") return {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE};
   return {};
@@ -41,9 +41,12 @@ absl::Status ParseDefault(const std::string& op, absl::string_view spec, const s
                           absl::string_view text, AttrValue* out) {
   text = absl::StripAsciiWhitespace(text);
   if (type == "bool") {
-    if (text == "true") out->set_b(true);
-    else if (text == "false") out->set_b(false);
-    else return SpecError(op, spec, "bad bool default");
+    if (text == "true")
+      out->set_b(true);
+    else if (text == "false")
+      out->set_b(false);
+    else
+      return SpecError(op, spec, "bad bool default");
   } else if (type == "int") {
     int64_t v;
     if (!absl::SimpleAtoi(text, &v)) return SpecError(op, spec, "bad int default");
@@ -121,8 +124,7 @@ absl::Status ParseAttr(const std::string& op, const std::string& spec, OpDef::At
       if (v.size() < 2 || v.front() != '\'' || v.back() != '\'') {
         return SpecError(op, spec, "allowed strings must be single-quoted");
       }
-      attr->mutable_allowed_values()->mutable_list()->add_s(
-          std::string(v.substr(1, v.size() - 2)));
+      attr->mutable_allowed_values()->mutable_list()->add_s(std::string(v.substr(1, v.size() - 2)));
     }
     rest = "string";
   } else if (absl::StartsWith(rest, "{")) {
@@ -138,9 +140,9 @@ absl::Status ParseAttr(const std::string& op, const std::string& spec, OpDef::At
     allowed = set;
     rest = "type";
   }
-  static const char* kTypes[] = {"string",       "int",        "float",       "bool",
-                                 "type",         "shape",      "tensor",      "func",
-                                 "list(string)", "list(int)",  "list(float)", "list(bool)",
+  static const char* kTypes[] = {"string",       "int",         "float",        "bool",
+                                 "type",         "shape",       "tensor",       "func",
+                                 "list(string)", "list(int)",   "list(float)",  "list(bool)",
                                  "list(type)",   "list(shape)", "list(tensor)", "list(func)"};
   bool known = false;
   for (const char* t : kTypes) known |= (rest == t);

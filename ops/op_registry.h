@@ -38,7 +38,7 @@ namespace rill {
 
 struct OpRegistration {
   OpDef op_def;
-  ShapeFn shape_fn;  // never null after registration (defaults to shape_fns::Unknown)
+  ShapeFn shape_fn;           // never null after registration (defaults to shape_fns::Unknown)
   bool has_shape_fn = false;  // SetShapeFn was called (every op Rill ships sets one)
 };
 
@@ -97,8 +97,8 @@ struct OpRegistrar {
 
 #define RILL_OP_CONCAT_INNER_(a, b) a##b
 #define RILL_OP_CONCAT_(a, b) RILL_OP_CONCAT_INNER_(a, b)
-#define REGISTER_OP(name)                                                          \
-  static const ::rill::op_registry_internal::OpRegistrar RILL_OP_CONCAT_(         \
+#define REGISTER_OP(name)                                                 \
+  static const ::rill::op_registry_internal::OpRegistrar RILL_OP_CONCAT_( \
       rill_op_registrar_, __COUNTER__) ABSL_ATTRIBUTE_UNUSED = ::rill::OpDefBuilder(name)
 
 }  // namespace rill

@@ -13,21 +13,20 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 TEST(OpDefBuilderTest, ParsesArgsAttrsDefaultsAndMinimums) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      OpRegistration reg, OpDefBuilder("TestOp")
-                              .Input("a: Ref(T)")
-                              .Input("rest: N * T")
-                              .Input("fixed: int32")
-                              .Input("many: Tlist")
-                              .Output("out: T")
-                              .Attr("T: {float, int32}")
-                              .Attr("N: int >= 2")
-                              .Attr("Tlist: list(type) >= 0")
-                              .Attr("flag: bool = true")
-                              .Attr("label: string = \"x\"")
-                              .Attr("shape: shape = { unknown_rank: true }")
-                              .SetIsStateful()
-                              .Finalize());
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg, OpDefBuilder("TestOp")
+                                                    .Input("a: Ref(T)")
+                                                    .Input("rest: N * T")
+                                                    .Input("fixed: int32")
+                                                    .Input("many: Tlist")
+                                                    .Output("out: T")
+                                                    .Attr("T: {float, int32}")
+                                                    .Attr("N: int >= 2")
+                                                    .Attr("Tlist: list(type) >= 0")
+                                                    .Attr("flag: bool = true")
+                                                    .Attr("label: string = \"x\"")
+                                                    .Attr("shape: shape = { unknown_rank: true }")
+                                                    .SetIsStateful()
+                                                    .Finalize());
   const OpDef& d = reg.op_def;
   EXPECT_TRUE(d.is_stateful());
   EXPECT_TRUE(d.input_arg(0).is_ref());
@@ -60,11 +59,10 @@ TEST(OpDefBuilderTest, StringAttrWithAllowedValues) {
 }
 
 TEST(OpDefBuilderTest, ListIntDefaultsWithValues) {
-  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg,
-                            OpDefBuilder("TestOp")
-                                .Attr("dilations: list(int) = [1, 2, 3, 4]")
-                                .Attr("pads: list(int) = []")
-                                .Finalize());
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg, OpDefBuilder("TestOp")
+                                                    .Attr("dilations: list(int) = [1, 2, 3, 4]")
+                                                    .Attr("pads: list(int) = []")
+                                                    .Finalize());
   EXPECT_THAT(reg.op_def.attr(0).default_value().list().i(), ElementsAre(1, 2, 3, 4));
   EXPECT_EQ(reg.op_def.attr(1).default_value().list().i_size(), 0);
   EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list(int) = [1, a]").Finalize(),
@@ -79,8 +77,9 @@ TEST(OpDefBuilderTest, MalformedSpecsNameOpAndSpec) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Op 'Bad': cannot parse spec 'a: Q': 'Q' is neither a dtype nor a "
                        "declared attr"));
-  EXPECT_THAT(OpDefBuilder("Bad").Attr("T: matrix").Finalize(),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unknown attr type 'matrix'")));
+  EXPECT_THAT(
+      OpDefBuilder("Bad").Attr("T: matrix").Finalize(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unknown attr type 'matrix'")));
   EXPECT_THAT(OpDefBuilder("Bad").Attr("T: {float, flot}").Finalize(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'flot'")));
   EXPECT_THAT(OpDefBuilder("Bad").Attr("b: bool = maybe").Finalize(),

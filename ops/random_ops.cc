@@ -1,6 +1,7 @@
 // Op definitions of the stateful random ops: RandomUniform, RandomStandardNormal, TruncatedNormal,
-// RandomUniformInt, RandomShuffle, Multinomial. Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
-// The output shape is the `shape` input's value: known when it is a constant.
+// RandomUniformInt, RandomShuffle, Multinomial. Signatures read from TensorFlow's registry
+// (tools/tfgen/dump_op_specs.py). The output shape is the `shape` input's value: known when it is a
+// constant.
 #include <algorithm>
 #include <vector>
 
@@ -74,8 +75,9 @@ REGISTER_OP("Multinomial")
     .Output("output: output_dtype")
     .Attr("seed: int = 0")
     .Attr("seed2: int = 0")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
     .Attr("output_dtype: {int32, int64} = int64")
     .SetIsStateful()
     .SetShapeFn(MultinomialShape);

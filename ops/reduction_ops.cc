@@ -1,5 +1,6 @@
 // Op definitions of the reductions over axes given as an input: Sum, Mean, Prod, Max, Min, All,
-// Any, ArgMax, ArgMin, and the scan Cumsum. Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
+// Any, ArgMax, ArgMin, and the scan Cumsum. Signatures read from TensorFlow's registry
+// (tools/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -58,8 +59,9 @@ REGISTER_OP("Sum")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
-          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ReductionShape);
 
@@ -68,8 +70,9 @@ REGISTER_OP("Mean")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
-          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ReductionShape);
 
@@ -78,8 +81,9 @@ REGISTER_OP("Prod")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
-          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ReductionShape);
 
@@ -88,8 +92,9 @@ REGISTER_OP("Max")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64, qint8, quint8, qint32, qint16, quint16}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64, qint8, quint8, qint32, qint16, quint16}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ReductionShape);
 
@@ -98,8 +103,9 @@ REGISTER_OP("Min")
     .Input("reduction_indices: Tidx")
     .Output("output: T")
     .Attr("keep_dims: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64, qint8, quint8, qint32, qint16, quint16}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64, qint8, quint8, qint32, qint16, quint16}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ReductionShape);
 
@@ -123,8 +129,9 @@ REGISTER_OP("ArgMax")
     .Input("input: T")
     .Input("dimension: Tidx")
     .Output("output: output_type")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64, qint8, quint8, qint32, qint16, quint16, bool}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64, qint8, quint8, qint32, qint16, quint16, bool}")
     .Attr("Tidx: {int16, int32, int64} = int32")
     .Attr("output_type: {int16, uint16, int32, int64} = int64")
     .SetShapeFn(ArgReductionShape);
@@ -133,8 +140,9 @@ REGISTER_OP("ArgMin")
     .Input("input: T")
     .Input("dimension: Tidx")
     .Output("output: output_type")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64, qint8, quint8, qint32, qint16, quint16, bool}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64, qint8, quint8, qint32, qint16, quint16, bool}")
     .Attr("Tidx: {int32, int64} = int32")
     .Attr("output_type: {int32, int64} = int64")
     .SetShapeFn(ArgReductionShape);
@@ -145,8 +153,9 @@ REGISTER_OP("Cumsum")
     .Output("out: T")
     .Attr("exclusive: bool = false")
     .Attr("reverse: bool = false")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
-          "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(shape_fns::Unchanged);
 

@@ -4,7 +4,8 @@
 // between known dims is (InvalidArgument naming the node).
 //
 //   absl::Status MatMulShape(ShapeInferenceContext& c) {
-//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0, PartialTensorShape({m, n}));
+//     ... c.input(0), c.GetAttr("transpose_a", &ta) ..., c.set_output(0, PartialTensorShape({m,
+//     n}));
 //   }
 //
 // Constant inputs: when input i comes from a Const node, input_tensor(i) is its value, so shape
@@ -77,12 +78,12 @@ std::optional<Tensor> ConstantIndexTensor(const NodeDef& producer);
 
 // Common shape functions.
 namespace shape_fns {
-absl::Status Unknown(ShapeInferenceContext& c);        // every output unknown
-absl::Status Unchanged(ShapeInferenceContext& c);      // output 0 = input 0
-absl::Status Scalar(ShapeInferenceContext& c);         // every output a scalar
-absl::Status NoOutputs(ShapeInferenceContext& c);      // nothing to infer
+absl::Status Unknown(ShapeInferenceContext& c);          // every output unknown
+absl::Status Unchanged(ShapeInferenceContext& c);        // output 0 = input 0
+absl::Status Scalar(ShapeInferenceContext& c);           // every output a scalar
+absl::Status NoOutputs(ShapeInferenceContext& c);        // nothing to infer
 absl::Status BroadcastBinary(ShapeInferenceContext& c);  // numpy broadcasting of inputs 0 and 1
-absl::Status FromShapeAttr(ShapeInferenceContext& c);  // output 0 = the `shape` attr
+absl::Status FromShapeAttr(ShapeInferenceContext& c);    // output 0 = the `shape` attr
 absl::Status AllInputsMerged(ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
 // The numpy broadcast of two partial shapes (unknown rank if either is); InvalidArgument
 // "Incompatible shapes: [2] vs. [3] for node 'x' (op Add)" when known dims disagree.

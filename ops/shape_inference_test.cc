@@ -31,17 +31,17 @@ NodeDef MatMul(bool ta, bool tb) {
 }
 
 TEST(ShapeInferenceTest, MatMulWithTransposeAndUnknownDims) {
-  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(MatMul(false, false),
-                                            {PartialTensorShape({2, 3}),
-                                             PartialTensorShape({3, 5})}, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Infer(MatMul(false, false), {PartialTensorShape({2, 3}), PartialTensorShape({3, 5})}, 1));
   EXPECT_EQ(out[0].DebugString(), "[2,5]");
-  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(MatMul(true, false), {PartialTensorShape({-1, 4}),
-                                                             PartialTensorShape()}, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Infer(MatMul(true, false), {PartialTensorShape({-1, 4}), PartialTensorShape()}, 1));
   EXPECT_EQ(out[0].DebugString(), "[4,?]");
-  EXPECT_THAT(Infer(MatMul(false, false), {PartialTensorShape({2, 3}),
-                                           PartialTensorShape({4, 5})}, 1),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Dimensions must be equal, but are 3 and 4 for node 'mm'")));
+  EXPECT_THAT(
+      Infer(MatMul(false, false), {PartialTensorShape({2, 3}), PartialTensorShape({4, 5})}, 1),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Dimensions must be equal, but are 3 and 4 for node 'mm'")));
   EXPECT_THAT(Infer(MatMul(false, false), {PartialTensorShape({2}), PartialTensorShape()}, 1),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Shape must be rank 2 but is rank 1 for node 'mm'")));
@@ -51,11 +51,11 @@ TEST(ShapeInferenceTest, BroadcastFollowsNumpyRules) {
   NodeDef add;
   add.set_name("add");
   add.set_op("AddV2");
-  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(add, {PartialTensorShape({4, 1, 3}),
-                                                  PartialTensorShape({5, 1})}, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, Infer(add, {PartialTensorShape({4, 1, 3}), PartialTensorShape({5, 1})}, 1));
   EXPECT_EQ(out[0].DebugString(), "[4,5,3]");
-  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(add, {PartialTensorShape({-1, 3}),
-                                             PartialTensorShape({3})}, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(out,
+                            Infer(add, {PartialTensorShape({-1, 3}), PartialTensorShape({3})}, 1));
   EXPECT_EQ(out[0].DebugString(), "[?,3]");
   EXPECT_THAT(Infer(add, {PartialTensorShape({2}), PartialTensorShape({3})}, 1),
               StatusIs(absl::StatusCode::kInvalidArgument,

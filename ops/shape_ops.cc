@@ -162,8 +162,9 @@ REGISTER_OP("ZerosLike")
 REGISTER_OP("OnesLike")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, "
-          "uint64, complex64, complex128, bool}")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, "
+        "uint64, complex64, complex128, bool}")
     .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("StopGradient")

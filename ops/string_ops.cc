@@ -52,8 +52,9 @@ REGISTER_OP("StaticRegexFullMatch")
 REGISTER_OP("AsString")
     .Input("input: T")
     .Output("output: string")
-    .Attr("T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
-          "uint64, complex64, complex128, bool, variant, string}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64, complex64, complex128, bool, variant, string}")
     .Attr("precision: int = -1")
     .Attr("scientific: bool = false")
     .Attr("shortest: bool = false")

@@ -11,8 +11,9 @@ REGISTER_OP("ApplyGradientDescent")
     .Input("alpha: T")
     .Input("delta: T")
     .Output("out: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn(shape_fns::Unchanged);
 
@@ -23,8 +24,9 @@ REGISTER_OP("ApplyMomentum")
     .Input("grad: T")
     .Input("momentum: T")
     .Output("out: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
     .SetShapeFn(shape_fns::Unchanged);
@@ -41,8 +43,9 @@ REGISTER_OP("ApplyAdam")
     .Input("epsilon: T")
     .Input("grad: T")
     .Output("out: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
     .SetShapeFn(shape_fns::Unchanged);
@@ -57,8 +60,9 @@ REGISTER_OP("ApplyRMSProp")
     .Input("epsilon: T")
     .Input("grad: T")
     .Output("out: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetShapeFn(shape_fns::Unchanged);
 
@@ -68,8 +72,9 @@ REGISTER_OP("ApplyAdagrad")
     .Input("lr: T")
     .Input("grad: T")
     .Output("out: Ref(T)")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
     .SetShapeFn(shape_fns::Unchanged);
@@ -78,8 +83,9 @@ REGISTER_OP("ResourceApplyGradientDescent")
     .Input("var: resource")
     .Input("alpha: T")
     .Input("delta: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs);
@@ -90,8 +96,9 @@ REGISTER_OP("ResourceApplyMomentum")
     .Input("lr: T")
     .Input("grad: T")
     .Input("momentum: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
     .SetIsStateful()
@@ -108,8 +115,9 @@ REGISTER_OP("ResourceApplyAdam")
     .Input("beta2: T")
     .Input("epsilon: T")
     .Input("grad: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("use_nesterov: bool = false")
     .SetIsStateful()
@@ -124,8 +132,9 @@ REGISTER_OP("ResourceApplyRMSProp")
     .Input("momentum: T")
     .Input("epsilon: T")
     .Input("grad: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs);
@@ -135,8 +144,9 @@ REGISTER_OP("ResourceApplyAdagrad")
     .Input("accum: resource")
     .Input("lr: T")
     .Input("grad: T")
-    .Attr("T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
-          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, "
+        "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("use_locking: bool = false")
     .Attr("update_slots: bool = true")
     .SetIsStateful()

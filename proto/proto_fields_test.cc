@@ -1,5 +1,5 @@
-// Checks every field of Rill's wire formats against TensorFlow's (name, number, type, label, and the
-// message or enum it holds), from the table tools/tfgen/dump_proto_fields.py wrote from
+// Checks every field of Rill's wire formats against TensorFlow's (name, number, type, label, and
+// the message or enum it holds), from the table tools/tfgen/dump_proto_fields.py wrote from
 // tensorflow-cpu's descriptors. One wrong, missing or extra field fails the test.
 #include <fstream>
 #include <map>
@@ -14,13 +14,13 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
-#include "proto/graph.pb.h"
 #include "proto/config.pb.h"
+#include "proto/cost_graph.pb.h"
+#include "proto/device_attributes.pb.h"
+#include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
 #include "proto/step_stats.pb.h"
-#include "proto/device_attributes.pb.h"
-#include "proto/cost_graph.pb.h"
 
 namespace rill {
 namespace {
@@ -37,10 +37,10 @@ std::string ShortName(const std::string& full) {
 
 // The same words the table uses, computed from one of Rill's field descriptors.
 std::string DescribeField(const FieldDescriptor& f) {
-  static const char* kTypes[] = {"",        "double", "float",  "int64",   "uint64",
-                                 "int32",   "fixed64", "fixed32", "bool",  "string",
-                                 "group",   "message", "bytes",  "uint32", "enum",
-                                 "sfixed32", "sfixed64", "sint32", "sint64"};
+  static const char* kTypes[] = {"",         "double",   "float",   "int64",  "uint64",
+                                 "int32",    "fixed64",  "fixed32", "bool",   "string",
+                                 "group",    "message",  "bytes",   "uint32", "enum",
+                                 "sfixed32", "sfixed64", "sint32",  "sint64"};
   std::string label = f.is_repeated() ? "repeated" : f.is_required() ? "required" : "optional";
   std::string out = absl::StrCat(ShortName(f.containing_type()->full_name()), " ", f.name(), " ",
                                  f.number(), " ", kTypes[f.type()], " ", label);

@@ -4,7 +4,8 @@
 //     byte-identical to NAME.det.pb (TF's SerializeToString(deterministic=True)): no field lost,
 //     renumbered or retyped, and the content of Rill's empty shell messages (proto/opaque.proto)
 //     kept verbatim as unknown fields;
-//   * unknown fields appear only inside those shells (a field TF wrote that a non-shell Rill message
+//   * unknown fields appear only inside those shells (a field TF wrote that a non-shell Rill
+//   message
 //     lacks would otherwise pass the byte comparison silently);
 //   * non-deterministic serialize + re-parse gives an equal message;
 //   * NAME.pbtxt (text_format.MessageToString) parses to the same message as the binary.
@@ -57,10 +58,11 @@ constexpr char kDir[] = "proto/testdata/tf_written/";
 
 // Rill's empty shells (proto/opaque.proto): the only messages allowed to hold unknown fields.
 const std::set<std::string>& ShellTypes() {
-  static const auto* shells = new std::set<std::string>{
-      "rill.ClusterDef",    "rill.CoordinationServiceConfig", "rill.DebugOptions",
-      "rill.RPCOptions",    "rill.RewriterConfig",            "rill.SavedObjectGraph",
-      "rill.TypeSpecProto"};
+  static const auto* shells =
+      new std::set<std::string>{"rill.ClusterDef",     "rill.CoordinationServiceConfig",
+                                "rill.DebugOptions",   "rill.RPCOptions",
+                                "rill.RewriterConfig", "rill.SavedObjectGraph",
+                                "rill.TypeSpecProto"};
   return *shells;
 }
 
@@ -144,7 +146,8 @@ void VisitMessages(const Message& m, const std::function<void(const Message&)>& 
   for (const FieldDescriptor* f : fields) {
     if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
     if (f->is_repeated()) {
-      for (int i = 0; i < r->FieldSize(m, f); ++i) VisitMessages(r->GetRepeatedMessage(m, f, i), fn);
+      for (int i = 0; i < r->FieldSize(m, f); ++i)
+        VisitMessages(r->GetRepeatedMessage(m, f, i), fn);
     } else {
       VisitMessages(r->GetMessage(m, f), fn);
     }
@@ -283,10 +286,10 @@ TEST(ProtoRoundTripTest, NonDeterministicSerializeReparsesEqual) {
 // DebugOptions and SavedObjectGraph do not have, so a strict TextFormat parse of those files fails
 // with "Message type "rill.RewriterConfig" has no field named ...". For those cases (exactly
 // CasesWithShellContent()) the test re-parses with AllowUnknownField(true), which skips the unknown
-// names and their values; it then checks that every skipped name sat in a shell message, and compares
-// with the binary parse after DiscardUnknownFields (recursive), i.e. everything except the shells'
-// content, the shells' presence included. Every other case must parse strictly and equal the binary
-// parse exactly.
+// names and their values; it then checks that every skipped name sat in a shell message, and
+// compares with the binary parse after DiscardUnknownFields (recursive), i.e. everything except the
+// shells' content, the shells' presence included. Every other case must parse strictly and equal
+// the binary parse exactly.
 TEST(ProtoRoundTripTest, TextFormatParsesToTheBinaryMessage) {
   for (const Case& c : ReadManifest()) {
     SCOPED_TRACE(c.name);
@@ -452,7 +455,8 @@ TEST(ProtoRoundTripTest, MatMulGraph) {
   EXPECT_EQ(t.dtype(), DT_FLOAT);
   EXPECT_THAT(Dims(t.tensor_shape()), ElementsAre(2, 3));
   EXPECT_THAT(FloatContent(t), ElementsAre(1, 2, 3, 4, 5, 6));
-  EXPECT_THAT(Dims(FindNode(g, "b")->attr().at("value").tensor().tensor_shape()), ElementsAre(3, 2));
+  EXPECT_THAT(Dims(FindNode(g, "b")->attr().at("value").tensor().tensor_shape()),
+              ElementsAre(3, 2));
   const NodeDef* mm = FindNode(g, "MatMul");
   ASSERT_NE(mm, nullptr);
   EXPECT_EQ(mm->op(), "MatMul");
@@ -660,7 +664,8 @@ TEST(ProtoRoundTripTest, RunOptionsFile) {
   EXPECT_TRUE(r.experimental().use_run_handler_pool());
   EXPECT_EQ(r.experimental().run_handler_pool_options().priority(), 2);
   ASSERT_TRUE(r.has_debug_options());
-  // DebugOptions: debug_tensor_watch_opts = 4 (message), global_step = 10, reset_disk_byte_usage = 11.
+  // DebugOptions: debug_tensor_watch_opts = 4 (message), global_step = 10, reset_disk_byte_usage
+  // = 11.
   std::set<int> numbers;
   const UnknownFieldSet& dbg = Unknown(r.debug_options());
   for (int i = 0; i < dbg.field_count(); ++i) numbers.insert(dbg.field(i).number());

@@ -31,10 +31,10 @@ absl::StatusOr<std::unique_ptr<Device>> NewGpuDevice(const GpuDevicePlan& plan,
                                                      GpuProcessState* gpu_state) {
 #ifdef RILL_WITH_CUDA
   if (gpu_state->memory() == GpuProcessState::Memory::kCuda) {
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<GpuDevice> gpu,
-                          GpuDevice::Create(GpuAttributes(plan), allocator,
-                                            gpu_state->GetGpuHostAllocator(),
-                                            plan.gpu.platform_id));
+    RILL_ASSIGN_OR_RETURN(
+        std::unique_ptr<GpuDevice> gpu,
+        GpuDevice::Create(GpuAttributes(plan), allocator, gpu_state->GetGpuHostAllocator(),
+                          plan.gpu.platform_id));
     return std::unique_ptr<Device>(std::move(gpu));
   }
 #endif
@@ -61,8 +61,7 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
     const std::string& growth_message = gpus.front().allow_growth_message;
     if (!growth_message.empty()) RILL_LOG(WARNING) << growth_message;
     if (gpu_state == nullptr) {
-      mgr->own_gpu_state_ =
-          std::make_unique<GpuProcessState>(GpuProcessState::Memory::kSimulated);
+      mgr->own_gpu_state_ = std::make_unique<GpuProcessState>(GpuProcessState::Memory::kSimulated);
       gpu_state = mgr->own_gpu_state_.get();
     }
   }
@@ -74,14 +73,13 @@ absl::StatusOr<std::unique_ptr<DeviceMgr>> DeviceMgr::Create(
     request.allow_growth = plan.allow_growth;
     request.memory_option = plan.memory_option;
     RILL_ASSIGN_OR_RETURN(Allocator * allocator, gpu_state->GetGpuAllocator(request));
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
-                          NewGpuDevice(plan, allocator, gpu_state));
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Device> device, NewGpuDevice(plan, allocator, gpu_state));
     mgr->gpus_run_cuda_kernels_ = AsGpuDevice(device.get()) != nullptr;
     mgr->devices_.push_back(std::move(device));
     // TensorFlow's line, which users look for to see what each GPU got.
     RILL_LOG(INFO) << "Created TensorFlow device (" << mgr->devices_.back()->name() << " with "
-                   << plan.memory_limit_bytes / (int64_t{1} << 20) << " MB memory) -> physical GPU ("
-                   << plan.physical_device_desc << ")";
+                   << plan.memory_limit_bytes / (int64_t{1} << 20)
+                   << " MB memory) -> physical GPU (" << plan.physical_device_desc << ")";
   }
   return mgr;
 }

@@ -2,8 +2,8 @@
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
 #include "session/placement_log.h"
 
 namespace rill {
@@ -46,16 +46,17 @@ TEST(DeviceMgrTest, DefaultIsOneCpu) {
 }
 
 TEST(DeviceMgrTest, ZeroCpusIsTensorFlowsNotFound) {
-  EXPECT_THAT(DeviceMgr::Create(Config("device_count { key: 'CPU' value: 0 }"), Gpus(2)),
-              StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
+  EXPECT_THAT(
+      DeviceMgr::Create(Config("device_count { key: 'CPU' value: 0 }"), Gpus(2)),
+      StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
 }
 
 // The seed's `device_count {"CPU": 3, "GPU": 2}` on a four-GPU machine.
 TEST(DeviceMgrTest, SeedDeviceCountGivesThreeCpusAndTwoGpus) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      auto mgr, DeviceMgr::Create(Config("device_count { key: 'CPU' value: 3 } "
-                                         "device_count { key: 'GPU' value: 2 }"),
-                                  Gpus(4)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto mgr,
+                            DeviceMgr::Create(Config("device_count { key: 'CPU' value: 3 } "
+                                                     "device_count { key: 'GPU' value: 2 }"),
+                                              Gpus(4)));
   EXPECT_THAT(mgr->DeviceNames(), ElementsAre("/job:localhost/replica:0/task:0/device:CPU:0",
                                               "/job:localhost/replica:0/task:0/device:CPU:1",
                                               "/job:localhost/replica:0/task:0/device:CPU:2",

@@ -64,8 +64,7 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
   ex->nodes_.resize(n);
   for (int i = 0; i < n; ++i) {
     const NodeDef& def = partition.node(i);
-    RILL_ASSIGN_OR_RETURN(const OpRegistration* reg,
-                          OpRegistry::Global()->LookUpOrError(def.op()));
+    RILL_ASSIGN_OR_RETURN(const OpRegistration* reg, OpRegistry::Global()->LookUpOrError(def.op()));
     NodeDef filled = def;
     AddDefaultsToNodeDef(reg->op_def, &filled);
     absl::StatusOr<std::unique_ptr<OpKernel>> kernel =
@@ -80,10 +79,10 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     item.is_async = item.kernel->IsAsync();
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
-      RILL_RETURN_IF_ERROR(WithNode(
-          registry.HostMemoryArgs(filled, reg->op_def, device->device_type(), &host_inputs,
-                                  &host_outputs),
-          def.name()));
+      RILL_RETURN_IF_ERROR(
+          WithNode(registry.HostMemoryArgs(filled, reg->op_def, device->device_type(), &host_inputs,
+                                           &host_outputs),
+                   def.name()));
       for (size_t o = 0; o < host_outputs.size() && o < 64; ++o) {
         if (host_outputs[o]) item.host_output_mask |= uint64_t{1} << o;
       }
@@ -102,9 +101,9 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
       RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "is_constant", &item.is_constant_enter));
       RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "parallel_iterations", &parallel));
       if (parallel < 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Enter node ", def.name(), " has parallel_iterations ", parallel,
-            "; it must be at least 1"));
+        return absl::InvalidArgumentError(absl::StrCat("Enter node ", def.name(),
+                                                       " has parallel_iterations ", parallel,
+                                                       "; it must be at least 1"));
       }
       // More live iterations than this only costs ring memory per frame instance.
       item.parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1024));
@@ -121,8 +120,8 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
       RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
       auto it = index.find(in.node);
       if (it == index.end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Incomplete graph, missing input '", input, "' for ", def.name()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Incomplete graph, missing input '", input, "' for ", def.name()));
       }
       NodeItem& src = ex->nodes_[it->second];
       ++item.initial_pending;
@@ -144,9 +143,8 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
       ++slot;
     }
     if (slot != static_cast<int>(types.size())) {
-      return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' has ", slot,
-                                                     " data inputs but its op expects ",
-                                                     types.size()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Node '", def.name(), "' has ", slot, " data inputs but its op expects ", types.size()));
     }
     item.num_inputs = slot;
     if (item.is_merge) item.initial_pending = 1 + 2 * num_control_in[i];
@@ -201,11 +199,11 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
         info.parent = item.frame;
         frames_.push_back(std::move(info));
       } else if (frames_[it->second].parent != item.frame) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Enter node ", def.name(), " enters frame '", name, "' from frame '",
-            frames_[item.frame].name, "', but other Enter nodes enter it from '",
-            frames_[frames_[it->second].parent].name,
-            "'; every Enter of a loop must sit in the same enclosing frame"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Enter node ", def.name(), " enters frame '", name, "' from frame '",
+                         frames_[item.frame].name, "', but other Enter nodes enter it from '",
+                         frames_[frames_[it->second].parent].name,
+                         "'; every Enter of a loop must sit in the same enclosing frame"));
       }
       out_frame = it->second;
       nodes_[id].child_frame = out_frame;
@@ -225,14 +223,15 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
         nodes_[dst].frame = out_frame;
         queue.push_back(dst);
       } else if (nodes_[dst].frame != out_frame) {
-        const std::string what = absl::StrCat(
-            "Node ", partition.node(dst).name(), " has inputs from frame '",
-            frames_[nodes_[dst].frame].name, "' and from frame '", frames_[out_frame].name,
-            "' (via ", def.name(), ")");
+        const std::string what =
+            absl::StrCat("Node ", partition.node(dst).name(), " has inputs from frame '",
+                         frames_[nodes_[dst].frame].name, "' and from frame '",
+                         frames_[out_frame].name, "' (via ", def.name(), ")");
         if (has_transfer) {
           // A _Recv has no inputs, so a loop body cut by the partitioner looks like this.
           return absl::UnimplementedError(absl::StrCat(
-              what, ": a while loop's body is split across devices here, and loops whose body "
+              what,
+              ": a while loop's body is split across devices here, and loops whose body "
               "spans devices are not supported yet: place the whole loop on one device"));
         }
         return absl::InvalidArgumentError(absl::StrCat(
@@ -273,13 +272,11 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
     }
     for (int d : item.control_out) {
       const NodeItem& dst = nodes_[d];
-      item.flat_out.push_back(
-          FlatEdge{d, dst.local_id, -1, -1, -1, false, dst.is_control_trigger});
+      item.flat_out.push_back(FlatEdge{d, dst.local_id, -1, -1, -1, false, dst.is_control_trigger});
     }
   }
   return absl::OkStatus();
 }
-
 
 struct Executor::IterationState {
   IterationState(const FrameInfo& info, int64_t iteration)
@@ -482,7 +479,8 @@ class Executor::StepState {
           num_pending_inputs(frame_info->num_enters),
           iterations(RingSize(max_parallel)),
           ring_mask(static_cast<int64_t>(iterations.size()) - 1) {
-      iterations[0] = first != nullptr ? std::move(first) : std::make_unique<IterationState>(*info, 0);
+      iterations[0] =
+          first != nullptr ? std::move(first) : std::make_unique<IterationState>(*info, 0);
     }
     // At least max_parallel + 1 slots, a power of two so a slot is a mask, not a division.
     static size_t RingSize(int max_parallel) {
@@ -501,7 +499,7 @@ class Executor::StepState {
     const int64_t parent_iter;
     const int max_parallel_iterations;
     rill::Mutex mu;
-    int num_pending_inputs ABSL_GUARDED_BY(mu);  // Enter deliveries still to come
+    int num_pending_inputs ABSL_GUARDED_BY(mu);       // Enter deliveries still to come
     int64_t iteration_count ABSL_GUARDED_BY(mu) = 0;  // the newest iteration started
     int num_outstanding_iterations ABSL_GUARDED_BY(mu) = 1;
     // A ring of slots; iteration i lives in slot i & ring_mask.
@@ -517,11 +515,11 @@ class Executor::StepState {
   using FrameKey = std::tuple<const FrameState*, int64_t, int>;
 
   // Runs `ready` nodes: cheap ones inline; an expensive one goes to the runner when another
-  // expensive node is ready too (this thread keeps the last one). When many are ready they go in chunks, not
-  // one closure per node (a wide graph's 1000 ready MatMuls made 999 closures): the node and half
-  // of the others once at least 2 * kDispatchChunk are. The first `chunk_nodes` nodes of `ready`
-  // are such a chunk: split in half again down to kMinChunk nodes, then run here; the nodes they
-  // make ready follow the rules above.
+  // expensive node is ready too (this thread keeps the last one). When many are ready they go in
+  // chunks, not one closure per node (a wide graph's 1000 ready MatMuls made 999 closures): the
+  // node and half of the others once at least 2 * kDispatchChunk are. The first `chunk_nodes` nodes
+  // of `ready` are such a chunk: split in half again down to kMinChunk nodes, then run here; the
+  // nodes they make ready follow the rules above.
   static constexpr size_t kDispatchChunk = 16;
   static constexpr size_t kMinChunk = 4;
 
@@ -612,9 +610,8 @@ class Executor::StepState {
             from_variable
                 ? absl::FailedPreconditionError(
                       absl::StrCat("Attempting to use uninitialized value ", src))
-                : absl::InternalError(absl::StrCat("Input ", i, " of node ",
-                                                   item.kernel->name(), " from ", src,
-                                                   " has no value"));
+                : absl::InternalError(absl::StrCat("Input ", i, " of node ", item.kernel->name(),
+                                                   " from ", src, " has no value"));
         NodeDone(t, WithNode(s, item.kernel->name()), nullptr, ready);
         return;
       }
@@ -685,8 +682,7 @@ class Executor::StepState {
   // output it made (dtype, shape, bytes, allocator) and an AllocatorMemoryUsed for the device's
   // allocator (bytes this node's outputs hold, the allocator's bytes in use afterwards).
   // REQUIRES: args_.stats (callers test it, so a step without stats pays no call).
-  void Record(int id, int64_t start, OpKernelContext& ctx,
-              absl::Span<const TensorValue> inputs) {
+  void Record(int id, int64_t start, OpKernelContext& ctx, absl::Span<const TensorValue> inputs) {
     const int64_t end = NowMicros();
     const OpKernel& kernel = *ex_->nodes_[id].kernel;
     Allocator* allocator = ex_->device_->allocator();
@@ -736,8 +732,7 @@ class Executor::StepState {
 
   // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already
   // failed, then marks the node finished.
-  void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx,
-                ReadyQueue& ready) {
+  void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx, ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
     const size_t ready_before = ready.size();
     if (!s.ok()) {
@@ -781,8 +776,7 @@ class Executor::StepState {
 
   // Moves the finished node's outputs to their consumers in the right frame and iteration and
   // updates the iteration and frame bookkeeping (TensorFlow's PropagateOutputs).
-  void Propagate(const TaggedNode& t, bool is_dead, TensorValueVector& outputs,
-                 ReadyQueue& ready) {
+  void Propagate(const TaggedNode& t, bool is_dead, TensorValueVector& outputs, ReadyQueue& ready) {
     const NodeItem& item = ex_->nodes_[t.id];
     if (ex_->simple_) {  // no frames, no Enter / Exit / NextIteration
       ActivateNodesLockFree(item, is_dead, outputs, ready);
@@ -838,8 +832,8 @@ class Executor::StepState {
   // ActivateNodes for partitions without Merge or loops: everything is in the root frame's
   // iteration 0; a consumer's dead flag is raised before its pending count drops, so the thread
   // that takes the count to zero sees it. Walks the node's flattened edges (FlatEdge).
-  void ActivateNodesLockFree(const NodeItem& item, bool is_dead,
-                             TensorValueVector& outputs, ReadyQueue& ready) {
+  void ActivateNodesLockFree(const NodeItem& item, bool is_dead, TensorValueVector& outputs,
+                             ReadyQueue& ready) {
     IterationState* state = root_->GetIteration(0);
     TensorValue* inputs = state->inputs.data();
     const int num_values = static_cast<int>(outputs.size());

@@ -47,12 +47,12 @@
 #include "absl/status/statusor.h"
 #include "core/cancellation.h"
 #include "core/device.h"
+#include "core/mutex.h"
 #include "core/rendezvous.h"
 #include "core/thread_pool.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/op_kernel.h"
 #include "proto/graph.pb.h"
-#include "core/mutex.h"
 #include "proto/step_stats.pb.h"
 
 namespace rill {
@@ -73,14 +73,13 @@ class Executor {
     // closures would only queue behind this thread, so ready nodes run where they became ready.
     int runner_threads = 0;
     int intra_op_threads = 1;  // threads one kernel may use, the caller included (1: inline)
-    DeviceStepStats* stats = nullptr;             // Not owned; filled when non-null.
+    DeviceStepStats* stats = nullptr;  // Not owned; filled when non-null.
   };
 
   // Builds kernels for every node on `device` (not owned; must outlive the executor).
   // NotFound for unknown ops (TensorFlow's "Op type not registered" text), InvalidArgument for
   // missing inputs ("Incomplete graph") or a node no kernel supports.
-  static absl::StatusOr<std::unique_ptr<Executor>> Create(const GraphDef& partition,
-                                                          Device* device,
+  static absl::StatusOr<std::unique_ptr<Executor>> Create(const GraphDef& partition, Device* device,
                                                           const KernelRegistry& registry);
   ~Executor();
 
@@ -135,10 +134,10 @@ class Executor {
     bool is_exit = false;
     bool is_next_iteration = false;
     bool is_control_trigger = false;
-    bool is_transfer = false;      // _Send/_Recv: run even when dead, to pass deadness on
+    bool is_transfer = false;       // _Send/_Recv: run even when dead, to pass deadness on
     bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
-    int child_frame = -1;          // Enter: the static frame it enters
-    int parallel_iterations = 1;   // Enter: its frame's limit of live iterations
+    int child_frame = -1;           // Enter: the static frame it enters
+    int parallel_iterations = 1;    // Enter: its frame's limit of live iterations
     uint64_t host_output_mask = 0;  // outputs in host memory on a non-CPU device (bit per output)
   };
   struct FrameInfo {

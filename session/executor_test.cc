@@ -1,13 +1,13 @@
 // Executor tests with test-only ops and kernels registered in a private registry: scheduling
 // order, inline vs pool execution, async kernels, error propagation naming the node, cancellation
 // of a blocked kernel, concurrent steps.
-#include "core/mutex.h"
 #include "session/executor.h"
 
 #include <atomic>
 #include <thread>
 
 #include "absl/time/clock.h"
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "core/thread_pool.h"
 #include "gmock/gmock.h"
@@ -145,7 +145,8 @@ class ExecutorTest : public ::testing::Test {
 
   absl::Status RunGraph(const std::string& text, VectorFrame* frame,
                         CancellationManager* cm = nullptr) {
-    absl::StatusOr<std::unique_ptr<Executor>> ex = Executor::Create(Parse(text), cpu_.get(), Registry());
+    absl::StatusOr<std::unique_ptr<Executor>> ex =
+        Executor::Create(Parse(text), cpu_.get(), Registry());
     if (!ex.ok()) return ex.status();
     LocalRendezvous rendezvous;
     CancellationManager local;
@@ -205,7 +206,8 @@ TEST_F(ExecutorTest, FirstErrorNamesTheNodeAndCancelsBlockedKernels) {
       node { name: 'bad' op: 'ExecTestFail' input: 'x' }
       node { name: 'wait' op: 'ExecTestBlock' }
       node { name: 'ret' op: 'ExecTestRetval' input: 'wait' attr { key: 'index' value { i: 0 } } }
-    )", &frame, &cm),
+    )",
+                       &frame, &cm),
               StatusIs(absl::StatusCode::kInvalidArgument, "bad value\n\t [[{{node bad}}]]"));
   EXPECT_TRUE(cm.IsCancelled());
 }
@@ -224,13 +226,13 @@ TEST_F(ExecutorTest, ExternalCancellationEndsABlockedStep) {
 }
 
 TEST_F(ExecutorTest, CreateRejectsUnknownOpsAndMissingInputs) {
-  EXPECT_THAT(Executor::Create(Parse("node { name: 'q' op: 'NoSuchOp' }"), cpu_.get(), Registry()),
-              StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("Op type not registered 'NoSuchOp'")));
-  EXPECT_THAT(Executor::Create(Parse("node { name: 's' op: 'ExecTestAdd' input: 'x' input: 'y' }"),
-                               cpu_.get(), Registry()),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Incomplete graph, missing input 'x' for s"));
+  EXPECT_THAT(
+      Executor::Create(Parse("node { name: 'q' op: 'NoSuchOp' }"), cpu_.get(), Registry()),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("Op type not registered 'NoSuchOp'")));
+  EXPECT_THAT(
+      Executor::Create(Parse("node { name: 's' op: 'ExecTestAdd' input: 'x' input: 'y' }"),
+                       cpu_.get(), Registry()),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Incomplete graph, missing input 'x' for s"));
 }
 
 }  // namespace

@@ -29,9 +29,9 @@ absl::StatusOr<std::vector<int>> ParseVisibleDeviceList(const std::string& list,
   for (absl::string_view token : absl::StrSplit(list, ',')) {
     int id = 0;
     if (!absl::SimpleAtoi(token, &id)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Could not parse entry in 'visible_device_list': '", token,
-          "'. visible_device_list = ", list));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not parse entry in 'visible_device_list': '", token,
+                       "'. visible_device_list = ", list));
     }
     if (id < 0 || id >= visible_count) {
       return absl::InvalidArgumentError(
@@ -111,9 +111,9 @@ absl::Status ValidateMemoryOptions(const GPUOptions& options) {
       const float mb = limits.Get(i);
       // 2^43 MiB = 2^63 bytes.
       if (!std::isfinite(mb) || mb < 0 || mb >= 8.796093e12f) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "gpu_options.experimental.virtual_devices[", g, "].memory_limit_mb[", i, "] is ", mb,
-            "; each memory limit must be a finite number of MiB >= 0"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("gpu_options.experimental.virtual_devices[", g, "].memory_limit_mb[", i,
+                         "] is ", mb, "; each memory limit must be a finite number of MiB >= 0"));
       }
     }
   }
@@ -133,11 +133,13 @@ bool ResolveAllowGrowth(bool config_value, const char* env_value, std::string* m
         config_value ? 1 : 0, ".");
     return value == "true";
   }
-  *message = absl::StrCat("The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set but could "
-                          "not be parsed: \"",
-                          value, "\". Valid values are \"true\" or \"false\". Using original "
-                          "config value of ",
-                          config_value ? 1 : 0, ".");
+  *message = absl::StrCat(
+      "The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set but could "
+      "not be parsed: \"",
+      value,
+      "\". Valid values are \"true\" or \"false\". Using original "
+      "config value of ",
+      config_value ? 1 : 0, ".");
   return config_value;
 }
 
@@ -148,8 +150,8 @@ int64_t DefaultMinSystemMemory(int64_t free_bytes, int compute_major) {
   return 1536 * kMiB;
 }
 
-absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
-    const ConfigProto& config, const std::vector<PhysicalGpu>& visible) {
+absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(const ConfigProto& config,
+                                                          const std::vector<PhysicalGpu>& visible) {
   std::vector<GpuDevicePlan> plan;
   if (visible.empty()) return plan;
   RILL_RETURN_IF_ERROR(ValidateMemoryOptions(config.gpu_options()));
@@ -159,9 +161,8 @@ absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(
   const GPUOptions& gpu_options = config.gpu_options();
   std::vector<int> visible_order;
   if (num_gpus_to_use > 0) {
-    RILL_ASSIGN_OR_RETURN(visible_order,
-                          ParseVisibleDeviceList(gpu_options.visible_device_list(),
-                                                 static_cast<int>(visible.size())));
+    RILL_ASSIGN_OR_RETURN(visible_order, ParseVisibleDeviceList(gpu_options.visible_device_list(),
+                                                                static_cast<int>(visible.size())));
   }
   // Every listed GPU is valid here: Rill does not skip GPUs by compute capability or SM count.
   const std::vector<int>& valid = visible_order;

@@ -4,7 +4,8 @@
 //
 //   RILL_ASSIGN_OR_RETURN(std::vector<GpuDevicePlan> plan, PlanGpuDevices(config, visible));
 //   plan[0].tf_gpu_id;             // 0  -> /device:GPU:0
-//   plan[0].physical_device_desc;  // "device: 5, name: ..., pci bus id: ..., compute capability: 9.0"
+//   plan[0].physical_device_desc;  // "device: 5, name: ..., pci bus id: ..., compute
+//   capability: 9.0"
 //
 // Rules, in TensorFlow's order:
 //  - No visible GPU: no GPU devices, never an error (the rest of the config is not checked).
@@ -20,8 +21,8 @@
 //    entry one device with the default limit. Errors (code as TensorFlow):
 //      InvalidArgument "It's invalid to set per_process_gpu_memory_fraction when virtual_devices
 //        is set."
-//      Unknown "Not enough GPUs to create virtual devices. num_gpus_to_use: <a> #virtual_devices: <b>"
-//      InvalidArgument "The number of GPUs in visible_device_list doesn't match the number of
+//      Unknown "Not enough GPUs to create virtual devices. num_gpus_to_use: <a> #virtual_devices:
+//      <b>" InvalidArgument "The number of GPUs in visible_device_list doesn't match the number of
 //        elements in the virtual_devices list. #GPUs in visible_device_list: <a>
 //        virtual_devices.size(): <b>"
 //      Unknown "The number of valid GPUs doesn't match the number of elements in the
@@ -49,8 +50,8 @@
 namespace rill {
 
 struct GpuDevicePlan {
-  int tf_gpu_id = 0;           // N in /device:GPU:N
-  int platform_gpu_id = 0;     // the visible GPU it runs on (PhysicalGpu::platform_id)
+  int tf_gpu_id = 0;        // N in /device:GPU:N
+  int platform_gpu_id = 0;  // the visible GPU it runs on (PhysicalGpu::platform_id)
   int64_t memory_limit_bytes = 0;
   std::string physical_device_desc;  // GpuShortDescription of that GPU
   PhysicalGpu gpu;                   // the visible GPU itself

@@ -4,8 +4,8 @@
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
 
 namespace rill {
 namespace {
@@ -46,9 +46,10 @@ std::vector<std::string> Mapping(const std::vector<GpuDevicePlan>& plan) {
 }
 
 TEST(GpuDevicePlanTest, NoGpuIsNoDeviceAndNoError) {
-  RILL_ASSERT_OK_AND_ASSIGN(auto plan, PlanGpuDevices(Config("device_count { key: 'GPU' value: 4 } "
-                                                             "gpu_options { visible_device_list: 'x' }"),
-                                                      {}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
+                            PlanGpuDevices(Config("device_count { key: 'GPU' value: 4 } "
+                                                  "gpu_options { visible_device_list: 'x' }"),
+                                           {}));
   EXPECT_TRUE(plan.empty());
 }
 
@@ -61,19 +62,19 @@ TEST(GpuDevicePlanTest, AllVisibleGpusInOrderByDefault) {
 }
 
 TEST(GpuDevicePlanTest, DeviceCountCapsInTfIdOrder) {
-  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
-                            PlanGpuDevices(Config("device_count { key: 'GPU' value: 2 }"), Gpus(4)));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto plan, PlanGpuDevices(Config("device_count { key: 'GPU' value: 2 }"), Gpus(4)));
   EXPECT_THAT(Mapping(plan), ::testing::ElementsAre("0->0", "1->1"));
-  RILL_ASSERT_OK_AND_ASSIGN(plan,
-                            PlanGpuDevices(Config("device_count { key: 'GPU' value: 2 }"), Gpus(1)));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      plan, PlanGpuDevices(Config("device_count { key: 'GPU' value: 2 }"), Gpus(1)));
   EXPECT_THAT(Mapping(plan), ::testing::ElementsAre("0->0"));
 }
 
 TEST(GpuDevicePlanTest, DeviceCountZeroDoesNotParseTheVisibleList) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      auto plan, PlanGpuDevices(Config("device_count { key: 'GPU' value: 0 } "
-                                       "gpu_options { visible_device_list: 'garbage' }"),
-                                Gpus(2)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
+                            PlanGpuDevices(Config("device_count { key: 'GPU' value: 0 } "
+                                                  "gpu_options { visible_device_list: 'garbage' }"),
+                                           Gpus(2)));
   EXPECT_TRUE(plan.empty());
 }
 
@@ -100,20 +101,19 @@ TEST(GpuDevicePlanTest, VisibleDeviceListErrorsAreTensorFlows) {
 
 TEST(GpuDevicePlanTest, VirtualDevicesSplitOneGpu) {
   RILL_ASSERT_OK_AND_ASSIGN(
-      auto plan,
-      PlanGpuDevices(Config("gpu_options { visible_device_list: '1' experimental { "
-                            "virtual_devices { memory_limit_mb: [1024.7, 2048] } } }"),
-                     Gpus(2)));
+      auto plan, PlanGpuDevices(Config("gpu_options { visible_device_list: '1' experimental { "
+                                       "virtual_devices { memory_limit_mb: [1024.7, 2048] } } }"),
+                                Gpus(2)));
   EXPECT_THAT(Mapping(plan), ::testing::ElementsAre("0->1", "1->1"));
   EXPECT_EQ(plan[0].memory_limit_bytes, 1024 * kMiB);  // truncated to whole MiB
   EXPECT_EQ(plan[1].memory_limit_bytes, 2048 * kMiB);
 }
 
 TEST(GpuDevicePlanTest, EmptyVirtualDeviceEntryIsOneWholeGpu) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      auto plan, PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
-                                       "memory_limit_mb: 100 } virtual_devices {} } }"),
-                                Gpus(2)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
+                            PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                                  "memory_limit_mb: 100 } virtual_devices {} } }"),
+                                           Gpus(2)));
   EXPECT_THAT(Mapping(plan), ::testing::ElementsAre("0->0", "1->1"));
   EXPECT_EQ(plan[0].memory_limit_bytes, 100 * kMiB);
   EXPECT_EQ(plan[1].memory_limit_bytes, 79 * kGiB - 1536 * kMiB);
@@ -126,12 +126,13 @@ TEST(GpuDevicePlanTest, VirtualDeviceErrorsAreTensorFlows) {
                      Gpus(1)),
       StatusIs(absl::StatusCode::kInvalidArgument,
                "It's invalid to set per_process_gpu_memory_fraction when virtual_devices is set."));
-  EXPECT_THAT(PlanGpuDevices(Config("device_count { key: 'GPU' value: 0 } gpu_options { "
-                                    "visible_device_list: '0' experimental { virtual_devices {} } }"),
-                             Gpus(1)),
-              StatusIs(absl::StatusCode::kUnknown,
-                       "Not enough GPUs to create virtual devices. num_gpus_to_use: 0 "
-                       "#virtual_devices: 1"));
+  EXPECT_THAT(
+      PlanGpuDevices(Config("device_count { key: 'GPU' value: 0 } gpu_options { "
+                            "visible_device_list: '0' experimental { virtual_devices {} } }"),
+                     Gpus(1)),
+      StatusIs(absl::StatusCode::kUnknown,
+               "Not enough GPUs to create virtual devices. num_gpus_to_use: 0 "
+               "#virtual_devices: 1"));
   EXPECT_THAT(PlanGpuDevices(Config("gpu_options { visible_device_list: '0,1' experimental { "
                                     "virtual_devices {} } }"),
                              Gpus(2)),
@@ -139,10 +140,11 @@ TEST(GpuDevicePlanTest, VirtualDeviceErrorsAreTensorFlows) {
                        "The number of GPUs in visible_device_list doesn't match the number of "
                        "elements in the virtual_devices list. #GPUs in visible_device_list: 2 "
                        "virtual_devices.size(): 1"));
-  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { experimental { virtual_devices {} } }"), Gpus(2)),
-              StatusIs(absl::StatusCode::kUnknown,
-                       "The number of valid GPUs doesn't match the number of elements in the "
-                       "virtual_devices list. #valid GPUs: 2 virtual_devices.size(): 1"));
+  EXPECT_THAT(
+      PlanGpuDevices(Config("gpu_options { experimental { virtual_devices {} } }"), Gpus(2)),
+      StatusIs(absl::StatusCode::kUnknown,
+               "The number of valid GPUs doesn't match the number of elements in the "
+               "virtual_devices list. #valid GPUs: 2 virtual_devices.size(): 1"));
 }
 
 // Found by tests/fuzz:config_proto_fuzzer (UBSan: "-nan is outside the range of representable
@@ -177,10 +179,10 @@ TEST(GpuDevicePlanTest, DefaultLimitLeavesSystemMemory) {
   EXPECT_EQ(DefaultMinSystemMemory(8 * kGiB, 6), 500 * kMiB);
   EXPECT_EQ(DefaultMinSystemMemory(8 * kGiB, 7), 1050 * kMiB);
   EXPECT_EQ(DefaultMinSystemMemory(8 * kGiB, 9), 1536 * kMiB);
-  RILL_ASSERT_OK_AND_ASSIGN(
-      auto plan, PlanGpuDevices(Config("gpu_options { experimental { "
-                                       "gpu_system_memory_size_in_mb: 1000 } }"),
-                                Gpus(1)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
+                            PlanGpuDevices(Config("gpu_options { experimental { "
+                                                  "gpu_system_memory_size_in_mb: 1000 } }"),
+                                           Gpus(1)));
   EXPECT_EQ(plan[0].memory_limit_bytes, 79 * kGiB - 1000 * kMiB);
   setenv("TF_DEVICE_MIN_SYS_MEMORY_IN_MB", "10", 1);
   auto with_env = PlanGpuDevices(ConfigProto(), Gpus(1));
@@ -213,18 +215,18 @@ TEST(GpuDevicePlanTest, ForceAllowGrowthVariableOverridesTheConfigWithTensorFlow
 }
 
 TEST(GpuDevicePlanTest, EachDeviceCarriesItsGrowthAndTheOptionThatSetItsLimit) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      auto plan, PlanGpuDevices(Config("gpu_options { allow_growth: true "
-                                       "per_process_gpu_memory_fraction: 0.4 }"),
-                                Gpus(1)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plan,
+                            PlanGpuDevices(Config("gpu_options { allow_growth: true "
+                                                  "per_process_gpu_memory_fraction: 0.4 }"),
+                                           Gpus(1)));
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_TRUE(plan[0].allow_growth);
   EXPECT_EQ(plan[0].memory_option, "per_process_gpu_memory_fraction 0.4");
   EXPECT_EQ(plan[0].gpu.pci_bus_id, "0000:10:00.0");
-  RILL_ASSERT_OK_AND_ASSIGN(
-      plan, PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
-                                  "memory_limit_mb: [1024.7, 512] } } }"),
-                           Gpus(1)));
+  RILL_ASSERT_OK_AND_ASSIGN(plan,
+                            PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                                  "memory_limit_mb: [1024.7, 512] } } }"),
+                                           Gpus(1)));
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_FALSE(plan[0].allow_growth);
   EXPECT_EQ(plan[0].memory_option, "virtual device memory_limit_mb 1024");

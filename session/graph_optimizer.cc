@@ -27,8 +27,8 @@ namespace {
 
 bool IsControlFlow(const std::string& op) {
   static const auto* ops = new absl::flat_hash_set<std::string>{
-      "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
-      "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
+      "Switch", "RefSwitch", "Merge",         "RefMerge",         "Enter",    "RefEnter",
+      "Exit",   "RefExit",   "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
   return ops->contains(op);
 }
 
@@ -105,8 +105,8 @@ class Optimizer {
   // control consumers.
   int SoleConsumer(const std::string& name) {
     const auto& uses = Uses(name);
-    if (uses.size() != 1 || absl::StartsWith(graph_->node(uses[0].first).input(uses[0].second),
-                                             "^")) {
+    if (uses.size() != 1 ||
+        absl::StartsWith(graph_->node(uses[0].first).input(uses[0].second), "^")) {
       return -1;
     }
     return uses[0].first;
@@ -233,9 +233,8 @@ class Optimizer {
                           OpRegistry::Global()->LookUpOrError(node.op()));
     NodeDef filled = node;
     AddDefaultsToNodeDef(reg->op_def, &filled);
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel,
-                          KernelRegistry::Global()->CreateKernel(filled, reg->op_def,
-                                                                 options_.cpu));
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, KernelRegistry::Global()->CreateKernel(
+                                                                filled, reg->op_def, options_.cpu));
     if (kernel->IsAsync()) return absl::UnimplementedError("async kernel");
     std::vector<TensorValue> values(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) values[i].tensor = inputs[i];
@@ -485,8 +484,8 @@ class Optimizer {
       const std::string w_name = absl::StrCat(conv->name(), "/folded_filter_", created);
       const std::string b_name = absl::StrCat(bn->name(), "/folded_bias_", created);
       ++created;
-      for (const auto& [name, value] : {std::pair<std::string, Tensor>{w_name, w},
-                                        std::pair<std::string, Tensor>{b_name, b}}) {
+      for (const auto& [name, value] :
+           {std::pair<std::string, Tensor>{w_name, w}, std::pair<std::string, Tensor>{b_name, b}}) {
         NodeDef& c = added.emplace_back();
         c.set_name(name);
         MakeConst(&c, value);
@@ -681,9 +680,8 @@ class Optimizer {
           } else {
             for (int64_t c = 0; c < channels; ++c) bias[c] += (*v)[c];
           }
-          const std::string b_name =
-              AddVectorConst(absl::StrCat(n->name(), "/folded_bias_", created), bias, device,
-                             &added);
+          const std::string b_name = AddVectorConst(
+              absl::StrCat(n->name(), "/folded_bias_", created), bias, device, &added);
           ++created;
           if (bias_add != nullptr) {
             // n reads the product directly; the BiasAdd it replaces had n as its one reader.
@@ -722,9 +720,8 @@ class Optimizer {
       if (format != "NHWC" || (type != DT_FLOAT && type != DT_DOUBLE)) continue;
       absl::StatusOr<InputName> x = ParseInputName(bias_add->input(0));
       NodeDef* producer = x.ok() && x->index == 0 ? Find(x->node) : nullptr;
-      if (producer == nullptr ||
-          (producer->op() != "MatMul" && producer->op() != "Conv2D" &&
-           producer->op() != "DepthwiseConv2dNative")) {
+      if (producer == nullptr || (producer->op() != "MatMul" && producer->op() != "Conv2D" &&
+                                  producer->op() != "DepthwiseConv2dNative")) {
         continue;
       }
       if (SoleConsumer(producer->name()) != i || !OnCpu(producer->name()) ||
@@ -756,9 +753,9 @@ class Optimizer {
       fused.add_input(producer->input(1));
       fused.add_input(bias_add->input(1));
       std::set<std::string> control;
-      for (const NodeDef* n : {static_cast<const NodeDef*>(producer),
-                               static_cast<const NodeDef*>(bias_add),
-                               static_cast<const NodeDef*>(activation)}) {
+      for (const NodeDef* n :
+           {static_cast<const NodeDef*>(producer), static_cast<const NodeDef*>(bias_add),
+            static_cast<const NodeDef*>(activation)}) {
         if (n == nullptr) continue;
         for (const std::string& in : n->input()) {
           if (absl::StartsWith(in, "^")) control.insert(in);
@@ -782,14 +779,14 @@ class Optimizer {
 
   // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) come straight
   // from a Const get `_rill_constant_weights`: their kernel may then keep a packed copy of the
-  // weights (kernels/onednn_common.h). Nothing else can write a Const's tensor (in-place kernels never
-  // take a buffer a Const kernel still holds).
+  // weights (kernels/onednn_common.h). Nothing else can write a Const's tensor (in-place kernels
+  // never take a buffer a Const kernel still holds).
   void MarkConstantWeights() {
     Reindex();
     for (NodeDef& n : *graph_->mutable_node()) {
       static const auto* kOps = new absl::flat_hash_set<std::string>{
-          "MatMul", "_FusedMatMul", "Conv2D", "_FusedConv2D", "DepthwiseConv2dNative",
-          "_FusedDepthwiseConv2dNative"};
+          "MatMul",       "_FusedMatMul",          "Conv2D",
+          "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"};
       if (!kOps->contains(n.op()) || n.input_size() < 2 || !OnCpu(n.name())) {
         continue;
       }

@@ -6,8 +6,9 @@
 //   - constant folding: a stateless node whose data inputs are all Const (and has no control
 //     inputs), with its inputs and consumers on its own device, is run once on the CPU and
 //     replaced by a Const of its output, up to max_folded_bytes (work a user placed across
-//     devices, like the seed examples' towers, stays where it was placed); Shape, Size and Rank of tensors whose shape inference knows fully become
-//     Consts too, so Shape -> StridedSlice -> Pack chains fold away;
+//     devices, like the seed examples' towers, stays where it was placed); Shape, Size and Rank of
+//     tensors whose shape inference knows fully become Consts too, so Shape -> StridedSlice -> Pack
+//     chains fold away;
 //   - common-subexpression elimination: stateless nodes with the same op, attrs, device and
 //     inputs (in any order for commutative ops) are merged;
 //   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul,
@@ -63,7 +64,7 @@ struct GraphOptimizerStats {
   int nodes_merged = 0;
   int fusions = 0;
   int batch_norms_folded = 0;
-  int scale_shifts_folded = 0;  // Mul / Add by per-channel constants folded into a product
+  int scale_shifts_folded = 0;      // Mul / Add by per-channel constants folded into a product
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
 };
 

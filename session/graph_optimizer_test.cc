@@ -9,8 +9,8 @@
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
 #include "gmock/gmock.h"
-#include "graph/builder/ops.h"
 #include "google/protobuf/text_format.h"
+#include "graph/builder/ops.h"
 #include "gtest/gtest.h"
 #include "kernels/op_test_util.h"
 #include "session/session.h"
@@ -91,8 +91,7 @@ TEST(GraphOptimizerTest, RemovesIdentitiesNobodyNeeds) {
   Output gate = ops::Identity(root.WithOpName("gate"), x);
   ops::Neg(root.WithOpName("after").WithControlDependencies({gate}), x);
   // One with a control input of its own stays (it sequences its consumers after `neg`).
-  Output ordered =
-      ops::Identity(root.WithOpName("ordered").WithControlDependencies({neg}), x);
+  Output ordered = ops::Identity(root.WithOpName("ordered").WithControlDependencies({neg}), x);
   ops::Neg(root.WithOpName("after_ordered"), ordered);
   Optimized o = Optimize(root);
   EXPECT_EQ(o.stats.identities_removed, 3);
@@ -107,13 +106,46 @@ TEST(GraphOptimizerTest, RemovesIdentitiesNobodyNeeds) {
 // ends up on the chain's source, control edges included.
 TEST(GraphOptimizerTest, RemovesIdentityChainsStoredOutOfOrder) {
   GraphDef g;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-    node { name: "z" op: "Identity" input: "y" attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "d" op: "Neg" input: "z" attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
-    node { name: "c" op: "NoOp" input: "^y" }
-    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  )pb", &g));
+  ASSERT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(R"pb(
+                                                      node {
+                                                        name: "z"
+                                                        op: "Identity"
+                                                        input: "y"
+                                                        attr {
+                                                          key: "T"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                      }
+                                                      node {
+                                                        name: "d"
+                                                        op: "Neg"
+                                                        input: "z"
+                                                        attr {
+                                                          key: "T"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                      }
+                                                      node {
+                                                        name: "y"
+                                                        op: "Identity"
+                                                        input: "x"
+                                                        attr {
+                                                          key: "T"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                      }
+                                                      node { name: "c" op: "NoOp" input: "^y" }
+                                                      node {
+                                                        name: "x"
+                                                        op: "Placeholder"
+                                                        attr {
+                                                          key: "dtype"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                      }
+                                                    )pb",
+                                                    &g));
   absl::flat_hash_map<std::string, std::string> devices;
   for (const NodeDef& n : g.node()) devices[n.name()] = kTestCpuDevice;
   std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
@@ -236,7 +268,8 @@ TEST(GraphOptimizerTest, FoldsBatchNormIntoConvAndFusesBiasRelu) {
   ASSERT_THAT(root.ToGraphDef(&original), IsOk());
   std::vector<float> input(1 * 5 * 5 * 2);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 5) - 2.f;
-  ExpectSameOutputs(original, {{"x:0", Tensor::FromVector<float>(input, TensorShape({1, 5, 5, 2}))}},
+  ExpectSameOutputs(original,
+                    {{"x:0", Tensor::FromVector<float>(input, TensorShape({1, 5, 5, 2}))}},
                     {"relu:0"}, 1e-5f);
 }
 
@@ -292,12 +325,12 @@ TEST(GraphOptimizerTest, FoldsScaleThroughABiasIntoADepthwiseFilter) {
   Output w = ops::Const<float>(root.WithOpName("w"), Ramp(3 * 3 * 3 * 2, 0.2f, -0.5f),
                                TensorShape({3, 3, 3, 2}));
   Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), x, w, {1, 1, 1, 1}, "SAME");
-  Output biased = ops::BiasAdd(root.WithOpName("ba"), dw,
-                               ops::Const(root, {1.f, -1.f, 0.5f, 0.f, 2.f, -3.f}));
-  Output scaled = ops::Mul(root.WithOpName("scale"),
-                           ops::Const<float>(root, {0.5f, 2.f, -1.f, 1.f, 3.f, 0.25f},
-                                             TensorShape({1, 1, 1, 6})),
-                           biased);
+  Output biased =
+      ops::BiasAdd(root.WithOpName("ba"), dw, ops::Const(root, {1.f, -1.f, 0.5f, 0.f, 2.f, -3.f}));
+  Output scaled = ops::Mul(
+      root.WithOpName("scale"),
+      ops::Const<float>(root, {0.5f, 2.f, -1.f, 1.f, 3.f, 0.25f}, TensorShape({1, 1, 1, 6})),
+      biased);
   Output shifted = ops::AddV2(root.WithOpName("shift"), scaled, ops::Const(root, 0.75f));
   ops::Relu(root.WithOpName("relu"), shifted);
   Optimized o = Optimize(root);
@@ -338,14 +371,14 @@ TEST(GraphOptimizerTest, MatMulsWithConstWeightsAreMarkedAndRunPacked) {
   Output fed_w = ops::Placeholder(root.WithOpName("fed_w"), DT_FLOAT);
   Output w1 = ops::Const<float>(root.WithOpName("w1"), Ramp(300 * 260, 0.01f, -0.03f),
                                 TensorShape({300, 260}));
-  Output h = ops::Relu(root.WithOpName("dense1"),
-                       ops::BiasAdd(root.WithOpName("b1"), ops::MatMul(root.WithOpName("mm1"), x, w1),
-                                    ops::Const<float>(root, Ramp(260, 0.5f, -1.f),
-                                                      TensorShape({260}))));
+  Output h =
+      ops::Relu(root.WithOpName("dense1"),
+                ops::BiasAdd(root.WithOpName("b1"), ops::MatMul(root.WithOpName("mm1"), x, w1),
+                             ops::Const<float>(root, Ramp(260, 0.5f, -1.f), TensorShape({260}))));
   Output h2 = ops::MatMul(root.WithOpName("dense2"), h, fed_w);
-  ops::MatMul(root.WithOpName("dense3"), h2,
-              ops::Const<float>(root.WithOpName("w3"), Ramp(260 * 5, 0.1f, -0.2f),
-                                TensorShape({260, 5})));
+  ops::MatMul(
+      root.WithOpName("dense3"), h2,
+      ops::Const<float>(root.WithOpName("w3"), Ramp(260 * 5, 0.1f, -0.2f), TensorShape({260, 5})));
   Optimized o = Optimize(root);
   EXPECT_EQ(o.stats.constant_weights_marked, 2);
   EXPECT_EQ(Find(o.graph, "dense1")->op(), "_FusedMatMul");
@@ -374,8 +407,7 @@ TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
   // A fed scale; a constant that broadcasts over more than the channels; a conv read twice.
   ops::Mul(root.WithOpName("fed"), ops::Conv2D(root.WithOpName("c1"), x, w, {1, 1, 1, 1}, "SAME"),
            y);
-  ops::Mul(root.WithOpName("wide"),
-           ops::Conv2D(root.WithOpName("c2"), x, w, {1, 1, 1, 1}, "SAME"),
+  ops::Mul(root.WithOpName("wide"), ops::Conv2D(root.WithOpName("c2"), x, w, {1, 1, 1, 1}, "SAME"),
            ops::Const<float>(root, Ramp(2 * 3, 1.f, 0.5f), TensorShape({2, 1, 1, 3})));
   Output c3 = ops::Conv2D(root.WithOpName("c3"), x, w, {1, 1, 1, 1}, "SAME");
   ops::Mul(root.WithOpName("shared"), c3, ops::Const(root, {1.f, 2.f, 3.f}));
@@ -390,8 +422,8 @@ TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   Output mm = ops::MatMul(root.WithOpName("mm"), x, ops::Const(root, {{1.f, 2.f}, {3.f, 4.f}}));
-  ops::Relu(root.WithOpName("relu"), ops::BiasAdd(root.WithOpName("ba"), mm,
-                                                  ops::Const(root, {-3.f, 1.f})));
+  ops::Relu(root.WithOpName("relu"),
+            ops::BiasAdd(root.WithOpName("ba"), mm, ops::Const(root, {-3.f, 1.f})));
   GraphDef g;
   ASSERT_THAT(root.ToGraphDef(&g), IsOk());
   ExpectSameOutputs(g, {{"x:0", Tensor::FromVector<float>({1, -1, 2, 0.5}, TensorShape({2, 2}))}},
@@ -400,8 +432,7 @@ TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
 
 TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {
   ConfigProto config;
-  config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
-      OptimizerOptions::L0);
+  config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
   GraphOptimizerOptions off = GraphOptimizerOptions::FromConfig(config);
   EXPECT_FALSE(off.constant_folding || off.common_subexpression_elimination || off.fusion ||
                off.remove_identities);

@@ -16,8 +16,7 @@ absl::Status LocalRendezvous::Send(const std::string& key, const Tensor& value, 
     if (!abort_status_.ok()) return abort_status_;
     Item& item = table_[key];
     if (item.has_value) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Send of an already sent tensor: ", key));
+      return absl::FailedPreconditionError(absl::StrCat("Send of an already sent tensor: ", key));
     }
     if (item.waiters.empty()) {
       item.has_value = true;

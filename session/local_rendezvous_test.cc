@@ -1,8 +1,8 @@
-#include "core/mutex.h"
 #include "session/local_rendezvous.h"
 
 #include <thread>
 
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -42,8 +42,7 @@ TEST(LocalRendezvousTest, DoubleSendIsFailedPrecondition) {
   LocalRendezvous r;
   RILL_ASSERT_OK(r.Send("k", Tensor::Scalar<int32_t>(1), false));
   EXPECT_THAT(r.Send("k", Tensor::Scalar<int32_t>(1), false),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "Send of an already sent tensor: k"));
+              StatusIs(absl::StatusCode::kFailedPrecondition, "Send of an already sent tensor: k"));
 }
 
 TEST(LocalRendezvousTest, AbortFailsWaitingAndLaterRecvs) {

@@ -50,8 +50,7 @@ std::string PlacementLogLines(const GraphDef& graph, const Placement& placement)
   for (const std::string& name : placement.order) {
     auto node = by_name.find(name);
     auto placed = placement.nodes.find(name);
-    if (node == by_name.end() || placed == placement.nodes.end() ||
-        placed->second.device.empty()) {
+    if (node == by_name.end() || placed == placement.nodes.end() || placed->second.device.empty()) {
       continue;
     }
     absl::StrAppend(&out, name, ": (", node->second->op(), "): ", placed->second.device, "\n");
@@ -97,12 +96,11 @@ std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, 
     if (!listed[i]) continue;
     auto it = placement.nodes.find(n.name());
     absl::StrAppend(&out, n.name(), " (", n.op(), ") -> ", device, ": ",
-                    it == placement.nodes.end() ? "not in the placement" : it->second.reason,
-                    "\n");
+                    it == placement.nodes.end() ? "not in the placement" : it->second.reason, "\n");
   }
   if (shown < total) {
-    absl::StrAppend(&out, "... ", Plural(total - shown, "more node", "more nodes"),
-                    " not shown (", total,
+    absl::StrAppend(&out, "... ", Plural(total - shown, "more node", "more nodes"), " not shown (",
+                    total,
                     " in all); pass max_nodes = -1 (session_runner --explain_all) to list every "
                     "node, or name the nodes to show\n");
   }

@@ -38,8 +38,7 @@ std::string PlacementLogLines(const GraphDef& graph, const Placement& placement)
 // overridden requests), then the rest in graph order; a line then says how many were left out
 // and how to list them all (max_nodes = -1; session_runner --explain_all). Nodes named in
 // `always_show` are listed even beyond the cap.
-std::string ExplainPlacement(const GraphDef& graph, const Placement& placement,
-                             int max_nodes = 200,
+std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, int max_nodes = 200,
                              const std::vector<std::string>& always_show = {});
 
 }  // namespace rill

@@ -128,9 +128,9 @@ void Chain(int n, int soft_index, GraphDef* g, Placement* p) {
     node->set_name(absl::StrCat("n", i));
     node->set_op("Identity");
     if (i > 0) node->add_input(absl::StrCat("n", i - 1));
-    p->nodes[node->name()] = {kCpu0, i == soft_index
-                                         ? "soft placement: /device:GPU:2 does not exist"
-                                         : "default: highest-priority device with a kernel (GPU > CPU)"};
+    p->nodes[node->name()] = {
+        kCpu0, i == soft_index ? "soft placement: /device:GPU:2 does not exist"
+                               : "default: highest-priority device with a kernel (GPU > CPU)"};
   }
 }
 

@@ -58,9 +58,9 @@ bool IsMetadataOp(absl::string_view op) { return op == "Shape" || op == "Size" |
 // TensorFlow's AttachDef: the node named once more at the end of the message.
 absl::Status AttachDef(const absl::Status& s, const std::string& node) {
   const bool named = absl::StrContains(s.message(), "{{node ");
-  return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[",
-                                             named ? node : absl::StrCat("{{node ", node, "}}"),
-                                             "]]"));
+  return absl::Status(s.code(),
+                      absl::StrCat(s.message(), "\n\t [[",
+                                   named ? node : absl::StrCat("{{node ", node, "}}"), "]]"));
 }
 
 // Rill's one line of advice after TensorFlow's text.
@@ -106,13 +106,13 @@ struct Link {
 
 struct NodeInfo {
   const NodeDef* def = nullptr;
-  NodeDef filled;                      // a copy with attr defaults, when some were missing
+  NodeDef filled;                       // a copy with attr defaults, when some were missing
   const NodeDef* kernel_def = nullptr;  // def or &filled: every attr, for kernel lookups
-  const OpDef* op_def = nullptr;  // nullptr: unknown op, left unplaced
+  const OpDef* op_def = nullptr;        // nullptr: unknown op, left unplaced
   DataTypeVector in_types, out_types;
   std::vector<std::string> supported;  // own device types with a kernel, best first
   DeviceName request;
-  bool has_request = false;  // the request sets some component
+  bool has_request = false;      // the request sets some component
   std::vector<int> data_inputs;  // producer of each data input; -1 when absent
   std::vector<int> consumers;    // nodes with an edge (data or control) from this one
   int preassigned = -1;          // device from `previous` (stateful nodes)
@@ -318,13 +318,12 @@ class Placer {
       if (!info.def->device().empty()) {
         absl::StatusOr<DeviceName> parsed = ParseDeviceName(info.def->device());
         if (!parsed.ok()) {
-          return WithHint(
-              AttachDef(absl::InvalidArgumentError(absl::StrCat(
-                            "Malformed device specification '", info.def->device(),
-                            "' in node: ", SummarizeNodeDef(*info.def))),
-                        info.def->name()),
-              "write a device as /device:CPU:0, /device:GPU:1, /cpu:0 or "
-              "/job:localhost/replica:0/task:0/device:GPU:0");
+          return WithHint(AttachDef(absl::InvalidArgumentError(absl::StrCat(
+                                        "Malformed device specification '", info.def->device(),
+                                        "' in node: ", SummarizeNodeDef(*info.def))),
+                                    info.def->name()),
+                          "write a device as /device:CPU:0, /device:GPU:1, /cpu:0 or "
+                          "/job:localhost/replica:0/task:0/device:GPU:0");
         }
         info.request = *parsed;
         info.has_request = HasSomeDetails(*parsed);
@@ -370,31 +369,31 @@ class Placer {
         "a reference or resource edge keeps both ends on one device, soft placement or not; "
         "request the same device for both";
     if (!AreCompatible(s.assigned, d.assigned)) {
-      return WithHint(absl::InvalidArgumentError(absl::StrCat(
-                          "Cannot place the graph because a reference or resource edge connects "
-                          "colocation groups with incompatible assigned devices: ",
-                          DeviceNameToString(s.assigned), " vs ", DeviceNameToString(d.assigned),
-                          ". The edge src node is ", src_name, " , and the dst node is ",
-                          dst_name)),
-                      edge_hint);
+      return WithHint(
+          absl::InvalidArgumentError(absl::StrCat(
+              "Cannot place the graph because a reference or resource edge connects "
+              "colocation groups with incompatible assigned devices: ",
+              DeviceNameToString(s.assigned), " vs ", DeviceNameToString(d.assigned),
+              ". The edge src node is ", src_name, " , and the dst node is ", dst_name)),
+          edge_hint);
     }
     if (!AreCompatible(s.resource, d.resource)) {
-      return WithHint(absl::InvalidArgumentError(absl::StrCat(
-                          "Cannot place the graph because a reference or resource edge connects "
-                          "colocation groups with incompatible resource devices: ",
-                          DeviceNameToString(s.resource), " vs ", DeviceNameToString(d.resource),
-                          ". The edge src node is ", src_name, " , and the dst node is ",
-                          dst_name)),
-                      edge_hint);
+      return WithHint(
+          absl::InvalidArgumentError(absl::StrCat(
+              "Cannot place the graph because a reference or resource edge connects "
+              "colocation groups with incompatible resource devices: ",
+              DeviceNameToString(s.resource), " vs ", DeviceNameToString(d.resource),
+              ". The edge src node is ", src_name, " , and the dst node is ", dst_name)),
+          edge_hint);
     }
     if (!AreCompatible(s.requested, d.requested)) {
       // The destination's request gives way to the source's.
       if (options_.log_device_placement) {
-        result_.notes.push_back(absl::StrCat(
-            "Ignoring device specification ", DeviceNameToString(d.requested), " for node '",
-            dst_name, "' because the input edge from '", src_name,
-            "' is a reference connection and already has a device field set to ",
-            DeviceNameToString(s.requested)));
+        result_.notes.push_back(
+            absl::StrCat("Ignoring device specification ", DeviceNameToString(d.requested),
+                         " for node '", dst_name, "' because the input edge from '", src_name,
+                         "' is a reference connection and already has a device field set to ",
+                         DeviceNameToString(s.requested)));
       }
       d.requested = s.requested;
       EnsureSpecification(&d.requested, d.assigned);
@@ -502,12 +501,14 @@ class Placer {
       if (options_.log_device_placement) {
         result_.notes.push_back(absl::StrCat(
             "Ignoring request to colocate node '", name, "' with nodes in colocation group '",
-            group, "' because soft placement is on and an attempt at doing so resulted in the "
-            "following error: ", AttachDef(s, name).ToString()));
+            group,
+            "' because soft placement is on and an attempt at doing so resulted in the "
+            "following error: ",
+            AttachDef(s, name).ToString()));
       }
       if (group == name) {
-        nodes_[node].soft_ignored.push_back(absl::StrCat(
-            "soft placement ignored _class loc:@", group, " on ", root_name));
+        nodes_[node].soft_ignored.push_back(
+            absl::StrCat("soft placement ignored _class loc:@", group, " on ", root_name));
       } else {
         nodes_[node].soft_ignored.push_back(
             absl::StrCat("soft placement ignored _class loc:@", group));
@@ -679,8 +680,8 @@ class Placer {
           "Failed to place the graph without changing the devices of some resources. Some of "
           "the operations (that had to be colocated with resource generating operations) are "
           "not supported on the resources' devices. Current candidate devices are [\n  ",
-          absl::StrJoin(names, "\n  "), "].\nSee below for details of this colocation group:",
-          DebugInfo(root)));
+          absl::StrJoin(names, "\n  "),
+          "].\nSee below for details of this colocation group:", DebugInfo(root)));
     }
     return devices;
   }
@@ -693,9 +694,10 @@ class Placer {
     const std::string can_run = DevicesThatCanRun(m);
     const std::string soft_advice =
         options_.allow_soft_placement
-            ? absl::StrCat("even soft placement found no device (it keeps the job, replica and "
-                           "task of the request); request one of: ",
-                           can_run)
+            ? absl::StrCat(
+                  "even soft placement found no device (it keeps the job, replica and "
+                  "task of the request); request one of: ",
+                  can_run)
             : "";
     absl::StatusOr<DeviceName> specified = ParseDeviceName(info.def->device());
     std::string inner, hint;
@@ -717,11 +719,12 @@ class Placer {
             "request one of: ",
             can_run);
       } else if (specified->has_type) {
-        inner = absl::StrCat("Could not satisfy explicit device specification '",
-                             info.def->device(), "' because no supported kernel for ",
-                             specified->type, " devices is available.", debug_info,
-                             "\nOp: ", info.def->op(), "\nNode attrs: ", AttrsDebugString(*info.kernel_def),
-                             "\nRegistered kernels:\n", RegisteredKernels(*info.kernel_def));
+        inner =
+            absl::StrCat("Could not satisfy explicit device specification '", info.def->device(),
+                         "' because no supported kernel for ", specified->type,
+                         " devices is available.", debug_info, "\nOp: ", info.def->op(),
+                         "\nNode attrs: ", AttrsDebugString(*info.kernel_def),
+                         "\nRegistered kernels:\n", RegisteredKernels(*info.kernel_def));
         hint = absl::StrCat(
             "set allow_soft_placement in ConfigProto to fall back to a device with a kernel for "
             "these types, or request one of: ",
@@ -792,10 +795,10 @@ class Placer {
     if (devices.ok()) return devices;
     const absl::Status& s = devices.status();
     if (absl::StartsWith(s.message(), "Cannot assign a device")) return s;
-    return AttachDef(absl::InvalidArgumentError(absl::StrCat(
-                         "Cannot assign a device for operation ", nodes_[node].def->name(),
-                         ": ", s.message())),
-                     nodes_[node].def->name());
+    return AttachDef(
+        absl::InvalidArgumentError(absl::StrCat("Cannot assign a device for operation ",
+                                                nodes_[node].def->name(), ": ", s.message())),
+        nodes_[node].def->name());
   }
 
   static bool Contains(const std::vector<int>& devices, int d) {
@@ -809,9 +812,10 @@ class Placer {
       if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
     if (names.size() == 1) return absl::StrCat("follows its consumer ", names[0]);
-    if (names.size() <= 3) return absl::StrCat("follows its consumers ", absl::StrJoin(names, ", "));
-    return absl::StrCat("follows its consumers ", names[0], ", ", names[1], ", ", names[2],
-                        " and ", names.size() - 3, " more");
+    if (names.size() <= 3)
+      return absl::StrCat("follows its consumers ", absl::StrJoin(names, ", "));
+    return absl::StrCat("follows its consumers ", names[0], ", ", names[1], ", ", names[2], " and ",
+                        names.size() - 3, " more");
   }
 
   absl::Status AssignDevices() {
@@ -1017,7 +1021,7 @@ class Placer {
   const PlacerOptions options_;
   const Placement* previous_;  // Not owned; may be null.
 
-  std::vector<DeviceEntry> devices_;                  // in the caller's order
+  std::vector<DeviceEntry> devices_;             // in the caller's order
   std::vector<std::string> types_;               // device types present, best first
   std::vector<std::string> types_alphabetical_;  // the same, sorted (TensorFlow's error lists)
   std::vector<int> interned_;                    // device -> TensorFlow's device name index

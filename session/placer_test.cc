@@ -69,16 +69,16 @@ class FakeKernels : public KernelAvailability {
       for (const Kernel& k : it->second) {
         std::vector<std::string> types;
         for (DataType t : k.types) types.push_back(DataType_Name(t));
-        lines.push_back(absl::StrCat("  device='", k.device, "'",
-                                     k.attr.empty() ? "" : absl::StrCat("; ", k.attr, " in [",
-                                                                       absl::StrJoin(types, ", "),
-                                                                       "]")));
+        lines.push_back(absl::StrCat(
+            "  device='", k.device, "'",
+            k.attr.empty() ? ""
+                           : absl::StrCat("; ", k.attr, " in [", absl::StrJoin(types, ", "), "]")));
       }
     }
     return absl::InvalidArgumentError(absl::StrCat(
-        "No OpKernel was registered to support Op '", node.op(), "' used by {{node ",
-        node.name(), "}} with these attrs: []\nRegistered devices: [",
-        absl::StrJoin(device_types, ", "), "]\nRegistered kernels:\n",
+        "No OpKernel was registered to support Op '", node.op(), "' used by {{node ", node.name(),
+        "}} with these attrs: []\nRegistered devices: [", absl::StrJoin(device_types, ", "),
+        "]\nRegistered kernels:\n",
         lines.empty() ? "  <no registered kernels>" : absl::StrJoin(lines, "\n"), "\n"));
   }
 
@@ -115,7 +115,6 @@ const FakeKernels& Kernels() {
   return *kernels;
 }
 
-
 // ------------------------------------------------------------------------------------------------
 // Graph building
 
@@ -147,8 +146,8 @@ NodeDef MatMul(const std::string& name, const std::string& a, const std::string&
                const std::string& device = "", const std::string& dtype = "DT_FLOAT") {
   return N(name, "MatMul", {a, b}, device, TypeAttr("T", dtype));
 }
-NodeDef Identity(const std::string& name, const std::string& input,
-                 const std::string& device = "", const std::string& extra = "") {
+NodeDef Identity(const std::string& name, const std::string& input, const std::string& device = "",
+                 const std::string& extra = "") {
   return N(name, "Identity", {input}, device, TypeAttr("T", "DT_FLOAT") + extra);
 }
 NodeDef Variable(const std::string& name, const std::string& device = "",
@@ -202,8 +201,8 @@ struct PlaceCase {
   int cpus = 1;
   int gpus = 0;
   bool soft = false;
-  std::vector<Want> want;           // every node of the graph
-  std::vector<std::string> order;   // expected log order; empty: not checked
+  std::vector<Want> want;          // every node of the graph
+  std::vector<std::string> order;  // expected log order; empty: not checked
 };
 
 std::ostream& operator<<(std::ostream& os, const PlaceCase& c) { return os << c.name; }
@@ -248,10 +247,8 @@ std::vector<PlaceCase> Cases() {
        1,
        1,
        true,
-       {{"a", "GPU:0",
-         "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
-        {"b", "GPU:0",
-         "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
+       {{"a", "GPU:0", "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
+        {"b", "GPU:0", "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
         {"MatMul", "GPU:0", "soft placement: /device:GPU:2 does not exist"}}});
   cases.push_back(
       {"SoftPlacementMissingGpuWithoutGpusFallsBackToCpu0",
@@ -259,44 +256,43 @@ std::vector<PlaceCase> Cases() {
        1,
        0,
        true,
-       {{"a", "CPU:0",
-         "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
-        {"b", "CPU:0",
-         "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
+       {{"a", "CPU:0", "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
+        {"b", "CPU:0", "soft placement: /device:GPU:2 does not exist; follows its consumer MatMul"},
         {"MatMul", "CPU:0", "soft placement: /device:GPU:2 does not exist"}}});
   // Seed 001/002: two towers on /gpu:2 and /gpu:3 of four GPUs, AddN on the CPU.
-  cases.push_back({"TowersOnGpu2AndGpu3SummedOnCpu",
-                   Graph({Const("Const", "/gpu:2"), Const("Const_1", "/gpu:2"),
-                          MatMul("MatMul", "Const", "Const_1", "/gpu:2"),
-                          Const("Const_2", "/gpu:3"), Const("Const_3", "/gpu:3"),
-                          MatMul("MatMul_1", "Const_2", "Const_3", "/gpu:3"),
-                          N("AddN", "AddN", {"MatMul", "MatMul_1"}, "/cpu:0",
-                            TypeAttr("T", "DT_FLOAT") + "attr { key: 'N' value { i: 2 } }")}),
-                   1,
-                   4,
-                   false,
-                   {{"Const", "GPU:2", "explicit request /gpu:2"},
-                    {"Const_1", "GPU:2", "explicit request /gpu:2"},
-                    {"MatMul", "GPU:2", "explicit request /gpu:2"},
-                    {"Const_2", "GPU:3", "explicit request /gpu:3"},
-                    {"Const_3", "GPU:3", "explicit request /gpu:3"},
-                    {"MatMul_1", "GPU:3", "explicit request /gpu:3"},
-                    {"AddN", "CPU:0", "explicit request /cpu:0"}},
-                   {"MatMul", "MatMul_1", "AddN", "Const", "Const_1", "Const_2", "Const_3"}});
+  cases.push_back(
+      {"TowersOnGpu2AndGpu3SummedOnCpu",
+       Graph({Const("Const", "/gpu:2"), Const("Const_1", "/gpu:2"),
+              MatMul("MatMul", "Const", "Const_1", "/gpu:2"), Const("Const_2", "/gpu:3"),
+              Const("Const_3", "/gpu:3"), MatMul("MatMul_1", "Const_2", "Const_3", "/gpu:3"),
+              N("AddN", "AddN", {"MatMul", "MatMul_1"}, "/cpu:0",
+                TypeAttr("T", "DT_FLOAT") + "attr { key: 'N' value { i: 2 } }")}),
+       1,
+       4,
+       false,
+       {{"Const", "GPU:2", "explicit request /gpu:2"},
+        {"Const_1", "GPU:2", "explicit request /gpu:2"},
+        {"MatMul", "GPU:2", "explicit request /gpu:2"},
+        {"Const_2", "GPU:3", "explicit request /gpu:3"},
+        {"Const_3", "GPU:3", "explicit request /gpu:3"},
+        {"MatMul_1", "GPU:3", "explicit request /gpu:3"},
+        {"AddN", "CPU:0", "explicit request /cpu:0"}},
+       {"MatMul", "MatMul_1", "AddN", "Const", "Const_1", "Const_2", "Const_3"}});
   // Seed 002: device_count {"CPU": 3, "GPU": 2}; /cpu:2 and /cpu:1 are honoured.
-  cases.push_back({"DeviceCountThreeCpusTwoGpus",
-                   Graph({Const("a", "/cpu:2"), Const("b", "/cpu:1"),
-                          N("sum", "Add", {"a", "b"}, "/device:CPU:2", TypeAttr("T", "DT_FLOAT")),
-                          MatMul("MatMul", "a", "b"),
-                          MatMul("on_gpu1", "a", "b", "/job:localhost/replica:0/task:0/gpu:1")}),
-                   3,
-                   2,
-                   false,
-                   {{"a", "CPU:2", "explicit request /cpu:2"},
-                    {"b", "CPU:1", "explicit request /cpu:1"},
-                    {"sum", "CPU:2", "explicit request /device:CPU:2"},
-                    {"MatMul", "GPU:0", kDefault},
-                    {"on_gpu1", "GPU:1", "explicit request /job:localhost/replica:0/task:0/gpu:1"}}});
+  cases.push_back(
+      {"DeviceCountThreeCpusTwoGpus",
+       Graph({Const("a", "/cpu:2"), Const("b", "/cpu:1"),
+              N("sum", "Add", {"a", "b"}, "/device:CPU:2", TypeAttr("T", "DT_FLOAT")),
+              MatMul("MatMul", "a", "b"),
+              MatMul("on_gpu1", "a", "b", "/job:localhost/replica:0/task:0/gpu:1")}),
+       3,
+       2,
+       false,
+       {{"a", "CPU:2", "explicit request /cpu:2"},
+        {"b", "CPU:1", "explicit request /cpu:1"},
+        {"sum", "CPU:2", "explicit request /device:CPU:2"},
+        {"MatMul", "GPU:0", kDefault},
+        {"on_gpu1", "GPU:1", "explicit request /job:localhost/replica:0/task:0/gpu:1"}}});
   // Partial requests: a type without an id, a job only.
   cases.push_back({"PartialRequestsPickTheBestMatchingDevice",
                    Graph({Const("a"), MatMul("any_gpu", "a", "a", "/device:GPU"),
@@ -321,7 +317,8 @@ std::vector<PlaceCase> Cases() {
        false,
        {{"v", "CPU:0", "explicit request /cpu:0"},
         {"v/initial_value", "CPU:0", "follows its consumer v/Assign"},
-        {"v/Assign", "CPU:0", "reference edge from v; its own request /device:GPU:0 was overridden"},
+        {"v/Assign", "CPU:0",
+         "reference edge from v; its own request /device:GPU:0 was overridden"},
         {"v/read", "CPU:0", "colocated with v (_class loc:@v)"},
         {"use", "GPU:0", kDefault}},
        {"v", "v/Assign", "v/read", "use", "v/initial_value"}});
@@ -348,14 +345,13 @@ std::vector<PlaceCase> Cases() {
         {"h/Assign", "CPU:0", "resource edge from h"},
         {"h/Read", "CPU:0", "resource edge from h"}},
        {"h/Assign", "h/Read", "h", "init"}});
-  cases.push_back(
-      {"ResourceGroupWithoutRequestsTakesTheBestDevice",
-       Graph({N("h", "VarHandleOp", {}, "", TypeAttr("dtype", "DT_FLOAT") + kShape),
-              N("h/Read", "ReadVariableOp", {"h"}, "", TypeAttr("dtype", "DT_FLOAT"))}),
-       1,
-       1,
-       false,
-       {{"h", "GPU:0", kDefault}, {"h/Read", "GPU:0", "resource edge from h"}}});
+  cases.push_back({"ResourceGroupWithoutRequestsTakesTheBestDevice",
+                   Graph({N("h", "VarHandleOp", {}, "", TypeAttr("dtype", "DT_FLOAT") + kShape),
+                          N("h/Read", "ReadVariableOp", {"h"}, "", TypeAttr("dtype", "DT_FLOAT"))}),
+                   1,
+                   1,
+                   false,
+                   {{"h", "GPU:0", kDefault}, {"h/Read", "GPU:0", "resource edge from h"}}});
   // An int32 MatMul has only a CPU kernel here (the fake GPU kernel is float-only).
   cases.push_back(
       {"OpWithOnlyACpuKernelFallsBackToCpu",
@@ -367,27 +363,25 @@ std::vector<PlaceCase> Cases() {
        {{"a", "CPU:0", "follows its consumer MatMul"},
         {"b", "CPU:0", "follows its consumer MatMul"},
         {"MatMul", "CPU:0", absl::StrCat(kDefault, "; no GPU kernel for these types")}}});
-  cases.push_back(
-      {"SoftPlacementWithoutAGpuKernelFallsBackToCpu",
-       Graph({Const("a", "", "DT_INT32"), Const("b", "", "DT_INT32"),
-              MatMul("MatMul", "a", "b", "/device:GPU:0", "DT_INT32")}),
-       1,
-       1,
-       true,
-       {{"a", "CPU:0", "follows its consumer MatMul"},
-        {"b", "CPU:0", "follows its consumer MatMul"},
-        {"MatMul", "CPU:0", "soft placement: no GPU kernel for these types"}}});
+  cases.push_back({"SoftPlacementWithoutAGpuKernelFallsBackToCpu",
+                   Graph({Const("a", "", "DT_INT32"), Const("b", "", "DT_INT32"),
+                          MatMul("MatMul", "a", "b", "/device:GPU:0", "DT_INT32")}),
+                   1,
+                   1,
+                   true,
+                   {{"a", "CPU:0", "follows its consumer MatMul"},
+                    {"b", "CPU:0", "follows its consumer MatMul"},
+                    {"MatMul", "CPU:0", "soft placement: no GPU kernel for these types"}}});
   // A colocation group whose members lack a GPU kernel stays on the CPU as a whole.
-  cases.push_back(
-      {"ColocationGroupTakesTheDeviceEveryMemberCanUse",
-       Graph({Variable("counter", "", "DT_INT32"),
-              N("counter/read", "Identity", {"counter"}, "",
-                TypeAttr("T", "DT_INT32") + ClassAttr({"counter"}))}),
-       1,
-       1,
-       false,
-       {{"counter", "CPU:0", absl::StrCat(kDefault, "; no GPU kernel for these types")},
-        {"counter/read", "CPU:0", "colocated with counter (_class loc:@counter)"}}});
+  cases.push_back({"ColocationGroupTakesTheDeviceEveryMemberCanUse",
+                   Graph({Variable("counter", "", "DT_INT32"),
+                          N("counter/read", "Identity", {"counter"}, "",
+                            TypeAttr("T", "DT_INT32") + ClassAttr({"counter"}))}),
+                   1,
+                   1,
+                   false,
+                   {{"counter", "CPU:0", absl::StrCat(kDefault, "; no GPU kernel for these types")},
+                    {"counter/read", "CPU:0", "colocated with counter (_class loc:@counter)"}}});
   cases.push_back(
       {"ColocationGroupNamesTheMemberWithoutAGpuKernel",
        Graph({Const("x"), Identity("x/id", "x"),
@@ -400,16 +394,16 @@ std::vector<PlaceCase> Cases() {
         {"x/id", "CPU:0", absl::StrCat(kDefault, "; no GPU kernel for colocated node x/int")},
         {"x/int", "CPU:0", "colocated with x/id (_class loc:@x/id)"}}});
   // _class colocation follows an explicit request of the group.
-  cases.push_back({"ClassColocationFollowsTheGroupsRequest",
-                   Graph({N("p", "Placeholder", {}, "", TypeAttr("dtype", "DT_FLOAT")),
-                          Identity("id1", "p", "/cpu:0"),
-                          Identity("id2", "p", "", ClassAttr({"id1"}))}),
-                   1,
-                   1,
-                   false,
-                   {{"p", "CPU:0", "follows its consumers id1, id2"},
-                    {"id1", "CPU:0", "explicit request /cpu:0"},
-                    {"id2", "CPU:0", "colocated with id1 (_class loc:@id1)"}}});
+  cases.push_back(
+      {"ClassColocationFollowsTheGroupsRequest",
+       Graph({N("p", "Placeholder", {}, "", TypeAttr("dtype", "DT_FLOAT")),
+              Identity("id1", "p", "/cpu:0"), Identity("id2", "p", "", ClassAttr({"id1"}))}),
+       1,
+       1,
+       false,
+       {{"p", "CPU:0", "follows its consumers id1, id2"},
+        {"id1", "CPU:0", "explicit request /cpu:0"},
+        {"id2", "CPU:0", "colocated with id1 (_class loc:@id1)"}}});
   // The node named by loc:@ comes after the one asking for it.
   cases.push_back({"ClassColocationWithALaterNode",
                    Graph({Const("c"), Identity("early", "c", "", ClassAttr({"late"})),
@@ -480,20 +474,20 @@ std::vector<PlaceCase> Cases() {
         {"v/Assign", "GPU:0", "reference edge from v"}}});
   // Seed 004: a device function putting variables on the CPU and everything else on GPU:0
   // (Python's colocate_with gives the variable's Assign and read its device and _class).
-  cases.push_back({"DeviceFunctionVariablesOnCpuRestOnGpu",
-                   Graph({Variable("a", "/device:CPU:0"), Const("a/initial_value", "/device:GPU:0"),
-                          Assign("a/Assign", "a", "a/initial_value", "/device:CPU:0",
-                                 ClassAttr({"a"})),
-                          Identity("a/read", "a", "/device:CPU:0", ClassAttr({"a"})),
-                          Identity("b", "a/read", "/device:GPU:0")}),
-                   1,
-                   1,
-                   false,
-                   {{"a", "CPU:0", "explicit request /device:CPU:0"},
-                    {"a/initial_value", "GPU:0", "explicit request /device:GPU:0"},
-                    {"a/Assign", "CPU:0", "explicit request /device:CPU:0"},
-                    {"a/read", "CPU:0", "explicit request /device:CPU:0"},
-                    {"b", "GPU:0", "explicit request /device:GPU:0"}}});
+  cases.push_back(
+      {"DeviceFunctionVariablesOnCpuRestOnGpu",
+       Graph({Variable("a", "/device:CPU:0"), Const("a/initial_value", "/device:GPU:0"),
+              Assign("a/Assign", "a", "a/initial_value", "/device:CPU:0", ClassAttr({"a"})),
+              Identity("a/read", "a", "/device:CPU:0", ClassAttr({"a"})),
+              Identity("b", "a/read", "/device:GPU:0")}),
+       1,
+       1,
+       false,
+       {{"a", "CPU:0", "explicit request /device:CPU:0"},
+        {"a/initial_value", "GPU:0", "explicit request /device:GPU:0"},
+        {"a/Assign", "CPU:0", "explicit request /device:CPU:0"},
+        {"a/read", "CPU:0", "explicit request /device:CPU:0"},
+        {"b", "GPU:0", "explicit request /device:GPU:0"}}});
   // Shape/Size/Rank go where their input is.
   cases.push_back({"ShapeFollowsItsInput",
                    Graph({Const("a"), MatMul("m", "a", "a", "/cpu:0"),
@@ -521,10 +515,11 @@ class PlaceTableTest : public ::testing::TestWithParam<PlaceCase> {};
 
 TEST_P(PlaceTableTest, PlacesEveryNodeWithItsReason) {
   const PlaceCase& c = GetParam();
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Placement p, Place(c.graph, Devices(c.cpus, c.gpus), Kernels(), Options(c.soft)));
+  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+                            Place(c.graph, Devices(c.cpus, c.gpus), Kernels(), Options(c.soft)));
   ASSERT_EQ(p.nodes.size(), static_cast<size_t>(c.graph.node_size()));
-  ASSERT_EQ(c.want.size(), static_cast<size_t>(c.graph.node_size())) << "the table lists every node";
+  ASSERT_EQ(c.want.size(), static_cast<size_t>(c.graph.node_size()))
+      << "the table lists every node";
   for (const Want& w : c.want) {
     ASSERT_EQ(p.nodes.count(w.node), 1u) << w.node;
     EXPECT_EQ(p.nodes.at(w.node).device, Full(w.device)) << w.node;
@@ -565,8 +560,8 @@ TEST(PlacerErrorTest, MissingGpuWithoutSoftPlacementGivesTensorFlowsTextAndRills
 TEST(PlacerErrorTest, CpuOnlyBuildsMentionCuda) {
   PlacerOptions options;
   options.cuda_enabled = false;
-  EXPECT_THAT(Place(Graph({MatMul("m", "a", "a", "/gpu:0"), Const("a")}), Devices(1, 0),
-                    Kernels(), options),
+  EXPECT_THAT(Place(Graph({MatMul("m", "a", "a", "/gpu:0"), Const("a")}), Devices(1, 0), Kernels(),
+                    options),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("explicitly assigned to /gpu:0 but available devices are [ "
                                  "/job:localhost/replica:0/task:0/device:CPU:0 ]. Make sure the "
@@ -593,9 +588,9 @@ TEST(PlacerErrorTest, VariableAndAssignOnMissingCpu1) {
 
 // The seed's exact shape: the assigned value, a Const, asks for /device:CPU:1.
 TEST(PlacerErrorTest, AssignedValueOnMissingCpu1NamesTheValue) {
-  const GraphDef g = Graph({Variable("conv1_2/weights"),
-                            Const("conv1_2/Assign_3/value", "/device:CPU:1"),
-                            Assign("conv1_2/Assign_3", "conv1_2/weights", "conv1_2/Assign_3/value")});
+  const GraphDef g =
+      Graph({Variable("conv1_2/weights"), Const("conv1_2/Assign_3/value", "/device:CPU:1"),
+             Assign("conv1_2/Assign_3", "conv1_2/weights", "conv1_2/Assign_3/value")});
   EXPECT_THAT(Place(g, Devices(1, 0), Kernels(), Options(false)),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(StartsWith("Cannot assign a device for operation "
@@ -625,8 +620,8 @@ TEST(PlacerErrorTest, RequestOnlyOnTheAssignFailsAtTheVariableAsColocated) {
 }
 
 TEST(PlacerErrorTest, NoKernelForTheRequestedTypeWithoutSoftPlacement) {
-  const GraphDef g = Graph({Const("a", "", "DT_INT32"),
-                            MatMul("MatMul", "a", "a", "/device:GPU:0", "DT_INT32")});
+  const GraphDef g =
+      Graph({Const("a", "", "DT_INT32"), MatMul("MatMul", "a", "a", "/device:GPU:0", "DT_INT32")});
   EXPECT_THAT(
       Place(g, Devices(1, 1), Kernels(), Options(false)),
       StatusIs(absl::StatusCode::kInvalidArgument,
@@ -639,7 +634,8 @@ TEST(PlacerErrorTest, NoKernelForTheRequestedTypeWithoutSoftPlacement) {
                                 "requested_device_name_='/device:GPU:0' assigned_device_name_='' "
                                 "resource_device_name_='' supported_device_types_=[CPU] "
                                 "possible_devices_=[]\nMatMul: CPU \n"),
-                     HasSubstr("\nOp: MatMul\nNode attrs: T=DT_INT32, grad_a=false, grad_b=false, transpose_a=false, "
+                     HasSubstr("\nOp: MatMul\nNode attrs: T=DT_INT32, grad_a=false, grad_b=false, "
+                               "transpose_a=false, "
                                "transpose_b=false\nRegistered kernels:\n  device='CPU'\n  "
                                "device='GPU'; T in [DT_FLOAT, DT_HALF, DT_DOUBLE]\n"),
                      HasSubstr("\n\t [[{{node MatMul}}]]\nRill: set allow_soft_placement in "
@@ -706,7 +702,8 @@ TEST(PlacerErrorTest, ColocatingTwoPinnedVariablesFailsUnlessSoft) {
                                   "[[{{node b}}]]\nRill: ")));
   RILL_ASSERT_OK_AND_ASSIGN(Placement p, Place(g, Devices(1, 1), Kernels(), Options(true)));
   EXPECT_EQ(p.nodes.at("b").device, Full("CPU:0"));
-  EXPECT_EQ(p.nodes.at("b").reason, "reference edge from v1; soft placement ignored _class loc:@v2");
+  EXPECT_EQ(p.nodes.at("b").reason,
+            "reference edge from v1; soft placement ignored _class loc:@v2");
   EXPECT_EQ(p.nodes.at("v2").device, Full("GPU:0"));
 }
 
@@ -727,20 +724,21 @@ TEST(PlacerErrorTest, NoDevices) {
 // Other behaviour
 
 TEST(PlacerTest, UnknownOpReportsNotFoundOnlyWhenAsked) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Placement p, Place(Graph({Const("a"), N("mystery", "RillNoSuchOp", {"a"}, "", "")}),
-                         Devices(1, 0), Kernels(), Options(false)));
-  EXPECT_THAT(p.unplaced_status("mystery"),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("Op type not registered 'RillNoSuchOp'")));
+  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+                            Place(Graph({Const("a"), N("mystery", "RillNoSuchOp", {"a"}, "", "")}),
+                                  Devices(1, 0), Kernels(), Options(false)));
+  EXPECT_THAT(
+      p.unplaced_status("mystery"),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("Op type not registered 'RillNoSuchOp'")));
   EXPECT_THAT(p.unplaced_status("a"), IsOk());
-  EXPECT_THAT(p.unplaced_status("nope"), StatusIs(absl::StatusCode::kNotFound,
-                                                  "Node 'nope' is not in the placed graph"));
+  EXPECT_THAT(p.unplaced_status("nope"),
+              StatusIs(absl::StatusCode::kNotFound, "Node 'nope' is not in the placed graph"));
   EXPECT_THAT(p.order, ElementsAre("a"));
 }
 
 TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
-  const GraphDef g = Graph({Variable("v"), Const("init"), Assign("v/Assign", "v", "init"),
-                            MatMul("m", "init", "init")});
+  const GraphDef g = Graph(
+      {Variable("v"), Const("init"), Assign("v/Assign", "v", "init"), MatMul("m", "init", "init")});
   RILL_ASSERT_OK_AND_ASSIGN(Placement first, Place(g, Devices(1, 1), Kernels(), Options(false)));
   EXPECT_EQ(first.nodes.at("v").device, Full("GPU:0"));
   // As if v had been placed on the CPU when the session started.
@@ -750,7 +748,8 @@ TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
   RILL_ASSERT_OK_AND_ASSIGN(Placement again,
                             Place(g, Devices(1, 1), Kernels(), Options(false), &previous));
   EXPECT_EQ(again.nodes.at("v").device, Full("CPU:0"));
-  EXPECT_EQ(again.nodes.at("v").reason, "stateful: keeps the device it was given when first placed");
+  EXPECT_EQ(again.nodes.at("v").reason,
+            "stateful: keeps the device it was given when first placed");
   EXPECT_EQ(again.nodes.at("v/Assign").device, Full("CPU:0"));
   EXPECT_EQ(again.nodes.at("v/Assign").reason, "reference edge from v");
   EXPECT_EQ(again.nodes.at("m").device, Full("GPU:0"));
@@ -769,8 +768,8 @@ TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
 }
 
 TEST(PlacerTest, LogDevicePlacementRecordsTensorFlowsNotes) {
-  const GraphDef g = Graph({Variable("v", "/cpu:0"), Const("init"),
-                            Assign("v/Assign", "v", "init", "/device:GPU:0")});
+  const GraphDef g = Graph(
+      {Variable("v", "/cpu:0"), Const("init"), Assign("v/Assign", "v", "init", "/device:GPU:0")});
   PlacerOptions options;
   options.log_device_placement = true;
   RILL_ASSERT_OK_AND_ASSIGN(Placement p, Place(g, Devices(1, 1), Kernels(), options));

@@ -80,8 +80,8 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
     }
     RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
     if (in.index >= static_cast<int>(outs.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "FeedInputs: ", run.feeds[k], " should have output index < ", outs.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("FeedInputs: ", run.feeds[k], " should have output index < ", outs.size()));
     }
     NodeDef* arg = g.add_node();
     arg->set_name(absl::StrCat("_arg_", Sanitize(in.node), "_", in.index, "_", k));
@@ -112,8 +112,7 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
     RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(run.fetches[k]));
     auto it = by_name.find(in.node);
     if (it == by_name.end()) {
-      return absl::NotFoundError(
-          absl::StrCat("FetchOutputs node ", run.fetches[k], ": not found"));
+      return absl::NotFoundError(absl::StrCat("FetchOutputs node ", run.fetches[k], ": not found"));
     }
     RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
     if (outs.empty()) {
@@ -124,9 +123,8 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
           "' as an argument to the 'target_node_names' argument of the Session::Run API."));
     }
     if (in.index >= static_cast<int>(outs.size())) {
-      return absl::InvalidArgumentError(absl::StrCat("FetchOutputs ", run.fetches[k],
-                                                     ": output index too large, must be < ",
-                                                     outs.size()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "FetchOutputs ", run.fetches[k], ": output index too large, must be < ", outs.size()));
     }
     NodeDef* ret = g.add_node();
     ret->set_name(absl::StrCat("_retval_", Sanitize(in.node), "_", in.index, "_", k));

@@ -1,5 +1,5 @@
-// Rewrites a session's graph for one Run signature, as TensorFlow's subgraph::RewriteGraphForExecution
-// does with the function convention (spec §5.2):
+// Rewrites a session's graph for one Run signature, as TensorFlow's
+// subgraph::RewriteGraphForExecution does with the function convention (spec §5.2):
 //   - each fed tensor "n:i" becomes an _Arg node "_arg_n_i_k" (k = its position in the sorted feed
 //     list) and every consumer of n:i reads it instead;
 //   - each distinct fetch becomes a _Retval node "_retval_n_i_k" (k = its position in the
@@ -26,11 +26,11 @@ namespace rill {
 std::string CanonicalTensorName(const std::string& name);
 
 struct RunGraph {
-  GraphDef graph;                       // pruned, with _Arg/_Retval nodes
-  std::vector<std::string> feeds;       // canonical names, sorted; _Arg index = position
-  std::vector<DataType> feed_types;     // dtype each feed must have
-  std::vector<std::string> fetches;     // distinct canonical names; _Retval index = position
-  std::vector<std::string> arg_nodes;   // node names of the _Arg nodes, by index
+  GraphDef graph;                      // pruned, with _Arg/_Retval nodes
+  std::vector<std::string> feeds;      // canonical names, sorted; _Arg index = position
+  std::vector<DataType> feed_types;    // dtype each feed must have
+  std::vector<std::string> fetches;    // distinct canonical names; _Retval index = position
+  std::vector<std::string> arg_nodes;  // node names of the _Arg nodes, by index
   std::vector<std::string> retval_nodes;
 };
 

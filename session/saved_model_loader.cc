@@ -40,8 +40,7 @@ absl::StatusOr<SignatureDef> LoadedSavedModel::Signature(const std::string& key)
   }
   std::sort(keys.begin(), keys.end());
   return absl::NotFoundError(absl::StrCat("Could not find SignatureDef with key: '", key,
-                                          "'. Available keys: [", absl::StrJoin(keys, ", "),
-                                          "]"));
+                                          "'. Available keys: [", absl::StrJoin(keys, ", "), "]"));
 }
 
 absl::Status RestoreCheckpoint(Session& session, const std::string& restore_op,
@@ -50,8 +49,8 @@ absl::Status RestoreCheckpoint(Session& session, const std::string& restore_op,
   absl::Status s = session.Run({{filename_tensor, Tensor::Scalar<std::string>(prefix)}}, {},
                                {NodeName(restore_op)}, &out);
   if (s.ok()) return s;
-  return absl::Status(s.code(), absl::StrCat("Restoring checkpoint ", prefix, " with ",
-                                             restore_op, " failed: ", s.message()));
+  return absl::Status(s.code(), absl::StrCat("Restoring checkpoint ", prefix, " with ", restore_op,
+                                             " failed: ", s.message()));
 }
 
 absl::StatusOr<LoadedSavedModel> LoadSavedModel(const SessionOptions& options,
@@ -61,12 +60,11 @@ absl::StatusOr<LoadedSavedModel> LoadSavedModel(const SessionOptions& options,
   RILL_ASSIGN_OR_RETURN(m.meta_graph, ReadSavedModelMetaGraph(export_dir, tag_set));
   RILL_ASSIGN_OR_RETURN(m.session, Session::New(options));
   RILL_RETURN_IF_ERROR(m.session->Create(m.meta_graph.graph_def()));
-  const std::string variables = (std::filesystem::path(export_dir) / "variables" /
-                                 "variables").string();
+  const std::string variables =
+      (std::filesystem::path(export_dir) / "variables" / "variables").string();
   const SaverDef& saver = m.meta_graph.saver_def();
   std::error_code ec;
-  if (!saver.restore_op_name().empty() &&
-      std::filesystem::exists(variables + ".index", ec)) {
+  if (!saver.restore_op_name().empty() && std::filesystem::exists(variables + ".index", ec)) {
     RILL_RETURN_IF_ERROR(RestoreCheckpoint(*m.session, saver.restore_op_name(),
                                            saver.filename_tensor_name(), variables));
   }

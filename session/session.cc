@@ -20,6 +20,7 @@
 #include "graph/partition.h"
 #include "kernels/kernel_registry.h"
 #include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
 #include "session/device_mgr.h"
 #include "session/executor.h"
 #include "session/graph_optimizer.h"
@@ -27,7 +28,6 @@
 #include "session/placement_log.h"
 #include "session/placer.h"
 #include "session/run_graph.h"
-#include "ops/op_registry.h"
 
 namespace rill {
 namespace {
@@ -153,9 +153,8 @@ class SessionImpl {
 
   absl::Status Run(const RunOptions& run_options,
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
-                   RunMetadata* run_metadata) {
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
     std::shared_ptr<RunState> state;
     std::shared_ptr<CancellationManager> step_cancel = std::make_shared<CancellationManager>();
     int64_t step_token;
@@ -174,14 +173,15 @@ class SessionImpl {
     };
     std::vector<std::string> feed_names;
     for (const auto& f : feeds) feed_names.push_back(f.first);
-    absl::StatusOr<std::shared_ptr<RunState>> got = GetOrCreateRunState(feed_names, fetches, targets);
+    absl::StatusOr<std::shared_ptr<RunState>> got =
+        GetOrCreateRunState(feed_names, fetches, targets);
     if (!got.ok()) {
       unregister();
       return got.status();
     }
     state = *got;
-    absl::Status s = RunStep(run_options, *state, feeds, fetches, outputs, run_metadata,
-                             step_cancel.get());
+    absl::Status s =
+        RunStep(run_options, *state, feeds, fetches, outputs, run_metadata, step_cancel.get());
     unregister();
     return s;
   }
@@ -246,9 +246,9 @@ class SessionImpl {
   absl::StatusOr<std::shared_ptr<RunState>> GetOrCreateRunState(
       const std::vector<std::string>& feeds, const std::vector<std::string>& fetches,
       const std::vector<std::string>& targets) {
-    const std::string key = absl::StrCat(absl::StrJoin(feeds, ","), "->",
-                                         absl::StrJoin(fetches, ","), "/",
-                                         absl::StrJoin(targets, ","));
+    const std::string key =
+        absl::StrCat(absl::StrJoin(feeds, ","), "->", absl::StrJoin(fetches, ","), "/",
+                     absl::StrJoin(targets, ","));
     GraphDef graph;
     Placement placement;
     {
@@ -287,9 +287,8 @@ class SessionImpl {
     // graph once per signature; devices of the nodes it makes follow the nodes they replace.
     absl::flat_hash_map<std::string, std::string> devices;
     for (const NodeDef& n : state->run.graph.node()) {
-      devices[n.name()] = (n.op() == "_Arg" || n.op() == "_Retval")
-                              ? client
-                              : placement.nodes.at(n.name()).device;
+      devices[n.name()] =
+          (n.op() == "_Arg" || n.op() == "_Retval") ? client : placement.nodes.at(n.name()).device;
     }
     GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options_.config);
     gopts.cpu = devices_->client_device();
@@ -341,16 +340,16 @@ class SessionImpl {
       const size_t k = std::lower_bound(state.run.feeds.begin(), state.run.feeds.end(), c) -
                        state.run.feeds.begin();
       if (value.dtype() != state.run.feed_types[k]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Expects arg[", k, "] to be ", DataTypeString(state.run.feed_types[k]), " but ",
-            DataTypeString(value.dtype()), " is provided"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Expects arg[", k, "] to be ", DataTypeString(state.run.feed_types[k]),
+                         " but ", DataTypeString(value.dtype()), " is provided"));
       }
       if (options_.check_feed_shapes && !state.feed_shapes[k].IsCompatibleWith(value.shape())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Cannot feed value of shape ", value.shape().DebugString(), " for Tensor ", c,
-            ", which has shape ", state.feed_shapes[k].DebugString(),
-            " (Rill checks feeds against the Placeholder's shape; turn this off with "
-            "SessionOptions.check_feed_shapes = false)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Cannot feed value of shape ", value.shape().DebugString(), " for Tensor ",
+                         c, ", which has shape ", state.feed_shapes[k].DebugString(),
+                         " (Rill checks feeds against the Placeholder's shape; turn this off with "
+                         "SessionOptions.check_feed_shapes = false)"));
       }
       args[k] = value;
     }
@@ -493,17 +492,17 @@ absl::Status ValidateSessionConfig(const ConfigProto& config) {
         std::pair<const char*, int>{"intra_op_parallelism_threads",
                                     config.intra_op_parallelism_threads()}}) {
     if (value > kMaxThreadsPerPool) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "ConfigProto.", field, " is ", value, "; Rill allows at most ", kMaxThreadsPerPool,
-          " threads per pool. Use 0 for one thread per core (", DefaultNumThreads(),
-          " here) or a smaller number"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("ConfigProto.", field, " is ", value, "; Rill allows at most ",
+                       kMaxThreadsPerPool, " threads per pool. Use 0 for one thread per core (",
+                       DefaultNumThreads(), " here) or a smaller number"));
     }
   }
   auto cpus = config.device_count().find(kDeviceCpu);
   if (cpus != config.device_count().end() && cpus->second > kMaxCpuDevices) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ConfigProto.device_count[\"CPU\"] is ", cpus->second, "; Rill allows at most ",
-        kMaxCpuDevices, " CPU devices per session"));
+    return absl::InvalidArgumentError(absl::StrCat("ConfigProto.device_count[\"CPU\"] is ",
+                                                   cpus->second, "; Rill allows at most ",
+                                                   kMaxCpuDevices, " CPU devices per session"));
   }
   return absl::OkStatus();
 }
@@ -514,17 +513,16 @@ absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& opti
   RILL_RETURN_IF_ERROR(ValidateSessionConfig(options.config));
   std::unique_ptr<DeviceMgr> devices;
   if (options.gpus.has_value()) {
-    RILL_ASSIGN_OR_RETURN(devices, DeviceMgr::Create(options.config, *options.gpus,
-                                                     options.gpu_process_state));
+    RILL_ASSIGN_OR_RETURN(
+        devices, DeviceMgr::Create(options.config, *options.gpus, options.gpu_process_state));
   } else {
     // Discovered once: the CUDA driver's view does not change while the process lives.
     static const std::vector<PhysicalGpu>* const discovered =
         new std::vector<PhysicalGpu>(DiscoverCudaGpus());
-    RILL_ASSIGN_OR_RETURN(
-        devices, DeviceMgr::Create(options.config, *discovered,
-                                   options.gpu_process_state != nullptr
-                                       ? options.gpu_process_state
-                                       : GpuProcessState::Global()));
+    RILL_ASSIGN_OR_RETURN(devices, DeviceMgr::Create(options.config, *discovered,
+                                                     options.gpu_process_state != nullptr
+                                                         ? options.gpu_process_state
+                                                         : GpuProcessState::Global()));
   }
   return std::unique_ptr<Session>(
       new Session(std::make_unique<SessionImpl>(options, std::move(devices))));

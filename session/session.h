@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "core/cancellation.h"
 #include "core/allocator.h"
+#include "core/cancellation.h"
 #include "core/gpu/gpu_process_state.h"
 #include "core/gpu/physical_gpu.h"
 #include "core/mutex.h"
@@ -79,12 +79,11 @@ class Session {
 
   absl::Status Run(const RunOptions& run_options,
                    const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
-                   RunMetadata* run_metadata);
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs, RunMetadata* run_metadata);
   absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
-                   const std::vector<std::string>& fetches,
-                   const std::vector<std::string>& targets, std::vector<Tensor>* outputs);
+                   const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+                   std::vector<Tensor>* outputs);
 
   std::vector<DeviceAttributes> ListDevices() const;
   // Memory of every device, in ListDevices order. GPU allocators are per process (shared with

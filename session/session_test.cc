@@ -1,11 +1,11 @@
 // Session behaviour: variables across runs and failed runs, concurrent AssignAdd with use_locking,
 // TensorFlow's feed/fetch errors, timeouts and Close on a kernel that blocks until cancelled.
-#include "core/mutex.h"
 #include "session/session.h"
 
 #include <chrono>
 #include <thread>
 
+#include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -131,8 +131,7 @@ TEST(SessionTest, FeedAndFetchErrorsUseTensorFlowsTexts) {
   EXPECT_THAT(s->Run({{"x", x}}, {"x:0"}, {}, &out),
               StatusIs(absl::StatusCode::kInvalidArgument, "x:0 is both fed and fetched."));
   EXPECT_THAT(s->Run({{"x", x}, {"x:0", x}}, {"y"}, {}, &out),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Endpoint \"x:0\" fed more than once."));
+              StatusIs(absl::StatusCode::kInvalidArgument, "Endpoint \"x:0\" fed more than once."));
   EXPECT_THAT(s->Run({}, {"nope"}, {}, &out),
               StatusIs(absl::StatusCode::kNotFound, "FetchOutputs node nope:0: not found"));
   EXPECT_THAT(s->Run({{"q", x}}, {"y"}, {}, &out),
@@ -146,11 +145,11 @@ TEST(SessionTest, FeedAndFetchErrorsUseTensorFlowsTexts) {
   EXPECT_THAT(s->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"y"}, {}, &out),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Expects arg[0] to be float but int32 is provided"));
-  EXPECT_THAT(s->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}}, {"y"}, {},
-                     &out),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Cannot feed value of shape [3] for Tensor x:0, which has shape "
-                                 "[?,2]")));
+  EXPECT_THAT(
+      s->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}}, {"y"}, {}, &out),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Cannot feed value of shape [3] for Tensor x:0, which has shape "
+                         "[?,2]")));
   // After all these failures the session still runs.
   RILL_ASSERT_OK(s->Run({{"x", x}}, {"y", "y:0"}, {}, &out));
   ASSERT_EQ(out.size(), 2u);
@@ -164,8 +163,8 @@ TEST(SessionTest, FeedShapeCheckCanBeTurnedOff) {
   RILL_ASSERT_OK(s.status());
   RILL_ASSERT_OK((*s)->Create(Parse(kCounter)));
   std::vector<Tensor> out;
-  RILL_ASSERT_OK((*s)->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}},
-                           {"y"}, {}, &out));
+  RILL_ASSERT_OK(
+      (*s)->Run({{"x", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}}, {"y"}, {}, &out));
   EXPECT_EQ(out[0].shape(), TensorShape({3}));
 }
 
@@ -176,8 +175,7 @@ TEST(SessionTest, TimeoutIsDeadlineExceededAndSessionStaysUsable) {
   std::vector<Tensor> out;
   auto start = std::chrono::steady_clock::now();
   EXPECT_THAT(s->Run(opts, {}, {"block"}, {}, &out, nullptr),
-              StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       "Timed out waiting for notification"));
+              StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
   EXPECT_EQ(ReadV(*s), 0.0f);
@@ -189,8 +187,7 @@ TEST(SessionTest, OperationTimeoutFromConfig) {
   auto s = NewCounterSession(config);
   std::vector<Tensor> out;
   EXPECT_THAT(s->Run({}, {"block"}, {}, &out),
-              StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       "Timed out waiting for notification"));
+              StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
 }
 
 TEST(SessionTest, CloseCancelsRunsInFlightAndRefusesLaterOnes) {
@@ -216,22 +213,21 @@ TEST(SessionTest, SecondCreateIsAlreadyExistsAndCpuCountZeroFails) {
                        "A Graph has already been created for this session."));
   SessionOptions options;
   (*options.config.mutable_device_count())["CPU"] = 0;
-  EXPECT_THAT(Session::New(options),
-              StatusIs(absl::StatusCode::kNotFound,
-                       "No CPU devices are available in this process"));
+  EXPECT_THAT(Session::New(options), StatusIs(absl::StatusCode::kNotFound,
+                                              "No CPU devices are available in this process"));
 }
 
 TEST(SessionTest, UnknownOpFailsOnlyRunsThatNeedIt) {
   SessionOptions options;
   auto s = Session::New(options);
   RILL_ASSERT_OK(s.status());
-  RILL_ASSERT_OK((*s)->Create(Parse(std::string(kCounter) +
-                                    "node { name: 'save' op: 'SaveV2Unknown' input: 'v' }")));
+  RILL_ASSERT_OK((*s)->Create(
+      Parse(std::string(kCounter) + "node { name: 'save' op: 'SaveV2Unknown' input: 'v' }")));
   std::vector<Tensor> out;
   RILL_ASSERT_OK((*s)->Run({}, {}, {"init"}, &out));
-  EXPECT_THAT((*s)->Run({}, {}, {"save"}, &out),
-              StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("Op type not registered 'SaveV2Unknown'")));
+  EXPECT_THAT(
+      (*s)->Run({}, {}, {"save"}, &out),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("Op type not registered 'SaveV2Unknown'")));
 }
 
 TEST(SessionTest, ControlEdgesOfAFedPlaceholderWaitForTheFeed) {
@@ -244,8 +240,8 @@ TEST(SessionTest, ControlEdgesOfAFedPlaceholderWaitForTheFeed) {
     node { name: 'after' op: 'Identity' input: 'zero' input: '^x'
            attr { key: 'T' value { type: DT_FLOAT } } })")));
   std::vector<Tensor> out;
-  RILL_ASSERT_OK((*s)->Run({{"x:0", Tensor(DT_FLOAT, TensorShape({1, 2}))}}, {"after:0"}, {},
-                           &out));
+  RILL_ASSERT_OK(
+      (*s)->Run({{"x:0", Tensor(DT_FLOAT, TensorShape({1, 2}))}}, {"after:0"}, {}, &out));
   EXPECT_EQ(out[0].flat<float>()[0], 0.f);
   EXPECT_THAT((*s)->Run({}, {"after:0"}, {}, &out),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -309,7 +305,8 @@ TEST(SessionTest, InjectedGpusAreListedButNodesWithoutGpuKernelsStayOnCpu) {
   options.config.set_allow_soft_placement(true);
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> soft, Session::New(options));
   ASSERT_THAT(soft->Create(graph("device: '/device:GPU:1'")), IsOk());
-  EXPECT_THAT(soft->PlacementLog(), HasSubstr("m: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0"));
+  EXPECT_THAT(soft->PlacementLog(),
+              HasSubstr("m: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0"));
 }
 
 }  // namespace

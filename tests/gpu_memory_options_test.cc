@@ -11,12 +11,12 @@
 #include "core/gpu/cuda_probe.h"
 #include "core/status_macros.h"
 #include "core/status_matchers.h"
-#include "kernels/kernel_registry.h"
-#include "kernels/op_kernel.h"
-#include "ops/op_registry.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "kernels/kernel_registry.h"
+#include "kernels/op_kernel.h"
+#include "ops/op_registry.h"
 #include "session/session.h"
 
 namespace rill {
@@ -117,7 +117,8 @@ TEST(GpuMemoryOptionsTest, FourVirtualGpusOnOneStandInForTheSeedsFour) {
   std::vector<DeviceMemoryStats> stats = session->MemoryStats();
   ASSERT_EQ(stats.size(), 5u);
   for (int i = 1; i <= 4; ++i) {
-    EXPECT_EQ(stats[i].device, "/job:localhost/replica:0/task:0/device:GPU:" + std::to_string(i - 1));
+    EXPECT_EQ(stats[i].device,
+              "/job:localhost/replica:0/task:0/device:GPU:" + std::to_string(i - 1));
     EXPECT_EQ(stats[i].allocator, "GPU_" + std::to_string(i - 1) + "_bfc");
     EXPECT_EQ(stats[i].stats.bytes_reserved, 1024 * kMiB);
   }
@@ -156,12 +157,11 @@ TEST(GpuMemoryOptionsTest, LaterSessionsMustAskForTheFirstSessionsOptions) {
 }
 
 TEST(GpuMemoryOptionsTest, AFractionAboveWhatTheGpuHasFailsAtCreationAndSaysWhatToChange) {
-  EXPECT_THAT(
-      Session::New(Options("gpu_options { per_process_gpu_memory_fraction: 1.5 }", 1)),
-      StatusIs(absl::StatusCode::kResourceExhausted,
-               HasSubstr("Could not reserve 122880.0 MiB of GPU memory for /device:GPU:0 "
-                         "(allocator GPU_0_bfc, limit from per_process_gpu_memory_fraction "
-                         "1.5)")));
+  EXPECT_THAT(Session::New(Options("gpu_options { per_process_gpu_memory_fraction: 1.5 }", 1)),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("Could not reserve 122880.0 MiB of GPU memory for /device:GPU:0 "
+                                 "(allocator GPU_0_bfc, limit from per_process_gpu_memory_fraction "
+                                 "1.5)")));
 }
 
 // A session on one simulated GPU limited to 64 MiB, with `graph_text` created (null, and a test
@@ -232,10 +232,9 @@ TEST(GpuMemoryOptionsTest, OnARealGpuTheOptionsChangeWhatTheDriverReportsReserve
     const char* name;
     const char* config;
   };
-  for (const Mode& mode : {Mode{"default", ""},
-                           Mode{"allow_growth", "gpu_options { allow_growth: true }"},
-                           Mode{"fraction 0.4",
-                                "gpu_options { per_process_gpu_memory_fraction: 0.4 }"}}) {
+  for (const Mode& mode :
+       {Mode{"default", ""}, Mode{"allow_growth", "gpu_options { allow_growth: true }"},
+        Mode{"fraction 0.4", "gpu_options { per_process_gpu_memory_fraction: 0.4 }"}}) {
     int64_t free_before = 0, free_after = 0, total = 0;
     ASSERT_TRUE(QueryGpuMemory(0, &free_before, &total, &why)) << why;
     GpuProcessState state(GpuProcessState::Memory::kCuda);
@@ -247,20 +246,19 @@ TEST(GpuMemoryOptionsTest, OnARealGpuTheOptionsChangeWhatTheDriverReportsReserve
     ASSERT_TRUE(QueryGpuMemory(0, &free_after, &total, &why)) << why;
     const AllocatorStats stats = session->MemoryStats()[1].stats;
     const int64_t taken = free_before - free_after;
-    std::printf("GPU memory, %s: total %lld MiB, free before %lld MiB, after %lld MiB, taken %lld "
-                "MiB, GPU_0_bfc reserved %lld MiB of limit %lld MiB\n",
-                mode.name, static_cast<long long>(total / kMiB),
-                static_cast<long long>(free_before / kMiB),
-                static_cast<long long>(free_after / kMiB), static_cast<long long>(taken / kMiB),
-                static_cast<long long>(stats.bytes_reserved / kMiB),
-                static_cast<long long>(stats.bytes_limit / kMiB));
-    EXPECT_NEAR(static_cast<double>(taken), static_cast<double>(stats.bytes_reserved),
-                64.0 * kMiB);
+    std::printf(
+        "GPU memory, %s: total %lld MiB, free before %lld MiB, after %lld MiB, taken %lld "
+        "MiB, GPU_0_bfc reserved %lld MiB of limit %lld MiB\n",
+        mode.name, static_cast<long long>(total / kMiB), static_cast<long long>(free_before / kMiB),
+        static_cast<long long>(free_after / kMiB), static_cast<long long>(taken / kMiB),
+        static_cast<long long>(stats.bytes_reserved / kMiB),
+        static_cast<long long>(stats.bytes_limit / kMiB));
+    EXPECT_NEAR(static_cast<double>(taken), static_cast<double>(stats.bytes_reserved), 64.0 * kMiB);
     if (std::string(mode.name) == "allow_growth") {
       EXPECT_EQ(stats.bytes_reserved, 0);
     } else if (std::string(mode.name) == "fraction 0.4") {
-      EXPECT_EQ(stats.bytes_reserved, static_cast<int64_t>(static_cast<double>(total) * 0.4) /
-                                          256 * 256);
+      EXPECT_EQ(stats.bytes_reserved,
+                static_cast<int64_t>(static_cast<double>(total) * 0.4) / 256 * 256);
     } else {
       EXPECT_GT(stats.bytes_reserved, total / 2);
     }

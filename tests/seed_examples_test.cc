@@ -25,8 +25,8 @@ std::string ConstNode(const std::string& name, const std::string& device, int ro
   return absl::StrCat(
       "node { name: '", name, "' op: 'Const' device: '", device,
       "' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value { tensor {"
-      " dtype: DT_FLOAT tensor_shape { dim { size: ", rows, " } dim { size: ", cols, " } }",
-      vals, " } } } }\n");
+      " dtype: DT_FLOAT tensor_shape { dim { size: ",
+      rows, " } dim { size: ", cols, " } }", vals, " } } } }\n");
 }
 
 std::string MatMulNode(const std::string& name, const std::string& device, const std::string& a,

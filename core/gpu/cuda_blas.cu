@@ -10,8 +10,8 @@ namespace {
 
 bool Check(cublasStatus_t s, std::string* error) {
   if (s == CUBLAS_STATUS_SUCCESS) return true;
-  if (error != nullptr) *error = std::string("cuBLAS: ") + cublasGetStatusName(s) + ": " +
-                                 cublasGetStatusString(s);
+  if (error != nullptr)
+    *error = std::string("cuBLAS: ") + cublasGetStatusName(s) + ": " + cublasGetStatusString(s);
   cudaGetLastError();  // so the next kernel's launch check does not report this failure
   return false;
 }
@@ -48,8 +48,7 @@ namespace {
 
 // cuBLAS's calls by element type; alpha 1 and beta 0.
 cublasStatus_t RawGemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                       int k, const float* a, int lda, const float* b, int ldb, float* c,
-                       int ldc) {
+                       int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc) {
   const float one = 1.0f, zero = 0.0f;
   return cublasSgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
@@ -64,16 +63,16 @@ cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cub
                                      const float* b, int ldb, int64_t sb, float* c, int ldc,
                                      int64_t sc, int batch) {
   const float one = 1.0f, zero = 0.0f;
-  return cublasSgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
-                                   ldc, sc, batch);
+  return cublasSgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c, ldc,
+                                   sc, batch);
 }
 cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                      int m, int n, int k, const double* a, int lda, int64_t sa,
                                      const double* b, int ldb, int64_t sb, double* c, int ldc,
                                      int64_t sc, int batch) {
   const double one = 1.0, zero = 0.0;
-  return cublasDgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
-                                   ldc, sc, batch);
+  return cublasDgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c, ldc,
+                                   sc, batch);
 }
 
 }  // namespace
@@ -96,20 +95,19 @@ bool CublasGemmStridedBatched(int platform_id, void* handle, bool transpose_a, b
                               int64_t ldc, int64_t stride_c, int64_t batch, std::string* error) {
   return SetDevice(platform_id, error) &&
          Check(RawGemmStridedBatched(H(handle), Op(transpose_a), Op(transpose_b),
-                                     static_cast<int>(m), static_cast<int>(n),
-                                     static_cast<int>(k), a, static_cast<int>(lda), stride_a, b,
-                                     static_cast<int>(ldb), stride_b, c, static_cast<int>(ldc),
-                                     stride_c, static_cast<int>(batch)),
+                                     static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+                                     a, static_cast<int>(lda), stride_a, b, static_cast<int>(ldb),
+                                     stride_b, c, static_cast<int>(ldc), stride_c,
+                                     static_cast<int>(batch)),
                error);
 }
 
 #define RILL_INSTANTIATE(T)                                                                    \
-  template bool CublasGemm<T>(int, void*, bool, bool, int64_t, int64_t, int64_t, const T*,    \
-                              int64_t, const T*, int64_t, T*, int64_t, std::string*);         \
+  template bool CublasGemm<T>(int, void*, bool, bool, int64_t, int64_t, int64_t, const T*,     \
+                              int64_t, const T*, int64_t, T*, int64_t, std::string*);          \
   template bool CublasGemmStridedBatched<T>(int, void*, bool, bool, int64_t, int64_t, int64_t, \
                                             const T*, int64_t, int64_t, const T*, int64_t,     \
-                                            int64_t, T*, int64_t, int64_t, int64_t,           \
-                                            std::string*);
+                                            int64_t, T*, int64_t, int64_t, int64_t, std::string*);
 RILL_INSTANTIATE(float)
 RILL_INSTANTIATE(double)
 #undef RILL_INSTANTIATE

@@ -22,8 +22,7 @@ std::vector<PhysicalGpu> DiscoverCudaGpus(std::string* why_none = nullptr);
 
 // Free and total memory of GPU `platform_id` as the driver reports them now (cudaMemGetInfo);
 // false with the reason in *error without CUDA or when the query fails.
-bool QueryGpuMemory(int platform_id, int64_t* free_bytes, int64_t* total_bytes,
-                    std::string* error);
+bool QueryGpuMemory(int platform_id, int64_t* free_bytes, int64_t* total_bytes, std::string* error);
 
 }  // namespace rill
 

@@ -54,8 +54,7 @@ void CudaDestroyStream(int platform_id, CudaStream stream) {
 bool CudaCreateEvent(int platform_id, CudaEvent* event, std::string* error) {
   if (!CudaSetDevice(platform_id, error)) return false;
   cudaEvent_t e = nullptr;
-  if (!Check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming | cudaEventBlockingSync),
-             error)) {
+  if (!Check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming | cudaEventBlockingSync), error)) {
     return false;
   }
   *event = e;
@@ -70,8 +69,7 @@ bool CudaRecordEvent(int platform_id, CudaEvent event, CudaStream stream, std::s
   return CudaSetDevice(platform_id, error) && Check(cudaEventRecord(E(event), S(stream)), error);
 }
 
-bool CudaStreamWaitEvent(int platform_id, CudaStream stream, CudaEvent event,
-                         std::string* error) {
+bool CudaStreamWaitEvent(int platform_id, CudaStream stream, CudaEvent event, std::string* error) {
   return CudaSetDevice(platform_id, error) &&
          Check(cudaStreamWaitEvent(S(stream), E(event), 0), error);
 }

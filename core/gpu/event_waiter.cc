@@ -4,8 +4,7 @@
 
 namespace rill {
 
-EventWaiter::EventWaiter(const std::string& name, ThreadPool* callbacks)
-    : callbacks_(callbacks) {
+EventWaiter::EventWaiter(const std::string& name, ThreadPool* callbacks) : callbacks_(callbacks) {
   thread_ = std::thread([this, thread_name = ("rill_wait_" + name).substr(0, 15)] {
     pthread_setname_np(pthread_self(), thread_name.c_str());
     Loop();

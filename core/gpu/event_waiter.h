@@ -54,7 +54,7 @@ class EventWaiter {
   std::deque<std::pair<Wait, Callback>> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;  // the thread has returned: Enqueue runs `done`
-  ThreadPool* const callbacks_;  // Not owned; may be null.
+  ThreadPool* const callbacks_;                // Not owned; may be null.
   std::thread thread_;
 };
 

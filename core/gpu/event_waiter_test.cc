@@ -49,10 +49,11 @@ TEST(EventWaiterTest, CallbacksMayQueueMoreAndTheDestructorRunsEverythingQueued)
     for (int i = 0; i < 100; ++i) {
       waiter.Enqueue([] { return absl::OkStatus(); },
                      [&](absl::Status) {
-                       waiter.Enqueue([] { return absl::OkStatus(); }, [&](absl::Status) {
-                         MutexLock lock(&mu);
-                         ++ran;
-                       });
+                       waiter.Enqueue([] { return absl::OkStatus(); },
+                                      [&](absl::Status) {
+                                        MutexLock lock(&mu);
+                                        ++ran;
+                                      });
                        MutexLock lock(&mu);
                        ++ran;
                      });

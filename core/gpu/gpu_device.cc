@@ -78,8 +78,8 @@ absl::StatusOr<std::unique_ptr<GpuDevice>> GpuDevice::Create(DeviceAttributes at
       Registry()[allocator] = shared;
     }
   }
-  return std::unique_ptr<GpuDevice>(new GpuDevice(std::move(attributes), allocator,
-                                                  pinned_host_allocator, platform_id, shared));
+  return std::unique_ptr<GpuDevice>(
+      new GpuDevice(std::move(attributes), allocator, pinned_host_allocator, platform_id, shared));
 }
 
 GpuDevice::~GpuDevice() { (void)Sync(); }
@@ -170,8 +170,8 @@ void GpuDevice::ThenExecute(Stream stream, EventWaiter::Callback done) {
           shared->free_events.push_back(event);
         }
         if (ok) return absl::OkStatus();
-        return absl::InternalError(absl::StrCat("CUDA error on ", device_name,
-                                                " waiting for an event: ", wait_error));
+        return absl::InternalError(
+            absl::StrCat("CUDA error on ", device_name, " waiting for an event: ", wait_error));
       },
       std::move(done));
 }
@@ -189,7 +189,8 @@ absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, const Tensor& devic
     std::memcpy(staging->raw_data(), host.raw_data(), bytes);
   }
   std::string error;
-  absl::Status s = StreamWaitsFor(shared_->host_to_device, shared_->compute);  // the target memory is free
+  absl::Status s =
+      StreamWaitsFor(shared_->host_to_device, shared_->compute);  // the target memory is free
   if (!s.ok()) return s;
   if (!gpu_internal::CudaMemcpyAsync(platform_id_, device.raw_data(), staging->raw_data(), bytes,
                                      CudaCopy::kHostToDevice, shared_->host_to_device, &error)) {
@@ -209,11 +210,12 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device,
     return;
   }
   const size_t bytes = device.TotalBytes();
-  absl::Status s = StreamWaitsFor(shared_->device_to_host, shared_->compute);  // the producer has run
+  absl::Status s =
+      StreamWaitsFor(shared_->device_to_host, shared_->compute);  // the producer has run
   std::string error;
-  if (s.ok() && !gpu_internal::CudaMemcpyAsync(platform_id_, host->raw_data(), device.raw_data(),
-                                               bytes, CudaCopy::kDeviceToHost, shared_->device_to_host,
-                                               &error)) {
+  if (s.ok() &&
+      !gpu_internal::CudaMemcpyAsync(platform_id_, host->raw_data(), device.raw_data(), bytes,
+                                     CudaCopy::kDeviceToHost, shared_->device_to_host, &error)) {
     s = CudaError("copying device to host", error);
   }
   if (!s.ok()) {
@@ -221,7 +223,7 @@ void GpuDevice::CopyDeviceToHost(const Tensor& device,
     return;
   }
   ThenExecute(shared_->device_to_host, [source = device, result = *std::move(host),
-                                done = std::move(done)](absl::Status copied) mutable {
+                                        done = std::move(done)](absl::Status copied) mutable {
     if (!copied.ok()) {
       done(copied);
       return;
@@ -237,7 +239,8 @@ absl::Status GpuDevice::CopyFromPeer(const Tensor& src, int src_platform_id, con
   if (!s.ok()) return s;
   std::string error;
   if (!gpu_internal::CudaMemcpyPeerAsync(dst.raw_data(), platform_id_, src.raw_data(),
-                                         src_platform_id, bytes, shared_->device_to_device, &error)) {
+                                         src_platform_id, bytes, shared_->device_to_device,
+                                         &error)) {
     return CudaError("copying between GPUs", error);
   }
   s = StreamWaitsFor(shared_->compute, shared_->device_to_device);

@@ -20,8 +20,8 @@ std::string MiB(int64_t bytes) {
 }
 
 std::string Describe(const GpuAllocatorRequest& r) {
-  return absl::StrCat("{memory: ", r.memory_option, ", allow_growth: ",
-                      r.allow_growth ? "true" : "false", "}");
+  return absl::StrCat("{memory: ", r.memory_option,
+                      ", allow_growth: ", r.allow_growth ? "true" : "false", "}");
 }
 
 // Lets several BFC allocators (virtual devices of one GPU) draw on one simulated GPU.
@@ -54,8 +54,10 @@ absl::StatusOr<Allocator*> GpuProcessState::GetGpuAllocator(const GpuAllocatorRe
     const GpuAllocatorRequest& first = it->second.request;
     if (first.gpu.platform_id != request.gpu.platform_id) {
       return absl::AlreadyExistsError(absl::StrCat(
-          "TensorFlow device (GPU:", request.tf_gpu_id, ") is being mapped to multiple CUDA "
-          "devices (", request.gpu.platform_id, " now, and ", first.gpu.platform_id,
+          "TensorFlow device (GPU:", request.tf_gpu_id,
+          ") is being mapped to multiple CUDA "
+          "devices (",
+          request.gpu.platform_id, " now, and ", first.gpu.platform_id,
           " previously), which is not supported. This may be the result of providing different "
           "GPU configurations (ConfigProto.gpu_options, for example different "
           "visible_device_list) when creating multiple Sessions in the same process. This is "
@@ -64,8 +66,8 @@ absl::StatusOr<Allocator*> GpuProcessState::GetGpuAllocator(const GpuAllocatorRe
     if (first.memory_option != request.memory_option ||
         first.allow_growth != request.allow_growth) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "GPU memory options are per process: /device:GPU:", request.tf_gpu_id,
-          " (allocator GPU_", request.tf_gpu_id, "_bfc, ", MiB(first.memory_limit_bytes),
+          "GPU memory options are per process: /device:GPU:", request.tf_gpu_id, " (allocator GPU_",
+          request.tf_gpu_id, "_bfc, ", MiB(first.memory_limit_bytes),
           ") was set up by an earlier session with ", Describe(first),
           ", but this session asks for ", Describe(request),
           ". Give every session in the process the same gpu_options (allow_growth, "
@@ -96,10 +98,9 @@ absl::StatusOr<Allocator*> GpuProcessState::GetGpuAllocator(const GpuAllocatorRe
     }
     return absl::ResourceExhaustedError(absl::StrCat(
         "Could not reserve ", MiB(request.memory_limit_bytes), " of GPU memory for /device:GPU:",
-        request.tf_gpu_id, " (allocator ", name, ", limit from ", request.memory_option,
-        ") on ", GpuShortDescription(request.gpu), ", which had ",
-        MiB(request.gpu.free_memory_bytes), " free when the process started",
-        cause.empty() ? "" : absl::StrCat(": ", cause),
+        request.tf_gpu_id, " (allocator ", name, ", limit from ", request.memory_option, ") on ",
+        GpuShortDescription(request.gpu), ", which had ", MiB(request.gpu.free_memory_bytes),
+        " free when the process started", cause.empty() ? "" : absl::StrCat(": ", cause),
         ". Lower the limit (gpu_options.per_process_gpu_memory_fraction or the virtual "
         "devices' memory_limit_mb), or set gpu_options.allow_growth to take memory as it is "
         "needed."));

@@ -61,13 +61,13 @@ TEST(GpuProcessStateTest, WithoutGrowthTheWholeLimitIsReservedWhenTheDeviceIsCre
 TEST(GpuProcessStateTest, LaterSessionsShareTheAllocatorWhenTheyAskForTheSameOptions) {
   GpuProcessState state(GpuProcessState::Memory::kSimulated);
   const PhysicalGpu gpu = Gpu(0, 1024 * kMiB);
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Allocator * first,
-      state.GetGpuAllocator(Request(0, gpu, 400 * kMiB, false, "per_process_gpu_memory_fraction 0.4")));
+  RILL_ASSERT_OK_AND_ASSIGN(Allocator * first,
+                            state.GetGpuAllocator(Request(0, gpu, 400 * kMiB, false,
+                                                          "per_process_gpu_memory_fraction 0.4")));
   // A default limit computed later sees less free memory; the option, not the byte count, decides.
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Allocator * second,
-      state.GetGpuAllocator(Request(0, gpu, 300 * kMiB, false, "per_process_gpu_memory_fraction 0.4")));
+  RILL_ASSERT_OK_AND_ASSIGN(Allocator * second,
+                            state.GetGpuAllocator(Request(0, gpu, 300 * kMiB, false,
+                                                          "per_process_gpu_memory_fraction 0.4")));
   EXPECT_EQ(first, second);
   EXPECT_EQ(second->GetStats().bytes_limit, 400 * kMiB);
 }
@@ -125,9 +125,9 @@ TEST(GpuProcessStateTest, VirtualDevicesShareTheirGpusMemory) {
                "memory_limit_mb), or set gpu_options.allow_growth to take memory as it is "
                "needed."));
   // Nothing was registered for GPU:1: a smaller request succeeds afterwards.
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Allocator * gpu1,
-      state.GetGpuAllocator(Request(1, gpu, 512 * kMiB, false, "virtual device memory_limit_mb 512")));
+  RILL_ASSERT_OK_AND_ASSIGN(Allocator * gpu1,
+                            state.GetGpuAllocator(Request(1, gpu, 512 * kMiB, false,
+                                                          "virtual device memory_limit_mb 512")));
   EXPECT_EQ(gpu1->GetStats().bytes_reserved, 512 * kMiB);
 }
 

@@ -11,8 +11,8 @@ namespace rill {
 
 std::string GpuShortDescription(const PhysicalGpu& gpu) {
   return absl::StrCat("device: ", gpu.platform_id, ", name: ", gpu.name,
-                      ", pci bus id: ", gpu.pci_bus_id, ", compute capability: ",
-                      gpu.compute_major, ".", gpu.compute_minor);
+                      ", pci bus id: ", gpu.pci_bus_id, ", compute capability: ", gpu.compute_major,
+                      ".", gpu.compute_minor);
 }
 
 std::vector<PhysicalGpu> ApplyCudaVisibleDevices(const std::vector<PhysicalGpu>& all,

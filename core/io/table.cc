@@ -105,8 +105,8 @@ class Reader {
     while (!in.empty()) {
       uint64_t shared, non_shared, value_length;
       if (!GetVarint64(&in, &shared) || !GetVarint64(&in, &non_shared) ||
-          !GetVarint64(&in, &value_length) || shared > key.size() ||
-          non_shared > in.size() || value_length > in.size() - non_shared) {
+          !GetVarint64(&in, &value_length) || shared > key.size() || non_shared > in.size() ||
+          value_length > in.size() - non_shared) {
         return Corrupt("bad entry in block");
       }
       key.resize(shared);
@@ -125,12 +125,10 @@ class Reader {
 
 }  // namespace
 
-absl::StatusOr<std::vector<TableEntry>> ReadTable(absl::string_view bytes,
-                                                  absl::string_view file) {
+absl::StatusOr<std::vector<TableEntry>> ReadTable(absl::string_view bytes, absl::string_view file) {
   Reader r(bytes, file);
   if (bytes.size() < kFooterSize) {
-    return r.Corrupt(absl::StrCat("file is too short (", bytes.size(),
-                                  " bytes) to be a table"));
+    return r.Corrupt(absl::StrCat("file is too short (", bytes.size(), " bytes) to be a table"));
   }
   const char* footer = bytes.data() + bytes.size() - kFooterSize;
   if (DecodeFixed64(footer + kFooterSize - 8) != kTableMagic) {

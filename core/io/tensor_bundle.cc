@@ -77,7 +77,8 @@ absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::stri
   if (!bytes.ok()) {
     return absl::NotFoundError(absl::StrCat(
         "Unsuccessful TensorSliceReader constructor: Failed to find any matching files for ",
-        prefix, " (no ", index_file, "; pass the checkpoint prefix, e.g. model.ckpt-1000, "
+        prefix, " (no ", index_file,
+        "; pass the checkpoint prefix, e.g. model.ckpt-1000, "
         "not a directory or a .data file)"));
   }
   RILL_ASSIGN_OR_RETURN(std::vector<TableEntry> table, ReadTable(*bytes, index_file));
@@ -99,7 +100,8 @@ absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::stri
     r->entries_.emplace(e.key, std::move(entry));
   }
   if (!has_header) {
-    return absl::DataLossError(absl::StrCat(index_file, " has no bundle header (not a "
+    return absl::DataLossError(absl::StrCat(index_file,
+                                            " has no bundle header (not a "
                                             "TensorFlow V2 checkpoint index?)"));
   }
   if (r->header_.endianness() != BundleHeaderProto::LITTLE) {
@@ -130,8 +132,8 @@ absl::StatusOr<const std::string*> BundleReader::Shard(int shard) const {
   const std::string file = BundleDataFilename(prefix_, shard, header_.num_shards());
   absl::StatusOr<std::string> bytes = ReadWholeFile(file);
   if (!bytes.ok()) {
-    return absl::DataLossError(absl::StrCat("Checkpoint ", prefix_, " is missing its data file ",
-                                            file));
+    return absl::DataLossError(
+        absl::StrCat("Checkpoint ", prefix_, " is missing its data file ", file));
   }
   auto owned = std::make_unique<std::string>(*std::move(bytes));
   const std::string* raw = owned.get();
@@ -161,18 +163,17 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
   if (entry.offset() < 0 || entry.size() < 0 ||
       static_cast<uint64_t>(entry.offset()) > data->size() ||
       static_cast<uint64_t>(entry.size()) > data->size() - entry.offset()) {
-    return absl::DataLossError(absl::StrCat(
-        "Tensor ", key, ": bytes [", entry.offset(), ", ", entry.offset() + entry.size(),
-        ") lie past the end of ", file, " (", data->size(), " bytes; truncated file?)"));
+    return absl::DataLossError(absl::StrCat("Tensor ", key, ": bytes [", entry.offset(), ", ",
+                                            entry.offset() + entry.size(), ") lie past the end of ",
+                                            file, " (", data->size(), " bytes; truncated file?)"));
   }
   const char* p = data->data() + entry.offset();
   const char* limit = p + entry.size();
   absl::StatusOr<Tensor> allocated = Tensor::Allocate(allocator, entry.dtype(), *shape);
   if (!allocated.ok()) {
-    return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file, " has dtype ",
-                                            DataTypeString(entry.dtype()),
-                                            ", which Rill cannot hold: ",
-                                            allocated.status().message()));
+    return absl::DataLossError(
+        absl::StrCat("Tensor ", key, " in ", file, " has dtype ", DataTypeString(entry.dtype()),
+                     ", which Rill cannot hold: ", allocated.status().message()));
   }
   Tensor t = *std::move(allocated);
   uint32_t crc = 0;
@@ -186,8 +187,8 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
       }
       crc = ExtendWithLength(crc, l);
     }
-    if (limit - p < 4) return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file,
-                                                             " is truncated"));
+    if (limit - p < 4)
+      return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", file, " is truncated"));
     uint32_t length_checksum;
     std::memcpy(&length_checksum, p, 4);
     if (crc32c::Unmask(length_checksum) != crc) {
@@ -208,8 +209,7 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
     if (static_cast<uint64_t>(entry.size()) != t.TotalBytes()) {
       return absl::DataLossError(absl::StrCat(
           "Tensor ", key, " in ", file, " holds ", entry.size(), " bytes, but shape ",
-          shape->DebugString(), " of ", DataTypeString(entry.dtype()), " needs ",
-          t.TotalBytes()));
+          shape->DebugString(), " of ", DataTypeString(entry.dtype()), " needs ", t.TotalBytes()));
     }
     if (t.TotalBytes() > 0) std::memcpy(t.raw_data(), p, t.TotalBytes());
     crc = crc32c::Value(p, t.TotalBytes());
@@ -229,8 +229,8 @@ absl::Status BundleWriter::Add(const std::string& key, const Tensor& tensor) {
   }
   const DataType dtype = tensor.dtype();
   if (dtype == DT_VARIANT || dtype == DT_RESOURCE || !IsSupportedDataType(dtype)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Cannot save tensor ", key, " of dtype ", DataTypeString(dtype), " in a checkpoint"));
+    return absl::InvalidArgumentError(absl::StrCat("Cannot save tensor ", key, " of dtype ",
+                                                   DataTypeString(dtype), " in a checkpoint"));
   }
   BundleEntryProto entry;
   entry.set_dtype(dtype);
@@ -304,8 +304,8 @@ absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::s
       BundleEntryProto e = *r->Entry(key);
       e.set_shard_id(e.shard_id() + next_shard);
       if (!merged.emplace(key, std::move(e)).second) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "MergeV2Checkpoints: tensor ", key, " appears in more than one checkpoint"));
+        return absl::InvalidArgumentError(absl::StrCat("MergeV2Checkpoints: tensor ", key,
+                                                       " appears in more than one checkpoint"));
       }
     }
     for (int s = 0; s < shards; ++s) {

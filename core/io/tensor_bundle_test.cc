@@ -80,8 +80,8 @@ TEST(BundleWriterTest, WritesBytesTensorFlowWouldWrite) {
   for (const std::string& k : tf->Keys()) {
     EXPECT_EQ(back->Entry(k)->SerializeAsString(), tf->Entry(k)->SerializeAsString()) << k;
   }
-  EXPECT_THAT(w.Add("a/float", Tensor()), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                    "Adding duplicate key: a/float"));
+  EXPECT_THAT(w.Add("a/float", Tensor()),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Adding duplicate key: a/float"));
 }
 
 TEST(BundleReaderTest, EveryCorruptionIsACleanErrorNamingTensorAndFile) {
@@ -105,8 +105,7 @@ TEST(BundleReaderTest, EveryCorruptionIsACleanErrorNamingTensorAndFile) {
     EXPECT_THAT(r->Lookup("a/float").status(),
                 StatusIs(absl::StatusCode::kDataLoss,
                          AllOf(HasSubstr("Checksum does not match"),
-                               HasSubstr("tensor a/float in " + prefix +
-                                         ".data-00000-of-00001"))));
+                               HasSubstr("tensor a/float in " + prefix + ".data-00000-of-00001"))));
   }
   // A truncated data file.
   Write(BundleDataFilename(prefix, 0, 1), data.substr(0, 30));

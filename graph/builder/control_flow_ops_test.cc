@@ -66,7 +66,9 @@ TEST(WhileLoopTest, BodyReturningTheWrongCountIsRecorded) {
       [](const Scope& s, const std::vector<Output>& v) {
         return ops::Less(s, v[0], ops::Const(s, 3));
       },
-      [](const Scope& s, const std::vector<Output>& v) { return std::vector<Output>{v[0], v[0]}; });
+      [](const Scope& s, const std::vector<Output>& v) {
+        return std::vector<Output>{v[0], v[0]};
+      });
   EXPECT_THAT(root.status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "WhileLoop in scope 'while': the body returns 2 values for 1 loop "

@@ -160,9 +160,8 @@ std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_bac
 }
 std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Output& y_backprop,
                                        const Output& x, const Output& scale,
-                                       const Output& reserve_space_1,
-                                       const Output& reserve_space_2, float epsilon,
-                                       bool is_training, bool v2) {
+                                       const Output& reserve_space_1, const Output& reserve_space_2,
+                                       float epsilon, bool is_training, bool v2) {
   return Outputs(OpBuilder(scope, v2 ? "FusedBatchNormGradV2" : "FusedBatchNormGrad")
                      .Input(y_backprop)
                      .Input(x)

@@ -3,7 +3,8 @@
 // activation gradients, (y, dy) for SigmoidGrad, TanhGrad, SqrtGrad, RsqrtGrad.
 //
 //   Output dx = ops::ReluGrad(root, dy, x);
-//   ops::BroadcastArgs r = ops::BroadcastGradientArgs(root, ops::Shape(root, a), ops::Shape(root, b));
+//   ops::BroadcastArgs r = ops::BroadcastGradientArgs(root, ops::Shape(root, a), ops::Shape(root,
+//   b));
 //
 // Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
 #ifndef RILL_GRAPH_BUILDER_GRAD_OPS_H_
@@ -64,9 +65,8 @@ std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_bac
                                          bool is_training);
 std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Output& y_backprop,
                                        const Output& x, const Output& scale,
-                                       const Output& reserve_space_1,
-                                       const Output& reserve_space_2, float epsilon,
-                                       bool is_training, bool v2 = false);
+                                       const Output& reserve_space_1, const Output& reserve_space_2,
+                                       float epsilon, bool is_training, bool v2 = false);
 
 }  // namespace ops
 }  // namespace rill

@@ -19,8 +19,8 @@ namespace rill {
 namespace ops {
 
 Output Gather(const Scope& scope, const Output& params, const Output& indices);
-Output GatherV2(const Scope& scope, const Output& params, const Output& indices,
-                const Output& axis, int64_t batch_dims = 0);
+Output GatherV2(const Scope& scope, const Output& params, const Output& indices, const Output& axis,
+                int64_t batch_dims = 0);
 Output GatherNd(const Scope& scope, const Output& params, const Output& indices);
 // depth: an int32 scalar Output; axis -1 puts the new dim last.
 Output OneHot(const Scope& scope, const Output& indices, const Output& depth,

@@ -48,9 +48,8 @@ class Initializer {
 
   // A vector. (A template for const char* too, so that {{"a"}, {"b"}} nests instead of
   // brace-initializing each const char*.)
-  template <typename T,
-            typename = std::enable_if_t<builder_internal::IsTensorElement<T>::value ||
-                                        std::is_same<T, const char*>::value>>
+  template <typename T, typename = std::enable_if_t<builder_internal::IsTensorElement<T>::value ||
+                                                    std::is_same<T, const char*>::value>>
   Initializer(std::initializer_list<T> values) {  // NOLINT
     const TensorShape shape({static_cast<int64_t>(values.size())});
     if constexpr (std::is_same<T, const char*>::value) {

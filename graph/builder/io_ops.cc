@@ -6,8 +6,7 @@ namespace rill {
 namespace ops {
 
 std::vector<Output> RestoreV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
-                              const Output& shape_and_slices,
-                              const std::vector<DataType>& dtypes) {
+                              const Output& shape_and_slices, const std::vector<DataType>& dtypes) {
   AttrValue types;
   for (DataType t : dtypes) types.mutable_list()->add_type(t);
   Operation op = OpBuilder(scope, "RestoreV2")

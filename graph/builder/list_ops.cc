@@ -25,8 +25,7 @@ Output TensorListReserve(const Scope& scope, const Output& element_shape,
       .output(0);
 }
 
-Output TensorListFromTensor(const Scope& scope, const Output& tensor,
-                            const Output& element_shape) {
+Output TensorListFromTensor(const Scope& scope, const Output& tensor, const Output& element_shape) {
   return OpBuilder(scope, "TensorListFromTensor")
       .Input(tensor)
       .Input(element_shape)

@@ -84,8 +84,7 @@ std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
 Output Transpose(const Scope& scope, const Output& x, const Output& perm);
 Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis);
 Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis = 0);
-std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num,
-                           int64_t axis = 0);
+std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num, int64_t axis = 0);
 std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,
                           int64_t num_split);
 std::vector<Output> SplitV(const Scope& scope, const Output& value, const Output& size_splits,
@@ -94,8 +93,8 @@ Output Slice(const Scope& scope, const Output& input, const Output& begin, const
 struct StridedSliceMasks {
   int64_t begin = 0, end = 0, ellipsis = 0, new_axis = 0, shrink_axis = 0;
 };
-Output StridedSlice(const Scope& scope, const Output& input, const Output& begin,
-                    const Output& end, const Output& strides, const StridedSliceMasks& masks = {});
+Output StridedSlice(const Scope& scope, const Output& input, const Output& begin, const Output& end,
+                    const Output& strides, const StridedSliceMasks& masks = {});
 Output Pad(const Scope& scope, const Output& input, const Output& paddings);
 Output PadV2(const Scope& scope, const Output& input, const Output& paddings,
              const Output& constant_values);

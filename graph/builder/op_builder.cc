@@ -4,8 +4,7 @@
 
 namespace rill {
 
-OpBuilder::OpBuilder(const Scope& scope, absl::string_view op_type,
-                     absl::string_view default_name)
+OpBuilder::OpBuilder(const Scope& scope, absl::string_view op_type, absl::string_view default_name)
     : scope_(scope), op_type_(op_type), default_name_(default_name) {}
 
 OpBuilder& OpBuilder::Input(const Output& input) {

@@ -86,7 +86,7 @@ class OpBuilder {
   std::string op_type_;
   std::string default_name_;
   std::vector<std::vector<Output>> inputs_;  // one entry per input arg
-  NodeDef attrs_;  // only `attr` is used
+  NodeDef attrs_;                            // only `attr` is used
   absl::Status error_;
 };
 

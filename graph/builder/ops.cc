@@ -33,10 +33,9 @@ Output ConstOfShape(const Scope& scope, const Tensor& values, const TensorShape&
     TensorToProto(values, &proto, /*use_tensor_content=*/false);
     shape.AsProto(proto.mutable_tensor_shape());
   } else {
-    error = absl::InvalidArgumentError(absl::StrCat("Expected ", shape.num_elements(),
-                                                    " values for a Const of shape ",
-                                                    shape.DebugString(), ", got ",
-                                                    values.NumElements()));
+    error = absl::InvalidArgumentError(
+        absl::StrCat("Expected ", shape.num_elements(), " values for a Const of shape ",
+                     shape.DebugString(), ", got ", values.NumElements()));
   }
   return ConstFromProto(scope, values.dtype(), proto, error);
 }

@@ -64,8 +64,7 @@ Output Const(const Scope& scope, const std::vector<T>& values, const TensorShape
       shape);
 }
 // Const of `shape` filled with `value` (stored once): ops::Const(scope, 0.f, {2, 2}).
-template <typename T,
-          typename = std::enable_if_t<builder_internal::IsTensorElement<T>::value>>
+template <typename T, typename = std::enable_if_t<builder_internal::IsTensorElement<T>::value>>
 Output Const(const Scope& scope, const T& value, const TensorShape& shape) {
   return ConstOfShape(scope, Tensor::Scalar<T>(value), shape);
 }
@@ -87,7 +86,8 @@ Output Placeholder(const Scope& scope, DataType dtype, const PartialTensorShape&
 Output PlaceholderWithDefault(const Scope& scope, const Output& input,
                               const PartialTensorShape& shape);
 
-// --- Plumbing (ops/array_ops.cc) ------------------------------------------------------------------
+// --- Plumbing (ops/array_ops.cc)
+// ------------------------------------------------------------------
 
 Output Identity(const Scope& scope, const Output& input);
 // One output per input; empty when the build failed.
@@ -95,7 +95,8 @@ std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> input
 // Does nothing; used as a target that groups control dependencies.
 Operation NoOp(const Scope& scope);
 
-// --- Math (ops/math_ops.cc) -----------------------------------------------------------------------
+// --- Math (ops/math_ops.cc)
+// -----------------------------------------------------------------------
 
 struct MatMulAttrs {
   MatMulAttrs TransposeA(bool x) const {
@@ -111,8 +112,7 @@ struct MatMulAttrs {
   bool transpose_a = false;
   bool transpose_b = false;
 };
-Output MatMul(const Scope& scope, const Output& a, const Output& b,
-              const MatMulAttrs& attrs = {});
+Output MatMul(const Scope& scope, const Output& a, const Output& b, const MatMulAttrs& attrs = {});
 
 Output Add(const Scope& scope, const Output& x, const Output& y);
 Output AddV2(const Scope& scope, const Output& x, const Output& y);

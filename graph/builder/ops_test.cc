@@ -35,7 +35,8 @@ void ExpectNode(const Scope& scope, const std::string& name, const std::string& 
   ADD_FAILURE() << "no node " << name;
 }
 
-// --- Initializer ----------------------------------------------------------------------------------
+// --- Initializer
+// ----------------------------------------------------------------------------------
 
 TEST(InitializerTest, ScalarsVectorsAndNestedLists) {
   Initializer f(3.f);
@@ -82,7 +83,8 @@ TEST(InitializerTest, RaggedListsAreErrors) {
                                       HasSubstr("should all have the same shape")));
 }
 
-// --- Const ----------------------------------------------------------------------------------------
+// --- Const
+// ----------------------------------------------------------------------------------------
 
 TEST(ConstTest, FromNestedInitializerList) {
   Scope root = Scope::NewRootScope();
@@ -90,11 +92,25 @@ TEST(ConstTest, FromNestedInitializerList) {
   EXPECT_EQ(a.node(), "Const");
   EXPECT_EQ(a.dtype(), DT_FLOAT);
   ExpectNode(root, "Const", R"pb(
-    name: "Const" op: "Const"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "value" value { tensor { dtype: DT_FLOAT
-      tensor_shape { dim { size: 2 } dim { size: 3 } }
-      float_val: [1, 2, 3, 4, 5, 6] } } }
+    name: "Const"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 3 }
+          }
+          float_val: [ 1, 2, 3, 4, 5, 6 ]
+        }
+      }
+    }
   )pb");
 }
 
@@ -104,19 +120,58 @@ TEST(ConstTest, ScalarsOfEachKind) {
   ops::Const(root.WithOpName("s"), "hi");
   ops::Const(root.WithOpName("b"), true);
   ExpectNode(root, "i", R"pb(
-    name: "i" op: "Const"
-    attr { key: "dtype" value { type: DT_INT32 } }
-    attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 7 } } }
+    name: "i"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_INT32
+          tensor_shape {}
+          int_val: 7
+        }
+      }
+    }
   )pb");
   ExpectNode(root, "s", R"pb(
-    name: "s" op: "Const"
-    attr { key: "dtype" value { type: DT_STRING } }
-    attr { key: "value" value { tensor { dtype: DT_STRING tensor_shape {} string_val: "hi" } } }
+    name: "s"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_STRING }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_STRING
+          tensor_shape {}
+          string_val: "hi"
+        }
+      }
+    }
   )pb");
   ExpectNode(root, "b", R"pb(
-    name: "b" op: "Const"
-    attr { key: "dtype" value { type: DT_BOOL } }
-    attr { key: "value" value { tensor { dtype: DT_BOOL tensor_shape {} bool_val: true } } }
+    name: "b"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_BOOL }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_BOOL
+          tensor_shape {}
+          bool_val: true
+        }
+      }
+    }
   )pb");
 }
 
@@ -125,11 +180,25 @@ TEST(ConstTest, ValuesWithAShape) {
   Output b = ops::Const<float>(root.WithOpName("b"), {1, 2, 3, 4, 5, 6}, {3, 2});
   EXPECT_EQ(root.GetShape(b)->DebugString(), "[3,2]");
   ExpectNode(root, "b", R"pb(
-    name: "b" op: "Const"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "value" value { tensor { dtype: DT_FLOAT
-      tensor_shape { dim { size: 3 } dim { size: 2 } }
-      float_val: [1, 2, 3, 4, 5, 6] } } }
+    name: "b"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 3 }
+            dim { size: 2 }
+          }
+          float_val: [ 1, 2, 3, 4, 5, 6 ]
+        }
+      }
+    }
   )pb");
 }
 
@@ -140,16 +209,43 @@ TEST(ConstTest, OneValueFillsTheShapeAndIsStoredOnce) {
   Output o = ops::Const<int64_t>(root.WithOpName("ones"), {1}, {3});
   EXPECT_EQ(root.GetShape(z)->DebugString(), "[2,2]");
   ExpectNode(root, "zeros", R"pb(
-    name: "zeros" op: "Const"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "value" value { tensor { dtype: DT_FLOAT
-      tensor_shape { dim { size: 2 } dim { size: 2 } } float_val: 0 } } }
+    name: "zeros"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 2 }
+          }
+          float_val: 0
+        }
+      }
+    }
   )pb");
   ExpectNode(root, "ones", R"pb(
-    name: "ones" op: "Const"
-    attr { key: "dtype" value { type: DT_INT64 } }
-    attr { key: "value" value { tensor { dtype: DT_INT64
-      tensor_shape { dim { size: 3 } } int64_val: 1 } } }
+    name: "ones"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_INT64 }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_INT64
+          tensor_shape { dim { size: 3 } }
+          int64_val: 1
+        }
+      }
+    }
   )pb");
 }
 
@@ -157,10 +253,25 @@ TEST(ConstTest, FromATensor) {
   Scope root = Scope::NewRootScope();
   ops::Const(root, Tensor::FromVector<double>({1.5, 2.5}, TensorShape({2, 1})));
   ExpectNode(root, "Const", R"pb(
-    name: "Const" op: "Const"
-    attr { key: "dtype" value { type: DT_DOUBLE } }
-    attr { key: "value" value { tensor { dtype: DT_DOUBLE
-      tensor_shape { dim { size: 2 } dim { size: 1 } } double_val: [1.5, 2.5] } } }
+    name: "Const"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_DOUBLE
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 1 }
+          }
+          double_val: [ 1.5, 2.5 ]
+        }
+      }
+    }
   )pb");
 }
 
@@ -182,27 +293,55 @@ TEST(ConstTest, RaggedInitializerIsAnErrorNamingTheNode) {
                                   "have the same shape")));
 }
 
-// --- Feeds and plumbing ---------------------------------------------------------------------------
+// --- Feeds and plumbing
+// ---------------------------------------------------------------------------
 
 TEST(PlaceholderTest, DefaultsToUnknownShape) {
   Scope root = Scope::NewRootScope();
   ops::Placeholder(root, DT_FLOAT);
   ops::Placeholder(root, DT_INT32, PartialTensorShape({-1, 2}));
-  ops::Placeholder(root, DT_FLOAT, ops::PlaceholderAttrs().Shape(PartialTensorShape(std::vector<int64_t>{})));
+  ops::Placeholder(root, DT_FLOAT,
+                   ops::PlaceholderAttrs().Shape(PartialTensorShape(std::vector<int64_t>{})));
   ExpectNode(root, "Placeholder", R"pb(
-    name: "Placeholder" op: "Placeholder"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { unknown_rank: true } } }
+    name: "Placeholder"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { unknown_rank: true } }
+    }
   )pb");
   ExpectNode(root, "Placeholder_1", R"pb(
-    name: "Placeholder_1" op: "Placeholder"
-    attr { key: "dtype" value { type: DT_INT32 } }
-    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } }
+    name: "Placeholder_1"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 2 }
+        }
+      }
+    }
   )pb");
   ExpectNode(root, "Placeholder_2", R"pb(
-    name: "Placeholder_2" op: "Placeholder"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape {} } }
+    name: "Placeholder_2"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape {} }
+    }
   )pb");
 }
 
@@ -212,9 +351,17 @@ TEST(PlaceholderTest, WithDefault) {
   Output p = ops::PlaceholderWithDefault(root, d, PartialTensorShape({-1}));
   EXPECT_EQ(p.dtype(), DT_FLOAT);
   ExpectNode(root, "PlaceholderWithDefault", R"pb(
-    name: "PlaceholderWithDefault" op: "PlaceholderWithDefault" input: "d"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: -1 } } } }
+    name: "PlaceholderWithDefault"
+    op: "PlaceholderWithDefault"
+    input: "d"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: -1 } } }
+    }
   )pb");
 }
 
@@ -228,19 +375,31 @@ TEST(PlumbingTest, IdentityIdentityNAndNoOp) {
   EXPECT_EQ(n[1].dtype(), DT_INT32);
   ops::NoOp(root.WithOpName("group").WithControlDependencies({a, b}));
   ExpectNode(root, "Identity", R"pb(
-    name: "Identity" op: "Identity" input: "a"
-    attr { key: "T" value { type: DT_FLOAT } }
+    name: "Identity"
+    op: "Identity"
+    input: "a"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   )pb");
   ExpectNode(root, "IdentityN", R"pb(
-    name: "IdentityN" op: "IdentityN" input: "a" input: "b"
-    attr { key: "T" value { list { type: [DT_FLOAT, DT_INT32] } } }
+    name: "IdentityN"
+    op: "IdentityN"
+    input: "a"
+    input: "b"
+    attr {
+      key: "T"
+      value { list { type: [ DT_FLOAT, DT_INT32 ] } }
+    }
   )pb");
   ExpectNode(root, "group", R"pb(
     name: "group" op: "NoOp" input: "^a" input: "^b"
   )pb");
 }
 
-// --- Math -----------------------------------------------------------------------------------------
+// --- Math
+// -----------------------------------------------------------------------------------------
 
 TEST(MathTest, MatMulWithAttrs) {
   Scope root = Scope::NewRootScope();
@@ -250,20 +409,56 @@ TEST(MathTest, MatMulWithAttrs) {
   Output d = ops::MatMul(root, a, a, ops::MatMulAttrs().TransposeA(true));
   EXPECT_EQ(root.GetShape(d)->DebugString(), "[3,3]");
   ExpectNode(root, "MatMul", R"pb(
-    name: "MatMul" op: "MatMul" input: "a" input: "a"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: false } }
-    attr { key: "grad_a" value { b: false } }
-    attr { key: "grad_b" value { b: false } }
-    attr { key: "transpose_b" value { b: true } }
+    name: "MatMul"
+    op: "MatMul"
+    input: "a"
+    input: "a"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: false }
+    }
+    attr {
+      key: "grad_a"
+      value { b: false }
+    }
+    attr {
+      key: "grad_b"
+      value { b: false }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: true }
+    }
   )pb");
   ExpectNode(root, "MatMul_1", R"pb(
-    name: "MatMul_1" op: "MatMul" input: "a" input: "a"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: true } }
-    attr { key: "grad_a" value { b: false } }
-    attr { key: "grad_b" value { b: false } }
-    attr { key: "transpose_b" value { b: false } }
+    name: "MatMul_1"
+    op: "MatMul"
+    input: "a"
+    input: "a"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: true }
+    }
+    attr {
+      key: "grad_a"
+      value { b: false }
+    }
+    attr {
+      key: "grad_b"
+      value { b: false }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: false }
+    }
   )pb");
 }
 
@@ -277,15 +472,39 @@ TEST(MathTest, AddAddV2AndAddN) {
   Output n = ops::AddN(root, {x, x, x});
   EXPECT_EQ(n.dtype(), DT_INT32);
   ExpectNode(root, "Add", R"pb(
-    name: "Add" op: "Add" input: "x" input: "y" attr { key: "T" value { type: DT_INT32 } }
+    name: "Add"
+    op: "Add"
+    input: "x"
+    input: "y"
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
   )pb");
   ExpectNode(root, "AddV2", R"pb(
-    name: "AddV2" op: "AddV2" input: "x" input: "y" attr { key: "T" value { type: DT_INT32 } }
+    name: "AddV2"
+    op: "AddV2"
+    input: "x"
+    input: "y"
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
   )pb");
   ExpectNode(root, "AddN", R"pb(
-    name: "AddN" op: "AddN" input: "x" input: "x" input: "x"
-    attr { key: "N" value { i: 3 } }
-    attr { key: "T" value { type: DT_INT32 } }
+    name: "AddN"
+    op: "AddN"
+    input: "x"
+    input: "x"
+    input: "x"
+    attr {
+      key: "N"
+      value { i: 3 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_INT32 }
+    }
   )pb");
 }
 
@@ -307,7 +526,8 @@ TEST(MathTest, AddNOfNothing) {
               StatusIs(absl::StatusCode::kInvalidArgument, StartsWith("Node 'AddN' (AddN): ")));
 }
 
-// --- Variables ------------------------------------------------------------------------------------
+// --- Variables
+// ------------------------------------------------------------------------------------
 
 TEST(VariableTest, ReferenceVariableAndItsUpdates) {
   Scope root = Scope::NewRootScope();
@@ -323,43 +543,109 @@ TEST(VariableTest, ReferenceVariableAndItsUpdates) {
   ops::AssignAdd(root, w, one, ops::AssignAddAttrs().UseLocking(true));
   ops::AssignSub(root, v, one);
   ExpectNode(root, "Variable", R"pb(
-    name: "Variable" op: "VariableV2"
-    attr { key: "container" value { s: "" } }
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: 2 } } } }
-    attr { key: "shared_name" value { s: "" } }
+    name: "Variable"
+    op: "VariableV2"
+    attr {
+      key: "container"
+      value { s: "" }
+    }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: 2 } } }
+    }
+    attr {
+      key: "shared_name"
+      value { s: "" }
+    }
   )pb");
   ExpectNode(root, "Variable_1", R"pb(
-    name: "Variable_1" op: "Variable"
-    attr { key: "container" value { s: "c" } }
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: 2 } } } }
-    attr { key: "shared_name" value { s: "shared" } }
+    name: "Variable_1"
+    op: "Variable"
+    attr {
+      key: "container"
+      value { s: "c" }
+    }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: 2 } } }
+    }
+    attr {
+      key: "shared_name"
+      value { s: "shared" }
+    }
   )pb");
   ExpectNode(root, "Assign", R"pb(
-    name: "Assign" op: "Assign" input: "Variable" input: "one"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "_class" value { list { s: "loc:@Variable" } } }
-    attr { key: "use_locking" value { b: true } }
-    attr { key: "validate_shape" value { b: false } }
+    name: "Assign"
+    op: "Assign"
+    input: "Variable"
+    input: "one"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "_class"
+      value { list { s: "loc:@Variable" } }
+    }
+    attr {
+      key: "use_locking"
+      value { b: true }
+    }
+    attr {
+      key: "validate_shape"
+      value { b: false }
+    }
   )pb");
   ExpectNode(root, "AssignAdd", R"pb(
-    name: "AssignAdd" op: "AssignAdd" input: "Variable" input: "one"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "_class" value { list { s: "loc:@Variable" } } }
-    attr { key: "use_locking" value { b: true } }
+    name: "AssignAdd"
+    op: "AssignAdd"
+    input: "Variable"
+    input: "one"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "_class"
+      value { list { s: "loc:@Variable" } }
+    }
+    attr {
+      key: "use_locking"
+      value { b: true }
+    }
   )pb");
   ExpectNode(root, "AssignSub", R"pb(
-    name: "AssignSub" op: "AssignSub" input: "Variable_1" input: "one"
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "_class" value { list { s: "loc:@Variable_1" } } }
-    attr { key: "use_locking" value { b: false } }
+    name: "AssignSub"
+    op: "AssignSub"
+    input: "Variable_1"
+    input: "one"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "_class"
+      value { list { s: "loc:@Variable_1" } }
+    }
+    attr {
+      key: "use_locking"
+      value { b: false }
+    }
   )pb");
 }
 
 TEST(VariableTest, AssignOfTheWrongDtype) {
   Scope root = Scope::NewRootScope();
-  Output w = ops::Variable(root.WithOpName("w"), PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
+  Output w =
+      ops::Variable(root.WithOpName("w"), PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
   Output i = ops::Const(root.WithOpName("i"), 1);
   ops::Assign(root, w, i);
   EXPECT_THAT(root.status(),
@@ -383,34 +669,81 @@ TEST(VariableTest, ResourceVariable) {
   Output ok = ops::VarIsInitializedOp(root, h);
   EXPECT_EQ(ok.dtype(), DT_BOOL);
   ExpectNode(root, "v", R"pb(
-    name: "v" op: "VarHandleOp"
-    attr { key: "allowed_devices" value { list { s: "/cpu:0" } } }
-    attr { key: "container" value { s: "" } }
-    attr { key: "debug_name" value { s: "" } }
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: 2 } } } }
-    attr { key: "shared_name" value { s: "v" } }
+    name: "v"
+    op: "VarHandleOp"
+    attr {
+      key: "allowed_devices"
+      value { list { s: "/cpu:0" } }
+    }
+    attr {
+      key: "container"
+      value { s: "" }
+    }
+    attr {
+      key: "debug_name"
+      value { s: "" }
+    }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: 2 } } }
+    }
+    attr {
+      key: "shared_name"
+      value { s: "v" }
+    }
   )pb");
   ExpectNode(root, "AssignVariableOp", R"pb(
-    name: "AssignVariableOp" op: "AssignVariableOp" input: "v" input: "init"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "validate_shape" value { b: false } }
+    name: "AssignVariableOp"
+    op: "AssignVariableOp"
+    input: "v"
+    input: "init"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "validate_shape"
+      value { b: false }
+    }
   )pb");
   ExpectNode(root, "AssignAddVariableOp", R"pb(
-    name: "AssignAddVariableOp" op: "AssignAddVariableOp" input: "v" input: "init"
-    attr { key: "dtype" value { type: DT_FLOAT } }
+    name: "AssignAddVariableOp"
+    op: "AssignAddVariableOp"
+    input: "v"
+    input: "init"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
   )pb");
   ExpectNode(root, "AssignSubVariableOp", R"pb(
-    name: "AssignSubVariableOp" op: "AssignSubVariableOp" input: "v" input: "init"
-    attr { key: "dtype" value { type: DT_FLOAT } }
+    name: "AssignSubVariableOp"
+    op: "AssignSubVariableOp"
+    input: "v"
+    input: "init"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
   )pb");
   ExpectNode(root, "ReadVariableOp", R"pb(
-    name: "ReadVariableOp" op: "ReadVariableOp" input: "v" input: "^AssignVariableOp"
-    attr { key: "dtype" value { type: DT_FLOAT } }
+    name: "ReadVariableOp"
+    op: "ReadVariableOp"
+    input: "v"
+    input: "^AssignVariableOp"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
   )pb");
-  ExpectNode(root, "VarIsInitializedOp", R"pb(
-    name: "VarIsInitializedOp" op: "VarIsInitializedOp" input: "v"
-  )pb");
+  ExpectNode(root, "VarIsInitializedOp",
+             R"pb(
+               name: "VarIsInitializedOp" op: "VarIsInitializedOp" input: "v"
+             )pb");
 }
 
 TEST(VariableTest, ResourceInputMustBeAResource) {
@@ -427,24 +760,38 @@ TEST(VariableTest, ResourceInputMustBeAResource) {
 // ...) are added by the runtime, never by users, and have none.
 TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
   std::set<std::string> wrapped = {
-      "Add",          "AddN",         "AddV2",
-      "Assign",       "AssignAdd",    "AssignAddVariableOp",
-      "AssignSub",    "AssignSubVariableOp", "AssignVariableOp",
-      "Const",        "Identity",     "IdentityN",
-      "MatMul",       "NoOp",         "Placeholder",
-      "PlaceholderWithDefault", "ReadVariableOp", "VarHandleOp",
-      "VarIsInitializedOp", "Variable", "VariableV2",
+      "Add",
+      "AddN",
+      "AddV2",
+      "Assign",
+      "AssignAdd",
+      "AssignAddVariableOp",
+      "AssignSub",
+      "AssignSubVariableOp",
+      "AssignVariableOp",
+      "Const",
+      "Identity",
+      "IdentityN",
+      "MatMul",
+      "NoOp",
+      "Placeholder",
+      "PlaceholderWithDefault",
+      "ReadVariableOp",
+      "VarHandleOp",
+      "VarIsInitializedOp",
+      "Variable",
+      "VariableV2",
   };
   // Elementwise math (graph/builder/math_ops.h).
   const std::set<std::string> math = {
       "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "Maximum", "Minimum",
       "Pow", "SquaredDifference", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal",
-      "NotEqual", "LogicalAnd", "LogicalOr", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt",
-      "Exp", "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu",
-      "Softplus", "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot",
-      "Shape", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike",
-      "OnesLike", "StopGradient", "PreventGradient", "Snapshot", "Cast", "Sum", "Mean", "Prod",
-      "Max", "Min", "All", "Any", "ShapeN",
+      "NotEqual", "LogicalAnd", "LogicalOr", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp",
+      "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu", "Softplus",
+      "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot", "Shape", "Size",
+      "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike", "OnesLike", "StopGradient",
+      "PreventGradient", "Snapshot", "Cast", "Sum", "Mean", "Prod", "Max", "Min", "All", "Any",
+      "ShapeN",
       // Layout ops (graph/builder/math_ops.h too).
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
       "PadV2", "MirrorPad",
@@ -486,8 +833,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "TensorListPushBack", "TensorListPopBack",
       // TF1 TensorArrays (graph/builder/tensor_array_ops.h).
       "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
-      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "StackV2",
-      "StackPushV2", "StackPopV2", "StackCloseV2",
+      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "StackV2", "StackPushV2",
+      "StackPopV2", "StackCloseV2",
       // Checkpoints (graph/builder/io_ops.h).
       "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
       "StaticRegexFullMatch"};
@@ -586,25 +933,26 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
   // NN wrappers: shapes from the shape functions, attrs as given.
   Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT, PartialTensorShape({5, 3, 4}));
   Output bmm = ops::BatchMatMulV2(root.WithOpName("bmm"), x, w);
-  Output bias = ops::BiasAdd(root.WithOpName("bias"), x, ops::Const(root.WithOpName("b"), {1.f, 2.f, 3.f}));
+  Output bias =
+      ops::BiasAdd(root.WithOpName("bias"), x, ops::Const(root.WithOpName("b"), {1.f, 2.f, 3.f}));
   EXPECT_EQ(root.GetShape(bmm)->DebugString(), "[5,2,4]");
   EXPECT_EQ(root.GetShape(bias)->DebugString(), "[2,3]");
   EXPECT_EQ(root.GetShape(ops::Softmax(root.WithOpName("sm"), x))->DebugString(), "[2,3]");
   EXPECT_EQ(root.GetShape(ops::L2Loss(root.WithOpName("l2"), x))->DebugString(), "[]");
-  Output image = ops::Placeholder(root.WithOpName("image"), DT_FLOAT,
-                                  PartialTensorShape({1, 28, 28, 32}));
-  Output kernel = ops::Placeholder(root.WithOpName("kernel"), DT_FLOAT,
-                                   PartialTensorShape({3, 3, 32, 64}));
+  Output image =
+      ops::Placeholder(root.WithOpName("image"), DT_FLOAT, PartialTensorShape({1, 28, 28, 32}));
+  Output kernel =
+      ops::Placeholder(root.WithOpName("kernel"), DT_FLOAT, PartialTensorShape({3, 3, 32, 64}));
   Output conv = ops::Conv2D(root.WithOpName("conv"), image, kernel, {1, 2, 2, 1}, "SAME");
   EXPECT_EQ(root.GetShape(conv)->DebugString(), "[1,14,14,64]");
-  Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), image,
-                                         ops::Placeholder(root.WithOpName("dwk"), DT_FLOAT,
-                                                          PartialTensorShape({3, 3, 32, 2})),
-                                         {1, 1, 1, 1}, "VALID");
+  Output dw = ops::DepthwiseConv2dNative(
+      root.WithOpName("dw"), image,
+      ops::Placeholder(root.WithOpName("dwk"), DT_FLOAT, PartialTensorShape({3, 3, 32, 2})),
+      {1, 1, 1, 1}, "VALID");
   EXPECT_EQ(root.GetShape(dw)->DebugString(), "[1,26,26,64]");
-  EXPECT_EQ(root.GetShape(ops::Einsum(root.WithOpName("ein"), {x, w}, "ij,bjk->bik"))
-                ->DebugString(),
-            "[5,2,4]");
+  EXPECT_EQ(
+      root.GetShape(ops::Einsum(root.WithOpName("ein"), {x, w}, "ij,bjk->bik"))->DebugString(),
+      "[5,2,4]");
   // Index wrappers: shapes from constants where the shape functions can use them.
   Output ids = ops::Const(root.WithOpName("ids"), {2, 0, 1, 1});
   EXPECT_EQ(root.GetShape(ops::GatherV2(root.WithOpName("gather"), x, ids,
@@ -621,36 +969,34 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
       ops::TopKV2(root.WithOpName("top"), x, ops::Const(root.WithOpName("k"), 2));
   EXPECT_EQ(root.GetShape(top.indices)->DebugString(), "[2,2]");
   EXPECT_EQ(root.GetShape(ops::Where(root.WithOpName("where"), x))->DebugString(), "[?,2]");
-  Output init = ops::TruncatedNormal(root.WithOpName("init"),
-                                     ops::Const(root.WithOpName("init_shape"), {3, 4}), DT_FLOAT,
-                                     {42, 7});
+  Output init =
+      ops::TruncatedNormal(root.WithOpName("init"),
+                           ops::Const(root.WithOpName("init_shape"), {3, 4}), DT_FLOAT, {42, 7});
   EXPECT_EQ(root.GetShape(init)->DebugString(), "[3,4]");
   EXPECT_EQ(root.GetShape(ops::BiasAddGrad(root.WithOpName("bgrad"), x))->DebugString(), "[3]");
   EXPECT_EQ(root.GetShape(ops::ReluGrad(root.WithOpName("rgrad"), x, x))->DebugString(), "[2,3]");
   // Window, normalization and resize ops.
-  Output img =
-      ops::Placeholder(root.WithOpName("img"), DT_FLOAT, PartialTensorShape({2, 7, 6, 4}));
-  EXPECT_EQ(root.GetShape(ops::MaxPool(root.WithOpName("mp"), img, {1, 3, 3, 1}, {1, 2, 2, 1},
-                                       "VALID"))
-                ->DebugString(),
-            "[2,3,2,4]");
-  EXPECT_EQ(root.GetShape(ops::MaxPool(root.WithOpName("mpd"), img, {1, 1, 1, 2}, {1, 1, 1, 2},
-                                       "VALID"))
-                ->DebugString(),
-            "[2,7,6,2]");
-  EXPECT_EQ(root.GetShape(ops::AvgPool(root.WithOpName("ap"), img, {1, 3, 3, 1}, {1, 2, 2, 1},
-                                       "SAME"))
-                ->DebugString(),
-            "[2,4,3,4]");
+  Output img = ops::Placeholder(root.WithOpName("img"), DT_FLOAT, PartialTensorShape({2, 7, 6, 4}));
+  EXPECT_EQ(
+      root.GetShape(ops::MaxPool(root.WithOpName("mp"), img, {1, 3, 3, 1}, {1, 2, 2, 1}, "VALID"))
+          ->DebugString(),
+      "[2,3,2,4]");
+  EXPECT_EQ(
+      root.GetShape(ops::MaxPool(root.WithOpName("mpd"), img, {1, 1, 1, 2}, {1, 1, 1, 2}, "VALID"))
+          ->DebugString(),
+      "[2,7,6,2]");
+  EXPECT_EQ(
+      root.GetShape(ops::AvgPool(root.WithOpName("ap"), img, {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME"))
+          ->DebugString(),
+      "[2,4,3,4]");
   EXPECT_EQ(root.GetShape(ops::MaxPoolV2(root.WithOpName("mp2"), img,
                                          ops::Const(root.WithOpName("ks"), {1, 2, 2, 1}),
                                          ops::Const(root.WithOpName("st"), {1, 2, 2, 1}), "SAME"))
                 ->DebugString(),
             "[2,4,3,4]");
   Output vec4 = ops::Placeholder(root.WithOpName("v4"), DT_FLOAT, PartialTensorShape({4}));
-  std::vector<Output> bn =
-      ops::FusedBatchNormV3(root.WithOpName("bn"), img, vec4, vec4, vec4, vec4,
-                            ops::FusedBatchNormAttrs().IsTraining(false));
+  std::vector<Output> bn = ops::FusedBatchNormV3(root.WithOpName("bn"), img, vec4, vec4, vec4, vec4,
+                                                 ops::FusedBatchNormAttrs().IsTraining(false));
   ASSERT_EQ(bn.size(), 6u);
   EXPECT_EQ(root.GetShape(bn[0])->DebugString(), "[2,7,6,4]");
   EXPECT_EQ(root.GetShape(bn[1])->DebugString(), "[4]");

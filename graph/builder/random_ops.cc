@@ -48,8 +48,8 @@ Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds) {
       .Finalize()
       .output(0);
 }
-Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples,
-                   Seeds seeds, DataType output_dtype) {
+Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples, Seeds seeds,
+                   DataType output_dtype) {
   return OpBuilder(scope, "Multinomial")
       .Input(logits)
       .Input(num_samples)

@@ -25,10 +25,10 @@ namespace rill {
 struct Scope::DeviceEntry {
   enum Kind { kSpec, kFunction, kClear };
   Kind kind = kSpec;
-  std::string raw;              // kSpec: the string given to WithDevice
-  absl::Status parse_status;    // kSpec: why `raw` does not parse
-  DeviceName spec;              // kSpec: parsed `raw`
-  DeviceFunction function;      // kFunction
+  std::string raw;            // kSpec: the string given to WithDevice
+  absl::Status parse_status;  // kSpec: why `raw` does not parse
+  DeviceName spec;            // kSpec: parsed `raw`
+  DeviceFunction function;    // kFunction
 };
 
 // One WithControlDependencies call: the nodes it adds as control inputs. `id` identifies the call
@@ -41,10 +41,10 @@ struct Scope::ControlScope {
 // The graph every scope of one root shares.
 struct Scope::Graph {
   struct NodeInfo {
-    int index = 0;                              // in `graph.node`
+    int index = 0;  // in `graph.node`
     DataTypeVector output_types;
     std::vector<PartialTensorShape> output_shapes;
-    std::vector<int> control_scopes;            // ControlScope ids active when it was built
+    std::vector<int> control_scopes;  // ControlScope ids active when it was built
   };
 
   rill::Mutex mu;
@@ -76,8 +76,8 @@ namespace {
 
 // TensorFlow Python's _VALID_OP_NAME_REGEX: ^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$
 bool IsNameChar(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-         c == '\\' || c == '/' || c == '>' || c == '-';
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '\\' ||
+         c == '/' || c == '>' || c == '-';
 }
 bool IsValidNodeName(absl::string_view name) {
   if (name.empty()) return false;
@@ -219,9 +219,9 @@ Scope Scope::WithControlDependencies(absl::Span<const Operation> deps) const {
   auto control = std::make_shared<ControlScope>();
   for (size_t i = 0; i < deps.size(); ++i) {
     if (!deps[i].valid()) {
-      UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
-          "WithControlDependencies was given an invalid Operation at position ", i,
-          " (default-constructed, or from a node that failed to build)")));
+      UpdateStatus(absl::InvalidArgumentError(
+          absl::StrCat("WithControlDependencies was given an invalid Operation at position ", i,
+                       " (default-constructed, or from a node that failed to build)")));
       return s;
     }
     control->deps.push_back(deps[i].name());
@@ -265,7 +265,7 @@ absl::StatusOr<GraphDef> Scope::ToGraphDef() const {
 }
 
 absl::Status Scope::UpdateInput(const Operation& node, int input_index,
-                               const Output& new_input) const {
+                                const Output& new_input) const {
   Graph& g = *graph_;
   rill::MutexLock lock(&g.mu);
   RILL_RETURN_IF_ERROR(g.status);
@@ -277,7 +277,8 @@ absl::Status Scope::UpdateInput(const Operation& node, int input_index,
   auto dst = g.nodes.find(node.name());
   if (dst == g.nodes.end()) return fail("no such node in this graph");
   auto src = g.nodes.find(new_input.node());
-  if (src == g.nodes.end()) return fail(absl::StrCat("unknown input node '", new_input.node(), "'"));
+  if (src == g.nodes.end())
+    return fail(absl::StrCat("unknown input node '", new_input.node(), "'"));
   if (new_input.index() < 0 ||
       new_input.index() >= static_cast<int>(src->second.output_types.size())) {
     return fail(absl::StrCat("'", new_input.node(), "' has no output ", new_input.index()));
@@ -310,9 +311,8 @@ absl::StatusOr<PartialTensorShape> Scope::GetShape(const Output& output) const {
   }
   const auto& shapes = it->second.output_shapes;
   if (output.index() < 0 || output.index() >= static_cast<int>(shapes.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("Node '", output.node(), "' has ",
-                                                   shapes.size(), " outputs; no output ",
-                                                   output.index()));
+    return absl::InvalidArgumentError(absl::StrCat("Node '", output.node(), "' has ", shapes.size(),
+                                                   " outputs; no output ", output.index()));
   }
   return shapes[output.index()];
 }
@@ -327,7 +327,7 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
   if (exact_name_) {
     name = op_name_;
   } else {
-    const std::string& relative = !op_name_.empty()           ? op_name_
+    const std::string& relative = !op_name_.empty()                ? op_name_
                                   : !builder.default_name_.empty() ? builder.default_name_
                                                                    : builder.op_type_;
     name = g.UniqueName(JoinName(name_scope_, relative));
@@ -423,9 +423,10 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
   std::vector<std::string> ref_producers;  // producers of reference inputs, in input order
   for (size_t i = 0; i < in_types.size() && i < produced.size(); ++i) {
     if (!TypesCompatible(produced[i], in_types[i])) {
-      return fail_as_is(absl::InvalidArgumentError(absl::StrCat(
-          "Input ", i, " of node ", name, " was passed ", DataTypeString(produced[i]), " from ",
-          inputs[i]->TensorName(), " incompatible with expected ", DataTypeString(in_types[i]), ".")));
+      return fail_as_is(absl::InvalidArgumentError(
+          absl::StrCat("Input ", i, " of node ", name, " was passed ", DataTypeString(produced[i]),
+                       " from ", inputs[i]->TensorName(), " incompatible with expected ",
+                       DataTypeString(in_types[i]), ".")));
     }
     if (IsRefType(in_types[i])) {
       ref_producers.push_back(inputs[i]->node());

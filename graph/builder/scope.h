@@ -21,7 +21,8 @@
 // WithOpName's or, by default, the op type ("Const", "MatMul"). A name already in use gets the
 // first free suffix "_1", "_2", ... (compared case-insensitively, as TensorFlow does): the second
 // "MatMul" is "MatMul_1". Name scopes and node names share one namespace: NewSubScope("w") after a
-// node "w" gives the scope "w_1". WithExactOpName bypasses the suffixing (TensorFlow's `name="w/"`).
+// node "w" gives the scope "w_1". WithExactOpName bypasses the suffixing (TensorFlow's
+// `name="w/"`).
 //
 // Devices: WithDevice("/gpu:2") requests a device for every node built with the scope, written in
 // TensorFlow's canonical form ("/device:GPU:2"); nested requests merge field by field, the inner
@@ -184,8 +185,8 @@ class Scope {
 
  private:
   friend class OpBuilder;
-  struct DeviceEntry;       // one WithDevice / WithDeviceFunction, in order of the calls
-  struct ControlScope;      // one WithControlDependencies call
+  struct DeviceEntry;   // one WithDevice / WithDeviceFunction, in order of the calls
+  struct ControlScope;  // one WithControlDependencies call
 
   explicit Scope(std::shared_ptr<Graph> graph);
   // Builds `builder`'s node (OpBuilder::Finalize).
@@ -195,8 +196,8 @@ class Scope {
   std::string name_scope_;
   std::string op_name_;      // WithOpName, relative to name_scope_; "" for the op type
   bool exact_name_ = false;  // op_name_ is a full name (WithExactOpName)
-  std::vector<std::shared_ptr<const DeviceEntry>> devices_;        // outermost first
-  std::vector<std::string> colocate_with_;                          // node names, oldest first
+  std::vector<std::shared_ptr<const DeviceEntry>> devices_;          // outermost first
+  std::vector<std::string> colocate_with_;                           // node names, oldest first
   std::vector<std::shared_ptr<const ControlScope>> control_scopes_;  // outermost first
 };
 

@@ -51,7 +51,8 @@ std::vector<std::string> Class(const NodeDef& n) {
 
 Output Scalar(const Scope& s) { return ops::Const(s, 1.f); }
 
-// --- Names ----------------------------------------------------------------------------------------
+// --- Names
+// ----------------------------------------------------------------------------------------
 
 TEST(ScopeNamesTest, DefaultNamesAreTheOpTypeWithTensorFlowSuffixes) {
   Scope root = Scope::NewRootScope();
@@ -60,9 +61,8 @@ TEST(ScopeNamesTest, DefaultNamesAreTheOpTypeWithTensorFlowSuffixes) {
   ops::MatMul(root, ops::Const(root, {{1.f}}), ops::Const(root, {{1.f}}));
   ops::Identity(root, a);
   ops::Identity(root, b);
-  EXPECT_THAT(Names(root),
-              ElementsAre("Const", "Const_1", "Const_2", "Const_3", "MatMul", "Identity",
-                          "Identity_1"));
+  EXPECT_THAT(Names(root), ElementsAre("Const", "Const_1", "Const_2", "Const_3", "MatMul",
+                                       "Identity", "Identity_1"));
   EXPECT_EQ(a.node(), "Const");
   EXPECT_EQ(b.node(), "Const_1");
 }
@@ -122,8 +122,8 @@ TEST(ScopeNamesTest, ExactOpNameNamesTheNodeAfterItsScope) {
   Scope root = Scope::NewRootScope();
   Scope ws = root.NewSubScope("w");
   Output init = Scalar(ws.WithOpName("initial_value"));
-  Output w = ops::Variable(root.WithExactOpName(ws.name_scope()), PartialTensorShape(std::vector<int64_t>{}),
-                           DT_FLOAT);
+  Output w = ops::Variable(root.WithExactOpName(ws.name_scope()),
+                           PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
   EXPECT_EQ(init.node(), "w/initial_value");
   EXPECT_EQ(w.node(), "w");
   EXPECT_EQ(Scalar(root.WithOpName("w")).node(), "w_1");
@@ -134,15 +134,15 @@ TEST(ScopeNamesTest, ExactOpNameOfAnExistingNodeIsAnError) {
   Scalar(root.WithOpName("w"));
   Output again = Scalar(root.WithExactOpName("w"));
   EXPECT_FALSE(again.valid());
-  EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                      "Duplicate node name in graph: 'w'"));
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Duplicate node name in graph: 'w'"));
 }
 
 TEST(ScopeNamesTest, InvalidNodeName) {
   Scope root = Scope::NewRootScope();
   Scalar(root.WithOpName("bad name"));
-  EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                      "'bad name' is not a valid node name"));
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "'bad name' is not a valid node name"));
 }
 
 TEST(ScopeNamesTest, NodeNamesMustStartWithALetterDigitOrDot) {
@@ -155,23 +155,22 @@ TEST(ScopeNamesTest, NodeNamesMustStartWithALetterDigitOrDot) {
 TEST(ScopeNamesTest, InvalidScopeName) {
   Scope root = Scope::NewRootScope();
   root.NewSubScope("tower 0");
-  EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                      "'tower 0' is not a valid scope name"));
+  EXPECT_THAT(root.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "'tower 0' is not a valid scope name"));
 }
 
-// --- Devices --------------------------------------------------------------------------------------
+// --- Devices
+// --------------------------------------------------------------------------------------
 
 TEST(ScopeDeviceTest, DevicesAreWrittenInCanonicalForm) {
   Scope root = Scope::NewRootScope();
   EXPECT_EQ(Node(root, Scalar(root.WithDevice("/gpu:2")).node()).device(), "/device:GPU:2");
   EXPECT_EQ(Node(root, Scalar(root.WithDevice("/cpu:0")).node()).device(), "/device:CPU:0");
   EXPECT_EQ(Node(root, Scalar(root.WithDevice("/CPU:0")).node()).device(), "/device:CPU:0");
-  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/device:GPU:2")).node()).device(),
-            "/device:GPU:2");
+  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/device:GPU:2")).node()).device(), "/device:GPU:2");
   EXPECT_EQ(Node(root, Scalar(root.WithDevice("/task:1/job:ps")).node()).device(),
             "/job:ps/task:1");
-  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/device:GPU")).node()).device(),
-            "/device:GPU:*");
+  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/device:GPU")).node()).device(), "/device:GPU:*");
   EXPECT_EQ(Node(root, Scalar(root).node()).device(), "");
 }
 
@@ -182,8 +181,7 @@ TEST(ScopeDeviceTest, NestedRequestsMergeWithTheInnerWinning) {
             "/job:ps/task:0/device:GPU:1");
   EXPECT_EQ(Node(root, Scalar(ps.WithDevice("/task:3")).node()).device(), "/job:ps/task:3");
   // Fields are merged one by one: a type without an index keeps the outer index.
-  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/gpu:1").WithDevice("/device:CPU")).node())
-                .device(),
+  EXPECT_EQ(Node(root, Scalar(root.WithDevice("/gpu:1").WithDevice("/device:CPU")).node()).device(),
             "/device:CPU:1");
   EXPECT_EQ(Node(root, Scalar(root.WithDevice("/gpu:1").WithDevice("/cpu:0")).node()).device(),
             "/device:CPU:0");
@@ -191,9 +189,8 @@ TEST(ScopeDeviceTest, NestedRequestsMergeWithTheInnerWinning) {
 
 TEST(ScopeDeviceTest, EmptyDeviceClearsEveryRequest) {
   Scope root = Scope::NewRootScope();
-  Scope gpu = root.WithDevice("/gpu:0").WithDeviceFunction([](const NodeDef&) {
-    return std::string("/gpu:1");
-  });
+  Scope gpu = root.WithDevice("/gpu:0").WithDeviceFunction(
+      [](const NodeDef&) { return std::string("/gpu:1"); });
   EXPECT_EQ(Node(root, Scalar(gpu.WithDevice("")).node()).device(), "");
   EXPECT_EQ(Node(root, Scalar(gpu.WithDevice("").WithDevice("/cpu:0")).node()).device(),
             "/device:CPU:0");
@@ -205,9 +202,8 @@ TEST(ScopeDeviceTest, MalformedDeviceIsReportedNamingTheNode) {
   EXPECT_THAT(root.status(), IsOk());  // nothing built with it yet
   Output c = Scalar(bad.WithOpName("c"));
   EXPECT_FALSE(c.valid());
-  EXPECT_THAT(root.status(),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Node 'c' (Const): Malformed device specification '/gpu:x'"));
+  EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                      "Node 'c' (Const): Malformed device specification '/gpu:x'"));
 }
 
 TEST(ScopeDeviceTest, DeviceFunctionPlacesVariablesOnTheCpuAndTheRestOnTheGpu) {
@@ -253,7 +249,8 @@ TEST(ScopeDeviceTest, OuterRequestsMergeUnderADeviceFunction) {
   EXPECT_EQ(Node(root, Scalar(scope).node()).device(), "/job:worker/device:GPU:0");
 }
 
-// --- Colocation -----------------------------------------------------------------------------------
+// --- Colocation
+// -----------------------------------------------------------------------------------
 
 TEST(ScopeColocationTest, ColocateWithWritesClassAndTakesTheDevice) {
   Scope root = Scope::NewRootScope();
@@ -284,8 +281,7 @@ TEST(ScopeColocationTest, GroupsAreInheritedMergedAndSorted) {
   Output c = Scalar(root.WithOpName("c").ColocateWith(z).ColocateWith(b));
   EXPECT_THAT(Class(Node(root, "b")), ElementsAre("loc:@a"));
   EXPECT_THAT(Class(Node(root, "c")), ElementsAre("loc:@a", "loc:@z"));
-  EXPECT_THAT(Class(Node(root, Scalar(root.ColocateWith(a).ClearColocation()).node())),
-              IsEmpty());
+  EXPECT_THAT(Class(Node(root, Scalar(root.ColocateWith(a).ClearColocation()).node())), IsEmpty());
 }
 
 TEST(ScopeColocationTest, LatestColocationTargetWithADeviceGivesTheDevice) {
@@ -299,15 +295,16 @@ TEST(ScopeColocationTest, LatestColocationTargetWithADeviceGivesTheDevice) {
 TEST(ScopeColocationTest, ReferenceInputsColocateWithTheirProducer) {
   // TensorFlow Python colocates Assign & co. with the variable and ignores device requests.
   Scope root = Scope::NewRootScope();
-  Output w = ops::Variable(root.WithOpName("w").WithDevice("/cpu:0"), PartialTensorShape(std::vector<int64_t>{}),
-                           DT_FLOAT);
+  Output w = ops::Variable(root.WithOpName("w").WithDevice("/cpu:0"),
+                           PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
   Output one = Scalar(root);
   Output assign = ops::AssignAdd(root.WithDevice("/gpu:0"), w, one);
   NodeDef n = Node(root, assign.node());
   EXPECT_THAT(Class(n), ElementsAre("loc:@w"));
   EXPECT_EQ(n.device(), "/device:CPU:0");
   // Without a device on the variable, the request is still dropped.
-  Output v = ops::Variable(root.WithOpName("v"), PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
+  Output v =
+      ops::Variable(root.WithOpName("v"), PartialTensorShape(std::vector<int64_t>{}), DT_FLOAT);
   NodeDef m = Node(root, ops::Assign(root.WithDevice("/gpu:0"), v, one).node());
   EXPECT_THAT(Class(m), ElementsAre("loc:@v"));
   EXPECT_EQ(m.device(), "");
@@ -329,7 +326,8 @@ TEST(ScopeColocationTest, UnknownTarget) {
                        "the graph"));
 }
 
-// --- Control dependencies -------------------------------------------------------------------------
+// --- Control dependencies
+// -------------------------------------------------------------------------
 
 TEST(ScopeControlTest, ControlInputsComeLastSortedAndAccumulate) {
   Scope root = Scope::NewRootScope();
@@ -374,7 +372,8 @@ TEST(ScopeControlTest, InvalidOperation) {
                                   "position 0")));
 }
 
-// --- Errors ---------------------------------------------------------------------------------------
+// --- Errors
+// ---------------------------------------------------------------------------------------
 
 TEST(ScopeErrorTest, UnknownOp) {
   Scope root = Scope::NewRootScope();
@@ -485,10 +484,12 @@ TEST(ScopeErrorTest, OnlyTheFirstErrorIsReportedAndLaterBuildsDoNothing) {
   EXPECT_FALSE(later.valid());
   EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
   // Every scope of the graph sees it, and ToGraphDef reports it without touching the output.
-  EXPECT_THAT(root.NewSubScope("t").status(), StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
+  EXPECT_THAT(root.NewSubScope("t").status(),
+              StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
   GraphDef g;
   g.add_node()->set_name("untouched");
-  EXPECT_THAT(root.ToGraphDef(&g), StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
+  EXPECT_THAT(root.ToGraphDef(&g),
+              StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
   ASSERT_EQ(g.node_size(), 1);
   EXPECT_EQ(g.node(0).name(), "untouched");
   EXPECT_THAT(root.ToGraphDef(), StatusIs(absl::StatusCode::kNotFound, StartsWith("Node 'first'")));
@@ -503,7 +504,8 @@ TEST(ScopeErrorTest, UpdateStatusKeepsTheFirstError) {
   EXPECT_THAT(root.status(), StatusIs(absl::StatusCode::kInternal, "one"));
 }
 
-// --- Outputs, shapes, the GraphDef ----------------------------------------------------------------
+// --- Outputs, shapes, the GraphDef
+// ----------------------------------------------------------------
 
 TEST(ScopeTest, OutputsAndOperations) {
   Scope root = Scope::NewRootScope();
@@ -530,7 +532,8 @@ TEST(ScopeTest, OutputsAndOperations) {
 TEST(ScopeTest, ShapesAreInferredAsNodesAreBuilt) {
   Scope root = Scope::NewRootScope();
   Output a = ops::Const(root, {{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
-  Output p = ops::Placeholder(root, DT_FLOAT, ops::PlaceholderAttrs().Shape(PartialTensorShape({-1, 2})));
+  Output p =
+      ops::Placeholder(root, DT_FLOAT, ops::PlaceholderAttrs().Shape(PartialTensorShape({-1, 2})));
   Output c = ops::MatMul(root, p, ops::Const(root, {{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}}));
   RILL_ASSERT_OK_AND_ASSIGN(PartialTensorShape sa, root.GetShape(a));
   EXPECT_EQ(sa.DebugString(), "[2,3]");
@@ -538,8 +541,9 @@ TEST(ScopeTest, ShapesAreInferredAsNodesAreBuilt) {
   EXPECT_EQ(sc.DebugString(), "[?,3]");
   EXPECT_THAT(root.GetShape(Output("nope", 0, DT_FLOAT)),
               StatusIs(absl::StatusCode::kNotFound, "No node named 'nope' in the graph"));
-  EXPECT_THAT(root.GetShape(Output(a.node(), 1, DT_FLOAT)),
-              StatusIs(absl::StatusCode::kInvalidArgument, "Node 'Const' has 1 outputs; no output 1"));
+  EXPECT_THAT(
+      root.GetShape(Output(a.node(), 1, DT_FLOAT)),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Node 'Const' has 1 outputs; no output 1"));
 }
 
 TEST(ScopeTest, ToGraphDefGivesTheNodesInBuildOrder) {
@@ -549,32 +553,80 @@ TEST(ScopeTest, ToGraphDefGivesTheNodesInBuildOrder) {
   ops::MatMul(root.WithDevice("/gpu:0"), a, b, ops::MatMulAttrs().TransposeB(false));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef got, root.ToGraphDef());
   GraphDef want;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-    node {
-      name: "a" op: "Const"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "value" value { tensor { dtype: DT_FLOAT
-        tensor_shape { dim { size: 2 } dim { size: 3 } }
-        float_val: [1, 2, 3, 4, 5, 6] } } }
-    }
-    node {
-      name: "b" op: "Const"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "value" value { tensor { dtype: DT_FLOAT
-        tensor_shape { dim { size: 3 } dim { size: 2 } }
-        float_val: [1, 2, 3, 4, 5, 6] } } }
-    }
-    node {
-      name: "MatMul" op: "MatMul" input: "a" input: "b" device: "/device:GPU:0"
-      attr { key: "T" value { type: DT_FLOAT } }
-      attr { key: "transpose_a" value { b: false } }
-      attr { key: "grad_a" value { b: false } }
-      attr { key: "grad_b" value { b: false } }
-      attr { key: "transpose_b" value { b: false } }
-    }
-  )pb", &want));
-  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got, want))
-      << got.DebugString();
+  ASSERT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(R"pb(
+                                                      node {
+                                                        name: "a"
+                                                        op: "Const"
+                                                        attr {
+                                                          key: "dtype"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                        attr {
+                                                          key: "value"
+                                                          value {
+                                                            tensor {
+                                                              dtype: DT_FLOAT
+                                                              tensor_shape {
+                                                                dim { size: 2 }
+                                                                dim { size: 3 }
+                                                              }
+                                                              float_val: [ 1, 2, 3, 4, 5, 6 ]
+                                                            }
+                                                          }
+                                                        }
+                                                      }
+                                                      node {
+                                                        name: "b"
+                                                        op: "Const"
+                                                        attr {
+                                                          key: "dtype"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                        attr {
+                                                          key: "value"
+                                                          value {
+                                                            tensor {
+                                                              dtype: DT_FLOAT
+                                                              tensor_shape {
+                                                                dim { size: 3 }
+                                                                dim { size: 2 }
+                                                              }
+                                                              float_val: [ 1, 2, 3, 4, 5, 6 ]
+                                                            }
+                                                          }
+                                                        }
+                                                      }
+                                                      node {
+                                                        name: "MatMul"
+                                                        op: "MatMul"
+                                                        input: "a"
+                                                        input: "b"
+                                                        device: "/device:GPU:0"
+                                                        attr {
+                                                          key: "T"
+                                                          value { type: DT_FLOAT }
+                                                        }
+                                                        attr {
+                                                          key: "transpose_a"
+                                                          value { b: false }
+                                                        }
+                                                        attr {
+                                                          key: "grad_a"
+                                                          value { b: false }
+                                                        }
+                                                        attr {
+                                                          key: "grad_b"
+                                                          value { b: false }
+                                                        }
+                                                        attr {
+                                                          key: "transpose_b"
+                                                          value { b: false }
+                                                        }
+                                                      }
+                                                    )pb",
+                                                    &want));
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got, want)) << got.DebugString();
 }
 
 TEST(ScopeTest, ScopesOfOneGraphMayBuildFromSeveralThreads) {

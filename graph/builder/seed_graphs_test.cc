@@ -6,6 +6,8 @@
 //
 // What TensorFlow writes that Rill does not is listed in kIgnored below, each with its reason;
 // anything else present on one side only fails.
+#include "examples/seed_graphs.h"
+
 #include <fstream>
 #include <map>
 #include <set>
@@ -15,10 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
-#include "examples/seed_graphs.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "google/protobuf/text_format.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 
@@ -150,10 +151,10 @@ TEST(SeedGraphsVsTensorFlowTest, TheSeedsNamesAndDevices) {
               ElementsAre("w/initial_value Const @/device:GPU:0", "w VariableV2 @/device:CPU:0",
                           "w/Assign Assign @/device:CPU:0", "w/read Identity @/device:CPU:0",
                           "a Const @/device:GPU:0", "MatMul MatMul @/device:GPU:0"));
-  EXPECT_THAT(summary("training_loop"),
-              ElementsAre("zeros Const @", "w VariableV2 @", "w/Assign Assign @",
-                          "w/read Identity @", "init NoOp @", "Const Const @",
-                          "train AssignAdd @"));
+  EXPECT_THAT(
+      summary("training_loop"),
+      ElementsAre("zeros Const @", "w VariableV2 @", "w/Assign Assign @", "w/read Identity @",
+                  "init NoOp @", "Const Const @", "train AssignAdd @"));
 }
 
 }  // namespace

@@ -69,8 +69,11 @@ Operation TensorArrayCloseV3(const Scope& scope, const Output& handle) {
 }
 
 Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type) {
-  return OpBuilder(scope, "StackV2").Input(max_size).Attr("elem_type", elem_type).Finalize().output(
-      0);
+  return OpBuilder(scope, "StackV2")
+      .Input(max_size)
+      .Attr("elem_type", elem_type)
+      .Finalize()
+      .output(0);
 }
 
 Output StackPushV2(const Scope& scope, const Output& handle, const Output& elem) {

@@ -1,6 +1,6 @@
-// Builder wrappers for TF1 TensorArrays (ops/tensor_array_ops.cc) and stacks (ops/stack_ops.cc). The handle is a resource;
-// the float flow tensors order reads after writes (thread each op's flow_out into the next).
-// Included by graph/builder/ops.h.
+// Builder wrappers for TF1 TensorArrays (ops/tensor_array_ops.cc) and stacks (ops/stack_ops.cc).
+// The handle is a resource; the float flow tensors order reads after writes (thread each op's
+// flow_out into the next). Included by graph/builder/ops.h.
 //
 //   ops::TensorArrayOutputs ta = ops::TensorArrayV3(root, ops::Const(root, 3), DT_FLOAT);
 //   Output flow = ops::TensorArrayWriteV3(root, ta.handle, ops::Const(root, 0), x, ta.flow);

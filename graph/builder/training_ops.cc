@@ -45,8 +45,7 @@ Output ApplyAdam(const Scope& scope, const Output& var, const Output& m, const O
 Output ApplyRMSProp(const Scope& scope, const Output& var, const Output& ms, const Output& mom,
                     const Output& lr, const Output& rho, const Output& momentum,
                     const Output& epsilon, const Output& grad) {
-  return Step(scope, false, "RMSProp", {var, ms, mom, lr, rho, momentum, epsilon, grad})
-      .output(0);
+  return Step(scope, false, "RMSProp", {var, ms, mom, lr, rho, momentum, epsilon, grad}).output(0);
 }
 Output ApplyAdagrad(const Scope& scope, const Output& var, const Output& accum, const Output& lr,
                     const Output& grad, bool update_slots) {
@@ -64,9 +63,8 @@ Operation ResourceApplyMomentum(const Scope& scope, const Output& var, const Out
   return Step(scope, true, "Momentum", {var, accum, lr, grad, momentum},
               {{"use_nesterov", use_nesterov}});
 }
-Operation ResourceApplyAdam(const Scope& scope, const Output& var, const Output& m,
-                            const Output& v, const AdamParams& p, const Output& grad,
-                            bool use_nesterov) {
+Operation ResourceApplyAdam(const Scope& scope, const Output& var, const Output& m, const Output& v,
+                            const AdamParams& p, const Output& grad, bool use_nesterov) {
   return Step(scope, true, "Adam", AdamInputs(var, m, v, p, grad),
               {{"use_nesterov", use_nesterov}});
 }

@@ -34,9 +34,8 @@ Operation ResourceApplyGradientDescent(const Scope& scope, const Output& var, co
 Operation ResourceApplyMomentum(const Scope& scope, const Output& var, const Output& accum,
                                 const Output& lr, const Output& grad, const Output& momentum,
                                 bool use_nesterov = false);
-Operation ResourceApplyAdam(const Scope& scope, const Output& var, const Output& m,
-                            const Output& v, const AdamParams& p, const Output& grad,
-                            bool use_nesterov = false);
+Operation ResourceApplyAdam(const Scope& scope, const Output& var, const Output& m, const Output& v,
+                            const AdamParams& p, const Output& grad, bool use_nesterov = false);
 Operation ResourceApplyRMSProp(const Scope& scope, const Output& var, const Output& ms,
                                const Output& mom, const Output& lr, const Output& rho,
                                const Output& momentum, const Output& epsilon, const Output& grad);

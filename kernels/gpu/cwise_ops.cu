@@ -23,13 +23,20 @@ cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
 template <typename T>
 __device__ T ApplyBinary(BinaryFn fn, T a, T b) {
   switch (fn) {
-    case BinaryFn::kAdd: return a + b;
-    case BinaryFn::kSub: return a - b;
-    case BinaryFn::kMul: return a * b;
-    case BinaryFn::kDiv: return a / b;
-    case BinaryFn::kMaximum: return (a != a || a > b) ? a : b;  // NaN propagates, as TF's
-    case BinaryFn::kMinimum: return (a != a || a < b) ? a : b;
-    case BinaryFn::kSquaredDifference: return (a - b) * (a - b);
+    case BinaryFn::kAdd:
+      return a + b;
+    case BinaryFn::kSub:
+      return a - b;
+    case BinaryFn::kMul:
+      return a * b;
+    case BinaryFn::kDiv:
+      return a / b;
+    case BinaryFn::kMaximum:
+      return (a != a || a > b) ? a : b;  // NaN propagates, as TF's
+    case BinaryFn::kMinimum:
+      return (a != a || a < b) ? a : b;
+    case BinaryFn::kSquaredDifference:
+      return (a - b) * (a - b);
   }
   return a;
 }
@@ -37,18 +44,30 @@ __device__ T ApplyBinary(BinaryFn fn, T a, T b) {
 template <typename T>
 __device__ T ApplyUnary(UnaryFn fn, T x) {
   switch (fn) {
-    case UnaryFn::kRelu: return x > T(0) ? x : T(0);
-    case UnaryFn::kRelu6: return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
-    case UnaryFn::kSigmoid: return T(1) / (T(1) + exp(-x));
-    case UnaryFn::kTanh: return tanh(x);
-    case UnaryFn::kNeg: return -x;
-    case UnaryFn::kAbs: return fabs(x);
-    case UnaryFn::kExp: return exp(x);
-    case UnaryFn::kLog: return log(x);
-    case UnaryFn::kSqrt: return sqrt(x);
-    case UnaryFn::kRsqrt: return T(1) / sqrt(x);
-    case UnaryFn::kSquare: return x * x;
-    case UnaryFn::kReciprocal: return T(1) / x;
+    case UnaryFn::kRelu:
+      return x > T(0) ? x : T(0);
+    case UnaryFn::kRelu6:
+      return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
+    case UnaryFn::kSigmoid:
+      return T(1) / (T(1) + exp(-x));
+    case UnaryFn::kTanh:
+      return tanh(x);
+    case UnaryFn::kNeg:
+      return -x;
+    case UnaryFn::kAbs:
+      return fabs(x);
+    case UnaryFn::kExp:
+      return exp(x);
+    case UnaryFn::kLog:
+      return log(x);
+    case UnaryFn::kSqrt:
+      return sqrt(x);
+    case UnaryFn::kRsqrt:
+      return T(1) / sqrt(x);
+    case UnaryFn::kSquare:
+      return x * x;
+    case UnaryFn::kReciprocal:
+      return T(1) / x;
   }
   return x;
 }
@@ -148,11 +167,11 @@ void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream) {
   Cast<Src, Dst><<<Blocks(n), kThreads, 0, S(stream)>>>(x, out, n);
 }
 
-#define RILL_INSTANTIATE(T)                                                                    \
-  template void LaunchBinary<T>(BinaryFn, const T*, const T*, T*, int64_t,                   \
-                                const BroadcastIndex*, void*);                               \
-  template void LaunchUnary<T>(UnaryFn, const T*, T*, int64_t, void*);                       \
-  template void LaunchBiasAdd<T>(const T*, const T*, T*, int64_t, int64_t, int64_t, void*); \
+#define RILL_INSTANTIATE(T)                                                                       \
+  template void LaunchBinary<T>(BinaryFn, const T*, const T*, T*, int64_t, const BroadcastIndex*, \
+                                void*);                                                           \
+  template void LaunchUnary<T>(UnaryFn, const T*, T*, int64_t, void*);                            \
+  template void LaunchBiasAdd<T>(const T*, const T*, T*, int64_t, int64_t, int64_t, void*);       \
   template void LaunchFill<T>(T*, T, int64_t, void*);
 RILL_INSTANTIATE(float)
 RILL_INSTANTIATE(double)

@@ -54,7 +54,8 @@ class BinaryGpuOp final : public GpuOpKernel {
     const Tensor& x = ctx.input(0);
     const Tensor& y = ctx.input(1);
     if (x.shape() == y.shape()) {
-      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0, 1}, 0, x.shape()));
+      RILL_ASSIGN_OR_RETURN(Tensor * out,
+                            ctx.forward_input_or_allocate_output({0, 1}, 0, x.shape()));
       return Run(x, y, out, nullptr);
     }
     RILL_ASSIGN_OR_RETURN(TensorShape shape, BroadcastShapes(x.shape(), y.shape()));
@@ -91,8 +92,8 @@ class UnaryGpuOp final : public GpuOpKernel {
     const int64_t n = x.NumElements();
     if (n == 0) return absl::OkStatus();
     if (x.dtype() == DT_DOUBLE) {
-      gpu_kernels::LaunchUnary<double>(kFn, x.flat<double>().data(), out->flat<double>().data(),
-                                       n, stream());
+      gpu_kernels::LaunchUnary<double>(kFn, x.flat<double>().data(), out->flat<double>().data(), n,
+                                       stream());
     } else {
       gpu_kernels::LaunchUnary<float>(kFn, x.flat<float>().data(), out->flat<float>().data(), n,
                                       stream());
@@ -124,9 +125,9 @@ class AddNGpuOp final : public GpuOpKernel {
     for (int i = 1; i < ctx.num_inputs(); ++i) {
       aliased |= ctx.input(i).SharesBufferWith(ctx.input(0));
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out,
-                          aliased ? ctx.allocate_output(0, shape)
-                                  : ctx.forward_input_or_allocate_output({0}, 0, shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, aliased
+                                            ? ctx.allocate_output(0, shape)
+                                            : ctx.forward_input_or_allocate_output({0}, 0, shape));
     const int64_t n = shape.num_elements();
     if (n == 0) return absl::OkStatus();
     // out = x0 + x1, then out += xi: left to right, as the CPU kernel adds.
@@ -165,8 +166,7 @@ class BiasAddGpuOp final : public GpuOpKernel {
     const int64_t channels = layout.channels, inner = layout.inner;
     if (value.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchBiasAdd<double>(value.flat<double>().data(), bias.flat<double>().data(),
-                                         out->flat<double>().data(), n, channels, inner,
-                                         stream());
+                                         out->flat<double>().data(), n, channels, inner, stream());
     } else {
       gpu_kernels::LaunchBiasAdd<float>(value.flat<float>().data(), bias.flat<float>().data(),
                                         out->flat<float>().data(), n, channels, inner, stream());
@@ -191,11 +191,11 @@ class CastGpuOp final : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     const int64_t n = x.NumElements();
     if (x.dtype() == DT_FLOAT) {
-      gpu_kernels::LaunchCast<float, double>(x.flat<float>().data(), out->flat<double>().data(),
-                                             n, stream());
+      gpu_kernels::LaunchCast<float, double>(x.flat<float>().data(), out->flat<double>().data(), n,
+                                             stream());
     } else {
-      gpu_kernels::LaunchCast<double, float>(x.flat<double>().data(), out->flat<float>().data(),
-                                             n, stream());
+      gpu_kernels::LaunchCast<double, float>(x.flat<double>().data(), out->flat<float>().data(), n,
+                                             stream());
     }
     return Launched();
   }
@@ -203,7 +203,7 @@ class CastGpuOp final : public GpuOpKernel {
 
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
 
-#define RILL_GPU_BINARY(op, fn)                                                      \
+#define RILL_GPU_BINARY(op, fn)                                              \
   REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
                       BinaryGpuOp<BinaryFn::fn>)
 RILL_GPU_BINARY("Add", kAdd);
@@ -217,7 +217,7 @@ RILL_GPU_BINARY("Minimum", kMinimum);
 RILL_GPU_BINARY("SquaredDifference", kSquaredDifference);
 #undef RILL_GPU_BINARY
 
-#define RILL_GPU_UNARY(op, fn)                                                       \
+#define RILL_GPU_UNARY(op, fn)                                               \
   REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
                       UnaryGpuOp<UnaryFn::fn>)
 RILL_GPU_UNARY("Relu", kRelu);

@@ -1,14 +1,15 @@
-// CUDA kernels that make or pass tensors: Fill (dims and value in host memory), Const (the value is decoded on the host and copied to
-// the GPU once, when the kernel is built, through the device's ordered copy; every run hands out that tensor), ZerosLike and
-// OnesLike (a fill on the compute stream), and the pass-through ops Identity, Snapshot,
-// StopGradient and NoOp (no GPU work: the output is the input's buffer). float and double.
+// CUDA kernels that make or pass tensors: Fill (dims and value in host memory), Const (the value is
+// decoded on the host and copied to the GPU once, when the kernel is built, through the device's
+// ordered copy; every run hands out that tensor), ZerosLike and OnesLike (a fill on the compute
+// stream), and the pass-through ops Identity, Snapshot, StopGradient and NoOp (no GPU work: the
+// output is the input's buffer). float and double.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/allocator.h"
 #include "core/status_macros.h"
-#include "kernels/gpu/gpu_launchers.h"
 #include "kernels/constant_value.h"
+#include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 #include "kernels/kernel_shapes.h"
 
@@ -37,9 +38,9 @@ class ConstGpuOp final : public GpuOpKernel {
     // is neither written while a queued kernel still reads it nor read before it is written.
     absl::Status copied = gpu()->CopyHostToDevice(*host, *device);
     if (!copied.ok()) {
-      ctx.SetStatus(absl::Status(copied.code(), absl::StrCat("copying Const node '",
-                                                             ctx.def().name(), "' to the GPU: ",
-                                                             copied.message())));
+      ctx.SetStatus(
+          absl::Status(copied.code(), absl::StrCat("copying Const node '", ctx.def().name(),
+                                                   "' to the GPU: ", copied.message())));
       return;
     }
     tensor_ = *std::move(device);

@@ -14,7 +14,18 @@ namespace gpu_kernels {
 
 enum class BinaryFn { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference };
 enum class UnaryFn {
-  kRelu, kRelu6, kSigmoid, kTanh, kNeg, kAbs, kExp, kLog, kSqrt, kRsqrt, kSquare, kReciprocal
+  kRelu,
+  kRelu6,
+  kSigmoid,
+  kTanh,
+  kNeg,
+  kAbs,
+  kExp,
+  kLog,
+  kSqrt,
+  kRsqrt,
+  kSquare,
+  kReciprocal
 };
 enum class ReduceFn { kSum, kMean, kMax, kMin, kProd };
 

@@ -20,13 +20,13 @@ namespace rill {
 
 class GpuOpKernel : public OpKernel {
  public:
-  explicit GpuOpKernel(OpKernelConstruction& ctx)
-      : OpKernel(ctx), gpu_(AsGpuDevice(ctx.device())) {
+  explicit GpuOpKernel(OpKernelConstruction& ctx) : OpKernel(ctx), gpu_(AsGpuDevice(ctx.device())) {
     if (gpu_ == nullptr) {
-      ctx.SetStatus(absl::FailedPreconditionError(absl::StrCat(
-          ctx.def().op(), " node ", ctx.def().name(), " has only a CUDA kernel on ",
-          ctx.device()->name(), ", which is not a CUDA GPU (a simulated GPU); pin the node to "
-          "a CPU or run on a machine with a GPU")));
+      ctx.SetStatus(absl::FailedPreconditionError(
+          absl::StrCat(ctx.def().op(), " node ", ctx.def().name(), " has only a CUDA kernel on ",
+                       ctx.device()->name(),
+                       ", which is not a CUDA GPU (a simulated GPU); pin the node to "
+                       "a CPU or run on a machine with a GPU")));
     }
   }
   bool IsExpensive() const override { return false; }

@@ -26,19 +26,19 @@ struct Product {
 };
 
 template <typename T>
-bool Gemm(GpuDevice* gpu, void* handle, const Product& p, bool ta, bool tb, const T* a,
-          const T* b, T* c, std::string* error) {
+bool Gemm(GpuDevice* gpu, void* handle, const Product& p, bool ta, bool tb, const T* a, const T* b,
+          T* c, std::string* error) {
   // Column-major view: C^T (n x m) = op(B)^T (n x k) * op(A)^T (k x m). B as stored, read
   // column-major, is B^T with leading dimension = its row length.
   const int64_t lda = ta ? p.m : p.k;  // row length of A as stored
   const int64_t ldb = tb ? p.k : p.n;
   if (p.batch == 1) {
-    return gpu_internal::CublasGemm<T>(gpu->platform_id(), handle, tb, ta, p.n, p.m, p.k, b, ldb,
-                                       a, lda, c, p.n, error);
+    return gpu_internal::CublasGemm<T>(gpu->platform_id(), handle, tb, ta, p.n, p.m, p.k, b, ldb, a,
+                                       lda, c, p.n, error);
   }
   return gpu_internal::CublasGemmStridedBatched<T>(gpu->platform_id(), handle, tb, ta, p.n, p.m,
-                                                   p.k, b, ldb, p.stride_b, a, lda, p.stride_a,
-                                                   c, p.n, p.m * p.n, p.batch, error);
+                                                   p.k, b, ldb, p.stride_b, a, lda, p.stride_a, c,
+                                                   p.n, p.m * p.n, p.batch, error);
 }
 
 class MatMulGpuOp : public GpuOpKernel {
@@ -77,15 +77,14 @@ class MatMulGpuOp : public GpuOpKernel {
  private:
   absl::Status Zero(Tensor* out) const {
     std::string error;
-    if (!gpu_internal::CudaMemsetAsync(gpu()->platform_id(), out->raw_data(), 0,
-                                       out->TotalBytes(), stream(), &error)) {
+    if (!gpu_internal::CudaMemsetAsync(gpu()->platform_id(), out->raw_data(), 0, out->TotalBytes(),
+                                       stream(), &error)) {
       return gpu()->CudaError(absl::StrCat("zeroing the output of ", name()), error);
     }
     return absl::OkStatus();
   }
 
-  absl::Status MatrixShapes(const Tensor& a, const Tensor& b, Product* p,
-                            TensorShape* out) const {
+  absl::Status MatrixShapes(const Tensor& a, const Tensor& b, Product* p, TensorShape* out) const {
     RILL_ASSIGN_OR_RETURN(MatMulShape s,
                           MatMulShapeOf(a.shape(), b.shape(), transpose_a_, transpose_b_));
     p->m = s.m;
@@ -95,8 +94,7 @@ class MatMulGpuOp : public GpuOpKernel {
     return absl::OkStatus();
   }
 
-  absl::Status BatchShapes(const Tensor& a, const Tensor& b, Product* p,
-                           TensorShape* out) const {
+  absl::Status BatchShapes(const Tensor& a, const Tensor& b, Product* p, TensorShape* out) const {
     const TensorShape& as = a.shape();
     const TensorShape& bs = b.shape();
     if (as.rank() < 2 || bs.rank() < 2) {
@@ -108,9 +106,8 @@ class MatMulGpuOp : public GpuOpKernel {
     p->k = as.dim(transpose_a_ ? ar - 2 : ar - 1);
     p->n = bs.dim(transpose_b_ ? br - 2 : br - 1);
     if (bs.dim(transpose_b_ ? br - 1 : br - 2) != p->k) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Matrix size-incompatible: In[0]: ", as.DebugString(), ", In[1]: ",
-                       bs.DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Matrix size-incompatible: In[0]: ", as.DebugString(), ", In[1]: ", bs.DebugString()));
     }
     // The batch dimensions broadcast as NumPy's; cuBLAS's strided batches cover an operand that
     // has them all (stride m*k) or a single matrix (stride 0).
@@ -123,10 +120,11 @@ class MatMulGpuOp : public GpuOpKernel {
     const int64_t n_batch = batch.num_elements();
     const int64_t na = a_batch.num_elements(), nb = b_batch.num_elements();
     if ((na != n_batch && na != 1) || (nb != n_batch && nb != 1)) {
-      return absl::UnimplementedError(absl::StrCat(
-          type_string(), " node ", name(), " on the GPU broadcasts a batch only when each "
-          "operand has all of it or one matrix: ", as.DebugString(), " vs. ", bs.DebugString(),
-          "; pin it to a CPU for other broadcasts"));
+      return absl::UnimplementedError(absl::StrCat(type_string(), " node ", name(),
+                                                   " on the GPU broadcasts a batch only when each "
+                                                   "operand has all of it or one matrix: ",
+                                                   as.DebugString(), " vs. ", bs.DebugString(),
+                                                   "; pin it to a CPU for other broadcasts"));
     }
     p->batch = n_batch;
     p->stride_a = na == 1 ? 0 : p->m * p->k;
@@ -144,8 +142,7 @@ class MatMulGpuOp : public GpuOpKernel {
 
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
 REGISTER_GPU_KERNEL(KernelDefBuilder("MatMul").TypeConstraint("T", kFloatTypes), MatMulGpuOp);
-REGISTER_GPU_KERNEL(KernelDefBuilder("BatchMatMul").TypeConstraint("T", kFloatTypes),
-                    MatMulGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("BatchMatMul").TypeConstraint("T", kFloatTypes), MatMulGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("BatchMatMulV2").TypeConstraint("T", kFloatTypes),
                     MatMulGpuOp);
 

@@ -19,20 +19,28 @@ cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
 template <typename T>
 __device__ T Identity(ReduceFn fn) {
   switch (fn) {
-    case ReduceFn::kProd: return T(1);
-    case ReduceFn::kMax: return -INFINITY;
-    case ReduceFn::kMin: return INFINITY;
-    default: return T(0);
+    case ReduceFn::kProd:
+      return T(1);
+    case ReduceFn::kMax:
+      return -INFINITY;
+    case ReduceFn::kMin:
+      return INFINITY;
+    default:
+      return T(0);
   }
 }
 
 template <typename T>
 __device__ T Combine(ReduceFn fn, T a, T b) {
   switch (fn) {
-    case ReduceFn::kProd: return a * b;
-    case ReduceFn::kMax: return (a != a || a > b) ? a : b;
-    case ReduceFn::kMin: return (a != a || a < b) ? a : b;
-    default: return a + b;
+    case ReduceFn::kProd:
+      return a * b;
+    case ReduceFn::kMax:
+      return (a != a || a > b) ? a : b;
+    case ReduceFn::kMin:
+      return (a != a || a < b) ? a : b;
+    default:
+      return a + b;
   }
 }
 
@@ -132,8 +140,8 @@ void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T*
   }
   // Pass 1: `parts` partial results per output, laid out [outputs, parts]; pass 2 reduces each
   // output's row of partials.
-  Reduce<T><<<Blocks(index.outputs * parts), kThreads, 0, S(stream)>>>(fn, in, scratch, index,
-                                                                      parts, 0);
+  Reduce<T>
+      <<<Blocks(index.outputs * parts), kThreads, 0, S(stream)>>>(fn, in, scratch, index, parts, 0);
   ReduceIndex rows;
   rows.kept_rank = 1;
   rows.kept_dims[0] = index.outputs;
@@ -143,8 +151,7 @@ void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T*
   rows.reduced_strides[0] = 1;
   rows.outputs = index.outputs;
   rows.reduced_count = parts;
-  Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, scratch, out, rows, 1,
-                                                               divisor);
+  Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, scratch, out, rows, 1, divisor);
 }
 
 template <typename T>

@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "kernels/kernel_shapes.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
+#include "kernels/kernel_shapes.h"
 #include "kernels/reduction_plan.h"
 
 namespace rill {
@@ -104,8 +104,8 @@ class SoftmaxGpuOp final : public GpuOpKernel {
     const int64_t cols = shape.dim(shape.rank() - 1);
     const int64_t rows = shape.num_elements() / cols;
     if (logits.dtype() == DT_DOUBLE) {
-      gpu_kernels::LaunchSoftmax<double>(logits.flat<double>().data(),
-                                         out->flat<double>().data(), rows, cols, kLog, stream());
+      gpu_kernels::LaunchSoftmax<double>(logits.flat<double>().data(), out->flat<double>().data(),
+                                         rows, cols, kLog, stream());
     } else {
       gpu_kernels::LaunchSoftmax<float>(logits.flat<float>().data(), out->flat<float>().data(),
                                         rows, cols, kLog, stream());
@@ -116,11 +116,11 @@ class SoftmaxGpuOp final : public GpuOpKernel {
 
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
 
-#define RILL_GPU_REDUCE(op, fn)                                        \
-  REGISTER_GPU_KERNEL(KernelDefBuilder(op)                             \
-                          .TypeConstraint("T", kFloatTypes)            \
+#define RILL_GPU_REDUCE(op, fn)                                         \
+  REGISTER_GPU_KERNEL(KernelDefBuilder(op)                              \
+                          .TypeConstraint("T", kFloatTypes)             \
                           .TypeConstraint("Tidx", {DT_INT32, DT_INT64}) \
-                          .HostMemory("reduction_indices"),            \
+                          .HostMemory("reduction_indices"),             \
                       ReduceGpuOp<ReduceFn::fn>)
 RILL_GPU_REDUCE("Sum", kSum);
 RILL_GPU_REDUCE("Mean", kMean);

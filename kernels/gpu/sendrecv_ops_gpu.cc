@@ -58,8 +58,8 @@ class SendGpuOp final : public AsyncOpKernel {
   void ComputeAsync(OpKernelContext& ctx, DoneCallback done) const override {
     Rendezvous* rendezvous = ctx.rendezvous();
     if (rendezvous == nullptr) {
-      done(absl::InternalError(absl::StrCat(type_string(), " node ", name(),
-                                            " run without a rendezvous")));
+      done(absl::InternalError(
+          absl::StrCat(type_string(), " node ", name(), " run without a rendezvous")));
       return;
     }
     const Tensor& value = ctx.input(0);
@@ -76,14 +76,14 @@ class SendGpuOp final : public AsyncOpKernel {
                              });
       return;
     }
-    edge_.gpu->CopyDeviceToHost(
-        value, [rendezvous, key = edge_.key, done](absl::StatusOr<Tensor> host) {
-          if (!host.ok()) {
-            done(host.status());
-            return;
-          }
-          done(rendezvous->Send(key, *host, false));
-        });
+    edge_.gpu->CopyDeviceToHost(value,
+                                [rendezvous, key = edge_.key, done](absl::StatusOr<Tensor> host) {
+                                  if (!host.ok()) {
+                                    done(host.status());
+                                    return;
+                                  }
+                                  done(rendezvous->Send(key, *host, false));
+                                });
   }
   bool IsExpensive() const override { return false; }
 
@@ -101,8 +101,8 @@ class RecvGpuOp final : public AsyncOpKernel {
   // `ctx` stays alive until `done` runs (the executor keeps it).
   void ComputeAsync(OpKernelContext& ctx, DoneCallback done) const override {
     if (ctx.rendezvous() == nullptr) {
-      done(absl::InternalError(absl::StrCat(type_string(), " node ", name(),
-                                            " run without a rendezvous")));
+      done(absl::InternalError(
+          absl::StrCat(type_string(), " node ", name(), " run without a rendezvous")));
       return;
     }
     OpKernelContext* c = &ctx;

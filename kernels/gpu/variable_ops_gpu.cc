@@ -27,9 +27,9 @@ using variable_kernels::VariableOp;
 struct GpuDenseOps {
   static absl::Status CheckDevice(OpKernelConstruction& ctx) {
     if (AsGpuDevice(ctx.device()) != nullptr) return absl::OkStatus();
-    return absl::FailedPreconditionError(
-        absl::StrCat(ctx.def().op(), " node ", ctx.def().name(), " needs a CUDA GPU; ",
-                     ctx.device()->name(), " is simulated"));
+    return absl::FailedPreconditionError(absl::StrCat(ctx.def().op(), " node ", ctx.def().name(),
+                                                      " needs a CUDA GPU; ", ctx.device()->name(),
+                                                      " is simulated"));
   }
   static absl::Status Copy(OpKernelContext& ctx, const Tensor& from, Tensor* to) {
     GpuDevice* gpu = AsGpuDevice(ctx.device());
@@ -88,14 +88,12 @@ REGISTER_GPU_KERNEL(KernelDefBuilder("AssignAdd").TypeConstraint("T", kFloatType
                     AssignUpdateOp<DenseUpdate::kAdd, GpuDenseOps>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("AssignSub").TypeConstraint("T", kFloatTypes),
                     AssignUpdateOp<DenseUpdate::kSub, GpuDenseOps>);
-REGISTER_GPU_KERNEL(KernelDefBuilder("VarHandleOp")
-                        .TypeConstraint("dtype", kFloatTypes)
-                        .HostMemory("resource"),
-                    OnCudaGpu<VarHandleOp>);
-REGISTER_GPU_KERNEL(KernelDefBuilder("ReadVariableOp")
-                        .TypeConstraint("dtype", kFloatTypes)
-                        .HostMemory("resource"),
-                    OnCudaGpu<ReadVariableOp>);
+REGISTER_GPU_KERNEL(
+    KernelDefBuilder("VarHandleOp").TypeConstraint("dtype", kFloatTypes).HostMemory("resource"),
+    OnCudaGpu<VarHandleOp>);
+REGISTER_GPU_KERNEL(
+    KernelDefBuilder("ReadVariableOp").TypeConstraint("dtype", kFloatTypes).HostMemory("resource"),
+    OnCudaGpu<ReadVariableOp>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("AssignVariableOp")
                         .TypeConstraint("dtype", kFloatTypes)
                         .HostMemory("resource"),

@@ -53,8 +53,7 @@ bool CloseEnough(double got, double want, double rtol, double atol) {
 
 template <typename T>
 bool ElementMatches(const T& got, const T& want, double rtol, double atol) {
-  if constexpr (std::is_same_v<T, std::complex<float>> ||
-                std::is_same_v<T, std::complex<double>>) {
+  if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
     return CloseEnough(got.real(), want.real(), rtol, atol) &&
            CloseEnough(got.imag(), want.imag(), rtol, atol);
   } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> ||
@@ -87,12 +86,12 @@ absl::StatusOr<std::vector<ConformanceSuite>> LoadSuites(const std::vector<std::
 std::string CompareTensors(int output, const Tensor& got, const Tensor& want, double rtol,
                            double atol) {
   if (got.dtype() != want.dtype()) {
-    return absl::StrCat("output ", output, ": got dtype ", DataTypeString(got.dtype()),
-                        ", want ", DataTypeString(want.dtype()));
+    return absl::StrCat("output ", output, ": got dtype ", DataTypeString(got.dtype()), ", want ",
+                        DataTypeString(want.dtype()));
   }
   if (got.shape() != want.shape()) {
-    return absl::StrCat("output ", output, ": got shape ", got.shape().DebugString(),
-                        ", want ", want.shape().DebugString());
+    return absl::StrCat("output ", output, ": got shape ", got.shape().DebugString(), ", want ",
+                        want.shape().DebugString());
   }
   std::string mismatch;
   absl::Status visited = VisitDataType(got.dtype(), [&](auto tag) -> absl::Status {
@@ -134,8 +133,8 @@ std::string RunConformanceCase(const ConformanceCase& c) {
     }
     const std::string code = absl::StatusCodeToString(status.code());  // "INVALID_ARGUMENT"
     if (code != c.error_code()) {
-      return absl::StrCat("got ", code, " \"", status.message(), "\", want ", c.error_code(),
-                          " \"", c.error_message(), "\"");
+      return absl::StrCat("got ", code, " \"", status.message(), "\", want ", c.error_code(), " \"",
+                          c.error_message(), "\"");
     }
     for (const std::string& phrase : c.error_key_phrase()) {
       if (!absl::StrContains(status.message(), phrase)) {

@@ -27,35 +27,68 @@ std::vector<ConformanceSuite>* g_suites = nullptr;
 const std::set<std::string>& ExemptOps() {
   static const auto* ops = new std::set<std::string>{
       // Runtime plumbing (kernels/sendrecv_ops_test.cc, function_ops_test.cc).
-      "_Send", "_Recv", "_HostSend", "_HostRecv", "_Arg", "_Retval",
+      "_Send",
+      "_Recv",
+      "_HostSend",
+      "_HostRecv",
+      "_Arg",
+      "_Retval",
       // Graph inputs and constants (placeholder_op_test.cc, constant_op_test.cc, sessions).
-      "Placeholder", "PlaceholderWithDefault", "Const", "NoOp",
+      "Placeholder",
+      "PlaceholderWithDefault",
+      "Const",
+      "NoOp",
       // Variables: state across runs (variable_ops_test.cc, resource_variable_ops_test.cc,
       // session_test.cc).
-      "Variable", "VariableV2", "Assign", "AssignAdd", "AssignSub", "VarHandleOp",
-      "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+      "Variable",
+      "VariableV2",
+      "Assign",
+      "AssignAdd",
+      "AssignSub",
+      "VarHandleOp",
+      "ReadVariableOp",
+      "AssignVariableOp",
+      "AssignAddVariableOp",
+      "AssignSubVariableOp",
       "VarIsInitializedOp",
       // Printing: side effects on streams (print_ops_test.cc); StringFormat, which renders what
       // they print, has recorded cases.
-      "PrintV2", "Print",
+      "PrintV2",
+      "Print",
       // Identity passes its input through; identity_op_test.cc and every session test cover it.
       "Identity",
       // TF1 control flow: the recorded loops of the Enter suite run these too (a case names one
       // op); the Ref forms and ControlTrigger are covered by tests/control_flow and
       // kernels/control_flow_ops_test.cc.
-      "Exit", "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
-      "RefNextIteration", "ControlTrigger",
+      "Exit",
+      "NextIteration",
+      "LoopCond",
+      "RefSwitch",
+      "RefMerge",
+      "RefEnter",
+      "RefExit",
+      "RefNextIteration",
+      "ControlTrigger",
       // TensorArrays: the creating op, Size and Close run in every recorded TensorArray case
       // (which names the op it checks); kernels/tensor_array_ops_test.cc covers them too.
-      "TensorArrayV3", "TensorArraySizeV3", "TensorArrayCloseV3",
+      "TensorArrayV3",
+      "TensorArraySizeV3",
+      "TensorArrayCloseV3",
       // Stacks: StackV2 and StackCloseV2 run in the recorded StackPushV2 cases.
-      "StackV2", "StackCloseV2",
+      "StackV2",
+      "StackCloseV2",
       // Checkpoint I/O (files, not values): core/io tests, tests/checkpoints (TensorFlow-written
       // checkpoints and SavedModels restored, saved, corrupted).
-      "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
+      "RestoreV2",
+      "SaveV2",
+      "MergeV2Checkpoints",
+      "ShardedFilename",
+      "ShardedFilespec",
       // Fusions the graph optimizer makes: the recorded models run through them
       // (tests/models), and session/graph_optimizer_test compares them with the unfused graph.
-      "_FusedMatMul", "_FusedConv2D", "_FusedDepthwiseConv2dNative",
+      "_FusedMatMul",
+      "_FusedConv2D",
+      "_FusedDepthwiseConv2dNative",
   };
   return *ops;
 }
@@ -188,10 +221,9 @@ int main(int argc, char** argv) {
   rill::g_suites = new std::vector<rill::ConformanceSuite>(*std::move(suites));
   for (const rill::ConformanceSuite& suite : *rill::g_suites) {
     for (const rill::ConformanceCase& c : suite.case_()) {
-      ::testing::RegisterTest("Conformance", c.name().c_str(), nullptr, nullptr, __FILE__,
-                              __LINE__, [&c]() -> ::testing::Test* {
-                                return new rill::ConformanceCaseTest(&c);
-                              });
+      ::testing::RegisterTest(
+          "Conformance", c.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+          [&c]() -> ::testing::Test* { return new rill::ConformanceCaseTest(&c); });
     }
   }
   return RUN_ALL_TESTS();

@@ -67,16 +67,16 @@ TEST(CondTest, MergeForwardsTheTakenBranchAndItsValueIndex) {
   CondGraph g = BuildCond();
   std::unique_ptr<Session> session = NewSession(g.graph);
   std::vector<Tensor> out;
-  ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(5)},
-                            {"pred:0", Tensor::Scalar<bool>(true)}},
-                           {g.out, g.index}, {}, &out),
-              IsOk());
+  ASSERT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(5)}, {"pred:0", Tensor::Scalar<bool>(true)}},
+                   {g.out, g.index}, {}, &out),
+      IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], 10);
   EXPECT_EQ(out[1].flat<int32_t>()[0], 1);
-  ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(5)},
-                            {"pred:0", Tensor::Scalar<bool>(false)}},
-                           {g.out, g.index}, {}, &out),
-              IsOk());
+  ASSERT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(5)}, {"pred:0", Tensor::Scalar<bool>(false)}},
+                   {g.out, g.index}, {}, &out),
+      IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], -5);
   EXPECT_EQ(out[1].flat<int32_t>()[0], 0);
 }
@@ -86,33 +86,33 @@ TEST(CondTest, DeadBranchDoesNotRun) {
   std::unique_ptr<Session> session = NewSession(g.graph);
   std::vector<Tensor> out;
   // x = -3 would fail the then branch's Assert; the branch is dead, so it never runs.
-  ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(-3)},
-                            {"pred:0", Tensor::Scalar<bool>(false)}},
-                           {g.out}, {}, &out),
-              IsOk());
+  ASSERT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(-3)}, {"pred:0", Tensor::Scalar<bool>(false)}},
+                   {g.out}, {}, &out),
+      IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], 3);
   // The same x with the branch taken: the Assert runs and fails the step.
-  EXPECT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(-3)},
-                            {"pred:0", Tensor::Scalar<bool>(true)}},
-                           {g.out}, {}, &out),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("assertion failed")));
+  EXPECT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(-3)}, {"pred:0", Tensor::Scalar<bool>(true)}},
+                   {g.out}, {}, &out),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("assertion failed")));
 }
 
 TEST(CondTest, FetchingADeadTensorIsTensorFlowsError) {
   CondGraph g = BuildCond();
   std::unique_ptr<Session> session = NewSession(g.graph);
   std::vector<Tensor> out;
-  EXPECT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(4)},
-                            {"pred:0", Tensor::Scalar<bool>(false)}},
-                           {g.then_value}, {}, &out),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Retval[0] does not have value (fetch 'cond/then/twice:0' is "
-                                 "dead")));
+  EXPECT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(4)}, {"pred:0", Tensor::Scalar<bool>(false)}},
+                   {g.then_value}, {}, &out),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Retval[0] does not have value (fetch 'cond/then/twice:0' is "
+                         "dead")));
   // The session stays usable.
-  ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(4)},
-                            {"pred:0", Tensor::Scalar<bool>(true)}},
-                           {g.then_value}, {}, &out),
-              IsOk());
+  ASSERT_THAT(
+      session->Run({{"x:0", Tensor::Scalar<int32_t>(4)}, {"pred:0", Tensor::Scalar<bool>(true)}},
+                   {g.then_value}, {}, &out),
+      IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], 8);
 }
 
@@ -133,10 +133,10 @@ TEST(CondTest, DeadnessCrossesDevicesThroughSendAndRecv) {
   std::unique_ptr<Session> session = NewSession(*root.ToGraphDef(), /*cpus=*/2);
   std::vector<Tensor> out;
   for (bool p : {true, false, true}) {
-    ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<int32_t>(7)},
-                              {"pred:0", Tensor::Scalar<bool>(p)}},
-                             {outs[0].TensorName()}, {}, &out),
-                IsOk());
+    ASSERT_THAT(
+        session->Run({{"x:0", Tensor::Scalar<int32_t>(7)}, {"pred:0", Tensor::Scalar<bool>(p)}},
+                     {outs[0].TensorName()}, {}, &out),
+        IsOk());
     EXPECT_EQ(out[0].flat<int32_t>()[0], p ? 21 : 7);
   }
 }
@@ -202,8 +202,7 @@ TEST(WhileLoopTest, RunsToTheConditionAndReturnsTheExits) {
     std::unique_ptr<Session> session = NewSession(loop.graph);
     for (int n : {0, 1, 10, 1000}) {
       std::vector<Tensor> out;
-      ASSERT_THAT(session->Run({{"n:0", Tensor::Scalar<int32_t>(n)}}, {loop.i, loop.acc}, {},
-                               &out),
+      ASSERT_THAT(session->Run({{"n:0", Tensor::Scalar<int32_t>(n)}}, {loop.i, loop.acc}, {}, &out),
                   IsOk());
       EXPECT_EQ(out[0].flat<int32_t>()[0], n) << "parallel_iterations " << parallel;
       EXPECT_EQ(out[1].flat<int32_t>()[0], n * (n - 1) / 2) << "parallel_iterations " << parallel;
@@ -221,8 +220,7 @@ TEST(WhileLoopTest, ConcurrentStepsOnAThreadPoolAgree) {
       for (int r = 0; r < 20; ++r) {
         const int n = 50 + t * 10 + r;
         std::vector<Tensor> out;
-        absl::Status s =
-            session->Run({{"n:0", Tensor::Scalar<int32_t>(n)}}, {loop.acc}, {}, &out);
+        absl::Status s = session->Run({{"n:0", Tensor::Scalar<int32_t>(n)}}, {loop.acc}, {}, &out);
         if (!s.ok() || out[0].flat<int32_t>()[0] != n * (n - 1) / 2) ++wrong;
       }
     });
@@ -236,9 +234,7 @@ TEST(WhileLoopTest, NestedLoopsRunTheInnerLoopOncePerOuterIteration) {
   Scope root = Scope::NewRootScope();
   std::vector<Output> outer = ops::WhileLoop(
       root.NewSubScope("outer"), {Scalar(root, 0), Scalar(root, 0)},
-      [](const Scope& s, const std::vector<Output>& v) {
-        return ops::Less(s, v[0], Scalar(s, 4));
-      },
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], Scalar(s, 4)); },
       [](const Scope& s, const std::vector<Output>& v) {
         std::vector<Output> inner = ops::WhileLoop(
             s.NewSubScope("inner"), {Scalar(s, 0), v[1]},
@@ -246,8 +242,7 @@ TEST(WhileLoopTest, NestedLoopsRunTheInnerLoopOncePerOuterIteration) {
               return ops::Less(t, w[0], Scalar(t, 3));
             },
             [](const Scope& t, const std::vector<Output>& w) {
-              return std::vector<Output>{ops::Add(t, w[0], Scalar(t, 1)),
-                                         ops::Add(t, w[1], w[2])};
+              return std::vector<Output>{ops::Add(t, w[0], Scalar(t, 1)), ops::Add(t, w[1], w[2])};
             },
             ops::WhileLoopAttrs().Invariants({v[0]}));
         return std::vector<Output>{ops::Add(s, v[0], Scalar(s, 1)), inner[1]};
@@ -282,12 +277,11 @@ TEST(WhileLoopTest, LoopInAnUntakenBranchIsDeadAndTheStepCompletes) {
   ASSERT_THAT(root.status(), IsOk());
   std::unique_ptr<Session> session = NewSession(*root.ToGraphDef());
   std::vector<Tensor> out;
-  ASSERT_THAT(session->Run({{"pred:0", Tensor::Scalar<bool>(false)}}, {r[0].TensorName()}, {},
-                           &out),
-              IsOk());
+  ASSERT_THAT(
+      session->Run({{"pred:0", Tensor::Scalar<bool>(false)}}, {r[0].TensorName()}, {}, &out),
+      IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], -5);
-  ASSERT_THAT(session->Run({{"pred:0", Tensor::Scalar<bool>(true)}}, {r[0].TensorName()}, {},
-                           &out),
+  ASSERT_THAT(session->Run({{"pred:0", Tensor::Scalar<bool>(true)}}, {r[0].TensorName()}, {}, &out),
               IsOk());
   EXPECT_EQ(out[0].flat<int32_t>()[0], 160);
 }
@@ -306,13 +300,12 @@ TEST(WhileLoopTest, AnErrorInsideTheBodyFailsTheStepAndTheSessionStaysUsable) {
       ops::WhileLoopAttrs().Invariants({limit}));
   std::unique_ptr<Session> session = NewSession(*root.ToGraphDef());
   std::vector<Tensor> result;
-  EXPECT_THAT(session->Run({{"limit:0", Tensor::Scalar<float>(1e38f)}}, {out[0].TensorName()},
-                           {}, &result),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("overflow : Tensor had Inf values")));
-  ASSERT_THAT(session->Run({{"limit:0", Tensor::Scalar<float>(1e25f)}}, {out[0].TensorName()},
-                           {}, &result),
-              IsOk());
+  EXPECT_THAT(
+      session->Run({{"limit:0", Tensor::Scalar<float>(1e38f)}}, {out[0].TensorName()}, {}, &result),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflow : Tensor had Inf values")));
+  ASSERT_THAT(
+      session->Run({{"limit:0", Tensor::Scalar<float>(1e25f)}}, {out[0].TensorName()}, {}, &result),
+      IsOk());
   EXPECT_EQ(result[0].flat<float>()[0], 1e30f);
 }
 
@@ -333,14 +326,14 @@ TEST(WhileLoopTest, MemoryPeakDoesNotGrowWithTheTripCount) {
   std::unique_ptr<Session> session = NewSession(*root.ToGraphDef(), 1, 1);
   auto peak_of = [&](int trips) {
     std::vector<Tensor> result;
-    EXPECT_THAT(session->Run({{"n:0", Tensor::Scalar<int32_t>(trips)}}, {out[1].TensorName()},
-                             {}, &result),
-                IsOk());  // warm: the executors are built and cached
+    EXPECT_THAT(
+        session->Run({{"n:0", Tensor::Scalar<int32_t>(trips)}}, {out[1].TensorName()}, {}, &result),
+        IsOk());  // warm: the executors are built and cached
     CpuAllocator::Default()->ResetPeak();
     const int64_t base = CpuAllocator::Default()->GetStats().bytes_in_use;
-    EXPECT_THAT(session->Run({{"n:0", Tensor::Scalar<int32_t>(trips)}}, {out[1].TensorName()},
-                             {}, &result),
-                IsOk());
+    EXPECT_THAT(
+        session->Run({{"n:0", Tensor::Scalar<int32_t>(trips)}}, {out[1].TensorName()}, {}, &result),
+        IsOk());
     EXPECT_EQ(result[0].flat<float>()[16383], static_cast<float>(trips));
     return CpuAllocator::Default()->GetStats().peak_bytes_in_use - base;
   };
@@ -355,8 +348,8 @@ TEST(WhileLoopTest, TensorListsFlowThroughTheLoop) {
   Scope root = Scope::NewRootScope();
   Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
-  Output list = ops::TensorListReserve(root, ops::Const(root, std::vector<int32_t>{2}, {1}), n,
-                                       DT_FLOAT);
+  Output list =
+      ops::TensorListReserve(root, ops::Const(root, std::vector<int32_t>{2}, {1}), n, DT_FLOAT);
   std::vector<Output> out = ops::WhileLoop(
       root.NewSubScope("while"), {Scalar(root, 0), list},
       [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
@@ -366,8 +359,8 @@ TEST(WhileLoopTest, TensorListsFlowThroughTheLoop) {
                                    ops::TensorListSetItem(s, v[1], v[0], scaled)};
       },
       ops::WhileLoopAttrs().Invariants({n, x}));
-  Output stacked = ops::TensorListStack(
-      root, out[1], ops::Const(root, std::vector<int32_t>{2}, {1}), DT_FLOAT);
+  Output stacked =
+      ops::TensorListStack(root, out[1], ops::Const(root, std::vector<int32_t>{2}, {1}), DT_FLOAT);
   ASSERT_THAT(root.status(), IsOk());
   std::unique_ptr<Session> session = NewSession(*root.ToGraphDef(), 1, 2);
   std::vector<Tensor> result;
@@ -394,9 +387,7 @@ TEST(ControlFlowImportTest, LoopSpanningDevicesIsUnimplementedAndSaysWhatToDo) {
   Scope root = Scope::NewRootScope();
   std::vector<Output> out = ops::WhileLoop(
       root.NewSubScope("while"), {Scalar(root, 0)},
-      [](const Scope& s, const std::vector<Output>& v) {
-        return ops::Less(s, v[0], Scalar(s, 3));
-      },
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], Scalar(s, 3)); },
       [](const Scope& s, const std::vector<Output>& v) {
         return std::vector<Output>{ops::Add(s.WithDevice("/cpu:1"), v[0], Scalar(s, 1))};
       });

@@ -3,11 +3,12 @@
 // Plain bytes would almost never get past the GraphDef parser, so the input is read as a program
 // (tests/fuzz/fuzz_input.h) that builds a GraphDef of up to 24 nodes from a menu of ~50 ops
 // (constants, placeholders, elementwise math, MatMul, reductions, shape ops, casts, comparisons,
-// Select, Switch and a Merge of a Switch's two outputs), wiring each node to earlier outputs of a matching dtype (sometimes of the
-// wrong dtype, a missing node, a later node making a cycle, or a control input), with devices
-// from /cpu:0../cpu:2 (sometimes a GPU or CPU that does not exist), a ConfigProto (1-3 CPUs, soft
-// placement, optimizer on or off) and feeds (sometimes the wrong dtype or shape). The GraphDef is
-// serialized and goes the user's way: ParseGraphDefBytes, Session::New, Create, Run.
+// Select, Switch and a Merge of a Switch's two outputs), wiring each node to earlier outputs of a
+// matching dtype (sometimes of the wrong dtype, a missing node, a later node making a cycle, or a
+// control input), with devices from /cpu:0../cpu:2 (sometimes a GPU or CPU that does not exist), a
+// ConfigProto (1-3 CPUs, soft placement, optimizer on or off) and feeds (sometimes the wrong dtype
+// or shape). The GraphDef is serialized and goes the user's way: ParseGraphDefBytes, Session::New,
+// Create, Run.
 //
 // Properties checked on every input:
 // - every failure is a status with a message, never DeadlineExceeded (nothing here may block);
@@ -58,8 +59,7 @@ Stats& GlobalStats() {
                    "graph_run_fuzzer: %lld inputs, %lld created, %lld reached Session::Run "
                    "(%.1f%%), %lld runs succeeded (%.1f%%)\n",
                    static_cast<long long>(st.inputs.load()),
-                   static_cast<long long>(st.created.load()),
-                   static_cast<long long>(st.ran.load()),
+                   static_cast<long long>(st.created.load()), static_cast<long long>(st.ran.load()),
                    st.inputs ? 100.0 * st.ran.load() / st.inputs.load() : 0.0,
                    static_cast<long long>(st.ran_ok.load()),
                    st.inputs ? 100.0 * st.ran_ok.load() / st.inputs.load() : 0.0);
@@ -98,7 +98,8 @@ class GraphProgram {
   TensorShape PickShape(int max_rank) {
     std::vector<int64_t> dims;
     const int rank = static_cast<int>(in_->IntInRange(0, max_rank));
-    for (int d = 0; d < rank; ++d) dims.push_back(in_->IntInRange(0, 3) == 0 ? 1 : in_->IntInRange(1, 3));
+    for (int d = 0; d < rank; ++d)
+      dims.push_back(in_->IntInRange(0, 3) == 0 ? 1 : in_->IntInRange(1, 3));
     return *TensorShape::FromDims(dims);
   }
 
@@ -119,9 +120,9 @@ class GraphProgram {
     NodeDef* n = graph_.add_node();
     n->set_name(absl::StrCat("n", index));
     n->set_op(op);
-    static const char* const kDevices[] = {"/cpu:0", "/cpu:1", "/device:CPU:2",
-                                           "/job:localhost/replica:0/task:0/device:CPU:0",
-                                           "/gpu:0", "/device:CPU:7"};
+    static const char* const kDevices[] = {
+        "/cpu:0", "/cpu:1",       "/device:CPU:2", "/job:localhost/replica:0/task:0/device:CPU:0",
+        "/gpu:0", "/device:CPU:7"};
     if (in_->IntInRange(0, 3) == 0) n->set_device(kDevices[in_->Pick(6)]);
     return n;
   }
@@ -143,8 +144,8 @@ class GraphProgram {
   std::string SmallIntConst(int index, const char* suffix, int count, int lo, int hi) {
     std::vector<int32_t> v;
     for (int k = 0; k < count; ++k) v.push_back(static_cast<int32_t>(in_->IntInRange(lo, hi)));
-    const TensorShape shape = count != 1 || in_->Bool() ? *TensorShape::FromDims({count})
-                                                        : TensorShape();
+    const TensorShape shape =
+        count != 1 || in_->Bool() ? *TensorShape::FromDims({count}) : TensorShape();
     return AddConst(absl::StrCat("n", index, "/", suffix), Tensor::FromVector<int32_t>(v, shape));
   }
 
@@ -153,7 +154,8 @@ class GraphProgram {
   std::string Input(int index, int num_nodes, DataType want) {
     const uint8_t r = in_->Byte();
     if (r == 0xff) return "missing_node";
-    if (r == 0xfe && index + 1 < num_nodes) return absl::StrCat("n", in_->IntInRange(index + 1, num_nodes - 1));
+    if (r == 0xfe && index + 1 < num_nodes)
+      return absl::StrCat("n", in_->IntInRange(index + 1, num_nodes - 1));
     std::vector<const Value*> matching;
     for (const Value& v : values_) {
       if (want == DT_INVALID || v.dtype == want || r == 0xfd) matching.push_back(&v);
@@ -161,8 +163,8 @@ class GraphProgram {
     if (matching.empty()) {
       // Nothing of that dtype yet: make a constant of it.
       const DataType dtype = want == DT_INVALID ? DT_FLOAT : want;
-      const std::string name = AddConst(absl::StrCat("n", index, "/c", aux_++),
-                                        RandomTensor(dtype, PickShape(2)));
+      const std::string name =
+          AddConst(absl::StrCat("n", index, "/c", aux_++), RandomTensor(dtype, PickShape(2)));
       values_.push_back({name, dtype});
       return name;
     }
@@ -177,12 +179,13 @@ class GraphProgram {
   }
 
   void AddNode(int i, int num_nodes) {
-    static const char* const kUnaryFloat[] = {"Neg",  "Relu",    "Abs",  "Square",   "Sqrt",
-                                              "Exp",  "Tanh",    "Sigmoid", "Identity", "Log",
-                                              "Softmax", "ZerosLike", "Floor", "Relu6", "Rsqrt"};
-    static const char* const kBinary[] = {"Add",     "AddV2",   "Sub",      "Mul",
-                                          "Maximum", "Minimum", "RealDiv",  "FloorDiv",
-                                          "FloorMod", "SquaredDifference", "Pow", "BiasAdd"};
+    static const char* const kUnaryFloat[] = {
+        "Neg",      "Relu", "Abs",     "Square",    "Sqrt",  "Exp",   "Tanh", "Sigmoid",
+        "Identity", "Log",  "Softmax", "ZerosLike", "Floor", "Relu6", "Rsqrt"};
+    static const char* const kBinary[] = {
+        "Add",     "AddV2",   "Sub",      "Mul",      "Maximum",
+        "Minimum", "RealDiv", "FloorDiv", "FloorMod", "SquaredDifference",
+        "Pow",     "BiasAdd"};
     static const char* const kReduce[] = {"Sum", "Max", "Min", "Mean", "Prod", "ArgMax"};
     static const char* const kCompare[] = {"Less", "Greater", "Equal", "NotEqual", "LessEqual"};
     const int choice = static_cast<int>(in_->Pick(18));
@@ -200,7 +203,8 @@ class GraphProgram {
         TensorShape shape = PickShape(2);
         if (in_->Bool()) {
           TensorShapeProto* s = (*n->mutable_attr())["shape"].mutable_shape();
-          for (int d = 0; d < shape.rank(); ++d) s->add_dim()->set_size(in_->Bool() ? -1 : shape.dim(d));
+          for (int d = 0; d < shape.rank(); ++d)
+            s->add_dim()->set_size(in_->Bool() ? -1 : shape.dim(d));
         }
         if (in_->IntInRange(0, 7) != 0) {
           const DataType fed = in_->IntInRange(0, 15) == 0 ? DT_BOOL : dtype;
@@ -267,8 +271,10 @@ class GraphProgram {
         n->add_input(SmallIntConst(i, "arg", count, which == 0 ? -1 : (which == 1 ? 0 : -3),
                                    which == 1 ? 3 : 4));
         SetType(n, "T", dtype);
-        SetType(n, which == 0 ? "Tshape" : (which == 1 ? "Tmultiples" : (which == 2 ? "Tperm" : "Tdim")),
-                DT_INT32);
+        SetType(
+            n,
+            which == 0 ? "Tshape" : (which == 1 ? "Tmultiples" : (which == 2 ? "Tperm" : "Tdim")),
+            DT_INT32);
         values_.push_back({n->name(), dtype});
         return;
       }
@@ -381,9 +387,10 @@ class GraphProgram {
         n->add_input(SmallIntConst(i, "size", count, -1, 3));
         if (which == 1) {
           n->add_input(SmallIntConst(i, "strides", count, -2, 2));
-          for (const char* mask : {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
-                                   "shrink_axis_mask"}) {
-            (*n->mutable_attr())[mask].set_i(in_->IntInRange(0, 7) == 0 ? in_->IntInRange(0, 3) : 0);
+          for (const char* mask :
+               {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"}) {
+            (*n->mutable_attr())[mask].set_i(in_->IntInRange(0, 7) == 0 ? in_->IntInRange(0, 3)
+                                                                        : 0);
           }
         }
         SetType(n, "T", DtypeOf(x));
@@ -459,8 +466,8 @@ RunResult CreateAndRun(const std::string& graph_bytes, ConfigProto config,
 }  // namespace rill
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace rill;         // NOLINT: a fuzz entry point
-  using namespace rill::fuzz;   // NOLINT
+  using namespace rill;        // NOLINT: a fuzz entry point
+  using namespace rill::fuzz;  // NOLINT
   GlobalStats().inputs++;
   FuzzInput in(data, size);
   ConfigProto config;

@@ -25,9 +25,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-#define RILL_REQUIRE_GPU()                                                      \
-  do {                                                                          \
-    std::string why;                                                            \
+#define RILL_REQUIRE_GPU()                                                                   \
+  do {                                                                                       \
+    std::string why;                                                                         \
     if (CudaDeviceCount(&why) == 0) GTEST_SKIP() << "skipped: no GPU found (" << why << ")"; \
   } while (0)
 
@@ -176,34 +176,33 @@ TEST(GpuKernelsTest, BatchMatMulWithEqualAndBroadcastBatchesMatchesCpu) {
 
 TEST(GpuKernelsTest, BinaryOpsWithBroadcastingMatchCpu) {
   RILL_REQUIRE_GPU();
-  for (const char* op : {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum",
-                         "SquaredDifference"}) {
+  for (const char* op :
+       {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"}) {
     for (DataType t : {DT_FLOAT, DT_DOUBLE}) {
       SCOPED_TRACE(absl::StrCat(op, " ", DataTypeString(t)));
       ExpectGpuMatchesCpu(Binary(op, t),
                           {{"x", Random(t, TensorShape({2, 3, 4}), 5)},
                            {"y", Random(t, TensorShape({2, 3, 4}), 6)}},
                           "z:0");
-      ExpectGpuMatchesCpu(Binary(op, t),
-                          {{"x", Random(t, TensorShape({2, 1, 4}), 7)},
-                           {"y", Random(t, TensorShape({3, 1}), 8)}},
-                          "z:0");
+      ExpectGpuMatchesCpu(
+          Binary(op, t),
+          {{"x", Random(t, TensorShape({2, 1, 4}), 7)}, {"y", Random(t, TensorShape({3, 1}), 8)}},
+          "z:0");
       ExpectGpuMatchesCpu(Binary(op, t),
                           {{"x", Random(t, TensorShape({1, 2, 3}), 24)},
                            {"y", Random(t, TensorShape({4, 1, 1, 3}), 25)}},
                           "z:0");
-      ExpectGpuMatchesCpu(Binary(op, t),
-                          {{"x", Random(t, TensorShape({}), 9)},
-                           {"y", Random(t, TensorShape({1000}), 10)}},
-                          "z:0");
+      ExpectGpuMatchesCpu(
+          Binary(op, t),
+          {{"x", Random(t, TensorShape({}), 9)}, {"y", Random(t, TensorShape({1000}), 10)}}, "z:0");
     }
   }
 }
 
 TEST(GpuKernelsTest, UnaryOpsMatchCpu) {
   RILL_REQUIRE_GPU();
-  for (const char* op : {"Relu", "Relu6", "Sigmoid", "Tanh", "Neg", "Abs", "Exp", "Square",
-                         "Reciprocal"}) {
+  for (const char* op :
+       {"Relu", "Relu6", "Sigmoid", "Tanh", "Neg", "Abs", "Exp", "Square", "Reciprocal"}) {
     SCOPED_TRACE(op);
     ExpectGpuMatchesCpu(Unary(op, DT_FLOAT),
                         {{"x", Random(DT_FLOAT, TensorShape({5, 77}), 11, -8, 8)}}, "z:0");
@@ -226,23 +225,23 @@ TEST(GpuKernelsTest, AddNBiasAddSoftmaxFillAndCastMatchCpu) {
        {"c", Random(DT_FLOAT, TensorShape({64, 33}), 15)}},
       "s:0");
   // A repeated input: the output cannot take input 0's buffer (later passes read it).
-  ExpectGpuMatchesCpu(
-      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
-          "node { name: 'g' op: 'Neg' input: 'a' device: 'DEVICE' "
-          "attr { key: 'T' value { type: DT_FLOAT } } }\n"
-          "node { name: 's' op: 'AddN' input: 'g' input: 'b' input: 'g' input: 'g' "
-          "device: 'DEVICE' attr { key: 'N' value { i: 4 } } "
-          "attr { key: 'T' value { type: DT_FLOAT } } }",
-      {{"a", Random(DT_FLOAT, TensorShape({1000}), 22)},
-       {"b", Random(DT_FLOAT, TensorShape({1000}), 23)}},
-      "s:0");
+  ExpectGpuMatchesCpu(Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+                          "node { name: 'g' op: 'Neg' input: 'a' device: 'DEVICE' "
+                          "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+                          "node { name: 's' op: 'AddN' input: 'g' input: 'b' input: 'g' input: 'g' "
+                          "device: 'DEVICE' attr { key: 'N' value { i: 4 } } "
+                          "attr { key: 'T' value { type: DT_FLOAT } } }",
+                      {{"a", Random(DT_FLOAT, TensorShape({1000}), 22)},
+                       {"b", Random(DT_FLOAT, TensorShape({1000}), 23)}},
+                      "s:0");
   for (const char* format : {"NHWC", "NCHW"}) {
     SCOPED_TRACE(format);
     ExpectGpuMatchesCpu(
         Placeholder("x", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
             absl::StrCat("node { name: 'z' op: 'BiasAdd' input: 'x' input: 'b' device: 'DEVICE' "
                          "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'data_format' "
-                         "value { s: '", format, "' } } }"),
+                         "value { s: '",
+                         format, "' } } }"),
         {{"x", Random(DT_FLOAT, TensorShape({2, 5, 6, 5}), 16)},
          {"b", Random(DT_FLOAT, TensorShape({5}), 17)}},
         "z:0");
@@ -261,12 +260,11 @@ TEST(GpuKernelsTest, AddNBiasAddSoftmaxFillAndCastMatchCpu) {
           "attr { key: 'T' value { type: DT_DOUBLE } } "
           "attr { key: 'index_type' value { type: DT_INT32 } } }",
       {{"v", Tensor::Scalar<double>(2.5)}}, "z:0");
-  ExpectGpuMatchesCpu(
-      Placeholder("x", DT_FLOAT) +
-          "node { name: 'z' op: 'Cast' input: 'x' device: 'DEVICE' "
-          "attr { key: 'SrcT' value { type: DT_FLOAT } } "
-          "attr { key: 'DstT' value { type: DT_DOUBLE } } }",
-      {{"x", Random(DT_FLOAT, TensorShape({100}), 19)}}, "z:0");
+  ExpectGpuMatchesCpu(Placeholder("x", DT_FLOAT) +
+                          "node { name: 'z' op: 'Cast' input: 'x' device: 'DEVICE' "
+                          "attr { key: 'SrcT' value { type: DT_FLOAT } } "
+                          "attr { key: 'DstT' value { type: DT_DOUBLE } } }",
+                      {{"x", Random(DT_FLOAT, TensorShape({100}), 19)}}, "z:0");
 }
 
 TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
@@ -280,11 +278,13 @@ TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
         SCOPED_TRACE(absl::StrCat(op, " axes", values, " keep_dims ", keep));
         const std::string graph =
             Placeholder("x", DT_DOUBLE) +
-            absl::StrCat("node { name: 'axes' op: 'Const' attr { key: 'dtype' value { type: "
-                         "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
-                         "tensor_shape { dim { size: ", axes.size(), " } }", values,
-                         " } } } }\n") +
-            absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' input: 'axes' device: "
+            absl::StrCat(
+                "node { name: 'axes' op: 'Const' attr { key: 'dtype' value { type: "
+                "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
+                "tensor_shape { dim { size: ",
+                axes.size(), " } }", values, " } } } }\n") +
+            absl::StrCat("node { name: 'z' op: '", op,
+                         "' input: 'x' input: 'axes' device: "
                          "'DEVICE' attr { key: 'T' value { type: DT_DOUBLE } } attr { key: "
                          "'Tidx' value { type: DT_INT32 } } attr { key: 'keep_dims' value { b: ",
                          keep ? "true" : "false", " } } }");
@@ -311,11 +311,13 @@ TEST(GpuKernelsTest, ShapeOpsRelabelGpuTensors) {
       "node { name: 'dim' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
       "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }\n"
       "node { name: 'r' op: 'Reshape' input: 'x' input: 'shape' device: 'DEVICE' "
-      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tshape' value { type: DT_INT32 } } }\n"
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tshape' value { type: DT_INT32 } } "
+      "}\n"
       "node { name: 'e' op: 'ExpandDims' input: 'r' input: 'dim' device: 'DEVICE' "
       "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tdim' value { type: DT_INT32 } } }\n"
       "node { name: 's' op: 'Squeeze' input: 'e' device: 'DEVICE' "
-      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'squeeze_dims' value { list { i: 1 } } } }\n"
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'squeeze_dims' value { list { i: 1 } "
+      "} } }\n"
       "node { name: 'z' op: 'Neg' input: 's' device: 'DEVICE' "
       "attr { key: 'T' value { type: DT_FLOAT } } }";
   ExpectGpuMatchesCpu(graph, {{"x", Random(DT_FLOAT, TensorShape({4, 3, 2}), 27)}}, "z:0");
@@ -325,7 +327,8 @@ TEST(GpuKernelsTest, ShapeOpsRelabelGpuTensors) {
       "node { name: 'g' op: 'Neg' input: 'x' device: '/device:GPU:0' "
       "attr { key: 'T' value { type: DT_FLOAT } } }\n"
       "node { name: 'sh' op: 'Shape' input: 'g' device: '/device:GPU:0' "
-      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'out_type' value { type: DT_INT32 } } }";
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'out_type' value { type: DT_INT32 } "
+      "} }";
   absl::StatusOr<Tensor> shape =
       RunOn(shape_graph, "", {{"x", Random(DT_FLOAT, TensorShape({4, 3, 2}), 28)}}, "sh:0");
   ASSERT_THAT(shape.status(), IsOk());
@@ -337,10 +340,9 @@ TEST(GpuKernelsTest, ShapeOpsRelabelGpuTensors) {
 
 TEST(GpuKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
   RILL_REQUIRE_GPU();
-  const std::string graph =
-      Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
-      "node { name: 'm' op: 'MatMul' input: 'a' input: 'b' device: 'DEVICE' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }";
+  const std::string graph = Placeholder("a", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+                            "node { name: 'm' op: 'MatMul' input: 'a' input: 'b' device: 'DEVICE' "
+                            "attr { key: 'T' value { type: DT_FLOAT } } }";
   EXPECT_THAT(RunOn(graph, "/device:GPU:0",
                     {{"a", Random(DT_FLOAT, TensorShape({2, 3}), 1)},
                      {"b", Random(DT_FLOAT, TensorShape({2, 2}), 2)}},
@@ -354,16 +356,15 @@ TEST(GpuKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
 // checked exactly: every copy direction the _Send/_Recv kernels make.
 TEST(GpuKernelsTest, CopiesBetweenCpuAndGpusKeepEveryValue) {
   RILL_REQUIRE_GPU();
-  const std::string graph =
-      Placeholder("x", DT_FLOAT) +
-      "node { name: 'g0' op: 'Neg' input: 'x' device: '/device:GPU:0' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
-      "node { name: 'c' op: 'Neg' input: 'g0' device: '/device:CPU:0' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
-      "node { name: 'g1' op: 'Neg' input: 'c' device: '/device:GPU:1' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
-      "node { name: 'back' op: 'Neg' input: 'g1' device: '/device:GPU:0' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  const std::string graph = Placeholder("x", DT_FLOAT) +
+                            "node { name: 'g0' op: 'Neg' input: 'x' device: '/device:GPU:0' "
+                            "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+                            "node { name: 'c' op: 'Neg' input: 'g0' device: '/device:CPU:0' "
+                            "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+                            "node { name: 'g1' op: 'Neg' input: 'c' device: '/device:GPU:1' "
+                            "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+                            "node { name: 'back' op: 'Neg' input: 'g1' device: '/device:GPU:0' "
+                            "attr { key: 'T' value { type: DT_FLOAT } } }\n";
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> session, SessionWith(graph));
   const Tensor x = Random(DT_FLOAT, TensorShape({1 << 20}), 21);
   for (int run = 0; run < 3; ++run) {

@@ -35,17 +35,17 @@ struct RecordedCase {
   GraphDef graph;
   bool allow_soft_placement = false;
   std::vector<std::string> run;
-  std::string status;               // "OK" or TensorFlow's code name
-  std::vector<std::string> lines;   // TensorFlow's placement lines, in order
-  std::string error;                // TensorFlow's message when status != OK
+  std::string status;              // "OK" or TensorFlow's code name
+  std::vector<std::string> lines;  // TensorFlow's placement lines, in order
+  std::string error;               // TensorFlow's message when status != OK
 };
 
 RecordedCase Load(const std::string& name) {
   RecordedCase c;
   c.name = name;
   const std::string base = absl::StrCat(kDataDir, "/", name);
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(ReadFile(base + ".graph.pbtxt"),
-                                                            &c.graph))
+  EXPECT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(ReadFile(base + ".graph.pbtxt"), &c.graph))
       << name;
   for (absl::string_view line : absl::StrSplit(ReadFile(base + ".case.txt"), '\n')) {
     std::pair<std::string, std::string> kv = absl::StrSplit(line, absl::MaxSplits(": ", 1));
@@ -97,7 +97,8 @@ TEST_P(PlacementConformanceTest, MatchesTensorFlow) {
     return;
   }
   ASSERT_FALSE(status.ok()) << "TensorFlow failed with " << c.status << ": " << c.error
-                            << "\nRill placed:\n" << (*session)->PlacementLog();
+                            << "\nRill placed:\n"
+                            << (*session)->PlacementLog();
   EXPECT_EQ(absl::StatusCodeToString(status.code()), c.status) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), KeyText(c.error)))
       << "TensorFlow: " << c.error << "\nRill:       " << status.message();
@@ -105,8 +106,8 @@ TEST_P(PlacementConformanceTest, MatchesTensorFlow) {
 
 std::vector<std::string> CaseNames() {
   std::vector<std::string> names;
-  for (absl::string_view line : absl::StrSplit(ReadFile(absl::StrCat(kDataDir, "/MANIFEST.txt")),
-                                               '\n', absl::SkipEmpty())) {
+  for (absl::string_view line :
+       absl::StrSplit(ReadFile(absl::StrCat(kDataDir, "/MANIFEST.txt")), '\n', absl::SkipEmpty())) {
     names.emplace_back(absl::StripAsciiWhitespace(line));
   }
   return names;

@@ -23,21 +23,122 @@ using ::testing::HasSubstr;
 
 // x [?,2] -> y = x * w; a variable v with init; the good run feeds x and fetches y = [[4, 6]].
 constexpr char kBase[] = R"pb(
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "shape" value { shape { dim { size: -1 } dim { size: 2 } } } } }
-  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 }
-                dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3 float_val: 4 } } } }
-  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "shape" value { shape { dim { size: 2 } } } } }
-  node { name: "z2" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }
-                float_val: 0 } } } }
-  node { name: "init" op: "Assign" input: "v" input: "z2" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "read" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "u" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "i" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } } }
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 2 }
+        }
+      }
+    }
+  }
+  node {
+    name: "w"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 2 }
+          }
+          float_val: 1
+          float_val: 2
+          float_val: 3
+          float_val: 4
+        }
+      }
+    }
+  }
+  node {
+    name: "y"
+    op: "MatMul"
+    input: "x"
+    input: "w"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "v"
+    op: "VariableV2"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape { dim { size: 2 } } }
+    }
+  }
+  node {
+    name: "z2"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape { dim { size: 2 } }
+          float_val: 0
+        }
+      }
+    }
+  }
+  node {
+    name: "init"
+    op: "Assign"
+    input: "v"
+    input: "z2"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "read"
+    op: "Identity"
+    input: "v"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "u"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "i"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
+  }
 )pb";
 
 GraphDef Parse(const std::string& text) {
@@ -71,11 +172,12 @@ std::string Node(const std::string& body) { return absl::StrCat("node { ", body,
 const std::string kF = "attr { key: 'T' value { type: DT_FLOAT } }";
 const std::string kI = "attr { key: 'T' value { type: DT_INT32 } }";
 
-std::string IntConst(const std::string& name, const std::string& values,
-                     const std::string& shape) {
-  return Node(absl::StrCat("name: '", name, "' op: 'Const' attr { key: 'dtype' value { type: "
+std::string IntConst(const std::string& name, const std::string& values, const std::string& shape) {
+  return Node(absl::StrCat("name: '", name,
+                           "' op: 'Const' attr { key: 'dtype' value { type: "
                            "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
-                           "tensor_shape { ", shape, " } ", values, " } } }"));
+                           "tensor_shape { ",
+                           shape, " } ", values, " } } }"));
 }
 
 std::vector<Case> Cases() {
@@ -83,114 +185,318 @@ std::vector<Case> Cases() {
   const Tensor i0 = Tensor::Scalar<int32_t>(0);
   std::vector<Case> c = {
       // --- invalid graphs (Create fails; Create again with the good graph works) ---
-      {"duplicate_name", Node("name: 'y' op: 'NoOp'"), true, {}, {}, {}, C::kInvalidArgument,
+      {"duplicate_name",
+       Node("name: 'y' op: 'NoOp'"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "Node 'y' is not unique"},
-      {"missing_input", Node("name: 'bad' op: 'Neg' input: 'nope' " + kF), true, {}, {}, {},
-       C::kInvalidArgument, "Node 'bad': Unknown input node 'nope'"},
-      {"bad_output_index", Node("name: 'bad' op: 'Neg' input: 'y:3' " + kF), true, {}, {}, {},
-       C::kInvalidArgument, "Connecting to invalid output 3 of source node y which has 1 outputs"},
+      {"missing_input",
+       Node("name: 'bad' op: 'Neg' input: 'nope' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Node 'bad': Unknown input node 'nope'"},
+      {"bad_output_index",
+       Node("name: 'bad' op: 'Neg' input: 'y:3' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Connecting to invalid output 3 of source node y which has 1 outputs"},
       {"cycle",
-       Node("name: 'c1' op: 'Neg' input: 'c2' " + kF) + Node("name: 'c2' op: 'Neg' input: 'c1' " + kF),
-       true, {}, {}, {}, C::kInvalidArgument,
+       Node("name: 'c1' op: 'Neg' input: 'c2' " + kF) +
+           Node("name: 'c2' op: 'Neg' input: 'c1' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "Graph has a cycle that does not pass through NextIteration: c1 -> c2 -> c1"},
       {"edge_dtype_mismatch",
        IntConst("ic", "int_val: 1", "dim { size: 2 } dim { size: 2 }") +
            Node("name: 'bad' op: 'MatMul' input: 'x' input: 'ic' " + kF),
-       true, {}, {}, {}, C::kInvalidArgument,
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "Input 1 of node bad was passed int32 from ic:0 incompatible with expected float"},
       {"attr_not_allowed",
        Node("name: 'bad' op: 'MatMul' input: 'x' input: 'w' attr { key: 'T' value { type: "
             "DT_STRING } }"),
-       true, {}, {}, {}, C::kInvalidArgument, "Value for attr 'T' of string is not in the list"},
-      {"missing_attr", Node("name: 'bad' op: 'Const'"), true, {}, {}, {}, C::kInvalidArgument,
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Value for attr 'T' of string is not in the list"},
+      {"missing_attr",
+       Node("name: 'bad' op: 'Const'"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "missing attr"},
-      {"wrong_input_count", Node("name: 'bad' op: 'MatMul' input: 'x' " + kF), true, {}, {}, {},
-       C::kInvalidArgument, "bad"},
-      {"invalid_node_name", Node("name: 'bad name!' op: 'NoOp'"), true, {}, {}, {},
-       C::kInvalidArgument, "bad name!"},
-      {"malformed_device", Node("name: 'bad' op: 'NoOp' device: '/device:XPU:one'"), true, {},
-       {}, {}, C::kInvalidArgument, "Malformed device specification '/device:XPU:one'"},
-      {"missing_device", Node("name: 'bad' op: 'Neg' input: 'y' device: '/device:CPU:7' " + kF),
-       true, {}, {}, {}, C::kInvalidArgument, "Cannot assign a device for operation bad"},
-      {"missing_gpu", Node("name: 'bad' op: 'Neg' input: 'y' device: '/gpu:2' " + kF), true, {},
-       {}, {}, C::kInvalidArgument, "Cannot assign a device for operation bad"},
+      {"wrong_input_count",
+       Node("name: 'bad' op: 'MatMul' input: 'x' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "bad"},
+      {"invalid_node_name",
+       Node("name: 'bad name!' op: 'NoOp'"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "bad name!"},
+      {"malformed_device",
+       Node("name: 'bad' op: 'NoOp' device: '/device:XPU:one'"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Malformed device specification '/device:XPU:one'"},
+      {"missing_device",
+       Node("name: 'bad' op: 'Neg' input: 'y' device: '/device:CPU:7' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Cannot assign a device for operation bad"},
+      {"missing_gpu",
+       Node("name: 'bad' op: 'Neg' input: 'y' device: '/gpu:2' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Cannot assign a device for operation bad"},
       {"known_shapes_contradict",
        IntConst("s23", "int_val: 1", "dim { size: 2 } dim { size: 3 }") +
            Node("name: 'bad' op: 'MatMul' input: 's23' input: 's23' " + kI),
-       true, {}, {}, {}, C::kInvalidArgument, "bad"},
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "bad"},
       {"unknown_function",
        Node("name: 'bad' op: 'PartitionedCall' attr { key: 'f' value { func { name: 'nope' } } } "
             "attr { key: 'Tin' value { list {} } } attr { key: 'Tout' value { list {} } }"),
-       true, {}, {}, {}, C::kInvalidArgument,
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "function 'nope' is not in the graph's function library"},
       {"if_without_branches",
        Node("name: 'bad' op: 'If' input: 'i' attr { key: 'Tcond' value { type: DT_INT32 } }"),
-       true, {}, {}, {}, C::kInvalidArgument, "has no function attr 'then_branch'"},
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "has no function attr 'then_branch'"},
       {"control_input_first",
-       Node("name: 'bad' op: 'Neg' input: '^w' input: 'y' " + kF), true, {}, {}, {},
-       C::kInvalidArgument, "bad"},
+       Node("name: 'bad' op: 'Neg' input: '^w' input: 'y' " + kF),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "bad"},
       // --- bad runs (Create succeeds; the run fails; the next good run works) ---
-      {"unknown_op", Node("name: 'bad' op: 'Bogus'"), false, {}, {}, {"bad"}, C::kNotFound,
+      {"unknown_op",
+       Node("name: 'bad' op: 'Bogus'"),
+       false,
+       {},
+       {},
+       {"bad"},
+       C::kNotFound,
        "Op type not registered 'Bogus'"},
-      {"fetch_unknown", "", false, {{"x:0", X()}}, {"nope"}, {}, C::kNotFound,
+      {"fetch_unknown",
+       "",
+       false,
+       {{"x:0", X()}},
+       {"nope"},
+       {},
+       C::kNotFound,
        "FetchOutputs node nope:0: not found"},
-      {"fetch_bad_index", "", false, {{"x:0", X()}}, {"y:5"}, {}, C::kInvalidArgument,
+      {"fetch_bad_index",
+       "",
+       false,
+       {{"x:0", X()}},
+       {"y:5"},
+       {},
+       C::kInvalidArgument,
        "FetchOutputs y:5: output index too large, must be < 1"},
-      {"feed_unknown", "", false, {{"nope:0", X()}}, {"y"}, {}, C::kNotFound,
+      {"feed_unknown",
+       "",
+       false,
+       {{"nope:0", X()}},
+       {"y"},
+       {},
+       C::kNotFound,
        "FeedInputs: unable to find feed output nope:0"},
-      {"feed_bad_index", "", false, {{"x:3", X()}}, {"y"}, {}, C::kInvalidArgument,
+      {"feed_bad_index",
+       "",
+       false,
+       {{"x:3", X()}},
+       {"y"},
+       {},
+       C::kInvalidArgument,
        "FeedInputs: x:3 should have output index < 1"},
-      {"fed_twice", "", false, {{"x:0", X()}, {"x", X()}}, {"y"}, {}, C::kInvalidArgument,
+      {"fed_twice",
+       "",
+       false,
+       {{"x:0", X()}, {"x", X()}},
+       {"y"},
+       {},
+       C::kInvalidArgument,
        "Endpoint \"x:0\" fed more than once."},
-      {"fed_and_fetched", "", false, {{"x:0", X()}}, {"x:0"}, {}, C::kInvalidArgument,
+      {"fed_and_fetched",
+       "",
+       false,
+       {{"x:0", X()}},
+       {"x:0"},
+       {},
+       C::kInvalidArgument,
        "x:0 is both fed and fetched."},
-      {"nothing_to_run", "", false, {}, {}, {}, C::kInvalidArgument,
+      {"nothing_to_run",
+       "",
+       false,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
        "Must specify at least one target to fetch or execute."},
-      {"target_unknown", "", false, {}, {}, {"nope"}, C::kNotFound,
+      {"target_unknown",
+       "",
+       false,
+       {},
+       {},
+       {"nope"},
+       C::kNotFound,
        "PruneForTargets: Some target nodes not found: nope "},
-      {"fetch_no_output", Node("name: 'noop' op: 'NoOp'"), false, {}, {"noop"}, {},
-       C::kInvalidArgument, "Tried to fetch data for 'noop:0', which produces no output."},
-      {"feed_dtype", "", false, {{"x:0", Tensor::FromVector<int32_t>({1, 1}, TensorShape({1, 2}))}},
-       {"y"}, {}, C::kInvalidArgument, "Expects arg[0] to be float but int32 is provided"},
-      {"feed_shape", "", false, {{"x:0", Tensor::FromVector<float>({1, 1, 1}, TensorShape({1, 3}))}},
-       {"y"}, {}, C::kInvalidArgument, "which has shape [?,2]"},
-      {"unfed_placeholder", "", false, {}, {"y"}, {}, C::kInvalidArgument,
+      {"fetch_no_output",
+       Node("name: 'noop' op: 'NoOp'"),
+       false,
+       {},
+       {"noop"},
+       {},
+       C::kInvalidArgument,
+       "Tried to fetch data for 'noop:0', which produces no output."},
+      {"feed_dtype",
+       "",
+       false,
+       {{"x:0", Tensor::FromVector<int32_t>({1, 1}, TensorShape({1, 2}))}},
+       {"y"},
+       {},
+       C::kInvalidArgument,
+       "Expects arg[0] to be float but int32 is provided"},
+      {"feed_shape",
+       "",
+       false,
+       {{"x:0", Tensor::FromVector<float>({1, 1, 1}, TensorShape({1, 3}))}},
+       {"y"},
+       {},
+       C::kInvalidArgument,
+       "which has shape [?,2]"},
+      {"unfed_placeholder",
+       "",
+       false,
+       {},
+       {"y"},
+       {},
+       C::kInvalidArgument,
        "You must feed a value for placeholder tensor 'x' with dtype float and shape [?,2]"},
-      {"runtime_shape", Node("name: 'bad' op: 'MatMul' input: 'u' input: 'w' " + kF), false,
-       {{"u:0", Tensor::FromVector<float>({1, 2, 3}, TensorShape({1, 3}))}}, {"bad"}, {},
-       C::kInvalidArgument, "Matrix size-incompatible: In[0]: [1,3], In[1]: [2,2]"},
-      {"uninitialized_variable", "", false, {}, {"read"}, {}, C::kFailedPrecondition,
+      {"runtime_shape",
+       Node("name: 'bad' op: 'MatMul' input: 'u' input: 'w' " + kF),
+       false,
+       {{"u:0", Tensor::FromVector<float>({1, 2, 3}, TensorShape({1, 3}))}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Matrix size-incompatible: In[0]: [1,3], In[1]: [2,2]"},
+      {"uninitialized_variable",
+       "",
+       false,
+       {},
+       {"read"},
+       {},
+       C::kFailedPrecondition,
        "Attempting to use uninitialized value v"},
       {"assign_shape",
        Node("name: 'z3' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
             "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: "
             "0 } } }") +
            Node("name: 'bad' op: 'Assign' input: 'v' input: 'z3' input: '^init' " + kF),
-       false, {}, {}, {"bad"}, C::kInvalidArgument,
+       false,
+       {},
+       {},
+       {"bad"},
+       C::kInvalidArgument,
        "Assign requires shapes of both tensors to match. lhs shape= [2] rhs shape= [3]"},
-      {"integer_division_by_zero", Node("name: 'bad' op: 'FloorDiv' input: 'i' input: 'i' " + kI),
-       false, {{"i:0", i0}}, {"bad"}, {}, C::kInvalidArgument, "Integer division by zero"},
+      {"integer_division_by_zero",
+       Node("name: 'bad' op: 'FloorDiv' input: 'i' input: 'i' " + kI),
+       false,
+       {{"i:0", i0}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Integer division by zero"},
       {"check_numerics",
        Node("name: 'bad' op: 'CheckNumerics' input: 'u' " + kF +
             " attr { key: 'message' value { s: 'nan found' } }"),
-       false, {{"u:0", Tensor::Scalar<float>(std::nanf(""))}}, {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {{"u:0", Tensor::Scalar<float>(std::nanf(""))}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "nan found : Tensor had NaN values"},
       {"gather_out_of_range",
        IntConst("idx", "int_val: 5", "dim { size: 1 }") +
            Node("name: 'bad' op: 'Gather' input: 'w' input: 'idx' attr { key: 'Tparams' value { "
                 "type: DT_FLOAT } } attr { key: 'Tindices' value { type: DT_INT32 } }"),
-       false, {}, {"bad"}, {}, C::kInvalidArgument, "indices[0] = 5 is not in [0, 2)"},
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "indices[0] = 5 is not in [0, 2)"},
       {"reshape_size",
        IntConst("shp", "int_val: 3 int_val: 3", "dim { size: 2 }") +
            Node("name: 'bad' op: 'Reshape' input: 'w' input: 'shp' " + kF +
                 " attr { key: 'Tshape' value { type: DT_INT32 } }"),
-       false, {}, {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "Input to reshape is a tensor with 4 values, but the requested shape has 9"},
       {"const_bad_content",
        Node("name: 'bad' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
             "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
             "tensor_content: 'abc' } } }"),
-       false, {}, {"bad"}, {}, C::kInvalidArgument, "tensor_content has 3 bytes"},
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "tensor_content has 3 bytes"},
       {"restore_missing_checkpoint",
        Node("name: 'prefix' op: 'Const' attr { key: 'dtype' value { type: DT_STRING } } attr { "
             "key: 'value' value { tensor { dtype: DT_STRING tensor_shape {} string_val: "
@@ -203,46 +509,80 @@ std::vector<Case> Cases() {
                 "string_val: '' } } }") +
            Node("name: 'bad' op: 'RestoreV2' input: 'prefix' input: 'names' input: 'slices' attr "
                 "{ key: 'dtypes' value { list { type: DT_FLOAT } } }"),
-       false, {}, {"bad"}, {}, C::kNotFound,
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kNotFound,
        "Failed to find any matching files for /nonexistent/ckpt"},
-      {"exit_outside_loop", Node("name: 'bad' op: 'Exit' input: 'y' " + kF), false,
-       {{"x:0", X()}}, {"bad"}, {}, C::kInvalidArgument, "Exit node bad is not inside a while loop"},
+      {"exit_outside_loop",
+       Node("name: 'bad' op: 'Exit' input: 'y' " + kF),
+       false,
+       {{"x:0", X()}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Exit node bad is not inside a while loop"},
       {"dead_fetch",
        Node("name: 'p' op: 'Const' attr { key: 'dtype' value { type: DT_BOOL } } attr { key: "
             "'value' value { tensor { dtype: DT_BOOL tensor_shape {} bool_val: false } } }") +
            Node("name: 'sw' op: 'Switch' input: 'y' input: 'p' " + kF),
-       false, {{"x:0", X()}}, {"sw:1"}, {}, C::kInvalidArgument, "Retval[0] does not have value"},
+       false,
+       {{"x:0", X()}},
+       {"sw:1"},
+       {},
+       C::kInvalidArgument,
+       "Retval[0] does not have value"},
       {"switch_pred_not_scalar",
        Node("name: 'pv' op: 'Placeholder' attr { key: 'dtype' value { type: DT_BOOL } }") +
            Node("name: 'sw' op: 'Switch' input: 'y' input: 'pv' " + kF),
-       false, {{"x:0", X()}, {"pv:0", Tensor::FromVector<bool>({true, false}, TensorShape({2}))}},
-       {"sw:1"}, {}, C::kInvalidArgument, "The second input must be a scalar"},
+       false,
+       {{"x:0", X()}, {"pv:0", Tensor::FromVector<bool>({true, false}, TensorShape({2}))}},
+       {"sw:1"},
+       {},
+       C::kInvalidArgument,
+       "The second input must be a scalar"},
       {"to_bool_half",
        Node("name: 'hp' op: 'Placeholder' attr { key: 'dtype' value { type: DT_HALF } }") +
            Node("name: 'bad' op: 'ToBool' input: 'hp' attr { key: 'T' value { type: DT_HALF } }"),
-       false, {{"hp:0", Tensor(DT_HALF, TensorShape())}}, {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {{"hp:0", Tensor(DT_HALF, TensorShape())}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "half cannot be converted to a boolean"},
       {"list_index",
-       IntConst("es", "int_val: 2", "dim { size: 1 }") +
-           IntConst("n1", "int_val: 1", "") +
+       IntConst("es", "int_val: 2", "dim { size: 1 }") + IntConst("n1", "int_val: 1", "") +
            Node("name: 'l' op: 'TensorListReserve' input: 'es' input: 'n1' attr { key: "
                 "'element_dtype' value { type: DT_FLOAT } } attr { key: 'shape_type' value { "
                 "type: DT_INT32 } }") +
            Node("name: 'bad' op: 'TensorListGetItem' input: 'l' input: 'i' input: 'es' attr { "
                 "key: 'element_dtype' value { type: DT_FLOAT } }"),
-       false, {{"i:0", Tensor::Scalar<int32_t>(4)}}, {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {{"i:0", Tensor::Scalar<int32_t>(4)}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "Trying to access element 4 in a list with 1 elements."},
       {"assert_fails",
        Node("name: 'bp' op: 'Placeholder' attr { key: 'dtype' value { type: DT_BOOL } }") +
            Node("name: 'bad' op: 'Assert' input: 'bp' input: 'y' attr { key: 'T' value { list { "
                 "type: DT_FLOAT } } }"),
-       false, {{"x:0", X()}, {"bp:0", Tensor::Scalar<bool>(false)}}, {}, {"bad"},
-       C::kInvalidArgument, "assertion failed"},
+       false,
+       {{"x:0", X()}, {"bp:0", Tensor::Scalar<bool>(false)}},
+       {},
+       {"bad"},
+       C::kInvalidArgument,
+       "assertion failed"},
       {"parallel_iterations_zero",
        Node("name: 'bad' op: 'Enter' input: 'y' " + kF +
             " attr { key: 'frame_name' value { s: 'f' } } attr { key: 'parallel_iterations' "
             "value { i: 0 } }"),
-       false, {{"x:0", X()}}, {}, {"bad"}, C::kInvalidArgument,
+       false,
+       {{"x:0", X()}},
+       {},
+       {"bad"},
+       C::kInvalidArgument,
        "Enter node bad has parallel_iterations 0; it must be at least 1"},
       {"stack_pop_empty",
        IntConst("m", "int_val: -1", "") +
@@ -250,30 +590,52 @@ std::vector<Case> Cases() {
                 "DT_FLOAT } } attr { key: 'stack_name' value { s: 's' } }") +
            Node("name: 'bad' op: 'StackPopV2' input: 'st' attr { key: 'elem_type' value { type: "
                 "DT_FLOAT } }"),
-       false, {}, {"bad"}, {}, C::kInvalidArgument, "is empty when calling Pop()."},
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "is empty when calling Pop()."},
       {"tensor_array_read_out_of_range",
        IntConst("one", "int_val: 1", "") + IntConst("three", "int_val: 3", "") +
            Node("name: 'ta' op: 'TensorArrayV3' input: 'one' attr { key: 'dtype' value { type: "
                 "DT_FLOAT } }") +
            Node("name: 'bad' op: 'TensorArrayReadV3' input: 'ta' input: 'three' input: 'ta:1' "
                 "attr { key: 'dtype' value { type: DT_FLOAT } }"),
-       false, {}, {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "Tried to read from index 3 but array size is: 1"},
       {"recursive_function",
        "library { function { signature { name: 'again' input_arg { name: 'a' type: DT_FLOAT } "
        "output_arg { name: 'b' type: DT_FLOAT } } node_def { name: 'r' op: 'again' input: 'a' } "
        "ret { key: 'b' value: 'r:b:0' } } }\n" +
            Node("name: 'bad' op: 'again' input: 'y'"),
-       true, {}, {}, {}, C::kInvalidArgument, "function calls nest more than 64 deep"},
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "function calls nest more than 64 deep"},
       {"select_batches",
        Node("name: 'cv' op: 'Placeholder' attr { key: 'dtype' value { type: DT_BOOL } }") +
            Node("name: 'bad' op: 'Select' input: 'cv' input: 'w' input: 'w' " + kF),
-       false, {{"cv:0", Tensor::FromVector<bool>({true, false, true}, TensorShape({3}))}},
-       {"bad"}, {}, C::kInvalidArgument,
+       false,
+       {{"cv:0", Tensor::FromVector<bool>({true, false, true}, TensorShape({3}))}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
        "Number of batches of 'then' must match size of 'cond', but saw: 2 vs. 3"},
-      {"matmul_not_matrix", Node("name: 'bad' op: 'MatMul' input: 'u' input: 'w' " + kF), false,
-       {{"u:0", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}}, {"bad"}, {},
-       C::kInvalidArgument, "In[0] is not a matrix. Instead it has shape [3]"},
+      {"matmul_not_matrix",
+       Node("name: 'bad' op: 'MatMul' input: 'u' input: 'w' " + kF),
+       false,
+       {{"u:0", Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "In[0] is not a matrix. Instead it has shape [3]"},
   };
   return c;
 }
@@ -311,8 +673,9 @@ INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(Cases()),
 TEST(BadConfigTest, NoCpuIsTensorFlowsError) {
   SessionOptions options;
   options.config.mutable_device_count()->insert({"CPU", 0});
-  EXPECT_THAT(Session::New(options).status(),
-              StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
+  EXPECT_THAT(
+      Session::New(options).status(),
+      StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
 }
 
 // Found by tests/fuzz:config_proto_fuzzer: a thread count of 1000 made Session::New spend 21 s
@@ -352,20 +715,108 @@ TEST(BadProtoTest, GarbageBytesAreNotAGraph) {
 TEST(TimeoutTest, ALoopThatNeverEndsStopsAtTheTimeoutAndTheSessionStaysUsable) {
   // while true: i = i + 1 (the condition is a constant true).
   const std::string loop = std::string(kBase) + R"pb(
-    node { name: "zero" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
-           attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
-    node { name: "enter" op: "Enter" input: "zero" attr { key: "T" value { type: DT_INT32 } }
-           attr { key: "frame_name" value { s: "forever" } } }
-    node { name: "merge" op: "Merge" input: "enter" input: "next"
-           attr { key: "T" value { type: DT_INT32 } } attr { key: "N" value { i: 2 } } }
-    node { name: "yes" op: "Const" input: "^merge" attr { key: "dtype" value { type: DT_BOOL } }
-           attr { key: "value" value { tensor { dtype: DT_BOOL tensor_shape {} bool_val: true } } } }
+    node {
+      name: "zero"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_INT32
+            tensor_shape {}
+            int_val: 0
+          }
+        }
+      }
+    }
+    node {
+      name: "enter"
+      op: "Enter"
+      input: "zero"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "frame_name"
+        value { s: "forever" }
+      }
+    }
+    node {
+      name: "merge"
+      op: "Merge"
+      input: "enter"
+      input: "next"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "N"
+        value { i: 2 }
+      }
+    }
+    node {
+      name: "yes"
+      op: "Const"
+      input: "^merge"
+      attr {
+        key: "dtype"
+        value { type: DT_BOOL }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_BOOL
+            tensor_shape {}
+            bool_val: true
+          }
+        }
+      }
+    }
     node { name: "cond" op: "LoopCond" input: "yes" }
-    node { name: "switch" op: "Switch" input: "merge" input: "cond"
-           attr { key: "T" value { type: DT_INT32 } } }
-    node { name: "body" op: "Identity" input: "switch:1" attr { key: "T" value { type: DT_INT32 } } }
-    node { name: "next" op: "NextIteration" input: "body" attr { key: "T" value { type: DT_INT32 } } }
-    node { name: "exit" op: "Exit" input: "switch" attr { key: "T" value { type: DT_INT32 } } }
+    node {
+      name: "switch"
+      op: "Switch"
+      input: "merge"
+      input: "cond"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "body"
+      op: "Identity"
+      input: "switch:1"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "next"
+      op: "NextIteration"
+      input: "body"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "exit"
+      op: "Exit"
+      input: "switch"
+      attr {
+        key: "T"
+        value { type: DT_INT32 }
+      }
+    }
   )pb";
   SessionOptions options;
   options.config.set_operation_timeout_in_ms(200);

@@ -23,25 +23,147 @@ namespace rill {
 namespace {
 
 constexpr char kGraph[] = R"pb(
-  node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "shape" value { shape {} } } }
-  node { name: "zero" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0 } } } }
-  node { name: "one" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
-  node { name: "init" op: "Assign" input: "v" input: "zero"
-         attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "inc" op: "AssignAdd" input: "v" input: "one"
-         attr { key: "T" value { type: DT_FLOAT } } attr { key: "use_locking" value { b: true } } }
-  node { name: "read" op: "Identity" input: "v" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
-  node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
-         attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 }
-                dim { size: 2 } } float_val: 1 float_val: 2 float_val: 3 float_val: 4 } } } }
-  node { name: "y" op: "MatMul" input: "x" input: "w" attr { key: "T" value { type: DT_FLOAT } } }
-  node { name: "ok" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } } }
-  node { name: "check" op: "Assert" input: "ok" input: "x"
-         attr { key: "T" value { list { type: DT_FLOAT } } } }
+  node {
+    name: "v"
+    op: "VariableV2"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value { shape {} }
+    }
+  }
+  node {
+    name: "zero"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {}
+          float_val: 0
+        }
+      }
+    }
+  }
+  node {
+    name: "one"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {}
+          float_val: 1
+        }
+      }
+    }
+  }
+  node {
+    name: "init"
+    op: "Assign"
+    input: "v"
+    input: "zero"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "inc"
+    op: "AssignAdd"
+    input: "v"
+    input: "one"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "use_locking"
+      value { b: true }
+    }
+  }
+  node {
+    name: "read"
+    op: "Identity"
+    input: "v"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "w"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 2 }
+          }
+          float_val: 1
+          float_val: 2
+          float_val: 3
+          float_val: 4
+        }
+      }
+    }
+  }
+  node {
+    name: "y"
+    op: "MatMul"
+    input: "x"
+    input: "w"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "ok"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_BOOL }
+    }
+  }
+  node {
+    name: "check"
+    op: "Assert"
+    input: "ok"
+    input: "x"
+    attr {
+      key: "T"
+      value { list { type: DT_FLOAT } }
+    }
+  }
 )pb";
 
 TEST(StressTest, EightThreadsTenThousandRunsEachOnOneSession) {
@@ -58,8 +180,9 @@ TEST(StressTest, EightThreadsTenThousandRunsEachOnOneSession) {
   const Tensor x = Tensor::FromVector<float>({1, 1}, TensorShape({1, 2}));
   // Warm every signature once, then take the allocator's baseline.
   ASSERT_THAT(session.Run({{"x:0", x}}, {"y:0"}, {}, &out), IsOk());
-  EXPECT_THAT(session.Run({{"x:0", x}, {"ok:0", Tensor::Scalar<bool>(false)}}, {}, {"check"}, &out),
-              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("assertion failed")));
+  EXPECT_THAT(
+      session.Run({{"x:0", x}, {"ok:0", Tensor::Scalar<bool>(false)}}, {}, {"check"}, &out),
+      StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("assertion failed")));
   ASSERT_THAT(session.Run({}, {}, {"inc"}, &out), IsOk());
   out.clear();
   const int64_t baseline = CpuAllocator::Default()->GetStats().bytes_in_use;

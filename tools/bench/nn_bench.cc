@@ -83,8 +83,8 @@ void BM_DenseBatch1(benchmark::State& state) {
   ops::MatMul(root.WithOpName("dense"), x, w);
   RunGraph(state, Build(root), {{"x", RandomTensor(TensorShape({1, 3136}), 6)}}, "dense",
            static_cast<int>(state.range(0)));
-  state.counters["GBps"] = benchmark::Counter(3136.0 * 1024 * 4,
-                                              benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GBps"] =
+      benchmark::Counter(3136.0 * 1024 * 4, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_Sgemm(benchmark::State& state) {

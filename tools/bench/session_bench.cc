@@ -1,7 +1,8 @@
 // Run overhead and per-node cost through Session::Run, with feeds and fetches, as ONNX Runtime's
 // harness in ../shared/peers measures them: a 1-node graph (Add(x, x) on [2,2] float32) and a
 // chain of 1000 Adds; a 1M-element Add for elementwise bandwidth; and the cost of cross-device
-// Send/Recv edges (BM_DeviceChain100, BM_TwoTowers). `--benchmark_filter`, `--benchmark_repetitions` work as usual.
+// Send/Recv edges (BM_DeviceChain100, BM_TwoTowers). `--benchmark_filter`,
+// `--benchmark_repetitions` work as usual.
 //   bazel run -c opt //tools/bench:session_bench
 #include <memory>
 #include <string>

@@ -79,18 +79,25 @@ struct PyValue {
   std::string str;
   int64_t i = 0;
   bool b = false;
-  std::vector<PyValue> items;                      // tuple, list
+  std::vector<PyValue> items;                        // tuple, list
   std::vector<std::pair<PyValue, PyValue>> entries;  // dict
 
   std::string KindName() const {
     switch (kind) {
-      case kStr: return "str";
-      case kInt: return "int";
-      case kBool: return "bool";
-      case kNone: return "None";
-      case kTuple: return "tuple";
-      case kList: return "list";
-      case kDict: return "dict";
+      case kStr:
+        return "str";
+      case kInt:
+        return "int";
+      case kBool:
+        return "bool";
+      case kNone:
+        return "None";
+      case kTuple:
+        return "tuple";
+      case kList:
+        return "list";
+      case kDict:
+        return "dict";
     }
     return "?";
   }
@@ -145,8 +152,8 @@ class LiteralParser {
     }
     if (absl::ascii_isalpha(static_cast<unsigned char>(c))) {
       const size_t start = pos_;
-      while (pos_ < text_.size() && (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                     text_[pos_] == '_')) {
+      while (pos_ < text_.size() &&
+             (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
         ++pos_;
       }
       const absl::string_view word = text_.substr(start, pos_ - start);
@@ -160,8 +167,8 @@ class LiteralParser {
       pos_ = start;
       return Error(absl::StrCat("'", word, "' is not a literal"));
     }
-    return Error(absl::StrCat("unexpected character '", absl::CHexEscape(text_.substr(pos_, 1)),
-                              "'"));
+    return Error(
+        absl::StrCat("unexpected character '", absl::CHexEscape(text_.substr(pos_, 1)), "'"));
   }
 
   absl::StatusOr<PyValue> ParseString() {
@@ -175,12 +182,25 @@ class LiteralParser {
         if (pos_ >= text_.size()) break;
         c = text_[pos_++];
         switch (c) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case 'r': c = '\r'; break;
-          case '0': c = '\0'; break;
-          case '\\': case '\'': case '"': break;
-          default: v.str.push_back('\\'); break;
+          case 'n':
+            c = '\n';
+            break;
+          case 't':
+            c = '\t';
+            break;
+          case 'r':
+            c = '\r';
+            break;
+          case '0':
+            c = '\0';
+            break;
+          case '\\':
+          case '\'':
+          case '"':
+            break;
+          default:
+            v.str.push_back('\\');
+            break;
         }
       }
       v.str.push_back(c);
@@ -281,8 +301,8 @@ struct Descr {
 absl::StatusOr<Descr> ParseDescr(const std::string& descr, absl::string_view name) {
   const std::string quoted = absl::StrCat("'", absl::CHexEscape(descr), "'");
   auto unsupported = [&](absl::string_view what) {
-    return absl::UnimplementedError(absl::StrCat(name, ": dtype ", quoted, " (", what,
-                                                 ") is not supported by Rill"));
+    return absl::UnimplementedError(
+        absl::StrCat(name, ": dtype ", quoted, " (", what, ") is not supported by Rill"));
   };
   auto invalid = [&]() {
     return Malformed(name, absl::StrCat("descr ", quoted, " is not a numpy dtype descriptor"));
@@ -453,10 +473,9 @@ absl::Status DecodeInto(const Descr& descr, absl::string_view data, absl::string
         const unsigned char* e = p + i * units * 4;
         auto unit = [&](size_t k) -> uint32_t {
           const unsigned char* b = e + 4 * k;
-          return descr.swap_unit ? (uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 |
-                                    uint32_t{b[2]} << 8 | b[3])
-                                 : (uint32_t{b[3]} << 24 | uint32_t{b[2]} << 16 |
-                                    uint32_t{b[1]} << 8 | b[0]);
+          return descr.swap_unit
+                     ? (uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3])
+                     : (uint32_t{b[3]} << 24 | uint32_t{b[2]} << 16 | uint32_t{b[1]} << 8 | b[0]);
         };
         size_t len = units;
         while (len > 0 && unit(len - 1) == 0) --len;
@@ -465,11 +484,12 @@ absl::Status DecodeInto(const Descr& descr, absl::string_view data, absl::string
         for (size_t k = 0; k < len; ++k) {
           const uint32_t cp = unit(k);
           if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return Malformed(name, absl::StrCat("element ", i, " holds U+",
-                                                absl::AsciiStrToUpper(
-                                                    absl::StrCat(absl::Hex(cp, absl::kZeroPad4))),
-                                                ", which is not a Unicode scalar value and has no "
-                                                "UTF-8 encoding"));
+            return Malformed(
+                name,
+                absl::StrCat("element ", i, " holds U+",
+                             absl::AsciiStrToUpper(absl::StrCat(absl::Hex(cp, absl::kZeroPad4))),
+                             ", which is not a Unicode scalar value and has no "
+                             "UTF-8 encoding"));
           }
           AppendUtf8(cp, &s);
         }
@@ -486,20 +506,34 @@ absl::Status DecodeInto(const Descr& descr, absl::string_view data, absl::string
 
 absl::StatusOr<std::string> WriteDescr(const Tensor& t, size_t* string_width) {
   switch (t.dtype()) {
-    case DT_HALF: return std::string("<f2");
-    case DT_FLOAT: return std::string("<f4");
-    case DT_DOUBLE: return std::string("<f8");
-    case DT_INT8: return std::string("|i1");
-    case DT_INT16: return std::string("<i2");
-    case DT_INT32: return std::string("<i4");
-    case DT_INT64: return std::string("<i8");
-    case DT_UINT8: return std::string("|u1");
-    case DT_UINT16: return std::string("<u2");
-    case DT_UINT32: return std::string("<u4");
-    case DT_UINT64: return std::string("<u8");
-    case DT_BOOL: return std::string("|b1");
-    case DT_COMPLEX64: return std::string("<c8");
-    case DT_COMPLEX128: return std::string("<c16");
+    case DT_HALF:
+      return std::string("<f2");
+    case DT_FLOAT:
+      return std::string("<f4");
+    case DT_DOUBLE:
+      return std::string("<f8");
+    case DT_INT8:
+      return std::string("|i1");
+    case DT_INT16:
+      return std::string("<i2");
+    case DT_INT32:
+      return std::string("<i4");
+    case DT_INT64:
+      return std::string("<i8");
+    case DT_UINT8:
+      return std::string("|u1");
+    case DT_UINT16:
+      return std::string("<u2");
+    case DT_UINT32:
+      return std::string("<u4");
+    case DT_UINT64:
+      return std::string("<u8");
+    case DT_BOOL:
+      return std::string("|b1");
+    case DT_COMPLEX64:
+      return std::string("<c8");
+    case DT_COMPLEX128:
+      return std::string("<c16");
     case DT_STRING: {
       size_t width = 1;  // numpy turns 'S0' into 'S1' too.
       for (const std::string& s : t.flat<std::string>()) width = std::max(width, s.size());
@@ -522,8 +556,8 @@ absl::StatusOr<std::string> WriteDescr(const Tensor& t, size_t* string_width) {
 // numpy.lib.format._write_array_header + _wrap_header for a C-order array: the dict, spare spaces
 // for growing axis 0, then spaces and '\n' so that the data starts at a multiple of 64.
 std::string Header(const std::string& descr, absl::Span<const int64_t> dims) {
-  std::string dict = absl::StrCat("{'descr': '", descr, "', 'fortran_order': False, 'shape': ",
-                                  ShapeRepr(dims), ", }");
+  std::string dict = absl::StrCat("{'descr': '", descr,
+                                  "', 'fortran_order': False, 'shape': ", ShapeRepr(dims), ", }");
   if (!dims.empty()) {
     const int digits = static_cast<int>(absl::StrCat(dims[0]).size());
     dict.append(std::max(0, kGrowthAxisMaxDigits - digits), ' ');
@@ -557,8 +591,8 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
     if (kMagic.substr(0, bytes.size()) == bytes) {
       return Malformed(name, absl::StrCat("truncated: only ", bytes.size(), " bytes"));
     }
-    return Malformed(name, absl::StrCat("bad magic: it starts with \"",
-                                        Snippet(bytes.substr(0, 6)), "\", not \"\\x93NUMPY\""));
+    return Malformed(name, absl::StrCat("bad magic: it starts with \"", Snippet(bytes.substr(0, 6)),
+                                        "\", not \"\\x93NUMPY\""));
   }
   if (bytes.size() < 8) {
     return Malformed(name, absl::StrCat("truncated header: only ", bytes.size(), " bytes"));
@@ -588,8 +622,7 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
   absl::StatusOr<PyValue> parsed = LiteralParser(header).ParseAll();
   if (!parsed.ok()) {
     return Malformed(name, absl::StrCat("header is not a Python literal (",
-                                        parsed.status().message(),
-                                        "): \"", Snippet(header), "\""));
+                                        parsed.status().message(), "): \"", Snippet(header), "\""));
   }
   if (parsed->kind != PyValue::kDict) {
     return Malformed(name, absl::StrCat("header must be a dict, not ", parsed->KindName(), ": \"",
@@ -620,8 +653,8 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
     if (v == nullptr) return Malformed(name, absl::StrCat("header has no '", key, "' key"));
   }
   if (fortran_v->kind != PyValue::kBool) {
-    return Malformed(name, absl::StrCat("'fortran_order' must be True or False, not ",
-                                        fortran_v->KindName()));
+    return Malformed(
+        name, absl::StrCat("'fortran_order' must be True or False, not ", fortran_v->KindName()));
   }
   if (shape_v->kind != PyValue::kTuple) {
     return Malformed(name, absl::StrCat("'shape' must be a tuple, not ", shape_v->KindName()));
@@ -635,8 +668,8 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
   }
   absl::StatusOr<TensorShape> shape = TensorShape::FromDims(dims);
   if (!shape.ok()) {
-    return Malformed(name, absl::StrCat("bad shape ", ShapeRepr(dims), ": ",
-                                        shape.status().message()));
+    return Malformed(name,
+                     absl::StrCat("bad shape ", ShapeRepr(dims), ": ", shape.status().message()));
   }
   if (descr_v->kind == PyValue::kList) {
     return absl::UnimplementedError(

@@ -85,10 +85,9 @@ TEST(NpyReadTest, EveryDtypeNumpyWrote) {
   Tensor f4 = Read("f4_2x3");
   EXPECT_EQ(f4.dtype(), DT_FLOAT);
   EXPECT_EQ(f4.shape(), TensorShape({2, 3}));
-  EXPECT_THAT(Values<float>(f4),
-              ElementsAre(1.5f, -2.0f, 3.25f, std::numeric_limits<float>::max(),
-                          std::numeric_limits<float>::denorm_min(),
-                          -std::numeric_limits<float>::infinity()));
+  EXPECT_THAT(Values<float>(f4), ElementsAre(1.5f, -2.0f, 3.25f, std::numeric_limits<float>::max(),
+                                             std::numeric_limits<float>::denorm_min(),
+                                             -std::numeric_limits<float>::infinity()));
 
   Tensor f8 = Read("f8");
   EXPECT_EQ(f8.dtype(), DT_DOUBLE);
@@ -108,9 +107,9 @@ TEST(NpyReadTest, EveryDtypeNumpyWrote) {
                                                std::numeric_limits<int32_t>::max(), 0, -7));
   Tensor i8 = Read("i8");
   EXPECT_EQ(i8.dtype(), DT_INT64);
-  EXPECT_THAT(Values<int64_t>(i8), ElementsAre(std::numeric_limits<int64_t>::min(),
-                                               std::numeric_limits<int64_t>::max(),
-                                               (int64_t{1} << 40) + 3));
+  EXPECT_THAT(Values<int64_t>(i8),
+              ElementsAre(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                          (int64_t{1} << 40) + 3));
   Tensor u1 = Read("u1");
   EXPECT_EQ(u1.dtype(), DT_UINT8);
   EXPECT_THAT(Values<uint8_t>(u1), ElementsAre(0, 255, 17));
@@ -122,8 +121,8 @@ TEST(NpyReadTest, EveryDtypeNumpyWrote) {
   EXPECT_THAT(Values<uint32_t>(u4), ElementsAre(0u, 4294967295u, 70000u));
   Tensor u8 = Read("u8");
   EXPECT_EQ(u8.dtype(), DT_UINT64);
-  EXPECT_THAT(Values<uint64_t>(u8), ElementsAre(0u, std::numeric_limits<uint64_t>::max(),
-                                                uint64_t{1} << 63));
+  EXPECT_THAT(Values<uint64_t>(u8),
+              ElementsAre(0u, std::numeric_limits<uint64_t>::max(), uint64_t{1} << 63));
   Tensor b1 = Read("b1");
   EXPECT_EQ(b1.dtype(), DT_BOOL);
   EXPECT_EQ(b1.shape(), TensorShape({2, 3}));
@@ -158,8 +157,7 @@ TEST(NpyReadTest, BigEndianIsSwappedToLittleEndian) {
   EXPECT_THAT(Values<float>(Read("be_f4")), ElementsAre(1.5f, -2.0f, 1e10f));
   EXPECT_THAT(Values<int64_t>(Read("be_i8")), ElementsAre(1, -2, (int64_t{1} << 40) + 5));
   EXPECT_THAT(Values<uint16_t>(Read("be_u2")), ElementsAre(0x1234, 0xFF00));
-  EXPECT_THAT(Values<complex64>(Read("be_c8")),
-              ElementsAre(complex64(1, 2), complex64(-0.5f, 4)));
+  EXPECT_THAT(Values<complex64>(Read("be_c8")), ElementsAre(complex64(1, 2), complex64(-0.5f, 4)));
   EXPECT_THAT(HalfBits(Read("be_f2")), ElementsAre(0x3C00, 0xC100));
 }
 
@@ -183,9 +181,8 @@ TEST(NpyReadTest, FortranOrderIsTransposedToCOrder) {
 TEST(NpyReadTest, UnicodeBecomesUtf8) {
   Tensor u = Read("unicode");
   EXPECT_EQ(u.dtype(), DT_STRING);
-  EXPECT_THAT(Values<std::string>(u),
-              ElementsAre("h\xc3\xa9llo", "", "\xe6\x97\xa5\xe6\x9c\xac", "\xf0\x9f\x98\x80x",
-                          std::string("a\0b", 3)));
+  EXPECT_THAT(Values<std::string>(u), ElementsAre("h\xc3\xa9llo", "", "\xe6\x97\xa5\xe6\x9c\xac",
+                                                  "\xf0\x9f\x98\x80x", std::string("a\0b", 3)));
   EXPECT_THAT(Values<std::string>(Read("be_unicode")), ElementsAre("ab", "\xc3\xbc"));
 }
 
@@ -212,14 +209,14 @@ TEST(NpyReadTest, RefusedDtypes) {
               StatusIs(StatusCode::kInvalidArgument,
                        AllOf(StartsWith(TestdataPath("object")), HasSubstr("'|O'"),
                              HasSubstr("object array"), HasSubstr("fixed-width dtype"))));
-  EXPECT_THAT(ReadNpy(TestdataPath("void2")),
-              StatusIs(StatusCode::kUnimplemented,
-                       AllOf(HasSubstr("dtype '|V2'"), HasSubstr("bfloat16"))));
+  EXPECT_THAT(
+      ReadNpy(TestdataPath("void2")),
+      StatusIs(StatusCode::kUnimplemented, AllOf(HasSubstr("dtype '|V2'"), HasSubstr("bfloat16"))));
   EXPECT_THAT(ReadNpy(TestdataPath("structured")),
               StatusIs(StatusCode::kUnimplemented, HasSubstr("structured dtypes")));
-  EXPECT_THAT(ReadNpy(TestdataPath("datetime")),
-              StatusIs(StatusCode::kUnimplemented,
-                       AllOf(HasSubstr("'<M8[D]'"), HasSubstr("datetime64"))));
+  EXPECT_THAT(
+      ReadNpy(TestdataPath("datetime")),
+      StatusIs(StatusCode::kUnimplemented, AllOf(HasSubstr("'<M8[D]'"), HasSubstr("datetime64"))));
 }
 
 // --- Byte-identical to numpy --------------------------------------------------------------------
@@ -242,15 +239,13 @@ TEST(NpyWriteTest, ByteIdenticalToNumpy) {
 }
 
 TEST(NpyWriteTest, HeaderLayout) {
-  RILL_ASSERT_OK_AND_ASSIGN(std::string bytes,
-                            SerializeNpy(Tensor(DT_FLOAT, TensorShape({2, 3}))));
+  RILL_ASSERT_OK_AND_ASSIGN(std::string bytes, SerializeNpy(Tensor(DT_FLOAT, TensorShape({2, 3}))));
   const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
   EXPECT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
   EXPECT_EQ(bytes.substr(10, dict.size()), dict);
   EXPECT_EQ(bytes.size(), 128 + 24);
   EXPECT_EQ(bytes[127], '\n');
-  EXPECT_EQ(static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8,
-            118);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8, 118);
 }
 
 TEST(NpyWriteTest, StringsAreWrittenAsBytesOfTheLongestLength) {
@@ -424,9 +419,8 @@ TEST(NpyParseTest, MalformedIsInvalidArgument) {
                   "header has no 'descr' key");
   ExpectMalformed(WithHeader("{'descr': '<f4', 'fortran_order': False}"),
                   "header has no 'shape' key");
-  ExpectMalformed(
-      WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (), 'extra': 1}"),
-      "unexpected key 'extra'");
+  ExpectMalformed(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (), 'extra': 1}"),
+                  "unexpected key 'extra'");
   ExpectMalformed(WithHeader("{'descr': '<f4', 'fortran_order': 0, 'shape': ()}"),
                   "'fortran_order' must be True or False, not int");
   ExpectMalformed(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': [2]}"),
@@ -450,10 +444,9 @@ TEST(NpyParseTest, MalformedIsInvalidArgument) {
   ExpectMalformed(WithHeader("{'descr': '<f8', 'fortran_order': False, 'shape': "
                              "(4611686018427387904,)}"),
                   "needs more than 2^64 bytes");
-  ExpectMalformed(
-      WithHeader("{'descr': '<U1', 'fortran_order': False, 'shape': (1,)}",
-                 std::string("\x00\xd8\x00\x00", 4)),
-      "element 0 holds U+D800");
+  ExpectMalformed(WithHeader("{'descr': '<U1', 'fortran_order': False, 'shape': (1,)}",
+                             std::string("\x00\xd8\x00\x00", 4)),
+                  "element 0 holds U+D800");
 }
 
 TEST(NpyParseTest, DataSizeMustMatchShape) {
@@ -478,12 +471,12 @@ TEST(NpyParseTest, DataSizeMustMatchShape) {
 
 TEST(NpyParseTest, UnsupportedNumpyDtypesAreUnimplemented) {
   for (const std::string descr : {"<f16", "<c32", "<V2", "|V8", "<m8[s]"}) {
-    EXPECT_THAT(ParseNpy(WithHeader(absl::StrCat("{'descr': '", descr,
-                                                 "', 'fortran_order': False, 'shape': ()}")),
-                         "x.npy"),
-                StatusIs(StatusCode::kUnimplemented,
-                         AllOf(StartsWith("x.npy: dtype '" + descr + "'"),
-                               HasSubstr("not supported"))));
+    EXPECT_THAT(
+        ParseNpy(WithHeader(
+                     absl::StrCat("{'descr': '", descr, "', 'fortran_order': False, 'shape': ()}")),
+                 "x.npy"),
+        StatusIs(StatusCode::kUnimplemented,
+                 AllOf(StartsWith("x.npy: dtype '" + descr + "'"), HasSubstr("not supported"))));
   }
   EXPECT_THAT(ParseNpy(WithHeader("{'descr': [('a', '<i4')], 'fortran_order': False, "
                                   "'shape': ()}")),

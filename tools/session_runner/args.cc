@@ -144,8 +144,8 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
   if (!args.saved_model_dir.empty() && args.runs.empty()) args.runs.emplace_back();
   for (size_t r = 0; r < args.runs.size() && args.saved_model_dir.empty(); ++r) {
     if (args.runs[r].fetches.empty() && args.runs[r].targets.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "run ", r, " has no --fetch or --target; each run needs at least one"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("run ", r, " has no --fetch or --target; each run needs at least one"));
     }
   }
   return args;

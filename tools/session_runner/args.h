@@ -26,10 +26,10 @@ struct RunSpec {
 
 struct RunnerArgs {
   std::string graph;
-  std::string saved_model_dir;                 // instead of --graph: load, restore, init
+  std::string saved_model_dir;                    // instead of --graph: load, restore, init
   std::string signature_def = "serving_default";  // names feeds/fetches by its keys
-  std::string checkpoint;                      // with --graph: restore this prefix first
-  std::string save_checkpoint;                 // with --graph: save to this prefix at the end
+  std::string checkpoint;                         // with --graph: restore this prefix first
+  std::string save_checkpoint;                    // with --graph: save to this prefix at the end
   std::string config;
   std::string tag_set = "serve";
   bool log_device_placement = false;

@@ -15,9 +15,9 @@ using ::testing::Pair;
 TEST(ArgsTest, RunsAreSplitByThen) {
   RILL_ASSERT_OK_AND_ASSIGN(
       RunnerArgs a,
-      ParseArgs({"session_runner", "--graph=g.pbtxt", "--config=c.pbtxt", "--target=init",
-                 "--then", "--feed=x:0=x.npy", "--target=train", "--repeat=200", "--then",
-                 "--fetch=w", "--log_device_placement", "--allow_soft_placement"}));
+      ParseArgs({"session_runner", "--graph=g.pbtxt", "--config=c.pbtxt", "--target=init", "--then",
+                 "--feed=x:0=x.npy", "--target=train", "--repeat=200", "--then", "--fetch=w",
+                 "--log_device_placement", "--allow_soft_placement"}));
   EXPECT_EQ(a.graph, "g.pbtxt");
   EXPECT_EQ(a.config, "c.pbtxt");
   ASSERT_EQ(a.runs.size(), 3u);
@@ -32,14 +32,14 @@ TEST(ArgsTest, RunsAreSplitByThen) {
 TEST(ArgsTest, BadFlagsNameTheFlag) {
   EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetc=x"}),
               StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --fetc=x (see --help)"));
-  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--repeat=0"}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "--repeat needs a positive integer, got '0'"));
-  EXPECT_THAT(ParseArgs({"r", "--fetch=x"}),
-              StatusIs(absl::StatusCode::kInvalidArgument, "--graph=FILE is required (see --help)"));
-  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--feed=x.npy"}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "--feed wants NAME[:I]=FILE.npy, got 'x.npy'"));
+  EXPECT_THAT(
+      ParseArgs({"r", "--graph=g", "--fetch=x", "--repeat=0"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "--repeat needs a positive integer, got '0'"));
+  EXPECT_THAT(ParseArgs({"r", "--fetch=x"}), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                      "--graph=FILE is required (see --help)"));
+  EXPECT_THAT(
+      ParseArgs({"r", "--graph=g", "--feed=x.npy"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "--feed wants NAME[:I]=FILE.npy, got 'x.npy'"));
   EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--then", "--repeat=3"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "run 1 has no --fetch or --target; each run needs at least one"));
@@ -60,9 +60,8 @@ TEST(ArgsTest, MemoryStatsIsAFlag) {
 }
 
 TEST(ArgsTest, SavedModelRunsMayFetchNothingAndCheckpointsNeedAGraph) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      RunnerArgs a, ParseArgs({"r", "--saved_model_dir=m", "--signature_def=predict",
-                               "--feed=x=x.npy"}));
+  RILL_ASSERT_OK_AND_ASSIGN(RunnerArgs a, ParseArgs({"r", "--saved_model_dir=m",
+                                                     "--signature_def=predict", "--feed=x=x.npy"}));
   EXPECT_EQ(a.saved_model_dir, "m");
   EXPECT_EQ(a.signature_def, "predict");
   ASSERT_EQ(a.runs.size(), 1u);

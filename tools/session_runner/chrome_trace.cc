@@ -10,8 +10,8 @@ namespace rill {
 namespace {
 
 std::string JsonString(const std::string& s) {
-  return absl::StrCat(
-      "\"", absl::StrReplaceAll(s, {{"\\", "\\\\"}, {"\"", "\\\""}, {"\n", "\\n"}}), "\"");
+  return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\\", "\\\\"}, {"\"", "\\\""}, {"\n", "\\n"}}),
+                      "\"");
 }
 
 }  // namespace
@@ -37,12 +37,11 @@ std::string StepStatsToChromeTrace(const StepStats& stats) {
       std::string op = ns.timeline_label();
       size_t eq = op.find(" = ");
       op = eq == std::string::npos ? op : op.substr(eq + 3, op.find('(', eq) - eq - 3);
-      add(absl::StrCat("{\"ph\":\"X\",\"cat\":\"Op\",\"name\":", JsonString(ns.node_name()),
-                       ",\"pid\":", pid, ",\"tid\":", ns.thread_id(),
-                       ",\"ts\":", ns.all_start_micros() - t0,
-                       ",\"dur\":", std::max<int64_t>(ns.all_end_rel_micros(), 0),
-                       ",\"args\":{\"name\":", JsonString(ns.node_name()),
-                       ",\"op\":", JsonString(op), "}}"));
+      add(absl::StrCat(
+          "{\"ph\":\"X\",\"cat\":\"Op\",\"name\":", JsonString(ns.node_name()), ",\"pid\":", pid,
+          ",\"tid\":", ns.thread_id(), ",\"ts\":", ns.all_start_micros() - t0,
+          ",\"dur\":", std::max<int64_t>(ns.all_end_rel_micros(), 0),
+          ",\"args\":{\"name\":", JsonString(ns.node_name()), ",\"op\":", JsonString(op), "}}"));
     }
   }
   out += "\n]}\n";

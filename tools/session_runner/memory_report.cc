@@ -1,9 +1,10 @@
 #include "tools/session_runner/memory_report.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -29,12 +30,11 @@ std::string MemoryReport(const std::vector<DeviceMemoryStats>& devices) {
                         const std::string& reserved, const std::string& limit,
                         const std::string& largest_free, const std::string& allocs) {
     return absl::StrFormat("%-*s  %-*s  %12s  %12s  %12s  %12s  %12s  %8s\n",
-                           static_cast<int>(name_width), device,
-                           static_cast<int>(allocator_width), allocator, in_use, peak, reserved,
-                           limit, largest_free, allocs);
+                           static_cast<int>(name_width), device, static_cast<int>(allocator_width),
+                           allocator, in_use, peak, reserved, limit, largest_free, allocs);
   };
-  std::string out = line("device", "allocator", "in use", "peak", "reserved", "limit",
-                         "largest free", "allocs");
+  std::string out =
+      line("device", "allocator", "in use", "peak", "reserved", "limit", "largest free", "allocs");
   for (const DeviceMemoryStats& d : devices) {
     const AllocatorStats& s = d.stats;
     const bool pooled = s.bytes_reserved > 0 || s.largest_free_block > 0 || s.bytes_limit > 0;

@@ -2,8 +2,8 @@
 // in MiB, so users see what each GPU reserved (the seeds' allow_growth and
 // per_process_gpu_memory_fraction) and what their graph used at peak.
 //
-//   device                                         allocator  in use    peak      reserved  limit     largest free  allocs
-//   /job:localhost/replica:0/task:0/device:GPU:0   GPU_0_bfc  0.0 MiB   ...
+//   device                                         allocator  in use    peak      reserved  limit
+//   largest free  allocs /job:localhost/replica:0/task:0/device:GPU:0   GPU_0_bfc  0.0 MiB   ...
 //
 // Pure function; thread-safe.
 #ifndef RILL_TOOLS_SESSION_RUNNER_MEMORY_REPORT_H_

@@ -99,8 +99,7 @@ std::vector<std::string> FormatFloats(const std::vector<F>& vals) {
     std::string exp = e == std::string::npos ? "" : s.substr(e + 1);
     if (mant.find('.') == std::string::npos) mant += ".";
     int ev = exp.empty() ? 0 : std::stoi(exp);
-    std::string es = absl::StrCat(ev < 0 ? "e-" : "e+", std::abs(ev) < 10 ? "0" : "",
-                                  std::abs(ev));
+    std::string es = absl::StrCat(ev < 0 ? "e-" : "e+", std::abs(ev) < 10 ? "0" : "", std::abs(ev));
     mant_frac_w = std::max(mant_frac_w, mant.size() - mant.find('.'));
     parts.emplace_back(mant, es);
   }
@@ -154,9 +153,8 @@ std::vector<std::string> ElementStrings(const Tensor& t) {
     case DT_COMPLEX64:
     case DT_COMPLEX128: {
       for (int64_t i = 0; i < n; ++i) {
-        complex128 c = t.dtype() == DT_COMPLEX64
-                           ? complex128(t.flat<complex64>()[i])
-                           : t.flat<complex128>()[i];
+        complex128 c = t.dtype() == DT_COMPLEX64 ? complex128(t.flat<complex64>()[i])
+                                                 : t.flat<complex128>()[i];
         out.push_back(absl::StrCat(Shortest(c.real()), c.imag() < 0 ? "-" : "+",
                                    Shortest(std::fabs(c.imag())), "j"));
       }

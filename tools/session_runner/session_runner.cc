@@ -32,18 +32,24 @@ namespace {
 
 std::string NumpyDtypeName(DataType dt) {
   switch (dt) {
-    case DT_FLOAT: return "float32";
-    case DT_DOUBLE: return "float64";
-    case DT_HALF: return "float16";
-    case DT_STRING: return "bytes";
-    default: return DataTypeString(dt);
+    case DT_FLOAT:
+      return "float32";
+    case DT_DOUBLE:
+      return "float64";
+    case DT_HALF:
+      return "float16";
+    case DT_STRING:
+      return "bytes";
+    default:
+      return DataTypeString(dt);
   }
 }
 
 class ConfigErrors : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
-    if (first.empty()) first = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+    if (first.empty())
+      first = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
   }
   std::string first;
 };
@@ -58,8 +64,8 @@ absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
   ConfigErrors errors;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(text.str(), &config)) {
-    return absl::InvalidArgumentError(absl::StrCat("config file ", path,
-                                                   " is not a text ConfigProto: ", errors.first));
+    return absl::InvalidArgumentError(
+        absl::StrCat("config file ", path, " is not a text ConfigProto: ", errors.first));
   }
   return config;
 }
@@ -75,8 +81,7 @@ void PrintDevices(const Session& session) {
   for (const DeviceAttributes& d : session.ListDevices()) {
     std::printf("%s (%s) memory_limit: %lld%s%s\n", d.name().c_str(), d.device_type().c_str(),
                 static_cast<long long>(d.memory_limit()),
-                d.physical_device_desc().empty() ? "" : " ",
-                d.physical_device_desc().c_str());
+                d.physical_device_desc().empty() ? "" : " ", d.physical_device_desc().c_str());
   }
 }
 
@@ -142,9 +147,9 @@ absl::Status Main(const RunnerArgs& args) {
       for (const auto& [key, info] : signature.outputs()) keys.push_back(key);
       std::sort(keys.begin(), keys.end());
       if (keys.empty()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "run ", r, " has no --fetch or --target, and signature '", args.signature_def,
-            "' has no outputs to fetch"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("run ", r, " has no --fetch or --target, and signature '",
+                         args.signature_def, "' has no outputs to fetch"));
       }
       shown = keys;
     }
@@ -161,8 +166,8 @@ absl::Status Main(const RunnerArgs& args) {
     for (int i = 0; i < reps; ++i) {
       metadata.Clear();
       auto start = std::chrono::steady_clock::now();
-      RILL_RETURN_IF_ERROR(session->Run(run_options, feeds, spec.fetches, spec.targets, &outputs,
-                                        &metadata));
+      RILL_RETURN_IF_ERROR(
+          session->Run(run_options, feeds, spec.fetches, spec.targets, &outputs, &metadata));
       auto end = std::chrono::steady_clock::now();
       if (i >= reps - spec.repeat) {
         times_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
@@ -178,8 +183,8 @@ absl::Status Main(const RunnerArgs& args) {
                   t.shape().DebugString().c_str(), FormatLikeNumpy(t).c_str());
       if (!args.output_dir.empty()) {
         std::filesystem::create_directories(args.output_dir);
-        RILL_RETURN_IF_ERROR(WriteNpy(
-            absl::StrCat(args.output_dir, "/", FileNameFor(shown[f]), ".npy"), t));
+        RILL_RETURN_IF_ERROR(
+            WriteNpy(absl::StrCat(args.output_dir, "/", FileNameFor(shown[f]), ".npy"), t));
       }
     }
     if (args.benchmark) {

@@ -17,7 +17,8 @@
 namespace {
 
 int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(s.code()).c_str(), std::string(s.message()).c_str());
+  std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(s.code()).c_str(),
+               std::string(s.message()).c_str());
   return 1;
 }
 
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
       return Fail(absl::InvalidArgumentError("unknown argument '" + arg + "'; " + kUsage));
     }
   }
-  if (in_graph.empty()) return Fail(absl::InvalidArgumentError(std::string("--in_graph is required; ") + kUsage));
+  if (in_graph.empty())
+    return Fail(absl::InvalidArgumentError(std::string("--in_graph is required; ") + kUsage));
 
   absl::StatusOr<rill::GraphDef> graph = rill::ReadGraphDefFile(in_graph, tag_set);
   if (!graph.ok()) return Fail(graph.status());

@@ -21,23 +21,37 @@ TEST(SummarizeGraphTest, HandWrittenGraph) {
       name: "x"
       op: "Placeholder"
       device: "/device:CPU:0"
-      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
       attr {
         key: "shape"
-        value { shape { dim { size: -1 } dim { size: 3 } } }
+        value {
+          shape {
+            dim { size: -1 }
+            dim { size: 3 }
+          }
+        }
       }
     }
     node {
       name: "w"
       op: "Const"
       device: "/device:CPU:0"
-      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
       attr {
         key: "value"
         value {
           tensor {
             dtype: DT_FLOAT
-            tensor_shape { dim { size: 3 } dim { size: 2 } }
+            tensor_shape {
+              dim { size: 3 }
+              dim { size: 2 }
+            }
             float_val: 1
           }
         }
@@ -46,8 +60,20 @@ TEST(SummarizeGraphTest, HandWrittenGraph) {
     node {
       name: "k"
       op: "Const"
-      attr { key: "dtype" value { type: DT_INT32 } }
-      attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 7 } } }
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_INT32
+            tensor_shape {}
+            int_val: 7
+          }
+        }
+      }
     }
     node {
       name: "y"
@@ -55,7 +81,10 @@ TEST(SummarizeGraphTest, HandWrittenGraph) {
       input: "x"
       input: "w:0"
       device: "/device:CPU:1"
-      attr { key: "T" value { type: DT_FLOAT } }
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
     }
     node { name: "save" op: "SaveV2Unknown" input: "y" input: "^k" }
     node { name: "init" op: "NoOp" }
