@@ -35,11 +35,8 @@ std::string Edge::DebugString() const {
 // Node
 
 const Edge* Node::input_edge(int i) const {
-  if (i < 0 || i >= num_inputs()) return nullptr;
-  for (const Edge* e : in_edges_) {
-    if (e->dst_input() == i) return e;
-  }
-  return nullptr;
+  if (i < 0 || i >= static_cast<int>(data_in_.size())) return nullptr;
+  return data_in_[i];
 }
 
 Node* Node::input_node(int i) const {
@@ -108,6 +105,7 @@ void Graph::CopyFrom(const Graph& other) {
     n->id_ = o->id_;
     n->props_ = o->props_;
     n->output_shapes_ = o->output_shapes_;
+    n->assigned_device_ = o->assigned_device_;
     nodes_[i] = std::move(n);
   }
   for (size_t i = 0; i < other.edges_.size(); ++i) {
@@ -129,6 +127,10 @@ void Graph::CopyFrom(const Graph& other) {
     for (const Edge* e : o->in_edges_) n->in_edges_.push_back(edges_[e->id()].get());
     n->out_edges_.reserve(o->out_edges_.size());
     for (const Edge* e : o->out_edges_) n->out_edges_.push_back(edges_[e->id()].get());
+    n->data_in_.resize(o->data_in_.size(), nullptr);
+    for (size_t k = 0; k < o->data_in_.size(); ++k) {
+      if (o->data_in_[k] != nullptr) n->data_in_[k] = edges_[o->data_in_[k]->id()].get();
+    }
   }
   num_nodes_ = other.num_nodes_;
   num_edges_ = other.num_edges_;
@@ -161,6 +163,12 @@ const Edge* Graph::NewEdge(Node* src, int src_output, Node* dst, int dst_input) 
   edges_.push_back(std::move(edge));
   src->out_edges_.push_back(raw);
   dst->in_edges_.push_back(raw);
+  if (dst_input >= 0) {
+    if (dst_input >= static_cast<int>(dst->data_in_.size())) {
+      dst->data_in_.resize(dst_input + 1, nullptr);
+    }
+    dst->data_in_[dst_input] = raw;
+  }
   ++num_edges_;
   return raw;
 }
@@ -174,6 +182,7 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
   }
   auto props = std::make_shared<Node::Properties>();
+  props->op_class = ClassifyOp(def.op());
   def.clear_input();
   const OpRegistration* reg = OpRegistry::Global()->LookUp(def.op());
   if (reg != nullptr) {
@@ -236,28 +245,105 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
   return NewEdge(src, src_output, dst, dst_input);
 }
 
+absl::StatusOr<Node*> Graph::AddNodeCopy(const Node& other, const std::string& name) {
+  const std::string& new_name = name.empty() ? other.name() : name;
+  if (name_index_.contains(new_name)) {
+    return absl::InvalidArgumentError(absl::StrCat("Node '", new_name, "' is not unique"));
+  }
+  std::shared_ptr<Node::Properties> props = other.props_;
+  if (new_name != other.name()) {
+    props = std::make_shared<Node::Properties>(*props);
+    props->def.set_name(new_name);
+  }
+  Node* node = NewNode(std::move(props));
+  node->output_shapes_ = other.output_shapes_;
+  node->assigned_device_ = other.assigned_device_;
+  name_index_.emplace(node->name(), node->id());
+  return node;
+}
+
 const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
-  for (const Edge* e : dst->in_edges_) {
-    if (e->IsControlEdge() && e->src() == src) return e;
+  // Look for an existing edge on the shorter side: n nodes joined to one (SINK) stay linear.
+  if (src->out_edges_.size() < dst->in_edges_.size()) {
+    for (const Edge* e : src->out_edges_) {
+      if (e->IsControlEdge() && e->dst() == dst) return e;
+    }
+  } else {
+    for (const Edge* e : dst->in_edges_) {
+      if (e->IsControlEdge() && e->src() == src) return e;
+    }
   }
   return NewEdge(src, kControlSlot, dst, kControlSlot);
 }
 
+namespace {
+
+// Erases `e` from `edges`, searching from the end (rewrites mostly remove recent edges).
+void EraseEdge(std::vector<const Edge*>& edges, const Edge* e) {
+  auto it = std::find(edges.rbegin(), edges.rend(), e);
+  edges.erase(std::next(it).base());
+}
+
+}  // namespace
+
 void Graph::RemoveEdge(const Edge* e) {
-  auto erase = [e](std::vector<const Edge*>& v) { v.erase(std::find(v.begin(), v.end(), e)); };
-  erase(e->src()->out_edges_);
-  erase(e->dst()->in_edges_);
+  EraseEdge(e->src()->out_edges_, e);
+  EraseEdge(e->dst()->in_edges_, e);
+  if (!e->IsControlEdge()) e->dst()->data_in_[e->dst_input()] = nullptr;
   const int id = e->id();
   edges_[id].reset();
   --num_edges_;
 }
 
-void Graph::RemoveNode(Node* node) {
-  while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
-  while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
-  name_index_.erase(node->name());
-  nodes_[node->id()].reset();
-  --num_nodes_;
+void Graph::RemoveNode(Node* node) { RemoveNodes({node}); }
+
+void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
+  std::vector<bool> removed(nodes_.size(), false);
+  for (Node* n : nodes) removed[n->id()] = true;
+  // Every surviving neighbour drops its edges to removed nodes in one pass over its lists.
+  std::vector<Node*> touched;
+  std::vector<bool> is_touched(nodes_.size(), false);
+  auto touch = [&](Node* n) {
+    if (!removed[n->id()] && !is_touched[n->id()]) {
+      is_touched[n->id()] = true;
+      touched.push_back(n);
+    }
+  };
+  for (Node* n : nodes) {
+    for (const Edge* e : n->in_edges_) touch(e->src());
+    for (const Edge* e : n->out_edges_) touch(e->dst());
+  }
+  auto ends_removed = [&](const Edge* e) {
+    return removed[e->src()->id()] || removed[e->dst()->id()];
+  };
+  for (Node* n : touched) {
+    for (const Edge* e : n->in_edges_) {
+      if (ends_removed(e) && !e->IsControlEdge()) n->data_in_[e->dst_input()] = nullptr;
+    }
+    auto& in = n->in_edges_;
+    in.erase(std::remove_if(in.begin(), in.end(), ends_removed), in.end());
+    auto& out = n->out_edges_;
+    out.erase(std::remove_if(out.begin(), out.end(), ends_removed), out.end());
+  }
+  // Each edge is freed once: through its consumer's in-list when the consumer goes too, else
+  // through its producer's out-list (freed edges are never read again).
+  auto free_edge = [&](const Edge* e) {
+    edges_[e->id()].reset();
+    --num_edges_;
+  };
+  for (Node* n : nodes) {
+    for (const Edge* e : n->out_edges_) {
+      if (!removed[e->dst()->id()]) free_edge(e);
+    }
+  }
+  for (Node* n : nodes) {
+    for (const Edge* e : n->in_edges_) free_edge(e);
+  }
+  for (Node* n : nodes) {
+    name_index_.erase(n->name());
+    nodes_[n->id()].reset();
+    --num_nodes_;
+  }
 }
 
 void Graph::FixupSourceAndSinkEdges() {
@@ -321,9 +407,7 @@ GraphDebugInfo* Graph::mutable_debug_info() {
 
 namespace {
 
-bool IsNextIteration(const Node* n) {
-  return n->op() == "NextIteration" || n->op() == "RefNextIteration";
-}
+bool IsNextIteration(const Node* n) { return rill::IsNextIteration(n->op_class()); }
 
 }  // namespace
 

@@ -12,11 +12,17 @@
 // id and arrays indexed by id stay valid across removals. Each op node holds its NodeDef (attr
 // defaults filled from the op registry, `input` always empty: the edges are the inputs), its OpDef
 // (nullptr for an op the registry does not know: such a node is kept so that runs that never need
-// it work), the dtypes of its data inputs and outputs, and the device the GraphDef requested.
-// Where it is placed is not stored here: the placer returns a separate node-id -> device map.
+// it work), the dtypes of its data inputs and outputs, its op class (graph/op_classes.h), the
+// device the GraphDef requested and the device it was assigned (set by the session from the
+// placer's result; empty before placement). The passes after placement (run-graph rewrite,
+// optimizer, partition, executor) read and keep the assigned device on the nodes they make.
 //
 // Edges: a data edge joins output `src_output` of `src` to input `dst_input` of `dst`; a control
 // edge has src_output == dst_input == kControlSlot. Every data input has at most one edge.
+// Cost: AddNode, AddEdge and input_edge() are O(1) (amortized); AddControlEdge is O(the smaller of
+// src's out-degree and dst's in-degree); RemoveEdge is O(the degrees of its ends); RemoveNodes
+// removes any number of nodes in time linear in their edges and their neighbours' degrees, so
+// passes that prune or rewrite stay linear in the graph's size.
 // FixupSourceAndSinkEdges() adds TensorFlow's implicit control edges SOURCE -> (nodes without
 // inputs) and (nodes without outputs) -> SINK; ImportGraphDef calls it, and a rewrite that removes
 // nodes may call it again.
@@ -43,6 +49,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/partial_tensor_shape.h"
+#include "graph/op_classes.h"
 #include "ops/node_def_util.h"
 #include "proto/attr_value.pb.h"
 #include "proto/function.pb.h"
@@ -96,8 +103,13 @@ class Node {
   bool IsSink() const { return id_ == 1; }
   // True for every node but SOURCE and SINK.
   bool IsOp() const { return id_ > 1; }
+  // What kind of op this is for the passes and the executor (graph/op_classes.h).
+  OpClass op_class() const { return props_->op_class; }
   // The device the GraphDef asked for ("" when none); not where the node is placed.
   const std::string& requested_device() const { return props_->def.device(); }
+  // The full name of the device the node runs on ("" until the session applies a placement).
+  const std::string& assigned_device_name() const { return assigned_device_; }
+  void set_assigned_device_name(std::string device) { assigned_device_ = std::move(device); }
 
   const DataTypeVector& input_types() const { return props_->input_types; }
   const DataTypeVector& output_types() const { return props_->output_types; }
@@ -109,7 +121,7 @@ class Node {
   // Edges in the order they were added (for an imported node: the GraphDef's input order).
   const std::vector<const Edge*>& in_edges() const { return in_edges_; }
   const std::vector<const Edge*>& out_edges() const { return out_edges_; }
-  // The data edge into input `i`; nullptr when `i` is out of range or not connected.
+  // The data edge into input `i`; nullptr when `i` is out of range or not connected. O(1).
   const Edge* input_edge(int i) const;
   // The producer feeding input `i`; nullptr as for input_edge().
   Node* input_node(int i) const;
@@ -134,6 +146,7 @@ class Node {
     const OpDef* op_def = nullptr;  // Not owned (the op registry's, which lives forever).
     DataTypeVector input_types;
     DataTypeVector output_types;
+    OpClass op_class = OpClass::kOther;
   };
   Node() = default;
   // Copy-on-write access to the shared properties.
@@ -143,7 +156,9 @@ class Node {
   std::shared_ptr<Properties> props_;
   std::vector<const Edge*> in_edges_;
   std::vector<const Edge*> out_edges_;
+  std::vector<const Edge*> data_in_;  // by input index; null where not connected
   std::vector<PartialTensorShape> output_shapes_;
+  std::string assigned_device_;
 };
 
 class Graph {
@@ -166,6 +181,11 @@ class Graph {
   // the edges. Errors (InvalidArgument naming the node): empty name, a name already in the graph
   // ("Node 'x' is not unique"), bad attrs.
   absl::StatusOr<Node*> AddNode(NodeDef def);
+  // Adds a node with the properties of `other` (a node of this or another Graph: NodeDef, op,
+  // dtypes and class shared copy-on-write, so nothing is re-validated), its output shapes and
+  // assigned device, named `name` (other's name when empty), with no edges. InvalidArgument when
+  // the name is already in the graph.
+  absl::StatusOr<Node*> AddNodeCopy(const Node& other, const std::string& name = "");
 
   // Adds a data edge. InvalidArgument naming `dst` when src_output or dst_input is out of range
   // for a known op ("Node 'b': Connecting to invalid output 3 of source node a which has 1
@@ -181,6 +201,10 @@ class Graph {
   void RemoveEdge(const Edge* e);
   // Removes the node and all its edges. REQUIRES: a live op node of this graph (not SOURCE/SINK).
   void RemoveNode(Node* node);
+  // Removes every node in `nodes` and all their edges, in time linear in those edges plus the
+  // degrees of their neighbours (RemoveNode one by one is quadratic when many removed nodes share
+  // a neighbour, such as SINK). REQUIRES: distinct live op nodes of this graph.
+  void RemoveNodes(const std::vector<Node*>& nodes);
   // Adds the control edges SOURCE -> n for every op node n without in-edges and n -> SINK for
   // every op node without out-edges.
   void FixupSourceAndSinkEdges();

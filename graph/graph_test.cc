@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -321,6 +322,113 @@ TEST(GraphTest, TopologicalOrder) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("cycle that does not pass through NextIteration"),
                              HasSubstr("j -> i -> j"), HasSubstr("2 nodes in a cycle"))));
+}
+
+TEST(GraphTest, NodesCarryTheirOpClassAndAssignedDevice) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef("c")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  EXPECT_EQ(c->op_class(), OpClass::kConst);
+  EXPECT_EQ(i->op_class(), OpClass::kIdentity);
+  EXPECT_EQ(g.source_node()->op_class(), OpClass::kOther);
+  EXPECT_EQ(c->assigned_device_name(), "");
+  c->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
+  Graph copy = g;
+  EXPECT_EQ(copy.FindNode("c")->assigned_device_name(),
+            "/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_EQ(copy.FindNode("i")->assigned_device_name(), "");
+}
+
+TEST(GraphTest, AddNodeCopySharesPropertiesUnderANewName) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef("c")));
+  c->set_assigned_device_name("/device:CPU:1");
+  Graph other;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * same, other.AddNodeCopy(*c));
+  EXPECT_EQ(same->name(), "c");
+  EXPECT_EQ(same->op_class(), OpClass::kConst);
+  EXPECT_EQ(same->assigned_device_name(), "/device:CPU:1");
+  EXPECT_EQ(same->output_type(0), DT_FLOAT);
+  RILL_ASSERT_OK_AND_ASSIGN(Node * renamed, other.AddNodeCopy(*c, "c2"));
+  EXPECT_EQ(renamed->name(), "c2");
+  EXPECT_EQ(other.FindNode("c2"), renamed);
+  EXPECT_EQ(c->name(), "c");  // the source keeps its name
+  EXPECT_THAT(other.AddNodeCopy(*c),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Node 'c' is not unique")));
+}
+
+TEST(GraphTest, InputEdgeFollowsAddAndRemove) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  EXPECT_EQ(i->input_edge(0), nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(const Edge* e, g.AddEdge(a, 0, i, 0));
+  EXPECT_EQ(i->input_edge(0), e);
+  EXPECT_EQ(i->input_node(0), a);
+  EXPECT_EQ(i->input_edge(1), nullptr);
+  EXPECT_EQ(i->input_edge(-1), nullptr);
+  g.RemoveEdge(e);
+  EXPECT_EQ(i->input_edge(0), nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(const Edge* again, g.AddEdge(a, 0, i, 0));
+  EXPECT_EQ(i->input_edge(0), again);
+}
+
+TEST(GraphTest, ControlEdgesAreNotDuplicatedFromEitherSide) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(ConstDef("b")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef("c")));
+  const Edge* ab = g.AddControlEdge(a, b);
+  g.AddControlEdge(a, c);
+  // a has the longer out-list, b the shorter in-list; both directions find the edge.
+  EXPECT_EQ(g.AddControlEdge(a, b), ab);
+  g.AddControlEdge(c, b);
+  g.AddControlEdge(g.source_node(), b);
+  EXPECT_EQ(g.AddControlEdge(a, b), ab);
+  EXPECT_EQ(g.num_edges(), 4);
+}
+
+TEST(GraphTest, RemoveNodesDropsEveryEdgeOnce) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * j, g.AddNode(IdentityDef("j")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * k, g.AddNode(IdentityDef("k")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());
+  RILL_ASSERT_OK(g.AddEdge(i, 0, j, 0).status());  // between two removed nodes
+  RILL_ASSERT_OK(g.AddEdge(j, 0, k, 0).status());
+  g.AddControlEdge(i, k);
+  g.FixupSourceAndSinkEdges();  // SOURCE -> a, k -> SINK
+  ASSERT_EQ(g.num_edges(), 6);
+  g.RemoveNodes({i, j});
+  EXPECT_EQ(g.num_op_nodes(), 2);
+  EXPECT_EQ(g.num_edges(), 2);
+  EXPECT_EQ(g.FindNode("i"), nullptr);
+  EXPECT_EQ(g.FindNode("j"), nullptr);
+  EXPECT_TRUE(a->out_edges().empty());
+  ASSERT_EQ(k->in_edges().size(), 0u);
+  EXPECT_EQ(k->input_edge(0), nullptr);
+  EXPECT_EQ(g.edges().size(), 2u);
+  // The freed input can be connected again.
+  RILL_ASSERT_OK(g.AddEdge(a, 0, k, 0).status());
+  EXPECT_EQ(k->input_node(0), a);
+}
+
+TEST(GraphTest, ManyNodesToOneSinkStayLinear) {
+  // 200,000 control edges into SINK and their bulk removal: quadratic code would take minutes.
+  Graph g;
+  std::vector<Node*> nodes;
+  for (int n = 0; n < 200000; ++n) {
+    RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef(absl::StrCat("c", n))));
+    nodes.push_back(c);
+  }
+  g.FixupSourceAndSinkEdges();
+  EXPECT_EQ(g.sink_node()->in_edges().size(), 200000u);
+  nodes.resize(150000);
+  g.RemoveNodes(nodes);
+  EXPECT_EQ(g.sink_node()->in_edges().size(), 50000u);
+  EXPECT_EQ(g.source_node()->out_edges().size(), 50000u);
+  EXPECT_EQ(g.num_edges(), 100000);
 }
 
 }  // namespace
