@@ -1,17 +1,21 @@
 #include "graph/function_lowering.h"
 
-#include <deque>
+#include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/device_name.h"
 #include "core/status_macros.h"
+#include "graph/graph_def_import.h"
+#include "graph/op_classes.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -21,23 +25,7 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
-bool IsIf(const std::string& op) { return op == "If" || op == "StatelessIf"; }
-bool IsWhile(const std::string& op) { return op == "While" || op == "StatelessWhile"; }
-bool IsCall(const std::string& op) {
-  return op == "PartitionedCall" || op == "StatefulPartitionedCall";
-}
-
 using AttrMap = google::protobuf::Map<std::string, AttrValue>;
-
-// The node name of a tensor string ("a:1" -> "a", "^a" -> "a").
-std::string NodeOf(const std::string& tensor) {
-  std::string s = absl::StartsWith(tensor, "^") ? tensor.substr(1) : tensor;
-  return s.substr(0, s.find(':'));
-}
-
-std::string TensorString(const std::string& node, int index) {
-  return index == 0 ? node : absl::StrCat(node, ":", index);
-}
 
 // How many tensors an argument stands for under `attrs` (number_attr / type_list_attr lists).
 absl::StatusOr<int> ArgCount(const OpDef::ArgDef& arg, const AttrMap& attrs) {
@@ -98,190 +86,254 @@ AttrValue TypeAttr(DataType t) {
   return v;
 }
 
-struct InlinedBody {
-  std::vector<std::string> outputs;  // tensor strings, one per output tensor
-  std::vector<DataType> output_types;
-  std::vector<std::string> control_rets;  // node names
+// An input of a node being made: an output (or, with index kControlSlot, the control output) of
+// a node already in the graph or of a node made by the same lowering step.
+struct Ref {
+  Node* node = nullptr;  // a node of the graph, or
+  int made = -1;         // an index into the step's made nodes
+  int index = 0;         // output index; kControlSlot for a control input
+
+  bool is_control() const { return index == kControlSlot; }
+  Ref Control() const { return Ref{node, made, kControlSlot}; }
 };
+
+Ref Made(int made, int index = 0) { return Ref{nullptr, made, index}; }
+
+// A node one lowering step makes: its NodeDef (without inputs) and its inputs in NodeDef order.
+struct NodeSpec {
+  NodeDef def;
+  std::vector<Ref> inputs;
+};
+
+struct InlinedBody {
+  std::vector<Ref> outputs;  // one per output tensor
+  std::vector<DataType> output_types;
+  std::vector<Ref> control_rets;  // control refs
+};
+
+// GraphDef versions <= 21 wrote `shape {}` for a Placeholder of unknown shape (as import reads
+// the graph's own Placeholders).
+void UpgradeOldPlaceholderShape(int producer, NodeDef* node) {
+  if (producer > 21 || ClassifyOp(node->op()) != OpClass::kPlaceholder) return;
+  auto it = node->mutable_attr()->find("shape");
+  if (it == node->mutable_attr()->end() || !it->second.has_shape()) return;
+  TensorShapeProto* shape = it->second.mutable_shape();
+  if (shape->dim_size() == 0 && !shape->unknown_rank()) shape->set_unknown_rank(true);
+}
 
 class Lowerer {
  public:
-  explicit Lowerer(const GraphDef& graph) : graph_(graph) {
-    for (const FunctionDef& f : graph.library().function()) funcs_[f.signature().name()] = &f;
+  Lowerer(Graph* graph, const LoweringOptions& options) : graph_(graph), options_(options) {
+    for (const FunctionDef& f : graph->library().function()) funcs_[f.signature().name()] = &f;
   }
 
-  bool NeedsLowering(const NodeDef& n) const {
-    if (IsIf(n.op()) || IsWhile(n.op()) || IsCall(n.op())) return true;
-    return funcs_.count(n.op()) > 0 && OpRegistry::Global()->LookUp(n.op()) == nullptr;
+  bool NeedsLowering(const Node& n) const {
+    if (IsFunctional(n.op_class())) return true;
+    return n.is_unknown_op() && funcs_.count(n.op()) > 0;
   }
 
-  absl::StatusOr<GraphDef> Run() {
-    GraphDef out = graph_;
-    out.clear_node();
-    std::deque<std::pair<NodeDef, int>> work;
-    for (const NodeDef& n : graph_.node()) work.emplace_back(n, 0);
-    while (!work.empty()) {
-      auto [node, depth] = std::move(work.front());
-      work.pop_front();
-      if (!NeedsLowering(node)) {
-        *out.add_node() = std::move(node);
-        continue;
-      }
+  // Lowers every functional node, depth first: the nodes a step makes are lowered before the
+  // graph's next functional node, so a recursion reaches the depth limit after a few bodies
+  // instead of after an exponential number of them.
+  absl::Status Run() {
+    std::vector<std::pair<Node*, int>> stack;  // (node, nesting depth); top is lowered next
+    for (Node* n : graph_->op_nodes()) {
+      if (NeedsLowering(*n)) stack.emplace_back(n, 0);
+    }
+    if (stack.empty()) return absl::OkStatus();
+    std::reverse(stack.begin(), stack.end());
+    int64_t made_total = 0;
+    while (!stack.empty()) {
+      auto [node, depth] = stack.back();
+      stack.pop_back();
       if (depth >= kMaxDepth) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "Node '", node.name(), "': function calls nest more than ", kMaxDepth,
+            "Node '", node->name(), "': function calls nest more than ", kMaxDepth,
             " deep (a function calling itself?); Rill inlines calls and cannot run recursion"));
       }
-      std::vector<NodeDef> made;
-      absl::Status s = Lower(node, &made);
+      std::vector<NodeSpec> made;
+      absl::Status s = Lower(*node, &made);
       if (!s.ok()) {
         return absl::Status(
-            s.code(), absl::StrCat("Node '", node.name(), "' (", node.op(), "): ", s.message()));
+            s.code(), absl::StrCat("Node '", node->name(), "' (", node->op(), "): ", s.message()));
       }
-      for (NodeDef& m : made) work.emplace_back(std::move(m), depth + 1);
+      made_total += static_cast<int64_t>(made.size());
+      if (made_total > options_.max_new_nodes) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Node '", node->name(), "' (", node->op(), "): lowering function calls would add more ",
+            "than ", options_.max_new_nodes,
+            " nodes to the graph; reduce the recursion or the nesting of function calls (Rill "
+            "inlines every call)"));
+      }
+      RILL_ASSIGN_OR_RETURN(std::vector<Node*> added, Apply(node, std::move(made)));
+      for (auto it = added.rbegin(); it != added.rend(); ++it) {
+        if (NeedsLowering(**it)) stack.emplace_back(*it, depth + 1);
+      }
     }
-    return out;
+    graph_->FixupSourceAndSinkEdges();
+    if (options_.infer_shapes) return InferShapes(graph_);
+    return TopologicalOrder(*graph_).status();
   }
 
  private:
-  absl::Status Lower(const NodeDef& node, std::vector<NodeDef>* made) {
-    std::vector<std::string> data, control;
-    for (const std::string& in : node.input()) {
-      (absl::StartsWith(in, "^") ? control : data).push_back(in);
+  absl::Status Lower(const Node& node, std::vector<NodeSpec>* made) {
+    std::vector<Ref> data, control;
+    for (int i = 0; i < node.num_inputs(); ++i) {
+      const Edge* e = node.input_edge(i);
+      if (e == nullptr) return absl::InvalidArgumentError(absl::StrCat("input ", i, " is unset"));
+      data.push_back(Ref{e->src(), -1, e->src_output()});
     }
-    if (IsIf(node.op())) return LowerIf(node, data, control, made);
-    if (IsWhile(node.op())) return LowerWhile(node, data, control, made);
-    return LowerCall(node, data, control, made);
+    for (const Edge* e : node.in_edges()) {
+      if (e->IsControlEdge() && e->src()->IsOp())
+        control.push_back(Ref{e->src(), -1, kControlSlot});
+    }
+    switch (node.op_class()) {
+      case OpClass::kFunctionalIf:
+        return LowerIf(node, data, control, made);
+      case OpClass::kFunctionalWhile:
+        return LowerWhile(node, data, control, made);
+      default:
+        return LowerCall(node, data, control, made);
+    }
   }
 
-  // A new node in `made`.
-  static NodeDef& Add(std::vector<NodeDef>* made, const std::string& name, const std::string& op,
-                      const std::vector<std::string>& inputs, const std::string& device) {
-    NodeDef& n = made->emplace_back();
-    n.set_name(name);
-    n.set_op(op);
-    for (const std::string& in : inputs) n.add_input(in);
-    n.set_device(device);
-    return n;
+  // Adds a node to `made`; returns its index.
+  static int Add(std::vector<NodeSpec>* made, const std::string& name, const std::string& op,
+                 std::vector<Ref> inputs, const std::string& device) {
+    NodeSpec& n = made->emplace_back();
+    n.def.set_name(name);
+    n.def.set_op(op);
+    n.def.set_device(device);
+    n.inputs = std::move(inputs);
+    return static_cast<int>(made->size()) - 1;
+  }
+  static NodeDef& Def(std::vector<NodeSpec>* made, int i) { return (*made)[i].def; }
+
+  // The node taking over the lowered node's name: IdentityN over `outputs`, or a NoOp.
+  static void AddNamedOutputs(const Node& node, const std::vector<Ref>& outputs,
+                              const std::vector<DataType>& types, const std::vector<Ref>& controls,
+                              std::vector<NodeSpec>* made) {
+    std::vector<Ref> inputs = outputs;
+    for (const Ref& c : controls) inputs.push_back(c.Control());
+    const int n = Add(made, node.name(), outputs.empty() ? "NoOp" : "IdentityN", std::move(inputs),
+                      node.requested_device());
+    if (!outputs.empty()) (*Def(made, n).mutable_attr())["T"] = TypeListAttr(types);
   }
 
-  // The node keeping the lowered node's name: IdentityN over `outputs`, or a NoOp.
-  static void AddNamedOutputs(const NodeDef& node, const std::vector<std::string>& outputs,
-                              const std::vector<DataType>& types,
-                              const std::vector<std::string>& control_nodes,
-                              std::vector<NodeDef>* made) {
-    std::vector<std::string> inputs = outputs;
-    for (const std::string& c : control_nodes) inputs.push_back("^" + c);
-    NodeDef& n =
-        Add(made, node.name(), outputs.empty() ? "NoOp" : "IdentityN", inputs, node.device());
-    if (!outputs.empty()) (*n.mutable_attr())["T"] = TypeListAttr(types);
-  }
-
-  absl::StatusOr<NameAttrList> FuncAttr(const NodeDef& node, const char* attr) const {
-    auto it = node.attr().find(attr);
-    if (it == node.attr().end() || !it->second.has_func()) {
+  static absl::StatusOr<NameAttrList> FuncAttr(const Node& node, const char* attr) {
+    auto it = node.def().attr().find(attr);
+    if (it == node.def().attr().end() || !it->second.has_func()) {
       return absl::InvalidArgumentError(absl::StrCat("has no function attr '", attr, "'"));
     }
     return it->second.func();
   }
 
-  absl::Status LowerCall(const NodeDef& node, const std::vector<std::string>& data,
-                         const std::vector<std::string>& control, std::vector<NodeDef>* made) {
+  absl::Status LowerCall(const Node& node, const std::vector<Ref>& data,
+                         const std::vector<Ref>& control, std::vector<NodeSpec>* made) {
     NameAttrList fn;
-    if (IsCall(node.op())) {
+    if (node.op_class() == OpClass::kFunctionCall) {
       RILL_ASSIGN_OR_RETURN(fn, FuncAttr(node, "f"));
     } else {
       fn.set_name(node.op());
-      *fn.mutable_attr() = node.attr();
+      *fn.mutable_attr() = node.def().attr();
     }
-    // Body roots wait for the call's inputs and control inputs (and die with them).
-    std::set<std::string> deps;
-    for (const std::string& in : data) deps.insert("^" + NodeOf(in));
-    for (const std::string& in : control) deps.insert(in);
-    const std::string ctrl = node.name() + "/input_control_node";
-    Add(made, ctrl, "NoOp", {deps.begin(), deps.end()}, node.device());
-    RILL_ASSIGN_OR_RETURN(InlinedBody body,
-                          Inline(fn, data, node.name(), ctrl, node.device(), made));
+    // Body roots wait for the call's inputs and control inputs (and die with them); the
+    // producers in name order, each once.
+    std::vector<Node*> deps;
+    for (const Ref& in : data) deps.push_back(in.node);
+    for (const Ref& in : control) deps.push_back(in.node);
+    std::sort(deps.begin(), deps.end(),
+              [](const Node* a, const Node* b) { return a->name() < b->name(); });
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    std::vector<Ref> dep_refs;
+    for (Node* d : deps) dep_refs.push_back(Ref{d, -1, kControlSlot});
+    const std::string& dev = node.requested_device();
+    const int ctrl = Add(made, node.name() + "/input_control_node", "NoOp", dep_refs, dev);
+    RILL_ASSIGN_OR_RETURN(InlinedBody body, Inline(fn, data, node.name(), ctrl, dev, made));
     AddNamedOutputs(node, body.outputs, body.output_types, body.control_rets, made);
     return absl::OkStatus();
   }
 
-  absl::Status LowerIf(const NodeDef& node, const std::vector<std::string>& data,
-                       const std::vector<std::string>& control, std::vector<NodeDef>* made) {
+  absl::Status LowerIf(const Node& node, const std::vector<Ref>& data,
+                       const std::vector<Ref>& control, std::vector<NodeSpec>* made) {
     if (data.empty()) return absl::InvalidArgumentError("has no cond input");
     RILL_ASSIGN_OR_RETURN(NameAttrList then_fn, FuncAttr(node, "then_branch"));
     RILL_ASSIGN_OR_RETURN(NameAttrList else_fn, FuncAttr(node, "else_branch"));
+    const AttrMap& attrs = node.def().attr();
     const std::string& n = node.name();
-    const std::string& dev = node.device();
+    const std::string& dev = node.requested_device();
     DataType cond_type = DT_BOOL;
-    if (auto it = node.attr().find("Tcond"); it != node.attr().end()) cond_type = it->second.type();
+    if (auto it = attrs.find("Tcond"); it != attrs.end()) cond_type = it->second.type();
     std::vector<DataType> tin;
-    if (auto it = node.attr().find("Tin"); it != node.attr().end()) {
+    if (auto it = attrs.find("Tin"); it != attrs.end()) {
       for (int t : it->second.list().type()) tin.push_back(static_cast<DataType>(t));
     }
     if (tin.size() != data.size() - 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("has ", data.size() - 1, " inputs but Tin lists ", tin.size()));
     }
-    std::vector<std::string> pred_inputs{data[0]};
+    std::vector<Ref> pred_inputs{data[0]};
     pred_inputs.insert(pred_inputs.end(), control.begin(), control.end());
-    (*Add(made, n + "/pred", "ToBool", pred_inputs, dev).mutable_attr())["T"] = TypeAttr(cond_type);
-    const std::string pred = n + "/pred";
-    (*Add(made, n + "/switch_pred", "Switch", {pred, pred}, dev).mutable_attr())["T"] =
-        TypeAttr(DT_BOOL);
-    (*Add(made, n + "/switch_t", "Identity", {n + "/switch_pred:1"}, dev).mutable_attr())["T"] =
-        TypeAttr(DT_BOOL);
-    (*Add(made, n + "/switch_f", "Identity", {n + "/switch_pred"}, dev).mutable_attr())["T"] =
-        TypeAttr(DT_BOOL);
-    std::vector<std::string> in_t, in_f;
+    const int pred = Add(made, n + "/pred", "ToBool", pred_inputs, dev);
+    (*Def(made, pred).mutable_attr())["T"] = TypeAttr(cond_type);
+    const int switch_pred = Add(made, n + "/switch_pred", "Switch", {Made(pred), Made(pred)}, dev);
+    (*Def(made, switch_pred).mutable_attr())["T"] = TypeAttr(DT_BOOL);
+    const int switch_t = Add(made, n + "/switch_t", "Identity", {Made(switch_pred, 1)}, dev);
+    (*Def(made, switch_t).mutable_attr())["T"] = TypeAttr(DT_BOOL);
+    const int switch_f = Add(made, n + "/switch_f", "Identity", {Made(switch_pred, 0)}, dev);
+    (*Def(made, switch_f).mutable_attr())["T"] = TypeAttr(DT_BOOL);
+    std::vector<Ref> in_t, in_f;
     for (size_t i = 1; i < data.size(); ++i) {
-      const std::string sw = absl::StrCat(n, "/input_", i - 1);
-      (*Add(made, sw, "Switch", {data[i], pred}, dev).mutable_attr())["T"] = TypeAttr(tin[i - 1]);
-      in_t.push_back(sw + ":1");
-      in_f.push_back(sw);
+      const int sw =
+          Add(made, absl::StrCat(n, "/input_", i - 1), "Switch", {data[i], Made(pred)}, dev);
+      (*Def(made, sw).mutable_attr())["T"] = TypeAttr(tin[i - 1]);
+      in_t.push_back(Made(sw, 1));
+      in_f.push_back(Made(sw, 0));
     }
     RILL_ASSIGN_OR_RETURN(InlinedBody then_body,
-                          Inline(then_fn, in_t, n + "/then", n + "/switch_t", dev, made));
+                          Inline(then_fn, in_t, n + "/then", switch_t, dev, made));
     RILL_ASSIGN_OR_RETURN(InlinedBody else_body,
-                          Inline(else_fn, in_f, n + "/else", n + "/switch_f", dev, made));
+                          Inline(else_fn, in_f, n + "/else", switch_f, dev, made));
     if (then_body.outputs.size() != else_body.outputs.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "then_branch '", then_fn.name(), "' returns ", then_body.outputs.size(),
           " outputs but else_branch '", else_fn.name(), "' returns ", else_body.outputs.size()));
     }
     // "Branch executed": live once the taken branch's control outputs ran.
-    auto done = [&](const char* which, const std::string& pivot, const InlinedBody& body) {
-      std::vector<std::string> inputs{pivot};
-      for (const std::string& c : body.control_rets) inputs.push_back("^" + c);
-      const std::string name = absl::StrCat(n, "/", which, "_done");
-      (*Add(made, name, "Identity", inputs, dev).mutable_attr())["T"] = TypeAttr(DT_BOOL);
-      return name;
+    auto done = [&](const char* which, int pivot, const InlinedBody& body) {
+      std::vector<Ref> inputs{Made(pivot)};
+      inputs.insert(inputs.end(), body.control_rets.begin(), body.control_rets.end());
+      const int d = Add(made, absl::StrCat(n, "/", which, "_done"), "Identity", inputs, dev);
+      (*Def(made, d).mutable_attr())["T"] = TypeAttr(DT_BOOL);
+      return d;
     };
-    const std::string then_done = done("then", n + "/switch_t", then_body);
-    const std::string else_done = done("else", n + "/switch_f", else_body);
-    NodeDef& executed = Add(made, n + "/branch_executed", "Merge", {else_done, then_done}, dev);
-    (*executed.mutable_attr())["T"] = TypeAttr(DT_BOOL);
-    SetAttr(&executed, "N", int64_t{2});
-    std::vector<std::string> outputs;
+    const int then_done = done("then", switch_t, then_body);
+    const int else_done = done("else", switch_f, else_body);
+    const int executed =
+        Add(made, n + "/branch_executed", "Merge", {Made(else_done), Made(then_done)}, dev);
+    (*Def(made, executed).mutable_attr())["T"] = TypeAttr(DT_BOOL);
+    SetAttr(&Def(made, executed), "N", int64_t{2});
+    std::vector<Ref> outputs;
     for (size_t k = 0; k < then_body.outputs.size(); ++k) {
-      const std::string m = absl::StrCat(n, "/output_", k);
-      NodeDef& merge = Add(made, m, "Merge", {else_body.outputs[k], then_body.outputs[k]}, dev);
-      (*merge.mutable_attr())["T"] = TypeAttr(then_body.output_types[k]);
-      SetAttr(&merge, "N", int64_t{2});
-      outputs.push_back(m);
+      const int m = Add(made, absl::StrCat(n, "/output_", k), "Merge",
+                        {else_body.outputs[k], then_body.outputs[k]}, dev);
+      (*Def(made, m).mutable_attr())["T"] = TypeAttr(then_body.output_types[k]);
+      SetAttr(&Def(made, m), "N", int64_t{2});
+      outputs.push_back(Made(m));
     }
-    AddNamedOutputs(node, outputs, then_body.output_types, {n + "/branch_executed"}, made);
+    AddNamedOutputs(node, outputs, then_body.output_types, {Made(executed)}, made);
     return absl::OkStatus();
   }
 
-  absl::Status LowerWhile(const NodeDef& node, const std::vector<std::string>& data,
-                          const std::vector<std::string>& control, std::vector<NodeDef>* made) {
+  absl::Status LowerWhile(const Node& node, const std::vector<Ref>& data,
+                          const std::vector<Ref>& control, std::vector<NodeSpec>* made) {
     RILL_ASSIGN_OR_RETURN(NameAttrList cond_fn, FuncAttr(node, "cond"));
     RILL_ASSIGN_OR_RETURN(NameAttrList body_fn, FuncAttr(node, "body"));
+    const AttrMap& attrs = node.def().attr();
     const std::string& n = node.name();
-    const std::string& dev = node.device();
+    const std::string& dev = node.requested_device();
     std::vector<DataType> types;
-    if (auto it = node.attr().find("T"); it != node.attr().end()) {
+    if (auto it = attrs.find("T"); it != attrs.end()) {
       for (int t : it->second.list().type()) types.push_back(static_cast<DataType>(t));
     }
     if (types.size() != data.size() || data.empty()) {
@@ -290,71 +342,75 @@ class Lowerer {
                                                      types.empty() ? " (none)" : ""));
     }
     int64_t parallel = 10;
-    if (auto it = node.attr().find("parallel_iterations"); it != node.attr().end()) {
-      parallel = it->second.i();
-    }
-    std::vector<std::string> merges, identities;
+    if (auto it = attrs.find("parallel_iterations"); it != attrs.end()) parallel = it->second.i();
+    std::vector<int> merges;
+    std::vector<Ref> merge_refs, identities;
     for (size_t i = 0; i < data.size(); ++i) {
-      std::vector<std::string> enter_inputs{data[i]};
+      std::vector<Ref> enter_inputs{data[i]};
       enter_inputs.insert(enter_inputs.end(), control.begin(), control.end());
-      const std::string enter = absl::StrCat(n, "/enter_", i);
-      NodeDef& e = Add(made, enter, "Enter", enter_inputs, dev);
+      const int enter = Add(made, absl::StrCat(n, "/enter_", i), "Enter", enter_inputs, dev);
+      NodeDef& e = Def(made, enter);
       (*e.mutable_attr())["T"] = TypeAttr(types[i]);
       SetAttr(&e, "frame_name", n);
       SetAttr(&e, "is_constant", false);
       SetAttr(&e, "parallel_iterations", parallel);
-      const std::string merge = absl::StrCat(n, "/merge_", i);
-      NodeDef& m = Add(made, merge, "Merge", {enter, absl::StrCat(n, "/next_iteration_", i)}, dev);
-      (*m.mutable_attr())["T"] = TypeAttr(types[i]);
-      SetAttr(&m, "N", int64_t{2});
+      // Input 1, the NextIteration, is set once that node is made.
+      const int merge = Add(made, absl::StrCat(n, "/merge_", i), "Merge", {Made(enter)}, dev);
+      (*Def(made, merge).mutable_attr())["T"] = TypeAttr(types[i]);
+      SetAttr(&Def(made, merge), "N", int64_t{2});
       merges.push_back(merge);
+      merge_refs.push_back(Made(merge));
     }
     RILL_ASSIGN_OR_RETURN(InlinedBody cond,
-                          Inline(cond_fn, merges, n + "/cond", merges[0], dev, made));
+                          Inline(cond_fn, merge_refs, n + "/cond", merges[0], dev, made));
     if (cond.outputs.size() != 1) {
       return absl::InvalidArgumentError(absl::StrCat("cond '", cond_fn.name(), "' returns ",
                                                      cond.outputs.size(),
                                                      " outputs; it must return one"));
     }
-    std::vector<std::string> to_bool_inputs{cond.outputs[0]};
-    for (const std::string& c : cond.control_rets) to_bool_inputs.push_back("^" + c);
-    (*Add(made, n + "/to_bool", "ToBool", to_bool_inputs, dev).mutable_attr())["T"] =
-        TypeAttr(cond.output_types[0]);
-    Add(made, n + "/loop_cond", "LoopCond", {n + "/to_bool"}, dev);
-    std::vector<std::string> exits;
+    std::vector<Ref> to_bool_inputs{cond.outputs[0]};
+    to_bool_inputs.insert(to_bool_inputs.end(), cond.control_rets.begin(), cond.control_rets.end());
+    const int to_bool = Add(made, n + "/to_bool", "ToBool", to_bool_inputs, dev);
+    (*Def(made, to_bool).mutable_attr())["T"] = TypeAttr(cond.output_types[0]);
+    const int loop_cond = Add(made, n + "/loop_cond", "LoopCond", {Made(to_bool)}, dev);
+    std::vector<Ref> exits;
     for (size_t i = 0; i < data.size(); ++i) {
-      const std::string sw = absl::StrCat(n, "/switch_", i);
-      (*Add(made, sw, "Switch", {merges[i], n + "/loop_cond"}, dev).mutable_attr())["T"] =
-          TypeAttr(types[i]);
-      const std::string exit = absl::StrCat(n, "/exit_", i);
-      (*Add(made, exit, "Exit", {sw}, dev).mutable_attr())["T"] = TypeAttr(types[i]);
-      exits.push_back(exit);
-      const std::string id = absl::StrCat(n, "/identity_", i);
-      (*Add(made, id, "Identity", {sw + ":1"}, dev).mutable_attr())["T"] = TypeAttr(types[i]);
-      identities.push_back(id);
+      const int sw = Add(made, absl::StrCat(n, "/switch_", i), "Switch",
+                         {Made(merges[i]), Made(loop_cond)}, dev);
+      (*Def(made, sw).mutable_attr())["T"] = TypeAttr(types[i]);
+      const int exit = Add(made, absl::StrCat(n, "/exit_", i), "Exit", {Made(sw)}, dev);
+      (*Def(made, exit).mutable_attr())["T"] = TypeAttr(types[i]);
+      exits.push_back(Made(exit));
+      const int id = Add(made, absl::StrCat(n, "/identity_", i), "Identity", {Made(sw, 1)}, dev);
+      (*Def(made, id).mutable_attr())["T"] = TypeAttr(types[i]);
+      identities.push_back(Made(id));
     }
     RILL_ASSIGN_OR_RETURN(InlinedBody body,
-                          Inline(body_fn, identities, n + "/body", identities[0], dev, made));
+                          Inline(body_fn, identities, n + "/body", identities[0].made, dev, made));
     if (body.outputs.size() != data.size()) {
       return absl::InvalidArgumentError(absl::StrCat("body '", body_fn.name(), "' returns ",
                                                      body.outputs.size(), " values for ",
                                                      data.size(), " loop variables"));
     }
     for (size_t i = 0; i < data.size(); ++i) {
-      std::vector<std::string> inputs{body.outputs[i]};
-      for (const std::string& c : body.control_rets) inputs.push_back("^" + c);
-      (*Add(made, absl::StrCat(n, "/next_iteration_", i), "NextIteration", inputs, dev)
-            .mutable_attr())["T"] = TypeAttr(types[i]);
+      std::vector<Ref> inputs{body.outputs[i]};
+      inputs.insert(inputs.end(), body.control_rets.begin(), body.control_rets.end());
+      const int next =
+          Add(made, absl::StrCat(n, "/next_iteration_", i), "NextIteration", inputs, dev);
+      (*Def(made, next).mutable_attr())["T"] = TypeAttr(types[i]);
+      (*made)[merges[i]].inputs.push_back(Made(next));
     }
     AddNamedOutputs(node, exits, types, {}, made);
     return absl::OkStatus();
   }
 
-  // The OpDef describing node `n`'s outputs: its op's, the signature of the function it calls,
-  // or for the ops lowered here (not registered) their one list output, TensorFlow's "output".
+  // The OpDef describing the outputs of a body node running `op`: the op's, the signature of
+  // the function it calls, or for the functional ops (not registered) their one list output,
+  // TensorFlow's "output".
   const OpDef* OpDefOf(const std::string& op) const {
     if (const OpRegistration* reg = OpRegistry::Global()->LookUp(op)) return &reg->op_def;
-    if (IsIf(op) || IsCall(op) || IsWhile(op)) {
+    const OpClass c = ClassifyOp(op);
+    if (IsFunctional(c)) {
       static const OpDef* const kListOut = [] {
         auto* d = new OpDef;
         OpDef::ArgDef* out = d->add_output_arg();
@@ -369,17 +425,18 @@ class Lowerer {
         out->set_type_list_attr("T");
         return d;
       }();
-      return IsWhile(op) ? kWhileOut : kListOut;
+      return c == OpClass::kFunctionalWhile ? kWhileOut : kListOut;
     }
     auto it = funcs_.find(op);
     return it == funcs_.end() ? nullptr : &it->second->signature();
   }
 
-  // Copies `fn`'s body into `made` under `prefix`, reading `inputs`. Nodes with no inputs get a
-  // control input from `control_root`.
-  absl::StatusOr<InlinedBody> Inline(const NameAttrList& fn, const std::vector<std::string>& inputs,
-                                     const std::string& prefix, const std::string& control_root,
-                                     const std::string& device, std::vector<NodeDef>* made) {
+  // Appends `fn`'s body to `made` under `prefix`, reading `inputs`. Body nodes without inputs get
+  // a control input from made node `control_root`. FunctionDef input names ("n:out_arg:idx", an
+  // argument, "n", "n:k") are resolved here, against the body and the arguments.
+  absl::StatusOr<InlinedBody> Inline(const NameAttrList& fn, const std::vector<Ref>& inputs,
+                                     const std::string& prefix, int control_root,
+                                     const std::string& device, std::vector<NodeSpec>* made) {
     auto found = funcs_.find(fn.name());
     if (found == funcs_.end()) {
       return absl::InvalidArgumentError(
@@ -388,7 +445,7 @@ class Lowerer {
     const FunctionDef& f = *found->second;
     const OpDef& sig = f.signature();
     // Arguments -> the tensors they stand for.
-    absl::flat_hash_map<std::string, std::vector<std::string>> args;
+    absl::flat_hash_map<std::string, std::vector<Ref>> args;
     size_t next = 0;
     for (const OpDef::ArgDef& arg : sig.input_arg()) {
       RILL_ASSIGN_OR_RETURN(int count, ArgCount(arg, fn.attr()));
@@ -404,9 +461,10 @@ class Lowerer {
                                                      inputs.size(), " inputs; its signature takes ",
                                                      sig.input_arg_size(), " arguments"));
     }
-    // Body node attrs with placeholders resolved, and their output arg ranges.
-    absl::flat_hash_map<std::string, const NodeDef*> body_nodes;
-    for (const NodeDef& n : f.node_def()) body_nodes[n.name()] = &n;
+    // Body node i becomes made node base + i.
+    const int base = static_cast<int>(made->size());
+    absl::flat_hash_map<std::string, int> body_nodes;
+    for (int i = 0; i < f.node_def_size(); ++i) body_nodes[f.node_def(i).name()] = i;
     auto resolve_attrs = [&](const NodeDef& n, AttrMap* out) -> absl::Status {
       *out = n.attr();
       for (auto& [key, value] : *out) {
@@ -421,8 +479,8 @@ class Lowerer {
       }
       return absl::OkStatus();
     };
-    // "n:out_arg:idx" (or an argument, or "n" / "n:k") -> the tensor in the inlined graph.
-    auto translate = [&](const std::string& ref) -> absl::StatusOr<std::string> {
+    // A FunctionDef input name -> the tensor (or control output) it stands for.
+    auto translate = [&](const std::string& ref) -> absl::StatusOr<Ref> {
       const bool is_control = absl::StartsWith(ref, "^");
       const std::string body_ref = is_control ? ref.substr(1) : ref;
       std::vector<std::string> parts = absl::StrSplit(body_ref, ':');
@@ -433,29 +491,30 @@ class Lowerer {
           return absl::InvalidArgumentError(
               absl::StrCat("function '", fn.name(), "' refers to '", ref, "', out of range"));
         }
-        return is_control ? "^" + NodeOf(a->second[idx]) : a->second[idx];
+        return is_control ? a->second[idx].Control() : a->second[idx];
       }
       auto b = body_nodes.find(parts[0]);
       if (b == body_nodes.end()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "function '", fn.name(), "' refers to unknown node or argument '", ref, "'"));
       }
-      const std::string name = prefix + "/" + parts[0];
-      if (is_control) return "^" + name;
-      if (parts.size() == 1) return name;
+      const int target = base + b->second;
+      if (is_control) return Made(target, kControlSlot);
+      if (parts.size() == 1) return Made(target);
       int index = 0;
       if (parts.size() == 2) {
         if (!absl::SimpleAtoi(parts[1], &index)) index = -1;
       } else {
-        const OpDef* def = OpDefOf(b->second->op());
+        const NodeDef& producer = f.node_def(b->second);
+        const OpDef* def = OpDefOf(producer.op());
         int idx = -1;
         if (def == nullptr || !absl::SimpleAtoi(parts[2], &idx)) {
           return absl::InvalidArgumentError(
               absl::StrCat("function '", fn.name(), "': cannot resolve output '", ref, "' (op '",
-                           b->second->op(), "' is unknown)"));
+                           producer.op(), "' is unknown)"));
         }
         AttrMap attrs;
-        RILL_RETURN_IF_ERROR(resolve_attrs(*b->second, &attrs));
+        RILL_RETURN_IF_ERROR(resolve_attrs(producer, &attrs));
         index = -1;
         int start = 0;
         for (const OpDef::ArgDef& out : def->output_arg()) {
@@ -471,19 +530,20 @@ class Lowerer {
         return absl::InvalidArgumentError(absl::StrCat("function '", fn.name(), "' refers to '",
                                                        ref, "', which its node does not output"));
       }
-      return TensorString(name, index);
+      return Made(target, index);
     };
     for (const NodeDef& n : f.node_def()) {
-      NodeDef& copy = made->emplace_back();
-      copy.set_name(prefix + "/" + n.name());
-      copy.set_op(n.op());
-      copy.set_device(n.device().empty() ? device : n.device());
-      RILL_RETURN_IF_ERROR(resolve_attrs(n, copy.mutable_attr()));
+      NodeSpec& copy = made->emplace_back();
+      copy.def.set_name(prefix + "/" + n.name());
+      copy.def.set_op(n.op());
+      copy.def.set_device(n.device().empty() ? device : n.device());
+      RILL_RETURN_IF_ERROR(resolve_attrs(n, copy.def.mutable_attr()));
+      // `copy` stays valid: nothing is added to `made` until the next body node.
       for (const std::string& in : n.input()) {
-        RILL_ASSIGN_OR_RETURN(std::string t, translate(in));
-        copy.add_input(t);
+        RILL_ASSIGN_OR_RETURN(Ref t, translate(in));
+        copy.inputs.push_back(t);
       }
-      if (copy.input_size() == 0 && !control_root.empty()) copy.add_input("^" + control_root);
+      if (copy.inputs.empty()) copy.inputs.push_back(Made(control_root, kControlSlot));
     }
     InlinedBody body;
     RILL_ASSIGN_OR_RETURN(body.output_types, ArgTypes(sig.output_arg(), fn.attr()));
@@ -496,7 +556,7 @@ class Lowerer {
       RILL_ASSIGN_OR_RETURN(int count, ArgCount(out, fn.attr()));
       for (int i = 0; i < count; ++i) {
         const std::string ref = count == 1 ? it->second : absl::StrCat(it->second, ":", i);
-        RILL_ASSIGN_OR_RETURN(std::string t, translate(ref));
+        RILL_ASSIGN_OR_RETURN(Ref t, translate(ref));
         body.outputs.push_back(t);
       }
     }
@@ -506,32 +566,124 @@ class Lowerer {
                                                      body.output_types.size(), " output types"));
     }
     for (const auto& [name, node] : f.control_ret()) {
-      if (!body_nodes.contains(node)) {
+      auto b = body_nodes.find(node);
+      if (b == body_nodes.end()) {
         return absl::InvalidArgumentError(absl::StrCat("function '", fn.name(), "' control_ret '",
                                                        name, "' names unknown node '", node, "'"));
       }
-      body.control_rets.push_back(prefix + "/" + node);
+      body.control_rets.push_back(Made(base + b->second, kControlSlot));
     }
     return body;
   }
 
-  const GraphDef& graph_;
+  // Replaces `node` by `made` in the graph, checking the made nodes as ImportGraphDef checks a
+  // GraphDef's, and moves `node`'s out-edges to the made node that takes over its name (the
+  // last). Returns the nodes added, in `made`'s order.
+  absl::StatusOr<std::vector<Node*>> Apply(Node* node, std::vector<NodeSpec> made) {
+    struct Consumer {
+      Node* dst;
+      int src_output;
+      int dst_input;
+    };
+    std::vector<Consumer> consumers;
+    for (const Edge* e : node->out_edges()) {
+      if (e->dst()->IsSink()) continue;  // FixupSourceAndSinkEdges redoes these
+      consumers.push_back(Consumer{e->dst(), e->src_output(), e->dst_input()});
+    }
+    graph_->RemoveNode(node);
+
+    std::vector<std::string> names;
+    names.reserve(made.size());
+    for (const NodeSpec& spec : made) {
+      if (!IsValidNodeName(spec.def.name())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Node '", spec.def.name(), "': Node name contains invalid characters"));
+      }
+      names.push_back(spec.def.name());
+    }
+    // A made input as GraphDef text, for messages.
+    std::vector<Node*> added;
+    added.reserve(made.size());
+    auto input_string = [&](const Ref& r) {
+      const std::string& src = r.node != nullptr ? r.node->name() : names[r.made];
+      if (r.is_control()) return absl::StrCat("^", src);
+      return r.index == 0 ? src : absl::StrCat(src, ":", r.index);
+    };
+    const int producer = graph_->versions().producer();
+    for (NodeSpec& spec : made) {
+      const std::string& name = spec.def.name();
+      if (!spec.def.device().empty()) {
+        absl::Status s = ParseDeviceName(spec.def.device()).status();
+        if (!s.ok()) return AnnotateStatus(s, absl::StrCat("Node '", name, "'"));
+      }
+      int data_inputs = 0;
+      bool seen_control = false;
+      for (const Ref& in : spec.inputs) {
+        if (in.is_control()) {
+          seen_control = true;
+          continue;
+        }
+        if (seen_control) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("Node '", name,
+                           "': Control dependencies must come after regular dependencies "
+                           "(data input '",
+                           input_string(in), "' follows a control input)"));
+        }
+        ++data_inputs;
+      }
+      UpgradeOldPlaceholderShape(producer, &spec.def);
+      RILL_ASSIGN_OR_RETURN(Node * n, graph_->AddNode(std::move(spec.def)));
+      if (!n->is_unknown_op() && data_inputs != n->num_inputs()) {
+        // ValidateNodeDef's message, which lists the inputs.
+        NodeDef with_inputs = n->def();
+        for (const Ref& in : spec.inputs) with_inputs.add_input(input_string(in));
+        RILL_RETURN_IF_ERROR(ValidateNodeDef(with_inputs, *n->op_def()));
+      }
+      added.push_back(n);
+    }
+    for (size_t i = 0; i < made.size(); ++i) {
+      Node* dst = added[i];
+      int slot = 0;
+      for (const Ref& in : made[i].inputs) {
+        Node* src = in.node != nullptr ? in.node : added[in.made];
+        if (in.is_control()) {
+          graph_->AddControlEdge(src, dst);
+        } else {
+          RILL_RETURN_IF_ERROR(graph_->AddEdge(src, in.index, dst, slot++).status());
+        }
+      }
+    }
+    Node* named = added.back();
+    for (const Consumer& c : consumers) {
+      if (c.dst_input == kControlSlot) {
+        graph_->AddControlEdge(named, c.dst);
+      } else {
+        RILL_RETURN_IF_ERROR(graph_->AddEdge(named, c.src_output, c.dst, c.dst_input).status());
+      }
+    }
+    return added;
+  }
+
+  Graph* graph_;
+  const LoweringOptions& options_;
   std::map<std::string, const FunctionDef*> funcs_;
 };
 
 }  // namespace
 
-bool HasFunctionalOps(const GraphDef& graph) {
-  Lowerer l(graph);
-  for (const NodeDef& n : graph.node()) {
-    if (l.NeedsLowering(n)) return true;
+bool HasFunctionalOps(const Graph& graph) {
+  absl::flat_hash_set<absl::string_view> funcs;
+  for (const FunctionDef& f : graph.library().function()) funcs.insert(f.signature().name());
+  for (const Node* n : graph.op_nodes()) {
+    if (IsFunctional(n->op_class())) return true;
+    if (n->is_unknown_op() && funcs.contains(n->op())) return true;
   }
   return false;
 }
 
-absl::StatusOr<GraphDef> LowerFunctionalOps(const GraphDef& graph) {
-  if (!HasFunctionalOps(graph)) return graph;
-  return Lowerer(graph).Run();
+absl::Status LowerFunctionalOps(Graph* graph, const LoweringOptions& options) {
+  return Lowerer(graph, options).Run();
 }
 
 }  // namespace rill

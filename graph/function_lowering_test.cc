@@ -1,16 +1,23 @@
 #include "graph/function_lowering.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
+#include "graph/graph.h"
+#include "graph/graph_def_export.h"
+#include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
 
 namespace rill {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -70,6 +77,22 @@ constexpr char kLibrary[] = R"pb(
     }
   }
 )pb";
+
+// Imports `g` (inferring shapes), lowers it in place and exports it.
+absl::StatusOr<GraphDef> LowerGraphDef(const GraphDef& g, const LoweringOptions& options = {}) {
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
+  RILL_RETURN_IF_ERROR(LowerFunctionalOps(graph.get(), options));
+  GraphDef out;
+  ExportGraphDef(*graph, &out);
+  return out;
+}
+
+// HasFunctionalOps of the imported `g`.
+bool HasFunctionalOpsAfterImport(const GraphDef& g) {
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(g);
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  return graph.ok() && HasFunctionalOps(**graph);
+}
 
 const NodeDef* Find(const GraphDef& g, const std::string& name) {
   for (const NodeDef& n : g.node()) {
@@ -132,9 +155,9 @@ TEST(FunctionLoweringTest, PartitionedCallIsInlinedUnderItsName) {
       }
     }
   )pb");
-  EXPECT_TRUE(HasFunctionalOps(g));
-  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
-  EXPECT_FALSE(HasFunctionalOps(out));
+  EXPECT_TRUE(HasFunctionalOpsAfterImport(g));
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
+  EXPECT_FALSE(HasFunctionalOpsAfterImport(out));
   EXPECT_THAT(Inputs(out, "call/input_control_node"), ElementsAre("^a", "^gate"));
   EXPECT_THAT(Inputs(out, "call/one"), ElementsAre("^call/input_control_node"));
   EXPECT_THAT(Inputs(out, "call/add"), ElementsAre("a", "call/one"));
@@ -206,7 +229,7 @@ TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
       }
     }
   )pb");
-  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_EQ(Find(out, "if/pred")->op(), "ToBool");
   EXPECT_THAT(Inputs(out, "if/pred"), ElementsAre("p"));
   EXPECT_THAT(Inputs(out, "if/input_0"), ElementsAre("a", "if/pred"));
@@ -297,7 +320,7 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
       }
     }
   )pb"));
-  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerFunctionalOps(g));
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_EQ(Find(out, "w/enter_0")->attr().at("frame_name").s(), "w");
   EXPECT_EQ(Find(out, "w/enter_0")->attr().at("parallel_iterations").i(), 3);
   EXPECT_THAT(Inputs(out, "w/merge_0"), ElementsAre("w/enter_0", "w/next_iteration_0"));
@@ -311,7 +334,7 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
 }
 
 TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
-  EXPECT_THAT(LowerFunctionalOps(Parse(R"pb(
+  EXPECT_THAT(LowerGraphDef(Parse(R"pb(
                 node {
                   name: "call"
                   op: "PartitionedCall"
@@ -324,7 +347,7 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'call' (PartitionedCall): function 'missing' is not in the graph's "
                        "function library"));
-  EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
+  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
                 node {
                   name: "a"
                   op: "Placeholder"
@@ -337,7 +360,7 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("calls function 'add_one' with 2 inputs; its signature takes 1")));
-  EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
+  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
                 node {
                   name: "a"
                   op: "Placeholder"
@@ -350,7 +373,7 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("attr 'T' is the placeholder $T, which the call does not set")));
-  EXPECT_THAT(LowerFunctionalOps(Parse(std::string(kLibrary) + R"pb(
+  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
                 node {
                   name: "a"
                   op: "Placeholder"
@@ -363,6 +386,587 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("function calls nest more than 64 deep")));
+}
+
+// A float Placeholder named `name` of shape `dims`.
+std::string Placeholder(const std::string& name, const std::vector<int>& dims) {
+  std::string shape;
+  for (int d : dims) shape += "dim { size: " + std::to_string(d) + " } ";
+  return "node { name: '" + name +
+         "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+         "attr { key: 'shape' value { shape { " +
+         shape + "} } } }";
+}
+
+// swap(x, y) -> (a = y, b = x): a body without nodes, returning its arguments.
+constexpr char kSwap[] = R"pb(
+  library {
+    function {
+      signature {
+        name: "swap"
+        input_arg { name: "x" type: DT_FLOAT }
+        input_arg { name: "y" type: DT_FLOAT }
+        output_arg { name: "a" type: DT_FLOAT }
+        output_arg { name: "b" type: DT_FLOAT }
+      }
+      ret { key: "a" value: "y" }
+      ret { key: "b" value: "x" }
+    }
+  }
+)pb";
+
+constexpr char kSwapCall[] = R"pb(
+  node {
+    name: "call"
+    op: "PartitionedCall"
+    input: "p"
+    input: "q"
+    attr {
+      key: "f"
+      value { func { name: "swap" } }
+    }
+    attr {
+      key: "Tin"
+      value { list { type: DT_FLOAT type: DT_FLOAT } }
+    }
+    attr {
+      key: "Tout"
+      value { list { type: DT_FLOAT type: DT_FLOAT } }
+    }
+  }
+)pb";
+
+TEST(FunctionLoweringTest, ConsumersMoveToTheNodeKeepingTheName) {
+  GraphDef g =
+      Parse(std::string(kSwap) + Placeholder("p", {2}) + Placeholder("q", {3}) + kSwapCall + R"pb(
+        node {
+          name: "use"
+          op: "Identity"
+          input: "call:1"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        node { name: "after" op: "NoOp" input: "^call" }
+      )pb");
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
+  EXPECT_TRUE(HasFunctionalOps(*graph));
+  RILL_ASSERT_OK(LowerFunctionalOps(graph.get()));
+  EXPECT_FALSE(HasFunctionalOps(*graph));
+  const Node* call = graph->FindNode("call");
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->op(), "IdentityN");
+  EXPECT_EQ(call->input_node(0)->name(), "q");
+  EXPECT_EQ(call->input_node(1)->name(), "p");
+  EXPECT_EQ(graph->FindNode("use")->input_node(0), call);
+  EXPECT_EQ(graph->FindNode("use")->input_edge(0)->src_output(), 1);
+  ASSERT_EQ(call->output_shapes().size(), 2);
+  EXPECT_EQ(call->output_shapes()[0].DebugString(), "[3]");
+  EXPECT_EQ(graph->FindNode("use")->output_shapes()[0].DebugString(), "[2]");
+  // As after an import: every op node has an in-edge and an out-edge (SOURCE / SINK).
+  for (const Node* n : graph->op_nodes()) {
+    EXPECT_FALSE(n->in_edges().empty()) << n->name();
+    EXPECT_FALSE(n->out_edges().empty()) << n->name();
+  }
+  GraphDef out;
+  ExportGraphDef(*graph, &out);
+  EXPECT_THAT(Inputs(out, "call/input_control_node"), ElementsAre("^p", "^q"));
+  EXPECT_THAT(Inputs(out, "call"), ElementsAre("q", "p"));
+  EXPECT_THAT(Inputs(out, "use"), ElementsAre("call:1"));
+  EXPECT_THAT(Inputs(out, "after"), ElementsAre("^call"));
+}
+
+TEST(FunctionLoweringTest, NestedCallsAreLowered) {
+  // add_two(x) = add_one(add_one(x)), the calls by function name.
+  GraphDef g = Parse(R"pb(
+    library {
+      function {
+        signature {
+          name: "add_two"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def {
+          name: "first"
+          op: "add_one"
+          input: "x"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        node_def {
+          name: "second"
+          op: "add_one"
+          input: "first:y:0"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        ret { key: "y" value: "second:y:0" }
+      }
+    }
+  )pb");
+  g.MergeFrom(Parse(std::string(kLibrary) + Placeholder("a", {4}) + R"pb(
+    node { name: "call" op: "add_two" input: "a" }
+  )pb"));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
+  RILL_ASSERT_OK(LowerFunctionalOps(graph.get()));
+  EXPECT_FALSE(HasFunctionalOps(*graph));
+  GraphDef out;
+  ExportGraphDef(*graph, &out);
+  EXPECT_THAT(Inputs(out, "call/first/add"), ElementsAre("a", "call/first/one"));
+  EXPECT_THAT(Inputs(out, "call/second/input_control_node"), ElementsAre("^call/first"));
+  EXPECT_THAT(Inputs(out, "call/second/add"), ElementsAre("call/first", "call/second/one"));
+  EXPECT_THAT(Inputs(out, "call"), ElementsAre("call/second"));
+  EXPECT_EQ(graph->FindNode("call")->output_shapes()[0].DebugString(), "[4]");
+}
+
+constexpr char kBelowTen[] = R"pb(
+  library {
+    function {
+      signature {
+        name: "below_ten"
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "c" type: DT_BOOL }
+      }
+      node_def {
+        name: "ten"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_FLOAT
+              tensor_shape {}
+              float_val: 10
+            }
+          }
+        }
+      }
+      node_def {
+        name: "less"
+        op: "Less"
+        input: "x"
+        input: "ten:output:0"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      ret { key: "c" value: "less:z:0" }
+    }
+  }
+)pb";
+
+constexpr char kAddOneAttr[] = R"pb(
+  func {
+    name: "add_one"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+)pb";
+
+// A call, an If and a While, with consumers, and nodes lowering does not touch.
+GraphDef AllKinds() {
+  GraphDef g = Parse(kBelowTen);
+  g.MergeFrom(Parse(std::string(kLibrary) + Placeholder("a", {2, 3}) + Placeholder("b", {3, 4}) +
+                    Placeholder("c", {}) + R"pb(
+                      node {
+                        name: "mm"
+                        op: "MatMul"
+                        input: "a"
+                        input: "b"
+                        attr {
+                          key: "T"
+                          value { type: DT_FLOAT }
+                        }
+                      }
+                      node {
+                        name: "p"
+                        op: "Placeholder"
+                        attr {
+                          key: "dtype"
+                          value { type: DT_BOOL }
+                        }
+                      }
+                      node { name: "call" op: "PartitionedCall" input: "a"
+                             attr { key: "f" value {)pb" +
+                    kAddOneAttr + R"pb(}
+                                       }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+    }
+    node {
+      name: "use"
+      op: "Identity"
+      input: "call"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "if"
+      op: "If"
+      input: "p"
+      input: "mm"
+      attr {
+        key: "Tcond"
+        value { type: DT_BOOL }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "then_branch"
+        value {)pb" +
+                    kAddOneAttr + R"pb(}
+                                       }
+      attr {
+        key: "else_branch"
+        value {)pb" +
+                    kAddOneAttr + R"pb(}
+                                       }
+    }
+    node {
+      name: "w"
+      op: "While"
+      input: "c"
+      attr {
+        key: "T"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "cond"
+        value { func { name: "below_ten" } }
+      }
+      attr {
+        key: "body"
+        value {)pb" +
+                    kAddOneAttr + R"pb(}
+                                       }
+    }
+    node {
+      name: "sum"
+      op: "AddV2"
+      input: "if"
+      input: "w"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb"));
+  return g;
+}
+
+std::map<std::string, std::string> Shapes(const Graph& graph) {
+  std::map<std::string, std::string> out;
+  for (const Node* n : graph.op_nodes()) {
+    std::string s;
+    for (const PartialTensorShape& shape : n->output_shapes()) s += shape.DebugString() + ";";
+    out[n->name()] = s;
+  }
+  return out;
+}
+
+TEST(FunctionLoweringTest, ShapesAreThoseOfAnImportOfTheLoweredGraph) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(AllKinds()));
+  const std::map<std::string, std::string> before = Shapes(*graph);
+  RILL_ASSERT_OK(LowerFunctionalOps(graph.get()));
+  const std::map<std::string, std::string> after = Shapes(*graph);
+  for (const char* untouched : {"a", "b", "c", "p", "mm"}) {
+    EXPECT_EQ(after.at(untouched), before.at(untouched)) << untouched;
+  }
+  EXPECT_EQ(after.at("use"), "[2,3];");  // unknown before: the call's shapes were not known
+  EXPECT_EQ(after.at("if"), "[2,4];");
+
+  GraphDef lowered;
+  ExportGraphDef(*graph, &lowered);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> reimported, ImportGraphDef(lowered));
+  EXPECT_EQ(after, Shapes(*reimported));
+  // InferShapes again changes nothing.
+  RILL_ASSERT_OK(InferShapes(graph.get()));
+  EXPECT_EQ(Shapes(*graph), after);
+}
+
+TEST(FunctionLoweringTest, ShapeErrorsAreThoseOfAnImportOfTheLoweredGraph) {
+  // call's [2,3] cannot multiply a [4,5]; only known once the call is lowered.
+  GraphDef g = Parse(std::string(kLibrary) + Placeholder("a", {2, 3}) + Placeholder("b", {4, 5}) +
+                     R"pb(
+                       node {
+                         name: "call"
+                         op: "add_one"
+                         input: "a"
+                         attr {
+                           key: "T"
+                           value { type: DT_FLOAT }
+                         }
+                       }
+                       node {
+                         name: "bad"
+                         op: "MatMul"
+                         input: "call"
+                         input: "b"
+                         attr {
+                           key: "T"
+                           value { type: DT_FLOAT }
+                         }
+                       }
+                     )pb");
+  LoweringOptions no_shapes;
+  no_shapes.infer_shapes = false;
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef lowered, LowerGraphDef(g, no_shapes));
+  const absl::Status expected = ImportGraphDef(lowered).status();
+  EXPECT_THAT(expected, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'bad'")));
+  EXPECT_EQ(LowerGraphDef(g).status(), expected);
+}
+
+TEST(FunctionLoweringTest, MadeNodesAreCheckedAsImportChecksNodes) {
+  const std::string add_one_call = R"pb(
+    node {
+      name: "call"
+      op: "add_one"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb";
+  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + Placeholder("a", {}) + add_one_call +
+                                  R"pb(
+                                    node {
+                                      name: "use"
+                                      op: "Identity"
+                                      input: "call:3"
+                                      attr {
+                                        key: "T"
+                                        value { type: DT_FLOAT }
+                                      }
+                                    }
+                                  )pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'use': Connecting to invalid output 3 of source node call which has "
+                       "1 outputs."));
+  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + Placeholder("a", {}) + add_one_call +
+                                  R"pb(
+                                    node {
+                                      name: "use"
+                                      op: "Identity"
+                                      input: "call"
+                                      attr {
+                                        key: "T"
+                                        value { type: DT_INT32 }
+                                      }
+                                    }
+                                  )pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Input 0 of node use was passed float from call:0 incompatible with "
+                       "expected int32."));
+  EXPECT_THAT(LowerGraphDef(Parse(Placeholder("a", {}) + R"pb(
+                library {
+                  function {
+                    signature {
+                      name: "bad"
+                      input_arg { name: "x" type: DT_FLOAT }
+                      output_arg { name: "y" type: DT_FLOAT }
+                    }
+                    node_def {
+                      name: "neg"
+                      op: "Neg"
+                      input: "x"
+                      input: "x"
+                      attr {
+                        key: "T"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                    ret { key: "y" value: "neg:y:0" }
+                  }
+                }
+                node { name: "call" op: "bad" input: "a" }
+              )pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("NodeDef expected inputs 'float' do not match 2 inputs "
+                                 "specified")));
+}
+
+// Lowers the imported `g`, expecting the nesting limit; checks that the lowering stopped early.
+void ExpectNestingLimit(const GraphDef& g) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
+  EXPECT_THAT(LowerFunctionalOps(graph.get()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("function calls nest more than 64 deep")));
+  // Depth first: a few bodies per level, not 2^64 of them.
+  EXPECT_LT(graph->num_op_nodes(), 10000);
+}
+
+TEST(FunctionLoweringTest, AFunctionCallingItselfFailsFast) {
+  ExpectNestingLimit(Parse(std::string(kLibrary) + Placeholder("a", {}) + R"pb(
+    node { name: "call" op: "forever" input: "a" }
+  )pb"));
+}
+
+TEST(FunctionLoweringTest, AFunctionCallingItselfTwiceFailsFast) {
+  ExpectNestingLimit(Parse(Placeholder("a", {}) + R"pb(
+    library {
+      function {
+        signature {
+          name: "twice"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def { name: "left" op: "twice" input: "x" }
+        node_def { name: "right" op: "twice" input: "left:y:0" }
+        ret { key: "y" value: "right:y:0" }
+      }
+    }
+    node {
+      name: "call"
+      op: "StatefulPartitionedCall"
+      input: "a"
+      attr {
+        key: "f"
+        value { func { name: "twice" } }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+    }
+  )pb"));
+}
+
+TEST(FunctionLoweringTest, AnIfWhoseBranchCallsTheEnclosingFunctionFailsFast) {
+  // rec(x) = If(x, step, step)(x); step(x) = rec(x): two calls of rec per level.
+  ExpectNestingLimit(Parse(Placeholder("a", {}) + R"pb(
+    library {
+      function {
+        signature {
+          name: "rec"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def {
+          name: "if"
+          op: "If"
+          input: "x"
+          input: "x"
+          attr {
+            key: "Tcond"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "Tin"
+            value { list { type: DT_FLOAT } }
+          }
+          attr {
+            key: "Tout"
+            value { list { type: DT_FLOAT } }
+          }
+          attr {
+            key: "then_branch"
+            value { func { name: "step" } }
+          }
+          attr {
+            key: "else_branch"
+            value { func { name: "step" } }
+          }
+        }
+        ret { key: "y" value: "if:output:0" }
+      }
+      function {
+        signature {
+          name: "step"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def { name: "again" op: "rec" input: "x" }
+        ret { key: "y" value: "again:y:0" }
+      }
+    }
+    node { name: "call" op: "rec" input: "a" }
+  )pb"));
+}
+
+// f0(x) = Identity(x); fk(x) = f(k-1)(f(k-1)(x)): 2^k inlined f0 bodies, nested k deep.
+GraphDef FanOut(int k) {
+  GraphDef g = Parse(Placeholder("a", {}) + R"pb(
+    library {
+      function {
+        signature {
+          name: "f0"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+        }
+        node_def {
+          name: "id"
+          op: "Identity"
+          input: "x"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        ret { key: "y" value: "id:output:0" }
+      }
+    }
+  )pb");
+  for (int i = 1; i <= k; ++i) {
+    const std::string prev = "f" + std::to_string(i - 1);
+    FunctionDef* f = g.mutable_library()->add_function();
+    EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+        "signature { name: 'f" + std::to_string(i) +
+            "' input_arg { name: 'x' type: DT_FLOAT } output_arg { name: 'y' type: DT_FLOAT } } "
+            "node_def { name: 'left' op: '" +
+            prev + "' input: 'x' } node_def { name: 'right' op: '" + prev +
+            "' input: 'left:y:0' } ret { key: 'y' value: 'right:y:0' }",
+        f));
+  }
+  NodeDef* call = g.add_node();
+  call->set_name("call");
+  call->set_op("f" + std::to_string(k));
+  call->add_input("a");
+  return g;
+}
+
+TEST(FunctionLoweringTest, TooManyNodesMadeFailsNamingTheCall) {
+  LoweringOptions options;
+  options.max_new_nodes = 1000;
+  EXPECT_THAT(LowerGraphDef(FanOut(10), options),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("Node 'call"),
+                             HasSubstr("would add more than 1000 nodes to the graph; reduce the "
+                                       "recursion"))));
+  // Under the default limit the same graph lowers: 2^10 bodies.
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(FanOut(10)));
+  EXPECT_FALSE(HasFunctionalOpsAfterImport(out));
+  EXPECT_EQ(Find(out, "call")->op(), "IdentityN");
 }
 
 }  // namespace

@@ -295,7 +295,13 @@ void Graph::RemoveEdge(const Edge* e) {
   --num_edges_;
 }
 
-void Graph::RemoveNode(Node* node) { RemoveNodes({node}); }
+void Graph::RemoveNode(Node* node) {
+  while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
+  while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
+  name_index_.erase(node->name());
+  nodes_[node->id()].reset();
+  --num_nodes_;
+}
 
 void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   std::vector<bool> removed(nodes_.size(), false);

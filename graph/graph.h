@@ -199,11 +199,13 @@ class Graph {
   const Edge* AddControlEdge(Node* src, Node* dst);
   // REQUIRES: `e` is a live edge of this graph. Invalidates `e`.
   void RemoveEdge(const Edge* e);
-  // Removes the node and all its edges. REQUIRES: a live op node of this graph (not SOURCE/SINK).
+  // Removes the node and all its edges, in time linear in its edges and its neighbours' degrees.
+  // REQUIRES: a live op node of this graph (not SOURCE/SINK).
   void RemoveNode(Node* node);
-  // Removes every node in `nodes` and all their edges, in time linear in those edges plus the
-  // degrees of their neighbours (RemoveNode one by one is quadratic when many removed nodes share
-  // a neighbour, such as SINK). REQUIRES: distinct live op nodes of this graph.
+  // Removes every node in `nodes` and all their edges, in time linear in the graph's node ids plus
+  // those edges and their neighbours' degrees: for removing many nodes at once (RemoveNode one by
+  // one is quadratic when many removed nodes share a neighbour, such as SINK).
+  // REQUIRES: distinct live op nodes of this graph.
   void RemoveNodes(const std::vector<Node*>& nodes);
   // Adds the control edges SOURCE -> n for every op node n without in-edges and n -> SINK for
   // every op node without out-edges.

@@ -33,12 +33,17 @@ NodeDef NodeDefWithInputs(const Node& node) {
   return def;
 }
 
-void ExportGraphDef(const Graph& graph, GraphDef* out) {
+void ExportGraphDef(const Graph& graph, GraphDef* out) { ExportGraphDef(graph, {}, out); }
+
+void ExportGraphDef(const Graph& graph, const ExportOptions& options, GraphDef* out) {
   out->Clear();
   out->mutable_node()->Reserve(graph.num_op_nodes());
   for (const Node* node : graph.op_nodes()) {
     NodeDef* def = out->add_node();
     *def = node->def();
+    if (options.assigned_devices && !node->assigned_device_name().empty()) {
+      def->set_device(node->assigned_device_name());
+    }
     AddInputs(*node, def);
   }
   if (graph.has_versions()) *out->mutable_versions() = graph.versions();

@@ -21,6 +21,13 @@ namespace rill {
 
 void ExportGraphDef(const Graph& graph, GraphDef* out);
 
+struct ExportOptions {
+  // Write each node's assigned device (where it is not empty) instead of its requested device,
+  // as TensorFlow's partition graphs in RunMetadata show.
+  bool assigned_devices = false;
+};
+void ExportGraphDef(const Graph& graph, const ExportOptions& options, GraphDef* out);
+
 // The NodeDef of one node with its `input` list rebuilt as ExportGraphDef writes it (for error
 // messages and per-node rewrites).
 NodeDef NodeDefWithInputs(const Node& node);

@@ -232,5 +232,21 @@ TEST(ExportGraphDefTest, ClearDevicesExportsNoDevices) {
   for (const NodeDef& n : exported.node()) EXPECT_EQ(n.device(), "") << n.name();
 }
 
+TEST(ExportGraphDefTest, AssignedDevicesReplaceRequestsWhenAsked) {
+  Graph graph;
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Node * u, graph.AddNode(Parse(R"pb(node { name: "u" op: "U" device: "/cpu:0" })pb").node(0)));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Node * v, graph.AddNode(Parse(R"pb(node { name: "v" op: "V" device: "/cpu:0" })pb").node(0)));
+  u->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:1");
+  (void)v;  // unassigned: keeps its request
+  GraphDef requested, assigned;
+  ExportGraphDef(graph, &requested);
+  ExportGraphDef(graph, ExportOptions{/*assigned_devices=*/true}, &assigned);
+  EXPECT_EQ(requested.node(0).device(), "/cpu:0");
+  EXPECT_EQ(assigned.node(0).device(), "/job:localhost/replica:0/task:0/device:CPU:1");
+  EXPECT_EQ(assigned.node(1).device(), "/cpu:0");
+}
+
 }  // namespace
 }  // namespace rill

@@ -41,9 +41,10 @@ absl::Status CheckInputOrder(const NodeDef& node) {
   return absl::OkStatus();
 }
 
-// Runs each known op's shape function in topological order, with the values of Const inputs
-// that are small index tensors (ConstantIndexTensor: shapes, axes, multiples, paddings).
-absl::Status InferShapes(const std::vector<Node*>& order) {
+// Runs each known op's shape function over `order` (a topological order), with the values of
+// Const inputs that are small index tensors (ConstantIndexTensor: shapes, axes, multiples,
+// paddings).
+absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
   std::map<int, Tensor> constants;  // node id -> value, for Const nodes feeding index inputs
   for (Node* node : order) {
     std::vector<PartialTensorShape> inputs(node->num_inputs());
@@ -84,6 +85,14 @@ absl::Status InferShapes(const std::vector<Node*>& order) {
 }
 
 }  // namespace
+
+absl::Status InferShapes(Graph* graph) {
+  RILL_ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(*graph));
+  // A loop's Merge reads its NextIteration input before that is inferred: it must see no shape
+  // there, as in an import, not one stored by an earlier inference.
+  for (Node* node : order) node->set_output_shapes({});
+  return InferShapesInOrder(order);
+}
 
 bool IsValidNodeName(absl::string_view name) {
   auto rest_char = [](char c) {
@@ -174,7 +183,7 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   RILL_ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(*graph));
   graph->FixupSourceAndSinkEdges();
   // 5. Shapes.
-  if (options.infer_shapes) RILL_RETURN_IF_ERROR(InferShapes(order));
+  if (options.infer_shapes) RILL_RETURN_IF_ERROR(InferShapesInOrder(order));
 
   if (graph_def.has_versions()) *graph->mutable_versions() = graph_def.versions();
   graph->set_legacy_version(graph_def.version());

@@ -53,6 +53,13 @@ absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(const GraphDef& graph_def,
 absl::StatusOr<std::unique_ptr<Graph>> ImportGraphDef(GraphDef&& graph_def,
                                                       const ImportOptions& options = {});
 
+// Import's checks 4 and 5 on a Graph: TopologicalOrder's cycle check, then each known op's shape
+// function in that order, storing every op node's output shapes (unknown ops: unknown shapes).
+// Shapes stored before are cleared first and every node's are computed afresh, so on an imported
+// graph it reproduces import's shapes exactly, and after a rewrite (function lowering) it gives
+// the shapes an import of the rewritten graph would. Errors as import's, naming the node.
+absl::Status InferShapes(Graph* graph);
+
 // TensorFlow's node-name rule: [A-Za-z0-9._][A-Za-z0-9_./-]*, then any number of
 // '>' [A-Za-z0-9.][A-Za-z0-9_./-]* pieces.
 bool IsValidNodeName(absl::string_view name);

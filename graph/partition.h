@@ -14,11 +14,14 @@
 //     `_HostRecv`; an edge inside one non-CPU device whose ends disagree also gets a pair, whose
 //     Recv waits on its Send by a control edge. On CPU devices everything is host memory and plain
 //     `_Send`/`_Recv` are used (Rill's choice; TensorFlow's CPU partitions look the same).
-// Works on GraphDefs (the placed graph is a GraphDef plus a node-name -> device map), so the
-// result is directly what RunMetadata.partition_graphs shows. Pure function; thread-safe.
+// Works on Graphs: each node runs on its assigned_device_name(); each partition is a Graph whose
+// nodes share their properties with the input's (no NodeDef or Const value is copied) and are
+// assigned their partition's device. Nodes keep the input's relative order, each new _Recv (and
+// its control Identity) added just before its first consumer; ExportGraphDef with
+// ExportOptions::assigned_devices gives what RunMetadata.partition_graphs shows. Linear in the
+// graph's size. Pure function; thread-safe.
 //
-//   PartitionOptions opts; opts.device_of = [&](const NodeDef& n) { return placement.at(n.name());
-//   }; RILL_ASSIGN_OR_RETURN(auto parts, Partition(graph, opts));   // device name -> GraphDef
+//   RILL_ASSIGN_OR_RETURN(auto parts, Partition(graph, {}));   // device name -> Graph
 #ifndef RILL_GRAPH_PARTITION_H_
 #define RILL_GRAPH_PARTITION_H_
 
@@ -30,13 +33,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "proto/graph.pb.h"
+#include "graph/graph.h"
 
 namespace rill {
 
 struct PartitionOptions {
-  // The full device name each node runs on. Required.
-  std::function<std::string(const NodeDef&)> device_of;
   // The incarnation written into send_device_incarnation (DirectSession uses 1 for every device).
   std::function<int64_t(const std::string& device)> incarnation_of = [](const std::string&) {
     return int64_t{1};
@@ -48,16 +49,15 @@ struct PartitionOptions {
   // `device_type` (only asked for non-CPU devices); fills one bool per input arg element / output.
   // Null: everything in device memory except DT_STRING and DT_RESOURCE, which are always on host.
   // An error fails the partition.
-  std::function<absl::Status(const NodeDef& node, const std::string& device_type,
+  std::function<absl::Status(const Node& node, const std::string& device_type,
                              std::vector<bool>* host_inputs, std::vector<bool>* host_outputs)>
       memory_types;
 };
 
-// InvalidArgument when a node has no device, an input names a missing node ("Incomplete graph,
-// missing input ..."), or an output's dtype cannot be determined (unknown op feeding another
-// device).
-absl::StatusOr<std::map<std::string, GraphDef>> Partition(const GraphDef& graph,
-                                                          const PartitionOptions& options);
+// InvalidArgument when a node has no assigned device, or an output's dtype cannot be determined
+// (an unknown op feeding another device).
+absl::StatusOr<std::map<std::string, Graph>> Partition(const Graph& graph,
+                                                       const PartitionOptions& options);
 
 }  // namespace rill
 

@@ -1,6 +1,8 @@
-// Partition tests: expected partitions written out as GraphDefs and compared field by field.
+// Partition tests: the test graphs are GraphDefs whose `device` fields say where each node runs;
+// they are imported, partitioned, and the partitions exported and compared field by field.
 #include "graph/partition.h"
 
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -8,6 +10,8 @@
 #include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/builder/scope.h"
+#include "graph/graph_def_export.h"
+#include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -24,11 +28,20 @@ GraphDef Parse(const std::string& text) {
   return g;
 }
 
-// The test graphs carry each node's target device in its `device` field.
-PartitionOptions ByDeviceField() {
-  PartitionOptions o;
-  o.device_of = [](const NodeDef& n) { return n.device(); };
-  return o;
+PartitionOptions ByDeviceField() { return PartitionOptions(); }
+
+// Imports `graph`, assigns each node the device its `device` field names, partitions it and
+// exports each partition as RunMetadata shows it.
+absl::StatusOr<std::map<std::string, GraphDef>> PartitionDefs(const GraphDef& graph,
+                                                              const PartitionOptions& options) {
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> g, ImportGraphDef(graph));
+  for (Node* n : g->op_nodes()) n->set_assigned_device_name(n->requested_device());
+  RILL_ASSIGN_OR_RETURN(auto parts, Partition(*g, options));
+  std::map<std::string, GraphDef> out;
+  for (const auto& [device, part] : parts) {
+    ExportGraphDef(part, ExportOptions{/*assigned_devices=*/true}, &out[device]);
+  }
+  return out;
 }
 
 void ExpectEqual(const GraphDef& got, const std::string& want_text) {
@@ -53,7 +66,7 @@ TEST(PartitionTest, CrossDeviceEdgeBecomesOneSendRecvPairSharedByConsumers) {
                                   kCpu1, R"('
            attr { key: 'T' value { type: DT_FLOAT } } }
   )"));
-  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, PartitionDefs(g, ByDeviceField()));
   ASSERT_EQ(parts.size(), 2u);
   const std::string send_recv_attrs = absl::StrCat(
       "attr { key: 'tensor_name' value { s: 'edge_0_a' } } "
@@ -95,7 +108,7 @@ TEST(PartitionTest, CrossDeviceControlEdgeIsCarriedByADummyTensor) {
                                   "' }"
                                   "node { name: 'm' op: 'NoOp' input: '^n' device: '",
                                   kCpu1, "' }"));
-  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, PartitionDefs(g, ByDeviceField()));
   const std::string attrs = absl::StrCat(
       "attr { key: 'tensor_name' value { s: 'edge_0_n' } } "
       "attr { key: 'send_device' value { s: '",
@@ -142,21 +155,21 @@ TEST(PartitionTest, SameDeviceEdgesStayPlainAndCounterIsShared) {
   int64_t counter = 7;
   PartitionOptions o = ByDeviceField();
   o.name_counter = &counter;
-  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, o));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, PartitionDefs(g, o));
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(parts[kCpu0].node(1).input(0), "^a");
   EXPECT_EQ(counter, 7);
 }
 
-TEST(PartitionTest, MissingDeviceOrInputIsInvalidArgument) {
-  EXPECT_THAT(Partition(Parse("node { name: 'a' op: 'NoOp' }"), ByDeviceField()),
+TEST(PartitionTest, MissingDeviceIsInvalidArgument) {
+  EXPECT_THAT(PartitionDefs(Parse("node { name: 'a' op: 'NoOp' }"), ByDeviceField()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'a' has no assigned device; cannot partition"));
-  EXPECT_THAT(
-      Partition(
-          Parse(absl::StrCat("node { name: 'a' op: 'NoOp' input: '^q' device: '", kCpu0, "' }")),
-          ByDeviceField()),
-      StatusIs(absl::StatusCode::kInvalidArgument, "Incomplete graph, missing input '^q' for a"));
+  EXPECT_THAT(PartitionDefs(Parse(absl::StrCat("node { name: 'a' op: 'NoOp' input: '^q' device: '",
+                                               kCpu0, "' }")),
+                            ByDeviceField()),
+              // A Graph cannot hold a missing input: import refuses it before partitioning.
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Unknown input node '^q'")));
 }
 
 // Memory types on a non-CPU device, with the expected partitions built by the builder API.
@@ -205,14 +218,14 @@ TEST(PartitionTest, HostMemoryArgumentsUseHostSendAndHostRecv) {
 
   PartitionOptions options = ByDeviceField();
   std::vector<std::string> asked;
-  options.memory_types = [&](const NodeDef& n, const std::string& type, std::vector<bool>* in,
+  options.memory_types = [&](const Node& n, const std::string& type, std::vector<bool>* in,
                              std::vector<bool>* out) {
     asked.push_back(n.name() + "@" + type);
-    in->assign(n.input_size(), n.name() == "use_host" || n.name() == "consume");
+    in->assign(n.num_inputs(), n.name() == "use_host" || n.name() == "consume");
     out->assign(1, n.name() == "shape");
     return absl::OkStatus();
   };
-  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(graph, options));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, PartitionDefs(graph, options));
   EXPECT_THAT(asked, ::testing::ElementsAre("a@GPU", "shape@GPU", "use_dev@GPU", "use_host@GPU",
                                             "consume@GPU"));
 
@@ -252,7 +265,7 @@ TEST(PartitionTest, ResourceOutputsOfADeviceAreOnHostWithoutAMemoryTypeFunction)
       kCpu0,
       "' "
       "attr { key: 'dtype' value { type: DT_FLOAT } } }"));
-  RILL_ASSERT_OK_AND_ASSIGN(auto parts, Partition(g, ByDeviceField()));
+  RILL_ASSERT_OK_AND_ASSIGN(auto parts, PartitionDefs(g, ByDeviceField()));
   EXPECT_EQ(parts[kGpu0].node(1).op(), "_HostSend");
   EXPECT_EQ(parts[kCpu0].node(0).op(), "_Recv");
 }
@@ -260,9 +273,9 @@ TEST(PartitionTest, ResourceOutputsOfADeviceAreOnHostWithoutAMemoryTypeFunction)
 TEST(PartitionTest, MemoryTypeErrorsNameTheNode) {
   GraphDef g = Parse(absl::StrCat("node { name: 'n' op: 'NoOp' device: '", kGpu0, "' }"));
   PartitionOptions options = ByDeviceField();
-  options.memory_types = [](const NodeDef&, const std::string&, std::vector<bool>*,
+  options.memory_types = [](const Node&, const std::string&, std::vector<bool>*,
                             std::vector<bool>*) { return absl::NotFoundError("no GPU kernel"); };
-  EXPECT_THAT(Partition(g, options),
+  EXPECT_THAT(PartitionDefs(g, options),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("memory types of node 'n'")));
 }
 

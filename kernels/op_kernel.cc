@@ -27,7 +27,7 @@ OpKernelContext::OpKernelContext(const Params* params, int num_outputs)
 absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
     std::initializer_list<int> candidates, int o, const TensorShape& shape) {
   // A host-memory output of a non-CPU kernel is never an input's device buffer.
-  if (o < 64 && ((params_->host_output_mask >> o) & 1) != 0) return allocate_output(o, shape);
+  if (OutputInHostMemory(o)) return allocate_output(o, shape);
   const DataType dtype = BaseType(kernel().output_type(o));
   absl::Span<const TensorValue> inputs = params_->inputs;
   Allocator* device_allocator = nullptr;  // looked up once a candidate gets that far
@@ -63,7 +63,7 @@ absl::StatusOr<Tensor*> OpKernelContext::forward_input_or_allocate_output(
 
 absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShape& shape) {
   const DataType dtype = BaseType(kernel().output_type(i));
-  if (i < 64 && ((params_->host_output_mask >> i) & 1) != 0) {
+  if (OutputInHostMemory(i)) {
     RILL_ASSIGN_OR_RETURN(outputs_[i].tensor,
                           Tensor::AllocateUninitialized(CpuAllocator::Default(), dtype, shape));
     return &outputs_[i].tensor;

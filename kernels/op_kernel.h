@@ -128,9 +128,10 @@ class OpKernelContext {
     // Threads one kernel may use (intra_op_parallelism_threads, counting the thread running
     // it): ParallelFor, Gemm and oneDNN run on an OpenMP team of that size; 1 = inline.
     int intra_op_threads = 1;
-    // Bit i: output i lives in host memory although the device is not the CPU (a GPU kernel's
-    // HostMemory outputs, strings, resources); allocate_output takes it from the host allocator.
-    uint64_t host_output_mask = 0;
+    // Not owned; null when every output lives in device memory. Entry i true: output i lives in
+    // host memory although the device is not the CPU (a GPU kernel's HostMemory outputs,
+    // strings, resources); allocate_output takes it from the host allocator.
+    const std::vector<bool>* host_outputs = nullptr;
   };
 
   // Ref inputs (variables) are read once here, under their lock, so input() can hand out
@@ -205,6 +206,11 @@ class OpKernelContext {
   TensorValueVector& outputs() { return outputs_; }
 
  private:
+  bool OutputInHostMemory(int o) const {
+    const std::vector<bool>* host = params_->host_outputs;
+    return host != nullptr && o < static_cast<int>(host->size()) && (*host)[o];
+  }
+
   const Params* const params_;  // Not owned.
   TensorValueVector outputs_;
   std::vector<Tensor> ref_values_;  // by input index, for ref inputs only (else empty)

@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
 #include "core/status_macros.h"
+#include "graph/graph_def_export.h"
+#include "graph/op_classes.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 
@@ -40,113 +42,108 @@ absl::Status WithNode(const absl::Status& s, const std::string& node) {
   return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[{{node ", node, "}}]]"));
 }
 
-bool IsOneOf(const std::string& op, std::initializer_list<const char*> ops) {
-  for (const char* o : ops) {
-    if (op == o) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& partition,
-                                                           Device* device,
+absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const Graph& partition, Device* device,
                                                            const KernelRegistry& registry) {
   std::unique_ptr<Executor> ex(new Executor(device));
-  const int n = partition.node_size();
-  absl::flat_hash_map<std::string, int> index;
-  for (int i = 0; i < n; ++i) {
-    if (!index.emplace(partition.node(i).name(), i).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Duplicate node name '", partition.node(i).name(), "' in partition"));
-    }
+  // Executor nodes are the partition's op nodes in id order, numbered densely.
+  std::vector<const Node*> graph_nodes;
+  graph_nodes.reserve(partition.num_op_nodes());
+  std::vector<int> index(partition.num_node_ids(), -1);
+  for (const Node* node : partition.op_nodes()) {
+    index[node->id()] = static_cast<int>(graph_nodes.size());
+    graph_nodes.push_back(node);
   }
+  const int n = static_cast<int>(graph_nodes.size());
   ex->nodes_.resize(n);
   for (int i = 0; i < n; ++i) {
-    const NodeDef& def = partition.node(i);
-    RILL_ASSIGN_OR_RETURN(const OpRegistration* reg, OpRegistry::Global()->LookUpOrError(def.op()));
-    NodeDef filled = def;
-    AddDefaultsToNodeDef(reg->op_def, &filled);
-    absl::StatusOr<std::unique_ptr<OpKernel>> kernel =
-        registry.CreateKernel(filled, reg->op_def, device);
-    if (!kernel.ok()) return WithNode(kernel.status(), def.name());
+    const Node& node = *graph_nodes[i];
+    if (node.is_unknown_op()) {
+      RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(node.op()).status());
+    }
+    const OpDef& op_def = *node.op_def();
+    // Kernels see the NodeDef with its input list, as TensorFlow's do (some name their inputs'
+    // producers in messages).
+    const NodeDef def = NodeDefWithInputs(node);
+    absl::StatusOr<std::unique_ptr<OpKernel>> kernel = registry.CreateKernel(def, op_def, device);
+    if (!kernel.ok()) return WithNode(kernel.status(), node.name());
     NodeItem& item = ex->nodes_[i];
     item.kernel = *std::move(kernel);
     item.num_outputs = static_cast<int>(item.kernel->output_types().size());
     item.out_edges.resize(item.num_outputs);
-    item.allows_uninitialized_input = reg->op_def.allows_uninitialized_input();
+    item.allows_uninitialized_input = op_def.allows_uninitialized_input();
     item.is_expensive = item.kernel->IsExpensive();
     item.is_async = item.kernel->IsAsync();
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
-      RILL_RETURN_IF_ERROR(
-          WithNode(registry.HostMemoryArgs(filled, reg->op_def, device->device_type(), &host_inputs,
-                                           &host_outputs),
-                   def.name()));
-      for (size_t o = 0; o < host_outputs.size() && o < 64; ++o) {
-        if (host_outputs[o]) item.host_output_mask |= uint64_t{1} << o;
+      RILL_RETURN_IF_ERROR(WithNode(
+          registry.HostMemoryArgs(def, op_def, device->device_type(), &host_inputs, &host_outputs),
+          node.name()));
+      if (std::find(host_outputs.begin(), host_outputs.end(), true) != host_outputs.end()) {
+        item.host_outputs = std::move(host_outputs);
       }
     }
-    const std::string& op = def.op();
-    item.copies_ref_inputs = op == "_Retval";
-    item.is_merge = IsOneOf(op, {"Merge", "RefMerge"});
-    item.is_enter = IsOneOf(op, {"Enter", "RefEnter"});
-    item.is_exit = IsOneOf(op, {"Exit", "RefExit"});
-    item.is_next_iteration = IsOneOf(op, {"NextIteration", "RefNextIteration"});
-    item.is_control_trigger = op == "ControlTrigger";
-    item.is_transfer = IsOneOf(op, {"_Send", "_HostSend", "_Recv", "_HostRecv"});
-    item.may_leave_output = IsOneOf(op, {"Switch", "RefSwitch", "_Recv", "_HostRecv"});
+    const OpClass op_class = node.op_class();
+    item.copies_ref_inputs = IsRetval(op_class);
+    item.is_merge = IsMerge(op_class);
+    item.is_enter = IsEnter(op_class);
+    item.is_exit = IsExit(op_class);
+    item.is_next_iteration = IsNextIteration(op_class);
+    item.is_control_trigger = IsControlTrigger(op_class);
+    item.is_transfer = IsTransfer(op_class);
+    item.may_leave_output = MayLeaveOutputUnset(op_class);
     if (item.is_enter) {
       int64_t parallel = 10;
-      RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "is_constant", &item.is_constant_enter));
-      RILL_RETURN_IF_ERROR(GetNodeAttr(filled, "parallel_iterations", &parallel));
+      RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "is_constant", &item.is_constant_enter));
+      RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "parallel_iterations", &parallel));
       if (parallel < 1) {
-        return absl::InvalidArgumentError(absl::StrCat("Enter node ", def.name(),
+        return absl::InvalidArgumentError(absl::StrCat("Enter node ", node.name(),
                                                        " has parallel_iterations ", parallel,
                                                        "; it must be at least 1"));
       }
-      // More live iterations than this only costs ring memory per frame instance.
-      item.parallel_iterations = static_cast<int>(std::min<int64_t>(parallel, 1024));
+      item.parallel_iterations =
+          static_cast<int>(std::min<int64_t>(parallel, kMaxParallelIterations));
       ex->has_loops_ = true;
     }
   }
   std::vector<int> num_control_in(n, 0);
   for (int i = 0; i < n; ++i) {
-    const NodeDef& def = partition.node(i);
+    const Node& node = *graph_nodes[i];
     NodeItem& item = ex->nodes_[i];
     const DataTypeVector& types = item.kernel->input_types();
-    int slot = 0;
-    for (const std::string& input : def.input()) {
-      RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
-      auto it = index.find(in.node);
-      if (it == index.end()) {
+    if (node.num_inputs() != static_cast<int>(types.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Node '", node.name(), "' has ", node.num_inputs(),
+                       " data inputs but its op expects ", types.size()));
+    }
+    for (int slot = 0; slot < node.num_inputs(); ++slot) {
+      const rill::Edge* e = node.input_edge(slot);
+      if (e == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat("Incomplete graph, input ", slot, " of ",
+                                                       node.name(), " is not connected"));
+      }
+      const int src_index = index[e->src()->id()];
+      NodeItem& src = ex->nodes_[src_index];
+      if (e->src_output() >= src.num_outputs) {
         return absl::InvalidArgumentError(
-            absl::StrCat("Incomplete graph, missing input '", input, "' for ", def.name()));
+            absl::StrCat("Node '", node.name(), "' input ", slot, " names output ", e->src_output(),
+                         " but '", e->src()->name(), "' has ", src.num_outputs));
       }
-      NodeItem& src = ex->nodes_[it->second];
       ++item.initial_pending;
-      if (in.is_control()) {
-        src.control_out.push_back(i);
-        ++num_control_in[i];
-        continue;
-      }
-      if (in.index >= src.num_outputs) {
-        return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' input '", input,
-                                                       "' names output ", in.index, " but '",
-                                                       in.node, "' has ", src.num_outputs));
-      }
-      src.out_edges[in.index].push_back({i, slot});
-      item.input_src.push_back(it->second);
-      item.input_is_ref.push_back(slot < static_cast<int>(types.size()) && IsRefType(types[slot]));
+      src.out_edges[e->src_output()].push_back({i, slot});
+      item.input_src.push_back(src_index);
+      item.input_is_ref.push_back(IsRefType(types[slot]));
       item.check_inputs |= item.input_is_ref.back();
       for (DataType type : src.kernel->output_types()) item.check_inputs |= IsRefType(type);
-      ++slot;
     }
-    if (slot != static_cast<int>(types.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Node '", def.name(), "' has ", slot, " data inputs but its op expects ", types.size()));
+    for (const rill::Edge* e : node.in_edges()) {
+      if (!e->IsControlEdge() || !e->src()->IsOp()) continue;
+      ++item.initial_pending;
+      ex->nodes_[index[e->src()->id()]].control_out.push_back(i);
+      ++num_control_in[i];
     }
-    item.num_inputs = slot;
+    item.num_inputs = node.num_inputs();
     if (item.is_merge) item.initial_pending = 1 + 2 * num_control_in[i];
     if (item.is_merge || item.is_enter || item.is_exit || item.is_next_iteration) {
       ex->simple_ = false;
@@ -159,18 +156,17 @@ absl::StatusOr<std::unique_ptr<Executor>> Executor::Create(const GraphDef& parti
     const NodeItem& item = ex->nodes_[i];
     if (!item.is_expensive || item.initial_pending == 0) continue;
     bool fed_by_roots = true;
-    for (const std::string& input : partition.node(i).input()) {
-      absl::StatusOr<InputName> in = ParseInputName(input);
-      fed_by_roots &= in.ok() && ex->nodes_[index.at(in->node)].initial_pending == 0;
+    for (const rill::Edge* e : graph_nodes[i]->in_edges()) {
+      if (e->src()->IsOp()) fed_by_roots &= ex->nodes_[index[e->src()->id()]].initial_pending == 0;
     }
     expensive_after_roots += fed_by_roots;
   }
   ex->wide_start_ = expensive_after_roots >= kWideStartNodes;
-  RILL_RETURN_IF_ERROR(ex->BuildFrames(partition));
+  RILL_RETURN_IF_ERROR(ex->BuildFrames(graph_nodes));
   return ex;
 }
 
-absl::Status Executor::BuildFrames(const GraphDef& partition) {
+absl::Status Executor::BuildFrames(const std::vector<const Node*>& graph_nodes) {
   const int n = static_cast<int>(nodes_.size());
   frames_.push_back(FrameInfo{});
   absl::flat_hash_map<std::string, int> frame_by_name;
@@ -186,12 +182,12 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
     const int id = queue.front();
     queue.pop_front();
     const NodeItem& item = nodes_[id];
-    const NodeDef& def = partition.node(id);
+    const Node& node = *graph_nodes[id];
     // The frame the node's consumers run in.
     int out_frame = item.frame;
     if (item.is_enter) {
       std::string name;
-      RILL_RETURN_IF_ERROR(GetNodeAttr(def, "frame_name", &name));
+      RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "frame_name", &name));
       auto [it, added] = frame_by_name.emplace(name, static_cast<int>(frames_.size()));
       if (added) {
         FrameInfo info;
@@ -200,7 +196,7 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
         frames_.push_back(std::move(info));
       } else if (frames_[it->second].parent != item.frame) {
         return absl::InvalidArgumentError(
-            absl::StrCat("Enter node ", def.name(), " enters frame '", name, "' from frame '",
+            absl::StrCat("Enter node ", node.name(), " enters frame '", name, "' from frame '",
                          frames_[item.frame].name, "', but other Enter nodes enter it from '",
                          frames_[frames_[it->second].parent].name,
                          "'; every Enter of a loop must sit in the same enclosing frame"));
@@ -211,7 +207,7 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
     } else if (item.is_exit) {
       if (item.frame == 0) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "Exit node ", def.name(),
+            "Exit node ", node.name(),
             " is not inside a while loop (no Enter node leads to it); an Exit must follow the "
             "loop's Switch"));
       }
@@ -224,9 +220,9 @@ absl::Status Executor::BuildFrames(const GraphDef& partition) {
         queue.push_back(dst);
       } else if (nodes_[dst].frame != out_frame) {
         const std::string what =
-            absl::StrCat("Node ", partition.node(dst).name(), " has inputs from frame '",
+            absl::StrCat("Node ", graph_nodes[dst]->name(), " has inputs from frame '",
                          frames_[nodes_[dst].frame].name, "' and from frame '",
-                         frames_[out_frame].name, "' (via ", def.name(), ")");
+                         frames_[out_frame].name, "' (via ", node.name(), ")");
         if (has_transfer) {
           // A _Recv has no inputs, so a loop body cut by the partitioner looks like this.
           return absl::UnimplementedError(absl::StrCat(
@@ -633,7 +629,7 @@ class Executor::StepState {
       call->params.kernel = item.kernel.get();
       call->params.inputs = absl::MakeConstSpan(call->inputs);
       call->params.is_input_dead = t.is_dead;
-      call->params.host_output_mask = item.host_output_mask;
+      call->params.host_outputs = item.host_outputs.empty() ? nullptr : &item.host_outputs;
       call->ctx.emplace(&call->params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*call->ctx, [this, t, call, start](absl::Status s) {
@@ -648,7 +644,7 @@ class Executor::StepState {
     OpKernelContext::Params params = base_params_;
     params.kernel = item.kernel.get();
     params.is_input_dead = t.is_dead;
-    params.host_output_mask = item.host_output_mask;
+    params.host_outputs = item.host_outputs.empty() ? nullptr : &item.host_outputs;
     if (ex_->simple_) {
       // Partitions without loops or Merge: a node's input slots are written before it becomes
       // ready and by nobody while it runs, so the kernel reads them in place; they are emptied

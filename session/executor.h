@@ -1,4 +1,4 @@
-// Executor: runs one partition (a GraphDef whose nodes all live on one device) for one step at a
+// Executor: runs one partition (a Graph whose nodes all live on one device) for one step at a
 // time, many steps concurrently. Kernels are built once at creation (attrs validated then) and
 // nodes precompiled into flat arrays: per node its kernel, where its inputs sit in one flat input
 // buffer, its out-edges and its count of pending inputs. A step keeps per-step state only (input
@@ -50,9 +50,9 @@
 #include "core/mutex.h"
 #include "core/rendezvous.h"
 #include "core/thread_pool.h"
+#include "graph/graph.h"
 #include "kernels/kernel_registry.h"
 #include "kernels/op_kernel.h"
-#include "proto/graph.pb.h"
 #include "proto/step_stats.pb.h"
 
 namespace rill {
@@ -79,7 +79,8 @@ class Executor {
   // Builds kernels for every node on `device` (not owned; must outlive the executor).
   // NotFound for unknown ops (TensorFlow's "Op type not registered" text), InvalidArgument for
   // missing inputs ("Incomplete graph") or a node no kernel supports.
-  static absl::StatusOr<std::unique_ptr<Executor>> Create(const GraphDef& partition, Device* device,
+  // The partition is only read during the call.
+  static absl::StatusOr<std::unique_ptr<Executor>> Create(const Graph& partition, Device* device,
                                                           const KernelRegistry& registry);
   ~Executor();
 
@@ -138,7 +139,8 @@ class Executor {
     bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
     int child_frame = -1;           // Enter: the static frame it enters
     int parallel_iterations = 1;    // Enter: its frame's limit of live iterations
-    uint64_t host_output_mask = 0;  // outputs in host memory on a non-CPU device (bit per output)
+    // Per output, whether it lives in host memory on a non-CPU device; empty when none does.
+    std::vector<bool> host_outputs;
   };
   struct FrameInfo {
     std::string name;  // frame_name ("" for the root)
@@ -156,7 +158,8 @@ class Executor {
   // Assigns every node its static frame (TensorFlow's BuildControlFlowInfo walk from the roots)
   // and lays out each frame's input slots and pending counts. InvalidArgument for an Exit
   // outside any loop, a node reached from two frames, or a frame entered from two parents.
-  absl::Status BuildFrames(const GraphDef& partition);
+  // `graph_nodes` are the partition's nodes by executor index.
+  absl::Status BuildFrames(const std::vector<const Node*>& graph_nodes);
 
   Device* const device_;  // Not owned.
   std::vector<NodeItem> nodes_;
@@ -166,6 +169,9 @@ class Executor {
   // At least kWideStartNodes expensive nodes are fed by roots alone: a step then starts on the
   // inter-op pool (StepState::Start).
   static constexpr int kWideStartNodes = 32;
+  // An Enter's parallel_iterations above this is treated as this many: more live iterations
+  // would only cost ring memory per frame instance.
+  static constexpr int64_t kMaxParallelIterations = 1024;
   bool wide_start_ = false;
   // No Merge and no loop: every node runs once in the root frame, so pending counts and dead
   // flags are updated with atomics and no lock (TensorFlow's simple propagator). Deadness still

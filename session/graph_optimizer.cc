@@ -2,21 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
-#include "graph/graph.h"
+#include "core/types.h"
+#include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
+#include "graph/op_classes.h"
 #include "kernels/kernel_registry.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
@@ -25,216 +31,378 @@
 namespace rill {
 namespace {
 
-bool IsControlFlow(const std::string& op) {
-  static const auto* ops = new absl::flat_hash_set<std::string>{
-      "Switch", "RefSwitch", "Merge",         "RefMerge",         "Enter",    "RefEnter",
-      "Exit",   "RefExit",   "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger"};
-  return ops->contains(op);
-}
-
 // Never folded or merged: runtime plumbing and nodes whose every run matters.
-bool IsPinned(const NodeDef& n, const OpDef& op) {
-  return op.is_stateful() || IsControlFlow(n.op()) || absl::StartsWith(n.op(), "_") ||
-         n.op() == "Placeholder" || n.op() == "PlaceholderWithDefault";
+// REQUIRES: a known op.
+bool IsPinned(const Node& n) {
+  return n.op_def()->is_stateful() || IsControlFlow(n.op_class()) ||
+         absl::StartsWith(n.op(), "_") || IsAnyPlaceholder(n.op_class());
 }
 
 std::string TensorString(const std::string& node, int index) {
   return index == 0 ? node : absl::StrCat(node, ":", index);
 }
 
+// SOURCE's and SINK's implicit control edges are neither inputs nor uses.
+bool HasControlInputs(const Node& n) {
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge() && e->src()->IsOp()) return true;
+  }
+  return false;
+}
+bool HasControlConsumers(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (e->IsControlEdge() && e->dst()->IsOp()) return true;
+  }
+  return false;
+}
+bool HasUses(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (e->dst()->IsOp()) return true;
+  }
+  return false;
+}
+// The one data consumer of `n` (any output), or nullptr when there are none, several, or
+// control consumers.
+Node* SoleConsumer(const Node& n) {
+  const Edge* only = nullptr;
+  for (const Edge* e : n.out_edges()) {
+    if (!e->dst()->IsOp()) continue;
+    if (only != nullptr) return nullptr;
+    only = e;
+  }
+  return only == nullptr || only->IsControlEdge() ? nullptr : only->dst();
+}
+// Ids of the op nodes `n` waits for by a control edge, in edge order.
+std::vector<int> ControlInputIds(const Node& n) {
+  std::vector<int> ids;
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge() && e->src()->IsOp()) ids.push_back(e->src()->id());
+  }
+  return ids;
+}
+bool SameDevice(const Node& a, const Node& b) {
+  return a.assigned_device_name() == b.assigned_device_name();
+}
+
+// The Const tensor feeding input `k` of `n`, if it is one (output 0 of a Const without control
+// inputs).
+std::optional<Tensor> ConstInput(const Node& n, int k) {
+  const Edge* e = n.input_edge(k);
+  if (e == nullptr) return std::nullopt;
+  const Node& src = *e->src();
+  if (!IsConstant(src.op_class()) || HasControlInputs(src) || e->src_output() != 0) {
+    return std::nullopt;
+  }
+  absl::StatusOr<Tensor> t = TensorFromProto(src.def().attr().at("value").tensor());
+  if (!t.ok()) return std::nullopt;
+  return *std::move(t);
+}
+
+// Makes `n` a Const holding `value`: op, attrs and inputs replaced, every other field kept.
+void MakeConst(NodeDef* n, const Tensor& value) {
+  n->set_op("Const");
+  n->clear_input();
+  n->mutable_attr()->clear();
+  SetAttr(n, "dtype", value.dtype());
+  TensorToProto(value, (*n->mutable_attr())["value"].mutable_tensor());
+}
+
+// Makes `n` a BiasAdd (NHWC, float): op and attrs replaced, every other field kept.
+void MakeBiasAdd(NodeDef* n) {
+  n->set_op("BiasAdd");
+  n->clear_input();
+  n->mutable_attr()->clear();
+  SetAttr(n, "T", DT_FLOAT);
+  SetAttr(n, "data_format", "NHWC");
+}
+
+std::vector<PartialTensorShape> ShapesOf(const Tensor& value) {
+  const auto dims = value.shape().dims();
+  return {PartialTensorShape(std::vector<int64_t>(dims.begin(), dims.end()))};
+}
+
 class Optimizer {
  public:
-  Optimizer(const GraphOptimizerOptions& options, GraphDef* graph,
-            absl::flat_hash_map<std::string, std::string>* devices, GraphOptimizerStats* stats)
-      : options_(options), graph_(graph), devices_(devices), stats_(stats) {}
+  Optimizer(const GraphOptimizerOptions& options, Graph* graph, GraphOptimizerStats* stats)
+      : options_(options), graph_(graph), stats_(stats) {}
 
   absl::Status Run() {
-    for (const NodeDef& n : graph_->node()) {
-      if (IsControlFlow(n.op())) return absl::OkStatus();  // see the header
+    for (const Node* n : graph_->op_nodes()) {
+      if (IsControlFlow(n->op_class())) return absl::OkStatus();  // see the header
     }
-    if (options_.remove_identities) RemoveIdentities();
+    position_.resize(graph_->num_node_ids());
+    for (int id = 0; id < graph_->num_node_ids(); ++id) position_[id] = id;
+    next_position_ = graph_->num_node_ids();
+    if (options_.remove_identities) RILL_RETURN_IF_ERROR(RemoveIdentities());
     if (options_.constant_folding && options_.cpu != nullptr) RILL_RETURN_IF_ERROR(Fold());
     if (options_.common_subexpression_elimination) RILL_RETURN_IF_ERROR(Cse());
     if (options_.fusion) {
       if (options_.constant_folding) {
-        FoldBatchNorms();
-        FoldChannelScaleAndShift();
+        RILL_RETURN_IF_ERROR(FoldBatchNorms());
+        RILL_RETURN_IF_ERROR(FoldChannelScaleAndShift());
       }
-      Fuse();
+      RILL_RETURN_IF_ERROR(Fuse());
       MarkConstantWeights();
     }
+    // Nodes left without inputs or consumers by the rewrites, and the new Consts.
+    graph_->FixupSourceAndSinkEdges();
     return absl::OkStatus();
   }
 
  private:
-  // --- indexes ------------------------------------------------------------------------------
+  // --- order ------------------------------------------------------------------------------
+  //
+  // Every node has a position: its id for the nodes of the input graph; a node put in place of
+  // another takes that one's position, and a new node goes after all others. Passes visit nodes
+  // in position order (and break topological ties by it), so which node of several equal ones
+  // survives CSE and the numbering of created nodes do not depend on the ids rewrites give.
 
-  void Reindex() {
-    index_.clear();
-    consumers_.clear();
-    for (int i = 0; i < graph_->node_size(); ++i) index_[graph_->node(i).name()] = i;
-    for (int i = 0; i < graph_->node_size(); ++i) {
-      const NodeDef& n = graph_->node(i);
-      for (int k = 0; k < n.input_size(); ++k) {
-        absl::StatusOr<InputName> in = ParseInputName(n.input(k));
-        if (in.ok()) consumers_[in->node].push_back({i, k});
-      }
-    }
+  int64_t Position(const Node* n) const { return position_[n->id()]; }
+  void SetPosition(const Node* n, int64_t position) {
+    if (n->id() >= static_cast<int>(position_.size())) position_.resize(graph_->num_node_ids());
+    position_[n->id()] = position;
   }
-  NodeDef* Find(const std::string& name) {
-    auto it = index_.find(name);
-    return it == index_.end() ? nullptr : graph_->mutable_node(it->second);
-  }
-  const OpDef* OpOf(const NodeDef& n) const {
-    const OpRegistration* reg = OpRegistry::Global()->LookUp(n.op());
-    return reg == nullptr ? nullptr : &reg->op_def;
-  }
-  // Consumers of `name`: (node index, input position), data and control.
-  const std::vector<std::pair<int, int>>& Uses(const std::string& name) {
-    static const std::vector<std::pair<int, int>> kNone;
-    auto it = consumers_.find(name);
-    return it == consumers_.end() ? kNone : it->second;
-  }
-  bool HasControlConsumers(const std::string& name) {
-    for (const auto& [i, k] : Uses(name)) {
-      if (absl::StartsWith(graph_->node(i).input(k), "^")) return true;
-    }
-    return false;
-  }
-  // The one data consumer of `name` (any output), or -1 when there are none, several, or
-  // control consumers.
-  int SoleConsumer(const std::string& name) {
-    const auto& uses = Uses(name);
-    if (uses.size() != 1 ||
-        absl::StartsWith(graph_->node(uses[0].first).input(uses[0].second), "^")) {
-      return -1;
-    }
-    return uses[0].first;
-  }
-  bool HasControlInputs(const NodeDef& n) const {
-    for (const std::string& in : n.input()) {
-      if (absl::StartsWith(in, "^")) return true;
-    }
-    return false;
-  }
-  const std::string& DeviceOf(const std::string& name) { return (*devices_)[name]; }
-  bool OnCpu(const std::string& name) {
-    const std::string& d = DeviceOf(name);
-    return absl::StrContains(d, "CPU") || absl::StrContains(d, "cpu");
+  bool Before(const Node* a, const Node* b) const { return Position(a) < Position(b); }
+
+  std::vector<Node*> NodesInOrder() {
+    std::vector<Node*> nodes;
+    nodes.reserve(graph_->num_op_nodes());
+    for (Node* n : graph_->op_nodes()) nodes.push_back(n);
+    std::sort(nodes.begin(), nodes.end(),
+              [this](const Node* a, const Node* b) { return Before(a, b); });
+    return nodes;
   }
 
-  // Rewrites every data use of name:port to `replacement`, and control uses of `name` to
-  // ^node(replacement) when `control_too`.
-  void ReplaceUses(const std::string& name, int port, const std::string& replacement,
-                   bool control_too) {
-    for (const auto& [i, k] : Uses(name)) {
-      std::string* in = graph_->mutable_node(i)->mutable_input(k);
-      if (absl::StartsWith(*in, "^")) {
-        if (control_too) {
-          absl::StatusOr<InputName> r = ParseInputName(replacement);
-          if (r.ok()) *in = "^" + r->node;
-        }
-        continue;
+  // Op nodes in an order where every node comes after its inputs (data and control): Kahn's
+  // algorithm with ready nodes, and each node's consumers, taken in position order.
+  std::vector<Node*> TopologicalOrder() {
+    std::vector<int> pending(graph_->num_node_ids(), 0);
+    std::deque<Node*> ready;
+    for (Node* n : NodesInOrder()) {
+      for (const Edge* e : n->in_edges()) {
+        if (e->src()->IsOp()) ++pending[n->id()];
       }
-      absl::StatusOr<InputName> parsed = ParseInputName(*in);
-      if (parsed.ok() && parsed->index == port) *in = replacement;
+      if (pending[n->id()] == 0) ready.push_back(n);
     }
-  }
-
-  void RemoveNodes(const absl::flat_hash_set<std::string>& dead) {
-    if (dead.empty()) return;
-    google::protobuf::RepeatedPtrField<NodeDef> kept;
-    for (NodeDef& n : *graph_->mutable_node()) {
-      if (!dead.contains(n.name())) *kept.Add() = std::move(n);
-    }
-    graph_->mutable_node()->Swap(&kept);
-    // Drop duplicate control inputs a rewrite may have made.
-    for (NodeDef& n : *graph_->mutable_node()) {
-      std::set<std::string> seen;
-      google::protobuf::RepeatedPtrField<std::string> inputs;
-      for (const std::string& in : n.input()) {
-        if (absl::StartsWith(in, "^") && !seen.insert(in).second) continue;
-        *inputs.Add() = in;
-      }
-      n.mutable_input()->Swap(&inputs);
-    }
-    Reindex();
-  }
-
-  // Node indices in an order where every node comes after its inputs.
-  std::vector<int> TopologicalOrder() {
-    const int n = graph_->node_size();
-    std::vector<int> pending(n, 0);
-    for (int i = 0; i < n; ++i) {
-      for (const std::string& in : graph_->node(i).input()) {
-        absl::StatusOr<InputName> p = ParseInputName(in);
-        if (p.ok() && index_.contains(p->node)) ++pending[i];
-      }
-    }
-    std::deque<int> ready;
-    for (int i = 0; i < n; ++i) {
-      if (pending[i] == 0) ready.push_back(i);
-    }
-    std::vector<int> order;
+    std::vector<Node*> order;
+    order.reserve(graph_->num_op_nodes());
+    std::vector<Node*> consumers;
     while (!ready.empty()) {
-      const int i = ready.front();
+      Node* n = ready.front();
       ready.pop_front();
-      order.push_back(i);
-      for (const auto& [c, k] : Uses(graph_->node(i).name())) {
-        if (--pending[c] == 0) ready.push_back(c);
+      order.push_back(n);
+      consumers.clear();
+      for (const Edge* e : n->out_edges()) {
+        if (e->dst()->IsOp()) consumers.push_back(e->dst());
+      }
+      std::stable_sort(consumers.begin(), consumers.end(),
+                       [this](const Node* a, const Node* b) { return Before(a, b); });
+      for (Node* c : consumers) {
+        if (--pending[c->id()] == 0) ready.push_back(c);
       }
     }
     return order;
   }
 
+  // --- batched rewrites -------------------------------------------------------------------
+  //
+  // A pass decides on the graph as it was when the pass began (the scale-and-shift pass's later
+  // rounds also see its earlier rounds' rewrites, through its own state) and records its rewrites
+  // here; Commit() applies them with one RemoveNodes, so a pass stays linear however many nodes it
+  // rewrites.
+
+  // A node put in place of `old_id` under the same name: built from `def`, it takes the old
+  // node's assigned device, position and consumers (data edges from the same outputs, control
+  // edges), and the inputs listed here.
+  struct Replacement {
+    int old_id = -1;
+    NodeDef def;
+    std::vector<std::pair<int, int>> inputs;  // (producer id, output) by input index
+    std::vector<int> control_inputs;          // producer ids
+    std::vector<PartialTensorShape> shapes;
+  };
+  // An edge to add; a control edge has src_output == dst_input == kControlSlot.
+  struct PendingEdge {
+    int src_id;
+    int src_output;
+    int dst_id;
+    int dst_input;
+  };
+
+  // (producer id, output) of data input `k` of `n`. REQUIRES: connected.
+  static std::pair<int, int> Source(const Node& n, int k) {
+    const Edge* e = n.input_edge(k);
+    return {e->src()->id(), e->src_output()};
+  }
+
+  // Removes dead_ and the nodes replacements_ replace, adds the replacements and edges_ (ids of
+  // replaced nodes stand for their replacements).
+  absl::Status Commit() {
+    struct Use {
+      int dst_id;
+      int src_output;
+      int dst_input;
+    };
+    std::vector<Node*> remove = dead_;
+    absl::flat_hash_set<int> gone;
+    for (const Node* n : dead_) gone.insert(n->id());
+    std::vector<std::vector<Use>> uses(replacements_.size());
+    std::vector<std::string> devices(replacements_.size());
+    std::vector<int64_t> positions(replacements_.size());
+    for (size_t r = 0; r < replacements_.size(); ++r) {
+      Node* old = graph_->FindNodeById(replacements_[r].old_id);
+      for (const Edge* e : old->out_edges()) {
+        if (e->dst()->IsOp()) uses[r].push_back({e->dst()->id(), e->src_output(), e->dst_input()});
+      }
+      devices[r] = old->assigned_device_name();
+      positions[r] = Position(old);
+      remove.push_back(old);
+      gone.insert(old->id());
+    }
+    if (!remove.empty()) graph_->RemoveNodes(remove);
+    absl::flat_hash_map<int, Node*> replaced;  // old id -> replacement
+    for (size_t r = 0; r < replacements_.size(); ++r) {
+      absl::StatusOr<Node*> n = graph_->AddNode(std::move(replacements_[r].def));
+      if (!n.ok()) return Bug(n.status());
+      (*n)->set_assigned_device_name(std::move(devices[r]));
+      (*n)->set_output_shapes(std::move(replacements_[r].shapes));
+      SetPosition(*n, positions[r]);
+      replaced[replacements_[r].old_id] = *n;
+    }
+    auto resolve = [&](int id) -> Node* {
+      auto it = replaced.find(id);
+      if (it != replaced.end()) return it->second;
+      return gone.contains(id) ? nullptr : graph_->FindNodeById(id);
+    };
+    auto add = [&](const PendingEdge& edge) -> absl::Status {
+      Node* src = resolve(edge.src_id);
+      Node* dst = resolve(edge.dst_id);
+      if (src == nullptr || dst == nullptr) {
+        return absl::InternalError("graph optimizer: an edge to or from a removed node");
+      }
+      if (edge.src_output == kControlSlot) {
+        graph_->AddControlEdge(src, dst);
+        return absl::OkStatus();
+      }
+      absl::Status s = graph_->AddEdge(src, edge.src_output, dst, edge.dst_input).status();
+      return s.ok() ? s : Bug(s);
+    };
+    for (const Replacement& r : replacements_) {
+      for (size_t k = 0; k < r.inputs.size(); ++k) {
+        RILL_RETURN_IF_ERROR(
+            add({r.inputs[k].first, r.inputs[k].second, r.old_id, static_cast<int>(k)}));
+      }
+      for (int c : r.control_inputs) {
+        RILL_RETURN_IF_ERROR(add({c, kControlSlot, r.old_id, kControlSlot}));
+      }
+    }
+    for (size_t r = 0; r < replacements_.size(); ++r) {
+      for (const Use& u : uses[r]) {
+        // A removed consumer needs nothing; a replaced one got its inputs above.
+        if (gone.contains(u.dst_id)) continue;
+        RILL_RETURN_IF_ERROR(add({replacements_[r].old_id, u.src_output, u.dst_id, u.dst_input}));
+      }
+    }
+    for (const PendingEdge& e : edges_) RILL_RETURN_IF_ERROR(add(e));
+    dead_.clear();
+    replacements_.clear();
+    edges_.clear();
+    return absl::OkStatus();
+  }
+
+  static absl::Status Bug(const absl::Status& s) {
+    return absl::InternalError(absl::StrCat("graph optimizer: ", s.message()));
+  }
+
+  // Adds a Const `name` holding `value` on `device`, after every other node.
+  absl::StatusOr<Node*> AddConst(const std::string& name, const Tensor& value,
+                                 const std::string& device) {
+    NodeDef def;
+    def.set_name(name);
+    MakeConst(&def, value);
+    absl::StatusOr<Node*> n = graph_->AddNode(std::move(def));
+    if (!n.ok()) return Bug(n.status());
+    (*n)->set_assigned_device_name(device);
+    (*n)->set_output_shapes(ShapesOf(value));
+    SetPosition(*n, next_position_++);
+    return *n;
+  }
+
+  // Consts nothing reads any more (inputs of folded nodes, replaced filters) are dropped.
+  void PruneUnreadConsts() {
+    std::vector<Node*> dead;
+    for (Node* n : graph_->op_nodes()) {
+      if (IsConstant(n->op_class()) && !HasUses(*n)) dead.push_back(n);
+    }
+    if (!dead.empty()) graph_->RemoveNodes(dead);
+  }
+
+  // True when `n`'s assigned device is a CPU.
+  bool OnCpu(const Node& n) {
+    const std::string& device = n.assigned_device_name();
+    auto [it, added] = on_cpu_.try_emplace(device, false);
+    if (added) {
+      absl::StatusOr<DeviceName> parsed = ParseDeviceName(device);
+      it->second = parsed.ok() && parsed->has_type && parsed->type == kDeviceCpu;
+    }
+    return it->second;
+  }
+
   // --- identity removal ---------------------------------------------------------------------
 
-  // In topological order: a node's inputs are settled (an Identity among them already removed
-  // and the node rewired past it) before the node is looked at, so the consumer lists built by
-  // Reindex() stay right for every node still to come (in stored order, z = Identity(y) stored
-  // before y = Identity(x) left z's consumer reading the removed y).
-  void RemoveIdentities() {
-    Reindex();
-    absl::flat_hash_set<std::string> dead;
-    for (int index : TopologicalOrder()) {
-      const NodeDef& n = graph_->node(index);
-      if (n.op() != "Identity" && n.op() != "StopGradient" && n.op() != "PreventGradient") {
+  // In topological order, so that an Identity's input is settled (an Identity among its
+  // producers already removed, `source` naming where it reads from) before it is looked at.
+  absl::Status RemoveIdentities() {
+    absl::flat_hash_map<int, std::pair<Node*, int>> source;  // removed Identity id -> its input
+    for (Node* n : TopologicalOrder()) {
+      if (!IsIdentity(n->op_class())) continue;
+      const Edge* in = nullptr;
+      int inputs = 0;
+      for (const Edge* e : n->in_edges()) {
+        if (!e->src()->IsOp()) continue;
+        ++inputs;
+        in = e;
+      }
+      if (inputs != 1 || in->IsControlEdge()) continue;
+      Node* src = in->src();
+      int port = in->src_output();
+      if (auto it = source.find(src->id()); it != source.end()) std::tie(src, port) = it->second;
+      if (!SameDevice(*src, *n)) continue;
+      // Only a non-ref output: an Identity is where a ref becomes a value.
+      if (src->is_unknown_op() || port >= src->num_outputs() || IsRefType(src->output_type(port))) {
         continue;
       }
-      if (n.input_size() != 1 || absl::StartsWith(n.input(0), "^")) continue;
-      absl::StatusOr<InputName> in = ParseInputName(n.input(0));
-      if (!in.ok() || dead.contains(in->node)) continue;
-      NodeDef* src = Find(in->node);
-      if (src == nullptr || DeviceOf(src->name()) != DeviceOf(n.name())) continue;
-      // Nodes that wait for the Identity (a control edge) wait for its input instead: it runs
-      // when its one input is ready and does nothing else (Keras's frozen graphs keep a NoOp
-      // waiting on every weight's ReadVariableOp Identity, which hid the weights' Const from
-      // MarkConstantWeights).
-      const OpDef* op = OpOf(*src);
-      DataTypeVector ins, outs;
-      if (op == nullptr || !InOutTypesForNode(*src, *op, &ins, &outs).ok() ||
-          in->index >= static_cast<int>(outs.size()) || IsRefType(outs[in->index])) {
-        continue;
-      }
-      ReplaceUses(n.name(), 0, n.input(0), /*control_too=*/true);
-      dead.insert(n.name());
+      source[n->id()] = {src, port};
+      dead_.push_back(n);
       ++stats_->identities_removed;
     }
-    RemoveNodes(dead);
+    // Data consumers read the source. Nodes that wait for the Identity (a control edge) wait for
+    // its source instead: it runs when its one input is ready and does nothing else (Keras's
+    // frozen graphs keep a NoOp waiting on every weight's ReadVariableOp Identity, which hid the
+    // weights' Const from MarkConstantWeights).
+    for (const Node* n : dead_) {
+      const auto [src, port] = source.at(n->id());
+      for (const Edge* e : n->out_edges()) {
+        const Node* dst = e->dst();
+        if (!dst->IsOp() || source.contains(dst->id())) continue;
+        if (e->IsControlEdge()) {
+          edges_.push_back({src->id(), kControlSlot, dst->id(), kControlSlot});
+        } else {
+          edges_.push_back({src->id(), port, dst->id(), e->dst_input()});
+        }
+      }
+    }
+    return Commit();
   }
 
   // --- constant folding ---------------------------------------------------------------------
 
-  static bool IsConst(const NodeDef& n) { return n.op() == "Const"; }
-
-  absl::StatusOr<std::vector<Tensor>> Evaluate(const NodeDef& node,
+  absl::StatusOr<std::vector<Tensor>> Evaluate(const Node& node,
                                                const std::vector<Tensor>& inputs) {
-    RILL_ASSIGN_OR_RETURN(const OpRegistration* reg,
-                          OpRegistry::Global()->LookUpOrError(node.op()));
-    NodeDef filled = node;
-    AddDefaultsToNodeDef(reg->op_def, &filled);
+    // The NodeDef with its input list: a few kernels (StringFormat) count their inputs there.
+    const NodeDef def = NodeDefWithInputs(node);
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, KernelRegistry::Global()->CreateKernel(
-                                                                filled, reg->op_def, options_.cpu));
+                                                                def, *node.op_def(), options_.cpu));
     if (kernel->IsAsync()) return absl::UnimplementedError("async kernel");
     std::vector<TensorValue> values(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) values[i].tensor = inputs[i];
@@ -254,96 +422,99 @@ class Optimizer {
 
   // True when an input or a consumer of `n` is on another device: folding it would move work
   // the user placed (the seed examples' towers) off its device, so Rill keeps it.
-  bool CrossesDevices(const NodeDef& n) {
-    const std::string& device = DeviceOf(n.name());
-    for (const std::string& in : n.input()) {
-      absl::StatusOr<InputName> p = ParseInputName(in);
-      if (p.ok() && DeviceOf(p->node) != device) return true;
+  static bool CrossesDevices(const Node& n) {
+    for (const Edge* e : n.in_edges()) {
+      if (e->src()->IsOp() && !SameDevice(*e->src(), n)) return true;
     }
-    for (const auto& [i, k] : Uses(n.name())) {
-      if (DeviceOf(graph_->node(i).name()) != device) return true;
+    for (const Edge* e : n.out_edges()) {
+      if (e->dst()->IsOp() && !SameDevice(*e->dst(), n)) return true;
     }
     return false;
   }
 
-  // Turns `n` into a Const holding `value` (keeping its name, device and consumers).
-  static void MakeConst(NodeDef* n, const Tensor& value) {
-    n->set_op("Const");
-    n->clear_input();
-    n->mutable_attr()->clear();
-    SetAttr(n, "dtype", value.dtype());
-    TensorToProto(value, (*n->mutable_attr())["value"].mutable_tensor());
-  }
-
-  absl::Status Fold() {
-    Reindex();
-    // Shapes from shape inference (Const values included), for Shape / Size / Rank.
-    std::map<std::string, PartialTensorShape> shapes;
-    ImportOptions import_options;
-    absl::StatusOr<std::unique_ptr<Graph>> imported = ImportGraphDef(*graph_, import_options);
-    if (imported.ok()) {
-      for (const Node* node : (*imported)->op_nodes()) {
-        for (size_t k = 0; k < node->output_shapes().size(); ++k) {
-          shapes[TensorString(node->name(), static_cast<int>(k))] = node->output_shapes()[k];
+  // Shape, Size or Rank of a tensor of fully known shape `shape`, as `n` would compute it.
+  static Tensor ShapeMetadataValue(const Node& n, const PartialTensorShape& shape) {
+    DataType out_type = DT_INT32;
+    if (n.def().attr().contains("out_type")) out_type = n.def().attr().at("out_type").type();
+    const std::vector<int64_t>& dims = shape.dims();
+    Tensor value;
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    const int64_t scalar = n.op() == "Size" ? count : static_cast<int64_t>(dims.size());
+    if (n.op() == "Shape") {
+      value = Tensor(out_type, TensorShape({static_cast<int64_t>(dims.size())}));
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (out_type == DT_INT64) {
+          value.flat<int64_t>()[d] = dims[d];
+        } else {
+          value.flat<int32_t>()[d] = static_cast<int32_t>(dims[d]);
         }
       }
+    } else if (out_type == DT_INT64) {
+      value = Tensor::Scalar<int64_t>(scalar);
+    } else {
+      value = Tensor::Scalar<int32_t>(static_cast<int32_t>(scalar));
     }
-    for (int i : TopologicalOrder()) {
-      NodeDef* n = graph_->mutable_node(i);
-      if (IsConst(*n) || HasControlInputs(*n)) continue;
-      const OpDef* op = OpOf(*n);
-      if (op == nullptr || IsPinned(*n, *op) || op->output_arg_size() == 0) continue;
-      if (!OnCpu(n->name()) || CrossesDevices(*n)) continue;
+    return value;
+  }
+
+  // Folded nodes become Consts when the pass commits; until then their consumers read the Const
+  // NodeDef waiting in replacements_ (`folded` indexes it by node id), and Shape / Size / Rank
+  // read the shapes inferred for the original node.
+  absl::Status Fold() {
+    // Shapes inferred on this graph (see the header): none when inference fails.
+    const bool shapes_known = InferShapes(graph_).ok();
+    absl::flat_hash_map<int, size_t> folded;
+    auto fold = [&](Node* n, const Tensor& value) {
+      folded[n->id()] = replacements_.size();
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = n->id();
+      r.def = n->def();
+      MakeConst(&r.def, value);
+      r.shapes = ShapesOf(value);
+      ++stats_->nodes_folded;
+    };
+    // The value of a data edge from output 0 of a Const (or of a node folded into one) without
+    // control inputs.
+    auto const_value = [&](const Edge* e) -> std::optional<Tensor> {
+      const Node& src = *e->src();
+      const NodeDef* def = nullptr;
+      if (auto it = folded.find(src.id()); it != folded.end()) {
+        def = &replacements_[it->second].def;
+      } else if (IsConstant(src.op_class()) && !HasControlInputs(src)) {
+        def = &src.def();
+      }
+      if (def == nullptr || e->src_output() != 0) return std::nullopt;
+      absl::StatusOr<Tensor> t = TensorFromProto(def->attr().at("value").tensor());
+      if (!t.ok()) return std::nullopt;
+      return *std::move(t);
+    };
+    for (Node* n : TopologicalOrder()) {
+      if (IsConstant(n->op_class()) || HasControlInputs(*n)) continue;
+      if (n->is_unknown_op() || IsPinned(*n) || n->op_def()->output_arg_size() == 0) continue;
+      if (!OnCpu(*n) || CrossesDevices(*n)) continue;
       // Shape, Size and Rank of a fully known shape.
-      if ((n->op() == "Shape" || n->op() == "Size" || n->op() == "Rank") && n->input_size() == 1) {
-        auto s = shapes.find(n->input(0));
-        if (s == shapes.end()) {
-          absl::StatusOr<InputName> p = ParseInputName(n->input(0));
-          if (p.ok()) s = shapes.find(TensorString(p->node, p->index));
-        }
-        if (s != shapes.end() && s->second.IsFullyDefined()) {
-          DataType out_type = DT_INT32;
-          if (n->attr().contains("out_type")) out_type = n->attr().at("out_type").type();
-          const std::vector<int64_t>& dims = s->second.dims();
-          Tensor value;
-          int64_t count = 1;
-          for (int64_t d : dims) count *= d;
-          const int64_t scalar = n->op() == "Size" ? count : static_cast<int64_t>(dims.size());
-          if (n->op() == "Shape") {
-            value = Tensor(out_type, TensorShape({static_cast<int64_t>(dims.size())}));
-            for (size_t d = 0; d < dims.size(); ++d) {
-              if (out_type == DT_INT64) {
-                value.flat<int64_t>()[d] = dims[d];
-              } else {
-                value.flat<int32_t>()[d] = static_cast<int32_t>(dims[d]);
-              }
-            }
-          } else if (out_type == DT_INT64) {
-            value = Tensor::Scalar<int64_t>(scalar);
-          } else {
-            value = Tensor::Scalar<int32_t>(static_cast<int32_t>(scalar));
-          }
-          MakeConst(n, value);
-          ++stats_->nodes_folded;
+      if (shapes_known && IsShapeMetadata(n->op_class()) && n->num_inputs() == 1 &&
+          n->input_edge(0) != nullptr) {
+        const Edge* in = n->input_edge(0);
+        const std::vector<PartialTensorShape>& shapes = in->src()->output_shapes();
+        if (in->src_output() < static_cast<int>(shapes.size()) &&
+            shapes[in->src_output()].IsFullyDefined()) {
+          fold(n, ShapeMetadataValue(*n, shapes[in->src_output()]));
           continue;
         }
       }
-      if (n->input_size() == 0) continue;  // e.g. a random op (stateful anyway) or a source
+      if (n->num_inputs() == 0) continue;  // e.g. a random op (stateful anyway) or a source
       std::vector<Tensor> inputs;
       bool all_const = true;
-      for (const std::string& in : n->input()) {
-        absl::StatusOr<InputName> p = ParseInputName(in);
-        const NodeDef* src = p.ok() ? Find(p->node) : nullptr;
-        if (src == nullptr || !IsConst(*src) || HasControlInputs(*src) || p->index != 0) {
+      for (int k = 0; k < n->num_inputs() && all_const; ++k) {
+        const Edge* e = n->input_edge(k);
+        std::optional<Tensor> t = e != nullptr ? const_value(e) : std::nullopt;
+        if (t) {
+          inputs.push_back(*std::move(t));
+        } else {
           all_const = false;
-          break;
         }
-        absl::StatusOr<Tensor> t = TensorFromProto(src->attr().at("value").tensor());
-        if (!t.ok()) {
-          all_const = false;
-          break;
-        }
-        inputs.push_back(*std::move(t));
       }
       if (!all_const) continue;
       absl::StatusOr<std::vector<Tensor>> out = Evaluate(*n, inputs);
@@ -352,84 +523,70 @@ class Optimizer {
           (*out)[0].dtype() == DT_VARIANT) {
         continue;  // multi-output nodes and failures stay; failures report at run time
       }
-      MakeConst(n, (*out)[0]);
-      ++stats_->nodes_folded;
+      fold(n, (*out)[0]);
     }
+    RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();
     return absl::OkStatus();
   }
 
-  // Consts nothing reads any more (inputs of folded nodes, replaced filters) are dropped.
-  void PruneUnreadConsts() {
-    Reindex();
-    absl::flat_hash_set<std::string> dead;
-    for (const NodeDef& n : graph_->node()) {
-      if (IsConst(n) && Uses(n.name()).empty()) dead.insert(n.name());
-    }
-    RemoveNodes(dead);
-  }
-
   // --- common-subexpression elimination -----------------------------------------------------
 
+  // A duplicate's consumers read the node it merges into when the pass commits; until then
+  // `merged` names that node wherever the duplicate is an input.
   absl::Status Cse() {
-    Reindex();
-    std::map<std::string, std::string> seen;  // key -> node name
-    absl::flat_hash_set<std::string> dead;
-    for (int i : TopologicalOrder()) {
-      NodeDef* n = graph_->mutable_node(i);
-      const OpDef* op = OpOf(*n);
-      if (op == nullptr || IsPinned(*n, *op)) continue;
+    absl::flat_hash_map<std::string, Node*> seen;  // key -> first node with it
+    absl::flat_hash_map<int, Node*> merged;        // duplicate id -> the node it merges into
+    auto name_of = [&](const Node* n) -> const std::string& {
+      auto it = merged.find(n->id());
+      return it == merged.end() ? n->name() : it->second->name();
+    };
+    for (Node* n : TopologicalOrder()) {
+      if (n->is_unknown_op() || IsPinned(*n)) continue;
       std::vector<std::string> data, control;
-      for (const std::string& in : n->input()) {
-        (absl::StartsWith(in, "^") ? control : data).push_back(in);
+      for (int k = 0; k < n->num_inputs(); ++k) {
+        const Edge* e = n->input_edge(k);
+        if (e != nullptr) data.push_back(TensorString(name_of(e->src()), e->src_output()));
       }
-      if (op->is_commutative()) std::sort(data.begin(), data.end());
+      for (const Edge* e : n->in_edges()) {
+        if (e->IsControlEdge() && e->src()->IsOp()) control.push_back("^" + name_of(e->src()));
+      }
+      if (n->op_def()->is_commutative()) std::sort(data.begin(), data.end());
       std::sort(control.begin(), control.end());
-      std::string key = absl::StrCat(n->op(), "|", DeviceOf(n->name()), "|");
+      std::string key = absl::StrCat(n->op(), "|", n->assigned_device_name(), "|");
       for (const std::string& in : data) absl::StrAppend(&key, in, ",");
       absl::StrAppend(&key, "|");
       for (const std::string& in : control) absl::StrAppend(&key, in, ",");
       std::map<std::string, std::string> attrs;
-      for (const auto& [k, v] : n->attr()) attrs[k] = v.SerializeAsString();
+      for (const auto& [k, v] : n->def().attr()) attrs[k] = v.SerializeAsString();
       for (const auto& [k, v] : attrs) absl::StrAppend(&key, "|", k, "=", v);
-      auto [it, added] = seen.emplace(key, n->name());
+      auto [it, added] = seen.emplace(std::move(key), n);
       if (added) continue;
-      // A duplicate: its uses read the first one (every output port, and control uses).
-      DataTypeVector ins, outs;
-      if (!InOutTypesForNode(*n, *op, &ins, &outs).ok()) continue;
-      const std::string dup = n->name();
-      for (int port = 0; port < static_cast<int>(outs.size()); ++port) {
-        ReplaceUses(dup, port, TensorString(it->second, port), /*control_too=*/port == 0);
-      }
-      if (outs.empty()) ReplaceUses(dup, 0, it->second, /*control_too=*/true);
-      dead.insert(dup);
+      merged[n->id()] = it->second;
+      dead_.push_back(n);
       ++stats_->nodes_merged;
     }
-    RemoveNodes(dead);
-    return absl::OkStatus();
+    // A duplicate's uses read the first one (every output port, and control uses).
+    for (const Node* dup : dead_) {
+      const Node* keep = merged.at(dup->id());
+      for (const Edge* e : dup->out_edges()) {
+        const Node* dst = e->dst();
+        if (!dst->IsOp() || merged.contains(dst->id())) continue;
+        if (e->IsControlEdge()) {
+          edges_.push_back({keep->id(), kControlSlot, dst->id(), kControlSlot});
+        } else {
+          edges_.push_back({keep->id(), e->src_output(), dst->id(), e->dst_input()});
+        }
+      }
+    }
+    return Commit();
   }
 
   // --- Conv2D + FusedBatchNorm folding ------------------------------------------------------
 
-  // The Const tensor feeding input `k` of `n`, if it is one (no control inputs).
-  std::optional<Tensor> ConstInput(const NodeDef& n, int k) {
-    if (k >= n.input_size()) return std::nullopt;
-    absl::StatusOr<InputName> p = ParseInputName(n.input(k));
-    const NodeDef* src = p.ok() ? Find(p->node) : nullptr;
-    if (src == nullptr || !IsConst(*src) || HasControlInputs(*src) || p->index != 0) {
-      return std::nullopt;
-    }
-    absl::StatusOr<Tensor> t = TensorFromProto(src->attr().at("value").tensor());
-    if (!t.ok()) return std::nullopt;
-    return *std::move(t);
-  }
-
-  void FoldBatchNorms() {
-    Reindex();
+  absl::Status FoldBatchNorms() {
     int created = 0;
-    std::vector<NodeDef> added;
-    for (int i = 0; i < graph_->node_size(); ++i) {
-      NodeDef* bn = graph_->mutable_node(i);
+    for (Node* bn : NodesInOrder()) {
       if (bn->op() != "FusedBatchNorm" && bn->op() != "FusedBatchNormV2" &&
           bn->op() != "FusedBatchNormV3") {
         continue;
@@ -437,25 +594,24 @@ class Optimizer {
       bool training = true;
       std::string format = "NHWC";
       float epsilon = 0.0001f;
-      if (!GetNodeAttr(*bn, "is_training", &training).ok() || training) continue;
-      (void)GetNodeAttr(*bn, "data_format", &format);
-      (void)GetNodeAttr(*bn, "epsilon", &epsilon);
-      if (format != "NHWC" || HasControlInputs(*bn) || HasControlConsumers(bn->name())) continue;
+      if (!GetNodeAttr(bn->def(), "is_training", &training).ok() || training) continue;
+      (void)GetNodeAttr(bn->def(), "data_format", &format);
+      (void)GetNodeAttr(bn->def(), "epsilon", &epsilon);
+      if (format != "NHWC" || HasControlInputs(*bn) || HasControlConsumers(*bn)) continue;
       // Only output 0 may be read.
       bool other_outputs = false;
-      for (const auto& [c, k] : Uses(bn->name())) {
-        absl::StatusOr<InputName> p = ParseInputName(graph_->node(c).input(k));
-        if (!p.ok() || p->index != 0) other_outputs = true;
+      for (const Edge* e : bn->out_edges()) {
+        if (e->dst()->IsOp() && e->src_output() != 0) other_outputs = true;
       }
       if (other_outputs) continue;
-      absl::StatusOr<InputName> x = ParseInputName(bn->input(0));
-      NodeDef* conv = x.ok() && x->index == 0 ? Find(x->node) : nullptr;
-      if (conv == nullptr || conv->op() != "Conv2D" || SoleConsumer(conv->name()) != i ||
-          HasControlInputs(*conv) || DeviceOf(conv->name()) != DeviceOf(bn->name())) {
+      const Edge* x = bn->input_edge(0);
+      Node* conv = x != nullptr && x->src_output() == 0 ? x->src() : nullptr;
+      if (conv == nullptr || conv->op() != "Conv2D" || SoleConsumer(*conv) != bn ||
+          HasControlInputs(*conv) || !SameDevice(*conv, *bn)) {
         continue;
       }
       std::string conv_format = "NHWC";
-      (void)GetNodeAttr(*conv, "data_format", &conv_format);
+      (void)GetNodeAttr(conv->def(), "data_format", &conv_format);
       std::optional<Tensor> filter = ConstInput(*conv, 1);
       std::optional<Tensor> scale = ConstInput(*bn, 1), offset = ConstInput(*bn, 2),
                             mean = ConstInput(*bn, 3), var = ConstInput(*bn, 4);
@@ -480,41 +636,81 @@ class Optimizer {
       for (int64_t e = 0; e < filter->NumElements(); ++e) {
         w.flat<float>()[e] = filter->flat<float>()[e] * s[e % channels];
       }
-      const std::string device = DeviceOf(bn->name());
+      const std::string& device = bn->assigned_device_name();
       const std::string w_name = absl::StrCat(conv->name(), "/folded_filter_", created);
       const std::string b_name = absl::StrCat(bn->name(), "/folded_bias_", created);
       ++created;
-      for (const auto& [name, value] :
-           {std::pair<std::string, Tensor>{w_name, w}, std::pair<std::string, Tensor>{b_name, b}}) {
-        NodeDef& c = added.emplace_back();
-        c.set_name(name);
-        MakeConst(&c, value);
-        (*devices_)[name] = device;
-      }
-      conv->set_input(1, w_name);
+      RILL_ASSIGN_OR_RETURN(Node * w_node, AddConst(w_name, w, device));
+      RILL_ASSIGN_OR_RETURN(Node * b_node, AddConst(b_name, b, device));
+      // The convolution reads the folded filter.
+      Replacement& rc = replacements_.emplace_back();
+      rc.old_id = conv->id();
+      rc.def = conv->def();
+      rc.inputs = {Source(*conv, 0), {w_node->id(), 0}};
+      rc.shapes = conv->output_shapes();
       // The batch norm becomes a BiasAdd of the same name.
-      const std::string conv_out = bn->input(0);
-      bn->set_op("BiasAdd");
-      bn->clear_input();
-      bn->add_input(conv_out);
-      bn->add_input(b_name);
-      bn->mutable_attr()->clear();
-      SetAttr(bn, "T", DT_FLOAT);
-      SetAttr(bn, "data_format", "NHWC");
+      Replacement& rb = replacements_.emplace_back();
+      rb.old_id = bn->id();
+      rb.def = bn->def();
+      MakeBiasAdd(&rb.def);
+      rb.inputs = {{conv->id(), 0}, {b_node->id(), 0}};
+      if (!bn->output_shapes().empty()) rb.shapes = {bn->output_shapes()[0]};
       ++stats_->batch_norms_folded;
     }
-    for (NodeDef& n : added) *graph_->add_node() = std::move(n);
+    RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();
+    return absl::OkStatus();
   }
 
   // --- per-channel scale and shift after a product ---------------------------------------
+  //
+  // Inference batch norm as Keras 3 and tf.nn.batch_normalization write it, once constants are
+  // folded: product -> [BiasAdd(const)] -> Mul(const per channel) -> Add(const per channel).
+  //   Mul: the scale goes into the product's filter (and a BiasAdd's bias before it); the Mul
+  //        becomes a BiasAdd (a zero bias when there was none).
+  //   Add/AddV2 after such a BiasAdd, or right after a product: one BiasAdd with the sum.
+  // Fuse() then makes _Fused* kernels of the BiasAdds. Rounds repeat until nothing changes, each
+  // seeing the rewrites of the rounds before it and none of its own (a node rewritten in a round
+  // is not looked at again in that round). The graph changes once, when the pass commits: until
+  // then a round reads the earlier rounds' rewrites from a ScaleShiftState. A round after the
+  // first looks only at the readers of the nodes the round before rewrote (nothing around any
+  // other node changed), so the pass is linear however many rounds a chain of Muls and Adds takes.
+
+  // A Mul / Add rewritten into BiasAdd(input, bias) in an earlier round.
+  struct FoldedBiasAdd {
+    std::pair<int, int> input;  // (producer id, output)
+    Tensor bias;
+    int bias_node = -1;
+    std::vector<int> control_inputs;
+  };
+  struct ScaleShiftState {
+    absl::flat_hash_map<int, FoldedBiasAdd> folded;  // by the Mul / Add's id
+    // A BiasAdd (a real one, or a folded Mul / Add) -> the node that took it over; that node
+    // now reads what the BiasAdd read.
+    absl::flat_hash_map<int, int> absorbed;
+    absl::flat_hash_map<int, std::pair<int, Tensor>> filters;  // product id -> (Const id, value)
+  };
+
+  // The one data consumer of `n` in the state's graph.
+  Node* ConsumerIn(ScaleShiftState& state, const Node& n) {
+    Node* c = SoleConsumer(n);
+    if (c == nullptr) return nullptr;
+    std::vector<int> path;
+    for (auto it = state.absorbed.find(c->id()); it != state.absorbed.end();
+         it = state.absorbed.find(c->id())) {
+      path.push_back(c->id());
+      c = graph_->FindNodeById(it->second);
+    }
+    for (int id : path) state.absorbed[id] = c->id();  // shortcut the chain for the next time
+    return c;
+  }
 
   // A product whose output channel c depends linearly on the filter's channel c only: Conv2D and
   // DepthwiseConv2dNative (NHWC; for depthwise the channel is the filter's flattened last two
   // dims) and MatMul without transpose_b, with a float Const filter. In the filter's flat layout
   // element e belongs to channel e % channels for all three.
   struct ScalableProduct {
-    NodeDef* node = nullptr;
+    Node* node = nullptr;
     Tensor filter;
     int64_t channels = 0;
     int rank = 0;  // of the product's output
@@ -522,20 +718,22 @@ class Optimizer {
 
   // The product producing `input` (output 0) if it is scalable and `consumer` is its one reader
   // on its device.
-  std::optional<ScalableProduct> ProductFeeding(const std::string& input, const NodeDef& consumer) {
-    absl::StatusOr<InputName> x = ParseInputName(input);
-    if (!x.ok() || x->index != 0 || absl::StartsWith(input, "^")) return std::nullopt;
-    NodeDef* p = Find(x->node);
-    if (p == nullptr || SoleConsumer(p->name()) < 0 ||
-        graph_->node(SoleConsumer(p->name())).name() != consumer.name() ||
-        DeviceOf(p->name()) != DeviceOf(consumer.name())) {
-      return std::nullopt;
-    }
+  std::optional<ScalableProduct> ProductFeeding(ScaleShiftState& state,
+                                                const std::pair<int, int>& input,
+                                                const Node& consumer) {
+    if (input.second != 0) return std::nullopt;
+    Node* p = graph_->FindNodeById(input.first);
+    if (ConsumerIn(state, *p) != &consumer || !SameDevice(*p, consumer)) return std::nullopt;
     std::string format = "NHWC";
-    (void)GetNodeAttr(*p, "data_format", &format);
+    (void)GetNodeAttr(p->def(), "data_format", &format);
     bool transpose_b = false;
-    (void)GetNodeAttr(*p, "transpose_b", &transpose_b);
-    std::optional<Tensor> filter = ConstInput(*p, 1);
+    (void)GetNodeAttr(p->def(), "transpose_b", &transpose_b);
+    std::optional<Tensor> filter;
+    if (auto it = state.filters.find(p->id()); it != state.filters.end()) {
+      filter = it->second.second;
+    } else {
+      filter = ConstInput(*p, 1);
+    }
     if (!filter || filter->dtype() != DT_FLOAT) return std::nullopt;
     const TensorShape& fs = filter->shape();
     ScalableProduct out;
@@ -556,8 +754,8 @@ class Optimizer {
 
   // The float Const at input k of `n` as one value per channel, when it broadcasts along the last
   // dim only and does not raise the rank past `max_rank`: a scalar, [C] or [1, ..., 1, C].
-  std::optional<std::vector<float>> ChannelVector(const NodeDef& n, int k, int64_t channels,
-                                                  int max_rank) {
+  static std::optional<std::vector<float>> ChannelVector(const Node& n, int k, int64_t channels,
+                                                         int max_rank) {
     std::optional<Tensor> t = ConstInput(n, k);
     if (!t || t->dtype() != DT_FLOAT || t->shape().rank() > max_rank) return std::nullopt;
     const TensorShape& s = t->shape();
@@ -571,98 +769,80 @@ class Optimizer {
     return v;
   }
 
-  // A BiasAdd (NHWC, float) with a Const bias that only `consumer` reads, on its device.
-  NodeDef* BiasAddFeeding(const std::string& input, const NodeDef& consumer) {
-    absl::StatusOr<InputName> x = ParseInputName(input);
-    if (!x.ok() || x->index != 0 || absl::StartsWith(input, "^")) return nullptr;
-    NodeDef* b = Find(x->node);
-    std::string format = "NHWC";
-    DataType type = DT_INVALID;
-    if (b == nullptr || b->op() != "BiasAdd") return nullptr;
-    (void)GetNodeAttr(*b, "data_format", &format);
-    (void)GetNodeAttr(*b, "T", &type);
-    const int sole = SoleConsumer(b->name());
-    if (format != "NHWC" || type != DT_FLOAT || sole < 0 ||
-        graph_->node(sole).name() != consumer.name() ||
-        DeviceOf(b->name()) != DeviceOf(consumer.name()) || !ConstInput(*b, 1)) {
-      return nullptr;
+  // A BiasAdd (NHWC, float) with a Const bias that only `consumer` reads, on its device: a real
+  // one or a folded Mul / Add.
+  struct BiasAddView {
+    Node* node = nullptr;
+    std::pair<int, int> input;
+    Tensor bias;
+    std::vector<int> control_inputs;
+  };
+  std::optional<BiasAddView> BiasAddFeeding(ScaleShiftState& state, const Edge* input,
+                                            const Node& consumer) {
+    if (input == nullptr || input->IsControlEdge() || input->src_output() != 0) {
+      return std::nullopt;
     }
-    return b;
-  }
-
-  // Adds a Const holding `values` as a [C] vector on `device`; returns its name.
-  std::string AddVectorConst(const std::string& name, const std::vector<float>& values,
-                             const std::string& device, std::vector<NodeDef>* added) {
-    Tensor t(DT_FLOAT, TensorShape({static_cast<int64_t>(values.size())}));
-    std::copy(values.begin(), values.end(), t.flat<float>().data());
-    NodeDef& c = added->emplace_back();
-    c.set_name(name);
-    MakeConst(&c, t);
-    (*devices_)[name] = device;
-    return name;
-  }
-
-  // Turns `n` into BiasAdd(x, bias) (NHWC, float), keeping its name, device and control inputs.
-  void MakeBiasAdd(NodeDef* n, const std::string& x, const std::string& bias) {
-    std::vector<std::string> control;
-    for (const std::string& in : n->input()) {
-      if (absl::StartsWith(in, "^")) control.push_back(in);
+    Node* b = input->src();
+    BiasAddView view;
+    view.node = b;
+    if (auto it = state.folded.find(b->id()); it != state.folded.end()) {
+      view.input = it->second.input;
+      view.bias = it->second.bias;
+      view.control_inputs = it->second.control_inputs;
+    } else {
+      std::string format = "NHWC";
+      DataType type = DT_INVALID;
+      if (b->op() != "BiasAdd") return std::nullopt;
+      (void)GetNodeAttr(b->def(), "data_format", &format);
+      (void)GetNodeAttr(b->def(), "T", &type);
+      std::optional<Tensor> bias = ConstInput(*b, 1);
+      if (format != "NHWC" || type != DT_FLOAT || !bias) return std::nullopt;
+      view.input = Source(*b, 0);
+      view.bias = *std::move(bias);
+      view.control_inputs = ControlInputIds(*b);
     }
-    n->set_op("BiasAdd");
-    n->clear_input();
-    n->add_input(x);
-    n->add_input(bias);
-    for (const std::string& c : control) n->add_input(c);
-    n->mutable_attr()->clear();
-    SetAttr(n, "T", DT_FLOAT);
-    SetAttr(n, "data_format", "NHWC");
+    if (ConsumerIn(state, *b) != &consumer || !SameDevice(*b, consumer)) return std::nullopt;
+    return view;
   }
 
-  // Inference batch norm as Keras 3 and tf.nn.batch_normalization write it, once constants are
-  // folded: product -> [BiasAdd(const)] -> Mul(const per channel) -> Add(const per channel).
-  //   Mul: the scale goes into the product's filter (and a BiasAdd's bias before it); the Mul
-  //        becomes a BiasAdd (a zero bias when there was none).
-  //   Add/AddV2 after such a BiasAdd, or right after a product: one BiasAdd with the sum.
-  // Fuse() then makes _Fused* kernels of the BiasAdds. Rounds repeat until nothing changes; a
-  // node rewritten in a round is not looked at again in that round (the indexes are stale).
-  void FoldChannelScaleAndShift() {
+  absl::Status FoldChannelScaleAndShift() {
+    ScaleShiftState state;
     int created = 0;
-    for (bool changed = true; changed;) {
-      changed = false;
-      Reindex();
-      absl::flat_hash_set<std::string> touched, dead;
-      std::vector<NodeDef> added;
-      for (int i = 0; i < graph_->node_size(); ++i) {
-        NodeDef* n = graph_->mutable_node(i);
+    std::vector<Node*> candidates = NodesInOrder();
+    while (!candidates.empty()) {
+      // This round's rewrites, applied to `state` when the round ends.
+      ScaleShiftState round;
+      absl::flat_hash_set<int> touched;
+      std::vector<Node*> rewritten;
+      for (Node* n : candidates) {
         DataType type = DT_INVALID;
-        (void)GetNodeAttr(*n, "T", &type);
+        (void)GetNodeAttr(n->def(), "T", &type);
         const bool is_mul = n->op() == "Mul";
         if ((!is_mul && n->op() != "Add" && n->op() != "AddV2") || type != DT_FLOAT ||
-            touched.contains(n->name()) || n->input_size() < 2) {
+            state.folded.contains(n->id()) || touched.contains(n->id()) || n->num_inputs() < 2) {
           continue;
         }
         for (int side = 0; side < 2; ++side) {
-          const std::string x = n->input(side);
-          NodeDef* bias_add = BiasAddFeeding(x, *n);
-          const std::string product_input = bias_add != nullptr ? bias_add->input(0) : x;
+          const Edge* x = n->input_edge(side);
+          std::optional<BiasAddView> bias_add = BiasAddFeeding(state, x, *n);
+          const std::pair<int, int> product_input =
+              bias_add ? bias_add->input : std::make_pair(x->src()->id(), x->src_output());
           std::optional<ScalableProduct> product =
-              ProductFeeding(product_input, bias_add != nullptr ? *bias_add : *n);
-          if (!product && !(bias_add != nullptr && !is_mul)) continue;
-          const int64_t channels =
-              product ? product->channels : ConstInput(*bias_add, 1)->NumElements();
+              ProductFeeding(state, product_input, bias_add ? *bias_add->node : *n);
+          if (!product && !(bias_add && !is_mul)) continue;
+          const int64_t channels = product ? product->channels : bias_add->bias.NumElements();
           // Without a product the rank is unknown: only a [C] vector keeps the shape.
           std::optional<std::vector<float>> v =
               ChannelVector(*n, 1 - side, channels, product ? product->rank : 1);
           if (!v) continue;
-          bool involved_touched = bias_add != nullptr && touched.contains(bias_add->name());
-          if (product && touched.contains(product->node->name())) involved_touched = true;
+          bool involved_touched = bias_add && touched.contains(bias_add->node->id());
+          if (product && touched.contains(product->node->id())) involved_touched = true;
           if (involved_touched) continue;
-          const std::string device = DeviceOf(n->name());
           std::vector<float> bias(channels, 0.f);
-          if (bias_add != nullptr) {
-            Tensor b = *ConstInput(*bias_add, 1);
-            if (b.NumElements() != channels) continue;
-            std::copy(b.flat<float>().data(), b.flat<float>().data() + channels, bias.begin());
+          if (bias_add) {
+            if (bias_add->bias.NumElements() != channels) continue;
+            const float* b = bias_add->bias.flat<float>().data();
+            std::copy(b, b + channels, bias.begin());
           }
           if (is_mul) {
             Tensor w(DT_FLOAT, product->filter.shape());
@@ -670,111 +850,160 @@ class Optimizer {
             float* dst = w.flat<float>().data();
             for (int64_t e = 0; e < w.NumElements(); ++e) dst[e] = src[e] * (*v)[e % channels];
             for (int64_t c = 0; c < channels; ++c) bias[c] *= (*v)[c];
-            const std::string w_name =
-                absl::StrCat(product->node->name(), "/scaled_filter_", created);
-            NodeDef& wc = added.emplace_back();
-            wc.set_name(w_name);
-            MakeConst(&wc, w);
-            (*devices_)[w_name] = DeviceOf(product->node->name());
-            product->node->set_input(1, w_name);
+            const Node& p = *product->node;
+            // The product reads the scaled filter.
+            RILL_ASSIGN_OR_RETURN(Node * w_node,
+                                  AddConst(absl::StrCat(p.name(), "/scaled_filter_", created), w,
+                                           p.assigned_device_name()));
+            round.filters[p.id()] = {w_node->id(), std::move(w)};
           } else {
             for (int64_t c = 0; c < channels; ++c) bias[c] += (*v)[c];
           }
-          const std::string b_name = AddVectorConst(
-              absl::StrCat(n->name(), "/folded_bias_", created), bias, device, &added);
+          Tensor bias_value(DT_FLOAT, TensorShape({channels}));
+          std::copy(bias.begin(), bias.end(), bias_value.flat<float>().data());
+          RILL_ASSIGN_OR_RETURN(
+              Node * b_node, AddConst(absl::StrCat(n->name(), "/folded_bias_", created), bias_value,
+                                      n->assigned_device_name()));
           ++created;
-          if (bias_add != nullptr) {
-            // n reads the product directly; the BiasAdd it replaces had n as its one reader.
-            for (const std::string& in : bias_add->input()) {
-              if (absl::StartsWith(in, "^")) n->add_input(in);
-            }
-            dead.insert(bias_add->name());
-            touched.insert(bias_add->name());
+          // n becomes BiasAdd(product input, bias), keeping its name, device and control inputs;
+          // it also waits for what a BiasAdd it replaces waited for (that BiasAdd had n as its
+          // one reader).
+          FoldedBiasAdd& f = round.folded[n->id()];
+          f.input = product_input;
+          f.bias = std::move(bias_value);
+          f.bias_node = b_node->id();
+          f.control_inputs = ControlInputIds(*n);
+          if (bias_add) {
+            for (int c : bias_add->control_inputs) f.control_inputs.push_back(c);
+            round.absorbed[bias_add->node->id()] = n->id();
+            touched.insert(bias_add->node->id());
           }
-          MakeBiasAdd(n, product_input, b_name);
-          touched.insert(n->name());
-          if (product) touched.insert(product->node->name());
+          touched.insert(n->id());
+          if (product) touched.insert(product->node->id());
+          rewritten.push_back(n);
           ++stats_->scale_shifts_folded;
-          changed = true;
           break;
         }
       }
-      for (NodeDef& c : added) *graph_->add_node() = std::move(c);
-      RemoveNodes(dead);
+      for (auto& [id, f] : round.folded) state.folded[id] = std::move(f);
+      for (const auto& [id, by] : round.absorbed) state.absorbed[id] = by;
+      for (auto& [id, filter] : round.filters) state.filters[id] = std::move(filter);
+      // The next round: the readers of the new BiasAdds, in position order.
+      absl::flat_hash_set<int> next;
+      candidates.clear();
+      for (const Node* n : rewritten) {
+        for (const Edge* e : n->out_edges()) {
+          if (e->dst()->IsOp() && next.insert(e->dst()->id()).second) {
+            candidates.push_back(e->dst());
+          }
+        }
+      }
+      std::sort(candidates.begin(), candidates.end(),
+                [this](const Node* a, const Node* b) { return Before(a, b); });
     }
+    // The graph of the last state: taken-over BiasAdds go, folded Muls / Adds become BiasAdds,
+    // scaled products read their last filter.
+    for (const auto& [id, by] : state.absorbed) dead_.push_back(graph_->FindNodeById(id));
+    for (const Node* n : NodesInOrder()) {
+      if (auto it = state.folded.find(n->id());
+          it != state.folded.end() && !state.absorbed.contains(n->id())) {
+        Replacement& r = replacements_.emplace_back();
+        r.old_id = n->id();
+        r.def = n->def();
+        MakeBiasAdd(&r.def);
+        r.inputs = {it->second.input, {it->second.bias_node, 0}};
+        r.control_inputs = it->second.control_inputs;
+        r.shapes = n->output_shapes();
+      } else if (auto f = state.filters.find(n->id()); f != state.filters.end()) {
+        Replacement& r = replacements_.emplace_back();
+        r.old_id = n->id();
+        r.def = n->def();
+        r.inputs = {Source(*n, 0), {f->second.first, 0}};
+        r.control_inputs = ControlInputIds(*n);
+        r.shapes = n->output_shapes();
+      }
+    }
+    RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();
+    return absl::OkStatus();
   }
 
   // --- fusions ------------------------------------------------------------------------------
 
-  void Fuse() {
-    Reindex();
-    absl::flat_hash_set<std::string> dead;
-    for (int i = 0; i < graph_->node_size(); ++i) {
-      NodeDef* bias_add = graph_->mutable_node(i);
-      if (bias_add->op() != "BiasAdd" || dead.contains(bias_add->name())) continue;
+  // `producer`'s attrs that the fused op `fused_op` has (and internal `_` attrs).
+  static void CopyFusableAttrs(const Node& producer, const std::string& fused_op, NodeDef* fused) {
+    const OpRegistration* reg = OpRegistry::Global()->LookUp(fused_op);
+    for (const auto& [name, value] : producer.def().attr()) {
+      bool declared = absl::StartsWith(name, "_");
+      for (int a = 0; !declared && reg != nullptr && a < reg->op_def.attr_size(); ++a) {
+        declared = reg->op_def.attr(a).name() == name;
+      }
+      if (declared) (*fused->mutable_attr())[name] = value;
+    }
+  }
+
+  absl::Status Fuse() {
+    for (Node* bias_add : NodesInOrder()) {
+      if (bias_add->op() != "BiasAdd") continue;
       std::string format = "NHWC";
-      (void)GetNodeAttr(*bias_add, "data_format", &format);
+      (void)GetNodeAttr(bias_add->def(), "data_format", &format);
       DataType type = DT_INVALID;
-      (void)GetNodeAttr(*bias_add, "T", &type);
+      (void)GetNodeAttr(bias_add->def(), "T", &type);
       if (format != "NHWC" || (type != DT_FLOAT && type != DT_DOUBLE)) continue;
-      absl::StatusOr<InputName> x = ParseInputName(bias_add->input(0));
-      NodeDef* producer = x.ok() && x->index == 0 ? Find(x->node) : nullptr;
+      const Edge* x = bias_add->input_edge(0);
+      Node* producer = x != nullptr && x->src_output() == 0 ? x->src() : nullptr;
       if (producer == nullptr || (producer->op() != "MatMul" && producer->op() != "Conv2D" &&
                                   producer->op() != "DepthwiseConv2dNative")) {
         continue;
       }
-      if (SoleConsumer(producer->name()) != i || !OnCpu(producer->name()) ||
-          DeviceOf(producer->name()) != DeviceOf(bias_add->name())) {
+      if (SoleConsumer(*producer) != bias_add || !OnCpu(*producer) ||
+          !SameDevice(*producer, *bias_add)) {
         continue;
       }
       if (producer->op() != "MatMul") {
         std::string conv_format = "NHWC";
-        (void)GetNodeAttr(*producer, "data_format", &conv_format);
+        (void)GetNodeAttr(producer->def(), "data_format", &conv_format);
         if (conv_format != "NHWC") continue;
       }
       // An activation that only reads this BiasAdd.
-      NodeDef* activation = nullptr;
-      const int next = SoleConsumer(bias_add->name());
-      if (next >= 0) {
-        NodeDef* a = graph_->mutable_node(next);
-        if ((a->op() == "Relu" || a->op() == "Relu6") && a->input_size() >= 1 &&
-            DeviceOf(a->name()) == DeviceOf(bias_add->name())) {
+      Node* activation = nullptr;
+      if (Node* a = SoleConsumer(*bias_add); a != nullptr) {
+        if ((a->op() == "Relu" || a->op() == "Relu6") && a->num_inputs() >= 1 &&
+            SameDevice(*a, *bias_add)) {
           activation = a;
         }
       }
       // The fused node takes the name (and so the consumers) of the last node it replaces.
-      NodeDef* last = activation != nullptr ? activation : bias_add;
-      NodeDef fused;
+      Node* last = activation != nullptr ? activation : bias_add;
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = last->id();
+      NodeDef& fused = r.def;
       fused.set_name(last->name());
       fused.set_op(absl::StrCat("_Fused", producer->op()));
-      fused.set_device(last->device());
-      fused.add_input(producer->input(0));
-      fused.add_input(producer->input(1));
-      fused.add_input(bias_add->input(1));
-      std::set<std::string> control;
-      for (const NodeDef* n :
-           {static_cast<const NodeDef*>(producer), static_cast<const NodeDef*>(bias_add),
-            static_cast<const NodeDef*>(activation)}) {
-        if (n == nullptr) continue;
-        for (const std::string& in : n->input()) {
-          if (absl::StartsWith(in, "^")) control.insert(in);
-        }
-      }
-      for (const std::string& c : control) fused.add_input(c);
-      *fused.mutable_attr() = producer->attr();
+      fused.set_device(last->requested_device());
+      CopyFusableAttrs(*producer, fused.op(), &fused);
       SetAttr(&fused, "T", type);
       SetAttr(&fused, "num_args", int64_t{1});
       std::vector<std::string> ops = {"BiasAdd"};
       if (activation != nullptr) ops.push_back(activation->op());
       SetAttr(&fused, "fused_ops", ops);
-      for (NodeDef* n : {producer, bias_add, activation}) {
-        if (n != nullptr && n != last) dead.insert(n->name());
+      r.inputs = {Source(*producer, 0), Source(*producer, 1), Source(*bias_add, 1)};
+      // Control inputs of all the nodes it replaces, by name.
+      std::map<std::string, int> control;
+      for (const Node* n : {producer, bias_add, activation}) {
+        if (n == nullptr) continue;
+        for (const Edge* e : n->in_edges()) {
+          if (e->IsControlEdge() && e->src()->IsOp())
+            control.emplace(e->src()->name(), e->src()->id());
+        }
       }
-      *last = std::move(fused);
+      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.shapes = last->output_shapes();
+      dead_.push_back(producer);
+      if (bias_add != last) dead_.push_back(bias_add);
       ++stats_->fusions;
     }
-    RemoveNodes(dead);
+    return Commit();
   }
 
   // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) come straight
@@ -782,29 +1011,32 @@ class Optimizer {
   // weights (kernels/onednn_common.h). Nothing else can write a Const's tensor (in-place kernels
   // never take a buffer a Const kernel still holds).
   void MarkConstantWeights() {
-    Reindex();
-    for (NodeDef& n : *graph_->mutable_node()) {
-      static const auto* kOps = new absl::flat_hash_set<std::string>{
-          "MatMul",       "_FusedMatMul",          "Conv2D",
-          "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"};
-      if (!kOps->contains(n.op()) || n.input_size() < 2 || !OnCpu(n.name())) {
-        continue;
-      }
-      absl::StatusOr<InputName> w = ParseInputName(n.input(1));
-      const NodeDef* src = w.ok() && w->index == 0 ? Find(w->node) : nullptr;
-      if (src != nullptr && IsConst(*src) && DeviceOf(src->name()) == DeviceOf(n.name())) {
-        SetAttr(&n, "_rill_constant_weights", true);
+    static const auto* kOps = new absl::flat_hash_set<std::string>{
+        "MatMul",       "_FusedMatMul",          "Conv2D",
+        "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"};
+    AttrValue yes;
+    yes.set_b(true);
+    for (Node* n : graph_->op_nodes()) {
+      if (!kOps->contains(n->op()) || !OnCpu(*n)) continue;
+      const Edge* w = n->input_edge(1);
+      if (w == nullptr || w->src_output() != 0) continue;
+      if (IsConstant(w->src()->op_class()) && SameDevice(*w->src(), *n)) {
+        n->AddAttr("_rill_constant_weights", yes);
         ++stats_->constant_weights_marked;
       }
     }
   }
 
   const GraphOptimizerOptions& options_;
-  GraphDef* graph_;
-  absl::flat_hash_map<std::string, std::string>* devices_;
+  Graph* graph_;
   GraphOptimizerStats* stats_;
-  absl::flat_hash_map<std::string, int> index_;
-  absl::flat_hash_map<std::string, std::vector<std::pair<int, int>>> consumers_;
+  std::vector<int64_t> position_;  // by node id
+  int64_t next_position_ = 0;
+  absl::flat_hash_map<std::string, bool> on_cpu_;  // device name -> OnCpu
+  // The rewrites the current pass has recorded (see Commit()).
+  std::vector<Node*> dead_;
+  std::vector<Replacement> replacements_;
+  std::vector<PendingEdge> edges_;
 };
 
 }  // namespace
@@ -823,11 +1055,10 @@ GraphOptimizerOptions GraphOptimizerOptions::FromConfig(const ConfigProto& confi
   return out;
 }
 
-absl::Status OptimizeGraph(const GraphOptimizerOptions& options, GraphDef* graph,
-                           absl::flat_hash_map<std::string, std::string>* devices,
+absl::Status OptimizeGraph(const GraphOptimizerOptions& options, Graph* graph,
                            GraphOptimizerStats* stats) {
   GraphOptimizerStats local;
-  return Optimizer(options, graph, devices, stats != nullptr ? stats : &local).Run();
+  return Optimizer(options, graph, stats != nullptr ? stats : &local).Run();
 }
 
 }  // namespace rill

@@ -13,7 +13,8 @@
 //     inputs (in any order for commutative ops) are merged;
 //   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul,
 //     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D and DepthwiseConv2dNative + BiasAdd
-//     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs).
+//     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs: the
+//     product's attrs the fused op declares, such as strides, and its internal `_` attrs).
 //     Before that, batch norms at inference are folded into the product's constant filter and
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
@@ -21,8 +22,25 @@
 //   - MatMuls and convolutions (plain and fused) whose weights come straight from a Const are
 //     marked `_rill_constant_weights` (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
-// deadness make these rewrites unsafe without frame analysis). Every rewrite keeps the devices:
-// `devices` maps node name -> device and gets entries for the nodes the optimizer creates.
+// deadness make these rewrites unsafe without frame analysis).
+//
+// Devices: every decision reads each node's assigned device (Node::assigned_device_name(), the
+// placement); a node the optimizer creates takes the assigned device of the node it replaces or
+// adds to, and no node moves to another device.
+//
+// Shapes: constant folding first infers every node's output shapes afresh (InferShapes in
+// graph/graph_def_import.h; the shapes a node carried are replaced) on the graph identity removal
+// left, so Shape / Size / Rank fold exactly where shape inference of this run's graph knows the
+// shape (a feed's _Arg, and what depends on it, has an unknown shape); when inference fails none
+// folds that way. Nodes the optimizer creates carry output shapes (a Const its value's, a
+// rewritten node those of the node it replaces).
+//
+// Graph effects: a rewritten node (a folded Const, a fused op, a batch norm turned BiasAdd) is a
+// new node with the old one's name, consumers and assigned device, so node ids are not kept; the
+// Consts made for folded filters and biases are named after the nodes they come from
+// ("conv/folded_filter_0", "bn/folded_bias_0", "conv/scaled_filter_1", "mul/folded_bias_1").
+// SOURCE and SINK edges are fixed up at the end (FixupSourceAndSinkEdges). Every pass is linear in
+// the graph's size apart from sorting nodes into their original order (n log n).
 //
 // Options: ConfigProto.graph_options.optimizer_options — opt_level L0 turns everything off
 // unless do_constant_folding / do_common_subexpression_elimination ask for that pass; the
@@ -30,18 +48,17 @@
 //
 // Errors: Internal only (a rewrite that breaks the graph is a bug); a node that fails to fold is
 // left unfolded (its error shows at run time, naming the node, as without the optimizer).
-// Pure function of its inputs apart from running kernels; thread-safe.
+// Reads only its arguments and the op and kernel registries (and runs kernels); calls on distinct
+// Graphs may run concurrently.
 #ifndef RILL_SESSION_GRAPH_OPTIMIZER_H_
 #define RILL_SESSION_GRAPH_OPTIMIZER_H_
 
 #include <cstdint>
-#include <string>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/device.h"
+#include "graph/graph.h"
 #include "proto/config.pb.h"
-#include "proto/graph.pb.h"
 
 namespace rill {
 
@@ -68,8 +85,8 @@ struct GraphOptimizerStats {
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
 };
 
-absl::Status OptimizeGraph(const GraphOptimizerOptions& options, GraphDef* graph,
-                           absl::flat_hash_map<std::string, std::string>* devices,
+// Rewrites `graph` in place (see above). `stats`, when given, counts what was done.
+absl::Status OptimizeGraph(const GraphOptimizerOptions& options, Graph* graph,
                            GraphOptimizerStats* stats = nullptr);
 
 }  // namespace rill

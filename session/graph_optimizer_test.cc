@@ -1,16 +1,23 @@
 // Each rewrite of the graph optimizer on graphs built with the builder API: the rewritten graph
 // (nodes, inputs, attrs) and, through a Session with the optimizer on and off, the same outputs.
+// Graphs are written as GraphDefs, imported with every node placed on the test CPU (unless a test
+// places them itself), optimized as a Graph and exported; nodes are looked up by name (the export
+// writes them in id order, and a rewritten node is a new node).
 #include "session/graph_optimizer.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "graph/builder/ops.h"
+#include "graph/graph.h"
+#include "graph/graph_def_export.h"
+#include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
 #include "kernels/op_test_util.h"
 #include "session/session.h"
@@ -39,18 +46,27 @@ struct Optimized {
   GraphOptimizerStats stats;
 };
 
-Optimized Optimize(const Scope& root, GraphOptimizerOptions options = {}) {
+// Imports `graph_def`, places every node on the test CPU, optimizes and exports.
+Optimized OptimizeGraphDef(const GraphDef& graph_def, GraphOptimizerOptions options = {}) {
   Optimized out;
-  EXPECT_THAT(root.ToGraphDef(&out.graph), IsOk());
-  absl::flat_hash_map<std::string, std::string> devices;
-  for (const NodeDef& n : out.graph.node()) devices[n.name()] = kTestCpuDevice;
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(graph_def);
+  EXPECT_THAT(graph.status(), IsOk());
+  if (!graph.ok()) return out;
+  for (Node* n : (*graph)->op_nodes()) n->set_assigned_device_name(kTestCpuDevice);
   std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
   options.cpu = cpu.get();
-  EXPECT_THAT(OptimizeGraph(options, &out.graph, &devices, &out.stats), IsOk());
-  for (const NodeDef& n : out.graph.node()) {
-    EXPECT_TRUE(devices.contains(n.name())) << "no device for " << n.name();
+  EXPECT_THAT(OptimizeGraph(options, graph->get(), &out.stats), IsOk());
+  for (const Node* n : (*graph)->op_nodes()) {
+    EXPECT_EQ(n->assigned_device_name(), kTestCpuDevice) << "no device for " << n->name();
   }
+  ExportGraphDef(**graph, &out.graph);
   return out;
+}
+
+Optimized Optimize(const Scope& root, GraphOptimizerOptions options = {}) {
+  GraphDef graph_def;
+  EXPECT_THAT(root.ToGraphDef(&graph_def), IsOk());
+  return OptimizeGraphDef(graph_def, options);
 }
 
 // Runs `graph` with the optimizer on and off; the outputs must be equal (within `tol`).
@@ -146,18 +162,12 @@ TEST(GraphOptimizerTest, RemovesIdentityChainsStoredOutOfOrder) {
                                                       }
                                                     )pb",
                                                     &g));
-  absl::flat_hash_map<std::string, std::string> devices;
-  for (const NodeDef& n : g.node()) devices[n.name()] = kTestCpuDevice;
-  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
-  GraphOptimizerOptions options;
-  options.cpu = cpu.get();
-  GraphOptimizerStats stats;
-  ASSERT_THAT(OptimizeGraph(options, &g, &devices, &stats), IsOk());
-  EXPECT_EQ(stats.identities_removed, 2);
-  EXPECT_THAT(Inputs(g, "d"), ElementsAre("x"));
-  EXPECT_THAT(Inputs(g, "c"), ElementsAre("^x"));
-  EXPECT_EQ(Find(g, "y"), nullptr);
-  EXPECT_EQ(Find(g, "z"), nullptr);
+  Optimized o = OptimizeGraphDef(g);
+  EXPECT_EQ(o.stats.identities_removed, 2);
+  EXPECT_THAT(Inputs(o.graph, "d"), ElementsAre("x"));
+  EXPECT_THAT(Inputs(o.graph, "c"), ElementsAre("^x"));
+  EXPECT_EQ(Find(o.graph, "y"), nullptr);
+  EXPECT_EQ(Find(o.graph, "z"), nullptr);
 }
 
 // Keras's frozen graphs read big weights through an Identity that a NoOp waits on: once it is
@@ -428,6 +438,158 @@ TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
   ASSERT_THAT(root.ToGraphDef(&g), IsOk());
   ExpectSameOutputs(g, {{"x:0", Tensor::FromVector<float>({1, -1, 2, 0.5}, TensorShape({2, 2}))}},
                     {"mm:0", "relu:0"});
+}
+
+// Devices are compared by type (parsed), and what the optimizer creates stays on the device of
+// what it replaces: a second CPU fuses and folds like the first, a GPU's product is left alone.
+TEST(GraphOptimizerTest, NewNodesKeepTheDevicesOfTheNodesTheyReplace) {
+  const std::string kCpu1 = "/job:localhost/replica:0/task:0/device:CPU:1";
+  const std::string kGpu0 = "/job:localhost/replica:0/task:0/device:GPU:0";
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  for (const char* tower : {"cpu1", "gpu0"}) {
+    Scope t = root.NewSubScope(tower);
+    Output mm = ops::MatMul(t.WithOpName("mm"), x, ops::Const(t.WithOpName("w"), {{1.f}, {2.f}}));
+    Output ba = ops::BiasAdd(t.WithOpName("ba"), mm, ops::Const(t.WithOpName("b"), {0.5f}));
+    ops::Relu(t.WithOpName("relu"), ba);
+  }
+  std::vector<float> filter(2 * 2 * 1 * 2, 0.5f);
+  Output conv =
+      ops::Conv2D(root.WithOpName("conv"), ops::Placeholder(root.WithOpName("img"), DT_FLOAT),
+                  ops::Const<float>(root.WithOpName("f"), filter, TensorShape({2, 2, 1, 2})),
+                  {1, 1, 1, 1}, "SAME");
+  ops::FusedBatchNormV3(root.WithOpName("bn"), conv, ops::Const(root, {1.f, 2.f}),
+                        ops::Const(root, {0.f, 1.f}), ops::Const(root, {0.f, 0.f}),
+                        ops::Const(root, {1.f, 1.f}), ops::FusedBatchNormAttrs().IsTraining(false));
+  GraphDef graph_def;
+  ASSERT_THAT(root.ToGraphDef(&graph_def), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(graph_def));
+  for (Node* n : graph->op_nodes()) {
+    n->set_assigned_device_name(absl::StartsWith(n->name(), "gpu0/") ? kGpu0 : kCpu1);
+  }
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  GraphOptimizerOptions options;
+  options.cpu = cpu.get();
+  GraphOptimizerStats stats;
+  ASSERT_THAT(OptimizeGraph(options, graph.get(), &stats), IsOk());
+  EXPECT_EQ(stats.batch_norms_folded, 1);
+  EXPECT_EQ(stats.fusions, 2);  // cpu1's MatMul and the folded batch norm's conv
+  const Node* fused = graph->FindNode("cpu1/relu");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedMatMul");
+  EXPECT_EQ(fused->assigned_device_name(), kCpu1);
+  EXPECT_EQ(fused->def().attr().count("_rill_constant_weights"), 1u);
+  EXPECT_EQ(graph->FindNode("gpu0/mm")->op(), "MatMul");
+  EXPECT_EQ(graph->FindNode("gpu0/mm")->def().attr().count("_rill_constant_weights"), 0u);
+  EXPECT_EQ(graph->FindNode("gpu0/relu")->op(), "Relu");
+  for (const char* name : {"bn", "conv/folded_filter_0", "bn/folded_bias_0"}) {
+    const Node* n = graph->FindNode(name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(n->assigned_device_name(), kCpu1) << name;
+  }
+  EXPECT_EQ(graph->FindNode("bn")->op(), "_FusedConv2D");
+  // New Consts carry their value's shape.
+  EXPECT_EQ(graph->FindNode("bn/folded_bias_0")->output_shapes().at(0).DebugString(), "[2]");
+  for (const Node* n : graph->op_nodes()) {
+    EXPECT_FALSE(n->assigned_device_name().empty()) << n->name();
+  }
+}
+
+// Shape folding uses shapes inferred on the graph it is given, not those its nodes carry: a feed's
+// _Arg has an unknown shape, so a Shape of what depends on it stays even when a stale shape says
+// [2, 3]; shapes missing altogether are inferred.
+TEST(GraphOptimizerTest, ShapesAreInferredOnTheGraphItIsGiven) {
+  GraphDef g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        node {
+          name: "arg"
+          op: "_Arg"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "index"
+            value { i: 0 }
+          }
+        }
+        node {
+          name: "neg"
+          op: "Neg"
+          input: "arg"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        node {
+          name: "fed_shape"
+          op: "Shape"
+          input: "neg"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        node {
+          name: "x"
+          op: "Placeholder"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "shape"
+            value {
+              shape {
+                dim { size: 4 }
+                dim { size: 5 }
+              }
+            }
+          }
+        }
+        node {
+          name: "x_size"
+          op: "Size"
+          input: "x"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+        node {
+          name: "fetch_size"
+          op: "_Retval"
+          input: "x_size"
+          attr {
+            key: "T"
+            value { type: DT_INT32 }
+          }
+          attr {
+            key: "index"
+            value { i: 0 }
+          }
+        }
+      )pb",
+      &g));
+  ImportOptions no_shapes;
+  no_shapes.infer_shapes = false;
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g, no_shapes));
+  for (Node* n : graph->op_nodes()) n->set_assigned_device_name(kTestCpuDevice);
+  graph->FindNode("neg")->set_output_shapes({PartialTensorShape({2, 3})});  // stale
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  GraphOptimizerOptions options;
+  options.cpu = cpu.get();
+  GraphOptimizerStats stats;
+  ASSERT_THAT(OptimizeGraph(options, graph.get(), &stats), IsOk());
+  EXPECT_EQ(stats.nodes_folded, 1);
+  EXPECT_EQ(graph->FindNode("fed_shape")->op(), "Shape");
+  const Node* size = graph->FindNode("x_size");
+  ASSERT_NE(size, nullptr);
+  ASSERT_EQ(size->op(), "Const");
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor value, TensorFromProto(size->def().attr().at("value").tensor()));
+  ExpectTensorEqual(value, Tensor::Scalar<int32_t>(20));
 }
 
 TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {

@@ -1,24 +1,15 @@
 #include "session/placement_log.h"
 
 #include <map>
-#include <set>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "ops/node_def_util.h"
 
 namespace rill {
 namespace {
 
 constexpr absl::string_view kUnplaced = "(unplaced)";
-
-std::string DeviceOf(const Placement& placement, const std::string& node) {
-  auto it = placement.nodes.find(node);
-  if (it == placement.nodes.end() || it->second.device.empty()) return std::string(kUnplaced);
-  return it->second.device;
-}
 
 // Reasons a reader would not guess: shown first when the listing is capped.
 bool IsSurprising(const std::string& reason) {
@@ -43,43 +34,53 @@ std::string DeviceMappingText(const std::vector<DeviceAttributes>& devices) {
   return body.empty() ? "Device mapping: no known devices.\n" : "Device mapping:\n" + body;
 }
 
-std::string PlacementLogLines(const GraphDef& graph, const Placement& placement) {
-  absl::flat_hash_map<std::string, const NodeDef*> by_name;
-  for (const NodeDef& n : graph.node()) by_name[n.name()] = &n;
+std::string PlacementLogLines(const Graph& graph, const Placement& placement) {
   std::string out;
   for (const std::string& name : placement.order) {
-    auto node = by_name.find(name);
+    const Node* node = graph.FindNode(name);
     auto placed = placement.nodes.find(name);
-    if (node == by_name.end() || placed == placement.nodes.end() || placed->second.device.empty()) {
+    if (node == nullptr || placed == placement.nodes.end() || placed->second.device.empty()) {
       continue;
     }
-    absl::StrAppend(&out, name, ": (", node->second->op(), "): ", placed->second.device, "\n");
+    absl::StrAppend(&out, name, ": (", node->op(), "): ", placed->second.device, "\n");
   }
   return out;
 }
 
-std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, int max_nodes,
+std::string ExplainPlacement(const Graph& graph, const Placement& placement, int max_nodes,
                              const std::vector<std::string>& always_show) {
-  const int total = graph.node_size();
-  // Which nodes get a line.
-  std::vector<bool> listed(total, max_nodes < 0 || total <= max_nodes);
+  const int total = graph.num_op_nodes();
+  // Each op node's entry in the placement (null when absent), by node id: one name lookup per
+  // node, none per edge.
+  std::vector<const NodePlacement*> placed(graph.num_node_ids(), nullptr);
+  for (const Node* n : graph.op_nodes()) {
+    auto it = placement.nodes.find(n->name());
+    if (it != placement.nodes.end()) placed[n->id()] = &it->second;
+  }
+  const std::string unplaced_name(kUnplaced);
+  auto device_of = [&](const Node* n) -> const std::string& {
+    const NodePlacement* p = placed[n->id()];
+    return p == nullptr || p->device.empty() ? unplaced_name : p->device;
+  };
+  // Which nodes get a line, by node id.
+  std::vector<bool> listed(graph.num_node_ids(), max_nodes < 0 || total <= max_nodes);
   int shown = 0;
   if (max_nodes >= 0 && total > max_nodes) {
-    const std::set<std::string> asked(always_show.begin(), always_show.end());
-    for (int i = 0; i < total; ++i) {
-      if (asked.count(graph.node(i).name()) != 0) {
-        listed[i] = true;
+    for (const std::string& name : always_show) {
+      const int id = graph.FindNodeId(name);
+      if (id >= 0 && !listed[id]) {
+        listed[id] = true;
         ++shown;
       }
     }
-    auto reason = [&](int i) -> std::string {
-      auto it = placement.nodes.find(graph.node(i).name());
-      return it == placement.nodes.end() ? "" : it->second.reason;
-    };
     for (int pass = 0; pass < 2; ++pass) {
-      for (int i = 0; i < total && shown < max_nodes; ++i) {
-        if (listed[i] || (pass == 0 && !IsSurprising(reason(i)))) continue;
-        listed[i] = true;
+      for (const Node* n : graph.op_nodes()) {
+        if (shown >= max_nodes) break;
+        const NodePlacement* p = placed[n->id()];
+        if (listed[n->id()] || (pass == 0 && !IsSurprising(p == nullptr ? "" : p->reason))) {
+          continue;
+        }
+        listed[n->id()] = true;
         ++shown;
       }
     }
@@ -89,14 +90,13 @@ std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, 
 
   std::string out;
   std::map<std::string, int> per_device;
-  for (int i = 0; i < total; ++i) {
-    const NodeDef& n = graph.node(i);
-    const std::string device = DeviceOf(placement, n.name());
+  for (const Node* n : graph.op_nodes()) {
+    const std::string& device = device_of(n);
     ++per_device[device];
-    if (!listed[i]) continue;
-    auto it = placement.nodes.find(n.name());
-    absl::StrAppend(&out, n.name(), " (", n.op(), ") -> ", device, ": ",
-                    it == placement.nodes.end() ? "not in the placement" : it->second.reason, "\n");
+    if (!listed[n->id()]) continue;
+    const NodePlacement* p = placed[n->id()];
+    absl::StrAppend(&out, n->name(), " (", n->op(), ") -> ", device, ": ",
+                    p == nullptr ? "not in the placement" : p->reason, "\n");
   }
   if (shown < total) {
     absl::StrAppend(&out, "... ", Plural(total - shown, "more node", "more nodes"), " not shown (",
@@ -107,13 +107,12 @@ std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, 
 
   std::map<std::pair<std::string, std::string>, int> crossing;
   int crossing_total = 0;
-  for (const NodeDef& n : graph.node()) {
-    const std::string dst = DeviceOf(placement, n.name());
+  for (const Node* n : graph.op_nodes()) {
+    const std::string& dst = device_of(n);
     if (dst == kUnplaced) continue;
-    for (const std::string& input : n.input()) {
-      absl::StatusOr<InputName> in = ParseInputName(input);
-      if (!in.ok() || in->is_control()) continue;
-      const std::string src = DeviceOf(placement, in->node);
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge() || !e->src()->IsOp()) continue;
+      const std::string& src = device_of(e->src());
       if (src == kUnplaced || src == dst) continue;
       ++crossing[{src, dst}];
       ++crossing_total;

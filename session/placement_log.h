@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/graph.h"
 #include "proto/device_attributes.pb.h"
-#include "proto/graph.pb.h"
 #include "session/placer.h"
 
 namespace rill {
@@ -26,19 +26,20 @@ std::string DeviceMappingText(const std::vector<DeviceAttributes>& devices);
 
 // TensorFlow's placement lines, "name: (Op): /job:localhost/replica:0/task:0/device:CPU:0\n",
 // one per placed node in `placement.order` (first-pass nodes in graph order, then the deferred
-// generators). Unplaced nodes are not logged. `graph` supplies the op names.
-std::string PlacementLogLines(const GraphDef& graph, const Placement& placement);
+// generators). Unplaced nodes, and names `graph` does not have, are not logged. `graph` supplies
+// the op names.
+std::string PlacementLogLines(const Graph& graph, const Placement& placement);
 
-// Rill's explanation: "NAME (OP) -> DEVICE: reason\n" per node in graph order (DEVICE is
-// "(unplaced)" for an unknown op), then a per-device summary: nodes per device and the number of
-// data edges whose ends are on different devices, in all and per device pair.
+// Rill's explanation: "NAME (OP) -> DEVICE: reason\n" per op node in graph order (node-id order;
+// DEVICE is "(unplaced)" for an unknown op), then a per-device summary: nodes per device and the
+// number of data edges whose ends are on different devices, in all and per device pair.
 //
 // When the graph has more than `max_nodes` nodes (and max_nodes >= 0) only `max_nodes` lines are
 // listed: first the nodes named in `always_show`, then the surprising ones (soft placement,
 // overridden requests), then the rest in graph order; a line then says how many were left out
 // and how to list them all (max_nodes = -1; session_runner --explain_all). Nodes named in
 // `always_show` are listed even beyond the cap.
-std::string ExplainPlacement(const GraphDef& graph, const Placement& placement, int max_nodes = 200,
+std::string ExplainPlacement(const Graph& graph, const Placement& placement, int max_nodes = 200,
                              const std::vector<std::string>& always_show = {});
 
 }  // namespace rill

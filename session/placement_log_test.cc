@@ -1,12 +1,16 @@
 #include "session/placement_log.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
+#include "graph/graph.h"
+#include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -28,21 +32,46 @@ DeviceAttributes Attributes(const std::string& name, const std::string& type,
   return a;
 }
 
-GraphDef Parse(const std::string& text) {
-  GraphDef g;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
-  return g;
+// Tests write GraphDefs (a boundary, as a session's graph is) and explain the Graph that
+// ImportGraphDef makes of them.
+std::unique_ptr<Graph> Import(const GraphDef& g) {
+  ImportOptions options;
+  options.infer_shapes = false;
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(g, options);
+  EXPECT_THAT(graph, IsOk());
+  return graph.ok() ? *std::move(graph) : std::make_unique<Graph>();
 }
 
-// The seed's graph: a, b -> MatMul; plus an unknown op reading MatMul.
-const char kSeedGraph[] = R"pb(
-  node { name: "a" op: "Const" }
-  node { name: "b" op: "Const" }
-  node { name: "MatMul" op: "MatMul" input: "a" input: "b" }
-  node { name: "mystery" op: "RillNoSuchOp" input: "MatMul" input: "^a" }
-)pb";
+// One GraphDef node in text format.
+std::string NodeText(const std::string& name, const std::string& op,
+                     const std::vector<std::string>& inputs, const std::string& attrs = "") {
+  std::string text = absl::StrCat("node { name: '", name, "' op: '", op, "' ");
+  for (const std::string& input : inputs) absl::StrAppend(&text, "input: '", input, "' ");
+  return absl::StrCat(text, attrs, " } ");
+}
 
-// As the placer places kSeedGraph with one GPU.
+std::unique_ptr<Graph> Parse(const std::vector<std::string>& nodes) {
+  const std::string text = absl::StrJoin(nodes, "");
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return Import(g);
+}
+
+// Attrs that make valid NodeDefs of a float Const and of a float op with a `T` attr.
+const char kFloatConstAttrs[] =
+    "attr { key: 'dtype' value { type: DT_FLOAT } } "
+    "attr { key: 'value' value { tensor { dtype: DT_FLOAT } } }";
+const char kFloatT[] = "attr { key: 'T' value { type: DT_FLOAT } }";
+
+// The seed's graph: a, b -> MatMul; plus an unknown op reading MatMul.
+std::unique_ptr<Graph> SeedGraph() {
+  return Parse({NodeText("a", "Const", {}, kFloatConstAttrs),
+                NodeText("b", "Const", {}, kFloatConstAttrs),
+                NodeText("MatMul", "MatMul", {"a", "b"}, kFloatT),
+                NodeText("mystery", "RillNoSuchOp", {"MatMul", "^a"})});
+}
+
+// As the placer places SeedGraph() with one GPU.
 Placement SeedPlacement() {
   Placement p;
   p.nodes["a"] = {kGpu0, "follows its consumer MatMul"};
@@ -75,14 +104,14 @@ TEST(DeviceMappingTextTest, CpuOnlyHasNoKnownDevices) {
 }
 
 TEST(PlacementLogLinesTest, TensorFlowsFormatAndOrderWithoutUnplacedNodes) {
-  EXPECT_EQ(PlacementLogLines(Parse(kSeedGraph), SeedPlacement()),
+  EXPECT_EQ(PlacementLogLines(*SeedGraph(), SeedPlacement()),
             "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:GPU:0\n"
             "a: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n"
             "b: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n");
 }
 
 TEST(ExplainPlacementTest, OneLinePerNodeThenTheSummary) {
-  EXPECT_EQ(ExplainPlacement(Parse(kSeedGraph), SeedPlacement()),
+  EXPECT_EQ(ExplainPlacement(*SeedGraph(), SeedPlacement()),
             "a (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
             "MatMul\n"
             "b (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
@@ -99,18 +128,16 @@ TEST(ExplainPlacementTest, OneLinePerNodeThenTheSummary) {
 
 TEST(ExplainPlacementTest, CountsDataEdgesCrossingDevicesButNotControlEdges) {
   // Seed 001: a and b on the CPU, MatMul on GPU:0; a control edge from a to c does not count.
-  const GraphDef g = Parse(R"pb(
-    node { name: "a" op: "Const" }
-    node { name: "b" op: "Const" }
-    node { name: "MatMul" op: "MatMul" input: "a" input: "b" }
-    node { name: "c" op: "Identity" input: "MatMul" input: "^a" }
-  )pb");
+  const std::unique_ptr<Graph> g = Parse({NodeText("a", "Const", {}, kFloatConstAttrs),
+                                          NodeText("b", "Const", {}, kFloatConstAttrs),
+                                          NodeText("MatMul", "MatMul", {"a", "b"}, kFloatT),
+                                          NodeText("c", "Identity", {"MatMul", "^a"}, kFloatT)});
   Placement p;
   p.nodes["a"] = {kCpu0, "explicit request /cpu:0"};
   p.nodes["b"] = {kCpu0, "explicit request /cpu:0"};
   p.nodes["MatMul"] = {kGpu0, "default: highest-priority device with a kernel (GPU > CPU)"};
   p.nodes["c"] = {kCpu0, "explicit request /cpu:0"};
-  const std::string text = ExplainPlacement(g, p);
+  const std::string text = ExplainPlacement(*g, p);
   EXPECT_THAT(text, HasSubstr("Per-device summary:\n"
                               "  /job:localhost/replica:0/task:0/device:CPU:0: 3 nodes\n"
                               "  /job:localhost/replica:0/task:0/device:GPU:0: 1 node\n"
@@ -121,24 +148,32 @@ TEST(ExplainPlacementTest, CountsDataEdgesCrossingDevicesButNotControlEdges) {
                               "/job:localhost/replica:0/task:0/device:CPU:0: 1\n"));
 }
 
-// A chain of n Identity nodes on the CPU, the k-th soft-placed.
-void Chain(int n, int soft_index, GraphDef* g, Placement* p) {
+// A chain of n Identity nodes on the CPU, the k-th soft-placed. Built as a Graph: the chain's
+// head has no input, which an imported GraphDef could not have.
+std::unique_ptr<Graph> Chain(int n, int soft_index, Placement* p) {
+  auto graph = std::make_unique<Graph>();
+  Node* previous = nullptr;
   for (int i = 0; i < n; ++i) {
-    NodeDef* node = g->add_node();
-    node->set_name(absl::StrCat("n", i));
-    node->set_op("Identity");
-    if (i > 0) node->add_input(absl::StrCat("n", i - 1));
-    p->nodes[node->name()] = {
+    NodeDef def;
+    def.set_name(absl::StrCat("n", i));
+    def.set_op("Identity");
+    (*def.mutable_attr())["T"].set_type(DT_FLOAT);
+    absl::StatusOr<Node*> node = graph->AddNode(def);
+    EXPECT_THAT(node, IsOk());
+    if (!node.ok()) break;
+    if (previous != nullptr) EXPECT_THAT(graph->AddEdge(previous, 0, *node, 0), IsOk());
+    previous = *node;
+    p->nodes[def.name()] = {
         kCpu0, i == soft_index ? "soft placement: /device:GPU:2 does not exist"
                                : "default: highest-priority device with a kernel (GPU > CPU)"};
   }
+  return graph;
 }
 
 TEST(ExplainPlacementTest, CapsTheListingOnBigGraphs) {
-  GraphDef g;
   Placement p;
-  Chain(10, /*soft_index=*/7, &g, &p);
-  const std::string text = ExplainPlacement(g, p, /*max_nodes=*/3, /*always_show=*/{"n9"});
+  const std::unique_ptr<Graph> g = Chain(10, /*soft_index=*/7, &p);
+  const std::string text = ExplainPlacement(*g, p, /*max_nodes=*/3, /*always_show=*/{"n9"});
   // n9 (asked for), n7 (surprising), then n0 in graph order: three lines in graph order.
   EXPECT_EQ(text.substr(0, text.find("Per-device summary:")),
             "n0 (Identity) -> /job:localhost/replica:0/task:0/device:CPU:0: default: "
@@ -154,13 +189,12 @@ TEST(ExplainPlacementTest, CapsTheListingOnBigGraphs) {
 }
 
 TEST(ExplainPlacementTest, NegativeMaxListsEveryNode) {
-  GraphDef g;
   Placement p;
-  Chain(300, /*soft_index=*/-1, &g, &p);
-  const std::string all = ExplainPlacement(g, p, -1);
+  const std::unique_ptr<Graph> g = Chain(300, /*soft_index=*/-1, &p);
+  const std::string all = ExplainPlacement(*g, p, -1);
   EXPECT_THAT(all, HasSubstr("n299 (Identity)"));
   EXPECT_THAT(all, Not(HasSubstr("more nodes not shown")));
-  const std::string capped = ExplainPlacement(g, p);  // default cap: 200
+  const std::string capped = ExplainPlacement(*g, p);  // default cap: 200
   EXPECT_THAT(capped, HasSubstr("n199 (Identity)"));
   EXPECT_THAT(capped, Not(HasSubstr("n200 (Identity)")));
   EXPECT_THAT(capped, HasSubstr("... 100 more nodes not shown (300 in all)"));

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
-#include <set>
+#include <queue>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -14,6 +16,8 @@
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/graph_def_export.h"
+#include "graph/op_classes.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -53,8 +57,6 @@ void EnsureSpecification(DeviceName* more, const DeviceName& less) {
   }
 }
 
-bool IsMetadataOp(absl::string_view op) { return op == "Shape" || op == "Size" || op == "Rank"; }
-
 // TensorFlow's AttachDef: the node named once more at the end of the message.
 absl::Status AttachDef(const absl::Status& s, const std::string& node) {
   const bool named = absl::StrContains(s.message(), "{{node ");
@@ -86,6 +88,7 @@ struct DeviceEntry {
 struct Member {
   int parent = 0;
   int rank = 0;
+  int next = 0;  // the next member of the group, in a circular list (for DebugInfo)
   DeviceName requested, assigned, resource;
   std::vector<std::string> supported;  // device types with kernels for every member, best first
   std::vector<int> possible;           // cached candidate devices (indices), best first
@@ -104,18 +107,15 @@ struct Link {
   std::string why;
 };
 
+// Per node id. The graph supplies the NodeDef (attr defaults filled), dtypes, inputs and
+// consumers; this holds what placement adds.
 struct NodeInfo {
-  const NodeDef* def = nullptr;
-  NodeDef filled;                       // a copy with attr defaults, when some were missing
-  const NodeDef* kernel_def = nullptr;  // def or &filled: every attr, for kernel lookups
-  const OpDef* op_def = nullptr;        // nullptr: unknown op, left unplaced
-  DataTypeVector in_types, out_types;
+  const Node* node = nullptr;          // null for SOURCE, SINK and removed ids
+  int position = -1;                   // index in op_nodes_ (TensorFlow's node-id order)
   std::vector<std::string> supported;  // own device types with a kernel, best first
   DeviceName request;
-  bool has_request = false;      // the request sets some component
-  std::vector<int> data_inputs;  // producer of each data input; -1 when absent
-  std::vector<int> consumers;    // nodes with an edge (data or control) from this one
-  int preassigned = -1;          // device from `previous` (stateful nodes)
+  bool has_request = false;  // the request sets some component
+  int preassigned = -1;      // device from `previous` (stateful nodes)
   int device = -1;
   std::vector<Link> links;
   std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
@@ -124,7 +124,7 @@ struct NodeInfo {
 
 class Placer {
  public:
-  Placer(const GraphDef& graph, const KernelAvailability& kernels, const PlacerOptions& options,
+  Placer(const Graph& graph, const KernelAvailability& kernels, const PlacerOptions& options,
          const Placement* previous)
       : graph_(graph), kernels_(kernels), options_(options), previous_(previous) {}
 
@@ -166,87 +166,53 @@ class Placer {
     return absl::OkStatus();
   }
 
-  // Node order as TensorFlow's importer numbers nodes: repeatedly the first node (in GraphDef
-  // order) whose inputs are all numbered. For a GraphDef written in topological order, as
-  // TensorFlow writes them, that is the GraphDef order. Nodes on a cycle keep GraphDef order.
-  void ComputeOrder() {
-    const int n = graph_.node_size();
-    std::vector<int> pending(n, 0);
-    std::vector<std::vector<int>> outs(n);
-    for (int i = 0; i < n; ++i) {
-      for (const std::string& input : graph_.node(i).input()) {
-        absl::StatusOr<InputName> in = ParseInputName(input);
-        if (!in.ok()) continue;
-        auto it = index_.find(in->node);
-        if (it == index_.end()) continue;
-        ++pending[i];
-        outs[it->second].push_back(i);
+  // Node order as TensorFlow's importer numbers nodes: repeatedly the lowest-id node whose
+  // inputs (data and control, SOURCE aside) are all numbered. ImportGraphDef gives nodes ids in
+  // GraphDef order, so for a GraphDef written in topological order, as TensorFlow writes them,
+  // that is the id order. Nodes on a cycle (through NextIteration) keep id order, after the rest.
+  std::vector<const Node*> TensorFlowOrder() const {
+    std::vector<int> pending(graph_.num_node_ids(), 0);
+    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (const Node* node : graph_.op_nodes()) {
+      for (const Edge* e : node->in_edges()) {
+        if (e->src()->IsOp()) ++pending[node->id()];
       }
+      if (pending[node->id()] == 0) ready.push(node->id());
     }
-    std::set<int> ready;
-    for (int i = 0; i < n; ++i) {
-      if (pending[i] == 0) ready.insert(i);
-    }
-    std::vector<bool> done(n, false);
+    std::vector<const Node*> order;
+    order.reserve(graph_.num_op_nodes());
+    std::vector<bool> done(graph_.num_node_ids(), false);
     while (!ready.empty()) {
-      const int i = *ready.begin();
-      ready.erase(ready.begin());
-      done[i] = true;
-      order_.push_back(i);
-      for (int o : outs[i]) {
-        if (--pending[o] == 0) ready.insert(o);
+      const Node* node = graph_.FindNodeById(ready.top());
+      ready.pop();
+      done[node->id()] = true;
+      order.push_back(node);
+      for (const Edge* e : node->out_edges()) {
+        if (e->dst()->IsOp() && --pending[e->dst()->id()] == 0) ready.push(e->dst()->id());
       }
     }
-    for (int i = 0; i < n; ++i) {
-      if (!done[i]) order_.push_back(i);
+    for (const Node* node : graph_.op_nodes()) {
+      if (!done[node->id()]) order.push_back(node);
     }
+    return order;
   }
 
   absl::Status InitNodes() {
-    const int n = graph_.node_size();
-    nodes_.resize(n);
-    for (int i = 0; i < n; ++i) index_[graph_.node(i).name()] = i;
-    ComputeOrder();
-    for (int i = 0; i < n; ++i) {
-      NodeInfo& info = nodes_[i];
-      info.def = &graph_.node(i);
-      for (const std::string& input : info.def->input()) {
-        absl::StatusOr<InputName> in = ParseInputName(input);
-        if (!in.ok()) continue;
-        auto it = index_.find(in->node);
-        const int src = it == index_.end() ? -1 : it->second;
-        if (!in->is_control()) info.data_inputs.push_back(src);
-        if (src >= 0) nodes_[src].consumers.push_back(i);
-      }
-    }
-    for (int i : order_) {
-      NodeInfo& info = nodes_[i];
-      const OpRegistration* reg = OpRegistry::Global()->LookUp(info.def->op());
-      if (reg == nullptr) {
-        result_.nodes[info.def->name()] = {
-            "", absl::StrCat("unplaced: op '", info.def->op(), "' is not registered")};
-        result_.unplaced[info.def->name()] =
-            OpRegistry::Global()->LookUpOrError(info.def->op()).status();
+    nodes_.resize(graph_.num_node_ids());
+    for (const Node* node : TensorFlowOrder()) {
+      NodeInfo& info = nodes_[node->id()];
+      info.node = node;
+      if (node->is_unknown_op()) {
+        result_.nodes[node->name()] = {
+            "", absl::StrCat("unplaced: op '", node->op(), "' is not registered")};
+        result_.unplaced[node->name()] = OpRegistry::Global()->LookUpOrError(node->op()).status();
         continue;
       }
-      info.op_def = &reg->op_def;
-      // Kernel lookups need every attr; copy the NodeDef (and its Const tensor) only when a
-      // default is missing, as in a GraphDef that was not validated.
-      info.kernel_def = info.def;
-      for (const OpDef::AttrDef& attr : info.op_def->attr()) {
-        if (attr.has_default_value() && info.def->attr().count(attr.name()) == 0) {
-          info.filled = *info.def;
-          AddDefaultsToNodeDef(*info.op_def, &info.filled);
-          info.kernel_def = &info.filled;
-          break;
-        }
-      }
-      RILL_RETURN_IF_ERROR(
-          InOutTypesForNode(*info.kernel_def, *info.op_def, &info.in_types, &info.out_types));
-      info.supported = kernels_.SupportedDeviceTypes(*info.kernel_def, types_);
-      op_nodes_.push_back(i);
-      if (previous_ != nullptr && info.op_def->is_stateful()) {
-        auto it = previous_->nodes.find(info.def->name());
+      info.supported = kernels_.SupportedDeviceTypes(node->def(), types_);
+      info.position = static_cast<int>(op_nodes_.size());
+      op_nodes_.push_back(node->id());
+      if (previous_ != nullptr && node->op_def()->is_stateful()) {
+        auto it = previous_->nodes.find(node->name());
         if (it != previous_->nodes.end() && !it->second.device.empty()) {
           RILL_ASSIGN_OR_RETURN(info.preassigned, PreviousDevice(info, it->second.device));
         }
@@ -264,8 +230,8 @@ class Placer {
         return WithHint(
             AttachDef(absl::InternalError(absl::StrCat(
                           "Assigned device '", device,
-                          "' does not have registered OpKernel support for ", info.def->op())),
-                      info.def->name()),
+                          "' does not have registered OpKernel support for ", info.node->op())),
+                      info.node->name()),
             "a stateful node keeps the device it was first placed on for the session's life");
       }
       return static_cast<int>(d);
@@ -278,7 +244,7 @@ class Placer {
                       "' does not match any device. Here are the devices available on this "
                       "machine: [",
                       absl::StrJoin(names, ", "), "].")),
-                  info.def->name()),
+                  info.node->name()),
         "a stateful node keeps the device it was first placed on for the session's life; place "
         "the graph again on a device list that has it");
   }
@@ -286,23 +252,27 @@ class Placer {
   // ---------------------------------------------------------------------------------------------
   // Colocation groups (TensorFlow's ColocationGraph::Initialize)
 
-  bool IsRefOrResource(DataType t) const { return IsRefType(t) || t == DT_RESOURCE; }
+  static bool IsRefOrResource(DataType t) { return IsRefType(t) || t == DT_RESOURCE; }
 
-  bool IsRefOrResourceGenerator(const NodeInfo& info) const {
-    return info.in_types.empty() && info.out_types.size() == 1 &&
-           IsRefOrResource(info.out_types[0]);
+  static bool IsRefOrResourceGenerator(const Node& node) {
+    return node.num_inputs() == 0 && node.num_outputs() == 1 &&
+           IsRefOrResource(node.output_type(0));
   }
 
-  bool IsGenerator(const NodeInfo& info) const {
-    return info.in_types.empty() && info.out_types.size() == 1 && !IsRefType(info.out_types[0]);
+  static bool IsGenerator(const Node& node) {
+    return node.num_inputs() == 0 && node.num_outputs() == 1 && !IsRefType(node.output_type(0));
   }
 
   absl::Status InitializeMembers() {
     members_.resize(nodes_.size());
+    for (size_t i = 0; i < members_.size(); ++i) {
+      members_[i].parent = static_cast<int>(i);
+      members_[i].next = static_cast<int>(i);
+    }
     for (int i : op_nodes_) {
       NodeInfo& info = nodes_[i];
+      const Node& node = *info.node;
       Member& m = members_[i];
-      m.parent = i;
       m.supported = info.supported;
       if (info.preassigned >= 0) {
         m.assigned = devices_[info.preassigned].parsed;
@@ -310,24 +280,24 @@ class Placer {
         continue;
       }
       if (info.supported.empty()) {
-        return WithHint(AttachDef(kernels_.NoKernelError(*info.kernel_def, types_alphabetical_),
-                                  info.def->name()),
-                        "no device in this session can run this op with these types; change the "
-                        "node's types, or use a device type listed under Registered kernels");
+        return WithHint(
+            AttachDef(kernels_.NoKernelError(node.def(), types_alphabetical_), node.name()),
+            "no device in this session can run this op with these types; change the "
+            "node's types, or use a device type listed under Registered kernels");
       }
-      if (!info.def->device().empty()) {
-        absl::StatusOr<DeviceName> parsed = ParseDeviceName(info.def->device());
+      if (!node.requested_device().empty()) {
+        absl::StatusOr<DeviceName> parsed = ParseDeviceName(node.requested_device());
         if (!parsed.ok()) {
           return WithHint(AttachDef(absl::InvalidArgumentError(absl::StrCat(
-                                        "Malformed device specification '", info.def->device(),
-                                        "' in node: ", SummarizeNodeDef(*info.def))),
-                                    info.def->name()),
+                                        "Malformed device specification '", node.requested_device(),
+                                        "' in node: ", SummarizeNodeDef(NodeDefWithInputs(node)))),
+                                    node.name()),
                           "write a device as /device:CPU:0, /device:GPU:1, /cpu:0 or "
                           "/job:localhost/replica:0/task:0/device:GPU:0");
         }
         info.request = *parsed;
         info.has_request = HasSomeDetails(*parsed);
-        if (IsRefOrResourceGenerator(info)) {
+        if (IsRefOrResourceGenerator(node)) {
           // A resource's own device is not moved by soft placement unless nothing else works.
           m.resource = *parsed;
         }
@@ -347,21 +317,21 @@ class Placer {
 
   absl::Status ColocateResourceAndRefEdges() {
     for (int dst : op_nodes_) {
-      const NodeInfo& info = nodes_[dst];
-      for (size_t k = 0; k < info.data_inputs.size() && k < info.in_types.size(); ++k) {
-        const int src = info.data_inputs[k];
-        if (src < 0 || nodes_[src].op_def == nullptr) continue;
-        const DataType t = info.in_types[k];
+      const Node& node = *nodes_[dst].node;
+      for (int k = 0; k < node.num_inputs(); ++k) {
+        const DataType t = node.input_type(k);
         if (!IsRefOrResource(t)) continue;
-        RILL_RETURN_IF_ERROR(ColocateResourceOrRefEdge(src, dst, IsRefType(t)));
+        const Node* src = node.input_node(k);
+        if (src == nullptr || !src->IsOp() || src->is_unknown_op()) continue;
+        RILL_RETURN_IF_ERROR(ColocateResourceOrRefEdge(src->id(), dst, IsRefType(t)));
       }
     }
     return absl::OkStatus();
   }
 
   absl::Status ColocateResourceOrRefEdge(int src, int dst, bool is_ref) {
-    const std::string& src_name = nodes_[src].def->name();
-    const std::string& dst_name = nodes_[dst].def->name();
+    const std::string& src_name = nodes_[src].node->name();
+    const std::string& dst_name = nodes_[dst].node->name();
     const int src_root = FindRoot(src), dst_root = FindRoot(dst);
     Member& s = members_[src_root];
     Member& d = members_[dst_root];
@@ -420,21 +390,25 @@ class Placer {
   // Merges the groups of x and y (TensorFlow's ColocateNodes): requests merge (with the
   // session's soft-placement flag), supported device types intersect. On error the groups stay
   // apart (though, as in TensorFlow, a failed type intersection leaves the merged requests).
-  absl::Status ColocateNodes(int x, int x_root, int y, int y_root) {
+  // Without `want_message` an error's text is left short (the caller drops it): building the
+  // colocation debug info for every colocation that soft placement drops would cost time
+  // proportional to the group's size each time.
+  absl::Status ColocateNodes(int x, int x_root, int y, int y_root, bool want_message = true) {
     if (x_root == y_root) return absl::OkStatus();
     int new_root = x_root, old_root = y_root;
     if (members_[x_root].rank < members_[y_root].rank) std::swap(new_root, old_root);
     Member& nr = members_[new_root];
     const Member& old = members_[old_root];
-    const std::string prefix =
-        absl::StrCat("Cannot colocate nodes {{colocation_node ", nodes_[x].def->name(),
-                     "}} and {{colocation_node ", nodes_[y].def->name(), "}}");
+    auto prefix = [&] {
+      return absl::StrCat("Cannot colocate nodes {{colocation_node ", nodes_[x].node->name(),
+                          "}} and {{colocation_node ", nodes_[y].node->name(), "}}");
+    };
     DeviceName assigned = nr.assigned, resource = nr.resource, requested = nr.requested;
     absl::Status s = MergeDeviceNames(&assigned, old.assigned, /*allow_soft_placement=*/false);
     if (s.ok()) s = MergeDeviceNames(&resource, old.resource, /*allow_soft_placement=*/false);
     if (s.ok()) s = MergeDeviceNames(&requested, old.requested, options_.allow_soft_placement);
     if (!s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(prefix, ": ", s.message()));
+      return absl::InvalidArgumentError(absl::StrCat(prefix(), ": ", s.message()));
     }
     EnsureSpecification(&requested, assigned);
     EnsureSpecification(&requested, resource);
@@ -448,50 +422,64 @@ class Placer {
       }
     }
     if (both.empty()) {
+      if (!want_message) return absl::InvalidArgumentError("no common device type");
       return absl::InvalidArgumentError(absl::StrCat(
-          prefix,
+          prefix(),
           " because no device type supports both of those nodes and the other nodes colocated "
           "with them.",
           DebugInfo(x_root), DebugInfo(y_root)));
     }
     nr.supported = std::move(both);
     members_[old_root].parent = new_root;
+    // Splice the two circular member lists into one.
+    std::swap(members_[new_root].next, members_[old_root].next);
     if (members_[x_root].rank == members_[y_root].rank) ++nr.rank;
     return absl::OkStatus();
   }
 
+  // Every node is in the group of its own name; `_class: ["loc:@x"]` adds the node to group x.
+  // A group's first member is kept by the id of the node it is named after, or by name for a
+  // group named after no node of the graph.
   absl::Status ColocateAllNodes() {
-    absl::flat_hash_map<std::string, int> group_root;
+    std::vector<int> first_by_id(nodes_.size(), -1);
+    absl::flat_hash_map<std::string, int> first_by_name;
     for (int i : op_nodes_) {
-      const NodeInfo& info = nodes_[i];
-      const AttrValue* cls = FindNodeAttr(*info.def, kColocationAttr);
+      const Node& node = *nodes_[i].node;
+      const AttrValue* cls = FindNodeAttr(node.def(), kColocationAttr);
       if (cls != nullptr) {
         if (cls->value_case() == AttrValue::kList) {
           for (const std::string& spec : cls->list().s()) {
             if (!absl::StartsWith(spec, kColocationPrefix)) continue;
-            RILL_RETURN_IF_ERROR(
-                ColocateNodeToGroup(&group_root, i, spec.substr(kColocationPrefix.size())));
+            const std::string group = spec.substr(kColocationPrefix.size());
+            const int named = graph_.FindNodeId(group);
+            int* first = named >= 0 ? &first_by_id[named]
+                                    : &first_by_name.try_emplace(group, -1).first->second;
+            RILL_RETURN_IF_ERROR(ColocateNodeToGroup(first, i, group));
           }
         } else if (cls->value_case() == AttrValue::kS && !cls->s().empty()) {
           result_.notes.push_back(absl::StrCat(
               "The value for colocation attribute '_class' must be a list of strings, not a "
               "single string: ",
-              SummarizeNodeDef(*info.def)));
+              SummarizeNodeDef(NodeDefWithInputs(node))));
         }
       }
-      RILL_RETURN_IF_ERROR(ColocateNodeToGroup(&group_root, i, info.def->name()));
+      RILL_RETURN_IF_ERROR(ColocateNodeToGroup(&first_by_id[i], i, node.name()));
     }
     return absl::OkStatus();
   }
 
-  absl::Status ColocateNodeToGroup(absl::flat_hash_map<std::string, int>* group_root, int node,
-                                   const std::string& group) {
-    auto [it, first] = group_root->emplace(group, node);
-    if (first) return absl::OkStatus();
-    const int root_node = it->second;
-    const std::string& name = nodes_[node].def->name();
-    const std::string& root_name = nodes_[root_node].def->name();
-    absl::Status s = ColocateNodes(node, FindRoot(node), root_node, FindRoot(root_node));
+  // Adds `node` to `group`, whose first member is *first (-1: none yet, then `node` is).
+  absl::Status ColocateNodeToGroup(int* first, int node, const std::string& group) {
+    if (*first < 0) {
+      *first = node;
+      return absl::OkStatus();
+    }
+    const int root_node = *first;
+    const std::string& name = nodes_[node].node->name();
+    const std::string& root_name = nodes_[root_node].node->name();
+    const bool want_message = !options_.allow_soft_placement || options_.log_device_placement;
+    absl::Status s =
+        ColocateNodes(node, FindRoot(node), root_node, FindRoot(root_node), want_message);
     if (!s.ok()) {
       if (!options_.allow_soft_placement) {
         return WithHint(AttachDef(s, name),
@@ -517,8 +505,8 @@ class Placer {
     }
     // Words for each end: the one carrying `_class loc:@group` names the group.
     auto words = [&](int self, int other) {
-      const std::string& self_name = nodes_[self].def->name();
-      const std::string& other_name = nodes_[other].def->name();
+      const std::string& self_name = nodes_[self].node->name();
+      const std::string& other_name = nodes_[other].node->name();
       if (self_name != group) {
         return absl::StrCat("colocated with ", group, " (_class loc:@", group, ")");
       }
@@ -585,19 +573,32 @@ class Placer {
                         "] possible_devices_=[", absl::StrJoin(possible, ", "), "]");
   }
 
+  // The members of the group rooted at `root`, in op_nodes_ order. Time linear in the group's
+  // size (times its log), not the graph's.
+  std::vector<int> GroupMembers(int root) const {
+    std::vector<int> members;
+    if (nodes_[root].position < 0) return members;
+    int i = root;
+    do {
+      members.push_back(i);
+      i = members_[i].next;
+    } while (i != root);
+    std::sort(members.begin(), members.end(),
+              [&](int a, int b) { return nodes_[a].position < nodes_[b].position; });
+    return members;
+  }
+
   // TensorFlow's ColocationGraph::DebugInfo for the group rooted at `root`.
   std::string DebugInfo(int root) {
     std::string text =
         "\nColocation Debug Info:\n"
         "Colocation group had the following types and supported devices: ";
     std::map<std::string, std::string> type_to_devices;
-    std::vector<int> members;
-    for (int i : op_nodes_) {
-      if (FindRoot(i) != root) continue;
-      members.push_back(i);
+    const std::vector<int> members = GroupMembers(root);
+    for (int i : members) {
       std::string types;
       for (const std::string& t : nodes_[i].supported) absl::StrAppend(&types, t, " ");
-      type_to_devices[nodes_[i].def->op()] = types;
+      type_to_devices[nodes_[i].node->op()] = types;
     }
     if (members.empty()) return "";
     absl::StrAppend(&text, "\nRoot ", MemberDebugString(members_[root]));
@@ -606,8 +607,8 @@ class Placer {
                     "\n\nColocation members, user-requested devices, and framework assigned "
                     "devices, if any:");
     for (int i : members) {
-      absl::StrAppend(&text, "\n  ", nodes_[i].def->name(), " (", nodes_[i].def->op(), ") ",
-                      nodes_[i].def->device());
+      absl::StrAppend(&text, "\n  ", nodes_[i].node->name(), " (", nodes_[i].node->op(), ") ",
+                      nodes_[i].node->requested_device());
       if (nodes_[i].preassigned >= 0) {
         absl::StrAppend(&text, " framework assigned device=", devices_[nodes_[i].preassigned].name);
       }
@@ -642,10 +643,10 @@ class Placer {
       devices = FilterSupported(AllDevices(), m.supported);
       if (devices.empty()) {
         std::vector<std::string> types;
-        for (DataType t : nodes_[node].in_types) types.push_back(DataTypeString(t));
+        for (DataType t : nodes_[node].node->input_types()) types.push_back(DataTypeString(t));
         return absl::InvalidArgumentError(absl::StrCat(
             "Node had no OpKernel registered to support this operation: Operation was ",
-            nodes_[node].def->op(), " and inputs were [", absl::StrJoin(types, ", "), "].\n",
+            nodes_[node].node->op(), " and inputs were [", absl::StrJoin(types, ", "), "].\n",
             DebugInfo(root)));
       }
     }
@@ -689,7 +690,7 @@ class Placer {
   absl::Status NoCandidatesError(int node, int root) {
     const NodeInfo& info = nodes_[node];
     const Member& m = members_[root];
-    const std::string& name = info.def->name();
+    const std::string& name = info.node->name();
     const std::string debug_info = DebugInfo(root);
     const std::string can_run = DevicesThatCanRun(m);
     const std::string soft_advice =
@@ -699,7 +700,7 @@ class Placer {
                   "task of the request); request one of: ",
                   can_run)
             : "";
-    absl::StatusOr<DeviceName> specified = ParseDeviceName(info.def->device());
+    absl::StatusOr<DeviceName> specified = ParseDeviceName(info.node->requested_device());
     std::string inner, hint;
     if (specified.ok() && *specified == m.requested) {
       if (FindMatching(*specified).empty()) {
@@ -710,28 +711,28 @@ class Placer {
         if (!options_.cuda_enabled && absl::AsciiStrToLower(specified->type) == "gpu") {
           gpu_msg = " The requested device appears to be a GPU, but CUDA is not enabled.";
         }
-        inner = absl::StrCat("{{node ", name, "}} was explicitly assigned to ", info.def->device(),
-                             " but available devices are [ ", absl::StrJoin(names, ", "),
-                             " ]. Make sure the device specification refers to a valid device.",
-                             gpu_msg);
+        inner = absl::StrCat(
+            "{{node ", name, "}} was explicitly assigned to ", info.node->requested_device(),
+            " but available devices are [ ", absl::StrJoin(names, ", "),
+            " ]. Make sure the device specification refers to a valid device.", gpu_msg);
         hint = absl::StrCat(
             "set allow_soft_placement in ConfigProto to fall back to an available device, or "
             "request one of: ",
             can_run);
       } else if (specified->has_type) {
-        inner =
-            absl::StrCat("Could not satisfy explicit device specification '", info.def->device(),
-                         "' because no supported kernel for ", specified->type,
-                         " devices is available.", debug_info, "\nOp: ", info.def->op(),
-                         "\nNode attrs: ", AttrsDebugString(*info.kernel_def),
-                         "\nRegistered kernels:\n", RegisteredKernels(*info.kernel_def));
+        inner = absl::StrCat("Could not satisfy explicit device specification '",
+                             info.node->requested_device(), "' because no supported kernel for ",
+                             specified->type, " devices is available.", debug_info,
+                             "\nOp: ", info.node->op(),
+                             "\nNode attrs: ", AttrsDebugString(info.node->def()),
+                             "\nRegistered kernels:\n", RegisteredKernels(info.node->def()));
         hint = absl::StrCat(
             "set allow_soft_placement in ConfigProto to fall back to a device with a kernel for "
             "these types, or request one of: ",
             can_run);
       } else {
         inner = absl::StrCat("Could not satisfy explicit device specification '",
-                             info.def->device(), debug_info);
+                             info.node->requested_device(), debug_info);
         hint = absl::StrCat(
             "set allow_soft_placement in ConfigProto to fall back to a device with a kernel, or "
             "request one of: ",
@@ -740,12 +741,13 @@ class Placer {
     } else {
       std::vector<std::string> names;
       for (const DeviceEntry& d : devices_) names.push_back(d.name);
-      inner = absl::StrCat("Could not satisfy explicit device specification '", info.def->device(),
-                           "' because the node {{colocation_node ", name,
-                           "}} was colocated with a group of nodes that required incompatible "
-                           "device '",
-                           DeviceNameToString(m.requested), "'. All available devices [",
-                           absl::StrJoin(names, ", "), "]. ", debug_info);
+      inner =
+          absl::StrCat("Could not satisfy explicit device specification '",
+                       info.node->requested_device(), "' because the node {{colocation_node ", name,
+                       "}} was colocated with a group of nodes that required incompatible "
+                       "device '",
+                       DeviceNameToString(m.requested), "'. All available devices [",
+                       absl::StrJoin(names, ", "), "]. ", debug_info);
       hint = absl::StrCat(
           "the nodes colocated with it require '", DeviceNameToString(m.requested),
           "'; set allow_soft_placement in ConfigProto to fall back to an available device, or "
@@ -774,7 +776,7 @@ class Placer {
     if (!s.ok()) {
       return absl::InternalError(absl::StrCat(
           "Constraining by assigned device should not cause an error. Node ",
-          nodes_[node].def->name(), " assigned to ", devices_[device].name, ": ", s.message()));
+          nodes_[node].node->name(), " assigned to ", devices_[device].name, ": ", s.message()));
     }
     if (interned_[device] < 0) interned_[device] = ++num_interned_;
     m.assigned_device = device;
@@ -786,7 +788,7 @@ class Placer {
   absl::Status AssignAndLog(int node, int device) {
     nodes_[node].device = device;
     RILL_RETURN_IF_ERROR(LimitToAssignedDevice(node, device));
-    result_.order.push_back(nodes_[node].def->name());
+    result_.order.push_back(nodes_[node].node->name());
     return absl::OkStatus();
   }
 
@@ -797,25 +799,50 @@ class Placer {
     if (absl::StartsWith(s.message(), "Cannot assign a device")) return s;
     return AttachDef(
         absl::InvalidArgumentError(absl::StrCat("Cannot assign a device for operation ",
-                                                nodes_[node].def->name(), ": ", s.message())),
-        nodes_[node].def->name());
+                                                nodes_[node].node->name(), ": ", s.message())),
+        nodes_[node].node->name());
   }
 
   static bool Contains(const std::vector<int>& devices, int d) {
     return d >= 0 && std::find(devices.begin(), devices.end(), d) != devices.end();
   }
 
-  std::string ConsumerWords(const NodeInfo& info) const {
-    std::vector<std::string> names;
-    for (int c : info.consumers) {
-      const std::string& n = nodes_[c].def->name();
-      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  // "follows its consumer X", naming distinct consumers in edge order.
+  static std::string ConsumerWords(const Node& node) {
+    std::vector<const std::string*> names;
+    absl::flat_hash_set<int> seen;
+    for (const Edge* e : node.out_edges()) {
+      if (e->dst()->IsOp() && seen.insert(e->dst()->id()).second) {
+        names.push_back(&e->dst()->name());
+      }
     }
-    if (names.size() == 1) return absl::StrCat("follows its consumer ", names[0]);
-    if (names.size() <= 3)
-      return absl::StrCat("follows its consumers ", absl::StrJoin(names, ", "));
-    return absl::StrCat("follows its consumers ", names[0], ", ", names[1], ", ", names[2], " and ",
-                        names.size() - 3, " more");
+    if (names.size() == 1) return absl::StrCat("follows its consumer ", *names[0]);
+    if (names.size() <= 3) {
+      return absl::StrCat("follows its consumers ",
+                          absl::StrJoin(names, ", ", [](std::string* out, const std::string* n) {
+                            out->append(*n);
+                          }));
+    }
+    return absl::StrCat("follows its consumers ", *names[0], ", ", *names[1], ", ", *names[2],
+                        " and ", names.size() - 3, " more");
+  }
+
+  // The device all of the node's consumers (op nodes with a data or control edge from it) were
+  // placed on; -1 when it has none or they differ.
+  int ConsumersDevice(const Node& node) const {
+    int device = -1;
+    bool any = false;
+    for (const Edge* e : node.out_edges()) {
+      if (!e->dst()->IsOp()) continue;
+      const int d = nodes_[e->dst()->id()].device;
+      if (!any) {
+        device = d;
+        any = true;
+      } else if (d != device) {
+        return -1;
+      }
+    }
+    return device;
   }
 
   absl::Status AssignDevices() {
@@ -826,18 +853,19 @@ class Placer {
         RILL_RETURN_IF_ERROR(AssignAndLog(i, info.preassigned));
         continue;
       }
-      if (IsGenerator(info)) {
+      if (IsGenerator(*info.node)) {
         second_pass.push_back(i);
         continue;
       }
       RILL_ASSIGN_OR_RETURN(const std::vector<int>* devices, CandidatesOrError(i));
       int chosen = -1;
       // Shape, Size and Rank go where their input is, when they may.
-      if (IsMetadataOp(info.def->op()) && !info.data_inputs.empty() && info.data_inputs[0] >= 0) {
-        const int input = info.data_inputs[0];
-        if (Contains(*devices, nodes_[input].device)) {
-          chosen = nodes_[input].device;
-          info.heuristic = absl::StrCat("follows its input ", nodes_[input].def->name());
+      const Node* input = info.node->input_node(0);
+      if (IsShapeMetadata(info.node->op_class()) && input != nullptr && input->IsOp()) {
+        const int input_device = nodes_[input->id()].device;
+        if (Contains(*devices, input_device)) {
+          chosen = input_device;
+          info.heuristic = absl::StrCat("follows its input ", input->name());
         }
       }
       if (chosen < 0) chosen = (*devices)[0];
@@ -848,14 +876,10 @@ class Placer {
       RILL_ASSIGN_OR_RETURN(const std::vector<int>* devices, CandidatesOrError(i));
       int chosen = -1;
       // A generator goes where all its consumers went, when it may.
-      if (!info.consumers.empty()) {
-        const int first = nodes_[info.consumers[0]].device;
-        const bool agree = std::all_of(info.consumers.begin(), info.consumers.end(),
-                                       [&](int c) { return nodes_[c].device == first; });
-        if (agree && Contains(*devices, first)) {
-          chosen = first;
-          info.heuristic = ConsumerWords(info);
-        }
+      const int consumers_device = ConsumersDevice(*info.node);
+      if (Contains(*devices, consumers_device)) {
+        chosen = consumers_device;
+        info.heuristic = ConsumerWords(*info.node);
       }
       if (chosen < 0) chosen = (*devices)[0];
       RILL_RETURN_IF_ERROR(AssignAndLog(i, chosen));
@@ -867,7 +891,7 @@ class Placer {
   // Reasons: for each group, the member whose constraint decided the device (the anchor) gets the
   // rule; every other member points, one link at a time, toward it.
 
-  std::string RequestWords(const NodeInfo& info) const { return info.def->device(); }
+  std::string RequestWords(const NodeInfo& info) const { return info.node->requested_device(); }
 
   // Why soft placement moved a node whose own request is not honoured.
   std::string SoftWords(const NodeInfo& info, const Member& root) const {
@@ -904,7 +928,7 @@ class Placer {
       const std::vector<std::string>& s = nodes_[m].supported;
       if (std::find(s.begin(), s.end(), best_type) == s.end()) {
         return absl::StrCat(words, "; no ", best_type, " kernel for colocated node ",
-                            nodes_[m].def->name());
+                            nodes_[m].node->name());
       }
     }
     return words;
@@ -913,12 +937,19 @@ class Placer {
   void ComputeReasons() {
     constexpr absl::string_view kStateful =
         "stateful: keeps the device it was given when first placed";
-    std::map<int, std::vector<int>> groups;  // root -> members in graph order
-    for (int i : op_nodes_) groups[FindRoot(i)].push_back(i);
+    // Root -> members in graph order; each group's reasons depend only on that group.
+    std::vector<std::vector<int>> groups(nodes_.size());
+    std::vector<int> roots;
+    for (int i : op_nodes_) {
+      const int root = FindRoot(i);
+      if (groups[root].empty()) roots.push_back(root);
+      groups[root].push_back(i);
+    }
     std::vector<std::string> reasons(nodes_.size());
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<std::string> hop_words(nodes_.size());
-    for (const auto& [root, group] : groups) {
+    for (int root : roots) {
+      const std::vector<int>& group = groups[root];
       const Member& m = members_[root];
       const int device = nodes_[group[0]].device;
       const DeviceName& placed = devices_[device].parsed;
@@ -1001,7 +1032,7 @@ class Placer {
         } else {
           words = hop[i] >= 0 && !hop_words[i].empty()
                       ? hop_words[i]
-                      : absl::StrCat("colocated with ", nodes_[anchor].def->name());
+                      : absl::StrCat("colocated with ", nodes_[anchor].node->name());
           if (info.has_request) {
             absl::StrAppend(&words, "; its own request ", RequestWords(info), " was overridden");
           }
@@ -1011,12 +1042,12 @@ class Placer {
       }
     }
     for (int i : op_nodes_) {
-      result_.nodes[nodes_[i].def->name()] = {devices_[nodes_[i].device].name,
-                                              std::move(reasons[i])};
+      result_.nodes[nodes_[i].node->name()] = {devices_[nodes_[i].device].name,
+                                               std::move(reasons[i])};
     }
   }
 
-  const GraphDef& graph_;
+  const Graph& graph_;
   const KernelAvailability& kernels_;
   const PlacerOptions options_;
   const Placement* previous_;  // Not owned; may be null.
@@ -1027,10 +1058,8 @@ class Placer {
   std::vector<int> interned_;                    // device -> TensorFlow's device name index
   int num_interned_ = 0;
 
-  std::vector<NodeInfo> nodes_;  // by GraphDef index
-  absl::flat_hash_map<std::string, int> index_;
-  std::vector<int> order_;     // every node, in TensorFlow's node-id order
-  std::vector<int> op_nodes_;  // the nodes with a registered op, in that order
+  std::vector<NodeInfo> nodes_;  // by node id
+  std::vector<int> op_nodes_;    // ids of the nodes with a registered op, in TensorFlow's order
   std::vector<Member> members_;
   Placement result_;
 };
@@ -1044,7 +1073,7 @@ absl::Status Placement::unplaced_status(const std::string& name) const {
   return absl::NotFoundError(absl::StrCat("Node '", name, "' is not in the placed graph"));
 }
 
-absl::StatusOr<Placement> Place(const GraphDef& graph, const std::vector<std::string>& devices,
+absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
                                 const Placement* previous) {
   return Placer(graph, kernels, options, previous).Run(devices);

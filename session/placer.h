@@ -1,10 +1,10 @@
-// The placer: chooses a device for every node of a validated GraphDef, following TensorFlow's
-// rules (tf_runtime_spec.md §1.5, §2), and records the rule that chose each device, which
-// TensorFlow never tells.
+// The placer: chooses a device for every op node of a Graph (graph/graph.h), following
+// TensorFlow's rules (tf_runtime_spec.md §1.5, §2), and records the rule that chose each device,
+// which TensorFlow never tells.
 //
 //   PlacerOptions options;
 //   options.allow_soft_placement = config.allow_soft_placement();
-//   RILL_ASSIGN_OR_RETURN(Placement p, Place(graph, device_mgr->DeviceNames(),
+//   RILL_ASSIGN_OR_RETURN(Placement p, Place(*graph, device_mgr->DeviceNames(),
 //                                            *KernelRegistry::Global(), options));
 //   p.nodes.at("MatMul").device;  // "/job:localhost/replica:0/task:0/device:GPU:0"
 //   p.nodes.at("MatMul").reason;  // "default: highest-priority device with a kernel (GPU > CPU)"
@@ -12,20 +12,22 @@
 //
 // What it does, in TensorFlow 2's order (colocation_graph.cc, placer.cc):
 //  1. Every node with a registered op gets the device types present in `devices` that have a
-//     kernel for its NodeDef (op + type constraints), and its requested device (the NodeDef's
-//     `device`: full, partial or legacy "/gpu:1"). A request on a node with no inputs and one ref
-//     or DT_RESOURCE output (VariableV2, VarHandleOp) is a *resource device*: soft placement only
-//     moves it when nothing else works.
+//     kernel for its NodeDef (op + type constraints), and its requested device (the node's
+//     requested_device(): full, partial or legacy "/gpu:1"). A request on a node with no inputs
+//     and one ref or DT_RESOURCE output (VariableV2, VarHandleOp) is a *resource device*: soft
+//     placement only moves it when nothing else works.
 //  2. Reference and DT_RESOURCE edges put producer and consumer in one colocation group; when
 //     their requests conflict the consumer's is overridden by the producer's.
 //  3. `_class: ["loc:@x"]` puts the node in x's group (every node is in the group of its own
 //     name). Requests merge (MergeDeviceNames); supported device types intersect. A conflict is an
 //     error unless allow_soft_placement, which then drops that colocation (or, for a type/id
 //     conflict, the conflicting part of the request).
-//  4. First pass, in graph order: a node that is not a generator (no inputs, one non-ref output)
-//     takes the best candidate of its group: devices matching the group's request that have a
-//     kernel, GPU before CPU, then by name as a string. Shape/Size/Rank follow their input's
-//     device when allowed. The node's whole group is then pinned to that device.
+//  4. First pass, in graph order (TensorFlow's node-id order: repeatedly the lowest-id node all of
+//     whose inputs come earlier; ImportGraphDef gives ids in GraphDef order): a node that is not
+//     a generator (no inputs, one non-ref output) takes the best candidate of its group: devices
+//     matching the group's request that have a kernel, GPU before CPU, then by name as a string.
+//     Shape/Size/Rank follow their input's device when allowed. The node's whole group is then
+//     pinned to that device.
 //  5. Second pass: generators (Const, Placeholder, VarHandleOp...) take their consumers' device
 //     when all consumers agree and it is among their candidates, else their best candidate.
 // Soft placement: a group whose request matches no device with a kernel falls back to the best
@@ -63,8 +65,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "graph/graph.h"
 #include "kernels/kernel_registry.h"
-#include "proto/graph.pb.h"
 
 namespace rill {
 
@@ -103,7 +105,7 @@ struct NodePlacement {
 // one whose `_class` colocation soft placement dropped gets "; soft placement ignored _class
 // loc:@X".
 struct Placement {
-  std::map<std::string, NodePlacement> nodes;  // every node of the graph, by name
+  std::map<std::string, NodePlacement> nodes;  // every op node of the graph, by name
   // Placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order, then the
   // deferred generators. Unplaced nodes are not listed.
   std::vector<std::string> order;
@@ -119,12 +121,16 @@ struct Placement {
   absl::Status unplaced_status(const std::string& name) const;
 };
 
-// Places `graph` (validated: unique names, inputs that exist, type attrs present) on `devices`
-// (full names such as "/job:localhost/replica:0/task:0/device:CPU:0", in DeviceMgr order).
-// `kernels` answers which device types can run each NodeDef. `previous`, when given, is the
-// session's earlier placement: stateful nodes listed there keep their device. The arguments are
-// only read during the call. Errors: see the file comment.
-absl::StatusOr<Placement> Place(const GraphDef& graph, const std::vector<std::string>& devices,
+// Places the op nodes of `graph` (as ImportGraphDef makes it: unique names, attr defaults filled,
+// edges for the inputs; requested devices are parsed here, so a malformed one set on a node after
+// import is reported) on `devices` (full names such as
+// "/job:localhost/replica:0/task:0/device:CPU:0", in DeviceMgr order). `kernels` answers which
+// device types can run each node's NodeDef. `previous`, when given, is the session's earlier
+// placement: stateful nodes listed there keep their device. The result is by node name; Place
+// neither reads nor sets the nodes' assigned devices (the session applies the result). The
+// arguments are only read during the call. Time: O((nodes + edges) log nodes) for a given device
+// list (the log from the name-keyed result). Errors: see the file comment.
+absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
                                 const Placement* previous = nullptr);
 

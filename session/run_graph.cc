@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/op_classes.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -31,16 +32,48 @@ std::string CanonicalTensorName(const std::string& name) {
   return absl::StrCat(in->node, ":", in->index);
 }
 
-absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
-                                       const std::vector<std::string>& feeds_in,
+namespace {
+
+// A feed or fetch "n:i" resolved to its node and output. NotFound `missing` when the graph has
+// no node n; the registry's NotFound when n's op is unknown (its outputs cannot be known).
+struct Endpoint {
+  Node* node;
+  int index;
+};
+
+absl::StatusOr<Endpoint> FindEndpoint(Graph& g, const std::string& tensor,
+                                      const std::string& missing) {
+  RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(tensor));
+  Node* node = g.FindNode(in.node);
+  if (node == nullptr) return absl::NotFoundError(missing);
+  if (node->is_unknown_op()) {
+    RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(node->op()).status());
+  }
+  return Endpoint{node, in.index};
+}
+
+// Adds a node of `op` with attrs T and index, assigned to `device`.
+absl::StatusOr<Node*> AddIndexedNode(Graph& g, const std::string& name, const std::string& op,
+                                     DataType type, int64_t index, const std::string& device) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op(op);
+  SetAttr(&def, "T", type);
+  SetAttr(&def, "index", index);
+  RILL_ASSIGN_OR_RETURN(Node * node, g.AddNode(std::move(def)));
+  node->set_assigned_device_name(device);
+  return node;
+}
+
+}  // namespace
+
+absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std::string>& feeds_in,
                                        const std::vector<std::string>& fetches_in,
-                                       const std::vector<std::string>& targets) {
+                                       const std::vector<std::string>& targets,
+                                       const std::string& client_device) {
   if (fetches_in.empty() && targets.empty()) {
     return absl::InvalidArgumentError("Must specify at least one target to fetch or execute.");
   }
-  absl::flat_hash_map<std::string, int> by_name;
-  for (int i = 0; i < graph.node_size(); ++i) by_name[graph.node(i).name()] = i;
-
   RunGraph run;
   std::set<std::string> feed_set;
   for (const std::string& f : feeds_in) {
@@ -61,114 +94,104 @@ absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph,
   }
   std::string missing_targets;
   for (const std::string& t : targets) {
-    if (!by_name.count(t)) absl::StrAppend(&missing_targets, t, " ");
+    if (graph.FindNode(t) == nullptr) absl::StrAppend(&missing_targets, t, " ");
   }
   if (!missing_targets.empty()) {
     return absl::NotFoundError(
         absl::StrCat("PruneForTargets: Some target nodes not found: ", missing_targets));
   }
 
-  GraphDef g = graph;
-  // Feeds: add _Arg nodes and redirect consumers.
-  absl::flat_hash_map<std::string, std::string> redirect;  // "n:i" -> arg node
+  Graph& g = run.graph;
+  g = graph;
+  // Feeds: add _Arg nodes and move the fed output's consumers onto them.
+  absl::flat_hash_map<std::string, Node*> fed_by;  // canonical "n:i" -> its _Arg
   for (size_t k = 0; k < run.feeds.size(); ++k) {
-    RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(run.feeds[k]));
-    auto it = by_name.find(in.node);
-    if (it == by_name.end()) {
-      return absl::NotFoundError(
-          absl::StrCat("FeedInputs: unable to find feed output ", run.feeds[k]));
+    RILL_ASSIGN_OR_RETURN(
+        Endpoint in,
+        FindEndpoint(g, run.feeds[k],
+                     absl::StrCat("FeedInputs: unable to find feed output ", run.feeds[k])));
+    if (in.index >= in.node->num_outputs()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "FeedInputs: ", run.feeds[k], " should have output index < ", in.node->num_outputs()));
     }
-    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
-    if (in.index >= static_cast<int>(outs.size())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("FeedInputs: ", run.feeds[k], " should have output index < ", outs.size()));
-    }
-    NodeDef* arg = g.add_node();
-    arg->set_name(absl::StrCat("_arg_", Sanitize(in.node), "_", in.index, "_", k));
-    arg->set_op("_Arg");
-    SetAttr(arg, "T", BaseType(outs[in.index]));
-    SetAttr(arg, "index", static_cast<int64_t>(k));
-    run.feed_types.push_back(BaseType(outs[in.index]));
+    const DataType type = BaseType(in.node->output_type(in.index));
+    RILL_ASSIGN_OR_RETURN(
+        Node * arg,
+        AddIndexedNode(g, absl::StrCat("_arg_", Sanitize(in.node->name()), "_", in.index, "_", k),
+                       "_Arg", type, static_cast<int64_t>(k), client_device));
+    run.feed_types.push_back(type);
     run.arg_nodes.push_back(arg->name());
-    redirect[run.feeds[k]] = arg->name();
+    fed_by[run.feeds[k]] = arg;
     // As TensorFlow: a fed Placeholder's control consumers wait for the feed instead, so the
     // Placeholder itself (which would fail unfed) is pruned.
-    const std::string& op = graph.node(it->second).op();
-    if (op == "Placeholder" || op == "PlaceholderV2") {
-      redirect["^" + in.node] = "^" + arg->name();
+    const bool move_control = IsPlaceholder(in.node->op_class());
+    std::vector<const Edge*> moved;
+    for (const Edge* e : in.node->out_edges()) {
+      if (e->IsControlEdge() ? move_control && e->dst()->IsOp() : e->src_output() == in.index) {
+        moved.push_back(e);
+      }
     }
-  }
-  if (!redirect.empty()) {
-    for (NodeDef& n : *g.mutable_node()) {
-      for (std::string& input : *n.mutable_input()) {
-        if (input.empty()) continue;
-        auto r = redirect.find(input[0] == '^' ? input : CanonicalTensorName(input));
-        if (r != redirect.end()) input = r->second;
+    for (const Edge* e : moved) {
+      Node* dst = e->dst();
+      const int dst_input = e->dst_input();
+      g.RemoveEdge(e);
+      if (dst_input == kControlSlot) {
+        g.AddControlEdge(arg, dst);
+      } else {
+        RILL_RETURN_IF_ERROR(g.AddEdge(arg, 0, dst, dst_input).status());
       }
     }
   }
   // Fetches: add _Retval nodes.
   for (size_t k = 0; k < run.fetches.size(); ++k) {
-    RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(run.fetches[k]));
-    auto it = by_name.find(in.node);
-    if (it == by_name.end()) {
-      return absl::NotFoundError(absl::StrCat("FetchOutputs node ", run.fetches[k], ": not found"));
-    }
-    RILL_ASSIGN_OR_RETURN(DataTypeVector outs, OutputTypesForNode(graph.node(it->second)));
-    if (outs.empty()) {
+    RILL_ASSIGN_OR_RETURN(Endpoint in, FindEndpoint(g, run.fetches[k],
+                                                    absl::StrCat("FetchOutputs node ",
+                                                                 run.fetches[k], ": not found")));
+    if (in.node->num_outputs() == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tried to fetch data for '", run.fetches[k],
           "', which produces no output.  To run to a node but not fetch any data, pass '",
           run.fetches[k],
           "' as an argument to the 'target_node_names' argument of the Session::Run API."));
     }
-    if (in.index >= static_cast<int>(outs.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "FetchOutputs ", run.fetches[k], ": output index too large, must be < ", outs.size()));
+    if (in.index >= in.node->num_outputs()) {
+      return absl::InvalidArgumentError(absl::StrCat("FetchOutputs ", run.fetches[k],
+                                                     ": output index too large, must be < ",
+                                                     in.node->num_outputs()));
     }
-    NodeDef* ret = g.add_node();
-    ret->set_name(absl::StrCat("_retval_", Sanitize(in.node), "_", in.index, "_", k));
-    ret->set_op("_Retval");
-    auto fed = redirect.find(run.fetches[k]);
-    ret->add_input(fed != redirect.end()
-                       ? fed->second
-                       : (in.index == 0 ? in.node : absl::StrCat(in.node, ":", in.index)));
-    SetAttr(ret, "T", BaseType(outs[in.index]));
-    SetAttr(ret, "index", static_cast<int64_t>(k));
+    RILL_ASSIGN_OR_RETURN(
+        Node * ret,
+        AddIndexedNode(g,
+                       absl::StrCat("_retval_", Sanitize(in.node->name()), "_", in.index, "_", k),
+                       "_Retval", BaseType(in.node->output_type(in.index)), static_cast<int64_t>(k),
+                       client_device));
     run.retval_nodes.push_back(ret->name());
+    // A fetch of a fed tensor is refused above, so the producer is never an _Arg here.
+    RILL_RETURN_IF_ERROR(g.AddEdge(in.node, in.index, ret, 0).status());
   }
-  // Prune to what the retvals and targets need.
-  absl::flat_hash_map<std::string, int> index;
-  for (int i = 0; i < g.node_size(); ++i) index[g.node(i).name()] = i;
-  std::vector<bool> keep(g.node_size(), false);
-  std::deque<int> work;
-  auto visit = [&](const std::string& name) -> absl::Status {
-    auto it = index.find(name);
-    if (it == index.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("Graph refers to missing node '", name, "'"));
+  // Prune to what the retvals, targets and args need.
+  std::vector<bool> keep(g.num_node_ids(), false);
+  std::vector<Node*> work;
+  auto visit = [&](Node* n) {
+    if (n->IsOp() && !keep[n->id()]) {
+      keep[n->id()] = true;
+      work.push_back(n);
     }
-    if (!keep[it->second]) {
-      keep[it->second] = true;
-      work.push_back(it->second);
-    }
-    return absl::OkStatus();
   };
-  for (const std::string& r : run.retval_nodes) RILL_RETURN_IF_ERROR(visit(r));
-  for (const std::string& t : targets) RILL_RETURN_IF_ERROR(visit(t));
-  for (const std::string& a : run.arg_nodes) RILL_RETURN_IF_ERROR(visit(a));
+  for (const std::string& r : run.retval_nodes) visit(g.FindNode(r));
+  for (const std::string& t : targets) visit(g.FindNode(t));
+  for (const std::string& a : run.arg_nodes) visit(g.FindNode(a));
   while (!work.empty()) {
-    const NodeDef& n = g.node(work.front());
-    work.pop_front();
-    for (const std::string& input : n.input()) {
-      RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
-      RILL_RETURN_IF_ERROR(visit(in.node));
-    }
+    Node* n = work.back();
+    work.pop_back();
+    for (const Edge* e : n->in_edges()) visit(e->src());
   }
-  *run.graph.mutable_versions() = g.versions();
-  *run.graph.mutable_library() = g.library();
-  for (int i = 0; i < g.node_size(); ++i) {
-    if (keep[i]) *run.graph.add_node() = g.node(i);
+  std::vector<Node*> pruned;
+  for (Node* n : g.op_nodes()) {
+    if (!keep[n->id()]) pruned.push_back(n);
   }
+  g.RemoveNodes(pruned);
+  g.FixupSourceAndSinkEdges();
   return run;
 }
 

@@ -5,11 +5,14 @@
 //   - each distinct fetch becomes a _Retval node "_retval_n_i_k" (k = its position in the
 //     distinct fetch list);
 //   - the graph is pruned to what the fetches and targets need.
+// The result is a copy of the session's Graph: kept nodes keep their ids, properties and assigned
+// devices; the _Arg and _Retval nodes are assigned `client_device`. Linear in the graph's size.
 // Errors use TensorFlow's texts: NotFound "FeedInputs: unable to find feed output x:0",
 // "FetchOutputs node x:0: not found", "PruneForTargets: Some target nodes not found: t ";
 // InvalidArgument "Must specify at least one target to fetch or execute.", "Endpoint "x:0" fed
 // more than once.", "x:0 is both fed and fetched.", output index out of range, and fetching a
-// node without outputs. Pure function; thread-safe.
+// node without outputs; NotFound "Op type not registered ..." for feeding or fetching a node whose
+// op is unknown. Pure function; thread-safe.
 #ifndef RILL_SESSION_RUN_GRAPH_H_
 #define RILL_SESSION_RUN_GRAPH_H_
 
@@ -17,7 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "proto/graph.pb.h"
+#include "graph/graph.h"
 #include "proto/types.pb.h"
 
 namespace rill {
@@ -26,7 +29,7 @@ namespace rill {
 std::string CanonicalTensorName(const std::string& name);
 
 struct RunGraph {
-  GraphDef graph;                      // pruned, with _Arg/_Retval nodes
+  Graph graph;                         // pruned, with _Arg/_Retval nodes
   std::vector<std::string> feeds;      // canonical names, sorted; _Arg index = position
   std::vector<DataType> feed_types;    // dtype each feed must have
   std::vector<std::string> fetches;    // distinct canonical names; _Retval index = position
@@ -34,9 +37,10 @@ struct RunGraph {
   std::vector<std::string> retval_nodes;
 };
 
-absl::StatusOr<RunGraph> BuildRunGraph(const GraphDef& graph, const std::vector<std::string>& feeds,
+absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std::string>& feeds,
                                        const std::vector<std::string>& fetches,
-                                       const std::vector<std::string>& targets);
+                                       const std::vector<std::string>& targets,
+                                       const std::string& client_device = "");
 
 }  // namespace rill
 

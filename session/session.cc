@@ -16,7 +16,10 @@
 #include "core/status_macros.h"
 #include "core/thread_pool.h"
 #include "graph/function_lowering.h"
-#include "graph/graph_validation.h"
+#include "graph/graph.h"
+#include "graph/graph_def_export.h"
+#include "graph/graph_def_import.h"
+#include "graph/op_classes.h"
 #include "graph/partition.h"
 #include "kernels/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -72,7 +75,7 @@ struct RunState {
   RunGraph run;
   std::vector<PartialTensorShape> feed_shapes;  // declared Placeholder shape per feed
   std::vector<std::unique_ptr<Executor>> executors;
-  std::vector<GraphDef> partitions;
+  std::vector<Graph> partitions;  // exported only when a Run asks for partition_graphs
 };
 
 }  // namespace
@@ -200,24 +203,28 @@ class SessionImpl {
 
   std::string PlacementLog() const {
     rill::MutexLock lock(&mu_);
-    return PlacementLogLines(graph_, placement_);
+    return graph_ == nullptr ? "" : PlacementLogLines(*graph_, placement_);
   }
   std::string Explain(int max_nodes) const {
     rill::MutexLock lock(&mu_);
-    return ExplainPlacement(graph_, placement_, max_nodes);
+    return graph_ == nullptr ? "" : ExplainPlacement(*graph_, placement_, max_nodes);
   }
 
  private:
   absl::Status ExtendLocked(const GraphDef& addition) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    GraphDef merged = graph_;
+    // The session's graph grows at the GraphDef boundary: what it holds, exported, plus the
+    // addition, imported (validated) as one graph.
+    std::unique_ptr<Graph> graph;
     if (!has_graph_) {
-      *merged.mutable_versions() = addition.versions();
-      *merged.mutable_library() = addition.library();
+      RILL_ASSIGN_OR_RETURN(graph, ImportGraphDef(addition));
+    } else {
+      GraphDef merged;
+      ExportGraphDef(*graph_, &merged);
+      for (const NodeDef& n : addition.node()) *merged.add_node() = n;
+      RILL_ASSIGN_OR_RETURN(graph, ImportGraphDef(std::move(merged)));
     }
-    for (const NodeDef& n : addition.node()) *merged.add_node() = n;
-    // Calls, If and While become inlined bodies and TF1 control flow before anything else.
-    RILL_ASSIGN_OR_RETURN(merged, LowerFunctionalOps(merged));
-    RILL_ASSIGN_OR_RETURN(GraphDef validated, ValidateGraphDef(merged));
+    // Calls, If and While become inlined bodies and TF1 control flow before placement.
+    RILL_RETURN_IF_ERROR(LowerFunctionalOps(graph.get()));
     PlacerOptions placer_options;
     placer_options.allow_soft_placement = options_.config.allow_soft_placement();
     placer_options.log_device_placement = options_.config.log_device_placement();
@@ -229,14 +236,18 @@ class SessionImpl {
         cuda ? static_cast<const KernelAvailability&>(*KernelRegistry::Global())
              : KernelRegistry::Global()->WithoutCudaKernels();
     RILL_ASSIGN_OR_RETURN(Placement placement,
-                          Place(validated, devices_->DeviceNames(), kernels, placer_options,
+                          Place(*graph, devices_->DeviceNames(), kernels, placer_options,
                                 has_graph_ ? &placement_ : nullptr));
     for (const std::string& note : placement.notes) std::fprintf(stderr, "%s\n", note.c_str());
     if (options_.config.log_device_placement()) {
-      std::fputs(PlacementLogLines(validated, placement).c_str(), stdout);
+      std::fputs(PlacementLogLines(*graph, placement).c_str(), stdout);
       std::fflush(stdout);
     }
-    graph_ = std::move(validated);
+    for (Node* n : graph->op_nodes()) {
+      auto p = placement.nodes.find(n->name());
+      if (p != placement.nodes.end()) n->set_assigned_device_name(p->second.device);
+    }
+    graph_ = std::shared_ptr<const Graph>(std::move(graph));
     placement_ = std::move(placement);
     has_graph_ = true;
     run_states_.clear();
@@ -249,52 +260,41 @@ class SessionImpl {
     const std::string key =
         absl::StrCat(absl::StrJoin(feeds, ","), "->", absl::StrJoin(fetches, ","), "/",
                      absl::StrJoin(targets, ","));
-    GraphDef graph;
-    Placement placement;
+    std::shared_ptr<const Graph> graph;
     {
       rill::MutexLock lock(&mu_);
       auto it = run_states_.find(key);
       if (it != run_states_.end()) return it->second;
       graph = graph_;
-      placement = placement_;
     }
     auto state = std::make_shared<RunState>();
-    RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(graph, feeds, fetches, targets));
+    RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(*graph, feeds, fetches, targets,
+                                                    devices_->client_device()->name()));
     // Declared shapes of fed placeholders, for the feed shape check.
-    absl::flat_hash_map<std::string, const NodeDef*> by_name;
-    for (const NodeDef& n : graph.node()) by_name[n.name()] = &n;
     for (const std::string& f : state->run.feeds) {
       PartialTensorShape shape;
-      const NodeDef* n = by_name[f.substr(0, f.rfind(':'))];
+      const Node* n = graph->FindNode(f.substr(0, f.rfind(':')));
       TensorShapeProto proto;
-      if (n != nullptr && n->op() == "Placeholder" && GetNodeAttr(*n, "shape", &proto).ok()) {
+      if (n != nullptr && IsPlaceholder(n->op_class()) &&
+          GetNodeAttr(n->def(), "shape", &proto).ok()) {
         absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
         if (p.ok()) shape = *p;
       }
       state->feed_shapes.push_back(shape);
     }
     // Every node the run needs must have been placed; unknown ops fail only here.
-    const std::string client = devices_->client_device()->name();
-    for (const NodeDef& n : state->run.graph.node()) {
-      if (n.op() == "_Arg" || n.op() == "_Retval") continue;
-      auto p = placement.nodes.find(n.name());
-      if (p == placement.nodes.end() || p->second.device.empty()) {
-        RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n.op()).status());
-        return absl::InternalError(absl::StrCat("Node ", n.name(), " was not placed"));
+    for (const Node* n : state->run.graph.op_nodes()) {
+      if (n->assigned_device_name().empty()) {
+        RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n->op()).status());
+        return absl::InternalError(absl::StrCat("Node ", n->name(), " was not placed"));
       }
     }
     // The graph optimizer (constant folding, CSE, identity removal, fusions) rewrites the run
-    // graph once per signature; devices of the nodes it makes follow the nodes they replace.
-    absl::flat_hash_map<std::string, std::string> devices;
-    for (const NodeDef& n : state->run.graph.node()) {
-      devices[n.name()] =
-          (n.op() == "_Arg" || n.op() == "_Retval") ? client : placement.nodes.at(n.name()).device;
-    }
+    // graph once per signature; the nodes it makes take the devices of the nodes they replace.
     GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options_.config);
     gopts.cpu = devices_->client_device();
-    RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph, &devices));
+    RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph));
     PartitionOptions popts;
-    popts.device_of = [&](const NodeDef& n) -> std::string { return devices.at(n.name()); };
     int64_t counter;
     {
       rill::MutexLock lock(&mu_);
@@ -303,11 +303,11 @@ class SessionImpl {
     popts.name_counter = &counter;
     // Host-memory arguments of device kernels (HostMemory args, int32, strings, resources) get
     // _HostSend/_HostRecv; asked only for nodes on non-CPU devices.
-    popts.memory_types = [](const NodeDef& n, const std::string& device_type,
+    popts.memory_types = [](const Node& n, const std::string& device_type,
                             std::vector<bool>* host_inputs, std::vector<bool>* host_outputs) {
-      RILL_ASSIGN_OR_RETURN(const OpRegistration* op, OpRegistry::Global()->LookUpOrError(n.op()));
-      return KernelRegistry::Global()->HostMemoryArgs(n, op->op_def, device_type, host_inputs,
-                                                      host_outputs);
+      if (n.is_unknown_op()) return OpRegistry::Global()->LookUpOrError(n.op()).status();
+      return KernelRegistry::Global()->HostMemoryArgs(n.def(), *n.op_def(), device_type,
+                                                      host_inputs, host_outputs);
     };
     RILL_ASSIGN_OR_RETURN(auto parts, Partition(state->run.graph, popts));
     for (auto& [device_name, part] : parts) {
@@ -449,7 +449,10 @@ class SessionImpl {
     }
     if (run_metadata != nullptr) {
       if (run_options.output_partition_graphs()) {
-        for (const GraphDef& p : state.partitions) *run_metadata->add_partition_graphs() = p;
+        for (const Graph& p : state.partitions) {
+          ExportGraphDef(p, ExportOptions{/*assigned_devices=*/true},
+                         run_metadata->add_partition_graphs());
+        }
       }
       if (trace) {
         for (auto& s : stats) *run_metadata->mutable_step_stats()->add_dev_stats() = std::move(s);
@@ -468,7 +471,9 @@ class SessionImpl {
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool has_graph_ ABSL_GUARDED_BY(mu_) = false;
-  GraphDef graph_ ABSL_GUARDED_BY(mu_);
+  // Lowered, validated and placed (each node's assigned device set); replaced whole by Extend,
+  // so a Run that copied the pointer keeps a consistent graph.
+  std::shared_ptr<const Graph> graph_ ABSL_GUARDED_BY(mu_);
   Placement placement_ ABSL_GUARDED_BY(mu_);
   int64_t name_counter_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, std::shared_ptr<RunState>> run_states_ ABSL_GUARDED_BY(mu_);
