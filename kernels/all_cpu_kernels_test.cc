@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "kernels/kernel_registry.h"
+#include "kernels/framework/kernel_registry.h"
 #include "ops/op_registry.h"
 
 namespace rill {

@@ -1,5 +1,5 @@
 // Op definitions of the elementwise binary ops (signatures read from TensorFlow's registry by
-// tools/tfgen/dump_op_specs.py, so TensorFlow's graphs import unchanged).
+// tests/tfgen/dump_op_specs.py, so TensorFlow's graphs import unchanged).
 #include "ops/op_registry.h"
 
 namespace rill {

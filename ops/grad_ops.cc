@@ -2,7 +2,7 @@
 // gradients (ReluGrad ... RsqrtGrad), BiasAddGrad, BroadcastGradientArgs, InvertPermutation, and
 // the gradients of convolution, pooling and batch normalization (Conv2DBackpropFilter,
 // MaxPoolGrad, AvgPoolGrad, FusedBatchNormGrad/V2/V3).
-// Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "core/status_macros.h"

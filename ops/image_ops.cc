@@ -1,5 +1,5 @@
 // Op definitions of the image resizing ops: ResizeBilinear, ResizeNearestNeighbor. Signatures read
-// from TensorFlow's registry (tools/tfgen/dump_op_specs.py). Shape functions never fail on values
+// from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
 // the kernel checks.
 #include <cstdint>
 #include <vector>

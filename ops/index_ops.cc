@@ -1,6 +1,6 @@
 // Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
 // Range, CheckNumerics, ReverseV2. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
+// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
 // range indices, bad axes): those leave dims unknown.
 #include <string>
 #include <vector>

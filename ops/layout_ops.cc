@@ -1,7 +1,7 @@
 // Op definitions of the layout ops, whose kernels move elements without
 // computing on them: Transpose, ConcatV2, Pack, Unpack, Split, SplitV, Slice,
 // StridedSlice, Pad, PadV2, MirrorPad. Signatures read from TensorFlow's
-// registry (tools/tfgen/dump_op_specs.py).
+// registry (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions: shape inference sees no constant input values yet, so dims
 // that depend on perm/axis/begin/paddings values are unknown (-1) while ranks

@@ -1,6 +1,6 @@
 // TensorList ops (TensorFlow 2's lists of tensors, which tf.TensorArray and Keras RNN loops
-// become): the list is a scalar DT_VARIANT tensor holding a kernels/tensor_list.h value; every op
-// that changes a list outputs a new one. TensorFlow's names, inputs and attrs.
+// become): the list is a scalar DT_VARIANT tensor holding a kernels/lists/tensor_list.h value;
+// every op that changes a list outputs a new one. TensorFlow's names, inputs and attrs.
 #include "ops/op_registry.h"
 
 namespace rill {

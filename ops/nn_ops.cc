@@ -1,7 +1,7 @@
 // Op definitions of the neural-network ops: BatchMatMul, BatchMatMulV2, BiasAdd, Softmax,
 // LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Einsum. Signatures read from
-// TensorFlow's registry (tools/tfgen/dump_op_specs.py). Shape functions never fail on values
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
 // the kernel checks; they fail only where known dims contradict (InvalidArgument naming the node).
 #include <algorithm>
 #include <map>

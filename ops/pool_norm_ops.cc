@@ -1,6 +1,6 @@
 // Op definitions of the pooling, batch-normalization and local-response-normalization ops:
 // MaxPool, MaxPoolV2, AvgPool, FusedBatchNorm, FusedBatchNormV2, FusedBatchNormV3, LRN.
-// Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py); the window geometry
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py); the window geometry
 // is ops/window_geometry.h, shared with the kernels.
 #include <string>
 #include <vector>

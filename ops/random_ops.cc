@@ -1,6 +1,6 @@
 // Op definitions of the stateful random ops: RandomUniform, RandomStandardNormal, TruncatedNormal,
 // RandomUniformInt, RandomShuffle, Multinomial. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py). The output shape is the `shape` input's value: known when it is a
+// (tests/tfgen/dump_op_specs.py). The output shape is the `shape` input's value: known when it is a
 // constant.
 #include <algorithm>
 #include <vector>

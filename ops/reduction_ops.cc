@@ -1,6 +1,6 @@
 // Op definitions of the reductions over axes given as an input: Sum, Mean, Prod, Max, Min, All,
 // Any, ArgMax, ArgMin, and the scan Cumsum. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py).
+// (tests/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"

@@ -1,5 +1,5 @@
 // Op definitions of the elementwise ops with three operands: Select, SelectV2, ClipByValue.
-// Signatures read from TensorFlow's registry (tools/tfgen/dump_op_specs.py).
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/op_registry.h"
 

@@ -1,7 +1,7 @@
 // Op definitions of the shape and layout ops that need no data movement beyond a copy: Shape,
 // Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
 // PreventGradient, Snapshot, Cast. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py).
+// (tests/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"

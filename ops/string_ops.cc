@@ -1,7 +1,7 @@
 // Op definitions of the string and check ops: StringJoin, AsString, StringFormat, PrintV2, Print,
 // Assert, and DynamicStitch
 // (the gradients' index merge). Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py).
+// (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "ops/op_registry.h"

@@ -1,5 +1,5 @@
 // Op definitions of the ops that repeat their input: Tile, BroadcastTo. Signatures read from
-// TensorFlow's registry (tools/tfgen/dump_op_specs.py). Their output dims come from a value
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py). Their output dims come from a value
 // input: known when it is a constant, else only the rank is.
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // Op definitions of the optimizer steps, ref (ApplyX) and resource (ResourceApplyX) forms:
 // GradientDescent, Momentum, Adam, RMSProp, Adagrad. Signatures read from TensorFlow's registry
-// (tools/tfgen/dump_op_specs.py). A ref form's output is its var (input 0's shape).
+// (tests/tfgen/dump_op_specs.py). A ref form's output is its var (input 0's shape).
 #include "ops/op_registry.h"
 
 namespace rill {

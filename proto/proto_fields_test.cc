@@ -1,5 +1,5 @@
 // Checks every field of Rill's wire formats against TensorFlow's (name, number, type, label, and
-// the message or enum it holds), from the table tools/tfgen/dump_proto_fields.py wrote from
+// the message or enum it holds), from the table tests/tfgen/dump_proto_fields.py wrote from
 // tensorflow-cpu's descriptors. One wrong, missing or extra field fails the test.
 #include <fstream>
 #include <map>

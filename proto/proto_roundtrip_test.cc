@@ -1,5 +1,5 @@
 // Round-trips files real TensorFlow wrote (proto/testdata/tf_written/, from
-// tools/tfgen/make_wire_testdata.py) through Rill's protos. For every case NAME in MANIFEST.txt:
+// tests/tfgen/make_wire_testdata.py) through Rill's protos. For every case NAME in MANIFEST.txt:
 //   * NAME.pb (TF's SerializeToString()) parses, and Rill's deterministic serialization of it is
 //     byte-identical to NAME.det.pb (TF's SerializeToString(deterministic=True)): no field lost,
 //     renumbered or retyped, and the content of Rill's empty shell messages (proto/opaque.proto)

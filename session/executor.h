@@ -51,8 +51,8 @@
 #include "core/rendezvous.h"
 #include "core/thread_pool.h"
 #include "graph/graph.h"
-#include "kernels/kernel_registry.h"
-#include "kernels/op_kernel.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/op_kernel.h"
 #include "proto/step_stats.pb.h"
 
 namespace rill {

@@ -23,7 +23,7 @@
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
 #include "graph/op_classes.h"
-#include "kernels/kernel_registry.h"
+#include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -1008,8 +1008,8 @@ class Optimizer {
 
   // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) come straight
   // from a Const get `_rill_constant_weights`: their kernel may then keep a packed copy of the
-  // weights (kernels/onednn_common.h). Nothing else can write a Const's tensor (in-place kernels
-  // never take a buffer a Const kernel still holds).
+  // weights (kernels/math_lib/onednn_common.h). Nothing else can write a Const's tensor (in-place
+  // kernels never take a buffer a Const kernel still holds).
   void MarkConstantWeights() {
     static const auto* kOps = new absl::flat_hash_set<std::string>{
         "MatMul",       "_FusedMatMul",          "Conv2D",

@@ -19,7 +19,7 @@
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
-#include "kernels/op_test_util.h"
+#include "kernels/framework/op_test_util.h"
 #include "session/session.h"
 
 namespace rill {

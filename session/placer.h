@@ -66,7 +66,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
-#include "kernels/kernel_registry.h"
+#include "kernels/framework/kernel_registry.h"
 
 namespace rill {
 

@@ -21,7 +21,7 @@
 #include "graph/graph_def_import.h"
 #include "graph/op_classes.h"
 #include "graph/partition.h"
-#include "kernels/kernel_registry.h"
+#include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 #include "session/device_mgr.h"

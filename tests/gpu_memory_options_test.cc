@@ -14,8 +14,8 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
-#include "kernels/kernel_registry.h"
-#include "kernels/op_kernel.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/op_kernel.h"
 #include "ops/op_registry.h"
 #include "session/session.h"
 

@@ -79,7 +79,7 @@ Output Snapshot(const Scope& scope, const Output& input);
 Output Cast(const Scope& scope, const Output& x, DataType dst);
 std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
                            DataType out_type = DT_INT32);
-// Layout ops (kernels/transpose_op.cc, concat_op.cc, split_op.cc, slice_op.cc, pad_op.cc,
+// Layout ops (kernels/array/transpose_op.cc, concat_op.cc, split_op.cc, slice_op.cc, pad_op.cc,
 // strided_slice_op.cc). Index operands are Outputs (int32 or int64).
 Output Transpose(const Scope& scope, const Output& x, const Output& perm);
 Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis);
@@ -118,8 +118,8 @@ Output ArgMin(const Scope& scope, const Output& input, const Output& axis,
 Output Cumsum(const Scope& scope, const Output& x, const Output& axis, bool exclusive = false,
               bool reverse = false);
 
-// Three-operand elementwise ops (kernels/select_op.cc, clip_op.cc) and repetition
-// (kernels/tile_ops.cc).
+// Three-operand elementwise ops (kernels/math/select_op.cc, clip_op.cc) and repetition
+// (kernels/array/tile_ops.cc).
 Output Select(const Scope& scope, const Output& condition, const Output& t, const Output& e);
 Output SelectV2(const Scope& scope, const Output& condition, const Output& t, const Output& e);
 Output ClipByValue(const Scope& scope, const Output& t, const Output& clip_value_min,

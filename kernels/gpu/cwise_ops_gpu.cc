@@ -10,10 +10,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "kernels/broadcast.h"
+#include "kernels/framework/kernel_shapes.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "kernels/kernel_shapes.h"
+#include "kernels/math_lib/broadcast.h"
 
 namespace rill {
 namespace {

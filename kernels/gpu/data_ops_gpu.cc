@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "core/allocator.h"
 #include "core/status_macros.h"
-#include "kernels/constant_value.h"
+#include "kernels/framework/constant_value.h"
+#include "kernels/framework/kernel_shapes.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "kernels/kernel_shapes.h"
 
 namespace rill {
 namespace {

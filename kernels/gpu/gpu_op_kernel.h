@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_stream.h"
 #include "core/gpu/gpu_device.h"
-#include "kernels/kernel_registry.h"
-#include "kernels/op_kernel.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/op_kernel.h"
 
 namespace rill {
 

@@ -13,9 +13,9 @@
 #include "core/gpu/cuda_blas.h"
 #include "core/gpu/cuda_stream.h"
 #include "core/status_macros.h"
-#include "kernels/broadcast.h"
+#include "kernels/framework/kernel_shapes.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "kernels/kernel_shapes.h"
+#include "kernels/math_lib/broadcast.h"
 
 namespace rill {
 namespace {

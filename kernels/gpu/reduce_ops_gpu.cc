@@ -1,17 +1,17 @@
 // CUDA kernels of the reductions Sum, Mean, Prod, Max and Min (float, double; reduction_indices
 // int32/int64 in host memory, as TensorFlow's GPU kernels take them) over any set of axes, and of
 // Softmax / LogSoftmax over the last dimension. The plan (axes, output shape, TensorFlow's
-// "Invalid reduction dimension" error) is the CPU kernels' (kernels/reduction_plan.h); the work
-// is one launch, one block per output element, or two when the outputs are too few to fill the
+// "Invalid reduction dimension" error) is the CPU kernels' (kernels/math/reduction_plan.h); the
+// work is one launch, one block per output element, or two when the outputs are too few to fill the
 // GPU (partial results per block, then their reduction).
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/kernel_shapes.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "kernels/kernel_shapes.h"
-#include "kernels/reduction_plan.h"
+#include "kernels/math/reduction_plan.h"
 
 namespace rill {
 namespace {

@@ -18,9 +18,9 @@
 #include "core/gpu/cuda_stream.h"
 #include "core/gpu/gpu_device.h"
 #include "core/status_macros.h"
-#include "kernels/kernel_registry.h"
-#include "kernels/sendrecv_key.h"
-#include "kernels/type_lists.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/type_lists.h"
+#include "kernels/runtime/sendrecv_key.h"
 
 namespace rill {
 namespace {

@@ -1,17 +1,17 @@
 // Variables on a GPU: VariableV2 / Variable, Assign, AssignAdd / AssignSub and the resource
 // variables' VarHandleOp, ReadVariableOp, AssignVariableOp, AssignAdd/SubVariableOp, float and
-// double. The kernels are the CPU's (kernels/variable_ops.h, kernels/resource_variable_ops.h);
-// GpuDenseOps gives them the GPU's copy (a device-to-device cudaMemcpyAsync) and update (the
-// elementwise Add/Sub kernel), both on the compute stream, so a read enqueued later sees the new
-// value. The variable's tensor lives in GPU memory and its Var in the GPU device's ResourceMgr;
-// resource handles are host memory (strings), as in TensorFlow.
+// double. The kernels are the CPU's (kernels/state/variable_ops.h,
+// kernels/state/resource_variable_ops.h); GpuDenseOps gives them the GPU's copy (a device-to-device
+// cudaMemcpyAsync) and update (the elementwise Add/Sub kernel), both on the compute stream, so a
+// read enqueued later sees the new value. The variable's tensor lives in GPU memory and its Var in
+// the GPU device's ResourceMgr; resource handles are host memory (strings), as in TensorFlow.
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_stream.h"
 #include "core/gpu/gpu_device.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
-#include "kernels/resource_variable_ops.h"
-#include "kernels/variable_ops.h"
+#include "kernels/state/resource_variable_ops.h"
+#include "kernels/state/variable_ops.h"
 
 namespace rill {
 namespace {

@@ -1,5 +1,5 @@
 // Checkpoints end to end: a TF1 graph and the checkpoint tf.compat.v1.train.Saver wrote for it
-// (tools/tfgen/make_checkpoint_cases.py) restored in Rill with the graph's own save/restore_all
+// (tests/tfgen/make_checkpoint_cases.py) restored in Rill with the graph's own save/restore_all
 // (the filename fed to save/Const:0, as Saver.restore does), giving TensorFlow's output; saved
 // by Rill with save/control_dependency and restored in a fresh session; and every bad
 // checkpoint a clean error followed by a successful run in the same session.

@@ -1,4 +1,4 @@
-// SavedModels written by TensorFlow (tools/tfgen/make_checkpoint_cases.py) loaded by Rill's
+// SavedModels written by TensorFlow (tests/tfgen/make_checkpoint_cases.py) loaded by Rill's
 // loader (session/saved_model_loader.h): a TF1 Builder export with ref variables and a Keras
 // export (TF2: resource variables, functions, StatefulPartitionedCall signatures and a restore
 // function); the serving signature gives TensorFlow's outputs.

@@ -1,4 +1,4 @@
-// Replays one ConformanceCase (recorded from TensorFlow by tools/tfgen/make_kernel_conformance.py)
+// Replays one ConformanceCase (recorded from TensorFlow by tests/tfgen/make_kernel_conformance.py)
 // through a Rill Session and compares with TensorFlow's result: the outputs (dtype, shape, values
 // within the case's tolerance) or the error (code and key phrases).
 //

@@ -14,7 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "core/types.h"
 #include "gtest/gtest.h"
-#include "kernels/kernel_registry.h"
+#include "kernels/framework/kernel_registry.h"
 #include "tests/conformance/conformance_case.h"
 
 namespace rill {
@@ -26,7 +26,7 @@ std::vector<ConformanceSuite>* g_suites = nullptr;
 // executor and kernel tests instead of TensorFlow recordings.
 const std::set<std::string>& ExemptOps() {
   static const auto* ops = new std::set<std::string>{
-      // Runtime plumbing (kernels/sendrecv_ops_test.cc, function_ops_test.cc).
+      // Runtime plumbing (kernels/runtime/sendrecv_ops_test.cc, function_ops_test.cc).
       "_Send",
       "_Recv",
       "_HostSend",
@@ -59,7 +59,7 @@ const std::set<std::string>& ExemptOps() {
       "Identity",
       // TF1 control flow: the recorded loops of the Enter suite run these too (a case names one
       // op); the Ref forms and ControlTrigger are covered by tests/control_flow and
-      // kernels/control_flow_ops_test.cc.
+      // kernels/control_flow/control_flow_ops_test.cc.
       "Exit",
       "NextIteration",
       "LoopCond",
@@ -70,7 +70,7 @@ const std::set<std::string>& ExemptOps() {
       "RefNextIteration",
       "ControlTrigger",
       // TensorArrays: the creating op, Size and Close run in every recorded TensorArray case
-      // (which names the op it checks); kernels/tensor_array_ops_test.cc covers them too.
+      // (which names the op it checks); kernels/lists/tensor_array_ops_test.cc covers them too.
       "TensorArrayV3",
       "TensorArraySizeV3",
       "TensorArrayCloseV3",
@@ -112,7 +112,7 @@ const std::set<std::string>& ValueAgnosticOps() {
 
 // (op, dtype) pairs Rill registers that the recorder cannot make inputs for yet (it has no
 // bfloat16 or complex values); the kernels' unit tests check them against exact results
-// (kernels/matmul_op_test.cc). Remove a pair here when its cases are recorded.
+// (kernels/math/matmul_op_test.cc). Remove a pair here when its cases are recorded.
 const std::set<std::pair<std::string, DataType>>& UnrecordedDtypes() {
   static const auto* pairs = new std::set<std::pair<std::string, DataType>>{
       {"MatMul", DT_BFLOAT16}, {"MatMul", DT_COMPLEX64}, {"MatMul", DT_COMPLEX128}};

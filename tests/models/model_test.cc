@@ -1,4 +1,4 @@
-// Whole models built and frozen by TensorFlow (tools/tfgen/make_model_cases.py), run in Rill on
+// Whole models built and frozen by TensorFlow (tests/tfgen/make_model_cases.py), run in Rill on
 // the inputs TensorFlow ran them on: every op of each frozen graph must be one Rill registers
 // (no unknown op, as summarize_graph would list them), and the outputs must match TensorFlow's
 // within the tolerances recorded in the case. Arguments: the <name>.case.pbtxt files; each

@@ -1,5 +1,5 @@
 // Placement conformance with real TensorFlow: every case recorded by
-// tools/tfgen/make_placement_conformance.py (tf.compat.v1.Session, device_count {"CPU": 3}) is
+// tests/tfgen/make_placement_conformance.py (tf.compat.v1.Session, device_count {"CPU": 3}) is
 // placed by a Rill Session with the same config, and Rill's placement lines are compared with
 // TensorFlow's node by node (device and log order), or Rill's error with TensorFlow's text.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// TF1 training runs recorded from TensorFlow (tools/tfgen/make_training_cases.py), replayed in one
+// TF1 training runs recorded from TensorFlow (tests/tfgen/make_training_cases.py), replayed in one
 // Rill Session: run the initializer, then every recorded step with its batch fed, fetching the
 // loss and running the train op; the loss must match TensorFlow's at every step (so the seeded
 // initial weights, the forward pass, the gradient graph and the optimizer all agree).

@@ -11,13 +11,14 @@
 produces
   - `matmul_op`: a cc_library with alwayslink = True. Kernels register themselves from static
     initializers; without alwayslink the linker silently drops them (TensorFlow's
-    tf_kernel_library defaults to alwayslink=1 for the same reason). //kernels:op_kernel is always
-    a dependency.
+    tf_kernel_library defaults to alwayslink=1 for the same reason). //kernels/framework:op_kernel
+    is always a dependency.
   - `matmul_op_test`: a cc_test from `matmul_op_test.cc` when that file exists, linked with the
-    library, //kernels:op_test_util, //core:status_matchers, //ops:ops and gtest_main, plus
-    `test_deps`.
+    library, //kernels/framework:op_test_util, //core:status_matchers, //ops:ops and gtest_main,
+    plus `test_deps`.
 
-Call it only from kernels/BUILD (the labels above are package-relative to kernels/).
+Call it from the op-family packages under kernels/ (kernels/math/BUILD, kernels/nn/BUILD, ...);
+the family's library is then listed in //kernels:all_cpu_kernels.
 CUDA kernels live in kernels/gpu/ and build with //third_party/cuda:cuda.bzl's rill_cuda_library
 (nvcc for the .cu files, host sources only with a toolkit).
 """
@@ -38,7 +39,7 @@ def kernel_library(name, srcs, hdrs = [], deps = [], test_deps = [], visibility 
         srcs = srcs,
         hdrs = hdrs,
         copts = KERNEL_COPTS,
-        deps = depset([":op_kernel", "//ops:ops"] + deps).to_list(),
+        deps = depset(["//kernels/framework:op_kernel", "//ops:ops"] + deps).to_list(),
         alwayslink = True,
         visibility = visibility,
     )
@@ -49,7 +50,7 @@ def kernel_library(name, srcs, hdrs = [], deps = [], test_deps = [], visibility 
             srcs = [test_src],
             deps = depset([
                 ":" + name,
-                ":op_test_util",
+                "//kernels/framework:op_test_util",
                 "//core:status_matchers",
                 "//ops:ops",
                 "@system//:gtest_main",

@@ -1,0 +1,149 @@
+// ConcatV2 (joins N tensors along an existing axis given as an input) and Pack
+// (stacks N equal-shaped tensors along a new axis given by the `axis` attr).
+// Both view each input as [outer, inner_i] (outer = the dims before the axis)
+// and copy contiguous rows: output row o is the inputs' rows o, one after
+// another. Elements are moved by size, so every storable dtype is served
+// (strings are copied as strings).
+//
+// Errors (InvalidArgument, TensorFlow's texts): ConcatV2 "axis tensor should be
+// a scalar integer, but got shape [2]", "ConcatOp : Expected concatenating
+// dimensions in the range [-2, 2), but got 2", "ConcatOp : Ranks of all input
+// tensors should match: shape[0] = [2,3] vs. shape[1] = [3]", "ConcatOp :
+// Dimension 1 in both shapes must be equal: shape[0] = [2,3] vs. shape[1] =
+// [2,2]"; Pack "axis = 3 not in [-3, 3)", "Shapes of all inputs must match:
+// values[0].shape = [2,3] != values[1].shape = [3,2]".
+//
+// Thread safety: Compute is const and keeps no state; concurrent steps are
+// safe.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/layout_util.h"
+#include "kernels/framework/type_lists.h"
+
+namespace rill {
+namespace {
+
+// out[o] = concat_i(inputs[i][o]) for o < outer, where input i's rows hold
+// inner[i] elements.
+absl::Status ConcatRows(const std::vector<Tensor>& inputs, const std::vector<int64_t>& inner,
+                        int64_t outer, const Tensor& out) {
+  if (out.NumElements() == 0) return absl::OkStatus();
+  return VisitElementType(out.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    T* dst = ElementsOf<T>(out);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        dst = std::copy_n(ElementsOf<T>(inputs[i]) + o * inner[i], inner[i], dst);
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+class ConcatV2Op final : public OpKernel {
+ public:
+  explicit ConcatV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const int n = ctx.num_inputs() - 1;
+    const Tensor& axis_tensor = ctx.input(n);
+    if (axis_tensor.shape().rank() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("axis tensor should be a scalar integer, but got shape ",
+                       axis_tensor.shape().DebugString()));
+    }
+    std::vector<Tensor> values;
+    for (int i = 0; i < n; ++i) values.push_back(ctx.input(i));
+    const TensorShape& shape0 = values[0].shape();
+    const int rank = shape0.rank();
+    const int64_t concat_dim = IndexValues(axis_tensor)[0];
+    const int64_t axis = concat_dim < 0 ? concat_dim + rank : concat_dim;
+    if (axis < 0 || axis >= rank) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ",
+                       rank, "), but got ", concat_dim));
+    }
+    std::vector<int64_t> out_dims(shape0.dims().begin(), shape0.dims().end());
+    out_dims[axis] = 0;
+    std::vector<int64_t> inner;
+    for (int i = 0; i < n; ++i) {
+      const TensorShape& s = values[i].shape();
+      if (s.rank() != rank) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "ConcatOp : Ranks of all input tensors should match: shape[0] = ", shape0.DebugString(),
+            " vs. shape[", i, "] = ", s.DebugString()));
+      }
+      for (int j = 0; j < rank; ++j) {
+        if (j != axis && s.dim(j) != shape0.dim(j)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("ConcatOp : Dimension ", j, " in both shapes must be equal: shape[0] = ",
+                           shape0.DebugString(), " vs. shape[", i, "] = ", s.DebugString()));
+        }
+      }
+      out_dims[axis] += s.dim(static_cast<int>(axis));
+      inner.push_back(DimProduct(s.dims(), static_cast<int>(axis), rank));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    return ConcatRows(values, inner, DimProduct(shape0.dims(), 0, static_cast<int>(axis)), *out);
+  }
+};
+
+class PackOp final : public OpKernel {
+ public:
+  explicit PackOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("axis", &axis_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const int n = ctx.num_inputs();
+    std::vector<Tensor> values;
+    for (int i = 0; i < n; ++i) values.push_back(ctx.input(i));
+    const TensorShape& shape0 = values[0].shape();
+    const int out_rank = shape0.rank() + 1;
+    const int64_t axis = axis_ < 0 ? axis_ + out_rank : axis_;
+    if (axis < 0 || axis >= out_rank) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("axis = ", axis_, " not in [", -out_rank, ", ", out_rank, ")"));
+    }
+    for (int i = 1; i < n; ++i) {
+      if (values[i].shape() != shape0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Shapes of all inputs must match: values[0].shape = ", shape0.DebugString(),
+            " != values[", i, "].shape = ", values[i].shape().DebugString()));
+      }
+    }
+    std::vector<int64_t> out_dims(shape0.dims().begin(), shape0.dims().end());
+    out_dims.insert(out_dims.begin() + axis, n);
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    if (n == 1) {  // a reshape: share the buffer
+      RILL_ASSIGN_OR_RETURN(Tensor out, values[0].Reshaped(out_shape));
+      ctx.set_output(0, std::move(out));
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    const int64_t inner = DimProduct(shape0.dims(), static_cast<int>(axis), shape0.rank());
+    return ConcatRows(values, std::vector<int64_t>(n, inner),
+                      DimProduct(shape0.dims(), 0, static_cast<int>(axis)), *out);
+  }
+
+ private:
+  int64_t axis_ = 0;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("ConcatV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", StorableTypes())
+                    .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
+                ConcatV2Op);
+REGISTER_KERNEL(KernelDefBuilder("Pack").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
+                PackOp);
+
+}  // namespace
+}  // namespace rill

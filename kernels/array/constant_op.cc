@@ -1,0 +1,38 @@
+// Const on the CPU: the `value` tensor is decoded once, when the kernel is built, and every run
+// hands out that same (shared, immutable) tensor. Cheap: runs inline on the executor's thread.
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/tensor_proto.h"
+#include "kernels/framework/constant_value.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/type_lists.h"
+
+namespace rill {
+namespace {
+
+class ConstOp final : public OpKernel {
+ public:
+  // InvalidArgument naming the node for a missing or malformed `value`, or when `dtype` differs
+  // from the value's dtype.
+  explicit ConstOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::StatusOr<Tensor> t = ConstValueFromAttrs(ctx, ctx.device()->allocator());
+    if (t.ok()) tensor_ = *std::move(t);
+    ctx.SetStatus(t.status());
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(0, tensor_);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  Tensor tensor_;  // Never written after construction; shared with every run's output.
+};
+
+REGISTER_KERNEL(
+    KernelDefBuilder("Const").Device(kDeviceCpu).TypeConstraint("dtype", StorableTypes()), ConstOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,218 @@
+// Gather, GatherV2 and GatherNd on the CPU. They move elements only, so one path per element size
+// serves every storable dtype (kernels/framework/layout_util.h); rows are copied whole.
+//   GatherV2(params, indices, axis; batch_dims): out = params[b..., o..., indices[b..., i...],
+//     inner...], shape params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:];
+//     Gather is GatherV2 with axis 0 and no batch dims.
+//   GatherNd(params, indices): the last indices dim (K) indexes the first K params dims; shape
+//     indices.shape[:-1] + params.shape[K:].
+// Out-of-range indices are errors (as on TensorFlow's CPU). Errors are InvalidArgument with
+// TensorFlow's texts: "indices[1] = 3 is not in [0, 3)", "Expected axis in the range [-2, 2),
+// but got 2", "indices[1] = [3, 0] does not index into param shape [3,4], node name: out",
+// "index innermost dimension length must be <= params rank; saw: 3 vs. 2", "params must be at
+// least a vector", "indices must be at least a vector", "batch_dims (2) must be less than or
+// equal to rank(indices) (1)", "params.shape[0]: 2 should be equal to indices.shape[0]: 3".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/layout_util.h"
+#include "kernels/framework/type_lists.h"
+
+namespace rill {
+namespace {
+
+// TensorFlow's SliceDebugString: the coordinates of flat element `flat` of `shape`, "[1,2]" ("" for
+// a scalar shape).
+std::string Coordinates(const TensorShape& shape, int64_t flat) {
+  if (shape.rank() == 0) return "";
+  std::vector<int64_t> c(shape.rank());
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    c[d] = shape.dim(d) == 0 ? 0 : flat % shape.dim(d);
+    flat = shape.dim(d) == 0 ? 0 : flat / shape.dim(d);
+  }
+  return absl::StrCat("[", absl::StrJoin(c, ","), "]");
+}
+
+int64_t Product(absl::Span<const int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= d;
+  return p;
+}
+
+// out[b, o, i, :] = params[b, o, index[b, i], :] over [batch, outer, gather_dim, inner] params and
+// [batch, n] indices (already checked to be in range).
+template <typename T>
+void GatherRows(const T* params, const std::vector<int64_t>& index, int64_t batch, int64_t outer,
+                int64_t gather_dim, int64_t inner, int64_t n, T* out) {
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* src = params + (b * outer + o) * gather_dim * inner;
+      for (int64_t i = 0; i < n; ++i) {
+        const T* row = src + index[b * n + i] * inner;
+        out = std::copy(row, row + inner, out);
+      }
+    }
+  }
+}
+
+class GatherOp final : public OpKernel {
+ public:
+  explicit GatherOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    has_axis_ = ctx.def().op() == "GatherV2";
+    if (has_axis_) ctx.SetStatus(ctx.GetAttr("batch_dims", &batch_dims_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& params = ctx.input(0);
+    const Tensor& indices = ctx.input(1);
+    const TensorShape& ps = params.shape();
+    const TensorShape& is = indices.shape();
+    int64_t axis = 0;
+    if (has_axis_) {
+      const Tensor& axis_t = ctx.input(2);
+      if (axis_t.NumElements() != 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("axis must be scalar, but got shape ", axis_t.shape().DebugString()));
+      }
+      axis = IndexValues(axis_t)[0];
+    }
+    if (ps.rank() < 1) return absl::InvalidArgumentError("params must be at least 1 dimensional");
+    if (axis < -ps.rank() || axis >= ps.rank()) {
+      return absl::InvalidArgumentError(absl::StrCat("Expected axis in the range [", -ps.rank(),
+                                                     ", ", ps.rank(), "), but got ", axis));
+    }
+    if (axis < 0) axis += ps.rank();
+    int64_t batch_dims = batch_dims_;
+    if (batch_dims < 0) batch_dims += is.rank();
+    if (batch_dims < 0 || batch_dims > is.rank()) {
+      return absl::InvalidArgumentError(absl::StrCat("batch_dims (", batch_dims_,
+                                                     ") must be less than or equal to "
+                                                     "rank(indices) (",
+                                                     is.rank(), ")"));
+    }
+    if (batch_dims > axis) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "batch_dims (", batch_dims, ") must be less than or equal to axis (", axis, ")"));
+    }
+    for (int d = 0; d < batch_dims; ++d) {
+      if (ps.dim(d) != is.dim(d)) {
+        return absl::InvalidArgumentError(absl::StrCat("params.shape[", d, "]: ", ps.dim(d),
+                                                       " should be equal to indices.shape[", d,
+                                                       "]: ", is.dim(d)));
+      }
+    }
+    const int64_t gather_dim = ps.dim(static_cast<int>(axis));
+    const std::vector<int64_t> index = IndexValues(indices);
+    for (size_t i = 0; i < index.size(); ++i) {
+      if (index[i] < 0 || index[i] >= gather_dim) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("indices", Coordinates(is, static_cast<int64_t>(i)), " = ", index[i],
+                         " is not in [0, ", gather_dim, ")"));
+      }
+    }
+    std::vector<int64_t> out_dims(ps.dims().begin(), ps.dims().begin() + axis);
+    out_dims.insert(out_dims.end(), is.dims().begin() + batch_dims, is.dims().end());
+    out_dims.insert(out_dims.end(), ps.dims().begin() + axis + 1, ps.dims().end());
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const int64_t batch = Product(ps.dims().subspan(0, batch_dims));
+    const int64_t outer = Product(ps.dims().subspan(batch_dims, axis - batch_dims));
+    const int64_t inner = Product(ps.dims().subspan(axis + 1));
+    const int64_t n = Product(is.dims().subspan(batch_dims));
+    return VisitElementType(params.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      GatherRows(ElementsOf<T>(params), index, batch, outer, gather_dim, inner, n,
+                 ElementsOf<T>(*out));
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool has_axis_ = false;
+  int64_t batch_dims_ = 0;
+};
+
+class GatherNdOp final : public OpKernel {
+ public:
+  explicit GatherNdOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& params = ctx.input(0);
+    const Tensor& indices = ctx.input(1);
+    const TensorShape& ps = params.shape();
+    const TensorShape& is = indices.shape();
+    if (ps.rank() < 1) return absl::InvalidArgumentError("params must be at least a vector");
+    if (is.rank() < 1) return absl::InvalidArgumentError("indices must be at least a vector");
+    const int64_t depth = is.dim(is.rank() - 1);
+    if (depth > ps.rank()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("index innermost dimension length must be <= params rank; saw: ", depth,
+                       " vs. ", ps.rank()));
+    }
+    std::vector<int64_t> out_dims(is.dims().begin(), is.dims().end() - 1);
+    out_dims.insert(out_dims.end(), ps.dims().begin() + depth, ps.dims().end());
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(TensorShape slots,
+                          TensorShape::FromDims(is.dims().subspan(0, is.rank() - 1)));
+    const int64_t inner = Product(ps.dims().subspan(depth));
+    const std::vector<int64_t> index = IndexValues(indices);
+    const int64_t n = slots.num_elements();
+    std::vector<int64_t> offsets(n);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t offset = 0;
+      bool ok = true;
+      for (int64_t k = 0; k < depth; ++k) {
+        const int64_t v = index[i * depth + k];
+        ok &= v >= 0 && v < ps.dim(static_cast<int>(k));
+        offset = offset * ps.dim(static_cast<int>(k)) + v;
+      }
+      if (!ok) {
+        std::vector<int64_t> bad(index.begin() + i * depth, index.begin() + (i + 1) * depth);
+        return absl::InvalidArgumentError(absl::StrCat(
+            "indices", Coordinates(slots, i), " = [", absl::StrJoin(bad, ", "),
+            "] does not index into param shape ", ps.DebugString(), ", node name: ", name()));
+      }
+      offsets[i] = offset;
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    return VisitElementType(params.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      // Each slot is a gather of row `offsets[i]` of params viewed as [rows, inner].
+      GatherRows(ElementsOf<T>(params), offsets, 1, 1, 0, inner, n, ElementsOf<T>(*out));
+      return absl::OkStatus();
+    });
+  }
+};
+
+const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
+
+REGISTER_KERNEL(KernelDefBuilder("Gather")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("Tparams", StorableTypes())
+                    .TypeConstraint("Tindices", kIndexTypes),
+                GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("GatherV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("Tparams", StorableTypes())
+                    .TypeConstraint("Tindices", kIndexTypes)
+                    .TypeConstraint("Taxis", kIndexTypes)
+                    .HostMemory("axis"),
+                GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("GatherNd")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("Tparams", StorableTypes())
+                    .TypeConstraint("Tindices", kIndexTypes),
+                GatherNdOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,83 @@
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
+Tensor I32(std::vector<int32_t> v, TensorShape s) { return Tensor::FromVector<int32_t>(v, s); }
+Tensor I64(std::vector<int64_t> v, TensorShape s) { return Tensor::FromVector<int64_t>(v, s); }
+
+const Tensor kParams = F({1, 2, 3, 4, 5, 6}, TensorShape({3, 2}));
+
+TEST(GatherOpsTest, GatherV2AlongEachAxis) {
+  OpTester rows("GatherV2");
+  rows.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Attr("Taxis", DT_INT32)
+      .Input(kParams)
+      .Input(I32({2, 0, 2}, TensorShape({3})));
+  rows.Input(Tensor::Scalar<int32_t>(0));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, rows.Run());
+  ExpectTensorEqual(out[0], F({5, 6, 1, 2, 5, 6}, TensorShape({3, 2})));
+  OpTester cols("GatherV2");
+  cols.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT64)
+      .Attr("Taxis", DT_INT32)
+      .Input(kParams)
+      .Input(I64({1}, TensorShape({1, 1})));
+  cols.Input(Tensor::Scalar<int32_t>(-1));
+  RILL_ASSERT_OK_AND_ASSIGN(out, cols.Run());
+  ExpectTensorEqual(out[0], F({2, 4, 6}, TensorShape({3, 1, 1})));
+}
+
+TEST(GatherOpsTest, GatherNdPicksElementsAndRows) {
+  OpTester nd("GatherNd");
+  nd.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(kParams)
+      .Input(I32({2, 1, 0, 0}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, nd.Run());
+  ExpectTensorEqual(out[0], F({6, 1}, TensorShape({2})));
+  OpTester rows("GatherNd");
+  rows.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(kParams)
+      .Input(I32({1}, TensorShape({1, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, rows.Run());
+  ExpectTensorEqual(out[0], F({3, 4}, TensorShape({1, 2})));
+}
+
+TEST(GatherOpsTest, OutOfRangeIndicesAreTensorFlowsErrors) {
+  OpTester g("Gather");
+  g.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(kParams)
+      .Input(I32({0, 3}, TensorShape({2})));
+  EXPECT_THAT(g.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("indices[1] = 3 is not in [0, 3)")));
+  OpTester nd("GatherNd", "out");
+  nd.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(kParams)
+      .Input(I32({0, 0, 3, 0}, TensorShape({2, 2})));
+  EXPECT_THAT(nd.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                 HasSubstr("indices[1] = [3, 0] does not index into param shape "
+                                           "[3,2], node name: out")));
+  OpTester axis("GatherV2");
+  axis.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Attr("Taxis", DT_INT32)
+      .Input(kParams)
+      .Input(I32({0}, TensorShape({1})));
+  axis.Input(Tensor::Scalar<int32_t>(2));
+  EXPECT_THAT(axis.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                   HasSubstr("Expected axis in the range [-2, 2), but got 2")));
+}
+
+}  // namespace
+}  // namespace rill

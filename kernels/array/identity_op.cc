@@ -1,0 +1,39 @@
+// Identity, IdentityN and NoOp on the CPU. Identity of a ref input (a TF1 variable's `v/read`)
+// outputs the variable's current value: a handle sharing the variable's buffer, read under the
+// variable's mutex (TensorFlow's snapshot semantics for ref reads). All cheap.
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/type_lists.h"
+
+namespace rill {
+namespace {
+
+// Output i = input i (reading through refs).
+class IdentityOp final : public OpKernel {
+ public:
+  explicit IdentityOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < ctx.num_inputs() && i < ctx.num_outputs(); ++i) {
+      ctx.set_output(i, ctx.input(i));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class NoOp final : public OpKernel {
+ public:
+  explicit NoOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext&) const override { return absl::OkStatus(); }
+  bool IsExpensive() const override { return false; }
+};
+
+REGISTER_KERNEL(
+    KernelDefBuilder("Identity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    IdentityOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("IdentityN").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    IdentityOp);
+REGISTER_KERNEL(KernelDefBuilder("NoOp").Device(kDeviceCpu), NoOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,101 @@
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+Tensor Paddings(std::vector<int32_t> v) {
+  const int64_t rows = static_cast<int64_t>(v.size()) / 2;
+  return Tensor::FromVector<int32_t>(v, TensorShape({rows, 2}));
+}
+
+absl::StatusOr<std::vector<Tensor>> Pad(const Tensor& x, std::vector<int32_t> p) {
+  OpTester t("Pad");
+  t.Attr("T", x.dtype()).Input(x).Input(Paddings(p));
+  return t.Run();
+}
+
+absl::StatusOr<std::vector<Tensor>> MirrorPad(const Tensor& x, std::vector<int32_t> p,
+                                              const std::string& mode) {
+  OpTester t("MirrorPad");
+  t.Attr("T", x.dtype()).Attr("mode", mode).Input(x).Input(Paddings(p));
+  return t.Run();
+}
+
+Tensor I(TensorShape s, std::vector<double> v) { return MakeTensor(DT_INT32, s, v); }
+
+TEST(PadOpTest, PadWithZerosAndConstant) {
+  const Tensor x = I(TensorShape({2, 2}), {1, 2, 3, 4});
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Pad(x, {1, 0, 0, 2}));
+  ExpectTensorEqual(out[0], I(TensorShape({3, 4}), {0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0}));
+  OpTester t("PadV2");
+  t.Attr("T", DT_INT32).Input(x).Input(Paddings({0, 1, 1, 0})).Input(Tensor::Scalar<int32_t>(9));
+  RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+  ExpectTensorEqual(out[0], I(TensorShape({3, 3}), {9, 1, 2, 9, 3, 4, 9, 9, 9}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Pad(x, {0, 0, 0, 0}));
+  EXPECT_TRUE(out[0].SharesBufferWith(x));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Pad(I(TensorShape({0, 1}), {}), {1, 0, 0, 0}));
+  ExpectTensorEqual(out[0], I(TensorShape({1, 1}), {0}));
+  const Tensor s = Tensor::FromVector<std::string>({"a"}, TensorShape({1}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Pad(s, {1, 1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"", "a", ""}, TensorShape({3})));
+}
+
+TEST(PadOpTest, PadErrorsAreTensorFlows) {
+  const Tensor x = I(TensorShape({3, 4}), std::vector<double>(12, 1));
+  EXPECT_THAT(Pad(x, {-1, 0, 0, 0}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Paddings must be non-negative: -1 0"));
+  EXPECT_THAT(Pad(x, {0, 0}), StatusIs(absl::StatusCode::kInvalidArgument,
+                                       "The first dimension of paddings must "
+                                       "be the rank of inputs[1,2] [3,4]"));
+  OpTester t("Pad");
+  t.Attr("T", DT_INT32).Input(x).Input(Tensor::FromVector<int32_t>({0, 0}, TensorShape({2})));
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                "paddings must be a matrix with 2 columns: [2]"));
+  OpTester v("PadV2");
+  v.Attr("T", DT_INT32).Input(x).Input(Paddings({0, 0, 0, 1}));
+  v.Input(I(TensorShape({2}), {1, 2}));
+  EXPECT_THAT(v.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                "constant_values must be a scalar. Found: [2]"));
+}
+
+TEST(PadOpTest, MirrorPadReflectAndSymmetric) {
+  const Tensor x = I(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, MirrorPad(x, {1, 1, 2, 2}, "REFLECT"));
+  ExpectTensorEqual(out[0], I(TensorShape({4, 7}), {6, 5, 4, 5, 6, 5, 4,  //
+                                                    3, 2, 1, 2, 3, 2, 1,  //
+                                                    6, 5, 4, 5, 6, 5, 4,  //
+                                                    3, 2, 1, 2, 3, 2, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, MirrorPad(x, {1, 1, 2, 2}, "SYMMETRIC"));
+  ExpectTensorEqual(out[0], I(TensorShape({4, 7}), {2, 1, 1, 2, 3, 3, 2,  //
+                                                    2, 1, 1, 2, 3, 3, 2,  //
+                                                    5, 4, 4, 5, 6, 6, 5,  //
+                                                    5, 4, 4, 5, 6, 6, 5}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, MirrorPad(I(TensorShape({3}), {1, 2, 3}), {3, 0}, "SYMMETRIC"));
+  ExpectTensorEqual(out[0], I(TensorShape({6}), {3, 2, 1, 1, 2, 3}));
+}
+
+TEST(PadOpTest, MirrorPadErrorsAreTensorFlows) {
+  const Tensor x = I(TensorShape({3}), {1, 2, 3});
+  EXPECT_THAT(MirrorPad(x, {3, 0}, "REFLECT"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "paddings must be less than the dimension size: 3, 0 "
+                       "not less than 3"));
+  EXPECT_THAT(MirrorPad(x, {4, 0}, "SYMMETRIC"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "paddings must be no greater than the dimension size: "
+                       "4, 0 greater than 3"));
+  EXPECT_THAT(MirrorPad(x, {0, -1}, "SYMMETRIC"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "paddings must be non-negative: 0 -1"));
+  EXPECT_THAT(MirrorPad(x, {0, 0, 0, 0}, "SYMMETRIC"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The first dimension of paddings must be the rank of "
+                       "inputs[2,2], [3]"));
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,98 @@
+// ReverseV2 on the CPU: the input with the listed axes (negative count from the end) reversed.
+// Moves elements only, so one path per element size serves every storable dtype
+// (kernels/framework/layout_util.h); runs along an unreversed last dim are copied whole. No axes
+// forwards the input. Errors are InvalidArgument with TensorFlow's texts: "'axis'[0] = 2 is out of
+// valid range [0, 1" (sic), "axis 0 specified more than once.", "'axis' must be 1-D, not [2,1]".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/layout_util.h"
+#include "kernels/framework/type_lists.h"
+
+namespace rill {
+namespace {
+
+// Copies `in` (dims) to `out` with the dims marked in `reversed` reversed: walks the output in
+// order with an odometer over the outer dims, copying (or reversing) the last dim per row.
+template <typename T>
+void ReverseInto(const T* in, const std::vector<int64_t>& dims, const std::vector<bool>& reversed,
+                 T* out) {
+  const int rank = static_cast<int>(dims.size());
+  std::vector<int64_t> stride(rank, 1);
+  for (int d = rank - 2; d >= 0; --d) stride[d] = stride[d + 1] * dims[d + 1];
+  const int64_t inner = dims[rank - 1];
+  int64_t total = 1;
+  for (int64_t d : dims) total *= d;
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t o = 0; o < total; o += inner) {
+    int64_t src = 0;
+    for (int d = 0; d + 1 < rank; ++d) {
+      src += (reversed[d] ? dims[d] - 1 - idx[d] : idx[d]) * stride[d];
+    }
+    if (reversed[rank - 1]) {
+      std::reverse_copy(in + src, in + src + inner, out + o);
+    } else {
+      std::copy(in + src, in + src + inner, out + o);
+    }
+    for (int d = rank - 2; d >= 0; --d) {
+      if (++idx[d] < dims[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+class ReverseV2Op final : public OpKernel {
+ public:
+  explicit ReverseV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const Tensor& axis_t = ctx.input(1);
+    if (axis_t.shape().rank() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'axis' must be 1-D, not ", axis_t.shape().DebugString()));
+    }
+    const int rank = in.shape().rank();
+    std::vector<bool> reversed(rank, false);
+    const std::vector<int64_t> axes = IndexValues(axis_t);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+      if (a < 0 || a >= rank) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'axis'[", i, "] = ", axes[i], " is out of valid range [0, ", rank - 1));
+      }
+      if (reversed[a]) {
+        return absl::InvalidArgumentError(absl::StrCat("axis ", a, " specified more than once."));
+      }
+      reversed[a] = true;
+    }
+    if (std::none_of(reversed.begin(), reversed.end(), [](bool r) { return r; })) {
+      ctx.set_output(0, in);
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    if (in.NumElements() == 0) return absl::OkStatus();
+    const std::vector<int64_t> dims(in.shape().dims().begin(), in.shape().dims().end());
+    return VisitElementType(in.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      ReverseInto(ElementsOf<T>(in), dims, reversed, ElementsOf<T>(*out));
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("ReverseV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", StorableTypes())
+                    .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
+                ReverseV2Op);
+
+}  // namespace
+}  // namespace rill

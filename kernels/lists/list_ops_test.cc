@@ -1,0 +1,114 @@
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+#include "kernels/lists/tensor_list.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor Shape(std::vector<int32_t> dims) {
+  return Tensor::FromVector<int32_t>(dims, TensorShape({static_cast<int64_t>(dims.size())}));
+}
+
+Tensor FloatList(std::vector<Tensor> items, PartialTensorShape shape) {
+  auto list = std::make_shared<TensorList>();
+  list->element_dtype = DT_FLOAT;
+  list->element_shape = std::move(shape);
+  list->tensors = std::move(items);
+  return TensorForList(std::move(list));
+}
+
+TEST(TensorListTest, ReserveThenStackFillsUnsetElementsWithZeros) {
+  OpTester reserve("TensorListReserve");
+  reserve.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  reserve.Input(Shape({2})).Input(Tensor::Scalar<int32_t>(3));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> l, reserve.Run());
+  OpTester set("TensorListSetItem");
+  set.Attr("element_dtype", DT_FLOAT).Input(l[0]).Input(Tensor::Scalar<int32_t>(1));
+  set.Input(Tensor::FromVector<float>({5, 6}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> l2, set.Run());
+  // The input list is unchanged: lists are values.
+  EXPECT_TRUE(l[0].flat<Variant>()[0].get<TensorList>()->tensors[1].IsInitialized() == false);
+  OpTester stack("TensorListStack");
+  stack.Attr("element_dtype", DT_FLOAT).Input(l2[0]).Input(Shape({2}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, stack.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 0, 5, 6, 0, 0}, TensorShape({3, 2})));
+}
+
+TEST(TensorListTest, DtypeMismatchIsTensorFlowsError) {
+  OpTester get("TensorListGetItem");
+  get.Attr("element_dtype", DT_INT32)
+      .Input(FloatList({Tensor::Scalar<float>(1)}, PartialTensorShape()))
+      .Input(Tensor::Scalar<int32_t>(0))
+      .Input(Tensor::Scalar<int32_t>(-1));
+  EXPECT_THAT(get.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Invalid data types; op elements int32 but list elements float"));
+}
+
+TEST(TensorListTest, NonListInputIsInvalidArgumentNamingTheOp) {
+  OpTester len("TensorListLength");
+  Tensor empty_variant(DT_VARIANT, TensorShape());
+  len.Input(empty_variant);
+  EXPECT_THAT(len.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "TensorListLength: input_handle is not a TensorList (it holds empty)"));
+}
+
+TEST(TensorListTest, UnsetElementWithUnknownShapeCannotBeRead) {
+  OpTester get("TensorListGetItem");
+  get.Attr("element_dtype", DT_FLOAT)
+      .Input(FloatList({Tensor()}, PartialTensorShape({-1})))
+      .Input(Tensor::Scalar<int32_t>(0))
+      .Input(Tensor::Scalar<int32_t>(-1));
+  EXPECT_THAT(get.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Trying to read an uninitialized tensor but element_shape is "
+                                 "not fully defined: [?]")));
+}
+
+TEST(TensorListTest, PushPopAndElementShape) {
+  OpTester push("TensorListPushBack");
+  push.Attr("element_dtype", DT_FLOAT)
+      .Input(FloatList({}, PartialTensorShape({-1, 2})))
+      .Input(Tensor::FromVector<float>({1, 2}, TensorShape({1, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> pushed, push.Run());
+  OpTester shape("TensorListElementShape");
+  shape.Attr("shape_type", DT_INT64).Input(pushed[0]);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> s, shape.Run());
+  ExpectTensorEqual(s[0], Tensor::FromVector<int64_t>({-1, 2}, TensorShape({2})));
+  OpTester pop("TensorListPopBack");
+  pop.Attr("element_dtype", DT_FLOAT).Input(pushed[0]).Input(Tensor::Scalar<int32_t>(-1));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> popped, pop.Run());
+  ExpectTensorEqual(popped[1], Tensor::FromVector<float>({1, 2}, TensorShape({1, 2})));
+  EXPECT_TRUE(popped[0].flat<Variant>()[0].get<TensorList>()->tensors.empty());
+  // A wrong element shape is refused.
+  OpTester bad("TensorListPushBack");
+  bad.Attr("element_dtype", DT_FLOAT)
+      .Input(FloatList({}, PartialTensorShape({-1, 2})))
+      .Input(Tensor::FromVector<float>({1, 2, 3}, TensorShape({1, 3})));
+  EXPECT_THAT(bad.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Tried to append a tensor with incompatible shape to a list. Op element "
+                       "shape: [1,3] list shape: [?,2]"));
+}
+
+TEST(TensorListTest, ElementShapeInputMustBeAVectorOrMinusOne) {
+  OpTester reserve("TensorListReserve");
+  reserve.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  reserve.Input(Tensor::Scalar<int32_t>(3)).Input(Tensor::Scalar<int32_t>(1));
+  EXPECT_THAT(reserve.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The only valid scalar shape tensor is the fully unknown shape specified "
+                       "as -1."));
+}
+
+}  // namespace
+}  // namespace rill

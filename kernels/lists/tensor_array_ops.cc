@@ -1,0 +1,353 @@
+// TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc). A TensorArray is a resource of
+// the step (OpKernelContext::step_resources, dropped when the run ends), addressed by a handle
+// tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
+// kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
+// unwritten element reads as zeros when the element shape is fully known. The flow tensors only
+// order the ops; they carry 0. Errors are TensorFlow's texts (InvalidArgument): "Tried to write
+// to index 3 but array is not resizeable and size is: 3", "Could not write to TensorArray index
+// 0 because it has already been written to.", "Could not read index 0 twice because it was
+// cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
+// dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/mutex.h"
+#include "core/partial_tensor_shape.h"
+#include "core/resource_mgr.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/layout_util.h"
+#include "kernels/lists/step_resource.h"
+
+namespace rill {
+namespace {
+
+constexpr char kContainer[] = "_tensor_arrays";
+
+class TensorArray final : public ResourceBase {
+ public:
+  struct Element {
+    Tensor value;
+    bool written = false;
+    bool cleared = false;
+  };
+  TensorArray(DataType dtype, PartialTensorShape element_shape, int64_t size, bool dynamic_size,
+              bool clear_after_read, bool identical_shapes)
+      : dtype_(dtype),
+        dynamic_size_(dynamic_size),
+        clear_after_read_(clear_after_read),
+        identical_shapes_(identical_shapes),
+        element_shape_(std::move(element_shape)),
+        elements_(size) {}
+
+  std::string DebugString() const override { return "TensorArray"; }
+
+  absl::Status Write(int64_t index, const Tensor& value) {
+    rill::MutexLock lock(&mu_);
+    if (value.dtype() != dtype_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorArray dtype is ", DataTypeString(dtype_),
+                       " but Op is trying to write dtype ", DataTypeString(value.dtype()), "."));
+    }
+    const int64_t size = static_cast<int64_t>(elements_.size());
+    if (index < 0 || (index >= size && !dynamic_size_)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Tried to write to index ", index, " but array is not resizeable and size is: ", size));
+    }
+    if (index >= size) elements_.resize(index + 1);
+    Element& e = elements_[index];
+    if (e.written) {
+      return absl::InvalidArgumentError(absl::StrCat("Could not write to TensorArray index ", index,
+                                                     " because it has already been ",
+                                                     e.cleared ? "read." : "written to."));
+    }
+    if (!element_shape_.IsCompatibleWith(value.shape())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not write to TensorArray index ", index,
+                       " because the value shape is ", value.shape().DebugString(),
+                       " which is incompatible with the TensorArray's inferred "
+                       "element shape: ",
+                       element_shape_.DebugString(), " (consider setting infer_shape=False)."));
+    }
+    if (identical_shapes_ || element_shape_.unknown_rank()) {
+      element_shape_ = PartialTensorShape(
+          std::vector<int64_t>(value.shape().dims().begin(), value.shape().dims().end()));
+    }
+    e.value = value;
+    e.written = true;
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Tensor> Read(OpKernelContext& ctx, int64_t index, DataType dtype) {
+    rill::MutexLock lock(&mu_);
+    if (dtype != dtype_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorArray dtype is ", DataTypeString(dtype_), " but Op requested dtype ",
+                       DataTypeString(dtype), "."));
+    }
+    const int64_t size = static_cast<int64_t>(elements_.size());
+    if (index < 0 || index >= size) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Tried to read from index ", index, " but array size is: ", size));
+    }
+    Element& e = elements_[index];
+    if (e.cleared) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not read index ", index,
+                       " twice because it was cleared after a previous read "
+                       "(perhaps try setting clear_after_read = false?)"));
+    }
+    Tensor out;
+    if (e.written) {
+      out = e.value;
+    } else {
+      if (!element_shape_.IsFullyDefined()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Could not read from TensorArray index ", index,
+            ".  Furthermore, the element shape is not fully defined: ",
+            element_shape_.DebugString(),
+            ".  It is possible you are working with a resizeable TensorArray and stop_gradients "
+            "is not allowing the gradients to be written.  If you set the full element_shape "
+            "property on the forward TensorArray, the proper all-zeros tensor will be returned "
+            "instead of incurring this error."));
+      }
+      RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(element_shape_.dims()));
+      RILL_ASSIGN_OR_RETURN(out, Tensor::Allocate(ctx.device()->allocator(), dtype_, shape));
+    }
+    if (clear_after_read_ && e.written) {
+      e.value = Tensor();
+      e.cleared = true;
+    }
+    return out;
+  }
+
+  int64_t Size() {
+    rill::MutexLock lock(&mu_);
+    return static_cast<int64_t>(elements_.size());
+  }
+  PartialTensorShape ElementShape() {
+    rill::MutexLock lock(&mu_);
+    return element_shape_;
+  }
+
+ private:
+  const DataType dtype_;
+  const bool dynamic_size_;
+  const bool clear_after_read_;
+  const bool identical_shapes_;
+  rill::Mutex mu_;
+  PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
+  std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
+  return LookupStepResource<TensorArray>(ctx, "TensorArray");
+}
+
+absl::StatusOr<std::vector<int64_t>> Indices(const Tensor& t) {
+  if (t.dtype() != DT_INT32 || t.shape().rank() > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices must be an int32 scalar or vector, got ", t.shape().DebugString()));
+  }
+  std::vector<int64_t> out;
+  for (int32_t i : t.flat<int32_t>()) out.push_back(i);
+  return out;
+}
+
+class TensorArrayOp final : public OpKernel {
+ public:
+  explicit TensorArrayOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    TensorShapeProto shape;
+    absl::Status s = ctx.GetAttr("dtype", &dtype_);
+    if (s.ok()) s = ctx.GetAttr("element_shape", &shape);
+    if (s.ok()) s = ctx.GetAttr("dynamic_size", &dynamic_size_);
+    if (s.ok()) s = ctx.GetAttr("clear_after_read", &clear_after_read_);
+    if (s.ok()) s = ctx.GetAttr("identical_element_shapes", &identical_shapes_);
+    if (s.ok()) {
+      absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(shape);
+      if (p.ok()) element_shape_ = *std::move(p);
+      s = p.status();
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& size = ctx.input(0);
+    if (size.dtype() != DT_INT32 || size.shape().rank() != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "TensorArray size must be scalar, but had shape: ", size.shape().DebugString()));
+    }
+    const int32_t n = size.flat<int32_t>()[0];
+    if (n < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("Size should be >= 0."));
+    }
+    static std::atomic<int64_t> counter{0};
+    const std::string array_name = absl::StrCat(name(), ":", counter.fetch_add(1));
+    auto ta = std::make_shared<TensorArray>(dtype_, element_shape_, n, dynamic_size_,
+                                            clear_after_read_, identical_shapes_);
+    RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, array_name, ta));
+    ctx.set_output(0, std::move(handle));
+    ctx.set_output(1, Tensor::Scalar<float>(0.f));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  PartialTensorShape element_shape_;
+  bool dynamic_size_ = false;
+  bool clear_after_read_ = true;
+  bool identical_shapes_ = false;
+};
+
+class WriteOp final : public OpKernel {
+ public:
+  explicit WriteOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> index, Indices(ctx.input(1)));
+    if (index.size() != 1 || ctx.input(1).shape().rank() != 0) {
+      return absl::InvalidArgumentError("TensorArray index must be scalar");
+    }
+    RILL_RETURN_IF_ERROR(ta->Write(index[0], ctx.input(2)));
+    ctx.set_output(0, ctx.input(3));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class ReadOp final : public OpKernel {
+ public:
+  explicit ReadOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("dtype", &dtype_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> index, Indices(ctx.input(1)));
+    if (index.size() != 1 || ctx.input(1).shape().rank() != 0) {
+      return absl::InvalidArgumentError("TensorArray index must be scalar");
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor value, ta->Read(ctx, index[0], dtype_));
+    ctx.set_output(0, std::move(value));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+};
+
+// Stacks the elements at `indices` (TensorArrayGatherV3 and, with every index, Stack).
+class GatherOp final : public OpKernel {
+ public:
+  explicit GatherOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    TensorShapeProto shape;
+    absl::Status s = ctx.GetAttr("dtype", &dtype_);
+    if (s.ok()) s = ctx.GetAttr("element_shape", &shape);
+    if (s.ok()) {
+      absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(shape);
+      if (p.ok()) element_shape_ = *std::move(p);
+      s = p.status();
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
+    std::vector<Tensor> values;
+    for (int64_t i : indices) {
+      RILL_ASSIGN_OR_RETURN(Tensor v, ta->Read(ctx, i, dtype_));
+      if (!values.empty() && v.shape().dims() != values[0].shape().dims()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("TensorArray has inconsistent shapes.  Index 0 has shape: ",
+                         values[0].shape().DebugString(), " but index ", values.size(),
+                         " has shape: ", v.shape().DebugString()));
+      }
+      values.push_back(std::move(v));
+    }
+    std::vector<int64_t> dims{static_cast<int64_t>(indices.size())};
+    if (values.empty()) {
+      PartialTensorShape shape =
+          element_shape_.unknown_rank() ? ta->ElementShape() : element_shape_;
+      if (!shape.IsFullyDefined()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "TensorArray has size zero, but element shape ", shape.DebugString(),
+            " is not fully defined. Currently only static shapes are supported when packing "
+            "zero-size TensorArrays."));
+      }
+      dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
+    } else {
+      dims.insert(dims.end(), values[0].shape().dims().begin(), values[0].shape().dims().end());
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    for (size_t k = 0; k < values.size(); ++k) {
+      const int64_t per = values[k].NumElements();
+      RILL_RETURN_IF_ERROR(CopyElements(values[k], 0, out, static_cast<int64_t>(k) * per, per));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  PartialTensorShape element_shape_;
+};
+
+class ScatterOp final : public OpKernel {
+ public:
+  explicit ScatterOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
+    const Tensor& value = ctx.input(2);
+    if (value.shape().rank() < 1 ||
+        value.shape().dims()[0] != static_cast<int64_t>(indices.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Expected len(indices) == values.shape[0], but saw: ", indices.size(),
+                       " vs. ", value.shape().rank() < 1 ? 0 : value.shape().dims()[0]));
+    }
+    std::vector<int64_t> dims(value.shape().dims().begin() + 1, value.shape().dims().end());
+    RILL_ASSIGN_OR_RETURN(TensorShape element, TensorShape::FromDims(dims));
+    const int64_t per = element.num_elements();
+    for (size_t k = 0; k < indices.size(); ++k) {
+      RILL_ASSIGN_OR_RETURN(Tensor piece, ctx.allocate_temp(value.dtype(), element));
+      RILL_RETURN_IF_ERROR(CopyElements(value, static_cast<int64_t>(k) * per, &piece, 0, per));
+      RILL_RETURN_IF_ERROR(ta->Write(indices[k], piece));
+    }
+    ctx.set_output(0, ctx.input(3));
+    return absl::OkStatus();
+  }
+};
+
+class SizeOp final : public OpKernel {
+ public:
+  explicit SizeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    ctx.set_output(0, Tensor::Scalar<int32_t>(static_cast<int32_t>(ta->Size())));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class CloseOp final : public OpKernel {
+ public:
+  explicit CloseOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  // The array is dropped with the step's resources; Close only checks the handle.
+  absl::Status Compute(OpKernelContext& ctx) const override { return LookupArray(ctx).status(); }
+  bool IsExpensive() const override { return false; }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayV3").Device(kDeviceCpu), TensorArrayOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayWriteV3").Device(kDeviceCpu), WriteOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayReadV3").Device(kDeviceCpu), ReadOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGatherV3").Device(kDeviceCpu), GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayScatterV3").Device(kDeviceCpu), ScatterOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV3").Device(kDeviceCpu), SizeOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV3").Device(kDeviceCpu), CloseOp);
+
+}  // namespace
+}  // namespace rill

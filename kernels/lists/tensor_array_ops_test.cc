@@ -1,0 +1,102 @@
+#include <string>
+#include <vector>
+
+#include "core/resource_mgr.h"
+#include "core/status_macros.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TensorArrayTest : public ::testing::Test {
+ protected:
+  // A float TensorArray of `size` in this test's step resources; returns its handle.
+  Tensor NewArray(int size, bool clear_after_read = true) {
+    OpTester t("TensorArrayV3", "ta");
+    t.Attr("dtype", DT_FLOAT).Attr("clear_after_read", clear_after_read);
+    t.Input(Tensor::Scalar<int32_t>(size));
+    t.SetStepResources(&step_);
+    absl::StatusOr<std::vector<Tensor>> out = t.Run();
+    EXPECT_THAT(out.status(), IsOk());
+    EXPECT_EQ((*out)[1].flat<float>()[0], 0.f);  // the flow
+    return (*out)[0];
+  }
+  absl::Status Write(const Tensor& h, int index, const Tensor& value) {
+    OpTester t("TensorArrayWriteV3");
+    t.Attr("T", value.dtype()).Input(h).Input(Tensor::Scalar<int32_t>(index)).Input(value);
+    t.Input(Tensor::Scalar<float>(0.f));
+    t.SetStepResources(&step_);
+    return t.Run().status();
+  }
+  absl::StatusOr<Tensor> Read(const Tensor& h, int index) {
+    OpTester t("TensorArrayReadV3");
+    t.Attr("dtype", DT_FLOAT).Input(h).Input(Tensor::Scalar<int32_t>(index));
+    t.Input(Tensor::Scalar<float>(0.f));
+    t.SetStepResources(&step_);
+    RILL_ASSIGN_OR_RETURN(std::vector<Tensor> out, t.Run());
+    return out[0];
+  }
+  ResourceMgr step_;
+};
+
+TEST_F(TensorArrayTest, WriteReadSizeAndClose) {
+  Tensor h = NewArray(2);
+  const Tensor v = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
+  ASSERT_THAT(Write(h, 1, v), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor got, Read(h, 1));
+  ExpectTensorEqual(got, v);
+  OpTester size("TensorArraySizeV3");
+  size.Input(h).Input(Tensor::Scalar<float>(0.f));
+  size.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> n, size.Run());
+  EXPECT_EQ(n[0].flat<int32_t>()[0], 2);
+  OpTester close("TensorArrayCloseV3");
+  close.Input(h);
+  close.SetStepResources(&step_);
+  EXPECT_THAT(close.Run().status(), IsOk());
+}
+
+TEST_F(TensorArrayTest, ErrorsAreTensorFlows) {
+  Tensor h = NewArray(2);
+  const Tensor v = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
+  EXPECT_THAT(Write(h, 2, v), StatusIs(absl::StatusCode::kInvalidArgument,
+                                       "Tried to write to index 2 but array is not resizeable "
+                                       "and size is: 2"));
+  EXPECT_THAT(Write(h, 0, Tensor::Scalar<int32_t>(1)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "TensorArray dtype is float but Op is trying to write dtype int32."));
+  ASSERT_THAT(Write(h, 0, v), IsOk());
+  EXPECT_THAT(Write(h, 0, v), StatusIs(absl::StatusCode::kInvalidArgument,
+                                       "Could not write to TensorArray index 0 because it has "
+                                       "already been written to."));
+  ASSERT_THAT(Read(h, 0).status(), IsOk());
+  EXPECT_THAT(Read(h, 0).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Could not read index 0 twice because it was cleared")));
+  // The first write fixed the element shape to [2], so the unwritten element reads as zeros.
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor zeros, Read(h, 1));
+  ExpectTensorEqual(zeros, Tensor::FromVector<float>({0, 0}, TensorShape({2})));
+  // Without any write the shape is unknown, and the read is an error.
+  EXPECT_THAT(Read(NewArray(2), 1).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Could not read from TensorArray index 1.  Furthermore, the "
+                                 "element shape is not fully defined")));
+}
+
+TEST_F(TensorArrayTest, HandleFromAnotherStepIsNotFound) {
+  Tensor h = NewArray(1);
+  ResourceMgr other_step;
+  OpTester t("TensorArraySizeV3");
+  t.Input(h).Input(Tensor::Scalar<float>(0.f));
+  t.SetStepResources(&other_step);
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("does not exist in this step")));
+}
+
+}  // namespace
+}  // namespace rill

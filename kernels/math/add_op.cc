@@ -1,0 +1,27 @@
+// Add and AddV2 on the CPU with numpy broadcasting (kernels/math_lib/cwise_op.h), for the dtypes
+// the conformance suites cover (float32, float64, half, int8/16/32/64, uint8). Incompatible shapes
+// are InvalidArgument "Incompatible shapes: [2] vs. [3]". Large adds run in parallel on the
+// intra-op pool.
+#include "kernels/math/add_op.h"
+
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+struct AddFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return cwise_math::WrapAdd(x, y);  // half arrives as float (cwise_op.h)
+  }
+};
+
+// The dtypes real graphs use and the conformance suites cover (tests/conformance).
+REGISTER_CWISE_CPU("Add", BinaryOp, AddFunctor, half, float, double, uint8_t, int8_t, int16_t,
+                   int32_t, int64_t);
+REGISTER_CWISE_CPU("AddV2", BinaryOp, AddFunctor, half, float, double, uint8_t, int8_t, int16_t,
+                   int32_t, int64_t);
+
+}  // namespace
+}  // namespace rill

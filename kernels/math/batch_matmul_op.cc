@@ -1,0 +1,134 @@
+// BatchMatMul and BatchMatMulV2 on the CPU: out[..., m, n] = adj(x)[..., m, k] * adj(y)[..., k, n]
+// per batch, adj() transposing when adj_x / adj_y (the real dtypes Rill registers have no
+// conjugate). V2 broadcasts the batch dims (numpy rules); V1 needs equal ranks and batch dims.
+// Each batch is one call of kernels/math_lib/gemm.h.
+// Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be >= 2: 1", "In[0] and
+// In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix size-incompatible:
+// In[0]: [2,3,4], In[1]: [2,5,6]", and for V1 "In[0] and In[1] has different ndims: [2,3,4] vs.
+// [3,4]", "In[0].dim(0) and In[1].dim(0) must be the same: [2,3,4] vs [3,4,5]".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/gemm.h"
+
+namespace rill {
+namespace {
+
+#define RILL_BATCH_MATMUL_TYPES half, float, double, int32_t, int64_t
+
+// The dims before the last two (already a valid shape, so FromDims cannot fail).
+TensorShape BatchDims(const TensorShape& s) {
+  return *TensorShape::FromDims(s.dims().subspan(0, s.rank() - 2));
+}
+
+template <bool kBroadcast>
+class BatchMatMulOp final : public OpKernel {
+ public:
+  explicit BatchMatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("adj_x", &adj_x_));
+    ctx.SetStatus(ctx.GetAttr("adj_y", &adj_y_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& y = ctx.input(1);
+    const TensorShape& xs = x.shape();
+    const TensorShape& ys = y.shape();
+    if (!kBroadcast && xs.rank() != ys.rank()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "In[0] and In[1] has different ndims: ", xs.DebugString(), " vs. ", ys.DebugString()));
+    }
+    if (xs.rank() < 2) {
+      return absl::InvalidArgumentError(absl::StrCat("In[0] ndims must be >= 2: ", xs.rank()));
+    }
+    if (ys.rank() < 2) {
+      return absl::InvalidArgumentError(absl::StrCat("In[1] ndims must be >= 2: ", ys.rank()));
+    }
+    const TensorShape xb = BatchDims(xs);
+    const TensorShape yb = BatchDims(ys);
+    if (!kBroadcast) {
+      for (int d = 0; d < xb.rank(); ++d) {
+        if (xb.dim(d) != yb.dim(d)) {
+          return absl::InvalidArgumentError(absl::StrCat("In[0].dim(", d, ") and In[1].dim(", d,
+                                                         ") must be the same: ", xs.DebugString(),
+                                                         " vs ", ys.DebugString()));
+        }
+      }
+    }
+    absl::StatusOr<TensorShape> batch = BroadcastShapes(xb, yb);
+    if (!batch.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("In[0] and In[1] must have compatible batch dimensions: ", xs.DebugString(),
+                       " vs. ", ys.DebugString()));
+    }
+    const int64_t xr = xs.dim(xs.rank() - 2), xc = xs.dim(xs.rank() - 1);
+    const int64_t yr = ys.dim(ys.rank() - 2), yc = ys.dim(ys.rank() - 1);
+    GemmDims d;
+    d.threads = ctx.intra_op_threads();
+    d.transpose_a = adj_x_;
+    d.transpose_b = adj_y_;
+    d.m = adj_x_ ? xc : xr;
+    d.k = adj_x_ ? xr : xc;
+    d.n = adj_y_ ? yr : yc;
+    d.lda = xc;
+    d.ldb = yc;
+    if ((adj_y_ ? yc : yr) != d.k) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Matrix size-incompatible: In[0]: ", xs.DebugString(), ", In[1]: ", ys.DebugString()));
+    }
+    std::vector<int64_t> out_dims(batch->dims().begin(), batch->dims().end());
+    out_dims.push_back(d.m);
+    out_dims.push_back(d.n);
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    // Per output batch, the batch offsets of x and y (0 strides where broadcast).
+    const int64_t batches = batch->num_elements();
+    std::vector<int64_t> x_batch(batches, 0), y_batch(batches, 0);
+    if (batch->rank() > 0) {
+      int64_t b = 0;
+      ForEachBroadcastRow(
+          xb, yb, *batch,
+          [&](int64_t, int64_t ox, int64_t oy, int64_t inner, int64_t sx, int64_t sy) {
+            for (int64_t j = 0; j < inner; ++j, ++b) {
+              x_batch[b] = ox + j * sx;
+              y_batch[b] = oy + j * sy;
+            }
+          });
+    }
+    return VisitKernelTypes<RILL_BATCH_MATMUL_TYPES>(*this, x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* a = x.flat<T>().data();
+      const T* bm = y.flat<T>().data();
+      T* c = out->flat<T>().data();
+      for (int64_t i = 0; i < batches; ++i) {
+        RILL_RETURN_IF_ERROR(
+            Gemm<T>(d, a + x_batch[i] * xr * xc, bm + y_batch[i] * yr * yc, c + i * d.m * d.n));
+      }
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool adj_x_ = false;
+  bool adj_y_ = false;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("BatchMatMul")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_BATCH_MATMUL_TYPES>()),
+                BatchMatMulOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("BatchMatMulV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_BATCH_MATMUL_TYPES>()),
+                BatchMatMulOp<true>);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,115 @@
+// Cast on the CPU between every pair of numeric dtypes and bool. Conversions as TensorFlow's CPU
+// kernel gives them on x86: float -> integer truncates toward zero, and a NaN or out-of-range
+// value becomes the integer type's minimum (what the hardware conversion returns; C++ leaves it
+// undefined, so it is spelled out); narrower integers wrap; anything -> bool is `!= 0`;
+// half/bfloat16 go through float; complex -> real keeps the real part.
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+
+namespace rill {
+namespace {
+
+template <typename T>
+struct IsComplexType : std::false_type {};
+template <typename T>
+struct IsComplexType<std::complex<T>> : std::true_type {};
+
+template <typename T>
+constexpr bool kIsLowPrecision = std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+// A floating value converted to integer type I as x86's truncating conversion does.
+template <typename I>
+I FloatToInt(double x) {
+  if constexpr (sizeof(I) >= 4 && std::is_signed_v<I>) {
+    if (!(x >= static_cast<double>(std::numeric_limits<I>::min()) &&
+          x < -static_cast<double>(std::numeric_limits<I>::min()))) {
+      return std::numeric_limits<I>::min();
+    }
+    return static_cast<I>(x);
+  } else if constexpr (sizeof(I) == 8) {  // uint64 through int64, wrapping
+    return static_cast<I>(FloatToInt<int64_t>(x));
+  } else {  // 8-, 16-bit and uint32 through int64 then wrap (hardware converts to a wider int)
+    return static_cast<I>(FloatToInt<int64_t>(x));
+  }
+}
+
+template <typename Dst, typename Src>
+Dst CastValue(const Src& v) {
+  if constexpr (std::is_same_v<Dst, Src>) {
+    return v;
+  } else if constexpr (kIsLowPrecision<Src>) {
+    return CastValue<Dst, float>(static_cast<float>(v));
+  } else if constexpr (IsComplexType<Src>::value) {
+    if constexpr (IsComplexType<Dst>::value) {
+      return Dst(static_cast<typename Dst::value_type>(v.real()),
+                 static_cast<typename Dst::value_type>(v.imag()));
+    } else if constexpr (std::is_same_v<Dst, bool>) {
+      return v != Src(0);
+    } else {
+      return CastValue<Dst>(v.real());
+    }
+  } else if constexpr (std::is_same_v<Dst, bool>) {
+    return v != Src(0);
+  } else if constexpr (kIsLowPrecision<Dst>) {
+    return Dst(static_cast<float>(v));
+  } else if constexpr (IsComplexType<Dst>::value) {
+    return Dst(static_cast<typename Dst::value_type>(v), 0);
+  } else if constexpr (std::is_integral_v<Dst> && std::is_floating_point_v<Src>) {
+    return FloatToInt<Dst>(static_cast<double>(v));
+  } else {
+    return static_cast<Dst>(v);
+  }
+}
+
+class CastOp final : public OpKernel {
+ public:
+  explicit CastOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() == output_type(0)) {
+      ctx.set_output(0, x);
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate_output(0, x.shape()));
+    return VisitDataType(x.dtype(), [&](auto src_tag) -> absl::Status {
+      using Src = typename decltype(src_tag)::type;
+      return VisitDataType(y->dtype(), [&](auto dst_tag) -> absl::Status {
+        using Dst = typename decltype(dst_tag)::type;
+        if constexpr (std::is_same_v<Src, std::string> || std::is_same_v<Dst, std::string>) {
+          return absl::UnimplementedError(absl::StrCat("Cast ", DataTypeString(x.dtype()), " to ",
+                                                       DataTypeString(y->dtype()),
+                                                       " is not supported"));
+        } else {
+          const Src* in = x.flat<Src>().data();
+          Dst* out = y->flat<Dst>().data();
+          ctx.ParallelFor(x.NumElements(), 2, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) out[i] = CastValue<Dst, Src>(in[i]);
+          });
+          return absl::OkStatus();
+        }
+      });
+    });
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+const std::vector<DataType>& CastTypes() {
+  static const auto* types = new std::vector<DataType>{
+      DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
+  return *types;
+}
+
+REGISTER_KERNEL(KernelDefBuilder("Cast")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("SrcT", CastTypes())
+                    .TypeConstraint("DstT", CastTypes()),
+                CastOp);
+
+}  // namespace
+}  // namespace rill

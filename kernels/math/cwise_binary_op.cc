@@ -1,0 +1,202 @@
+// Binary elementwise kernels on the CPU (numpy broadcasting): Sub, Mul, Div, RealDiv, DivNoNan,
+// FloorDiv, FloorMod, Maximum, Minimum, Pow, SquaredDifference, the comparisons Less, LessEqual,
+// Greater, GreaterEqual, Equal, NotEqual, and LogicalAnd, LogicalOr. Arithmetic follows
+// kernels/math_lib/cwise_math.h. Errors (InvalidArgument, TensorFlow's texts): "Incompatible
+// shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div, FloorDiv, FloorMod on integers);
+// "Integers to negative integer powers are not allowed" (Pow).
+#include <cmath>
+
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_math.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+using namespace cwise_math;  // NOLINT: the scalar helpers read better unqualified here
+
+// Integer divisions reject a zero divisor before computing, as TensorFlow does.
+struct IntDivisionCheck : CwiseFunctorBase {
+  template <typename T>
+  absl::Status Check(const OpKernelContext& ctx) const {
+    if constexpr (kIsInt<T>) {
+      const Tensor& y = ctx.input(1);
+      const T* b = y.flat<T>().data();
+      for (int64_t i = 0; i < y.NumElements(); ++i) {
+        if (b[i] == T(0)) return absl::InvalidArgumentError("Integer division by zero");
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+struct SubFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return WrapSub(x, y);
+  }
+};
+struct MulFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return WrapMul(x, y);
+  }
+};
+struct DivFunctor : IntDivisionCheck {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      return y == T(0) ? T(0) : TruncDiv(x, y);  // zero already rejected by Check
+    } else {
+      return x / y;
+    }
+  }
+};
+struct DivNoNanFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return y == T(0) ? T(0) : x / y;
+  }
+};
+struct FloorDivFunctor : IntDivisionCheck {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      if (y == T(0)) return T(0);
+    }
+    return FloorDiv(x, y);
+  }
+};
+struct FloorModFunctor : IntDivisionCheck {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      if (y == T(0)) return T(0);
+    }
+    return FloorMod(x, y);
+  }
+};
+struct MaximumFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return Max(x, y);
+  }
+};
+struct MinimumFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return Min(x, y);
+  }
+};
+struct PowFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 40;
+  template <typename T>
+  absl::Status Check(const OpKernelContext& ctx) const {
+    if constexpr (kIsInt<T> && std::is_signed_v<T>) {
+      const Tensor& y = ctx.input(1);
+      const T* b = y.flat<T>().data();
+      for (int64_t i = 0; i < y.NumElements(); ++i) {
+        if (b[i] < 0) {
+          return absl::InvalidArgumentError("Integers to negative integer powers are not allowed");
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      return y < T(0) ? T(0) : IntPow(x, y);
+    } else {
+      return std::pow(x, y);
+    }
+  }
+};
+struct SquaredDifferenceFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    const T d = WrapSub(x, y);
+    return WrapMul(d, d);
+  }
+};
+
+struct LessFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x < y;
+  }
+};
+struct LessEqualFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x <= y;
+  }
+};
+struct GreaterFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x > y;
+  }
+};
+struct GreaterEqualFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x, T y) const {
+    return x >= y;
+  }
+};
+// Equal/NotEqual: with incompatible_shape_error=false, operands that do not broadcast compare as
+// a scalar false (Equal) / true (NotEqual), as in TensorFlow.
+struct EqualityFunctorBase : CwiseFunctorBase {
+  absl::Status Init(OpKernelConstruction& ctx) {
+    return ctx.GetAttr("incompatible_shape_error", &incompatible_shape_error);
+  }
+  bool incompatible_shape_error = true;
+};
+struct EqualFunctor : EqualityFunctorBase {
+  int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 0; }
+  template <typename T>
+  bool operator()(const T& x, const T& y) const {
+    return x == y;
+  }
+};
+struct NotEqualFunctor : EqualityFunctorBase {
+  int IncompatibleShapesResult() const { return incompatible_shape_error ? -1 : 1; }
+  template <typename T>
+  bool operator()(const T& x, const T& y) const {
+    return x != y;
+  }
+};
+struct LogicalAndFunctor : CwiseFunctorBase {
+  bool operator()(bool x, bool y) const { return x && y; }
+};
+struct LogicalOrFunctor : CwiseFunctorBase {
+  bool operator()(bool x, bool y) const { return x || y; }
+};
+
+#define RILL_FLOATS half, float, double
+#define RILL_INTS int8_t, int16_t, int32_t, int64_t, uint8_t
+
+REGISTER_CWISE_CPU("Sub", BinaryOp, SubFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Mul", BinaryOp, MulFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Div", BinaryOp, DivFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("RealDiv", BinaryOp, DivFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("DivNoNan", BinaryOp, DivNoNanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Maximum", BinaryOp, MaximumFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Minimum", BinaryOp, MinimumFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Pow", BinaryOp, PowFunctor, RILL_FLOATS, int8_t, int16_t, int32_t, int64_t);
+REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, RILL_FLOATS, int32_t,
+                   int64_t);
+REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool);
+REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool);
+REGISTER_KERNEL(KernelDefBuilder("LogicalAnd").Device(kDeviceCpu),
+                BinaryOp<LogicalAndFunctor, bool>);
+REGISTER_KERNEL(KernelDefBuilder("LogicalOr").Device(kDeviceCpu), BinaryOp<LogicalOrFunctor, bool>);
+
+}  // namespace
+}  // namespace rill

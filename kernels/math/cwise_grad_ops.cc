@@ -1,0 +1,121 @@
+// The elementwise gradient ops TensorFlow's training graphs contain, on the CPU, with TensorFlow's
+// formulas (so the rounding matches): operands have one shape (no broadcasting).
+//   ReluGrad(g, x) = g where x > 0, else 0        Relu6Grad(g, x) = g where 0 < x < 6, else 0
+//   EluGrad(g, y) = y < 0 ? g * (y + 1) : g        SeluGrad(g, y) = y < 0 ? g * (y + scale*alpha)
+//   LeakyReluGrad(g, x) = x > 0 ? g : g * alpha                                    : g * scale
+//   SoftplusGrad(g, x) = g / (exp(-x) + 1)
+//   SigmoidGrad(y, dy) = dy * y * (1 - y)         TanhGrad(y, dy) = dy * (1 - y * y)
+//   SqrtGrad(y, dy) = 0.5 * dy / y                RsqrtGrad(y, dy) = -0.5 * (dy * y) * (y * y)
+// half is computed in float. Errors (InvalidArgument, TensorFlow's texts): the first group needs
+// equal shapes ("Inputs to operation g of type ReluGrad must have the same size and shape.  Input
+// 0: [2] != input 1: [3]"), the y/dy group equal element counts ("The two arguments to a cwise op
+// must have same number of elements, got 2 and 3"; the output has y's shape).
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <cmath>
+
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+struct GradFunctor : CwiseFunctorBase {
+  static constexpr bool kSameShape = true;
+};
+struct OutputGradFunctor : CwiseFunctorBase {
+  static constexpr bool kSameCount = true;
+};
+
+struct ReluGradFunctor : GradFunctor {
+  template <typename T>
+  T operator()(T g, T x) const {
+    return x > T(0) ? g : T(0);
+  }
+};
+struct Relu6GradFunctor : GradFunctor {
+  template <typename T>
+  T operator()(T g, T x) const {
+    return x > T(0) && x < T(6) ? g : T(0);
+  }
+};
+struct EluGradFunctor : GradFunctor {
+  template <typename T>
+  T operator()(T g, T y) const {
+    return y < T(0) ? g * (y + T(1)) : g;
+  }
+};
+struct SeluGradFunctor : GradFunctor {
+  template <typename T>
+  T operator()(T g, T y) const {
+    const T scale = static_cast<T>(1.0507009873554804934193349852946);
+    const T scale_alpha = static_cast<T>(1.7580993408473768599402175208123);
+    return y < T(0) ? g * (y + scale_alpha) : g * scale;
+  }
+};
+struct LeakyReluGradFunctor : GradFunctor {
+  absl::Status Init(OpKernelConstruction& ctx) { return ctx.GetAttr("alpha", &alpha); }
+  template <typename T>
+  T operator()(T g, T x) const {
+    return x > T(0) ? g : g * static_cast<T>(alpha);
+  }
+  float alpha = 0.2f;
+};
+// half: TensorFlow multiplies by alpha rounded to half.
+struct LeakyReluGradHalfFunctor : LeakyReluGradFunctor {
+  absl::Status Init(OpKernelConstruction& ctx) {
+    RILL_RETURN_IF_ERROR(LeakyReluGradFunctor::Init(ctx));
+    alpha = static_cast<float>(half(alpha));
+    return absl::OkStatus();
+  }
+};
+struct SoftplusGradFunctor : GradFunctor {
+  static constexpr int64_t kCost = 20;
+  template <typename T>
+  T operator()(T g, T x) const {
+    return g / (std::exp(-x) + T(1));
+  }
+};
+struct SigmoidGradFunctor : OutputGradFunctor {
+  template <typename T>
+  T operator()(T y, T dy) const {
+    return dy * y * (T(1) - y);
+  }
+};
+struct TanhGradFunctor : OutputGradFunctor {
+  template <typename T>
+  T operator()(T y, T dy) const {
+    return dy * (T(1) - y * y);
+  }
+};
+struct SqrtGradFunctor : OutputGradFunctor {
+  template <typename T>
+  T operator()(T y, T dy) const {
+    return static_cast<T>(0.5) * dy / y;
+  }
+};
+struct RsqrtGradFunctor : OutputGradFunctor {
+  template <typename T>
+  T operator()(T y, T dy) const {
+    return static_cast<T>(-0.5) * (dy * y) * (y * y);
+  }
+};
+
+#define RILL_FLOATS half, float, double
+#define RILL_INTS int8_t, int16_t, int32_t, int64_t, uint8_t
+
+REGISTER_CWISE_CPU("ReluGrad", BinaryOp, ReluGradFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Relu6Grad", BinaryOp, Relu6GradFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("EluGrad", BinaryOp, EluGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("SeluGrad", BinaryOp, SeluGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("LeakyReluGrad", BinaryOp, LeakyReluGradFunctor, float, double);
+REGISTER_CWISE_CPU("LeakyReluGrad", BinaryOp, LeakyReluGradHalfFunctor, half);
+REGISTER_CWISE_CPU("SoftplusGrad", BinaryOp, SoftplusGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("SigmoidGrad", BinaryOp, SigmoidGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("TanhGrad", BinaryOp, TanhGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("SqrtGrad", BinaryOp, SqrtGradFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("RsqrtGrad", BinaryOp, RsqrtGradFunctor, RILL_FLOATS);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,55 @@
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
+
+absl::StatusOr<std::vector<Tensor>> Grad(const std::string& op, const Tensor& a, const Tensor& b) {
+  OpTester t(op, "g");
+  t.Attr("T", DT_FLOAT).Input(a).Input(b);
+  return t.Run();
+}
+
+TEST(CwiseGradOpsTest, ActivationGradientsMaskOrScale) {
+  const Tensor g = F({1, 2, 3, 4}, TensorShape({4}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Grad("ReluGrad", g, F({-1, 0, 0.5, 7}, TensorShape({4}))));
+  ExpectTensorEqual(out[0], F({0, 0, 3, 4}, TensorShape({4})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("Relu6Grad", g, F({-1, 0, 0.5, 7}, TensorShape({4}))));
+  ExpectTensorEqual(out[0], F({0, 0, 3, 0}, TensorShape({4})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("EluGrad", g, F({-0.5, 0, 1, -1}, TensorShape({4}))));
+  ExpectTensorEqual(out[0], F({0.5, 2, 3, 0}, TensorShape({4})));
+}
+
+TEST(CwiseGradOpsTest, OutputGradientsUseTheForwardOutput) {
+  const Tensor y = F({0.5, 0.25}, TensorShape({2}));
+  const Tensor dy = F({2, 4}, TensorShape({2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Grad("SigmoidGrad", y, dy));
+  ExpectTensorEqual(out[0], F({0.5, 0.75}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("TanhGrad", y, dy));
+  ExpectTensorEqual(out[0], F({1.5, 3.75}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("SqrtGrad", y, dy));
+  ExpectTensorEqual(out[0], F({2, 8}, TensorShape({2})));
+  // Only element counts must agree; the output has y's shape.
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("SigmoidGrad", F({0.5, 0.5}, TensorShape({1, 2})), dy));
+  EXPECT_EQ(out[0].shape(), TensorShape({1, 2}));
+}
+
+TEST(CwiseGradOpsTest, MismatchesAreTensorFlowsErrors) {
+  EXPECT_THAT(Grad("ReluGrad", F({1, 2}, TensorShape({2})), F({1, 2, 3}, TensorShape({3}))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Inputs to operation g of type ReluGrad must have the same size "
+                                 "and shape.  Input 0: [2] != input 1: [3]")));
+  EXPECT_THAT(Grad("TanhGrad", F({1, 2}, TensorShape({2})), F({1, 2, 3}, TensorShape({3}))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("The two arguments to a cwise op must have same number of "
+                                 "elements, got 2 and 3")));
+}
+
+}  // namespace
+}  // namespace rill

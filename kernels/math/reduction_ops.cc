@@ -1,0 +1,228 @@
+// Reductions on the CPU over the axes given by input 1 (int32 or int64, a scalar or a vector;
+// negative axes count from the end; repeated axes count once; an empty list reduces nothing):
+// Sum, Mean, Prod, Max, Min, All, Any, with keep_dims. half accumulates in float, integers wrap.
+// Empty reductions give the identity (0, 1, lowest, highest, true, false); Mean of nothing is
+// 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument "Invalid reduction dimension (3
+// for input with 2 dimension(s)" (TensorFlow's text, including its unclosed parenthesis).
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math/reduction_plan.h"
+#include "kernels/math_lib/cwise_math.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+// Accumulator type: float for half, the type itself otherwise; Mean (kWide) accumulates
+// integers narrower than 64 bits in int64, as TensorFlow's mean of [100, 100] int8 is 100.
+template <typename R, typename T>
+using Acc = std::conditional_t<R::kWide && cwise_math::kIsInt<T> && (sizeof(T) < 8), int64_t,
+                               typename CwiseComputeType<T>::type>;
+
+struct SumReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return A(0);
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return cwise_math::WrapAdd(acc, x);
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+struct MeanReducer : SumReducer {
+  static constexpr bool kWide = true;
+  template <typename A>
+  static A Finish(A acc, int64_t count) {
+    if constexpr (cwise_math::kIsInt<A>) {
+      return count == 0 ? A(0) : static_cast<A>(acc / static_cast<A>(count));
+    } else {
+      return acc / static_cast<A>(count);
+    }
+  }
+};
+struct ProdReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return A(1);
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return cwise_math::WrapMul(acc, x);
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+struct MaxReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
+                                                : std::numeric_limits<A>::lowest();
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return cwise_math::Max(acc, x);
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+struct MinReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity()
+                                                : std::numeric_limits<A>::max();
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return cwise_math::Min(acc, x);
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+struct AllReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return true;
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return acc && x;
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+struct AnyReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return false;
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return acc || x;
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    return acc;
+  }
+};
+
+// out[o] = Finish(Combine over the input elements that map to o). Walks the input once in order
+// with an odometer that tracks the output offset (reduced dims have output stride 0).
+template <typename R, typename T>
+void Reduce(const Tensor& in, const ReductionPlan& plan, Tensor* out) {
+  using A = Acc<R, T>;
+  const int64_t n_out = out->NumElements();
+  // Not std::vector: vector<bool> has no element references.
+  std::unique_ptr<A[]> acc(new A[n_out > 0 ? n_out : 1]);
+  for (int64_t o = 0; o < n_out; ++o) acc[o] = R::template Init<A>();
+  const TensorShape& shape = in.shape();
+  const int rank = shape.rank();
+  std::vector<int64_t> out_stride(rank, 0);
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (!plan.reduced[d]) {
+      out_stride[d] = stride;
+      stride *= shape.dim(d);
+    }
+  }
+  const T* x = in.flat<T>().data();
+  const int64_t n = in.NumElements();
+  if (rank > 0 && n > 0) {
+    std::vector<int64_t> idx(rank, 0);
+    int64_t o = 0;
+    const int64_t inner = shape.dim(rank - 1);
+    const int64_t inner_stride = out_stride[rank - 1];
+    for (int64_t i = 0; i < n; i += inner) {
+      for (int64_t j = 0; j < inner; ++j) {
+        A& a = acc[o + j * inner_stride];
+        a = R::template Combine<A>(a, static_cast<A>(x[i + j]));
+      }
+      for (int d = rank - 2; d >= 0; --d) {
+        ++idx[d];
+        o += out_stride[d];
+        if (idx[d] < shape.dim(d)) break;
+        o -= out_stride[d] * idx[d];
+        idx[d] = 0;
+      }
+    }
+  } else if (rank == 0) {
+    acc[0] = R::template Combine<A>(acc[0], static_cast<A>(x[0]));
+  }
+  T* z = out->flat<T>().data();
+  for (int64_t o = 0; o < n_out; ++o) {
+    z[o] = cwise_internal::Store<T>(R::template Finish<A>(acc[o], plan.count));
+  }
+}
+
+template <typename R, typename... Ts>
+class ReductionOp final : public OpKernel {
+ public:
+  explicit ReductionOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("keep_dims", &keep_dims_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const Tensor& axes = ctx.input(1);
+    if (axes.shape().rank() > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "reduction_indices must be a scalar or a vector, got ", axes.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(ReductionPlan plan, PlanReduction(in.shape(), axes, keep_dims_));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.output));
+    return VisitKernelTypes<Ts...>(*this, in.dtype(), [&](auto tag) {
+      Reduce<R, typename decltype(tag)::type>(in, plan, out);
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool keep_dims_ = false;
+};
+
+#define RILL_REDUCE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+
+std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
+
+#define REGISTER_REDUCTION(op, Reducer, ...)                           \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                 \
+                      .Device(kDeviceCpu)                              \
+                      .TypeConstraint("T", DataTypesOf<__VA_ARGS__>()) \
+                      .TypeConstraint("Tidx", IndexTypes()),           \
+                  ReductionOp<Reducer, __VA_ARGS__>)
+
+REGISTER_REDUCTION("Sum", SumReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Prod", ProdReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
+REGISTER_KERNEL(KernelDefBuilder("All").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),
+                ReductionOp<AllReducer, bool>);
+REGISTER_KERNEL(KernelDefBuilder("Any").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),
+                ReductionOp<AnyReducer, bool>);
+
+}  // namespace
+}  // namespace rill

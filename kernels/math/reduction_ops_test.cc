@@ -1,0 +1,72 @@
+#include <cmath>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+absl::StatusOr<std::vector<Tensor>> Reduce(const std::string& op, const Tensor& x,
+                                           std::vector<int32_t> axes, bool keep_dims = false) {
+  OpTester t(op);
+  if (x.dtype() != DT_BOOL) t.Attr("T", x.dtype());
+  t.Attr("keep_dims", keep_dims);
+  const int64_t n = static_cast<int64_t>(axes.size());
+  t.Input(x).Input(Tensor::FromVector<int32_t>(axes, TensorShape({n})));
+  return t.Run();
+}
+
+const Tensor kX = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+
+TEST(ReductionOpsTest, SumOverEachAxisAndAll) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Sum", kX, {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({5, 7, 9}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Sum", kX, {-1}, /*keep_dims=*/true));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({6, 15}, TensorShape({2, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Sum", kX, {0, 1}));
+  ExpectTensorEqual(out[0], Tensor::Scalar<float>(21));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Sum", kX, {}));
+  ExpectTensorEqual(out[0], kX);
+}
+
+TEST(ReductionOpsTest, MeanMaxMinProd) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Mean", kX, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({2, 5}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Max", kX, {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({4, 5, 6}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Min", kX, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({1, 4}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Prod", kX, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({6, 120}, TensorShape({2})));
+  const Tensor ints = Tensor::FromVector<int32_t>({1, 2, 4, 7}, TensorShape({4}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Mean", ints, {0}));
+  ExpectTensorEqual(out[0], Tensor::Scalar<int32_t>(3));  // 14 / 4 truncates
+}
+
+TEST(ReductionOpsTest, EmptyReductionsGiveTheIdentity) {
+  const Tensor empty(DT_FLOAT, TensorShape({0, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Sum", empty, {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 0}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Max", empty, {0}));
+  EXPECT_EQ(out[0].flat<float>()[0], -INFINITY);
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Mean", empty, {0}));
+  EXPECT_TRUE(std::isnan(out[0].flat<float>()[0]));
+}
+
+TEST(ReductionOpsTest, AllAny) {
+  const Tensor b = Tensor::FromVector<bool>({true, false, true, true}, TensorShape({2, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("All", b, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({false, true}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Any", b, {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({true, true}, TensorShape({2})));
+}
+
+TEST(ReductionOpsTest, AxisOutOfRangeIsTensorFlowsError) {
+  EXPECT_THAT(Reduce("Sum", kX, {2}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Invalid reduction dimension (2 for input with 2 dimension(s)"));
+}
+
+}  // namespace
+}  // namespace rill

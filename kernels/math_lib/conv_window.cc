@@ -1,0 +1,80 @@
+#include "kernels/math_lib/conv_window.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+
+namespace rill {
+
+absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bool has_dilations) {
+  Conv2DAttrs a;
+  RILL_RETURN_IF_ERROR(ctx.GetAttr("strides", &a.strides));
+  std::string padding, format = "NHWC";
+  RILL_RETURN_IF_ERROR(ctx.GetAttr("padding", &padding));
+  if (ctx.GetAttr("data_format", &format).ok()) a.nchw = format == "NCHW";
+  (void)ctx.GetAttr("explicit_paddings", &a.explicit_paddings);  // absent on older ops
+  a.padding = PaddingFromString(padding);
+  const int n = 0, c = a.nchw ? 1 : 3;
+  if (a.strides.size() != 4) {
+    return absl::InvalidArgumentError("Sliding window strides field must specify 4 dimensions");
+  }
+  if (a.strides[n] != 1 || a.strides[c] != 1) {
+    return absl::InvalidArgumentError(
+        "Current implementation does not yet support strides in the batch and depth dimensions.");
+  }
+  a.dilations = {1, 1, 1, 1};
+  if (has_dilations) {
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("dilations", &a.dilations));
+    if (a.dilations.size() != 4) {
+      return absl::InvalidArgumentError("Sliding window dilations field must specify 4 dimensions");
+    }
+    if (a.dilations[n] != 1 || a.dilations[c] != 1) {
+      return absl::InvalidArgumentError(
+          "Current implementation does not yet support dilations in the batch and depth "
+          "dimensions.");
+    }
+  }
+  if (a.padding != Padding::kExplicit && !a.explicit_paddings.empty()) {
+    return absl::InvalidArgumentError(
+        "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT");
+  }
+  if (a.padding == Padding::kExplicit) {
+    if (a.explicit_paddings.size() != 8) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("explicit_paddings attribute must contain 8 values, but got: ",
+                       a.explicit_paddings.size()));
+    }
+    for (int64_t p : a.explicit_paddings) {
+      if (p < 0) return absl::InvalidArgumentError("All explicit_paddings must be non-negative");
+    }
+  }
+  return a;
+}
+
+absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
+                                        int64_t k_h, int64_t k_w) {
+  ConvWindows w;
+  RILL_ASSIGN_OR_RETURN(Window h, attrs.WindowAlong(1, in_h, k_h));
+  RILL_ASSIGN_OR_RETURN(Window v, attrs.WindowAlong(2, in_w, k_w));
+  w.out_h = h.out;
+  w.out_w = v.out;
+  w.pad_h = h.pad_before;
+  w.pad_w = v.pad_before;
+  w.stride_h = attrs.strides[1];
+  w.stride_w = attrs.strides[2];
+  w.dil_h = attrs.dilations[1];
+  w.dil_w = attrs.dilations[2];
+  return w;
+}
+
+absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx) {
+  RILL_ASSIGN_OR_RETURN(Conv2DAttrs attrs, ParseConv2DAttrs(ctx, /*has_dilations=*/true));
+  if (attrs.nchw) {
+    return absl::UnimplementedError(
+        absl::StrCat("The ", ctx.def().op(),
+                     " op currently only supports the NHWC tensor format on the CPU. The op was "
+                     "given the format: NCHW"));
+  }
+  return attrs;
+}
+
+}  // namespace rill

@@ -1,0 +1,70 @@
+// The attrs every 2-D window kernel reads (Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput,
+// MaxPool, AvgPool), parsed and checked once at construction; the window geometry itself is
+// ops/window_geometry.h (shared with the shape functions).
+//
+//   RILL_ASSIGN_OR_RETURN(Conv2DAttrs attrs, ParseConv2DAttrs(ctx, /*has_dilations=*/true));
+//
+// Pure functions; thread-safe.
+#ifndef RILL_KERNELS_MATH_LIB_CONV_WINDOW_H_
+#define RILL_KERNELS_MATH_LIB_CONV_WINDOW_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "kernels/framework/op_kernel.h"
+#include "ops/window_geometry.h"
+
+namespace rill {
+
+// The attrs of a 2-D convolution or pooling node, read and checked once at construction.
+// Per-dim values are in data_format order, as the node gives them.
+struct Conv2DAttrs {
+  std::vector<int64_t> strides;    // 4 values
+  std::vector<int64_t> dilations;  // 4 values (all 1 when the op has none)
+  Padding padding = Padding::kValid;
+  std::vector<int64_t> explicit_paddings;  // 8 values (before, after per dim) or empty
+  bool nchw = false;                       // data_format NCHW
+
+  int h_dim() const { return nchw ? 2 : 1; }
+  int w_dim() const { return nchw ? 3 : 2; }
+  // The window along spatial dim `dim` (h_dim() or w_dim()) for an input of size `in` and a filter
+  // of size `filter` (Errors: as ComputeWindow).
+  absl::StatusOr<Window> WindowAlong(int dim, int64_t in, int64_t filter) const {
+    const bool explicit_pads = padding == Padding::kExplicit;
+    return ComputeWindow(in, filter, strides[dim], dilations[dim], padding,
+                         explicit_pads ? explicit_paddings[2 * dim] : 0,
+                         explicit_pads ? explicit_paddings[2 * dim + 1] : 0);
+  }
+};
+
+// The spatial windows of a 2-D NHWC convolution: output size, padding before the first window,
+// strides and dilations along height and width.
+struct ConvWindows {
+  int64_t out_h = 0, out_w = 0, pad_h = 0, pad_w = 0;
+  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+};
+
+// The windows of an NHWC input of in_h x in_w under a k_h x k_w filter (errors: ComputeWindow's).
+// REQUIRES: !attrs.nchw.
+absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
+                                        int64_t k_h, int64_t k_w);
+
+// ParseConv2DAttrs with dilations, for the CPU convolution kernels, which are NHWC only:
+// Unimplemented "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op
+// was given the format: NCHW" (with the node's op) for NCHW.
+absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx);
+
+// Reads strides, padding, explicit_paddings, data_format and (when `has_dilations`) dilations.
+// InvalidArgument with TensorFlow's texts: "Sliding window strides field must specify 4
+// dimensions", "Current implementation does not yet support strides in the batch and depth
+// dimensions.", "Current implementation does not yet support dilations in the batch and depth
+// dimensions.", "Sliding window dilations field must specify 4 dimensions", "explicit_paddings
+// attribute must be empty if the padding attribute is not EXPLICIT", "explicit_paddings
+// attribute must contain 8 values, but got: 4", "All explicit_paddings must be non-negative".
+absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bool has_dilations);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_CONV_WINDOW_H_

@@ -1,0 +1,323 @@
+// Elementwise kernels: one kernel template for every binary op (numpy broadcasting) and one for
+// every unary op. An op is a functor plus a registration line:
+//
+//   struct SubFunctor : CwiseFunctorBase {
+//     template <typename T> T operator()(T x, T y) const { return WrappingSub(x, y); }
+//   };
+//   REGISTER_KERNEL(KernelDefBuilder("Sub").Device(kDeviceCpu).TypeConstraint("T", {...}),
+//                   BinaryOp<SubFunctor, float, double, int32_t>);
+//
+// Functors see the *compute type*: half and bfloat16 are computed in float and rounded once when
+// stored, as TensorFlow's CPU kernels do. A functor may return bool (comparisons). Hooks from
+// CwiseFunctorBase that a functor may replace:
+//   absl::Status Init(OpKernelConstruction&)   reads attrs (LeakyRelu's alpha);
+//   template <typename T> absl::Status Check(const OpKernelContext&) const
+//                                              rejects inputs before computing (integer division
+//                                              by zero: InvalidArgument "Integer division by
+//                                              zero").
+// Loops are plain contiguous loops over restrict-qualified raw pointers that the compiler
+// vectorizes (kernel_library compiles kernels with the dynamic vectorizer cost model, as -O3
+// does); large ones are split over the intra-op threads (OpKernelContext::ParallelFor).
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#ifndef RILL_KERNELS_MATH_LIB_CWISE_OP_H_
+#define RILL_KERNELS_MATH_LIB_CWISE_OP_H_
+
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "core/tensor.h"
+#include "core/types.h"
+#include "kernels/framework/op_kernel.h"
+#include "kernels/math_lib/broadcast.h"
+
+namespace rill {
+
+// The type a functor computes in for storage type T.
+template <typename T>
+struct CwiseComputeType {
+  using type = T;
+};
+template <>
+struct CwiseComputeType<half> {
+  using type = float;
+};
+template <>
+struct CwiseComputeType<bfloat16> {
+  using type = float;
+};
+
+struct CwiseFunctorBase {
+  // Cycles per element, for ParallelFor block sizing; transcendental functors set more.
+  static constexpr int64_t kCost = 1;
+  absl::Status Init(OpKernelConstruction&) { return absl::OkStatus(); }
+  template <typename T>
+  absl::Status Check(const OpKernelContext&) const {
+    return absl::OkStatus();
+  }
+  // Equal/NotEqual with incompatible_shape_error=false: the scalar answer for operands whose
+  // shapes do not broadcast (instead of the "Incompatible shapes" error). -1 = no such answer.
+  int IncompatibleShapesResult() const { return -1; }
+  // Gradient ops take operands of one shape (ReluGrad...), or of one element count with the
+  // output shaped as input 0 (SigmoidGrad...): no broadcasting.
+  static constexpr bool kSameShape = false;
+  static constexpr bool kSameCount = false;
+};
+
+namespace cwise_internal {
+
+// Converts a functor result to the output's storage type.
+template <typename Out, typename R>
+Out Store(R r) {
+  if constexpr (std::is_same_v<Out, half> || std::is_same_v<Out, bfloat16>) {
+    return Out(static_cast<float>(r));
+  } else {
+    return static_cast<Out>(r);
+  }
+}
+
+template <typename T>
+typename CwiseComputeType<T>::type Load(const T& v) {
+  return static_cast<typename CwiseComputeType<T>::type>(v);
+}
+
+}  // namespace cwise_internal
+
+// Calls fn(TypeTag<T>{}) for the T among the kernel's storage types Ts whose DataType is `dtype`
+// and returns its status; InvalidArgument "<Op> node <name> has no CPU kernel for <dtype>" when
+// none is (the registration's type constraint normally prevents that).
+template <typename... Ts, typename Fn>
+absl::Status VisitKernelTypes(const OpKernel& kernel, DataType dtype, Fn&& fn) {
+  absl::Status status;
+  const bool found =
+      ((dtype == DataTypeToEnum<Ts>::value ? (status = fn(TypeTag<Ts>{}), true) : false) || ...);
+  if (found) return status;
+  return absl::InvalidArgumentError(absl::StrCat(kernel.type_string(), " node ", kernel.name(),
+                                                 " has no CPU kernel for ", DataTypeString(dtype)));
+}
+
+template <typename F, typename T>
+using CwiseBinaryResult =
+    std::conditional_t<std::is_same_v<decltype(std::declval<const F&>()(
+                                          std::declval<typename CwiseComputeType<T>::type>(),
+                                          std::declval<typename CwiseComputeType<T>::type>())),
+                                      bool>,
+                       bool, T>;
+
+namespace cwise_internal {
+
+// The contiguous loops. The output may be one of the inputs (forward_input_or_allocate_output
+// writes in place), so the pointers are not restrict-qualified: GCC vectorizes them behind a
+// runtime overlap check that lets an exact alias through (z == a runs the vector loop, measured).
+// kStride 0 reads a scalar operand.
+template <int kStrideA, int kStrideB, typename Out, typename T, typename F>
+void BinaryLoop(const F& f, const T* a, const T* b, Out* z, int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i) {
+    z[i] = Store<Out>(f(Load(a[i * kStrideA]), Load(b[i * kStrideB])));
+  }
+}
+
+template <typename Out, typename T, typename F>
+void UnaryLoop(const F& f, const T* a, Out* z, int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i])));
+}
+
+}  // namespace cwise_internal
+
+// out = f(x, y) with numpy broadcasting; `out` is allocated with the broadcast shape.
+template <typename F, typename T>
+void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const Tensor& y,
+                 Tensor* out) {
+  using Out = CwiseBinaryResult<F, T>;
+  const T* a = x.flat<T>().data();
+  const T* b = y.flat<T>().data();
+  Out* z = out->flat<Out>().data();
+  const int64_t n = out->NumElements();
+  const int64_t cost = F::kCost;
+  using cwise_internal::BinaryLoop;
+  using cwise_internal::Load;
+  using cwise_internal::Store;
+  if (x.NumElements() == n && y.NumElements() == n) {
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      BinaryLoop<1, 1, Out>(f, a, b, z, begin, end);
+    });
+    return;
+  }
+  if (y.NumElements() == 1) {
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      BinaryLoop<1, 0, Out>(f, a, b, z, begin, end);
+    });
+    return;
+  }
+  if (x.NumElements() == 1) {
+    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+      BinaryLoop<0, 1, Out>(f, a, b, z, begin, end);
+    });
+    return;
+  }
+  ForEachBroadcastRow(
+      x.shape(), y.shape(), out->shape(),
+      [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa, int64_t sb) {
+        for (int64_t j = 0; j < inner; ++j) {
+          z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
+        }
+      });
+}
+
+// A binary elementwise kernel for the storage types Ts (the registration's type list).
+template <typename F, typename... Ts>
+class BinaryOp final : public OpKernel {
+ public:
+  explicit BinaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(functor_.Init(ctx));
+    // The typed Run for the declared input type, chosen once (the dispatch cost ~90
+    // instructions per node when looked up per call).
+    if (!input_types().empty()) {
+      declared_type_ = BaseType(input_type(0));
+      ((declared_type_ == DataTypeToEnum<Ts>::value ? (declared_run_ = &BinaryOp::Run<Ts>, true)
+                                                    : false) ||
+       ...);
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& y = ctx.input(1);
+    // Operands of one shape and the declared type: the common case, kept small (the rest is
+    // out of line, so this frame holds no broadcast shape).
+    if (x.shape() == y.shape() && x.dtype() == declared_type_ && declared_run_ != nullptr) {
+      return (this->*declared_run_)(ctx, x, y, x.shape());
+    }
+    return ComputeGeneral(ctx, x, y);
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  using RunFn = absl::Status (BinaryOp::*)(OpKernelContext&, const Tensor&, const Tensor&,
+                                           const TensorShape&) const;
+
+  // Shapes that differ (checked, or broadcast), or a type other than the declared one.
+  __attribute__((noinline)) absl::Status ComputeGeneral(OpKernelContext& ctx, const Tensor& x,
+                                                        const Tensor& y) const {
+    if (F::kSameShape && x.shape() != y.shape()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
+                       " must have the same size and shape.  Input 0: ", x.shape().DebugString(),
+                       " != input 1: ", y.shape().DebugString()));
+    }
+    if (F::kSameCount && x.NumElements() != y.NumElements()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The two arguments to a cwise op must have same number of elements, got ",
+                       x.NumElements(), " and ", y.NumElements()));
+    }
+    // The output shape: x's when the shapes agree (no copy), else the broadcast one.
+    const TensorShape* shape = &x.shape();
+    std::optional<TensorShape> broadcast;  // built only when the shapes differ
+    if (!F::kSameCount && x.shape() != y.shape()) {
+      absl::StatusOr<TensorShape> b = BroadcastShapes(x.shape(), y.shape());
+      if (!b.ok()) {
+        const int answer = functor_.IncompatibleShapesResult();
+        if (answer < 0) return b.status();
+        RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape()));
+        out->flat<bool>()[0] = answer != 0;
+        return absl::OkStatus();
+      }
+      broadcast = *std::move(b);
+      shape = &*broadcast;
+    }
+    if (x.dtype() == declared_type_ && declared_run_ != nullptr) {
+      return (this->*declared_run_)(ctx, x, y, *shape);
+    }
+    return VisitKernelTypes<Ts...>(*this, x.dtype(), [&](auto tag) {
+      return Run<typename decltype(tag)::type>(ctx, x, y, *shape);
+    });
+  }
+
+  template <typename T>
+  absl::Status Run(OpKernelContext& ctx, const Tensor& x, const Tensor& y,
+                   const TensorShape& shape) const {
+    // Elementwise: out[k] depends on x[k] and y[k] alone, so an input nobody else holds becomes
+    // the output (Check reads the inputs before anything is written).
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0, 1}, 0, shape));
+    if (shape.num_elements() == 0) return absl::OkStatus();
+    RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));
+    CwiseBinary<F, T>(ctx, functor_, x, y, out);
+    return absl::OkStatus();
+  }
+
+  F functor_;
+  DataType declared_type_ = DT_INVALID;
+  RunFn declared_run_ = nullptr;  // Run<T> for declared_type_, or null if no Ts matches
+};
+
+// A unary elementwise kernel for the storage types Ts.
+template <typename F, typename... Ts>
+class UnaryOp final : public OpKernel {
+ public:
+  explicit UnaryOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(functor_.Init(ctx));
+    if (!input_types().empty()) {  // the typed Run for the declared input type, chosen once
+      declared_type_ = BaseType(input_type(0));
+      ((declared_type_ == DataTypeToEnum<Ts>::value ? (declared_run_ = &UnaryOp::Run<Ts>, true)
+                                                    : false) ||
+       ...);
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() == declared_type_ && declared_run_ != nullptr) {
+      return (this->*declared_run_)(ctx, x);
+    }
+    return VisitKernelTypes<Ts...>(
+        *this, x.dtype(), [&](auto tag) { return Run<typename decltype(tag)::type>(ctx, x); });
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  template <typename T>
+  absl::Status Run(OpKernelContext& ctx, const Tensor& x) const {
+    using C = typename CwiseComputeType<T>::type;
+    using R = decltype(std::declval<const F&>()(std::declval<C>()));
+    using Out = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (n == 0) return absl::OkStatus();
+    RILL_RETURN_IF_ERROR(functor_.template Check<T>(ctx));
+    const T* a = x.flat<T>().data();
+    Out* z = out->flat<Out>().data();
+    const F& f = functor_;
+    ctx.ParallelFor(n, F::kCost, [&](int64_t begin, int64_t end) {
+      cwise_internal::UnaryLoop<Out>(f, a, z, begin, end);
+    });
+    return absl::OkStatus();
+  }
+
+  using RunFn = absl::Status (UnaryOp::*)(OpKernelContext&, const Tensor&) const;
+  F functor_;
+  DataType declared_type_ = DT_INVALID;
+  RunFn declared_run_ = nullptr;  // Run<T> for declared_type_, or null if no Ts matches
+};
+
+// The DataType enums of the storage types Ts, for a registration's TypeConstraint.
+template <typename... Ts>
+std::vector<DataType> DataTypesOf() {
+  return {DataTypeToEnum<Ts>::value...};
+}
+
+// Registers Kernel<Functor, Ts...> for `op` on the CPU with T in Ts (the one place the type list
+// is written, so the constraint and the instantiated types cannot disagree).
+#define REGISTER_CWISE_CPU(op, Kernel, Functor, ...)                            \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                          \
+                      .Device(kDeviceCpu)                                       \
+                      .TypeConstraint("T", ::rill::DataTypesOf<__VA_ARGS__>()), \
+                  Kernel<Functor, __VA_ARGS__>)
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_CWISE_OP_H_

@@ -1,0 +1,86 @@
+// The epilogue of the fused kernels the graph optimizer makes (session/graph_optimizer.h):
+// _FusedMatMul and _FusedConv2D compute their product into the output, then add the bias and
+// apply the activation in one pass over it (one read and write per element, no intermediate
+// tensors). fused_ops is TensorFlow's attr: ["BiasAdd"], ["BiasAdd", "Relu"] or
+// ["BiasAdd", "Relu6"]; anything else is InvalidArgument "Fusion is not implemented: [...]".
+// Thread-safe (the epilogue writes disjoint rows).
+#ifndef RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
+#define RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "kernels/framework/op_kernel.h"
+
+namespace rill {
+
+enum class FusedActivation { kNone, kRelu, kRelu6 };
+
+inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) {
+  std::vector<std::string> ops;
+  int64_t num_args = 0;
+  absl::Status s = ctx.GetAttr("fused_ops", &ops);
+  if (s.ok()) s = ctx.GetAttr("num_args", &num_args);
+  if (!s.ok()) return s;
+  auto unsupported = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Fusion is not implemented: [", absl::StrJoin(ops, ","), "]"));
+  };
+  if (ops.empty() || ops[0] != "BiasAdd" || num_args != 1 || ops.size() > 2) return unsupported();
+  if (ops.size() == 1) return FusedActivation::kNone;
+  if (ops[1] == "Relu") return FusedActivation::kRelu;
+  if (ops[1] == "Relu6") return FusedActivation::kRelu6;
+  return unsupported();
+}
+
+// InvalidArgument unless `bias` is a vector of `channels` (BiasAdd's text).
+inline absl::Status CheckBias(const Tensor& bias, int64_t channels) {
+  if (bias.shape().rank() != 1 || bias.shape().dim(0) != channels) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Must provide as many biases as the last dimension of the input tensor: ",
+                     bias.shape().DebugString(), " vs. [", channels, "]"));
+  }
+  return absl::OkStatus();
+}
+
+// out[r, c] = act(out[r, c] + bias[c]) for rows [row_begin, row_end) and columns
+// [col_begin, col_end) of a matrix with `ld` elements per row (one block, on this thread).
+template <typename T>
+void BiasActivationBlock(T* out, int64_t ld, const T* bias, int64_t row_begin, int64_t row_end,
+                         int64_t col_begin, int64_t col_end, FusedActivation act) {
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    T* __restrict row = out + r * ld;
+    switch (act) {
+      case FusedActivation::kNone:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] += bias[c];
+        break;
+      case FusedActivation::kRelu:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] = std::max(row[c] + bias[c], T(0));
+        break;
+      case FusedActivation::kRelu6:
+        for (int64_t c = col_begin; c < col_end; ++c) {
+          row[c] = std::min(std::max(row[c] + bias[c], T(0)), T(6));
+        }
+        break;
+    }
+  }
+}
+
+// out[r, c] = act(out[r, c] + bias[c]) over `rows` rows of `channels`, rows split over the
+// intra-op threads.
+template <typename T>
+void BiasActivation(OpKernelContext& ctx, T* out, const T* bias, int64_t rows, int64_t channels,
+                    FusedActivation act) {
+  ctx.ParallelFor(rows, channels * 2, [&](int64_t begin, int64_t end) {
+    BiasActivationBlock(out, channels, bias, begin, end, 0, channels, act);
+  });
+}
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_

@@ -1,0 +1,95 @@
+// What Rill's oneDNN kernels (onednn_conv, onednn_matmul) share: the process's CPU engine, a
+// per-thread growing buffer for reordered filters and scratchpads, and packed constant weights.
+#ifndef RILL_KERNELS_MATH_LIB_ONEDNN_COMMON_H_
+#define RILL_KERNELS_MATH_LIB_ONEDNN_COMMON_H_
+
+#include <cstddef>
+#include <cstdlib>
+#include <dnnl.hpp>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/mutex.h"
+#include "kernels/framework/op_kernel.h"
+
+namespace rill {
+
+// The oneDNN engine of the process (the CPU). Thread-safe; never destroyed.
+dnnl::engine& OneDnnEngine();
+
+// A 64-byte aligned buffer that only grows (malloc'ing reordered filters and scratchpads per
+// call cost page faults on every run: the small CNN's 200 KiB filter was mmapped and zeroed by
+// the kernel each time). Not thread-safe: one per thread.
+class GrowingBuffer {
+ public:
+  // nullptr when the memory cannot be had.
+  void* Get(size_t bytes) {
+    if (bytes > size_) {
+      data_.reset(static_cast<char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+      size_ = data_ != nullptr ? bytes : 0;
+    }
+    return data_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> data_;
+  size_t size_ = 0;
+};
+
+// A reorder (layout conversion) safe to run from any thread at once: Debian's oneDNN is built
+// without concurrent execution, so a primitive with a library-managed scratchpad may only run
+// on one thread; this one brings its own scratchpad on each call when it needs one.
+class OneDnnReorder {
+ public:
+  OneDnnReorder() = default;
+  // Throws dnnl::error when oneDNN has no such reorder.
+  OneDnnReorder(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+  void Execute(dnnl::stream& stream, dnnl::memory& from, dnnl::memory& to) const;
+
+ private:
+  dnnl::reorder primitive_;
+  dnnl::memory::desc scratchpad_;
+};
+
+// The packed copies of one constant weight tensor (a frozen model's filter or matrix), one per
+// layout a primitive asks for; kept by the kernel of the node that reads it. Thread-safe.
+class OneDnnPackedWeights {
+ public:
+  // Makes `weights` (the kernel's constant input, a float tensor) the one the copies are of: it
+  // is kept alive here, so while it is held no other buffer can take its address. A different
+  // tensor drops the copies of the previous one. Call before each use.
+  void Hold(const Tensor& weights);
+
+  // The copy of the held weights in layout `packed`, made the first time it is asked for by
+  // `reorder` from `user` (this thread's memory object for the user layout; its handle is set
+  // here). `source` must be the held tensor's data; anything else gets a fresh, unkept copy. At
+  // most four layouts are kept (batch sizes may ask for different ones).
+  dnnl::memory Get(const void* source, const dnnl::memory::desc& packed, dnnl::memory& user,
+                   const OneDnnReorder& reorder, dnnl::stream& stream);
+
+ private:
+  Mutex mu_;
+  Tensor held_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<dnnl::memory::desc, dnnl::memory>> copies_ ABSL_GUARDED_BY(mu_);
+};
+
+// `packed` after holding `weights` in it (float weights only); null stays null. For call sites:
+// OneDnnConv2D(..., HoldConstantWeights(packed_.get(), filter)).
+inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
+                                                const Tensor& weights) {
+  if (packed != nullptr && weights.dtype() == DT_FLOAT) packed->Hold(weights);
+  return packed;
+}
+
+// Whether the graph optimizer marked the node's weights (input 1) as coming straight from a
+// Const (attr `_rill_constant_weights`, session/graph_optimizer.h): only then may a kernel keep
+// packed copies of them.
+bool HasConstantWeights(const OpKernelConstruction& ctx);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_ONEDNN_COMMON_H_

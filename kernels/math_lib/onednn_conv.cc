@@ -1,0 +1,247 @@
+#include "kernels/math_lib/onednn_conv.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <dnnl.hpp>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
+#include "core/mutex.h"
+#include "kernels/math_lib/onednn_common.h"
+
+namespace rill {
+namespace {
+
+using dnnl::memory;
+
+// oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
+// thread count is part of the key.
+auto Key(const OneDnnConvShape& s, int threads) {
+  return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h,
+                         s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
+                         s.has_bias, static_cast<int>(s.activation), s.groups);
+}
+using ConvKey = decltype(Key(OneDnnConvShape(), 1));
+
+// One shape's primitive and the memory descriptors its arguments use. Immutable once built.
+struct ConvPlan {
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward primitive;
+  memory::desc src, dst, user_weights, bias;
+  bool reorder_weights = false;
+  memory::desc weights;           // pd.weights_desc(), queried once
+  size_t weights_bytes = 0;       // pd.weights_desc()'s size, queried once
+  size_t scratchpad_bytes = 0;    // pd.scratchpad_desc()'s size, queried once
+  OneDnnReorder weights_reorder;  // HWIO (or hwigo) -> the primitive's layout, when it differs
+};
+
+// The padding after the last window: whatever makes oneDNN's output size formula give out;
+// never negative (floor division absorbs input rows no window reaches, as in VALID).
+int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil, int64_t before) {
+  return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dil + 1 - in - before);
+}
+
+absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s) {
+  using tag = memory::format_tag;
+  const auto f32 = memory::data_type::f32;
+  auto plan = std::make_shared<ConvPlan>();
+  plan->src = memory::desc({s.batch, s.in_c, s.in_h, s.in_w}, f32, tag::nhwc);
+  plan->dst = memory::desc({s.batch, s.out_c, s.out_h, s.out_w}, f32, tag::nhwc);
+  // Grouped weights are (groups, out per group, in per group, h, w); TensorFlow's depthwise
+  // [h, w, in_c, multiplier] is that in hwigo order (in per group is 1).
+  const memory::dims weight_dims =
+      s.groups > 1 ? memory::dims{s.groups, s.out_c / s.groups, s.in_c / s.groups, s.k_h, s.k_w}
+                   : memory::dims{s.out_c, s.in_c, s.k_h, s.k_w};
+  plan->user_weights = memory::desc(weight_dims, f32, s.groups > 1 ? tag::hwigo : tag::hwio);
+  plan->bias = memory::desc({s.out_c}, f32, tag::a);
+  const memory::desc any_weights(weight_dims, f32, tag::any);
+  const memory::dims strides = {s.stride_h, s.stride_w};
+  const memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
+  const memory::dims pad_l = {s.pad_top, s.pad_left};
+  const memory::dims pad_r = {PadAfter(s.in_h, s.out_h, s.k_h, s.stride_h, s.dil_h, s.pad_top),
+                              PadAfter(s.in_w, s.out_w, s.k_w, s.stride_w, s.dil_w, s.pad_left)};
+  try {
+    auto desc = s.has_bias
+                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_direct,
+                                                      plan->src, any_weights, plan->bias, plan->dst,
+                                                      strides, dilates, pad_l, pad_r)
+                    : dnnl::convolution_forward::desc(
+                          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                          plan->src, any_weights, plan->dst, strides, dilates, pad_l, pad_r);
+    dnnl::primitive_attr attr;
+    // Each call brings its own scratchpad: the library-managed one is shared by the process and
+    // concurrent calls from two threads overwrote each other's partial sums (test below).
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (s.activation != FusedActivation::kNone) {
+      dnnl::post_ops ops;
+      if (s.activation == FusedActivation::kRelu) {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      } else {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+      }
+      attr.set_post_ops(ops);
+    }
+    plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
+    plan->primitive = dnnl::convolution_forward(plan->pd);
+    plan->reorder_weights = plan->pd.weights_desc() != plan->user_weights;
+    plan->weights = plan->pd.weights_desc();
+    plan->weights_bytes = plan->weights.get_size();
+    plan->scratchpad_bytes = plan->pd.scratchpad_desc().get_size();
+    if (plan->reorder_weights) {
+      plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
+    }
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(
+        absl::StrCat("oneDNN convolution failed for input [", s.batch, ",", s.in_h, ",", s.in_w,
+                     ",", s.in_c, "] and filter [", s.k_h, ",", s.k_w, ",", s.in_c, ",",
+                     s.groups > 1 ? s.out_c / s.groups : s.out_c, "]: ", e.what()));
+  }
+  return std::shared_ptr<const ConvPlan>(std::move(plan));
+}
+
+// The process's plans by shape. Bounded: cleared when full (plans in use stay alive through
+// their shared_ptr).
+class PlanCache {
+ public:
+  // REQUIRES: the calling thread's OpenMP thread count is `threads`.
+  absl::StatusOr<std::shared_ptr<const ConvPlan>> Get(const OneDnnConvShape& s, int threads) {
+    const ConvKey key = Key(s, threads);
+    {
+      MutexLock lock(&mu_);
+      auto it = plans_.find(key);
+      if (it != plans_.end()) return it->second;
+    }
+    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s);  // outside the lock
+    if (!plan.ok()) return plan.status();
+    MutexLock lock(&mu_);
+    if (plans_.size() >= kMaxPlans) plans_.clear();
+    return plans_.emplace(key, *std::move(plan)).first->second;
+  }
+
+ private:
+  static constexpr size_t kMaxPlans = 512;
+  Mutex mu_;
+  absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>> plans_;  // guarded by mu_
+};
+
+}  // namespace
+
+OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, int64_t in_h,
+                                    int64_t in_w, int64_t in_c, int64_t k_h, int64_t k_w,
+                                    int64_t out_c, int64_t groups, bool has_bias,
+                                    FusedActivation activation) {
+  OneDnnConvShape s;
+  s.batch = batch;
+  s.in_h = in_h;
+  s.in_w = in_w;
+  s.in_c = in_c;
+  s.k_h = k_h;
+  s.k_w = k_w;
+  s.out_c = out_c;
+  s.out_h = windows.out_h;
+  s.out_w = windows.out_w;
+  s.stride_h = windows.stride_h;
+  s.stride_w = windows.stride_w;
+  s.dil_h = windows.dil_h;
+  s.dil_w = windows.dil_w;
+  s.pad_top = windows.pad_h;
+  s.pad_left = windows.pad_w;
+  s.has_bias = has_bias;
+  s.activation = activation;
+  s.groups = groups;
+  return s;
+}
+
+namespace {
+
+// What one thread keeps for one plan: memory objects whose data handles are set per call and the
+// argument map (building them per call cost a few microseconds a convolution, a MobileNetV2 has
+// 52). Owned by its thread (thread_local below), so no locking.
+struct ThreadConv {
+  std::shared_ptr<const ConvPlan> plan;  // keeps the plan alive past a cache clear
+  memory src, dst, user_weights, weights, bias, scratchpad;
+  std::unordered_map<int, memory> args;
+};
+
+}  // namespace
+
+absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* input,
+                          const float* filter, const float* bias, float* output,
+                          OneDnnPackedWeights* packed) {
+  static auto* cache = new PlanCache();
+  // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
+  threads = std::max(1, threads);
+  omp_set_num_threads(threads);
+  // This thread's state; a call finishes with it before the thread can make another.
+  thread_local absl::flat_hash_map<ConvKey, std::unique_ptr<ThreadConv>> convs;
+  thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
+  thread_local std::unique_ptr<dnnl::stream> stream;
+  try {
+    dnnl::engine& engine = OneDnnEngine();
+    if (stream == nullptr) stream = std::make_unique<dnnl::stream>(engine);
+    const ConvKey key = Key(s, threads);
+    auto it = convs.find(key);
+    if (it == convs.end()) {
+      absl::StatusOr<std::shared_ptr<const ConvPlan>> got = cache->Get(s, threads);
+      if (!got.ok()) return got.status();
+      if (convs.size() >= 256) convs.clear();  // bounded, like the plans
+      auto c = std::make_unique<ThreadConv>();
+      c->plan = *std::move(got);
+      const ConvPlan& plan = *c->plan;
+      c->src = memory(plan.src, engine, DNNL_MEMORY_NONE);
+      c->dst = memory(plan.dst, engine, DNNL_MEMORY_NONE);
+      c->user_weights = memory(plan.user_weights, engine, DNNL_MEMORY_NONE);
+      c->weights = plan.reorder_weights ? memory(plan.pd.weights_desc(), engine, DNNL_MEMORY_NONE)
+                                        : c->user_weights;
+      c->args = {{DNNL_ARG_SRC, c->src}, {DNNL_ARG_WEIGHTS, c->weights}, {DNNL_ARG_DST, c->dst}};
+      if (s.has_bias) {
+        c->bias = memory(plan.bias, engine, DNNL_MEMORY_NONE);
+        c->args.emplace(DNNL_ARG_BIAS, c->bias);
+      }
+      if (plan.scratchpad_bytes > 0) {
+        c->scratchpad = memory(plan.pd.scratchpad_desc(), engine, DNNL_MEMORY_NONE);
+        c->args.emplace(DNNL_ARG_SCRATCHPAD, c->scratchpad);
+      }
+      it = convs.emplace(key, std::move(c)).first;
+    }
+    ThreadConv& c = *it->second;
+    const ConvPlan& plan = *c.plan;
+    c.src.set_data_handle(const_cast<float*>(input));
+    c.dst.set_data_handle(output);
+    c.user_weights.set_data_handle(const_cast<float*>(filter));
+    if (plan.reorder_weights && packed != nullptr) {
+      c.args[DNNL_ARG_WEIGHTS] =
+          packed->Get(filter, plan.weights, c.user_weights, plan.weights_reorder, *stream);
+    } else if (plan.reorder_weights) {
+      void* w = weights_buffer.Get(plan.weights_bytes);
+      if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
+      c.weights.set_data_handle(w);
+      plan.weights_reorder.Execute(*stream, c.user_weights, c.weights);
+      c.args[DNNL_ARG_WEIGHTS] = c.weights;
+    }
+    if (s.has_bias) c.bias.set_data_handle(const_cast<float*>(bias));
+    if (plan.scratchpad_bytes > 0) {
+      void* pad = scratchpad_buffer.Get(plan.scratchpad_bytes);
+      if (pad == nullptr) return absl::ResourceExhaustedError("no memory for a scratchpad");
+      c.scratchpad.set_data_handle(pad);
+    }
+    plan.primitive.execute(*stream, c.args);
+    stream->wait();
+    // The argument map outlives the call: it must not keep a kernel's packed filter alive.
+    c.args[DNNL_ARG_WEIGHTS] = c.weights;
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

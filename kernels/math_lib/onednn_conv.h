@@ -1,0 +1,63 @@
+// Float NHWC Conv2D and DepthwiseConv2dNative forward on oneDNN (Debian's libdnnl 2.6, OpenMP
+// runtime), optionally with a bias and Relu / Relu6 applied inside the convolution (the
+// optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Rill's Conv2D and
+// _FusedConv2D use it for float; other dtypes keep im2col + the one GEMM (kernels/math_lib/gemm.h).
+//
+// Why oneDNN here and OpenBLAS for MatMul (measured on this project's 2-core Zen 4 machine,
+// README "Performance"): oneDNN's direct convolution (brgconv, AVX-512) ran 1x28x28x32 -> 64 3x3 in
+// 243 us against im2col + sgemm's 321 us and ONNX Runtime's 264 us; sgemm stays the GEMM.
+//
+//   OneDnnConvShape s = ...;  // geometry in TensorFlow's terms
+//   RILL_RETURN_IF_ERROR(OneDnnConv2D(s, threads, input, filter_hwio, bias_or_null, output));
+//
+// Primitives are built once per shape (a process-wide cache, bounded) and reused; the filter is
+// reordered into oneDNN's blocked layout once when it is a Const (see `packed` below), else on
+// every call (always current when a variable feeds it). Errors: Internal with
+// oneDNN's message when it rejects a shape ("oneDNN convolution failed for ...: ...").
+// Thread-safe: concurrent calls share the cache under a mutex and run on their own OpenMP teams
+// of `threads` threads (the calling thread and threads-1 OpenMP workers), each with its own
+// scratchpad.
+#ifndef RILL_KERNELS_MATH_LIB_ONEDNN_CONV_H_
+#define RILL_KERNELS_MATH_LIB_ONEDNN_CONV_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "kernels/math_lib/conv_window.h"
+#include "kernels/math_lib/fused_epilogue.h"
+#include "kernels/math_lib/onednn_common.h"
+
+namespace rill {
+
+struct OneDnnConvShape {
+  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
+  int64_t k_h = 0, k_w = 0, out_c = 0;
+  int64_t out_h = 0, out_w = 0;
+  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+  int64_t pad_top = 0, pad_left = 0;  // padding before; the padding after follows from out_h/w
+  bool has_bias = false;
+  FusedActivation activation = FusedActivation::kNone;
+  // 1: a plain convolution, filter HWIO [k_h, k_w, in_c, out_c]. in_c: a depthwise convolution
+  // (DepthwiseConv2dNative), filter [k_h, k_w, in_c, out_c / in_c]; output channel c * M + m is
+  // input channel c under multiplier m, as in TensorFlow.
+  int64_t groups = 1;
+};
+
+// The shape of a convolution of an NHWC input [batch, in_h, in_w, in_c] with a k_h x k_w filter
+// into out_c channels over `windows` (kernels/math_lib/conv_window.h); groups as above.
+OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, int64_t in_h,
+                                    int64_t in_w, int64_t in_c, int64_t k_h, int64_t k_w,
+                                    int64_t out_c, int64_t groups, bool has_bias,
+                                    FusedActivation activation);
+
+// out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
+// shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC.
+// With `packed` (a kernel whose filter the optimizer found constant) the filter is reordered
+// once and kept there; without, it is reordered on every call (it may have changed).
+absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
+                          const float* filter, const float* bias, float* output,
+                          OneDnnPackedWeights* packed = nullptr);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_ONEDNN_CONV_H_

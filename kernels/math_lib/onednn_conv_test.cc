@@ -1,0 +1,192 @@
+// OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after
+// (SAME with odd totals, VALID with rows no window reaches, explicit), strides, dilations, batches,
+// the fused bias / Relu / Relu6, and the plan cache across calls and threads.
+#include "kernels/math_lib/onednn_conv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+std::vector<float> Values(int64_t n, int seed) {
+  std::vector<float> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed * 13) % 17) / 8.f - 1.f;
+  return v;
+}
+
+std::vector<float> Reference(const OneDnnConvShape& s, const std::vector<float>& in,
+                             const std::vector<float>& f, const std::vector<float>& bias) {
+  std::vector<float> out(s.batch * s.out_h * s.out_w * s.out_c);
+  for (int64_t n = 0; n < s.batch; ++n)
+    for (int64_t oh = 0; oh < s.out_h; ++oh)
+      for (int64_t ow = 0; ow < s.out_w; ++ow)
+        for (int64_t co = 0; co < s.out_c; ++co) {
+          double acc = s.has_bias ? bias[co] : 0;
+          for (int64_t kh = 0; kh < s.k_h; ++kh)
+            for (int64_t kw = 0; kw < s.k_w; ++kw) {
+              const int64_t h = oh * s.stride_h - s.pad_top + kh * s.dil_h;
+              const int64_t w = ow * s.stride_w - s.pad_left + kw * s.dil_w;
+              if (h < 0 || h >= s.in_h || w < 0 || w >= s.in_w) continue;
+              const float* x = &in[((n * s.in_h + h) * s.in_w + w) * s.in_c];
+              if (s.groups > 1) {  // depthwise: channel co reads input co / M, filter [c, m]
+                const int64_t mult = s.out_c / s.in_c;
+                acc += double{x[co / mult]} * f[(kh * s.k_w + kw) * s.out_c + co];
+                continue;
+              }
+              for (int64_t ci = 0; ci < s.in_c; ++ci) {
+                acc += double{x[ci]} * f[((kh * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
+              }
+            }
+          if (s.activation != FusedActivation::kNone) acc = std::max(acc, 0.0);
+          if (s.activation == FusedActivation::kRelu6) acc = std::min(acc, 6.0);
+          out[((n * s.out_h + oh) * s.out_w + ow) * s.out_c + co] = static_cast<float>(acc);
+        }
+  return out;
+}
+
+struct Case {
+  std::string name;
+  OneDnnConvShape shape;
+};
+
+OneDnnConvShape Shape(int64_t batch, int64_t in_h, int64_t in_w, int64_t in_c, int64_t k,
+                      int64_t out_c, int64_t stride, int64_t dil, int64_t pad_top, int64_t pad_left,
+                      int64_t out_h, int64_t out_w) {
+  OneDnnConvShape s;
+  s.batch = batch;
+  s.in_h = in_h;
+  s.in_w = in_w;
+  s.in_c = in_c;
+  s.k_h = s.k_w = k;
+  s.out_c = out_c;
+  s.stride_h = s.stride_w = stride;
+  s.dil_h = s.dil_w = dil;
+  s.pad_top = pad_top;
+  s.pad_left = pad_left;
+  s.out_h = out_h;
+  s.out_w = out_w;
+  return s;
+}
+
+void ExpectMatchesReference(const OneDnnConvShape& s, int threads, const std::string& name,
+                            OneDnnPackedWeights* packed = nullptr, int filter_seed = 2) {
+  const std::vector<float> in = Values(s.batch * s.in_h * s.in_w * s.in_c, 1);
+  const int64_t filter_size = s.k_h * s.k_w * (s.groups > 1 ? s.out_c : s.in_c * s.out_c);
+  const std::vector<float> f = Values(filter_size, filter_seed);
+  const std::vector<float> bias = Values(s.out_c, 3);
+  std::vector<float> out(s.batch * s.out_h * s.out_w * s.out_c, -99.f);
+  // As a kernel does: the filter is a tensor the packed copies hold on to.
+  const Tensor filter = Tensor::FromVector<float>(f, TensorShape({filter_size}));
+  ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), filter.flat<float>().data(), bias.data(),
+                           out.data(), HoldConstantWeights(packed, filter)),
+              IsOk())
+      << name;
+  const std::vector<float> want = Reference(s, in, f, bias);
+  for (size_t i = 0; i < out.size(); ++i) {
+    ASSERT_NEAR(out[i], want[i], 1e-4f * (1 + std::fabs(want[i]))) << name << " [" << i << "]";
+  }
+}
+
+TEST(OneDnnConvTest, MatchesADirectConvolution) {
+  const std::vector<Case> cases = {
+      // 3x3 SAME stride 1 (pad 1 / 1).
+      {"same3x3", Shape(1, 6, 5, 4, 3, 8, 1, 1, 1, 1, 6, 5)},
+      // 4x4 SAME stride 1: TensorFlow pads 1 before and 2 after.
+      {"same4x4_odd_total", Shape(2, 7, 7, 3, 4, 5, 1, 1, 1, 1, 7, 7)},
+      // 7x7 stride 2 SAME on 20: out 10, total pad 5 (2 before, 3 after).
+      {"same7x7s2", Shape(1, 20, 20, 3, 7, 16, 2, 1, 2, 2, 10, 10)},
+      // VALID 3x3 stride 2 on 8: out 3, the last input row is read by no window.
+      {"valid_unread_row", Shape(1, 8, 8, 2, 3, 4, 2, 1, 0, 0, 3, 3)},
+      // Dilation 2, VALID: effective window 5.
+      {"dilated", Shape(1, 9, 9, 3, 3, 6, 1, 2, 0, 0, 5, 5)},
+      // Explicit padding 2 before, 0 after on 6 with 3x3: out 6 - 3 + 2 + 1 = 6.
+      {"explicit", Shape(3, 6, 6, 5, 3, 7, 1, 1, 2, 2, 6, 6)},
+      // Pointwise.
+      {"pointwise", Shape(2, 4, 4, 16, 1, 24, 1, 1, 0, 0, 4, 4)},
+  };
+  for (const Case& c : cases) {
+    for (bool bias : {false, true}) {
+      for (FusedActivation act :
+           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6}) {
+        OneDnnConvShape s = c.shape;
+        s.has_bias = bias;
+        s.activation = act;
+        ExpectMatchesReference(
+            s, 1, c.name + (bias ? " bias" : "") + " act" + std::to_string(static_cast<int>(act)));
+      }
+    }
+  }
+}
+
+TEST(OneDnnConvTest, DepthwiseIsAGroupedConvolutionInTensorFlowsChannelOrder) {
+  // Multipliers 1 and 3; SAME 3x3, stride 2 with TensorFlow's 0-before / 1-after padding, and a
+  // dilated VALID window.
+  std::vector<Case> cases = {
+      {"mult1_same", Shape(2, 7, 6, 8, 3, 8, 1, 1, 1, 1, 7, 6)},
+      {"mult3_stride2", Shape(1, 8, 8, 4, 3, 12, 2, 1, 0, 0, 4, 4)},
+      {"mult2_dilated", Shape(1, 9, 9, 3, 3, 6, 1, 2, 0, 0, 5, 5)},
+  };
+  for (Case& c : cases) {
+    c.shape.groups = c.shape.in_c;
+    for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu6}) {
+      OneDnnConvShape s = c.shape;
+      s.has_bias = act != FusedActivation::kNone;
+      s.activation = act;
+      ExpectMatchesReference(s, 1, c.name);
+      ExpectMatchesReference(s, 2, c.name + " 2 threads");
+    }
+  }
+}
+
+TEST(OneDnnConvTest, PackedFiltersAreKeptPerAddressAndRemadeForANewOne) {
+  OneDnnConvShape s = Shape(2, 9, 9, 16, 3, 32, 1, 1, 1, 1, 9, 9);
+  s.has_bias = true;
+  s.activation = FusedActivation::kRelu6;
+  OneDnnPackedWeights packed;
+  // Each call makes a fresh filter tensor (seeded differently; malloc may hand out the address
+  // of the last one, which the packed copies must not mistake for it), and the copies must never
+  // serve stale values; two threads share one packed copy.
+  for (int seed : {2, 5, 2}) {
+    ExpectMatchesReference(s, 1, "seed " + std::to_string(seed), &packed, seed);
+    ExpectMatchesReference(s, 2, "2 threads seed " + std::to_string(seed), &packed, seed);
+  }
+  OneDnnConvShape dw = Shape(1, 8, 8, 6, 3, 12, 1, 1, 1, 1, 8, 8);
+  dw.groups = 6;
+  OneDnnPackedWeights dw_packed;
+  ExpectMatchesReference(dw, 1, "depthwise packed", &dw_packed);
+  ExpectMatchesReference(dw, 1, "depthwise packed again", &dw_packed);
+}
+
+TEST(OneDnnConvTest, TwoThreadsAndConcurrentCallersGetTheSameResults) {
+  OneDnnConvShape s = Shape(4, 14, 14, 32, 5, 64, 1, 1, 2, 2, 14, 14);
+  s.has_bias = true;
+  s.activation = FusedActivation::kRelu;
+  ExpectMatchesReference(s, 2, "two threads");
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 3; ++t) {
+    callers.emplace_back([&s, t] { ExpectMatchesReference(s, 1 + t % 2, "concurrent"); });
+  }
+  for (std::thread& t : callers) t.join();
+}
+
+TEST(OneDnnConvTest, AShapeOneDnnRejectsIsAnInternalErrorNamingTheShape) {
+  // A zero stride (Rill's kernels never pass one: their attrs are checked first).
+  OneDnnConvShape s = Shape(1, 6, 6, 2, 3, 2, 1, 1, 0, 0, 4, 4);
+  s.stride_h = 0;
+  std::vector<float> in(72), f(36), out(4 * 4 * 2);
+  EXPECT_THAT(OneDnnConv2D(s, 1, in.data(), f.data(), nullptr, out.data()),
+              StatusIs(absl::StatusCode::kInternal,
+                       ::testing::HasSubstr("oneDNN convolution failed for input [1,6,6,2] and "
+                                            "filter [3,3,2,2]")));
+}
+
+}  // namespace
+}  // namespace rill

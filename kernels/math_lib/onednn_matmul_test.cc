@@ -1,0 +1,113 @@
+// OneDnnMatMul against a triple loop: transposes, bias and activations, batch sizes sharing one
+// packed copy, a new weights address remaking it, threads, and concurrent callers.
+#include "kernels/math_lib/onednn_matmul.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+std::vector<float> Values(int64_t n, int seed) {
+  std::vector<float> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7 + seed * 13) % 17) / 8.f - 1.f;
+  return v;
+}
+
+Tensor Weights(int64_t n, int seed) {
+  return Tensor::FromVector<float>(Values(n, seed), TensorShape({n}));
+}
+
+// `weights` is held by `packed` as a kernel holds its Const input: calls with the same tensor
+// share the packed copies.
+void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weights,
+                     OneDnnPackedWeights* packed, const std::string& what) {
+  const float* b = weights.flat<float>().data();
+  const std::vector<float> a = Values(s.m * s.k, 1), bias = Values(s.n, 3);
+  std::vector<float> c(s.m * s.n, -99.f);
+  ASSERT_THAT(OneDnnMatMul(s, threads, a.data(), b, bias.data(), c.data(),
+                           HoldConstantWeights(packed, weights)),
+              IsOk())
+      << what;
+  for (int64_t i = 0; i < s.m; ++i) {
+    for (int64_t j = 0; j < s.n; ++j) {
+      double want = s.has_bias ? bias[j] : 0;
+      for (int64_t p = 0; p < s.k; ++p) {
+        want += double{s.transpose_a ? a[p * s.m + i] : a[i * s.k + p]} *
+                (s.transpose_b ? b[j * s.k + p] : b[p * s.n + j]);
+      }
+      if (s.activation != FusedActivation::kNone) want = std::max(want, 0.0);
+      if (s.activation == FusedActivation::kRelu6) want = std::min(want, 6.0);
+      ASSERT_NEAR(c[i * s.n + j], want, 1e-4 * (1 + std::fabs(want)) * std::sqrt(double(s.k)))
+          << what << " at " << i << "," << j;
+    }
+  }
+}
+
+TEST(OneDnnMatMulTest, MatchesATripleLoop) {
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (FusedActivation act :
+           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6}) {
+        OneDnnPackedWeights packed;
+        const Tensor b = Weights(300 * 260, 2);
+        for (int64_t m : {1, 7, 64}) {  // one weights matrix, several batch sizes
+          OneDnnMatMulShape s;
+          s.m = m;
+          s.n = 260;
+          s.k = 300;
+          s.transpose_a = ta;
+          s.transpose_b = tb;
+          s.has_bias = act != FusedActivation::kNone || m == 7;
+          s.activation = act;
+          ExpectLikeALoop(s, 1 + static_cast<int>(m % 2), b, &packed,
+                          "m=" + std::to_string(m) + (ta ? " ta" : "") + (tb ? " tb" : ""));
+        }
+      }
+    }
+  }
+}
+
+TEST(OneDnnMatMulTest, NewWeightsAtANewAddressAreRepacked) {
+  OneDnnMatMulShape s;
+  s.m = 4;
+  s.n = 256;
+  s.k = 256;
+  OneDnnPackedWeights packed;
+  const Tensor first = Weights(256 * 256, 2), second = Weights(256 * 256, 5);
+  ExpectLikeALoop(s, 1, first, &packed, "first");
+  ExpectLikeALoop(s, 1, second, &packed, "second");
+  ExpectLikeALoop(s, 1, first, &packed, "first again");
+}
+
+TEST(OneDnnMatMulTest, ConcurrentCallersShareThePackedWeights) {
+  OneDnnMatMulShape s;
+  s.m = 16;
+  s.n = 300;
+  s.k = 400;
+  s.has_bias = true;
+  s.activation = FusedActivation::kRelu;
+  OneDnnPackedWeights packed;
+  const Tensor b = Weights(300 * 400, 2);
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&, t] { ExpectLikeALoop(s, 1 + t % 2, b, &packed, "concurrent"); });
+  }
+  for (std::thread& t : callers) t.join();
+}
+
+TEST(OneDnnMatMulTest, OnlyLargeWeightsTakeThisPath) {
+  EXPECT_FALSE(OneDnnMatMulPays(10, 512));  // an MLP's last layer
+  EXPECT_FALSE(OneDnnMatMulPays(32, 32));   // the wide graph's products
+  EXPECT_TRUE(OneDnnMatMulPays(512, 784));  // an MLP's first layer
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,168 @@
+#include <cstdint>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
+
+// Small integers (exact in float) so the GEMM path and the reference loop agree exactly.
+Tensor Ramp(TensorShape s, int mod, int offset) {
+  std::vector<float> v(s.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 7 + offset) % mod) - 3;
+  return F(v, s);
+}
+
+struct ConvCase {
+  int64_t stride, dilation;
+  std::string padding;
+  std::vector<int64_t> explicit_paddings;
+};
+
+// The definition of Conv2D (NHWC, HWIO), written as directly as possible.
+Tensor ReferenceConv(const Tensor& in, const Tensor& f, const ConvCase& c, int64_t out_h,
+                     int64_t out_w, int64_t pad_h, int64_t pad_w) {
+  const auto& is = in.shape();
+  const auto& fs = f.shape();
+  Tensor out(DT_FLOAT, TensorShape({is.dim(0), out_h, out_w, fs.dim(3)}));
+  auto x = in.flat<float>();
+  auto w = f.flat<float>();
+  auto y = out.flat<float>();
+  for (int64_t n = 0; n < is.dim(0); ++n)
+    for (int64_t oh = 0; oh < out_h; ++oh)
+      for (int64_t ow = 0; ow < out_w; ++ow)
+        for (int64_t co = 0; co < fs.dim(3); ++co) {
+          float sum = 0;
+          for (int64_t kh = 0; kh < fs.dim(0); ++kh)
+            for (int64_t kw = 0; kw < fs.dim(1); ++kw)
+              for (int64_t ci = 0; ci < fs.dim(2); ++ci) {
+                const int64_t h = oh * c.stride - pad_h + kh * c.dilation;
+                const int64_t ww = ow * c.stride - pad_w + kw * c.dilation;
+                if (h < 0 || h >= is.dim(1) || ww < 0 || ww >= is.dim(2)) continue;
+                sum += x[((n * is.dim(1) + h) * is.dim(2) + ww) * is.dim(3) + ci] *
+                       w[((kh * fs.dim(1) + kw) * fs.dim(2) + ci) * fs.dim(3) + co];
+              }
+          y[((n * out_h + oh) * out_w + ow) * fs.dim(3) + co] = sum;
+        }
+  return out;
+}
+
+absl::StatusOr<std::vector<Tensor>> Conv(const Tensor& in, const Tensor& f, const ConvCase& c,
+                                         const std::string& format = "NHWC") {
+  OpTester t("Conv2D");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, c.stride, c.stride, 1})
+      .Attr("dilations", std::vector<int64_t>{1, c.dilation, c.dilation, 1})
+      .Attr("padding", c.padding)
+      .Attr("explicit_paddings", c.explicit_paddings)
+      .Attr("data_format", format)
+      .Input(in)
+      .Input(f);
+  return t.Run();
+}
+
+TEST(Conv2DOpTest, MatchesTheDefinitionForEachPaddingStrideAndDilation) {
+  const Tensor in = Ramp(TensorShape({2, 7, 6, 3}), 7, 1);
+  const Tensor f = Ramp(TensorShape({3, 2, 3, 4}), 5, 2);
+  struct Expected {
+    ConvCase c;
+    int64_t out_h, out_w, pad_h, pad_w;
+  };
+  const std::vector<Expected> cases = {
+      {{1, 1, "VALID", {}}, 5, 5, 0, 0}, {{2, 1, "VALID", {}}, 3, 3, 0, 0},
+      {{1, 1, "SAME", {}}, 7, 6, 1, 0},  {{2, 1, "SAME", {}}, 4, 3, 1, 0},
+      {{1, 2, "SAME", {}}, 7, 6, 2, 1},  {{1, 1, "EXPLICIT", {0, 0, 2, 1, 1, 3, 0, 0}}, 8, 9, 2, 1},
+  };
+  for (const Expected& e : cases) {
+    SCOPED_TRACE(e.c.padding + " stride " + std::to_string(e.c.stride) + " dilation " +
+                 std::to_string(e.c.dilation));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, Conv(in, f, e.c));
+    ExpectTensorEqual(out[0], ReferenceConv(in, f, e.c, e.out_h, e.out_w, e.pad_h, e.pad_w));
+  }
+}
+
+TEST(Conv2DOpTest, PointwiseFilterIsOneMatrixProduct) {
+  const Tensor in = Ramp(TensorShape({1, 2, 2, 3}), 7, 0);
+  const Tensor f = Ramp(TensorShape({1, 1, 3, 2}), 5, 1);
+  const ConvCase c{1, 1, "VALID", {}};
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Conv(in, f, c));
+  ExpectTensorEqual(out[0], ReferenceConv(in, f, c, 2, 2, 0, 0));
+}
+
+TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
+  const ConvCase valid{1, 1, "VALID", {}};
+  EXPECT_THAT(Conv(F({1, 2, 3}, TensorShape({1, 1, 3})), F({1}, TensorShape({1, 1, 1, 1})), valid),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("convolution input must be 4-dimensional: [1,1,3]")));
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 2, 2, 3}), 5, 0), Ramp(TensorShape({1, 1, 2, 1}), 5, 0), valid),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("input depth must be evenly divisible by filter depth: 3 vs 2")));
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 1, 1, 1}), 5, 0), Ramp(TensorShape({3, 3, 1, 1}), 5, 0), valid),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Computed output size would be negative: -1 [input_size: 1, "
+                         "effective_filter_size: 3, stride: 1]")));
+  EXPECT_THAT(Conv(Ramp(TensorShape({1, 2, 2, 1}), 5, 0), Ramp(TensorShape({1, 1, 1, 1}), 5, 0),
+                   valid, "NCHW"),
+              StatusIs(absl::StatusCode::kUnimplemented,
+                       HasSubstr("only supports the NHWC tensor format on the CPU")));
+}
+
+TEST(Conv2DBackpropInputOpTest, IsTheTransposeOfConv2D) {
+  // <conv(x, f), g> == <x, backprop_input(f, g)> for every x and g: check with unit vectors x.
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 2}), 5, 1);
+  const Tensor g = Ramp(TensorShape({1, 3, 3, 2}), 7, 3);  // SAME, stride 2 over 5x5 -> 3x3
+  OpTester t("Conv2DBackpropInput");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+      .Attr("padding", "SAME")
+      .Input(Tensor::FromVector<int32_t>({1, 5, 5, 2}, TensorShape({4})))
+      .Input(f)
+      .Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto dx, t.Run());
+  ASSERT_EQ(dx[0].shape(), TensorShape({1, 5, 5, 2}));
+  const ConvCase same2{2, 1, "SAME", {}};
+  for (int64_t i = 0; i < 50; ++i) {
+    std::vector<float> unit(50, 0);
+    unit[i] = 1;
+    RILL_ASSERT_OK_AND_ASSIGN(auto y, Conv(F(unit, TensorShape({1, 5, 5, 2})), f, same2));
+    float dot = 0;
+    for (int64_t j = 0; j < g.NumElements(); ++j) dot += y[0].flat<float>()[j] * g.flat<float>()[j];
+    EXPECT_EQ(dx[0].flat<float>()[i], dot) << "input element " << i;
+  }
+}
+
+TEST(Conv2DBackpropFilterOpTest, IsTheAdjointOfConv2DInTheFilter) {
+  // <conv(x, f), g> == <f, backprop_filter(x, g)> for every f: check with unit filters.
+  const Tensor x = Ramp(TensorShape({2, 5, 5, 2}), 7, 1);
+  const Tensor g = Ramp(TensorShape({2, 3, 3, 2}), 5, 2);  // SAME, stride 2 over 5x5 -> 3x3
+  OpTester t("Conv2DBackpropFilter");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+      .Attr("padding", "SAME")
+      .Input(x)
+      .Input(Tensor::FromVector<int32_t>({3, 3, 2, 2}, TensorShape({4})))
+      .Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto df, t.Run());
+  ASSERT_EQ(df[0].shape(), TensorShape({3, 3, 2, 2}));
+  const ConvCase same2{2, 1, "SAME", {}};
+  for (int64_t i = 0; i < 36; ++i) {
+    std::vector<float> unit(36, 0);
+    unit[i] = 1;
+    RILL_ASSERT_OK_AND_ASSIGN(auto y, Conv(x, F(unit, TensorShape({3, 3, 2, 2})), same2));
+    float dot = 0;
+    for (int64_t j = 0; j < g.NumElements(); ++j) dot += y[0].flat<float>()[j] * g.flat<float>()[j];
+    EXPECT_EQ(df[0].flat<float>()[i], dot) << "filter element " << i;
+  }
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,174 @@
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor Ramp(TensorShape s, int mod) {
+  std::vector<float> v(s.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 5 + 1) % mod) - 2;
+  return Tensor::FromVector<float>(v, s);
+}
+
+absl::StatusOr<std::vector<Tensor>> Depthwise(const Tensor& in, const Tensor& f, int64_t stride,
+                                              const std::string& padding) {
+  OpTester t("DepthwiseConv2dNative");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, stride, stride, 1})
+      .Attr("padding", padding)
+      .Input(in)
+      .Input(f);
+  return t.Run();
+}
+
+TEST(DepthwiseConv2dNativeOpTest, EachChannelHasItsOwnFilters) {
+  // 1x3x3x2 input, 2x2 filter with multiplier 2, SAME stride 2 -> 1x2x2x4 (pad 0 before).
+  const Tensor in = Ramp(TensorShape({1, 3, 3, 2}), 7);
+  const Tensor f = Ramp(TensorShape({2, 2, 2, 2}), 5);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Depthwise(in, f, 2, "SAME"));
+  ASSERT_EQ(out[0].shape(), TensorShape({1, 2, 2, 4}));
+  auto x = in.flat<float>();
+  auto w = f.flat<float>();
+  for (int oh = 0; oh < 2; ++oh)
+    for (int ow = 0; ow < 2; ++ow)
+      for (int c = 0; c < 2; ++c)
+        for (int m = 0; m < 2; ++m) {
+          float want = 0;
+          for (int kh = 0; kh < 2; ++kh)
+            for (int kw = 0; kw < 2; ++kw) {
+              const int h = oh * 2 + kh, ww = ow * 2 + kw;
+              if (h >= 3 || ww >= 3) continue;
+              want += x[(h * 3 + ww) * 2 + c] * w[((kh * 2 + kw) * 2 + c) * 2 + m];
+            }
+          EXPECT_EQ(out[0].flat<float>()[((oh * 2 + ow) * 2 + c) * 2 + m], want)
+              << oh << "," << ow << "," << c << "," << m;
+        }
+}
+
+absl::StatusOr<std::vector<Tensor>> FusedDepthwise(const Tensor& in, const Tensor& f,
+                                                   const Tensor& bias,
+                                                   std::vector<std::string> fused_ops) {
+  OpTester t("_FusedDepthwiseConv2dNative");
+  t.Attr("T", in.dtype())
+      .Attr("num_args", int64_t{1})
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Attr("fused_ops", fused_ops)
+      .Input(in)
+      .Input(f)
+      .Input(bias);
+  return t.Run();
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
+  const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
+  const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plain, Depthwise(in, f, 1, "SAME"));
+  for (const auto& [act, lo, hi] : {std::tuple<std::string, float, float>{"", -1e9f, 1e9f},
+                                    {"Relu", 0.f, 1e9f},
+                                    {"Relu6", 0.f, 6.f}}) {
+    std::vector<std::string> ops = {"BiasAdd"};
+    if (!act.empty()) ops.push_back(act);
+    RILL_ASSERT_OK_AND_ASSIGN(auto fused, FusedDepthwise(in, f, bias, ops));
+    ASSERT_EQ(fused[0].shape(), TensorShape({1, 4, 4, 6}));
+    int clipped = 0;
+    for (int64_t i = 0; i < fused[0].NumElements(); ++i) {
+      const float biased = plain[0].flat<float>()[i] + bias.flat<float>()[i % 6];
+      const float want = std::min(std::max(biased, lo), hi);
+      clipped += want != biased;
+      EXPECT_EQ(fused[0].flat<float>()[i], want) << act << " [" << i << "]";
+    }
+    if (!act.empty()) EXPECT_GT(clipped, 0) << act << " never clipped: the case proves nothing";
+  }
+}
+
+Tensor ToDouble(const Tensor& t) {
+  std::vector<double> v(t.NumElements());
+  for (int64_t i = 0; i < t.NumElements(); ++i) v[i] = t.flat<float>()[i];
+  return Tensor::FromVector<double>(v, t.shape());
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogue) {
+  // float runs on oneDNN, double on Rill's own loop: both must agree with the plain kernel.
+  const Tensor in = Ramp(TensorShape({1, 5, 4, 2}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 3}), 6);
+  const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
+  OpTester plain("DepthwiseConv2dNative");
+  plain.Attr("T", DT_DOUBLE)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Input(ToDouble(in))
+      .Input(ToDouble(f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto want, plain.Run());
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto got, FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias), {"BiasAdd", "Relu6"}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", "Relu6"}));
+  ASSERT_EQ(got[0].shape(), TensorShape({1, 5, 4, 6}));
+  int clipped = 0;
+  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+    const double biased = want[0].flat<double>()[i] + bias.flat<float>()[i % 6];
+    const double expected = std::min(std::max(biased, 0.0), 6.0);
+    clipped += expected != biased;
+    EXPECT_EQ(got[0].flat<double>()[i], expected) << i;
+    EXPECT_NEAR(got_float[0].flat<float>()[i], expected, 1e-5) << i;
+  }
+  EXPECT_GT(clipped, 0);
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
+  const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
+  EXPECT_THAT(
+      FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), {"BiasAdd"}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Must provide as many biases as the last dimension of the input "
+                         "tensor: [3] vs. [6]")));
+  EXPECT_THAT(FusedDepthwise(in, f, Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({6})),
+                             {"BiasAdd", "Elu"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Fusion is not implemented: [BiasAdd,Elu]")));
+}
+
+TEST(DepthwiseConv2dNativeOpTest, DepthMismatchIsTensorFlowsError) {
+  EXPECT_THAT(
+      Depthwise(Ramp(TensorShape({1, 3, 3, 3}), 7), Ramp(TensorShape({2, 2, 2, 1}), 5), 1, "VALID"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("input and filter must have the same depth: 3 vs 2")));
+}
+
+TEST(DepthwiseBackpropTest, BackpropsAreTheAdjointsOfTheForwardPass) {
+  // <dw(x, f), g> = <x, backprop_input(f, g)> = <f, backprop_filter(x, g)>.
+  const Tensor x = Ramp(TensorShape({1, 4, 4, 2}), 7);
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 2}), 5);
+  const Tensor g = Ramp(TensorShape({1, 2, 2, 4}), 3);  // SAME, stride 2
+  auto dot = [](const Tensor& a, const Tensor& b) {
+    double s = 0;
+    for (int64_t i = 0; i < a.NumElements(); ++i) s += a.flat<float>()[i] * b.flat<float>()[i];
+    return s;
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto y, Depthwise(x, f, 2, "SAME"));
+  OpTester bi("DepthwiseConv2dNativeBackpropInput");
+  bi.Attr("T", DT_FLOAT).Attr("strides", std::vector<int64_t>{1, 2, 2, 1}).Attr("padding", "SAME");
+  bi.Input(Tensor::FromVector<int32_t>({1, 4, 4, 2}, TensorShape({4}))).Input(f).Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto dx, bi.Run());
+  OpTester bf("DepthwiseConv2dNativeBackpropFilter");
+  bf.Attr("T", DT_FLOAT).Attr("strides", std::vector<int64_t>{1, 2, 2, 1}).Attr("padding", "SAME");
+  bf.Input(x).Input(Tensor::FromVector<int32_t>({3, 3, 2, 2}, TensorShape({4}))).Input(g);
+  RILL_ASSERT_OK_AND_ASSIGN(auto df, bf.Run());
+  EXPECT_DOUBLE_EQ(dot(y[0], g), dot(x, dx[0]));
+  EXPECT_DOUBLE_EQ(dot(y[0], g), dot(f, df[0]));
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,137 @@
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
+Tensor V(std::vector<float> v) {
+  return Tensor::FromVector<float>(v, TensorShape({static_cast<int64_t>(v.size())}));
+}
+
+absl::StatusOr<std::vector<Tensor>> BatchNorm(const std::string& op, const Tensor& x,
+                                              const Tensor& scale, const Tensor& offset,
+                                              const Tensor& mean, const Tensor& var,
+                                              bool is_training, float epsilon = 0.0f,
+                                              const std::string& format = "NHWC",
+                                              float avg_factor = 1.0f) {
+  OpTester t(op);
+  t.Attr("T", x.dtype())
+      .Attr("epsilon", epsilon)
+      .Attr("is_training", is_training)
+      .Attr("data_format", format)
+      .Attr("exponential_avg_factor", avg_factor);
+  if (op != "FusedBatchNorm") t.Attr("U", DT_FLOAT);
+  t.Input(x).Input(scale).Input(offset).Input(mean).Input(var);
+  return t.Run();
+}
+
+TEST(FusedBatchNormOpTest, InferenceUsesTheGivenMoments) {
+  // Channel 0: mean 1, variance 4 (std 2), scale 2, offset 1; channel 1: mean 0, variance 1.
+  const Tensor x = F({3, 2, -1, -3}, TensorShape({1, 1, 2, 2}));
+  for (const char* op : {"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"}) {
+    SCOPED_TRACE(op);
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              BatchNorm(op, x, V({2, 1}), V({1, 0}), V({1, 0}), V({4, 1}), false));
+    ExpectTensorEqual(out[0], F({3, 2, -1, -3}, TensorShape({1, 1, 2, 2})));
+    ExpectTensorEqual(out[1], V({1, 0}));
+    ExpectTensorEqual(out[2], V({4, 1}));
+    if (std::string(op) == "FusedBatchNormV3") {
+      ASSERT_EQ(out.size(), 6u);
+      ExpectTensorEqual(out[5], Tensor::FromVector<float>({0}, TensorShape({})));
+    }
+  }
+}
+
+TEST(FusedBatchNormOpTest, ChannelsFirst) {
+  const Tensor x = F({3, -1, 2, -3}, TensorShape({1, 2, 1, 2}));  // NCHW
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, BatchNorm("FusedBatchNormV3", x, V({2, 1}), V({1, 0}),
+                                                V({1, 0}), V({4, 1}), false, 0.0f, "NCHW"));
+  ExpectTensorEqual(out[0], F({3, -1, 2, -3}, TensorShape({1, 2, 1, 2})));
+}
+
+TEST(FusedBatchNormOpTest, TrainingComputesBatchMoments) {
+  // One channel: values 1, 3, 5, 7: mean 4, biased variance 5, unbiased 20/3.
+  const Tensor x = F({1, 3, 5, 7}, TensorShape({1, 2, 2, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, BatchNorm("FusedBatchNormV3", x, V({1}), V({0}), V({}), V({}), true, 0.0f));
+  const float s = 1.0f / std::sqrt(5.0f);
+  ExpectTensorEqual(out[0], F({-3 * s, -1 * s, 1 * s, 3 * s}, TensorShape({1, 2, 2, 1})));
+  ExpectTensorEqual(out[1], V({4}));
+  ExpectTensorEqual(out[2], V({5.0f * (4.0f / 3.0f)}));
+  ExpectTensorEqual(out[3], V({4}));
+  ExpectTensorEqual(out[4], V({5}));
+  // exponential_avg_factor 0.5 blends with the running moments.
+  RILL_ASSERT_OK_AND_ASSIGN(out, BatchNorm("FusedBatchNormV3", x, V({1}), V({0}), V({0}), V({1}),
+                                           true, 0.0f, "NHWC", 0.5f));
+  ExpectTensorEqual(out[1], V({2}));
+  ExpectTensorEqual(out[2], V({0.5f + (0.5f * (4.0f / 3.0f)) * 5.0f}));
+}
+
+TEST(FusedBatchNormOpTest, HalfInput) {
+  OpTester t("FusedBatchNormV3");
+  t.Attr("T", DT_HALF).Attr("U", DT_FLOAT).Attr("epsilon", 0.0f).Attr("is_training", false);
+  t.Input(MakeTensor(DT_HALF, TensorShape({1, 1, 1, 2}), {3, 2}))
+      .Input(V({2, 1}))
+      .Input(V({1, 0}))
+      .Input(V({1, 0}))
+      .Input(V({4, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], MakeTensor(DT_HALF, TensorShape({1, 1, 1, 2}), {3, 2}));
+}
+
+TEST(FusedBatchNormOpTest, EmptyInputGivesNanMoments) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, BatchNorm("FusedBatchNorm", F({}, TensorShape({0, 1, 1, 2})),
+                                                V({1, 1}), V({0, 0}), V({0, 0}), V({1, 1}), false));
+  EXPECT_EQ(out[0].shape(), TensorShape({0, 1, 1, 2}));
+  EXPECT_TRUE(std::isnan(out[1].flat<float>()[0]));
+  EXPECT_TRUE(std::isnan(out[2].flat<float>()[1]));
+}
+
+TEST(FusedBatchNormOpTest, ErrorsAreTensorFlows) {
+  const Tensor x = F({1, 2, 3, 4}, TensorShape({1, 1, 2, 2}));
+  EXPECT_THAT(
+      BatchNorm("FusedBatchNorm", F({1, 2}, TensorShape({1, 2})), V({1}), V({1}), V({1}), V({1}),
+                false),
+      StatusIs(absl::StatusCode::kInvalidArgument, "input must be 4 or 5-dimensional[1,2]"));
+  EXPECT_THAT(BatchNorm("FusedBatchNorm", x, F({1, 2}, TensorShape({1, 2})), V({1, 2}), V({1, 2}),
+                        V({1, 2}), false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "scale must be 1-dimensional[1,2]"));
+  EXPECT_THAT(
+      BatchNorm("FusedBatchNorm", x, V({1, 2, 3}), V({1, 2}), V({1, 2}), V({1, 2}), false),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "scale must have the same number of elements as the channels of x, got 3 and 2"));
+  EXPECT_THAT(BatchNorm("FusedBatchNorm", x, V({1, 2}), V({1, 2}), V({1}), V({1, 2}), false),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "When is_training=false, mean must have the same number of elements as "
+                       "the channels of x, got 1 and 2"));
+  // Training ignores the running moments (with the default exponential_avg_factor).
+  RILL_EXPECT_OK(BatchNorm("FusedBatchNorm", x, V({1, 2}), V({1, 2}), V({}), V({}), true).status());
+}
+
+TEST(FusedBatchNormGradTest, InferenceScalesByTheInverseDeviation) {
+  // One channel, mean 1, variance 3 (+ epsilon 1 = 4): x_backprop = dy * scale / 2.
+  OpTester t("FusedBatchNormGradV3");
+  t.Attr("T", DT_FLOAT).Attr("U", DT_FLOAT).Attr("epsilon", 1.0f).Attr("is_training", false);
+  t.Input(Tensor::FromVector<float>({2, 4}, TensorShape({1, 1, 2, 1})));  // dy
+  t.Input(Tensor::FromVector<float>({1, 3}, TensorShape({1, 1, 2, 1})));  // x
+  t.Input(Tensor::FromVector<float>({3}, TensorShape({1})));              // scale
+  t.Input(Tensor::FromVector<float>({1}, TensorShape({1})));              // mean
+  t.Input(Tensor::FromVector<float>({3}, TensorShape({1})));              // variance
+  t.Input(Tensor::FromVector<float>({}, TensorShape({0})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({3, 6}, TensorShape({1, 1, 2, 1})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<float>({4}, TensorShape({1})));  // (0*2 + 2*4)/2
+  ExpectTensorEqual(out[2], Tensor::FromVector<float>({6}, TensorShape({1})));
+}
+
+}  // namespace
+}  // namespace rill

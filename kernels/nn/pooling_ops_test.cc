@@ -1,0 +1,153 @@
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>(v, s); }
+Tensor I32(std::vector<int32_t> v) {
+  return Tensor::FromVector<int32_t>(v, TensorShape({static_cast<int64_t>(v.size())}));
+}
+
+absl::StatusOr<std::vector<Tensor>> Pool(const std::string& op, const Tensor& x,
+                                         std::vector<int64_t> ksize, std::vector<int64_t> strides,
+                                         const std::string& padding,
+                                         std::vector<int64_t> explicit_paddings = {},
+                                         const std::string& format = "NHWC") {
+  OpTester t(op);
+  t.Attr("T", x.dtype())
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", padding)
+      .Attr("data_format", format)
+      .Input(x);
+  if (op == "MaxPool") t.Attr("explicit_paddings", explicit_paddings);
+  return t.Run();
+}
+
+TEST(MaxPoolOpTest, TakesTheMaxOfEachWindow) {
+  std::vector<float> ramp(16);
+  for (int i = 0; i < 16; ++i) ramp[i] = static_cast<float>(i);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Pool("MaxPool", F(ramp, TensorShape({1, 4, 4, 1})),
+                                           {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"));
+  ExpectTensorEqual(out[0], F({5, 7, 13, 15}, TensorShape({1, 2, 2, 1})));
+}
+
+TEST(MaxPoolOpTest, IgnoresPadding) {
+  // SAME, 2x2 stride 1 over 3x3: padding after; negative inputs would lose to a padded zero.
+  const Tensor x = F({-1, -2, -3, -4, -5, -6, -7, -8, -9}, TensorShape({1, 3, 3, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Pool("MaxPool", x, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME"));
+  ExpectTensorEqual(out[0], F({-1, -2, -3, -4, -5, -6, -7, -8, -9}, TensorShape({1, 3, 3, 1})));
+  // EXPLICIT: one padded row and column on each side, 2x2 stride 2: each window holds one input.
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Pool("MaxPool", F({-1, -2, -3, -4}, TensorShape({1, 2, 2, 1})), {1, 2, 2, 1},
+                {1, 2, 2, 1}, "EXPLICIT", {0, 0, 1, 1, 1, 1, 0, 0}));
+  ExpectTensorEqual(out[0], F({-1, -2, -3, -4}, TensorShape({1, 2, 2, 1})));
+}
+
+TEST(MaxPoolOpTest, PoolsAcrossDepth) {
+  const Tensor x = F({1, 5, 2, 3, 8, 0, -1, -2}, TensorShape({1, 1, 2, 4}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Pool("MaxPool", x, {1, 1, 1, 2}, {1, 1, 1, 2}, "VALID"));
+  ExpectTensorEqual(out[0], F({5, 3, 8, -1}, TensorShape({1, 1, 2, 2})));
+}
+
+TEST(MaxPoolOpTest, IntegerAndHalfTypes) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Pool("MaxPool", Tensor::FromVector<int32_t>({3, -7, 9, 1}, TensorShape({1, 2, 2, 1})),
+           {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID"));
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({9}, TensorShape({1, 1, 1, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Pool("MaxPool", MakeTensor(DT_HALF, TensorShape({1, 1, 2, 1}), {0.5, -2}), {1, 1, 2, 1},
+                {1, 1, 1, 1}, "VALID"));
+  ExpectTensorEqual(out[0], MakeTensor(DT_HALF, TensorShape({1, 1, 1, 1}), {0.5}));
+}
+
+TEST(MaxPoolV2OpTest, ReadsKsizeAndStridesFromInputs) {
+  std::vector<float> ramp(16);
+  for (int i = 0; i < 16; ++i) ramp[i] = static_cast<float>(i);
+  OpTester t("MaxPoolV2");
+  t.Attr("T", DT_FLOAT)
+      .Attr("padding", "VALID")
+      .Input(F(ramp, TensorShape({1, 4, 4, 1})))
+      .Input(I32({1, 2, 2, 1}))
+      .Input(I32({1, 2, 2, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], F({5, 7, 13, 15}, TensorShape({1, 2, 2, 1})));
+
+  OpTester bad("MaxPoolV2");
+  bad.Attr("T", DT_FLOAT)
+      .Attr("padding", "VALID")
+      .Input(F(ramp, TensorShape({1, 4, 4, 1})))
+      .Input(I32({1, 2, 2}))
+      .Input(I32({1, 2, 2, 1}));
+  EXPECT_THAT(bad.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                  "Sliding window ksize field must specify 4 dimensions"));
+}
+
+TEST(AvgPoolOpTest, DividesByTheNumberOfNonPaddingElements) {
+  const Tensor x = F({1, 2, 3, 4, 5, 6, 7, 8, 9}, TensorShape({1, 3, 3, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Pool("AvgPool", x, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME"));
+  ExpectTensorEqual(out[0], F({3, 4, 4.5, 6, 7, 7.5, 7.5, 8.5, 9}, TensorShape({1, 3, 3, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Pool("AvgPool", MakeTensor(DT_HALF, TensorShape({1, 1, 2, 1}), {1, 2}), {1, 1, 2, 1},
+                {1, 1, 1, 1}, "VALID"));
+  ExpectTensorEqual(out[0], MakeTensor(DT_HALF, TensorShape({1, 1, 1, 1}), {1.5}));
+}
+
+TEST(PoolOpTest, ErrorsAreTensorFlows) {
+  const Tensor x = F({1, 2, 3, 4}, TensorShape({1, 2, 2, 1}));
+  EXPECT_THAT(Pool("MaxPool", x, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}, "NCHW"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Default MaxPoolingOp only supports NHWC on device type CPU"));
+  EXPECT_THAT(Pool("AvgPool", x, {1, 2, 2, 1}, {1, 1, 1, 1}, "VALID", {}, "NCHW"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Default AvgPoolingOp only supports NHWC on device type CPU"));
+  EXPECT_THAT(Pool("MaxPool", x, {2, 1, 1, 1}, {1, 1, 1, 1}, "VALID"),
+              StatusIs(absl::StatusCode::kUnimplemented,
+                       "Pooling is not yet supported on the batch dimension."));
+  EXPECT_THAT(Pool("AvgPool", F({1, 2}, TensorShape({1, 2})), {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("4-dimensional")));
+  EXPECT_THAT(
+      Pool("MaxPool", x, {1, 2, 2, 2}, {1, 1, 1, 2}, "VALID"),
+      StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("exactly one of pooling across depth")));
+  EXPECT_THAT(
+      Pool("AvgPool", F({1, 2}, TensorShape({1, 1, 1, 2})), {1, 1, 1, 2}, {1, 1, 1, 2}, "VALID"),
+      StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("Non-spatial pooling")));
+  EXPECT_THAT(Pool("MaxPool", x, {1, 4, 4, 1}, {1, 1, 1, 1}, "VALID"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Computed output size would be negative")));
+}
+
+TEST(PoolGradTest, MaxRoutesToTheFirstMaximumAvgSpreadsEvenly) {
+  // 1x2x4x1 input, 2x2 windows, stride 2: two windows.
+  const Tensor x = Tensor::FromVector<float>({1, 5, 2, 2, 5, 0, 2, 1}, TensorShape({1, 2, 4, 1}));
+  const Tensor grad = Tensor::FromVector<float>({10, 20}, TensorShape({1, 1, 2, 1}));
+  const std::vector<int64_t> window = {1, 2, 2, 1};
+  OpTester max_grad("MaxPoolGrad");
+  max_grad.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window);
+  max_grad.Attr("padding", "VALID").Input(x);
+  max_grad.Input(Tensor::FromVector<float>({5, 2}, TensorShape({1, 1, 2, 1}))).Input(grad);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, max_grad.Run());
+  // Window 1 holds 5 twice: the first (row 0) gets the gradient; window 2's ties go to row 0 too.
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>({0, 10, 20, 0, 0, 0, 0, 0}, TensorShape({1, 2, 4, 1})));
+  OpTester avg_grad("AvgPoolGrad");
+  avg_grad.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window);
+  avg_grad.Attr("padding", "VALID");
+  avg_grad.Input(Tensor::FromVector<int32_t>({1, 2, 4, 1}, TensorShape({4}))).Input(grad);
+  RILL_ASSERT_OK_AND_ASSIGN(out, avg_grad.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({2.5, 2.5, 5, 5, 2.5, 2.5, 5, 5},
+                                                      TensorShape({1, 2, 4, 1})));
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,227 @@
+// ResizeBilinear and ResizeNearestNeighbor on the CPU: NHWC images [batch, h, w, c] resized to
+// [batch, size[0], size[1], c] with TensorFlow's coordinate rules. The scale along a dim is
+// in / out, or (in - 1) / (out - 1) with align_corners (and out > 1), in float. Output pixel i maps
+// to the input coordinate
+//   bilinear: i * scale (legacy and align_corners), (i + 0.5) * scale - 0.5 (half_pixel_centers);
+//     out = lerp of the 4 neighbours (floor and ceil clamped into the image) in float, the output
+//     is float whatever the input type; an unchanged size copies the input cast to float;
+//   nearest: floor(i * scale) (legacy), round(i * scale) (align_corners), floor((i + 0.5) *
+//     scale) (half_pixel_centers), clamped into the image; the output has the input's type.
+// Output rows run in parallel on the intra-op pool.
+// Errors are InvalidArgument with TensorFlow's texts: "If half_pixel_centers is True,
+// align_corners must be False.", "input must be 4-dimensional[2,2]", "image must have at least one
+// channel", "input image must be of non-zero size", "shape_t must be 1-D[]", "shape_t must have
+// two elements[3]", "output dimensions must be positive".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+#define RILL_RESIZE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+
+struct ResizeGeometry {
+  int64_t batch, in_h, in_w, channels, out_h, out_w;
+  float scale_h, scale_w;
+};
+
+float ResizeScale(int64_t in, int64_t out, bool align_corners) {
+  return (align_corners && out > 1) ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                    : static_cast<float>(in) / static_cast<float>(out);
+}
+
+// Checks the inputs and computes the geometry (errors as the file comment).
+absl::StatusOr<ResizeGeometry> ResizeGeometryOf(const OpKernelContext& ctx, bool align_corners,
+                                                bool half_pixel_centers) {
+  if (half_pixel_centers && align_corners) {
+    return absl::InvalidArgumentError(
+        "If half_pixel_centers is True, align_corners must be False.");
+  }
+  const TensorShape shape = ctx.input(0).shape();  // a copy: ctx.input() returns a temporary
+  if (shape.rank() != 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be 4-dimensional", shape.DebugString()));
+  }
+  ResizeGeometry g;
+  g.batch = shape.dim(0);
+  g.in_h = shape.dim(1);
+  g.in_w = shape.dim(2);
+  g.channels = shape.dim(3);
+  if (g.channels <= 0) {
+    return absl::InvalidArgumentError("image must have at least one channel");
+  }
+  if (g.in_h <= 0 || g.in_w <= 0) {
+    return absl::InvalidArgumentError("input image must be of non-zero size");
+  }
+  const Tensor& size = ctx.input(1);
+  if (size.shape().rank() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape_t must be 1-D", size.shape().DebugString()));
+  }
+  if (size.NumElements() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape_t must have two elements", size.shape().DebugString()));
+  }
+  g.out_h = size.flat<int32_t>()[0];
+  g.out_w = size.flat<int32_t>()[1];
+  if (g.out_h <= 0 || g.out_w <= 0) {
+    return absl::InvalidArgumentError("output dimensions must be positive");
+  }
+  g.scale_h = ResizeScale(g.in_h, g.out_h, align_corners);
+  g.scale_w = ResizeScale(g.in_w, g.out_w, align_corners);
+  return g;
+}
+
+// Where output index i of a bilinear resize reads: neighbours lower/upper and the weight of upper.
+struct Interpolation {
+  int64_t lower, upper;
+  float lerp;
+};
+
+std::vector<Interpolation> BilinearWeights(int64_t out, int64_t in, float scale,
+                                           bool half_pixel_centers) {
+  std::vector<Interpolation> w(out);
+  for (int64_t i = 0; i < out; ++i) {
+    const float x = half_pixel_centers ? (static_cast<float>(i) + 0.5f) * scale - 0.5f
+                                       : static_cast<float>(i) * scale;
+    const float x_floor = std::floor(x);
+    w[i].upper = std::min(static_cast<int64_t>(std::ceil(x)), in - 1);
+    w[i].lower = std::min(std::max(static_cast<int64_t>(x_floor), int64_t{0}), w[i].upper);
+    w[i].lerp = x - x_floor;
+  }
+  return w;
+}
+
+int64_t NearestIndex(int64_t i, int64_t in, float scale, bool align_corners,
+                     bool half_pixel_centers) {
+  const float x =
+      half_pixel_centers ? (static_cast<float>(i) + 0.5f) * scale : static_cast<float>(i) * scale;
+  int64_t k = std::min(static_cast<int64_t>(align_corners ? std::round(x) : std::floor(x)), in - 1);
+  if (half_pixel_centers) k = std::max<int64_t>(0, k);
+  return k;
+}
+
+class ResizeOpBase : public OpKernel {
+ public:
+  explicit ResizeOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("align_corners", &align_corners_));
+    ctx.SetStatus(ctx.GetAttr("half_pixel_centers", &half_pixel_centers_));
+  }
+
+ protected:
+  bool align_corners_ = false;
+  bool half_pixel_centers_ = false;
+};
+
+class ResizeBilinearOp final : public ResizeOpBase {
+ public:
+  explicit ResizeBilinearOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
+                          ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
+    const Tensor& images = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const std::vector<Interpolation> ys =
+        BilinearWeights(g.out_h, g.in_h, g.scale_h, half_pixel_centers_);
+    const std::vector<Interpolation> xs =
+        BilinearWeights(g.out_w, g.in_w, g.scale_w, half_pixel_centers_);
+    const bool same_size = g.out_h == g.in_h && g.out_w == g.in_w;
+    return VisitKernelTypes<RILL_RESIZE_TYPES>(*this, images.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      const T* x = images.flat<T>().data();
+      float* z = out->flat<float>().data();
+      const int64_t c_count = g.channels;
+      auto at = [&](int64_t n, int64_t h, int64_t w, int64_t c) {
+        return static_cast<float>(Load(x[((n * g.in_h + h) * g.in_w + w) * c_count + c]));
+      };
+      ctx.ParallelFor(g.batch * g.out_h, g.out_w * c_count * 8, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t n = row / g.out_h, oy = row % g.out_h;
+          float* zr = z + row * g.out_w * c_count;
+          if (same_size) {
+            for (int64_t i = 0; i < g.out_w * c_count; ++i) {
+              zr[i] = static_cast<float>(Load(x[row * g.out_w * c_count + i]));
+            }
+            continue;
+          }
+          const Interpolation& y = ys[oy];
+          for (int64_t ox = 0; ox < g.out_w; ++ox) {
+            const Interpolation& xw = xs[ox];
+            for (int64_t c = 0; c < c_count; ++c) {
+              const float tl = at(n, y.lower, xw.lower, c), tr = at(n, y.lower, xw.upper, c);
+              const float bl = at(n, y.upper, xw.lower, c), br = at(n, y.upper, xw.upper, c);
+              const float top = tl + (tr - tl) * xw.lerp;
+              const float bottom = bl + (br - bl) * xw.lerp;
+              zr[ox * c_count + c] = top + (bottom - top) * y.lerp;
+            }
+          }
+        }
+      });
+      return absl::OkStatus();
+    });
+  }
+};
+
+class ResizeNearestNeighborOp final : public ResizeOpBase {
+ public:
+  explicit ResizeNearestNeighborOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
+                          ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
+    const Tensor& images = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    std::vector<int64_t> xs(g.out_w);
+    for (int64_t i = 0; i < g.out_w; ++i) {
+      xs[i] = NearestIndex(i, g.in_w, g.scale_w, align_corners_, half_pixel_centers_);
+    }
+    return VisitKernelTypes<RILL_RESIZE_TYPES>(*this, images.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* x = images.flat<T>().data();
+      T* z = out->flat<T>().data();
+      const int64_t c_count = g.channels;
+      ctx.ParallelFor(g.batch * g.out_h, g.out_w * c_count, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t n = row / g.out_h, oy = row % g.out_h;
+          const int64_t iy =
+              NearestIndex(oy, g.in_h, g.scale_h, align_corners_, half_pixel_centers_);
+          const T* src = x + (n * g.in_h + iy) * g.in_w * c_count;
+          T* dst = z + row * g.out_w * c_count;
+          for (int64_t ox = 0; ox < g.out_w; ++ox) {
+            std::copy_n(src + xs[ox] * c_count, c_count, dst + ox * c_count);
+          }
+        }
+      });
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("ResizeBilinear")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_RESIZE_TYPES>())
+                    .HostMemory("size"),
+                ResizeBilinearOp);
+REGISTER_KERNEL(KernelDefBuilder("ResizeNearestNeighbor")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_RESIZE_TYPES>())
+                    .HostMemory("size"),
+                ResizeNearestNeighborOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,192 @@
+// The kernels of TF1 reference variables, for every device: VariableV2 / Variable, Assign,
+// AssignAdd / AssignSub. The device-specific work (copying a value into a fresh buffer, updating
+// in place) comes from `Ops`: CpuDenseOps here (host loops), the GPU's in kernels/gpu/ (enqueued on
+// the compute stream). What each kernel does and its errors:
+//   VariableV2 / Variable  output a ref (set_output_ref) to the Var at (container or "localhost",
+//                          shared_name or the node name) in the device's ResourceMgr, creating it
+//                          uninitialized on first use. Cheap.
+//   Assign                 puts a copy of `value` in the variable (a fresh buffer); validate_shape
+//                          (once initialized) fails with InvalidArgument "Assign requires shapes of
+//                          both tensors to match. lhs shape= [2] rhs shape= [3]"; use_locking holds
+//                          the variable's mutex for the whole check-copy-swap (without it, only for
+//                          the swap). Forwards the ref.
+//   AssignAdd / AssignSub  update in place; use_locking holds the mutex for the whole
+//                          read-modify-write (exact under concurrency), without it updates race as
+//                          in TensorFlow. FailedPrecondition "Attempting to use uninitialized value
+//                          <var>" before the first Assign; InvalidArgument when shapes differ.
+//                          Forwards the ref.
+// A kernel that locks the ref reads it through input_value(0) only: ctx.input(0) would take the
+// same mutex again.
+// TODO(kernels): TensorFlow also checks the *first* Assign against VariableV2's `shape` attr (its
+// uninitialized tensor carries that shape); a Rill ref edge carries only (Tensor*, Mutex*), so an
+// uninitialized variable accepts any shape here and the check is left to shape inference.
+#ifndef RILL_KERNELS_STATE_VARIABLE_OPS_H_
+#define RILL_KERNELS_STATE_VARIABLE_OPS_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/op_kernel.h"
+#include "kernels/state/variable.h"
+#include "ops/node_def_util.h"
+
+namespace rill {
+namespace variable_kernels {
+
+// The CPU's copies and updates: host loops over the elements.
+struct CpuDenseOps {
+  static absl::Status CheckDevice(OpKernelConstruction&) { return absl::OkStatus(); }
+  static absl::Status Copy(OpKernelContext&, const Tensor& from, Tensor* to) {
+    CopyTensorElements(from, to);
+    return absl::OkStatus();
+  }
+  static absl::Status Update(OpKernelContext&, DenseUpdate op, const Tensor& lhs, const Tensor& rhs,
+                             Tensor* out) {
+    return ApplyDenseUpdate(op, lhs, rhs, out);
+  }
+};
+
+// The node name part of NodeDef input `i` ("v:0" -> "v").
+inline std::string InputNodeName(const NodeDef& def, int i) {
+  if (i >= def.input_size()) return "";
+  absl::StatusOr<InputName> in = ParseInputName(def.input(i));
+  return in.ok() ? in->node : def.input(i);
+}
+
+class VariableOp final : public OpKernel {
+ public:
+  explicit VariableOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("dtype", &dtype_));
+    ctx.SetStatus(ctx.GetAttr("container", &container_));
+    ctx.SetStatus(ctx.GetAttr("shared_name", &shared_name_));
+    if (container_.empty()) container_ = kDefaultContainer;
+    if (shared_name_.empty()) shared_name_ = ctx.def().name();
+  }
+
+  // InvalidArgument when (container, shared_name) holds another resource type or a Var of
+  // another dtype.
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const DataType dtype = dtype_;
+    absl::StatusOr<std::shared_ptr<Var>> var =
+        ctx.device()->resource_manager()->LookupOrCreate<Var>(
+            container_, shared_name_, [dtype] { return std::make_shared<Var>(dtype); });
+    if (!var.ok()) return var.status();
+    if ((*var)->dtype() != dtype_) {
+      return absl::InvalidArgumentError(absl::StrCat("Variable ", container_, "/", shared_name_,
+                                                     " was created with dtype ",
+                                                     DataTypeString((*var)->dtype()), " but node ",
+                                                     name(), " asks for ", DataTypeString(dtype_)));
+    }
+    // The Var lives in the device's ResourceMgr for the session's life (outliving every step
+    // that uses this ref), so the raw pointers stay valid.
+    ctx.set_output_ref(0, (*var)->mu(), (*var)->tensor());
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  DataType dtype_ = DT_INVALID;
+  std::string container_, shared_name_;
+};
+
+template <typename Ops>
+class AssignOp final : public OpKernel {
+ public:
+  explicit AssignOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(Ops::CheckDevice(ctx));
+    ctx.SetStatus(ctx.GetAttr("validate_shape", &validate_shape_));
+    ctx.SetStatus(ctx.GetAttr("use_locking", &use_locking_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const TensorValue& ref = ctx.input_value(0);
+    if (!ref.is_ref()) {
+      return absl::InternalError(absl::StrCat("Assign node ", name(), " got a non-ref input 0"));
+    }
+    const Tensor& value = ctx.input(1);
+    absl::StatusOr<Tensor> copy = ctx.allocate_temp(value.dtype(), value.shape());
+    if (!copy.ok()) return copy.status();
+    if (use_locking_) {
+      rill::WriterMutexLock lock(ref.ref_mu);
+      RILL_RETURN_IF_ERROR(Ops::Copy(ctx, value, &*copy));
+      RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
+      *ref.ref = *std::move(copy);
+    } else {
+      RILL_RETURN_IF_ERROR(Ops::Copy(ctx, value, &*copy));
+      rill::WriterMutexLock lock(ref.ref_mu);  // only to make the handle swap itself race-free
+      RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
+      *ref.ref = *std::move(copy);
+    }
+    ctx.forward_ref_input_to_ref_output(0, 0);
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status CheckShape(const Tensor& old_value, const Tensor& value) const {
+    if (validate_shape_ && old_value.IsInitialized() && old_value.shape() != value.shape()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Assign requires shapes of both tensors to match. lhs shape= ",
+          old_value.shape().DebugString(), " rhs shape= ", value.shape().DebugString()));
+    }
+    return absl::OkStatus();
+  }
+
+  bool validate_shape_ = true;
+  bool use_locking_ = true;
+};
+
+template <DenseUpdate kOp, typename Ops>
+class AssignUpdateOp final : public OpKernel {
+ public:
+  explicit AssignUpdateOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(Ops::CheckDevice(ctx));
+    ctx.SetStatus(ctx.GetAttr("use_locking", &use_locking_));
+    var_name_ = InputNodeName(ctx.def(), 0);
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const TensorValue& ref = ctx.input_value(0);
+    if (!ref.is_ref()) {
+      return absl::InternalError(
+          absl::StrCat(type_string(), " node ", name(), " got a non-ref input 0"));
+    }
+    const Tensor& value = ctx.input(1);
+    if (use_locking_) {
+      rill::WriterMutexLock lock(ref.ref_mu);
+      RILL_RETURN_IF_ERROR(Update(ctx, *ref.ref, value));
+    } else {
+      Tensor var;
+      {
+        rill::ReaderMutexLock lock(ref.ref_mu);
+        var = *ref.ref;  // a handle on the current buffer; updated below without the lock
+      }
+      RILL_RETURN_IF_ERROR(Update(ctx, var, value));
+    }
+    ctx.forward_ref_input_to_ref_output(0, 0);
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Update(OpKernelContext& ctx, Tensor& var, const Tensor& value) const {
+    if (!var.IsInitialized()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Attempting to use uninitialized value ", var_name_));
+    }
+    if (var.shape() != value.shape()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Parameters and update must be the same size. lhs shape= ", var.shape().DebugString(),
+          " rhs shape= ", value.shape().DebugString()));
+    }
+    return Ops::Update(ctx, kOp, var, value, &var);
+  }
+
+  bool use_locking_ = false;
+  std::string var_name_;
+};
+
+}  // namespace variable_kernels
+}  // namespace rill
+
+#endif  // RILL_KERNELS_STATE_VARIABLE_OPS_H_

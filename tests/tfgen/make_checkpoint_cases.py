@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Writes checkpoints with real TensorFlow for Rill's checkpoint tests.
+
+1. core/io/testdata/tf_written/bundle.{index,data-00000-of-00001}: tf.raw_ops.SaveV2 of fixed
+   tensors of several dtypes (core/io/tensor_bundle_test.cc asserts their values).
+2. tests/checkpoints/data/tf1_saver/: a TF1 graph (x -> Dense(3, relu) -> Dense(2)) with
+   tf.compat.v1.train.Saver ops, its checkpoint after seeded initialization, an input and
+   TensorFlow's output (tests/checkpoints/checkpoint_test.cc restores it in Rill with the graph's
+   own save/restore_all and compares).
+3. --check PREFIX: reads a checkpoint Rill wrote with TensorFlow (tf.train.load_checkpoint) and
+   prints every tensor, so a Rill-written checkpoint can be checked against TensorFlow.
+4. --verify_rill RUNNER: trains the tf1_saver graph 10 GradientDescent steps in Rill (RUNNER is
+   bazel-bin/tools/session_runner/session_runner: restore TensorFlow's checkpoint, run "train" 10
+   times, save), restores Rill's checkpoint in TensorFlow and compares every variable with
+   TensorFlow's own 10 steps from the same start. Prints the largest difference; exits 1 if any
+   exceeds 1e-5.
+5. SavedModels: a TF1 Builder export and a Keras export, with inputs and TensorFlow's outputs.
+
+Usage: python3 tests/tfgen/make_checkpoint_cases.py [--check PREFIX | --verify_rill RUNNER]
+"""
+import os
+import sys
+
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from google.protobuf import text_format  # noqa: E402
+
+tf1 = tf.compat.v1
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+BUNDLE_TENSORS = [
+    ("a/float", np.array([[1, 2, 3], [4, 5, 6]], np.float32)),
+    ("b/int64", np.array(-7, np.int64)),
+    ("c/strings", np.array([b"", b"hello", b"x" * 300], dtype=object)),
+    ("d/half", np.array([0.5, -1.5, 2.0, 65504.0], np.float16)),
+    ("e/bool", np.array([True, False, True])),
+    ("f/empty", np.zeros([0, 5], np.float32)),
+    ("g/double", np.array([1e-300, -2.5], np.float64)),
+]
+
+
+def write_bundle():
+    out = os.path.join(ROOT, "core", "io", "testdata", "tf_written")
+    os.makedirs(out, exist_ok=True)
+    g = tf.Graph()
+    with g.as_default():
+        names = [n for n, _ in BUNDLE_TENSORS]
+        save = tf.raw_ops.SaveV2(prefix=os.path.join(out, "bundle"), tensor_names=names,
+                                 shape_and_slices=[""] * len(names),
+                                 tensors=[tf.constant(v) for _, v in BUNDLE_TENSORS])
+        with tf1.Session(graph=g) as s:
+            s.run(save)
+    print("wrote", os.path.join(out, "bundle.*"))
+
+
+def write_tf1_saver():
+    out = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_saver")
+    os.makedirs(out, exist_ok=True)
+    g = tf.Graph()
+    tf1.disable_resource_variables()  # TF1 reference variables, as TF1 checkpoints' graphs have
+    with g.as_default():
+        tf1.set_random_seed(3)
+        x = tf1.placeholder(tf.float32, [None, 4], name="x")
+        w1 = tf1.get_variable("dense/w", [4, 3], initializer=tf1.random_normal_initializer(seed=1))
+        b1 = tf1.get_variable("dense/b", [3], initializer=tf1.random_normal_initializer(seed=2))
+        w2 = tf1.get_variable("out/w", [3, 2], initializer=tf1.random_normal_initializer(seed=3))
+        b2 = tf1.get_variable("out/b", [2], initializer=tf1.random_normal_initializer(seed=4))
+        steps = tf1.get_variable("global_step", [], tf.int64, initializer=tf1.zeros_initializer())
+        y = tf.identity(tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), w2) + b2, name="y")
+        bump = tf1.assign_add(steps, 42, name="bump")
+        loss = tf.reduce_sum(tf.square(y), name="loss")
+        tf1.train.GradientDescentOptimizer(0.01).minimize(loss, name="train")
+        init = tf1.global_variables_initializer()
+        saver = tf1.train.Saver()
+        xv = np.random.RandomState(5).normal(size=(2, 4)).astype(np.float32)
+        with tf1.Session(graph=g) as s:
+            s.run([init])
+            s.run(bump)
+            prefix = saver.save(s, os.path.join(out, "model.ckpt"), write_meta_graph=False,
+                                write_state=False)
+            yv = s.run(y, {x: xv})
+        with open(os.path.join(out, "graph.pbtxt"), "w") as f:
+            f.write(text_format.MessageToString(g.as_graph_def()))
+        with open(os.path.join(out, "saver_def.pbtxt"), "w") as f:
+            f.write(text_format.MessageToString(saver.saver_def))
+        np.save(os.path.join(out, "x.npy"), xv)
+        np.save(os.path.join(out, "y.npy"), yv)
+    print("wrote", prefix, "saver:", saver.saver_def.restore_op_name,
+          saver.saver_def.filename_tensor_name, saver.saver_def.save_tensor_name)
+
+
+def write_saved_models():
+    base = os.path.join(ROOT, "tests", "checkpoints", "data")
+    rs = np.random.RandomState(11)
+    xv = rs.normal(size=(3, 4)).astype(np.float32)
+    # A TF1 export: tf.compat.v1.saved_model.Builder with a serving signature.
+    out = os.path.join(base, "tf1_saved_model")
+    if os.path.exists(out):
+        import shutil
+        shutil.rmtree(out)
+    g = tf.Graph()
+    tf1.disable_resource_variables()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 4], name="x")
+        w = tf1.get_variable("w", [4, 2], initializer=tf1.random_normal_initializer(seed=21))
+        b = tf1.get_variable("b", [2], initializer=tf1.random_normal_initializer(seed=22))
+        y = tf.nn.softmax(tf.matmul(x, w) + b, name="probs")
+        with tf1.Session(graph=g) as sess:
+            sess.run(tf1.global_variables_initializer())
+            builder = tf1.saved_model.Builder(out)
+            sig = tf1.saved_model.predict_signature_def(inputs={"x": x}, outputs={"probs": y})
+            builder.add_meta_graph_and_variables(sess, ["serve"],
+                                                 signature_def_map={"serving_default": sig})
+            builder.save()
+            yv = sess.run(y, {x: xv})
+    np.save(os.path.join(out, "x.npy"), xv)
+    np.save(os.path.join(out, "probs.npy"), yv)
+    print("wrote", out)
+    # A TF2 export of a Keras model (resource variables, functions, a restore function).
+    out = os.path.join(base, "keras_saved_model")
+    if os.path.exists(out):
+        import shutil
+        shutil.rmtree(out)
+    tf1.enable_resource_variables()
+    tf.keras.utils.set_random_seed(12)
+    model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(5, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    model.export(out)
+    yv = model(xv).numpy()
+    np.save(os.path.join(out, "x.npy"), xv)
+    np.save(os.path.join(out, "y.npy"), yv)
+    print("wrote", out)
+
+
+def check(prefix):
+    r = tf.train.load_checkpoint(prefix)
+    for name, shape in sorted(r.get_variable_to_shape_map().items()):
+        print(name, shape, r.get_tensor(name).tolist())
+
+
+def verify_rill(runner):
+    import subprocess
+    import tempfile
+    data = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_saver")
+    out = os.path.join(tempfile.mkdtemp(), "rill_trained.ckpt")
+    subprocess.run([runner, "--graph=" + os.path.join(data, "graph.pbtxt"),
+                    "--checkpoint=" + os.path.join(data, "model.ckpt"),
+                    "--feed=x=" + os.path.join(data, "x.npy"), "--target=train", "--repeat=10",
+                    "--save_checkpoint=" + out], check=True)
+    g = tf.Graph()
+    with g.as_default():
+        tf1.import_graph_def(text_format.Parse(open(os.path.join(data, "graph.pbtxt")).read(),
+                                               tf1.GraphDef()), name="")
+        with tf1.Session(graph=g) as s:
+            s.run("save/restore_all", {"save/Const:0": os.path.join(data, "model.ckpt")})
+            for _ in range(10):
+                s.run("train", {"x:0": np.load(os.path.join(data, "x.npy"))})
+            want = {n: s.run(n + ":0") for n in ("dense/w", "dense/b", "out/w", "out/b",
+                                                 "global_step")}
+    got = tf.train.load_checkpoint(out)
+    worst = 0.0
+    for name, value in sorted(want.items()):
+        diff = float(np.max(np.abs(got.get_tensor(name) - value))) if value.size else 0.0
+        print("%-12s max |Rill - TensorFlow| = %g" % (name, diff))
+        worst = max(worst, diff)
+    print("largest difference %g over %d variables" % (worst, len(want)))
+    sys.exit(0 if worst <= 1e-5 else 1)
+
+
+def main(argv):
+    if len(argv) > 2 and argv[1] == "--check":
+        check(argv[2])
+        return
+    if len(argv) > 2 and argv[1] == "--verify_rill":
+        verify_rill(argv[2])
+        return
+    write_bundle()
+    write_tf1_saver()
+    write_saved_models()
+
+
+if __name__ == "__main__":
+    main(sys.argv)

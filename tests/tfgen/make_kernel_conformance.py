@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Writes kernel conformance cases recorded from real TensorFlow (tf.compat.v1 graph mode).
+
+For each op, tests/conformance/data/<Op>.pbtxt is a text-format rill.ConformanceSuite
+(tests/conformance/conformance.proto): `tf_version` and one `case` per (dtype, situation). A case
+is built in a fresh tf.Graph: a Placeholder of unknown shape for every tensor operand (x, y, z...),
+the op under test made with tf.raw_ops.<Op>(..., name="out") so the node's op type is exact, and
+small operands TF graphs normally hold as constants (axis, perm, paddings...) as named Consts. It is
+run once in tf.compat.v1.Session with Grappler off (RewriterConfig.disable_meta_optimizer, so
+nothing is constant-folded), and the case keeps the GraphDef, the feeds, the fetched tensor names
+and TensorFlow's outputs (tf.make_tensor_proto, dtype preserved), or its error: the canonical code
+name, the C++ status message (without the "\\n\\t [[{{node out}}]]" context TensorFlow appends) and
+key phrases the script checked are in it.
+
+Every candidate dtype (float32, float64, half, int32, int64, uint8, int8, int16, bool) is tried
+for every op; one that the op def rejects or that has no CPU kernel is skipped and reported.
+Inputs come from np.random.RandomState seeded by the case name, so the output is deterministic.
+
+Usage (from the repository root; needs `pip install tensorflow-cpu numpy`, only to regenerate):
+    python3 tests/tfgen/make_kernel_conformance.py [OUTPUT_DIR] [--only OP,OP...]
+A full run also rewrites OUTPUT_DIR/README.md (per-op case counts) and removes suites of ops it no
+longer generates. The builders assert what TensorFlow does (success, or the error code and key
+phrases); any surprise stops the run, or, with KC_LENIENT=1 in the environment, is printed as
+"PROBLEM: ..." and the case skipped (for writing new builders).
+"""
+import os
+import sys
+
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+sys.dont_write_bytecode = True  # keep tests/tfgen/kernel_cases free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from kernel_cases import control_flow  # noqa: E402
+from kernel_cases import core  # noqa: E402
+from kernel_cases import elementwise  # noqa: E402
+from kernel_cases import functional  # noqa: E402
+from kernel_cases import grads  # noqa: E402
+from kernel_cases import misc  # noqa: E402
+from kernel_cases import nn  # noqa: E402
+from kernel_cases import reductions  # noqa: E402
+from kernel_cases import stacks  # noqa: E402
+from kernel_cases import strings  # noqa: E402
+from kernel_cases import tensor_arrays  # noqa: E402
+from kernel_cases import training  # noqa: E402
+from kernel_cases import indexing  # noqa: E402
+from kernel_cases import layout  # noqa: E402
+from kernel_cases import lists  # noqa: E402
+from kernel_cases import random_ops  # noqa: E402
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
+FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
+            strings, control_flow, functional, lists, tensor_arrays, stacks]  # in priority order
+
+
+def main(argv):
+    only = None
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = set(argv[i + 1].split(","))
+        argv = argv[:i] + argv[i + 2:]
+    out_dir = argv[1] if len(argv) > 1 else DEFAULT_OUT
+    os.makedirs(out_dir, exist_ok=True)
+    rec = core.Recorder()
+    if only:
+        rec.skip = lambda op: op not in only
+
+    def emit(op):
+        if op not in rec.cases:
+            return
+        rec.write(op, out_dir)
+        refused = ", ".join("%s (%s)" % r for r in rec.refused.get(op, []))
+        print("%-18s %4d cases  dtypes: %s%s" % (
+            op, len(rec.cases[op]), " ".join(rec.dtypes[op]),
+            ("  refused: " + refused) if refused else ""), flush=True)
+
+    for family in FAMILIES:
+        family.build_all(rec, emit)
+    total = sum(len(c) for c in rec.cases.values())
+    print("%d cases in %d files under %s" % (total, len(rec.cases), out_dir))
+    if only is None:
+        for name in sorted(os.listdir(out_dir)):  # suites of ops no longer generated
+            if name.endswith(".pbtxt") and name[:-len(".pbtxt")] not in rec.cases:
+                os.remove(os.path.join(out_dir, name))
+        write_readme(rec, out_dir)
+
+
+def write_readme(rec, out_dir):
+    total = sum(len(c) for c in rec.cases.values())
+    lines = [README_HEAD % {"version": core.TF_VERSION, "total": total, "files": len(rec.cases)},
+             "| Op | Cases | Dtypes with cases | Dtypes TensorFlow refused |",
+             "|---|---:|---|---|"]
+    for op, cases in rec.cases.items():
+        refused = ", ".join("%s (%s)" % r for r in rec.refused.get(op, []))
+        lines.append("| %s | %d | %s | %s |" % (op, len(cases), " ".join(rec.dtypes[op]),
+                                               refused or "-"))
+    with open(os.path.join(out_dir, "README.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+README_HEAD = """# Kernel conformance data
+
+Written by `tests/tfgen/make_kernel_conformance.py` with real TensorFlow %(version)s
+(tensorflow-cpu, graph mode through `tf.compat.v1`, Grappler off, oneDNN off); replayed through a
+Rill Session by `tests/conformance/conformance_test.cc`. Do not edit by hand: regenerate with
+
+    pip install tensorflow-cpu numpy   # only to regenerate
+    python3 tests/tfgen/make_kernel_conformance.py
+
+(from the repository root; it rewrites every `<Op>.pbtxt` here and this README, and takes
+seconds). The output is deterministic: two runs give identical files.
+
+Each `<Op>.pbtxt` is a text-format `rill.ConformanceSuite` (tests/conformance/conformance.proto).
+A case (named `<Op>/<dtype>/<situation>`) holds the GraphDef TensorFlow ran: a `Placeholder` of
+unknown shape per tensor operand (`x`, `y`, `z`...), the op under test as node `out` (made with
+`tf.raw_ops`, so the op type is exact) and named `Const` nodes for axis / perm / paddings /
+shape-like operands. Where TensorFlow's shape function would reject a bad constant while building
+the graph (Range, Pad, PadV2, OneHot error cases), that operand is a Placeholder instead. Then the
+feeds, the fetched tensors (`out:0`, `out:1`...) and TensorFlow's outputs, or its error: the
+canonical code, the C++ status message (without the `[[{{node out}}]]` context TensorFlow
+appends), and key phrases checked to be in that message.
+
+Inputs are small (at most 64 elements; one 1000-element case per elementwise op and for
+Sum/Mean/Cumsum) and seeded by the case name. Reductions use float inputs whose sums (and half
+products) are exact, so summation order does not matter. Tolerances: 0 for integer and bool outputs
+and for exactly rounded float ops; float32 transcendental and division ops rtol 2e-6 / atol 1e-7
+(Rsqrt, Tanh, Sigmoid, Erf, Softplus, Pow: 1e-5 / 1e-6); float32 reductions 1e-5 / 1e-6; float64
+1e-12; half 1e-3 / 1e-3.
+
+A dtype is "refused" when the op def does not allow it, TensorFlow's shape function rejects it, or
+TensorFlow has no CPU kernel for it; those dtypes have no case.
+
+%(total)d cases in %(files)d files:
+"""
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,207 @@
+"""Records whole models for tests/models: built with TensorFlow (random seeded weights, nothing
+downloaded), frozen to GraphDefs (variables folded into Const nodes), run in TensorFlow on seeded
+inputs. For each model it writes
+
+    tests/models/data/<name>.pb          the frozen GraphDef (binary), exactly the graph run;
+    tests/models/data/<name>.case.pbtxt  a rill.ConformanceCase without `graph`: feeds, fetches,
+                                         TensorFlow's outputs and the tolerances;
+
+and tests/models/data/README.md (models, op counts, sizes). The expected outputs come from
+re-importing the frozen GraphDef into a fresh graph and running that, so they belong to the
+committed graph. Deterministic. Regenerate with
+
+    pip install tensorflow-cpu numpy   # only to regenerate
+    python3 tests/tfgen/make_model_cases.py
+
+ResNet50 itself is ~98 MB of weights, too large to commit: resnet_small has its structure in
+miniature (residual blocks of Conv2D + BatchNormalization + Add + ReLU).
+"""
+import collections
+import os
+import sys
+
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.core.protobuf import config_pb2, rewriter_config_pb2
+from tensorflow.python.framework import convert_to_constants
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(REPO_ROOT, "tests", "models", "data")
+CONFIG = config_pb2.ConfigProto(
+    intra_op_parallelism_threads=1, inter_op_parallelism_threads=1,
+    graph_options=config_pb2.GraphOptions(rewrite_options=rewriter_config_pb2.RewriterConfig(
+        disable_meta_optimizer=True)))
+tf1 = tf.compat.v1
+
+
+def _indent(text, n):
+    return "".join(" " * n + line + "\n" if line else "\n" for line in text.splitlines())
+
+
+def freeze_keras(model, input_specs):
+    fn = tf.function(lambda *xs: model(list(xs) if len(xs) > 1 else xs[0], training=False))
+    concrete = fn.get_concrete_function(*input_specs)
+    frozen = convert_to_constants.convert_variables_to_constants_v2(concrete)
+    return frozen.graph.as_graph_def()
+
+
+def run_frozen(graph_def, feeds):
+    """Runs the frozen graph re-imported into a fresh tf.Graph: {placeholder: value} -> outputs."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(graph_def, name="")
+    # Placeholders something reads (frozen While loops leave unused_control_flow_input ones).
+    read = {inp.split(":")[0].lstrip("^") for m in graph_def.node for inp in m.input}
+    placeholders = [n.name for n in graph_def.node if n.op == "Placeholder" and n.name in read]
+    fetch = [n.name for n in graph_def.node if n.op == "Identity" and not any(
+        inp.split(":")[0].lstrip("^") == n.name for m in graph_def.node for inp in m.input)]
+    with tf1.Session(graph=g, config=CONFIG) as sess:
+        outs = sess.run([f + ":0" for f in fetch], {p + ":0": feeds[i] for i, p in
+                                                    enumerate(placeholders)})
+    return placeholders, fetch, outs
+
+
+def write(name, graph_def, inputs, rtol, atol, description, summary):
+    placeholders, fetch, outs = run_frozen(graph_def, inputs)
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, name + ".pb"), "wb") as f:
+        f.write(graph_def.SerializeToString(deterministic=True))
+    lines = ['name: "%s"' % name, 'op: "model"']
+    for p, v in zip(placeholders, inputs):
+        lines.append('feed {\n  name: "%s:0"\n  value {\n%s  }\n}' % (
+            p, _indent(str(tf.make_tensor_proto(v)), 4)))
+    for fname in fetch:
+        lines.append('fetch: "%s:0"' % fname)
+    for o in outs:
+        lines.append("expected {\n%s}" % _indent(str(tf.make_tensor_proto(o)), 2))
+    lines += ["rtol: %r" % rtol, "atol: %r" % atol]
+    with open(os.path.join(OUT, name + ".case.pbtxt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    ops = collections.Counter(n.op for n in graph_def.node)
+    size = os.path.getsize(os.path.join(OUT, name + ".pb"))
+    summary.append((name, description, placeholders, fetch, [o.shape for o in outs], ops, size,
+                    rtol, atol))
+    print("%s: %d nodes, %.1f KB, ops %s" % (name, len(graph_def.node), size / 1024.0,
+                                             dict(sorted(ops.items()))))
+
+
+def mlp_tf1():
+    g = tf1.Graph()
+    with g.as_default():
+        tf1.set_random_seed(1)
+        x = tf1.placeholder(tf.float32, [None, 784], name="x")
+        h = x
+        sizes = [784, 512, 512, 10]
+        for i in range(3):
+            w = tf1.Variable(tf1.truncated_normal([sizes[i], sizes[i + 1]], stddev=0.05),
+                             name="w%d" % i)
+            b = tf1.Variable(tf1.truncated_normal([sizes[i + 1]], stddev=0.05), name="b%d" % i)
+            h = tf.nn.bias_add(tf.matmul(h, w), b)
+            h = tf.nn.relu(h) if i < 2 else tf.nn.softmax(h, name="probs")
+        tf.identity(h, name="output")
+        with tf1.Session(graph=g, config=CONFIG) as sess:
+            sess.run(tf1.global_variables_initializer())
+            frozen = tf1.graph_util.convert_variables_to_constants(
+                sess, g.as_graph_def(), ["output"])
+    return frozen
+
+
+def keras_models():
+    k = tf.keras
+    out = {}
+    tf.keras.utils.set_random_seed(2)
+    out["small_cnn"] = (k.Sequential([
+        k.Input((28, 28, 1)), k.layers.Conv2D(32, 3, activation="relu"), k.layers.MaxPooling2D(),
+        k.layers.Conv2D(64, 3, activation="relu"), k.layers.MaxPooling2D(), k.layers.Flatten(),
+        k.layers.Dense(128, activation="relu"), k.layers.Dense(10, activation="softmax")]),
+        [(2, 28, 28, 1)], "Keras CNN: Conv2D(32,3,relu), MaxPool, Conv2D(64,3,relu), MaxPool, "
+        "Flatten, Dense(128,relu), Dense(10,softmax)")
+    tf.keras.utils.set_random_seed(3)
+    out["mobilenet_v2"] = (tf.keras.applications.MobileNetV2(
+        weights=None, alpha=0.35, input_shape=(96, 96, 3), classes=100),
+        [(2, 96, 96, 3)], "tf.keras.applications.MobileNetV2(alpha=0.35, 96x96x3, 100 classes), "
+        "random weights, inference")
+    tf.keras.utils.set_random_seed(4)
+    inp = k.Input((32, 32, 3))
+    h = k.layers.Conv2D(16, 3, padding="same", use_bias=False)(inp)
+    h = k.layers.ReLU()(k.layers.BatchNormalization()(h))
+    for filters, stride in ((16, 1), (32, 2), (32, 1)):
+        shortcut = h
+        y = k.layers.Conv2D(filters, 3, strides=stride, padding="same", use_bias=False)(h)
+        y = k.layers.ReLU()(k.layers.BatchNormalization()(y))
+        y = k.layers.Conv2D(filters, 3, padding="same", use_bias=False)(y)
+        y = k.layers.BatchNormalization()(y)
+        if stride != 1 or shortcut.shape[-1] != filters:
+            shortcut = k.layers.Conv2D(filters, 1, strides=stride, use_bias=False)(shortcut)
+            shortcut = k.layers.BatchNormalization()(shortcut)
+        h = k.layers.ReLU()(k.layers.Add()([y, shortcut]))
+    h = k.layers.GlobalAveragePooling2D()(h)
+    out["resnet_small"] = (k.Model(inp, k.layers.Dense(10, activation="softmax")(h)),
+                           [(2, 32, 32, 3)], "ResNet-style: stem conv + 3 residual blocks "
+                           "(Conv2D, BatchNormalization, Add, ReLU; one strided with a 1x1 "
+                           "projection), GlobalAveragePooling2D, Dense(10, softmax)")
+    tf.keras.utils.set_random_seed(5)
+    out["lstm_classifier"] = (k.Sequential([
+        k.Input((12,), dtype="int32"), k.layers.Embedding(1000, 32),
+        k.layers.LSTM(32, unroll=True), k.layers.Dense(5, activation="softmax")]),
+        [(2, 12)], "Keras Embedding(1000,32), LSTM(32, unroll=True), Dense(5, softmax) on int32 "
+        "token sequences of length 12 (unrolled: no While loop)")
+    tf.keras.utils.set_random_seed(6)
+    out["lstm_while"] = (k.Sequential([
+        k.Input((12,), dtype="int32"), k.layers.Embedding(1000, 32),
+        k.layers.LSTM(32), k.layers.Dense(5, activation="softmax")]),
+        [(2, 12)], "Keras Embedding(1000,32), LSTM(32), Dense(5, softmax) on int32 token "
+        "sequences of length 12, not unrolled: the frozen graph keeps the LSTM's While loop "
+        "(lowered to Enter/Merge/Switch/Exit/NextIteration) over TensorLists")
+    # BatchNormalization layers start at mean 0 / variance 1: give them non-trivial statistics so
+    # the folded FusedBatchNorm does real work.
+    rs = np.random.RandomState(9)
+    for name in ("mobilenet_v2", "resnet_small"):
+        for layer in out[name][0].layers:
+            if isinstance(layer, k.layers.BatchNormalization):
+                mm, mv = layer.moving_mean, layer.moving_variance
+                mm.assign(rs.normal(0, 0.1, mm.shape).astype(np.float32))
+                mv.assign(rs.uniform(0.5, 1.5, mv.shape).astype(np.float32))
+    return out
+
+
+def main():
+    summary = []
+    rs = np.random.RandomState(1234)
+    write("mlp_tf1", mlp_tf1(), [rs.normal(size=(2, 784)).astype(np.float32)], 1e-5, 1e-6,
+          "TF1 graph (tf.compat.v1 variables, frozen with graph_util): 784-512-512-10 MLP, Relu, "
+          "Softmax", summary)
+    tols = {"small_cnn": (1e-4, 1e-5), "mobilenet_v2": (1e-3, 1e-5), "resnet_small": (1e-4, 1e-5),
+            "lstm_classifier": (1e-5, 1e-6), "lstm_while": (1e-5, 1e-6)}
+    for name, (model, shapes, description) in keras_models().items():
+        if name in ("lstm_classifier", "lstm_while"):
+            inputs = [rs.randint(0, 1000, size=shapes[0]).astype(np.int32)]
+            specs = [tf.TensorSpec(shapes[0], tf.int32)]
+        else:
+            inputs = [rs.uniform(-1, 1, size=s).astype(np.float32) for s in shapes]
+            specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
+        write(name, freeze_keras(model, specs), inputs, tols[name][0], tols[name][1], description,
+              summary)
+    readme = ["# Whole-model test data", "",
+              "Written by `tests/tfgen/make_model_cases.py` with TensorFlow %s (random seeded "
+              "weights, nothing downloaded); replayed by `//tests/models:model_test`. Do not edit "
+              "by hand: regenerate with `python3 tests/tfgen/make_model_cases.py`." % tf.__version__,
+              "", "ResNet50 itself is ~98 MB of weights, too large to commit; `resnet_small` has "
+              "its structure in miniature.", ""]
+    for name, description, ph, fetch, shapes, ops, size, rtol, atol in summary:
+        readme += ["## %s" % name, "", description, "",
+                   "- inputs: %s; outputs: %s with shapes %s" % (
+                       ", ".join(p + ":0" for p in ph), ", ".join(f + ":0" for f in fetch),
+                       ", ".join(str(list(s)) for s in shapes)),
+                   "- frozen GraphDef: %.1f KB, %d nodes; tolerance rtol %g, atol %g" % (
+                       size / 1024.0, sum(ops.values()), rtol, atol),
+                   "- ops: " + ", ".join("%s x%d" % kv for kv in sorted(ops.items())), ""]
+    with open(os.path.join(OUT, "README.md"), "w") as f:
+        f.write("\n".join(readme))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
