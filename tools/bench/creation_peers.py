@@ -5,7 +5,7 @@ Session (intra = inter = 1 thread; "Create" column), then the first run of the s
 target creation_bench runs ("first Run" column), as TensorFlow users create sessions.
 
     bazel run -c opt //tools/bench:creation_bench -- --write_dir=/tmp/creation
-    python3 tools/bench/creation_peers.py /tmp/creation
+    python3 tools/bench/creation_peers.py /tmp/creation [--timeout_s=600] [--only=fan_out]
 """
 import glob
 import os
@@ -50,18 +50,25 @@ def time_one(path, shape, nodes):
     print("%-8s %9d %10.1f %12.1f %10.1f" % (shape, nodes, create_ms, run_ms, create_ms + run_ms))
 
 
-def main(directory):
+def main(directory, timeout_s, only):
     files = glob.glob(os.path.join(directory, "*.pb"))
     order = {"chain": 0, "fan_in": 1, "fan_out": 2, "devices": 3}
     runs = []
     for f in files:
         m = re.match(r"(.*)_(\d+)\.pb$", os.path.basename(f))
+        if only and m.group(1) != only:
+            continue
         runs.append((order[m.group(1)], int(m.group(2)), m.group(1), f))
     print("%-8s %9s %10s %12s %10s" % ("shape", "nodes", "Create ms", "first Run ms", "total ms"))
     sys.stdout.flush()
     for _, nodes, shape, path in sorted(runs):
-        child = subprocess.run([sys.executable, __file__, "--one", path, shape, str(nodes)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            child = subprocess.run([sys.executable, __file__, "--one", path, shape, str(nodes)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                   timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            print("%-8s %9d   TensorFlow took over %d s" % (shape, nodes, timeout_s))
+            continue
         if child.returncode != 0:
             print("%-8s %9d   TensorFlow failed (exit status %d)" % (shape, nodes,
                                                                    child.returncode))
@@ -74,4 +81,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "--one":
         time_one(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
-        main(sys.argv[1])
+        flags = dict(a[2:].split("=", 1) for a in sys.argv[2:])
+        main(sys.argv[1], int(flags.get("timeout_s", "600")), flags.get("only", ""))
