@@ -35,6 +35,17 @@
 //   with no live input, a loop frame left unfinished) the step fails with Internal.
 // Loops whose body spans partitions (a _Send/_Recv inside a loop frame) are Unimplemented.
 //
+// The parts, under session/executor/ (each header states its contract and threading):
+//   node_items.h         the immutable per-node and per-frame state Create compiles (NodeItems)
+//   input_slots.h        one iteration's input slots and pending/dead counts; delivering a value
+//   simple_propagator.h  lock-free propagation for partitions without Merge or loops
+//   frame_propagator.h   frames, iterations and deadness for TF1 loops and Merge
+//   ready_queue.h        the ready nodes of one thread
+//   dispatch.h           where a ready node runs: inline, on the runner, in chunks; how a step
+//   starts
+// This file's step (executor.cc) runs one node (Process), reports it done (NodeDone) and ends the
+// step; the per-node path is inline across the parts' headers.
+//
 // Thread-safe: Run/RunAsync may be called concurrently for different steps.
 #ifndef RILL_SESSION_EXECUTOR_H_
 #define RILL_SESSION_EXECUTOR_H_
@@ -47,15 +58,19 @@
 #include "absl/status/statusor.h"
 #include "core/cancellation.h"
 #include "core/device.h"
-#include "core/mutex.h"
 #include "core/rendezvous.h"
 #include "core/thread_pool.h"
 #include "graph/graph.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/op_kernel.h"
 #include "proto/step_stats.pb.h"
+#include "session/executor/node_items.h"
+#include "session/executor/simple_propagator.h"
 
 namespace rill {
+namespace executor_internal {
+class StepState;  // executor.cc
+}  // namespace executor_internal
 
 // Runs a closure somewhere (a thread pool, or inline).
 using Runner = std::function<void(std::function<void()>)>;
@@ -90,98 +105,17 @@ class Executor {
   absl::Status Run(const Args& args) const;
 
   Device* device() const { return device_; }
-  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  int num_nodes() const { return static_cast<int>(items_.nodes.size()); }
 
  private:
-  struct Edge {
-    int dst;
-    int dst_slot;  // -1 for control edges
-  };
-  // An out-edge as the lock-free propagation of a simple partition walks it: everything it
-  // needs about the consumer precomputed, the node's edges in one flat array (each output's
-  // data edges in order, then the control edges).
-  struct FlatEdge {
-    int dst;
-    int dst_local;   // the consumer's pending / dead counter
-    int dst_slot;    // data input of the consumer; -1 for a control edge
-    int input_slot;  // the consumer's input slot in the root iteration (data edges)
-    int output;      // the producer's output; -1 for a control edge
-    bool last_use;   // the output's last data edge: its value may be moved, not copied
-    bool dst_is_control_trigger;
-  };
-  struct NodeItem {
-    std::unique_ptr<OpKernel> kernel;
-    int frame = 0;        // the static frame the node runs in (0 = root)
-    int local_id = 0;     // index among its frame's nodes (pending counts)
-    int input_start = 0;  // first input slot in its frame's per-iteration buffer
-    int num_inputs = 0;
-    int num_outputs = 0;
-    int initial_pending = 0;  // in-edges; Merge: 1 + 2 * control in-edges (bit 0: no live input)
-    std::vector<std::vector<Edge>> out_edges;  // per output slot
-    std::vector<int> control_out;
-    std::vector<FlatEdge> flat_out;  // simple partitions: out_edges and control_out, flattened
-    std::vector<bool> input_is_ref;
-    std::vector<int> input_src;  // producer node index per data input (for messages)
-    bool allows_uninitialized_input = false;
-    bool is_expensive = false;  // kernel->IsExpensive(), read once at creation
-    bool is_async = false;      // kernel->IsAsync()
-    // Whether a ready, live node's input slot may be empty in a simple partition: only a ref
-    // input or a producer with a ref output (an uninitialized variable) can leave one so.
-    bool check_inputs = false;
-    bool copies_ref_inputs = false;  // _Retval: a fetched variable is a snapshot, not an alias
-    bool is_merge = false;
-    bool is_enter = false;
-    bool is_constant_enter = false;
-    bool is_exit = false;
-    bool is_next_iteration = false;
-    bool is_control_trigger = false;
-    bool is_transfer = false;       // _Send/_Recv: run even when dead, to pass deadness on
-    bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
-    int child_frame = -1;           // Enter: the static frame it enters
-    int parallel_iterations = 1;    // Enter: its frame's limit of live iterations
-    // Per output, whether it lives in host memory on a non-CPU device; empty when none does.
-    std::vector<bool> host_outputs;
-  };
-  struct FrameInfo {
-    std::string name;  // frame_name ("" for the root)
-    int parent = -1;
-    int num_nodes = 0;
-    int total_inputs = 0;
-    int num_enters = 0;                // Enter nodes feeding one instance of the frame
-    std::vector<int> initial_pending;  // by local_id
-  };
-  class StepState;
-  friend class StepState;
-  struct IterationState;  // one iteration's input slots and pending/dead counts (executor.cc)
+  friend class executor_internal::StepState;
 
-  explicit Executor(Device* device);  // in the .cc, where IterationState is complete
-  // Assigns every node its static frame (TensorFlow's BuildControlFlowInfo walk from the roots)
-  // and lays out each frame's input slots and pending counts. InvalidArgument for an Exit
-  // outside any loop, a node reached from two frames, or a frame entered from two parents.
-  // `graph_nodes` are the partition's nodes by executor index.
-  absl::Status BuildFrames(const std::vector<const Node*>& graph_nodes);
+  Executor(Device* device, executor_internal::NodeItems items);
 
   Device* const device_;  // Not owned.
-  std::vector<NodeItem> nodes_;
-  std::vector<FrameInfo> frames_;  // [0] = root
-  std::vector<int> roots_;
-  bool has_loops_ = false;
-  // At least kWideStartNodes expensive nodes are fed by roots alone: a step then starts on the
-  // inter-op pool (StepState::Start).
-  static constexpr int kWideStartNodes = 32;
-  // An Enter's parallel_iterations above this is treated as this many: more live iterations
-  // would only cost ring memory per frame instance.
-  static constexpr int64_t kMaxParallelIterations = 1024;
-  bool wide_start_ = false;
-  // No Merge and no loop: every node runs once in the root frame, so pending counts and dead
-  // flags are updated with atomics and no lock (TensorFlow's simple propagator). Deadness still
-  // flows (a dead _Recv, a Switch whose Merge is in another partition).
-  bool simple_ = true;
-  // Root iterations of finished steps of a simple executor, emptied and reset, so a step does
-  // not allocate and construct its input slots anew (a few per executor: concurrent steps).
-  mutable rill::Mutex spare_mu_;
-  mutable std::vector<std::unique_ptr<IterationState>> spare_root_iterations_
-      ABSL_GUARDED_BY(spare_mu_);
+  const executor_internal::NodeItems items_;
+  // Root iterations of finished steps, reused by the next ones (simple partitions only).
+  mutable executor_internal::RootIterationPool spare_root_iterations_;
 };
 
 }  // namespace rill

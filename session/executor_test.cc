@@ -1,11 +1,18 @@
-// Executor tests with test-only ops and kernels registered in a private registry: scheduling
-// order, inline vs pool execution, async kernels, error propagation naming the node, cancellation
-// of a blocked kernel, concurrent steps.
+// Executor tests with test-only ops and kernels registered in a private registry, end to end
+// through the public API: the three Process paths (async kernels, a simple partition's in-place
+// inputs, a frame partition's moved inputs), inline vs pool execution and the start rules as seen
+// from the kernels' threads, errors naming the node (a kernel's, an async kernel's, an output not
+// produced, an uninitialized variable), dead _Recv semantics, Switch's untaken branch, step
+// stats, cancellation of a blocked kernel, concurrent steps. The parts under session/executor/
+// have their own unit tests.
 #include "session/executor.h"
 
 #include <atomic>
+#include <set>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "core/mutex.h"
 #include "core/status_matchers.h"
@@ -28,6 +35,15 @@ REGISTER_OP("ExecTestFail").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestBlock").Output("out: int32");
 REGISTER_OP("ExecTestAsyncDouble").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestRetval").Input("a: int32").Attr("index: int");
+REGISTER_OP("ExecTestAsyncFail").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestNoOutput").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestBool").Output("out: bool").Attr("value: bool");
+REGISTER_OP("ExecTestCounted").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestWhere").Output("out: int32");
+REGISTER_OP("ExecTestHeavy").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestHeavySource").Output("out: int32");
+REGISTER_OP("ExecTestRefVar").Output("ref: Ref(int32)").Attr("initialized: bool");
+REGISTER_OP("ExecTestRead").Input("ref: Ref(int32)").Output("out: int32");
 
 class ScalarOp final : public OpKernel {
  public:
@@ -102,6 +118,137 @@ class RetvalOp final : public OpKernel {
   int64_t index_ = 0;
 };
 
+// Fails later, on another thread.
+class AsyncFailOp final : public AsyncOpKernel {
+ public:
+  explicit AsyncFailOp(OpKernelConstruction& ctx) : AsyncOpKernel(ctx) {}
+  void ComputeAsync(OpKernelContext&, DoneCallback done) const override {
+    std::thread([done] { done(absl::UnavailableError("async broke")); }).detach();
+  }
+};
+
+// Leaves its output unset: an error for an op that must produce it, a dead output for a _Recv.
+class NoOutputOp final : public OpKernel {
+ public:
+  explicit NoOutputOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext&) const override { return absl::OkStatus(); }
+  bool IsExpensive() const override { return false; }
+};
+
+class BoolOp final : public OpKernel {
+ public:
+  explicit BoolOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("value", &value_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(0, Tensor::Scalar<bool>(value_));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  bool value_ = false;
+};
+
+// Which nodes ran (by name), and on which threads.
+struct Trace {
+  rill::Mutex mu;
+  std::multiset<std::string> ran ABSL_GUARDED_BY(mu);
+  std::set<std::thread::id> threads ABSL_GUARDED_BY(mu);
+  void Add(const std::string& node) {
+    rill::MutexLock l(&mu);
+    ran.insert(node);
+    threads.insert(std::this_thread::get_id());
+  }
+  void Clear() {
+    rill::MutexLock l(&mu);
+    ran.clear();
+    threads.clear();
+  }
+  size_t Count(const std::string& node) {
+    rill::MutexLock l(&mu);
+    return ran.count(node);
+  }
+  std::set<std::thread::id> Threads() {
+    rill::MutexLock l(&mu);
+    return threads;
+  }
+};
+Trace& GlobalTrace() {
+  static Trace* trace = new Trace();
+  return *trace;
+}
+
+// Passes its input on (cheap, or expensive for ExecTestHeavy) and records that it ran.
+class TracedOp final : public OpKernel {
+ public:
+  TracedOp(OpKernelConstruction& ctx, bool expensive) : OpKernel(ctx), expensive_(expensive) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    GlobalTrace().Add(name());
+    ctx.set_output(0, ctx.num_inputs() > 0 ? ctx.input(0) : Tensor::Scalar<int32_t>(1));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return expensive_; }
+
+ private:
+  const bool expensive_;
+};
+
+// A TF1 variable: its ref output is the kernel's own tensor, set when `initialized`.
+class RefVarOp final : public OpKernel {
+ public:
+  explicit RefVarOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    bool initialized = false;
+    ctx.SetStatus(ctx.GetAttr("initialized", &initialized));
+    if (initialized) value_ = Tensor::Scalar<int32_t>(7);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output_ref(0, &mu_, &value_);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  mutable rill::SharedMutex mu_;
+  mutable Tensor value_;
+};
+
+class ReadOp final : public OpKernel {
+ public:
+  explicit ReadOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+// TF1's Switch and Merge, on any type.
+class SwitchOp final : public OpKernel {
+ public:
+  explicit SwitchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(ctx.input(1).flat<bool>()[0] ? 1 : 0, ctx.input(0));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class MergeOp final : public OpKernel {
+ public:
+  explicit MergeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < ctx.num_inputs(); ++i) {
+      if (!ctx.has_input(i)) continue;
+      ctx.set_output(0, ctx.input(i));
+      ctx.set_output(1, Tensor::Scalar<int32_t>(i));
+      return absl::OkStatus();
+    }
+    return absl::InternalError("Merge ran without a live input");
+  }
+  bool IsExpensive() const override { return false; }
+};
+
 class VectorFrame final : public CallFrame {
  public:
   absl::StatusOr<Tensor> GetArg(int) const override { return absl::InvalidArgumentError("none"); }
@@ -128,6 +275,23 @@ const KernelRegistry& Registry() {
     add("ExecTestBlock", MakeFactory<BlockOp>());
     add("ExecTestAsyncDouble", MakeFactory<AsyncDoubleOp>());
     add("ExecTestRetval", MakeFactory<RetvalOp>());
+    add("ExecTestAsyncFail", MakeFactory<AsyncFailOp>());
+    add("ExecTestNoOutput", MakeFactory<NoOutputOp>());
+    add("_Recv", MakeFactory<NoOutputOp>());
+    add("ExecTestBool", MakeFactory<BoolOp>());
+    add("ExecTestRefVar", MakeFactory<RefVarOp>());
+    add("ExecTestRead", MakeFactory<ReadOp>());
+    add("Switch", MakeFactory<SwitchOp>());
+    add("Merge", MakeFactory<MergeOp>());
+    auto traced = [](bool expensive) -> KernelFactory {
+      return [expensive](OpKernelConstruction& ctx) -> absl::StatusOr<std::unique_ptr<OpKernel>> {
+        return std::unique_ptr<OpKernel>(new TracedOp(ctx, expensive));
+      };
+    };
+    add("ExecTestCounted", traced(false));
+    add("ExecTestWhere", traced(false));
+    add("ExecTestHeavy", traced(true));
+    add("ExecTestHeavySource", traced(true));
     return reg;
   }();
   return *r;
@@ -242,6 +406,245 @@ TEST_F(ExecutorTest, CreateRejectsUnknownOpsAndMissingInputs) {
   EXPECT_THAT(Executor::Create(unconnected, cpu_.get(), Registry()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Incomplete graph, input 0 of s is not connected"));
+}
+
+TEST_F(ExecutorTest, AnAsyncKernelsErrorNamesTheNode) {
+  VectorFrame frame;
+  EXPECT_THAT(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+      node { name: 'later' op: 'ExecTestAsyncFail' input: 'x' }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'later' attr { key: 'index' value { i: 0 } } }
+    )",
+                       &frame),
+              StatusIs(absl::StatusCode::kUnavailable, "async broke\n\t [[{{node later}}]]"));
+}
+
+TEST_F(ExecutorTest, AnOutputNotProducedIsAnErrorNamingTheNode) {
+  VectorFrame frame;
+  EXPECT_THAT(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+      node { name: 'lazy' op: 'ExecTestNoOutput' input: 'x' }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'lazy' attr { key: 'index' value { i: 0 } } }
+    )",
+                       &frame),
+              StatusIs(absl::StatusCode::kInternal,
+                       "Node lazy did not produce output 0\n\t [[{{node lazy}}]]"));
+  // Nobody consumes it: no error.
+  RILL_EXPECT_OK(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+      node { name: 'lazy' op: 'ExecTestNoOutput' input: 'x' }
+    )",
+                          &frame));
+}
+
+constexpr char kRecvAttrs[] = R"(
+    attr { key: 'tensor_type' value { type: DT_INT32 } }
+    attr { key: 'tensor_name' value { s: 't' } }
+    attr { key: 'send_device' value { s: '/job:localhost/replica:0/task:0/device:CPU:1' } }
+    attr { key: 'send_device_incarnation' value { i: 1 } }
+    attr { key: 'recv_device' value { s: '/job:localhost/replica:0/task:0/device:CPU:0' } })";
+
+TEST_F(ExecutorTest, ADeadRecvKillsItsConsumersWithoutAnError) {
+  // A _Recv may leave its output unset (the sender was dead): its consumers are dead and do not
+  // run, in a simple partition as in one with control flow.
+  for (const char* merge : {"", R"(node { name: 'm' op: 'Merge' input: 'recv' input: 'x'
+                                        attr { key: 'T' value { type: DT_INT32 } }
+                                        attr { key: 'N' value { i: 2 } } })"}) {
+    GlobalTrace().Clear();
+    VectorFrame frame;
+    RILL_ASSERT_OK(RunGraph(absl::StrCat(R"(
+        node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+        node { name: 'recv' op: '_Recv' )",
+                                         kRecvAttrs, R"( }
+        node { name: 'use' op: 'ExecTestCounted' input: 'recv' }
+        node { name: 'ret' op: 'ExecTestRetval' input: 'use' attr { key: 'index' value { i: 0 } } }
+      )",
+                                         merge),
+                            &frame));
+    EXPECT_EQ(GlobalTrace().Count("use"), 0u) << merge;
+    EXPECT_TRUE(frame.values.empty()) << merge;
+  }
+}
+
+TEST_F(ExecutorTest, SwitchRunsOnlyTheTakenBranchAndMergeForwardsIt) {
+  GlobalTrace().Clear();
+  VectorFrame frame;
+  RILL_ASSERT_OK(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 3 } } }
+      node { name: 'p' op: 'ExecTestBool' attr { key: 'value' value { b: true } } }
+      node { name: 'sw' op: 'Switch' input: 'x' input: 'p'
+             attr { key: 'T' value { type: DT_INT32 } } }
+      node { name: 'untaken' op: 'ExecTestCounted' input: 'sw:0' }
+      node { name: 'taken' op: 'ExecTestCounted' input: 'sw:1' }
+      node { name: 'm' op: 'Merge' input: 'untaken' input: 'taken'
+             attr { key: 'T' value { type: DT_INT32 } } attr { key: 'N' value { i: 2 } } }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'm' attr { key: 'index' value { i: 0 } } }
+      node { name: 'dead_ret' op: 'ExecTestRetval' input: 'untaken'
+             attr { key: 'index' value { i: 1 } } }
+    )",
+                          &frame));
+  EXPECT_EQ(GlobalTrace().Count("untaken"), 0u);
+  EXPECT_EQ(GlobalTrace().Count("taken"), 1u);
+  EXPECT_EQ(frame.values.size(), 1u);  // the dead fetch is not set
+  EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 3);
+}
+
+TEST_F(ExecutorTest, AnUninitializedVariableFailsNamingItsReader) {
+  constexpr char kGraph[] = R"(
+      node { name: 'v' op: 'ExecTestRefVar' attr { key: 'initialized' value { b: %s } } }
+      node { name: 'read' op: 'ExecTestRead' input: 'v' }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'read' attr { key: 'index' value { i: 0 } } }
+    )";
+  VectorFrame frame;
+  EXPECT_THAT(RunGraph(absl::StrFormat(kGraph, "false"), &frame),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "Attempting to use uninitialized value v\n\t [[{{node read}}]]"));
+  RILL_ASSERT_OK(RunGraph(absl::StrFormat(kGraph, "true"), &frame));
+  EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 7);
+}
+
+TEST_F(ExecutorTest, StepStatsRecordEveryNodeThatRan) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Parse(kDiamond), cpu_.get(), Registry()));
+  VectorFrame frame;
+  LocalRendezvous rendezvous;
+  CancellationManager cm;
+  DeviceStepStats stats;
+  Executor::Args args;
+  args.rendezvous = &rendezvous;
+  args.cancellation = &cm;
+  args.call_frame = &frame;
+  args.stats = &stats;
+  RILL_ASSERT_OK(ex->Run(args));
+  std::set<std::string> names;
+  for (const NodeExecStats& ns : stats.node_stats()) names.insert(ns.node_name());
+  EXPECT_EQ(names, (std::set<std::string>{"x", "y", "sum", "twice", "total", "ret"}));
+}
+
+TEST_F(ExecutorTest, AnEmptyPartitionFinishesAtOnce) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Graph(), cpu_.get(), Registry()));
+  EXPECT_EQ(ex->num_nodes(), 0);
+  Executor::Args args;
+  RILL_EXPECT_OK(ex->Run(args));
+}
+
+// Runs `text` with a runner that counts its closures and hands them to `pool`.
+struct CountingRun {
+  absl::Status status;
+  int closures = 0;
+};
+CountingRun RunCounting(const std::string& text, Device* device, ThreadPool* pool,
+                        int runner_threads) {
+  CountingRun result;
+  absl::StatusOr<std::unique_ptr<Executor>> ex = Executor::Create(Parse(text), device, Registry());
+  if (!ex.ok()) {
+    result.status = ex.status();
+    return result;
+  }
+  std::atomic<int> closures{0};
+  LocalRendezvous rendezvous;
+  CancellationManager cm;
+  Executor::Args args;
+  args.rendezvous = &rendezvous;
+  args.cancellation = &cm;
+  args.runner = [&closures, pool](std::function<void()> fn) {
+    ++closures;
+    pool->Schedule(std::move(fn));
+  };
+  args.runner_threads = runner_threads;
+  result.status = (*ex)->Run(args);
+  result.closures = closures.load();
+  return result;
+}
+
+TEST_F(ExecutorTest, CheapNodesRunOnTheThreadThatMadeThemReady) {
+  GlobalTrace().Clear();
+  const CountingRun run = RunCounting(R"(
+      node { name: 'a' op: 'ExecTestWhere' }
+      node { name: 'b' op: 'ExecTestCounted' input: 'a' }
+      node { name: 'c' op: 'ExecTestCounted' input: 'b' }
+    )",
+                                      cpu_.get(), &pool_, 4);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(run.closures, 0);
+  EXPECT_EQ(GlobalTrace().Threads(), std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
+TEST_F(ExecutorTest, AnExpensiveRootRunsOnTheRunner) {
+  GlobalTrace().Clear();
+  const CountingRun run = RunCounting(R"(
+      node { name: 'h' op: 'ExecTestHeavySource' }
+      node { name: 'c' op: 'ExecTestCounted' input: 'h' }
+    )",
+                                      cpu_.get(), &pool_, 4);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(run.closures, 1);
+  EXPECT_EQ(GlobalTrace().Threads().count(std::this_thread::get_id()), 0u);
+}
+
+constexpr char kFork[] = R"(
+    node { name: 'h0' op: 'ExecTestHeavySource' }
+    node { name: 'h1' op: 'ExecTestHeavy' input: 'h0' }
+    node { name: 'h2' op: 'ExecTestHeavy' input: 'h0' }
+  )";
+
+TEST_F(ExecutorTest, TwoReadyExpensiveNodesShareTheRunner) {
+  const CountingRun run = RunCounting(kFork, cpu_.get(), &pool_, 4);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(run.closures, 2);  // the root, then h1 (its thread keeps h2)
+}
+
+TEST_F(ExecutorTest, OnASingleThreadRunnerReadyNodesRunInPlace) {
+  ThreadPool one("exec_test_one", 1);
+  const CountingRun run = RunCounting(kFork, cpu_.get(), &one, 1);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(run.closures, 1);  // the root only: h1 and h2 run where h0 ran
+}
+
+// `n` expensive nodes fed by one cheap root.
+std::string Fan(int n) {
+  std::string text = "node { name: 'root' op: 'ExecTestWhere' }\n";
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&text, "node { name: 'h", i, "' op: 'ExecTestHeavy' input: 'root' }\n");
+  }
+  return text;
+}
+
+TEST_F(ExecutorTest, AWideStartRunsEvenItsCheapRootsOnTheRunner) {
+  // 32 expensive nodes ready right after the roots: the whole step starts on the pool.
+  GlobalTrace().Clear();
+  RILL_ASSERT_OK(RunCounting(Fan(32), cpu_.get(), &pool_, 4).status);
+  EXPECT_EQ(GlobalTrace().Threads().count(std::this_thread::get_id()), 0u);
+  // With 31 the cheap root runs on the caller.
+  GlobalTrace().Clear();
+  RILL_ASSERT_OK(RunCounting(Fan(31), cpu_.get(), &pool_, 4).status);
+  EXPECT_EQ(GlobalTrace().Count("root"), 1u);
+  EXPECT_EQ(GlobalTrace().Threads().count(std::this_thread::get_id()), 1u);
+}
+
+TEST_F(ExecutorTest, ConcurrentStepsOfAWidePartitionAllFinish) {
+  // Chunked dispatch and the root-iteration pool under concurrent steps.
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Parse(Fan(100)), cpu_.get(), Registry()));
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 30; ++i) {
+        LocalRendezvous r;
+        CancellationManager cm;
+        Executor::Args args;
+        args.rendezvous = &r;
+        args.cancellation = &cm;
+        args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
+        args.runner_threads = 4;
+        if (ex->Run(args).ok()) ++ok;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 180);
 }
 
 }  // namespace

@@ -1,0 +1,206 @@
+// Scheduling and dispatch: where each ready node of a step runs, the calling thread, the thread
+// that made it ready, or the inter-op pool behind the step's runner.
+//
+// Rules (each a function below, used by RunReady and StartStep):
+// - Inline vs runner (MayHandOff, AnotherExpensiveIsReady): cheap nodes (OpKernel::IsExpensive()
+//   false), dead nodes, and every node of a step without a runner run inline, on the thread that
+//   made them ready. An expensive live node goes to the runner only when another live expensive
+//   node is ready in the same queue; with cheap company it runs here, so a chain (a CNN's layers)
+//   stays on one thread and its OpenMP team, and the node this thread keeps is the last one.
+// - runner_threads == 1 in place (MayHandOff): on the runner's only thread, a node handed to the
+//   runner would only queue behind the thread handing it over, so it runs in place.
+// - Chunked dispatch (QueueHandOff, ChunkHandOff): when many expensive nodes are ready they go
+//   in chunks, not one closure per node: with at least 2 * kDispatchChunk others queued, the
+//   node and half of the others go in one closure; a chunk is split in half again on its thread
+//   down to kMinChunk nodes, and the rest runs there. The nodes a chunk makes ready follow the
+//   rules above.
+// - Start (StartStep, StartsOnRunner): the caller of RunAsync waits for the step with a timeout
+//   and must never block inside a kernel, so expensive roots go to the runner and cheap ones run
+//   on the caller. A partition with loops may run as long as its loop does (or forever, until a
+//   timeout cancels it), so all of it goes to the runner. So does a partition that starts wide
+//   (kWideStartNodes): run on the caller, its cheap roots' outputs would be made on the caller's
+//   core and read on the pool's. Cheap roots with cheap consumers (a partition's _Recvs), or a
+//   chain behind many Consts (a CNN: only its first convolution is ready after the roots), start
+//   on the caller without a thread hop.
+//
+// Contract: RunReady and StartStep work on a `Step` that provides
+//   const NodeItems& items() const;       // the executor's nodes (outlive the step)
+//   const R& runner() const;              // a callable taking std::function<void()>; false: none
+//   int runner_threads() const;           // Executor::Args::runner_threads
+//   void Process(const TaggedNode&, ReadyQueue&);  // runs one node; pushes the nodes it readied
+// and call Process exactly once per node they were given. Neither touches the step after it
+// may have finished: a node handed to the runner may end the step, and the step then deletes
+// itself, so StartStep reads the executor's state and the runner into locals first, and RunReady
+// hands over at most half of a queue it keeps working on.
+//
+// Threading: RunReady runs on any thread, on a queue that thread owns; the closures it hands to
+// the runner own theirs. Runner closures mark their scope (RunnerClosureScope) so the
+// runner_threads == 1 rule knows when it is on the runner's thread.
+#ifndef RILL_SESSION_EXECUTOR_DISPATCH_H_
+#define RILL_SESSION_EXECUTOR_DISPATCH_H_
+
+#include <cstddef>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "session/executor/node_items.h"
+#include "session/executor/ready_queue.h"
+
+namespace rill {
+namespace executor_internal {
+
+// A partition with at least this many expensive nodes fed by roots alone (NodeItems::
+// expensive_fed_by_roots) starts its step on the runner. It tells a wide partition (hundreds of
+// independent products of Consts, whose start fans out over the pool anyway) from a chain behind
+// many Consts (a CNN: one or a few expensive nodes ready after the roots), which keeps the
+// hop-free start on the caller. The value matches the width at which RunReady hands ready
+// expensive nodes over in chunks (2 * kDispatchChunk).
+inline constexpr int kWideStartNodes = 32;
+
+// With at least 2 * kDispatchChunk other nodes queued, an expensive node leaves with half of
+// them in one closure, which splits its share again (ChunkHandOff): handing out a wide ready set
+// costs this thread one closure instead of one per node, and the splitting spreads over the pool
+// like a tree. Below that, ready expensive nodes leave one closure each.
+inline constexpr size_t kDispatchChunk = 16;
+
+// A chunk is halved again on the thread running it while it holds at least 2 * kMinChunk nodes:
+// wide pools still get a share each, and a closure carries at least a few nodes' work for its
+// cost.
+inline constexpr size_t kMinChunk = 4;
+
+// How far AnotherExpensiveIsReady looks into a queue: a bound on the scan per expensive node.
+// A queue at least this long counts as holding another expensive node, since that many ready
+// nodes are work enough to share.
+inline constexpr size_t kExpensiveLookahead = 64;
+
+// Set while this thread runs a closure a step handed to its runner (a pool thread).
+inline thread_local bool t_in_runner_closure = false;
+
+// Marks the scope of such a closure (closures may nest when a runner runs them inline).
+class RunnerClosureScope {
+ public:
+  RunnerClosureScope() : outer_(t_in_runner_closure) { t_in_runner_closure = true; }
+  ~RunnerClosureScope() { t_in_runner_closure = outer_; }
+  RunnerClosureScope(const RunnerClosureScope&) = delete;
+  RunnerClosureScope& operator=(const RunnerClosureScope&) = delete;
+
+ private:
+  const bool outer_;
+};
+
+// Whether a step whose partition is `items` hands its whole start (every root) to its runner.
+inline bool StartsOnRunner(const NodeItems& items, bool has_runner) {
+  return has_runner && (items.has_loops || items.expensive_fed_by_roots >= kWideStartNodes);
+}
+
+// Whether ready node `t` (`item`) may run on another thread than the one that made it ready:
+// live, expensive, a runner to take it, and not on the runner's only thread.
+template <typename R>
+inline bool MayHandOff(const TaggedNode& t, const NodeItem& item, const R& runner,
+                       int runner_threads) {
+  return !t.is_dead && item.is_expensive && runner && !(runner_threads == 1 && t_in_runner_closure);
+}
+
+// Whether `ready` holds another live expensive node, looking at its first kExpensiveLookahead
+// (a queue that long counts as holding one).
+inline bool AnotherExpensiveIsReady(const ReadyQueue& ready, const std::vector<NodeItem>& nodes) {
+  bool found = false;
+  size_t looked = 0;
+  ready.ForEachWhile([&](const TaggedNode& n) {
+    found = !n.is_dead && nodes[n.id].is_expensive;
+    return !found && ++looked < kExpensiveLookahead;
+  });
+  return found || looked >= kExpensiveLookahead;
+}
+
+// What happens to a node that may be handed off: whether it goes to the runner, and how many of
+// the nodes queued after it go with it.
+struct HandOff {
+  bool dispatch = false;
+  size_t take = 0;
+};
+
+// A node popped from a plain queue with `others` nodes still queued (another expensive among
+// them): it goes, alone or with half of the others once they are 2 * kDispatchChunk or more.
+inline HandOff QueueHandOff(size_t others) {
+  return {true, others >= 2 * kDispatchChunk ? others / 2 : 0};
+}
+
+// A node popped from a chunk with `chunk_left` of the chunk's nodes still after it: it goes with
+// half of them while they are at least 2 * kMinChunk; smaller chunks run where they are.
+inline HandOff ChunkHandOff(size_t chunk_left) {
+  return {chunk_left >= 2 * kMinChunk, chunk_left / 2};
+}
+
+// Runs `ready`'s nodes by the rules above until it is empty. The first `chunk_nodes` nodes of
+// `ready` are a chunk handed over together (0: none).
+template <typename Step>
+void RunReady(Step& step, ReadyQueue& ready, size_t chunk_nodes = 0) {
+  while (!ready.empty()) {
+    const TaggedNode t = ready.pop_front();
+    const bool in_chunk = chunk_nodes > 0;
+    if (in_chunk) --chunk_nodes;
+    const NodeItem& item = step.items().nodes[t.id];
+    const bool expensive = MayHandOff(t, item, step.runner(), step.runner_threads());
+    const size_t others = ready.size();
+    HandOff hand_off;
+    if (!expensive) {
+    } else if (in_chunk) {
+      hand_off = ChunkHandOff(chunk_nodes);
+    } else if (others > 0 && AnotherExpensiveIsReady(ready, step.items().nodes)) {
+      hand_off = QueueHandOff(others);
+    }
+    if (!hand_off.dispatch) {
+      step.Process(t, ready);
+      continue;
+    }
+    ReadyQueue chunk;
+    chunk.push_back(t);
+    ready.MoveFrontTo(chunk, hand_off.take);
+    if (in_chunk) chunk_nodes -= hand_off.take;
+    const size_t handed = hand_off.take + 1;
+    // At least one node stays in `ready` (take is at most half of the others), so this thread
+    // goes on and the step cannot finish under it: its queue's root_completed is still to be
+    // added by a later node finishing here.
+    step.runner()([s = &step, chunk = std::move(chunk), handed]() mutable {
+      RunnerClosureScope scope;
+      RunReady(*s, chunk, /*chunk_nodes=*/handed > 1 ? handed : 0);
+    });
+  }
+}
+
+// Starts a step whose roots are `ready` (already counted as outstanding by the step): all on the
+// runner (StartsOnRunner), or each expensive root on the runner and the cheap ones here.
+template <typename Step>
+void StartStep(Step& step, ReadyQueue ready) {
+  // Locals only after the first hand-off: a scheduled root may finish the step and delete it.
+  const NodeItems& items = step.items();
+  const auto runner = step.runner();
+  if (StartsOnRunner(items, static_cast<bool>(runner))) {
+    runner([s = &step, ready]() mutable {
+      RunnerClosureScope scope;
+      RunReady(*s, ready);
+    });
+    return;
+  }
+  ReadyQueue inline_ready;
+  ready.ForEach([&](const TaggedNode& t) {
+    if (items.nodes[t.id].is_expensive && runner) {
+      runner([s = &step, t] {
+        RunnerClosureScope scope;
+        ReadyQueue more;
+        s->Process(t, more);
+        RunReady(*s, more);
+      });
+    } else {
+      inline_ready.push_back(t);
+    }
+  });
+  RunReady(step, inline_ready);
+}
+
+}  // namespace executor_internal
+}  // namespace rill
+
+#endif  // RILL_SESSION_EXECUTOR_DISPATCH_H_

@@ -1,0 +1,101 @@
+// Where a step keeps the values flowing between nodes: IterationState, one iteration of one frame
+// instance (its nodes' input slots, laid out by NodeItem::input_start, and their pending and dead
+// counts, by NodeItem::local_id), with the two rules every propagator and the step share:
+// DeliverOutput (how a producer's output is written into a consumer's slot) and FirstMissingInput
+// / MissingInputError (which empty slot a ready, live node may not have, and the error naming it).
+//
+// Threading: an IterationState is shared by the threads of one step. Its pending and dead counts
+// are atomics so the simple propagator can update them without a lock; the frame propagator
+// updates them (and every other field) under its frame instance's lock. A slot is written before
+// its node becomes ready, by whoever made it ready, and read by the thread that runs the node.
+#ifndef RILL_SESSION_EXECUTOR_INPUT_SLOTS_H_
+#define RILL_SESSION_EXECUTOR_INPUT_SLOTS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "kernels/framework/op_kernel.h"
+#include "session/executor/node_items.h"
+
+namespace rill {
+namespace executor_internal {
+
+// One iteration's input slots and pending/dead counts.
+struct IterationState {
+  IterationState(const FrameInfo& info, int64_t iteration)
+      : iter(iteration),
+        inputs(info.total_inputs),
+        pending(info.num_nodes),
+        dead_count(info.num_nodes) {
+    Reset(info, iteration);
+  }
+  // Back to a fresh iteration: every input slot empty, the initial pending counts, no deadness.
+  void Reset(const FrameInfo& info, int64_t iteration) {
+    iter = iteration;
+    for (TensorValue& v : inputs) {
+      if (v.is_ref() || v.tensor.IsInitialized()) v = TensorValue();
+    }
+    for (int i = 0; i < info.num_nodes; ++i) {
+      pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
+      dead_count[i].store(0, std::memory_order_relaxed);
+    }
+    outstanding_ops = 0;
+    outstanding_frame_count = 0;
+  }
+  int64_t iter;
+  std::vector<TensorValue> inputs;  // by NodeItem::input_start
+  // By NodeItem::local_id. Atomic for the lock-free (simple) propagation; under the frame's
+  // lock otherwise, where relaxed loads and stores are plain moves.
+  std::vector<std::atomic<int>> pending;
+  std::vector<std::atomic<int>> dead_count;
+  int outstanding_ops = 0;          // nodes of this iteration ready or running
+  int outstanding_frame_count = 0;  // child frame instances not yet done
+};
+
+// Writes one output into input `dst_slot` of `dst`, whose slot is `slot`. A ref read by a
+// non-ref consumer becomes the variable's value (a deep copy for a _Retval, so later in-place
+// updates of the variable do not change what the caller got); anything else is copied as it is
+// (the tensor's buffer is shared).
+inline void DeliverOutput(const TensorValue& out, const NodeItem& dst, int dst_slot,
+                          TensorValue* slot) {
+  if (out.is_ref() && !dst.input_is_ref[dst_slot]) {
+    slot->tensor = out.Get();
+    if (dst.copies_ref_inputs && slot->tensor.IsInitialized()) {
+      absl::StatusOr<Tensor> copy = slot->tensor.DeepCopy();
+      if (copy.ok()) slot->tensor = *std::move(copy);
+    }
+    slot->ref = nullptr;
+    slot->ref_mu = nullptr;
+  } else {
+    *slot = out;
+  }
+}
+
+// The first of a ready, live node's inputs (`inputs`: its slots) that holds no value, or -1.
+// Empty slots are allowed for a Merge's dead inputs, and for a ref input (an uninitialized
+// variable) when the op allows uninitialized inputs (Assign).
+inline int FirstMissingInput(const NodeItem& item, const TensorValue* inputs) {
+  for (int i = 0; i < item.num_inputs; ++i) {
+    const TensorValue& v = inputs[i];
+    if (item.is_merge && !v.is_ref() && !v.tensor.IsInitialized()) continue;  // dead input
+    const bool initialized = v.is_ref() ? v.Get().IsInitialized() : v.tensor.IsInitialized();
+    if (initialized || (v.is_ref() && item.allows_uninitialized_input)) continue;
+    return i;
+  }
+  return -1;
+}
+
+// The error for input `input` of `item` (value `v`) found empty by FirstMissingInput, naming the
+// node: TensorFlow's FailedPrecondition "Attempting to use uninitialized value <producer>" when
+// the value comes from a variable (a ref), otherwise Internal "Input i of node X from Y has no
+// value". `nodes`: every node of the executor, by index.
+absl::Status MissingInputError(const std::vector<NodeItem>& nodes, const NodeItem& item, int input,
+                               const TensorValue& v);
+
+}  // namespace executor_internal
+}  // namespace rill
+
+#endif  // RILL_SESSION_EXECUTOR_INPUT_SLOTS_H_
