@@ -15,11 +15,11 @@ namespace {
 // thread keeps up to kCachedPerClass per class, and passes batches to and from a process-wide
 // pool (bounded at kPoolBytesPerClass, 8 MiB, per class), so buffers made on one thread and freed
 // on another (a MatMul's output on a pool thread, freed by its consumer on the caller's) come back
-// too. In a graph's steady state its outputs then come from the lists instead of glibc (the wide
-// graph's 1000 4 KiB MatMul outputs per run spent ~10 % of the run in malloc/free, heap
-// consolidation and page faults of trimmed memory). Off under AddressSanitizer and
-// MemorySanitizer, whose checks of freed memory need every free to reach the C library (on under
-// ThreadSanitizer, which checks the pool's locking).
+// too. In a graph's steady state its outputs then come from the lists instead of glibc, whose
+// malloc/free, heap consolidation and page faults of trimmed memory are a visible share of a run
+// that allocates many small outputs (the wide benchmark graph's 1000 MatMul outputs). Off under
+// AddressSanitizer and MemorySanitizer, whose checks of freed memory need every free to reach the
+// C library (on under ThreadSanitizer, which checks the pool's locking).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kRecycleSmallBuffers = false;
 #elif defined(__has_feature)

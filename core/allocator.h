@@ -72,7 +72,7 @@ class CpuAllocator final : public Allocator {
 // Small host blocks for the runtime's own bookkeeping (each tensor's buffer header), from the
 // same per-thread recycling lists as CpuAllocator's small buffers but outside any allocator's
 // statistics (they are not tensor memory). A graph that keeps a thousand outputs alive at once
-// made glibc's malloc take its slow path for every header (~280 instructions, the wide graph).
+// (the wide benchmark graph) would make glibc's malloc take its slow path for every header.
 // Thread-safe; a block may be freed on another thread than the one that took it.
 // REQUIRES: `bytes` <= 64 KiB, and FreeHostBlock gets the `bytes` AllocateHostBlock got.
 void* AllocateHostBlock(size_t bytes);  // nullptr when the host is out of memory

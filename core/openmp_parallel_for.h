@@ -1,8 +1,9 @@
-// Intra-op parallelism on an OpenMP team (libgomp, the runtime oneDNN is built against): the
-// same team oneDNN's convolutions and Gemm's blocks run on, so a kernel's ParallelFor right after
-// a convolution finds its workers still spinning instead of waking a second set of threads that
-// compete with them for the cores (small CNN batch 1 on 2 threads: a MaxPool took 24 us on the
-// Eigen intra-op pool after a oneDNN convolution, 6 us on 1 thread).
+// Intra-op parallelism on an OpenMP team (libgomp, the runtime oneDNN is built against). There is
+// no intra-op thread pool: a kernel's OpKernelContext::ParallelFor, Gemm's blocks
+// (kernels/math_lib/gemm.h) and oneDNN's primitives all run on the OpenMP team of the thread that
+// calls them, intra_op_parallelism_threads threads counting that thread. One team means a kernel
+// that follows a convolution finds the workers still spinning, instead of waking a second set of
+// threads that would compete with them for the same cores.
 //
 //   OpenMpParallelFor(threads, n, /*cost_per_unit=*/20, [&](int64_t b, int64_t e) { ... });
 //

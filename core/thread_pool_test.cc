@@ -197,8 +197,8 @@ TEST(ThreadPoolTest, ParallelForRunsSmallWorkInline) {
 }
 
 TEST(ThreadPoolTest, OneThreadPoolAndAnOutsideCallerAreTwoWorkers) {
-  // The caller runs blocks too, so a one-thread pool is a helper beside it (as the session's
-  // intra-op pool is: intra_op_parallelism_threads - 1 helpers plus the kernel's thread).
+  // The caller runs blocks too, so a one-thread pool is a helper beside it: two workers (the
+  // same count intra_op_parallelism_threads uses, where the kernel's own thread is one of them).
   ThreadPool pool("single", 1);
   EXPECT_EQ(pool.ParallelismForCaller(), 2);
   std::mutex mu;

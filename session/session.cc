@@ -108,8 +108,8 @@ class SessionImpl {
     if (intra <= 0) intra = DefaultNumThreads();
     // intra_op_parallelism_threads counts the thread running the kernel, which works on blocks
     // of its own ParallelFor beside intra - 1 OpenMP workers (the team oneDNN and Gemm use; no
-    // pool of Rill's own: a second set of threads beside a busy caller put intra + 1 threads on
-    // intra cores, see README).
+    // pool of Rill's own: a second set of threads beside a busy caller would put intra + 1
+    // threads on intra cores; docs/architecture.md, "Threading").
     intra_op_threads_ = intra;
     if (options_.config.use_per_session_threads()) {
       owned_pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
@@ -484,8 +484,8 @@ class SessionImpl {
 namespace {
 
 // Limits that keep a mistyped or hostile config from making a process of a million threads or
-// devices (found by tests/fuzz:config_proto_fuzzer: inter_op_parallelism_threads: 1000 took 21 s
-// to create and join under ASan). Far above what any machine here can use.
+// devices (tests/fuzz:config_proto_fuzzer: a pool of that many threads takes seconds to start
+// and join). Far above what any machine here can use.
 constexpr int kMaxThreadsPerPool = 1024;
 constexpr int kMaxCpuDevices = 1024;
 

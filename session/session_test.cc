@@ -420,7 +420,7 @@ TEST(SessionTest, InPlaceElementwiseNeverTouchesSharedTensors) {
 }
 
 // AddN may sum into its first input's buffer, but not when that tensor is also a later input:
-// its passes would read what an earlier pass overwrote (AddN(n, y, n, n) was 2n+2y+... wrong).
+// its passes would read what an earlier pass overwrote, and the sum would come out wrong.
 TEST(SessionTest, AddNOfARepeatedTensorHeldOnlyByItIsExact) {
   std::string text = R"(
     node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }

@@ -151,9 +151,9 @@ class OpKernelContext {
   int intra_op_threads() const { return params_->intra_op_threads; }
   // Splits [0, total) over intra_op_threads() threads: the calling thread and an OpenMP team's
   // workers (core/openmp_parallel_for.h: the team oneDNN's convolutions and Gemm's blocks run on,
-  // so a MaxPool after a convolution finds its workers spinning instead of waking a second set;
-  // small CNN batch 1 on 2 threads 315 -> 235 us). Small totals, or one intra-op thread, run
-  // fn(0, total) inline. Blocks until every block is done.
+  // so a MaxPool after a convolution finds its workers spinning instead of waking a second set).
+  // Small totals, or one intra-op thread, run fn(0, total) inline. Blocks until every block is
+  // done.
   template <typename Fn>
   void ParallelFor(int64_t total, int64_t cost_per_unit, Fn&& fn) const {
     if (total <= 0) return;

@@ -1,7 +1,7 @@
 // Add and AddV2 on the CPU with numpy broadcasting (kernels/math_lib/cwise_op.h), for the dtypes
 // the conformance suites cover (float32, float64, half, int8/16/32/64, uint8). Incompatible shapes
-// are InvalidArgument "Incompatible shapes: [2] vs. [3]". Large adds run in parallel on the
-// intra-op pool.
+// are InvalidArgument "Incompatible shapes: [2] vs. [3]". Large adds run in parallel over the
+// kernel's intra-op threads (OpKernelContext::ParallelFor).
 #include "kernels/math/add_op.h"
 
 #include "kernels/framework/kernel_registry.h"

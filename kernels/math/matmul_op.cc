@@ -109,9 +109,9 @@ class MatMulOp final : public OpKernel {
   }
 
   bool UsePackedWeights(const Tensor& a, const GemmDims& d) const {
-    // A single row (batch 1) streams the weights once either way: OpenBLAS's gemv (split in
-    // row bands over the threads, kernels/math_lib/gemm.cc) measured 1-4 % faster than the packed
-    // product.
+    // A single row (batch 1) streams the weights once either way, and Gemm's row-vector paths
+    // (skipping rows under zeros, or OpenBLAS's gemv in row bands over the threads,
+    // kernels/math_lib/gemm.cc) are at least as fast as the packed product there.
     return constant_weights_ && a.dtype() == DT_FLOAT && d.m > 1 && OneDnnMatMulPays(d.n, d.k);
   }
 

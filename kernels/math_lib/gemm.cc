@@ -74,8 +74,9 @@ void LoopGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t ldc) {
   }
 }
 
-// Rill parallelizes products itself (Gemm splits them over the intra-op pool), so OpenBLAS runs
-// each call on the calling thread: its own threads would spin against the pool's for the cores.
+// Rill parallelizes products itself (Gemm splits them into blocks on the calling thread's OpenMP
+// team, core/openmp_parallel_for.h), so OpenBLAS runs each call on the calling thread: its own
+// threads would spin against the team's for the cores.
 void UseSingleThreadedBlas() {
   if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
 }
@@ -134,23 +135,23 @@ absl::Status BlasGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t l
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (m == 1 || n == 1) {
       // A matrix-vector product (a batch-1 dense layer): gemv streams the matrix once, where gemm
-      // would first pack it (measured: the small CNN's 1x3136 by 3136x1024 layer, 2.0 ms -> see
-      // README's figures).
+      // would first pack it.
       BlasGemv(d, a, b, c, ldc);
       return absl::OkStatus();
     }
   }
-  // Small float products stay on OpenBLAS: its small-matrix kernels beat oneDNN's call overhead
-  // below about 100^3 (32^3: 0.6 vs 0.9 us) and for narrow outputs (64x10x512: 9.5 vs 13.6 us).
+  // Small float products stay on OpenBLAS: below about 100^3 multiply-adds, and for narrow
+  // outputs, its small-matrix kernels are faster than oneDNN's sgemm, whose per-call overhead
+  // dominates there.
   if constexpr (std::is_same_v<T, float>) {
     if (static_cast<double>(m) * n * k < kOneDnnMinVolume || n < 16) {
       cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
       return absl::OkStatus();
     }
-    // oneDNN's sgemm: 8-30 % faster than OpenBLAS's on the larger shapes measured here (README
-    // "Build notes"). One OpenMP thread: Gemm's blocks are the parallelism (the thread's OpenMP
-    // count is set per call, as oneDNN convolutions on this thread may have raised it).
-    // The thread's own count is put back after: later OpenMP users on it keep theirs.
+    // oneDNN's sgemm, faster than OpenBLAS's on larger products. One OpenMP thread: Gemm's blocks
+    // are the parallelism (the thread's OpenMP count is set per call, as oneDNN convolutions on
+    // this thread may have raised it). The thread's own count is put back after: later OpenMP
+    // users on it keep theirs.
     const int previous_threads = omp_get_max_threads();
     omp_set_num_threads(1);
     const dnnl_status_t status = dnnl_sgemm(d.transpose_a ? 'T' : 'N', d.transpose_b ? 'T' : 'N', m,
@@ -180,9 +181,7 @@ constexpr double kMinParallelFlops = 2e6;
 
 // Gemm's blocks run on the OpenMP team oneDNN's convolutions use (OpenMpRunBlocks), so a graph
 // mixing convolutions and products keeps one set of threads hot instead of two competing for the
-// cores. Measured against the Eigen intra-op pool in the same binary, alternating, 2 threads: the
-// small CNN at batch 1 413-457 vs 489-715 us, 1x3136 by 3136x1024 92-97 vs 110-120 us, MLP batch
-// 1 24-32 vs 29-33 us; MLP batch 64 461-537 vs 448-457 us (within the noise).
+// cores.
 
 // c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on an OpenMP team, each
 // band's partial row summed into c. float and double (gemv on each band).
@@ -226,8 +225,9 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
     }
   }
   if constexpr (std::is_same_v<T, float>) {
-    // A row vector after a ReLU times finite weights: B's rows under zeros are not read (the
-    // small CNN's 1x3136 by 3136x1024 layer, 34 % zeros: see README's figures).
+    // A row vector after a ReLU times finite weights: B's rows under zeros are not read
+    // (kernels/math_lib/sparse_row_gemv.h; a batch-1 dense layer after a ReLU, as in the small
+    // CNN of docs/performance.md).
     if (d.m == 1 && !d.transpose_b && d.b_known_finite && d.n * d.k >= kMinBandedMatrixElements &&
         SparseRowGemv(d.k, d.n, a, d.transpose_a ? d.lda : 1, b, d.ldb, c, d.threads)) {
       if (d.epilogue != nullptr) (*d.epilogue)(0, 1, 0, d.n);
@@ -237,15 +237,15 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     // A row vector times a k x n matrix (a batch-1 dense layer) reads the matrix once and is
     // bound by memory: split along k, so each thread streams a contiguous band of rows, and sum
-    // the partial rows (measured on 1x3136 by 3136x1024: 179 us on one thread; column halves on
-    // two threads 175 us, row bands 143 us).
+    // the partial rows. Column halves would have each thread read part of every row, which the
+    // prefetchers follow less well and which gains little over one thread.
     const int threads = d.threads;
     if (d.m == 1 && !d.transpose_b && threads > 1 && d.n * d.k >= kMinBandedMatrixElements) {
       return RowVectorTimesMatrixByBands(d, a, b, c, std::min<int64_t>(threads, d.k));
     }
   }
-  // Split along the longer of m and n into one block per pool thread (when the product is worth
-  // it); each block is an independent single-threaded product into its part of C.
+  // Split along the longer of m and n into one block per intra-op thread (when the product is
+  // worth it); each block is an independent single-threaded product into its part of C.
   const int threads = d.threads;
   const double flops = 2.0 * d.m * d.n * d.k;
   const bool split_m = d.m >= d.n;

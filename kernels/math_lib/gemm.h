@@ -1,14 +1,22 @@
-// The one GEMM path of Rill's CPU kernels (MatMul, BatchMatMul, Conv2D's im2col, Einsum):
-// C[m,n] = op(A)[m,k] * op(B)[k,n], row-major, op() transposing when asked.
+// The general matrix product of Rill's CPU kernels: C[m,n] = op(A)[m,k] * op(B)[k,n], row-major,
+// op() transposing when asked. MatMul and _FusedMatMul, BatchMatMul, Einsum, and the im2col paths
+// of Conv2D (dtypes other than float) and its two backprops use it. Two float paths do not: a
+// MatMul / _FusedMatMul with constant weights (OneDnnMatMulPays) and more than one row runs on
+// oneDNN's matmul primitive (kernels/math_lib/onednn_matmul.h), and float Conv2D,
+// DepthwiseConv2dNative and their fused forms run on oneDNN's convolution
+// (kernels/math_lib/onednn_conv.h).
 //
 //   GemmDims d{m, n, k, /*lda=*/k, /*ldb=*/n, /*transpose_a=*/false, /*transpose_b=*/false};
 //   RILL_RETURN_IF_ERROR(Gemm<float>(d, a, b, c));
 //
-// float goes through oneDNN's sgemm from 2^20 multiply-adds on (measured 8-30 % faster than
-// OpenBLAS's there, README "Build notes"; smaller or narrow products stay on OpenBLAS), double,
-// complex64 and complex128 through OpenBLAS (cblas_?gemm), matrix-vector products (m or n of 1,
-// float and double) through OpenBLAS's gemv; half and bfloat16 accumulate in float, int32/int64
-// wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop. k == 0 writes zeros.
+// float blocks of at least 2^20 multiply-adds and 16 columns go through oneDNN's sgemm, which is
+// faster than OpenBLAS's there; smaller or narrow ones stay on OpenBLAS, whose small-matrix
+// kernels cost less per call (docs/performance.md compares Rill's MatMul with cblas_sgemm).
+// double, complex64 and complex128 go through OpenBLAS (cblas_?gemm), matrix-vector products (m or
+// n of 1, float and double) through OpenBLAS's gemv (a float row vector times finite weights may
+// skip the weight rows under its zeros, see b_known_finite); half and bfloat16 accumulate in
+// float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
+// k == 0 writes zeros.
 // Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of 2147483647" for BLAS types;
 // Internal if oneDNN rejects a call. Thread-safe; large products are split into blocks on an OpenMP
 // team of `threads` (each block single-threaded in the library, so only one set of threads competes

@@ -19,8 +19,8 @@ namespace rill {
 dnnl::engine& OneDnnEngine();
 
 // A 64-byte aligned buffer that only grows (malloc'ing reordered filters and scratchpads per
-// call cost page faults on every run: the small CNN's 200 KiB filter was mmapped and zeroed by
-// the kernel each time). Not thread-safe: one per thread.
+// call would cost page faults on every run: glibc serves blocks that large by mmap, and the
+// kernel zeroes fresh pages each time). Not thread-safe: one per thread.
 class GrowingBuffer {
  public:
   // nullptr when the memory cannot be had.

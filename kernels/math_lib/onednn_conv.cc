@@ -78,8 +78,9 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                           plan->src, any_weights, plan->dst, strides, dilates, pad_l, pad_r);
     dnnl::primitive_attr attr;
-    // Each call brings its own scratchpad: the library-managed one is shared by the process and
-    // concurrent calls from two threads overwrote each other's partial sums (test below).
+    // Each call brings its own scratchpad: the library-managed one is shared by the process, so
+    // concurrent calls from two threads would overwrite each other's partial sums
+    // (onednn_conv_test.cc runs concurrent callers).
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (s.activation != FusedActivation::kNone) {
       dnnl::post_ops ops;

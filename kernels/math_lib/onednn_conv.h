@@ -1,11 +1,15 @@
 // Float NHWC Conv2D and DepthwiseConv2dNative forward on oneDNN (Debian's libdnnl 2.6, OpenMP
 // runtime), optionally with a bias and Relu / Relu6 applied inside the convolution (the
-// optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Rill's Conv2D and
-// _FusedConv2D use it for float; other dtypes keep im2col + the one GEMM (kernels/math_lib/gemm.h).
+// optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Those four kernels use it for float
+// (depthwise as a grouped convolution); their other dtypes keep their own paths (Conv2D's im2col +
+// Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and the backprops do not use it.
 //
-// Why oneDNN here and OpenBLAS for MatMul (measured on this project's 2-core Zen 4 machine,
-// README "Performance"): oneDNN's direct convolution (brgconv, AVX-512) ran 1x28x28x32 -> 64 3x3 in
-// 243 us against im2col + sgemm's 321 us and ONNX Runtime's 264 us; sgemm stays the GEMM.
+// Why: oneDNN's direct convolution (brgconv kernels on AVX-512) works on the input directly, where
+// im2col first copies every window into a column buffer for the GEMM, and it is the faster of
+// the two (docs/performance.md has the current Conv2D figures). Matrix products do not come
+// here: they run on Gemm (oneDNN's sgemm for large float blocks, OpenBLAS for the rest) or, for
+// float MatMuls with constant weights, on oneDNN's matmul primitive
+// (kernels/math_lib/onednn_matmul.h).
 //
 //   OneDnnConvShape s = ...;  // geometry in TensorFlow's terms
 //   RILL_RETURN_IF_ERROR(OneDnnConv2D(s, threads, input, filter_hwio, bias_or_null, output));

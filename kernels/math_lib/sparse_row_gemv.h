@@ -2,7 +2,7 @@
 //
 // A batch-1 dense layer (y[0, :] = x[0, :] * W, W stored k x n) is bound by reading W: every
 // row of W is streamed once to be scaled by one element of x. After a ReLU, x is often a third to
-// a half zeros (the small CNN's flattened 3136 features: 34 %), and a row under a zero adds
+// a half zeros (the small CNN's flattened features, for one), and a row under a zero adds
 // nothing, so skipping it skips its bytes:
 //
 //   if (!SparseRowGemv(k, n, x, /*x_stride=*/1, w, /*ldw=*/n, y, /*threads=*/1)) {

@@ -1,13 +1,14 @@
 // Conv2D, _FusedConv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on
-// the CPU, NHWC. Float Conv2D / _FusedConv2D run on oneDNN (kernels/math_lib/onednn_conv.h: its
-// direct convolution measured faster than everything else here); the rest by im2col and the one
-// GEMM (kernels/math_lib/gemm.h):
+// the CPU, NHWC. Float Conv2D / _FusedConv2D run on oneDNN's direct convolution
+// (kernels/math_lib/onednn_conv.h), faster than im2col + GEMM on the benchmarked shapes
+// (docs/performance.md); the other dtypes and both backprops use im2col and Gemm
+// (kernels/math_lib/gemm.h):
 //   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
 //   ci]
 //     * filter[kh,kw,ci,co] (zero outside the input). The patches of a block of output pixels are
 //     gathered into rows of a [pixels, KH*KW*Cin] matrix and multiplied by the filter viewed as
-//     [KH*KW*Cin, Cout], block by block on the intra-op pool's threads; a 1x1 filter with stride
-//     1 and no padding multiplies the input directly.
+//     [KH*KW*Cin, Cout], block by block over the kernel's intra-op threads; a 1x1 filter with
+//     stride 1 and no padding multiplies the input directly.
 //   Conv2DBackpropInput: the gradient of Conv2D with respect to its input, of shape input_sizes:
 //     out_backprop [pixels, Cout] times filter^T gives per-pixel patch gradients, which are
 //     scatter-added into the input positions they came from (col2im).
@@ -122,7 +123,7 @@ void Col2ImAdd(const ConvGeometry& g, const T* col, int64_t begin, int64_t end, 
 }
 
 // Output pixels per im2col block: the column buffer stays near 256 KiB, so the product reads it
-// from L2 while it is warm (measured: 7x7/2 on 224x224x3 3.55 -> 3.08 ms against 8 MiB blocks).
+// from L2 while it is warm (a buffer of many MiB would be written out to memory and read back).
 template <typename T>
 int64_t PixelsPerBlock(const ConvGeometry& g) {
   constexpr int64_t kBlockBytes = 256 << 10;
@@ -137,13 +138,13 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   d.n = g.out_c;
   d.lda = g.patch();
   d.ldb = g.out_c;
-  if (g.IsPointwise()) {  // one product, parallelized inside the BLAS
+  if (g.IsPointwise()) {  // one product, which Gemm splits over the intra-op threads
     d.threads = ctx.intra_op_threads();
     d.m = g.pixels();
     return Gemm<T>(d, in, filter, out);
   }
-  // Blocks of output pixels, spread over the intra-op pool: each worker gathers its block's
-  // patches into its own buffer and multiplies them on its own thread.
+  // Blocks of output pixels, spread over the kernel's intra-op threads (ctx.ParallelFor): each
+  // thread gathers its block's patches into its own buffer and multiplies them itself.
   const int threads = ctx.intra_op_threads();
   const int64_t pixels = g.pixels();
   const int64_t block =
@@ -410,7 +411,7 @@ class Conv2DBackpropInputOp final : public ConvOpBase {
 
  private:
   // half: the gradient is accumulated in float and rounded once (half partial sums of overlapping
-  // patches lose too much: measured 1.3% off TensorFlow).
+  // patches lose too much precision to agree with TensorFlow's results).
   static absl::Status HalfBackpropInput(OpKernelContext& ctx, const ConvGeometry& g,
                                         const Tensor& filter, const Tensor& out_backprop,
                                         Tensor* out) {

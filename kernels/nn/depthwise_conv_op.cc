@@ -4,7 +4,8 @@
 // oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, ci] * filter[kh,kw,ci,m] (zero outside the input). float
 // runs on oneDNN as a grouped convolution (kernels/math_lib/onednn_conv.h, bias and activation as
 // post-ops); half and double: for each output pixel the window's taps are accumulated over the
-// contiguous channel vector (vectorized), pixels in parallel on the intra-op pool, half in float.
+// contiguous channel vector (vectorized), pixels in parallel over the kernel's intra-op threads
+// (OpKernelContext::ParallelFor), half in float.
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter must
 // be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "Computed output
 // size would be negative: ..."; Unimplemented for data_format NCHW ("The DepthwiseConv2dNative op

@@ -2,7 +2,8 @@
 //   sqr_sum[n,h,w,d] = sum of in[n,h,w,k]^2 for k in [d - depth_radius, d + depth_radius] (clipped
 //   to the depth), out = in * (bias + alpha * sqr_sum)^-beta,
 // with TensorFlow's forms for the power: 1 / t for beta 1, 1 / sqrt(t) for beta 0.5, else
-// exp(log(t) * -beta). half is computed in float; pixels run in parallel on the intra-op pool.
+// exp(log(t) * -beta). half is computed in float; pixels run in parallel over the kernel's
+// intra-op threads (OpKernelContext::ParallelFor).
 // Errors are InvalidArgument with TensorFlow's texts: "depth_radius = -1 larger than int max" (a
 // negative or too large depth_radius, at construction), "in must be 4-dimensional".
 //

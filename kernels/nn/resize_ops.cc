@@ -7,7 +7,7 @@
 //     is float whatever the input type; an unchanged size copies the input cast to float;
 //   nearest: floor(i * scale) (legacy), round(i * scale) (align_corners), floor((i + 0.5) *
 //     scale) (half_pixel_centers), clamped into the image; the output has the input's type.
-// Output rows run in parallel on the intra-op pool.
+// Output rows run in parallel over the kernel's intra-op threads (OpKernelContext::ParallelFor).
 // Errors are InvalidArgument with TensorFlow's texts: "If half_pixel_centers is True,
 // align_corners must be False.", "input must be 4-dimensional[2,2]", "image must have at least one
 // channel", "input image must be of non-zero size", "shape_t must be 1-D[]", "shape_t must have

@@ -1,6 +1,7 @@
 // Softmax and LogSoftmax on the CPU over the last dimension, numerically stable (the row's max is
 // subtracted first): softmax = exp(x - max) / sum(exp(x - max)); log_softmax = (x - max) -
-// log(sum(exp(x - max))). half is computed in float; rows run in parallel on the intra-op pool.
+// log(sum(exp(x - max))). half is computed in float; rows run in parallel over the kernel's
+// intra-op threads (OpKernelContext::ParallelFor).
 // Errors: InvalidArgument "logits must have >= 1 dimension, got []" (TensorFlow's text).
 //
 // Kernels are immutable after construction; Compute is thread-safe.

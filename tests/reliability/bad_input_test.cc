@@ -678,8 +678,8 @@ TEST(BadConfigTest, NoCpuIsTensorFlowsError) {
       StatusIs(absl::StatusCode::kNotFound, "No CPU devices are available in this process"));
 }
 
-// Found by tests/fuzz:config_proto_fuzzer: a thread count of 1000 made Session::New spend 21 s
-// creating and joining threads (ASan); absurd counts are refused up front.
+// Absurd thread and device counts are refused up front: Session::New would otherwise spend many
+// seconds creating and joining threads (tests/fuzz:config_proto_fuzzer generates such configs).
 TEST(BadConfigTest, AbsurdThreadAndDeviceCountsAreRefused) {
   SessionOptions options;
   options.config.set_inter_op_parallelism_threads(1000000);

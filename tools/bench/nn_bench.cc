@@ -1,11 +1,12 @@
 // Compute-bound kernels through Session::Run, with feeds and fetches (issue 8's speed targets),
 // beside a direct OpenBLAS call in the same process so ratios are taken in one run:
 //   BM_MatMulSession/N/threads   float32 NxN MatMul, a and b fed, the product fetched;
-//   BM_Sgemm/N/threads           cblas_sgemm on the same sizes (the ceiling Rill's MatMul calls);
+//   BM_Sgemm/N/threads           OpenBLAS's cblas_sgemm on the same sizes, threaded by OpenBLAS;
 //   BM_Conv2D_*/threads          NHWC Conv2D of the issue's two shapes (input fed, filter Const);
 //   BM_DenseBatch1/threads       [1,3136] x [3136,1024] MatMul (memory-bound, a batch-1 layer);
 //   BM_MLP/batch/threads         784-512-512-10 Relu MLP with Softmax, input fed, probs fetched.
-// `threads` sets intra_op_parallelism_threads, which also sets OpenBLAS's thread count.
+// `threads` sets the session's intra_op_parallelism_threads, and OpenBLAS's own thread count for
+// BM_Sgemm (Rill's kernels call OpenBLAS single-threaded and split products themselves).
 //   bazel run -c opt //tools/bench:nn_bench -- --benchmark_repetitions=3
 // tools/bench/nn_peers.py times ONNX Runtime and TensorFlow on the same workloads.
 #include <cblas.h>
