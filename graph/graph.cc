@@ -4,8 +4,10 @@
 #include <deque>
 #include <utility>
 
+#include "absl/container/node_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "ops/op_registry.h"
@@ -42,6 +44,33 @@ const Edge* Node::input_edge(int i) const {
 Node* Node::input_node(int i) const {
   const Edge* e = input_edge(i);
   return e == nullptr ? nullptr : e->src();
+}
+
+namespace {
+
+// The interned device names; they live as long as the process. Passes assign runs of nodes the
+// same device, so each thread remembers the last name it interned and skips the lock for it.
+const std::string* InternDeviceName(absl::string_view name) {
+  thread_local const std::string* last = nullptr;
+  if (last != nullptr && *last == name) return last;
+  static Mutex mu;
+  static auto* names = new absl::node_hash_set<std::string>();
+  MutexLock lock(&mu);
+  last = &*names->emplace(name).first;
+  return last;
+}
+
+const std::string* EmptyDeviceName() {
+  static const std::string* const empty = InternDeviceName("");
+  return empty;
+}
+
+}  // namespace
+
+Node::Node() : assigned_device_(EmptyDeviceName()) {}
+
+void Node::set_assigned_device_name(absl::string_view device) {
+  assigned_device_ = InternDeviceName(device);
 }
 
 Node::Properties* Node::MutableProps() {

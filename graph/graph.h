@@ -108,8 +108,10 @@ class Node {
   // The device the GraphDef asked for ("" when none); not where the node is placed.
   const std::string& requested_device() const { return props_->def.device(); }
   // The full name of the device the node runs on ("" until the session applies a placement).
-  const std::string& assigned_device_name() const { return assigned_device_; }
-  void set_assigned_device_name(std::string device) { assigned_device_ = std::move(device); }
+  // Device names are interned (a process-wide set of the distinct names, which a process has
+  // few of), so nodes and their copies hold a pointer, not a string each.
+  const std::string& assigned_device_name() const { return *assigned_device_; }
+  void set_assigned_device_name(absl::string_view device);
 
   const DataTypeVector& input_types() const { return props_->input_types; }
   const DataTypeVector& output_types() const { return props_->output_types; }
@@ -148,7 +150,7 @@ class Node {
     DataTypeVector output_types;
     OpClass op_class = OpClass::kOther;
   };
-  Node() = default;
+  Node();
   // Copy-on-write access to the shared properties.
   Properties* MutableProps();
 
@@ -158,7 +160,7 @@ class Node {
   std::vector<const Edge*> out_edges_;
   std::vector<const Edge*> data_in_;  // by input index; null where not connected
   std::vector<PartialTensorShape> output_shapes_;
-  std::string assigned_device_;
+  const std::string* assigned_device_;  // interned; never null
 };
 
 class Graph {

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/types.h"
@@ -915,7 +916,7 @@ class Placer {
                         " conflicts with the requests of its colocation group");
   }
 
-  std::string DefaultWords(int anchor, const std::vector<int>& group, int device) const {
+  std::string DefaultWords(int anchor, absl::Span<const int> group, int device) const {
     std::string words = "default: highest-priority device with a kernel (GPU > CPU)";
     const std::string& best_type = types_[0];
     if (devices_[device].parsed.type == best_type) return words;
@@ -937,19 +938,32 @@ class Placer {
   void ComputeReasons() {
     constexpr absl::string_view kStateful =
         "stateful: keeps the device it was given when first placed";
-    // Root -> members in graph order; each group's reasons depend only on that group.
-    std::vector<std::vector<int>> groups(nodes_.size());
+    // Root -> members in graph order, in one array (a group per root is a slice of it); each
+    // group's reasons depend only on that group.
+    std::vector<int> root_of(op_nodes_.size());
+    std::vector<int> group_size(nodes_.size(), 0);
     std::vector<int> roots;
-    for (int i : op_nodes_) {
-      const int root = FindRoot(i);
-      if (groups[root].empty()) roots.push_back(root);
-      groups[root].push_back(i);
+    for (size_t k = 0; k < op_nodes_.size(); ++k) {
+      const int root = FindRoot(op_nodes_[k]);
+      root_of[k] = root;
+      if (group_size[root]++ == 0) roots.push_back(root);
+    }
+    std::vector<int> group_start(nodes_.size(), 0);
+    int total = 0;
+    for (int root : roots) {
+      group_start[root] = total;
+      total += group_size[root];
+    }
+    std::vector<int> members(total);
+    {
+      std::vector<int> next = group_start;
+      for (size_t k = 0; k < op_nodes_.size(); ++k) members[next[root_of[k]]++] = op_nodes_[k];
     }
     std::vector<std::string> reasons(nodes_.size());
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<std::string> hop_words(nodes_.size());
     for (int root : roots) {
-      const std::vector<int>& group = groups[root];
+      const absl::Span<const int> group(members.data() + group_start[root], group_size[root]);
       const Member& m = members_[root];
       const int device = nodes_[group[0]].device;
       const DeviceName& placed = devices_[device].parsed;
@@ -1041,6 +1055,7 @@ class Placer {
         reasons[i] = std::move(words);
       }
     }
+    result_.nodes.reserve(result_.nodes.size() + op_nodes_.size());
     for (int i : op_nodes_) {
       result_.nodes[nodes_[i].node->name()] = {devices_[nodes_[i].device].name,
                                                std::move(reasons[i])};

@@ -63,6 +63,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
@@ -105,7 +106,7 @@ struct NodePlacement {
 // one whose `_class` colocation soft placement dropped gets "; soft placement ignored _class
 // loc:@X".
 struct Placement {
-  std::map<std::string, NodePlacement> nodes;  // every op node of the graph, by name
+  absl::flat_hash_map<std::string, NodePlacement> nodes;  // every op node of the graph, by name
   // Placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order, then the
   // deferred generators. Unplaced nodes are not listed.
   std::vector<std::string> order;
