@@ -55,4 +55,85 @@ assert {"MatMul", "AddN", "_Send", "_Recv"} <= ops, ops
 assert all("ts" in e and "dur" in e for e in t["traceEvents"] if e["ph"] == "X")
 print("ok   trace")
 PY
+# Reliability (issue 26): bad files, paths and flag values end with an error naming the flag and
+# file and exit status 1 (2 for a bad command line), never a hang, an abort or a crash.
+tmp=$(mktemp -d)
+check_error() {  # check_error NAME EXPECTED_STATUS EXPECTED_STDERR_LINE ARGS...
+  local name="$1" want_rc="$2" want="$3"
+  shift 3
+  local err rc
+  err=$(timeout 60 "$runner" "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -ne "$want_rc" ]; then
+    echo "FAIL $name: exit status $rc, want $want_rc"; echo "$err"; fail=1; return
+  fi
+  if [ "$err" != "$want" ]; then
+    echo "FAIL $name: stderr is"; echo "$err"; echo "want"; echo "$want"; fail=1; return
+  fi
+  echo "ok   $name"
+}
+matmul=examples/graphs/matmul.pbtxt
+check_error graph_dev_zero 1 "InvalidArgument: --graph=/dev/zero: is a device, not a file" \
+  --graph=/dev/zero --fetch=MatMul
+check_error config_dev_zero 1 "InvalidArgument: --config=/dev/zero: is a device, not a file" \
+  --graph=$matmul --config=/dev/zero --fetch=MatMul
+check_error feed_dev_zero 1 'InvalidArgument: feed a: /dev/zero is not a valid .npy file: bad magic: it starts with "\x00\x00\x00\x00\x00\x00", not "\x93NUMPY"' \
+  --graph=$matmul --feed=a=/dev/zero --fetch=MatMul
+truncate -s 3G "$tmp/huge.pb"
+check_error graph_over_2gb 1 "InvalidArgument: --graph=$tmp/huge.pb: is 3221225472 bytes, more than 2147483647 (protobuf's limit on a GraphDef)" \
+  --graph="$tmp/huge.pb" --fetch=MatMul
+truncate -s 20M "$tmp/big.config"
+check_error config_over_16mb 1 "InvalidArgument: --config=$tmp/big.config: is 20971520 bytes, more than 16777216 (a ConfigProto text file is small)" \
+  --graph=$matmul --config="$tmp/big.config" --fetch=MatMul
+mkfifo "$tmp/fifo"
+(head -c 20000000 /dev/zero >"$tmp/fifo" 2>/dev/null &)
+check_error config_pipe_is_bounded 1 "InvalidArgument: --config=$tmp/fifo: holds more than 16777216 bytes (a ConfigProto text file is small)" \
+  --graph=$matmul --config="$tmp/fifo" --fetch=MatMul
+check_error config_directory 1 "InvalidArgument: --config=$tmp: is a directory, not a file" \
+  --graph=$matmul --config="$tmp" --fetch=MatMul
+touch "$tmp/file"
+check_error output_dir_is_a_file 1 "InvalidArgument: --output_dir=$tmp/file: is not a directory" \
+  --graph=$matmul --fetch=MatMul --output_dir="$tmp/file"
+check_error dump_partitions_is_a_file 1 "InvalidArgument: --dump_partitions=$tmp/file: is not a directory" \
+  --graph=$matmul --fetch=MatMul --dump_partitions="$tmp/file"
+check_error output_dir_under_a_file 1 "NotFound: --output_dir=$tmp/file/sub: cannot create the directory: Not a directory" \
+  --graph=$matmul --fetch=MatMul --output_dir="$tmp/file/sub"
+check_error fetch_control_input 2 "InvalidArgument: --fetch=^bad: a fetch cannot be a control input '^bad'; to run node 'bad' without fetching a value use --target=bad" \
+  --graph=$matmul --fetch=^bad
+check_error repeat_overflow 2 "InvalidArgument: --repeat needs a positive integer, got '99999999999999999999'" \
+  --graph=$matmul --fetch=MatMul --repeat=99999999999999999999
+check_error save_checkpoint_without_saver 1 "InvalidArgument: --save_checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/control_dependency, it has neither" \
+  --graph=$matmul --fetch=MatMul --save_checkpoint="$tmp/ckpt"
+check_error checkpoint_without_saver 1 "InvalidArgument: --checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/restore_all, it has neither" \
+  --graph=$matmul --fetch=MatMul --checkpoint="$tmp/ckpt"
+# Feeds of rank 20,000 are refused (TensorFlow's limit is 254); a 40 MB tensor prints its summary.
+python3 - "$tmp" <<'PY' || fail=1
+import struct, sys
+def npy(path, descr, shape, data):
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join("%d, " % s for s in shape) if len(shape) != 1 else "%d," % shape[0])
+    h += " " * ((64 - (12 + len(h) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x02\x00" + struct.pack("<I", len(h)) + h.encode() + data)
+npy(sys.argv[1] + "/big.npy", "<f4", (2500000, 4), b"\0" * 40000000)
+npy(sys.argv[1] + "/rank20000.npy", "<f4", (1,) * 20000, b"\0" * 4)
+PY
+cat >"$tmp/identity.pbtxt" <<'PB'
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
+PB
+check_error feed_rank_20000 1 "InvalidArgument: feed x: $tmp/rank20000.npy is not a valid .npy file: 'shape' has rank 20000, more than 254 (TensorFlow's limit on a shape's rank)" \
+  --graph="$tmp/identity.pbtxt" --feed=x="$tmp/rank20000.npy" --fetch=y
+big_out=$(timeout 60 "$runner" --graph="$tmp/identity.pbtxt" --feed=x="$tmp/big.npy" --fetch=y)
+big_want='y:0 dtype=float32 shape=[2500000,4]
+[[0. 0. 0. 0.]
+ [0. 0. 0. 0.]
+ [0. 0. 0. 0.]
+ ...
+ [0. 0. 0. 0.]
+ [0. 0. 0. 0.]
+ [0. 0. 0. 0.]]'
+if [ "$big_out" = "$big_want" ]; then echo "ok   big_tensor_summary"; else
+  echo "FAIL big_tensor_summary:"; echo "$big_out" | head -20; fail=1; fi
+rm -rf "$tmp"
 exit $fail

@@ -1,5 +1,8 @@
 #include "tools/npy/npy.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +32,8 @@ constexpr absl::string_view kMagic("\x93NUMPY", 6);
 constexpr int kArrayAlign = 64;           // numpy.lib.format.ARRAY_ALIGN
 constexpr int kGrowthAxisMaxDigits = 21;  // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS
 constexpr int kMaxLiteralDepth = 32;
+// The longest header ReadNpy reads: a rank-kNpyMaxRank shape of 20-digit dims needs about 6 KB.
+constexpr uint64_t kNpyMaxHeaderBytes = 1 << 20;
 
 // ---------------------------------------------------------------------------------------------
 // Errors.
@@ -582,11 +587,38 @@ std::string Header(const std::string& descr, absl::Span<const int64_t> dims) {
   return "";  // unreachable: version 2.0 takes 4 GiB headers
 }
 
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 
-absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name) {
+struct NpyHeader {
+  Descr descr;
+  std::string descr_str;
+  std::vector<int64_t> dims;
+  TensorShape shape;
+  bool fortran_order;
+  size_t data_offset;  // where the data starts in the file
+
+  // Whether `size` bytes of data are not what the shape and dtype need.
+  bool DataSizeDiffers(uint64_t size) const {
+    const uint64_t n = static_cast<uint64_t>(shape.num_elements());
+    const uint64_t item = static_cast<uint64_t>(descr.itemsize);
+    const bool overflow = item != 0 && n > std::numeric_limits<uint64_t>::max() / item;
+    return overflow || n * item != size;
+  }
+};
+
+absl::Status DataSizeError(const NpyHeader& h, absl::string_view size, absl::string_view name) {
+  const uint64_t n = static_cast<uint64_t>(h.shape.num_elements());
+  const uint64_t item = static_cast<uint64_t>(h.descr.itemsize);
+  const bool overflow = item != 0 && n > std::numeric_limits<uint64_t>::max() / item;
+  return Malformed(name,
+                   absl::StrCat("data is ", size, " bytes but shape ", ShapeRepr(h.dims), " of '",
+                                absl::CHexEscape(h.descr_str), "' needs ",
+                                overflow ? "more than 2^64" : absl::StrCat(n * item), " bytes"));
+}
+
+// The header of the .npy file whose first bytes are `bytes` (at least the magic, version,
+// length field and header; the data may follow or not).
+absl::StatusOr<NpyHeader> ParseNpyHeader(absl::string_view bytes, absl::string_view name) {
   if (bytes.size() < kMagic.size() || bytes.substr(0, kMagic.size()) != kMagic) {
     if (kMagic.substr(0, bytes.size()) == bytes) {
       return Malformed(name, absl::StrCat("truncated: only ", bytes.size(), " bytes"));
@@ -617,7 +649,6 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
                                         " bytes but only ", bytes.size() - prefix, " follow"));
   }
   const absl::string_view header = bytes.substr(prefix, header_len);
-  const absl::string_view data = bytes.substr(prefix + header_len);
 
   absl::StatusOr<PyValue> parsed = LiteralParser(header).ParseAll();
   if (!parsed.ok()) {
@@ -659,6 +690,10 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
   if (shape_v->kind != PyValue::kTuple) {
     return Malformed(name, absl::StrCat("'shape' must be a tuple, not ", shape_v->KindName()));
   }
+  if (shape_v->items.size() > static_cast<size_t>(kNpyMaxRank)) {
+    return Malformed(name, absl::StrCat("'shape' has rank ", shape_v->items.size(), ", more than ",
+                                        kNpyMaxRank, " (TensorFlow's limit on a shape's rank)"));
+  }
   std::vector<int64_t> dims;
   for (const PyValue& d : shape_v->items) {
     if (d.kind != PyValue::kInt) {
@@ -679,19 +714,18 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
     return Malformed(name, absl::StrCat("'descr' must be a str, not ", descr_v->KindName()));
   }
   RILL_ASSIGN_OR_RETURN(const Descr descr, ParseDescr(descr_v->str, name));
+  NpyHeader h{descr, descr_v->str, std::move(dims), *shape, fortran_v->b, prefix + header_len};
+  return h;
+}
 
-  const uint64_t n = static_cast<uint64_t>(shape->num_elements());
-  const uint64_t item = static_cast<uint64_t>(descr.itemsize);
-  const bool overflow = item != 0 && n > std::numeric_limits<uint64_t>::max() / item;
-  if (overflow || n * item != data.size()) {
-    return Malformed(
-        name, absl::StrCat("data is ", data.size(), " bytes but shape ", ShapeRepr(dims), " of '",
-                           absl::CHexEscape(descr_v->str), "' needs ",
-                           overflow ? "more than 2^64" : absl::StrCat(n * item), " bytes"));
-  }
-  RILL_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(CpuAllocator::Default(), descr.dtype, *shape));
-  if (fortran_v->b && dims.size() > 1 && !data.empty()) {
-    const std::string c_order = FortranToC(data, dims, descr.itemsize);
+// The Tensor `h` describes, from its `data`.
+absl::StatusOr<Tensor> DecodeNpy(const NpyHeader& h, absl::string_view data,
+                                 absl::string_view name) {
+  if (h.DataSizeDiffers(data.size())) return DataSizeError(h, absl::StrCat(data.size()), name);
+  const Descr& descr = h.descr;
+  RILL_ASSIGN_OR_RETURN(Tensor t, Tensor::Allocate(CpuAllocator::Default(), descr.dtype, h.shape));
+  if (h.fortran_order && h.dims.size() > 1 && !data.empty()) {
+    const std::string c_order = FortranToC(data, h.dims, descr.itemsize);
     RILL_RETURN_IF_ERROR(DecodeInto(descr, c_order, name, &t));
   } else {
     RILL_RETURN_IF_ERROR(DecodeInto(descr, data, name, &t));
@@ -699,19 +733,72 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
   return t;
 }
 
+}  // namespace
+
+absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name) {
+  RILL_ASSIGN_OR_RETURN(const NpyHeader h, ParseNpyHeader(bytes, name));
+  return DecodeNpy(h, bytes.substr(h.data_offset), name);
+}
+
 absl::StatusOr<Tensor> ReadNpy(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return ErrnoStatus(errno, "cannot open .npy file", path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
+  // Reads up to `n` more bytes into `bytes` (fewer at the end of the file).
+  auto read_up_to = [&](uint64_t n, std::string* bytes) {
+    char buf[1 << 16];
+    while (n > 0) {
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(n, sizeof(buf)));
+      const size_t got = std::fread(buf, 1, want, f);
+      bytes->append(buf, got);
+      n -= got;
+      if (got < want) break;
+    }
+  };
+  // The magic, version and header length first, then the header: what the file holds is known
+  // before its data is read, so a device or pipe (/dev/zero) is never read without bound.
   std::string bytes;
-  char buf[1 << 16];
-  while (true) {
-    const size_t got = std::fread(buf, 1, sizeof(buf), f);
-    bytes.append(buf, got);
-    if (got < sizeof(buf)) break;
+  read_up_to(8, &bytes);
+  if (bytes.size() == 8 && absl::string_view(bytes).substr(0, kMagic.size()) == kMagic) {
+    read_up_to(bytes[6] == 1 ? 2 : 4, &bytes);
   }
   if (std::ferror(f)) return ErrnoStatus(errno, "cannot read .npy file", path);
-  return ParseNpy(bytes, path);
+  if (bytes.size() < 10 || absl::string_view(bytes).substr(0, kMagic.size()) != kMagic ||
+      bytes[6] < 1 || bytes[6] > 3 || bytes[7] != 0) {
+    return ParseNpy(bytes, path);  // its message for a bad magic, version or truncation
+  }
+  uint64_t header_len = 0;
+  for (size_t i = 8; i < bytes.size(); ++i) {
+    header_len |= uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * (i - 8));
+  }
+  if (header_len > kNpyMaxHeaderBytes) {
+    return Malformed(path, absl::StrCat("its header length field says ", header_len,
+                                        " bytes, more than the ", kNpyMaxHeaderBytes,
+                                        " a .npy header of rank <= ", kNpyMaxRank, " needs"));
+  }
+  read_up_to(header_len, &bytes);
+  if (std::ferror(f)) return ErrnoStatus(errno, "cannot read .npy file", path);
+  RILL_ASSIGN_OR_RETURN(const NpyHeader h, ParseNpyHeader(bytes, path));
+  const uint64_t n = static_cast<uint64_t>(h.shape.num_elements());
+  const uint64_t item = static_cast<uint64_t>(h.descr.itemsize);
+  const bool overflow = item != 0 && n > std::numeric_limits<uint64_t>::max() / item;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    const uint64_t data = size > h.data_offset ? size - h.data_offset : 0;
+    if (h.DataSizeDiffers(data)) return DataSizeError(h, absl::StrCat(data), path);
+    bytes.reserve(static_cast<size_t>(size) + 1);
+  } else if (overflow) {
+    return DataSizeError(h, "an unknown number of", path);
+  }
+  // One byte past the data the header promises: trailing bytes are an error.
+  if (!overflow) read_up_to(n * item + 1, &bytes);
+  if (std::ferror(f)) return ErrnoStatus(errno, "cannot read .npy file", path);
+  const absl::string_view data = absl::string_view(bytes).substr(h.data_offset);
+  if (data.size() > n * item) {
+    return DataSizeError(h, absl::StrCat("more than ", n * item), path);
+  }
+  return DecodeNpy(h, data, path);
 }
 
 absl::StatusOr<std::string> SerializeNpy(const Tensor& tensor) {

@@ -24,8 +24,12 @@
 //     NULs are kept. '<U<n>' elements (UTF-32) lose trailing NUL code points and become UTF-8.
 //   * bool bytes other than 0 read as true.
 //   * Python 2 era headers ('shape': (2L, 3L)) are accepted.
+//   * Shapes of rank above kNpyMaxRank (254) are refused (InvalidArgument).
+//   * ReadNpy reads the header first and then only the bytes the header promises (plus one, to
+//     see trailing bytes), checking a regular file's size before reading its data: a device or
+//     pipe (/dev/zero) is never read without bound. Headers over 1 MiB are refused.
 // Writing: format 1.0, or 2.0 when the header does not fit 1.0's 16-bit length (only for shapes
-//   of tens of thousands of dims, which numpy itself cannot load). The file is byte-for-byte
+//   of tens of thousands of dims, which neither numpy nor ReadNpy loads). The file is byte-for-byte
 //   what np.save writes for the same C-order little-endian array (checked against numpy 2.4;
 //   older numpy releases added no spare spaces, so their padding can differ):
 //   "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", the spare spaces numpy adds
@@ -65,6 +69,10 @@
 #include "core/tensor.h"
 
 namespace rill {
+
+// The highest rank a .npy shape may have (TensorFlow's TensorShape limit, kMaxDims = 254); a
+// header with more dims is InvalidArgument.
+constexpr int kNpyMaxRank = 254;
 
 // The .npy file at `path`, as a host Tensor (CpuAllocator::Default()).
 absl::StatusOr<Tensor> ReadNpy(const std::string& path);

@@ -273,9 +273,45 @@ TEST(NpyWriteTest, HugeHeaderUsesVersion2) {
   EXPECT_EQ(bytes[6], 2);
   EXPECT_EQ(bytes[7], 0);
   EXPECT_EQ((bytes.size() - 4) % 64, 0u);
+  // Rank 25000 is past TensorFlow's limit (254): written, but not read back.
+  EXPECT_THAT(ParseNpy(bytes), StatusIs(StatusCode::kInvalidArgument,
+                                        HasSubstr("'shape' has rank 25000, more than 254")));
+}
+
+TEST(NpyParseTest, RankAbove254IsInvalidArgument) {
+  Tensor t254(DT_INT32, TensorShape::FromDims(std::vector<int64_t>(254, 1)).value());
+  t254.flat<int32_t>()[0] = 5;
+  RILL_ASSERT_OK_AND_ASSIGN(std::string bytes, SerializeNpy(t254));
   RILL_ASSERT_OK_AND_ASSIGN(Tensor back, ParseNpy(bytes));
-  EXPECT_EQ(back.shape(), shape);
-  EXPECT_THAT(Values<int32_t>(back), ElementsAre(77));
+  EXPECT_EQ(back.shape().rank(), 254);
+  Tensor t255(DT_INT32, TensorShape::FromDims(std::vector<int64_t>(255, 1)).value());
+  RILL_ASSERT_OK_AND_ASSIGN(bytes, SerializeNpy(t255));
+  const std::string path = TempPath("rank255.npy");
+  std::ofstream(path, std::ios::binary) << bytes;
+  EXPECT_THAT(ReadNpy(path),
+              StatusIs(StatusCode::kInvalidArgument,
+                       HasSubstr("is not a valid .npy file: 'shape' has rank 255, more than 254 "
+                                 "(TensorFlow's limit on a shape's rank)")));
+}
+
+TEST(NpyFileTest, ReadsAreBoundedByTheHeader) {
+  // /dev/zero is refused after its first bytes, not read forever.
+  EXPECT_THAT(ReadNpy("/dev/zero"),
+              StatusIs(StatusCode::kInvalidArgument, HasSubstr("/dev/zero is not a valid .npy "
+                                                               "file: bad magic")));
+  // A header promising 4 TB on a small file: refused from the file size, nothing allocated.
+  const std::string path = TempPath("huge_claim.npy");
+  std::ofstream(path, std::ios::binary)
+      << MakeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000,), }", "abcd");
+  EXPECT_THAT(ReadNpy(path), StatusIs(StatusCode::kInvalidArgument,
+                                      HasSubstr("data is 4 bytes but shape (1000000000000,) of "
+                                                "'<f4' needs 4000000000000 bytes")));
+  // A header length field past 1 MiB.
+  std::string big("\x93NUMPY\x02\x00\x00\x00\x00\x10", 12);
+  std::ofstream(TempPath("big_header.npy"), std::ios::binary) << big;
+  EXPECT_THAT(ReadNpy(TempPath("big_header.npy")),
+              StatusIs(StatusCode::kInvalidArgument,
+                       HasSubstr("its header length field says 268435456 bytes")));
 }
 
 TEST(NpyWriteTest, RefusesBfloat16AndUninitialized) {

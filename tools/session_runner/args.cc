@@ -82,6 +82,12 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       }
       run.feeds.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (value(a, "--fetch", &v)) {
+      if (absl::StartsWith(v, "^")) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--fetch=", v, ": a fetch cannot be a control input '", v, "'; to run node '",
+            v.substr(1), "' without fetching a value use --target=", v.substr(1)));
+      }
+      if (v.empty()) return absl::InvalidArgumentError("--fetch needs a tensor name, got ''");
       run.fetches.push_back(v);
     } else if (value(a, "--target", &v)) {
       run.targets.push_back(v);

@@ -74,5 +74,26 @@ TEST(ArgsTest, SavedModelRunsMayFetchNothingAndCheckpointsNeedAGraph) {
                        "--graph and --saved_model_dir exclude each other"));
 }
 
+TEST(ArgsTest, ControlInputFetchesSuggestTarget) {
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=^bad"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--fetch=^bad: a fetch cannot be a control input '^bad'; to run node "
+                       "'bad' without fetching a value use --target=bad"));
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch="}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "--fetch needs a tensor name, got ''"));
+}
+
+TEST(ArgsTest, BadNumbersAreErrorsNotExceptions) {
+  for (const char* bad : {"--repeat=99999999999999999999", "--repeat=-1", "--repeat=",
+                          "--repeat=1x", "--warmup=-5", "--warmup=1e3", "--warmup=0x10"}) {
+    EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", bad}),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("got '")))
+        << bad;
+  }
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--repeat=99999999999999999999"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--repeat needs a positive integer, got '99999999999999999999'"));
+}
+
 }  // namespace
 }  // namespace rill

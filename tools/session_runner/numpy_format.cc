@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace rill {
@@ -98,7 +99,8 @@ std::vector<std::string> FormatFloats(const std::vector<F>& vals) {
     std::string mant = e == std::string::npos ? s : s.substr(0, e);
     std::string exp = e == std::string::npos ? "" : s.substr(e + 1);
     if (mant.find('.') == std::string::npos) mant += ".";
-    int ev = exp.empty() ? 0 : std::stoi(exp);
+    int ev = 0;
+    if (!exp.empty() && !absl::SimpleAtoi(exp, &ev)) ev = 0;
     std::string es = absl::StrCat(ev < 0 ? "e-" : "e+", std::abs(ev) < 10 ? "0" : "", std::abs(ev));
     mant_frac_w = std::max(mant_frac_w, mant.size() - mant.find('.'));
     parts.emplace_back(mant, es);
@@ -121,40 +123,44 @@ std::vector<std::string> PadLeft(std::vector<std::string> v) {
   return v;
 }
 
-// Element strings for every element, padded to a common width.
-std::vector<std::string> ElementStrings(const Tensor& t) {
+// Element strings for the elements at flat offsets `offs` (in that order), padded to a common
+// width computed over those elements only (numpy formats a summarized array from the items it
+// shows, not from every element).
+std::vector<std::string> ElementStrings(const Tensor& t, const std::vector<int64_t>& offs) {
   std::vector<std::string> out;
-  const int64_t n = t.NumElements();
+  out.reserve(offs.size());
+  auto gather = [&](auto flat, auto convert) {
+    using V = decltype(convert(flat[0]));
+    std::vector<V> v;
+    v.reserve(offs.size());
+    for (int64_t o : offs) v.push_back(convert(flat[o]));
+    return v;
+  };
   switch (t.dtype()) {
-    case DT_FLOAT: {
-      auto f = t.flat<float>();
-      return FormatFloats(std::vector<float>(f.begin(), f.end()));
-    }
-    case DT_DOUBLE: {
-      auto f = t.flat<double>();
-      return FormatFloats(std::vector<double>(f.begin(), f.end()));
-    }
-    case DT_HALF: {
-      std::vector<float> v;
-      for (half h : t.flat<half>()) v.push_back(static_cast<float>(h));
-      return FormatFloats(v);
-    }
-    case DT_BFLOAT16: {
-      std::vector<float> v;
-      for (bfloat16 h : t.flat<bfloat16>()) v.push_back(static_cast<float>(h));
-      return FormatFloats(v);
-    }
-    case DT_BOOL:
-      for (bool b : t.flat<bool>()) out.push_back(b ? " True" : "False");
+    case DT_FLOAT:
+      return FormatFloats(gather(t.flat<float>(), [](float x) { return x; }));
+    case DT_DOUBLE:
+      return FormatFloats(gather(t.flat<double>(), [](double x) { return x; }));
+    case DT_HALF:
+      return FormatFloats(gather(t.flat<half>(), [](half h) { return static_cast<float>(h); }));
+    case DT_BFLOAT16:
+      return FormatFloats(
+          gather(t.flat<bfloat16>(), [](bfloat16 h) { return static_cast<float>(h); }));
+    case DT_BOOL: {
+      auto f = t.flat<bool>();
+      for (int64_t o : offs) out.push_back(f[o] ? " True" : "False");
       return out;
-    case DT_STRING:
-      for (const std::string& s : t.flat<std::string>()) out.push_back(absl::StrCat("b'", s, "'"));
+    }
+    case DT_STRING: {
+      auto f = t.flat<std::string>();
+      for (int64_t o : offs) out.push_back(absl::StrCat("b'", f[o], "'"));
       return out;
+    }
     case DT_COMPLEX64:
     case DT_COMPLEX128: {
-      for (int64_t i = 0; i < n; ++i) {
-        complex128 c = t.dtype() == DT_COMPLEX64 ? complex128(t.flat<complex64>()[i])
-                                                 : t.flat<complex128>()[i];
+      for (int64_t o : offs) {
+        complex128 c = t.dtype() == DT_COMPLEX64 ? complex128(t.flat<complex64>()[o])
+                                                 : t.flat<complex128>()[o];
         out.push_back(absl::StrCat(Shortest(c.real()), c.imag() < 0 ? "-" : "+",
                                    Shortest(std::fabs(c.imag())), "j"));
       }
@@ -164,10 +170,13 @@ std::vector<std::string> ElementStrings(const Tensor& t) {
       absl::Status s = VisitDataType(t.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_integral_v<T>) {
-          for (T v : t.flat<T>()) out.push_back(absl::StrCat(static_cast<int64_t>(v)));
-          if constexpr (std::is_same_v<T, uint64_t>) {
-            out.clear();
-            for (T v : t.flat<T>()) out.push_back(absl::StrCat(v));
+          auto f = t.flat<T>();
+          for (int64_t o : offs) {
+            if constexpr (std::is_same_v<T, uint64_t>) {
+              out.push_back(absl::StrCat(f[o]));
+            } else {
+              out.push_back(absl::StrCat(static_cast<int64_t>(f[o])));
+            }
           }
         }
         return absl::OkStatus();
@@ -178,64 +187,123 @@ std::vector<std::string> ElementStrings(const Tensor& t) {
   }
 }
 
-// Recursively formats dims [d..) of the block starting at flat offset `off`.
-void Format(const Tensor& t, const std::vector<std::string>& elems, int d, int64_t off,
-            bool summarize, const std::string& indent, std::string* out) {
-  const int rank = t.shape().rank();
-  int64_t stride = 1;
-  for (int k = d + 1; k < rank; ++k) stride *= t.shape().dim(k);
-  const int64_t n = t.shape().dim(d);
-  std::vector<int64_t> idx;
-  bool gap = summarize && n > 2 * kEdgeItems;
-  for (int64_t i = 0; i < n; ++i) {
-    if (gap && i == kEdgeItems) {
-      idx.push_back(-1);
-      i = n - kEdgeItems - 1;
+// Walks the printed structure of an array of `shape` depth-first with an explicit stack (no
+// recursion, so any rank is fine), calling on `v`: Open(d) / Close(d) for the brackets of an
+// axis-d block, Separator(d) between two items of an axis-d block, Ellipsis(d) for the "..." of
+// a summarized axis, and Element(offset) for each shown element (flat offset), in print order.
+// Only the items shown are visited: a summarized axis shows kEdgeItems at each end.
+template <typename Visitor>
+void Walk(const TensorShape& shape, bool summarize, Visitor& v) {
+  const int rank = shape.rank();
+  std::vector<int64_t> stride(rank);
+  int64_t s = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    stride[d] = s;
+    s *= shape.dim(d);
+  }
+  auto gap = [&](int d) { return summarize && shape.dim(d) > 2 * kEdgeItems; };
+  auto count = [&](int d) { return gap(d) ? 2 * kEdgeItems + 1 : shape.dim(d); };
+  // The index along axis d of the p-th item shown, -1 for the "...".
+  auto index = [&](int d, int64_t p) -> int64_t {
+    if (!gap(d) || p < kEdgeItems) return p;
+    if (p == kEdgeItems) return -1;
+    return shape.dim(d) - 2 * kEdgeItems - 1 + p;
+  };
+  struct Frame {
+    int64_t offset;  // flat offset of the block
+    int64_t next;    // the next item to show
+    int64_t count;   // items shown
+  };
+  std::vector<Frame> stack;
+  stack.reserve(rank);
+  v.Open(0);
+  stack.push_back({0, 0, count(0)});
+  while (!stack.empty()) {
+    const int d = static_cast<int>(stack.size()) - 1;
+    Frame& f = stack.back();
+    if (f.next == f.count) {
+      v.Close(d);
+      stack.pop_back();
       continue;
     }
-    idx.push_back(i);
-  }
-  out->append("[");
-  if (d == rank - 1) {
-    size_t line_start = out->rfind('\n');
-    line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    bool first = true;
-    for (int64_t i : idx) {
-      std::string s = i < 0 ? "..." : elems[off + i];
-      const size_t col = out->size() - line_start;
-      if (!first) {
-        if (col + 1 + s.size() + 1 > static_cast<size_t>(kLineWidth)) {
-          out->append("\n" + indent + " ");
-          line_start = out->size() - indent.size() - 1;
-        } else {
-          out->append(" ");
-        }
-      }
-      out->append(s);
-      first = false;
-    }
-  } else {
-    bool first = true;
-    const std::string sep(rank - d - 1, '\n');
-    for (int64_t i : idx) {
-      if (!first) out->append(sep.substr(0, sep.size() - 1) + "\n" + indent + " ");
-      if (i < 0) {
-        out->append("...");
-      } else {
-        Format(t, elems, d + 1, off + i * stride, summarize, indent + " ", out);
-      }
-      first = false;
+    const int64_t p = f.next++;
+    if (p > 0) v.Separator(d);
+    const int64_t i = index(d, p);
+    if (i < 0) {
+      v.Ellipsis(d);
+    } else if (d == rank - 1) {
+      v.Element(f.offset + i);
+    } else {
+      const int64_t child = f.offset + i * stride[d];
+      v.Open(d + 1);
+      stack.push_back({child, 0, count(d + 1)});
     }
   }
-  out->append("]");
 }
+
+// Collects the flat offsets of the elements shown.
+struct OffsetCollector {
+  std::vector<int64_t> offsets;
+  void Open(int) {}
+  void Close(int) {}
+  void Separator(int) {}
+  void Ellipsis(int) {}
+  void Element(int64_t offset) { offsets.push_back(offset); }
+};
+
+// Writes the text: rows wrap at kLineWidth, blocks of axis d are separated by rank-d-1 newlines
+// and indented by one space per enclosing bracket.
+struct Printer {
+  int rank;
+  const std::vector<std::string>& elems;
+  std::string out;
+  size_t next_elem = 0;
+  size_t line_start = 0;  // where the current line of the current row starts
+  bool first_in_row = true;
+
+  void Open(int d) {
+    out.push_back('[');
+    if (d == rank - 1) {
+      const size_t nl = out.rfind('\n');
+      line_start = nl == std::string::npos ? 0 : nl + 1;
+      first_in_row = true;
+    }
+  }
+  void Close(int) { out.push_back(']'); }
+  void Separator(int d) {
+    if (d == rank - 1) return;  // rows place their own spaces and wraps (RowItem)
+    out.append(rank - d - 1, '\n');
+    out.append(d + 1, ' ');
+  }
+  void Ellipsis(int d) {
+    if (d == rank - 1) {
+      RowItem("...");
+    } else {
+      out.append("...");
+    }
+  }
+  void Element(int64_t) { RowItem(elems[next_elem++]); }
+  void RowItem(const std::string& s) {
+    if (!first_in_row) {
+      const size_t col = out.size() - line_start;
+      if (col + 1 + s.size() + 1 > static_cast<size_t>(kLineWidth)) {
+        out.push_back('\n');
+        line_start = out.size();
+        out.append(rank, ' ');  // the row's indent (rank - 1) plus one
+      } else {
+        out.push_back(' ');
+      }
+    }
+    out.append(s);
+    first_in_row = false;
+  }
+};
 
 }  // namespace
 
 std::string FormatLikeNumpy(const Tensor& t) {
-  const bool summarize = t.NumElements() > kThreshold;
-  std::vector<std::string> elems = ElementStrings(t);
   if (t.shape().rank() == 0) {
+    std::vector<std::string> elems = ElementStrings(t, {0});
     std::string s = elems.empty() ? "" : elems[0];
     size_t start = s.find_first_not_of(' ');
     s = start == std::string::npos ? s : s.substr(start);
@@ -243,9 +311,13 @@ std::string FormatLikeNumpy(const Tensor& t) {
     return s;
   }
   if (t.NumElements() == 0) return "[]";
-  std::string out;
-  Format(t, elems, 0, 0, summarize, "", &out);
-  return out;
+  const bool summarize = t.NumElements() > kThreshold;
+  OffsetCollector shown;
+  Walk(t.shape(), summarize, shown);
+  const std::vector<std::string> elems = ElementStrings(t, shown.offsets);
+  Printer printer{t.shape().rank(), elems};
+  Walk(t.shape(), summarize, printer);
+  return std::move(printer.out);
 }
 
 }  // namespace rill

@@ -2,7 +2,9 @@
 // digits, a common width per array ("[ 1.5 10. ]"), "." kept on integral floats ("[[22. 28.]\n
 // [49. 64.]]"), scientific notation when the magnitudes call for it, " True"/"False" for bools,
 // b'...' for strings, rows wrapped at 75 characters, and arrays over 1000 elements summarized with
-// "..." (3 items at each edge). Pure function; thread-safe.
+// "..." (3 items at each edge). As numpy, a summarized array is formatted from the items it shows
+// only (widths, notation), so printing a huge tensor costs what its summary costs; any rank is
+// printed iteratively (no recursion over the axes). Pure function; thread-safe.
 #ifndef RILL_TOOLS_SESSION_RUNNER_NUMPY_FORMAT_H_
 #define RILL_TOOLS_SESSION_RUNNER_NUMPY_FORMAT_H_
 

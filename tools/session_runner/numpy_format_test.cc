@@ -62,5 +62,45 @@ TEST(NumpyFormatTest, LargeArraysAreSummarized) {
             "[0.000e+00 1.000e+00 2.000e+00 ... 1.997e+03 1.998e+03 1.999e+03]");
 }
 
+TEST(NumpyFormatTest, SummariesFormatOnlyTheItemsShown) {
+  std::vector<int64_t> v(2000);
+  for (int i = 0; i < 2000; ++i) v[i] = i;
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<int64_t>(v, TensorShape({40, 50}))),
+            "[[   0    1    2 ...   47   48   49]\n [  50   51   52 ...   97   98   99]\n"
+            " [ 100  101  102 ...  147  148  149]\n ...\n [1850 1851 1852 ... 1897 1898 1899]\n"
+            " [1900 1901 1902 ... 1947 1948 1949]\n [1950 1951 1952 ... 1997 1998 1999]]");
+  // A value that is not shown does not widen the others or switch to scientific notation
+  // (numpy: np.ones(1001) with a[500] = 12345.5 prints "[1. 1. 1. ... 1. 1. 1.]").
+  std::vector<float> ones(1001, 1.f);
+  ones[500] = 12345.5f;
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>(ones, TensorShape({1001}))),
+            "[1. 1. 1. ... 1. 1. 1.]");
+}
+
+TEST(NumpyFormatTest, HugeTensorsPrintOnlyTheSummary) {
+  // 40 MB of floats: only the 36 items shown are formatted.
+  Tensor big(DT_FLOAT, TensorShape({1000, 10000}));
+  auto f = big.flat<float>();
+  for (int64_t i = 0; i < big.NumElements(); ++i) f[i] = 0.5f;
+  const std::string s = FormatLikeNumpy(big);
+  EXPECT_EQ(s.substr(0, 35), "[[0.5 0.5 0.5 ... 0.5 0.5 0.5]\n [0.");
+  EXPECT_LT(s.size(), 300u);
+}
+
+TEST(NumpyFormatTest, DeepRanksAreFormattedWithoutRecursion) {
+  // Rank 20,000 (TensorShape itself allows it): brackets only, no stack overflow.
+  std::vector<int64_t> dims(20000, 1);
+  dims[0] = 2;
+  absl::StatusOr<TensorShape> shape = TensorShape::FromDims(dims);
+  ASSERT_TRUE(shape.ok());
+  Tensor t(DT_INT32, *shape);
+  t.flat<int32_t>()[0] = 7;
+  t.flat<int32_t>()[1] = 8;
+  const std::string s = FormatLikeNumpy(t);
+  const std::string open(20000, '['), close(19999, ']');
+  EXPECT_EQ(s, open + "7" + close + std::string(19999, '\n') + " " + std::string(19999, '[') + "8" +
+                   close + "]");
+}
+
 }  // namespace
 }  // namespace rill

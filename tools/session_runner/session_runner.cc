@@ -3,6 +3,7 @@
 // as "<Code>: <message>" with a non-zero exit status.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,16 +55,60 @@ class ConfigErrors : public google::protobuf::io::ErrorCollector {
   std::string first;
 };
 
-absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
+// The contents of the file `path` given as `flag`, at most `max_bytes`: a directory, a device
+// (/dev/zero) or a longer file is InvalidArgument naming the flag and the file, so nothing is read
+// without bound. A pipe is read up to the bound.
+absl::StatusOr<std::string> ReadBoundedFile(absl::string_view flag, const std::string& path,
+                                            uint64_t max_bytes, absl::string_view limit_reason) {
+  auto error = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, "=", path, ": ", why));
+  };
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!ec) {
+    if (std::filesystem::is_directory(st)) return error("is a directory, not a file");
+    if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st)) {
+      return error("is a device, not a file");
+    }
+    if (std::filesystem::is_regular_file(st)) {
+      const uintmax_t size = std::filesystem::file_size(path, ec);
+      if (!ec && size > max_bytes) {
+        return error(
+            absl::StrCat("is ", size, " bytes, more than ", max_bytes, " (", limit_reason, ")"));
+      }
+    }
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("config file ", path, " cannot be read"));
-  std::stringstream text;
-  text << in.rdbuf();
+  if (!in) return absl::NotFoundError(absl::StrCat(flag, "=", path, ": cannot be read"));
+  std::string bytes;
+  char buf[1 << 16];
+  while (in && bytes.size() <= max_bytes) {
+    in.read(buf, sizeof(buf));
+    bytes.append(buf, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) return absl::NotFoundError(absl::StrCat(flag, "=", path, ": cannot be read"));
+  if (bytes.size() > max_bytes) {
+    return error(absl::StrCat("holds more than ", max_bytes, " bytes (", limit_reason, ")"));
+  }
+  return bytes;
+}
+
+constexpr uint64_t kMaxConfigBytes = 16 << 20;
+constexpr uint64_t kMaxGraphBytes = (uint64_t{1} << 31) - 1;  // protobuf's limit on a message
+
+absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return absl::NotFoundError(absl::StrCat("config file ", path, " cannot be read"));
+  }
+  RILL_ASSIGN_OR_RETURN(
+      const std::string text,
+      ReadBoundedFile("--config", path, kMaxConfigBytes, "a ConfigProto text file is small"));
   ConfigProto config;
   google::protobuf::TextFormat::Parser parser;
   ConfigErrors errors;
   parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text.str(), &config)) {
+  if (!parser.ParseFromString(text, &config)) {
     return absl::InvalidArgumentError(
         absl::StrCat("config file ", path, " is not a text ConfigProto: ", errors.first));
   }
@@ -85,6 +130,63 @@ void PrintDevices(const Session& session) {
   }
 }
 
+// The GraphDef of --graph: a SavedModel directory as ReadGraphDefFile reads it, a file read with
+// protobuf's 2 GB bound (ReadGraphDefFile's own messages for files that cannot be opened).
+absl::StatusOr<GraphDef> ReadGraph(const std::string& path, const std::string& tag_set) {
+  std::error_code ec;
+  std::string file = path;
+  if (std::filesystem::is_directory(path, ec)) {
+    file = (std::filesystem::path(path) / "saved_model.pb").string();
+    if (!std::filesystem::exists(file, ec)) return ReadGraphDefFile(path, tag_set);
+  }
+  if (!std::ifstream(file, std::ios::binary)) return ReadGraphDefFile(path, tag_set);
+  RILL_ASSIGN_OR_RETURN(const std::string bytes, ReadBoundedFile("--graph", file, kMaxGraphBytes,
+                                                                 "protobuf's limit on a GraphDef"));
+  return ParseGraphDefBytes(bytes, file, tag_set);
+}
+
+// Creates `dir` (and its parents) for `flag`; an existing non-directory is InvalidArgument.
+absl::Status MakeDirectory(absl::string_view flag, const std::string& dir) {
+  std::error_code create_ec, ec;
+  std::filesystem::create_directories(dir, create_ec);
+  if (std::filesystem::is_directory(dir, ec)) return absl::OkStatus();
+  if (std::filesystem::exists(dir, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, "=", dir, ": is not a directory"));
+  }
+  return absl::NotFoundError(
+      absl::StrCat(flag, "=", dir, ": cannot create the directory",
+                   create_ec ? absl::StrCat(": ", create_ec.message()) : ""));
+}
+
+// Before any run: a `dir` that exists and is not a directory is refused up front.
+absl::Status CheckDirectoryFlag(absl::string_view flag, const std::string& dir) {
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::exists(dir, ec) || std::filesystem::is_directory(dir, ec)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(flag, "=", dir, ": is not a directory"));
+}
+
+// A TF1 Saver's nodes (tf.train.Saver names them save/...), checked before --checkpoint restores
+// or --save_checkpoint saves so a graph without one gets a message saying so.
+absl::Status CheckSaver(const GraphDef& graph, absl::string_view flag, absl::string_view op_node) {
+  bool has_const = false, has_op = false;
+  for (const NodeDef& n : graph.node()) {
+    has_const |= n.name() == "save/Const";
+    has_op |= n.name() == op_node;
+  }
+  if (has_const && has_op) return absl::OkStatus();
+  const std::string missing =
+      !has_const && !has_op
+          ? "it has neither"
+          : absl::StrCat("but ", has_const ? op_node : "save/Const", " is missing");
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag,
+                   " needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this "
+                   "graph has none: expected nodes save/Const (the checkpoint prefix) and ",
+                   op_node, ", ", missing));
+}
+
 std::string Micros(double us) { return absl::StrFormat("%.2f us", us); }
 
 // `name` as a tensor name: a signature key is replaced by its tensor.
@@ -95,6 +197,8 @@ std::string Resolve(const std::string& name,
 }
 
 absl::Status Main(const RunnerArgs& args) {
+  RILL_RETURN_IF_ERROR(CheckDirectoryFlag("--output_dir", args.output_dir));
+  RILL_RETURN_IF_ERROR(CheckDirectoryFlag("--dump_partitions", args.dump_partitions));
   SessionOptions options;
   if (!args.config.empty()) {
     RILL_ASSIGN_OR_RETURN(options.config, ReadConfig(args.config));
@@ -116,7 +220,13 @@ absl::Status Main(const RunnerArgs& args) {
     session = std::move(model.session);
     if (args.list_devices) PrintDevices(*session);
   } else {
-    RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraphDefFile(args.graph, args.tag_set));
+    RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraph(args.graph, args.tag_set));
+    if (!args.checkpoint.empty()) {
+      RILL_RETURN_IF_ERROR(CheckSaver(graph, "--checkpoint", "save/restore_all"));
+    }
+    if (!args.save_checkpoint.empty()) {
+      RILL_RETURN_IF_ERROR(CheckSaver(graph, "--save_checkpoint", "save/control_dependency"));
+    }
     if (args.clear_devices) {
       for (NodeDef& n : *graph.mutable_node()) n.clear_device();
     }
@@ -182,7 +292,7 @@ absl::Status Main(const RunnerArgs& args) {
       std::printf("%s dtype=%s shape=%s\n%s\n", name.c_str(), NumpyDtypeName(t.dtype()).c_str(),
                   t.shape().DebugString().c_str(), FormatLikeNumpy(t).c_str());
       if (!args.output_dir.empty()) {
-        std::filesystem::create_directories(args.output_dir);
+        RILL_RETURN_IF_ERROR(MakeDirectory("--output_dir", args.output_dir));
         RILL_RETURN_IF_ERROR(
             WriteNpy(absl::StrCat(args.output_dir, "/", FileNameFor(shown[f]), ".npy"), t));
       }
@@ -201,7 +311,7 @@ absl::Status Main(const RunnerArgs& args) {
       if (!out) return absl::InternalError(absl::StrCat("cannot write trace ", args.trace));
     }
     if (last && !args.dump_partitions.empty()) {
-      std::filesystem::create_directories(args.dump_partitions);
+      RILL_RETURN_IF_ERROR(MakeDirectory("--dump_partitions", args.dump_partitions));
       for (const GraphDef& part : metadata.partition_graphs()) {
         const std::string device = part.node_size() ? part.node(0).device() : "empty";
         RILL_RETURN_IF_ERROR(WriteGraphDefFile(
