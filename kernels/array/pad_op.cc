@@ -91,7 +91,14 @@ class PadOp final : public OpKernel {
         return absl::InvalidArgumentError(
             absl::StrCat("Paddings must be non-negative: ", before[d], " ", after[d]));
       }
-      out_dims.push_back(before[d] + shape.dim(d) + after[d]);
+      int64_t dim;
+      if (__builtin_add_overflow(before[d], shape.dim(d), &dim) ||
+          __builtin_add_overflow(dim, after[d], &dim)) {
+        return absl::InvalidArgumentError(absl::StrCat("Paddings ", before[d], " ", after[d],
+                                                       " of dimension ", d, " (size ", shape.dim(d),
+                                                       ") overflow int64"));
+      }
+      out_dims.push_back(dim);
     }
     RILL_ASSIGN_OR_RETURN(bool forwarded, ForwardIfUnpadded(ctx, input, out_dims));
     if (forwarded) return absl::OkStatus();
@@ -163,7 +170,7 @@ class MirrorPadOp final : public OpKernel {
         return absl::InvalidArgumentError(absl::StrCat(
             "paddings must be less than the dimension size: ", b, ", ", a, " not less than ", n));
       }
-      out_dims.push_back(b + n + a);
+      out_dims.push_back(b + n + a);  // b, a <= n: no overflow
     }
     RILL_ASSIGN_OR_RETURN(bool forwarded, ForwardIfUnpadded(ctx, input, out_dims));
     if (forwarded) return absl::OkStatus();

@@ -1,7 +1,10 @@
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
 
@@ -95,6 +98,26 @@ TEST(PadOpTest, MirrorPadErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "The first dimension of paddings must be the rank of "
                        "inputs[2,2], [3]"));
+}
+
+// Issue 26: before + dim + after is checked for int64 overflow before it becomes a shape.
+absl::StatusOr<std::vector<Tensor>> Pad64(const Tensor& x, std::vector<int64_t> p) {
+  const int64_t rows = static_cast<int64_t>(p.size()) / 2;
+  OpTester t("Pad");
+  t.Attr("T", x.dtype()).Attr("Tpaddings", DT_INT64).Input(x);
+  t.Input(Tensor::FromVector<int64_t>(p, TensorShape({rows, 2})));
+  return t.Run();
+}
+
+TEST(PadOpTest, OverflowingOrHugePaddingsAreErrorsNotCrashes) {
+  const Tensor x = I(TensorShape({2}), {1, 2});
+  EXPECT_THAT(Pad64(x, {std::numeric_limits<int64_t>::max(), 1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::HasSubstr("Paddings 9223372036854775807 1 of dimension 0 (size "
+                                            "2) overflow int64")));
+  EXPECT_THAT(
+      Pad64(x, {int64_t{1} << 59, 0}),
+      StatusIs(absl::StatusCode::kResourceExhausted, ::testing::HasSubstr("OOM when allocating")));
 }
 
 }  // namespace

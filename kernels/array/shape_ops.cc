@@ -5,6 +5,7 @@
 // Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to reshape is a tensor with 6
 // values, but the requested shape has 4".
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -108,8 +109,11 @@ class ReshapeOp final : public OpKernel {
       } else if (dims[i] < 0) {
         return absl::InvalidArgumentError(
             absl::StrCat("Size ", i, " must be non-negative, not ", dims[i]));
-      } else {
-        product *= dims[i];
+      } else if (__builtin_mul_overflow(product, dims[i], &product)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input to reshape is a tensor with ", input.NumElements(),
+                         " values, but the requested shape [", absl::StrJoin(dims, ","),
+                         "] has more than ", std::numeric_limits<int64_t>::max()));
       }
     }
     const int64_t n = input.NumElements();

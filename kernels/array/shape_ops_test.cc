@@ -143,5 +143,39 @@ TEST(ShapeOpsTest, ZerosLikeOnEveryDtype) {
   ExpectTensorEqual(out[0], Tensor::FromVector<uint64_t>({0}, TensorShape({1})));
 }
 
+// Issue 26: shapes read from input values are checked (negative, overflow) before they become a
+// TensorShape, and a shape too large for memory is the allocator's ResourceExhausted.
+Tensor I64(std::vector<int64_t> v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  return Tensor::FromVector<int64_t>(v, TensorShape({n}));
+}
+
+TEST(ShapeOpsTest, ReshapeOverflowingSizesAreInvalidArgument) {
+  OpTester t("Reshape");
+  t.Attr("T", DT_FLOAT).Attr("Tshape", DT_INT64).Input(F({1, 2, 3, 4, 5, 6}, TensorShape({6})));
+  // 3 * 6148914691236517208 wraps to 8 in int64.
+  t.Input(I64({-1, 3, 6148914691236517208}));
+  EXPECT_THAT(t.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::HasSubstr("Input to reshape is a tensor with 6 values, but "
+                                            "the requested shape [-1,3,6148914691236517208] "
+                                            "has more than 9223372036854775807")));
+}
+
+TEST(ShapeOpsTest, FillNegativeOverflowingOrHugeDimsAreErrorsNotCrashes) {
+  const auto fill = [](Tensor dims) {
+    OpTester t("Fill");
+    t.Attr("T", DT_FLOAT).Attr("index_type", DT_INT64).Input(dims);
+    t.Input(Tensor::Scalar<float>(7));
+    return t.Run();
+  };
+  EXPECT_THAT(fill(I64({2, -1})), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           "dims must be non-negative, got [2,-1]"));
+  EXPECT_THAT(fill(I64({int64_t{1} << 62, 4})), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                         ::testing::HasSubstr("overflows int64")));
+  EXPECT_THAT(fill(I64({int64_t{1} << 59})), StatusIs(absl::StatusCode::kResourceExhausted,
+                                                      ::testing::HasSubstr("OOM when allocating")));
+}
+
 }  // namespace
 }  // namespace rill

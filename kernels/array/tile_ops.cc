@@ -7,7 +7,9 @@
 // InvalidArgument with TensorFlow's texts: "Expected multiples argument to be a vector of length 2
 // but got length 3", "Expected multiples[0] >= 0, but got -1", "Rank of input (3) must be no
 // greater than rank of output shape (2).", "Incompatible shapes: [2] vs. [3]", "Unable to broadcast
-// tensor of shape [2] to tensor of shape [1]".
+// tensor of shape [2] to tensor of shape [1]"; an output dim past int64 is "Encountered overflow
+// when multiplying dimension 0 of size 3 by multiples[0] = ..." (Rill's words), an output past
+// memory the allocator's ResourceExhausted.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -104,7 +106,11 @@ class TileOp final : public OpKernel {
         return absl::InvalidArgumentError(
             absl::StrCat("Expected multiples[", d, "] >= 0, but got ", multiples[d]));
       }
-      out_dims[d] = in_dims[d] * multiples[d];
+      if (__builtin_mul_overflow(in_dims[d], multiples[d], &out_dims[d])) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Encountered overflow when multiplying dimension ", d, " of size ",
+                         in_dims[d], " by multiples[", d, "] = ", multiples[d]));
+      }
     }
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     return TileInto(ctx, *this, in, in_dims, multiples, out_shape);

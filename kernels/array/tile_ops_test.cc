@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -66,6 +68,43 @@ TEST(BroadcastToOpTest, ErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Unable to broadcast tensor of shape [2] to tensor of shape "
                                  "[1]")));
+}
+
+// Issue 26: sizes computed from input values are checked before they become a shape.
+Tensor Multiples64(std::vector<int64_t> v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  return Tensor::FromVector<int64_t>(v, TensorShape({n}));
+}
+
+absl::StatusOr<std::vector<Tensor>> Tile64(const Tensor& x, std::vector<int64_t> multiples) {
+  OpTester t("Tile");
+  t.Attr("T", x.dtype()).Attr("Tmultiples", DT_INT64).Input(x).Input(Multiples64(multiples));
+  return t.Run();
+}
+
+TEST(TileOpTest, OverflowingOrHugeMultiplesAreErrorsNotCrashes) {
+  // 3 * 6148914691236517208 wraps to 8 in int64: was an 8-element output written with 3 * 6e18.
+  EXPECT_THAT(Tile64(F({1, 2, 3}, TensorShape({3})), {6148914691236517208}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Encountered overflow when multiplying dimension 0 of size 3 by "
+                                 "multiples[0] = 6148914691236517208")));
+  EXPECT_THAT(Tile64(F({1, 2, 3, 4}, TensorShape({2, 2})), {int64_t{1} << 40, int64_t{1} << 40}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  EXPECT_THAT(Tile64(F({1}, TensorShape({1})), {int64_t{1} << 59}),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM when allocating")));
+}
+
+TEST(TileOpTest, BroadcastToOverflowingOrHugeShapesAreErrorsNotCrashes) {
+  const Tensor x = F({1}, TensorShape({}));
+  OpTester overflow("BroadcastTo");
+  overflow.Attr("T", DT_FLOAT).Attr("Tidx", DT_INT64).Input(x);
+  overflow.Input(Multiples64({int64_t{1} << 62, 4}));
+  EXPECT_THAT(overflow.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  OpTester huge("BroadcastTo");
+  huge.Attr("T", DT_FLOAT).Attr("Tidx", DT_INT64).Input(x).Input(Multiples64({int64_t{1} << 59}));
+  EXPECT_THAT(huge.Run(),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM when allocating")));
 }
 
 }  // namespace

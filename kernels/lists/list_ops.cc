@@ -5,8 +5,14 @@
 // int32", "Trying to access element 3 in a list with 2 elements.", "Trying to pop from an empty
 // list.", "Tried to stack elements of an empty list with non-fully-defined element_shape: ...".
 // All cheap except Stack and FromTensor, which copy element data.
+#include <unistd.h>
+
+#include <cstdint>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -65,6 +71,29 @@ class ListOpBase : public OpKernel {
   DataType element_dtype_ = DT_INVALID;
 };
 
+// Resizes `v` to `n` elements (n from an input value): ResourceExhausted, never std::bad_alloc
+// or std::length_error, when the elements would not fit the host's physical memory (checked
+// first, so an over-committed allocation is never touched) or the allocation fails.
+template <typename T>
+absl::Status ResizeElements(std::vector<T>* v, int64_t n, const char* what) {
+  static const uint64_t kPhysicalBytes =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const absl::Status oom = absl::ResourceExhaustedError(absl::StrCat(
+      "OOM when allocating ", what, " of ", n, " elements (", sizeof(T), " bytes each)"));
+  if (n < 0 || static_cast<uint64_t>(n) > v->max_size() ||
+      static_cast<uint64_t>(n) > kPhysicalBytes / sizeof(T)) {
+    return oom;
+  }
+  try {
+    v->resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return oom;
+  } catch (const std::length_error&) {
+    return oom;
+  }
+  return absl::OkStatus();
+}
+
 // EmptyTensorList(element_shape, max_num_elements), TensorListReserve(element_shape, n).
 class NewListOp final : public ListOpBase {
  public:
@@ -81,7 +110,7 @@ class NewListOp final : public ListOpBase {
         return absl::InvalidArgumentError(
             absl::StrCat("The num_elements to reserve must be a non negative number, but got ", n));
       }
-      list->tensors.resize(n);
+      RILL_RETURN_IF_ERROR(ResizeElements(&list->tensors, n, "a TensorList"));
     } else {
       list->max_num_elements = static_cast<int>(n);
     }
@@ -170,7 +199,9 @@ class SetItemOp final : public ListOpBase {
           item.shape().DebugString(), " list shape: ", list->element_shape.DebugString()));
     }
     auto out = std::make_shared<TensorList>(*list);
-    if (index >= size) out->tensors.resize(index + 1);
+    if (index >= size) {
+      RILL_RETURN_IF_ERROR(ResizeElements(&out->tensors, index + 1, "a TensorList"));
+    }
     out->tensors[index] = item;
     ctx.set_output(0, TensorForList(std::move(out)));
     return absl::OkStatus();

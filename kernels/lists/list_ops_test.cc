@@ -1,3 +1,7 @@
+#include <unistd.h>
+
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,6 +112,27 @@ TEST(TensorListTest, ElementShapeInputMustBeAVectorOrMinusOne) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "The only valid scalar shape tensor is the fully unknown shape specified "
                        "as -1."));
+}
+
+// Issue 26: sizes read from values are checked: a TensorList count the host cannot hold is
+// ResourceExhausted, not std::length_error / std::bad_alloc (or the OOM killer) ending the
+// process.
+TEST(TensorListTest, ReserveAndSetItemPastMemoryAreResourceExhausted) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  const uint64_t physical =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (uint64_t{kMax} * sizeof(Tensor) <= physical) GTEST_SKIP() << "this host could hold them";
+  const auto oom = StatusIs(absl::StatusCode::kResourceExhausted,
+                            HasSubstr("OOM when allocating a TensorList of "));
+  OpTester reserve("TensorListReserve");
+  reserve.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  reserve.Input(Shape({2})).Input(Tensor::Scalar<int32_t>(kMax));
+  EXPECT_THAT(reserve.Run(), oom);
+  OpTester set("TensorListSetItem");
+  set.Attr("element_dtype", DT_FLOAT).Attr("resize_if_index_out_of_bounds", true);
+  set.Input(FloatList({}, PartialTensorShape({2}))).Input(Tensor::Scalar<int32_t>(kMax - 1));
+  set.Input(Tensor::FromVector<float>({5, 6}, TensorShape({2})));
+  EXPECT_THAT(set.Run(), oom);
 }
 
 }  // namespace

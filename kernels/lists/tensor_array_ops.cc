@@ -8,8 +8,13 @@
 // 0 because it has already been written to.", "Could not read index 0 twice because it was
 // cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
 // dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdint>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +33,29 @@ namespace {
 
 constexpr char kContainer[] = "_tensor_arrays";
 
+// Resizes `v` to `n` elements (n from an input value): ResourceExhausted, never std::bad_alloc
+// or std::length_error, when the elements would not fit the host's physical memory (checked
+// first, so an over-committed allocation is never touched) or the allocation fails.
+template <typename T>
+absl::Status ResizeElements(std::vector<T>* v, int64_t n, const char* what) {
+  static const uint64_t kPhysicalBytes =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const absl::Status oom = absl::ResourceExhaustedError(absl::StrCat(
+      "OOM when allocating ", what, " of ", n, " elements (", sizeof(T), " bytes each)"));
+  if (n < 0 || static_cast<uint64_t>(n) > v->max_size() ||
+      static_cast<uint64_t>(n) > kPhysicalBytes / sizeof(T)) {
+    return oom;
+  }
+  try {
+    v->resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return oom;
+  } catch (const std::length_error&) {
+    return oom;
+  }
+  return absl::OkStatus();
+}
+
 class TensorArray final : public ResourceBase {
  public:
   struct Element {
@@ -42,7 +70,14 @@ class TensorArray final : public ResourceBase {
         clear_after_read_(clear_after_read),
         identical_shapes_(identical_shapes),
         element_shape_(std::move(element_shape)),
-        elements_(size) {}
+        size_(size) {}
+
+  // Makes the array's `size` initial elements (from the constructor): ResourceExhausted when the
+  // host cannot hold them. Call once, before the array is shared.
+  absl::Status Init() {
+    rill::MutexLock lock(&mu_);
+    return ResizeElements(&elements_, size_, "a TensorArray");
+  }
 
   std::string DebugString() const override { return "TensorArray"; }
 
@@ -58,7 +93,7 @@ class TensorArray final : public ResourceBase {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tried to write to index ", index, " but array is not resizeable and size is: ", size));
     }
-    if (index >= size) elements_.resize(index + 1);
+    if (index >= size) RILL_RETURN_IF_ERROR(ResizeElements(&elements_, index + 1, "a TensorArray"));
     Element& e = elements_[index];
     if (e.written) {
       return absl::InvalidArgumentError(absl::StrCat("Could not write to TensorArray index ", index,
@@ -142,6 +177,7 @@ class TensorArray final : public ResourceBase {
   rill::Mutex mu_;
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
+  const int64_t size_;  // the initial size, made by Init()
 };
 
 absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
@@ -188,6 +224,7 @@ class TensorArrayOp final : public OpKernel {
     const std::string array_name = absl::StrCat(name(), ":", counter.fetch_add(1));
     auto ta = std::make_shared<TensorArray>(dtype_, element_shape_, n, dynamic_size_,
                                             clear_after_read_, identical_shapes_);
+    RILL_RETURN_IF_ERROR(ta->Init());
     RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, array_name, ta));
     ctx.set_output(0, std::move(handle));
     ctx.set_output(1, Tensor::Scalar<float>(0.f));

@@ -1,3 +1,7 @@
+#include <unistd.h>
+
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -96,6 +100,27 @@ TEST_F(TensorArrayTest, HandleFromAnotherStepIsNotFound) {
   t.SetStepResources(&other_step);
   EXPECT_THAT(t.Run().status(),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("does not exist in this step")));
+}
+
+// Issue 26: a size or write index read from a value that the host cannot hold is
+// ResourceExhausted, not std::bad_alloc (or the OOM killer) ending the process.
+TEST_F(TensorArrayTest, SizeOrWritePastMemoryIsResourceExhausted) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  const uint64_t physical =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (uint64_t{kMax} * sizeof(Tensor) <= physical) GTEST_SKIP() << "this host could hold them";
+  OpTester t("TensorArrayV3", "ta");
+  t.Attr("dtype", DT_FLOAT).Input(Tensor::Scalar<int32_t>(kMax));
+  t.SetStepResources(&step_);
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kResourceExhausted,
+                                HasSubstr("OOM when allocating a TensorArray of 2147483647")));
+  OpTester d("TensorArrayV3", "dynamic");
+  d.Attr("dtype", DT_FLOAT).Attr("dynamic_size", true).Input(Tensor::Scalar<int32_t>(0));
+  d.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> h, d.Run());
+  EXPECT_THAT(Write(h[0], kMax - 1, Tensor::FromVector<float>({1}, TensorShape({1}))),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("OOM when allocating a TensorArray of 2147483647")));
 }
 
 }  // namespace

@@ -71,7 +71,9 @@ class MatMulOp final : public OpKernel {
     const Tensor& b = ctx.input(1);
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
     d.b_known_finite = WeightsKnownFinite(constant_weights_, finite_, b, d);
-    absl::StatusOr<Tensor*> out = ctx.allocate_output(0, TensorShape({d.m, d.n}));
+    // m * n can overflow int64 when k is 0 (empty inputs with huge dims): checked, not aborted.
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, TensorShape::FromDims({d.m, d.n}));
+    absl::StatusOr<Tensor*> out = ctx.allocate_output(0, out_shape);
     if (!out.ok()) return out.status();
     Tensor* c = *out;
     if (UsePackedWeights(a, d)) {
@@ -143,7 +145,8 @@ class FusedMatMulOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(GemmDims d, MatMulDims(ctx, a, b, transpose_a_, transpose_b_));
     d.b_known_finite = WeightsKnownFinite(constant_weights_, finite_, b, d);
     RILL_RETURN_IF_ERROR(CheckBias(bias, d.n));
-    RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, TensorShape({d.m, d.n})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, TensorShape::FromDims({d.m, d.n}));
+    RILL_ASSIGN_OR_RETURN(Tensor * c, ctx.allocate_output(0, out_shape));
     if (c->NumElements() == 0) return absl::OkStatus();
     if (constant_weights_ && a.dtype() == DT_FLOAT && d.m > 1 && OneDnnMatMulPays(d.n, d.k)) {
       return OneDnnMatMul(PackedShape(d, &bias, activation_), ctx.intra_op_threads(),

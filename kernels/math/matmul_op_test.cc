@@ -183,5 +183,20 @@ TEST(MatMulOpTest, DtypeOutsideTheOpDefHasNoKernel) {
                                  ::testing::HasSubstr("not in the list of allowed values")));
 }
 
+// Issue 26: with k = 0 the inputs are empty, yet m * n can pass int64 (was a TensorShape abort)
+// or memory: InvalidArgument and ResourceExhausted.
+TEST(MatMulOpTest, EmptyInputsWithHugeOuterDimensions) {
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_THAT(RunMatMul(DT_FLOAT, Tensor(DT_FLOAT, TensorShape({big, 0})),
+                        Tensor(DT_FLOAT, TensorShape({0, big})), false, false),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::HasSubstr("Shape [1099511627776,1099511627776] has too many "
+                                            "elements (overflows int64)")));
+  EXPECT_THAT(
+      RunMatMul(DT_FLOAT, Tensor(DT_FLOAT, TensorShape({big, 0})),
+                Tensor(DT_FLOAT, TensorShape({0, int64_t{1} << 19})), false, false),
+      StatusIs(absl::StatusCode::kResourceExhausted, ::testing::HasSubstr("OOM when allocating")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -3,12 +3,15 @@
 // round the same way). Size: ceil(|limit - start| / |delta|).
 // Errors are InvalidArgument with TensorFlow's texts: "start must be a scalar, not shape [2]",
 // "Requires delta != 0: 0", "Requires start <= limit when delta > 0: 5/0", "Requires start >=
-// limit when delta < 0: 0/5".
+// limit when delta < 0: 0/5", "Requires ((limit - start) / delta) <= 9223372036854775807" (NaN,
+// inf, or a size past int64). A size that fits int64 but not memory is ResourceExhausted from the
+// allocator.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -45,28 +48,44 @@ class RangeOp final : public OpKernel {
     const T limit = ctx.input(1).flat<T>()[0];
     const T delta = ctx.input(2).flat<T>()[0];
     if (delta == 0) return absl::InvalidArgumentError(absl::StrCat("Requires delta != 0: ", delta));
-    if (delta > 0 && start > limit) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Requires start <= limit when delta > 0: ", start, "/", limit));
-    }
-    if (delta < 0 && start < limit) {
+    // Written as TensorFlow's checks, so a NaN bound or delta fails them.
+    if (delta > 0) {
+      if (!(start <= limit)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Requires start <= limit when delta > 0: ", start, "/", limit));
+      }
+    } else if (!(start >= limit)) {
       return absl::InvalidArgumentError(
           absl::StrCat("Requires start >= limit when delta < 0: ", start, "/", limit));
     }
+    // The size is computed without overflow and checked before it becomes a shape: NaN, inf or
+    // a span past int64 fail with TensorFlow's bound (its CPU kernel checks the float size; an
+    // int64 span such as [INT64_MIN, INT64_MAX) is caught here the same way).
+    const absl::Status too_large = absl::InvalidArgumentError(absl::StrCat(
+        "Requires ((limit - start) / delta) <= ", std::numeric_limits<int64_t>::max()));
     int64_t size;
     if constexpr (std::is_integral_v<T>) {
-      size = (std::abs(static_cast<int64_t>(limit) - static_cast<int64_t>(start)) +
-              std::abs(static_cast<int64_t>(delta)) - 1) /
-             std::abs(static_cast<int64_t>(delta));
+      // |limit - start| and |delta| as unsigned 64-bit values are exact for every int32/int64.
+      const uint64_t span = delta > 0 ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
+                                      : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
+      const uint64_t step =
+          delta > 0 ? static_cast<uint64_t>(delta) : uint64_t{0} - static_cast<uint64_t>(delta);
+      const uint64_t n = span / step + (span % step != 0);
+      if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return too_large;
+      size = static_cast<int64_t>(n);
     } else {
-      size = static_cast<int64_t>(std::ceil(std::abs((limit - start) / delta)));
+      // NaN fails this comparison too; 2^63 is the first double past int64.
+      const double n = static_cast<double>(std::ceil(std::abs((limit - start) / delta)));
+      if (!(n < 9223372036854775808.0)) return too_large;
+      size = static_cast<int64_t>(n);
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({size})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape shape, TensorShape::FromDims({size}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     T* z = out->flat<T>().data();
     T value = start;
     for (int64_t i = 0; i < size; ++i) {
       z[i] = value;
-      value += delta;
+      if (i + 1 < size) value += delta;  // never steps past limit (no signed overflow)
     }
     return absl::OkStatus();
   }

@@ -1,3 +1,7 @@
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -33,6 +37,65 @@ TEST(RangeOpTest, ErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Requires delta != 0: 0")));
   EXPECT_THAT(Range(5, 0, 1), StatusIs(absl::StatusCode::kInvalidArgument,
                                        HasSubstr("Requires start <= limit when delta > 0: 5/0")));
+}
+
+template <typename T>
+absl::StatusOr<std::vector<Tensor>> RangeOf(T start, T limit, T delta) {
+  OpTester t("Range");
+  t.Attr("Tidx", DataTypeToEnum<T>::value);
+  t.Input(Tensor::Scalar<T>(start)).Input(Tensor::Scalar<T>(limit));
+  t.Input(Tensor::Scalar<T>(delta));
+  return t.Run();
+}
+
+// Issue 26: a size computed from NaN, inf or huge bounds is InvalidArgument with TensorFlow's
+// texts, never a TensorShape abort; a size that fits int64 but not memory is ResourceExhausted.
+template <typename T>
+void ExpectFloatRangeErrors() {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T inf = std::numeric_limits<T>::infinity();
+  const auto bound = HasSubstr("Requires ((limit - start) / delta) <= 9223372036854775807");
+  EXPECT_THAT(RangeOf<T>(0, inf, 1), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<T>(-inf, 0, 1), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<T>(0, T(1e30), 1), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<T>(T(1e30), 0, -1), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<T>(0, 0, nan), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<T>(0, nan, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Requires start <= limit when delta > 0: 0/nan")));
+  EXPECT_THAT(RangeOf<T>(nan, 0, -1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Requires start >= limit when delta < 0: nan/0")));
+  EXPECT_THAT(RangeOf<T>(0, 5, nan),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Requires start >= limit when delta < 0: 0/5")));
+  // 2^59 elements fit int64 (and size_t bytes) but no memory.
+  EXPECT_THAT(RangeOf<T>(0, T(576460752303423488.0), 1),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM when allocating")));
+}
+
+TEST(RangeOpTest, FloatNanInfAndHugeBoundsAreInvalidArgument) {
+  ExpectFloatRangeErrors<float>();
+  ExpectFloatRangeErrors<double>();
+}
+
+TEST(RangeOpTest, IntegerSpansPastInt64AreInvalidArgument) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const auto bound = HasSubstr("Requires ((limit - start) / delta) <= 9223372036854775807");
+  EXPECT_THAT(RangeOf<int64_t>(kMin, kMax, 1), StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<int64_t>(kMax, kMin, -1),
+              StatusIs(absl::StatusCode::kInvalidArgument, bound));
+  EXPECT_THAT(RangeOf<int64_t>(0, kMax / 16, 1),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("OOM when allocating")));
+  // Steps that end next to the type's limits never overflow.
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, RangeOf<int64_t>(kMin, kMax, kMax));
+  ExpectTensorEqual(out[0], I64({kMin, -1, kMax - 1}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RangeOf<int64_t>(kMax, kMin, kMin));
+  ExpectTensorEqual(out[0], I64({kMax, -1}, TensorShape({2})));
+  constexpr int32_t kMax32 = std::numeric_limits<int32_t>::max();
+  RILL_ASSERT_OK_AND_ASSIGN(out, RangeOf<int32_t>(0, kMax32, kMax32 / 2 + 1));
+  ExpectTensorEqual(out[0], I32({0, kMax32 / 2 + 1}, TensorShape({2})));
 }
 
 }  // namespace

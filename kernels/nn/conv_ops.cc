@@ -316,8 +316,9 @@ class Conv2DOp final : public ConvOpBase {
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
-    RILL_ASSIGN_OR_RETURN(
-        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_c})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -347,8 +348,9 @@ class FusedConv2DOp final : public ConvOpBase {
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
     RILL_RETURN_IF_ERROR(CheckBias(bias, g.out_c));
-    RILL_ASSIGN_OR_RETURN(
-        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_c})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;

@@ -197,8 +197,9 @@ absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpe
   if (!kMax && g.k_d != 1) {
     return absl::UnimplementedError("Non-spatial pooling is not yet supported. Volunteers? :)");
   }
-  RILL_ASSIGN_OR_RETURN(Tensor * out,
-                        ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.out_d})));
+  RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                        TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_d}));
+  RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
   if (out->NumElements() == 0) return absl::OkStatus();
   return VisitKernelTypes<Ts...>(kernel, input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

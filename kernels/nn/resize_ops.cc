@@ -130,8 +130,9 @@ class ResizeBilinearOp final : public ResizeOpBase {
     RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
                           ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
     const Tensor& images = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(
-        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     const std::vector<Interpolation> ys =
         BilinearWeights(g.out_h, g.in_h, g.scale_h, half_pixel_centers_);
@@ -183,8 +184,9 @@ class ResizeNearestNeighborOp final : public ResizeOpBase {
     RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
                           ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
     const Tensor& images = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(
-        Tensor * out, ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.channels})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     std::vector<int64_t> xs(g.out_w);
     for (int64_t i = 0; i < g.out_w; ++i) {

@@ -91,5 +91,18 @@ TEST(ResizeOpsTest, ErrorsAreTensorFlows) {
   }
 }
 
+// Issue 26: batch * height * width * channels from the size input overflowed int64 and aborted in
+// TensorShape; it is InvalidArgument now.
+TEST(ResizeBilinearOpTest, OutputSizeOverflowIsInvalidArgument) {
+  const Tensor images = F(std::vector<float>(12, 1.f), TensorShape({1, 2, 2, 3}));
+  for (const char* op : {"ResizeBilinear", "ResizeNearestNeighbor"}) {
+    EXPECT_THAT(Resize(op, images, Size(2147483647, 2147483647)),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         ::testing::HasSubstr("Shape [1,2147483647,2147483647,3] has too many "
+                                              "elements (overflows int64)")))
+        << op;
+  }
+}
+
 }  // namespace
 }  // namespace rill

@@ -83,5 +83,24 @@ TEST(RandomOpsTest, UniformIntRangeAndErrors) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Dimension -1 must be >= 0")));
 }
 
+// Issue 26: the shape input is checked before it becomes a TensorShape.
+TEST(RandomOpsTest, NegativeOverflowingOrHugeShapesAreErrorsNotCrashes) {
+  const auto uniform = [](std::vector<int64_t> dims) {
+    OpTester t("RandomUniform");
+    t.Attr("dtype", DT_FLOAT)
+        .Attr("T", DT_INT64)
+        .Attr("seed", int64_t{1})
+        .Attr("seed2", int64_t{2});
+    t.Input(Tensor::FromVector<int64_t>(dims, TensorShape({static_cast<int64_t>(dims.size())})));
+    return t.Run();
+  };
+  EXPECT_THAT(uniform({2, -3}),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("-3")));
+  EXPECT_THAT(uniform({int64_t{1} << 62, 4}), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                       ::testing::HasSubstr("overflows int64")));
+  EXPECT_THAT(uniform({int64_t{1} << 59}), StatusIs(absl::StatusCode::kResourceExhausted,
+                                                    ::testing::HasSubstr("OOM when allocating")));
+}
+
 }  // namespace
 }  // namespace rill

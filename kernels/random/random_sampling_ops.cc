@@ -118,7 +118,8 @@ class MultinomialOp final : public OpKernel {
       return absl::InvalidArgumentError(
           absl::StrCat("num_classes should be positive, got: ", classes));
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({batch, num_samples})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, TensorShape::FromDims({batch, num_samples}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     // TensorFlow reserves two uint32s per double sample, in groups of four per row.
     const uint64_t ceil4 = static_cast<uint64_t>((num_samples + 3) / 4 * 4) * 2;

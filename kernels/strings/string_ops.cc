@@ -7,13 +7,18 @@
 //     `width` pads (with `fill`, one character) and `precision` sets the digits.
 // Errors are InvalidArgument with TensorFlow's texts: "Input shapes do not match: [2] vs. [3]",
 // "Cannot select both scientific and shortest notation", "Fill string must be one or fewer
-// characters", "scientific not supported for type int32" (also shortest, precision, fill).
+// characters", "Fill argument not supported: \"n\"" (fill must be one of ' +-0#'), "scientific
+// not supported for type int32" (also shortest, precision, fill). The printf format is one of a
+// fixed table ("%<flag>*.*<conversion>"); no attr text ever reaches it.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -103,27 +108,47 @@ class AsStringOp final : public OpKernel {
           absl::StrCat("fill not supported for type ", DataTypeString(dtype))));
       return;
     }
-    format_ = "%";
-    if (width > -1) absl::StrAppend(&format_, fill, width);
-    if (precision > -1) absl::StrAppend(&format_, ".", precision);
+    // The format string is never built from an attr: the fill flag is picked from a fixed set
+    // (TensorFlow's), and width and precision go to printf as `*` arguments.
+    if (!fill.empty() && std::string_view(" +-0#").find(fill[0]) == std::string_view::npos) {
+      ctx.SetStatus(
+          absl::InvalidArgumentError(absl::StrCat("Fill argument not supported: \"", fill, "\"")));
+      return;
+    }
+    for (const auto& [name, value] : {std::pair<const char*, int64_t>{"precision", precision},
+                                      std::pair<const char*, int64_t>{"width", width}}) {
+      if (value > std::numeric_limits<int>::max() || value < std::numeric_limits<int>::min()) {
+        ctx.SetStatus(absl::InvalidArgumentError(
+            absl::StrCat("Attr ", name, " has value ", value, " out of range for an int32")));
+        return;
+      }
+    }
+    width_ = width > -1 ? static_cast<int>(width) : -1;
+    precision_ = precision > -1 ? static_cast<int>(precision) : -1;
+    // Flags: index 0 for none, 1..5 for " +-0#". As in TensorFlow, the flag applies with or
+    // without a width ("+" alone gives "+5").
+    static constexpr std::string_view kFlags = " +-0#";
+    const int flag = fill.empty() ? 0 : 1 + static_cast<int>(kFlags.find(fill[0]));
+    Conversion conversion;
     switch (dtype) {
       case DT_INT8:
       case DT_INT16:
       case DT_INT32:
-        format_ += "d";
+        conversion = kInt;
         break;
       case DT_INT64:
-        format_ += "lld";
+        conversion = kInt64;
         break;
       case DT_UINT8:
-        format_ += "u";
+        conversion = kUnsigned;
         break;
       case DT_STRING:
-        format_ += "s";
+        conversion = kString;
         break;
       default:
-        format_ += shortest ? "g" : scientific ? "e" : "f";
+        conversion = shortest ? kShortest : scientific ? kScientific : kFixed;
     }
+    format_ = kFormats[conversion][flag];
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -136,7 +161,12 @@ class AsStringOp final : public OpKernel {
     }
     if (in.dtype() == DT_STRING) {
       for (int64_t i = 0; i < in.NumElements(); ++i) {
-        z[i] = Format(in.flat<std::string>()[i].c_str());
+        const std::string& v = in.flat<std::string>()[i];
+        if (width_ <= 0) {  // as TensorFlow: no width passes strings through (NULs included)
+          z[i] = v;
+        } else if (!Format(v.c_str(), &z[i])) {
+          return FormatError();
+        }
       }
       return absl::OkStatus();
     }
@@ -145,31 +175,59 @@ class AsStringOp final : public OpKernel {
           using T = typename decltype(tag)::type;
           for (int64_t i = 0; i < in.NumElements(); ++i) {
             const auto v = cwise_internal::Load(in.flat<T>()[i]);
+            bool ok;
             if constexpr (std::is_same_v<T, int64_t>) {
-              z[i] = Format(static_cast<long long>(v));  // NOLINT: matches %lld
+              ok = Format(static_cast<long long>(v), &z[i]);  // NOLINT: matches %lld
             } else if constexpr (std::is_integral_v<T>) {
-              z[i] = Format(static_cast<int>(v));
+              ok = Format(static_cast<int>(v), &z[i]);
             } else {
-              z[i] = Format(static_cast<double>(v));
+              ok = Format(static_cast<double>(v), &z[i]);
             }
+            if (!ok) return FormatError();
           }
           return absl::OkStatus();
         });
   }
 
  private:
+  enum Conversion { kInt, kInt64, kUnsigned, kString, kFixed, kScientific, kShortest };
+  // Every format AsString uses: [conversion][flag], each "%<flag>*.*<conversion>".
+  static constexpr const char* kFormats[7][6] = {
+      {"%*.*d", "% *.*d", "%+*.*d", "%-*.*d", "%0*.*d", "%#*.*d"},
+      {"%*.*lld", "% *.*lld", "%+*.*lld", "%-*.*lld", "%0*.*lld", "%#*.*lld"},
+      {"%*.*u", "% *.*u", "%+*.*u", "%-*.*u", "%0*.*u", "%#*.*u"},
+      {"%*.*s", "% *.*s", "%+*.*s", "%-*.*s", "%0*.*s", "%#*.*s"},
+      {"%*.*f", "% *.*f", "%+*.*f", "%-*.*f", "%0*.*f", "%#*.*f"},
+      {"%*.*e", "% *.*e", "%+*.*e", "%-*.*e", "%0*.*e", "%#*.*e"},
+      {"%*.*g", "% *.*g", "%+*.*g", "%-*.*g", "%0*.*g", "%#*.*g"},
+  };
+
+  // False when the result would not fit printf's int length (a width or precision near 2^31).
   template <typename V>
-  std::string Format(V value) const {
+  bool Format(V value, std::string* out) const {
+    // A negative `*` width means none; a negative `*` precision means the default.
     char buf[256];
-    const int len = std::snprintf(buf, sizeof(buf), format_.c_str(), value);
-    if (len < static_cast<int>(sizeof(buf))) return std::string(buf, len > 0 ? len : 0);
-    std::string big(static_cast<size_t>(len) + 1, '\0');
-    std::snprintf(big.data(), big.size(), format_.c_str(), value);
-    big.resize(len);
-    return big;
+    const int len = std::snprintf(buf, sizeof(buf), format_, width_, precision_, value);
+    if (len < 0) return false;
+    if (len < static_cast<int>(sizeof(buf))) {
+      out->assign(buf, len);
+      return true;
+    }
+    out->assign(static_cast<size_t>(len) + 1, '\0');
+    std::snprintf(out->data(), out->size(), format_, width_, precision_, value);
+    out->resize(len);
+    return true;
   }
 
-  std::string format_;
+  absl::Status FormatError() const {
+    return absl::InvalidArgumentError(absl::StrCat("AsString output with width ", width_,
+                                                   " and precision ", precision_,
+                                                   " does not fit a string"));
+  }
+
+  const char* format_ = "%*.*d";
+  int width_ = -1;
+  int precision_ = -1;
 };
 
 // StaticRegexFullMatch: whether each string matches `pattern` whole. TensorFlow uses RE2;

@@ -1,6 +1,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -43,6 +44,76 @@ TEST(StringOpsTest, AsStringUsesPrintfConversions) {
   bad.Attr("T", DT_INT32).Attr("scientific", true).Input(Tensor::Scalar<int32_t>(1));
   EXPECT_THAT(bad.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
                                   HasSubstr("scientific not supported for type int32")));
+}
+
+// Issue 26: `fill` never reaches a printf format. Only TensorFlow's flags ' +-0#' are accepted;
+// `n` (was "%n5d", a write through a garbage pointer), `s`, `%` and `*` are InvalidArgument.
+TEST(StringOpsTest, AsStringRejectsFillOutsideTensorFlowsFlags) {
+  for (const char* fill : {"n", "s", "%", "*", "x", "1", "\\"}) {
+    for (int64_t width : {int64_t{-1}, int64_t{5}}) {
+      OpTester t("AsString");
+      t.Attr("T", DT_INT32).Attr("width", width).Attr("fill", fill);
+      t.Input(Tensor::FromVector<int32_t>({7}, TensorShape({1})));
+      EXPECT_THAT(t.Run(),
+                  StatusIs(absl::StatusCode::kInvalidArgument,
+                           HasSubstr(absl::StrCat("Fill argument not supported: \"", fill, "\""))))
+          << fill;
+    }
+  }
+}
+
+TEST(StringOpsTest, AsStringFillFlagsMatchTensorFlow) {
+  struct Case {
+    const char* fill;
+    int64_t width;
+    std::vector<std::string> want;
+  };
+  for (const Case& c : std::vector<Case>{{" ", 4, {"   7", "  -3"}},
+                                         {"+", 4, {"  +7", "  -3"}},
+                                         {"-", 4, {"7   ", "-3  "}},
+                                         {"0", 4, {"0007", "-003"}},
+                                         {"#", 4, {"   7", "  -3"}},
+                                         {"+", -1, {"+7", "-3"}},
+                                         {" ", -1, {" 7", "-3"}}}) {
+    OpTester t("AsString");
+    t.Attr("T", DT_INT64).Attr("width", c.width).Attr("fill", c.fill);
+    t.Input(Tensor::FromVector<int64_t>({7, -3}, TensorShape({2})));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[0], S(c.want));
+  }
+  OpTester f("AsString");
+  f.Attr("T", DT_DOUBLE).Attr("width", int64_t{8}).Attr("precision", int64_t{1}).Attr("fill", "-");
+  f.Input(Tensor::FromVector<double>({2.25, -1.0}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, f.Run());
+  ExpectTensorEqual(out[0], S({"2.2     ", "-1.0    "}));
+}
+
+TEST(StringOpsTest, AsStringWidthAndPrecisionMustFitInt32) {
+  OpTester w("AsString");
+  w.Attr("T", DT_INT32).Attr("width", int64_t{1} << 32);
+  w.Input(Tensor::FromVector<int32_t>({7}, TensorShape({1})));
+  EXPECT_THAT(w.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr width has value 4294967296 out of range for an int32")));
+  OpTester p("AsString");
+  p.Attr("T", DT_FLOAT).Attr("precision", int64_t{-1} << 40);
+  p.Input(Tensor::FromVector<float>({7}, TensorShape({1})));
+  EXPECT_THAT(p.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("Attr precision has value -1099511627776 out of range "
+                                          "for an int32")));
+}
+
+TEST(StringOpsTest, AsStringStringsWithoutWidthPassThrough) {
+  OpTester t("AsString");
+  t.Attr("T", DT_STRING);
+  t.Input(Tensor::FromVector<std::string>({std::string("a\0b%n", 5), "%s"}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], S({std::string("a\0b%n", 5), "%s"}));
+  OpTester w("AsString");
+  w.Attr("T", DT_STRING).Attr("width", int64_t{4});
+  w.Input(Tensor::FromVector<std::string>({"%n", "abcdef"}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, w.Run());
+  ExpectTensorEqual(out[0], S({"  %n", "abcdef"}));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // graphs, unknown ops, missing inputs, cycles, wrong dtypes and shapes, missing devices, bad
 // feeds and fetches, bad configs, kernels failing at run time, control flow, functions,
 // checkpoints, and a run that never ends stopped by its timeout.
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -178,6 +179,14 @@ std::string IntConst(const std::string& name, const std::string& values, const s
                            "DT_INT32 } } attr { key: 'value' value { tensor { dtype: DT_INT32 "
                            "tensor_shape { ",
                            shape, " } ", values, " } } }"));
+}
+
+std::string FloatConst(const std::string& name, const std::string& value) {
+  return Node(absl::StrCat("name: '", name,
+                           "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { "
+                           "key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { } "
+                           "float_val: ",
+                           value, " } } }"));
 }
 
 std::vector<Case> Cases() {
@@ -636,6 +645,49 @@ std::vector<Case> Cases() {
        {},
        C::kInvalidArgument,
        "In[0] is not a matrix. Instead it has shape [3]"},
+      // --- issue 26: attrs never reach a printf format; sizes from values are checked ---
+      {"as_string_fill_is_not_a_format",
+       Node("name: 'bad' op: 'AsString' input: 'x' " + kF +
+            " attr { key: 'width' value { i: 5 } } attr { key: 'fill' value { s: 'n' } }"),
+       false,
+       {{"x:0", X()}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Fill argument not supported: \"n\""},
+      {"range_infinite_limit",
+       FloatConst("f0", "0") + FloatConst("f1", "1") +
+           Node("name: 'bad' op: 'Range' input: 'f0' input: 'u' input: 'f1' attr { key: 'Tidx' "
+                "value { type: DT_FLOAT } }"),
+       false,
+       {{"u:0", Tensor::Scalar<float>(std::numeric_limits<float>::infinity())}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Requires ((limit - start) / delta) <= 9223372036854775807"},
+      {"range_nan_delta",
+       FloatConst("f0", "0") + FloatConst("f1", "1") +
+           Node("name: 'bad' op: 'Range' input: 'f0' input: 'f1' input: 'u' attr { key: 'Tidx' "
+                "value { type: DT_FLOAT } }"),
+       false,
+       {{"u:0", Tensor::Scalar<float>(std::numeric_limits<float>::quiet_NaN())}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Requires start >= limit when delta < 0: 0/1"},
+      {"tile_multiples_overflow",
+       Node("name: 'm' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: "
+            "'value' value { tensor { dtype: DT_INT64 tensor_shape { dim { size: 2 } } "
+            "int64_val: 1 int64_val: 4611686018427387904 } } }") +
+           Node("name: 'bad' op: 'Tile' input: 'x' input: 'm' " + kF +
+                " attr { key: 'Tmultiples' value { type: DT_INT64 } }"),
+       false,
+       {{"x:0", X()}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Encountered overflow when multiplying dimension 1 of size 2 by multiples[1] = "
+       "4611686018427387904"},
   };
   return c;
 }
