@@ -5,12 +5,9 @@
 // int32", "Trying to access element 3 in a list with 2 elements.", "Trying to pop from an empty
 // list.", "Tried to stack elements of an empty list with non-fully-defined element_shape: ...".
 // All cheap except Stack and FromTensor, which copy element data.
-#include <unistd.h>
 
 #include <cstdint>
 #include <memory>
-#include <new>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -18,6 +15,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
+#include "kernels/lists/resize_elements.h"
 #include "kernels/lists/tensor_list.h"
 
 namespace rill {
@@ -70,29 +68,6 @@ class ListOpBase : public OpKernel {
   }
   DataType element_dtype_ = DT_INVALID;
 };
-
-// Resizes `v` to `n` elements (n from an input value): ResourceExhausted, never std::bad_alloc
-// or std::length_error, when the elements would not fit the host's physical memory (checked
-// first, so an over-committed allocation is never touched) or the allocation fails.
-template <typename T>
-absl::Status ResizeElements(std::vector<T>* v, int64_t n, const char* what) {
-  static const uint64_t kPhysicalBytes =
-      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  const absl::Status oom = absl::ResourceExhaustedError(absl::StrCat(
-      "OOM when allocating ", what, " of ", n, " elements (", sizeof(T), " bytes each)"));
-  if (n < 0 || static_cast<uint64_t>(n) > v->max_size() ||
-      static_cast<uint64_t>(n) > kPhysicalBytes / sizeof(T)) {
-    return oom;
-  }
-  try {
-    v->resize(static_cast<size_t>(n));
-  } catch (const std::bad_alloc&) {
-    return oom;
-  } catch (const std::length_error&) {
-    return oom;
-  }
-  return absl::OkStatus();
-}
 
 // EmptyTensorList(element_shape, max_num_elements), TensorListReserve(element_shape, n).
 class NewListOp final : public ListOpBase {

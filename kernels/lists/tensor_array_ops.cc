@@ -8,13 +8,10 @@
 // 0 because it has already been written to.", "Could not read index 0 twice because it was
 // cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
 // dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <new>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,35 +23,13 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
+#include "kernels/lists/resize_elements.h"
 #include "kernels/lists/step_resource.h"
 
 namespace rill {
 namespace {
 
 constexpr char kContainer[] = "_tensor_arrays";
-
-// Resizes `v` to `n` elements (n from an input value): ResourceExhausted, never std::bad_alloc
-// or std::length_error, when the elements would not fit the host's physical memory (checked
-// first, so an over-committed allocation is never touched) or the allocation fails.
-template <typename T>
-absl::Status ResizeElements(std::vector<T>* v, int64_t n, const char* what) {
-  static const uint64_t kPhysicalBytes =
-      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  const absl::Status oom = absl::ResourceExhaustedError(absl::StrCat(
-      "OOM when allocating ", what, " of ", n, " elements (", sizeof(T), " bytes each)"));
-  if (n < 0 || static_cast<uint64_t>(n) > v->max_size() ||
-      static_cast<uint64_t>(n) > kPhysicalBytes / sizeof(T)) {
-    return oom;
-  }
-  try {
-    v->resize(static_cast<size_t>(n));
-  } catch (const std::bad_alloc&) {
-    return oom;
-  } catch (const std::length_error&) {
-    return oom;
-  }
-  return absl::OkStatus();
-}
 
 class TensorArray final : public ResourceBase {
  public:
