@@ -70,6 +70,8 @@ class StepState {
     ReadyQueue ready;
     const int roots = frames_.ScheduleRoots(ready);
     outstanding_.store(roots, std::memory_order_relaxed);
+    // A step started inside a kernel runs its deferred completions itself (dispatch.h).
+    DeferralIsolation isolation;
     StartStep(*this, std::move(ready));
   }
 
@@ -130,11 +132,17 @@ class StepState {
       call->ctx.emplace(&call->params, item.num_outputs);
       static_cast<const AsyncOpKernel*>(item.kernel.get())
           ->ComputeAsync(*call->ctx, [this, t, call, start](absl::Status s) {
-            ReadyQueue more;
-            if (args_.stats != nullptr) Record(t.id, start, *call->ctx, call->inputs);
-            call->inputs.clear();  // released before NodeDone may report the step done
-            NodeDone(t, s, &*call->ctx, more);
-            RunReady(*this, more);
+            auto complete = [this, t, call, start, s = std::move(s)] {
+              ReadyQueue more;
+              if (args_.stats != nullptr) Record(t.id, start, *call->ctx, call->inputs);
+              call->inputs.clear();  // released before NodeDone may report the step done
+              NodeDone(t, s, &*call->ctx, more);
+              RunReady(*this, more);
+            };
+            // On a thread already running nodes (a _Send here delivered the value), the
+            // completion waits for that loop: inline, a chain of cross-device edges would recurse
+            // once per edge (dispatch.h).
+            if (!DeferCompletion(complete)) complete();
           });
       return;
     }

@@ -16,6 +16,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
@@ -114,6 +115,17 @@ void MakeBiasAdd(NodeDef* n) {
   n->mutable_attr()->clear();
   SetAttr(n, "T", DT_FLOAT);
   SetAttr(n, "data_format", "NHWC");
+}
+
+// Whether every value is finite (no inf, no NaN).
+bool AllFinite(absl::Span<const float> values) {
+  for (float x : values) {
+    if (!std::isfinite(x)) return false;
+  }
+  return true;
+}
+bool AllFinite(const Tensor& t) {
+  return AllFinite(absl::MakeConstSpan(t.flat<float>().data(), t.NumElements()));
 }
 
 std::vector<PartialTensorShape> ShapesOf(const Tensor& value) {
@@ -626,6 +638,14 @@ class Optimizer {
         continue;
       }
       // w' = w * s, b = offset - mean * s, with s = scale / sqrt(var + epsilon) per channel.
+      // Kept unfolded when a constant or a folded value is not finite: folding may change the
+      // result by rounding only, and inf or NaN weights would turn an inf or a huge value the
+      // batch norm makes into NaN, or a finite one into inf.
+      if (!AllFinite(*scale) || !AllFinite(*offset) || !AllFinite(*mean) || !AllFinite(*var) ||
+          !std::isfinite(epsilon)) {
+        ++stats_->folds_skipped_non_finite;
+        continue;
+      }
       Tensor w(DT_FLOAT, filter->shape());
       Tensor b(DT_FLOAT, TensorShape({channels}));
       std::vector<float> s(channels);
@@ -635,6 +655,10 @@ class Optimizer {
       }
       for (int64_t e = 0; e < filter->NumElements(); ++e) {
         w.flat<float>()[e] = filter->flat<float>()[e] * s[e % channels];
+      }
+      if (!AllFinite(s) || !AllFinite(w) || !AllFinite(b)) {
+        ++stats_->folds_skipped_non_finite;
+        continue;
       }
       const std::string& device = bn->assigned_device_name();
       const std::string w_name = absl::StrCat(conv->name(), "/folded_filter_", created);
@@ -835,6 +859,12 @@ class Optimizer {
           std::optional<std::vector<float>> v =
               ChannelVector(*n, 1 - side, channels, product ? product->rank : 1);
           if (!v) continue;
+          // Folding may change the result by rounding only: a non-finite scale or shift, or
+          // folded weights or bias that overflow (checked below), keep the graph as it is.
+          if (!AllFinite(*v)) {
+            ++stats_->folds_skipped_non_finite;
+            continue;
+          }
           bool involved_touched = bias_add && touched.contains(bias_add->node->id());
           if (product && touched.contains(product->node->id())) involved_touched = true;
           if (involved_touched) continue;
@@ -850,6 +880,10 @@ class Optimizer {
             float* dst = w.flat<float>().data();
             for (int64_t e = 0; e < w.NumElements(); ++e) dst[e] = src[e] * (*v)[e % channels];
             for (int64_t c = 0; c < channels; ++c) bias[c] *= (*v)[c];
+            if (!AllFinite(w) || !AllFinite(bias)) {
+              ++stats_->folds_skipped_non_finite;
+              continue;
+            }
             const Node& p = *product->node;
             // The product reads the scaled filter.
             RILL_ASSIGN_OR_RETURN(Node * w_node,
@@ -858,6 +892,10 @@ class Optimizer {
             round.filters[p.id()] = {w_node->id(), std::move(w)};
           } else {
             for (int64_t c = 0; c < channels; ++c) bias[c] += (*v)[c];
+            if (!AllFinite(bias)) {
+              ++stats_->folds_skipped_non_finite;
+              continue;
+            }
           }
           Tensor bias_value(DT_FLOAT, TensorShape({channels}));
           std::copy(bias.begin(), bias.end(), bias_value.flat<float>().data());

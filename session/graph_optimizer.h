@@ -18,7 +18,10 @@
 //     Before that, batch norms at inference are folded into the product's constant filter and
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
-//     DepthwiseConv2dNative or MatMul, with or without a BiasAdd between).
+//     DepthwiseConv2dNative or MatMul, with or without a BiasAdd between). A fold may change
+//     results by rounding only: one whose constants are not finite, or whose folded filter or
+//     bias would not be (an overflow), is not made (GraphOptimizerStats::
+//     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.
 //   - MatMuls and convolutions (plain and fused) whose weights come straight from a Const are
 //     marked `_rill_constant_weights` (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
@@ -81,7 +84,10 @@ struct GraphOptimizerStats {
   int nodes_merged = 0;
   int fusions = 0;
   int batch_norms_folded = 0;
-  int scale_shifts_folded = 0;      // Mul / Add by per-channel constants folded into a product
+  int scale_shifts_folded = 0;  // Mul / Add by per-channel constants folded into a product
+  // Batch norm, scale and shift folds not made because a constant, or a folded weight or bias,
+  // was not finite (inf or NaN): the unfolded graph keeps TensorFlow's results.
+  int folds_skipped_non_finite = 0;
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
 };
 

@@ -5,6 +5,8 @@
 // writes them in id order, and a rewritten node is a new node).
 #include "session/graph_optimizer.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -92,7 +94,15 @@ void ExpectSameOutputs(const GraphDef& graph,
     const Tensor& b = results[1][f];
     ASSERT_EQ(a.shape().DebugString(), b.shape().DebugString()) << fetches[f];
     for (int64_t i = 0; i < a.NumElements(); ++i) {
-      EXPECT_NEAR(a.flat<float>()[i], b.flat<float>()[i], tol) << fetches[f] << "[" << i << "]";
+      const float x = a.flat<float>()[i], y = b.flat<float>()[i];
+      if (std::isfinite(x) && std::isfinite(y)) {
+        EXPECT_NEAR(x, y, tol) << fetches[f] << "[" << i << "]";
+      } else if (std::isnan(x) || std::isnan(y)) {  // a NaN only where the other has one
+        EXPECT_TRUE(std::isnan(x) && std::isnan(y))
+            << fetches[f] << "[" << i << "]: " << x << " vs " << y;
+      } else {  // inf only where the other has the same inf
+        EXPECT_EQ(x, y) << fetches[f] << "[" << i << "]";
+      }
     }
   }
 }
@@ -371,6 +381,142 @@ TEST(GraphOptimizerTest, FoldsAScaleIntoMatMulColumns) {
   GraphDef original;
   ASSERT_THAT(root.ToGraphDef(&original), IsOk());
   ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({4, 3}))}}, {"scale:0"}, 1e-5f);
+}
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// A fold may change results by rounding only: a scale whose constants, or whose folded weights,
+// are not finite stays a Mul (TensorFlow's inf stays inf, a product of 1e20 stays 1e20).
+TEST(GraphOptimizerTest, ScalesThatAreNotFiniteOrOverflowTheWeightsAreNotFoldedIntoMatMul) {
+  struct Case {
+    const char* what;
+    std::vector<float> weights;  // [2, 2]
+    std::vector<float> scale;    // [2]
+    float input;                 // every element of x [3, 2]
+  };
+  const Case cases[] = {
+      {"inf scale", {1.f, -2.f, 3.f, 4.f}, {kInf, 2.f}, 0.5f},
+      {"-inf scale", {1.f, -2.f, 3.f, 4.f}, {2.f, -kInf}, 0.5f},
+      {"NaN scale", {1.f, -2.f, 3.f, 4.f}, {kNaN, 1.f}, 0.5f},
+      // x * w = 1 per term, times 1e20: TensorFlow gives 2e20; folded, w * s overflows to inf.
+      {"weights overflow", {1e20f, 1e20f, 1e20f, 1e20f}, {1e20f, 1e20f}, 1e-20f},
+      // An inf weight times a zero scale: NaN folded, 0 * x * inf... kept as the graph says.
+      {"inf weight, zero scale", {kInf, 1.f, 1.f, 1.f}, {0.f, 1.f}, 1.f},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output mm = ops::MatMul(root.WithOpName("mm"), x,
+                            ops::Const<float>(root, c.weights, TensorShape({2, 2})));
+    ops::Mul(root.WithOpName("scale"), mm, ops::Const<float>(root, c.scale, TensorShape({2})));
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.scale_shifts_folded, 0);
+    EXPECT_EQ(o.stats.folds_skipped_non_finite, 1);
+    ASSERT_NE(Find(o.graph, "scale"), nullptr);
+    EXPECT_EQ(Find(o.graph, "scale")->op(), "Mul");
+    GraphDef original;
+    ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+    const Tensor input =
+        Tensor::FromVector<float>(std::vector<float>(6, c.input), TensorShape({3, 2}));
+    ExpectSameOutputs(original, {{"x:0", input}}, {"scale:0"}, 1e-5f);
+  }
+  // The 1e20 case: TensorFlow's value, not inf.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output mm = ops::MatMul(root.WithOpName("mm"), x,
+                          ops::Const<float>(root, {1e20f, 1e20f}, TensorShape({1, 2})));
+  ops::Mul(root.WithOpName("scale"), mm, ops::Const(root, {1e20f, 1e20f}));
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  auto s = Session::New(SessionOptions());
+  ASSERT_THAT(s.status(), IsOk());
+  ASSERT_THAT((*s)->Create(g), IsOk());
+  std::vector<Tensor> out;
+  ASSERT_THAT((*s)->Run({{"x:0", Tensor::FromVector<float>({1e-20f}, TensorShape({1, 1}))}},
+                        {"scale:0"}, {}, &out),
+              IsOk());
+  EXPECT_FLOAT_EQ(out[0].flat<float>()[0], 1e20f);
+  EXPECT_FLOAT_EQ(out[0].flat<float>()[1], 1e20f);
+}
+
+// Shifts (Add after a product's BiasAdd) that are not finite, or whose sum with the bias
+// overflows, stay Adds; a scale that is not finite is not folded into a depthwise filter or
+// through a bias either.
+TEST(GraphOptimizerTest, ShiftsAndDepthwiseScalesThatAreNotFiniteAreNotFolded) {
+  const float kHuge = 3e38f;
+  struct Case {
+    const char* what;
+    float bias, scale, shift;
+    int folded;  // scale_shifts_folded
+    int skipped;
+  };
+  const Case cases[] = {
+      {"inf shift", 1.f, 2.f, kInf, 1, 1},  // the scale folds, the shift does not
+      {"NaN shift", 1.f, 2.f, kNaN, 1, 1},  // likewise
+      {"bias + shift overflows", kHuge, 1.f, kHuge, 1, 1},
+      {"inf scale", 1.f, kInf, 0.5f, 0, 1},  // the Mul stays, so the shift has no bias to join
+      {"bias * scale overflows", kHuge, 10.f, 0.5f, 0, 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output w = ops::Const<float>(root.WithOpName("w"), Ramp(3 * 3 * 2 * 1, 0.2f, -0.5f),
+                                 TensorShape({3, 3, 2, 1}));
+    Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), x, w, {1, 1, 1, 1}, "SAME");
+    Output biased = ops::BiasAdd(root.WithOpName("ba"), dw, ops::Const(root, {c.bias, c.bias}));
+    Output scaled = ops::Mul(root.WithOpName("scale"), biased, ops::Const(root, c.scale));
+    ops::AddV2(root.WithOpName("shift"), scaled, ops::Const(root, c.shift));
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.scale_shifts_folded, c.folded);
+    EXPECT_EQ(o.stats.folds_skipped_non_finite, c.skipped);
+    GraphDef original;
+    ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+    ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({1, 4, 4, 2}))}}, {"shift:0"},
+                      1e-5f);
+  }
+}
+
+// Batch norms whose constants are not finite, or whose folded filter or bias would not be, stay
+// batch norms.
+TEST(GraphOptimizerTest, BatchNormsThatAreNotFiniteOrOverflowAreNotFolded) {
+  struct Case {
+    const char* what;
+    float filter, scale, offset, mean, var;
+  };
+  const Case cases[] = {
+      {"inf scale", 0.5f, kInf, 0.f, 0.f, 1.f},
+      {"NaN offset", 0.5f, 1.f, kNaN, 0.f, 1.f},
+      {"inf mean", 0.5f, 1.f, 0.f, kInf, 1.f},
+      {"inf variance", 0.5f, 1.f, 0.f, 0.f, kInf},
+      {"filter * scale overflows", 1e20f, 1e20f, 0.f, 0.f, 1.f},
+      {"mean * scale overflows", 0.5f, 1e20f, 0.f, 1e20f, 1.f},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output w = ops::Const<float>(root.WithOpName("w"), std::vector<float>(2 * 2 * 2 * 2, c.filter),
+                                 TensorShape({2, 2, 2, 2}));
+    Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+    std::vector<Output> bn = ops::FusedBatchNormV3(
+        root.WithOpName("bn"), conv, ops::Const(root, {c.scale, 1.f}),
+        ops::Const(root, {c.offset, 0.f}), ops::Const(root, {c.mean, 0.f}),
+        ops::Const(root, {c.var, 1.f}), ops::FusedBatchNormAttrs().IsTraining(false));
+    ops::Identity(root.WithOpName("y"), bn[0]);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.batch_norms_folded, 0);
+    EXPECT_EQ(o.stats.folds_skipped_non_finite, 1);
+    ASSERT_NE(Find(o.graph, "bn"), nullptr);
+    EXPECT_EQ(Find(o.graph, "bn")->op(), "FusedBatchNormV3");
+    GraphDef original;
+    ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+    const Tensor input = Tensor::FromVector<float>(std::vector<float>(1 * 3 * 3 * 2, 1e-20f),
+                                                   TensorShape({1, 3, 3, 2}));
+    ExpectSameOutputs(original, {{"x:0", input}}, {"y:0"}, 1e-5f);
+  }
 }
 
 TEST(GraphOptimizerTest, MatMulsWithConstWeightsAreMarkedAndRunPacked) {

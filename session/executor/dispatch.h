@@ -22,6 +22,10 @@
 //   core and read on the pool's. Cheap roots with cheap consumers (a partition's _Recvs), or a
 //   chain behind many Consts (a CNN: only its first convolution is ready after the roots), start
 //   on the caller without a thread hop.
+// - Deferred completions (DeferCompletion, DeferredCompletions): an async kernel's completion
+//   arriving on a thread inside RunReady (a _Recv completed by a _Send run here) waits for the
+//   outermost RunReady of this thread, which runs it after its current node: no recursion per
+//   cross-device edge, and no thread hop.
 //
 // Contract: RunReady and StartStep work on a `Step` that provides
 //   const NodeItems& items() const;       // the executor's nodes (outlive the step)
@@ -73,6 +77,75 @@ inline constexpr size_t kMinChunk = 4;
 // A queue at least this long counts as holding another expensive node, since that many ready
 // nodes are work enough to share.
 inline constexpr size_t kExpensiveLookahead = 64;
+
+// Completions deferred on this thread (DeferCompletion): the queue of the outermost RunReady
+// running here, or null when none runs here.
+inline thread_local std::vector<std::function<void()>>* t_deferred_completions = nullptr;
+
+// An async kernel's completion (its NodeDone and the nodes it makes ready) that arrives on a
+// thread already running a RunReady loop, as a _Recv's does when a _Send on this thread delivers
+// its value, is queued for that loop's outermost RunReady instead of running inline: run inline,
+// a chain of cross-device edges would nest one loop per edge on this thread's stack (TensorFlow
+// never runs such a completion inside the Send either). The outermost loop runs deferred
+// completions after each node it processes and before it returns, so the stack stays a few
+// loops deep whatever the graph, and no thread hop is added. Returns false (the caller runs `fn`
+// itself, now) when no loop runs on this thread.
+template <typename Fn>
+inline bool DeferCompletion(Fn& fn) {
+  if (t_deferred_completions == nullptr) return false;
+  t_deferred_completions->emplace_back(std::move(fn));
+  return true;
+}
+
+// The deferral scope of one RunReady: the outermost one on a thread owns the queue, runs what is
+// deferred to it (Drain; last in first out, so a chain keeps the queue at one entry) and closes
+// the scope when it returns.
+class DeferredCompletions {
+ public:
+  DeferredCompletions() : owner_(t_deferred_completions == nullptr) {
+    if (owner_) t_deferred_completions = &queue_;
+  }
+  ~DeferredCompletions() {
+    if (!owner_) return;
+    Drain();
+    t_deferred_completions = nullptr;
+  }
+  DeferredCompletions(const DeferredCompletions&) = delete;
+  DeferredCompletions& operator=(const DeferredCompletions&) = delete;
+
+  // Runs the deferred completions, and those they defer, until none is left (owner only).
+  void Drain() {
+    if (!queue_.empty()) DrainQueue();
+  }
+  bool owner() const { return owner_; }
+
+ private:
+  // Out of line: RunReady's loop pays one test per node.
+  [[gnu::noinline]] void DrainQueue() {
+    while (!queue_.empty()) {
+      std::function<void()> fn = std::move(queue_.back());
+      queue_.pop_back();
+      fn();
+    }
+  }
+
+  const bool owner_;
+  std::vector<std::function<void()>> queue_;
+};
+
+// Hides the enclosing loop's deferral queue for a scope (Executor::RunAsync): a step started
+// inside a kernel (a nested executor waiting for its step) must run its own deferred completions
+// before the kernel waits, not leave them to a loop that resumes only after the kernel.
+class DeferralIsolation {
+ public:
+  DeferralIsolation() : outer_(t_deferred_completions) { t_deferred_completions = nullptr; }
+  ~DeferralIsolation() { t_deferred_completions = outer_; }
+  DeferralIsolation(const DeferralIsolation&) = delete;
+  DeferralIsolation& operator=(const DeferralIsolation&) = delete;
+
+ private:
+  std::vector<std::function<void()>>* const outer_;
+};
 
 // Set while this thread runs a closure a step handed to its runner (a pool thread).
 inline thread_local bool t_in_runner_closure = false;
@@ -137,6 +210,8 @@ inline HandOff ChunkHandOff(size_t chunk_left) {
 // `ready` are a chunk handed over together (0: none).
 template <typename Step>
 void RunReady(Step& step, ReadyQueue& ready, size_t chunk_nodes = 0) {
+  DeferredCompletions deferred;
+  const bool drains = deferred.owner();
   while (!ready.empty()) {
     const TaggedNode t = ready.pop_front();
     const bool in_chunk = chunk_nodes > 0;
@@ -153,6 +228,8 @@ void RunReady(Step& step, ReadyQueue& ready, size_t chunk_nodes = 0) {
     }
     if (!hand_off.dispatch) {
       step.Process(t, ready);
+      // Another step's nodes (or this one's): they never touch `step` or `ready`.
+      if (drains) deferred.Drain();
       continue;
     }
     ReadyQueue chunk;

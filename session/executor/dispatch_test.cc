@@ -327,6 +327,103 @@ TEST(StartStepTest, AWideStartStartsWhollyOnTheRunner) {
   EXPECT_EQ(narrow.closures(), 0u);
 }
 
+// A step whose every node, like a _Send, completes an async node (a _Recv) of the same or another
+// step on this thread; the completion runs the next node, `chain` times in all.
+class ChainedCompletionStep {
+ public:
+  explicit ChainedCompletionStep(int chain) : completions_left_(chain) { items_.nodes.resize(1); }
+  const NodeItems& items() const { return items_; }
+  const FakeRunner& runner() const { return runner_; }
+  int runner_threads() const { return 1; }
+  void Process(const TaggedNode&, ReadyQueue&) {
+    ++processed_;
+    if (completions_left_-- <= 0) return;
+    auto complete = [this] {
+      ++depth_;
+      max_depth_ = std::max(max_depth_, depth_);
+      ReadyQueue more;
+      more.push_back({0, nullptr, 0, false});
+      RunReady(*this, more);
+      --depth_;
+    };
+    if (DeferCompletion(complete)) {
+      ++deferred_;
+    } else {
+      complete();
+    }
+  }
+
+  int processed_ = 0, deferred_ = 0, depth_ = 0, max_depth_ = 0;
+
+ private:
+  NodeItems items_;
+  FakeRunner runner_;  // none
+  int completions_left_;
+};
+
+TEST(DispatchTest, ACompletionArrivingInsideRunReadyRunsAfterTheNodeNotInsideIt) {
+  // 100,000 completions chained through one thread: each waits for the outermost RunReady,
+  // which runs it after the node that delivered it, so the stack never nests (inline, each
+  // would nest one more RunReady).
+  constexpr int kChain = 100000;
+  EXPECT_EQ(t_deferred_completions, nullptr);
+  ChainedCompletionStep step(kChain);
+  ReadyQueue ready;
+  ready.push_back({0, nullptr, 0, false});
+  RunReady(step, ready);
+  EXPECT_EQ(step.processed_, kChain + 1);  // all of them, before RunReady returned
+  EXPECT_EQ(step.deferred_, kChain);
+  EXPECT_EQ(step.max_depth_, 1);
+  EXPECT_EQ(t_deferred_completions, nullptr);  // the scope closed with the outermost loop
+}
+
+TEST(DispatchTest, ACompletionOutsideAnyRunReadyRunsInline) {
+  std::function<void()> fn = [] {};
+  EXPECT_FALSE(DeferCompletion(fn));
+  ChainedCompletionStep step(1);
+  // The first completion comes from outside a loop: it runs at once, and its loop takes none.
+  ReadyQueue ready;
+  ready.push_back({0, nullptr, 0, false});
+  step.Process(ready.pop_front(), ready);
+  EXPECT_EQ(step.processed_, 2);
+  EXPECT_EQ(step.deferred_, 0);
+}
+
+TEST(DispatchTest, AStepStartedInsideALoopRunsItsOwnDeferredCompletions) {
+  // A kernel that runs a nested step and waits for it (DeferralIsolation, as RunAsync opens):
+  // the nested step's completions run before its RunReady returns, not after the kernel.
+  ChainedCompletionStep inner(1000);
+  bool inner_done_before_return = false;
+  class NestingStep {
+   public:
+    NestingStep(ChainedCompletionStep& inner, bool& done) : inner_(inner), done_(done) {
+      items_.nodes.resize(1);
+    }
+    const NodeItems& items() const { return items_; }
+    const FakeRunner& runner() const { return runner_; }
+    int runner_threads() const { return 1; }
+    void Process(const TaggedNode&, ReadyQueue&) {
+      DeferralIsolation isolation;
+      ReadyQueue ready;
+      ready.push_back({0, nullptr, 0, false});
+      RunReady(inner_, ready);
+      done_ = inner_.processed_ == 1001;
+    }
+
+   private:
+    ChainedCompletionStep& inner_;
+    bool& done_;
+    NodeItems items_;
+    FakeRunner runner_;
+  } nesting(inner, inner_done_before_return);
+  ReadyQueue ready;
+  ready.push_back({0, nullptr, 0, false});
+  RunReady(nesting, ready);
+  EXPECT_TRUE(inner_done_before_return);
+  EXPECT_EQ(inner.max_depth_, 1);
+  EXPECT_EQ(t_deferred_completions, nullptr);
+}
+
 }  // namespace
 }  // namespace executor_internal
 }  // namespace rill

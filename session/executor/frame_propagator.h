@@ -327,8 +327,14 @@ class FramePropagator {
   }
 
   // A done frame instance: passes its dead Exits on to the parent iteration, frees it, and
-  // frees the parent too when that was the parent's last work.
+  // frees the parent too when that was the parent's last work, and so on up: a loop (no
+  // recursion), however deep the frames nest.
   void DeleteFrame(FrameState* frame, ReadyQueue& ready) {
+    while (frame != nullptr) frame = DeleteOneFrame(frame, ready);
+  }
+
+  // DeleteFrame's step: returns the parent when it is done too, else null.
+  FrameState* DeleteOneFrame(FrameState* frame, ReadyQueue& ready) {
     FrameState* parent = frame->parent;
     const int64_t parent_iter = frame->parent_iter;
     std::vector<int> dead_exits;
@@ -353,7 +359,7 @@ class FramePropagator {
       rill::MutexLock lock(&frames_mu_);
       child_frames_.erase(FrameKey(parent, parent_iter, frame->info - items_.frames.data()));
     }
-    if (parent_done) DeleteFrame(parent, ready);
+    return parent_done ? parent : nullptr;
   }
 
   const NodeItems& items_;
