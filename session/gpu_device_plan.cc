@@ -47,6 +47,34 @@ absl::StatusOr<std::vector<int>> ParseVisibleDeviceList(const std::string& list,
   return order;
 }
 
+// The checks of visible_device_list that need no GPU: every entry an integer >= 0, none
+// repeated (TensorFlow's texts where it has one). Run with or without GPUs, so a config that
+// cannot work on a GPU machine fails on a CPU-only one too; ids are checked against the GPUs
+// present only when there are some (a list naming GPU 0 stays portable).
+absl::Status CheckVisibleDeviceListSyntax(const std::string& list) {
+  if (list.empty()) return absl::OkStatus();
+  std::vector<int> ids;
+  for (absl::string_view token : absl::StrSplit(list, ',')) {
+    int id = 0;
+    if (!absl::SimpleAtoi(token, &id)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Could not parse entry in 'visible_device_list': '", token,
+                       "'. visible_device_list = ", list));
+    }
+    if (id < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'visible_device_list' listed an invalid GPU id '", id, "'; GPU ids are >= 0"));
+    }
+    ids.push_back(id);
+  }
+  // Repeats last, as ParseVisibleDeviceList (and TensorFlow) check them.
+  if (std::set<int>(ids.begin(), ids.end()).size() != ids.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("visible_device_list contained a duplicate entry: ", list));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status VerifyVirtualDevices(size_t num_gpus_to_use, const GPUOptions& gpu_options,
                                   size_t visible_order_size, size_t valid_count) {
   const auto& virtual_devices = gpu_options.experimental().virtual_devices();
@@ -153,11 +181,14 @@ int64_t DefaultMinSystemMemory(int64_t free_bytes, int compute_major) {
 absl::StatusOr<std::vector<GpuDevicePlan>> PlanGpuDevices(const ConfigProto& config,
                                                           const std::vector<PhysicalGpu>& visible) {
   std::vector<GpuDevicePlan> plan;
-  if (visible.empty()) return plan;
   RILL_RETURN_IF_ERROR(ValidateMemoryOptions(config.gpu_options()));
   size_t num_gpus_to_use = INT_MAX;
   auto it = config.device_count().find("GPU");
   if (it != config.device_count().end()) num_gpus_to_use = std::max(0, it->second);
+  if (num_gpus_to_use > 0) {
+    RILL_RETURN_IF_ERROR(CheckVisibleDeviceListSyntax(config.gpu_options().visible_device_list()));
+  }
+  if (visible.empty()) return plan;
   const GPUOptions& gpu_options = config.gpu_options();
   std::vector<int> visible_order;
   if (num_gpus_to_use > 0) {

@@ -8,7 +8,12 @@
 //   capability: 9.0"
 //
 // Rules, in TensorFlow's order:
-//  - No visible GPU: no GPU devices, never an error (the rest of the config is not checked).
+//  - Checked with or without GPUs (Rill's choice: TensorFlow checks nothing without a GPU, so a
+//    config that fails on a GPU machine would pass on a CPU-only one): memory fractions and
+//    virtual-device limits must be finite and >= 0, and visible_device_list entries integers
+//    >= 0 without repeats (unless device_count {"GPU": 0}).
+//  - No visible GPU: then no GPU devices and no further check (ids in visible_device_list are not
+//    compared with a GPU count, so a config naming GPU 0 runs on a CPU-only host).
 //  - device_count {"GPU": n} caps the number used (absent = all); 0 means none, and then
 //    visible_device_list is not even parsed.
 //  - gpu_options.visible_device_list "a,b" maps visible GPU a to GPU:0, b to GPU:1 (empty =

@@ -48,9 +48,34 @@ std::vector<std::string> Mapping(const std::vector<GpuDevicePlan>& plan) {
 TEST(GpuDevicePlanTest, NoGpuIsNoDeviceAndNoError) {
   RILL_ASSERT_OK_AND_ASSIGN(auto plan,
                             PlanGpuDevices(Config("device_count { key: 'GPU' value: 4 } "
-                                                  "gpu_options { visible_device_list: 'x' }"),
+                                                  "gpu_options { visible_device_list: '0,3' "
+                                                  "per_process_gpu_memory_fraction: 0.5 }"),
                                            {}));
   EXPECT_TRUE(plan.empty());
+}
+
+TEST(GpuDevicePlanTest, OptionsThatCannotWorkAreRefusedWithoutAGpuToo) {
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { visible_device_list: '0,0,x,-1' }"), {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Could not parse entry in 'visible_device_list': 'x'. "
+                       "visible_device_list = 0,0,x,-1"));
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { visible_device_list: '0,-1' }"), {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "'visible_device_list' listed an invalid GPU id '-1'; GPU ids are >= 0"));
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { visible_device_list: '1,1' }"), {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "visible_device_list contained a duplicate entry: 1,1"));
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { per_process_gpu_memory_fraction: -0.5 }"), {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("gpu_options.per_process_gpu_memory_fraction is -0.5; it must be "
+                                 "a number >= 0")));
+  EXPECT_THAT(PlanGpuDevices(Config("gpu_options { experimental { virtual_devices { "
+                                    "memory_limit_mb: -5 } } }"),
+                             {}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("memory_limit_mb[0] is -5")));
+  // device_count {"GPU": 0} asks for no GPU: the list is not read, as in TensorFlow.
+  RILL_EXPECT_OK(PlanGpuDevices(
+      Config("device_count { key: 'GPU' value: 0 } gpu_options { visible_device_list: 'x' }"), {}));
 }
 
 TEST(GpuDevicePlanTest, AllVisibleGpusInOrderByDefault) {
