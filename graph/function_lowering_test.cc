@@ -240,47 +240,50 @@ TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
   EXPECT_THAT(Inputs(out, "if"), ElementsAre("if/output_0", "^if/branch_executed"));
 }
 
-TEST(FunctionLoweringTest, WhileBecomesAFrame) {
-  GraphDef g = Parse(R"pb(
-    library {
-      function {
-        signature {
-          name: "below_ten"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "c" type: DT_BOOL }
+// below_ten(x) = x < 10: a While condition.
+constexpr char kBelowTen[] = R"pb(
+  library {
+    function {
+      signature {
+        name: "below_ten"
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "c" type: DT_BOOL }
+      }
+      node_def {
+        name: "ten"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
         }
-        node_def {
-          name: "ten"
-          op: "Const"
-          attr {
-            key: "dtype"
-            value { type: DT_FLOAT }
-          }
-          attr {
-            key: "value"
-            value {
-              tensor {
-                dtype: DT_FLOAT
-                tensor_shape {}
-                float_val: 10
-              }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_FLOAT
+              tensor_shape {}
+              float_val: 10
             }
           }
         }
-        node_def {
-          name: "less"
-          op: "Less"
-          input: "x"
-          input: "ten:output:0"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-        ret { key: "c" value: "less:z:0" }
       }
+      node_def {
+        name: "less"
+        op: "Less"
+        input: "x"
+        input: "ten:output:0"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      ret { key: "c" value: "less:z:0" }
     }
-  )pb");
+  }
+)pb";
+
+TEST(FunctionLoweringTest, WhileBecomesAFrame) {
+  GraphDef g = Parse(kBelowTen);
   g.MergeFrom(Parse(std::string(kLibrary) + R"pb(
     node {
       name: "a"
@@ -523,47 +526,6 @@ TEST(FunctionLoweringTest, NestedCallsAreLowered) {
   EXPECT_THAT(Inputs(out, "call"), ElementsAre("call/second"));
   EXPECT_EQ(graph->FindNode("call")->output_shapes()[0].DebugString(), "[4]");
 }
-
-constexpr char kBelowTen[] = R"pb(
-  library {
-    function {
-      signature {
-        name: "below_ten"
-        input_arg { name: "x" type: DT_FLOAT }
-        output_arg { name: "c" type: DT_BOOL }
-      }
-      node_def {
-        name: "ten"
-        op: "Const"
-        attr {
-          key: "dtype"
-          value { type: DT_FLOAT }
-        }
-        attr {
-          key: "value"
-          value {
-            tensor {
-              dtype: DT_FLOAT
-              tensor_shape {}
-              float_val: 10
-            }
-          }
-        }
-      }
-      node_def {
-        name: "less"
-        op: "Less"
-        input: "x"
-        input: "ten:output:0"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      ret { key: "c" value: "less:z:0" }
-    }
-  }
-)pb";
 
 constexpr char kAddOneAttr[] = R"pb(
   func {
