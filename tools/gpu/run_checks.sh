@@ -9,10 +9,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
-for f in .gpu/lib/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # packed by bundle.sh
-run() { echo "+ $*"; "$@"; echo "(exit $?)"; }
+[ -f .gpupack/gpu.tar.xz ] && xz -dc .gpupack/gpu.tar.xz | tar -xf -  # packed by bundle.sh
+# Each step has its own time limit, so one hang cannot spend the whole GPU lease.
+run() { echo "+ $*"; timeout "${STEP_TIMEOUT:-120}" "$@"; echo "(exit $?)"; }
 {
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
+  ls /usr/local/cuda/lib64 2>/dev/null | grep -E "^lib(cudart|cublas|cublasLt|cudnn)\.so" | tr '\n' ' '
+  echo
   for b in gpu_kernels_test gpu_memory_options_test gpu_sub_allocators_test cuda_probe_test \
            session_runner gpu_bench; do
     .gpu/run --ldd "$b" | grep -i "not found"
