@@ -1,0 +1,125 @@
+// The C API's objects behind the opaque pointers of include/tensorflow/c/, and the helpers the
+// c/*.cc files share. Not installed; clients see only the C headers.
+//
+// Ownership: TF_Tensor holds a shared TensorStorage, so copies (TF_TensorMaybeMove, bitcasts,
+// tensors kept by a run) share one block, released once by the last holder. A TF_Operation* is a
+// rill::Node* of the TF_Graph's rill::Graph (nodes never move, so it stays valid as long as the
+// graph). A TF_Graph is freed when it has been deleted and no TF_Session uses it.
+#ifndef RILL_C_C_API_INTERNAL_H_
+#define RILL_C_C_API_INTERNAL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/mutex.h"
+#include "core/tensor.h"
+#include "graph/graph.h"
+#include "proto/node_def.pb.h"
+#include "tensorflow/c/c_api.h"
+
+struct TF_Status {
+  TF_Code code = TF_OK;
+  std::string message;
+};
+
+namespace rill_c {
+
+// The bytes of a tensor and how they are released. Exactly one of three kinds:
+//   owned:    64-byte-aligned memory from TF_AllocateTensor, freed with free(); for TF_STRING
+//             the TF_TString elements are deallocated one by one first;
+//   external: the caller's memory from TF_NewTensor, released by calling its deallocator;
+//   wrapped:  a rill::Tensor's buffer (a run's output), released with that tensor.
+class TensorStorage {
+ public:
+  static std::shared_ptr<TensorStorage> Owned(size_t len, TF_DataType dtype, int64_t elements);
+  static std::shared_ptr<TensorStorage> External(void* data, size_t len,
+                                                 void (*deallocator)(void*, size_t, void*),
+                                                 void* arg);
+  static std::shared_ptr<TensorStorage> Wrapped(rill::Tensor tensor);
+  ~TensorStorage();
+  TensorStorage(const TensorStorage&) = delete;
+  TensorStorage& operator=(const TensorStorage&) = delete;
+
+  void* data() const { return data_; }
+  size_t len() const { return len_; }
+  bool owned() const { return kind_ == Kind::kOwned; }
+
+ private:
+  enum class Kind { kOwned, kExternal, kWrapped };
+  TensorStorage() = default;
+  Kind kind_ = Kind::kOwned;
+  void* data_ = nullptr;
+  size_t len_ = 0;
+  int64_t owned_strings_ = 0;  // TF_TString elements to deallocate (owned TF_STRING tensors)
+  void (*deallocator_)(void*, size_t, void*) = nullptr;
+  void* deallocator_arg_ = nullptr;
+  rill::Tensor wrapped_;
+};
+
+}  // namespace rill_c
+
+struct TF_Tensor {
+  TF_DataType dtype = TF_FLOAT;
+  std::vector<int64_t> dims;
+  std::shared_ptr<rill_c::TensorStorage> storage;
+};
+
+struct TF_Graph {
+  rill::Mutex mu;
+  rill::Graph graph ABSL_GUARDED_BY(mu);
+  int num_sessions ABSL_GUARDED_BY(mu) = 0;
+  bool delete_requested ABSL_GUARDED_BY(mu) = false;
+};
+
+namespace rill_c {
+
+// Sets `status` (ignored when null) from an absl::Status; codes are numbered alike.
+void SetStatus(TF_Status* status, const absl::Status& s);
+void SetOk(TF_Status* status);
+inline absl::Status InvalidArgument(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// TF_Operation* <-> rill::Node*.
+inline rill::Node* ToNode(TF_Operation* op) { return reinterpret_cast<rill::Node*>(op); }
+inline const rill::Node* ToNode(const TF_Operation* op) {
+  return reinterpret_cast<const rill::Node*>(op);
+}
+inline TF_Operation* ToOperation(const rill::Node* node) {
+  return reinterpret_cast<TF_Operation*>(const_cast<rill::Node*>(node));
+}
+
+// "name:index", the tensor name of an output.
+std::string OutputName(TF_Output output);
+
+// Fills `buffer` with a copy of `bytes` (freeing what it held through its deallocator).
+void SetBufferBytes(TF_Buffer* buffer, const std::string& bytes);
+// Serializes `message` into `buffer`; InvalidArgument when `buffer` is null.
+template <typename Proto>
+absl::Status SerializeToBuffer(const Proto& message, TF_Buffer* buffer) {
+  if (buffer == nullptr) return absl::InvalidArgumentError("The output buffer is null");
+  std::string bytes;
+  if (!message.SerializeToString(&bytes)) {
+    return absl::InternalError("Failed to serialize the message");
+  }
+  SetBufferBytes(buffer, bytes);
+  return absl::OkStatus();
+}
+
+// Tensors across the boundary. ToRillTensor copies the bytes (strings: decodes each TF_TString);
+// InvalidArgument for a byte size that does not match the shape, a negative dim or a type Rill
+// cannot hold. FromRillTensor shares a numeric tensor's buffer and copies strings into an owned
+// TF_TString array.
+absl::StatusOr<rill::Tensor> ToRillTensor(const TF_Tensor* tensor);
+TF_Tensor* FromRillTensor(const rill::Tensor& tensor);
+
+// Releases the graph if it was deleted and no session holds it. Takes g->mu.
+void MaybeFreeGraph(TF_Graph* g);
+
+}  // namespace rill_c
+
+#endif  // RILL_C_C_API_INTERNAL_H_

@@ -1,0 +1,168 @@
+// TF_Version, TF_Status, TF_Buffer and TF_DataTypeSize: the C API's small value types.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "c/c_api_internal.h"
+
+namespace rill_c {
+
+void SetStatus(TF_Status* status, const absl::Status& s) {
+  if (status == nullptr) return;
+  status->code = static_cast<TF_Code>(s.code());
+  status->message = s.ok() ? std::string() : std::string(s.message());
+}
+
+void SetOk(TF_Status* status) {
+  if (status == nullptr) return;
+  status->code = TF_OK;
+  status->message.clear();
+}
+
+std::string OutputName(TF_Output output) {
+  return absl::StrCat(ToNode(output.oper)->name(), ":", output.index);
+}
+
+namespace {
+void FreeBytes(void* data, size_t) { std::free(data); }
+}  // namespace
+
+void SetBufferBytes(TF_Buffer* buffer, const std::string& bytes) {
+  if (buffer->data_deallocator != nullptr) {
+    buffer->data_deallocator(const_cast<void*>(buffer->data), buffer->length);
+  }
+  void* copy = std::malloc(bytes.empty() ? 1 : bytes.size());
+  if (!bytes.empty()) std::memcpy(copy, bytes.data(), bytes.size());
+  buffer->data = copy;
+  buffer->length = bytes.size();
+  buffer->data_deallocator = FreeBytes;
+}
+
+}  // namespace rill_c
+
+extern "C" {
+
+const char* TF_Version(void) { return "2.21.0-rill"; }
+
+TF_Status* TF_NewStatus(void) { return new TF_Status; }
+
+void TF_DeleteStatus(TF_Status* s) { delete s; }
+
+void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg) {
+  if (s == nullptr) return;
+  s->code = code;
+  s->message = (code == TF_OK || msg == nullptr) ? "" : msg;
+}
+
+void TF_SetPayload(TF_Status*, const char*, const char*) {}
+
+void TF_SetStatusFromIOError(TF_Status* s, int error_code, const char* context) {
+  if (s == nullptr) return;
+  TF_Code code = TF_UNKNOWN;
+  switch (error_code) {
+    case 0:
+      TF_SetStatus(s, TF_OK, "");
+      return;
+    case ENOENT:
+    case ENOTDIR:
+      code = TF_NOT_FOUND;
+      break;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      code = TF_PERMISSION_DENIED;
+      break;
+    case EEXIST:
+      code = TF_ALREADY_EXISTS;
+      break;
+    case ENOSPC:
+    case ENOMEM:
+    case EMFILE:
+    case ENFILE:
+      code = TF_RESOURCE_EXHAUSTED;
+      break;
+    case EINVAL:
+    case ENAMETOOLONG:
+    case EISDIR:
+      code = TF_INVALID_ARGUMENT;
+      break;
+    case EAGAIN:
+    case EBUSY:
+      code = TF_UNAVAILABLE;
+      break;
+    case ETIMEDOUT:
+      code = TF_DEADLINE_EXCEEDED;
+      break;
+    default:
+      break;
+  }
+  const std::string message =
+      absl::StrCat(context == nullptr ? "" : context, "; ", std::strerror(error_code));
+  TF_SetStatus(s, code, message.c_str());
+}
+
+TF_Code TF_GetCode(const TF_Status* s) { return s == nullptr ? TF_OK : s->code; }
+
+const char* TF_Message(const TF_Status* s) { return s == nullptr ? "" : s->message.c_str(); }
+
+TF_Buffer* TF_NewBuffer(void) { return new TF_Buffer{nullptr, 0, nullptr}; }
+
+TF_Buffer* TF_NewBufferFromString(const void* proto, size_t proto_len) {
+  TF_Buffer* buffer = TF_NewBuffer();
+  if (proto == nullptr) proto_len = 0;
+  rill_c::SetBufferBytes(buffer, std::string(static_cast<const char*>(proto), proto_len));
+  return buffer;
+}
+
+void TF_DeleteBuffer(TF_Buffer* buffer) {
+  if (buffer == nullptr) return;
+  if (buffer->data_deallocator != nullptr) {
+    buffer->data_deallocator(const_cast<void*>(buffer->data), buffer->length);
+  }
+  delete buffer;
+}
+
+TF_Buffer TF_GetBuffer(TF_Buffer* buffer) {
+  if (buffer == nullptr) return TF_Buffer{nullptr, 0, nullptr};
+  return *buffer;
+}
+
+size_t TF_DataTypeSize(TF_DataType dt) {
+  switch (dt) {
+    case TF_BOOL:
+    case TF_INT8:
+    case TF_UINT8:
+    case TF_QINT8:
+    case TF_QUINT8:
+    case TF_FLOAT8_E5M2:
+    case TF_FLOAT8_E4M3FN:
+    case TF_INT4:
+    case TF_UINT4:
+      return 1;
+    case TF_INT16:
+    case TF_UINT16:
+    case TF_QINT16:
+    case TF_QUINT16:
+    case TF_HALF:
+    case TF_BFLOAT16:
+      return 2;
+    case TF_FLOAT:
+    case TF_INT32:
+    case TF_UINT32:
+    case TF_QINT32:
+      return 4;
+    case TF_DOUBLE:
+    case TF_INT64:
+    case TF_UINT64:
+    case TF_COMPLEX64:
+      return 8;
+    case TF_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // TF_STRING, TF_RESOURCE, TF_VARIANT and values that are not types
+  }
+}
+
+}  // extern "C"
