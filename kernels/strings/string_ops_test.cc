@@ -116,5 +116,32 @@ TEST(StringOpsTest, AsStringStringsWithoutWidthPassThrough) {
   ExpectTensorEqual(out[0], S({"  %n", "abcdef"}));
 }
 
+// Issue 26 item 5: regular expressions run in linear time (RE2). With a backtracking engine
+// `(a*)*b` on 28 'a's never ended and `(a|b)*` on 20,000 characters overflowed the stack.
+TEST(StringOpsTest, StaticRegexFullMatchIsLinearOnPatternsThatBacktrack) {
+  const std::string long_ab = std::string(10000, 'a') + std::string(10000, 'b');
+  OpTester alternation("StaticRegexFullMatch");
+  alternation.Attr("pattern", "(a|b)*").Input(S({long_ab, long_ab + "c"}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, alternation.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({true, false}, TensorShape({2})));
+  OpTester nested("StaticRegexFullMatch");
+  nested.Attr("pattern", "(a*)*b")
+      .Input(S({std::string(28, 'a'), std::string(100000, 'a'), std::string(28, 'a') + "b"}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, nested.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({false, false, true}, TensorShape({3})));
+}
+
+TEST(StringOpsTest, StaticRegexFullMatchRejectsPatternsRe2Rejects) {
+  OpTester bad("StaticRegexFullMatch");
+  bad.Attr("pattern", "a(b").Input(S({"ab"}));
+  EXPECT_THAT(bad.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                  HasSubstr("Invalid pattern: a(b, error: missing )")));
+  // Backreferences are not RE2 syntax (TensorFlow refuses them too).
+  OpTester backref("StaticRegexFullMatch");
+  backref.Attr("pattern", "(a)\\1").Input(S({"aa"}));
+  EXPECT_THAT(backref.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                      HasSubstr("Invalid pattern: (a)\\1, error: invalid escape")));
+}
+
 }  // namespace
 }  // namespace rill
