@@ -6,13 +6,16 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
+#include <vector>
 
 // Eigen is included through the eigen3/ directory under /usr/include; its headers include each
 // other with relative paths, so no extra -I/-isystem is needed (see the BUILD target).
 #include <eigen3/unsupported/Eigen/CXX11/ThreadPool>
 
+#include "absl/strings/str_cat.h"
 #include "core/logging.h"
 
 namespace rill {
@@ -78,6 +81,45 @@ ThreadPool::ThreadPool(std::string name, int num_threads) : name_(std::move(name
   RILL_CHECK(num_threads >= 1) << "ThreadPool \"" << name_ << "\" needs at least one thread, got "
                                << num_threads;
   impl_ = std::make_unique<Impl>(num_threads, ("rill_" + name_).substr(0, 15));
+}
+
+absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(std::string name, int num_threads) {
+  if (num_threads < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Thread pool \"", name, "\" needs at least one thread, got ", num_threads));
+  }
+  // Start num_threads threads that wait for a release, then let them go: when the process cannot
+  // start them all, nothing else has been made and the ones started just end.
+  std::mutex mu;
+  std::condition_variable released_cv;
+  bool released = false;
+  std::vector<std::thread> probes;
+  probes.reserve(num_threads);
+  std::string failure;
+  for (int i = 0; i < num_threads; ++i) {
+    try {
+      probes.emplace_back([&] {
+        std::unique_lock<std::mutex> lock(mu);
+        released_cv.wait(lock, [&] { return released; });
+      });
+    } catch (const std::system_error& e) {
+      failure = absl::StrCat("thread ", i + 1, " of ", num_threads, " could not start: ", e.what());
+      break;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    released = true;
+  }
+  released_cv.notify_all();
+  for (std::thread& t : probes) t.join();
+  if (!failure.empty()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "Could not start thread pool \"", name, "\" of ", num_threads, " threads (", failure,
+        "). Ask for fewer threads (ConfigProto.inter_op_parallelism_threads) or raise the "
+        "process's thread or memory limit"));
+  }
+  return std::make_unique<ThreadPool>(std::move(name), num_threads);
 }
 
 ThreadPool::~ThreadPool() = default;  // ~ThreadPoolTempl drains the queues and joins.

@@ -19,6 +19,8 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
+
 namespace Eigen {
 class ThreadPoolInterface;
 }  // namespace Eigen
@@ -34,6 +36,13 @@ class ThreadPool {
   // `name` is for diagnostics: threads are named "rill_<name>" (truncated to Linux's 15
   // characters).
   ThreadPool(std::string name, int num_threads);
+
+  // A pool for a count that comes from input (a session's config): InvalidArgument for fewer
+  // than one thread; ResourceExhausted, naming the pool and the thread that could not start,
+  // when the process cannot start that many threads (a memory or thread limit) — the
+  // constructor would throw std::system_error from inside Eigen's pool instead. The threads are
+  // tried before the pool is made, so no half-made pool is left behind.
+  static absl::StatusOr<std::unique_ptr<ThreadPool>> Create(std::string name, int num_threads);
 
   // Runs every closure already scheduled (including any they schedule in turn), then joins the
   // threads. Blocks until that is done.

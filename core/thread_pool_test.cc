@@ -1,23 +1,31 @@
 #include "core/thread_pool.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "core/mutex.h"
+#include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace rill {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(ThreadPoolTest, DefaultNumThreadsIsPositive) {
   EXPECT_GE(DefaultNumThreads(), 1);
@@ -265,6 +273,48 @@ TEST(ThreadPoolTest, NestedParallelForFromEveryPoolThreadDoesNotDeadlock) {
 TEST(ThreadPoolDeathTest, ZeroThreadsIsFatal) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(ThreadPool("bad", 0), "needs at least one thread, got 0");
+}
+
+TEST(ThreadPoolTest, CreateRefusesFewerThanOneThread) {
+  EXPECT_THAT(ThreadPool::Create("none", 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Thread pool \"none\" needs at least one thread, got 0")));
+}
+
+// Issue 26 item 10: a pool the process cannot start is ResourceExhausted, not std::system_error.
+// The child process limits its address space so that 1,024 thread stacks cannot be mapped.
+TEST(ThreadPoolTest, CreateSaysWhenTheProcessCannotStartTheThreads) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    rlimit limit;
+    getrlimit(RLIMIT_AS, &limit);
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    limit.rlim_cur = static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (rlim_t{256} << 20);
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(2);
+    absl::StatusOr<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create("huge", 1024);
+    if (pool.ok()) _exit(3);
+    const bool right = pool.status().code() == absl::StatusCode::kResourceExhausted &&
+                       absl::StrContains(pool.status().message(),
+                                         "Could not start thread pool \"huge\" of 1024 threads");
+    _exit(right ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(ThreadPoolTest, CreateStartsAWorkingPool) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create("made", 3));
+  EXPECT_EQ(pool->NumThreads(), 3);
+  std::atomic<int> ran{0};
+  pool->ParallelFor(1000, 100000, [&](int64_t b, int64_t e) { ran += static_cast<int>(e - b); });
+  EXPECT_EQ(ran.load(), 1000);
 }
 
 }  // namespace

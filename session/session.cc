@@ -87,13 +87,14 @@ namespace {
 // never destroyed, so sessions that come and go (servers, tests, the fuzzers) do not start and join
 // threads each time. Unlike TensorFlow's single global pool sized by the first session, a session
 // asking for a different size gets a pool of that size. Thread-safe.
-ThreadPool* SharedThreadPool(const std::string& name, int threads) {
+absl::StatusOr<ThreadPool*> SharedThreadPool(const std::string& name, int threads) {
   static Mutex mu;
   static auto* pools = new std::map<std::pair<std::string, int>, std::unique_ptr<ThreadPool>>();
   MutexLock lock(&mu);
-  std::unique_ptr<ThreadPool>& pool = (*pools)[{name, threads}];
-  if (pool == nullptr) pool = std::make_unique<ThreadPool>(name, threads);
-  return pool.get();
+  auto it = pools->find({name, threads});
+  if (it != pools->end()) return it->second.get();
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(name, threads));
+  return ((*pools)[{name, threads}] = std::move(pool)).get();
 }
 
 }  // namespace
@@ -111,16 +112,23 @@ class SessionImpl {
     // pool of Rill's own: a second set of threads beside a busy caller would put intra + 1
     // threads on intra cores; docs/architecture.md, "Threading").
     intra_op_threads_ = intra;
+    inter_op_threads_ = threads;
+  }
+
+  // Starts (or finds) the inter-op pool and prints the device mapping: ResourceExhausted when
+  // the process cannot start the threads the config asks for (ThreadPool::Create).
+  absl::Status Start() {
     if (options_.config.use_per_session_threads()) {
-      owned_pool_ = std::make_unique<ThreadPool>("rill_inter_op", threads);
+      RILL_ASSIGN_OR_RETURN(owned_pool_, ThreadPool::Create("rill_inter_op", inter_op_threads_));
       pool_ = owned_pool_.get();
     } else {
-      pool_ = SharedThreadPool("rill_inter_op", threads);
+      RILL_ASSIGN_OR_RETURN(pool_, SharedThreadPool("rill_inter_op", inter_op_threads_));
     }
     if (options_.config.log_device_placement()) {
       std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
       std::fflush(stdout);
     }
+    return absl::OkStatus();
   }
 
   ~SessionImpl() { Close().IgnoreError(); }
@@ -465,8 +473,9 @@ class SessionImpl {
   const std::unique_ptr<DeviceMgr> devices_;
   // Set only with use_per_session_threads; otherwise the pool is SharedThreadPool's.
   std::unique_ptr<ThreadPool> owned_pool_;
-  ThreadPool* pool_;          // inter-op: runs expensive kernels
-  int intra_op_threads_ = 1;  // threads one kernel may use, its own included
+  ThreadPool* pool_ = nullptr;  // inter-op: runs expensive kernels (set by Start)
+  int intra_op_threads_ = 1;    // threads one kernel may use, its own included
+  int inter_op_threads_ = 1;    // threads of pool_
 
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
@@ -529,8 +538,9 @@ absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& opti
                                                          ? options.gpu_process_state
                                                          : GpuProcessState::Global()));
   }
-  return std::unique_ptr<Session>(
-      new Session(std::make_unique<SessionImpl>(options, std::move(devices))));
+  auto impl = std::make_unique<SessionImpl>(options, std::move(devices));
+  RILL_RETURN_IF_ERROR(impl->Start());
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}

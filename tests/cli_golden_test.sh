@@ -106,6 +106,17 @@ check_error save_checkpoint_without_saver 1 "InvalidArgument: --save_checkpoint 
   --graph=$matmul --fetch=MatMul --save_checkpoint="$tmp/ckpt"
 check_error checkpoint_without_saver 1 "InvalidArgument: --checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/restore_all, it has neither" \
   --graph=$matmul --fetch=MatMul --checkpoint="$tmp/ckpt"
+# 1,024 inter-op threads (the most a config may ask for) that the process cannot start under a
+# 3 GB address-space limit: ResourceExhausted naming the pool (which thread fails varies).
+printf 'inter_op_parallelism_threads: 1024\n' >"$tmp/threads.config"
+threads_err=$( (ulimit -v 3000000; timeout 60 "$runner" --graph=$matmul \
+  --config="$tmp/threads.config" --fetch=MatMul) 2>&1 >/dev/null)
+threads_rc=$?
+case "$threads_rc:$threads_err" in
+  "1:ResourceExhausted: Could not start thread pool \"rill_inter_op\" of 1024 threads (thread "*" of 1024 could not start: Resource temporarily unavailable). Ask for fewer threads (ConfigProto.inter_op_parallelism_threads) or raise the process's thread or memory limit")
+    echo "ok   threads_past_the_memory_limit" ;;
+  *) echo "FAIL threads_past_the_memory_limit: exit $threads_rc: $threads_err"; fail=1 ;;
+esac
 # Feeds of rank 20,000 are refused (TensorFlow's limit is 254); a 40 MB tensor prints its summary.
 python3 - "$tmp" <<'PY' || fail=1
 import struct, sys
