@@ -37,6 +37,14 @@ absl::Status AddArgTypes(const NodeDef& node, const OpDef::ArgDef& arg, DataType
       return absl::InvalidArgumentError(absl::StrCat("Attr '", arg.number_attr(), "' of node '",
                                                      node.name(), "' must be >= 0, got ", n));
     }
+    // A list's length comes from the graph: bounded before anything is sized by it (Unpack with
+    // num = 1e9 would otherwise make a billion outputs and die in std::bad_alloc).
+    if (n > kMaxArgListLength) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Attr '", arg.number_attr(), "' of node '", node.name(), "' is ", n,
+          ": Rill allows at most ", kMaxArgListLength, " tensors in one input or output list ('",
+          arg.name(), "' of ", node.op(), ")"));
+    }
     types.assign(n, dt);
   }
   for (DataType dt : types) out->push_back(arg.is_ref() ? MakeRefType(dt) : dt);

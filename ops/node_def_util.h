@@ -15,6 +15,7 @@
 #ifndef RILL_OPS_NODE_DEF_UTIL_H_
 #define RILL_OPS_NODE_DEF_UTIL_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,11 @@ std::string SummarizeNodeDef(const NodeDef& node);
 // Adds every attr of `op_def` that has a default and is absent from `node`.
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node);
 absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def);
+// The most tensors one input or output list may hold (a number attr such as Unpack's `num`).
+inline constexpr int64_t kMaxArgListLength = int64_t{1} << 20;
+
 // Dtypes of the data inputs and outputs (ref args as ref dtypes). REQUIRES: attrs present;
-// InvalidArgument otherwise.
+// InvalidArgument otherwise, and for a list longer than kMaxArgListLength.
 absl::Status InOutTypesForNode(const NodeDef& node, const OpDef& op_def, DataTypeVector* inputs,
                                DataTypeVector* outputs);
 // Number of data (non-control) inputs listed in `node`.

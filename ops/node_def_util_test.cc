@@ -126,5 +126,23 @@ TEST(NodeDefUtilTest, SummariesReadLikeTensorFlows) {
                         "default=false"));
 }
 
+// Issue 26 item 7: a list length from the graph is bounded before anything is sized by it.
+TEST(NodeDefUtilTest, ListLengthsPastTheBoundAreInvalidArgument) {
+  DataTypeVector in, out;
+  NodeDef unpack = Parse(R"(name: "u" op: "Unpack" input: "x"
+                            attr { key: "T" value { type: DT_FLOAT } }
+                            attr { key: "num" value { i: 1000000000 } })");
+  EXPECT_THAT(InOutTypesForNode(unpack, Op("Unpack"), &in, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr 'num' of node 'u' is 1000000000: Rill allows at most "
+                                 "1048576 tensors in one input or output list ('output' of "
+                                 "Unpack)")));
+  unpack.mutable_attr()->at("num").set_i(kMaxArgListLength);
+  in.clear();
+  out.clear();
+  RILL_EXPECT_OK(InOutTypesForNode(unpack, Op("Unpack"), &in, &out));
+  EXPECT_EQ(out.size(), static_cast<size_t>(kMaxArgListLength));
+}
+
 }  // namespace
 }  // namespace rill

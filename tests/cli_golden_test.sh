@@ -106,6 +106,13 @@ check_error save_checkpoint_without_saver 1 "InvalidArgument: --save_checkpoint 
   --graph=$matmul --fetch=MatMul --save_checkpoint="$tmp/ckpt"
 check_error checkpoint_without_saver 1 "InvalidArgument: --checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/restore_all, it has neither" \
   --graph=$matmul --fetch=MatMul --checkpoint="$tmp/ckpt"
+cat >"$tmp/unpack.pbtxt" <<'PB'
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "u" op: "Unpack" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+       attr { key: "num" value { i: 1000000000 } } }
+PB
+check_error unpack_a_billion_outputs 1 "InvalidArgument: Attr 'num' of node 'u' is 1000000000: Rill allows at most 1048576 tensors in one input or output list ('output' of Unpack)" \
+  --graph="$tmp/unpack.pbtxt" --fetch=u
 # 1,024 inter-op threads (the most a config may ask for) that the process cannot start under a
 # 3 GB address-space limit: ResourceExhausted naming the pool (which thread fails varies).
 printf 'inter_op_parallelism_threads: 1024\n' >"$tmp/threads.config"
