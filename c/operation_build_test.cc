@@ -1,0 +1,205 @@
+// TF_NewOperation ... TF_FinishOperation: successful builds (attr inference from inputs, devices,
+// control inputs) and every refusal, each leaving the graph unchanged.
+#include <string>
+
+#include "c/c_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tensorflow/c/c_api.h"
+
+namespace {
+
+using rill_c_test::Status;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+int NumOperations(TF_Graph* g) {
+  size_t pos = 0;
+  int n = 0;
+  while (TF_GraphNextOperation(g, &pos) != nullptr) ++n;
+  return n;
+}
+
+class Build : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_ = TF_NewGraph();
+    x_ = rill_c_test::Placeholder(g_, "x", TF_FLOAT, {2, 3}, true);
+    i_ = rill_c_test::Placeholder(g_, "i", TF_INT32);
+  }
+  void TearDown() override { TF_DeleteGraph(g_); }
+
+  // Finishes `desc`, expecting failure with `code`; checks the graph did not change.
+  std::string Refused(TF_OperationDescription* desc, TF_Code code) {
+    const int before = NumOperations(g_);
+    Status s;
+    EXPECT_EQ(TF_FinishOperation(desc, s), nullptr);
+    EXPECT_EQ(s.code(), code) << s.message();
+    EXPECT_EQ(NumOperations(g_), before);
+    return s.message();
+  }
+
+  TF_Graph* g_;
+  TF_Operation* x_;
+  TF_Operation* i_;
+};
+
+TEST_F(Build, InfersTypeAttrsAndRunsTheShapeFunction) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Relu", "r");
+  TF_AddInput(desc, {x_, 0});
+  TF_SetDevice(desc, "/device:CPU:0");
+  TF_AddControlInput(desc, i_);
+  Status s;
+  TF_Operation* r = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_DataType t;
+  TF_OperationGetAttrType(r, "T", &t, s);
+  EXPECT_EQ(t, TF_FLOAT);
+  EXPECT_STREQ(TF_OperationDevice(r), "/device:CPU:0");
+  EXPECT_EQ(TF_OperationNumControlInputs(r), 1);
+  int64_t dims[2];
+  TF_GraphGetTensorShape(g_, {r, 0}, dims, 2, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(dims[0], 2);
+  EXPECT_EQ(dims[1], 3);
+}
+
+TEST_F(Build, ConcatWithAListInputAndAScalarAxis) {
+  TF_Tensor* axis_value = rill_c_test::Int32Tensor({}, {0});
+  TF_Operation* axis = rill_c_test::Const(g_, "axis", axis_value);
+  TF_DeleteTensor(axis_value);
+  TF_OperationDescription* desc = TF_NewOperation(g_, "ConcatV2", "cat");
+  TF_Output values[] = {{x_, 0}, {x_, 0}};
+  TF_AddInputList(desc, values, 2);
+  TF_AddInput(desc, {axis, 0});
+  Status s;
+  TF_Operation* cat = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  int64_t n = 0;
+  TF_OperationGetAttrInt(cat, "N", &n, s);
+  EXPECT_EQ(n, 2);
+  // Rill's ConcatV2 shape function gives the rank only.
+  EXPECT_EQ(TF_GraphGetTensorNumDims(g_, {cat, 0}, s), 2);
+}
+
+TEST_F(Build, ShapeFunctionsReadConstantInputs) {
+  TF_Tensor* shape_value = rill_c_test::Int32Tensor({2}, {3, -1});
+  TF_Operation* shape = rill_c_test::Const(g_, "shape", shape_value);
+  TF_DeleteTensor(shape_value);
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Reshape", "reshaped");
+  TF_AddInput(desc, {x_, 0});
+  TF_AddInput(desc, {shape, 0});
+  Status s;
+  TF_Operation* reshaped = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  int64_t dims[2];
+  TF_GraphGetTensorShape(g_, {reshaped, 0}, dims, 2, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(dims[0], 3);
+  EXPECT_EQ(dims[1], 2);  // 6 elements / 3
+}
+
+TEST_F(Build, UnknownOp) {
+  EXPECT_THAT(Refused(TF_NewOperation(g_, "Bogus", "b"), TF_NOT_FOUND),
+              StartsWith("Op type not registered 'Bogus'"));
+}
+
+TEST_F(Build, DuplicateAndInvalidNames) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Placeholder", "x");
+  TF_SetAttrType(desc, "dtype", TF_FLOAT);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT), "Duplicate node name in graph: 'x'");
+  desc = TF_NewOperation(g_, "Placeholder", "bad name!");
+  TF_SetAttrType(desc, "dtype", TF_FLOAT);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT),
+            "Node 'bad name!': Node name contains invalid characters");
+}
+
+TEST_F(Build, WrongNumberOfInputs) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Add", "add");
+  TF_AddInput(desc, {x_, 0});
+  EXPECT_THAT(Refused(desc, TF_INVALID_ARGUMENT),
+              StartsWith("NodeDef expected inputs 'float, float' do not match 1 inputs "
+                         "specified; Op<name=Add;"));
+}
+
+TEST_F(Build, InconsistentInputTypes) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Add", "add");
+  TF_AddInput(desc, {x_, 0});
+  TF_AddInput(desc, {i_, 0});
+  EXPECT_THAT(Refused(desc, TF_INVALID_ARGUMENT),
+              StartsWith("Inconsistent values for attr 'T' DT_FLOAT vs. DT_INT32 while "
+                         "building NodeDef 'add' using Op<name=Add;"));
+}
+
+TEST_F(Build, SingleTensorForAListAndTheReverse) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "AddN", "n");
+  TF_AddInput(desc, {x_, 0});
+  EXPECT_THAT(Refused(desc, TF_INVALID_ARGUMENT),
+              StartsWith("Single tensor passed to 'inputs', expected list while building "
+                         "NodeDef 'n' using Op<name=AddN;"));
+  desc = TF_NewOperation(g_, "Relu", "r");
+  TF_Output one[] = {{x_, 0}};
+  TF_AddInputList(desc, one, 1);
+  EXPECT_THAT(Refused(desc, TF_INVALID_ARGUMENT),
+              StartsWith("List provided to input 'features' when single Tensor expected"));
+}
+
+TEST_F(Build, MissingAttr) {
+  EXPECT_THAT(Refused(TF_NewOperation(g_, "Placeholder", "p"), TF_INVALID_ARGUMENT),
+              HasSubstr("dtype"));
+}
+
+TEST_F(Build, ShapeFunctionErrorsLeaveNoOperation) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "MatMul", "m");
+  TF_AddInput(desc, {x_, 0});  // [2,3] x [2,3]
+  TF_AddInput(desc, {x_, 0});
+  Refused(desc, TF_INVALID_ARGUMENT);
+  EXPECT_EQ(TF_GraphOperationByName(g_, "m"), nullptr);
+  // The name is free again.
+  desc = TF_NewOperation(g_, "MatMul", "m");
+  TF_AddInput(desc, {x_, 0});
+  TF_AddInput(desc, {x_, 0});
+  TF_SetAttrBool(desc, "transpose_b", 1);
+  Status s;
+  EXPECT_NE(TF_FinishOperation(desc, s), nullptr);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+}
+
+TEST_F(Build, BadInputs) {
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Relu", "r");
+  TF_AddInput(desc, {x_, 3});
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT),
+            "Node 'r': Connecting to invalid output 3 of source node x which has 1 outputs.");
+  desc = TF_NewOperation(g_, "Relu", "r");
+  TF_AddInput(desc, {nullptr, 0});
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT), "Node 'r': an input is null");
+  desc = TF_NewOperation(g_, "NoOp", "n");
+  TF_AddControlInput(desc, nullptr);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT), "A control input is null");
+
+  TF_Graph* other = TF_NewGraph();
+  TF_Operation* elsewhere = rill_c_test::Placeholder(other, "elsewhere");
+  desc = TF_NewOperation(g_, "Relu", "r");
+  TF_AddInput(desc, {elsewhere, 0});
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT),
+            "Node 'r': input node elsewhere is not in this graph");
+  TF_DeleteGraph(other);
+}
+
+TEST_F(Build, NullArgumentsNeverCrash) {
+  Status s;
+  EXPECT_EQ(TF_FinishOperation(nullptr, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  TF_OperationDescription* desc = TF_NewOperation(nullptr, "NoOp", "n");
+  EXPECT_EQ(TF_FinishOperation(desc, s), nullptr);
+  EXPECT_EQ(s.message(), "The graph is null");
+  desc = TF_NewOperation(g_, nullptr, nullptr);
+  TF_SetAttrInt(desc, nullptr, 3);
+  TF_AddInputList(desc, nullptr, 2);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT), "The op type or the operation name is null");
+  TF_SetAttrInt(nullptr, "a", 1);
+  TF_AddInput(nullptr, {x_, 0});
+  TF_SetDevice(nullptr, "x");
+}
+
+}  // namespace
