@@ -1,0 +1,190 @@
+// Entry points of TensorFlow's c_api.h that Rill does not serve yet. They exist so that every
+// program written against libtensorflow links; each sets TF_UNIMPLEMENTED ("<function> is not
+// implemented in Rill") where it has a status, and returns NULL / 0 / an empty value. None
+// aborts, and the deletion functions accept anything their constructors could have returned
+// (only NULL).
+#include <string>
+
+#include "c/c_api_internal.h"
+
+namespace {
+
+void Unimplemented(TF_Status* status, const char* function) {
+  if (status == nullptr) return;
+  status->code = TF_UNIMPLEMENTED;
+  status->message = std::string(function) + " is not implemented in Rill";
+}
+
+}  // namespace
+
+#define RILL_UNIMPLEMENTED(status) Unimplemented(status, __func__)
+
+extern "C" {
+
+// Functions and control flow.
+void TF_GraphCopyFunction(TF_Graph*, const TF_Function*, const TF_Function*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+int TF_GraphNumFunctions(TF_Graph* g) {
+  if (g == nullptr) return 0;
+  rill::MutexLock lock(&g->mu);
+  return g->graph.library().function_size();
+}
+int TF_GraphGetFunctions(TF_Graph*, TF_Function**, int, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return 0;
+}
+TF_WhileParams TF_NewWhile(TF_Graph*, TF_Output*, int, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return TF_WhileParams{0,       nullptr, nullptr, TF_Output{nullptr, -1},
+                        nullptr, nullptr, nullptr, nullptr};
+}
+void TF_FinishWhile(const TF_WhileParams*, TF_Status* status, TF_Output*) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_AbortWhile(const TF_WhileParams*) {}
+void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
+                     TF_Output*) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Output*, int, TF_Output*,
+                               TF_Status* status, TF_Output*) {
+  RILL_UNIMPLEMENTED(status);
+}
+TF_Function* TF_GraphToFunction(const TF_Graph*, const char*, unsigned char, int,
+                                const TF_Operation* const*, int, const TF_Output*, int,
+                                const TF_Output*, const char* const*, const TF_FunctionOptions*,
+                                const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+TF_Function* TF_GraphToFunctionWithControlOutputs(const TF_Graph*, const char*, unsigned char, int,
+                                                  const TF_Operation* const*, int, const TF_Output*,
+                                                  int, const TF_Output*, const char* const*, int,
+                                                  const TF_Operation* const*, const char* const*,
+                                                  const TF_FunctionOptions*, const char*,
+                                                  TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+const char* TF_FunctionName(TF_Function*) { return nullptr; }
+void TF_FunctionToFunctionDef(TF_Function*, TF_Buffer*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+TF_Function* TF_FunctionImportFunctionDef(const void*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_FunctionSetAttrValueProto(TF_Function*, const char*, const void*, size_t,
+                                  TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_FunctionGetAttrValueProto(TF_Function*, const char*, TF_Buffer*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_DeleteFunction(TF_Function*) {}
+unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
+  if (result != nullptr) *result = nullptr;
+  RILL_UNIMPLEMENTED(status);
+  return 0;
+}
+
+// Partial runs.
+void TF_SessionPRunSetup(TF_Session*, const TF_Output*, int, const TF_Output*, int,
+                         const TF_Operation* const*, int, const char** handle, TF_Status* status) {
+  if (handle != nullptr) *handle = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_SessionPRun(TF_Session*, const char*, const TF_Output*, TF_Tensor* const*, int,
+                    const TF_Output*, TF_Tensor** output_values, int noutputs,
+                    const TF_Operation* const*, int, TF_Status* status) {
+  for (int i = 0; output_values != nullptr && i < noutputs; ++i) output_values[i] = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_DeletePRunHandle(const char*) {}
+
+// The session API from before TF_Graph.
+TF_DeprecatedSession* TF_NewDeprecatedSession(const TF_SessionOptions*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_CloseDeprecatedSession(TF_DeprecatedSession*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_DeleteDeprecatedSession(TF_DeprecatedSession*, TF_Status* status) { rill_c::SetOk(status); }
+void TF_Reset(const TF_SessionOptions*, const char**, int, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_ExtendGraph(TF_DeprecatedSession*, const void*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_Run(TF_DeprecatedSession*, const TF_Buffer*, const char**, TF_Tensor** inputs, int ninputs,
+            const char**, TF_Tensor** outputs, int noutputs, const char**, int, TF_Buffer*,
+            TF_Status* status) {
+  // TF_Run takes the inputs in every case.
+  for (int i = 0; inputs != nullptr && i < ninputs; ++i) TF_DeleteTensor(inputs[i]);
+  for (int i = 0; outputs != nullptr && i < noutputs; ++i) outputs[i] = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_PRunSetup(TF_DeprecatedSession*, const char**, int, const char**, int, const char**, int,
+                  const char** handle, TF_Status* status) {
+  if (handle != nullptr) *handle = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+void TF_PRun(TF_DeprecatedSession*, const char*, const char**, TF_Tensor** inputs, int ninputs,
+             const char**, TF_Tensor** outputs, int noutputs, const char**, int,
+             TF_Status* status) {
+  for (int i = 0; inputs != nullptr && i < ninputs; ++i) TF_DeleteTensor(inputs[i]);
+  for (int i = 0; outputs != nullptr && i < noutputs; ++i) outputs[i] = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+TF_DeviceList* TF_DeprecatedSessionListDevices(TF_DeprecatedSession*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+
+// Op libraries, API definitions, kernels, edges.
+TF_Library* TF_LoadLibrary(const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+TF_Buffer TF_GetOpList(TF_Library*) { return TF_Buffer{nullptr, 0, nullptr}; }
+void TF_DeleteLibraryHandle(TF_Library*) {}
+TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_DeleteApiDefMap(TF_ApiDefMap*) {}
+void TF_ApiDefMapPut(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+TF_Buffer* TF_GetRegisteredKernelsForOp(const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_UpdateEdge(TF_Graph*, TF_Output, TF_Input, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+
+// In-process servers.
+TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_ServerStart(TF_Server*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+void TF_ServerStop(TF_Server*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+void TF_ServerJoin(TF_Server*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+const char* TF_ServerTarget(TF_Server*) { return nullptr; }
+void TF_DeleteServer(TF_Server*) {}
+void TF_RegisterLogListener(void (*)(const char*)) {}
+void TF_RegisterFilesystemPlugin(const char*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+
+}  // extern "C"
