@@ -4,11 +4,13 @@
 #include <map>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/device_name.h"
 #include "core/status_macros.h"
+#include "graph/graph_def_versions.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -124,6 +126,13 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
                                               const ImportOptions& options) {
   auto graph = std::make_unique<Graph>();
   const int n = graph_def.node_size();
+  // 0. Versions and the function library (graph_def_versions.h).
+  RILL_RETURN_IF_ERROR(CheckGraphDefVersions(graph_def.versions()));
+  RILL_RETURN_IF_ERROR(CheckFunctionLibrary(graph_def.library()));
+  absl::flat_hash_map<absl::string_view, const FunctionDef*> functions;
+  for (const FunctionDef& f : graph_def.library().function()) {
+    functions.emplace(f.signature().name(), &f);
+  }
   // 1. Names.
   {
     absl::flat_hash_map<absl::string_view, int> seen;
@@ -156,6 +165,8 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
       UpgradeOldPlaceholderShape(graph_def, &node);
       AddDefaultsToNodeDef(reg->op_def, &node);
       RILL_RETURN_IF_ERROR(ValidateNodeDef(node, reg->op_def));
+    } else if (auto f = functions.find(node.op()); f != functions.end()) {
+      RILL_RETURN_IF_ERROR(CheckFunctionCallInputs(node, *f->second));
     }
     inputs[i].Swap(node.mutable_input());
     RILL_RETURN_IF_ERROR(graph->AddNode(std::move(node)).status());

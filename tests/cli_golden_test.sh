@@ -113,6 +113,20 @@ node { name: "u" op: "Unpack" input: "x" attr { key: "T" value { type: DT_FLOAT 
 PB
 check_error unpack_a_billion_outputs 1 "InvalidArgument: Attr 'num' of node 'u' is 1000000000: Rill allows at most 1048576 tensors in one input or output list ('output' of Unpack)" \
   --graph="$tmp/unpack.pbtxt" --fetch=u
+# Versions and function libraries TensorFlow refuses (graph/graph_def_versions.h).
+const_x='node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 2 } } } }'
+fn_f='function { signature { name: "F" input_arg { name: "a" type: DT_FLOAT } output_arg { name: "b" type: DT_FLOAT } } node_def { name: "n" op: "OP" input: "a" attr { key: "T" value { type: DT_FLOAT } } } ret { key: "b" value: "n:y:0" } }'
+printf '%s\nversions { producer: 1700 min_consumer: 100000 }\n' "$const_x" >"$tmp/min_consumer.pbtxt"
+check_error min_consumer_above_rill 1 "InvalidArgument: GraphDef min consumer version 100000 above current version 2474 for Rill.  Please upgrade Rill." \
+  --graph="$tmp/min_consumer.pbtxt" --fetch=x
+printf '%s\nnode { name: "y" op: "F" input: "x" }\nlibrary { %s %s }\n' "$const_x" \
+  "${fn_f/OP/Neg}" "${fn_f/OP/Square}" >"$tmp/two_functions.pbtxt"
+check_error two_functions_one_name 1 "InvalidArgument: Cannot add function 'F' because a different function with the same name already exists." \
+  --graph="$tmp/two_functions.pbtxt" --fetch=y
+printf '%s\nnode { name: "y" op: "F" input: "x" input: "x" }\nlibrary { %s }\n' "$const_x" \
+  "${fn_f/OP/Neg}" >"$tmp/call_inputs.pbtxt"
+check_error function_call_inputs 1 "InvalidArgument: NodeDef expected inputs 'float' do not match 2 inputs specified; Op<name=F; signature=a:float -> b:float>; NodeDef: {{node y}}" \
+  --graph="$tmp/call_inputs.pbtxt" --fetch=y
 # 1,024 inter-op threads (the most a config may ask for) that the process cannot start under a
 # 3 GB address-space limit: ResourceExhausted naming the pool (which thread fails varies).
 printf 'inter_op_parallelism_threads: 1024\n' >"$tmp/threads.config"
