@@ -9,7 +9,9 @@
 #define RILL_C_C_API_INTERNAL_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,9 @@
 #include "core/mutex.h"
 #include "core/tensor.h"
 #include "graph/graph.h"
+#include "proto/config.pb.h"
 #include "proto/node_def.pb.h"
+#include "session/session.h"
 #include "tensorflow/c/c_api.h"
 
 struct TF_Status {
@@ -68,6 +72,15 @@ struct TF_Tensor {
   std::shared_ptr<rill_c::TensorStorage> storage;
 };
 
+namespace rill_c {
+// The state of one partial run: what its setup declared, and what was fed and fetched so far.
+struct PartialRun {
+  std::set<std::string> feeds, fetches, targets;
+  std::set<std::string> fetched;
+  std::vector<std::pair<std::string, rill::Tensor>> fed;
+};
+}  // namespace rill_c
+
 struct TF_Graph {
   rill::Mutex mu;
   rill::Graph graph ABSL_GUARDED_BY(mu);
@@ -75,7 +88,27 @@ struct TF_Graph {
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
 };
 
+// A session over a TF_Graph (session.cc); partial runs in prun.cc.
+struct TF_Session {
+  std::unique_ptr<rill::Session> session;
+  TF_Graph* graph = nullptr;
+  rill::Mutex mu;
+  // Node ids below this were given to `session`.
+  int extended_ids ABSL_GUARDED_BY(mu) = 0;
+  // Partial runs by handle (prun.cc).
+  rill::Mutex prun_mu;
+  std::map<std::string, std::unique_ptr<rill_c::PartialRun>> partial_runs ABSL_GUARDED_BY(prun_mu);
+  int64_t next_partial_run ABSL_GUARDED_BY(prun_mu) = 0;
+};
+
 namespace rill_c {
+
+// Extends the session with the graph's new operations, then runs it.
+absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,
+                      const std::vector<std::pair<std::string, rill::Tensor>>& feeds,
+                      const std::vector<std::string>& fetches,
+                      const std::vector<std::string>& targets, std::vector<rill::Tensor>* outputs,
+                      rill::RunMetadata* metadata);
 
 // Sets `status` (ignored when null) from an absl::Status; codes are numbered alike.
 void SetStatus(TF_Status* status, const absl::Status& s);

@@ -23,14 +23,6 @@ struct TF_SessionOptions {
   std::string target;
 };
 
-struct TF_Session {
-  std::unique_ptr<rill::Session> session;
-  TF_Graph* graph = nullptr;
-  rill::Mutex mu;
-  // Node ids below this were given to `session`.
-  int extended_ids ABSL_GUARDED_BY(mu) = 0;
-};
-
 struct TF_DeviceList {
   std::vector<rill::DeviceAttributes> devices;
 };
@@ -68,6 +60,20 @@ absl::Status ExtendSession(TF_Session* s) {
   if (st.ok()) s->extended_ids = ids;
   return st;
 }
+
+}  // namespace
+
+absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,
+                      const std::vector<std::pair<std::string, rill::Tensor>>& feeds,
+                      const std::vector<std::string>& fetches,
+                      const std::vector<std::string>& targets, std::vector<rill::Tensor>* outputs,
+                      rill::RunMetadata* metadata) {
+  absl::Status extended = ExtendSession(s);
+  if (!extended.ok()) return extended;
+  return s->session->Run(options, feeds, fetches, targets, outputs, metadata);
+}
+
+namespace {
 
 absl::Status Register(TF_Graph* graph) {
   rill::MutexLock lock(&graph->mu);
@@ -123,12 +129,10 @@ absl::Status RunSession(TF_Session* s, const TF_Buffer* run_options, const TF_Ou
     }
     targets.push_back(ToNode(target_opers[i])->name());
   }
-  absl::Status extended = ExtendSession(s);
-  if (!extended.ok()) return extended;
   std::vector<rill::Tensor> results;
   rill::RunMetadata metadata;
-  absl::Status st = s->session->Run(options, feeds, fetches, targets, &results,
-                                    run_metadata == nullptr ? nullptr : &metadata);
+  absl::Status st = RunNamed(s, options, feeds, fetches, targets, &results,
+                             run_metadata == nullptr ? nullptr : &metadata);
   if (!st.ok()) return st;
   if (results.size() != fetches.size()) {
     return absl::InternalError(absl::StrCat("The run returned ", results.size(), " tensors for ",

@@ -89,20 +89,6 @@ unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, T
   return 0;
 }
 
-// Partial runs.
-void TF_SessionPRunSetup(TF_Session*, const TF_Output*, int, const TF_Output*, int,
-                         const TF_Operation* const*, int, const char** handle, TF_Status* status) {
-  if (handle != nullptr) *handle = nullptr;
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_SessionPRun(TF_Session*, const char*, const TF_Output*, TF_Tensor* const*, int,
-                    const TF_Output*, TF_Tensor** output_values, int noutputs,
-                    const TF_Operation* const*, int, TF_Status* status) {
-  for (int i = 0; output_values != nullptr && i < noutputs; ++i) output_values[i] = nullptr;
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_DeletePRunHandle(const char*) {}
-
 // The session API from before TF_Graph.
 TF_DeprecatedSession* TF_NewDeprecatedSession(const TF_SessionOptions*, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);
