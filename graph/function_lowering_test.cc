@@ -362,7 +362,9 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
                 node { name: "call" op: "add_one" input: "a" input: "a" }
               )pb")),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("calls function 'add_one' with 2 inputs; its signature takes 1")));
+                       HasSubstr("NodeDef expected inputs 'float' do not match 2 inputs "
+                                 "specified; Op<name=add_one; signature=x:float -> y:float>; "
+                                 "NodeDef: {{node call}}")));
   EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
                 node {
                   name: "a"
