@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/bounded_file.h"
 #include "core/status_macros.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/message.h"
@@ -195,18 +196,23 @@ absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path, const std::st
 absl::StatusOr<MetaGraphDef> ReadSavedModelMetaGraph(const std::string& export_dir,
                                                      const std::string& tag_set) {
   const std::string file = (std::filesystem::path(export_dir) / "saved_model.pb").string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
     return absl::NotFoundError(absl::StrCat("SavedModel file does not exist at: ", export_dir,
                                             "/{saved_model.pbtxt|saved_model.pb}"));
   }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
+  if (std::filesystem::is_directory(file, ec)) {
+    return absl::FailedPreconditionError(absl::StrCat(file, "; Is a directory"));
+  }
+  RILL_ASSIGN_OR_RETURN(const std::string bytes,
+                        ReadBoundedFile("", file, kMaxProtoBytes, "protobuf's limit on a message"));
   SavedModel saved;
   // Parts of a SavedModel Rill does not model (the object graph) are kept as unknown fields.
-  if (!saved.ParseFromString(bytes.str()) || saved.meta_graphs_size() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(file, " is not a binary SavedModel"));
+  if (!saved.ParseFromString(bytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file, " is not a binary SavedModel: it does not parse as one"));
   }
+  // None, or none with these tags: NotFound listing the tag sets there are.
   RILL_ASSIGN_OR_RETURN(const MetaGraphDef* m, ChooseMetaGraphDef(saved, file, tag_set));
   return *m;
 }

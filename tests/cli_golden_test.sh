@@ -127,6 +127,13 @@ printf '%s\nnode { name: "y" op: "F" input: "x" input: "x" }\nlibrary { %s }\n' 
   "${fn_f/OP/Neg}" >"$tmp/call_inputs.pbtxt"
 check_error function_call_inputs 1 "InvalidArgument: NodeDef expected inputs 'float' do not match 2 inputs specified; Op<name=F; signature=a:float -> b:float>; NodeDef: {{node y}}" \
   --graph="$tmp/call_inputs.pbtxt" --fetch=y
+# SavedModels without a MetaGraph, or whose saved_model.pb is a directory (TensorFlow's codes).
+mkdir -p "$tmp/no_meta_graph" "$tmp/pb_is_a_dir/saved_model.pb"
+printf '\010\001' >"$tmp/no_meta_graph/saved_model.pb"
+check_error saved_model_without_meta_graph 1 "NotFound: MetaGraphDef associated with tags 'serve' could not be found in SavedModel $tmp/no_meta_graph/saved_model.pb, with available tags ''" \
+  --saved_model_dir="$tmp/no_meta_graph"
+check_error saved_model_pb_is_a_directory 1 "FailedPrecondition: $tmp/pb_is_a_dir/saved_model.pb; Is a directory" \
+  --saved_model_dir="$tmp/pb_is_a_dir"
 # 1,024 inter-op threads (the most a config may ask for) that the process cannot start under a
 # 3 GB address-space limit: ResourceExhausted naming the pool (which thread fails varies).
 printf 'inter_op_parallelism_threads: 1024\n' >"$tmp/threads.config"

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "core/bounded_file.h"
 #include "core/status_macros.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -55,46 +56,8 @@ class ConfigErrors : public google::protobuf::io::ErrorCollector {
   std::string first;
 };
 
-// The contents of the file `path` given as `flag`, at most `max_bytes`: a directory, a device
-// (/dev/zero) or a longer file is InvalidArgument naming the flag and the file, so nothing is read
-// without bound. A pipe is read up to the bound.
-absl::StatusOr<std::string> ReadBoundedFile(absl::string_view flag, const std::string& path,
-                                            uint64_t max_bytes, absl::string_view limit_reason) {
-  auto error = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat(flag, "=", path, ": ", why));
-  };
-  std::error_code ec;
-  const std::filesystem::file_status st = std::filesystem::status(path, ec);
-  if (!ec) {
-    if (std::filesystem::is_directory(st)) return error("is a directory, not a file");
-    if (std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st)) {
-      return error("is a device, not a file");
-    }
-    if (std::filesystem::is_regular_file(st)) {
-      const uintmax_t size = std::filesystem::file_size(path, ec);
-      if (!ec && size > max_bytes) {
-        return error(
-            absl::StrCat("is ", size, " bytes, more than ", max_bytes, " (", limit_reason, ")"));
-      }
-    }
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(flag, "=", path, ": cannot be read"));
-  std::string bytes;
-  char buf[1 << 16];
-  while (in && bytes.size() <= max_bytes) {
-    in.read(buf, sizeof(buf));
-    bytes.append(buf, static_cast<size_t>(in.gcount()));
-  }
-  if (in.bad()) return absl::NotFoundError(absl::StrCat(flag, "=", path, ": cannot be read"));
-  if (bytes.size() > max_bytes) {
-    return error(absl::StrCat("holds more than ", max_bytes, " bytes (", limit_reason, ")"));
-  }
-  return bytes;
-}
-
 constexpr uint64_t kMaxConfigBytes = 16 << 20;
-constexpr uint64_t kMaxGraphBytes = (uint64_t{1} << 31) - 1;  // protobuf's limit on a message
+constexpr uint64_t kMaxGraphBytes = kMaxProtoBytes;
 
 absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
   {
