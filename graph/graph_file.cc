@@ -5,7 +5,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -175,22 +174,12 @@ absl::StatusOr<GraphDef> ReadGraphDefFile(const std::string& path, const std::st
           absl::StrCat("Graph file '", path, "' is a directory with no saved_model.pb in it"));
     }
   }
-  errno = 0;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    if (err == ENOENT || err == 0) {
-      return absl::NotFoundError(absl::StrCat("Graph file '", file, "' not found"));
-    }
-    return absl::NotFoundError(
-        absl::StrCat("Graph file '", file, "' cannot be read: ", std::strerror(err)));
+  if (!std::filesystem::exists(file, ec)) {
+    return absl::NotFoundError(absl::StrCat("Graph file '", file, "' not found"));
   }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) {
-    return absl::NotFoundError(absl::StrCat("Graph file '", file, "' cannot be read"));
-  }
-  return ParseGraphDefBytes(bytes.str(), file, tag_set);
+  RILL_ASSIGN_OR_RETURN(const std::string bytes, ReadBoundedFile("", file, kMaxProtoBytes,
+                                                                 "protobuf's limit on a GraphDef"));
+  return ParseGraphDefBytes(bytes, file, tag_set);
 }
 
 absl::StatusOr<MetaGraphDef> ReadSavedModelMetaGraph(const std::string& export_dir,
