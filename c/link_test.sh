@@ -35,7 +35,12 @@ if [[ -n "$missing" ]]; then
   exit 1
 fi
 
-gcc -std=c99 -Wall -Werror -pedantic -I"$include_dir" "$smoke_source" -L"$work" -ltensorflow \
-  -o "$work/smoke"
+# A library built with --config=asan needs its runtime first in the client too.
+sanitize=()
+if nm -D --undefined-only "$work/libtensorflow.so.2" | grep __asan_init > /dev/null; then
+  sanitize=(-fsanitize=address,undefined)
+fi
+gcc -std=c99 -Wall -Werror -pedantic "${sanitize[@]}" -I"$include_dir" "$smoke_source" \
+  -L"$work" -ltensorflow -o "$work/smoke"
 LD_LIBRARY_PATH="$work" "$work/smoke"
 echo "PASS"
