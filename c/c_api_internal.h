@@ -21,6 +21,7 @@
 #include "core/tensor.h"
 #include "graph/graph.h"
 #include "proto/config.pb.h"
+#include "proto/device_attributes.pb.h"
 #include "proto/node_def.pb.h"
 #include "session/session.h"
 #include "tensorflow/c/c_api.h"
@@ -88,6 +89,15 @@ struct TF_Graph {
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
 };
 
+struct TF_SessionOptions {
+  rill::SessionOptions options;
+  std::string target;
+};
+
+struct TF_DeviceList {
+  std::vector<rill::DeviceAttributes> devices;
+};
+
 // A session over a TF_Graph (session.cc); partial runs in prun.cc.
 struct TF_Session {
   std::unique_ptr<rill::Session> session;
@@ -102,6 +112,12 @@ struct TF_Session {
 };
 
 namespace rill_c {
+
+// OK for the targets Rill serves ("" and "local"); TensorFlow's NotFound otherwise.
+absl::Status CheckTarget(const std::string& target);
+
+// The op's shape function on `node` (operation_build.cc), from its producers' shapes.
+absl::Status InferNodeShapes(rill::Node* node);
 
 // Extends the session with the graph's new operations, then runs it.
 absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,

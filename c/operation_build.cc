@@ -153,6 +153,8 @@ absl::Status InferAttrsFromInputs(const TF_OperationDescription& desc, const ril
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // The op's shape function on `node`, reading its producers' shapes (and small constant index
 // inputs), as the importer runs it.
 absl::Status InferNodeShapes(rill::Node* node) {
@@ -188,6 +190,8 @@ absl::Status InferNodeShapes(rill::Node* node) {
   node->set_output_shapes(c.TakeOutputs());
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(desc->graph->mu) {

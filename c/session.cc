@@ -18,17 +18,7 @@
 #include "proto/meta_graph.pb.h"
 #include "session/saved_model_loader.h"
 
-struct TF_SessionOptions {
-  rill::SessionOptions options;
-  std::string target;
-};
-
-struct TF_DeviceList {
-  std::vector<rill::DeviceAttributes> devices;
-};
-
 namespace rill_c {
-namespace {
 
 absl::Status CheckTarget(const std::string& target) {
   if (target.empty() || target == "local") return absl::OkStatus();
@@ -36,6 +26,8 @@ absl::Status CheckTarget(const std::string& target) {
       absl::StrCat("No session factory registered for the given session options: {target: \"",
                    target, "\"} Registered factories are {DIRECT_SESSION}."));
 }
+
+namespace {
 
 // Gives the session the operations added to its graph since the last call.
 absl::Status ExtendSession(TF_Session* s) {

@@ -21,19 +21,7 @@ void Unimplemented(TF_Status* status, const char* function) {
 
 extern "C" {
 
-// Functions and control flow.
-void TF_GraphCopyFunction(TF_Graph*, const TF_Function*, const TF_Function*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-int TF_GraphNumFunctions(TF_Graph* g) {
-  if (g == nullptr) return 0;
-  rill::MutexLock lock(&g->mu);
-  return g->graph.library().function_size();
-}
-int TF_GraphGetFunctions(TF_Graph*, TF_Function**, int, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return 0;
-}
+// Control flow, gradients, graphs as functions.
 TF_WhileParams TF_NewWhile(TF_Graph*, TF_Output*, int, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);
   return TF_WhileParams{0,       nullptr, nullptr, TF_Output{nullptr, -1},
@@ -67,51 +55,8 @@ TF_Function* TF_GraphToFunctionWithControlOutputs(const TF_Graph*, const char*, 
   RILL_UNIMPLEMENTED(status);
   return nullptr;
 }
-const char* TF_FunctionName(TF_Function*) { return nullptr; }
-void TF_FunctionToFunctionDef(TF_Function*, TF_Buffer*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-TF_Function* TF_FunctionImportFunctionDef(const void*, size_t, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-void TF_FunctionSetAttrValueProto(TF_Function*, const char*, const void*, size_t,
-                                  TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_FunctionGetAttrValueProto(TF_Function*, const char*, TF_Buffer*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_DeleteFunction(TF_Function*) {}
-unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
-  if (result != nullptr) *result = nullptr;
-  RILL_UNIMPLEMENTED(status);
-  return 0;
-}
 
 // The session API from before TF_Graph.
-TF_DeprecatedSession* TF_NewDeprecatedSession(const TF_SessionOptions*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-void TF_CloseDeprecatedSession(TF_DeprecatedSession*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_DeleteDeprecatedSession(TF_DeprecatedSession*, TF_Status* status) { rill_c::SetOk(status); }
-void TF_Reset(const TF_SessionOptions*, const char**, int, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_ExtendGraph(TF_DeprecatedSession*, const void*, size_t, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_Run(TF_DeprecatedSession*, const TF_Buffer*, const char**, TF_Tensor** inputs, int ninputs,
-            const char**, TF_Tensor** outputs, int noutputs, const char**, int, TF_Buffer*,
-            TF_Status* status) {
-  // TF_Run takes the inputs in every case.
-  for (int i = 0; inputs != nullptr && i < ninputs; ++i) TF_DeleteTensor(inputs[i]);
-  for (int i = 0; outputs != nullptr && i < noutputs; ++i) outputs[i] = nullptr;
-  RILL_UNIMPLEMENTED(status);
-}
 void TF_PRunSetup(TF_DeprecatedSession*, const char**, int, const char**, int, const char**, int,
                   const char** handle, TF_Status* status) {
   if (handle != nullptr) *handle = nullptr;
@@ -123,10 +68,6 @@ void TF_PRun(TF_DeprecatedSession*, const char*, const char**, TF_Tensor** input
   for (int i = 0; inputs != nullptr && i < ninputs; ++i) TF_DeleteTensor(inputs[i]);
   for (int i = 0; outputs != nullptr && i < noutputs; ++i) outputs[i] = nullptr;
   RILL_UNIMPLEMENTED(status);
-}
-TF_DeviceList* TF_DeprecatedSessionListDevices(TF_DeprecatedSession*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
 }
 
 // Op libraries, API definitions, kernels, edges.
@@ -155,9 +96,6 @@ TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status) {
 TF_Buffer* TF_GetRegisteredKernelsForOp(const char*, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);
   return nullptr;
-}
-void TF_UpdateEdge(TF_Graph*, TF_Output, TF_Input, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
 }
 
 // In-process servers.

@@ -1,0 +1,160 @@
+// TF_Function: FunctionDefs in and out, attrs, and copies into a graph's library that a session
+// then runs.
+#include <string>
+
+#include "c/c_test_util.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "proto/attr_value.pb.h"
+#include "proto/function.pb.h"
+#include "tensorflow/c/c_api.h"
+
+namespace {
+
+using rill_c_test::Status;
+
+// double(x) = x * 2, as TensorFlow writes function bodies.
+constexpr char kDouble[] = R"pb(
+  signature {
+    name: "double"
+    input_arg { name: "x" type: DT_FLOAT }
+    output_arg { name: "y" type: DT_FLOAT }
+  }
+  node_def {
+    name: "two"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {}
+          float_val: 2
+        }
+      }
+    }
+  }
+  node_def {
+    name: "mul"
+    op: "Mul"
+    input: "x"
+    input: "two:output:0"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  ret { key: "y" value: "mul:z:0" }
+)pb";
+
+TF_Function* Double(TF_Status* s) {
+  rill::FunctionDef fdef;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(kDouble, &fdef));
+  const std::string bytes = fdef.SerializeAsString();
+  return TF_FunctionImportFunctionDef(bytes.data(), bytes.size(), s);
+}
+
+TEST(Function, ImportExportNameAndAttrs) {
+  Status s;
+  TF_Function* f = Double(s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_STREQ(TF_FunctionName(f), "double");
+  TF_Buffer* out = TF_NewBuffer();
+  TF_FunctionToFunctionDef(f, out, s);
+  rill::FunctionDef back;
+  ASSERT_TRUE(back.ParseFromArray(out->data, static_cast<int>(out->length)));
+  EXPECT_EQ(back.node_def_size(), 2);
+  rill::AttrValue v;
+  v.set_b(true);
+  const std::string bytes = v.SerializeAsString();
+  TF_FunctionSetAttrValueProto(f, "_noinline", bytes.data(), bytes.size(), s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_FunctionGetAttrValueProto(f, "_noinline", out, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  rill::AttrValue got;
+  ASSERT_TRUE(got.ParseFromArray(out->data, static_cast<int>(out->length)));
+  EXPECT_TRUE(got.b());
+  TF_FunctionGetAttrValueProto(f, "nope", out, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "Function 'double' has no attr named 'nope'.");
+  TF_DeleteBuffer(out);
+  TF_DeleteFunction(f);
+  TF_DeleteFunction(nullptr);
+
+  EXPECT_EQ(TF_FunctionImportFunctionDef("\xff\xff", 2, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "Invalid FunctionDef given to TF_FunctionImportFunctionDef");
+}
+
+TEST(Function, CopiedIntoAGraphAndCalledThroughAnImport) {
+  Status s;
+  TF_Function* f = Double(s);
+  TF_Graph* g = TF_NewGraph();
+  TF_GraphCopyFunction(g, f, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_GraphCopyFunction(g, f, nullptr, s);  // the same function again: no change
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_GraphNumFunctions(g), 1);
+  TF_Function* listed[2] = {nullptr, nullptr};
+  EXPECT_EQ(TF_GraphGetFunctions(g, listed, 2, s), 1);
+  EXPECT_STREQ(TF_FunctionName(listed[0]), "double");
+  TF_DeleteFunction(listed[0]);
+
+  // A different function under the same name is refused.
+  rill::FunctionDef other;
+  other.mutable_signature()->set_name("double");
+  const std::string bytes = other.SerializeAsString();
+  TF_Function* clash = TF_FunctionImportFunctionDef(bytes.data(), bytes.size(), s);
+  TF_GraphCopyFunction(g, clash, nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "Cannot add function 'double' because a different function with the same name "
+            "already exists.");
+  TF_DeleteFunction(clash);
+  TF_GraphCopyFunction(g, nullptr, nullptr, s);
+  EXPECT_EQ(s.message(), "'func' argument to TF_GraphCopyFunction cannot be null");
+
+  // A GraphDef that calls the function by its name imports into the graph and runs.
+  TF_Buffer* def = rill_c_test::GraphDefBuffer(R"pb(
+    node {
+      name: "c"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 21
+          }
+        }
+      }
+    }
+    node { name: "call" op: "double" input: "c" }
+  )pb");
+  TF_GraphImportGraphDef(g, def, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_DeleteBuffer(def);
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  TF_Session* session = TF_NewSession(g, opts, s);
+  TF_Output fetch{TF_GraphOperationByName(g, "call"), 0};
+  TF_Tensor* out = nullptr;
+  TF_SessionRun(session, nullptr, nullptr, nullptr, 0, &fetch, &out, 1, nullptr, 0, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(rill_c_test::FloatValues(out), (std::vector<float>{42}));
+  TF_DeleteTensor(out);
+  TF_DeleteSession(session, s);
+  TF_DeleteSessionOptions(opts);
+  TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
+}
+
+}  // namespace
