@@ -319,9 +319,10 @@ TF_Session* TF_LoadSessionFromSavedModel(const TF_SessionOptions* session_option
   s->session = std::move(loaded->session);
   s->graph = graph;
   {
+    // Session before graph, the order ExtendSession takes them in.
+    rill::MutexLock session_lock(&s->mu);
     rill::MutexLock lock(&graph->mu);
     ++graph->num_sessions;
-    rill::MutexLock session_lock(&s->mu);
     s->extended_ids = graph->graph.num_node_ids();  // the loaded session holds them all
   }
   SetOk(status);

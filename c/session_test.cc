@@ -227,6 +227,38 @@ TEST_F(SessionTest, EightThreadsOnOneSession) {
   EXPECT_EQ(wrong, std::vector<int>(8, 0));
 }
 
+TEST_F(SessionTest, GraphGrowsWhileOtherThreadsRun) {
+  std::vector<std::thread> runners;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    runners.emplace_back([this, t, &wrong] {
+      Status s;
+      for (int i = 0; i < 50; ++i) {
+        if (RunY({1, 2}, s) != std::vector<float>{11, 12}) ++wrong[t];
+      }
+    });
+  }
+  Status s;
+  TF_Output last{y_, 0};
+  for (int i = 0; i < 20; ++i) {
+    TF_OperationDescription* desc =
+        TF_NewOperation(g_, "Identity", ("grow_" + std::to_string(i)).c_str());
+    TF_AddInput(desc, last);
+    last = {TF_FinishOperation(desc, s), 0};
+    ASSERT_EQ(s.code(), TF_OK) << s.message();
+  }
+  for (std::thread& th : runners) th.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+  TF_Tensor* in = rill_c_test::FloatTensor({2}, {5, 6});
+  TF_Output feed{x_, 0};
+  TF_Tensor* out = nullptr;
+  TF_SessionRun(session_, nullptr, &feed, &in, 1, &last, &out, 1, nullptr, 0, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(rill_c_test::FloatValues(out), (std::vector<float>{15, 16}));
+  TF_DeleteTensor(out);
+  TF_DeleteTensor(in);
+}
+
 TEST_F(SessionTest, CloseThenRunIsCancelled) {
   Status s;
   TF_CloseSession(session_, s);
