@@ -5,9 +5,10 @@ Bazel 4.2.3's native proto rules would download protobuf's sources; this runs th
 the workspace root (`import "proto/types.proto";`).
 """
 
-def rill_proto_library(name, srcs, deps = [], imports = [], visibility = None):
+def rill_proto_library(name, srcs, deps = [], imports = [], visibility = None, alwayslink = False):
     """imports: filegroups of the .proto files that `srcs` import from other packages (e.g.
-    "//proto:proto_files"); their cc_library goes in `deps`."""
+    "//proto:proto_files"); their cc_library goes in `deps`. alwayslink: kept whole in shared
+    libraries (librill.so exports every generated class)."""
     hdrs = [s.replace(".proto", ".pb.h") for s in srcs]
     ccs = [s.replace(".proto", ".pb.cc") for s in srcs]
     native.genrule(
@@ -22,4 +23,5 @@ def rill_proto_library(name, srcs, deps = [], imports = [], visibility = None):
         hdrs = hdrs,
         deps = deps + ["@system//:protobuf"],
         visibility = visibility,
+        alwayslink = alwayslink,
     )
