@@ -154,6 +154,88 @@ REGISTER_OP("NotEqual")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+REGISTER_OP("Atan2")
+    .Input("y: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Xlogy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Xdivy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Xlog1py")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {half, bfloat16, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("TruncateDiv")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(
+        "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, "
+        "int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("TruncateMod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int32, int64, bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("BitwiseAnd")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("BitwiseOr")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("BitwiseXor")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("LeftShift")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("RightShift")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 REGISTER_OP("LogicalAnd")
     .Input("x: bool")
     .Input("y: bool")

@@ -156,6 +156,102 @@ REGISTER_OP("Erf")
     .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
 
+REGISTER_OP("Erfc")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Expm1")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Softsign")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Asinh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Acosh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Atanh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Sinh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Cosh")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Lgamma")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Digamma")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Erfinv")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Ndtri")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselI0e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselI1e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("IsFinite")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Invert")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("LogicalNot").Input("x: bool").Output("y: bool").SetShapeFn(shape_fns::Unchanged);
 
 }  // namespace

@@ -1,6 +1,9 @@
-// Op definitions of the image resizing ops: ResizeBilinear, ResizeNearestNeighbor. Signatures read
-// from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
-// the kernel checks.
+// Op definitions of the image ops: resizing (ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic,
+// ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV3/V4/V5,
+// CombinedNonMaxSuppression), CropAndResize, colour conversions and adjustments (RGBToHSV,
+// HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the sliding-window image ops
+// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D). Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +42,34 @@ REGISTER_OP("ResizeBilinear")
     .Attr("half_pixel_centers: bool = false")
     .SetShapeFn(ResizeShape);
 
+REGISTER_OP("ResizeBicubic")
+    .Input("images: T")
+    .Input("size: int32")
+    .Output("resized_images: float")
+    .Attr("T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ResizeShape);
+
+REGISTER_OP("ResizeArea")
+    .Input("images: T")
+    .Input("size: int32")
+    .Output("resized_images: float")
+    .Attr("T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .SetShapeFn(ResizeShape);
+
+REGISTER_OP("ScaleAndTranslate")
+    .Input("images: T")
+    .Input("size: int32")
+    .Input("scale: float")
+    .Input("translation: float")
+    .Output("resized_images: float")
+    .Attr("T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double}")
+    .Attr("kernel_type: string = \"lanczos3\"")
+    .Attr("antialias: bool = true")
+    .SetShapeFn(ResizeShape);
+
 REGISTER_OP("ResizeNearestNeighbor")
     .Input("images: T")
     .Input("size: int32")
@@ -47,6 +78,195 @@ REGISTER_OP("ResizeNearestNeighbor")
     .Attr("align_corners: bool = false")
     .Attr("half_pixel_centers: bool = false")
     .SetShapeFn(ResizeShape);
+
+// A rank-`rank` output of unknown dims.
+PartialTensorShape UnknownDims(int rank) {
+  return PartialTensorShape(std::vector<int64_t>(rank, -1));
+}
+
+REGISTER_OP("NonMaxSuppressionV3")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T_threshold")
+    .Input("score_threshold: T_threshold")
+    .Output("selected_indices: int32")
+    .Attr("T: {half, float} = float")
+    .Attr("T_threshold: {half, float} = float")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("NonMaxSuppressionV4")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T_threshold")
+    .Input("score_threshold: T_threshold")
+    .Output("selected_indices: int32")
+    .Output("valid_outputs: int32")
+    .Attr("T: {half, float} = float")
+    .Attr("T_threshold: {half, float} = float")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      c.set_output(1, UnknownDims(0));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("NonMaxSuppressionV5")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T")
+    .Input("score_threshold: T")
+    .Input("soft_nms_sigma: T")
+    .Output("selected_indices: int32")
+    .Output("selected_scores: T")
+    .Output("valid_outputs: int32")
+    .Attr("T: {half, float} = float")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      c.set_output(1, UnknownDims(1));
+      c.set_output(2, UnknownDims(0));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("CombinedNonMaxSuppression")
+    .Input("boxes: float")
+    .Input("scores: float")
+    .Input("max_output_size_per_class: int32")
+    .Input("max_total_size: int32")
+    .Input("iou_threshold: float")
+    .Input("score_threshold: float")
+    .Output("nmsed_boxes: float")
+    .Output("nmsed_scores: float")
+    .Output("nmsed_classes: float")
+    .Output("valid_detections: int32")
+    .Attr("pad_per_class: bool = false")
+    .Attr("clip_boxes: bool = true")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      const PartialTensorShape& boxes = c.input(0);
+      const int64_t batch = boxes.rank() == 4 ? boxes.dims()[0] : -1;
+      c.set_output(0, PartialTensorShape({batch, -1, 4}));
+      c.set_output(1, PartialTensorShape({batch, -1}));
+      c.set_output(2, PartialTensorShape({batch, -1}));
+      c.set_output(3, PartialTensorShape({batch}));
+      return absl::OkStatus();
+    });
+
+// [num_boxes, crop_size[0], crop_size[1], depth].
+REGISTER_OP("CropAndResize")
+    .Input("image: T")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Input("crop_size: int32")
+    .Output("crops: float")
+    .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+    .Attr("method: {'bilinear', 'nearest'} = \"bilinear\"")
+    .Attr("extrapolation_value: float = 0.0")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      const PartialTensorShape& image = c.input(0);
+      const PartialTensorShape& boxes = c.input(1);
+      std::vector<int64_t> out = {boxes.rank() == 2 ? boxes.dims()[0] : -1, -1, -1,
+                                  image.rank() == 4 ? image.dims()[3] : -1};
+      std::vector<int64_t> size;
+      if (c.ConstantIndexValues(3, &size) && size.size() == 2 && size[0] > 0 && size[1] > 0) {
+        out[1] = size[0];
+        out[2] = size[1];
+      }
+      c.set_output(0, PartialTensorShape(std::move(out)));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("RGBToHSV")
+    .Input("images: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("HSVToRGB")
+    .Input("images: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("AdjustContrastv2")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("AdjustHue")
+    .Input("images: T")
+    .Input("delta: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("AdjustSaturation")
+    .Input("images: T")
+    .Input("scale: float")
+    .Output("output: T")
+    .Attr("T: {half, float} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// [batch, -1, -1, channels] of a 4-D input (channels: `channels`, or the input's when -2).
+PartialTensorShape WindowedShape(const PartialTensorShape& in, int64_t channels) {
+  if (in.rank() != 4) return PartialTensorShape();
+  return PartialTensorShape({in.dims()[0], -1, -1, channels == -2 ? in.dims()[3] : channels});
+}
+
+REGISTER_OP("ExtractImagePatches")
+    .Input("images: T")
+    .Output("patches: T")
+    .Attr("ksizes: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr(
+        "T: {bfloat16, half, float, double, int8, int16, int32, int64, uint8, uint16, uint32, "
+        "uint64, complex64, complex128, bool}")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, WindowedShape(c.input(0), -1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("MaxPoolWithArgmax")
+    .Input("input: T")
+    .Output("output: T")
+    .Output("argmax: Targmax")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("Targmax: {int32, int64} = int64")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("include_batch_in_index: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, WindowedShape(c.input(0), -2));
+      c.set_output(1, WindowedShape(c.input(0), -2));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("Dilation2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, WindowedShape(c.input(0), -2));
+      return absl::OkStatus();
+    });
 
 }  // namespace
 }  // namespace rill

@@ -1,6 +1,6 @@
 // Op definitions of the reductions over axes given as an input: Sum, Mean, Prod, Max, Min, All,
-// Any, ArgMax, ArgMin, and the scan Cumsum. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// Any, ArgMax, ArgMin, EuclideanNorm, and the scans Cumsum, Cumprod, CumulativeLogsumexp.
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -156,6 +156,39 @@ REGISTER_OP("Cumsum")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
         "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("EuclideanNorm")
+    .Input("input: T")
+    .Input("reduction_indices: Tidx")
+    .Output("output: T")
+    .Attr("keep_dims: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn(ReductionShape);
+
+REGISTER_OP("Cumprod")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Output("out: T")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("CumulativeLogsumexp")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Output("out: T")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Attr("T: {bfloat16, half, float, double}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(shape_fns::Unchanged);
 

@@ -291,5 +291,178 @@ Output BroadcastTo(const Scope& scope, const Output& input, const Output& shape)
   return Binary(scope, "BroadcastTo", input, shape);
 }
 
+Output Erfc(const Scope& scope, const Output& x) { return Unary(scope, "Erfc", x); }
+Output Expm1(const Scope& scope, const Output& x) { return Unary(scope, "Expm1", x); }
+Output Softsign(const Scope& scope, const Output& x) { return Unary(scope, "Softsign", x); }
+Output Asinh(const Scope& scope, const Output& x) { return Unary(scope, "Asinh", x); }
+Output Acosh(const Scope& scope, const Output& x) { return Unary(scope, "Acosh", x); }
+Output Atanh(const Scope& scope, const Output& x) { return Unary(scope, "Atanh", x); }
+Output Sinh(const Scope& scope, const Output& x) { return Unary(scope, "Sinh", x); }
+Output Cosh(const Scope& scope, const Output& x) { return Unary(scope, "Cosh", x); }
+Output Lgamma(const Scope& scope, const Output& x) { return Unary(scope, "Lgamma", x); }
+Output Digamma(const Scope& scope, const Output& x) { return Unary(scope, "Digamma", x); }
+Output Erfinv(const Scope& scope, const Output& x) { return Unary(scope, "Erfinv", x); }
+Output Ndtri(const Scope& scope, const Output& x) { return Unary(scope, "Ndtri", x); }
+Output BesselI0e(const Scope& scope, const Output& x) { return Unary(scope, "BesselI0e", x); }
+Output BesselI1e(const Scope& scope, const Output& x) { return Unary(scope, "BesselI1e", x); }
+Output IsFinite(const Scope& scope, const Output& x) { return Unary(scope, "IsFinite", x); }
+Output Invert(const Scope& scope, const Output& x) { return Unary(scope, "Invert", x); }
+Output Atan2(const Scope& scope, const Output& y, const Output& x) {
+  return Binary(scope, "Atan2", y, x);
+}
+Output Xlogy(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Xlogy", x, y);
+}
+Output Xdivy(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Xdivy", x, y);
+}
+Output Xlog1py(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Xlog1py", x, y);
+}
+Output TruncateDiv(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "TruncateDiv", x, y);
+}
+Output TruncateMod(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "TruncateMod", x, y);
+}
+Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "BitwiseAnd", x, y);
+}
+Output BitwiseOr(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "BitwiseOr", x, y);
+}
+Output BitwiseXor(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "BitwiseXor", x, y);
+}
+Output LeftShift(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "LeftShift", x, y);
+}
+Output RightShift(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "RightShift", x, y);
+}
+Output Cumprod(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
+               bool reverse) {
+  return OpBuilder(scope, "Cumprod")
+      .Input(x)
+      .Input(axis)
+      .Attr("exclusive", exclusive)
+      .Attr("reverse", reverse)
+      .Finalize()
+      .output(0);
+}
+Output CumulativeLogsumexp(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
+                           bool reverse) {
+  return OpBuilder(scope, "CumulativeLogsumexp")
+      .Input(x)
+      .Input(axis)
+      .Attr("exclusive", exclusive)
+      .Attr("reverse", reverse)
+      .Finalize()
+      .output(0);
+}
+Output EuclideanNorm(const Scope& scope, const Output& input, const Output& axis, bool keep_dims) {
+  return Reduction(scope, "EuclideanNorm", input, axis, keep_dims);
+}
+Output SegmentSum(const Scope& scope, const Output& data, const Output& segment_ids) {
+  return Binary(scope, "SegmentSum", data, segment_ids);
+}
+Output SegmentMean(const Scope& scope, const Output& data, const Output& segment_ids) {
+  return Binary(scope, "SegmentMean", data, segment_ids);
+}
+Output SegmentMax(const Scope& scope, const Output& data, const Output& segment_ids) {
+  return Binary(scope, "SegmentMax", data, segment_ids);
+}
+Output SegmentMin(const Scope& scope, const Output& data, const Output& segment_ids) {
+  return Binary(scope, "SegmentMin", data, segment_ids);
+}
+Output SegmentProd(const Scope& scope, const Output& data, const Output& segment_ids) {
+  return Binary(scope, "SegmentProd", data, segment_ids);
+}
+Output UnsortedSegmentSum(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments) {
+  return OpBuilder(scope, "UnsortedSegmentSum")
+      .Input(data)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output UnsortedSegmentMax(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments) {
+  return OpBuilder(scope, "UnsortedSegmentMax")
+      .Input(data)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output UnsortedSegmentMin(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments) {
+  return OpBuilder(scope, "UnsortedSegmentMin")
+      .Input(data)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output UnsortedSegmentProd(const Scope& scope, const Output& data, const Output& segment_ids,
+                           const Output& num_segments) {
+  return OpBuilder(scope, "UnsortedSegmentProd")
+      .Input(data)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output SparseSegmentSum(const Scope& scope, const Output& data, const Output& indices,
+                        const Output& segment_ids) {
+  return OpBuilder(scope, "SparseSegmentSum")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Finalize()
+      .output(0);
+}
+Output SparseSegmentMean(const Scope& scope, const Output& data, const Output& indices,
+                         const Output& segment_ids) {
+  return OpBuilder(scope, "SparseSegmentMean")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Finalize()
+      .output(0);
+}
+Output SparseSegmentSqrtN(const Scope& scope, const Output& data, const Output& indices,
+                          const Output& segment_ids) {
+  return OpBuilder(scope, "SparseSegmentSqrtN")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Finalize()
+      .output(0);
+}
+Output InTopKV2(const Scope& scope, const Output& predictions, const Output& targets,
+                const Output& k) {
+  return OpBuilder(scope, "InTopKV2")
+      .Input(predictions)
+      .Input(targets)
+      .Input(k)
+      .Finalize()
+      .output(0);
+}
+Output BroadcastArgs(const Scope& scope, const Output& s0, const Output& s1) {
+  return Binary(scope, "BroadcastArgs", s0, s1);
+}
+Output DenseBincount(const Scope& scope, const Output& input, const Output& size,
+                     const Output& weights, bool binary_output) {
+  return OpBuilder(scope, "DenseBincount")
+      .Input(input)
+      .Input(size)
+      .Input(weights)
+      .Attr("binary_output", binary_output)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -137,6 +137,72 @@ struct LeakyReluAttrs {
 };
 Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs = {});
 
+// Special functions, inverse hyperbolics and bitwise ops (kernels/math/cwise_unary_op.cc,
+// cwise_special_op.cc, cwise_binary_op.cc, bitwise_ops.cc).
+Output Erfc(const Scope& scope, const Output& x);
+Output Expm1(const Scope& scope, const Output& x);
+Output Softsign(const Scope& scope, const Output& x);
+Output Asinh(const Scope& scope, const Output& x);
+Output Acosh(const Scope& scope, const Output& x);
+Output Atanh(const Scope& scope, const Output& x);
+Output Sinh(const Scope& scope, const Output& x);
+Output Cosh(const Scope& scope, const Output& x);
+Output Lgamma(const Scope& scope, const Output& x);
+Output Digamma(const Scope& scope, const Output& x);
+Output Erfinv(const Scope& scope, const Output& x);
+Output Ndtri(const Scope& scope, const Output& x);
+Output BesselI0e(const Scope& scope, const Output& x);
+Output BesselI1e(const Scope& scope, const Output& x);
+Output IsFinite(const Scope& scope, const Output& x);
+Output Invert(const Scope& scope, const Output& x);
+// Atan2 takes y first, as TensorFlow's op: atan2(y, x).
+Output Atan2(const Scope& scope, const Output& y, const Output& x);
+Output Xlogy(const Scope& scope, const Output& x, const Output& y);
+Output Xdivy(const Scope& scope, const Output& x, const Output& y);
+Output Xlog1py(const Scope& scope, const Output& x, const Output& y);
+Output TruncateDiv(const Scope& scope, const Output& x, const Output& y);
+Output TruncateMod(const Scope& scope, const Output& x, const Output& y);
+Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y);
+Output BitwiseOr(const Scope& scope, const Output& x, const Output& y);
+Output BitwiseXor(const Scope& scope, const Output& x, const Output& y);
+Output LeftShift(const Scope& scope, const Output& x, const Output& y);
+Output RightShift(const Scope& scope, const Output& x, const Output& y);
+// Scans like Cumsum, and sqrt(sum(x * x)) over `axis` (kernels/math/scan_ops.cc,
+// reduction_ops.cc).
+Output Cumprod(const Scope& scope, const Output& x, const Output& axis, bool exclusive = false,
+               bool reverse = false);
+Output CumulativeLogsumexp(const Scope& scope, const Output& x, const Output& axis,
+                           bool exclusive = false, bool reverse = false);
+Output EuclideanNorm(const Scope& scope, const Output& input, const Output& axis,
+                     bool keep_dims = false);
+// Segment reductions (kernels/math/segment_ops.cc): sorted ids, ids with num_segments, and rows
+// picked by indices.
+Output SegmentSum(const Scope& scope, const Output& data, const Output& segment_ids);
+Output SegmentMean(const Scope& scope, const Output& data, const Output& segment_ids);
+Output SegmentMax(const Scope& scope, const Output& data, const Output& segment_ids);
+Output SegmentMin(const Scope& scope, const Output& data, const Output& segment_ids);
+Output SegmentProd(const Scope& scope, const Output& data, const Output& segment_ids);
+Output UnsortedSegmentSum(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments);
+Output UnsortedSegmentMax(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments);
+Output UnsortedSegmentMin(const Scope& scope, const Output& data, const Output& segment_ids,
+                          const Output& num_segments);
+Output UnsortedSegmentProd(const Scope& scope, const Output& data, const Output& segment_ids,
+                           const Output& num_segments);
+Output SparseSegmentSum(const Scope& scope, const Output& data, const Output& indices,
+                        const Output& segment_ids);
+Output SparseSegmentMean(const Scope& scope, const Output& data, const Output& indices,
+                         const Output& segment_ids);
+Output SparseSegmentSqrtN(const Scope& scope, const Output& data, const Output& indices,
+                          const Output& segment_ids);
+// Counting and shape ops (kernels/math/count_ops.cc).
+Output InTopKV2(const Scope& scope, const Output& predictions, const Output& targets,
+                const Output& k);
+Output BroadcastArgs(const Scope& scope, const Output& s0, const Output& s1);
+Output DenseBincount(const Scope& scope, const Output& input, const Output& size,
+                     const Output& weights, bool binary_output = false);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -31,6 +31,7 @@
 #include "core/tensor_shape.h"
 #include "graph/builder/control_flow_ops.h"
 #include "graph/builder/grad_ops.h"
+#include "graph/builder/image_ops.h"
 #include "graph/builder/index_ops.h"
 #include "graph/builder/initializer.h"
 #include "graph/builder/io_ops.h"
@@ -40,6 +41,7 @@
 #include "graph/builder/pool_norm_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
+#include "graph/builder/string_ops.h"
 #include "graph/builder/tensor_array_ops.h"
 #include "graph/builder/training_ops.h"
 

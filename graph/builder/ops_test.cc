@@ -797,6 +797,14 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "PadV2", "MirrorPad",
       // Three-operand elementwise ops, repetition, arg reductions and scans.
       "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum",
+      // Special functions, bitwise ops, scans, segment reductions, counting (math_ops.h too).
+      "Erfc", "Expm1", "Softsign", "Asinh", "Acosh", "Atanh", "Sinh", "Cosh", "Lgamma", "Digamma",
+      "Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "IsFinite", "Invert", "Atan2", "Xlogy", "Xdivy",
+      "Xlog1py", "TruncateDiv", "TruncateMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+      "RightShift", "Cumprod", "CumulativeLogsumexp", "EuclideanNorm", "SegmentSum", "SegmentMean",
+      "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
+      "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
+      "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount",
       // Neural-network ops (graph/builder/nn_ops.h).
       "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
       "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
@@ -837,7 +845,16 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "StackPopV2", "StackCloseV2",
       // Checkpoints (graph/builder/io_ops.h).
       "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
-      "StaticRegexFullMatch"};
+      "StaticRegexFullMatch",
+      // Image ops (graph/builder/image_ops.h).
+      "ResizeBicubic", "ResizeArea", "ScaleAndTranslate", "NonMaxSuppressionV3",
+      "NonMaxSuppressionV4", "NonMaxSuppressionV5", "CombinedNonMaxSuppression", "CropAndResize",
+      "RGBToHSV", "HSVToRGB", "AdjustContrastv2", "AdjustHue", "AdjustSaturation",
+      "ExtractImagePatches", "MaxPoolWithArgmax", "Dilation2D",
+      // String transformations (graph/builder/string_ops.h).
+      "StringLength", "StringLower", "StringUpper", "Substr", "StringStrip", "StringToNumber",
+      "StringToHashBucketFast", "StaticRegexReplace", "RegexReplace", "RegexFullMatch",
+      "StringSplitV2", "ReduceJoin"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -870,6 +887,28 @@ TEST(MathOpsTest, WrappersBuildTheOpWithItsTypeAndAttrs) {
   ops::Mul(root.WithOpName("bad"), x, ops::Placeholder(root.WithOpName("i"), DT_INT32));
   EXPECT_THAT(root.ToGraphDef().status(),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
+}
+
+TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  Output ids = ops::Placeholder(root.WithOpName("ids"), DT_INT32);
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  ops::Atan2(root.WithOpName("a"), y, x);
+  ops::UnsortedSegmentSum(root.WithOpName("u"), x, ids, n);
+  ops::DenseBincount(root.WithOpName("b"), ids, n, x, /*binary_output=*/true);
+  ops::Cumprod(root.WithOpName("c"), x, n, /*exclusive=*/true);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  ASSERT_EQ(g.node_size(), 8);
+  EXPECT_EQ(g.node(4).op(), "Atan2");
+  EXPECT_EQ(g.node(4).input(0), "y");  // y first, as TensorFlow's Atan2
+  EXPECT_EQ(g.node(5).op(), "UnsortedSegmentSum");
+  EXPECT_EQ(g.node(5).input(2), "n");
+  EXPECT_EQ(g.node(6).attr().at("binary_output").b(), true);
+  EXPECT_EQ(g.node(6).attr().at("T").type(), DT_FLOAT);
+  EXPECT_EQ(g.node(7).attr().at("exclusive").b(), true);
+  EXPECT_EQ(g.node(7).attr().at("reverse").b(), false);
 }
 
 TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {
@@ -1016,6 +1055,59 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
                 ops::Placeholder(root.WithOpName("c4"), DT_BOOL, PartialTensorShape({4})), x, x);
   EXPECT_THAT(root.ToGraphDef().status(),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
+}
+
+TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output img = ops::Placeholder(root.WithOpName("img"), DT_FLOAT, PartialTensorShape({2, 7, 6, 3}));
+  Output size = ops::Const(root.WithOpName("size"), {3, 5});
+  EXPECT_EQ(root.GetShape(ops::ResizeBicubic(root.WithOpName("rb"), img, size))->DebugString(),
+            "[2,3,5,3]");
+  EXPECT_EQ(root.GetShape(ops::ResizeArea(root.WithOpName("ra"), img, size))->DebugString(),
+            "[2,3,5,3]");
+  Output boxes = ops::Placeholder(root.WithOpName("boxes"), DT_FLOAT, PartialTensorShape({4, 4}));
+  Output scores = ops::Placeholder(root.WithOpName("scores"), DT_FLOAT);
+  Output k = ops::Const(root.WithOpName("k"), 2);
+  Output t = ops::Const(root.WithOpName("t"), 0.5f);
+  std::vector<Output> nms = ops::NonMaxSuppressionV5(root.WithOpName("nms"), boxes, scores, k, t, t,
+                                                     t, /*pad_to_max_output_size=*/true);
+  ASSERT_EQ(nms.size(), 3u);
+  EXPECT_EQ(root.GetShape(nms[2])->DebugString(), "[]");
+  Output crops =
+      ops::CropAndResize(root.WithOpName("crop"), img, boxes,
+                         ops::Const(root.WithOpName("ind"), {0, 1, 0, 1}), size, "nearest", -1.0f);
+  EXPECT_EQ(root.GetShape(crops)->DebugString(), "[4,3,5,3]");
+  std::vector<Output> pool =
+      ops::MaxPoolWithArgmax(root.WithOpName("mp"), img, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+  ASSERT_EQ(pool.size(), 2u);
+  ops::RGBToHSV(root.WithOpName("hsv"), img);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "nms") EXPECT_TRUE(n.attr().at("pad_to_max_output_size").b());
+    if (n.name() == "crop") EXPECT_EQ(n.attr().at("method").s(), "nearest");
+    if (n.name() == "mp") EXPECT_EQ(n.attr().at("Targmax").type(), DT_INT64);
+  }
+}
+
+TEST(StringOpsTest, WrappersBuildTheOpWithItsAttrs) {
+  Scope root = Scope::NewRootScope();
+  Output s = ops::Placeholder(root.WithOpName("s"), DT_STRING, PartialTensorShape({3}));
+  EXPECT_EQ(root.GetShape(ops::StringLength(root.WithOpName("len"), s, "UTF8_CHAR"))->DebugString(),
+            "[3]");
+  ops::StringToNumber(root.WithOpName("num"), s, DT_INT64);
+  ops::StaticRegexReplace(root.WithOpName("re"), s, "[0-9]+", "#", false);
+  std::vector<Output> split =
+      ops::StringSplitV2(root.WithOpName("split"), s, ops::Const(root.WithOpName("sep"), "-"));
+  ASSERT_EQ(split.size(), 3u);
+  EXPECT_EQ(root.GetShape(split[2])->DebugString(), "[2]");
+  ops::ReduceJoin(root.WithOpName("join"), s, ops::Const(root.WithOpName("axis"), {0}), true, ",");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "len") EXPECT_EQ(n.attr().at("unit").s(), "UTF8_CHAR");
+    if (n.name() == "num") EXPECT_EQ(n.attr().at("out_type").type(), DT_INT64);
+    if (n.name() == "re") EXPECT_FALSE(n.attr().at("replace_global").b());
+    if (n.name() == "join") EXPECT_EQ(n.attr().at("separator").s(), ",");
+  }
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // Binary elementwise kernels on the CPU (numpy broadcasting): Sub, Mul, Div, RealDiv, DivNoNan,
 // FloorDiv, FloorMod, Maximum, Minimum, Pow, SquaredDifference, the comparisons Less, LessEqual,
-// Greater, GreaterEqual, Equal, NotEqual, and LogicalAnd, LogicalOr. Arithmetic follows
-// kernels/math_lib/cwise_math.h. Errors (InvalidArgument, TensorFlow's texts): "Incompatible
-// shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div, FloorDiv, FloorMod on integers);
+// Greater, GreaterEqual, Equal, NotEqual, LogicalAnd, LogicalOr, Atan2, Xlogy, Xdivy, Xlog1py
+// (0 where x is 0, whatever y is), TruncateDiv and TruncateMod (C's truncating / and %, fmod for
+// floats). Arithmetic follows kernels/math_lib/cwise_math.h. Errors (InvalidArgument, TensorFlow's
+// texts): "Incompatible shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div, FloorDiv,
+// FloorMod on integers; Internal for TruncateDiv and TruncateMod, TensorFlow's code there);
 // "Integers to negative integer powers are not allowed" (Pow).
 #include <cmath>
 
@@ -24,6 +26,22 @@ struct IntDivisionCheck : CwiseFunctorBase {
       const T* b = y.flat<T>().data();
       for (int64_t i = 0; i < y.NumElements(); ++i) {
         if (b[i] == T(0)) return absl::InvalidArgumentError("Integer division by zero");
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+// TruncateDiv and TruncateMod reject a zero integer divisor too, with TensorFlow's code for them:
+// Internal (its kernel reports them as an unexpected error in the binary operator).
+struct TruncateDivisionCheck : CwiseFunctorBase {
+  template <typename T>
+  absl::Status Check(const OpKernelContext& ctx) const {
+    if constexpr (kIsInt<T>) {
+      const Tensor& y = ctx.input(1);
+      const T* b = y.flat<T>().data();
+      for (int64_t i = 0; i < y.NumElements(); ++i) {
+        if (b[i] == T(0)) return absl::InternalError("Integer division by zero");
       }
     }
     return absl::OkStatus();
@@ -120,6 +138,63 @@ struct SquaredDifferenceFunctor : CwiseFunctorBase {
   }
 };
 
+struct Atan2Functor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 20;
+  template <typename T>
+  T operator()(T y, T x) const {
+    return std::atan2(y, x);
+  }
+};
+// x * f(y), and x itself (a zero) where x == 0, even for y NaN or infinite.
+struct XlogyFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 20;
+  template <typename T>
+  T operator()(T x, T y) const {
+    return x == T(0) ? x : x * std::log(y);
+  }
+};
+struct XdivyFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return x == T(0) ? x : x / y;
+  }
+};
+struct Xlog1pyFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 20;
+  template <typename T>
+  T operator()(T x, T y) const {
+    return x == T(0) ? x : x * std::log1p(y);
+  }
+};
+struct TruncateDivFunctor : TruncateDivisionCheck {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      return y == T(0) ? T(0) : TruncDiv(x, y);  // zero already rejected by Check
+    } else {
+      return std::trunc(x / y);
+    }
+  }
+};
+// For half operands TensorFlow rounds the quotient to half before truncating it.
+struct TruncateDivHalfFunctor : TruncateDivisionCheck {
+  float operator()(float x, float y) const { return std::trunc(static_cast<float>(half(x / y))); }
+};
+struct TruncateModFunctor : TruncateDivisionCheck {
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (kIsInt<T>) {
+      if (y == T(0)) return T(0);  // already rejected by Check
+      if constexpr (std::is_signed_v<T>) {
+        if (y == T(-1)) return T(0);  // MIN % -1 would overflow
+      }
+      return static_cast<T>(x % y);
+    } else {
+      return std::fmod(x, y);
+    }
+  }
+};
+
 struct LessFunctor : CwiseFunctorBase {
   template <typename T>
   bool operator()(T x, T y) const {
@@ -194,6 +269,14 @@ REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool);
 REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool);
+REGISTER_CWISE_CPU("Atan2", BinaryOp, Atan2Functor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Xlogy", BinaryOp, XlogyFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Xdivy", BinaryOp, XdivyFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Xlog1py", BinaryOp, Xlog1pyFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivFunctor, float, double, RILL_INTS);
+REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivHalfFunctor, half);
+// TensorFlow has no half CPU kernel for TruncateMod, and registers only these integers.
+REGISTER_CWISE_CPU("TruncateMod", BinaryOp, TruncateModFunctor, float, double, int32_t, int64_t);
 REGISTER_KERNEL(KernelDefBuilder("LogicalAnd").Device(kDeviceCpu),
                 BinaryOp<LogicalAndFunctor, bool>);
 REGISTER_KERNEL(KernelDefBuilder("LogicalOr").Device(kDeviceCpu), BinaryOp<LogicalOrFunctor, bool>);

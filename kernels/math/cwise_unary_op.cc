@@ -1,7 +1,9 @@
 // Unary elementwise kernels on the CPU: Neg, Abs, Sign, Square, Sqrt, Rsqrt, Exp, Log, Log1p, Sin,
 // Cos, Tanh, Sigmoid, Relu, Relu6, Elu, Selu, Softplus, LeakyRelu (attr alpha), Floor, Ceil, Round
-// (half to even), Reciprocal, Erf, LogicalNot. Floating results follow IEEE (Log(0) = -inf,
-// Sqrt(-1) = NaN); integer Neg/Abs/Square wrap. No errors beyond a missing dtype.
+// (half to even), Reciprocal, Erf, Erfc, Expm1, Softsign, Asinh, Acosh, Atanh, Sinh, Cosh,
+// IsFinite, LogicalNot. Floating results follow IEEE (Log(0) = -inf, Sqrt(-1) = NaN, Acosh(0.5) =
+// NaN); integer Neg/Abs/Square wrap. No errors beyond a missing dtype. The special functions
+// (Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e) are in cwise_special_op.cc.
 #include <cmath>
 
 #include "kernels/framework/kernel_registry.h"
@@ -208,6 +210,67 @@ struct ErfFunctor : CwiseFunctorBase {
     return std::erf(x);
   }
 };
+struct ErfcFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::erfc(x);
+  }
+};
+struct Expm1Functor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::expm1(x);
+  }
+};
+struct SoftsignFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x) const {
+    return x / (std::fabs(x) + T(1));  // +-inf gives NaN, as in TensorFlow
+  }
+};
+struct AsinhFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::asinh(x);
+  }
+};
+struct AcoshFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::acosh(x);
+  }
+};
+struct AtanhFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::atanh(x);
+  }
+};
+struct SinhFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::sinh(x);
+  }
+};
+struct CoshFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::cosh(x);
+  }
+};
+struct IsFiniteFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x) const {
+    return std::isfinite(x);
+  }
+};
 struct LogicalNotFunctor : CwiseFunctorBase {
   bool operator()(bool x) const { return !x; }
 };
@@ -242,6 +305,15 @@ REGISTER_CWISE_CPU("Ceil", UnaryOp, CeilFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Round", UnaryOp, RoundFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Reciprocal", UnaryOp, ReciprocalFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Erf", UnaryOp, ErfFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Erfc", UnaryOp, ErfcFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Expm1", UnaryOp, Expm1Functor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Softsign", UnaryOp, SoftsignFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Asinh", UnaryOp, AsinhFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Acosh", UnaryOp, AcoshFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Atanh", UnaryOp, AtanhFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Sinh", UnaryOp, SinhFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Cosh", UnaryOp, CoshFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("IsFinite", UnaryOp, IsFiniteFunctor, RILL_FLOATS);
 REGISTER_KERNEL(KernelDefBuilder("LogicalNot").Device(kDeviceCpu),
                 UnaryOp<LogicalNotFunctor, bool>);
 

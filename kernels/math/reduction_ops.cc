@@ -1,9 +1,11 @@
 // Reductions on the CPU over the axes given by input 1 (int32 or int64, a scalar or a vector;
 // negative axes count from the end; repeated axes count once; an empty list reduces nothing):
-// Sum, Mean, Prod, Max, Min, All, Any, with keep_dims. half accumulates in float, integers wrap.
-// Empty reductions give the identity (0, 1, lowest, highest, true, false); Mean of nothing is
-// 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument "Invalid reduction dimension (3
-// for input with 2 dimension(s)" (TensorFlow's text, including its unclosed parenthesis).
+// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half accumulates in float,
+// integers wrap. Empty reductions give the identity (0, 1, lowest, highest, true, false); Mean of
+// nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument "Invalid reduction
+// dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its unclosed
+// parenthesis).
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -97,6 +99,32 @@ struct MinReducer {
   template <typename A>
   static A Finish(A acc, int64_t) {
     return acc;
+  }
+};
+// sqrt(sum(x * x)). Integers square and sum in T (wrapping) and truncate the root; a sum that
+// wrapped negative gives what TensorFlow's conversion of the NaN root gives on x86: the lowest
+// 32-bit (64-bit for int64) integer, wrapped to T (0 for int8 and int16).
+struct EuclideanNormReducer {
+  static constexpr bool kWide = false;
+  template <typename A>
+  static A Init() {
+    return A(0);
+  }
+  template <typename A>
+  static A Combine(A acc, A x) {
+    return cwise_math::WrapAdd(acc, cwise_math::WrapMul(x, x));
+  }
+  template <typename A>
+  static A Finish(A acc, int64_t) {
+    if constexpr (cwise_math::kIsInt<A>) {
+      if (std::is_signed_v<A> && acc < A(0)) {
+        using Wide = std::conditional_t<sizeof(A) == 8, int64_t, int32_t>;
+        return static_cast<A>(std::numeric_limits<Wide>::min());
+      }
+      return static_cast<A>(std::sqrt(static_cast<double>(acc)));
+    } else {
+      return std::sqrt(acc);
+    }
   }
 };
 struct AllReducer {
@@ -219,6 +247,7 @@ REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Prod", ProdReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES);
 REGISTER_KERNEL(KernelDefBuilder("All").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),
                 ReductionOp<AllReducer, bool>);
 REGISTER_KERNEL(KernelDefBuilder("Any").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),

@@ -1,13 +1,17 @@
-// Cumsum on the CPU: running sums along one axis (input 1, a scalar; negative counts from the end),
-// with the `exclusive` (each sum leaves out its own element, starting from 0) and `reverse` (sums
-// run from the end) attrs. Integers wrap; half rounds every partial sum to half, as TensorFlow's
-// Eigen scan does, so long half sums give TensorFlow's numbers. Errors are InvalidArgument with
-// TensorFlow's texts: "ScanOp: axis must be a scalar, not [2]", "ScanOp: Expected scan axis in the
-// range [-3, 3), but got 3" (the axis after adding the rank to a negative one, as TensorFlow prints
-// it).
+// The scans on the CPU: Cumsum (running sums), Cumprod (running products) and CumulativeLogsumexp
+// (running log(sum(exp))), along one axis (input 1, a scalar; negative counts from the end), with
+// the `exclusive` (each result leaves out its own element, starting from 0, 1 or -inf) and
+// `reverse` (the scan runs from the end) attrs. Integers wrap; half rounds every partial result to
+// half, as TensorFlow's Eigen scan does, so long half scans give TensorFlow's numbers. Logsumexp
+// combines a and b as max + log1p(exp(min - max)), -inf being its identity (so logsumexp(inf, inf)
+// is NaN, as in TensorFlow). Errors are InvalidArgument with TensorFlow's texts: "ScanOp: axis must
+// be a scalar, not [2]", "ScanOp: Expected scan axis in the range [-3, 3), but got 3" (the axis
+// after adding the rank to a negative one, as TensorFlow prints it).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -21,38 +25,70 @@ namespace {
 
 #define RILL_SCAN_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
 
-template <typename T>
-T AddStored(T acc, T x) {
-  using cwise_internal::Load;
-  return cwise_internal::Store<T>(cwise_math::WrapAdd(Load(acc), Load(x)));
-}
+#define RILL_LOGSUMEXP_TYPES half, float, double
 
-// Scans every (outer, inner) line of length axis_size.
-template <typename T>
-void CumsumLines(const T* x, int64_t outer, int64_t axis_size, int64_t inner, bool exclusive,
-                 bool reverse, T* z) {
+// The scans' combiners, in the compute type C (float for half).
+struct SumCombiner {
+  template <typename C>
+  static C Identity() {
+    return C(0);
+  }
+  template <typename C>
+  static C Combine(C acc, C x) {
+    return cwise_math::WrapAdd(acc, x);
+  }
+};
+struct ProdCombiner {
+  template <typename C>
+  static C Identity() {
+    return C(1);
+  }
+  template <typename C>
+  static C Combine(C acc, C x) {
+    return cwise_math::WrapMul(acc, x);
+  }
+};
+struct LogSumExpCombiner {
+  template <typename C>
+  static C Identity() {
+    return -std::numeric_limits<C>::infinity();
+  }
+  template <typename C>
+  static C Combine(C a, C b) {
+    if (a == Identity<C>()) return b;
+    if (b == Identity<C>()) return a;
+    const C hi = a < b ? b : a;
+    const C lo = a < b ? a : b;
+    return hi + std::log1p(std::exp(lo - hi));
+  }
+};
+
+// Scans every (outer, inner) line of length axis_size, rounding each partial result to T.
+template <typename Combiner, typename T>
+void ScanLines(const T* x, int64_t outer, int64_t axis_size, int64_t inner, bool exclusive,
+               bool reverse, T* z) {
+  using C = typename CwiseComputeType<T>::type;
+  using cwise_internal::Load;
+  using cwise_internal::Store;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
       const int64_t base = o * axis_size * inner + i;
-      T acc = cwise_internal::Store<T>(0);
+      T acc = Store<T>(Combiner::template Identity<C>());
       for (int64_t k = 0; k < axis_size; ++k) {
         const int64_t a = reverse ? axis_size - 1 - k : k;
         const int64_t at = base + a * inner;
-        if (exclusive) {
-          z[at] = acc;
-          acc = AddStored(acc, x[at]);
-        } else {
-          acc = AddStored(acc, x[at]);
-          z[at] = acc;
-        }
+        const T next = Store<T>(Combiner::template Combine<C>(Load(acc), Load(x[at])));
+        z[at] = exclusive ? acc : next;
+        acc = next;
       }
     }
   }
 }
 
-class CumsumOp final : public OpKernel {
+template <typename Combiner, typename... Ts>
+class ScanOp final : public OpKernel {
  public:
-  explicit CumsumOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit ScanOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("exclusive", &exclusive_));
     ctx.SetStatus(ctx.GetAttr("reverse", &reverse_));  // keeps the first error
   }
@@ -79,10 +115,10 @@ class CumsumOp final : public OpKernel {
       if (d < axis) outer *= shape.dim(d);
       if (d > axis) inner *= shape.dim(d);
     }
-    return VisitKernelTypes<RILL_SCAN_TYPES>(*this, in.dtype(), [&](auto tag) {
+    return VisitKernelTypes<Ts...>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      CumsumLines<T>(in.flat<T>().data(), outer, shape.dim(axis), inner, exclusive_, reverse_,
-                     out->flat<T>().data());
+      ScanLines<Combiner, T>(in.flat<T>().data(), outer, shape.dim(axis), inner, exclusive_,
+                             reverse_, out->flat<T>().data());
       return absl::OkStatus();
     });
   }
@@ -96,7 +132,17 @@ REGISTER_KERNEL(KernelDefBuilder("Cumsum")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_SCAN_TYPES>())
                     .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
-                CumsumOp);
+                ScanOp<SumCombiner, RILL_SCAN_TYPES>);
+REGISTER_KERNEL(KernelDefBuilder("Cumprod")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_SCAN_TYPES>())
+                    .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
+                ScanOp<ProdCombiner, RILL_SCAN_TYPES>);
+REGISTER_KERNEL(KernelDefBuilder("CumulativeLogsumexp")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_LOGSUMEXP_TYPES>())
+                    .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
+                ScanOp<LogSumExpCombiner, RILL_LOGSUMEXP_TYPES>);
 
 }  // namespace
 }  // namespace rill

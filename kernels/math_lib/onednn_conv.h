@@ -41,9 +41,12 @@ struct OneDnnConvShape {
   int64_t pad_top = 0, pad_left = 0;  // padding before; the padding after follows from out_h/w
   bool has_bias = false;
   FusedActivation activation = FusedActivation::kNone;
-  // 1: a plain convolution, filter HWIO [k_h, k_w, in_c, out_c]. in_c: a depthwise convolution
-  // (DepthwiseConv2dNative), filter [k_h, k_w, in_c, out_c / in_c]; output channel c * M + m is
-  // input channel c under multiplier m, as in TensorFlow.
+  // 1: a plain convolution, filter HWIO [k_h, k_w, in_c, out_c]. G > 1: a grouped convolution
+  // (Conv2D with in_c a multiple G of the filter's input depth), filter [k_h, k_w, in_c / G,
+  // out_c]; output channel co sees the input channels of group co / (out_c / G). in_c: a depthwise
+  // convolution (DepthwiseConv2dNative), filter [k_h, k_w, in_c, out_c / in_c], which is the
+  // grouped layout with one input channel per group; output channel c * M + m is input channel c
+  // under multiplier m, as in TensorFlow.
   int64_t groups = 1;
 };
 

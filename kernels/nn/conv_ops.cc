@@ -20,14 +20,23 @@
 // "filter must be 4-dimensional: [3,3,1]", "input depth must be evenly divisible by filter depth: 3
 // vs 2", "Computed output size would be negative: ...", "Conv2DCustomBackpropInput: Size of
 // out_backprop doesn't match computed: actual = 3, computed = 4 spatial_dim: 1 input: 5 filter:
-// 3 output: 3 stride: 1 dilation: 1"; Unimplemented "The Conv2D op currently only supports the
-// NHWC tensor format on the CPU. The op was given the format: NCHW" and for grouped filters
-// "The Conv2D op currently does not support grouped convolutions on the CPU. ...".
+// 3 output: 3 stride: 1 dilation: 1", "filter depth must be stricly positive, got 0", "output
+// depth must be evenly divisible by number of groups: 4 vs 3", (backprops of grouped filters)
+// "Gradients for grouped convolutions are not supported on CPU. ..."; Unimplemented "The Conv2D
+// op currently only supports the NHWC tensor format on the CPU. The op was given the format:
+// NCHW".
+//
+// Grouped convolutions (Conv2D and _FusedConv2D): an input depth that is a multiple G of the
+// filter's input depth splits the channels into G groups; output channel co sees only the input
+// channels of group co / (Cout / G), as TensorFlow 2.21's CPU kernel computes it. Float runs on
+// oneDNN's grouped convolution; the other dtypes run each group through im2col + GEMM on
+// copies of its channels.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -52,6 +61,7 @@ namespace {
 struct ConvGeometry : ConvWindows {
   int64_t batch, in_h, in_w, in_c;
   int64_t k_h, k_w, out_c;
+  int64_t groups = 1;  // in_c / the filter's input depth (1: a plain convolution)
 
   int64_t patch() const { return k_h * k_w * in_c; }
   int64_t pixels() const { return batch * out_h * out_w; }
@@ -172,19 +182,57 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   return first_error;
 }
 
+// A grouped convolution one group at a time: the group's input channels and filter columns are
+// copied into dense buffers, convolved by ConvForward, and the result copied into its output
+// channels.
+template <typename T>
+absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
+                                const T* filter, T* out) {
+  ConvGeometry gg = g;
+  gg.groups = 1;
+  gg.in_c = g.in_c / g.groups;
+  gg.out_c = g.out_c / g.groups;
+  const int64_t in_pixels = g.batch * g.in_h * g.in_w;
+  const int64_t taps = g.k_h * g.k_w * gg.in_c;
+  const DataType dt = DataTypeToEnum<T>::value;
+  RILL_ASSIGN_OR_RETURN(Tensor gin, ctx.allocate_temp(dt, TensorShape({in_pixels, gg.in_c})));
+  RILL_ASSIGN_OR_RETURN(Tensor gf, ctx.allocate_temp(dt, TensorShape({taps, gg.out_c})));
+  RILL_ASSIGN_OR_RETURN(Tensor gout, ctx.allocate_temp(dt, TensorShape({g.pixels(), gg.out_c})));
+  T* gi = gin.flat<T>().data();
+  T* gw = gf.flat<T>().data();
+  T* go = gout.flat<T>().data();
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    for (int64_t p = 0; p < in_pixels; ++p) {
+      std::copy_n(in + p * g.in_c + grp * gg.in_c, gg.in_c, gi + p * gg.in_c);
+    }
+    // The filter is [k_h, k_w, in_c / groups, out_c]: each tap's row holds every group's columns.
+    for (int64_t t = 0; t < taps; ++t) {
+      std::copy_n(filter + t * g.out_c + grp * gg.out_c, gg.out_c, gw + t * gg.out_c);
+    }
+    RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, gg, gi, gw, go));
+    for (int64_t p = 0; p < g.pixels(); ++p) {
+      std::copy_n(go + p * gg.out_c, gg.out_c, out + p * g.out_c + grp * gg.out_c);
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
-// dtypes by im2col + GEMM then the epilogue.
+// dtypes by im2col + GEMM (per group when grouped) then the epilogue.
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
                               OneDnnPackedWeights* packed) {
   if constexpr (std::is_same_v<T, float>) {
-    const OneDnnConvShape shape =
-        MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c,
-                            /*groups=*/1, bias != nullptr, act);
+    const OneDnnConvShape shape = MakeOneDnnConvShape(
+        g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.groups, bias != nullptr, act);
     return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
   } else {
-    RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
+    if (g.groups > 1) {
+      RILL_RETURN_IF_ERROR(GroupedConvForward<T>(ctx, g, in, filter, out));
+    } else {
+      RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
+    }
     if constexpr (std::is_same_v<T, double>) {  // _FusedConv2D's other dtype
       if (bias != nullptr) BiasActivation<T>(ctx, out, bias, g.pixels(), g.out_c, act);
     }
@@ -248,6 +296,13 @@ absl::Status ConvBackpropFilter(OpKernelContext& ctx, const ConvGeometry& g, con
   return absl::OkStatus();
 }
 
+// Zeros into `out` (a convolution over an empty input depth); all-zero bytes are zero in every
+// convolution dtype.
+absl::Status FillZeros(DataType dt, Tensor* out) {
+  std::memset(out->raw_data(), 0, static_cast<size_t>(out->NumElements()) * DataTypeSize(dt));
+  return absl::OkStatus();
+}
+
 absl::Status CheckFourDims(const Tensor& t, const char* what) {
   if (t.shape().rank() == 4) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
@@ -275,8 +330,9 @@ class ConvOpBase : public OpKernel {
 
  protected:
   // The geometry for an NHWC input of `in_shape` and an HWIO filter; errors as the file comment.
-  absl::StatusOr<ConvGeometry> Geometry(const TensorShape& in_shape,
-                                        const TensorShape& filter) const {
+  // Grouped filters are for the forward kernels (`grouped`); the backprops refuse them.
+  absl::StatusOr<ConvGeometry> Geometry(const TensorShape& in_shape, const TensorShape& filter,
+                                        bool grouped = false) const {
     ConvGeometry g;
     g.batch = in_shape.dim(0);
     g.in_h = in_shape.dim(1);
@@ -286,15 +342,27 @@ class ConvOpBase : public OpKernel {
     g.k_w = filter.dim(1);
     g.out_c = filter.dim(3);
     const int64_t filter_c = filter.dim(2);
-    if (filter_c <= 0 || g.in_c % filter_c != 0) {
+    if (filter_c <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("filter depth must be stricly positive, got ", filter_c));
+    }
+    if (g.in_c % filter_c != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "input depth must be evenly divisible by filter depth: ", g.in_c, " vs ", filter_c));
     }
     if (filter_c != g.in_c) {
-      return absl::UnimplementedError(absl::StrCat(
-          "The Conv2D op currently does not support grouped convolutions on the CPU. A grouped "
-          "convolution was attempted to be run because the input depth of ",
-          g.in_c, " does not match the filter input depth of ", filter_c));
+      if (!grouped) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Gradients for grouped convolutions are not supported on CPU. Please file a feature "
+            "request if you run into this issue. Computed input depth ",
+            g.in_c, " doesn't match filter input depth ", filter_c));
+      }
+      g.groups = g.in_c / filter_c;  // 0 for an empty input depth: the output is zeros
+      if (g.groups > 0 && g.out_c % g.groups != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("output depth must be evenly divisible by number of groups: ", g.out_c,
+                         " vs ", g.groups));
+      }
     }
     RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
                           NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
@@ -315,11 +383,13 @@ class Conv2DOp final : public ConvOpBase {
     const Tensor& filter = ctx.input(1);
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
-    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g,
+                          Geometry(input.shape(), filter.shape(), /*grouped=*/true));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
+    if (g.groups == 0) return FillZeros(input.dtype(), out);
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(), nullptr,
@@ -346,12 +416,22 @@ class FusedConv2DOp final : public ConvOpBase {
     const Tensor& bias = ctx.input(2);
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
-    RILL_ASSIGN_OR_RETURN(ConvGeometry g, Geometry(input.shape(), filter.shape()));
+    RILL_ASSIGN_OR_RETURN(ConvGeometry g,
+                          Geometry(input.shape(), filter.shape(), /*grouped=*/true));
     RILL_RETURN_IF_ERROR(CheckBias(bias, g.out_c));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
+    if (g.groups == 0) {  // an empty input depth: only the bias and activation remain
+      RILL_RETURN_IF_ERROR(FillZeros(input.dtype(), out));
+      return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        BiasActivation<T>(ctx, out->flat<T>().data(), bias.flat<T>().data(), g.pixels(), g.out_c,
+                          activation_);
+        return absl::OkStatus();
+      });
+    }
     return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),

@@ -116,6 +116,73 @@ TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
                        HasSubstr("only supports the NHWC tensor format on the CPU")));
 }
 
+// A grouped Conv2D (input depth G times the filter's) is G independent convolutions: group k's
+// output channels [k * Cout/G, (k+1) * Cout/G) from input channels [k * Cin/G, (k+1) * Cin/G).
+template <typename T>
+void ExpectGroupedIsPerGroup(int threads) {
+  const int64_t groups = 3, cin_g = 2, cout_g = 2;
+  const TensorShape in_shape({2, 6, 5, groups * cin_g});
+  const TensorShape f_shape({3, 2, cin_g, groups * cout_g});
+  auto ramp = [](const TensorShape& s, int mod) {
+    std::vector<T> v(s.num_elements());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<T>(static_cast<int>(i * 7 % mod) - 3);
+    return Tensor::FromVector<T>(v, s);
+  };
+  const Tensor in = ramp(in_shape, 7), f = ramp(f_shape, 5);
+  auto conv = [&](const Tensor& x, const Tensor& w) {
+    OpTester t("Conv2D");
+    t.Attr("T", DataTypeToEnum<T>::value)
+        .Attr("strides", std::vector<int64_t>{1, 2, 1, 1})
+        .Attr("padding", std::string("SAME"))
+        .Input(x)
+        .Input(w);
+    t.SetIntraOpThreads(threads);
+    return t.Run();
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto grouped, conv(in, f));
+  ASSERT_EQ(grouped[0].shape(), TensorShape({2, 3, 5, groups * cout_g}));
+  const int64_t pixels = 2 * 3 * 5;
+  for (int64_t k = 0; k < groups; ++k) {
+    Tensor xin(DataTypeToEnum<T>::value, TensorShape({2, 6, 5, cin_g}));
+    for (int64_t p = 0; p < 2 * 6 * 5; ++p)
+      for (int64_t c = 0; c < cin_g; ++c)
+        xin.flat<T>()[p * cin_g + c] = in.flat<T>()[p * groups * cin_g + k * cin_g + c];
+    Tensor w(DataTypeToEnum<T>::value, TensorShape({3, 2, cin_g, cout_g}));
+    for (int64_t t = 0; t < 3 * 2 * cin_g; ++t)
+      for (int64_t c = 0; c < cout_g; ++c)
+        w.flat<T>()[t * cout_g + c] = f.flat<T>()[t * groups * cout_g + k * cout_g + c];
+    RILL_ASSERT_OK_AND_ASSIGN(auto part, conv(xin, w));
+    for (int64_t p = 0; p < pixels; ++p)
+      for (int64_t c = 0; c < cout_g; ++c)
+        ASSERT_EQ(grouped[0].template flat<T>()[p * groups * cout_g + k * cout_g + c],
+                  part[0].template flat<T>()[p * cout_g + c])
+            << "group " << k << " pixel " << p << " channel " << c;
+  }
+}
+
+TEST(Conv2DOpTest, GroupedIsOneConvolutionPerGroup) {
+  ExpectGroupedIsPerGroup<float>(1);  // oneDNN's grouped convolution
+  ExpectGroupedIsPerGroup<float>(4);
+  ExpectGroupedIsPerGroup<double>(1);  // im2col + GEMM per group
+  ExpectGroupedIsPerGroup<int32_t>(4);
+}
+
+TEST(Conv2DOpTest, GroupedErrors) {
+  const ConvCase valid{1, 1, "VALID", {}};
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 3, 3, 6}), 5, 0), Ramp(TensorShape({1, 1, 2, 4}), 5, 0), valid),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "output depth must be evenly divisible by number of groups: 4 vs 3"));
+  EXPECT_THAT(
+      Conv(Ramp(TensorShape({1, 3, 3, 6}), 5, 0), Tensor(DT_FLOAT, TensorShape({1, 1, 0, 4})),
+           valid),
+      StatusIs(absl::StatusCode::kInvalidArgument, "filter depth must be stricly positive, got 0"));
+  // An empty input depth with a non-empty filter sums nothing: zeros, as in TensorFlow.
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Conv(Tensor(DT_FLOAT, TensorShape({1, 3, 3, 0})),
+                                           Ramp(TensorShape({1, 1, 2, 4}), 5, 0), valid));
+  ExpectTensorEqual(out[0], Tensor(DT_FLOAT, TensorShape({1, 3, 3, 4})));
+}
+
 TEST(Conv2DBackpropInputOpTest, IsTheTransposeOfConv2D) {
   // <conv(x, f), g> == <x, backprop_input(f, g)> for every x and g: check with unit vectors x.
   const Tensor f = Ramp(TensorShape({3, 3, 2, 2}), 5, 1);

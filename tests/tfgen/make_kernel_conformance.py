@@ -38,7 +38,10 @@ from kernel_cases import functional  # noqa: E402
 from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import nn  # noqa: E402
+from kernel_cases import nn_array  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
+from kernel_cases import segments  # noqa: E402
+from kernel_cases import math_extra  # noqa: E402
 from kernel_cases import stacks  # noqa: E402
 from kernel_cases import strings  # noqa: E402
 from kernel_cases import tensor_arrays  # noqa: E402
@@ -47,11 +50,14 @@ from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
 from kernel_cases import lists  # noqa: E402
 from kernel_cases import random_ops  # noqa: E402
+from kernel_cases import image  # noqa: E402
+from kernel_cases import string_transforms  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, layout, indexing, random_ops, grads, training, nn,
-            strings, control_flow, functional, lists, tensor_arrays, stacks]  # in priority order
+FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, grads, training, nn,
+            strings, control_flow, functional, lists, tensor_arrays, stacks, image,
+            string_transforms, nn_array]  # in priority order
 
 
 def main(argv):

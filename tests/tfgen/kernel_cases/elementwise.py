@@ -3,7 +3,7 @@ import numpy as np
 import tensorflow as tf
 
 from kernel_cases.core import (ALL, FLOAT_SPECIALS, NP, arr, int_edges, is_float, is_int, ph,
-                               rand, tol)
+                               rand, seed_of, tol)
 
 # op -> (tolerance kind, operand domain). domain: any | div (integer divisor never 0) | pow.
 BINARY = [
@@ -15,6 +15,11 @@ BINARY = [
     ("Less", "exact", "any"), ("LessEqual", "exact", "any"), ("Greater", "exact", "any"),
     ("GreaterEqual", "exact", "any"), ("Equal", "exact", "any"), ("NotEqual", "exact", "any"),
     ("LogicalAnd", "exact", "any"), ("LogicalOr", "exact", "any"),
+    ("Atan2", "transc", "any"), ("Xlogy", "transc", "any"), ("Xdivy", "transc", "div"),
+    ("Xlog1py", "transc", "any"), ("TruncateDiv", "transc", "div"),
+    ("TruncateMod", "transc", "div"),
+    ("BitwiseAnd", "exact", "any"), ("BitwiseOr", "exact", "any"), ("BitwiseXor", "exact", "any"),
+    ("LeftShift", "exact", "any"), ("RightShift", "exact", "any"),
 ]
 LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
 
@@ -49,13 +54,15 @@ def binary(rec, op, kind, domain, dtypes=ALL):
     dtypes = ["bool"] if op in LOGICAL else dtypes
     raw = getattr(tf.raw_ops, op)
     case_dtype = "" if op in LOGICAL else None
+    first, second = ("y", "x") if op == "Atan2" else ("x", "y")  # the op's input names in order
 
     def gen(dt):
         rtol, atol = tol(kind, dt)
 
         def c(what, x, y, error=None, phrases=(), **attrs):
             rec.case(op, dt, what,
-                     lambda: raw(x=ph("x", x, dt), y=ph("y", y, dt), name="out", **attrs),
+                     lambda: raw(**{first: ph(first, x, dt), second: ph(second, y, dt)},
+                                 name="out", **attrs),
                      rtol=rtol, atol=atol, error=error, phrases=phrases, case_dtype=case_dtype)
 
         def shapes(what, sx, sy):
@@ -100,8 +107,12 @@ def binary(rec, op, kind, domain, dtypes=ALL):
                 if info.min < 0:
                     c("negative_operands", arr([7, -7, 7, -7, 6, -6, 0, 1, -1], dt),
                       arr([2, 2, -2, -2, 3, -3, 5, -5, 5], dt))
-                c("divide_by_zero_error", arr([1, 2], dt), arr([1, 0], dt),
-                  error="INVALID_ARGUMENT", phrases=["Integer division by zero"])
+                if op in ("TruncateDiv", "TruncateMod"):
+                    # TensorFlow's kernel reports these as an unexpected error (INTERNAL).
+                    c("divide_by_zero_error", arr([1, 2], dt), arr([1, 0], dt), error="INTERNAL")
+                else:
+                    c("divide_by_zero_error", arr([1, 2], dt), arr([1, 0], dt),
+                      error="INVALID_ARGUMENT", phrases=["Integer division by zero"])
             else:
                 xs, ys = _pairs(edges, edges)
                 c("edge_values_overflow", arr(xs, dt), arr(ys, dt))
@@ -140,15 +151,43 @@ UNARY = [
     ("Reciprocal", "transc", "nonzero", [1e-30, 3.0, 1e38]),
     ("Erf", "loose", "any", [0.1, -0.1, 1e-7, 3.0, -5.0, 10.0]),
     ("LogicalNot", "exact", "any", []),
+    ("Erfc", "loose", "any", [0.1, -0.1, 1e-7, 3.0, -5.0, 10.0, 26.0, 27.0, -30.0]),
+    ("Expm1", "transc", "small", [1e-7, -1e-7, 88.0, 89.0, -87.0, -104.0, 10.0, 1e-10]),
+    ("Softsign", "transc", "any", [1e30, -1e30, 1e-7]),
+    ("Asinh", "transc", "any", [1e-7, -1e-7, 1e10, -1e10, 1e30, 3e38]),
+    ("Acosh", "transc", "ge1", [1.0000001, 1.25, 1e10, 1e30, 3e38, 0.999]),
+    ("Atanh", "transc", "unit", [0.999, -0.999, 0.9999999, 1e-7, 0.25, 1.0001]),
+    ("Sinh", "transc", "small", [1e-7, -1e-7, 0.25, 88.0, 89.5, 710.0, -90.0, 20.0]),
+    ("Cosh", "transc", "small", [1e-7, -1e-7, 0.25, 88.0, 89.5, 710.0, -90.0, 20.0]),
+    ("Lgamma", "loose", "any", [1e-7, -1e-7, 3.0, 1e10, 1e30, -0.1, -4.5, -1e10, 171.0, 2e36]),
+    ("Digamma", "loose", "any", [1e-7, -1e-7, 1.4616321, 3.0, -0.1, -4.5, -10.25, 1e10, 1e30]),
+    ("Erfinv", "loose", "unit", [0.999, -0.999, 0.9999999, 1e-7, 0.1, -0.3, 0.75]),
+    ("Ndtri", "loose", "prob", [1e-10, 1e-30, 0.999, 0.9999999, 0.025, 0.975, 0.1, 0.75]),
+    ("BesselI0e", "loose", "any", [1e-7, 10.0, 20.0, 30.0, 700.0, 1e10, -50.0, 3e38]),
+    ("BesselI1e", "loose", "any", [1e-7, 10.0, 20.0, 30.0, 700.0, 1e10, -50.0, 3e38]),
+    ("IsFinite", "exact", "any", [1e38, 3e38, 65504.0, 70000.0, 1e-40]),
+    ("Invert", "exact", "any", []),
 ]
 UNARY_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
                   3.75, -3.75, 6.0, 7.0, 100.0, -100.0, 1e-3, -1e-3]
 
 
+def _unary_values(dt, shape, seed, kind):
+    """rand()'s values, or for a float op with a bounded domain: "unit" (-1, 1), "prob" (0, 1),
+    "ge1" [1, 10)."""
+    bounds = {"unit": (-0.99, 0.99), "prob": (0.01, 0.99), "ge1": (1.0, 10.0)}
+    if kind not in bounds:
+        return rand(dt, shape, seed, kind)
+    rs = np.random.RandomState(seed_of(seed))
+    lo, hi = bounds[kind]
+    return np.array(rs.uniform(lo, hi, size=tuple(shape)), dtype=NP[dt])
+
+
 def unary(rec, op, kind, vkind, extra, dtypes=ALL):
     dtypes = ["bool"] if op in LOGICAL else dtypes
     raw = getattr(tf.raw_ops, op)
-    arg = "features" if op in ("Relu", "Relu6", "Elu", "Selu", "Softplus", "LeakyRelu") else "x"
+    arg = ("features" if op in ("Relu", "Relu6", "Elu", "Selu", "Softplus", "LeakyRelu",
+                                "Softsign") else "x")
     case_dtype = "" if op in LOGICAL else None
 
     def gen(dt):
@@ -161,11 +200,11 @@ def unary(rec, op, kind, vkind, extra, dtypes=ALL):
 
         int_kind = "nonzero" if vkind == "nonzero" else "any"
         vk = vkind if is_float(dt) else int_kind
-        c("basic", rand(dt, [2, 3], "%s/%s/basic" % (op, dt), vk))
-        c("scalar", rand(dt, [], "%s/%s/scalar" % (op, dt), vk))
-        c("zero_size", rand(dt, [0, 3], "z", vk))
+        c("basic", _unary_values(dt, [2, 3], "%s/%s/basic" % (op, dt), vk))
+        c("scalar", _unary_values(dt, [], "%s/%s/scalar" % (op, dt), vk))
+        c("zero_size", _unary_values(dt, [0, 3], "z", vk))
         if _first_dtype(rec, op):
-            c("large_1000", rand(dt, [1000], "%s/%s/large" % (op, dt), vk))
+            c("large_1000", _unary_values(dt, [1000], "%s/%s/large" % (op, dt), vk))
         if is_float(dt):
             c("specials", arr(UNARY_SPECIALS + extra, dt))
             if op == "LeakyRelu":

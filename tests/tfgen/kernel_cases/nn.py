@@ -188,6 +188,16 @@ def conv2d(rec):
           error="INVALID_ARGUMENT", phrases=["convolution input must be 4-dimensional: [4,4,3]"])
         c("filter_rank_error", [1, 4, 4, 3], [3, 3, 3], [1, 1, 1, 1], "VALID",
           error="INVALID_ARGUMENT", phrases=["convolution filter must be 4-dimensional: [3,3,3]"])
+        # Grouped: input depth a multiple G of the filter's input depth.
+        c("grouped_same", [1, 5, 5, 6], [3, 3, 2, 6], [1, 1, 1, 1], "SAME")
+        c("grouped_valid_stride2", [2, 7, 8, 4], [3, 3, 1, 4], [1, 2, 2, 1], "VALID")
+        c("grouped_dilated", [1, 8, 8, 6], [3, 3, 3, 4], [1, 1, 1, 1], "SAME",
+          dilations=(1, 2, 2, 1))
+        c("groups_output_depth_error", [1, 5, 5, 6], [3, 3, 2, 4], [1, 1, 1, 1], "SAME",
+          error="INVALID_ARGUMENT",
+          phrases=["output depth must be evenly divisible by number of groups: 4 vs 3"])
+        c("zero_filter_depth_error", [1, 5, 5, 6], [3, 3, 0, 6], [1, 1, 1, 1], "SAME",
+          error="INVALID_ARGUMENT", phrases=["filter depth must be stricly positive, got 0"])
 
     rec.for_dtypes("Conv2D", ["float32", "float64", "half", "int32"], gen)
 
@@ -196,18 +206,23 @@ def conv2d_backprop_input(rec):
     def gen(dt):
         s = "Conv2DBackpropInput/" + dt
 
-        def c(what, in_shape, f_shape, out_shape, strides, padding):
+        def c(what, in_shape, f_shape, out_shape, strides, padding, error=None, phrases=()):
             f = _values(dt, f_shape, s + "/" + what + "/f")
             g = _values(dt, out_shape, s + "/" + what + "/g")
             _conv_case(rec, "Conv2DBackpropInput", dt, what,
                        lambda: tf.raw_ops.Conv2DBackpropInput(
                            input_sizes=const("input_sizes", in_shape), filter=ph("x", f, dt),
                            out_backprop=ph("y", g, dt), strides=list(strides), padding=padding,
-                           name="out"))
+                           name="out"), error, phrases)
 
         c("same_stride1", [1, 5, 5, 2], [3, 3, 2, 3], [1, 5, 5, 3], [1, 1, 1, 1], "SAME")
         c("same_stride2", [2, 6, 6, 2], [3, 3, 2, 2], [2, 3, 3, 2], [1, 2, 2, 1], "SAME")
         c("valid_stride2", [1, 7, 7, 1], [3, 3, 1, 2], [1, 3, 3, 2], [1, 2, 2, 1], "VALID")
+        c("grouped_error", [1, 5, 5, 6], [3, 3, 2, 6], [1, 5, 5, 6], [1, 1, 1, 1], "SAME",
+          error="INVALID_ARGUMENT",
+          phrases=["Gradients for grouped convolutions are not supported on CPU. Please file a "
+                   "feature request if you run into this issue. Computed input depth 6 doesn't "
+                   "match filter input depth 2"])
 
     rec.for_dtypes("Conv2DBackpropInput", ["float32", "float64", "half", "int32"], gen)
 

@@ -1,4 +1,5 @@
-"""Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, All, Any, Cumsum."""
+"""Sum, Mean, Max, Min, Prod, EuclideanNorm, ArgMax, ArgMin, All, Any, Cumsum, Cumprod,
+CumulativeLogsumexp."""
 import numpy as np
 import tensorflow as tf
 
@@ -10,8 +11,10 @@ REDUCE = ["Sum", "Mean", "Max", "Min", "Prod"]
 def _values(op, dt, shape, tag):
     """Float operands whose sums (products for Prod in half) are exact, so TF's summation order
     does not matter; Prod of many int values overflows, so its int operands are small."""
-    if op == "Prod":
+    if op in ("Prod", "Cumprod"):
         kind = "pow2" if dt == "half" else "small"
+    elif op == "CumulativeLogsumexp":
+        kind = "any"
     else:
         kind = "exact_sum"
     return rand(dt, shape, "%s/%s/%s" % (op, dt, tag), kind)
@@ -46,7 +49,7 @@ def reduce(rec, op, dtypes=ALL):
         c("zero_size_dim_kept", _values(op, dt, [0, 3], "z"), 1)
         if is_float(dt):
             c("nan_inf", arr([[np.nan, 1, 2], [np.inf, -np.inf, 3], [np.inf, 1, 0]], dt), 1)
-        if is_int(dt) and op in ("Sum", "Prod", "Mean"):
+        if is_int(dt) and op in ("Sum", "Prod", "Mean", "EuclideanNorm"):
             # Sum and Prod wrap; Mean's sum does not (TF accumulates it wider).
             c("sum_overflows", arr([[100, 100, 100], [120, 120, 3], [1, 2, 3]], dt), 1)
         if is_int(dt) and op == "Mean" and dt != "uint8":
@@ -88,15 +91,14 @@ def arg_reduce(rec, op, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def cumsum(rec, dtypes=ALL):
-    op = "Cumsum"
-
+def cumsum(rec, op="Cumsum", dtypes=ALL):
+    """Cumsum and the other scans (Cumprod, CumulativeLogsumexp)."""
     def gen(dt):
-        rtol, atol = tol("reduce", dt)
+        rtol, atol = tol("loose" if op == "CumulativeLogsumexp" else "reduce", dt)
 
         def c(what, x, axis, exclusive=False, reverse=False, tidx="int32", error=None,
               phrases=()):
-            rec.case(op, dt, what, lambda: tf.raw_ops.Cumsum(
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
                 x=ph("x", x, dt), axis=const("axis", axis, tidx), exclusive=exclusive,
                 reverse=reverse, name="out"), rtol=rtol, atol=atol, error=error,
                 phrases=phrases)
@@ -113,7 +115,13 @@ def cumsum(rec, dtypes=ALL):
         c("zero_size", _values(op, dt, [0, 3], "z"), 1)
         if is_float(dt):
             c("nan_inf", arr([1, np.inf, -np.inf, 2, np.nan, 3], dt), 0)
-        if dt in ("float32", "float64"):
+            if op != "Cumsum":
+                c("infinities", arr([-np.inf, -np.inf, np.inf, np.inf, 1], dt), 0)
+                c("infinities_exclusive", arr([-np.inf, -np.inf, np.inf, np.inf, 1], dt), 0,
+                  exclusive=True)
+        if is_int(dt) and op == "Cumprod":
+            c("product_overflows", arr([100, 100, 100, 7, 120, 3], dt), 0)
+        if dt in ("float32", "float64") and op != "Cumprod":
             c("large_1000", _values(op, dt, [1000], "large"), 0)
         c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
           phrases=["ScanOp: Expected scan axis in the range [-3, 3), but got 3"])
@@ -131,5 +139,8 @@ def build_all(rec, emit):
     for op in ("All", "Any"):
         reduce(rec, op)
         emit(op)
-    cumsum(rec)
-    emit("Cumsum")
+    for op in ("Cumsum", "Cumprod", "CumulativeLogsumexp"):
+        cumsum(rec, op)
+        emit(op)
+    reduce(rec, "EuclideanNorm")
+    emit("EuclideanNorm")

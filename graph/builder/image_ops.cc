@@ -1,0 +1,193 @@
+#include "graph/builder/image_ops.h"
+
+#include <string>
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+std::vector<Output> Outputs(const Operation& node) {
+  std::vector<Output> out;
+  for (int i = 0; i < node.num_outputs(); ++i) out.push_back(node.output(i));
+  return out;
+}
+
+Output OneInput(const Scope& scope, const char* op, const Output& x) {
+  return OpBuilder(scope, op).Input(x).Finalize().output(0);
+}
+
+Output TwoInputs(const Scope& scope, const char* op, const Output& x, const Output& y) {
+  return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
+}
+
+}  // namespace
+
+Output ResizeBicubic(const Scope& scope, const Output& images, const Output& size,
+                     bool align_corners, bool half_pixel_centers) {
+  return OpBuilder(scope, "ResizeBicubic")
+      .Input(images)
+      .Input(size)
+      .Attr("align_corners", align_corners)
+      .Attr("half_pixel_centers", half_pixel_centers)
+      .Finalize()
+      .output(0);
+}
+
+Output ResizeArea(const Scope& scope, const Output& images, const Output& size,
+                  bool align_corners) {
+  return OpBuilder(scope, "ResizeArea")
+      .Input(images)
+      .Input(size)
+      .Attr("align_corners", align_corners)
+      .Finalize()
+      .output(0);
+}
+
+Output ScaleAndTranslate(const Scope& scope, const Output& images, const Output& size,
+                         const Output& scale, const Output& translation,
+                         absl::string_view kernel_type, bool antialias) {
+  return OpBuilder(scope, "ScaleAndTranslate")
+      .Input(images)
+      .Input(size)
+      .Input(scale)
+      .Input(translation)
+      .Attr("kernel_type", kernel_type)
+      .Attr("antialias", antialias)
+      .Finalize()
+      .output(0);
+}
+
+Output NonMaxSuppressionV3(const Scope& scope, const Output& boxes, const Output& scores,
+                           const Output& max_output_size, const Output& iou_threshold,
+                           const Output& score_threshold) {
+  return OpBuilder(scope, "NonMaxSuppressionV3")
+      .Input(boxes)
+      .Input(scores)
+      .Input(max_output_size)
+      .Input(iou_threshold)
+      .Input(score_threshold)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Output& boxes,
+                                        const Output& scores, const Output& max_output_size,
+                                        const Output& iou_threshold, const Output& score_threshold,
+                                        bool pad_to_max_output_size) {
+  return Outputs(OpBuilder(scope, "NonMaxSuppressionV4")
+                     .Input(boxes)
+                     .Input(scores)
+                     .Input(max_output_size)
+                     .Input(iou_threshold)
+                     .Input(score_threshold)
+                     .Attr("pad_to_max_output_size", pad_to_max_output_size)
+                     .Finalize());
+}
+
+std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Output& boxes,
+                                        const Output& scores, const Output& max_output_size,
+                                        const Output& iou_threshold, const Output& score_threshold,
+                                        const Output& soft_nms_sigma, bool pad_to_max_output_size) {
+  return Outputs(OpBuilder(scope, "NonMaxSuppressionV5")
+                     .Input(boxes)
+                     .Input(scores)
+                     .Input(max_output_size)
+                     .Input(iou_threshold)
+                     .Input(score_threshold)
+                     .Input(soft_nms_sigma)
+                     .Attr("pad_to_max_output_size", pad_to_max_output_size)
+                     .Finalize());
+}
+
+std::vector<Output> CombinedNonMaxSuppression(const Scope& scope, const Output& boxes,
+                                              const Output& scores,
+                                              const Output& max_output_size_per_class,
+                                              const Output& max_total_size,
+                                              const Output& iou_threshold,
+                                              const Output& score_threshold, bool pad_per_class,
+                                              bool clip_boxes) {
+  return Outputs(OpBuilder(scope, "CombinedNonMaxSuppression")
+                     .Input(boxes)
+                     .Input(scores)
+                     .Input(max_output_size_per_class)
+                     .Input(max_total_size)
+                     .Input(iou_threshold)
+                     .Input(score_threshold)
+                     .Attr("pad_per_class", pad_per_class)
+                     .Attr("clip_boxes", clip_boxes)
+                     .Finalize());
+}
+
+Output CropAndResize(const Scope& scope, const Output& image, const Output& boxes,
+                     const Output& box_ind, const Output& crop_size, absl::string_view method,
+                     float extrapolation_value) {
+  return OpBuilder(scope, "CropAndResize")
+      .Input(image)
+      .Input(boxes)
+      .Input(box_ind)
+      .Input(crop_size)
+      .Attr("method", method)
+      .Attr("extrapolation_value", extrapolation_value)
+      .Finalize()
+      .output(0);
+}
+
+Output RGBToHSV(const Scope& scope, const Output& images) {
+  return OneInput(scope, "RGBToHSV", images);
+}
+Output HSVToRGB(const Scope& scope, const Output& images) {
+  return OneInput(scope, "HSVToRGB", images);
+}
+Output AdjustContrastv2(const Scope& scope, const Output& images, const Output& contrast_factor) {
+  return TwoInputs(scope, "AdjustContrastv2", images, contrast_factor);
+}
+Output AdjustHue(const Scope& scope, const Output& images, const Output& delta) {
+  return TwoInputs(scope, "AdjustHue", images, delta);
+}
+Output AdjustSaturation(const Scope& scope, const Output& images, const Output& scale) {
+  return TwoInputs(scope, "AdjustSaturation", images, scale);
+}
+
+Output ExtractImagePatches(const Scope& scope, const Output& images,
+                           const std::vector<int64_t>& ksizes, const std::vector<int64_t>& strides,
+                           const std::vector<int64_t>& rates, absl::string_view padding) {
+  return OpBuilder(scope, "ExtractImagePatches")
+      .Input(images)
+      .Attr("ksizes", ksizes)
+      .Attr("strides", strides)
+      .Attr("rates", rates)
+      .Attr("padding", padding)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Output& input,
+                                      const std::vector<int64_t>& ksize,
+                                      const std::vector<int64_t>& strides,
+                                      absl::string_view padding, bool include_batch_in_index) {
+  return Outputs(OpBuilder(scope, "MaxPoolWithArgmax")
+                     .Input(input)
+                     .Attr("ksize", ksize)
+                     .Attr("strides", strides)
+                     .Attr("padding", padding)
+                     .Attr("include_batch_in_index", include_batch_in_index)
+                     .Finalize());
+}
+
+Output Dilation2D(const Scope& scope, const Output& input, const Output& filter,
+                  const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
+                  absl::string_view padding) {
+  return OpBuilder(scope, "Dilation2D")
+      .Input(input)
+      .Input(filter)
+      .Attr("strides", strides)
+      .Attr("rates", rates)
+      .Attr("padding", padding)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

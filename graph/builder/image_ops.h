@@ -1,0 +1,80 @@
+// Builder wrappers for the image ops: bicubic / area / scale-and-translate resizing,
+// non-max suppression, CropAndResize, colour conversions and adjustments, image patches,
+// MaxPoolWithArgmax and Dilation2D (TensorFlow's C++ API names). Included by graph/builder/ops.h.
+//
+//   Output keep = ops::NonMaxSuppressionV3(root, boxes, scores, max_out, iou, score_threshold);
+//
+// Multi-output ops return their outputs in OpDef order. Errors are recorded in the scope (see
+// op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_IMAGE_OPS_H_
+#define RILL_GRAPH_BUILDER_IMAGE_OPS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// Resizing of NHWC images to size (int32 [height, width]).
+Output ResizeBicubic(const Scope& scope, const Output& images, const Output& size,
+                     bool align_corners = false, bool half_pixel_centers = false);
+Output ResizeArea(const Scope& scope, const Output& images, const Output& size,
+                  bool align_corners = false);
+Output ScaleAndTranslate(const Scope& scope, const Output& images, const Output& size,
+                         const Output& scale, const Output& translation,
+                         absl::string_view kernel_type = "lanczos3", bool antialias = true);
+
+// Non-max suppression: selected_indices (V4: and valid_outputs; V5: selected_scores and
+// valid_outputs).
+Output NonMaxSuppressionV3(const Scope& scope, const Output& boxes, const Output& scores,
+                           const Output& max_output_size, const Output& iou_threshold,
+                           const Output& score_threshold);
+std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Output& boxes,
+                                        const Output& scores, const Output& max_output_size,
+                                        const Output& iou_threshold, const Output& score_threshold,
+                                        bool pad_to_max_output_size = false);
+std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Output& boxes,
+                                        const Output& scores, const Output& max_output_size,
+                                        const Output& iou_threshold, const Output& score_threshold,
+                                        const Output& soft_nms_sigma,
+                                        bool pad_to_max_output_size = false);
+// nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections.
+std::vector<Output> CombinedNonMaxSuppression(const Scope& scope, const Output& boxes,
+                                              const Output& scores,
+                                              const Output& max_output_size_per_class,
+                                              const Output& max_total_size,
+                                              const Output& iou_threshold,
+                                              const Output& score_threshold,
+                                              bool pad_per_class = false, bool clip_boxes = true);
+Output CropAndResize(const Scope& scope, const Output& image, const Output& boxes,
+                     const Output& box_ind, const Output& crop_size,
+                     absl::string_view method = "bilinear", float extrapolation_value = 0.0f);
+
+// Colour.
+Output RGBToHSV(const Scope& scope, const Output& images);
+Output HSVToRGB(const Scope& scope, const Output& images);
+Output AdjustContrastv2(const Scope& scope, const Output& images, const Output& contrast_factor);
+Output AdjustHue(const Scope& scope, const Output& images, const Output& delta);
+Output AdjustSaturation(const Scope& scope, const Output& images, const Output& scale);
+
+// Sliding windows (4 values each, NHWC order).
+Output ExtractImagePatches(const Scope& scope, const Output& images,
+                           const std::vector<int64_t>& ksizes, const std::vector<int64_t>& strides,
+                           const std::vector<int64_t>& rates, absl::string_view padding);
+// output, argmax.
+std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Output& input,
+                                      const std::vector<int64_t>& ksize,
+                                      const std::vector<int64_t>& strides,
+                                      absl::string_view padding,
+                                      bool include_batch_in_index = false);
+Output Dilation2D(const Scope& scope, const Output& input, const Output& filter,
+                  const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
+                  absl::string_view padding);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_IMAGE_OPS_H_

@@ -1,0 +1,100 @@
+#include "graph/builder/string_ops.h"
+
+#include <string>
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+
+Output StringLength(const Scope& scope, const Output& input, absl::string_view unit) {
+  return OpBuilder(scope, "StringLength").Input(input).Attr("unit", unit).Finalize().output(0);
+}
+Output StringLower(const Scope& scope, const Output& input, absl::string_view encoding) {
+  return OpBuilder(scope, "StringLower")
+      .Input(input)
+      .Attr("encoding", encoding)
+      .Finalize()
+      .output(0);
+}
+Output StringUpper(const Scope& scope, const Output& input, absl::string_view encoding) {
+  return OpBuilder(scope, "StringUpper")
+      .Input(input)
+      .Attr("encoding", encoding)
+      .Finalize()
+      .output(0);
+}
+Output Substr(const Scope& scope, const Output& input, const Output& pos, const Output& len,
+              absl::string_view unit) {
+  return OpBuilder(scope, "Substr")
+      .Input(input)
+      .Input(pos)
+      .Input(len)
+      .Attr("unit", unit)
+      .Finalize()
+      .output(0);
+}
+Output StringStrip(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "StringStrip").Input(input).Finalize().output(0);
+}
+Output StringToNumber(const Scope& scope, const Output& string_tensor, DataType out_type) {
+  return OpBuilder(scope, "StringToNumber")
+      .Input(string_tensor)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
+}
+Output StringToHashBucketFast(const Scope& scope, const Output& input, int64_t num_buckets) {
+  return OpBuilder(scope, "StringToHashBucketFast")
+      .Input(input)
+      .Attr("num_buckets", num_buckets)
+      .Finalize()
+      .output(0);
+}
+Output StaticRegexReplace(const Scope& scope, const Output& input, absl::string_view pattern,
+                          absl::string_view rewrite, bool replace_global) {
+  return OpBuilder(scope, "StaticRegexReplace")
+      .Input(input)
+      .Attr("pattern", pattern)
+      .Attr("rewrite", rewrite)
+      .Attr("replace_global", replace_global)
+      .Finalize()
+      .output(0);
+}
+Output RegexReplace(const Scope& scope, const Output& input, const Output& pattern,
+                    const Output& rewrite, bool replace_global) {
+  return OpBuilder(scope, "RegexReplace")
+      .Input(input)
+      .Input(pattern)
+      .Input(rewrite)
+      .Attr("replace_global", replace_global)
+      .Finalize()
+      .output(0);
+}
+Output RegexFullMatch(const Scope& scope, const Output& input, const Output& pattern) {
+  return OpBuilder(scope, "RegexFullMatch").Input(input).Input(pattern).Finalize().output(0);
+}
+std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const Output& sep,
+                                  int64_t maxsplit) {
+  Operation node = OpBuilder(scope, "StringSplitV2")
+                       .Input(input)
+                       .Input(sep)
+                       .Attr("maxsplit", maxsplit)
+                       .Finalize();
+  std::vector<Output> out;
+  for (int i = 0; i < node.num_outputs(); ++i) out.push_back(node.output(i));
+  return out;
+}
+Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduction_indices,
+                  bool keep_dims, absl::string_view separator) {
+  return OpBuilder(scope, "ReduceJoin")
+      .Input(inputs)
+      .Input(reduction_indices)
+      .Attr("keep_dims", keep_dims)
+      .Attr("separator", separator)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

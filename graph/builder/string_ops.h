@@ -1,0 +1,45 @@
+// Builder wrappers for the string transformation ops (TensorFlow's C++ API names): lengths, case,
+// substrings, stripping, number parsing, hashing, regular expressions, splitting and joining.
+// Included by graph/builder/ops.h.
+//
+//   Output n = ops::StringToNumber(root, strings, DT_INT32);
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_STRING_OPS_H_
+#define RILL_GRAPH_BUILDER_STRING_OPS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "core/types.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// unit: "BYTE" or "UTF8_CHAR".
+Output StringLength(const Scope& scope, const Output& input, absl::string_view unit = "BYTE");
+Output StringLower(const Scope& scope, const Output& input, absl::string_view encoding = "");
+Output StringUpper(const Scope& scope, const Output& input, absl::string_view encoding = "");
+Output Substr(const Scope& scope, const Output& input, const Output& pos, const Output& len,
+              absl::string_view unit = "BYTE");
+Output StringStrip(const Scope& scope, const Output& input);
+Output StringToNumber(const Scope& scope, const Output& string_tensor,
+                      DataType out_type = DT_FLOAT);
+Output StringToHashBucketFast(const Scope& scope, const Output& input, int64_t num_buckets);
+Output StaticRegexReplace(const Scope& scope, const Output& input, absl::string_view pattern,
+                          absl::string_view rewrite, bool replace_global = true);
+Output RegexReplace(const Scope& scope, const Output& input, const Output& pattern,
+                    const Output& rewrite, bool replace_global = true);
+Output RegexFullMatch(const Scope& scope, const Output& input, const Output& pattern);
+// indices, values, shape (a sparse [rows, max pieces] matrix).
+std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const Output& sep,
+                                  int64_t maxsplit = -1);
+Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduction_indices,
+                  bool keep_dims = false, absl::string_view separator = "");
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_STRING_OPS_H_

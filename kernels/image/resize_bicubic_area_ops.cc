@@ -1,0 +1,293 @@
+// ResizeBicubic and ResizeArea on the CPU: NHWC images [batch, h, w, c] resized to
+// [batch, size[0], size[1], c], output float. The scale along a dim is in / out, or
+// (in - 1) / (out - 1) with align_corners (and out > 1), in float (as ResizeBilinear).
+//
+// Bicubic: output index i samples input coordinate x = i * scale (legacy, align_corners) or
+// (i + 0.5) * scale - 0.5 (half_pixel_centers), from the 4 pixels floor(x) - 1 .. floor(x) + 2
+// (clamped into the image) with Keys' cubic convolution weights, read from a 1025-entry table at
+// round((x - floor(x)) * 1024). The kernel parameter is a = -0.75 (legacy) or -0.5
+// (half_pixel_centers); with half_pixel_centers, taps outside the image get weight 0 and the others
+// are renormalized to sum to 1. Columns are interpolated along y first, then along x.
+//
+// Area: output pixel (y, x) is the average of the input over the box [y * sh, (y + 1) * sh) x
+// [x * sw, (x + 1) * sw), each input pixel weighted by its overlap with the box (pixels past the
+// last row / column read the last one), times 1 / (sh * sw).
+//
+// Errors are InvalidArgument with TensorFlow's texts: "If half_pixel_centers is True,
+// align_corners must be False.", "input must be 4-dimensional[2,2]", "image must have at least one
+// channel", "input image must be of non-zero size", "shape_t must be 1-D[]", "shape_t must have
+// two elements[3]", "output dimensions must be positive".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+#define RILL_RESIZE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+
+struct Geometry {
+  int64_t batch, in_h, in_w, channels, out_h, out_w;
+  float scale_h, scale_w;
+};
+
+float Scale(int64_t in, int64_t out, bool align_corners) {
+  return (align_corners && out > 1) ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                    : static_cast<float>(in) / static_cast<float>(out);
+}
+
+absl::StatusOr<Geometry> GeometryOf(const OpKernelContext& ctx, bool align_corners,
+                                    bool half_pixel_centers) {
+  if (half_pixel_centers && align_corners) {
+    return absl::InvalidArgumentError(
+        "If half_pixel_centers is True, align_corners must be False.");
+  }
+  const TensorShape shape = ctx.input(0).shape();
+  if (shape.rank() != 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be 4-dimensional", shape.DebugString()));
+  }
+  Geometry g;
+  g.batch = shape.dim(0);
+  g.in_h = shape.dim(1);
+  g.in_w = shape.dim(2);
+  g.channels = shape.dim(3);
+  if (g.channels <= 0) return absl::InvalidArgumentError("image must have at least one channel");
+  if (g.in_h <= 0 || g.in_w <= 0) {
+    return absl::InvalidArgumentError("input image must be of non-zero size");
+  }
+  const Tensor& size = ctx.input(1);
+  if (size.shape().rank() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape_t must be 1-D", size.shape().DebugString()));
+  }
+  if (size.NumElements() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape_t must have two elements", size.shape().DebugString()));
+  }
+  g.out_h = size.flat<int32_t>()[0];
+  g.out_w = size.flat<int32_t>()[1];
+  if (g.out_h <= 0 || g.out_w <= 0) {
+    return absl::InvalidArgumentError("output dimensions must be positive");
+  }
+  g.scale_h = Scale(g.in_h, g.out_h, align_corners);
+  g.scale_w = Scale(g.in_w, g.out_w, align_corners);
+  return g;
+}
+
+class ResizeOpBase : public OpKernel {
+ public:
+  explicit ResizeOpBase(OpKernelConstruction& ctx, bool has_half_pixel) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("align_corners", &align_corners_));
+    if (has_half_pixel) ctx.SetStatus(ctx.GetAttr("half_pixel_centers", &half_pixel_centers_));
+  }
+
+ protected:
+  bool align_corners_ = false;
+  bool half_pixel_centers_ = false;
+};
+
+// --- bicubic ------------------------------------------------------------------------------------
+constexpr int kTableSize = 1024;
+
+// Keys' cubic convolution weights for offsets t = i / 1024 (entry 2i: |d| = t, 2i + 1: |d| = 1 +
+// t).
+std::vector<float> CubicTable(double a) {
+  std::vector<float> tab((kTableSize + 1) * 2);
+  for (int i = 0; i <= kTableSize; ++i) {
+    float x = static_cast<float>(i * 1.0 / kTableSize);
+    tab[i * 2] = static_cast<float>(((a + 2) * x - (a + 3)) * x * x + 1);
+    x += 1.0f;
+    tab[i * 2 + 1] = static_cast<float>(((a * x - 5 * a) * x + 8 * a) * x - 4 * a);
+  }
+  return tab;
+}
+
+const std::vector<float>& LegacyTable() {
+  static const std::vector<float>* t = new std::vector<float>(CubicTable(-0.75));
+  return *t;
+}
+const std::vector<float>& KeysTable() {
+  static const std::vector<float>* t = new std::vector<float>(CubicTable(-0.5));
+  return *t;
+}
+
+struct Taps {
+  std::array<int64_t, 4> index;
+  std::array<float, 4> weight;
+};
+
+std::vector<Taps> CubicTaps(int64_t out, int64_t in, float scale, bool half_pixel_centers) {
+  const std::vector<float>& tab = half_pixel_centers ? KeysTable() : LegacyTable();
+  std::vector<Taps> taps(out);
+  auto bound = [in](int64_t v) { return std::min(in - 1, std::max<int64_t>(0, v)); };
+  for (int64_t i = 0; i < out; ++i) {
+    const float x = half_pixel_centers ? (static_cast<float>(i) + 0.5f) * scale - 0.5f
+                                       : static_cast<float>(i) * scale;
+    const int64_t loc = static_cast<int64_t>(std::floor(x));
+    const float delta = x - static_cast<float>(loc);
+    const int64_t off = std::lrint(delta * kTableSize);
+    Taps& t = taps[i];
+    t.weight = {tab[off * 2 + 1], tab[off * 2], tab[(kTableSize - off) * 2],
+                tab[(kTableSize - off) * 2 + 1]};
+    for (int k = 0; k < 4; ++k) {
+      t.index[k] = bound(loc - 1 + k);
+      if (half_pixel_centers && t.index[k] != loc - 1 + k) t.weight[k] = 0.0f;
+    }
+    if (half_pixel_centers) {
+      const float sum = t.weight[0] + t.weight[1] + t.weight[2] + t.weight[3];
+      if (std::abs(sum) >= 1000.0f * std::numeric_limits<float>::min()) {
+        const float inv = 1.0f / sum;
+        for (float& w : t.weight) w *= inv;
+      }
+    }
+  }
+  return taps;
+}
+
+class ResizeBicubicOp final : public ResizeOpBase {
+ public:
+  explicit ResizeBicubicOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx, true) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(Geometry g, GeometryOf(ctx, align_corners_, half_pixel_centers_));
+    const Tensor& images = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const std::vector<Taps> ys = CubicTaps(g.out_h, g.in_h, g.scale_h, half_pixel_centers_);
+    const std::vector<Taps> xs = CubicTaps(g.out_w, g.in_w, g.scale_w, half_pixel_centers_);
+    return VisitKernelTypes<RILL_RESIZE_TYPES>(*this, images.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      const T* x = images.flat<T>().data();
+      float* z = out->flat<float>().data();
+      const int64_t cc = g.channels;
+      ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 32, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t n = row / g.out_h, oy = row % g.out_h;
+          const Taps& ty = ys[oy];
+          const T* r[4];
+          for (int k = 0; k < 4; ++k) r[k] = x + (n * g.in_h + ty.index[k]) * g.in_w * cc;
+          float* zr = z + row * g.out_w * cc;
+          for (int64_t ox = 0; ox < g.out_w; ++ox) {
+            const Taps& tx = xs[ox];
+            for (int64_t c = 0; c < cc; ++c) {
+              float col[4];
+              for (int k = 0; k < 4; ++k) {
+                const int64_t o = tx.index[k] * cc + c;
+                col[k] = static_cast<float>(Load(r[0][o])) * ty.weight[0] +
+                         static_cast<float>(Load(r[1][o])) * ty.weight[1] +
+                         static_cast<float>(Load(r[2][o])) * ty.weight[2] +
+                         static_cast<float>(Load(r[3][o])) * ty.weight[3];
+              }
+              zr[ox * cc + c] = col[0] * tx.weight[0] + col[1] * tx.weight[1] +
+                                col[2] * tx.weight[2] + col[3] * tx.weight[3];
+            }
+          }
+        }
+      });
+      return absl::OkStatus();
+    });
+  }
+};
+
+// --- area ---------------------------------------------------------------------------------------
+
+// Weight of input cell v in the output cell [lo, hi) (scale = hi - lo).
+float CellWeight(int64_t v, float lo, float hi, float scale) {
+  const float fv = static_cast<float>(v);
+  if (fv < lo) return fv + 1 > hi ? scale : fv + 1 - lo;
+  return fv + 1 > hi ? hi - fv : 1.0f;
+}
+
+struct Span {
+  int64_t start, end;          // input cells [start, end)
+  std::vector<float> weights;  // one per cell
+};
+
+std::vector<Span> AreaSpans(int64_t out, float scale) {
+  std::vector<Span> spans(out);
+  for (int64_t i = 0; i < out; ++i) {
+    const float lo = static_cast<float>(i) * scale;
+    const float hi = static_cast<float>(i + 1) * scale;
+    Span& s = spans[i];
+    s.start = static_cast<int64_t>(std::floor(lo));
+    s.end = static_cast<int64_t>(std::ceil(hi));
+    for (int64_t v = s.start; v < s.end; ++v) s.weights.push_back(CellWeight(v, lo, hi, scale));
+  }
+  return spans;
+}
+
+class ResizeAreaOp final : public ResizeOpBase {
+ public:
+  explicit ResizeAreaOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx, false) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(Geometry g, GeometryOf(ctx, align_corners_, false));
+    const Tensor& images = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const std::vector<Span> ys = AreaSpans(g.out_h, g.scale_h);
+    const std::vector<Span> xs = AreaSpans(g.out_w, g.scale_w);
+    const float norm = static_cast<float>(1.0 / (g.scale_h * g.scale_w));
+    return VisitKernelTypes<RILL_RESIZE_TYPES>(*this, images.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using cwise_internal::Load;
+      const T* x = images.flat<T>().data();
+      float* z = out->flat<float>().data();
+      const int64_t cc = g.channels;
+      ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 16, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t n = row / g.out_h, oy = row % g.out_h;
+          const Span& sy = ys[oy];
+          float* zr = z + row * g.out_w * cc;
+          for (int64_t ox = 0; ox < g.out_w; ++ox) {
+            const Span& sx = xs[ox];
+            for (int64_t c = 0; c < cc; ++c) {
+              float sum = 0.0f;
+              for (int64_t iy = sy.start; iy < sy.end; ++iy) {
+                const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
+                float sum_y = 0.0f;
+                for (int64_t ix = sx.start; ix < sx.end; ++ix) {
+                  sum_y += static_cast<float>(Load(r[std::min(ix, g.in_w - 1) * cc + c])) *
+                           sx.weights[ix - sx.start];
+                }
+                sum += sum_y * sy.weights[iy - sy.start];
+              }
+              zr[ox * cc + c] = sum * norm;
+            }
+          }
+        }
+      });
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("ResizeBicubic")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_RESIZE_TYPES>())
+                    .HostMemory("size"),
+                ResizeBicubicOp);
+REGISTER_KERNEL(KernelDefBuilder("ResizeArea")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_RESIZE_TYPES>())
+                    .HostMemory("size"),
+                ResizeAreaOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,755 @@
+// String transformation kernels on the CPU:
+//   StringLength: bytes (unit BYTE) or UTF-8 characters (UTF8_CHAR: bytes that are not
+//     continuation bytes 10xxxxxx) of each string, int32.
+//   StringLower / StringUpper: ASCII case mapping (encoding "" or "utf-8"; TensorFlow maps
+//     non-ASCII characters too with "utf-8": those strings fail with Unimplemented here).
+//   Substr: the substring at pos of length len (bytes or UTF-8 characters): pos < 0 counts from
+//     the end, len < 0 or past the end takes the rest. pos and len have one shape: the input's
+//     (elementwise), a scalar (for every string), or one the input broadcasts with.
+//   StringStrip: leading and trailing ASCII whitespace removed.
+//   StringToNumber: float / double as strtof / strtod (decimal, hex, inf, nan; overflow is inf),
+//     int32 / int64 as optionally signed decimal digits, out-of-range failing; surrounding ASCII
+//     whitespace allowed, nothing else.
+//   StringToHashBucketFast: FarmHash Fingerprint64 (farmhashna::Hash64) of the bytes modulo
+//     num_buckets, as TensorFlow.
+//   StaticRegexReplace, RegexReplace: RE2 Replace (first match) or GlobalReplace of each string;
+//     RegexFullMatch: RE2 FullMatch, pattern a scalar input.
+//   StringSplitV2: a vector of strings split on sep (every occurrence, empty pieces kept) or, with
+//     sep "", on runs of whitespace (empty pieces dropped), at most maxsplit splits (-1: no
+//     limit); the pieces as a sparse [rows, max pieces] matrix (indices, values, dense shape).
+//   ReduceJoin: the strings along reduction_indices joined with separator, the first listed
+//     dimension varying fastest (TensorFlow's order); keep_dims keeps them as 1s.
+// Errors are TensorFlow's texts: "pos 3 out of range for string b'ab' at index 1", "pos and len
+// should have the same shape, got: [] vs. [2]", "StringToNumberOp could not correctly convert
+// string: 1.5abc", "only utf-8 or '' (no encoding) is supported, received latin", "input must be a
+// vector, got shape: [2,2]", "Invalid reduction dimension 2 for input with 2 dimension(s)"
+// (OutOfRange), "Duplicate reduction dimension -1", "Invalid pattern: (, error: ...".
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+#include "re2/re2.h"
+
+namespace rill {
+namespace {
+
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+int64_t Utf8Length(absl::string_view s) {
+  int64_t n = 0;
+  for (char c : s) n += IsContinuation(c) ? 0 : 1;
+  return n;
+}
+
+// Byte offset of UTF-8 character `chars` (s.size() when past the end).
+size_t Utf8Offset(absl::string_view s, int64_t chars) {
+  size_t i = 0;
+  int64_t seen = 0;
+  while (i < s.size()) {
+    if (!IsContinuation(s[i])) {
+      if (seen == chars) return i;
+      ++seen;
+    }
+    ++i;
+  }
+  return s.size();
+}
+
+bool IsUtf8Unit(const std::string& unit) { return unit == "UTF8_CHAR"; }
+
+// --- StringLength, StringLower / StringUpper, StringStrip ------------------------------------
+class StringLengthOp final : public OpKernel {
+ public:
+  explicit StringLengthOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string unit;
+    ctx.SetStatus(ctx.GetAttr("unit", &unit));
+    utf8_ = IsUtf8Unit(unit);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    auto z = out->flat<int32_t>();
+    for (size_t i = 0; i < s.size(); ++i) {
+      z[i] = static_cast<int32_t>(utf8_ ? Utf8Length(s[i]) : static_cast<int64_t>(s[i].size()));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  bool utf8_ = false;
+};
+
+template <bool kUpper>
+class StringCaseOp final : public OpKernel {
+ public:
+  explicit StringCaseOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::Status s = ctx.GetAttr("encoding", &encoding_);
+    if (s.ok() && !encoding_.empty() && encoding_ != "utf-8") {
+      s = absl::InvalidArgumentError(
+          absl::StrCat("only utf-8 or '' (no encoding) is supported, received ", encoding_));
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    auto z = out->flat<std::string>();
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (!encoding_.empty()) {
+        for (char c : s[i]) {
+          if (static_cast<unsigned char>(c) >= 0x80) {
+            return absl::UnimplementedError(
+                "case mapping of non-ASCII UTF-8 characters is not supported");
+          }
+        }
+      }
+      z[i] = kUpper ? absl::AsciiStrToUpper(s[i]) : absl::AsciiStrToLower(s[i]);
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  std::string encoding_;
+};
+
+class StringStripOp final : public OpKernel {
+ public:
+  explicit StringStripOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    auto z = out->flat<std::string>();
+    for (size_t i = 0; i < s.size(); ++i) z[i] = std::string(absl::StripAsciiWhitespace(s[i]));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+// --- Substr ---------------------------------------------------------------------------------
+class SubstrOp final : public OpKernel {
+ public:
+  explicit SubstrOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string unit;
+    ctx.SetStatus(ctx.GetAttr("unit", &unit));
+    utf8_ = IsUtf8Unit(unit);
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const Tensor& pos_t = ctx.input(1);
+    const Tensor& len_t = ctx.input(2);
+    if (pos_t.shape() != len_t.shape()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pos and len should have the same shape, got: ", pos_t.shape().DebugString(),
+                       " vs. ", len_t.shape().DebugString()));
+    }
+    const std::vector<int64_t> pos = IndexValues(pos_t);
+    const std::vector<int64_t> len = IndexValues(len_t);
+    auto s = in.flat<std::string>();
+    const TensorShape is = in.shape(), ps = pos_t.shape();
+    if (is == ps || ps.rank() == 0) {
+      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, is));
+      auto z = out->flat<std::string>();
+      const bool scalar = ps.rank() == 0;
+      for (size_t i = 0; i < s.size(); ++i) {
+        RILL_RETURN_IF_ERROR(
+            One(s[i], pos[scalar ? 0 : i], len[scalar ? 0 : i], i, !scalar, &z[i]));
+      }
+      return absl::OkStatus();
+    }
+    // Broadcasting: numpy rules over the input and pos shapes.
+    const int rank = std::max(is.rank(), ps.rank());
+    std::vector<int64_t> out_dims(rank);
+    for (int d = 0; d < rank; ++d) {
+      const int di = d - (rank - is.rank()), dp = d - (rank - ps.rank());
+      const int64_t a = di >= 0 ? is.dim(di) : 1, b = dp >= 0 ? ps.dim(dp) : 1;
+      if (a != b && a != 1 && b != 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Incompatible shapes: ", is.DebugString(), " vs. ", ps.DebugString()));
+      }
+      out_dims[d] = a == 1 ? b : a;
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    auto z = out->flat<std::string>();
+    const int64_t n = out_shape.num_elements();
+    std::vector<int64_t> idx(rank, 0);
+    for (int64_t o = 0; o < n; ++o) {
+      int64_t oi = 0, op = 0;
+      for (int d = 0; d < rank; ++d) {
+        const int di = d - (rank - is.rank()), dp = d - (rank - ps.rank());
+        if (di >= 0) oi = oi * is.dim(di) + (is.dim(di) == 1 ? 0 : idx[d]);
+        if (dp >= 0) op = op * ps.dim(dp) + (ps.dim(dp) == 1 ? 0 : idx[d]);
+      }
+      RILL_RETURN_IF_ERROR(One(s[oi], pos[op], len[op], o, false, &z[o]));
+      for (int d = rank - 1; d >= 0; --d) {
+        if (++idx[d] < out_dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  absl::Status One(const std::string& s, int64_t pos, int64_t len, int64_t index, bool show_string,
+                   std::string* out) const {
+    const int64_t size = utf8_ ? Utf8Length(s) : static_cast<int64_t>(s.size());
+    const int64_t p = pos < 0 ? pos + size : pos;
+    if (p < 0 || p > size) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pos ", pos, " out of range for string",
+          show_string && !utf8_ ? absl::StrCat(" b'", absl::CEscape(s), "'") : std::string(),
+          " at index ", index));
+    }
+    const int64_t l = (len < 0 || len > size - p) ? size - p : len;
+    if (!utf8_) {
+      *out = s.substr(static_cast<size_t>(p), static_cast<size_t>(l));
+    } else {
+      const size_t begin = Utf8Offset(s, p), end = Utf8Offset(s, p + l);
+      *out = s.substr(begin, end - begin);
+    }
+    return absl::OkStatus();
+  }
+
+  bool utf8_ = false;
+};
+
+// --- StringToNumber ---------------------------------------------------------------------------
+constexpr char kConvertError[] = "StringToNumberOp could not correctly convert string: ";
+
+template <typename T>
+bool ParseNumber(absl::string_view text, T* out) {
+  const absl::string_view s = absl::StripAsciiWhitespace(text);
+  if (s.empty()) return false;
+  const std::string buf(s);
+  if constexpr (std::is_floating_point_v<T>) {
+    char* end = nullptr;
+    if constexpr (std::is_same_v<T, float>) {
+      *out = std::strtof(buf.c_str(), &end);
+    } else {
+      *out = std::strtod(buf.c_str(), &end);
+    }
+    return end == buf.c_str() + buf.size() && buf.find('(') == std::string::npos;
+  } else {
+    size_t i = 0;
+    bool negative = false;
+    if (buf[0] == '+' || buf[0] == '-') {
+      negative = buf[0] == '-';
+      i = 1;
+    }
+    if (i == buf.size()) return false;
+    // Accumulate the magnitude as unsigned 64-bit, checking overflow, then the range of T.
+    uint64_t v = 0;
+    for (; i < buf.size(); ++i) {
+      if (buf[i] < '0' || buf[i] > '9') return false;
+      const uint64_t digit = static_cast<uint64_t>(buf[i] - '0');
+      if (v > (std::numeric_limits<uint64_t>::max() - digit) / 10) return false;
+      v = v * 10 + digit;
+    }
+    const uint64_t max_pos = static_cast<uint64_t>(std::numeric_limits<T>::max());
+    const uint64_t max_neg = max_pos + 1;  // |min| of a signed T
+    if (negative) {
+      if (v > max_neg) return false;
+      *out = v == max_neg ? std::numeric_limits<T>::min() : -static_cast<T>(v);
+    } else {
+      if (v > max_pos) return false;
+      *out = static_cast<T>(v);
+    }
+    return true;
+  }
+}
+
+class StringToNumberOp final : public OpKernel {
+ public:
+  explicit StringToNumberOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    return VisitKernelTypes<float, double, int32_t, int64_t>(*this, out->dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      auto z = out->flat<T>();
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (!ParseNumber<T>(s[i], &z[i])) {
+          return absl::InvalidArgumentError(absl::StrCat(kConvertError, s[i]));
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+// --- StringToHashBucketFast: FarmHash Fingerprint64 (farmhashna::Hash64) -----------------------
+namespace farm {
+
+constexpr uint64_t k0 = 0xc3a5c85c97cb3127ULL;
+constexpr uint64_t k1 = 0xb492b66fbe98f273ULL;
+constexpr uint64_t k2 = 0x9ae16a3b2f90404fULL;
+
+uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;  // little-endian hosts (x86-64, AArch64)
+}
+uint64_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t Rot(uint64_t v, int s) { return s == 0 ? v : (v >> s) | (v << (64 - s)); }
+uint64_t ShiftMix(uint64_t v) { return v ^ (v >> 47); }
+
+uint64_t Mix16(uint64_t u, uint64_t v, uint64_t mul) {
+  uint64_t a = (u ^ v) * mul;
+  a ^= a >> 47;
+  uint64_t b = (v ^ a) * mul;
+  b ^= b >> 47;
+  return b * mul;
+}
+
+uint64_t Upto16(const char* s, size_t len) {
+  if (len >= 8) {
+    const uint64_t mul = k2 + len * 2;
+    const uint64_t a = Load64(s) + k2;
+    const uint64_t b = Load64(s + len - 8);
+    const uint64_t c = Rot(b, 37) * mul + a;
+    const uint64_t d = (Rot(a, 25) + b) * mul;
+    return Mix16(c, d, mul);
+  }
+  if (len >= 4) {
+    const uint64_t mul = k2 + len * 2;
+    const uint64_t a = Load32(s);
+    return Mix16(len + (a << 3), Load32(s + len - 4), mul);
+  }
+  if (len > 0) {
+    const uint8_t a = static_cast<uint8_t>(s[0]);
+    const uint8_t b = static_cast<uint8_t>(s[len >> 1]);
+    const uint8_t c = static_cast<uint8_t>(s[len - 1]);
+    const uint32_t y = static_cast<uint32_t>(a) + (static_cast<uint32_t>(b) << 8);
+    const uint32_t z = static_cast<uint32_t>(len) + (static_cast<uint32_t>(c) << 2);
+    return ShiftMix(y * k2 ^ z * k0) * k2;
+  }
+  return k2;
+}
+
+uint64_t Upto32(const char* s, size_t len) {
+  const uint64_t mul = k2 + len * 2;
+  const uint64_t a = Load64(s) * k1;
+  const uint64_t b = Load64(s + 8);
+  const uint64_t c = Load64(s + len - 8) * mul;
+  const uint64_t d = Load64(s + len - 16) * k2;
+  return Mix16(Rot(a + b, 43) + Rot(c, 30) + d, a + Rot(b + k2, 18) + c, mul);
+}
+
+uint64_t Upto64(const char* s, size_t len) {
+  const uint64_t mul = k2 + len * 2;
+  const uint64_t a = Load64(s) * k2;
+  const uint64_t b = Load64(s + 8);
+  const uint64_t c = Load64(s + len - 8) * mul;
+  const uint64_t d = Load64(s + len - 16) * k2;
+  const uint64_t y = Rot(a + b, 43) + Rot(c, 30) + d;
+  const uint64_t z = Mix16(y, a + Rot(b + k2, 18) + c, mul);
+  const uint64_t e = Load64(s + 16) * mul;
+  const uint64_t f = Load64(s + 24);
+  const uint64_t g = (y + Load64(s + len - 32)) * mul;
+  const uint64_t h = (z + Load64(s + len - 24)) * mul;
+  return Mix16(Rot(e + f, 43) + Rot(g, 30) + h, e + Rot(f + a, 18) + g, mul);
+}
+
+// 16 bytes of state from 32 input bytes and two seeds.
+std::pair<uint64_t, uint64_t> Weak32(const char* s, uint64_t a, uint64_t b) {
+  const uint64_t w = Load64(s), x = Load64(s + 8), y = Load64(s + 16), z = Load64(s + 24);
+  a += w;
+  b = Rot(b + a + z, 21);
+  const uint64_t c = a;
+  a += x;
+  a += y;
+  b += Rot(a, 44);
+  return {a + z, b + c};
+}
+
+uint64_t Fingerprint64(const char* s, size_t len) {
+  if (len <= 16) return Upto16(s, len);
+  if (len <= 32) return Upto32(s, len);
+  if (len <= 64) return Upto64(s, len);
+  constexpr uint64_t kSeed = 81;
+  uint64_t x = kSeed;
+  uint64_t y = kSeed * k1 + 113;
+  uint64_t z = ShiftMix(y * k2 + 113) * k2;
+  std::pair<uint64_t, uint64_t> v = {0, 0}, w = {0, 0};
+  x = x * k2 + Load64(s);
+  const char* end = s + ((len - 1) / 64) * 64;
+  const char* last64 = end + ((len - 1) & 63) - 63;
+  do {
+    x = Rot(x + y + v.first + Load64(s + 8), 37) * k1;
+    y = Rot(y + v.second + Load64(s + 48), 42) * k1;
+    x ^= w.second;
+    y += v.first + Load64(s + 40);
+    z = Rot(z + w.first, 33) * k1;
+    v = Weak32(s, v.second * k1, x + w.first);
+    w = Weak32(s + 32, z + w.second, y + Load64(s + 16));
+    std::swap(z, x);
+    s += 64;
+  } while (s != end);
+  const uint64_t mul = k1 + ((z & 0xff) << 1);
+  s = last64;
+  w.first += ((len - 1) & 63);
+  v.first += w.first;
+  w.first += v.first;
+  x = Rot(x + y + v.first + Load64(s + 8), 37) * mul;
+  y = Rot(y + v.second + Load64(s + 48), 42) * mul;
+  x ^= w.second * 9;
+  y += v.first * 9 + Load64(s + 40);
+  z = Rot(z + w.first, 33) * mul;
+  v = Weak32(s, v.second * mul, x + w.first);
+  w = Weak32(s + 32, z + w.second, y + Load64(s + 16));
+  std::swap(z, x);
+  return Mix16(Mix16(v.first, w.first, mul) + ShiftMix(y) * k0 + z,
+               Mix16(v.second, w.second, mul) + x, mul);
+}
+
+}  // namespace farm
+
+class StringToHashBucketFastOp final : public OpKernel {
+ public:
+  explicit StringToHashBucketFastOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    absl::Status s = ctx.GetAttr("num_buckets", &num_buckets_);
+    if (s.ok() && num_buckets_ < 1) {
+      s = absl::InvalidArgumentError(absl::StrCat("Value for attr 'num_buckets' of ", num_buckets_,
+                                                  " must be at least minimum 1"));
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    auto z = out->flat<int64_t>();
+    for (size_t i = 0; i < s.size(); ++i) {
+      z[i] = static_cast<int64_t>(farm::Fingerprint64(s[i].data(), s[i].size()) %
+                                  static_cast<uint64_t>(num_buckets_));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  int64_t num_buckets_ = 1;
+};
+
+// --- regular expressions --------------------------------------------------------------------
+absl::StatusOr<std::unique_ptr<RE2>> Compile(const std::string& pattern) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  auto re = std::make_unique<RE2>(pattern, options);
+  if (!re->ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid pattern: ", pattern, ", error: ", re->error()));
+  }
+  return re;
+}
+
+absl::Status ReplaceAll(const Tensor& in, const RE2& re, const std::string& rewrite, bool global,
+                        Tensor* out) {
+  std::string error;
+  if (!re.CheckRewriteString(rewrite, &error)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Invalid rewrite pattern: ", rewrite, ", error: ", error));
+  }
+  auto s = in.flat<std::string>();
+  auto z = out->flat<std::string>();
+  for (size_t i = 0; i < s.size(); ++i) {
+    z[i] = s[i];
+    if (global) {
+      RE2::GlobalReplace(&z[i], re, rewrite);
+    } else {
+      RE2::Replace(&z[i], re, rewrite);
+    }
+  }
+  return absl::OkStatus();
+}
+
+class StaticRegexReplaceOp final : public OpKernel {
+ public:
+  explicit StaticRegexReplaceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string pattern;
+    absl::Status s = ctx.GetAttr("pattern", &pattern);
+    if (s.ok()) s = ctx.GetAttr("rewrite", &rewrite_);
+    if (s.ok()) s = ctx.GetAttr("replace_global", &global_);
+    if (s.ok()) {
+      absl::StatusOr<std::unique_ptr<RE2>> re = Compile(pattern);
+      if (re.ok()) {
+        re_ = *std::move(re);
+      } else {
+        s = re.status();
+      }
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    return ReplaceAll(in, *re_, rewrite_, global_, out);
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  std::unique_ptr<RE2> re_;
+  std::string rewrite_;
+  bool global_ = true;
+};
+
+absl::Status ScalarString(const Tensor& t, const char* what, std::string* out) {
+  if (t.shape().rank() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be scalar, but received ", t.shape().DebugString()));
+  }
+  *out = t.flat<std::string>()[0];
+  return absl::OkStatus();
+}
+
+class RegexReplaceOp final : public OpKernel {
+ public:
+  explicit RegexReplaceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("replace_global", &global_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    std::string pattern, rewrite;
+    RILL_RETURN_IF_ERROR(ScalarString(ctx.input(1), "Pattern", &pattern));
+    RILL_RETURN_IF_ERROR(ScalarString(ctx.input(2), "Rewrite", &rewrite));
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<RE2> re, Compile(pattern));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    return ReplaceAll(in, *re, rewrite, global_, out);
+  }
+
+ private:
+  bool global_ = true;
+};
+
+class RegexFullMatchOp final : public OpKernel {
+ public:
+  explicit RegexFullMatchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    std::string pattern;
+    RILL_RETURN_IF_ERROR(ScalarString(ctx.input(1), "Pattern", &pattern));
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<RE2> re, Compile(pattern));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
+    auto s = in.flat<std::string>();
+    auto z = out->flat<bool>();
+    for (size_t i = 0; i < s.size(); ++i) z[i] = RE2::FullMatch(s[i], *re);
+    return absl::OkStatus();
+  }
+};
+
+// --- StringSplitV2 --------------------------------------------------------------------------
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+std::vector<absl::string_view> SplitOne(absl::string_view s, absl::string_view sep,
+                                        int64_t maxsplit) {
+  std::vector<absl::string_view> parts;
+  if (sep.empty()) {
+    size_t i = 0;
+    while (true) {
+      while (i < s.size() && IsSpace(s[i])) ++i;
+      if (i == s.size()) break;
+      if (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit) {
+        parts.push_back(s.substr(i));
+        break;
+      }
+      size_t j = i;
+      while (j < s.size() && !IsSpace(s[j])) ++j;
+      parts.push_back(s.substr(i, j - i));
+      i = j;
+    }
+    return parts;
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t at = (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit)
+                          ? absl::string_view::npos
+                          : s.find(sep, start);
+    if (at == absl::string_view::npos) {
+      parts.push_back(s.substr(start));
+      break;
+    }
+    parts.push_back(s.substr(start, at - start));
+    start = at + sep.size();
+  }
+  return parts;
+}
+
+class StringSplitV2Op final : public OpKernel {
+ public:
+  explicit StringSplitV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("maxsplit", &maxsplit_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const Tensor& sep_t = ctx.input(1);
+    if (in.shape().rank() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("input must be a vector, got shape: ", in.shape().DebugString()));
+    }
+    if (sep_t.shape().rank() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sep must be a scalar, got shape: ", sep_t.shape().DebugString()));
+    }
+    const std::string& sep = sep_t.flat<std::string>()[0];
+    auto s = in.flat<std::string>();
+    std::vector<std::vector<absl::string_view>> rows(s.size());
+    int64_t total = 0, widest = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      rows[i] = SplitOne(s[i], sep, maxsplit_);
+      total += static_cast<int64_t>(rows[i].size());
+      widest = std::max<int64_t>(widest, static_cast<int64_t>(rows[i].size()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * indices, ctx.allocate_output(0, TensorShape({total, 2})));
+    RILL_ASSIGN_OR_RETURN(Tensor * values, ctx.allocate_output(1, TensorShape({total})));
+    RILL_ASSIGN_OR_RETURN(Tensor * shape, ctx.allocate_output(2, TensorShape({2})));
+    auto ix = indices->flat<int64_t>();
+    auto v = values->flat<std::string>();
+    int64_t k = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      for (size_t j = 0; j < rows[i].size(); ++j, ++k) {
+        ix[2 * k] = static_cast<int64_t>(i);
+        ix[2 * k + 1] = static_cast<int64_t>(j);
+        v[k] = std::string(rows[i][j]);
+      }
+    }
+    shape->flat<int64_t>()[0] = static_cast<int64_t>(s.size());
+    shape->flat<int64_t>()[1] = widest;
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  int64_t maxsplit_ = -1;
+};
+
+// --- ReduceJoin -----------------------------------------------------------------------------
+class ReduceJoinOp final : public OpKernel {
+ public:
+  explicit ReduceJoinOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("keep_dims", &keep_dims_));
+    ctx.SetStatus(ctx.GetAttr("separator", &separator_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const TensorShape is = in.shape();
+    const int rank = is.rank();
+    const std::vector<int64_t> axes_in = IndexValues(ctx.input(1));
+    std::vector<int> axes;  // normalized, in the given order
+    std::vector<bool> reduced(rank, false);
+    for (int64_t a : axes_in) {
+      if (a < -rank || a >= rank) {
+        return absl::OutOfRangeError(absl::StrCat("Invalid reduction dimension ", a,
+                                                  " for input with ", rank, " dimension(s)"));
+      }
+      const int d = static_cast<int>(a < 0 ? a + rank : a);
+      if (reduced[d]) {
+        return absl::InvalidArgumentError(absl::StrCat("Duplicate reduction dimension ", a));
+      }
+      reduced[d] = true;
+      axes.push_back(d);
+    }
+    std::vector<int64_t> out_dims, kept;
+    for (int d = 0; d < rank; ++d) {
+      if (!reduced[d]) {
+        out_dims.push_back(is.dim(d));
+        kept.push_back(d);
+      } else if (keep_dims_) {
+        out_dims.push_back(1);
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    std::vector<int64_t> stride(rank, 1);
+    for (int d = rank - 2; d >= 0; --d) stride[d] = stride[d + 1] * is.dim(d + 1);
+    int64_t group = 1;
+    for (int d : axes) group *= is.dim(d);
+    auto s = in.flat<std::string>();
+    auto z = out->flat<std::string>();
+    const int64_t n = out->NumElements();
+    std::vector<int64_t> kidx(kept.size(), 0), ridx(axes.size(), 0);
+    for (int64_t o = 0; o < n; ++o) {
+      int64_t base = 0;
+      for (size_t k = 0; k < kept.size(); ++k) base += kidx[k] * stride[kept[k]];
+      std::string joined;
+      std::fill(ridx.begin(), ridx.end(), 0);
+      for (int64_t g = 0; g < group; ++g) {
+        int64_t off = base;
+        for (size_t r = 0; r < axes.size(); ++r) off += ridx[r] * stride[axes[r]];
+        if (g > 0) joined += separator_;
+        joined += s[off];
+        for (size_t r = 0; r < axes.size(); ++r) {  // the first listed axis varies fastest
+          if (++ridx[r] < is.dim(axes[r])) break;
+          ridx[r] = 0;
+        }
+      }
+      z[o] = std::move(joined);
+      for (int k = static_cast<int>(kept.size()) - 1; k >= 0; --k) {
+        if (++kidx[k] < is.dim(kept[k])) break;
+        kidx[k] = 0;
+      }
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  bool keep_dims_ = false;
+  std::string separator_;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("StringLength").Device(kDeviceCpu), StringLengthOp);
+REGISTER_KERNEL(KernelDefBuilder("StringLower").Device(kDeviceCpu), StringCaseOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("StringUpper").Device(kDeviceCpu), StringCaseOp<true>);
+REGISTER_KERNEL(KernelDefBuilder("StringStrip").Device(kDeviceCpu), StringStripOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("Substr").Device(kDeviceCpu).TypeConstraint("T", {DT_INT32, DT_INT64}),
+    SubstrOp);
+REGISTER_KERNEL(KernelDefBuilder("StringToNumber")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("out_type", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64}),
+                StringToNumberOp);
+REGISTER_KERNEL(KernelDefBuilder("StringToHashBucketFast").Device(kDeviceCpu),
+                StringToHashBucketFastOp);
+REGISTER_KERNEL(KernelDefBuilder("StaticRegexReplace").Device(kDeviceCpu), StaticRegexReplaceOp);
+REGISTER_KERNEL(KernelDefBuilder("RegexReplace").Device(kDeviceCpu), RegexReplaceOp);
+REGISTER_KERNEL(KernelDefBuilder("RegexFullMatch").Device(kDeviceCpu), RegexFullMatchOp);
+REGISTER_KERNEL(KernelDefBuilder("StringSplitV2").Device(kDeviceCpu), StringSplitV2Op);
+REGISTER_KERNEL(KernelDefBuilder("ReduceJoin").Device(kDeviceCpu).HostMemory("reduction_indices"),
+                ReduceJoinOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,75 @@
+// Op definitions of InTopKV2, BroadcastArgs and DenseBincount. Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py).
+#include <vector>
+
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// [batch] from the predictions' first dim or the targets' length.
+absl::Status InTopKShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& predictions = c.input(0);
+  const PartialTensorShape& targets = c.input(1);
+  int64_t batch = -1;
+  if (!predictions.unknown_rank() && predictions.rank() == 2) batch = predictions.dims()[0];
+  if (batch < 0 && !targets.unknown_rank() && targets.rank() == 1) batch = targets.dims()[0];
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{batch}));
+  return absl::OkStatus();
+}
+
+// A vector as long as the longer shape vector, when both lengths are known.
+absl::Status BroadcastArgsShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& s0 = c.input(0);
+  const PartialTensorShape& s1 = c.input(1);
+  int64_t n = -1;
+  if (!s0.unknown_rank() && !s1.unknown_rank() && s0.rank() == 1 && s1.rank() == 1 &&
+      s0.dims()[0] >= 0 && s1.dims()[0] >= 0) {
+    n = s0.dims()[0] > s1.dims()[0] ? s0.dims()[0] : s1.dims()[0];
+  }
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{n}));
+  return absl::OkStatus();
+}
+
+// [size] for a vector (or scalar) input, [rows, size] for a matrix; size when it is a constant.
+absl::Status DenseBincountShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& input = c.input(0);
+  if (input.unknown_rank() || input.rank() > 2) return absl::OkStatus();
+  std::vector<int64_t> size;
+  const int64_t n =
+      c.ConstantIndexValues(1, &size) && size.size() == 1 && size[0] >= 0 ? size[0] : -1;
+  if (input.rank() == 2) {
+    c.set_output(0, PartialTensorShape(std::vector<int64_t>{input.dims()[0], n}));
+  } else {
+    c.set_output(0, PartialTensorShape(std::vector<int64_t>{n}));
+  }
+  return absl::OkStatus();
+}
+
+REGISTER_OP("InTopKV2")
+    .Input("predictions: float")
+    .Input("targets: T")
+    .Input("k: T")
+    .Output("precision: bool")
+    .Attr("T: {int32, int64} = int32")
+    .SetShapeFn(InTopKShape);
+
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = int32")
+    .SetShapeFn(BroadcastArgsShape);
+
+REGISTER_OP("DenseBincount")
+    .Input("input: Tidx")
+    .Input("size: Tidx")
+    .Input("weights: T")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64}")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("binary_output: bool = false")
+    .SetShapeFn(DenseBincountShape);
+
+}  // namespace
+}  // namespace rill

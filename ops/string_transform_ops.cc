@@ -1,0 +1,107 @@
+// Op definitions of the string transformation ops: StringLength, StringLower, StringUpper, Substr,
+// StringStrip, StringToNumber, StringToHashBucketFast, StaticRegexReplace, RegexReplace,
+// RegexFullMatch, StringSplitV2 and ReduceJoin. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernels check.
+#include <cstdint>
+#include <vector>
+
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+REGISTER_OP("StringLength")
+    .Input("input: string")
+    .Output("output: int32")
+    .Attr("unit: {'BYTE', 'UTF8_CHAR'} = \"BYTE\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringLower")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("encoding: string = \"\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringUpper")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("encoding: string = \"\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The broadcast of input and pos (the kernel checks that len matches pos).
+REGISTER_OP("Substr")
+    .Input("input: string")
+    .Input("pos: T")
+    .Input("len: T")
+    .Output("output: string")
+    .Attr("T: {int32, int64}")
+    .Attr("unit: {'BYTE', 'UTF8_CHAR'} = \"BYTE\"")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      absl::StatusOr<PartialTensorShape> s = shape_fns::BroadcastPartial(c, c.input(0), c.input(1));
+      if (s.ok()) c.set_output(0, *s);
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("StringStrip")
+    .Input("input: string")
+    .Output("output: string")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringToNumber")
+    .Input("string_tensor: string")
+    .Output("output: out_type")
+    .Attr("out_type: {float, double, int32, int64, uint32, uint64} = float")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringToHashBucketFast")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StaticRegexReplace")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("pattern: string")
+    .Attr("rewrite: string")
+    .Attr("replace_global: bool = true")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("RegexReplace")
+    .Input("input: string")
+    .Input("pattern: string")
+    .Input("rewrite: string")
+    .Output("output: string")
+    .Attr("replace_global: bool = true")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("RegexFullMatch")
+    .Input("input: string")
+    .Input("pattern: string")
+    .Output("output: bool")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringSplitV2")
+    .Input("input: string")
+    .Input("sep: string")
+    .Output("indices: int64")
+    .Output("values: string")
+    .Output("shape: int64")
+    .Attr("maxsplit: int = -1")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape({-1, 2}));
+      c.set_output(1, PartialTensorShape({-1}));
+      c.set_output(2, PartialTensorShape({2}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("ReduceJoin")
+    .Input("inputs: string")
+    .Input("reduction_indices: int32")
+    .Output("output: string")
+    .Attr("keep_dims: bool = false")
+    .Attr("separator: string = \"\"")
+    .SetShapeFn(shape_fns::Unknown);
+
+}  // namespace
+}  // namespace rill

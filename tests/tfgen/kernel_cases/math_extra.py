@@ -1,0 +1,106 @@
+"""InTopKV2, BroadcastArgs, DenseBincount."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import FLOATS, NP, arr, is_float, ph, rand, tol
+
+
+def _idx(values, dt):
+    return np.asarray(values, dtype=NP[dt])
+
+
+def in_top_k(rec):
+    op = "InTopKV2"
+
+    def gen(dt):
+        def c(what, predictions, targets, k, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.InTopKV2(
+                predictions=ph("predictions", predictions, "float32"),
+                targets=ph("targets", _idx(targets, dt)), k=ph("k", _idx(k, dt)), name="out"),
+                error=error, phrases=phrases)
+
+        p = rand("float32", [4, 5], "%s/%s/p" % (op, dt))
+        c("basic", p, [0, 1, 2, 4], 2)
+        c("k1", p, [3, 0, 4, 1], 1)
+        c("k_all", p, [3, 0, 4, 1], 5)
+        c("k0", p, [3, 0, 4, 1], 0)
+        c("k_negative", p, [3, 0, 4, 1], -1)
+        c("k_beyond_classes", p, [3, 0, 4, 1], 9)
+        c("ties_count_as_in", arr([[1, 1, 1, 0], [2, 1, 1, 1], [0, 0, 0, 0]], "float32"),
+          [2, 3, 1], 1)
+        c("non_finite", arr([[np.nan, 1, 2], [1, np.inf, 2], [1, 2, -np.inf], [np.nan, 0, 5]],
+                            "float32"), [1, 1, 0, 2], 2)
+        c("target_out_of_range", p, [5, -1, 0, 1], 3)
+        c("zero_batch", np.zeros([0, 3], np.float32), [], 1)
+        c("predictions_not_matrix_error", p.reshape(20), [0], 1, error="INVALID_ARGUMENT")
+        c("targets_not_vector_error", p, [[0, 1, 2, 3]], 1, error="INVALID_ARGUMENT")
+        c("batch_mismatch_error", p, [0, 1], 1, error="INVALID_ARGUMENT")
+        c("k_not_scalar_error", p, [0, 1, 2, 3], [1], error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
+def broadcast_args(rec):
+    op = "BroadcastArgs"
+
+    def gen(dt):
+        def c(what, s0, s1, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.BroadcastArgs(
+                s0=ph("s0", _idx(s0, dt)), s1=ph("s1", _idx(s1, dt)), name="out"),
+                error=error, phrases=phrases)
+
+        c("same", [2, 3], [2, 3])
+        c("ones_broadcast", [2, 1, 4], [3, 1])
+        c("rank_differs", [5], [4, 3, 1])
+        c("scalar_shape", [], [2, 3])
+        c("both_empty", [], [])
+        c("zero_dim", [0, 1], [1, 7])
+        c("zero_vs_one", [1], [0])
+        c("incompatible_error", [2, 3], [3, 2], error="INVALID_ARGUMENT")
+        c("zero_vs_two_error", [0], [2], error="INVALID_ARGUMENT")
+        c("not_vector_error", [[2, 3]], [2, 3], error="INVALID_ARGUMENT")
+        c("negative_dim_error", [-2, 3], [2, 3], error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
+def dense_bincount(rec):
+    op = "DenseBincount"
+
+    def gen(dt):
+        rtol, atol = tol("reduce", dt)
+        for it in ("int32", "int64"):
+            def c(what, values, size, weights, binary_output=False, error=None, phrases=()):
+                rec.case(op, dt, "%s_%s" % (what, it), lambda: tf.raw_ops.DenseBincount(
+                    input=ph("input", _idx(values, it)), size=ph("size", _idx(size, it)),
+                    weights=ph("weights", arr(weights, dt)), binary_output=binary_output,
+                    name="out"), rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+            v = [1, 1, 4, 0, 2, 2, 2, 7]
+            w = [1, 2, 3, 4, 5, 6, 7, 8] if not is_float(dt) else [0.5, 1, 2, -1, 0.25, 3, 1, 2]
+            c("weights", v, 5, w)
+            c("no_weights", v, 5, [])
+            c("binary_output", v, 5, [], binary_output=True)
+            c("binary_output_weights", v, 5, w, binary_output=True)
+            c("size_zero", v, 0, [])
+            c("empty_input", [], 3, [])
+            c("scalar_input", 2, 4, [])
+            c("rank2", [[0, 1, 1, 3], [2, 2, 0, 9]], 4, [])
+            c("rank2_weights", [[0, 1, 1, 3], [2, 2, 0, 9]], 4, [[1, 2, 3, 4], [5, 6, 7, 8]])
+            c("rank2_binary", [[0, 1, 1, 3], [2, 2, 0, 9]], 4, [], binary_output=True)
+            c("negative_value_error", [1, -1, 2], 3, [], error="INVALID_ARGUMENT")
+            c("negative_size_error", [1, 2], -1, [], error="INVALID_ARGUMENT")
+            c("size_not_scalar_error", [1, 2], [3], [], error="INVALID_ARGUMENT")
+            c("weights_shape_error", [1, 2, 0], 3, [1, 2], error="INVALID_ARGUMENT")
+            c("rank3_error", [[[1]]], 3, [], error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["int32", "int64", "float32", "float64"], gen)
+
+
+def build_all(rec, emit):
+    in_top_k(rec)
+    emit("InTopKV2")
+    broadcast_args(rec)
+    emit("BroadcastArgs")
+    dense_bincount(rec)
+    emit("DenseBincount")
