@@ -1,31 +1,36 @@
 #!/bin/bash
-# Outside-Bazel checks of libtensorflow.so.2:
-#  1. it exports only TF_* symbols (nm -D --defined-only), and every function the headers
-#     declare;
-#  2. a C program compiles against c/include and links with -ltensorflow (gcc, as a client
-#     would), and runs.
+# Checks the release tarball (libtensorflow.tar.gz) as a client sees it, outside Bazel:
+#  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2 and the
+#     lib/libtensorflow.so symlink;
+#  2. the library exports only TF_* symbols (nm -D --defined-only), and every function the
+#     headers declare;
+#  3. a C program compiles against include/ and links with -ltensorflow (gcc -std=c99 -Wall
+#     -Werror -pedantic), and runs.
 set -euo pipefail
 
-lib_dir=$(dirname "$(readlink -f "$1")")  # libtensorflow.so.2
-include_dir=$(dirname "$(dirname "$(readlink -f "$2")")")/..  # .../include/tensorflow/c/c_api.h
-smoke_source=$(readlink -f "$3")
-work=${TEST_TMPDIR:-$(mktemp -d)}
-
-cp "$(readlink -f "$1")" "$work/libtensorflow.so.2"
-ln -sf libtensorflow.so.2 "$work/libtensorflow.so"
+tarball=$(readlink -f "$1")
+smoke_source=$(readlink -f "$2")
+work=${TEST_TMPDIR:-$(mktemp -d)}/release
+rm -rf "$work" && mkdir -p "$work"
+tar -xzf "$tarball" -C "$work"
+for f in include/tensorflow/c/c_api.h include/tensorflow/c/tf_tstring.h lib/libtensorflow.so.2; do
+  [[ -f "$work/$f" ]] || { echo "FAIL: $f missing from the tarball"; exit 1; }
+done
+[[ -L "$work/lib/libtensorflow.so" ]] || { echo "FAIL: lib/libtensorflow.so is not a symlink"; exit 1; }
+lib="$work/lib/libtensorflow.so.2"
 
 # Global symbols (upper-case types) other than the version node itself (type A, VERS_1.0);
 # lower-case ones are local (thread-locals keep a .dynsym entry but are not exported).
-nm -D --defined-only "$work/libtensorflow.so.2" | awk '$2 ~ /^[B-Z]$/ {print $3}' |
-  sed 's/@.*//' | sort -u > "$work/exported.txt"
-count=$(wc -l < "$work/exported.txt")
-echo "exported symbols: $count"
+nm -D --defined-only "$lib" | awk '$2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//' | sort -u \
+  > "$work/exported.txt"
+echo "exported symbols: $(wc -l < "$work/exported.txt")"
 if grep -v '^TF_' "$work/exported.txt"; then
   echo "FAIL: symbols other than TF_* are exported (listed above)"
   exit 1
 fi
+echo "soname: $(objdump -p "$lib" | awk '/SONAME/ {print $2}')"
 
-cat "$include_dir"/tensorflow/c/*.h | tr '\n' ' ' | grep -o 'TF_CAPI_EXPORT[^;(]*(' |
+cat "$work"/include/tensorflow/c/*.h | tr '\n' ' ' | grep -o 'TF_CAPI_EXPORT[^;(]*(' |
   grep -o 'TF_[A-Za-z0-9_]*($' | tr -d '(' | sort -u > "$work/declared.txt"
 echo "declared functions: $(wc -l < "$work/declared.txt")"
 missing=$(comm -23 "$work/declared.txt" "$work/exported.txt")
@@ -37,10 +42,10 @@ fi
 
 # A library built with --config=asan needs its runtime first in the client too.
 sanitize=()
-if nm -D --undefined-only "$work/libtensorflow.so.2" | grep __asan_init > /dev/null; then
+if nm -D --undefined-only "$lib" | grep __asan_init > /dev/null; then
   sanitize=(-fsanitize=address,undefined)
 fi
-gcc -std=c99 -Wall -Werror -pedantic "${sanitize[@]}" -I"$include_dir" "$smoke_source" \
-  -L"$work" -ltensorflow -o "$work/smoke"
-LD_LIBRARY_PATH="$work" "$work/smoke"
+gcc -std=c99 -Wall -Werror -pedantic "${sanitize[@]}" -I"$work/include" "$smoke_source" \
+  -L"$work/lib" -ltensorflow -o "$work/smoke"
+LD_LIBRARY_PATH="$work/lib" "$work/smoke"
 echo "PASS"
