@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "graph/graph.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/function.pb.h"
 #include "proto/node_def.pb.h"
 #include "session/session.h"
 #include "tensorflow/c/c_api.h"
@@ -118,6 +120,19 @@ absl::Status CheckTarget(const std::string& target);
 
 // The op's shape function on `node` (operation_build.cc), from its producers' shapes.
 absl::Status InferNodeShapes(rill::Node* node);
+
+// Function calls and functional ops (functional_ops.cc). NumOutputs/OutputType give the outputs
+// such an operation declares when it was built through the C API, else the graph's.
+const rill::FunctionDef* FindFunction(const rill::Graph& g, const std::string& name);
+bool IsFunctionalOp(const std::string& op);
+absl::StatusOr<std::vector<rill::DataType>> FunctionalOutputTypes(const rill::Graph& g,
+                                                                  const rill::NodeDef& def);
+void RecordDeclaredOutputs(const rill::Node* node, std::vector<rill::DataType> types);
+std::optional<std::vector<rill::DataType>> DeclaredOutputs(const rill::Node* node);
+// Drops the records of `g`'s nodes (before `g` is freed).
+void ForgetDeclaredOutputs(const rill::Graph& g);
+int NumOutputs(const rill::Node* node);
+rill::DataType OutputType(const rill::Node* node, int index);
 
 // Extends the session with the graph's new operations, then runs it.
 absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "c/c_api_internal.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "proto/attr_value.pb.h"
 #include "proto/function.pb.h"
 
@@ -21,7 +22,7 @@ namespace {
 absl::Status AddFunction(const rill::FunctionDef& f, rill::FunctionDefLibrary* library) {
   for (const rill::FunctionDef& existing : library->function()) {
     if (existing.signature().name() != f.signature().name()) continue;
-    if (existing.SerializeAsString() == f.SerializeAsString()) return absl::OkStatus();
+    if (google::protobuf::util::MessageDifferencer::Equals(existing, f)) return absl::OkStatus();
     return absl::InvalidArgumentError(absl::StrCat("Cannot add function '", f.signature().name(),
                                                    "' because a different function with the "
                                                    "same name already exists."));

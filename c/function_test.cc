@@ -3,6 +3,7 @@
 #include <string>
 
 #include "c/c_test_util.h"
+#include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "proto/attr_value.pb.h"
@@ -154,6 +155,114 @@ TEST(Function, CopiedIntoAGraphAndCalledThroughAnImport) {
   TF_DeleteSession(session, s);
   TF_DeleteSessionOptions(opts);
   TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
+}
+
+// Runs `fetch` of `g` in a new session and returns its float values.
+std::vector<float> RunFloat(TF_Graph* g, TF_Output fetch, TF_Output feed = {nullptr, 0},
+                            TF_Tensor* value = nullptr) {
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  Status s;
+  TF_Session* session = TF_NewSession(g, opts, s);
+  TF_DeleteSessionOptions(opts);
+  TF_Tensor* out = nullptr;
+  TF_SessionRun(session, nullptr, &feed, &value, value == nullptr ? 0 : 1, &fetch, &out, 1, nullptr,
+                0, nullptr, s);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  std::vector<float> result;
+  if (out != nullptr) result = rill_c_test::FloatValues(out);
+  TF_DeleteTensor(out);
+  TF_DeleteSession(session, s);
+  return result;
+}
+
+TEST(Function, CallsBuiltWithTFNewOperation) {
+  Status s;
+  TF_Function* f = Double(s);
+  TF_Graph* g = TF_NewGraph();
+  TF_GraphCopyFunction(g, f, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Operation* x = rill_c_test::Placeholder(g, "x");
+
+  // The function's name as the op type; its signature checks the inputs.
+  TF_OperationDescription* desc = TF_NewOperation(g, "double", "call");
+  TF_AddInput(desc, {x, 0});
+  TF_Operation* call = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_OperationNumOutputs(call), 1);
+  EXPECT_EQ(TF_OperationOutputType({call, 0}), TF_FLOAT);
+  desc = TF_NewOperation(g, "double", "bad_call");
+  TF_AddInput(desc, {x, 0});
+  TF_AddInput(desc, {x, 0});
+  EXPECT_EQ(TF_FinishOperation(desc, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_THAT(s.message(), ::testing::HasSubstr("do not match 2 inputs specified"));
+
+  // PartitionedCall with f, Tout; Tin inferred from the inputs.
+  desc = TF_NewOperation(g, "PartitionedCall", "pcall");
+  TF_Output args[] = {{call, 0}};
+  TF_AddInputList(desc, args, 1);
+  const TF_DataType tout[] = {TF_FLOAT};
+  TF_SetAttrTypeList(desc, "Tout", tout, 1);
+  TF_SetAttrFuncName(desc, "f", "double", 6);
+  TF_Operation* pcall = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_OperationNumOutputs(pcall), 1);
+  TF_Operation* plus = rill_c_test::Add(g, "plus", {pcall, 0}, {x, 0});
+
+  TF_Tensor* three = rill_c_test::FloatTensor({}, {3});
+  EXPECT_EQ(RunFloat(g, {call, 0}, {x, 0}, three), (std::vector<float>{6}));
+  EXPECT_EQ(RunFloat(g, {plus, 0}, {x, 0}, three), (std::vector<float>{15}));  // 3*2*2 + 3
+  TF_DeleteTensor(three);
+
+  // A functional op without its output types is refused.
+  desc = TF_NewOperation(g, "PartitionedCall", "no_tout");
+  TF_AddInputList(desc, args, 1);
+  TF_SetAttrFuncName(desc, "f", "double", 6);
+  EXPECT_EQ(TF_FinishOperation(desc, s), nullptr);
+  EXPECT_EQ(s.message(), "Node 'no_tout' (PartitionedCall) has no attr 'Tout'");
+  TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
+}
+
+TEST(Function, StatelessIfBuiltWithTFNewOperation) {
+  Status s;
+  TF_Function* f = Double(s);
+  rill::FunctionDef same;
+  same.mutable_signature()->set_name("same");
+  auto* in = same.mutable_signature()->add_input_arg();
+  in->set_name("x");
+  in->set_type(rill::DT_FLOAT);
+  auto* out = same.mutable_signature()->add_output_arg();
+  out->set_name("y");
+  out->set_type(rill::DT_FLOAT);
+  (*same.mutable_ret())["y"] = "x";
+  const std::string bytes = same.SerializeAsString();
+  TF_Function* identity = TF_FunctionImportFunctionDef(bytes.data(), bytes.size(), s);
+  TF_Graph* g = TF_NewGraph();
+  TF_GraphCopyFunction(g, f, nullptr, s);
+  TF_GraphCopyFunction(g, identity, nullptr, s);
+  TF_Operation* pred = rill_c_test::Placeholder(g, "pred", TF_BOOL);
+  TF_Operation* five = rill_c_test::ScalarConst(g, "five", 5.f);
+  TF_OperationDescription* desc = TF_NewOperation(g, "StatelessIf", "if");
+  TF_AddInput(desc, {pred, 0});
+  TF_Output ins[] = {{five, 0}};
+  TF_AddInputList(desc, ins, 1);
+  const TF_DataType tout[] = {TF_FLOAT};
+  TF_SetAttrTypeList(desc, "Tout", tout, 1);
+  TF_SetAttrFuncName(desc, "then_branch", "double", 6);
+  TF_SetAttrFuncName(desc, "else_branch", "same", 4);
+  TF_Operation* branch = TF_FinishOperation(desc, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Operation* result = rill_c_test::Add(g, "result", {branch, 0}, {five, 0});
+  for (const bool p : {true, false}) {
+    TF_Tensor* value = TF_AllocateTensor(TF_BOOL, nullptr, 0, 1);
+    *static_cast<unsigned char*>(TF_TensorData(value)) = p;
+    EXPECT_EQ(RunFloat(g, {result, 0}, {pred, 0}, value), (std::vector<float>{p ? 15.f : 10.f}));
+    TF_DeleteTensor(value);
+  }
+  TF_DeleteFunction(f);
+  TF_DeleteFunction(identity);
   TF_DeleteGraph(g);
 }
 

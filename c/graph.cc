@@ -1,5 +1,6 @@
 // TF_Graph: creation and deletion, lookup and iteration of operations, GraphDef/OpDef/VersionDef
 // export, tensor shapes known to the graph, and the op registry as an OpList.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,10 @@ void MaybeFreeGraph(TF_Graph* g) {
     rill::MutexLock lock(&g->mu);
     free_it = g->delete_requested && g->num_sessions == 0;
   }
-  if (free_it) delete g;
+  if (free_it) {
+    ForgetDeclaredOutputs(g->graph);
+    delete g;
+  }
 }
 
 namespace {
@@ -34,8 +38,8 @@ absl::StatusOr<rill::Node*> OutputNode(TF_Graph* g, TF_Output output)
     return absl::InvalidArgumentError(
         absl::StrCat("Node ", node->name(), " was not found in the graph"));
   }
-  if (output.index < 0 || output.index >= node->num_outputs()) {
-    return absl::OutOfRangeError(absl::StrCat("Node '", node->name(), "' has ", node->num_outputs(),
+  if (output.index < 0 || output.index >= NumOutputs(node)) {
+    return absl::OutOfRangeError(absl::StrCat("Node '", node->name(), "' has ", NumOutputs(node),
                                               " outputs; output ", output.index,
                                               " does not exist"));
   }
@@ -214,7 +218,7 @@ void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output, const int64_t* di
       rill_c::Merge(rill_c::ShapeOf(**node, output.index), given);
   if (!merged.ok()) return SetStatus(status, merged.status());
   std::vector<rill::PartialTensorShape> shapes = (*node)->output_shapes();
-  shapes.resize((*node)->num_outputs());
+  shapes.resize(std::max<size_t>(shapes.size(), rill_c::NumOutputs(*node)));
   shapes[output.index] = *merged;
   (*node)->set_output_shapes(std::move(shapes));
   SetOk(status);

@@ -170,15 +170,12 @@ const char* TF_OperationDevice(TF_Operation* oper) {
 }
 
 int TF_OperationNumOutputs(TF_Operation* oper) {
-  return oper == nullptr ? 0 : ToNode(oper)->num_outputs();
+  return oper == nullptr ? 0 : rill_c::NumOutputs(ToNode(oper));
 }
 
 TF_DataType TF_OperationOutputType(TF_Output oper_out) {
-  if (oper_out.oper == nullptr || oper_out.index < 0 ||
-      oper_out.index >= ToNode(oper_out.oper)->num_outputs()) {
-    return static_cast<TF_DataType>(0);
-  }
-  return static_cast<TF_DataType>(ToNode(oper_out.oper)->output_type(oper_out.index));
+  if (oper_out.oper == nullptr) return static_cast<TF_DataType>(0);
+  return static_cast<TF_DataType>(rill_c::OutputType(ToNode(oper_out.oper), oper_out.index));
 }
 
 int TF_OperationOutputListLength(TF_Operation* oper, const char* arg_name, TF_Status* status) {

@@ -13,7 +13,9 @@
 #include "c/c_api_internal.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "graph/graph_def_import.h"
+#include "graph/op_classes.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -75,10 +77,10 @@ absl::Status CheckOutput(const rill::Graph& g, const std::string& consumer, TF_O
     return absl::InvalidArgumentError(
         absl::StrCat("Node '", consumer, "': input node ", node->name(), " is not in this graph"));
   }
-  if (out.index < 0 || out.index >= node->num_outputs()) {
+  if (out.index < 0 || out.index >= NumOutputs(node)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Node '", consumer, "': Connecting to invalid output ", out.index, " of source node ",
-        node->name(), " which has ", node->num_outputs(), " outputs."));
+        node->name(), " which has ", NumOutputs(node), " outputs."));
   }
   return absl::OkStatus();
 }
@@ -94,7 +96,9 @@ absl::Status InferAttr(rill::NodeDef* def, const rill::OpDef& op_def, const std:
     (*def->mutable_attr())[name] = value;
     return absl::OkStatus();
   }
-  if (it->second.SerializeAsString() == value.SerializeAsString()) return absl::OkStatus();
+  if (google::protobuf::util::MessageDifferencer::Equals(it->second, value)) {
+    return absl::OkStatus();
+  }
   std::string old_value;
   if (it->second.value_case() == rill::AttrValue::kType) {
     old_value = TypeName(it->second.type());
@@ -129,7 +133,7 @@ absl::Status InferAttrsFromInputs(const TF_OperationDescription& desc, const ril
     }
     std::vector<rill::DataType> types;
     for (const TF_Output& out : given.outputs) {
-      types.push_back(rill::BaseType(ToNode(out.oper)->output_type(out.index)));
+      types.push_back(rill::BaseType(OutputType(ToNode(out.oper), out.index)));
     }
     if (!arg.number_attr().empty()) {
       rill::AttrValue v;
@@ -151,6 +155,36 @@ absl::Status InferAttrsFromInputs(const TF_OperationDescription& desc, const ril
     }
   }
   return absl::OkStatus();
+}
+
+// The type attrs of If/StatelessIf (Tcond, Tin), While/StatelessWhile (T) and
+// PartitionedCall/StatefulPartitionedCall (Tin) from their inputs, where not set.
+void InferFunctionalAttrs(const TF_OperationDescription& desc, rill::NodeDef* def) {
+  auto types_of = [](const TF_OperationDescription::InputArg& arg) {
+    rill::AttrValue v;
+    v.mutable_list();
+    for (const TF_Output& out : arg.outputs) {
+      v.mutable_list()->add_type(rill::BaseType(OutputType(ToNode(out.oper), out.index)));
+    }
+    return v;
+  };
+  auto set_if_absent = [def](const std::string& name, const rill::AttrValue& v) {
+    if (def->attr().find(name) == def->attr().end()) (*def->mutable_attr())[name] = v;
+  };
+  const rill::OpClass c = rill::ClassifyOp(def->op());
+  if (c == rill::OpClass::kFunctionalIf && desc.inputs.size() == 2) {
+    const rill::AttrValue cond = types_of(desc.inputs[0]);
+    if (cond.list().type_size() == 1) {
+      rill::AttrValue t;
+      t.set_type(cond.list().type(0));
+      set_if_absent("Tcond", t);
+    }
+    set_if_absent("Tin", types_of(desc.inputs[1]));
+  } else if (c == rill::OpClass::kFunctionalWhile && desc.inputs.size() == 1) {
+    set_if_absent("T", types_of(desc.inputs[0]));
+  } else if (c == rill::OpClass::kFunctionCall && desc.inputs.size() == 1) {
+    set_if_absent("Tin", types_of(desc.inputs[0]));
+  }
 }
 
 }  // namespace
@@ -205,8 +239,16 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
   if (g.FindNodeId(name) >= 0) {
     return absl::InvalidArgumentError(absl::StrCat("Duplicate node name in graph: '", name, "'"));
   }
-  RILL_ASSIGN_OR_RETURN(const rill::OpRegistration* reg,
-                        rill::OpRegistry::Global()->LookUpOrError(def.op()));
+  // A registered op, a call of a library function (its signature is its OpDef), or a
+  // functional op the session inlines.
+  const rill::OpRegistration* reg = rill::OpRegistry::Global()->LookUp(def.op());
+  const rill::FunctionDef* function = reg == nullptr ? FindFunction(g, def.op()) : nullptr;
+  if (reg == nullptr && function == nullptr && !IsFunctionalOp(def.op())) {
+    return rill::OpRegistry::Global()->LookUpOrError(def.op()).status();
+  }
+  const rill::OpDef* op_def = reg != nullptr        ? &reg->op_def
+                              : function != nullptr ? &function->signature()
+                                                    : nullptr;
   std::vector<TF_Output> flat_inputs;
   for (const TF_OperationDescription::InputArg& arg : desc->inputs) {
     for (const TF_Output& out : arg.outputs) {
@@ -229,9 +271,17 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
     cls.Clear();
     for (const std::string& c : desc->colocation) cls.mutable_list()->add_s(c);
   }
-  RILL_RETURN_IF_ERROR(InferAttrsFromInputs(*desc, reg->op_def, &def));
-  rill::AddDefaultsToNodeDef(reg->op_def, &def);
-  RILL_RETURN_IF_ERROR(rill::ValidateNodeDef(def, reg->op_def));
+  std::optional<std::vector<rill::DataType>> declared;
+  if (op_def != nullptr) {
+    RILL_RETURN_IF_ERROR(InferAttrsFromInputs(*desc, *op_def, &def));
+    rill::AddDefaultsToNodeDef(*op_def, &def);
+    RILL_RETURN_IF_ERROR(rill::ValidateNodeDef(def, *op_def));
+  } else {
+    InferFunctionalAttrs(*desc, &def);
+  }
+  if (reg == nullptr) {
+    RILL_ASSIGN_OR_RETURN(declared, FunctionalOutputTypes(g, def));
+  }
 
   RILL_ASSIGN_OR_RETURN(rill::Node * node, g.AddNode(def));
   auto undo = [&](absl::Status s) {
@@ -244,6 +294,11 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
     if (!e.ok()) return undo(e.status());
   }
   for (TF_Operation* op : desc->control_inputs) g.AddControlEdge(ToNode(op), node);
+  if (declared) {
+    node->set_output_shapes(std::vector<rill::PartialTensorShape>(declared->size()));
+    RecordDeclaredOutputs(node, *std::move(declared));
+    return ToOperation(node);
+  }
   absl::Status shapes = InferNodeShapes(node);
   if (!shapes.ok()) return undo(shapes);
   return ToOperation(node);
