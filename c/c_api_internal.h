@@ -96,6 +96,10 @@ struct TF_SessionOptions {
   std::string target;
 };
 
+struct TF_Function {
+  rill::FunctionDef fdef;
+};
+
 struct TF_DeviceList {
   std::vector<rill::DeviceAttributes> devices;
 };

@@ -10,10 +10,6 @@
 #include "proto/attr_value.pb.h"
 #include "proto/function.pb.h"
 
-struct TF_Function {
-  rill::FunctionDef fdef;
-};
-
 namespace rill_c {
 namespace {
 

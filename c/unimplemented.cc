@@ -39,22 +39,6 @@ void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Outpu
                                TF_Status* status, TF_Output*) {
   RILL_UNIMPLEMENTED(status);
 }
-TF_Function* TF_GraphToFunction(const TF_Graph*, const char*, unsigned char, int,
-                                const TF_Operation* const*, int, const TF_Output*, int,
-                                const TF_Output*, const char* const*, const TF_FunctionOptions*,
-                                const char*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-TF_Function* TF_GraphToFunctionWithControlOutputs(const TF_Graph*, const char*, unsigned char, int,
-                                                  const TF_Operation* const*, int, const TF_Output*,
-                                                  int, const TF_Output*, const char* const*, int,
-                                                  const TF_Operation* const*, const char* const*,
-                                                  const TF_FunctionOptions*, const char*,
-                                                  TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
 
 // The session API from before TF_Graph.
 void TF_PRunSetup(TF_DeprecatedSession*, const char**, int, const char**, int, const char**, int,
