@@ -4,7 +4,7 @@
 # downloaded at build time; CUDA, when present at /usr/local/cuda, is picked up automatically.
 set -euo pipefail
 pkgs=(bazel-bootstrap bazel-rules-java bazel-platforms libprotobuf-dev protobuf-compiler
-      libabsl-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libre2-dev
+      libabsl-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libre2-dev zlib1g-dev
       clang-format)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -2,9 +2,10 @@
 
 #include <cmath>
 #include <complex>
-#include <fstream>
-#include <sstream>
+#include <string>
 #include <type_traits>
+
+#include <zlib.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -69,12 +70,22 @@ bool ElementMatches(const T& got, const T& want, double rtol, double atol) {
 absl::StatusOr<std::vector<ConformanceSuite>> LoadSuites(const std::vector<std::string>& paths) {
   std::vector<ConformanceSuite> suites;
   for (const std::string& path : paths) {
-    std::ifstream in(path);
-    if (!in) return absl::NotFoundError(absl::StrCat("Cannot read conformance file ", path));
-    std::stringstream text;
-    text << in.rdbuf();
+    // <Op>.pbtxt, or <Op>.pbtxt.gz as the generator writes them (gzip reads both).
+    gzFile in = gzopen(path.c_str(), "rb");
+    if (in == nullptr) {
+      return absl::NotFoundError(absl::StrCat("Cannot read conformance file ", path));
+    }
+    std::string text;
+    char buf[1 << 16];
+    int n = 0;
+    while ((n = gzread(in, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
+    const bool read_error = n < 0;
+    gzclose(in);
+    if (read_error) {
+      return absl::DataLossError(absl::StrCat("Conformance file ", path, " is corrupt"));
+    }
     ConformanceSuite suite;
-    if (!google::protobuf::TextFormat::ParseFromString(text.str(), &suite)) {
+    if (!google::protobuf::TextFormat::ParseFromString(text, &suite)) {
       return absl::InvalidArgumentError(
           absl::StrCat("Conformance file ", path, " is not a text ConformanceSuite"));
     }

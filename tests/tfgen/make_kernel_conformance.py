@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes kernel conformance cases recorded from real TensorFlow (tf.compat.v1 graph mode).
 
-For each op, tests/conformance/data/<Op>.pbtxt is a text-format rill.ConformanceSuite
+For each op, tests/conformance/data/<Op>.pbtxt.gz is a gzip-compressed text-format
+rill.ConformanceSuite
 (tests/conformance/conformance.proto): `tf_version` and one `case` per (dtype, situation). A case
 is built in a fresh tf.Graph: a Placeholder of unknown shape for every tensor operand (x, y, z...),
 the op under test made with tf.raw_ops.<Op>(..., name="out") so the node's op type is exact, and
@@ -41,6 +42,8 @@ from kernel_cases import nn  # noqa: E402
 from kernel_cases import nn_array  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
 from kernel_cases import segments  # noqa: E402
+from kernel_cases import spectral  # noqa: E402
+from kernel_cases import sparse  # noqa: E402
 from kernel_cases import math_extra  # noqa: E402
 from kernel_cases import stacks  # noqa: E402
 from kernel_cases import strings  # noqa: E402
@@ -48,6 +51,7 @@ from kernel_cases import tensor_arrays  # noqa: E402
 from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
+from kernel_cases import linalg  # noqa: E402
 from kernel_cases import lists  # noqa: E402
 from kernel_cases import random_ops  # noqa: E402
 from kernel_cases import image  # noqa: E402
@@ -57,7 +61,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, grads, training, nn,
             strings, control_flow, functional, lists, tensor_arrays, stacks, image,
-            string_transforms, nn_array]  # in priority order
+            string_transforms, nn_array, linalg, sparse, spectral]  # in priority order
 
 
 def main(argv):
@@ -87,7 +91,9 @@ def main(argv):
     print("%d cases in %d files under %s" % (total, len(rec.cases), out_dir))
     if only is None:
         for name in sorted(os.listdir(out_dir)):  # suites of ops no longer generated
-            if name.endswith(".pbtxt") and name[:-len(".pbtxt")] not in rec.cases:
+            op = name[:-len(".pbtxt.gz")] if name.endswith(".pbtxt.gz") else (
+                name[:-len(".pbtxt")] if name.endswith(".pbtxt") else None)
+            if op is not None and op not in rec.cases:
                 os.remove(os.path.join(out_dir, name))
         write_readme(rec, out_dir)
 
@@ -114,7 +120,7 @@ Rill Session by `tests/conformance/conformance_test.cc`. Do not edit by hand: re
     pip install tensorflow-cpu numpy   # only to regenerate
     python3 tests/tfgen/make_kernel_conformance.py
 
-(from the repository root; it rewrites every `<Op>.pbtxt` here and this README, and takes
+(from the repository root; it rewrites every `<Op>.pbtxt.gz` here and this README, and takes
 seconds). The output is deterministic: two runs give identical files.
 
 Each `<Op>.pbtxt` is a text-format `rill.ConformanceSuite` (tests/conformance/conformance.proto).

@@ -8,6 +8,7 @@ the value to feed it, `const` a named Const. The lambda returns the tensor(s) to
 """
 import collections
 import contextlib
+import gzip
 import os
 import zlib
 
@@ -28,6 +29,12 @@ NP = collections.OrderedDict([
     ("int16", np.int16), ("bool", np.bool_),
 ])
 ALL = list(NP)
+# Complex dtypes: only builders that name them try them (not in ALL, so the suites that try every
+# dtype in ALL stay as they are). rand() makes their real and imaginary parts as float32/float64
+# values of the same kind; tol() gives them their part type's tolerances.
+COMPLEX = ["complex64", "complex128"]
+COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
+NP.update([("complex64", np.complex64), ("complex128", np.complex128)])
 FLOATS = ["float32", "float64", "half"]
 INTS = ["int32", "int64", "uint8", "int8", "int16"]
 NUMERIC = FLOATS + INTS
@@ -84,6 +91,8 @@ _TOL = {
 
 def tol(kind, dt):
     """(rtol, atol) for outputs of dtype `dt` under tolerance kind `kind`."""
+    if dt in COMPLEX_PART:
+        dt = COMPLEX_PART[dt]
     if kind == "exact" or dt not in FLOATS:
         return (0.0, 0.0)
     return _TOL[kind][dt]
@@ -106,6 +115,13 @@ def rand(dt, shape, seed, kind="any"):
     kind: any | nonzero | positive | small | exact_sum (floats whose sums are exact) | pow2
     (floats +-0.5, 1, 2, whose products are exact); the last two are `any` for integers.
     """
+    if dt in COMPLEX_PART:  # parts from two seeds, so the imaginary part differs from the real
+        part = COMPLEX_PART[dt]
+        re = rand(part, shape, ("re", seed), kind)
+        im = rand(part, shape, ("im", seed), kind)
+        out = np.zeros(tuple(shape), dtype=NP[dt])
+        out.real, out.imag = re, im
+        return out
     rs = np.random.RandomState(seed_of(seed) if not isinstance(seed, int) else seed)
     shape = tuple(shape)
     if dt == "bool":
@@ -405,9 +421,14 @@ class Recorder:
         return "".join(lines)
 
     def write(self, op, out_dir):
-        path = os.path.join(out_dir, op + ".pbtxt")
-        with open(path, "w") as f:
-            f.write("tf_version: %s\n" % _q(TF_VERSION))
-            for c in self.cases[op]:
-                f.write(c)
+        """Writes <op>.pbtxt.gz: the text suite, gzip-compressed with no name or time in its
+        header, so the same cases give the same bytes (tests/conformance reads both forms)."""
+        path = os.path.join(out_dir, op + ".pbtxt.gz")
+        text = "tf_version: %s\n" % _q(TF_VERSION) + "".join(self.cases[op])
+        with open(path, "wb") as raw:
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as f:
+                f.write(text.encode("utf-8"))
+        plain = os.path.join(out_dir, op + ".pbtxt")
+        if os.path.exists(plain):
+            os.remove(plain)
         return path
