@@ -1,5 +1,9 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdio>
 
 #include "core/gpu/cuda_blas.h"
 
@@ -8,10 +12,75 @@ namespace gpu_internal {
 
 namespace {
 
+// cuBLAS is loaded when the first handle is made (dlopen), never at program start: a binary built
+// with CUDA starts without it, runs on hosts that lack it, and pays its ~60 MB only where a GPU
+// runs a product. The loader tries the CUDA 13 soname, then the development name, through the
+// usual library search path (LD_LIBRARY_PATH, the toolkit, PyTorch's nvidia-cublas wheel), and
+// says on stderr which file it loaded.
+struct CublasApi {
+  decltype(&::cublasCreate_v2) create = nullptr;
+  decltype(&::cublasDestroy_v2) destroy = nullptr;
+  decltype(&::cublasSetStream_v2) set_stream = nullptr;
+  decltype(&::cublasSgemm_v2) sgemm = nullptr;
+  decltype(&::cublasDgemm_v2) dgemm = nullptr;
+  decltype(&::cublasSgemmStridedBatched) sgemm_strided_batched = nullptr;
+  decltype(&::cublasDgemmStridedBatched) dgemm_strided_batched = nullptr;
+  decltype(&::cublasGetStatusName) status_name = nullptr;
+  decltype(&::cublasGetStatusString) status_string = nullptr;
+  std::string error;  // why loading failed; empty once loaded
+};
+
+template <typename F>
+bool Resolve(void* lib, const char* symbol, F* fn, std::string* error) {
+  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
+  if (*fn == nullptr) *error = std::string("libcublas has no ") + symbol;
+  return *fn != nullptr;
+}
+
+const CublasApi& Cublas() {
+  static const CublasApi* const api = [] {
+    auto* a = new CublasApi();
+    void* lib = nullptr;
+    std::string tried;
+    for (const char* name : {"libcublas.so.13", "libcublas.so"}) {
+      lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (lib != nullptr) break;
+      const char* why = dlerror();
+      tried += std::string(tried.empty() ? "" : "; ") + (why != nullptr ? why : name);
+    }
+    if (lib == nullptr) {
+      a->error = "cuBLAS could not be loaded (" + tried +
+                 "): install CUDA 13's cuBLAS or put the directory holding libcublas.so.13 on "
+                 "LD_LIBRARY_PATH";
+      return a;
+    }
+    std::string e;
+    const bool all = Resolve(lib, "cublasCreate_v2", &a->create, &e) &&
+                     Resolve(lib, "cublasDestroy_v2", &a->destroy, &e) &&
+                     Resolve(lib, "cublasSetStream_v2", &a->set_stream, &e) &&
+                     Resolve(lib, "cublasSgemm_v2", &a->sgemm, &e) &&
+                     Resolve(lib, "cublasDgemm_v2", &a->dgemm, &e) &&
+                     Resolve(lib, "cublasSgemmStridedBatched", &a->sgemm_strided_batched, &e) &&
+                     Resolve(lib, "cublasDgemmStridedBatched", &a->dgemm_strided_batched, &e) &&
+                     Resolve(lib, "cublasGetStatusName", &a->status_name, &e) &&
+                     Resolve(lib, "cublasGetStatusString", &a->status_string, &e);
+    if (!all) {
+      a->error = "cuBLAS could not be loaded: " + e;
+      return a;
+    }
+    link_map* map = nullptr;
+    const char* path = dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr ? map->l_name : "";
+    std::fprintf(stderr, "Rill: loaded cuBLAS from %s\n", path);
+    return a;
+  }();
+  return *api;
+}
+
 bool Check(cublasStatus_t s, std::string* error) {
   if (s == CUBLAS_STATUS_SUCCESS) return true;
-  if (error != nullptr)
-    *error = std::string("cuBLAS: ") + cublasGetStatusName(s) + ": " + cublasGetStatusString(s);
+  if (error != nullptr) {
+    *error = std::string("cuBLAS: ") + Cublas().status_name(s) + ": " + Cublas().status_string(s);
+  }
   cudaGetLastError();  // so the next kernel's launch check does not report this failure
   return false;
 }
@@ -29,11 +98,16 @@ cublasHandle_t H(void* handle) { return static_cast<cublasHandle_t>(handle); }
 }  // namespace
 
 bool CublasCreate(int platform_id, void* stream, void** handle, std::string* error) {
+  const CublasApi& api = Cublas();
+  if (!api.error.empty()) {
+    if (error != nullptr) *error = api.error;
+    return false;
+  }
   if (!SetDevice(platform_id, error)) return false;
   cublasHandle_t h = nullptr;
-  if (!Check(cublasCreate(&h), error)) return false;
-  if (!Check(cublasSetStream(h, static_cast<cudaStream_t>(stream)), error)) {
-    cublasDestroy(h);
+  if (!Check(api.create(&h), error)) return false;
+  if (!Check(api.set_stream(h, static_cast<cudaStream_t>(stream)), error)) {
+    api.destroy(h);
     return false;
   }
   *handle = h;
@@ -41,7 +115,9 @@ bool CublasCreate(int platform_id, void* stream, void** handle, std::string* err
 }
 
 void CublasDestroy(int platform_id, void* handle) {
-  if (handle != nullptr && cudaSetDevice(platform_id) == cudaSuccess) cublasDestroy(H(handle));
+  if (handle != nullptr && cudaSetDevice(platform_id) == cudaSuccess) {
+    Cublas().destroy(H(handle));
+  }
 }
 
 namespace {
@@ -50,29 +126,29 @@ namespace {
 cublasStatus_t RawGemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
                        int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc) {
   const float one = 1.0f, zero = 0.0f;
-  return cublasSgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
+  return Cublas().sgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 cublasStatus_t RawGemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
                        int k, const double* a, int lda, const double* b, int ldb, double* c,
                        int ldc) {
   const double one = 1.0, zero = 0.0;
-  return cublasDgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
+  return Cublas().dgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                      int m, int n, int k, const float* a, int lda, int64_t sa,
                                      const float* b, int ldb, int64_t sb, float* c, int ldc,
                                      int64_t sc, int batch) {
   const float one = 1.0f, zero = 0.0f;
-  return cublasSgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c, ldc,
-                                   sc, batch);
+  return Cublas().sgemm_strided_batched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
+                                        ldc, sc, batch);
 }
 cublasStatus_t RawGemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                      int m, int n, int k, const double* a, int lda, int64_t sa,
                                      const double* b, int ldb, int64_t sb, double* c, int ldc,
                                      int64_t sc, int batch) {
   const double one = 1.0, zero = 0.0;
-  return cublasDgemmStridedBatched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c, ldc,
-                                   sc, batch);
+  return Cublas().dgemm_strided_batched(h, ta, tb, m, n, k, &one, a, lda, sa, b, ldb, sb, &zero, c,
+                                        ldc, sc, batch);
 }
 
 }  // namespace

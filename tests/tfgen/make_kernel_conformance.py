@@ -123,7 +123,7 @@ Rill Session by `tests/conformance/conformance_test.cc`. Do not edit by hand: re
 (from the repository root; it rewrites every `<Op>.pbtxt.gz` here and this README, and takes
 seconds). The output is deterministic: two runs give identical files.
 
-Each `<Op>.pbtxt` is a text-format `rill.ConformanceSuite` (tests/conformance/conformance.proto).
+Each `<Op>.pbtxt.gz` is a gzip-compressed text-format `rill.ConformanceSuite` (tests/conformance/conformance.proto; `zcat` shows it), compressed so the repository stays small enough to travel to the GPU machine.
 A case (named `<Op>/<dtype>/<situation>`) holds the GraphDef TensorFlow ran: a `Placeholder` of
 unknown shape per tensor operand (`x`, `y`, `z`...), the op under test as node `out` (made with
 `tf.raw_ops`, so the op type is exact) and named `Const` nodes for axis / perm / paddings /

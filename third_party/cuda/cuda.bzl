@@ -36,5 +36,8 @@ def rill_cuda_library(name, cu_srcs, hdrs = [], cu_hdrs = [], deps = [], alwaysl
         deps = deps + cuda_deps + ["@local_cuda//:cudart", "@local_cuda//:cuda_headers"],
         defines = ["RILL_WITH_CUDA=1"],
         alwayslink = alwayslink,
+        # Never a shared object of its own: the static CUDA runtime's functions are hidden and
+        # resolve only inside the executable or shared library that links them.
+        linkstatic = True,
         **kwargs
     )

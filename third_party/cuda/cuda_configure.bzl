@@ -2,7 +2,11 @@
 
 `cuda_configure(name = "local_cuda")` creates a repository with:
   - `:cuda_headers`  header-only cc_library over <toolkit>/include (empty without CUDA);
-  - `:cudart`, `:cublas` link options for the runtime libraries (empty without CUDA);
+  - `:cudart`: the CUDA runtime linked statically (libcudart_static.a), which opens the driver
+    (libcuda.so.1) itself when a program first asks for GPUs: no CUDA library is a dependency of
+    Rill's binaries, and a host without a driver simply has no GPUs;
+  - `:cublas`: nothing to link; cuBLAS is opened with dlopen by core/gpu/cuda_blas.cu when a GPU
+    first multiplies (empty without CUDA);
   - `defs.bzl` exporting `RILL_HAS_CUDA` and `NVCC` for the rill_cuda_library macro.
 The toolkit is looked up at $CUDA_PATH, else /usr/local/cuda. Changing either re-runs the rule.
 """
@@ -21,8 +25,14 @@ cc_library(
     hdrs = glob(["include/**/*.h", "include/**/*.hpp", "include/**/*.cuh", "include/**/*.inl"]),
     includes = ["include"],
 )
-cc_library(name = "cudart", linkopts = ["-L{root}/lib64", "-Wl,-rpath,{root}/lib64", "-lcudart"])
-cc_library(name = "cublas", linkopts = ["-L{root}/lib64", "-Wl,-rpath,{root}/lib64", "-lcublas", "-lcublasLt"])
+cc_library(name = "cudart", linkopts = [
+    "-L{root}/lib64", "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread",
+    # The static runtime's functions are hidden, so the code calling them is linked into the
+    # executable too (rill_cuda_library is linkstatic); in Bazel's dynamic mode (tests) Rill's
+    # other libraries are shared objects that call that code, so the executable exports it.
+    "-rdynamic",
+])
+cc_library(name = "cublas", linkopts = ["-ldl"])
 """.format(root = root)
     else:
         build = """

@@ -18,6 +18,8 @@ rm -rf .gpu
 # launcher's LD_LIBRARY_PATH finds the libraries), and the whole bundle travels as one xz archive,
 # .gpupack/gpu.tar.xz (about 19 MB; carry ".gpupack"); run_checks.sh unpacks it.
 rm -rf .gpu/bin/*.runfiles
+chmod u+w .gpu/bin/* .gpu/lib/*
+strip --strip-unneeded .gpu/bin/* .gpu/lib/* 2>/dev/null || true  # symbols: ~4 MB of the archive
 mkdir -p .gpupack
 tar -cf - .gpu | xz -T0 -6 > .gpupack/gpu.tar.xz
 for d in /.gpu/ /.gpupack/; do
