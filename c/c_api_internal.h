@@ -89,6 +89,9 @@ struct TF_Graph {
   rill::Graph graph ABSL_GUARDED_BY(mu);
   int num_sessions ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // For the cond and body graphs of TF_NewWhile: the graph the loop goes into and its inputs.
+  TF_Graph* while_parent = nullptr;
+  std::vector<TF_Output> while_parent_inputs;
 };
 
 struct TF_SessionOptions {
@@ -137,6 +140,15 @@ std::optional<std::vector<rill::DataType>> DeclaredOutputs(const rill::Node* nod
 void ForgetDeclaredOutputs(const rill::Graph& g);
 int NumOutputs(const rill::Node* node);
 rill::DataType OutputType(const rill::Node* node, int index);
+
+// A FunctionDef from operations of `g` (graph_to_function.cc; the arguments are
+// TF_GraphToFunctionWithControlOutputs's).
+absl::StatusOr<rill::FunctionDef> GraphToFunctionDef(
+    const rill::Graph& g, const char* fn_name, bool append_hash, int num_opers,
+    const TF_Operation* const* opers, int ninputs, const TF_Output* inputs, int noutputs,
+    const TF_Output* outputs, const char* const* output_names, int ncontrol_outputs,
+    const TF_Operation* const* control_outputs, const char* const* control_output_names,
+    const char* description);
 
 // Extends the session with the graph's new operations, then runs it.
 absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,

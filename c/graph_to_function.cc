@@ -85,7 +85,9 @@ std::string DeterministicBytes(const rill::FunctionDef& f) {
   return bytes;
 }
 
-absl::StatusOr<rill::FunctionDef> ToFunction(
+}  // namespace
+
+absl::StatusOr<rill::FunctionDef> GraphToFunctionDef(
     const rill::Graph& g, const char* fn_name, bool append_hash, int num_opers,
     const TF_Operation* const* opers, int ninputs, const TF_Output* inputs, int noutputs,
     const TF_Output* outputs, const char* const* output_names, int ncontrol_outputs,
@@ -204,7 +206,6 @@ absl::StatusOr<rill::FunctionDef> ToFunction(
   return f;
 }
 
-}  // namespace
 }  // namespace rill_c
 
 extern "C" {
@@ -223,9 +224,10 @@ TF_Function* TF_GraphToFunctionWithControlOutputs(
   absl::StatusOr<rill::FunctionDef> f;
   {
     rill::MutexLock lock(&g->mu);
-    f = rill_c::ToFunction(g->graph, fn_name, append_hash_to_fn_name != 0, num_opers, opers,
-                           ninputs, inputs, noutputs, outputs, output_names, ncontrol_outputs,
-                           control_outputs, control_output_names, description);
+    f = rill_c::GraphToFunctionDef(g->graph, fn_name, append_hash_to_fn_name != 0, num_opers, opers,
+                                   ninputs, inputs, noutputs, outputs, output_names,
+                                   ncontrol_outputs, control_outputs, control_output_names,
+                                   description);
   }
   if (!f.ok()) {
     rill_c::SetStatus(status, f.status());

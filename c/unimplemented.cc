@@ -22,15 +22,6 @@ void Unimplemented(TF_Status* status, const char* function) {
 extern "C" {
 
 // Control flow, gradients, graphs as functions.
-TF_WhileParams TF_NewWhile(TF_Graph*, TF_Output*, int, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return TF_WhileParams{0,       nullptr, nullptr, TF_Output{nullptr, -1},
-                        nullptr, nullptr, nullptr, nullptr};
-}
-void TF_FinishWhile(const TF_WhileParams*, TF_Status* status, TF_Output*) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_AbortWhile(const TF_WhileParams*) {}
 void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
                      TF_Output*) {
   RILL_UNIMPLEMENTED(status);
