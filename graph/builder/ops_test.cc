@@ -805,6 +805,13 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
       "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
       "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount",
+      // Block rearrangements, structured matrices, 3-D windows, N-d scatters
+      // (graph/builder/array_nn_ops.h).
+      "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",
+      "SpaceToDepth", "Roll", "ReverseSequence", "MatrixBandPart", "MatrixDiagV3",
+      "MatrixDiagPartV3", "MatrixSetDiagV3", "Conv3D", "Conv3DBackpropInputV2", "MaxPool3D",
+      "AvgPool3D", "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+      "TensorScatterMax", "TensorScatterMin",
       // Neural-network ops (graph/builder/nn_ops.h).
       "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
       "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
@@ -854,7 +861,16 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // String transformations (graph/builder/string_ops.h).
       "StringLength", "StringLower", "StringUpper", "Substr", "StringStrip", "StringToNumber",
       "StringToHashBucketFast", "StaticRegexReplace", "RegexReplace", "RegexFullMatch",
-      "StringSplitV2", "ReduceJoin"};
+      "StringSplitV2", "ReduceJoin",
+      // Dense linear algebra (graph/builder/linalg_ops.h).
+      "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "Cholesky", "Qr", "Svd",
+      "MatrixTriangularSolve", "MatrixSolve",
+      // Sparse tensors (graph/builder/sparse_ops.h).
+      "SparseToDense", "SparseTensorDenseMatMul", "SparseReduceSum", "SparseAdd", "SparseReorder",
+      "SparseReshape", "SparseFillEmptyRows",
+      // Complex numbers and FFTs (graph/builder/spectral_ops.h).
+      "Complex", "Real", "Imag", "ComplexAbs", "Angle", "Conj", "FFT", "IFFT", "FFT2D", "IFFT2D",
+      "RFFT", "IRFFT", "RFFT2D", "IRFFT2D"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1057,6 +1073,44 @@ TEST(MathOpsTest, SelectTileArgWrappersInferShapesFromConstants) {
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("bad")));
 }
 
+TEST(ArrayNnOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 8, 6, 4}));
+  Output block = ops::Const(root.WithOpName("block"), {2, 2});
+  Output pads = ops::Const<int32_t>(root.WithOpName("pads"), {0, 0, 0, 0}, {2, 2});
+  EXPECT_EQ(
+      root.GetShape(ops::SpaceToBatchND(root.WithOpName("s2b"), x, block, pads))->DebugString(),
+      "[?,?,?,4]");
+  EXPECT_EQ(root.GetShape(ops::DepthToSpace(root.WithOpName("d2s"), x, 2))->DebugString(),
+            "[2,16,12,1]");
+  EXPECT_EQ(root.GetShape(ops::SpaceToDepth(root.WithOpName("s2d"), x, 2))->DebugString(),
+            "[2,4,3,16]");
+  Output v = ops::Placeholder(root.WithOpName("v"), DT_FLOAT, PartialTensorShape({1, 6, 6, 6, 2}));
+  Output f = ops::Placeholder(root.WithOpName("f"), DT_FLOAT, PartialTensorShape({3, 3, 3, 2, 5}));
+  EXPECT_EQ(root.GetShape(ops::Conv3D(root.WithOpName("c3"), v, f, {1, 2, 2, 2, 1}, "SAME"))
+                ->DebugString(),
+            "[1,3,3,3,5]");
+  EXPECT_EQ(root.GetShape(ops::AvgPool3D(root.WithOpName("ap"), v, {1, 2, 2, 2, 1}, {1, 2, 2, 2, 1},
+                                         "VALID"))
+                ->DebugString(),
+            "[1,3,3,3,2]");
+  Output idx = ops::Const<int32_t>(root.WithOpName("idx"), {0, 2}, {2, 1});
+  Output upd = ops::Placeholder(root.WithOpName("upd"), DT_FLOAT);
+  EXPECT_EQ(root.GetShape(ops::ScatterNd(root.WithOpName("sn"), idx, upd,
+                                         ops::Const(root.WithOpName("shape"), {4, 3})))
+                ->DebugString(),
+            "[4,3]");
+  ops::ReverseSequence(root.WithOpName("rs"), x, ops::Const(root.WithOpName("len"), {1, 2}), 1);
+  ops::MatrixDiagPartV3(root.WithOpName("mdp"), x, ops::Const(root.WithOpName("k"), 0),
+                        ops::Const(root.WithOpName("pad"), 0.f), "LEFT_RIGHT");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "rs") EXPECT_EQ(n.attr().at("seq_dim").i(), 1);
+    if (n.name() == "mdp") EXPECT_EQ(n.attr().at("align").s(), "LEFT_RIGHT");
+    if (n.name() == "c3") EXPECT_EQ(n.attr().at("padding").s(), "SAME");
+  }
+}
+
 TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
   Scope root = Scope::NewRootScope();
   Output img = ops::Placeholder(root.WithOpName("img"), DT_FLOAT, PartialTensorShape({2, 7, 6, 3}));
@@ -1086,6 +1140,92 @@ TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
     if (n.name() == "nms") EXPECT_TRUE(n.attr().at("pad_to_max_output_size").b());
     if (n.name() == "crop") EXPECT_EQ(n.attr().at("method").s(), "nearest");
     if (n.name() == "mp") EXPECT_EQ(n.attr().at("Targmax").type(), DT_INT64);
+  }
+}
+
+TEST(LinalgOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({2, 5, 3}));
+  Output sq = ops::Placeholder(root.WithOpName("sq"), DT_FLOAT, PartialTensorShape({2, 3, 3}));
+  EXPECT_EQ(root.GetShape(ops::MatrixDeterminant(root.WithOpName("det"), sq))->DebugString(),
+            "[2]");
+  std::vector<Output> qr = ops::Qr(root.WithOpName("qr"), x);
+  ASSERT_EQ(qr.size(), 2u);
+  EXPECT_EQ(root.GetShape(qr[0])->DebugString(), "[2,5,3]");
+  EXPECT_EQ(root.GetShape(qr[1])->DebugString(), "[2,3,3]");
+  std::vector<Output> svd = ops::Svd(root.WithOpName("svd"), x, true, /*full_matrices=*/true);
+  ASSERT_EQ(svd.size(), 3u);
+  EXPECT_EQ(root.GetShape(svd[1])->DebugString(), "[2,5,5]");
+  Output ts = ops::MatrixTriangularSolve(root.WithOpName("ts"), sq, sq, /*lower=*/false);
+  EXPECT_EQ(root.GetShape(ts)->DebugString(), "[2,3,3]");
+  ops::MatrixInverse(root.WithOpName("inv"), sq, /*adjoint=*/true);
+  ops::LogMatrixDeterminant(root.WithOpName("ld"), sq);
+  ops::Cholesky(root.WithOpName("chol"), sq);
+  ops::MatrixSolve(root.WithOpName("solve"), sq, sq);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "ts") EXPECT_FALSE(n.attr().at("lower").b());
+    if (n.name() == "inv") EXPECT_TRUE(n.attr().at("adjoint").b());
+    if (n.name() == "svd") EXPECT_TRUE(n.attr().at("full_matrices").b());
+  }
+}
+
+TEST(SpectralOpsTest, WrappersBuildTheOpWithItsTypesAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output re = ops::Placeholder(root.WithOpName("re"), DT_DOUBLE, PartialTensorShape({2, 8}));
+  Output z = ops::Complex(root.WithOpName("z"), re, re);
+  EXPECT_EQ(z.dtype(), DT_COMPLEX128);
+  EXPECT_EQ(ops::Real(root.WithOpName("real"), z).dtype(), DT_DOUBLE);
+  EXPECT_EQ(ops::ComplexAbs(root.WithOpName("abs"), z).dtype(), DT_DOUBLE);
+  ops::Imag(root.WithOpName("imag"), z);
+  ops::Angle(root.WithOpName("angle"), z);
+  EXPECT_EQ(root.GetShape(ops::Conj(root.WithOpName("conj"), z))->DebugString(), "[2,8]");
+  EXPECT_EQ(root.GetShape(ops::FFT(root.WithOpName("fft"), z))->DebugString(), "[2,8]");
+  ops::IFFT(root.WithOpName("ifft"), z);
+  ops::FFT2D(root.WithOpName("fft2d"), z);
+  ops::IFFT2D(root.WithOpName("ifft2d"), z);
+  Output n = ops::Const(root.WithOpName("n"), {6});
+  Output spectrum = ops::RFFT(root.WithOpName("rfft"), re, n);
+  EXPECT_EQ(spectrum.dtype(), DT_COMPLEX128);
+  EXPECT_EQ(root.GetShape(spectrum)->DebugString(), "[2,4]");
+  Output back = ops::IRFFT(root.WithOpName("irfft"), spectrum, n);
+  EXPECT_EQ(back.dtype(), DT_DOUBLE);
+  EXPECT_EQ(root.GetShape(back)->DebugString(), "[2,6]");
+  Output n2 = ops::Const(root.WithOpName("n2"), {2, 8});
+  EXPECT_EQ(root.GetShape(ops::RFFT2D(root.WithOpName("rfft2d"), re, n2))->DebugString(), "[2,5]");
+  ops::IRFFT2D(root.WithOpName("irfft2d"), z, n2);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  EXPECT_EQ(g.node_size(), 17);
+}
+
+TEST(SparseOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output idx = ops::Placeholder(root.WithOpName("idx"), DT_INT64);
+  Output vals = ops::Placeholder(root.WithOpName("vals"), DT_FLOAT);
+  Output shape = ops::Placeholder(root.WithOpName("shape"), DT_INT64);
+  Output dense = ops::Placeholder(root.WithOpName("dense"), DT_FLOAT);
+  Output out = ops::SparseToDense(root.WithOpName("std"), idx,
+                                  ops::Const(root.WithOpName("s"), {int64_t{3}, int64_t{4}}), vals,
+                                  ops::Const(root.WithOpName("d"), 0.f), false);
+  EXPECT_EQ(root.GetShape(out)->DebugString(), "[3,4]");
+  ops::SparseTensorDenseMatMul(root.WithOpName("mm"), idx, vals, shape, dense, true);
+  ops::SparseReduceSum(root.WithOpName("rs"), idx, vals, shape,
+                       ops::Const(root.WithOpName("ax"), {1}), true);
+  std::vector<Output> sum = ops::SparseAdd(root.WithOpName("add"), idx, vals, shape, idx, vals,
+                                           shape, ops::Const(root.WithOpName("t"), 0.f));
+  ASSERT_EQ(sum.size(), 3u);
+  std::vector<Output> re = ops::SparseReorder(root.WithOpName("re"), idx, vals, shape);
+  ASSERT_EQ(re.size(), 2u);
+  std::vector<Output> rs = ops::SparseReshape(root.WithOpName("rsh"), idx, shape, shape);
+  ASSERT_EQ(rs.size(), 2u);
+  std::vector<Output> fill = ops::SparseFillEmptyRows(root.WithOpName("fill"), idx, vals, shape,
+                                                      ops::Const(root.WithOpName("dv"), 0.f));
+  ASSERT_EQ(fill.size(), 4u);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "std") EXPECT_FALSE(n.attr().at("validate_indices").b());
+    if (n.name() == "mm") EXPECT_TRUE(n.attr().at("adjoint_a").b());
+    if (n.name() == "rs") EXPECT_TRUE(n.attr().at("keep_dims").b());
   }
 }
 

@@ -65,16 +65,22 @@ class DepthSpaceOp final : public OpKernel {
                     : absl::StrCat("Input rank should be 4 instead of ", s.rank()));
     }
     const int64_t n = s.dim(0), h = s.dim(1), w = s.dim(2), c = s.dim(3);
+    int64_t bb, grown;
+    if (__builtin_mul_overflow(b, b, &bb) || __builtin_mul_overflow(std::max(h, w), b, &grown) ||
+        __builtin_mul_overflow(c, bb, &grown)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("block_size ", b, " makes the dims of ", s.DebugString(), " overflow"));
+    }
     // The space side [n, sh, sw, sc] and the depth side [n, sh/b, sw/b, sc*b*b].
     int64_t sh, sw, sc;
     if (to_space_) {
-      if (c % (b * b) != 0) {
+      if (c % bb != 0) {
         return absl::InvalidArgumentError(
-            absl::StrCat("Input depth dimension ", c, " should be divisible by: ", b * b));
+            absl::StrCat("Input depth dimension ", c, " should be divisible by: ", bb));
       }
       sh = h * b;
       sw = w * b;
-      sc = c / (b * b);
+      sc = c / bb;
     } else {
       if (h % b != 0 || w % b != 0) {
         return absl::InvalidArgumentError(absl::StrCat("Image width ", w, " and height ", h,
@@ -87,7 +93,7 @@ class DepthSpaceOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(
         TensorShape out_shape,
         TensorShape::FromDims(to_space_ ? std::vector<int64_t>{n, sh, sw, sc}
-                                        : std::vector<int64_t>{n, h / b, w / b, c * b * b}));
+                                        : std::vector<int64_t>{n, h / b, w / b, c * bb}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitElementType(input.dtype(), [&](auto tag) -> absl::Status {

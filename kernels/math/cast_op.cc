@@ -2,7 +2,7 @@
 // kernel gives them on x86: float -> integer truncates toward zero, and a NaN or out-of-range
 // value becomes the integer type's minimum (what the hardware conversion returns; C++ leaves it
 // undefined, so it is spelled out); narrower integers wrap; anything -> bool is `!= 0`;
-// half/bfloat16 go through float; complex -> real keeps the real part.
+// half/bfloat16 go through float; complex -> real or bool keeps the real part.
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -50,7 +50,7 @@ Dst CastValue(const Src& v) {
       return Dst(static_cast<typename Dst::value_type>(v.real()),
                  static_cast<typename Dst::value_type>(v.imag()));
     } else if constexpr (std::is_same_v<Dst, bool>) {
-      return v != Src(0);
+      return v.real() != 0;  // TensorFlow's complex -> bool looks at the real part only
     } else {
       return CastValue<Dst>(v.real());
     }
@@ -100,8 +100,9 @@ class CastOp final : public OpKernel {
 };
 
 const std::vector<DataType>& CastTypes() {
-  static const auto* types = new std::vector<DataType>{
-      DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
+  static const auto* types =
+      new std::vector<DataType>{DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT8,      DT_INT16,     DT_INT32,
+                                DT_INT64, DT_UINT8, DT_BOOL,   DT_COMPLEX64, DT_COMPLEX128};
   return *types;
 }
 

@@ -1,11 +1,11 @@
 #include "tests/conformance/conformance_case.h"
 
+#include <zlib.h>
+
 #include <cmath>
 #include <complex>
 #include <string>
 #include <type_traits>
-
-#include <zlib.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"

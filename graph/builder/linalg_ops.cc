@@ -1,0 +1,72 @@
+#include "graph/builder/linalg_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+std::vector<Output> Outputs(const Operation& node) {
+  std::vector<Output> out;
+  for (int i = 0; i < node.num_outputs(); ++i) out.push_back(node.output(i));
+  return out;
+}
+
+}  // namespace
+
+Output MatrixDeterminant(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "MatrixDeterminant").Input(input).Finalize().output(0);
+}
+
+std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Output& input) {
+  return Outputs(OpBuilder(scope, "LogMatrixDeterminant").Input(input).Finalize());
+}
+
+Output MatrixInverse(const Scope& scope, const Output& input, bool adjoint) {
+  return OpBuilder(scope, "MatrixInverse")
+      .Input(input)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output Cholesky(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "Cholesky").Input(input).Finalize().output(0);
+}
+
+std::vector<Output> Qr(const Scope& scope, const Output& input, bool full_matrices) {
+  return Outputs(
+      OpBuilder(scope, "Qr").Input(input).Attr("full_matrices", full_matrices).Finalize());
+}
+
+std::vector<Output> Svd(const Scope& scope, const Output& input, bool compute_uv,
+                        bool full_matrices) {
+  return Outputs(OpBuilder(scope, "Svd")
+                     .Input(input)
+                     .Attr("compute_uv", compute_uv)
+                     .Attr("full_matrices", full_matrices)
+                     .Finalize());
+}
+
+Output MatrixTriangularSolve(const Scope& scope, const Output& matrix, const Output& rhs,
+                             bool lower, bool adjoint) {
+  return OpBuilder(scope, "MatrixTriangularSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("lower", lower)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output MatrixSolve(const Scope& scope, const Output& matrix, const Output& rhs, bool adjoint) {
+  return OpBuilder(scope, "MatrixSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,37 @@
+// Builder wrappers for the dense linear-algebra ops: determinants, inverse, Cholesky, QR, SVD and
+// the solves (TensorFlow's C++ API names). Included by graph/builder/ops.h.
+//
+//   Output inv = ops::MatrixInverse(root, x);
+//   std::vector<Output> qr = ops::Qr(root, x, /*full_matrices=*/true);  // q, r
+//
+// Multi-output ops return their outputs in OpDef order. Errors are recorded in the scope (see
+// op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_LINALG_OPS_H_
+#define RILL_GRAPH_BUILDER_LINALG_OPS_H_
+
+#include <vector>
+
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output MatrixDeterminant(const Scope& scope, const Output& input);
+// sign, log_abs_determinant.
+std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Output& input);
+Output MatrixInverse(const Scope& scope, const Output& input, bool adjoint = false);
+Output Cholesky(const Scope& scope, const Output& input);
+// q, r.
+std::vector<Output> Qr(const Scope& scope, const Output& input, bool full_matrices = false);
+// s, u, v.
+std::vector<Output> Svd(const Scope& scope, const Output& input, bool compute_uv = true,
+                        bool full_matrices = false);
+Output MatrixTriangularSolve(const Scope& scope, const Output& matrix, const Output& rhs,
+                             bool lower = true, bool adjoint = false);
+Output MatrixSolve(const Scope& scope, const Output& matrix, const Output& rhs,
+                   bool adjoint = false);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_LINALG_OPS_H_

@@ -1,0 +1,100 @@
+#include "graph/builder/sparse_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+std::vector<Output> Outputs(const Operation& node) {
+  std::vector<Output> out;
+  for (int i = 0; i < node.num_outputs(); ++i) out.push_back(node.output(i));
+  return out;
+}
+
+}  // namespace
+
+Output SparseToDense(const Scope& scope, const Output& sparse_indices, const Output& output_shape,
+                     const Output& sparse_values, const Output& default_value,
+                     bool validate_indices) {
+  return OpBuilder(scope, "SparseToDense")
+      .Input(sparse_indices)
+      .Input(output_shape)
+      .Input(sparse_values)
+      .Input(default_value)
+      .Attr("validate_indices", validate_indices)
+      .Finalize()
+      .output(0);
+}
+
+Output SparseTensorDenseMatMul(const Scope& scope, const Output& a_indices, const Output& a_values,
+                               const Output& a_shape, const Output& b, bool adjoint_a,
+                               bool adjoint_b) {
+  return OpBuilder(scope, "SparseTensorDenseMatMul")
+      .Input(a_indices)
+      .Input(a_values)
+      .Input(a_shape)
+      .Input(b)
+      .Attr("adjoint_a", adjoint_a)
+      .Attr("adjoint_b", adjoint_b)
+      .Finalize()
+      .output(0);
+}
+
+Output SparseReduceSum(const Scope& scope, const Output& input_indices, const Output& input_values,
+                       const Output& input_shape, const Output& reduction_axes, bool keep_dims) {
+  return OpBuilder(scope, "SparseReduceSum")
+      .Input(input_indices)
+      .Input(input_values)
+      .Input(input_shape)
+      .Input(reduction_axes)
+      .Attr("keep_dims", keep_dims)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> SparseAdd(const Scope& scope, const Output& a_indices, const Output& a_values,
+                              const Output& a_shape, const Output& b_indices,
+                              const Output& b_values, const Output& b_shape, const Output& thresh) {
+  return Outputs(OpBuilder(scope, "SparseAdd")
+                     .Input(a_indices)
+                     .Input(a_values)
+                     .Input(a_shape)
+                     .Input(b_indices)
+                     .Input(b_values)
+                     .Input(b_shape)
+                     .Input(thresh)
+                     .Finalize());
+}
+
+std::vector<Output> SparseReorder(const Scope& scope, const Output& input_indices,
+                                  const Output& input_values, const Output& input_shape) {
+  return Outputs(OpBuilder(scope, "SparseReorder")
+                     .Input(input_indices)
+                     .Input(input_values)
+                     .Input(input_shape)
+                     .Finalize());
+}
+
+std::vector<Output> SparseReshape(const Scope& scope, const Output& input_indices,
+                                  const Output& input_shape, const Output& new_shape) {
+  return Outputs(OpBuilder(scope, "SparseReshape")
+                     .Input(input_indices)
+                     .Input(input_shape)
+                     .Input(new_shape)
+                     .Finalize());
+}
+
+std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Output& indices,
+                                        const Output& values, const Output& dense_shape,
+                                        const Output& default_value) {
+  return Outputs(OpBuilder(scope, "SparseFillEmptyRows")
+                     .Input(indices)
+                     .Input(values)
+                     .Input(dense_shape)
+                     .Input(default_value)
+                     .Finalize());
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,77 @@
+#include "graph/builder/spectral_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+// The complex dtype of a real one and the real dtype of a complex one (float <-> complex64,
+// double <-> complex128).
+DataType ComplexOf(DataType real) { return real == DT_DOUBLE ? DT_COMPLEX128 : DT_COMPLEX64; }
+DataType RealOf(DataType complex) { return complex == DT_COMPLEX128 ? DT_DOUBLE : DT_FLOAT; }
+
+Output ToReal(const Scope& scope, const char* op, const Output& x) {
+  return OpBuilder(scope, op).Input(x).Attr("Tout", RealOf(x.dtype())).Finalize().output(0);
+}
+
+Output OneInput(const Scope& scope, const char* op, const Output& x) {
+  return OpBuilder(scope, op).Input(x).Finalize().output(0);
+}
+
+Output RealFft(const Scope& scope, const char* op, const Output& input, const Output& fft_length) {
+  return OpBuilder(scope, op)
+      .Input(input)
+      .Input(fft_length)
+      .Attr("Tcomplex", ComplexOf(input.dtype()))
+      .Finalize()
+      .output(0);
+}
+
+Output InverseRealFft(const Scope& scope, const char* op, const Output& input,
+                      const Output& fft_length) {
+  return OpBuilder(scope, op)
+      .Input(input)
+      .Input(fft_length)
+      .Attr("Treal", RealOf(input.dtype()))
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace
+
+Output Complex(const Scope& scope, const Output& real, const Output& imag) {
+  return OpBuilder(scope, "Complex")
+      .Input(real)
+      .Input(imag)
+      .Attr("Tout", ComplexOf(real.dtype()))
+      .Finalize()
+      .output(0);
+}
+
+Output Real(const Scope& scope, const Output& input) { return ToReal(scope, "Real", input); }
+Output Imag(const Scope& scope, const Output& input) { return ToReal(scope, "Imag", input); }
+Output ComplexAbs(const Scope& scope, const Output& x) { return ToReal(scope, "ComplexAbs", x); }
+Output Angle(const Scope& scope, const Output& input) { return ToReal(scope, "Angle", input); }
+Output Conj(const Scope& scope, const Output& input) { return OneInput(scope, "Conj", input); }
+
+Output FFT(const Scope& scope, const Output& input) { return OneInput(scope, "FFT", input); }
+Output IFFT(const Scope& scope, const Output& input) { return OneInput(scope, "IFFT", input); }
+Output FFT2D(const Scope& scope, const Output& input) { return OneInput(scope, "FFT2D", input); }
+Output IFFT2D(const Scope& scope, const Output& input) { return OneInput(scope, "IFFT2D", input); }
+
+Output RFFT(const Scope& scope, const Output& input, const Output& fft_length) {
+  return RealFft(scope, "RFFT", input, fft_length);
+}
+Output IRFFT(const Scope& scope, const Output& input, const Output& fft_length) {
+  return InverseRealFft(scope, "IRFFT", input, fft_length);
+}
+Output RFFT2D(const Scope& scope, const Output& input, const Output& fft_length) {
+  return RealFft(scope, "RFFT2D", input, fft_length);
+}
+Output IRFFT2D(const Scope& scope, const Output& input, const Output& fft_length) {
+  return InverseRealFft(scope, "IRFFT2D", input, fft_length);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,95 @@
+// What the conformance cases cannot hold: long transforms against a direct DFT in long double
+// (Bluestein for prime and composite lengths, radix 2 beyond the recorded sizes), the
+// IRFFT(RFFT(x)) round trip, and the zero spectrum of an empty input (TensorFlow leaves that
+// output uninitialized).
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using Cld = std::complex<long double>;
+
+std::vector<complex128> Signal(int n) {
+  std::vector<complex128> x(n);
+  for (int i = 0; i < n; ++i) x[i] = complex128(std::sin(0.37 * i + 1.0), std::cos(1.3 * i * i));
+  return x;
+}
+
+// The DFT with sign -1 (forward) or +1, computed directly in long double.
+std::vector<Cld> DirectDft(const std::vector<complex128>& x, int sign) {
+  const int n = static_cast<int>(x.size());
+  std::vector<Cld> out(n);
+  const long double pi = 3.14159265358979323846264338327950288L;
+  for (int k = 0; k < n; ++k) {
+    Cld sum = 0;
+    for (int j = 0; j < n; ++j) {
+      const long double angle = sign * 2 * pi * ((static_cast<long long>(j) * k) % n) / n;
+      sum += Cld(x[j].real(), x[j].imag()) * Cld(std::cos(angle), std::sin(angle));
+    }
+    out[k] = sum;
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Tensor>> RunComplexFft(const char* op, const Tensor& x) {
+  OpTester t(op);
+  t.Attr("Tcomplex", x.dtype()).Input(x);
+  return t.Run();
+}
+
+TEST(FftOpTest, LongTransformsMatchADirectDft) {
+  for (int n : {1009, 1000, 1024, 6, 3}) {
+    const std::vector<complex128> x = Signal(n);
+    for (const char* op : {"FFT", "IFFT"}) {
+      const bool inverse = op[0] == 'I';
+      RILL_ASSERT_OK_AND_ASSIGN(
+          std::vector<Tensor> out,
+          RunComplexFft(op, Tensor::FromVector<complex128>(x, TensorShape({1, n}))));
+      const std::vector<Cld> want = DirectDft(x, inverse ? 1 : -1);
+      const complex128* got = out[0].flat<complex128>().data();
+      for (int k = 0; k < n; ++k) {
+        const Cld w = inverse ? want[k] / static_cast<long double>(n) : want[k];
+        EXPECT_NEAR(got[k].real(), static_cast<double>(w.real()), 1e-11) << op << " n=" << n;
+        EXPECT_NEAR(got[k].imag(), static_cast<double>(w.imag()), 1e-11) << op << " n=" << n;
+      }
+    }
+  }
+}
+
+TEST(FftOpTest, InverseRealFftUndoesRealFft) {
+  for (int n : {1, 2, 7, 64, 97}) {
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i) x[i] = static_cast<float>(std::sin(0.5 * i) + 0.25 * i);
+    const Tensor fft_length = Tensor::FromVector<int32_t>({n}, TensorShape({1}));
+    OpTester rfft("RFFT");
+    rfft.Attr("Treal", DT_FLOAT).Attr("Tcomplex", DT_COMPLEX64);
+    rfft.Input(Tensor::FromVector<float>(x, TensorShape({n}))).Input(fft_length);
+    RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> spectrum, rfft.Run());
+    ASSERT_EQ(spectrum[0].shape(), TensorShape({n / 2 + 1}));
+    OpTester irfft("IRFFT");
+    irfft.Attr("Treal", DT_FLOAT).Attr("Tcomplex", DT_COMPLEX64);
+    irfft.Input(spectrum[0]).Input(fft_length);
+    RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> back, irfft.Run());
+    ASSERT_EQ(back[0].shape(), TensorShape({n}));
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(back[0].flat<float>()[i], x[i], 1e-5) << "n=" << n;
+  }
+}
+
+TEST(FftOpTest, EmptyInputGivesAZeroSpectrum) {
+  OpTester rfft("RFFT2D");
+  rfft.Attr("Treal", DT_DOUBLE).Attr("Tcomplex", DT_COMPLEX128);
+  rfft.Input(Tensor(DT_DOUBLE, TensorShape({2, 0})))
+      .Input(Tensor::FromVector<int32_t>({3, 4}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, rfft.Run());
+  ASSERT_EQ(out[0].shape(), TensorShape({3, 3}));
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[0].flat<complex128>()[i], complex128(0, 0));
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,155 @@
+// Op definitions of the sparse-tensor ops: SparseToDense, SparseTensorDenseMatMul,
+// SparseReduceSum, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows. Signatures read
+// from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+//
+// Shape functions never fail: the kernels report bad values with TensorFlow's texts. Shapes that
+// depend on input values (the dense shapes, the number of entries a sum keeps) are unknown.
+#include <cstdint>
+#include <vector>
+
+#include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
+#include "ops/shape_inference.h"
+
+namespace rill {
+namespace {
+
+// SparseToDense: output_shape's values when constant.
+absl::Status SparseToDenseShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> dims;
+  if (c.ConstantIndexValues(1, &dims)) {
+    for (int64_t& d : dims) d = d < 0 ? -1 : d;
+    c.set_output(0, PartialTensorShape(std::move(dims)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SparseMatMulShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({-1, -1}));
+  return absl::OkStatus();
+}
+
+// SparseReorder: the inputs' shapes.
+absl::Status SparseReorderShape(ShapeInferenceContext& c) {
+  c.set_output(0, c.input(0));
+  c.set_output(1, c.input(1));
+  return absl::OkStatus();
+}
+
+// SparseAdd: [?, rank], [?], and a_shape's shape.
+absl::Status SparseAddShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& ai = c.input(0);
+  const int64_t rank = !ai.unknown_rank() && ai.rank() == 2 ? ai.dims()[1] : -1;
+  c.set_output(0, PartialTensorShape({-1, rank}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, c.input(2));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SparseToDense")
+    .Input("sparse_indices: Tindices")
+    .Input("output_shape: Tindices")
+    .Input("sparse_values: T")
+    .Input("default_value: T")
+    .Output("dense: T")
+    .Attr("validate_indices: bool = true")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(SparseToDenseShape);
+
+REGISTER_OP("SparseTensorDenseMatMul")
+    .Input("a_indices: Tindices")
+    .Input("a_values: T")
+    .Input("a_shape: int64")
+    .Input("b: T")
+    .Output("product: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64} = int64")
+    .Attr("adjoint_a: bool = false")
+    .Attr("adjoint_b: bool = false")
+    .SetShapeFn(SparseMatMulShape);
+
+REGISTER_OP("SparseReduceSum")
+    .Input("input_indices: int64")
+    .Input("input_values: T")
+    .Input("input_shape: int64")
+    .Input("reduction_axes: int32")
+    .Output("output: T")
+    .Attr("keep_dims: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("SparseAdd")
+    .Input("a_indices: int64")
+    .Input("a_values: T")
+    .Input("a_shape: int64")
+    .Input("b_indices: int64")
+    .Input("b_values: T")
+    .Input("b_shape: int64")
+    .Input("thresh: Treal")
+    .Output("sum_indices: int64")
+    .Output("sum_values: T")
+    .Output("sum_shape: int64")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr(
+        "Treal: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(SparseAddShape);
+
+REGISTER_OP("SparseReorder")
+    .Input("input_indices: int64")
+    .Input("input_values: T")
+    .Input("input_shape: int64")
+    .Output("output_indices: int64")
+    .Output("output_values: T")
+    .Attr("T: type")
+    .SetShapeFn(SparseReorderShape);
+
+// SparseReshape: [nnz, len(new_shape)] and new_shape's shape.
+absl::Status SparseReshapeShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  const PartialTensorShape& ns = c.input(2);
+  const int64_t nnz = !in.unknown_rank() && in.rank() == 2 ? in.dims()[0] : -1;
+  const int64_t rank = !ns.unknown_rank() && ns.rank() == 1 ? ns.dims()[0] : -1;
+  c.set_output(0, PartialTensorShape({nnz, rank}));
+  c.set_output(1, PartialTensorShape({rank}));
+  return absl::OkStatus();
+}
+
+// SparseFillEmptyRows: [?, rank], [?], [?], [nnz].
+absl::Status SparseFillEmptyRowsShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  const bool known = !in.unknown_rank() && in.rank() == 2;
+  c.set_output(0, PartialTensorShape({-1, known ? in.dims()[1] : -1}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, PartialTensorShape({-1}));
+  c.set_output(3, PartialTensorShape({known ? in.dims()[0] : -1}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SparseReshape")
+    .Input("input_indices: int64")
+    .Input("input_shape: int64")
+    .Input("new_shape: int64")
+    .Output("output_indices: int64")
+    .Output("output_shape: int64")
+    .SetShapeFn(SparseReshapeShape);
+
+REGISTER_OP("SparseFillEmptyRows")
+    .Input("indices: int64")
+    .Input("values: T")
+    .Input("dense_shape: int64")
+    .Input("default_value: T")
+    .Output("output_indices: int64")
+    .Output("output_values: T")
+    .Output("empty_row_indicator: bool")
+    .Output("reverse_index_map: int64")
+    .Attr("T: type")
+    .SetShapeFn(SparseFillEmptyRowsShape);
+
+}  // namespace
+}  // namespace rill

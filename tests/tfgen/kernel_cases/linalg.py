@@ -1,0 +1,228 @@
+"""Dense linear algebra: MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky, Qr, Svd,
+MatrixTriangularSolve, MatrixSolve, batched over leading dims. Outputs unique only up to signs
+(Qr's and Svd's vectors) are recorded as |Q|, |R|, |U|, |V| (with distinct singular values the
+magnitudes are unique) and as the reconstructions Q R and U diag(s) V^T."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import arr, ph
+
+DTYPES = ["float32", "float64"]
+
+
+def _tol(dt):
+    return (1e-4, 1e-5) if dt == "float32" else (1e-10, 1e-10)
+
+
+def _rand(dt, shape, seed):
+    rs = np.random.RandomState(seed)
+    return arr(rs.uniform(-1, 1, size=shape), dt)
+
+
+def _spd(dt, batch, n, seed):
+    a = np.random.RandomState(seed).uniform(-1, 1, size=tuple(batch) + (n, n))
+    return arr(np.matmul(a, np.swapaxes(a, -1, -2)) + n * np.eye(n), dt)
+
+
+def _well(dt, batch, n, seed):
+    """Well-conditioned square matrices (diagonally dominant)."""
+    a = np.random.RandomState(seed).uniform(-1, 1, size=tuple(batch) + (n, n))
+    return arr(a + 2 * n * np.eye(n), dt)
+
+
+def unary(rec, op, cases, dtypes=DTYPES, attrs=None, post=None):
+    """cases: [(what, value, attrs, error, phrases)]."""
+    def gen(dt):
+        rtol, atol = _tol(dt)
+        for what, value, extra, error, phrases in cases(dt):
+            def build(value=value, extra=extra):
+                attrs = {k: v for k, v in (extra or {}).items() if k != "lower_only"}
+                out = getattr(tf.raw_ops, op)(input=ph("input", value, dt), name="out", **attrs)
+                return post(out, extra or {}) if post else out
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def _common_errors(dt, square=True):
+    out = [("rank1_error", arr([1, 2, 3], dt), None, "INVALID_ARGUMENT", [])]
+    if square:
+        out.append(("not_square_error", _rand(dt, [2, 3], 9), None, "INVALID_ARGUMENT",
+                    ["Input matrix must be square."]))
+    return out
+
+
+def determinant(rec):
+    def cases(dt):
+        return [
+            ("basic", _rand(dt, [3, 3], 1), None, None, []),
+            ("batch", _rand(dt, [2, 2, 4, 4], 2), None, None, []),
+            ("one_by_one", arr([[[-2.5]], [[4]]], dt), None, None, []),
+            ("singular", arr([[1, 2], [2, 4]], dt), None, None, []),
+            ("empty_matrix", np.zeros((2, 0, 0), dt), None, None, []),
+            ("empty_batch", np.zeros((0, 3, 3), dt), None, None, []),
+        ] + _common_errors(dt)
+    unary(rec, "MatrixDeterminant", cases)
+
+    def post(out, extra):
+        return [out.sign, out.log_abs_determinant]
+    unary(rec, "LogMatrixDeterminant", cases, post=post)
+
+
+def inverse(rec):
+    def cases(dt):
+        return [
+            ("basic", _well(dt, [], 3, 3), None, None, []),
+            ("adjoint", _rand(dt, [3, 3], 4) + arr(3 * np.eye(3), dt), {"adjoint": True}, None,
+             []),
+            ("batch", _well(dt, [2, 3], 4, 5), None, None, []),
+            ("empty", np.zeros((0, 2, 2), dt), None, None, []),
+            ("singular_error", arr([[1, 2], [2, 4]], dt), None, "INVALID_ARGUMENT",
+             ["Input is not invertible."]),
+        ] + _common_errors(dt)
+    unary(rec, "MatrixInverse", cases)
+
+
+def cholesky(rec):
+    def cases(dt):
+        return [
+            ("basic", _spd(dt, [], 3, 6), None, None, []),
+            ("batch", _spd(dt, [2, 2], 4, 7), None, None, []),
+            ("reads_lower_triangle", arr([[4, 100], [1, 9]], dt), None, None, []),
+            ("empty", np.zeros((3, 0, 0), dt), None, None, []),
+            # TensorFlow's CPU kernel fills the lower triangle with NaN (its upper triangle is
+            # left unwritten), so only the lower triangle is fetched.
+            ("not_positive_definite_nan", arr([[[1, 2], [2, 1]], [[4, 2], [2, 5]]], dt),
+             {"lower_only": True}, None, []),
+        ] + _common_errors(dt)
+
+    def post(out, extra):
+        if extra.get("lower_only"):
+            return tf.linalg.band_part(out, -1, 0)
+        return out
+    unary(rec, "Cholesky", cases, post=post)
+
+
+def qr(rec):
+    def post(out, extra):
+        q, r = out.q, out.r
+        return [tf.abs(q), tf.abs(r), tf.matmul(q, r)]
+
+    def cases(dt):
+        out = []
+        for full in (False, True):
+            f = {"full_matrices": full}
+            s = "_full" if full else ""
+            out += [
+                ("square" + s, _rand(dt, [3, 3], 10), f, None, []),
+                ("tall" + s, _rand(dt, [5, 3], 11), f, None, []),
+                ("wide" + s, _rand(dt, [2, 4], 12), f, None, []),
+                ("batch" + s, _rand(dt, [2, 3, 4, 3], 13), f, None, []),
+            ]
+        out.append(("empty", np.zeros((2, 0, 3), dt), None, None, []))
+        return out + _common_errors(dt, square=False)
+    unary(rec, "Qr", cases, post=post)
+
+
+def svd(rec):
+    def post(out, extra):
+        if not extra.get("compute_uv", True):
+            return [out.s]
+        s, u, v = out.s, out.u, out.v
+        res = [s, tf.abs(u), tf.abs(v)]
+        if not extra.get("full_matrices", False):
+            res.append(tf.matmul(u * tf.expand_dims(s, -2), v, adjoint_b=True))
+        return res
+
+    def cases(dt):
+        out = [
+            ("values_only", _rand(dt, [2, 4, 3], 20), {"compute_uv": False}, None, []),
+            ("values_only_wide", _rand(dt, [3, 5], 21), {"compute_uv": False}, None, []),
+            ("zero_matrix_values", np.zeros((3, 2), dt), {"compute_uv": False}, None, []),
+            ("empty", np.zeros((2, 0, 3), dt), {"compute_uv": False}, None, []),
+            ("non_finite_values", arr([[[np.inf, 1], [2, 3]], [[1, 0], [0, 2]]], dt),
+             {"compute_uv": False}, None, []),
+            ("nan_vectors", arr([[np.nan, 1], [2, 3]], dt), {"compute_uv": True}, None, []),
+        ]
+        for full in (False, True):
+            f = {"full_matrices": full, "compute_uv": True}
+            s = "_full" if full else ""
+            out += [
+                ("square" + s, _rand(dt, [3, 3], 22), f, None, []),
+                ("tall" + s, _rand(dt, [4, 2], 23), f, None, []),
+                ("wide" + s, _rand(dt, [2, 3], 24), f, None, []),
+                ("batch" + s, _rand(dt, [2, 3, 3], 25), f, None, []),
+            ]
+        return out + _common_errors(dt, square=False)
+    unary(rec, "Svd", cases, post=post)
+
+
+def solve(rec, op):
+    def gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, m, rhs, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                matrix=ph("matrix", m, dt), rhs=ph("rhs", rhs, dt), name="out", **attrs),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        m = _well(dt, [], 3, 30)
+        b = _rand(dt, [3, 2], 31)
+        mb = _well(dt, [2], 3, 32)
+        bb = _rand(dt, [2, 3, 4], 33)
+        if op == "MatrixTriangularSolve":
+            for lower in (True, False):
+                for adj in (False, True):
+                    c("lower%d_adjoint%d" % (lower, adj), m, b, lower=lower, adjoint=adj)
+            c("batch", mb, bb, lower=True, adjoint=False)
+            c("broadcast_matrix", mb[:1], bb, lower=False, adjoint=True)
+            c("broadcast_rhs", _well(dt, [2, 2], 3, 34), _rand(dt, [2, 1, 3, 1], 35))
+            c("rank2_matrix_batched_rhs", m, bb)
+            c("singular_gives_inf", arr([[0, 0], [1, 1]], dt), arr([[1], [1]], dt))
+            c("empty_rhs", m, np.zeros((3, 0), dt))
+            c("empty_batch", np.zeros((0, 2, 2), dt), np.zeros((0, 2, 1), dt))
+            c("not_square_error", _rand(dt, [2, 3], 36), _rand(dt, [2, 1], 37),
+              error="INVALID_ARGUMENT",
+              phrases=["In[0] matrices in the last dimensions must be square (3 =/= 2)"])
+            c("rank1_error", arr([1, 2], dt), _rand(dt, [2, 1], 37), error="INVALID_ARGUMENT",
+              phrases=["In[0] ndims must be >= 2: 1"])
+            c("rhs_rows_error", m, _rand(dt, [2, 1], 38), error="INVALID_ARGUMENT",
+              phrases=["In[0] mismatch In[1] shape: 3 vs. 2: [3,3] [2,1] 1 0"])
+            c("batch_error", mb, _rand(dt, [3, 3, 1], 39), error="INVALID_ARGUMENT",
+              phrases=["In[0] and In[1] must have compatible batch dimensions: [2,3,3] vs. "
+                       "[3,3,1]"])
+        else:
+            c("basic", m, b)
+            c("adjoint", m, b, adjoint=True)
+            c("batch", mb, bb)
+            c("batch_adjoint", mb, bb, adjoint=True)
+            c("empty_rhs", m, np.zeros((3, 0), dt))
+            c("empty_batch", np.zeros((0, 2, 2), dt), np.zeros((0, 2, 1), dt))
+            c("singular_error", arr([[1, 2], [2, 4]], dt), arr([[1], [1]], dt),
+              error="INVALID_ARGUMENT", phrases=["Input matrix is not invertible."])
+            c("not_square_error", _rand(dt, [2, 3], 36), _rand(dt, [2, 1], 37),
+              error="INVALID_ARGUMENT", phrases=["First input (lhs) must be a square matrix."])
+            c("rank1_error", arr([1, 2], dt), _rand(dt, [2, 1], 37), error="INVALID_ARGUMENT")
+            c("rhs_rows_error", m, _rand(dt, [2, 1], 38), error="INVALID_ARGUMENT",
+              phrases=["Input matrix and rhs are incompatible."])
+            c("batch_error", mb, _rand(dt, [3, 3, 1], 39), error="INVALID_ARGUMENT",
+              phrases=["All input tensors must have the same outer dimensions."])
+
+    rec.for_dtypes(op, DTYPES, gen)
+
+
+def build_all(rec, emit):
+    determinant(rec)
+    emit("MatrixDeterminant")
+    emit("LogMatrixDeterminant")
+    inverse(rec)
+    emit("MatrixInverse")
+    cholesky(rec)
+    emit("Cholesky")
+    qr(rec)
+    emit("Qr")
+    svd(rec)
+    emit("Svd")
+    solve(rec, "MatrixTriangularSolve")
+    emit("MatrixTriangularSolve")
+    solve(rec, "MatrixSolve")
+    emit("MatrixSolve")
