@@ -64,14 +64,6 @@ TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap*, const char*, size_t, TF_Status* status
   RILL_UNIMPLEMENTED(status);
   return nullptr;
 }
-TF_Buffer* TF_GetAllRegisteredKernels(TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-TF_Buffer* TF_GetRegisteredKernelsForOp(const char*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
 
 // In-process servers.
 TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {
