@@ -8,9 +8,11 @@ cd "$(dirname "$0")/../.."
 targets="//tests:gpu_kernels_test //tests:gpu_memory_options_test //core/gpu:gpu_sub_allocators_test
   //core/gpu:cuda_probe_test //tools/session_runner:session_runner //tools/bench:gpu_bench"
 bazel build -c opt $targets
+# The opt tree itself, not the bazel-bin link (another command may have pointed it elsewhere).
+bin=$(bazel info -c opt bazel-bin 2>/dev/null)
 bins=""
 for t in $targets; do
-  path=${t#//}; bins="$bins bazel-bin/${path%%:*}/${path##*:}"
+  path=${t#//}; bins="$bins $bin/${path%%:*}/${path##*:}"
 done
 rm -rf .gpu
 ../shared/tools/gpu_bundle.sh .gpu $bins 2>&1 | grep -v "keep it under" || true
