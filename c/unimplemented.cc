@@ -52,18 +52,6 @@ TF_Library* TF_LoadLibrary(const char*, TF_Status* status) {
 }
 TF_Buffer TF_GetOpList(TF_Library*) { return TF_Buffer{nullptr, 0, nullptr}; }
 void TF_DeleteLibraryHandle(TF_Library*) {}
-TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-void TF_DeleteApiDefMap(TF_ApiDefMap*) {}
-void TF_ApiDefMapPut(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-}
-TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
 
 // In-process servers.
 TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {

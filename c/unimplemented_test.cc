@@ -25,7 +25,6 @@ TEST(Unimplemented, SetsTheCodeAndNamesTheFunction) {
   EXPECT_EQ(TF_GetOpList(nullptr).data, nullptr);
   TF_DeleteServer(nullptr);
   TF_DeleteLibraryHandle(nullptr);
-  TF_DeleteApiDefMap(nullptr);
   TF_DeleteGraph(g);
 }
 
