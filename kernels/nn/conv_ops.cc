@@ -219,25 +219,43 @@ absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, con
 
 // Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
 // dtypes by im2col + GEMM (per group when grouped) then the epilogue.
+// TensorFlow's check: a filter with a zero dimension is InvalidArgument (oneDNN refused it with
+// an Internal error about dilated convolutions).
+absl::Status CheckFilterHasElements(const Tensor& filter) {
+  if (filter.NumElements() > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      "filter must not have zero elements (i.e. all dimensions must be non-zero)");
+}
+
+// Whether oneDNN runs this float convolution. A stride or dilation larger than the input (a
+// window whose taps cannot both touch it) is left to im2col + GEMM, which costs one pass over the
+// output: oneDNN would build its kernel for the whole dilated window (with a dilation of 1e9 it
+// never finished).
+bool OneDnnTakes(const ConvGeometry& g) {
+  return g.stride_h <= g.in_h && g.stride_w <= g.in_w && g.dil_h <= g.in_h && g.dil_w <= g.in_w;
+}
+
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
                               OneDnnPackedWeights* packed) {
   if constexpr (std::is_same_v<T, float>) {
-    const OneDnnConvShape shape = MakeOneDnnConvShape(
-        g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.groups, bias != nullptr, act);
-    return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
-  } else {
-    if (g.groups > 1) {
-      RILL_RETURN_IF_ERROR(GroupedConvForward<T>(ctx, g, in, filter, out));
-    } else {
-      RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
+    if (OneDnnTakes(g)) {
+      const OneDnnConvShape shape =
+          MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.groups,
+                              bias != nullptr, act);
+      return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
     }
-    if constexpr (std::is_same_v<T, double>) {  // _FusedConv2D's other dtype
-      if (bias != nullptr) BiasActivation<T>(ctx, out, bias, g.pixels(), g.out_c, act);
-    }
-    return absl::OkStatus();
   }
+  if (g.groups > 1) {
+    RILL_RETURN_IF_ERROR(GroupedConvForward<T>(ctx, g, in, filter, out));
+  } else {
+    RILL_RETURN_IF_ERROR(ConvForward<T>(ctx, g, in, filter, out));
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {  // _FusedConv2D's
+    if (bias != nullptr) BiasActivation<T>(ctx, out, bias, g.pixels(), g.out_c, act);
+  }
+  return absl::OkStatus();
 }
 
 template <typename T>
@@ -385,6 +403,7 @@ class Conv2DOp final : public ConvOpBase {
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g,
                           Geometry(input.shape(), filter.shape(), /*grouped=*/true));
+    RILL_RETURN_IF_ERROR(CheckFilterHasElements(filter));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
@@ -418,6 +437,7 @@ class FusedConv2DOp final : public ConvOpBase {
     RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
     RILL_ASSIGN_OR_RETURN(ConvGeometry g,
                           Geometry(input.shape(), filter.shape(), /*grouped=*/true));
+    RILL_RETURN_IF_ERROR(CheckFilterHasElements(filter));
     RILL_RETURN_IF_ERROR(CheckBias(bias, g.out_c));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));

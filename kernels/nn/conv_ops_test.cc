@@ -88,6 +88,34 @@ TEST(Conv2DOpTest, MatchesTheDefinitionForEachPaddingStrideAndDilation) {
   }
 }
 
+// Issue 26 item 11: strides and dilations far beyond the input are computed (oneDNN never
+// finished building a kernel for a dilation of 1e9), and a filter with a zero dimension is
+// TensorFlow's InvalidArgument.
+TEST(Conv2DOpTest, StridesAndDilationsBeyondTheInputAreComputed) {
+  const Tensor in = Ramp(TensorShape({1, 5, 5, 2}), 7, 1);
+  const Tensor f = Ramp(TensorShape({2, 2, 2, 3}), 5, 2);
+  struct Expected {
+    ConvCase c;
+    int64_t out_h, out_w, pad_h, pad_w;
+  };
+  const int64_t huge = 1000000000;
+  // SAME with dilation 1e9: the window is 1e9 + 1 wide, padded by 5e8 on top and left, so every
+  // tap falls outside the input and the output is zeros, as TensorFlow computes.
+  const std::vector<Expected> cases = {{{huge, 1, "SAME", {}}, 1, 1, 0, 0},
+                                       {{huge, 1, "VALID", {}}, 1, 1, 0, 0},
+                                       {{1, huge, "SAME", {}}, 5, 5, huge / 2, huge / 2}};
+  for (const Expected& e : cases) {
+    SCOPED_TRACE(e.c.padding + " stride " + std::to_string(e.c.stride) + " dilation " +
+                 std::to_string(e.c.dilation));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, Conv(in, f, e.c));
+    ExpectTensorEqual(out[0], ReferenceConv(in, f, e.c, e.out_h, e.out_w, e.pad_h, e.pad_w));
+  }
+  EXPECT_THAT(Conv(in, Ramp(TensorShape({0, 2, 2, 3}), 5, 2), {1, 1, "VALID", {}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("filter must not have zero elements (i.e. all dimensions must be "
+                                 "non-zero)")));
+}
+
 TEST(Conv2DOpTest, PointwiseFilterIsOneMatrixProduct) {
   const Tensor in = Ramp(TensorShape({1, 2, 2, 3}), 7, 0);
   const Tensor f = Ramp(TensorShape({1, 1, 3, 2}), 5, 1);
