@@ -140,6 +140,12 @@ std::vector<const rill::Edge*> ControlEdges(const std::vector<const rill::Edge*>
   return out;
 }
 
+// InvalidArgument when an output array the caller sized `n` is null.
+absl::Status CheckArray(const void* array, int64_t n) {
+  if (array == nullptr && n > 0) return absl::InvalidArgumentError("An output array is null");
+  return absl::OkStatus();
+}
+
 std::vector<std::string> SortedAttrNames(TF_Operation* oper) {
   std::vector<std::string> names;
   for (const auto& [name, value] : ToNode(oper)->def().attr()) names.push_back(name);
@@ -352,6 +358,10 @@ void TF_OperationGetAttrStringList(TF_Operation* oper, const char* attr_name, vo
                                    size_t storage_size, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(string)");
   if (!v.ok()) return SetStatus(status, v.status());
+  absl::Status arrays = rill_c::CheckArray(values, max_values);
+  if (arrays.ok()) arrays = rill_c::CheckArray(lengths, max_values);
+  if (arrays.ok()) arrays = rill_c::CheckArray(storage, static_cast<int64_t>(storage_size));
+  if (!arrays.ok()) return SetStatus(status, arrays);
   const auto& list = (*v)->list().s();
   const int n = std::min(max_values, list.size());
   char* next = static_cast<char*>(storage);
@@ -383,6 +393,9 @@ void TF_OperationGetAttrIntList(TF_Operation* oper, const char* attr_name, int64
                                 int max_values, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(int)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().i_size());
   for (int i = 0; i < n; ++i) values[i] = (*v)->list().i(i);
   SetOk(status);
@@ -400,6 +413,9 @@ void TF_OperationGetAttrFloatList(TF_Operation* oper, const char* attr_name, flo
                                   int max_values, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(float)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().f_size());
   for (int i = 0; i < n; ++i) values[i] = (*v)->list().f(i);
   SetOk(status);
@@ -417,6 +433,9 @@ void TF_OperationGetAttrBoolList(TF_Operation* oper, const char* attr_name, unsi
                                  int max_values, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(bool)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().b_size());
   for (int i = 0; i < n; ++i) values[i] = (*v)->list().b(i) ? 1 : 0;
   SetOk(status);
@@ -434,6 +453,9 @@ void TF_OperationGetAttrTypeList(TF_Operation* oper, const char* attr_name, TF_D
                                  int max_values, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(type)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().type_size());
   for (int i = 0; i < n; ++i) values[i] = static_cast<TF_DataType>((*v)->list().type(i));
   SetOk(status);
@@ -443,6 +465,7 @@ void TF_OperationGetAttrShape(TF_Operation* oper, const char* attr_name, int64_t
                               int num_dims, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "shape");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(value, num_dims); !a.ok()) return SetStatus(status, a);
   const rill::TensorShapeProto& shape = (*v)->shape();
   const int n = shape.unknown_rank() ? 0 : std::min(num_dims, shape.dim_size());
   for (int i = 0; i < n; ++i) value[i] = shape.dim(i).size();
@@ -454,6 +477,10 @@ void TF_OperationGetAttrShapeList(TF_Operation* oper, const char* attr_name, int
                                   TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(shape)");
   if (!v.ok()) return SetStatus(status, v.status());
+  absl::Status arrays = rill_c::CheckArray(dims, num_shapes);
+  if (arrays.ok()) arrays = rill_c::CheckArray(num_dims, num_shapes);
+  if (arrays.ok()) arrays = rill_c::CheckArray(storage, storage_size);
+  if (!arrays.ok()) return SetStatus(status, arrays);
   const auto& shapes = (*v)->list().shape();
   const int n = std::min(num_shapes, shapes.size());
   int64_t* next = storage;
@@ -490,6 +517,9 @@ void TF_OperationGetAttrTensorShapeProtoList(TF_Operation* oper, const char* att
                                              TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(shape)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().shape_size());
   for (int i = 0; i < n; ++i) {
     values[i] = TF_NewBuffer();
@@ -512,6 +542,9 @@ void TF_OperationGetAttrTensorList(TF_Operation* oper, const char* attr_name, TF
                                    int max_values, TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "list(tensor)");
   if (!v.ok()) return SetStatus(status, v.status());
+  if (absl::Status a = rill_c::CheckArray(values, max_values); !a.ok()) {
+    return SetStatus(status, a);
+  }
   const int n = std::min(max_values, (*v)->list().tensor_size());
   std::vector<rill::Tensor> tensors;
   for (int i = 0; i < n; ++i) {

@@ -199,6 +199,13 @@ TEST(Attrs, RoundTripOfEveryKind) {
   EXPECT_EQ(s.message(), "Operation 'leaky' has no attr named 'nope'.");
   TF_OperationGetAttrMetadata(nullptr, "x", s);
   EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  TF_OperationGetAttrIntList(conv, "strides", nullptr, 4, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "An output array is null");
+  TF_OperationGetAttrShape(p, "shape", nullptr, 2, s);
+  EXPECT_EQ(s.message(), "An output array is null");
+  TF_OperationGetAttrStringList(conv, "strides", nullptr, nullptr, 1, nullptr, 0, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);  // the wrong kind is reported first
 
   // Names and the serialized AttrValue.
   const int n = TF_OperationGetNumAttrs(leaky);
