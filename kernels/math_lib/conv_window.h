@@ -46,6 +46,14 @@ struct ConvWindows {
   int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
 };
 
+// Whether every stride and dilation is at most the input's extent: what oneDNN is given. Past
+// that (a window whose taps cannot both touch the input) oneDNN builds its kernel for the whole
+// dilated window (a dilation of 1e9 never finished), so the kernels run their own loops, which
+// cost one pass over the output.
+inline bool StridesAndDilationsWithinInput(const ConvWindows& w, int64_t in_h, int64_t in_w) {
+  return w.stride_h <= in_h && w.stride_w <= in_w && w.dil_h <= in_h && w.dil_w <= in_w;
+}
+
 // The windows of an NHWC input of in_h x in_w under a k_h x k_w filter (errors: ComputeWindow's).
 // REQUIRES: !attrs.nchw.
 absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,

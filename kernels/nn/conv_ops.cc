@@ -227,20 +227,12 @@ absl::Status CheckFilterHasElements(const Tensor& filter) {
       "filter must not have zero elements (i.e. all dimensions must be non-zero)");
 }
 
-// Whether oneDNN runs this float convolution. A stride or dilation larger than the input (a
-// window whose taps cannot both touch it) is left to im2col + GEMM, which costs one pass over the
-// output: oneDNN would build its kernel for the whole dilated window (with a dilation of 1e9 it
-// never finished).
-bool OneDnnTakes(const ConvGeometry& g) {
-  return g.stride_h <= g.in_h && g.stride_w <= g.in_w && g.dil_h <= g.in_h && g.dil_w <= g.in_w;
-}
-
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
                               OneDnnPackedWeights* packed) {
   if constexpr (std::is_same_v<T, float>) {
-    if (OneDnnTakes(g)) {
+    if (StridesAndDilationsWithinInput(g, g.in_h, g.in_w)) {
       const OneDnnConvShape shape =
           MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.groups,
                               bias != nullptr, act);

@@ -141,8 +141,8 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
         Tensor * out,
         ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c * g.mult})));
     if (out->NumElements() == 0) return absl::OkStatus();
-    if (input.dtype() ==
-        DT_FLOAT) {  // oneDNN's grouped convolution (kernels/math_lib/onednn_conv.h)
+    // Float on oneDNN's grouped convolution (kernels/math_lib/onednn_conv.h).
+    if (input.dtype() == DT_FLOAT && StridesAndDilationsWithinInput(g, g.in_h, g.in_w)) {
       const OneDnnConvShape s =
           MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.in_c * g.mult,
                               /*groups=*/g.in_c, /*has_bias=*/kFused, activation_);

@@ -70,6 +70,21 @@ absl::StatusOr<std::vector<Tensor>> FusedDepthwise(const Tensor& in, const Tenso
   return t.Run();
 }
 
+// Issue 26 item 11: a dilation of 1e9 (oneDNN never finished building its kernel) is computed:
+// with SAME padding every tap misses the input, so the output is zeros, as TensorFlow gives.
+TEST(DepthwiseConv2dNativeOpTest, DilationsBeyondTheInputAreComputed) {
+  OpTester t("DepthwiseConv2dNative");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("dilations", std::vector<int64_t>{1, 1000000000, 1000000000, 1})
+      .Attr("padding", "SAME")
+      .Input(Ramp(TensorShape({1, 5, 5, 2}), 7))
+      .Input(Ramp(TensorShape({2, 2, 2, 1}), 5));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>(std::vector<float>(50, 0.0f), TensorShape({1, 5, 5, 2})));
+}
+
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
   const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
