@@ -9,6 +9,7 @@
 #define RILL_C_C_API_INTERNAL_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -149,6 +150,24 @@ absl::StatusOr<rill::FunctionDef> GraphToFunctionDef(
     const TF_Output* outputs, const char* const* output_names, int ncontrol_outputs,
     const TF_Operation* const* control_outputs, const char* const* control_output_names,
     const char* description);
+
+// Partial runs (prun.cc). The first stateful operation that `roots` need given the fed tensor
+// names, or null.
+const rill::Node* FirstStatefulNeeded(const rill::Graph& g, const std::set<std::string>& feeds,
+                                      const std::vector<const rill::Node*>& roots);
+using PartialRunner = std::function<absl::Status(
+    const std::vector<std::pair<std::string, rill::Tensor>>& feeds,
+    const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+    std::vector<rill::Tensor>* results)>;
+// One step of `run` by tensor and operation names: TensorFlow's errors for feeds, fetches and
+// targets the setup did not declare or that were already fed or fetched; then `runner` with every
+// tensor fed so far. *done: everything declared was fetched.
+absl::Status PartialRunStepNamed(
+    PartialRun& run, const std::vector<std::pair<std::string, const TF_Tensor*>>& inputs,
+    const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+    const PartialRunner& runner, std::vector<rill::Tensor>* results, bool* done);
+// A malloc'd copy (partial-run handles, freed by TF_DeletePRunHandle).
+char* CopyString(const std::string& s);
 
 // Extends the session with the graph's new operations, then runs it.
 absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,

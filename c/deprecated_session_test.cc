@@ -99,4 +99,78 @@ TEST(DeprecatedSession, NullsNeverCrash) {
   EXPECT_EQ(TF_DeprecatedSessionListDevices(nullptr, s), nullptr);
 }
 
+TEST(DeprecatedSession, PartialRunsByName) {
+  TF_SessionOptions* opts = TF_NewSessionOptions();
+  Status s;
+  TF_DeprecatedSession* session = TF_NewDeprecatedSession(opts, s);
+  TF_Buffer* def = rill_c_test::GraphDefBuffer(R"pb(
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "b"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "sum"
+      op: "Add"
+      input: "a"
+      input: "b"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "v"
+      op: "VariableV2"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "shape"
+        value { shape {} }
+      }
+    }
+  )pb");
+  TF_ExtendGraph(session, def->data, def->length, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_DeleteBuffer(def);
+  const char* feeds[] = {"a", "b:0"};
+  const char* fetch = "sum";
+  const char* handle = nullptr;
+  TF_PRunSetup(session, feeds, 2, &fetch, 1, nullptr, 0, &handle, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Tensor* a = rill_c_test::FloatTensor({}, {1});
+  TF_PRun(session, handle, &feeds[0], &a, 1, nullptr, nullptr, 0, nullptr, 0, s);  // takes `a`
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Tensor* b = rill_c_test::FloatTensor({}, {2});
+  TF_Tensor* out = nullptr;
+  TF_PRun(session, handle, &feeds[1], &b, 1, &fetch, &out, 1, nullptr, 0, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(rill_c_test::FloatValues(out), (std::vector<float>{3}));
+  TF_DeleteTensor(out);
+  TF_DeletePRunHandle(handle);
+
+  const char* variable = "v";
+  TF_PRunSetup(session, nullptr, 0, &variable, 1, nullptr, 0, &handle, s);
+  EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
+  EXPECT_EQ(handle, nullptr);
+  const char* missing = "nope";
+  TF_PRunSetup(session, nullptr, 0, &missing, 1, nullptr, 0, &handle, s);
+  EXPECT_EQ(s.code(), TF_NOT_FOUND);
+  TF_DeleteDeprecatedSession(session, s);
+  TF_DeleteSessionOptions(opts);
+}
+
 }  // namespace

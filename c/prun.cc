@@ -12,10 +12,7 @@
 #include "c/c_api_internal.h"
 
 namespace rill_c {
-namespace {
 
-// The first stateful operation the outputs and targets need, given the fed tensors; null when
-// none.
 const rill::Node* FirstStatefulNeeded(const rill::Graph& g, const std::set<std::string>& feeds,
                                       const std::vector<const rill::Node*>& roots) {
   std::vector<const rill::Node*> stack = roots;
@@ -38,11 +35,63 @@ const rill::Node* FirstStatefulNeeded(const rill::Graph& g, const std::set<std::
   return nullptr;
 }
 
+absl::Status PartialRunStepNamed(
+    PartialRun& run, const std::vector<std::pair<std::string, const TF_Tensor*>>& inputs,
+    const std::vector<std::string>& fetches, const std::vector<std::string>& targets,
+    const PartialRunner& runner, std::vector<rill::Tensor>* results, bool* done) {
+  std::vector<std::pair<std::string, rill::Tensor>> new_feeds;
+  for (const auto& [name, value] : inputs) {
+    if (!run.feeds.count(name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The feed ", name, " was not specified in partial_run_setup."));
+    }
+    for (const auto& [fed, fed_value] : run.fed) {
+      if (fed == name) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("The feed ", name, " has already been fed."));
+      }
+    }
+    absl::StatusOr<rill::Tensor> t = ToRillTensor(value);
+    if (!t.ok()) return t.status();
+    new_feeds.emplace_back(name, *std::move(t));
+  }
+  for (const std::string& name : fetches) {
+    if (!run.fetches.count(name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The fetch ", name, " was not specified in partial_run_setup."));
+    }
+    if (run.fetched.count(name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The fetch ", name, " has already been fetched."));
+    }
+  }
+  for (const std::string& name : targets) {
+    if (!run.targets.count(name)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("The target ", name, " was not specified in partial_run_setup."));
+    }
+  }
+  std::vector<std::pair<std::string, rill::Tensor>> feeds = run.fed;
+  feeds.insert(feeds.end(), new_feeds.begin(), new_feeds.end());
+  results->clear();
+  if (!fetches.empty() || !targets.empty()) {
+    absl::Status st = runner(feeds, fetches, targets, results);
+    if (!st.ok()) return st;
+  }
+  run.fed = std::move(feeds);
+  run.fetched.insert(fetches.begin(), fetches.end());
+  // Done once everything declared was fetched: its fed tensors can be released.
+  *done = !run.fetches.empty() && run.fetched.size() == run.fetches.size();
+  return absl::OkStatus();
+}
+
 char* CopyString(const std::string& s) {
   char* out = static_cast<char*>(std::malloc(s.size() + 1));
   std::memcpy(out, s.c_str(), s.size() + 1);
   return out;
 }
+
+namespace {
 
 absl::StatusOr<std::string> Setup(TF_Session* s, const TF_Output* inputs, int ninputs,
                                   const TF_Output* outputs, int noutputs,
@@ -96,69 +145,39 @@ absl::Status PartialRunStep(TF_Session* s, const char* handle, const TF_Output* 
       (ntargets > 0 && targets == nullptr)) {
     return absl::InvalidArgumentError("An array of inputs, outputs or targets is null");
   }
+  std::vector<std::pair<std::string, const TF_Tensor*>> feeds;
+  for (int i = 0; i < ninputs; ++i) {
+    if (inputs[i].oper == nullptr) return absl::InvalidArgumentError("An input is null");
+    feeds.emplace_back(OutputName(inputs[i]), input_values[i]);
+  }
+  std::vector<std::string> fetches;
+  for (int i = 0; i < noutputs; ++i) {
+    if (outputs[i].oper == nullptr) return absl::InvalidArgumentError("An output is null");
+    fetches.push_back(OutputName(outputs[i]));
+  }
+  std::vector<std::string> target_names;
+  for (int i = 0; i < ntargets; ++i) {
+    if (targets[i] == nullptr) return absl::InvalidArgumentError("A target is null");
+    target_names.push_back(ToNode(targets[i])->name());
+  }
   rill::MutexLock lock(&s->prun_mu);  // one step of a partial run at a time
   auto it = s->partial_runs.find(handle);
   if (it == s->partial_runs.end()) {
     return absl::InvalidArgumentError("Must run 'setup' before performing partial runs!");
   }
-  PartialRun& run = *it->second;
-  std::vector<std::pair<std::string, rill::Tensor>> new_feeds;
-  for (int i = 0; i < ninputs; ++i) {
-    if (inputs[i].oper == nullptr) return absl::InvalidArgumentError("An input is null");
-    const std::string name = OutputName(inputs[i]);
-    if (!run.feeds.count(name)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The feed ", name, " was not specified in partial_run_setup."));
-    }
-    for (const auto& [fed, value] : run.fed) {
-      if (fed == name) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("The feed ", name, " has already been fed."));
-      }
-    }
-    absl::StatusOr<rill::Tensor> t = ToRillTensor(input_values[i]);
-    if (!t.ok()) return t.status();
-    new_feeds.emplace_back(name, *std::move(t));
-  }
-  std::vector<std::string> fetches;
-  for (int i = 0; i < noutputs; ++i) {
-    if (outputs[i].oper == nullptr) return absl::InvalidArgumentError("An output is null");
-    const std::string name = OutputName(outputs[i]);
-    if (!run.fetches.count(name)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The fetch ", name, " was not specified in partial_run_setup."));
-    }
-    if (run.fetched.count(name)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The fetch ", name, " has already been fetched."));
-    }
-    fetches.push_back(name);
-  }
-  std::vector<std::string> target_names;
-  for (int i = 0; i < ntargets; ++i) {
-    if (targets[i] == nullptr) return absl::InvalidArgumentError("A target is null");
-    const std::string name = ToNode(targets[i])->name();
-    if (!run.targets.count(name)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("The target ", name, " was not specified in partial_run_setup."));
-    }
-    target_names.push_back(name);
-  }
-  std::vector<std::pair<std::string, rill::Tensor>> feeds = run.fed;
-  feeds.insert(feeds.end(), new_feeds.begin(), new_feeds.end());
-  if (!fetches.empty() || !target_names.empty()) {
-    std::vector<rill::Tensor> results;
-    absl::Status st =
-        RunNamed(s, rill::RunOptions(), feeds, fetches, target_names, &results, nullptr);
-    if (!st.ok()) return st;
-    for (int i = 0; i < noutputs; ++i) output_values[i] = FromRillTensor(results[i]);
-  }
-  run.fed = std::move(feeds);
-  run.fetched.insert(fetches.begin(), fetches.end());
-  // Done once everything declared was fetched: its fed tensors are released.
-  if (!run.fetches.empty() && run.fetched.size() == run.fetches.size()) {
-    s->partial_runs.erase(it);
-  }
+  std::vector<rill::Tensor> results;
+  bool done = false;
+  absl::Status st = PartialRunStepNamed(
+      *it->second, feeds, fetches, target_names,
+      [s](const std::vector<std::pair<std::string, rill::Tensor>>& f,
+          const std::vector<std::string>& o, const std::vector<std::string>& t,
+          std::vector<rill::Tensor>* r) {
+        return RunNamed(s, rill::RunOptions(), f, o, t, r, nullptr);
+      },
+      &results, &done);
+  if (!st.ok()) return st;
+  for (size_t i = 0; i < results.size(); ++i) output_values[i] = FromRillTensor(results[i]);
+  if (done) s->partial_runs.erase(it);
   return absl::OkStatus();
 }
 

@@ -21,7 +21,7 @@ void Unimplemented(TF_Status* status, const char* function) {
 
 extern "C" {
 
-// Control flow, gradients, graphs as functions.
+// Gradients.
 void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
                      TF_Output*) {
   RILL_UNIMPLEMENTED(status);
@@ -31,21 +31,7 @@ void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Outpu
   RILL_UNIMPLEMENTED(status);
 }
 
-// The session API from before TF_Graph.
-void TF_PRunSetup(TF_DeprecatedSession*, const char**, int, const char**, int, const char**, int,
-                  const char** handle, TF_Status* status) {
-  if (handle != nullptr) *handle = nullptr;
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_PRun(TF_DeprecatedSession*, const char*, const char**, TF_Tensor** inputs, int ninputs,
-             const char**, TF_Tensor** outputs, int noutputs, const char**, int,
-             TF_Status* status) {
-  for (int i = 0; inputs != nullptr && i < ninputs; ++i) TF_DeleteTensor(inputs[i]);
-  for (int i = 0; outputs != nullptr && i < noutputs; ++i) outputs[i] = nullptr;
-  RILL_UNIMPLEMENTED(status);
-}
-
-// Op libraries, API definitions, kernels, edges.
+// Op libraries.
 TF_Library* TF_LoadLibrary(const char*, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);
   return nullptr;

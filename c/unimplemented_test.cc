@@ -28,24 +28,4 @@ TEST(Unimplemented, SetsTheCodeAndNamesTheFunction) {
   TF_DeleteGraph(g);
 }
 
-struct Released {
-  int calls = 0;
-};
-void Release(void*, size_t, void* arg) { ++static_cast<Released*>(arg)->calls; }
-
-TEST(Unimplemented, DeprecatedPRunStillTakesItsInputs) {
-  float v = 1;
-  Released released;
-  TF_Tensor* input = TF_NewTensor(TF_FLOAT, nullptr, 0, &v, sizeof(v), Release, &released);
-  TF_Tensor* output = reinterpret_cast<TF_Tensor*>(&v);
-  const char* in_name = "x";
-  const char* out_name = "y";
-  Status s;
-  TF_PRun(nullptr, "h", &in_name, &input, 1, &out_name, &output, 1, nullptr, 0, s);
-  EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
-  EXPECT_EQ(s.message(), "TF_PRun is not implemented in Rill");
-  EXPECT_EQ(released.calls, 1);
-  EXPECT_EQ(output, nullptr);
-}
-
 }  // namespace
