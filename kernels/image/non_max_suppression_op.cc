@@ -327,7 +327,7 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
         for (int64_t c = 0; c < num_classes; ++c) {
           ClassNms(box_data + b * num_boxes * q * 4, score_data + b * num_boxes * num_classes,
                    num_boxes, q, num_classes, c, size_per_class, iou_threshold, score_threshold,
-                   &slots[c * size_per_class]);
+                   slots.data() + c * size_per_class);  // no element to refer to when empty
         }
         std::sort(slots.begin(), slots.end(),
                   [](const ResultSlot& x, const ResultSlot& y) { return x.score > y.score; });

@@ -96,7 +96,7 @@ TEST(StringOpsTest, AsStringWidthAndPrecisionMustFitInt32) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Attr width has value 4294967296 out of range for an int32")));
   OpTester p("AsString");
-  p.Attr("T", DT_FLOAT).Attr("precision", int64_t{-1} << 40);
+  p.Attr("T", DT_FLOAT).Attr("precision", -(int64_t{1} << 40));
   p.Input(Tensor::FromVector<float>({7}, TensorShape({1})));
   EXPECT_THAT(p.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
                                 HasSubstr("Attr precision has value -1099511627776 out of range "
