@@ -8,7 +8,7 @@ if ! command -v clang-format >/dev/null; then
   echo "check_format: clang-format is not installed (tools/install_deps.sh installs it)" >&2
   exit 1
 fi
-mapfile -t files < <(git ls-files '*.cc' '*.h' '*.cu' | grep -v '^third_party/')
+mapfile -t files < <(git ls-files '*.cc' '*.h' '*.cu' '*.c' | grep -v '^third_party/')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${files[@]}"
   exit 0
