@@ -5,6 +5,8 @@
 // NaN); integer Neg/Abs/Square wrap. No errors beyond a missing dtype. The special functions
 // (Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e) are in cwise_special_op.cc.
 #include <cmath>
+#include <eigen3/Eigen/Core>
+#include <type_traits>
 
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_math.h"
@@ -95,11 +97,18 @@ struct CosFunctor : CwiseFunctorBase {
     return std::cos(x);
   }
 };
+// float: Eigen's rational approximation of tanh (what TensorFlow's CPU kernel computes; a few
+// ulps, branch-free, so the loop vectorizes; std::tanh cost ~7 ns an element). Other types:
+// std::tanh.
 struct TanhFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
   template <typename T>
   T operator()(T x) const {
-    return std::tanh(x);
+    if constexpr (std::is_same_v<T, float>) {
+      return Eigen::internal::generic_fast_tanh_float(x);
+    } else {
+      return std::tanh(x);
+    }
   }
 };
 struct SigmoidFunctor : CwiseFunctorBase {
