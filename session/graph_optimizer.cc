@@ -140,7 +140,10 @@ class Optimizer {
 
   absl::Status Run() {
     for (const Node* n : graph_->op_nodes()) {
-      if (IsControlFlow(n->op_class())) return absl::OkStatus();  // see the header
+      if (IsControlFlow(n->op_class())) {  // the marking alone: see the header
+        if (options_.fusion) MarkConstantWeights();
+        return absl::OkStatus();
+      }
     }
     position_.resize(graph_->num_node_ids());
     for (int id = 0; id < graph_->num_node_ids(); ++id) position_[id] = id;
@@ -1044,10 +1047,12 @@ class Optimizer {
     return Commit();
   }
 
-  // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) come straight
-  // from a Const get `_rill_constant_weights`: their kernel may then keep a packed copy of the
-  // weights (kernels/math_lib/onednn_common.h). Nothing else can write a Const's tensor (in-place
-  // kernels never take a buffer a Const kernel still holds).
+  // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) are a Const's
+  // tensor get `_rill_constant_weights`: their kernel may then keep a packed copy of the weights
+  // (kernels/math_lib/onednn_common.h). The Const may be reached through Identity and Enter nodes,
+  // which pass its buffer on unchanged (a recurrent layer's weights enter its while loop that
+  // way). Nothing else can write a Const's tensor (in-place kernels never take a buffer a Const
+  // kernel still holds).
   void MarkConstantWeights() {
     static const auto* kOps = new absl::flat_hash_set<std::string>{
         "MatMul",       "_FusedMatMul",          "Conv2D",
@@ -1057,6 +1062,12 @@ class Optimizer {
     for (Node* n : graph_->op_nodes()) {
       if (!kOps->contains(n->op()) || !OnCpu(*n)) continue;
       const Edge* w = n->input_edge(1);
+      // Bounded walk: a chain of forwarding nodes longer than this is not worth following.
+      for (int hops = 0; w != nullptr && w->src_output() == 0 && hops < 16; ++hops) {
+        const OpClass c = w->src()->op_class();
+        if (!IsIdentity(c) && !IsEnter(c)) break;
+        w = w->src()->input_edge(0);
+      }
       if (w == nullptr || w->src_output() != 0) continue;
       if (IsConstant(w->src()->op_class()) && SameDevice(*w->src(), *n)) {
         n->AddAttr("_rill_constant_weights", yes);

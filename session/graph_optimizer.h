@@ -22,10 +22,12 @@
 //     results by rounding only: one whose constants are not finite, or whose folded filter or
 //     bias would not be (an overflow), is not made (GraphOptimizerStats::
 //     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.
-//   - MatMuls and convolutions (plain and fused) whose weights come straight from a Const are
-//     marked `_rill_constant_weights` (their kernel packs the weights once).
-// Graphs with TF1 control flow (Switch, Merge, Enter, ...) are left as they are (frames and
-// deadness make these rewrites unsafe without frame analysis).
+//   - MatMuls and convolutions (plain and fused) whose weights are a Const's tensor (straight, or
+//     through Identity and Enter nodes) are marked `_rill_constant_weights` (their kernel packs
+//     the weights once).
+// Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking alone, which changes
+// no node or edge: the structural rewrites are unsafe there without frame analysis (frames and
+// deadness). A recurrent layer's MatMuls in its while loop so still pack their weights.
 //
 // Devices: every decision reads each node's assigned device (Node::assigned_device_name(), the
 // placement); a node the optimizer creates takes the assigned device of the node it replaces or

@@ -197,6 +197,25 @@ TEST(GraphOptimizerTest, IdentityWaitedOnByNoOpStillLeavesConstantWeights) {
   EXPECT_EQ(Find(o.graph, "mm")->attr().count("_rill_constant_weights"), 1u);
 }
 
+// A recurrent layer's weights enter its while loop through a constant Enter (and often an
+// Identity): the MatMul in the loop body still gets packed weights.
+TEST(GraphOptimizerTest, ConstantWeightsAreFoundThroughEnterAndIdentity) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}});
+  ops::EnterAttrs constant;
+  constant.is_constant = true;
+  Output x_in = ops::Enter(root.WithOpName("x_in"), x, "loop");
+  Output w_in = ops::Enter(root.WithOpName("w_in"), w, "loop", constant);
+  ops::MatMul(root.WithOpName("mm"), x_in, ops::Identity(root.WithOpName("read"), w_in));
+  ops::MatMul(root.WithOpName("mm_x"), x_in, x_in);  // weights from a Placeholder: not marked
+  Optimized o = Optimize(root);
+  ASSERT_NE(Find(o.graph, "mm"), nullptr);
+  EXPECT_EQ(Find(o.graph, "mm")->attr().count("_rill_constant_weights"), 1u);
+  ASSERT_NE(Find(o.graph, "mm_x"), nullptr);
+  EXPECT_EQ(Find(o.graph, "mm_x")->attr().count("_rill_constant_weights"), 0u);
+}
+
 TEST(GraphOptimizerTest, FoldsConstantsAndShapeChains) {
   Scope root = Scope::NewRootScope();
   Output sum = ops::Add(root.WithOpName("sum"), ops::Const(root.WithOpName("a"), {1.f, 2.f}),
