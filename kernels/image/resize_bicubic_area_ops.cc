@@ -29,61 +29,13 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/resize_geometry.h"
 #include "kernels/math_lib/cwise_op.h"
 
 namespace rill {
 namespace {
 
 #define RILL_RESIZE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
-
-struct Geometry {
-  int64_t batch, in_h, in_w, channels, out_h, out_w;
-  float scale_h, scale_w;
-};
-
-float Scale(int64_t in, int64_t out, bool align_corners) {
-  return (align_corners && out > 1) ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
-                                    : static_cast<float>(in) / static_cast<float>(out);
-}
-
-absl::StatusOr<Geometry> GeometryOf(const OpKernelContext& ctx, bool align_corners,
-                                    bool half_pixel_centers) {
-  if (half_pixel_centers && align_corners) {
-    return absl::InvalidArgumentError(
-        "If half_pixel_centers is True, align_corners must be False.");
-  }
-  const TensorShape shape = ctx.input(0).shape();
-  if (shape.rank() != 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("input must be 4-dimensional", shape.DebugString()));
-  }
-  Geometry g;
-  g.batch = shape.dim(0);
-  g.in_h = shape.dim(1);
-  g.in_w = shape.dim(2);
-  g.channels = shape.dim(3);
-  if (g.channels <= 0) return absl::InvalidArgumentError("image must have at least one channel");
-  if (g.in_h <= 0 || g.in_w <= 0) {
-    return absl::InvalidArgumentError("input image must be of non-zero size");
-  }
-  const Tensor& size = ctx.input(1);
-  if (size.shape().rank() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("shape_t must be 1-D", size.shape().DebugString()));
-  }
-  if (size.NumElements() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("shape_t must have two elements", size.shape().DebugString()));
-  }
-  g.out_h = size.flat<int32_t>()[0];
-  g.out_w = size.flat<int32_t>()[1];
-  if (g.out_h <= 0 || g.out_w <= 0) {
-    return absl::InvalidArgumentError("output dimensions must be positive");
-  }
-  g.scale_h = Scale(g.in_h, g.out_h, align_corners);
-  g.scale_w = Scale(g.in_w, g.out_w, align_corners);
-  return g;
-}
 
 class ResizeOpBase : public OpKernel {
  public:
@@ -160,7 +112,8 @@ class ResizeBicubicOp final : public ResizeOpBase {
   explicit ResizeBicubicOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx, true) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(Geometry g, GeometryOf(ctx, align_corners_, half_pixel_centers_));
+    RILL_ASSIGN_OR_RETURN(ResizeGeometry g,
+                          ResizeGeometryOf(ctx, align_corners_, half_pixel_centers_));
     const Tensor& images = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));
@@ -235,7 +188,7 @@ class ResizeAreaOp final : public ResizeOpBase {
   explicit ResizeAreaOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx, false) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(Geometry g, GeometryOf(ctx, align_corners_, false));
+    RILL_ASSIGN_OR_RETURN(ResizeGeometry g, ResizeGeometryOf(ctx, align_corners_, false));
     const Tensor& images = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.channels}));

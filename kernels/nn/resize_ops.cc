@@ -22,64 +22,13 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/resize_geometry.h"
 #include "kernels/math_lib/cwise_op.h"
 
 namespace rill {
 namespace {
 
 #define RILL_RESIZE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
-
-struct ResizeGeometry {
-  int64_t batch, in_h, in_w, channels, out_h, out_w;
-  float scale_h, scale_w;
-};
-
-float ResizeScale(int64_t in, int64_t out, bool align_corners) {
-  return (align_corners && out > 1) ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
-                                    : static_cast<float>(in) / static_cast<float>(out);
-}
-
-// Checks the inputs and computes the geometry (errors as the file comment).
-absl::StatusOr<ResizeGeometry> ResizeGeometryOf(const OpKernelContext& ctx, bool align_corners,
-                                                bool half_pixel_centers) {
-  if (half_pixel_centers && align_corners) {
-    return absl::InvalidArgumentError(
-        "If half_pixel_centers is True, align_corners must be False.");
-  }
-  const TensorShape shape = ctx.input(0).shape();  // a copy: ctx.input() returns a temporary
-  if (shape.rank() != 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("input must be 4-dimensional", shape.DebugString()));
-  }
-  ResizeGeometry g;
-  g.batch = shape.dim(0);
-  g.in_h = shape.dim(1);
-  g.in_w = shape.dim(2);
-  g.channels = shape.dim(3);
-  if (g.channels <= 0) {
-    return absl::InvalidArgumentError("image must have at least one channel");
-  }
-  if (g.in_h <= 0 || g.in_w <= 0) {
-    return absl::InvalidArgumentError("input image must be of non-zero size");
-  }
-  const Tensor& size = ctx.input(1);
-  if (size.shape().rank() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("shape_t must be 1-D", size.shape().DebugString()));
-  }
-  if (size.NumElements() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("shape_t must have two elements", size.shape().DebugString()));
-  }
-  g.out_h = size.flat<int32_t>()[0];
-  g.out_w = size.flat<int32_t>()[1];
-  if (g.out_h <= 0 || g.out_w <= 0) {
-    return absl::InvalidArgumentError("output dimensions must be positive");
-  }
-  g.scale_h = ResizeScale(g.in_h, g.out_h, align_corners);
-  g.scale_w = ResizeScale(g.in_w, g.out_w, align_corners);
-  return g;
-}
 
 // Where output index i of a bilinear resize reads: neighbours lower/upper and the weight of upper.
 struct Interpolation {
