@@ -154,10 +154,15 @@ class OpKernelContext {
   // so a MaxPool after a convolution finds its workers spinning instead of waking a second set).
   // Small totals, or one intra-op thread, run fn(0, total) inline. Blocks until every block is
   // done.
+  // Work estimated below this many cycles runs on the calling thread alone: waking an OpenMP
+  // worker costs microseconds, more when another inter-op thread has the other cores (a
+  // recurrent step's [16,256] Sigmoid took 28 us split in two and 2.7 us whole).
+  static constexpr int64_t kMinOpenMpSplitCost = 100000;
   template <typename Fn>
   void ParallelFor(int64_t total, int64_t cost_per_unit, Fn&& fn) const {
     if (total <= 0) return;
-    if (params_->intra_op_threads <= 1 || ThreadPool::TooSmallToSplit(total, cost_per_unit)) {
+    if (params_->intra_op_threads <= 1 ||
+        total * std::max<int64_t>(cost_per_unit, 1) <= kMinOpenMpSplitCost) {
       fn(int64_t{0}, total);  // small work: no std::function, no allocation
       return;
     }
