@@ -107,7 +107,9 @@ struct ThreadMatMul {
 absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* a, const float* b,
                           const float* bias, float* c, OneDnnPackedWeights* packed) {
   static auto* cache = new PlanCache();
-  threads = std::max(1, threads);
+  // A product under ~1M multiply-adds runs on the calling thread: a recurrent step's [16,128] x
+  // [128,384] took longer split over a team than alone.
+  threads = s.m * s.n * s.k < kOneDnnMatMulSplitMacs ? 1 : std::max(1, threads);
   omp_set_num_threads(threads);  // this call's plan and OpenMP team
   thread_local absl::flat_hash_map<MatMulKey, std::unique_ptr<ThreadMatMul>> mats;
   thread_local GrowingBuffer scratchpad_buffer;
