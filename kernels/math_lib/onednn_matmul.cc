@@ -107,7 +107,7 @@ struct ThreadMatMul {
 absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* a, const float* b,
                           const float* bias, float* c, OneDnnPackedWeights* packed) {
   static auto* cache = new PlanCache();
-  // A product under ~1M multiply-adds runs on the calling thread: a recurrent step's [16,128] x
+  // A product under ~4M multiply-adds runs on the calling thread: a recurrent step's [16,128] x
   // [128,384] took longer split over a team than alone.
   threads = s.m * s.n * s.k < kOneDnnMatMulSplitMacs ? 1 : std::max(1, threads);
   omp_set_num_threads(threads);  // this call's plan and OpenMP team
