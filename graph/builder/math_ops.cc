@@ -31,6 +31,18 @@ std::vector<Output> AllOutputs(const Operation& op) {
   return out;
 }
 
+// Cumsum, Cumprod and CumulativeLogsumexp: x scanned along axis.
+Output Scan(const Scope& scope, const char* op, const Output& x, const Output& axis, bool exclusive,
+            bool reverse) {
+  return OpBuilder(scope, op)
+      .Input(x)
+      .Input(axis)
+      .Attr("exclusive", exclusive)
+      .Attr("reverse", reverse)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace
 
 Output Sub(const Scope& scope, const Output& x, const Output& y) {
@@ -261,13 +273,7 @@ Output ArgMin(const Scope& scope, const Output& input, const Output& axis, DataT
 }
 Output Cumsum(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
               bool reverse) {
-  return OpBuilder(scope, "Cumsum")
-      .Input(x)
-      .Input(axis)
-      .Attr("exclusive", exclusive)
-      .Attr("reverse", reverse)
-      .Finalize()
-      .output(0);
+  return Scan(scope, "Cumsum", x, axis, exclusive, reverse);
 }
 Output Select(const Scope& scope, const Output& condition, const Output& t, const Output& e) {
   return OpBuilder(scope, "Select").Input(condition).Input(t).Input(e).Finalize().output(0);
@@ -342,23 +348,11 @@ Output RightShift(const Scope& scope, const Output& x, const Output& y) {
 }
 Output Cumprod(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
                bool reverse) {
-  return OpBuilder(scope, "Cumprod")
-      .Input(x)
-      .Input(axis)
-      .Attr("exclusive", exclusive)
-      .Attr("reverse", reverse)
-      .Finalize()
-      .output(0);
+  return Scan(scope, "Cumprod", x, axis, exclusive, reverse);
 }
 Output CumulativeLogsumexp(const Scope& scope, const Output& x, const Output& axis, bool exclusive,
                            bool reverse) {
-  return OpBuilder(scope, "CumulativeLogsumexp")
-      .Input(x)
-      .Input(axis)
-      .Attr("exclusive", exclusive)
-      .Attr("reverse", reverse)
-      .Finalize()
-      .output(0);
+  return Scan(scope, "CumulativeLogsumexp", x, axis, exclusive, reverse);
 }
 Output EuclideanNorm(const Scope& scope, const Output& input, const Output& axis, bool keep_dims) {
   return Reduction(scope, "EuclideanNorm", input, axis, keep_dims);
