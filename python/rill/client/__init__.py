@@ -1,0 +1,1 @@
+"""Sessions over TF_Session."""

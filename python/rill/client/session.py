@@ -1,0 +1,349 @@
+"""Session and InteractiveSession over TF_Session: run with nested fetches and numpy feeds.
+
+TF_SessionRun is called through ctypes, which releases the GIL for the call, so several Python
+threads run sessions (or one session) concurrently. Placement log lines the library writes to
+C stdout are flushed after each run, so they keep their order among the program's prints.
+"""
+import collections
+import ctypes
+import sys
+import threading
+
+import numpy as np
+
+from rill import _c
+from rill._proto import config_pb2
+from rill.framework import dtypes, errors, ops, tensor_util
+
+
+class _SessionStack(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_session_stack = _SessionStack()
+
+
+def get_default_session():
+    return _session_stack.stack[-1] if _session_stack.stack else None
+
+
+def _run_using_default_session(op, feed_dict, session):
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError("Cannot execute operation using `run()`: No default session is "
+                         "registered. Use `with sess.as_default():` or pass an explicit session "
+                         "to `run(session=sess)`")
+    session.run(op, feed_dict)
+
+
+def _eval_using_default_session(t, feed_dict, session):
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is "
+                         "registered. Use `with sess.as_default()` or pass an explicit session to "
+                         "`eval(session=sess)`")
+    return session.run(t, feed_dict)
+
+
+class _FetchPlan(object):
+    """Flattens a nested fetch structure into unique tensors and targets, and rebuilds it."""
+
+    def __init__(self, graph, fetches):
+        self.tensors = []
+        self.targets = []
+        self._tensor_pos = {}
+        self.build = self._plan(graph, fetches)
+
+    def _plan(self, graph, f):
+        if f is None:
+            raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
+        if isinstance(f, (list, tuple)) and not hasattr(f, "_fields"):
+            subs = [self._plan(graph, x) for x in f]
+            kind = type(f)
+            return lambda vals: kind(s(vals) for s in subs)
+        if hasattr(f, "_fields") and isinstance(f, tuple):
+            subs = [self._plan(graph, x) for x in f]
+            kind = type(f)
+            return lambda vals: kind(*[s(vals) for s in subs])
+        if isinstance(f, dict):
+            items = [(k, self._plan(graph, v)) for k, v in f.items()]
+            kind = type(f)
+            if kind is collections.defaultdict:
+                return lambda vals: collections.defaultdict(
+                    f.default_factory, [(k, s(vals)) for k, s in items])
+            return lambda vals: kind((k, s(vals)) for k, s in items)
+        if hasattr(f, "_as_fetch"):
+            f = f._as_fetch()
+        try:
+            el = graph.as_graph_element(f)
+        except (TypeError, ValueError) as e:
+            raise TypeError("Fetch argument %r has invalid type %r, must be a string or Tensor. "
+                            "(%s)" % (f, type(f), e))
+        except KeyError as e:
+            raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)" % (f, e))
+        if el.graph is not graph:
+            raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (Tensor %s is "
+                             "not an element of this graph.)" % (f, el))
+        if isinstance(el, ops.Operation):
+            if el not in self.targets:
+                self.targets.append(el)
+            return lambda vals: None
+        pos = self._tensor_pos.get(el)
+        if pos is None:
+            pos = len(self.tensors)
+            self._tensor_pos[el] = pos
+            self.tensors.append(el)
+        return lambda vals: vals[pos]
+
+
+class BaseSession(object):
+    def __init__(self, target="", graph=None, config=None):
+        self._graph = graph if graph is not None else ops.get_default_graph()
+        self._config = config
+        self._closed = False
+        self._c_session = None
+        opts = _c.TF_NewSessionOptions()
+        status = _c.Status()
+        try:
+            if target:
+                _c.TF_SetTarget(opts, target.encode() if isinstance(target, str) else target)
+            if config is not None:
+                b = config.SerializeToString()
+                _c.TF_SetConfig(opts, b, len(b), status.ptr)
+                status.raise_if_error()
+            self._c_session = _c.TF_NewSession(self._graph._c_graph, opts, status.ptr)
+            status.raise_if_error()
+        finally:
+            _c.TF_DeleteSessionOptions(opts)
+        self._log_placement = bool(config is not None and config.log_device_placement)
+        self._default_ctx = []
+        self._plans = {}
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    @property
+    def sess_str(self):
+        return ""
+
+    def list_devices(self):
+        status = _c.Status()
+        lst = _c.TF_SessionListDevices(self._c_session, status.ptr)
+        status.raise_if_error()
+        try:
+            out = []
+            for i in range(_c.TF_DeviceListCount(lst)):
+                out.append(_DeviceAttributes(
+                    _c.TF_DeviceListName(lst, i, status.ptr).decode(),
+                    _c.TF_DeviceListType(lst, i, status.ptr).decode(),
+                    _c.TF_DeviceListMemoryBytes(lst, i, status.ptr),
+                    _c.TF_DeviceListIncarnation(lst, i, status.ptr)))
+            return out
+        finally:
+            _c.TF_DeleteDeviceList(lst)
+
+    def close(self):
+        if self._c_session and not self._closed:
+            status = _c.Status()
+            _c.TF_CloseSession(self._c_session, status.ptr)
+            self._closed = True
+            status.raise_if_error()
+
+    def __del__(self):
+        if getattr(self, "_c_session", None) and _c.TF_DeleteSession is not None:
+            try:
+                status = _c.Status()
+                if not self._closed:
+                    _c.TF_CloseSession(self._c_session, status.ptr)
+                _c.TF_DeleteSession(self._c_session, status.ptr)
+            except Exception:
+                pass
+            self._c_session = None
+
+    def as_default(self):
+        sess = self
+
+        class _Ctx(object):
+            def __enter__(self):
+                _session_stack.stack.append(sess)
+                return sess
+
+            def __exit__(self, *a):
+                _session_stack.stack.remove(sess)
+        return _Ctx()
+
+    def _plan_for(self, fetches):
+        key = None
+        if isinstance(fetches, (ops.Tensor, ops.Operation)):
+            key = fetches
+        elif isinstance(fetches, list) and all(isinstance(x, (ops.Tensor, ops.Operation))
+                                               for x in fetches):
+            key = tuple(fetches)
+        if key is not None:
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = _FetchPlan(self._graph, fetches)
+                if len(self._plans) < 256:
+                    self._plans[key] = plan
+            return plan
+        return _FetchPlan(self._graph, fetches)
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        plan = self._plan_for(fetches)
+        feeds = []
+        feed_vals = []
+        keep = []
+        try:
+            if feed_dict:
+                for k, v in feed_dict.items():
+                    for t, val in _feed_pairs(self._graph, k, v):
+                        dt = t.dtype.base_dtype
+                        if dt == dtypes.string:
+                            arr = np.asarray(val, dtype=object)
+                        elif isinstance(val, np.ndarray) and val.dtype == dt.as_numpy_dtype:
+                            arr = val
+                        else:
+                            arr = np.asarray(val, dtype=dt.as_numpy_dtype)
+                        if t.shape.ndims is not None and not t.shape.is_compatible_with(arr.shape):
+                            raise ValueError(
+                                "Cannot feed value of shape %r for Tensor %r, which has shape %r"
+                                % (arr.shape, t.name, str(t.shape)))
+                        feeds.append(t)
+                        feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
+            values = self._call(plan, feeds, feed_vals, options, run_metadata)
+        finally:
+            for v in feed_vals:
+                _c.TF_DeleteTensor(v)
+        return plan.build(values)
+
+    def _call(self, plan, feeds, feed_vals, options, run_metadata):
+        nin = len(feeds)
+        nout = len(plan.tensors)
+        ntarget = len(plan.targets)
+        in_arr = (_c.TF_Output * nin)(*[t._as_tf_output() for t in feeds]) if nin else None
+        in_vals = (ctypes.c_void_p * nin)(*feed_vals) if nin else None
+        out_arr = (_c.TF_Output * nout)(*[t._as_tf_output() for t in plan.tensors]) if nout else None
+        out_vals = (ctypes.c_void_p * nout)() if nout else None
+        tgt = (ctypes.c_void_p * ntarget)(*[o._c_op for o in plan.targets]) if ntarget else None
+        opts_buf = None
+        meta_buf = None
+        status = _c.Status()
+        if options is not None:
+            b = options.SerializeToString()
+            opts_buf = _c.TF_NewBufferFromString(b, len(b))
+        if run_metadata is not None:
+            meta_buf = _c.TF_NewBuffer()
+        if self._log_placement:
+            sys.stdout.flush()
+        try:
+            _c.TF_SessionRun(self._c_session, opts_buf, in_arr, in_vals, nin, out_arr, out_vals,
+                             nout, tgt, ntarget, meta_buf, status.ptr)
+            if self._log_placement:
+                _c.libc.fflush(None)
+            if meta_buf is not None and status.code() == 0:
+                run_metadata.ParseFromString(_c.buffer_bytes(meta_buf))
+        finally:
+            if opts_buf is not None:
+                _c.TF_DeleteBuffer(opts_buf)
+            if meta_buf is not None:
+                _c.TF_DeleteBuffer(meta_buf)
+        status.raise_if_error()
+        return [tensor_util.c_tensor_to_numpy(out_vals[i]) for i in range(nout)]
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        feed_list = [self._graph.as_graph_element(f, allow_operation=False) for f in (feed_list or [])]
+
+        def call(*args, **kwargs):
+            return self.run(fetches, dict(zip(feed_list, args)), options=kwargs.get("options"),
+                            run_metadata=kwargs.get("run_metadata"))
+        return call
+
+
+def _feed_pairs(graph, key, value):
+    if isinstance(key, (tuple, list)) and not isinstance(key, ops.Tensor):
+        for k, v in zip(key, value):
+            for p in _feed_pairs(graph, k, v):
+                yield p
+        return
+    if hasattr(key, "_as_feed"):
+        key = key._as_feed()
+    try:
+        t = graph.as_graph_element(key, allow_operation=False)
+    except (KeyError, ValueError) as e:
+        raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(e))
+    if isinstance(value, ops.Tensor):
+        raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                        "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+                        "For reference, the tensor object was %s which was passed to the feed with "
+                        "key %s." % (value, key))
+    yield t, value
+
+
+class _DeviceAttributes(object):
+    def __init__(self, name, device_type, memory_limit_bytes, incarnation):
+        self.name = name
+        self.device_type = device_type
+        self.memory_limit_bytes = memory_limit_bytes
+        self.incarnation = incarnation
+
+    def __repr__(self):
+        return "_DeviceAttributes(%s, %s, %d, %d)" % (self.name, self.device_type,
+                                                      self.memory_limit_bytes, self.incarnation)
+
+
+class Session(BaseSession):
+    """tf.compat.v1.Session: `with Session() as s:` makes s the default session and closes it."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super(Session, self).__init__(target, graph, config)
+        self._ctx = []
+
+    def __enter__(self):
+        g = self._graph.as_default()
+        g.__enter__()
+        d = self.as_default()
+        d.__enter__()
+        self._ctx.append((g, d))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        g, d = self._ctx.pop()
+        d.__exit__(exc_type, exc, tb)
+        g.__exit__(exc_type, exc, tb)
+        self.close()
+
+    @staticmethod
+    def reset(target, containers=None, config=None):
+        pass
+
+
+class InteractiveSession(BaseSession):
+    """A session that installs itself as the default session until closed."""
+
+    def __init__(self, target="", graph=None, config=None):
+        if config is None:
+            config = config_pb2.ConfigProto()
+        super(InteractiveSession, self).__init__(target, graph, config)
+        self._graph_ctx = self._graph.as_default()
+        self._graph_ctx.__enter__()
+        self._default = self.as_default()
+        self._default.__enter__()
+        self._explicitly_closed = False
+
+    def close(self):
+        super(InteractiveSession, self).close()
+        if not self._explicitly_closed:
+            self._explicitly_closed = True
+            try:
+                self._default.__exit__(None, None, None)
+                self._graph_ctx.__exit__(None, None, None)
+            except (ValueError, IndexError):
+                pass

@@ -1,0 +1,1 @@
+"""Rill's Python graph layer over the C API: dtypes, errors, graphs, sessions."""

@@ -1,0 +1,87 @@
+"""tf.nn: the common neural-network functions (generated ops under TensorFlow's names)."""
+from rill.framework import ops
+from rill.framework.op_def_library import apply_op
+from rill.ops import gen_ops, math_ops
+
+
+def relu(features, name=None):
+    return apply_op("Relu", name=name, features=features)
+
+
+def relu6(features, name=None):
+    return apply_op("Relu6", name=name, features=features)
+
+
+def sigmoid(x, name=None):
+    return apply_op("Sigmoid", name=name, x=x)
+
+
+def tanh(x, name=None):
+    return apply_op("Tanh", name=name, x=x)
+
+
+def softmax(logits, axis=None, name=None):
+    return apply_op("Softmax", name=name, logits=logits)
+
+
+def log_softmax(logits, axis=None, name=None):
+    return apply_op("LogSoftmax", name=name, logits=logits)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    return apply_op("BiasAdd", name=name, value=value, bias=bias,
+                    data_format=data_format or "NHWC")
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,
+           data_format="NHWC", dilations=None, name=None, filters=None):
+    return apply_op("Conv2D", name=name, input=input, filter=filter if filter is not None else filters,
+                    strides=list(strides), padding=padding, data_format=data_format,
+                    dilations=list(dilations or [1, 1, 1, 1]))
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
+    return apply_op("MaxPool", name=name, input=value if value is not None else input,
+                    ksize=list(ksize), strides=list(strides), padding=padding,
+                    data_format=data_format)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
+    return apply_op("AvgPool", name=name, value=value if value is not None else input,
+                    ksize=list(ksize), strides=list(strides), padding=padding,
+                    data_format=data_format)
+
+
+def l2_loss(t, name=None):
+    return apply_op("L2Loss", name=name, t=t)
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
+    with ops.name_scope_v1(name, "softmax_cross_entropy_with_logits_sg") as scope:
+        loss, _ = apply_op("SoftmaxCrossEntropyWithLogits", features=logits, labels=labels)
+        return gen_ops.identity(loss, name=scope)
+
+
+softmax_cross_entropy_with_logits_v2 = softmax_cross_entropy_with_logits
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    with ops.name_scope_v1(name, "SparseSoftmaxCrossEntropyWithLogits") as scope:
+        loss, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", features=logits, labels=labels)
+        return gen_ops.identity(loss, name=scope)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    raise NotImplementedError("tf.nn.dropout is not provided by rill.compat.v1 yet")
+
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    with ops.name_scope_v1(name, "moments"):
+        mean = math_ops.reduce_mean(x, axes, keepdims=True, name="mean")
+        var = math_ops.reduce_mean(apply_op("SquaredDifference", x=x, y=mean), axes,
+                                   keepdims=True, name="variance")
+        if not (keepdims or keep_dims):
+            from rill.ops import array_ops
+            mean = array_ops.squeeze(mean, axes)
+            var = array_ops.squeeze(var, axes)
+        return mean, var

@@ -1,0 +1,120 @@
+"""tf.train.Saver: TF1 V2 checkpoints (SaveV2 / RestoreV2 ops; the 'checkpoint' state file)."""
+import os
+
+from rill.framework import dtypes, ops
+from rill.framework.op_def_library import apply_op
+from rill.ops import constant_op, control_flow, variables
+
+
+def _var_name(v):
+    return v.op.name
+
+
+class Saver(object):
+    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+                 saver_def=None, builder=None, defer_build=False, allow_empty=False,
+                 write_version=2, pad_step_number=False, save_relative_paths=False, filename=None):
+        if var_list is None:
+            var_list = variables.global_variables()
+        if isinstance(var_list, dict):
+            items = sorted(var_list.items())
+        else:
+            items = sorted((_var_name(v), v) for v in var_list)
+        if not items and not allow_empty:
+            raise ValueError("No variables to save")
+        self._items = items
+        self._max_to_keep = max_to_keep
+        self._last = []
+        g = ops.get_default_graph()
+        with ops.name_scope_v1(name, "save") as scope:
+            self._filename = apply_op("PlaceholderWithDefault",
+                                       input=constant_op.constant("model", dtype=dtypes.string),
+                                       shape=[], name="filename")
+            names = constant_op.constant([n for n, _ in items], dtype=dtypes.string,
+                                         name="SaveV2/tensor_names")
+            slices = constant_op.constant([""] * len(items), dtype=dtypes.string,
+                                          name="SaveV2/shape_and_slices")
+            tensors = [v.value() if hasattr(v, "value") else v for _, v in items]
+            save = apply_op("SaveV2", name="SaveV2", prefix=self._filename, tensor_names=names,
+                            shape_and_slices=slices, tensors=tensors)
+            with ops.control_dependencies([save]):
+                self._save_tensor = apply_op("Identity", name="control_dependency",
+                                             input=self._filename)
+            rnames = constant_op.constant([n for n, _ in items], dtype=dtypes.string,
+                                          name="RestoreV2/tensor_names")
+            rslices = constant_op.constant([""] * len(items), dtype=dtypes.string,
+                                           name="RestoreV2/shape_and_slices")
+            restored = apply_op("RestoreV2", name="RestoreV2", prefix=self._filename,
+                                tensor_names=rnames, shape_and_slices=rslices,
+                                dtypes=[v.dtype.base_dtype for _, v in items])
+            assigns = []
+            for (n, v), t in zip(items, restored):
+                assigns.append(v.assign(t) if v._use_resource else
+                               apply_op("Assign", ref=v._ref(), value=t))
+            self._restore_op = control_flow.group(*assigns, name="restore_all")
+
+    def save(self, sess, save_path, global_step=None, latest_filename=None,
+             meta_graph_suffix="meta", write_meta_graph=True, write_state=True, strip_default_attrs=False,
+             save_debug_info=False):
+        if global_step is not None:
+            step = global_step if isinstance(global_step, int) else int(sess.run(global_step))
+            save_path = "%s-%d" % (save_path, step)
+        sess.run(self._save_tensor, {self._filename: save_path})
+        if write_state:
+            d = os.path.dirname(save_path) or "."
+            self._last = [p for p in self._last if p != save_path] + [save_path]
+            while self._max_to_keep and len(self._last) > self._max_to_keep:
+                old = self._last.pop(0)
+                for suffix in (".index", ".data-00000-of-00001", ".meta"):
+                    if os.path.exists(old + suffix):
+                        os.remove(old + suffix)
+            with open(os.path.join(d, latest_filename or "checkpoint"), "w") as f:
+                f.write('model_checkpoint_path: "%s"\n' % os.path.basename(save_path))
+                for p in self._last:
+                    f.write('all_model_checkpoint_paths: "%s"\n' % os.path.basename(p))
+        if write_meta_graph:
+            from rill._proto import meta_graph_pb2
+            mg = meta_graph_pb2.MetaGraphDef()
+            mg.graph_def.CopyFrom(sess.graph.as_graph_def())
+            with open(save_path + "." + meta_graph_suffix, "wb") as f:
+                f.write(mg.SerializeToString())
+        return save_path
+
+    def restore(self, sess, save_path):
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        sess.run(self._restore_op, {self._filename: save_path})
+
+    @property
+    def last_checkpoints(self):
+        return list(self._last)
+
+
+class _CheckpointState(object):
+    def __init__(self, path, all_paths):
+        self.model_checkpoint_path = path
+        self.all_model_checkpoint_paths = all_paths
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    p = os.path.join(checkpoint_dir, latest_filename or "checkpoint")
+    if not os.path.exists(p):
+        return None
+    path = None
+    alls = []
+    for line in open(p):
+        k, _, v = line.partition(":")
+        v = v.strip().strip('"')
+        if not os.path.isabs(v):
+            v = os.path.join(checkpoint_dir, v)
+        if k.strip() == "model_checkpoint_path":
+            path = v
+        elif k.strip() == "all_model_checkpoint_paths":
+            alls.append(v)
+    return _CheckpointState(path, alls)
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    s = get_checkpoint_state(checkpoint_dir, latest_filename)
+    return s.model_checkpoint_path if s else None
