@@ -1,0 +1,25 @@
+// Conversions between absl::Status and grpc::Status (the codes have the same numbers), and the
+// channel arguments every Rill channel and server uses: messages of any size (TensorFlow sets
+// its gRPC limits to unlimited too, so 100 MB tensors pass). Pure functions.
+#ifndef RILL_DISTRIBUTED_GRPC_STATUS_H_
+#define RILL_DISTRIBUTED_GRPC_STATUS_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "grpcpp/grpcpp.h"
+
+namespace rill {
+namespace distributed {
+
+absl::Status FromGrpcStatus(const grpc::Status& s);
+grpc::Status ToGrpcStatus(const absl::Status& s);
+
+// An insecure channel to "host:port" with unlimited message sizes.
+std::shared_ptr<grpc::Channel> NewChannel(const std::string& address);
+
+}  // namespace distributed
+}  // namespace rill
+
+#endif  // RILL_DISTRIBUTED_GRPC_STATUS_H_

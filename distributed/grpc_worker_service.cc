@@ -1,0 +1,101 @@
+#include "distributed/grpc_worker_service.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "distributed/grpc_status.h"
+#include "distributed/protos/worker_service.grpc.pb.h"
+
+namespace rill {
+namespace distributed {
+namespace {
+
+absl::Time DeadlineOf(const grpc::ServerContext* ctx) {
+  const auto d = ctx->deadline();
+  if (d >= std::chrono::system_clock::time_point::max() - std::chrono::hours(24 * 365)) {
+    return absl::InfiniteFuture();
+  }
+  return absl::FromChrono(d);
+}
+
+class Service final : public tensorflow::WorkerService::Service {
+ public:
+  explicit Service(Worker* worker) : worker_(worker) {}
+
+#define RILL_SIMPLE_METHOD(Method)                                                  \
+  grpc::Status Method(grpc::ServerContext*, const tensorflow::Method##Request* req, \
+                      tensorflow::Method##Response* resp) override {                \
+    return ToGrpcStatus(worker_->Method(*req, resp));                               \
+  }
+  RILL_SIMPLE_METHOD(GetStatus)
+  RILL_SIMPLE_METHOD(CreateWorkerSession)
+  RILL_SIMPLE_METHOD(DeleteWorkerSession)
+  RILL_SIMPLE_METHOD(RegisterGraph)
+  RILL_SIMPLE_METHOD(DeregisterGraph)
+  RILL_SIMPLE_METHOD(CleanupGraph)
+#undef RILL_SIMPLE_METHOD
+
+  grpc::Status CleanupAll(grpc::ServerContext*, const tensorflow::CleanupAllRequest*,
+                          tensorflow::CleanupAllResponse*) override {
+    return grpc::Status::OK;  // Rill's workers keep no containers beyond their sessions
+  }
+
+  grpc::Status RunGraph(grpc::ServerContext* ctx, const tensorflow::RunGraphRequest* req,
+                        tensorflow::RunGraphResponse* resp) override {
+    absl::Status s =
+        worker_->RunGraph(*req, resp, DeadlineOf(ctx), [ctx] { return ctx->IsCancelled(); });
+    if (!s.ok() && req->store_errors_in_response_body()) {
+      resp->set_status_code(static_cast<int>(s.code()));
+      resp->set_status_error_message(std::string(s.message()));
+      return grpc::Status::OK;
+    }
+    return ToGrpcStatus(s);
+  }
+
+  grpc::Status RecvTensor(grpc::ServerContext* ctx, const tensorflow::RecvTensorRequest* req,
+                          tensorflow::RecvTensorResponse* resp) override {
+    return ToGrpcStatus(
+        worker_->RecvTensor(*req, resp, DeadlineOf(ctx), [ctx] { return ctx->IsCancelled(); }));
+  }
+
+ private:
+  Worker* const worker_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(
+    const WorkerOptions& options, const std::string& listen_address) {
+  std::unique_ptr<WorkerServer> server(new WorkerServer());
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  if (!worker.ok()) return worker.status();
+  server->worker_ = std::move(*worker);
+  server->service_ = std::make_unique<Service>(server->worker_.get());
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(listen_address, grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(-1);
+  builder.SetMaxSendMessageSize(-1);
+  builder.RegisterService(server->service_.get());
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || port == 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "Could not start the gRPC server on ", listen_address,
+        " (is the port in use by another process?); pick a free port in the cluster spec"));
+  }
+  return server;
+}
+
+void WorkerServer::Shutdown() {
+  if (shut_down_ || server_ == nullptr) return;
+  shut_down_ = true;
+  worker_->AbortAllSteps();
+  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  server_->Wait();
+}
+
+WorkerServer::~WorkerServer() { Shutdown(); }
+
+}  // namespace distributed
+}  // namespace rill

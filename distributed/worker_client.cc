@@ -1,0 +1,96 @@
+#include "distributed/worker_client.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "distributed/cluster_spec.h"
+#include "distributed/grpc_status.h"
+
+namespace rill {
+namespace distributed {
+namespace {
+
+void SetDeadline(grpc::ClientContext* ctx, absl::Duration timeout) {
+  ctx->set_deadline(std::chrono::system_clock::now() +
+                    std::chrono::milliseconds(absl::ToInt64Milliseconds(timeout)));
+}
+
+}  // namespace
+
+WorkerClient::WorkerClient(std::string job, int task_index, std::string address)
+    : job_(std::move(job)),
+      task_index_(task_index),
+      task_(TaskName(job_, task_index)),
+      address_(std::move(address)),
+      stub_(tensorflow::WorkerService::NewStub(NewChannel(address_))) {}
+
+absl::Status WorkerClient::Annotate(const char* method, const grpc::Status& s) const {
+  if (s.ok()) return absl::OkStatus();
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+    return absl::UnavailableError(absl::StrCat(
+        "Task ", task_, " (", address_, ") is unavailable: ", s.error_message(),
+        ". Start its server (rill_server --cluster_spec=... --job_name=", job_,
+        " --task_id=", task_index_, ") or fix its address in the cluster spec, then run again."));
+  }
+  if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    return absl::DeadlineExceededError(absl::StrCat(
+        method, " on task ", task_, " (", address_, ") timed out: ", s.error_message(),
+        ". The worker may be overloaded or stuck; raise operation_timeout_in_ms or restart it."));
+  }
+  // The worker's own error: its text unchanged (it names the node), the task after it.
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                      absl::StrCat(s.error_message(), " (on task ", task_, ")"));
+}
+
+#define RILL_WORKER_CALL(Method, Req, Resp)                                             \
+  absl::Status WorkerClient::Method(const tensorflow::Req& req, tensorflow::Resp* resp, \
+                                    absl::Duration timeout) {                           \
+    grpc::ClientContext ctx;                                                            \
+    SetDeadline(&ctx, timeout);                                                         \
+    return Annotate(#Method, stub_->Method(&ctx, req, resp));                           \
+  }
+
+RILL_WORKER_CALL(GetStatus, GetStatusRequest, GetStatusResponse)
+RILL_WORKER_CALL(CreateWorkerSession, CreateWorkerSessionRequest, CreateWorkerSessionResponse)
+RILL_WORKER_CALL(DeleteWorkerSession, DeleteWorkerSessionRequest, DeleteWorkerSessionResponse)
+RILL_WORKER_CALL(RegisterGraph, RegisterGraphRequest, RegisterGraphResponse)
+RILL_WORKER_CALL(DeregisterGraph, DeregisterGraphRequest, DeregisterGraphResponse)
+RILL_WORKER_CALL(CleanupGraph, CleanupGraphRequest, CleanupGraphResponse)
+
+#undef RILL_WORKER_CALL
+
+absl::Status WorkerClient::RunGraph(const tensorflow::RunGraphRequest& req,
+                                    tensorflow::RunGraphResponse* resp, absl::Duration timeout,
+                                    CancellationManager* cancel) {
+  // Shared with the cancellation callback, which StartCancel may run after this call returned.
+  auto ctx = std::make_shared<grpc::ClientContext>();
+  SetDeadline(ctx.get(), timeout);
+  CancellationToken token = kInvalidCancellationToken;
+  if (cancel != nullptr) {
+    token = cancel->RegisterCallback([ctx] { ctx->TryCancel(); });
+    if (token == kInvalidCancellationToken) return cancel->status();
+  }
+  grpc::Status s = stub_->RunGraph(ctx.get(), req, resp);
+  if (cancel != nullptr) cancel->DeregisterCallback(token);
+  return Annotate("RunGraph", s);
+}
+
+absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req,
+                                      tensorflow::RecvTensorResponse* resp, absl::Duration timeout,
+                                      CancellationManager* cancel) {
+  // Shared with the cancellation callback, which StartCancel may run after this call returned.
+  auto ctx = std::make_shared<grpc::ClientContext>();
+  SetDeadline(ctx.get(), timeout);
+  CancellationToken token = kInvalidCancellationToken;
+  if (cancel != nullptr) {
+    token = cancel->RegisterCallback([ctx] { ctx->TryCancel(); });
+    if (token == kInvalidCancellationToken) return cancel->status();
+  }
+  grpc::Status s = stub_->RecvTensor(ctx.get(), req, resp);
+  if (cancel != nullptr) cancel->DeregisterCallback(token);
+  return Annotate("RecvTensor", s);
+}
+
+}  // namespace distributed
+}  // namespace rill

@@ -1,0 +1,96 @@
+// rill_server: one task of a cluster, serving TensorFlow's WorkerService over gRPC, started with
+// the flags of TensorFlow's grpc_tensorflow_server:
+//   rill_server --cluster_spec=worker|127.0.0.1:2222;127.0.0.1:2223 --job_name=worker --task_id=0
+// It listens on the port its task has in the cluster spec (all interfaces), prints one line
+// "rill_server: serving /job:worker/replica:0/task:0 on 0.0.0.0:2222" once it serves, and shuts
+// down gracefully on SIGTERM or SIGINT (steps in flight are aborted; exit status 0).
+// Exit status 1 with a message on stderr for bad flags or a port it cannot bind.
+#include <csignal>
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "distributed/cluster_spec.h"
+#include "distributed/grpc_worker_service.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: rill_server --cluster_spec=JOB|HOST:PORT;HOST:PORT[,JOB|...] --job_name=JOB "
+    "--task_id=N [--inter_op_threads=N] [--intra_op_threads=N]\n";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "rill_server: %s\n%s", message.c_str(), kUsage);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cluster_spec, job_name;
+  int task_id = -1, inter = 0, intra = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto take = [&](const char* flag, std::string* out) {
+      std::string prefix = absl::StrCat(flag, "=");
+      if (!absl::StartsWith(a, prefix)) return false;
+      *out = a.substr(prefix.size());
+      return true;
+    };
+    std::string v;
+    if (take("--cluster_spec", &cluster_spec) || take("--job_name", &job_name)) continue;
+    if (take("--task_id", &v) || take("--task_index", &v)) {
+      if (!absl::SimpleAtoi(v, &task_id) || task_id < 0) return Fail("bad --task_id " + v);
+      continue;
+    }
+    if (take("--inter_op_threads", &v)) {
+      if (!absl::SimpleAtoi(v, &inter)) return Fail("bad --inter_op_threads " + v);
+      continue;
+    }
+    if (take("--intra_op_threads", &v)) {
+      if (!absl::SimpleAtoi(v, &intra)) return Fail("bad --intra_op_threads " + v);
+      continue;
+    }
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    return Fail("unknown flag " + a);
+  }
+  if (cluster_spec.empty()) return Fail("--cluster_spec is required");
+  if (job_name.empty()) return Fail("--job_name is required");
+  if (task_id < 0) return Fail("--task_id is required");
+  absl::StatusOr<rill::ClusterDef> cluster = rill::distributed::ParseClusterSpec(cluster_spec);
+  if (!cluster.ok()) return Fail(std::string(cluster.status().message()));
+  absl::StatusOr<std::string> address = rill::distributed::TaskAddress(*cluster, job_name, task_id);
+  if (!address.ok()) return Fail(std::string(address.status().message()));
+  const std::string port = address->substr(address->rfind(':') + 1);
+  const std::string listen = absl::StrCat("0.0.0.0:", port);
+
+  // Signals are taken by sigwait below, on this thread, never by a handler.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  rill::distributed::WorkerOptions options;
+  options.job = job_name;
+  options.task = task_id;
+  options.cluster = *cluster;
+  options.inter_op_threads = inter;
+  options.intra_op_threads = intra;
+  auto server = rill::distributed::WorkerServer::Start(options, listen);
+  if (!server.ok()) return Fail(std::string(server.status().message()));
+  std::printf("rill_server: serving %s on %s\n",
+              rill::distributed::TaskName(job_name, task_id).c_str(), listen.c_str());
+  std::fflush(stdout);
+  int sig = 0;
+  sigwait(&signals, &sig);
+  std::printf("rill_server: %s, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  std::fflush(stdout);
+  (*server)->Shutdown();
+  return 0;
+}
