@@ -93,22 +93,56 @@ def _is_tensor_like(x):
     return isinstance(x, ops.Tensor) or hasattr(x, "_as_tensor_for_op")
 
 
-def _as_tensor(x, dtype=None, as_ref=False, preferred=None):
+def _as_tensor(x, dtype=None, as_ref=False, preferred=None, name=None):
     if hasattr(x, "_as_tensor_for_op"):
         x = x._as_tensor_for_op(as_ref)
         if dtype is not None and x.dtype.base_dtype != dtypes.as_dtype(dtype).base_dtype:
             raise TypeError("Input has type %s that does not match expected type %s." % (
                 x.dtype.name, dtypes.as_dtype(dtype).name))
         return x
-    return ops.convert_to_tensor(x, dtype=dtype, preferred_dtype=preferred)
+    if isinstance(x, ops.Tensor):
+        if dtype is not None and x.dtype.base_dtype != dtypes.as_dtype(dtype).base_dtype:
+            raise TypeError("Input '%s' has type %s that does not match expected type %s." % (
+                name, x.dtype.name, dtypes.as_dtype(dtype).name))
+        return x
+    return ops.convert_to_tensor(x, dtype=dtype, preferred_dtype=preferred, name=name)
+
+
+def _graph_of(kwargs, od):
+    for arg in od.input_arg:
+        val = kwargs.get(arg.name)
+        vals = val if isinstance(val, (list, tuple)) else [val]
+        for v in vals:
+            if isinstance(v, ops.Tensor):
+                return v.graph
+            if hasattr(v, "_as_tensor_for_op"):
+                return v.graph
+    return ops.get_default_graph()
 
 
 def apply_op(op_type, name=None, **kwargs):
-    """Builds op_type with inputs and attrs from kwargs; returns its outputs as TensorFlow does."""
+    """Builds op_type with inputs and attrs from kwargs; returns its outputs as TensorFlow does.
+
+    As TensorFlow's op_def_library: the op's name scope (name, or the op type) is entered first,
+    so inputs converted from Python values are Consts named after their argument (Assign/value)."""
     od = op_def(op_type)
+    g = _graph_of(kwargs, od)
+    with g.as_default(), g.name_scope(name or op_type) as scope:
+        attrs = _convert_and_infer(od, kwargs)
+        inputs = attrs.pop("__inputs__")
+        op = g.create_op(op_type, inputs, name=scope, attrs=attrs)
+    return _outputs_of(op, od)
+
+
+def _convert_and_infer(od, kwargs):
+    op_type = od.name
     attr_defs = {a.name: a for a in od.attr}
     attrs = {}
     inferred = {}
+    input_names = {i.name for i in od.input_arg}
+    for k in kwargs:
+        if k not in attr_defs and k not in input_names:
+            raise TypeError("%s() got an unexpected keyword argument '%s'" % (op_type, k))
     # Pass 1: type and length attrs from inputs that already are tensors.
     for arg in od.input_arg:
         if arg.name not in kwargs:
@@ -130,9 +164,8 @@ def apply_op(op_type, name=None, **kwargs):
     for k, v in kwargs.items():
         if k in attr_defs and attr_defs[k].type == "type" and v is not None and k not in inferred:
             inferred[k] = dtypes.as_dtype(v)
-    # Pass 2: convert every input.
+    # Pass 2: convert every input (Consts named after the argument, in the op's scope).
     inputs = []
-    g = None
     for arg in od.input_arg:
         val = kwargs[arg.name]
         if arg.number_attr or arg.type_list_attr:
@@ -141,32 +174,30 @@ def apply_op(op_type, name=None, **kwargs):
                 dt = dtypes.as_dtype(arg.type)
             elif arg.type_attr:
                 dt = inferred.get(arg.type_attr) or _default_type(attr_defs.get(arg.type_attr))
-            ts = [_as_tensor(x, dt, arg.is_ref) for x in val]
+            ts = [_as_tensor(x, dt, arg.is_ref, name=arg.name) for x in val]
             if arg.number_attr and arg.type_attr and arg.type_attr not in inferred:
                 inferred[arg.type_attr] = ts[0].dtype.base_dtype if ts else dtypes.float32
             if arg.type_list_attr:
                 inferred[arg.type_list_attr] = [t.dtype.base_dtype for t in ts]
             inputs.append(ts)
-            for t in ts:
-                g = g or t.graph
         else:
             if arg.type:
-                t = _as_tensor(val, dtypes.as_dtype(arg.type), arg.is_ref)
+                t = _as_tensor(val, dtypes.as_dtype(arg.type), arg.is_ref, name=arg.name)
             elif arg.type_attr:
                 dt = inferred.get(arg.type_attr)
                 if dt is None:
                     t = _as_tensor(val, None, arg.is_ref,
-                                   preferred=_default_type(attr_defs.get(arg.type_attr)))
+                                   preferred=_default_type(attr_defs.get(arg.type_attr)),
+                                   name=arg.name)
                     inferred[arg.type_attr] = t.dtype.base_dtype
                 else:
-                    t = _as_tensor(val, dt, arg.is_ref)
+                    t = _as_tensor(val, dt, arg.is_ref, name=arg.name)
             else:
-                t = _as_tensor(val, None, arg.is_ref)
+                t = _as_tensor(val, None, arg.is_ref, name=arg.name)
             if arg.is_ref and not t.dtype._is_ref_dtype():
                 raise TypeError("'%s' Op requires that input '%s' be a mutable tensor (e.g.: a "
                                 "tf.Variable)" % (op_type, arg.name))
             inputs.append(t)
-            g = g or t.graph
     for k, v in inferred.items():
         a = attr_defs.get(k)
         if a is not None:
@@ -179,13 +210,8 @@ def apply_op(op_type, name=None, **kwargs):
             attrs[a.name] = make_attr(a.type, v)
         elif a.name not in attrs and not a.HasField("default_value"):
             raise TypeError("%s() missing required attribute '%s'" % (op_type, a.name))
-    for k in kwargs:
-        if k not in attr_defs and k not in {i.name for i in od.input_arg}:
-            raise TypeError("%s() got an unexpected keyword argument '%s'" % (op_type, k))
-    g = g or ops.get_default_graph()
-    with g.as_default():
-        op = g.create_op(op_type, inputs, name=name, attrs=attrs)
-    return _outputs_of(op, od)
+    attrs["__inputs__"] = inputs
+    return attrs
 
 
 def _default_type(attr_def):
