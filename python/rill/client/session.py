@@ -214,8 +214,8 @@ class BaseSession(object):
                             arr = np.asarray(val, dtype=dt.as_numpy_dtype)
                         if t.shape.ndims is not None and not t.shape.is_compatible_with(arr.shape):
                             raise ValueError(
-                                "Cannot feed value of shape %r for Tensor %r, which has shape %r"
-                                % (arr.shape, t.name, str(t.shape)))
+                                "Cannot feed value of shape %r for Tensor %s, which has shape %s"
+                                % (arr.shape, t.name, t.shape))
                         feeds.append(t)
                         feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
             values = self._call(plan, feeds, feed_vals, options, run_metadata)

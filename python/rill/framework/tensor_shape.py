@@ -137,9 +137,10 @@ class TensorShape(object):
     def __str__(self):
         if self._dims is None:
             return "<unknown>"
+        # TF1's format: "?" for an unknown dimension.
         if len(self._dims) == 1:
-            return "(%s,)" % ("None" if self._dims[0] is None else self._dims[0])
-        return "(%s)" % ", ".join("None" if d is None else str(d) for d in self._dims)
+            return "(%s,)" % ("?" if self._dims[0] is None else self._dims[0])
+        return "(%s)" % ", ".join("?" if d is None else str(d) for d in self._dims)
 
 
 def as_shape(shape):

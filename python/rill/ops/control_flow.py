@@ -25,7 +25,8 @@ def group(*inputs, **kwargs):
             return no_op(name=scope)
 
 
-def tuple(tensors, name=None, control_inputs=None):
+def tuple_(tensors, name=None, control_inputs=None):
+    """tf.tuple."""
     with ops.name_scope_v1(name, "tuple") as scope:
         tensors = [ops.convert_to_tensor(t) if t is not None else None for t in tensors]
         gate = group([t for t in tensors if t is not None] + list(control_inputs or []))

@@ -90,7 +90,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         raise ValueError("Variable %s does not exist, or was not created with tf.get_variable(). "
                          "Did you mean to set reuse=tf.AUTO_REUSE in VarScope?" % full)
     dtype = dtypes.as_dtype(dtype or dtypes.float32)
-    init = initializer or scope.initializer
+    init = initializer if initializer is not None else scope.initializer
     if init is None:
         init = glorot_uniform_initializer() if dtype.is_floating else zeros_initializer()
     with g.name_scope(None):
