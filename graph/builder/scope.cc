@@ -533,3 +533,131 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
 }
 
 }  // namespace rill
+
+namespace rill {
+namespace {
+
+// The output dtypes of a call of `function` (its signature's output args) for `node`.
+absl::StatusOr<DataTypeVector> FunctionCallOutputTypes(const FunctionDef& function,
+                                                       const NodeDef& node) {
+  DataTypeVector types;
+  for (const OpDef::ArgDef& arg : function.signature().output_arg()) {
+    if (arg.type() != DT_INVALID && arg.number_attr().empty()) {
+      types.push_back(arg.type());
+      continue;
+    }
+    const AttrValue* t = arg.type_attr().empty() ? nullptr : FindNodeAttr(node, arg.type_attr());
+    if (t == nullptr || !arg.number_attr().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Node '", node.name(), "': cannot tell the dtype of output '", arg.name(),
+                       "' of function '", function.signature().name(), "'"));
+    }
+    types.push_back(t->type());
+  }
+  return types;
+}
+
+}  // namespace
+
+absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
+  Graph& g = *graph_;
+  rill::MutexLock lock(&g.mu);
+  RILL_RETURN_IF_ERROR(g.status);
+  auto fail = [&](absl::Status s) {
+    g.status = s;
+    return s;
+  };
+  absl::flat_hash_map<std::string, const FunctionDef*> functions;
+  for (const FunctionDef& f : g.graph.library().function()) functions[f.signature().name()] = &f;
+  for (const FunctionDef& f : graph.library().function()) {
+    auto it = functions.find(f.signature().name());
+    if (it == functions.end()) {
+      *g.graph.mutable_library()->add_function() = f;
+    } else if (it->second->SerializeAsString() != f.SerializeAsString()) {
+      return fail(absl::InvalidArgumentError(absl::StrCat(
+          "Cannot import function '", f.signature().name(),
+          "': a different function of that name is already in the graph; rename one of them")));
+    }
+  }
+  for (const FunctionDef& f : g.graph.library().function()) functions[f.signature().name()] = &f;
+  for (const NodeDef& imported : graph.node()) {
+    const std::string& name = imported.name();
+    if (g.nodes.contains(name)) {
+      return fail(
+          absl::InvalidArgumentError(absl::StrCat("Duplicate node name in graph: '", name, "'")));
+    }
+    NodeDef node = imported;
+    DataTypeVector out_types;
+    const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
+    if (reg != nullptr) {
+      AddDefaultsToNodeDef(reg->op_def, &node);
+      DataTypeVector in_types;
+      if (absl::Status s = InOutTypesForNode(node, reg->op_def, &in_types, &out_types); !s.ok()) {
+        return fail(AnnotateStatus(s, absl::StrCat("Node '", name, "' (", node.op(), ")")));
+      }
+    } else if (auto f = functions.find(node.op()); f != functions.end()) {
+      absl::StatusOr<DataTypeVector> types = FunctionCallOutputTypes(*f->second, node);
+      if (!types.ok()) return fail(types.status());
+      out_types = *std::move(types);
+    } else {
+      return fail(absl::NotFoundError(absl::StrCat("Node '", name, "': Op type not registered '",
+                                                   node.op(), "' in binary running on Rill")));
+    }
+    // Shapes from the shape function when every data input's producer is known; else unknown.
+    std::vector<PartialTensorShape> shapes(out_types.size(), PartialTensorShape());
+    if (reg != nullptr) {
+      std::vector<PartialTensorShape> input_shapes;
+      std::vector<std::optional<Tensor>> constants;
+      bool known = true;
+      for (const std::string& input : node.input()) {
+        absl::StatusOr<InputName> in = ParseInputName(input);
+        if (!in.ok()) return fail(AnnotateStatus(in.status(), absl::StrCat("Node '", name, "'")));
+        if (in->is_control()) continue;
+        auto p = g.nodes.find(in->node);
+        if (p == g.nodes.end() || in->index >= static_cast<int>(p->second.output_shapes.size())) {
+          known = false;
+          break;
+        }
+        input_shapes.push_back(p->second.output_shapes[in->index]);
+        constants.push_back(ConstantIndexTensor(g.graph.node(p->second.index)));
+      }
+      if (known) {
+        std::vector<const Tensor*> input_tensors;
+        for (const std::optional<Tensor>& c : constants) {
+          input_tensors.push_back(c ? &*c : nullptr);
+        }
+        ShapeInferenceContext context(node, std::move(input_shapes),
+                                      static_cast<int>(out_types.size()), std::move(input_tensors));
+        if (reg->shape_fn(context).ok()) shapes = context.TakeOutputs();
+      }
+    }
+    g.names_in_use.try_emplace(absl::AsciiStrToLower(name), 1);
+    Graph::NodeInfo info;
+    info.index = g.graph.node_size();
+    info.output_types = out_types;
+    info.output_shapes = std::move(shapes);
+    *g.graph.add_node() = std::move(node);
+    g.nodes.emplace(name, std::move(info));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NodeDef> Scope::GetNodeDef(absl::string_view name) const {
+  rill::MutexLock lock(&graph_->mu);
+  auto it = graph_->nodes.find(name);
+  if (it == graph_->nodes.end()) {
+    return absl::NotFoundError(absl::StrCat("No node named '", name, "' in the graph"));
+  }
+  return graph_->graph.node(it->second.index);
+}
+
+absl::StatusOr<Operation> Scope::GetOperation(absl::string_view name) const {
+  rill::MutexLock lock(&graph_->mu);
+  auto it = graph_->nodes.find(name);
+  if (it == graph_->nodes.end()) {
+    return absl::NotFoundError(absl::StrCat("No node named '", name, "' in the graph"));
+  }
+  return Operation(std::string(name), it->second.output_types);
+}
+
+}  // namespace rill

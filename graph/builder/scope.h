@@ -176,6 +176,19 @@ class Scope {
   // are kept.
   absl::Status UpdateInput(const Operation& node, int input_index, const Output& new_input) const;
 
+  // Appends the nodes of `graph` to this graph as they are (names, inputs, attrs, devices kept),
+  // with its function library, so that they can be built on (e.g. gradients of an imported
+  // model). Output dtypes come from the op registry (or the function a call node names); shapes
+  // from the op's shape function where its producers come earlier, unknown otherwise. Records and
+  // returns InvalidArgument for a node name already in this graph or an op that is neither
+  // registered nor a function of the library ("Node 'x': Op type not registered 'Foo'").
+  absl::Status ImportGraphDef(const GraphDef& graph) const;
+
+  // The node named `name` as built (attrs with defaults, device, inputs) and its output dtypes.
+  // NotFound "No node named 'x' in the graph" when there is none.
+  absl::StatusOr<NodeDef> GetNodeDef(absl::string_view name) const;
+  absl::StatusOr<Operation> GetOperation(absl::string_view name) const;
+
   // The shape shape inference gave `output` when its node was built (unknown dims are -1).
   // NotFound when the node is not in this graph; InvalidArgument for an index out of range.
   absl::StatusOr<PartialTensorShape> GetShape(const Output& output) const;

@@ -67,25 +67,29 @@ bool ElementMatches(const T& got, const T& want, double rtol, double atol) {
 
 }  // namespace
 
+absl::StatusOr<std::string> ReadTextMaybeGzipped(const std::string& path) {
+  // <Op>.pbtxt, or <Op>.pbtxt.gz as the generators write them (gzip reads both).
+  gzFile in = gzopen(path.c_str(), "rb");
+  if (in == nullptr)
+    return absl::NotFoundError(absl::StrCat("Cannot read conformance file ", path));
+  std::string text;
+  char buf[1 << 16];
+  int n = 0;
+  while ((n = gzread(in, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
+  const bool read_error = n < 0;
+  gzclose(in);
+  if (read_error)
+    return absl::DataLossError(absl::StrCat("Conformance file ", path, " is corrupt"));
+  return text;
+}
+
 absl::StatusOr<std::vector<ConformanceSuite>> LoadSuites(const std::vector<std::string>& paths) {
   std::vector<ConformanceSuite> suites;
   for (const std::string& path : paths) {
-    // <Op>.pbtxt, or <Op>.pbtxt.gz as the generator writes them (gzip reads both).
-    gzFile in = gzopen(path.c_str(), "rb");
-    if (in == nullptr) {
-      return absl::NotFoundError(absl::StrCat("Cannot read conformance file ", path));
-    }
-    std::string text;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(in, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
-    const bool read_error = n < 0;
-    gzclose(in);
-    if (read_error) {
-      return absl::DataLossError(absl::StrCat("Conformance file ", path, " is corrupt"));
-    }
+    absl::StatusOr<std::string> text = ReadTextMaybeGzipped(path);
+    if (!text.ok()) return text.status();
     ConformanceSuite suite;
-    if (!google::protobuf::TextFormat::ParseFromString(text, &suite)) {
+    if (!google::protobuf::TextFormat::ParseFromString(*text, &suite)) {
       return absl::InvalidArgumentError(
           absl::StrCat("Conformance file ", path, " is not a text ConformanceSuite"));
     }

@@ -18,6 +18,10 @@
 
 namespace rill {
 
+// The text of `path`, gunzipped when it is gzip-compressed. NotFound when it cannot be read,
+// DataLoss when the compressed stream is corrupt.
+absl::StatusOr<std::string> ReadTextMaybeGzipped(const std::string& path);
+
 // Parses each text-format ConformanceSuite file. InvalidArgument names the file that does not
 // parse; NotFound one that cannot be read.
 absl::StatusOr<std::vector<ConformanceSuite>> LoadSuites(const std::vector<std::string>& paths);

@@ -1,0 +1,338 @@
+#include "graph/gradients/gradients.h"
+
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "core/types.h"
+#include "graph/builder/ops.h"
+#include "graph/gradients/grad_registry.h"
+#include "ops/node_def_util.h"
+#include "proto/graph.pb.h"
+
+namespace rill {
+
+bool IsTrainable(DataType dtype) {
+  switch (BaseType(dtype)) {
+    case DT_FLOAT:
+    case DT_DOUBLE:
+    case DT_HALF:
+    case DT_BFLOAT16:
+    case DT_COMPLEX64:
+    case DT_COMPLEX128:
+    case DT_RESOURCE:
+    case DT_VARIANT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// TF1 while-loop ops: gradients through them need the loop's backprop frame, not built yet.
+bool IsLoopOp(const std::string& op) {
+  return op == "Enter" || op == "RefEnter" || op == "Exit" || op == "RefExit" ||
+         op == "NextIteration" || op == "RefNextIteration" || op == "LoopCond";
+}
+
+// The forward graph as it was when gradients were requested: nodes, their data inputs and
+// consumers, by index.
+struct ForwardGraph {
+  GraphDef def;
+  absl::flat_hash_map<std::string, int> index;
+  std::vector<std::vector<std::pair<int, int>>> inputs;  // per node: (producer, output)
+  std::vector<std::vector<int>> consumers;               // per node, with repeats
+  std::vector<Operation> ops;                            // per node, with output dtypes
+
+  absl::Status Load(const Scope& scope) {
+    RILL_ASSIGN_OR_RETURN(def, scope.ToGraphDef());
+    const int n = def.node_size();
+    inputs.resize(n);
+    consumers.resize(n);
+    for (int i = 0; i < n; ++i) index[def.node(i).name()] = i;
+    for (int i = 0; i < n; ++i) {
+      const NodeDef& node = def.node(i);
+      RILL_ASSIGN_OR_RETURN(Operation op, scope.GetOperation(node.name()));
+      ops.push_back(op);
+      for (const std::string& input : node.input()) {
+        RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
+        if (in.is_control()) continue;
+        auto it = index.find(in.node);
+        if (it == index.end()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("Node '", node.name(), "': Unknown input node '", input, "'"));
+        }
+        inputs[i].emplace_back(it->second, in.index);
+        consumers[it->second].push_back(i);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<int> NodeOf(const Output& t, absl::string_view what) const {
+    auto it = index.find(t.node());
+    if (!t.valid() || it == index.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " '", t.valid() ? t.TensorName() : "<invalid Output>", "' is not in the graph"));
+    }
+    if (t.index() < 0 || t.index() >= ops[it->second].num_outputs()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " '", t.TensorName(), "' names an output its node does not have"));
+    }
+    return it->second;
+  }
+};
+
+using TensorKey = std::pair<int, int>;  // (node, output)
+
+class GradientBuilder {
+ public:
+  GradientBuilder(const Scope& scope, const GradientOptions& options)
+      : options_(options), root_(scope.NewSubScope(options.name)) {}
+
+  absl::Status Build(const std::vector<Output>& outputs, const std::vector<Output>& inputs,
+                     const std::vector<Output>& grad_inputs, std::vector<Output>* grad_outputs);
+
+ private:
+  // A scope for the gradient nodes of forward node `node`, colocated with it when asked.
+  Scope ForNode(const Scope& base, int node) const {
+    return options_.colocate_gradients_with_ops ? base.ColocateWith(graph_.ops[node]) : base;
+  }
+  // The sum of the gradients that reached `key` (an invalid Output when none did).
+  Output Aggregate(const TensorKey& key, const Scope& scope);
+  absl::Status Backprop(int node);
+
+  const GradientOptions& options_;
+  Scope root_;
+  ForwardGraph graph_;
+  std::vector<bool> between_;
+  std::vector<int> pending_;
+  std::vector<bool> stop_;
+  std::map<TensorKey, std::vector<Output>> grads_;
+  std::deque<int> ready_;
+};
+
+Output GradientBuilder::Aggregate(const TensorKey& key, const Scope& scope) {
+  auto it = grads_.find(key);
+  if (it == grads_.end() || it->second.empty()) return Output();
+  std::vector<Output>& list = it->second;
+  if (list.size() > 1) {
+    Output sum = ops::AddN(scope, list);
+    list.assign(1, sum);
+  }
+  return list[0];
+}
+
+absl::Status GradientBuilder::Backprop(int node) {
+  const NodeDef& def = graph_.def.node(node);
+  const Operation& op = graph_.ops[node];
+  const Scope base = ForNode(root_, node);
+  std::vector<Output> out_grads(op.num_outputs());
+  bool has_out_grads = false;
+  for (int i = 0; i < op.num_outputs(); ++i) {
+    if (!IsTrainable(op.output(i).dtype())) continue;
+    out_grads[i] = Aggregate({node, i}, base);
+    has_out_grads |= out_grads[i].valid();
+  }
+  std::vector<Output> in_grads(graph_.inputs[node].size());
+  if (has_out_grads && !stop_[node]) {
+    bool no_gradient = false;
+    const GradFunc* fn = GradRegistry::Global()->Find(def.op(), &no_gradient);
+    if (fn == nullptr && !no_gradient) {
+      return absl::NotFoundError(absl::StrCat(
+          "No gradient defined for op: ", def.op(), " (node '", def.name(),
+          "'); register one with RILL_REGISTER_GRADIENT or stop the gradient before it "
+          "(StopGradient, GradientOptions::stop_gradients)"));
+    }
+    if (fn != nullptr) {
+      // Outputs no gradient reached get zeros, as TensorFlow's gradients do.
+      for (int i = 0; i < op.num_outputs(); ++i) {
+        if (!out_grads[i].valid() && IsTrainable(op.output(i).dtype())) {
+          out_grads[i] = ops::ZerosLike(base, op.output(i));
+        }
+      }
+      const Scope scope = base.NewSubScope(absl::StrCat(def.name(), "_grad"));
+      GradOp grad_op;
+      grad_op.node = def;
+      for (const auto& [producer, index] : graph_.inputs[node]) {
+        grad_op.inputs.push_back(graph_.ops[producer].output(index));
+      }
+      for (int i = 0; i < op.num_outputs(); ++i) grad_op.outputs.push_back(op.output(i));
+      in_grads.clear();
+      RILL_RETURN_IF_ERROR((*fn)(scope, grad_op, out_grads, &in_grads));
+      RILL_RETURN_IF_ERROR(scope.status());
+      if (in_grads.size() != graph_.inputs[node].size()) {
+        return absl::InternalError(absl::StrCat(
+            "The gradient of op ", def.op(), " (node '", def.name(), "') returned ",
+            in_grads.size(), " gradients for ", graph_.inputs[node].size(), " inputs"));
+      }
+      int valid = 0;
+      for (const Output& g : in_grads) valid += g.valid();
+      if (options_.gate_gradients && valid > 1) {
+        // tf.tuple: every gradient waits for all of them.
+        const Scope tuple = scope.NewSubScope("tuple");
+        std::vector<Operation> deps;
+        for (const Output& g : in_grads) {
+          if (g.valid()) deps.push_back(g);
+        }
+        Operation gate = ops::NoOp(tuple.WithOpName("group_deps").WithControlDependencies(deps));
+        for (Output& g : in_grads) {
+          if (g.valid()) {
+            g = ops::Identity(
+                tuple.WithOpName("control_dependency").WithControlDependencies({gate}), g);
+          }
+        }
+        RILL_RETURN_IF_ERROR(scope.status());
+      }
+    }
+  }
+  for (size_t i = 0; i < graph_.inputs[node].size(); ++i) {
+    const auto [producer, index] = graph_.inputs[node][i];
+    if (!between_[producer]) continue;
+    if (in_grads[i].valid() && IsTrainable(graph_.ops[producer].output(index).dtype())) {
+      grads_[{producer, index}].push_back(in_grads[i]);
+    }
+    if (--pending_[producer] == 0) ready_.push_back(producer);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
+                                    const std::vector<Output>& inputs,
+                                    const std::vector<Output>& grad_inputs,
+                                    std::vector<Output>* grad_outputs) {
+  if (!grad_inputs.empty() && grad_inputs.size() != outputs.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("grad_inputs has ", grad_inputs.size(), " entries but outputs has ",
+                     outputs.size(), "; give one gradient per output, or none for ones"));
+  }
+  RILL_RETURN_IF_ERROR(graph_.Load(root_));
+  const int n = graph_.def.node_size();
+  std::vector<int> output_nodes, input_nodes;
+  for (const Output& y : outputs) {
+    RILL_ASSIGN_OR_RETURN(int node, graph_.NodeOf(y, "Output"));
+    output_nodes.push_back(node);
+  }
+  for (const Output& x : inputs) {
+    RILL_ASSIGN_OR_RETURN(int node, graph_.NodeOf(x, "Input"));
+    input_nodes.push_back(node);
+  }
+  // Nodes reachable forward from an input, then those of them that reach an output.
+  std::vector<bool> reached(n, false);
+  std::vector<int> stack(input_nodes.begin(), input_nodes.end());
+  while (!stack.empty()) {
+    int node = stack.back();
+    stack.pop_back();
+    if (reached[node]) continue;
+    reached[node] = true;
+    for (int c : graph_.consumers[node]) stack.push_back(c);
+  }
+  between_.assign(n, false);
+  stack.assign(output_nodes.begin(), output_nodes.end());
+  while (!stack.empty()) {
+    int node = stack.back();
+    stack.pop_back();
+    if (!reached[node] || between_[node]) continue;
+    between_[node] = true;
+    for (const auto& [producer, index] : graph_.inputs[node]) stack.push_back(producer);
+  }
+  pending_.assign(n, 0);
+  for (int node = 0; node < n; ++node) {
+    if (!between_[node]) continue;
+    if (IsLoopOp(graph_.def.node(node).op())) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Gradients through TF1 while loops are not supported yet: node '",
+          graph_.def.node(node).name(), "' (", graph_.def.node(node).op(),
+          ") lies between the outputs and the inputs; stop the gradient before the loop or "
+          "differentiate the loop body's function instead"));
+    }
+    for (const auto& [producer, index] : graph_.inputs[node]) {
+      if (between_[producer]) ++pending_[producer];
+    }
+  }
+  // Stop nodes: those of options.stop_gradients, and input nodes no other between node feeds.
+  stop_.assign(n, false);
+  for (const Output& t : options_.stop_gradients) {
+    RILL_ASSIGN_OR_RETURN(int node, graph_.NodeOf(t, "stop_gradients tensor"));
+    stop_[node] = true;
+  }
+  for (int node : input_nodes) {
+    bool fed_by_between = false;
+    for (const auto& [producer, index] : graph_.inputs[node]) {
+      fed_by_between |= between_[producer] && pending_[producer] > 0;
+    }
+    if (!fed_by_between) stop_[node] = true;
+  }
+  // Initial gradients of the outputs.
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    const Output& y = outputs[j];
+    Output dy;
+    if (grad_inputs.empty()) {
+      dy =
+          ops::OnesLike(ForNode(root_, output_nodes[j]).WithOpName(absl::StrCat("grad_ys_", j)), y);
+    } else {
+      dy = grad_inputs[j];
+      if (!dy.valid()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Gradient for output '", y.TensorName(), "' is an invalid Output"));
+      }
+      if (BaseType(dy.dtype()) != BaseType(y.dtype())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Gradient for output '", y.TensorName(), "' has dtype ", DataTypeString(dy.dtype()),
+            ", expected ", DataTypeString(BaseType(y.dtype()))));
+      }
+    }
+    RILL_RETURN_IF_ERROR(root_.status());
+    if (between_[output_nodes[j]] && IsTrainable(y.dtype())) {
+      grads_[{output_nodes[j], y.index()}].push_back(dy);
+    }
+  }
+  std::set<int> queued;
+  for (int node : output_nodes) {
+    if (between_[node] && pending_[node] == 0 && queued.insert(node).second) {
+      ready_.push_back(node);
+    }
+  }
+  while (!ready_.empty()) {
+    const int node = ready_.front();
+    ready_.pop_front();
+    RILL_RETURN_IF_ERROR(Backprop(node));
+  }
+  grad_outputs->clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Output g = Aggregate({input_nodes[i], inputs[i].index()}, ForNode(root_, input_nodes[i]));
+    if (!g.valid() && options_.unconnected_gradients == GradientOptions::Unconnected::kZero) {
+      g = ops::ZerosLike(ForNode(root_, input_nodes[i]), inputs[i]);
+    }
+    grad_outputs->push_back(g);
+  }
+  return root_.status();
+}
+
+}  // namespace
+
+absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
+                                  const std::vector<Output>& inputs,
+                                  const std::vector<Output>& grad_inputs,
+                                  std::vector<Output>* grad_outputs,
+                                  const GradientOptions& options) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  GradientBuilder builder(scope, options);
+  absl::Status s = builder.Build(outputs, inputs, grad_inputs, grad_outputs);
+  scope.UpdateStatus(s);
+  return s;
+}
+
+absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
+                                  const std::vector<Output>& inputs,
+                                  std::vector<Output>* grad_outputs) {
+  return AddSymbolicGradients(scope, outputs, inputs, {}, grad_outputs);
+}
+
+}  // namespace rill
