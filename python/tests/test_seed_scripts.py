@@ -11,9 +11,9 @@ import conftest
 import run_script
 
 SEEDS = os.path.join(conftest.REPO, "tests", "pyseeds")
-# The gradient script needs tf.gradients: tested in test_gradients.py.
+# Scripts that need tf.gradients are tested in test_gradients.py.
 NAMES = sorted(f for f in os.listdir(SEEDS) if run_script.is_seed_script(f)
-               and f != "device_function_gradients.py")
+               and f not in run_script.GRADIENT_SCRIPTS)
 
 
 def run_seed(name):
@@ -52,7 +52,7 @@ def without_device_mapping(stdout):
 
 def test_every_seed_script_has_a_recording():
     assert NAMES
-    for n in NAMES:
+    for n in NAMES + list(run_script.GRADIENT_SCRIPTS):
         assert os.path.exists(os.path.join(SEEDS, "expected", n[:-3] + ".stdout")), n
 
 

@@ -12,6 +12,10 @@ RILL_IMPORT = "import rill.compat.v1 as tf"
 _EXC = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception)): ?(.*)$")
 
 
+# Scripts that need tf.gradients (python/tests/test_gradients.py runs them).
+GRADIENT_SCRIPTS = ("api_train.py", "device_function_gradients.py")
+
+
 def is_seed_script(name):
     return name.endswith(".py") and name not in ("record_tf.py", "run_script.py")
 

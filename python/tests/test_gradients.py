@@ -1,0 +1,35 @@
+"""tf.gradients and the optimizers' minimize, which need the library's
+RILL_AddGradientsWithOptions: the gradient seed scripts print what TensorFlow printed. Run by
+`bazel test //python:pytest_gradients`."""
+import pytest
+
+import run_script
+import test_seed_scripts
+from test_seed_scripts import expected, run_seed, without_device_mapping
+
+
+def test_library_has_gradients():
+    from rill import _c
+    assert _c.RILL_AddGradientsWithOptions is not None, (
+        "libtensorflow.so.2 does not export RILL_AddGradientsWithOptions")
+
+
+@pytest.mark.parametrize("name", run_script.GRADIENT_SCRIPTS)
+def test_gradient_script_prints_what_tensorflow_prints(name):
+    want_out, meta = expected(name)
+    got = run_seed(name)
+    assert got["returncode"] == meta["returncode"], got["stderr"]
+    assert without_device_mapping(got["stdout"]) == want_out, got["stderr"]
+
+
+def test_missing_symbol_is_a_clear_error(monkeypatch):
+    from rill import _c
+    import rill.compat.v1 as tf
+    monkeypatch.setattr(_c, "RILL_AddGradientsWithOptions", None)
+    with tf.Graph().as_default():
+        x = tf.constant(1.0)
+        with pytest.raises(NotImplementedError, match="RILL_AddGradientsWithOptions"):
+            tf.gradients(x * x, x)
+
+
+assert test_seed_scripts  # imported for its helpers
