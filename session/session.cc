@@ -523,8 +523,26 @@ absl::Status ValidateSessionConfig(const ConfigProto& config) {
 
 }  // namespace
 
+SessionBackendFactory& RemoteSessionFactory() {
+  static SessionBackendFactory factory = nullptr;
+  return factory;
+}
+
+void RegisterRemoteSessionFactory(SessionBackendFactory factory) {
+  RemoteSessionFactory() = factory;
+}
+
 absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& options) {
   RILL_RETURN_IF_ERROR(ValidateSessionConfig(options.config));
+  if (options.config.cluster_def().job_size() > 0 || !options.target.empty()) {
+    if (RemoteSessionFactory() == nullptr) {
+      return absl::UnimplementedError(
+          "This session has a cluster_def or a grpc:// target, but the program was built "
+          "without the distributed runtime; link //distributed:grpc_session");
+    }
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<SessionBackend> remote, RemoteSessionFactory()(options));
+    return std::unique_ptr<Session>(new Session(std::move(remote)));
+  }
   std::unique_ptr<DeviceMgr> devices;
   if (options.gpus.has_value()) {
     RILL_ASSIGN_OR_RETURN(
@@ -544,25 +562,40 @@ absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& opti
 }
 
 Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
+Session::Session(std::unique_ptr<SessionBackend> remote) : remote_(std::move(remote)) {}
 Session::~Session() = default;
-absl::Status Session::Create(const GraphDef& graph) { return impl_->Create(graph); }
-absl::Status Session::Extend(const GraphDef& graph) { return impl_->Extend(graph); }
+absl::Status Session::Create(const GraphDef& graph) {
+  return remote_ ? remote_->Create(graph) : impl_->Create(graph);
+}
+absl::Status Session::Extend(const GraphDef& graph) {
+  return remote_ ? remote_->Extend(graph) : impl_->Extend(graph);
+}
 absl::Status Session::Run(const RunOptions& run_options,
                           const std::vector<std::pair<std::string, Tensor>>& feeds,
                           const std::vector<std::string>& fetches,
                           const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
                           RunMetadata* run_metadata) {
+  if (remote_) return remote_->Run(run_options, feeds, fetches, targets, outputs, run_metadata);
   return impl_->Run(run_options, feeds, fetches, targets, outputs, run_metadata);
 }
 absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
                           const std::vector<std::string>& fetches,
                           const std::vector<std::string>& targets, std::vector<Tensor>* outputs) {
-  return impl_->Run(RunOptions(), feeds, fetches, targets, outputs, nullptr);
+  return Run(RunOptions(), feeds, fetches, targets, outputs, nullptr);
 }
-std::vector<DeviceAttributes> Session::ListDevices() const { return impl_->ListDevices(); }
-std::vector<DeviceMemoryStats> Session::MemoryStats() const { return impl_->MemoryStats(); }
-absl::Status Session::Close() { return impl_->Close(); }
-std::string Session::PlacementLog() const { return impl_->PlacementLog(); }
-std::string Session::ExplainPlacement(int max_nodes) const { return impl_->Explain(max_nodes); }
+std::vector<DeviceAttributes> Session::ListDevices() const {
+  return remote_ ? remote_->ListDevices() : impl_->ListDevices();
+}
+// A cluster session reports no memory: its devices' allocators are in other processes.
+std::vector<DeviceMemoryStats> Session::MemoryStats() const {
+  return remote_ ? std::vector<DeviceMemoryStats>() : impl_->MemoryStats();
+}
+absl::Status Session::Close() { return remote_ ? remote_->Close() : impl_->Close(); }
+std::string Session::PlacementLog() const {
+  return remote_ ? remote_->PlacementLog() : impl_->PlacementLog();
+}
+std::string Session::ExplainPlacement(int max_nodes) const {
+  return remote_ ? remote_->ExplainPlacement(max_nodes) : impl_->Explain(max_nodes);
+}
 
 }  // namespace rill

@@ -54,6 +54,9 @@ struct SessionOptions {
   // for discovered GPUs, and a simulated state private to the session for injected ones. Tests
   // of the per-process rule pass one state to several sessions. Not owned.
   GpuProcessState* gpu_process_state = nullptr;
+  // TensorFlow's session target: "" (this process) or "grpc://host:port", the task of
+  // ConfigProto.cluster_def that unqualified devices (/cpu:0) resolve to (docs/distributed.md).
+  std::string target;
 };
 
 // One device's memory as its allocator sees it (Session::MemoryStats).
@@ -64,6 +67,29 @@ struct DeviceMemoryStats {
 };
 
 class SessionImpl;
+
+// What a Session does when its devices live in other processes (distributed/grpc_session.h):
+// Session::New hands a config with a cluster_def, or a grpc:// target, to the factory registered
+// here (by linking //distributed:grpc_session). Same contracts as Session's methods.
+class SessionBackend {
+ public:
+  virtual ~SessionBackend() = default;
+  virtual absl::Status Create(const GraphDef& graph) = 0;
+  virtual absl::Status Extend(const GraphDef& graph) = 0;
+  virtual absl::Status Run(const RunOptions& run_options,
+                           const std::vector<std::pair<std::string, Tensor>>& feeds,
+                           const std::vector<std::string>& fetches,
+                           const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
+                           RunMetadata* run_metadata) = 0;
+  virtual std::vector<DeviceAttributes> ListDevices() const = 0;
+  virtual absl::Status Close() = 0;
+  virtual std::string PlacementLog() const = 0;
+  virtual std::string ExplainPlacement(int max_nodes) const = 0;
+};
+using SessionBackendFactory =
+    absl::StatusOr<std::unique_ptr<SessionBackend>> (*)(const SessionOptions& options);
+// Called once, at static initialization, by the library that provides the backend.
+void RegisterRemoteSessionFactory(SessionBackendFactory factory);
 
 class Session {
  public:
@@ -98,7 +124,9 @@ class Session {
 
  private:
   explicit Session(std::unique_ptr<SessionImpl> impl);
+  explicit Session(std::unique_ptr<SessionBackend> remote);
   std::unique_ptr<SessionImpl> impl_;
+  std::unique_ptr<SessionBackend> remote_;  // set instead of impl_ for a cluster session
 };
 
 }  // namespace rill
