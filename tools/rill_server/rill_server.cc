@@ -75,6 +75,8 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A closed stdout (the parent went away) must not kill a serving worker.
+  std::signal(SIGPIPE, SIG_IGN);
 
   rill::distributed::WorkerOptions options;
   options.job = job_name;

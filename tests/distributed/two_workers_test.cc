@@ -1,0 +1,208 @@
+// The Session as master over two rill_server processes on loopback (tools/rill_server): the seed
+// towers on /job:worker/task:0 and task:1, feeds and fetches through RunGraph, a dead worker
+// (exact error), recovery after a restart, 100 MB tensors across processes, graceful shutdown.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_matchers.h"
+#include "distributed/grpc_session.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "ops/attr_value_util.h"
+#include "session/session.h"
+#include "tests/distributed/cluster_fixture.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+GraphDef ReadGraph(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &g)) << path;
+  return g;
+}
+
+std::unique_ptr<Session> NewClusterSession(const testing::ClusterFixture& cluster,
+                                           int64_t timeout_ms = 20000) {
+  SessionOptions options;
+  *options.config.mutable_cluster_def() = cluster.cluster();
+  options.config.set_operation_timeout_in_ms(timeout_ms);
+  options.target = absl::StrCat("grpc://", cluster.address(0));
+  absl::StatusOr<std::unique_ptr<Session>> s = Session::New(options);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? std::move(*s) : nullptr;
+}
+
+std::vector<float> Values(const Tensor& t) {
+  auto f = t.flat<float>();
+  return std::vector<float>(f.begin(), f.end());
+}
+
+NodeDef MakeNode(const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& device) {
+  NodeDef n;
+  n.set_name(name);
+  n.set_op(op);
+  for (const std::string& i : inputs) n.add_input(i);
+  n.set_device(device);
+  SetAttr(&n, "T", DT_FLOAT);
+  return n;
+}
+
+// x (fed, on the target task) -> y = x + x on task 1 -> z = y * y on task 0; fetch y and z.
+GraphDef FeedGraph() {
+  GraphDef g;
+  NodeDef x;
+  x.set_name("x");
+  x.set_op("Placeholder");
+  SetAttr(&x, "dtype", DT_FLOAT);
+  *g.add_node() = x;
+  *g.add_node() = MakeNode("y", "AddV2", {"x", "x"}, "/job:worker/task:1");
+  *g.add_node() = MakeNode("z", "Mul", {"y", "y"}, "/job:worker/task:0");
+  return g;
+}
+
+TEST(TwoWorkersTest, SeedTowersGiveTheLocalResultWithFullNames) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  std::vector<std::string> devices;
+  for (const DeviceAttributes& d : session->ListDevices()) devices.push_back(d.name());
+  EXPECT_THAT(devices,
+              ::testing::UnorderedElementsAre("/job:worker/replica:0/task:0/device:CPU:0",
+                                              "/job:worker/replica:0/task:1/device:CPU:0"));
+  RILL_ASSERT_OK(
+      session->Create(ReadGraph("tests/distributed/testdata/multi_tower_workers.pbtxt")));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session->Run({}, {"AddN"}, {}, &out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{44, 56, 98, 128}));
+  const std::string log = session->PlacementLog();
+  EXPECT_THAT(log, HasSubstr("MatMul: (MatMul): /job:worker/replica:0/task:0/device:CPU:0"));
+  EXPECT_THAT(log, HasSubstr("MatMul_1: (MatMul): /job:worker/replica:0/task:1/device:CPU:0"));
+  EXPECT_THAT(log, HasSubstr("AddN: (AddN): /job:worker/replica:0/task:0/device:CPU:0"));
+  // A second run reuses the registered partitions.
+  RILL_ASSERT_OK(session->Run({}, {"AddN"}, {}, &out));
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{44, 56, 98, 128}));
+  RILL_ASSERT_OK(session->Close());
+  RILL_EXPECT_OK(cluster.Stop(0));
+  RILL_EXPECT_OK(cluster.Stop(1));
+}
+
+TEST(TwoWorkersTest, FeedsAndFetchesCrossTasks) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(FeedGraph()));
+  for (float v : {1.0f, 3.0f}) {
+    std::vector<Tensor> out;
+    RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(v)}}, {"z", "y:0"}, {}, &out));
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].flat<float>()[0], 4 * v * v);
+    EXPECT_EQ(out[1].flat<float>()[0], 2 * v);
+  }
+  // A wrong feed type is the local session's error.
+  std::vector<Tensor> out;
+  EXPECT_THAT(session->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"z"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expects arg[0] to be float but int32 is provided"));
+}
+
+TEST(TwoWorkersTest, DeadWorkerIsUnavailableNamingTheTaskAndTheSessionRecovers) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(FeedGraph()));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out));
+
+  cluster.Kill(1);
+  absl::Status dead = session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out);
+  EXPECT_THAT(dead, StatusIs(absl::StatusCode::kUnavailable,
+                             HasSubstr(absl::StrCat("Task /job:worker/replica:0/task:1 (",
+                                                    cluster.address(1), ") is unavailable"))));
+  EXPECT_THAT(dead.message(), HasSubstr("Start its server (rill_server --cluster_spec=... "
+                                        "--job_name=worker --task_id=1)"));
+
+  // Back on the same port: the next runs register again (a run inside gRPC's reconnect backoff
+  // may still see Unavailable).
+  RILL_ASSERT_OK(cluster.Restart(1));
+  absl::Status s;
+  for (int i = 0; i < 40; ++i) {
+    s = session->Run({{"x", Tensor::Scalar<float>(2)}}, {"z"}, {}, &out);
+    if (s.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  RILL_ASSERT_OK(s);
+  EXPECT_EQ(out[0].flat<float>()[0], 16.0f);
+}
+
+TEST(TwoWorkersTest, RestartedWorkerIsAbortedThenReRegistered) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(FeedGraph()));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out));
+  RILL_ASSERT_OK(cluster.Restart(1));
+  absl::Status s;
+  // Until the channel reconnects the run may be Unavailable; then the restarted worker, which
+  // knows neither the session nor its graphs, answers Aborted; then it works again.
+  bool saw_aborted = false;
+  for (int i = 0; i < 40; ++i) {
+    s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {"z"}, {}, &out);
+    if (s.ok()) break;
+    if (s.code() == absl::StatusCode::kAborted) {
+      saw_aborted = true;
+      EXPECT_THAT(s.message(), HasSubstr("Possibly, this worker"));
+      EXPECT_THAT(s.message(), HasSubstr("the session registers its graphs again on the next run"));
+    } else {
+      EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  RILL_ASSERT_OK(s);
+  EXPECT_TRUE(saw_aborted);
+  EXPECT_EQ(out[0].flat<float>()[0], 36.0f);
+}
+
+TEST(TwoWorkersTest, HundredMegabyteTensorsCrossProcesses) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster, 60000);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(FeedGraph()));
+  const int64_t n = 25 * 1000 * 1000;  // 100 MB of floats
+  Tensor x(DT_FLOAT, TensorShape({n}));
+  auto xf = x.flat<float>();
+  for (int64_t i = 0; i < n; ++i) xf[i] = static_cast<float>(i % 1000);
+  std::vector<Tensor> out;
+  // x goes to task 0 in RunGraph, to task 1 by RecvTensor, y back to task 0 by RecvTensor and
+  // both y and z back to this process in RunGraph's response.
+  RILL_ASSERT_OK(session->Run({{"x", x}}, {"z", "y"}, {}, &out));
+  ASSERT_EQ(out[0].NumElements(), n);
+  auto z = out[0].flat<float>();
+  auto y = out[1].flat<float>();
+  for (int64_t i : {int64_t{0}, int64_t{999}, n - 1}) {
+    const float v = static_cast<float>(i % 1000);
+    EXPECT_EQ(y[i], 2 * v);
+    EXPECT_EQ(z[i], 4 * v * v);
+  }
+}
+
+}  // namespace
+}  // namespace rill
