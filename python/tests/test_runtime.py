@@ -1,0 +1,157 @@
+"""What the recorded scripts cannot show: the GIL is released during runs, feeds cross without a
+copy, error classes follow status codes, values convert as TensorFlow converts them."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import rill.compat.v1 as tf
+from rill import _c
+from rill.framework import device_spec, errors, tensor_util
+
+
+def test_python_threads_run_while_a_session_runs():
+    # A Python thread keeps counting while TF_SessionRun computes: ctypes released the GIL.
+    with tf.Graph().as_default():
+        x = tf.random_uniform([300, 300], seed=1)
+        y = x
+        for _ in range(60):
+            y = tf.matmul(y, x) * 0.001
+        sess = tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=1,
+                                                inter_op_parallelism_threads=1))
+        sess.run(y)
+        stamps = []
+        stop = [False]
+
+        def python_work():
+            while not stop[0]:
+                stamps.append(time.perf_counter())
+
+        counter = threading.Thread(target=python_work)
+        counter.start()
+        time.sleep(0.01)
+        t0 = time.perf_counter()
+        sess.run(y)
+        t1 = time.perf_counter()
+        stop[0] = True
+        counter.join()
+        inside = [t for t in stamps if t0 < t < t1]
+        # Without the GIL released the counter would stop for the whole run.
+        assert t1 - t0 > 0.02, "the run is too short to tell"
+        assert len(inside) > 1000, (len(inside), t1 - t0)
+
+
+def test_concurrent_runs_of_one_session_are_correct():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [3])
+        out = p * 2.0
+        sess = tf.Session()
+        results = {}
+
+        def worker(i):
+            results[i] = [sess.run(out, {p: [i, i + 1, i + 2]}) for _ in range(50)]
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for i in range(4):
+            for r in results[i]:
+                np.testing.assert_array_equal(r, np.array([i, i + 1, i + 2], np.float32) * 2)
+
+
+def test_fed_numeric_array_is_not_copied_on_the_python_side():
+    keep = []
+    arr = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = tensor_util.numpy_to_c_tensor(arr, tf.float32, keep)
+    try:
+        assert _c.TF_TensorData(t) == arr.ctypes.data
+        assert keep[0] is arr
+    finally:
+        _c.TF_DeleteTensor(t)
+
+
+def test_feeds_of_other_layouts_and_types_convert():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [2, 2])
+        s = tf.placeholder(tf.string, [2])
+        sess = tf.Session()
+        fortran = np.asfortranarray(np.array([[1, 2], [3, 4]], np.float64))
+        np.testing.assert_array_equal(sess.run(p + 0.0, {p: fortran}), [[1, 2], [3, 4]])
+        assert list(sess.run(tf.identity(s), {s: ["a", b"bc"]})) == [b"a", b"bc"]
+
+
+@pytest.mark.parametrize("code,cls", [
+    (1, errors.CancelledError), (2, errors.UnknownError), (3, errors.InvalidArgumentError),
+    (4, errors.DeadlineExceededError), (5, errors.NotFoundError), (6, errors.AlreadyExistsError),
+    (7, errors.PermissionDeniedError), (8, errors.ResourceExhaustedError),
+    (9, errors.FailedPreconditionError), (10, errors.AbortedError), (11, errors.OutOfRangeError),
+    (12, errors.UnimplementedError), (13, errors.InternalError), (14, errors.UnavailableError),
+    (15, errors.DataLossError), (16, errors.UnauthenticatedError)])
+def test_error_class_per_code(code, cls):
+    e = errors.exception_for_code(code)(None, None, "msg")
+    assert isinstance(e, cls) and isinstance(e, errors.OpError)
+    assert e.error_code == code and e.message == "msg" and str(e) == "msg"
+
+
+def test_unknown_op_and_bad_attr_errors():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="Op type not registered 'NoSuchOp'"):
+            tf.raw_ops.NoSuchOp() if hasattr(tf.raw_ops, "NoSuchOp") else \
+                __import__("rill.framework.op_def_library", fromlist=["x"]).apply_op("NoSuchOp")
+        with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+            tf.raw_ops.Identity(input=tf.constant(1), bogus=2)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Dimensions must be equal"):
+            tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[1.0, 2.0]]))
+
+
+def test_raw_ops_and_generated_names():
+    with tf.Graph().as_default():
+        a = tf.raw_ops.AddV2(x=tf.constant(1.0), y=tf.constant(2.0), name="sum")
+        assert a.op.name == "sum" and a.op.type == "AddV2"
+        assert tf.mat_mul.__name__ == "mat_mul" and tf.bias_add.__name__ == "bias_add"
+        with tf.Session() as s:
+            assert s.run(a) == 3.0
+
+
+def test_device_spec_parsing_and_merging():
+    assert device_spec.canonical_name("/gpu:2") == "/device:GPU:2"
+    assert device_spec.canonical_name("/job:w/replica:0/task:1/cpu:0") == \
+        "/job:w/replica:0/task:1/device:CPU:0"
+    assert device_spec.merge_device("/job:ps/cpu:0", "/device:GPU:1") == "/job:ps/device:GPU:1"
+    with pytest.raises(ValueError, match="Unknown attribute: 'bogus'"):
+        device_spec.canonical_name("/bogus")
+
+
+def test_constant_inference_and_broadcast():
+    p = tensor_util.make_tensor_proto([1.0, 2.0], shape=[2, 2])
+    np.testing.assert_array_equal(tensor_util.make_ndarray(p), [[1, 2], [2, 2]])
+    assert tensor_util.make_tensor_proto(3, shape=[2]).dtype == tf.int32.as_datatype_enum
+    assert tensor_util.make_tensor_proto(np.float64(1)).dtype == tf.float64.as_datatype_enum
+    with pytest.raises(TypeError, match="Expected int32"):
+        tensor_util.make_tensor_proto([1.5], dtype=tf.int32)
+    with pytest.raises(TypeError, match="Expected Tensor's shape"):
+        tensor_util.make_tensor_proto([1, 2, 3], shape=[2], verify_shape=True)
+
+
+def test_protos_are_tensorflow_wire_compatible():
+    c = tf.ConfigProto(log_device_placement=True, allow_soft_placement=True,
+                       device_count={"CPU": 3})
+    c.gpu_options.allow_growth = True
+    c.gpu_options.per_process_gpu_memory_fraction = 0.4
+    # The bytes tensorflow 2.21's ConfigProto serializes for the same settings.
+    assert c.SerializeToString() == bytes.fromhex(
+        "0a070a034350551003320b099a9999999999d93f200138014001")
+    assert tf.ConfigProto.FromString(c.SerializeToString()) == c
+
+
+def test_list_devices_and_closed_session():
+    with tf.Graph().as_default():
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as s:
+            devs = s.list_devices()
+            assert [d.device_type for d in devs] == ["CPU", "CPU"]
+            assert devs[1].name == "/job:localhost/replica:0/task:0/device:CPU:1"
+        with pytest.raises(RuntimeError, match="closed Session"):
+            s.run(tf.constant(1))
