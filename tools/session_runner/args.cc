@@ -19,6 +19,11 @@ run), and a run with no --fetch fetches every output of the signature.
 
 Options:
   --config=FILE             ConfigProto in text format (TensorFlow's field names)
+  --session_target=grpc://HOST:PORT
+                            run on a cluster (docs/distributed.md): this process is the master,
+                            unqualified devices (/cpu:0) go to the task at HOST:PORT
+  --cluster_spec=SPEC       the cluster's tasks, as rill_server's flag
+                            (worker|127.0.0.1:2222;127.0.0.1:2223); sets the config's cluster_def
   --log_device_placement    print the Device mapping and one line per node with its device
   --allow_soft_placement    fall back to an available device (overrides the config)
   --list_devices            print the devices the session sees, then exit unless runs follow
@@ -72,6 +77,10 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       args.save_checkpoint = v;
     } else if (value(a, "--config", &v)) {
       args.config = v;
+    } else if (value(a, "--session_target", &v)) {
+      args.session_target = v;
+    } else if (value(a, "--cluster_spec", &v)) {
+      args.cluster_spec = v;
     } else if (value(a, "--tag_set", &v)) {
       args.tag_set = v;
     } else if (value(a, "--feed", &v)) {

@@ -31,6 +31,8 @@ struct RunnerArgs {
   std::string checkpoint;                         // with --graph: restore this prefix first
   std::string save_checkpoint;                    // with --graph: save to this prefix at the end
   std::string config;
+  std::string session_target;  // grpc://host:port (SessionOptions.target)
+  std::string cluster_spec;    // job|host:port;host:port,... (ConfigProto.cluster_def)
   std::string tag_set = "serve";
   bool log_device_placement = false;
   bool allow_soft_placement = false;  // only applied when set_allow_soft_placement

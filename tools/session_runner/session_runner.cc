@@ -18,6 +18,7 @@
 #include "absl/strings/str_replace.h"
 #include "core/bounded_file.h"
 #include "core/status_macros.h"
+#include "distributed/cluster_spec.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "graph/graph_file.h"
@@ -166,6 +167,11 @@ absl::Status Main(const RunnerArgs& args) {
   if (!args.config.empty()) {
     RILL_ASSIGN_OR_RETURN(options.config, ReadConfig(args.config));
   }
+  if (!args.cluster_spec.empty()) {
+    RILL_ASSIGN_OR_RETURN(*options.config.mutable_cluster_def(),
+                          distributed::ParseClusterSpec(args.cluster_spec));
+  }
+  options.target = args.session_target;
   if (args.log_device_placement) options.config.set_log_device_placement(true);
   if (args.set_allow_soft_placement) options.config.set_allow_soft_placement(true);
   options.check_feed_shapes = !args.no_feed_shape_check;
