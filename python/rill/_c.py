@@ -72,8 +72,9 @@ TF_Version = _decl("TF_Version", c_char_p)
 
 # Tensors.
 TF_AllocateTensor = _decl("TF_AllocateTensor", c_void_p, c_int, ctypes.POINTER(c_int64), c_int, c_size_t)
-TF_NewTensor = _decl("TF_NewTensor", c_void_p, c_int, ctypes.POINTER(c_int64), c_int, c_void_p,
-                     c_size_t, DEALLOCATOR, c_void_p)
+# The deallocator is passed as an address (a DEALLOCATOR cast to c_void_p): cheaper per call.
+TF_NewTensor = _decl("TF_NewTensor", c_void_p, c_int, c_void_p, c_int, c_void_p,
+                     c_size_t, c_void_p, c_void_p)
 TF_DeleteTensor = _decl("TF_DeleteTensor", None, c_void_p)
 TF_TensorType = _decl("TF_TensorType", c_int, c_void_p)
 TF_NumDims = _decl("TF_NumDims", c_int, c_void_p)

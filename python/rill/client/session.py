@@ -16,6 +16,16 @@ from rill._proto import config_pb2
 from rill.framework import dtypes, errors, ops, tensor_util
 
 
+class _ThreadStatus(threading.local):
+    """One TF_Status per thread, reused by every run (TF_SessionRun sets it each call)."""
+
+    def __init__(self):
+        self.status = _c.Status()
+
+
+_thread_status = _ThreadStatus()
+
+
 class _SessionStack(threading.local):
     def __init__(self):
         self.stack = []
@@ -47,13 +57,21 @@ def _eval_using_default_session(t, feed_dict, session):
 
 
 class _FetchPlan(object):
-    """Flattens a nested fetch structure into unique tensors and targets, and rebuilds it."""
+    """Flattens a nested fetch structure into unique tensors and targets, and rebuilds it.
+    Holds the C arrays of fetched outputs and targets, built once per plan."""
 
     def __init__(self, graph, fetches):
         self.tensors = []
         self.targets = []
         self._tensor_pos = {}
         self.build = self._plan(graph, fetches)
+        n = len(self.tensors)
+        self.nout = n
+        self.ntarget = len(self.targets)
+        self.c_outputs = (_c.TF_Output * n)(*[t._as_tf_output() for t in self.tensors]) if n else None
+        self.out_type = ctypes.c_void_p * n
+        self.c_targets = (ctypes.c_void_p * self.ntarget)(*[o._c_op for o in self.targets]) \
+            if self.ntarget else None
 
     def _plan(self, graph, f):
         if f is None:
@@ -119,6 +137,7 @@ class BaseSession(object):
         self._log_placement = bool(config is not None and config.log_device_placement)
         self._default_ctx = []
         self._plans = {}
+        self._feed_cache = {}
 
     @property
     def graph(self):
@@ -182,9 +201,9 @@ class BaseSession(object):
         key = None
         if isinstance(fetches, (ops.Tensor, ops.Operation)):
             key = fetches
-        elif isinstance(fetches, list) and all(isinstance(x, (ops.Tensor, ops.Operation))
-                                               for x in fetches):
-            key = tuple(fetches)
+        elif type(fetches) is list and all(isinstance(x, (ops.Tensor, ops.Operation))
+                                           for x in fetches):
+            key = (list,) + tuple(fetches)
         if key is not None:
             plan = self._plans.get(key)
             if plan is None:
@@ -195,47 +214,86 @@ class BaseSession(object):
         return _FetchPlan(self._graph, fetches)
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Runs the graph for fetches (a Tensor, Operation, name, Variable, or lists, tuples,
+        namedtuples and dicts of them) with feed_dict's values; returns numpy values in the
+        structure of fetches (None for Operations)."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        plan = self._plan_for(fetches)
+        cls = fetches.__class__
+        plan = self._plans.get(fetches) if cls is ops.Tensor or cls is ops.Operation else None
+        if plan is None:
+            plan = self._plan_for(fetches)
+        if not feed_dict:
+            return plan.build(self._call(plan, (), (), options, run_metadata))
         feeds = []
         feed_vals = []
         keep = []
         try:
-            if feed_dict:
-                for k, v in feed_dict.items():
-                    for t, val in _feed_pairs(self._graph, k, v):
-                        dt = t.dtype.base_dtype
-                        if dt == dtypes.string:
-                            arr = np.asarray(val, dtype=object)
-                        elif isinstance(val, np.ndarray) and val.dtype == dt.as_numpy_dtype:
-                            arr = val
-                        else:
-                            arr = np.asarray(val, dtype=dt.as_numpy_dtype)
-                        if t.shape.ndims is not None and not t.shape.is_compatible_with(arr.shape):
+            for k, v in feed_dict.items():
+                try:
+                    entries = ((self._feed_entry(k), v),)
+                except TypeError:
+                    entries = [(self._feed_entry(t), val) for t, val in _feed_pairs(self._graph, k, v)]
+                for (t, dt, np_type, dims, out), val in entries:
+                    if isinstance(val, ops.Tensor):
+                        list(_feed_pairs(self._graph, k, val))  # raises TensorFlow's TypeError
+                    if np_type is None:
+                        arr = np.asarray(val, dtype=object)
+                    elif type(val) is np.ndarray and val.dtype == np_type:
+                        arr = val
+                    else:
+                        arr = np.asarray(val, dtype=np_type)
+                    if dims is not None and arr.shape != dims:
+                        shp = arr.shape
+                        if len(shp) != len(dims) or any(
+                                d is not None and d != s for d, s in zip(dims, shp)):
                             raise ValueError(
                                 "Cannot feed value of shape %r for Tensor %s, which has shape %s"
-                                % (arr.shape, t.name, t.shape))
-                        feeds.append(t)
-                        feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
+                                % (shp, t.name, t.shape))
+                    feeds.append(out)
+                    feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
             values = self._call(plan, feeds, feed_vals, options, run_metadata)
         finally:
             for v in feed_vals:
                 _c.TF_DeleteTensor(v)
         return plan.build(values)
 
+    def _feed_entry(self, key):
+        """(tensor, dtype, numpy type or None for strings, dims or None, TF_Output) of a feed
+        key (a Tensor, a tensor name, or an object with _as_feed); TypeError for a key that
+        is a structure of keys."""
+        try:
+            return self._feed_cache[key]
+        except KeyError:
+            pass
+        if isinstance(key, (tuple, list)):
+            raise TypeError("structured feed key")
+        k = key._as_feed() if hasattr(key, "_as_feed") else key
+        try:
+            t = self._graph.as_graph_element(k, allow_operation=False)
+        except (KeyError, ValueError) as e:
+            raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(e))
+        dt = t.dtype.base_dtype
+        np_type = None if dt == dtypes.string else np.dtype(dt.as_numpy_dtype)
+        dims = t.shape._dims
+        dims = None if dims is None else tuple(dims)
+        entry = (t, dt, np_type, dims, t._as_tf_output())
+        if len(self._feed_cache) < 1024:
+            self._feed_cache[key] = entry
+        return entry
+
     def _call(self, plan, feeds, feed_vals, options, run_metadata):
         nin = len(feeds)
-        nout = len(plan.tensors)
-        ntarget = len(plan.targets)
-        in_arr = (_c.TF_Output * nin)(*[t._as_tf_output() for t in feeds]) if nin else None
-        in_vals = (ctypes.c_void_p * nin)(*feed_vals) if nin else None
-        out_arr = (_c.TF_Output * nout)(*[t._as_tf_output() for t in plan.tensors]) if nout else None
-        out_vals = (ctypes.c_void_p * nout)() if nout else None
-        tgt = (ctypes.c_void_p * ntarget)(*[o._c_op for o in plan.targets]) if ntarget else None
+        nout = plan.nout
+        if nin:
+            in_arr = (_c.TF_Output * nin)(*feeds)
+            in_vals = (ctypes.c_void_p * nin)(*feed_vals)
+        else:
+            in_arr = in_vals = None
+        out_vals = plan.out_type()
         opts_buf = None
         meta_buf = None
-        status = _c.Status()
+        status = _thread_status.status
         if options is not None:
             b = options.SerializeToString()
             opts_buf = _c.TF_NewBufferFromString(b, len(b))
@@ -244,8 +302,8 @@ class BaseSession(object):
         if self._log_placement:
             sys.stdout.flush()
         try:
-            _c.TF_SessionRun(self._c_session, opts_buf, in_arr, in_vals, nin, out_arr, out_vals,
-                             nout, tgt, ntarget, meta_buf, status.ptr)
+            _c.TF_SessionRun(self._c_session, opts_buf, in_arr, in_vals, nin, plan.c_outputs,
+                             out_vals, nout, plan.c_targets, plan.ntarget, meta_buf, status.ptr)
             if self._log_placement:
                 _c.libc.fflush(None)
             if meta_buf is not None and status.code() == 0:
@@ -255,8 +313,10 @@ class BaseSession(object):
                 _c.TF_DeleteBuffer(opts_buf)
             if meta_buf is not None:
                 _c.TF_DeleteBuffer(meta_buf)
-        status.raise_if_error()
-        return [tensor_util.c_tensor_to_numpy(out_vals[i]) for i in range(nout)]
+        if _c.TF_GetCode(status.ptr):
+            status.raise_if_error()
+        to_numpy = tensor_util.c_tensor_to_numpy
+        return [to_numpy(v) for v in out_vals]
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         feed_list = [self._graph.as_graph_element(f, allow_operation=False) for f in (feed_list or [])]

@@ -618,14 +618,7 @@ class Tensor(object):
         return 'Tensor("%s", shape=%s, dtype=%s)' % (
             self.name, self.shape if self.shape.ndims is not None else "<unknown>", self._dtype.name)
 
-    def __hash__(self):
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
-
-    def __ne__(self, other):
-        return self is not other
+    # Equality and hashing are object identity (TF1's Tensor), the interpreter's defaults.
 
     def __bool__(self):
         raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not "

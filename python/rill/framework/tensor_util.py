@@ -14,7 +14,9 @@ from rill.framework import dtypes
 from rill.framework.tensor_shape import TensorShape
 
 _TSTRING_SIZE = 24
-_NOOP = _c.DEALLOCATOR(lambda data, length, arg: None)
+_NOOP_FN = _c.DEALLOCATOR(lambda data, length, arg: None)
+# Fed arrays stay owned by Python (kept alive until the TF_Tensor is deleted): nothing to free.
+_NOOP = ctypes.cast(_NOOP_FN, ctypes.c_void_p).value
 
 
 def _python_dtype(values):
@@ -142,10 +144,32 @@ def make_ndarray(proto):
     return np.concatenate([arr, np.full(n - arr.size, arr[-1], dtype=np_type)]).reshape(shape)
 
 
+_PyMemoryView_FromMemory = ctypes.pythonapi.PyMemoryView_FromMemory
+_PyMemoryView_FromMemory.restype = ctypes.py_object
+_PyMemoryView_FromMemory.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int]
+_PyBUF_READ = 0x100
+# ctypes scalar types by DataType enum, for reading a rank-0 result in place.
+_SCALAR_CTYPES = {1: ctypes.c_float, 2: ctypes.c_double, 3: ctypes.c_int32, 4: ctypes.c_uint8,
+                  5: ctypes.c_int16, 6: ctypes.c_int8, 9: ctypes.c_int64, 10: ctypes.c_bool,
+                  17: ctypes.c_uint16, 22: ctypes.c_uint32, 23: ctypes.c_uint64}
+_NP_BY_ENUM = {e: np.dtype(d.as_numpy_dtype) for e, d in dtypes._BY_ENUM.items()
+               if e < 100 and d.as_numpy_dtype is not None and d.as_numpy_dtype is not np.object_}
+
+
+_DIMS = [ctypes.c_int64 * n for n in range(33)]
+
+
+def _address(arr):
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(arr))
+    except (TypeError, ValueError, BufferError):
+        return arr.ctypes.data
+
+
 def numpy_to_c_tensor(arr, dtype, keep):
     """A new TF_Tensor* for arr (already of dtype's numpy type); keep collects what must outlive it."""
     ndim = arr.ndim
-    dims = (ctypes.c_int64 * ndim)(*arr.shape) if ndim else None
+    dims = _DIMS[ndim](*arr.shape) if ndim else None
     enum = dtype.as_datatype_enum
     if enum == 7:  # DT_STRING: an array of TF_TString
         flat = arr.reshape(-1)
@@ -160,7 +184,8 @@ def numpy_to_c_tensor(arr, dtype, keep):
     if not arr.flags.c_contiguous:
         arr = np.ascontiguousarray(arr)
     keep.append(arr)
-    return _c.TF_NewTensor(enum, dims, ndim, arr.ctypes.data, arr.nbytes, _NOOP, None)
+    return _c.TF_NewTensor(enum, dims, ndim, _address(arr) if arr.nbytes else None, arr.nbytes,
+                           _NOOP, None)
 
 
 def c_tensor_to_numpy(t):
@@ -168,8 +193,24 @@ def c_tensor_to_numpy(t):
     try:
         enum = _c.TF_TensorType(t)
         ndim = _c.TF_NumDims(t)
-        shape = tuple(_c.TF_Dim(t, i) for i in range(ndim))
         data = _c.TF_TensorData(t)
+        np_type = _NP_BY_ENUM.get(enum)
+        if ndim == 0 and enum in _SCALAR_CTYPES:
+            return np_type.type(_SCALAR_CTYPES[enum].from_address(data).value)
+        if np_type is not None:
+            nbytes = _c.TF_TensorByteSize(t)
+            if ndim == 1:
+                shape = (_c.TF_Dim(t, 0),)
+            else:
+                shape = tuple([_c.TF_Dim(t, i) for i in range(ndim)])
+            if not nbytes:
+                arr = np.zeros(shape, dtype=np_type)
+            else:
+                arr = np.frombuffer(_PyMemoryView_FromMemory(data, nbytes, _PyBUF_READ),
+                                    dtype=np_type)
+                arr = (arr.copy() if ndim == 1 else arr.reshape(shape).copy())
+            return arr[()] if ndim == 0 else arr
+        shape = tuple([_c.TF_Dim(t, i) for i in range(ndim)])
         if enum == 7:
             n = 1
             for d in shape:
@@ -179,14 +220,8 @@ def c_tensor_to_numpy(t):
                 p = data + i * _TSTRING_SIZE
                 out[i] = ctypes.string_at(_c.TF_StringGetDataPointer(p), _c.TF_StringGetSize(p))
             arr = out.reshape(shape)
-        elif enum in (20, 21):
-            arr = np.empty(shape, dtype=object)
         else:
-            np_type = dtypes.as_dtype(enum).as_numpy_dtype
-            arr = np.empty(shape, dtype=np_type)
-            nbytes = _c.TF_TensorByteSize(t)
-            if nbytes:
-                ctypes.memmove(arr.ctypes.data, data, min(nbytes, arr.nbytes))
+            arr = np.empty(shape, dtype=object)
         return arr[()] if ndim == 0 else arr
     finally:
         _c.TF_DeleteTensor(t)
