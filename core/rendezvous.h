@@ -31,8 +31,9 @@ class Rendezvous {
   virtual void Abort(const absl::Status& status) = 0;
 };
 
-// "/job:localhost/replica:0/task:0/device:CPU:0;1;/job:...:CPU:1;edge_5_a;0:0" (incarnation in
-// lowercase hex without padding, as TensorFlow's Rendezvous::CreateKey).
+// "/job:localhost/replica:0/task:0/device:CPU:0;0000000000000001;/job:...:CPU:1;edge_5_a;0:0"
+// (incarnation as 16 lowercase hex digits, TensorFlow's FpToString in Rendezvous::CreateKey: keys
+// travel between processes, so a TensorFlow worker must compute the same string).
 std::string CreateRendezvousKey(absl::string_view send_device, uint64_t send_incarnation,
                                 absl::string_view recv_device, absl::string_view tensor_name);
 

@@ -8,7 +8,7 @@ namespace {
 TEST(RendezvousKeyTest, UsesTensorFlowsFormat) {
   EXPECT_EQ(CreateRendezvousKey("/job:localhost/replica:0/task:0/device:CPU:0", 0x1f,
                                 "/job:localhost/replica:0/task:0/device:CPU:1", "edge_5_a"),
-            "/job:localhost/replica:0/task:0/device:CPU:0;1f;"
+            "/job:localhost/replica:0/task:0/device:CPU:0;000000000000001f;"
             "/job:localhost/replica:0/task:0/device:CPU:1;edge_5_a;0:0");
 }
 

@@ -122,7 +122,8 @@ TEST(SendRecvOpTest, SendThenRecvUsesTensorFlowsKey) {
   auto send = MakeSend("_Send", &r, x);
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> sent, send->Run());
   EXPECT_TRUE(sent.empty());
-  EXPECT_THAT(r.sent_keys(), ElementsAre(absl::StrCat(kCpu0, ";1;", kCpu1, ";edge_5_a;0:0")));
+  EXPECT_THAT(r.sent_keys(),
+              ElementsAre(absl::StrCat(kCpu0, ";0000000000000001;", kCpu1, ";edge_5_a;0:0")));
   auto recv = MakeRecv("_Recv", &r, DT_FLOAT);
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, recv->Run());
   ExpectTensorEqual(out[0], x);
@@ -143,7 +144,7 @@ TEST(SendRecvOpTest, RecvBeforeSendCompletesWhenTheValueArrives) {
     done.Notify();
   });
   EXPECT_FALSE(done.HasBeenNotified());
-  EXPECT_TRUE(r.has_waiter(absl::StrCat(kCpu0, ";1;", kCpu1, ";edge_5_a;0:0")));
+  EXPECT_TRUE(r.has_waiter(absl::StrCat(kCpu0, ";0000000000000001;", kCpu1, ";edge_5_a;0:0")));
   const Tensor x = Tensor::FromVector<int64_t>({-7, 8}, TensorShape({2}));
   auto send = MakeSend("_Send", &r, x);
   ASSERT_THAT(send->Run(), IsOk());
@@ -164,7 +165,7 @@ TEST(SendRecvOpTest, RecvFromAnotherThread) {
   ExpectTensorEqual(out[0], x);
 }
 
-TEST(SendRecvOpTest, IncarnationIsUnpaddedLowercaseHexOfTheUnsignedValue) {
+TEST(SendRecvOpTest, IncarnationIsSixteenLowercaseHexDigitsOfTheUnsignedValue) {
   MapRendezvous r;
   auto send = MakeSend("_Send", &r, Tensor::Scalar<float>(1), /*incarnation=*/-1);
   ASSERT_THAT(send->Run(), IsOk());
@@ -172,7 +173,7 @@ TEST(SendRecvOpTest, IncarnationIsUnpaddedLowercaseHexOfTheUnsignedValue) {
   ASSERT_THAT(send2->Run(), IsOk());
   EXPECT_THAT(r.sent_keys(),
               ElementsAre(absl::StrCat(kCpu0, ";ffffffffffffffff;", kCpu1, ";edge_5_a;0:0"),
-                          absl::StrCat(kCpu0, ";abc;", kCpu1, ";edge_5_a;0:0")));
+                          absl::StrCat(kCpu0, ";0000000000000abc;", kCpu1, ";edge_5_a;0:0")));
 }
 
 TEST(SendRecvOpTest, SendPassesDeadness) {
