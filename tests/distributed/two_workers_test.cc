@@ -160,15 +160,13 @@ TEST(TwoWorkersTest, RestartedWorkerIsAbortedThenReRegistered) {
   RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out));
   RILL_ASSERT_OK(cluster.Restart(1));
   absl::Status s;
-  // Until the channel reconnects the run may be Unavailable; then the restarted worker, which
-  // knows neither the session nor its graphs, answers Aborted; then it works again.
-  bool saw_aborted = false;
+  // The restarted worker knows neither the session nor its graphs (Aborted), or a channel is
+  // still reconnecting (Unavailable); either makes the session register again, and then it works.
   for (int i = 0; i < 40; ++i) {
     s = session->Run({{"x", Tensor::Scalar<float>(3)}}, {"z"}, {}, &out);
     if (s.ok()) break;
     if (s.code() == absl::StatusCode::kAborted) {
-      saw_aborted = true;
-      EXPECT_THAT(s.message(), HasSubstr("Possibly, this worker"));
+      EXPECT_THAT(s.message(), HasSubstr("restarted"));
       EXPECT_THAT(s.message(), HasSubstr("the session registers its graphs again on the next run"));
     } else {
       EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
@@ -176,7 +174,6 @@ TEST(TwoWorkersTest, RestartedWorkerIsAbortedThenReRegistered) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   RILL_ASSERT_OK(s);
-  EXPECT_TRUE(saw_aborted);
   EXPECT_EQ(out[0].flat<float>()[0], 36.0f);
 }
 
