@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Interop: a Rill session (session_runner as the master) driving TensorFlow's own workers.
+
+Starts two tf.distribute.Server workers (tensorflow-cpu, job "worker", tasks 0 and 1) on free
+loopback ports, runs the seed towers (tests/distributed/testdata/multi_tower_workers.pbtxt) with
+    session_runner --cluster_spec=worker|A;B --session_target=grpc://A --fetch=AddN
+and checks the result [[44, 56], [98, 128]]; then the same graph on two rill_server workers, and
+on a mixed cluster (task 0 rill_server, task 1 TensorFlow: the tower's result crosses between
+the two implementations by RecvTensor).
+Writes what it saw to tests/distributed/testdata/tf_interop_result.txt (or --out).
+Not a bazel test (it needs TensorFlow): run after `bazel build //tools/session_runner
+//tools/rill_server`:  python3 tests/distributed/tf_interop.py
+"""
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNNER = os.path.join(ROOT, "bazel-bin/tools/session_runner/session_runner")
+SERVER = os.path.join(ROOT, "bazel-bin/tools/rill_server/rill_server")
+GRAPH = os.path.join(ROOT, "tests/distributed/testdata/multi_tower_workers.pbtxt")
+EXPECTED = "[[ 44.  56.]\n [ 98. 128.]]"
+
+TF_WORKER = """
+import sys, tensorflow as tf
+cluster = tf.train.ClusterSpec({"worker": sys.argv[1].split(",")})
+server = tf.distribute.Server(cluster, job_name="worker", task_index=int(sys.argv[2]),
+                              protocol="grpc", start=True)
+print("ready", flush=True)
+server.join()
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(proc, word, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if word in line:
+            return
+    raise RuntimeError("worker did not start")
+
+
+def start_workers(kind, addresses):
+    procs = []
+    for i in range(len(addresses)):
+        # "mixed": task 0 is a rill_server, task 1 TensorFlow's (RecvTensor between the two).
+        if kind == "tensorflow" or (kind == "mixed" and i == 1):
+            cmd = [sys.executable, "-c", TF_WORKER, ",".join(addresses), str(i)]
+            word = "ready"
+        else:
+            cmd = [SERVER, "--cluster_spec=worker|" + ";".join(addresses), "--job_name=worker",
+                   "--task_id=%d" % i]
+            word = "serving"
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        procs.append(p)
+        wait_ready(p, word)
+    return procs
+
+
+def run_master(addresses, extra=()):
+    cmd = [RUNNER, "--graph=" + GRAPH, "--cluster_spec=worker|" + ";".join(addresses),
+           "--session_target=grpc://" + addresses[0], "--log_device_placement", "--fetch=AddN"]
+    cmd += list(extra)
+    t = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return r, time.time() - t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(ROOT, "tests/distributed/testdata/"
+                                                  "tf_interop_result.txt"))
+    args = ap.parse_args()
+    import tensorflow as tf
+    lines = ["# tests/distributed/tf_interop.py: a Rill session (session_runner as master) over",
+             "# TensorFlow %s tf.distribute.Server workers, rill_server workers, and one of each." %
+             tf.__version__, ""]
+    ok = True
+    for kind in ("tensorflow", "rill", "mixed"):
+        addresses = ["127.0.0.1:%d" % free_port() for _ in range(2)]
+        procs = start_workers(kind, addresses)
+        try:
+            r, seconds = run_master(addresses)
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        good = r.returncode == 0 and EXPECTED in r.stdout
+        ok = ok and good
+        lines.append("== workers: %s (2 tasks), master: session_runner; %s, %.2f s" %
+                     (kind, "OK" if good else "FAILED", seconds))
+        out = r.stdout.replace(addresses[0], "A").replace(addresses[1], "B")
+        lines += [l for l in out.splitlines()]
+        if r.stderr.strip():
+            lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
+        lines.append("")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(args.out, "w") as f:
+        f.write(text)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
