@@ -3,7 +3,7 @@ matrix products, casts."""
 import numpy as np
 import tensorflow as tf
 
-from grad_cases import rand
+from grad_cases import rand, seed_of
 
 raw = tf.raw_ops
 
@@ -47,3 +47,140 @@ def cases(add):
                 [("a", rand(a_shape, ("mm", ta, tb, "a"))), ("b", rand(b_shape, ("mm", ta, tb, "b")))],
                 lambda a, b, ta=ta, tb=tb: raw.MatMul(a=a, b=b, transpose_a=ta, transpose_b=tb,
                                                       name="out"))
+    more_cases(add)
+
+
+def binary(add, op, kind_x, kind_y, shapes=None, dtypes=(np.float32, np.float64), rtol=1e-5,
+           atol=1e-6, fn=None, names=("x", "y")):
+    fn = fn or getattr(raw, op)
+    shapes = shapes or [("same_shape", [2, 3], [2, 3]), ("broadcast_row", [4, 3], [3]),
+                        ("broadcast_both", [2, 1, 3], [4, 1]), ("scalar", [3, 2], [])]
+    for what, sx, sy in shapes:
+        for dt in dtypes:
+            add(op, what, [(names[0], rand(sx, (op, what, "x", dt), kind_x, dt)),
+                           (names[1], rand(sy, (op, what, "y", dt), kind_y, dt))],
+                lambda x, y, fn=fn, names=names: fn(**{names[0]: x, names[1]: y}, name="out"),
+                rtol, atol)
+
+
+def unary(add, op, kind, shapes=([3, 4],), dtypes=(np.float32, np.float64), rtol=1e-5, atol=1e-6,
+          arg="x"):
+    fn = getattr(raw, op)
+    for shape in shapes:
+        for dt in dtypes:
+            what = "rank%d" % len(shape)
+            add(op, what, [("x", rand(shape, (op, what, dt), kind, dt))],
+                lambda x, fn=fn: fn(**{arg: x}, name="out"), rtol, atol)
+
+
+def distinct(shape, seed, dtype=np.float32):
+    """Values with no ties (a permutation scaled), for Max/Min-like ops."""
+    n = int(np.prod(shape))
+    rng = np.random.RandomState(seed_of(seed))
+    return (rng.permutation(n).reshape(shape) * 0.25 - n * 0.1).astype(dtype)
+
+
+def more_cases(add):
+    add("AddN", "three", [("a", rand([2, 3], "addn_a")), ("b", rand([2, 3], "addn_b")),
+                          ("c", rand([2, 3], "addn_c"))],
+        lambda a, b, c: raw.AddN(inputs=[a, b, c], name="out"))
+    add("AddN", "same_input_twice", [("a", rand([4], "addn2_a", dtype=np.float64))],
+        lambda a: raw.AddN(inputs=[a, a], name="out"))
+    binary(add, "Pow", "positive", "any")
+    binary(add, "Pow", "nonzero", "any", shapes=[("negative_base", [2, 3], [2, 3])])
+    for op in ["Maximum", "Minimum"]:
+        binary(add, op, "any", "any")
+    binary(add, "SquaredDifference", "any", "any")
+    binary(add, "DivNoNan", "any", "nonzero")
+    add("DivNoNan", "zero_divisor", [("x", rand([2, 3], "dnn_x")),
+                                     ("y", np.array([[1.5, 0, -2], [0, 0.5, 1]], np.float32))],
+        lambda x, y: raw.DivNoNan(x=x, y=y, name="out"))
+    binary(add, "FloorDiv", "any", "nonzero", shapes=[("same_shape", [2, 3], [2, 3])])
+    binary(add, "FloorMod", "any", "nonzero")
+    binary(add, "TruncateDiv", "any", "nonzero", shapes=[("same_shape", [2, 3], [2, 3])])
+    for op in ["Xlogy", "Xlog1py", "Xdivy"]:
+        binary(add, op, "any", "positive")
+        add(op, "zero_x", [("x", np.array([[0, 1.5, 0], [2, 0, -1]], np.float32)),
+                           ("y", rand([2, 3], (op, "zero_x_y"), "positive"))],
+            lambda x, y, fn=getattr(raw, op): fn(x=x, y=y, name="out"))
+    binary(add, "Atan2", "nonzero", "nonzero", names=("y", "x"))
+    for op in ["Select", "SelectV2"]:
+        fn = getattr(raw, op)
+        keys = ("x", "y") if op == "Select" else ("t", "e")
+        for what, sc, sx, sy in [("same_shape", [2, 3], [2, 3], [2, 3]),
+                                 ("vector_condition", [2], [2, 3], [2, 3])] + (
+                                     [("broadcast", [3], [2, 1], [2, 3]),
+                                      ("scalar_branch", [2, 3], [], [2, 3])]
+                                     if op == "SelectV2" else []):
+            if op == "SelectV2" and what == "vector_condition":
+                continue
+            for dt in [np.float32, np.float64]:
+                cond = rand(sc, (op, what, "c")) > 0
+                add(op, what, [("t", rand(sx, (op, what, "t", dt), "any", dt)),
+                               ("e", rand(sy, (op, what, "e", dt), "any", dt))],
+                    lambda t, e, fn=fn, cond=cond, keys=keys: fn(
+                        condition=tf.constant(cond), **{keys[0]: t, keys[1]: e}, name="out"))
+    for what, sx, slo, shi in [("scalar_bounds", [3, 4], [], []), ("same_shape", [3, 4], [3, 4], [3, 4])]:
+        for dt in [np.float32, np.float64]:
+            x = distinct(sx, ("clip", what, "x"), dt)
+            lo = np.full(slo, -0.6, dt) if not slo else rand(slo, ("clip", what, "lo"), "any", dt) - 0.55
+            hi = np.full(shi, 0.7, dt) if not shi else rand(shi, ("clip", what, "hi"), "any", dt) + 0.6
+            add("ClipByValue", what, [("t", x), ("lo", lo), ("hi", hi)],
+                lambda t, lo, hi: raw.ClipByValue(t=t, clip_value_min=lo, clip_value_max=hi,
+                                                  name="out"))
+    for op, kind in [("Abs", "nonzero"), ("Sign", "nonzero"), ("Reciprocal", "nonzero"),
+                     ("Sin", "any"), ("Cos", "any"), ("Sinh", "any"), ("Cosh", "any"),
+                     ("Log1p", "positive"), ("Expm1", "any"), ("Erf", "any"), ("Erfc", "any"),
+                     ("Asinh", "any"), ("Atanh", "unit"), ("Lgamma", "positive"),
+                     ("Erfinv", "unit"), ("BesselI0e", "nonzero"), ("BesselI1e", "nonzero"),
+                     ("Floor", "any"), ("Ceil", "any"), ("Round", "any")]:
+        unary(add, op, kind, shapes=([3, 4], [2, 1, 3]))
+    add("Acosh", "rank2", [("x", rand([3, 4], "acosh", "positive") + 1.0)],
+        lambda x: raw.Acosh(x=x, name="out"))
+    add("Acosh", "rank2", [("x", rand([3, 4], "acosh64", "positive", np.float64) + 1.0)],
+        lambda x: raw.Acosh(x=x, name="out"))
+    for dt in [np.float32, np.float64]:
+        add("Ndtri", "rank2", [("x", rand([3, 4], ("ndtri", dt), "unit", dt) * 0.5 + 0.5)],
+            lambda x: raw.Ndtri(x=x, name="out"))
+        add("BesselI1e", "with_zero", [("x", np.array([0, 1.5, -0.5, 2], dt))],
+            lambda x: raw.BesselI1e(x=x, name="out"))
+    for op in ["ArgMax", "ArgMin"]:
+        add(op, "axis1", [("x", distinct([3, 4], (op, "x")))],
+            lambda x, fn=getattr(raw, op): fn(input=x, dimension=tf.constant(1), name="out"))
+    # Gradients of the first-order gradient ops (second derivatives).
+    for op in ["SigmoidGrad", "TanhGrad", "RsqrtGrad", "SqrtGrad"]:
+        kind = "positive" if op in ("RsqrtGrad", "SqrtGrad") else "unit"
+        for dt in [np.float32, np.float64]:
+            add(op, "rank2", [("y", rand([3, 4], (op, "y", dt), kind, dt)),
+                              ("dy", rand([3, 4], (op, "dy", dt), "any", dt))],
+                lambda y, dy, fn=getattr(raw, op): fn(y=y, dy=dy, name="out"))
+    # Reductions.
+    reductions = [("all", [2, 3, 4], [0, 1, 2], False), ("axis1", [2, 3, 4], [1], False),
+                  ("negative_axis_keep", [2, 3, 4], [-1], True), ("axes02", [2, 3, 4], [0, 2], False),
+                  ("scalar_axis", [3, 4], 0, False)]
+    for op in ["Max", "Min", "Prod", "EuclideanNorm"]:
+        fn = getattr(raw, op)
+        for what, shape, axis, keep in reductions:
+            for dt in [np.float32, np.float64]:
+                x = distinct(shape, (op, what, dt), dt) if op in ("Max", "Min") else \
+                    rand(shape, (op, what, dt), "nonzero" if op == "Prod" else "any", dt)
+                add(op, what, [("x", x)],
+                    lambda x, fn=fn, axis=axis, keep=keep: fn(
+                        input=x, axis=tf.constant(axis), keep_dims=keep, name="out"))
+    add("Max", "ties", [("x", np.array([[1, 3, 3], [2, 2, 2]], np.float32))],
+        lambda x: raw.Max(input=x, axis=tf.constant([1]), keep_dims=False, name="out"))
+    add("Prod", "with_zero", [("x", np.array([[1.5, 0, 2], [0, 0, 3], [1, -2, 0.5]], np.float32))],
+        lambda x: raw.Prod(input=x, axis=tf.constant([1]), keep_dims=False, name="out"))
+    for op in ["Cumsum", "Cumprod", "CumulativeLogsumexp"]:
+        fn = getattr(raw, op)
+        for axis in [0, 1, -1]:
+            for exclusive in [False, True]:
+                for reverse in [False, True]:
+                    if op == "Cumsum" and axis == -1 and (exclusive or reverse):
+                        continue
+                    dt = np.float64 if (exclusive and reverse) else np.float32
+                    kind = "nonzero" if op == "Cumprod" else "any"
+                    add(op, "axis%d_ex%d_rev%d" % (axis, exclusive, reverse),
+                        [("x", rand([3, 4], (op, axis, exclusive, reverse), kind, dt))],
+                        lambda x, fn=fn, axis=axis, e=exclusive, r=reverse: fn(
+                            x=x, axis=tf.constant(axis), exclusive=e, reverse=r, name="out"))
