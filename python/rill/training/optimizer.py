@@ -108,7 +108,7 @@ class Optimizer(object):
                 return self._finish(updates, scope)
             with ops.control_dependencies([self._finish(updates, "update")]):
                 with g.colocate_with(global_step.op):
-                    return global_step.assign_add(1, name=scope)
+                    return global_step.assign_add(1, name=scope).op
 
     def _create_slots_for(self, var):
         pass
