@@ -1,0 +1,280 @@
+"""Gradient cases for ops/nn_ops.cc and ops/image_ops.cc: activations and their gradient ops,
+bias, softmax and losses, convolutions, pooling, batch normalization."""
+import numpy as np
+import tensorflow as tf
+
+from grad_cases import rand
+
+raw = tf.raw_ops
+F32, F64 = np.float32, np.float64
+
+
+def softmax_rows(v):
+    e = np.exp(v - v.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)).astype(v.dtype)
+
+
+def relu6_values(shape, seed, dtype):
+    """Values away from Relu6's kinks at 0 and 6."""
+    v = rand(shape, seed, "positive", dtype) * rand(shape, (seed, "sign"), "nonzero", dtype)
+    return (v * 2.5 + np.where(rand(shape, (seed, "hi"), "unit", dtype) > 0.5, 6.0, 0.0)).astype(
+        dtype)
+
+
+def activation_cases(add):
+    for op, kind in [("Relu", "nonzero"), ("Elu", "nonzero"), ("Selu", "nonzero"),
+                     ("Softplus", "any"), ("Softsign", "nonzero")]:
+        fn = getattr(raw, op)
+        for what, shape in [("rank2", [3, 4]), ("rank3", [2, 3, 2])]:
+            for dt in [F32, F64]:
+                add(op, what, [("x", rand(shape, (op, what, dt), kind, dt))],
+                    lambda x, fn=fn: fn(features=x, name="out"))
+    for dt in [F32, F64]:
+        add("Relu6", "rank2", [("x", relu6_values([4, 5], ("relu6", dt), dt))],
+            lambda x: raw.Relu6(features=x, name="out"))
+    for alpha in [0.2, 0.01, 1.5]:
+        for dt in [F32, F64]:
+            add("LeakyRelu", "alpha%g" % alpha, [("x", rand([3, 4], ("lrelu", alpha, dt),
+                                                             "nonzero", dt))],
+                lambda x, alpha=alpha: raw.LeakyRelu(features=x, alpha=alpha, name="out"))
+    # The activation gradient ops (gradients, features / outputs).
+    for op in ["ReluGrad", "EluGrad", "SeluGrad", "SoftplusGrad"]:
+        fn = getattr(raw, op)
+        second = "outputs" if op in ("EluGrad", "SeluGrad") else "features"
+        for dt in [F32, F64]:
+            add(op, "rank2", [("g", rand([3, 4], (op, "g", dt), "any", dt)),
+                              ("x", rand([3, 4], (op, "x", dt), "nonzero", dt))],
+                lambda g, x, fn=fn, second=second: fn(gradients=g, name="out", **{second: x}))
+    for dt in [F32, F64]:
+        add("Relu6Grad", "rank2", [("g", rand([4, 5], ("r6g", dt), "any", dt)),
+                                   ("x", relu6_values([4, 5], ("r6g_x", dt), dt))],
+            lambda g, x: raw.Relu6Grad(gradients=g, features=x, name="out"))
+        for alpha in [0.2, 0.5]:
+            add("LeakyReluGrad", "alpha%g" % alpha,
+                [("g", rand([3, 4], ("lrg", alpha, dt), "any", dt)),
+                 ("x", rand([3, 4], ("lrg_x", alpha, dt), "nonzero", dt))],
+                lambda g, x, alpha=alpha: raw.LeakyReluGrad(gradients=g, features=x, alpha=alpha,
+                                                            name="out"))
+
+
+def bias_softmax_loss_cases(add):
+    for what, vs, bs, fmt in [("rank2", [3, 4], [4], "NHWC"), ("rank4_nhwc", [2, 3, 2, 4], [4], "NHWC"),
+                              ("rank4_nchw", [2, 4, 3, 2], [4], "NCHW"),
+                              ("rank3_nchw", [2, 3, 5], [3], "NCHW")]:
+        for dt in [F32, F64]:
+            add("BiasAdd", what, [("value", rand(vs, ("ba", what, dt), "any", dt)),
+                                  ("bias", rand(bs, ("ba_b", what, dt), "any", dt))],
+                lambda v, b, fmt=fmt: raw.BiasAdd(value=v, bias=b, data_format=fmt, name="out"))
+            add("BiasAddGrad", what, [("g", rand(vs, ("bag", what, dt), "any", dt))],
+                lambda g, fmt=fmt: raw.BiasAddGrad(out_backprop=g, data_format=fmt, name="out"))
+    for op in ["Softmax", "LogSoftmax"]:
+        fn = getattr(raw, op)
+        for what, shape in [("rank2", [3, 5]), ("rank3", [2, 3, 4]), ("rank1", [6])]:
+            for dt in [F32, F64]:
+                add(op, what, [("logits", rand(shape, (op, what, dt), "any", dt))],
+                    lambda x, fn=fn: fn(logits=x, name="out"))
+    for what, shape in [("rank2", [3, 4]), ("rank4", [2, 2, 3, 2]), ("scalar", [])]:
+        for dt in [F32, F64]:
+            add("L2Loss", what, [("t", rand(shape, ("l2", what, dt), "any", dt))],
+                lambda t: raw.L2Loss(t=t, name="out"))
+    for dt in [F32, F64]:
+        labels = softmax_rows(rand([3, 5], ("xent_l", dt), "any", dt))
+        add("SoftmaxCrossEntropyWithLogits", "loss",
+            [("features", rand([3, 5], ("xent", dt), "any", dt)), ("labels", labels)],
+            lambda f, l: raw.SoftmaxCrossEntropyWithLogits(features=f, labels=l, name="out")[0])
+        add("SoftmaxCrossEntropyWithLogits", "loss_and_backprop",
+            [("features", rand([4, 3], ("xent2", dt), "any", dt)),
+             ("labels", softmax_rows(rand([4, 3], ("xent2_l", dt), "any", dt)))],
+            lambda f, l: list(raw.SoftmaxCrossEntropyWithLogits(features=f, labels=l, name="out")))
+        add("SparseSoftmaxCrossEntropyWithLogits", "loss",
+            [("features", rand([4, 5], ("sxent", dt), "any", dt))],
+            lambda f: raw.SparseSoftmaxCrossEntropyWithLogits(
+                features=f, labels=tf.constant([0, 4, 2, 1]), name="out")[0])
+        add("SparseSoftmaxCrossEntropyWithLogits", "loss_and_backprop_int64",
+            [("features", rand([3, 4], ("sxent2", dt), "any", dt))],
+            lambda f: list(raw.SparseSoftmaxCrossEntropyWithLogits(
+                features=f, labels=tf.constant([3, 0, 1], tf.int64), name="out")))
+
+
+CONV_CONFIGS = [
+    # what, input shape, filter shape, strides, padding, dilations
+    ("same", [2, 5, 5, 3], [3, 3, 3, 4], [1, 1, 1, 1], "SAME", [1, 1, 1, 1]),
+    ("valid", [1, 6, 5, 2], [2, 3, 2, 3], [1, 1, 1, 1], "VALID", [1, 1, 1, 1]),
+    ("same_stride2", [2, 7, 6, 2], [3, 3, 2, 2], [1, 2, 2, 1], "SAME", [1, 1, 1, 1]),
+    ("valid_stride_hw", [1, 7, 8, 2], [2, 2, 2, 3], [1, 2, 3, 1], "VALID", [1, 1, 1, 1]),
+]
+
+
+def conv_output_shape(in_shape, f_shape, strides, padding, dilations, out_channels):
+    dims = []
+    for i in (1, 2):
+        k = (f_shape[i - 1] - 1) * dilations[i] + 1
+        if padding == "SAME":
+            dims.append(-(-in_shape[i] // strides[i]))
+        else:
+            dims.append((in_shape[i] - k) // strides[i] + 1)
+    return [in_shape[0], dims[0], dims[1], out_channels]
+
+
+def depthwise_cases(add, what, xs, dfs, dys, attrs, dt, tol):
+    """DepthwiseConv2dNative and its backprops; the filter has channel multiplier dfs[3]."""
+    add("DepthwiseConv2dNative", what,
+        [("input", rand(xs, ("dw", what, dt), "any", dt)),
+         ("filter", rand(dfs, ("dw_f", what, dt), "any", dt))],
+        lambda x, f: raw.DepthwiseConv2dNative(input=x, filter=f, name="out", **attrs), **tol)
+    add("DepthwiseConv2dNativeBackpropInput", what,
+        [("filter", rand(dfs, ("dwbi_f", what, dt), "any", dt)),
+         ("out_backprop", rand(dys, ("dwbi_g", what, dt), "any", dt))],
+        lambda f, g: raw.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=tf.constant(xs), filter=f, out_backprop=g, name="out", **attrs), **tol)
+    add("DepthwiseConv2dNativeBackpropFilter", what,
+        [("input", rand(xs, ("dwbf_x", what, dt), "any", dt)),
+         ("out_backprop", rand(dys, ("dwbf_g", what, dt), "any", dt))],
+        lambda x, g: raw.DepthwiseConv2dNativeBackpropFilter(
+            input=x, filter_sizes=tf.constant(dfs), out_backprop=g, name="out", **attrs), **tol)
+
+
+def conv_cases(add):
+    for what, xs, fs, st, pad, dil in CONV_CONFIGS:
+        for dt in [F32, F64]:
+            tol = dict(rtol=1e-5, atol=1e-5) if dt == F32 else {}
+            attrs = dict(strides=st, padding=pad, dilations=dil)
+            dfs = [fs[0], fs[1], xs[3], 2]
+            dys = conv_output_shape(xs, dfs, st, pad, dil, xs[3] * 2)
+            if dil != [1, 1, 1, 1]:
+                continue  # TensorFlow's CPU conv backprops have no dilations
+            if st[1] == st[2]:  # TensorFlow's CPU depthwise backprops need equal strides
+                depthwise_cases(add, what, xs, dfs, dys, attrs, dt, tol)
+            add("Conv2D", what, [("input", rand(xs, ("c2d", what, dt), "any", dt)),
+                                 ("filter", rand(fs, ("c2d_f", what, dt), "any", dt))],
+                lambda x, f, attrs=attrs: raw.Conv2D(input=x, filter=f, name="out", **attrs),
+                **tol)
+            ys = conv_output_shape(xs, fs, st, pad, dil, fs[3])
+            add("Conv2DBackpropInput", what,
+                [("filter", rand(fs, ("c2dbi_f", what, dt), "any", dt)),
+                 ("out_backprop", rand(ys, ("c2dbi_g", what, dt), "any", dt))],
+                lambda f, g, xs=xs, attrs=attrs: raw.Conv2DBackpropInput(
+                    input_sizes=tf.constant(xs), filter=f, out_backprop=g, name="out", **attrs),
+                **tol)
+            add("Conv2DBackpropFilter", what,
+                [("input", rand(xs, ("c2dbf_x", what, dt), "any", dt)),
+                 ("out_backprop", rand(ys, ("c2dbf_g", what, dt), "any", dt))],
+                lambda x, g, fs=fs, attrs=attrs: raw.Conv2DBackpropFilter(
+                    input=x, filter_sizes=tf.constant(fs), out_backprop=g, name="out", **attrs),
+                **tol)
+
+
+POOL_CONFIGS = [
+    # what, input shape, ksize, strides, padding
+    ("valid_2x2", [2, 4, 4, 3], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ("same_3x3_stride2", [1, 5, 6, 2], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+    ("valid_overlap", [2, 5, 5, 1], [1, 3, 2, 1], [1, 1, 2, 1], "VALID"),
+    ("same_stride1", [1, 4, 3, 2], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+]
+
+
+def pool_output_shape(xs, ks, st, pad):
+    dims = []
+    for i in (1, 2):
+        if pad == "SAME":
+            dims.append(-(-xs[i] // st[i]))
+        else:
+            dims.append((xs[i] - ks[i]) // st[i] + 1)
+    return [xs[0], dims[0], dims[1], xs[3]]
+
+
+def pool_cases(add):
+    for what, xs, ks, st, pad in POOL_CONFIGS:
+        attrs = dict(ksize=ks, strides=st, padding=pad)
+        for dt in [F32, F64]:
+            add("MaxPool", what, [("input", rand(xs, ("mp", what, dt), "any", dt))],
+                lambda x, attrs=attrs: raw.MaxPool(input=x, name="out", **attrs))
+            add("MaxPoolV2", what, [("input", rand(xs, ("mp2", what, dt), "any", dt))],
+                lambda x, ks=ks, st=st, pad=pad: raw.MaxPoolV2(
+                    input=x, ksize=tf.constant(ks), strides=tf.constant(st), padding=pad,
+                    name="out"))
+            add("AvgPool", what, [("value", rand(xs, ("ap", what, dt), "any", dt))],
+                lambda x, attrs=attrs: raw.AvgPool(value=x, name="out", **attrs))
+            ys = pool_output_shape(xs, ks, st, pad)
+            add("AvgPoolGrad", what, [("grad", rand(ys, ("apg", what, dt), "any", dt))],
+                lambda g, xs=xs, attrs=attrs: raw.AvgPoolGrad(
+                    orig_input_shape=tf.constant(xs), grad=g, name="out", **attrs))
+
+
+def batch_norm_cases(add):
+    for op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
+        fn = getattr(raw, op)
+        for what, xs, fmt, training in [("train_nhwc", [2, 3, 2, 4], "NHWC", True),
+                                        ("infer_nhwc", [2, 2, 3, 3], "NHWC", False),
+                                        ("train_nchw", [2, 3, 2, 2], "NCHW", True),
+                                        ("infer_nchw", [2, 4, 2, 3], "NCHW", False)]:
+            c = xs[3] if fmt == "NHWC" else xs[1]
+            inputs = [("x", rand(xs, (op, what, "x"), "any")),
+                      ("scale", rand([c], (op, what, "scale"), "positive")),
+                      ("offset", rand([c], (op, what, "offset"), "any"))]
+            if not training:
+                inputs += [("mean", rand([c], (op, what, "mean"), "any")),
+                           ("variance", rand([c], (op, what, "var"), "positive"))]
+
+            def build(x, scale, offset, mean=None, variance=None, fn=fn, c=c, fmt=fmt,
+                      training=training):
+                if mean is None:
+                    mean = tf.zeros([c])
+                    variance = tf.ones([c])
+                return fn(x=x, scale=scale, offset=offset, mean=mean, variance=variance,
+                          epsilon=0.001, data_format=fmt, is_training=training, name="out")[0]
+
+            add(op, what, inputs, build, rtol=1e-4, atol=1e-5)
+
+
+def batch_norm_grad_cases(add):
+    for op in ["FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3"]:
+        fn = getattr(raw, op)
+        for what, xs, fmt, training in [("train_nhwc", [2, 3, 2, 4], "NHWC", True),
+                                        ("infer_nhwc", [2, 2, 3, 3], "NHWC", False),
+                                        ("train_nchw", [2, 3, 2, 2], "NCHW", True),
+                                        ("infer_nchw", [2, 4, 2, 3], "NCHW", False)]:
+            axes = (0, 1, 2) if fmt == "NHWC" else (0, 2, 3)
+            c = xs[3] if fmt == "NHWC" else xs[1]
+            x = rand(xs, (op, what, "x"), "any")
+            if training:
+                mean, var = x.mean(axis=axes), x.var(axis=axes)
+            else:
+                mean, var = rand([c], (op, what, "mean"), "any"), rand([c], (op, what, "var"),
+                                                                      "positive")
+            inputs = [("y_backprop", rand(xs, (op, what, "dy"), "any")), ("x", x),
+                      ("scale", rand([c], (op, what, "scale"), "positive"))]
+
+            def build(dy, x, scale, fn=fn, op=op, mean=mean, var=var, fmt=fmt, training=training):
+                extra = {"reserve_space_3": tf.constant([], tf.float32)} if op.endswith("V3") else {}
+                return list(fn(y_backprop=dy, x=x, scale=scale, reserve_space_1=tf.constant(mean),
+                               reserve_space_2=tf.constant(var), epsilon=0.001, data_format=fmt,
+                               is_training=training, name="out", **extra)[:3])
+
+            add(op, what, inputs, build, rtol=1e-4, atol=1e-5)
+
+
+def image_cases(add):
+    for what, xs, ks, st, rates, pad in [
+            ("valid_2x2", [2, 4, 5, 2], [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+            ("same_3x3_stride2", [1, 5, 5, 3], [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+            ("valid_rates2", [2, 6, 5, 1], [1, 2, 2, 1], [1, 1, 2, 1], [1, 2, 2, 1], "VALID"),
+            ("same_rect", [1, 4, 6, 2], [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 1, 1], "SAME")]:
+        for dt in [F32, F64]:
+            add("ExtractImagePatches", what, [("images", rand(xs, ("eip", what, dt), "any", dt))],
+                lambda x, ks=ks, st=st, rates=rates, pad=pad: raw.ExtractImagePatches(
+                    images=x, ksizes=ks, strides=st, rates=rates, padding=pad, name="out"))
+    for what, shape in [("rank2", [5, 3]), ("rank4", [2, 3, 2, 3])]:
+        for dt in [F32, F64]:
+            add("RGBToHSV", what, [("images", rand(shape, ("hsv", what, dt), "positive", dt) / 2.5)],
+                lambda x: raw.RGBToHSV(images=x, name="out"))
+
+
+def cases(add):
+    activation_cases(add)
+    bias_softmax_loss_cases(add)
+    conv_cases(add)
+    pool_cases(add)
+    batch_norm_cases(add)
+    batch_norm_grad_cases(add)
+    image_cases(add)
