@@ -1,11 +1,23 @@
-// Gradients of the ops of ops/array_ops.cc: shape and layout ops, slicing and indexing, plumbing
-// (Identity-like), segment, scatter and sparse ops. Formulas are TensorFlow's; see grad_registry.h
-// for the contract of a gradient function.
+// Gradients of the array ops (ops/array_ops.cc, shape_ops.cc, layout_ops.cc, index_ops.cc,
+// tile_ops.cc, rearrange_ops.cc, space_batch_ops.cc, scatter_nd_ops.cc, segment_ops.cc) and the
+// NotDifferentiable registrations of the random, string and check ops. Formulas are TensorFlow's
+// (array_grad.py, math_grad.py); see grad_registry.h for the contract of a gradient function.
+//
+// Index-selecting ops whose TensorFlow gradient needs a kernel Rill lacks (StridedSliceGrad,
+// MirrorPadGrad) or a batch-aware scatter (GatherV2 with batch_dims) route the gradient through
+// an "iota": the forward op applied to the flat positions 0..n-1 of the input names, for every
+// output element, the input element it came from; the gradient is the output gradient summed
+// into those positions (UnsortedSegmentSum), which adds up repeated reads as TensorFlow's
+// kernels do.
+#include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -28,6 +40,572 @@ RILL_REGISTER_NO_GRADIENT("OnesLike");
 RILL_REGISTER_NO_GRADIENT("BroadcastGradientArgs");
 RILL_REGISTER_NO_GRADIENT("InvertPermutation");
 RILL_REGISTER_NO_GRADIENT("Range");
+RILL_REGISTER_NO_GRADIENT("OneHot");
+// Checks, strings and random sampling (TensorFlow marks them NotDifferentiable).
+RILL_REGISTER_NO_GRADIENT("Assert");
+RILL_REGISTER_NO_GRADIENT("AsString");
+RILL_REGISTER_NO_GRADIENT("ReduceJoin");
+RILL_REGISTER_NO_GRADIENT("RegexReplace");
+RILL_REGISTER_NO_GRADIENT("StringJoin");
+RILL_REGISTER_NO_GRADIENT("StringToHashBucketFast");
+RILL_REGISTER_NO_GRADIENT("StringToNumber");
+RILL_REGISTER_NO_GRADIENT("RandomShuffle");
+RILL_REGISTER_NO_GRADIENT("RandomStandardNormal");
+RILL_REGISTER_NO_GRADIENT("RandomUniform");
+RILL_REGISTER_NO_GRADIENT("TruncatedNormal");
+RILL_REGISTER_NO_GRADIENT("Multinomial");
+
+// --- Building blocks -------------------------------------------------------------------------
+
+Output I32(const Scope& s, int v) { return ops::Const(s, v); }
+
+Output CastTo(const Scope& s, const Output& x, DataType dtype) {
+  if (BaseType(x.dtype()) == dtype) return x;
+  return ops::Cast(s, x, dtype);
+}
+
+// One node of `type` with `inputs` (a list arg as one entry of several), and the attrs of the
+// forward op named in `copy` (those it has).
+Output Build(const Scope& s, absl::string_view type, const std::vector<std::vector<Output>>& inputs,
+             const GradOp& op, std::initializer_list<const char*> copy) {
+  OpBuilder b(s, type);
+  for (const std::vector<Output>& in : inputs) {
+    if (in.size() == 1) {
+      b.Input(in[0]);
+    } else {
+      b.InputList(in);
+    }
+  }
+  for (const char* name : copy) {
+    auto it = op.node.attr().find(name);
+    if (it != op.node.attr().end()) b.Attr(name, it->second);
+  }
+  return b.Finalize().output(0);
+}
+
+// The flat positions 0..size-1 of x, in x's shape (int32).
+Output Iota(const Scope& s, const Output& x) {
+  return ops::Reshape(s, ops::Range(s, I32(s, 0), ops::Size(s, x), I32(s, 1)), ops::Shape(s, x));
+}
+
+// The gradient of x given `positions` (an iota of x passed through the forward op) and the
+// output gradient `g` of positions' shape: g summed into x's flat positions.
+Output ScatterToPositions(const Scope& s, const Output& x, const Output& positions,
+                          const Output& g) {
+  Output flat_g = ops::Reshape(s, g, ops::Const(s, {-1}));
+  Output flat_pos = ops::Reshape(s, positions, ops::Const(s, {-1}));
+  return ops::Reshape(s, ops::UnsortedSegmentSum(s, flat_g, flat_pos, ops::Size(s, x)),
+                      ops::Shape(s, x));
+}
+
+// Element `i` (an int32 scalar Output) of vector v.
+Output ElementOf(const Scope& s, const Output& v, const Output& i) { return ops::Gather(s, v, i); }
+
+absl::Status Ok(Grads* out, Grads grads) {
+  *out = std::move(grads);
+  return absl::OkStatus();
+}
+
+// --- Shape changes ----------------------------------------------------------------------------
+
+absl::Status ReshapeLikeInputGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output dx = ops::Reshape(s, g[0], ops::Shape(s, op.inputs[0]));
+  if (op.inputs.size() == 1) return Ok(out, {dx});
+  return Ok(out, {dx, Output()});
+}
+RILL_REGISTER_GRADIENT("Reshape", ReshapeLikeInputGrad);
+RILL_REGISTER_GRADIENT("ExpandDims", ReshapeLikeInputGrad);
+RILL_REGISTER_GRADIENT("Squeeze", ReshapeLikeInputGrad);
+
+absl::Status TransposeGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Transpose(s, g[0], ops::InvertPermutation(s, op.inputs[1])), Output()});
+}
+RILL_REGISTER_GRADIENT("Transpose", TransposeGrad);
+
+// Gradients pass through unchanged.
+absl::Status PassThroughGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = Grads(op.inputs.size());
+  for (size_t i = 0; i < g.size() && i < out->size(); ++i) (*out)[i] = g[i];
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("IdentityN", PassThroughGrad);
+RILL_REGISTER_GRADIENT("PlaceholderWithDefault", PassThroughGrad);
+// Print's data inputs get none.
+RILL_REGISTER_GRADIENT("Print", PassThroughGrad);
+
+absl::Status CheckNumericsGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string message, op.GetString("message"));
+  return Ok(out,
+            {ops::CheckNumerics(
+                s, g[0],
+                absl::StrCat("Not a number (NaN) or infinity (Inf) values detected in gradient. ",
+                             message))});
+}
+RILL_REGISTER_GRADIENT("CheckNumerics", CheckNumericsGrad);
+
+// TensorFlow raises LookupError with this text; Rill returns it as InvalidArgument.
+absl::Status PreventGradientGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string message, op.GetString("message"));
+  return absl::InvalidArgumentError(absl::StrCat("Gradient explicitly disabled. Reason: ", message,
+                                                 " (node '", op.name(), "', PreventGradient)"));
+}
+RILL_REGISTER_GRADIENT("PreventGradient", PreventGradientGrad);
+
+// --- Joining and splitting --------------------------------------------------------------------
+
+absl::Status ConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const int n = static_cast<int>(op.inputs.size()) - 1;
+  Output rank = ops::Rank(s, op.inputs[0]);
+  Output axis = ops::FloorMod(s, CastTo(s, op.inputs[n], DT_INT32), rank);
+  Output axis_vec = ops::Reshape(s, axis, ops::Const(s, {1}));
+  std::vector<Output> sizes;
+  for (int i = 0; i < n; ++i) {
+    sizes.push_back(ops::Slice(s, ops::Shape(s, op.inputs[i]), axis_vec, ops::Const(s, {1})));
+  }
+  Output size_splits = ops::ConcatV2(s, sizes, I32(s, 0));
+  *out = ops::SplitV(s, g[0], size_splits, axis, n);
+  out->resize(n);
+  out->push_back(Output());
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ConcatV2", ConcatV2Grad);
+
+absl::Status PackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(int64_t axis, op.GetInt("axis"));
+  *out = ops::Unpack(s, g[0], static_cast<int64_t>(op.inputs.size()), axis);
+  out->resize(op.inputs.size());
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Pack", PackGrad);
+
+absl::Status UnpackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(int64_t axis, op.GetInt("axis"));
+  return Ok(out, {ops::Pack(s, g, axis)});
+}
+RILL_REGISTER_GRADIENT("Unpack", UnpackGrad);
+
+absl::Status SplitGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {Output(), ops::ConcatV2(s, g, op.inputs[0])});
+}
+RILL_REGISTER_GRADIENT("Split", SplitGrad);
+
+absl::Status SplitVGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::ConcatV2(s, g, op.inputs[2]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("SplitV", SplitVGrad);
+
+// --- Slicing and padding ----------------------------------------------------------------------
+
+// Slice: the gradient padded back to the input's shape.
+absl::Status SliceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& begin = op.inputs[1];
+  const DataType dt = BaseType(begin.dtype());
+  Output input_shape = ops::Shape(s, op.inputs[0], dt);
+  Output slice_size = ops::Shape(s, op.outputs[0], dt);
+  Output column = ops::Const(s, {-1, 1});
+  Output before = ops::Reshape(s, begin, column);
+  Output after = ops::Reshape(s, ops::Sub(s, ops::Sub(s, input_shape, slice_size), begin), column);
+  Output paddings = ops::ConcatV2(s, {before, after}, I32(s, 1));
+  return Ok(out, {ops::Pad(s, g[0], paddings), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("Slice", SliceGrad);
+
+absl::Status StridedSliceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  Output positions =
+      Build(s, "StridedSlice", {{Iota(s, x)}, {op.inputs[1]}, {op.inputs[2]}, {op.inputs[3]}}, op,
+            {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"});
+  return Ok(out, {ScatterToPositions(s, x, positions, g[0]), Output(), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("StridedSlice", StridedSliceGrad);
+
+// Pad / PadV2: the slice of the gradient the input occupies; constant_values gets none.
+absl::Status PadGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& paddings = op.inputs[1];
+  Output before =
+      ops::Reshape(s, ops::Slice(s, paddings, ops::Const(s, {0, 0}), ops::Const(s, {-1, 1})),
+                   ops::Const(s, {-1}));
+  Output dx = ops::Slice(s, g[0], before, ops::Shape(s, op.inputs[0], BaseType(paddings.dtype())));
+  Grads grads = {dx, Output()};
+  if (op.inputs.size() == 3) grads.push_back(Output());
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("Pad", PadGrad);
+RILL_REGISTER_GRADIENT("PadV2", PadGrad);
+
+absl::Status MirrorPadGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  Output positions = Build(s, "MirrorPad", {{Iota(s, x)}, {op.inputs[1]}}, op, {"mode"});
+  return Ok(out, {ScatterToPositions(s, x, positions, g[0]), Output()});
+}
+RILL_REGISTER_GRADIENT("MirrorPad", MirrorPadGrad);
+
+// --- Repetition and broadcasting --------------------------------------------------------------
+
+// Tile: the gradient reshaped to [m0, d0, m1, d1, ...] and summed over the m axes.
+absl::Status TileGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& multiples = op.inputs[1];
+  Output input_shape = ops::Shape(s, op.inputs[0], BaseType(multiples.dtype()));
+  Output split_shape = ops::Reshape(
+      s, ops::Transpose(s, ops::Pack(s, {multiples, input_shape}), ops::Const(s, {1, 0})),
+      ops::Const(s, {-1}));
+  Output axes = ops::Range(s, I32(s, 0), ops::Size(s, split_shape), I32(s, 2));
+  return Ok(out, {ops::Sum(s, ops::Reshape(s, g[0], split_shape), axes), Output()});
+}
+RILL_REGISTER_GRADIENT("Tile", TileGrad);
+
+absl::Status BroadcastToGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& shape = op.inputs[1];
+  Output input_shape = ops::Shape(s, op.inputs[0], BaseType(shape.dtype()));
+  auto r = ops::BroadcastGradientArgs(s, shape, input_shape);
+  Output summed = ops::Sum(s, g[0], r.r1, /*keep_dims=*/true);
+  return Ok(out, {ops::Reshape(s, summed, input_shape), Output()});
+}
+RILL_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
+
+absl::Status FillGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output all = ops::Range(s, I32(s, 0), ops::Rank(s, g[0]), I32(s, 1));
+  return Ok(out, {Output(), ops::Sum(s, g[0], all)});
+}
+RILL_REGISTER_GRADIENT("Fill", FillGrad);
+
+// --- Reordering -------------------------------------------------------------------------------
+
+absl::Status ReverseV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::ReverseV2(s, g[0], op.inputs[1]), Output()});
+}
+RILL_REGISTER_GRADIENT("ReverseV2", ReverseV2Grad);
+
+absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out,
+            {Build(s, "ReverseSequence", {{g[0]}, {op.inputs[1]}}, op, {"seq_dim", "batch_dim"}),
+             Output()});
+}
+RILL_REGISTER_GRADIENT("ReverseSequence", ReverseSequenceGrad);
+
+absl::Status RollGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Roll(s, g[0], ops::Neg(s, op.inputs[1]), op.inputs[2]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("Roll", RollGrad);
+
+absl::Status SpaceToBatchNDGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::BatchToSpaceND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("SpaceToBatchND", SpaceToBatchNDGrad);
+
+absl::Status BatchToSpaceNDGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::SpaceToBatchND(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("BatchToSpaceND", BatchToSpaceNDGrad);
+
+absl::Status SpaceToBatchGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out,
+            {Build(s, "BatchToSpace", {{g[0]}, {op.inputs[1]}}, op, {"block_size"}), Output()});
+}
+RILL_REGISTER_GRADIENT("SpaceToBatch", SpaceToBatchGrad);
+
+absl::Status BatchToSpaceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out,
+            {Build(s, "SpaceToBatch", {{g[0]}, {op.inputs[1]}}, op, {"block_size"}), Output()});
+}
+RILL_REGISTER_GRADIENT("BatchToSpace", BatchToSpaceGrad);
+
+// DepthToSpace and SpaceToDepth undo each other; TensorFlow has no gradient for NCHW_VECT_C.
+absl::Status DepthSpaceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string format, op.GetString("data_format"));
+  if (format == "NCHW_VECT_C") {
+    return absl::InvalidArgumentError(absl::StrCat("Cannot compute ", op.type(),
+                                                   " gradient with NCHW_VECT_C. NCHW_VECT_C "
+                                                   "requires qint8 data type. (node '",
+                                                   op.name(), "')"));
+  }
+  const char* inverse = op.type() == "DepthToSpace" ? "SpaceToDepth" : "DepthToSpace";
+  return Ok(out, {Build(s, inverse, {{g[0]}}, op, {"block_size", "data_format"})});
+}
+RILL_REGISTER_GRADIENT("DepthToSpace", DepthSpaceGrad);
+RILL_REGISTER_GRADIENT("SpaceToDepth", DepthSpaceGrad);
+
+// --- Gathering and scattering -----------------------------------------------------------------
+
+// The gradient of params gathered by `indices` along axis 0: rows of g summed into
+// params' rows.
+Output GatherRowsGrad(const Scope& s, const Output& params, const Output& indices,
+                      const Output& g) {
+  Output params_shape = ops::Shape(s, params);
+  Output indices_size = ops::Reshape(s, ops::Size(s, indices), ops::Const(s, {1}));
+  Output tail = ops::Slice(s, params_shape, ops::Const(s, {1}), ops::Const(s, {-1}));
+  Output values = ops::Reshape(s, g, ops::ConcatV2(s, {indices_size, tail}, I32(s, 0)));
+  Output flat_indices = ops::Reshape(s, indices, indices_size);
+  return ops::UnsortedSegmentSum(s, values, flat_indices, ElementOf(s, params_shape, I32(s, 0)));
+}
+
+absl::Status GatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {GatherRowsGrad(s, op.inputs[0], op.inputs[1], g[0]), Output()});
+}
+RILL_REGISTER_GRADIENT("Gather", GatherGrad);
+
+// The int value of a Const node's scalar output, when `x` is one.
+bool ConstScalarInt(const Scope& s, const Output& x, int64_t* value) {
+  absl::StatusOr<NodeDef> def = s.GetNodeDef(x.node());
+  if (!def.ok() || def->op() != "Const") return false;
+  auto it = def->attr().find("value");
+  if (it == def->attr().end() || !it->second.has_tensor()) return false;
+  const TensorProto& t = it->second.tensor();
+  if (t.tensor_shape().dim_size() != 0) return false;
+  if (t.int_val_size() == 1) {
+    *value = t.int_val(0);
+    return true;
+  }
+  if (t.int64_val_size() == 1) {
+    *value = t.int64_val(0);
+    return true;
+  }
+  return false;
+}
+
+// GatherV2 along axis 0 without batch dims sums rows; any other axis or batch_dims goes through
+// the gathered positions.
+absl::Status GatherV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(int64_t batch_dims, op.GetInt("batch_dims"));
+  int64_t axis = -1;
+  const Output& params = op.inputs[0];
+  if (batch_dims == 0 && ConstScalarInt(s, op.inputs[2], &axis) && axis == 0) {
+    return Ok(out, {GatherRowsGrad(s, params, op.inputs[1], g[0]), Output(), Output()});
+  }
+  Output positions =
+      Build(s, "GatherV2", {{Iota(s, params)}, {op.inputs[1]}, {op.inputs[2]}}, op, {"batch_dims"});
+  return Ok(out, {ScatterToPositions(s, params, positions, g[0]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
+
+absl::Status GatherNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& indices = op.inputs[1];
+  Output shape = ops::Shape(s, op.inputs[0], BaseType(indices.dtype()));
+  return Ok(out, {ops::ScatterNd(s, indices, g[0], shape), Output()});
+}
+RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
+
+absl::Status ScatterNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {Output(), ops::GatherNd(s, g[0], op.inputs[0]), Output()});
+}
+RILL_REGISTER_GRADIENT("ScatterNd", ScatterNdGrad);
+
+absl::Status TensorScatterUpdateGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& indices = op.inputs[1];
+  Output dtensor = ops::TensorScatterUpdate(s, g[0], indices, ops::ZerosLike(s, op.inputs[2]));
+  return Ok(out, {dtensor, Output(), ops::GatherNd(s, g[0], indices)});
+}
+RILL_REGISTER_GRADIENT("TensorScatterUpdate", TensorScatterUpdateGrad);
+
+absl::Status TensorScatterAddGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Identity(s, g[0]), Output(), ops::GatherNd(s, g[0], op.inputs[1])});
+}
+RILL_REGISTER_GRADIENT("TensorScatterAdd", TensorScatterAddGrad);
+
+absl::Status TensorScatterSubGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out,
+            {ops::Identity(s, g[0]), Output(), ops::Neg(s, ops::GatherNd(s, g[0], op.inputs[1]))});
+}
+RILL_REGISTER_GRADIENT("TensorScatterSub", TensorScatterSubGrad);
+
+// TensorScatterMax / Min: the gradient is shared among the tensor element and the updates that
+// equal the result.
+absl::Status TensorScatterMinOrMaxGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& indices = op.inputs[1];
+  const Output& y = op.inputs[2];
+  const Output& output = op.outputs[0];
+  const DataType dt = BaseType(g[0].dtype());
+  Output x_ind = ops::Cast(s, ops::Equal(s, x, output), dt);
+  Output y_ind = ops::Cast(s, ops::Equal(s, y, ops::GatherNd(s, output, indices)), dt);
+  Output ys_ind = ops::ScatterNd(s, indices, y_ind, ops::Shape(s, x, BaseType(indices.dtype())));
+  Output indicators = ops::AddV2(s, x_ind, ys_ind);
+  Output dx = ops::RealDiv(s, ops::Mul(s, g[0], x_ind), indicators);
+  Output dy = ops::Mul(s, ops::GatherNd(s, ops::RealDiv(s, g[0], indicators), indices), y_ind);
+  return Ok(out, {dx, Output(), dy});
+}
+RILL_REGISTER_GRADIENT("TensorScatterMax", TensorScatterMinOrMaxGrad);
+RILL_REGISTER_GRADIENT("TensorScatterMin", TensorScatterMinOrMaxGrad);
+
+absl::Status DynamicStitchGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const size_t n = op.inputs.size() / 2;
+  Grads grads(n);
+  for (size_t i = 0; i < n; ++i) {
+    grads.push_back(ops::Gather(s, g[0], CastTo(s, op.inputs[i], DT_INT32)));
+  }
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("DynamicStitch", DynamicStitchGrad);
+
+// TopKV2: the gradient of each value goes to the position its index names in its row.
+absl::Status TopKV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  Output indices = CastTo(s, op.outputs[1], DT_INT32);
+  Output in_shape = ops::Shape(s, x);
+  Output last = ops::Sub(s, ops::Rank(s, x), I32(s, 1));
+  Output in_lastdim = ElementOf(s, in_shape, last);
+  Output k = ElementOf(s, ops::Shape(s, indices), last);
+  Output ind_2d = ops::Reshape(s, indices, ops::Pack(s, {I32(s, -1), k}));
+  Output rows = ElementOf(s, ops::Shape(s, ind_2d), I32(s, 0));
+  Output offsets = ops::ExpandDims(
+      s, ops::Range(s, I32(s, 0), ops::Mul(s, rows, in_lastdim), in_lastdim), I32(s, -1));
+  Output positions = ops::AddV2(s, ind_2d, offsets);
+  Output flat_g = ops::Reshape(s, g[0], ops::Const(s, {-1}));
+  Output dx = ops::UnsortedSegmentSum(s, flat_g, ops::Reshape(s, positions, ops::Const(s, {-1})),
+                                      ops::Size(s, x));
+  return Ok(out, {ops::Reshape(s, dx, in_shape), Output()});
+}
+RILL_REGISTER_GRADIENT("TopKV2", TopKV2Grad);
+
+// --- Segment reductions -----------------------------------------------------------------------
+
+absl::Status SegmentSumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Gather(s, g[0], op.inputs[1]), Output()});
+}
+RILL_REGISTER_GRADIENT("SegmentSum", SegmentSumGrad);
+
+// [n] + [1] * (rank(data) - 1): a per-row value shaped to broadcast against data's rows.
+Output RowShape(const Scope& s, const Output& rows, const Output& data) {
+  Output ones =
+      ops::Fill(s, ops::Reshape(s, ops::Sub(s, ops::Rank(s, data), I32(s, 1)), ops::Const(s, {1})),
+                I32(s, 1));
+  return ops::ConcatV2(s, {ops::Shape(s, rows), ones}, I32(s, 0));
+}
+
+absl::Status SegmentMeanGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  Output ones = ops::Fill(s, RowShape(s, ids, data), grad::ScalarLike(s, 1.0, g[0]));
+  Output scaled = ops::RealDiv(s, g[0], ops::SegmentSum(s, ones, ids));
+  return Ok(out, {ops::Gather(s, scaled, ids), Output()});
+}
+RILL_REGISTER_GRADIENT("SegmentMean", SegmentMeanGrad);
+
+absl::Status SegmentMinOrMaxGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  Output is_selected = ops::Equal(s, data, ops::Gather(s, op.outputs[0], ids));
+  Output num_selected = ops::SegmentSum(s, ops::Cast(s, is_selected, BaseType(g[0].dtype())), ids);
+  Output gathered = ops::Gather(s, ops::RealDiv(s, g[0], num_selected), ids);
+  return Ok(out, {ops::SelectV2(s, is_selected, gathered, ops::ZerosLike(s, data)), Output()});
+}
+RILL_REGISTER_GRADIENT("SegmentMax", SegmentMinOrMaxGrad);
+RILL_REGISTER_GRADIENT("SegmentMin", SegmentMinOrMaxGrad);
+
+// Products: the product divided by the element when the segment has no zero; the product of
+// the others for a segment's only zero; zero when a segment has several zeros.
+absl::Status SegmentProdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  Output is_zero = ops::Equal(s, data, grad::ScalarLike(s, 0.0, data));
+  Output num_zeros = ops::SegmentSum(s, ops::Cast(s, is_zero, DT_INT32), ids);
+  Output dy =
+      ops::SelectV2(s, ops::Greater(s, num_zeros, I32(s, 1)), ops::ZerosLike(s, g[0]), g[0]);
+  Output non_zero_data = ops::SelectV2(s, is_zero, ops::OnesLike(s, data), data);
+  Output non_zero_prod = ops::SegmentProd(s, non_zero_data, ids);
+  Output by_el = ops::RealDiv(s, ops::Gather(s, op.outputs[0], ids), non_zero_data);
+  Output partial = ops::SelectV2(s, is_zero, ops::Gather(s, non_zero_prod, ids), by_el);
+  return Ok(out, {ops::Mul(s, ops::Gather(s, dy, ids), partial), Output()});
+}
+RILL_REGISTER_GRADIENT("SegmentProd", SegmentProdGrad);
+
+// Gathers params' rows by ids, with zeros where an id is negative (rows dropped by the unsorted
+// segment ops). `clipped` receives max(ids, 0) and `keep` the rows kept, broadcast to the result.
+Output GatherDropNegatives(const Scope& s, const Output& params, const Output& ids, Output* clipped,
+                           Output* keep) {
+  if (!clipped->valid()) *clipped = ops::Maximum(s, ids, ops::ZerosLike(s, ids));
+  Output gathered = ops::Gather(s, params, *clipped);
+  if (!keep->valid()) {
+    Output positive = ops::GreaterEqual(s, ids, ops::ZerosLike(s, ids));
+    Output extra = ops::Sub(s, ops::Rank(s, gathered), ops::Rank(s, positive));
+    Output shape =
+        ops::ConcatV2(s,
+                      {ops::Shape(s, positive),
+                       ops::Fill(s, ops::Reshape(s, extra, ops::Const(s, {1})), I32(s, 1))},
+                      I32(s, 0));
+    *keep = ops::LogicalAnd(s, ops::Reshape(s, positive, shape),
+                            ops::Fill(s, ops::Shape(s, gathered), ops::Const(s, true)));
+  }
+  return ops::SelectV2(s, *keep, gathered, ops::ZerosLike(s, gathered));
+}
+
+absl::Status UnsortedSegmentSumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output clipped, keep;
+  return Ok(out, {GatherDropNegatives(s, g[0], op.inputs[1], &clipped, &keep), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("UnsortedSegmentSum", UnsortedSegmentSumGrad);
+
+absl::Status UnsortedSegmentMinOrMaxGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  Output clipped, keep;
+  Output gathered_outputs = GatherDropNegatives(s, op.outputs[0], ids, &clipped, &keep);
+  Output is_selected = ops::LogicalAnd(s, ops::Equal(s, data, gathered_outputs), keep);
+  Output num_selected = ops::UnsortedSegmentSum(
+      s, ops::Cast(s, is_selected, BaseType(g[0].dtype())), ids, op.inputs[2]);
+  Output gathered =
+      GatherDropNegatives(s, ops::RealDiv(s, g[0], num_selected), ids, &clipped, &keep);
+  return Ok(out, {ops::SelectV2(s, is_selected, gathered, ops::ZerosLike(s, gathered)), Output(),
+                  Output()});
+}
+RILL_REGISTER_GRADIENT("UnsortedSegmentMax", UnsortedSegmentMinOrMaxGrad);
+RILL_REGISTER_GRADIENT("UnsortedSegmentMin", UnsortedSegmentMinOrMaxGrad);
+
+absl::Status UnsortedSegmentProdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& ids = op.inputs[1];
+  const Output& num_segments = op.inputs[2];
+  Output is_zero = ops::Equal(s, data, grad::ScalarLike(s, 0.0, data));
+  Output num_zeros = ops::UnsortedSegmentSum(s, ops::Cast(s, is_zero, DT_INT32), ids, num_segments);
+  Output dy =
+      ops::SelectV2(s, ops::Greater(s, num_zeros, I32(s, 1)), ops::ZerosLike(s, g[0]), g[0]);
+  Output non_zero_data = ops::SelectV2(s, is_zero, ops::OnesLike(s, data), data);
+  Output non_zero_prod = ops::UnsortedSegmentProd(s, non_zero_data, ids, num_segments);
+  Output clipped = ops::Maximum(s, ids, ops::ZerosLike(s, ids));
+  Output by_el = ops::RealDiv(s, ops::Gather(s, op.outputs[0], clipped), data);
+  Output partial = ops::SelectV2(s, is_zero, ops::Gather(s, non_zero_prod, clipped), by_el);
+  Output keep;
+  Output gathered = GatherDropNegatives(s, dy, ids, &clipped, &keep);
+  return Ok(out, {ops::Mul(s, gathered, partial), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("UnsortedSegmentProd", UnsortedSegmentProdGrad);
+
+// SparseSegmentSum / Mean / SqrtN: each selected row of data gets the gradient of its segment,
+// scaled by 1 / count (Mean) or 1 / sqrt(count) (SqrtN) of that segment.
+enum class SegmentNorm { kSum, kMean, kSqrtN };
+
+absl::Status SparseSegmentGrad(const Scope& s, const GradOp& op, const Output& g, SegmentNorm norm,
+                               Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& indices = op.inputs[1];
+  const Output& ids = op.inputs[2];
+  Output scaled = g;
+  if (norm != SegmentNorm::kSum) {
+    Output segments = ElementOf(s, ops::Shape(s, g), I32(s, 0));
+    Output ones = ops::Fill(s, ops::Shape(s, ids), grad::ScalarLike(s, 1.0, g));
+    Output counts = ops::UnsortedSegmentSum(s, ones, ids, segments);
+    counts = ops::Maximum(s, counts, grad::ScalarLike(s, 1.0, g));
+    if (norm == SegmentNorm::kSqrtN) counts = ops::Sqrt(s, counts);
+    Output per_row = ops::Reshape(s, counts, RowShape(s, counts, g));
+    scaled = ops::RealDiv(s, g, per_row);
+  }
+  Output rows = ElementOf(s, ops::Shape(s, data), I32(s, 0));
+  Output dx = ops::UnsortedSegmentSum(s, ops::Gather(s, scaled, ids), indices, rows);
+  return Ok(out, {dx, Output(), Output()});
+}
+
+absl::Status SparseSegmentSumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SparseSegmentGrad(s, op, g[0], SegmentNorm::kSum, out);
+}
+absl::Status SparseSegmentMeanGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SparseSegmentGrad(s, op, g[0], SegmentNorm::kMean, out);
+}
+absl::Status SparseSegmentSqrtNGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SparseSegmentGrad(s, op, g[0], SegmentNorm::kSqrtN, out);
+}
+RILL_REGISTER_GRADIENT("SparseSegmentSum", SparseSegmentSumGrad);
+RILL_REGISTER_GRADIENT("SparseSegmentMean", SparseSegmentMeanGrad);
+RILL_REGISTER_GRADIENT("SparseSegmentSqrtN", SparseSegmentSqrtNGrad);
 
 }  // namespace
 }  // namespace rill

@@ -1,0 +1,378 @@
+"""Gradient cases for the array ops: shape changes, joining and splitting, slicing and padding,
+repetition, reordering, gathering and scattering, segment reductions.
+
+Gathers along axis 0 give TensorFlow an IndexedSlices gradient, which tf.gradients returns as
+such; their cases read the params through a Reshape (dense()), whose gradient densifies it."""
+import numpy as np
+import tensorflow as tf
+
+from grad_cases import rand, seed_of
+
+raw = tf.raw_ops
+F32, F64 = np.float32, np.float64
+
+
+def c(v, dtype=tf.int32):
+    return tf.constant(v, dtype=dtype)
+
+
+def dense(x):
+    return tf.reshape(x, x.shape)
+
+
+def distinct(shape, seed, dtype=F32):
+    """Values with no ties (for Max/Min/TopK selections): a shuffled range, scaled."""
+    n = int(np.prod(shape))
+    rng = np.random.RandomState(seed_of(seed, "distinct"))
+    return (rng.permutation(n).reshape(shape) * 0.25 - n * 0.1).astype(dtype)
+
+
+def unary(add, op, what, x, build, **kw):
+    add(op, what, [("x", x)], build, **kw)
+
+
+def shape_cases(add):
+    for dt in [F32, F64]:
+        unary(add, "Reshape", "to_2d", rand([2, 3, 4], ("reshape", dt), dtype=dt),
+              lambda x: raw.Reshape(tensor=x, shape=c([6, 4]), name="out"))
+    unary(add, "Reshape", "to_flat", rand([2, 3], "reshape_flat"),
+          lambda x: raw.Reshape(tensor=x, shape=c([-1]), name="out"))
+    unary(add, "Reshape", "int64_shape", rand([4, 3], "reshape64"),
+          lambda x: raw.Reshape(tensor=x, shape=c([2, 2, 3], tf.int64), name="out"))
+    for what, axis in [("axis0", 0), ("axis_last", -1), ("axis1", 1)]:
+        unary(add, "ExpandDims", what, rand([2, 3], ("expand", what)),
+              lambda x, axis=axis: raw.ExpandDims(input=x, axis=c(axis), name="out"))
+    unary(add, "ExpandDims", "f64", rand([3], "expand64", dtype=F64),
+          lambda x: raw.ExpandDims(input=x, axis=c(0), name="out"))
+    for what, dims in [("all", []), ("dim2", [2]), ("negative", [-4, 0])]:
+        unary(add, "Squeeze", what, rand([1, 3, 1, 2], ("squeeze", what)),
+              lambda x, dims=dims: raw.Squeeze(input=x, axis=dims, name="out"))
+    for what, shape, perm, pdt in [("2d", [3, 4], [1, 0], tf.int32),
+                                   ("3d", [2, 3, 4], [2, 0, 1], tf.int32),
+                                   ("3d_int64_perm", [2, 3, 4], [1, 2, 0], tf.int64)]:
+        for dt in [F32, F64]:
+            unary(add, "Transpose", what, rand(shape, ("transpose", what, dt), dtype=dt),
+                  lambda x, perm=perm, pdt=pdt: raw.Transpose(x=x, perm=c(perm, pdt), name="out"))
+    add("IdentityN", "two", [("x", rand([2, 3], "idn_x")), ("y", rand([4], "idn_y"))],
+        lambda x, y: raw.IdentityN(input=[x, y], name="out"))
+    add("IdentityN", "f64_one", [("x", rand([3], "idn_64", dtype=F64))],
+        lambda x: raw.IdentityN(input=[x], name="out"))
+    unary(add, "PlaceholderWithDefault", "rank2", rand([2, 3], "pwd"),
+          lambda x: raw.PlaceholderWithDefault(input=x, shape=[2, 3], name="out"))
+    unary(add, "PlaceholderWithDefault", "unknown_shape", rand([4], "pwd_unknown", dtype=F64),
+          lambda x: raw.PlaceholderWithDefault(input=x, shape=[None], name="out"))
+    unary(add, "CheckNumerics", "rank2", rand([2, 3], "checknum"),
+          lambda x: raw.CheckNumerics(tensor=x, message="x is bad", name="out"))
+    unary(add, "CheckNumerics", "f64", rand([4], "checknum64", dtype=F64),
+          lambda x: raw.CheckNumerics(tensor=x, message="", name="out"))
+    unary(add, "Print", "data_has_input", rand([2, 3], "print"),
+          lambda x: raw.Print(input=x, data=[x, c([1, 2])], message="grad case: ", name="out"))
+    # TensorFlow raises for a gradient through PreventGradient; an integer path carries none, so
+    # the gradient function is never asked for.
+    unary(add, "PreventGradient", "int_path_no_gradient", rand([3], "prevent"),
+          lambda x: tf.cast(raw.PreventGradient(input=tf.cast(x, tf.int32), message="no",
+                                                name="out"), tf.float32))
+
+
+def join_cases(add):
+    for dt in [F32, F64]:
+        add("ConcatV2", "axis0", [("a", rand([2, 3], ("cat0a", dt), dtype=dt)),
+                                  ("b", rand([1, 3], ("cat0b", dt), dtype=dt))],
+            lambda a, b: raw.ConcatV2(values=[a, b], axis=c(0), name="out"))
+    add("ConcatV2", "three_axis1", [("a", rand([2, 1], "cat1a")), ("b", rand([2, 3], "cat1b")),
+                                    ("c", rand([2, 2], "cat1c"))],
+        lambda a, b, cc: raw.ConcatV2(values=[a, b, cc], axis=c(1), name="out"))
+    add("ConcatV2", "negative_axis", [("a", rand([2, 3, 2], "catna")),
+                                            ("b", rand([2, 3, 4], "catnb"))],
+        lambda a, b: raw.ConcatV2(values=[a, b], axis=c(-1), name="out"))
+    add("ConcatV2", "same_input_twice", [("a", rand([2, 2], "cattwice"))],
+        lambda a: raw.ConcatV2(values=[a, a], axis=c(0), name="out"))
+    for what, axis in [("axis0", 0), ("axis1", 1), ("axis_neg1", -1)]:
+        add("Pack", what, [("a", rand([2, 3], ("pack", what, "a"))),
+                           ("b", rand([2, 3], ("pack", what, "b"))),
+                           ("c", rand([2, 3], ("pack", what, "c")))],
+            lambda a, b, cc, axis=axis: raw.Pack(values=[a, b, cc], axis=axis, name="out"))
+    add("Pack", "f64_scalars", [("a", rand([], "packs_a", dtype=F64)),
+                                ("b", rand([], "packs_b", dtype=F64))],
+        lambda a, b: raw.Pack(values=[a, b], name="out"))
+    for what, axis, num in [("axis0", 0, 3), ("axis1", 1, 2), ("axis_neg1", -1, 4)]:
+        unary(add, "Unpack", what, rand([3, 2, 4], ("unpack", what)),
+              lambda x, axis=axis, num=num: raw.Unpack(value=x, num=num, axis=axis, name="out"))
+    unary(add, "Unpack", "f64_one_output_used", rand([2, 3], "unpack64", dtype=F64),
+          lambda x: raw.Unpack(value=x, num=2, axis=0, name="out")[1])
+    for what, dim, num in [("dim1", 1, 2), ("dim_neg1", -1, 3), ("dim0", 0, 2)]:
+        unary(add, "Split", what, rand([2, 4, 3], ("split", what)),
+              lambda x, dim=dim, num=num: raw.Split(axis=c(dim), value=x, num_split=num,
+                                                    name="out"))
+    unary(add, "Split", "f64_one_output_used", rand([4, 2], "split64", dtype=F64),
+          lambda x: raw.Split(axis=c(0), value=x, num_split=2, name="out")[0])
+    for what, sizes, dim in [("dim1", [1, 2, 1], 1), ("inferred_size", [2, -1], 0),
+                             ("dim_neg1", [1, 2], -1)]:
+        unary(add, "SplitV", what, rand([3, 4, 3], ("splitv", what)),
+              lambda x, sizes=sizes, dim=dim: raw.SplitV(
+                  value=x, size_splits=c(sizes), axis=c(dim), num_split=len(sizes), name="out"))
+    unary(add, "SplitV", "f64_int64_sizes", rand([5, 2], "splitv64", dtype=F64),
+          lambda x: raw.SplitV(value=x, size_splits=c([3, 2], tf.int64), axis=c(0), num_split=2,
+                               name="out"))
+
+
+def slice_cases(add):
+    for dt in [F32, F64]:
+        unary(add, "Slice", "rank2", rand([4, 5], ("slice", dt), dtype=dt),
+              lambda x: raw.Slice(input=x, begin=c([1, 2]), size=c([2, 3]), name="out"))
+    unary(add, "Slice", "size_minus_one", rand([3, 4, 2], "slice_m1"),
+          lambda x: raw.Slice(input=x, begin=c([1, 0, 1]), size=c([-1, 3, 1]), name="out"))
+    unary(add, "Slice", "int64", rand([5], "slice64"),
+          lambda x: raw.Slice(input=x, begin=c([2], tf.int64), size=c([2], tf.int64), name="out"))
+
+    def ss(x, b, e, s, dtype=tf.int32, **masks):
+        return raw.StridedSlice(input=x, begin=c(b, dtype), end=c(e, dtype), strides=c(s, dtype),
+                                name="out", **masks)
+    for dt in [F32, F64]:
+        unary(add, "StridedSlice", "basic", rand([4, 6], ("ss_basic", dt), dtype=dt),
+              lambda x: ss(x, [1, 0], [3, 6], [1, 2]))
+    unary(add, "StridedSlice", "negative_stride", rand([5, 3], "ss_neg"),
+          lambda x: ss(x, [4, 2], [0, 0], [-2, -1]))
+    unary(add, "StridedSlice", "masks", rand([3, 4, 5], "ss_masks"),
+          lambda x: ss(x, [1, 0, 2], [0, 3, 5], [1, 1, 1], begin_mask=1, end_mask=1))
+    unary(add, "StridedSlice", "shrink_axis", rand([3, 4], "ss_shrink"),
+          lambda x: ss(x, [1, 0], [2, 4], [1, 1], shrink_axis_mask=1))
+    unary(add, "StridedSlice", "new_axis_ellipsis", rand([2, 3, 4], "ss_ellipsis"),
+          lambda x: ss(x, [0, 0, 1], [0, 0, 3], [1, 1, 1], ellipsis_mask=1, new_axis_mask=2))
+    unary(add, "StridedSlice", "int64_indices", rand([6], "ss_64"),
+          lambda x: ss(x, [-5], [-1], [2], dtype=tf.int64))
+
+    pads = [[1, 0], [2, 1]]
+    for dt in [F32, F64]:
+        unary(add, "Pad", "rank2", rand([2, 3], ("pad", dt), dtype=dt),
+              lambda x: raw.Pad(input=x, paddings=c(pads), name="out"))
+    unary(add, "Pad", "int64_rank3", rand([2, 1, 2], "pad64"),
+          lambda x: raw.Pad(input=x, paddings=c([[0, 1], [1, 1], [0, 0]], tf.int64), name="out"))
+    for dt in [F32, F64]:
+        unary(add, "PadV2", "rank2", rand([2, 3], ("padv2", dt), dtype=dt),
+              lambda x: raw.PadV2(input=x, paddings=c(pads),
+                                  constant_values=tf.constant(1.5, x.dtype), name="out"))
+    add("PadV2", "constant_is_input", [("x", rand([3], "padv2x")), ("v", rand([], "padv2v"))],
+        lambda x, v: raw.PadV2(input=x, paddings=c([[2, 1]]), constant_values=v, name="out"))
+    for mode in ["REFLECT", "SYMMETRIC"]:
+        for dt in [F32, F64]:
+            unary(add, "MirrorPad", mode.lower(), rand([3, 4], ("mirror", mode, dt), dtype=dt),
+                  lambda x, mode=mode: raw.MirrorPad(input=x, paddings=c([[1, 2], [2, 2]]),
+                                                     mode=mode, name="out"))
+    unary(add, "MirrorPad", "symmetric_int64_full", rand([2, 3], "mirror64"),
+          lambda x: raw.MirrorPad(input=x, paddings=c([[2, 2], [0, 3]], tf.int64),
+                                  mode="SYMMETRIC", name="out"))
+
+
+def repeat_cases(add):
+    for what, shape, mult, mdt in [("rank2", [2, 3], [2, 1], tf.int32),
+                                   ("rank3", [2, 1, 3], [1, 3, 2], tf.int32),
+                                   ("int64_multiples", [3], [3], tf.int64)]:
+        for dt in [F32, F64]:
+            unary(add, "Tile", what, rand(shape, ("tile", what, dt), dtype=dt),
+                  lambda x, mult=mult, mdt=mdt: raw.Tile(input=x, multiples=c(mult, mdt),
+                                                         name="out"))
+    for what, shape, to, sdt in [("row", [3], [2, 3], tf.int32),
+                                 ("column", [2, 1], [2, 4], tf.int32),
+                                 ("rank3", [1, 3, 1], [2, 3, 4], tf.int64),
+                                 ("same", [2, 2], [2, 2], tf.int32)]:
+        for dt in [F32, F64]:
+            unary(add, "BroadcastTo", what, rand(shape, ("bcast", what, dt), dtype=dt),
+                  lambda x, to=to, sdt=sdt: raw.BroadcastTo(input=x, shape=c(to, sdt),
+                                                            name="out"))
+    for dt in [F32, F64]:
+        unary(add, "Fill", "rank2", rand([], ("fill", dt), dtype=dt),
+              lambda x: raw.Fill(dims=c([2, 3]), value=x, name="out"))
+    unary(add, "Fill", "int64_dims_scalar_out", rand([], "fill_scalar"),
+          lambda x: raw.Fill(dims=c([], tf.int64), value=x, name="out"))
+
+
+def reorder_cases(add):
+    for what, axis in [("axis0", [0]), ("axes12", [1, 2]), ("negative", [-1])]:
+        for dt in [F32, F64]:
+            unary(add, "ReverseV2", what, rand([2, 3, 4], ("rev", what, dt), dtype=dt),
+                  lambda x, axis=axis: raw.ReverseV2(tensor=x, axis=c(axis), name="out"))
+    unary(add, "ReverseSequence", "seq1_batch0", rand([3, 4, 2], "revseq"),
+          lambda x: raw.ReverseSequence(input=x, seq_lengths=c([1, 3, 4], tf.int64), seq_dim=1,
+                                        batch_dim=0, name="out"))
+    unary(add, "ReverseSequence", "seq0_batch1_f64", rand([4, 2], "revseq64", dtype=F64),
+          lambda x: raw.ReverseSequence(input=x, seq_lengths=c([2, 4]), seq_dim=0, batch_dim=1,
+                                        name="out"))
+    unary(add, "Roll", "scalar_shift", rand([5, 2], "roll"),
+          lambda x: raw.Roll(input=x, shift=c(2), axis=c(0), name="out"))
+    unary(add, "Roll", "two_axes", rand([3, 4], "roll2"),
+          lambda x: raw.Roll(input=x, shift=c([1, -3]), axis=c([0, 1]), name="out"))
+    unary(add, "Roll", "f64_int64", rand([2, 5], "roll64", dtype=F64),
+          lambda x: raw.Roll(input=x, shift=c([7], tf.int64), axis=c([-1], tf.int64), name="out"))
+    for dt in [F32, F64]:
+        unary(add, "SpaceToBatchND", "no_padding", rand([1, 4, 4, 1], ("s2bnd", dt), dtype=dt),
+              lambda x: raw.SpaceToBatchND(input=x, block_shape=c([2, 2]),
+                                           paddings=c([[0, 0], [0, 0]]), name="out"))
+    unary(add, "SpaceToBatchND", "padded", rand([2, 2, 4, 3], "s2bnd_pad"),
+          lambda x: raw.SpaceToBatchND(input=x, block_shape=c([2, 3]),
+                                       paddings=c([[1, 1], [2, 0]]), name="out"))
+    for dt in [F32, F64]:
+        unary(add, "BatchToSpaceND", "no_crops", rand([4, 2, 2, 1], ("b2snd", dt), dtype=dt),
+              lambda x: raw.BatchToSpaceND(input=x, block_shape=c([2, 2]),
+                                           crops=c([[0, 0], [0, 0]]), name="out"))
+    unary(add, "BatchToSpaceND", "cropped", rand([4, 2, 3, 2], "b2snd_crop"),
+          lambda x: raw.BatchToSpaceND(input=x, block_shape=c([2, 2]),
+                                       crops=c([[1, 0], [0, 1]]), name="out"))
+    unary(add, "SpaceToBatch", "block2", rand([1, 4, 4, 2], "s2b"),
+          lambda x: raw.SpaceToBatch(input=x, paddings=c([[0, 0], [0, 0]]), block_size=2,
+                                     name="out"))
+    unary(add, "SpaceToBatch", "padded_f64", rand([1, 2, 2, 1], "s2b64", dtype=F64),
+          lambda x: raw.SpaceToBatch(input=x, paddings=c([[1, 1], [0, 2]]), block_size=2,
+                                     name="out"))
+    unary(add, "BatchToSpace", "block2", rand([4, 2, 2, 1], "b2s"),
+          lambda x: raw.BatchToSpace(input=x, crops=c([[0, 0], [0, 0]]), block_size=2,
+                                     name="out"))
+    unary(add, "BatchToSpace", "cropped_f64", rand([4, 2, 2, 2], "b2s64", dtype=F64),
+          lambda x: raw.BatchToSpace(input=x, crops=c([[1, 0], [0, 1]]), block_size=2,
+                                     name="out"))
+    for dt in [F32, F64]:
+        unary(add, "DepthToSpace", "block2", rand([1, 2, 3, 8], ("d2s", dt), dtype=dt),
+              lambda x: raw.DepthToSpace(input=x, block_size=2, name="out"))
+        unary(add, "SpaceToDepth", "block2", rand([2, 4, 2, 3], ("s2d", dt), dtype=dt),
+              lambda x: raw.SpaceToDepth(input=x, block_size=2, name="out"))
+    unary(add, "DepthToSpace", "block3", rand([1, 1, 2, 9], "d2s3"),
+          lambda x: raw.DepthToSpace(input=x, block_size=3, name="out"))
+    unary(add, "SpaceToDepth", "block3", rand([1, 3, 3, 1], "s2d3"),
+          lambda x: raw.SpaceToDepth(input=x, block_size=3, name="out"))
+
+
+def gather_cases(add):
+    for dt in [F32, F64]:
+        unary(add, "GatherV2", "axis0_repeated", rand([4, 3], ("gv2_0", dt), dtype=dt),
+              lambda x: raw.GatherV2(params=dense(x), indices=c([3, 0, 3]), axis=c(0),
+                                     name="out"))
+    unary(add, "GatherV2", "axis0_matrix_indices_int64", rand([5, 2], "gv2_0m"),
+          lambda x: raw.GatherV2(params=dense(x), indices=c([[1, 4], [1, 0]], tf.int64),
+                                 axis=c(0), name="out"))
+    unary(add, "GatherV2", "axis1", rand([2, 5, 3], "gv2_1"),
+          lambda x: raw.GatherV2(params=x, indices=c([4, 1, 1]), axis=c(1), name="out"))
+    unary(add, "GatherV2", "axis_neg1_f64", rand([3, 4], "gv2_n1", dtype=F64),
+          lambda x: raw.GatherV2(params=x, indices=c([[0, 3], [3, 2]]), axis=c(-1), name="out"))
+    unary(add, "GatherV2", "batch_dims1", rand([2, 5, 3], "gv2_b1"),
+          lambda x: raw.GatherV2(params=x, indices=c([[0, 4, 4], [2, 1, 0]]), axis=c(1),
+                                 batch_dims=1, name="out"))
+    unary(add, "GatherV2", "scalar_index", rand([3, 2], "gv2_s"),
+          lambda x: raw.GatherV2(params=dense(x), indices=c(2), axis=c(0), name="out"))
+    for dt in [F32, F64]:
+        unary(add, "Gather", "repeated", rand([4, 2], ("gather", dt), dtype=dt),
+              lambda x: raw.Gather(params=dense(x), indices=c([[1, 3], [1, 1]]), name="out"))
+    for what, shape, idx in [("rows", [3, 2, 4], [[0, 1], [2, 0], [0, 1]]),
+                             ("elements", [3, 2], [[2, 1], [0, 0]]),
+                             ("leading", [4, 3], [[3], [1]])]:
+        for dt in [F32, F64]:
+            unary(add, "GatherNd", what, rand(shape, ("gnd", what, dt), dtype=dt),
+                  lambda x, idx=idx: raw.GatherNd(params=dense(x), indices=c(idx), name="out"))
+    unary(add, "GatherNd", "int64_indices", rand([2, 3], "gnd64"),
+          lambda x: raw.GatherNd(params=x, indices=c([[1, 2], [1, 2]], tf.int64), name="out"))
+    add("DynamicStitch", "two", [("a", rand([2, 3], "ds_a")), ("b", rand([2, 3], "ds_b"))],
+        lambda a, b: raw.DynamicStitch(indices=[c([0, 2]), c([1, 3])], data=[a, b], name="out"))
+    add("DynamicStitch", "overlapping_f64", [("a", rand([3], "ds64_a", dtype=F64)),
+                                             ("b", rand([2], "ds64_b", dtype=F64))],
+        lambda a, b: raw.DynamicStitch(indices=[c([0, 1, 2]), c([2, 0])], data=[a, b],
+                                       name="out"))
+    add("DynamicStitch", "matrix_indices", [("a", rand([2, 2, 2], "dsm_a"))],
+        lambda a: raw.DynamicStitch(indices=[c([[3, 1], [0, 2]])], data=[a], name="out"))
+
+
+def scatter_cases(add):
+    for dt in [F32, F64]:
+        unary(add, "ScatterNd", "rows_repeated", rand([3, 4], ("snd", dt), dtype=dt),
+              lambda x: raw.ScatterNd(indices=c([[0], [2], [0]]), updates=x, shape=c([4, 4]),
+                                      name="out"))
+    unary(add, "ScatterNd", "elements_int64", rand([3], "snd64"),
+          lambda x: raw.ScatterNd(indices=c([[0, 1], [1, 1], [2, 0]], tf.int64), updates=x,
+                                  shape=c([3, 2], tf.int64), name="out"))
+    for op in ["TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub"]:
+        fn = getattr(raw, op)
+        for dt in [F32, F64]:
+            add(op, "rows", [("t", rand([4, 3], (op, "t", dt), dtype=dt)),
+                             ("u", rand([2, 3], (op, "u", dt), dtype=dt))],
+                lambda t, u, fn=fn: fn(tensor=t, indices=c([[1], [3]]), updates=u, name="out"))
+        add(op, "elements_int64", [("t", rand([2, 3], (op, "t64"))),
+                                   ("u", rand([2], (op, "u64")))],
+            lambda t, u, fn=fn: fn(tensor=t, indices=c([[0, 2], [1, 0]], tf.int64), updates=u,
+                                   name="out"))
+    for op in ["TensorScatterMax", "TensorScatterMin"]:
+        fn = getattr(raw, op)
+        for dt in [F32, F64]:
+            add(op, "rows", [("t", distinct([4, 3], (op, "t", dt), dt)),
+                             ("u", distinct([2, 3], (op, "u", dt), dt) + 0.1)],
+                lambda t, u, fn=fn: fn(tensor=t, indices=c([[1], [3]]), updates=u, name="out"))
+        add(op, "elements", [("t", distinct([2, 3], (op, "te"))),
+                             ("u", distinct([3], (op, "ue")) + 0.05)],
+            lambda t, u, fn=fn: fn(tensor=t, indices=c([[0, 2], [1, 0], [1, 1]]), updates=u,
+                                   name="out"))
+    for what, shape, k in [("rank2", [3, 5], 2), ("rank3", [2, 3, 4], 3), ("k_all", [4], 4)]:
+        for dt in [F32, F64]:
+            unary(add, "TopKV2", what, distinct(shape, ("topk", what, dt), dt),
+                  lambda x, k=k: raw.TopKV2(input=x, k=c(k), name="out")[0])
+    unary(add, "TopKV2", "both_outputs", distinct([2, 4], "topk_both"),
+          lambda x: raw.TopKV2(input=x, k=c(2), name="out"))
+
+
+def segment_cases(add):
+    ids = [0, 0, 1, 3, 3]
+    for op in ["SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd"]:
+        fn = getattr(raw, op)
+        for dt in [F32, F64]:
+            if op in ("SegmentMax", "SegmentMin"):
+                x = distinct([5, 3], (op, dt), dt)
+            else:
+                x = rand([5, 3], (op, dt), "nonzero", dt)
+            unary(add, op, "rank2", x,
+                  lambda x, fn=fn: fn(data=x, segment_ids=c(ids), name="out"))
+        x = distinct([6], (op, "1d")) if op in ("SegmentMax", "SegmentMin") else \
+            rand([6], (op, "1d"), "nonzero")
+        unary(add, op, "rank1_int64_ids", x,
+              lambda x, fn=fn: fn(data=x, segment_ids=c([0, 1, 1, 1, 2, 2], tf.int64),
+                                  name="out"))
+    seg_zero = np.array([[0.0, 2.0], [1.5, 0.0], [0.0, -1.0], [3.0, 0.0], [0.5, 1.25]], F32)
+    unary(add, "SegmentProd", "with_zeros", seg_zero,
+          lambda x: raw.SegmentProd(data=x, segment_ids=c([0, 0, 0, 1, 2]), name="out"))
+    unary(add, "SegmentMax", "ties", np.array([1.0, 3.0, 3.0, 2.0, 2.0], F32),
+          lambda x: raw.SegmentMax(data=x, segment_ids=c([0, 0, 0, 1, 1]), name="out"))
+    uids = [2, 0, 2, -1, 1]
+    for op in ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+               "UnsortedSegmentProd"]:
+        fn = getattr(raw, op)
+        for dt in [F32, F64]:
+            if op in ("UnsortedSegmentMax", "UnsortedSegmentMin"):
+                x = distinct([5, 3], (op, dt), dt)
+            else:
+                x = rand([5, 3], (op, dt), "nonzero", dt)
+            unary(add, op, "rank2_negative_id", x,
+                  lambda x, fn=fn: fn(data=x, segment_ids=c(uids), num_segments=c(4),
+                                      name="out"))
+        x = distinct([2, 3], (op, "m")) if op in ("UnsortedSegmentMax", "UnsortedSegmentMin") \
+            else rand([2, 3], (op, "m"), "nonzero")
+        unary(add, op, "matrix_ids_int64", x,
+              lambda x, fn=fn: fn(data=x, segment_ids=c([[1, 0, 1], [0, 2, 2]], tf.int64),
+                                  num_segments=c(3, tf.int64), name="out"))
+    unary(add, "UnsortedSegmentProd", "with_zeros", seg_zero,
+          lambda x: raw.UnsortedSegmentProd(data=x, segment_ids=c([1, 1, 1, 0, 0]),
+                                            num_segments=c(2), name="out"))
+    for op in ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"]:
+        fn = getattr(raw, op)
+        for dt in [F32, F64]:
+            unary(add, op, "rank2_empty_segment", rand([4, 3], (op, dt), dtype=dt),
+                  lambda x, fn=fn: fn(data=x, indices=c([0, 2, 1, 2]),
+                                      segment_ids=c([0, 0, 1, 3]), name="out"))
+        unary(add, op, "rank1_int64", rand([5], (op, "1d")),
+              lambda x, fn=fn: fn(data=x, indices=c([4, 4, 0], tf.int64),
+                                  segment_ids=c([0, 1, 1], tf.int64), name="out"))
+
+
+def cases(add):
+    shape_cases(add)
+    join_cases(add)
+    slice_cases(add)
+    repeat_cases(add)
+    reorder_cases(add)
+    gather_cases(add)
+    scatter_cases(add)
+    segment_cases(add)
