@@ -631,7 +631,14 @@ absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
         if (reg->shape_fn(context).ok()) shapes = context.TakeOutputs();
       }
     }
-    g.names_in_use.try_emplace(absl::AsciiStrToLower(name), 1);
+    // The name and its name scopes ("a/b/c": "a", "a/b") are in use, as after TensorFlow's
+    // import: a later NewSubScope("a") gives "a_1".
+    const std::string lower = absl::AsciiStrToLower(name);
+    for (size_t slash = lower.find('/'); slash != std::string::npos;
+         slash = lower.find('/', slash + 1)) {
+      g.names_in_use.try_emplace(lower.substr(0, slash), 1);
+    }
+    g.names_in_use.try_emplace(lower, 1);
     Graph::NodeInfo info;
     info.index = g.graph.node_size();
     info.output_types = out_types;

@@ -16,5 +16,47 @@ namespace {
 using Grads = std::vector<Output>;
 using GradSpan = absl::Span<const Output>;
 
+// Switch (tf.cond's): the data's gradient is the Merge of the branches' gradients, exactly one
+// of which is live when the graph runs (the other branch, and the zeros AddSymbolicGradients
+// gives an output without a gradient, are dead); the predicate gets none.
+absl::Status SwitchGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Merge(s, {g[0], g[1]}).output, Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Switch", SwitchGrad);
+RILL_REGISTER_GRADIENT("RefSwitch", SwitchGrad);
+
+// Merge: the gradient goes back to the input that was taken (value_index), through a Switch on
+// value_index == i for input i.
+absl::Status MergeGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  out->clear();
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    Output taken = ops::Equal(s, op.outputs[1], ops::Const(s, static_cast<int32_t>(i)));
+    out->push_back(ops::Switch(s, g[0], taken).output_true);
+  }
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Merge", MergeGrad);
+RILL_REGISTER_GRADIENT("RefMerge", MergeGrad);
+
+// Reading a resource variable: the gradient of the handle is the gradient of the value.
+absl::Status ReadVariableOpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {g[0]};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ReadVariableOp", ReadVariableOpGrad);
+
+// Variable updates and checks pass no gradient (TensorFlow's NotDifferentiable).
+RILL_REGISTER_NO_GRADIENT("Assign");
+RILL_REGISTER_NO_GRADIENT("AssignAdd");
+RILL_REGISTER_NO_GRADIENT("AssignSub");
+RILL_REGISTER_NO_GRADIENT("VarIsInitializedOp");
+// TensorArray and TensorList bookkeeping carries no gradient.
+RILL_REGISTER_NO_GRADIENT("TensorArrayV3");
+RILL_REGISTER_NO_GRADIENT("TensorArrayCloseV3");
+RILL_REGISTER_NO_GRADIENT("TensorArraySizeV3");
+RILL_REGISTER_NO_GRADIENT("TensorListElementShape");
+RILL_REGISTER_NO_GRADIENT("TensorListLength");
+
 }  // namespace
 }  // namespace rill

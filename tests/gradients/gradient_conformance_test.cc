@@ -116,6 +116,12 @@ std::string RunCase(const GradientCase& c) {
     feeds.emplace_back(f.name(), *std::move(t));
   }
   std::vector<Tensor> got;
+  if (c.init_target_size() > 0) {
+    std::vector<std::string> targets(c.init_target().begin(), c.init_target().end());
+    if (absl::Status s = session->Run({}, {}, targets, &got); !s.ok()) {
+      return absl::StrCat("init: ", s.ToString());
+    }
+  }
   if (absl::Status s = session->Run(feeds, fetch, {}, &got); !s.ok()) {
     return absl::StrCat("Run: ", s.ToString());
   }

@@ -58,13 +58,20 @@ def record(spec):
     g = tf.Graph()
     with g.as_default():
         xs = [tf1.placeholder(tf.as_dtype(v.dtype), shape=v.shape, name=n) for n, v in spec.inputs]
-        ys = spec.build(*xs)
-        if not isinstance(ys, (list, tuple)):
-            ys = [ys]
+        built = spec.build(*xs)
+        init = None
+        if isinstance(built, dict):  # {"ys": [...], "xs": [more xs], "init": initializer op}
+            xs = xs + list(built.get("xs", []))
+            init = built.get("init")
+            built = built["ys"]
+        ys = built if isinstance(built, (list, tuple)) else [built]
         dys = [tf1.placeholder(y.dtype, shape=y.shape, name="dy%d" % i) for i, y in enumerate(ys)]
         forward = g.as_graph_def()
         grads = tf.gradients(ys, xs, grad_ys=dys)
         feeds = {x: v for x, (_, v) in zip(xs, spec.inputs)}
+        if init is not None:
+            with tf1.Session(graph=g, config=CONFIG) as sess:
+                sess.run(init)
         rng = np.random.RandomState(grad_cases.seed_of(spec.name, "dy"))
         dy_values = []
         for y, dy in zip(ys, dys):
@@ -75,6 +82,8 @@ def record(spec):
             feeds[dy] = v
         fetch = [t for t in grads if t is not None]
         with tf1.Session(graph=g, config=CONFIG) as sess:
+            if init is not None:
+                sess.run(init)
             got = sess.run(fetch, feeds)
     out = ["case {", '  name: "%s"' % spec.name, '  op: "%s"' % spec.op]
     out.append("  graph {")
@@ -103,6 +112,8 @@ def record(spec):
         out.append("  expected {")
         out.append(_indent(_tensor_text(next(it), gx.dtype), 4).rstrip("\n"))
         out.append("  }")
+    if init is not None:
+        out.append('  init_target: "%s"' % init.name)
     out.append("  rtol: %r" % spec.rtol)
     out.append("  atol: %r" % spec.atol)
     out.append("}")
