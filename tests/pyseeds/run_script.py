@@ -17,17 +17,20 @@ GRADIENT_SCRIPTS = ("api_train.py", "device_function_gradients.py")
 
 
 def is_seed_script(name):
-    return name.endswith(".py") and name not in ("record_tf.py", "run_script.py")
+    return name.endswith(".py") and name not in ("record_tf.py", "run_script.py",
+                                                 "make_saved_model.py")
 
 
-def run_source(src, python, env, timeout=300):
+def run_source(src, python, env, timeout=300, cwd=None):
+    """Runs src (in cwd, default this directory: scripts read data/ relative to it)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(src)
         path = f.name
     master, slave = pty.openpty()
     try:
         p = subprocess.Popen([python, path], stdout=slave, stderr=subprocess.PIPE, env=env,
-                             stdin=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL,
+                             cwd=cwd or os.path.dirname(os.path.abspath(__file__)))
         os.close(slave)
         chunks = []
         err_chunks = []
