@@ -169,6 +169,11 @@ absl::Status PartialRunStepNamed(
 // A malloc'd copy (partial-run handles, freed by TF_DeletePRunHandle).
 char* CopyString(const std::string& s);
 
+// Adds `nodes` (whose inputs name nodes of the graph or of `nodes`) to the graph, checked as
+// TF_GraphImportGraphDef checks an import; on error the graph is unchanged (graph_import.cc).
+absl::Status ImportNodesLocked(TF_Graph* graph, const rill::GraphDef& nodes)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu);
+
 // Extends the session with the graph's new operations, then runs it.
 absl::Status RunNamed(TF_Session* s, const rill::RunOptions& options,
                       const std::vector<std::pair<std::string, rill::Tensor>>& feeds,

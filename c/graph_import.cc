@@ -221,6 +221,17 @@ absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffe
 }
 
 }  // namespace
+
+absl::Status ImportNodesLocked(TF_Graph* graph, const rill::GraphDef& nodes) {
+  const std::string bytes = nodes.SerializeAsString();
+  TF_Buffer buffer{bytes.data(), bytes.size(), nullptr};
+  const TF_ImportGraphDefOptions defaults;
+  absl::StatusOr<TF_ImportGraphDefResults*> results = Import(graph, &buffer, defaults);
+  if (!results.ok()) return results.status();
+  delete *results;
+  return absl::OkStatus();
+}
+
 }  // namespace rill_c
 
 using rill_c::SetOk;

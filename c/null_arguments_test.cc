@@ -205,7 +205,8 @@ TEST(NullArguments, BuildingFunctionsLoops) {
   EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
   TF_AbortWhile(nullptr);
   TF_AddGradients(nullptr, nullptr, 0, nullptr, 0, nullptr, s, nullptr);
-  EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "The graph is null");
   TF_DeleteGraph(g);
 }
 

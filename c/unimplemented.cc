@@ -21,16 +21,6 @@ void Unimplemented(TF_Status* status, const char* function) {
 
 extern "C" {
 
-// Gradients.
-void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
-                     TF_Output*) {
-  RILL_UNIMPLEMENTED(status);
-}
-void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Output*, int, TF_Output*,
-                               TF_Status* status, TF_Output*) {
-  RILL_UNIMPLEMENTED(status);
-}
-
 // Op libraries.
 TF_Library* TF_LoadLibrary(const char*, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);

@@ -13,15 +13,10 @@ using rill_c_test::Status;
 TEST(Unimplemented, SetsTheCodeAndNamesTheFunction) {
   Status s;
   TF_Graph* g = TF_NewGraph();
-  TF_AddGradients(g, nullptr, 0, nullptr, 0, nullptr, s, nullptr);
-  EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
-  EXPECT_EQ(s.message(), "TF_AddGradients is not implemented in Rill");
   EXPECT_EQ(TF_NewServer(nullptr, 0, s), nullptr);
   EXPECT_EQ(s.message(), "TF_NewServer is not implemented in Rill");
   EXPECT_EQ(TF_LoadLibrary("x.so", s), nullptr);
   EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
-  TF_AddGradientsWithPrefix(g, "p", nullptr, 0, nullptr, 0, nullptr, s, nullptr);
-  EXPECT_EQ(s.message(), "TF_AddGradientsWithPrefix is not implemented in Rill");
   EXPECT_EQ(TF_GetOpList(nullptr).data, nullptr);
   TF_DeleteServer(nullptr);
   TF_DeleteLibraryHandle(nullptr);
