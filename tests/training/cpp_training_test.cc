@@ -1,0 +1,143 @@
+// Models built only in C++ (Rill's builder), trained with Rill's AddSymbolicGradients and
+// optimizers from the initial values TensorFlow started from (tests/tfgen/
+// make_cpp_training_cases.py), on the same batches: the loss must match TensorFlow's at every
+// one of the 100 steps. The model builders here mirror the generator's op for op.
+// Arguments: the <name>.pbtxt.gz CppTrainingCase files.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/tensor_proto.h"
+#include "google/protobuf/text_format.h"
+#include "graph/builder/ops.h"
+#include "graph/gradients/optimizer.h"
+#include "gtest/gtest.h"
+#include "session/session.h"
+#include "tests/conformance/conformance_case.h"
+#include "tests/training/cpp_training_case.pb.h"
+
+namespace rill {
+namespace {
+
+struct Built {
+  Output loss;
+  std::vector<Output> variables;
+  std::vector<Operation> initializers;
+};
+
+// A VariableV2 named `name` with `value` as its initial value.
+Output InitializedVariable(const Scope& root, const std::string& name, const Tensor& value,
+                           Built* built) {
+  Output v = ops::Variable(root.WithOpName(name),
+                           PartialTensorShape(std::vector<int64_t>(value.shape().dims().begin(),
+                                                                   value.shape().dims().end())),
+                           value.dtype());
+  built->initializers.push_back(
+      ops::Assign(root.WithOpName(name + "/Assign"), v,
+                  ops::Const(root.WithOpName(name + "/initial_value"), value)));
+  built->variables.push_back(v);
+  return v;
+}
+
+// x[8,4] -> tanh(x W1 + b1) -> h W2 + b2; loss mean((out - y)^2), as the generator's mlp_tanh.
+Built MlpTanh(const Scope& root, const std::map<std::string, Tensor>& init) {
+  Built b;
+  std::map<std::string, Output> v;
+  for (const auto& [name, value] : init) v[name] = InitializedVariable(root, name, value, &b);
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  Output h = ops::Tanh(root, ops::AddV2(root, ops::MatMul(root, x, v["w1"]), v["b1"]));
+  Output out = ops::AddV2(root, ops::MatMul(root, h, v["w2"]), v["b2"]);
+  Output sq = ops::Square(root, ops::Sub(root, out, y));
+  b.loss = ops::Mean(root.WithOpName("loss"), sq, ops::Const(root, {0, 1}));
+  return b;
+}
+
+std::unique_ptr<Optimizer> MakeOptimizer(const CppTrainingCase& c) {
+  auto h = [&](int i) { return c.hyper(i); };
+  if (c.optimizer() == "sgd") return std::make_unique<GradientDescentOptimizer>(h(0));
+  if (c.optimizer() == "momentum") return std::make_unique<MomentumOptimizer>(h(0), h(1));
+  if (c.optimizer() == "nesterov") return std::make_unique<MomentumOptimizer>(h(0), h(1), true);
+  if (c.optimizer() == "adam") return std::make_unique<AdamOptimizer>(h(0), h(1), h(2), h(3));
+  if (c.optimizer() == "rmsprop") return std::make_unique<RMSPropOptimizer>(h(0), h(1), h(2), h(3));
+  if (c.optimizer() == "adagrad") return std::make_unique<AdagradOptimizer>(h(0), h(1));
+  return nullptr;
+}
+
+class CppTrainingTest : public ::testing::Test {
+ public:
+  explicit CppTrainingTest(std::string file) : file_(std::move(file)) {}
+
+  void TestBody() override {
+    absl::StatusOr<std::string> text = ReadTextMaybeGzipped(file_);
+    ASSERT_TRUE(text.ok()) << text.status();
+    CppTrainingCase c;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(*text, &c)) << file_;
+    std::map<std::string, Tensor> init;
+    for (const ConformanceFeed& f : c.initial()) {
+      absl::StatusOr<Tensor> t = TensorFromProto(f.value());
+      ASSERT_TRUE(t.ok()) << t.status();
+      init.emplace(f.name(), *std::move(t));
+    }
+    Scope root = Scope::NewRootScope();
+    ASSERT_EQ(c.model(), "mlp_tanh") << "no C++ builder for model " << c.model();
+    Built model = MlpTanh(root, init);
+    std::unique_ptr<Optimizer> optimizer = MakeOptimizer(c);
+    ASSERT_NE(optimizer, nullptr) << "unknown optimizer " << c.optimizer();
+    absl::StatusOr<Operation> train = optimizer->Minimize(root, model.loss, model.variables);
+    ASSERT_TRUE(train.ok()) << train.status();
+    Operation init_all =
+        ops::NoOp(root.WithOpName("init").WithControlDependencies(model.initializers));
+    absl::StatusOr<GraphDef> graph = root.ToGraphDef();
+    ASSERT_TRUE(graph.ok()) << graph.status();
+    std::unique_ptr<Session> session = std::move(Session::New(SessionOptions())).value();
+    ASSERT_TRUE(session->Create(*graph).ok());
+    std::vector<Tensor> out;
+    absl::Status s = session->Run({}, {}, {init_all.name()}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    s = session->Run({}, {}, {optimizer->initializer().name()}, &out);
+    ASSERT_TRUE(s.ok()) << s;
+    double max_rel = 0;
+    for (int i = 0; i < c.step_size(); ++i) {
+      std::vector<std::pair<std::string, Tensor>> feeds;
+      for (const ConformanceFeed& f : c.step(i).feed()) {
+        absl::StatusOr<Tensor> t = TensorFromProto(f.value());
+        ASSERT_TRUE(t.ok()) << t.status();
+        feeds.emplace_back(f.name(), *std::move(t));
+      }
+      s = session->Run(feeds, {model.loss.TensorName()}, {train->name()}, &out);
+      ASSERT_TRUE(s.ok()) << "step " << i << ": " << s;
+      const double got = out[0].flat<float>()[0];
+      const double want = c.step(i).loss();
+      EXPECT_LE(std::abs(got - want), c.atol() + c.rtol() * std::abs(want))
+          << c.name() << " step " << i << ": loss " << got << ", TensorFlow " << want;
+      max_rel = std::max(max_rel, std::abs(got - want) / std::max(std::abs(want), 1e-30));
+    }
+    std::printf("%s: %d steps, largest relative loss difference from TensorFlow %.3g\n",
+                c.name().c_str(), c.step_size(), max_rel);
+  }
+
+ private:
+  std::string file_;
+};
+
+}  // namespace
+}  // namespace rill
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    const std::string path = argv[i];
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    ::testing::RegisterTest(
+        "CppTrainingTest", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+        [path]() -> ::testing::Test* { return new rill::CppTrainingTest(path); });
+  }
+  return RUN_ALL_TESTS();
+}
