@@ -1,7 +1,8 @@
 // Gradients of the array ops (ops/array_ops.cc, shape_ops.cc, layout_ops.cc, index_ops.cc,
-// tile_ops.cc, rearrange_ops.cc, space_batch_ops.cc, scatter_nd_ops.cc, segment_ops.cc) and the
-// NotDifferentiable registrations of the random, string and check ops. Formulas are TensorFlow's
-// (array_grad.py, math_grad.py); see grad_registry.h for the contract of a gradient function.
+// tile_ops.cc, rearrange_ops.cc, space_batch_ops.cc, scatter_nd_ops.cc, segment_ops.cc,
+// sparse_ops.cc) and the NotDifferentiable registrations of the random, string and check ops.
+// Formulas are TensorFlow's (array_grad.py, math_grad.py, sparse_grad.py); see grad_registry.h
+// for the contract of a gradient function.
 //
 // Index-selecting ops whose TensorFlow gradient needs a kernel Rill lacks (StridedSliceGrad,
 // MirrorPadGrad) or a batch-aware scatter (GatherV2 with batch_dims) route the gradient through
@@ -606,6 +607,96 @@ absl::Status SparseSegmentSqrtNGrad(const Scope& s, const GradOp& op, GradSpan g
 RILL_REGISTER_GRADIENT("SparseSegmentSum", SparseSegmentSumGrad);
 RILL_REGISTER_GRADIENT("SparseSegmentMean", SparseSegmentMeanGrad);
 RILL_REGISTER_GRADIENT("SparseSegmentSqrtN", SparseSegmentSqrtNGrad);
+
+// --- Sparse tensors (indices, values, dense shape) ------------------------------------------
+
+// The sum of all elements of x.
+Output SumAll(const Scope& s, const Output& x) {
+  return ops::Sum(s, x, ops::Range(s, I32(s, 0), ops::Rank(s, x), I32(s, 1)));
+}
+
+// SparseToDense: each value gets the gradient at its index; the default value the rest.
+absl::Status SparseToDenseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output values_grad = ops::GatherNd(s, g[0], op.inputs[0]);
+  Output default_grad = ops::Sub(s, SumAll(s, g[0]), SumAll(s, values_grad));
+  return Ok(out, {Output(), Output(), values_grad, default_grad});
+}
+RILL_REGISTER_GRADIENT("SparseToDense", SparseToDenseGrad);
+
+// SparseTensorDenseMatMul: b's gradient is A^T g (A's adjoint flag flipped); each value a[r, c]
+// gets the dot product of g's row r with b's row c (rows and columns swapped by the adjoints,
+// conjugated for complex operands as TensorFlow's products are).
+absl::Status SparseTensorDenseMatMulGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj_a, op.GetBool("adjoint_a"));
+  RILL_ASSIGN_OR_RETURN(bool adj_b, op.GetBool("adjoint_b"));
+  const Output& a_indices = op.inputs[0];
+  const Output& a_values = op.inputs[1];
+  const Output& a_shape = op.inputs[2];
+  const Output& b = op.inputs[3];
+  if (BaseType(a_values.dtype()) != BaseType(b.dtype())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SparseTensorDenseMatMul op received operands with different types: ",
+                     DataTypeString(BaseType(a_values.dtype())), " and ",
+                     DataTypeString(BaseType(b.dtype())), " (node '", op.name(), "')"));
+  }
+  OpBuilder product(s, "SparseTensorDenseMatMul");
+  product.Input(a_indices).Input(a_values).Input(a_shape).Input(g[0]).Attr("adjoint_a", !adj_a);
+  Output b_grad = product.Finalize().output(0);
+  Output swap = ops::Const(s, {1, 0});
+  if (adj_b) b_grad = grad::MaybeConj(s, ops::Transpose(s, b_grad, swap));
+  Output rows = ops::GatherV2(s, a_indices, I32(s, 0), I32(s, 1));
+  Output cols = ops::GatherV2(s, a_indices, I32(s, 1), I32(s, 1));
+  Output parts_a = ops::Gather(s, g[0], adj_a ? cols : rows);
+  Output parts_b = ops::Gather(s, adj_b ? ops::Transpose(s, b, swap) : b, adj_a ? rows : cols);
+  if (adj_a) parts_a = grad::MaybeConj(s, parts_a);
+  if (adj_a == adj_b) parts_b = grad::MaybeConj(s, parts_b);
+  Output a_grad = ops::Sum(s, ops::Mul(s, parts_a, parts_b), I32(s, 1));
+  return Ok(out, {Output(), a_grad, Output(), b_grad});
+}
+RILL_REGISTER_GRADIENT("SparseTensorDenseMatMul", SparseTensorDenseMatMulGrad);
+
+// SparseReduceSum: each value gets the gradient of the output element it was summed into.
+absl::Status SparseReduceSumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& indices = op.inputs[0];
+  const Output& shape = op.inputs[2];
+  Output kept = grad::ReducedShape(s, ops::Cast(s, shape, DT_INT32), op.inputs[3]);
+  Output g_kept = ops::Reshape(s, g[0], kept);
+  Output scale = ops::FloorDiv(s, shape, ops::Cast(s, kept, DT_INT64));
+  Output values_grad = ops::GatherNd(s, g_kept, ops::FloorDiv(s, indices, scale));
+  return Ok(out, {Output(), values_grad, Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("SparseReduceSum", SparseReduceSumGrad);
+
+// SparseReorder: the values' gradient put back in the input's entry order.
+absl::Status SparseReorderGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& indices = op.inputs[0];
+  Output entries =
+      ops::Range(s, I32(s, 0), ElementOf(s, ops::Shape(s, indices), I32(s, 0)), I32(s, 1));
+  std::vector<Output> ordered = ops::SparseReorder(s, indices, entries, op.inputs[2]);
+  if (ordered.size() != 2) return s.status();
+  Output inverse = ops::InvertPermutation(s, ordered[1]);
+  return Ok(out, {Output(), ops::Gather(s, g[1], inverse), Output()});
+}
+RILL_REGISTER_GRADIENT("SparseReorder", SparseReorderGrad);
+
+// SparseAdd: each operand's value gets the sum's gradient at its index (none when the sum
+// dropped it under thresh). The sum's gradient is scattered into a dense tensor of the sum's
+// shape, so memory grows with that shape.
+absl::Status SparseAddGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output dense = ops::ScatterNd(s, op.outputs[0], g[1], op.outputs[2]);
+  return Ok(out, {Output(), ops::GatherNd(s, dense, op.inputs[0]), Output(), Output(),
+                  ops::GatherNd(s, dense, op.inputs[3]), Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("SparseAdd", SparseAddGrad);
+
+// SparseFillEmptyRows: each value gets the gradient of the entry it moved to
+// (reverse_index_map); the default value the gradients of the filled-in entries.
+absl::Status SparseFillEmptyRowsGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output values_grad = ops::Gather(s, g[1], op.outputs[3]);
+  Output default_grad = ops::Sub(s, SumAll(s, g[1]), SumAll(s, values_grad));
+  return Ok(out, {Output(), values_grad, Output(), default_grad});
+}
+RILL_REGISTER_GRADIENT("SparseFillEmptyRows", SparseFillEmptyRowsGrad);
 
 }  // namespace
 }  // namespace rill

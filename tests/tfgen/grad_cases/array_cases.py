@@ -367,6 +367,71 @@ def segment_cases(add):
                                   segment_ids=c([0, 1, 1], tf.int64), name="out"))
 
 
+def sparse_cases(add):
+    i64 = tf.int64
+    idx = [[0, 1], [1, 0], [1, 2], [3, 1]]
+    for dt in [F32, F64]:
+        add("SparseToDense", "rank2", [("v", rand([4], ("s2d_v", dt), dtype=dt)),
+                                       ("d", rand([], ("s2d_d", dt), dtype=dt))],
+            lambda v, d: raw.SparseToDense(sparse_indices=c(idx, i64), output_shape=c([4, 3], i64),
+                                           sparse_values=v, default_value=d, name="out"))
+    add("SparseToDense", "rank1_int32", [("v", rand([3], "s2d1_v")), ("d", rand([], "s2d1_d"))],
+        lambda v, d: raw.SparseToDense(sparse_indices=c([[0], [2], [5]]), output_shape=c([6]),
+                                       sparse_values=v, default_value=d, name="out"))
+    for adj_a in [False, True]:
+        for adj_b in [False, True]:
+            for dt in [F32, F64]:
+                b_shape = [5, 3] if adj_b else [3, 5]
+                add("SparseTensorDenseMatMul", "adj_a%d_adj_b%d" % (adj_a, adj_b),
+                    [("v", rand([4], ("stdmm_v", adj_a, adj_b, dt), dtype=dt)),
+                     ("b", rand(b_shape, ("stdmm_b", adj_a, adj_b, dt), dtype=dt))],
+                    lambda v, b, adj_a=adj_a, adj_b=adj_b: raw.SparseTensorDenseMatMul(
+                        a_indices=c([[0, 1], [1, 0], [1, 2], [2, 1]] if adj_a else idx, i64),
+                        a_values=v, a_shape=c([3, 4] if adj_a else [4, 3], i64), b=b,
+                        adjoint_a=adj_a, adjoint_b=adj_b, name="out"))
+    add("SparseTensorDenseMatMul", "int32_indices_repeated_row",
+        [("v", rand([3], "stdmm32_v")), ("b", rand([2, 2], "stdmm32_b"))],
+        lambda v, b: raw.SparseTensorDenseMatMul(a_indices=c([[0, 0], [0, 1], [2, 1]]), a_values=v,
+                                                 a_shape=c([3, 2], i64), b=b, name="out"))
+    idx3 = [[0, 0, 1], [0, 2, 0], [1, 1, 1], [1, 2, 1], [2, 0, 0]]
+    for what, axes, keep in [("axis1", [1], False), ("axes02_keep", [0, 2], True),
+                             ("negative", [-1], False), ("all", [0, 1, 2], False)]:
+        for dt in [F32, F64]:
+            unary(add, "SparseReduceSum", what, rand([5], ("srs", what, dt), dtype=dt),
+                  lambda v, axes=axes, keep=keep: raw.SparseReduceSum(
+                      input_indices=c(idx3, i64), input_values=v, input_shape=c([3, 3, 2], i64),
+                      reduction_axes=c(axes), keep_dims=keep, name="out"))
+    for dt in [F32, F64]:
+        unary(add, "SparseReorder", "unordered", rand([4], ("sro", dt), dtype=dt),
+              lambda v: raw.SparseReorder(input_indices=c([[2, 1], [0, 3], [1, 0], [0, 1]], i64),
+                                          input_values=v, input_shape=c([3, 4], i64),
+                                          name="out")[1])
+    for dt in [F32, F64]:
+        add("SparseAdd", "overlapping", [("a", rand([3], ("sadd_a", dt), dtype=dt)),
+                                         ("b", rand([3], ("sadd_b", dt), dtype=dt))],
+            lambda a, b: raw.SparseAdd(
+                a_indices=c([[0, 0], [1, 1], [2, 0]], i64), a_values=a, a_shape=c([3, 2], i64),
+                b_indices=c([[0, 1], [1, 1], [2, 1]], i64), b_values=b, b_shape=c([3, 2], i64),
+                thresh=tf.constant(0, a.dtype), name="out")[1])
+    add("SparseAdd", "thresh_drops", [("a", np.array([1.0, 0.5, -2.0], F32)),
+                                      ("b", np.array([-0.75, 3.0], F32))],
+        lambda a, b: raw.SparseAdd(
+            a_indices=c([[0], [2], [3]], i64), a_values=a, a_shape=c([5], i64),
+            b_indices=c([[0], [3]], i64), b_values=b, b_shape=c([5], i64),
+            thresh=tf.constant(0.6), name="out")[1])
+    for dt in [F32, F64]:
+        add("SparseFillEmptyRows", "empty_rows",
+            [("v", rand([3], ("sfer_v", dt), dtype=dt)), ("d", rand([], ("sfer_d", dt), dtype=dt))],
+            lambda v, d: raw.SparseFillEmptyRows(
+                indices=c([[0, 1], [2, 0], [2, 2]], i64), values=v, dense_shape=c([5, 3], i64),
+                default_value=d, name="out")[1])
+    add("SparseFillEmptyRows", "no_empty_rows",
+        [("v", rand([2], "sfer2_v")), ("d", rand([], "sfer2_d"))],
+        lambda v, d: raw.SparseFillEmptyRows(indices=c([[0, 0], [1, 1]], i64), values=v,
+                                             dense_shape=c([2, 2], i64), default_value=d,
+                                             name="out")[1])
+
+
 def cases(add):
     shape_cases(add)
     join_cases(add)
@@ -376,3 +441,4 @@ def cases(add):
     gather_cases(add)
     scatter_cases(add)
     segment_cases(add)
+    sparse_cases(add)
