@@ -155,3 +155,21 @@ def test_list_devices_and_closed_session():
             assert devs[1].name == "/job:localhost/replica:0/task:0/device:CPU:1"
         with pytest.raises(RuntimeError, match="closed Session"):
             s.run(tf.constant(1))
+
+
+def test_make_callable_feeds_in_order_and_checks_shapes():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [2], name="a")
+        b = tf.placeholder(tf.int32, [], name="b")
+        out = a * tf.cast(b, tf.float32)
+        with tf.Session() as sess:
+            f = sess.make_callable([out, b], [a, b])
+            r = f([1.0, 2.0], 3)
+            np.testing.assert_array_equal(r[0], [3.0, 6.0])
+            assert r[1] == 3 and isinstance(r[1], np.int32)
+            with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor a:0"):
+                f([1.0, 2.0, 3.0], 1)
+            with pytest.raises(TypeError, match="Argument list has 1 entries"):
+                f([1.0, 2.0])
+            g = sess.make_callable(out.op, [a, b])
+            assert g([1.0, 1.0], 1) is None

@@ -4,8 +4,9 @@ libtensorflow.so.2) beside TensorFlow's tf.compat.v1.Session and ONNX Runtime's
 InferenceSession.run. Each framework runs in its own process (TensorFlow's Python and Rill's
 library both define the TF_* C functions). Two graphs: a scalar Const fetched (no feed; for
 ONNX Runtime a Constant node), and a float32[1] placeholder fed and fetched through Identity.
-Every session gets one intra-op and one inter-op thread. Prints the median of --reps timings of
---calls calls each, in microseconds per call.
+Every session gets one intra-op and one inter-op thread. Rill and TensorFlow are timed through
+Session.run and through Session.make_callable. Prints the median of --reps timings of --calls
+calls each, in microseconds per call.
 
     python3 tools/bench/python_overhead.py [--calls 20000] [--reps 5] [--library bazel-bin/c/libtensorflow.so.2]
 
@@ -47,8 +48,13 @@ cfg = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_thread
 sess = tf.Session(graph=g, config=cfg)
 v = np.ones([1], np.float32)
 assert sess.run(c) == 1.0 and sess.run(y, {x: v})[0] == 1.0
+fc = sess.make_callable(c)
+fy = sess.make_callable(y, [x])
+assert fc() == 1.0 and fy(v)[0] == 1.0
 out = {"const": timed(lambda: sess.run(c), CALLS, REPS),
-       "feed_identity": timed(lambda: sess.run(y, {x: v}), CALLS, REPS)}
+       "feed_identity": timed(lambda: sess.run(y, {x: v}), CALLS, REPS),
+       "callable_const": timed(fc, CALLS, REPS),
+       "callable_feed_identity": timed(lambda: fy(v), CALLS, REPS)}
 print(json.dumps(out))
 """
 
@@ -117,9 +123,13 @@ def main():
         "onnxruntime": run(ORT_PROG, a.calls, a.reps, env),
     }
     print("session.run overhead, median us/call (%d calls x %d reps, one thread each)" % (a.calls, a.reps))
-    print("%-14s %12s %16s" % ("", "const", "feed_identity"))
-    for k, v in results.items():
-        print("%-14s %12.2f %16.2f" % (k, v["const"], v["feed_identity"]))
+    rows = [("rill", "const"), ("rill", "feed_identity"), ("rill", "callable_const"),
+            ("rill", "callable_feed_identity"), ("tensorflow", "const"),
+            ("tensorflow", "feed_identity"), ("tensorflow", "callable_const"),
+            ("tensorflow", "callable_feed_identity"), ("onnxruntime", "const"),
+            ("onnxruntime", "feed_identity")]
+    for fw, case in rows:
+        print("%-12s %-24s %8.2f" % (fw, case, results[fw][case]))
 
 
 if __name__ == "__main__":

@@ -319,11 +319,61 @@ class BaseSession(object):
         return [to_numpy(v) for v in out_vals]
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
-        feed_list = [self._graph.as_graph_element(f, allow_operation=False) for f in (feed_list or [])]
+        """A function running fetches with its arguments fed to feed_list, in order (TensorFlow's
+        Session.make_callable). Everything but the values is prepared here, once: the lowest
+        per-call cost from Python."""
+        plan = self._plan_for(fetches)
+        entries = [self._feed_entry(f) for f in (feed_list or [])]
+        nin = len(entries)
+        in_arr = (_c.TF_Output * nin)(*[e[4] for e in entries]) if nin else None
+        in_type = ctypes.c_void_p * nin
+        to_tensor = tensor_util.numpy_to_c_tensor
+        to_numpy = tensor_util.c_tensor_to_numpy
+        run = _c.TF_SessionRun
+        get_code = _c.TF_GetCode
+        delete = _c.TF_DeleteTensor
+        session = self
 
         def call(*args, **kwargs):
-            return self.run(fetches, dict(zip(feed_list, args)), options=kwargs.get("options"),
-                            run_metadata=kwargs.get("run_metadata"))
+            if kwargs and not accept_options:
+                raise TypeError("make_callable: options need accept_options=True")
+            if len(args) != nin:
+                raise TypeError("Argument list has %d entries, the callable takes %d" % (
+                    len(args), nin))
+            if session._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            if kwargs or session._log_placement:
+                return session.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
+                                   kwargs.get("run_metadata"))
+            keep = []
+            vals = in_type()
+            try:
+                for i in range(nin):
+                    t, dt, np_type, dims, _ = entries[i]
+                    val = args[i]
+                    if np_type is None:
+                        arr = np.asarray(val, dtype=object)
+                    elif type(val) is np.ndarray and val.dtype == np_type:
+                        arr = val
+                    else:
+                        arr = np.asarray(val, dtype=np_type)
+                    if dims is not None and arr.shape != dims and (len(arr.shape) != len(dims) or any(
+                            d is not None and d != s for d, s in zip(dims, arr.shape))):
+                        raise ValueError(
+                            "Cannot feed value of shape %r for Tensor %s, which has shape %s"
+                            % (arr.shape, t.name, t.shape))
+                    vals[i] = to_tensor(arr, dt, keep)
+                out_vals = plan.out_type()
+                status = _thread_status.status
+                run(session._c_session, None, in_arr, vals, nin, plan.c_outputs, out_vals,
+                    plan.nout, plan.c_targets, plan.ntarget, None, status.ptr)
+            finally:
+                for i in range(nin):
+                    if vals[i]:
+                        delete(vals[i])
+            if get_code(status.ptr):
+                status.raise_if_error()
+            return plan.build([to_numpy(v) for v in out_vals])
         return call
 
 
