@@ -166,7 +166,9 @@ def test_make_callable_feeds_in_order_and_checks_shapes():
             f = sess.make_callable([out, b], [a, b])
             r = f([1.0, 2.0], 3)
             np.testing.assert_array_equal(r[0], [3.0, 6.0])
-            assert r[1] == 3 and isinstance(r[1], np.int32)
+            # A fetched tensor that is fed comes back as the fed value, a 0-d array (TensorFlow).
+            assert r[1] == 3 and isinstance(r[1], np.ndarray) and r[1].shape == ()
+            assert sess.run([b, out], {a: [1.0, 1.0], b: 2})[0].dtype == np.int32
             with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor a:0"):
                 f([1.0, 2.0, 3.0], 1)
             with pytest.raises(TypeError, match="Argument list has 1 entries"):

@@ -228,6 +228,7 @@ class BaseSession(object):
         feeds = []
         feed_vals = []
         keep = []
+        fed_arrays = {}
         try:
             for k, v in feed_dict.items():
                 try:
@@ -252,7 +253,17 @@ class BaseSession(object):
                                 % (shp, t.name, t.shape))
                     feeds.append(out)
                     feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
-            values = self._call(plan, feeds, feed_vals, options, run_metadata)
+                    fed_arrays[t] = arr
+            if any(t in fed_arrays for t in plan.tensors):
+                # A fetched tensor that is also fed gives the fed value (as TensorFlow's
+                # session); the library refuses such a run, so only the others are fetched.
+                rest = [t for t in plan.tensors if t not in fed_arrays]
+                sub = _FetchPlan(self._graph, rest + plan.targets)
+                got = iter(self._call(sub, feeds, feed_vals, options, run_metadata))
+                values = [np.array(fed_arrays[t]) if t in fed_arrays else next(got)
+                          for t in plan.tensors]
+            else:
+                values = self._call(plan, feeds, feed_vals, options, run_metadata)
         finally:
             for v in feed_vals:
                 _c.TF_DeleteTensor(v)
@@ -333,6 +344,7 @@ class BaseSession(object):
         get_code = _c.TF_GetCode
         delete = _c.TF_DeleteTensor
         session = self
+        fetches_fed = any(t is e[0] for t in plan.tensors for e in entries)
 
         def call(*args, **kwargs):
             if kwargs and not accept_options:
@@ -342,7 +354,7 @@ class BaseSession(object):
                     len(args), nin))
             if session._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
-            if kwargs or session._log_placement:
+            if kwargs or session._log_placement or fetches_fed:
                 return session.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
                                    kwargs.get("run_metadata"))
             keep = []
