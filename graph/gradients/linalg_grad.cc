@@ -1,6 +1,7 @@
 // Gradients of the ops of ops/linalg_ops.cc, the complex and spectral ops: matrix decompositions
 // and solves, batch matrix products, Einsum, FFTs. Formulas are TensorFlow's; see grad_registry.h
 // for the contract of a gradient function.
+#include <string>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -15,6 +16,374 @@ namespace {
 
 using Grads = std::vector<Output>;
 using GradSpan = absl::Span<const Output>;
+
+// Shape pieces: x's shape without its last two dims, and its last `n` dims.
+Output BatchDims(const Scope& s, const Output& shape) {
+  ops::StridedSliceMasks m;
+  m.begin = 1;
+  return ops::StridedSlice(s, shape, ops::Const(s, {0}), ops::Const(s, {-2}), ops::Const(s, {1}),
+                           m);
+}
+Output LastDims(const Scope& s, const Output& shape, int n) {
+  ops::StridedSliceMasks m;
+  m.end = 1;
+  return ops::StridedSlice(s, shape, ops::Const(s, {-n}), ops::Const(s, {0}), ops::Const(s, {1}),
+                           m);
+}
+
+// The number of elements of the last `n` dims of `x`.
+Output InnerSize(const Scope& s, const Output& x, int n) {
+  return ops::Prod(s, LastDims(s, ops::Shape(s, x), n), ops::Const(s, 0));
+}
+
+// adj(x) * adj(y) per batch (BatchMatMulV2, which also takes plain matrices).
+Output MatMul(const Scope& s, const Output& x, const Output& y, bool adj_x = false,
+              bool adj_y = false) {
+  return ops::BatchMatMulV2(s, x, y, adj_x, adj_y);
+}
+
+// The conjugate transpose of the last two dims.
+Output Adjoint(const Scope& s, const Output& x) {
+  Output rank = ops::Rank(s, x);
+  Output two = ops::Const(s, 2);
+  Output perm =
+      ops::ConcatV2(s,
+                    {ops::Range(s, ops::Const(s, 0), ops::Sub(s, rank, two), ops::Const(s, 1)),
+                     ops::Pack(s, {ops::Sub(s, rank, ops::Const(s, 1)), ops::Sub(s, rank, two)})},
+                    ops::Const(s, 0));
+  return grad::MaybeConj(s, ops::Transpose(s, x, perm));
+}
+
+// Sums `gx` and `gy` (of the broadcast batch shape) back to x's and y's shapes, whose batch dims
+// (all but the last two) broadcast against each other.
+Grads ReduceBatch(const Scope& s, const Output& x, const Output& y, const Output& gx,
+                  const Output& gy) {
+  Output sx = ops::Shape(s, x);
+  Output sy = ops::Shape(s, y);
+  auto r = ops::BroadcastGradientArgs(s, BatchDims(s, sx), BatchDims(s, sy));
+  return {ops::Reshape(s, ops::Sum(s, gx, r.r0), sx), ops::Reshape(s, ops::Sum(s, gy, r.r1), sy)};
+}
+
+// --- Batch matrix products -------------------------------------------------------------------
+
+Grads BatchMatMulGrads(const Scope& s, const GradOp& op, const Output& g, bool adj_x, bool adj_y) {
+  const Output& x = op.inputs[0];
+  const Output& y = op.inputs[1];
+  if (!adj_x && !adj_y) return {MatMul(s, g, y, false, true), MatMul(s, x, g, true, false)};
+  if (!adj_x && adj_y) return {MatMul(s, g, y, false, false), MatMul(s, g, x, true, false)};
+  if (adj_x && !adj_y) return {MatMul(s, y, g, false, true), MatMul(s, x, g, false, false)};
+  return {MatMul(s, y, g, true, true), MatMul(s, g, x, true, true)};
+}
+
+absl::Status BatchMatMulGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj_x, op.GetBool("adj_x"));
+  RILL_ASSIGN_OR_RETURN(bool adj_y, op.GetBool("adj_y"));
+  *out = BatchMatMulGrads(s, op, g[0], adj_x, adj_y);
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("BatchMatMul", BatchMatMulGrad);
+
+// BatchMatMulV2 broadcasts the batch dims: each gradient is summed back to its operand's shape.
+absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj_x, op.GetBool("adj_x"));
+  RILL_ASSIGN_OR_RETURN(bool adj_y, op.GetBool("adj_y"));
+  Grads r = BatchMatMulGrads(s, op, g[0], adj_x, adj_y);
+  *out = ReduceBatch(s, op.inputs[0], op.inputs[1], r[0], r[1]);
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("BatchMatMulV2", BatchMatMulV2Grad);
+
+// --- Complex numbers -------------------------------------------------------------------------
+
+absl::Status ComplexGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  grad::BinaryGrads r =
+      grad::ReduceBroadcast(s, op.inputs[0], op.inputs[1], ops::Real(s, g[0]), ops::Imag(s, g[0]));
+  *out = {r.gx, r.gy};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Complex", ComplexGrad);
+
+absl::Status RealGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Complex(s, g[0], ops::ZerosLike(s, g[0]))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Real", RealGrad);
+
+absl::Status ImagGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Complex(s, ops::ZerosLike(s, g[0]), g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Imag", ImagGrad);
+
+absl::Status ConjGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Conj(s, g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Conj", ConjGrad);
+
+// d angle(x) = -g / (Im(x) + i Re(x)).
+absl::Status AngleGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  Output z = ops::Complex(s, ops::Imag(s, x), ops::Real(s, x));
+  Output complex_grad = ops::Complex(s, g[0], ops::ZerosLike(s, g[0]));
+  *out = {ops::Div(s, ops::Neg(s, complex_grad), z)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Angle", AngleGrad);
+
+// d|x| = g * x / |x| (0 where |x| is 0), built from the real and imaginary parts.
+absl::Status ComplexAbsGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& abs = op.outputs[0];
+  *out = {ops::Complex(s, ops::DivNoNan(s, ops::Mul(s, g[0], ops::Real(s, x)), abs),
+                       ops::DivNoNan(s, ops::Mul(s, g[0], ops::Imag(s, x)), abs))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ComplexAbs", ComplexAbsGrad);
+
+// --- Bands and diagonals ---------------------------------------------------------------------
+
+absl::Status MatrixBandPartGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::MatrixBandPart(s, g[0], op.inputs[1], op.inputs[2]), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixBandPart", MatrixBandPartGrad);
+
+// MatrixDiagV3(diagonal, k, num_rows, num_cols, padding_value): the diagonals of the gradient.
+absl::Status MatrixDiagV3Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string align, op.GetString("align"));
+  Output part = ops::MatrixDiagPartV3(s, g[0], op.inputs[1], grad::ScalarLike(s, 0.0, g[0]), align);
+  *out = {part, Output(), Output(), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixDiagV3", MatrixDiagV3Grad);
+
+// MatrixDiagPartV3(input, k, padding_value): the gradient placed on the diagonals of zeros.
+absl::Status MatrixDiagPartV3Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string align, op.GetString("align"));
+  Output full = ops::MatrixSetDiagV3(s, ops::ZerosLike(s, op.inputs[0]), g[0], op.inputs[1], align);
+  *out = {full, Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixDiagPartV3", MatrixDiagPartV3Grad);
+
+// MatrixSetDiagV3(input, diagonal, k): the input gets the gradient with those diagonals zeroed,
+// the diagonal gets them.
+absl::Status MatrixSetDiagV3Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string align, op.GetString("align"));
+  const Output& k = op.inputs[2];
+  Output grad_input = ops::MatrixSetDiagV3(s, g[0], ops::ZerosLike(s, op.inputs[1]), k, align);
+  Output grad_diag = ops::MatrixDiagPartV3(s, g[0], k, grad::ScalarLike(s, 0.0, g[0]), align);
+  *out = {grad_input, grad_diag, Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixSetDiagV3", MatrixSetDiagV3Grad);
+
+// --- Inverses, determinants, solves, Cholesky --------------------------------------------------
+
+absl::Status MatrixInverseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj, op.GetBool("adjoint"));
+  const Output& ainv = op.outputs[0];
+  *out = {ops::Neg(s, MatMul(s, ainv, MatMul(s, g[0], ainv, adj, !adj), !adj, false))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixInverse", MatrixInverseGrad);
+
+// d det(a) = g * det(a) * inv(a)^H; d log|det(a)| = g * inv(a)^H.
+Output DeterminantGrad(const Scope& s, const Output& a, const Output& per_matrix,
+                       const Output& det_like) {
+  Output a_adj_inv = ops::MatrixInverse(s, a, /*adjoint=*/true);
+  Output shape =
+      ops::ConcatV2(s, {ops::Shape(s, det_like), ops::Const(s, {1, 1})}, ops::Const(s, 0));
+  return ops::Mul(s, ops::Reshape(s, per_matrix, shape), a_adj_inv);
+}
+
+absl::Status MatrixDeterminantGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& c = op.outputs[0];
+  *out = {DeterminantGrad(s, op.inputs[0], ops::Mul(s, g[0], c), c)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixDeterminant", MatrixDeterminantGrad);
+
+// Outputs (sign, log|det|): only log|det| carries a gradient.
+absl::Status LogMatrixDeterminantGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {DeterminantGrad(s, op.inputs[0], g[1], op.outputs[1])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("LogMatrixDeterminant", LogMatrixDeterminantGrad);
+
+// c = a^-1 b: db = a^-H g, da = -db c^H (adjoint forms swapped).
+absl::Status MatrixSolveGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj, op.GetBool("adjoint"));
+  const Output& c = op.outputs[0];
+  Output grad_b = ops::MatrixSolve(s, op.inputs[0], g[0], !adj);
+  Output grad_a = adj ? MatMul(s, c, grad_b, false, true) : MatMul(s, grad_b, c, false, true);
+  *out = {ops::Neg(s, grad_a), grad_b};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixSolve", MatrixSolveGrad);
+
+// As MatrixSolve, with a's gradient kept to its triangle and both summed over broadcast batches.
+absl::Status MatrixTriangularSolveGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool adj, op.GetBool("adjoint"));
+  RILL_ASSIGN_OR_RETURN(bool lower, op.GetBool("lower"));
+  const Output& a = op.inputs[0];
+  const Output& c = op.outputs[0];
+  Output grad_b = ops::MatrixTriangularSolve(s, a, g[0], lower, !adj);
+  Output grad_a =
+      ops::Neg(s, adj ? MatMul(s, c, grad_b, false, true) : MatMul(s, grad_b, c, false, true));
+  Output minus_one = ops::Const(s, int64_t{-1});
+  Output zero = ops::Const(s, int64_t{0});
+  grad_a = lower ? ops::MatrixBandPart(s, grad_a, minus_one, zero)
+                 : ops::MatrixBandPart(s, grad_a, zero, minus_one);
+  *out = ReduceBatch(s, a, op.inputs[1], grad_a, grad_b);
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixTriangularSolve", MatrixTriangularSolveGrad);
+
+// a = l l^H: da = sym(l^-H Phi(l^H g) l^-1) / 2, Phi keeping the lower triangle with the
+// diagonal halved.
+absl::Status CholeskyGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& l = op.outputs[0];
+  Output shape = ops::Shape(s, l);
+  Output ones =
+      ops::Fill(s, ops::ConcatV2(s, {BatchDims(s, shape), LastDims(s, shape, 1)}, ops::Const(s, 0)),
+                grad::ScalarLike(s, 1.0, l));
+  Output minus_one = ops::Const(s, -1);
+  Output eye = ops::MatrixDiagV3(s, ones, ops::Const(s, 0), minus_one, minus_one,
+                                 grad::ScalarLike(s, 0.0, l));
+  Output l_inverse = ops::MatrixTriangularSolve(s, l, eye);
+  Output middle = MatMul(s, l, g[0], true, false);
+  Output half = grad::ScalarLike(s, 0.5, l);
+  middle = ops::MatrixSetDiagV3(
+      s, middle,
+      ops::Mul(s, half,
+               ops::MatrixDiagPartV3(s, middle, ops::Const(s, 0), grad::ScalarLike(s, 0.0, l))),
+      ops::Const(s, 0));
+  middle = ops::MatrixBandPart(s, middle, ops::Const(s, int64_t{-1}), ops::Const(s, int64_t{0}));
+  Output grad_a = MatMul(s, MatMul(s, l_inverse, middle, true, false), l_inverse);
+  grad_a = ops::AddV2(s, grad_a, Adjoint(s, grad_a));
+  *out = {ops::Mul(s, grad_a, half)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Cholesky", CholeskyGrad);
+
+// --- Fourier transforms ----------------------------------------------------------------------
+
+// FFT: the inverse transform scaled by the transform size; IFFT: the forward one divided by it.
+absl::Status FftGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, int rank,
+                     bool inverse) {
+  const DataType complex_type = BaseType(g[0].dtype());
+  const DataType real_type = complex_type == DT_COMPLEX128 ? DT_DOUBLE : DT_FLOAT;
+  Output size = InnerSize(s, g[0], rank);
+  if (!inverse) {
+    Output back = rank == 1 ? ops::IFFT(s, g[0]) : ops::IFFT2D(s, g[0]);
+    *out = {ops::Mul(s, back, ops::Cast(s, size, complex_type))};
+  } else {
+    Output rsize =
+        ops::Cast(s,
+                  ops::RealDiv(s, grad::ScalarLike(s, 1.0, ops::Cast(s, size, real_type)),
+                               ops::Cast(s, size, real_type)),
+                  complex_type);
+    Output back = rank == 1 ? ops::FFT(s, g[0]) : ops::FFT2D(s, g[0]);
+    *out = {ops::Mul(s, back, rsize)};
+  }
+  return absl::OkStatus();
+}
+absl::Status FFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 1, false);
+}
+absl::Status IFFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 1, true);
+}
+absl::Status FFT2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 2, false);
+}
+absl::Status IFFT2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 2, true);
+}
+RILL_REGISTER_GRADIENT("FFT", FFTGrad);
+RILL_REGISTER_GRADIENT("IFFT", IFFTGrad);
+RILL_REGISTER_GRADIENT("FFT2D", FFT2DGrad);
+RILL_REGISTER_GRADIENT("IFFT2D", IFFT2DGrad);
+
+// The last entry of a 1-D int tensor, as a scalar.
+Output LastEntry(const Scope& s, const Output& v) {
+  ops::StridedSliceMasks m;
+  m.end = 1;
+  m.shrink_axis = 1;
+  return ops::StridedSlice(s, v, ops::Const(s, {-1}), ops::Const(s, {0}), ops::Const(s, {1}), m);
+}
+
+// IRFFT: the RFFT of the gradient divided by the transform size, the bins the real transform
+// stores once for two (all but the first and, for an even length, the last) doubled.
+absl::Status IrfftGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, int rank) {
+  const Output& fft_length = op.inputs[1];
+  const DataType real_type = BaseType(g[0].dtype());
+  const DataType complex_type = real_type == DT_DOUBLE ? DT_COMPLEX128 : DT_COMPLEX64;
+  Output is_odd = ops::FloorMod(s, LastEntry(s, fft_length), ops::Const(s, 2));
+  Output last_dim = LastEntry(s, ops::Shape(s, op.inputs[0]));
+  Output one = grad::ScalarLike(s, 1.0, g[0]);
+  auto ones = [&](const Output& n) {
+    return ops::Fill(s, ops::Reshape(s, n, ops::Const(s, {1})), one);
+  };
+  Output mask =
+      ops::ConcatV2(s,
+                    {ops::Reshape(s, one, ops::Const(s, {1})),
+                     ops::Mul(s, grad::ScalarLike(s, 2.0, g[0]),
+                              ones(ops::AddV2(s, ops::Sub(s, last_dim, ops::Const(s, 2)), is_odd))),
+                     ones(ops::Sub(s, ops::Const(s, 1), is_odd))},
+                    ops::Const(s, 0));
+  Output rsize = ops::Reciprocal(s, ops::Cast(s, InnerSize(s, g[0], rank), real_type));
+  Output the_rfft = rank == 1 ? ops::RFFT(s, g[0], fft_length) : ops::RFFT2D(s, g[0], fft_length);
+  *out = {ops::Mul(s, the_rfft, ops::Cast(s, ops::Mul(s, rsize, mask), complex_type)), Output()};
+  return absl::OkStatus();
+}
+absl::Status IRFFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return IrfftGrad(s, op, g, out, 1);
+}
+absl::Status IRFFT2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return IrfftGrad(s, op, g, out, 2);
+}
+RILL_REGISTER_GRADIENT("IRFFT", IRFFTGrad);
+RILL_REGISTER_GRADIENT("IRFFT2D", IRFFT2DGrad);
+
+// RFFT: half the IRFFT of the gradient times the input size, plus the real part of the terms
+// for the first bin and (even lengths) the last bin that IRFFT counts once.
+absl::Status RFFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& fft_length = op.inputs[1];
+  const DataType complex_type = BaseType(g[0].dtype());
+  const DataType real_type = complex_type == DT_COMPLEX128 ? DT_DOUBLE : DT_FLOAT;
+  Output is_even = ops::Cast(
+      s,
+      ops::Sub(s, ops::Const(s, 1), ops::FloorMod(s, LastEntry(s, fft_length), ops::Const(s, 2))),
+      complex_type);
+  ops::StridedSliceMasks m;
+  m.ellipsis = 1;
+  Output y0 = ops::StridedSlice(s, g[0], ops::Const(s, {0, 0}), ops::Const(s, {0, 1}),
+                                ops::Const(s, {1, 1}), m);
+  ops::StridedSliceMasks m_last = m;
+  m_last.end = 2;
+  Output ym = ops::StridedSlice(s, g[0], ops::Const(s, {0, -1}), ops::Const(s, {0, 0}),
+                                ops::Const(s, {1, 1}), m_last);
+  Output n = LastEntry(s, ops::Shape(s, x));
+  Output ymask = ops::Cast(
+      s,
+      ops::Sub(s, ops::Const(s, 1),
+               ops::Mul(s, ops::Const(s, 2),
+                        ops::FloorMod(s, ops::Range(s, ops::Const(s, 0), n, ops::Const(s, 1)),
+                                      ops::Const(s, 2)))),
+      complex_type);
+  Output extra = ops::AddV2(s, y0, ops::Mul(s, ops::Mul(s, is_even, ym), ymask));
+  Output input_size = ops::Cast(s, InnerSize(s, x, 1), real_type);
+  Output the_irfft = ops::IRFFT(s, g[0], fft_length);
+  *out = {ops::Mul(s, grad::ScalarLike(s, 0.5, the_irfft),
+                   ops::AddV2(s, ops::Mul(s, the_irfft, input_size), ops::Real(s, extra))),
+          Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("RFFT", RFFTGrad);
 
 }  // namespace
 }  // namespace rill

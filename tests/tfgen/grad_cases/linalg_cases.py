@@ -1,0 +1,190 @@
+"""Gradient cases for ops/linalg_ops.cc, the batch matrix products, the complex-number and
+spectral ops, and the band/diagonal ops (graph/gradients/linalg_grad.cc)."""
+import numpy as np
+import tensorflow as tf
+
+from grad_cases import rand
+
+raw = tf.raw_ops
+REAL = (np.float32, np.float64)
+COMPLEX = ((np.complex64, np.float32), (np.complex128, np.float64))
+
+
+def crand(shape, seed, ctype, rtype):
+    return (rand(shape, (seed, "re"), "any", rtype) +
+            1j * rand(shape, (seed, "im"), "any", rtype)).astype(ctype)
+
+
+def well_conditioned(shape, seed, dtype):
+    """Random matrices plus n on the diagonal (far from singular)."""
+    n = shape[-1]
+    return (rand(shape, seed, "any", dtype) + n * np.eye(n, dtype=dtype)).astype(dtype)
+
+
+def spd(shape, seed, dtype):
+    m = rand(shape, seed, "any", dtype)
+    n = shape[-1]
+    return (m @ np.swapaxes(m, -1, -2) + n * np.eye(n, dtype=dtype)).astype(dtype)
+
+
+def complex_dy(fn):
+    """Wraps a case's build so a complex output is squared: the gradient reaching the op under
+    test is dy * conj(2 * out), with imaginary parts (the recorded dy values are real)."""
+    def build(*xs):
+        y = fn(*xs)
+        return raw.Square(x=y, name="squared") if y.dtype.is_complex else y
+    return build
+
+
+def cases(add):
+    def add_complex_dy(op, what, inputs, build, **kw):
+        add(op, what, inputs, complex_dy(build), **kw)
+
+    batch_matmul(add)
+    complex_ops(add_complex_dy)
+    bands_and_diagonals(add)
+    solvers(add)
+    ffts(add_complex_dy)
+
+
+def batch_matmul(add):
+    for op in ["BatchMatMul", "BatchMatMulV2"]:
+        fn = getattr(raw, op)
+        shapes = [("batch2", [2, 3, 4], [2, 4, 5])]
+        if op == "BatchMatMulV2":
+            shapes += [("broadcast_rank2_y", [2, 3, 4], [4, 5]),
+                       ("broadcast_batch1", [1, 3, 4], [2, 4, 5]),
+                       ("broadcast_rank4", [3, 1, 3, 4], [2, 4, 5]),
+                       ("plain_matrices", [3, 4], [4, 5])]
+        for what, sx, sy in shapes:
+            for adj_x in [False, True]:
+                for adj_y in [False, True]:
+                    ax = sx[:-2] + [sx[-1], sx[-2]] if adj_x else sx
+                    ay = sy[:-2] + [sy[-1], sy[-2]] if adj_y else sy
+                    dts = REAL if what == "batch2" else (np.float32,)
+                    for dt in dts:
+                        add(op, "%s_adj%d%d" % (what, adj_x, adj_y),
+                            [("x", rand(ax, (op, what, adj_x, adj_y, "x", dt), "any", dt)),
+                             ("y", rand(ay, (op, what, adj_x, adj_y, "y", dt), "any", dt))],
+                            lambda x, y, fn=fn, a=adj_x, b=adj_y: fn(x=x, y=y, adj_x=a, adj_y=b,
+                                                                      name="out"))
+
+
+def complex_ops(add):
+    for ctype, rtype in COMPLEX:
+        for what, sx, sy in [("same_shape", [2, 3], [2, 3]), ("broadcast", [2, 3], [3])]:
+            add("Complex", what, [("re", rand(sx, ("cx", what, "re", rtype), "any", rtype)),
+                                  ("im", rand(sy, ("cx", what, "im", rtype), "any", rtype))],
+                lambda re, im, c=ctype: raw.Complex(real=re, imag=im, Tout=tf.as_dtype(c),
+                                                    name="out"))
+        for op in ["Real", "Imag", "Angle", "ComplexAbs"]:
+            fn = getattr(raw, op)
+            arg = "x" if op == "ComplexAbs" else "input"
+            add(op, "rank2", [("x", crand([3, 4], (op, ctype), ctype, rtype))],
+                lambda x, fn=fn, r=rtype, arg=arg: fn(**{arg: x}, Tout=tf.as_dtype(r),
+                                                      name="out"))
+        add("Conj", "rank2", [("x", crand([3, 4], ("conj", ctype), ctype, rtype))],
+            lambda x: raw.Conj(input=x, name="out"))
+    add("ComplexAbs", "with_zero",
+        [("x", np.array([0, 1 + 2j, -3j, 0.5], np.complex64))],
+        lambda x: raw.ComplexAbs(x=x, Tout=tf.float32, name="out"))
+
+
+def bands_and_diagonals(add):
+    for what, shape, lo, hi in [("lower", [4, 4], -1, 0), ("band", [2, 3, 5], 1, 2),
+                                ("upper", [3, 4], 0, -1)]:
+        for dt in REAL:
+            add("MatrixBandPart", what, [("x", rand(shape, ("band", what, dt), "any", dt))],
+                lambda x, lo=lo, hi=hi: raw.MatrixBandPart(
+                    input=x, num_lower=tf.constant(lo, tf.int64),
+                    num_upper=tf.constant(hi, tf.int64), name="out"))
+    for what, dshape, k, rows, cols, align in [
+            ("main", [2, 3], 0, -1, -1, "RIGHT_LEFT"),
+            ("superdiag_wide", [3], 1, 3, 5, "RIGHT_LEFT"),
+            ("band_right_left", [2, 3, 3], [-1, 1], -1, -1, "RIGHT_LEFT"),
+            ("band_left_right", [3, 3], [-1, 1], 3, 3, "LEFT_RIGHT")]:
+        for dt in REAL:
+            add("MatrixDiagV3", what, [("d", rand(dshape, ("diag", what, dt), "any", dt))],
+                lambda d, k=k, rows=rows, cols=cols, align=align: raw.MatrixDiagV3(
+                    diagonal=d, k=tf.constant(k), num_rows=tf.constant(rows),
+                    num_cols=tf.constant(cols), padding_value=tf.constant(0, d.dtype),
+                    align=align, name="out"))
+    for what, shape, k, align in [("main", [2, 3, 4], 0, "RIGHT_LEFT"),
+                                  ("subdiag", [4, 3], -1, "RIGHT_LEFT"),
+                                  ("band_right_left", [2, 3, 4], [-1, 1], "RIGHT_LEFT"),
+                                  ("band_left_left", [3, 3], [0, 2], "LEFT_LEFT")]:
+        for dt in REAL:
+            add("MatrixDiagPartV3", what, [("x", rand(shape, ("diagpart", what, dt), "any", dt))],
+                lambda x, k=k, align=align: raw.MatrixDiagPartV3(
+                    input=x, k=tf.constant(k), padding_value=tf.constant(0.5, x.dtype),
+                    align=align, name="out"))
+    for what, shape, dshape, k, align in [("main", [2, 3, 3], [2, 3], 0, "RIGHT_LEFT"),
+                                          ("superdiag", [3, 4], [3], 1, "RIGHT_LEFT"),
+                                          ("band", [2, 3, 3], [2, 2, 3], [0, 1], "RIGHT_LEFT"),
+                                          ("band_left_right", [3, 3], [2, 3], [-1, 0],
+                                           "LEFT_RIGHT")]:
+        for dt in REAL:
+            add("MatrixSetDiagV3", what,
+                [("x", rand(shape, ("setdiag", what, "x", dt), "any", dt)),
+                 ("d", rand(dshape, ("setdiag", what, "d", dt), "any", dt))],
+                lambda x, d, k=k, align=align: raw.MatrixSetDiagV3(
+                    input=x, diagonal=d, k=tf.constant(k), align=align, name="out"))
+
+
+def solvers(add):
+    for dt in REAL:
+        tol = dict(rtol=1e-4, atol=1e-5) if dt == np.float32 else {}
+        for shape in [[3, 3], [2, 4, 4]]:
+            what = "rank%d" % len(shape)
+            for adj in [False, True]:
+                add("MatrixInverse", "%s_adj%d" % (what, adj),
+                    [("a", well_conditioned(shape, ("inv", what, adj, dt), dt))],
+                    lambda a, adj=adj: raw.MatrixInverse(input=a, adjoint=adj, name="out"),
+                    **tol)
+            add("MatrixDeterminant", what, [("a", well_conditioned(shape, ("det", what, dt), dt))],
+                lambda a: raw.MatrixDeterminant(input=a, name="out"), **tol)
+            neg = well_conditioned(shape, ("logdet", what, dt), dt)
+            neg[..., 0, :] *= -1  # a negative determinant: sign -1
+            add("LogMatrixDeterminant", what, [("a", neg)],
+                lambda a: list(raw.LogMatrixDeterminant(input=a, name="out")), **tol)
+            add("Cholesky", what, [("a", spd(shape, ("chol", what, dt), dt))],
+                lambda a: raw.Cholesky(input=a, name="out"), **tol)
+            rhs = shape[:-1] + [2]
+            for adj in [False, True]:
+                add("MatrixSolve", "%s_adj%d" % (what, adj),
+                    [("a", well_conditioned(shape, ("solve", what, adj, dt), dt)),
+                     ("b", rand(rhs, ("solve_b", what, adj, dt), "any", dt))],
+                    lambda a, b, adj=adj: raw.MatrixSolve(matrix=a, rhs=b, adjoint=adj,
+                                                          name="out"), **tol)
+                for lower in [True, False]:
+                    add("MatrixTriangularSolve", "%s_lower%d_adj%d" % (what, lower, adj),
+                        [("a", well_conditioned(shape, ("trsv", what, lower, adj, dt), dt)),
+                         ("b", rand(rhs, ("trsv_b", what, lower, adj, dt), "any", dt))],
+                        lambda a, b, adj=adj, lower=lower: raw.MatrixTriangularSolve(
+                            matrix=a, rhs=b, lower=lower, adjoint=adj, name="out"), **tol)
+        add("LogMatrixDeterminant", "log_abs_det_only",
+            [("a", well_conditioned([3, 3], ("logdet1", dt), dt))],
+            lambda a: raw.LogMatrixDeterminant(input=a, name="out")[1], **tol)
+
+
+def ffts(add):
+    for ctype, rtype in COMPLEX:
+        tol = dict(rtol=1e-4, atol=1e-5) if ctype == np.complex64 else {}
+        for op, shapes in [("FFT", [[5], [2, 4]]), ("IFFT", [[5], [2, 4]]),
+                           ("FFT2D", [[3, 4], [2, 3, 5]]), ("IFFT2D", [[3, 4], [2, 3, 5]])]:
+            for shape in shapes:
+                add(op, "rank%d" % len(shape),
+                    [("x", crand(shape, (op, shape, ctype), ctype, rtype))],
+                    lambda x, fn=getattr(raw, op): fn(input=x, name="out"), **tol)
+        for what, shape, n in [("even", [2, 8], 8), ("odd", [5], 5)]:
+            add("RFFT", what, [("x", rand(shape, ("rfft", what, rtype), "any", rtype))],
+                lambda x, n=n, c=ctype: raw.RFFT(input=x, fft_length=tf.constant([n]),
+                                                 Tcomplex=tf.as_dtype(c), name="out"), **tol)
+        for what, shape, n in [("even", [2, 5], 8), ("odd", [3], 5)]:
+            add("IRFFT", what, [("x", crand(shape, ("irfft", what, ctype), ctype, rtype))],
+                lambda x, n=n, r=rtype: raw.IRFFT(input=x, fft_length=tf.constant([n]),
+                                                  Treal=tf.as_dtype(r), name="out"), **tol)
+        for what, shape, n in [("even", [3, 5], [3, 8]), ("odd_batch", [2, 4, 3], [4, 5])]:
+            add("IRFFT2D", what, [("x", crand(shape, ("irfft2d", what, ctype), ctype, rtype))],
+                lambda x, n=n, r=rtype: raw.IRFFT2D(input=x, fft_length=tf.constant(n),
+                                                    Treal=tf.as_dtype(r), name="out"), **tol)
