@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "distributed/grpc_status.h"
 #include "distributed/protos/worker_service.grpc.pb.h"
+#include "distributed/tensor_coding.h"
 
 namespace rill {
 namespace distributed {
@@ -19,7 +20,10 @@ absl::Time DeadlineOf(const grpc::ServerContext* ctx) {
   return absl::FromChrono(d);
 }
 
-class Service final : public tensorflow::WorkerService::Service {
+// RecvTensor is a raw callback method: no thread waits for the tensor, and the response goes out
+// as the tensor's own bytes (tensor_coding.h).
+class Service final : public tensorflow::WorkerService::WithRawCallbackMethod_RecvTensor<
+                          tensorflow::WorkerService::Service> {
  public:
   explicit Service(Worker* worker) : worker_(worker) {}
 
@@ -53,10 +57,28 @@ class Service final : public tensorflow::WorkerService::Service {
     return ToGrpcStatus(s);
   }
 
-  grpc::Status RecvTensor(grpc::ServerContext* ctx, const tensorflow::RecvTensorRequest* req,
-                          tensorflow::RecvTensorResponse* resp) override {
-    return ToGrpcStatus(
-        worker_->RecvTensor(*req, resp, DeadlineOf(ctx), [ctx] { return ctx->IsCancelled(); }));
+  grpc::ServerUnaryReactor* RecvTensor(grpc::CallbackServerContext* ctx,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    tensorflow::RecvTensorRequest req;
+    if (!grpc::SerializationTraits<tensorflow::RecvTensorRequest>::Deserialize(
+             const_cast<grpc::ByteBuffer*>(request), &req)
+             .ok()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "RecvTensor: malformed RecvTensorRequest"));
+      return reactor;
+    }
+    worker_->RecvTensorAsync(
+        req, [reactor, response](const absl::Status& s, const Tensor& value, bool is_dead) {
+          if (!s.ok()) {
+            reactor->Finish(ToGrpcStatus(s));
+            return;
+          }
+          EncodeRecvTensorResponse(value, is_dead, absl::ToUnixMicros(absl::Now()), response);
+          reactor->Finish(grpc::Status::OK);
+        });
+    return reactor;
   }
 
  private:

@@ -217,20 +217,12 @@ void Worker::FetchRemote(const std::string& job, int task, int64_t step_id, cons
     tensorflow::RecvTensorRequest req;
     req.set_step_id(step_id);
     req.set_rendezvous_key(key);
-    tensorflow::RecvTensorResponse resp;
+    Tensor value;
+    bool is_dead = false;
     // The step's own deadline and cancellation end a wait on a stuck peer; this bound is a
     // backstop for a step without either.
-    absl::Status s = client->RecvTensor(req, &resp, absl::Hours(1), cancel);
-    if (!s.ok()) {
-      done(s, Tensor(), false);
-      return;
-    }
-    absl::StatusOr<Tensor> t = TensorFromProto(resp.tensor());
-    if (!t.ok()) {
-      done(t.status(), Tensor(), false);
-      return;
-    }
-    done(absl::OkStatus(), *t, resp.is_dead());
+    absl::Status s = client->RecvTensor(req, &value, &is_dead, absl::Hours(1), cancel);
+    done(s, s.ok() ? value : Tensor(), s.ok() && is_dead);
   });
 }
 
@@ -314,37 +306,46 @@ absl::Status Worker::CleanupGraph(const tensorflow::CleanupGraphRequest& req,
   return absl::OkStatus();
 }
 
+void Worker::RecvTensorAsync(const tensorflow::RecvTensorRequest& req,
+                             Rendezvous::DoneCallback done) {
+  absl::StatusOr<ParsedKey> key = ParseRendezvousKey(req.rendezvous_key());
+  if (!key.ok()) {
+    done(key.status(), Tensor(), false);
+    return;
+  }
+  if (key->send_device != device_->name()) {
+    done(absl::InvalidArgumentError(absl::StrCat("RecvTensor for ", req.rendezvous_key(),
+                                                 " reached ", device_->name(),
+                                                 ", which did not send it")),
+         Tensor(), false);
+    return;
+  }
+  if (key->send_incarnation != incarnation()) {
+    done(absl::AbortedError(absl::StrCat(
+             "RecvTensor expects a different device incarnation: ", key->send_incarnation, " vs. ",
+             incarnation(), ". Your worker job (\"", TaskName(options_.job, options_.task),
+             "\") was probably restarted. Check your worker job for the reason why it was "
+             "restarted.")),
+         Tensor(), false);
+    return;
+  }
+  GetOrCreateStep(req.step_id())->rendezvous.RecvLocal(req.rendezvous_key(), std::move(done));
+}
+
 absl::Status Worker::RecvTensor(const tensorflow::RecvTensorRequest& req,
                                 tensorflow::RecvTensorResponse* resp, absl::Time deadline,
                                 const std::function<bool()>& is_cancelled) {
-  RILL_ASSIGN_OR_RETURN(ParsedKey key, ParseRendezvousKey(req.rendezvous_key()));
-  if (key.send_device != device_->name()) {
-    return absl::InvalidArgumentError(absl::StrCat("RecvTensor for ", req.rendezvous_key(),
-                                                   " reached ", device_->name(),
-                                                   ", which did not send it"));
-  }
-  if (key.send_incarnation != incarnation()) {
-    return absl::AbortedError(absl::StrCat(
-        "RecvTensor expects a different device incarnation: ", key.send_incarnation, " vs. ",
-        incarnation(), ". Your worker job (\"", TaskName(options_.job, options_.task),
-        "\") was probably restarted. Check your worker job for the reason why it was restarted."));
-  }
-  std::shared_ptr<Step> step = GetOrCreateStep(req.step_id());
   auto state = std::make_shared<std::tuple<absl::Notification, absl::Status, Tensor, bool>>();
-  step->rendezvous.RecvLocal(req.rendezvous_key(),
-                             [state](const absl::Status& s, const Tensor& v, bool dead) {
-                               std::get<1>(*state) = s;
-                               std::get<2>(*state) = v;
-                               std::get<3>(*state) = dead;
-                               std::get<0>(*state).Notify();
-                             });
-  absl::Status waited =
-      WaitFor(std::get<0>(*state), deadline, is_cancelled,
-              absl::StrCat("RecvTensor of ", key.tensor_name, " on ", device_->name()));
-  if (!waited.ok()) {
-    // The waiter stays in the step's table until the step is cleaned up; `state` outlives it.
-    return waited;
-  }
+  RecvTensorAsync(req, [state](const absl::Status& s, const Tensor& v, bool dead) {
+    std::get<1>(*state) = s;
+    std::get<2>(*state) = v;
+    std::get<3>(*state) = dead;
+    std::get<0>(*state).Notify();
+  });
+  // On a timeout the waiter stays in the step's table until the step is cleaned up; `state`
+  // outlives it.
+  RILL_RETURN_IF_ERROR(WaitFor(std::get<0>(*state), deadline, is_cancelled,
+                               absl::StrCat("RecvTensor of ", req.rendezvous_key())));
   RILL_RETURN_IF_ERROR(std::get<1>(*state));
   const Tensor& value = std::get<2>(*state);
   if (value.IsInitialized()) TensorToProto(value, resp->mutable_tensor());

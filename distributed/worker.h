@@ -73,6 +73,9 @@ class Worker {
   absl::Status RecvTensor(const tensorflow::RecvTensorRequest& req,
                           tensorflow::RecvTensorResponse* resp, absl::Time deadline,
                           const std::function<bool()>& is_cancelled);
+  // RecvTensor without a waiting thread: `done` runs once, when the tensor is there, the step
+  // is aborted or cleaned up, or at once for a bad key or another incarnation.
+  void RecvTensorAsync(const tensorflow::RecvTensorRequest& req, Rendezvous::DoneCallback done);
 
   // Aborts every step (Unavailable "... is shutting down"); later calls still answer.
   void AbortAllSteps();

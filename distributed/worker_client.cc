@@ -4,8 +4,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
+#include "distributed/tensor_coding.h"
+#include "grpcpp/impl/client_unary_call.h"
 
 namespace rill {
 namespace distributed {
@@ -23,7 +26,10 @@ WorkerClient::WorkerClient(std::string job, int task_index, std::string address)
       task_index_(task_index),
       task_(TaskName(job_, task_index)),
       address_(std::move(address)),
-      stub_(tensorflow::WorkerService::NewStub(NewChannel(address_))) {}
+      channel_(NewChannel(address_)),
+      stub_(tensorflow::WorkerService::NewStub(channel_)),
+      recv_tensor_method_("/tensorflow.WorkerService/RecvTensor",
+                          grpc::internal::RpcMethod::NORMAL_RPC, channel_) {}
 
 absl::Status WorkerClient::Annotate(const char* method, const grpc::Status& s) const {
   if (s.ok()) return absl::OkStatus();
@@ -76,8 +82,8 @@ absl::Status WorkerClient::RunGraph(const tensorflow::RunGraphRequest& req,
   return Annotate("RunGraph", s);
 }
 
-absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req,
-                                      tensorflow::RecvTensorResponse* resp, absl::Duration timeout,
+absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req, Tensor* value,
+                                      bool* is_dead, absl::Duration timeout,
                                       CancellationManager* cancel) {
   // Shared with the cancellation callback, which StartCancel may run after this call returned.
   auto ctx = std::make_shared<grpc::ClientContext>();
@@ -87,9 +93,18 @@ absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req,
     token = cancel->RegisterCallback([ctx] { ctx->TryCancel(); });
     if (token == kInvalidCancellationToken) return cancel->status();
   }
-  grpc::Status s = stub_->RecvTensor(ctx.get(), req, resp);
+  grpc::ByteBuffer bytes;
+  grpc::Status s =
+      grpc::internal::BlockingUnaryCall<tensorflow::RecvTensorRequest, grpc::ByteBuffer>(
+          channel_.get(), recv_tensor_method_, ctx.get(), req, &bytes);
   if (cancel != nullptr) cancel->DeregisterCallback(token);
-  return Annotate("RecvTensor", s);
+  RILL_RETURN_IF_ERROR(Annotate("RecvTensor", s));
+  absl::Status decoded = DecodeRecvTensorResponse(bytes, value, is_dead);
+  if (!decoded.ok()) {
+    return absl::Status(decoded.code(),
+                        absl::StrCat(decoded.message(), " (from task ", task_, ")"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace distributed

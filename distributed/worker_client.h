@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "core/cancellation.h"
+#include "core/tensor.h"
 #include "distributed/protos/worker_service.grpc.pb.h"
 
 namespace rill {
@@ -44,9 +45,9 @@ class WorkerClient {
                         absl::Duration timeout, CancellationManager* cancel);
   absl::Status CleanupGraph(const tensorflow::CleanupGraphRequest& req,
                             tensorflow::CleanupGraphResponse* resp, absl::Duration timeout);
-  absl::Status RecvTensor(const tensorflow::RecvTensorRequest& req,
-                          tensorflow::RecvTensorResponse* resp, absl::Duration timeout,
-                          CancellationManager* cancel);
+  // The response is decoded from gRPC's bytes straight into `value` (tensor_coding.h).
+  absl::Status RecvTensor(const tensorflow::RecvTensorRequest& req, Tensor* value, bool* is_dead,
+                          absl::Duration timeout, CancellationManager* cancel);
 
  private:
   // Adds the task to a failed call's status (Unavailable gets what to do).
@@ -56,7 +57,9 @@ class WorkerClient {
   const int task_index_;
   const std::string task_;
   const std::string address_;
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
+  grpc::internal::RpcMethod recv_tensor_method_;  // RecvTensor with a raw response
 };
 
 }  // namespace distributed

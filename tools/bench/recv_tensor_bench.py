@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""RecvTensor throughput of a 100 MB tensor between two worker processes on loopback:
+Rill (session_runner as master, two rill_server workers) beside TensorFlow (a tf.compat.v1
+Session on grpc://task0, two tf.distribute.Server workers), the same GraphDef on both:
+
+    big  = Fill([25e6], one)        on /job:worker/task:1   (100 MB of float32; `one` is fed
+                                                             1.0, so nothing is constant-folded)
+    out  = Sum(big, [0])            on /job:worker/task:0   (big crosses by RecvTensor)
+
+and a local variant with both nodes on task 1 (no transfer). The transfer time is the median
+step time of the cross-task graph minus the local one's; throughput = 100 MB / that time.
+Medians of --reps steps after --warmup, one sitting.
+
+    bazel build -c opt //tools/session_runner //tools/rill_server
+    python3 tools/bench/recv_tensor_bench.py [--reps 20] [--warmup 3]
+"""
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RUNNER = os.path.join(ROOT, "bazel-bin/tools/session_runner/session_runner")
+SERVER = os.path.join(ROOT, "bazel-bin/tools/rill_server/rill_server")
+N = 25 * 1000 * 1000
+MB = N * 4 / 1e6
+
+TF_WORKER = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+cluster = tf.train.ClusterSpec({"worker": sys.argv[1].split(",")})
+server = tf.distribute.Server(cluster, job_name="worker", task_index=int(sys.argv[2]),
+                              protocol="grpc", start=True)
+print("ready", flush=True)
+server.join()
+"""
+
+TF_MASTER = """
+import os, sys, time, statistics
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+from google.protobuf import text_format
+reps, warmup = int(sys.argv[3]), int(sys.argv[4])
+for path in sys.argv[5:]:
+    gd = tf.compat.v1.GraphDef()
+    text_format.Parse(open(path).read(), gd)
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.import_graph_def(gd, name="")
+    with tf.compat.v1.Session("grpc://" + sys.argv[1], graph=g) as s:
+        out = g.get_tensor_by_name("out:0")
+        for _ in range(warmup):
+            s.run(out, {"one:0": 1.0})
+        times = []
+        for _ in range(reps):
+            t = time.perf_counter(); v = s.run(out, {"one:0": 1.0})
+            times.append(time.perf_counter() - t)
+        assert v == %d, v
+        print("median_us", statistics.median(times) * 1e6, flush=True)
+""" % N
+
+
+def graph(task_of_big, task_of_sum):
+    return """
+node { name: "dims" op: "Const" device: "/job:worker/task:%(b)d"
+  attr { key: "dtype" value { type: DT_INT32 } }
+  attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: %(n)d } } } }
+node { name: "one" op: "Placeholder" device: "/job:worker/task:%(b)d"
+  attr { key: "dtype" value { type: DT_FLOAT } } attr { key: "shape" value { shape { } } } }
+node { name: "big" op: "Fill" input: "dims" input: "one" device: "/job:worker/task:%(b)d"
+  attr { key: "T" value { type: DT_FLOAT } } attr { key: "index_type" value { type: DT_INT32 } } }
+node { name: "axis" op: "Const" device: "/job:worker/task:%(s)d"
+  attr { key: "dtype" value { type: DT_INT32 } }
+  attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 0 } } } }
+node { name: "out" op: "Sum" input: "big" input: "axis" device: "/job:worker/task:%(s)d"
+  attr { key: "T" value { type: DT_FLOAT } } attr { key: "Tidx" value { type: DT_INT32 } }
+  attr { key: "keep_dims" value { b: false } } }
+""" % {"b": task_of_big, "s": task_of_sum, "n": N}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(kind, addresses):
+    procs = []
+    for i in range(2):
+        if kind == "tf":
+            cmd = [sys.executable, "-c", TF_WORKER, ",".join(addresses), str(i)]
+            word = "ready"
+        else:
+            cmd = [SERVER, "--cluster_spec=worker|" + ";".join(addresses), "--job_name=worker",
+                   "--task_id=%d" % i]
+            word = "serving"
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = p.stdout.readline()
+            if not line or word in line:
+                break
+        procs.append(p)
+    return procs
+
+
+def stop(procs):
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def rill_median(addresses, path, reps, warmup, one):
+    r = subprocess.run([RUNNER, "--graph=" + path, "--feed=one=" + one, "--cluster_spec=worker|" + ";".join(addresses),
+                        "--session_target=grpc://" + addresses[0], "--fetch=out", "--benchmark",
+                        "--repeat=%d" % reps, "--warmup=%d" % warmup],
+                       capture_output=True, text=True, timeout=600)
+    m = re.search(r"median ([0-9.]+) us", r.stdout)
+    if r.returncode != 0 or not m:
+        raise RuntimeError(r.stdout + r.stderr)
+    return float(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp()
+    cross = os.path.join(tmp, "cross.pbtxt")
+    local = os.path.join(tmp, "local.pbtxt")
+    open(cross, "w").write(graph(1, 0))
+    open(local, "w").write(graph(1, 1))
+    one = os.path.join(tmp, "one.npy")
+    import numpy as np
+    np.save(one, np.float32(1.0))
+    results = {}
+    for kind in ("rill", "tf"):
+        addresses = ["127.0.0.1:%d" % free_port() for _ in range(2)]
+        procs = start(kind, addresses)
+        try:
+            if kind == "rill":
+                c = rill_median(addresses, cross, args.reps, args.warmup, one)
+                l = rill_median(addresses, local, args.reps, args.warmup, one)
+            else:
+                r = subprocess.run([sys.executable, "-c", TF_MASTER, addresses[0], addresses[1],
+                                    str(args.reps), str(args.warmup), cross, local],
+                                   capture_output=True, text=True, timeout=600)
+                vals = [float(x) for x in re.findall(r"median_us ([0-9.e+]+)", r.stdout)]
+                if len(vals) != 2:
+                    raise RuntimeError(r.stdout + r.stderr)
+                c, l = vals
+        finally:
+            stop(procs)
+        transfer = c - l
+        results[kind] = (c, l, transfer, MB / (transfer / 1e6) / 1e3)
+    print("100 MB float32 tensor, task 1 -> task 0 over loopback gRPC (RecvTensor); medians of "
+          "%d steps" % args.reps)
+    print("%-12s %14s %14s %14s %12s" % ("", "cross ms", "local ms", "transfer ms", "GB/s"))
+    for kind, (c, l, t, gbs) in results.items():
+        print("%-12s %14.1f %14.1f %14.1f %12.2f" % ("Rill" if kind == "rill" else "TensorFlow",
+                                                     c / 1e3, l / 1e3, t / 1e3, gbs))
+    print("Rill / TensorFlow throughput: %.2fx" % (results["rill"][3] / results["tf"][3]))
+
+
+if __name__ == "__main__":
+    main()
