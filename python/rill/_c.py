@@ -103,6 +103,7 @@ TF_AddInputList = _decl("TF_AddInputList", None, c_void_p, ctypes.POINTER(TF_Out
 TF_AddControlInput = _decl("TF_AddControlInput", None, c_void_p, c_void_p)
 TF_ColocateWith = _decl("TF_ColocateWith", None, c_void_p, c_void_p)
 TF_SetAttrValueProto = _decl("TF_SetAttrValueProto", None, c_void_p, c_char_p, c_void_p, c_size_t, c_void_p)
+TF_UpdateEdge = _decl("TF_UpdateEdge", None, c_void_p, TF_Output, TF_Input, c_void_p)
 TF_FinishOperation = _decl("TF_FinishOperation", c_void_p, c_void_p, c_void_p)
 TF_OperationName = _decl("TF_OperationName", c_char_p, c_void_p)
 TF_OperationOpType = _decl("TF_OperationOpType", c_char_p, c_void_p)

@@ -58,7 +58,7 @@ class Graph(object):
         self._seed = None
         self._variable_store = {}
         self._var_scope = None
-        self._building_function = False
+        self._control_flow_context = None  # the cond branch or while body being built
 
     def __del__(self):
         if getattr(self, "_c_graph", None) and self._delete is not None:
@@ -207,6 +207,10 @@ class Graph(object):
         for k, v in (attrs or {}).items():
             node_def.attr[k].CopyFrom(v)
         flat_inputs = []
+        ctx = self._control_flow_context
+        if ctx is not None:
+            inputs = [[ctx.map_input(t) for t in i] if isinstance(i, (list, tuple))
+                      else ctx.map_input(i) for i in inputs]
         for i in inputs:
             if isinstance(i, (list, tuple)):
                 flat_inputs.extend(i)
@@ -235,6 +239,10 @@ class Graph(object):
             for c in frame:
                 if id(c) not in input_ops and c not in control_ops:
                     control_ops.append(c)
+        if ctx is not None:
+            for c in ctx.control_inputs_for(flat_inputs):
+                if c not in control_ops:
+                    control_ops.append(c)
         for c in control_ops:
             _c.TF_AddControlInput(desc, c._c_op)
         if device:
@@ -249,7 +257,10 @@ class Graph(object):
                 _c.TF_ColocateWith(desc, cop._c_op)
         c_op = _c.TF_FinishOperation(desc, status.ptr)
         status.raise_if_error(node_def)
-        return self._add_op(c_op, name)
+        op = self._add_op(c_op, name)
+        if ctx is not None:
+            ctx.add_op(op)
+        return op
 
     def _add_op(self, c_op, name=None):
         op = Operation(c_op, self, name)

@@ -45,6 +45,7 @@ from rill.ops.variables import (Variable, global_variables, local_variables,  # 
                                 global_variables_initializer, local_variables_initializer,
                                 is_variable_initialized, report_uninitialized_variables)
 from rill.ops.control_flow import group, no_op  # noqa: F401
+from rill.ops.control_flow_v1 import cond, while_loop  # noqa: F401
 from rill.ops.control_flow import tuple_ as tuple  # noqa: F401,A001
 
 ConfigProto = _config_pb2.ConfigProto
