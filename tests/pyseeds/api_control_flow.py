@@ -3,6 +3,15 @@
 # tensor, two loop variables, a cond inside the body), with feeds deciding the branch.
 import rill.compat.v1 as tf
 
+
+
+def py(v):
+    """Values as Python numbers (numpy 1.x and 2.x print numpy scalars differently)."""
+    if isinstance(v, (list, tuple)):
+        return type(v)(py(e) for e in v)
+    return v.item()
+
+
 x = tf.placeholder(tf.float32, [], name="x")
 y = tf.constant(10.0, name="y")
 v = tf.Variable(3.0, name="v")
@@ -21,5 +30,5 @@ print(count.name, count.op.type, [t.name for t in acc])
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     for value in (2.0, -1.0, 7.0):
-        print(value, sess.run([r, pair, nested], {x: value}))
-    print(sess.run(count), sess.run(acc), sess.run(mixed, {x: 0.5}))
+        print(value, py(sess.run([r, pair, nested], {x: value})))
+    print(py(sess.run(count)), py(sess.run(acc)), py(sess.run(mixed, {x: 0.5})))
