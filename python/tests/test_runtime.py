@@ -175,3 +175,38 @@ def test_make_callable_feeds_in_order_and_checks_shapes():
                 f([1.0, 2.0])
             g = sess.make_callable(out.op, [a, b])
             assert g([1.0, 1.0], 1) is None
+
+
+def test_elements_of_another_graph_are_refused():
+    g1, g2 = tf.Graph(), tf.Graph()
+    with g1.as_default():
+        a = tf.constant(1.0, name="a")
+    with g2.as_default():
+        b = tf.constant(2.0, name="b")
+        with pytest.raises(ValueError, match="must be from the same graph"):
+            tf.raw_ops.AddV2(x=b, y=a)
+        with pytest.raises(ValueError, match="not an element of this graph"):
+            with tf.colocate_with(a):
+                pass
+        with pytest.raises(ValueError, match="Control input a must be from the same graph"):
+            with tf.control_dependencies([a]):
+                tf.constant(3.0)
+        with tf.Session() as sess:
+            with pytest.raises(ValueError, match="not an element of this graph"):
+                sess.run(b, {a: 1.0})
+            with pytest.raises(ValueError, match="is not an element of this graph"):
+                sess.run(a)
+
+
+def test_bad_values_raise_instead_of_crashing():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [2])
+        with tf.Session() as sess:
+            with pytest.raises(ValueError):
+                sess.run(p * 1.0, {p: "not a number"})
+            with pytest.raises(TypeError, match="Fetch argument None"):
+                sess.run(None)
+            with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
+                sess.run(p * 1.0, {p: tf.constant([1.0, 2.0])})
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                sess.run(tf.reshape(p, [3]), {p: [1.0, 2.0]})

@@ -284,6 +284,8 @@ class BaseSession(object):
             t = self._graph.as_graph_element(k, allow_operation=False)
         except (KeyError, ValueError) as e:
             raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(e))
+        if t.graph is not self._graph:
+            raise ValueError("Cannot feed %s: the Tensor is not an element of this graph." % t.name)
         dt = t.dtype.base_dtype
         np_type = None if dt == dtypes.string else np.dtype(dt.as_numpy_dtype)
         dims = t.shape._dims

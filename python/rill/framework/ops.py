@@ -142,6 +142,8 @@ class Graph(object):
         if op is None and not ignore_existing:
             raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
         op = _as_operation(op) if op is not None else None
+        if op is not None and op.graph is not self:
+            raise ValueError("colocate_with: %s is not an element of this graph." % op.name)
         saved_devices = self._device_stack
         saved_coloc = self._colocation_stack
         if ignore_existing:
@@ -217,6 +219,9 @@ class Graph(object):
             else:
                 flat_inputs.append(i)
         for t in flat_inputs:
+            if t.graph is not self:
+                raise ValueError("Tensor %s must be from the same graph as the op %s (a Tensor "
+                                 "from another graph cannot be an input)." % (t.name, name))
             node_def.input.append(t._input_name())
         pending = _PendingOperation(node_def, op_type, flat_inputs, self)
         device = self._current_device(pending) if compute_device else ""
@@ -237,6 +242,9 @@ class Graph(object):
         input_ops = set(id(t.op) for t in flat_inputs)
         for frame in self._control_stack:
             for c in frame:
+                if c.graph is not self:
+                    raise ValueError("Control input %s must be from the same graph as the op "
+                                     "%s." % (c.name, name))
                 if id(c) not in input_ops and c not in control_ops:
                     control_ops.append(c)
         if ctx is not None:
