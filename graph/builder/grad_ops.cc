@@ -119,6 +119,57 @@ Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& o
       .Finalize()
       .output(0);
 }
+Output MaxPoolGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                       const Output& grad, const std::vector<int64_t>& ksize,
+                       const std::vector<int64_t>& strides, absl::string_view padding) {
+  return OpBuilder(scope, "MaxPoolGradGrad")
+      .Input(orig_input)
+      .Input(orig_output)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output LRNGrad(const Scope& scope, const Output& input_grads, const Output& input_image,
+               const Output& output_image, int64_t depth_radius, float bias, float alpha,
+               float beta) {
+  return OpBuilder(scope, "LRNGrad")
+      .Input(input_grads)
+      .Input(input_image)
+      .Input(output_image)
+      .Attr("depth_radius", depth_radius)
+      .Attr("bias", bias)
+      .Attr("alpha", alpha)
+      .Attr("beta", beta)
+      .Finalize()
+      .output(0);
+}
+
+Output ResizeBilinearGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                          bool align_corners, bool half_pixel_centers) {
+  return OpBuilder(scope, "ResizeBilinearGrad")
+      .Input(grads)
+      .Input(original_image)
+      .Attr("align_corners", align_corners)
+      .Attr("half_pixel_centers", half_pixel_centers)
+      .Finalize()
+      .output(0);
+}
+
+Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const Output& size,
+                                 bool align_corners, bool half_pixel_centers) {
+  return OpBuilder(scope, "ResizeNearestNeighborGrad")
+      .Input(grads)
+      .Input(size)
+      .Attr("align_corners", align_corners)
+      .Attr("half_pixel_centers", half_pixel_centers)
+      .Finalize()
+      .output(0);
+}
+
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding) {

@@ -56,6 +56,19 @@ Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& o
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding);
+// The gradient of MaxPoolGrad with respect to its `grad` (of orig_output's shape).
+Output MaxPoolGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                       const Output& grad, const std::vector<int64_t>& ksize,
+                       const std::vector<int64_t>& strides, absl::string_view padding);
+// Gradients of LRN and image resizing (NHWC): ResizeBilinearGrad gives original_image's shape and
+// dtype from float `grads`; ResizeNearestNeighborGrad sums onto an image of int32 `size` [h, w].
+Output LRNGrad(const Scope& scope, const Output& input_grads, const Output& input_image,
+               const Output& output_image, int64_t depth_radius = 5, float bias = 1.0f,
+               float alpha = 1.0f, float beta = 0.5f);
+Output ResizeBilinearGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                          bool align_corners = false, bool half_pixel_centers = false);
+Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const Output& size,
+                                 bool align_corners = false, bool half_pixel_centers = false);
 // {x_backprop, scale_backprop, offset_backprop, reserve...}; reserve_space_3 only for V3.
 std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
                                          const Output& x, const Output& scale,

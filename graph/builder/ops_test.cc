@@ -834,7 +834,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "LRN", "ResizeBilinear", "ResizeNearestNeighbor",
       // Convolution, pooling and batch-norm gradients (graph/builder/grad_ops.h).
       "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "FusedBatchNormGrad",
-      "FusedBatchNormGradV2", "FusedBatchNormGradV3",
+      "FusedBatchNormGradV2", "FusedBatchNormGradV3", "MaxPoolGradGrad", "LRNGrad",
+      "ResizeBilinearGrad", "ResizeNearestNeighborGrad",
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
       "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
       "DepthwiseConv2dNativeBackpropFilter", "RandomShuffle", "Multinomial", "StringFormat",
