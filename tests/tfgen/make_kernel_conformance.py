@@ -40,6 +40,7 @@ from kernel_cases import grads  # noqa: E402
 from kernel_cases import misc  # noqa: E402
 from kernel_cases import nn  # noqa: E402
 from kernel_cases import nn_array  # noqa: E402
+from kernel_cases import nn_backprops  # noqa: E402
 from kernel_cases import reductions  # noqa: E402
 from kernel_cases import segments  # noqa: E402
 from kernel_cases import spectral  # noqa: E402
@@ -61,7 +62,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, grads, training, nn,
             strings, control_flow, functional, lists, tensor_arrays, stacks, image,
-            string_transforms, nn_array, linalg, sparse, spectral]  # in priority order
+            string_transforms, nn_array, linalg, sparse, spectral, nn_backprops]  # in priority order
 
 
 def main(argv):

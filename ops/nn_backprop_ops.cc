@@ -1,0 +1,77 @@
+// Op definitions of the backprops the gradients of graph/gradients/nn_grad.cc build:
+// ResizeBilinearGrad, ResizeNearestNeighborGrad, LRNGrad and MaxPoolGradGrad. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+#include <vector>
+
+#include "ops/op_registry.h"
+#include "ops/shape_inference.h"
+
+namespace rill {
+namespace {
+
+// The result has the shape of input `i` (the image or pooled output the backprop is for).
+template <int i>
+absl::Status ShapeOfInput(ShapeInferenceContext& c) {
+  c.set_output(0, c.input(i));
+  return absl::OkStatus();
+}
+
+// ResizeNearestNeighborGrad: [batch, size[0], size[1], channels] of the 4-D grads.
+absl::Status ResizeGradShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& grads = c.input(0);
+  std::vector<int64_t> size;
+  const bool known = c.ConstantIndexValues(1, &size) && size.size() == 2;
+  if (grads.rank() != 4 && !known) return absl::OkStatus();
+  const int64_t batch = grads.rank() == 4 ? grads.dims()[0] : -1;
+  const int64_t channels = grads.rank() == 4 ? grads.dims()[3] : -1;
+  c.set_output(0,
+               PartialTensorShape({batch, known ? size[0] : -1, known ? size[1] : -1, channels}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("ResizeBilinearGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, bfloat16, half, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ShapeOfInput<1>);
+
+REGISTER_OP("ResizeNearestNeighborGrad")
+    .Input("grads: T")
+    .Input("size: int32")
+    .Output("output: T")
+    .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ResizeGradShape);
+
+REGISTER_OP("LRNGrad")
+    .Input("input_grads: T")
+    .Input("input_image: T")
+    .Input("output_image: T")
+    .Output("output: T")
+    .Attr("depth_radius: int = 5")
+    .Attr("bias: float = 1.0")
+    .Attr("alpha: float = 1.0")
+    .Attr("beta: float = 0.5")
+    .Attr("T: {half, bfloat16, float} = float")
+    .SetShapeFn(shape_fns::AllInputsMerged);
+
+REGISTER_OP("MaxPoolGradGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 4")
+    .Attr("strides: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(ShapeOfInput<1>);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,136 @@
+"""Backprop kernels the nn gradients build (graph/gradients/nn_grad.cc): ResizeBilinearGrad,
+ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import const, ph, rand
+
+
+def _tol(dt):
+    return {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-12), "half": (3e-3, 3e-3)}.get(
+        dt, (0.0, 0.0))
+
+
+RESIZE_CASES = [
+    # what, image [n, h, w, c], resized [h, w], align_corners, half_pixel_centers
+    ("upsample", [1, 3, 4, 2], [6, 7], False, False),
+    ("downsample", [2, 6, 5, 1], [3, 2], False, False),
+    ("align_corners", [1, 3, 4, 2], [5, 7], True, False),
+    ("half_pixel_centers", [1, 3, 4, 2], [5, 9], False, True),
+    ("half_pixel_down", [1, 7, 6, 1], [3, 4], False, True),
+]
+
+
+def resize_bilinear_grad(rec):
+    def gen(dt):
+        rtol, atol = _tol(dt)
+        s = "ResizeBilinearGrad/" + dt
+        for what, shape, size, align, half in RESIZE_CASES:
+            g = rand("float32", [shape[0]] + size + [shape[3]], s + "/" + what + "/g", "small")
+            image = rand(dt, shape, s + "/" + what + "/x", "small")
+            rec.case("ResizeBilinearGrad", dt, what,
+                     lambda g=g, image=image, align=align, half=half:
+                     tf.raw_ops.ResizeBilinearGrad(grads=ph("g", g), original_image=ph("x", image),
+                                                   align_corners=align, half_pixel_centers=half,
+                                                   name="out"), rtol=rtol, atol=atol)
+        g = rand("float32", [1, 2, 2, 1], s + "/flags/g")
+        image = rand(dt, [1, 3, 3, 1], s + "/flags/x")
+        rec.case("ResizeBilinearGrad", dt, "both_flags_error",
+                 lambda: tf.raw_ops.ResizeBilinearGrad(
+                     grads=ph("g", g), original_image=ph("x", image), align_corners=True,
+                     half_pixel_centers=True, name="out"),
+                 error="INVALID_ARGUMENT",
+                 phrases=["If half_pixel_centers is True, align_corners must be False."])
+
+    rec.for_dtypes("ResizeBilinearGrad", ["float32", "float64", "half"], gen)
+
+
+def resize_nearest_grad(rec):
+    def gen(dt):
+        rtol, atol = _tol(dt)
+        s = "ResizeNearestNeighborGrad/" + dt
+        for what, shape, size, align, half in RESIZE_CASES:
+            g = rand(dt, [shape[0]] + size + [shape[3]], s + "/" + what, "small")
+            rec.case("ResizeNearestNeighborGrad", dt, what,
+                     lambda g=g, shape=shape, align=align, half=half:
+                     tf.raw_ops.ResizeNearestNeighborGrad(
+                         grads=ph("g", g, dt), size=const("size", shape[1:3]),
+                         align_corners=align, half_pixel_centers=half, name="out"),
+                     rtol=rtol, atol=atol)
+        g = rand(dt, [2, 3, 3], s + "/rank")
+        rec.case("ResizeNearestNeighborGrad", dt, "rank_error",
+                 lambda: tf.raw_ops.ResizeNearestNeighborGrad(
+                     grads=ph("g", g, dt), size=ph("size", np.array([2, 2], np.int32)),
+                     name="out"),
+                 error="INVALID_ARGUMENT", phrases=["input must be 4-dimensional"])
+
+    rec.for_dtypes("ResizeNearestNeighborGrad",
+                   ["float32", "float64", "half", "int8", "uint8", "int32"], gen)
+
+
+def lrn_grad(rec):
+    def gen(dt):
+        rtol, atol = (1e-5, 1e-6) if dt == "float32" else (3e-3, 3e-3)
+        s = "LRNGrad/" + dt
+
+        def c(what, shape, **attrs):
+            x = rand(dt, shape, s + "/" + what + "/x", "small")
+            g = rand(dt, shape, s + "/" + what + "/g", "small")
+
+            def build():
+                xi = ph("x", x, dt)
+                y = tf.raw_ops.LRN(input=xi, **attrs)
+                return tf.raw_ops.LRNGrad(input_grads=ph("g", g, dt), input_image=xi,
+                                          output_image=y, name="out", **attrs)
+            rec.case("LRNGrad", dt, what, build, rtol=rtol, atol=atol)
+
+        c("defaults", [1, 2, 2, 7])
+        c("radius2", [2, 3, 1, 6], depth_radius=2, bias=2.0, alpha=0.1, beta=0.75)
+        c("radius1_beta1", [1, 2, 3, 4], depth_radius=1, bias=1.5, alpha=0.5, beta=1.0)
+        x = rand(dt, [2, 3, 4], s + "/rank")
+        rec.case("LRNGrad", dt, "rank_error",
+                 lambda: tf.raw_ops.LRNGrad(input_grads=ph("g", x, dt), input_image=ph("x", x, dt),
+                                            output_image=ph("y", x, dt), name="out"),
+                 error="INVALID_ARGUMENT", phrases=["inputs must be 4-dimensional"])
+
+    rec.for_dtypes("LRNGrad", ["float32", "half"], gen)
+
+
+def max_pool_grad_grad(rec):
+    def gen(dt):
+        s = "MaxPoolGradGrad/" + dt
+
+        def c(what, shape, ksize, strides, padding):
+            x = rand(dt, shape, s + "/" + what + "/x")
+            g = rand(dt, shape, s + "/" + what + "/g")
+
+            def build():
+                xi = ph("x", x, dt)
+                y = tf.raw_ops.MaxPool(input=xi, ksize=ksize, strides=strides, padding=padding)
+                return tf.raw_ops.MaxPoolGradGrad(orig_input=xi, orig_output=y,
+                                                  grad=ph("g", g, dt), ksize=ksize,
+                                                  strides=strides, padding=padding, name="out")
+            rec.case("MaxPoolGradGrad", dt, what, build)
+
+        c("valid_2x2", [2, 4, 6, 3], [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        c("same_3x3_stride2", [1, 5, 7, 2], [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+        c("same_overlap", [1, 4, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1], "SAME")
+        x = rand(dt, [2, 4, 4], s + "/rank")
+        rec.case("MaxPoolGradGrad", dt, "rank_error",
+                 lambda: tf.raw_ops.MaxPoolGradGrad(
+                     orig_input=ph("x", x, dt), orig_output=ph("y", x, dt), grad=ph("g", x, dt),
+                     ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID", name="out"),
+                 error="INVALID_ARGUMENT", phrases=["tensor_in must be 4-dimensional"])
+
+    rec.for_dtypes("MaxPoolGradGrad", ["float32", "float64", "half", "int32", "int64"], gen)
+
+
+def build_all(rec, emit):
+    resize_bilinear_grad(rec)
+    emit("ResizeBilinearGrad")
+    resize_nearest_grad(rec)
+    emit("ResizeNearestNeighborGrad")
+    lrn_grad(rec)
+    emit("LRNGrad")
+    max_pool_grad_grad(rec)
+    emit("MaxPoolGradGrad")
