@@ -360,6 +360,32 @@ absl::Status MaxPoolV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* 
 }
 RILL_REGISTER_GRADIENT("MaxPoolV2", MaxPoolV2Grad);
 
+// MaxPoolGrad (orig_input, orig_output, grad): zeros for the pooling's input and output,
+// MaxPoolGradGrad for the gradient.
+absl::Status MaxPoolGradGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::ZerosLike(s, op.inputs[0]), ops::ZerosLike(s, op.inputs[1]),
+          Conv3Inputs(s, op, "MaxPoolGradGrad", op.inputs[0], op.inputs[1], g[0], kPoolAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MaxPoolGrad", MaxPoolGradGrad);
+
+// MaxPoolGradGrad (orig_input, orig_output, grad): zeros, zeros, MaxPoolGrad of the gradient.
+absl::Status MaxPoolGradGradGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::ZerosLike(s, op.inputs[0]), ops::ZerosLike(s, op.inputs[1]),
+          Conv3Inputs(s, op, "MaxPoolGrad", op.inputs[0], op.inputs[1], g[0], kPoolAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MaxPoolGradGrad", MaxPoolGradGradGrad);
+
+// --- Local response normalization ------------------------------------------------------------
+
+absl::Status LRNGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv3Inputs(s, op, "LRNGrad", g[0], op.inputs[0], op.outputs[0],
+                      {"depth_radius", "bias", "alpha", "beta"})};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("LRN", LRNGradFn);
+
 // --- Batch normalization ---------------------------------------------------------------------
 
 // FusedBatchNorm, V2, V3 (x, scale, offset, mean, variance): FusedBatchNormGrad<version> with the
@@ -620,6 +646,27 @@ absl::Status RGBToHSVGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("RGBToHSV", RGBToHSVGrad);
+
+// ResizeBilinear (images, size): ResizeBilinearGrad onto the images; none for the size.
+absl::Status ResizeBilinearGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv2Inputs(s, op, "ResizeBilinearGrad", g[0], op.inputs[0],
+                      {"align_corners", "half_pixel_centers"}),
+          Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ResizeBilinear", ResizeBilinearGrad);
+RILL_REGISTER_NO_GRADIENT("ResizeBilinearGrad");
+
+// ResizeNearestNeighbor (images, size): ResizeNearestNeighborGrad to the images' height and
+// width; none for the size.
+absl::Status ResizeNearestNeighborGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output hw = ops::Slice(s, ops::Shape(s, op.inputs[0]), ops::Const(s, {1}), ops::Const(s, {2}));
+  *out = {Conv2Inputs(s, op, "ResizeNearestNeighborGrad", g[0], hw,
+                      {"align_corners", "half_pixel_centers"}),
+          Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
 
 RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 

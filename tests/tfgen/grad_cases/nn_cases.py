@@ -201,6 +201,45 @@ def pool_cases(add):
                     orig_input_shape=tf.constant(xs), grad=g, name="out", **attrs))
 
 
+def max_pool_grad_cases(add):
+    """MaxPoolGrad and MaxPoolGradGrad with orig_output the max pool of orig_input."""
+    for what, xs, ks, st, pad in POOL_CONFIGS:
+        attrs = dict(ksize=ks, strides=st, padding=pad)
+        for dt in [F32, F64]:
+            x = rand(xs, ("mpg", what, dt), "any", dt)
+            y = tf.nn.max_pool2d(x, ks, st, pad).numpy().astype(dt)
+            add("MaxPoolGrad", what, [("orig_input", x), ("grad", rand(y.shape, ("mpg_g", what, dt),
+                                                                        "any", dt))],
+                lambda x, g, y=y, attrs=attrs: raw.MaxPoolGrad(
+                    orig_input=x, orig_output=tf.constant(y), grad=g, name="out", **attrs))
+            add("MaxPoolGradGrad", what,
+                [("orig_input", x), ("grad", rand(xs, ("mpgg_g", what, dt), "any", dt))],
+                lambda x, g, y=y, attrs=attrs: raw.MaxPoolGradGrad(
+                    orig_input=x, orig_output=tf.constant(y), grad=g, name="out", **attrs))
+
+
+def lrn_resize_cases(add):
+    for what, shape, attrs in [("defaults", [1, 2, 2, 7], {}),
+                               ("radius2", [2, 3, 1, 6], dict(depth_radius=2, bias=2.0, alpha=0.1,
+                                                               beta=0.75)),
+                               ("radius1_beta1", [1, 2, 3, 4], dict(depth_radius=1, bias=1.5,
+                                                                    alpha=0.5, beta=1.0))]:
+        add("LRN", what, [("input", rand(shape, ("lrn", what), "any"))],
+            lambda x, attrs=attrs: raw.LRN(input=x, name="out", **attrs))
+    for what, shape, size, align, half in [("upsample", [1, 3, 4, 2], [6, 7], False, False),
+                                           ("downsample", [2, 6, 5, 1], [3, 2], False, False),
+                                           ("align_corners", [1, 3, 4, 2], [5, 7], True, False),
+                                           ("half_pixel", [1, 3, 4, 2], [5, 9], False, True),
+                                           ("half_pixel_down", [1, 7, 6, 1], [3, 4], False, True)]:
+        for op in ["ResizeBilinear", "ResizeNearestNeighbor"]:
+            fn = getattr(raw, op)
+            for dt in [F32, F64]:
+                add(op, what, [("images", rand(shape, (op, what, dt), "any", dt))],
+                    lambda x, fn=fn, size=size, align=align, half=half: fn(
+                        images=x, size=tf.constant(size), align_corners=align,
+                        half_pixel_centers=half, name="out"))
+
+
 def batch_norm_cases(add):
     for op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
         fn = getattr(raw, op)
@@ -275,6 +314,8 @@ def cases(add):
     bias_softmax_loss_cases(add)
     conv_cases(add)
     pool_cases(add)
+    max_pool_grad_cases(add)
+    lrn_resize_cases(add)
     batch_norm_cases(add)
     batch_norm_grad_cases(add)
     image_cases(add)
