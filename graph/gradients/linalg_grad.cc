@@ -1,9 +1,12 @@
 // Gradients of the ops of ops/linalg_ops.cc, the complex and spectral ops: matrix decompositions
 // and solves, batch matrix products, Einsum, FFTs. Formulas are TensorFlow's; see grad_registry.h
 // for the contract of a gradient function.
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
@@ -384,6 +387,174 @@ absl::Status RFFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) 
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("RFFT", RFFTGrad);
+
+// --- Einsum ----------------------------------------------------------------------------------
+
+constexpr char kEllipsis[] = "...";
+constexpr size_t kEllipsisSize = 3;
+
+// The axis of `label` in `subs`: its index before an ellipsis, or its negative index from the end
+// after one; the leftmost occurrence. -1000 when absent.
+int AxisOfLabel(absl::string_view subs, char label) {
+  const size_t dots = subs.find(kEllipsis);
+  absl::string_view head = dots == absl::string_view::npos ? subs : subs.substr(0, dots);
+  if (size_t i = head.find(label); i != absl::string_view::npos) return static_cast<int>(i);
+  if (dots == absl::string_view::npos) return -1000;
+  absl::string_view tail = subs.substr(dots + kEllipsisSize);
+  if (size_t i = tail.find(label); i != absl::string_view::npos) {
+    return static_cast<int>(i) - static_cast<int>(tail.size());
+  }
+  return -1000;
+}
+
+// shape[axis] as a scalar (axis may be negative).
+Output ShapeAt(const Scope& s, const Output& shape, int axis) {
+  ops::StridedSliceMasks m;
+  m.shrink_axis = 1;
+  if (axis == -1) m.end = 1;
+  return ops::StridedSlice(s, shape, ops::Const(s, {axis}), ops::Const(s, {axis + 1}),
+                           ops::Const(s, {1}), m);
+}
+
+// shape[start:end] (end 0 meaning the end of the shape).
+Output ShapeSlice(const Scope& s, const Output& shape, int start, int end) {
+  ops::StridedSliceMasks m;
+  if (end == 0) m.end = 1;
+  return ops::StridedSlice(s, shape, ops::Const(s, {start}), ops::Const(s, {end}),
+                           ops::Const(s, {1}), m);
+}
+
+bool HasRepeatedLabel(absl::string_view subs) {
+  std::string letters;
+  for (char c : subs) {
+    if (c == '.') continue;
+    if (letters.find(c) != std::string::npos) return true;
+    letters.push_back(c);
+  }
+  return false;
+}
+
+// The distinct labels of `subs` (not '.') absent from `keep`, sorted.
+std::string LabelsNotIn(absl::string_view subs, absl::string_view keep) {
+  std::string out;
+  for (char c : subs) {
+    if (c == '.' || keep.find(c) != absl::string_view::npos) continue;
+    if (out.find(c) == std::string::npos) out.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The gradient of a one-operand einsum `input_subs->output_subs` that sums out `reduced`:
+// the output gradient broadcast along the summed labels.
+Output EinsumGradReduced(const Scope& s, const Output& output_grad, const std::string& output_subs,
+                         const std::string& input_subs, const Output& input_shape,
+                         const std::string& reduced) {
+  std::vector<int> axes;
+  std::vector<Output> dims;
+  for (char c : reduced) {
+    axes.push_back(AxisOfLabel(input_subs, c));
+    dims.push_back(ShapeAt(s, input_shape, axes.back()));
+  }
+  std::string without;
+  for (char c : input_subs) {
+    if (reduced.find(c) == std::string::npos) without.push_back(c);
+  }
+  if (!HasRepeatedLabel(input_subs) && !HasRepeatedLabel(output_subs) && without == output_subs) {
+    Output kept = grad::ReducedShape(s, input_shape, ops::Const(s, axes, {int64_t(axes.size())}));
+    return ops::BroadcastTo(s, ops::Reshape(s, output_grad, kept), input_shape);
+  }
+  Output grad_shape = ops::Shape(s, output_grad);
+  Output zero = ops::Const(s, 0);
+  Output full = ops::ConcatV2(s, {ops::Pack(s, dims), grad_shape}, zero);
+  Output ones = ops::ConcatV2(
+      s,
+      {ops::Const(s, std::vector<int>(reduced.size(), 1), {int64_t(reduced.size())}), grad_shape},
+      zero);
+  Output broadcast = ops::BroadcastTo(s, ops::Reshape(s, output_grad, ones), full);
+  return ops::Einsum(s, {broadcast}, reduced + output_subs + "->" + input_subs);
+}
+
+// The gradient of a two-operand einsum with respect to the operand `input_subs` (before
+// unbroadcasting).
+Output EinsumGradWrt(const Scope& s, const Output& output_grad, const Output& other,
+                     const Output& input_shape, const std::string& input_subs,
+                     const std::string& other_subs, const std::string& output_subs) {
+  const std::string reduced = LabelsNotIn(input_subs, output_subs + other_subs);
+  std::string left;
+  for (char c : input_subs) {
+    if (reduced.find(c) == std::string::npos) left.push_back(c);
+  }
+  Output grad_reduced =
+      ops::Einsum(s, {output_grad, other}, output_subs + "," + other_subs + "->" + left);
+  if (reduced.empty()) return grad_reduced;
+  return EinsumGradReduced(s, grad_reduced, left, input_subs, input_shape, reduced);
+}
+
+// The ellipsis dims of `subs` (which has one) as slice bounds shape[start:end], end <= 0
+// counting from the end and 0 meaning to the end.
+struct BcastRange {
+  int start = 0, end = 0;
+};
+BcastRange EllipsisRange(const std::string& subs) {
+  const size_t start = subs.find(kEllipsis);
+  const int remaining = static_cast<int>(subs.size() - (start + kEllipsisSize));
+  return {static_cast<int>(start), remaining > 0 ? -remaining : 0};
+}
+
+absl::Status EinsumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(std::string equation, op.GetString("equation"));
+  const size_t arrow = equation.find("->");
+  if (arrow == std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Node '", op.name(), "' (Einsum): equation '", equation, "' has no '->'"));
+  }
+  const std::string input_subs = equation.substr(0, arrow);
+  const std::string output_subs = equation.substr(arrow + 2);
+  if (op.inputs.size() == 1) {
+    Output input_shape = ops::Shape(s, op.inputs[0]);
+    const std::string reduced = LabelsNotIn(input_subs, output_subs);
+    if (reduced.empty()) {
+      *out = {ops::Einsum(s, {g[0]}, output_subs + "->" + input_subs)};
+    } else {
+      *out = {EinsumGradReduced(s, g[0], output_subs, input_subs, input_shape, reduced)};
+    }
+    return absl::OkStatus();
+  }
+  const size_t comma = input_subs.find(',');
+  if (op.inputs.size() != 2 || comma == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("Node '", op.name(), "' (Einsum): equation '",
+                                                   equation, "' does not have 2 operands"));
+  }
+  std::string x_subs = input_subs.substr(0, comma);
+  std::string y_subs = input_subs.substr(comma + 1);
+  const bool out_ellipsis = output_subs.find(kEllipsis) != std::string::npos;
+  if (out_ellipsis) {
+    if (x_subs.find(kEllipsis) == std::string::npos) x_subs += kEllipsis;
+    if (y_subs.find(kEllipsis) == std::string::npos) y_subs += kEllipsis;
+  }
+  const Output x = grad::MaybeConj(s, op.inputs[0]);
+  const Output y = grad::MaybeConj(s, op.inputs[1]);
+  Output x_shape = ops::Shape(s, x);
+  Output y_shape = ops::Shape(s, y);
+  Output grad_x = EinsumGradWrt(s, g[0], y, x_shape, x_subs, y_subs, output_subs);
+  Output grad_y = EinsumGradWrt(s, g[0], x, y_shape, y_subs, x_subs, output_subs);
+  if (!out_ellipsis) {
+    *out = {grad_x, grad_y};
+    return absl::OkStatus();
+  }
+  // Sum each gradient over the ellipsis dims its operand broadcast.
+  const BcastRange bx = EllipsisRange(x_subs);
+  const BcastRange by = EllipsisRange(y_subs);
+  auto r = ops::BroadcastGradientArgs(s, ShapeSlice(s, x_shape, bx.start, bx.end),
+                                      ShapeSlice(s, y_shape, by.start, by.end));
+  Output rx = ops::AddV2(s, r.r0, ops::Const(s, bx.start));
+  Output ry = ops::AddV2(s, r.r1, ops::Const(s, by.start));
+  *out = {ops::Reshape(s, ops::Sum(s, grad_x, rx), x_shape),
+          ops::Reshape(s, ops::Sum(s, grad_y, ry), y_shape)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Einsum", EinsumGrad);
 
 }  // namespace
 }  // namespace rill

@@ -45,6 +45,7 @@ def cases(add):
     bands_and_diagonals(add)
     solvers(add)
     ffts(add_complex_dy)
+    einsums(add)
 
 
 def batch_matmul(add):
@@ -188,3 +189,26 @@ def ffts(add):
             add("IRFFT2D", what, [("x", crand(shape, ("irfft2d", what, ctype), ctype, rtype))],
                 lambda x, n=n, r=rtype: raw.IRFFT2D(input=x, fft_length=tf.constant(n),
                                                     Treal=tf.as_dtype(r), name="out"), **tol)
+
+
+def einsums(add):
+    for what, eq, shapes in [
+            ("matmul", "ij,jk->ik", [[3, 4], [4, 5]]),
+            ("batch_matmul", "bij,bjk->bik", [[2, 3, 4], [2, 4, 5]]),
+            ("attention", "bhqd,bhkd->bhqk", [[2, 2, 3, 4], [2, 2, 5, 4]]),
+            ("outer", "i,j->ij", [[3], [4]]),
+            ("dot", "i,i->", [[5], [5]]),
+            ("sum_other_operand_label", "ij,jk->i", [[3, 4], [4, 5]]),
+            ("reduce_own_label", "ijk,jl->il", [[2, 3, 4], [3, 5]]),
+            ("ellipsis", "...ij,...jk->...ik", [[2, 3, 4], [2, 4, 5]]),
+            ("ellipsis_broadcast", "...ij,...jk->...ik", [[1, 3, 4], [2, 4, 5]]),
+            ("ellipsis_one_side", "...ij,jk->...ik", [[2, 3, 4], [4, 5]]),
+            ("transpose", "ij->ji", [[3, 4]]),
+            ("row_sums", "ij->i", [[3, 4]]),
+            ("total", "ijk->", [[2, 3, 4]]),
+            ("reduce_and_permute", "ijk->ki", [[2, 3, 4]])]:
+        for dt in REAL:
+            names = ["x", "y"][:len(shapes)]
+            add("Einsum", what, [(n, rand(sh, ("einsum", what, n, dt), "any", dt))
+                                 for n, sh in zip(names, shapes)],
+                lambda *xs, eq=eq: raw.Einsum(inputs=list(xs), equation=eq, name="out"))
