@@ -72,7 +72,25 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
-    raise NotImplementedError("tf.nn.dropout is not provided by rill.compat.v1 yet")
+    """x scaled by 1/keep_prob where a uniform draw keeps it, 0 elsewhere."""
+    if rate is None:
+        if keep_prob is None:
+            raise ValueError("dropout needs keep_prob or rate")
+        rate = 1.0 - keep_prob
+    with ops.name_scope_v1(name, "dropout", [x]) as scope:
+        x = ops.convert_to_tensor(x, name="x")
+        if isinstance(rate, (int, float)) and rate == 0:
+            return x
+        from rill.compat import v1
+        from rill.ops import array_ops
+        shape = noise_shape if noise_shape is not None else array_ops.shape(x)
+        s1, s2 = v1.get_seed(seed)
+        u = apply_op("RandomUniform", shape=shape, dtype=x.dtype.base_dtype, seed=s1 or 0,
+                     seed2=s2 or 0)
+        keep = ops.convert_to_tensor(1.0 - rate, dtype=x.dtype.base_dtype) \
+            if not isinstance(rate, ops.Tensor) else 1.0 - rate
+        mask = apply_op("Floor", x=math_ops.add(u, keep))
+        return math_ops.multiply(math_ops.truediv(x, keep), mask, name=scope)
 
 
 def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):

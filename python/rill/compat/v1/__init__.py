@@ -146,4 +146,5 @@ from rill.ops.variable_scope import (get_variable, variable_scope, get_variable_
                                      AUTO_REUSE)
 from rill.framework.importer import import_graph_def  # noqa: E402,F401
 from rill import training as train  # noqa: E402,F401
+from rill.ops import layers  # noqa: E402,F401
 from rill import saved_model  # noqa: E402,F401
