@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "graph/builder/ops.h"
@@ -555,6 +556,81 @@ absl::Status EinsumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("Einsum", EinsumGrad);
+
+// --- QR ----------------------------------------------------------------------------------------
+
+// x[..., :, begin:end] (end 0 meaning to the end).
+Output Columns(const Scope& s, const Output& x, int begin, int end) {
+  ops::StridedSliceMasks m;
+  m.ellipsis = 1;
+  m.begin = 2 | (begin == 0 ? 4 : 0);
+  m.end = 2 | (end == 0 ? 4 : 0);
+  return ops::StridedSlice(s, x, ops::Const(s, {0, 0, begin}), ops::Const(s, {0, 0, end}),
+                           ops::Const(s, {1, 1, 1}), m);
+}
+
+// x r^-H for upper-triangular r.
+Output SolveUpperAdjoint(const Scope& s, const Output& x, const Output& r) {
+  return Adjoint(s, ops::MatrixTriangularSolve(s, r, Adjoint(s, x), /*lower=*/false));
+}
+
+// The QR gradient for num_rows >= num_cols (reduced q).
+Output QrGradDeep(const Scope& s, const Output& q, const Output& r, const Output& dq,
+                  const Output& dr) {
+  Output qdq = MatMul(s, q, dq, true, false);
+  Output qdq_ = ops::Sub(s, qdq, Adjoint(s, qdq));
+  Output rdr = MatMul(s, r, dr, false, true);
+  Output rdr_ = ops::Sub(s, rdr, Adjoint(s, rdr));
+  Output tril = ops::MatrixBandPart(s, ops::AddV2(s, qdq_, rdr_), ops::Const(s, int64_t{-1}),
+                                    ops::Const(s, int64_t{0}));
+  Output grad_a = MatMul(s, q, ops::AddV2(s, dr, SolveUpperAdjoint(s, tril, r)));
+  Output grad_b = SolveUpperAdjoint(s, ops::Sub(s, dq, MatMul(s, q, qdq)), r);
+  return ops::AddV2(s, grad_a, grad_b);
+}
+
+// Needs the static matrix dims of q and r; a wide input (rows < cols) splits a = [x, y] with x
+// square. Real dtypes only (the complex correction term is not built).
+absl::Status QrGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& q = op.outputs[0];
+  const Output& r = op.outputs[1];
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape q_shape, s.GetShape(q));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape r_shape, s.GetShape(r));
+  auto dim = [](const PartialTensorShape& shape, int from_end) -> int64_t {
+    if (shape.rank() < 2) return -1;
+    return shape.dims()[shape.rank() - from_end];
+  };
+  const int64_t q_rows = dim(q_shape, 2), q_cols = dim(q_shape, 1);
+  const int64_t r_rows = dim(r_shape, 2), r_cols = dim(r_shape, 1);
+  if (q_rows < 0 || q_cols < 0 || r_rows < 0 || r_cols < 0) {
+    return absl::UnimplementedError(
+        absl::StrCat("Node '", op.name(), "' (Qr): the gradient needs static matrix dims; got q ",
+                     q_shape.DebugString(), ", r ", r_shape.DebugString()));
+  }
+  if (r_rows > r_cols && q_rows == q_cols) {
+    return absl::UnimplementedError(absl::StrCat(
+        "Node '", op.name(), "' (Qr): no gradient for full_matrices=true with more rows (", r_rows,
+        ") than columns (", r_cols, "); use full_matrices=false"));
+  }
+  const DataType t = BaseType(q.dtype());
+  if (t == DT_COMPLEX64 || t == DT_COMPLEX128) {
+    return absl::UnimplementedError(
+        absl::StrCat("Node '", op.name(), "' (Qr): no gradient for complex inputs"));
+  }
+  if (q_rows >= r_cols) {
+    *out = {QrGradDeep(s, q, r, g[0], g[1])};
+    return absl::OkStatus();
+  }
+  const int n = static_cast<int>(q_rows);
+  Output y = Columns(s, op.inputs[0], n, 0);
+  Output u = Columns(s, r, 0, n);
+  Output dv = Columns(s, g[1], n, 0);
+  Output du = Columns(s, g[1], 0, n);
+  Output dy = MatMul(s, q, dv);
+  Output dx = QrGradDeep(s, q, u, ops::AddV2(s, g[0], MatMul(s, y, dv, false, true)), du);
+  *out = {ops::ConcatV2(s, {dx, dy}, ops::Const(s, -1))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Qr", QrGrad);
 
 }  // namespace
 }  // namespace rill

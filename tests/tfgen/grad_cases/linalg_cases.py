@@ -46,6 +46,7 @@ def cases(add):
     solvers(add)
     ffts(add_complex_dy)
     einsums(add)
+    qr(add)
 
 
 def batch_matmul(add):
@@ -212,3 +213,13 @@ def einsums(add):
             add("Einsum", what, [(n, rand(sh, ("einsum", what, n, dt), "any", dt))
                                  for n, sh in zip(names, shapes)],
                 lambda *xs, eq=eq: raw.Einsum(inputs=list(xs), equation=eq, name="out"))
+
+
+def qr(add):
+    for what, shape, full in [("square", [3, 3], False), ("deep", [5, 3], False),
+                              ("deep_batch", [2, 4, 3], False), ("wide", [3, 5], False),
+                              ("wide_full", [2, 3, 4], True), ("square_full", [3, 3], True)]:
+        for dt in REAL:
+            tol = dict(rtol=1e-4, atol=1e-5) if dt == np.float32 else {}
+            add("Qr", what, [("a", rand(shape, ("qr", what, dt), "any", dt))],
+                lambda a, full=full: list(raw.Qr(input=a, full_matrices=full, name="out")), **tol)
