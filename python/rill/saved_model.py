@@ -3,7 +3,6 @@ import types
 
 from rill import _c
 from rill._proto import meta_graph_pb2
-from rill.framework import ops
 
 
 def _load(sess, tags, export_dir, import_scope=None, **saver_kwargs):

@@ -27,7 +27,7 @@ def group(*inputs, **kwargs):
 
 def tuple_(tensors, name=None, control_inputs=None):
     """tf.tuple."""
-    with ops.name_scope_v1(name, "tuple") as scope:
+    with ops.name_scope_v1(name, "tuple"):
         tensors = [ops.convert_to_tensor(t) if t is not None else None for t in tensors]
         gate = group([t for t in tensors if t is not None] + list(control_inputs or []))
         out = []

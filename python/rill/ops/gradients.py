@@ -1,5 +1,4 @@
 """tf.gradients over Rill's C API gradient builder (RILL_AddGradientsWithOptions)."""
-import ctypes
 
 from rill import _c
 from rill.framework import ops
