@@ -13,7 +13,7 @@ import numpy as np
 
 from rill import _c
 from rill._proto import config_pb2
-from rill.framework import dtypes, errors, ops, tensor_util
+from rill.framework import dtypes, ops, tensor_util
 
 
 class _ThreadStatus(threading.local):

@@ -13,7 +13,6 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     else:
         prefix = g.unique_name(name)
     opts = _c.TF_NewImportGraphDefOptions()
-    keep = []
     try:
         if prefix:
             _c.TF_ImportGraphDefOptionsSetPrefix(opts, prefix.encode())

@@ -14,7 +14,6 @@ def get_global_step(graph=None):
 def create_global_step(graph=None):
     g = graph or ops.get_default_graph()
     with g.as_default():
-        from rill.ops import array_ops
         with g.name_scope(None):
             v = variables.Variable(0, dtype=dtypes.int64, name="global_step", trainable=False,
                                    collections=[ops.GraphKeys.GLOBAL_VARIABLES,

@@ -26,8 +26,7 @@ class Saver(object):
         self._items = items
         self._max_to_keep = max_to_keep
         self._last = []
-        g = ops.get_default_graph()
-        with ops.name_scope_v1(name, "save") as scope:
+        with ops.name_scope_v1(name, "save"):
             self._filename = apply_op("PlaceholderWithDefault",
                                        input=constant_op.constant("model", dtype=dtypes.string),
                                        shape=[], name="filename")
