@@ -3,6 +3,7 @@
 // for the contract of a gradient function.
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
@@ -38,6 +39,26 @@ absl::Status MergeGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out)
 }
 RILL_REGISTER_GRADIENT("Merge", MergeGrad);
 RILL_REGISTER_GRADIENT("RefMerge", MergeGrad);
+
+// The loop ops' gradients are built for the whole loop at once by AddSymbolicGradients
+// (while_gradients.cc); these functions are never called for them.
+absl::Status LoopStructureGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return absl::InternalError(absl::StrCat("The gradient of ", op.type(), " node '", op.name(),
+                                          "' is built with its while loop's gradient"));
+}
+RILL_REGISTER_GRADIENT("Enter", LoopStructureGrad);
+RILL_REGISTER_GRADIENT("RefEnter", LoopStructureGrad);
+RILL_REGISTER_GRADIENT("Exit", LoopStructureGrad);
+RILL_REGISTER_GRADIENT("RefExit", LoopStructureGrad);
+RILL_REGISTER_GRADIENT("NextIteration", LoopStructureGrad);
+RILL_REGISTER_GRADIENT("RefNextIteration", LoopStructureGrad);
+
+// The loop predicate carries no gradient.
+absl::Status LoopCondGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("LoopCond", LoopCondGrad);
 
 // Reading a resource variable: the gradient of the handle is the gradient of the value.
 absl::Status ReadVariableOpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

@@ -12,6 +12,8 @@
 #include "core/types.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_registry.h"
+#include "graph/gradients/gradient_builder.h"
+#include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "proto/graph.pb.h"
 
@@ -33,90 +35,79 @@ bool IsTrainable(DataType dtype) {
   }
 }
 
-namespace {
+namespace gradients_internal {
 
-// TF1 while-loop ops: gradients through them need the loop's backprop frame, not built yet.
-bool IsLoopOp(const std::string& op) {
-  return op == "Enter" || op == "RefEnter" || op == "Exit" || op == "RefExit" ||
-         op == "NextIteration" || op == "RefNextIteration" || op == "LoopCond";
+absl::Status ForwardGraph::Load(const Scope& scope) {
+  RILL_ASSIGN_OR_RETURN(def, scope.ToGraphDef());
+  const int n = def.node_size();
+  inputs.resize(n);
+  consumers.resize(n);
+  std::vector<std::vector<int>> all_consumers(n);  // data and control
+  std::vector<int> num_inputs(n, 0);
+  for (int i = 0; i < n; ++i) index[def.node(i).name()] = i;
+  for (int i = 0; i < n; ++i) {
+    const NodeDef& node = def.node(i);
+    RILL_ASSIGN_OR_RETURN(Operation op, scope.GetOperation(node.name()));
+    ops.push_back(op);
+    for (const std::string& input : node.input()) {
+      RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
+      auto it = index.find(in.node);
+      if (it == index.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Node '", node.name(), "': Unknown input node '", input, "'"));
+      }
+      all_consumers[it->second].push_back(i);
+      ++num_inputs[i];
+      if (in.is_control()) continue;
+      inputs[i].emplace_back(it->second, in.index);
+      consumers[it->second].push_back(i);
+    }
+  }
+  // Frames: a node runs in the frame of its inputs' values; an Enter runs in (and outputs to)
+  // its child frame, an Exit runs in its loop's frame and outputs to the parent frame.
+  frame.assign(n, "");
+  std::vector<bool> known(n, false);
+  std::deque<int> work;
+  auto settle = [&](int node, const std::string& in_frame) {
+    known[node] = true;
+    frame[node] = in_frame;
+    if (IsEnter(node)) {
+      const AttrValue* name = FindNodeAttr(def.node(node), "frame_name");
+      const std::string child = name == nullptr ? "" : name->s();
+      frame[node] = in_frame.empty() ? child : absl::StrCat(in_frame, ";", child);
+    }
+    work.push_back(node);
+  };
+  for (int i = 0; i < n; ++i) {
+    if (num_inputs[i] == 0) settle(i, "");
+  }
+  while (!work.empty()) {
+    const int p = work.front();
+    work.pop_front();
+    std::string out = frame[p];
+    if (IsExit(p)) {
+      const size_t cut = out.rfind(';');
+      out = cut == std::string::npos ? "" : out.substr(0, cut);
+    }
+    for (int c : all_consumers[p]) {
+      if (!known[c]) settle(c, out);
+    }
+  }
+  return absl::OkStatus();
 }
 
-// The forward graph as it was when gradients were requested: nodes, their data inputs and
-// consumers, by index.
-struct ForwardGraph {
-  GraphDef def;
-  absl::flat_hash_map<std::string, int> index;
-  std::vector<std::vector<std::pair<int, int>>> inputs;  // per node: (producer, output)
-  std::vector<std::vector<int>> consumers;               // per node, with repeats
-  std::vector<Operation> ops;                            // per node, with output dtypes
-
-  absl::Status Load(const Scope& scope) {
-    RILL_ASSIGN_OR_RETURN(def, scope.ToGraphDef());
-    const int n = def.node_size();
-    inputs.resize(n);
-    consumers.resize(n);
-    for (int i = 0; i < n; ++i) index[def.node(i).name()] = i;
-    for (int i = 0; i < n; ++i) {
-      const NodeDef& node = def.node(i);
-      RILL_ASSIGN_OR_RETURN(Operation op, scope.GetOperation(node.name()));
-      ops.push_back(op);
-      for (const std::string& input : node.input()) {
-        RILL_ASSIGN_OR_RETURN(InputName in, ParseInputName(input));
-        if (in.is_control()) continue;
-        auto it = index.find(in.node);
-        if (it == index.end()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("Node '", node.name(), "': Unknown input node '", input, "'"));
-        }
-        inputs[i].emplace_back(it->second, in.index);
-        consumers[it->second].push_back(i);
-      }
-    }
-    return absl::OkStatus();
+absl::StatusOr<int> ForwardGraph::NodeOf(const Output& t, absl::string_view what) const {
+  auto it = index.find(t.node());
+  if (!t.valid() || it == index.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " '", t.valid() ? t.TensorName() : "<invalid Output>", "' is not in the graph"));
   }
-
-  absl::StatusOr<int> NodeOf(const Output& t, absl::string_view what) const {
-    auto it = index.find(t.node());
-    if (!t.valid() || it == index.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, " '", t.valid() ? t.TensorName() : "<invalid Output>", "' is not in the graph"));
-    }
-    if (t.index() < 0 || t.index() >= ops[it->second].num_outputs()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(what, " '", t.TensorName(), "' names an output its node does not have"));
-    }
-    return it->second;
+  if (t.index() < 0 || t.index() >= ops[it->second].num_outputs()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " '", t.TensorName(), "' names an output its node does not have"));
   }
-};
-
-using TensorKey = std::pair<int, int>;  // (node, output)
-
-class GradientBuilder {
- public:
-  GradientBuilder(const Scope& scope, const GradientOptions& options)
-      : options_(options), root_(scope.NewSubScope(options.name)) {}
-
-  absl::Status Build(const std::vector<Output>& outputs, const std::vector<Output>& inputs,
-                     const std::vector<Output>& grad_inputs, std::vector<Output>* grad_outputs);
-
- private:
-  // A scope for the gradient nodes of forward node `node`, colocated with it when asked.
-  Scope ForNode(const Scope& base, int node) const {
-    return options_.colocate_gradients_with_ops ? base.ColocateWith(graph_.ops[node]) : base;
-  }
-  // The sum of the gradients that reached `key` (an invalid Output when none did).
-  Output Aggregate(const TensorKey& key, const Scope& scope);
-  absl::Status Backprop(int node);
-
-  const GradientOptions& options_;
-  Scope root_;
-  ForwardGraph graph_;
-  std::vector<bool> between_;
-  std::vector<int> pending_;
-  std::vector<bool> stop_;
-  std::map<TensorKey, std::vector<Output>> grads_;
-  std::deque<int> ready_;
-};
+  return it->second;
+}
 
 Output GradientBuilder::Aggregate(const TensorKey& key, const Scope& scope) {
   auto it = grads_.find(key);
@@ -129,10 +120,10 @@ Output GradientBuilder::Aggregate(const TensorKey& key, const Scope& scope) {
   return list[0];
 }
 
-absl::Status GradientBuilder::Backprop(int node) {
+absl::Status GradientBuilder::Backprop(int node, Pass& pass) {
   const NodeDef& def = graph_.def.node(node);
   const Operation& op = graph_.ops[node];
-  const Scope base = ForNode(root_, node);
+  const Scope base = ForNode(pass.scope, node);
   std::vector<Output> out_grads(op.num_outputs());
   bool has_out_grads = false;
   for (int i = 0; i < op.num_outputs(); ++i) {
@@ -194,11 +185,35 @@ absl::Status GradientBuilder::Backprop(int node) {
   }
   for (size_t i = 0; i < graph_.inputs[node].size(); ++i) {
     const auto [producer, index] = graph_.inputs[node][i];
-    if (!between_[producer]) continue;
+    if (!pass.deposit[producer]) continue;
     if (in_grads[i].valid() && IsTrainable(graph_.ops[producer].output(index).dtype())) {
       grads_[{producer, index}].push_back(in_grads[i]);
     }
-    if (--pending_[producer] == 0) ready_.push_back(producer);
+    if (--pass.pending[producer] == 0 && pass.in[producer]) pass.ready.push_back(producer);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GradientBuilder::Drain(Pass& pass, bool main) {
+  while (!pass.ready.empty()) {
+    const int node = pass.ready.front();
+    pass.ready.pop_front();
+    if (main && graph_.IsExit(node)) {
+      // A loop's gradient is built once every Exit between the outputs and inputs is done.
+      const std::string& frame = graph_.frame[node];
+      if (loop_done_[frame]) continue;
+      bool all = true;
+      for (int n = 0; n < static_cast<int>(graph_.frame.size()); ++n) {
+        if (graph_.frame[n] == frame && graph_.IsExit(n) && pass.in[n] && pass.pending[n] > 0) {
+          all = false;
+        }
+      }
+      if (!all) continue;
+      loop_done_[frame] = true;
+      RILL_RETURN_IF_ERROR(BuildLoopGradient(frame, pass));
+      continue;
+    }
+    RILL_RETURN_IF_ERROR(Backprop(node, pass));
   }
   return absl::OkStatus();
 }
@@ -233,27 +248,39 @@ absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
     reached[node] = true;
     for (int c : graph_.consumers[node]) stack.push_back(c);
   }
-  between_.assign(n, false);
+  std::vector<bool>& between = between_;
+  between.assign(n, false);
   stack.assign(output_nodes.begin(), output_nodes.end());
   while (!stack.empty()) {
     int node = stack.back();
     stack.pop_back();
-    if (!reached[node] || between_[node]) continue;
-    between_[node] = true;
+    if (!reached[node] || between[node]) continue;
+    between[node] = true;
     for (const auto& [producer, index] : graph_.inputs[node]) stack.push_back(producer);
   }
-  pending_.assign(n, 0);
+  // The main pass runs outside loops: a loop's Exits stand for the whole loop, whose Enters
+  // consume the loop's inputs.
+  Pass main{
+      std::vector<bool>(n, false), std::vector<bool>(n, false), std::vector<int>(n, 0), {}, root_};
   for (int node = 0; node < n; ++node) {
-    if (!between_[node]) continue;
-    if (IsLoopOp(graph_.def.node(node).op())) {
-      return absl::UnimplementedError(absl::StrCat(
-          "Gradients through TF1 while loops are not supported yet: node '",
-          graph_.def.node(node).name(), "' (", graph_.def.node(node).op(),
-          ") lies between the outputs and the inputs; stop the gradient before the loop or "
-          "differentiate the loop body's function instead"));
+    if (!between[node]) continue;
+    const std::string& frame = graph_.frame[node];
+    if (frame.find(';') != std::string::npos) {
+      return absl::UnimplementedError(
+          absl::StrCat("Gradients of nested while loops are not supported yet: node '",
+                       graph_.def.node(node).name(), "' runs in the nested frame '", frame,
+                       "'; stop the gradient before the inner loop"));
     }
+    const bool outer = frame.empty() || graph_.IsExit(node);
+    main.in[node] = outer;
+    main.deposit[node] = outer;
+  }
+  for (int node = 0; node < n; ++node) {
+    if (!between[node]) continue;
+    const bool counts = main.in[node] ? !graph_.IsExit(node) : graph_.IsEnter(node);
+    if (!counts) continue;
     for (const auto& [producer, index] : graph_.inputs[node]) {
-      if (between_[producer]) ++pending_[producer];
+      if (main.in[producer]) ++main.pending[producer];
     }
   }
   // Stop nodes: those of options.stop_gradients, and input nodes no other between node feeds.
@@ -265,7 +292,7 @@ absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
   for (int node : input_nodes) {
     bool fed_by_between = false;
     for (const auto& [producer, index] : graph_.inputs[node]) {
-      fed_by_between |= between_[producer] && pending_[producer] > 0;
+      fed_by_between |= main.in[producer] && main.pending[producer] > 0;
     }
     if (!fed_by_between) stop_[node] = true;
   }
@@ -289,21 +316,17 @@ absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
       }
     }
     RILL_RETURN_IF_ERROR(root_.status());
-    if (between_[output_nodes[j]] && IsTrainable(y.dtype())) {
+    if (main.in[output_nodes[j]] && IsTrainable(y.dtype())) {
       grads_[{output_nodes[j], y.index()}].push_back(dy);
     }
   }
   std::set<int> queued;
   for (int node : output_nodes) {
-    if (between_[node] && pending_[node] == 0 && queued.insert(node).second) {
-      ready_.push_back(node);
+    if (main.in[node] && main.pending[node] == 0 && queued.insert(node).second) {
+      main.ready.push_back(node);
     }
   }
-  while (!ready_.empty()) {
-    const int node = ready_.front();
-    ready_.pop_front();
-    RILL_RETURN_IF_ERROR(Backprop(node));
-  }
+  RILL_RETURN_IF_ERROR(Drain(main, /*main=*/true));
   grad_outputs->clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
     Output g = Aggregate({input_nodes[i], inputs[i].index()}, ForNode(root_, input_nodes[i]));
@@ -315,7 +338,7 @@ absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
   return root_.status();
 }
 
-}  // namespace
+}  // namespace gradients_internal
 
 absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
                                   const std::vector<Output>& inputs,
@@ -323,7 +346,7 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
                                   std::vector<Output>* grad_outputs,
                                   const GradientOptions& options) {
   RILL_RETURN_IF_ERROR(scope.status());
-  GradientBuilder builder(scope, options);
+  gradients_internal::GradientBuilder builder(scope, options);
   absl::Status s = builder.Build(outputs, inputs, grad_inputs, grad_outputs);
   scope.UpdateStatus(s);
   return s;

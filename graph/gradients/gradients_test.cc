@@ -1,5 +1,6 @@
 #include "graph/gradients/gradients.h"
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -186,6 +187,65 @@ TEST(GradientsTest, GatedGradientsWaitForEachOther) {
   std::vector<Tensor> got = RunGraph(root, g);
   EXPECT_EQ(Values(got[0]), (std::vector<float>{3, 4}));
   EXPECT_EQ(Values(got[1]), (std::vector<float>{1, 2}));
+}
+
+// v = x, then three times v = v * v: y = x^8, dy/dx = 8 x^7 (the body's Mul reads each
+// iteration's v, which the backprop loop pops from a stack).
+TEST(GradientsTest, WhileLoopVariableThroughAStack) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), {1.1f, -0.5f});
+  std::vector<Output> exits = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), x},
+      [](const Scope& s, const std::vector<Output>& v) {
+        return ops::Less(s, v[0], ops::Const(s, 3));
+      },
+      [](const Scope& s, const std::vector<Output>& v) -> std::vector<Output> {
+        return {ops::AddV2(s, v[0], ops::Const(s, 1)), ops::Mul(s, v[1], v[1])};
+      });
+  std::vector<Output> dx;
+  RILL_ASSERT_OK(AddSymbolicGradients(root, {exits[1]}, {x}, &dx));
+  std::vector<float> got = Values(RunGraph(root, dx)[0]);
+  EXPECT_NEAR(got[0], 8 * std::pow(1.1f, 7), 1e-4);
+  EXPECT_NEAR(got[1], 8 * std::pow(-0.5f, 7), 1e-6);
+}
+
+// v = x, then four times v = v * w with w a loop invariant: y = x w^4, dy/dx = w^4 and
+// dy/dw = 4 x w^3, summed over the iterations by an accumulator.
+TEST(GradientsTest, WhileLoopInvariantAccumulates) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 3.f);
+  Output w = ops::Const(root.WithOpName("w"), 0.5f);
+  std::vector<Output> exits = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), x},
+      [](const Scope& s, const std::vector<Output>& v) {
+        return ops::Less(s, v[0], ops::Const(s, 4));
+      },
+      [](const Scope& s, const std::vector<Output>& v) -> std::vector<Output> {
+        return {ops::AddV2(s, v[0], ops::Const(s, 1)), ops::Mul(s, v[1], v[2])};
+      },
+      ops::WhileLoopAttrs().Invariants({w}));
+  std::vector<Output> g;
+  RILL_ASSERT_OK(AddSymbolicGradients(root, {exits[1]}, {x, w}, &g));
+  std::vector<Tensor> got = RunGraph(root, g);
+  EXPECT_FLOAT_EQ(got[0].flat<float>()[0], 0.0625f);
+  EXPECT_FLOAT_EQ(got[1].flat<float>()[0], 1.5f);
+}
+
+// A loop that runs zero times passes the gradient straight through.
+TEST(GradientsTest, WhileLoopOfZeroIterations) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 2.f);
+  std::vector<Output> exits = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 5), x},
+      [](const Scope& s, const std::vector<Output>& v) {
+        return ops::Less(s, v[0], ops::Const(s, 3));
+      },
+      [](const Scope& s, const std::vector<Output>& v) -> std::vector<Output> {
+        return {ops::AddV2(s, v[0], ops::Const(s, 1)), ops::Mul(s, v[1], v[1])};
+      });
+  std::vector<Output> dx;
+  RILL_ASSERT_OK(AddSymbolicGradients(root, {ops::Mul(root, exits[1], exits[1])}, {x}, &dx));
+  EXPECT_FLOAT_EQ(RunGraph(root, dx)[0].flat<float>()[0], 4.f);
 }
 
 }  // namespace

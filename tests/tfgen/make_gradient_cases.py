@@ -68,6 +68,8 @@ def record(spec):
         dys = [tf1.placeholder(y.dtype, shape=y.shape, name="dy%d" % i) for i, y in enumerate(ys)]
         forward = g.as_graph_def()
         grads = tf.gradients(ys, xs, grad_ys=dys)
+        # Sparse gradients (of Gather, ...) are compared as the dense tensors they stand for.
+        grads = [tf.convert_to_tensor(t) if isinstance(t, tf.IndexedSlices) else t for t in grads]
         feeds = {x: v for x, (_, v) in zip(xs, spec.inputs)}
         if init is not None:
             with tf1.Session(graph=g, config=CONFIG) as sess:

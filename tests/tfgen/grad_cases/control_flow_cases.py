@@ -21,6 +21,39 @@ def _cond(pred_value):
     return build
 
 
+def _while(kind):
+    """TF1 while loops (Enter/Merge/Switch/LoopCond/NextIteration/Exit) of several bodies."""
+    def build(x, w=None):
+        from tensorflow.python.ops import control_flow_util  # pylint: disable=import-outside-toplevel
+        saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+        try:
+            if kind == "square3":
+                _, v = tf1.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * v),
+                                      [tf.constant(0), x])
+                return tf.identity(v, name="out")
+            if kind == "rnn4":  # h = tanh(h W + x_t), W invariant, x read per step by index
+                def body(i, h):
+                    xt = tf.gather(x, i)
+                    return i + 1, tf.tanh(tf.matmul(h, w) + xt)
+                h0 = tf.zeros([2, 3])
+                _, h = tf1.while_loop(lambda i, h: i < 4, body, [tf.constant(0), h0])
+                return tf.identity(h, name="out")
+            if kind == "zero_iterations":
+                _, v = tf1.while_loop(lambda i, v: i < 0, lambda i, v: (i + 1, v * v),
+                                      [tf.constant(0), x])
+                return tf.identity(v * v, name="out")
+            if kind == "two_vars":  # a, b = b, a * b + x (invariant x), 3 times
+                _, a, b = tf1.while_loop(lambda i, a, b: i < 3,
+                                         lambda i, a, b: (i + 1, b, a * b + x),
+                                         [tf.constant(0), x * 0.5, x])
+                return [tf.identity(a, name="out"), tf.identity(b, name="out_b")]
+            raise ValueError(kind)
+        finally:
+            control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    return build
+
+
 def _resource_read(x):
     v = tf1.Variable(np.arange(6, dtype=np.float32).reshape([2, 3]), use_resource=True, name="v")
     init = tf1.variables_initializer([v], name="init")
@@ -32,4 +65,9 @@ def cases(add):
     for op in ["Switch", "Merge"]:
         for pred in [True, False]:
             add(op, "cond_%s" % str(pred).lower(), [("x", rand([2, 3], (op, pred)))], _cond(pred))
+    add("Exit", "square3", [("x", rand([3], "sq3", "unit"))], _while("square3"))
+    add("Enter", "rnn4", [("x", rand([4, 2, 3], "rnn_x")), ("w", rand([3, 3], "rnn_w") * 0.5)],
+        _while("rnn4"))
+    add("NextIteration", "two_vars", [("x", rand([2], "two", "unit"))], _while("two_vars"))
+    add("LoopCond", "zero_iterations", [("x", rand([2], "zero"))], _while("zero_iterations"))
     add("ReadVariableOp", "times_x", [("x", rand([2, 3], "read"))], _resource_read)
