@@ -11,6 +11,7 @@
 // into those positions (UnsortedSegmentSum), which adds up repeated reads as TensorFlow's
 // kernels do.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,35 @@ Output Build(const Scope& s, absl::string_view type, const std::vector<std::vect
   return b.Finalize().output(0);
 }
 
+// Rill's UnsortedSegmentSum and ScatterNd kernels take real types: a complex gradient is
+// summed as its real and imaginary parts. `sum` builds the real-typed sum of one part.
+Output SumByParts(const Scope& s, const Output& x,
+                  const std::function<Output(const Output&)>& sum) {
+  const DataType t = BaseType(x.dtype());
+  if (t != DT_COMPLEX64 && t != DT_COMPLEX128) return sum(x);
+  const DataType part = t == DT_COMPLEX64 ? DT_FLOAT : DT_DOUBLE;
+  auto component = [&](const char* type) {
+    return OpBuilder(s, type).Input(x).Attr("Tout", part).Finalize().output(0);
+  };
+  return OpBuilder(s, "Complex")
+      .Input(sum(component("Real")))
+      .Input(sum(component("Imag")))
+      .Attr("Tout", t)
+      .Finalize()
+      .output(0);
+}
+
+Output SegmentSumOf(const Scope& s, const Output& data, const Output& ids, const Output& n) {
+  return SumByParts(s, data,
+                    [&](const Output& d) { return ops::UnsortedSegmentSum(s, d, ids, n); });
+}
+
+Output ScatterNdOf(const Scope& s, const Output& indices, const Output& updates,
+                   const Output& shape) {
+  return SumByParts(s, updates,
+                    [&](const Output& u) { return ops::ScatterNd(s, indices, u, shape); });
+}
+
 // The flat positions 0..size-1 of x, in x's shape (int32).
 Output Iota(const Scope& s, const Output& x) {
   return ops::Reshape(s, ops::Range(s, I32(s, 0), ops::Size(s, x), I32(s, 1)), ops::Shape(s, x));
@@ -95,8 +125,7 @@ Output ScatterToPositions(const Scope& s, const Output& x, const Output& positio
                           const Output& g) {
   Output flat_g = ops::Reshape(s, g, ops::Const(s, {-1}));
   Output flat_pos = ops::Reshape(s, positions, ops::Const(s, {-1}));
-  return ops::Reshape(s, ops::UnsortedSegmentSum(s, flat_g, flat_pos, ops::Size(s, x)),
-                      ops::Shape(s, x));
+  return ops::Reshape(s, SegmentSumOf(s, flat_g, flat_pos, ops::Size(s, x)), ops::Shape(s, x));
 }
 
 // Element `i` (an int32 scalar Output) of vector v.
@@ -337,7 +366,7 @@ Output GatherRowsGrad(const Scope& s, const Output& params, const Output& indice
   Output tail = ops::Slice(s, params_shape, ops::Const(s, {1}), ops::Const(s, {-1}));
   Output values = ops::Reshape(s, g, ops::ConcatV2(s, {indices_size, tail}, I32(s, 0)));
   Output flat_indices = ops::Reshape(s, indices, indices_size);
-  return ops::UnsortedSegmentSum(s, values, flat_indices, ElementOf(s, params_shape, I32(s, 0)));
+  return SegmentSumOf(s, values, flat_indices, ElementOf(s, params_shape, I32(s, 0)));
 }
 
 absl::Status GatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
@@ -382,7 +411,7 @@ RILL_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
 absl::Status GatherNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   const Output& indices = op.inputs[1];
   Output shape = ops::Shape(s, op.inputs[0], BaseType(indices.dtype()));
-  return Ok(out, {ops::ScatterNd(s, indices, g[0], shape), Output()});
+  return Ok(out, {ScatterNdOf(s, indices, g[0], shape), Output()});
 }
 RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
 
@@ -591,7 +620,7 @@ absl::Status SparseSegmentGrad(const Scope& s, const GradOp& op, const Output& g
     scaled = ops::RealDiv(s, g, per_row);
   }
   Output rows = ElementOf(s, ops::Shape(s, data), I32(s, 0));
-  Output dx = ops::UnsortedSegmentSum(s, ops::Gather(s, scaled, ids), indices, rows);
+  Output dx = SegmentSumOf(s, ops::Gather(s, scaled, ids), indices, rows);
   return Ok(out, {dx, Output(), Output()});
 }
 
@@ -683,7 +712,7 @@ RILL_REGISTER_GRADIENT("SparseReorder", SparseReorderGrad);
 // dropped it under thresh). The sum's gradient is scattered into a dense tensor of the sum's
 // shape, so memory grows with that shape.
 absl::Status SparseAddGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  Output dense = ops::ScatterNd(s, op.outputs[0], g[1], op.outputs[2]);
+  Output dense = ScatterNdOf(s, op.outputs[0], g[1], op.outputs[2]);
   return Ok(out, {Output(), ops::GatherNd(s, dense, op.inputs[0]), Output(), Output(),
                   ops::GatherNd(s, dense, op.inputs[3]), Output(), Output()});
 }

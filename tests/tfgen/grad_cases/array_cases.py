@@ -432,6 +432,30 @@ def sparse_cases(add):
                                              name="out")[1])
 
 
+def crand(shape, seed):
+    return (rand(shape, (seed, "re")) + 1j * rand(shape, (seed, "im"))).astype(np.complex64)
+
+
+def complex_cases(add):
+    unary(add, "Reshape", "to_2d", crand([2, 3, 2], "c_reshape"),
+          lambda x: raw.Reshape(tensor=x, shape=c([3, 4]), name="out"))
+    unary(add, "Transpose", "2d", crand([2, 3], "c_transpose"),
+          lambda x: raw.Transpose(x=x, perm=c([1, 0]), name="out"))
+    add("ConcatV2", "axis1", [("a", crand([2, 1], "c_cat_a")), ("b", crand([2, 2], "c_cat_b"))],
+        lambda a, b: raw.ConcatV2(values=[a, b], axis=c(1), name="out"))
+    unary(add, "Pad", "rank2", crand([2, 2], "c_pad"),
+          lambda x: raw.Pad(input=x, paddings=c([[1, 0], [0, 2]]), name="out"))
+    unary(add, "StridedSlice", "basic", crand([4, 3], "c_ss"),
+          lambda x: raw.StridedSlice(input=x, begin=c([0, 1]), end=c([4, 3]), strides=c([2, 1]),
+                                     name="out"))
+    unary(add, "GatherV2", "axis0_repeated", crand([3, 2], "c_gv2_0"),
+          lambda x: raw.GatherV2(params=dense(x), indices=c([2, 2, 0]), axis=c(0), name="out"))
+    unary(add, "GatherV2", "axis1", crand([2, 3], "c_gv2_1"),
+          lambda x: raw.GatherV2(params=x, indices=c([1, 1]), axis=c(1), name="out"))
+    unary(add, "GatherNd", "elements", crand([2, 2], "c_gnd"),
+          lambda x: raw.GatherNd(params=dense(x), indices=c([[1, 0], [1, 0]]), name="out"))
+
+
 def cases(add):
     shape_cases(add)
     join_cases(add)
@@ -442,3 +466,4 @@ def cases(add):
     scatter_cases(add)
     segment_cases(add)
     sparse_cases(add)
+    complex_cases(add)
