@@ -1,4 +1,5 @@
-"""Writes data/tf1_saved_model with TensorFlow (run by hand; needs tensorflow-cpu): a TF1
+"""Writes data/tf1_saved_model and data/tf_checkpoint with TensorFlow (run by hand; needs
+tensorflow-cpu). The SavedModel: a TF1
 SavedModelBuilder export, tag "serve", signature "serving_default" from x [?, 3] to
 probs = softmax(x W + b), with W and b variables."""
 import os
@@ -22,3 +23,14 @@ with tf.Graph().as_default():
         builder.add_meta_graph_and_variables(sess, [tf.saved_model.tag_constants.SERVING],
                                              signature_def_map={"serving_default": sig})
         builder.save()
+
+# A TF1 Saver checkpoint of two variables (data/tf_checkpoint/model).
+ckpt_dir = os.path.join(HERE, "data", "tf_checkpoint")
+shutil.rmtree(ckpt_dir, ignore_errors=True)
+with tf.Graph().as_default():
+    w = tf.Variable([[1.5, -2.0], [0.25, 4.0]], name="layer/w")
+    step = tf.Variable(7, dtype=tf.int64, name="step")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver().save(sess, os.path.join(ckpt_dir, "model"), write_meta_graph=False)
+os.remove(os.path.join(ckpt_dir, "checkpoint"))  # holds this machine's absolute path

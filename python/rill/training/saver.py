@@ -83,11 +83,26 @@ class Saver(object):
     def restore(self, sess, save_path):
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
-        sess.run(self._restore_op, {self._filename: save_path})
+        from rill.framework import errors
+        try:
+            sess.run(self._restore_op, {self._filename: save_path})
+        except errors.NotFoundError as e:
+            raise _wrap_restore_error(e, "a Variable name or other graph key that is missing")
+        except errors.InvalidArgumentError as e:
+            raise _wrap_restore_error(
+                e, "a mismatch between the current graph and the graph from the checkpoint")
 
     @property
     def last_checkpoints(self):
         return list(self._last)
+
+
+def _wrap_restore_error(err, cause):
+    """TensorFlow's Saver.restore text around a failed restore."""
+    return err.__class__(err.node_def, err.op, (
+        "Restoring from checkpoint failed. This is most likely due to %s from the checkpoint. "
+        "Please ensure that you have not altered the graph expected based on the checkpoint. "
+        "Original error:\n\n%s") % (cause, err.message))
 
 
 class _CheckpointState(object):
