@@ -4,7 +4,7 @@ again in C++ (Rill's builder, AddSymbolicGradients and optimizers): the model's 
 variable values, 100 seeded batches, the optimizer and its arguments, and TensorFlow's loss at
 every step (computed before that step's update).
 
-    python3 tests/tfgen/make_cpp_training_cases.py   # needs tensorflow-cpu and numpy
+    python3 tests/tfgen/make_cpp_training_cases.py [MODEL...]   # needs tensorflow-cpu, numpy
 
 Writes tests/training/data/cpp/<name>.pbtxt.gz (gzip-compressed text rill.CppTrainingCase). The models' definitions
 here and in cpp_training_test.cc must agree op for op.
@@ -63,8 +63,58 @@ def mlp_tanh(rng):
     return init, build, batch
 
 
-MODELS = {"mlp_tanh": mlp_tanh}
-CASES = [("mlp_tanh", o) for o in ["sgd", "momentum", "nesterov", "adam", "rmsprop", "adagrad"]]
+def cnn_relu(rng):
+    """x[4,6,6,1] -> relu(conv3x3 SAME (4 filters) + b) -> max pool 2x2 -> [4,36] -> dense 3;
+    loss mean(sparse softmax cross entropy)."""
+    init = {"k": rng.standard_normal([3, 3, 1, 4]) * 0.3, "kb": rng.standard_normal([4]) * 0.1,
+            "w": rng.standard_normal([36, 3]) * 0.2, "b": rng.standard_normal([3]) * 0.1}
+    init = {k: v.astype(np.float32) for k, v in init.items()}
+
+    def build(v, x, y):
+        h = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, v["k"], [1, 1, 1, 1], "SAME"), v["kb"]))
+        p = tf.nn.max_pool2d(h, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        out = tf.matmul(tf.reshape(p, [4, 36]), v["w"]) + v["b"]
+        return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=out))
+
+    def batch(r):
+        x = r.standard_normal([4, 6, 6, 1]).astype(np.float32)
+        y = (np.argmax(x.reshape([4, 36])[:, :3], axis=1)).astype(np.int32)
+        return x, y
+    return init, build, batch
+
+
+def lstm_while(rng):
+    """An LSTM(4) over 5 steps of x[5,4,3] in a TF1 while loop (weights loop invariants), then a
+    dense layer on the last h; loss mean((out - y)^2)."""
+    init = {"wx": rng.standard_normal([7, 16]) * 0.3, "bx": rng.standard_normal([16]) * 0.1,
+            "wo": rng.standard_normal([4, 2]) * 0.5, "bo": rng.standard_normal([2]) * 0.1}
+    init = {k: v.astype(np.float32) for k, v in init.items()}
+
+    def build(v, x, y):
+        from tensorflow.python.ops import control_flow_util  # pylint: disable=import-outside-toplevel
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+
+        def body(i, h, c):
+            z = tf.matmul(tf.concat([tf.gather(x, i), h], 1), v["wx"]) + v["bx"]
+            gi, gf, go, gg = tf.split(z, 4, axis=1)
+            c2 = tf.sigmoid(gf) * c + tf.sigmoid(gi) * tf.tanh(gg)
+            return i + 1, tf.sigmoid(go) * tf.tanh(c2), c2
+        zeros = tf.zeros([4, 4])
+        _, h, _ = tf1.while_loop(lambda i, h, c: i < 5, body, [tf.constant(0), zeros, zeros])
+        out = tf.matmul(h, v["wo"]) + v["bo"]
+        return tf.reduce_mean(tf.square(out - y))
+
+    def batch(r):
+        x = r.standard_normal([5, 4, 3]).astype(np.float32)
+        y = np.stack([x.sum(axis=(0, 2)) * 0.2, np.tanh(x[-1, :, 0])], axis=1).astype(np.float32)
+        return x, y
+    return init, build, batch
+
+
+MODELS = {"mlp_tanh": mlp_tanh, "cnn_relu": cnn_relu, "lstm_while": lstm_while}
+CASES = ([("mlp_tanh", o) for o in ["sgd", "momentum", "nesterov", "adam", "rmsprop", "adagrad"]]
+         + [("cnn_relu", "sgd"), ("cnn_relu", "adam"), ("lstm_while", "adam"),
+            ("lstm_while", "momentum")])
 
 
 def _tensor(value):
@@ -83,7 +133,7 @@ def record(model, opt):
     with g.as_default():
         variables = {k: tf1.Variable(v, name=k, use_resource=False) for k, v in sorted(init.items())}
         x = tf1.placeholder(tf.float32, name="x")
-        y = tf1.placeholder(tf.float32, name="y")
+        y = tf1.placeholder(tf.int32 if model == "cnn_relu" else tf.float32, name="y")
         loss = build(variables, x, y)
         train = make_opt(hyper).minimize(loss)
         initializer = tf1.global_variables_initializer()
@@ -107,9 +157,11 @@ def record(model, opt):
     return "\n".join(lines) + "\n"
 
 
-def main():
+def main(argv):
     os.makedirs(OUT, exist_ok=True)
     for model, opt in CASES:
+        if argv and model not in argv:
+            continue
         raw = io.BytesIO()
         with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as f:
             f.write(record(model, opt).encode("utf-8"))
@@ -119,4 +171,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,4 +1,5 @@
-// Models built only in C++ (Rill's builder), trained with Rill's AddSymbolicGradients and
+// Models built only in C++ (Rill's builder): an MLP, a CNN and an LSTM over a TF1 while loop,
+// trained with Rill's AddSymbolicGradients and
 // optimizers from the initial values TensorFlow started from (tests/tfgen/
 // make_cpp_training_cases.py), on the same batches: the loss must match TensorFlow's at every
 // one of the 100 steps. The model builders here mirror the generator's op for op.
@@ -59,6 +60,56 @@ Built MlpTanh(const Scope& root, const std::map<std::string, Tensor>& init) {
   return b;
 }
 
+// x[4,6,6,1] -> relu(conv3x3 SAME + kb) -> max pool 2x2 -> [4,36] -> x w + b; loss mean of the
+// sparse softmax cross entropy with int32 labels y, as the generator's cnn_relu.
+Built CnnRelu(const Scope& root, const std::map<std::string, Tensor>& init) {
+  Built b;
+  std::map<std::string, Output> v;
+  for (const auto& [name, value] : init) v[name] = InitializedVariable(root, name, value, &b);
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_INT32);
+  Output conv = ops::Conv2D(root, x, v["k"], {1, 1, 1, 1}, "SAME");
+  Output h = ops::Relu(root, ops::BiasAdd(root, conv, v["kb"]));
+  Output p = ops::MaxPool(root, h, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+  Output flat = ops::Reshape(root, p, ops::Const(root, {4, 36}));
+  Output out = ops::AddV2(root, ops::MatMul(root, flat, v["w"]), v["b"]);
+  Output xent = ops::SparseSoftmaxCrossEntropyWithLogits(root, out, y).loss;
+  b.loss = ops::Mean(root.WithOpName("loss"), xent, ops::Const(root, {0}));
+  return b;
+}
+
+// An LSTM(4) over 5 steps of x[5,4,3] in a TF1 while loop with the weights as loop invariants,
+// then h wo + bo; loss mean((out - y)^2), as the generator's lstm_while.
+Built LstmWhile(const Scope& root, const std::map<std::string, Tensor>& init) {
+  Built b;
+  std::map<std::string, Output> v;
+  for (const auto& [name, value] : init) v[name] = InitializedVariable(root, name, value, &b);
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  Output zeros = ops::Const(root, 0.f, TensorShape({4, 4}));
+  std::vector<Output> exits = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), zeros, zeros},
+      [](const Scope& s, const std::vector<Output>& l) {
+        return ops::Less(s, l[0], ops::Const(s, 5));
+      },
+      [](const Scope& s, const std::vector<Output>& l) -> std::vector<Output> {
+        // l: i, h, c, then the invariants wx, bx, x.
+        Output xt = ops::GatherV2(s, l[5], l[0], ops::Const(s, 0));
+        Output z = ops::AddV2(
+            s, ops::MatMul(s, ops::ConcatV2(s, {xt, l[1]}, ops::Const(s, 1)), l[3]), l[4]);
+        std::vector<Output> g = ops::Split(s, ops::Const(s, 1), z, 4);
+        Output c2 = ops::AddV2(s, ops::Mul(s, ops::Sigmoid(s, g[1]), l[2]),
+                               ops::Mul(s, ops::Sigmoid(s, g[0]), ops::Tanh(s, g[3])));
+        Output h2 = ops::Mul(s, ops::Sigmoid(s, g[2]), ops::Tanh(s, c2));
+        return {ops::AddV2(s, l[0], ops::Const(s, 1)), h2, c2};
+      },
+      ops::WhileLoopAttrs().Invariants({v["wx"], v["bx"], x}));
+  Output out = ops::AddV2(root, ops::MatMul(root, exits[1], v["wo"]), v["bo"]);
+  b.loss = ops::Mean(root.WithOpName("loss"), ops::Square(root, ops::Sub(root, out, y)),
+                     ops::Const(root, {0, 1}));
+  return b;
+}
+
 std::unique_ptr<Optimizer> MakeOptimizer(const CppTrainingCase& c) {
   auto h = [&](int i) { return c.hyper(i); };
   if (c.optimizer() == "sgd") return std::make_unique<GradientDescentOptimizer>(h(0));
@@ -86,8 +137,16 @@ class CppTrainingTest : public ::testing::Test {
       init.emplace(f.name(), *std::move(t));
     }
     Scope root = Scope::NewRootScope();
-    ASSERT_EQ(c.model(), "mlp_tanh") << "no C++ builder for model " << c.model();
-    Built model = MlpTanh(root, init);
+    Built model;
+    if (c.model() == "mlp_tanh") {
+      model = MlpTanh(root, init);
+    } else if (c.model() == "cnn_relu") {
+      model = CnnRelu(root, init);
+    } else if (c.model() == "lstm_while") {
+      model = LstmWhile(root, init);
+    } else {
+      FAIL() << "no C++ builder for model " << c.model();
+    }
     std::unique_ptr<Optimizer> optimizer = MakeOptimizer(c);
     ASSERT_NE(optimizer, nullptr) << "unknown optimizer " << c.optimizer();
     absl::StatusOr<Operation> train = optimizer->Minimize(root, model.loss, model.variables);
