@@ -170,6 +170,88 @@ Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const 
       .output(0);
 }
 
+Output Conv3DBackpropFilterV2(const Scope& scope, const Output& input, const Output& filter_sizes,
+                              const Output& out_backprop, const std::vector<int64_t>& strides,
+                              absl::string_view padding) {
+  return OpBuilder(scope, "Conv3DBackpropFilterV2")
+      .Input(input)
+      .Input(filter_sizes)
+      .Input(out_backprop)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output AvgPool3DGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
+                     const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                     absl::string_view padding) {
+  return OpBuilder(scope, "AvgPool3DGrad")
+      .Input(orig_input_shape)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output MaxPool3DGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                     const Output& grad, const std::vector<int64_t>& ksize,
+                     const std::vector<int64_t>& strides, absl::string_view padding) {
+  return OpBuilder(scope, "MaxPool3DGrad")
+      .Input(orig_input)
+      .Input(orig_output)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output MaxPool3DGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                         const Output& grad, const std::vector<int64_t>& ksize,
+                         const std::vector<int64_t>& strides, absl::string_view padding) {
+  return OpBuilder(scope, "MaxPool3DGradGrad")
+      .Input(orig_input)
+      .Input(orig_output)
+      .Input(grad)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output Dilation2DBackpropInput(const Scope& scope, const Output& input, const Output& filter,
+                               const Output& out_backprop, const std::vector<int64_t>& strides,
+                               const std::vector<int64_t>& rates, absl::string_view padding) {
+  return OpBuilder(scope, "Dilation2DBackpropInput")
+      .Input(input)
+      .Input(filter)
+      .Input(out_backprop)
+      .Attr("strides", strides)
+      .Attr("rates", rates)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
+Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter,
+                                const Output& out_backprop, const std::vector<int64_t>& strides,
+                                const std::vector<int64_t>& rates, absl::string_view padding) {
+  return OpBuilder(scope, "Dilation2DBackpropFilter")
+      .Input(input)
+      .Input(filter)
+      .Input(out_backprop)
+      .Attr("strides", strides)
+      .Attr("rates", rates)
+      .Attr("padding", std::string(padding))
+      .Finalize()
+      .output(0);
+}
+
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding) {

@@ -69,6 +69,27 @@ Output ResizeBilinearGrad(const Scope& scope, const Output& grads, const Output&
                           bool align_corners = false, bool half_pixel_centers = false);
 Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const Output& size,
                                  bool align_corners = false, bool half_pixel_centers = false);
+// Gradients of the 3-D convolution and pools (NDHWC, ksize and strides of 5)
+// and Dilation2D.
+Output Conv3DBackpropFilterV2(const Scope& scope, const Output& input, const Output& filter_sizes,
+                              const Output& out_backprop, const std::vector<int64_t>& strides,
+                              absl::string_view padding);
+Output AvgPool3DGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
+                     const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                     absl::string_view padding);
+// MaxPool3DGrad gives orig_input's shape, MaxPool3DGradGrad orig_output's.
+Output MaxPool3DGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                     const Output& grad, const std::vector<int64_t>& ksize,
+                     const std::vector<int64_t>& strides, absl::string_view padding);
+Output MaxPool3DGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                         const Output& grad, const std::vector<int64_t>& ksize,
+                         const std::vector<int64_t>& strides, absl::string_view padding);
+Output Dilation2DBackpropInput(const Scope& scope, const Output& input, const Output& filter,
+                               const Output& out_backprop, const std::vector<int64_t>& strides,
+                               const std::vector<int64_t>& rates, absl::string_view padding);
+Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter,
+                                const Output& out_backprop, const std::vector<int64_t>& strides,
+                                const std::vector<int64_t>& rates, absl::string_view padding);
 // {x_backprop, scale_backprop, offset_backprop, reserve...}; reserve_space_3 only for V3.
 std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
                                          const Output& x, const Output& scale,

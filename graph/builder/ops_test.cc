@@ -836,6 +836,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "FusedBatchNormGrad",
       "FusedBatchNormGradV2", "FusedBatchNormGradV3", "MaxPoolGradGrad", "LRNGrad",
       "ResizeBilinearGrad", "ResizeNearestNeighborGrad",
+      "Conv3DBackpropFilterV2", "AvgPool3DGrad", "MaxPool3DGrad", "MaxPool3DGradGrad",
+      "Dilation2DBackpropInput", "Dilation2DBackpropFilter",
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
       "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
       "DepthwiseConv2dNativeBackpropFilter", "RandomShuffle", "Multinomial", "StringFormat",
