@@ -1,6 +1,8 @@
 // Op definitions of the backprops the gradients of graph/gradients/nn_grad.cc build:
-// ResizeBilinearGrad, ResizeNearestNeighborGrad, LRNGrad and MaxPoolGradGrad. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// ResizeBilinearGrad, ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
+// AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad,
+// Dilation2DBackpropInput and Dilation2DBackpropFilter. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -26,6 +28,23 @@ absl::Status ResizeGradShape(ShapeInferenceContext& c) {
   const int64_t channels = grads.rank() == 4 ? grads.dims()[3] : -1;
   c.set_output(0,
                PartialTensorShape({batch, known ? size[0] : -1, known ? size[1] : -1, channels}));
+  return absl::OkStatus();
+}
+
+// The constant rank-`rank` shape of input `i` (filter_sizes, orig_input_shape); else `rank`
+// unknown dims.
+template <int i, int rank>
+absl::Status ShapeFromConstInput(ShapeInferenceContext& c) {
+  std::vector<int64_t> dims;
+  if (c.ConstantIndexValues(i, &dims) && dims.size() == rank) {
+    bool ok = true;
+    for (int64_t d : dims) ok &= d >= 0;
+    if (ok) {
+      c.set_output(0, PartialTensorShape(std::move(dims)));
+      return absl::OkStatus();
+    }
+  }
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>(rank, -1)));
   return absl::OkStatus();
 }
 
@@ -71,6 +90,82 @@ REGISTER_OP("MaxPoolGradGrad")
     .Attr(
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
         "uint64}")
+    .SetShapeFn(ShapeOfInput<1>);
+
+REGISTER_OP("Conv3DBackpropFilterV2")
+    .Input("input: T")
+    .Input("filter_sizes: int32")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = \"NDHWC\"")
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn(ShapeFromConstInput<1, 5>);
+
+REGISTER_OP("AvgPool3DGrad")
+    .Input("orig_input_shape: int32")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = \"NDHWC\"")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(ShapeFromConstInput<0, 5>);
+
+REGISTER_OP("MaxPool3DGrad")
+    .Input("orig_input: TInput")
+    .Input("orig_output: TInput")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = \"NDHWC\"")
+    .Attr("T: {half, bfloat16, float} = float")
+    .Attr("TInput: {half, bfloat16, float} = float")
+    .SetShapeFn(ShapeOfInput<0>);
+
+REGISTER_OP("MaxPool3DGradGrad")
+    .Input("orig_input: T")
+    .Input("orig_output: T")
+    .Input("grad: T")
+    .Output("output: T")
+    .Attr("ksize: list(int) >= 5")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = \"NDHWC\"")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(ShapeOfInput<1>);
+
+REGISTER_OP("Dilation2DBackpropInput")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("in_backprop: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn(ShapeOfInput<0>);
+
+REGISTER_OP("Dilation2DBackpropFilter")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("filter_backprop: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("strides: list(int) >= 4")
+    .Attr("rates: list(int) >= 4")
+    .Attr("padding: {'SAME', 'VALID'}")
     .SetShapeFn(ShapeOfInput<1>);
 
 }  // namespace

@@ -1,5 +1,7 @@
 """Backprop kernels the nn gradients build (graph/gradients/nn_grad.cc): ResizeBilinearGrad,
-ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad."""
+ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
+AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad, Dilation2DBackpropInput,
+Dilation2DBackpropFilter."""
 import numpy as np
 import tensorflow as tf
 
@@ -125,6 +127,104 @@ def max_pool_grad_grad(rec):
     rec.for_dtypes("MaxPoolGradGrad", ["float32", "float64", "half", "int32", "int64"], gen)
 
 
+WINDOW_TYPES = ["float32", "float64", "half", "int32", "int64"]
+
+
+def _pooled(shape, ksize, strides, padding):
+    out = list(shape)
+    for d in range(1, len(shape) - 1):
+        out[d] = (-(-shape[d] // strides[d]) if padding == "SAME"
+                  else (shape[d] - ksize[d]) // strides[d] + 1)
+    return out
+
+
+def conv3d_backprop_filter(rec):
+    def gen(dt):
+        s = "Conv3DBackpropFilterV2/" + dt
+        rtol, atol = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-12),
+                      "half": (5e-3, 5e-3)}[dt]
+
+        def c(what, in_shape, f_shape, strides, padding):
+            x = rand(dt, in_shape, s + "/" + what + "/x", "small")
+            g = rand(dt, _pooled(in_shape, [1] + f_shape[:3] + [1], strides, padding)[:4] +
+                     [f_shape[4]], s + "/" + what + "/g", "small")
+            rec.case("Conv3DBackpropFilterV2", dt, what,
+                     lambda: tf.raw_ops.Conv3DBackpropFilterV2(
+                         input=ph("x", x, dt), filter_sizes=const("filter_sizes", f_shape),
+                         out_backprop=ph("g", g, dt), strides=strides, padding=padding,
+                         name="out"), rtol=rtol, atol=atol)
+
+        c("valid", [1, 4, 4, 3, 2], [2, 2, 2, 2, 3], [1, 1, 1, 1, 1], "VALID")
+        c("same_stride2", [2, 5, 4, 4, 1], [3, 2, 3, 1, 2], [1, 2, 2, 2, 1], "SAME")
+        c("same_stride_mixed", [1, 3, 5, 4, 2], [1, 3, 2, 2, 2], [1, 1, 2, 1, 1], "SAME")
+
+    rec.for_dtypes("Conv3DBackpropFilterV2", ["float32", "float64", "half"], gen)
+
+
+POOL3D_CASES = [
+    ("valid_2x2x2", [1, 4, 4, 4, 2], [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID"),
+    ("same_3x3x3_stride2", [2, 5, 4, 5, 1], [1, 3, 3, 3, 1], [1, 2, 2, 2, 1], "SAME"),
+    ("same_overlap", [1, 3, 4, 3, 2], [1, 2, 3, 2, 1], [1, 1, 1, 1, 1], "SAME"),
+]
+
+
+def pool3d_grads(rec):
+    def gen_avg(dt):
+        s = "AvgPool3DGrad/" + dt
+        for what, shape, ksize, strides, padding in POOL3D_CASES:
+            g = rand(dt, _pooled(shape, ksize, strides, padding), s + "/" + what)
+            rec.case("AvgPool3DGrad", dt, what,
+                     lambda g=g, shape=shape, ksize=ksize, strides=strides, padding=padding:
+                     tf.raw_ops.AvgPool3DGrad(orig_input_shape=const("shape", shape),
+                                              grad=ph("g", g, dt), ksize=ksize, strides=strides,
+                                              padding=padding, name="out"),
+                     rtol=1e-5, atol=1e-6)
+
+    def gen_max(op):
+        def gen(dt):
+            s = op + "/" + dt
+            for what, shape, ksize, strides, padding in POOL3D_CASES:
+                x = rand(dt, shape, s + "/" + what + "/x")
+                g_shape = shape if op == "MaxPool3DGradGrad" else _pooled(shape, ksize, strides,
+                                                                           padding)
+                g = rand(dt, g_shape, s + "/" + what + "/g")
+
+                def build(x=x, g=g, ksize=ksize, strides=strides, padding=padding):
+                    xi = ph("x", x, dt)
+                    y = tf.raw_ops.MaxPool3D(input=xi, ksize=ksize, strides=strides,
+                                             padding=padding)
+                    return getattr(tf.raw_ops, op)(orig_input=xi, orig_output=y,
+                                                   grad=ph("g", g, dt), ksize=ksize,
+                                                   strides=strides, padding=padding, name="out")
+                rec.case(op, dt, what, build, rtol=1e-6, atol=1e-6)
+        return gen
+
+    rec.for_dtypes("AvgPool3DGrad", ["float32"], gen_avg)
+    for op in ("MaxPool3DGrad", "MaxPool3DGradGrad"):
+        rec.for_dtypes(op, ["float32"], gen_max(op))
+
+
+def dilation2d_backprops(rec, op):
+    def gen(dt):
+        s = op + "/" + dt
+        rtol, atol = _tol(dt)
+
+        def c(what, shape, f_shape, strides, rates, padding):
+            x = rand(dt, shape, s + "/" + what + "/x")
+            f = rand(dt, f_shape, s + "/" + what + "/f")
+            eff = [1] + [(f_shape[i] - 1) * rates[i + 1] + 1 for i in (0, 1)] + [1]
+            g = rand(dt, _pooled(shape, eff, strides, padding), s + "/" + what + "/g")
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                input=ph("x", x, dt), filter=ph("f", f, dt), out_backprop=ph("g", g, dt),
+                strides=strides, rates=rates, padding=padding, name="out"), rtol=rtol, atol=atol)
+
+        c("valid", [2, 4, 5, 2], [2, 2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+        c("same_stride2", [1, 5, 5, 1], [3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME")
+        c("same_rates2", [1, 6, 5, 2], [2, 2, 2], [1, 1, 1, 1], [1, 2, 2, 1], "SAME")
+
+    rec.for_dtypes(op, WINDOW_TYPES, gen)
+
+
 def build_all(rec, emit):
     resize_bilinear_grad(rec)
     emit("ResizeBilinearGrad")
@@ -134,3 +234,11 @@ def build_all(rec, emit):
     emit("LRNGrad")
     max_pool_grad_grad(rec)
     emit("MaxPoolGradGrad")
+    conv3d_backprop_filter(rec)
+    emit("Conv3DBackpropFilterV2")
+    pool3d_grads(rec)
+    for op in ("AvgPool3DGrad", "MaxPool3DGrad", "MaxPool3DGradGrad"):
+        emit(op)
+    for op in ("Dilation2DBackpropInput", "Dilation2DBackpropFilter"):
+        dilation2d_backprops(rec, op)
+        emit(op)
