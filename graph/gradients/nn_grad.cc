@@ -377,6 +377,73 @@ absl::Status MaxPoolGradGradGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("MaxPoolGradGrad", MaxPoolGradGradGrad);
 
+// --- 3-D convolution and pooling -------------------------------------------------------------
+
+constexpr std::initializer_list<const char*> kConv3DAttrs = {"strides", "padding", "data_format",
+                                                             "dilations"};
+
+absl::Status Conv3DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  std::vector<Output> shapes = ops::ShapeN(s, {op.inputs[0], op.inputs[1]});
+  if (shapes.size() != 2) return s.status();
+  *out = {
+      Conv3Inputs(s, op, "Conv3DBackpropInputV2", shapes[0], op.inputs[1], g[0], kConv3DAttrs),
+      Conv3Inputs(s, op, "Conv3DBackpropFilterV2", op.inputs[0], shapes[1], g[0], kConv3DAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Conv3D", Conv3DGrad);
+
+// Conv3DBackpropInputV2 (input_sizes, filter, out_backprop).
+absl::Status Conv3DBackpropInputGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Output(),
+          Conv3Inputs(s, op, "Conv3DBackpropFilterV2", g[0], ops::Shape(s, op.inputs[1]),
+                      op.inputs[2], kConv3DAttrs),
+          Conv2Inputs(s, op, "Conv3D", g[0], op.inputs[1], kConv3DAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Conv3DBackpropInputV2", Conv3DBackpropInputGrad);
+
+// Conv3DBackpropFilterV2 (input, filter_sizes, out_backprop).
+absl::Status Conv3DBackpropFilterGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv3Inputs(s, op, "Conv3DBackpropInputV2", ops::Shape(s, op.inputs[0]), g[0],
+                      op.inputs[2], kConv3DAttrs),
+          Output(), Conv2Inputs(s, op, "Conv3D", op.inputs[0], g[0], kConv3DAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Conv3DBackpropFilterV2", Conv3DBackpropFilterGrad);
+
+absl::Status AvgPool3DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv2Inputs(s, op, "AvgPool3DGrad", ops::Shape(s, op.inputs[0]), g[0], kPoolAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("AvgPool3D", AvgPool3DGrad);
+
+// AvgPool3DGrad (orig_input_shape, grad): AvgPool3D of the gradient; none for the shape.
+absl::Status AvgPool3DGradGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  OpBuilder b(s, "AvgPool3D");
+  b.Input(g[0]);
+  CopyAttrs(b, op, kPoolAttrs);
+  *out = {Output(), Out(b)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("AvgPool3DGrad", AvgPool3DGradGrad);
+
+absl::Status MaxPool3DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv3Inputs(s, op, "MaxPool3DGrad", op.inputs[0], op.outputs[0], g[0], kPoolAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MaxPool3D", MaxPool3DGrad);
+
+// MaxPool3DGrad and MaxPool3DGradGrad (orig_input, orig_output, grad): zeros for the pooling's
+// input and output; the other of the two for the gradient.
+absl::Status MaxPool3DGradGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const char* other = op.type() == "MaxPool3DGrad" ? "MaxPool3DGradGrad" : "MaxPool3DGrad";
+  *out = {ops::ZerosLike(s, op.inputs[0]), ops::ZerosLike(s, op.inputs[1]),
+          Conv3Inputs(s, op, other, op.inputs[0], op.inputs[1], g[0], kPoolAttrs)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MaxPool3DGrad", MaxPool3DGradGradFn);
+RILL_REGISTER_GRADIENT("MaxPool3DGradGrad", MaxPool3DGradGradFn);
+
 // --- Local response normalization ------------------------------------------------------------
 
 absl::Status LRNGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
@@ -646,6 +713,17 @@ absl::Status RGBToHSVGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("RGBToHSV", RGBToHSVGrad);
+
+// Dilation2D (input, filter): each output's gradient to the input element and filter tap of its
+// window's maximum.
+absl::Status Dilation2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {Conv3Inputs(s, op, "Dilation2DBackpropInput", op.inputs[0], op.inputs[1], g[0],
+                      {"strides", "rates", "padding"}),
+          Conv3Inputs(s, op, "Dilation2DBackpropFilter", op.inputs[0], op.inputs[1], g[0],
+                      {"strides", "rates", "padding"})};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Dilation2D", Dilation2DGrad);
 
 // ResizeBilinear (images, size): ResizeBilinearGrad onto the images; none for the size.
 absl::Status ResizeBilinearGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

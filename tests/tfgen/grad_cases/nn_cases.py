@@ -240,6 +240,68 @@ def lrn_resize_cases(add):
                         half_pixel_centers=half, name="out"))
 
 
+CONV3D_CONFIGS = [
+    # what, input shape, filter shape, strides, padding
+    ("valid", [1, 4, 4, 3, 2], [2, 2, 2, 2, 3], [1, 1, 1, 1, 1], "VALID"),
+    ("same_stride2", [2, 5, 4, 4, 1], [3, 2, 3, 1, 2], [1, 2, 2, 2, 1], "SAME"),
+]
+
+
+def conv3d_pool3d_dilation_cases(add):
+    for what, xs, fs, st, pad in CONV3D_CONFIGS:
+        ys = [xs[0]] + [(-(-xs[i] // st[i]) if pad == "SAME" else (xs[i] - fs[i - 1]) // st[i] + 1)
+                        for i in (1, 2, 3)] + [fs[4]]
+        for dt in [F32, F64]:
+            tol = dict(rtol=1e-5, atol=1e-5) if dt == F32 else {}
+            add("Conv3D", what, [("input", rand(xs, ("c3d", what, dt), "any", dt)),
+                                 ("filter", rand(fs, ("c3d_f", what, dt), "any", dt))],
+                lambda x, f, st=st, pad=pad: raw.Conv3D(input=x, filter=f, strides=st,
+                                                        padding=pad, name="out"), **tol)
+            add("Conv3DBackpropInputV2", what,
+                [("filter", rand(fs, ("c3dbi_f", what, dt), "any", dt)),
+                 ("out_backprop", rand(ys, ("c3dbi_g", what, dt), "any", dt))],
+                lambda f, g, xs=xs, st=st, pad=pad: raw.Conv3DBackpropInputV2(
+                    input_sizes=tf.constant(xs), filter=f, out_backprop=g, strides=st,
+                    padding=pad, name="out"), **tol)
+            add("Conv3DBackpropFilterV2", what,
+                [("input", rand(xs, ("c3dbf_x", what, dt), "any", dt)),
+                 ("out_backprop", rand(ys, ("c3dbf_g", what, dt), "any", dt))],
+                lambda x, g, fs=fs, st=st, pad=pad: raw.Conv3DBackpropFilterV2(
+                    input=x, filter_sizes=tf.constant(fs), out_backprop=g, strides=st,
+                    padding=pad, name="out"), **tol)
+    for what, xs, ks, st, pad in [
+            ("valid_2x2x2", [1, 4, 4, 4, 2], [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID"),
+            ("same_3x3x3_stride2", [2, 5, 4, 5, 1], [1, 3, 3, 3, 1], [1, 2, 2, 2, 1], "SAME"),
+            ("same_overlap", [1, 3, 4, 3, 2], [1, 2, 3, 2, 1], [1, 1, 1, 1, 1], "SAME")]:
+        attrs = dict(ksize=ks, strides=st, padding=pad)
+        x = rand(xs, ("p3d", what), "any")
+        y = raw.MaxPool3D(input=x, **attrs).numpy()
+        add("MaxPool3D", what, [("input", x)],
+            lambda x, attrs=attrs: raw.MaxPool3D(input=x, name="out", **attrs))
+        add("AvgPool3D", what, [("input", x)],
+            lambda x, attrs=attrs: raw.AvgPool3D(input=x, name="out", **attrs))
+        add("AvgPool3DGrad", what, [("grad", rand(y.shape, ("ap3g", what), "any"))],
+            lambda g, xs=xs, attrs=attrs: raw.AvgPool3DGrad(
+                orig_input_shape=tf.constant(xs), grad=g, name="out", **attrs))
+        add("MaxPool3DGrad", what, [("orig_input", x), ("grad", rand(y.shape, ("mp3g", what),
+                                                                      "any"))],
+            lambda x, g, y=y, attrs=attrs: raw.MaxPool3DGrad(
+                orig_input=x, orig_output=tf.constant(y), grad=g, name="out", **attrs))
+        add("MaxPool3DGradGrad", what, [("orig_input", x), ("grad", rand(xs, ("mp3gg", what),
+                                                                          "any"))],
+            lambda x, g, y=y, attrs=attrs: raw.MaxPool3DGradGrad(
+                orig_input=x, orig_output=tf.constant(y), grad=g, name="out", **attrs))
+    for what, xs, fs, st, rates, pad in [
+            ("valid", [2, 4, 5, 2], [2, 2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+            ("same_stride2", [1, 5, 5, 1], [3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+            ("same_rates2", [1, 6, 5, 2], [2, 2, 2], [1, 1, 1, 1], [1, 2, 2, 1], "SAME")]:
+        for dt in [F32, F64]:
+            add("Dilation2D", what, [("input", rand(xs, ("dil", what, dt), "any", dt)),
+                                     ("filter", rand(fs, ("dil_f", what, dt), "any", dt))],
+                lambda x, f, st=st, rates=rates, pad=pad: raw.Dilation2D(
+                    input=x, filter=f, strides=st, rates=rates, padding=pad, name="out"))
+
+
 def batch_norm_cases(add):
     for op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
         fn = getattr(raw, op)
@@ -316,6 +378,7 @@ def cases(add):
     pool_cases(add)
     max_pool_grad_cases(add)
     lrn_resize_cases(add)
+    conv3d_pool3d_dilation_cases(add)
     batch_norm_cases(add)
     batch_norm_grad_cases(add)
     image_cases(add)
