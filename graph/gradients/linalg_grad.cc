@@ -3,6 +3,7 @@
 // for the contract of a gradient function.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -631,6 +632,101 @@ absl::Status QrGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("Qr", QrGrad);
+
+// --- SVD ---------------------------------------------------------------------------------------
+
+// A batch of diagonal matrices from the last dim of `d`.
+Output MatrixDiag(const Scope& s, const Output& d) {
+  Output minus_one = ops::Const(s, -1);
+  return ops::MatrixDiagV3(s, d, ops::Const(s, 0), minus_one, minus_one,
+                           grad::ScalarLike(s, 0.0, d));
+}
+
+// x / (x^2 + 1e-20): 1/x away from 0, 0 at 0.
+Output SafeReciprocal(const Scope& s, const Output& x) {
+  return ops::Mul(
+      s, x, ops::Reciprocal(s, ops::AddV2(s, ops::Mul(s, x, x), grad::ScalarLike(s, 1e-20, x))));
+}
+
+// Outputs (s, u, v). Needs the static matrix dims of the input; with full_matrices they may
+// differ by at most one. Real dtypes only.
+absl::Status SvdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& a = op.inputs[0];
+  RILL_ASSIGN_OR_RETURN(bool compute_uv, op.GetBool("compute_uv"));
+  RILL_ASSIGN_OR_RETURN(bool full_matrices, op.GetBool("full_matrices"));
+  const DataType t = BaseType(a.dtype());
+  if (t == DT_COMPLEX64 || t == DT_COMPLEX128) {
+    return absl::UnimplementedError(
+        absl::StrCat("Node '", op.name(), "' (Svd): no gradient for complex inputs"));
+  }
+  Output grad_s_mat = MatrixDiag(s, g[0]);
+  if (!compute_uv) {
+    std::vector<Output> usv = ops::Svd(s, a, /*compute_uv=*/true, /*full_matrices=*/false);
+    *out = {MatMul(s, usv[1], MatMul(s, grad_s_mat, usv[2], false, true))};
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape a_shape, s.GetShape(a));
+  const int rank = a_shape.rank();
+  int64_t m = rank >= 2 ? a_shape.dims()[rank - 2] : -1;
+  int64_t n = rank >= 2 ? a_shape.dims()[rank - 1] : -1;
+  if (m < 0 || n < 0) {
+    return absl::UnimplementedError(absl::StrCat("Node '", op.name(),
+                                                 "' (Svd): the gradient needs static matrix "
+                                                 "dims; got ",
+                                                 a_shape.DebugString()));
+  }
+  Output sv = op.outputs[0];
+  Output u = op.outputs[1];
+  Output v = op.outputs[2];
+  Output grad_u = g[1];
+  Output grad_v = g[2];
+  const bool use_adjoint = m > n;
+  if (use_adjoint) {
+    std::swap(m, n);
+    std::swap(u, v);
+    std::swap(grad_u, grad_v);
+  }
+  if (full_matrices && n - m > 1) {
+    return absl::UnimplementedError(absl::StrCat(
+        "Node '", op.name(), "' (Svd): no gradient for full_matrices=true with matrix dims ", m,
+        " and ", n, " differing by more than one; use full_matrices=false"));
+  }
+  const int mi = static_cast<int>(m);
+  Output s_mat = MatrixDiag(s, sv);
+  Output s2 = ops::Square(s, sv);
+  Output f =
+      ops::MatrixSetDiagV3(s,
+                           SafeReciprocal(s, ops::Sub(s, ops::ExpandDims(s, s2, ops::Const(s, -2)),
+                                                      ops::ExpandDims(s, s2, ops::Const(s, -1)))),
+                           ops::ZerosLike(s, sv), ops::Const(s, 0));
+  Output s_inv_mat = MatrixDiag(s, SafeReciprocal(s, sv));
+  Output v1 = Columns(s, v, 0, mi);
+  Output grad_v1 = Columns(s, grad_v, 0, mi);
+  Output u_gu = MatMul(s, u, grad_u, true, false);
+  Output v_gv = MatMul(s, v1, grad_v1, true, false);
+  Output f_u = ops::Mul(s, f, u_gu);
+  Output f_v = ops::Mul(s, f, v_gv);
+  Output term1_nouv = ops::AddV2(
+      s, ops::AddV2(s, grad_s_mat, MatMul(s, ops::AddV2(s, f_u, Adjoint(s, f_u)), s_mat)),
+      MatMul(s, s_mat, ops::AddV2(s, f_v, Adjoint(s, f_v))));
+  Output grad_a = MatMul(s, u, MatMul(s, term1_nouv, v1, false, true));
+  if (m != n) {
+    Output gv1t = Adjoint(s, grad_v1);
+    Output gv1t_v1 = MatMul(s, gv1t, v1);
+    Output term2_nous = ops::Sub(s, gv1t, MatMul(s, gv1t_v1, v1, false, true));
+    if (full_matrices) {
+      Output v2 = Columns(s, v, mi, static_cast<int>(n));
+      Output grad_v2 = Columns(s, grad_v, mi, static_cast<int>(n));
+      Output v1t_gv2 = MatMul(s, v1, grad_v2, true, false);
+      term2_nous = ops::Sub(s, term2_nous, MatMul(s, v1t_gv2, v2, false, true));
+    }
+    Output term2 = MatMul(s, MatMul(s, u, s_inv_mat), term2_nous);
+    grad_a = ops::AddV2(s, grad_a, term2);
+  }
+  *out = {use_adjoint ? Adjoint(s, grad_a) : grad_a};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Svd", SvdGrad);
 
 }  // namespace
 }  // namespace rill
