@@ -35,5 +35,7 @@ run() { echo "+ $*"; timeout "${STEP_TIMEOUT:-120}" "$@"; echo "(exit $?)"; }
     --target=w/Assign --then --fetch=MatMul
   run $r --graph=examples/graphs/four_replicas_cpu.pbtxt --config=examples/cpu4.config.pbtxt \
     --fetch=AddN
+  # The seed's colocated gradients: sin and its gradient ops on GPU:0, cos and its on the CPU.
+  run .gpu/run colocate_gradients
   run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
 } 2>&1 | tee "$log"
