@@ -2,6 +2,7 @@
 // and solves, batch matrix products, Einsum, FFTs. Formulas are TensorFlow's; see grad_registry.h
 // for the contract of a gradient function.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,15 @@ Output LastDims(const Scope& s, const Output& shape, int n) {
   m.end = 1;
   return ops::StridedSlice(s, shape, ops::Const(s, {-n}), ops::Const(s, {0}), ops::Const(s, {1}),
                            m);
+}
+
+// shape[axis] as a scalar (axis may be negative).
+Output ShapeAt(const Scope& s, const Output& shape, int axis) {
+  ops::StridedSliceMasks m;
+  m.shrink_axis = 1;
+  if (axis == -1) m.end = 1;
+  return ops::StridedSlice(s, shape, ops::Const(s, {axis}), ops::Const(s, {axis + 1}),
+                           ops::Const(s, {1}), m);
 }
 
 // The number of elements of the last `n` dims of `x`.
@@ -390,6 +400,60 @@ absl::Status RFFTGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) 
 }
 RILL_REGISTER_GRADIENT("RFFT", RFFTGrad);
 
+// RFFT2D: as RFFT along the last dim, the terms for the first and (even lengths) last bins
+// transformed along the other dim: Re(W conj(y)) with W[i][j] = exp(-2 pi i ij / rows), built
+// from its real and imaginary parts (only the real part of the extra terms is used).
+absl::Status RFFT2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& fft_length = op.inputs[1];
+  const DataType real_type = BaseType(x.dtype());
+  Output input_shape = ops::Shape(s, x);
+  Output is_even = ops::Cast(
+      s,
+      ops::Sub(s, ops::Const(s, 1), ops::FloorMod(s, LastEntry(s, fft_length), ops::Const(s, 2))),
+      real_type);
+  Output rows = ShapeAt(s, input_shape, -2);
+  Output inner_dim = ShapeAt(s, input_shape, -1);
+  Output idx = ops::Range(s, ops::Const(s, 0), rows, ops::Const(s, 1));
+  Output ij = ops::Cast(s,
+                        ops::Mul(s, ops::ExpandDims(s, idx, ops::Const(s, 1)),
+                                 ops::ExpandDims(s, idx, ops::Const(s, 0))),
+                        real_type);
+  Output angle = ops::RealDiv(s, ops::Mul(s, grad::ScalarLike(s, -2.0 * M_PI, ij), ij),
+                              ops::Cast(s, rows, real_type));
+  Output w_re = ops::Cos(s, angle);
+  Output w_im = ops::Sin(s, angle);
+  // Re(W conj(y)) = W_re Re(y) + W_im Im(y).
+  auto real_term = [&](const Output& y) {
+    return ops::AddV2(s, MatMul(s, w_re, ops::Real(s, y)), MatMul(s, w_im, ops::Imag(s, y)));
+  };
+  ops::StridedSliceMasks m;
+  m.ellipsis = 1;
+  Output y0 = ops::StridedSlice(s, g[0], ops::Const(s, {0, 0}), ops::Const(s, {0, 1}),
+                                ops::Const(s, {1, 1}), m);
+  ops::StridedSliceMasks m_last = m;
+  m_last.end = 2;
+  Output ym = ops::StridedSlice(s, g[0], ops::Const(s, {0, -1}), ops::Const(s, {0, 0}),
+                                ops::Const(s, {1, 1}), m_last);
+  Output ymask = ops::Cast(
+      s,
+      ops::Sub(
+          s, ops::Const(s, 1),
+          ops::Mul(s, ops::Const(s, 2),
+                   ops::FloorMod(s, ops::Range(s, ops::Const(s, 0), inner_dim, ops::Const(s, 1)),
+                                 ops::Const(s, 2)))),
+      real_type);
+  Output ym_term = ops::Mul(s, real_term(ym), ymask);  // broadcast [..., rows, 1] * [inner]
+  Output extra = ops::AddV2(s, real_term(y0), ops::Mul(s, is_even, ym_term));
+  Output input_size = ops::Cast(s, InnerSize(s, x, 2), real_type);
+  Output the_irfft = ops::IRFFT2D(s, g[0], fft_length);
+  *out = {ops::Mul(s, grad::ScalarLike(s, 0.5, the_irfft),
+                   ops::AddV2(s, ops::Mul(s, the_irfft, input_size), extra)),
+          Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("RFFT2D", RFFT2DGrad);
+
 // --- Einsum ----------------------------------------------------------------------------------
 
 constexpr char kEllipsis[] = "...";
@@ -407,15 +471,6 @@ int AxisOfLabel(absl::string_view subs, char label) {
     return static_cast<int>(i) - static_cast<int>(tail.size());
   }
   return -1000;
-}
-
-// shape[axis] as a scalar (axis may be negative).
-Output ShapeAt(const Scope& s, const Output& shape, int axis) {
-  ops::StridedSliceMasks m;
-  m.shrink_axis = 1;
-  if (axis == -1) m.end = 1;
-  return ops::StridedSlice(s, shape, ops::Const(s, {axis}), ops::Const(s, {axis + 1}),
-                           ops::Const(s, {1}), m);
 }
 
 // shape[start:end] (end 0 meaning the end of the shape).

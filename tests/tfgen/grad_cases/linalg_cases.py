@@ -183,6 +183,11 @@ def ffts(add):
             add("RFFT", what, [("x", rand(shape, ("rfft", what, rtype), "any", rtype))],
                 lambda x, n=n, c=ctype: raw.RFFT(input=x, fft_length=tf.constant([n]),
                                                  Tcomplex=tf.as_dtype(c), name="out"), **tol)
+        for what, shape, n in [("even", [3, 8], [3, 8]), ("odd_rows_odd_len", [2, 5, 7], [5, 7]),
+                               ("even_rows", [4, 6], [4, 6])]:
+            add("RFFT2D", what, [("x", rand(shape, ("rfft2d", what, rtype), "any", rtype))],
+                lambda x, n=n, c=ctype: raw.RFFT2D(input=x, fft_length=tf.constant(n),
+                                                   Tcomplex=tf.as_dtype(c), name="out"), **tol)
         for what, shape, n in [("even", [2, 5], 8), ("odd", [3], 5)]:
             add("IRFFT", what, [("x", crand(shape, ("irfft", what, ctype), ctype, rtype))],
                 lambda x, n=n, r=rtype: raw.IRFFT(input=x, fft_length=tf.constant([n]),
