@@ -147,4 +147,26 @@ from rill.ops.variable_scope import (get_variable, variable_scope, get_variable_
 from rill.framework.importer import import_graph_def  # noqa: E402,F401
 from rill import training as train  # noqa: E402,F401
 from rill.ops import layers  # noqa: E402,F401
+from rill.framework import graph_util  # noqa: E402,F401
+from rill import tf_logging as logging  # noqa: E402,F401
+
+
+def _write_graph(graph_or_graph_def, logdir, name, as_text=True):
+    """tf.train.write_graph: the GraphDef as text (as_text) or binary at logdir/name."""
+    import os
+    from google.protobuf import text_format
+    gd = graph_or_graph_def.as_graph_def() if hasattr(graph_or_graph_def, "as_graph_def") \
+        else graph_or_graph_def
+    os.makedirs(logdir, exist_ok=True)
+    path = os.path.join(logdir, name)
+    if as_text:
+        with open(path, "w") as f:
+            f.write(text_format.MessageToString(gd))
+    else:
+        with open(path, "wb") as f:
+            f.write(gd.SerializeToString())
+    return path
+
+
+train.write_graph = _write_graph
 from rill import saved_model  # noqa: E402,F401
