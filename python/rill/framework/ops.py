@@ -225,12 +225,11 @@ class Graph(object):
             node_def.input.append(t._input_name())
         pending = _PendingOperation(node_def, op_type, flat_inputs, self)
         device = self._current_device(pending) if compute_device else ""
-        colocation_op = None
+        # Colocated: the device of the innermost colocation op that has one (TensorFlow's rule).
         for cop in reversed(self._colocation_stack):
-            if colocation_op is None:
-                colocation_op = cop
-                if cop.device:
-                    device = cop.device
+            if cop.device:
+                device = cop.device
+                break
         desc = _c.TF_NewOperation(self._c_graph, op_type.encode(), name.encode())
         for i in inputs:
             if isinstance(i, (list, tuple)):

@@ -175,17 +175,6 @@ def logical_not(x, name=None):
     return gen_ops.logical_not(x, name=name)
 
 
-def _r(fn):
-    return lambda y, x: fn(x, y)
-
-
-def _overload(name, fn, scope_name):
-    def op(a, b):
-        with ops.name_scope_v1(None, scope_name) as s:
-            return fn(a, b, name=s)
-    return op
-
-
 def _install_operators(cls):
     def _bin(fn, scope_name):
         def f(self, other):
