@@ -16,6 +16,10 @@ namespace distributed {
 absl::Status FromGrpcStatus(const grpc::Status& s);
 grpc::Status ToGrpcStatus(const absl::Status& s);
 
+// Transport settings of Rill's channels and servers for large tensors (see grpc_status.cc).
+void SetTransportArgs(grpc::ChannelArguments* args);
+void SetTransportArgs(grpc::ServerBuilder* builder);
+
 // An insecure channel to "host:port" with unlimited message sizes.
 std::shared_ptr<grpc::Channel> NewChannel(const std::string& address);
 

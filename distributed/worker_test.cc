@@ -135,9 +135,9 @@ TEST(WorkerTest, RefusesAPartitionForAnotherTaskAndTimesOutAWaitingRecv) {
   recv.set_step_id(3);
   recv.set_rendezvous_key(CreateRendezvousKey(kDevice, w->incarnation(), kDevice, "never"));
   tensorflow::RecvTensorResponse got;
-  EXPECT_THAT(w->RecvTensor(recv, &got, absl::Now() + absl::Milliseconds(100), nullptr),
-              StatusIs(absl::StatusCode::kDeadlineExceeded,
-                       HasSubstr(";never;0:0 passed its deadline")));
+  EXPECT_THAT(
+      w->RecvTensor(recv, &got, absl::Now() + absl::Milliseconds(100), nullptr),
+      StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr(";never;0:0 passed its deadline")));
 }
 
 }  // namespace

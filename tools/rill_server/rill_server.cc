@@ -5,6 +5,8 @@
 // "rill_server: serving /job:worker/replica:0/task:0 on 0.0.0.0:2222" once it serves, and shuts
 // down gracefully on SIGTERM or SIGINT (steps in flight are aborted; exit status 0).
 // Exit status 1 with a message on stderr for bad flags or a port it cannot bind.
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -75,6 +77,14 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Large buffers (tensors crossing to and from other tasks) come from the heap and stay there
+  // when freed, so the next step reuses them instead of mapping and page-faulting fresh memory:
+  // glibc otherwise maps every buffer above 32 MiB anew (a 100 MB tensor is ~25,000 page
+  // faults per copy). One arena: a thread's own arena maps such a buffer whatever M_MMAP_MAX
+  // says (it cannot grow past 64 MiB); Rill's small buffers come from per-thread lists anyway.
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   // A closed stdout (the parent went away) must not kill a serving worker.
   std::signal(SIGPIPE, SIG_IGN);
 
