@@ -252,6 +252,42 @@ Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const O
       .output(0);
 }
 
+Output ResizeBicubicGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                         bool align_corners, bool half_pixel_centers) {
+  return OpBuilder(scope, "ResizeBicubicGrad")
+      .Input(grads)
+      .Input(original_image)
+      .Attr("align_corners", align_corners)
+      .Attr("half_pixel_centers", half_pixel_centers)
+      .Finalize()
+      .output(0);
+}
+
+Output CropAndResizeGradImage(const Scope& scope, const Output& grads, const Output& boxes,
+                              const Output& box_ind, const Output& image_size, DataType dtype,
+                              absl::string_view method) {
+  return OpBuilder(scope, "CropAndResizeGradImage")
+      .Input(grads)
+      .Input(boxes)
+      .Input(box_ind)
+      .Input(image_size)
+      .Attr("T", dtype)
+      .Attr("method", std::string(method))
+      .Finalize()
+      .output(0);
+}
+
+Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Output& image,
+                              const Output& boxes, const Output& box_ind) {
+  return OpBuilder(scope, "CropAndResizeGradBoxes")
+      .Input(grads)
+      .Input(image)
+      .Input(boxes)
+      .Input(box_ind)
+      .Finalize()
+      .output(0);
+}
+
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding) {

@@ -90,6 +90,15 @@ Output Dilation2DBackpropInput(const Scope& scope, const Output& input, const Ou
 Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter,
                                 const Output& out_backprop, const std::vector<int64_t>& strides,
                                 const std::vector<int64_t>& rates, absl::string_view padding);
+// Gradients of ResizeBicubic (float `grads`, original_image's shape and dtype) and CropAndResize
+// (the image of int32 `image_size` [batch, h, w, depth]; the boxes, float [num_boxes, 4]).
+Output ResizeBicubicGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                         bool align_corners = false, bool half_pixel_centers = false);
+Output CropAndResizeGradImage(const Scope& scope, const Output& grads, const Output& boxes,
+                              const Output& box_ind, const Output& image_size, DataType dtype,
+                              absl::string_view method = "bilinear");
+Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Output& image,
+                              const Output& boxes, const Output& box_ind);
 // {x_backprop, scale_backprop, offset_backprop, reserve...}; reserve_space_3 only for V3.
 std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
                                          const Output& x, const Output& scale,

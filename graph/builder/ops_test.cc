@@ -835,9 +835,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Convolution, pooling and batch-norm gradients (graph/builder/grad_ops.h).
       "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "FusedBatchNormGrad",
       "FusedBatchNormGradV2", "FusedBatchNormGradV3", "MaxPoolGradGrad", "LRNGrad",
-      "ResizeBilinearGrad", "ResizeNearestNeighborGrad",
-      "Conv3DBackpropFilterV2", "AvgPool3DGrad", "MaxPool3DGrad", "MaxPool3DGradGrad",
-      "Dilation2DBackpropInput", "Dilation2DBackpropFilter",
+      "ResizeBilinearGrad", "ResizeNearestNeighborGrad", "Conv3DBackpropFilterV2", "AvgPool3DGrad",
+      "MaxPool3DGrad", "MaxPool3DGradGrad", "Dilation2DBackpropInput", "Dilation2DBackpropFilter",
+      "ResizeBicubicGrad", "CropAndResizeGradImage", "CropAndResizeGradBoxes",
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
       "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
       "DepthwiseConv2dNativeBackpropFilter", "RandomShuffle", "Multinomial", "StringFormat",
