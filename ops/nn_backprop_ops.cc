@@ -1,7 +1,8 @@
 // Op definitions of the backprops the gradients of graph/gradients/nn_grad.cc build:
 // ResizeBilinearGrad, ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
 // AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad,
-// Dilation2DBackpropInput and Dilation2DBackpropFilter. Signatures read from TensorFlow's registry
+// Dilation2DBackpropInput, Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage and
+// CropAndResizeGradBoxes. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
@@ -167,6 +168,36 @@ REGISTER_OP("Dilation2DBackpropFilter")
     .Attr("rates: list(int) >= 4")
     .Attr("padding: {'SAME', 'VALID'}")
     .SetShapeFn(ShapeOfInput<1>);
+
+REGISTER_OP("ResizeBicubicGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ShapeOfInput<1>);
+
+REGISTER_OP("CropAndResizeGradImage")
+    .Input("grads: float")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Input("image_size: int32")
+    .Output("output: T")
+    .Attr("T: {float, half, double}")
+    .Attr("method: {'bilinear', 'nearest'} = \"bilinear\"")
+    .SetShapeFn(ShapeFromConstInput<3, 4>);
+
+// CropAndResizeGradBoxes: [num_boxes, 4] like the boxes.
+REGISTER_OP("CropAndResizeGradBoxes")
+    .Input("grads: float")
+    .Input("image: T")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Output("output: float")
+    .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+    .Attr("method: {'bilinear'} = \"bilinear\"")
+    .SetShapeFn(ShapeOfInput<2>);
 
 }  // namespace
 }  // namespace rill

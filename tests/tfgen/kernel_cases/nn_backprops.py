@@ -1,7 +1,7 @@
 """Backprop kernels the nn gradients build (graph/gradients/nn_grad.cc): ResizeBilinearGrad,
 ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
 AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad, Dilation2DBackpropInput,
-Dilation2DBackpropFilter."""
+Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage, CropAndResizeGradBoxes."""
 import numpy as np
 import tensorflow as tf
 
@@ -225,6 +225,66 @@ def dilation2d_backprops(rec, op):
     rec.for_dtypes(op, WINDOW_TYPES, gen)
 
 
+def resize_bicubic_grad(rec):
+    def gen(dt):
+        rtol, atol = _tol(dt)
+        s = "ResizeBicubicGrad/" + dt
+        for what, shape, size, align, half in RESIZE_CASES:
+            g = rand("float32", [shape[0]] + size + [shape[3]], s + "/" + what + "/g", "small")
+            image = rand(dt, shape, s + "/" + what + "/x", "small")
+            rec.case("ResizeBicubicGrad", dt, what,
+                     lambda g=g, image=image, align=align, half=half:
+                     tf.raw_ops.ResizeBicubicGrad(grads=ph("g", g), original_image=ph("x", image),
+                                                  align_corners=align, half_pixel_centers=half,
+                                                  name="out"), rtol=rtol, atol=atol)
+
+    rec.for_dtypes("ResizeBicubicGrad", ["float32", "float64"], gen)
+
+
+CROP_BOXES = np.array([[0.1, 0.2, 0.8, 0.7], [0.05, 0.0, 0.6, 0.9], [0.3, 0.6, 0.45, 0.85],
+                       [-0.2, 0.1, 1.1, 0.5]], np.float32)
+
+
+def crop_and_resize_grads(rec):
+    def gen_image(dt):
+        rtol, atol = _tol(dt)
+        s = "CropAndResizeGradImage/" + dt
+        for what, crop, method in [("bilinear", [3, 4], "bilinear"), ("bilinear_1x1", [1, 1],
+                                                                        "bilinear"),
+                                   ("nearest", [4, 3], "nearest")]:
+            g = rand("float32", [4] + crop + [2], s + "/" + what, "small")
+            rec.case("CropAndResizeGradImage", dt, what,
+                     lambda g=g, method=method: tf.raw_ops.CropAndResizeGradImage(
+                         grads=ph("g", g), boxes=ph("boxes", CROP_BOXES),
+                         box_ind=ph("box_ind", np.array([0, 1, 1, 0], np.int32)),
+                         image_size=const("image_size", [2, 6, 7, 2]), T=tf.as_dtype(dt),
+                         method=method, name="out"), rtol=rtol, atol=atol)
+        g = rand("float32", [4, 2, 2, 2], s + "/bad_index")
+        rec.case("CropAndResizeGradImage", dt, "box_index_error",
+                 lambda: tf.raw_ops.CropAndResizeGradImage(
+                     grads=ph("g", g), boxes=ph("boxes", CROP_BOXES),
+                     box_ind=ph("box_ind", np.array([0, 2, 1, 0], np.int32)),
+                     image_size=const("image_size", [2, 6, 7, 2]), T=tf.as_dtype(dt), name="out"),
+                 error="OUT_OF_RANGE", phrases=["box_index has values outside [0, batch_size)"])
+
+    def gen_boxes(dt):
+        s = "CropAndResizeGradBoxes/" + dt
+        for what, crop in [("crop3x4", [3, 4]), ("crop1x1", [1, 1]), ("crop2x1", [2, 1])]:
+            g = rand("float32", [4] + crop + [2], s + "/" + what + "/g", "small")
+            image = rand(dt, [2, 6, 7, 2], s + "/" + what + "/x", "small")
+            rec.case("CropAndResizeGradBoxes", dt, what,
+                     lambda g=g, image=image: tf.raw_ops.CropAndResizeGradBoxes(
+                         grads=ph("g", g), image=ph("x", image, dt),
+                         boxes=ph("boxes", CROP_BOXES),
+                         box_ind=ph("box_ind", np.array([0, 1, 1, 0], np.int32)), name="out"),
+                     rtol=1e-5, atol=1e-5)
+
+    rec.for_dtypes("CropAndResizeGradImage", ["float32", "float64", "half"], gen_image)
+    rec.for_dtypes("CropAndResizeGradBoxes",
+                   ["float32", "float64", "half", "int8", "uint8", "int16", "int32", "int64"],
+                   gen_boxes)
+
+
 def build_all(rec, emit):
     resize_bilinear_grad(rec)
     emit("ResizeBilinearGrad")
@@ -242,3 +302,8 @@ def build_all(rec, emit):
     for op in ("Dilation2DBackpropInput", "Dilation2DBackpropFilter"):
         dilation2d_backprops(rec, op)
         emit(op)
+    resize_bicubic_grad(rec)
+    emit("ResizeBicubicGrad")
+    crop_and_resize_grads(rec)
+    emit("CropAndResizeGradImage")
+    emit("CropAndResizeGradBoxes")
