@@ -746,6 +746,40 @@ absl::Status ResizeNearestNeighborGrad(const Scope& s, const GradOp& op, GradSpa
 }
 RILL_REGISTER_GRADIENT("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
 
+// ResizeBicubic (images, size): ResizeBicubicGrad onto float or double images (none for other
+// dtypes); none for the size.
+absl::Status ResizeBicubicGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const DataType t = BaseType(op.inputs[0].dtype());
+  Output images_grad;
+  if (t == DT_FLOAT || t == DT_DOUBLE) {
+    images_grad = Conv2Inputs(s, op, "ResizeBicubicGrad", g[0], op.inputs[0],
+                              {"align_corners", "half_pixel_centers"});
+  }
+  *out = {images_grad, Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ResizeBicubic", ResizeBicubicGradFn);
+
+// CropAndResize (image, boxes, box_ind, crop_size): CropAndResizeGradImage for half, float and
+// double images (none otherwise) and CropAndResizeGradBoxes (bilinear, whatever the method);
+// none for box_ind and crop_size.
+absl::Status CropAndResizeGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const DataType t = BaseType(op.inputs[0].dtype());
+  Output image_grad;
+  if (t == DT_HALF || t == DT_FLOAT || t == DT_DOUBLE) {
+    OpBuilder b(s, "CropAndResizeGradImage");
+    b.Input(g[0]).Input(op.inputs[1]).Input(op.inputs[2]).Input(ops::Shape(s, op.inputs[0]));
+    b.Attr("T", t);
+    CopyAttrs(b, op, {"method"});
+    image_grad = Out(b);
+  }
+  OpBuilder boxes(s, "CropAndResizeGradBoxes");
+  boxes.Input(g[0]).Input(op.inputs[0]).Input(op.inputs[1]).Input(op.inputs[2]);
+  *out = {image_grad, Out(boxes), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
+
 RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 
 }  // namespace

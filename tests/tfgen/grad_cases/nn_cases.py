@@ -302,6 +302,30 @@ def conv3d_pool3d_dilation_cases(add):
                     input=x, filter=f, strides=st, rates=rates, padding=pad, name="out"))
 
 
+def bicubic_crop_cases(add):
+    for what, shape, size, align, half in [("upsample", [1, 3, 4, 2], [6, 7], False, False),
+                                           ("downsample", [2, 6, 5, 1], [3, 2], False, False),
+                                           ("align_corners", [1, 3, 4, 2], [5, 7], True, False),
+                                           ("half_pixel", [1, 3, 4, 2], [5, 9], False, True),
+                                           ("half_pixel_down", [1, 7, 6, 1], [3, 4], False, True)]:
+        for dt in [F32, F64]:
+            add("ResizeBicubic", what, [("images", rand(shape, ("bicubic", what, dt), "any", dt))],
+                lambda x, size=size, align=align, half=half: raw.ResizeBicubic(
+                    images=x, size=tf.constant(size), align_corners=align,
+                    half_pixel_centers=half, name="out"), rtol=1e-5, atol=1e-5)
+    boxes = np.array([[0.1, 0.2, 0.8, 0.7], [0.05, 0.0, 0.6, 0.9], [0.3, 0.6, 0.45, 0.85]],
+                     np.float32)
+    for what, crop, method in [("bilinear", [3, 4], "bilinear"), ("bilinear_1x1", [1, 1],
+                                                                    "bilinear"),
+                               ("nearest", [4, 3], "nearest")]:
+        for dt in [F32, F64]:
+            add("CropAndResize", what,
+                [("image", rand([2, 6, 7, 2], ("crop", what, dt), "any", dt)), ("boxes", boxes)],
+                lambda im, b, crop=crop, method=method: raw.CropAndResize(
+                    image=im, boxes=b, box_ind=tf.constant([0, 1, 1]), crop_size=tf.constant(crop),
+                    method=method, name="out"), rtol=1e-5, atol=1e-5)
+
+
 def batch_norm_cases(add):
     for op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
         fn = getattr(raw, op)
@@ -379,6 +403,7 @@ def cases(add):
     max_pool_grad_cases(add)
     lrn_resize_cases(add)
     conv3d_pool3d_dilation_cases(add)
+    bicubic_crop_cases(add)
     batch_norm_cases(add)
     batch_norm_grad_cases(add)
     image_cases(add)
