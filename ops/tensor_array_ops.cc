@@ -25,6 +25,17 @@ REGISTER_OP("TensorArrayV3")
     .SetIsStateful()
     .SetShapeFn(HandleAndFlow);
 
+// The gradient TensorArray of `handle` for gradient source `source` (one per source, made on
+// first use with the forward array's size and element shape; writes to one index add up).
+REGISTER_OP("TensorArrayGradV3")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Output("grad_handle: resource")
+    .Output("flow_out: float")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(HandleAndFlow);
+
 REGISTER_OP("TensorArrayWriteV3")
     .Input("handle: resource")
     .Input("index: int32")

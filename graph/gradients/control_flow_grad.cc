@@ -1,12 +1,14 @@
 // Gradients of the ops of ops/control_flow_ops.cc and the variable ops: Switch and Merge (tf.cond),
 // TF1 while loops, resource and ref variable reads. Formulas are TensorFlow's; see grad_registry.h
 // for the contract of a gradient function.
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -59,6 +61,81 @@ absl::Status LoopCondGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("LoopCond", LoopCondGrad);
+
+// --- TF1 TensorArrays ------------------------------------------------------------------------
+// Each forward array has one gradient array per gradient call (TensorArrayGradV3, keyed by the
+// gradient's name scope, TensorFlow's "gradient source"); the flow tensors order the gradient
+// array's writes and reads as they order the forward ones.
+
+// The gradient source: the name scope up to its last part that starts with "gradients".
+std::string GradSource(const Scope& s) {
+  const std::string& scope = s.name_scope();
+  size_t end = std::string::npos;
+  size_t start = 0;
+  while (start <= scope.size()) {
+    size_t slash = scope.find('/', start);
+    if (slash == std::string::npos) slash = scope.size();
+    if (scope.compare(start, 9, "gradients") == 0) end = slash;
+    start = slash + 1;
+  }
+  return end == std::string::npos ? scope : scope.substr(0, end);
+}
+
+struct GradArray {
+  Output handle, flow;
+};
+GradArray GradTensorArray(const Scope& s, const Output& handle, const Output& flow) {
+  Operation op = OpBuilder(s, "TensorArrayGradV3")
+                     .Input(handle)
+                     .Input(flow)
+                     .Attr("source", GradSource(s))
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+// value = Read(handle, index, flow): the gradient array gets dvalue written at index.
+absl::Status TensorArrayReadGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  GradArray ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
+  Output flow = ops::TensorArrayWriteV3(s, ga.handle, op.inputs[1], g[0], ga.flow);
+  *out = {Output(), Output(), flow};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorArrayReadV3", TensorArrayReadGrad);
+
+// flow_out = Write(handle, index, value, flow_in): dvalue is read back from the gradient array,
+// after the forward write (write_barrier).
+absl::Status TensorArrayWriteGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
+  Output flow =
+      ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
+  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
+  GradArray ga = GradTensorArray(s, op.inputs[0], flow);
+  *out = {Output(), Output(), ops::TensorArrayReadV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
+          flow};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorArrayWriteV3", TensorArrayWriteGrad);
+
+// value = Gather(handle, indices, flow): dvalue is scattered into the gradient array.
+absl::Status TensorArrayGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  GradArray ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
+  *out = {Output(), Output(), ops::TensorArrayScatterV3(s, ga.handle, op.inputs[1], g[0], ga.flow)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorArrayGatherV3", TensorArrayGatherGrad);
+
+// flow_out = Scatter(handle, indices, value, flow_in): dvalue is gathered from the gradient array.
+absl::Status TensorArrayScatterGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
+  Output flow =
+      ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
+  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
+  GradArray ga = GradTensorArray(s, op.inputs[0], flow);
+  *out = {Output(), Output(), ops::TensorArrayGatherV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
+          flow};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorArrayScatterV3", TensorArrayScatterGrad);
 
 // Reading a resource variable: the gradient of the handle is the gradient of the value.
 absl::Status ReadVariableOpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

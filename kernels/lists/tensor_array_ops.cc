@@ -39,8 +39,9 @@ class TensorArray final : public ResourceBase {
     bool cleared = false;
   };
   TensorArray(DataType dtype, PartialTensorShape element_shape, int64_t size, bool dynamic_size,
-              bool clear_after_read, bool identical_shapes)
+              bool clear_after_read, bool identical_shapes, bool aggregate_writes = false)
       : dtype_(dtype),
+        aggregate_writes_(aggregate_writes),
         dynamic_size_(dynamic_size),
         clear_after_read_(clear_after_read),
         identical_shapes_(identical_shapes),
@@ -70,6 +71,7 @@ class TensorArray final : public ResourceBase {
     }
     if (index >= size) RILL_RETURN_IF_ERROR(ResizeElements(&elements_, index + 1, "a TensorArray"));
     Element& e = elements_[index];
+    if (e.written && aggregate_writes_ && !e.cleared) return AddInto(index, &e.value, value);
     if (e.written) {
       return absl::InvalidArgumentError(absl::StrCat("Could not write to TensorArray index ", index,
                                                      " because it has already been ",
@@ -143,9 +145,40 @@ class TensorArray final : public ResourceBase {
     rill::MutexLock lock(&mu_);
     return element_shape_;
   }
+  DataType dtype() const { return dtype_; }
 
  private:
+  // A gradient array's second write to an element adds to it (a fresh tensor: the first value
+  // may be shared with its writer).
+  absl::Status AddInto(int64_t index, Tensor* sum, const Tensor& value) {
+    if (sum->shape() != value.shape()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Could not aggregate to TensorArray index ", index, " because the existing shape is ",
+          sum->shape().DebugString(), " but the new input shape is ", value.shape().DebugString()));
+    }
+    Tensor out = Tensor(sum->dtype(), sum->shape());
+    auto add = [&](auto tag) {
+      using T = decltype(tag);
+      const T* a = sum->flat<T>().data();
+      const T* b = value.flat<T>().data();
+      T* o = out.flat<T>().data();
+      for (int64_t i = 0; i < value.NumElements(); ++i) o[i] = a[i] + b[i];
+    };
+    if (dtype_ == DT_FLOAT) {
+      add(float());
+    } else if (dtype_ == DT_DOUBLE) {
+      add(double());
+    } else {
+      return absl::UnimplementedError(absl::StrCat("Gradient TensorArrays of dtype ",
+                                                   DataTypeString(dtype_),
+                                                   " do not add up writes; use float or double"));
+    }
+    *sum = std::move(out);
+    return absl::OkStatus();
+  }
+
   const DataType dtype_;
+  const bool aggregate_writes_;
   const bool dynamic_size_;
   const bool clear_after_read_;
   const bool identical_shapes_;
@@ -353,7 +386,43 @@ class CloseOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
+// TensorArrayGradV3: the gradient array of input 0's array for `source`, made once per step with
+// the forward array's current size and element shape (so unwritten gradients read as zeros).
+class GradOp final : public OpKernel {
+ public:
+  explicit GradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("source", &source_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> forward, LookupArray(ctx));
+    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
+    RILL_ASSIGN_OR_RETURN(ResourceMgr * step, StepResources(ctx));
+    const std::string name = absl::StrCat(h.name, "@", source_);
+    absl::Status init = absl::OkStatus();
+    RILL_RETURN_IF_ERROR(step->LookupOrCreate<TensorArray>(
+                                 kContainer, name,
+                                 [&] {
+                                   auto ta = std::make_shared<TensorArray>(
+                                       forward->dtype(), forward->ElementShape(), forward->Size(),
+                                       /*dynamic_size=*/false, /*clear_after_read=*/true,
+                                       /*identical_shapes=*/false, /*aggregate_writes=*/true);
+                                   init = ta->Init();
+                                   return ta;
+                                 })
+                             .status());
+    RILL_RETURN_IF_ERROR(init);
+    ctx.set_output(0, MakeResourceHandleTensor(kContainer, name));
+    ctx.set_output(1, ctx.input(1));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  std::string source_;
+};
+
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayV3").Device(kDeviceCpu), TensorArrayOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGradV3").Device(kDeviceCpu), GradOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayWriteV3").Device(kDeviceCpu), WriteOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayReadV3").Device(kDeviceCpu), ReadOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayGatherV3").Device(kDeviceCpu), GatherOp);

@@ -36,6 +36,11 @@ from tensorflow.core.protobuf import rewriter_config_pb2  # noqa: E402
 from tensorflow.python.framework import ops as tf_ops  # noqa: E402
 
 import grad_cases  # noqa: E402
+from tensorflow.python.ops import control_flow_util  # noqa: E402
+
+# TF1 graphs: tf.cond, tf.while_loop and tf.TensorArray build Switch/Merge/Enter/... and
+# TensorArrayV3 ops, and their gradients (TensorArrayGradV3, stacks) are TensorFlow 1's.
+control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
 
 tf1 = tf.compat.v1
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -71,3 +71,44 @@ def cases(add):
     add("NextIteration", "two_vars", [("x", rand([2], "two", "unit"))], _while("two_vars"))
     add("LoopCond", "zero_iterations", [("x", rand([2], "zero"))], _while("zero_iterations"))
     add("ReadVariableOp", "times_x", [("x", rand([2, 3], "read"))], _resource_read)
+    _more(add)
+
+
+def _tensor_array(kind):
+    """TF1 TensorArrays (TensorArrayV3 with control flow v1), as dynamic_rnn uses them."""
+    def build(x, w=None):
+        from tensorflow.python.ops import control_flow_util  # pylint: disable=import-outside-toplevel
+        saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+        try:
+            if kind == "straight":  # scatter rows, read two back, write them swapped, gather
+                ta = tf.TensorArray(tf.float32, size=3, element_shape=[2]).unstack(x)
+                out = tf.TensorArray(tf.float32, size=2, element_shape=[2])
+                out = out.write(0, ta.read(2) * 2.0).write(1, ta.read(0))
+                return tf.identity(out.stack(), name="out")
+            if kind == "rnn":  # inputs unstacked into a TensorArray, outputs written per step
+                inputs = tf.TensorArray(tf.float32, size=4, element_shape=[2, 3]).unstack(x)
+                outputs = tf.TensorArray(tf.float32, size=4, element_shape=[2, 3])
+
+                def body(i, h, outs):
+                    h2 = tf.tanh(tf.matmul(h, w) + inputs.read(i))
+                    return i + 1, h2, outs.write(i, h2)
+                _, _, outs = tf1.while_loop(lambda i, h, o: i < 4, body,
+                                            [tf.constant(0), tf.zeros([2, 3]), outputs])
+                return tf.identity(outs.stack(), name="out")
+            raise ValueError(kind)
+        finally:
+            control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    return build
+
+
+def _more(add):
+    add("TensorArrayReadV3", "straight", [("x", rand([3, 2], "ta_straight"))],
+        _tensor_array("straight"))
+    add("TensorArrayWriteV3", "rnn", [("x", rand([4, 2, 3], "ta_rnn_x")),
+                                      ("w", rand([3, 3], "ta_rnn_w") * 0.5)], _tensor_array("rnn"))
+    add("TensorArrayScatterV3", "straight", [("x", rand([3, 2], "ta_scatter"))],
+        _tensor_array("straight"))
+    add("TensorArrayGatherV3", "rnn", [("x", rand([4, 2, 3], "ta_gather_x")),
+                                       ("w", rand([3, 3], "ta_gather_w") * 0.5)],
+        _tensor_array("rnn"))

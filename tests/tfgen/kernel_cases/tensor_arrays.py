@@ -129,6 +129,34 @@ def build_all(rec, emit):
         c("TensorArrayScatterV3", dt, "dynamic_rnn_gru", dynamic_rnn(gru_step), rtol=1e-5,
           atol=1e-6)
 
+    def grad_array(dt):
+        a, b = rand(dt, [2], "TAGrad/a" + dt), rand(dt, [2], "TAGrad/b" + dt)
+
+        def aggregate():
+            # The gradient array: the forward array's size and element shape, writes to one
+            # index add up, unwritten elements read as zeros; one array per source.
+            ta = tf.TensorArray(tdt(dt), size=3, element_shape=[2])
+            ta = ta.write(0, ph("a", a))
+            g = tf.raw_ops.TensorArrayGradV3(handle=ta.handle, flow_in=ta.flow,
+                                             source="gradients", name="out")
+            flow = tf.raw_ops.TensorArrayWriteV3(handle=g.grad_handle, index=1, value=ph("b", b),
+                                                 flow_in=g.flow_out)
+            flow = tf.raw_ops.TensorArrayWriteV3(handle=g.grad_handle, index=1, value=a,
+                                                 flow_in=flow)
+            same = tf.raw_ops.TensorArrayGradV3(handle=ta.handle, flow_in=flow,
+                                                source="gradients")
+            other = tf.raw_ops.TensorArrayGradV3(handle=ta.handle, flow_in=flow,
+                                                 source="gradients_1")
+            read = lambda h, i, f: tf.raw_ops.TensorArrayReadV3(handle=h, index=i, flow_in=f,
+                                                                dtype=tdt(dt))
+            return [read(same.grad_handle, 1, same.flow_out),
+                    read(same.grad_handle, 0, same.flow_out),
+                    read(other.grad_handle, 1, other.flow_out),
+                    tf.raw_ops.TensorArraySizeV3(handle=g.grad_handle, flow_in=flow)]
+        c("TensorArrayGradV3", dt, "aggregate_and_zeros", aggregate)
+
+    rec.for_dtypes("TensorArrayGradV3", ["float32"], grad_array)
+    emit("TensorArrayGradV3")
     rec.for_dtypes("TensorArrayWriteV3", ["float32", "int32"], write_read)
     emit("TensorArrayWriteV3")
     rec.for_dtypes("TensorArrayReadV3", ["float32"], read)
