@@ -95,11 +95,12 @@ class _FetchPlan(object):
             f = f._as_fetch()
         try:
             el = graph.as_graph_element(f)
-        except (TypeError, ValueError) as e:
-            raise TypeError("Fetch argument %r has invalid type %r, must be a string or Tensor. "
-                            "(%s)" % (f, type(f), e))
-        except KeyError as e:
-            raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)" % (f, e))
+        except TypeError as e:
+            raise TypeError("Argument `fetch` = %s has invalid type \"%s\" must be a string or "
+                            "Tensor. (%s)" % (f, type(f).__name__, e))
+        except (KeyError, ValueError) as e:
+            raise ValueError("Argument `fetch` = %s cannot be interpreted as a Tensor. (%s)" % (
+                f, e))
         if el.graph is not graph:
             raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (Tensor %s is "
                              "not an element of this graph.)" % (f, el))
@@ -283,7 +284,7 @@ class BaseSession(object):
         try:
             t = self._graph.as_graph_element(k, allow_operation=False)
         except (KeyError, ValueError) as e:
-            raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(e))
+            raise TypeError("Cannot interpret feed_dict key as Tensor: " + e.args[0])
         if t.graph is not self._graph:
             raise ValueError("Cannot feed %s: the Tensor is not an element of this graph." % t.name)
         dt = t.dtype.base_dtype
@@ -402,7 +403,7 @@ def _feed_pairs(graph, key, value):
     try:
         t = graph.as_graph_element(key, allow_operation=False)
     except (KeyError, ValueError) as e:
-        raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(e))
+        raise TypeError("Cannot interpret feed_dict key as Tensor: " + e.args[0])
     if isinstance(value, ops.Tensor):
         raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                         "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "

@@ -139,6 +139,7 @@ def _convert_and_infer(od, kwargs):
     attr_defs = {a.name: a for a in od.attr}
     attrs = {}
     inferred = {}
+    inferred_from = {}  # type attr -> the input argument it was inferred from
     input_names = {i.name for i in od.input_arg}
     for k in kwargs:
         if k not in attr_defs and k not in input_names:
@@ -161,6 +162,7 @@ def _convert_and_infer(od, kwargs):
                             break
         elif arg.type_attr and arg.type_attr not in inferred and _is_tensor_like(val):
             inferred[arg.type_attr] = _as_tensor(val, as_ref=arg.is_ref).dtype.base_dtype
+            inferred_from[arg.type_attr] = arg.name
     for k, v in kwargs.items():
         if k in attr_defs and attr_defs[k].type == "type" and v is not None and k not in inferred:
             inferred[k] = dtypes.as_dtype(v)
@@ -191,6 +193,11 @@ def _convert_and_infer(od, kwargs):
                                    name=arg.name)
                     inferred[arg.type_attr] = t.dtype.base_dtype
                 else:
+                    if isinstance(val, ops.Tensor) and val.dtype.base_dtype != dt:
+                        raise TypeError(
+                            "Input '%s' of '%s' Op has type %s that does not match type %s of "
+                            "argument '%s'." % (arg.name, op_type, val.dtype.base_dtype.name,
+                                                dt.name, inferred_from.get(arg.type_attr, "?")))
                     t = _as_tensor(val, dt, arg.is_ref, name=arg.name)
             else:
                 t = _as_tensor(val, None, arg.is_ref, name=arg.name)

@@ -263,6 +263,9 @@ class Graph(object):
             for cop in self._colocation_stack:
                 _c.TF_ColocateWith(desc, cop._c_op)
         c_op = _c.TF_FinishOperation(desc, status.ptr)
+        if _c.TF_GetCode(status.ptr) == 3:
+            # A build error (shapes, types) is ValueError, as in TensorFlow's op creation.
+            raise ValueError(_c.TF_Message(status.ptr).decode("utf-8", "replace"))
         status.raise_if_error(node_def)
         op = self._add_op(c_op, name)
         if ctx is not None:
@@ -314,8 +317,8 @@ class Graph(object):
 
     def get_tensor_by_name(self, name):
         if ":" not in name:
-            raise ValueError("The name %r looks a like an Operation name, not a Tensor name. "
-                             "Tensor names must be of the form \"<op_name>:<output_index>\"." % name)
+            raise ValueError("The name %r refers to an Operation, not a Tensor. Tensor names "
+                             "must be of the form \"<op_name>:<output_index>\"." % name)
         op_name, idx = name.rsplit(":", 1)
         try:
             op = self.get_operation_by_name(op_name)
@@ -332,8 +335,12 @@ class Graph(object):
         if isinstance(obj, str):
             if ":" in obj and allow_tensor:
                 return self.get_tensor_by_name(obj)
-            if allow_operation:
+            if ":" not in obj and allow_operation:
                 return self.get_operation_by_name(obj)
+            if ":" not in obj:
+                self.get_operation_by_name(obj)  # KeyError when there is no such operation
+                raise ValueError("The name %r refers to an Operation, not a Tensor. Tensor names "
+                                 "must be of the form \"<op_name>:<output_index>\"." % obj)
             raise ValueError("Name %s appears to refer to a Tensor, not a Operation." % obj)
         if hasattr(obj, "_as_graph_element"):
             obj = obj._as_graph_element()

@@ -80,8 +80,10 @@ def to_numpy(values, dtype=None):
     if dtype.is_integer and not isinstance(values, np.ndarray):
         arr = np.asarray(values)
         if arr.dtype.kind == "f":
-            raise TypeError("Expected %s, got %r of type '%s' instead." % (
-                dtype.name, values, type(values).__name__))
+            bad = next(v for v in np.asarray(values, dtype=object).reshape(-1)
+                       if isinstance(v, float) or (isinstance(v, np.generic) and v.dtype.kind == "f"))
+            raise TypeError("Expected %s, but got %r of type '%s'." % (
+                dtype.name, bad, type(bad).__name__))
     return np.asarray(values, dtype=np_type)
 
 

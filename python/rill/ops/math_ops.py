@@ -39,7 +39,10 @@ def _binary(op_type, default_name):
             if not isinstance(x, ops.Tensor) and hasattr(x, "_as_tensor_for_op"):
                 x = x._as_tensor_for_op(False)
             if isinstance(x, ops.Tensor):
-                y = ops.convert_to_tensor(y, dtype=x.dtype.base_dtype, name="y")
+                if hasattr(y, "_as_tensor_for_op"):
+                    y = y._as_tensor_for_op(False)
+                if not isinstance(y, ops.Tensor):
+                    y = ops.convert_to_tensor(y, dtype=x.dtype.base_dtype, name="y")
             else:
                 if hasattr(y, "_as_tensor_for_op"):
                     y = y._as_tensor_for_op(False)
