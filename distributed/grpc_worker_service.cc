@@ -114,7 +114,7 @@ void WorkerServer::Shutdown() {
   if (shut_down_ || server_ == nullptr) return;
   shut_down_ = true;
   worker_->AbortAllSteps();
-  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
   server_->Wait();
 }
 

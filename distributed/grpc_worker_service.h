@@ -27,7 +27,8 @@ class WorkerServer {
   ~WorkerServer();
 
   Worker* worker() { return worker_.get(); }
-  // Aborts the steps in flight and stops serving (calls in flight end within a second). Idempotent.
+  // Aborts the steps in flight and stops serving (calls still in flight after 300 ms are
+  // cancelled). Idempotent.
   void Shutdown();
 
  private:

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
@@ -33,6 +34,11 @@ WorkerClient::WorkerClient(std::string job, int task_index, std::string address)
 
 absl::Status WorkerClient::Annotate(const char* method, const grpc::Status& s) const {
   if (s.ok()) return absl::OkStatus();
+  // A worker passing on another task's failure (its RecvTensor from that task) already names it.
+  if (absl::StartsWith(s.error_message(), "Task /job:") ||
+      absl::StrContains(s.error_message(), " on task /job:")) {
+    return FromGrpcStatus(s);
+  }
   if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
     return absl::UnavailableError(absl::StrCat(
         "Task ", task_, " (", address_, ") is unavailable: ", s.error_message(),

@@ -72,6 +72,92 @@ GraphDef FeedGraph() {
   return g;
 }
 
+// A chain of `n` [2000, 2000] products on task 1 (8 GFLOP each: seconds on a small machine),
+// summed into a scalar on task 0.
+GraphDef SlowGraph(int n) {
+  GraphDef g;
+  NodeDef dims;
+  dims.set_name("dims");
+  dims.set_op("Const");
+  dims.set_device("/job:worker/task:1");
+  SetAttr(&dims, "dtype", DT_INT32);
+  TensorProto* d = (*dims.mutable_attr())["value"].mutable_tensor();
+  d->set_dtype(DT_INT32);
+  d->mutable_tensor_shape()->add_dim()->set_size(2);
+  d->add_int_val(2000);
+  d->add_int_val(2000);
+  *g.add_node() = dims;
+  NodeDef one;
+  one.set_name("one");
+  one.set_op("Const");
+  one.set_device("/job:worker/task:1");
+  SetAttr(&one, "dtype", DT_FLOAT);
+  TensorProto* o = (*one.mutable_attr())["value"].mutable_tensor();
+  o->set_dtype(DT_FLOAT);
+  o->add_float_val(0.001f);
+  *g.add_node() = one;
+  NodeDef fill = MakeNode("m0", "Fill", {"dims", "one"}, "/job:worker/task:1");
+  SetAttr(&fill, "index_type", DT_INT32);
+  *g.add_node() = fill;
+  for (int i = 1; i <= n; ++i) {
+    *g.add_node() = MakeNode(absl::StrCat("m", i), "MatMul", {absl::StrCat("m", i - 1), "m0"},
+                             "/job:worker/task:1");
+  }
+  NodeDef axes;
+  axes.set_name("axes");
+  axes.set_op("Const");
+  axes.set_device("/job:worker/task:0");
+  SetAttr(&axes, "dtype", DT_INT32);
+  TensorProto* a = (*axes.mutable_attr())["value"].mutable_tensor();
+  a->set_dtype(DT_INT32);
+  a->mutable_tensor_shape()->add_dim()->set_size(2);
+  a->add_int_val(0);
+  a->add_int_val(1);
+  *g.add_node() = axes;
+  NodeDef sum = MakeNode("total", "Sum", {absl::StrCat("m", n), "axes"}, "/job:worker/task:0");
+  SetAttr(&sum, "Tidx", DT_INT32);
+  *g.add_node() = sum;
+  return g;
+}
+
+TEST(TwoWorkersTest, WorkerKilledMidRunIsUnavailableNamingIt) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(SlowGraph(40)));
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cluster.Kill(1);
+  });
+  std::vector<Tensor> out;
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status s = session->Run({}, {"total"}, {}, &out);
+  killer.join();
+  EXPECT_THAT(s, StatusIs(absl::StatusCode::kUnavailable,
+                          HasSubstr("Task /job:worker/replica:0/task:1 (")));
+  // The run ended with the worker, not after its 40 products.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(TwoWorkersTest, OperationTimeoutReachesTheWorkers) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster, /*timeout_ms=*/200);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(SlowGraph(40)));
+  std::vector<Tensor> out;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THAT(session->Run({}, {"total"}, {}, &out),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       HasSubstr("raise operation_timeout_in_ms or restart it")));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  // The workers dropped the step: a short run right after works.
+  RILL_ASSERT_OK(session->Extend(FeedGraph()));
+  RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(1)}}, {"z"}, {}, &out));
+  EXPECT_EQ(out[0].flat<float>()[0], 4.0f);
+}
+
 TEST(TwoWorkersTest, SeedTowersGiveTheLocalResultWithFullNames) {
   testing::ClusterFixture cluster;
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
