@@ -558,6 +558,20 @@ absl::Status CumprodGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* ou
 }
 RILL_REGISTER_GRADIENT("Cumprod", CumprodGrad);
 
+// The lowest finite value of a floating dtype (as a double that casts to it exactly).
+double LowestOf(DataType t) {
+  switch (t) {
+    case DT_DOUBLE:
+      return std::numeric_limits<double>::lowest();
+    case DT_HALF:
+      return -65504.0;
+    case DT_BFLOAT16:
+      return -3.3895313892515355e38;  // -(2 - 2^-7) * 2^127
+    default:
+      return static_cast<double>(std::numeric_limits<float>::lowest());
+  }
+}
+
 // The gradient split by sign, each part accumulated in log space: exp(clse(log|g+| - out) + x)
 // minus the same for the negative part; log 0 is replaced by the dtype's lowest value.
 absl::Status CumulativeLogsumexpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
@@ -566,10 +580,7 @@ absl::Status CumulativeLogsumexpGrad(const Scope& s, const GradOp& op, GradSpan 
   const Output& x = op.inputs[0];
   const Output& axis = op.inputs[1];
   const Output& result = op.outputs[0];
-  const double lowest = BaseType(g[0].dtype()) == DT_DOUBLE
-                            ? std::numeric_limits<double>::lowest()
-                            : static_cast<double>(std::numeric_limits<float>::lowest());
-  Output low = grad::ScalarLike(s, lowest, g[0]);
+  Output low = grad::ScalarLike(s, LowestOf(BaseType(g[0].dtype())), g[0]);
   Output zero = Zero(s, g[0]);
   Output log_pos = ops::SelectV2(s, ops::Greater(s, g[0], zero), ops::Log(s, g[0]), low);
   Output log_neg = ops::SelectV2(s, ops::Less(s, g[0], zero), ops::Log(s, ops::Neg(s, g[0])), low);
