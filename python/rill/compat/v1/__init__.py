@@ -149,6 +149,8 @@ from rill import training as train  # noqa: E402,F401
 from rill.ops import layers  # noqa: E402,F401
 from rill.framework import graph_util  # noqa: E402,F401
 from rill import tf_logging as logging  # noqa: E402,F401
+from rill import platform_app as app  # noqa: E402,F401
+flags = app.flags
 
 
 def _write_graph(graph_or_graph_def, logdir, name, as_text=True):
