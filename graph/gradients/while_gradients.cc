@@ -257,7 +257,12 @@ absl::Status GradientBuilder::BuildLoopGradient(const std::string& frame, Pass& 
         if (graph_.IsEnter(p) &&
             std::find(loop.invariants.begin(), loop.invariants.end(), p) != loop.invariants.end()) {
           const auto [outer, outer_index] = graph_.inputs[p][0];
-          replacement = enter(stacks, graph_.ops[outer].output(outer_index), grad_frame, true);
+          const Output outer_value = graph_.ops[outer].output(outer_index);
+          replacement = IsRefType(outer_value.dtype())
+                            ? ops::RefEnter(stacks, outer_value, grad_frame,
+                                            ops::EnterAttrs().IsConstant(true).ParallelIterations(
+                                                loop.parallel_iterations))
+                            : enter(stacks, outer_value, grad_frame, true);
         } else {
           if (IsRefType(value.dtype())) {
             return Malformed(frame, absl::StrCat("the gradient reads the reference '",

@@ -72,6 +72,7 @@ def cases(add):
     add("LoopCond", "zero_iterations", [("x", rand([2], "zero"))], _while("zero_iterations"))
     add("ReadVariableOp", "times_x", [("x", rand([2, 3], "read"))], _resource_read)
     _more(add)
+    _more_refs(add)
 
 
 def _tensor_array(kind):
@@ -112,3 +113,25 @@ def _more(add):
     add("TensorArrayGatherV3", "rnn", [("x", rand([4, 2, 3], "ta_gather_x")),
                                        ("w", rand([3, 3], "ta_gather_w") * 0.5)],
         _tensor_array("rnn"))
+
+
+def _ref_variable(kind):
+    """TF1 reference variables read inside a cond (RefSwitch) and inside a loop (RefEnter);
+    gradients are taken with respect to the variable's reference, as optimizers take them."""
+    def build(x):
+        v = tf1.Variable(np.array([0.5, -1.5, 2.0], np.float32), use_resource=False, name="v")
+        init = tf1.variables_initializer([v], name="init")
+        ref = v._ref()  # pylint: disable=protected-access
+        if kind == "cond":
+            y = tf1.cond(tf.constant(True), lambda: ref * x, lambda: ref + x)
+        else:
+            _, y = tf1.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * ref + x),
+                                  [tf.constant(0), x])
+        return {"ys": [tf.identity(y, name="out")], "xs": [ref], "init": init}
+    return build
+
+
+def _more_refs(add):
+    add("RefSwitch", "cond_on_variable", [("x", rand([3], "ref_cond"))], _ref_variable("cond"))
+    add("RefEnter", "loop_reads_variable", [("x", rand([3], "ref_loop", "unit"))],
+        _ref_variable("loop"))
