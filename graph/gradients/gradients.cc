@@ -142,9 +142,11 @@ absl::Status GradientBuilder::Backprop(int node, Pass& pass) {
           "(StopGradient, GradientOptions::stop_gradients)"));
     }
     if (fn != nullptr) {
-      // Outputs no gradient reached get zeros, as TensorFlow's gradients do.
+      // Outputs no gradient reached get zeros, as TensorFlow's gradients do; handles (lists,
+      // resources) have no zeros: their gradient functions take the invalid Output as none.
       for (int i = 0; i < op.num_outputs(); ++i) {
-        if (!out_grads[i].valid() && IsTrainable(op.output(i).dtype())) {
+        const DataType t = BaseType(op.output(i).dtype());
+        if (!out_grads[i].valid() && IsTrainable(t) && t != DT_VARIANT && t != DT_RESOURCE) {
           out_grads[i] = ops::ZerosLike(base, op.output(i));
         }
       }

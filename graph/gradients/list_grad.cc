@@ -1,0 +1,95 @@
+// Gradients of the TensorList ops of ops/list_ops.cc. A list's gradient is a list of the
+// elements' gradients; an absent list gradient (an invalid Output) means none for every element.
+// Formulas are TensorFlow's (list_ops.py).
+#include <vector>
+
+#include "absl/types/span.h"
+#include "core/status_macros.h"
+#include "core/types.h"
+#include "graph/builder/ops.h"
+#include "graph/gradients/grad_registry.h"
+
+namespace rill {
+namespace {
+
+using Grads = std::vector<Output>;
+using GradSpan = absl::Span<const Output>;
+
+// The shape of one row of `t` (its shape without the first dimension).
+Output RowShape(const Scope& s, const Output& t) {
+  return ops::Slice(s, ops::Shape(s, t), ops::Const(s, {1}), ops::Const(s, {-1}));
+}
+
+// tensor = Stack(list, element_shape): the list of dtensor's rows.
+absl::Status TensorListStackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::TensorListFromTensor(s, g[0], op.inputs[1]), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListStack", TensorListStackGrad);
+
+// list = FromTensor(tensor, element_shape): the stacked gradients of the elements.
+absl::Status TensorListFromTensorGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& t = op.inputs[0];
+  if (!g[0].valid()) {
+    *out = {Output(), Output()};
+    return absl::OkStatus();
+  }
+  *out = {ops::TensorListStack(s, g[0], RowShape(s, t), BaseType(t.dtype())), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListFromTensor", TensorListFromTensorGrad);
+
+// item = GetItem(list, index, element_shape): a list of the input's length holding ditem at
+// index (the other elements unset, read as zeros).
+absl::Status TensorListGetItemGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("element_dtype"));
+  Output reserved =
+      ops::TensorListReserve(s, ops::Shape(s, g[0]), ops::TensorListLength(s, op.inputs[0]), dtype);
+  *out = {ops::TensorListSetItem(s, reserved, op.inputs[1], g[0]), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListGetItem", TensorListGetItemGrad);
+
+// list' = SetItem(list, index, item): dlist with that element zeroed, and dlist[index].
+absl::Status TensorListSetItemGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  if (!g[0].valid()) {
+    *out = {Output(), Output(), Output()};
+    return absl::OkStatus();
+  }
+  const Output& item = op.inputs[2];
+  *out = {
+      ops::TensorListSetItem(s, g[0], op.inputs[1], ops::ZerosLike(s, item)), Output(),
+      ops::TensorListGetItem(s, g[0], op.inputs[1], ops::Shape(s, item), BaseType(item.dtype()))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListSetItem", TensorListSetItemGrad);
+
+// list' = PushBack(list, tensor): dlist' popped.
+absl::Status TensorListPushBackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  if (!g[0].valid()) {
+    *out = {Output(), Output()};
+    return absl::OkStatus();
+  }
+  const Output& t = op.inputs[1];
+  ops::TensorListPopBackOutputs popped =
+      ops::TensorListPopBack(s, g[0], ops::Shape(s, t), BaseType(t.dtype()));
+  *out = {popped.output_handle, popped.tensor};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListPushBack", TensorListPushBackGrad);
+
+// (list', tensor) = PopBack(list, element_shape): dtensor pushed back on dlist' (an empty list
+// when none reached it; zeros when dtensor did not).
+absl::Status TensorListPopBackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& t = op.outputs[1];
+  const DataType dtype = BaseType(t.dtype());
+  Output dlist =
+      g[0].valid() ? g[0] : ops::EmptyTensorList(s, ops::Shape(s, t), ops::Const(s, -1), dtype);
+  Output dtensor = g[1].valid() ? g[1] : ops::ZerosLike(s, t);
+  *out = {ops::TensorListPushBack(s, dlist, dtensor), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListPopBack", TensorListPopBackGrad);
+
+}  // namespace
+}  // namespace rill
