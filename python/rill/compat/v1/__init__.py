@@ -150,6 +150,7 @@ from rill.ops import layers  # noqa: E402,F401
 from rill.framework import graph_util  # noqa: E402,F401
 from rill import tf_logging as logging  # noqa: E402,F401
 from rill import platform_app as app  # noqa: E402,F401
+from rill import summary  # noqa: E402,F401
 flags = app.flags
 
 
