@@ -210,3 +210,10 @@ def test_bad_values_raise_instead_of_crashing():
                 sess.run(p * 1.0, {p: tf.constant([1.0, 2.0])})
             with pytest.raises(tf.errors.InvalidArgumentError):
                 sess.run(tf.reshape(p, [3]), {p: [1.0, 2.0]})
+
+
+def test_empty_int_list_converts():
+    with tf.Graph().as_default():
+        with tf.Session() as sess:
+            assert sess.run(tf.fill([], 2.5)) == 2.5
+            assert sess.run(tf.constant([], dtype=tf.int32)).shape == (0,)

@@ -34,3 +34,22 @@ for t in trains:
             sess.run(t, feed)
         print([round(float(v), 2) for v in sess.run(w).ravel()], round(float(sess.run(b)), 2),
               round(float(sess.run(loss, feed)), 4) < 0.01, sess.run(step))
+# Adagrad and RMSProp on the same loss; GradientDescent on a resource variable.
+for opt in (tf.train.AdagradOptimizer(0.5), tf.train.RMSPropOptimizer(0.05)):
+    t = opt.minimize(loss, var_list=[w, b])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(200):
+            sess.run(t, feed)
+        print(type(opt).__name__, round(float(sess.run(loss, feed)), 2) < 0.05)
+with tf.Graph().as_default():
+    rv = tf.Variable([[1.0], [1.0]], use_resource=True, name="rv")
+    xs_t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    rloss = tf.reduce_sum(tf.square(tf.matmul(xs_t, rv)))
+    rgrad, = tf.gradients(rloss, [rv])
+    rtrain = tf.train.GradientDescentOptimizer(0.01).minimize(rloss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(rgrad).ravel().tolist())
+        sess.run(rtrain)
+        print([round(float(v), 4) for v in sess.run(rv).ravel()])

@@ -79,11 +79,12 @@ def to_numpy(values, dtype=None):
         raise TypeError("Cannot convert a value to type %s" % dtype.name)
     if dtype.is_integer and not isinstance(values, np.ndarray):
         arr = np.asarray(values)
-        if arr.dtype.kind == "f":
-            bad = next(v for v in np.asarray(values, dtype=object).reshape(-1)
-                       if isinstance(v, float) or (isinstance(v, np.generic) and v.dtype.kind == "f"))
-            raise TypeError("Expected %s, but got %r of type '%s'." % (
-                dtype.name, bad, type(bad).__name__))
+        if arr.dtype.kind == "f" and arr.size:
+            bad = [v for v in np.asarray(values, dtype=object).reshape(-1)
+                   if isinstance(v, float) or (isinstance(v, np.generic) and v.dtype.kind == "f")]
+            if bad:
+                raise TypeError("Expected %s, but got %r of type '%s'." % (
+                    dtype.name, bad[0], type(bad[0]).__name__))
     return np.asarray(values, dtype=np_type)
 
 
