@@ -288,6 +288,20 @@ Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Out
       .output(0);
 }
 
+Output ScaleAndTranslateGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                             const Output& scale, const Output& translation,
+                             absl::string_view kernel_type, bool antialias) {
+  return OpBuilder(scope, "ScaleAndTranslateGrad")
+      .Input(grads)
+      .Input(original_image)
+      .Input(scale)
+      .Input(translation)
+      .Attr("kernel_type", std::string(kernel_type))
+      .Attr("antialias", antialias)
+      .Finalize()
+      .output(0);
+}
+
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding) {

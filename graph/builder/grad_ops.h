@@ -99,6 +99,10 @@ Output CropAndResizeGradImage(const Scope& scope, const Output& grads, const Out
                               absl::string_view method = "bilinear");
 Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Output& image,
                               const Output& boxes, const Output& box_ind);
+// The gradient of ScaleAndTranslate for its float image (scale and translation: float [y, x]).
+Output ScaleAndTranslateGrad(const Scope& scope, const Output& grads, const Output& original_image,
+                             const Output& scale, const Output& translation,
+                             absl::string_view kernel_type = "lanczos3", bool antialias = true);
 // {x_backprop, scale_backprop, offset_backprop, reserve...}; reserve_space_3 only for V3.
 std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
                                          const Output& x, const Output& scale,

@@ -838,6 +838,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "ResizeBilinearGrad", "ResizeNearestNeighborGrad", "Conv3DBackpropFilterV2", "AvgPool3DGrad",
       "MaxPool3DGrad", "MaxPool3DGradGrad", "Dilation2DBackpropInput", "Dilation2DBackpropFilter",
       "ResizeBicubicGrad", "CropAndResizeGradImage", "CropAndResizeGradBoxes",
+      "ScaleAndTranslateGrad",
       // Strings, checks and DynamicStitch (graph/builder/index_ops.h).
       "StringJoin", "AsString", "Assert", "DynamicStitch", "DepthwiseConv2dNativeBackpropInput",
       "DepthwiseConv2dNativeBackpropFilter", "RandomShuffle", "Multinomial", "StringFormat",
