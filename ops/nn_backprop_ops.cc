@@ -1,8 +1,8 @@
 // Op definitions of the backprops the gradients of graph/gradients/nn_grad.cc build:
 // ResizeBilinearGrad, ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
 // AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad,
-// Dilation2DBackpropInput, Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage and
-// CropAndResizeGradBoxes. Signatures read from TensorFlow's registry
+// Dilation2DBackpropInput, Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage,
+// CropAndResizeGradBoxes and ScaleAndTranslateGrad. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
@@ -198,6 +198,17 @@ REGISTER_OP("CropAndResizeGradBoxes")
     .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
     .Attr("method: {'bilinear'} = \"bilinear\"")
     .SetShapeFn(ShapeOfInput<2>);
+
+REGISTER_OP("ScaleAndTranslateGrad")
+    .Input("grads: T")
+    .Input("original_image: T")
+    .Input("scale: float")
+    .Input("translation: float")
+    .Output("output: T")
+    .Attr("T: {float}")
+    .Attr("kernel_type: string = \"lanczos3\"")
+    .Attr("antialias: bool = true")
+    .SetShapeFn(ShapeOfInput<1>);
 
 }  // namespace
 }  // namespace rill

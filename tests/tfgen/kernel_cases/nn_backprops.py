@@ -1,7 +1,8 @@
 """Backprop kernels the nn gradients build (graph/gradients/nn_grad.cc): ResizeBilinearGrad,
 ResizeNearestNeighborGrad, LRNGrad, MaxPoolGradGrad, Conv3DBackpropFilterV2,
 AvgPool3DGrad, MaxPool3DGrad, MaxPool3DGradGrad, Dilation2DBackpropInput,
-Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage, CropAndResizeGradBoxes."""
+Dilation2DBackpropFilter, ResizeBicubicGrad, CropAndResizeGradImage, CropAndResizeGradBoxes,
+ScaleAndTranslateGrad."""
 import numpy as np
 import tensorflow as tf
 
@@ -285,6 +286,34 @@ def crop_and_resize_grads(rec):
                    gen_boxes)
 
 
+def scale_and_translate_grad(rec):
+    def gen(dt):
+        s = "ScaleAndTranslateGrad/" + dt
+        for what, shape, size, scale, shift, kernel, antialias in [
+                ("lanczos3_up", [1, 4, 5, 2], [7, 9], [1.75, 1.8], [0.0, 0.0], "lanczos3", True),
+                ("lanczos5_down_shift", [2, 8, 7, 1], [4, 3], [0.5, 0.45], [0.5, -0.25],
+                 "lanczos5", True),
+                ("keyscubic_no_antialias", [1, 6, 6, 2], [3, 4], [0.5, 0.7], [0.0, 0.3],
+                 "keyscubic", False),
+                ("box", [1, 3, 4, 1], [5, 5], [1.5, 1.25], [0.2, 0.0], "box", True),
+                ("mitchellcubic", [1, 5, 4, 1], [3, 6], [0.6, 1.5], [0.0, 0.0], "mitchellcubic",
+                 True),
+                ("lanczos1", [1, 4, 4, 1], [6, 2], [1.5, 0.5], [0.0, 0.0], "lanczos1", True),
+                ("gaussian", [1, 5, 4, 1], [3, 6], [0.6, 1.5], [0.0, 0.0], "gaussian", False),
+                ("triangle", [1, 3, 4, 1], [5, 5], [1.5, 1.25], [0.2, 0.0], "triangle", True)]:
+            g = rand(dt, [shape[0]] + size + [shape[3]], s + "/" + what + "/g", "small")
+            image = rand(dt, shape, s + "/" + what + "/x", "small")
+            rec.case("ScaleAndTranslateGrad", dt, what,
+                     lambda g=g, image=image, scale=scale, shift=shift, kernel=kernel,
+                     antialias=antialias: tf.raw_ops.ScaleAndTranslateGrad(
+                         grads=ph("g", g), original_image=ph("x", image),
+                         scale=const("scale", scale, "float32"),
+                         translation=const("translation", shift, "float32"), kernel_type=kernel,
+                         antialias=antialias, name="out"), rtol=1e-5, atol=1e-6)
+
+    rec.for_dtypes("ScaleAndTranslateGrad", ["float32"], gen)
+
+
 def build_all(rec, emit):
     resize_bilinear_grad(rec)
     emit("ResizeBilinearGrad")
@@ -307,3 +336,5 @@ def build_all(rec, emit):
     crop_and_resize_grads(rec)
     emit("CropAndResizeGradImage")
     emit("CropAndResizeGradBoxes")
+    scale_and_translate_grad(rec)
+    emit("ScaleAndTranslateGrad")
