@@ -780,6 +780,21 @@ absl::Status CropAndResizeGrad(const Scope& s, const GradOp& op, GradSpan g, Gra
 }
 RILL_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
 
+// ScaleAndTranslate (images, size, scale, translation): ScaleAndTranslateGrad onto float images
+// (none for other dtypes); none for the size, scale and translation.
+absl::Status ScaleAndTranslateGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output images_grad;
+  if (BaseType(op.inputs[0].dtype()) == DT_FLOAT) {
+    OpBuilder b(s, "ScaleAndTranslateGrad");
+    b.Input(g[0]).Input(op.inputs[0]).Input(op.inputs[2]).Input(op.inputs[3]);
+    CopyAttrs(b, op, {"kernel_type", "antialias"});
+    images_grad = Out(b);
+  }
+  *out = {images_grad, Output(), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ScaleAndTranslate", ScaleAndTranslateGradFn);
+
 RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 
 }  // namespace

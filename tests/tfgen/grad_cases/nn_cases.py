@@ -326,6 +326,25 @@ def bicubic_crop_cases(add):
                     method=method, name="out"), rtol=1e-5, atol=1e-5)
 
 
+SCALE_TRANSLATE_CASES = [
+    # what, image shape, size, scale [y, x], translation [y, x], kernel_type, antialias
+    ("lanczos3_up", [1, 4, 5, 2], [7, 9], [1.75, 1.8], [0.0, 0.0], "lanczos3", True),
+    ("lanczos3_down_shift", [2, 8, 7, 1], [4, 3], [0.5, 0.45], [0.5, -0.25], "lanczos3", True),
+    ("keyscubic_no_antialias", [1, 6, 6, 2], [3, 4], [0.5, 0.7], [0.0, 0.3], "keyscubic", False),
+    ("triangle", [1, 3, 4, 1], [5, 5], [1.5, 1.25], [0.2, 0.0], "triangle", True),
+    ("gaussian", [1, 5, 4, 1], [3, 6], [0.6, 1.5], [0.0, 0.0], "gaussian", True),
+]
+
+
+def scale_and_translate_cases(add):
+    for what, shape, size, scale, shift, kernel, antialias in SCALE_TRANSLATE_CASES:
+        add("ScaleAndTranslate", what, [("images", rand(shape, ("sat", what), "any"))],
+            lambda x, size=size, scale=scale, shift=shift, kernel=kernel, antialias=antialias:
+            raw.ScaleAndTranslate(images=x, size=tf.constant(size), scale=tf.constant(scale),
+                                  translation=tf.constant(shift), kernel_type=kernel,
+                                  antialias=antialias, name="out"))
+
+
 def batch_norm_cases(add):
     for op in ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"]:
         fn = getattr(raw, op)
@@ -404,6 +423,7 @@ def cases(add):
     lrn_resize_cases(add)
     conv3d_pool3d_dilation_cases(add)
     bicubic_crop_cases(add)
+    scale_and_translate_cases(add)
     batch_norm_cases(add)
     batch_norm_grad_cases(add)
     image_cases(add)
