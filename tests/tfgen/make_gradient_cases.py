@@ -84,7 +84,10 @@ def record(spec):
         for y, dy in zip(ys, dys):
             shape = tf1.Session(graph=g, config=CONFIG).run(tf.shape(y), feeds) if \
                 not y.shape.is_fully_defined() else y.shape.as_list()
-            v = rng.standard_normal(shape).astype(y.dtype.as_numpy_dtype)
+            v = rng.standard_normal(shape)
+            if y.dtype.is_complex:  # an imaginary part too, so a missing conjugate shows
+                v = v + 1j * rng.standard_normal(shape)
+            v = v.astype(y.dtype.as_numpy_dtype)
             dy_values.append(v)
             feeds[dy] = v
         fetch = [t for t in grads if t is not None]
