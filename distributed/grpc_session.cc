@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "core/device_name.h"
 #include "core/mutex.h"
+#include "core/partial_tensor_shape.h"
 #include "core/rendezvous.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
@@ -64,6 +65,7 @@ struct RemotePartition {
 
 struct RunState {
   RunGraph run;
+  std::vector<PartialTensorShape> feed_shapes;  // declared Placeholder shape per feed
   std::vector<RemotePartition> partitions;
   std::map<std::string, int> fetch_index_of_key;
 };
@@ -338,6 +340,18 @@ class GrpcSession final : public SessionBackend {
     auto state = std::make_shared<RunState>();
     const std::string client = ClientDeviceLocked();
     RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(*graph_, feeds, fetches, targets, client));
+    // Declared shapes of fed placeholders, for the feed shape check (as the local session).
+    for (const std::string& f : state->run.feeds) {
+      PartialTensorShape shape;
+      const Node* n = graph_->FindNode(f.substr(0, f.rfind(':')));
+      TensorShapeProto proto;
+      if (n != nullptr && IsPlaceholder(n->op_class()) &&
+          GetNodeAttr(n->def(), "shape", &proto).ok()) {
+        absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
+        if (p.ok()) shape = *p;
+      }
+      state->feed_shapes.push_back(shape);
+    }
     for (const Node* n : state->run.graph.op_nodes()) {
       if (n->assigned_device_name().empty()) {
         RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n->op()).status());
@@ -429,6 +443,13 @@ class GrpcSession final : public SessionBackend {
             absl::StrCat("Expects arg[", k, "] to be ", DataTypeString(state.run.feed_types[k]),
                          " but ", DataTypeString(value.dtype()), " is provided"));
       }
+      if (options_.check_feed_shapes && !state.feed_shapes[k].IsCompatibleWith(value.shape())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Cannot feed value of shape ", value.shape().DebugString(), " for Tensor ",
+                         c, ", which has shape ", state.feed_shapes[k].DebugString(),
+                         " (Rill checks feeds against the Placeholder's shape; turn this off with "
+                         "SessionOptions.check_feed_shapes = false)"));
+      }
       args[k] = &value;
     }
     int64_t timeout_ms = run_options.timeout_in_ms() > 0
@@ -485,6 +506,9 @@ class GrpcSession final : public SessionBackend {
       }
     }
     if (!first.ok()) {
+      if (cancel->IsCancelled() && cancel->status().code() == absl::StatusCode::kCancelled) {
+        return absl::CancelledError("Run call was cancelled");  // Close(), as the local session
+      }
       if (first.code() == absl::StatusCode::kAborted) {
         return absl::AbortedError(absl::StrCat(
             first.message(), "; the session registers its graphs again on the next run"));

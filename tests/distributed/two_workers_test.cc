@@ -60,12 +60,17 @@ NodeDef MakeNode(const std::string& name, const std::string& op,
 }
 
 // x (fed, on the target task) -> y = x + x on task 1 -> z = y * y on task 0; fetch y and z.
-GraphDef FeedGraph() {
+// `scalar`: x is declared a scalar (else its shape is unknown).
+GraphDef FeedGraph(bool scalar = false) {
   GraphDef g;
   NodeDef x;
   x.set_name("x");
   x.set_op("Placeholder");
   SetAttr(&x, "dtype", DT_FLOAT);
+  if (scalar) {
+    (*x.mutable_attr())["shape"].mutable_shape();
+    g.mutable_versions()->set_producer(27);  // older graphs read an empty shape as unknown
+  }
   *g.add_node() = x;
   *g.add_node() = MakeNode("y", "AddV2", {"x", "x"}, "/job:worker/task:1");
   *g.add_node() = MakeNode("z", "Mul", {"y", "y"}, "/job:worker/task:0");
@@ -140,6 +145,24 @@ TEST(TwoWorkersTest, WorkerKilledMidRunIsUnavailableNamingIt) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
+TEST(TwoWorkersTest, CloseCancelsARunInFlight) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  std::unique_ptr<Session> session = NewClusterSession(cluster);
+  ASSERT_NE(session, nullptr);
+  RILL_ASSERT_OK(session->Create(SlowGraph(40)));
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    RILL_EXPECT_OK(session->Close());
+  });
+  std::vector<Tensor> out;
+  EXPECT_THAT(session->Run({}, {"total"}, {}, &out),
+              StatusIs(absl::StatusCode::kCancelled, "Run call was cancelled"));
+  closer.join();
+  EXPECT_THAT(session->Run({}, {"total"}, {}, &out),
+              StatusIs(absl::StatusCode::kCancelled, "Session has been closed."));
+}
+
 TEST(TwoWorkersTest, OperationTimeoutReachesTheWorkers) {
   testing::ClusterFixture cluster;
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
@@ -191,7 +214,7 @@ TEST(TwoWorkersTest, FeedsAndFetchesCrossTasks) {
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
   std::unique_ptr<Session> session = NewClusterSession(cluster);
   ASSERT_NE(session, nullptr);
-  RILL_ASSERT_OK(session->Create(FeedGraph()));
+  RILL_ASSERT_OK(session->Create(FeedGraph(/*scalar=*/true)));
   for (float v : {1.0f, 3.0f}) {
     std::vector<Tensor> out;
     RILL_ASSERT_OK(session->Run({{"x", Tensor::Scalar<float>(v)}}, {"z", "y:0"}, {}, &out));
@@ -199,11 +222,15 @@ TEST(TwoWorkersTest, FeedsAndFetchesCrossTasks) {
     EXPECT_EQ(out[0].flat<float>()[0], 4 * v * v);
     EXPECT_EQ(out[1].flat<float>()[0], 2 * v);
   }
-  // A wrong feed type is the local session's error.
+  // A wrong feed type or shape is the local session's error.
   std::vector<Tensor> out;
   EXPECT_THAT(session->Run({{"x", Tensor::Scalar<int32_t>(1)}}, {"z"}, {}, &out),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Expects arg[0] to be float but int32 is provided"));
+  EXPECT_THAT(session->Run({{"x", Tensor(DT_FLOAT, TensorShape({2}))}}, {"z"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Cannot feed value of shape [2] for Tensor x:0, which has shape "
+                                 "[]")));
 }
 
 TEST(TwoWorkersTest, DeadWorkerIsUnavailableNamingTheTaskAndTheSessionRecovers) {
