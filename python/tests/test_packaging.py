@@ -28,3 +28,10 @@ def test_built_package_runs_the_seed_matmul(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "[[22. 28.]\n [49. 64.]]\n"
+
+
+def test_metadata_from_pyproject():
+    out = subprocess.run([sys.executable, "setup.py", "--name", "--version"],
+                         cwd=conftest.PYTHON_DIR, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-2:] == ["rill", "0.1.0"]
