@@ -258,7 +258,8 @@ absl::Status GradientBuilder::BuildLoopGradient(const std::string& frame, Pass& 
             std::find(loop.invariants.begin(), loop.invariants.end(), p) != loop.invariants.end()) {
           const auto [outer, outer_index] = graph_.inputs[p][0];
           const Output outer_value = graph_.ops[outer].output(outer_index);
-          replacement = IsRefType(outer_value.dtype())
+          // The same kind of Enter as the forward one, so the value keeps its dtype.
+          replacement = graph_.op(p) == "RefEnter"
                             ? ops::RefEnter(stacks, outer_value, grad_frame,
                                             ops::EnterAttrs().IsConstant(true).ParallelIterations(
                                                 loop.parallel_iterations))
