@@ -281,7 +281,16 @@ absl::Status Worker::RunGraph(const tensorflow::RunGraphRequest& req,
       value = v;
       got.Notify();
     });
-    RILL_RETURN_IF_ERROR(WaitFor(got, deadline, is_cancelled, absl::StrCat("Fetching ", key)));
+    // The executor has finished, so every key its client-terminated _Sends produce is there now.
+    if (!got.HasBeenNotified()) {
+      absl::Status missing = absl::InvalidArgumentError(absl::StrCat(
+          "RunGraph: nothing was sent for recv_key ", key, " in step ", req.step_id(), ": graph ",
+          req.graph_handle(),
+          " has no client-terminated _Send with that key; ask only for the keys it sends"));
+      step->rendezvous.Abort(missing);  // fails the waiter, which refers to this frame
+      got.WaitForNotification();
+      return missing;
+    }
     RILL_RETURN_IF_ERROR(s);
     tensorflow::NamedTensorProto* out = resp->add_recv();
     out->set_name(key);

@@ -90,6 +90,13 @@ TEST(WorkerTest, RunsARegisteredGraphWithSendAndRecvKeys) {
   ASSERT_EQ(resp.recv_size(), 1);
   RILL_ASSERT_OK_AND_ASSIGN(Tensor y, TensorFromProto(resp.recv(0).tensor()));
   EXPECT_EQ(y.flat<float>()[0], 3.0f);
+  // A key the graph never sends is an error at once, not a wait.
+  run.set_step_id(43);
+  run.add_recv_key(CreateRendezvousKey(kDevice, w->incarnation(), kDevice, "nope:0"));
+  resp.Clear();
+  EXPECT_THAT(
+      w->RunGraph(run, &resp, absl::InfiniteFuture(), nullptr),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("nothing was sent for recv_key")));
   tensorflow::CleanupGraphRequest cleanup;
   cleanup.set_step_id(42);
   tensorflow::CleanupGraphResponse cleaned;

@@ -181,6 +181,24 @@ TEST(TwoWorkersTest, OperationTimeoutReachesTheWorkers) {
   EXPECT_EQ(out[0].flat<float>()[0], 4.0f);
 }
 
+TEST(TwoWorkersTest, NewSessionWithATaskDownIsUnavailableNamingIt) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  cluster.Kill(1);
+  SessionOptions options;
+  *options.config.mutable_cluster_def() = cluster.cluster();
+  options.target = absl::StrCat("grpc://", cluster.address(0));
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       HasSubstr(absl::StrCat("Task /job:worker/replica:0/task:1 (",
+                                              cluster.address(1), ") is unavailable"))));
+  options.target = "grpc://127.0.0.1:1";
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Session target grpc://127.0.0.1:1 is not a task of the cluster_def; give "
+                       "the address of one of its tasks"));
+}
+
 TEST(TwoWorkersTest, SeedTowersGiveTheLocalResultWithFullNames) {
   testing::ClusterFixture cluster;
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
