@@ -377,6 +377,32 @@ absl::Status MaxPoolGradGradGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("MaxPoolGradGrad", MaxPoolGradGradGrad);
 
+// MaxPoolWithArgmax (input): each pooled gradient added at the flat input index its argmax
+// names (offset by the image's start unless include_batch_in_index), as TensorFlow's GPU
+// MaxPoolGradWithArgmax does; built from UnsortedSegmentSum (TensorFlow has no CPU kernel for that
+// op). The argmax output has no gradient.
+absl::Status MaxPoolWithArgmaxGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const bool include_batch = op.BoolOr("include_batch_in_index", false);
+  const Output& x = op.inputs[0];
+  Output index = op.outputs[1];
+  if (BaseType(index.dtype()) != DT_INT64) index = ops::Cast(s, index, DT_INT64);
+  Output shape = ops::Shape(s, x, DT_INT64);
+  if (!include_batch) {
+    std::vector<Output> dims = ops::Unpack(s, shape, 4);
+    if (dims.size() != 4) return s.status();
+    Output per_image = ops::Mul(s, ops::Mul(s, dims[1], dims[2]), dims[3]);
+    Output starts = ops::Mul(
+        s, ops::Range(s, ops::Const(s, int64_t{0}), dims[0], ops::Const(s, int64_t{1})), per_image);
+    index = ops::Add(s, index, ops::Reshape(s, starts, IntVector(s, {-1, 1, 1, 1})));
+  }
+  Output flat_grad = ops::Reshape(s, g[0], IntVector(s, {-1}));
+  Output summed = ops::UnsortedSegmentSum(s, flat_grad, ops::Reshape(s, index, IntVector(s, {-1})),
+                                          ops::Size(s, x, DT_INT64));
+  *out = {ops::Reshape(s, summed, shape)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MaxPoolWithArgmax", MaxPoolWithArgmaxGrad);
+
 // --- 3-D convolution and pooling -------------------------------------------------------------
 
 constexpr std::initializer_list<const char*> kConv3DAttrs = {"strides", "padding", "data_format",

@@ -64,6 +64,20 @@ TEST(NnGradTest, MaxPoolRoutesToTheMaximum) {
   EXPECT_EQ(GradOf(root, y, x), (std::vector<float>{0, 1, 0, 0}));
 }
 
+TEST(NnGradTest, MaxPoolWithArgmaxScattersToTheArgmax) {
+  // Two images of 2x2: maxima at flat indices 1 and (second image) 2; both index forms.
+  for (bool include_batch : {false, true}) {
+    Scope root = Scope::NewRootScope();
+    Output x =
+        ops::Const(root.WithOpName("x"),
+                   Tensor::FromVector<float>({1, 4, 3, 2, 0, 1, 5, 2}, TensorShape({2, 2, 2, 1})));
+    std::vector<Output> pool =
+        ops::MaxPoolWithArgmax(root, x, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID", include_batch);
+    EXPECT_EQ(GradOf(root, pool[0], x), (std::vector<float>{0, 1, 0, 0, 0, 0, 1, 0}))
+        << include_batch;
+  }
+}
+
 TEST(NnGradTest, MaxPoolV2NeedsConstantWindows) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Const(root.WithOpName("x"),
