@@ -124,6 +124,13 @@ def _ref_variable(kind):
         ref = v._ref()  # pylint: disable=protected-access
         if kind == "cond":
             y = tf1.cond(tf.constant(True), lambda: ref * x, lambda: ref + x)
+        elif kind == "cond_of_refs":  # both branches return a reference: RefMerge
+            w = tf1.Variable(np.array([2.0, 1.0, -1.0], np.float32), use_resource=False, name="w")
+            init = tf1.variables_initializer([v, w], name="init")
+            picked = tf1.cond(tf.constant(False), lambda: ref,
+                              lambda: w._ref())  # pylint: disable=protected-access
+            return {"ys": [tf.identity(picked * x, name="out")],
+                    "xs": [ref, w._ref()], "init": init}  # pylint: disable=protected-access
         else:
             _, y = tf1.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * ref + x),
                                   [tf.constant(0), x])
@@ -133,5 +140,6 @@ def _ref_variable(kind):
 
 def _more_refs(add):
     add("RefSwitch", "cond_on_variable", [("x", rand([3], "ref_cond"))], _ref_variable("cond"))
+    add("RefMerge", "cond_of_refs", [("x", rand([3], "ref_merge"))], _ref_variable("cond_of_refs"))
     add("RefEnter", "loop_reads_variable", [("x", rand([3], "ref_loop", "unit"))],
         _ref_variable("loop"))
