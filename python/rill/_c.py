@@ -150,10 +150,10 @@ TF_LoadSessionFromSavedModel = _decl("TF_LoadSessionFromSavedModel", c_void_p, c
                                      c_void_p)
 TF_CloseSession = _decl("TF_CloseSession", None, c_void_p, c_void_p)
 TF_DeleteSession = _decl("TF_DeleteSession", None, c_void_p, c_void_p)
-TF_SessionRun = _decl("TF_SessionRun", None, c_void_p, TF_BufferP,
-                      ctypes.POINTER(TF_Output), ctypes.POINTER(c_void_p), c_int,
-                      ctypes.POINTER(TF_Output), ctypes.POINTER(c_void_p), c_int,
-                      ctypes.POINTER(c_void_p), c_int, TF_BufferP, c_void_p)
+# Pointer arguments as c_void_p (ctypes arrays and pointers pass as their address): the cheapest
+# conversion per call on the run path.
+TF_SessionRun = _decl("TF_SessionRun", None, c_void_p, c_void_p, c_void_p, c_void_p, c_int,
+                      c_void_p, c_void_p, c_int, c_void_p, c_int, c_void_p, c_void_p)
 TF_SessionListDevices = _decl("TF_SessionListDevices", c_void_p, c_void_p, c_void_p)
 TF_DeleteDeviceList = _decl("TF_DeleteDeviceList", None, c_void_p)
 TF_DeviceListCount = _decl("TF_DeviceListCount", c_int, c_void_p)

@@ -67,6 +67,7 @@ class _FetchPlan(object):
         self.build = self._plan(graph, fetches)
         n = len(self.tensors)
         self.nout = n
+        self.enums = [t.dtype.base_dtype.as_datatype_enum for t in self.tensors]
         self.ntarget = len(self.targets)
         self.c_outputs = (_c.TF_Output * n)(*[t._as_tf_output() for t in self.tensors]) if n else None
         self.out_type = ctypes.c_void_p * n
@@ -330,7 +331,7 @@ class BaseSession(object):
         if _c.TF_GetCode(status.ptr):
             status.raise_if_error()
         to_numpy = tensor_util.c_tensor_to_numpy
-        return [to_numpy(v) for v in out_vals]
+        return [to_numpy(v, e) for v, e in zip(out_vals, plan.enums)]
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running fetches with its arguments fed to feed_list, in order (TensorFlow's
@@ -388,7 +389,7 @@ class BaseSession(object):
                         delete(vals[i])
             if get_code(status.ptr):
                 status.raise_if_error()
-            return plan.build([to_numpy(v) for v in out_vals])
+            return plan.build([to_numpy(v, e) for v, e in zip(out_vals, plan.enums)])
         return call
 
 

@@ -191,10 +191,12 @@ def numpy_to_c_tensor(arr, dtype, keep):
                            _NOOP, None)
 
 
-def c_tensor_to_numpy(t):
-    """A numpy array (a numpy scalar for rank 0) with the TF_Tensor's contents; deletes t."""
+def c_tensor_to_numpy(t, enum=None):
+    """A numpy array (a numpy scalar for rank 0) with the TF_Tensor's contents; deletes t.
+    enum: the DataType the graph gives the fetched output (its type is then not asked for)."""
     try:
-        enum = _c.TF_TensorType(t)
+        if enum is None:
+            enum = _c.TF_TensorType(t)
         ndim = _c.TF_NumDims(t)
         data = _c.TF_TensorData(t)
         np_type = _NP_BY_ENUM.get(enum)
