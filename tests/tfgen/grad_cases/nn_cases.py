@@ -116,6 +116,33 @@ def conv_output_shape(in_shape, f_shape, strides, padding, dilations, out_channe
     return [in_shape[0], dims[0], dims[1], out_channels]
 
 
+def explicit_padding_cases(add):
+    """padding EXPLICIT: [1, 5, 5, 2] input padded (1, 2) rows and (2, 0) columns."""
+    xs, pads = [1, 5, 5, 2], [0, 0, 1, 2, 2, 0, 0, 0]
+    for dt in [F32, F64]:
+        tol = dict(rtol=1e-5, atol=1e-5) if dt == F32 else {}
+        attrs = dict(strides=[1, 2, 2, 1], padding="EXPLICIT", explicit_paddings=pads)
+        fs = [3, 3, 2, 3]
+        ys = [1, 3, 3, 3]  # ((5 + 3 - 3) // 2 + 1, (5 + 2 - 3) // 2 + 1)
+        add("Conv2D", "explicit", [("input", rand(xs, ("c2d_ex", dt), "any", dt)),
+                                   ("filter", rand(fs, ("c2d_ex_f", dt), "any", dt))],
+            lambda x, f, attrs=attrs: raw.Conv2D(input=x, filter=f, name="out", **attrs), **tol)
+        add("Conv2DBackpropInput", "explicit",
+            [("filter", rand(fs, ("c2dbi_ex_f", dt), "any", dt)),
+             ("out_backprop", rand(ys, ("c2dbi_ex_g", dt), "any", dt))],
+            lambda f, g, attrs=attrs: raw.Conv2DBackpropInput(
+                input_sizes=tf.constant(xs), filter=f, out_backprop=g, name="out", **attrs), **tol)
+        add("Conv2DBackpropFilter", "explicit",
+            [("input", rand(xs, ("c2dbf_ex_x", dt), "any", dt)),
+             ("out_backprop", rand(ys, ("c2dbf_ex_g", dt), "any", dt))],
+            lambda x, g, attrs=attrs: raw.Conv2DBackpropFilter(
+                input=x, filter_sizes=tf.constant(fs), out_backprop=g, name="out", **attrs), **tol)
+        add("MaxPool", "explicit", [("input", rand(xs, ("mp_ex", dt), "any", dt))],
+            lambda x: raw.MaxPool(input=x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                  padding="EXPLICIT", explicit_paddings=[0, 0, 1, 0, 0, 1, 0, 0],
+                                  name="out"))
+
+
 def depthwise_cases(add, what, xs, dfs, dys, attrs, dt, tol):
     """DepthwiseConv2dNative and its backprops; the filter has channel multiplier dfs[3]."""
     add("DepthwiseConv2dNative", what,
@@ -369,6 +396,21 @@ def batch_norm_cases(add):
                           epsilon=0.001, data_format=fmt, is_training=training, name="out")[0]
 
             add(op, what, inputs, build, rtol=1e-4, atol=1e-5)
+    # half x (V2, V3): x and its gradient are rounded to half (about 1e-3 relative).
+    for op in ["FusedBatchNormV2", "FusedBatchNormV3"]:
+        fn = getattr(raw, op)
+        for what, training in [("train_half", True), ("infer_half", False)]:
+            inputs = [("x", rand([2, 3, 2, 4], (op, what, "x"), "any", np.float16)),
+                      ("scale", rand([4], (op, what, "scale"), "positive")),
+                      ("offset", rand([4], (op, what, "offset"), "any"))]
+
+            def build(x, scale, offset, fn=fn, training=training, op=op, what=what):
+                return fn(x=x, scale=scale, offset=offset,
+                          mean=tf.constant(rand([4], (op, what, "mean"), "any")),
+                          variance=tf.constant(rand([4], (op, what, "var"), "positive")),
+                          epsilon=0.001, is_training=training, name="out")[0]
+
+            add(op, what, inputs, build, rtol=2e-3, atol=2e-3)
 
 
 def batch_norm_grad_cases(add):
@@ -418,6 +460,7 @@ def cases(add):
     activation_cases(add)
     bias_softmax_loss_cases(add)
     conv_cases(add)
+    explicit_padding_cases(add)
     pool_cases(add)
     max_pool_grad_cases(add)
     lrn_resize_cases(add)
