@@ -58,7 +58,8 @@ def activation_cases(add):
 
 
 def bias_softmax_loss_cases(add):
-    for what, vs, bs, fmt in [("rank2", [3, 4], [4], "NHWC"), ("rank4_nhwc", [2, 3, 2, 4], [4], "NHWC"),
+    for what, vs, bs, fmt in [("rank2", [3, 4], [4], "NHWC"),
+                              ("rank4_nhwc", [2, 3, 2, 4], [4], "NHWC"),
                               ("rank4_nchw", [2, 4, 3, 2], [4], "NCHW"),
                               ("rank3_nchw", [2, 3, 5], [3], "NCHW")]:
         for dt in [F32, F64]:
@@ -432,7 +433,8 @@ def batch_norm_grad_cases(add):
                       ("scale", rand([c], (op, what, "scale"), "positive"))]
 
             def build(dy, x, scale, fn=fn, op=op, mean=mean, var=var, fmt=fmt, training=training):
-                extra = {"reserve_space_3": tf.constant([], tf.float32)} if op.endswith("V3") else {}
+                extra = ({"reserve_space_3": tf.constant([], tf.float32)} if op.endswith("V3")
+                         else {})
                 return list(fn(y_backprop=dy, x=x, scale=scale, reserve_space_1=tf.constant(mean),
                                reserve_space_2=tf.constant(var), epsilon=0.001, data_format=fmt,
                                is_training=training, name="out", **extra)[:3])
@@ -452,7 +454,8 @@ def image_cases(add):
                     images=x, ksizes=ks, strides=st, rates=rates, padding=pad, name="out"))
     for what, shape in [("rank2", [5, 3]), ("rank4", [2, 3, 2, 3])]:
         for dt in [F32, F64]:
-            add("RGBToHSV", what, [("images", rand(shape, ("hsv", what, dt), "positive", dt) / 2.5)],
+            images = rand(shape, ("hsv", what, dt), "positive", dt) / 2.5  # in 0.2 .. 0.8
+            add("RGBToHSV", what, [("images", images)],
                 lambda x: raw.RGBToHSV(images=x, name="out"))
 
 
