@@ -34,3 +34,16 @@ with tf.Graph().as_default():
         sess.run(tf.global_variables_initializer())
         tf.train.Saver().save(sess, os.path.join(ckpt_dir, "model"), write_meta_graph=False)
 os.remove(os.path.join(ckpt_dir, "checkpoint"))  # holds this machine's absolute path
+
+# A TF1 Saver checkpoint with its meta graph (data/tf_meta/model.meta): y = x * w + 1.
+meta_dir = os.path.join(HERE, "data", "tf_meta")
+shutil.rmtree(meta_dir, ignore_errors=True)
+with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None], name="x")
+    w = tf.Variable(3.0, name="w")
+    y = tf.add(x * w, 1.0, name="y")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(w.assign(4.0))
+        tf.train.Saver().save(sess, os.path.join(meta_dir, "model"))
+os.remove(os.path.join(meta_dir, "checkpoint"))

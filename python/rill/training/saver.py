@@ -59,6 +59,9 @@ class Saver(object):
         if global_step is not None:
             step = global_step if isinstance(global_step, int) else int(sess.run(global_step))
             save_path = "%s-%d" % (save_path, step)
+        # TensorFlow's SaveV2 creates the checkpoint's directory; Rill's kernel does not.
+        if os.path.dirname(save_path):
+            os.makedirs(os.path.dirname(save_path), exist_ok=True)
         sess.run(self._save_tensor, {self._filename: save_path})
         if write_state:
             d = os.path.dirname(save_path) or "."
@@ -73,12 +76,29 @@ class Saver(object):
                 for p in self._last:
                     f.write('all_model_checkpoint_paths: "%s"\n' % os.path.basename(p))
         if write_meta_graph:
-            from rill._proto import meta_graph_pb2
-            mg = meta_graph_pb2.MetaGraphDef()
-            mg.graph_def.CopyFrom(sess.graph.as_graph_def())
-            with open(save_path + "." + meta_graph_suffix, "wb") as f:
-                f.write(mg.SerializeToString())
+            self.export_meta_graph(save_path + "." + meta_graph_suffix, sess.graph)
         return save_path
+
+    def as_saver_def(self):
+        from rill._proto import saver_pb2
+        return saver_pb2.SaverDef(filename_tensor_name=self._filename.name,
+                                  save_tensor_name=self._save_tensor.name,
+                                  restore_op_name=self._restore_op.name,
+                                  max_to_keep=self._max_to_keep or 0,
+                                  version=saver_pb2.SaverDef.V2)
+
+    def export_meta_graph(self, filename=None, graph=None, **kwargs):
+        """A MetaGraphDef of graph (default: the default graph) with this saver's SaverDef,
+        written to filename when given."""
+        from rill._proto import meta_graph_pb2
+        g = graph or ops.get_default_graph()
+        mg = meta_graph_pb2.MetaGraphDef()
+        mg.graph_def.CopyFrom(g.as_graph_def())
+        mg.saver_def.CopyFrom(self.as_saver_def())
+        if filename:
+            with open(filename, "wb") as f:
+                f.write(mg.SerializeToString())
+        return mg
 
     def restore(self, sess, save_path):
         if save_path is None:
@@ -103,6 +123,51 @@ def _wrap_restore_error(err, cause):
         "Restoring from checkpoint failed. This is most likely due to %s from the checkpoint. "
         "Please ensure that you have not altered the graph expected based on the checkpoint. "
         "Original error:\n\n%s") % (cause, err.message))
+
+
+class _ImportedSaver(object):
+    """The saver of an imported MetaGraphDef: its SaverDef's save and restore operations."""
+
+    def __init__(self, saver_def, graph, import_scope):
+        prefix = import_scope + "/" if import_scope else ""
+        self._graph = graph
+        self._filename = graph.get_tensor_by_name(prefix + saver_def.filename_tensor_name)
+        self._save_tensor = graph.get_tensor_by_name(prefix + saver_def.save_tensor_name)
+        self._restore_op = graph.get_operation_by_name(prefix + saver_def.restore_op_name)
+        self._last = []
+        self._max_to_keep = saver_def.max_to_keep
+
+    restore = Saver.restore
+    save = Saver.save
+    as_saver_def = Saver.as_saver_def
+    export_meta_graph = Saver.export_meta_graph
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+    """Imports a MetaGraphDef's graph into the default graph; returns a Saver over its SaverDef
+    (None when it has none)."""
+    from rill._proto import meta_graph_pb2
+    from rill.framework import importer
+    if isinstance(meta_graph_or_file, meta_graph_pb2.MetaGraphDef):
+        mg = meta_graph_or_file
+    else:
+        mg = meta_graph_pb2.MetaGraphDef()
+        with open(meta_graph_or_file, "rb") as f:
+            data = f.read()
+        try:
+            mg.ParseFromString(data)
+        except Exception:
+            from google.protobuf import text_format
+            text_format.Merge(data.decode("utf-8"), mg)
+    gd = mg.graph_def
+    if clear_devices:
+        gd = type(gd).FromString(gd.SerializeToString())
+        for n in gd.node:
+            n.device = ""
+    importer.import_graph_def(gd, name=import_scope or "")
+    if not mg.HasField("saver_def") or not mg.saver_def.restore_op_name:
+        return None
+    return _ImportedSaver(mg.saver_def, ops.get_default_graph(), import_scope)
 
 
 class _CheckpointState(object):
