@@ -2,8 +2,8 @@
 # Checks the release tarball (libtensorflow.tar.gz) as a client sees it, outside Bazel:
 #  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2 and the
 #     lib/libtensorflow.so symlink;
-#  2. the library exports only TF_* symbols (nm -D --defined-only), and every function the
-#     headers declare;
+#  2. the library exports only TF_* symbols and the Rill-only RILL_* ones (nm -D --defined-only),
+#     and every function the headers declare;
 #  3. a C program compiles against include/ and links with -ltensorflow (gcc -std=c99 -Wall
 #     -Werror -pedantic), and runs.
 set -euo pipefail
@@ -24,14 +24,14 @@ lib="$work/lib/libtensorflow.so.2"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//' | sort -u \
   > "$work/exported.txt"
 echo "exported symbols: $(wc -l < "$work/exported.txt")"
-if grep -v '^TF_' "$work/exported.txt"; then
-  echo "FAIL: symbols other than TF_* are exported (listed above)"
+if grep -v -e '^TF_' -e '^RILL_' "$work/exported.txt"; then
+  echo "FAIL: symbols other than TF_* and RILL_* are exported (listed above)"
   exit 1
 fi
 echo "soname: $(objdump -p "$lib" | awk '/SONAME/ {print $2}')"
 
 cat "$work"/include/tensorflow/c/*.h | tr '\n' ' ' | grep -o 'TF_CAPI_EXPORT[^;(]*(' |
-  grep -o 'TF_[A-Za-z0-9_]*($' | tr -d '(' | sort -u > "$work/declared.txt"
+  grep -oE '(TF|RILL)_[A-Za-z0-9_]*\($' | tr -d '(' | sort -u > "$work/declared.txt"
 echo "declared functions: $(wc -l < "$work/declared.txt")"
 missing=$(comm -23 "$work/declared.txt" "$work/exported.txt")
 if [[ -n "$missing" ]]; then

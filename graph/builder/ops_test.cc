@@ -852,8 +852,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "TensorListPushBack", "TensorListPopBack",
       // TF1 TensorArrays (graph/builder/tensor_array_ops.h).
       "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
-      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "StackV2", "StackPushV2",
-      "StackPopV2", "StackCloseV2",
+      "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3",
+      "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2",
       // Checkpoints (graph/builder/io_ops.h).
       "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
       "StaticRegexFullMatch",

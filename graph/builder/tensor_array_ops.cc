@@ -64,6 +64,16 @@ Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output&
   return OpBuilder(scope, "TensorArraySizeV3").Input(handle).Input(flow_in).Finalize().output(0);
 }
 
+TensorArrayOutputs TensorArrayGradV3(const Scope& scope, const Output& handle,
+                                     const Output& flow_in, absl::string_view source) {
+  Operation op = OpBuilder(scope, "TensorArrayGradV3")
+                     .Input(handle)
+                     .Input(flow_in)
+                     .Attr("source", source)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
 Operation TensorArrayCloseV3(const Scope& scope, const Output& handle) {
   return OpBuilder(scope, "TensorArrayCloseV3").Input(handle).Finalize();
 }

@@ -10,6 +10,7 @@
 #ifndef RILL_GRAPH_BUILDER_TENSOR_ARRAY_OPS_H_
 #define RILL_GRAPH_BUILDER_TENSOR_ARRAY_OPS_H_
 
+#include "absl/strings/string_view.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -42,6 +43,9 @@ Output TensorArrayGatherV3(const Scope& scope, const Output& handle, const Outpu
                            const Output& flow_in, DataType dtype);
 Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Output& indices,
                             const Output& value, const Output& flow_in);
+// The gradient array of `handle`'s array for gradient source `source` (made on first use).
+TensorArrayOutputs TensorArrayGradV3(const Scope& scope, const Output& handle,
+                                     const Output& flow_in, absl::string_view source);
 Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output& flow_in);
 Operation TensorArrayCloseV3(const Scope& scope, const Output& handle);
 

@@ -8,7 +8,6 @@
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
-#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -81,21 +80,13 @@ std::string GradSource(const Scope& s) {
   return end == std::string::npos ? scope : scope.substr(0, end);
 }
 
-struct GradArray {
-  Output handle, flow;
-};
-GradArray GradTensorArray(const Scope& s, const Output& handle, const Output& flow) {
-  Operation op = OpBuilder(s, "TensorArrayGradV3")
-                     .Input(handle)
-                     .Input(flow)
-                     .Attr("source", GradSource(s))
-                     .Finalize();
-  return {op.output(0), op.output(1)};
+ops::TensorArrayOutputs GradTensorArray(const Scope& s, const Output& handle, const Output& flow) {
+  return ops::TensorArrayGradV3(s, handle, flow, GradSource(s));
 }
 
 // value = Read(handle, index, flow): the gradient array gets dvalue written at index.
 absl::Status TensorArrayReadGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  GradArray ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
   Output flow = ops::TensorArrayWriteV3(s, ga.handle, op.inputs[1], g[0], ga.flow);
   *out = {Output(), Output(), flow};
   return absl::OkStatus();
@@ -109,7 +100,7 @@ absl::Status TensorArrayWriteGrad(const Scope& s, const GradOp& op, GradSpan g, 
   Output flow =
       ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
   RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
-  GradArray ga = GradTensorArray(s, op.inputs[0], flow);
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
   *out = {Output(), Output(), ops::TensorArrayReadV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
           flow};
   return absl::OkStatus();
@@ -118,7 +109,7 @@ RILL_REGISTER_GRADIENT("TensorArrayWriteV3", TensorArrayWriteGrad);
 
 // value = Gather(handle, indices, flow): dvalue is scattered into the gradient array.
 absl::Status TensorArrayGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  GradArray ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
   *out = {Output(), Output(), ops::TensorArrayScatterV3(s, ga.handle, op.inputs[1], g[0], ga.flow)};
   return absl::OkStatus();
 }
@@ -130,7 +121,7 @@ absl::Status TensorArrayScatterGrad(const Scope& s, const GradOp& op, GradSpan g
   Output flow =
       ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
   RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
-  GradArray ga = GradTensorArray(s, op.inputs[0], flow);
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
   *out = {Output(), Output(), ops::TensorArrayGatherV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
           flow};
   return absl::OkStatus();
