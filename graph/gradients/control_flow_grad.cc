@@ -93,17 +93,23 @@ absl::Status TensorArrayReadGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("TensorArrayReadV3", TensorArrayReadGrad);
 
-// flow_out = Write(handle, index, value, flow_in): dvalue is read back from the gradient array,
-// after the forward write (write_barrier).
-absl::Status TensorArrayWriteGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+// Write and Scatter: dvalue is read back from the gradient array at what the op wrote (`read`:
+// TensorArrayReadV3 or TensorArrayGatherV3), after the forward write (the write barrier); the
+// flow's gradient passes through.
+template <typename ReadFn>
+absl::Status ReadBackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, ReadFn read) {
   Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
   Output flow =
       ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
   RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
   ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
-  *out = {Output(), Output(), ops::TensorArrayReadV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
-          flow};
+  *out = {Output(), Output(), read(s, ga.handle, op.inputs[1], ga.flow, dtype), flow};
   return absl::OkStatus();
+}
+
+// flow_out = Write(handle, index, value, flow_in).
+absl::Status TensorArrayWriteGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return ReadBackGrad(s, op, g, out, ops::TensorArrayReadV3);
 }
 RILL_REGISTER_GRADIENT("TensorArrayWriteV3", TensorArrayWriteGrad);
 
@@ -115,16 +121,9 @@ absl::Status TensorArrayGatherGrad(const Scope& s, const GradOp& op, GradSpan g,
 }
 RILL_REGISTER_GRADIENT("TensorArrayGatherV3", TensorArrayGatherGrad);
 
-// flow_out = Scatter(handle, indices, value, flow_in): dvalue is gathered from the gradient array.
+// flow_out = Scatter(handle, indices, value, flow_in).
 absl::Status TensorArrayScatterGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
-  Output flow =
-      ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
-  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
-  *out = {Output(), Output(), ops::TensorArrayGatherV3(s, ga.handle, op.inputs[1], ga.flow, dtype),
-          flow};
-  return absl::OkStatus();
+  return ReadBackGrad(s, op, g, out, ops::TensorArrayGatherV3);
 }
 RILL_REGISTER_GRADIENT("TensorArrayScatterV3", TensorArrayScatterGrad);
 

@@ -22,6 +22,7 @@
 #include "session/session.h"
 #include "tests/conformance/conformance_case.h"
 #include "tests/training/cpp_training_case.pb.h"
+#include "tests/training/training_steps.h"
 
 namespace rill {
 namespace {
@@ -162,24 +163,8 @@ class CppTrainingTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s;
     s = session->Run({}, {}, {optimizer->initializer().name()}, &out);
     ASSERT_TRUE(s.ok()) << s;
-    double max_rel = 0;
-    for (int i = 0; i < c.step_size(); ++i) {
-      std::vector<std::pair<std::string, Tensor>> feeds;
-      for (const ConformanceFeed& f : c.step(i).feed()) {
-        absl::StatusOr<Tensor> t = TensorFromProto(f.value());
-        ASSERT_TRUE(t.ok()) << t.status();
-        feeds.emplace_back(f.name(), *std::move(t));
-      }
-      s = session->Run(feeds, {model.loss.TensorName()}, {train->name()}, &out);
-      ASSERT_TRUE(s.ok()) << "step " << i << ": " << s;
-      const double got = out[0].flat<float>()[0];
-      const double want = c.step(i).loss();
-      EXPECT_LE(std::abs(got - want), c.atol() + c.rtol() * std::abs(want))
-          << c.name() << " step " << i << ": loss " << got << ", TensorFlow " << want;
-      max_rel = std::max(max_rel, std::abs(got - want) / std::max(std::abs(want), 1e-30));
-    }
-    std::printf("%s: %d steps, largest relative loss difference from TensorFlow %.3g\n",
-                c.name().c_str(), c.step_size(), max_rel);
+    RunTrainingSteps(*session, c.name(), c.step(), model.loss.TensorName(), train->name(), c.rtol(),
+                     c.atol());
   }
 
  private:

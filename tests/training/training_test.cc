@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "session/session.h"
 #include "tests/training/training_case.pb.h"
+#include "tests/training/training_steps.h"
 
 namespace rill {
 namespace {
@@ -43,24 +44,8 @@ class TrainingTest : public ::testing::Test {
     std::vector<Tensor> out;
     const absl::Status init = session->Run({}, {}, {c.init_target()}, &out);
     ASSERT_TRUE(init.ok()) << init;
-    double max_rel = 0;  // reported, so the note can give the real margin
-    for (int i = 0; i < c.step_size(); ++i) {
-      std::vector<std::pair<std::string, Tensor>> feeds;
-      for (const ConformanceFeed& f : c.step(i).feed()) {
-        absl::StatusOr<Tensor> t = TensorFromProto(f.value());
-        ASSERT_TRUE(t.ok()) << t.status();
-        feeds.emplace_back(f.name(), *std::move(t));
-      }
-      const absl::Status s = session->Run(feeds, {c.loss_fetch()}, {c.train_target()}, &out);
-      ASSERT_TRUE(s.ok()) << "step " << i << ": " << s;
-      const double got = out[0].flat<float>()[0];
-      const double want = c.step(i).loss();
-      EXPECT_LE(std::abs(got - want), c.atol() + c.rtol() * std::abs(want))
-          << c.name() << " step " << i << ": loss " << got << ", TensorFlow " << want;
-      max_rel = std::max(max_rel, std::abs(got - want) / std::max(std::abs(want), 1e-30));
-    }
-    std::printf("%s: %d steps, largest relative loss difference from TensorFlow %.3g\n",
-                c.name().c_str(), c.step_size(), max_rel);
+    RunTrainingSteps(*session, c.name(), c.step(), c.loss_fetch(), c.train_target(), c.rtol(),
+                     c.atol());
   }
 
  private:
