@@ -88,7 +88,8 @@ class Service final : public tensorflow::WorkerService::WithRawCallbackMethod_Re
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(
-    const WorkerOptions& options, const std::string& listen_address) {
+    const WorkerOptions& options, const std::string& listen_address,
+    std::unique_ptr<grpc::Service> extra) {
   std::unique_ptr<WorkerServer> server(new WorkerServer());
   absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
   if (!worker.ok()) return worker.status();
@@ -101,6 +102,8 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(
   builder.SetMaxSendMessageSize(-1);
   SetTransportArgs(&builder);
   builder.RegisterService(server->service_.get());
+  server->extra_ = std::move(extra);
+  if (server->extra_ != nullptr) builder.RegisterService(server->extra_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat(

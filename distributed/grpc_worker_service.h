@@ -22,8 +22,10 @@ namespace distributed {
 class WorkerServer {
  public:
   // Unavailable naming the address when it cannot be bound (in use, bad host).
-  static absl::StatusOr<std::unique_ptr<WorkerServer>> Start(const WorkerOptions& options,
-                                                             const std::string& listen_address);
+  // `extra` (may be null): another service on the same port (rill_server's MasterService).
+  static absl::StatusOr<std::unique_ptr<WorkerServer>> Start(
+      const WorkerOptions& options, const std::string& listen_address,
+      std::unique_ptr<grpc::Service> extra = nullptr);
   ~WorkerServer();
 
   Worker* worker() { return worker_.get(); }
@@ -35,6 +37,7 @@ class WorkerServer {
   WorkerServer() = default;
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<grpc::Service> service_;
+  std::unique_ptr<grpc::Service> extra_;
   std::unique_ptr<grpc::Server> server_;
   bool shut_down_ = false;
 };

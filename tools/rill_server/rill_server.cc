@@ -1,4 +1,5 @@
-// rill_server: one task of a cluster, serving TensorFlow's WorkerService over gRPC, started with
+// rill_server: one task of a cluster, serving TensorFlow's WorkerService (and its MasterService,
+// for TensorFlow clients) over gRPC, started with
 // the flags of TensorFlow's grpc_tensorflow_server:
 //   rill_server --cluster_spec=worker|127.0.0.1:2222;127.0.0.1:2223 --job_name=worker --task_id=0
 // It listens on the port its task has in the cluster spec (all interfaces), prints one line
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_worker_service.h"
+#include "distributed/master_service.h"
 
 namespace {
 
@@ -94,7 +96,10 @@ int main(int argc, char** argv) {
   options.cluster = *cluster;
   options.inter_op_threads = inter;
   options.intra_op_threads = intra;
-  auto server = rill::distributed::WorkerServer::Start(options, listen);
+  // TensorFlow's MasterService too: a TensorFlow client (tf.compat.v1.Session on grpc://this
+  // task) runs its graphs here, with this task as the master.
+  auto server = rill::distributed::WorkerServer::Start(
+      options, listen, rill::distributed::NewMasterService(*cluster, *address));
   if (!server.ok()) return Fail(std::string(server.status().message()));
   std::printf("rill_server: serving %s on %s\n",
               rill::distributed::TaskName(job_name, task_id).c_str(), listen.c_str());
