@@ -2,8 +2,8 @@
 // (kernels/image) with respect to the NHWC image and the boxes [num_boxes, 4] = (y1, x1, y2, x2)
 // in normalized coordinates, TensorFlow's formulas. Crop pixel (y, x) of box b samples the image
 // at in_y = y1 * (h - 1) + y * (y2 - y1) * (h - 1) / (crop_h - 1) (the box's centre 0.5 * (y1 +
-// y2) * (h - 1), computed in double, for crop_h 1), likewise in_x; samples outside the image get
-// no gradient.
+// y2) * (h - 1), computed in double, for crop_h 1), likewise in_x; samples outside the image (or
+// NaN, from NaN boxes) get no gradient.
 //   GradImage: bilinear spreads grads over the 4 neighbours with the lerps; nearest adds grads to
 //     the rounded position; each share is cast to T and added in T.
 //   GradBoxes: the bilinear image gradient along y / x times grads, scaled by the derivative of
@@ -135,13 +135,13 @@ class CropAndResizeGradImageOp final : public OpKernel {
         const float sy = ay.scale(), sx = ax.scale();
         for (int64_t y = 0; y < crop_h; ++y) {
           const float in_y = ay.At(y, sy);
-          if (in_y < 0 || in_y > h - 1) continue;
+          if (!(in_y >= 0 && in_y <= h - 1)) continue;  // NaN too
           const int64_t top = static_cast<int64_t>(std::floor(in_y));
           const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
           const float y_lerp = in_y - top;
           for (int64_t x = 0; x < crop_w; ++x) {
             const float in_x = ax.At(x, sx);
-            if (in_x < 0 || in_x > w - 1) continue;
+            if (!(in_x >= 0 && in_x <= w - 1)) continue;
             const float* gp = g + ((b * crop_h + y) * crop_w + x) * depth;
             if (bilinear) {
               const int64_t left = static_cast<int64_t>(std::floor(in_x));
@@ -231,14 +231,14 @@ class CropAndResizeGradBoxesOp final : public OpKernel {
             for (int64_t y = 0; y < crop_h; ++y) {
               const float in_y = crop_h > 1 ? y1 * (h - 1) + y * h_scale
                                             : static_cast<float>(0.5 * (y1 + y2) * (h - 1));
-              if (in_y < 0 || in_y > h - 1) continue;
+              if (!(in_y >= 0 && in_y <= h - 1)) continue;  // NaN too
               const int64_t top = static_cast<int64_t>(std::floor(in_y));
               const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
               const float y_lerp = in_y - top;
               for (int64_t x = 0; x < crop_w; ++x) {
                 const float in_x = crop_w > 1 ? x1 * (w - 1) + x * w_scale
                                               : static_cast<float>(0.5 * (x1 + x2) * (w - 1));
-                if (in_x < 0 || in_x > w - 1) continue;
+                if (!(in_x >= 0 && in_x <= w - 1)) continue;
                 const int64_t left = static_cast<int64_t>(std::floor(in_x));
                 const int64_t right = static_cast<int64_t>(std::ceil(in_x));
                 const float x_lerp = in_x - left;

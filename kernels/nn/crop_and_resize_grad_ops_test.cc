@@ -1,3 +1,4 @@
+#include <cmath>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -53,6 +54,16 @@ TEST(CropAndResizeGradTest, BoxGradIsTheImageSlopeTimesTheCoordinateDerivative) 
   RILL_ASSERT_OK_AND_ASSIGN(
       out, GradImage(F({1, 2}, TensorShape({1, 1, 2, 1})), box, I({0}), I({1, 1, 3, 1})));
   ExpectTensorEqual(out[0], F({0.5f, 1.5f, 1}, TensorShape({1, 1, 3, 1})));
+}
+
+TEST(CropAndResizeGradTest, NanBoxesGetNoGradient) {
+  const Tensor box = F({0, NAN, 0, 1}, TensorShape({1, 4}));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, GradImage(F({1, 2}, TensorShape({1, 1, 2, 1})), box, I({0}), I({1, 1, 3, 1})));
+  ExpectTensorEqual(out[0], F({0, 0, 0}, TensorShape({1, 1, 3, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, GradBoxes(F({1, 1}, TensorShape({1, 1, 2, 1})),
+                                           F({0, 10, 20}, TensorShape({1, 1, 3, 1})), box, I({0})));
+  ExpectTensorEqual(out[0], F({0, 0, 0, 0}, TensorShape({1, 4})));
 }
 
 TEST(CropAndResizeGradTest, ErrorsAreTensorFlows) {

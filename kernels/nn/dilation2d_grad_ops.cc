@@ -6,10 +6,10 @@
 // TensorFlow's visiting order.
 // Errors are InvalidArgument with TensorFlow's texts: "input must be 4-dimensional[...]", "filter
 // must be 3-dimensional: [...]", "input and filter must have the same depth: 3 vs 2",
-// "out_backprop has incompatible size.", "Dilation2D requires the stride attribute to contain 4
-// values, but got: 3" (and rates), the window errors of ops/window_geometry.h; Unimplemented
-// "Stride is only supported across spatial dimensions.", "Rate is only supported across spatial
-// dimensions.".
+// "out_backprop has incompatible size.", "filter must not be empty: [0,2,1]", "Dilation2D requires
+// the stride attribute to contain 4 values, but got: 3" (and rates), the window errors of
+// ops/window_geometry.h; Unimplemented "Stride is only supported across spatial dimensions.", "Rate
+// is only supported across spatial dimensions.".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -57,6 +57,10 @@ class Dilation2DBackpropOp final : public OpKernel {
           absl::StrCat("input and filter must have the same depth: ", depth, " vs ", fs.dim(2)));
     }
     const int64_t k_h = fs.dim(0), k_w = fs.dim(1);
+    if (k_h == 0 || k_w == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("filter must not be empty: ", fs.DebugString()));
+    }
     RILL_ASSIGN_OR_RETURN(Window h, ComputeWindow(in_h, k_h, stride_[1], rate_[1], padding_));
     RILL_ASSIGN_OR_RETURN(Window w, ComputeWindow(in_w, k_w, stride_[2], rate_[2], padding_));
     if (backprop.shape() != TensorShape({batch, h.out, w.out, depth})) {

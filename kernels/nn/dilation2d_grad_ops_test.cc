@@ -42,6 +42,8 @@ TEST(Dilation2DBackpropTest, ErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument, "out_backprop has incompatible size."));
   EXPECT_THAT(Backprop("Dilation2DBackpropFilter", x, F({0, 5}, TensorShape({2, 1})), x),
               StatusIs(absl::StatusCode::kInvalidArgument, "filter must be 3-dimensional: [2,1]"));
+  EXPECT_THAT(Backprop("Dilation2DBackpropFilter", x, F({}, TensorShape({0, 2, 1})), x),
+              StatusIs(absl::StatusCode::kInvalidArgument, "filter must not be empty: [0,2,1]"));
   EXPECT_THAT(Backprop("Dilation2DBackpropInput", x, f, x, {2, 1, 1, 1}),
               StatusIs(absl::StatusCode::kUnimplemented,
                        "Stride is only supported across spatial dimensions."));

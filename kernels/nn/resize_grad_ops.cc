@@ -62,8 +62,8 @@ std::vector<Lerp> BilinearLerps(int64_t resized, int64_t original, float scale,
     const float x = half_pixel_centers ? (static_cast<float>(i) + 0.5f) * scale - 0.5f
                                        : static_cast<float>(i) * scale;
     const float x_floor = std::floor(x);
-    out[i].lower = std::max(static_cast<int64_t>(x_floor), int64_t{0});
     out[i].upper = std::min(static_cast<int64_t>(std::ceil(x)), original - 1);
+    out[i].lower = std::min(std::max(static_cast<int64_t>(x_floor), int64_t{0}), out[i].upper);
     out[i].lerp = x - x_floor;
   }
   return out;
