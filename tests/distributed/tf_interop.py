@@ -6,7 +6,9 @@ loopback ports, runs the seed towers (tests/distributed/testdata/multi_tower_wor
     session_runner --cluster_spec=worker|A;B --session_target=grpc://A --fetch=AddN
 and checks the result [[44, 56], [98, 128]]; then the same graph on two rill_server workers, and
 on a mixed cluster (task 0 rill_server, task 1 TensorFlow: the tower's result crosses between
-the two implementations by RecvTensor).
+the two implementations by RecvTensor); and the reverse, a TensorFlow client
+(tf.compat.v1.Session on grpc://task 0) driving two rill_server workers through their
+MasterService.
 Writes what it saw to tests/distributed/testdata/tf_interop_result.txt (or --out).
 Not a bazel test (it needs TensorFlow): run after `bazel build //tools/session_runner
 //tools/rill_server`:  python3 tests/distributed/tf_interop.py
@@ -77,6 +79,23 @@ def run_master(addresses, extra=()):
     return r, time.time() - t
 
 
+TF_CLIENT = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+gd = tf.compat.v1.GraphDef()
+from google.protobuf import text_format
+text_format.Parse(open(sys.argv[2]).read(), gd)
+g = tf.Graph()
+with g.as_default():
+    tf.compat.v1.import_graph_def(gd, name="")
+    with tf.compat.v1.Session("grpc://" + sys.argv[1], graph=g) as s:
+        print("devices:", [d.name for d in s.list_devices()])
+        print(s.run(g.get_tensor_by_name("AddN:0")))
+"""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "tests/distributed/testdata/"
@@ -84,7 +103,8 @@ def main():
     args = ap.parse_args()
     import tensorflow as tf
     lines = ["# tests/distributed/tf_interop.py: a Rill session (session_runner as master) over",
-             "# TensorFlow %s tf.distribute.Server workers, rill_server workers, and one of each." %
+             "# TensorFlow %s tf.distribute.Server workers, rill_server workers, and one of each;"
+             " then a TensorFlow client on rill_server workers." %
              tf.__version__, ""]
     ok = True
     for kind in ("tensorflow", "rill", "mixed"):
@@ -109,6 +129,29 @@ def main():
         if r.stderr.strip():
             lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
         lines.append("")
+    # The reverse: a TensorFlow client (tf.compat.v1.Session on grpc://task 0) on rill_servers,
+    # whose MasterService runs the graph with task 0 as the master.
+    addresses = ["127.0.0.1:%d" % free_port() for _ in range(2)]
+    procs = start_workers("rill", addresses)
+    try:
+        t = time.time()
+        r = subprocess.run([sys.executable, "-c", TF_CLIENT, addresses[0], GRAPH],
+                           capture_output=True, text=True, timeout=120)
+        seconds = time.time() - t
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=20)
+    good = r.returncode == 0 and EXPECTED in r.stdout
+    ok = ok and good
+    lines.append("== client: TensorFlow %s tf.compat.v1.Session, workers: rill (2 tasks); %s, "
+                 "%.2f s (with TensorFlow's start)" % (tf.__version__, "OK" if good else "FAILED",
+                                                       seconds))
+    lines += r.stdout.replace(addresses[0], "A").replace(addresses[1], "B").splitlines()
+    if not good:
+        lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
+    lines.append("")
     text = "\n".join(lines) + "\n"
     print(text)
     with open(args.out, "w") as f:
