@@ -188,3 +188,12 @@ def getitem(tensor, key):
                         strides=_int_tensor(strides), begin_mask=begin_mask, end_mask=end_mask,
                         ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
                         shrink_axis_mask=shrink_mask)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """The identity matrix (batch_shape not supported)."""
+    if batch_shape:
+        raise NotImplementedError("rill's tf.eye takes no batch_shape")
+    import numpy as np
+    cols = num_rows if num_columns is None else num_columns
+    return constant_op.constant(np.eye(num_rows, cols), dtype=dtype, name=name or "eye")

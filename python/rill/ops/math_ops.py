@@ -216,3 +216,79 @@ def _install_operators(cls):
 
 
 _install_operators(ops.Tensor)
+
+
+mod = floormod
+
+
+def to_int32(x, name="ToInt32"):
+    return cast(x, dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    return cast(x, dtypes.int64, name=name)
+
+
+def to_double(x, name="ToDouble"):
+    return cast(x, dtypes.float64, name=name)
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None,
+                  reduction_indices=None, keep_dims=None, input=None):
+    x = ops.convert_to_tensor(input if input_tensor is None else input_tensor)
+    with _scope(name, "count_nonzero"):
+        zero = ops.convert_to_tensor(0, dtype=x.dtype.base_dtype)
+        nonzero = cast(apply_op("NotEqual", x=x, y=zero), dtypes.int64)
+        return cast(reduce_sum(nonzero, axis=axis, keepdims=keepdims,
+                               reduction_indices=reduction_indices, keep_dims=keep_dims), dtype)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None, reduction_indices=None,
+                     keep_dims=None):
+    keep = bool(keepdims or keep_dims)
+    axis = reduction_indices if axis is None else axis
+    with _scope(name, "ReduceLogSumExp"):
+        x = ops.convert_to_tensor(input_tensor)
+        raw_max = reduce_max(x, axis=axis, keepdims=True)
+        my_max = apply_op("StopGradient", input=apply_op(
+            "Select", condition=apply_op("IsFinite", x=raw_max), t=raw_max,
+            e=apply_op("ZerosLike", x=raw_max)))
+        result = apply_op("Log", x=reduce_sum(apply_op("Exp", x=subtract(x, my_max)), axis=axis,
+                                              keepdims=keep))
+        if not keep:
+            from rill.ops import array_ops
+            my_max = array_ops.reshape(my_max, apply_op("Shape", input=result))
+        return add(result, my_max)
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims=None):
+    if ord not in ("euclidean", 2, "fro") or (axis is not None and not isinstance(axis, int)):
+        raise NotImplementedError("rill's tf.norm computes the Euclidean norm over one axis or all")
+    with _scope(name, "norm"):
+        x = ops.convert_to_tensor(tensor)
+        return apply_op("Sqrt", x=reduce_sum(apply_op("Square", x=x), axis=axis,
+                                             keepdims=bool(keepdims or keep_dims)))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """num evenly spaced values from start to stop (both included); Rill's registry has no
+    LinSpace op, so it is start + Range(num) * step, with the last value set to stop."""
+    with _scope(name, "LinSpace"):
+        start = ops.convert_to_tensor(start)
+        dt = start.dtype.base_dtype
+        stop = ops.convert_to_tensor(stop, dtype=dt)
+        num_t = ops.convert_to_tensor(num, dtype=dtypes.int32)
+        n_minus_1 = cast(apply_op("Maximum", x=apply_op("Sub", x=num_t, y=1), y=1), dt)
+        step = apply_op("RealDiv", x=apply_op("Sub", x=stop, y=start), y=n_minus_1)
+        idx = cast(apply_op("Range", start=ops.convert_to_tensor(0), limit=num_t,
+                            delta=ops.convert_to_tensor(1)), dt)
+        values = add(start, multiply(idx, step))
+        # The last value is stop exactly (as TensorFlow's kernel).
+        last = apply_op("Sub", x=num_t, y=1)
+        is_last = apply_op("Equal", x=apply_op("Range", start=ops.convert_to_tensor(0),
+                                                    limit=num_t, delta=ops.convert_to_tensor(1)),
+                           y=last)
+        return apply_op("Select", condition=is_last,
+                        t=apply_op("Fill", dims=apply_op("Reshape", tensor=num_t,
+                                                         shape=ops.convert_to_tensor([1])),
+                                   value=stop), e=values)

@@ -36,10 +36,13 @@ from rill.ops.math_ops import (matmul, add_n, add, subtract, multiply, divide, t
                                reduce_all, reduce_any, argmax, argmin, range, abs, negative,
                                to_float, maximum, minimum, pow, equal, not_equal, less,
                                less_equal, greater, greater_equal, logical_and, logical_or,
-                               logical_not, squared_difference, div, floordiv, realdiv)
+                               logical_not, squared_difference, div, floordiv, realdiv, mod,
+                               floormod, to_int32, to_int64, to_double, count_nonzero,
+                               reduce_logsumexp, norm)
+from rill.ops.math_ops import linspace as _math_linspace
 from rill.ops.array_ops import (reshape, transpose, concat, stack, unstack, expand_dims,  # noqa
                                 squeeze, shape, size, rank, fill, zeros, ones, zeros_like,
-                                ones_like, identity, gather, one_hot, where, split)
+                                ones_like, identity, gather, one_hot, where, split, eye)
 from rill.ops.variables import (Variable, global_variables, local_variables,  # noqa: F401
                                 trainable_variables, variables_initializer,
                                 global_variables_initializer, local_variables_initializer,
@@ -70,6 +73,7 @@ float = _dtypes.float32  # noqa: A001 (tf.float is float32)
 newaxis = None
 
 initialize_all_variables = global_variables_initializer
+linspace = lin_space = _math_linspace
 initialize_variables = variables_initializer
 make_tensor_proto = _tensor_util.make_tensor_proto
 make_ndarray = _tensor_util.make_ndarray
