@@ -217,3 +217,25 @@ def test_empty_int_list_converts():
         with tf.Session() as sess:
             assert sess.run(tf.fill([], 2.5)) == 2.5
             assert sess.run(tf.constant([], dtype=tf.int32)).shape == (0,)
+
+
+def test_threads_build_and_run_their_own_graphs():
+    results = {}
+
+    def worker(i):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [2], name="x")
+            with tf.name_scope("t%d" % i):
+                y = tf.reduce_sum(x * float(i))
+            with tf.Session() as sess:
+                results[i] = (y.name, [sess.run(y, {x: [1.0, 2.0]}) for _ in range(20)])
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in range(6):
+        name, vals = results[i]
+        assert name == "t%d/Sum:0" % i
+        assert all(v == 3.0 * i for v in vals)
