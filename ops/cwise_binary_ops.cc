@@ -182,6 +182,14 @@ REGISTER_OP("Xlog1py")
     .Attr("T: {half, bfloat16, float, double, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+// polygamma(a, x) = d^(a+1)/dx^(a+1) lgamma(x) for a non-negative integer order a (NaN otherwise).
+REGISTER_OP("Polygamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 REGISTER_OP("TruncateDiv")
     .Input("x: T")
     .Input("y: T")

@@ -325,6 +325,9 @@ Output Xdivy(const Scope& scope, const Output& x, const Output& y) {
 Output Xlog1py(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "Xlog1py", x, y);
 }
+Output Polygamma(const Scope& scope, const Output& a, const Output& x) {
+  return Binary(scope, "Polygamma", a, x);
+}
 Output TruncateDiv(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "TruncateDiv", x, y);
 }

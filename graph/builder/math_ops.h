@@ -160,6 +160,8 @@ Output Atan2(const Scope& scope, const Output& y, const Output& x);
 Output Xlogy(const Scope& scope, const Output& x, const Output& y);
 Output Xdivy(const Scope& scope, const Output& x, const Output& y);
 Output Xlog1py(const Scope& scope, const Output& x, const Output& y);
+// Polygamma(a, x): the a-th derivative of Digamma at x (a a non-negative integer order).
+Output Polygamma(const Scope& scope, const Output& a, const Output& x);
 Output TruncateDiv(const Scope& scope, const Output& x, const Output& y);
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y);
 Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y);

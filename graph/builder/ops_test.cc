@@ -804,7 +804,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "RightShift", "Cumprod", "CumulativeLogsumexp", "EuclideanNorm", "SegmentSum", "SegmentMean",
       "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
       "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
-      "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount",
+      "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount", "Polygamma",
       // Block rearrangements, structured matrices, 3-D windows, N-d scatters
       // (graph/builder/array_nn_ops.h).
       "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",
@@ -919,8 +919,9 @@ TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
   ops::UnsortedSegmentSum(root.WithOpName("u"), x, ids, n);
   ops::DenseBincount(root.WithOpName("b"), ids, n, x, /*binary_output=*/true);
   ops::Cumprod(root.WithOpName("c"), x, n, /*exclusive=*/true);
+  ops::Polygamma(root.WithOpName("p"), y, x);
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
-  ASSERT_EQ(g.node_size(), 8);
+  ASSERT_EQ(g.node_size(), 9);
   EXPECT_EQ(g.node(4).op(), "Atan2");
   EXPECT_EQ(g.node(4).input(0), "y");  // y first, as TensorFlow's Atan2
   EXPECT_EQ(g.node(5).op(), "UnsortedSegmentSum");
@@ -929,6 +930,9 @@ TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
   EXPECT_EQ(g.node(6).attr().at("T").type(), DT_FLOAT);
   EXPECT_EQ(g.node(7).attr().at("exclusive").b(), true);
   EXPECT_EQ(g.node(7).attr().at("reverse").b(), false);
+  EXPECT_EQ(g.node(8).op(), "Polygamma");
+  EXPECT_EQ(g.node(8).input(0), "y");  // the order a first
+  EXPECT_EQ(g.node(8).attr().at("T").type(), DT_FLOAT);
 }
 
 TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {

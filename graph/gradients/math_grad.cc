@@ -319,6 +319,16 @@ absl::Status Atan2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out)
 }
 RILL_REGISTER_GRADIENT("Atan2", Atan2Grad);
 
+// polygamma(a, x): polygamma(a + 1, x) for x; none for the order a, as in TensorFlow.
+absl::Status PolygammaGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& a = op.inputs[0];
+  const Output& x = op.inputs[1];
+  Output partial_x = ops::Polygamma(s, ops::AddV2(s, a, grad::ScalarLike(s, 1.0, a)), x);
+  *out = Reduced(s, op, Output(), ops::Mul(s, partial_x, g[0]));
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
+
 // --- Selection and clipping ----------------------------------------------------------------
 
 absl::Status SelectGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
@@ -403,6 +413,10 @@ RILL_UNARY_GRAD(Atanh,
                          ops::Reciprocal(s, ops::Sub(s, grad::ScalarLike(s, 1.0, g[0]),
                                                      ops::Square(s, grad::MaybeConj(s, x))))));
 RILL_UNARY_GRAD(Lgamma, ops::Mul(s, g[0], ops::Digamma(s, grad::MaybeConj(s, x))));
+// polygamma(1, x); like TensorFlow's, only for float and double (Polygamma's types).
+RILL_UNARY_GRAD(Digamma,
+                ops::Mul(s, g[0],
+                         ops::Polygamma(s, grad::ScalarLike(s, 1.0, x), grad::MaybeConj(s, x))));
 // sqrt(pi)/2 * exp(y^2)
 RILL_UNARY_GRAD(Erfinv,
                 ops::Mul(s, ops::Mul(s, g[0], grad::ScalarLike(s, 0.88622692545275801, g[0])),

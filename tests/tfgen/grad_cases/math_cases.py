@@ -139,6 +139,16 @@ def more_cases(add):
         lambda x: raw.Acosh(x=x, name="out"))
     add("Acosh", "rank2", [("x", rand([3, 4], "acosh64", "positive", np.float64) + 1.0)],
         lambda x: raw.Acosh(x=x, name="out"))
+    unary(add, "Digamma", "positive", shapes=([3, 4], [2, 1, 3]))
+    add("Digamma", "negative_x", [("x", np.array([-0.5, -1.25, -2.6, 0.3, 4.5], np.float64))],
+        lambda x: raw.Digamma(x=x, name="out"))
+    # Polygamma: the order `a` (integers) is fed too; its gradient is None, as in TensorFlow.
+    for what, a, sx in [("same_shape", [[0, 1, 2], [3, 1, 0]], [2, 3]),
+                        ("scalar_order", 1, [3, 4]), ("broadcast_both", [[0], [2]], [1, 3])]:
+        for dt in [np.float32, np.float64]:
+            add("Polygamma", what, [("x", rand(sx, ("polygamma", what, dt), "positive", dt)),
+                                    ("a", np.array(a, dt))],
+                lambda x, a: raw.Polygamma(a=a, x=x, name="out"))
     for dt in [np.float32, np.float64]:
         add("Ndtri", "rank2", [("x", rand([3, 4], ("ndtri", dt), "unit", dt) * 0.5 + 0.5)],
             lambda x: raw.Ndtri(x=x, name="out"))

@@ -224,6 +224,47 @@ def unary(rec, op, kind, vkind, extra, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def polygamma(rec):
+    """Polygamma(a, x): integer orders 0..6 broadcast against x; poles, NaN and orders outside the
+    domain (not integers, negative) give inf or NaN. TensorFlow sums float32 in float32, so its
+    float32 cases keep to orders and x where that is accurate (x > 0, or n = 1 near 0)."""
+    op = "Polygamma"
+
+    def gen(dt):
+        rtol, atol = tol("loose", dt)
+
+        def c(what, a, x):
+            rec.case(op, dt, what,
+                     lambda: tf.raw_ops.Polygamma(a=ph("a", a, dt), x=ph("x", x, dt), name="out"),
+                     rtol=rtol, atol=atol)
+
+        def orders(shape, what, top=4):
+            rs = np.random.RandomState(seed_of(op, dt, what, "a"))
+            return arr(rs.randint(0, top + 1, size=shape), dt)
+
+        def positive(shape, what):
+            return rand(dt, shape, "%s/%s/%s/x" % (op, dt, what), "positive")
+
+        c("same_shape", orders([2, 3], "same"), positive([2, 3], "same"))
+        c("scalar_order", arr(1, dt), positive([2, 3], "scalar_order"))
+        c("scalar_x", orders([2, 3], "scalar_x"), arr(0.75, dt))
+        c("broadcast_both", orders([3, 1], "both"), positive([1, 4], "both"))
+        c("zero_size", orders([0, 3], "zero"), positive([1, 3], "zero"))
+        if _first_dtype(rec, op):
+            c("large_1000", orders([1000], "large"), positive([1000], "large"))
+        c("higher_orders", arr([5, 6, 8, 10, 3, 2], dt), arr([0.5, 1.5, 3, 7.25, 0.01, 40], dt))
+        c("large_and_small_x", arr([1, 1, 2, 3, 1, 2], dt), arr([1e-3, 1e3, 1e4, 25, 0.1, 5e-2], dt))
+        c("order_one_negative_x", arr([1, 1, 1, 1], dt), arr([-0.5, -1.25, -2.5, -0.1], dt))
+        if dt == "float64":
+            c("negative_x", arr([1, 2, 3, 4, 2, 1], dt),
+              arr([-3.3, -2.5, -0.75, -7.25, -100.25, -1e6 + 0.5], dt))
+        c("poles", arr([1, 3, 2, 4, 1, 2, 0], dt), arr([0, -2, 0, -3, -np.inf, -np.inf, -1], dt))
+        c("outside_domain", arr([0.5, -1, -2.5, np.nan, 1, 2, 1, 0], dt),
+          arr([1, 1, 2, 1, np.nan, np.inf, np.inf, np.inf], dt))
+
+    rec.for_dtypes(op, ["float32", "float64"], gen)
+
+
 def build_all(rec, emit):
     for op, kind, domain in BINARY:
         binary(rec, op, kind, domain)
@@ -231,3 +272,5 @@ def build_all(rec, emit):
     for op, kind, vkind, extra in UNARY:
         unary(rec, op, kind, vkind, extra)
         emit(op)
+    polygamma(rec)
+    emit("Polygamma")
