@@ -6,6 +6,10 @@ tf.reduce_sum, ...). Graph mode only: there is no eager execution.
 """
 import types as _types
 
+# saved_model_pb2 before the others: with protobuf 3.21's C++ implementation (Debian's),
+# importing it after them made SavedModel.meta_graphs.add() fail with "No message class
+# registered for 'rill.MetaGraphDef'" (api_saved_model_builder.py).
+from rill._proto import saved_model_pb2 as _saved_model_pb2  # noqa: F401
 from rill._proto import config_pb2 as _config_pb2
 from rill._proto import graph_pb2 as _graph_pb2
 from rill._proto import meta_graph_pb2 as _meta_graph_pb2
