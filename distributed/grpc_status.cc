@@ -1,6 +1,13 @@
 #include "distributed/grpc_status.h"
 
+#include <fstream>
+#include <sstream>
 #include <utility>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "core/mutex.h"
+#include "core/status_macros.h"
 
 namespace rill {
 namespace distributed {
@@ -39,7 +46,79 @@ void SetTransportArgs(grpc::ServerBuilder* builder) {
   for (const auto& [k, v] : kTransportArgs) builder->AddChannelArgument(k, v);
 }
 
+namespace {
+
+struct Tls {
+  std::string ca, cert, key;
+};
+
+rill::Mutex& TlsMutex() {
+  static rill::Mutex* mu = new rill::Mutex();
+  return *mu;
+}
+
+Tls& ProcessTls() {
+  static Tls* tls = new Tls();
+  return *tls;
+}
+
+absl::StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Cannot read the ", flag, " file ", path, "; give a readable PEM file"));
+  }
+  return text.str();
+}
+
+}  // namespace
+
+absl::Status SetProcessTls(const std::string& ca_file, const std::string& cert_file,
+                           const std::string& key_file) {
+  if (cert_file.empty() != key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "A TLS certificate needs its key and a key its certificate; give both or neither");
+  }
+  Tls tls;
+  if (!ca_file.empty()) {
+    RILL_ASSIGN_OR_RETURN(tls.ca, ReadPem("CA certificate", ca_file));
+  }
+  if (!cert_file.empty()) {
+    RILL_ASSIGN_OR_RETURN(tls.cert, ReadPem("certificate", cert_file));
+  }
+  if (!key_file.empty()) {
+    RILL_ASSIGN_OR_RETURN(tls.key, ReadPem("key", key_file));
+  }
+  rill::MutexLock lock(&TlsMutex());
+  ProcessTls() = std::move(tls);
+  return absl::OkStatus();
+}
+
+std::shared_ptr<grpc::ServerCredentials> ServerCredentials() {
+  rill::MutexLock lock(&TlsMutex());
+  const Tls& tls = ProcessTls();
+  if (tls.cert.empty()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions options;
+  options.pem_root_certs = tls.ca;
+  options.pem_key_cert_pairs.push_back({tls.key, tls.cert});
+  return grpc::SslServerCredentials(options);
+}
+
 std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  {
+    rill::MutexLock lock(&TlsMutex());
+    const Tls& tls = ProcessTls();
+    if (tls.ca.empty()) {
+      credentials = grpc::InsecureChannelCredentials();
+    } else {
+      grpc::SslCredentialsOptions options;
+      options.pem_root_certs = tls.ca;
+      credentials = grpc::SslCredentials(options);
+    }
+  }
   grpc::ChannelArguments args;
   SetTransportArgs(&args);
   args.SetMaxReceiveMessageSize(-1);
@@ -48,7 +127,7 @@ std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  return grpc::CreateCustomChannel(address, credentials, args);
 }
 
 }  // namespace distributed

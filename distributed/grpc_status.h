@@ -20,7 +20,15 @@ grpc::Status ToGrpcStatus(const absl::Status& s);
 void SetTransportArgs(grpc::ChannelArguments* args);
 void SetTransportArgs(grpc::ServerBuilder* builder);
 
-// An insecure channel to "host:port" with unlimited message sizes.
+// TLS for the channels and servers this process makes from now on (gRPC SSL credentials): the
+// PEM files of the certificate authority that signed the servers' certificates (what channels
+// verify) and, for a server, its certificate and key. Empty names: plaintext (the default).
+// InvalidArgument naming a file that cannot be read, or a certificate without its key.
+absl::Status SetProcessTls(const std::string& ca_file, const std::string& cert_file,
+                           const std::string& key_file);
+std::shared_ptr<grpc::ServerCredentials> ServerCredentials();
+
+// A channel to "host:port" with unlimited message sizes (TLS after SetProcessTls).
 std::shared_ptr<grpc::Channel> NewChannel(const std::string& address);
 
 }  // namespace distributed

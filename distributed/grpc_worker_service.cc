@@ -97,7 +97,7 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(
   server->service_ = std::make_unique<Service>(server->worker_.get());
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen_address, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(listen_address, ServerCredentials(), &port);
   builder.SetMaxReceiveMessageSize(-1);
   builder.SetMaxSendMessageSize(-1);
   SetTransportArgs(&builder);

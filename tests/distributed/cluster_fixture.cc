@@ -52,7 +52,9 @@ ClusterFixture::~ClusterFixture() {
   for (size_t i = 0; i < pids_.size(); ++i) Kill(static_cast<int>(i));
 }
 
-absl::Status ClusterFixture::Start(const std::vector<std::string>& task_jobs) {
+absl::Status ClusterFixture::Start(const std::vector<std::string>& task_jobs,
+                                   const std::vector<std::string>& extra_flags) {
+  extra_flags_ = extra_flags;
   std::map<std::string, int> next;
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> by_job;
@@ -89,11 +91,17 @@ absl::Status ClusterFixture::Launch(int i) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    const std::string spec = absl::StrCat("--cluster_spec=", spec_);
-    const std::string job = absl::StrCat("--job_name=", jobs_[i]);
-    const std::string task = absl::StrCat("--task_id=", task_index_[i]);
-    execl(kServer, kServer, spec.c_str(), job.c_str(), task.c_str(), "--inter_op_threads=2",
-          "--intra_op_threads=1", static_cast<char*>(nullptr));
+    std::vector<std::string> args = {kServer,
+                                     absl::StrCat("--cluster_spec=", spec_),
+                                     absl::StrCat("--job_name=", jobs_[i]),
+                                     absl::StrCat("--task_id=", task_index_[i]),
+                                     "--inter_op_threads=2",
+                                     "--intra_op_threads=1"};
+    args.insert(args.end(), extra_flags_.begin(), extra_flags_.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(kServer, argv.data());
     _exit(127);
   }
   close(out[1]);

@@ -26,7 +26,9 @@ class ClusterFixture {
 
   // One job per distinct name, tasks in order: {"worker", "worker"} is worker tasks 0 and 1.
   // Waits (up to 20 s each) until every server prints that it serves.
-  absl::Status Start(const std::vector<std::string>& task_jobs);
+  // `extra_flags` go to every server (e.g. --tls_cert_file=...).
+  absl::Status Start(const std::vector<std::string>& task_jobs,
+                     const std::vector<std::string>& extra_flags = {});
   const ClusterDef& cluster() const { return cluster_; }
   std::string address(int i) const { return addresses_[i]; }
   std::string spec() const { return spec_; }
@@ -44,6 +46,7 @@ class ClusterFixture {
   std::vector<int> task_index_;
   std::vector<std::string> addresses_;
   std::vector<pid_t> pids_;
+  std::vector<std::string> extra_flags_;
 };
 
 }  // namespace testing

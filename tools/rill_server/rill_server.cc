@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "distributed/cluster_spec.h"
+#include "distributed/grpc_status.h"
 #include "distributed/grpc_worker_service.h"
 #include "distributed/master_service.h"
 
@@ -23,7 +24,9 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: rill_server --cluster_spec=JOB|HOST:PORT;HOST:PORT[,JOB|...] --job_name=JOB "
-    "--task_id=N [--inter_op_threads=N] [--intra_op_threads=N]\n";
+    "--task_id=N [--inter_op_threads=N] [--intra_op_threads=N]\n"
+    "  [--tls_cert_file=PEM --tls_key_file=PEM] serve over TLS with this certificate and key\n"
+    "  [--tls_ca_file=PEM] verify the other tasks' certificates with this CA (TLS to them)\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "rill_server: %s\n%s", message.c_str(), kUsage);
@@ -33,7 +36,7 @@ int Fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string cluster_spec, job_name;
+  std::string cluster_spec, job_name, tls_ca, tls_cert, tls_key;
   int task_id = -1, inter = 0, intra = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -44,7 +47,11 @@ int main(int argc, char** argv) {
       return true;
     };
     std::string v;
-    if (take("--cluster_spec", &cluster_spec) || take("--job_name", &job_name)) continue;
+    if (take("--cluster_spec", &cluster_spec) || take("--job_name", &job_name) ||
+        take("--tls_ca_file", &tls_ca) || take("--tls_cert_file", &tls_cert) ||
+        take("--tls_key_file", &tls_key)) {
+      continue;
+    }
     if (take("--task_id", &v) || take("--task_index", &v)) {
       if (!absl::SimpleAtoi(v, &task_id) || task_id < 0) return Fail("bad --task_id " + v);
       continue;
@@ -66,6 +73,8 @@ int main(int argc, char** argv) {
   if (cluster_spec.empty()) return Fail("--cluster_spec is required");
   if (job_name.empty()) return Fail("--job_name is required");
   if (task_id < 0) return Fail("--task_id is required");
+  absl::Status tls = rill::distributed::SetProcessTls(tls_ca, tls_cert, tls_key);
+  if (!tls.ok()) return Fail(std::string(tls.message()));
   absl::StatusOr<rill::ClusterDef> cluster = rill::distributed::ParseClusterSpec(cluster_spec);
   if (!cluster.ok()) return Fail(std::string(cluster.status().message()));
   absl::StatusOr<std::string> address = rill::distributed::TaskAddress(*cluster, job_name, task_id);

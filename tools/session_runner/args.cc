@@ -24,6 +24,7 @@ Options:
                             unqualified devices (/cpu:0) go to the task at HOST:PORT
   --cluster_spec=SPEC       the cluster's tasks, as rill_server's flag
                             (worker|127.0.0.1:2222;127.0.0.1:2223); sets the config's cluster_def
+  --tls_ca_file=PEM         talk to the cluster's tasks over TLS, verifying them with this CA
   --log_device_placement    print the Device mapping and one line per node with its device
   --allow_soft_placement    fall back to an available device (overrides the config)
   --list_devices            print the devices the session sees, then exit unless runs follow
@@ -81,6 +82,8 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
       args.session_target = v;
     } else if (value(a, "--cluster_spec", &v)) {
       args.cluster_spec = v;
+    } else if (value(a, "--tls_ca_file", &v)) {
+      args.tls_ca_file = v;
     } else if (value(a, "--tag_set", &v)) {
       args.tag_set = v;
     } else if (value(a, "--feed", &v)) {

@@ -33,6 +33,7 @@ struct RunnerArgs {
   std::string config;
   std::string session_target;  // grpc://host:port (SessionOptions.target)
   std::string cluster_spec;    // job|host:port;host:port,... (ConfigProto.cluster_def)
+  std::string tls_ca_file;     // TLS to the cluster's tasks, verified with this CA
   std::string tag_set = "serve";
   bool log_device_placement = false;
   bool allow_soft_placement = false;  // only applied when set_allow_soft_placement

@@ -19,6 +19,7 @@
 #include "core/bounded_file.h"
 #include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
+#include "distributed/grpc_status.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "graph/graph_file.h"
@@ -172,6 +173,9 @@ absl::Status Main(const RunnerArgs& args) {
                           distributed::ParseClusterSpec(args.cluster_spec));
   }
   options.target = args.session_target;
+  if (!args.tls_ca_file.empty()) {
+    RILL_RETURN_IF_ERROR(distributed::SetProcessTls(args.tls_ca_file, "", ""));
+  }
   if (args.log_device_placement) options.config.set_log_device_placement(true);
   if (args.set_allow_soft_placement) options.config.set_allow_soft_placement(true);
   options.check_feed_shapes = !args.no_feed_shape_check;
