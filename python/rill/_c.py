@@ -154,6 +154,11 @@ TF_DeleteSession = _decl("TF_DeleteSession", None, c_void_p, c_void_p)
 # conversion per call on the run path.
 TF_SessionRun = _decl("TF_SessionRun", None, c_void_p, c_void_p, c_void_p, c_void_p, c_int,
                       c_void_p, c_void_p, c_int, c_void_p, c_int, c_void_p, c_void_p)
+TF_SessionPRunSetup = _decl("TF_SessionPRunSetup", None, c_void_p, c_void_p, c_int, c_void_p,
+                            c_int, c_void_p, c_int, ctypes.POINTER(c_void_p), c_void_p)
+TF_SessionPRun = _decl("TF_SessionPRun", None, c_void_p, c_void_p, c_void_p, c_void_p, c_int,
+                       c_void_p, c_void_p, c_int, c_void_p, c_int, c_void_p)
+TF_DeletePRunHandle = _decl("TF_DeletePRunHandle", None, c_void_p)
 TF_SessionListDevices = _decl("TF_SessionListDevices", c_void_p, c_void_p, c_void_p)
 TF_DeleteDeviceList = _decl("TF_DeleteDeviceList", None, c_void_p)
 TF_DeviceListCount = _decl("TF_DeviceListCount", c_int, c_void_p)

@@ -333,6 +333,48 @@ class BaseSession(object):
         to_numpy = tensor_util.c_tensor_to_numpy
         return [to_numpy(v, e) for v, e in zip(out_vals, plan.enums)]
 
+    def partial_run_setup(self, fetches, feeds=None):
+        """A handle for partial_run calls that feed feeds and fetch fetches, in steps."""
+        plan = _FetchPlan(self._graph, fetches)
+        feed_ts = [self._feed_entry(f)[4] for f in (feeds or [])]
+        nin = len(feed_ts)
+        in_arr = (_c.TF_Output * nin)(*feed_ts) if nin else None
+        handle = ctypes.c_void_p()
+        status = _thread_status.status
+        _c.TF_SessionPRunSetup(self._c_session, in_arr, nin, plan.c_outputs, plan.nout,
+                               plan.c_targets, plan.ntarget, ctypes.byref(handle), status.ptr)
+        status.raise_if_error()
+        h = ctypes.string_at(handle.value)
+        _c.TF_DeletePRunHandle(handle.value)
+        return h.decode()
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """Continues the partial run handle: feeds feed_dict, returns fetches' values."""
+        plan = _FetchPlan(self._graph, fetches)
+        feeds = []
+        feed_vals = []
+        keep = []
+        status = _thread_status.status
+        try:
+            for k, v in (feed_dict or {}).items():
+                t, dt, np_type, dims, out = self._feed_entry(k)
+                arr = np.asarray(v, dtype=object if np_type is None else np_type)
+                feeds.append(out)
+                feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
+            nin = len(feeds)
+            in_arr = (_c.TF_Output * nin)(*feeds) if nin else None
+            in_vals = (ctypes.c_void_p * nin)(*feed_vals) if nin else None
+            out_vals = plan.out_type()
+            _c.TF_SessionPRun(self._c_session, handle.encode(), in_arr, in_vals, nin,
+                              plan.c_outputs, out_vals, plan.nout, plan.c_targets,
+                              plan.ntarget, status.ptr)
+        finally:
+            for v in feed_vals:
+                _c.TF_DeleteTensor(v)
+        status.raise_if_error()
+        return plan.build([tensor_util.c_tensor_to_numpy(v, e)
+                           for v, e in zip(out_vals, plan.enums)])
+
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running fetches with its arguments fed to feed_list, in order (TensorFlow's
         Session.make_callable). Everything but the values is prepared here, once: the lowest
