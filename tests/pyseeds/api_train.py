@@ -12,7 +12,7 @@ pred = tf.matmul(x, w) + b
 loss = tf.reduce_mean(tf.square(pred - y))
 unused = tf.Variable(1.0, name="unused")
 gw, gb, gu = tf.gradients(loss, [w, b, unused])
-print(gw.shape, gb.shape, gu)
+print(gw.shape.ndims, gb.shape, gu)
 g2, = tf.gradients(pred, [b], grad_ys=[tf.ones([4, 1]) * 2.0])
 g3, = tf.gradients(loss, [w], stop_gradients=[pred])
 print(g3)
