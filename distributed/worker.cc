@@ -61,18 +61,12 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(const WorkerOptions& opti
   int threads = options.inter_op_threads > 0 ? options.inter_op_threads : DefaultNumThreads();
   RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool,
                         ThreadPool::Create("rill_worker_inter_op", threads));
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> recv_pool,
-                        ThreadPool::Create("rill_worker_recv", 16));
-  return std::unique_ptr<Worker>(
-      new Worker(options, std::move(device), std::move(pool), std::move(recv_pool)));
+  return std::unique_ptr<Worker>(new Worker(options, std::move(device), std::move(pool)));
 }
 
 Worker::Worker(WorkerOptions options, std::unique_ptr<Device> device,
-               std::unique_ptr<ThreadPool> pool, std::unique_ptr<ThreadPool> recv_pool)
-    : options_(std::move(options)),
-      device_(std::move(device)),
-      pool_(std::move(pool)),
-      recv_pool_(std::move(recv_pool)) {
+               std::unique_ptr<ThreadPool> pool)
+    : options_(std::move(options)), device_(std::move(device)), pool_(std::move(pool)) {
   sessions_[""] = std::make_shared<WorkerSession>();
 }
 
@@ -213,17 +207,18 @@ void Worker::FetchRemote(const std::string& job, int task, int64_t step_id, cons
     done(status, Tensor(), false);
     return;
   }
-  recv_pool_->Schedule([client, step_id, key, cancel, done = std::move(done)] {
-    tensorflow::RecvTensorRequest req;
-    req.set_step_id(step_id);
-    req.set_rendezvous_key(key);
-    Tensor value;
-    bool is_dead = false;
-    // The step's own deadline and cancellation end a wait on a stuck peer; this bound is a
-    // backstop for a step without either.
-    absl::Status s = client->RecvTensor(req, &value, &is_dead, absl::Hours(1), cancel);
-    done(s, s.ok() ? value : Tensor(), s.ok() && is_dead);
-  });
+  tensorflow::RecvTensorRequest req;
+  req.set_step_id(step_id);
+  req.set_rendezvous_key(key);
+  // No thread waits: gRPC calls back when the tensor is here. The step's own deadline and
+  // cancellation end a wait on a stuck peer; this bound is a backstop for a step without either.
+  // The step goes on on the inter-op pool, not on gRPC's thread.
+  ThreadPool* pool = pool_.get();
+  client->RecvTensorAsync(
+      req, absl::Hours(1), cancel,
+      [pool, done = std::move(done)](const absl::Status& s, const Tensor& value, bool is_dead) {
+        pool->Schedule([done, s, value, is_dead] { done(s, value, is_dead); });
+      });
 }
 
 absl::Status Worker::RunGraph(const tensorflow::RunGraphRequest& req,

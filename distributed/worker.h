@@ -85,8 +85,7 @@ class Worker {
   struct WorkerSession;
   struct Step;
 
-  Worker(WorkerOptions options, std::unique_ptr<Device> device, std::unique_ptr<ThreadPool> pool,
-         std::unique_ptr<ThreadPool> recv_pool);
+  Worker(WorkerOptions options, std::unique_ptr<Device> device, std::unique_ptr<ThreadPool> pool);
   std::shared_ptr<Step> GetOrCreateStep(int64_t step_id);
   absl::StatusOr<std::shared_ptr<WorkerSession>> FindSession(const std::string& handle,
                                                              bool create_called);
@@ -96,8 +95,7 @@ class Worker {
 
   const WorkerOptions options_;
   const std::unique_ptr<Device> device_;
-  const std::unique_ptr<ThreadPool> pool_;       // inter-op: expensive kernels
-  const std::unique_ptr<ThreadPool> recv_pool_;  // blocking RecvTensor calls to other tasks
+  const std::unique_ptr<ThreadPool> pool_;  // inter-op: expensive kernels, steps after a RecvTensor
 
   rill::Mutex mu_;
   int64_t next_handle_ ABSL_GUARDED_BY(mu_) = 0;

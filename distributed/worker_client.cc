@@ -29,6 +29,7 @@ WorkerClient::WorkerClient(std::string job, int task_index, std::string address)
       address_(std::move(address)),
       channel_(NewChannel(address_)),
       stub_(tensorflow::WorkerService::NewStub(channel_)),
+      generic_stub_(std::make_unique<grpc::GenericStub>(channel_)),
       recv_tensor_method_("/tensorflow.WorkerService/RecvTensor",
                           grpc::internal::RpcMethod::NORMAL_RPC, channel_) {}
 
@@ -111,6 +112,49 @@ absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req, 
                         absl::StrCat(decoded.message(), " (from task ", task_, ")"));
   }
   return absl::OkStatus();
+}
+
+void WorkerClient::RecvTensorAsync(const tensorflow::RecvTensorRequest& req, absl::Duration timeout,
+                                   CancellationManager* cancel, RecvDone done) {
+  // Lives until gRPC's callback; shared with the cancellation callback.
+  struct Call {
+    grpc::ClientContext ctx;
+    grpc::ByteBuffer request;
+    grpc::ByteBuffer response;
+    CancellationToken token = kInvalidCancellationToken;
+  };
+  auto call = std::make_shared<Call>();
+  SetDeadline(&call->ctx, timeout);
+  bool own_buffer = false;
+  grpc::Status serialized = grpc::SerializationTraits<tensorflow::RecvTensorRequest>::Serialize(
+      req, &call->request, &own_buffer);
+  if (!serialized.ok()) {
+    done(FromGrpcStatus(serialized), Tensor(), false);
+    return;
+  }
+  if (cancel != nullptr) {
+    call->token = cancel->RegisterCallback([call] { call->ctx.TryCancel(); });
+    if (call->token == kInvalidCancellationToken) {
+      done(cancel->status(), Tensor(), false);
+      return;
+    }
+  }
+  generic_stub_->UnaryCall(
+      &call->ctx, "/tensorflow.WorkerService/RecvTensor", grpc::StubOptions(), &call->request,
+      &call->response, [this, call, cancel, done = std::move(done)](grpc::Status s) {
+        if (cancel != nullptr) cancel->DeregisterCallback(call->token);
+        absl::Status status = Annotate("RecvTensor", s);
+        Tensor value;
+        bool is_dead = false;
+        if (status.ok()) {
+          status = DecodeRecvTensorResponse(call->response, &value, &is_dead);
+          if (!status.ok()) {
+            status = absl::Status(status.code(),
+                                  absl::StrCat(status.message(), " (from task ", task_, ")"));
+          }
+        }
+        done(status, status.ok() ? value : Tensor(), status.ok() && is_dead);
+      });
 }
 
 }  // namespace distributed

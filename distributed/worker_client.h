@@ -8,6 +8,7 @@
 #ifndef RILL_DISTRIBUTED_WORKER_CLIENT_H_
 #define RILL_DISTRIBUTED_WORKER_CLIENT_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "core/cancellation.h"
 #include "core/tensor.h"
 #include "distributed/protos/worker_service.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
 
 namespace rill {
 namespace distributed {
@@ -48,6 +50,11 @@ class WorkerClient {
   // The response is decoded from gRPC's bytes straight into `value` (tensor_coding.h).
   absl::Status RecvTensor(const tensorflow::RecvTensorRequest& req, Tensor* value, bool* is_dead,
                           absl::Duration timeout, CancellationManager* cancel);
+  // RecvTensor without a waiting thread: `done` runs once on one of gRPC's threads, with the
+  // status, the tensor and its deadness. `cancel` (may be null) must outlive the call.
+  using RecvDone = std::function<void(const absl::Status&, const Tensor&, bool)>;
+  void RecvTensorAsync(const tensorflow::RecvTensorRequest& req, absl::Duration timeout,
+                       CancellationManager* cancel, RecvDone done);
 
  private:
   // Adds the task to a failed call's status (Unavailable gets what to do).
@@ -59,7 +66,8 @@ class WorkerClient {
   const std::string address_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<tensorflow::WorkerService::Stub> stub_;
-  grpc::internal::RpcMethod recv_tensor_method_;  // RecvTensor with a raw response
+  std::unique_ptr<grpc::GenericStub> generic_stub_;  // RecvTensorAsync's raw call
+  grpc::internal::RpcMethod recv_tensor_method_;     // RecvTensor with a raw response
 };
 
 }  // namespace distributed
