@@ -45,6 +45,14 @@ REGISTER_OP("Identity")
     .Attr("T: type")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The reference itself, not its value (TF1 loops over reference variables: tf.identity of a ref).
+REGISTER_OP("RefIdentity")
+    .Input("input: Ref(T)")
+    .Output("output: Ref(T)")
+    .Attr("T: type")
+    .SetAllowsUninitializedInput()
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("IdentityN")
     .Input("input: T")
     .Output("output: T")

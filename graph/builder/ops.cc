@@ -65,6 +65,10 @@ Output Identity(const Scope& scope, const Output& input) {
   return OpBuilder(scope, "Identity").Input(input).Finalize().output(0);
 }
 
+Output RefIdentity(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "RefIdentity").Input(input).Finalize().output(0);
+}
+
 std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> inputs) {
   Operation op = OpBuilder(scope, "IdentityN").InputList(inputs).Finalize();
   std::vector<Output> outputs;

@@ -96,6 +96,8 @@ Output PlaceholderWithDefault(const Scope& scope, const Output& input,
 // ------------------------------------------------------------------
 
 Output Identity(const Scope& scope, const Output& input);
+// The reference `input` itself (a ref-typed output, e.g. a VariableV2), not its value.
+Output RefIdentity(const Scope& scope, const Output& input);
 // One output per input; empty when the build failed.
 std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> inputs);
 // Does nothing; used as a target that groups control dependencies.

@@ -542,6 +542,21 @@ TEST(VariableTest, ReferenceVariableAndItsUpdates) {
   EXPECT_EQ(a.dtype(), DT_FLOAT_REF);
   ops::AssignAdd(root, w, one, ops::AssignAddAttrs().UseLocking(true));
   ops::AssignSub(root, v, one);
+  Output r = ops::RefIdentity(root, w);
+  EXPECT_EQ(r.dtype(), DT_FLOAT_REF);
+  ExpectNode(root, "RefIdentity", R"pb(
+    name: "RefIdentity"
+    op: "RefIdentity"
+    input: "Variable"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "_class"
+      value { list { s: "loc:@Variable" } }
+    }
+  )pb");
   ExpectNode(root, "Variable", R"pb(
     name: "Variable"
     op: "VariableV2"
@@ -772,6 +787,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Const",
       "Identity",
       "IdentityN",
+      "RefIdentity",
       "MatMul",
       "NoOp",
       "Placeholder",

@@ -1,6 +1,8 @@
-// Identity, IdentityN and NoOp on the CPU. Identity of a ref input (a TF1 variable's `v/read`)
-// outputs the variable's current value: a handle sharing the variable's buffer, read under the
-// variable's mutex (TensorFlow's snapshot semantics for ref reads). All cheap.
+// Identity, IdentityN, RefIdentity and NoOp on the CPU. Identity of a ref input (a TF1 variable's
+// `v/read`) outputs the variable's current value: a handle sharing the variable's buffer, read
+// under the variable's mutex (TensorFlow's snapshot semantics for ref reads). RefIdentity outputs
+// the reference itself (the variable, initialized or not), so later assignments through it reach
+// the variable. All cheap.
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 
@@ -20,6 +22,22 @@ class IdentityOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
+// Output 0 = the reference input 0 (a non-ref input, which a valid graph never gives, is passed
+// by value).
+class RefIdentityOp final : public OpKernel {
+ public:
+  explicit RefIdentityOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    if (ctx.input_value(0).is_ref()) {
+      ctx.forward_ref_input_to_ref_output(0, 0);
+    } else {
+      ctx.set_output(0, ctx.input_value(0).tensor);
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
 class NoOp final : public OpKernel {
  public:
   explicit NoOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -33,6 +51,9 @@ REGISTER_KERNEL(
 REGISTER_KERNEL(
     KernelDefBuilder("IdentityN").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     IdentityOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("RefIdentity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    RefIdentityOp);
 REGISTER_KERNEL(KernelDefBuilder("NoOp").Device(kDeviceCpu), NoOp);
 
 }  // namespace

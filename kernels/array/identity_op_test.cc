@@ -43,6 +43,20 @@ TEST(IdentityOpTest, PassesResourceHandles) {
   EXPECT_TRUE(out[0].SharesBufferWith(handle));
 }
 
+TEST(RefIdentityOpTest, OutputsTheReferenceItself) {
+  Var var(DT_FLOAT);
+  OpTester t("RefIdentity", "v/ref");
+  t.Attr("T", DT_FLOAT).RefInput(var.tensor(), var.mu(), "v");
+  ASSERT_THAT(t.Init(), IsOk());
+  // An uninitialized variable is forwarded too (the op allows uninitialized input).
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<TensorValue> out, t.RunWith(t.inputs()));
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(out[0].is_ref());
+  EXPECT_EQ(out[0].ref, var.tensor());
+  EXPECT_EQ(out[0].ref_mu, var.mu());
+  EXPECT_FALSE(t.kernel().IsExpensive());
+}
+
 TEST(IdentityNOpTest, ForwardsEveryInputInOrder) {
   const Tensor a = Tensor::FromVector<int32_t>({1, 2, 3}, TensorShape({3}));
   const Tensor b = Tensor::Scalar<std::string>("hi");

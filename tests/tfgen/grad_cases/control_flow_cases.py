@@ -138,8 +138,40 @@ def _ref_variable(kind):
     return build
 
 
+def _ref_loop_variable(kind):
+    """A reference variable through RefIdentity, and TF1 while loops whose loop variable is one
+    (RefEnter, RefMerge, RefSwitch, RefIdentity, RefNextIteration, RefExit): the body adds x to it
+    with AssignAdd, whose gradient is None, so the variable's reference gets a zero gradient
+    through the loop; x gets one only where it is used beside the assignment."""
+    def build(x):
+        v = tf1.Variable(np.array([0.5, -1.5, 2.0], np.float32), use_resource=False, name="v")
+        init = tf1.variables_initializer([v], name="init")
+        ref = v._ref()  # pylint: disable=protected-access
+        if kind == "ref_identity":  # the reference itself, outside any loop
+            r = tf.raw_ops.RefIdentity(input=ref, name="ref_out")
+            ys = [tf.identity(r * x, name="out")]
+        elif kind == "assign_add":  # the loop's result, read after the loop, times x
+            _, r = tf1.while_loop(lambda i, r: i < 3, lambda i, r: (i + 1, tf1.assign_add(r, x)),
+                                  [tf.constant(0), ref])
+            ys = [tf.identity(r * x, name="out")]
+        else:  # beside a value loop variable h = 1.5 h + x
+            _, r, h = tf1.while_loop(
+                lambda i, r, h: i < 3,
+                lambda i, r, h: (i + 1, tf1.assign_add(r, x), h * 1.5 + x),
+                [tf.constant(0), ref, x])
+            ys = [tf.identity(h, name="out"), tf.identity(r * 2.0, name="out_r")]
+        return {"ys": ys, "xs": [ref], "init": init}
+    return build
+
+
 def _more_refs(add):
     add("RefSwitch", "cond_on_variable", [("x", rand([3], "ref_cond"))], _ref_variable("cond"))
     add("RefMerge", "cond_of_refs", [("x", rand([3], "ref_merge"))], _ref_variable("cond_of_refs"))
     add("RefEnter", "loop_reads_variable", [("x", rand([3], "ref_loop", "unit"))],
         _ref_variable("loop"))
+    add("RefIdentity", "times_x", [("x", rand([3], "ref_identity"))],
+        _ref_loop_variable("ref_identity"))
+    add("RefExit", "loop_over_variable", [("x", rand([3], "ref_exit"))],
+        _ref_loop_variable("assign_add"))
+    add("RefNextIteration", "loop_over_variable_and_value", [("x", rand([3], "ref_next", "unit"))],
+        _ref_loop_variable("with_value"))

@@ -1,4 +1,4 @@
-"""ClipByValue, Select, SelectV2, Cast, ZerosLike, OnesLike, AddN, BroadcastTo."""
+"""ClipByValue, Select, SelectV2, Cast, ZerosLike, OnesLike, AddN, BroadcastTo, RefIdentity."""
 import numpy as np
 import tensorflow as tf
 
@@ -207,6 +207,50 @@ def broadcast_to(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def ref_identity(rec):
+    """RefIdentity of a VariableV2 (assigned first, ordered by a control edge): the fetched output
+    is the variable's value, an AssignAdd through it updates the variable (its fetched ref output),
+    and an uninitialized variable fails only where its value is read."""
+    op = "RefIdentity"
+    tf1 = tf.compat.v1
+
+    def gen(dt):
+        def variable(value):
+            v = tf.raw_ops.VariableV2(shape=list(np.shape(value)), dtype=tf_dtype(dt), name="v")
+            return v, tf.raw_ops.Assign(ref=v, value=const("v_init", value, dt), name="v_assign")
+
+        def read(what, shape):
+            value = rand(dt, shape, "%s/%s/%s" % (op, dt, what))
+
+            def build():
+                v, init = variable(value)
+                with tf1.control_dependencies([init]):
+                    return tf.raw_ops.RefIdentity(input=v, name="out")
+            rec.case(op, dt, what, build)
+
+        read("vector", [5])
+        read("matrix", [2, 3])
+        read("scalar", [])
+        if dt in ("float32", "int32"):
+            value = rand(dt, [4], "%s/%s/assign" % (op, dt))
+            delta = rand(dt, [4], "%s/%s/delta" % (op, dt))
+
+            def assign_through():
+                v, init = variable(value)
+                with tf1.control_dependencies([init]):
+                    ref = tf.raw_ops.RefIdentity(input=v, name="out")
+                return tf.raw_ops.AssignAdd(ref=ref, value=ph("delta", delta, dt), name="add")
+            rec.case(op, dt, "assign_add_through_it", assign_through)
+
+            def uninitialized():
+                v = tf.raw_ops.VariableV2(shape=[2], dtype=tf_dtype(dt), name="v")
+                return tf.raw_ops.RefIdentity(input=v, name="out")
+            rec.case(op, dt, "uninitialized_error", uninitialized, error="FAILED_PRECONDITION",
+                     phrases=["Attempting to use uninitialized value"])
+
+    rec.for_dtypes(op, ["float32", "float64", "int32", "int64", "bool"], gen)
+
+
 def build_all(rec, emit):
     clip_by_value(rec)
     emit("ClipByValue")
@@ -222,3 +266,5 @@ def build_all(rec, emit):
     emit("AddN")
     broadcast_to(rec)
     emit("BroadcastTo")
+    ref_identity(rec)
+    emit("RefIdentity")
