@@ -124,9 +124,10 @@ class SessionImpl {
     } else {
       RILL_ASSIGN_OR_RETURN(pool_, SharedThreadPool("rill_inter_op", inter_op_threads_));
     }
+    // TensorFlow 2's DirectSession logs the device mapping (stderr); the per-node placement
+    // lines go to stdout.
     if (options_.config.log_device_placement()) {
-      std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
-      std::fflush(stdout);
+      std::fputs(DeviceMappingText(ListDevices()).c_str(), stderr);
     }
     return absl::OkStatus();
   }
