@@ -2,6 +2,7 @@
 // Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
 // PreventGradient, Snapshot, Cast. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -41,8 +42,10 @@ absl::Status SqueezeShape(ShapeInferenceContext& c) {
 }
 
 // Reshape: the constant `shape`, its -1 resolved when the input's element count is known; the
-// rank alone when only the shape vector's length is known. Sizes that cannot match leave the
-// shape unknown: the kernel reports them with TensorFlow's text.
+// rank alone when only the shape vector's length is known. A known input size that differs from
+// a constant shape without -1 is InvalidArgument "Cannot reshape a tensor with 2 elements to shape
+// [3] (3 elements)", as TensorFlow's shape function says; other mismatches (a -1 that cannot be
+// resolved) leave the shape unknown and the kernel reports them.
 absl::Status ReshapeShape(ShapeInferenceContext& c) {
   std::vector<int64_t> dims;
   if (!c.ConstantIndexValues(1, &dims)) {
@@ -62,6 +65,18 @@ absl::Status ReshapeShape(ShapeInferenceContext& c) {
       return absl::OkStatus();
     } else {
       product *= dims[i];
+    }
+  }
+  if (unknown < 0 && in.IsFullyDefined()) {
+    // Both sizes known and different: TensorFlow's shape function refuses the graph.
+    int64_t n = 1;
+    for (int64_t d : in.dims()) n *= d;
+    if (n != product) {
+      std::string target;
+      for (int64_t d : dims) absl::StrAppend(&target, target.empty() ? "" : ",", d);
+      return absl::InvalidArgumentError(absl::StrCat("Cannot reshape a tensor with ", n,
+                                                     " elements to shape [", target, "] (", product,
+                                                     " elements)"));
     }
   }
   if (unknown >= 0 && in.IsFullyDefined()) {

@@ -1274,5 +1274,21 @@ TEST(StringOpsTest, WrappersBuildTheOpWithItsAttrs) {
   }
 }
 
+// A constant target shape whose size differs from the input's known size is refused when the
+// node is built, with TensorFlow's text; a -1 or an unknown input size leaves it to the kernel.
+TEST(ShapeOpsTest, ReshapeToAnotherSizeIsRefusedAtBuild) {
+  Scope root = Scope::NewRootScope();
+  ops::Reshape(root.WithOpName("r"), ops::Const(root, {1.f, 2.f}), ops::Const(root, {3}));
+  EXPECT_EQ(root.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(root.status().message()),
+              ::testing::HasSubstr("Cannot reshape a tensor with 2 elements to shape [3] (3 "
+                                   "elements)"));
+  Scope ok = Scope::NewRootScope();
+  Output unknown = ops::Placeholder(ok, DT_FLOAT);
+  ops::Reshape(ok, unknown, ops::Const(ok, {3}));
+  ops::Reshape(ok, ops::Const(ok, {1.f, 2.f, 3.f, 4.f}), ops::Const(ok, {-1, 2}));
+  RILL_EXPECT_OK(ok.status());
+}
+
 }  // namespace
 }  // namespace rill
