@@ -70,7 +70,9 @@ double ScaledHurwitzZeta(double s, double log_scale, double q) {
   const double stop = std::max(10.0, s);
   double sum = 0;
   double w = q;
-  for (; w < stop; w += 1) {
+  // The early return below ends the direct sum within about a hundred terms; the cap only
+  // guards a w so large that w + 1 == w.
+  for (int k = 0; w < stop && k < 10000; ++k, w += 1) {
     const double term = std::exp(log_scale - s * std::log(w));
     sum += term;
     // The terms decrease, so the ones after this sum to at most the integral of t^-s from w on,

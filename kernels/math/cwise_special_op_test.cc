@@ -87,6 +87,16 @@ TEST(PolygammaTest, PolesDomainAndOverflowFollowTensorFlow) {
   EXPECT_EQ(got[13], -kInf);  // even order: -(1e6)! zeta(1e6 + 1, 50) overflows, in finite time
 }
 
+TEST(PolygammaTest, HugeOrdersAndArgumentsOverflowOrUnderflowInFiniteTime) {
+  // Arguments where w + 1 == w: the direct sum must not step for ever.
+  const std::vector<double> got = Polygamma({2.7e16, 1e300, 5e15}, {1e16, 1e200, 3e16});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0], 0.0);  // n! / x^(n+1) underflows; even orders are negative
+  EXPECT_TRUE(std::signbit(got[0]));
+  EXPECT_EQ(got[1], -kInf);
+  EXPECT_EQ(got[2], 0.0);
+}
+
 TEST(PolygammaTest, FloatBroadcastsAScalarOrder) {
   OpTester t("Polygamma", "p");
   t.Attr("T", DT_FLOAT)
