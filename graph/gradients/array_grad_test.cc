@@ -10,6 +10,7 @@
 #include "core/tensor.h"
 #include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
+#include "graph/gradients/grad_test_util.h"
 #include "graph/gradients/gradients.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
@@ -17,21 +18,9 @@
 namespace rill {
 namespace {
 
-using ::testing::HasSubstr;
+using grad_test::RunFetch;
 
-std::vector<float> RunFloats(const Scope& root, const Output& fetch,
-                             std::vector<std::pair<std::string, Tensor>> feeds = {}) {
-  absl::StatusOr<GraphDef> graph = root.ToGraphDef();
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  std::unique_ptr<Session> session = std::move(Session::New(SessionOptions())).value();
-  EXPECT_TRUE(session->Create(*graph).ok());
-  std::vector<Tensor> out;
-  absl::Status s = session->Run(feeds, {fetch.TensorName()}, {}, &out);
-  EXPECT_TRUE(s.ok()) << s;
-  if (out.empty()) return {};
-  auto flat = out[0].flat<float>();
-  return std::vector<float>(flat.data(), flat.data() + flat.size());
-}
+using ::testing::HasSubstr;
 
 TEST(ArrayGradTest, PreventGradientIsAnErrorNamingTheNodeAndReason) {
   Scope root = Scope::NewRootScope();
@@ -57,7 +46,7 @@ TEST(ArrayGradTest, GatherV2WithAFedAxisSumsRepeatedRows) {
   Output y = ops::GatherV2(root.WithOpName("y"), x, ops::Const(root, {2, 0, 2}), axis);
   std::vector<Output> dx;
   RILL_ASSERT_OK(AddSymbolicGradients(root, {y}, {x}, &dx));
-  EXPECT_EQ(RunFloats(root, dx[0], {{"axis", Tensor::Scalar<int32_t>(0)}}),
+  EXPECT_EQ(RunFetch(root, dx[0], {{"axis", Tensor::Scalar<int32_t>(0)}}),
             (std::vector<float>{1, 1, 0, 0, 2, 2}));
 }
 
@@ -69,7 +58,7 @@ TEST(ArrayGradTest, StridedSliceGradientLandsOnTheReadElements) {
                                ops::Const(root, {0}), ops::Const(root, {-2}));
   std::vector<Output> dx;
   RILL_ASSERT_OK(AddSymbolicGradients(root, {y}, {x}, &dx));
-  EXPECT_EQ(RunFloats(root, dx[0]), (std::vector<float>{0, 0, 1, 0, 1}));
+  EXPECT_EQ(RunFetch(root, dx[0]), (std::vector<float>{0, 0, 1, 0, 1}));
 }
 
 }  // namespace

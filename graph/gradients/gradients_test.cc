@@ -11,31 +11,15 @@
 #include "core/tensor.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_registry.h"
+#include "graph/gradients/grad_test_util.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
 
 namespace rill {
 namespace {
 
-// Runs the graph built so far and fetches `fetches`.
-std::vector<Tensor> RunGraph(const Scope& root, const std::vector<Output>& fetches,
-                             std::vector<std::pair<std::string, Tensor>> feeds = {}) {
-  absl::StatusOr<GraphDef> graph = root.ToGraphDef();
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  std::unique_ptr<Session> session = std::move(Session::New(SessionOptions())).value();
-  EXPECT_TRUE(session->Create(*graph).ok());
-  std::vector<std::string> names;
-  for (const Output& f : fetches) names.push_back(f.TensorName());
-  std::vector<Tensor> out;
-  absl::Status s = session->Run(feeds, names, {}, &out);
-  EXPECT_TRUE(s.ok()) << s;
-  return out;
-}
-
-std::vector<float> Values(const Tensor& t) {
-  auto flat = t.flat<float>();
-  return std::vector<float>(flat.data(), flat.data() + flat.size());
-}
+using grad_test::RunGraph;
+using grad_test::Values;
 
 TEST(GradientsTest, SquareGivesTwoX) {
   Scope root = Scope::NewRootScope();

@@ -10,6 +10,7 @@
 #include "core/tensor.h"
 #include "gmock/gmock.h"
 #include "graph/builder/ops.h"
+#include "graph/gradients/grad_test_util.h"
 #include "graph/gradients/gradients.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
@@ -17,20 +18,10 @@
 namespace rill {
 namespace {
 
-using ::testing::HasSubstr;
+using grad_test::GradOf;
+using grad_test::RunFetch;
 
-std::vector<float> RunFetch(const Scope& root, const Output& fetch) {
-  absl::StatusOr<GraphDef> graph = root.ToGraphDef();
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  std::unique_ptr<Session> session = std::move(Session::New(SessionOptions())).value();
-  EXPECT_TRUE(session->Create(*graph).ok());
-  std::vector<Tensor> out;
-  absl::Status s = session->Run({}, {fetch.TensorName()}, {}, &out);
-  EXPECT_TRUE(s.ok()) << s;
-  if (out.empty()) return {};
-  auto flat = out[0].flat<float>();
-  return std::vector<float>(flat.data(), flat.data() + flat.size());
-}
+using ::testing::HasSubstr;
 
 TEST(LinalgGradTest, EinsumMatrixVector) {
   Scope root = Scope::NewRootScope();

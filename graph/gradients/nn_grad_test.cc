@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_registry.h"
+#include "graph/gradients/grad_test_util.h"
 #include "graph/gradients/gradients.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
@@ -18,26 +19,8 @@
 namespace rill {
 namespace {
 
-std::vector<float> RunFetch(const Scope& root, const Output& fetch) {
-  absl::StatusOr<GraphDef> graph = root.ToGraphDef();
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  std::unique_ptr<Session> session = std::move(Session::New(SessionOptions())).value();
-  EXPECT_TRUE(session->Create(*graph).ok());
-  std::vector<Tensor> out;
-  absl::Status s = session->Run({}, {fetch.TensorName()}, {}, &out);
-  EXPECT_TRUE(s.ok()) << s;
-  if (out.empty()) return {};
-  auto flat = out[0].flat<float>();
-  return std::vector<float>(flat.data(), flat.data() + flat.size());
-}
-
-std::vector<float> GradOf(const Scope& root, const Output& y, const Output& x) {
-  std::vector<Output> grads;
-  absl::Status s = AddSymbolicGradients(root, {y}, {x}, &grads);
-  EXPECT_TRUE(s.ok()) << s;
-  if (!s.ok() || !grads[0].valid()) return {};
-  return RunFetch(root, grads[0]);
-}
+using grad_test::GradOf;
+using grad_test::RunFetch;
 
 TEST(NnGradTest, ActivationsPassTheGradientWhereActive) {
   Scope root = Scope::NewRootScope();
