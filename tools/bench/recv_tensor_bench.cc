@@ -4,7 +4,7 @@
 // in-process and is not timed. tools/bench/recv_tensor_bench.py compares whole steps with
 // TensorFlow.
 //
-//   bazel run -c opt //tools/bench:recv_tensor_bench -- [--mb=100] [--reps=20]
+//   bazel run -c opt //tools/bench:recv_tensor_bench -- [--mb=100] [--reps=20] [--async]
 #include <malloc.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "core/rendezvous.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_worker_service.h"
@@ -49,10 +50,12 @@ rill::NodeDef Const(const std::string& name, rill::DataType type, int64_t v,
 
 int main(int argc, char** argv) {
   int mb = 100, reps = 20;
+  bool async = false;  // --async: the callback call the workers use
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (absl::StartsWith(a, "--mb=")) (void)absl::SimpleAtoi(a.substr(5), &mb);
     if (absl::StartsWith(a, "--reps=")) (void)absl::SimpleAtoi(a.substr(7), &reps);
+    if (a == "--async") async = true;
   }
   mallopt(M_ARENA_MAX, 1);  // as rill_server
   mallopt(M_MMAP_MAX, 0);
@@ -113,7 +116,19 @@ int main(int argc, char** argv) {
     rill::Tensor value;
     bool dead = false;
     const auto t0 = std::chrono::steady_clock::now();
-    s = client.RecvTensor(req, &value, &dead, absl::Seconds(60), nullptr);
+    if (async) {
+      absl::Notification got;
+      client.RecvTensorAsync(req, absl::Seconds(60), nullptr,
+                             [&](const absl::Status& st, const rill::Tensor& v, bool d) {
+                               s = st;
+                               value = v;
+                               dead = d;
+                               got.Notify();
+                             });
+      got.WaitForNotification();
+    } else {
+      s = client.RecvTensor(req, &value, &dead, absl::Seconds(60), nullptr);
+    }
     const auto t1 = std::chrono::steady_clock::now();
     if (!s.ok() || value.NumElements() != n) break;
     if (r >= 2) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
