@@ -111,6 +111,7 @@ class StepState {
         return;
       }
     }
+    if (!t.is_dead && item.check_inputs) ReadRefInputs(item, first_input);
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.is_async) {
       // Its NodeDone runs elsewhere, and this queue may have no other: what it counted goes in

@@ -54,6 +54,8 @@ constexpr char kCounter[] = R"(
   node { name: 'inc' op: 'AssignAdd' input: 'v' input: 'one' attr { key: 'T' value { type: DT_FLOAT } }
          attr { key: 'use_locking' value { b: true } } }
   node { name: 'read' op: 'Identity' input: 'v' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'read_after_inc' op: 'Identity' input: 'v' input: '^inc'
+         attr { key: 'T' value { type: DT_FLOAT } } }
   node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }
          attr { key: 'shape' value { shape { dim { size: -1 } dim { size: 2 } } } } }
   node { name: 'y' op: 'Identity' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
@@ -104,6 +106,18 @@ TEST(SessionTest, FetchingTheVariableItselfReturnsACopy) {
   RILL_ASSERT_OK(s->Run({}, {}, {"inc"}, &out));  // AssignAdd updates the variable in place
   EXPECT_EQ(fetched[0].flat<float>()[0], 0.0f);
   EXPECT_EQ(ReadV(*s), 1.0f);
+}
+
+// TensorFlow reads a variable when its reader runs: a read ordered after an update by a control
+// edge sees the updated value in the same run.
+TEST(SessionTest, AReadAfterAnUpdateInTheSameRunSeesTheUpdate) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  RILL_ASSERT_OK(s->Run({}, {"read_after_inc"}, {}, &out));
+  EXPECT_EQ(out[0].flat<float>()[0], 1.0f);
+  RILL_ASSERT_OK(s->Run({}, {"read_after_inc"}, {}, &out));
+  EXPECT_EQ(out[0].flat<float>()[0], 2.0f);
 }
 
 TEST(SessionTest, ConcurrentAssignAddWithLockingIsExact) {

@@ -1,7 +1,8 @@
 // Where a step keeps the values flowing between nodes: IterationState, one iteration of one frame
 // instance (its nodes' input slots, laid out by NodeItem::input_start, and their pending and dead
 // counts, by NodeItem::local_id), with the two rules every propagator and the step share:
-// DeliverOutput (how a producer's output is written into a consumer's slot) and FirstMissingInput
+// DeliverOutput (how a producer's output is written into a consumer's slot), ReadRefInputs (the
+// values of references read as the node runs) and FirstMissingInput
 // / MissingInputError (which empty slot a ready, live node may not have, and the error naming it).
 //
 // Threading: an IterationState is shared by the threads of one step. Its pending and dead counts
@@ -61,16 +62,25 @@ struct IterationState {
 // (the tensor's buffer is shared).
 inline void DeliverOutput(const TensorValue& out, const NodeItem& dst, int dst_slot,
                           TensorValue* slot) {
-  if (out.is_ref() && !dst.input_is_ref[dst_slot]) {
-    slot->tensor = out.Get();
-    if (dst.copies_ref_inputs && slot->tensor.IsInitialized()) {
-      absl::StatusOr<Tensor> copy = slot->tensor.DeepCopy();
-      if (copy.ok()) slot->tensor = *std::move(copy);
+  // A reference stays a reference until its reader runs (ReadRefInputs), as in TensorFlow: a
+  // read ordered after an Assign by a control edge sees the assigned value.
+  *slot = out;
+}
+
+// Replaces each reference in `inputs` that `item` takes by value with the variable's value now,
+// as the node is about to run (a deep copy for _Retval, whose fetch is a snapshot). Cheap handle
+// copies otherwise; call only for nodes with check_inputs (a producer with reference outputs).
+inline void ReadRefInputs(const NodeItem& item, TensorValue* inputs) {
+  for (int i = 0; i < item.num_inputs; ++i) {
+    TensorValue& v = inputs[i];
+    if (!v.is_ref() || item.input_is_ref[i]) continue;
+    Tensor value = v.Get();
+    if (item.copies_ref_inputs && value.IsInitialized()) {
+      absl::StatusOr<Tensor> copy = value.DeepCopy();
+      if (copy.ok()) value = *std::move(copy);
     }
-    slot->ref = nullptr;
-    slot->ref_mu = nullptr;
-  } else {
-    *slot = out;
+    v = TensorValue();
+    v.tensor = std::move(value);
   }
 }
 

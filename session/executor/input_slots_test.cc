@@ -1,5 +1,5 @@
-// IterationState (fresh and reset), DeliverOutput (values, refs, fetched variables) and the
-// uninitialized-input check with its errors.
+// IterationState (fresh and reset), DeliverOutput and ReadRefInputs (values, refs, fetched
+// variables) and the uninitialized-input check with its errors.
 #include "session/executor/input_slots.h"
 
 #include "absl/strings/str_cat.h"
@@ -101,26 +101,33 @@ TEST_F(DeliverTest, ARefStaysARefForARefInput) {
   EXPECT_EQ(slot.ref_mu, &mu_);
 }
 
-TEST_F(DeliverTest, ARefReadByAValueInputIsTheVariablesValue) {
+TEST_F(DeliverTest, ARefReadByAValueInputIsTheVariablesValueWhenTheReaderRuns) {
   const TensorValue out = Ref(&variable_, &mu_);
   TensorValue slot;
   DeliverOutput(out, Item(items_, "deref"), 0, &slot);
+  EXPECT_EQ(slot.ref, &variable_);  // not read yet
+  // An Assign between the variable's node and its reader: the reader sees the new value.
+  variable_ = Tensor::Scalar<int32_t>(7);
+  ReadRefInputs(Item(items_, "deref"), &slot);
   EXPECT_FALSE(slot.is_ref());
   EXPECT_TRUE(slot.tensor.SharesBufferWith(variable_));
+  EXPECT_EQ(slot.tensor.flat<int32_t>()[0], 7);
 }
 
 TEST_F(DeliverTest, AFetchedVariableIsASnapshot) {
   const TensorValue out = Ref(&variable_, &mu_);
   TensorValue slot;
   DeliverOutput(out, Item(items_, "ret"), 0, &slot);
+  ReadRefInputs(Item(items_, "ret"), &slot);
   EXPECT_FALSE(slot.is_ref());
   EXPECT_FALSE(slot.tensor.SharesBufferWith(variable_));
   EXPECT_EQ(slot.tensor.flat<int32_t>()[0], 5);
-  // An uninitialized variable gives an empty slot, for the input check to report.
+  // An uninitialized variable gives an empty slot.
   Tensor empty;
   const TensorValue uninitialized = Ref(&empty, &mu_);
   TensorValue slot2;
   DeliverOutput(uninitialized, Item(items_, "ret"), 0, &slot2);
+  ReadRefInputs(Item(items_, "ret"), &slot2);
   EXPECT_FALSE(slot2.tensor.IsInitialized());
   EXPECT_FALSE(slot2.is_ref());
 }
