@@ -10,8 +10,8 @@
 //    between the workers. Partitions are registered on their workers once per signature.
 //  - Every RPC has a deadline: RunGraph and RecvTensor the run's timeout
 //    (RunOptions.timeout_in_ms, else operation_timeout_in_ms, else one hour), the other calls
-//    `control_timeout`. A failed partition cancels the others' RunGraph calls; every step ends
-//    with CleanupGraph on each task.
+//    kControlTimeout (cleanup calls 2 s). A failed partition cancels the others' RunGraph calls;
+//    every step ends with CleanupGraph on each task.
 //  - Faults: a task that is down is Unavailable naming the task and what to do; a worker that
 //    restarted (its graphs and incarnation gone) is Aborted. After either, the next Run asks
 //    every task for its devices again and re-registers: the session recovers once the worker is
