@@ -208,8 +208,13 @@ def test_bad_values_raise_instead_of_crashing():
                 sess.run(None)
             with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
                 sess.run(p * 1.0, {p: tf.constant([1.0, 2.0])})
+            # Both sizes known: refused when the op is made, as TensorFlow's shape function does.
+            with pytest.raises(ValueError, match=r"Cannot reshape a tensor with 2 elements to "
+                               r"shape \[3\] \(3 elements\)"):
+                tf.reshape(p, [3])
+            q = tf.placeholder(tf.float32)
             with pytest.raises(tf.errors.InvalidArgumentError):
-                sess.run(tf.reshape(p, [3]), {p: [1.0, 2.0]})
+                sess.run(tf.reshape(q, [3]), {q: [1.0, 2.0]})
 
 
 def test_empty_int_list_converts():

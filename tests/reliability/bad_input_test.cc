@@ -490,12 +490,13 @@ std::vector<Case> Cases() {
        IntConst("shp", "int_val: 3 int_val: 3", "dim { size: 2 }") +
            Node("name: 'bad' op: 'Reshape' input: 'w' input: 'shp' " + kF +
                 " attr { key: 'Tshape' value { type: DT_INT32 } }"),
-       false,
+       true,  // both sizes known: TensorFlow's shape function refuses the graph
        {},
        {"bad"},
        {},
        C::kInvalidArgument,
-       "Input to reshape is a tensor with 4 values, but the requested shape has 9"},
+       "node 'bad' (op Reshape): Cannot reshape a tensor with 4 elements to shape [3,3] (9 "
+       "elements)"},
       {"const_bad_content",
        Node("name: 'bad' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
             "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
