@@ -55,6 +55,12 @@ class TensorStorage {
   void* data() const { return data_; }
   size_t len() const { return len_; }
   bool owned() const { return kind_ == Kind::kOwned; }
+  // Whether the bytes belong to this storage alone, so that a TF_Tensor holding it may be moved:
+  // owned memory, or a run's output whose buffer nothing else holds (not a constant's or a
+  // variable's). External memory is the caller's.
+  bool Movable() const {
+    return kind_ == Kind::kOwned || (kind_ == Kind::kWrapped && wrapped_.BufferHolders() == 1);
+  }
 
  private:
   enum class Kind { kOwned, kExternal, kWrapped };

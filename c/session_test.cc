@@ -56,6 +56,18 @@ class SessionTest : public ::testing::Test {
     TF_DeleteGraph(g_);
   }
 
+  // Fetches `output` with x fed {1, 2}.
+  TF_Tensor* Fetch(TF_Operation* op) {
+    Status s;
+    TF_Tensor* in = rill_c_test::FloatTensor({2}, {1, 2});
+    TF_Output feed{x_, 0}, fetch{op, 0};
+    TF_Tensor* out = nullptr;
+    TF_SessionRun(session_, nullptr, &feed, &in, 1, &fetch, &out, 1, nullptr, 0, nullptr, s);
+    EXPECT_EQ(s.code(), TF_OK) << s.message();
+    TF_DeleteTensor(in);
+    return out;
+  }
+
   // Runs y with x fed `values`; returns y's values, or nothing on error (in *code/*message).
   std::vector<float> RunY(const std::vector<float>& values, TF_Status* status) {
     TF_Tensor* in = rill_c_test::FloatTensor({2}, values);
@@ -75,6 +87,24 @@ class SessionTest : public ::testing::Test {
   TF_Operation* y_;
   TF_Session* session_;
 };
+
+// A computed output is the caller's alone and may be moved; a constant's is shared with the
+// kernel that holds the constant, so it is not.
+TEST_F(SessionTest, MaybeMoveMovesAComputedOutputButNotAConstant) {
+  TF_Tensor* y = Fetch(y_);
+  ASSERT_NE(y, nullptr);
+  void* data = TF_TensorData(y);
+  TF_Tensor* moved = TF_TensorMaybeMove(y);
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(TF_TensorData(moved), data);
+  EXPECT_EQ(rill_c_test::FloatValues(moved), (std::vector<float>{11, 12}));
+  TF_DeleteTensor(moved);
+  TF_Tensor* ten = Fetch(c_);
+  ASSERT_NE(ten, nullptr);
+  EXPECT_EQ(TF_TensorMaybeMove(ten), nullptr);
+  EXPECT_EQ(rill_c_test::FloatValues(ten), (std::vector<float>{10, 10}));  // left as it was
+  TF_DeleteTensor(ten);
+}
 
 TEST_F(SessionTest, FeedAndFetch) {
   Status s;

@@ -174,7 +174,7 @@ TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims, int num_dim
 }
 
 TF_Tensor* TF_TensorMaybeMove(TF_Tensor* tensor) {
-  if (tensor == nullptr || tensor->storage == nullptr || !tensor->storage->owned() ||
+  if (tensor == nullptr || tensor->storage == nullptr || !tensor->storage->Movable() ||
       tensor->storage.use_count() != 1) {
     return nullptr;
   }
