@@ -1,4 +1,5 @@
 // Changing a graph's operations after they were added: TF_UpdateEdge rewires one data input,
+// RILL_SetOperationDevice (Rill-only) changes a requested device,
 // with the graph's dtype check, and recomputes the consumer's shapes; TF_TryEvaluateConstant runs
 // the subgraph an output needs in a private session when it needs no placeholder, variable or
 // other stateful or unknown operation.
@@ -8,9 +9,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "c/c_api_internal.h"
+#include "core/device_name.h"
 #include "graph/graph_def_export.h"
 #include "proto/graph.pb.h"
 #include "session/session.h"
+#include "tensorflow/c/rill_extensions.h"
 
 namespace rill_c {
 namespace {
@@ -91,6 +94,25 @@ void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst, TF_Status* 
   }
   rill::MutexLock lock(&graph->mu);
   rill_c::SetStatus(status, rill_c::UpdateEdge(graph, new_src, dst));
+}
+
+void RILL_SetOperationDevice(TF_Graph* graph, TF_Operation* oper, const char* device,
+                             TF_Status* status) {
+  if (graph == nullptr || oper == nullptr || device == nullptr) {
+    return rill_c::SetStatus(
+        status, absl::InvalidArgumentError("The graph, the operation or the device is null"));
+  }
+  rill::MutexLock lock(&graph->mu);
+  rill::Node* node = rill_c::ToNode(oper);
+  absl::Status s = rill_c::CheckLive(graph->graph, node);
+  if (s.ok()) {
+    absl::Status parsed = rill::ParseDeviceName(device).status();
+    if (!parsed.ok()) {
+      s = absl::InvalidArgumentError(absl::StrCat("Node '", node->name(), "': ", parsed.message()));
+    }
+  }
+  if (s.ok()) node->set_requested_device(device);
+  rill_c::SetStatus(status, s);
 }
 
 unsigned char TF_TryEvaluateConstant(TF_Graph* graph, TF_Output output, TF_Tensor** result,

@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/rill_extensions.h"
 
 namespace {
 
@@ -62,6 +63,25 @@ TEST(TryEvaluateConstant, EvaluatesConstantSubgraphsOnly) {
   EXPECT_EQ(result, nullptr);
   EXPECT_EQ(TF_TryEvaluateConstant(g, {sum, 5}, &result, s), 0);
   EXPECT_EQ(s.code(), TF_OUT_OF_RANGE);
+  TF_DeleteGraph(g);
+}
+
+TEST(SetOperationDevice, SetsAndValidatesTheRequestedDevice) {
+  Status s;
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = rill_c_test::Placeholder(g, "x");
+  RILL_SetOperationDevice(g, x, "/gpu:1", s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(std::string(TF_OperationDevice(x)), "/gpu:1");
+  RILL_SetOperationDevice(g, x, "/gpu:banana", s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_NE(s.message().find("Node 'x'"), std::string::npos) << s.message();
+  EXPECT_EQ(std::string(TF_OperationDevice(x)), "/gpu:1");  // unchanged
+  RILL_SetOperationDevice(g, x, "", s);
+  EXPECT_EQ(s.code(), TF_OK);
+  EXPECT_EQ(std::string(TF_OperationDevice(x)), "");
+  RILL_SetOperationDevice(nullptr, x, "", s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
   TF_DeleteGraph(g);
 }
 

@@ -179,6 +179,13 @@ if RILL_AddGradientsWithOptions is not None:
         ctypes.POINTER(TF_Output), ctypes.POINTER(TF_Output), c_int, ctypes.c_ubyte, ctypes.c_ubyte,
         ctypes.c_ubyte, c_void_p, ctypes.POINTER(TF_Output)]
 
+# Rill's extension: the device of an operation built on the C side (gradients), set from the
+# Python device stack.
+RILL_SetOperationDevice = getattr(lib, "RILL_SetOperationDevice", None)
+if RILL_SetOperationDevice is not None:
+    RILL_SetOperationDevice.restype = None
+    RILL_SetOperationDevice.argtypes = [c_void_p, c_void_p, c_char_p, c_void_p]
+
 
 def buffer_bytes(buf):
     """The bytes a TF_Buffer* holds (copied)."""

@@ -44,3 +44,29 @@ def test_gradient_shapes_are_static():
 
 
 assert test_seed_scripts  # imported for its helpers
+
+
+def test_gradient_ops_take_the_device_stack():
+    """As in TensorFlow, the gradient ops get the device the enclosing tf.device picks: a string,
+    or a device function called with each op."""
+    import rill.compat.v1 as tf
+    with tf.Graph().as_default() as g:
+        x = tf.constant([1.0, 2.0], name="x")
+        y = tf.square(x, name="y")
+        with tf.device("/cpu:0"):
+            gx, = tf.gradients(y, x)
+        grads = [op for op in g.get_operations() if op.name.startswith("gradients/")]
+        assert grads
+        assert {op.device for op in grads} == {"/device:CPU:0"}
+        seen = []
+
+        def pick(op):
+            seen.append(op.type)
+            return "/device:CPU:0" if op.type == "Mul" else ""
+        with tf.device(pick):
+            tf.gradients(y, x, name="g2")
+        assert "Mul" in seen
+        assert {op.device for op in g.get_operations()
+                if op.name.startswith("g2/") and op.type == "Mul"} == {"/device:CPU:0"}
+        with tf.Session() as sess:
+            assert list(sess.run(gx)) == [2.0, 4.0]

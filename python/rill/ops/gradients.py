@@ -41,6 +41,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         dx = (_c.TF_Output * ny)(*[gy._as_tf_output() for gy in grad_ys])
     stop_arr = (_c.TF_Output * len(stops))(*[s._as_tf_output() for s in stops]) if stops else None
     dy = (_c.TF_Output * nx)()
+    first_new = len(g._ops)
     status = _c.Status()
     _c.RILL_AddGradientsWithOptions(g._c_graph, prefix.encode(), y_arr, ny, x_arr, nx, dx, stop_arr,
                                     len(stops), 1 if colocate_gradients_with_ops else 0,
@@ -48,6 +49,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                     1 if gate_gradients else 0, status.ptr, dy)
     status.raise_if_error()
     g._sync_from_c()
+    _place_new_ops(g, g._ops[first_new:])
     out = []
     for i in range(nx):
         if not dy[i].oper:
@@ -55,6 +57,23 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         else:
             out.append(g._op_for_ptr(dy[i].oper)._outputs[dy[i].index])
     return out
+
+
+def _place_new_ops(g, new_ops):
+    """Gives the gradient operations the device the graph's device stack picks (strings and
+    device functions, as for any op built here); colocated ones keep their forward op's."""
+    if not g._device_stack or _c.RILL_SetOperationDevice is None:
+        return
+    status = _c.Status()
+    for op in new_ops:
+        if op.device:
+            continue
+        pending = ops._PendingOperation(op.node_def, op.type, list(op.inputs), g)
+        device = g._current_device(pending)
+        if device:
+            _c.RILL_SetOperationDevice(g._c_graph, op._c_op, device.encode(), status.ptr)
+            status.raise_if_error()
+            op._device = None
 
 
 class UnconnectedGradients(object):

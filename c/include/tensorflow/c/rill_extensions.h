@@ -25,6 +25,14 @@ TF_CAPI_EXPORT extern void RILL_AddGradientsWithOptions(
     unsigned char unconnected_gradients_zero, unsigned char gate_gradients, TF_Status* status,
     TF_Output* dy);
 
+/* Sets the device `oper` requests (as TF_SetDevice does before an operation is finished), for
+   operations added by a call such as RILL_AddGradientsWithOptions that a front end places with
+   its own device stack. "" clears it. A session that already ran the operation keeps the device
+   it placed it on. TF_INVALID_ARGUMENT for a malformed device (naming the operation) or a null
+   argument. */
+TF_CAPI_EXPORT extern void RILL_SetOperationDevice(TF_Graph* g, TF_Operation* oper,
+                                                   const char* device, TF_Status* status);
+
 #ifdef __cplusplus
 } /* end extern "C" */
 #endif
