@@ -240,6 +240,21 @@ absl::Status GradientBuilder::Build(const std::vector<Output>& outputs,
     RILL_ASSIGN_OR_RETURN(int node, graph_.NodeOf(x, "Input"));
     input_nodes.push_back(node);
   }
+  // Tensors inside a while loop's body are not differentiated from outside (TensorFlow's graph
+  // gradients go through the loop's Exits and Enters).
+  for (size_t i = 0; i < outputs.size() + inputs.size(); ++i) {
+    const bool is_output = i < outputs.size();
+    const int node = is_output ? output_nodes[i] : input_nodes[i - outputs.size()];
+    const bool outside = graph_.frame[node].empty() || (is_output && graph_.IsExit(node));
+    if (!outside) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Gradients ", is_output ? "of" : "with respect to",
+          " a tensor inside a while loop are "
+          "not supported: node '",
+          graph_.def.node(node).name(), "' runs in the loop frame '", graph_.frame[node],
+          "'; use the loop's ", is_output ? "output (its Exit)" : "input (what enters it)"));
+    }
+  }
   // Nodes reachable forward from an input, then those of them that reach an output.
   std::vector<bool> reached(n, false);
   std::vector<int> stack(input_nodes.begin(), input_nodes.end());

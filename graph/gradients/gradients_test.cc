@@ -215,6 +215,38 @@ TEST(GradientsTest, WhileLoopInvariantAccumulates) {
   EXPECT_FLOAT_EQ(got[1].flat<float>()[0], 1.5f);
 }
 
+// Tensors inside a loop's body cannot be differentiated from outside: Unimplemented naming them.
+TEST(GradientsTest, TensorsInsideALoopAreRefused) {
+  // x, then three times v = v * v; returns {the loop's exit, the body's product}.
+  auto build = [](const Scope& root) {
+    Output x = ops::Const(root.WithOpName("x"), 2.f);
+    Output inside;
+    std::vector<Output> exits = ops::WhileLoop(
+        root.NewSubScope("while"), {ops::Const(root, 0), x},
+        [](const Scope& s, const std::vector<Output>& v) {
+          return ops::Less(s, v[0], ops::Const(s, 3));
+        },
+        [&inside](const Scope& s, const std::vector<Output>& v) -> std::vector<Output> {
+          inside = ops::Mul(s.WithOpName("sq"), v[1], v[1]);
+          return {ops::AddV2(s, v[0], ops::Const(s, 1)), inside};
+        });
+    return std::vector<Output>{x, exits[1], inside};
+  };
+  std::vector<Output> g;
+  Scope a = Scope::NewRootScope();
+  std::vector<Output> ta = build(a);
+  absl::Status of = AddSymbolicGradients(a, {ta[2]}, {ta[0]}, &g);
+  EXPECT_EQ(of.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(of.message(), "Gradients of a tensor inside a while loop")) << of;
+  EXPECT_TRUE(absl::StrContains(of.message(), "node 'while/sq'")) << of;
+  Scope b = Scope::NewRootScope();
+  std::vector<Output> tb = build(b);
+  absl::Status wrt = AddSymbolicGradients(b, {tb[1]}, {tb[2]}, &g);
+  EXPECT_EQ(wrt.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(wrt.message(), "with respect to a tensor inside a while loop"))
+      << wrt;
+}
+
 // A loop that runs zero times passes the gradient straight through.
 TEST(GradientsTest, WhileLoopOfZeroIterations) {
   Scope root = Scope::NewRootScope();
