@@ -199,6 +199,14 @@ REGISTER_OP("TruncateDiv")
         "int64, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+// TensorFlow's own spec lists half twice; the set is the same.
+REGISTER_OP("Mod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int32, int64, half, bfloat16, float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 REGISTER_OP("TruncateMod")
     .Input("x: T")
     .Input("y: T")

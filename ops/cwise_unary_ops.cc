@@ -246,6 +246,54 @@ REGISTER_OP("IsFinite")
     .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
 
+REGISTER_OP("Atan")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Asin")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Acos")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Tan")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("IsNan")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("IsInf")
+    .Input("x: T")
+    .Output("y: bool")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Rint")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Inv")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("Invert")
     .Input("x: T")
     .Output("y: T")

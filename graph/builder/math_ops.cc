@@ -334,6 +334,17 @@ Output TruncateDiv(const Scope& scope, const Output& x, const Output& y) {
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "TruncateMod", x, y);
 }
+Output Mod(const Scope& scope, const Output& x, const Output& y) {
+  return Binary(scope, "Mod", x, y);
+}
+Output Atan(const Scope& scope, const Output& x) { return Unary(scope, "Atan", x); }
+Output Asin(const Scope& scope, const Output& x) { return Unary(scope, "Asin", x); }
+Output Acos(const Scope& scope, const Output& x) { return Unary(scope, "Acos", x); }
+Output Tan(const Scope& scope, const Output& x) { return Unary(scope, "Tan", x); }
+Output IsNan(const Scope& scope, const Output& x) { return Unary(scope, "IsNan", x); }
+Output IsInf(const Scope& scope, const Output& x) { return Unary(scope, "IsInf", x); }
+Output Rint(const Scope& scope, const Output& x) { return Unary(scope, "Rint", x); }
+Output Inv(const Scope& scope, const Output& x) { return Unary(scope, "Inv", x); }
 Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "BitwiseAnd", x, y);
 }

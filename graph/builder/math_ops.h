@@ -164,6 +164,16 @@ Output Xlog1py(const Scope& scope, const Output& x, const Output& y);
 Output Polygamma(const Scope& scope, const Output& a, const Output& x);
 Output TruncateDiv(const Scope& scope, const Output& x, const Output& y);
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y);
+Output Mod(const Scope& scope, const Output& x, const Output& y);
+Output Atan(const Scope& scope, const Output& x);
+Output Asin(const Scope& scope, const Output& x);
+Output Acos(const Scope& scope, const Output& x);
+Output Tan(const Scope& scope, const Output& x);
+Output IsNan(const Scope& scope, const Output& x);
+Output IsInf(const Scope& scope, const Output& x);
+Output Rint(const Scope& scope, const Output& x);
+// Inv: TensorFlow's deprecated name for Reciprocal.
+Output Inv(const Scope& scope, const Output& x);
 Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y);
 Output BitwiseOr(const Scope& scope, const Output& x, const Output& y);
 Output BitwiseXor(const Scope& scope, const Output& x, const Output& y);

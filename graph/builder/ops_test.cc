@@ -820,7 +820,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "RightShift", "Cumprod", "CumulativeLogsumexp", "EuclideanNorm", "SegmentSum", "SegmentMean",
       "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
       "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
-      "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount", "Polygamma",
+      "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount", "Polygamma", "Mod",
+      "Atan", "Asin", "Acos", "Tan", "IsNan", "IsInf", "Rint", "Inv",
       // Block rearrangements, structured matrices, 3-D windows, N-d scatters
       // (graph/builder/array_nn_ops.h).
       "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",

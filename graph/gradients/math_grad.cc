@@ -259,6 +259,7 @@ RILL_REGISTER_GRADIENT("TruncateDiv", NoInputGrads);
 RILL_REGISTER_GRADIENT("Floor", NoInputGrads);
 RILL_REGISTER_GRADIENT("Ceil", NoInputGrads);
 RILL_REGISTER_GRADIENT("Round", NoInputGrads);
+RILL_REGISTER_GRADIENT("Rint", NoInputGrads);
 RILL_REGISTER_GRADIENT("ArgMax", NoInputGrads);
 RILL_REGISTER_GRADIENT("ArgMin", NoInputGrads);
 
@@ -437,6 +438,23 @@ RILL_UNARY_GRAD(BesselI1e,
                                                 ops::Mul(s, y,
                                                          ops::AddV2(s, ops::Sign(s, x),
                                                                     ops::Reciprocal(s, x)))))));
+// 1 / sqrt(1 - conj(x)^2), the magnitude of Asin's and Acos's derivatives.
+Output InvSqrtOneMinusSquare(const Scope& s, const Output& x) {
+  return ops::Reciprocal(s, ops::Sqrt(s, ops::Sub(s, grad::ScalarLike(s, 1.0, x),
+                                                  ops::Square(s, grad::MaybeConj(s, x)))));
+}
+RILL_UNARY_GRAD(Asin, ops::Mul(s, g[0], InvSqrtOneMinusSquare(s, x)));
+RILL_UNARY_GRAD(Acos, ops::Mul(s, ops::Neg(s, g[0]), InvSqrtOneMinusSquare(s, x)));
+RILL_UNARY_GRAD(Atan,
+                ops::Mul(s, g[0],
+                         ops::Reciprocal(s, ops::AddV2(s, grad::ScalarLike(s, 1.0, x),
+                                                       ops::Square(s, grad::MaybeConj(s, x))))));
+// sec(x)^2
+RILL_UNARY_GRAD(Tan,
+                ops::Mul(s, g[0],
+                         ops::Square(s, ops::Reciprocal(s, ops::Cos(s, grad::MaybeConj(s, x))))));
+// Inv is Reciprocal under its deprecated name.
+RILL_REGISTER_GRADIENT("Inv", ReciprocalGrad);
 
 #undef RILL_UNARY_GRAD
 

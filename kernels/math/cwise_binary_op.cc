@@ -1,11 +1,11 @@
 // Binary elementwise kernels on the CPU (numpy broadcasting): Sub, Mul, Div, RealDiv, DivNoNan,
 // FloorDiv, FloorMod, Maximum, Minimum, Pow, SquaredDifference, the comparisons Less, LessEqual,
 // Greater, GreaterEqual, Equal, NotEqual, LogicalAnd, LogicalOr, Atan2, Xlogy, Xdivy, Xlog1py
-// (0 where x is 0, whatever y is), TruncateDiv and TruncateMod (C's truncating / and %, fmod for
-// floats). Arithmetic follows kernels/math_lib/cwise_math.h. Errors (InvalidArgument, TensorFlow's
-// texts): "Incompatible shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div, FloorDiv,
-// FloorMod on integers; Internal for TruncateDiv and TruncateMod, TensorFlow's code there);
-// "Integers to negative integer powers are not allowed" (Pow).
+// (0 where x is 0, whatever y is), TruncateDiv, TruncateMod and Mod (C's truncating / and %, fmod
+// for floats). Arithmetic follows kernels/math_lib/cwise_math.h. Errors (InvalidArgument,
+// TensorFlow's texts): "Incompatible shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div,
+// FloorDiv, FloorMod on integers; Internal for TruncateDiv and TruncateMod, TensorFlow's code
+// there); "Integers to negative integer powers are not allowed" (Pow).
 #include <cmath>
 
 #include "kernels/framework/kernel_registry.h"
@@ -180,7 +180,9 @@ struct TruncateDivFunctor : TruncateDivisionCheck {
 struct TruncateDivHalfFunctor : TruncateDivisionCheck {
   float operator()(float x, float y) const { return std::trunc(static_cast<float>(half(x / y))); }
 };
-struct TruncateModFunctor : TruncateDivisionCheck {
+// C's % and fmod; Check is the zero-divisor check whose code the op reports.
+template <typename Check>
+struct TruncatingModFunctor : Check {
   template <typename T>
   T operator()(T x, T y) const {
     if constexpr (kIsInt<T>) {
@@ -194,6 +196,9 @@ struct TruncateModFunctor : TruncateDivisionCheck {
     }
   }
 };
+using TruncateModFunctor = TruncatingModFunctor<TruncateDivisionCheck>;
+// Mod is TruncateMod's older name; TensorFlow reports its zero divisor as InvalidArgument.
+using ModFunctor = TruncatingModFunctor<IntDivisionCheck>;
 
 struct LessFunctor : CwiseFunctorBase {
   template <typename T>
@@ -277,6 +282,7 @@ REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivFunctor, float, double, R
 REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivHalfFunctor, half);
 // TensorFlow has no half CPU kernel for TruncateMod, and registers only these integers.
 REGISTER_CWISE_CPU("TruncateMod", BinaryOp, TruncateModFunctor, float, double, int32_t, int64_t);
+REGISTER_CWISE_CPU("Mod", BinaryOp, ModFunctor, float, double, int32_t, int64_t);
 REGISTER_KERNEL(KernelDefBuilder("LogicalAnd").Device(kDeviceCpu),
                 BinaryOp<LogicalAndFunctor, bool>);
 REGISTER_KERNEL(KernelDefBuilder("LogicalOr").Device(kDeviceCpu), BinaryOp<LogicalOrFunctor, bool>);

@@ -1,9 +1,10 @@
 // Unary elementwise kernels on the CPU: Neg, Abs, Sign, Square, Sqrt, Rsqrt, Exp, Log, Log1p, Sin,
 // Cos, Tanh, Sigmoid, Relu, Relu6, Elu, Selu, Softplus, LeakyRelu (attr alpha), Floor, Ceil, Round
 // (half to even), Reciprocal, Erf, Erfc, Expm1, Softsign, Asinh, Acosh, Atanh, Sinh, Cosh,
-// IsFinite, LogicalNot. Floating results follow IEEE (Log(0) = -inf, Sqrt(-1) = NaN, Acosh(0.5) =
-// NaN); integer Neg/Abs/Square wrap. No errors beyond a missing dtype. The special functions
-// (Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e) are in cwise_special_op.cc.
+// IsFinite, LogicalNot, Atan, Asin, Acos, Tan, IsNan, IsInf, Rint (half to even) and Inv (an alias
+// of Reciprocal). Floating results follow IEEE (Log(0) = -inf, Sqrt(-1) = NaN, Acosh(0.5) = NaN);
+// integer Neg/Abs/Square wrap. No errors beyond a missing dtype. The special functions (Lgamma,
+// Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e) are in cwise_special_op.cc.
 #include <cmath>
 #include <eigen3/Eigen/Core>
 #include <type_traits>
@@ -280,6 +281,46 @@ struct IsFiniteFunctor : CwiseFunctorBase {
     return std::isfinite(x);
   }
 };
+struct AtanFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::atan(x);
+  }
+};
+struct AsinFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::asin(x);
+  }
+};
+struct AcosFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::acos(x);
+  }
+};
+struct TanFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  template <typename T>
+  T operator()(T x) const {
+    return std::tan(x);
+  }
+};
+struct IsNanFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x) const {
+    return std::isnan(x);
+  }
+};
+struct IsInfFunctor : CwiseFunctorBase {
+  template <typename T>
+  bool operator()(T x) const {
+    return std::isinf(x);
+  }
+};
 struct LogicalNotFunctor : CwiseFunctorBase {
   bool operator()(bool x) const { return !x; }
 };
@@ -323,6 +364,15 @@ REGISTER_CWISE_CPU("Atanh", UnaryOp, AtanhFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Sinh", UnaryOp, SinhFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Cosh", UnaryOp, CoshFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("IsFinite", UnaryOp, IsFiniteFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Atan", UnaryOp, AtanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Asin", UnaryOp, AsinFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Acos", UnaryOp, AcosFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Tan", UnaryOp, TanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("IsNan", UnaryOp, IsNanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("IsInf", UnaryOp, IsInfFunctor, RILL_FLOATS);
+// Rint rounds half to even like Round; TensorFlow registers it on the CPU for float and double.
+REGISTER_CWISE_CPU("Rint", UnaryOp, RoundFunctor, float, double);
+REGISTER_CWISE_CPU("Inv", UnaryOp, ReciprocalFunctor, RILL_FLOATS);
 REGISTER_KERNEL(KernelDefBuilder("LogicalNot").Device(kDeviceCpu),
                 UnaryOp<LogicalNotFunctor, bool>);
 

@@ -133,7 +133,9 @@ def more_cases(add):
                      ("Log1p", "positive"), ("Expm1", "any"), ("Erf", "any"), ("Erfc", "any"),
                      ("Asinh", "any"), ("Atanh", "unit"), ("Lgamma", "positive"),
                      ("Erfinv", "unit"), ("BesselI0e", "nonzero"), ("BesselI1e", "nonzero"),
-                     ("Floor", "any"), ("Ceil", "any"), ("Round", "any")]:
+                     ("Floor", "any"), ("Ceil", "any"), ("Round", "any"),
+                     ("Atan", "any"), ("Asin", "unit"), ("Acos", "unit"), ("Tan", "unit"),
+                     ("Rint", "any"), ("Inv", "nonzero")]:
         unary(add, op, kind, shapes=([3, 4], [2, 1, 3]))
     add("Acosh", "rank2", [("x", rand([3, 4], "acosh", "positive") + 1.0)],
         lambda x: raw.Acosh(x=x, name="out"))

@@ -18,6 +18,7 @@ BINARY = [
     ("Atan2", "transc", "any"), ("Xlogy", "transc", "any"), ("Xdivy", "transc", "div"),
     ("Xlog1py", "transc", "any"), ("TruncateDiv", "transc", "div"),
     ("TruncateMod", "transc", "div"),
+    ("Mod", "transc", "div"),
     ("BitwiseAnd", "exact", "any"), ("BitwiseOr", "exact", "any"), ("BitwiseXor", "exact", "any"),
     ("LeftShift", "exact", "any"), ("RightShift", "exact", "any"),
 ]
@@ -167,6 +168,14 @@ UNARY = [
     ("BesselI1e", "loose", "any", [1e-7, 10.0, 20.0, 30.0, 700.0, 1e10, -50.0, 3e38]),
     ("IsFinite", "exact", "any", [1e38, 3e38, 65504.0, 70000.0, 1e-40]),
     ("Invert", "exact", "any", []),
+    ("Atan", "transc", "any", [1e-7, -1e-7, 1e10, -1e10, 3e38, 0.25]),
+    ("Asin", "transc", "unit", [0.999, -0.999, 0.9999999, 1e-7, 0.25, 1.0001, -1.0001]),
+    ("Acos", "transc", "unit", [0.999, -0.999, 0.9999999, 1e-7, 0.25, 1.0001, -1.0001]),
+    ("Tan", "loose", "small", [1e-7, -1e-7, 0.25, 1.5707963, -1.5707963, 3.14159265, 10.0]),
+    ("IsNan", "exact", "any", [1e38, 3e38, 65504.0, 70000.0, 1e-40]),
+    ("IsInf", "exact", "any", [1e38, 3e38, 65504.0, 70000.0, 1e-40]),
+    ("Rint", "exact", "any", [3.5, -3.5, 4.5, -4.5, 0.49999997, -0.49999997, 0.25, 1e7 + 1]),
+    ("Inv", "transc", "nonzero", [1e-30, 3.0, 1e38]),
 ]
 UNARY_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
                   3.75, -3.75, 6.0, 7.0, 100.0, -100.0, 1e-3, -1e-3]

@@ -1,0 +1,84 @@
+// Atan, Asin, Acos, Tan, IsNan, IsInf, Rint and Inv on the CPU; the other unary kernels are
+// covered by tests/conformance.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Runs unary `op` on a double vector; returns its output tensor.
+Tensor RunUnary(const std::string& op, const std::vector<double>& x) {
+  OpTester t(op, "u");
+  t.Attr("T", DT_DOUBLE)
+      .Input(Tensor::FromVector<double>(x, TensorShape({static_cast<int64_t>(x.size())})));
+  auto out = t.Run();
+  EXPECT_TRUE(out.ok()) << op << ": " << out.status();
+  return out.ok() ? (*out)[0] : Tensor();
+}
+
+std::vector<double> Doubles(const Tensor& t) {
+  auto flat = t.flat<double>();
+  return std::vector<double>(flat.begin(), flat.end());
+}
+
+TEST(CwiseUnaryTest, InverseTrigonometry) {
+  const std::vector<double> x = {0.0, 0.5, -1.0, 1.0};
+  EXPECT_EQ(Doubles(RunUnary("Atan", x)),
+            (std::vector<double>{0.0, std::atan(0.5), -M_PI / 4, M_PI / 4}));
+  EXPECT_EQ(Doubles(RunUnary("Asin", x)),
+            (std::vector<double>{0.0, std::asin(0.5), -M_PI / 2, M_PI / 2}));
+  EXPECT_EQ(Doubles(RunUnary("Acos", x)),
+            (std::vector<double>{M_PI / 2, std::acos(0.5), M_PI, 0.0}));
+  EXPECT_EQ(Doubles(RunUnary("Tan", {0.0, 0.25})), (std::vector<double>{0.0, std::tan(0.25)}));
+}
+
+TEST(CwiseUnaryTest, OutsideTheDomainIsNaN) {
+  for (const char* op : {"Asin", "Acos"}) {
+    for (double v : Doubles(RunUnary(op, {1.5, -2.0, kNaN}))) EXPECT_TRUE(std::isnan(v)) << op;
+  }
+  EXPECT_EQ(Doubles(RunUnary("Atan", {kInf, -kInf})), (std::vector<double>{M_PI / 2, -M_PI / 2}));
+}
+
+TEST(CwiseUnaryTest, IsNanAndIsInfGiveBools) {
+  const std::vector<double> x = {kNaN, kInf, -kInf, 0.0, 1e308};
+  const Tensor nan = RunUnary("IsNan", x);
+  const Tensor inf = RunUnary("IsInf", x);
+  ASSERT_EQ(nan.dtype(), DT_BOOL);
+  ASSERT_EQ(inf.dtype(), DT_BOOL);
+  const std::vector<bool> want_nan = {true, false, false, false, false};
+  const std::vector<bool> want_inf = {false, true, true, false, false};
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(nan.flat<bool>()[i], want_nan[i]) << i;
+    EXPECT_EQ(inf.flat<bool>()[i], want_inf[i]) << i;
+  }
+}
+
+TEST(CwiseUnaryTest, RintRoundsHalfToEven) {
+  EXPECT_EQ(Doubles(RunUnary("Rint", {0.5, 1.5, 2.5, -2.5, -0.4, 1e15 + 0.5})),
+            (std::vector<double>{0.0, 2.0, 2.0, -2.0, -0.0, 1e15}));
+}
+
+TEST(CwiseUnaryTest, InvIsReciprocal) {
+  EXPECT_EQ(Doubles(RunUnary("Inv", {2.0, -0.25, 0.0, kInf})),
+            (std::vector<double>{0.5, -4.0, kInf, 0.0}));
+}
+
+TEST(CwiseUnaryTest, IntegerInvHasNoCpuKernel) {
+  OpTester t("Inv", "u");
+  t.Attr("T", DT_INT32).Input(Tensor::FromVector<int32_t>({2}, TensorShape({1})));
+  EXPECT_THAT(t.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       testing::HasSubstr("No OpKernel was registered to support Op 'Inv'")));
+}
+
+}  // namespace
+}  // namespace rill
