@@ -1,10 +1,11 @@
 // Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
-// Range, CheckNumerics, ReverseV2. Signatures read from TensorFlow's registry
+// Range, CheckNumerics, ReverseV2, Reverse. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
 // range indices, bad axes): those leave dims unknown.
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -194,6 +195,33 @@ REGISTER_OP("ReverseV2")
         "T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, "
         "float, double, complex64, complex128, string}")
     .SetShapeFn(shape_fns::Unchanged);
+
+// Reverse: the input's shape; `dims` must be a vector with one flag per input dim, at most 8.
+absl::Status ReverseShape(ShapeInferenceContext& c) {
+  RILL_RETURN_IF_ERROR(c.WithRank(1, 1));
+  const PartialTensorShape& flags = c.input(1);
+  if (!flags.unknown_rank() && flags.dims()[0] >= 0) {
+    RILL_RETURN_IF_ERROR(c.WithRank(0, static_cast<int>(flags.dims()[0])));
+  }
+  const PartialTensorShape& in = c.input(0);
+  const int64_t rank = !in.unknown_rank() ? in.rank() : flags.unknown_rank() ? -1 : flags.dims()[0];
+  if (rank > 8) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("reverse does not work on tensors with more than 8 dimensions for node '",
+                     c.node().name(), "'"));
+  }
+  c.set_output(0, in);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Reverse")
+    .Input("tensor: T")
+    .Input("dims: bool")
+    .Output("output: T")
+    .Attr(
+        "T: {uint8, int8, uint16, int16, uint32, int32, uint64, int64, bool, bfloat16, half, "
+        "float, double, complex64, complex128, string}")
+    .SetShapeFn(ReverseShape);
 
 }  // namespace
 }  // namespace rill

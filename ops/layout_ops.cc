@@ -1,5 +1,5 @@
 // Op definitions of the layout ops, whose kernels move elements without
-// computing on them: Transpose, ConcatV2, Pack, Unpack, Split, SplitV, Slice,
+// computing on them: Transpose, ConcatV2, Concat, Pack, Unpack, Split, SplitV, Slice,
 // StridedSlice, Pad, PadV2, MirrorPad. Signatures read from TensorFlow's
 // registry (tests/tfgen/dump_op_specs.py).
 //
@@ -49,6 +49,12 @@ PartialTensorShape FirstKnownRank(ShapeInferenceContext& c, int begin, int end) 
 // ConcatV2: the inputs' rank; dims unknown (they depend on the axis value).
 absl::Status ConcatV2Shape(ShapeInferenceContext& c) {
   c.set_output(0, UnknownDims(FirstKnownRank(c, 0, c.num_inputs() - 1).rank()));
+  return absl::OkStatus();
+}
+
+// Concat: as ConcatV2, the values after the leading concat_dim.
+absl::Status ConcatShape(ShapeInferenceContext& c) {
+  c.set_output(0, UnknownDims(FirstKnownRank(c, 1, c.num_inputs()).rank()));
   return absl::OkStatus();
 }
 
@@ -166,6 +172,14 @@ REGISTER_OP("ConcatV2")
     .Attr("T: type")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ConcatV2Shape);
+
+REGISTER_OP("Concat")
+    .Input("concat_dim: int32")
+    .Input("values: N * T")
+    .Output("output: T")
+    .Attr("N: int >= 2")
+    .Attr("T: type")
+    .SetShapeFn(ConcatShape);
 
 REGISTER_OP("Pack")
     .Input("values: N * T")

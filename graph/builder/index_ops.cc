@@ -58,6 +58,9 @@ Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view
 Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis) {
   return OpBuilder(scope, "ReverseV2").Input(tensor).Input(axis).Finalize().output(0);
 }
+Output Reverse(const Scope& scope, const Output& tensor, const Output& dims) {
+  return OpBuilder(scope, "Reverse").Input(tensor).Input(dims).Finalize().output(0);
+}
 
 Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
                      absl::Span<const Output> data) {

@@ -37,6 +37,8 @@ UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
 Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);
 Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis);
+// Reverse: `dims` a bool vector, one flag per dim of `tensor`.
+Output Reverse(const Scope& scope, const Output& tensor, const Output& dims);
 // merged[indices[m][i]] = data[m][i] (gradients' index merge).
 Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
                      absl::Span<const Output> data);

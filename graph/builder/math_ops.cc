@@ -191,6 +191,9 @@ Output Transpose(const Scope& scope, const Output& x, const Output& perm) {
 Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis) {
   return OpBuilder(scope, "ConcatV2").InputList(values).Input(axis).Finalize().output(0);
 }
+Output Concat(const Scope& scope, const Output& concat_dim, absl::Span<const Output> values) {
+  return OpBuilder(scope, "Concat").Input(concat_dim).InputList(values).Finalize().output(0);
+}
 Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis) {
   return OpBuilder(scope, "Pack").InputList(values).Attr("axis", axis).Finalize().output(0);
 }

@@ -835,7 +835,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseSoftmaxCrossEntropyWithLogits", "Einsum",
       // Indexing ops (graph/builder/index_ops.h).
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
-      "CheckNumerics", "ReverseV2",
+      "CheckNumerics", "ReverseV2", "Reverse", "Concat",
       // Seeded random ops (graph/builder/random_ops.h).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
       // Gradient helpers (graph/builder/grad_ops.h).

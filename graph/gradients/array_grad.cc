@@ -184,19 +184,24 @@ RILL_REGISTER_GRADIENT("PreventGradient", PreventGradientGrad);
 
 // --- Joining and splitting --------------------------------------------------------------------
 
-absl::Status ConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+// The gradient split back into the n values' sizes along the axis; the values are inputs
+// [first, first + n), the axis input `axis_index` gets none.
+absl::Status SplitConcatGrad(const Scope& s, const GradOp& op, GradSpan g, int first,
+                             int axis_index, Grads* out) {
   const int n = static_cast<int>(op.inputs.size()) - 1;
-  Output rank = ops::Rank(s, op.inputs[0]);
-  Output axis = ops::FloorMod(s, CastTo(s, op.inputs[n], DT_INT32), rank);
+  Output rank = ops::Rank(s, op.inputs[first]);
+  Output axis = ops::FloorMod(s, CastTo(s, op.inputs[axis_index], DT_INT32), rank);
   Output axis_vec = ops::Reshape(s, axis, ops::Const(s, {1}));
   std::vector<Output> sizes;
   for (int i = 0; i < n; ++i) {
-    sizes.push_back(ops::Slice(s, ops::Shape(s, op.inputs[i]), axis_vec, ops::Const(s, {1})));
+    sizes.push_back(
+        ops::Slice(s, ops::Shape(s, op.inputs[first + i]), axis_vec, ops::Const(s, {1})));
   }
   Output size_splits = ops::ConcatV2(s, sizes, I32(s, 0));
-  *out = ops::SplitV(s, g[0], size_splits, axis, n);
-  out->resize(n);
-  out->push_back(Output());
+  Grads split = ops::SplitV(s, g[0], size_splits, axis, n);
+  split.resize(n);
+  split.insert(axis_index < first ? split.begin() : split.end(), Output());
+  *out = std::move(split);
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("ConcatV2", ConcatV2Grad);
@@ -207,7 +212,16 @@ absl::Status PackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) 
   out->resize(op.inputs.size());
   return absl::OkStatus();
 }
+absl::Status ConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const int n = static_cast<int>(op.inputs.size()) - 1;
+  return SplitConcatGrad(s, op, g, 0, n, out);
+}
 RILL_REGISTER_GRADIENT("Pack", PackGrad);
+// Concat: concat_dim first, then the values.
+absl::Status ConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SplitConcatGrad(s, op, g, 1, 0, out);
+}
+RILL_REGISTER_GRADIENT("Concat", ConcatGrad);
 
 absl::Status UnpackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   RILL_ASSIGN_OR_RETURN(int64_t axis, op.GetInt("axis"));
@@ -314,6 +328,10 @@ absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("ReverseSequence", ReverseSequenceGrad);
 
+absl::Status ReverseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Reverse(s, g[0], op.inputs[1]), Output()});
+}
+RILL_REGISTER_GRADIENT("Reverse", ReverseGrad);
 absl::Status RollGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return Ok(out, {ops::Roll(s, g[0], ops::Neg(s, op.inputs[1]), op.inputs[2]), Output(), Output()});
 }

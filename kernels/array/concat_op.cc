@@ -1,4 +1,5 @@
-// ConcatV2 (joins N tensors along an existing axis given as an input) and Pack
+// ConcatV2 and Concat (join N tensors along an existing axis given as an input: ConcatV2's `axis`
+// after the values, Concat's `concat_dim` before them) and Pack
 // (stacks N equal-shaped tensors along a new axis given by the `axis` attr).
 // Both view each input as [outer, inner_i] (outer = the dims before the axis)
 // and copy contiguous rows: output row o is the inputs' rows o, one after
@@ -6,12 +7,11 @@
 // (strings are copied as strings).
 //
 // Errors (InvalidArgument, TensorFlow's texts): ConcatV2 "axis tensor should be
-// a scalar integer, but got shape [2]", "ConcatOp : Expected concatenating
-// dimensions in the range [-2, 2), but got 2", "ConcatOp : Ranks of all input
-// tensors should match: shape[0] = [2,3] vs. shape[1] = [3]", "ConcatOp :
-// Dimension 1 in both shapes must be equal: shape[0] = [2,3] vs. shape[1] =
-// [2,2]"; Pack "axis = 3 not in [-3, 3)", "Shapes of all inputs must match:
-// values[0].shape = [2,3] != values[1].shape = [3,2]".
+// a scalar integer, but got shape [2]" (Concat: "concat_dim tensor ..."), "ConcatOp : Expected
+// concatenating dimensions in the range [-2, 2), but got 2", "ConcatOp : Ranks of all input tensors
+// should match: shape[0] = [2,3] vs. shape[1] = [3]", "ConcatOp : Dimension 1 in both shapes must
+// be equal: shape[0] = [2,3] vs. shape[1] = [2,2]"; Pack "axis = 3 not in [-3, 3)", "Shapes of all
+// inputs must match: values[0].shape = [2,3] != values[1].shape = [3,2]".
 //
 // Thread safety: Compute is const and keeps no state; concurrent steps are
 // safe.
@@ -46,20 +46,24 @@ absl::Status ConcatRows(const std::vector<Tensor>& inputs, const std::vector<int
   });
 }
 
-class ConcatV2Op final : public OpKernel {
+// kAxisFirst: Concat (the axis input `concat_dim` before the values); otherwise ConcatV2 (`axis`
+// after them).
+template <bool kAxisFirst>
+class ConcatOp final : public OpKernel {
  public:
-  explicit ConcatV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit ConcatOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const int n = ctx.num_inputs() - 1;
-    const Tensor& axis_tensor = ctx.input(n);
+    const int first_value = kAxisFirst ? 1 : 0;
+    const Tensor& axis_tensor = ctx.input(kAxisFirst ? 0 : n);
     if (axis_tensor.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("axis tensor should be a scalar integer, but got shape ",
-                       axis_tensor.shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          kAxisFirst ? "concat_dim" : "axis", " tensor should be a scalar integer, but got shape ",
+          axis_tensor.shape().DebugString()));
     }
     std::vector<Tensor> values;
-    for (int i = 0; i < n; ++i) values.push_back(ctx.input(i));
+    for (int i = 0; i < n; ++i) values.push_back(ctx.input(first_value + i));
     const TensorShape& shape0 = values[0].shape();
     const int rank = shape0.rank();
     const int64_t concat_dim = IndexValues(axis_tensor)[0];
@@ -141,7 +145,9 @@ REGISTER_KERNEL(KernelDefBuilder("ConcatV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Tidx", {DT_INT32, DT_INT64}),
-                ConcatV2Op);
+                ConcatOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("Concat").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
+                ConcatOp<true>);
 REGISTER_KERNEL(KernelDefBuilder("Pack").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 PackOp);
 

@@ -102,5 +102,34 @@ TEST(ConcatOpTest, PackErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument, "axis = 2 not in [-2, 2)"));
 }
 
+// Concat (V1): concat_dim, an int32 scalar or `concat_dim_shape`, before the values.
+absl::StatusOr<std::vector<Tensor>> ConcatV1(const std::vector<Tensor>& values, int32_t concat_dim,
+                                             TensorShape concat_dim_shape = TensorShape({})) {
+  OpTester t("Concat");
+  t.Attr("T", values[0].dtype()).Attr("N", static_cast<int64_t>(values.size()));
+  t.Input(Tensor::FromVector<int32_t>({concat_dim}, concat_dim_shape));
+  for (const Tensor& v : values) t.Input(v);
+  return t.Run();
+}
+
+TEST(ConcatV1OpTest, ConcatDimComesFirst) {
+  const Tensor a = F(TensorShape({2, 2}), {1, 2, 3, 4});
+  const Tensor b = F(TensorShape({2, 1}), {5, 6});
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, ConcatV1({a, b}, 1));
+  ExpectTensorEqual(out[0], F(TensorShape({2, 3}), {1, 2, 5, 3, 4, 6}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, ConcatV1({a, F(TensorShape({1, 2}), {7, 8})}, -2));
+  ExpectTensorEqual(out[0], F(TensorShape({3, 2}), {1, 2, 3, 4, 7, 8}));
+}
+
+TEST(ConcatV1OpTest, ErrorsNameConcatDim) {
+  const Tensor a = F(TensorShape({2, 2}), {1, 2, 3, 4});
+  EXPECT_THAT(ConcatV1({a, a}, 0, TensorShape({1, 1})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "concat_dim tensor should be a scalar integer, but got shape [1,1]"));
+  EXPECT_THAT(ConcatV1({a, a}, 2), StatusIs(absl::StatusCode::kInvalidArgument,
+                                            "ConcatOp : Expected concatenating dimensions in the "
+                                            "range [-2, 2), but got 2"));
+}
+
 }  // namespace
 }  // namespace rill

@@ -79,6 +79,12 @@ def join_cases(add):
         add("ConcatV2", "axis0", [("a", rand([2, 3], ("cat0a", dt), dtype=dt)),
                                   ("b", rand([1, 3], ("cat0b", dt), dtype=dt))],
             lambda a, b: raw.ConcatV2(values=[a, b], axis=c(0), name="out"))
+    add("Concat", "three_axis1", [("a", rand([2, 1], "v1cat1a")), ("b", rand([2, 3], "v1cat1b")),
+                                  ("c", rand([2, 2], "v1cat1c"))],
+        lambda a, b, cc: raw.Concat(concat_dim=c(1), values=[a, b, cc], name="out"))
+    add("Concat", "axis0_f64", [("a", rand([2, 3], "v1cat0a", dtype=F64)),
+                                ("b", rand([1, 3], "v1cat0b", dtype=F64))],
+        lambda a, b: raw.Concat(concat_dim=c(-2), values=[a, b], name="out"))
     add("ConcatV2", "three_axis1", [("a", rand([2, 1], "cat1a")), ("b", rand([2, 3], "cat1b")),
                                     ("c", rand([2, 2], "cat1c"))],
         lambda a, b, cc: raw.ConcatV2(values=[a, b, cc], axis=c(1), name="out"))
@@ -192,6 +198,10 @@ def reorder_cases(add):
         for dt in [F32, F64]:
             unary(add, "ReverseV2", what, rand([2, 3, 4], ("rev", what, dt), dtype=dt),
                   lambda x, axis=axis: raw.ReverseV2(tensor=x, axis=c(axis), name="out"))
+    for what, dims in [("dim0", [True, False, False]), ("dims12", [False, True, True])]:
+        for dt in [F32, F64]:
+            unary(add, "Reverse", what, rand([2, 3, 4], ("rev1", what, dt), dtype=dt),
+                  lambda x, dims=dims: raw.Reverse(tensor=x, dims=c(dims, tf.bool), name="out"))
     unary(add, "ReverseSequence", "seq1_batch0", rand([3, 4, 2], "revseq"),
           lambda x: raw.ReverseSequence(input=x, seq_lengths=c([1, 3, 4], tf.int64), seq_dim=1,
                                         batch_dim=0, name="out"))

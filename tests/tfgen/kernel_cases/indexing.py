@@ -1,4 +1,4 @@
-"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, identity-like ops, CheckNumerics,
+"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, identity-like ops, CheckNumerics,
 IdentityN.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
@@ -222,6 +222,34 @@ def reverse(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def reverse_v1(rec, dtypes=ALL):
+    """Reverse: a bool flag per dim."""
+    op = "Reverse"
+
+    def gen(dt):
+        def c(what, x, dims, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Reverse(
+                tensor=ph("x", x, dt), dims=const("dims", np.array(dims, np.bool_), "bool"),
+                name="out"), error=error, phrases=phrases)
+        x = _r(op, dt, [2, 3])
+        c("dim0", x, [True, False])
+        if dt != FULL:
+            return
+        c("dim1", x, [False, True])
+        c("both_dims", x, [True, True])
+        c("no_dims", x, [False, False])
+        c("rank3_dims_0_2", _r(op, dt, [2, 3, 2]), [True, False, True])
+        c("zero_size_inner", _r(op, dt, [2, 0]), [True, True])
+        c("zero_first_dim_error", _r(op, dt, [0, 3]), [False, True], error="INVALID_ARGUMENT",
+          phrases=["Invalid input first dimension. Found 0."])
+        c("scalar_ignores_dims", _r(op, dt, []), [True, False, True])
+        c("dims_count_error", x, [True, False, True], error="INVALID_ARGUMENT",
+          phrases=["'dims' must have the same number of values as 'input' has dimensions. "
+                   "'input' has 2'dims' has 3 values"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def identity_like(rec, op, dtypes=ALL):
     """StopGradient, PreventGradient, Snapshot: the output is the input."""
     def gen(dt):
@@ -278,7 +306,7 @@ def identity_n(rec, dtypes=ALL):
 def build_all(rec, emit):
     for fn, op in [(gather_v2, "GatherV2"), (gather, "Gather"), (gather_nd, "GatherNd"),
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
-                   (unique, "Unique"), (reverse, "ReverseV2")]:
+                   (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse")]:
         fn(rec)
         emit(op)
     for op in ("StopGradient", "PreventGradient", "Snapshot"):

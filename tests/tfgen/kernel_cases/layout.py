@@ -1,5 +1,5 @@
 """Shape and layout ops: Shape, ShapeN, Size, Rank, Reshape, Squeeze, ExpandDims, Transpose,
-ConcatV2, Pack, Unpack, Split, SplitV, Slice, StridedSlice, Tile, Pad, PadV2, MirrorPad, Fill,
+ConcatV2, Concat, Pack, Unpack, Split, SplitV, Slice, StridedSlice, Tile, Pad, PadV2, MirrorPad, Fill,
 Range.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
@@ -149,14 +149,19 @@ def transpose(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def concat(rec, dtypes=ALL):
-    op = "ConcatV2"
+def concat(rec, dtypes=ALL, op="ConcatV2"):
+    """ConcatV2 (axis after the values) or Concat (concat_dim, int32 only, before them)."""
 
     def gen(dt):
         def c(what, xs, axis, idx="int32", error=None, phrases=()):
-            rec.case(op, dt, what, lambda: tf.raw_ops.ConcatV2(
-                values=[ph("xyzw"[i], x, dt) for i, x in enumerate(xs)],
-                axis=const("axis", axis, idx), name="out"), error=error, phrases=phrases)
+            def build():
+                values = [ph("xyzw"[i], x, dt) for i, x in enumerate(xs)]
+                if op == "Concat":
+                    return tf.raw_ops.Concat(concat_dim=const("concat_dim", axis, idx),
+                                             values=values, name="out")
+                return tf.raw_ops.ConcatV2(values=values, axis=const("axis", axis, idx),
+                                           name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
 
         def r(shape, i=0):
             return _r(op, dt, shape, i)
@@ -166,7 +171,8 @@ def concat(rec, dtypes=ALL):
         c("axis1", [r([2, 3]), r([2, 1], 1)], 1)
         c("axis_negative", [r([2, 3]), r([2, 2], 1)], -1)
         c("three_inputs", [r([1, 2]), r([3, 2], 1), r([2, 2], 2)], 0)
-        c("axis_int64", [r([2, 2, 2]), r([2, 1, 2], 1)], 1, "int64")
+        if op == "ConcatV2":
+            c("axis_int64", [r([2, 2, 2]), r([2, 1, 2], 1)], 1, "int64")
         c("vectors", [r([3]), r([2], 1)], 0)
         c("zero_size_input", [r([0, 3]), r([2, 3], 1)], 0)
         c("dimension_mismatch_error", [r([2, 3]), r([2, 2], 1)], 0, error="INVALID_ARGUMENT",
@@ -458,7 +464,8 @@ def build_all(rec, emit):
         shape_of(rec, op)
         emit(op)
     for fn, op in [(reshape, "Reshape"), (squeeze, "Squeeze"), (expand_dims, "ExpandDims"),
-                   (transpose, "Transpose"), (concat, "ConcatV2"), (pack, "Pack"),
+                   (transpose, "Transpose"), (concat, "ConcatV2"),
+                   (lambda rec: concat(rec, op="Concat"), "Concat"), (pack, "Pack"),
                    (unpack, "Unpack"), (split, "Split"), (split_v, "SplitV"),
                    (slice_op, "Slice"), (strided_slice, "StridedSlice"), (tile, "Tile")]:
         fn(rec)
