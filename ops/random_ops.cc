@@ -1,7 +1,7 @@
-// Op definitions of the stateful random ops: RandomUniform, RandomStandardNormal, TruncatedNormal,
-// RandomUniformInt, RandomShuffle, Multinomial. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py). The output shape is the `shape` input's value: known when it is a
-// constant.
+// Op definitions of the stateful random ops (RandomUniform, RandomStandardNormal, TruncatedNormal,
+// RandomUniformInt, RandomShuffle, Multinomial) and the stateless ones (StatelessRandom*).
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py). The output shape is
+// the `shape` input's value: known when it is a constant.
 #include <algorithm>
 #include <vector>
 
@@ -81,6 +81,88 @@ REGISTER_OP("Multinomial")
     .Attr("output_dtype: {int32, int64} = int64")
     .SetIsStateful()
     .SetShapeFn(MultinomialShape);
+
+// Stateless random ops (kernels/random/stateless_random_ops.cc): V1 take a seed pair, V2 a
+// key/counter/alg triple; the output shape is the `shape` input's value, as above.
+#define RILL_STATELESS_FLOAT_OP(name)                         \
+  REGISTER_OP(name)                                           \
+      .Input("shape: T")                                      \
+      .Input("seed: Tseed")                                   \
+      .Output("output: dtype")                                \
+      .Attr("dtype: {half, bfloat16, float, double} = float") \
+      .Attr("T: {int32, int64} = int32")                      \
+      .Attr("Tseed: {int32, int64} = int64")                  \
+      .SetShapeFn(RandomShape)
+
+RILL_STATELESS_FLOAT_OP("StatelessRandomUniform");
+RILL_STATELESS_FLOAT_OP("StatelessRandomNormal");
+RILL_STATELESS_FLOAT_OP("StatelessTruncatedNormal");
+
+REGISTER_OP("StatelessRandomUniformInt")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("minval: dtype")
+    .Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = int64")
+    .SetShapeFn(RandomShape);
+
+#define RILL_STATELESS_FLOAT_V2_OP(name)                      \
+  REGISTER_OP(name)                                           \
+      .Input("shape: Tshape")                                 \
+      .Input("key: uint64")                                   \
+      .Input("counter: uint64")                               \
+      .Input("alg: int32")                                    \
+      .Output("output: dtype")                                \
+      .Attr("dtype: {half, bfloat16, float, double} = float") \
+      .Attr("Tshape: {int32, int64} = int32")                 \
+      .SetShapeFn(RandomShape)
+
+RILL_STATELESS_FLOAT_V2_OP("StatelessRandomUniformV2");
+RILL_STATELESS_FLOAT_V2_OP("StatelessRandomNormalV2");
+RILL_STATELESS_FLOAT_V2_OP("StatelessTruncatedNormalV2");
+
+REGISTER_OP("StatelessRandomUniformIntV2")
+    .Input("shape: Tshape")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Input("minval: dtype")
+    .Input("maxval: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {int32, int64, uint32, uint64}")
+    .Attr("Tshape: {int32, int64} = int32")
+    .SetShapeFn(RandomShape);
+
+// key [1], counter [2] (and alg, a scalar).
+absl::Status KeyCounterShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({1}));
+  c.set_output(1, PartialTensorShape({2}));
+  if (c.num_outputs() > 2) c.set_output(2, PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("StatelessRandomGetKeyCounter")
+    .Input("seed: Tseed")
+    .Output("key: uint64")
+    .Output("counter: uint64")
+    .Attr("Tseed: {int32, int64} = int64")
+    .SetShapeFn(KeyCounterShape);
+
+REGISTER_OP("StatelessRandomGetKeyCounterAlg")
+    .Input("seed: Tseed")
+    .Output("key: uint64")
+    .Output("counter: uint64")
+    .Output("alg: int32")
+    .Attr("Tseed: {int32, int64} = int64")
+    .SetShapeFn(KeyCounterShape);
+
+REGISTER_OP("StatelessRandomGetAlg")
+    .Output("alg: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
 
 }  // namespace
 }  // namespace rill

@@ -29,6 +29,11 @@ class PhiloxRandom {
     counter_[3] = static_cast<uint32_t>(seed_hi >> 32);
   }
 
+  // A generator at an explicit 128-bit counter (four uint32 words, low first) and 64-bit key (two
+  // words, low first): TensorFlow's PhiloxRandom(counter, key), used by the stateless ops.
+  PhiloxRandom(const ResultType& counter, const std::array<uint32_t, 2>& key)
+      : counter_(counter), key_(key) {}
+
   // Advances the 128-bit counter by `count`.
   void Skip(uint64_t count) {
     const uint32_t lo = static_cast<uint32_t>(count);

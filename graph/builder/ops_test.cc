@@ -838,6 +838,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "CheckNumerics", "ReverseV2", "Reverse", "Concat",
       // Seeded random ops (graph/builder/random_ops.h).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+      "StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
+      "StatelessRandomUniformInt", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
+      "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2", "StatelessRandomGetKeyCounter",
+      "StatelessRandomGetKeyCounterAlg", "StatelessRandomGetAlg",
       // Gradient helpers (graph/builder/grad_ops.h).
       "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "LeakyReluGrad",
       "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "BiasAddGrad", "BroadcastGradientArgs",

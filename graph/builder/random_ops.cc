@@ -1,5 +1,7 @@
 #include "graph/builder/random_ops.h"
 
+#include <vector>
+
 #include "graph/builder/op_builder.h"
 
 namespace rill {
@@ -15,6 +17,13 @@ Output FloatRandom(const Scope& scope, const char* op, const Output& shape, Data
       .Attr("seed2", seeds.seed2)
       .Finalize()
       .output(0);
+}
+
+Output StatelessFloat(const Scope& scope, const char* op, std::vector<Output> inputs,
+                      DataType dtype) {
+  OpBuilder b(scope, op);
+  for (const Output& in : inputs) b.Input(in);
+  return b.Attr("dtype", dtype).Finalize().output(0);
 }
 
 }  // namespace
@@ -58,6 +67,65 @@ Output Multinomial(const Scope& scope, const Output& logits, const Output& num_s
       .Attr("output_dtype", output_dtype)
       .Finalize()
       .output(0);
+}
+
+Output StatelessRandomUniform(const Scope& scope, const Output& shape, const Output& seed,
+                              DataType dtype) {
+  return StatelessFloat(scope, "StatelessRandomUniform", {shape, seed}, dtype);
+}
+Output StatelessRandomNormal(const Scope& scope, const Output& shape, const Output& seed,
+                             DataType dtype) {
+  return StatelessFloat(scope, "StatelessRandomNormal", {shape, seed}, dtype);
+}
+Output StatelessTruncatedNormal(const Scope& scope, const Output& shape, const Output& seed,
+                                DataType dtype) {
+  return StatelessFloat(scope, "StatelessTruncatedNormal", {shape, seed}, dtype);
+}
+Output StatelessRandomUniformInt(const Scope& scope, const Output& shape, const Output& seed,
+                                 const Output& minval, const Output& maxval) {
+  return OpBuilder(scope, "StatelessRandomUniformInt")
+      .Input(shape)
+      .Input(seed)
+      .Input(minval)
+      .Input(maxval)
+      .Finalize()
+      .output(0);
+}
+Output StatelessRandomUniformV2(const Scope& scope, const Output& shape, const Output& key,
+                                const Output& counter, const Output& alg, DataType dtype) {
+  return StatelessFloat(scope, "StatelessRandomUniformV2", {shape, key, counter, alg}, dtype);
+}
+Output StatelessRandomNormalV2(const Scope& scope, const Output& shape, const Output& key,
+                               const Output& counter, const Output& alg, DataType dtype) {
+  return StatelessFloat(scope, "StatelessRandomNormalV2", {shape, key, counter, alg}, dtype);
+}
+Output StatelessTruncatedNormalV2(const Scope& scope, const Output& shape, const Output& key,
+                                  const Output& counter, const Output& alg, DataType dtype) {
+  return StatelessFloat(scope, "StatelessTruncatedNormalV2", {shape, key, counter, alg}, dtype);
+}
+Output StatelessRandomUniformIntV2(const Scope& scope, const Output& shape, const Output& key,
+                                   const Output& counter, const Output& alg, const Output& minval,
+                                   const Output& maxval) {
+  return OpBuilder(scope, "StatelessRandomUniformIntV2")
+      .Input(shape)
+      .Input(key)
+      .Input(counter)
+      .Input(alg)
+      .Input(minval)
+      .Input(maxval)
+      .Finalize()
+      .output(0);
+}
+KeyCounterAlg StatelessRandomGetKeyCounter(const Scope& scope, const Output& seed) {
+  Operation op = OpBuilder(scope, "StatelessRandomGetKeyCounter").Input(seed).Finalize();
+  return {op.output(0), op.output(1), Output()};
+}
+KeyCounterAlg StatelessRandomGetKeyCounterAlg(const Scope& scope, const Output& seed) {
+  Operation op = OpBuilder(scope, "StatelessRandomGetKeyCounterAlg").Input(seed).Finalize();
+  return {op.output(0), op.output(1), op.output(2)};
+}
+Output StatelessRandomGetAlg(const Scope& scope) {
+  return OpBuilder(scope, "StatelessRandomGetAlg").Finalize().output(0);
 }
 
 }  // namespace ops

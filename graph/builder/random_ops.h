@@ -30,6 +30,38 @@ Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds = {});
 Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples,
                    Seeds seeds = {}, DataType output_dtype = DT_INT64);
 
+// Stateless random ops: the values are a function of the inputs alone. V1 take `seed`, an int32 or
+// int64 [2]; V2 take the uint64 `key` [1] and `counter` [2] and the int32 `alg` (1 Philox, 3 auto)
+// that StatelessRandomGetKeyCounterAlg makes from such a seed.
+//
+//   Output x = ops::StatelessRandomNormal(root, ops::Const(root, {2, 3}),
+//                                         ops::Const(root, std::vector<int64_t>{1, 2}));
+Output StatelessRandomUniform(const Scope& scope, const Output& shape, const Output& seed,
+                              DataType dtype = DT_FLOAT);
+Output StatelessRandomNormal(const Scope& scope, const Output& shape, const Output& seed,
+                             DataType dtype = DT_FLOAT);
+Output StatelessTruncatedNormal(const Scope& scope, const Output& shape, const Output& seed,
+                                DataType dtype = DT_FLOAT);
+Output StatelessRandomUniformInt(const Scope& scope, const Output& shape, const Output& seed,
+                                 const Output& minval, const Output& maxval);
+Output StatelessRandomUniformV2(const Scope& scope, const Output& shape, const Output& key,
+                                const Output& counter, const Output& alg,
+                                DataType dtype = DT_FLOAT);
+Output StatelessRandomNormalV2(const Scope& scope, const Output& shape, const Output& key,
+                               const Output& counter, const Output& alg, DataType dtype = DT_FLOAT);
+Output StatelessTruncatedNormalV2(const Scope& scope, const Output& shape, const Output& key,
+                                  const Output& counter, const Output& alg,
+                                  DataType dtype = DT_FLOAT);
+Output StatelessRandomUniformIntV2(const Scope& scope, const Output& shape, const Output& key,
+                                   const Output& counter, const Output& alg, const Output& minval,
+                                   const Output& maxval);
+struct KeyCounterAlg {
+  Output key, counter, alg;  // alg: invalid (no node) from StatelessRandomGetKeyCounter
+};
+KeyCounterAlg StatelessRandomGetKeyCounter(const Scope& scope, const Output& seed);
+KeyCounterAlg StatelessRandomGetKeyCounterAlg(const Scope& scope, const Output& seed);
+Output StatelessRandomGetAlg(const Scope& scope);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -56,6 +56,14 @@ RILL_REGISTER_NO_GRADIENT("RandomStandardNormal");
 RILL_REGISTER_NO_GRADIENT("RandomUniform");
 RILL_REGISTER_NO_GRADIENT("TruncatedNormal");
 RILL_REGISTER_NO_GRADIENT("Multinomial");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomUniform");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomNormal");
+RILL_REGISTER_NO_GRADIENT("StatelessTruncatedNormal");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformInt");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformV2");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomNormalV2");
+RILL_REGISTER_NO_GRADIENT("StatelessTruncatedNormalV2");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformIntV2");
 
 // --- Building blocks -------------------------------------------------------------------------
 

@@ -1,0 +1,184 @@
+"""The stateless random ops, bit for bit (tolerance 0): V1 (StatelessRandomUniform, ...Normal,
+StatelessTruncatedNormal, StatelessRandomUniformInt) take a seed pair, int32 or int64; V2 (...V2)
+take a uint64 key [1], counter [>= 2] and alg (1 Philox, 3 auto-select; 2 ThreeFry has no CPU
+kernel: "Unsupported algorithm id: 2" for a non-empty output); StatelessRandomGetKeyCounter(Alg)
+and StatelessRandomGetAlg give what Keras 3 passes to the V2 ops. Shapes end in partial groups of
+the 4 (float, half, int32) or 2 (double, int64) outputs of a Philox block."""
+import numpy as np
+import tensorflow as tf
+
+from kernel_cases.core import const, ph
+
+tf1 = tf.compat.v1
+FLOATS = ["float32", "float64", "half"]
+INT_TYPES = ["int32", "int64"]
+V1_FLOAT = ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal")
+V2_FLOAT = ("StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2")
+BIG = 2 ** 40 + 3
+
+
+def u64(name, values):
+    return ph(name, np.asarray(values, dtype=np.uint64))
+
+
+def shape_of(values, tshape, error):
+    """The shape input: a Const (so shape inference sees it), a Placeholder in error cases (so
+    TensorFlow's shape function leaves the check to the kernel)."""
+    return (ph if error else const)("shape", values, tshape)
+
+
+def _v1_float(rec, op):
+    def gen(dt):
+        def c(what, shape, seed, tseed="int64", tshape="int32", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                shape=shape_of(shape, tshape, error), seed=ph("seed", seed, tseed), dtype=dt,
+                name="out"), error=error, phrases=phrases)
+
+        c("seed_1_2", [7], [1, 2])
+        c("int32_seed_negative", [3, 5], [-1, 2], tseed="int32")
+        c("large_seeds_int64_shape", [4, 4], [BIG, -5], tshape="int64")
+        c("zero_size", [0, 3], [5, 6])
+        c("scalar", [], [9, 9])
+        if dt == "float32":
+            c("many_1000", [1000], [1234, 5678])
+        c("seed_shape_error", [2], [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+        c("shape_matrix_error", [[2]], [1, 2], error="INVALID_ARGUMENT",
+          phrases=["shape must be a vector of {int32,int64}, got shape [1,1]"])
+        c("negative_dim_error", [-1], [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Dimension -1 must be >= 0"])
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def _v1_int(rec):
+    op = "StatelessRandomUniformInt"
+
+    def gen(dt):
+        def c(what, shape, lo, hi, seed, tseed="int64", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.StatelessRandomUniformInt(
+                shape=shape_of(shape, "int32", error), seed=ph("seed", seed, tseed),
+                minval=ph("minval", lo, dt), maxval=ph("maxval", hi, dt), name="out"),
+                error=error, phrases=phrases)
+
+        c("dice", [11], 1, 7, [1, 2])
+        c("negative_range_int32_seed", [3, 3], -50, 50, [3, -4], tseed="int32")
+        c("wide_range", [6], -2 ** 31 + 1 if dt == "int32" else -2 ** 62,
+          2 ** 31 - 1 if dt == "int32" else 2 ** 62, [5, 6])
+        c("zero_size_skips_bound_checks", [0], [1], 1, [1, 1])
+        c("empty_range_error", [2], 5, 5, [1, 1], error="INVALID_ARGUMENT",
+          phrases=["Need minval < maxval, got 5 >= 5"])
+        c("minval_not_scalar_error", [2], [1], 5, [1, 1], error="INVALID_ARGUMENT",
+          phrases=["minval must be 0-D, got shape [1]"])
+
+    rec.for_dtypes(op, INT_TYPES, gen)
+
+
+def _v2_errors(c):
+    """The key/counter/alg error cases every V2 op shares; c(what, shape, key, counter, alg, ...)."""
+    c("threefry_empty_ok", [0], [1], [1, 2], 2)
+    c("threefry_error", [2], [1], [1, 2], 2, error="INVALID_ARGUMENT",
+      phrases=["Unsupported algorithm id: 2"])
+    c("alg_0_error", [2], [1], [1, 2], 0, error="INVALID_ARGUMENT",
+      phrases=["Unsupported algorithm id: 0"])
+    c("alg_vector_error", [2], [1], [1, 2], [1], error="INVALID_ARGUMENT",
+      phrases=["input 3 (0-based) must have shape [], not [1]"])
+    c("key_shape_error", [2], [1, 2], [1, 2], 1, error="INVALID_ARGUMENT",
+      phrases=["key must have shape [1], not [2]. (Note that batched keys are not supported yet.)"])
+    # TensorFlow's minimum counter length is the algorithm's id: 2 for ThreeFry, 1 for Philox.
+    c("threefry_counter_shape_error", [2], [1], [1], 2, error="INVALID_ARGUMENT",
+      phrases=["counter must be a vector with length at least 2; got shape: [1]. (Note that "
+               "batched counters are not supported yet.)"])
+    c("empty_counter_error", [2], [1], [], 1, error="INVALID_ARGUMENT",
+      phrases=["counter must be a vector with length at least 1; got shape: [0]."])
+    c("key_checked_before_shape_error", [[2]], [1, 2], [1, 2], 1, error="INVALID_ARGUMENT",
+      phrases=["key must have shape [1], not [2]."])
+    c("shape_matrix_error", [[2]], [1], [1, 2], 1, error="INVALID_ARGUMENT",
+      phrases=["shape must be a vector of {int32,int64}, got shape [1,1]"])
+    c("negative_dim_error", [-1], [1], [1, 2], 1, error="INVALID_ARGUMENT",
+      phrases=["Dimension -1 must be >= 0"])
+
+
+def _v2_float(rec, op):
+    def gen(dt):
+        def c(what, shape, key, counter, alg, tshape="int32", error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                shape=shape_of(shape, tshape, error), key=u64("key", key),
+                counter=u64("counter", counter), alg=ph("alg", alg, "int32"), dtype=dt, name="out"),
+                error=error, phrases=phrases)
+
+        c("philox", [7], [1], [1, 2], 1)
+        c("auto_select_matrix", [3, 5], [2 ** 63 + 7], [2 ** 64 - 1, 2 ** 40], 3)
+        c("long_counter_int64_shape", [2, 3], [5], [0, 9, 77], 1, tshape="int64")
+        c("scalar", [], [9], [0, 0], 1)
+        if dt == "float32":
+            c("many_1000", [1000], [1234], [5678, 1], 1)
+        _v2_errors(c)
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def _v2_int(rec):
+    op = "StatelessRandomUniformIntV2"
+
+    def gen(dt):
+        def c(what, shape, key, counter, alg, lo=1, hi=7, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.StatelessRandomUniformIntV2(
+                shape=shape_of(shape, "int32", error), key=u64("key", key),
+                counter=u64("counter", counter), alg=ph("alg", alg, "int32"),
+                minval=ph("minval", lo, dt), maxval=ph("maxval", hi, dt), name="out"), error=error, phrases=phrases)
+
+        c("dice", [11], [1], [1, 2], 1)
+        c("negative_range_auto_select", [3, 3], [2 ** 63 + 7], [3, 4], 3, lo=-50, hi=50)
+        c("wide_range", [6], [5], [6, 0], 1, lo=-2 ** 31 + 1 if dt == "int32" else -2 ** 62,
+          hi=2 ** 31 - 1 if dt == "int32" else 2 ** 62)
+        c("zero_size_skips_bound_checks", [0], [1], [1, 2], 1, lo=[1], hi=1)
+        c("empty_range_error", [2], [1], [1, 2], 1, lo=5, hi=5, error="INVALID_ARGUMENT",
+          phrases=["Need minval < maxval, got 5 >= 5"])
+        c("threefry_empty_range_error", [2], [1], [1, 2], 2, lo=5, hi=5,
+          error="INVALID_ARGUMENT", phrases=["Need minval < maxval, got 5 >= 5"])
+        c("minval_not_scalar_error", [2], [1], [1, 2], 1, lo=[1], hi=5, error="INVALID_ARGUMENT",
+          phrases=["minval must be 0-D, got shape [1]"])
+        _v2_errors(c)
+
+    rec.for_dtypes(op, INT_TYPES, gen)
+
+
+def _key_counter(rec, op):
+    def gen(dt):
+        def c(what, seed, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                seed=ph("seed", seed, dt), name="out"), error=error, phrases=phrases)
+
+        c("seed_1_2", [1, 2])
+        c("negative_seed", [-1, 7])
+        if dt == "int64":
+            c("large_seed", [BIG, -BIG])
+        c("seed_shape_error", [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+
+    rec.for_dtypes(op, INT_TYPES, gen)
+
+
+def _get_alg(rec):
+    rec.for_dtypes("StatelessRandomGetAlg", ["int32"], lambda dt: rec.case(
+        "StatelessRandomGetAlg", dt, "philox_on_cpu",
+        lambda: tf.raw_ops.StatelessRandomGetAlg(name="out")))
+
+
+def build_all(rec, emit):
+    for op in V1_FLOAT:
+        _v1_float(rec, op)
+        emit(op)
+    _v1_int(rec)
+    emit("StatelessRandomUniformInt")
+    for op in V2_FLOAT:
+        _v2_float(rec, op)
+        emit(op)
+    _v2_int(rec)
+    emit("StatelessRandomUniformIntV2")
+    for op in ("StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounterAlg"):
+        _key_counter(rec, op)
+        emit(op)
+    _get_alg(rec)
+    emit("StatelessRandomGetAlg")
