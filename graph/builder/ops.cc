@@ -154,6 +154,60 @@ Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
       .output(0);
 }
 
+namespace {
+Output RefScatter(const Scope& scope, absl::string_view op, const Output& ref,
+                  const Output& indices, const Output& updates, bool use_locking) {
+  return OpBuilder(scope, op)
+      .Input(ref)
+      .Input(indices)
+      .Input(updates)
+      .Attr("use_locking", use_locking)
+      .Finalize()
+      .output(0);
+}
+}  // namespace
+
+Output ScatterUpdate(const Scope& scope, const Output& ref, const Output& indices,
+                     const Output& updates, const ScatterUpdateAttrs& attrs) {
+  return RefScatter(scope, "ScatterUpdate", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterNdUpdate(const Scope& scope, const Output& ref, const Output& indices,
+                       const Output& updates, const ScatterUpdateAttrs& attrs) {
+  return RefScatter(scope, "ScatterNdUpdate", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterAdd(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterAdd", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterSub(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterSub", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterMul(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterMul", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterDiv(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterDiv", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterMax(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterMax", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterMin(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterMin", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterNdAdd(const Scope& scope, const Output& ref, const Output& indices,
+                    const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterNdAdd", ref, indices, updates, attrs.use_locking);
+}
+Output ScatterNdSub(const Scope& scope, const Output& ref, const Output& indices,
+                    const Output& updates, const ScatterAddAttrs& attrs) {
+  return RefScatter(scope, "ScatterNdSub", ref, indices, updates, attrs.use_locking);
+}
+
 Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape& shape,
                    const VarHandleOpAttrs& attrs) {
   return OpBuilder(scope, "VarHandleOp")

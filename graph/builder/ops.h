@@ -183,6 +183,39 @@ Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
 Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
                  const AssignSubAttrs& attrs = {});
 
+// Scatter updates of a reference variable, in place: ScatterAdd & co. combine rows
+// ref[indices[i], ...] with updates[i, ...]; ScatterNdAdd & co. combine the slices picked by index
+// tuples (indices [..., K]). Each returns the reference; colocated with `ref`'s producer.
+struct ScatterUpdateAttrs {
+  ScatterUpdateAttrs UseLocking(bool x) const {
+    ScatterUpdateAttrs r = *this;
+    r.use_locking = x;
+    return r;
+  }
+  bool use_locking = true;
+};
+using ScatterAddAttrs = AssignAddAttrs;  // use_locking = false, as every combining scatter
+Output ScatterUpdate(const Scope& scope, const Output& ref, const Output& indices,
+                     const Output& updates, const ScatterUpdateAttrs& attrs = {});
+Output ScatterAdd(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterSub(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterMul(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterDiv(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterMax(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterMin(const Scope& scope, const Output& ref, const Output& indices,
+                  const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterNdUpdate(const Scope& scope, const Output& ref, const Output& indices,
+                       const Output& updates, const ScatterUpdateAttrs& attrs = {});
+Output ScatterNdAdd(const Scope& scope, const Output& ref, const Output& indices,
+                    const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterNdSub(const Scope& scope, const Output& ref, const Output& indices,
+                    const Output& updates, const ScatterAddAttrs& attrs = {});
+
 // --- Resource variables (ops/state_ops.cc) ----------------------------------------------------
 
 struct VarHandleOpAttrs {

@@ -15,6 +15,8 @@
 //                          in TensorFlow. FailedPrecondition "Attempting to use uninitialized value
 //                          <var>" before the first Assign; InvalidArgument when shapes differ.
 //                          Forwards the ref.
+// UpdateRefInPlace holds AssignAdd's locking and checks for every in-place ref update (the scatter
+// kernels of scatter_ops.cc use it too).
 // A kernel that locks the ref reads it through input_value(0) only: ctx.input(0) would take the
 // same mutex again.
 // TODO(kernels): TensorFlow also checks the *first* Assign against VariableV2's `shape` attr (its
@@ -53,6 +55,41 @@ inline std::string InputNodeName(const NodeDef& def, int i) {
   if (i >= def.input_size()) return "";
   absl::StatusOr<InputName> in = ParseInputName(def.input(i));
   return in.ok() ? in->node : def.input(i);
+}
+
+// Runs `update(Tensor& var)` on the value behind ref input 0 in place, then forwards the ref to
+// output 0. With use_locking the variable's mutex is held exclusively for the whole
+// read-modify-write; without it `update` works on a handle to the current buffer taken under the
+// shared lock, so concurrent updates race as in TensorFlow. Internal when input 0 is not a ref;
+// FailedPrecondition "Attempting to use uninitialized value <var_name>" before the first Assign.
+template <typename Fn>
+absl::Status UpdateRefInPlace(OpKernelContext& ctx, const OpKernel& kernel, bool use_locking,
+                              const std::string& var_name, Fn update) {
+  const TensorValue& ref = ctx.input_value(0);
+  if (!ref.is_ref()) {
+    return absl::InternalError(
+        absl::StrCat(kernel.type_string(), " node ", kernel.name(), " got a non-ref input 0"));
+  }
+  auto checked = [&](Tensor& var) -> absl::Status {
+    if (!var.IsInitialized()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("Attempting to use uninitialized value ", var_name));
+    }
+    return update(var);
+  };
+  if (use_locking) {
+    rill::WriterMutexLock lock(ref.ref_mu);
+    RILL_RETURN_IF_ERROR(checked(*ref.ref));
+  } else {
+    Tensor var;
+    {
+      rill::ReaderMutexLock lock(ref.ref_mu);
+      var = *ref.ref;  // a handle on the current buffer; updated below without the lock
+    }
+    RILL_RETURN_IF_ERROR(checked(var));
+  }
+  ctx.forward_ref_input_to_ref_output(0, 0);
+  return absl::OkStatus();
 }
 
 class VariableOp final : public OpKernel {
@@ -147,41 +184,18 @@ class AssignUpdateOp final : public OpKernel {
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const TensorValue& ref = ctx.input_value(0);
-    if (!ref.is_ref()) {
-      return absl::InternalError(
-          absl::StrCat(type_string(), " node ", name(), " got a non-ref input 0"));
-    }
     const Tensor& value = ctx.input(1);
-    if (use_locking_) {
-      rill::WriterMutexLock lock(ref.ref_mu);
-      RILL_RETURN_IF_ERROR(Update(ctx, *ref.ref, value));
-    } else {
-      Tensor var;
-      {
-        rill::ReaderMutexLock lock(ref.ref_mu);
-        var = *ref.ref;  // a handle on the current buffer; updated below without the lock
+    return UpdateRefInPlace(ctx, *this, use_locking_, var_name_, [&](Tensor& var) {
+      if (var.shape() != value.shape()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Parameters and update must be the same size. lhs shape= ", var.shape().DebugString(),
+            " rhs shape= ", value.shape().DebugString()));
       }
-      RILL_RETURN_IF_ERROR(Update(ctx, var, value));
-    }
-    ctx.forward_ref_input_to_ref_output(0, 0);
-    return absl::OkStatus();
+      return Ops::Update(ctx, kOp, var, value, &var);
+    });
   }
 
  private:
-  absl::Status Update(OpKernelContext& ctx, Tensor& var, const Tensor& value) const {
-    if (!var.IsInitialized()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("Attempting to use uninitialized value ", var_name_));
-    }
-    if (var.shape() != value.shape()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Parameters and update must be the same size. lhs shape= ", var.shape().DebugString(),
-          " rhs shape= ", value.shape().DebugString()));
-    }
-    return Ops::Update(ctx, kOp, var, value, &var);
-  }
-
   bool use_locking_ = false;
   std::string var_name_;
 };

@@ -1,0 +1,252 @@
+#include "kernels/state/scatter_update.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/status_macros.h"
+#include "core/types.h"
+#include "kernels/framework/index_values.h"
+
+namespace rill {
+namespace {
+
+template <typename T>
+constexpr bool kIsComplex = std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
+template <typename T>
+constexpr bool kIsArithmetic = !std::is_same_v<T, bool> && !std::is_same_v<T, std::string>;
+
+// a (op) b. Only kUpdate for bool and string; no kMax / kMin for complex (their kernels do not
+// register those dtypes).
+template <typename T>
+T Combine(ScatterOp op, const T& a, const T& b) {
+  if constexpr (!kIsArithmetic<T>) {
+    return b;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    const U x = static_cast<U>(a), y = static_cast<U>(b);
+    switch (op) {
+      case ScatterOp::kAdd:
+        return static_cast<T>(static_cast<U>(x + y));
+      case ScatterOp::kSub:
+        return static_cast<T>(static_cast<U>(x - y));
+      case ScatterOp::kMul:
+        return static_cast<T>(static_cast<U>(x * y));
+      case ScatterOp::kDiv:  // b != 0 checked by the caller; MIN / -1 wraps to MIN
+        if constexpr (std::is_signed_v<T>) {
+          if (b == T(-1)) return static_cast<T>(static_cast<U>(U(0) - x));
+        }
+        return static_cast<T>(a / b);
+      case ScatterOp::kMax:
+        return std::max(a, b);
+      case ScatterOp::kMin:
+        return std::min(a, b);
+      case ScatterOp::kUpdate:
+        break;
+    }
+    return b;
+  } else {
+    using C = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
+    const C x = static_cast<C>(a), y = static_cast<C>(b);
+    switch (op) {
+      case ScatterOp::kAdd:
+        return static_cast<T>(x + y);
+      case ScatterOp::kSub:
+        return static_cast<T>(x - y);
+      case ScatterOp::kMul:
+        return static_cast<T>(x * y);
+      case ScatterOp::kDiv:
+        return static_cast<T>(x / y);
+      case ScatterOp::kMax:
+      case ScatterOp::kMin:
+        if constexpr (!kIsComplex<T>) {
+          if (x != x || y != y) return static_cast<T>(x + y);  // NaN propagates
+          return static_cast<T>(op == ScatterOp::kMax ? std::max(x, y) : std::min(x, y));
+        }
+        break;
+      case ScatterOp::kUpdate:
+        break;
+    }
+    return b;
+  }
+}
+
+// InvalidArgument "Integer division by zero" when an integer kDiv has a zero update.
+absl::Status CheckDivisor(ScatterOp op, const Tensor& updates) {
+  if (op != ScatterOp::kDiv) return absl::OkStatus();
+  return VisitDataType(updates.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      const T* u = updates.flat<T>().data();
+      if (std::find(u, u + updates.NumElements(), T(0)) != u + updates.NumElements()) {
+        return absl::InvalidArgumentError("Integer division by zero");
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+// dst[t] = dst[t] (op) src[t * src_step] for t < n, in params' dtype.
+absl::Status CombineSlices(ScatterOp op, const Tensor& updates, Tensor* params,
+                           const std::vector<int64_t>& dst_offsets,
+                           const std::vector<int64_t>& src_offsets, int64_t n, bool scalar) {
+  return VisitDataType(params->dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    T* p = params->flat<T>().data();
+    const T* u = updates.flat<T>().data();
+    for (size_t i = 0; i < dst_offsets.size(); ++i) {
+      if (dst_offsets[i] < 0) continue;
+      T* dst = p + dst_offsets[i];
+      const T* src = u + (scalar ? 0 : src_offsets[i]);
+      for (int64_t t = 0; t < n; ++t) dst[t] = Combine<T>(op, dst[t], src[scalar ? 0 : t]);
+    }
+    return absl::OkStatus();
+  });
+}
+
+// TensorFlow's SliceDebugString: "[1,0]" for flat element 2 of shape [2,2]; "" for a scalar.
+std::string SliceDebugString(const TensorShape& shape, int64_t flat) {
+  if (shape.rank() == 0) return "";
+  std::vector<int64_t> pos(static_cast<size_t>(shape.rank()));
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    const int64_t n = shape.dim(d);
+    pos[d] = n > 0 ? flat % n : 0;
+    flat = n > 0 ? flat / n : 0;
+  }
+  return absl::StrCat("[", absl::StrJoin(pos, ","), "]");
+}
+
+}  // namespace
+
+absl::Status ValidateScatter(const Tensor& params, const Tensor& indices, const Tensor& updates) {
+  const TensorShape& ps = params.shape();
+  const TensorShape& is = indices.shape();
+  const TensorShape& us = updates.shape();
+  if (ps.rank() < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("params must be at least 1-D, got shape ", ps.DebugString()));
+  }
+  bool ok = us.rank() == 0;
+  if (!ok && us.rank() == is.rank() + ps.rank() - 1) {
+    ok = true;
+    for (int d = 0; ok && d < is.rank(); ++d) ok = us.dim(d) == is.dim(d);
+    for (int d = 1; ok && d < ps.rank(); ++d) ok = ps.dim(d) == us.dim(d - 1 + is.rank());
+  }
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got ",
+        "updates.shape ", us.DebugString(), ", indices.shape ", is.DebugString(), ", params.shape ",
+        ps.DebugString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyScatter(ScatterOp op, const Tensor& indices, const Tensor& updates,
+                          Tensor* params) {
+  RILL_RETURN_IF_ERROR(CheckDivisor(op, updates));
+  const std::vector<int64_t> idx = IndexValues(indices);
+  const int64_t rows = params->shape().dim(0);
+  const int64_t row = rows > 0 ? params->NumElements() / rows : 0;
+  // Rows up to the first bad index are updated, as TensorFlow's loop does.
+  size_t good = 0;
+  while (good < idx.size() && idx[good] >= 0 && idx[good] < rows) ++good;
+  std::vector<int64_t> dst(good), src(good);
+  for (size_t i = 0; i < good; ++i) {
+    dst[i] = idx[i] * row;
+    src[i] = static_cast<int64_t>(i) * row;
+  }
+  RILL_RETURN_IF_ERROR(
+      CombineSlices(op, updates, params, dst, src, row, updates.shape().rank() == 0));
+  if (good < idx.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices", SliceDebugString(indices.shape(), static_cast<int64_t>(good)),
+                     " = ", idx[good], " is not in [0, ", rows, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyScatterNd(ScatterOp op, const Tensor& indices, const Tensor& updates,
+                            bool ignore_bad_indices, Tensor* params) {
+  const TensorShape& ps = params->shape();
+  const TensorShape& is = indices.shape();
+  const TensorShape& us = updates.shape();
+  if (ps.rank() < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Output must be at least 1-D, got shape: ", ps.DebugString()));
+  }
+  if (is.rank() < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Indices shape must have rank at least one. Found:", is.DebugString()));
+  }
+  const bool empty_ok =
+      (indices.NumElements() == 0 && updates.NumElements() == 0) ||
+      (ps.num_elements() != 0 && indices.NumElements() != 0 && updates.NumElements() != 0);
+  if (!empty_ok) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Indices and updates specified for empty output.  indices shape: ", is.DebugString()));
+  }
+  const int64_t k = is.dim(is.rank() - 1);
+  const int batch_dim = is.rank() - 1;
+  auto outer_error = [&] {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Dimensions [0,", batch_dim, ") of indices[shape=", is.DebugString(),
+        "] must match dimensions [0,", batch_dim, ") of updates[shape=", us.DebugString(), "]"));
+  };
+  auto inner_error = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Dimensions [", k, ",", ps.rank(), ") of input[shape=", ps.DebugString(),
+                     "] must match dimensions [", batch_dim, ",", us.rank(),
+                     ") of updates[shape=", us.DebugString(), "]"));
+  };
+  if (us.rank() < batch_dim) return outer_error();
+  if (ps.rank() < k + (us.rank() - batch_dim)) return inner_error();
+  if (us.rank() != batch_dim + ps.rank() - k) return inner_error();
+  for (int d = 0; d < batch_dim; ++d) {
+    if (us.dim(d) != is.dim(d)) return outer_error();
+  }
+  for (int d = 0; d < us.rank() - batch_dim; ++d) {
+    if (us.dim(batch_dim + d) != ps.dim(static_cast<int>(k) + d)) return inner_error();
+  }
+  if (indices.NumElements() == 0) return absl::OkStatus();
+  if (k < 1 || k > 7) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Only indices.shape[-1] values between 1 and 7 are currently supported.  Requested "
+        "rank: ",
+        k));
+  }
+  RILL_RETURN_IF_ERROR(CheckDivisor(op, updates));
+  std::vector<int64_t> strides(static_cast<size_t>(ps.rank()), 1);
+  for (int d = ps.rank() - 2; d >= 0; --d) strides[d] = strides[d + 1] * ps.dim(d + 1);
+  const int64_t slice = strides[k - 1];
+  const std::vector<int64_t> idx = IndexValues(indices);
+  const int64_t n = static_cast<int64_t>(idx.size()) / k;
+  std::vector<int64_t> dst(static_cast<size_t>(n)), src(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      const int64_t v = idx[i * k + j];
+      if (v < 0 || v >= ps.dim(static_cast<int>(j))) {
+        off = -1;
+        break;
+      }
+      off += v * strides[j];
+    }
+    if (off < 0 && !ignore_bad_indices) {
+      const auto first = idx.begin() + i * k;
+      return absl::InvalidArgumentError(
+          absl::StrCat("indices[", i, "] = [", absl::StrJoin(first, first + k, ", "),
+                       "] does not index into shape ", ps.DebugString()));
+    }
+    dst[i] = off;
+    src[i] = i * slice;
+  }
+  return CombineSlices(op, updates, params, dst, src, slice, false);
+}
+
+}  // namespace rill

@@ -1,0 +1,92 @@
+"""Reference-variable scatter ops: ScatterUpdate / Add / Sub / Mul / Div / Max / Min (rows of the
+variable picked by 1-D or N-D `indices`) and ScatterNdUpdate / Add / Sub (slices picked by index
+tuples). Each case's graph creates a VariableV2, assigns it, and (ordered by a control edge)
+scatters into it; the fetch is the op's ref output, so one Session::Run replays init + update."""
+import tensorflow as tf
+
+from kernel_cases.core import COMPLEX, FLOATS, INTS, const, ph, rand, tf_dtype
+
+tf1 = tf.compat.v1
+
+NUMBERS = FLOATS + INTS + COMPLEX
+# op -> dtypes, updates kind
+SCATTER = {
+    "ScatterUpdate": (NUMBERS + ["bool"], "any"),
+    "ScatterAdd": (NUMBERS, "any"),
+    "ScatterSub": (NUMBERS, "any"),
+    "ScatterMul": (NUMBERS, "small"),
+    "ScatterDiv": (NUMBERS, "nonzero"),
+    "ScatterMax": (FLOATS + ["int32", "int64"], "any"),
+    "ScatterMin": (FLOATS + ["int32", "int64"], "any"),
+    "ScatterNdUpdate": (NUMBERS + ["bool"], "any"),
+    "ScatterNdAdd": (NUMBERS, "any"),
+    "ScatterNdSub": (NUMBERS, "any"),
+}
+TOL = {"float32": (1e-6, 1e-7), "float64": (1e-14, 1e-15), "half": (1e-3, 1e-3),
+       "complex64": (1e-6, 1e-7), "complex128": (1e-14, 1e-15)}
+
+
+def _scatter(rec, op):
+    dtypes, kind = SCATTER[op]
+
+    def gen(dt):
+        rtol, atol = TOL.get(dt, (0.0, 0.0))
+
+        def c(what, shape, indices, upd_shape, idx="int32", error=None, phrases=(),
+              init=True, **attrs):
+            base = "%s/%s/%s" % (op, dt, what)
+            value = rand(dt, shape, base + "/var")
+            updates = rand(dt, upd_shape, base + "/updates", kind)
+
+            def build():
+                v = tf.raw_ops.VariableV2(shape=shape, dtype=tf_dtype(dt), name="v")
+                deps = []
+                if init:
+                    deps.append(tf.raw_ops.Assign(ref=v, value=const("v_init", value, dt),
+                                                  name="v_assign"))
+                with tf1.control_dependencies(deps):
+                    return getattr(tf.raw_ops, op)(
+                        ref=v, indices=const("indices", indices, idx),
+                        updates=ph("updates", updates, dt), name="out", **attrs)
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        if op.startswith("ScatterNd"):
+            c("rows", [4, 3], [[2], [0]], [2, 3])
+            c("elements", [3, 4], [[0, 1], [2, 3], [1, 0]], [3], "int64")
+            c("duplicates", [5], [[1], [3], [1]], [3])
+            c("batched_indices", [2, 3, 2], [[[0, 1], [1, 2]], [[1, 0], [0, 0]]], [2, 2, 2])
+            c("locked", [4], [[3], [0]], [2], use_locking=True)
+            c("bad_index_error", [3, 2], [[1], [3]], [2, 2], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = [3] does not index into shape [3,2]"])
+            c("updates_shape_error", [3, 2], [[1], [0]], [2, 3], error="INVALID_ARGUMENT",
+              phrases=["Dimensions [1,2) of input[shape=[3,2]] must match dimensions [1,2) of "
+                       "updates[shape=[2,3]]"])
+            c("uninitialized_error", [3], [[0]], [1], init=False, error="FAILED_PRECONDITION",
+              phrases=["Attempting to use uninitialized value v"])
+        else:
+            c("rows", [4, 3], [2, 0], [2, 3])
+            c("vector", [6], [5, 1, 3], [3], "int64")
+            c("duplicates", [5, 2], [1, 3, 1, 1], [4, 2])
+            c("matrix_indices", [4, 2], [[0, 3], [2, 1]], [2, 2, 2])
+            c("scalar_updates", [4, 2], [3, 0], [])
+            c("scalar_index", [3, 2], 1, [2])
+            c("empty_indices", [3], [], [0])
+            c("locked", [4], [3, 0], [2], use_locking=True)
+            c("bad_index_error", [3, 2], [1, 3], [2, 2], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = 3 is not in [0, 3)"])
+            c("negative_index_error", [3], [[0], [-1]], [2, 1], "int64", error="INVALID_ARGUMENT",
+              phrases=["indices[1,0] = -1 is not in [0, 3)"])
+            c("updates_shape_error", [3, 2], [1, 0], [2, 3], error="INVALID_ARGUMENT",
+              phrases=["Must have updates.shape = indices.shape + params.shape[1:] or "
+                       "updates.shape = [], got updates.shape [2,3], indices.shape [2], "
+                       "params.shape [3,2]"])
+            c("uninitialized_error", [3], [0], [1], init=False, error="FAILED_PRECONDITION",
+              phrases=["Attempting to use uninitialized value v"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def build_all(rec, emit):
+    for op in SCATTER:
+        _scatter(rec, op)
+        emit(op)
