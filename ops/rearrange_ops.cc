@@ -1,11 +1,13 @@
 // Op definitions of ops that rearrange elements without computing on them: DepthToSpace,
 // SpaceToDepth, Roll, ReverseSequence, and the banded / diagonal matrix ops MatrixBandPart,
-// MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3. Signatures read from TensorFlow's registry
+// MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3, their V1 forms MatrixDiag, MatrixDiagPart,
+// MatrixSetDiag, and Diag, DiagPart. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions never fail: the kernels report bad values with TensorFlow's texts. Shapes that
 // depend on input values (MatrixDiagV3's rows and columns, MatrixDiagPartV3's diagonals) are
 // unknown.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -77,6 +79,51 @@ REGISTER_OP("ReverseSequence")
     .Attr("Tlen: {int32, int64} = int64")
     .SetShapeFn(shape_fns::Unchanged);
 
+// MatrixDiag: [..., N] -> [..., N, N].
+absl::Status MatrixDiagShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
+  std::vector<int64_t> dims = in.dims();
+  dims.push_back(dims.back());
+  c.set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+// MatrixDiagPart: [..., M, N] -> [..., min(M, N)] (unknown when M or N is).
+absl::Status MatrixDiagPartShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() < 2) return shape_fns::Unknown(c);
+  std::vector<int64_t> dims = in.dims();
+  const int64_t m = dims[dims.size() - 2], n = dims.back();
+  dims.pop_back();
+  dims.back() = m < 0 || n < 0 ? -1 : std::min(m, n);
+  c.set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+// Diag: D -> D + D.
+absl::Status DiagShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
+  std::vector<int64_t> dims = in.dims();
+  dims.insert(dims.end(), in.dims().begin(), in.dims().end());
+  c.set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+// DiagPart: the first half of an even-rank input (a dim known on either side).
+absl::Status DiagPartShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() % 2 != 0 || in.rank() == 0) return shape_fns::Unknown(c);
+  const int half = in.rank() / 2;
+  std::vector<int64_t> dims(in.dims().begin(), in.dims().begin() + half);
+  for (int i = 0; i < half; ++i) {
+    if (dims[i] < 0) dims[i] = in.dims()[i + half];
+  }
+  c.set_output(0, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("MatrixBandPart")
     .Input("input: T")
     .Input("num_lower: Tindex")
@@ -114,6 +161,37 @@ REGISTER_OP("MatrixSetDiagV3")
     .Attr("T: type")
     .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = \"RIGHT_LEFT\"")
     .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("MatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("MatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("MatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Diag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn(DiagShape);
+
+REGISTER_OP("DiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
+    .SetShapeFn(DiagPartShape);
 
 }  // namespace
 }  // namespace rill

@@ -120,6 +120,21 @@ Output MatrixSetDiagV3(const Scope& scope, const Output& input, const Output& di
       .Finalize()
       .output(0);
 }
+Output MatrixDiag(const Scope& scope, const Output& diagonal) {
+  return OpBuilder(scope, "MatrixDiag").Input(diagonal).Finalize().output(0);
+}
+Output MatrixDiagPart(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "MatrixDiagPart").Input(input).Finalize().output(0);
+}
+Output MatrixSetDiag(const Scope& scope, const Output& input, const Output& diagonal) {
+  return OpBuilder(scope, "MatrixSetDiag").Input(input).Input(diagonal).Finalize().output(0);
+}
+Output Diag(const Scope& scope, const Output& diagonal) {
+  return OpBuilder(scope, "Diag").Input(diagonal).Finalize().output(0);
+}
+Output DiagPart(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "DiagPart").Input(input).Finalize().output(0);
+}
 
 Output Conv3D(const Scope& scope, const Output& input, const Output& filter,
               const std::vector<int64_t>& strides, absl::string_view padding) {

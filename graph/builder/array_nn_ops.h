@@ -48,6 +48,13 @@ Output MatrixDiagPartV3(const Scope& scope, const Output& input, const Output& k
                         const Output& padding_value, absl::string_view align = "RIGHT_LEFT");
 Output MatrixSetDiagV3(const Scope& scope, const Output& input, const Output& diagonal,
                        const Output& k, absl::string_view align = "RIGHT_LEFT");
+// The V1 forms: the main diagonal only (MatrixDiag makes square matrices).
+Output MatrixDiag(const Scope& scope, const Output& diagonal);
+Output MatrixDiagPart(const Scope& scope, const Output& input);
+Output MatrixSetDiag(const Scope& scope, const Output& input, const Output& diagonal);
+// Diag: a rank-r tensor on the diagonal of a rank-2r one; DiagPart: the inverse.
+Output Diag(const Scope& scope, const Output& diagonal);
+Output DiagPart(const Scope& scope, const Output& input);
 
 // 3-D convolution and pooling (NDHWC; strides and ksize have 5 values).
 Output Conv3D(const Scope& scope, const Output& input, const Output& filter,

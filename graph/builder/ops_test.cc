@@ -836,9 +836,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // (graph/builder/array_nn_ops.h).
       "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",
       "SpaceToDepth", "Roll", "ReverseSequence", "MatrixBandPart", "MatrixDiagV3",
-      "MatrixDiagPartV3", "MatrixSetDiagV3", "Conv3D", "Conv3DBackpropInputV2", "MaxPool3D",
-      "AvgPool3D", "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
-      "TensorScatterMax", "TensorScatterMin",
+      "MatrixDiagPartV3", "MatrixSetDiagV3", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag",
+      "Diag", "DiagPart", "Conv3D", "Conv3DBackpropInputV2", "MaxPool3D", "AvgPool3D", "ScatterNd",
+      "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
+      "TensorScatterMin",
       // Neural-network ops (graph/builder/nn_ops.h).
       "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
       "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",

@@ -194,6 +194,36 @@ absl::Status MatrixSetDiagV3Grad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("MatrixSetDiagV3", MatrixSetDiagV3Grad);
 
+// The V1 forms, main diagonal only: MatrixDiag's gradient is the gradient's diagonal,
+// MatrixDiagPart's the gradient set on the diagonal of zeros, MatrixSetDiag's as the V3 form's.
+absl::Status MatrixDiagGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::MatrixDiagPart(s, g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixDiag", MatrixDiagGrad);
+absl::Status MatrixDiagPartGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::MatrixSetDiag(s, ops::ZerosLike(s, op.inputs[0]), g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixDiagPart", MatrixDiagPartGrad);
+absl::Status MatrixSetDiagGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::MatrixSetDiag(s, g[0], ops::ZerosLike(s, op.inputs[1])),
+          ops::MatrixDiagPart(s, g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MatrixSetDiag", MatrixSetDiagGrad);
+// Diag and DiagPart: each other's gradient.
+absl::Status DiagGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::DiagPart(s, g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Diag", DiagGrad);
+absl::Status DiagPartGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Diag(s, g[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("DiagPart", DiagPartGrad);
+
 // --- Inverses, determinants, solves, Cholesky --------------------------------------------------
 
 absl::Status MatrixInverseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

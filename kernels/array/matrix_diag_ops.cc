@@ -1,4 +1,5 @@
-// MatrixBandPart, MatrixDiagV3, MatrixDiagPartV3 and MatrixSetDiagV3 on the CPU, over the
+// MatrixBandPart, MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3, their V1 forms, Diag and
+// DiagPart on the CPU, over the
 // innermost two dims [M, N] of a batch of matrices. Elements move by size (VisitElementType).
 //
 // Diagonal d is the elements [r, r + d] (d > 0 above the main diagonal); it has
@@ -15,6 +16,10 @@
 //   MatrixDiagV3: the diagonals -> [..., num_rows, num_cols] matrices (padding_value elsewhere);
 //     num_rows / num_cols -1 are inferred from the diagonals.
 //   MatrixSetDiagV3: input with the diagonals k replaced.
+//   MatrixDiag, MatrixDiagPart, MatrixSetDiag (the V1 forms): the main diagonal only (k = 0), zero
+//     padding, square MatrixDiag outputs.
+//   Diag: a rank-r tensor D -> the rank-2r tensor with D on its diagonal (out[i, i] = D[i] for
+//     multi-indices i); DiagPart: the inverse, from a rank-2r input whose halves match.
 //
 // Errors (TensorFlow's texts): InvalidArgument "input must be at least 2-dim, received shape:
 // [5]", "diagonal must be at least 1-dim, received shape: []", "diag_index must be a scalar or
@@ -31,7 +36,10 @@
 // match input.shape[:-2], or diagonal.shape[:-1] is not equal to the longests diagonal in range
 // [lower_diag_index:upper_diag_index].\nInput shape: ...", MatrixBandPart "num_lower must be
 // scalar, got shape [1]", "num_lower must be negative or less or equal to number of rows (4) got:
-// 5", "num_upper must be negative or less or equal to number of columns (5) got: 6".
+// 5", "num_upper must be negative or less or equal to number of columns (5) got: 6", Diag "Input
+// must be at least rank 1, got 0", DiagPart "The rank of the tensor should be    even and
+// positive, got shape [3]" (42 spaces in the gap), "Invalid shape [2,3]: dimensions 0 and 1 do not
+// match.".
 //
 // Thread safety: Compute is const and keeps no state; concurrent steps are safe.
 #include <algorithm>
@@ -136,17 +144,18 @@ class MatrixDiagPartOp final : public DiagOpBase {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
-    const Tensor& padding = ctx.input(2);
+    // MatrixDiagPart (V1) has no k or padding_value: the main diagonal, zero padding.
+    const Tensor* padding = ctx.num_inputs() > 1 ? &ctx.input(2) : nullptr;
     const TensorShape& s = input.shape();
     if (s.rank() < 2) {
       return absl::InvalidArgumentError(
           absl::StrCat("input must be at least 2-dim, received shape: ", s.DebugString()));
     }
-    if (padding.shape().rank() != 0) {
+    if (padding != nullptr && padding->shape().rank() != 0) {
       return absl::InvalidArgumentError("padding_value must be a scalar");
     }
-    int64_t k0, k1;
-    RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(1), &k0, &k1));
+    int64_t k0 = 0, k1 = 0;
+    if (padding != nullptr) RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(1), &k0, &k1));
     const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
     RILL_RETURN_IF_ERROR(CheckDiagBounds(k0, k1, rows, cols, "."));
     const int64_t num_diags = k1 - k0 + 1;
@@ -162,7 +171,7 @@ class MatrixDiagPartOp final : public DiagOpBase {
       using T = typename decltype(tag)::type;
       const T* in = ElementsOf<T>(input);
       T* o = ElementsOf<T>(*out);
-      const T pad = ElementsOf<T>(padding)[0];
+      const T pad = padding != nullptr ? ElementsOf<T>(*padding)[0] : T{};
       for (int64_t b = 0; b < batches; ++b) {
         const T* m = in + b * rows * cols;
         for (int64_t d = k1; d >= k0; --d) {
@@ -191,15 +200,20 @@ class MatrixDiagOp final : public DiagOpBase {
       return absl::InvalidArgumentError(
           absl::StrCat("diagonal must be at least 1-dim, received shape: ", s.DebugString()));
     }
-    int64_t k0, k1;
-    RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(1), &k0, &k1));
-    const char* names[] = {"num_rows", "num_cols", "padding_value"};
-    for (int i = 2; i <= 4; ++i) {
-      if (ctx.input(i).shape().rank() != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(names[i - 2], " must be a scalar"));
+    // MatrixDiag (V1) has only the diagonal: k = 0, square matrices, zero padding.
+    const bool v1 = ctx.num_inputs() == 1;
+    int64_t k0 = 0, k1 = 0, rows = -1, cols = -1;
+    if (!v1) {
+      RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(1), &k0, &k1));
+      const char* names[] = {"num_rows", "num_cols", "padding_value"};
+      for (int i = 2; i <= 4; ++i) {
+        if (ctx.input(i).shape().rank() != 0) {
+          return absl::InvalidArgumentError(absl::StrCat(names[i - 2], " must be a scalar"));
+        }
       }
+      rows = IndexValues(ctx.input(2))[0];
+      cols = IndexValues(ctx.input(3))[0];
     }
-    int64_t rows = IndexValues(ctx.input(2))[0], cols = IndexValues(ctx.input(3))[0];
     const int64_t num_diags = k1 - k0 + 1;
     if (num_diags > 1 && (s.rank() < 2 || s.dim(s.rank() - 2) != num_diags)) {
       return absl::InvalidArgumentError(
@@ -234,7 +248,7 @@ class MatrixDiagOp final : public DiagOpBase {
       using T = typename decltype(tag)::type;
       const T* in = ElementsOf<T>(diag);
       T* o = ElementsOf<T>(*out);
-      const T pad = ElementsOf<T>(ctx.input(4))[0];
+      const T pad = v1 ? T{} : ElementsOf<T>(ctx.input(4))[0];
       std::fill_n(o, out->NumElements(), pad);
       for (int64_t b = 0; b < batches; ++b) {
         T* m = o + b * rows * cols;
@@ -265,8 +279,8 @@ class MatrixSetDiagOp final : public DiagOpBase {
       return absl::InvalidArgumentError(
           absl::StrCat("input must be at least 2-dim, received shape: ", s.DebugString()));
     }
-    int64_t k0, k1;
-    RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(2), &k0, &k1));
+    int64_t k0 = 0, k1 = 0;  // MatrixSetDiag (V1) has no k: the main diagonal
+    if (ctx.num_inputs() > 2) RILL_RETURN_IF_ERROR(ReadDiagIndex(ctx.input(2), &k0, &k1));
     const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);
     RILL_RETURN_IF_ERROR(CheckDiagBounds(k0, k1, rows, cols, ""));
     const int64_t num_diags = k1 - k0 + 1;
@@ -306,6 +320,69 @@ class MatrixSetDiagOp final : public DiagOpBase {
           for (int64_t i = 0; i < len; ++i) m[(r0 + i) * cols + r0 + i + d] = row[i + off];
         }
       }
+      return absl::OkStatus();
+    });
+  }
+};
+
+// Diag: out has dims D + D; out[i, i] = D[i] (flat: out[i * (n + 1)], n = |D|), zero elsewhere.
+class DiagOp final : public OpKernel {
+ public:
+  explicit DiagOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& diag = ctx.input(0);
+    const TensorShape& s = diag.shape();
+    if (s.rank() == 0) {
+      return absl::InvalidArgumentError("Input must be at least rank 1, got 0");
+    }
+    std::vector<int64_t> out_dims(s.dims().begin(), s.dims().end());
+    out_dims.insert(out_dims.end(), s.dims().begin(), s.dims().end());
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    const int64_t n = diag.NumElements();
+    return Visit(diag.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      T* o = ElementsOf<T>(*out);
+      std::fill_n(o, out->NumElements(), T{});
+      const T* in = ElementsOf<T>(diag);
+      for (int64_t i = 0; i < n; ++i) o[i * (n + 1)] = in[i];
+      return absl::OkStatus();
+    });
+  }
+};
+
+// DiagPart: the inverse of Diag.
+class DiagPartOp final : public OpKernel {
+ public:
+  explicit DiagPartOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& input = ctx.input(0);
+    const TensorShape& s = input.shape();
+    const int half = s.rank() / 2;
+    if (s.rank() % 2 != 0) {
+      // TensorFlow's text has a run of 42 spaces inside it (a continued string literal).
+      return absl::InvalidArgumentError(
+          absl::StrCat("The rank of the tensor should be", std::string(42, ' '),
+                       "even and positive, got shape ", s.DebugString()));
+    }
+    for (int i = 0; i < half; ++i) {
+      if (s.dim(i) != s.dim(i + half)) {
+        return absl::InvalidArgumentError(absl::StrCat("Invalid shape ", s.DebugString(),
+                                                       ": dimensions ", i, " and ", i + half,
+                                                       " do not match."));
+      }
+    }
+    const std::vector<int64_t> out_dims(s.dims().begin(), s.dims().begin() + half);
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    const int64_t n = out->NumElements();
+    return Visit(input.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      const T* in = ElementsOf<T>(input);
+      T* o = ElementsOf<T>(*out);
+      for (int64_t i = 0; i < n; ++i) o[i] = in[i * (n + 1)];
       return absl::OkStatus();
     });
   }
@@ -393,6 +470,26 @@ REGISTER_KERNEL(KernelDefBuilder("MatrixSetDiagV3")
                     .TypeConstraint("T", MatrixTypes())
                     .HostMemory("k"),
                 MatrixSetDiagOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("MatrixDiag").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixDiagOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("MatrixDiagPart").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixDiagPartOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("MatrixSetDiag").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixSetDiagOp);
+// TensorFlow's CPU types for Diag and DiagPart, less bfloat16 (no recorded cases for it).
+REGISTER_KERNEL(KernelDefBuilder("Diag")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64,
+                                          DT_COMPLEX64, DT_COMPLEX128}),
+                DiagOp);
+REGISTER_KERNEL(KernelDefBuilder("DiagPart")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64,
+                                          DT_COMPLEX64, DT_COMPLEX128}),
+                DiagPartOp);
 
 }  // namespace
 }  // namespace rill

@@ -132,6 +132,19 @@ def bands_and_diagonals(add):
                  ("d", rand(dshape, ("setdiag", what, "d", dt), "any", dt))],
                 lambda x, d, k=k, align=align: raw.MatrixSetDiagV3(
                     input=x, diagonal=d, k=tf.constant(k), align=align, name="out"))
+    # The V1 forms (main diagonal), Diag and DiagPart.
+    for dt in REAL:
+        add("MatrixDiag", "batch", [("d", rand([2, 3], ("mdiag1", dt), "any", dt))],
+            lambda d: raw.MatrixDiag(diagonal=d, name="out"))
+        add("MatrixDiagPart", "wide", [("x", rand([2, 3, 4], ("mdiagpart1", dt), "any", dt))],
+            lambda x: raw.MatrixDiagPart(input=x, name="out"))
+        add("MatrixSetDiag", "tall", [("x", rand([4, 3], ("msetdiag1", "x", dt), "any", dt)),
+                                      ("d", rand([3], ("msetdiag1", "d", dt), "any", dt))],
+            lambda x, d: raw.MatrixSetDiag(input=x, diagonal=d, name="out"))
+        add("Diag", "rank2", [("d", rand([2, 3], ("diag1", dt), "any", dt))],
+            lambda d: raw.Diag(diagonal=d, name="out"))
+        add("DiagPart", "rank4", [("x", rand([2, 3, 2, 3], ("diagpart1", dt), "any", dt))],
+            lambda x: raw.DiagPart(input=x, name="out"))
 
 
 def solvers(add):

@@ -382,6 +382,76 @@ def matrix_set_diag(rec):
     rec.for_dtypes(op, ALL, gen)
 
 
+def matrix_diag_v1(rec, op):
+    """MatrixDiag, MatrixDiagPart, MatrixSetDiag (main diagonal only), Diag and DiagPart."""
+    raw = getattr(tf.raw_ops, op)
+    dtypes = ALL + (["complex64", "complex128"] if op in ("Diag", "DiagPart") else [])
+
+    def gen(dt):
+        def c(what, x, d=None, error=None, phrases=()):
+            if op == "MatrixSetDiag":
+                build = lambda: raw(input=ph("x", x, dt), diagonal=ph("y", d, dt), name="out")
+            elif op in ("MatrixDiag", "Diag"):
+                build = lambda: raw(diagonal=ph("x", x, dt), name="out")
+            else:
+                build = lambda: raw(input=ph("x", x, dt), name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        def r(shape, tag=""):
+            return _r(op, dt, shape, tag)
+
+        if op == "MatrixDiag":
+            c("batch", r([2, 3]))
+            if dt != FULL:
+                return
+            c("vector", r([4]))
+            c("zero_size", r([2, 0]))
+            c("rank_error", np.asarray(r([1]))[0], error="INVALID_ARGUMENT",
+              phrases=["diagonal must be at least 1-dim, received shape: []"])
+        elif op == "MatrixDiagPart":
+            c("batch", r([2, 3, 3]))
+            if dt != FULL:
+                return
+            c("wide", r([3, 5]))
+            c("tall", r([2, 5, 3]))
+            c("zero_size", r([0, 2, 2]))
+            c("rank_error", r([5]), error="INVALID_ARGUMENT",
+              phrases=["input must be at least 2-dim, received shape: [5]"])
+        elif op == "MatrixSetDiag":
+            c("batch", r([2, 3, 3]), r([2, 3], "d"))
+            if dt != FULL:
+                return
+            c("wide", r([3, 5]), r([3], "d"))
+            c("tall", r([5, 2]), r([2], "d"))
+            c("shape_error", r([4, 5]), r([3], "d"), error="INVALID_ARGUMENT",
+              phrases=["Either first dimensions of diagonal don't match input.shape[:-2], or "
+                       "diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                       "[lower_diag_index:upper_diag_index].\nInput shape: [4,5]\nDiagonal "
+                       "shape: [3]\nExpected diagonal shape: [4]"])
+            c("rank_error", r([5]), r([4], "d"), error="INVALID_ARGUMENT",
+              phrases=["input must be at least 2-dim, received shape: [5]"])
+        elif op == "Diag":
+            c("vector", r([3]))
+            if dt != FULL:
+                return
+            c("rank2", r([2, 3]))
+            c("zero_size", r([0]))
+            c("scalar_error", np.asarray(r([1]))[0], error="INVALID_ARGUMENT",
+              phrases=["Input must be at least rank 1, got 0"])
+        else:
+            c("matrix", r([3, 3]))
+            if dt != FULL:
+                return
+            c("rank4", r([2, 3, 2, 3]))
+            c("zero_size", r([0, 0]))
+            c("odd_rank_error", r([3]), error="INVALID_ARGUMENT",
+              phrases=["The rank of the tensor should be ", "even and positive, got shape [3]"])
+            c("mismatch_error", r([2, 3]), error="INVALID_ARGUMENT",
+              phrases=["Invalid shape [2,3]: dimensions 0 and 1 do not match."])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 # TensorFlow's half Conv3D and Conv3DBackpropInputV2 accumulate in half (errors up to ~0.015 on
 # these sums of O(1) products, against the exact result); Rill accumulates in float and rounds
 # once, so half compares with a tolerance wider than those errors.
@@ -615,6 +685,9 @@ def build_all(rec, emit):
                         ("MatrixDiagPartV3", matrix_diag_part), ("MatrixDiagV3", matrix_diag),
                         ("MatrixSetDiagV3", matrix_set_diag)):
         builder(rec)
+        emit(op)
+    for op in ("MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "Diag", "DiagPart"):
+        matrix_diag_v1(rec, op)
         emit(op)
     conv3d(rec)
     emit("Conv3D")
