@@ -246,6 +246,58 @@ Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const 
   return OpBuilder(scope, "AssignSubVariableOp").Input(resource).Input(value).Finalize();
 }
 
+namespace {
+Operation ResourceScatter(const Scope& scope, absl::string_view op, const Output& resource,
+                          const Output& indices, const Output& updates) {
+  return OpBuilder(scope, op).Input(resource).Input(indices).Input(updates).Finalize();
+}
+}  // namespace
+
+Operation ResourceScatterUpdate(const Scope& scope, const Output& resource, const Output& indices,
+                                const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterUpdate", resource, indices, updates);
+}
+Operation ResourceScatterAdd(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterAdd", resource, indices, updates);
+}
+Operation ResourceScatterSub(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterSub", resource, indices, updates);
+}
+Operation ResourceScatterMul(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterMul", resource, indices, updates);
+}
+Operation ResourceScatterDiv(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterDiv", resource, indices, updates);
+}
+Operation ResourceScatterMax(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterMax", resource, indices, updates);
+}
+Operation ResourceScatterMin(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterMin", resource, indices, updates);
+}
+Operation ResourceScatterNdUpdate(const Scope& scope, const Output& resource, const Output& indices,
+                                  const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterNdUpdate", resource, indices, updates);
+}
+Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const Output& indices,
+                               const Output& updates) {
+  return ResourceScatter(scope, "ResourceScatterNdAdd", resource, indices, updates);
+}
+
+Output VariableShape(const Scope& scope, const Output& resource, DataType out_type) {
+  return OpBuilder(scope, "VariableShape")
+      .Input(resource)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
+}
+
 Output VarIsInitializedOp(const Scope& scope, const Output& resource) {
   return OpBuilder(scope, "VarIsInitializedOp").Input(resource).Finalize().output(0);
 }

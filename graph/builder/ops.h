@@ -263,6 +263,28 @@ Operation AssignVariableOp(const Scope& scope, const Output& resource, const Out
 Operation AssignAddVariableOp(const Scope& scope, const Output& resource, const Output& value);
 Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const Output& value);
 // A bool scalar: whether the variable has been assigned.
+// Scatter updates of a resource variable (the ref forms' arithmetic; the new value is swapped in
+// under the variable's lock). Return the step's Operation (no outputs) for control edges.
+Operation ResourceScatterUpdate(const Scope& scope, const Output& resource, const Output& indices,
+                                const Output& updates);
+Operation ResourceScatterAdd(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterSub(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterMul(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterDiv(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterMax(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterMin(const Scope& scope, const Output& resource, const Output& indices,
+                             const Output& updates);
+Operation ResourceScatterNdUpdate(const Scope& scope, const Output& resource, const Output& indices,
+                                  const Output& updates);
+Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const Output& indices,
+                               const Output& updates);
+// The variable's shape as an int32 (or int64) vector.
+Output VariableShape(const Scope& scope, const Output& resource, DataType out_type = DT_INT32);
 Output VarIsInitializedOp(const Scope& scope, const Output& resource);
 
 }  // namespace ops

@@ -146,6 +146,7 @@ RILL_REGISTER_NO_GRADIENT("ScatterNdAdd");
 RILL_REGISTER_NO_GRADIENT("ScatterNdSub");
 RILL_REGISTER_NO_GRADIENT("ScatterNdUpdate");
 RILL_REGISTER_NO_GRADIENT("VarIsInitializedOp");
+RILL_REGISTER_NO_GRADIENT("VariableShape");
 // TensorArray and TensorList bookkeeping carries no gradient.
 RILL_REGISTER_NO_GRADIENT("TensorArrayV3");
 RILL_REGISTER_NO_GRADIENT("TensorArrayCloseV3");

@@ -19,6 +19,7 @@ using variable_kernels::AssignVariableOp;
 using variable_kernels::CpuDenseOps;
 using variable_kernels::ReadVariableOp;
 using variable_kernels::VarHandleOp;
+using variable_kernels::VariableShapeOp;
 using variable_kernels::VarIsInitializedOp;
 
 REGISTER_KERNEL(
@@ -39,6 +40,11 @@ REGISTER_KERNEL(KernelDefBuilder("AssignSubVariableOp")
                     .Device(kDeviceCpu)
                     .TypeConstraint("dtype", NumberTypes()),
                 AssignUpdateVariableOp<DenseUpdate::kSub, CpuDenseOps>);
+REGISTER_KERNEL(KernelDefBuilder("VariableShape")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("out_type", {DT_INT32, DT_INT64})
+                    .HostMemory("output"),
+                VariableShapeOp);
 REGISTER_KERNEL(KernelDefBuilder("VarIsInitializedOp").Device(kDeviceCpu), VarIsInitializedOp);
 
 }  // namespace

@@ -17,10 +17,15 @@
 //                        FailedPrecondition as ReadVariableOp when missing or uninitialized;
 //                        InvalidArgument "Cannot update variable with shape [2] using a Tensor with
 //                        shape [3], shapes must be equal."
+//   VariableShape        the value's shape as an int32 / int64 vector. NotFound "Resource
+//                        localhost/v does not exist." before the first AssignVariableOp; an int32
+//                        output refuses dims past 2^31 - 1 (InvalidArgument). Cheap.
 //   VarIsInitializedOp   scalar bool: the variable exists and has been assigned. Cheap.
 #ifndef RILL_KERNELS_STATE_RESOURCE_VARIABLE_OPS_H_
 #define RILL_KERNELS_STATE_RESOURCE_VARIABLE_OPS_H_
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -153,6 +158,42 @@ class AssignUpdateVariableOp final : public OpKernel {
     *var->tensor() = std::move(updated);
     return absl::OkStatus();
   }
+};
+
+class VariableShapeOp final : public OpKernel {
+ public:
+  explicit VariableShapeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("out_type", &out_type_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(ResourceHandle handle, ResourceHandleFromTensor(ctx.input(0)));
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, ctx.device()->resource_manager()->Lookup<Var>(
+                                                        handle.container, handle.name));
+    TensorShape shape;
+    {
+      rill::ReaderMutexLock lock(var->mu());
+      if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
+      shape = var->tensor()->shape();
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({shape.rank()})));
+    for (int d = 0; d < shape.rank(); ++d) {
+      if (out_type_ == DT_INT32) {
+        if (shape.dim(d) > std::numeric_limits<int32_t>::max()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("VariableShape node ", name(), ": dimension ", d, " of the variable (",
+                           shape.dim(d), ") does not fit out_type int32; ask for int64"));
+        }
+        out->flat<int32_t>()[d] = static_cast<int32_t>(shape.dim(d));
+      } else {
+        out->flat<int64_t>()[d] = shape.dim(d);
+      }
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  DataType out_type_ = DT_INT32;
 };
 
 class VarIsInitializedOp final : public OpKernel {

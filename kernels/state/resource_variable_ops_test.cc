@@ -176,5 +176,20 @@ TEST_F(ResourceVariableOpsTest, MalformedHandleIsInvalidArgument) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Expected a resource handle")));
 }
 
+TEST_F(ResourceVariableOpsTest, VariableShapeGivesTheValuesShape) {
+  const Tensor h = Handle("v");
+  OpTester shape("VariableShape", "shape", device_.get());
+  shape.Attr("out_type", DT_INT64).Input(h, "v");
+  EXPECT_THAT(shape.Run(),
+              StatusIs(absl::StatusCode::kNotFound, Eq("Resource localhost/v does not exist.")));
+  ASSERT_THAT(Assign(h, Tensor(DT_FLOAT, TensorShape({2, 0, 3}))), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, shape.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int64_t>({2, 0, 3}, TensorShape({3})));
+  OpTester shape32("VariableShape", "shape32", device_.get());
+  shape32.Attr("out_type", DT_INT32).Input(h, "v");
+  RILL_ASSERT_OK_AND_ASSIGN(out, shape32.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({2, 0, 3}, TensorShape({3})));
+}
+
 }  // namespace
 }  // namespace rill

@@ -132,5 +132,36 @@ TEST_F(ScatterOpsTest, NdOpsUpdateSlicesAndCheckEveryIndexFirst) {
                           "updates[shape=[2]]")));
 }
 
+TEST_F(ScatterOpsTest, ResourceFormsSwapInAnUpdatedCopy) {
+  const Tensor h = MakeResourceHandleTensor("localhost", "r");
+  auto run = [&](const std::string& op, const Tensor& indices, const Tensor& updates) {
+    OpTester t(op, "r/" + op, device_.get());
+    const bool nd = op == "ResourceScatterNdAdd";
+    t.Attr(nd ? "T" : "dtype", updates.dtype()).Attr("Tindices", indices.dtype());
+    t.Input(h, "r").Input(indices).Input(updates);
+    return t.Run().status();
+  };
+  EXPECT_THAT(run("ResourceScatterAdd", I32({0}, TensorShape({1})), F({1}, {1})),
+              StatusIs(absl::StatusCode::kNotFound, Eq("Resource localhost/r does not exist.")));
+  OpTester assign("AssignVariableOp", "r/Assign", device_.get());
+  assign.Attr("dtype", DT_FLOAT).Input(h, "r").Input(F({1, 2, 3, 4}, TensorShape({2, 2})));
+  ASSERT_THAT(assign.Run(), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::shared_ptr<Var> var,
+                            device_->resource_manager()->Lookup<Var>("localhost", "r"));
+  const Tensor before = *var->tensor();
+  ASSERT_THAT(run("ResourceScatterMin", I32({1}, TensorShape({1})), F({0, 9}, {1, 2})), IsOk());
+  ExpectTensorEqual(*var->tensor(), F({1, 2, 0, 4}, TensorShape({2, 2})));
+  ExpectTensorEqual(before, F({1, 2, 3, 4}, TensorShape({2, 2})));  // a snapshot stays as it was
+  ASSERT_THAT(run("ResourceScatterNdAdd", I32({0, 1}, TensorShape({1, 2})), F({5}, {1})), IsOk());
+  ExpectTensorEqual(*var->tensor(), F({1, 7, 0, 4}, TensorShape({2, 2})));
+  // Nothing changes on error, even for the rows before the bad index.
+  EXPECT_THAT(run("ResourceScatterUpdate", I32({0, 2}, TensorShape({2})), Tensor::Scalar<float>(8)),
+              StatusIs(absl::StatusCode::kInvalidArgument, Eq("indices[1] = 2 is not in [0, 2)")));
+  ExpectTensorEqual(*var->tensor(), F({1, 7, 0, 4}, TensorShape({2, 2})));
+  EXPECT_THAT(run("ResourceScatterSub", I32({0}, TensorShape({1})), I32({1, 1}, {1, 2})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("Trying to update variable with wrong dtype. Expected float got int32")));
+}
+
 }  // namespace
 }  // namespace rill

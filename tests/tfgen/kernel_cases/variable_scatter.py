@@ -86,7 +86,97 @@ def _scatter(rec, op):
     rec.for_dtypes(op, dtypes, gen)
 
 
+# Resource forms: op -> the ref form whose dtypes and updates kind they share.
+RESOURCE = {"Resource" + op: op for op in
+            ["ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
+             "ScatterMin", "ScatterNdUpdate", "ScatterNdAdd"]}
+
+
+def _resource_scatter(rec, op):
+    dtypes, kind = SCATTER[RESOURCE[op]]
+    nd = "ScatterNd" in op
+
+    def gen(dt):
+        rtol, atol = TOL.get(dt, (0.0, 0.0))
+
+        def c(what, shape, indices, upd_shape, idx="int32", error=None, phrases=(), init=True):
+            base = "%s/%s/%s" % (op, dt, what)
+            value = rand(dt, shape, base + "/var")
+            updates = rand(dt, upd_shape, base + "/updates", kind)
+
+            def build():
+                h = tf.raw_ops.VarHandleOp(dtype=tf_dtype(dt), shape=shape, shared_name="v",
+                                           name="v")
+                deps = []
+                if init:
+                    deps.append(tf.raw_ops.AssignVariableOp(
+                        resource=h, value=const("v_init", value, dt), name="v_assign"))
+                with tf1.control_dependencies(deps):
+                    kwargs = {"ref" if nd else "resource": h}
+                    step = getattr(tf.raw_ops, op)(
+                        indices=const("indices", indices, idx),
+                        updates=ph("updates", updates, dt), name="step", **kwargs)
+                with tf1.control_dependencies([step]):
+                    return tf.raw_ops.ReadVariableOp(resource=h, dtype=tf_dtype(dt), name="out")
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        if nd:
+            c("rows", [4, 3], [[2], [0]], [2, 3])
+            c("elements", [3, 4], [[0, 1], [2, 3], [1, 0]], [3], "int64")
+            c("duplicates", [5], [[1], [3], [1]], [3])
+            c("bad_index_error", [3, 2], [[1], [3]], [2, 2], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = [3] does not index into shape [3,2]"])
+        else:
+            c("rows", [4, 3], [2, 0], [2, 3])
+            c("vector", [6], [5, 1, 3], [3], "int64")
+            c("duplicates", [5, 2], [1, 3, 1, 1], [4, 2])
+            c("matrix_indices", [4, 2], [[0, 3], [2, 1]], [2, 2, 2])
+            c("scalar_updates", [4, 2], [3, 0], [])
+            c("bad_index_error", [3, 2], [1, 3], [2, 2], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = 3 is not in [0, 3)"])
+            c("updates_rank_error", [3, 2], [1, 0], [2, 2, 1], error="INVALID_ARGUMENT",
+              phrases=["Must have updates.shape = indices.shape + params.shape[1:] or "
+                       "updates.shape = [], got updates.shape [2,2,1], indices.shape [2], "
+                       "params.shape [3,2]"])
+        c("missing_error", [3], [[0]] if nd else [0], [1], init=False, error="NOT_FOUND",
+          phrases=["localhost/v"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
+def variable_shape(rec):
+    op = "VariableShape"
+
+    def gen(dt):
+        def c(what, shape, out_type="int32", init=True, error=None, phrases=()):
+            value = rand("float32", shape, "%s/%s/%s" % (op, dt, what))
+
+            def build():
+                h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=shape, shared_name="v",
+                                           name="v")
+                deps = []
+                if init:
+                    deps.append(tf.raw_ops.AssignVariableOp(
+                        resource=h, value=const("v_init", value, "float32"), name="v_assign"))
+                with tf1.control_dependencies(deps):
+                    return tf.raw_ops.VariableShape(input=h, out_type=tf_dtype(out_type),
+                                                    name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases, case_dtype=out_type)
+
+        c("matrix", [2, 3], dt)
+        c("scalar", [], dt)
+        c("zero_size", [0, 4, 1], dt)
+        c("missing_error", [2], dt, init=False, error="NOT_FOUND", phrases=["localhost/v"])
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
 def build_all(rec, emit):
     for op in SCATTER:
         _scatter(rec, op)
         emit(op)
+    for op in RESOURCE:
+        _resource_scatter(rec, op)
+        emit(op)
+    variable_shape(rec)
+    emit("VariableShape")
