@@ -1,5 +1,5 @@
-// Op definitions of the neural-network ops: BatchMatMul, BatchMatMulV2, BiasAdd, Softmax,
-// LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
+// Op definitions of the neural-network ops: BatchMatMul, BatchMatMulV2, BatchMatMulV3, BiasAdd,
+// Softmax, LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Einsum. Signatures read from
 // TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
 // the kernel checks; they fail only where known dims contradict (InvalidArgument naming the node).
@@ -280,6 +280,23 @@ REGISTER_OP("BatchMatMulV2")
     .Attr(
         "T: {bfloat16, half, float, double, int16, int32, int64, uint8, uint16, uint32, uint64, "
         "complex64, complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false")
+    .SetShapeFn(BatchMatMulShape);
+
+REGISTER_OP("BatchMatMulV3")
+    .Input("x: Ta")
+    .Input("y: Tb")
+    .Output("output: Tout")
+    .Attr(
+        "Ta: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128}")
+    .Attr(
+        "Tb: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128}")
+    .Attr("Tout: {bfloat16, half, float, double, int16, int32, int64, complex64, complex128}")
     .Attr("adj_x: bool = false")
     .Attr("adj_y: bool = false")
     .Attr("grad_x: bool = false")

@@ -25,6 +25,17 @@ Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool 
       .Finalize()
       .output(0);
 }
+Output BatchMatMulV3(const Scope& scope, const Output& x, const Output& y, DataType tout,
+                     bool adj_x, bool adj_y) {
+  return OpBuilder(scope, "BatchMatMulV3")
+      .Input(x)
+      .Input(y)
+      .Attr("Tout", tout)
+      .Attr("adj_x", adj_x)
+      .Attr("adj_y", adj_y)
+      .Finalize()
+      .output(0);
+}
 Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
                absl::string_view data_format) {
   return OpBuilder(scope, "BiasAdd")

@@ -24,6 +24,9 @@ Output BatchMatMul(const Scope& scope, const Output& x, const Output& y, bool ad
                    bool adj_y = false);
 Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool adj_x = false,
                      bool adj_y = false);
+// BatchMatMulV3: V2 with the output type `tout` (Rill's kernels: x's and y's type).
+Output BatchMatMulV3(const Scope& scope, const Output& x, const Output& y, DataType tout,
+                     bool adj_x = false, bool adj_y = false);
 // data_format: "NHWC" (channels last) or "NCHW".
 Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
                absl::string_view data_format = "NHWC");

@@ -851,8 +851,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
       "TensorScatterMin",
       // Neural-network ops (graph/builder/nn_ops.h).
-      "BatchMatMul", "BatchMatMulV2", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss", "Conv2D",
-      "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
+      "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "BiasAdd", "Softmax", "LogSoftmax", "L2Loss",
+      "Conv2D", "Conv2DBackpropInput", "DepthwiseConv2dNative", "SoftmaxCrossEntropyWithLogits",
       "SparseSoftmaxCrossEntropyWithLogits", "Einsum",
       // Indexing ops (graph/builder/index_ops.h).
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",

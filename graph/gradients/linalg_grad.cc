@@ -107,6 +107,8 @@ absl::Status BatchMatMulV2Grad(const Scope& s, const GradOp& op, GradSpan g, Gra
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("BatchMatMulV2", BatchMatMulV2Grad);
+// BatchMatMulV3: V2 with the types as attrs; Rill's kernels need all three equal.
+RILL_REGISTER_GRADIENT("BatchMatMulV3", BatchMatMulV2Grad);
 
 // --- Complex numbers -------------------------------------------------------------------------
 

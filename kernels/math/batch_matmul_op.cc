@@ -1,11 +1,12 @@
-// BatchMatMul and BatchMatMulV2 on the CPU: out[..., m, n] = adj(x)[..., m, k] * adj(y)[..., k, n]
-// per batch, adj() transposing when adj_x / adj_y (the real dtypes Rill registers have no
-// conjugate). V2 broadcasts the batch dims (numpy rules); V1 needs equal ranks and batch dims.
-// Each batch is one call of kernels/math_lib/gemm.h.
-// Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be >= 2: 1", "In[0] and
-// In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix size-incompatible:
-// In[0]: [2,3,4], In[1]: [2,5,6]", and for V1 "In[0] and In[1] has different ndims: [2,3,4] vs.
-// [3,4]", "In[0].dim(0) and In[1].dim(0) must be the same: [2,3,4] vs [3,4,5]".
+// BatchMatMul, BatchMatMulV2 and BatchMatMulV3 on the CPU: out[..., m, n] = adj(x)[..., m, k] *
+// adj(y)[..., k, n] per batch, adj() transposing when adj_x / adj_y (the real dtypes Rill registers
+// have no conjugate). V2 broadcasts the batch dims (numpy rules); V1 needs equal ranks and batch
+// dims. V3 is V2 with the operand and output types as attrs Ta, Tb, Tout, registered where all
+// three match (no half: TensorFlow has no half CPU kernel for it). Each batch is one call of
+// kernels/math_lib/gemm.h. Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be
+// >= 2: 1", "In[0] and In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix
+// size-incompatible: In[0]: [2,3,4], In[1]: [2,5,6]", and for V1 "In[0] and In[1] has different
+// ndims: [2,3,4] vs. [3,4]", "In[0].dim(0) and In[1].dim(0) must be the same: [2,3,4] vs [3,4,5]".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
@@ -129,6 +130,18 @@ REGISTER_KERNEL(KernelDefBuilder("BatchMatMulV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_BATCH_MATMUL_TYPES>()),
                 BatchMatMulOp<true>);
+#define RILL_REGISTER_BATCH_MATMUL_V3(T)                         \
+  REGISTER_KERNEL(KernelDefBuilder("BatchMatMulV3")              \
+                      .Device(kDeviceCpu)                        \
+                      .TypeConstraint("Ta", DataTypesOf<T>())    \
+                      .TypeConstraint("Tb", DataTypesOf<T>())    \
+                      .TypeConstraint("Tout", DataTypesOf<T>()), \
+                  BatchMatMulOp<true>)
+RILL_REGISTER_BATCH_MATMUL_V3(float);
+RILL_REGISTER_BATCH_MATMUL_V3(double);
+RILL_REGISTER_BATCH_MATMUL_V3(int32_t);
+RILL_REGISTER_BATCH_MATMUL_V3(int64_t);
+#undef RILL_REGISTER_BATCH_MATMUL_V3
 
 }  // namespace
 }  // namespace rill

@@ -58,5 +58,20 @@ TEST(BatchMatMulOpTest, ErrorsAreTensorFlows) {
                        HasSubstr("In[0] and In[1] has different ndims: [1,2,3] vs. [3,2]")));
 }
 
+TEST(BatchMatMulOpTest, V3TakesItsTypesAsAttrs) {
+  const Tensor x = Tensor::FromVector<int32_t>({1, 2, 3, 4}, TensorShape({2, 1, 2}));
+  const Tensor y = Tensor::FromVector<int32_t>({10, 1}, TensorShape({2, 1}));
+  OpTester t("BatchMatMulV3");
+  t.Attr("Ta", DT_INT32).Attr("Tb", DT_INT32).Attr("Tout", DT_INT32).Input(x).Input(y);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({12, 34}, TensorShape({2, 1, 1})));
+  // Mixed types have no CPU kernel.
+  OpTester mixed("BatchMatMulV3");
+  mixed.Attr("Ta", DT_INT32).Attr("Tb", DT_INT32).Attr("Tout", DT_INT64).Input(x).Input(y);
+  EXPECT_THAT(mixed.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                    HasSubstr("No OpKernel was registered to support Op "
+                                              "'BatchMatMulV3'")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -51,10 +51,12 @@ def cases(add):
 
 
 def batch_matmul(add):
-    for op in ["BatchMatMul", "BatchMatMulV2"]:
+    for op in ["BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"]:
         fn = getattr(raw, op)
+        if op == "BatchMatMulV3":
+            fn = lambda x, y, _v3=fn, **kw: _v3(x=x, y=y, Tout=x.dtype, **kw)
         shapes = [("batch2", [2, 3, 4], [2, 4, 5])]
-        if op == "BatchMatMulV2":
+        if op != "BatchMatMul":
             shapes += [("broadcast_rank2_y", [2, 3, 4], [4, 5]),
                        ("broadcast_batch1", [1, 3, 4], [2, 4, 5]),
                        ("broadcast_rank4", [3, 1, 3, 4], [2, 4, 5]),

@@ -53,16 +53,17 @@ def batch_matmul(rec, op):
         rtol, atol = _tol(ACC_TOL, dt)
 
         def c(what, x, y, adj_x=False, adj_y=False, error=None, phrases=()):
+            extra = {"Tout": tf.as_dtype(dt)} if op == "BatchMatMulV3" else {}
             rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
-                x=ph("x", x, dt), y=ph("y", y, dt), adj_x=adj_x, adj_y=adj_y, name="out"),
-                rtol=rtol, atol=atol, error=error, phrases=phrases)
+                x=ph("x", x, dt), y=ph("y", y, dt), adj_x=adj_x, adj_y=adj_y, name="out",
+                **extra), rtol=rtol, atol=atol, error=error, phrases=phrases)
 
         s = op + "/" + dt
         c("batch3", _values(dt, [3, 2, 4], s + "/a"), _values(dt, [3, 4, 5], s + "/b"))
         c("adj_x", _values(dt, [2, 4, 3], s + "/c"), _values(dt, [2, 4, 2], s + "/d"), adj_x=True)
         c("adj_y", _values(dt, [2, 3, 4], s + "/e"), _values(dt, [2, 5, 4], s + "/f"), adj_y=True)
         c("rank4", _values(dt, [2, 2, 3, 2], s + "/g"), _values(dt, [2, 2, 2, 3], s + "/h"))
-        if op == "BatchMatMulV2":
+        if op in ("BatchMatMulV2", "BatchMatMulV3"):
             c("broadcast_batch", _values(dt, [2, 1, 3, 4], s + "/i"),
               _values(dt, [3, 4, 2], s + "/j"))
             c("matrix_rhs", _values(dt, [2, 3, 4], s + "/k"), _values(dt, [4, 2], s + "/l"))
@@ -293,7 +294,7 @@ def xent(rec, op):
 def build_all(rec, emit):
     matmul(rec)
     emit("MatMul")
-    for op in ("BatchMatMul", "BatchMatMulV2"):
+    for op in ("BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
         batch_matmul(rec, op)
         emit(op)
     einsum(rec)
