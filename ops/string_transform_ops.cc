@@ -1,7 +1,8 @@
 // Op definitions of the string transformation ops: StringLength, StringLower, StringUpper, Substr,
 // StringStrip, StringToNumber, StringToHashBucketFast, StaticRegexReplace, RegexReplace,
-// RegexFullMatch, StringSplitV2 and ReduceJoin. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernels check.
+// RegexFullMatch, StringSplitV2, ReduceJoin, the hashes StringToHashBucket(Strong) and Fingerprint,
+// and the byte encodings EncodeBase64, DecodeBase64, DecodeRaw. Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernels check.
 #include <cstdint>
 #include <vector>
 
@@ -102,6 +103,65 @@ REGISTER_OP("ReduceJoin")
     .Attr("keep_dims: bool = false")
     .Attr("separator: string = \"\"")
     .SetShapeFn(shape_fns::Unknown);
+
+// Hashes (kernels/strings/hash_ops.cc) and byte encodings (kernels/strings/encode_ops.cc).
+REGISTER_OP("StringToHashBucket")
+    .Input("string_tensor: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("StringToHashBucketStrong")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .Attr("key: list(int)")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// [dim0, 8].
+absl::Status FingerprintShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& data = c.input(0);
+  c.set_output(0, PartialTensorShape({data.rank() >= 1 ? data.dims()[0] : -1, 8}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Fingerprint")
+    .Input("data: T")
+    .Input("method: string")
+    .Output("fingerprint: uint8")
+    .Attr("T: type")
+    .SetShapeFn(FingerprintShape);
+
+REGISTER_OP("EncodeBase64")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("pad: bool = false")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("DecodeBase64")
+    .Input("input: string")
+    .Output("output: string")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The input's shape plus one unknown dimension.
+absl::Status DecodeRawShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.rank() >= 0) {
+    std::vector<int64_t> dims(in.dims().begin(), in.dims().end());
+    dims.push_back(-1);
+    c.set_output(0, PartialTensorShape(std::move(dims)));
+  }
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DecodeRaw")
+    .Input("bytes: string")
+    .Output("output: out_type")
+    .Attr(
+        "out_type: {half, float, double, int32, uint16, uint8, int16, int8, int64, complex64, "
+        "complex128, bool, bfloat16}")
+    .Attr("little_endian: bool = true")
+    .SetShapeFn(DecodeRawShape);
 
 }  // namespace
 }  // namespace rill

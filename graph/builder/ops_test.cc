@@ -908,6 +908,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "StringLength", "StringLower", "StringUpper", "Substr", "StringStrip", "StringToNumber",
       "StringToHashBucketFast", "StaticRegexReplace", "RegexReplace", "RegexFullMatch",
       "StringSplitV2", "ReduceJoin",
+      // String hashes and byte encodings (graph/builder/string_ops.h).
+      "StringToHashBucket", "StringToHashBucketStrong", "Fingerprint", "EncodeBase64",
+      "DecodeBase64", "DecodeRaw",
       // Dense linear algebra (graph/builder/linalg_ops.h).
       "MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "Cholesky", "Qr", "Svd",
       "MatrixTriangularSolve", "MatrixSolve",

@@ -96,5 +96,39 @@ Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduct
       .output(0);
 }
 
+Output StringToHashBucket(const Scope& scope, const Output& input, int64_t num_buckets) {
+  return OpBuilder(scope, "StringToHashBucket")
+      .Input(input)
+      .Attr("num_buckets", num_buckets)
+      .Finalize()
+      .output(0);
+}
+Output StringToHashBucketStrong(const Scope& scope, const Output& input, int64_t num_buckets,
+                                const std::vector<int64_t>& key) {
+  return OpBuilder(scope, "StringToHashBucketStrong")
+      .Input(input)
+      .Attr("num_buckets", num_buckets)
+      .Attr("key", key)
+      .Finalize()
+      .output(0);
+}
+Output Fingerprint(const Scope& scope, const Output& data, const Output& method) {
+  return OpBuilder(scope, "Fingerprint").Input(data).Input(method).Finalize().output(0);
+}
+Output EncodeBase64(const Scope& scope, const Output& input, bool pad) {
+  return OpBuilder(scope, "EncodeBase64").Input(input).Attr("pad", pad).Finalize().output(0);
+}
+Output DecodeBase64(const Scope& scope, const Output& input) {
+  return OpBuilder(scope, "DecodeBase64").Input(input).Finalize().output(0);
+}
+Output DecodeRaw(const Scope& scope, const Output& bytes, DataType out_type, bool little_endian) {
+  return OpBuilder(scope, "DecodeRaw")
+      .Input(bytes)
+      .Attr("out_type", out_type)
+      .Attr("little_endian", little_endian)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -39,6 +39,18 @@ std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const
 Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduction_indices,
                   bool keep_dims = false, absl::string_view separator = "");
 
+// Hashes: TensorFlow's Hash64 and keyed SipHash-2-4 (key: two ints) modulo num_buckets, and the
+// [rows, 8] uint8 FarmHash fingerprints of data's rows (method "farmhash64").
+Output StringToHashBucket(const Scope& scope, const Output& input, int64_t num_buckets);
+Output StringToHashBucketStrong(const Scope& scope, const Output& input, int64_t num_buckets,
+                                const std::vector<int64_t>& key);
+Output Fingerprint(const Scope& scope, const Output& data, const Output& method);
+// Web-safe base64, and strings' bytes as out_type values (input shape + [bytes / size]).
+Output EncodeBase64(const Scope& scope, const Output& input, bool pad = false);
+Output DecodeBase64(const Scope& scope, const Output& input);
+Output DecodeRaw(const Scope& scope, const Output& bytes, DataType out_type,
+                 bool little_endian = true);
+
 }  // namespace ops
 }  // namespace rill
 
