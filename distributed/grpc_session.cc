@@ -123,8 +123,8 @@ class GrpcSession final : public SessionBackend {
       RILL_RETURN_IF_ERROR(ConnectLocked());
     }
     if (options_.config.log_device_placement()) {
-      std::fputs(DeviceMappingText(ListDevices()).c_str(), stdout);
-      std::fflush(stdout);
+      // The "Device mapping:" block goes to stderr, as in the local session.
+      std::fputs(DeviceMappingText(ListDevices()).c_str(), stderr);
     }
     return absl::OkStatus();
   }
