@@ -217,7 +217,16 @@ absl::Status SplitConcatGrad(const Scope& s, const GradOp& op, GradSpan g, int f
   *out = std::move(split);
   return absl::OkStatus();
 }
+absl::Status ConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const int n = static_cast<int>(op.inputs.size()) - 1;
+  return SplitConcatGrad(s, op, g, 0, n, out);
+}
 RILL_REGISTER_GRADIENT("ConcatV2", ConcatV2Grad);
+// Concat: concat_dim first, then the values.
+absl::Status ConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SplitConcatGrad(s, op, g, 1, 0, out);
+}
+RILL_REGISTER_GRADIENT("Concat", ConcatGrad);
 
 absl::Status PackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   RILL_ASSIGN_OR_RETURN(int64_t axis, op.GetInt("axis"));
@@ -225,16 +234,7 @@ absl::Status PackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) 
   out->resize(op.inputs.size());
   return absl::OkStatus();
 }
-absl::Status ConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  const int n = static_cast<int>(op.inputs.size()) - 1;
-  return SplitConcatGrad(s, op, g, 0, n, out);
-}
 RILL_REGISTER_GRADIENT("Pack", PackGrad);
-// Concat: concat_dim first, then the values.
-absl::Status ConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  return SplitConcatGrad(s, op, g, 1, 0, out);
-}
-RILL_REGISTER_GRADIENT("Concat", ConcatGrad);
 
 absl::Status UnpackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   RILL_ASSIGN_OR_RETURN(int64_t axis, op.GetInt("axis"));
@@ -333,6 +333,10 @@ absl::Status ReverseV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* 
   return Ok(out, {ops::ReverseV2(s, g[0], op.inputs[1]), Output()});
 }
 RILL_REGISTER_GRADIENT("ReverseV2", ReverseV2Grad);
+absl::Status ReverseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {ops::Reverse(s, g[0], op.inputs[1]), Output()});
+}
+RILL_REGISTER_GRADIENT("Reverse", ReverseGrad);
 
 absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return Ok(out,
@@ -341,10 +345,6 @@ absl::Status ReverseSequenceGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("ReverseSequence", ReverseSequenceGrad);
 
-absl::Status ReverseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  return Ok(out, {ops::Reverse(s, g[0], op.inputs[1]), Output()});
-}
-RILL_REGISTER_GRADIENT("Reverse", ReverseGrad);
 absl::Status RollGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return Ok(out, {ops::Roll(s, g[0], ops::Neg(s, op.inputs[1]), op.inputs[2]), Output(), Output()});
 }
