@@ -112,25 +112,28 @@ absl::Status FromShapeAttr(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<PartialTensorShape> MergeShapes(const ShapeInferenceContext& c,
+                                               const PartialTensorShape& a,
+                                               const PartialTensorShape& b,
+                                               absl::string_view what) {
+  if (a.unknown_rank()) return b;
+  if (b.unknown_rank()) return a;
+  if (a.rank() != b.rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("Shapes must be equal rank, but are ", a.rank(),
+                                                   " and ", b.rank(), " for node '",
+                                                   c.node().name(), "' (op ", c.node().op(), ")"));
+  }
+  std::vector<int64_t> dims = a.dims();
+  for (int d = 0; d < b.rank(); ++d) {
+    RILL_RETURN_IF_ERROR(c.MergeDim(dims[d], b.dims()[d], &dims[d], what));
+  }
+  return PartialTensorShape(std::move(dims));
+}
+
 absl::Status AllInputsMerged(ShapeInferenceContext& c) {
   PartialTensorShape merged;
   for (int i = 0; i < c.num_inputs(); ++i) {
-    const PartialTensorShape& s = c.input(i);
-    if (s.unknown_rank()) continue;
-    if (merged.unknown_rank()) {
-      merged = s;
-      continue;
-    }
-    if (merged.rank() != s.rank()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Shapes must be equal rank, but are ", merged.rank(), " and ", s.rank(),
-                       " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
-    }
-    std::vector<int64_t> dims = merged.dims();
-    for (int d = 0; d < s.rank(); ++d) {
-      RILL_RETURN_IF_ERROR(c.MergeDim(dims[d], s.dims()[d], &dims[d], "inputs of AddN"));
-    }
-    merged = PartialTensorShape(std::move(dims));
+    RILL_ASSIGN_OR_RETURN(merged, MergeShapes(c, merged, c.input(i), "inputs of AddN"));
   }
   c.set_output(0, std::move(merged));
   return absl::OkStatus();

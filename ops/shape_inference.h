@@ -87,6 +87,11 @@ absl::Status FromShapeAttr(ShapeInferenceContext& c);    // output 0 = the `shap
 absl::Status AllInputsMerged(ShapeInferenceContext& c);  // AddN: all inputs merged into output 0
 // The numpy broadcast of two partial shapes (unknown rank if either is); InvalidArgument
 // "Incompatible shapes: [2] vs. [3] for node 'x' (op Add)" when known dims disagree.
+// The two shapes merged (known dims win; unknown rank takes the other's); InvalidArgument
+// naming the node where known ranks or dims differ (`what` names the operands).
+absl::StatusOr<PartialTensorShape> MergeShapes(const ShapeInferenceContext& c,
+                                               const PartialTensorShape& a,
+                                               const PartialTensorShape& b, absl::string_view what);
 absl::StatusOr<PartialTensorShape> BroadcastPartial(const ShapeInferenceContext& c,
                                                     const PartialTensorShape& a,
                                                     const PartialTensorShape& b);

@@ -1,6 +1,6 @@
 // Op definitions of the shape and layout ops that need no data movement beyond a copy: Shape,
 // Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
-// PreventGradient, Snapshot, Cast. Signatures read from TensorFlow's registry
+// PreventGradient, EnsureShape, Snapshot, Cast. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -187,6 +187,25 @@ REGISTER_OP("StopGradient")
     .Output("output: T")
     .Attr("T: type")
     .SetShapeFn(shape_fns::Unchanged);
+
+// EnsureShape: the input's shape merged with the `shape` attr.
+absl::Status EnsureShapeShape(ShapeInferenceContext& c) {
+  TensorShapeProto proto;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "shape", &proto));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape expected, PartialTensorShape::FromProto(proto));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape merged,
+                        shape_fns::MergeShapes(c, c.input(0), expected,
+                                               "the input of EnsureShape and its shape attr"));
+  c.set_output(0, std::move(merged));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("EnsureShape")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("shape: shape")
+    .Attr("T: type")
+    .SetShapeFn(EnsureShapeShape);
 
 REGISTER_OP("PreventGradient")
     .Input("input: T")

@@ -281,6 +281,26 @@ REGISTER_OP("ResourceScatterNdAdd")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs);
 
+REGISTER_OP("ResourceGather")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("batch_dims: int = 0")
+    .Attr("validate_indices: bool = true")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);  // the variable's shape is not in the graph
+
+REGISTER_OP("ResourceGatherNd")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
 REGISTER_OP("VariableShape")
     .Input("input: resource")
     .Output("output: out_type")

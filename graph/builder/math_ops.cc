@@ -164,6 +164,9 @@ Output PreventGradient(const Scope& scope, const Output& input) {
   return Unary(scope, "PreventGradient", input);
 }
 Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "Snapshot", input); }
+Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape) {
+  return OpBuilder(scope, "EnsureShape").Input(input).Attr("shape", shape).Finalize().output(0);
+}
 Output Cast(const Scope& scope, const Output& x, DataType dst) {
   return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
 }

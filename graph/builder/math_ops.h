@@ -13,6 +13,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/partial_tensor_shape.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -76,6 +77,8 @@ Output OnesLike(const Scope& scope, const Output& x);
 Output StopGradient(const Scope& scope, const Output& input);
 Output PreventGradient(const Scope& scope, const Output& input);
 Output Snapshot(const Scope& scope, const Output& input);
+// EnsureShape: `input`, checked at run time against `shape` (-1 dims match any size).
+Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape);
 Output Cast(const Scope& scope, const Output& x, DataType dst);
 std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
                            DataType out_type = DT_INT32);

@@ -290,6 +290,27 @@ Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const
   return ResourceScatter(scope, "ResourceScatterNdAdd", resource, indices, updates);
 }
 
+Output ResourceGather(const Scope& scope, const Output& resource, const Output& indices,
+                      DataType dtype, const ResourceGatherAttrs& attrs) {
+  return OpBuilder(scope, "ResourceGather")
+      .Input(resource)
+      .Input(indices)
+      .Attr("dtype", dtype)
+      .Attr("batch_dims", attrs.batch_dims)
+      .Finalize()
+      .output(0);
+}
+
+Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output& indices,
+                        DataType dtype) {
+  return OpBuilder(scope, "ResourceGatherNd")
+      .Input(resource)
+      .Input(indices)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
 Output VariableShape(const Scope& scope, const Output& resource, DataType out_type) {
   return OpBuilder(scope, "VariableShape")
       .Input(resource)

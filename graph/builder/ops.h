@@ -283,6 +283,20 @@ Operation ResourceScatterNdUpdate(const Scope& scope, const Output& resource, co
                                   const Output& updates);
 Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const Output& indices,
                                const Output& updates);
+// Rows (ResourceGather, along axis batch_dims) or index-tuple slices (ResourceGatherNd) of a
+// resource variable's current value.
+struct ResourceGatherAttrs {
+  ResourceGatherAttrs BatchDims(int64_t x) const {
+    ResourceGatherAttrs r = *this;
+    r.batch_dims = x;
+    return r;
+  }
+  int64_t batch_dims = 0;
+};
+Output ResourceGather(const Scope& scope, const Output& resource, const Output& indices,
+                      DataType dtype, const ResourceGatherAttrs& attrs = {});
+Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output& indices,
+                        DataType dtype);
 // The variable's shape as an int32 (or int64) vector.
 Output VariableShape(const Scope& scope, const Output& resource, DataType out_type = DT_INT32);
 Output VarIsInitializedOp(const Scope& scope, const Output& resource);

@@ -804,6 +804,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "ResourceScatterNdUpdate",
       "ResourceScatterNdAdd",
       "VariableShape",
+      "ResourceGather",
+      "ResourceGatherNd",
       "Const",
       "Identity",
       "IdentityN",

@@ -389,16 +389,20 @@ RILL_REGISTER_GRADIENT("SpaceToDepth", DepthSpaceGrad);
 
 // --- Gathering and scattering -----------------------------------------------------------------
 
-// The gradient of params gathered by `indices` along axis 0: rows of g summed into
-// params' rows.
-Output GatherRowsGrad(const Scope& s, const Output& params, const Output& indices,
-                      const Output& g) {
-  Output params_shape = ops::Shape(s, params);
+// The gradient of params of shape `params_shape` gathered by `indices` along axis 0: rows of g
+// summed into params' rows.
+Output GatherRowsGradOfShape(const Scope& s, const Output& params_shape, const Output& indices,
+                             const Output& g) {
   Output indices_size = ops::Reshape(s, ops::Size(s, indices), ops::Const(s, {1}));
   Output tail = ops::Slice(s, params_shape, ops::Const(s, {1}), ops::Const(s, {-1}));
   Output values = ops::Reshape(s, g, ops::ConcatV2(s, {indices_size, tail}, I32(s, 0)));
   Output flat_indices = ops::Reshape(s, indices, indices_size);
   return SegmentSumOf(s, values, flat_indices, ElementOf(s, params_shape, I32(s, 0)));
+}
+
+Output GatherRowsGrad(const Scope& s, const Output& params, const Output& indices,
+                      const Output& g) {
+  return GatherRowsGradOfShape(s, ops::Shape(s, params), indices, g);
 }
 
 absl::Status GatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
@@ -446,6 +450,21 @@ absl::Status GatherNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return Ok(out, {ScatterNdOf(s, indices, g[0], shape), Output()});
 }
 RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
+
+// Gathers from a resource variable: the gradient with respect to the handle is the variable's
+// (TensorFlow's IndexedSlices for ResourceGather, densified; batch_dims is ignored there too).
+absl::Status ResourceGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output shape = ops::VariableShape(s, op.inputs[0]);
+  return Ok(out, {GatherRowsGradOfShape(s, shape, op.inputs[1], g[0]), Output()});
+}
+RILL_REGISTER_GRADIENT("ResourceGather", ResourceGatherGrad);
+
+absl::Status ResourceGatherNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& indices = op.inputs[1];
+  Output shape = ops::VariableShape(s, op.inputs[0], BaseType(indices.dtype()));
+  return Ok(out, {ScatterNdOf(s, indices, g[0], shape), Output()});
+}
+RILL_REGISTER_GRADIENT("ResourceGatherNd", ResourceGatherNdGrad);
 
 absl::Status ScatterNdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return Ok(out, {Output(), ops::GatherNd(s, g[0], op.inputs[0]), Output()});

@@ -5,6 +5,9 @@
 //     Gather is GatherV2 with axis 0 and no batch dims.
 //   GatherNd(params, indices): the last indices dim (K) indexes the first K params dims; shape
 //     indices.shape[:-1] + params.shape[K:].
+//   ResourceGather(resource, indices; batch_dims) is GatherV2 along axis batch_dims, and
+//     ResourceGatherNd is GatherNd, of a snapshot of the resource variable (NotFound "Resource
+//     localhost/v does not exist." before its first AssignVariableOp; kernels/state/variable.h).
 // Out-of-range indices are errors (as on TensorFlow's CPU). Errors are InvalidArgument with
 // TensorFlow's texts: "indices[1] = 3 is not in [0, 3)", "Expected axis in the range [-2, 2),
 // but got 2", "indices[1] = [3, 0] does not index into param shape [3,4], node name: out",
@@ -25,6 +28,7 @@
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
 #include "kernels/framework/type_lists.h"
+#include "kernels/state/variable.h"
 
 namespace rill {
 namespace {
@@ -63,15 +67,23 @@ void GatherRows(const T* params, const std::vector<int64_t>& index, int64_t batc
   }
 }
 
+// The params of a gather: input 0, or for the Resource forms a snapshot of the variable it names.
+absl::StatusOr<Tensor> GatherParams(OpKernelContext& ctx, bool resource) {
+  if (!resource) return ctx.input(0);
+  ResourceHandle handle;
+  return SnapshotResourceVar(*ctx.device()->resource_manager(), ctx.input(0), &handle);
+}
+
 class GatherOp final : public OpKernel {
  public:
   explicit GatherOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     has_axis_ = ctx.def().op() == "GatherV2";
-    if (has_axis_) ctx.SetStatus(ctx.GetAttr("batch_dims", &batch_dims_));
+    resource_ = ctx.def().op() == "ResourceGather";
+    if (has_axis_ || resource_) ctx.SetStatus(ctx.GetAttr("batch_dims", &batch_dims_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& params = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(const Tensor params, GatherParams(ctx, resource_));
     const Tensor& indices = ctx.input(1);
     const TensorShape& ps = params.shape();
     const TensorShape& is = indices.shape();
@@ -83,6 +95,8 @@ class GatherOp final : public OpKernel {
             absl::StrCat("axis must be scalar, but got shape ", axis_t.shape().DebugString()));
       }
       axis = IndexValues(axis_t)[0];
+    } else if (resource_) {
+      axis = batch_dims_ < 0 ? batch_dims_ + indices.shape().rank() : batch_dims_;
     }
     if (ps.rank() < 1) return absl::InvalidArgumentError("params must be at least 1 dimensional");
     if (axis < -ps.rank() || axis >= ps.rank()) {
@@ -138,15 +152,17 @@ class GatherOp final : public OpKernel {
 
  private:
   bool has_axis_ = false;
+  bool resource_ = false;
   int64_t batch_dims_ = 0;
 };
 
 class GatherNdOp final : public OpKernel {
  public:
-  explicit GatherNdOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit GatherNdOp(OpKernelConstruction& ctx)
+      : OpKernel(ctx), resource_(ctx.def().op() == "ResourceGatherNd") {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& params = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(const Tensor params, GatherParams(ctx, resource_));
     const Tensor& indices = ctx.input(1);
     const TensorShape& ps = params.shape();
     const TensorShape& is = indices.shape();
@@ -192,6 +208,9 @@ class GatherNdOp final : public OpKernel {
       return absl::OkStatus();
     });
   }
+
+ private:
+  const bool resource_;
 };
 
 const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
@@ -211,6 +230,21 @@ REGISTER_KERNEL(KernelDefBuilder("GatherV2")
 REGISTER_KERNEL(KernelDefBuilder("GatherNd")
                     .Device(kDeviceCpu)
                     .TypeConstraint("Tparams", StorableTypes())
+                    .TypeConstraint("Tindices", kIndexTypes),
+                GatherNdOp);
+// The dtypes the conformance recorder covers (resource variables of the other storable dtypes
+// are rare; their gathers move bytes the same way).
+const std::vector<DataType> kResourceTypes = {DT_FLOAT, DT_DOUBLE,    DT_HALF,      DT_INT32,
+                                              DT_INT64, DT_UINT8,     DT_INT8,      DT_INT16,
+                                              DT_BOOL,  DT_COMPLEX64, DT_COMPLEX128};
+REGISTER_KERNEL(KernelDefBuilder("ResourceGather")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", kResourceTypes)
+                    .TypeConstraint("Tindices", kIndexTypes),
+                GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("ResourceGatherNd")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", kResourceTypes)
                     .TypeConstraint("Tindices", kIndexTypes),
                 GatherNdOp);
 

@@ -1,15 +1,18 @@
 // Shape and layout kernels that move no data, or copy it once: Shape, ShapeN, Size, Rank
 // (metadata), Reshape, ExpandDims, Squeeze (share the input's buffer under a new shape), Fill,
-// ZerosLike, OnesLike (fresh outputs), StopGradient, PreventGradient (forward the input), Snapshot
-// (a copy).
+// ZerosLike, OnesLike (fresh outputs), StopGradient, PreventGradient, EnsureShape (forward the
+// input), Snapshot (a copy).
 // Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to reshape is a tensor with 6
-// values, but the requested shape has 4".
+// values, but the requested shape has 4", EnsureShape "Shape of tensor x [2,3] is not compatible
+// with expected shape [3,?]." (x the node's input).
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
@@ -257,6 +260,37 @@ class ForwardOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
+// EnsureShape: forwards its input when its shape fits the `shape` attr.
+class EnsureShapeOp final : public OpKernel {
+ public:
+  explicit EnsureShapeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    TensorShapeProto proto;
+    absl::Status s = ctx.GetAttr("shape", &proto);
+    absl::StatusOr<PartialTensorShape> shape =
+        s.ok() ? PartialTensorShape::FromProto(proto) : absl::StatusOr<PartialTensorShape>(s);
+    if (!shape.ok()) {
+      ctx.SetStatus(shape.status());
+      return;
+    }
+    expected_ = *std::move(shape);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    if (!expected_.IsCompatibleWith(in.shape())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape of tensor ", def().input_size() > 0 ? def().input(0) : std::string(),
+                       " ", in.shape().DebugString(), " is not compatible with expected shape ",
+                       expected_.DebugString(), "."));
+    }
+    ctx.set_output(0, in);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  PartialTensorShape expected_;
+};
+
 class SnapshotOp final : public OpKernel {
  public:
   explicit SnapshotOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -362,6 +396,9 @@ REGISTER_KERNEL(
 REGISTER_KERNEL(
     KernelDefBuilder("PreventGradient").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     ForwardOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("EnsureShape").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+    EnsureShapeOp);
 REGISTER_KERNEL(
     KernelDefBuilder("Snapshot").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
     SnapshotOp);

@@ -126,6 +126,22 @@ TEST(ShapeOpsTest, SnapshotCopiesAndStopGradientForwards) {
   EXPECT_TRUE(out[0].SharesBufferWith(in));
 }
 
+TEST(ShapeOpsTest, EnsureShapeForwardsAFittingInput) {
+  const Tensor in = F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+  OpTester ok("EnsureShape");
+  ok.Attr("T", DT_FLOAT).ShapeAttr("shape", {-1, 3}).Input(in, "x");
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, ok.Run());
+  EXPECT_TRUE(out[0].SharesBufferWith(in));
+  OpTester any("EnsureShape");
+  any.Attr("T", DT_FLOAT).ShapeAttr("shape", {}, /*unknown_rank=*/true).Input(in, "x");
+  RILL_EXPECT_OK(any.Run().status());
+  OpTester bad("EnsureShape");
+  bad.Attr("T", DT_FLOAT).ShapeAttr("shape", {3, -1}).Input(in, "x");
+  EXPECT_THAT(bad.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape of tensor x [2,3] is not compatible with expected shape [3,?]."));
+}
+
 TEST(ShapeOpsTest, ZerosLikeOnEveryDtype) {
   OpTester s("ZerosLike");
   s.Attr("T", DT_STRING).Input(Tensor::FromVector<std::string>({"a", "b"}, TensorShape({2})));

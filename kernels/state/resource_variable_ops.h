@@ -166,15 +166,10 @@ class VariableShapeOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("out_type", &out_type_));
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(ResourceHandle handle, ResourceHandleFromTensor(ctx.input(0)));
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var, ctx.device()->resource_manager()->Lookup<Var>(
-                                                        handle.container, handle.name));
-    TensorShape shape;
-    {
-      rill::ReaderMutexLock lock(var->mu());
-      if (!var->is_initialized()) return UninitializedVariableError(handle, absl::OkStatus());
-      shape = var->tensor()->shape();
-    }
+    ResourceHandle handle;
+    RILL_ASSIGN_OR_RETURN(Tensor value, SnapshotResourceVar(*ctx.device()->resource_manager(),
+                                                            ctx.input(0), &handle));
+    const TensorShape& shape = value.shape();
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({shape.rank()})));
     for (int d = 0; d < shape.rank(); ++d) {
       if (out_type_ == DT_INT32) {

@@ -96,4 +96,14 @@ absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(ResourceMgr& resources,
   return var;
 }
 
+absl::StatusOr<Tensor> SnapshotResourceVar(ResourceMgr& resources, const Tensor& handle_tensor,
+                                           ResourceHandle* handle) {
+  RILL_ASSIGN_OR_RETURN(*handle, ResourceHandleFromTensor(handle_tensor));
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<Var> var,
+                        resources.Lookup<Var>(handle->container, handle->name));
+  rill::ReaderMutexLock lock(var->mu());
+  if (!var->is_initialized()) return UninitializedVariableError(*handle, absl::OkStatus());
+  return *var->tensor();
+}
+
 }  // namespace rill

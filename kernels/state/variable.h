@@ -98,6 +98,14 @@ absl::StatusOr<std::shared_ptr<Var>> LookupResourceVar(ResourceMgr& resources,
                                                        const Tensor& handle_tensor,
                                                        ResourceHandle* handle);
 
+// The current value of the resource variable a handle tensor names (sharing its buffer: resource
+// updates write fresh buffers, so it stays as it is), for ops that read a variable without
+// ReadVariableOp (ResourceGather, VariableShape). NotFound "Resource localhost/v does not exist."
+// (TensorFlow's code) before the first AssignVariableOp; FailedPrecondition as
+// UninitializedVariableError for a Var never assigned.
+absl::StatusOr<Tensor> SnapshotResourceVar(ResourceMgr& resources, const Tensor& handle_tensor,
+                                           ResourceHandle* handle);
+
 // Elementwise update for AssignAdd/AssignSub and their resource forms.
 enum class DenseUpdate { kAdd, kSub };
 // Writes `lhs (+|-) rhs` into `out`, element by element; `out` may share lhs's buffer (in-place).

@@ -55,6 +55,10 @@ def shape_cases(add):
                   lambda x, perm=perm, pdt=pdt: raw.Transpose(x=x, perm=c(perm, pdt), name="out"))
     add("IdentityN", "two", [("x", rand([2, 3], "idn_x")), ("y", rand([4], "idn_y"))],
         lambda x, y: raw.IdentityN(input=[x, y], name="out"))
+    add("EnsureShape", "partial", [("x", rand([2, 3], "ensure_x"))],
+        lambda x: raw.EnsureShape(input=x, shape=[None, 3], name="out"))
+    add("EnsureShape", "f64_exact", [("x", rand([3], "ensure_64", dtype=F64))],
+        lambda x: raw.EnsureShape(input=x, shape=[3], name="out"))
     add("IdentityN", "f64_one", [("x", rand([3], "idn_64", dtype=F64))],
         lambda x: raw.IdentityN(input=[x], name="out"))
     unary(add, "PlaceholderWithDefault", "rank2", rand([2, 3], "pwd"),

@@ -61,6 +61,25 @@ def _resource_read(x):
     return {"ys": [y], "xs": [v.handle], "init": init}
 
 
+def _resource_gather(op):
+    """ResourceGather / ResourceGatherNd of a resource variable times x: the gradient with
+    respect to the handle is TensorFlow's IndexedSlices (densified) or scatter of the gathered
+    rows' gradients (repeated indices add up)."""
+    def build(x):
+        v = tf1.Variable(np.arange(12, dtype=np.float32).reshape([4, 3]), use_resource=True,
+                         name="v")
+        init = tf1.variables_initializer([v], name="init")
+        if op == "ResourceGather":
+            g = tf.raw_ops.ResourceGather(resource=v.handle, indices=[[2, 0], [2, 3]],
+                                          dtype=tf.float32, name="gather")
+        else:
+            g = tf.raw_ops.ResourceGatherNd(resource=v.handle, indices=[[[1, 2], [0, 0]],
+                                                                        [[1, 2], [3, 1]]],
+                                            dtype=tf.float32, name="gather")
+        return {"ys": [tf.identity(g * x, name="out")], "xs": [v.handle], "init": init}
+    return build
+
+
 def cases(add):
     for op in ["Switch", "Merge"]:
         for pred in [True, False]:
@@ -71,6 +90,10 @@ def cases(add):
     add("NextIteration", "two_vars", [("x", rand([2], "two", "unit"))], _while("two_vars"))
     add("LoopCond", "zero_iterations", [("x", rand([2], "zero"))], _while("zero_iterations"))
     add("ReadVariableOp", "times_x", [("x", rand([2, 3], "read"))], _resource_read)
+    add("ResourceGather", "repeated_rows", [("x", rand([2, 2, 3], "rgather"))],
+        _resource_gather("ResourceGather"))
+    add("ResourceGatherNd", "repeated_elements", [("x", rand([2, 2], "rgather_nd"))],
+        _resource_gather("ResourceGatherNd"))
     _more(add)
     _more_refs(add)
 

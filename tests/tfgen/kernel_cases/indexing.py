@@ -1,4 +1,4 @@
-"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, identity-like ops, CheckNumerics,
+"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, EnsureShape, identity-like ops, CheckNumerics,
 IdentityN.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
@@ -250,6 +250,30 @@ def reverse_v1(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def ensure_shape(rec, dtypes=ALL):
+    """EnsureShape: the input when its shape fits the attr (-1 dims and unknown rank match all)."""
+    op = "EnsureShape"
+
+    def gen(dt):
+        def c(what, x, shape, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.EnsureShape(
+                input=ph("x", x, dt), shape=shape, name="out"), error=error, phrases=phrases)
+        x = _r(op, dt, [2, 3])
+        c("exact", x, [2, 3])
+        if dt != FULL:
+            return
+        c("partial", x, [None, 3])
+        c("unknown_rank", x, None)
+        c("scalar", _r(op, dt, []), [])
+        c("zero_size", _r(op, dt, [0, 3]), [0, None])
+        c("dim_mismatch_error", x, [3, None], error="INVALID_ARGUMENT",
+          phrases=["Shape of tensor ", "[2,3] is not compatible with expected shape [3,?]."])
+        c("rank_mismatch_error", x, [6], error="INVALID_ARGUMENT",
+          phrases=["Shape of tensor ", "[2,3] is not compatible with expected shape [6]."])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def identity_like(rec, op, dtypes=ALL):
     """StopGradient, PreventGradient, Snapshot: the output is the input."""
     def gen(dt):
@@ -306,7 +330,8 @@ def identity_n(rec, dtypes=ALL):
 def build_all(rec, emit):
     for fn, op in [(gather_v2, "GatherV2"), (gather, "Gather"), (gather_nd, "GatherNd"),
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
-                   (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse")]:
+                   (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
+                   (ensure_shape, "EnsureShape")]:
         fn(rec)
         emit(op)
     for op in ("StopGradient", "PreventGradient", "Snapshot"):

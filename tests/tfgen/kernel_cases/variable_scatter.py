@@ -171,6 +171,45 @@ def variable_shape(rec):
     rec.for_dtypes(op, ["int32", "int64"], gen)
 
 
+def resource_gather(rec, op):
+    """ResourceGather (along axis batch_dims) and ResourceGatherNd of an assigned variable."""
+    def gen(dt):
+        def c(what, shape, indices, idx="int32", error=None, phrases=(), init=True, **attrs):
+            value = rand(dt, shape, "%s/%s/%s" % (op, dt, what))
+
+            def build():
+                h = tf.raw_ops.VarHandleOp(dtype=tf_dtype(dt), shape=shape, shared_name="v",
+                                           name="v")
+                deps = []
+                if init:
+                    deps.append(tf.raw_ops.AssignVariableOp(
+                        resource=h, value=const("v_init", value, dt), name="v_assign"))
+                with tf1.control_dependencies(deps):
+                    return getattr(tf.raw_ops, op)(
+                        resource=h, indices=const("indices", indices, idx), dtype=tf_dtype(dt),
+                        name="out", **attrs)
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        if op == "ResourceGather":
+            c("rows", [4, 3], [2, 0, 2])
+            c("matrix_indices", [5], [[4, 0], [1, 1]], "int64")
+            c("scalar_index", [3, 2], 1)
+            c("empty_indices", [3, 2], [])
+            c("batch_dims", [2, 3], [[2, 0], [1, 1]], batch_dims=1)
+            c("bad_index_error", [3, 2], [1, 3], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = 3 is not in [0, 3)"])
+        else:
+            c("elements", [3, 4], [[0, 1], [2, 3], [1, 0]])
+            c("rows", [4, 3], [[3], [0]], "int64")
+            c("whole", [2, 2], [[]])
+            c("bad_index_error", [3, 2], [[1], [3]], error="INVALID_ARGUMENT",
+              phrases=["indices[1] = [3] does not index into param shape [3,2]"])
+        c("missing_error", [3], [0] if op == "ResourceGather" else [[0]], init=False,
+          error="NOT_FOUND", phrases=["localhost/v"])
+
+    rec.for_dtypes(op, NUMBERS + ["bool"], gen)
+
+
 def build_all(rec, emit):
     for op in SCATTER:
         _scatter(rec, op)
@@ -180,3 +219,6 @@ def build_all(rec, emit):
         emit(op)
     variable_shape(rec)
     emit("VariableShape")
+    for op in ("ResourceGather", "ResourceGatherNd"):
+        resource_gather(rec, op)
+        emit(op)
