@@ -174,6 +174,7 @@ absl::Status PassThroughGrad(const Scope& s, const GradOp& op, GradSpan g, Grads
 RILL_REGISTER_GRADIENT("IdentityN", PassThroughGrad);
 RILL_REGISTER_GRADIENT("PlaceholderWithDefault", PassThroughGrad);
 RILL_REGISTER_GRADIENT("RefIdentity", PassThroughGrad);
+RILL_REGISTER_GRADIENT("EnsureShape", PassThroughGrad);
 // Print's data inputs get none.
 RILL_REGISTER_GRADIENT("Print", PassThroughGrad);
 
