@@ -38,6 +38,7 @@
 #include "graph/builder/io_ops.h"
 #include "graph/builder/linalg_ops.h"
 #include "graph/builder/list_ops.h"
+#include "graph/builder/lookup_ops.h"
 #include "graph/builder/math_ops.h"
 #include "graph/builder/nn_ops.h"
 #include "graph/builder/pool_norm_ops.h"

@@ -910,6 +910,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "StringLength", "StringLower", "StringUpper", "Substr", "StringStrip", "StringToNumber",
       "StringToHashBucketFast", "StaticRegexReplace", "RegexReplace", "RegexFullMatch",
       "StringSplitV2", "ReduceJoin",
+      // Lookup tables (graph/builder/lookup_ops.h).
+      "HashTableV2", "MutableHashTableV2", "InitializeTableV2", "LookupTableImportV2",
+      "LookupTableInsertV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2",
       // String hashes and byte encodings (graph/builder/string_ops.h).
       "StringToHashBucket", "StringToHashBucketStrong", "Fingerprint", "EncodeBase64",
       "DecodeBase64", "DecodeRaw",
