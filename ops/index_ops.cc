@@ -1,5 +1,5 @@
 // Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
-// Range, CheckNumerics, ReverseV2, Reverse. Signatures read from TensorFlow's registry
+// Range, LinSpace, CheckNumerics, ReverseV2, Reverse. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
 // range indices, bad axes): those leave dims unknown.
 #include <string>
@@ -93,7 +93,7 @@ absl::Status UniqueShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Range: a vector whose length depends on the values.
+// Range and LinSpace: a vector whose length depends on the values.
 absl::Status RangeShape(ShapeInferenceContext& c) {
   c.set_output(0, PartialTensorShape({-1}));
   return absl::OkStatus();
@@ -176,6 +176,15 @@ REGISTER_OP("Range")
     .Attr(
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
         "uint64} = int32")
+    .SetShapeFn(RangeShape);
+
+REGISTER_OP("LinSpace")
+    .Input("start: T")
+    .Input("stop: T")
+    .Input("num: Tidx")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(RangeShape);
 
 REGISTER_OP("CheckNumerics")

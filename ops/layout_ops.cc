@@ -1,5 +1,5 @@
 // Op definitions of the layout ops, whose kernels move elements without
-// computing on them: Transpose, ConcatV2, Concat, Pack, Unpack, Split, SplitV, Slice,
+// computing on them: Transpose, ConcatV2, Concat, ConcatOffset, Pack, Unpack, Split, SplitV, Slice,
 // StridedSlice, Pad, PadV2, MirrorPad. Signatures read from TensorFlow's
 // registry (tests/tfgen/dump_op_specs.py).
 //
@@ -172,6 +172,20 @@ REGISTER_OP("ConcatV2")
     .Attr("T: type")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(ConcatV2Shape);
+
+// ConcatOffset: N vectors, each as long as the first shape.
+absl::Status ConcatOffsetShape(ShapeInferenceContext& c) {
+  for (int i = 1; i < c.num_inputs(); ++i) c.set_output(i - 1, c.input(1));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("ConcatOffset")
+    .Input("concat_dim: int32")
+    .Input("shape: N * shape_type")
+    .Output("offset: N * shape_type")
+    .Attr("N: int >= 2")
+    .Attr("shape_type: {int32, int64} = int32")
+    .SetShapeFn(ConcatOffsetShape);
 
 REGISTER_OP("Concat")
     .Input("concat_dim: int32")

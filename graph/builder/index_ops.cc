@@ -48,6 +48,9 @@ UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx) {
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
   return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
 }
+Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num) {
+  return OpBuilder(scope, "LinSpace").Input(start).Input(stop).Input(num).Finalize().output(0);
+}
 Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message) {
   return OpBuilder(scope, "CheckNumerics")
       .Input(tensor)

@@ -35,6 +35,8 @@ struct UniqueOutputs {
 };
 UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_INT32);
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
+// LinSpace: `num` values from start to stop inclusive.
+Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num);
 Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);
 Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis);
 // Reverse: `dims` a bool vector, one flag per dim of `tensor`.

@@ -188,6 +188,11 @@ std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs, 
   return AllOutputs(
       OpBuilder(scope, "ShapeN").InputList(inputs).Attr("out_type", out_type).Finalize());
 }
+std::vector<Output> ConcatOffset(const Scope& scope, const Output& concat_dim,
+                                 absl::Span<const Output> shapes) {
+  return AllOutputs(
+      OpBuilder(scope, "ConcatOffset").Input(concat_dim).InputList(shapes).Finalize());
+}
 Output Transpose(const Scope& scope, const Output& x, const Output& perm) {
   return Binary(scope, "Transpose", x, perm);
 }

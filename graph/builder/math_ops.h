@@ -88,6 +88,9 @@ Output Transpose(const Scope& scope, const Output& x, const Output& perm);
 Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis);
 // Concat: the axis (`concat_dim`, int32) first.
 Output Concat(const Scope& scope, const Output& concat_dim, absl::Span<const Output> values);
+// ConcatOffset: where each of `shapes` starts in their concat along concat_dim.
+std::vector<Output> ConcatOffset(const Scope& scope, const Output& concat_dim,
+                                 absl::Span<const Output> shapes);
 Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis = 0);
 std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num, int64_t axis = 0);
 std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,

@@ -42,6 +42,8 @@ RILL_REGISTER_NO_GRADIENT("OnesLike");
 RILL_REGISTER_NO_GRADIENT("BroadcastGradientArgs");
 RILL_REGISTER_NO_GRADIENT("InvertPermutation");
 RILL_REGISTER_NO_GRADIENT("Range");
+RILL_REGISTER_NO_GRADIENT("LinSpace");
+RILL_REGISTER_NO_GRADIENT("ConcatOffset");
 RILL_REGISTER_NO_GRADIENT("OneHot");
 // Checks, strings and random sampling (TensorFlow marks them NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("Assert");

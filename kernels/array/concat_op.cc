@@ -13,6 +13,10 @@
 // be equal: shape[0] = [2,3] vs. shape[1] = [2,2]"; Pack "axis = 3 not in [-3, 3)", "Shapes of all
 // inputs must match: values[0].shape = [2,3] != values[1].shape = [3,2]".
 //
+// ConcatOffset (the offsets Concat's gradient slices at) errors: "Concat dim is out of range: 2
+// vs. 2", "input 1 should contain 2 elements, but got 3", "All dimensions except 0 must match.
+// Input 1 has shape [2 4] and doesn't match input 0 with shape [2 3].".
+//
 // Thread safety: Compute is const and keeps no state; concurrent steps are
 // safe.
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
@@ -141,6 +146,76 @@ class PackOp final : public OpKernel {
   int64_t axis_ = 0;
 };
 
+// ConcatOffset(concat_dim, shapes): where each of N same-rank shapes starts in their concat
+// along concat_dim (the offsets there, 0 elsewhere); the other dims must match shape 0's.
+class ConcatOffsetOp final : public OpKernel {
+ public:
+  explicit ConcatOffsetOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& concat_dim = ctx.input(0);
+    if (concat_dim.shape().rank() != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Concat dim tensor should be a scalar integer, but got shape ",
+                       concat_dim.shape().DebugString()));
+    }
+    const int n = ctx.num_inputs() - 1;
+    std::vector<std::vector<int64_t>> shapes;
+    for (int i = 0; i < n; ++i) {
+      const Tensor& s = ctx.input(1 + i);
+      if (s.shape().rank() != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "input ", 1 + i, " should be a vector, but got shape ", s.shape().DebugString()));
+      }
+      shapes.push_back(IndexValues(s));
+    }
+    const int64_t dims = static_cast<int64_t>(shapes[0].size());
+    const int64_t cdim = IndexValues(concat_dim)[0];
+    const int64_t axis = cdim < 0 ? cdim + dims : cdim;
+    if (axis < 0 || axis >= dims) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Concat dim is out of range: ", cdim, " vs. ", dims));
+    }
+    int64_t offset = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::vector<int64_t>& s = shapes[i];
+      if (static_cast<int64_t>(s.size()) != dims) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("input ", i, " should contain ", dims, " elements, but got ", s.size()));
+      }
+      std::vector<int64_t> out(dims, 0);
+      for (int64_t j = 0; j < dims; ++j) {
+        if (j == axis) {
+          out[j] = offset;
+          offset += s[j];
+        } else if (s[j] != shapes[0][j]) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("All dimensions except ", axis, " must match. Input ", i, " has shape [",
+                           absl::StrJoin(s, " "), "] and doesn't match input 0 with shape [",
+                           absl::StrJoin(shapes[0], " "), "]."));
+        }
+      }
+      RILL_ASSIGN_OR_RETURN(Tensor * t, ctx.allocate_output(i, TensorShape({dims})));
+      for (int64_t j = 0; j < dims; ++j) {
+        if (t->dtype() == DT_INT32) {
+          t->flat<int32_t>()[j] = static_cast<int32_t>(out[j]);
+        } else {
+          t->flat<int64_t>()[j] = out[j];
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("ConcatOffset")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("shape_type", {DT_INT32, DT_INT64})
+                    .HostMemory("concat_dim")
+                    .HostMemory("shape")
+                    .HostMemory("offset"),
+                ConcatOffsetOp);
 REGISTER_KERNEL(KernelDefBuilder("ConcatV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", StorableTypes())

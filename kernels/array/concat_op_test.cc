@@ -131,5 +131,33 @@ TEST(ConcatV1OpTest, ErrorsNameConcatDim) {
                                             "range [-2, 2), but got 2"));
 }
 
+absl::StatusOr<std::vector<Tensor>> ConcatOffset(int32_t dim,
+                                                 const std::vector<std::vector<int32_t>>& shapes) {
+  OpTester t("ConcatOffset");
+  t.Attr("N", static_cast<int64_t>(shapes.size())).Attr("shape_type", DT_INT32);
+  t.Input(Tensor::Scalar<int32_t>(dim));
+  for (const auto& s : shapes) {
+    t.Input(Tensor::FromVector<int32_t>(s, TensorShape({static_cast<int64_t>(s.size())})));
+  }
+  return t.Run();
+}
+
+TEST(ConcatOffsetOpTest, OffsetsAlongTheConcatDim) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, ConcatOffset(1, {{2, 3, 5}, {2, 7, 5}, {2, 1, 5}}));
+  ASSERT_EQ(out.size(), 3u);
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({0, 0, 0}, TensorShape({3})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<int32_t>({0, 3, 0}, TensorShape({3})));
+  ExpectTensorEqual(out[2], Tensor::FromVector<int32_t>({0, 10, 0}, TensorShape({3})));
+}
+
+TEST(ConcatOffsetOpTest, ErrorsAreTensorFlows) {
+  EXPECT_THAT(ConcatOffset(-3, {{2, 3}, {2, 3}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Concat dim is out of range: -3 vs. 2"));
+  EXPECT_THAT(ConcatOffset(0, {{2, 3}, {2, 4}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "All dimensions except 0 must match. Input 1 has shape [2 4] and doesn't "
+                       "match input 0 with shape [2 3]."));
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,11 +1,13 @@
-// Range on the CPU: [start, start + delta, ...) up to (not including) limit, accumulated by
-// repeated addition in the output type as TensorFlow's CPU kernel does (so float sequences
-// round the same way). Size: ceil(|limit - start| / |delta|).
-// Errors are InvalidArgument with TensorFlow's texts: "start must be a scalar, not shape [2]",
-// "Requires delta != 0: 0", "Requires start <= limit when delta > 0: 5/0", "Requires start >=
-// limit when delta < 0: 0/5", "Requires ((limit - start) / delta) <= 9223372036854775807" (NaN,
-// inf, or a size past int64). A size that fits int64 but not memory is ResourceExhausted from the
-// allocator.
+// Range and LinSpace on the CPU. Range: [start, start + delta, ...) up to (not including) limit,
+// accumulated by repeated addition in the output type as TensorFlow's CPU kernel does (so float
+// sequences round the same way). Size: ceil(|limit - start| / |delta|). Errors are InvalidArgument
+// with TensorFlow's texts: "start must be a scalar, not shape [2]", "Requires delta != 0: 0",
+// "Requires start <= limit when delta > 0: 5/0", "Requires start >= limit when delta < 0: 0/5",
+// "Requires ((limit - start) / delta) <= 9223372036854775807" (NaN, inf, or a size past int64). A
+// size that fits int64 but not memory is ResourceExhausted from the allocator. LinSpace: num values
+// from start to stop inclusive (start + i * (stop - start) / (num - 1), the last exactly stop),
+// TensorFlow's arithmetic. Errors: InvalidArgument "start must be a scalar, not shape [2]" (also
+// stop, num), "Requires num > 0: 0".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -16,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
 
@@ -91,6 +94,45 @@ class RangeOp final : public OpKernel {
   }
 };
 
+class LinSpaceOp final : public OpKernel {
+ public:
+  explicit LinSpaceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const char* names[] = {"start", "stop", "num"};
+    for (int i = 0; i < 3; ++i) {
+      if (ctx.input(i).shape().rank() != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(names[i], " must be a scalar, not shape ",
+                                                       ctx.input(i).shape().DebugString()));
+      }
+    }
+    const int64_t num = IndexValues(ctx.input(2))[0];
+    if (num <= 0) return absl::InvalidArgumentError(absl::StrCat("Requires num > 0: ", num));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({num})));
+    return VisitKernelTypes<float, double>(*this, ctx.input(0).dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T start = ctx.input(0).flat<T>()[0];
+      const T stop = ctx.input(1).flat<T>()[0];
+      T* z = out->flat<T>().data();
+      z[0] = start;
+      if (num > 1) {
+        const T step = (stop - start) / static_cast<T>(num - 1);
+        for (int64_t i = 1; i < num - 1; ++i) z[i] = start + step * static_cast<T>(i);
+        z[num - 1] = stop;
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("LinSpace")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>())
+                    .TypeConstraint("Tidx", {DT_INT32, DT_INT64})
+                    .HostMemory("start")
+                    .HostMemory("stop")
+                    .HostMemory("num"),
+                LinSpaceOp);
 REGISTER_KERNEL(KernelDefBuilder("Range")
                     .Device(kDeviceCpu)
                     .TypeConstraint("Tidx", DataTypesOf<RILL_RANGE_TYPES>())

@@ -98,5 +98,31 @@ TEST(RangeOpTest, IntegerSpansPastInt64AreInvalidArgument) {
   ExpectTensorEqual(out[0], I32({0, kMax32 / 2 + 1}, TensorShape({2})));
 }
 
+absl::StatusOr<std::vector<Tensor>> LinSpace(const Tensor& start, const Tensor& stop, int64_t num) {
+  OpTester t("LinSpace");
+  t.Attr("T", start.dtype()).Attr("Tidx", DT_INT64);
+  t.Input(start).Input(stop).Input(Tensor::Scalar<int64_t>(num));
+  return t.Run();
+}
+
+TEST(LinSpaceOpTest, EndsExactlyAtStop) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            LinSpace(Tensor::Scalar<float>(0), Tensor::Scalar<float>(1), 5));
+  ExpectTensorEqual(out[0], F({0, 0.25f, 0.5f, 0.75f, 1}, TensorShape({5})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, LinSpace(Tensor::Scalar<float>(3), Tensor::Scalar<float>(9), 1));
+  ExpectTensorEqual(out[0], F({3}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out,
+                            LinSpace(Tensor::Scalar<double>(1), Tensor::Scalar<double>(-1), 3));
+  ExpectTensorEqual(out[0], Tensor::FromVector<double>({1, 0, -1}, TensorShape({3})));
+}
+
+TEST(LinSpaceOpTest, ErrorsAreTensorFlows) {
+  EXPECT_THAT(LinSpace(Tensor::Scalar<float>(0), Tensor::Scalar<float>(1), 0),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Requires num > 0: 0")));
+  EXPECT_THAT(LinSpace(F({0, 1}, TensorShape({2})), Tensor::Scalar<float>(1), 3),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("start must be a scalar, not shape [2]")));
+}
+
 }  // namespace
 }  // namespace rill

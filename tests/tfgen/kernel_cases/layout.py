@@ -459,6 +459,52 @@ def range_op(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def concat_offset(rec):
+    """ConcatOffset: int32 or int64 shapes (the shape_type attr) fed through placeholders."""
+    op = "ConcatOffset"
+
+    def gen(dt):
+        def c(what, dim, shapes, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.ConcatOffset(
+                concat_dim=ph("concat_dim", dim, "int32"),
+                shape=[ph("xyzw"[i], s, dt) for i, s in enumerate(shapes)], name="out"),
+                error=error, phrases=phrases, case_dtype=dt)
+        c("axis1", 1, [[2, 3, 5], [2, 7, 5], [2, 1, 5]])
+        c("axis0_negative", -2, [[4, 3], [1, 3]])
+        c("zero_sizes", 0, [[0, 2], [3, 2], [0, 2]])
+        c("out_of_range_error", 2, [[2, 3], [2, 3]], error="INVALID_ARGUMENT",
+          phrases=["Concat dim is out of range: 2 vs. 2"])
+        c("length_error", 0, [[2, 3], [2, 3, 1]], error="INVALID_ARGUMENT",
+          phrases=["input 1 should contain 2 elements, but got 3"])
+        c("mismatch_error", 0, [[2, 3], [2, 4]], error="INVALID_ARGUMENT",
+          phrases=["All dimensions except 0 must match. Input 1 has shape [2 4] and doesn't "
+                   "match input 0 with shape [2 3]."])
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
+def lin_space(rec, dtypes=ALL):
+    op = "LinSpace"
+
+    def gen(dt):
+        def c(what, start, stop, num, idx="int32", error=None, phrases=()):
+            # Placeholders: TensorFlow's shape function rejects bad constant operands.
+            rec.case(op, dt, what, lambda: tf.raw_ops.LinSpace(
+                start=ph("start", start, dt), stop=ph("stop", stop, dt),
+                num=ph("num", num, idx), name="out"), error=error, phrases=phrases)
+        c("basic", 0, 1, 5)
+        c("decreasing_int64_num", 3, -2, 7, "int64")
+        c("one", 2.5, 9, 1)
+        c("two", -1, 1, 2)
+        c("thirds", 0, 1, 4)
+        c("large", -3, 7.5, 1000)
+        c("zero_num_error", 0, 1, 0, error="INVALID_ARGUMENT", phrases=["Requires num > 0: 0"])
+        c("start_shape_error", [0, 1], 1, 3, error="INVALID_ARGUMENT",
+          phrases=["start must be a scalar, not shape [2]"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def build_all(rec, emit):
     for op in ("Shape", "ShapeN", "Size", "Rank"):
         shape_of(rec, op)
@@ -477,3 +523,7 @@ def build_all(rec, emit):
     emit("Fill")
     range_op(rec)
     emit("Range")
+    lin_space(rec)
+    emit("LinSpace")
+    concat_offset(rec)
+    emit("ConcatOffset")
