@@ -1,4 +1,6 @@
-// Op definitions: MatMul, Add/AddV2, AddN.
+// Op definitions: Cross, MatMul, Add/AddV2, AddN.
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
@@ -24,6 +26,23 @@ absl::Status MatMulShape(ShapeInferenceContext& c) {
   c.set_output(0, PartialTensorShape({m, n}));
   return absl::OkStatus();
 }
+
+// Cross: a and b merged (their last dim, when known, must be 3; the kernel checks values).
+absl::Status CrossShape(ShapeInferenceContext& c) {
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape merged,
+                        shape_fns::MergeShapes(c, c.input(0), c.input(1), "the inputs of Cross"));
+  c.set_output(0, std::move(merged));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Cross")
+    .Input("a: T")
+    .Input("b: T")
+    .Output("product: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(CrossShape);
 
 REGISTER_OP("MatMul")
     .Input("a: T")

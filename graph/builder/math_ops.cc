@@ -345,6 +345,9 @@ Output TruncateDiv(const Scope& scope, const Output& x, const Output& y) {
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "TruncateMod", x, y);
 }
+Output Cross(const Scope& scope, const Output& a, const Output& b) {
+  return Binary(scope, "Cross", a, b);
+}
 Output Mod(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "Mod", x, y);
 }

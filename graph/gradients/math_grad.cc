@@ -453,6 +453,12 @@ RILL_UNARY_GRAD(Atan,
 RILL_UNARY_GRAD(Tan,
                 ops::Mul(s, g[0],
                          ops::Square(s, ops::Reciprocal(s, ops::Cos(s, grad::MaybeConj(s, x))))));
+// Cross(u, v): cross(v, g) for u, cross(g, u) for v.
+absl::Status CrossGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = {ops::Cross(s, op.inputs[1], g[0]), ops::Cross(s, g[0], op.inputs[0])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Cross", CrossGrad);
 // Inv is Reciprocal under its deprecated name.
 RILL_REGISTER_GRADIENT("Inv", ReciprocalGrad);
 

@@ -128,6 +128,8 @@ def more_cases(add):
             add("ClipByValue", what, [("t", x), ("lo", lo), ("hi", hi)],
                 lambda t, lo, hi: raw.ClipByValue(t=t, clip_value_min=lo, clip_value_max=hi,
                                                   name="out"))
+    binary(add, "Cross", "any", "any", shapes=[("vector", [3], [3]), ("batch", [2, 4, 3], [2, 4, 3])],
+           names=("a", "b"))
     for op, kind in [("Abs", "nonzero"), ("Sign", "nonzero"), ("Reciprocal", "nonzero"),
                      ("Sin", "any"), ("Cos", "any"), ("Sinh", "any"), ("Cosh", "any"),
                      ("Log1p", "positive"), ("Expm1", "any"), ("Erf", "any"), ("Erfc", "any"),

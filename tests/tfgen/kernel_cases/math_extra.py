@@ -1,4 +1,4 @@
-"""InTopKV2, BroadcastArgs, DenseBincount."""
+"""InTopKV2, BroadcastArgs, DenseBincount, Cross."""
 import numpy as np
 import tensorflow as tf
 
@@ -97,6 +97,36 @@ def dense_bincount(rec):
     rec.for_dtypes(op, ["int32", "int64", "float32", "float64"], gen)
 
 
+def cross(rec):
+    op = "Cross"
+
+    def gen(dt):
+        rtol, atol = tol("transc", dt)
+
+        def c(what, a, b, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Cross(
+                a=ph("a", a, dt), b=ph("b", b, dt), name="out"), rtol=rtol, atol=atol,
+                error=error, phrases=phrases)
+
+        def r(shape, tag):
+            return rand(dt, shape, "%s/%s/%s" % (op, dt, tag), "small")
+        c("vector", r([3], "a"), r([3], "b"))
+        c("batch", r([2, 4, 3], "c"), r([2, 4, 3], "d"))
+        if dt != "float32":
+            return
+        c("axes", arr([[1, 0, 0], [0, 1, 0], [0, 0, 1]], dt), arr([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dt))
+        c("zero_size", r([0, 3], "e"), r([0, 3], "f"))
+        c("shape_error", r([3], "g"), r([2, 3], "h"), error="INVALID_ARGUMENT",
+          phrases=["Both inputs must be of same shape: [3] vs. [2,3]"])
+        c("inner_dim_error", r([2, 2], "i"), r([2, 2], "j"), error="FAILED_PRECONDITION",
+          phrases=["Cross-products are only defined for 3-element vectors."])
+        c("scalar_error", arr(1, dt), arr(2, dt), error="INVALID_ARGUMENT",
+          phrases=["Input must be at least 1D[]"])
+
+    rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64", "uint8", "int8", "int16"],
+                   gen)
+
+
 def build_all(rec, emit):
     in_top_k(rec)
     emit("InTopKV2")
@@ -104,3 +134,5 @@ def build_all(rec, emit):
     emit("BroadcastArgs")
     dense_bincount(rec)
     emit("DenseBincount")
+    cross(rec)
+    emit("Cross")
