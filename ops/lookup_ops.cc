@@ -1,7 +1,8 @@
 // Op definitions of the lookup tables: HashTableV2, MutableHashTableV2, InitializeTableV2,
-// LookupTableImportV2, LookupTableInsertV2, LookupTableFindV2, LookupTableSizeV2,
-// LookupTableExportV2. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
-// Handles are scalars; a lookup has the keys' shape (scalar values); exports are vectors.
+// InitializeTableFromTextFileV2, LookupTableImportV2, LookupTableInsertV2, LookupTableFindV2,
+// LookupTableSizeV2, LookupTableExportV2. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py). Handles are scalars; a lookup has the keys' shape (scalar
+// values); exports are vectors.
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -31,6 +32,17 @@ REGISTER_OP("InitializeTableV2")
     .Input("values: Tval")
     .Attr("Tkey: type")
     .Attr("Tval: type")
+    .SetIsStateful()
+    .SetShapeFn(NoOutputs);
+
+REGISTER_OP("InitializeTableFromTextFileV2")
+    .Input("table_handle: resource")
+    .Input("filename: string")
+    .Attr("key_index: int >= -2")
+    .Attr("value_index: int >= -2")
+    .Attr("vocab_size: int >= -1 = -1")
+    .Attr("delimiter: string = \"\t\"")
+    .Attr("offset: int = 0")
     .SetIsStateful()
     .SetShapeFn(NoOutputs);
 

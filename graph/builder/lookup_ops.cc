@@ -35,6 +35,18 @@ Operation InitializeTableV2(const Scope& scope, const Output& table, const Outpu
                             const Output& values) {
   return Update(scope, "InitializeTableV2", table, keys, values);
 }
+Operation InitializeTableFromTextFileV2(const Scope& scope, const Output& table,
+                                        const Output& filename, const TextFileInit& how) {
+  return OpBuilder(scope, "InitializeTableFromTextFileV2")
+      .Input(table)
+      .Input(filename)
+      .Attr("key_index", how.key_index)
+      .Attr("value_index", how.value_index)
+      .Attr("vocab_size", how.vocab_size)
+      .Attr("delimiter", how.delimiter)
+      .Attr("offset", how.offset)
+      .Finalize();
+}
 Operation LookupTableImportV2(const Scope& scope, const Output& table, const Output& keys,
                               const Output& values) {
   return Update(scope, "LookupTableImportV2", table, keys, values);

@@ -10,6 +10,7 @@
 #ifndef RILL_GRAPH_BUILDER_LOOKUP_OPS_H_
 #define RILL_GRAPH_BUILDER_LOOKUP_OPS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "core/types.h"
@@ -25,6 +26,14 @@ Output MutableHashTableV2(const Scope& scope, DataType key_dtype, DataType value
                           const std::string& shared_name = "");
 Operation InitializeTableV2(const Scope& scope, const Output& table, const Output& keys,
                             const Output& values);
+// Initializes a table from a text file's lines; key_index / value_index: -2 the whole line, -1
+// the line number (+ offset), n the n-th field split on delimiter.
+struct TextFileInit {
+  int64_t key_index = -2, value_index = -1, vocab_size = -1, offset = 0;
+  std::string delimiter = "\t";
+};
+Operation InitializeTableFromTextFileV2(const Scope& scope, const Output& table,
+                                        const Output& filename, const TextFileInit& how = {});
 Operation LookupTableImportV2(const Scope& scope, const Output& table, const Output& keys,
                               const Output& values);
 Operation LookupTableInsertV2(const Scope& scope, const Output& table, const Output& keys,

@@ -913,6 +913,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Lookup tables (graph/builder/lookup_ops.h).
       "HashTableV2", "MutableHashTableV2", "InitializeTableV2", "LookupTableImportV2",
       "LookupTableInsertV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2",
+      "InitializeTableFromTextFileV2",
       // String hashes and byte encodings (graph/builder/string_ops.h).
       "StringToHashBucket", "StringToHashBucketStrong", "Fingerprint", "EncodeBase64",
       "DecodeBase64", "DecodeRaw",

@@ -1,3 +1,7 @@
+#include <fstream>
+#include <memory>
+#include <string>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -27,6 +31,33 @@ TEST(LookupOpsTest, FindOnAHandleNoTableOpMadeIsNotFound) {
   find.Input(Tensor::FromVector<int64_t>({-1}, TensorShape({})));
   EXPECT_THAT(find.Run(), StatusIs(absl::StatusCode::kNotFound,
                                    HasSubstr("Resource localhost/missing does not exist.")));
+}
+
+TEST(LookupOpsTest, TextFileInitializationReadsColumnsAndLineNumbers) {
+  const std::string path = ::testing::TempDir() + "/vocab.txt";
+  {
+    std::ofstream f(path);
+    f << "apple\t10\nbanana\t20\n";
+  }
+  std::unique_ptr<Device> device = NewCpuDevice(kTestCpuDevice);
+  OpTester table("HashTableV2", "", device.get());
+  table.Attr("key_dtype", DT_STRING).Attr("value_dtype", DT_INT64).Attr("shared_name", "v");
+  RILL_ASSERT_OK_AND_ASSIGN(auto handle, table.Run());
+  OpTester init("InitializeTableFromTextFileV2", "", device.get());
+  init.Attr("key_index", int64_t{0})
+      .Attr("value_index", int64_t{1})
+      .Attr("vocab_size", int64_t{-1})
+      .Attr("delimiter", "\t")
+      .Attr("offset", int64_t{0});
+  init.Input(handle[0]).Input(Tensor::FromVector<std::string>({path}, TensorShape({})));
+  RILL_ASSERT_OK(init.Run().status());
+  OpTester find("LookupTableFindV2", "", device.get());
+  find.Attr("Tin", DT_STRING).Attr("Tout", DT_INT64);
+  find.Input(handle[0]).Input(
+      Tensor::FromVector<std::string>({"banana", "kiwi"}, TensorShape({2})));
+  find.Input(Tensor::FromVector<int64_t>({-1}, TensorShape({})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, find.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int64_t>({20, -1}, TensorShape({2})));
 }
 
 }  // namespace

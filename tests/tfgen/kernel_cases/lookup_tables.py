@@ -136,6 +136,50 @@ def build_all(rec, emit):
         c("mutable_one_entry", [(INSERT, S(["k"]), I([4]))], out, mutable=True)
         c("hash_table_one_entry", [(INIT, S(["k"]), I([4]))], out)
 
+    def text_file(c):
+        data = "tests/conformance/data/"
+        vocab, words, empty = data + "lookup_vocab.txt", data + "lookup_words.txt", \
+            data + "lookup_vocab_empty_line.txt"
+
+        def t(what, filename, out, kd=tf.string, vd=tf.int64, error=None, phrases=(), **attrs):
+            def build():
+                h = R.HashTableV2(key_dtype=kd, value_dtype=vd, shared_name="table",
+                                  name="table")
+                init = R.InitializeTableFromTextFileV2(
+                    table_handle=h, filename=free_ph("filename", np.array(filename, object)),
+                    name="init", **attrs)
+                with tf1.control_dependencies([init]):
+                    return out(h)
+            c.rec.case(c.op, c.dt, what, build, error=error, phrases=phrases)
+
+        t("columns", vocab, find(S(["banana", "zz", "apple"]), I(-1)), key_index=0,
+          value_index=1)
+        t("whole_line_to_line_number", words, find(S(["c", "a", "q"]), I(-1)), key_index=-2,
+          value_index=-1)
+        t("offset", words, find(S(["c", "a"]), I(-1)), key_index=-2, value_index=-1, offset=5)
+        t("vocab_size_truncates", words, find(S(["a", "c"]), I(-1)), key_index=-2,
+          value_index=-1, vocab_size=2)
+        t("line_number_keys", words, find(I([2, 0, 7]), S("?")), kd=tf.int64, vd=tf.string,
+          key_index=-1, value_index=-2)
+        t("string_values", vocab, find(S(["cherry"]), S("?")), vd=tf.string, key_index=0,
+          value_index=1, delimiter="\t")
+        t("vocab_size_error", words, size, key_index=-2, value_index=-1, vocab_size=5,
+          error="INVALID_ARGUMENT",
+          phrases=["Invalid vocab_size in " + words + ": expected 5 but got 3"])
+        t("empty_line_error", empty, size, key_index=0, value_index=1, error="INVALID_ARGUMENT",
+          phrases=["Invalid content in " + empty + ": empty line found at position 10."])
+        t("columns_error", vocab, size, key_index=0, value_index=2, error="INVALID_ARGUMENT",
+          phrases=["Invalid number of columns in " + vocab + " line 0 (apple\t10) : expected "
+                   "at least 3 got 2"])
+        t("parse_error", vocab, size, kd=tf.int64, key_index=0, value_index=1,
+          error="INVALID_ARGUMENT", phrases=["Field apple in line 0 is not a valid int64."])
+        t("line_number_dtype_error", words, size, vd=tf.string, key_index=-1, value_index=-2,
+          error="INVALID_ARGUMENT",
+          phrases=["Key index for line number requires table key dtype of int64, got string"])
+        t("missing_file_error", data + "lookup_missing.txt", size, key_index=-2, value_index=-1,
+          error="NOT_FOUND", phrases=[data + "lookup_missing.txt; No such file or directory"])
+
+    suite("InitializeTableFromTextFileV2", "int64", text_file)
     suite("HashTableV2", "int64", hash_table)
     suite("MutableHashTableV2", "int64", mutable_table)
     suite("InitializeTableV2", "int64", initialize)
