@@ -78,5 +78,96 @@ Operation ResourceApplyAdagrad(const Scope& scope, const Output& var, const Outp
   return Step(scope, true, "Adagrad", {var, accum, lr, grad}, {{"update_slots", update_slots}});
 }
 
+Output ApplyAdadelta(const Scope& scope, const Output& var, const Output& accum,
+                     const Output& accum_update, const Output& lr, const Output& rho,
+                     const Output& epsilon, const Output& grad) {
+  return Step(scope, false, "Adadelta", {var, accum, accum_update, lr, rho, epsilon, grad})
+      .output(0);
+}
+Output ApplyProximalGradientDescent(const Scope& scope, const Output& var, const Output& alpha,
+                                    const Output& l1, const Output& l2, const Output& delta) {
+  return Step(scope, false, "ProximalGradientDescent", {var, alpha, l1, l2, delta}).output(0);
+}
+Output ApplyAddSign(const Scope& scope, const Output& var, const Output& m, const Output& lr,
+                    const Output& alpha, const Output& sign_decay, const Output& beta,
+                    const Output& grad) {
+  return Step(scope, false, "AddSign", {var, m, lr, alpha, sign_decay, beta, grad}).output(0);
+}
+Output ApplyPowerSign(const Scope& scope, const Output& var, const Output& m, const Output& lr,
+                      const Output& logbase, const Output& sign_decay, const Output& beta,
+                      const Output& grad) {
+  return Step(scope, false, "PowerSign", {var, m, lr, logbase, sign_decay, beta, grad}).output(0);
+}
+Output ApplyCenteredRMSProp(const Scope& scope, const Output& var, const Output& mg,
+                            const Output& ms, const Output& mom, const Output& lr,
+                            const Output& rho, const Output& momentum, const Output& epsilon,
+                            const Output& grad) {
+  return Step(scope, false, "CenteredRMSProp", {var, mg, ms, mom, lr, rho, momentum, epsilon, grad})
+      .output(0);
+}
+Output ApplyAdagradV2(const Scope& scope, const Output& var, const Output& accum, const Output& lr,
+                      const Output& epsilon, const Output& grad, bool update_slots) {
+  return Step(scope, false, "AdagradV2", {var, accum, lr, epsilon, grad},
+              {{"update_slots", update_slots}})
+      .output(0);
+}
+Output ApplyAdaMax(const Scope& scope, const Output& var, const Output& m, const Output& v,
+                   const Output& beta1_power, const Output& lr, const Output& beta1,
+                   const Output& beta2, const Output& epsilon, const Output& grad) {
+  return Step(scope, false, "AdaMax", {var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad})
+      .output(0);
+}
+Operation ResourceApplyAdadelta(const Scope& scope, const Output& var, const Output& accum,
+                                const Output& accum_update, const Output& lr, const Output& rho,
+                                const Output& epsilon, const Output& grad) {
+  return Step(scope, true, "Adadelta", {var, accum, accum_update, lr, rho, epsilon, grad});
+}
+Operation ResourceApplyProximalGradientDescent(const Scope& scope, const Output& var,
+                                               const Output& alpha, const Output& l1,
+                                               const Output& l2, const Output& delta) {
+  return Step(scope, true, "ProximalGradientDescent", {var, alpha, l1, l2, delta});
+}
+Operation ResourceApplyAddSign(const Scope& scope, const Output& var, const Output& m,
+                               const Output& lr, const Output& alpha, const Output& sign_decay,
+                               const Output& beta, const Output& grad) {
+  return Step(scope, true, "AddSign", {var, m, lr, alpha, sign_decay, beta, grad});
+}
+Operation ResourceApplyPowerSign(const Scope& scope, const Output& var, const Output& m,
+                                 const Output& lr, const Output& logbase, const Output& sign_decay,
+                                 const Output& beta, const Output& grad) {
+  return Step(scope, true, "PowerSign", {var, m, lr, logbase, sign_decay, beta, grad});
+}
+Operation ResourceApplyCenteredRMSProp(const Scope& scope, const Output& var, const Output& mg,
+                                       const Output& ms, const Output& mom, const Output& lr,
+                                       const Output& rho, const Output& momentum,
+                                       const Output& epsilon, const Output& grad) {
+  return Step(scope, true, "CenteredRMSProp", {var, mg, ms, mom, lr, rho, momentum, epsilon, grad});
+}
+Operation ResourceApplyAdagradV2(const Scope& scope, const Output& var, const Output& accum,
+                                 const Output& lr, const Output& epsilon, const Output& grad,
+                                 bool update_slots) {
+  return Step(scope, true, "AdagradV2", {var, accum, lr, epsilon, grad},
+              {{"update_slots", update_slots}});
+}
+Operation ResourceApplyAdaMax(const Scope& scope, const Output& var, const Output& m,
+                              const Output& v, const Output& beta1_power, const Output& lr,
+                              const Output& beta1, const Output& beta2, const Output& epsilon,
+                              const Output& grad) {
+  return Step(scope, true, "AdaMax", {var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad});
+}
+Operation ResourceApplyKerasMomentum(const Scope& scope, const Output& var, const Output& accum,
+                                     const Output& lr, const Output& grad, const Output& momentum,
+                                     bool use_nesterov) {
+  return Step(scope, true, "KerasMomentum", {var, accum, lr, grad, momentum},
+              {{"use_nesterov", use_nesterov}});
+}
+Operation ResourceApplyAdamWithAmsgrad(const Scope& scope, const Output& var, const Output& m,
+                                       const Output& v, const Output& vhat, const AdamParams& p,
+                                       const Output& grad) {
+  return Step(
+      scope, true, "AdamWithAmsgrad",
+      {var, m, v, vhat, p.beta1_power, p.beta2_power, p.lr, p.beta1, p.beta2, p.epsilon, grad});
+}
+
 }  // namespace ops
 }  // namespace rill

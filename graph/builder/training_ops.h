@@ -42,6 +42,58 @@ Operation ResourceApplyRMSProp(const Scope& scope, const Output& var, const Outp
 Operation ResourceApplyAdagrad(const Scope& scope, const Output& var, const Output& accum,
                                const Output& lr, const Output& grad, bool update_slots = true);
 
+// Adadelta, proximal gradient descent, AddSign, PowerSign, centered RMSProp, Adagrad with epsilon
+// and AdaMax, in TensorFlow's input order; Keras' momentum and AMSGrad Adam (resource only).
+Output ApplyAdadelta(const Scope& scope, const Output& var, const Output& accum,
+                     const Output& accum_update, const Output& lr, const Output& rho,
+                     const Output& epsilon, const Output& grad);
+Output ApplyProximalGradientDescent(const Scope& scope, const Output& var, const Output& alpha,
+                                    const Output& l1, const Output& l2, const Output& delta);
+Output ApplyAddSign(const Scope& scope, const Output& var, const Output& m, const Output& lr,
+                    const Output& alpha, const Output& sign_decay, const Output& beta,
+                    const Output& grad);
+Output ApplyPowerSign(const Scope& scope, const Output& var, const Output& m, const Output& lr,
+                      const Output& logbase, const Output& sign_decay, const Output& beta,
+                      const Output& grad);
+Output ApplyCenteredRMSProp(const Scope& scope, const Output& var, const Output& mg,
+                            const Output& ms, const Output& mom, const Output& lr,
+                            const Output& rho, const Output& momentum, const Output& epsilon,
+                            const Output& grad);
+Output ApplyAdagradV2(const Scope& scope, const Output& var, const Output& accum, const Output& lr,
+                      const Output& epsilon, const Output& grad, bool update_slots = true);
+Output ApplyAdaMax(const Scope& scope, const Output& var, const Output& m, const Output& v,
+                   const Output& beta1_power, const Output& lr, const Output& beta1,
+                   const Output& beta2, const Output& epsilon, const Output& grad);
+Operation ResourceApplyAdadelta(const Scope& scope, const Output& var, const Output& accum,
+                                const Output& accum_update, const Output& lr, const Output& rho,
+                                const Output& epsilon, const Output& grad);
+Operation ResourceApplyProximalGradientDescent(const Scope& scope, const Output& var,
+                                               const Output& alpha, const Output& l1,
+                                               const Output& l2, const Output& delta);
+Operation ResourceApplyAddSign(const Scope& scope, const Output& var, const Output& m,
+                               const Output& lr, const Output& alpha, const Output& sign_decay,
+                               const Output& beta, const Output& grad);
+Operation ResourceApplyPowerSign(const Scope& scope, const Output& var, const Output& m,
+                                 const Output& lr, const Output& logbase, const Output& sign_decay,
+                                 const Output& beta, const Output& grad);
+Operation ResourceApplyCenteredRMSProp(const Scope& scope, const Output& var, const Output& mg,
+                                       const Output& ms, const Output& mom, const Output& lr,
+                                       const Output& rho, const Output& momentum,
+                                       const Output& epsilon, const Output& grad);
+Operation ResourceApplyAdagradV2(const Scope& scope, const Output& var, const Output& accum,
+                                 const Output& lr, const Output& epsilon, const Output& grad,
+                                 bool update_slots = true);
+Operation ResourceApplyAdaMax(const Scope& scope, const Output& var, const Output& m,
+                              const Output& v, const Output& beta1_power, const Output& lr,
+                              const Output& beta1, const Output& beta2, const Output& epsilon,
+                              const Output& grad);
+Operation ResourceApplyKerasMomentum(const Scope& scope, const Output& var, const Output& accum,
+                                     const Output& lr, const Output& grad, const Output& momentum,
+                                     bool use_nesterov = false);
+Operation ResourceApplyAdamWithAmsgrad(const Scope& scope, const Output& var, const Output& m,
+                                       const Output& v, const Output& vhat, const AdamParams& p,
+                                       const Output& grad);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -12,7 +12,25 @@
 //   RMSProp          ms += (grad^2 - ms) * (1 - rho); mom = mom * momentum + (grad * lr) /
 //                    sqrt(ms + eps); var -= mom
 //   Adagrad          accum += grad^2 (when update_slots); var -= grad * lr / sqrt(accum)
-// For float, double and half (half computed in float per step).
+//   AdagradV2        the same with var -= grad * lr / (sqrt(accum) + epsilon)
+//   Adadelta         accum = accum * rho + grad^2 * (1 - rho);
+//                    update = sqrt(accum_update + eps) / sqrt(accum + eps) * grad;
+//                    var -= update * lr; accum_update = accum_update * rho + update^2 * (1 - rho)
+//   ProximalGradientDescent  prox = var - delta * alpha; var = l1 > 0 ? sign(prox) *
+//                    max(|prox| - alpha * l1, 0) / (1 + l2 * alpha) : prox / (1 + l2 * alpha)
+//   AddSign          m = m * beta + grad * (1 - beta);
+//                    var -= lr * (alpha + sign_decay * sign(grad) * sign(m)) * grad
+//   PowerSign        m as AddSign; var -= lr * exp(logbase * sign_decay * sign(grad) * sign(m)) *
+//                    grad
+//   CenteredRMSProp  ms and mg (grad's running mean) as RMSProp's ms; mom = mom * momentum +
+//                    (grad * lr) / sqrt(ms - mg^2 + eps); var -= mom
+//   AdaMax           m as Adam's; v = max(beta2 * v, |grad|);
+//                    var -= lr / (1 - beta1_power) * (m / (v + eps))
+//   KerasMomentum    accum = accum * momentum - grad * lr;
+//                    var += nesterov ? accum * momentum - grad * lr : accum   (resource only)
+//   AdamWithAmsgrad  Adam with vhat = max(vhat, v) in place of v in the step   (resource only)
+// For float, double and half (half computed in float per step; ProximalGradientDescent float and
+// double only, as TensorFlow's CPU).
 // Errors (TensorFlow's texts): FailedPrecondition "Attempting to use uninitialized value w" (ref)
 // or "Error while reading resource variable w from Container: localhost. ..." (resource);
 // InvalidArgument "lr is not a scalar: [2]", "var and accum do not have the same shape[2] [3]".
@@ -90,7 +108,99 @@ void AdagradStep(C* s, C g, const Hyper<C>& h) {
   s[0] -= g * h.p[0] * (C(1) / std::sqrt(s[1]));
 }
 
-enum class Rule { kGradientDescent, kMomentum, kAdam, kRMSProp, kAdagrad };
+template <typename C>
+void AdadeltaStep(C* s, C g, const Hyper<C>& h) {
+  const C lr = h.p[0], rho = h.p[1], epsilon = h.p[2];
+  s[1] = s[1] * rho + g * g * (C(1) - rho);
+  const C update = std::sqrt(s[2] + epsilon) * (C(1) / std::sqrt(s[1] + epsilon)) * g;
+  s[0] -= update * lr;
+  s[2] = s[2] * rho + update * update * (C(1) - rho);
+}
+
+template <typename C>
+C Sign(C x) {
+  return x > C(0) ? C(1) : x < C(0) ? C(-1) : C(0);
+}
+
+template <typename C>
+void ProximalGradientDescentStep(C* s, C g, const Hyper<C>& h) {
+  const C alpha = h.p[0], l1 = h.p[1], l2 = h.p[2];
+  const C prox = s[0] - g * alpha;
+  s[0] = l1 > C(0) ? Sign(prox) * std::max(std::abs(prox) - alpha * l1, C(0)) / (C(1) + l2 * alpha)
+                   : prox / (C(1) + l2 * alpha);
+}
+
+template <typename C>
+void AddSignStep(C* s, C g, const Hyper<C>& h) {
+  const C lr = h.p[0], alpha = h.p[1], sign_decay = h.p[2], beta = h.p[3];
+  s[1] = s[1] * beta + g * (C(1) - beta);
+  s[0] -= lr * (alpha + sign_decay * (Sign(g) * Sign(s[1]))) * g;
+}
+
+template <typename C>
+void PowerSignStep(C* s, C g, const Hyper<C>& h) {
+  const C lr = h.p[0], logbase = h.p[1], sign_decay = h.p[2], beta = h.p[3];
+  s[1] = s[1] * beta + g * (C(1) - beta);
+  s[0] -= lr * std::exp(logbase * sign_decay * (Sign(g) * Sign(s[1]))) * g;
+}
+
+template <typename C>
+void CenteredRMSPropStep(C* s, C g, const Hyper<C>& h) {
+  const C lr = h.p[0], rho = h.p[1], momentum = h.p[2], epsilon = h.p[3];
+  s[2] += (g * g - s[2]) * (C(1) - rho);
+  s[1] += (g - s[1]) * (C(1) - rho);
+  s[3] = s[3] * momentum + (g * lr) / std::sqrt((s[2] - s[1] * s[1]) + epsilon);
+  s[0] -= s[3];
+}
+
+template <typename C>
+void AdagradV2Step(C* s, C g, const Hyper<C>& h) {
+  if (h.update_slots) s[1] += g * g;
+  s[0] -= g * h.p[0] / (std::sqrt(s[1]) + h.p[1]);
+}
+
+template <typename C>
+void AdaMaxStep(C* s, C g, const Hyper<C>& h) {
+  const C beta1_power = h.p[0], lr = h.p[1], beta1 = h.p[2], beta2 = h.p[3], epsilon = h.p[4];
+  s[1] += (g - s[1]) * (C(1) - beta1);
+  s[2] = std::max(beta2 * s[2], std::abs(g));
+  s[0] -= lr / (C(1) - beta1_power) * (s[1] / (s[2] + epsilon));
+}
+
+template <typename C>
+void KerasMomentumStep(C* s, C g, const Hyper<C>& h) {
+  const C lr = h.p[0], momentum = h.p[1];
+  s[1] = s[1] * momentum - g * lr;
+  s[0] += h.nesterov ? s[1] * momentum - g * lr : s[1];
+}
+
+template <typename C>
+void AdamWithAmsgradStep(C* s, C g, const Hyper<C>& h) {
+  const C beta1_power = h.p[0], beta2_power = h.p[1], lr = h.p[2], beta1 = h.p[3], beta2 = h.p[4],
+          epsilon = h.p[5];
+  const C alpha = lr * std::sqrt(C(1) - beta2_power) / (C(1) - beta1_power);
+  s[1] += (g - s[1]) * (C(1) - beta1);
+  s[2] += (g * g - s[2]) * (C(1) - beta2);
+  s[3] = std::max(s[3], s[2]);
+  s[0] -= (s[1] * alpha) / (std::sqrt(s[3]) + epsilon);
+}
+
+enum class Rule {
+  kGradientDescent,
+  kMomentum,
+  kAdam,
+  kRMSProp,
+  kAdagrad,
+  kAdadelta,
+  kProximalGradientDescent,
+  kAddSign,
+  kPowerSign,
+  kCenteredRMSProp,
+  kAdagradV2,
+  kAdaMax,
+  kKerasMomentum,
+  kAdamWithAmsgrad,
+};
 
 const Optimizer& OptimizerFor(Rule rule) {
   static const Optimizer kGd{{"var"}, {"alpha"}, "delta"};
@@ -99,6 +209,17 @@ const Optimizer& OptimizerFor(Rule rule) {
                                {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"}};
   static const Optimizer kRms{{"var", "ms", "mom"}, {"lr", "rho", "momentum", "epsilon"}};
   static const Optimizer kAdagrad{{"var", "accum"}, {"lr"}};
+  static const Optimizer kAdadelta{{"var", "accum", "accum_update"}, {"lr", "rho", "epsilon"}};
+  static const Optimizer kProximalGd{{"var"}, {"alpha", "l1", "l2"}, "delta"};
+  static const Optimizer kAddSign{{"var", "m"}, {"lr", "alpha", "sign_decay", "beta"}};
+  static const Optimizer kPowerSign{{"var", "m"}, {"lr", "logbase", "sign_decay", "beta"}};
+  static const Optimizer kCenteredRms{{"var", "mg", "ms", "mom"},
+                                      {"lr", "rho", "momentum", "epsilon"}};
+  static const Optimizer kAdagradV2{{"var", "accum"}, {"lr", "epsilon"}};
+  static const Optimizer kAdaMax{{"var", "m", "v"},
+                                 {"beta1_power", "lr", "beta1", "beta2", "epsilon"}};
+  static const Optimizer kAmsgrad{
+      {"var", "m", "v", "vhat"}, {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"}};
   switch (rule) {
     case Rule::kGradientDescent:
       return kGd;
@@ -108,9 +229,28 @@ const Optimizer& OptimizerFor(Rule rule) {
       return kAdam;
     case Rule::kRMSProp:
       return kRms;
-    default:
+    case Rule::kAdagrad:
       return kAdagrad;
+    case Rule::kAdadelta:
+      return kAdadelta;
+    case Rule::kProximalGradientDescent:
+      return kProximalGd;
+    case Rule::kAddSign:
+      return kAddSign;
+    case Rule::kPowerSign:
+      return kPowerSign;
+    case Rule::kCenteredRMSProp:
+      return kCenteredRms;
+    case Rule::kAdagradV2:
+      return kAdagradV2;
+    case Rule::kAdaMax:
+      return kAdaMax;
+    case Rule::kKerasMomentum:
+      return kMomentum;  // the same inputs
+    case Rule::kAdamWithAmsgrad:
+      break;
   }
+  return kAmsgrad;
 }
 
 template <typename C>
@@ -126,6 +266,24 @@ void Step(Rule rule, C* s, C g, const Hyper<C>& h) {
       return RMSPropStep(s, g, h);
     case Rule::kAdagrad:
       return AdagradStep(s, g, h);
+    case Rule::kAdadelta:
+      return AdadeltaStep(s, g, h);
+    case Rule::kProximalGradientDescent:
+      return ProximalGradientDescentStep(s, g, h);
+    case Rule::kAddSign:
+      return AddSignStep(s, g, h);
+    case Rule::kPowerSign:
+      return PowerSignStep(s, g, h);
+    case Rule::kCenteredRMSProp:
+      return CenteredRMSPropStep(s, g, h);
+    case Rule::kAdagradV2:
+      return AdagradV2Step(s, g, h);
+    case Rule::kAdaMax:
+      return AdaMaxStep(s, g, h);
+    case Rule::kKerasMomentum:
+      return KerasMomentumStep(s, g, h);
+    case Rule::kAdamWithAmsgrad:
+      return AdamWithAmsgradStep(s, g, h);
   }
 }
 
@@ -137,7 +295,7 @@ void ApplyRule(Rule rule, const std::vector<Tensor*>& slots, const Tensor& grad,
   std::vector<T*> data;
   for (Tensor* t : slots) data.push_back(t->flat<T>().data());
   const T* g = grad.flat<T>().data();
-  C s[3];
+  C s[4];
   for (int64_t i = 0; i < grad.NumElements(); ++i) {
     for (size_t k = 0; k < data.size(); ++k) s[k] = cwise_internal::Load(data[k][i]);
     Step<C>(rule, s, cwise_internal::Load(g[i]), h);
@@ -149,10 +307,11 @@ template <Rule kRule, bool kResource>
 class ApplyOp final : public OpKernel {
  public:
   explicit ApplyOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    if (kRule == Rule::kMomentum || kRule == Rule::kAdam) {
+    if (kRule == Rule::kMomentum || kRule == Rule::kAdam || kRule == Rule::kKerasMomentum) {
       ctx.SetStatus(ctx.GetAttr("use_nesterov", &nesterov_));
     }
-    if (kRule == Rule::kAdagrad) ctx.SetStatus(ctx.GetAttr("update_slots", &update_slots_));
+    if (kRule == Rule::kAdagrad || kRule == Rule::kAdagradV2)
+      ctx.SetStatus(ctx.GetAttr("update_slots", &update_slots_));
     for (size_t k = 0; k < OptimizerFor(kRule).slots.size(); ++k) {
       const std::string& input = ctx.def().input(static_cast<int>(k));
       slot_sources_.push_back(input.substr(0, input.find(':')));
@@ -273,6 +432,28 @@ RILL_REGISTER_APPLY("Momentum", Rule::kMomentum);
 RILL_REGISTER_APPLY("Adam", Rule::kAdam);
 RILL_REGISTER_APPLY("RMSProp", Rule::kRMSProp);
 RILL_REGISTER_APPLY("Adagrad", Rule::kAdagrad);
+RILL_REGISTER_APPLY("Adadelta", Rule::kAdadelta);
+RILL_REGISTER_APPLY("AddSign", Rule::kAddSign);
+RILL_REGISTER_APPLY("PowerSign", Rule::kPowerSign);
+RILL_REGISTER_APPLY("CenteredRMSProp", Rule::kCenteredRMSProp);
+RILL_REGISTER_APPLY("AdagradV2", Rule::kAdagradV2);
+RILL_REGISTER_APPLY("AdaMax", Rule::kAdaMax);
+// TensorFlow's CPU has no half proximal gradient descent.
+REGISTER_KERNEL(KernelDefBuilder("ApplyProximalGradientDescent")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                ApplyOp<Rule::kProximalGradientDescent, false>);
+REGISTER_KERNEL(KernelDefBuilder("ResourceApplyProximalGradientDescent")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+                ApplyOp<Rule::kProximalGradientDescent, true>);
+// Keras' momentum and AMSGrad Adam have only resource forms.
+REGISTER_KERNEL(
+    KernelDefBuilder("ResourceApplyKerasMomentum").Device(kDeviceCpu).TypeConstraint("T", kTypes),
+    ApplyOp<Rule::kKerasMomentum, true>);
+REGISTER_KERNEL(
+    KernelDefBuilder("ResourceApplyAdamWithAmsgrad").Device(kDeviceCpu).TypeConstraint("T", kTypes),
+    ApplyOp<Rule::kAdamWithAmsgrad, true>);
 
 }  // namespace
 }  // namespace rill

@@ -104,5 +104,28 @@ TEST(TrainingOpsTest, ResourceFormWritesAFreshBuffer) {
   ExpectTensorEqual(before, F({1, 2}));  // an earlier read is a stable snapshot
 }
 
+TEST(TrainingOpsTest, ProximalGradientDescentShrinksAndAdaMaxTakesTheMax) {
+  RefVar var({1, -0.05f});
+  OpTester prox("ApplyProximalGradientDescent");
+  prox.Attr("T", DT_FLOAT).InputValue(var.ref(), "w");
+  for (float p : {0.5f, 0.2f, 1.0f}) prox.Input(Tensor::Scalar<float>(p));  // alpha, l1, l2
+  prox.Input(F({0.4f, 0.1f}));
+  RILL_ASSERT_OK(prox.Run().status());
+  // prox = var - delta * alpha = {0.8, -0.1}; shrunk by alpha * l1 = 0.1, over 1 + l2 * alpha.
+  ExpectTensorEqual(var.tensor, F({(0.8f - 0.1f) / 1.5f, -0.0f}));
+
+  RefVar w({1}), m({0}), v({0.5f});
+  OpTester adamax("ApplyAdaMax");
+  adamax.Attr("T", DT_FLOAT).InputValue(w.ref(), "w").InputValue(m.ref(), "m");
+  adamax.InputValue(v.ref(), "v");
+  // beta1_power, lr, beta1, beta2, epsilon
+  for (float p : {0.5f, 0.1f, 0.5f, 0.5f, 0.0f}) adamax.Input(Tensor::Scalar<float>(p));
+  adamax.Input(F({-2}));
+  RILL_ASSERT_OK(adamax.Run().status());
+  ExpectTensorEqual(m.tensor, F({-1}));  // m += (grad - m) * (1 - beta1)
+  ExpectTensorEqual(v.tensor, F({2}));   // max(beta2 * v, |grad|)
+  ExpectTensorEqual(w.tensor, F({1 + 0.1f / 0.5f * 0.5f}));
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,5 +1,7 @@
 """The optimizer steps: ApplyGradientDescent, ApplyMomentum, ApplyAdam, ApplyRMSProp,
-ApplyAdagrad and their ResourceApply forms. Each case's graph creates the variable and its slots,
+ApplyAdagrad, ApplyAdadelta, ApplyProximalGradientDescent, ApplyAddSign, ApplyPowerSign,
+ApplyCenteredRMSProp, ApplyAdagradV2, ApplyAdaMax and their ResourceApply forms, and
+ResourceApplyKerasMomentum and ResourceApplyAdamWithAmsgrad. Each case's graph creates the variable and its slots,
 initializes them (Assign / AssignVariableOp) and, ordered after that by control edges, applies one
 step; the fetch is the updated variable (the ref output, or a ReadVariableOp after the step).
 So one Session::Run replays a whole init + step, as a training graph's first step does."""
@@ -21,11 +23,37 @@ SPECS = {
     "RMSProp": (["var", "ms", "mom"], [("lr", 0.01), ("rho", 0.9), ("momentum", 0.5),
                                        ("epsilon", 1e-7)], "grad", None, {}),
     "Adagrad": (["var", "accum"], [("lr", 0.1)], "grad", None, {"update_slots": True}),
+    "Adadelta": (["var", "accum", "accum_update"], [("lr", 0.5), ("rho", 0.95), ("epsilon", 1e-6)],
+                 "grad", None, {}),
+    "ProximalGradientDescent": (["var"], [("alpha", 0.1), ("l1", 0.05), ("l2", 0.02)], "delta",
+                                None, {}),
+    "AddSign": (["var", "m"], [("lr", 0.1), ("alpha", 1.0), ("sign_decay", 0.5), ("beta", 0.9)],
+                "grad", None, {}),
+    "PowerSign": (["var", "m"], [("lr", 0.1), ("logbase", 0.7), ("sign_decay", 0.5),
+                                 ("beta", 0.9)], "grad", None, {}),
+    "CenteredRMSProp": (["var", "mg", "ms", "mom"], [("lr", 0.01), ("rho", 0.9), ("momentum", 0.5),
+                                                     ("epsilon", 1e-7)], "grad", None, {}),
+    "AdagradV2": (["var", "accum"], [("lr", 0.1), ("epsilon", 1e-7)], "grad", None,
+                  {"update_slots": True}),
+    "AdaMax": (["var", "m", "v"], [("beta1_power", 0.9), ("lr", 0.01), ("beta1", 0.9),
+                                   ("beta2", 0.999), ("epsilon", 1e-7)], "grad", None, {}),
+    "KerasMomentum": (["var", "accum"], [("lr", 0.1), ("momentum", 0.9)], "grad", 1,
+                      {"use_nesterov": False}),
+    "AdamWithAmsgrad": (["var", "m", "v", "vhat"], [("beta1_power", 0.9), ("beta2_power", 0.999),
+                                                    ("lr", 0.01), ("beta1", 0.9), ("beta2", 0.999),
+                                                    ("epsilon", 1e-7)], "grad", None, {}),
 }
+# Optimizers TensorFlow has only in the resource form.
+RESOURCE_ONLY = {"KerasMomentum", "AdamWithAmsgrad"}
+# Slots scaled down so their rule stays real: CenteredRMSProp's sqrt(ms - mg^2) needs mg^2 < ms.
+SLOT_SCALE = {"mg": 0.01}
 
 # Relative tolerance: elementwise float arithmetic in TensorFlow's order; sqrt and division are
 # correctly rounded, but TensorFlow's vectorized Eigen may take another path for them.
 TOL = {"float32": (2e-6, 1e-7), "float64": (1e-12, 1e-14), "half": (1e-3, 1e-3)}
+# TensorFlow rounds every half operation to half; Rill computes a step in float. Rules that
+# subtract near-equal terms (Adadelta's accum_update, Keras momentum's accum) differ by more.
+HALF_TOL = {"Adadelta": (1e-2, 1e-2), "KerasMomentum": (1e-2, 1e-2)}
 
 
 def _build(opt, resource, dt, shape, what, attrs_override, grad_shape=None):
@@ -39,6 +67,8 @@ def _build(opt, resource, dt, shape, what, attrs_override, grad_shape=None):
         for i, slot in enumerate(slots):
             # Slots like accum / v / ms must stay positive where a sqrt reads them.
             value = rand(dt, shape, base + "/" + slot, "positive" if i > 0 else "any")
+            if slot in SLOT_SCALE:
+                value = (value * SLOT_SCALE[slot]).astype(value.dtype)
             init = const(slot + "_init", value, dt)
             if resource:
                 h = tf.raw_ops.VarHandleOp(dtype=dt, shape=shape, shared_name=slot, name=slot)
@@ -68,7 +98,7 @@ def _optimizer(rec, opt, resource):
     op = ("ResourceApply" if resource else "Apply") + opt
 
     def gen(dt):
-        rtol, atol = TOL[dt]
+        rtol, atol = HALF_TOL.get(opt, TOL[dt]) if dt == "half" else TOL[dt]
 
         def c(what, shape, error=None, phrases=(), grad_shape=None, **attrs):
             rec.case(op, dt, what, _build(opt, resource, dt, shape, what, attrs, grad_shape),
@@ -76,9 +106,9 @@ def _optimizer(rec, opt, resource):
 
         c("vector", [5])
         c("matrix", [3, 4])
-        if opt in ("Momentum", "Adam"):
+        if opt in ("Momentum", "Adam", "KerasMomentum"):
             c("nesterov", [6], use_nesterov=True)
-        if opt == "Adagrad":
+        if opt in ("Adagrad", "AdagradV2"):
             c("no_slot_update", [4], update_slots=False)
         c("grad_shape_error", [2, 3], grad_shape=[3], error="INVALID_ARGUMENT",
           phrases=["do not have the same shape"])
@@ -88,6 +118,6 @@ def _optimizer(rec, opt, resource):
 
 def build_all(rec, emit):
     for opt in SPECS:
-        for resource in (False, True):
+        for resource in (True,) if opt in RESOURCE_ONLY else (False, True):
             _optimizer(rec, opt, resource)
             emit(("ResourceApply" if resource else "Apply") + opt)
