@@ -79,15 +79,18 @@ REGISTER_OP("ReverseSequence")
     .Attr("Tlen: {int32, int64} = int64")
     .SetShapeFn(shape_fns::Unchanged);
 
-// MatrixDiag: [..., N] -> [..., N, N].
-absl::Status MatrixDiagShape(ShapeInferenceContext& c) {
+// MatrixDiag ([..., N] -> [..., N, N]) and Diag (D -> D + D): the input's dims followed by its
+// last dim or by all of them again.
+absl::Status DiagonalShape(ShapeInferenceContext& c, bool all_dims) {
   const PartialTensorShape& in = c.input(0);
   if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
   std::vector<int64_t> dims = in.dims();
-  dims.push_back(dims.back());
+  dims.insert(dims.end(), all_dims ? in.dims().begin() : in.dims().end() - 1, in.dims().end());
   c.set_output(0, PartialTensorShape(dims));
   return absl::OkStatus();
 }
+absl::Status MatrixDiagShape(ShapeInferenceContext& c) { return DiagonalShape(c, false); }
+absl::Status DiagShape(ShapeInferenceContext& c) { return DiagonalShape(c, true); }
 
 // MatrixDiagPart: [..., M, N] -> [..., min(M, N)] (unknown when M or N is).
 absl::Status MatrixDiagPartShape(ShapeInferenceContext& c) {
@@ -97,16 +100,6 @@ absl::Status MatrixDiagPartShape(ShapeInferenceContext& c) {
   const int64_t m = dims[dims.size() - 2], n = dims.back();
   dims.pop_back();
   dims.back() = m < 0 || n < 0 ? -1 : std::min(m, n);
-  c.set_output(0, PartialTensorShape(dims));
-  return absl::OkStatus();
-}
-
-// Diag: D -> D + D.
-absl::Status DiagShape(ShapeInferenceContext& c) {
-  const PartialTensorShape& in = c.input(0);
-  if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
-  std::vector<int64_t> dims = in.dims();
-  dims.insert(dims.end(), in.dims().begin(), in.dims().end());
   c.set_output(0, PartialTensorShape(dims));
   return absl::OkStatus();
 }

@@ -281,34 +281,20 @@ struct IsFiniteFunctor : CwiseFunctorBase {
     return std::isfinite(x);
   }
 };
-struct AtanFunctor : CwiseFunctorBase {
-  static constexpr int64_t kCost = kTranscendentalCost;
-  template <typename T>
-  T operator()(T x) const {
-    return std::atan(x);
+// A transcendental functor that applies std::fn.
+#define RILL_STD_TRANSCENDENTAL_FUNCTOR(Name, fn)         \
+  struct Name : CwiseFunctorBase {                        \
+    static constexpr int64_t kCost = kTranscendentalCost; \
+    template <typename T>                                 \
+    T operator()(T x) const {                             \
+      return std::fn(x);                                  \
+    }                                                     \
   }
-};
-struct AsinFunctor : CwiseFunctorBase {
-  static constexpr int64_t kCost = kTranscendentalCost;
-  template <typename T>
-  T operator()(T x) const {
-    return std::asin(x);
-  }
-};
-struct AcosFunctor : CwiseFunctorBase {
-  static constexpr int64_t kCost = kTranscendentalCost;
-  template <typename T>
-  T operator()(T x) const {
-    return std::acos(x);
-  }
-};
-struct TanFunctor : CwiseFunctorBase {
-  static constexpr int64_t kCost = kTranscendentalCost;
-  template <typename T>
-  T operator()(T x) const {
-    return std::tan(x);
-  }
-};
+RILL_STD_TRANSCENDENTAL_FUNCTOR(AtanFunctor, atan);
+RILL_STD_TRANSCENDENTAL_FUNCTOR(AsinFunctor, asin);
+RILL_STD_TRANSCENDENTAL_FUNCTOR(AcosFunctor, acos);
+RILL_STD_TRANSCENDENTAL_FUNCTOR(TanFunctor, tan);
+#undef RILL_STD_TRANSCENDENTAL_FUNCTOR
 struct IsNanFunctor : CwiseFunctorBase {
   template <typename T>
   bool operator()(T x) const {

@@ -10,6 +10,7 @@
 // stop, num), "Requires num > 0: 0".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -27,18 +28,24 @@ namespace {
 
 #define RILL_RANGE_TYPES float, double, int32_t, int64_t
 
+// InvalidArgument "<name> must be a scalar, not shape [2]" for the first of the three inputs
+// that is not a scalar.
+absl::Status CheckScalars(const OpKernelContext& ctx, const std::array<const char*, 3>& names) {
+  for (int i = 0; i < 3; ++i) {
+    if (ctx.input(i).shape().rank() != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(names[i], " must be a scalar, not shape ",
+                                                     ctx.input(i).shape().DebugString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
 class RangeOp final : public OpKernel {
  public:
   explicit RangeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const char* names[] = {"start", "limit", "delta"};
-    for (int i = 0; i < 3; ++i) {
-      if (ctx.input(i).shape().rank() != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(names[i], " must be a scalar, not shape ",
-                                                       ctx.input(i).shape().DebugString()));
-      }
-    }
+    RILL_RETURN_IF_ERROR(CheckScalars(ctx, {"start", "limit", "delta"}));
     return VisitKernelTypes<RILL_RANGE_TYPES>(*this, ctx.input(0).dtype(), [&](auto tag) {
       return Run<typename decltype(tag)::type>(ctx);
     });
@@ -99,13 +106,7 @@ class LinSpaceOp final : public OpKernel {
   explicit LinSpaceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    const char* names[] = {"start", "stop", "num"};
-    for (int i = 0; i < 3; ++i) {
-      if (ctx.input(i).shape().rank() != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(names[i], " must be a scalar, not shape ",
-                                                       ctx.input(i).shape().DebugString()));
-      }
-    }
+    RILL_RETURN_IF_ERROR(CheckScalars(ctx, {"start", "stop", "num"}));
     const int64_t num = IndexValues(ctx.input(2))[0];
     if (num <= 0) return absl::InvalidArgumentError(absl::StrCat("Requires num > 0: ", num));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({num})));
