@@ -1,5 +1,5 @@
-// Op definitions of InTopKV2, BroadcastArgs and DenseBincount. Signatures read from TensorFlow's
-// registry (tests/tfgen/dump_op_specs.py).
+// Op definitions of InTopKV2, BroadcastArgs, DenseBincount and Bucketize. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -70,6 +70,13 @@ REGISTER_OP("DenseBincount")
     .Attr("T: {int32, int64, float, double}")
     .Attr("binary_output: bool = false")
     .SetShapeFn(DenseBincountShape);
+
+REGISTER_OP("Bucketize")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("boundaries: list(float)")
+    .SetShapeFn(shape_fns::Unchanged);
 
 }  // namespace
 }  // namespace rill

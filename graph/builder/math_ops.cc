@@ -345,6 +345,11 @@ Output TruncateDiv(const Scope& scope, const Output& x, const Output& y) {
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y) {
   return Binary(scope, "TruncateMod", x, y);
 }
+Output Bucketize(const Scope& scope, const Output& input, const std::vector<float>& boundaries) {
+  AttrValue list;
+  for (float b : boundaries) list.mutable_list()->add_f(b);
+  return OpBuilder(scope, "Bucketize").Input(input).Attr("boundaries", list).Finalize().output(0);
+}
 Output Cross(const Scope& scope, const Output& a, const Output& b) {
   return Binary(scope, "Cross", a, b);
 }

@@ -172,6 +172,8 @@ Output Xlog1py(const Scope& scope, const Output& x, const Output& y);
 Output Polygamma(const Scope& scope, const Output& a, const Output& x);
 Output TruncateDiv(const Scope& scope, const Output& x, const Output& y);
 Output TruncateMod(const Scope& scope, const Output& x, const Output& y);
+// Bucketize: per value, how many of the sorted `boundaries` are <= it (int32).
+Output Bucketize(const Scope& scope, const Output& input, const std::vector<float>& boundaries);
 // Cross: the cross products of the 3-vectors in a's and b's last dim.
 Output Cross(const Scope& scope, const Output& a, const Output& b);
 Output Mod(const Scope& scope, const Output& x, const Output& y);

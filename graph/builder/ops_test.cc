@@ -859,7 +859,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum", "UnsortedSegmentMax",
       "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
       "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount", "Polygamma", "Mod",
-      "Atan", "Asin", "Acos", "Tan", "IsNan", "IsInf", "Rint", "Inv", "Cross",
+      "Atan", "Asin", "Acos", "Tan", "IsNan", "IsInf", "Rint", "Inv", "Cross", "Bucketize",
       // Block rearrangements, structured matrices, 3-D windows, N-d scatters
       // (graph/builder/array_nn_ops.h).
       "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",

@@ -1,4 +1,4 @@
-"""InTopKV2, BroadcastArgs, DenseBincount, Cross."""
+"""InTopKV2, BroadcastArgs, DenseBincount, Cross, Bucketize."""
 import numpy as np
 import tensorflow as tf
 
@@ -127,6 +127,28 @@ def cross(rec):
                    gen)
 
 
+def bucketize(rec):
+    op = "Bucketize"
+
+    def gen(dt):
+        def c(what, x, boundaries, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Bucketize(
+                input=ph("x", x, dt), boundaries=boundaries, name="out"), error=error,
+                phrases=phrases)
+        c("basic", arr([[-5, 0, 5], [10, 12, 100]], dt), [0.0, 10.0, 100.0])
+        c("fractional_bounds", arr([1, 2, 3, -1], dt), [1.5, 2.5])
+        c("repeated_bounds", arr([0, 1, 2], dt), [1.0, 1.0, 2.0])
+        c("no_bounds", arr([3, -3], dt), [])
+        c("zero_size", arr(np.zeros([0, 2]), dt), [1.0])
+        c("large", rand(dt, [1000], "%s/%s/large" % (op, dt)), [-50.0, -1.0, 0.0, 0.5, 7.0, 60.0])
+        if is_float(dt):
+            c("specials", arr([np.nan, np.inf, -np.inf, -0.0, 1e30], dt), [-1.0, 0.0, 1.0])
+        c("unsorted_error", arr([1, 2], dt), [2.0, 1.0], error="INVALID_ARGUMENT",
+          phrases=["Expected sorted boundaries"])
+
+    rec.for_dtypes(op, ["float32", "float64", "int32", "int64"], gen)
+
+
 def build_all(rec, emit):
     in_top_k(rec)
     emit("InTopKV2")
@@ -136,3 +158,5 @@ def build_all(rec, emit):
     emit("DenseBincount")
     cross(rec)
     emit("Cross")
+    bucketize(rec)
+    emit("Bucketize")
