@@ -31,50 +31,10 @@
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/state/scatter_combine.h"
 
 namespace rill {
 namespace {
-
-enum class ScatterMode { kAdd, kUpdate, kSub, kMax, kMin };
-
-// a (op) b, in the compute type: float for half, wrapping for integers, or for bool.
-template <typename T>
-T Combine(ScatterMode mode, T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return mode == ScatterMode::kUpdate ? b : (a || b);
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    switch (mode) {
-      case ScatterMode::kAdd:
-        return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-      case ScatterMode::kSub:
-        return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-      case ScatterMode::kMax:
-        return std::max(a, b);
-      case ScatterMode::kMin:
-        return std::min(a, b);
-      case ScatterMode::kUpdate:
-        break;
-    }
-    return b;
-  } else {
-    using C = typename CwiseComputeType<T>::type;
-    const C x = static_cast<C>(a), y = static_cast<C>(b);
-    switch (mode) {
-      case ScatterMode::kAdd:
-        return static_cast<T>(x + y);
-      case ScatterMode::kSub:
-        return static_cast<T>(x - y);
-      case ScatterMode::kMax:  // NaN propagates, as in TensorFlow's Eigen maximum
-        return x != x || y != y ? static_cast<T>(x + y) : static_cast<T>(std::max(x, y));
-      case ScatterMode::kMin:
-        return x != x || y != y ? static_cast<T>(x + y) : static_cast<T>(std::min(x, y));
-      case ScatterMode::kUpdate:
-        break;
-    }
-    return b;
-  }
-}
 
 std::string DimsString(absl::Span<const int64_t> dims) {
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
@@ -85,12 +45,12 @@ class ScatterNdOp final : public OpKernel {
   explicit ScatterNdOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     const std::string& op = ctx.def().op();
     tensor_input_ = op != "ScatterNd";
-    mode_ = op == "ScatterNd"             ? ScatterMode::kAdd
-            : op == "TensorScatterUpdate" ? ScatterMode::kUpdate
-            : op == "TensorScatterAdd"    ? ScatterMode::kAdd
-            : op == "TensorScatterSub"    ? ScatterMode::kSub
-            : op == "TensorScatterMax"    ? ScatterMode::kMax
-                                          : ScatterMode::kMin;
+    mode_ = op == "ScatterNd"             ? ScatterOp::kAdd
+            : op == "TensorScatterUpdate" ? ScatterOp::kUpdate
+            : op == "TensorScatterAdd"    ? ScatterOp::kAdd
+            : op == "TensorScatterSub"    ? ScatterOp::kSub
+            : op == "TensorScatterMax"    ? ScatterOp::kMax
+                                          : ScatterOp::kMin;
     std::string policy;
     if (ctx.GetAttr("bad_indices_policy", &policy).ok()) {
       if (policy == "IGNORE") {
@@ -194,7 +154,7 @@ class ScatterNdOp final : public OpKernel {
             if (offsets[i] < 0) continue;
             T* dst = o + offsets[i];
             const T* src = u + i * slice;
-            for (int64_t t = 0; t < slice; ++t) dst[t] = Combine<T>(mode_, dst[t], src[t]);
+            for (int64_t t = 0; t < slice; ++t) dst[t] = ScatterCombine<T>(mode_, dst[t], src[t]);
           }
           return absl::OkStatus();
         });
@@ -247,7 +207,7 @@ class ScatterNdOp final : public OpKernel {
   }
 
   bool tensor_input_ = false;
-  ScatterMode mode_ = ScatterMode::kAdd;
+  ScatterOp mode_ = ScatterOp::kAdd;
   bool ignore_bad_ = false;
 };
 

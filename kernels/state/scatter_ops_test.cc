@@ -87,6 +87,14 @@ TEST_F(ScatterOpsTest, IntegerDivisionTruncatesWrapsAndRefusesZero) {
   ExpectTensorEqual(v.Get(), I32({-3, INT32_MIN, 9}, TensorShape({3})));
 }
 
+TEST_F(ScatterOpsTest, SmallIntegerProductsWrap) {
+  const TensorValue v = Variable(DT_INT16, Tensor::FromVector<int16_t>({-32768, 300}, {2}));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor out, Scatter("ScatterMul", v, I32({0, 1}, TensorShape({2})),
+                                                Tensor::FromVector<int16_t>({-32768, 300}, {2})));
+  // 2^30 and 90000 modulo 2^16.
+  ExpectTensorEqual(out, Tensor::FromVector<int16_t>({0, 24464}, TensorShape({2})));
+}
+
 TEST_F(ScatterOpsTest, RowErrorsAreTensorFlows) {
   const TensorValue v = Variable(DT_FLOAT, F({1, 2, 3}, TensorShape({3})));
   EXPECT_THAT(

@@ -1,7 +1,6 @@
 #include "kernels/state/scatter_update.h"
 
 #include <algorithm>
-#include <complex>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -15,67 +14,6 @@
 
 namespace rill {
 namespace {
-
-template <typename T>
-constexpr bool kIsComplex = std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
-template <typename T>
-constexpr bool kIsArithmetic = !std::is_same_v<T, bool> && !std::is_same_v<T, std::string>;
-
-// a (op) b. Only kUpdate for bool and string; no kMax / kMin for complex (their kernels do not
-// register those dtypes).
-template <typename T>
-T Combine(ScatterOp op, const T& a, const T& b) {
-  if constexpr (!kIsArithmetic<T>) {
-    return b;
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    const U x = static_cast<U>(a), y = static_cast<U>(b);
-    switch (op) {
-      case ScatterOp::kAdd:
-        return static_cast<T>(static_cast<U>(x + y));
-      case ScatterOp::kSub:
-        return static_cast<T>(static_cast<U>(x - y));
-      case ScatterOp::kMul:
-        return static_cast<T>(static_cast<U>(x * y));
-      case ScatterOp::kDiv:  // b != 0 checked by the caller; MIN / -1 wraps to MIN
-        if constexpr (std::is_signed_v<T>) {
-          if (b == T(-1)) return static_cast<T>(static_cast<U>(U(0) - x));
-        }
-        return static_cast<T>(a / b);
-      case ScatterOp::kMax:
-        return std::max(a, b);
-      case ScatterOp::kMin:
-        return std::min(a, b);
-      case ScatterOp::kUpdate:
-        break;
-    }
-    return b;
-  } else {
-    using C = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
-    const C x = static_cast<C>(a), y = static_cast<C>(b);
-    switch (op) {
-      case ScatterOp::kAdd:
-        return static_cast<T>(x + y);
-      case ScatterOp::kSub:
-        return static_cast<T>(x - y);
-      case ScatterOp::kMul:
-        return static_cast<T>(x * y);
-      case ScatterOp::kDiv:
-        return static_cast<T>(x / y);
-      case ScatterOp::kMax:
-      case ScatterOp::kMin:
-        if constexpr (!kIsComplex<T>) {
-          if (x != x || y != y) return static_cast<T>(x + y);  // NaN propagates
-          return static_cast<T>(op == ScatterOp::kMax ? std::max(x, y) : std::min(x, y));
-        }
-        break;
-      case ScatterOp::kUpdate:
-        break;
-    }
-    return b;
-  }
-}
 
 // InvalidArgument "Integer division by zero" when an integer kDiv has a zero update.
 absl::Status CheckDivisor(ScatterOp op, const Tensor& updates) {
@@ -104,7 +42,7 @@ absl::Status CombineSlices(ScatterOp op, const Tensor& updates, Tensor* params,
       if (dst_offsets[i] < 0) continue;
       T* dst = p + dst_offsets[i];
       const T* src = u + (scalar ? 0 : src_offsets[i]);
-      for (int64_t t = 0; t < n; ++t) dst[t] = Combine<T>(op, dst[t], src[scalar ? 0 : t]);
+      for (int64_t t = 0; t < n; ++t) dst[t] = ScatterCombine<T>(op, dst[t], src[scalar ? 0 : t]);
     }
     return absl::OkStatus();
   });

@@ -4,9 +4,8 @@
 //   RILL_RETURN_IF_ERROR(ValidateScatter(params, indices, updates));
 //   RILL_RETURN_IF_ERROR(ApplyScatter(ScatterOp::kAdd, indices, updates, &params));
 //
-// ScatterOp combines a variable element `a` with an update `b`: kUpdate (b), kAdd, kSub, kMul,
-// kDiv, kMax, kMin. Integers wrap on overflow and divide truncating; half and bfloat16 compute in
-// float; kMax / kMin propagate NaN. Errors are TensorFlow's texts (InvalidArgument).
+// ScatterOp (scatter_combine.h) combines a variable element with an update. Errors are
+// TensorFlow's texts (InvalidArgument).
 //
 // Pure functions over the tensors they are given; the caller holds the variable's lock.
 #ifndef RILL_KERNELS_STATE_SCATTER_UPDATE_H_
@@ -14,10 +13,9 @@
 
 #include "absl/status/status.h"
 #include "core/tensor.h"
+#include "kernels/state/scatter_combine.h"
 
 namespace rill {
-
-enum class ScatterOp { kUpdate, kAdd, kSub, kMul, kDiv, kMax, kMin };
 
 // Row scatter (ScatterAdd & co.): updates must have shape indices.shape + params.shape[1:], or be
 // a scalar applied to every picked row. InvalidArgument "params must be at least 1-D, got shape

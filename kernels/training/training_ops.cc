@@ -83,13 +83,19 @@ void MomentumStep(C* s, C g, const Hyper<C>& h) {
   s[0] -= h.nesterov ? g * lr + s[1] * momentum * lr : s[1] * lr;
 }
 
+// Adam's moments, m (s[1]) and v (s[2]), updated; returns the step size alpha.
 template <typename C>
-void AdamStep(C* s, C g, const Hyper<C>& h) {
-  const C beta1_power = h.p[0], beta2_power = h.p[1], lr = h.p[2], beta1 = h.p[3], beta2 = h.p[4],
-          epsilon = h.p[5];
-  const C alpha = lr * std::sqrt(C(1) - beta2_power) / (C(1) - beta1_power);
+C AdamMoments(C* s, C g, const Hyper<C>& h) {
+  const C beta1_power = h.p[0], beta2_power = h.p[1], lr = h.p[2], beta1 = h.p[3], beta2 = h.p[4];
   s[1] += (g - s[1]) * (C(1) - beta1);
   s[2] += (g * g - s[2]) * (C(1) - beta2);
+  return lr * std::sqrt(C(1) - beta2_power) / (C(1) - beta1_power);
+}
+
+template <typename C>
+void AdamStep(C* s, C g, const Hyper<C>& h) {
+  const C beta1 = h.p[3], epsilon = h.p[5];
+  const C alpha = AdamMoments(s, g, h);
   s[0] -= h.nesterov ? ((g * (C(1) - beta1) + beta1 * s[1]) * alpha) / (std::sqrt(s[2]) + epsilon)
                      : (s[1] * alpha) / (std::sqrt(s[2]) + epsilon);
 }
@@ -176,13 +182,9 @@ void KerasMomentumStep(C* s, C g, const Hyper<C>& h) {
 
 template <typename C>
 void AdamWithAmsgradStep(C* s, C g, const Hyper<C>& h) {
-  const C beta1_power = h.p[0], beta2_power = h.p[1], lr = h.p[2], beta1 = h.p[3], beta2 = h.p[4],
-          epsilon = h.p[5];
-  const C alpha = lr * std::sqrt(C(1) - beta2_power) / (C(1) - beta1_power);
-  s[1] += (g - s[1]) * (C(1) - beta1);
-  s[2] += (g * g - s[2]) * (C(1) - beta2);
+  const C alpha = AdamMoments(s, g, h);
   s[3] = std::max(s[3], s[2]);
-  s[0] -= (s[1] * alpha) / (std::sqrt(s[3]) + epsilon);
+  s[0] -= (s[1] * alpha) / (std::sqrt(s[3]) + h.p[5]);
 }
 
 enum class Rule {

@@ -26,6 +26,20 @@ TOL = {"float32": (1e-6, 1e-7), "float64": (1e-14, 1e-15), "half": (1e-3, 1e-3),
        "complex64": (1e-6, 1e-7), "complex128": (1e-14, 1e-15)}
 
 
+def _variable(dt, shape, value, init, resource):
+    """The variable "v" (VariableV2, or a VarHandleOp with shared_name "v") and, when `init`, the
+    assignment of `value` to order the op under test after."""
+    if resource:
+        v = tf.raw_ops.VarHandleOp(dtype=tf_dtype(dt), shape=shape, shared_name="v", name="v")
+        assign = lambda: tf.raw_ops.AssignVariableOp(  # noqa: E731
+            resource=v, value=const("v_init", value, dt), name="v_assign")
+    else:
+        v = tf.raw_ops.VariableV2(shape=shape, dtype=tf_dtype(dt), name="v")
+        assign = lambda: tf.raw_ops.Assign(  # noqa: E731
+            ref=v, value=const("v_init", value, dt), name="v_assign")
+    return v, [assign()] if init else []
+
+
 def _scatter(rec, op):
     dtypes, kind = SCATTER[op]
 
@@ -39,11 +53,7 @@ def _scatter(rec, op):
             updates = rand(dt, upd_shape, base + "/updates", kind)
 
             def build():
-                v = tf.raw_ops.VariableV2(shape=shape, dtype=tf_dtype(dt), name="v")
-                deps = []
-                if init:
-                    deps.append(tf.raw_ops.Assign(ref=v, value=const("v_init", value, dt),
-                                                  name="v_assign"))
+                v, deps = _variable(dt, shape, value, init, resource=False)
                 with tf1.control_dependencies(deps):
                     return getattr(tf.raw_ops, op)(
                         ref=v, indices=const("indices", indices, idx),
@@ -105,12 +115,7 @@ def _resource_scatter(rec, op):
             updates = rand(dt, upd_shape, base + "/updates", kind)
 
             def build():
-                h = tf.raw_ops.VarHandleOp(dtype=tf_dtype(dt), shape=shape, shared_name="v",
-                                           name="v")
-                deps = []
-                if init:
-                    deps.append(tf.raw_ops.AssignVariableOp(
-                        resource=h, value=const("v_init", value, dt), name="v_assign"))
+                h, deps = _variable(dt, shape, value, init, resource=True)
                 with tf1.control_dependencies(deps):
                     kwargs = {"ref" if nd else "resource": h}
                     step = getattr(tf.raw_ops, op)(
@@ -152,12 +157,7 @@ def variable_shape(rec):
             value = rand("float32", shape, "%s/%s/%s" % (op, dt, what))
 
             def build():
-                h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=shape, shared_name="v",
-                                           name="v")
-                deps = []
-                if init:
-                    deps.append(tf.raw_ops.AssignVariableOp(
-                        resource=h, value=const("v_init", value, "float32"), name="v_assign"))
+                h, deps = _variable("float32", shape, value, init, resource=True)
                 with tf1.control_dependencies(deps):
                     return tf.raw_ops.VariableShape(input=h, out_type=tf_dtype(out_type),
                                                     name="out")
@@ -178,12 +178,7 @@ def resource_gather(rec, op):
             value = rand(dt, shape, "%s/%s/%s" % (op, dt, what))
 
             def build():
-                h = tf.raw_ops.VarHandleOp(dtype=tf_dtype(dt), shape=shape, shared_name="v",
-                                           name="v")
-                deps = []
-                if init:
-                    deps.append(tf.raw_ops.AssignVariableOp(
-                        resource=h, value=const("v_init", value, dt), name="v_assign"))
+                h, deps = _variable(dt, shape, value, init, resource=True)
                 with tf1.control_dependencies(deps):
                     return getattr(tf.raw_ops, op)(
                         resource=h, indices=const("indices", indices, idx), dtype=tf_dtype(dt),
