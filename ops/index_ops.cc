@@ -1,7 +1,7 @@
 // Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
-// Range, LinSpace, CheckNumerics, ReverseV2, Reverse. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks (out of
-// range indices, bad axes): those leave dims unknown.
+// Range, LinSpace, UnravelIndex, CheckNumerics, ReverseV2, Reverse. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the
+// kernel checks (out of range indices, bad axes): those leave dims unknown.
 #include <string>
 #include <vector>
 
@@ -186,6 +186,24 @@ REGISTER_OP("LinSpace")
     .Attr("T: {bfloat16, half, float, double}")
     .Attr("Tidx: {int32, int64} = int32")
     .SetShapeFn(RangeShape);
+
+// UnravelIndex: [len(dims)] for a scalar index, [len(dims), n] for n indices.
+absl::Status UnravelIndexShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& indices = c.input(0);
+  const PartialTensorShape& dims = c.input(1);
+  const int64_t rank = dims.unknown_rank() || dims.rank() != 1 ? -1 : dims.dims()[0];
+  if (indices.unknown_rank() || indices.rank() > 1) return shape_fns::Unknown(c);
+  c.set_output(0, indices.rank() == 0 ? PartialTensorShape({rank})
+                                      : PartialTensorShape({rank, indices.dims()[0]}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("UnravelIndex")
+    .Input("indices: Tidx")
+    .Input("dims: Tidx")
+    .Output("output: Tidx")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn(UnravelIndexShape);
 
 REGISTER_OP("CheckNumerics")
     .Input("tensor: T")

@@ -48,6 +48,9 @@ UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx) {
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
   return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
 }
+Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims) {
+  return OpBuilder(scope, "UnravelIndex").Input(indices).Input(dims).Finalize().output(0);
+}
 Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num) {
   return OpBuilder(scope, "LinSpace").Input(start).Input(stop).Input(num).Finalize().output(0);
 }

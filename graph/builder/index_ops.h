@@ -35,6 +35,8 @@ struct UniqueOutputs {
 };
 UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_INT32);
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
+// UnravelIndex: the coordinates of flat `indices` in an array of shape `dims`.
+Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims);
 // LinSpace: `num` values from start to stop inclusive.
 Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num);
 Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);

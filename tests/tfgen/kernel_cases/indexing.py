@@ -1,4 +1,4 @@
-"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, EnsureShape, identity-like ops, CheckNumerics,
+"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, EnsureShape, UnravelIndex, identity-like ops, CheckNumerics,
 IdentityN.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
@@ -274,6 +274,34 @@ def ensure_shape(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def unravel_index(rec):
+    op = "UnravelIndex"
+
+    def gen(dt):
+        def c(what, indices, dims, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.UnravelIndex(
+                indices=ph("x", indices, dt), dims=ph("dims", dims, dt), name="out"),
+                error=error, phrases=phrases, case_dtype=dt)
+        c("vector", [22, 41, 37], [7, 6])
+        c("scalar", 1621, [6, 7, 8, 9])
+        c("empty_indices_error", np.zeros([0], np.int64), [3, 4], error="INVALID_ARGUMENT",
+          phrases=["received empty tensor indices: Tensor<type: %s shape: [0] values: >" % dt])
+        c("one_dim", [0, 4, 2], [5])
+        c("zero_dim_error", [5], [2, 0], error="INVALID_ARGUMENT",
+          phrases=["Input dims cannot contain a dim of zero, but dims contains zero at index 1"])
+        c("negative_dim_error", [5], [-2, 3], error="INVALID_ARGUMENT",
+          phrases=["Input dims cannot be negative. Got dim = -2 at index 0"])
+        c("out_of_bound_error", [1, 4], [2, 2], error="INVALID_ARGUMENT",
+          phrases=["index is out of bound as with dims"])
+        c("indices_rank_error", [[1, 2], [0, 1]], [2, 2], error="INVALID_ARGUMENT",
+          phrases=["The indices can only be scalar or vector, got \"[2,2]\""])
+        if dt == "int32":
+            c("overflow_error", [1], [65536, 65536], error="INVALID_ARGUMENT",
+              phrases=["Input dims product is causing integer overflow"])
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
 def identity_like(rec, op, dtypes=ALL):
     """StopGradient, PreventGradient, Snapshot: the output is the input."""
     def gen(dt):
@@ -331,7 +359,7 @@ def build_all(rec, emit):
     for fn, op in [(gather_v2, "GatherV2"), (gather, "Gather"), (gather_nd, "GatherNd"),
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
                    (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
-                   (ensure_shape, "EnsureShape")]:
+                   (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex")]:
         fn(rec)
         emit(op)
     for op in ("StopGradient", "PreventGradient", "Snapshot"):
