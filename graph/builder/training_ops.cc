@@ -169,5 +169,35 @@ Operation ResourceApplyAdamWithAmsgrad(const Scope& scope, const Output& var, co
       {var, m, v, vhat, p.beta1_power, p.beta2_power, p.lr, p.beta1, p.beta2, p.epsilon, grad});
 }
 
+Output ApplyFtrl(const Scope& scope, const Output& var, const Output& accum, const Output& linear,
+                 const Output& grad, const Output& lr, const Output& l1, const Output& l2,
+                 const Output& lr_power, bool multiply_linear_by_lr) {
+  return Step(scope, false, "Ftrl", {var, accum, linear, grad, lr, l1, l2, lr_power},
+              {{"multiply_linear_by_lr", multiply_linear_by_lr}})
+      .output(0);
+}
+Output ApplyFtrlV2(const Scope& scope, const Output& var, const Output& accum, const Output& linear,
+                   const Output& grad, const Output& lr, const Output& l1, const Output& l2,
+                   const Output& l2_shrinkage, const Output& lr_power, bool multiply_linear_by_lr) {
+  return Step(scope, false, "FtrlV2",
+              {var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power},
+              {{"multiply_linear_by_lr", multiply_linear_by_lr}})
+      .output(0);
+}
+Operation ResourceApplyFtrl(const Scope& scope, const Output& var, const Output& accum,
+                            const Output& linear, const Output& grad, const Output& lr,
+                            const Output& l1, const Output& l2, const Output& lr_power,
+                            bool multiply_linear_by_lr) {
+  return Step(scope, true, "Ftrl", {var, accum, linear, grad, lr, l1, l2, lr_power},
+              {{"multiply_linear_by_lr", multiply_linear_by_lr}});
+}
+Operation ResourceApplyFtrlV2(const Scope& scope, const Output& var, const Output& accum,
+                              const Output& linear, const Output& grad, const Output& lr,
+                              const Output& l1, const Output& l2, const Output& l2_shrinkage,
+                              const Output& lr_power, bool multiply_linear_by_lr) {
+  return Step(scope, true, "FtrlV2", {var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power},
+              {{"multiply_linear_by_lr", multiply_linear_by_lr}});
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -94,6 +94,23 @@ Operation ResourceApplyAdamWithAmsgrad(const Scope& scope, const Output& var, co
                                        const Output& v, const Output& vhat, const AdamParams& p,
                                        const Output& grad);
 
+// FTRL-proximal, with V2's L2 shrinkage (TensorFlow's input order: grad before lr).
+Output ApplyFtrl(const Scope& scope, const Output& var, const Output& accum, const Output& linear,
+                 const Output& grad, const Output& lr, const Output& l1, const Output& l2,
+                 const Output& lr_power, bool multiply_linear_by_lr = false);
+Output ApplyFtrlV2(const Scope& scope, const Output& var, const Output& accum, const Output& linear,
+                   const Output& grad, const Output& lr, const Output& l1, const Output& l2,
+                   const Output& l2_shrinkage, const Output& lr_power,
+                   bool multiply_linear_by_lr = false);
+Operation ResourceApplyFtrl(const Scope& scope, const Output& var, const Output& accum,
+                            const Output& linear, const Output& grad, const Output& lr,
+                            const Output& l1, const Output& l2, const Output& lr_power,
+                            bool multiply_linear_by_lr = false);
+Operation ResourceApplyFtrlV2(const Scope& scope, const Output& var, const Output& accum,
+                              const Output& linear, const Output& grad, const Output& lr,
+                              const Output& l1, const Output& l2, const Output& l2_shrinkage,
+                              const Output& lr_power, bool multiply_linear_by_lr = false);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -28,6 +28,11 @@
 //                    var -= lr / (1 - beta1_power) * (m / (v + eps))
 //   KerasMomentum    accum = accum * momentum - grad * lr;
 //                    var += nesterov ? accum * momentum - grad * lr : accum   (resource only)
+//   Ftrl, FtrlV2     shrunk = grad (+ 2 * l2_shrinkage * var for V2); n = accum + grad^2;
+//                    sigma = n^-lr_power - accum^-lr_power (sqrt for lr_power -0.5);
+//                    linear += shrunk - sigma / lr * var  (by_lr: shrunk * lr - sigma * var);
+//                    var = |linear| > l1 ? (l1 * sign(linear) - linear) / (n^-lr_power / lr +
+//                    2 * l2) : 0  (by_lr: l1 * lr, n^-lr_power + 2 * l2 * lr); accum = n
 //   AdamWithAmsgrad  Adam with vhat = max(vhat, v) in place of v in the step   (resource only)
 // For float, double and half (half computed in float per step; ProximalGradientDescent float and
 // double only, as TensorFlow's CPU).
@@ -68,6 +73,7 @@ struct Hyper {
   std::vector<C> p;  // the scalar hyperparameters, in Optimizer::params order
   bool nesterov = false;
   bool update_slots = true;
+  bool multiply_linear_by_lr = false;  // Ftrl
 };
 
 // The rules, one element at a time: s[0] is var, s[1..] the slots.
@@ -187,6 +193,24 @@ void AdamWithAmsgradStep(C* s, C g, const Hyper<C>& h) {
   s[0] -= (s[1] * alpha) / (std::sqrt(s[3]) + h.p[5]);
 }
 
+// Ftrl and FtrlV2 (p: lr, l1, l2, [l2_shrinkage,] lr_power); s: var, accum, linear.
+template <typename C>
+void FtrlStep(C* s, C g, const Hyper<C>& h) {
+  const bool v2 = h.p.size() == 5;
+  const C lr = h.p[0], l1 = h.p[1], l2 = h.p[2], lr_power = h.p.back();
+  const C shrunk = v2 ? g + C(2) * h.p[3] * s[0] : g;
+  const C new_accum = s[1] + g * g;
+  auto power = [&](C a) { return lr_power == C(-0.5) ? std::sqrt(a) : std::pow(a, -lr_power); };
+  const C sigma = power(new_accum) - power(s[1]);
+  const bool by_lr = h.multiply_linear_by_lr;
+  s[2] += by_lr ? shrunk * lr - sigma * s[0] : shrunk - sigma / lr * s[0];
+  const C l1_limit = by_lr ? l1 * lr : l1;
+  const C x = l1_limit * Sign(s[2]) - s[2];
+  const C y = by_lr ? power(new_accum) + C(2) * l2 * lr : power(new_accum) / lr + C(2) * l2;
+  s[0] = std::abs(s[2]) > l1_limit ? x / y : C(0);
+  s[1] += g * g;
+}
+
 enum class Rule {
   kGradientDescent,
   kMomentum,
@@ -202,6 +226,8 @@ enum class Rule {
   kAdaMax,
   kKerasMomentum,
   kAdamWithAmsgrad,
+  kFtrl,
+  kFtrlV2,
 };
 
 const Optimizer& OptimizerFor(Rule rule) {
@@ -220,6 +246,10 @@ const Optimizer& OptimizerFor(Rule rule) {
   static const Optimizer kAdagradV2{{"var", "accum"}, {"lr", "epsilon"}};
   static const Optimizer kAdaMax{{"var", "m", "v"},
                                  {"beta1_power", "lr", "beta1", "beta2", "epsilon"}};
+  static const Optimizer kFtrl{
+      {"var", "accum", "linear"}, {"lr", "l1", "l2", "lr_power"}, "grad", 0};
+  static const Optimizer kFtrlV2{
+      {"var", "accum", "linear"}, {"lr", "l1", "l2", "l2_shrinkage", "lr_power"}, "grad", 0};
   static const Optimizer kAmsgrad{
       {"var", "m", "v", "vhat"}, {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"}};
   switch (rule) {
@@ -249,6 +279,10 @@ const Optimizer& OptimizerFor(Rule rule) {
       return kAdaMax;
     case Rule::kKerasMomentum:
       return kMomentum;  // the same inputs
+    case Rule::kFtrl:
+      return kFtrl;
+    case Rule::kFtrlV2:
+      return kFtrlV2;
     case Rule::kAdamWithAmsgrad:
       break;
   }
@@ -286,6 +320,9 @@ void Step(Rule rule, C* s, C g, const Hyper<C>& h) {
       return KerasMomentumStep(s, g, h);
     case Rule::kAdamWithAmsgrad:
       return AdamWithAmsgradStep(s, g, h);
+    case Rule::kFtrl:
+    case Rule::kFtrlV2:
+      return FtrlStep(s, g, h);
   }
 }
 
@@ -309,6 +346,9 @@ template <Rule kRule, bool kResource>
 class ApplyOp final : public OpKernel {
  public:
   explicit ApplyOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (kRule == Rule::kFtrl || kRule == Rule::kFtrlV2) {
+      ctx.SetStatus(ctx.GetAttr("multiply_linear_by_lr", &multiply_linear_by_lr_));
+    }
     if (kRule == Rule::kMomentum || kRule == Rule::kAdam || kRule == Rule::kKerasMomentum) {
       ctx.SetStatus(ctx.GetAttr("use_nesterov", &nesterov_));
     }
@@ -402,6 +442,7 @@ class ApplyOp final : public OpKernel {
           for (const Tensor& p : params) h.p.push_back(cwise_internal::Load(p.flat<T>()[0]));
           h.nesterov = nesterov_;
           h.update_slots = update_slots_;
+          h.multiply_linear_by_lr = multiply_linear_by_lr_;
           ApplyRule<T>(kRule, update, grad, h);
           return absl::OkStatus();
         });
@@ -417,6 +458,7 @@ class ApplyOp final : public OpKernel {
  private:
   bool nesterov_ = false;
   bool update_slots_ = true;
+  bool multiply_linear_by_lr_ = false;
   std::vector<std::string> slot_sources_;  // the nodes feeding the slots, for messages
 };
 
@@ -440,6 +482,8 @@ RILL_REGISTER_APPLY("PowerSign", Rule::kPowerSign);
 RILL_REGISTER_APPLY("CenteredRMSProp", Rule::kCenteredRMSProp);
 RILL_REGISTER_APPLY("AdagradV2", Rule::kAdagradV2);
 RILL_REGISTER_APPLY("AdaMax", Rule::kAdaMax);
+RILL_REGISTER_APPLY("Ftrl", Rule::kFtrl);
+RILL_REGISTER_APPLY("FtrlV2", Rule::kFtrlV2);
 // TensorFlow's CPU has no half proximal gradient descent.
 REGISTER_KERNEL(KernelDefBuilder("ApplyProximalGradientDescent")
                     .Device(kDeviceCpu)

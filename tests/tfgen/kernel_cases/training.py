@@ -42,6 +42,12 @@ SPECS = {
     "AdamWithAmsgrad": (["var", "m", "v", "vhat"], [("beta1_power", 0.9), ("beta2_power", 0.999),
                                                     ("lr", 0.01), ("beta1", 0.9), ("beta2", 0.999),
                                                     ("epsilon", 1e-7)], "grad", None, {}),
+    "Ftrl": (["var", "accum", "linear"], [("lr", 0.1), ("l1", 0.05), ("l2", 0.02),
+                                          ("lr_power", -0.5)], "grad", 0,
+             {"multiply_linear_by_lr": False}),
+    "FtrlV2": (["var", "accum", "linear"], [("lr", 0.1), ("l1", 0.05), ("l2", 0.02),
+                                            ("l2_shrinkage", 0.01), ("lr_power", -0.5)], "grad", 0,
+               {"multiply_linear_by_lr": False}),
 }
 # Optimizers TensorFlow has only in the resource form.
 RESOURCE_ONLY = {"KerasMomentum", "AdamWithAmsgrad"}
@@ -58,6 +64,9 @@ HALF_TOL = {"Adadelta": (1e-2, 1e-2), "KerasMomentum": (1e-2, 1e-2)}
 
 def _build(opt, resource, dt, shape, what, attrs_override, grad_shape=None):
     slots, params, grad_name, grad_pos, attrs = SPECS[opt]
+    attrs_override = dict(attrs_override)
+    # A hyperparameter named in attrs_override replaces its SPECS value.
+    params = [(n, attrs_override.pop(n, v)) for n, v in params]
     attrs = dict(attrs, **attrs_override)
     base = "Apply%s/%s/%s" % (opt, dt, what)
 
@@ -108,6 +117,10 @@ def _optimizer(rec, opt, resource):
         c("matrix", [3, 4])
         if opt in ("Momentum", "Adam", "KerasMomentum"):
             c("nesterov", [6], use_nesterov=True)
+        if opt in ("Ftrl", "FtrlV2"):
+            c("linear_by_lr", [5], multiply_linear_by_lr=True)
+            c("lr_power", [4], lr_power=-0.7)
+            c("lr_power_by_lr", [4], lr_power=-0.7, multiply_linear_by_lr=True)
         if opt in ("Adagrad", "AdagradV2"):
             c("no_slot_update", [4], update_slots=False)
         c("grad_shape_error", [2, 3], grad_shape=[3], error="INVALID_ARGUMENT",
