@@ -1,7 +1,10 @@
 // Op definitions of the shape and layout ops that need no data movement beyond a copy: Shape,
 // Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
-// PreventGradient, EnsureShape, Snapshot, Cast. Signatures read from TensorFlow's registry
+// PreventGradient, EnsureShape, Snapshot, Cast, Bitcast. Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
+#include <utility>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
@@ -199,6 +202,41 @@ absl::Status EnsureShapeShape(ShapeInferenceContext& c) {
   c.set_output(0, std::move(merged));
   return absl::OkStatus();
 }
+
+// Bitcast: the input's shape, with in_size / out_size appended (smaller output type) or the last
+// dim, which must then be out_size / in_size, dropped (larger output type).
+absl::Status BitcastShape(ShapeInferenceContext& c) {
+  DataType in_type = DT_INVALID, out_type = DT_INVALID;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "T", &in_type));
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "type", &out_type));
+  const PartialTensorShape& in = c.input(0);
+  const int64_t in_size = DataTypeSize(in_type), out_size = DataTypeSize(out_type);
+  if (in.unknown_rank() || in_size == 0 || out_size == 0) return shape_fns::Unknown(c);
+  std::vector<int64_t> dims = in.dims();
+  if (out_size < in_size) dims.push_back(in_size / out_size);
+  if (out_size > in_size) {
+    if (dims.empty()) return shape_fns::Unknown(c);  // the kernel reports it
+    if (dims.back() >= 0 && dims.back() != out_size / in_size) {
+      return absl::InvalidArgumentError(absl::StrCat("Cannot bitcast due to shape. ", dims.back(),
+                                                     " does not match ", out_size / in_size,
+                                                     " for node '", c.node().name(), "'"));
+    }
+    dims.pop_back();
+  }
+  c.set_output(0, PartialTensorShape(std::move(dims)));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Bitcast")
+    .Input("input: T")
+    .Output("output: type")
+    .Attr(
+        "T: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, "
+        "int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}")
+    .Attr(
+        "type: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, "
+        "int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}")
+    .SetShapeFn(BitcastShape);
 
 REGISTER_OP("EnsureShape")
     .Input("input: T")

@@ -167,6 +167,9 @@ Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "
 Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape) {
   return OpBuilder(scope, "EnsureShape").Input(input).Attr("shape", shape).Finalize().output(0);
 }
+Output Bitcast(const Scope& scope, const Output& x, DataType type) {
+  return OpBuilder(scope, "Bitcast").Input(x).Attr("type", type).Finalize().output(0);
+}
 Output Cast(const Scope& scope, const Output& x, DataType dst) {
   return OpBuilder(scope, "Cast").Input(x).Attr("DstT", dst).Finalize().output(0);
 }

@@ -80,6 +80,8 @@ Output Snapshot(const Scope& scope, const Output& input);
 // EnsureShape: `input`, checked at run time against `shape` (-1 dims match any size).
 Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape);
 Output Cast(const Scope& scope, const Output& x, DataType dst);
+// Bitcast: x's bytes read as `type` (shape as TensorFlow's: see kernels/array/bitcast_op.cc).
+Output Bitcast(const Scope& scope, const Output& x, DataType type);
 std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
                            DataType out_type = DT_INT32);
 // Layout ops (kernels/array/transpose_op.cc, concat_op.cc, split_op.cc, slice_op.cc, pad_op.cc,

@@ -98,7 +98,7 @@ const std::set<std::string>& ExemptOps() {
 const std::set<std::string>& ValueAgnosticOps() {
   static const auto* ops = new std::set<std::string>{
       "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "StopGradient",
-      "PreventGradient", "Snapshot", "IdentityN", "RefIdentity", "EnsureShape",
+      "PreventGradient", "Snapshot", "IdentityN", "RefIdentity", "EnsureShape", "Bitcast",
       // Layout kernels: one code path per element size (strings copied as strings).
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2",
       "MirrorPad", "StridedSlice", "ReverseV2", "DynamicStitch", "RandomShuffle", "Concat",

@@ -1,4 +1,4 @@
-"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, EnsureShape, UnravelIndex, identity-like ops, CheckNumerics,
+"""Gathers, OneHot, Where, TopKV2, Unique, ReverseV2, Reverse, EnsureShape, UnravelIndex, Bitcast, identity-like ops, CheckNumerics,
 IdentityN.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
@@ -6,7 +6,7 @@ Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, FLOATS, arr, const, is_float, ph, rand, tf_dtype
+from kernel_cases.core import ALL, FLOATS, NP, arr, const, is_float, ph, rand, tf_dtype
 
 FULL = "float32"
 
@@ -302,6 +302,38 @@ def unravel_index(rec):
     rec.for_dtypes(op, ["int32", "int64"], gen)
 
 
+def bitcast(rec):
+    """Bitcast to a same-size, smaller and larger type where there is one."""
+    op = "Bitcast"
+    same = {"float32": "int32", "float64": "int64", "half": "int16", "int32": "float32",
+            "int64": "float64", "uint8": "int8", "int8": "uint8", "int16": "half",
+            "complex64": "float64", "complex128": "complex128"}
+    smaller = {"float32": "int16", "float64": "float32", "half": "uint8", "int32": "int8",
+               "int64": "int32", "int16": "int8", "complex64": "float32",
+               "complex128": "float64"}
+    larger = {"uint8": "int16", "int8": "half", "int16": "float32", "half": "int32",
+              "float32": "float64", "int32": "int64", "float64": "complex128",
+              "int64": "complex128", "complex64": "complex128"}
+
+    def gen(dt):
+        def c(what, x, out, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Bitcast(
+                input=ph("x", x, dt), type=tf.as_dtype(out), name="out"),
+                error=error, phrases=phrases)
+        c("same_size", _r(op, dt, [2, 3]), same[dt])
+        if dt in smaller:
+            c("smaller", _r(op, dt, [3]), smaller[dt])
+            c("smaller_scalar", _r(op, dt, []), smaller[dt])
+        if dt in larger:
+            ratio = np.dtype(NP[larger[dt]]).itemsize // np.dtype(NP[dt]).itemsize
+            c("larger", _r(op, dt, [2, ratio]), larger[dt])
+            c("larger_shape_error", _r(op, dt, [2, ratio + 1]), larger[dt],
+              error="INVALID_ARGUMENT", phrases=["Cannot bitcast from "])
+        c("zero_size", _r(op, dt, [0, 3]), same[dt])
+
+    rec.for_dtypes(op, [d for d in ALL if d != "bool"] + ["complex64", "complex128"], gen)
+
+
 def identity_like(rec, op, dtypes=ALL):
     """StopGradient, PreventGradient, Snapshot: the output is the input."""
     def gen(dt):
@@ -359,7 +391,8 @@ def build_all(rec, emit):
     for fn, op in [(gather_v2, "GatherV2"), (gather, "Gather"), (gather_nd, "GatherNd"),
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
                    (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
-                   (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex")]:
+                   (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex"),
+                   (bitcast, "Bitcast")]:
         fn(rec)
         emit(op)
     for op in ("StopGradient", "PreventGradient", "Snapshot"):
