@@ -68,6 +68,18 @@ class ResourceMgr {
     return std::static_pointer_cast<T>(it->second.resource);
   }
 
+  // Drops the resource at (container, name), whatever its type (DestroyResourceOp); holders of
+  // its shared_ptr keep it alive until they let go. NotFound "Resource <container>/<name> does
+  // not exist." when absent.
+  absl::Status Delete(const std::string& container, const std::string& name) {
+    rill::MutexLock lock(&mu_);
+    if (resources_.erase(std::make_pair(container, name)) == 0) {
+      return absl::NotFoundError(
+          absl::StrCat("Resource ", container, "/", name, " does not exist."));
+    }
+    return absl::OkStatus();
+  }
+
   // Drops every resource (Session::Close).
   void Clear() {
     rill::MutexLock lock(&mu_);

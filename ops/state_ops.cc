@@ -311,6 +311,12 @@ REGISTER_OP("VariableShape")
       return absl::OkStatus();
     });
 
+REGISTER_OP("DestroyResourceOp")
+    .Input("resource: resource")
+    .Attr("ignore_lookup_error: bool = true")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
 REGISTER_OP("VarIsInitializedOp")
     .Input("resource: resource")
     .Output("is_initialized: bool")

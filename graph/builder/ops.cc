@@ -311,6 +311,13 @@ Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output
       .output(0);
 }
 
+Operation DestroyResourceOp(const Scope& scope, const Output& resource, bool ignore_lookup_error) {
+  return OpBuilder(scope, "DestroyResourceOp")
+      .Input(resource)
+      .Attr("ignore_lookup_error", ignore_lookup_error)
+      .Finalize();
+}
+
 Output VariableShape(const Scope& scope, const Output& resource, DataType out_type) {
   return OpBuilder(scope, "VariableShape")
       .Input(resource)

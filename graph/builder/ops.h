@@ -298,6 +298,9 @@ Output ResourceGather(const Scope& scope, const Output& resource, const Output& 
                       DataType dtype, const ResourceGatherAttrs& attrs = {});
 Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output& indices,
                         DataType dtype);
+// Drops the resource variable; a missing one is NotFound unless ignore_lookup_error.
+Operation DestroyResourceOp(const Scope& scope, const Output& resource,
+                            bool ignore_lookup_error = true);
 // The variable's shape as an int32 (or int64) vector.
 Output VariableShape(const Scope& scope, const Output& resource, DataType out_type = DT_INT32);
 Output VarIsInitializedOp(const Scope& scope, const Output& resource);

@@ -826,6 +826,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "ApplyFtrlV2",
       "ResourceApplyFtrl",
       "ResourceApplyFtrlV2",
+      "DestroyResourceOp",
       "Const",
       "Identity",
       "IdentityN",

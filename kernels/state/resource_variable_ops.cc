@@ -17,6 +17,7 @@ namespace {
 using variable_kernels::AssignUpdateVariableOp;
 using variable_kernels::AssignVariableOp;
 using variable_kernels::CpuDenseOps;
+using variable_kernels::DestroyResourceOp;
 using variable_kernels::ReadVariableOp;
 using variable_kernels::VarHandleOp;
 using variable_kernels::VariableShapeOp;
@@ -45,6 +46,7 @@ REGISTER_KERNEL(KernelDefBuilder("VariableShape")
                     .TypeConstraint("out_type", {DT_INT32, DT_INT64})
                     .HostMemory("output"),
                 VariableShapeOp);
+REGISTER_KERNEL(KernelDefBuilder("DestroyResourceOp").Device(kDeviceCpu), DestroyResourceOp);
 REGISTER_KERNEL(KernelDefBuilder("VarIsInitializedOp").Device(kDeviceCpu), VarIsInitializedOp);
 
 }  // namespace

@@ -20,6 +20,9 @@
 //   VariableShape        the value's shape as an int32 / int64 vector. NotFound "Resource
 //                        localhost/v does not exist." before the first AssignVariableOp; an int32
 //                        output refuses dims past 2^31 - 1 (InvalidArgument). Cheap.
+//   DestroyResourceOp    drops the variable from the ResourceMgr (values already read stay valid);
+//                        NotFound "Resource localhost/v does not exist." for a missing one
+//                        unless ignore_lookup_error (the default). Cheap.
 //   VarIsInitializedOp   scalar bool: the variable exists and has been assigned. Cheap.
 #ifndef RILL_KERNELS_STATE_RESOURCE_VARIABLE_OPS_H_
 #define RILL_KERNELS_STATE_RESOURCE_VARIABLE_OPS_H_
@@ -189,6 +192,24 @@ class VariableShapeOp final : public OpKernel {
 
  private:
   DataType out_type_ = DT_INT32;
+};
+
+class DestroyResourceOp final : public OpKernel {
+ public:
+  explicit DestroyResourceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("ignore_lookup_error", &ignore_lookup_error_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(ResourceHandle handle, ResourceHandleFromTensor(ctx.input(0)));
+    const absl::Status deleted =
+        ctx.device()->resource_manager()->Delete(handle.container, handle.name);
+    if (ignore_lookup_error_ && absl::IsNotFound(deleted)) return absl::OkStatus();
+    return deleted;
+  }
+  bool IsExpensive() const override { return false; }
+
+ private:
+  bool ignore_lookup_error_ = true;
 };
 
 class VarIsInitializedOp final : public OpKernel {

@@ -191,5 +191,21 @@ TEST_F(ResourceVariableOpsTest, VariableShapeGivesTheValuesShape) {
   ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({2, 0, 3}, TensorShape({3})));
 }
 
+TEST_F(ResourceVariableOpsTest, DestroyResourceOpDropsTheVariable) {
+  const Tensor h = Handle("v");
+  ASSERT_THAT(Assign(h, Tensor::FromVector<float>({1, 2}, TensorShape({2}))), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor before, Read(h, DT_FLOAT));
+  OpTester destroy("DestroyResourceOp", "destroy", device_.get());
+  destroy.Input(h, "v");
+  ASSERT_THAT(destroy.Run(), IsOk());
+  EXPECT_FALSE(IsInitialized(h));
+  ExpectTensorEqual(before, Tensor::FromVector<float>({1, 2}, TensorShape({2})));
+  ASSERT_THAT(destroy.Run(), IsOk());  // ignore_lookup_error defaults to true
+  OpTester strict("DestroyResourceOp", "strict", device_.get());
+  strict.Attr("ignore_lookup_error", false).Input(h, "v");
+  EXPECT_THAT(strict.Run(),
+              StatusIs(absl::StatusCode::kNotFound, Eq("Resource localhost/v does not exist.")));
+}
+
 }  // namespace
 }  // namespace rill

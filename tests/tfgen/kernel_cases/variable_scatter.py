@@ -205,6 +205,30 @@ def resource_gather(rec, op):
     rec.for_dtypes(op, NUMBERS + ["bool"], gen)
 
 
+def destroy_resource(rec):
+    """DestroyResourceOp of an assigned variable (VarIsInitializedOp after it is false), of a
+    missing one (ignored by default), and the NotFound with ignore_lookup_error=False."""
+    op = "DestroyResourceOp"
+
+    def gen(dt):
+        def c(what, init, error=None, phrases=(), **attrs):
+            def build():
+                h, deps = _variable(dt, [2], rand(dt, [2], "%s/%s" % (op, what)), init,
+                                    resource=True)
+                with tf1.control_dependencies(deps):
+                    destroy = tf.raw_ops.DestroyResourceOp(resource=h, name="destroy", **attrs)
+                with tf1.control_dependencies([destroy]):
+                    return tf.raw_ops.VarIsInitializedOp(resource=h, name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases, case_dtype="")
+
+        c("assigned", True)
+        c("missing_ignored", False)
+        c("missing_error", False, error="NOT_FOUND", phrases=["does not exist"],
+          ignore_lookup_error=False)
+
+    rec.for_dtypes(op, ["float32"], gen)
+
+
 def build_all(rec, emit):
     for op in SCATTER:
         _scatter(rec, op)
@@ -217,3 +241,5 @@ def build_all(rec, emit):
     for op in ("ResourceGather", "ResourceGatherNd"):
         resource_gather(rec, op)
         emit(op)
+    destroy_resource(rec)
+    emit("DestroyResourceOp")
