@@ -1,7 +1,7 @@
 // Op definitions of the shape and layout ops that need no data movement beyond a copy: Shape,
 // Size, Rank, Reshape, ExpandDims, Squeeze, Fill, ZerosLike, OnesLike, StopGradient,
-// PreventGradient, EnsureShape, Snapshot, Cast, Bitcast. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// PreventGradient, EnsureShape, Snapshot, Cast, Bitcast, Empty. Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py).
 #include <utility>
 #include <vector>
 
@@ -237,6 +237,25 @@ REGISTER_OP("Bitcast")
         "type: {bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, "
         "int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}")
     .SetShapeFn(BitcastShape);
+
+// Empty: the shape input's value when it is a known constant, else unknown.
+absl::Status EmptyShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> dims;
+  if (c.ConstantIndexValues(0, &dims)) {
+    c.set_output(0, PartialTensorShape(std::move(dims)));
+  } else {
+    c.set_output(0, PartialTensorShape());
+  }
+  return absl::OkStatus();
+}
+
+REGISTER_OP("Empty")
+    .Input("shape: int32")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("init: bool = false")
+    .SetIsStateful()
+    .SetShapeFn(EmptyShape);
 
 REGISTER_OP("EnsureShape")
     .Input("input: T")

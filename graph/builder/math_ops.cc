@@ -167,6 +167,14 @@ Output Snapshot(const Scope& scope, const Output& input) { return Unary(scope, "
 Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape) {
   return OpBuilder(scope, "EnsureShape").Input(input).Attr("shape", shape).Finalize().output(0);
 }
+Output Empty(const Scope& scope, const Output& shape, DataType dtype, bool init) {
+  return OpBuilder(scope, "Empty")
+      .Input(shape)
+      .Attr("dtype", dtype)
+      .Attr("init", init)
+      .Finalize()
+      .output(0);
+}
 Output Bitcast(const Scope& scope, const Output& x, DataType type) {
   return OpBuilder(scope, "Bitcast").Input(x).Attr("type", type).Finalize().output(0);
 }

@@ -72,6 +72,8 @@ Output Reshape(const Scope& scope, const Output& tensor, const Output& shape);
 Output ExpandDims(const Scope& scope, const Output& input, const Output& axis);
 Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis = {});
 Output Fill(const Scope& scope, const Output& dims, const Output& value);
+// Empty: a tensor of `dtype` and the int32 vector `shape` (zeros in Rill).
+Output Empty(const Scope& scope, const Output& shape, DataType dtype, bool init = false);
 Output ZerosLike(const Scope& scope, const Output& x);
 Output OnesLike(const Scope& scope, const Output& x);
 Output StopGradient(const Scope& scope, const Output& input);

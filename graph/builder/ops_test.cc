@@ -849,8 +849,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "Log", "Log1p", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Relu6", "Elu", "Selu", "Softplus",
       "LeakyRelu", "Floor", "Ceil", "Round", "Reciprocal", "Erf", "LogicalNot", "Shape", "Size",
       "Rank", "Reshape", "ExpandDims", "Squeeze", "Fill", "ZerosLike", "OnesLike", "StopGradient",
-      "PreventGradient", "Snapshot", "EnsureShape", "Bitcast", "Cast", "Sum", "Mean", "Prod", "Max",
-      "Min", "All", "Any", "ShapeN",
+      "PreventGradient", "Snapshot", "EnsureShape", "Bitcast", "Empty", "Cast", "Sum", "Mean",
+      "Prod", "Max", "Min", "All", "Any", "ShapeN",
       // Layout ops (graph/builder/math_ops.h too).
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
       "PadV2", "MirrorPad",

@@ -1,10 +1,9 @@
 // Shape and layout kernels that move no data, or copy it once: Shape, ShapeN, Size, Rank
 // (metadata), Reshape, ExpandDims, Squeeze (share the input's buffer under a new shape), Fill,
-// ZerosLike, OnesLike (fresh outputs), StopGradient, PreventGradient, EnsureShape (forward the
-// input), Snapshot (a copy).
-// Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to reshape is a tensor with 6
-// values, but the requested shape has 4", EnsureShape "Shape of tensor x [2,3] is not compatible
-// with expected shape [3,?]." (x the node's input).
+// ZerosLike, OnesLike, Empty (fresh outputs), StopGradient, PreventGradient, EnsureShape (forward
+// the input), Snapshot (a copy). Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to
+// reshape is a tensor with 6 values, but the requested shape has 4", EnsureShape "Shape of tensor x
+// [2,3] is not compatible with expected shape [3,?]." (x the node's input).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -250,6 +249,22 @@ class FillLikeOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
+// Empty: a fresh tensor of the int32 vector `shape`; Rill zero-fills it whether or not `init`
+// asks (TensorFlow leaves it uninitialized without init).
+class EmptyOp final : public OpKernel {
+ public:
+  explicit EmptyOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& shape = ctx.input(0);
+    if (shape.shape().rank() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape must be a vector of int32, got shape ", shape.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(IndexValues(shape)));
+    return FillWith(ctx, out_shape, nullptr, 0);
+  }
+};
+
 class ForwardOp final : public OpKernel {
  public:
   explicit ForwardOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -396,6 +411,11 @@ REGISTER_KERNEL(
 REGISTER_KERNEL(
     KernelDefBuilder("PreventGradient").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("Empty")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", kValueTypes)
+                    .HostMemory("shape"),
+                EmptyOp);
 REGISTER_KERNEL(
     KernelDefBuilder("EnsureShape").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     EnsureShapeOp);

@@ -126,6 +126,17 @@ TEST(ShapeOpsTest, SnapshotCopiesAndStopGradientForwards) {
   EXPECT_TRUE(out[0].SharesBufferWith(in));
 }
 
+TEST(ShapeOpsTest, EmptyIsZeroFilled) {
+  OpTester t("Empty");
+  t.Attr("dtype", DT_FLOAT).Input(Tensor::FromVector<int32_t>({2, 1}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], F({0, 0}, TensorShape({2, 1})));
+  OpTester bad("Empty");
+  bad.Attr("dtype", DT_FLOAT).Input(Tensor::Scalar<int32_t>(2));
+  EXPECT_THAT(bad.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                  "shape must be a vector of int32, got shape []"));
+}
+
 TEST(ShapeOpsTest, EnsureShapeForwardsAFittingInput) {
   const Tensor in = F({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
   OpTester ok("EnsureShape");

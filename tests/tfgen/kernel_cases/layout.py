@@ -459,6 +459,26 @@ def range_op(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def empty(rec, dtypes=ALL):
+    """Empty with init=True (TensorFlow's values are otherwise undefined)."""
+    op = "Empty"
+
+    def gen(dt):
+        def c(what, shape, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Empty(
+                shape=ph("shape", shape, "int32"), dtype=tf.as_dtype(dt), init=True, name="out"),
+                error=error, phrases=phrases)
+        c("matrix", [2, 3])
+        if dt != FULL:
+            return
+        c("scalar", np.zeros([0], np.int32))
+        c("zero_size", [0, 4])
+        c("shape_rank_error", [[2, 3]], error="INVALID_ARGUMENT",
+          phrases=["shape must be a vector of int32, got shape [1,2]"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def concat_offset(rec):
     """ConcatOffset: int32 or int64 shapes (the shape_type attr) fed through placeholders."""
     op = "ConcatOffset"
@@ -527,3 +547,5 @@ def build_all(rec, emit):
     emit("LinSpace")
     concat_offset(rec)
     emit("ConcatOffset")
+    empty(rec)
+    emit("Empty")
