@@ -185,25 +185,7 @@ class ScatterNdOp final : public OpKernel {
       }
       return absl::OkStatus();
     }
-    // ScatterNd: rank mismatches first, then the dims.
-    const bool outer_rank_ok = us.rank() >= batch_dim;
-    const bool inner_rank_ok = k <= target_rank && us.rank() - batch_dim == target_rank - k;
-    auto outer_error = [&] {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Dimensions [0,", batch_dim, ") of indices[shape=", is.DebugString(),
-          "] must match dimensions [0,", batch_dim, ") of updates[shape=", us.DebugString(), "]"));
-    };
-    auto inner_error = [&] {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Dimensions [", k, ",", target_rank, ") of input[shape=", DimsString(target),
-                       "] must match dimensions [", batch_dim, ",", us.rank(),
-                       ") of updates[shape=", us.DebugString(), "]"));
-    };
-    if (!outer_rank_ok) return outer_error();
-    if (!inner_rank_ok) return inner_error();
-    if (!outer_ok) return outer_error();
-    if (!inner_ok) return inner_error();
-    return absl::OkStatus();
+    return CheckScatterNdShapes(is, us, target);
   }
 
   bool tensor_input_ = false;

@@ -5,7 +5,8 @@
 //   dst[i] = ScatterCombine<T>(ScatterOp::kAdd, dst[i], src[i]);
 //
 // Integers wrap on overflow and divide truncating (MIN / -1 wraps to MIN; the caller refuses a
-// zero divisor); half and bfloat16 compute in float; kMax / kMin propagate NaN. Pure.
+// zero divisor); half and bfloat16 compute in float; kMax / kMin propagate NaN. Also ScatterNd's
+// shape check (CheckScatterNdShapes). Pure.
 #ifndef RILL_KERNELS_STATE_SCATTER_COMBINE_H_
 #define RILL_KERNELS_STATE_SCATTER_COMBINE_H_
 
@@ -13,6 +14,11 @@
 #include <string>
 #include <type_traits>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/types/span.h"
+#include "core/tensor_shape.h"
 #include "core/types.h"
 
 namespace rill {
@@ -84,6 +90,39 @@ T ScatterCombine(ScatterOp op, const T& a, const T& b) {
     }
     return b;
   }
+}
+
+// ScatterNd's shape rule (ScatterNd, ScatterNdAdd & co.): updates must be indices.shape[:-1] +
+// target[K:], K = indices.shape[-1]. InvalidArgument with TensorFlow's texts, rank mismatches
+// first: "Dimensions [0,1) of indices[shape=[2,1]] must match dimensions [0,1) of
+// updates[shape=[3]]", "Dimensions [1,2) of input[shape=[3,2]] must match dimensions [1,2) of
+// updates[shape=[2,3]]". REQUIRES: indices has rank 1 or more.
+inline absl::Status CheckScatterNdShapes(const TensorShape& indices, const TensorShape& updates,
+                                         absl::Span<const int64_t> target) {
+  const int batch_dim = indices.rank() - 1;
+  const int64_t k = indices.dim(batch_dim);
+  const int64_t target_rank = static_cast<int64_t>(target.size());
+  auto outer_error = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Dimensions [0,", batch_dim, ") of indices[shape=", indices.DebugString(),
+                     "] must match dimensions [0,", batch_dim,
+                     ") of updates[shape=", updates.DebugString(), "]"));
+  };
+  auto inner_error = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Dimensions [", k, ",", target_rank, ") of input[shape=[",
+                     absl::StrJoin(target, ","), "]] must match dimensions [", batch_dim, ",",
+                     updates.rank(), ") of updates[shape=", updates.DebugString(), "]"));
+  };
+  if (updates.rank() < batch_dim) return outer_error();
+  if (k > target_rank || updates.rank() - batch_dim != target_rank - k) return inner_error();
+  for (int d = 0; d < batch_dim; ++d) {
+    if (updates.dim(d) != indices.dim(d)) return outer_error();
+  }
+  for (int64_t d = 0; d < target_rank - k; ++d) {
+    if (updates.dim(static_cast<int>(batch_dim + d)) != target[k + d]) return inner_error();
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace rill

@@ -129,28 +129,8 @@ absl::Status ApplyScatterNd(ScatterOp op, const Tensor& indices, const Tensor& u
     return absl::InvalidArgumentError(absl::StrCat(
         "Indices and updates specified for empty output.  indices shape: ", is.DebugString()));
   }
+  RILL_RETURN_IF_ERROR(CheckScatterNdShapes(is, us, ps.dims()));
   const int64_t k = is.dim(is.rank() - 1);
-  const int batch_dim = is.rank() - 1;
-  auto outer_error = [&] {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Dimensions [0,", batch_dim, ") of indices[shape=", is.DebugString(),
-        "] must match dimensions [0,", batch_dim, ") of updates[shape=", us.DebugString(), "]"));
-  };
-  auto inner_error = [&] {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Dimensions [", k, ",", ps.rank(), ") of input[shape=", ps.DebugString(),
-                     "] must match dimensions [", batch_dim, ",", us.rank(),
-                     ") of updates[shape=", us.DebugString(), "]"));
-  };
-  if (us.rank() < batch_dim) return outer_error();
-  if (ps.rank() < k + (us.rank() - batch_dim)) return inner_error();
-  if (us.rank() != batch_dim + ps.rank() - k) return inner_error();
-  for (int d = 0; d < batch_dim; ++d) {
-    if (us.dim(d) != is.dim(d)) return outer_error();
-  }
-  for (int d = 0; d < us.rank() - batch_dim; ++d) {
-    if (us.dim(batch_dim + d) != ps.dim(static_cast<int>(k) + d)) return inner_error();
-  }
   if (indices.NumElements() == 0) return absl::OkStatus();
   if (k < 1 || k > 7) {
     return absl::InvalidArgumentError(absl::StrCat(

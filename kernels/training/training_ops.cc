@@ -464,12 +464,13 @@ class ApplyOp final : public OpKernel {
 
 const std::vector<DataType> kTypes = {DT_HALF, DT_FLOAT, DT_DOUBLE};
 
-#define RILL_REGISTER_APPLY(name, rule)                                                          \
-  REGISTER_KERNEL(KernelDefBuilder("Apply" name).Device(kDeviceCpu).TypeConstraint("T", kTypes), \
-                  ApplyOp<rule, false>);                                                         \
-  REGISTER_KERNEL(                                                                               \
-      KernelDefBuilder("ResourceApply" name).Device(kDeviceCpu).TypeConstraint("T", kTypes),     \
+#define RILL_REGISTER_APPLY_TYPES(name, rule, types)                                            \
+  REGISTER_KERNEL(KernelDefBuilder("Apply" name).Device(kDeviceCpu).TypeConstraint("T", types), \
+                  ApplyOp<rule, false>);                                                        \
+  REGISTER_KERNEL(                                                                              \
+      KernelDefBuilder("ResourceApply" name).Device(kDeviceCpu).TypeConstraint("T", types),     \
       ApplyOp<rule, true>)
+#define RILL_REGISTER_APPLY(name, rule) RILL_REGISTER_APPLY_TYPES(name, rule, kTypes)
 
 RILL_REGISTER_APPLY("GradientDescent", Rule::kGradientDescent);
 RILL_REGISTER_APPLY("Momentum", Rule::kMomentum);
@@ -485,14 +486,8 @@ RILL_REGISTER_APPLY("AdaMax", Rule::kAdaMax);
 RILL_REGISTER_APPLY("Ftrl", Rule::kFtrl);
 RILL_REGISTER_APPLY("FtrlV2", Rule::kFtrlV2);
 // TensorFlow's CPU has no half proximal gradient descent.
-REGISTER_KERNEL(KernelDefBuilder("ApplyProximalGradientDescent")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
-                ApplyOp<Rule::kProximalGradientDescent, false>);
-REGISTER_KERNEL(KernelDefBuilder("ResourceApplyProximalGradientDescent")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
-                ApplyOp<Rule::kProximalGradientDescent, true>);
+const std::vector<DataType> kFloatDouble = {DT_FLOAT, DT_DOUBLE};
+RILL_REGISTER_APPLY_TYPES("ProximalGradientDescent", Rule::kProximalGradientDescent, kFloatDouble);
 // Keras' momentum and AMSGrad Adam have only resource forms.
 REGISTER_KERNEL(
     KernelDefBuilder("ResourceApplyKerasMomentum").Device(kDeviceCpu).TypeConstraint("T", kTypes),

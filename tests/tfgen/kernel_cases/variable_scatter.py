@@ -40,8 +40,17 @@ def _variable(dt, shape, value, init, resource):
     return v, [assign()] if init else []
 
 
+# Resource forms: op -> the ref form whose dtypes and updates kind they share.
+RESOURCE = {"Resource" + op: op for op in
+            ["ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
+             "ScatterMin", "ScatterNdUpdate", "ScatterNdAdd"]}
+
+
 def _scatter(rec, op):
-    dtypes, kind = SCATTER[op]
+    """A ref form (fetching its ref output) or a resource form (a ReadVariableOp after it)."""
+    resource = op in RESOURCE
+    dtypes, kind = SCATTER[RESOURCE.get(op, op)]
+    nd = "ScatterNd" in op
 
     def gen(dt):
         rtol, atol = TOL.get(dt, (0.0, 0.0))
@@ -53,98 +62,59 @@ def _scatter(rec, op):
             updates = rand(dt, upd_shape, base + "/updates", kind)
 
             def build():
-                v, deps = _variable(dt, shape, value, init, resource=False)
+                v, deps = _variable(dt, shape, value, init, resource)
                 with tf1.control_dependencies(deps):
-                    return getattr(tf.raw_ops, op)(
-                        ref=v, indices=const("indices", indices, idx),
-                        updates=ph("updates", updates, dt), name="out", **attrs)
-            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
-
-        if op.startswith("ScatterNd"):
-            c("rows", [4, 3], [[2], [0]], [2, 3])
-            c("elements", [3, 4], [[0, 1], [2, 3], [1, 0]], [3], "int64")
-            c("duplicates", [5], [[1], [3], [1]], [3])
-            c("batched_indices", [2, 3, 2], [[[0, 1], [1, 2]], [[1, 0], [0, 0]]], [2, 2, 2])
-            c("locked", [4], [[3], [0]], [2], use_locking=True)
-            c("bad_index_error", [3, 2], [[1], [3]], [2, 2], error="INVALID_ARGUMENT",
-              phrases=["indices[1] = [3] does not index into shape [3,2]"])
-            c("updates_shape_error", [3, 2], [[1], [0]], [2, 3], error="INVALID_ARGUMENT",
-              phrases=["Dimensions [1,2) of input[shape=[3,2]] must match dimensions [1,2) of "
-                       "updates[shape=[2,3]]"])
-            c("uninitialized_error", [3], [[0]], [1], init=False, error="FAILED_PRECONDITION",
-              phrases=["Attempting to use uninitialized value v"])
-        else:
-            c("rows", [4, 3], [2, 0], [2, 3])
-            c("vector", [6], [5, 1, 3], [3], "int64")
-            c("duplicates", [5, 2], [1, 3, 1, 1], [4, 2])
-            c("matrix_indices", [4, 2], [[0, 3], [2, 1]], [2, 2, 2])
-            c("scalar_updates", [4, 2], [3, 0], [])
-            c("scalar_index", [3, 2], 1, [2])
-            c("empty_indices", [3], [], [0])
-            c("locked", [4], [3, 0], [2], use_locking=True)
-            c("bad_index_error", [3, 2], [1, 3], [2, 2], error="INVALID_ARGUMENT",
-              phrases=["indices[1] = 3 is not in [0, 3)"])
-            c("negative_index_error", [3], [[0], [-1]], [2, 1], "int64", error="INVALID_ARGUMENT",
-              phrases=["indices[1,0] = -1 is not in [0, 3)"])
-            c("updates_shape_error", [3, 2], [1, 0], [2, 3], error="INVALID_ARGUMENT",
-              phrases=["Must have updates.shape = indices.shape + params.shape[1:] or "
-                       "updates.shape = [], got updates.shape [2,3], indices.shape [2], "
-                       "params.shape [3,2]"])
-            c("uninitialized_error", [3], [0], [1], init=False, error="FAILED_PRECONDITION",
-              phrases=["Attempting to use uninitialized value v"])
-
-    rec.for_dtypes(op, dtypes, gen)
-
-
-# Resource forms: op -> the ref form whose dtypes and updates kind they share.
-RESOURCE = {"Resource" + op: op for op in
-            ["ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
-             "ScatterMin", "ScatterNdUpdate", "ScatterNdAdd"]}
-
-
-def _resource_scatter(rec, op):
-    dtypes, kind = SCATTER[RESOURCE[op]]
-    nd = "ScatterNd" in op
-
-    def gen(dt):
-        rtol, atol = TOL.get(dt, (0.0, 0.0))
-
-        def c(what, shape, indices, upd_shape, idx="int32", error=None, phrases=(), init=True):
-            base = "%s/%s/%s" % (op, dt, what)
-            value = rand(dt, shape, base + "/var")
-            updates = rand(dt, upd_shape, base + "/updates", kind)
-
-            def build():
-                h, deps = _variable(dt, shape, value, init, resource=True)
-                with tf1.control_dependencies(deps):
-                    kwargs = {"ref" if nd else "resource": h}
-                    step = getattr(tf.raw_ops, op)(
-                        indices=const("indices", indices, idx),
-                        updates=ph("updates", updates, dt), name="step", **kwargs)
+                    inputs = dict(indices=const("indices", indices, idx),
+                                  updates=ph("updates", updates, dt), **attrs)
+                    if not resource:
+                        return getattr(tf.raw_ops, op)(ref=v, name="out", **inputs)
+                    inputs["ref" if nd else "resource"] = v
+                    step = getattr(tf.raw_ops, op)(name="step", **inputs)
                 with tf1.control_dependencies([step]):
-                    return tf.raw_ops.ReadVariableOp(resource=h, dtype=tf_dtype(dt), name="out")
+                    return tf.raw_ops.ReadVariableOp(resource=v, dtype=tf_dtype(dt), name="out")
             rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
 
+        ref = not resource
         if nd:
             c("rows", [4, 3], [[2], [0]], [2, 3])
             c("elements", [3, 4], [[0, 1], [2, 3], [1, 0]], [3], "int64")
             c("duplicates", [5], [[1], [3], [1]], [3])
+            if ref:
+                c("batched_indices", [2, 3, 2], [[[0, 1], [1, 2]], [[1, 0], [0, 0]]], [2, 2, 2])
+                c("locked", [4], [[3], [0]], [2], use_locking=True)
             c("bad_index_error", [3, 2], [[1], [3]], [2, 2], error="INVALID_ARGUMENT",
               phrases=["indices[1] = [3] does not index into shape [3,2]"])
+            if ref:
+                c("updates_shape_error", [3, 2], [[1], [0]], [2, 3], error="INVALID_ARGUMENT",
+                  phrases=["Dimensions [1,2) of input[shape=[3,2]] must match dimensions [1,2) "
+                           "of updates[shape=[2,3]]"])
         else:
             c("rows", [4, 3], [2, 0], [2, 3])
             c("vector", [6], [5, 1, 3], [3], "int64")
             c("duplicates", [5, 2], [1, 3, 1, 1], [4, 2])
             c("matrix_indices", [4, 2], [[0, 3], [2, 1]], [2, 2, 2])
             c("scalar_updates", [4, 2], [3, 0], [])
+            if ref:
+                c("scalar_index", [3, 2], 1, [2])
+                c("empty_indices", [3], [], [0])
+                c("locked", [4], [3, 0], [2], use_locking=True)
             c("bad_index_error", [3, 2], [1, 3], [2, 2], error="INVALID_ARGUMENT",
               phrases=["indices[1] = 3 is not in [0, 3)"])
-            c("updates_rank_error", [3, 2], [1, 0], [2, 2, 1], error="INVALID_ARGUMENT",
+            if ref:
+                c("negative_index_error", [3], [[0], [-1]], [2, 1], "int64",
+                  error="INVALID_ARGUMENT", phrases=["indices[1,0] = -1 is not in [0, 3)"])
+            shape_error = [2, 3] if ref else [2, 2, 1]  # the resource forms check ranks only
+            c("updates_shape_error" if ref else "updates_rank_error", [3, 2], [1, 0], shape_error,
+              error="INVALID_ARGUMENT",
               phrases=["Must have updates.shape = indices.shape + params.shape[1:] or "
-                       "updates.shape = [], got updates.shape [2,2,1], indices.shape [2], "
-                       "params.shape [3,2]"])
-        c("missing_error", [3], [[0]] if nd else [0], [1], init=False, error="NOT_FOUND",
-          phrases=["localhost/v"])
+                       "updates.shape = [], got updates.shape [%s], indices.shape [2], "
+                       "params.shape [3,2]" % ",".join(map(str, shape_error))])
+        if ref:
+            c("uninitialized_error", [3], [[0]] if nd else [0], [1], init=False,
+              error="FAILED_PRECONDITION", phrases=["Attempting to use uninitialized value v"])
+        else:
+            c("missing_error", [3], [[0]] if nd else [0], [1], init=False, error="NOT_FOUND",
+              phrases=["localhost/v"])
 
     rec.for_dtypes(op, dtypes, gen)
 
@@ -234,7 +204,7 @@ def build_all(rec, emit):
         _scatter(rec, op)
         emit(op)
     for op in RESOURCE:
-        _resource_scatter(rec, op)
+        _scatter(rec, op)
         emit(op)
     variable_shape(rec)
     emit("VariableShape")
