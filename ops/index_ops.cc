@@ -90,6 +90,7 @@ absl::Status TopKShape(ShapeInferenceContext& c) {
 absl::Status UniqueShape(ShapeInferenceContext& c) {
   c.set_output(0, PartialTensorShape({-1}));
   c.set_output(1, c.input(0));
+  if (c.num_outputs() > 2) c.set_output(2, PartialTensorShape({-1}));  // UniqueWithCounts' count
   return absl::OkStatus();
 }
 
@@ -164,6 +165,15 @@ REGISTER_OP("Unique")
     .Input("x: T")
     .Output("y: T")
     .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = int32")
+    .SetShapeFn(UniqueShape);
+
+REGISTER_OP("UniqueWithCounts")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Output("count: out_idx")
     .Attr("T: type")
     .Attr("out_idx: {int32, int64} = int32")
     .SetShapeFn(UniqueShape);

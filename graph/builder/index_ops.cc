@@ -45,6 +45,10 @@ UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx) {
   Operation op = OpBuilder(scope, "Unique").Input(x).Attr("out_idx", out_idx).Finalize();
   return {op.output(0), op.output(1)};
 }
+UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x, DataType out_idx) {
+  Operation op = OpBuilder(scope, "UniqueWithCounts").Input(x).Attr("out_idx", out_idx).Finalize();
+  return {op.output(0), op.output(1), op.output(2)};
+}
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
   return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
 }

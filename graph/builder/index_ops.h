@@ -34,6 +34,11 @@ struct UniqueOutputs {
   Output y, idx;
 };
 UniqueOutputs Unique(const Scope& scope, const Output& x, DataType out_idx = DT_INT32);
+struct UniqueWithCountsOutputs {
+  Output y, idx, count;
+};
+UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x,
+                                         DataType out_idx = DT_INT32);
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
 // UnravelIndex: the coordinates of flat `indices` in an array of shape `dims`.
 Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims);

@@ -1,7 +1,8 @@
-// Unique on the CPU: y holds the distinct elements of the 1-D input in order of first
-// appearance, idx the position in y of each input element (int32 or int64, out_idx). Elements
-// compare with ==, so 0.0 and -0.0 are one value and every NaN is its own; half compares as
-// float. Errors: InvalidArgument "unique expects a 1D vector." (TensorFlow's text).
+// Unique and UniqueWithCounts on the CPU: y holds the distinct elements of the 1-D input in order
+// of first appearance, idx the position in y of each input element (int32 or int64, out_idx).
+// Elements compare with ==, so 0.0 and -0.0 are one value and every NaN is its own; half compares
+// as float. UniqueWithCounts adds `count`, how often each of y occurs (out_idx's type). Errors:
+// InvalidArgument "unique expects a 1D vector." (TensorFlow's text).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cstdint>
@@ -25,6 +26,22 @@ struct ValueHash {
   size_t operator()(C v) const { return std::hash<C>()(v); }
 };
 
+// Writes `values` into output `i`, an int32 or int64 vector.
+absl::Status OutputIndices(OpKernelContext& ctx, int i, const std::vector<int64_t>& values) {
+  RILL_ASSIGN_OR_RETURN(Tensor * out,
+                        ctx.allocate_output(i, TensorShape({static_cast<int64_t>(values.size())})));
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (out->dtype() == DT_INT32) {
+      out->flat<int32_t>()[j] = static_cast<int32_t>(values[j]);
+    } else {
+      out->flat<int64_t>()[j] = values[j];
+    }
+  }
+  return absl::OkStatus();
+}
+
+// kCounts: UniqueWithCounts (a third output, the count of each distinct value).
+template <bool kCounts>
 class UniqueOp final : public OpKernel {
  public:
   explicit UniqueOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -48,17 +65,13 @@ class UniqueOp final : public OpKernel {
       }
       RILL_ASSIGN_OR_RETURN(
           Tensor * y, ctx.allocate_output(0, TensorShape({static_cast<int64_t>(first.size())})));
-      RILL_ASSIGN_OR_RETURN(Tensor * idx_out, ctx.allocate_output(1, TensorShape({n})));
       T* yv = y->flat<T>().data();
       for (size_t j = 0; j < first.size(); ++j) yv[j] = x[first[j]];
-      for (int64_t i = 0; i < n; ++i) {
-        if (idx_out->dtype() == DT_INT32) {
-          idx_out->flat<int32_t>()[i] = static_cast<int32_t>(idx[i]);
-        } else {
-          idx_out->flat<int64_t>()[i] = idx[i];
-        }
-      }
-      return absl::OkStatus();
+      RILL_RETURN_IF_ERROR(OutputIndices(ctx, 1, idx));
+      if (!kCounts) return absl::OkStatus();
+      std::vector<int64_t> count(first.size(), 0);
+      for (int64_t i = 0; i < n; ++i) ++count[idx[i]];
+      return OutputIndices(ctx, 2, count);
     });
   }
 };
@@ -67,7 +80,12 @@ REGISTER_KERNEL(KernelDefBuilder("Unique")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_UNIQUE_TYPES>())
                     .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
-                UniqueOp);
+                UniqueOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("UniqueWithCounts")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_UNIQUE_TYPES>())
+                    .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
+                UniqueOp<true>);
 
 }  // namespace
 }  // namespace rill

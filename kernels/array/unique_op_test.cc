@@ -20,6 +20,15 @@ TEST(UniqueOpTest, FirstAppearanceOrderAndIndices) {
   ExpectTensorEqual(out[1], I32({0, 1, 0, 2, 2, 1}, TensorShape({6})));
 }
 
+TEST(UniqueOpTest, WithCountsCountsEachValue) {
+  OpTester t("UniqueWithCounts");
+  t.Attr("T", DT_FLOAT).Attr("out_idx", DT_INT64).Input(F({3, 1, 3, 3, 2}, TensorShape({5})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], F({3, 1, 2}, TensorShape({3})));
+  ExpectTensorEqual(out[1], I64({0, 1, 0, 0, 2}, TensorShape({5})));
+  ExpectTensorEqual(out[2], I64({3, 1, 1}, TensorShape({3})));
+}
+
 TEST(UniqueOpTest, MatrixIsTensorFlowsError) {
   OpTester t("Unique");
   t.Attr("T", DT_FLOAT).Input(F({1, 2}, TensorShape({1, 2})));

@@ -172,12 +172,12 @@ def top_k(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def unique(rec, dtypes=ALL):
-    op = "Unique"
+def unique(rec, dtypes=ALL, op="Unique"):
+    """Unique or UniqueWithCounts."""
 
     def gen(dt):
         def c(what, x, out_idx="int32", error=None, phrases=()):
-            rec.case(op, dt, what, lambda: tf.raw_ops.Unique(
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
                 x=ph("x", x, dt), out_idx=tf_dtype(out_idx), name="out"),
                 error=error, phrases=phrases)
         c("repeats", arr([True, False, False, True] if dt == "bool" else [1, 3, 1, 2, 3, 0, 2],
@@ -391,6 +391,7 @@ def build_all(rec, emit):
     for fn, op in [(gather_v2, "GatherV2"), (gather, "Gather"), (gather_nd, "GatherNd"),
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
                    (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
+                   (lambda rec: unique(rec, op="UniqueWithCounts"), "UniqueWithCounts"),
                    (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex"),
                    (bitcast, "Bitcast")]:
         fn(rec)
