@@ -1,5 +1,5 @@
-// Op definitions of InTopKV2, BroadcastArgs, DenseBincount and Bucketize. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount and Bucketize. Signatures read
+// from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -70,6 +70,14 @@ REGISTER_OP("DenseBincount")
     .Attr("T: {int32, int64, float, double}")
     .Attr("binary_output: bool = false")
     .SetShapeFn(DenseBincountShape);
+
+REGISTER_OP("Bincount")
+    .Input("arr: int32")
+    .Input("size: int32")
+    .Input("weights: T")
+    .Output("bins: T")
+    .Attr("T: {int32, int64, float, double}")
+    .SetShapeFn(shape_fns::Unknown);
 
 REGISTER_OP("Bucketize")
     .Input("input: T")

@@ -501,6 +501,9 @@ Output DenseBincount(const Scope& scope, const Output& input, const Output& size
       .Finalize()
       .output(0);
 }
+Output Bincount(const Scope& scope, const Output& arr, const Output& size, const Output& weights) {
+  return OpBuilder(scope, "Bincount").Input(arr).Input(size).Input(weights).Finalize().output(0);
+}
 
 }  // namespace ops
 }  // namespace rill

@@ -230,6 +230,8 @@ Output InTopKV2(const Scope& scope, const Output& predictions, const Output& tar
 Output BroadcastArgs(const Scope& scope, const Output& s0, const Output& s1);
 Output DenseBincount(const Scope& scope, const Output& input, const Output& size,
                      const Output& weights, bool binary_output = false);
+// Bincount: int32 `arr` of any rank counted (or weighted) into `size` bins.
+Output Bincount(const Scope& scope, const Output& arr, const Output& size, const Output& weights);
 
 }  // namespace ops
 }  // namespace rill

@@ -9,6 +9,7 @@
 //   DenseBincount(input, size, weights): out[..., v] = the sum of the weights of the values v in
 //     [0, size) (their count when weights is empty; 1 where present with binary_output), per row
 //     for a matrix input; values >= size are dropped.
+//   Bincount(arr, size, weights): the same over the int32 arr of any rank as one vector.
 //
 // Errors are InvalidArgument with TensorFlow's texts: "k must be 0-D, got shape [1]",
 // "predictions must be 2-dimensional", "targets must be 1-dimensional", "First dimension of
@@ -136,11 +137,13 @@ class BroadcastArgsOp final : public OpKernel {
   }
 };
 
-template <typename... Ts>
-class DenseBincountOp final : public OpKernel {
+// kDense: DenseBincount (rank 1 or 2, per-row counts, binary_output attr); otherwise Bincount
+// (int32 arr of any rank counted as one vector).
+template <bool kDense, typename... Ts>
+class BincountOp final : public OpKernel {
  public:
-  explicit DenseBincountOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    ctx.SetStatus(ctx.GetAttr("binary_output", &binary_output_));
+  explicit BincountOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (kDense) ctx.SetStatus(ctx.GetAttr("binary_output", &binary_output_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -162,7 +165,7 @@ class DenseBincountOp final : public OpKernel {
           "acts as all weights equal to 1. Received ",
           weights.shape().DebugString()));
     }
-    const int rank = input.shape().rank();
+    const int rank = kDense ? input.shape().rank() : 1;
     if (rank > 2) {
       return absl::InvalidArgumentError(
           absl::StrCat("Shape must be at most rank 2 but is rank ", rank));
@@ -213,7 +216,11 @@ REGISTER_KERNEL(KernelDefBuilder("DenseBincount")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<int32_t, int64_t, float, double>())
                     .TypeConstraint("Tidx", IndexTypes()),
-                DenseBincountOp<int32_t, int64_t, float, double>);
+                BincountOp<true, int32_t, int64_t, float, double>);
+REGISTER_KERNEL(KernelDefBuilder("Bincount")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<int32_t, int64_t, float, double>()),
+                BincountOp<false, int32_t, int64_t, float, double>);
 
 }  // namespace
 }  // namespace rill

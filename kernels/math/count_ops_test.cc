@@ -23,5 +23,15 @@ TEST(DenseBincountTest, HugeSizeIsAnErrorNotACrash) {
   }
 }
 
+TEST(BincountTest, CountsAnyRankAsOneVector) {
+  OpTester t("Bincount");
+  t.Attr("T", DT_FLOAT);
+  t.Input(Tensor::FromVector<int32_t>({1, 2, 2, 0, 5, 1}, TensorShape({1, 2, 3})));
+  t.Input(Tensor::Scalar<int32_t>(3));
+  t.Input(Tensor(DT_FLOAT, TensorShape({0})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({1, 2, 2}, TensorShape({3})));
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,4 +1,4 @@
-"""InTopKV2, BroadcastArgs, DenseBincount, Cross, Bucketize."""
+"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize."""
 import numpy as np
 import tensorflow as tf
 
@@ -127,6 +127,27 @@ def cross(rec):
                    gen)
 
 
+def bincount(rec):
+    op = "Bincount"
+
+    def gen(dt):
+        def c(what, arr_, size, weights, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.Bincount(
+                arr=ph("arr", arr_, "int32"), size=ph("size", size, "int32"),
+                weights=ph("w", weights, dt), name="out"), error=error, phrases=phrases)
+        c("counts", [1, 3, 1, 0, 7], 5, arr([], dt))
+        c("weighted_matrix", [[1, 2], [2, 0]], 3, arr([[1, 2], [3, 4]], dt))
+        if dt != "float32":
+            return
+        c("zero_size", [1, 2], 0, arr([], dt))
+        c("negative_error", [1, -1], 3, arr([], dt), error="INVALID_ARGUMENT",
+          phrases=["Input arr must be non-negative!"])
+        c("size_error", [1], -1, arr([], dt), error="INVALID_ARGUMENT",
+          phrases=["size (-1) must be non-negative"])
+
+    rec.for_dtypes(op, ["float32", "float64", "int32", "int64"], gen)
+
+
 def bucketize(rec):
     op = "Bucketize"
 
@@ -160,3 +181,5 @@ def build_all(rec, emit):
     emit("Cross")
     bucketize(rec)
     emit("Bucketize")
+    bincount(rec)
+    emit("Bincount")
