@@ -1,7 +1,7 @@
-// Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2, Unique,
-// Range, LinSpace, UnravelIndex, CheckNumerics, ReverseV2, Reverse. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the
-// kernel checks (out of range indices, bad axes): those leave dims unknown.
+// Op definitions of the indexing ops: Gather, GatherV2, GatherNd, OneHot, Where, TopKV2,
+// NthElement, Unique, Range, LinSpace, UnravelIndex, CheckNumerics, ReverseV2, Reverse. Signatures
+// read from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on
+// values the kernel checks (out of range indices, bad axes): those leave dims unknown.
 #include <string>
 #include <vector>
 
@@ -160,6 +160,24 @@ REGISTER_OP("TopKV2")
     .Attr("Tk: {int16, int32, int64} = int32")
     .Attr("index_type: {int16, int32, int64} = int32")
     .SetShapeFn(TopKShape);
+
+// NthElement: the input's shape without its last dim.
+absl::Status NthElementShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>(in.dims().begin(), in.dims().end() - 1)));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("NthElement")
+    .Input("input: T")
+    .Input("n: int32")
+    .Output("values: T")
+    .Attr("reverse: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(NthElementShape);
 
 REGISTER_OP("Unique")
     .Input("x: T")

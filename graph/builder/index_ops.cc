@@ -52,6 +52,14 @@ UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x, Da
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
   return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
 }
+Output NthElement(const Scope& scope, const Output& input, const Output& n, bool reverse) {
+  return OpBuilder(scope, "NthElement")
+      .Input(input)
+      .Input(n)
+      .Attr("reverse", reverse)
+      .Finalize()
+      .output(0);
+}
 Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims) {
   return OpBuilder(scope, "UnravelIndex").Input(indices).Input(dims).Finalize().output(0);
 }

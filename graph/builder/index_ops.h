@@ -40,6 +40,8 @@ struct UniqueWithCountsOutputs {
 UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x,
                                          DataType out_idx = DT_INT32);
 Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
+// NthElement: per row of the last dim, the n-th smallest value (largest with reverse).
+Output NthElement(const Scope& scope, const Output& input, const Output& n, bool reverse = false);
 // UnravelIndex: the coordinates of flat `indices` in an array of shape `dims`.
 Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims);
 // LinSpace: `num` values from start to stop inclusive.

@@ -880,7 +880,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Indexing ops (graph/builder/index_ops.h).
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
       "CheckNumerics", "ReverseV2", "Reverse", "Concat", "LinSpace", "ConcatOffset", "UnravelIndex",
-      "UniqueWithCounts", "Bincount",
+      "UniqueWithCounts", "Bincount", "NthElement",
       // Seeded random ops (graph/builder/random_ops.h).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
       "StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",

@@ -548,6 +548,19 @@ absl::Status TopKV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out
 }
 RILL_REGISTER_GRADIENT("TopKV2", TopKV2Grad);
 
+// NthElement: the gradient shared among the row's elements equal to the selected value.
+absl::Status NthElementGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  Output last = I32(s, -1);
+  Output indicators = ops::Cast(s, ops::Equal(s, ops::ExpandDims(s, op.outputs[0], last), x),
+                                BaseType(g[0].dtype()));
+  Output num_selected = ops::ExpandDims(s, ops::Sum(s, indicators, last), last);
+  return Ok(out,
+            {ops::Mul(s, ops::RealDiv(s, indicators, num_selected), ops::ExpandDims(s, g[0], last)),
+             Output()});
+}
+RILL_REGISTER_GRADIENT("NthElement", NthElementGrad);
+
 // --- Segment reductions -----------------------------------------------------------------------
 
 absl::Status SegmentSumGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

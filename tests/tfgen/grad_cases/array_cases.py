@@ -325,6 +325,12 @@ def scatter_cases(add):
         for dt in [F32, F64]:
             unary(add, "TopKV2", what, distinct(shape, ("topk", what, dt), dt),
                   lambda x, k=k: raw.TopKV2(input=x, k=c(k), name="out")[0])
+    for what, shape, n, rev in [("matrix", [3, 5], 2, False), ("reverse_rank3", [2, 2, 4], 0, True)]:
+        for dt in [F32, F64]:
+            unary(add, "NthElement", what, distinct(shape, ("nth", what, dt), dt),
+                  lambda x, n=n, rev=rev: raw.NthElement(input=x, n=c(n), reverse=rev, name="out"))
+    unary(add, "NthElement", "ties", np.array([[1.0, 1.0, 2.0], [0.5, 3.0, 3.0]], np.float32),
+          lambda x: raw.NthElement(input=x, n=c(1), name="out"))
     unary(add, "TopKV2", "both_outputs", distinct([2, 4], "topk_both"),
           lambda x: raw.TopKV2(input=x, k=c(2), name="out"))
 

@@ -172,6 +172,29 @@ def top_k(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def nth_element(rec):
+    op = "NthElement"
+
+    def gen(dt):
+        def c(what, x, n, reverse=False, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.NthElement(
+                input=ph("x", x, dt), n=ph("n", n, "int32"), reverse=reverse, name="out"),
+                error=error, phrases=phrases)
+        c("matrix", _r(op, dt, [3, 5]), 2)
+        c("reverse", _r(op, dt, [2, 2, 4]), 0, reverse=True)
+        if dt != FULL:
+            return
+        c("vector_last", _r(op, dt, [6]), 5)
+        c("ties", arr([[1, 1, 2, 2], [3, 3, 3, 0]], dt), 1)
+        c("zero_rows", _r(op, dt, [0, 3]), 1)
+        c("n_too_large_error", _r(op, dt, [2, 3]), 3, error="INVALID_ARGUMENT",
+          phrases=["Input must have last dimension > n = 3"])
+        c("negative_n_error", _r(op, dt, [2, 3]), -1, error="INVALID_ARGUMENT",
+          phrases=["n must be non-negative but is -1"])
+
+    rec.for_dtypes(op, [d for d in ALL if d != "bool"], gen)
+
+
 def unique(rec, dtypes=ALL, op="Unique"):
     """Unique or UniqueWithCounts."""
 
@@ -393,7 +416,7 @@ def build_all(rec, emit):
                    (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
                    (lambda rec: unique(rec, op="UniqueWithCounts"), "UniqueWithCounts"),
                    (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex"),
-                   (bitcast, "Bitcast")]:
+                   (bitcast, "Bitcast"), (nth_element, "NthElement")]:
         fn(rec)
         emit(op)
     for op in ("StopGradient", "PreventGradient", "Snapshot"):
