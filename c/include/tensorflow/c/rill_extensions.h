@@ -18,7 +18,8 @@ extern "C" {
      its dy entry is {NULL, 0}, tf.gradients' None);
    - gate_gradients: an operation's input gradients are all computed before any is used.
    `prefix` NULL means "gradients" (made unique); `dx` NULL means ones. On error `status` says
-   why (TF_NOT_FOUND for an op without a gradient function, naming it) and the graph is unchanged. */
+   why (TF_NOT_FOUND for an op without a gradient function, naming it) and the graph is unchanged.
+ */
 TF_CAPI_EXPORT extern void RILL_AddGradientsWithOptions(
     TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x, int nx, TF_Output* dx,
     TF_Output* stop_gradients, int nstop_gradients, unsigned char colocate_gradients_with_ops,
