@@ -24,114 +24,16 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/image/sampling_spans.h"
 #include "kernels/math_lib/cwise_op.h"
 
 namespace rill {
 namespace {
 
-// The forward's sampling kernels, by name; radius in input pixels before antialias widening.
-struct Filter {
-  enum Kind { kLanczos, kGaussian, kBox, kTriangle, kKeysCubic, kMitchellCubic } kind = kLanczos;
-  float radius = 3.0f;
-
-  float operator()(float x) const {
-    x = std::abs(x);
-    switch (kind) {
-      case kLanczos: {
-        constexpr float kPi = 3.14159265359f;
-        if (x > radius) return 0.0f;
-        if (x <= 1e-3f) return 1.0f;
-        return radius * std::sin(kPi * x) * std::sin(kPi * x / radius) / (kPi * kPi * x * x);
-      }
-      case kGaussian: {
-        const float sigma = radius / 3.0f;
-        if (x >= radius) return 0.0f;
-        return static_cast<float>(std::exp(-x * x / (2.0 * sigma * sigma)));
-      }
-      case kBox:
-        return x < 0.5f ? 1.0f : x == 0.5f ? 0.5f : 0.0f;
-      case kTriangle:
-        return x < 1.0f ? 1.0f - x : 0.0f;
-      case kKeysCubic:
-        if (x >= 2.0f) return 0.0f;
-        if (x >= 1.0f) return ((-0.5f * x + 2.5f) * x - 4.0f) * x + 2.0f;
-        return ((1.5f * x - 2.5f) * x) * x + 1.0f;
-      case kMitchellCubic:
-        if (x >= 2.0f) return 0.0f;
-        if (x >= 1.0f) {
-          return (((-7.0f / 18.0f) * x + 2.0f) * x - 10.0f / 3.0f) * x + 16.0f / 9.0f;
-        }
-        return (((7.0f / 6.0f) * x - 2.0f) * x) * x + 8.0f / 9.0f;
-    }
-    return 0.0f;
-  }
-};
-
-bool FilterFromName(const std::string& name, Filter* f) {
-  if (name == "lanczos1" || name == "lanczos3" || name == "lanczos5") {
-    *f = {Filter::kLanczos, static_cast<float>(name.back() - '0')};
-  } else if (name == "gaussian") {
-    *f = {Filter::kGaussian, 1.5f};
-  } else if (name == "box") {
-    *f = {Filter::kBox, 1.0f};
-  } else if (name == "triangle") {
-    *f = {Filter::kTriangle, 1.0f};
-  } else if (name == "keyscubic") {
-    *f = {Filter::kKeysCubic, 2.0f};
-  } else if (name == "mitchellcubic") {
-    *f = {Filter::kMitchellCubic, 2.0f};
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// Per index i: weights[i * size + k] applies to index starts[i] + k of the other side.
-struct Spans {
-  int64_t size = 0;
-  std::vector<int64_t> starts;
-  std::vector<float> weights;
-};
-
-// The forward's spans: for each of `out_size` output indices, its input span and weights.
-Spans ForwardSpans(const Filter& filter, int64_t out_size, int64_t in_size, float scale,
-                   float translate, bool antialias) {
-  const float inv_scale = static_cast<float>(1.0 / scale);
-  const float inv_translate = -inv_scale * translate;
-  const float kernel_scale = antialias ? std::max(inv_scale, 1.0f) : 1.0f;
-  const float reach = filter.radius * kernel_scale;
-  Spans spans;
-  const double span = 2.0 * std::ceil(static_cast<double>(reach)) + 1.0;
-  spans.size = std::min<int64_t>(
-      span > static_cast<double>(in_size) ? in_size : static_cast<int64_t>(span), in_size);
-  spans.starts.assign(out_size, 0);
-  spans.weights.assign(out_size * spans.size, 0.0f);
-  const float one_over_kernel_scale = 1.0f / kernel_scale;
-  std::vector<float> temp;
-  for (int64_t x = 0; x < out_size; ++x) {
-    const float sample = (static_cast<float>(x) + 0.5f) * inv_scale + inv_translate;
-    if (!(sample >= 0 && sample <= static_cast<float>(in_size))) continue;
-    const double lo = std::ceil(static_cast<double>(sample - reach - 0.5f));
-    const double hi = std::floor(static_cast<double>(sample + reach - 0.5f));
-    const int64_t start = static_cast<int64_t>(std::clamp(lo, 0.0, double(in_size - 1)));
-    const int64_t end = static_cast<int64_t>(std::clamp(hi, 0.0, double(in_size - 1))) + 1;
-    const int64_t n = std::min(end - start, spans.size);
-    float total = 0.0f;
-    temp.clear();
-    for (int64_t i = start; i < start + n; ++i) {
-      const float w =
-          filter(std::abs((static_cast<float>(i) + 0.5f - sample) * one_over_kernel_scale));
-      total += w;
-      temp.push_back(w);
-    }
-    if (std::abs(total) >= 1000.0f * std::numeric_limits<float>::min()) {
-      const float inv = 1.0f / total;
-      for (int64_t k = 0; k < n; ++k) spans.weights[x * spans.size + k] = temp[k] * inv;
-    }
-    spans.starts[x] = start;
-  }
-  return spans;
-}
+using sampling::ComputeSpans;
+using sampling::KernelFromName;
+using sampling::SamplingKernel;
+using sampling::Spans;
 
 // The transpose of `forward` (out_size outputs over in_size inputs): per input index, the span of
 // output indices that read it, from the first, with their weights.
@@ -142,23 +44,23 @@ Spans GradSpans(const Spans& forward, int64_t out_size, int64_t in_size) {
   };
   std::vector<std::vector<Part>> parts(in_size);
   for (int64_t o = 0; o < out_size; ++o) {
-    for (int64_t k = 0; k < forward.size; ++k) {
+    for (int64_t k = 0; k < forward.span_size; ++k) {
       const int64_t i = forward.starts[o] + k;
-      const float w = forward.weights[o * forward.size + k];
+      const float w = forward.weights[o * forward.span_size + k];
       if (w != 0.0f && i < in_size) parts[i].push_back({o, w});
     }
   }
   Spans grad;
   for (const std::vector<Part>& p : parts) {
-    if (!p.empty()) grad.size = std::max(grad.size, p.back().index - p.front().index + 1);
+    if (!p.empty()) grad.span_size = std::max(grad.span_size, p.back().index - p.front().index + 1);
   }
   grad.starts.assign(in_size, 0);
-  grad.weights.assign(in_size * grad.size, 0.0f);
+  grad.weights.assign(in_size * grad.span_size, 0.0f);
   for (int64_t i = 0; i < in_size; ++i) {
     if (parts[i].empty()) continue;
     grad.starts[i] = parts[i].front().index;
     for (const Part& p : parts[i])
-      grad.weights[i * grad.size + p.index - grad.starts[i]] += p.weight;
+      grad.weights[i * grad.span_size + p.index - grad.starts[i]] += p.weight;
   }
   return grad;
 }
@@ -168,7 +70,7 @@ class ScaleAndTranslateGradOp final : public OpKernel {
   explicit ScaleAndTranslateGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     std::string name;
     absl::Status s = ctx.GetAttr("kernel_type", &name);
-    if (s.ok() && !FilterFromName(name, &filter_)) {
+    if (s.ok() && !KernelFromName(name, &filter_)) {
       s = absl::InvalidArgumentError(absl::StrCat("Unrecognized kernel type: ", name));
     }
     ctx.SetStatus(s);
@@ -216,20 +118,20 @@ class ScaleAndTranslateGradOp final : public OpKernel {
     std::fill(z, z + out->NumElements(), 0.0f);
     if (out->NumElements() == 0 || grads.NumElements() == 0) return absl::OkStatus();
     const Spans rows = GradSpans(
-        ForwardSpans(filter_, gh, oh, row_scale, translation.flat<float>()[0], antialias_), gh, oh);
+        ComputeSpans(filter_, gh, oh, row_scale, translation.flat<float>()[0], antialias_), gh, oh);
     const Spans cols = GradSpans(
-        ForwardSpans(filter_, gw, ow, col_scale, translation.flat<float>()[1], antialias_), gw, ow);
+        ComputeSpans(filter_, gw, ow, col_scale, translation.flat<float>()[1], antialias_), gw, ow);
     const float* g = grads.flat<float>().data();
     const int64_t g_row = gw * channels, o_row = ow * channels;
-    ctx.ParallelFor(batch * oh, g_row * rows.size + o_row * cols.size,
+    ctx.ParallelFor(batch * oh, g_row * rows.span_size + o_row * cols.span_size,
                     [&](int64_t begin, int64_t end) {
                       std::vector<float> buf(static_cast<size_t>(g_row));
                       for (int64_t r = begin; r < end; ++r) {
                         const int64_t n = r / oh, y = r % oh;
                         std::fill(buf.begin(), buf.end(), 0.0f);
                         const int64_t ry = rows.starts[y];
-                        const int64_t rn = std::min(rows.size, gh - ry);
-                        const float* rw = &rows.weights[y * rows.size];
+                        const int64_t rn = std::min(rows.span_size, gh - ry);
+                        const float* rw = &rows.weights[y * rows.span_size];
                         for (int64_t k = 0; k < rn; ++k) {
                           if (rw[k] == 0.0f) continue;
                           const float* src = g + (n * gh + ry + k) * g_row;
@@ -238,8 +140,8 @@ class ScaleAndTranslateGradOp final : public OpKernel {
                         float* dst = z + r * o_row;
                         for (int64_t x = 0; x < ow; ++x) {
                           const int64_t cx = cols.starts[x];
-                          const int64_t cn = std::min(cols.size, gw - cx);
-                          const float* cw = &cols.weights[x * cols.size];
+                          const int64_t cn = std::min(cols.span_size, gw - cx);
+                          const float* cw = &cols.weights[x * cols.span_size];
                           float* p = dst + x * channels;
                           for (int64_t k = 0; k < cn; ++k) {
                             if (cw[k] == 0.0f) continue;
@@ -253,7 +155,7 @@ class ScaleAndTranslateGradOp final : public OpKernel {
   }
 
  private:
-  Filter filter_;
+  SamplingKernel filter_;
   bool antialias_ = true;
 };
 
