@@ -20,24 +20,14 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/nn/lrn_params.h"
 
 namespace rill {
 namespace {
 
 class LRNGradOp final : public OpKernel {
  public:
-  explicit LRNGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    int64_t radius = 0;
-    ctx.SetStatus(ctx.GetAttr("depth_radius", &radius));
-    ctx.SetStatus(ctx.GetAttr("bias", &bias_));
-    ctx.SetStatus(ctx.GetAttr("alpha", &alpha_));
-    ctx.SetStatus(ctx.GetAttr("beta", &beta_));
-    if (radius < 0 || radius >= std::numeric_limits<int>::max()) {
-      ctx.SetStatus(absl::InvalidArgumentError(
-          absl::StrCat("depth_radius = ", radius, " larger than int max")));
-    }
-    radius_ = radius;
-  }
+  explicit LRNGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) { ReadLrnParams(ctx, &p_); }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& grads = ctx.input(0);
@@ -62,25 +52,26 @@ class LRNGradOp final : public OpKernel {
       const T* x = in.flat<T>().data();
       const T* y = out_image.flat<T>().data();
       T* z = out->flat<T>().data();
-      ctx.ParallelFor(pixels, depth * (4 * radius_ + 20), [&](int64_t begin, int64_t end) {
+      ctx.ParallelFor(pixels, depth * (4 * p_.radius + 20), [&](int64_t begin, int64_t end) {
         std::vector<float> acc(depth);
         for (int64_t p = begin; p < end; ++p) {
           const int64_t row = p * depth;
           std::fill(acc.begin(), acc.end(), 0.f);
           for (int64_t j = 0; j < depth; ++j) {
-            const int64_t k0 = std::max<int64_t>(0, j - radius_);
-            const int64_t k1 = std::min<int64_t>(depth, j + radius_ + 1);
+            const int64_t k0 = std::max<int64_t>(0, j - p_.radius);
+            const int64_t k1 = std::min<int64_t>(depth, j + p_.radius + 1);
             float norm = 0.f;
             for (int64_t k = k0; k < k1; ++k) {
               const float v = static_cast<float>(Load(x[row + k]));
               norm += v * v;
             }
-            norm = alpha_ * norm + bias_;
-            const float pow_norm = std::pow(norm, -beta_);
+            norm = p_.alpha * norm + p_.bias;
+            const float pow_norm = std::pow(norm, -p_.beta);
             const float yj = static_cast<float>(Load(y[row + j]));
             const float gj = static_cast<float>(Load(g[row + j]));
             for (int64_t k = k0; k < k1; ++k) {
-              float d = -2.f * alpha_ * beta_ * static_cast<float>(Load(x[row + k])) * yj / norm;
+              float d =
+                  -2.f * p_.alpha * p_.beta * static_cast<float>(Load(x[row + k])) * yj / norm;
               if (k == j) d += pow_norm;
               acc[k] += d * gj;
             }
@@ -93,8 +84,7 @@ class LRNGradOp final : public OpKernel {
   }
 
  private:
-  int64_t radius_ = 0;
-  float bias_ = 1.f, alpha_ = 1.f, beta_ = 0.5f;
+  LrnParams p_;
 };
 
 REGISTER_KERNEL(

@@ -18,6 +18,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/nn/lrn_params.h"
 
 namespace rill {
 namespace {
@@ -26,18 +27,7 @@ namespace {
 
 class LRNOp final : public OpKernel {
  public:
-  explicit LRNOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    int64_t radius = 0;
-    ctx.SetStatus(ctx.GetAttr("depth_radius", &radius));
-    ctx.SetStatus(ctx.GetAttr("bias", &bias_));
-    ctx.SetStatus(ctx.GetAttr("alpha", &alpha_));
-    ctx.SetStatus(ctx.GetAttr("beta", &beta_));
-    if (radius < 0 || radius >= std::numeric_limits<int>::max()) {
-      ctx.SetStatus(absl::InvalidArgumentError(
-          absl::StrCat("depth_radius = ", radius, " larger than int max")));
-    }
-    radius_ = radius;
-  }
+  explicit LRNOp(OpKernelConstruction& ctx) : OpKernel(ctx) { ReadLrnParams(ctx, &p_); }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
@@ -52,7 +42,7 @@ class LRNOp final : public OpKernel {
       using cwise_internal::Store;
       const T* x = in.flat<T>().data();
       T* y = out->flat<T>().data();
-      ctx.ParallelFor(pixels, depth * (2 * radius_ + 20), [&](int64_t begin, int64_t end) {
+      ctx.ParallelFor(pixels, depth * (2 * p_.radius + 20), [&](int64_t begin, int64_t end) {
         std::vector<float> sq(depth);
         for (int64_t p = begin; p < end; ++p) {
           const T* xr = x + p * depth;
@@ -62,18 +52,18 @@ class LRNOp final : public OpKernel {
             sq[d] = v * v;
           }
           for (int64_t d = 0; d < depth; ++d) {
-            const int64_t lo = std::max<int64_t>(0, d - radius_);
-            const int64_t hi = std::min<int64_t>(depth - 1, d + radius_);
+            const int64_t lo = std::max<int64_t>(0, d - p_.radius);
+            const int64_t hi = std::min<int64_t>(depth - 1, d + p_.radius);
             float sum = 0;
             for (int64_t k = lo; k <= hi; ++k) sum += sq[k];
-            const float t = sum * alpha_ + bias_;
+            const float t = sum * p_.alpha + p_.bias;
             float scale;
-            if (beta_ == 1.0f) {
+            if (p_.beta == 1.0f) {
               scale = 1.0f / t;
-            } else if (beta_ == 0.5f) {
+            } else if (p_.beta == 0.5f) {
               scale = 1.0f / std::sqrt(t);
             } else {
-              scale = std::exp(std::log(t) * -beta_);
+              scale = std::exp(std::log(t) * -p_.beta);
             }
             yr[d] = Store<T>(static_cast<float>(Load(xr[d])) * scale);
           }
@@ -84,8 +74,7 @@ class LRNOp final : public OpKernel {
   }
 
  private:
-  int64_t radius_ = 5;
-  float bias_ = 1.0f, alpha_ = 1.0f, beta_ = 0.5f;
+  LrnParams p_;
 };
 
 REGISTER_KERNEL(
