@@ -86,9 +86,13 @@ truncate -s 20M "$tmp/big.config"
 check_error config_over_16mb 1 "InvalidArgument: --config=$tmp/big.config: is 20971520 bytes, more than 16777216 (a ConfigProto text file is small)" \
   --graph=$matmul --config="$tmp/big.config" --fetch=MatMul
 mkfifo "$tmp/fifo"
-(head -c 20000000 /dev/zero >"$tmp/fifo" 2>/dev/null &)
+# The script holds the FIFO open (read-write, which does not wait for a partner) while a writer
+# fills it, so the runner's open never waits for a writer that has not started yet.
+exec 3<>"$tmp/fifo"
+(head -c 20000000 /dev/zero >&3 2>/dev/null &)
 check_error config_pipe_is_bounded 1 "InvalidArgument: --config=$tmp/fifo: holds more than 16777216 bytes (a ConfigProto text file is small)" \
   --graph=$matmul --config="$tmp/fifo" --fetch=MatMul
+exec 3>&-
 check_error config_directory 1 "InvalidArgument: --config=$tmp: is a directory, not a file" \
   --graph=$matmul --config="$tmp" --fetch=MatMul
 touch "$tmp/file"
