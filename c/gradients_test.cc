@@ -66,7 +66,9 @@ TEST(AddGradients, PrefixAndGivenDx) {
   TF_Graph* g = TF_NewGraph();
   TF_Output x{rill_c_test::Placeholder(g, "x"), 0};
   TF_Output y{Unary(g, "Square", "y", x), 0};
-  TF_Output dx{rill_c_test::Const(g, "dx", rill_c_test::FloatTensor({3}, {1, 10, 100})), 0};
+  TF_Tensor* dx_value = rill_c_test::FloatTensor({3}, {1, 10, 100});
+  TF_Output dx{rill_c_test::Const(g, "dx", dx_value), 0};
+  TF_DeleteTensor(dx_value);
   TF_Output dy{};
   TF_AddGradientsWithPrefix(g, "mygrads", &y, 1, &x, 1, &dx, s, &dy);
   ASSERT_EQ(s.code(), TF_OK) << s.message();
@@ -98,8 +100,9 @@ TEST(AddGradients, OptionsAndErrors) {
   TF_Operation* images = rill_c_test::Placeholder(g, "images");
   TF_OperationDescription* d = TF_NewOperation(g, "ResizeArea", "area");
   TF_AddInput(d, TF_Output{images, 0});
-  TF_AddInput(d,
-              TF_Output{rill_c_test::Const(g, "size", rill_c_test::Int32Tensor({2}, {2, 2})), 0});
+  TF_Tensor* size_value = rill_c_test::Int32Tensor({2}, {2, 2});
+  TF_AddInput(d, TF_Output{rill_c_test::Const(g, "size", size_value), 0});
+  TF_DeleteTensor(size_value);
   TF_Output area{TF_FinishOperation(d, s), 0};
   ASSERT_EQ(s.code(), TF_OK) << s.message();
   TF_Output image_input{images, 0};
