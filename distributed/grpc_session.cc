@@ -340,24 +340,9 @@ class GrpcSession final : public SessionBackend {
     auto state = std::make_shared<RunState>();
     const std::string client = ClientDeviceLocked();
     RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(*graph_, feeds, fetches, targets, client));
-    // Declared shapes of fed placeholders, for the feed shape check (as the local session).
-    for (const std::string& f : state->run.feeds) {
-      PartialTensorShape shape;
-      const Node* n = graph_->FindNode(f.substr(0, f.rfind(':')));
-      TensorShapeProto proto;
-      if (n != nullptr && IsPlaceholder(n->op_class()) &&
-          GetNodeAttr(n->def(), "shape", &proto).ok()) {
-        absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
-        if (p.ok()) shape = *p;
-      }
-      state->feed_shapes.push_back(shape);
-    }
-    for (const Node* n : state->run.graph.op_nodes()) {
-      if (n->assigned_device_name().empty()) {
-        RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n->op()).status());
-        return absl::InternalError(absl::StrCat("Node ", n->name(), " was not placed"));
-      }
-    }
+    state->feed_shapes = DeclaredFeedShapes(*graph_, state->run);
+    // Every node the run needs must have been placed; unknown ops fail only here.
+    RILL_RETURN_IF_ERROR(CheckEveryNodePlaced(state->run));
     PartitionOptions popts;
     popts.name_counter = &name_counter_;
     std::map<std::string, uint64_t> incarnations = incarnations_;

@@ -195,4 +195,30 @@ absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std
   return run;
 }
 
+std::vector<PartialTensorShape> DeclaredFeedShapes(const Graph& graph, const RunGraph& run) {
+  std::vector<PartialTensorShape> shapes;
+  for (const std::string& f : run.feeds) {
+    PartialTensorShape shape;
+    const Node* n = graph.FindNode(f.substr(0, f.rfind(':')));
+    TensorShapeProto proto;
+    if (n != nullptr && IsPlaceholder(n->op_class()) &&
+        GetNodeAttr(n->def(), "shape", &proto).ok()) {
+      absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
+      if (p.ok()) shape = *p;
+    }
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+absl::Status CheckEveryNodePlaced(const RunGraph& run) {
+  for (const Node* n : run.graph.op_nodes()) {
+    if (n->assigned_device_name().empty()) {
+      RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n->op()).status());
+      return absl::InternalError(absl::StrCat("Node ", n->name(), " was not placed"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace rill

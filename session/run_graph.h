@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/partial_tensor_shape.h"
 #include "graph/graph.h"
 #include "proto/types.pb.h"
 
@@ -41,6 +42,15 @@ absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std
                                        const std::vector<std::string>& fetches,
                                        const std::vector<std::string>& targets,
                                        const std::string& client_device = "");
+
+// The shape each of `run.feeds` must have: the `shape` attr of a fed Placeholder of `graph`,
+// unknown for other fed tensors (the feed shape check of local and cluster sessions).
+std::vector<PartialTensorShape> DeclaredFeedShapes(const Graph& graph, const RunGraph& run);
+
+// OK when every node of `run.graph` has an assigned device; else the op registry's NotFound for
+// an op it does not know (the first time an unknown op is reported), or Internal "Node x was not
+// placed".
+absl::Status CheckEveryNodePlaced(const RunGraph& run);
 
 }  // namespace rill
 

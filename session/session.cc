@@ -279,25 +279,9 @@ class SessionImpl {
     auto state = std::make_shared<RunState>();
     RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(*graph, feeds, fetches, targets,
                                                     devices_->client_device()->name()));
-    // Declared shapes of fed placeholders, for the feed shape check.
-    for (const std::string& f : state->run.feeds) {
-      PartialTensorShape shape;
-      const Node* n = graph->FindNode(f.substr(0, f.rfind(':')));
-      TensorShapeProto proto;
-      if (n != nullptr && IsPlaceholder(n->op_class()) &&
-          GetNodeAttr(n->def(), "shape", &proto).ok()) {
-        absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(proto);
-        if (p.ok()) shape = *p;
-      }
-      state->feed_shapes.push_back(shape);
-    }
+    state->feed_shapes = DeclaredFeedShapes(*graph, state->run);
     // Every node the run needs must have been placed; unknown ops fail only here.
-    for (const Node* n : state->run.graph.op_nodes()) {
-      if (n->assigned_device_name().empty()) {
-        RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(n->op()).status());
-        return absl::InternalError(absl::StrCat("Node ", n->name(), " was not placed"));
-      }
-    }
+    RILL_RETURN_IF_ERROR(CheckEveryNodePlaced(state->run));
     // The graph optimizer (constant folding, CSE, identity removal, fusions) rewrites the run
     // graph once per signature; the nodes it makes take the devices of the nodes they replace.
     GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options_.config);
