@@ -1,5 +1,6 @@
 #include "graph/builder/grad_ops.h"
 
+#include <initializer_list>
 #include <string>
 
 #include "graph/builder/op_builder.h"
@@ -106,31 +107,47 @@ Output DepthwiseConv2dNativeBackpropFilter(const Scope& scope, const Output& inp
   return ConvBackprop(scope, "DepthwiseConv2dNativeBackpropFilter", input, filter_sizes,
                       out_backprop, strides, padding);
 }
-Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
-                   const Output& grad, const std::vector<int64_t>& ksize,
-                   const std::vector<int64_t>& strides, absl::string_view padding) {
-  return OpBuilder(scope, "MaxPoolGrad")
-      .Input(orig_input)
-      .Input(orig_output)
-      .Input(grad)
-      .Attr("ksize", ksize)
+namespace {
+// A pooling gradient op: `inputs` in order, then the window attrs.
+Output PoolGradOp(const Scope& scope, const char* op, std::initializer_list<Output> inputs,
+                  const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
+                  absl::string_view padding) {
+  OpBuilder b(scope, op);
+  for (const Output& in : inputs) b.Input(in);
+  return b.Attr("ksize", ksize)
       .Attr("strides", strides)
       .Attr("padding", std::string(padding))
       .Finalize()
       .output(0);
 }
-Output MaxPoolGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
-                       const Output& grad, const std::vector<int64_t>& ksize,
-                       const std::vector<int64_t>& strides, absl::string_view padding) {
-  return OpBuilder(scope, "MaxPoolGradGrad")
-      .Input(orig_input)
-      .Input(orig_output)
-      .Input(grad)
-      .Attr("ksize", ksize)
+
+// Dilation2DBackpropInput / Dilation2DBackpropFilter.
+Output DilationBackprop(const Scope& scope, const char* op, const Output& input,
+                        const Output& filter, const Output& out_backprop,
+                        const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
+                        absl::string_view padding) {
+  return OpBuilder(scope, op)
+      .Input(input)
+      .Input(filter)
+      .Input(out_backprop)
       .Attr("strides", strides)
+      .Attr("rates", rates)
       .Attr("padding", std::string(padding))
       .Finalize()
       .output(0);
+}
+}  // namespace
+
+Output MaxPoolGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                   const Output& grad, const std::vector<int64_t>& ksize,
+                   const std::vector<int64_t>& strides, absl::string_view padding) {
+  return PoolGradOp(scope, "MaxPoolGrad", {orig_input, orig_output, grad}, ksize, strides, padding);
+}
+Output MaxPoolGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
+                       const Output& grad, const std::vector<int64_t>& ksize,
+                       const std::vector<int64_t>& strides, absl::string_view padding) {
+  return PoolGradOp(scope, "MaxPoolGradGrad", {orig_input, orig_output, grad}, ksize, strides,
+                    padding);
 }
 
 Output LRNGrad(const Scope& scope, const Output& input_grads, const Output& input_image,
@@ -186,70 +203,35 @@ Output Conv3DBackpropFilterV2(const Scope& scope, const Output& input, const Out
 Output AvgPool3DGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                      const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                      absl::string_view padding) {
-  return OpBuilder(scope, "AvgPool3DGrad")
-      .Input(orig_input_shape)
-      .Input(grad)
-      .Attr("ksize", ksize)
-      .Attr("strides", strides)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return PoolGradOp(scope, "AvgPool3DGrad", {orig_input_shape, grad}, ksize, strides, padding);
 }
 
 Output MaxPool3DGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
                      const Output& grad, const std::vector<int64_t>& ksize,
                      const std::vector<int64_t>& strides, absl::string_view padding) {
-  return OpBuilder(scope, "MaxPool3DGrad")
-      .Input(orig_input)
-      .Input(orig_output)
-      .Input(grad)
-      .Attr("ksize", ksize)
-      .Attr("strides", strides)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return PoolGradOp(scope, "MaxPool3DGrad", {orig_input, orig_output, grad}, ksize, strides,
+                    padding);
 }
 
 Output MaxPool3DGradGrad(const Scope& scope, const Output& orig_input, const Output& orig_output,
                          const Output& grad, const std::vector<int64_t>& ksize,
                          const std::vector<int64_t>& strides, absl::string_view padding) {
-  return OpBuilder(scope, "MaxPool3DGradGrad")
-      .Input(orig_input)
-      .Input(orig_output)
-      .Input(grad)
-      .Attr("ksize", ksize)
-      .Attr("strides", strides)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return PoolGradOp(scope, "MaxPool3DGradGrad", {orig_input, orig_output, grad}, ksize, strides,
+                    padding);
 }
 
 Output Dilation2DBackpropInput(const Scope& scope, const Output& input, const Output& filter,
                                const Output& out_backprop, const std::vector<int64_t>& strides,
                                const std::vector<int64_t>& rates, absl::string_view padding) {
-  return OpBuilder(scope, "Dilation2DBackpropInput")
-      .Input(input)
-      .Input(filter)
-      .Input(out_backprop)
-      .Attr("strides", strides)
-      .Attr("rates", rates)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return DilationBackprop(scope, "Dilation2DBackpropInput", input, filter, out_backprop, strides,
+                          rates, padding);
 }
 
 Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter,
                                 const Output& out_backprop, const std::vector<int64_t>& strides,
                                 const std::vector<int64_t>& rates, absl::string_view padding) {
-  return OpBuilder(scope, "Dilation2DBackpropFilter")
-      .Input(input)
-      .Input(filter)
-      .Input(out_backprop)
-      .Attr("strides", strides)
-      .Attr("rates", rates)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return DilationBackprop(scope, "Dilation2DBackpropFilter", input, filter, out_backprop, strides,
+                          rates, padding);
 }
 
 Output ResizeBicubicGrad(const Scope& scope, const Output& grads, const Output& original_image,
@@ -305,14 +287,7 @@ Output ScaleAndTranslateGrad(const Scope& scope, const Output& grads, const Outp
 Output AvgPoolGrad(const Scope& scope, const Output& orig_input_shape, const Output& grad,
                    const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
                    absl::string_view padding) {
-  return OpBuilder(scope, "AvgPoolGrad")
-      .Input(orig_input_shape)
-      .Input(grad)
-      .Attr("ksize", ksize)
-      .Attr("strides", strides)
-      .Attr("padding", std::string(padding))
-      .Finalize()
-      .output(0);
+  return PoolGradOp(scope, "AvgPoolGrad", {orig_input_shape, grad}, ksize, strides, padding);
 }
 
 namespace {
