@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The model suite of issue 29: real models of every family (tools/bench/suite_models.py) timed
+side by side in one sitting in Rill, TensorFlow and ONNX Runtime, at 1 and 2 threads.
+
+  - Rill: `session_runner --benchmark --warmup=3 --repeat=15` on the frozen GraphDef (the -c opt
+    build), intra = inter = N; its median.
+  - TensorFlow: tf.compat.v1.Session on the same GraphDef, intra = inter = N, its default oneDNN
+    path (TF_ENABLE_ONEDNN_OPTS left unset), timed through Session.make_callable; median of 15
+    calls after 3 warm-ups (each includes TensorFlow's Python call floor, about 0.1-0.2 ms).
+  - ONNX Runtime: the same frozen graph converted by tf2onnx (opset 17), ORT_ENABLE_ALL,
+    intra = inter = N; median of 15 runs after 3 warm-ups. "n/c" where tf2onnx cannot convert or
+    ONNX Runtime cannot load the converted model (the reason is printed below the table).
+Each peer runs in its own process per model and thread count (TensorFlow keeps its first
+session's thread pools for the process). Rill's output is checked against TensorFlow's:
+max |Rill - TF| / max |TF|.
+
+    pip install tf2onnx                      # the converter, for this script only
+    bazel build -c opt //tools/session_runner
+    python3 tools/bench/model_suite.py [--models EfficientNetB0,ResNet50V2] [--threads 1,2]
+
+Prints a Markdown table (model, threads, Rill ms, TF ms, ORT ms, TF/Rill, ORT/Rill) with the
+geometric means per thread count; --json FILE also writes the rows.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import suite_models  # noqa: E402
+
+WARMUP, REPS = 3, 15
+
+
+def _median_ms(call):
+    for _ in range(WARMUP):
+        call()
+    times = []
+    for _ in range(REPS):
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times)) * 1e3
+
+
+def peer_main(name, threads):
+    """Child process: times TensorFlow and ONNX Runtime on one model at one thread count and
+    prints one JSON line {"tf": ms, "ort": ms or null, "ort_error": text}."""
+    p, meta = suite_models.make(name)
+    x = np.load(p["x"])
+    import tensorflow as tf
+    tf1 = tf.compat.v1
+    graph_def = tf1.GraphDef()
+    with open(p["pb"], "rb") as f:
+        graph_def.ParseFromString(f.read())
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(graph_def, name="")
+    config = tf1.ConfigProto(intra_op_parallelism_threads=threads,
+                             inter_op_parallelism_threads=threads)
+    result = {}
+    with tf1.Session(graph=g, config=config) as s:
+        call = s.make_callable(meta["output"], feed_list=[meta["input"]])
+        result["tf"] = _median_ms(lambda: call(x))
+        tf_out = os.path.join(suite_models.CACHE, name + "_tf_out.npy")
+        if not os.path.exists(tf_out):
+            np.save(tf_out, call(x))
+    onnx_path = suite_models.make_onnx(name)
+    if onnx_path is None:
+        result["ort"] = None
+        with open(p["onnx_error"]) as f:
+            result["ort_error"] = f.read()
+    else:
+        import onnxruntime as ort
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = threads
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            sess = ort.InferenceSession(onnx_path, opts, providers=["CPUExecutionProvider"])
+        except Exception as e:  # ONNX Runtime refuses some of tf2onnx's models
+            result["ort"] = None
+            result["ort_error"] = "ONNX Runtime cannot load tf2onnx's model: " + str(e)[-120:]
+        else:
+            in_name = sess.get_inputs()[0].name
+            result["ort"] = _median_ms(lambda: sess.run(None, {in_name: x}))
+    print("PEER " + json.dumps(result), flush=True)
+
+
+def run_peers(name, threads):
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--_peer", name,
+                          str(threads)], capture_output=True, text=True)
+    line = [l for l in out.stdout.splitlines() if l.startswith("PEER ")]
+    if out.returncode != 0 or not line:
+        tail = (out.stderr.strip().splitlines() or ["?"])[-1][:200]
+        return {"tf": None, "ort": None, "ort_error": "peer failed: " + tail}
+    return json.loads(line[0][5:])
+
+
+def run_rill(runner, name, threads):
+    """(median ms, max relative difference to TensorFlow's output or None, error text)."""
+    p, meta = suite_models.make(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "config.pbtxt")
+        with open(cfg, "w") as f:
+            f.write("intra_op_parallelism_threads: %d inter_op_parallelism_threads: %d\n" %
+                    (threads, threads))
+        fetch = meta["output"].split(":")[0]
+        out = subprocess.run(
+            [runner, "--graph=" + p["pb"], "--config=" + cfg,
+             "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]), "--fetch=" + fetch,
+             "--output_dir=" + tmp, "--benchmark", "--warmup=%d" % WARMUP, "--repeat=%d" % REPS],
+            capture_output=True, text=True)
+        m = re.search(r"median ([0-9.]+) ?(us|ms|s)\b", out.stdout)
+        if out.returncode != 0 or not m:
+            return None, None, (out.stderr.strip().splitlines() or ["?"])[-1][:200]
+        ms = float(m.group(1)) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[m.group(2)]
+        got = np.load(os.path.join(tmp, fetch.replace("/", "_") + ".npy")).astype(np.float64)
+    tf_out = os.path.join(suite_models.CACHE, name + "_tf_out.npy")
+    rel = None
+    if os.path.exists(tf_out):
+        want = np.load(tf_out).astype(np.float64)
+        rel = float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
+    return ms, rel, None
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def print_table(rows, threads_list):
+    fmt = lambda v: "-" if v is None else ("%.2f" % v if v < 10 else "%.1f" % v)
+    ratio = lambda a, b: None if a is None or b is None else a / b
+    rx = lambda v: "-" if v is None else "%.2fx" % v
+    print("| model | family | threads | Rill ms | TF ms | ORT ms | TF/Rill | ORT/Rill | "
+          "max rel diff vs TF |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        ort = fmt(r["ort"]) if r["ort"] is not None else ("n/c" if r.get("ort_error") else "-")
+        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+            r["model"], r["family"], r["threads"], fmt(r["rill"]), fmt(r["tf"]), ort,
+            rx(ratio(r["tf"], r["rill"])), rx(ratio(r["ort"], r["rill"])),
+            "-" if r["rel_diff"] is None else "%.1e" % r["rel_diff"]))
+    for t in threads_list:
+        sel = [r for r in rows if r["threads"] == t]
+        print("| geometric mean | | %d | | | | %s | %s | |" % (
+            t, rx(geomean([ratio(r["tf"], r["rill"]) for r in sel])),
+            rx(geomean([ratio(r["ort"], r["rill"]) for r in sel]))))
+    errors = {r["model"]: r["ort_error"] for r in rows if r.get("ort_error")}
+    for model, err in errors.items():
+        print("\n%s: ONNX Runtime not timed: %s" % (model, err))
+    for r in rows:
+        if r.get("rill_error"):
+            print("\n%s (%d threads): Rill failed: %s" % (r["model"], r["threads"], r["rill_error"]))
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--_peer":
+        return peer_main(sys.argv[2], int(sys.argv[3]))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runner", default=os.path.join(
+        ROOT, "bazel-out/k8-opt/bin/tools/session_runner/session_runner"))
+    ap.add_argument("--models", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--json", default="", help="also write the rows to this file")
+    ap.add_argument("--list", action="store_true", help="list the models and exit")
+    a = ap.parse_args()
+    if a.list:
+        for name, (family, _, shape, _) in suite_models.MODELS.items():
+            print("%-18s %-28s input %s" % (name, family, "x".join(map(str, shape))))
+        return 0
+    names = [n for n in a.models.split(",") if n] or list(suite_models.MODELS)
+    unknown = [n for n in names if n not in suite_models.MODELS]
+    if unknown:
+        ap.error("unknown models %s; --list shows them" % ", ".join(unknown))
+    threads_list = [int(t) for t in a.threads.split(",")]
+    rows = []
+    for name in names:
+        suite_models.make(name)
+        for t in threads_list:
+            peers = run_peers(name, t)
+            rill, rel, err = run_rill(a.runner, name, t)
+            rows.append({"model": name, "family": suite_models.MODELS[name][0], "threads": t,
+                         "rill": rill, "tf": peers.get("tf"), "ort": peers.get("ort"),
+                         "ort_error": peers.get("ort_error"), "rel_diff": rel,
+                         "rill_error": err})
+            print("# %s %d: Rill %s ms, TF %s ms, ORT %s ms" % (name, t, rill, peers.get("tf"),
+                                                               peers.get("ort")),
+                  file=sys.stderr, flush=True)
+    rows.sort(key=lambda r: (r["threads"], names.index(r["model"])))
+    print_table(rows, threads_list)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
