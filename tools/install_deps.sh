@@ -5,7 +5,8 @@
 set -euo pipefail
 pkgs=(bazel-bootstrap bazel-rules-java bazel-platforms libprotobuf-dev protobuf-compiler
       libabsl-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libre2-dev zlib1g-dev
-      clang-format python3-numpy python3-protobuf python3-pytest libgrpc++-dev protobuf-compiler-grpc)
+      clang-format python3-numpy python3-protobuf python3-pytest python3-dev pybind11-dev
+      libgrpc++-dev protobuf-compiler-grpc)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

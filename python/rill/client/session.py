@@ -1,7 +1,8 @@
 """Session and InteractiveSession over TF_Session: run with nested fetches and numpy feeds.
 
-TF_SessionRun is called through ctypes, which releases the GIL for the call, so several Python
-threads run sessions (or one session) concurrently. Placement log lines the library writes to
+Runs go through the compiled module rill._fastrun where it loads and applies (client/fast_path.py)
+and through ctypes otherwise; both release the GIL for TF_SessionRun, so several Python threads
+run sessions (or one session) concurrently. Placement log lines the library writes to
 C stdout are flushed after each run, so they keep their order among the program's prints.
 """
 import collections
@@ -13,6 +14,7 @@ import numpy as np
 
 from rill import _c
 from rill._proto import config_pb2
+from rill.client import fast_path
 from rill.framework import dtypes, ops, tensor_util
 
 
@@ -65,6 +67,12 @@ class _FetchPlan(object):
         self.targets = []
         self._tensor_pos = {}
         self.build = self._plan(graph, fetches)
+        if isinstance(fetches, (list, tuple, dict)):
+            self.result_mode = fast_path.BUILD
+        else:
+            self.result_mode = fast_path.SINGLE if self.tensors else fast_path.NONE
+        # Compiled runners by feed keys (a tuple); False where the ctypes path runs.
+        self.runners = {}
         n = len(self.tensors)
         self.nout = n
         self.enums = [t.dtype.base_dtype.as_datatype_enum for t in self.tensors]
@@ -137,6 +145,7 @@ class BaseSession(object):
         finally:
             _c.TF_DeleteSessionOptions(opts)
         self._log_placement = bool(config is not None and config.log_device_placement)
+        self._fast = fast_path.available() and not self._log_placement
         self._default_ctx = []
         self._plans = {}
         self._feed_cache = {}
@@ -212,8 +221,23 @@ class BaseSession(object):
                 plan = _FetchPlan(self._graph, fetches)
                 if len(self._plans) < 256:
                     self._plans[key] = plan
+                    plan.cached = True
             return plan
         return _FetchPlan(self._graph, fetches)
+
+    def _runner(self, plan, keys):
+        """The compiled runner of a cached plan fed by keys, or False (the ctypes path runs: no
+        runner applies, or a key is refused, which the ctypes path reports)."""
+        runner = False
+        if getattr(plan, "cached", False):
+            try:
+                entries = [self._feed_entry(k) for k in keys]
+            except (TypeError, ValueError, KeyError):
+                return False
+            runner = fast_path.make_runner(self, plan, entries, keys, False) or False
+        if len(plan.runners) < 64:
+            plan.runners[keys] = runner
+        return runner
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs the graph for fetches (a Tensor, Operation, name, Variable, or lists, tuples,
@@ -225,6 +249,20 @@ class BaseSession(object):
         plan = self._plans.get(fetches) if cls is ops.Tensor or cls is ops.Operation else None
         if plan is None:
             plan = self._plan_for(fetches)
+        if self._fast and options is None and run_metadata is None:
+            if feed_dict:
+                keys = tuple(feed_dict)
+                runner = plan.runners.get(keys)
+                if runner is None:
+                    runner = self._runner(plan, keys)
+                if runner:
+                    return runner(*feed_dict.values())
+            else:
+                runner = plan.runners.get(())
+                if runner is None:
+                    runner = self._runner(plan, ())
+                if runner:
+                    return runner()
         if not feed_dict:
             return plan.build(self._call(plan, (), (), options, run_metadata))
         feeds = []
@@ -237,22 +275,9 @@ class BaseSession(object):
                     entries = ((self._feed_entry(k), v),)
                 except TypeError:
                     entries = [(self._feed_entry(t), val) for t, val in _feed_pairs(self._graph, k, v)]
-                for (t, dt, np_type, dims, out), val in entries:
-                    if isinstance(val, ops.Tensor):
-                        list(_feed_pairs(self._graph, k, val))  # raises TensorFlow's TypeError
-                    if np_type is None:
-                        arr = np.asarray(val, dtype=object)
-                    elif type(val) is np.ndarray and val.dtype == np_type:
-                        arr = val
-                    else:
-                        arr = np.asarray(val, dtype=np_type)
-                    if dims is not None and arr.shape != dims:
-                        shp = arr.shape
-                        if len(shp) != len(dims) or any(
-                                d is not None and d != s for d, s in zip(dims, shp)):
-                            raise ValueError(
-                                "Cannot feed value of shape %r for Tensor %s, which has shape %s"
-                                % (shp, t.name, t.shape))
+                for entry, val in entries:
+                    t, dt, out = entry[0], entry[1], entry[4]
+                    arr = fast_path.feed_array(entry, k, val)
                     feeds.append(out)
                     feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
                     fed_arrays[t] = arr
@@ -378,9 +403,13 @@ class BaseSession(object):
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running fetches with its arguments fed to feed_list, in order (TensorFlow's
         Session.make_callable). Everything but the values is prepared here, once: the lowest
-        per-call cost from Python."""
+        per-call cost from Python. Where the compiled path applies, the callable is its Runner."""
         plan = self._plan_for(fetches)
-        entries = [self._feed_entry(f) for f in (feed_list or [])]
+        keys = list(feed_list or [])
+        entries = [self._feed_entry(f) for f in keys]
+        runner = fast_path.make_runner(self, plan, entries, keys, True) if self._fast else None
+        if runner is not None and not accept_options:
+            return runner
         nin = len(entries)
         in_arr = (_c.TF_Output * nin)(*[e[4] for e in entries]) if nin else None
         in_type = ctypes.c_void_p * nin
@@ -403,24 +432,14 @@ class BaseSession(object):
             if kwargs or session._log_placement or fetches_fed:
                 return session.run(fetches, dict(zip(feed_list, args)), kwargs.get("options"),
                                    kwargs.get("run_metadata"))
+            if runner is not None:
+                return runner(*args)
             keep = []
             vals = in_type()
             try:
                 for i in range(nin):
-                    t, dt, np_type, dims, _ = entries[i]
-                    val = args[i]
-                    if np_type is None:
-                        arr = np.asarray(val, dtype=object)
-                    elif type(val) is np.ndarray and val.dtype == np_type:
-                        arr = val
-                    else:
-                        arr = np.asarray(val, dtype=np_type)
-                    if dims is not None and arr.shape != dims and (len(arr.shape) != len(dims) or any(
-                            d is not None and d != s for d, s in zip(dims, arr.shape))):
-                        raise ValueError(
-                            "Cannot feed value of shape %r for Tensor %s, which has shape %s"
-                            % (arr.shape, t.name, t.shape))
-                    vals[i] = to_tensor(arr, dt, keep)
+                    arr = fast_path.feed_array(entries[i], keys[i], args[i])
+                    vals[i] = to_tensor(arr, entries[i][1], keep)
                 out_vals = plan.out_type()
                 status = _thread_status.status
                 run(session._c_session, None, in_arr, vals, nin, plan.c_outputs, out_vals,
