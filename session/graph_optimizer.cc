@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -157,6 +158,7 @@ class Optimizer {
         RILL_RETURN_IF_ERROR(FoldChannelScaleAndShift());
       }
       RILL_RETURN_IF_ERROR(Fuse());
+      RILL_RETURN_IF_ERROR(FuseSwish());
       MarkConstantWeights();
     }
     // Nodes left without inputs or consumers by the rewrites, and the new Consts.
@@ -365,49 +367,88 @@ class Optimizer {
 
   // --- identity removal ---------------------------------------------------------------------
 
-  // In topological order, so that an Identity's input is settled (an Identity among its
+  // The data input each data output of `n` passes on unchanged, when `n` only forwards its
+  // inputs: Identity-like nodes (output 0 is input 0), IdentityN (output k is input k; Keras's
+  // custom gradients leave them in frozen graphs) and a float Mul by a scalar Const 1 (output 0 is
+  // the other input: x * 1 == x for every x, inf and NaN included; Keras 3's swish multiplies by
+  // its beta of 1 before the sigmoid). Empty when `n` does something else or has control inputs.
+  static std::vector<int> ForwardedInputs(const Node& n) {
+    if (HasControlInputs(n) || n.is_unknown_op()) return {};
+    if (IsIdentity(n.op_class()))
+      return n.num_inputs() == 1 ? std::vector<int>{0} : std::vector<int>{};
+    if (n.op() == "IdentityN") {
+      std::vector<int> all(n.num_inputs());
+      for (int k = 0; k < n.num_inputs(); ++k) all[k] = k;
+      return all;
+    }
+    if (n.op() == "Mul" && n.num_inputs() == 2) {
+      for (int k = 0; k < 2; ++k) {
+        std::optional<Tensor> c = ConstInput(n, k);
+        if (!c || c->shape().rank() != 0) continue;
+        const bool one = (c->dtype() == DT_FLOAT && c->flat<float>()[0] == 1.f) ||
+                         (c->dtype() == DT_DOUBLE && c->flat<double>()[0] == 1.0);
+        if (one) return {1 - k};
+      }
+    }
+    return {};
+  }
+
+  // In topological order, so that a forwarder's inputs are settled (a forwarder among its
   // producers already removed, `source` naming where it reads from) before it is looked at.
   absl::Status RemoveIdentities() {
-    absl::flat_hash_map<int, std::pair<Node*, int>> source;  // removed Identity id -> its input
+    // (removed node id, output) -> the (node, output) it forwards.
+    absl::flat_hash_map<std::pair<int, int>, std::pair<Node*, int>> source;
+    absl::flat_hash_set<int> removed;
     for (Node* n : TopologicalOrder()) {
-      if (!IsIdentity(n->op_class())) continue;
-      const Edge* in = nullptr;
-      int inputs = 0;
-      for (const Edge* e : n->in_edges()) {
-        if (!e->src()->IsOp()) continue;
-        ++inputs;
-        in = e;
+      const std::vector<int> forwarded = ForwardedInputs(*n);
+      if (forwarded.empty()) continue;
+      std::vector<std::pair<Node*, int>> from;
+      for (int k : forwarded) {
+        const Edge* in = n->input_edge(k);
+        if (in == nullptr) break;
+        Node* src = in->src();
+        int port = in->src_output();
+        if (auto it = source.find({src->id(), port}); it != source.end()) {
+          std::tie(src, port) = it->second;
+        }
+        // Only a non-ref output: an Identity is where a ref becomes a value.
+        if (!SameDevice(*src, *n) || src->is_unknown_op() || port >= src->num_outputs() ||
+            IsRefType(src->output_type(port))) {
+          break;
+        }
+        from.emplace_back(src, port);
       }
-      if (inputs != 1 || in->IsControlEdge()) continue;
-      Node* src = in->src();
-      int port = in->src_output();
-      if (auto it = source.find(src->id()); it != source.end()) std::tie(src, port) = it->second;
-      if (!SameDevice(*src, *n)) continue;
-      // Only a non-ref output: an Identity is where a ref becomes a value.
-      if (src->is_unknown_op() || port >= src->num_outputs() || IsRefType(src->output_type(port))) {
-        continue;
-      }
-      source[n->id()] = {src, port};
+      if (from.size() != forwarded.size()) continue;
+      for (size_t k = 0; k < from.size(); ++k) source[{n->id(), static_cast<int>(k)}] = from[k];
+      removed.insert(n->id());
       dead_.push_back(n);
       ++stats_->identities_removed;
     }
-    // Data consumers read the source. Nodes that wait for the Identity (a control edge) wait for
-    // its source instead: it runs when its one input is ready and does nothing else (Keras's
+    // Data consumers read the source. Nodes that wait for a removed node (a control edge) wait
+    // for its sources instead: it runs when its inputs are ready and does nothing else (Keras's
     // frozen graphs keep a NoOp waiting on every weight's ReadVariableOp Identity, which hid the
     // weights' Const from MarkConstantWeights).
     for (const Node* n : dead_) {
-      const auto [src, port] = source.at(n->id());
       for (const Edge* e : n->out_edges()) {
         const Node* dst = e->dst();
-        if (!dst->IsOp() || source.contains(dst->id())) continue;
+        if (!dst->IsOp() || removed.contains(dst->id())) continue;
         if (e->IsControlEdge()) {
-          edges_.push_back({src->id(), kControlSlot, dst->id(), kControlSlot});
+          absl::flat_hash_set<int> waited;
+          for (int k = 0; source.contains({n->id(), k}); ++k) {
+            const Node* src = source.at({n->id(), k}).first;
+            if (waited.insert(src->id()).second) {
+              edges_.push_back({src->id(), kControlSlot, dst->id(), kControlSlot});
+            }
+          }
         } else {
+          const auto [src, port] = source.at({n->id(), e->src_output()});
           edges_.push_back({src->id(), port, dst->id(), e->dst_input()});
         }
       }
     }
-    return Commit();
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
   }
 
   // --- constant folding ---------------------------------------------------------------------
@@ -447,15 +488,27 @@ class Optimizer {
     return false;
   }
 
-  // Shape, Size or Rank of a tensor of fully known shape `shape`, as `n` would compute it.
-  static Tensor ShapeMetadataValue(const Node& n, const PartialTensorShape& shape) {
+  // Shape, Size or Rank of a tensor of fully known shape `shape`, as `n` would compute it; none
+  // when the kernel would fail instead (an element count past int64, or a value past an int32
+  // out_type: no tensor of that shape can exist, so the producer fails at run time, and folding
+  // would replace its error with an overflowed or truncated value).
+  static std::optional<Tensor> ShapeMetadataValue(const Node& n, const PartialTensorShape& shape) {
     DataType out_type = DT_INT32;
     if (n.def().attr().contains("out_type")) out_type = n.def().attr().at("out_type").type();
     const std::vector<int64_t>& dims = shape.dims();
     Tensor value;
     int64_t count = 1;
-    for (int64_t d : dims) count *= d;
+    for (int64_t d : dims) {
+      if (__builtin_mul_overflow(count, d, &count)) return std::nullopt;
+    }
     const int64_t scalar = n.op() == "Size" ? count : static_cast<int64_t>(dims.size());
+    if (out_type != DT_INT64) {
+      constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+      if (scalar > kInt32Max) return std::nullopt;
+      for (int64_t d : dims) {
+        if (n.op() == "Shape" && d > kInt32Max) return std::nullopt;
+      }
+    }
     if (n.op() == "Shape") {
       value = Tensor(out_type, TensorShape({static_cast<int64_t>(dims.size())}));
       for (size_t d = 0; d < dims.size(); ++d) {
@@ -515,7 +568,9 @@ class Optimizer {
         const std::vector<PartialTensorShape>& shapes = in->src()->output_shapes();
         if (in->src_output() < static_cast<int>(shapes.size()) &&
             shapes[in->src_output()].IsFullyDefined()) {
-          fold(n, ShapeMetadataValue(*n, shapes[in->src_output()]));
+          if (std::optional<Tensor> v = ShapeMetadataValue(*n, shapes[in->src_output()])) {
+            fold(n, *std::move(v));
+          }
           continue;
         }
       }
@@ -1042,6 +1097,67 @@ class Optimizer {
       r.shapes = last->output_shapes();
       dead_.push_back(producer);
       if (bias_add != last) dead_.push_back(bias_add);
+      ++stats_->fusions;
+    }
+    return Commit();
+  }
+
+  // Swish (SiLU) after a fused convolution: F = _FusedConv2D or _FusedDepthwiseConv2dNative with
+  // fused_ops ["BiasAdd"] (float), read only by Sigmoid(F) and by Mul(F, that Sigmoid) (either
+  // order), the Sigmoid read only by that Mul -> one node with fused_ops ["BiasAdd",
+  // "_MklSwish"] (TensorFlow's name for it) in the Mul's place and name. The kernels compute
+  // x * sigmoid(x) in the epilogue or as oneDNN's eltwise_swish post-op, so the activation costs
+  // no pass over memory of its own.
+  absl::Status FuseSwish() {
+    for (Node* f : NodesInOrder()) {
+      if (f->op() != "_FusedConv2D" && f->op() != "_FusedDepthwiseConv2dNative") continue;
+      std::vector<std::string> ops;
+      DataType type = DT_INVALID;
+      if (!GetNodeAttr(f->def(), "fused_ops", &ops).ok() ||
+          ops != std::vector<std::string>{"BiasAdd"} || !GetNodeAttr(f->def(), "T", &type).ok() ||
+          type != DT_FLOAT || !OnCpu(*f)) {
+        continue;
+      }
+      Node* sigmoid = nullptr;
+      Node* mul = nullptr;
+      int uses = 0;
+      for (const Edge* e : f->out_edges()) {
+        if (!e->dst()->IsOp()) continue;
+        ++uses;
+        if (e->IsControlEdge() || e->src_output() != 0) break;
+        if (e->dst()->op() == "Sigmoid") sigmoid = e->dst();
+        if (e->dst()->op() == "Mul") mul = e->dst();
+      }
+      if (uses != 2 || sigmoid == nullptr || mul == nullptr || SoleConsumer(*sigmoid) != mul ||
+          mul->num_inputs() != 2 || !SameDevice(*f, *sigmoid) || !SameDevice(*f, *mul)) {
+        continue;
+      }
+      const Edge* a = mul->input_edge(0);
+      const Edge* b = mul->input_edge(1);
+      if (a == nullptr || b == nullptr || a->src_output() != 0 || b->src_output() != 0 ||
+          !((a->src() == f && b->src() == sigmoid) || (a->src() == sigmoid && b->src() == f))) {
+        continue;
+      }
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = mul->id();
+      r.def = f->def();
+      r.def.set_name(mul->name());
+      r.def.set_device(mul->requested_device());
+      SetAttr(&r.def, "fused_ops", std::vector<std::string>{"BiasAdd", "_MklSwish"});
+      for (int k = 0; k < f->num_inputs(); ++k) r.inputs.push_back(Source(*f, k));
+      // Control inputs of all the nodes it replaces, by name.
+      std::map<std::string, int> control;
+      for (const Node* n : {f, sigmoid, mul}) {
+        for (const Edge* e : n->in_edges()) {
+          if (e->IsControlEdge() && e->src()->IsOp()) {
+            control.emplace(e->src()->name(), e->src()->id());
+          }
+        }
+      }
+      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.shapes = mul->output_shapes();
+      dead_.push_back(f);
+      dead_.push_back(sigmoid);
       ++stats_->fusions;
     }
     return Commit();

@@ -1,8 +1,10 @@
 // The graph optimizer: rewrites a Run's graph (after feeds became _Arg and fetches _Retval, and
 // pruning; before partitioning) once per Run signature, as TensorFlow's Grappler does:
-//   - removal of Identity, StopGradient and PreventGradient nodes nobody needs (a data input
-//     from a non-ref output on the same device, no control inputs; nodes waiting on one by a
-//     control edge wait on its input instead);
+//   - removal of nodes that only forward their inputs: Identity, StopGradient, PreventGradient,
+//     IdentityN (output k is input k) and a float Mul by a scalar Const 1 (exact for every value;
+//     Keras 3's swish multiplies by its beta of 1) — data inputs from non-ref outputs on the same
+//     device, no control inputs; nodes waiting on one by a control edge wait on its inputs
+//     instead;
 //   - constant folding: a stateless node whose data inputs are all Const (and has no control
 //     inputs), with its inputs and consumers on its own device, is run once on the CPU and
 //     replaced by a Const of its output, up to max_folded_bytes (work a user placed across
@@ -14,7 +16,9 @@
 //   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul,
 //     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D and DepthwiseConv2dNative + BiasAdd
 //     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs: the
-//     product's attrs the fused op declares, such as strides, and its internal `_` attrs).
+//     product's attrs the fused op declares, such as strides, and its internal `_` attrs); then
+//     swish after a fused convolution, x * sigmoid(x) with x read by nothing else, joins it as
+//     fused_ops ["BiasAdd", "_MklSwish"] (TensorFlow's name).
 //     Before that, batch norms at inference are folded into the product's constant filter and
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,

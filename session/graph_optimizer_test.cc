@@ -472,9 +472,9 @@ TEST(GraphOptimizerTest, ShiftsAndDepthwiseScalesThatAreNotFiniteAreNotFolded) {
     int skipped;
   };
   const Case cases[] = {
-      {"inf shift", 1.f, 2.f, kInf, 1, 1},  // the scale folds, the shift does not
-      {"NaN shift", 1.f, 2.f, kNaN, 1, 1},  // likewise
-      {"bias + shift overflows", kHuge, 1.f, kHuge, 1, 1},
+      {"inf shift", 1.f, 2.f, kInf, 1, 1},                   // the scale folds, the shift does not
+      {"NaN shift", 1.f, 2.f, kNaN, 1, 1},                   // likewise
+      {"bias + shift overflows", kHuge, 0.5f, kHuge, 1, 1},  // a scale of 1 is no Mul to fold
       {"inf scale", 1.f, kInf, 0.5f, 0, 1},  // the Mul stays, so the shift has no bias to join
       {"bias * scale overflows", kHuge, 10.f, 0.5f, 0, 1},
   };
@@ -755,6 +755,123 @@ TEST(GraphOptimizerTest, ShapesAreInferredOnTheGraphItIsGiven) {
   ASSERT_EQ(size->op(), "Const");
   RILL_ASSERT_OK_AND_ASSIGN(Tensor value, TensorFromProto(size->def().attr().at("value").tensor()));
   ExpectTensorEqual(value, Tensor::Scalar<int32_t>(20));
+}
+
+// Inputs for the swish tests: through the filters below they give conv outputs of +inf, -inf,
+// NaN, values where the sigmoid saturates or underflows (+-100, +-1000) and ordinary ones.
+Tensor NonFiniteSwishInput() {
+  return Tensor::FromVector<float>({kInf, 1.f, kNaN, 0.f, 100.f, 0.f, -1000.f, 0.f, 0.5f, -0.25f,
+                                    -3.f, 2.f, 1e30f, -1e30f, 7.f, 0.1f},
+                                   TensorShape({1, 2, 4, 2}));
+}
+
+TEST(GraphOptimizerTest, FusesSwishIntoConvAndDepthwise) {
+  for (bool depthwise : {false, true}) {
+    for (bool sigmoid_first : {false, true}) {
+      SCOPED_TRACE(absl::StrCat(depthwise ? "depthwise" : "conv",
+                                sigmoid_first ? ", Mul(sigmoid, x)" : ", Mul(x, sigmoid)"));
+      Scope root = Scope::NewRootScope();
+      Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+      Output product;
+      if (depthwise) {
+        Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f}, TensorShape({1, 1, 2, 1}));
+        product = ops::DepthwiseConv2dNative(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+      } else {
+        // out0 = x0 + 0.5 x1, out1 = -x0 + 2 x1: +inf and -inf from one inf input.
+        Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f, 0.5f, 2.f},
+                                     TensorShape({1, 1, 2, 2}));
+        product = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+      }
+      Output ba = ops::BiasAdd(root.WithOpName("ba"), product,
+                               ops::Const(root.WithOpName("b"), {0.f, 0.f}));
+      Output sig = ops::Sigmoid(root.WithOpName("sig"), ba);
+      Output swish = sigmoid_first ? ops::Mul(root.WithOpName("swish"), sig, ba)
+                                   : ops::Mul(root.WithOpName("swish"), ba, sig);
+      ops::Neg(root.WithOpName("out"), swish);
+      Optimized o = Optimize(root);
+      EXPECT_EQ(o.stats.fusions, 2);  // the BiasAdd, then the swish
+      const NodeDef* fused = Find(o.graph, "swish");
+      ASSERT_NE(fused, nullptr);
+      EXPECT_EQ(fused->op(), depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D");
+      EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "_MklSwish"));
+      EXPECT_THAT(Inputs(o.graph, "swish"), ElementsAre("x", "w", "b"));
+      EXPECT_THAT(Inputs(o.graph, "out"), ElementsAre("swish"));
+      for (const char* gone : {"conv", "ba", "sig"}) EXPECT_EQ(Find(o.graph, gone), nullptr);
+      GraphDef original;
+      ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+      ExpectSameOutputs(original, {{"x:0", NonFiniteSwishInput()}}, {"out:0"}, 1e-5f);
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, SwishWhoseInputIsReadElsewhereIsNotFused) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w =
+      ops::Const<float>(root.WithOpName("w"), {1.f, -1.f, 0.5f, 2.f}, TensorShape({1, 1, 2, 2}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), conv, ops::Const(root, {0.f, 0.f}));
+  Output sig = ops::Sigmoid(root.WithOpName("sig"), ba);
+  Output swish = ops::Mul(root.WithOpName("swish"), ba, sig);
+  ops::AddV2(root.WithOpName("residual"), swish, ba);  // the pre-activation is read again
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.fusions, 1);
+  EXPECT_THAT(Find(o.graph, "ba")->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd"));
+  EXPECT_EQ(Find(o.graph, "sig")->op(), "Sigmoid");
+  EXPECT_EQ(Find(o.graph, "swish")->op(), "Mul");
+}
+
+TEST(GraphOptimizerTest, KerasSwishWithBetaOneAndIdentityNFusesIntoTheConv) {
+  // Keras 3's swish as tf.nn.silu freezes it: mul = x * beta (a scalar 1), Sigmoid(mul),
+  // x * Sigmoid, and an IdentityN (its custom gradient) passing the result, x and beta on.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w =
+      ops::Const<float>(root.WithOpName("w"), {1.f, -1.f, 0.5f, 2.f}, TensorShape({1, 1, 2, 2}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output ba =
+      ops::BiasAdd(root.WithOpName("ba"), conv, ops::Const(root.WithOpName("b"), {0.25f, -0.5f}));
+  Output beta = ops::Const(root.WithOpName("beta"), 1.f);
+  Output scaled = ops::Mul(root.WithOpName("mul"), ba, beta);
+  Output sig = ops::Sigmoid(root.WithOpName("sig"), scaled);
+  Output swish = ops::Mul(root.WithOpName("mul_1"), ba, sig);
+  std::vector<Output> id = ops::IdentityN(root.WithOpName("idn"), {swish, ba, beta});
+  ops::Neg(root.WithOpName("out"), id[0]);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.identities_removed, 2);  // the Mul by one and the IdentityN
+  const NodeDef* fused = Find(o.graph, "mul_1");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedConv2D");
+  EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "_MklSwish"));
+  EXPECT_THAT(Inputs(o.graph, "out"), ElementsAre("mul_1"));
+  for (const char* gone : {"conv", "ba", "mul", "sig", "idn", "beta"}) {
+    EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+  }
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", NonFiniteSwishInput()}}, {"out:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, OnlyAMulByAScalarOneIsRemoved) {
+  // By 2, and by a [1] one (it can change the result's rank), the Mul stays.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  ops::Mul(root.WithOpName("by_two"), x, ops::Const(root, 2.f));
+  ops::Mul(root.WithOpName("by_vector_one"), x, ops::Const(root, {1.f}));
+  Output one = ops::Mul(root.WithOpName("by_one"), ops::Const(root, 1.f), x);
+  ops::Neg(root.WithOpName("out"), one);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.identities_removed, 1);
+  EXPECT_EQ(Find(o.graph, "by_one"), nullptr);
+  EXPECT_THAT(Inputs(o.graph, "out"), ElementsAre("x"));
+  EXPECT_EQ(Find(o.graph, "by_two")->op(), "Mul");
+  EXPECT_EQ(Find(o.graph, "by_vector_one")->op(), "Mul");
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(
+      original,
+      {{"x:0", Tensor::FromVector<float>({kInf, -kInf, kNaN, -0.f, 3e38f}, TensorShape({5}))}},
+      {"out:0", "by_two:0"});
 }
 
 TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {

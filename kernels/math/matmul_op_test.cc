@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -133,6 +134,31 @@ TEST(MatMulOpTest, IntegerOverflowWraps) {
   const Tensor b = Tensor::FromVector<int32_t>({65536, 5}, TensorShape({2, 1}));
   RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, RunMatMul(DT_INT32, a, b, false, false));
   ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({5}, TensorShape({1, 1})));
+}
+
+TEST(MatMulOpTest, FusedSwishIsXTimesSigmoidOfTheBiasedProduct) {
+  // The epilogue path (double): x * sigmoid(x) of each biased element, inf and NaN as the unfused
+  // Sigmoid and Mul give them (inf -> inf, -inf -> -inf * 0 = NaN).
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor a = Tensor::FromVector<double>({1, 2, inf, 0}, TensorShape({2, 2}));
+  const Tensor b = Tensor::FromVector<double>({1, -3, 0.5, 2}, TensorShape({2, 2}));
+  const Tensor bias = Tensor::FromVector<double>({0.25, -1}, TensorShape({2}));
+  OpTester t("_FusedMatMul", "fused");
+  t.Attr("T", DT_DOUBLE)
+      .Attr("transpose_a", false)
+      .Attr("transpose_b", false)
+      .Attr("num_args", int64_t{1})
+      .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "_MklSwish"})
+      .Input(a)
+      .Input(b)
+      .Input(bias);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+  const double x[2] = {1 * 1 + 2 * 0.5 + 0.25, 1 * -3 + 2 * 2 - 1};  // row 0: 2.25, 0
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_EQ(out[0].flat<double>()[j], x[j] * (1 / (1 + std::exp(-x[j])))) << j;
+  }
+  EXPECT_EQ(out[0].flat<double>()[2], inf);           // inf * 1 + 0 * 0.5 + 0.25
+  EXPECT_TRUE(std::isnan(out[0].flat<double>()[3]));  // inf * -3 + 0 * 2 - 1 = -inf
 }
 
 TEST(MatMulOpTest, ZeroSizeDimensions) {

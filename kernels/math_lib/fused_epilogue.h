@@ -1,13 +1,15 @@
 // The epilogue of the fused kernels the graph optimizer makes (session/graph_optimizer.h):
 // _FusedMatMul and _FusedConv2D compute their product into the output, then add the bias and
 // apply the activation in one pass over it (one read and write per element, no intermediate
-// tensors). fused_ops is TensorFlow's attr: ["BiasAdd"], ["BiasAdd", "Relu"] or
-// ["BiasAdd", "Relu6"]; anything else is InvalidArgument "Fusion is not implemented: [...]".
+// tensors). fused_ops is TensorFlow's attr: ["BiasAdd"], ["BiasAdd", "Relu"],
+// ["BiasAdd", "Relu6"] or ["BiasAdd", "_MklSwish"] (TensorFlow's name for swish / SiLU,
+// x * sigmoid(x)); anything else is InvalidArgument "Fusion is not implemented: [...]".
 // Thread-safe (the epilogue writes disjoint rows).
 #ifndef RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
 #define RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,7 +21,14 @@
 
 namespace rill {
 
-enum class FusedActivation { kNone, kRelu, kRelu6 };
+enum class FusedActivation { kNone, kRelu, kRelu6, kSwish };
+
+// x * sigmoid(x) in the order of the unfused Sigmoid and Mul kernels, so the fused result rounds
+// as theirs does (inf -> inf, -inf -> NaN as -inf * 0, NaN -> NaN).
+template <typename T>
+inline T Swish(T x) {
+  return x * (T(1) / (T(1) + std::exp(-x)));
+}
 
 inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) {
   std::vector<std::string> ops;
@@ -35,6 +44,7 @@ inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) 
   if (ops.size() == 1) return FusedActivation::kNone;
   if (ops[1] == "Relu") return FusedActivation::kRelu;
   if (ops[1] == "Relu6") return FusedActivation::kRelu6;
+  if (ops[1] == "_MklSwish") return FusedActivation::kSwish;
   return unsupported();
 }
 
@@ -66,6 +76,9 @@ void BiasActivationBlock(T* out, int64_t ld, const T* bias, int64_t row_begin, i
         for (int64_t c = col_begin; c < col_end; ++c) {
           row[c] = std::min(std::max(row[c] + bias[c], T(0)), T(6));
         }
+        break;
+      case FusedActivation::kSwish:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] = Swish(row[c] + bias[c]);
         break;
     }
   }

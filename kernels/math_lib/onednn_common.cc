@@ -57,4 +57,22 @@ bool HasConstantWeights(const OpKernelConstruction& ctx) {
   return ctx.GetAttr("_rill_constant_weights", &constant).ok() && constant;
 }
 
+dnnl::post_ops OneDnnActivation(FusedActivation activation) {
+  dnnl::post_ops ops;
+  switch (activation) {
+    case FusedActivation::kNone:
+      break;
+    case FusedActivation::kRelu:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      break;
+    case FusedActivation::kRelu6:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+      break;
+    case FusedActivation::kSwish:
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_swish, 1.f, 0.f);
+      break;
+  }
+  return ops;
+}
+
 }  // namespace rill

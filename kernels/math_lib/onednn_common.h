@@ -12,6 +12,7 @@
 
 #include "core/mutex.h"
 #include "kernels/framework/op_kernel.h"
+#include "kernels/math_lib/fused_epilogue.h"
 
 namespace rill {
 
@@ -89,6 +90,10 @@ inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
 // Const (attr `_rill_constant_weights`, session/graph_optimizer.h): only then may a kernel keep
 // packed copies of them.
 bool HasConstantWeights(const OpKernelConstruction& ctx);
+
+// The post-ops that apply `activation` inside a oneDNN primitive (none for kNone): Relu, Relu6 as
+// a clip to [0, 6], swish as eltwise_swish with alpha 1 (x * sigmoid(x)).
+dnnl::post_ops OneDnnActivation(FusedActivation activation);
 
 }  // namespace rill
 

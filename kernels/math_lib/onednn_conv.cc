@@ -83,13 +83,7 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     // (onednn_conv_test.cc runs concurrent callers).
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (s.activation != FusedActivation::kNone) {
-      dnnl::post_ops ops;
-      if (s.activation == FusedActivation::kRelu) {
-        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-      } else {
-        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
-      }
-      attr.set_post_ops(ops);
+      attr.set_post_ops(OneDnnActivation(s.activation));
     }
     plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
     plan->primitive = dnnl::convolution_forward(plan->pd);

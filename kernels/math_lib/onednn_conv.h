@@ -1,5 +1,5 @@
 // Float NHWC Conv2D and DepthwiseConv2dNative forward on oneDNN (Debian's libdnnl 2.6, OpenMP
-// runtime), optionally with a bias and Relu / Relu6 applied inside the convolution (the
+// runtime), optionally with a bias and Relu / Relu6 / swish applied inside the convolution (the
 // optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Those four kernels use it for float
 // (depthwise as a grouped convolution); their other dtypes keep their own paths (Conv2D's im2col +
 // Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and the backprops do not use it.

@@ -45,8 +45,12 @@ std::vector<float> Reference(const OneDnnConvShape& s, const std::vector<float>&
                 acc += double{x[ci]} * f[((kh * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
               }
             }
-          if (s.activation != FusedActivation::kNone) acc = std::max(acc, 0.0);
-          if (s.activation == FusedActivation::kRelu6) acc = std::min(acc, 6.0);
+          if (s.activation == FusedActivation::kSwish) {
+            acc = acc / (1 + std::exp(-acc));
+          } else if (s.activation != FusedActivation::kNone) {
+            acc = std::max(acc, 0.0);
+            if (s.activation == FusedActivation::kRelu6) acc = std::min(acc, 6.0);
+          }
           out[((n * s.out_h + oh) * s.out_w + ow) * s.out_c + co] = static_cast<float>(acc);
         }
   return out;
@@ -114,8 +118,8 @@ TEST(OneDnnConvTest, MatchesADirectConvolution) {
   };
   for (const Case& c : cases) {
     for (bool bias : {false, true}) {
-      for (FusedActivation act :
-           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6}) {
+      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu,
+                                  FusedActivation::kRelu6, FusedActivation::kSwish}) {
         OneDnnConvShape s = c.shape;
         s.has_bias = bias;
         s.activation = act;

@@ -43,8 +43,12 @@ void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weig
         want += double{s.transpose_a ? a[p * s.m + i] : a[i * s.k + p]} *
                 (s.transpose_b ? b[j * s.k + p] : b[p * s.n + j]);
       }
-      if (s.activation != FusedActivation::kNone) want = std::max(want, 0.0);
-      if (s.activation == FusedActivation::kRelu6) want = std::min(want, 6.0);
+      if (s.activation == FusedActivation::kSwish) {
+        want = want / (1 + std::exp(-want));
+      } else if (s.activation != FusedActivation::kNone) {
+        want = std::max(want, 0.0);
+        if (s.activation == FusedActivation::kRelu6) want = std::min(want, 6.0);
+      }
       ASSERT_NEAR(c[i * s.n + j], want, 1e-4 * (1 + std::fabs(want)) * std::sqrt(double(s.k)))
           << what << " at " << i << "," << j;
     }
@@ -54,8 +58,8 @@ void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weig
 TEST(OneDnnMatMulTest, MatchesATripleLoop) {
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
-      for (FusedActivation act :
-           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6}) {
+      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu,
+                                  FusedActivation::kRelu6, FusedActivation::kSwish}) {
         OneDnnPackedWeights packed;
         const Tensor b = Weights(300 * 260, 2);
         for (int64_t m : {1, 7, 64}) {  // one weights matrix, several batch sizes

@@ -84,14 +84,17 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
       case FusedActivation::kRelu6:
         for (int64_t c = 0; c < out_c; ++c) acc[c] = std::min(std::max(acc[c], C(0)), C(6));
         break;
+      case FusedActivation::kSwish:
+        for (int64_t c = 0; c < out_c; ++c) acc[c] = Swish(acc[c]);
+        break;
     }
     for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
   }
 }
 
 // DepthwiseConv2dNative, and with kFused _FusedDepthwiseConv2dNative (made by the graph
-// optimizer from DepthwiseConv2dNative + BiasAdd [+ Relu | Relu6]; float and double): the bias
-// and activation are applied to each pixel's channels before they are stored.
+// optimizer from DepthwiseConv2dNative + BiasAdd [+ Relu | Relu6 | swish]; float and double): the
+// bias and activation are applied to each pixel's channels before they are stored.
 template <bool kFused>
 class DepthwiseConv2dNativeOp final : public OpKernel {
  public:

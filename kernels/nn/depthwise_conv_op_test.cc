@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -139,6 +140,32 @@ TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogu
     EXPECT_NEAR(got_float[0].flat<float>()[i], expected, 1e-5) << i;
   }
   EXPECT_GT(clipped, 0);
+}
+
+TEST(DepthwiseConv2dNativeOpTest, FusedSwishIsXTimesSigmoidOnFloatAndDouble) {
+  // float on oneDNN's eltwise_swish, double on Rill's loop (x * sigmoid(x) in double).
+  const Tensor in = Ramp(TensorShape({1, 5, 4, 2}), 9);
+  const Tensor f = Ramp(TensorShape({3, 3, 2, 3}), 6);
+  const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
+  OpTester plain_op("DepthwiseConv2dNative");
+  plain_op.Attr("T", DT_DOUBLE)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Input(ToDouble(in))
+      .Input(ToDouble(f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto plain, plain_op.Run());
+  RILL_ASSERT_OK_AND_ASSIGN(auto got, FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias),
+                                                     {"BiasAdd", "_MklSwish"}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", "_MklSwish"}));
+  int negative = 0;
+  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+    const double x = plain[0].flat<double>()[i] + bias.flat<float>()[i % 6];
+    const double want = x * (1 / (1 + std::exp(-x)));
+    negative += x < 0;
+    EXPECT_EQ(got[0].flat<double>()[i], want) << i;
+    EXPECT_NEAR(got_float[0].flat<float>()[i], want, 1e-5 * std::max(1.0, std::abs(want))) << i;
+  }
+  EXPECT_GT(negative, 0) << "no negative input: the case proves nothing";
 }
 
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
