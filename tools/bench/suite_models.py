@@ -44,14 +44,17 @@ def _app(name, **kw):
 
 def _encoder(s):
     """Two Transformer encoder blocks (post-norm): MultiHeadAttention(4 heads of 64) + residual +
-    LayerNormalization, Dense 1024 GELU (exact) + Dense 256 + residual + LayerNormalization."""
+    LayerNormalization, Dense 1024 GELU (exact, Erf) + Dense 256 + residual + LayerNormalization."""
     import tensorflow as tf
     k = tf.keras
     x = inp = k.Input(s)
     for _ in range(2):
         a = k.layers.MultiHeadAttention(num_heads=4, key_dim=64)(x, x)
         x = k.layers.LayerNormalization(epsilon=1e-6)(x + a)
-        f = k.layers.Dense(1024, activation="gelu")(x)
+        # The exact GELU written with Erf: Keras's "gelu" and tf.nn.gelu use Erfc, which tf2onnx
+        # passes on to ONNX, which has no such op.
+        f = k.layers.Dense(1024, activation=lambda v: 0.5 * v * (1.0 + tf.math.erf(
+            v * 0.7071067811865476)))(x)
         f = k.layers.Dense(s[-1])(f)
         x = k.layers.LayerNormalization(epsilon=1e-6)(x + f)
     x = k.layers.GlobalAveragePooling1D()(x)
