@@ -190,6 +190,37 @@ REGISTER_OP("Polygamma")
     .Attr("T: {float, double}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+// The regularized incomplete gamma functions P(a, x) (Igamma) and Q(a, x) = 1 - P(a, x) (Igammac),
+// and dP/da (IgammaGradA, Igamma's gradient in a).
+REGISTER_OP("Igamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("Igammac")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+REGISTER_OP("IgammaGradA")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
+// The Hurwitz zeta function sum_k (q + k)^-x.
+REGISTER_OP("Zeta")
+    .Input("x: T")
+    .Input("q: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 REGISTER_OP("TruncateDiv")
     .Input("x: T")
     .Input("y: T")

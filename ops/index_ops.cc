@@ -94,6 +94,26 @@ absl::Status UniqueShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// UniqueV2: with a constant axis [k] and x of known rank, y is x with dimension k unknown and idx
+// a vector of x's dimension k; with an empty axis, Unique's shapes; otherwise y has x's rank.
+absl::Status UniqueV2Shape(ShapeInferenceContext& c) {
+  const PartialTensorShape& x = c.input(0);
+  std::vector<int64_t> axis;
+  const bool known_axis = c.ConstantIndexValues(1, &axis) && axis.size() <= 1;
+  if (known_axis && axis.empty()) return UniqueShape(c);
+  c.set_output(0, x.unknown_rank() ? PartialTensorShape()
+                                   : PartialTensorShape(std::vector<int64_t>(x.rank(), -1)));
+  c.set_output(1, PartialTensorShape({-1}));
+  if (!known_axis || x.unknown_rank()) return absl::OkStatus();
+  int64_t k = axis[0] < 0 ? axis[0] + x.rank() : axis[0];
+  if (k < 0 || k >= x.rank()) return absl::OkStatus();  // the kernel reports it
+  std::vector<int64_t> y(x.dims().begin(), x.dims().end());
+  y[k] = -1;
+  c.set_output(0, PartialTensorShape(y));
+  c.set_output(1, PartialTensorShape({x.dims()[k]}));
+  return absl::OkStatus();
+}
+
 // Range and LinSpace: a vector whose length depends on the values.
 absl::Status RangeShape(ShapeInferenceContext& c) {
   c.set_output(0, PartialTensorShape({-1}));
@@ -186,6 +206,16 @@ REGISTER_OP("Unique")
     .Attr("T: type")
     .Attr("out_idx: {int32, int64} = int32")
     .SetShapeFn(UniqueShape);
+
+REGISTER_OP("UniqueV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = int64")
+    .Attr("out_idx: {int32, int64} = int32")
+    .SetShapeFn(UniqueV2Shape);
 
 REGISTER_OP("UniqueWithCounts")
     .Input("x: T")

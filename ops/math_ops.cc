@@ -1,5 +1,6 @@
-// Op definitions: Cross, MatMul, Add/AddV2, AddN.
+// Op definitions: Cross, MatMul, Add/AddV2, AddN, Betainc.
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -32,6 +33,24 @@ absl::Status CrossShape(ShapeInferenceContext& c) {
   RILL_ASSIGN_OR_RETURN(PartialTensorShape merged,
                         shape_fns::MergeShapes(c, c.input(0), c.input(1), "the inputs of Cross"));
   c.set_output(0, std::move(merged));
+  return absl::OkStatus();
+}
+
+// Betainc: the non-scalar operands merged (scalars are used for every element); a scalar when all
+// three are. An operand of unknown rank may be a scalar, so it adds nothing.
+absl::Status BetaincShape(ShapeInferenceContext& c) {
+  PartialTensorShape merged;  // unknown rank until a non-scalar is merged in
+  int scalars = 0;
+  for (int i = 0; i < 3; ++i) {
+    const PartialTensorShape& in = c.input(i);
+    if (in.unknown_rank()) continue;
+    if (in.rank() == 0) {
+      ++scalars;
+      continue;
+    }
+    RILL_ASSIGN_OR_RETURN(merged, shape_fns::MergeShapes(c, merged, in, "the operands of Betainc"));
+  }
+  c.set_output(0, scalars == 3 ? PartialTensorShape(std::vector<int64_t>{}) : merged);
   return absl::OkStatus();
 }
 
@@ -99,6 +118,14 @@ REGISTER_OP("AddN")
         "complex128}")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::AllInputsMerged);
+
+REGISTER_OP("Betainc")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(BetaincShape);
 
 }  // namespace
 }  // namespace rill

@@ -218,6 +218,48 @@ def unique(rec, dtypes=ALL, op="Unique"):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def unique_v2(rec, dtypes=ALL):
+    """UniqueV2: an empty axis (Unique's 1-D form) or one axis over slices of any rank."""
+    op = "UniqueV2"
+
+    def gen(dt):
+        def c(what, x, axis, taxis="int64", out_idx="int32", fed_axis=False, error=None,
+              phrases=()):
+            def build():
+                a = (ph("axis", np.asarray(axis, NP[taxis])) if fed_axis
+                     else const("axis", axis, taxis))
+                return tf.raw_ops.UniqueV2(x=ph("x", x, dt), axis=a, out_idx=tf_dtype(out_idx),
+                                           name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        rows = (arr([[True, False], [False, True], [True, False]], dt) if dt == "bool"
+                else arr([[1, 2], [3, 0], [1, 2], [3, 1]], dt))
+        c("rows_axis0", rows, [0])
+        if dt != FULL:
+            return
+        c("empty_axis_vector", arr([1, 3, 1, 2, 3], dt), [])
+        c("columns_axis1_int32", arr([[1, 2, 1, 0], [3, 4, 3, 0]], dt), [1], taxis="int32",
+          out_idx="int64")
+        c("negative_axis", arr([[1, 2, 1], [3, 4, 3]], dt), [-1])
+        c("rank3_middle_axis", arr([[[1, 2], [1, 2], [0, 2]], [[5, 6], [5, 6], [5, 6]]], dt),
+          [1])
+        c("vector_axis0", arr([0.0, -0.0, 4, 4, 1], dt), [0])
+        c("fed_axis", rows, [0], fed_axis=True)
+        c("zero_rows", np.zeros([0, 3], NP[dt]), [0])
+        c("empty_slices", np.zeros([3, 0], NP[dt]), [0])
+        c("nan_rows_distinct", arr([[np.nan, 1], [np.nan, 1]], dt), [0])
+        c("axis_out_of_range_error", rows, [2], error="INVALID_ARGUMENT",
+          phrases=["axis has to be between [0, 2)"])
+        c("empty_axis_rank2_error", rows, [], error="INVALID_ARGUMENT",
+          phrases=["unique expects a 1D vector"])
+        c("two_axes_error", rows, [0, 1], error="INVALID_ARGUMENT",
+          phrases=["axis does not support input tensors larger than 1 elements"])
+        c("scalar_axis_error", rows, 0, fed_axis=True, error="INVALID_ARGUMENT",
+          phrases=["axis expects a 1D vector"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def reverse(rec, dtypes=ALL):
     op = "ReverseV2"
 
@@ -415,6 +457,7 @@ def build_all(rec, emit):
                    (one_hot, "OneHot"), (where, "Where"), (top_k, "TopKV2"),
                    (unique, "Unique"), (reverse, "ReverseV2"), (reverse_v1, "Reverse"),
                    (lambda rec: unique(rec, op="UniqueWithCounts"), "UniqueWithCounts"),
+                   (unique_v2, "UniqueV2"),
                    (ensure_shape, "EnsureShape"), (unravel_index, "UnravelIndex"),
                    (bitcast, "Bitcast"), (nth_element, "NthElement")]:
         fn(rec)
