@@ -1,25 +1,28 @@
 #!/usr/bin/env python3
-"""Overhead of one session.run from Python on a one-node graph: rill.compat.v1 (ctypes over
-libtensorflow.so.2) beside TensorFlow's tf.compat.v1.Session and ONNX Runtime's
-InferenceSession.run. Each framework runs in its own process (TensorFlow's Python and Rill's
-library both define the TF_* C functions). Two graphs: a scalar Const fetched (no feed; for
-ONNX Runtime a Constant node), and a float32[1] placeholder fed and fetched through Identity.
-Every session gets one intra-op and one inter-op thread. Rill and TensorFlow are timed through
-Session.run and through Session.make_callable. Prints the median of --reps timings of --calls
-calls each, in microseconds per call.
+"""Overhead of one session.run from Python on a one-node graph: rill.compat.v1 on its compiled
+path (rill._fastrun) and on its ctypes path (RILL_PYTHON_NO_FASTRUN=1) beside TensorFlow's
+tf.compat.v1.Session and ONNX Runtime's InferenceSession.run. Each framework runs in its own
+process (TensorFlow's Python and Rill's library both define the TF_* C functions). Two graphs: a
+scalar Const fetched (no feed; for ONNX Runtime a Constant node), and a float32[1] placeholder fed
+and fetched through Identity. Every session gets one intra-op and one inter-op thread. Rill and
+TensorFlow are timed through Session.run and through Session.make_callable.
 
-    python3 tools/bench/python_overhead.py [--calls 20000] [--reps 5] [--library bazel-bin/c/libtensorflow.so.2] [--pybind11]
+The machine may be shared and noisy, so the frameworks alternate: each of --sittings rounds runs
+every framework once (in a rotated order), each process timing --reps runs of --calls calls.
+Prints, in microseconds per call, the median over all reps of all sittings and the spread (the
+lowest and highest sitting median).
 
---pybind11 also compiles (g++, Debian's pybind11-dev headers) a one-function pybind11 module
-that does what a compiled binding's run would: numpy feed -> TF_NewTensor, TF_SessionRun with
-the GIL released, result -> numpy, in one call; timed on the same graphs (row "rill-pybind11").
+    python3 tools/bench/python_overhead.py [--calls 20000] [--reps 5] [--sittings 3]
+        [--library bazel-bin/c/libtensorflow.so.2] [--fastrun bazel-bin/python/rill/_fastrun.so]
 
 Needs numpy, tensorflow and onnxruntime (and onnx) in this python3; Rill from python/ of this
-checkout (or the installed package).
+checkout (or the installed package) with rill._fastrun built (bazel build
+//python:rill/_fastrun.so).
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +41,7 @@ def timed(fn, calls, reps):
         for _ in range(calls):
             fn()
         per.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(per)
+    return per
 """
 
 TF1_BODY = """
@@ -63,7 +66,10 @@ print(json.dumps(out))
 """
 
 RILL_PROG = TIMER + """
+import os
 import rill.compat.v1 as tf
+from rill import _fast
+assert (_fast.module is not None) == (os.environ.get("RILL_PYTHON_NO_FASTRUN") != "1"), _fast.reason
 """ + TF1_BODY
 
 TF_PROG = TIMER + """
@@ -99,90 +105,6 @@ print(json.dumps(out))
 """
 
 
-PYBIND11_SRC = r"""
-#include <cstring>
-#include <vector>
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
-#include "tensorflow/c/c_api.h"
-namespace py = pybind11;
-
-// One run: feed (optional, float32) and fetch one float32 output, as numpy.
-py::object Run(uintptr_t sess, uintptr_t out_op, uintptr_t feed_op, py::object value) {
-  static thread_local TF_Status* status = TF_NewStatus();
-  TF_Output out{reinterpret_cast<TF_Operation*>(out_op), 0};
-  TF_Tensor* result = nullptr;
-  TF_Tensor* in_t = nullptr;
-  TF_Output in{reinterpret_cast<TF_Operation*>(feed_op), 0};
-  int nin = 0;
-  py::array_t<float, py::array::c_style | py::array::forcecast> arr;
-  if (feed_op != 0) {
-    arr = py::array_t<float, py::array::c_style | py::array::forcecast>(value);
-    std::vector<int64_t> dims(arr.shape(), arr.shape() + arr.ndim());
-    in_t = TF_NewTensor(TF_FLOAT, dims.data(), arr.ndim(), const_cast<float*>(arr.data()),
-                        arr.size() * sizeof(float), [](void*, size_t, void*) {}, nullptr);
-    nin = 1;
-  }
-  {
-    py::gil_scoped_release release;
-    TF_SessionRun(reinterpret_cast<TF_Session*>(sess), nullptr, &in, &in_t, nin, &out, &result,
-                  1, nullptr, 0, nullptr, status);
-  }
-  if (in_t != nullptr) TF_DeleteTensor(in_t);
-  if (TF_GetCode(status) != TF_OK) throw std::runtime_error(TF_Message(status));
-  int nd = TF_NumDims(result);
-  std::vector<py::ssize_t> shape(nd);
-  for (int i = 0; i < nd; ++i) shape[i] = TF_Dim(result, i);
-  py::array_t<float> a(shape);
-  std::memcpy(a.mutable_data(), TF_TensorData(result), TF_TensorByteSize(result));
-  TF_DeleteTensor(result);
-  if (nd == 0) return a[py::tuple()];
-  return std::move(a);
-}
-
-PYBIND11_MODULE(rill_pybind11_probe, m) { m.def("run", &Run); }
-"""
-
-PYBIND11_PROG = TIMER + """
-import sys
-sys.path.insert(0, MODULE_DIR)
-import numpy as np
-import rill_pybind11_probe as probe
-import rill.compat.v1 as tf
-g = tf.Graph()
-with g.as_default():
-    c = tf.constant(1.0, name="c")
-    x = tf.placeholder(tf.float32, [1], name="x")
-    y = tf.identity(x, name="y")
-cfg = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
-sess = tf.Session(graph=g, config=cfg)
-v = np.ones([1], np.float32)
-S, co, yo, xo = sess._c_session, c.op._c_op, y.op._c_op, x.op._c_op
-assert probe.run(S, co, 0, None) == 1.0 and probe.run(S, yo, xo, v)[0] == 1.0
-out = {"const": timed(lambda: probe.run(S, co, 0, None), CALLS, REPS),
-       "feed_identity": timed(lambda: probe.run(S, yo, xo, v), CALLS, REPS)}
-print(json.dumps(out))
-"""
-
-
-def build_pybind11_probe(library, out_dir):
-    src = os.path.join(out_dir, "probe.cc")
-    with open(src, "w") as f:
-        f.write(PYBIND11_SRC)
-    suffix = subprocess.check_output(
-        [sys.executable, "-c", "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))"],
-        text=True).strip()
-    include = subprocess.check_output(
-        [sys.executable, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
-        text=True).strip()
-    lib_dir = os.path.dirname(os.path.abspath(library))
-    subprocess.check_call(
-        ["g++", "-O2", "-shared", "-fPIC", "-std=c++17", "-I" + include,
-         "-I" + os.path.join(ROOT, "c", "include"), src, "-o",
-         os.path.join(out_dir, "rill_pybind11_probe" + suffix), "-L" + lib_dir,
-         "-l:" + os.path.basename(library), "-Wl,-rpath," + lib_dir])
-
-
 def run(prog, calls, reps, env):
     prog = prog.replace("CALLS", str(calls)).replace("REPS", str(reps))
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
@@ -196,37 +118,49 @@ def run(prog, calls, reps, env):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+FRAMEWORKS = ["rill", "rill-ctypes", "tensorflow", "onnxruntime"]
+ROWS = [("rill", "const"), ("rill", "feed_identity"), ("rill", "callable_const"),
+        ("rill", "callable_feed_identity"), ("rill-ctypes", "const"),
+        ("rill-ctypes", "feed_identity"), ("rill-ctypes", "callable_const"),
+        ("rill-ctypes", "callable_feed_identity"), ("tensorflow", "const"),
+        ("tensorflow", "feed_identity"), ("tensorflow", "callable_const"),
+        ("tensorflow", "callable_feed_identity"), ("onnxruntime", "const"),
+        ("onnxruntime", "feed_identity")]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--sittings", type=int, default=3)
     ap.add_argument("--library", default=os.path.join(ROOT, "bazel-bin", "c", "libtensorflow.so.2"))
-    ap.add_argument("--pybind11", action="store_true",
-                    help="also time a compiled pybind11 run (needs g++ and pybind11-dev)")
+    ap.add_argument("--fastrun", default=os.path.join(ROOT, "bazel-bin", "python", "rill",
+                                                      "_fastrun.so"))
     a = ap.parse_args()
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
     rill_env = dict(env, RILL_LIBRARY=os.path.abspath(a.library),
+                    RILL_FASTRUN=os.path.abspath(a.fastrun),
                     PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", ""))
-    results = {
-        "rill": run(RILL_PROG, a.calls, a.reps, rill_env),
-        "tensorflow": run(TF_PROG, a.calls, a.reps, env),
-        "onnxruntime": run(ORT_PROG, a.calls, a.reps, env),
-    }
-    if a.pybind11:
-        with tempfile.TemporaryDirectory() as d:
-            build_pybind11_probe(a.library, d)
-            results["rill-pybind11"] = run(PYBIND11_PROG.replace("MODULE_DIR", repr(d)),
-                                           a.calls, a.reps, rill_env)
-    print("session.run overhead, median us/call (%d calls x %d reps, one thread each)" % (a.calls, a.reps))
-    rows = [("rill", "const"), ("rill", "feed_identity"), ("rill", "callable_const"),
-            ("rill", "callable_feed_identity"), ("tensorflow", "const"),
-            ("tensorflow", "feed_identity"), ("tensorflow", "callable_const"),
-            ("tensorflow", "callable_feed_identity"), ("onnxruntime", "const"),
-            ("onnxruntime", "feed_identity")]
-    if a.pybind11:
-        rows += [("rill-pybind11", "const"), ("rill-pybind11", "feed_identity")]
-    for fw, case in rows:
-        print("%-14s %-24s %8.2f" % (fw, case, results[fw][case]))
+    rill_env.pop("RILL_PYTHON_NO_FASTRUN", None)
+    progs = {"rill": (RILL_PROG, rill_env),
+             "rill-ctypes": (RILL_PROG, dict(rill_env, RILL_PYTHON_NO_FASTRUN="1")),
+             "tensorflow": (TF_PROG, env), "onnxruntime": (ORT_PROG, env)}
+    reps = {}  # (framework, case) -> every rep's us/call
+    sitting_medians = {}  # (framework, case) -> each sitting's median
+    for i in range(a.sittings):
+        k = i % len(FRAMEWORKS)
+        for fw in FRAMEWORKS[k:] + FRAMEWORKS[:k]:
+            prog, penv = progs[fw]
+            for case, per in run(prog, a.calls, a.reps, penv).items():
+                reps.setdefault((fw, case), []).extend(per)
+                sitting_medians.setdefault((fw, case), []).append(statistics.median(per))
+    print("session.run overhead, us/call: median of %d sittings x %d reps x %d calls "
+          "(spread: lowest..highest sitting median), one thread each" % (
+              a.sittings, a.reps, a.calls))
+    for fw, case in ROWS:
+        m = sitting_medians[(fw, case)]
+        print("%-12s %-24s %8.2f   (%.2f..%.2f)" % (fw, case, statistics.median(reps[(fw, case)]),
+                                                   min(m), max(m)))
 
 
 if __name__ == "__main__":
