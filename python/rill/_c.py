@@ -26,6 +26,13 @@ def _find_library():
         "`bazel build //c:libtensorflow.so.2` in the repository (looked in: %s)" % ", ".join(candidates))
 
 
+# libgomp reads its wait policy once, when it is loaded with the library. By default its idle
+# workers spin for a long while before sleeping, and when anything else wants the cores (another
+# process, a second inter-op thread's team) they take the time the busy threads need: runs slow
+# down severalfold. Rill's OpenMP workers sleep when idle unless the user chose a policy or a
+# spin count (docs/performance.md, "OpenMP wait policy").
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 lib = ctypes.CDLL(_find_library())
 libc = ctypes.CDLL(None)
 
