@@ -216,15 +216,10 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
   const OpRegistration* reg = OpRegistry::Global()->LookUp(def.op());
   if (reg != nullptr) {
     AddDefaultsToNodeDef(reg->op_def, &def);
-    // The attr checks of ValidateNodeDef. The input list is not part of a node here (edges are),
-    // so it is shown exactly the number of inputs the attrs imply.
+    // ValidateNodeDef's checks but the input list's: a node's inputs are its edges.
+    RILL_RETURN_IF_ERROR(ValidateNodeDefAttrs(def, reg->op_def));
     DataTypeVector inputs, outputs;
-    const absl::Status types = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
-    for (size_t i = 0; types.ok() && i < inputs.size(); ++i) def.add_input("_");
-    const absl::Status valid = ValidateNodeDef(def, reg->op_def);
-    def.clear_input();
-    RILL_RETURN_IF_ERROR(valid);
-    RILL_RETURN_IF_ERROR(types);
+    RILL_RETURN_IF_ERROR(InOutTypesForNode(def, reg->op_def, &inputs, &outputs));
     props->op_def = &reg->op_def;
     props->input_types = std::move(inputs);
     props->output_types = std::move(outputs);

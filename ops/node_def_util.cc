@@ -23,11 +23,13 @@ std::string ArgSummary(const OpDef::ArgDef& arg) {
   return absl::StrCat(arg.name(), ":", type);
 }
 
-// Appends the dtypes of one arg to `out`.
+// Appends the dtypes of one arg to `out`; a dtype repeated by a number attr (the common case)
+// without a temporary list, as this runs for every arg of every node a graph is built from.
 absl::Status AddArgTypes(const NodeDef& node, const OpDef::ArgDef& arg, DataTypeVector* out) {
-  std::vector<DataType> types;
   if (!arg.type_list_attr().empty()) {
+    std::vector<DataType> types;
     RILL_RETURN_IF_ERROR(GetNodeAttr(node, arg.type_list_attr(), &types));
+    for (DataType dt : types) out->push_back(arg.is_ref() ? MakeRefType(dt) : dt);
   } else {
     DataType dt = arg.type();
     if (!arg.type_attr().empty()) RILL_RETURN_IF_ERROR(GetNodeAttr(node, arg.type_attr(), &dt));
@@ -45,9 +47,8 @@ absl::Status AddArgTypes(const NodeDef& node, const OpDef::ArgDef& arg, DataType
           ": Rill allows at most ", kMaxArgListLength, " tensors in one input or output list ('",
           arg.name(), "' of ", node.op(), ")"));
     }
-    types.assign(n, dt);
+    out->insert(out->end(), n, arg.is_ref() ? MakeRefType(dt) : dt);
   }
-  for (DataType dt : types) out->push_back(arg.is_ref() ? MakeRefType(dt) : dt);
   return absl::OkStatus();
 }
 
@@ -167,7 +168,7 @@ int NumDataInputs(const NodeDef& node) {
   return n;
 }
 
-absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
+absl::Status ValidateNodeDefAttrs(const NodeDef& node, const OpDef& op_def) {
   for (const auto& [name, value] : node.attr()) {
     if (absl::StartsWith(name, "_")) continue;
     const OpDef::AttrDef* def = nullptr;
@@ -190,6 +191,11 @@ absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
                                                      node.name(), "}}"));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def) {
+  RILL_RETURN_IF_ERROR(ValidateNodeDefAttrs(node, op_def));
   DataTypeVector inputs, outputs;
   RILL_RETURN_IF_ERROR(InOutTypesForNode(node, op_def, &inputs, &outputs));
   // Control inputs must come after data inputs.

@@ -46,7 +46,13 @@ std::string SummarizeNodeDef(const NodeDef& node);
 
 // Adds every attr of `op_def` that has a default and is absent from `node`.
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node);
+// ValidateNodeDefAttrs, then the dtypes the attrs imply (InOutTypesForNode's errors), then the
+// input list: control inputs after data inputs, and as many data inputs as the op takes.
 absl::Status ValidateNodeDef(const NodeDef& node, const OpDef& op_def);
+// The attr checks of ValidateNodeDef alone: every attr known to `op_def` (names starting with
+// '_' aside) with a value it allows, and every attr of `op_def` present. For nodes whose inputs
+// are not a NodeDef input list (Graph::AddNode: edges).
+absl::Status ValidateNodeDefAttrs(const NodeDef& node, const OpDef& op_def);
 // The most tensors one input or output list may hold (a number attr such as Unpack's `num`).
 inline constexpr int64_t kMaxArgListLength = int64_t{1} << 20;
 

@@ -52,6 +52,21 @@ TEST(NodeDefUtilTest, MissingAttrNamesNodeAndAttr) {
                                         HasSubstr("{{node m}}"))));
 }
 
+TEST(NodeDefUtilTest, AttrChecksAloneIgnoreTheInputList) {
+  // No inputs listed: ValidateNodeDef wants two, ValidateNodeDefAttrs checks only the attrs.
+  NodeDef n = Parse(R"(name: "m" op: "MatMul" attr { key: "T" value { type: DT_FLOAT } })");
+  AddDefaultsToNodeDef(Op("MatMul"), &n);
+  RILL_EXPECT_OK(ValidateNodeDefAttrs(n, Op("MatMul")));
+  EXPECT_THAT(ValidateNodeDef(n, Op("MatMul")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("NodeDef expected inputs 'float, float' do not match 0 inputs")));
+  n.mutable_attr()->erase("T");
+  EXPECT_THAT(ValidateNodeDefAttrs(n, Op("MatMul")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::AllOf(HasSubstr("NodeDef missing attr 'T' from Op<name=MatMul"),
+                                        HasSubstr("{{node m}}"))));
+}
+
 TEST(NodeDefUtilTest, WrongAttrKindIsReported) {
   NodeDef n = Parse(R"(name: "m" op: "MatMul" input: "a" input: "b"
                        attr { key: "T" value { i: 3 } })");
