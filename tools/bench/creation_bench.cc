@@ -5,11 +5,24 @@
 //   fan_in   N Consts summed by one AddN with N inputs
 //   fan_out  one Const read by N Identities that a NoOp waits on by N control edges (target)
 //   devices  a chain whose blocks of 100 nodes alternate between /cpu:0 and /cpu:1
-// Prints one line per graph: nodes, Create ms, first Run ms, total, and the growth of the total
-// per 10x nodes. With --write_dir=DIR it also writes each GraphDef (binary, DIR/<shape>_<n>.pb)
-// for tools/bench/creation_peers.py, which times TensorFlow on the same files.
+// Prints one line per graph: nodes, Create ms, first Run ms, total, the growth of the total per
+// 10x nodes and the process's minor page faults per node during Create + Run (heap pages touched
+// for the first time: the working set the session grew by). Each size is timed --reps times
+// (default 3; 1 from 1M nodes), each in a new session, and the median total is reported; an
+// untimed 1,000-node graph of the shape runs first, so the first row does not pay the process's
+// one-time setup (registries, thread pools).
+// --passes instead times the passes Session::Create and the first Run are made of, called one by
+// one as session.cc calls them (import with validation, function lowering, placement, run-graph
+// rewrite, optimizer, partition, executor creation), to see which one grows faster than the graph.
+// With --write_dir=DIR it also writes each GraphDef (binary, DIR/<shape>_<n>.pb) for
+// tools/bench/creation_peers.py, which times TensorFlow on the same files.
 //   bazel run -c opt //tools/bench:creation_bench -- [--min_nodes=10000] [--max_nodes=1000000]
-//       [--shape=chain|fan_in|fan_out|devices] [--write_dir=/tmp/g]
+//       [--shape=chain|fan_in|fan_out|devices] [--reps=3] [--passes] [--cpu_time]
+//       [--write_dir=/tmp/g]
+#include <sys/resource.h>
+#include <time.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +33,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "graph/function_lowering.h"
+#include "graph/graph_def_import.h"
+#include "graph/partition.h"
+#include "kernels/framework/kernel_registry.h"
+#include "ops/op_registry.h"
+#include "session/device_mgr.h"
+#include "session/executor.h"
+#include "session/graph_optimizer.h"
+#include "session/placer.h"
+#include "session/run_graph.h"
 #include "session/session.h"
 
 namespace rill {
@@ -102,19 +126,141 @@ Case FanOut(int n) {
   return c;
 }
 
-double MsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+// With --cpu_time the times are the calling thread's CPU time (user + system, page faults
+// included), which a machine shared with other jobs disturbs less than wall time; Session::Create
+// and the executors of these graphs (inter-op pool of 1, cheap nodes run inline) run on it.
+bool g_cpu_time = false;
+
+double NowMs() {
+  if (g_cpu_time) {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+  }
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+int64_t MinorFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+SessionOptions OptionsFor(const Case& c) {
+  SessionOptions options;
+  (*options.config.mutable_device_count())["CPU"] = c.cpus;
+  options.config.set_inter_op_parallelism_threads(1);
+  options.config.set_intra_op_parallelism_threads(1);
+  return options;
+}
+
+struct Timing {
+  double create_ms = 0;
+  double run_ms = 0;
+  int64_t faults = 0;
+};
+
+// One Session::Create + first Run of `c` in a new session.
+absl::StatusOr<Timing> TimeSession(const Case& c) {
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(OptionsFor(c)));
+  Timing t;
+  const int64_t faults = MinorFaults();
+  double start = NowMs();
+  RILL_RETURN_IF_ERROR(session->Create(c.graph));
+  t.create_ms = NowMs() - start;
+  start = NowMs();
+  std::vector<Tensor> out;
+  RILL_RETURN_IF_ERROR(c.fetch.empty() ? session->Run({}, {}, {c.target}, &out)
+                                       : session->Run({}, {c.fetch}, {}, &out));
+  t.run_ms = NowMs() - start;
+  t.faults = MinorFaults() - faults;
+  return t;
+}
+
+// The passes of Session::Create and of the first Run's run-state, called as session.cc calls
+// them (CPU devices only, no CUDA kernels), and the nodes the executors got (what the optimizer
+// left); milliseconds per pass in kPassNames order
+// ("destroy": freeing the graphs and executors).
+const std::vector<std::string> kPassNames = {"import",   "lower",     "place",     "run_graph",
+                                             "optimize", "partition", "executors", "destroy"};
+
+absl::StatusOr<std::vector<double>> TimePasses(const Case& c, int* executor_nodes) {
+  const SessionOptions options = OptionsFor(c);
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config));
+  std::vector<double> ms;
+  double start = NowMs();
+  auto lap = [&] {
+    const double now = NowMs();
+    ms.push_back(now - start);
+    start = now;
+  };
+  {
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(c.graph));
+    lap();
+    RILL_RETURN_IF_ERROR(LowerFunctionalOps(graph.get()));
+    lap();
+    PlacerOptions placer_options;
+    placer_options.cuda_enabled = false;
+    RILL_ASSIGN_OR_RETURN(Placement placement,
+                          Place(*graph, devices->DeviceNames(),
+                                KernelRegistry::Global()->WithoutCudaKernels(), placer_options));
+    for (Node* n : graph->op_nodes()) {
+      auto p = placement.nodes.find(n->name());
+      if (p != placement.nodes.end()) n->set_assigned_device_name(p->second.device);
+    }
+    lap();
+    std::vector<std::string> fetches, targets;
+    if (c.fetch.empty()) targets.push_back(c.target);
+    if (!c.fetch.empty()) fetches.push_back(c.fetch);
+    RILL_ASSIGN_OR_RETURN(RunGraph run, BuildRunGraph(*graph, {}, fetches, targets,
+                                                      devices->client_device()->name()));
+    std::vector<PartialTensorShape> feed_shapes = DeclaredFeedShapes(*graph, run);
+    RILL_RETURN_IF_ERROR(CheckEveryNodePlaced(run));
+    lap();
+    GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options.config);
+    gopts.cpu = devices->client_device();
+    RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &run.graph));
+    lap();
+    PartitionOptions popts;
+    int64_t counter = 0;
+    popts.name_counter = &counter;
+    RILL_ASSIGN_OR_RETURN(auto parts, Partition(run.graph, popts));
+    lap();
+    std::vector<std::unique_ptr<Executor>> executors;
+    *executor_nodes = 0;
+    for (auto& [device_name, part] : parts) {
+      RILL_ASSIGN_OR_RETURN(
+          std::unique_ptr<Executor> ex,
+          Executor::Create(part, devices->Find(device_name), *KernelRegistry::Global()));
+      *executor_nodes += ex->num_nodes();
+      executors.push_back(std::move(ex));
+    }
+    lap();
+  }
+  lap();  // destroy: everything above going out of scope
+  return ms;
 }
 
 int Main(int argc, char** argv) {
   int max_nodes = 1000000;
   int min_nodes = 10000;
+  int reps = 0;  // 0: 3 below 1M nodes, else 1
+  bool passes = false;
   std::string write_dir;
   std::string only;  // one shape, for profiling
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--max_nodes=", 12) == 0) max_nodes = std::atoi(argv[i] + 12);
     if (std::strncmp(argv[i], "--min_nodes=", 12) == 0) min_nodes = std::atoi(argv[i] + 12);
+    if (std::strncmp(argv[i], "--reps=", 7) == 0) reps = std::atoi(argv[i] + 7);
+    if (std::strcmp(argv[i], "--passes") == 0) passes = true;
+    if (std::strcmp(argv[i], "--cpu_time") == 0) g_cpu_time = true;
     if (std::strncmp(argv[i], "--write_dir=", 12) == 0) write_dir = argv[i] + 12;
     if (std::strncmp(argv[i], "--shape=", 8) == 0) only = argv[i] + 8;
   }
@@ -124,43 +270,71 @@ int Main(int argc, char** argv) {
       {"fan_out", FanOut},
       {"devices", [](int n) { return Chain(n, true); }},
   };
-  std::printf("%-8s %9s %10s %12s %10s %8s\n", "shape", "nodes", "Create ms", "first Run ms",
-              "total ms", "x per 10x");
+  if (passes) {
+    std::printf("%-8s %9s", "shape", "nodes");
+    for (const std::string& p : kPassNames) std::printf(" %9s", p.c_str());
+    std::printf(" %9s %10s  (%s ms, median)\n", "total", "exec nodes", g_cpu_time ? "CPU" : "wall");
+  } else {
+    std::printf("%-8s %9s %10s %12s %10s %9s %12s  (%s ms, median)\n", "shape", "nodes",
+                "Create ms", "first Run ms", "total ms", "x per 10x", "faults/node",
+                g_cpu_time ? "CPU" : "wall");
+  }
   for (const auto& [name, make] : shapes) {
     if (!only.empty() && name != only) continue;
+    // Untimed: the process's one-time setup (registries, pools, first heap growth).
+    if (absl::StatusOr<Timing> warm = TimeSession(make(1000)); !warm.ok()) {
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(warm.status().message()).c_str());
+      return 1;
+    }
     double previous = 0;
     for (int n = min_nodes; n <= max_nodes; n *= 10) {
-      Case c = make(n);
+      const Case c = make(n);
       if (!write_dir.empty()) {
         std::ofstream out(absl::StrCat(write_dir, "/", name, "_", n, ".pb"), std::ios::binary);
         c.graph.SerializeToOstream(&out);
       }
-      SessionOptions options;
-      (*options.config.mutable_device_count())["CPU"] = c.cpus;
-      options.config.set_inter_op_parallelism_threads(1);
-      options.config.set_intra_op_parallelism_threads(1);
-      absl::StatusOr<std::unique_ptr<Session>> session = Session::New(options);
-      if (!session.ok()) {
-        std::fprintf(stderr, "%s\n", std::string(session.status().message()).c_str());
-        return 1;
+      const int r = reps > 0 ? reps : (n >= 1000000 ? 1 : 3);
+      if (passes) {
+        std::vector<std::vector<double>> per_pass(kPassNames.size() + 1);
+        int executor_nodes = 0;
+        for (int k = 0; k < r; ++k) {
+          absl::StatusOr<std::vector<double>> ms = TimePasses(c, &executor_nodes);
+          if (!ms.ok()) {
+            std::fprintf(stderr, "%s %d: %s\n", name.c_str(), n,
+                         std::string(ms.status().message()).c_str());
+            return 1;
+          }
+          double total = 0;
+          for (size_t p = 0; p < ms->size(); ++p) {
+            per_pass[p].push_back((*ms)[p]);
+            total += (*ms)[p];
+          }
+          per_pass.back().push_back(total);
+        }
+        std::printf("%-8s %9d", name.c_str(), n);
+        for (const auto& v : per_pass) std::printf(" %9.1f", Median(v));
+        std::printf(" %10d\n", executor_nodes);
+        std::fflush(stdout);
+        continue;
       }
-      auto start = std::chrono::steady_clock::now();
-      absl::Status s = (*session)->Create(c.graph);
-      const double create_ms = MsSince(start);
-      start = std::chrono::steady_clock::now();
-      std::vector<Tensor> out;
-      if (s.ok()) {
-        s = c.fetch.empty() ? (*session)->Run({}, {}, {c.target}, &out)
-                            : (*session)->Run({}, {c.fetch}, {}, &out);
+      std::vector<double> creates, runs, totals, faults;
+      for (int k = 0; k < r; ++k) {
+        absl::StatusOr<Timing> t = TimeSession(c);
+        if (!t.ok()) {
+          std::fprintf(stderr, "%s %d: %s\n", name.c_str(), n,
+                       std::string(t.status().message()).c_str());
+          return 1;
+        }
+        creates.push_back(t->create_ms);
+        runs.push_back(t->run_ms);
+        totals.push_back(t->create_ms + t->run_ms);
+        faults.push_back(static_cast<double>(t->faults) / n);
       }
-      const double run_ms = MsSince(start);
-      if (!s.ok()) {
-        std::fprintf(stderr, "%s %d: %s\n", name.c_str(), n, std::string(s.message()).c_str());
-        return 1;
-      }
-      const double total = create_ms + run_ms;
-      std::printf("%-8s %9d %10.1f %12.1f %10.1f %8s\n", name.c_str(), n, create_ms, run_ms, total,
-                  previous > 0 ? absl::StrCat(total / previous).substr(0, 5).c_str() : "-");
+      const double total = Median(totals);
+      std::printf("%-8s %9d %10.1f %12.1f %10.1f %9s %12.2f\n", name.c_str(), n, Median(creates),
+                  Median(runs), total,
+                  previous > 0 ? absl::StrCat(total / previous).substr(0, 5).c_str() : "-",
+                  Median(faults));
       std::fflush(stdout);
       previous = total;
     }
