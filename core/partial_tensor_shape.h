@@ -10,6 +10,7 @@
 #define RILL_CORE_PARTIAL_TENSOR_SHAPE_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ class PartialTensorShape {
   // Known rank; -1 marks an unknown dim. REQUIRES: each dim >= -1.
   explicit PartialTensorShape(std::vector<int64_t> dims)
       : known_rank_(true), dims_(std::move(dims)) {}
+  // Known rank from a brace list: PartialTensorShape({}) is a scalar, PartialTensorShape({-1, 3})
+  // a matrix of 3 columns. (Without it `{}` could also mean the default, unknown-rank shape.)
+  explicit PartialTensorShape(std::initializer_list<int64_t> dims)
+      : known_rank_(true), dims_(dims) {}
   // InvalidArgument for dims < -1 or dims given together with unknown_rank.
   static absl::StatusOr<PartialTensorShape> FromProto(const TensorShapeProto& proto);
 

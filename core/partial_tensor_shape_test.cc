@@ -45,5 +45,16 @@ TEST(PartialTensorShapeTest, FromProtoValidates) {
       StatusIs(absl::StatusCode::kInvalidArgument, "Shape with unknown_rank must not list dims"));
 }
 
+TEST(PartialTensorShapeTest, EmptyBraceListIsAScalarNotUnknownRank) {
+  PartialTensorShape scalar({});
+  EXPECT_FALSE(scalar.unknown_rank());
+  EXPECT_EQ(scalar.rank(), 0);
+  EXPECT_TRUE(scalar.IsCompatibleWith(TensorShape({})));
+  EXPECT_FALSE(scalar.IsCompatibleWith(TensorShape({1})));
+  PartialTensorShape matrix({-1, 3});
+  EXPECT_EQ(matrix.DebugString(), "[?,3]");
+  EXPECT_TRUE(PartialTensorShape().unknown_rank());
+}
+
 }  // namespace
 }  // namespace rill

@@ -35,6 +35,27 @@ Tensor::Tensor(DataType dtype, const TensorShape& shape) {
   *this = *std::move(t);
 }
 
+absl::Status Tensor::FromVectorCountError(size_t count, const TensorShape& shape) {
+  return absl::InvalidArgumentError(absl::StrCat("Tensor::FromVector: ", count,
+                                                 " values given for shape ", shape.DebugString(),
+                                                 ", which holds ", shape.num_elements()));
+}
+
+void Tensor::FailFromVectorCount(size_t count, const TensorShape& shape) {
+  std::fprintf(stderr, "%s\n", FromVectorCountError(count, shape).ToString().c_str());
+  std::abort();
+}
+
+void Tensor::FailFlatType(DataType requested) const {
+  const std::string held =
+      dtype_ == DT_INVALID ? std::string("no value (empty or moved from)") : DataTypeString(dtype_);
+  std::fprintf(stderr,
+               "Tensor::flat: the tensor holds %s, not %s; read it with the C++ type of its "
+               "dtype (shape %s)\n",
+               held.c_str(), DataTypeString(requested).c_str(), shape_.DebugString().c_str());
+  std::abort();
+}
+
 static size_t ElementBytes(DataType dtype) {
   switch (BaseType(dtype)) {
     case DT_STRING:

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/optimization.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/allocator.h"
@@ -88,13 +90,25 @@ class Tensor {
     t.flat<T>()[0] = std::move(value);
     return t;
   }
-  // REQUIRES: values.size() == shape.num_elements().
+  // A tensor of `shape` holding `values` in row-major order. `values.size()` must equal
+  // shape.num_elements(): any other count is a programming error and ends the process with a
+  // message giving both counts (as TensorFlow's test::AsTensor does), never a padded or truncated
+  // tensor. Use TryFromVector where the count comes from input.
   template <typename T>
   static Tensor FromVector(const std::vector<T>& values, const TensorShape& shape) {
-    Tensor t(DataTypeToEnum<T>::value, shape);
-    auto out = t.flat<T>();
-    for (size_t i = 0; i < values.size() && i < out.size(); ++i) out[i] = values[i];
-    return t;
+    if (static_cast<int64_t>(values.size()) != shape.num_elements()) {
+      FailFromVectorCount(values.size(), shape);
+    }
+    return FromVectorUnchecked(values, shape);
+  }
+  // As FromVector, but a count that does not match the shape is InvalidArgument.
+  template <typename T>
+  static absl::StatusOr<Tensor> TryFromVector(const std::vector<T>& values,
+                                              const TensorShape& shape) {
+    if (static_cast<int64_t>(values.size()) != shape.num_elements()) {
+      return FromVectorCountError(values.size(), shape);
+    }
+    return FromVectorUnchecked(values, shape);
   }
 
   DataType dtype() const { return dtype_; }
@@ -112,9 +126,15 @@ class Tensor {
   }
 
   void* raw_data() const { return buffer_ ? buffer_->data() : nullptr; }
-  // REQUIRES: DataTypeToEnum<T>::value == dtype() (checked in debug builds).
+  // The elements as a span of T. T must be the C++ type of dtype() (DataTypeToEnum<T>::value ==
+  // dtype()); this is checked in every build, as TensorFlow's Tensor::flat does: asking for
+  // another type (reading a float tensor as int32, or any type of an empty tensor) ends the
+  // process with a message naming both dtypes, instead of reinterpreting the bytes.
   template <typename T>
   absl::Span<T> flat() const {
+    if (ABSL_PREDICT_FALSE(DataTypeToEnum<T>::value != dtype_)) {
+      FailFlatType(DataTypeToEnum<T>::value);
+    }
     return absl::Span<T>(static_cast<T*>(raw_data()), static_cast<size_t>(NumElements()));
   }
 
@@ -142,6 +162,17 @@ class Tensor {
   std::string SummarizeValuesV2(int summarize) const;
 
  private:
+  template <typename T>
+  static Tensor FromVectorUnchecked(const std::vector<T>& values, const TensorShape& shape) {
+    Tensor t(DataTypeToEnum<T>::value, shape);
+    auto out = t.flat<T>();
+    for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+    return t;
+  }
+  static absl::Status FromVectorCountError(size_t count, const TensorShape& shape);
+  [[noreturn]] static void FailFromVectorCount(size_t count, const TensorShape& shape);
+  [[noreturn]] void FailFlatType(DataType requested) const;
+
   DataType dtype_ = DT_INVALID;
   TensorShape shape_;
   std::shared_ptr<TensorBuffer> buffer_;

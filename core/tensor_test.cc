@@ -107,5 +107,35 @@ TEST(TensorTest, UnsupportedDtypeIsInvalidArgument) {
                        HasSubstr("Cannot allocate a tensor of dtype qint8")));
 }
 
+TEST(TensorTest, FromVectorFillsInRowMajorOrder) {
+  Tensor t = Tensor::FromVector<int32_t>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+  EXPECT_EQ(t.shape(), TensorShape({2, 3}));
+  EXPECT_THAT(std::vector<int32_t>(t.flat<int32_t>().begin(), t.flat<int32_t>().end()),
+              ::testing::ElementsAre(1, 2, 3, 4, 5, 6));
+}
+
+TEST(TensorTest, FromVectorWithTheWrongCountEndsTheProcessNamingBothCounts) {
+  EXPECT_DEATH(Tensor::FromVector<float>({1.f, 2.f, 3.f}, TensorShape({2, 2})),
+               "Tensor::FromVector: 3 values given for shape \\[2,2\\], which holds 4");
+  EXPECT_DEATH(Tensor::FromVector<float>({1.f, 2.f, 3.f, 4.f, 5.f}, TensorShape({2, 2})),
+               "5 values given for shape \\[2,2\\], which holds 4");
+}
+
+TEST(TensorTest, TryFromVectorWithTheWrongCountIsInvalidArgument) {
+  EXPECT_THAT(Tensor::TryFromVector<float>({1.f, 2.f, 3.f}, TensorShape({2, 2})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       ::testing::HasSubstr("3 values given for shape [2,2], which holds 4")));
+  absl::StatusOr<Tensor> t = Tensor::TryFromVector<double>({7.0}, TensorShape({}));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->flat<double>()[0], 7.0);
+}
+
+TEST(TensorTest, FlatOfAnotherTypeEndsTheProcessInsteadOfReinterpreting) {
+  Tensor t = Tensor::Scalar<float>(1.f);
+  EXPECT_DEATH(t.flat<int32_t>(), "the tensor holds float, not int32");
+  Tensor empty;
+  EXPECT_DEATH(empty.flat<float>(), "the tensor holds no value \\(empty or moved from\\), not float");
+}
+
 }  // namespace
 }  // namespace rill

@@ -14,7 +14,7 @@ Output Inputs(const Scope& scope, const char* op, std::initializer_list<Output> 
   return b.Finalize().output(0);
 }
 
-Output Pool3D(const Scope& scope, const char* op, const Output& input,
+Output Pool3D(const Scope& scope, const char* op, const Input& input,
               const std::vector<int64_t>& ksize, const std::vector<int64_t>& strides,
               absl::string_view padding) {
   return OpBuilder(scope, op)
@@ -36,7 +36,7 @@ Output BatchToSpaceND(const Scope& scope, const Output& input, const Output& blo
                       const Output& crops) {
   return Inputs(scope, "BatchToSpaceND", {input, block_shape, crops});
 }
-Output SpaceToBatch(const Scope& scope, const Output& input, const Output& paddings,
+Output SpaceToBatch(const Scope& scope, const Input& input, const Input& paddings,
                     int64_t block_size) {
   return OpBuilder(scope, "SpaceToBatch")
       .Input(input)
@@ -45,7 +45,7 @@ Output SpaceToBatch(const Scope& scope, const Output& input, const Output& paddi
       .Finalize()
       .output(0);
 }
-Output BatchToSpace(const Scope& scope, const Output& input, const Output& crops,
+Output BatchToSpace(const Scope& scope, const Input& input, const Input& crops,
                     int64_t block_size) {
   return OpBuilder(scope, "BatchToSpace")
       .Input(input)
@@ -54,14 +54,14 @@ Output BatchToSpace(const Scope& scope, const Output& input, const Output& crops
       .Finalize()
       .output(0);
 }
-Output DepthToSpace(const Scope& scope, const Output& input, int64_t block_size) {
+Output DepthToSpace(const Scope& scope, const Input& input, int64_t block_size) {
   return OpBuilder(scope, "DepthToSpace")
       .Input(input)
       .Attr("block_size", block_size)
       .Finalize()
       .output(0);
 }
-Output SpaceToDepth(const Scope& scope, const Output& input, int64_t block_size) {
+Output SpaceToDepth(const Scope& scope, const Input& input, int64_t block_size) {
   return OpBuilder(scope, "SpaceToDepth")
       .Input(input)
       .Attr("block_size", block_size)
@@ -72,7 +72,7 @@ Output SpaceToDepth(const Scope& scope, const Output& input, int64_t block_size)
 Output Roll(const Scope& scope, const Output& input, const Output& shift, const Output& axis) {
   return Inputs(scope, "Roll", {input, shift, axis});
 }
-Output ReverseSequence(const Scope& scope, const Output& input, const Output& seq_lengths,
+Output ReverseSequence(const Scope& scope, const Input& input, const Input& seq_lengths,
                        int64_t seq_dim, int64_t batch_dim) {
   return OpBuilder(scope, "ReverseSequence")
       .Input(input)
@@ -87,8 +87,8 @@ Output MatrixBandPart(const Scope& scope, const Output& input, const Output& num
                       const Output& num_upper) {
   return Inputs(scope, "MatrixBandPart", {input, num_lower, num_upper});
 }
-Output MatrixDiagV3(const Scope& scope, const Output& diagonal, const Output& k,
-                    const Output& num_rows, const Output& num_cols, const Output& padding_value,
+Output MatrixDiagV3(const Scope& scope, const Input& diagonal, const Input& k,
+                    const Input& num_rows, const Input& num_cols, const Input& padding_value,
                     absl::string_view align) {
   return OpBuilder(scope, "MatrixDiagV3")
       .Input(diagonal)
@@ -100,8 +100,8 @@ Output MatrixDiagV3(const Scope& scope, const Output& diagonal, const Output& k,
       .Finalize()
       .output(0);
 }
-Output MatrixDiagPartV3(const Scope& scope, const Output& input, const Output& k,
-                        const Output& padding_value, absl::string_view align) {
+Output MatrixDiagPartV3(const Scope& scope, const Input& input, const Input& k,
+                        const Input& padding_value, absl::string_view align) {
   return OpBuilder(scope, "MatrixDiagPartV3")
       .Input(input)
       .Input(k)
@@ -110,8 +110,8 @@ Output MatrixDiagPartV3(const Scope& scope, const Output& input, const Output& k
       .Finalize()
       .output(0);
 }
-Output MatrixSetDiagV3(const Scope& scope, const Output& input, const Output& diagonal,
-                       const Output& k, absl::string_view align) {
+Output MatrixSetDiagV3(const Scope& scope, const Input& input, const Input& diagonal,
+                       const Input& k, absl::string_view align) {
   return OpBuilder(scope, "MatrixSetDiagV3")
       .Input(input)
       .Input(diagonal)
@@ -120,23 +120,23 @@ Output MatrixSetDiagV3(const Scope& scope, const Output& input, const Output& di
       .Finalize()
       .output(0);
 }
-Output MatrixDiag(const Scope& scope, const Output& diagonal) {
+Output MatrixDiag(const Scope& scope, const Input& diagonal) {
   return OpBuilder(scope, "MatrixDiag").Input(diagonal).Finalize().output(0);
 }
-Output MatrixDiagPart(const Scope& scope, const Output& input) {
+Output MatrixDiagPart(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "MatrixDiagPart").Input(input).Finalize().output(0);
 }
-Output MatrixSetDiag(const Scope& scope, const Output& input, const Output& diagonal) {
+Output MatrixSetDiag(const Scope& scope, const Input& input, const Input& diagonal) {
   return OpBuilder(scope, "MatrixSetDiag").Input(input).Input(diagonal).Finalize().output(0);
 }
-Output Diag(const Scope& scope, const Output& diagonal) {
+Output Diag(const Scope& scope, const Input& diagonal) {
   return OpBuilder(scope, "Diag").Input(diagonal).Finalize().output(0);
 }
-Output DiagPart(const Scope& scope, const Output& input) {
+Output DiagPart(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "DiagPart").Input(input).Finalize().output(0);
 }
 
-Output Conv3D(const Scope& scope, const Output& input, const Output& filter,
+Output Conv3D(const Scope& scope, const Input& input, const Input& filter,
               const std::vector<int64_t>& strides, absl::string_view padding) {
   return OpBuilder(scope, "Conv3D")
       .Input(input)
@@ -146,8 +146,8 @@ Output Conv3D(const Scope& scope, const Output& input, const Output& filter,
       .Finalize()
       .output(0);
 }
-Output Conv3DBackpropInputV2(const Scope& scope, const Output& input_sizes, const Output& filter,
-                             const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv3DBackpropInputV2(const Scope& scope, const Input& input_sizes, const Input& filter,
+                             const Input& out_backprop, const std::vector<int64_t>& strides,
                              absl::string_view padding) {
   return OpBuilder(scope, "Conv3DBackpropInputV2")
       .Input(input_sizes)
@@ -158,11 +158,11 @@ Output Conv3DBackpropInputV2(const Scope& scope, const Output& input_sizes, cons
       .Finalize()
       .output(0);
 }
-Output MaxPool3D(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output MaxPool3D(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                  const std::vector<int64_t>& strides, absl::string_view padding) {
   return Pool3D(scope, "MaxPool3D", input, ksize, strides, padding);
 }
-Output AvgPool3D(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output AvgPool3D(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                  const std::vector<int64_t>& strides, absl::string_view padding) {
   return Pool3D(scope, "AvgPool3D", input, ksize, strides, padding);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -26,46 +27,45 @@ Output SpaceToBatchND(const Scope& scope, const Output& input, const Output& blo
                       const Output& paddings);
 Output BatchToSpaceND(const Scope& scope, const Output& input, const Output& block_shape,
                       const Output& crops);
-Output SpaceToBatch(const Scope& scope, const Output& input, const Output& paddings,
+Output SpaceToBatch(const Scope& scope, const Input& input, const Input& paddings,
                     int64_t block_size);
-Output BatchToSpace(const Scope& scope, const Output& input, const Output& crops,
-                    int64_t block_size);
-Output DepthToSpace(const Scope& scope, const Output& input, int64_t block_size);
-Output SpaceToDepth(const Scope& scope, const Output& input, int64_t block_size);
+Output BatchToSpace(const Scope& scope, const Input& input, const Input& crops, int64_t block_size);
+Output DepthToSpace(const Scope& scope, const Input& input, int64_t block_size);
+Output SpaceToDepth(const Scope& scope, const Input& input, int64_t block_size);
 
 // Rearrangements: shift and axis scalars or vectors; seq_lengths [input.dims(batch_dim)].
 Output Roll(const Scope& scope, const Output& input, const Output& shift, const Output& axis);
-Output ReverseSequence(const Scope& scope, const Output& input, const Output& seq_lengths,
+Output ReverseSequence(const Scope& scope, const Input& input, const Input& seq_lengths,
                        int64_t seq_dim, int64_t batch_dim = 0);
 
 // Banded and diagonal matrices: k is an int32 scalar or [k0, k1]; align as in TensorFlow.
 Output MatrixBandPart(const Scope& scope, const Output& input, const Output& num_lower,
                       const Output& num_upper);
-Output MatrixDiagV3(const Scope& scope, const Output& diagonal, const Output& k,
-                    const Output& num_rows, const Output& num_cols, const Output& padding_value,
+Output MatrixDiagV3(const Scope& scope, const Input& diagonal, const Input& k,
+                    const Input& num_rows, const Input& num_cols, const Input& padding_value,
                     absl::string_view align = "RIGHT_LEFT");
-Output MatrixDiagPartV3(const Scope& scope, const Output& input, const Output& k,
-                        const Output& padding_value, absl::string_view align = "RIGHT_LEFT");
-Output MatrixSetDiagV3(const Scope& scope, const Output& input, const Output& diagonal,
-                       const Output& k, absl::string_view align = "RIGHT_LEFT");
+Output MatrixDiagPartV3(const Scope& scope, const Input& input, const Input& k,
+                        const Input& padding_value, absl::string_view align = "RIGHT_LEFT");
+Output MatrixSetDiagV3(const Scope& scope, const Input& input, const Input& diagonal,
+                       const Input& k, absl::string_view align = "RIGHT_LEFT");
 // The V1 forms: the main diagonal only (MatrixDiag makes square matrices).
-Output MatrixDiag(const Scope& scope, const Output& diagonal);
-Output MatrixDiagPart(const Scope& scope, const Output& input);
-Output MatrixSetDiag(const Scope& scope, const Output& input, const Output& diagonal);
+Output MatrixDiag(const Scope& scope, const Input& diagonal);
+Output MatrixDiagPart(const Scope& scope, const Input& input);
+Output MatrixSetDiag(const Scope& scope, const Input& input, const Input& diagonal);
 // Diag: a rank-r tensor on the diagonal of a rank-2r one; DiagPart: the inverse.
-Output Diag(const Scope& scope, const Output& diagonal);
-Output DiagPart(const Scope& scope, const Output& input);
+Output Diag(const Scope& scope, const Input& diagonal);
+Output DiagPart(const Scope& scope, const Input& input);
 
 // 3-D convolution and pooling (NDHWC; strides and ksize have 5 values).
-Output Conv3D(const Scope& scope, const Output& input, const Output& filter,
+Output Conv3D(const Scope& scope, const Input& input, const Input& filter,
               const std::vector<int64_t>& strides, absl::string_view padding);
 // The gradient of Conv3D with respect to its input of shape `input_sizes` (transposed conv).
-Output Conv3DBackpropInputV2(const Scope& scope, const Output& input_sizes, const Output& filter,
-                             const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv3DBackpropInputV2(const Scope& scope, const Input& input_sizes, const Input& filter,
+                             const Input& out_backprop, const std::vector<int64_t>& strides,
                              absl::string_view padding);
-Output MaxPool3D(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output MaxPool3D(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                  const std::vector<int64_t>& strides, absl::string_view padding);
-Output AvgPool3D(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output AvgPool3D(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                  const std::vector<int64_t>& strides, absl::string_view padding);
 
 // N-d scatters: indices [..., K] into `shape` (zeros) or into a copy of `tensor`.

@@ -19,7 +19,7 @@ MergeOutputs MergeOf(const Scope& scope, absl::string_view op, absl::Span<const 
   return {node.output(0), node.output(1)};
 }
 
-Output EnterOf(const Scope& scope, absl::string_view op, const Output& data,
+Output EnterOf(const Scope& scope, absl::string_view op, const Input& data,
                absl::string_view frame_name, const EnterAttrs& attrs) {
   return OpBuilder(scope, op)
       .Input(data)
@@ -30,7 +30,7 @@ Output EnterOf(const Scope& scope, absl::string_view op, const Output& data,
       .output(0);
 }
 
-Output Forward(const Scope& scope, absl::string_view op, const Output& data) {
+Output Forward(const Scope& scope, absl::string_view op, const Input& data) {
   return OpBuilder(scope, op).Input(data).Finalize().output(0);
 }
 
@@ -48,26 +48,26 @@ MergeOutputs Merge(const Scope& scope, absl::Span<const Output> inputs) {
 MergeOutputs RefMerge(const Scope& scope, absl::Span<const Output> inputs) {
   return MergeOf(scope, "RefMerge", inputs);
 }
-Output Enter(const Scope& scope, const Output& data, absl::string_view frame_name,
+Output Enter(const Scope& scope, const Input& data, absl::string_view frame_name,
              const EnterAttrs& attrs) {
   return EnterOf(scope, "Enter", data, frame_name, attrs);
 }
-Output RefEnter(const Scope& scope, const Output& data, absl::string_view frame_name,
+Output RefEnter(const Scope& scope, const Input& data, absl::string_view frame_name,
                 const EnterAttrs& attrs) {
   return EnterOf(scope, "RefEnter", data, frame_name, attrs);
 }
-Output Exit(const Scope& scope, const Output& data) { return Forward(scope, "Exit", data); }
-Output RefExit(const Scope& scope, const Output& data) { return Forward(scope, "RefExit", data); }
+Output Exit(const Scope& scope, const Input& data) { return Forward(scope, "Exit", data); }
+Output RefExit(const Scope& scope, const Input& data) { return Forward(scope, "RefExit", data); }
 Output NextIteration(const Scope& scope, const Output& data) {
   return Forward(scope, "NextIteration", data);
 }
-Output RefNextIteration(const Scope& scope, const Output& data) {
+Output RefNextIteration(const Scope& scope, const Input& data) {
   return Forward(scope, "RefNextIteration", data);
 }
-Output LoopCond(const Scope& scope, const Output& input) {
+Output LoopCond(const Scope& scope, const Input& input) {
   return Forward(scope, "LoopCond", input);
 }
-Output ToBool(const Scope& scope, const Output& input) {
+Output ToBool(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "ToBool").Input(input).Finalize().output(0);
 }
 Operation ControlTrigger(const Scope& scope) {

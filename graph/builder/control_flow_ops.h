@@ -26,6 +26,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -57,18 +58,18 @@ struct EnterAttrs {
   bool is_constant = false;
   int64_t parallel_iterations = 10;
 };
-Output Enter(const Scope& scope, const Output& data, absl::string_view frame_name,
+Output Enter(const Scope& scope, const Input& data, absl::string_view frame_name,
              const EnterAttrs& attrs = {});
-Output RefEnter(const Scope& scope, const Output& data, absl::string_view frame_name,
+Output RefEnter(const Scope& scope, const Input& data, absl::string_view frame_name,
                 const EnterAttrs& attrs = {});
-Output Exit(const Scope& scope, const Output& data);
-Output RefExit(const Scope& scope, const Output& data);
+Output Exit(const Scope& scope, const Input& data);
+Output RefExit(const Scope& scope, const Input& data);
 Output NextIteration(const Scope& scope, const Output& data);
-Output RefNextIteration(const Scope& scope, const Output& data);
-Output LoopCond(const Scope& scope, const Output& input);
+Output RefNextIteration(const Scope& scope, const Input& data);
+Output LoopCond(const Scope& scope, const Input& input);
 Operation ControlTrigger(const Scope& scope);
 // TensorFlow's truth of a tensor (scalar: nonzero / non-empty; otherwise: has elements).
-Output ToBool(const Scope& scope, const Output& input);
+Output ToBool(const Scope& scope, const Input& input);
 
 // Builds the outputs of one branch from the branch's view of the inputs.
 using BranchFn =

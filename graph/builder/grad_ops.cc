@@ -9,28 +9,28 @@ namespace rill {
 namespace ops {
 namespace {
 
-Output Pair(const Scope& scope, const char* op, const Output& a, const Output& b) {
+Output Pair(const Scope& scope, const char* op, const Input& a, const Input& b) {
   return OpBuilder(scope, op).Input(a).Input(b).Finalize().output(0);
 }
 
 }  // namespace
 
-Output ReluGrad(const Scope& scope, const Output& gradients, const Output& features) {
+Output ReluGrad(const Scope& scope, const Input& gradients, const Input& features) {
   return Pair(scope, "ReluGrad", gradients, features);
 }
-Output Relu6Grad(const Scope& scope, const Output& gradients, const Output& features) {
+Output Relu6Grad(const Scope& scope, const Input& gradients, const Input& features) {
   return Pair(scope, "Relu6Grad", gradients, features);
 }
-Output EluGrad(const Scope& scope, const Output& gradients, const Output& outputs) {
+Output EluGrad(const Scope& scope, const Input& gradients, const Input& outputs) {
   return Pair(scope, "EluGrad", gradients, outputs);
 }
-Output SeluGrad(const Scope& scope, const Output& gradients, const Output& outputs) {
+Output SeluGrad(const Scope& scope, const Input& gradients, const Input& outputs) {
   return Pair(scope, "SeluGrad", gradients, outputs);
 }
-Output SoftplusGrad(const Scope& scope, const Output& gradients, const Output& features) {
+Output SoftplusGrad(const Scope& scope, const Input& gradients, const Input& features) {
   return Pair(scope, "SoftplusGrad", gradients, features);
 }
-Output LeakyReluGrad(const Scope& scope, const Output& gradients, const Output& features,
+Output LeakyReluGrad(const Scope& scope, const Input& gradients, const Input& features,
                      float alpha) {
   return OpBuilder(scope, "LeakyReluGrad")
       .Input(gradients)
@@ -39,19 +39,19 @@ Output LeakyReluGrad(const Scope& scope, const Output& gradients, const Output& 
       .Finalize()
       .output(0);
 }
-Output SigmoidGrad(const Scope& scope, const Output& y, const Output& dy) {
+Output SigmoidGrad(const Scope& scope, const Input& y, const Input& dy) {
   return Pair(scope, "SigmoidGrad", y, dy);
 }
-Output TanhGrad(const Scope& scope, const Output& y, const Output& dy) {
+Output TanhGrad(const Scope& scope, const Input& y, const Input& dy) {
   return Pair(scope, "TanhGrad", y, dy);
 }
-Output SqrtGrad(const Scope& scope, const Output& y, const Output& dy) {
+Output SqrtGrad(const Scope& scope, const Input& y, const Input& dy) {
   return Pair(scope, "SqrtGrad", y, dy);
 }
-Output RsqrtGrad(const Scope& scope, const Output& y, const Output& dy) {
+Output RsqrtGrad(const Scope& scope, const Input& y, const Input& dy) {
   return Pair(scope, "RsqrtGrad", y, dy);
 }
-Output BiasAddGrad(const Scope& scope, const Output& out_backprop, absl::string_view data_format) {
+Output BiasAddGrad(const Scope& scope, const Input& out_backprop, absl::string_view data_format) {
   return OpBuilder(scope, "BiasAddGrad")
       .Input(out_backprop)
       .Attr("data_format", std::string(data_format))
@@ -62,12 +62,12 @@ BroadcastArgs BroadcastGradientArgs(const Scope& scope, const Output& s0, const 
   Operation op = OpBuilder(scope, "BroadcastGradientArgs").Input(s0).Input(s1).Finalize();
   return {op.output(0), op.output(1)};
 }
-Output InvertPermutation(const Scope& scope, const Output& x) {
+Output InvertPermutation(const Scope& scope, const Input& x) {
   return OpBuilder(scope, "InvertPermutation").Input(x).Finalize().output(0);
 }
 
-Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter_sizes,
-                            const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv2DBackpropFilter(const Scope& scope, const Input& input, const Input& filter_sizes,
+                            const Input& out_backprop, const std::vector<int64_t>& strides,
                             absl::string_view padding) {
   return OpBuilder(scope, "Conv2DBackpropFilter")
       .Input(input)
@@ -79,8 +79,8 @@ Output Conv2DBackpropFilter(const Scope& scope, const Output& input, const Outpu
       .output(0);
 }
 namespace {
-Output ConvBackprop(const Scope& scope, const char* op, const Output& a, const Output& b,
-                    const Output& out_backprop, const std::vector<int64_t>& strides,
+Output ConvBackprop(const Scope& scope, const char* op, const Input& a, const Input& b,
+                    const Input& out_backprop, const std::vector<int64_t>& strides,
                     absl::string_view padding) {
   return OpBuilder(scope, op)
       .Input(a)
@@ -93,15 +93,15 @@ Output ConvBackprop(const Scope& scope, const char* op, const Output& a, const O
 }
 }  // namespace
 
-Output DepthwiseConv2dNativeBackpropInput(const Scope& scope, const Output& input_sizes,
-                                          const Output& filter, const Output& out_backprop,
+Output DepthwiseConv2dNativeBackpropInput(const Scope& scope, const Input& input_sizes,
+                                          const Input& filter, const Input& out_backprop,
                                           const std::vector<int64_t>& strides,
                                           absl::string_view padding) {
   return ConvBackprop(scope, "DepthwiseConv2dNativeBackpropInput", input_sizes, filter,
                       out_backprop, strides, padding);
 }
-Output DepthwiseConv2dNativeBackpropFilter(const Scope& scope, const Output& input,
-                                           const Output& filter_sizes, const Output& out_backprop,
+Output DepthwiseConv2dNativeBackpropFilter(const Scope& scope, const Input& input,
+                                           const Input& filter_sizes, const Input& out_backprop,
                                            const std::vector<int64_t>& strides,
                                            absl::string_view padding) {
   return ConvBackprop(scope, "DepthwiseConv2dNativeBackpropFilter", input, filter_sizes,
@@ -122,10 +122,9 @@ Output PoolGradOp(const Scope& scope, const char* op, std::initializer_list<Outp
 }
 
 // Dilation2DBackpropInput / Dilation2DBackpropFilter.
-Output DilationBackprop(const Scope& scope, const char* op, const Output& input,
-                        const Output& filter, const Output& out_backprop,
-                        const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
-                        absl::string_view padding) {
+Output DilationBackprop(const Scope& scope, const char* op, const Input& input, const Input& filter,
+                        const Input& out_backprop, const std::vector<int64_t>& strides,
+                        const std::vector<int64_t>& rates, absl::string_view padding) {
   return OpBuilder(scope, op)
       .Input(input)
       .Input(filter)
@@ -150,8 +149,8 @@ Output MaxPoolGradGrad(const Scope& scope, const Output& orig_input, const Outpu
                     padding);
 }
 
-Output LRNGrad(const Scope& scope, const Output& input_grads, const Output& input_image,
-               const Output& output_image, int64_t depth_radius, float bias, float alpha,
+Output LRNGrad(const Scope& scope, const Input& input_grads, const Input& input_image,
+               const Input& output_image, int64_t depth_radius, float bias, float alpha,
                float beta) {
   return OpBuilder(scope, "LRNGrad")
       .Input(input_grads)
@@ -165,7 +164,7 @@ Output LRNGrad(const Scope& scope, const Output& input_grads, const Output& inpu
       .output(0);
 }
 
-Output ResizeBilinearGrad(const Scope& scope, const Output& grads, const Output& original_image,
+Output ResizeBilinearGrad(const Scope& scope, const Input& grads, const Input& original_image,
                           bool align_corners, bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeBilinearGrad")
       .Input(grads)
@@ -176,7 +175,7 @@ Output ResizeBilinearGrad(const Scope& scope, const Output& grads, const Output&
       .output(0);
 }
 
-Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const Output& size,
+Output ResizeNearestNeighborGrad(const Scope& scope, const Input& grads, const Input& size,
                                  bool align_corners, bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeNearestNeighborGrad")
       .Input(grads)
@@ -187,8 +186,8 @@ Output ResizeNearestNeighborGrad(const Scope& scope, const Output& grads, const 
       .output(0);
 }
 
-Output Conv3DBackpropFilterV2(const Scope& scope, const Output& input, const Output& filter_sizes,
-                              const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv3DBackpropFilterV2(const Scope& scope, const Input& input, const Input& filter_sizes,
+                              const Input& out_backprop, const std::vector<int64_t>& strides,
                               absl::string_view padding) {
   return OpBuilder(scope, "Conv3DBackpropFilterV2")
       .Input(input)
@@ -220,21 +219,21 @@ Output MaxPool3DGradGrad(const Scope& scope, const Output& orig_input, const Out
                     padding);
 }
 
-Output Dilation2DBackpropInput(const Scope& scope, const Output& input, const Output& filter,
-                               const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Dilation2DBackpropInput(const Scope& scope, const Input& input, const Input& filter,
+                               const Input& out_backprop, const std::vector<int64_t>& strides,
                                const std::vector<int64_t>& rates, absl::string_view padding) {
   return DilationBackprop(scope, "Dilation2DBackpropInput", input, filter, out_backprop, strides,
                           rates, padding);
 }
 
-Output Dilation2DBackpropFilter(const Scope& scope, const Output& input, const Output& filter,
-                                const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Dilation2DBackpropFilter(const Scope& scope, const Input& input, const Input& filter,
+                                const Input& out_backprop, const std::vector<int64_t>& strides,
                                 const std::vector<int64_t>& rates, absl::string_view padding) {
   return DilationBackprop(scope, "Dilation2DBackpropFilter", input, filter, out_backprop, strides,
                           rates, padding);
 }
 
-Output ResizeBicubicGrad(const Scope& scope, const Output& grads, const Output& original_image,
+Output ResizeBicubicGrad(const Scope& scope, const Input& grads, const Input& original_image,
                          bool align_corners, bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeBicubicGrad")
       .Input(grads)
@@ -245,8 +244,8 @@ Output ResizeBicubicGrad(const Scope& scope, const Output& grads, const Output& 
       .output(0);
 }
 
-Output CropAndResizeGradImage(const Scope& scope, const Output& grads, const Output& boxes,
-                              const Output& box_ind, const Output& image_size, DataType dtype,
+Output CropAndResizeGradImage(const Scope& scope, const Input& grads, const Input& boxes,
+                              const Input& box_ind, const Input& image_size, DataType dtype,
                               absl::string_view method) {
   return OpBuilder(scope, "CropAndResizeGradImage")
       .Input(grads)
@@ -259,8 +258,8 @@ Output CropAndResizeGradImage(const Scope& scope, const Output& grads, const Out
       .output(0);
 }
 
-Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Output& image,
-                              const Output& boxes, const Output& box_ind) {
+Output CropAndResizeGradBoxes(const Scope& scope, const Input& grads, const Input& image,
+                              const Input& boxes, const Input& box_ind) {
   return OpBuilder(scope, "CropAndResizeGradBoxes")
       .Input(grads)
       .Input(image)
@@ -270,8 +269,8 @@ Output CropAndResizeGradBoxes(const Scope& scope, const Output& grads, const Out
       .output(0);
 }
 
-Output ScaleAndTranslateGrad(const Scope& scope, const Output& grads, const Output& original_image,
-                             const Output& scale, const Output& translation,
+Output ScaleAndTranslateGrad(const Scope& scope, const Input& grads, const Input& original_image,
+                             const Input& scale, const Input& translation,
                              absl::string_view kernel_type, bool antialias) {
   return OpBuilder(scope, "ScaleAndTranslateGrad")
       .Input(grads)
@@ -298,11 +297,10 @@ std::vector<Output> Outputs(const Operation& op, int n) {
 }
 }  // namespace
 
-std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_backprop,
-                                         const Output& x, const Output& scale,
-                                         const Output& reserve_space_1,
-                                         const Output& reserve_space_2,
-                                         const Output& reserve_space_3, float epsilon,
+std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Input& y_backprop,
+                                         const Input& x, const Input& scale,
+                                         const Input& reserve_space_1, const Input& reserve_space_2,
+                                         const Input& reserve_space_3, float epsilon,
                                          bool is_training) {
   return Outputs(OpBuilder(scope, "FusedBatchNormGradV3")
                      .Input(y_backprop)
@@ -316,10 +314,10 @@ std::vector<Output> FusedBatchNormGradV3(const Scope& scope, const Output& y_bac
                      .Finalize(),
                  5);
 }
-std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Output& y_backprop,
-                                       const Output& x, const Output& scale,
-                                       const Output& reserve_space_1, const Output& reserve_space_2,
-                                       float epsilon, bool is_training, bool v2) {
+std::vector<Output> FusedBatchNormGrad(const Scope& scope, const Input& y_backprop, const Input& x,
+                                       const Input& scale, const Input& reserve_space_1,
+                                       const Input& reserve_space_2, float epsilon,
+                                       bool is_training, bool v2) {
   return Outputs(OpBuilder(scope, v2 ? "FusedBatchNormGradV2" : "FusedBatchNormGrad")
                      .Input(y_backprop)
                      .Input(x)

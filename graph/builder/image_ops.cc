@@ -14,18 +14,18 @@ std::vector<Output> Outputs(const Operation& node) {
   return out;
 }
 
-Output OneInput(const Scope& scope, const char* op, const Output& x) {
+Output OneInput(const Scope& scope, const char* op, const Input& x) {
   return OpBuilder(scope, op).Input(x).Finalize().output(0);
 }
 
-Output TwoInputs(const Scope& scope, const char* op, const Output& x, const Output& y) {
+Output TwoInputs(const Scope& scope, const char* op, const Input& x, const Input& y) {
   return OpBuilder(scope, op).Input(x).Input(y).Finalize().output(0);
 }
 
 }  // namespace
 
-Output ResizeBicubic(const Scope& scope, const Output& images, const Output& size,
-                     bool align_corners, bool half_pixel_centers) {
+Output ResizeBicubic(const Scope& scope, const Input& images, const Input& size, bool align_corners,
+                     bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeBicubic")
       .Input(images)
       .Input(size)
@@ -35,8 +35,7 @@ Output ResizeBicubic(const Scope& scope, const Output& images, const Output& siz
       .output(0);
 }
 
-Output ResizeArea(const Scope& scope, const Output& images, const Output& size,
-                  bool align_corners) {
+Output ResizeArea(const Scope& scope, const Input& images, const Input& size, bool align_corners) {
   return OpBuilder(scope, "ResizeArea")
       .Input(images)
       .Input(size)
@@ -45,8 +44,8 @@ Output ResizeArea(const Scope& scope, const Output& images, const Output& size,
       .output(0);
 }
 
-Output ScaleAndTranslate(const Scope& scope, const Output& images, const Output& size,
-                         const Output& scale, const Output& translation,
+Output ScaleAndTranslate(const Scope& scope, const Input& images, const Input& size,
+                         const Input& scale, const Input& translation,
                          absl::string_view kernel_type, bool antialias) {
   return OpBuilder(scope, "ScaleAndTranslate")
       .Input(images)
@@ -59,9 +58,9 @@ Output ScaleAndTranslate(const Scope& scope, const Output& images, const Output&
       .output(0);
 }
 
-Output NonMaxSuppressionV3(const Scope& scope, const Output& boxes, const Output& scores,
-                           const Output& max_output_size, const Output& iou_threshold,
-                           const Output& score_threshold) {
+Output NonMaxSuppressionV3(const Scope& scope, const Input& boxes, const Input& scores,
+                           const Input& max_output_size, const Input& iou_threshold,
+                           const Input& score_threshold) {
   return OpBuilder(scope, "NonMaxSuppressionV3")
       .Input(boxes)
       .Input(scores)
@@ -72,10 +71,9 @@ Output NonMaxSuppressionV3(const Scope& scope, const Output& boxes, const Output
       .output(0);
 }
 
-std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Output& boxes,
-                                        const Output& scores, const Output& max_output_size,
-                                        const Output& iou_threshold, const Output& score_threshold,
-                                        bool pad_to_max_output_size) {
+std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Input& boxes, const Input& scores,
+                                        const Input& max_output_size, const Input& iou_threshold,
+                                        const Input& score_threshold, bool pad_to_max_output_size) {
   return Outputs(OpBuilder(scope, "NonMaxSuppressionV4")
                      .Input(boxes)
                      .Input(scores)
@@ -86,10 +84,10 @@ std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Output& boxes,
                      .Finalize());
 }
 
-std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Output& boxes,
-                                        const Output& scores, const Output& max_output_size,
-                                        const Output& iou_threshold, const Output& score_threshold,
-                                        const Output& soft_nms_sigma, bool pad_to_max_output_size) {
+std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Input& boxes, const Input& scores,
+                                        const Input& max_output_size, const Input& iou_threshold,
+                                        const Input& score_threshold, const Input& soft_nms_sigma,
+                                        bool pad_to_max_output_size) {
   return Outputs(OpBuilder(scope, "NonMaxSuppressionV5")
                      .Input(boxes)
                      .Input(scores)
@@ -101,13 +99,10 @@ std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Output& boxes,
                      .Finalize());
 }
 
-std::vector<Output> CombinedNonMaxSuppression(const Scope& scope, const Output& boxes,
-                                              const Output& scores,
-                                              const Output& max_output_size_per_class,
-                                              const Output& max_total_size,
-                                              const Output& iou_threshold,
-                                              const Output& score_threshold, bool pad_per_class,
-                                              bool clip_boxes) {
+std::vector<Output> CombinedNonMaxSuppression(
+    const Scope& scope, const Input& boxes, const Input& scores,
+    const Input& max_output_size_per_class, const Input& max_total_size, const Input& iou_threshold,
+    const Input& score_threshold, bool pad_per_class, bool clip_boxes) {
   return Outputs(OpBuilder(scope, "CombinedNonMaxSuppression")
                      .Input(boxes)
                      .Input(scores)
@@ -120,8 +115,8 @@ std::vector<Output> CombinedNonMaxSuppression(const Scope& scope, const Output& 
                      .Finalize());
 }
 
-Output CropAndResize(const Scope& scope, const Output& image, const Output& boxes,
-                     const Output& box_ind, const Output& crop_size, absl::string_view method,
+Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
+                     const Input& box_ind, const Input& crop_size, absl::string_view method,
                      float extrapolation_value) {
   return OpBuilder(scope, "CropAndResize")
       .Input(image)
@@ -134,23 +129,23 @@ Output CropAndResize(const Scope& scope, const Output& image, const Output& boxe
       .output(0);
 }
 
-Output RGBToHSV(const Scope& scope, const Output& images) {
+Output RGBToHSV(const Scope& scope, const Input& images) {
   return OneInput(scope, "RGBToHSV", images);
 }
-Output HSVToRGB(const Scope& scope, const Output& images) {
+Output HSVToRGB(const Scope& scope, const Input& images) {
   return OneInput(scope, "HSVToRGB", images);
 }
-Output AdjustContrastv2(const Scope& scope, const Output& images, const Output& contrast_factor) {
+Output AdjustContrastv2(const Scope& scope, const Input& images, const Input& contrast_factor) {
   return TwoInputs(scope, "AdjustContrastv2", images, contrast_factor);
 }
-Output AdjustHue(const Scope& scope, const Output& images, const Output& delta) {
+Output AdjustHue(const Scope& scope, const Input& images, const Input& delta) {
   return TwoInputs(scope, "AdjustHue", images, delta);
 }
-Output AdjustSaturation(const Scope& scope, const Output& images, const Output& scale) {
+Output AdjustSaturation(const Scope& scope, const Input& images, const Input& scale) {
   return TwoInputs(scope, "AdjustSaturation", images, scale);
 }
 
-Output ExtractImagePatches(const Scope& scope, const Output& images,
+Output ExtractImagePatches(const Scope& scope, const Input& images,
                            const std::vector<int64_t>& ksizes, const std::vector<int64_t>& strides,
                            const std::vector<int64_t>& rates, absl::string_view padding) {
   return OpBuilder(scope, "ExtractImagePatches")
@@ -163,7 +158,7 @@ Output ExtractImagePatches(const Scope& scope, const Output& images,
       .output(0);
 }
 
-std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Output& input,
+std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Input& input,
                                       const std::vector<int64_t>& ksize,
                                       const std::vector<int64_t>& strides,
                                       absl::string_view padding, bool include_batch_in_index) {
@@ -176,7 +171,7 @@ std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Output& input,
                      .Finalize());
 }
 
-Output Dilation2D(const Scope& scope, const Output& input, const Output& filter,
+Output Dilation2D(const Scope& scope, const Input& input, const Input& filter,
                   const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
                   absl::string_view padding) {
   return OpBuilder(scope, "Dilation2D")

@@ -13,64 +13,61 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
 // Resizing of NHWC images to size (int32 [height, width]).
-Output ResizeBicubic(const Scope& scope, const Output& images, const Output& size,
+Output ResizeBicubic(const Scope& scope, const Input& images, const Input& size,
                      bool align_corners = false, bool half_pixel_centers = false);
-Output ResizeArea(const Scope& scope, const Output& images, const Output& size,
+Output ResizeArea(const Scope& scope, const Input& images, const Input& size,
                   bool align_corners = false);
-Output ScaleAndTranslate(const Scope& scope, const Output& images, const Output& size,
-                         const Output& scale, const Output& translation,
+Output ScaleAndTranslate(const Scope& scope, const Input& images, const Input& size,
+                         const Input& scale, const Input& translation,
                          absl::string_view kernel_type = "lanczos3", bool antialias = true);
 
 // Non-max suppression: selected_indices (V4: and valid_outputs; V5: selected_scores and
 // valid_outputs).
-Output NonMaxSuppressionV3(const Scope& scope, const Output& boxes, const Output& scores,
-                           const Output& max_output_size, const Output& iou_threshold,
-                           const Output& score_threshold);
-std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Output& boxes,
-                                        const Output& scores, const Output& max_output_size,
-                                        const Output& iou_threshold, const Output& score_threshold,
+Output NonMaxSuppressionV3(const Scope& scope, const Input& boxes, const Input& scores,
+                           const Input& max_output_size, const Input& iou_threshold,
+                           const Input& score_threshold);
+std::vector<Output> NonMaxSuppressionV4(const Scope& scope, const Input& boxes, const Input& scores,
+                                        const Input& max_output_size, const Input& iou_threshold,
+                                        const Input& score_threshold,
                                         bool pad_to_max_output_size = false);
-std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Output& boxes,
-                                        const Output& scores, const Output& max_output_size,
-                                        const Output& iou_threshold, const Output& score_threshold,
-                                        const Output& soft_nms_sigma,
+std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Input& boxes, const Input& scores,
+                                        const Input& max_output_size, const Input& iou_threshold,
+                                        const Input& score_threshold, const Input& soft_nms_sigma,
                                         bool pad_to_max_output_size = false);
 // nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections.
-std::vector<Output> CombinedNonMaxSuppression(const Scope& scope, const Output& boxes,
-                                              const Output& scores,
-                                              const Output& max_output_size_per_class,
-                                              const Output& max_total_size,
-                                              const Output& iou_threshold,
-                                              const Output& score_threshold,
-                                              bool pad_per_class = false, bool clip_boxes = true);
-Output CropAndResize(const Scope& scope, const Output& image, const Output& boxes,
-                     const Output& box_ind, const Output& crop_size,
+std::vector<Output> CombinedNonMaxSuppression(
+    const Scope& scope, const Input& boxes, const Input& scores,
+    const Input& max_output_size_per_class, const Input& max_total_size, const Input& iou_threshold,
+    const Input& score_threshold, bool pad_per_class = false, bool clip_boxes = true);
+Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
+                     const Input& box_ind, const Input& crop_size,
                      absl::string_view method = "bilinear", float extrapolation_value = 0.0f);
 
 // Colour.
-Output RGBToHSV(const Scope& scope, const Output& images);
-Output HSVToRGB(const Scope& scope, const Output& images);
-Output AdjustContrastv2(const Scope& scope, const Output& images, const Output& contrast_factor);
-Output AdjustHue(const Scope& scope, const Output& images, const Output& delta);
-Output AdjustSaturation(const Scope& scope, const Output& images, const Output& scale);
+Output RGBToHSV(const Scope& scope, const Input& images);
+Output HSVToRGB(const Scope& scope, const Input& images);
+Output AdjustContrastv2(const Scope& scope, const Input& images, const Input& contrast_factor);
+Output AdjustHue(const Scope& scope, const Input& images, const Input& delta);
+Output AdjustSaturation(const Scope& scope, const Input& images, const Input& scale);
 
 // Sliding windows (4 values each, NHWC order).
-Output ExtractImagePatches(const Scope& scope, const Output& images,
+Output ExtractImagePatches(const Scope& scope, const Input& images,
                            const std::vector<int64_t>& ksizes, const std::vector<int64_t>& strides,
                            const std::vector<int64_t>& rates, absl::string_view padding);
 // output, argmax.
-std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Output& input,
+std::vector<Output> MaxPoolWithArgmax(const Scope& scope, const Input& input,
                                       const std::vector<int64_t>& ksize,
                                       const std::vector<int64_t>& strides,
                                       absl::string_view padding,
                                       bool include_batch_in_index = false);
-Output Dilation2D(const Scope& scope, const Output& input, const Output& filter,
+Output Dilation2D(const Scope& scope, const Input& input, const Input& filter,
                   const std::vector<int64_t>& strides, const std::vector<int64_t>& rates,
                   absl::string_view padding);
 

@@ -7,10 +7,10 @@
 namespace rill {
 namespace ops {
 
-Output Gather(const Scope& scope, const Output& params, const Output& indices) {
+Output Gather(const Scope& scope, const Input& params, const Input& indices) {
   return OpBuilder(scope, "Gather").Input(params).Input(indices).Finalize().output(0);
 }
-Output GatherV2(const Scope& scope, const Output& params, const Output& indices, const Output& axis,
+Output GatherV2(const Scope& scope, const Input& params, const Input& indices, const Input& axis,
                 int64_t batch_dims) {
   return OpBuilder(scope, "GatherV2")
       .Input(params)
@@ -20,11 +20,11 @@ Output GatherV2(const Scope& scope, const Output& params, const Output& indices,
       .Finalize()
       .output(0);
 }
-Output GatherNd(const Scope& scope, const Output& params, const Output& indices) {
+Output GatherNd(const Scope& scope, const Input& params, const Input& indices) {
   return OpBuilder(scope, "GatherNd").Input(params).Input(indices).Finalize().output(0);
 }
-Output OneHot(const Scope& scope, const Output& indices, const Output& depth,
-              const Output& on_value, const Output& off_value, int64_t axis) {
+Output OneHot(const Scope& scope, const Input& indices, const Input& depth, const Input& on_value,
+              const Input& off_value, int64_t axis) {
   return OpBuilder(scope, "OneHot")
       .Input(indices)
       .Input(depth)
@@ -34,7 +34,7 @@ Output OneHot(const Scope& scope, const Output& indices, const Output& depth,
       .Finalize()
       .output(0);
 }
-Output Where(const Scope& scope, const Output& condition) {
+Output Where(const Scope& scope, const Input& condition) {
   return OpBuilder(scope, "Where").Input(condition).Finalize().output(0);
 }
 TopKOutputs TopKV2(const Scope& scope, const Output& input, const Output& k) {
@@ -49,10 +49,15 @@ UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x, Da
   Operation op = OpBuilder(scope, "UniqueWithCounts").Input(x).Attr("out_idx", out_idx).Finalize();
   return {op.output(0), op.output(1), op.output(2)};
 }
-Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta) {
+UniqueOutputs UniqueV2(const Scope& scope, const Output& x, const Output& axis, DataType out_idx) {
+  Operation op =
+      OpBuilder(scope, "UniqueV2").Input(x).Input(axis).Attr("out_idx", out_idx).Finalize();
+  return {op.output(0), op.output(1)};
+}
+Output Range(const Scope& scope, const Input& start, const Input& limit, const Input& delta) {
   return OpBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize().output(0);
 }
-Output NthElement(const Scope& scope, const Output& input, const Output& n, bool reverse) {
+Output NthElement(const Scope& scope, const Input& input, const Input& n, bool reverse) {
   return OpBuilder(scope, "NthElement")
       .Input(input)
       .Input(n)
@@ -60,23 +65,23 @@ Output NthElement(const Scope& scope, const Output& input, const Output& n, bool
       .Finalize()
       .output(0);
 }
-Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims) {
+Output UnravelIndex(const Scope& scope, const Input& indices, const Input& dims) {
   return OpBuilder(scope, "UnravelIndex").Input(indices).Input(dims).Finalize().output(0);
 }
-Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num) {
+Output LinSpace(const Scope& scope, const Input& start, const Input& stop, const Input& num) {
   return OpBuilder(scope, "LinSpace").Input(start).Input(stop).Input(num).Finalize().output(0);
 }
-Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message) {
+Output CheckNumerics(const Scope& scope, const Input& tensor, absl::string_view message) {
   return OpBuilder(scope, "CheckNumerics")
       .Input(tensor)
       .Attr("message", std::string(message))
       .Finalize()
       .output(0);
 }
-Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis) {
+Output ReverseV2(const Scope& scope, const Input& tensor, const Input& axis) {
   return OpBuilder(scope, "ReverseV2").Input(tensor).Input(axis).Finalize().output(0);
 }
-Output Reverse(const Scope& scope, const Output& tensor, const Output& dims) {
+Output Reverse(const Scope& scope, const Input& tensor, const Input& dims) {
   return OpBuilder(scope, "Reverse").Input(tensor).Input(dims).Finalize().output(0);
 }
 
@@ -92,7 +97,7 @@ Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
       .Finalize()
       .output(0);
 }
-Output AsString(const Scope& scope, const Output& input) {
+Output AsString(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "AsString").Input(input).Finalize().output(0);
 }
 Output StringFormat(const Scope& scope, absl::Span<const Output> inputs,
@@ -105,13 +110,13 @@ Output StringFormat(const Scope& scope, absl::Span<const Output> inputs,
       .Finalize()
       .output(0);
 }
-Operation PrintV2(const Scope& scope, const Output& input, absl::string_view output_stream) {
+Operation PrintV2(const Scope& scope, const Input& input, absl::string_view output_stream) {
   return OpBuilder(scope, "PrintV2")
       .Input(input)
       .Attr("output_stream", std::string(output_stream))
       .Finalize();
 }
-Output Print(const Scope& scope, const Output& input, absl::Span<const Output> data,
+Output Print(const Scope& scope, const Input& input, absl::Span<const Output> data,
              absl::string_view message) {
   return OpBuilder(scope, "Print")
       .Input(input)
@@ -120,7 +125,7 @@ Output Print(const Scope& scope, const Output& input, absl::Span<const Output> d
       .Finalize()
       .output(0);
 }
-Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
+Operation Assert(const Scope& scope, const Input& condition, absl::Span<const Output> data,
                  int64_t summarize) {
   return OpBuilder(scope, "Assert")
       .Input(condition)
@@ -129,7 +134,7 @@ Operation Assert(const Scope& scope, const Output& condition, absl::Span<const O
       .Finalize();
 }
 
-Output StaticRegexFullMatch(const Scope& scope, const Output& input, absl::string_view pattern) {
+Output StaticRegexFullMatch(const Scope& scope, const Input& input, absl::string_view pattern) {
   return OpBuilder(scope, "StaticRegexFullMatch")
       .Input(input)
       .Attr("pattern", pattern)

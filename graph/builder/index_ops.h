@@ -13,19 +13,20 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
-Output Gather(const Scope& scope, const Output& params, const Output& indices);
-Output GatherV2(const Scope& scope, const Output& params, const Output& indices, const Output& axis,
+Output Gather(const Scope& scope, const Input& params, const Input& indices);
+Output GatherV2(const Scope& scope, const Input& params, const Input& indices, const Input& axis,
                 int64_t batch_dims = 0);
-Output GatherNd(const Scope& scope, const Output& params, const Output& indices);
+Output GatherNd(const Scope& scope, const Input& params, const Input& indices);
 // depth: an int32 scalar Output; axis -1 puts the new dim last.
-Output OneHot(const Scope& scope, const Output& indices, const Output& depth,
-              const Output& on_value, const Output& off_value, int64_t axis = -1);
-Output Where(const Scope& scope, const Output& condition);
+Output OneHot(const Scope& scope, const Input& indices, const Input& depth, const Input& on_value,
+              const Input& off_value, int64_t axis = -1);
+Output Where(const Scope& scope, const Input& condition);
 struct TopKOutputs {
   Output values, indices;
 };
@@ -39,17 +40,20 @@ struct UniqueWithCountsOutputs {
 };
 UniqueWithCountsOutputs UniqueWithCounts(const Scope& scope, const Output& x,
                                          DataType out_idx = DT_INT32);
-Output Range(const Scope& scope, const Output& start, const Output& limit, const Output& delta);
+// UniqueV2: `axis` empty (Unique's 1-D form) or [k], the distinct slices along dimension k.
+UniqueOutputs UniqueV2(const Scope& scope, const Output& x, const Output& axis,
+                       DataType out_idx = DT_INT32);
+Output Range(const Scope& scope, const Input& start, const Input& limit, const Input& delta);
 // NthElement: per row of the last dim, the n-th smallest value (largest with reverse).
-Output NthElement(const Scope& scope, const Output& input, const Output& n, bool reverse = false);
+Output NthElement(const Scope& scope, const Input& input, const Input& n, bool reverse = false);
 // UnravelIndex: the coordinates of flat `indices` in an array of shape `dims`.
-Output UnravelIndex(const Scope& scope, const Output& indices, const Output& dims);
+Output UnravelIndex(const Scope& scope, const Input& indices, const Input& dims);
 // LinSpace: `num` values from start to stop inclusive.
-Output LinSpace(const Scope& scope, const Output& start, const Output& stop, const Output& num);
-Output CheckNumerics(const Scope& scope, const Output& tensor, absl::string_view message);
-Output ReverseV2(const Scope& scope, const Output& tensor, const Output& axis);
+Output LinSpace(const Scope& scope, const Input& start, const Input& stop, const Input& num);
+Output CheckNumerics(const Scope& scope, const Input& tensor, absl::string_view message);
+Output ReverseV2(const Scope& scope, const Input& tensor, const Input& axis);
 // Reverse: `dims` a bool vector, one flag per dim of `tensor`.
-Output Reverse(const Scope& scope, const Output& tensor, const Output& dims);
+Output Reverse(const Scope& scope, const Input& tensor, const Input& dims);
 // merged[indices[m][i]] = data[m][i] (gradients' index merge).
 Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
                      absl::Span<const Output> data);
@@ -57,23 +61,23 @@ Output DynamicStitch(const Scope& scope, absl::Span<const Output> indices,
 // Strings and checks.
 Output StringJoin(const Scope& scope, absl::Span<const Output> inputs,
                   absl::string_view separator = "");
-Output AsString(const Scope& scope, const Output& input);
+Output AsString(const Scope& scope, const Input& input);
 // template with each "{}" replaced by the next input as tf.print renders it.
 Output StringFormat(const Scope& scope, absl::Span<const Output> inputs,
                     absl::string_view template_, int64_t summarize = 3);
 // Writes input (a string scalar) to "stderr", "stdout", "log(info|warning|error)" or
 // "file://PATH"; use it as a control input.
-Operation PrintV2(const Scope& scope, const Output& input,
+Operation PrintV2(const Scope& scope, const Input& input,
                   absl::string_view output_stream = "stderr");
 // Forwards input, printing message and data (TF1's tf.Print).
-Output Print(const Scope& scope, const Output& input, absl::Span<const Output> data,
+Output Print(const Scope& scope, const Input& input, absl::Span<const Output> data,
              absl::string_view message = "");
 // Fails the run with "assertion failed: [data...]" when condition is false; use it as a control
 // input of what it guards.
-Operation Assert(const Scope& scope, const Output& condition, absl::Span<const Output> data,
+Operation Assert(const Scope& scope, const Input& condition, absl::Span<const Output> data,
                  int64_t summarize = 3);
 // Whether each string of `input` matches `pattern` as a whole.
-Output StaticRegexFullMatch(const Scope& scope, const Output& input, absl::string_view pattern);
+Output StaticRegexFullMatch(const Scope& scope, const Input& input, absl::string_view pattern);
 
 }  // namespace ops
 }  // namespace rill

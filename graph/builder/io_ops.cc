@@ -5,8 +5,8 @@
 namespace rill {
 namespace ops {
 
-std::vector<Output> RestoreV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
-                              const Output& shape_and_slices, const std::vector<DataType>& dtypes) {
+std::vector<Output> RestoreV2(const Scope& scope, const Input& prefix, const Input& tensor_names,
+                              const Input& shape_and_slices, const std::vector<DataType>& dtypes) {
   AttrValue types;
   for (DataType t : dtypes) types.mutable_list()->add_type(t);
   Operation op = OpBuilder(scope, "RestoreV2")
@@ -20,8 +20,8 @@ std::vector<Output> RestoreV2(const Scope& scope, const Output& prefix, const Ou
   return out;
 }
 
-Operation SaveV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
-                 const Output& shape_and_slices, absl::Span<const Output> tensors) {
+Operation SaveV2(const Scope& scope, const Input& prefix, const Input& tensor_names,
+                 const Input& shape_and_slices, absl::Span<const Output> tensors) {
   return OpBuilder(scope, "SaveV2")
       .Input(prefix)
       .Input(tensor_names)
@@ -30,8 +30,8 @@ Operation SaveV2(const Scope& scope, const Output& prefix, const Output& tensor_
       .Finalize();
 }
 
-Operation MergeV2Checkpoints(const Scope& scope, const Output& checkpoint_prefixes,
-                             const Output& destination_prefix, bool delete_old_dirs) {
+Operation MergeV2Checkpoints(const Scope& scope, const Input& checkpoint_prefixes,
+                             const Input& destination_prefix, bool delete_old_dirs) {
   return OpBuilder(scope, "MergeV2Checkpoints")
       .Input(checkpoint_prefixes)
       .Input(destination_prefix)
@@ -39,8 +39,8 @@ Operation MergeV2Checkpoints(const Scope& scope, const Output& checkpoint_prefix
       .Finalize();
 }
 
-Output ShardedFilename(const Scope& scope, const Output& basename, const Output& shard,
-                       const Output& num_shards) {
+Output ShardedFilename(const Scope& scope, const Input& basename, const Input& shard,
+                       const Input& num_shards) {
   return OpBuilder(scope, "ShardedFilename")
       .Input(basename)
       .Input(shard)
@@ -49,7 +49,7 @@ Output ShardedFilename(const Scope& scope, const Output& basename, const Output&
       .output(0);
 }
 
-Output ShardedFilespec(const Scope& scope, const Output& basename, const Output& num_shards) {
+Output ShardedFilespec(const Scope& scope, const Input& basename, const Input& num_shards) {
   return OpBuilder(scope, "ShardedFilespec").Input(basename).Input(num_shards).Finalize().output(0);
 }
 

@@ -12,21 +12,22 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
 // tensor_names and shape_and_slices are string vectors ("" slices: whole tensors).
-std::vector<Output> RestoreV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
-                              const Output& shape_and_slices, const std::vector<DataType>& dtypes);
-Operation SaveV2(const Scope& scope, const Output& prefix, const Output& tensor_names,
-                 const Output& shape_and_slices, absl::Span<const Output> tensors);
-Operation MergeV2Checkpoints(const Scope& scope, const Output& checkpoint_prefixes,
-                             const Output& destination_prefix, bool delete_old_dirs = true);
-Output ShardedFilename(const Scope& scope, const Output& basename, const Output& shard,
-                       const Output& num_shards);
-Output ShardedFilespec(const Scope& scope, const Output& basename, const Output& num_shards);
+std::vector<Output> RestoreV2(const Scope& scope, const Input& prefix, const Input& tensor_names,
+                              const Input& shape_and_slices, const std::vector<DataType>& dtypes);
+Operation SaveV2(const Scope& scope, const Input& prefix, const Input& tensor_names,
+                 const Input& shape_and_slices, absl::Span<const Output> tensors);
+Operation MergeV2Checkpoints(const Scope& scope, const Input& checkpoint_prefixes,
+                             const Input& destination_prefix, bool delete_old_dirs = true);
+Output ShardedFilename(const Scope& scope, const Input& basename, const Input& shard,
+                       const Input& num_shards);
+Output ShardedFilespec(const Scope& scope, const Input& basename, const Input& num_shards);
 
 }  // namespace ops
 }  // namespace rill

@@ -14,15 +14,15 @@ std::vector<Output> Outputs(const Operation& node) {
 
 }  // namespace
 
-Output MatrixDeterminant(const Scope& scope, const Output& input) {
+Output MatrixDeterminant(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "MatrixDeterminant").Input(input).Finalize().output(0);
 }
 
-std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Output& input) {
+std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Input& input) {
   return Outputs(OpBuilder(scope, "LogMatrixDeterminant").Input(input).Finalize());
 }
 
-Output MatrixInverse(const Scope& scope, const Output& input, bool adjoint) {
+Output MatrixInverse(const Scope& scope, const Input& input, bool adjoint) {
   return OpBuilder(scope, "MatrixInverse")
       .Input(input)
       .Attr("adjoint", adjoint)
@@ -30,16 +30,16 @@ Output MatrixInverse(const Scope& scope, const Output& input, bool adjoint) {
       .output(0);
 }
 
-Output Cholesky(const Scope& scope, const Output& input) {
+Output Cholesky(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "Cholesky").Input(input).Finalize().output(0);
 }
 
-std::vector<Output> Qr(const Scope& scope, const Output& input, bool full_matrices) {
+std::vector<Output> Qr(const Scope& scope, const Input& input, bool full_matrices) {
   return Outputs(
       OpBuilder(scope, "Qr").Input(input).Attr("full_matrices", full_matrices).Finalize());
 }
 
-std::vector<Output> Svd(const Scope& scope, const Output& input, bool compute_uv,
+std::vector<Output> Svd(const Scope& scope, const Input& input, bool compute_uv,
                         bool full_matrices) {
   return Outputs(OpBuilder(scope, "Svd")
                      .Input(input)
@@ -48,8 +48,8 @@ std::vector<Output> Svd(const Scope& scope, const Output& input, bool compute_uv
                      .Finalize());
 }
 
-Output MatrixTriangularSolve(const Scope& scope, const Output& matrix, const Output& rhs,
-                             bool lower, bool adjoint) {
+Output MatrixTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool lower,
+                             bool adjoint) {
   return OpBuilder(scope, "MatrixTriangularSolve")
       .Input(matrix)
       .Input(rhs)
@@ -59,7 +59,7 @@ Output MatrixTriangularSolve(const Scope& scope, const Output& matrix, const Out
       .output(0);
 }
 
-Output MatrixSolve(const Scope& scope, const Output& matrix, const Output& rhs, bool adjoint) {
+Output MatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool adjoint) {
   return OpBuilder(scope, "MatrixSolve")
       .Input(matrix)
       .Input(rhs)

@@ -11,25 +11,25 @@
 
 #include <vector>
 
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
-Output MatrixDeterminant(const Scope& scope, const Output& input);
+Output MatrixDeterminant(const Scope& scope, const Input& input);
 // sign, log_abs_determinant.
-std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Output& input);
-Output MatrixInverse(const Scope& scope, const Output& input, bool adjoint = false);
-Output Cholesky(const Scope& scope, const Output& input);
+std::vector<Output> LogMatrixDeterminant(const Scope& scope, const Input& input);
+Output MatrixInverse(const Scope& scope, const Input& input, bool adjoint = false);
+Output Cholesky(const Scope& scope, const Input& input);
 // q, r.
-std::vector<Output> Qr(const Scope& scope, const Output& input, bool full_matrices = false);
+std::vector<Output> Qr(const Scope& scope, const Input& input, bool full_matrices = false);
 // s, u, v.
-std::vector<Output> Svd(const Scope& scope, const Output& input, bool compute_uv = true,
+std::vector<Output> Svd(const Scope& scope, const Input& input, bool compute_uv = true,
                         bool full_matrices = false);
-Output MatrixTriangularSolve(const Scope& scope, const Output& matrix, const Output& rhs,
+Output MatrixTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs,
                              bool lower = true, bool adjoint = false);
-Output MatrixSolve(const Scope& scope, const Output& matrix, const Output& rhs,
-                   bool adjoint = false);
+Output MatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool adjoint = false);
 
 }  // namespace ops
 }  // namespace rill

@@ -5,8 +5,8 @@
 namespace rill {
 namespace ops {
 
-Output EmptyTensorList(const Scope& scope, const Output& element_shape,
-                       const Output& max_num_elements, DataType element_dtype) {
+Output EmptyTensorList(const Scope& scope, const Input& element_shape,
+                       const Input& max_num_elements, DataType element_dtype) {
   return OpBuilder(scope, "EmptyTensorList")
       .Input(element_shape)
       .Input(max_num_elements)
@@ -15,8 +15,8 @@ Output EmptyTensorList(const Scope& scope, const Output& element_shape,
       .output(0);
 }
 
-Output TensorListReserve(const Scope& scope, const Output& element_shape,
-                         const Output& num_elements, DataType element_dtype) {
+Output TensorListReserve(const Scope& scope, const Input& element_shape, const Input& num_elements,
+                         DataType element_dtype) {
   return OpBuilder(scope, "TensorListReserve")
       .Input(element_shape)
       .Input(num_elements)
@@ -25,7 +25,7 @@ Output TensorListReserve(const Scope& scope, const Output& element_shape,
       .output(0);
 }
 
-Output TensorListFromTensor(const Scope& scope, const Output& tensor, const Output& element_shape) {
+Output TensorListFromTensor(const Scope& scope, const Input& tensor, const Input& element_shape) {
   return OpBuilder(scope, "TensorListFromTensor")
       .Input(tensor)
       .Input(element_shape)
@@ -33,8 +33,8 @@ Output TensorListFromTensor(const Scope& scope, const Output& tensor, const Outp
       .output(0);
 }
 
-Output TensorListGetItem(const Scope& scope, const Output& list, const Output& index,
-                         const Output& element_shape, DataType element_dtype) {
+Output TensorListGetItem(const Scope& scope, const Input& list, const Input& index,
+                         const Input& element_shape, DataType element_dtype) {
   return OpBuilder(scope, "TensorListGetItem")
       .Input(list)
       .Input(index)
@@ -44,8 +44,8 @@ Output TensorListGetItem(const Scope& scope, const Output& list, const Output& i
       .output(0);
 }
 
-Output TensorListSetItem(const Scope& scope, const Output& list, const Output& index,
-                         const Output& item, bool resize_if_index_out_of_bounds) {
+Output TensorListSetItem(const Scope& scope, const Input& list, const Input& index,
+                         const Input& item, bool resize_if_index_out_of_bounds) {
   return OpBuilder(scope, "TensorListSetItem")
       .Input(list)
       .Input(index)
@@ -55,7 +55,7 @@ Output TensorListSetItem(const Scope& scope, const Output& list, const Output& i
       .output(0);
 }
 
-Output TensorListStack(const Scope& scope, const Output& list, const Output& element_shape,
+Output TensorListStack(const Scope& scope, const Input& list, const Input& element_shape,
                        DataType element_dtype, int64_t num_elements) {
   return OpBuilder(scope, "TensorListStack")
       .Input(list)
@@ -66,11 +66,11 @@ Output TensorListStack(const Scope& scope, const Output& list, const Output& ele
       .output(0);
 }
 
-Output TensorListLength(const Scope& scope, const Output& list) {
+Output TensorListLength(const Scope& scope, const Input& list) {
   return OpBuilder(scope, "TensorListLength").Input(list).Finalize().output(0);
 }
 
-Output TensorListElementShape(const Scope& scope, const Output& list, DataType shape_type) {
+Output TensorListElementShape(const Scope& scope, const Input& list, DataType shape_type) {
   return OpBuilder(scope, "TensorListElementShape")
       .Input(list)
       .Attr("shape_type", shape_type)
@@ -78,7 +78,7 @@ Output TensorListElementShape(const Scope& scope, const Output& list, DataType s
       .output(0);
 }
 
-Output TensorListPushBack(const Scope& scope, const Output& list, const Output& tensor) {
+Output TensorListPushBack(const Scope& scope, const Input& list, const Input& tensor) {
   return OpBuilder(scope, "TensorListPushBack").Input(list).Input(tensor).Finalize().output(0);
 }
 

@@ -12,25 +12,26 @@
 
 #include <cstdint>
 
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
-Output EmptyTensorList(const Scope& scope, const Output& element_shape,
-                       const Output& max_num_elements, DataType element_dtype);
-Output TensorListReserve(const Scope& scope, const Output& element_shape,
-                         const Output& num_elements, DataType element_dtype);
-Output TensorListFromTensor(const Scope& scope, const Output& tensor, const Output& element_shape);
-Output TensorListGetItem(const Scope& scope, const Output& list, const Output& index,
-                         const Output& element_shape, DataType element_dtype);
-Output TensorListSetItem(const Scope& scope, const Output& list, const Output& index,
-                         const Output& item, bool resize_if_index_out_of_bounds = false);
-Output TensorListStack(const Scope& scope, const Output& list, const Output& element_shape,
+Output EmptyTensorList(const Scope& scope, const Input& element_shape,
+                       const Input& max_num_elements, DataType element_dtype);
+Output TensorListReserve(const Scope& scope, const Input& element_shape, const Input& num_elements,
+                         DataType element_dtype);
+Output TensorListFromTensor(const Scope& scope, const Input& tensor, const Input& element_shape);
+Output TensorListGetItem(const Scope& scope, const Input& list, const Input& index,
+                         const Input& element_shape, DataType element_dtype);
+Output TensorListSetItem(const Scope& scope, const Input& list, const Input& index,
+                         const Input& item, bool resize_if_index_out_of_bounds = false);
+Output TensorListStack(const Scope& scope, const Input& list, const Input& element_shape,
                        DataType element_dtype, int64_t num_elements = -1);
-Output TensorListLength(const Scope& scope, const Output& list);
-Output TensorListElementShape(const Scope& scope, const Output& list, DataType shape_type);
-Output TensorListPushBack(const Scope& scope, const Output& list, const Output& tensor);
+Output TensorListLength(const Scope& scope, const Input& list);
+Output TensorListElementShape(const Scope& scope, const Input& list, DataType shape_type);
+Output TensorListPushBack(const Scope& scope, const Input& list, const Input& tensor);
 struct TensorListPopBackOutputs {
   Output output_handle, tensor;
 };

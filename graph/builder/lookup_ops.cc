@@ -16,8 +16,8 @@ Output Table(const Scope& scope, const char* op, DataType key_dtype, DataType va
       .output(0);
 }
 
-Operation Update(const Scope& scope, const char* op, const Output& table, const Output& keys,
-                 const Output& values) {
+Operation Update(const Scope& scope, const char* op, const Input& table, const Input& keys,
+                 const Input& values) {
   return OpBuilder(scope, op).Input(table).Input(keys).Input(values).Finalize();
 }
 
@@ -31,12 +31,12 @@ Output MutableHashTableV2(const Scope& scope, DataType key_dtype, DataType value
                           const std::string& shared_name) {
   return Table(scope, "MutableHashTableV2", key_dtype, value_dtype, shared_name);
 }
-Operation InitializeTableV2(const Scope& scope, const Output& table, const Output& keys,
-                            const Output& values) {
+Operation InitializeTableV2(const Scope& scope, const Input& table, const Input& keys,
+                            const Input& values) {
   return Update(scope, "InitializeTableV2", table, keys, values);
 }
-Operation InitializeTableFromTextFileV2(const Scope& scope, const Output& table,
-                                        const Output& filename, const TextFileInit& how) {
+Operation InitializeTableFromTextFileV2(const Scope& scope, const Input& table,
+                                        const Input& filename, const TextFileInit& how) {
   return OpBuilder(scope, "InitializeTableFromTextFileV2")
       .Input(table)
       .Input(filename)
@@ -47,16 +47,16 @@ Operation InitializeTableFromTextFileV2(const Scope& scope, const Output& table,
       .Attr("offset", how.offset)
       .Finalize();
 }
-Operation LookupTableImportV2(const Scope& scope, const Output& table, const Output& keys,
-                              const Output& values) {
+Operation LookupTableImportV2(const Scope& scope, const Input& table, const Input& keys,
+                              const Input& values) {
   return Update(scope, "LookupTableImportV2", table, keys, values);
 }
-Operation LookupTableInsertV2(const Scope& scope, const Output& table, const Output& keys,
-                              const Output& values) {
+Operation LookupTableInsertV2(const Scope& scope, const Input& table, const Input& keys,
+                              const Input& values) {
   return Update(scope, "LookupTableInsertV2", table, keys, values);
 }
-Output LookupTableFindV2(const Scope& scope, const Output& table, const Output& keys,
-                         const Output& default_value) {
+Output LookupTableFindV2(const Scope& scope, const Input& table, const Input& keys,
+                         const Input& default_value) {
   return OpBuilder(scope, "LookupTableFindV2")
       .Input(table)
       .Input(keys)
@@ -64,7 +64,7 @@ Output LookupTableFindV2(const Scope& scope, const Output& table, const Output& 
       .Finalize()
       .output(0);
 }
-Output LookupTableSizeV2(const Scope& scope, const Output& table) {
+Output LookupTableSizeV2(const Scope& scope, const Input& table) {
   return OpBuilder(scope, "LookupTableSizeV2").Input(table).Finalize().output(0);
 }
 TableExport LookupTableExportV2(const Scope& scope, const Output& table, DataType key_dtype,

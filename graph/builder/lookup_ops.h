@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/types.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -24,23 +25,23 @@ Output HashTableV2(const Scope& scope, DataType key_dtype, DataType value_dtype,
                    const std::string& shared_name = "");
 Output MutableHashTableV2(const Scope& scope, DataType key_dtype, DataType value_dtype,
                           const std::string& shared_name = "");
-Operation InitializeTableV2(const Scope& scope, const Output& table, const Output& keys,
-                            const Output& values);
+Operation InitializeTableV2(const Scope& scope, const Input& table, const Input& keys,
+                            const Input& values);
 // Initializes a table from a text file's lines; key_index / value_index: -2 the whole line, -1
 // the line number (+ offset), n the n-th field split on delimiter.
 struct TextFileInit {
   int64_t key_index = -2, value_index = -1, vocab_size = -1, offset = 0;
   std::string delimiter = "\t";
 };
-Operation InitializeTableFromTextFileV2(const Scope& scope, const Output& table,
-                                        const Output& filename, const TextFileInit& how = {});
-Operation LookupTableImportV2(const Scope& scope, const Output& table, const Output& keys,
-                              const Output& values);
-Operation LookupTableInsertV2(const Scope& scope, const Output& table, const Output& keys,
-                              const Output& values);
-Output LookupTableFindV2(const Scope& scope, const Output& table, const Output& keys,
-                         const Output& default_value);
-Output LookupTableSizeV2(const Scope& scope, const Output& table);
+Operation InitializeTableFromTextFileV2(const Scope& scope, const Input& table,
+                                        const Input& filename, const TextFileInit& how = {});
+Operation LookupTableImportV2(const Scope& scope, const Input& table, const Input& keys,
+                              const Input& values);
+Operation LookupTableInsertV2(const Scope& scope, const Input& table, const Input& keys,
+                              const Input& values);
+Output LookupTableFindV2(const Scope& scope, const Input& table, const Input& keys,
+                         const Input& default_value);
+Output LookupTableSizeV2(const Scope& scope, const Input& table);
 struct TableExport {
   Output keys, values;
 };

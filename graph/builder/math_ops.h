@@ -14,104 +14,105 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/partial_tensor_shape.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
-Output Sub(const Scope& scope, const Output& x, const Output& y);
-Output Mul(const Scope& scope, const Output& x, const Output& y);
-Output Div(const Scope& scope, const Output& x, const Output& y);
-Output RealDiv(const Scope& scope, const Output& x, const Output& y);
-Output DivNoNan(const Scope& scope, const Output& x, const Output& y);
-Output FloorDiv(const Scope& scope, const Output& x, const Output& y);
-Output FloorMod(const Scope& scope, const Output& x, const Output& y);
-Output Maximum(const Scope& scope, const Output& x, const Output& y);
-Output Minimum(const Scope& scope, const Output& x, const Output& y);
-Output Pow(const Scope& scope, const Output& x, const Output& y);
-Output SquaredDifference(const Scope& scope, const Output& x, const Output& y);
-Output Less(const Scope& scope, const Output& x, const Output& y);
-Output LessEqual(const Scope& scope, const Output& x, const Output& y);
-Output Greater(const Scope& scope, const Output& x, const Output& y);
-Output GreaterEqual(const Scope& scope, const Output& x, const Output& y);
-Output Equal(const Scope& scope, const Output& x, const Output& y);
-Output NotEqual(const Scope& scope, const Output& x, const Output& y);
-Output LogicalAnd(const Scope& scope, const Output& x, const Output& y);
-Output LogicalOr(const Scope& scope, const Output& x, const Output& y);
+Output Sub(const Scope& scope, const Input& x, const Input& y);
+Output Mul(const Scope& scope, const Input& x, const Input& y);
+Output Div(const Scope& scope, const Input& x, const Input& y);
+Output RealDiv(const Scope& scope, const Input& x, const Input& y);
+Output DivNoNan(const Scope& scope, const Input& x, const Input& y);
+Output FloorDiv(const Scope& scope, const Input& x, const Input& y);
+Output FloorMod(const Scope& scope, const Input& x, const Input& y);
+Output Maximum(const Scope& scope, const Input& x, const Input& y);
+Output Minimum(const Scope& scope, const Input& x, const Input& y);
+Output Pow(const Scope& scope, const Input& x, const Input& y);
+Output SquaredDifference(const Scope& scope, const Input& x, const Input& y);
+Output Less(const Scope& scope, const Input& x, const Input& y);
+Output LessEqual(const Scope& scope, const Input& x, const Input& y);
+Output Greater(const Scope& scope, const Input& x, const Input& y);
+Output GreaterEqual(const Scope& scope, const Input& x, const Input& y);
+Output Equal(const Scope& scope, const Input& x, const Input& y);
+Output NotEqual(const Scope& scope, const Input& x, const Input& y);
+Output LogicalAnd(const Scope& scope, const Input& x, const Input& y);
+Output LogicalOr(const Scope& scope, const Input& x, const Input& y);
 
-Output Neg(const Scope& scope, const Output& x);
-Output Abs(const Scope& scope, const Output& x);
-Output Sign(const Scope& scope, const Output& x);
-Output Square(const Scope& scope, const Output& x);
-Output Sqrt(const Scope& scope, const Output& x);
-Output Rsqrt(const Scope& scope, const Output& x);
-Output Exp(const Scope& scope, const Output& x);
-Output Log(const Scope& scope, const Output& x);
-Output Log1p(const Scope& scope, const Output& x);
-Output Sin(const Scope& scope, const Output& x);
-Output Cos(const Scope& scope, const Output& x);
-Output Tanh(const Scope& scope, const Output& x);
-Output Sigmoid(const Scope& scope, const Output& x);
-Output Relu(const Scope& scope, const Output& x);
-Output Relu6(const Scope& scope, const Output& x);
-Output Elu(const Scope& scope, const Output& x);
-Output Selu(const Scope& scope, const Output& x);
-Output Softplus(const Scope& scope, const Output& x);
-Output Floor(const Scope& scope, const Output& x);
-Output Ceil(const Scope& scope, const Output& x);
-Output Round(const Scope& scope, const Output& x);
-Output Reciprocal(const Scope& scope, const Output& x);
-Output Erf(const Scope& scope, const Output& x);
-Output LogicalNot(const Scope& scope, const Output& x);
+Output Neg(const Scope& scope, const Input& x);
+Output Abs(const Scope& scope, const Input& x);
+Output Sign(const Scope& scope, const Input& x);
+Output Square(const Scope& scope, const Input& x);
+Output Sqrt(const Scope& scope, const Input& x);
+Output Rsqrt(const Scope& scope, const Input& x);
+Output Exp(const Scope& scope, const Input& x);
+Output Log(const Scope& scope, const Input& x);
+Output Log1p(const Scope& scope, const Input& x);
+Output Sin(const Scope& scope, const Input& x);
+Output Cos(const Scope& scope, const Input& x);
+Output Tanh(const Scope& scope, const Input& x);
+Output Sigmoid(const Scope& scope, const Input& x);
+Output Relu(const Scope& scope, const Input& x);
+Output Relu6(const Scope& scope, const Input& x);
+Output Elu(const Scope& scope, const Input& x);
+Output Selu(const Scope& scope, const Input& x);
+Output Softplus(const Scope& scope, const Input& x);
+Output Floor(const Scope& scope, const Input& x);
+Output Ceil(const Scope& scope, const Input& x);
+Output Round(const Scope& scope, const Input& x);
+Output Reciprocal(const Scope& scope, const Input& x);
+Output Erf(const Scope& scope, const Input& x);
+Output LogicalNot(const Scope& scope, const Input& x);
 
 // Shape and layout (graph/builder/math_ops.cc too; index inputs are int32 Outputs).
-Output Shape(const Scope& scope, const Output& input, DataType out_type = DT_INT32);
-Output Size(const Scope& scope, const Output& input, DataType out_type = DT_INT32);
-Output Rank(const Scope& scope, const Output& input);
+Output Shape(const Scope& scope, const Input& input, DataType out_type = DT_INT32);
+Output Size(const Scope& scope, const Input& input, DataType out_type = DT_INT32);
+Output Rank(const Scope& scope, const Input& input);
 Output Reshape(const Scope& scope, const Output& tensor, const Output& shape);
-Output ExpandDims(const Scope& scope, const Output& input, const Output& axis);
-Output Squeeze(const Scope& scope, const Output& input, const std::vector<int64_t>& axis = {});
-Output Fill(const Scope& scope, const Output& dims, const Output& value);
+Output ExpandDims(const Scope& scope, const Input& input, const Input& axis);
+Output Squeeze(const Scope& scope, const Input& input, const std::vector<int64_t>& axis = {});
+Output Fill(const Scope& scope, const Input& dims, const Input& value);
 // Empty: a tensor of `dtype` and the int32 vector `shape` (zeros in Rill).
-Output Empty(const Scope& scope, const Output& shape, DataType dtype, bool init = false);
-Output ZerosLike(const Scope& scope, const Output& x);
-Output OnesLike(const Scope& scope, const Output& x);
+Output Empty(const Scope& scope, const Input& shape, DataType dtype, bool init = false);
+Output ZerosLike(const Scope& scope, const Input& x);
+Output OnesLike(const Scope& scope, const Input& x);
 Output StopGradient(const Scope& scope, const Output& input);
-Output PreventGradient(const Scope& scope, const Output& input);
-Output Snapshot(const Scope& scope, const Output& input);
+Output PreventGradient(const Scope& scope, const Input& input);
+Output Snapshot(const Scope& scope, const Input& input);
 // EnsureShape: `input`, checked at run time against `shape` (-1 dims match any size).
-Output EnsureShape(const Scope& scope, const Output& input, const PartialTensorShape& shape);
-Output Cast(const Scope& scope, const Output& x, DataType dst);
+Output EnsureShape(const Scope& scope, const Input& input, const PartialTensorShape& shape);
+Output Cast(const Scope& scope, const Input& x, DataType dst);
 // Bitcast: x's bytes read as `type` (shape as TensorFlow's: see kernels/array/bitcast_op.cc).
-Output Bitcast(const Scope& scope, const Output& x, DataType type);
+Output Bitcast(const Scope& scope, const Input& x, DataType type);
 std::vector<Output> ShapeN(const Scope& scope, absl::Span<const Output> inputs,
                            DataType out_type = DT_INT32);
 // Layout ops (kernels/array/transpose_op.cc, concat_op.cc, split_op.cc, slice_op.cc, pad_op.cc,
 // strided_slice_op.cc). Index operands are Outputs (int32 or int64).
-Output Transpose(const Scope& scope, const Output& x, const Output& perm);
-Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Output& axis);
+Output Transpose(const Scope& scope, const Input& x, const Input& perm);
+Output ConcatV2(const Scope& scope, absl::Span<const Output> values, const Input& axis);
 // Concat: the axis (`concat_dim`, int32) first.
-Output Concat(const Scope& scope, const Output& concat_dim, absl::Span<const Output> values);
+Output Concat(const Scope& scope, const Input& concat_dim, absl::Span<const Output> values);
 // ConcatOffset: where each of `shapes` starts in their concat along concat_dim.
-std::vector<Output> ConcatOffset(const Scope& scope, const Output& concat_dim,
+std::vector<Output> ConcatOffset(const Scope& scope, const Input& concat_dim,
                                  absl::Span<const Output> shapes);
 Output Pack(const Scope& scope, absl::Span<const Output> values, int64_t axis = 0);
-std::vector<Output> Unpack(const Scope& scope, const Output& value, int64_t num, int64_t axis = 0);
-std::vector<Output> Split(const Scope& scope, const Output& split_dim, const Output& value,
+std::vector<Output> Unpack(const Scope& scope, const Input& value, int64_t num, int64_t axis = 0);
+std::vector<Output> Split(const Scope& scope, const Input& split_dim, const Input& value,
                           int64_t num_split);
-std::vector<Output> SplitV(const Scope& scope, const Output& value, const Output& size_splits,
-                           const Output& split_dim, int64_t num_split);
-Output Slice(const Scope& scope, const Output& input, const Output& begin, const Output& size);
+std::vector<Output> SplitV(const Scope& scope, const Input& value, const Input& size_splits,
+                           const Input& split_dim, int64_t num_split);
+Output Slice(const Scope& scope, const Input& input, const Input& begin, const Input& size);
 struct StridedSliceMasks {
   int64_t begin = 0, end = 0, ellipsis = 0, new_axis = 0, shrink_axis = 0;
 };
-Output StridedSlice(const Scope& scope, const Output& input, const Output& begin, const Output& end,
-                    const Output& strides, const StridedSliceMasks& masks = {});
-Output Pad(const Scope& scope, const Output& input, const Output& paddings);
-Output PadV2(const Scope& scope, const Output& input, const Output& paddings,
-             const Output& constant_values);
+Output StridedSlice(const Scope& scope, const Input& input, const Output& begin, const Output& end,
+                    const Input& strides, const StridedSliceMasks& masks = {});
+Output Pad(const Scope& scope, const Input& input, const Input& paddings);
+Output PadV2(const Scope& scope, const Input& input, const Input& paddings,
+             const Input& constant_values);
 // mode: "REFLECT" or "SYMMETRIC".
-Output MirrorPad(const Scope& scope, const Output& input, const Output& paddings,
+Output MirrorPad(const Scope& scope, const Input& input, const Input& paddings,
                  absl::string_view mode);
 
 // Reductions over `axis` (an int32 Output: scalar or vector).
@@ -123,21 +124,21 @@ Output Min(const Scope& scope, const Output& input, const Output& axis, bool kee
 Output All(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
 Output Any(const Scope& scope, const Output& input, const Output& axis, bool keep_dims = false);
 // The index of the largest / smallest element along `axis` (an int32 scalar Output).
-Output ArgMax(const Scope& scope, const Output& input, const Output& axis,
+Output ArgMax(const Scope& scope, const Input& input, const Input& axis,
               DataType output_type = DT_INT64);
-Output ArgMin(const Scope& scope, const Output& input, const Output& axis,
+Output ArgMin(const Scope& scope, const Input& input, const Input& axis,
               DataType output_type = DT_INT64);
-Output Cumsum(const Scope& scope, const Output& x, const Output& axis, bool exclusive = false,
+Output Cumsum(const Scope& scope, const Input& x, const Input& axis, bool exclusive = false,
               bool reverse = false);
 
 // Three-operand elementwise ops (kernels/math/select_op.cc, clip_op.cc) and repetition
 // (kernels/array/tile_ops.cc).
-Output Select(const Scope& scope, const Output& condition, const Output& t, const Output& e);
-Output SelectV2(const Scope& scope, const Output& condition, const Output& t, const Output& e);
-Output ClipByValue(const Scope& scope, const Output& t, const Output& clip_value_min,
-                   const Output& clip_value_max);
-Output Tile(const Scope& scope, const Output& input, const Output& multiples);
-Output BroadcastTo(const Scope& scope, const Output& input, const Output& shape);
+Output Select(const Scope& scope, const Input& condition, const Input& t, const Input& e);
+Output SelectV2(const Scope& scope, const Input& condition, const Input& t, const Input& e);
+Output ClipByValue(const Scope& scope, const Input& t, const Input& clip_value_min,
+                   const Input& clip_value_max);
+Output Tile(const Scope& scope, const Input& input, const Input& multiples);
+Output BroadcastTo(const Scope& scope, const Input& input, const Input& shape);
 
 struct LeakyReluAttrs {
   LeakyReluAttrs Alpha(float x) const {
@@ -147,91 +148,98 @@ struct LeakyReluAttrs {
   }
   float alpha = 0.2f;
 };
-Output LeakyRelu(const Scope& scope, const Output& features, const LeakyReluAttrs& attrs = {});
+Output LeakyRelu(const Scope& scope, const Input& features, const LeakyReluAttrs& attrs = {});
 
 // Special functions, inverse hyperbolics and bitwise ops (kernels/math/cwise_unary_op.cc,
 // cwise_special_op.cc, cwise_binary_op.cc, bitwise_ops.cc).
-Output Erfc(const Scope& scope, const Output& x);
-Output Expm1(const Scope& scope, const Output& x);
-Output Softsign(const Scope& scope, const Output& x);
-Output Asinh(const Scope& scope, const Output& x);
-Output Acosh(const Scope& scope, const Output& x);
-Output Atanh(const Scope& scope, const Output& x);
-Output Sinh(const Scope& scope, const Output& x);
-Output Cosh(const Scope& scope, const Output& x);
-Output Lgamma(const Scope& scope, const Output& x);
-Output Digamma(const Scope& scope, const Output& x);
-Output Erfinv(const Scope& scope, const Output& x);
-Output Ndtri(const Scope& scope, const Output& x);
-Output BesselI0e(const Scope& scope, const Output& x);
-Output BesselI1e(const Scope& scope, const Output& x);
-Output IsFinite(const Scope& scope, const Output& x);
-Output Invert(const Scope& scope, const Output& x);
+Output Erfc(const Scope& scope, const Input& x);
+Output Expm1(const Scope& scope, const Input& x);
+Output Softsign(const Scope& scope, const Input& x);
+Output Asinh(const Scope& scope, const Input& x);
+Output Acosh(const Scope& scope, const Input& x);
+Output Atanh(const Scope& scope, const Input& x);
+Output Sinh(const Scope& scope, const Input& x);
+Output Cosh(const Scope& scope, const Input& x);
+Output Lgamma(const Scope& scope, const Input& x);
+Output Digamma(const Scope& scope, const Input& x);
+Output Erfinv(const Scope& scope, const Input& x);
+Output Ndtri(const Scope& scope, const Input& x);
+Output BesselI0e(const Scope& scope, const Input& x);
+Output BesselI1e(const Scope& scope, const Input& x);
+Output IsFinite(const Scope& scope, const Input& x);
+Output Invert(const Scope& scope, const Input& x);
 // Atan2 takes y first, as TensorFlow's op: atan2(y, x).
 Output Atan2(const Scope& scope, const Output& y, const Output& x);
-Output Xlogy(const Scope& scope, const Output& x, const Output& y);
-Output Xdivy(const Scope& scope, const Output& x, const Output& y);
-Output Xlog1py(const Scope& scope, const Output& x, const Output& y);
+Output Xlogy(const Scope& scope, const Input& x, const Input& y);
+Output Xdivy(const Scope& scope, const Input& x, const Input& y);
+Output Xlog1py(const Scope& scope, const Input& x, const Input& y);
 // Polygamma(a, x): the a-th derivative of Digamma at x (a a non-negative integer order).
-Output Polygamma(const Scope& scope, const Output& a, const Output& x);
-Output TruncateDiv(const Scope& scope, const Output& x, const Output& y);
-Output TruncateMod(const Scope& scope, const Output& x, const Output& y);
+Output Polygamma(const Scope& scope, const Input& a, const Input& x);
+// The regularized incomplete gamma functions P(a, x) and Q(a, x) = 1 - P(a, x), and dP/da.
+Output Igamma(const Scope& scope, const Input& a, const Input& x);
+Output Igammac(const Scope& scope, const Input& a, const Input& x);
+Output IgammaGradA(const Scope& scope, const Input& a, const Input& x);
+// The Hurwitz zeta function sum_k (q + k)^-x.
+Output Zeta(const Scope& scope, const Input& x, const Input& q);
+// The regularized incomplete beta function I_x(a, b); operands scalar or of one shape.
+Output Betainc(const Scope& scope, const Input& a, const Input& b, const Input& x);
+Output TruncateDiv(const Scope& scope, const Input& x, const Input& y);
+Output TruncateMod(const Scope& scope, const Input& x, const Input& y);
 // Bucketize: per value, how many of the sorted `boundaries` are <= it (int32).
-Output Bucketize(const Scope& scope, const Output& input, const std::vector<float>& boundaries);
+Output Bucketize(const Scope& scope, const Input& input, const std::vector<float>& boundaries);
 // Cross: the cross products of the 3-vectors in a's and b's last dim.
-Output Cross(const Scope& scope, const Output& a, const Output& b);
-Output Mod(const Scope& scope, const Output& x, const Output& y);
-Output Atan(const Scope& scope, const Output& x);
-Output Asin(const Scope& scope, const Output& x);
-Output Acos(const Scope& scope, const Output& x);
-Output Tan(const Scope& scope, const Output& x);
-Output IsNan(const Scope& scope, const Output& x);
-Output IsInf(const Scope& scope, const Output& x);
-Output Rint(const Scope& scope, const Output& x);
+Output Cross(const Scope& scope, const Input& a, const Input& b);
+Output Mod(const Scope& scope, const Input& x, const Input& y);
+Output Atan(const Scope& scope, const Input& x);
+Output Asin(const Scope& scope, const Input& x);
+Output Acos(const Scope& scope, const Input& x);
+Output Tan(const Scope& scope, const Input& x);
+Output IsNan(const Scope& scope, const Input& x);
+Output IsInf(const Scope& scope, const Input& x);
+Output Rint(const Scope& scope, const Input& x);
 // Inv: TensorFlow's deprecated name for Reciprocal.
-Output Inv(const Scope& scope, const Output& x);
+Output Inv(const Scope& scope, const Input& x);
 Output BitwiseAnd(const Scope& scope, const Output& x, const Output& y);
-Output BitwiseOr(const Scope& scope, const Output& x, const Output& y);
-Output BitwiseXor(const Scope& scope, const Output& x, const Output& y);
-Output LeftShift(const Scope& scope, const Output& x, const Output& y);
-Output RightShift(const Scope& scope, const Output& x, const Output& y);
+Output BitwiseOr(const Scope& scope, const Input& x, const Input& y);
+Output BitwiseXor(const Scope& scope, const Input& x, const Input& y);
+Output LeftShift(const Scope& scope, const Input& x, const Input& y);
+Output RightShift(const Scope& scope, const Input& x, const Input& y);
 // Scans like Cumsum, and sqrt(sum(x * x)) over `axis` (kernels/math/scan_ops.cc,
 // reduction_ops.cc).
-Output Cumprod(const Scope& scope, const Output& x, const Output& axis, bool exclusive = false,
+Output Cumprod(const Scope& scope, const Input& x, const Input& axis, bool exclusive = false,
                bool reverse = false);
-Output CumulativeLogsumexp(const Scope& scope, const Output& x, const Output& axis,
+Output CumulativeLogsumexp(const Scope& scope, const Input& x, const Input& axis,
                            bool exclusive = false, bool reverse = false);
-Output EuclideanNorm(const Scope& scope, const Output& input, const Output& axis,
+Output EuclideanNorm(const Scope& scope, const Input& input, const Input& axis,
                      bool keep_dims = false);
 // Segment reductions (kernels/math/segment_ops.cc): sorted ids, ids with num_segments, and rows
 // picked by indices.
-Output SegmentSum(const Scope& scope, const Output& data, const Output& segment_ids);
-Output SegmentMean(const Scope& scope, const Output& data, const Output& segment_ids);
-Output SegmentMax(const Scope& scope, const Output& data, const Output& segment_ids);
-Output SegmentMin(const Scope& scope, const Output& data, const Output& segment_ids);
-Output SegmentProd(const Scope& scope, const Output& data, const Output& segment_ids);
-Output UnsortedSegmentSum(const Scope& scope, const Output& data, const Output& segment_ids,
-                          const Output& num_segments);
-Output UnsortedSegmentMax(const Scope& scope, const Output& data, const Output& segment_ids,
-                          const Output& num_segments);
-Output UnsortedSegmentMin(const Scope& scope, const Output& data, const Output& segment_ids,
-                          const Output& num_segments);
-Output UnsortedSegmentProd(const Scope& scope, const Output& data, const Output& segment_ids,
-                           const Output& num_segments);
-Output SparseSegmentSum(const Scope& scope, const Output& data, const Output& indices,
-                        const Output& segment_ids);
-Output SparseSegmentMean(const Scope& scope, const Output& data, const Output& indices,
-                         const Output& segment_ids);
-Output SparseSegmentSqrtN(const Scope& scope, const Output& data, const Output& indices,
-                          const Output& segment_ids);
+Output SegmentSum(const Scope& scope, const Input& data, const Input& segment_ids);
+Output SegmentMean(const Scope& scope, const Input& data, const Input& segment_ids);
+Output SegmentMax(const Scope& scope, const Input& data, const Input& segment_ids);
+Output SegmentMin(const Scope& scope, const Input& data, const Input& segment_ids);
+Output SegmentProd(const Scope& scope, const Input& data, const Input& segment_ids);
+Output UnsortedSegmentSum(const Scope& scope, const Input& data, const Input& segment_ids,
+                          const Input& num_segments);
+Output UnsortedSegmentMax(const Scope& scope, const Input& data, const Input& segment_ids,
+                          const Input& num_segments);
+Output UnsortedSegmentMin(const Scope& scope, const Input& data, const Input& segment_ids,
+                          const Input& num_segments);
+Output UnsortedSegmentProd(const Scope& scope, const Input& data, const Input& segment_ids,
+                           const Input& num_segments);
+Output SparseSegmentSum(const Scope& scope, const Input& data, const Input& indices,
+                        const Input& segment_ids);
+Output SparseSegmentMean(const Scope& scope, const Input& data, const Input& indices,
+                         const Input& segment_ids);
+Output SparseSegmentSqrtN(const Scope& scope, const Input& data, const Input& indices,
+                          const Input& segment_ids);
 // Counting and shape ops (kernels/math/count_ops.cc).
-Output InTopKV2(const Scope& scope, const Output& predictions, const Output& targets,
-                const Output& k);
-Output BroadcastArgs(const Scope& scope, const Output& s0, const Output& s1);
-Output DenseBincount(const Scope& scope, const Output& input, const Output& size,
-                     const Output& weights, bool binary_output = false);
+Output InTopKV2(const Scope& scope, const Input& predictions, const Input& targets, const Input& k);
+Output BroadcastArgs(const Scope& scope, const Input& s0, const Input& s1);
+Output DenseBincount(const Scope& scope, const Input& input, const Input& size,
+                     const Input& weights, bool binary_output = false);
 // Bincount: int32 `arr` of any rank counted (or weighted) into `size` bins.
-Output Bincount(const Scope& scope, const Output& arr, const Output& size, const Output& weights);
+Output Bincount(const Scope& scope, const Input& arr, const Input& size, const Input& weights);
 
 }  // namespace ops
 }  // namespace rill

@@ -7,7 +7,7 @@
 namespace rill {
 namespace ops {
 
-Output BatchMatMul(const Scope& scope, const Output& x, const Output& y, bool adj_x, bool adj_y) {
+Output BatchMatMul(const Scope& scope, const Input& x, const Input& y, bool adj_x, bool adj_y) {
   return OpBuilder(scope, "BatchMatMul")
       .Input(x)
       .Input(y)
@@ -16,7 +16,7 @@ Output BatchMatMul(const Scope& scope, const Output& x, const Output& y, bool ad
       .Finalize()
       .output(0);
 }
-Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool adj_x, bool adj_y) {
+Output BatchMatMulV2(const Scope& scope, const Input& x, const Input& y, bool adj_x, bool adj_y) {
   return OpBuilder(scope, "BatchMatMulV2")
       .Input(x)
       .Input(y)
@@ -25,8 +25,8 @@ Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool 
       .Finalize()
       .output(0);
 }
-Output BatchMatMulV3(const Scope& scope, const Output& x, const Output& y, DataType tout,
-                     bool adj_x, bool adj_y) {
+Output BatchMatMulV3(const Scope& scope, const Input& x, const Input& y, DataType tout, bool adj_x,
+                     bool adj_y) {
   return OpBuilder(scope, "BatchMatMulV3")
       .Input(x)
       .Input(y)
@@ -36,7 +36,7 @@ Output BatchMatMulV3(const Scope& scope, const Output& x, const Output& y, DataT
       .Finalize()
       .output(0);
 }
-Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
+Output BiasAdd(const Scope& scope, const Input& value, const Input& bias,
                absl::string_view data_format) {
   return OpBuilder(scope, "BiasAdd")
       .Input(value)
@@ -45,18 +45,18 @@ Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
       .Finalize()
       .output(0);
 }
-Output Softmax(const Scope& scope, const Output& logits) {
+Output Softmax(const Scope& scope, const Input& logits) {
   return OpBuilder(scope, "Softmax").Input(logits).Finalize().output(0);
 }
-Output LogSoftmax(const Scope& scope, const Output& logits) {
+Output LogSoftmax(const Scope& scope, const Input& logits) {
   return OpBuilder(scope, "LogSoftmax").Input(logits).Finalize().output(0);
 }
-Output L2Loss(const Scope& scope, const Output& t) {
+Output L2Loss(const Scope& scope, const Input& t) {
   return OpBuilder(scope, "L2Loss").Input(t).Finalize().output(0);
 }
 
 namespace {
-Output Conv(const Scope& scope, const char* op, const Output& input, const Output& filter,
+Output Conv(const Scope& scope, const char* op, const Input& input, const Input& filter,
             const std::vector<int64_t>& strides, absl::string_view padding,
             const ConvOptions& attrs) {
   return OpBuilder(scope, op)
@@ -75,18 +75,18 @@ XentOutputs Xent(const Scope& scope, const char* op, const Output& features, con
 }
 }  // namespace
 
-Output Conv2D(const Scope& scope, const Output& input, const Output& filter,
+Output Conv2D(const Scope& scope, const Input& input, const Input& filter,
               const std::vector<int64_t>& strides, absl::string_view padding,
               const ConvOptions& attrs) {
   return Conv(scope, "Conv2D", input, filter, strides, padding, attrs);
 }
-Output DepthwiseConv2dNative(const Scope& scope, const Output& input, const Output& filter,
+Output DepthwiseConv2dNative(const Scope& scope, const Input& input, const Input& filter,
                              const std::vector<int64_t>& strides, absl::string_view padding,
                              const ConvOptions& attrs) {
   return Conv(scope, "DepthwiseConv2dNative", input, filter, strides, padding, attrs);
 }
-Output Conv2DBackpropInput(const Scope& scope, const Output& input_sizes, const Output& filter,
-                           const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv2DBackpropInput(const Scope& scope, const Input& input_sizes, const Input& filter,
+                           const Input& out_backprop, const std::vector<int64_t>& strides,
                            absl::string_view padding, const ConvOptions& attrs) {
   return OpBuilder(scope, "Conv2DBackpropInput")
       .Input(input_sizes)

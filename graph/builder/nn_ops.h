@@ -14,25 +14,26 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
 // out[..., m, n] = adj(x) * adj(y) per batch; V2 broadcasts the batch dims.
-Output BatchMatMul(const Scope& scope, const Output& x, const Output& y, bool adj_x = false,
+Output BatchMatMul(const Scope& scope, const Input& x, const Input& y, bool adj_x = false,
                    bool adj_y = false);
-Output BatchMatMulV2(const Scope& scope, const Output& x, const Output& y, bool adj_x = false,
+Output BatchMatMulV2(const Scope& scope, const Input& x, const Input& y, bool adj_x = false,
                      bool adj_y = false);
 // BatchMatMulV3: V2 with the output type `tout` (Rill's kernels: x's and y's type).
-Output BatchMatMulV3(const Scope& scope, const Output& x, const Output& y, DataType tout,
+Output BatchMatMulV3(const Scope& scope, const Input& x, const Input& y, DataType tout,
                      bool adj_x = false, bool adj_y = false);
 // data_format: "NHWC" (channels last) or "NCHW".
-Output BiasAdd(const Scope& scope, const Output& value, const Output& bias,
+Output BiasAdd(const Scope& scope, const Input& value, const Input& bias,
                absl::string_view data_format = "NHWC");
-Output Softmax(const Scope& scope, const Output& logits);
-Output LogSoftmax(const Scope& scope, const Output& logits);
-Output L2Loss(const Scope& scope, const Output& t);
+Output Softmax(const Scope& scope, const Input& logits);
+Output LogSoftmax(const Scope& scope, const Input& logits);
+Output L2Loss(const Scope& scope, const Input& t);
 
 // 2-D convolutions, NHWC (the CPU's layout): strides and dilations have 4 entries (1 for the
 // batch and channel dims); padding is "SAME" or "VALID".
@@ -40,15 +41,15 @@ struct ConvOptions {
   std::vector<int64_t> dilations = {1, 1, 1, 1};
   std::string data_format = "NHWC";
 };
-Output Conv2D(const Scope& scope, const Output& input, const Output& filter,
+Output Conv2D(const Scope& scope, const Input& input, const Input& filter,
               const std::vector<int64_t>& strides, absl::string_view padding,
               const ConvOptions& attrs = {});
-Output DepthwiseConv2dNative(const Scope& scope, const Output& input, const Output& filter,
+Output DepthwiseConv2dNative(const Scope& scope, const Input& input, const Input& filter,
                              const std::vector<int64_t>& strides, absl::string_view padding,
                              const ConvOptions& attrs = {});
 // The gradient of Conv2D with respect to its input of shape `input_sizes` (transposed conv).
-Output Conv2DBackpropInput(const Scope& scope, const Output& input_sizes, const Output& filter,
-                           const Output& out_backprop, const std::vector<int64_t>& strides,
+Output Conv2DBackpropInput(const Scope& scope, const Input& input_sizes, const Input& filter,
+                           const Input& out_backprop, const std::vector<int64_t>& strides,
                            absl::string_view padding, const ConvOptions& attrs = {});
 
 // Einsum over one or two operands, e.g. "bij,bjk->bik".

@@ -12,6 +12,11 @@ OpBuilder& OpBuilder::Input(const Output& input) {
   return *this;
 }
 
+OpBuilder& OpBuilder::Input(const ::rill::Input& input) {
+  inputs_.push_back({input.ToOutput(scope_)});
+  return *this;
+}
+
 OpBuilder& OpBuilder::InputList(absl::Span<const Output> inputs) {
   inputs_.emplace_back(inputs.begin(), inputs.end());
   return *this;

@@ -38,6 +38,7 @@
 #include "absl/types/span.h"
 #include "core/partial_tensor_shape.h"
 #include "core/tensor_shape.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 #include "proto/attr_value.pb.h"
 #include "proto/node_def.pb.h"
@@ -52,6 +53,8 @@ class OpBuilder {
 
   // The next input arg of the op, in OpDef order: a single tensor ...
   OpBuilder& Input(const Output& input);
+  // ... given as an Output or a literal, which becomes a Const node first (graph/builder/input.h).
+  OpBuilder& Input(const ::rill::Input& input);
   // ... or a list arg ("inputs: N * T", "input: T" with T a list(type)).
   OpBuilder& InputList(absl::Span<const Output> inputs);
 

@@ -52,7 +52,7 @@ Output Placeholder(const Scope& scope, DataType dtype, const PartialTensorShape&
   return Placeholder(scope, dtype, PlaceholderAttrs().Shape(shape));
 }
 
-Output PlaceholderWithDefault(const Scope& scope, const Output& input,
+Output PlaceholderWithDefault(const Scope& scope, const Input& input,
                               const PartialTensorShape& shape) {
   return OpBuilder(scope, "PlaceholderWithDefault")
       .Input(input)
@@ -61,11 +61,11 @@ Output PlaceholderWithDefault(const Scope& scope, const Output& input,
       .output(0);
 }
 
-Output Identity(const Scope& scope, const Output& input) {
+Output Identity(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "Identity").Input(input).Finalize().output(0);
 }
 
-Output RefIdentity(const Scope& scope, const Output& input) {
+Output RefIdentity(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "RefIdentity").Input(input).Finalize().output(0);
 }
 
@@ -78,7 +78,7 @@ std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> input
 
 Operation NoOp(const Scope& scope) { return OpBuilder(scope, "NoOp").Finalize(); }
 
-Output MatMul(const Scope& scope, const Output& a, const Output& b, const MatMulAttrs& attrs) {
+Output MatMul(const Scope& scope, const Input& a, const Input& b, const MatMulAttrs& attrs) {
   return OpBuilder(scope, "MatMul")
       .Input(a)
       .Input(b)
@@ -88,11 +88,11 @@ Output MatMul(const Scope& scope, const Output& a, const Output& b, const MatMul
       .output(0);
 }
 
-Output Add(const Scope& scope, const Output& x, const Output& y) {
+Output Add(const Scope& scope, const Input& x, const Input& y) {
   return OpBuilder(scope, "Add").Input(x).Input(y).Finalize().output(0);
 }
 
-Output AddV2(const Scope& scope, const Output& x, const Output& y) {
+Output AddV2(const Scope& scope, const Input& x, const Input& y) {
   return OpBuilder(scope, "AddV2").Input(x).Input(y).Finalize().output(0);
 }
 
@@ -123,8 +123,7 @@ Output LegacyVariable(const Scope& scope, const PartialTensorShape& shape, DataT
   return VariableOp(scope, "Variable", shape, dtype, attrs);
 }
 
-Output Assign(const Scope& scope, const Output& ref, const Output& value,
-              const AssignAttrs& attrs) {
+Output Assign(const Scope& scope, const Input& ref, const Input& value, const AssignAttrs& attrs) {
   return OpBuilder(scope, "Assign")
       .Input(ref)
       .Input(value)
@@ -134,7 +133,7 @@ Output Assign(const Scope& scope, const Output& ref, const Output& value,
       .output(0);
 }
 
-Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
+Output AssignAdd(const Scope& scope, const Input& ref, const Input& value,
                  const AssignAddAttrs& attrs) {
   return OpBuilder(scope, "AssignAdd")
       .Input(ref)
@@ -144,7 +143,7 @@ Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
       .output(0);
 }
 
-Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
+Output AssignSub(const Scope& scope, const Input& ref, const Input& value,
                  const AssignSubAttrs& attrs) {
   return OpBuilder(scope, "AssignSub")
       .Input(ref)
@@ -155,8 +154,8 @@ Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
 }
 
 namespace {
-Output RefScatter(const Scope& scope, absl::string_view op, const Output& ref,
-                  const Output& indices, const Output& updates, bool use_locking) {
+Output RefScatter(const Scope& scope, absl::string_view op, const Input& ref, const Input& indices,
+                  const Input& updates, bool use_locking) {
   return OpBuilder(scope, op)
       .Input(ref)
       .Input(indices)
@@ -167,44 +166,44 @@ Output RefScatter(const Scope& scope, absl::string_view op, const Output& ref,
 }
 }  // namespace
 
-Output ScatterUpdate(const Scope& scope, const Output& ref, const Output& indices,
-                     const Output& updates, const ScatterUpdateAttrs& attrs) {
+Output ScatterUpdate(const Scope& scope, const Input& ref, const Input& indices,
+                     const Input& updates, const ScatterUpdateAttrs& attrs) {
   return RefScatter(scope, "ScatterUpdate", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterNdUpdate(const Scope& scope, const Output& ref, const Output& indices,
-                       const Output& updates, const ScatterUpdateAttrs& attrs) {
+Output ScatterNdUpdate(const Scope& scope, const Input& ref, const Input& indices,
+                       const Input& updates, const ScatterUpdateAttrs& attrs) {
   return RefScatter(scope, "ScatterNdUpdate", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterAdd(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterAdd(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterAdd", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterSub(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterSub(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterSub", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterMul(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterMul(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterMul", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterDiv(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterDiv(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterDiv", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterMax(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterMax(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterMax", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterMin(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterMin(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterMin", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterNdAdd(const Scope& scope, const Output& ref, const Output& indices,
-                    const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterNdAdd(const Scope& scope, const Input& ref, const Input& indices,
+                    const Input& updates, const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterNdAdd", ref, indices, updates, attrs.use_locking);
 }
-Output ScatterNdSub(const Scope& scope, const Output& ref, const Output& indices,
-                    const Output& updates, const ScatterAddAttrs& attrs) {
+Output ScatterNdSub(const Scope& scope, const Input& ref, const Input& indices,
+                    const Input& updates, const ScatterAddAttrs& attrs) {
   return RefScatter(scope, "ScatterNdSub", ref, indices, updates, attrs.use_locking);
 }
 
@@ -221,7 +220,7 @@ Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape&
       .output(0);
 }
 
-Output ReadVariableOp(const Scope& scope, const Output& resource, DataType dtype) {
+Output ReadVariableOp(const Scope& scope, const Input& resource, DataType dtype) {
   return OpBuilder(scope, "ReadVariableOp")
       .Input(resource)
       .Attr("dtype", dtype)
@@ -229,7 +228,7 @@ Output ReadVariableOp(const Scope& scope, const Output& resource, DataType dtype
       .output(0);
 }
 
-Operation AssignVariableOp(const Scope& scope, const Output& resource, const Output& value,
+Operation AssignVariableOp(const Scope& scope, const Input& resource, const Input& value,
                            const AssignVariableOpAttrs& attrs) {
   return OpBuilder(scope, "AssignVariableOp")
       .Input(resource)
@@ -238,59 +237,59 @@ Operation AssignVariableOp(const Scope& scope, const Output& resource, const Out
       .Finalize();
 }
 
-Operation AssignAddVariableOp(const Scope& scope, const Output& resource, const Output& value) {
+Operation AssignAddVariableOp(const Scope& scope, const Input& resource, const Input& value) {
   return OpBuilder(scope, "AssignAddVariableOp").Input(resource).Input(value).Finalize();
 }
 
-Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const Output& value) {
+Operation AssignSubVariableOp(const Scope& scope, const Input& resource, const Input& value) {
   return OpBuilder(scope, "AssignSubVariableOp").Input(resource).Input(value).Finalize();
 }
 
 namespace {
-Operation ResourceScatter(const Scope& scope, absl::string_view op, const Output& resource,
-                          const Output& indices, const Output& updates) {
+Operation ResourceScatter(const Scope& scope, absl::string_view op, const Input& resource,
+                          const Input& indices, const Input& updates) {
   return OpBuilder(scope, op).Input(resource).Input(indices).Input(updates).Finalize();
 }
 }  // namespace
 
-Operation ResourceScatterUpdate(const Scope& scope, const Output& resource, const Output& indices,
-                                const Output& updates) {
+Operation ResourceScatterUpdate(const Scope& scope, const Input& resource, const Input& indices,
+                                const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterUpdate", resource, indices, updates);
 }
-Operation ResourceScatterAdd(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterAdd(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterAdd", resource, indices, updates);
 }
-Operation ResourceScatterSub(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterSub(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterSub", resource, indices, updates);
 }
-Operation ResourceScatterMul(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterMul(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterMul", resource, indices, updates);
 }
-Operation ResourceScatterDiv(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterDiv(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterDiv", resource, indices, updates);
 }
-Operation ResourceScatterMax(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterMax(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterMax", resource, indices, updates);
 }
-Operation ResourceScatterMin(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates) {
+Operation ResourceScatterMin(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterMin", resource, indices, updates);
 }
-Operation ResourceScatterNdUpdate(const Scope& scope, const Output& resource, const Output& indices,
-                                  const Output& updates) {
+Operation ResourceScatterNdUpdate(const Scope& scope, const Input& resource, const Input& indices,
+                                  const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterNdUpdate", resource, indices, updates);
 }
-Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const Output& indices,
-                               const Output& updates) {
+Operation ResourceScatterNdAdd(const Scope& scope, const Input& resource, const Input& indices,
+                               const Input& updates) {
   return ResourceScatter(scope, "ResourceScatterNdAdd", resource, indices, updates);
 }
 
-Output ResourceGather(const Scope& scope, const Output& resource, const Output& indices,
+Output ResourceGather(const Scope& scope, const Input& resource, const Input& indices,
                       DataType dtype, const ResourceGatherAttrs& attrs) {
   return OpBuilder(scope, "ResourceGather")
       .Input(resource)
@@ -301,7 +300,7 @@ Output ResourceGather(const Scope& scope, const Output& resource, const Output& 
       .output(0);
 }
 
-Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output& indices,
+Output ResourceGatherNd(const Scope& scope, const Input& resource, const Input& indices,
                         DataType dtype) {
   return OpBuilder(scope, "ResourceGatherNd")
       .Input(resource)
@@ -311,14 +310,14 @@ Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output
       .output(0);
 }
 
-Operation DestroyResourceOp(const Scope& scope, const Output& resource, bool ignore_lookup_error) {
+Operation DestroyResourceOp(const Scope& scope, const Input& resource, bool ignore_lookup_error) {
   return OpBuilder(scope, "DestroyResourceOp")
       .Input(resource)
       .Attr("ignore_lookup_error", ignore_lookup_error)
       .Finalize();
 }
 
-Output VariableShape(const Scope& scope, const Output& resource, DataType out_type) {
+Output VariableShape(const Scope& scope, const Input& resource, DataType out_type) {
   return OpBuilder(scope, "VariableShape")
       .Input(resource)
       .Attr("out_type", out_type)
@@ -326,7 +325,7 @@ Output VariableShape(const Scope& scope, const Output& resource, DataType out_ty
       .output(0);
 }
 
-Output VarIsInitializedOp(const Scope& scope, const Output& resource) {
+Output VarIsInitializedOp(const Scope& scope, const Input& resource) {
   return OpBuilder(scope, "VarIsInitializedOp").Input(resource).Finalize().output(0);
 }
 

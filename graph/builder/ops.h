@@ -35,6 +35,7 @@
 #include "graph/builder/image_ops.h"
 #include "graph/builder/index_ops.h"
 #include "graph/builder/initializer.h"
+#include "graph/builder/input.h"
 #include "graph/builder/io_ops.h"
 #include "graph/builder/linalg_ops.h"
 #include "graph/builder/list_ops.h"
@@ -90,15 +91,15 @@ Output Placeholder(const Scope& scope, DataType dtype, const PlaceholderAttrs& a
 Output Placeholder(const Scope& scope, DataType dtype, const PartialTensorShape& shape);
 
 // `input` unless fed; a fed value must have `shape`.
-Output PlaceholderWithDefault(const Scope& scope, const Output& input,
+Output PlaceholderWithDefault(const Scope& scope, const Input& input,
                               const PartialTensorShape& shape);
 
 // --- Plumbing (ops/array_ops.cc)
 // ------------------------------------------------------------------
 
-Output Identity(const Scope& scope, const Output& input);
+Output Identity(const Scope& scope, const Input& input);
 // The reference `input` itself (a ref-typed output, e.g. a VariableV2), not its value.
-Output RefIdentity(const Scope& scope, const Output& input);
+Output RefIdentity(const Scope& scope, const Input& input);
 // One output per input; empty when the build failed.
 std::vector<Output> IdentityN(const Scope& scope, absl::Span<const Output> inputs);
 // Does nothing; used as a target that groups control dependencies.
@@ -121,10 +122,10 @@ struct MatMulAttrs {
   bool transpose_a = false;
   bool transpose_b = false;
 };
-Output MatMul(const Scope& scope, const Output& a, const Output& b, const MatMulAttrs& attrs = {});
+Output MatMul(const Scope& scope, const Input& a, const Input& b, const MatMulAttrs& attrs = {});
 
-Output Add(const Scope& scope, const Output& x, const Output& y);
-Output AddV2(const Scope& scope, const Output& x, const Output& y);
+Output Add(const Scope& scope, const Input& x, const Input& y);
+Output AddV2(const Scope& scope, const Input& x, const Input& y);
 // Sum of the inputs (all of one dtype and shape); N is their count.
 Output AddN(const Scope& scope, absl::Span<const Output> inputs);
 
@@ -166,7 +167,7 @@ struct AssignAttrs {
   bool use_locking = true;
 };
 // ref = value; returns the reference. Colocated with `ref`'s producer (see scope.h).
-Output Assign(const Scope& scope, const Output& ref, const Output& value,
+Output Assign(const Scope& scope, const Input& ref, const Input& value,
               const AssignAttrs& attrs = {});
 
 struct AssignAddAttrs {
@@ -179,9 +180,9 @@ struct AssignAddAttrs {
 };
 using AssignSubAttrs = AssignAddAttrs;
 // ref += value / ref -= value; returns the reference. Colocated with `ref`'s producer.
-Output AssignAdd(const Scope& scope, const Output& ref, const Output& value,
+Output AssignAdd(const Scope& scope, const Input& ref, const Input& value,
                  const AssignAddAttrs& attrs = {});
-Output AssignSub(const Scope& scope, const Output& ref, const Output& value,
+Output AssignSub(const Scope& scope, const Input& ref, const Input& value,
                  const AssignSubAttrs& attrs = {});
 
 // Scatter updates of a reference variable, in place: ScatterAdd & co. combine rows
@@ -196,26 +197,26 @@ struct ScatterUpdateAttrs {
   bool use_locking = true;
 };
 using ScatterAddAttrs = AssignAddAttrs;  // use_locking = false, as every combining scatter
-Output ScatterUpdate(const Scope& scope, const Output& ref, const Output& indices,
-                     const Output& updates, const ScatterUpdateAttrs& attrs = {});
-Output ScatterAdd(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterSub(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterMul(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterDiv(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterMax(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterMin(const Scope& scope, const Output& ref, const Output& indices,
-                  const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterNdUpdate(const Scope& scope, const Output& ref, const Output& indices,
-                       const Output& updates, const ScatterUpdateAttrs& attrs = {});
-Output ScatterNdAdd(const Scope& scope, const Output& ref, const Output& indices,
-                    const Output& updates, const ScatterAddAttrs& attrs = {});
-Output ScatterNdSub(const Scope& scope, const Output& ref, const Output& indices,
-                    const Output& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterUpdate(const Scope& scope, const Input& ref, const Input& indices,
+                     const Input& updates, const ScatterUpdateAttrs& attrs = {});
+Output ScatterAdd(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterSub(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterMul(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterDiv(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterMax(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterMin(const Scope& scope, const Input& ref, const Input& indices, const Input& updates,
+                  const ScatterAddAttrs& attrs = {});
+Output ScatterNdUpdate(const Scope& scope, const Input& ref, const Input& indices,
+                       const Input& updates, const ScatterUpdateAttrs& attrs = {});
+Output ScatterNdAdd(const Scope& scope, const Input& ref, const Input& indices,
+                    const Input& updates, const ScatterAddAttrs& attrs = {});
+Output ScatterNdSub(const Scope& scope, const Input& ref, const Input& indices,
+                    const Input& updates, const ScatterAddAttrs& attrs = {});
 
 // --- Resource variables (ops/state_ops.cc) ----------------------------------------------------
 
@@ -248,7 +249,7 @@ struct VarHandleOpAttrs {
 // A DT_RESOURCE handle to a variable of `dtype` and `shape`.
 Output VarHandleOp(const Scope& scope, DataType dtype, const PartialTensorShape& shape,
                    const VarHandleOpAttrs& attrs = {});
-Output ReadVariableOp(const Scope& scope, const Output& resource, DataType dtype);
+Output ReadVariableOp(const Scope& scope, const Input& resource, DataType dtype);
 
 struct AssignVariableOpAttrs {
   AssignVariableOpAttrs ValidateShape(bool x) const {
@@ -259,31 +260,31 @@ struct AssignVariableOpAttrs {
   bool validate_shape = false;
 };
 // The variable's dtype attr is the value's dtype.
-Operation AssignVariableOp(const Scope& scope, const Output& resource, const Output& value,
+Operation AssignVariableOp(const Scope& scope, const Input& resource, const Input& value,
                            const AssignVariableOpAttrs& attrs = {});
-Operation AssignAddVariableOp(const Scope& scope, const Output& resource, const Output& value);
-Operation AssignSubVariableOp(const Scope& scope, const Output& resource, const Output& value);
+Operation AssignAddVariableOp(const Scope& scope, const Input& resource, const Input& value);
+Operation AssignSubVariableOp(const Scope& scope, const Input& resource, const Input& value);
 // A bool scalar: whether the variable has been assigned.
 // Scatter updates of a resource variable (the ref forms' arithmetic; the new value is swapped in
 // under the variable's lock). Return the step's Operation (no outputs) for control edges.
-Operation ResourceScatterUpdate(const Scope& scope, const Output& resource, const Output& indices,
-                                const Output& updates);
-Operation ResourceScatterAdd(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterSub(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterMul(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterDiv(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterMax(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterMin(const Scope& scope, const Output& resource, const Output& indices,
-                             const Output& updates);
-Operation ResourceScatterNdUpdate(const Scope& scope, const Output& resource, const Output& indices,
-                                  const Output& updates);
-Operation ResourceScatterNdAdd(const Scope& scope, const Output& resource, const Output& indices,
-                               const Output& updates);
+Operation ResourceScatterUpdate(const Scope& scope, const Input& resource, const Input& indices,
+                                const Input& updates);
+Operation ResourceScatterAdd(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterSub(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterMul(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterDiv(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterMax(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterMin(const Scope& scope, const Input& resource, const Input& indices,
+                             const Input& updates);
+Operation ResourceScatterNdUpdate(const Scope& scope, const Input& resource, const Input& indices,
+                                  const Input& updates);
+Operation ResourceScatterNdAdd(const Scope& scope, const Input& resource, const Input& indices,
+                               const Input& updates);
 // Rows (ResourceGather, along axis batch_dims) or index-tuple slices (ResourceGatherNd) of a
 // resource variable's current value.
 struct ResourceGatherAttrs {
@@ -294,16 +295,16 @@ struct ResourceGatherAttrs {
   }
   int64_t batch_dims = 0;
 };
-Output ResourceGather(const Scope& scope, const Output& resource, const Output& indices,
+Output ResourceGather(const Scope& scope, const Input& resource, const Input& indices,
                       DataType dtype, const ResourceGatherAttrs& attrs = {});
-Output ResourceGatherNd(const Scope& scope, const Output& resource, const Output& indices,
+Output ResourceGatherNd(const Scope& scope, const Input& resource, const Input& indices,
                         DataType dtype);
 // Drops the resource variable; a missing one is NotFound unless ignore_lookup_error.
-Operation DestroyResourceOp(const Scope& scope, const Output& resource,
+Operation DestroyResourceOp(const Scope& scope, const Input& resource,
                             bool ignore_lookup_error = true);
 // The variable's shape as an int32 (or int64) vector.
-Output VariableShape(const Scope& scope, const Output& resource, DataType out_type = DT_INT32);
-Output VarIsInitializedOp(const Scope& scope, const Output& resource);
+Output VariableShape(const Scope& scope, const Input& resource, DataType out_type = DT_INT32);
+Output VarIsInitializedOp(const Scope& scope, const Input& resource);
 
 }  // namespace ops
 }  // namespace rill

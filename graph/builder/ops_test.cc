@@ -865,6 +865,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseSegmentSum", "SparseSegmentMean",
       "SparseSegmentSqrtN", "InTopKV2", "BroadcastArgs", "DenseBincount", "Polygamma", "Mod",
       "Atan", "Asin", "Acos", "Tan", "IsNan", "IsInf", "Rint", "Inv", "Cross", "Bucketize",
+      "Igamma", "Igammac", "IgammaGradA", "Zeta", "Betainc",
       // Block rearrangements, structured matrices, 3-D windows, N-d scatters
       // (graph/builder/array_nn_ops.h).
       "SpaceToBatchND", "BatchToSpaceND", "SpaceToBatch", "BatchToSpace", "DepthToSpace",
@@ -880,7 +881,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // Indexing ops (graph/builder/index_ops.h).
       "Gather", "GatherV2", "GatherNd", "OneHot", "Where", "TopKV2", "Unique", "Range",
       "CheckNumerics", "ReverseV2", "Reverse", "Concat", "LinSpace", "ConcatOffset", "UnravelIndex",
-      "UniqueWithCounts", "Bincount", "NthElement",
+      "UniqueWithCounts", "Bincount", "NthElement", "UniqueV2",
       // Seeded random ops (graph/builder/random_ops.h).
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
       "StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
@@ -1006,6 +1007,44 @@ TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
   EXPECT_EQ(g.node(8).op(), "Polygamma");
   EXPECT_EQ(g.node(8).input(0), "y");  // the order a first
   EXPECT_EQ(g.node(8).attr().at("T").type(), DT_FLOAT);
+}
+
+TEST(MathOpsTest, IncompleteGammaBetaAndZetaWrappersTakeTheirOperandsInOrder) {
+  Scope root = Scope::NewRootScope();
+  Output a = ops::Placeholder(root.WithOpName("a"), DT_DOUBLE);
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_DOUBLE);
+  ops::Igamma(root.WithOpName("p"), a, x);
+  ops::Igammac(root.WithOpName("q"), a, x);
+  ops::IgammaGradA(root.WithOpName("d"), a, x);
+  ops::Zeta(root.WithOpName("z"), x, a);
+  ops::Betainc(root.WithOpName("i"), x, a, x);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  ASSERT_EQ(g.node_size(), 7);
+  const std::vector<std::string> want_ops = {"Igamma", "Igammac", "IgammaGradA", "Zeta"};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(g.node(2 + i).op(), want_ops[i]);
+    EXPECT_EQ(g.node(2 + i).input(0), i < 3 ? "a" : "x");
+    EXPECT_EQ(g.node(2 + i).input(1), i < 3 ? "x" : "a");
+    EXPECT_EQ(g.node(2 + i).attr().at("T").type(), DT_DOUBLE);
+  }
+  EXPECT_EQ(g.node(6).op(), "Betainc");
+  EXPECT_EQ(g.node(6).input(1), "a");  // a, b, x
+  EXPECT_EQ(g.node(6).input(2), "x");
+}
+
+TEST(IndexOpsTest, UniqueV2TakesItsAxisAndShapesTheSlices) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({4, 2}));
+  Output axis = ops::Const(root.WithOpName("axis"), std::vector<int64_t>{0}, TensorShape({1}));
+  ops::UniqueOutputs u = ops::UniqueV2(root.WithOpName("u"), x, axis, DT_INT64);
+  EXPECT_EQ(root.GetShape(u.y)->DebugString(), "[?,2]");
+  EXPECT_EQ(root.GetShape(u.idx)->DebugString(), "[4]");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  ASSERT_EQ(g.node_size(), 3);
+  EXPECT_EQ(g.node(2).op(), "UniqueV2");
+  EXPECT_EQ(g.node(2).input(1), "axis");
+  EXPECT_EQ(g.node(2).attr().at("Taxis").type(), DT_INT64);
+  EXPECT_EQ(g.node(2).attr().at("out_idx").type(), DT_INT64);
 }
 
 TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {

@@ -8,7 +8,7 @@
 namespace rill {
 namespace ops {
 
-Output MaxPool(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output MaxPool(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                const std::vector<int64_t>& strides, absl::string_view padding,
                const std::vector<int64_t>& explicit_paddings) {
   return OpBuilder(scope, "MaxPool")
@@ -20,8 +20,8 @@ Output MaxPool(const Scope& scope, const Output& input, const std::vector<int64_
       .Finalize()
       .output(0);
 }
-Output MaxPoolV2(const Scope& scope, const Output& input, const Output& ksize,
-                 const Output& strides, absl::string_view padding) {
+Output MaxPoolV2(const Scope& scope, const Input& input, const Input& ksize, const Input& strides,
+                 absl::string_view padding) {
   return OpBuilder(scope, "MaxPoolV2")
       .Input(input)
       .Input(ksize)
@@ -30,7 +30,7 @@ Output MaxPoolV2(const Scope& scope, const Output& input, const Output& ksize,
       .Finalize()
       .output(0);
 }
-Output AvgPool(const Scope& scope, const Output& value, const std::vector<int64_t>& ksize,
+Output AvgPool(const Scope& scope, const Input& value, const std::vector<int64_t>& ksize,
                const std::vector<int64_t>& strides, absl::string_view padding) {
   return OpBuilder(scope, "AvgPool")
       .Input(value)
@@ -43,9 +43,9 @@ Output AvgPool(const Scope& scope, const Output& value, const std::vector<int64_
 
 namespace {
 
-std::vector<Output> BatchNorm(const Scope& scope, const char* op, const Output& x,
-                              const Output& scale, const Output& offset, const Output& mean,
-                              const Output& variance, const FusedBatchNormAttrs& attrs) {
+std::vector<Output> BatchNorm(const Scope& scope, const char* op, const Input& x,
+                              const Input& scale, const Input& offset, const Input& mean,
+                              const Input& variance, const FusedBatchNormAttrs& attrs) {
   Operation node = OpBuilder(scope, op)
                        .Input(x)
                        .Input(scale)
@@ -64,23 +64,23 @@ std::vector<Output> BatchNorm(const Scope& scope, const char* op, const Output& 
 
 }  // namespace
 
-std::vector<Output> FusedBatchNorm(const Scope& scope, const Output& x, const Output& scale,
-                                   const Output& offset, const Output& mean, const Output& variance,
+std::vector<Output> FusedBatchNorm(const Scope& scope, const Input& x, const Input& scale,
+                                   const Input& offset, const Input& mean, const Input& variance,
                                    const FusedBatchNormAttrs& attrs) {
   return BatchNorm(scope, "FusedBatchNorm", x, scale, offset, mean, variance, attrs);
 }
-std::vector<Output> FusedBatchNormV2(const Scope& scope, const Output& x, const Output& scale,
-                                     const Output& offset, const Output& mean,
-                                     const Output& variance, const FusedBatchNormAttrs& attrs) {
+std::vector<Output> FusedBatchNormV2(const Scope& scope, const Input& x, const Input& scale,
+                                     const Input& offset, const Input& mean, const Input& variance,
+                                     const FusedBatchNormAttrs& attrs) {
   return BatchNorm(scope, "FusedBatchNormV2", x, scale, offset, mean, variance, attrs);
 }
-std::vector<Output> FusedBatchNormV3(const Scope& scope, const Output& x, const Output& scale,
-                                     const Output& offset, const Output& mean,
-                                     const Output& variance, const FusedBatchNormAttrs& attrs) {
+std::vector<Output> FusedBatchNormV3(const Scope& scope, const Input& x, const Input& scale,
+                                     const Input& offset, const Input& mean, const Input& variance,
+                                     const FusedBatchNormAttrs& attrs) {
   return BatchNorm(scope, "FusedBatchNormV3", x, scale, offset, mean, variance, attrs);
 }
 
-Output LRN(const Scope& scope, const Output& input, int64_t depth_radius, float bias, float alpha,
+Output LRN(const Scope& scope, const Input& input, int64_t depth_radius, float bias, float alpha,
            float beta) {
   return OpBuilder(scope, "LRN")
       .Input(input)
@@ -92,7 +92,7 @@ Output LRN(const Scope& scope, const Output& input, int64_t depth_radius, float 
       .output(0);
 }
 
-Output ResizeBilinear(const Scope& scope, const Output& images, const Output& size,
+Output ResizeBilinear(const Scope& scope, const Input& images, const Input& size,
                       bool align_corners, bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeBilinear")
       .Input(images)
@@ -102,7 +102,7 @@ Output ResizeBilinear(const Scope& scope, const Output& images, const Output& si
       .Finalize()
       .output(0);
 }
-Output ResizeNearestNeighbor(const Scope& scope, const Output& images, const Output& size,
+Output ResizeNearestNeighbor(const Scope& scope, const Input& images, const Input& size,
                              bool align_corners, bool half_pixel_centers) {
   return OpBuilder(scope, "ResizeNearestNeighbor")
       .Input(images)

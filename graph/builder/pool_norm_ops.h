@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -19,12 +20,12 @@ namespace ops {
 
 // Pooling over NHWC windows of ksize moved by strides (4 values each, NHWC order); MaxPoolV2 takes
 // them as int32 tensors.
-Output MaxPool(const Scope& scope, const Output& input, const std::vector<int64_t>& ksize,
+Output MaxPool(const Scope& scope, const Input& input, const std::vector<int64_t>& ksize,
                const std::vector<int64_t>& strides, absl::string_view padding,
                const std::vector<int64_t>& explicit_paddings = {});
-Output MaxPoolV2(const Scope& scope, const Output& input, const Output& ksize,
-                 const Output& strides, absl::string_view padding);
-Output AvgPool(const Scope& scope, const Output& value, const std::vector<int64_t>& ksize,
+Output MaxPoolV2(const Scope& scope, const Input& input, const Input& ksize, const Input& strides,
+                 absl::string_view padding);
+Output AvgPool(const Scope& scope, const Input& value, const std::vector<int64_t>& ksize,
                const std::vector<int64_t>& strides, absl::string_view padding);
 
 // Batch normalization; the outputs are y, batch_mean, batch_variance, reserve_space_1,
@@ -55,24 +56,24 @@ struct FusedBatchNormAttrs {
   std::string data_format = "NHWC";
   bool is_training = true;
 };
-std::vector<Output> FusedBatchNorm(const Scope& scope, const Output& x, const Output& scale,
-                                   const Output& offset, const Output& mean, const Output& variance,
+std::vector<Output> FusedBatchNorm(const Scope& scope, const Input& x, const Input& scale,
+                                   const Input& offset, const Input& mean, const Input& variance,
                                    const FusedBatchNormAttrs& attrs = {});
-std::vector<Output> FusedBatchNormV2(const Scope& scope, const Output& x, const Output& scale,
-                                     const Output& offset, const Output& mean,
-                                     const Output& variance, const FusedBatchNormAttrs& attrs = {});
-std::vector<Output> FusedBatchNormV3(const Scope& scope, const Output& x, const Output& scale,
-                                     const Output& offset, const Output& mean,
-                                     const Output& variance, const FusedBatchNormAttrs& attrs = {});
+std::vector<Output> FusedBatchNormV2(const Scope& scope, const Input& x, const Input& scale,
+                                     const Input& offset, const Input& mean, const Input& variance,
+                                     const FusedBatchNormAttrs& attrs = {});
+std::vector<Output> FusedBatchNormV3(const Scope& scope, const Input& x, const Input& scale,
+                                     const Input& offset, const Input& mean, const Input& variance,
+                                     const FusedBatchNormAttrs& attrs = {});
 
 // Local response normalization over the last dimension.
-Output LRN(const Scope& scope, const Output& input, int64_t depth_radius = 5, float bias = 1.0f,
+Output LRN(const Scope& scope, const Input& input, int64_t depth_radius = 5, float bias = 1.0f,
            float alpha = 1.0f, float beta = 0.5f);
 
 // Image resizing of NHWC images to size (int32 [height, width]).
-Output ResizeBilinear(const Scope& scope, const Output& images, const Output& size,
+Output ResizeBilinear(const Scope& scope, const Input& images, const Input& size,
                       bool align_corners = false, bool half_pixel_centers = false);
-Output ResizeNearestNeighbor(const Scope& scope, const Output& images, const Output& size,
+Output ResizeNearestNeighbor(const Scope& scope, const Input& images, const Input& size,
                              bool align_corners = false, bool half_pixel_centers = false);
 
 }  // namespace ops

@@ -8,7 +8,7 @@ namespace rill {
 namespace ops {
 namespace {
 
-Output FloatRandom(const Scope& scope, const char* op, const Output& shape, DataType dtype,
+Output FloatRandom(const Scope& scope, const char* op, const Input& shape, DataType dtype,
                    Seeds seeds) {
   return OpBuilder(scope, op)
       .Input(shape)
@@ -28,17 +28,17 @@ Output StatelessFloat(const Scope& scope, const char* op, std::vector<Output> in
 
 }  // namespace
 
-Output RandomUniform(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds) {
+Output RandomUniform(const Scope& scope, const Input& shape, DataType dtype, Seeds seeds) {
   return FloatRandom(scope, "RandomUniform", shape, dtype, seeds);
 }
-Output RandomStandardNormal(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds) {
+Output RandomStandardNormal(const Scope& scope, const Input& shape, DataType dtype, Seeds seeds) {
   return FloatRandom(scope, "RandomStandardNormal", shape, dtype, seeds);
 }
-Output TruncatedNormal(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds) {
+Output TruncatedNormal(const Scope& scope, const Input& shape, DataType dtype, Seeds seeds) {
   return FloatRandom(scope, "TruncatedNormal", shape, dtype, seeds);
 }
-Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& minval,
-                        const Output& maxval, Seeds seeds) {
+Output RandomUniformInt(const Scope& scope, const Input& shape, const Input& minval,
+                        const Input& maxval, Seeds seeds) {
   return OpBuilder(scope, "RandomUniformInt")
       .Input(shape)
       .Input(minval)
@@ -49,7 +49,7 @@ Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& m
       .output(0);
 }
 
-Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds) {
+Output RandomShuffle(const Scope& scope, const Input& value, Seeds seeds) {
   return OpBuilder(scope, "RandomShuffle")
       .Input(value)
       .Attr("seed", seeds.seed)
@@ -57,7 +57,7 @@ Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds) {
       .Finalize()
       .output(0);
 }
-Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples, Seeds seeds,
+Output Multinomial(const Scope& scope, const Input& logits, const Input& num_samples, Seeds seeds,
                    DataType output_dtype) {
   return OpBuilder(scope, "Multinomial")
       .Input(logits)
@@ -81,8 +81,8 @@ Output StatelessTruncatedNormal(const Scope& scope, const Output& shape, const O
                                 DataType dtype) {
   return StatelessFloat(scope, "StatelessTruncatedNormal", {shape, seed}, dtype);
 }
-Output StatelessRandomUniformInt(const Scope& scope, const Output& shape, const Output& seed,
-                                 const Output& minval, const Output& maxval) {
+Output StatelessRandomUniformInt(const Scope& scope, const Input& shape, const Input& seed,
+                                 const Input& minval, const Input& maxval) {
   return OpBuilder(scope, "StatelessRandomUniformInt")
       .Input(shape)
       .Input(seed)
@@ -103,9 +103,9 @@ Output StatelessTruncatedNormalV2(const Scope& scope, const Output& shape, const
                                   const Output& counter, const Output& alg, DataType dtype) {
   return StatelessFloat(scope, "StatelessTruncatedNormalV2", {shape, key, counter, alg}, dtype);
 }
-Output StatelessRandomUniformIntV2(const Scope& scope, const Output& shape, const Output& key,
-                                   const Output& counter, const Output& alg, const Output& minval,
-                                   const Output& maxval) {
+Output StatelessRandomUniformIntV2(const Scope& scope, const Input& shape, const Input& key,
+                                   const Input& counter, const Input& alg, const Input& minval,
+                                   const Input& maxval) {
   return OpBuilder(scope, "StatelessRandomUniformIntV2")
       .Input(shape)
       .Input(key)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -18,16 +19,16 @@ namespace ops {
 struct Seeds {
   int64_t seed = 0, seed2 = 0;
 };
-Output RandomUniform(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds = {});
-Output RandomStandardNormal(const Scope& scope, const Output& shape, DataType dtype,
+Output RandomUniform(const Scope& scope, const Input& shape, DataType dtype, Seeds seeds = {});
+Output RandomStandardNormal(const Scope& scope, const Input& shape, DataType dtype,
                             Seeds seeds = {});
-Output TruncatedNormal(const Scope& scope, const Output& shape, DataType dtype, Seeds seeds = {});
-Output RandomUniformInt(const Scope& scope, const Output& shape, const Output& minval,
-                        const Output& maxval, Seeds seeds = {});
+Output TruncatedNormal(const Scope& scope, const Input& shape, DataType dtype, Seeds seeds = {});
+Output RandomUniformInt(const Scope& scope, const Input& shape, const Input& minval,
+                        const Input& maxval, Seeds seeds = {});
 // The first dimension in a random order.
-Output RandomShuffle(const Scope& scope, const Output& value, Seeds seeds = {});
+Output RandomShuffle(const Scope& scope, const Input& value, Seeds seeds = {});
 // num_samples class indices per row of logits [batch, classes].
-Output Multinomial(const Scope& scope, const Output& logits, const Output& num_samples,
+Output Multinomial(const Scope& scope, const Input& logits, const Input& num_samples,
                    Seeds seeds = {}, DataType output_dtype = DT_INT64);
 
 // Stateless random ops: the values are a function of the inputs alone. V1 take `seed`, an int32 or
@@ -42,8 +43,8 @@ Output StatelessRandomNormal(const Scope& scope, const Output& shape, const Outp
                              DataType dtype = DT_FLOAT);
 Output StatelessTruncatedNormal(const Scope& scope, const Output& shape, const Output& seed,
                                 DataType dtype = DT_FLOAT);
-Output StatelessRandomUniformInt(const Scope& scope, const Output& shape, const Output& seed,
-                                 const Output& minval, const Output& maxval);
+Output StatelessRandomUniformInt(const Scope& scope, const Input& shape, const Input& seed,
+                                 const Input& minval, const Input& maxval);
 Output StatelessRandomUniformV2(const Scope& scope, const Output& shape, const Output& key,
                                 const Output& counter, const Output& alg,
                                 DataType dtype = DT_FLOAT);
@@ -52,9 +53,9 @@ Output StatelessRandomNormalV2(const Scope& scope, const Output& shape, const Ou
 Output StatelessTruncatedNormalV2(const Scope& scope, const Output& shape, const Output& key,
                                   const Output& counter, const Output& alg,
                                   DataType dtype = DT_FLOAT);
-Output StatelessRandomUniformIntV2(const Scope& scope, const Output& shape, const Output& key,
-                                   const Output& counter, const Output& alg, const Output& minval,
-                                   const Output& maxval);
+Output StatelessRandomUniformIntV2(const Scope& scope, const Input& shape, const Input& key,
+                                   const Input& counter, const Input& alg, const Input& minval,
+                                   const Input& maxval);
 struct KeyCounterAlg {
   Output key, counter, alg;  // alg: invalid (no node) from StatelessRandomGetKeyCounter
 };

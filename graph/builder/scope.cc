@@ -1,6 +1,7 @@
 #include "graph/builder/scope.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <set>
 #include <utility>
@@ -40,6 +41,20 @@ struct Scope::ControlScope {
 
 // The graph every scope of one root shares.
 struct Scope::Graph {
+  // Tells this graph's Outputs from another's (Output::graph_id); never 0.
+  const uint64_t id = NextGraphId();
+  // The end of the error for an Output or Operation of another graph.
+  static constexpr char kOtherGraph[] =
+      "belongs to another graph (made from another root scope); build it in this scope's graph, "
+      "or import that graph with Scope::ImportGraphDef and use Scope::GetOperation";
+
+  // True for an Output or Operation of this graph or of none (made by hand from a name).
+  bool Owns(uint64_t graph_id) const { return graph_id == 0 || graph_id == id; }
+
+  static uint64_t NextGraphId() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
   struct NodeInfo {
     int index = 0;  // in `graph.node`
     DataTypeVector output_types;
@@ -109,6 +124,54 @@ DeviceName MergeInner(DeviceName outer, const DeviceName& inner) {
   return outer;
 }
 
+// The graph being built as the shape-tensor evaluator (ops/shape_value.h) walks it: handles are
+// indices in `graph.node`. The caller holds the graph's mutex.
+class ScopeGraphView final : public ShapeValueGraph {
+ public:
+  explicit ScopeGraphView(const Scope::Graph& g) : g_(g) {}
+  const NodeDef& Def(int node) const override ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    return g_.graph.node(node);
+  }
+  bool Input(int node, int i, int* producer,
+             int* output) const override ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    int data = 0;
+    for (const std::string& input : g_.graph.node(node).input()) {
+      if (absl::StartsWith(input, "^")) return false;  // control inputs come last
+      if (data++ < i) continue;
+      absl::StatusOr<InputName> in = ParseInputName(input);
+      if (!in.ok()) return false;
+      auto p = g_.nodes.find(in->node);
+      if (p == g_.nodes.end()) return false;
+      *producer = p->second.index;
+      *output = in->index;
+      return true;
+    }
+    return false;
+  }
+  PartialTensorShape OutputShape(int node,
+                                 int output) const override ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    auto p = g_.nodes.find(g_.graph.node(node).name());
+    if (p == g_.nodes.end() || output >= static_cast<int>(p->second.output_shapes.size())) {
+      return PartialTensorShape();
+    }
+    return p->second.output_shapes[output];
+  }
+
+ private:
+  const Scope::Graph& g_;
+};
+
+// The partial value of output `output` of `producer` fed to an input of dtype `type`: for int32
+// and int64 inputs not fed by a Const (whose tensor the shape function gets), else nullopt.
+std::optional<PartialValue> ShapeInputValue(const Scope::Graph& g,
+                                            const Scope::Graph::NodeInfo& producer, int output,
+                                            DataType type) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+  if (type != DT_INT32 && type != DT_INT64) return std::nullopt;
+  ScopeGraphView view(g);
+  if (view.Def(producer.index).op() == "Const") return std::nullopt;
+  return EvaluatePartialValue(view, producer.index, output);
+}
+
 // The colocation groups of `node`: its `_class` "loc:@" entries, or "loc:@<name>".
 std::vector<std::string> ColocationGroups(const NodeDef& node) {
   std::vector<std::string> groups;
@@ -131,7 +194,9 @@ std::string Output::TensorName() const { return absl::StrCat(node_, ":", index_)
 
 Output Operation::output(int i) const {
   if (!valid() || i < 0 || i >= num_outputs()) return Output();
-  return Output(name_, i, output_types_[i]);
+  Output out(name_, i, output_types_[i]);
+  out.graph_id_ = graph_id_;
+  return out;
 }
 
 Scope::Scope(std::shared_ptr<Graph> graph) : graph_(std::move(graph)) {}
@@ -203,6 +268,11 @@ Scope Scope::ColocateWith(const Operation& op) const {
         "failed to build)"));
     return s;
   }
+  if (!graph_->Owns(op.graph_id())) {
+    UpdateStatus(absl::InvalidArgumentError(
+        absl::StrCat("ColocateWith was given '", op.name(), "', which ", Graph::kOtherGraph)));
+    return s;
+  }
   s.devices_.clear();
   s.colocate_with_.push_back(op.name());
   return s;
@@ -224,6 +294,11 @@ Scope Scope::WithControlDependencies(absl::Span<const Operation> deps) const {
                        " (default-constructed, or from a node that failed to build)")));
       return s;
     }
+    if (!graph_->Owns(deps[i].graph_id())) {
+      UpdateStatus(absl::InvalidArgumentError(absl::StrCat(
+          "WithControlDependencies was given '", deps[i].name(), "', which ", Graph::kOtherGraph)));
+      return s;
+    }
     control->deps.push_back(deps[i].name());
   }
   {
@@ -238,6 +313,13 @@ Scope Scope::WithNoControlDependencies() const {
   Scope s = *this;
   s.control_scopes_.clear();
   return s;
+}
+
+uint64_t Scope::graph_id() const { return graph_->id; }
+
+int Scope::NodeCount() const {
+  rill::MutexLock lock(&graph_->mu);
+  return graph_->graph.node_size();
 }
 
 absl::Status Scope::status() const {
@@ -274,6 +356,10 @@ absl::Status Scope::UpdateInput(const Operation& node, int input_index,
         absl::StrCat("UpdateInput of node '", node.name(), "': ", message));
     return g.status;
   };
+  if (!g.Owns(node.graph_id())) return fail(absl::StrCat("the node ", Graph::kOtherGraph));
+  if (!g.Owns(new_input.graph_id())) {
+    return fail(absl::StrCat("'", new_input.TensorName(), "' ", Graph::kOtherGraph));
+  }
   auto dst = g.nodes.find(node.name());
   if (dst == g.nodes.end()) return fail("no such node in this graph");
   auto src = g.nodes.find(new_input.node());
@@ -304,6 +390,10 @@ absl::Status Scope::UpdateInput(const Operation& node, int input_index,
 }
 
 absl::StatusOr<PartialTensorShape> Scope::GetShape(const Output& output) const {
+  if (!graph_->Owns(output.graph_id())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", output.TensorName(), "' ", Graph::kOtherGraph));
+  }
   rill::MutexLock lock(&graph_->mu);
   auto it = graph_->nodes.find(output.node());
   if (it == graph_->nodes.end()) {
@@ -372,6 +462,10 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
         return fail(absl::InvalidArgumentError(absl::StrCat(
             "input ", producers.size(),
             " is an invalid Output (default-constructed, or from a node that failed to build)")));
+      }
+      if (!g.Owns(in.graph_id())) {
+        return fail(absl::InvalidArgumentError(absl::StrCat(
+            "input ", producers.size(), " ('", in.TensorName(), "') ", Graph::kOtherGraph)));
       }
       auto it = g.nodes.find(in.node());
       if (it == g.nodes.end()) {
@@ -516,6 +610,11 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
   for (const std::optional<Tensor>& c : constants) input_tensors.push_back(c ? &*c : nullptr);
   ShapeInferenceContext shapes(node, std::move(input_shapes), static_cast<int>(out_types.size()),
                                std::move(input_tensors));
+  std::vector<std::optional<PartialValue>> values;
+  for (size_t i = 0; i < producers.size() && i < in_types.size(); ++i) {
+    values.push_back(ShapeInputValue(g, *producers[i], inputs[i]->index(), in_types[i]));
+  }
+  shapes.set_input_values(std::move(values));
   if (absl::Status s = (*reg)->shape_fn(shapes); !s.ok()) {
     // Shape functions usually name the node already ("... for node 'X' (op MatMul: ...)").
     if (absl::StrContains(s.message(), absl::StrCat("node '", name, "'"))) return fail_as_is(s);
@@ -529,7 +628,7 @@ Operation Scope::AddNode(const OpBuilder& builder) const {
   for (const auto& cs : control_scopes_) info.control_scopes.push_back(cs->id);
   *g.graph.add_node() = std::move(node);
   g.nodes.emplace(name, std::move(info));
-  return Operation(name, std::move(out_types));
+  return Tagged(Operation(name, std::move(out_types)), g.id);
 }
 
 }  // namespace rill
@@ -589,9 +688,9 @@ absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
     NodeDef node = imported;
     DataTypeVector out_types;
     const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
+    DataTypeVector in_types;
     if (reg != nullptr) {
       AddDefaultsToNodeDef(reg->op_def, &node);
-      DataTypeVector in_types;
       if (absl::Status s = InOutTypesForNode(node, reg->op_def, &in_types, &out_types); !s.ok()) {
         return fail(AnnotateStatus(s, absl::StrCat("Node '", name, "' (", node.op(), ")")));
       }
@@ -608,6 +707,7 @@ absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
     if (reg != nullptr) {
       std::vector<PartialTensorShape> input_shapes;
       std::vector<std::optional<Tensor>> constants;
+      std::vector<std::optional<PartialValue>> values;
       bool known = true;
       for (const std::string& input : node.input()) {
         absl::StatusOr<InputName> in = ParseInputName(input);
@@ -620,6 +720,9 @@ absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
         }
         input_shapes.push_back(p->second.output_shapes[in->index]);
         constants.push_back(ConstantIndexTensor(g.graph.node(p->second.index)));
+        const size_t i = values.size();
+        values.push_back(i < in_types.size() ? ShapeInputValue(g, p->second, in->index, in_types[i])
+                                             : std::nullopt);
       }
       if (known) {
         std::vector<const Tensor*> input_tensors;
@@ -628,6 +731,7 @@ absl::Status Scope::ImportGraphDef(const GraphDef& graph) const {
         }
         ShapeInferenceContext context(node, std::move(input_shapes),
                                       static_cast<int>(out_types.size()), std::move(input_tensors));
+        context.set_input_values(std::move(values));
         if (reg->shape_fn(context).ok()) shapes = context.TakeOutputs();
       }
     }
@@ -664,7 +768,7 @@ absl::StatusOr<Operation> Scope::GetOperation(absl::string_view name) const {
   if (it == graph_->nodes.end()) {
     return absl::NotFoundError(absl::StrCat("No node named '", name, "' in the graph"));
   }
-  return Operation(std::string(name), it->second.output_types);
+  return Tagged(Operation(std::string(name), it->second.output_types), graph_->id);
 }
 
 }  // namespace rill

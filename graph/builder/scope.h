@@ -43,6 +43,7 @@
 #ifndef RILL_GRAPH_BUILDER_SCOPE_H_
 #define RILL_GRAPH_BUILDER_SCOPE_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -64,6 +65,12 @@ class OpBuilder;
 // One output of a node: the node's name, the output index and its dtype (a ref dtype for
 // reference outputs such as VariableV2's). A default-constructed Output is invalid; failed builds
 // return one.
+//
+// Outputs made by a Scope remember which graph (root scope) built them: using one in another graph
+// (as an input, control dependency, colocation target or UpdateInput argument) is InvalidArgument
+// "... belongs to another graph ...", never a silent link to whatever node has the same name
+// there. Outputs made by hand from a node name (the constructor below) have no graph and are
+// looked up by name.
 class Output {
  public:
   Output() = default;
@@ -74,15 +81,20 @@ class Output {
   int index() const { return index_; }
   DataType dtype() const { return dtype_; }
   bool valid() const { return !node_.empty(); }
+  // The id of the graph that built it (unique per NewRootScope in the process); 0 when made by
+  // hand.
+  uint64_t graph_id() const { return graph_id_; }
   // How a NodeDef lists it as an input: "node" for output 0, "node:3" otherwise.
   std::string InputString() const;
   // "node:index", the name a Session fetches ("MatMul:0").
   std::string TensorName() const;
 
  private:
+  friend class Operation;
   std::string node_;
   int index_ = 0;
   DataType dtype_ = DT_INVALID;
+  uint64_t graph_id_ = 0;
 };
 
 // A node of the graph being built, by name, with its output dtypes. What wrappers of ops without
@@ -94,17 +106,22 @@ class Operation {
   // Names an existing node (e.g. of a graph built elsewhere); output types unknown.
   explicit Operation(std::string name, std::vector<DataType> output_types = {})
       : name_(std::move(name)), output_types_(std::move(output_types)) {}
-  Operation(const Output& output) : name_(output.node()) {}  // NOLINT: implicit on purpose
+  Operation(const Output& output)  // NOLINT: implicit on purpose
+      : name_(output.node()), graph_id_(output.graph_id_) {}
 
   const std::string& name() const { return name_; }
   bool valid() const { return !name_.empty(); }
   int num_outputs() const { return static_cast<int>(output_types_.size()); }
+  // As Output::graph_id.
+  uint64_t graph_id() const { return graph_id_; }
   // Output `i`; an invalid Output when this is invalid or `i` is out of range.
   Output output(int i) const;
 
  private:
+  friend class Scope;
   std::string name_;
   std::vector<DataType> output_types_;
+  uint64_t graph_id_ = 0;
 };
 
 // Picks the device of a node from its NodeDef (name, op, inputs, attrs with defaults, and the
@@ -158,6 +175,11 @@ class Scope {
   // The name scope prefix ("" at the root, "tower_0", "tower_0/inner").
   const std::string& name_scope() const { return name_scope_; }
 
+  // The id its Outputs carry (Output::graph_id), shared by every scope derived from one root.
+  uint64_t graph_id() const;
+  // How many nodes the graph has so far.
+  int NodeCount() const;
+
   // The first error recorded while building this graph, or OK.
   absl::Status status() const;
   bool ok() const { return status().ok(); }
@@ -202,6 +224,11 @@ class Scope {
   struct ControlScope;  // one WithControlDependencies call
 
   explicit Scope(std::shared_ptr<Graph> graph);
+  // `op` marked as built by the graph `graph_id` (Output::graph_id).
+  static Operation Tagged(Operation op, uint64_t graph_id) {
+    op.graph_id_ = graph_id;
+    return op;
+  }
   // Builds `builder`'s node (OpBuilder::Finalize).
   Operation AddNode(const OpBuilder& builder) const;
 

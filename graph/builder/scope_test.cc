@@ -452,8 +452,11 @@ TEST(ScopeErrorTest, InputFromAnotherGraph) {
   Scope two = Scope::NewRootScope();
   Output x = Scalar(one.WithOpName("x"));
   ops::Identity(two, x);
-  EXPECT_THAT(two.status(), StatusIs(absl::StatusCode::kInvalidArgument,
-                                     "Node 'Identity': Unknown input node 'x'"));
+  EXPECT_THAT(two.status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'Identity' (Identity): input 0 ('x:0') belongs to another graph "
+                       "(made from another root scope); build it in this scope's graph, or import "
+                       "that graph with Scope::ImportGraphDef and use Scope::GetOperation"));
   EXPECT_THAT(one.status(), IsOk());
 }
 
@@ -643,6 +646,64 @@ TEST(ScopeTest, ScopesOfOneGraphMayBuildFromSeveralThreads) {
   EXPECT_EQ(names.size(), 400u);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(std::unique(names.begin(), names.end()), names.end());
+}
+
+TEST(ScopeErrorTest, AnOutputOfAnotherRootScopeIsRefusedNotLinkedByName) {
+  Scope first = Scope::NewRootScope();
+  Output x_first = ops::Const(first.WithOpName("x"), 1.f);
+  Scope second = Scope::NewRootScope();
+  Output x_second = ops::Const(second.WithOpName("x"), 2.f);  // same name, other graph
+  EXPECT_NE(x_first.graph_id(), x_second.graph_id());
+  EXPECT_NE(x_first.graph_id(), 0u);
+  EXPECT_FALSE(ops::Neg(second, x_first).valid());
+  EXPECT_THAT(
+      second.status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               ::testing::AllOf(HasSubstr("Node 'Neg' (Neg)"),
+                                HasSubstr("input 0 ('x:0') belongs to another graph (made from "
+                                          "another root scope)"))));
+  EXPECT_TRUE(first.ok());
+}
+
+TEST(ScopeErrorTest, ControlDependencyColocationAndShapeOfAnotherGraphAreRefused) {
+  Scope first = Scope::NewRootScope();
+  Output a = ops::Const(first.WithOpName("a"), 1.f);
+  {
+    Scope second = Scope::NewRootScope();
+    ops::Const(second.WithOpName("a"), 1.f);
+    ops::NoOp(second.WithControlDependencies({a}));
+    EXPECT_THAT(second.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("WithControlDependencies was given 'a', "
+                                                    "which belongs to another graph")));
+  }
+  {
+    Scope second = Scope::NewRootScope();
+    ops::Const(second.WithOpName("a"), 1.f);
+    second.ColocateWith(a);
+    EXPECT_THAT(second.status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("ColocateWith was given 'a', which belongs to another graph")));
+  }
+  {
+    Scope second = Scope::NewRootScope();
+    ops::Const(second.WithOpName("a"), 1.f);
+    EXPECT_THAT(second.GetShape(a).status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                      HasSubstr("'a:0' belongs to another graph")));
+  }
+}
+
+TEST(ScopeTest, OutputsOfTheSameGraphAndHandMadeOutputsAreAccepted) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), 1.f);
+  Scope sub = root.NewSubScope("sub").WithDevice("/cpu:0");
+  EXPECT_TRUE(ops::Neg(sub, x).valid());  // derived scopes share the graph
+  absl::StatusOr<Operation> found = root.GetOperation("x");
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->output(0).graph_id(), x.graph_id());
+  Output by_name("x", 0, DT_FLOAT);  // made by hand: looked up by name
+  EXPECT_EQ(by_name.graph_id(), 0u);
+  EXPECT_TRUE(ops::Neg(root, by_name).valid());
+  EXPECT_TRUE(root.ok());
 }
 
 }  // namespace

@@ -14,8 +14,8 @@ std::vector<Output> Outputs(const Operation& node) {
 
 }  // namespace
 
-Output SparseToDense(const Scope& scope, const Output& sparse_indices, const Output& output_shape,
-                     const Output& sparse_values, const Output& default_value,
+Output SparseToDense(const Scope& scope, const Input& sparse_indices, const Input& output_shape,
+                     const Input& sparse_values, const Input& default_value,
                      bool validate_indices) {
   return OpBuilder(scope, "SparseToDense")
       .Input(sparse_indices)
@@ -27,8 +27,8 @@ Output SparseToDense(const Scope& scope, const Output& sparse_indices, const Out
       .output(0);
 }
 
-Output SparseTensorDenseMatMul(const Scope& scope, const Output& a_indices, const Output& a_values,
-                               const Output& a_shape, const Output& b, bool adjoint_a,
+Output SparseTensorDenseMatMul(const Scope& scope, const Input& a_indices, const Input& a_values,
+                               const Input& a_shape, const Input& b, bool adjoint_a,
                                bool adjoint_b) {
   return OpBuilder(scope, "SparseTensorDenseMatMul")
       .Input(a_indices)
@@ -41,8 +41,8 @@ Output SparseTensorDenseMatMul(const Scope& scope, const Output& a_indices, cons
       .output(0);
 }
 
-Output SparseReduceSum(const Scope& scope, const Output& input_indices, const Output& input_values,
-                       const Output& input_shape, const Output& reduction_axes, bool keep_dims) {
+Output SparseReduceSum(const Scope& scope, const Input& input_indices, const Input& input_values,
+                       const Input& input_shape, const Input& reduction_axes, bool keep_dims) {
   return OpBuilder(scope, "SparseReduceSum")
       .Input(input_indices)
       .Input(input_values)
@@ -53,9 +53,9 @@ Output SparseReduceSum(const Scope& scope, const Output& input_indices, const Ou
       .output(0);
 }
 
-std::vector<Output> SparseAdd(const Scope& scope, const Output& a_indices, const Output& a_values,
-                              const Output& a_shape, const Output& b_indices,
-                              const Output& b_values, const Output& b_shape, const Output& thresh) {
+std::vector<Output> SparseAdd(const Scope& scope, const Input& a_indices, const Input& a_values,
+                              const Input& a_shape, const Input& b_indices, const Input& b_values,
+                              const Input& b_shape, const Input& thresh) {
   return Outputs(OpBuilder(scope, "SparseAdd")
                      .Input(a_indices)
                      .Input(a_values)
@@ -67,8 +67,8 @@ std::vector<Output> SparseAdd(const Scope& scope, const Output& a_indices, const
                      .Finalize());
 }
 
-std::vector<Output> SparseReorder(const Scope& scope, const Output& input_indices,
-                                  const Output& input_values, const Output& input_shape) {
+std::vector<Output> SparseReorder(const Scope& scope, const Input& input_indices,
+                                  const Input& input_values, const Input& input_shape) {
   return Outputs(OpBuilder(scope, "SparseReorder")
                      .Input(input_indices)
                      .Input(input_values)
@@ -76,8 +76,8 @@ std::vector<Output> SparseReorder(const Scope& scope, const Output& input_indice
                      .Finalize());
 }
 
-std::vector<Output> SparseReshape(const Scope& scope, const Output& input_indices,
-                                  const Output& input_shape, const Output& new_shape) {
+std::vector<Output> SparseReshape(const Scope& scope, const Input& input_indices,
+                                  const Input& input_shape, const Input& new_shape) {
   return Outputs(OpBuilder(scope, "SparseReshape")
                      .Input(input_indices)
                      .Input(input_shape)
@@ -85,9 +85,9 @@ std::vector<Output> SparseReshape(const Scope& scope, const Output& input_indice
                      .Finalize());
 }
 
-std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Output& indices,
-                                        const Output& values, const Output& dense_shape,
-                                        const Output& default_value) {
+std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices,
+                                        const Input& values, const Input& dense_shape,
+                                        const Input& default_value) {
   return Outputs(OpBuilder(scope, "SparseFillEmptyRows")
                      .Input(indices)
                      .Input(values)

@@ -11,34 +11,35 @@
 
 #include <vector>
 
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
-Output SparseToDense(const Scope& scope, const Output& sparse_indices, const Output& output_shape,
-                     const Output& sparse_values, const Output& default_value,
+Output SparseToDense(const Scope& scope, const Input& sparse_indices, const Input& output_shape,
+                     const Input& sparse_values, const Input& default_value,
                      bool validate_indices = true);
-Output SparseTensorDenseMatMul(const Scope& scope, const Output& a_indices, const Output& a_values,
-                               const Output& a_shape, const Output& b, bool adjoint_a = false,
+Output SparseTensorDenseMatMul(const Scope& scope, const Input& a_indices, const Input& a_values,
+                               const Input& a_shape, const Input& b, bool adjoint_a = false,
                                bool adjoint_b = false);
-Output SparseReduceSum(const Scope& scope, const Output& input_indices, const Output& input_values,
-                       const Output& input_shape, const Output& reduction_axes,
+Output SparseReduceSum(const Scope& scope, const Input& input_indices, const Input& input_values,
+                       const Input& input_shape, const Input& reduction_axes,
                        bool keep_dims = false);
 // sum_indices, sum_values, sum_shape.
-std::vector<Output> SparseAdd(const Scope& scope, const Output& a_indices, const Output& a_values,
-                              const Output& a_shape, const Output& b_indices,
-                              const Output& b_values, const Output& b_shape, const Output& thresh);
+std::vector<Output> SparseAdd(const Scope& scope, const Input& a_indices, const Input& a_values,
+                              const Input& a_shape, const Input& b_indices, const Input& b_values,
+                              const Input& b_shape, const Input& thresh);
 // output_indices, output_values.
-std::vector<Output> SparseReorder(const Scope& scope, const Output& input_indices,
-                                  const Output& input_values, const Output& input_shape);
+std::vector<Output> SparseReorder(const Scope& scope, const Input& input_indices,
+                                  const Input& input_values, const Input& input_shape);
 // output_indices, output_shape.
-std::vector<Output> SparseReshape(const Scope& scope, const Output& input_indices,
-                                  const Output& input_shape, const Output& new_shape);
+std::vector<Output> SparseReshape(const Scope& scope, const Input& input_indices,
+                                  const Input& input_shape, const Input& new_shape);
 // output_indices, output_values, empty_row_indicator, reverse_index_map.
-std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Output& indices,
-                                        const Output& values, const Output& dense_shape,
-                                        const Output& default_value);
+std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices,
+                                        const Input& values, const Input& dense_shape,
+                                        const Input& default_value);
 
 }  // namespace ops
 }  // namespace rill

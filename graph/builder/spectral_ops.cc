@@ -15,11 +15,11 @@ Output ToReal(const Scope& scope, const char* op, const Output& x) {
   return OpBuilder(scope, op).Input(x).Attr("Tout", RealOf(x.dtype())).Finalize().output(0);
 }
 
-Output OneInput(const Scope& scope, const char* op, const Output& x) {
+Output OneInput(const Scope& scope, const char* op, const Input& x) {
   return OpBuilder(scope, op).Input(x).Finalize().output(0);
 }
 
-Output RealFft(const Scope& scope, const char* op, const Output& input, const Output& fft_length) {
+Output RealFft(const Scope& scope, const char* op, const Output& input, const Input& fft_length) {
   return OpBuilder(scope, op)
       .Input(input)
       .Input(fft_length)
@@ -29,7 +29,7 @@ Output RealFft(const Scope& scope, const char* op, const Output& input, const Ou
 }
 
 Output InverseRealFft(const Scope& scope, const char* op, const Output& input,
-                      const Output& fft_length) {
+                      const Input& fft_length) {
   return OpBuilder(scope, op)
       .Input(input)
       .Input(fft_length)
@@ -40,7 +40,7 @@ Output InverseRealFft(const Scope& scope, const char* op, const Output& input,
 
 }  // namespace
 
-Output Complex(const Scope& scope, const Output& real, const Output& imag) {
+Output Complex(const Scope& scope, const Output& real, const Input& imag) {
   return OpBuilder(scope, "Complex")
       .Input(real)
       .Input(imag)
@@ -53,23 +53,23 @@ Output Real(const Scope& scope, const Output& input) { return ToReal(scope, "Rea
 Output Imag(const Scope& scope, const Output& input) { return ToReal(scope, "Imag", input); }
 Output ComplexAbs(const Scope& scope, const Output& x) { return ToReal(scope, "ComplexAbs", x); }
 Output Angle(const Scope& scope, const Output& input) { return ToReal(scope, "Angle", input); }
-Output Conj(const Scope& scope, const Output& input) { return OneInput(scope, "Conj", input); }
+Output Conj(const Scope& scope, const Input& input) { return OneInput(scope, "Conj", input); }
 
-Output FFT(const Scope& scope, const Output& input) { return OneInput(scope, "FFT", input); }
-Output IFFT(const Scope& scope, const Output& input) { return OneInput(scope, "IFFT", input); }
-Output FFT2D(const Scope& scope, const Output& input) { return OneInput(scope, "FFT2D", input); }
-Output IFFT2D(const Scope& scope, const Output& input) { return OneInput(scope, "IFFT2D", input); }
+Output FFT(const Scope& scope, const Input& input) { return OneInput(scope, "FFT", input); }
+Output IFFT(const Scope& scope, const Input& input) { return OneInput(scope, "IFFT", input); }
+Output FFT2D(const Scope& scope, const Input& input) { return OneInput(scope, "FFT2D", input); }
+Output IFFT2D(const Scope& scope, const Input& input) { return OneInput(scope, "IFFT2D", input); }
 
 Output RFFT(const Scope& scope, const Output& input, const Output& fft_length) {
   return RealFft(scope, "RFFT", input, fft_length);
 }
-Output IRFFT(const Scope& scope, const Output& input, const Output& fft_length) {
+Output IRFFT(const Scope& scope, const Output& input, const Input& fft_length) {
   return InverseRealFft(scope, "IRFFT", input, fft_length);
 }
-Output RFFT2D(const Scope& scope, const Output& input, const Output& fft_length) {
+Output RFFT2D(const Scope& scope, const Output& input, const Input& fft_length) {
   return RealFft(scope, "RFFT2D", input, fft_length);
 }
-Output IRFFT2D(const Scope& scope, const Output& input, const Output& fft_length) {
+Output IRFFT2D(const Scope& scope, const Output& input, const Input& fft_length) {
   return InverseRealFft(scope, "IRFFT2D", input, fft_length);
 }
 

@@ -10,30 +10,31 @@
 #ifndef RILL_GRAPH_BUILDER_SPECTRAL_OPS_H_
 #define RILL_GRAPH_BUILDER_SPECTRAL_OPS_H_
 
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
 // real + i * imag (numpy broadcasting).
-Output Complex(const Scope& scope, const Output& real, const Output& imag);
+Output Complex(const Scope& scope, const Output& real, const Input& imag);
 // Parts, magnitude and argument of a complex tensor, and its conjugate.
 Output Real(const Scope& scope, const Output& input);
 Output Imag(const Scope& scope, const Output& input);
 Output ComplexAbs(const Scope& scope, const Output& x);
 Output Angle(const Scope& scope, const Output& input);
-Output Conj(const Scope& scope, const Output& input);
+Output Conj(const Scope& scope, const Input& input);
 
 // Complex FFTs over the innermost one or two dimensions (the inverses scale by 1/n).
-Output FFT(const Scope& scope, const Output& input);
-Output IFFT(const Scope& scope, const Output& input);
-Output FFT2D(const Scope& scope, const Output& input);
-Output IFFT2D(const Scope& scope, const Output& input);
+Output FFT(const Scope& scope, const Input& input);
+Output IFFT(const Scope& scope, const Input& input);
+Output FFT2D(const Scope& scope, const Input& input);
+Output IFFT2D(const Scope& scope, const Input& input);
 // Real FFTs; fft_length is an int32 vector of one (two for the 2-D forms) lengths.
 Output RFFT(const Scope& scope, const Output& input, const Output& fft_length);
-Output IRFFT(const Scope& scope, const Output& input, const Output& fft_length);
-Output RFFT2D(const Scope& scope, const Output& input, const Output& fft_length);
-Output IRFFT2D(const Scope& scope, const Output& input, const Output& fft_length);
+Output IRFFT(const Scope& scope, const Output& input, const Input& fft_length);
+Output RFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
+Output IRFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
 
 }  // namespace ops
 }  // namespace rill

@@ -7,24 +7,24 @@
 namespace rill {
 namespace ops {
 
-Output StringLength(const Scope& scope, const Output& input, absl::string_view unit) {
+Output StringLength(const Scope& scope, const Input& input, absl::string_view unit) {
   return OpBuilder(scope, "StringLength").Input(input).Attr("unit", unit).Finalize().output(0);
 }
-Output StringLower(const Scope& scope, const Output& input, absl::string_view encoding) {
+Output StringLower(const Scope& scope, const Input& input, absl::string_view encoding) {
   return OpBuilder(scope, "StringLower")
       .Input(input)
       .Attr("encoding", encoding)
       .Finalize()
       .output(0);
 }
-Output StringUpper(const Scope& scope, const Output& input, absl::string_view encoding) {
+Output StringUpper(const Scope& scope, const Input& input, absl::string_view encoding) {
   return OpBuilder(scope, "StringUpper")
       .Input(input)
       .Attr("encoding", encoding)
       .Finalize()
       .output(0);
 }
-Output Substr(const Scope& scope, const Output& input, const Output& pos, const Output& len,
+Output Substr(const Scope& scope, const Input& input, const Input& pos, const Input& len,
               absl::string_view unit) {
   return OpBuilder(scope, "Substr")
       .Input(input)
@@ -34,24 +34,24 @@ Output Substr(const Scope& scope, const Output& input, const Output& pos, const 
       .Finalize()
       .output(0);
 }
-Output StringStrip(const Scope& scope, const Output& input) {
+Output StringStrip(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "StringStrip").Input(input).Finalize().output(0);
 }
-Output StringToNumber(const Scope& scope, const Output& string_tensor, DataType out_type) {
+Output StringToNumber(const Scope& scope, const Input& string_tensor, DataType out_type) {
   return OpBuilder(scope, "StringToNumber")
       .Input(string_tensor)
       .Attr("out_type", out_type)
       .Finalize()
       .output(0);
 }
-Output StringToHashBucketFast(const Scope& scope, const Output& input, int64_t num_buckets) {
+Output StringToHashBucketFast(const Scope& scope, const Input& input, int64_t num_buckets) {
   return OpBuilder(scope, "StringToHashBucketFast")
       .Input(input)
       .Attr("num_buckets", num_buckets)
       .Finalize()
       .output(0);
 }
-Output StaticRegexReplace(const Scope& scope, const Output& input, absl::string_view pattern,
+Output StaticRegexReplace(const Scope& scope, const Input& input, absl::string_view pattern,
                           absl::string_view rewrite, bool replace_global) {
   return OpBuilder(scope, "StaticRegexReplace")
       .Input(input)
@@ -61,8 +61,8 @@ Output StaticRegexReplace(const Scope& scope, const Output& input, absl::string_
       .Finalize()
       .output(0);
 }
-Output RegexReplace(const Scope& scope, const Output& input, const Output& pattern,
-                    const Output& rewrite, bool replace_global) {
+Output RegexReplace(const Scope& scope, const Input& input, const Input& pattern,
+                    const Input& rewrite, bool replace_global) {
   return OpBuilder(scope, "RegexReplace")
       .Input(input)
       .Input(pattern)
@@ -71,10 +71,10 @@ Output RegexReplace(const Scope& scope, const Output& input, const Output& patte
       .Finalize()
       .output(0);
 }
-Output RegexFullMatch(const Scope& scope, const Output& input, const Output& pattern) {
+Output RegexFullMatch(const Scope& scope, const Input& input, const Input& pattern) {
   return OpBuilder(scope, "RegexFullMatch").Input(input).Input(pattern).Finalize().output(0);
 }
-std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const Output& sep,
+std::vector<Output> StringSplitV2(const Scope& scope, const Input& input, const Input& sep,
                                   int64_t maxsplit) {
   Operation node = OpBuilder(scope, "StringSplitV2")
                        .Input(input)
@@ -85,7 +85,7 @@ std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const
   for (int i = 0; i < node.num_outputs(); ++i) out.push_back(node.output(i));
   return out;
 }
-Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduction_indices,
+Output ReduceJoin(const Scope& scope, const Input& inputs, const Input& reduction_indices,
                   bool keep_dims, absl::string_view separator) {
   return OpBuilder(scope, "ReduceJoin")
       .Input(inputs)
@@ -96,14 +96,14 @@ Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduct
       .output(0);
 }
 
-Output StringToHashBucket(const Scope& scope, const Output& input, int64_t num_buckets) {
+Output StringToHashBucket(const Scope& scope, const Input& input, int64_t num_buckets) {
   return OpBuilder(scope, "StringToHashBucket")
       .Input(input)
       .Attr("num_buckets", num_buckets)
       .Finalize()
       .output(0);
 }
-Output StringToHashBucketStrong(const Scope& scope, const Output& input, int64_t num_buckets,
+Output StringToHashBucketStrong(const Scope& scope, const Input& input, int64_t num_buckets,
                                 const std::vector<int64_t>& key) {
   return OpBuilder(scope, "StringToHashBucketStrong")
       .Input(input)
@@ -112,16 +112,16 @@ Output StringToHashBucketStrong(const Scope& scope, const Output& input, int64_t
       .Finalize()
       .output(0);
 }
-Output Fingerprint(const Scope& scope, const Output& data, const Output& method) {
+Output Fingerprint(const Scope& scope, const Input& data, const Input& method) {
   return OpBuilder(scope, "Fingerprint").Input(data).Input(method).Finalize().output(0);
 }
-Output EncodeBase64(const Scope& scope, const Output& input, bool pad) {
+Output EncodeBase64(const Scope& scope, const Input& input, bool pad) {
   return OpBuilder(scope, "EncodeBase64").Input(input).Attr("pad", pad).Finalize().output(0);
 }
-Output DecodeBase64(const Scope& scope, const Output& input) {
+Output DecodeBase64(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "DecodeBase64").Input(input).Finalize().output(0);
 }
-Output DecodeRaw(const Scope& scope, const Output& bytes, DataType out_type, bool little_endian) {
+Output DecodeRaw(const Scope& scope, const Input& bytes, DataType out_type, bool little_endian) {
   return OpBuilder(scope, "DecodeRaw")
       .Input(bytes)
       .Attr("out_type", out_type)

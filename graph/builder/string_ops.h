@@ -13,42 +13,42 @@
 
 #include "absl/strings/string_view.h"
 #include "core/types.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
 namespace ops {
 
 // unit: "BYTE" or "UTF8_CHAR".
-Output StringLength(const Scope& scope, const Output& input, absl::string_view unit = "BYTE");
-Output StringLower(const Scope& scope, const Output& input, absl::string_view encoding = "");
-Output StringUpper(const Scope& scope, const Output& input, absl::string_view encoding = "");
-Output Substr(const Scope& scope, const Output& input, const Output& pos, const Output& len,
+Output StringLength(const Scope& scope, const Input& input, absl::string_view unit = "BYTE");
+Output StringLower(const Scope& scope, const Input& input, absl::string_view encoding = "");
+Output StringUpper(const Scope& scope, const Input& input, absl::string_view encoding = "");
+Output Substr(const Scope& scope, const Input& input, const Input& pos, const Input& len,
               absl::string_view unit = "BYTE");
-Output StringStrip(const Scope& scope, const Output& input);
-Output StringToNumber(const Scope& scope, const Output& string_tensor,
-                      DataType out_type = DT_FLOAT);
-Output StringToHashBucketFast(const Scope& scope, const Output& input, int64_t num_buckets);
-Output StaticRegexReplace(const Scope& scope, const Output& input, absl::string_view pattern,
+Output StringStrip(const Scope& scope, const Input& input);
+Output StringToNumber(const Scope& scope, const Input& string_tensor, DataType out_type = DT_FLOAT);
+Output StringToHashBucketFast(const Scope& scope, const Input& input, int64_t num_buckets);
+Output StaticRegexReplace(const Scope& scope, const Input& input, absl::string_view pattern,
                           absl::string_view rewrite, bool replace_global = true);
-Output RegexReplace(const Scope& scope, const Output& input, const Output& pattern,
-                    const Output& rewrite, bool replace_global = true);
-Output RegexFullMatch(const Scope& scope, const Output& input, const Output& pattern);
+Output RegexReplace(const Scope& scope, const Input& input, const Input& pattern,
+                    const Input& rewrite, bool replace_global = true);
+Output RegexFullMatch(const Scope& scope, const Input& input, const Input& pattern);
 // indices, values, shape (a sparse [rows, max pieces] matrix).
-std::vector<Output> StringSplitV2(const Scope& scope, const Output& input, const Output& sep,
+std::vector<Output> StringSplitV2(const Scope& scope, const Input& input, const Input& sep,
                                   int64_t maxsplit = -1);
-Output ReduceJoin(const Scope& scope, const Output& inputs, const Output& reduction_indices,
+Output ReduceJoin(const Scope& scope, const Input& inputs, const Input& reduction_indices,
                   bool keep_dims = false, absl::string_view separator = "");
 
 // Hashes: TensorFlow's Hash64 and keyed SipHash-2-4 (key: two ints) modulo num_buckets, and the
 // [rows, 8] uint8 FarmHash fingerprints of data's rows (method "farmhash64").
-Output StringToHashBucket(const Scope& scope, const Output& input, int64_t num_buckets);
-Output StringToHashBucketStrong(const Scope& scope, const Output& input, int64_t num_buckets,
+Output StringToHashBucket(const Scope& scope, const Input& input, int64_t num_buckets);
+Output StringToHashBucketStrong(const Scope& scope, const Input& input, int64_t num_buckets,
                                 const std::vector<int64_t>& key);
-Output Fingerprint(const Scope& scope, const Output& data, const Output& method);
+Output Fingerprint(const Scope& scope, const Input& data, const Input& method);
 // Web-safe base64, and strings' bytes as out_type values (input shape + [bytes / size]).
-Output EncodeBase64(const Scope& scope, const Output& input, bool pad = false);
-Output DecodeBase64(const Scope& scope, const Output& input);
-Output DecodeRaw(const Scope& scope, const Output& bytes, DataType out_type,
+Output EncodeBase64(const Scope& scope, const Input& input, bool pad = false);
+Output DecodeBase64(const Scope& scope, const Input& input);
+Output DecodeRaw(const Scope& scope, const Input& bytes, DataType out_type,
                  bool little_endian = true);
 
 }  // namespace ops

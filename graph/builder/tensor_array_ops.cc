@@ -16,8 +16,8 @@ TensorArrayOutputs TensorArrayV3(const Scope& scope, const Output& size, DataTyp
   return {op.output(0), op.output(1)};
 }
 
-Output TensorArrayWriteV3(const Scope& scope, const Output& handle, const Output& index,
-                          const Output& value, const Output& flow_in) {
+Output TensorArrayWriteV3(const Scope& scope, const Input& handle, const Input& index,
+                          const Input& value, const Input& flow_in) {
   return OpBuilder(scope, "TensorArrayWriteV3")
       .Input(handle)
       .Input(index)
@@ -27,8 +27,8 @@ Output TensorArrayWriteV3(const Scope& scope, const Output& handle, const Output
       .output(0);
 }
 
-Output TensorArrayReadV3(const Scope& scope, const Output& handle, const Output& index,
-                         const Output& flow_in, DataType dtype) {
+Output TensorArrayReadV3(const Scope& scope, const Input& handle, const Input& index,
+                         const Input& flow_in, DataType dtype) {
   return OpBuilder(scope, "TensorArrayReadV3")
       .Input(handle)
       .Input(index)
@@ -38,8 +38,8 @@ Output TensorArrayReadV3(const Scope& scope, const Output& handle, const Output&
       .output(0);
 }
 
-Output TensorArrayGatherV3(const Scope& scope, const Output& handle, const Output& indices,
-                           const Output& flow_in, DataType dtype) {
+Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input& indices,
+                           const Input& flow_in, DataType dtype) {
   return OpBuilder(scope, "TensorArrayGatherV3")
       .Input(handle)
       .Input(indices)
@@ -49,8 +49,8 @@ Output TensorArrayGatherV3(const Scope& scope, const Output& handle, const Outpu
       .output(0);
 }
 
-Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Output& indices,
-                            const Output& value, const Output& flow_in) {
+Output TensorArrayScatterV3(const Scope& scope, const Input& handle, const Input& indices,
+                            const Input& value, const Input& flow_in) {
   return OpBuilder(scope, "TensorArrayScatterV3")
       .Input(handle)
       .Input(indices)
@@ -60,7 +60,7 @@ Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Outp
       .output(0);
 }
 
-Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output& flow_in) {
+Output TensorArraySizeV3(const Scope& scope, const Input& handle, const Input& flow_in) {
   return OpBuilder(scope, "TensorArraySizeV3").Input(handle).Input(flow_in).Finalize().output(0);
 }
 
@@ -74,11 +74,11 @@ TensorArrayOutputs TensorArrayGradV3(const Scope& scope, const Output& handle,
   return {op.output(0), op.output(1)};
 }
 
-Operation TensorArrayCloseV3(const Scope& scope, const Output& handle) {
+Operation TensorArrayCloseV3(const Scope& scope, const Input& handle) {
   return OpBuilder(scope, "TensorArrayCloseV3").Input(handle).Finalize();
 }
 
-Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type) {
+Output StackV2(const Scope& scope, const Input& max_size, DataType elem_type) {
   return OpBuilder(scope, "StackV2")
       .Input(max_size)
       .Attr("elem_type", elem_type)
@@ -86,11 +86,11 @@ Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type) {
       .output(0);
 }
 
-Output StackPushV2(const Scope& scope, const Output& handle, const Output& elem) {
+Output StackPushV2(const Scope& scope, const Input& handle, const Input& elem) {
   return OpBuilder(scope, "StackPushV2").Input(handle).Input(elem).Finalize().output(0);
 }
 
-Output StackPopV2(const Scope& scope, const Output& handle, DataType elem_type) {
+Output StackPopV2(const Scope& scope, const Input& handle, DataType elem_type) {
   return OpBuilder(scope, "StackPopV2")
       .Input(handle)
       .Attr("elem_type", elem_type)
@@ -98,7 +98,7 @@ Output StackPopV2(const Scope& scope, const Output& handle, DataType elem_type) 
       .output(0);
 }
 
-Operation StackCloseV2(const Scope& scope, const Output& handle) {
+Operation StackCloseV2(const Scope& scope, const Input& handle) {
   return OpBuilder(scope, "StackCloseV2").Input(handle).Finalize();
 }
 

@@ -11,6 +11,7 @@
 #define RILL_GRAPH_BUILDER_TENSOR_ARRAY_OPS_H_
 
 #include "absl/strings/string_view.h"
+#include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
 namespace rill {
@@ -35,25 +36,25 @@ struct TensorArrayOutputs {
 };
 TensorArrayOutputs TensorArrayV3(const Scope& scope, const Output& size, DataType dtype,
                                  const TensorArrayAttrs& attrs = {});
-Output TensorArrayWriteV3(const Scope& scope, const Output& handle, const Output& index,
-                          const Output& value, const Output& flow_in);
-Output TensorArrayReadV3(const Scope& scope, const Output& handle, const Output& index,
-                         const Output& flow_in, DataType dtype);
-Output TensorArrayGatherV3(const Scope& scope, const Output& handle, const Output& indices,
-                           const Output& flow_in, DataType dtype);
-Output TensorArrayScatterV3(const Scope& scope, const Output& handle, const Output& indices,
-                            const Output& value, const Output& flow_in);
+Output TensorArrayWriteV3(const Scope& scope, const Input& handle, const Input& index,
+                          const Input& value, const Input& flow_in);
+Output TensorArrayReadV3(const Scope& scope, const Input& handle, const Input& index,
+                         const Input& flow_in, DataType dtype);
+Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input& indices,
+                           const Input& flow_in, DataType dtype);
+Output TensorArrayScatterV3(const Scope& scope, const Input& handle, const Input& indices,
+                            const Input& value, const Input& flow_in);
 // The gradient array of `handle`'s array for gradient source `source` (made on first use).
 TensorArrayOutputs TensorArrayGradV3(const Scope& scope, const Output& handle,
                                      const Output& flow_in, absl::string_view source);
-Output TensorArraySizeV3(const Scope& scope, const Output& handle, const Output& flow_in);
-Operation TensorArrayCloseV3(const Scope& scope, const Output& handle);
+Output TensorArraySizeV3(const Scope& scope, const Input& handle, const Input& flow_in);
+Operation TensorArrayCloseV3(const Scope& scope, const Input& handle);
 
 // TF1 stacks (ops/stack_ops.cc), which while-loop gradients use. max_size -1: unbounded.
-Output StackV2(const Scope& scope, const Output& max_size, DataType elem_type);
-Output StackPushV2(const Scope& scope, const Output& handle, const Output& elem);
-Output StackPopV2(const Scope& scope, const Output& handle, DataType elem_type);
-Operation StackCloseV2(const Scope& scope, const Output& handle);
+Output StackV2(const Scope& scope, const Input& max_size, DataType elem_type);
+Output StackPushV2(const Scope& scope, const Input& handle, const Input& elem);
+Output StackPopV2(const Scope& scope, const Input& handle, DataType elem_type);
+Operation StackCloseV2(const Scope& scope, const Input& handle);
 
 }  // namespace ops
 }  // namespace rill

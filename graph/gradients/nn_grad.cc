@@ -54,7 +54,7 @@ Output IntVector(const Scope& s, const std::vector<int>& values) {
 // --- Activations -----------------------------------------------------------------------------
 
 // Relu, Relu6, Elu, Selu: <Op>Grad(g, the forward output).
-template <Output (*GradOpFn)(const Scope&, const Output&, const Output&)>
+template <Output (*GradOpFn)(const Scope&, const Input&, const Input&)>
 absl::Status OutputActivationGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   *out = {GradOpFn(s, g[0], op.outputs[0])};
   return absl::OkStatus();
@@ -88,7 +88,7 @@ RILL_REGISTER_GRADIENT("Softsign", SoftsignGrad);
 
 // ReluGrad, Relu6Grad (gradients, features): <Op>(g, features) for the gradients, zeros for
 // the features.
-template <Output (*GradOpFn)(const Scope&, const Output&, const Output&)>
+template <Output (*GradOpFn)(const Scope&, const Input&, const Input&)>
 absl::Status ActivationGradGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   const Output& x = op.inputs[1];
   *out = {GradOpFn(s, g[0], x), ops::ZerosLike(s, x)};
@@ -107,7 +107,7 @@ RILL_REGISTER_GRADIENT("LeakyReluGrad", LeakyReluGradGrad);
 
 // EluGrad, SeluGrad (gradients, outputs): <Op>(g, outputs), and g * gradients where the
 // outputs are negative.
-template <Output (*GradOpFn)(const Scope&, const Output&, const Output&)>
+template <Output (*GradOpFn)(const Scope&, const Input&, const Input&)>
 absl::Status ExpActivationGradGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   const Output& y = op.inputs[1];
   Output negative = ops::Less(s, y, grad::ScalarLike(s, 0.0, y));
