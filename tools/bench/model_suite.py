@@ -3,7 +3,11 @@
 side by side in one sitting in Rill, TensorFlow and ONNX Runtime, at 1 and 2 threads.
 
   - Rill: `session_runner --benchmark --warmup=3 --repeat=15` on the frozen GraphDef (the -c opt
-    build), intra = inter = N; its median.
+    build), intra = inter = N; its median. It runs with OMP_WAIT_POLICY=PASSIVE (what importing
+    rill sets, python/rill/_c.py) unless --omp_wait_policy says otherwise or the caller's
+    environment sets a policy: session_runner cannot set it itself, since libgomp reads it when it
+    is loaded, and with libgomp's default of long spinning an idle worker takes the core a busy
+    thread needs whenever anything else runs on the machine (docs/performance.md).
   - TensorFlow: tf.compat.v1.Session on the same GraphDef, intra = inter = N, its default oneDNN
     path (TF_ENABLE_ONEDNN_OPTS left unset), timed through Session.make_callable; median of 15
     calls after 3 warm-ups (each includes TensorFlow's Python call floor, about 0.1-0.2 ms).
@@ -19,7 +23,9 @@ max |Rill - TF| / max |TF|.
     python3 tools/bench/model_suite.py [--models EfficientNetB0,ResNet50V2] [--threads 1,2]
 
 Prints a Markdown table (model, threads, Rill ms, TF ms, ORT ms, TF/Rill, ORT/Rill) with the
-geometric means per thread count; --json FILE also writes the rows.
+geometric means per thread count; --json FILE also writes the rows. --baseline RUNNER also times
+another session_runner (an older build) on each row, right before the current one, for
+before / after ratios from one sitting.
 """
 import argparse
 import json
@@ -108,7 +114,7 @@ def run_peers(name, threads):
     return json.loads(line[0][5:])
 
 
-def run_rill(runner, name, threads):
+def run_rill(runner, name, threads, wait_policy):
     """(median ms, max relative difference to TensorFlow's output or None, error text)."""
     p, meta = suite_models.make(name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +127,7 @@ def run_rill(runner, name, threads):
             [runner, "--graph=" + p["pb"], "--config=" + cfg,
              "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]), "--fetch=" + fetch,
              "--output_dir=" + tmp, "--benchmark", "--warmup=%d" % WARMUP, "--repeat=%d" % REPS],
-            capture_output=True, text=True)
+            capture_output=True, text=True, env=_rill_env(wait_policy))
         m = re.search(r"median ([0-9.]+) ?(us|ms|s)\b", out.stdout)
         if out.returncode != 0 or not m:
             return None, None, (out.stderr.strip().splitlines() or ["?"])[-1][:200]
@@ -135,6 +141,13 @@ def run_rill(runner, name, threads):
     return ms, rel, None
 
 
+def _rill_env(wait_policy):
+    env = dict(os.environ)
+    if wait_policy and "OMP_WAIT_POLICY" not in env and "GOMP_SPINCOUNT" not in env:
+        env["OMP_WAIT_POLICY"] = wait_policy
+    return env
+
+
 def geomean(values):
     values = [v for v in values if v]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
@@ -144,20 +157,31 @@ def print_table(rows, threads_list):
     fmt = lambda v: "-" if v is None else ("%.2f" % v if v < 10 else "%.1f" % v)
     ratio = lambda a, b: None if a is None or b is None else a / b
     rx = lambda v: "-" if v is None else "%.2fx" % v
+    before = any("rill_before" in r for r in rows)
+    extra = " Rill before ms | TF/before | ORT/before |" if before else ""
     print("| model | family | threads | Rill ms | TF ms | ORT ms | TF/Rill | ORT/Rill | "
-          "max rel diff vs TF |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+          "max rel diff vs TF |" + extra)
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if before else ""))
     for r in rows:
         ort = fmt(r["ort"]) if r["ort"] is not None else ("n/c" if r.get("ort_error") else "-")
-        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+        line = "| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
             r["model"], r["family"], r["threads"], fmt(r["rill"]), fmt(r["tf"]), ort,
             rx(ratio(r["tf"], r["rill"])), rx(ratio(r["ort"], r["rill"])),
-            "-" if r["rel_diff"] is None else "%.1e" % r["rel_diff"]))
+            "-" if r["rel_diff"] is None else "%.1e" % r["rel_diff"])
+        if before:
+            b = r.get("rill_before")
+            line += " %s | %s | %s |" % (fmt(b), rx(ratio(r["tf"], b)), rx(ratio(r["ort"], b)))
+        print(line)
     for t in threads_list:
         sel = [r for r in rows if r["threads"] == t]
-        print("| geometric mean | | %d | | | | %s | %s | |" % (
+        line = "| geometric mean | | %d | | | | %s | %s | |" % (
             t, rx(geomean([ratio(r["tf"], r["rill"]) for r in sel])),
-            rx(geomean([ratio(r["ort"], r["rill"]) for r in sel]))))
+            rx(geomean([ratio(r["ort"], r["rill"]) for r in sel])))
+        if before:
+            line += " | %s | %s |" % (
+                rx(geomean([ratio(r["tf"], r.get("rill_before")) for r in sel])),
+                rx(geomean([ratio(r["ort"], r.get("rill_before")) for r in sel])))
+        print(line)
     errors = {r["model"]: r["ort_error"] for r in rows if r.get("ort_error")}
     for model, err in errors.items():
         print("\n%s: ONNX Runtime not timed: %s" % (model, err))
@@ -175,6 +199,9 @@ def main():
     ap.add_argument("--models", default="", help="comma-separated names (default: all)")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--json", default="", help="also write the rows to this file")
+    ap.add_argument("--baseline", default="", help="another session_runner to time beside")
+    ap.add_argument("--omp_wait_policy", default="PASSIVE",
+                    help="OMP_WAIT_POLICY for session_runner ('' leaves libgomp's default)")
     ap.add_argument("--list", action="store_true", help="list the models and exit")
     a = ap.parse_args()
     if a.list:
@@ -191,11 +218,15 @@ def main():
         suite_models.make(name)
         for t in threads_list:
             peers = run_peers(name, t)
-            rill, rel, err = run_rill(a.runner, name, t)
-            rows.append({"model": name, "family": suite_models.MODELS[name][0], "threads": t,
-                         "rill": rill, "tf": peers.get("tf"), "ort": peers.get("ort"),
-                         "ort_error": peers.get("ort_error"), "rel_diff": rel,
-                         "rill_error": err})
+            row = {"model": name, "family": suite_models.MODELS[name][0], "threads": t,
+                   "tf": peers.get("tf"), "ort": peers.get("ort"),
+                   "ort_error": peers.get("ort_error")}
+            if a.baseline:
+                row["rill_before"] = run_rill(a.baseline, name, t, a.omp_wait_policy)[0]
+            row["rill"], row["rel_diff"], row["rill_error"] = run_rill(a.runner, name, t,
+                                                                       a.omp_wait_policy)
+            rows.append(row)
+            rill = row["rill"]
             print("# %s %d: Rill %s ms, TF %s ms, ORT %s ms" % (name, t, rill, peers.get("tf"),
                                                                peers.get("ort")),
                   file=sys.stderr, flush=True)
