@@ -330,6 +330,67 @@ absl::Status PolygammaGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* 
 }
 RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
 
+// igamma(a, x): IgammaGradA(a, x) for a; exp(-x + (a - 1) log x - lgamma(a)) for x, in log space
+// as in TensorFlow (Gamma(a) grows large).
+Grads IgammaPartials(const Scope& s, const GradOp& op, GradSpan g) {
+  const Output& a = op.inputs[0];
+  const Output& x = op.inputs[1];
+  Output partial_a = ops::IgammaGradA(s, a, x);
+  Output log_partial_x =
+      ops::Sub(s,
+               ops::AddV2(s, ops::Neg(s, x),
+                          ops::Mul(s, ops::Sub(s, a, grad::ScalarLike(s, 1.0, a)), ops::Log(s, x))),
+               ops::Lgamma(s, a));
+  return Reduced(s, op, ops::Mul(s, partial_a, g[0]),
+                 ops::Mul(s, ops::Exp(s, log_partial_x), g[0]));
+}
+
+absl::Status IgammaGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  *out = IgammaPartials(s, op, g);
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Igamma", IgammaGrad);
+
+// igammac(a, x) = 1 - igamma(a, x): Igamma's partials negated.
+absl::Status IgammacGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Grads p = IgammaPartials(s, op, g);
+  *out = {ops::Neg(s, p[0]), ops::Neg(s, p[1])};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Igammac", IgammacGrad);
+
+// zeta(x, q): -x zeta(x + 1, q) for q; none for x, as in TensorFlow.
+absl::Status ZetaGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& x = op.inputs[0];
+  const Output& q = op.inputs[1];
+  Output partial_q =
+      ops::Mul(s, ops::Neg(s, x), ops::Zeta(s, ops::AddV2(s, x, grad::ScalarLike(s, 1.0, x)), q));
+  *out = Reduced(s, op, Output(), ops::Mul(s, partial_q, g[0]));
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Zeta", ZetaGrad);
+
+// betainc(a, b, x): x^(a-1) (1-x)^(b-1) / B(a, b) for x, in log space through xlogy and xlog1py
+// (a or b of 1 gives 0, not NaN, at the ends) as in TensorFlow; none for a and b. TensorFlow
+// reduces over the broadcast of a's shape against x's, which is x's own shape or a scalar x's.
+absl::Status BetaincGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& a = op.inputs[0];
+  const Output& b = op.inputs[1];
+  const Output& x = op.inputs[2];
+  Output log_beta = ops::Sub(s, ops::AddV2(s, ops::Lgamma(s, a), ops::Lgamma(s, b)),
+                             ops::Lgamma(s, ops::AddV2(s, a, b)));
+  Output one = grad::ScalarLike(s, 1.0, a);
+  Output partial_x =
+      ops::Exp(s, ops::Sub(s,
+                           ops::AddV2(s, ops::Xlog1py(s, ops::Sub(s, b, one), ops::Neg(s, x)),
+                                      ops::Xlogy(s, ops::Sub(s, a, one), x)),
+                           log_beta));
+  grad::BinaryGrads r = grad::ReduceBroadcast(s, a, x, Output(), ops::Mul(s, partial_x, g[0]));
+  *out = {Output(), Output(), r.gy};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Betainc", BetaincGrad);
+
 // --- Selection and clipping ----------------------------------------------------------------
 
 absl::Status SelectGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

@@ -153,6 +153,34 @@ def more_cases(add):
             add("Polygamma", what, [("x", rand(sx, ("polygamma", what, dt), "positive", dt)),
                                     ("a", np.array(a, dt))],
                 lambda x, a: raw.Polygamma(a=a, x=x, name="out"))
+    # Igamma / Igammac: both a and x differentiated (a through IgammaGradA); Zeta: q only.
+    for op in ["Igamma", "Igammac"]:
+        for what, sa, sx in [("same_shape", [2, 3], [2, 3]), ("scalar_a", [], [3, 4]),
+                             ("broadcast_both", [3, 1], [1, 4])]:
+            for dt in [np.float32, np.float64]:
+                add(op, what, [("a", rand(sa, (op, what, "a", dt), "positive", dt) + 0.5),
+                               ("x", rand(sx, (op, what, "x", dt), "positive", dt) + 0.2)],
+                    lambda a, x, fn=getattr(raw, op): fn(a=a, x=x, name="out"))
+    for what, sx, sq in [("same_shape", [2, 3], [2, 3]), ("scalar_x", [], [3, 4]),
+                         ("broadcast_both", [3, 1], [1, 4])]:
+        for dt in [np.float32, np.float64]:
+            add("Zeta", what, [("q", rand(sq, ("zeta", what, "q", dt), "positive", dt) + 0.5),
+                               ("x", rand(sx, ("zeta", what, "x", dt), "positive", dt) + 1.5)],
+                lambda q, x: raw.Zeta(x=x, q=q, name="out"))
+    # Betainc: x only (a and b get None, as in TensorFlow); operands scalar or of x's shape.
+    for what, sa, sb, sx in [("same_shape", [2, 3], [2, 3], [2, 3]),
+                             ("scalar_a_b", [], [], [3, 4]), ("scalar_x", [2, 2], [2, 2], []),
+                             ("ones_at_the_ends", None, None, [4])]:
+        for dt in [np.float32, np.float64]:
+            if sa is None:  # a = 1 and b = 1: xlogy/xlog1py keep the partial finite at x = 0, 1
+                a, b = np.array([1, 2, 1, 3], dt), np.array([1, 1, 2, 1], dt)
+                x = np.array([0.0, 0.3, 0.0, 0.6], dt)
+            else:
+                a = rand(sa, ("betainc", what, "a", dt), "positive", dt) + 0.5
+                b = rand(sb, ("betainc", what, "b", dt), "positive", dt) + 0.5
+                x = rand(sx, ("betainc", what, "x", dt), "unit", dt) * 0.45 + 0.5
+            add("Betainc", what, [("x", x), ("a", a), ("b", b)],
+                lambda x, a, b: raw.Betainc(a=a, b=b, x=x, name="out"))
     for dt in [np.float32, np.float64]:
         add("Ndtri", "rank2", [("x", rand([3, 4], ("ndtri", dt), "unit", dt) * 0.5 + 0.5)],
             lambda x: raw.Ndtri(x=x, name="out"))
