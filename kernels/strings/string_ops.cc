@@ -9,14 +9,19 @@
 // "Cannot select both scientific and shortest notation", "Fill string must be one or fewer
 // characters", "Fill argument not supported: \"n\"" (fill must be one of ' +-0#'), "scientific
 // not supported for type int32" (also shortest, precision, fill). The printf format is one of a
-// fixed table ("%<flag>*.*<conversion>"); no attr text ever reaches it.
+// fixed table ("%<flag>*.*<conversion>"); no attr text ever reaches it. AsString results that
+// would not fit the host's physical memory (a width of 2^31 - 1 over many elements) are
+// ResourceExhausted "OOM when allocating AsString's output: ...", never std::bad_alloc.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -165,8 +170,8 @@ class AsStringOp final : public OpKernel {
         const std::string& v = in.flat<std::string>()[i];
         if (width_ <= 0) {  // as TensorFlow: no width passes strings through (NULs included)
           z[i] = v;
-        } else if (!Format(v.c_str(), &z[i])) {
-          return FormatError();
+        } else {
+          RILL_RETURN_IF_ERROR(Format(v.c_str(), in.NumElements(), &z[i]));
         }
       }
       return absl::OkStatus();
@@ -176,15 +181,16 @@ class AsStringOp final : public OpKernel {
           using T = typename decltype(tag)::type;
           for (int64_t i = 0; i < in.NumElements(); ++i) {
             const auto v = cwise_internal::Load(in.flat<T>()[i]);
-            bool ok;
+            const int64_t n = in.NumElements();
+            absl::Status s;
             if constexpr (std::is_same_v<T, int64_t>) {
-              ok = Format(static_cast<long long>(v), &z[i]);  // NOLINT: matches %lld
+              s = Format(static_cast<long long>(v), n, &z[i]);  // NOLINT: matches %lld
             } else if constexpr (std::is_integral_v<T>) {
-              ok = Format(static_cast<int>(v), &z[i]);
+              s = Format(static_cast<int>(v), n, &z[i]);
             } else {
-              ok = Format(static_cast<double>(v), &z[i]);
+              s = Format(static_cast<double>(v), n, &z[i]);
             }
-            if (!ok) return FormatError();
+            RILL_RETURN_IF_ERROR(s);
           }
           return absl::OkStatus();
         });
@@ -203,21 +209,34 @@ class AsStringOp final : public OpKernel {
       {"%*.*g", "% *.*g", "%+*.*g", "%-*.*g", "%0*.*g", "%#*.*g"},
   };
 
-  // False when the result would not fit printf's int length (a width or precision near 2^31).
+  // Formats one of `count` elements. InvalidArgument when the result would not fit printf's int
+  // length (a width or precision near 2^31); ResourceExhausted, never std::bad_alloc, when
+  // `count` results that long would not fit the host's physical memory (checked before anything
+  // is allocated: a width of 2^31 - 1 over many elements) or the allocation fails.
   template <typename V>
-  bool Format(V value, std::string* out) const {
+  absl::Status Format(V value, int64_t count, std::string* out) const {
     // A negative `*` width means none; a negative `*` precision means the default.
     char buf[256];
     const int len = std::snprintf(buf, sizeof(buf), format_, width_, precision_, value);
-    if (len < 0) return false;
+    if (len < 0) return FormatError();
     if (len < static_cast<int>(sizeof(buf))) {
       out->assign(buf, len);
-      return true;
+      return absl::OkStatus();
     }
-    out->assign(static_cast<size_t>(len) + 1, '\0');
+    static const uint64_t kPhysicalBytes = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                           static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const absl::Status oom = absl::ResourceExhaustedError(
+        absl::StrCat("OOM when allocating AsString's output: ", count, " strings of ", len,
+                     " bytes (width ", width_, ", precision ", precision_, ")"));
+    if (static_cast<uint64_t>(len) + 1 > kPhysicalBytes / static_cast<uint64_t>(count)) return oom;
+    try {
+      out->assign(static_cast<size_t>(len) + 1, '\0');
+    } catch (const std::bad_alloc&) {
+      return oom;
+    }
     std::snprintf(out->data(), out->size(), format_, width_, precision_, value);
     out->resize(len);
-    return true;
+    return absl::OkStatus();
   }
 
   absl::Status FormatError() const {

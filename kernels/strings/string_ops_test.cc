@@ -103,6 +103,17 @@ TEST(StringOpsTest, AsStringWidthAndPrecisionMustFitInt32) {
                                           "for an int32")));
 }
 
+// Issue 26 (found by graph_modes_fuzzer): each result was a std::string sized by `width`, so
+// 4096 elements of width 2^31 - 1 (8 TiB) ended in std::bad_alloc; the total is checked first.
+TEST(StringOpsTest, AsStringOutputBeyondMemoryIsResourceExhausted) {
+  OpTester t("AsString");
+  t.Attr("T", DT_INT32).Attr("width", int64_t{2147483647});
+  t.Input(Tensor::FromVector<int32_t>(std::vector<int32_t>(4096, 7), TensorShape({4096})));
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kResourceExhausted,
+                                HasSubstr("OOM when allocating AsString's output: 4096 strings of "
+                                          "2147483647 bytes (width 2147483647, precision -1)")));
+}
+
 TEST(StringOpsTest, AsStringStringsWithoutWidthPassThrough) {
   OpTester t("AsString");
   t.Attr("T", DT_STRING);
