@@ -185,5 +185,31 @@ TEST(KernelRegistryTest, OpKernelContextReportsOomWithNodeAndAllocator) {
                            HasSubstr("Limit: 8"))));
 }
 
+// Issue 26 (found by graph_modes_fuzzer): the byte count in the message was num_elements * size
+// in int64, which overflowed (UBSan) for 2^62 floats and printed a negative count.
+TEST(KernelRegistryTest, OomMessageCountsBytesPastInt64) {
+  std::unique_ptr<KernelRegistry> registry = MakeRegistry();
+  const OpDef& op = OpRegistry::Global()->LookUp("MatMul")->op_def;
+  CpuAllocator tiny(/*bytes_limit=*/8);
+  DeviceAttributes attrs;
+  attrs.set_name("/job:localhost/replica:0/task:0/device:CPU:0");
+  attrs.set_device_type("CPU");
+  Device dev(attrs, &tiny);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<OpKernel> k,
+                            registry->CreateKernel(MatMulNode(DT_FLOAT), op, &dev));
+  std::vector<TensorValue> inputs(2);
+  OpKernelContext::Params p;
+  p.device = &dev;
+  p.kernel = k.get();
+  p.inputs = absl::MakeConstSpan(inputs);
+  OpKernelContext ctx(&p, 1);
+  EXPECT_THAT(
+      ctx.allocate_output(0, TensorShape({2147483647, 2147483647})),
+      StatusIs(absl::StatusCode::kResourceExhausted,
+               HasSubstr("OOM when allocating tensor with shape[2147483647,2147483647] and "
+                         "type float on /job:localhost/replica:0/task:0/device:CPU:0 by "
+                         "allocator cpu (18446744056529682436 bytes) in node mm (MatMul)")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,5 +1,10 @@
 #include "kernels/framework/op_kernel.h"
 
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 
@@ -73,6 +78,18 @@ absl::StatusOr<Tensor*> OpKernelContext::allocate_output(int i, const TensorShap
   return &outputs_[i].tensor;
 }
 
+namespace {
+
+// The bytes of a tensor of `shape` and `dtype`, exact past int64 (2^62 floats: 2^64 bytes).
+std::string ByteCount(const TensorShape& shape, DataType dtype) {
+  std::ostringstream bytes;
+  bytes << absl::uint128(static_cast<uint64_t>(shape.num_elements())) *
+               static_cast<uint64_t>(DataTypeSize(dtype));
+  return bytes.str();
+}
+
+}  // namespace
+
 absl::StatusOr<Tensor> OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape) {
   Allocator* allocator = device()->allocator();
   absl::StatusOr<Tensor> t = Tensor::AllocateUninitialized(allocator, dtype, shape);
@@ -83,9 +100,9 @@ absl::StatusOr<Tensor> OpKernelContext::allocate_temp(DataType dtype, const Tens
     return absl::ResourceExhaustedError(absl::StrCat(
         "OOM when allocating tensor with shape", shape.DebugString(), " and type ",
         DataTypeString(BaseType(dtype)), " on ", device()->name(), " by allocator ",
-        allocator->Name(), " (", shape.num_elements() * static_cast<int64_t>(DataTypeSize(dtype)),
-        " bytes) in node ", kernel().name(), " (", kernel().type_string(), ")\nAllocator ",
-        allocator->Name(), " stats:\n", stats.DebugString(),
+        allocator->Name(), " (", ByteCount(shape, dtype), " bytes) in node ", kernel().name(), " (",
+        kernel().type_string(), ")\nAllocator ", allocator->Name(), " stats:\n",
+        stats.DebugString(),
         "\nFree memory on the device or lower what the graph keeps live at once (batch size, "
         "tensor sizes); for a GPU, a larger per_process_gpu_memory_fraction or memory_limit_mb "
         "gives the allocator more room."));
