@@ -191,8 +191,10 @@ void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t of
   *out += "[";
   for (int64_t i = 0; i < n; ++i) {
     if (elide && i == summarize) {
-      *out += "..." + sep;
+      *out += "...";
       i = n - summarize;
+      if (i == n) break;  // summarize 0: no element on either side
+      *out += sep;
     }
     if (d + 1 == rank) {
       if constexpr (std::is_same_v<T, std::string>) {

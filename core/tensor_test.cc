@@ -134,7 +134,19 @@ TEST(TensorTest, FlatOfAnotherTypeEndsTheProcessInsteadOfReinterpreting) {
   Tensor t = Tensor::Scalar<float>(1.f);
   EXPECT_DEATH(t.flat<int32_t>(), "the tensor holds float, not int32");
   Tensor empty;
-  EXPECT_DEATH(empty.flat<float>(), "the tensor holds no value \\(empty or moved from\\), not float");
+  EXPECT_DEATH(empty.flat<float>(),
+               "the tensor holds no value \\(empty or moved from\\), not float");
+}
+
+// Found by graph_modes_fuzzer (StringFormat with summarize 0): the elision jumped to element
+// n - 0 and read one past the end of every dimension.
+TEST(TensorTest, SummarizeValuesV2WithSummarizeZeroElidesEverything) {
+  const Tensor v = Tensor::FromVector<int32_t>({-1, -1}, TensorShape({2}));
+  EXPECT_EQ(v.SummarizeValuesV2(0), "[...]");
+  EXPECT_EQ(v.SummarizeValuesV2(1), "[-1 -1]");
+  const Tensor m = Tensor::FromVector<int32_t>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2}));
+  EXPECT_EQ(m.SummarizeValuesV2(0), "[...]");
+  EXPECT_EQ(m.SummarizeValuesV2(1), "[[1 2]\n ...\n [5 6]]");
 }
 
 }  // namespace
