@@ -16,6 +16,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/graph_def_import.h"
 #include "graph/op_classes.h"
+#include "graph/shape_values.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -190,7 +191,7 @@ void InferFunctionalAttrs(const TF_OperationDescription& desc, rill::NodeDef* de
 }  // namespace
 
 // The op's shape function on `node`, reading its producers' shapes (and small constant index
-// inputs), as the importer runs it.
+// inputs, and the partial values of other shape inputs), as the importer runs it.
 absl::Status InferNodeShapes(rill::Node* node) {
   const rill::OpRegistration* reg = rill::OpRegistry::Global()->LookUp(node->op());
   if (reg == nullptr) {
@@ -215,6 +216,7 @@ absl::Status InferNodeShapes(rill::Node* node) {
   }
   rill::ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs(),
                                 std::move(input_tensors));
+  c.set_input_values(rill::InputPartialValues(*node));
   absl::Status s = reg->shape_fn(c);
   if (!s.ok()) {
     if (absl::StrContains(s.message(), absl::StrCat("'", node->name(), "'"))) return s;

@@ -11,6 +11,7 @@
 #include "core/device_name.h"
 #include "core/status_macros.h"
 #include "graph/graph_def_versions.h"
+#include "graph/shape_values.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -45,7 +46,7 @@ absl::Status CheckInputOrder(const NodeDef& node) {
 
 // Runs each known op's shape function over `order` (a topological order), with the values of
 // Const inputs that are small index tensors (ConstantIndexTensor: shapes, axes, multiples,
-// paddings).
+// paddings) and the partial values of other shape inputs (InputPartialValues).
 absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
   std::map<int, Tensor> constants;  // node id -> value, for Const nodes feeding index inputs
   for (Node* node : order) {
@@ -75,6 +76,7 @@ absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
     }
     ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs(),
                             std::move(input_tensors));
+    c.set_input_values(InputPartialValues(*node));
     absl::Status s = reg->shape_fn(c);
     if (!s.ok()) {
       if (absl::StrContains(s.message(), absl::StrCat("'", node->name(), "'"))) return s;

@@ -402,6 +402,130 @@ TEST(ImportGraphDefTest, ShapeFunctionsReadConstantInputs) {
   EXPECT_EQ(shape("fill"), "[4,1]");
 }
 
+// A node `name` of `op` on `inputs` with type attrs (key: DT_...), as text.
+std::string TypedNode(const std::string& name, const std::string& op,
+                      const std::vector<std::string>& inputs,
+                      const std::vector<std::pair<std::string, std::string>>& types,
+                      const std::string& more = "") {
+  std::string text = "node { name: '" + name + "' op: '" + op + "'";
+  for (const std::string& in : inputs) text += " input: '" + in + "'";
+  for (const auto& [key, type] : types) {
+    text += " attr { key: '" + key + "' value { type: " + type + " } }";
+  }
+  return text + " " + more + " }\n";
+}
+
+TEST(ImportGraphDefTest, ShapeTensorsBuiltFromShapesArePartlyKnown) {
+  const std::string int32 = "DT_INT32";
+  const std::string text =
+      R"pb(
+        node {
+          name: "q"
+          op: "Placeholder"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "shape"
+            value {
+              shape {
+                dim { size: -1 }
+                dim { size: 3 }
+              }
+            }
+          }
+        }
+        node {
+          name: "zero"
+          op: "Const"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "value"
+            value {
+              tensor {
+                dtype: DT_FLOAT
+                tensor_shape {}
+                float_val: 0
+              }
+            }
+          }
+        }
+        node {
+          name: "four"
+          op: "Const"
+          attr {
+            key: "dtype"
+            value { type: DT_INT32 }
+          }
+          attr {
+            key: "value"
+            value {
+              tensor {
+                dtype: DT_INT32
+                tensor_shape {}
+                int_val: 4
+              }
+            }
+          }
+        }
+        node {
+          name: "ones"
+          op: "Const"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "value"
+            value {
+              tensor {
+                dtype: DT_FLOAT
+                tensor_shape {
+                  dim { size: 1 }
+                  dim { size: 1 }
+                }
+                float_val: 1
+              }
+            }
+          }
+        }
+      )pb" +
+      IndexConst("b0", {0}) + IndexConst("e1", {1}) + IndexConst("s1", {1}) +
+      IndexConst("two", {2}) +
+      "node { name: 'axis' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: "
+      "'value' value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }\n" +
+      TypedNode("shape", "Shape", {"q"}, {{"T", "DT_FLOAT"}, {"out_type", int32}}) +
+      TypedNode("batch", "StridedSlice", {"shape", "b0", "e1", "s1"},
+                {{"T", int32}, {"Index", int32}},
+                "attr { key: 'shrink_axis_mask' value { i: 1 } }") +
+      TypedNode("packed", "Pack", {"batch", "four"}, {{"T", int32}},
+                "attr { key: 'N' value { i: 2 } }") +
+      TypedNode("fill", "Fill", {"packed", "zero"}, {{"T", "DT_FLOAT"}, {"index_type", int32}}) +
+      TypedNode("zeros_like_q", "Fill", {"shape", "zero"},
+                {{"T", "DT_FLOAT"}, {"index_type", int32}}) +
+      TypedNode("reshape", "Reshape", {"fill", "packed"}, {{"T", "DT_FLOAT"}, {"Tshape", int32}}) +
+      TypedNode("tile", "Tile", {"ones", "shape"}, {{"T", "DT_FLOAT"}, {"Tmultiples", int32}}) +
+      TypedNode("random", "RandomUniform", {"shape"}, {{"T", int32}, {"dtype", "DT_FLOAT"}}) +
+      TypedNode("concat", "ConcatV2", {"shape", "two", "axis"}, {{"T", int32}, {"Tidx", int32}},
+                "attr { key: 'N' value { i: 2 } }") +
+      TypedNode("broadcast", "BroadcastTo", {"zero", "concat"},
+                {{"T", "DT_FLOAT"}, {"Tidx", int32}});
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(Parse(text)));
+  auto shape = [&](const char* node) {
+    return g->FindNode(node)->output_shapes()[0].DebugString();
+  };
+  EXPECT_EQ(shape("fill"), "[?,4]");
+  EXPECT_EQ(shape("zeros_like_q"), "[?,3]");
+  EXPECT_EQ(shape("reshape"), "[?,4]");
+  EXPECT_EQ(shape("tile"), "[?,3]");
+  EXPECT_EQ(shape("random"), "[?,3]");
+  EXPECT_EQ(shape("broadcast"), "[?,3,2]");
+}
+
 TEST(ImportGraphDefTest, SkipsShapesWhenAsked) {
   ImportOptions options;
   options.infer_shapes = false;

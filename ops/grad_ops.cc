@@ -81,12 +81,13 @@ REGISTER_OP("BroadcastGradientArgs")
       return absl::OkStatus();
     });
 
-// The constant 4-element shape input `i`; else 4 unknown dims.
+// The 4-element shape input `i`, constant or known in part (PartialIndexValues, -1 unknown);
+// else 4 unknown dims.
 absl::Status ShapeFromInput(ShapeInferenceContext& c, int i) {
   std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(i, &dims) && dims.size() == 4) {
+  if (c.PartialIndexValues(i, &dims) && dims.size() == 4) {
     bool ok = true;
-    for (int64_t d : dims) ok &= d >= 0;
+    for (int64_t d : dims) ok &= d >= -1;
     if (ok) {
       c.set_output(0, PartialTensorShape(std::move(dims)));
       return absl::OkStatus();

@@ -32,14 +32,14 @@ absl::Status ResizeGradShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// The constant rank-`rank` shape of input `i` (filter_sizes, orig_input_shape); else `rank`
-// unknown dims.
+// The rank-`rank` shape of input `i` (filter_sizes, orig_input_shape), constant or known in part
+// (PartialIndexValues, -1 unknown); else `rank` unknown dims.
 template <int i, int rank>
 absl::Status ShapeFromConstInput(ShapeInferenceContext& c) {
   std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(i, &dims) && dims.size() == rank) {
+  if (c.PartialIndexValues(i, &dims) && dims.size() == rank) {
     bool ok = true;
-    for (int64_t d : dims) ok &= d >= 0;
+    for (int64_t d : dims) ok &= d >= -1;
     if (ok) {
       c.set_output(0, PartialTensorShape(std::move(dims)));
       return absl::OkStatus();

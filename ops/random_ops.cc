@@ -1,7 +1,7 @@
 // Op definitions of the stateful random ops (RandomUniform, RandomStandardNormal, TruncatedNormal,
 // RandomUniformInt, RandomShuffle, Multinomial) and the stateless ones (StatelessRandom*).
 // Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py). The output shape is
-// the `shape` input's value: known when it is a constant.
+// the `shape` input's value (ShapeFromShapeTensor: known in part when built from shapes).
 #include <algorithm>
 #include <vector>
 
@@ -11,16 +11,7 @@ namespace rill {
 namespace {
 
 absl::Status RandomShape(ShapeInferenceContext& c) {
-  std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(0, &dims) &&
-      std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; })) {
-    c.set_output(0, PartialTensorShape(std::move(dims)));
-    return absl::OkStatus();
-  }
-  const PartialTensorShape& shape = c.input(0);
-  if (shape.rank() == 1 && shape.dims()[0] >= 0) {
-    c.set_output(0, PartialTensorShape(std::vector<int64_t>(shape.dims()[0], -1)));
-  }
+  c.set_output(0, c.ShapeFromShapeTensor(0));
   return absl::OkStatus();
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 absl::Status ScatterNdShape(ShapeInferenceContext& c) {
   std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(2, &dims)) {
+  if (c.PartialIndexValues(2, &dims)) {
     for (int64_t& d : dims) d = d < 0 ? -1 : d;
     c.set_output(0, PartialTensorShape(dims));
     return absl::OkStatus();

@@ -42,6 +42,37 @@ bool ShapeInferenceContext::ConstantIndexValues(int i, std::vector<int64_t>* val
   return true;
 }
 
+bool ShapeInferenceContext::PartialIndexValues(int i, std::vector<int64_t>* values) const {
+  const Tensor* t = input_tensor(i);
+  if (t != nullptr) return t->shape().rank() == 1 && ConstantIndexValues(i, values);
+  if (i >= static_cast<int>(input_values_.size()) || !input_values_[i] ||
+      input_values_[i]->scalar) {
+    return false;
+  }
+  *values = input_values_[i]->elements;
+  return true;
+}
+
+PartialTensorShape ShapeInferenceContext::ShapeFromShapeTensor(int i) const {
+  const Tensor* t = input_tensor(i);
+  std::vector<int64_t> dims;
+  if (t != nullptr && t->shape().rank() == 0) {
+    // A scalar -1 is TensorFlow's unknown rank; other scalars are the kernel's to refuse.
+    return PartialTensorShape();
+  }
+  if (PartialIndexValues(i, &dims)) {
+    for (int64_t d : dims) {
+      if (d < -1) return PartialTensorShape();
+    }
+    return PartialTensorShape(std::move(dims));
+  }
+  const PartialTensorShape& s = inputs_[i];
+  if (!s.unknown_rank() && s.rank() == 1 && s.dims()[0] >= 0) {
+    return PartialTensorShape(std::vector<int64_t>(s.dims()[0], -1));
+  }
+  return PartialTensorShape();
+}
+
 std::optional<Tensor> ConstantIndexTensor(const NodeDef& producer) {
   constexpr int64_t kMaxElements = 1024;
   if (producer.op() != "Const") return std::nullopt;

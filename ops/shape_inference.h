@@ -15,6 +15,11 @@
 //   std::vector<int64_t> dims;
 //   if (c.ConstantIndexValues(1, &dims)) ... dims are known ...
 //
+// Shape inputs that are not constants may still be partly known: the evaluator
+// (graph/shape_value.h) follows Shape, Pack, StridedSlice, ConcatV2, ... back through the graph and
+// gives each int input its partial value (-1 where unknown). ShapeFromShapeTensor(i) reads a shape
+// input either way, as TensorFlow's InferenceContext::MakeShapeFromShapeTensor does.
+//
 // A context is used by one thread at a time.
 #ifndef RILL_OPS_SHAPE_INFERENCE_H_
 #define RILL_OPS_SHAPE_INFERENCE_H_
@@ -30,6 +35,13 @@
 #include "proto/node_def.pb.h"
 
 namespace rill {
+
+// A partially known integer value of rank 0 (`scalar`, one element) or rank 1, -1 where unknown:
+// what the evaluator (graph/shape_value.h) knows of a shape tensor.
+struct PartialValue {
+  bool scalar = false;
+  std::vector<int64_t> elements;
+};
 
 class ShapeInferenceContext {
  public:
@@ -53,6 +65,19 @@ class ShapeInferenceContext {
   }
   // True, with the elements in *values, when input i is a known int32/int64 constant.
   bool ConstantIndexValues(int i, std::vector<int64_t>* values) const;
+  // The partial values of the inputs (nullopt where nothing is known; may be shorter than the
+  // inputs), set by the code that runs the shape function.
+  void set_input_values(std::vector<std::optional<PartialValue>> values) {
+    input_values_ = std::move(values);
+  }
+  // True, with the elements in *values (-1 where unknown), when input i is a vector whose value
+  // is known at least in part: a constant, or a partial value.
+  bool PartialIndexValues(int i, std::vector<int64_t>* values) const;
+  // Input i, a shape tensor, as a shape (TensorFlow's MakeShapeFromShapeTensor): a constant or
+  // partially known vector gives its elements as dims (-1 unknown), a constant scalar -1 an
+  // unknown rank, a vector of known length that many unknown dims. Values the kernel would refuse
+  // (dims below -1, other scalars, higher ranks) give an unknown shape: the kernel reports them.
+  PartialTensorShape ShapeFromShapeTensor(int i) const;
   const PartialTensorShape& output(int i) const { return outputs_[i]; }
   void set_output(int i, PartialTensorShape shape) { outputs_[i] = std::move(shape); }
   std::vector<PartialTensorShape> TakeOutputs() { return std::move(outputs_); }
@@ -66,6 +91,7 @@ class ShapeInferenceContext {
   const NodeDef& node_;  // Not owned.
   std::vector<PartialTensorShape> inputs_;
   std::vector<const Tensor*> input_tensors_;  // Not owned.
+  std::vector<std::optional<PartialValue>> input_values_;
   std::vector<PartialTensorShape> outputs_;
 };
 

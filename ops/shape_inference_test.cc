@@ -74,5 +74,73 @@ TEST(ShapeInferenceTest, PlaceholderUsesShapeAttrAndUnknownRankDefault) {
   EXPECT_EQ(out[0].DebugString(), "[?,3]");
 }
 
+// Runs `op`'s shape function with the partial values `values` of its inputs.
+PartialTensorShape InferWithValues(const std::string& op, std::vector<PartialTensorShape> inputs,
+                                   std::vector<std::optional<PartialValue>> values,
+                                   std::vector<const Tensor*> tensors = {}) {
+  NodeDef n;
+  n.set_name("n");
+  n.set_op(op);
+  const OpRegistration* reg = OpRegistry::Global()->LookUp(op);
+  ShapeInferenceContext c(n, std::move(inputs), 1, std::move(tensors));
+  c.set_input_values(std::move(values));
+  EXPECT_TRUE(reg->shape_fn(c).ok());
+  return c.output(0);
+}
+
+TEST(ShapeFromShapeTensorTest, PartialValuesShapeFillReshapeTileAndBroadcastTo) {
+  const PartialValue batch_by_4{false, {-1, 4}};
+  EXPECT_EQ(InferWithValues("Fill", {PartialTensorShape({2}), PartialTensorShape({})}, {batch_by_4})
+                .DebugString(),
+            "[?,4]");
+  EXPECT_EQ(InferWithValues("BroadcastTo", {PartialTensorShape({4}), PartialTensorShape({2})},
+                            {std::nullopt, batch_by_4})
+                .DebugString(),
+            "[?,4]");
+  EXPECT_EQ(InferWithValues("RandomUniform", {PartialTensorShape({2})}, {batch_by_4}).DebugString(),
+            "[?,4]");
+  // Reshape resolves the one unknown dim from a fully defined input: 24 / 4.
+  EXPECT_EQ(InferWithValues("Reshape", {PartialTensorShape({2, 3, 4}), PartialTensorShape({2})},
+                            {std::nullopt, batch_by_4})
+                .DebugString(),
+            "[6,4]");
+  EXPECT_EQ(InferWithValues("Reshape", {PartialTensorShape({-1, 3, 4}), PartialTensorShape({2})},
+                            {std::nullopt, batch_by_4})
+                .DebugString(),
+            "[?,4]");
+  EXPECT_EQ(InferWithValues("Tile", {PartialTensorShape({1, 2}), PartialTensorShape({2})},
+                            {std::nullopt, batch_by_4})
+                .DebugString(),
+            "[?,8]");
+}
+
+TEST(ShapeFromShapeTensorTest, ConstantsLengthsAndValuesTheKernelRefuses) {
+  // Without a value, a shape vector of known length gives the rank.
+  EXPECT_EQ(
+      InferWithValues("Fill", {PartialTensorShape({3}), PartialTensorShape({})}, {}).DebugString(),
+      "[?,?,?]");
+  EXPECT_EQ(
+      InferWithValues("Fill", {PartialTensorShape({-1}), PartialTensorShape({})}, {}).DebugString(),
+      "<unknown>");
+  // A constant -1 is an unknown dim; -2 is the kernel's to refuse; a scalar -1 an unknown rank.
+  const Tensor dims = Tensor::FromVector<int32_t>({-1, 5}, TensorShape({2}));
+  EXPECT_EQ(InferWithValues("Fill", {PartialTensorShape({2}), PartialTensorShape({})}, {}, {&dims})
+                .DebugString(),
+            "[?,5]");
+  const Tensor bad = Tensor::FromVector<int32_t>({-2, 5}, TensorShape({2}));
+  EXPECT_EQ(InferWithValues("Fill", {PartialTensorShape({2}), PartialTensorShape({})}, {}, {&bad})
+                .DebugString(),
+            "<unknown>");
+  const Tensor scalar = Tensor::FromVector<int32_t>({-1}, TensorShape({}));
+  EXPECT_EQ(InferWithValues("Fill", {PartialTensorShape({}), PartialTensorShape({})}, {}, {&scalar})
+                .DebugString(),
+            "<unknown>");
+  // A constant wins over a partial value.
+  EXPECT_EQ(InferWithValues("Fill", {PartialTensorShape({2}), PartialTensorShape({})},
+                            {PartialValue{false, {-1, -1}}}, {&dims})
+                .DebugString(),
+            "[?,5]");
+}
+
 }  // namespace
 }  // namespace rill

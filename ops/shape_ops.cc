@@ -44,18 +44,52 @@ absl::Status SqueezeShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Reshape: the constant `shape`, its -1 resolved when the input's element count is known; the
-// rank alone when only the shape vector's length is known. A known input size that differs from
+// The element count of fully known `dims`, or -1 when it overflows int64: no tensor of that shape
+// can exist, so the shape is left to the kernel, which refuses it (TensorFlow's shape functions
+// multiply with an overflow check too).
+int64_t CheckedNumElements(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(n, d, &n)) return -1;
+  }
+  return n;
+}
+
+// A partially known Reshape target (dims -1 where not known until run time: a literal -1 or a
+// dimension of a shape that is unknown) with its one unknown dim resolved when the input's
+// element count and the other dims are known, as TensorFlow's Reshape shape function does.
+PartialTensorShape PartialShapeReshaped(const PartialTensorShape& in, PartialTensorShape target) {
+  if (target.unknown_rank() || !in.IsFullyDefined()) return target;
+  std::vector<int64_t> dims = target.dims();
+  int unknown = -1;
+  int64_t product = 1;
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+    if (dims[i] >= 0) {
+      if (__builtin_mul_overflow(product, dims[i], &product)) return target;
+    } else if (unknown >= 0) {
+      return target;  // two unknown dims
+    } else {
+      unknown = i;
+    }
+  }
+  if (unknown < 0 || product == 0) return target;
+  const int64_t n = CheckedNumElements(in.dims());
+  if (n < 0) return target;
+  if (n % product != 0) return target;  // the kernel reports it
+  dims[unknown] = n / product;
+  return PartialTensorShape(std::move(dims));
+}
+
+// Reshape: the constant `shape`, its -1 resolved when the input's element count is known; a
+// partially known `shape` (ShapeFromShapeTensor) likewise; the rank alone when only the shape
+// vector's length is known. A known input size that differs from
 // a constant shape without -1 is InvalidArgument "Cannot reshape a tensor with 2 elements to shape
 // [3] (3 elements)", as TensorFlow's shape function says; other mismatches (a -1 that cannot be
 // resolved) leave the shape unknown and the kernel reports them.
 absl::Status ReshapeShape(ShapeInferenceContext& c) {
   std::vector<int64_t> dims;
   if (!c.ConstantIndexValues(1, &dims)) {
-    const PartialTensorShape& shape = c.input(1);
-    if (shape.rank() == 1 && shape.dims()[0] >= 0) {
-      c.set_output(0, PartialTensorShape(std::vector<int64_t>(shape.dims()[0], -1)));
-    }
+    c.set_output(0, PartialShapeReshaped(c.input(0), c.ShapeFromShapeTensor(1)));
     return absl::OkStatus();
   }
   const PartialTensorShape& in = c.input(0);
@@ -67,13 +101,13 @@ absl::Status ReshapeShape(ShapeInferenceContext& c) {
     } else if (dims[i] < 0) {
       return absl::OkStatus();
     } else {
-      product *= dims[i];
+      if (__builtin_mul_overflow(product, dims[i], &product)) return absl::OkStatus();
     }
   }
   if (unknown < 0 && in.IsFullyDefined()) {
     // Both sizes known and different: TensorFlow's shape function refuses the graph.
-    int64_t n = 1;
-    for (int64_t d : in.dims()) n *= d;
+    const int64_t n = CheckedNumElements(in.dims());
+    if (n < 0) return absl::OkStatus();
     if (n != product) {
       std::string target;
       for (int64_t d : dims) absl::StrAppend(&target, target.empty() ? "" : ",", d);
@@ -83,8 +117,8 @@ absl::Status ReshapeShape(ShapeInferenceContext& c) {
     }
   }
   if (unknown >= 0 && in.IsFullyDefined()) {
-    int64_t n = 1;
-    for (int64_t d : in.dims()) n *= d;
+    const int64_t n = CheckedNumElements(in.dims());
+    if (n < 0) return absl::OkStatus();
     if (product == 0 || n % product != 0) return absl::OkStatus();
     dims[unknown] = n / product;
   }
@@ -109,14 +143,10 @@ absl::Status ExpandDimsShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Fill: the constant `dims` (negative ones leave it unknown: the kernel reports them).
+// Fill: the `dims` input as a shape (ShapeFromShapeTensor; values the kernel refuses leave it
+// unknown).
 absl::Status FillShape(ShapeInferenceContext& c) {
-  std::vector<int64_t> dims;
-  if (!c.ConstantIndexValues(0, &dims)) return absl::OkStatus();
-  for (int64_t d : dims) {
-    if (d < 0) return absl::OkStatus();
-  }
-  c.set_output(0, PartialTensorShape(std::move(dims)));
+  c.set_output(0, c.ShapeFromShapeTensor(0));
   return absl::OkStatus();
 }
 
@@ -238,14 +268,9 @@ REGISTER_OP("Bitcast")
         "int16, complex64, complex128, qint8, quint8, qint16, quint16, qint32}")
     .SetShapeFn(BitcastShape);
 
-// Empty: the shape input's value when it is a known constant, else unknown.
+// Empty: the shape input as a shape (ShapeFromShapeTensor).
 absl::Status EmptyShape(ShapeInferenceContext& c) {
-  std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(0, &dims)) {
-    c.set_output(0, PartialTensorShape(std::move(dims)));
-  } else {
-    c.set_output(0, PartialTensorShape());
-  }
+  c.set_output(0, c.ShapeFromShapeTensor(0));
   return absl::OkStatus();
 }
 

@@ -1,6 +1,6 @@
 // Op definitions of the ops that repeat their input: Tile, BroadcastTo. Signatures read from
 // TensorFlow's registry (tests/tfgen/dump_op_specs.py). Their output dims come from a value
-// input: known when it is a constant, else only the rank is.
+// input: known, in part, when it is a constant or built from shapes (ShapeFromShapeTensor).
 #include <algorithm>
 
 #include "ops/op_registry.h"
@@ -14,7 +14,7 @@ absl::Status TileShape(ShapeInferenceContext& c) {
   if (in.unknown_rank()) return absl::OkStatus();
   std::vector<int64_t> out(in.rank(), -1);
   std::vector<int64_t> multiples;
-  if (c.ConstantIndexValues(1, &multiples) && static_cast<int>(multiples.size()) == in.rank()) {
+  if (c.PartialIndexValues(1, &multiples) && static_cast<int>(multiples.size()) == in.rank()) {
     for (int d = 0; d < in.rank(); ++d) {
       if (in.dims()[d] >= 0 && multiples[d] >= 0) out[d] = in.dims()[d] * multiples[d];
     }
@@ -23,18 +23,9 @@ absl::Status TileShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// BroadcastTo: the constant `shape`; else as many dims as the `shape` vector has elements.
+// BroadcastTo: the `shape` input as a shape (ShapeFromShapeTensor).
 absl::Status BroadcastToShape(ShapeInferenceContext& c) {
-  std::vector<int64_t> dims;
-  if (c.ConstantIndexValues(1, &dims) &&
-      std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; })) {
-    c.set_output(0, PartialTensorShape(std::move(dims)));
-    return absl::OkStatus();
-  }
-  const PartialTensorShape& shape = c.input(1);
-  if (shape.rank() == 1 && shape.dims()[0] >= 0) {
-    c.set_output(0, PartialTensorShape(std::vector<int64_t>(shape.dims()[0], -1)));
-  }
+  c.set_output(0, c.ShapeFromShapeTensor(1));
   return absl::OkStatus();
 }
 

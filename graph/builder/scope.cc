@@ -15,6 +15,7 @@
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "graph/builder/op_builder.h"
+#include "graph/shape_value.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -124,7 +125,7 @@ DeviceName MergeInner(DeviceName outer, const DeviceName& inner) {
   return outer;
 }
 
-// The graph being built as the shape-tensor evaluator (ops/shape_value.h) walks it: handles are
+// The graph being built as the shape-tensor evaluator (graph/shape_value.h) walks it: handles are
 // indices in `graph.node`. The caller holds the graph's mutex.
 class ScopeGraphView final : public ShapeValueGraph {
  public:
