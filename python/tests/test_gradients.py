@@ -31,10 +31,9 @@ def test_missing_symbol_is_a_clear_error(monkeypatch):
             tf.gradients(x * x, x)
 
 
-@pytest.mark.xfail(strict=True, reason="Rill's shape inference does not evaluate Shape outputs "
-                   "partially (Tile/Reshape/Fill by tf.shape of a [?, 1] tensor give (?, ?)), so "
-                   "the MatMul weight's gradient is (2, ?) where TensorFlow infers (2, 1)")
 def test_gradient_shapes_are_static():
+    """Shape inference evaluates shape tensors in part (Tile, Reshape, Fill by tf.shape of a
+    [?, 1] tensor give (?, 1)), so the MatMul weight's gradient is (2, 1), as in TensorFlow."""
     import rill.compat.v1 as tf
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, 2])
