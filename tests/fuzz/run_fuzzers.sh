@@ -8,6 +8,9 @@
 #   tests/fuzz/run_fuzzers.sh [SECONDS] [TARGET...]
 #   WORK=/tmp/rill-fuzz tests/fuzz/run_fuzzers.sh 3600 graph_run_fuzzer
 #   RUNS=1000000 tests/fuzz/run_fuzzers.sh 86400 graph_run_fuzzer   # stop after a million inputs
+#   KEEP=1 tests/fuzz/run_fuzzers.sh 3600 graph_modes_fuzzer   # then merge new coverage into seeds
+# KEEP=1 merges the working corpus into tests/fuzz/corpus/<target> (libFuzzer -merge=1: only
+# inputs that add coverage), so the next work period starts where this one stopped.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-300}
@@ -15,11 +18,14 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(device_name_fuzzer tensor_proto_fuzzer config_proto_fuzzer checkpoint_fuzzer
-           graph_def_fuzzer graph_run_fuzzer)
+           graph_def_fuzzer graph_run_fuzzer graph_modes_fuzzer)
 fi
 work=${WORK:-/tmp/rill-fuzz}
-bazel build --config=fuzz $(printf '//tests/fuzz:%s ' "${targets[@]}") || exit 1
-bin=$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz
+# The clang + ASan build of every kernel is long: it gets its own Bazel server (output base), so
+# it never holds the lock of the server other builds use, and runs niced.
+fuzz_bazel=(bazel --output_base="${FUZZ_OUTPUT_BASE:-$HOME/.cache/bazel-fuzz}")
+nice -n 15 "${fuzz_bazel[@]}" build --config=fuzz $(printf '//tests/fuzz:%s ' "${targets[@]}") || exit 1
+bin=$("${fuzz_bazel[@]}" info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz
 status=0
 for t in "${targets[@]}"; do
   corpus="$work/$t/corpus"
@@ -37,9 +43,13 @@ for t in "${targets[@]}"; do
       ${RUNS:+-runs=$RUNS} -entropic=0 -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$work/$t/artifacts/" > "$work/$t/log.txt" 2>&1
   rc=$?
-  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|graph_run_fuzzer:)" \
+  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|graph_run_fuzzer:|graph_modes_fuzzer )" \
       "$work/$t/log.txt"
   tail -n 40 "$work/$t/log.txt" | grep -E "cov: [0-9]+" | tail -1
+  if [ -n "${KEEP:-}" ] && [ "$t" != graph_def_fuzzer ]; then
+    "$bin/$t" -merge=1 "$seeds" "$corpus" > "$work/$t/merge.txt" 2>&1
+    grep -E "MERGE-OUTER: [0-9]+ new files" "$work/$t/merge.txt"
+  fi
   if [ $rc -ne 0 ]; then
     echo "$t: FAILED (exit $rc), see $work/$t/log.txt and $work/$t/artifacts/"
     status=1

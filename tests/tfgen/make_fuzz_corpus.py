@@ -130,12 +130,25 @@ def graph_programs():
         write("graph_run", "program%02d" % i, bytes(rng.getrandbits(8) for _ in range(n)))
 
 
+def graph_mode_programs():
+    # graph_modes_fuzzer: the first byte picks the mode (multi-device, functions, strings, huge
+    # sizes), the second whether the differential runs are made; random bytes after them.
+    rng = random.Random(20261126)
+    for mode, label in enumerate(["multi_device", "functions", "strings", "huge_sizes"]):
+        for i in range(8):
+            n = rng.choice([16, 48, 96, 192])
+            head = bytes([mode, 4 * rng.getrandbits(6) if i % 2 else 4 * rng.getrandbits(6) + 1])
+            write("graph_modes", "%s%02d" % (label, i),
+                  head + bytes(rng.getrandbits(8) for _ in range(n)))
+
+
 def main():
     tensor_protos()
     configs()
     checkpoints()
     device_names()
     graph_programs()
+    graph_mode_programs()
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))), "seeds")
 
