@@ -118,47 +118,76 @@ Graph& Graph::operator=(const Graph& other) {
   return *this;
 }
 
+// The moves leave `other` empty (no nodes, no pool blocks): only destroyed or assigned to.
 Graph::Graph(Graph&& other) noexcept = default;
 Graph& Graph::operator=(Graph&& other) noexcept = default;
 Graph::~Graph() = default;
 
+template <typename T>
+T* Graph::Pool<T>::Take(int live) {
+  if (blocks.empty() || used == size) {
+    size = std::clamp(live, kMinBlock, kMaxBlock);
+    blocks.push_back(std::unique_ptr<T[]>(new T[size]));
+    used = 0;
+  }
+  return &blocks.back()[used++];
+}
+
+template <typename T>
+void Graph::Pool<T>::Reserve(int count) {
+  if (size - used >= count || count == 0) return;
+  blocks.push_back(std::unique_ptr<T[]>(new T[count]));
+  size = count;
+  used = 0;
+}
+
+template <typename T>
+void Graph::Pool<T>::Clear() {
+  blocks.clear();
+  used = size = 0;
+}
+
 void Graph::CopyFrom(const Graph& other) {
   nodes_.clear();
   edges_.clear();
-  nodes_.resize(other.nodes_.size());
-  edges_.resize(other.edges_.size());
+  node_pool_.Clear();
+  edge_pool_.Clear();
+  nodes_.resize(other.nodes_.size(), nullptr);
+  edges_.resize(other.edges_.size(), nullptr);
+  node_pool_.Reserve(other.num_nodes_);
+  edge_pool_.Reserve(other.num_edges_);
   for (size_t i = 0; i < other.nodes_.size(); ++i) {
-    const Node* o = other.nodes_[i].get();
+    const Node* o = other.nodes_[i];
     if (o == nullptr) continue;
-    auto n = std::unique_ptr<Node>(new Node());
+    Node* n = node_pool_.Take(other.num_nodes_);
     n->id_ = o->id_;
     n->props_ = o->props_;
     n->output_shapes_ = o->output_shapes_;
     n->assigned_device_ = o->assigned_device_;
-    nodes_[i] = std::move(n);
+    nodes_[i] = n;
   }
   for (size_t i = 0; i < other.edges_.size(); ++i) {
-    const Edge* o = other.edges_[i].get();
+    const Edge* o = other.edges_[i];
     if (o == nullptr) continue;
-    auto e = std::unique_ptr<Edge>(new Edge());
+    Edge* e = edge_pool_.Take(other.num_edges_);
     e->id_ = o->id_;
-    e->src_ = nodes_[o->src_->id()].get();
-    e->dst_ = nodes_[o->dst_->id()].get();
+    e->src_ = nodes_[o->src_->id()];
+    e->dst_ = nodes_[o->dst_->id()];
     e->src_output_ = o->src_output_;
     e->dst_input_ = o->dst_input_;
-    edges_[i] = std::move(e);
+    edges_[i] = e;
   }
   for (size_t i = 0; i < other.nodes_.size(); ++i) {
-    const Node* o = other.nodes_[i].get();
+    const Node* o = other.nodes_[i];
     if (o == nullptr) continue;
-    Node* n = nodes_[i].get();
+    Node* n = nodes_[i];
     n->in_edges_.reserve(o->in_edges_.size());
-    for (const Edge* e : o->in_edges_) n->in_edges_.push_back(edges_[e->id()].get());
+    for (const Edge* e : o->in_edges_) n->in_edges_.push_back(edges_[e->id()]);
     n->out_edges_.reserve(o->out_edges_.size());
-    for (const Edge* e : o->out_edges_) n->out_edges_.push_back(edges_[e->id()].get());
+    for (const Edge* e : o->out_edges_) n->out_edges_.push_back(edges_[e->id()]);
     n->data_in_.resize(o->data_in_.size(), nullptr);
     for (size_t k = 0; k < o->data_in_.size(); ++k) {
-      if (o->data_in_[k] != nullptr) n->data_in_[k] = edges_[o->data_in_[k]->id()].get();
+      if (o->data_in_[k] != nullptr) n->data_in_[k] = edges_[o->data_in_[k]->id()];
     }
   }
   num_nodes_ = other.num_nodes_;
@@ -172,24 +201,33 @@ void Graph::CopyFrom(const Graph& other) {
 }
 
 Node* Graph::NewNode(std::shared_ptr<Node::Properties> props) {
-  auto node = std::unique_ptr<Node>(new Node());
+  Node* node = node_pool_.Take(num_nodes_);
   node->id_ = static_cast<int>(nodes_.size());
   node->props_ = std::move(props);
-  Node* raw = node.get();
-  nodes_.push_back(std::move(node));
+  nodes_.push_back(node);
   ++num_nodes_;
-  return raw;
+  return node;
+}
+
+void Graph::ReleaseNode(Node* node) {
+  nodes_[node->id()] = nullptr;
+  node->props_.reset();
+  std::vector<const Edge*>().swap(node->in_edges_);
+  std::vector<const Edge*>().swap(node->out_edges_);
+  std::vector<const Edge*>().swap(node->data_in_);
+  std::vector<PartialTensorShape>().swap(node->output_shapes_);
+  --num_nodes_;
 }
 
 const Edge* Graph::NewEdge(Node* src, int src_output, Node* dst, int dst_input) {
-  auto edge = std::unique_ptr<Edge>(new Edge());
+  Edge* edge = edge_pool_.Take(num_edges_);
   edge->id_ = static_cast<int>(edges_.size());
   edge->src_ = src;
   edge->dst_ = dst;
   edge->src_output_ = src_output;
   edge->dst_input_ = dst_input;
-  const Edge* raw = edge.get();
-  edges_.push_back(std::move(edge));
+  const Edge* raw = edge;
+  edges_.push_back(edge);
   src->out_edges_.push_back(raw);
   dst->in_edges_.push_back(raw);
   if (dst_input >= 0) {
@@ -314,8 +352,7 @@ void Graph::RemoveEdge(const Edge* e) {
   EraseEdge(e->src()->out_edges_, e);
   EraseEdge(e->dst()->in_edges_, e);
   if (!e->IsControlEdge()) e->dst()->data_in_[e->dst_input()] = nullptr;
-  const int id = e->id();
-  edges_[id].reset();
+  edges_[e->id()] = nullptr;
   --num_edges_;
 }
 
@@ -323,8 +360,7 @@ void Graph::RemoveNode(Node* node) {
   while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
   while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
   name_index_.erase(node->name());
-  nodes_[node->id()].reset();
-  --num_nodes_;
+  ReleaseNode(node);
 }
 
 void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
@@ -358,7 +394,7 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   // Each edge is freed once: through its consumer's in-list when the consumer goes too, else
   // through its producer's out-list (freed edges are never read again).
   auto free_edge = [&](const Edge* e) {
-    edges_[e->id()].reset();
+    edges_[e->id()] = nullptr;
     --num_edges_;
   };
   for (Node* n : nodes) {
@@ -371,8 +407,7 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   }
   for (Node* n : nodes) {
     name_index_.erase(n->name());
-    nodes_[n->id()].reset();
-    --num_nodes_;
+    ReleaseNode(n);
   }
 }
 
@@ -392,19 +427,19 @@ int Graph::FindNodeId(absl::string_view name) const {
 
 Node* Graph::FindNode(absl::string_view name) {
   const int id = FindNodeId(name);
-  return id < 0 ? nullptr : nodes_[id].get();
+  return id < 0 ? nullptr : nodes_[id];
 }
 
 const Node* Graph::FindNode(absl::string_view name) const {
   const int id = FindNodeId(name);
-  return id < 0 ? nullptr : nodes_[id].get();
+  return id < 0 ? nullptr : nodes_[id];
 }
 
 std::vector<const Edge*> Graph::edges() const {
   std::vector<const Edge*> out;
   out.reserve(num_edges_);
-  for (const auto& e : edges_) {
-    if (e != nullptr) out.push_back(e.get());
+  for (const Edge* e : edges_) {
+    if (e != nullptr) out.push_back(e);
   }
   return out;
 }

@@ -32,11 +32,14 @@
 // input's is its producer's output dtype. No dtype check is made on their edges.
 //
 // Ownership: the Graph owns its nodes and edges; Node* and const Edge* stay valid until that node
-// or edge is removed or the Graph is destroyed. Copying a Graph is cheap: node properties (NodeDef,
-// OpDef pointer, dtypes) are shared copy-on-write between copies, so a copy for a per-run rewrite
-// does not duplicate large Const values; edges are rebuilt. Thread safety: const methods may be
-// called from several threads at once; any mutation needs exclusive access to that Graph (copies
-// are independent of each other).
+// or edge is removed or the Graph is destroyed. Nodes and edges are stored in blocks of many:
+// building or copying a graph makes a few large allocations rather than one per node and per edge,
+// and passes walking nodes in id order read adjacent memory. A removed node's edge lists are freed
+// at once, its slot with the Graph. Copying a Graph is cheap: node properties (NodeDef, OpDef
+// pointer, dtypes) are shared copy-on-write between copies, so a copy for a per-run rewrite does
+// not duplicate large Const values; edges are rebuilt. Thread safety: const methods may be called
+// from several threads at once; any mutation needs exclusive access to that Graph (copies are
+// independent of each other).
 #ifndef RILL_GRAPH_GRAPH_H_
 #define RILL_GRAPH_GRAPH_H_
 
@@ -218,12 +221,12 @@ class Graph {
   Node* FindNode(absl::string_view name);
   const Node* FindNode(absl::string_view name) const;
   // nullptr for a removed node. REQUIRES: 0 <= id < num_node_ids().
-  Node* FindNodeById(int id) { return nodes_[id].get(); }
-  const Node* FindNodeById(int id) const { return nodes_[id].get(); }
-  Node* source_node() { return nodes_[kSourceId].get(); }
-  const Node* source_node() const { return nodes_[kSourceId].get(); }
-  Node* sink_node() { return nodes_[kSinkId].get(); }
-  const Node* sink_node() const { return nodes_[kSinkId].get(); }
+  Node* FindNodeById(int id) { return nodes_[id]; }
+  const Node* FindNodeById(int id) const { return nodes_[id]; }
+  Node* source_node() { return nodes_[kSourceId]; }
+  const Node* source_node() const { return nodes_[kSourceId]; }
+  Node* sink_node() { return nodes_[kSinkId]; }
+  const Node* sink_node() const { return nodes_[kSinkId]; }
 
   // One more than the largest id ever given (removed ids included).
   int num_node_ids() const { return static_cast<int>(nodes_.size()); }
@@ -267,12 +270,31 @@ class Graph {
   void set_has_versions(bool b) { has_versions_ = b; }
 
  private:
+  // Slots for nodes or edges, handed out in order. Take starts a block as large as the graph so
+  // far (`live`, within [kMinBlock, kMaxBlock]) when the current one is full; Reserve starts one
+  // of exactly `count` slots unless that many are free (a copy of a graph of known size).
+  template <typename T>
+  struct Pool {
+    std::vector<std::unique_ptr<T[]>> blocks;
+    int used = 0;  // slots taken in blocks.back()
+    int size = 0;  // slots in blocks.back()
+    T* Take(int live);
+    void Reserve(int count);
+    void Clear();
+  };
+  static constexpr int kMinBlock = 16;
+  static constexpr int kMaxBlock = 4096;
+
   void CopyFrom(const Graph& other);
   Node* NewNode(std::shared_ptr<Node::Properties> props);
   const Edge* NewEdge(Node* src, int src_output, Node* dst, int dst_input);
+  // Frees what a removed node holds (properties, edge lists, shapes); its slot stays in the pool.
+  void ReleaseNode(Node* node);
 
-  std::vector<std::unique_ptr<Node>> nodes_;  // by id; null once removed
-  std::vector<std::unique_ptr<Edge>> edges_;  // by id; null once removed
+  std::vector<Node*> nodes_;  // by id; null once removed
+  std::vector<Edge*> edges_;  // by id; null once removed
+  Pool<Node> node_pool_;
+  Pool<Edge> edge_pool_;
   int num_nodes_ = 0;
   int num_edges_ = 0;
   absl::flat_hash_map<std::string, int> name_index_;  // op nodes only
@@ -303,10 +325,8 @@ class Graph::NodeIterator {
   using pointer = NodeT**;
   using reference = NodeT*;
 
-  NodeIterator(const std::vector<std::unique_ptr<Node>>* nodes, size_t i) : nodes_(nodes), i_(i) {
-    Skip();
-  }
-  NodeT* operator*() const { return (*nodes_)[i_].get(); }
+  NodeIterator(const std::vector<Node*>* nodes, size_t i) : nodes_(nodes), i_(i) { Skip(); }
+  NodeT* operator*() const { return (*nodes_)[i_]; }
   NodeIterator& operator++() {
     ++i_;
     Skip();
@@ -319,20 +339,19 @@ class Graph::NodeIterator {
   void Skip() {
     while (i_ < nodes_->size() && (*nodes_)[i_] == nullptr) ++i_;
   }
-  const std::vector<std::unique_ptr<Node>>* nodes_;
+  const std::vector<Node*>* nodes_;
   size_t i_;
 };
 
 template <typename NodeT>
 class Graph::NodeRange {
  public:
-  NodeRange(const std::vector<std::unique_ptr<Node>>* nodes, size_t first)
-      : nodes_(nodes), first_(first) {}
+  NodeRange(const std::vector<Node*>* nodes, size_t first) : nodes_(nodes), first_(first) {}
   NodeIterator<NodeT> begin() const { return NodeIterator<NodeT>(nodes_, first_); }
   NodeIterator<NodeT> end() const { return NodeIterator<NodeT>(nodes_, nodes_->size()); }
 
  private:
-  const std::vector<std::unique_ptr<Node>>* nodes_;
+  const std::vector<Node*>* nodes_;
   size_t first_;
 };
 

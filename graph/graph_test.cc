@@ -431,5 +431,46 @@ TEST(GraphTest, ManyNodesToOneSinkStayLinear) {
   EXPECT_EQ(g.num_edges(), 100000);
 }
 
+TEST(GraphTest, NodesAndEdgesStayPutAcrossStorageBlocks) {
+  // A chain of 10,000 Identities spans several storage blocks: the first node and edge keep their
+  // addresses while the graph grows, a copy of it is whole, and removal empties only the nodes
+  // removed.
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * first, g.AddNode(ConstDef("c")));
+  Node* last = first;
+  const Edge* first_edge = nullptr;
+  for (int n = 0; n < 10000; ++n) {
+    RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef(absl::StrCat("i", n))));
+    RILL_ASSERT_OK_AND_ASSIGN(const Edge* e, g.AddEdge(last, 0, i, 0));
+    if (first_edge == nullptr) first_edge = e;
+    last = i;
+  }
+  EXPECT_EQ(g.FindNode("c"), first);
+  EXPECT_EQ(g.FindNode("i0")->input_edge(0), first_edge);
+  EXPECT_EQ(first_edge->src(), first);
+  EXPECT_EQ(g.FindNode("i9999")->input_node(0), g.FindNode("i9998"));
+
+  Graph copy = g;
+  EXPECT_EQ(copy.num_op_nodes(), 10001);
+  EXPECT_EQ(copy.num_edges(), 10000);
+  EXPECT_EQ(copy.FindNode("i5000")->input_node(0), copy.FindNode("i4999"));
+  std::vector<Node*> odd;
+  for (int n = 1; n < 10000; n += 2) odd.push_back(copy.FindNode(absl::StrCat("i", n)));
+  copy.RemoveNodes(odd);
+  EXPECT_EQ(copy.num_op_nodes(), 5001);
+  EXPECT_EQ(copy.num_edges(), 1);  // c -> i0
+  EXPECT_EQ(copy.FindNode("i1"), nullptr);
+  EXPECT_TRUE(copy.FindNode("i2")->in_edges().empty());
+  EXPECT_EQ(g.num_op_nodes(), 10001);
+  EXPECT_EQ(g.FindNode("i2")->input_node(0), g.FindNode("i1"));
+
+  Graph moved = std::move(copy);
+  RILL_ASSERT_OK_AND_ASSIGN(Node * extra, moved.AddNode(IdentityDef("extra")));
+  RILL_ASSERT_OK(moved.AddEdge(moved.FindNode("i0"), 0, extra, 0).status());
+  EXPECT_EQ(moved.num_op_nodes(), 5002);
+  EXPECT_EQ(extra->id(), 10003);  // ids are never reused
+  EXPECT_EQ(moved.FindNode("extra")->input_node(0), moved.FindNode("i0"));
+}
+
 }  // namespace
 }  // namespace rill
