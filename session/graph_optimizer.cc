@@ -158,7 +158,7 @@ class Optimizer {
         RILL_RETURN_IF_ERROR(FoldChannelScaleAndShift());
       }
       RILL_RETURN_IF_ERROR(Fuse());
-      RILL_RETURN_IF_ERROR(FuseSwish());
+      RILL_RETURN_IF_ERROR(FuseGatedActivations());
       MarkConstantWeights();
     }
     // Nodes left without inputs or consumers by the rewrites, and the new Consts.
@@ -1102,13 +1102,50 @@ class Optimizer {
     return Commit();
   }
 
-  // Swish (SiLU) after a fused convolution: F = _FusedConv2D or _FusedDepthwiseConv2dNative with
-  // fused_ops ["BiasAdd"] (float), read only by Sigmoid(F) and by Mul(F, that Sigmoid) (either
-  // order), the Sigmoid read only by that Mul -> one node with fused_ops ["BiasAdd",
-  // "_MklSwish"] (TensorFlow's name for it) in the Mul's place and name. The kernels compute
-  // x * sigmoid(x) in the epilogue or as oneDNN's eltwise_swish post-op, so the activation costs
-  // no pass over memory of its own.
-  absl::Status FuseSwish() {
+  // Whether data input `k` of `n` is a float scalar Const equal to `value`.
+  static bool IsScalarConstInput(const Node& n, int k, float value) {
+    std::optional<Tensor> c = ConstInput(n, k);
+    return c && c->dtype() == DT_FLOAT && c->shape().rank() == 0 && c->flat<float>()[0] == value;
+  }
+
+  // The nodes of a gate x -> g(x) starting at `first` (a reader of x = `f`) whose last node is
+  // read only by `mul`, with the fused_ops name of x * g(x), or an empty list:
+  //   swish:      Sigmoid(x)                              -> "_MklSwish"
+  //   hard swish: RealDiv(Relu6(Add[V2](x, 3)), 6)         -> "_FusedHardSwish"
+  // (TensorFlow's names; Keras writes both this way). Every node reads only the one before it.
+  static std::vector<Node*> ActivationGate(const Node* f, Node* first, const Node* mul,
+                                           std::string* name) {
+    auto only_reader_is = [](const Node* n, const Node* next) {
+      return SoleConsumer(*n) == next && SameDevice(*n, *next);
+    };
+    if (first->op() == "Sigmoid" && only_reader_is(first, mul)) {
+      *name = "_MklSwish";
+      return {first};
+    }
+    if ((first->op() == "AddV2" || first->op() == "Add") && first->num_inputs() == 2) {
+      const int x = first->input_edge(0) != nullptr && first->input_edge(0)->src() == f ? 0 : 1;
+      if (!IsScalarConstInput(*first, 1 - x, 3.f)) return {};
+      Node* relu6 = SoleConsumer(*first);
+      if (relu6 == nullptr || relu6->op() != "Relu6" || !SameDevice(*first, *relu6)) return {};
+      Node* div = SoleConsumer(*relu6);
+      if (div == nullptr || div->op() != "RealDiv" || div->input_edge(0) == nullptr ||
+          div->input_edge(0)->src() != relu6 || !IsScalarConstInput(*div, 1, 6.f) ||
+          !SameDevice(*relu6, *div) || !only_reader_is(div, mul)) {
+        return {};
+      }
+      *name = "_FusedHardSwish";
+      return {first, relu6, div};
+    }
+    return {};
+  }
+
+  // Gated activations after a fused convolution: F = _FusedConv2D or _FusedDepthwiseConv2dNative
+  // with fused_ops ["BiasAdd"] (float), read only by a gate g (ActivationGate: sigmoid, or hard
+  // sigmoid) and by Mul(F, g(F)) (either order) -> one node with fused_ops ["BiasAdd", "_MklSwish"]
+  // or ["BiasAdd", "_FusedHardSwish"] in the Mul's place and name. The kernels compute the
+  // activation in their epilogue, in the unfused kernels' order of operations, or as oneDNN's
+  // eltwise post-op, so it costs no pass over memory of its own.
+  absl::Status FuseGatedActivations() {
     for (Node* f : NodesInOrder()) {
       if (f->op() != "_FusedConv2D" && f->op() != "_FusedDepthwiseConv2dNative") continue;
       std::vector<std::string> ops;
@@ -1118,24 +1155,28 @@ class Optimizer {
           type != DT_FLOAT || !OnCpu(*f)) {
         continue;
       }
-      Node* sigmoid = nullptr;
-      Node* mul = nullptr;
-      int uses = 0;
+      std::vector<Node*> readers;
+      bool plain = true;
       for (const Edge* e : f->out_edges()) {
         if (!e->dst()->IsOp()) continue;
-        ++uses;
-        if (e->IsControlEdge() || e->src_output() != 0) break;
-        if (e->dst()->op() == "Sigmoid") sigmoid = e->dst();
-        if (e->dst()->op() == "Mul") mul = e->dst();
+        plain = plain && !e->IsControlEdge() && e->src_output() == 0 && SameDevice(*f, *e->dst());
+        readers.push_back(e->dst());
       }
-      if (uses != 2 || sigmoid == nullptr || mul == nullptr || SoleConsumer(*sigmoid) != mul ||
-          mul->num_inputs() != 2 || !SameDevice(*f, *sigmoid) || !SameDevice(*f, *mul)) {
-        continue;
+      if (!plain || readers.size() != 2) continue;
+      std::string activation;
+      std::vector<Node*> gate;
+      Node* mul = nullptr;
+      for (int m = 0; m < 2 && gate.empty(); ++m) {
+        mul = readers[m];
+        if (mul->op() != "Mul" || mul->num_inputs() != 2) continue;
+        gate = ActivationGate(f, readers[1 - m], mul, &activation);
       }
+      if (gate.empty()) continue;
       const Edge* a = mul->input_edge(0);
       const Edge* b = mul->input_edge(1);
       if (a == nullptr || b == nullptr || a->src_output() != 0 || b->src_output() != 0 ||
-          !((a->src() == f && b->src() == sigmoid) || (a->src() == sigmoid && b->src() == f))) {
+          !((a->src() == f && b->src() == gate.back()) ||
+            (a->src() == gate.back() && b->src() == f))) {
         continue;
       }
       Replacement& r = replacements_.emplace_back();
@@ -1143,11 +1184,13 @@ class Optimizer {
       r.def = f->def();
       r.def.set_name(mul->name());
       r.def.set_device(mul->requested_device());
-      SetAttr(&r.def, "fused_ops", std::vector<std::string>{"BiasAdd", "_MklSwish"});
+      SetAttr(&r.def, "fused_ops", std::vector<std::string>{"BiasAdd", activation});
       for (int k = 0; k < f->num_inputs(); ++k) r.inputs.push_back(Source(*f, k));
       // Control inputs of all the nodes it replaces, by name.
       std::map<std::string, int> control;
-      for (const Node* n : {f, sigmoid, mul}) {
+      std::vector<const Node*> replaced = {f, mul};
+      replaced.insert(replaced.end(), gate.begin(), gate.end());
+      for (const Node* n : replaced) {
         for (const Edge* e : n->in_edges()) {
           if (e->IsControlEdge() && e->src()->IsOp()) {
             control.emplace(e->src()->name(), e->src()->id());
@@ -1157,10 +1200,12 @@ class Optimizer {
       for (const auto& [name, id] : control) r.control_inputs.push_back(id);
       r.shapes = mul->output_shapes();
       dead_.push_back(f);
-      dead_.push_back(sigmoid);
+      for (Node* g : gate) dead_.push_back(g);
       ++stats_->fusions;
     }
-    return Commit();
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
   }
 
   // MatMuls and convolutions (plain and fused) on the CPU whose weights (input 1) are a Const's

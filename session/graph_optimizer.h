@@ -17,8 +17,9 @@
 //     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D and DepthwiseConv2dNative + BiasAdd
 //     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs: the
 //     product's attrs the fused op declares, such as strides, and its internal `_` attrs); then
-//     swish after a fused convolution, x * sigmoid(x) with x read by nothing else, joins it as
-//     fused_ops ["BiasAdd", "_MklSwish"] (TensorFlow's name).
+//     swish and hard swish after a fused convolution, x * sigmoid(x) and
+//     x * (Relu6(x + 3) / 6) with x read by nothing else, join it as fused_ops
+//     ["BiasAdd", "_MklSwish"] and ["BiasAdd", "_FusedHardSwish"] (TensorFlow's names).
 //     Before that, batch norms at inference are folded into the product's constant filter and
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,

@@ -804,6 +804,67 @@ TEST(GraphOptimizerTest, FusesSwishIntoConvAndDepthwise) {
   }
 }
 
+TEST(GraphOptimizerTest, FusesKerasHardSwishIntoConvAndDepthwise) {
+  // x * (Relu6(x + 3) / 6), as Keras's hard_swish freezes.
+  for (bool depthwise : {false, true}) {
+    SCOPED_TRACE(depthwise ? "depthwise" : "conv");
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output product;
+    if (depthwise) {
+      Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f}, TensorShape({1, 1, 2, 1}));
+      product = ops::DepthwiseConv2dNative(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+    } else {
+      Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f, 0.5f, 2.f},
+                                   TensorShape({1, 1, 2, 2}));
+      product = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+    }
+    Output ba =
+        ops::BiasAdd(root.WithOpName("ba"), product, ops::Const(root.WithOpName("b"), {0.f, 0.f}));
+    Output shifted = ops::AddV2(root.WithOpName("add"), ba, ops::Const(root, 3.f));
+    Output relu6 = ops::Relu6(root.WithOpName("relu6"), shifted);
+    Output gate = ops::RealDiv(root.WithOpName("div"), relu6, ops::Const(root, 6.f));
+    Output hard_swish = ops::Mul(root.WithOpName("hard_swish"), ba, gate);
+    ops::Neg(root.WithOpName("out"), hard_swish);
+    Optimized o = Optimize(root);
+    const NodeDef* fused = Find(o.graph, "hard_swish");
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->op(), depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D");
+    EXPECT_THAT(fused->attr().at("fused_ops").list().s(),
+                ElementsAre("BiasAdd", "_FusedHardSwish"));
+    EXPECT_THAT(Inputs(o.graph, "hard_swish"), ElementsAre("x", "w", "b"));
+    for (const char* gone : {"conv", "ba", "add", "relu6", "div"}) {
+      EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+    }
+    GraphDef original;
+    ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+    // The swish inputs, and values at and around the bends at -3 and 3.
+    ExpectSameOutputs(original, {{"x:0", NonFiniteSwishInput()}}, {"out:0"}, 1e-5f);
+    ExpectSameOutputs(
+        original,
+        {{"x:0", Tensor::FromVector<float>({-3.f, 3.f, -2.9f, 2.9f, -3.1f, 3.1f, 0.f, -0.f},
+                                           TensorShape({1, 2, 2, 2}))}},
+        {"out:0"}, 1e-5f);
+  }
+}
+
+TEST(GraphOptimizerTest, HardSwishWithOtherConstantsIsNotFused) {
+  // Relu6(x + 2) / 6 is not the hard sigmoid: left alone.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w =
+      ops::Const<float>(root.WithOpName("w"), {1.f, -1.f, 0.5f, 2.f}, TensorShape({1, 1, 2, 2}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), conv, ops::Const(root, {0.f, 0.f}));
+  Output shifted = ops::AddV2(root.WithOpName("add"), ba, ops::Const(root, 2.f));
+  Output gate = ops::RealDiv(root.WithOpName("div"), ops::Relu6(root.WithOpName("relu6"), shifted),
+                             ops::Const(root, 6.f));
+  ops::Mul(root.WithOpName("hard_swish"), ba, gate);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(Find(o.graph, "hard_swish")->op(), "Mul");
+  EXPECT_EQ(Find(o.graph, "relu6")->op(), "Relu6");
+}
+
 TEST(GraphOptimizerTest, SwishWhoseInputIsReadElsewhereIsNotFused) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

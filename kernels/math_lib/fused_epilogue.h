@@ -2,8 +2,9 @@
 // _FusedMatMul and _FusedConv2D compute their product into the output, then add the bias and
 // apply the activation in one pass over it (one read and write per element, no intermediate
 // tensors). fused_ops is TensorFlow's attr: ["BiasAdd"], ["BiasAdd", "Relu"],
-// ["BiasAdd", "Relu6"] or ["BiasAdd", "_MklSwish"] (TensorFlow's name for swish / SiLU,
-// x * sigmoid(x)); anything else is InvalidArgument "Fusion is not implemented: [...]".
+// ["BiasAdd", "Relu6"], ["BiasAdd", "_MklSwish"] (TensorFlow's name for swish / SiLU,
+// x * sigmoid(x)) or ["BiasAdd", "_FusedHardSwish"] (x * (Relu6(x + 3) / 6)); anything else is
+// InvalidArgument "Fusion is not implemented: [...]".
 // Thread-safe (the epilogue writes disjoint rows).
 #ifndef RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
 #define RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
@@ -21,13 +22,21 @@
 
 namespace rill {
 
-enum class FusedActivation { kNone, kRelu, kRelu6, kSwish };
+enum class FusedActivation { kNone, kRelu, kRelu6, kSwish, kHardSwish };
 
 // x * sigmoid(x) in the order of the unfused Sigmoid and Mul kernels, so the fused result rounds
 // as theirs does (inf -> inf, -inf -> NaN as -inf * 0, NaN -> NaN).
 template <typename T>
 inline T Swish(T x) {
   return x * (T(1) / (T(1) + std::exp(-x)));
+}
+
+// x * (Relu6(x + 3) / 6) in the order of the unfused Add, Relu6, RealDiv and Mul kernels (NaN
+// stays NaN, -inf gives NaN as -inf * 0).
+template <typename T>
+inline T HardSwish(T x) {
+  const T y = x + T(3);
+  return x * ((std::isnan(y) ? y : (y > T(6) ? T(6) : (y > T(0) ? y : T(0)))) / T(6));
 }
 
 inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) {
@@ -45,6 +54,7 @@ inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) 
   if (ops[1] == "Relu") return FusedActivation::kRelu;
   if (ops[1] == "Relu6") return FusedActivation::kRelu6;
   if (ops[1] == "_MklSwish") return FusedActivation::kSwish;
+  if (ops[1] == "_FusedHardSwish") return FusedActivation::kHardSwish;
   return unsupported();
 }
 
@@ -79,6 +89,9 @@ void BiasActivationBlock(T* out, int64_t ld, const T* bias, int64_t row_begin, i
         break;
       case FusedActivation::kSwish:
         for (int64_t c = col_begin; c < col_end; ++c) row[c] = Swish(row[c] + bias[c]);
+        break;
+      case FusedActivation::kHardSwish:
+        for (int64_t c = col_begin; c < col_end; ++c) row[c] = HardSwish(row[c] + bias[c]);
         break;
     }
   }

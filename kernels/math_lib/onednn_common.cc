@@ -71,6 +71,9 @@ dnnl::post_ops OneDnnActivation(FusedActivation activation) {
     case FusedActivation::kSwish:
       ops.append_eltwise(1.f, dnnl::algorithm::eltwise_swish, 1.f, 0.f);
       break;
+    case FusedActivation::kHardSwish:  // oneDNN 2.6's: x * Relu6(x + 3) / 6
+      ops.append_eltwise(1.f, dnnl::algorithm::eltwise_hardswish, 0.f, 0.f);
+      break;
   }
   return ops;
 }

@@ -92,7 +92,8 @@ inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
 bool HasConstantWeights(const OpKernelConstruction& ctx);
 
 // The post-ops that apply `activation` inside a oneDNN primitive (none for kNone): Relu, Relu6 as
-// a clip to [0, 6], swish as eltwise_swish with alpha 1 (x * sigmoid(x)).
+// a clip to [0, 6], swish as eltwise_swish with alpha 1 (x * sigmoid(x)), hard swish as
+// eltwise_hardswish.
 dnnl::post_ops OneDnnActivation(FusedActivation activation);
 
 }  // namespace rill

@@ -47,6 +47,8 @@ std::vector<float> Reference(const OneDnnConvShape& s, const std::vector<float>&
             }
           if (s.activation == FusedActivation::kSwish) {
             acc = acc / (1 + std::exp(-acc));
+          } else if (s.activation == FusedActivation::kHardSwish) {
+            acc = acc * std::min(std::max(acc + 3, 0.0), 6.0) / 6;
           } else if (s.activation != FusedActivation::kNone) {
             acc = std::max(acc, 0.0);
             if (s.activation == FusedActivation::kRelu6) acc = std::min(acc, 6.0);
@@ -118,8 +120,9 @@ TEST(OneDnnConvTest, MatchesADirectConvolution) {
   };
   for (const Case& c : cases) {
     for (bool bias : {false, true}) {
-      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu,
-                                  FusedActivation::kRelu6, FusedActivation::kSwish}) {
+      for (FusedActivation act :
+           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6,
+            FusedActivation::kSwish, FusedActivation::kHardSwish}) {
         OneDnnConvShape s = c.shape;
         s.has_bias = bias;
         s.activation = act;

@@ -45,6 +45,8 @@ void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weig
       }
       if (s.activation == FusedActivation::kSwish) {
         want = want / (1 + std::exp(-want));
+      } else if (s.activation == FusedActivation::kHardSwish) {
+        want = want * std::min(std::max(want + 3, 0.0), 6.0) / 6;
       } else if (s.activation != FusedActivation::kNone) {
         want = std::max(want, 0.0);
         if (s.activation == FusedActivation::kRelu6) want = std::min(want, 6.0);
@@ -58,8 +60,9 @@ void ExpectLikeALoop(const OneDnnMatMulShape& s, int threads, const Tensor& weig
 TEST(OneDnnMatMulTest, MatchesATripleLoop) {
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
-      for (FusedActivation act : {FusedActivation::kNone, FusedActivation::kRelu,
-                                  FusedActivation::kRelu6, FusedActivation::kSwish}) {
+      for (FusedActivation act :
+           {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6,
+            FusedActivation::kSwish, FusedActivation::kHardSwish}) {
         OneDnnPackedWeights packed;
         const Tensor b = Weights(300 * 260, 2);
         for (int64_t m : {1, 7, 64}) {  // one weights matrix, several batch sizes

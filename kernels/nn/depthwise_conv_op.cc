@@ -87,6 +87,9 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
       case FusedActivation::kSwish:
         for (int64_t c = 0; c < out_c; ++c) acc[c] = Swish(acc[c]);
         break;
+      case FusedActivation::kHardSwish:
+        for (int64_t c = 0; c < out_c; ++c) acc[c] = HardSwish(acc[c]);
+        break;
     }
     for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
   }

@@ -142,8 +142,9 @@ TEST(DepthwiseConv2dNativeOpTest, FusedDoubleRunsTheLoopKernelWithTheSameEpilogu
   EXPECT_GT(clipped, 0);
 }
 
-TEST(DepthwiseConv2dNativeOpTest, FusedSwishIsXTimesSigmoidOnFloatAndDouble) {
-  // float on oneDNN's eltwise_swish, double on Rill's loop (x * sigmoid(x) in double).
+TEST(DepthwiseConv2dNativeOpTest, FusedSwishAndHardSwishOnFloatAndDouble) {
+  // float on oneDNN's eltwise post-ops, double on Rill's loop in the unfused kernels' order:
+  // x * sigmoid(x), and x * (Relu6(x + 3) / 6).
   const Tensor in = Ramp(TensorShape({1, 5, 4, 2}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 2, 3}), 6);
   const Tensor bias = Tensor::FromVector<float>({-4, -1, 0, 0.5, 2, 7}, TensorShape({6}));
@@ -154,18 +155,24 @@ TEST(DepthwiseConv2dNativeOpTest, FusedSwishIsXTimesSigmoidOnFloatAndDouble) {
       .Input(ToDouble(in))
       .Input(ToDouble(f));
   RILL_ASSERT_OK_AND_ASSIGN(auto plain, plain_op.Run());
-  RILL_ASSERT_OK_AND_ASSIGN(auto got, FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias),
-                                                     {"BiasAdd", "_MklSwish"}));
-  RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", "_MklSwish"}));
-  int negative = 0;
-  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
-    const double x = plain[0].flat<double>()[i] + bias.flat<float>()[i % 6];
-    const double want = x * (1 / (1 + std::exp(-x)));
-    negative += x < 0;
-    EXPECT_EQ(got[0].flat<double>()[i], want) << i;
-    EXPECT_NEAR(got_float[0].flat<float>()[i], want, 1e-5 * std::max(1.0, std::abs(want))) << i;
+  for (const std::string act : {"_MklSwish", "_FusedHardSwish"}) {
+    RILL_ASSERT_OK_AND_ASSIGN(
+        auto got, FusedDepthwise(ToDouble(in), ToDouble(f), ToDouble(bias), {"BiasAdd", act}));
+    RILL_ASSERT_OK_AND_ASSIGN(auto got_float, FusedDepthwise(in, f, bias, {"BiasAdd", act}));
+    int below = 0, above = 0;  // inputs where the hard sigmoid is 0 and 1: both bends covered
+    for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+      const double x = plain[0].flat<double>()[i] + bias.flat<float>()[i % 6];
+      const double want = act == "_MklSwish" ? x * (1 / (1 + std::exp(-x)))
+                                             : x * (std::min(std::max(x + 3, 0.0), 6.0) / 6);
+      below += x < -3;
+      above += x > 3;
+      EXPECT_EQ(got[0].flat<double>()[i], want) << act << " " << i;
+      EXPECT_NEAR(got_float[0].flat<float>()[i], want, 1e-5 * std::max(1.0, std::abs(want)))
+          << act << " " << i;
+    }
+    EXPECT_GT(below, 0) << "the case proves nothing";
+    EXPECT_GT(above, 0) << "the case proves nothing";
   }
-  EXPECT_GT(negative, 0) << "no negative input: the case proves nothing";
 }
 
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErrors) {
