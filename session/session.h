@@ -28,16 +28,15 @@
 
 #include "absl/status/statusor.h"
 #include "core/allocator.h"
-#include "core/cancellation.h"
-#include "core/gpu/gpu_process_state.h"
 #include "core/gpu/physical_gpu.h"
-#include "core/mutex.h"
 #include "core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
 #include "proto/graph.pb.h"
 
 namespace rill {
+
+class GpuProcessState;  // core/gpu/gpu_process_state.h
 
 struct SessionOptions {
   ConfigProto config;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/gpu/cuda_probe.h"
+#include "core/gpu/gpu_process_state.h"
 #include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
