@@ -1032,6 +1032,17 @@ TEST(MathOpsTest, IncompleteGammaBetaAndZetaWrappersTakeTheirOperandsInOrder) {
   EXPECT_EQ(g.node(6).input(2), "x");
 }
 
+TEST(ShapeInferenceTest, ShapeTensorsBuiltFromShapesArePartlyKnown) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({-1, 3}));
+  Output shape = ops::Shape(root.WithOpName("shape"), x);
+  Output zeros =
+      ops::Fill(root.WithOpName("zeros"), shape, ops::Const(root.WithOpName("zero"), 0.f));
+  EXPECT_EQ(root.GetShape(zeros)->DebugString(), "[?,3]");
+  Output one = ops::Const(root.WithOpName("one"), 1.f, TensorShape({1, 1}));
+  EXPECT_EQ(root.GetShape(ops::Tile(root.WithOpName("tile"), one, shape))->DebugString(), "[?,3]");
+}
+
 TEST(IndexOpsTest, UniqueV2TakesItsAxisAndShapesTheSlices) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({4, 2}));
