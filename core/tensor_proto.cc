@@ -102,6 +102,68 @@ void AppendSimple(absl::Span<const T> in, Field* f) {
 
 }  // namespace
 
+bool TensorProtoValuesFit(const TensorProto& p) {
+  const DataType dtype = p.dtype();
+  if (BaseType(dtype) == DT_VARIANT || IsRefType(dtype) || !IsSupportedDataType(dtype)) {
+    return false;
+  }
+  absl::StatusOr<TensorShape> shape = TensorShape::FromProto(p.tensor_shape());
+  if (!shape.ok()) return false;
+  const uint64_t n = static_cast<uint64_t>(shape->num_elements());
+  if (!p.tensor_content().empty()) {
+    uint64_t bytes = 0;
+    return dtype != DT_STRING &&
+           !__builtin_mul_overflow(n, static_cast<uint64_t>(DataTypeSize(dtype)), &bytes) &&
+           p.tensor_content().size() == bytes;
+  }
+  uint64_t values = 0;
+  switch (dtype) {
+    case DT_FLOAT:
+      values = p.float_val_size();
+      break;
+    case DT_DOUBLE:
+      values = p.double_val_size();
+      break;
+    case DT_INT32:
+    case DT_INT16:
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_UINT16:
+      values = p.int_val_size();
+      break;
+    case DT_INT64:
+      values = p.int64_val_size();
+      break;
+    case DT_UINT32:
+      values = p.uint32_val_size();
+      break;
+    case DT_UINT64:
+      values = p.uint64_val_size();
+      break;
+    case DT_BOOL:
+      values = p.bool_val_size();
+      break;
+    case DT_HALF:
+    case DT_BFLOAT16:
+      values = p.half_val_size();
+      break;
+    case DT_COMPLEX64:
+      if (p.scomplex_val_size() % 2 != 0) return false;
+      values = p.scomplex_val_size() / 2;
+      break;
+    case DT_COMPLEX128:
+      if (p.dcomplex_val_size() % 2 != 0) return false;
+      values = p.dcomplex_val_size() / 2;
+      break;
+    case DT_STRING:
+      values = p.string_val_size();
+      break;
+    default:
+      break;
+  }
+  return values <= n;
+}
+
 absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto, Allocator* allocator) {
   const DataType dtype = proto.dtype();
   if (BaseType(dtype) == DT_VARIANT) {

@@ -25,6 +25,12 @@ namespace rill {
 absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto,
                                        Allocator* allocator = CpuAllocator::Default());
 
+// Whether TensorFromProto could decode `proto` as far as its values go, without allocating: a
+// supported dtype, a valid shape, tensor_content of exactly the shape's bytes, and no more typed
+// values than elements. Shape functions use it so that no rewrite folds the shape of a Const whose
+// kernel will refuse its value.
+bool TensorProtoValuesFit(const TensorProto& proto);
+
 // Encodes `tensor` into `proto` (cleared first). Numeric tensors use tensor_content when
 // `use_tensor_content` (TensorFlow's AsProtoTensorContent), else the typed field (AsProtoField);
 // strings always use string_val.

@@ -158,5 +158,29 @@ TEST(TensorProtoTest, BoolTensorContentBytesAreNormalized) {
   EXPECT_EQ(bytes[0], 1);
 }
 
+// Issue 26 (found by graph_modes_fuzzer): the check Const's shape function makes, so that the
+// optimizer does not fold Shape of a Const the kernel refuses. Exactly TensorFromProto's verdict,
+// without allocating (2^40 floats with one value fit).
+TEST(TensorProtoTest, ValuesFitAgreesWithTensorFromProto) {
+  for (const char* text : {
+           "dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1",
+           "dtype: DT_FLOAT tensor_shape { dim { size: 0 } } float_val: 1",
+           "dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 1 int_val: 2",
+           "dtype: DT_INT32 tensor_shape { dim { size: 2 } } tensor_content: \"\\001\\000\"",
+           "dtype: DT_INT32 tensor_shape { dim { size: 1 } } tensor_content: "
+           "\"\\001\\000\\000\\000\"",
+           "dtype: DT_COMPLEX64 tensor_shape { dim { size: 1 } } scomplex_val: 1",
+           "dtype: DT_STRING tensor_shape { dim { size: 1 } } string_val: \"a\" string_val: \"b\"",
+           "dtype: DT_STRING tensor_shape {} string_val: \"a\"",
+           "dtype: DT_VARIANT tensor_shape {}",
+       }) {
+    EXPECT_EQ(TensorProtoValuesFit(ParseText(text)), TensorFromProto(ParseText(text)).ok()) << text;
+  }
+  EXPECT_TRUE(TensorProtoValuesFit(
+      ParseText("dtype: DT_FLOAT tensor_shape { dim { size: 1099511627776 } } float_val: 1")));
+  EXPECT_FALSE(TensorProtoValuesFit(ParseText(
+      "dtype: DT_FLOAT tensor_shape { dim { size: 4611686018427387904 } } tensor_content: \"x\"")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -2,6 +2,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
+#include "core/tensor_proto.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 
@@ -13,6 +14,9 @@ absl::Status ConstShape(ShapeInferenceContext& c) {
   if (value == nullptr || value->value_case() != AttrValue::kTensor) return absl::OkStatus();
   RILL_ASSIGN_OR_RETURN(PartialTensorShape s,
                         PartialTensorShape::FromProto(value->tensor().tensor_shape()));
+  // A value the kernel will refuse (more values than elements, say) leaves the shape unknown, so
+  // no rewrite folds a Shape of it and the run reports the kernel's error, optimized or not.
+  if (!TensorProtoValuesFit(value->tensor())) return absl::OkStatus();
   c.set_output(0, std::move(s));
   return absl::OkStatus();
 }

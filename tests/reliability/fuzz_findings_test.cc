@@ -15,7 +15,9 @@
 namespace rill {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 GraphDef Parse(const std::string& text) {
   GraphDef g;
@@ -31,8 +33,8 @@ absl::StatusOr<std::vector<Tensor>> CreateAndRun(const GraphDef& g, const std::s
   return out;
 }
 
-// Fill of `dims` (int64) with 0.0f, then `op` (Shape or Size) with `out_type`.
-GraphDef FillThen(const std::string& dims, const std::string& op, const std::string& out_type) {
+// Fill of `dims` (int64) with 0.0f, named "fill", then the nodes of `rest`.
+GraphDef FillThen(const std::string& dims, const std::string& rest) {
   return Parse(R"pb(
                  node { name: "dims" op: "Const"
                         attr {
@@ -72,19 +74,23 @@ GraphDef FillThen(const std::string& dims, const std::string& op, const std::str
         value { type: DT_INT64 }
       }
     }
-    node {
-      name: "meta"
-      op: ")pb" +
-               op + R"pb("
-                         input: "fill"
-                         attr {
-                           key: "T"
-                           value { type: DT_FLOAT }
-                         }
-                         attr { key: "out_type"
-                                value { type:)pb" +
-               out_type + R"pb(}
-                               }
+  )pb" + rest);
+}
+
+// Fill of `dims`, then `op` (Shape or Size) with `out_type`, named "meta".
+GraphDef FillThen(const std::string& dims, const std::string& op, const std::string& out_type) {
+  return FillThen(dims, R"pb(
+                              node { name: "meta" op: ")pb" +
+                            op + R"pb("
+                                      input: "fill"
+                                      attr {
+                                        key: "T"
+                                        value { type: DT_FLOAT }
+                                      }
+                                      attr { key: "out_type"
+                                             value { type:)pb" +
+                            out_type + R"pb(}
+                                            }
     }
   )pb");
 }
@@ -109,6 +115,85 @@ TEST(FuzzFindingsTest, Int32ShapeAndSizeOfHugeShapesAreNotTruncated) {
         StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("fill")))
         << op;
   }
+}
+
+// Reshape's shape function multiplied the input's inferred dims without an overflow check (UBSan:
+// signed overflow; a plain build compared the wrapped count with the target's and refused the
+// graph with a garbage count). The shape is left to the kernels: Fill fails at run time.
+TEST(FuzzFindingsTest, ReshapeOfAShapeOverflowingInt64IsLeftToTheKernels) {
+  for (const char* target : {"int_val: 2", "int_val: -1"}) {
+    EXPECT_THAT(
+        CreateAndRun(FillThen("int64_val: 4611686018427387904 int64_val: 2147483647",
+                              std::string(R"pb(
+                                node { name: "target" op: "Const"
+                                       attr {
+                                         key: "dtype"
+                                         value { type: DT_INT32 }
+                                       }
+                                       attr { key: "value"
+                                              value { tensor { dtype: DT_INT32
+                                                               tensor_shape { dim { size: 1 } }
+                              )pb") +
+                                  target + R"pb(
+                       }
+                       }
+                                          }
+                                        }
+                                        node {
+                                          name: "reshape"
+                                          op: "Reshape"
+                                          input: "fill"
+                                          input: "target"
+                                          attr {
+                                            key: "T"
+                                            value { type: DT_FLOAT }
+                                          }
+                                        }
+                                      )pb"),
+                     "reshape"),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 AllOf(HasSubstr("fill"), Not(HasSubstr("Cannot reshape")))))
+        << target;
+  }
+}
+
+// A Const with more values than its shape holds is refused by its kernel; the optimizer folded
+// Shape of it from the declared shape, so the optimized graph returned [0] where the plain one
+// failed. Const's shape function now leaves such a shape unknown.
+TEST(FuzzFindingsTest, ShapeOfAConstItsKernelRefusesIsNotFolded) {
+  EXPECT_THAT(CreateAndRun(Parse(R"pb(
+                             node {
+                               name: "c"
+                               op: "Const"
+                               attr {
+                                 key: "dtype"
+                                 value { type: DT_FLOAT }
+                               }
+                               attr {
+                                 key: "value"
+                                 value {
+                                   tensor {
+                                     dtype: DT_FLOAT
+                                     tensor_shape { dim { size: 0 } }
+                                     float_val: -3
+                                   }
+                                 }
+                               }
+                             }
+                             node {
+                               name: "shape"
+                               op: "Shape"
+                               input: "c"
+                               attr {
+                                 key: "T"
+                                 value { type: DT_FLOAT }
+                               }
+                             }
+                           )pb"),
+                           "shape"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("TensorProto has 1 values in float_val but its shape holds only 0 "
+                                 "elements")));
 }
 
 }  // namespace
