@@ -2,8 +2,9 @@
 # Checks the release tarball (libtensorflow.tar.gz) as a client sees it, outside Bazel:
 #  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2 and the
 #     lib/libtensorflow.so symlink;
-#  2. the library exports only TF_* symbols and the Rill-only RILL_* ones (nm -D --defined-only),
-#     and every function the headers declare;
+#  2. the library exports only TF_* symbols, the Rill-only RILL_* ones and Rill's C++ API (for
+#     TF_LoadLibrary's op libraries) (nm -D --defined-only), and every function the headers
+#     declare;
 #  3. a C program compiles against include/ and links with -ltensorflow (gcc -std=c99 -Wall
 #     -Werror -pedantic), and runs.
 set -euo pipefail
@@ -24,8 +25,12 @@ lib="$work/lib/libtensorflow.so.2"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//' | sort -u \
   > "$work/exported.txt"
 echo "exported symbols: $(wc -l < "$work/exported.txt")"
-if grep -v -e '^TF_' -e '^RILL_' "$work/exported.txt"; then
-  echo "FAIL: symbols other than TF_* and RILL_* are exported (listed above)"
+c++filt < "$work/exported.txt" | grep -v -e '^TF_' -e '^RILL_' -e '^descriptor_table_' \
+  -e '^rill::' -e '^\(typeinfo for\|typeinfo name for\|vtable for\|VTT for\|guard variable for\) rill::' \
+  > "$work/others.txt" || true
+if [[ -s "$work/others.txt" ]]; then
+  head -20 "$work/others.txt"
+  echo "FAIL: symbols other than TF_*, RILL_* and Rill's C++ API are exported (listed above)"
   exit 1
 fi
 echo "soname: $(objdump -p "$lib" | awk '/SONAME/ {print $2}')"

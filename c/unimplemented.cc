@@ -21,14 +21,6 @@ void Unimplemented(TF_Status* status, const char* function) {
 
 extern "C" {
 
-// Op libraries.
-TF_Library* TF_LoadLibrary(const char*, TF_Status* status) {
-  RILL_UNIMPLEMENTED(status);
-  return nullptr;
-}
-TF_Buffer TF_GetOpList(TF_Library*) { return TF_Buffer{nullptr, 0, nullptr}; }
-void TF_DeleteLibraryHandle(TF_Library*) {}
-
 // In-process servers.
 TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);

@@ -15,11 +15,7 @@ TEST(Unimplemented, SetsTheCodeAndNamesTheFunction) {
   TF_Graph* g = TF_NewGraph();
   EXPECT_EQ(TF_NewServer(nullptr, 0, s), nullptr);
   EXPECT_EQ(s.message(), "TF_NewServer is not implemented in Rill");
-  EXPECT_EQ(TF_LoadLibrary("x.so", s), nullptr);
-  EXPECT_EQ(s.code(), TF_UNIMPLEMENTED);
-  EXPECT_EQ(TF_GetOpList(nullptr).data, nullptr);
   TF_DeleteServer(nullptr);
-  TF_DeleteLibraryHandle(nullptr);
   TF_DeleteGraph(g);
 }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "core/registration_errors.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "google/protobuf/text_format.h"
@@ -297,10 +298,7 @@ namespace op_registry_internal {
 OpRegistrar::OpRegistrar(const OpDefBuilder& builder) {
   absl::StatusOr<OpRegistration> reg = builder.Finalize();
   absl::Status s = reg.ok() ? OpRegistry::Global()->Register(*std::move(reg)) : reg.status();
-  if (!s.ok()) {
-    std::fprintf(stderr, "Fatal op registration error: %s\n", s.ToString().c_str());
-    std::abort();
-  }
+  if (!s.ok()) ReportRegistrationError(s, "op");
 }
 }  // namespace op_registry_internal
 

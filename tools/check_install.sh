@@ -23,6 +23,8 @@ if cmake -S examples/cmake -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$
    cmake --build "$tmp/build" >>"$tmp/cmake.log" 2>&1; then
   check cmake_cxx "$cxx_want" "$tmp/build/hello_rill"
   check cmake_c "$c_want" "$tmp/build/hello_c_api"
+  check cmake_custom_op "loaded ops: ZeroOut
+ZeroOut 5 0 0" "$tmp/build/load_custom_op" "$tmp/build/libzero_out.so"
 else
   echo "FAIL cmake build:"; cat "$tmp/cmake.log"; fail=1
 fi

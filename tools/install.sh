@@ -74,6 +74,13 @@ if(NOT TARGET Rill::rill)
     IMPORTED_LOCATION "\${_rill_prefix}/lib/libtensorflow.so.2"
     IMPORTED_SONAME "libtensorflow.so.2"
     INTERFACE_INCLUDE_DIRECTORIES "\${_rill_prefix}/include")
+  # Rill-only: for libraries of custom ops that TF_LoadLibrary loads (examples/custom_op): Rill's
+  # C++ headers, linked with libtensorflow.so.2, whose registries they register into.
+  add_library(Rill::custom_op INTERFACE IMPORTED)
+  set_target_properties(Rill::custom_op PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "\${_rill_prefix}/include/rill"
+    INTERFACE_COMPILE_FEATURES cxx_std_17
+    INTERFACE_LINK_LIBRARIES "Rill::tensorflow;$cmake_libs")
 endif()
 set(Rill_FOUND TRUE)
 CMAKE

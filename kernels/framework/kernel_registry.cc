@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/registration_errors.h"
 #include "core/status_macros.h"
 #include "core/types.h"
 
@@ -188,10 +189,7 @@ std::vector<KernelDef> KernelRegistry::ListKernels() const {
 namespace kernel_registry_internal {
 KernelRegistrar::KernelRegistrar(const KernelDefBuilder& builder, KernelFactory factory) {
   absl::Status s = KernelRegistry::Global()->Register(builder.Build(), std::move(factory));
-  if (!s.ok()) {
-    std::fprintf(stderr, "Fatal kernel registration error: %s\n", s.ToString().c_str());
-    std::abort();
-  }
+  if (!s.ok()) ReportRegistrationError(s, "kernel");
 }
 }  // namespace kernel_registry_internal
 
