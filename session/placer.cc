@@ -19,6 +19,7 @@
 #include "core/types.h"
 #include "graph/graph_def_export.h"
 #include "graph/op_classes.h"
+#include "graph/unregistered_ops.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -206,7 +207,7 @@ class Placer {
       if (node->is_unknown_op()) {
         result_.nodes[node->name()] = {
             "", absl::StrCat("unplaced: op '", node->op(), "' is not registered")};
-        result_.unplaced[node->name()] = OpRegistry::Global()->LookUpOrError(node->op()).status();
+        result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
       info.supported = kernels_.SupportedDeviceTypes(node->def(), types_);

@@ -10,6 +10,7 @@
 #include "core/status_macros.h"
 #include "core/types.h"
 #include "graph/op_classes.h"
+#include "graph/unregistered_ops.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
@@ -47,7 +48,7 @@ absl::StatusOr<Endpoint> FindEndpoint(Graph& g, const std::string& tensor,
   Node* node = g.FindNode(in.node);
   if (node == nullptr) return absl::NotFoundError(missing);
   if (node->is_unknown_op()) {
-    RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUpOrError(node->op()).status());
+    return UnregisteredOpError(g, node->op());
   }
   return Endpoint{node, in.index};
 }

@@ -1,5 +1,7 @@
 // summarize_graph --in_graph=FILE [--tag_set=serve]: prints SummarizeGraph (summarize.h) of a
-// graph file (binary, text or SavedModel; see graph/graph_file.h) after validating it. A file that
+// graph file (binary, text or SavedModel; see graph/graph_file.h) after validating it.
+// summarize_graph --list_ops: prints every registered op with its kernels' device types
+// (list_ops.h). A file that
 // does not read or a graph that does not validate: "<Code>: <message>" on stderr, exit 1. Ops
 // unknown to Rill are listed in the summary, not errors.
 #include <cctype>
@@ -12,6 +14,7 @@
 #include "core/status_macros.h"
 #include "graph/graph_file.h"
 #include "graph/graph_validation.h"
+#include "tools/summarize_graph/list_ops.h"
 #include "tools/summarize_graph/summarize.h"
 
 namespace {
@@ -22,7 +25,8 @@ int Fail(const absl::Status& s) {
   return 1;
 }
 
-constexpr char kUsage[] = "usage: summarize_graph --in_graph=FILE [--tag_set=serve]";
+constexpr char kUsage[] =
+    "usage: summarize_graph --in_graph=FILE [--tag_set=serve] | summarize_graph --list_ops";
 
 }  // namespace
 
@@ -35,6 +39,9 @@ int main(int argc, char** argv) {
       in_graph = arg.substr(11);
     } else if (absl::StartsWith(arg, "--tag_set=")) {
       tag_set = arg.substr(10);
+    } else if (arg == "--list_ops") {
+      std::fputs(rill::ListRegisteredOps().c_str(), stdout);
+      return 0;
     } else if (arg == "--help" || arg == "-h") {
       std::printf("%s\n", kUsage);
       return 0;
