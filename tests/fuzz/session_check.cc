@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <memory>
 
+#include "absl/hash/hash.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/tensor_proto.h"
 #include "graph/graph_file.h"
 #include "session/session.h"
@@ -14,12 +17,25 @@ namespace rill {
 namespace fuzz {
 
 std::string Fingerprint(const std::vector<Tensor>& outputs) {
+  // Hashes of the bytes, not copies of them: an output of hundreds of MB must not double the
+  // memory the target may use. Strings are hashed element by element; other non-numeric dtypes
+  // (variants) through their proto.
+  const absl::Hash<absl::string_view> hash;
   std::string out;
   for (const Tensor& t : outputs) {
-    TensorProto p;
-    TensorToProto(t, &p, /*use_tensor_content=*/true);
-    out += p.SerializeAsString();
-    out += '\n';
+    size_t h = 0;
+    if (!t.IsInitialized()) {
+      h = 0;
+    } else if (t.dtype() == DT_STRING) {
+      for (const std::string& s : t.flat<std::string>()) h = h * 1000003 ^ hash(s);
+    } else if (DataTypeSize(t.dtype()) > 0) {
+      h = hash(absl::string_view(static_cast<const char*>(t.raw_data()), t.TotalBytes()));
+    } else {
+      TensorProto p;
+      TensorToProto(t, &p, /*use_tensor_content=*/true);
+      h = hash(p.SerializeAsString());
+    }
+    absl::StrAppend(&out, DataTypeString(t.dtype()), t.shape().DebugString(), ":", h, "\n");
   }
   return out;
 }

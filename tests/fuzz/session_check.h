@@ -37,10 +37,11 @@ struct SessionCounters {
 struct RunOutcome {
   absl::StatusCode create_code = absl::StatusCode::kOk;
   absl::StatusCode run_code = absl::StatusCode::kOk;
-  std::string fingerprint;  // the outputs as bytes when the run succeeded
+  std::string fingerprint;  // the outputs' dtypes, shapes and byte hashes when the run succeeded
 };
 
-// Outputs as bytes: equal tensors (NaN payloads included) give equal strings.
+// Each output's dtype, shape and a hash of its bytes (strings element by element): equal tensors
+// (NaN payloads included) give equal strings, without copying the outputs.
 std::string Fingerprint(const std::vector<Tensor>& outputs);
 
 // Runs `graph` under `config` as described above. `counters` may be null (a differential rerun
