@@ -9,8 +9,12 @@
 #   WORK=/tmp/rill-fuzz tests/fuzz/run_fuzzers.sh 3600 graph_run_fuzzer
 #   RUNS=1000000 tests/fuzz/run_fuzzers.sh 86400 graph_run_fuzzer   # stop after a million inputs
 #   KEEP=1 tests/fuzz/run_fuzzers.sh 3600 graph_modes_fuzzer   # then merge new coverage into seeds
+#   FORK=1 RUNS=1000000 tests/fuzz/run_fuzzers.sh 36000 graph_modes_fuzzer   # a finding does not stop it
 # KEEP=1 merges the working corpus into tests/fuzz/corpus/<target> (libFuzzer -merge=1: only
 # inputs that add coverage), so the next work period starts where this one stopped.
+# FORK=N runs N libFuzzer jobs in child processes with -ignore_crashes=1: each finding is saved
+# under artifacts/ and the run goes on (the script still exits non-zero when any was saved).
+# Build and fuzzing run at NICE (default 19), so other builds and benchmarks keep the CPUs.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-300}
@@ -24,7 +28,8 @@ work=${WORK:-/tmp/rill-fuzz}
 # The clang + ASan build of every kernel is long: it gets its own Bazel server (output base), so
 # it never holds the lock of the server other builds use, and runs niced.
 fuzz_bazel=(bazel --output_base="${FUZZ_OUTPUT_BASE:-$HOME/.cache/bazel-fuzz}")
-nice -n 15 "${fuzz_bazel[@]}" build --config=fuzz $(printf '//tests/fuzz:%s ' "${targets[@]}") || exit 1
+niceness=${NICE:-19}
+nice -n "$niceness" "${fuzz_bazel[@]}" build --config=fuzz $(printf '//tests/fuzz:%s ' "${targets[@]}") || exit 1
 bin=$("${fuzz_bazel[@]}" info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz
 status=0
 for t in "${targets[@]}"; do
@@ -39,13 +44,20 @@ for t in "${targets[@]}"; do
   echo "== $t ($seconds s)"
   # -entropic=0: with all of Rill's kernels instrumented, the entropic schedule's feature
   # bookkeeping took half the time (perf); short malloc stacks save ASan another ~10%.
-  ASAN_OPTIONS=malloc_context_size=2:detect_leaks=1 "$bin/$t" "$corpus" -max_total_time="$seconds" \
-      ${RUNS:+-runs=$RUNS} -entropic=0 -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
+  ASAN_OPTIONS=malloc_context_size=2:detect_leaks=1 nice -n "$niceness" "$bin/$t" "$corpus" \
+      -max_total_time="$seconds" ${RUNS:+-runs=$RUNS} ${FORK:+-fork=$FORK -ignore_crashes=1} \
+      -entropic=0 -timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$work/$t/artifacts/" > "$work/$t/log.txt" 2>&1
   rc=$?
   grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|graph_run_fuzzer:|graph_modes_fuzzer )" \
       "$work/$t/log.txt"
+  # Fork mode prints no final stats: its last '#N: cov: ... exec/s: ...' line has the totals.
   tail -n 40 "$work/$t/log.txt" | grep -E "cov: [0-9]+" | tail -1
+  findings=$(ls "$work/$t/artifacts" | grep -E "^(crash|leak|timeout|oom)-" | wc -l)
+  if [ "$findings" -ne 0 ]; then
+    echo "$t: $findings finding(s) in $work/$t/artifacts/"
+    [ "$rc" -eq 0 ] && rc=1
+  fi
   if [ -n "${KEEP:-}" ] && [ "$t" != graph_def_fuzzer ]; then
     "$bin/$t" -merge=1 "$seeds" "$corpus" > "$work/$t/merge.txt" 2>&1
     grep -E "MERGE-OUTER: [0-9]+ new files" "$work/$t/merge.txt"
