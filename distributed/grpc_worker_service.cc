@@ -1,11 +1,15 @@
 #include "distributed/grpc_worker_service.h"
 
 #include <chrono>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "distributed/grpc_status.h"
 #include "distributed/protos/worker_service.grpc.pb.h"
+#include "distributed/shm_offer.h"
+#include "distributed/shm_writer.h"
 #include "distributed/tensor_coding.h"
 
 namespace rill {
@@ -18,6 +22,20 @@ absl::Time DeadlineOf(const grpc::ServerContext* ctx) {
     return absl::InfiniteFuture();
   }
   return absl::FromChrono(d);
+}
+
+// The same-host path's message: the tensor's dtype and shape, its bytes being in the segment.
+void EncodeShmResponseHeader(const Tensor& value, int64_t send_start_micros,
+                             grpc::ByteBuffer* out) {
+  tensorflow::RecvTensorResponse resp;
+  resp.mutable_tensor()->set_dtype(value.dtype());
+  for (int64_t d : value.shape().dims()) {
+    resp.mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(d);
+  }
+  resp.set_send_start_micros(send_start_micros);
+  const std::string bytes = resp.SerializeAsString();
+  grpc::Slice slice(bytes.data(), bytes.size());
+  *out = grpc::ByteBuffer(&slice, 1);
 }
 
 // RecvTensor is a raw callback method: no thread waits for the tensor, and the response goes out
@@ -69,15 +87,29 @@ class Service final : public tensorflow::WorkerService::WithRawCallbackMethod_Re
                                    "RecvTensor: malformed RecvTensorRequest"));
       return reactor;
     }
-    worker_->RecvTensorAsync(
-        req, [reactor, response](const absl::Status& s, const Tensor& value, bool is_dead) {
-          if (!s.ok()) {
-            reactor->Finish(ToGrpcStatus(s));
-            return;
-          }
-          EncodeRecvTensorResponse(value, is_dead, absl::ToUnixMicros(absl::Now()), response);
-          reactor->Finish(grpc::Status::OK);
-        });
+    // A Rill receiver on this host may offer a segment for the bytes (distributed/shm_offer.h).
+    std::optional<ShmOffer> offer;
+    const auto& metadata = ctx->client_metadata();
+    auto it = metadata.find(kShmOfferKey);
+    if (it != metadata.end() && GetShmSettings().enabled) {
+      offer = ParseShmOffer(std::string(it->second.data(), it->second.size()));
+    }
+    worker_->RecvTensorAsync(req, [ctx, reactor, response, offer = std::move(offer)](
+                                      const absl::Status& s, const Tensor& value, bool is_dead) {
+      if (!s.ok()) {
+        reactor->Finish(ToGrpcStatus(s));
+        return;
+      }
+      const int64_t now = absl::ToUnixMicros(absl::Now());
+      if (offer.has_value() && !is_dead && ShmEligible(value) &&
+          ShmWriter::Default()->Write(*offer, value).ok()) {
+        EncodeShmResponseHeader(value, now, response);
+        ctx->AddTrailingMetadata(kShmBytesKey, std::to_string(value.TotalBytes()));
+      } else {
+        EncodeRecvTensorResponse(value, is_dead, now, response);
+      }
+      reactor->Finish(grpc::Status::OK);
+    });
     return reactor;
   }
 

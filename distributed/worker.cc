@@ -10,6 +10,7 @@
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "distributed/cluster_spec.h"
+#include "distributed/shm_writer.h"
 #include "graph/graph_def_import.h"
 #include "kernels/framework/kernel_registry.h"
 #include "session/executor.h"
@@ -107,6 +108,7 @@ absl::Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRe
 
 absl::Status Worker::DeleteWorkerSession(const tensorflow::DeleteWorkerSessionRequest& req,
                                          tensorflow::DeleteWorkerSessionResponse*) {
+  ShmWriter::Default()->Sweep();
   rill::MutexLock lock(&mu_);
   if (!req.session_handle().empty()) sessions_.erase(req.session_handle());
   return absl::OkStatus();
@@ -296,6 +298,7 @@ absl::Status Worker::RunGraph(const tensorflow::RunGraphRequest& req,
 
 absl::Status Worker::CleanupGraph(const tensorflow::CleanupGraphRequest& req,
                                   tensorflow::CleanupGraphResponse*) {
+  ShmWriter::Default()->Sweep();  // mappings of receivers that are gone
   std::shared_ptr<Step> step;
   {
     rill::MutexLock lock(&mu_);

@@ -8,6 +8,8 @@
 #include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
+#include "distributed/shm_offer.h"
+#include "distributed/shm_segments.h"
 #include "distributed/tensor_coding.h"
 #include "grpcpp/impl/client_unary_call.h"
 
@@ -18,6 +20,39 @@ namespace {
 void SetDeadline(grpc::ClientContext* ctx, absl::Duration timeout) {
   ctx->set_deadline(std::chrono::system_clock::now() +
                     std::chrono::milliseconds(absl::ToInt64Milliseconds(timeout)));
+}
+
+// Offers a same-host segment with the request (distributed/shm_offer.h); null when none is.
+std::unique_ptr<ShmLease> OfferSegment(grpc::ClientContext* ctx) {
+  std::unique_ptr<ShmLease> lease = ShmSegments::Default()->Acquire();
+  if (lease != nullptr) ctx->AddMetadata(kShmOfferKey, lease->offer());
+  return lease;
+}
+
+// A completed RecvTensor's tensor: from the offered segment when the sender's trailer says it
+// wrote it there (the message then holds the dtype and shape only), else from the message.
+absl::Status DecodeResponse(const grpc::ClientContext& ctx, const grpc::ByteBuffer& bytes,
+                            ShmLease* lease, Tensor* value, bool* is_dead) {
+  if (lease != nullptr) {
+    const auto& trailer = ctx.GetServerTrailingMetadata();
+    if (trailer.find(kShmBytesKey) == trailer.end()) {
+      lease->Keep();
+    } else {
+      grpc::ByteBuffer copy(bytes);
+      tensorflow::RecvTensorResponse header;
+      if (!grpc::SerializationTraits<tensorflow::RecvTensorResponse>::Deserialize(&copy, &header)
+               .ok()) {
+        return absl::InvalidArgumentError("Malformed RecvTensorResponse: bad header");
+      }
+      RILL_ASSIGN_OR_RETURN(TensorShape shape,
+                            TensorShape::FromProto(header.tensor().tensor_shape()));
+      RILL_ASSIGN_OR_RETURN(*value,
+                            lease->Take(static_cast<DataType>(header.tensor().dtype()), shape));
+      *is_dead = header.is_dead();
+      return absl::OkStatus();
+    }
+  }
+  return DecodeRecvTensorResponse(bytes, value, is_dead);
 }
 
 }  // namespace
@@ -100,13 +135,14 @@ absl::Status WorkerClient::RecvTensor(const tensorflow::RecvTensorRequest& req, 
     token = cancel->RegisterCallback([ctx] { ctx->TryCancel(); });
     if (token == kInvalidCancellationToken) return cancel->status();
   }
+  std::unique_ptr<ShmLease> lease = OfferSegment(ctx.get());
   grpc::ByteBuffer bytes;
   grpc::Status s =
       grpc::internal::BlockingUnaryCall<tensorflow::RecvTensorRequest, grpc::ByteBuffer>(
           channel_.get(), recv_tensor_method_, ctx.get(), req, &bytes);
   if (cancel != nullptr) cancel->DeregisterCallback(token);
   RILL_RETURN_IF_ERROR(Annotate("RecvTensor", s));
-  absl::Status decoded = DecodeRecvTensorResponse(bytes, value, is_dead);
+  absl::Status decoded = DecodeResponse(*ctx, bytes, lease.get(), value, is_dead);
   if (!decoded.ok()) {
     return absl::Status(decoded.code(),
                         absl::StrCat(decoded.message(), " (from task ", task_, ")"));
@@ -122,9 +158,11 @@ void WorkerClient::RecvTensorAsync(const tensorflow::RecvTensorRequest& req, abs
     grpc::ByteBuffer request;
     grpc::ByteBuffer response;
     CancellationToken token = kInvalidCancellationToken;
+    std::unique_ptr<ShmLease> lease;
   };
   auto call = std::make_shared<Call>();
   SetDeadline(&call->ctx, timeout);
+  call->lease = OfferSegment(&call->ctx);
   bool own_buffer = false;
   grpc::Status serialized = grpc::SerializationTraits<tensorflow::RecvTensorRequest>::Serialize(
       req, &call->request, &own_buffer);
@@ -147,7 +185,7 @@ void WorkerClient::RecvTensorAsync(const tensorflow::RecvTensorRequest& req, abs
         Tensor value;
         bool is_dead = false;
         if (status.ok()) {
-          status = DecodeRecvTensorResponse(call->response, &value, &is_dead);
+          status = DecodeResponse(call->ctx, call->response, call->lease.get(), &value, &is_dead);
           if (!status.ok()) {
             status = absl::Status(status.code(),
                                   absl::StrCat(status.message(), " (from task ", task_, ")"));

@@ -3,14 +3,16 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -65,6 +67,7 @@ absl::Status ClusterFixture::Start(const std::vector<std::string>& task_jobs,
     addresses_.push_back(absl::StrCat("127.0.0.1:", FreePort()));
     by_job[job].push_back(addresses_.back());
     pids_.push_back(-1);
+    outputs_.emplace_back();
   }
   std::vector<std::string> specs;
   for (const std::string& job : order) {
@@ -84,13 +87,15 @@ absl::Status ClusterFixture::Start(const std::vector<std::string>& task_jobs,
 }
 
 absl::Status ClusterFixture::Launch(int i) {
-  int out[2];
-  if (pipe(out) != 0) return absl::InternalError("pipe failed");
+  // The server's stdout goes to a file, read for "serving" here and by Output() later.
+  const char* dir = std::getenv("TEST_TMPDIR");
+  outputs_[i] = absl::StrCat(dir != nullptr ? dir : "/tmp", "/rill_server_", getpid(), "_",
+                             addresses_[i].substr(addresses_[i].rfind(':') + 1), ".out");
+  const int out = open(outputs_[i].c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) return absl::InternalError(absl::StrCat("cannot create ", outputs_[i]));
   pid_t pid = fork();
   if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    close(out[0]);
-    close(out[1]);
+    dup2(out, STDOUT_FILENO);
     std::vector<std::string> args = {kServer,
                                      absl::StrCat("--cluster_spec=", spec_),
                                      absl::StrCat("--job_name=", jobs_[i]),
@@ -104,29 +109,31 @@ absl::Status ClusterFixture::Launch(int i) {
     execv(kServer, argv.data());
     _exit(127);
   }
-  close(out[1]);
+  close(out);
   pids_[i] = pid;
   // The server prints "rill_server: serving ..." once it listens.
-  std::string seen;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!absl::StrContains(seen, "serving")) {
-    const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          deadline - std::chrono::steady_clock::now())
-                                          .count());
-    pollfd p{out[0], POLLIN, 0};
-    if (left <= 0 || poll(&p, 1, left) <= 0) break;
-    char buf[256];
-    ssize_t n = read(out[0], buf, sizeof(buf));
-    if (n <= 0) break;
-    seen.append(buf, n);
+  while (!absl::StrContains(Output(i), "serving") && std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      pids_[i] = -1;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  close(out[0]);  // later output goes nowhere (the server ignores SIGPIPE's absence: it prints
-                  // one more line at shutdown, which then fails harmlessly)
+  const std::string seen = Output(i);
   if (!absl::StrContains(seen, "serving")) {
     Kill(i);
     return absl::InternalError(absl::StrCat("rill_server task ", i, " did not start: ", seen));
   }
   return absl::OkStatus();
+}
+
+std::string ClusterFixture::Output(int i) const {
+  std::ifstream in(outputs_[i]);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 void ClusterFixture::Kill(int i) {

@@ -33,6 +33,10 @@ class ClusterFixture {
   std::string address(int i) const { return addresses_[i]; }
   std::string spec() const { return spec_; }
 
+  pid_t pid(int i) const { return pids_[i]; }  // -1 once killed or stopped
+  // What task i's server printed so far (its stdout, kept in a file under TEST_TMPDIR).
+  std::string Output(int i) const;
+
   void Kill(int i);             // SIGKILL, reaped
   absl::Status Stop(int i);     // SIGTERM; Internal unless it exits 0 within 10 s
   absl::Status Restart(int i);  // starts task i again on its port
@@ -47,6 +51,7 @@ class ClusterFixture {
   std::vector<std::string> addresses_;
   std::vector<pid_t> pids_;
   std::vector<std::string> extra_flags_;
+  std::vector<std::string> outputs_;
 };
 
 }  // namespace testing

@@ -4,7 +4,8 @@
 //   rill_server --cluster_spec=worker|127.0.0.1:2222;127.0.0.1:2223 --job_name=worker --task_id=0
 // It listens on the port its task has in the cluster spec (all interfaces), prints one line
 // "rill_server: serving /job:worker/replica:0/task:0 on 0.0.0.0:2222" once it serves, and shuts
-// down gracefully on SIGTERM or SIGINT (steps in flight are aborted; exit status 0).
+// down gracefully on SIGTERM or SIGINT (steps in flight are aborted; exit status 0), printing how
+// many tensors went to and came from Rill tasks on this host through shared memory.
 // Exit status 1 with a message on stderr for bad flags or a port it cannot bind.
 #include <malloc.h>
 
@@ -19,6 +20,9 @@
 #include "distributed/grpc_status.h"
 #include "distributed/grpc_worker_service.h"
 #include "distributed/master_service.h"
+#include "distributed/shm_offer.h"
+#include "distributed/shm_segments.h"
+#include "distributed/shm_writer.h"
 
 namespace {
 
@@ -26,7 +30,10 @@ constexpr char kUsage[] =
     "usage: rill_server --cluster_spec=JOB|HOST:PORT;HOST:PORT[,JOB|...] --job_name=JOB "
     "--task_id=N [--inter_op_threads=N] [--intra_op_threads=N]\n"
     "  [--tls_cert_file=PEM --tls_key_file=PEM] serve over TLS with this certificate and key\n"
-    "  [--tls_ca_file=PEM] verify the other tasks' certificates with this CA (TLS to them)\n";
+    "  [--tls_ca_file=PEM] verify the other tasks' certificates with this CA (TLS to them)\n"
+    "  [--same_host_transfer=true|false] tensors between Rill tasks on this host through shared\n"
+    "    memory (default true; Rill-only, docs/distributed.md)\n"
+    "  [--same_host_min_bytes=N] smallest tensor sent that way (default 262144)\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "rill_server: %s\n%s", message.c_str(), kUsage);
@@ -38,6 +45,7 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   std::string cluster_spec, job_name, tls_ca, tls_cert, tls_key;
   int task_id = -1, inter = 0, intra = 0;
+  rill::distributed::ShmSettings shm;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto take = [&](const char* flag, std::string* out) {
@@ -62,6 +70,17 @@ int main(int argc, char** argv) {
     }
     if (take("--intra_op_threads", &v)) {
       if (!absl::SimpleAtoi(v, &intra)) return Fail("bad --intra_op_threads " + v);
+      continue;
+    }
+    if (take("--same_host_transfer", &v)) {
+      if (v != "true" && v != "false") return Fail("bad --same_host_transfer " + v);
+      shm.enabled = v == "true";
+      continue;
+    }
+    if (take("--same_host_min_bytes", &v)) {
+      if (!absl::SimpleAtoi(v, &shm.min_bytes) || shm.min_bytes < 0) {
+        return Fail("bad --same_host_min_bytes " + v);
+      }
       continue;
     }
     if (a == "--help" || a == "-h") {
@@ -99,6 +118,7 @@ int main(int argc, char** argv) {
   // A closed stdout (the parent went away) must not kill a serving worker.
   std::signal(SIGPIPE, SIG_IGN);
 
+  rill::distributed::SetShmSettings(shm);
   rill::distributed::WorkerOptions options;
   options.job = job_name;
   options.task = task_id;
@@ -118,5 +138,12 @@ int main(int argc, char** argv) {
   std::printf("rill_server: %s, shutting down\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   std::fflush(stdout);
   (*server)->Shutdown();
+  std::printf(
+      "rill_server: same-host RecvTensor: sent %lld tensors through shared memory, received %lld "
+      "(%lld read without mapping)\n",
+      static_cast<long long>(rill::distributed::ShmWriter::Default()->written()),
+      static_cast<long long>(rill::distributed::ShmSegments::Default()->taken()),
+      static_cast<long long>(rill::distributed::ShmSegments::Default()->read_without_map()));
+  std::fflush(stdout);
   return 0;
 }
