@@ -108,6 +108,16 @@ check_error repeat_overflow 2 "InvalidArgument: --repeat needs a positive intege
   --graph=$matmul --fetch=MatMul --repeat=99999999999999999999
 check_error save_checkpoint_without_saver 1 "InvalidArgument: --save_checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/control_dependency, it has neither" \
   --graph=$matmul --fetch=MatMul --save_checkpoint="$tmp/ckpt"
+check_error benchmark_repetitions_past_int 2 "InvalidArgument: --repeat=2147483647 with --warmup=1 is more than 2147483647 repetitions" \
+  --graph=$matmul --fetch=MatMul --benchmark --warmup=1 --repeat=2147483647
+# Nodes named like a Saver's whose save/control_dependency is not the prefix string.
+cat >"$tmp/fake_saver.pbtxt" <<'PB'
+node { name: "save/Const" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }
+node { name: "save/control_dependency" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }
+PB
+check_error save_checkpoint_not_a_prefix 1 "InvalidArgument: --save_checkpoint: save/control_dependency:0 gave a float tensor of shape [], not a string scalar (the checkpoint's prefix, as a tf.train.Saver's gives)" \
+  --graph="$tmp/fake_saver.pbtxt" --fetch=save/control_dependency --save_checkpoint="$tmp/ckpt"
 check_error checkpoint_without_saver 1 "InvalidArgument: --checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/restore_all, it has neither" \
   --graph=$matmul --fetch=MatMul --checkpoint="$tmp/ckpt"
 cat >"$tmp/unpack.pbtxt" <<'PB'

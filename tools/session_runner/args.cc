@@ -1,5 +1,8 @@
 #include "tools/session_runner/args.h"
 
+#include <cstdint>
+#include <limits>
+
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -152,6 +155,14 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
     return absl::InvalidArgumentError(
         "--checkpoint and --save_checkpoint go with --graph (a SavedModel restores its own "
         "variables)");
+  }
+  // With --benchmark a run repeats warmup + repeat times, which must fit an int.
+  for (const RunSpec& run : args.runs) {
+    if (args.benchmark && int64_t{run.repeat} + args.warmup > std::numeric_limits<int>::max()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--repeat=", run.repeat, " with --warmup=", args.warmup, " is more than ",
+                       std::numeric_limits<int>::max(), " repetitions"));
+    }
   }
   // A trailing empty run (no feeds, fetches or targets) is dropped: `--list_devices` alone is fine.
   if (args.runs.size() == 1 && args.runs[0].fetches.empty() && args.runs[0].targets.empty() &&

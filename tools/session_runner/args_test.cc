@@ -45,6 +45,21 @@ TEST(ArgsTest, BadFlagsNameTheFlag) {
                        "run 1 has no --fetch or --target; each run needs at least one"));
 }
 
+TEST(ArgsTest, BenchmarkRepetitionsFitAnInt) {
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--benchmark", "--warmup=1",
+                         "--repeat=2147483647"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--repeat=2147483647 with --warmup=1 is more than 2147483647 repetitions"));
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--warmup=2147483647", "--benchmark",
+                         "--then", "--fetch=y", "--repeat=1"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--repeat=1 with --warmup=2147483647 is more than 2147483647 repetitions"));
+  // Without --benchmark the warmup is not run, so only the repeat count counts.
+  RILL_EXPECT_OK(ParseArgs({"r", "--graph=g", "--fetch=x", "--warmup=1", "--repeat=2147483647"}));
+  RILL_EXPECT_OK(ParseArgs(
+      {"r", "--graph=g", "--fetch=x", "--benchmark", "--warmup=1", "--repeat=2147483646"}));
+}
+
 TEST(ArgsTest, ListDevicesAloneNeedsNoRun) {
   RILL_ASSERT_OK_AND_ASSIGN(RunnerArgs a, ParseArgs({"r", "--graph=g", "--list_devices"}));
   EXPECT_TRUE(a.runs.empty());

@@ -298,6 +298,13 @@ absl::Status Main(const RunnerArgs& args) {
     RILL_RETURN_IF_ERROR(
         session->Run({{"save/Const:0", Tensor::Scalar<std::string>(args.save_checkpoint)}},
                      {"save/control_dependency:0"}, {}, &saved));
+    // A graph may name any node save/control_dependency: only a string scalar is a prefix.
+    if (saved[0].dtype() != DT_STRING || saved[0].NumElements() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--save_checkpoint: save/control_dependency:0 gave a ", DataTypeString(saved[0].dtype()),
+          " tensor of shape ", saved[0].shape().DebugString(),
+          ", not a string scalar (the checkpoint's prefix, as a tf.train.Saver's gives)"));
+    }
     std::printf("saved checkpoint %s\n", saved[0].flat<std::string>()[0].c_str());
   }
   if (args.memory_stats) {
