@@ -9,6 +9,10 @@ on a mixed cluster (task 0 rill_server, task 1 TensorFlow: the tower's result cr
 the two implementations by RecvTensor); and the reverse, a TensorFlow client
 (tf.compat.v1.Session on grpc://task 0) driving two rill_server workers through their
 MasterService.
+The rill_servers send every numeric tensor to each other through their same-host path
+(--same_host_min_bytes=0; Rill-only) and print its counters at shutdown, recorded below each
+cluster: between the two Rill tasks the tower's product goes through shared memory; in the mixed
+cluster Rill's offer is ignored by TensorFlow, which answers in its own wire format.
 Writes what it saw to tests/distributed/testdata/tf_interop_result.txt (or --out).
 Not a bazel test (it needs TensorFlow): run after `bazel build //tools/session_runner
 //tools/rill_server`:  python3 tests/distributed/tf_interop.py
@@ -62,12 +66,29 @@ def start_workers(kind, addresses):
             word = "ready"
         else:
             cmd = [SERVER, "--cluster_spec=worker|" + ";".join(addresses), "--job_name=worker",
-                   "--task_id=%d" % i]
+                   "--task_id=%d" % i, "--same_host_min_bytes=0"]
             word = "serving"
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         procs.append(p)
         wait_ready(p, word)
     return procs
+
+
+def stop_workers(procs):
+    """Stops the workers; the same-host counters each rill_server printed at shutdown."""
+    for p in procs:
+        p.terminate()
+    counters = []
+    for i, p in enumerate(procs):
+        try:
+            out, _ = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out = ""
+        for line in (out or "").splitlines():
+            if "same-host RecvTensor" in line:
+                counters.append("task %d %s" % (i, line))
+    return counters
 
 
 def run_master(addresses, extra=()):
@@ -113,13 +134,7 @@ def main():
         try:
             r, seconds = run_master(addresses)
         finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            counters = stop_workers(procs)
         good = r.returncode == 0 and EXPECTED in r.stdout
         ok = ok and good
         lines.append("== workers: %s (2 tasks), master: session_runner; %s, %.2f s" %
@@ -128,6 +143,7 @@ def main():
         lines += [l for l in out.splitlines()]
         if r.stderr.strip():
             lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
+        lines += counters
         lines.append("")
     # The reverse: a TensorFlow client (tf.compat.v1.Session on grpc://task 0) on rill_servers,
     # whose MasterService runs the graph with task 0 as the master.
@@ -139,10 +155,7 @@ def main():
                            capture_output=True, text=True, timeout=120)
         seconds = time.time() - t
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.wait(timeout=20)
+        counters = stop_workers(procs)
     good = r.returncode == 0 and EXPECTED in r.stdout
     ok = ok and good
     lines.append("== client: TensorFlow %s tf.compat.v1.Session, workers: rill (2 tasks); %s, "
@@ -151,6 +164,7 @@ def main():
     lines += r.stdout.replace(addresses[0], "A").replace(addresses[1], "B").splitlines()
     if not good:
         lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
+    lines += counters
     lines.append("")
     text = "\n".join(lines) + "\n"
     print(text)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """RecvTensor throughput of a 100 MB tensor between two worker processes on loopback:
 Rill (session_runner as master, two rill_server workers) beside TensorFlow (a tf.compat.v1
-Session on grpc://task0, two tf.distribute.Server workers), the same GraphDef on both:
+Session on grpc://task0, two tf.distribute.Server workers), the same GraphDef on both. Rill runs
+twice: with its same-host path (the bytes through a shared-memory segment, the default between
+Rill processes on one host) and with --same_host_transfer=false (the bytes in the gRPC response,
+TensorFlow's wire format, as between hosts or with TensorFlow peers).
 
     big  = VariableV2 [25e6] float  on /job:worker/task:1   (100 MB, set once by init =
                                                              Assign(big, Fill(dims, one)))
@@ -112,6 +115,8 @@ def start(kind, addresses):
         else:
             cmd = [SERVER, "--cluster_spec=worker|" + ";".join(addresses), "--job_name=worker",
                    "--task_id=%d" % i]
+            if kind == "rill-response":
+                cmd.append("--same_host_transfer=false")
             word = "serving"
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         deadline = time.time() + 60
@@ -160,11 +165,11 @@ def main():
     import numpy as np
     np.save(one, np.float32(1.0))
     results = {}
-    for kind in ("rill", "tf"):
+    for kind in ("rill", "rill-response", "tf"):
         addresses = ["127.0.0.1:%d" % free_port() for _ in range(2)]
         procs = start(kind, addresses)
         try:
-            if kind == "rill":
+            if kind != "tf":
                 c = rill_median(addresses, cross, args.reps, args.warmup, one)
                 l = rill_median(addresses, local, args.reps, args.warmup, one)
             else:
@@ -182,13 +187,16 @@ def main():
         results[kind] = (c[0], l[0], transfer, MB / (transfer / 1e6) / 1e3, floor)
     print("100 MB float32 tensor, task 1 -> task 0 over loopback gRPC (RecvTensor); medians of "
           "%d steps" % args.reps)
-    print("%-12s %10s %10s %13s %8s %15s" % ("", "cross ms", "local ms", "transfer ms", "GB/s",
+    names = {"rill": "Rill same-host", "rill-response": "Rill response", "tf": "TensorFlow"}
+    print("%-16s %10s %10s %13s %8s %15s" % ("", "cross ms", "local ms", "transfer ms", "GB/s",
                                               "min-min ms"))
     for kind, (c, l, t, gbs, floor) in results.items():
-        print("%-12s %10.1f %10.1f %13.1f %8.2f %15.1f" % (
-            "Rill" if kind == "rill" else "TensorFlow", c / 1e3, l / 1e3, t / 1e3, gbs, floor / 1e3))
-    print("Rill / TensorFlow throughput: %.2fx (medians), %.2fx (minima)" % (
-        results["rill"][3] / results["tf"][3], results["tf"][4] / results["rill"][4]))
+        print("%-16s %10.1f %10.1f %13.1f %8.2f %15.1f" % (
+            names[kind], c / 1e3, l / 1e3, t / 1e3, gbs, floor / 1e3))
+    for kind in ("rill", "rill-response"):
+        print("%s / TensorFlow throughput: %.2fx (medians), %.2fx (minima)" % (
+            names[kind], results[kind][3] / results["tf"][3],
+            results["tf"][4] / results[kind][4]))
 
 
 if __name__ == "__main__":
