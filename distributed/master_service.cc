@@ -9,6 +9,7 @@
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "distributed/grpc_status.h"
+#include "distributed/partial_run.h"
 #include "distributed/protos/master_service.grpc.pb.h"
 #include "session/session.h"
 
@@ -21,6 +22,10 @@ struct ClientSession {
   rill::Mutex mu;  // orders Create/Extend and the version
   bool has_graph ABSL_GUARDED_BY(mu) = false;
   int64_t version ABSL_GUARDED_BY(mu) = 0;
+  GraphDef graph ABSL_GUARDED_BY(mu);  // everything Created and Extended (partial runs read it)
+  rill::Mutex partial_mu;              // one partial step at a time
+  int64_t next_partial ABSL_GUARDED_BY(partial_mu) = 0;
+  std::map<std::string, std::unique_ptr<PartialRun>> partial_runs ABSL_GUARDED_BY(partial_mu);
 };
 
 class MasterServiceImpl final : public tensorflow::MasterService::Service {
@@ -45,6 +50,7 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
       if (!s.ok()) return ToGrpcStatus(s);
       rill::MutexLock lock(&entry->mu);
       entry->has_graph = true;
+      entry->graph = req->graph_def();
     }
     std::string handle;
     {
@@ -72,7 +78,29 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
         s.has_graph ? s.session->Extend(req->graph_def()) : s.session->Create(req->graph_def());
     if (!st.ok()) return ToGrpcStatus(st);
     s.has_graph = true;
+    s.graph.MergeFrom(req->graph_def());
     resp->set_new_graph_version(++s.version);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status PartialRunSetup(grpc::ServerContext*, const tensorflow::PartialRunSetupRequest* req,
+                               tensorflow::PartialRunSetupResponse* resp) override {
+    absl::StatusOr<std::shared_ptr<ClientSession>> entry = Find(req->session_handle());
+    if (!entry.ok()) return ToGrpcStatus(entry.status());
+    ClientSession& s = **entry;
+    GraphDef graph;
+    {
+      rill::MutexLock lock(&s.mu);
+      graph = s.graph;
+    }
+    auto run = std::make_unique<PartialRun>(
+        std::move(graph), std::vector<std::string>(req->feed().begin(), req->feed().end()),
+        std::vector<std::string>(req->fetch().begin(), req->fetch().end()),
+        std::vector<std::string>(req->target().begin(), req->target().end()));
+    rill::MutexLock lock(&s.partial_mu);
+    const std::string handle = absl::StrCat("rill_partial_run_", s.next_partial++);
+    s.partial_runs[handle] = std::move(run);
+    resp->set_partial_run_handle(handle);
     return grpc::Status::OK;
   }
 
@@ -153,9 +181,6 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
 
   absl::Status RunStepImpl(const tensorflow::RunStepRequest& req,
                            tensorflow::RunStepResponse* resp) {
-    if (!req.partial_run_handle().empty()) {
-      return absl::UnimplementedError("Partial runs are not supported by rill_server's master");
-    }
     absl::StatusOr<std::shared_ptr<ClientSession>> entry = Find(req.session_handle());
     if (!entry.ok()) return entry.status();
     std::vector<std::pair<std::string, Tensor>> feeds;
@@ -167,8 +192,26 @@ class MasterServiceImpl final : public tensorflow::MasterService::Service {
     std::vector<std::string> fetches(req.fetch().begin(), req.fetch().end());
     std::vector<std::string> targets(req.target().begin(), req.target().end());
     std::vector<Tensor> outputs;
-    RILL_RETURN_IF_ERROR((*entry)->session->Run(req.options(), feeds, fetches, targets, &outputs,
-                                                resp->mutable_metadata()));
+    if (!req.partial_run_handle().empty()) {
+      ClientSession& s = **entry;
+      rill::MutexLock lock(&s.partial_mu);
+      auto it = s.partial_runs.find(req.partial_run_handle());
+      if (it == s.partial_runs.end()) {
+        return absl::InvalidArgumentError("Must run 'setup' before performing partial runs!");
+      }
+      if (!targets.empty()) {
+        return absl::InvalidArgumentError(
+            "A partial_run call names no targets; give them to partial_run_setup");
+      }
+      RILL_ASSIGN_OR_RETURN(PartialRun::Step step, it->second->Plan(feeds, fetches));
+      RILL_RETURN_IF_ERROR(s.session->Run(req.options(), step.feeds, step.fetches, step.targets,
+                                          &outputs, resp->mutable_metadata()));
+      it->second->Ran(step, outputs);
+      if (it->second->complete()) s.partial_runs.erase(it);
+    } else {
+      RILL_RETURN_IF_ERROR((*entry)->session->Run(req.options(), feeds, fetches, targets, &outputs,
+                                                  resp->mutable_metadata()));
+    }
     for (size_t i = 0; i < fetches.size() && i < outputs.size(); ++i) {
       tensorflow::NamedTensorProto* t = resp->add_tensor();
       t->set_name(fetches[i]);

@@ -1,10 +1,13 @@
 // rill_server's MasterService, as a TensorFlow client calls it (tf.compat.v1.Session on a grpc://
 // target): CreateSession, ExtendSession with graph versions, RunStep with feeds across two
-// worker processes, ListDevices, CloseSession; errors in the response body when asked.
+// worker processes, ListDevices, CloseSession; errors in the response body when asked; partial
+// runs (PartialRunSetup, RunStep with partial_run_handle).
 #include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
@@ -139,6 +142,81 @@ TEST(MasterServiceTest, TensorFlowClientCallsRunAcrossTwoWorkers) {
                 StatusIs(absl::StatusCode::kAborted,
                          absl::StrCat("Session ", created.session_handle(), " is not found.")));
   }
+}
+
+NodeDef Op(const std::string& name, const std::string& op, const std::vector<std::string>& inputs,
+           const std::string& device) {
+  NodeDef n;
+  n.set_name(name);
+  n.set_op(op);
+  for (const std::string& i : inputs) n.add_input(i);
+  n.set_device(device);
+  SetAttr(&n, op == "Placeholder" ? "dtype" : "T", DT_FLOAT);
+  return n;
+}
+
+// sess.partial_run as TensorFlow's client sends it: PartialRunSetup, then RunStep calls with the
+// handle, each with some of the feeds and fetches.
+TEST(MasterServiceTest, PartialRunsAcrossTwoWorkers) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  auto stub = tensorflow::MasterService::NewStub(distributed::NewChannel(cluster.address(0)));
+  tensorflow::CreateSessionRequest create;
+  GraphDef* g = create.mutable_graph_def();
+  for (const char* p : {"a", "b", "c"}) *g->add_node() = Op(p, "Placeholder", {}, "");
+  *g->add_node() = Op("r1", "AddV2", {"a", "b"}, "/job:worker/task:1");
+  *g->add_node() = Op("r2", "Mul", {"r1", "c"}, "/job:worker/task:0");
+  tensorflow::CreateSessionResponse created;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    RILL_ASSERT_OK(distributed::FromGrpcStatus(stub->CreateSession(&ctx, create, &created)));
+  }
+  tensorflow::PartialRunSetupRequest setup;
+  setup.set_session_handle(created.session_handle());
+  for (const char* f : {"a:0", "b:0", "c:0"}) setup.add_feed(f);
+  for (const char* f : {"r1:0", "r2:0"}) setup.add_fetch(f);
+  tensorflow::PartialRunSetupResponse handle;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    RILL_ASSERT_OK(distributed::FromGrpcStatus(stub->PartialRunSetup(&ctx, setup, &handle)));
+  }
+  EXPECT_EQ(handle.partial_run_handle(), "rill_partial_run_0");
+  auto step = [&](const std::vector<std::pair<std::string, float>>& feeds, const std::string& fetch,
+                  float* value) {
+    tensorflow::RunStepRequest run;
+    run.set_session_handle(created.session_handle());
+    run.set_partial_run_handle(handle.partial_run_handle());
+    for (const auto& [name, v] : feeds) {
+      tensorflow::NamedTensorProto* f = run.add_feed();
+      f->set_name(name);
+      TensorToProto(Tensor::Scalar<float>(v), f->mutable_tensor());
+    }
+    run.add_fetch(fetch);
+    tensorflow::RunStepResponse ran;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    absl::Status s = distributed::FromGrpcStatus(stub->RunStep(&ctx, run, &ran));
+    if (s.ok()) {
+      EXPECT_EQ(ran.tensor(0).name(), fetch);
+      absl::StatusOr<Tensor> t = TensorFromProto(ran.tensor(0).tensor());
+      *value = t.ok() ? t->flat<float>()[0] : -1;
+    }
+    return s;
+  };
+  float r1 = 0, r2 = 0;
+  RILL_ASSERT_OK(step({{"a:0", 1}, {"b:0", 2}}, "r1:0", &r1));
+  EXPECT_EQ(r1, 3.0f);
+  EXPECT_THAT(step({{"a:0", 5}}, "r2:0", &r2),
+              StatusIs(absl::StatusCode::kInvalidArgument, "The feed a:0 has already been fed."));
+  EXPECT_THAT(step({}, "r1:0", &r2), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              "The tensor r1:0 has already been fetched."));
+  RILL_ASSERT_OK(step({{"c:0", 10}}, "r2:0", &r2));
+  EXPECT_EQ(r2, 30.0f);
+  // Complete: the handle is gone.
+  EXPECT_THAT(step({}, "r2:0", &r2), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              "Must run 'setup' before performing partial runs!"));
 }
 
 }  // namespace

@@ -8,7 +8,8 @@ and checks the result [[44, 56], [98, 128]]; then the same graph on two rill_ser
 on a mixed cluster (task 0 rill_server, task 1 TensorFlow: the tower's result crosses between
 the two implementations by RecvTensor); and the reverse, a TensorFlow client
 (tf.compat.v1.Session on grpc://task 0) driving two rill_server workers through their
-MasterService.
+MasterService, and that client's sess.partial_run (PartialRunSetup and RunStep with a
+partial_run_handle) on them.
 The rill_servers send every numeric tensor to each other through their same-host path
 (--same_host_min_bytes=0; Rill-only) and print its counters at shutdown, recorded below each
 cluster: between the two Rill tasks the tower's product goes through shared memory; in the mixed
@@ -116,6 +117,33 @@ with g.as_default():
         print(s.run(g.get_tensor_by_name("AddN:0")))
 """
 
+# sess.partial_run: r1 = a + b on task 1 fetched first, then r2 = r1 * c on task 0 with c fed
+# in the second call.
+TF_PARTIAL_CLIENT = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import tensorflow as tf
+tf.compat.v1.disable_eager_execution()
+g = tf.Graph()
+with g.as_default():
+    a = tf.compat.v1.placeholder(tf.float32, shape=[2], name="a")
+    b = tf.compat.v1.placeholder(tf.float32, shape=[2], name="b")
+    c = tf.compat.v1.placeholder(tf.float32, shape=[2], name="c")
+    with tf.device("/job:worker/task:1"):
+        r1 = tf.add(a, b, name="r1")
+    with tf.device("/job:worker/task:0"):
+        r2 = tf.multiply(r1, c, name="r2")
+    with tf.compat.v1.Session("grpc://" + sys.argv[1], graph=g) as s:
+        h = s.partial_run_setup([r1, r2], [a, b, c])
+        print("partial_run r1:", s.partial_run(h, r1, feed_dict={a: [1, 2], b: [3, 4]}))
+        print("partial_run r2:", s.partial_run(h, r2, feed_dict={c: [10, 100]}))
+        try:
+            s.partial_run(h, r2)
+        except tf.errors.OpError as e:
+            print("again:", type(e).__name__, e.message)
+"""
+PARTIAL_EXPECTED = "partial_run r1: [4. 6.]\npartial_run r2: [ 40. 600.]"
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -165,6 +193,22 @@ def main():
     if not good:
         lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
     lines += counters
+    lines.append("")
+    # Partial runs from a TensorFlow client on rill_servers.
+    addresses = ["127.0.0.1:%d" % free_port() for _ in range(2)]
+    procs = start_workers("rill", addresses)
+    try:
+        r = subprocess.run([sys.executable, "-c", TF_PARTIAL_CLIENT, addresses[0]],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        stop_workers(procs)
+    good = r.returncode == 0 and PARTIAL_EXPECTED in r.stdout
+    ok = ok and good
+    lines.append("== client: TensorFlow %s sess.partial_run, workers: rill (2 tasks); %s" %
+                 (tf.__version__, "OK" if good else "FAILED"))
+    lines += r.stdout.splitlines()
+    if not good:
+        lines += ["stderr: " + l for l in r.stderr.strip().splitlines()[-5:]]
     lines.append("")
     text = "\n".join(lines) + "\n"
     print(text)
