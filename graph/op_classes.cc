@@ -22,6 +22,7 @@ OpClass ClassifyOp(absl::string_view op) {
       {"PreventGradient", OpClass::kIdentity},
       {"Switch", OpClass::kSwitch},
       {"RefSwitch", OpClass::kSwitch},
+      {"_SwitchN", OpClass::kSwitch},
       {"Merge", OpClass::kMerge},
       {"RefMerge", OpClass::kMerge},
       {"Enter", OpClass::kEnter},

@@ -26,7 +26,7 @@ enum class OpClass {
   kPlaceholder,  // Placeholder (fails when not fed)
   kPlaceholderWithDefault,
   kIdentity,         // Identity, StopGradient, PreventGradient: output = input
-  kSwitch,           // Switch, RefSwitch
+  kSwitch,           // Switch, RefSwitch, _SwitchN
   kMerge,            // Merge, RefMerge
   kEnter,            // Enter, RefEnter
   kExit,             // Exit, RefExit

@@ -44,6 +44,22 @@ REGISTER_OP("Switch")
     .SetShapeFn(SwitchShape)
     .Doc("Forwards data to output_true if pred, else output_false; the other output is dead.");
 
+// _SwitchN's outputs: each the data's shape.
+absl::Status SwitchNShape(ShapeInferenceContext& c) {
+  for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, c.input(0));
+  return absl::OkStatus();
+}
+
+// What TensorFlow's function lowering makes of a Case (switch_case): data goes to the output
+// output_index names (the last one when it is out of range); the others are dead.
+REGISTER_OP("_SwitchN")
+    .Input("data: T")
+    .Input("output_index: int32")
+    .Output("outputs: num_outs * T")
+    .Attr("num_outs: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(SwitchNShape);
+
 REGISTER_OP("RefSwitch")
     .Input("data: Ref(T)")
     .Input("pred: bool")

@@ -1,6 +1,8 @@
 // TF1 control-flow kernels on the CPU. They move tensors; the executor gives them meaning:
 //   Switch(data, pred): data goes to output_true (port 1) when pred, else output_false (port 0);
 //     the output left unset is dead for its consumers.
+//   _SwitchN(data, output_index): data goes to output output_index (the last output when the
+//     index is out of range, as TensorFlow's kernel); the other outputs are dead.
 //   Merge(inputs...): the executor runs it once any input is live (dead inputs are empty); it
 //     forwards the first live input and its index (value_index).
 //   Enter, Exit, NextIteration, LoopCond: forward their input; the executor moves the output into
@@ -34,6 +36,24 @@ class SwitchOp final : public OpKernel {
           "The second input must be a scalar, but it has shape ", pred.shape().DebugString()));
     }
     Forward(ctx, 0, pred.flat<bool>()[0] ? 1 : 0);
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
+class SwitchNOp final : public OpKernel {
+ public:
+  explicit SwitchNOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  // InvalidArgument when output_index is not a scalar (TensorFlow's text).
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& index = ctx.input(1);
+    if (index.shape().rank() != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "The second input must be a scalar, but it has shape ", index.shape().DebugString()));
+    }
+    int32_t out = index.flat<int32_t>()[0];
+    if (out < 0 || out >= ctx.num_outputs()) out = ctx.num_outputs() - 1;
+    Forward(ctx, 0, out);
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
@@ -117,6 +137,7 @@ class ControlTriggerOp final : public OpKernel {
 
 REGISTER_FORWARDING_CPU("Switch", SwitchOp);
 REGISTER_FORWARDING_CPU("RefSwitch", SwitchOp);
+REGISTER_FORWARDING_CPU("_SwitchN", SwitchNOp);
 REGISTER_FORWARDING_CPU("Merge", MergeOp);
 REGISTER_FORWARDING_CPU("RefMerge", MergeOp);
 REGISTER_FORWARDING_CPU("Enter", ForwardOp);

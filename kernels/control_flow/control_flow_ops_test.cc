@@ -39,6 +39,35 @@ TEST(SwitchOpTest, NonScalarPredicateIsTensorFlowsError) {
                        "The second input must be a scalar, but it has shape [2]"));
 }
 
+TEST(SwitchNOpTest, ForwardsToTheIndexedOutputOrTheLastWhenOutOfRange) {
+  for (int32_t index : {0, 1, 2, 3, -1}) {
+    OpTester t("_SwitchN", "sw");
+    t.Attr("T", DT_FLOAT).Attr("num_outs", 3).Input(kData).Input(Tensor::Scalar<int32_t>(index));
+    ASSERT_THAT(t.Init(), IsOk());
+    RILL_ASSERT_OK_AND_ASSIGN(std::vector<TensorValue> out, t.RunWith(t.inputs()));
+    ASSERT_EQ(out.size(), 3u);
+    const int taken = index >= 0 && index < 3 ? index : 2;
+    for (int i = 0; i < 3; ++i) {
+      if (i == taken) {
+        ExpectTensorEqual(out[i].tensor, kData);
+      } else {
+        EXPECT_FALSE(out[i].tensor.IsInitialized()) << "output " << i << " must stay unset";
+      }
+    }
+  }
+}
+
+TEST(SwitchNOpTest, NonScalarIndexIsAnError) {
+  OpTester t("_SwitchN", "sw");
+  t.Attr("T", DT_FLOAT)
+      .Attr("num_outs", 2)
+      .Input(kData)
+      .Input(Tensor::FromVector<int32_t>({0, 1}, TensorShape({2})));
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The second input must be a scalar, but it has shape [2]"));
+}
+
 TEST(SwitchOpTest, RefSwitchForwardsTheReference) {
   Var var(DT_FLOAT);
   {
