@@ -1,7 +1,8 @@
-// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount and Bucketize. Signatures read
-// from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, Bucketize, LowerBound and
+// UpperBound. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
+#include "core/status_macros.h"
 #include "ops/op_registry.h"
 
 namespace rill {
@@ -85,6 +86,31 @@ REGISTER_OP("Bucketize")
     .Attr("T: {int32, int64, float, double}")
     .Attr("boundaries: list(float)")
     .SetShapeFn(shape_fns::Unchanged);
+
+// LowerBound / UpperBound: both inputs matrices (when their ranks are known); the output has the
+// values' shape.
+absl::Status SearchSortedShape(ShapeInferenceContext& c) {
+  RILL_RETURN_IF_ERROR(c.WithRank(0, 2));
+  RILL_RETURN_IF_ERROR(c.WithRank(1, 2));
+  c.set_output(0, c.input(1));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("LowerBound")
+    .Input("sorted_inputs: T")
+    .Input("values: T")
+    .Output("output: out_type")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(SearchSortedShape);
+
+REGISTER_OP("UpperBound")
+    .Input("sorted_inputs: T")
+    .Input("values: T")
+    .Output("output: out_type")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(SearchSortedShape);
 
 }  // namespace
 }  // namespace rill

@@ -1,4 +1,4 @@
-"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize."""
+"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize, LowerBound, UpperBound."""
 import numpy as np
 import tensorflow as tf
 
@@ -170,6 +170,36 @@ def bucketize(rec):
     rec.for_dtypes(op, ["float32", "float64", "int32", "int64"], gen)
 
 
+def bounds(rec, op):
+    """LowerBound / UpperBound (tf.searchsorted): per row, where each value would be inserted
+    into the sorted row."""
+    fn = getattr(tf.raw_ops, op)
+
+    def gen(dt):
+        def c(what, sorted_inputs, values, out_type=None, error=None, phrases=()):
+            kw = {} if out_type is None else {"out_type": out_type}
+            rec.case(op, dt, what, lambda: fn(sorted_inputs=ph("sorted", sorted_inputs, dt),
+                                              values=ph("values", values, dt), name="out", **kw),
+                     error=error, phrases=phrases)
+        c("basic", arr([[0, 2, 2, 5, 9], [1, 1, 1, 3, 3]], dt),
+          arr([[0, 1, 2, 4, 9, 10], [1, 3, 0, 2, 3, 4]], dt))
+        c("int64_out", arr([[0, 2, 2, 5, 9]], dt), arr([[2, 5, 6]], dt), out_type=tf.int64)
+        c("large", np.sort(rand(dt, [3, 200], "%s/%s/sorted" % (op, dt)), 1),
+          rand(dt, [3, 50], "%s/%s/values" % (op, dt)))
+        c("empty_rows", arr(np.zeros([2, 0]), dt), arr([[1, 2], [3, 4]], dt))
+        c("no_values", arr([[1, 2]], dt), arr(np.zeros([1, 0]), dt))
+        if is_float(dt):
+            c("specials", arr([[-np.inf, -1, 0, 1, np.inf]], dt),
+              arr([[-np.inf, np.inf, -0.0, 0.5]], dt))
+        if dt == "float32":
+            c("batch_mismatch_error", arr([[1, 2]], dt), arr([[1], [2]], dt),
+              error="INVALID_ARGUMENT", phrases=["Leading dim_size of both tensors must match"])
+            c("vector_error", arr([1, 2], dt), arr([1], dt), error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64", "uint8", "int8", "int16"],
+                   gen)
+
+
 def build_all(rec, emit):
     in_top_k(rec)
     emit("InTopKV2")
@@ -183,3 +213,6 @@ def build_all(rec, emit):
     emit("Bucketize")
     bincount(rec)
     emit("Bincount")
+    for op in ("LowerBound", "UpperBound"):
+        bounds(rec, op)
+        emit(op)
