@@ -1,0 +1,172 @@
+// FakeQuantWithMinMaxArgs / Vars / VarsPerChannel on the CPU: each value is clamped to a range
+// nudged so that zero is exactly representable, quantized to one of 2^num_bits levels
+// (2^num_bits - 1 with narrow_range) and dequantized back to float, in float arithmetic in
+// TensorFlow's order:
+//   scale = (max - min) / (qmax - qmin), inv_scale = (qmax - qmin) / (max - min)
+//   zero point = round(qmin - min / scale) clamped to [qmin, qmax]
+//   nudged_min = (qmin - zero point) * scale, nudged_max = (qmax - zero point) * scale
+//   level = floor((clamp(x, nudged_min, nudged_max) - nudged_min) * inv_scale + 0.5)
+//   out = (level + (qmin - zero point)) * scale
+// Vars reads min and max from scalar inputs (both 0 gives zeros), VarsPerChannel from vectors
+// as long as the inputs' last dimension.
+// Errors (TensorFlow's texts): num_bits outside [2, 16]; Args' min >= max; Vars' min or max not
+// a scalar; VarsPerChannel's min or max not of the last dimension's size.
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <cmath>
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+
+namespace rill {
+namespace {
+
+struct Nudged {
+  float min, max, scale, inv_scale, zero_point;
+};
+
+Nudged Nudge(float min, float max, int quant_min, int quant_max) {
+  const float qmin = static_cast<float>(quant_min);
+  const float qmax = static_cast<float>(quant_max);
+  Nudged n;
+  n.scale = (max - min) / (qmax - qmin);
+  n.inv_scale = (qmax - qmin) / (max - min);
+  const float zero_point_from_min = qmin - min / n.scale;
+  uint16_t zero_point;
+  if (zero_point_from_min < qmin) {
+    zero_point = static_cast<uint16_t>(quant_min);
+  } else if (zero_point_from_min > qmax) {
+    zero_point = static_cast<uint16_t>(quant_max);
+  } else {
+    zero_point = static_cast<uint16_t>(std::round(zero_point_from_min));
+  }
+  n.zero_point = static_cast<float>(zero_point);
+  n.min = (qmin - zero_point) * n.scale;
+  n.max = (qmax - zero_point) * n.scale;
+  return n;
+}
+
+// Quantizes n values of x spaced `stride` apart into y with the range [min, max].
+void FakeQuant(const float* x, float* y, int64_t n, int64_t stride, float min, float max,
+               int quant_min, int quant_max) {
+  if (min == 0.0f && max == 0.0f) {
+    for (int64_t i = 0; i < n; ++i) y[i * stride] = 0.0f;
+    return;
+  }
+  const Nudged q = Nudge(min, max, quant_min, quant_max);
+  const float offset = static_cast<float>(quant_min) - q.zero_point;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i * stride];
+    const float clamped = std::fmax(std::fmin(v, q.max), q.min);
+    const float shifted = clamped - q.min;
+    const float level = std::floor(shifted * q.inv_scale + 0.5f);
+    y[i * stride] = (level + offset) * q.scale;
+  }
+}
+
+class FakeQuantBase : public OpKernel {
+ public:
+  explicit FakeQuantBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    int64_t num_bits = 8;
+    bool narrow_range = false;
+    ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits));
+    ctx.SetStatus(ctx.GetAttr("narrow_range", &narrow_range));
+    if (num_bits < 2 || num_bits > 16) {
+      ctx.SetStatus(absl::InvalidArgumentError("num_bits must be between 2 and 16, inclusive"));
+      return;
+    }
+    quant_min_ = narrow_range ? 1 : 0;
+    quant_max_ = (1 << num_bits) - 1;
+  }
+
+ protected:
+  int quant_min_ = 0, quant_max_ = 255;
+};
+
+class FakeQuantArgsOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantArgsOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {
+    ctx.SetStatus(ctx.GetAttr("min", &min_));
+    ctx.SetStatus(ctx.GetAttr("max", &max_));
+    if (!(min_ < max_)) {
+      ctx.SetStatus(absl::InvalidArgumentError(
+          absl::StrCat("min has to be smaller than max, was: ", min_, " >= ", max_)));
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
+    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1, min_, max_,
+              quant_min_, quant_max_);
+    return absl::OkStatus();
+  }
+
+ private:
+  float min_ = -6.0f, max_ = 6.0f;
+};
+
+class FakeQuantVarsOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantVarsOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const char* names[] = {"min", "max"};
+    for (int i = 1; i <= 2; ++i) {
+      if (ctx.input(i).shape().rank() != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "`", names[i - 1], "` must be rank 0 but is rank ", ctx.input(i).shape().rank()));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
+    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1,
+              ctx.input(1).flat<float>()[0], ctx.input(2).flat<float>()[0], quant_min_, quant_max_);
+    return absl::OkStatus();
+  }
+};
+
+class FakeQuantVarsPerChannelOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantVarsPerChannelOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    if (in.shape().rank() < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inputs must be at least rank 1 but is rank ", in.shape().rank()));
+    }
+    const int64_t depth = in.shape().dim(in.shape().rank() - 1);
+    const char* names[] = {"min", "max"};
+    for (int i = 1; i <= 2; ++i) {
+      const Tensor& t = ctx.input(i);
+      if (t.shape().rank() != 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("`", names[i - 1], "` must be rank 1 but is rank ", t.shape().rank()));
+      }
+      if (t.shape().dim(0) != depth) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            names[i - 1], " has incorrect size, expected ", depth, " was ", t.shape().dim(0)));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
+    const float* mins = ctx.input(1).flat<float>().data();
+    const float* maxs = ctx.input(2).flat<float>().data();
+    const int64_t rows = depth == 0 ? 0 : in.NumElements() / depth;
+    for (int64_t c = 0; c < depth; ++c) {
+      FakeQuant(in.flat<float>().data() + c, out->flat<float>().data() + c, rows, depth, mins[c],
+                maxs[c], quant_min_, quant_max_);
+    }
+    return absl::OkStatus();
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxArgs").Device(kDeviceCpu), FakeQuantArgsOp);
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVars").Device(kDeviceCpu), FakeQuantVarsOp);
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVarsPerChannel").Device(kDeviceCpu),
+                FakeQuantVarsPerChannelOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,78 @@
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+const Tensor kX =
+    Tensor::FromVector<float>({-7.0f, -0.03f, 0.0f, 0.49f, 3.0f, 6.1f}, TensorShape({6}));
+
+// Expected values printed by TensorFlow 2.21 (tf.quantization.fake_quant_*).
+TEST(FakeQuantOpsTest, ArgsNudgesTheRangeSoZeroIsExact) {
+  OpTester t("FakeQuantWithMinMaxArgs");
+  t.Attr("min", -0.1f).Attr("max", 6.3f).Input(kX);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({-0.100392155f, -0.025098039f, 0.0f,
+                                                       0.50196075f, 3.0117648f, 6.0988235f},
+                                                      TensorShape({6})));
+}
+
+TEST(FakeQuantOpsTest, VarsNarrowRangeFourBits) {
+  OpTester t("FakeQuantWithMinMaxVars");
+  t.Attr("num_bits", int64_t{4})
+      .Attr("narrow_range", true)
+      .Input(kX)
+      .Input(Tensor::Scalar<float>(0.0f))
+      .Input(Tensor::Scalar<float>(6.0f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({0.0f, 0.0f, 0.0f, 0.42857143f, 3.0f, 6.0f},
+                                                      TensorShape({6})));
+}
+
+TEST(FakeQuantOpsTest, VarsPerChannelUsesTheLastDimension) {
+  OpTester t("FakeQuantWithMinMaxVarsPerChannel");
+  t.Input(Tensor::FromVector<float>({-7.0f, -0.03f, 0.0f, 0.49f, 3.0f, 6.1f}, TensorShape({3, 2})))
+      .Input(Tensor::FromVector<float>({0.0f, -1.0f}, TensorShape({2})))
+      .Input(Tensor::FromVector<float>({6.0f, 1.0f}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>(
+                                {0.0f, -0.03137255f, 0.0f, 0.48627454f, 3.0117648f, 1.0039216f},
+                                TensorShape({3, 2})));
+}
+
+TEST(FakeQuantOpsTest, ErrorsAreTensorFlows) {
+  {
+    OpTester t("FakeQuantWithMinMaxArgs");
+    t.Attr("min", 1.0f).Attr("max", 1.0f).Input(kX);
+    EXPECT_THAT(t.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           "min has to be smaller than max, was: 1 >= 1"));
+  }
+  {
+    OpTester t("FakeQuantWithMinMaxArgs");
+    t.Attr("num_bits", int64_t{17}).Input(kX);
+    EXPECT_THAT(t.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           "num_bits must be between 2 and 16, inclusive"));
+  }
+  {
+    OpTester t("FakeQuantWithMinMaxVars");
+    t.Input(kX)
+        .Input(Tensor::FromVector<float>({-1.0f}, TensorShape({1})))
+        .Input(Tensor::Scalar<float>(1.0f));
+    EXPECT_THAT(t.Run().status(),
+                StatusIs(absl::StatusCode::kInvalidArgument, "`min` must be rank 0 but is rank 1"));
+  }
+  {
+    OpTester t("FakeQuantWithMinMaxVarsPerChannel");
+    t.Input(kX)
+        .Input(Tensor::FromVector<float>({0.0f, 1.0f}, TensorShape({2})))
+        .Input(Tensor::FromVector<float>({1.0f, 2.0f}, TensorShape({2})));
+    EXPECT_THAT(t.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           "min has incorrect size, expected 6 was 2"));
+  }
+}
+
+}  // namespace
+}  // namespace rill
