@@ -1,11 +1,12 @@
 #include "distributed/grpc_status.h"
 
+#include <cstdint>
 #include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/bounded_file.h"
 #include "core/mutex.h"
 #include "core/status_macros.h"
 
@@ -62,15 +63,22 @@ Tls& ProcessTls() {
   return *tls;
 }
 
-absl::StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in || text.str().empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Cannot read the ", flag, " file ", path, "; give a readable PEM file"));
+// PEM files hold a few certificates; a CA bundle of every public root is ~200 KB.
+constexpr uint64_t kMaxPemBytes = 16 << 20;
+
+absl::StatusOr<std::string> ReadPem(const std::string& what, const std::string& path) {
+  const absl::Status unreadable = absl::InvalidArgumentError(
+      absl::StrCat("Cannot read the ", what, " file ", path, "; give a readable PEM file"));
+  if (!std::ifstream(path, std::ios::binary)) return unreadable;
+  // Read with a bound: the path may name a directory, a device (/dev/zero) or a huge file.
+  absl::StatusOr<std::string> text =
+      ReadBoundedFile("", path, kMaxPemBytes, "a PEM file holds a few certificates");
+  if (!text.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("The ", what, " file ", text.status().message(),
+                                                   "; give a readable PEM file"));
   }
-  return text.str();
+  if (text->empty()) return unreadable;
+  return text;
 }
 
 }  // namespace

@@ -56,5 +56,20 @@ TEST(TlsTest, SeedTowersOverTlsAndPlaintextIsRefused) {
                        "file"));
 }
 
+TEST(TlsTest, PemFilesAreReadWithABound) {
+  EXPECT_THAT(distributed::SetProcessTls("/dev/zero", "", ""),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The CA certificate file /dev/zero: is a device, not a file; give a "
+                       "readable PEM file"));
+  EXPECT_THAT(distributed::SetProcessTls("", "/dev/zero", absl::StrCat(kDir, "server.key")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The certificate file /dev/zero: is a device, not a file; give a readable "
+                       "PEM file"));
+  EXPECT_THAT(distributed::SetProcessTls(kDir, "", ""),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("The CA certificate file ", kDir,
+                                    ": is a directory, not a file; give a readable PEM file")));
+}
+
 }  // namespace
 }  // namespace rill
