@@ -15,6 +15,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/math/reduction_loops.h"
 #include "kernels/math/reduction_plan.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -115,6 +116,10 @@ struct EuclideanNormReducer {
     return cwise_math::WrapAdd(acc, cwise_math::WrapMul(x, x));
   }
   template <typename A>
+  static A Merge(A a, A b) {
+    return cwise_math::WrapAdd(a, b);
+  }
+  template <typename A>
   static A Finish(A acc, int64_t) {
     if constexpr (cwise_math::kIsInt<A>) {
       if (std::is_signed_v<A> && acc < A(0)) {
@@ -158,14 +163,49 @@ struct AnyReducer {
   }
 };
 
-// out[o] = Finish(Combine over the input elements that map to o). Walks the input once in order
-// with an odometer that tracks the output offset (reduced dims have output stride 0).
+// out[o] = Finish(Combine over the input elements that map to o). Reductions whose collapsed
+// shape is [outer, k, inner] (reduced dims contiguous; the common case) run reduction_loops's
+// vectorized row or column loops split over the intra-op threads; the rest walk the input once in
+// order with an odometer that tracks the output offset (reduced dims have output stride 0).
 template <typename R, typename T>
-void Reduce(const Tensor& in, const ReductionPlan& plan, Tensor* out) {
+void Reduce(const OpKernelContext& ctx, const Tensor& in, const ReductionPlan& plan, Tensor* out) {
   using A = Acc<R, T>;
   const int64_t n_out = out->NumElements();
   // Not std::vector: vector<bool> has no element references.
   std::unique_ptr<A[]> acc(new A[n_out > 0 ? n_out : 1]);
+  const T* x = in.flat<T>().data();
+  const int64_t n = in.NumElements();
+  T* z = out->flat<T>().data();
+  auto finish = [&] {
+    for (int64_t o = 0; o < n_out; ++o) {
+      z[o] = cwise_internal::Store<T>(R::template Finish<A>(acc[o], plan.count));
+    }
+  };
+  if (n > 0 && n_out > 0) {
+    const std::vector<reduction_loops::CollapsedDim> dims =
+        reduction_loops::CollapseReduction(in.shape(), plan.reduced);
+    int64_t outer = 1, k = 1, inner = 1;
+    size_t d = 0;
+    if (d < dims.size() && !dims[d].reduced) outer = dims[d++].size;
+    if (d < dims.size() && dims[d].reduced) k = dims[d++].size;
+    if (d < dims.size() && !dims[d].reduced) inner = dims[d++].size;
+    if (d == dims.size()) {
+      A* a = acc.get();
+      if (inner == 1) {
+        ctx.ParallelFor(outer, k, [&](int64_t begin, int64_t end) {
+          cwise_internal::RunSimdFor<T>(
+              [&] { reduction_loops::ReduceRows<R, A>(x, k, begin, end, a); });
+        });
+      } else {
+        ctx.ParallelFor(inner, outer * k, [&](int64_t begin, int64_t end) {
+          cwise_internal::RunSimdFor<T>(
+              [&] { reduction_loops::ReduceColumns<R, A>(x, outer, k, inner, begin, end, a); });
+        });
+      }
+      finish();
+      return;
+    }
+  }
   for (int64_t o = 0; o < n_out; ++o) acc[o] = R::template Init<A>();
   const TensorShape& shape = in.shape();
   const int rank = shape.rank();
@@ -177,8 +217,6 @@ void Reduce(const Tensor& in, const ReductionPlan& plan, Tensor* out) {
       stride *= shape.dim(d);
     }
   }
-  const T* x = in.flat<T>().data();
-  const int64_t n = in.NumElements();
   if (rank > 0 && n > 0) {
     std::vector<int64_t> idx(rank, 0);
     int64_t o = 0;
@@ -200,10 +238,7 @@ void Reduce(const Tensor& in, const ReductionPlan& plan, Tensor* out) {
   } else if (rank == 0) {
     acc[0] = R::template Combine<A>(acc[0], static_cast<A>(x[0]));
   }
-  T* z = out->flat<T>().data();
-  for (int64_t o = 0; o < n_out; ++o) {
-    z[o] = cwise_internal::Store<T>(R::template Finish<A>(acc[o], plan.count));
-  }
+  finish();
 }
 
 template <typename R, typename... Ts>
@@ -222,7 +257,7 @@ class ReductionOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(ReductionPlan plan, PlanReduction(in.shape(), axes, keep_dims_));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.output));
     return VisitKernelTypes<Ts...>(*this, in.dtype(), [&](auto tag) {
-      Reduce<R, typename decltype(tag)::type>(in, plan, out);
+      Reduce<R, typename decltype(tag)::type>(ctx, in, plan, out);
       return absl::OkStatus();
     });
   }

@@ -15,9 +15,10 @@
 //                                              rejects inputs before computing (integer division
 //                                              by zero: InvalidArgument "Integer division by
 //                                              zero").
-// Loops are plain contiguous loops over restrict-qualified raw pointers that the compiler
-// vectorizes (kernel_library compiles kernels with the dynamic vectorizer cost model, as -O3
-// does); large ones are split over the intra-op threads (OpKernelContext::ParallelFor).
+// Loops are plain contiguous loops over raw pointers that the compiler vectorizes (kernel_library
+// compiles kernels with the dynamic vectorizer cost model, as -O3 does), run through RunSimd
+// (simd_dispatch.h) so they run at the CPU's widest vector width; large ones are split over the
+// intra-op threads (OpKernelContext::ParallelFor).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #ifndef RILL_KERNELS_MATH_LIB_CWISE_OP_H_
@@ -35,6 +36,7 @@
 #include "core/types.h"
 #include "kernels/framework/op_kernel.h"
 #include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 
@@ -84,6 +86,22 @@ Out Store(R r) {
 template <typename T>
 typename CwiseComputeType<T>::type Load(const T& v) {
   return static_cast<typename CwiseComputeType<T>::type>(v);
+}
+
+// Types whose loops RunSimd clones: numbers the vector units hold. The rest (bool, complex,
+// strings) run the baseline loop; cloning them would only grow the binary.
+template <typename T>
+inline constexpr bool kSimdType = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) ||
+                                  std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+// body() through RunSimd for the types that gain from it, directly otherwise.
+template <typename T, typename Body>
+void RunSimdFor(const Body& body) {
+  if constexpr (kSimdType<T>) {
+    RunSimd(body);
+  } else {
+    body();
+  }
 }
 
 }  // namespace cwise_internal
@@ -141,32 +159,43 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
   const int64_t cost = F::kCost;
   using cwise_internal::BinaryLoop;
   using cwise_internal::Load;
+  using cwise_internal::RunSimdFor;
   using cwise_internal::Store;
   if (x.NumElements() == n && y.NumElements() == n) {
     ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
-      BinaryLoop<1, 1, Out>(f, a, b, z, begin, end);
+      RunSimdFor<T>([&] { BinaryLoop<1, 1, Out>(f, a, b, z, begin, end); });
     });
     return;
   }
   if (y.NumElements() == 1) {
     ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
-      BinaryLoop<1, 0, Out>(f, a, b, z, begin, end);
+      RunSimdFor<T>([&] { BinaryLoop<1, 0, Out>(f, a, b, z, begin, end); });
     });
     return;
   }
   if (x.NumElements() == 1) {
     ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
-      BinaryLoop<0, 1, Out>(f, a, b, z, begin, end);
+      RunSimdFor<T>([&] { BinaryLoop<0, 1, Out>(f, a, b, z, begin, end); });
     });
     return;
   }
-  ForEachBroadcastRow(
-      x.shape(), y.shape(), out->shape(),
-      [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa, int64_t sb) {
-        for (int64_t j = 0; j < inner; ++j) {
-          z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
-        }
-      });
+  RunSimdFor<T>([&] {
+    ForEachBroadcastRow(
+        x.shape(), y.shape(), out->shape(),
+        [&](int64_t o, int64_t oa, int64_t ob, int64_t inner, int64_t sa, int64_t sb) {
+          if (sa == 1 && sb == 1) {
+            BinaryLoop<1, 1, Out>(f, a + oa, b + ob, z + o, 0, inner);
+          } else if (sa == 1 && sb == 0) {
+            BinaryLoop<1, 0, Out>(f, a + oa, b + ob, z + o, 0, inner);
+          } else if (sa == 0 && sb == 1) {
+            BinaryLoop<0, 1, Out>(f, a + oa, b + ob, z + o, 0, inner);
+          } else {
+            for (int64_t j = 0; j < inner; ++j) {
+              z[o + j] = Store<Out>(f(Load(a[oa + j * sa]), Load(b[ob + j * sb])));
+            }
+          }
+        });
+  });
 }
 
 // A binary elementwise kernel for the storage types Ts (the registration's type list).
@@ -293,7 +322,7 @@ class UnaryOp final : public OpKernel {
     Out* z = out->flat<Out>().data();
     const F& f = functor_;
     ctx.ParallelFor(n, F::kCost, [&](int64_t begin, int64_t end) {
-      cwise_internal::UnaryLoop<Out>(f, a, z, begin, end);
+      cwise_internal::RunSimdFor<T>([&] { cwise_internal::UnaryLoop<Out>(f, a, z, begin, end); });
     });
     return absl::OkStatus();
   }

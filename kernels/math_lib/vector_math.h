@@ -1,0 +1,69 @@
+// Float transcendentals written as straight-line code (no branches, no library calls), so that a
+// loop calling them vectorizes inside RunSimd's AVX2 / AVX-512 clones (simd_dispatch.h):
+//
+//   ExpF      e^x within 2 ulp over the whole range: +inf above ln(FLT_MAX), 0 below
+//             ln(2^-150), subnormal results in between rounded once, NaN stays NaN.
+//   SigmoidF  1 / (1 + e^-x) with ExpF.
+//   TanhF     Eigen's rational approximation (TensorFlow's CPU Tanh computes the same).
+//   ErfF      Eigen's rational approximation (TensorFlow's CPU Erf for float computes the same).
+//
+// Pure functions; thread-safe.
+#ifndef RILL_KERNELS_MATH_LIB_VECTOR_MATH_H_
+#define RILL_KERNELS_MATH_LIB_VECTOR_MATH_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <eigen3/Eigen/Core>
+#include <eigen3/unsupported/Eigen/SpecialFunctions>
+#include <limits>
+
+namespace rill {
+namespace vector_math {
+
+inline float FloatFromBits(int32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+inline float ExpF(float x) {
+  constexpr float kMax = 88.72283935546875f;    // above: +inf
+  constexpr float kMin = -103.97208404541016f;  // below: 0 (under half the smallest subnormal)
+  // Clamped, and NaN replaced, so the conversion to int below is defined.
+  float c = x < kMin ? kMin : x;
+  c = c > kMax ? kMax : c;
+  c = c == c ? c : 0.0f;
+  // x = n ln2 + r, |r| <= ln2 / 2 (ln2 split in two so n ln2 is exact to float precision).
+  const float n = std::floor(c * 1.44269504088896341f + 0.5f);
+  float r = c - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  // e^r by its degree-7 Taylor-like minimax polynomial (Cephes's coefficients).
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  // Times 2^n in two steps, each 2^k with k in [-75, 64] a normal float, so results near the
+  // ends (overflow to inf, subnormals) round once, in the last multiplication.
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni / 2;
+  const int32_t n2 = ni - n1;
+  float y = p * FloatFromBits((n1 + 127) << 23) * FloatFromBits((n2 + 127) << 23);
+  y = x > kMax ? std::numeric_limits<float>::infinity() : y;
+  y = x < kMin ? 0.0f : y;
+  return x == x ? y : x;
+}
+
+inline float SigmoidF(float x) { return 1.0f / (1.0f + ExpF(-x)); }
+
+inline float TanhF(float x) { return Eigen::internal::generic_fast_tanh_float(x); }
+
+inline float ErfF(float x) { return Eigen::internal::generic_fast_erf_float(x); }
+
+}  // namespace vector_math
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_VECTOR_MATH_H_
