@@ -822,6 +822,8 @@ absl::Status ScaleAndTranslateGradFn(const Scope& s, const GradOp& op, GradSpan 
 RILL_REGISTER_GRADIENT("ScaleAndTranslate", ScaleAndTranslateGradFn);
 
 RILL_REGISTER_NO_GRADIENT("HSVToRGB");
+// CTC decoding (TensorFlow marks it NotDifferentiable).
+RILL_REGISTER_NO_GRADIENT("CTCGreedyDecoder");
 
 }  // namespace
 }  // namespace rill
