@@ -4,7 +4,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -16,12 +18,49 @@
 namespace rill {
 namespace {
 
+constexpr uint64_t kMaxIndexBytes = (uint64_t{1} << 31) - 1;
+
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("Cannot open ", path));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The size of a data file, which must be a regular file: a device or a directory would be read
+// without end or not at all.
+absl::StatusOr<uint64_t> DataFileSize(const std::string& prefix, const std::string& file) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(file, ec);
+  if (!std::filesystem::exists(status)) {
+    return absl::DataLossError(
+        absl::StrCat("Checkpoint ", prefix, " is missing its data file ", file));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return absl::DataLossError(
+        absl::StrCat("Checkpoint ", prefix, "'s data file ", file, " is not a regular file"));
+  }
+  const uint64_t size = std::filesystem::file_size(file, ec);
+  if (ec) {
+    return absl::DataLossError(
+        absl::StrCat("Cannot read checkpoint data file ", file, ": ", ec.message()));
+  }
+  return size;
+}
+
+// Reads bytes [offset, offset + size) of `file` into `out`. Only a tensor's own bytes are read: a
+// data file may be larger than memory (or sparse).
+absl::Status ReadFileRange(const std::string& file, uint64_t offset, uint64_t size, char* out) {
+  if (size == 0) return absl::OkStatus();
+  std::ifstream in(file, std::ios::binary);
+  if (in) in.seekg(static_cast<std::streamoff>(offset));
+  if (in) in.read(out, static_cast<std::streamsize>(size));
+  if (!in || static_cast<uint64_t>(in.gcount()) != size) {
+    return absl::DataLossError(absl::StrCat("Cannot read bytes [", offset, ", ", offset + size,
+                                            ") of checkpoint data file ", file));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WriteWholeFile(const std::string& path, const std::string& bytes) {
@@ -73,6 +112,20 @@ std::string BundleDataFilename(const std::string& prefix, int shard, int num_sha
 
 absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::string& prefix) {
   const std::string index_file = BundleIndexFilename(prefix);
+  // An index is a table of small entries; a device or a huge file would be read without end.
+  std::error_code ec;
+  if (std::filesystem::exists(index_file, ec)) {
+    if (!std::filesystem::is_regular_file(index_file, ec)) {
+      return absl::DataLossError(
+          absl::StrCat("Checkpoint index ", index_file, " is not a regular file"));
+    }
+    const uint64_t size = std::filesystem::file_size(index_file, ec);
+    if (!ec && size > kMaxIndexBytes) {
+      return absl::DataLossError(absl::StrCat("Checkpoint index ", index_file, " is ", size,
+                                              " bytes, more than ", kMaxIndexBytes,
+                                              " (protobuf's limit on a message)"));
+    }
+  }
   absl::StatusOr<std::string> bytes = ReadWholeFile(index_file);
   if (!bytes.ok()) {
     return absl::NotFoundError(absl::StrCat(
@@ -125,22 +178,6 @@ absl::StatusOr<BundleEntryProto> BundleReader::Entry(const std::string& key) con
   return it->second;
 }
 
-absl::StatusOr<const std::string*> BundleReader::Shard(int shard) const {
-  rill::MutexLock lock(&mu_);
-  auto it = shards_.find(shard);
-  if (it != shards_.end()) return it->second.get();
-  const std::string file = BundleDataFilename(prefix_, shard, header_.num_shards());
-  absl::StatusOr<std::string> bytes = ReadWholeFile(file);
-  if (!bytes.ok()) {
-    return absl::DataLossError(
-        absl::StrCat("Checkpoint ", prefix_, " is missing its data file ", file));
-  }
-  auto owned = std::make_unique<std::string>(*std::move(bytes));
-  const std::string* raw = owned.get();
-  shards_.emplace(shard, std::move(owned));
-  return raw;
-}
-
 absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* allocator) const {
   RILL_ASSIGN_OR_RETURN(BundleEntryProto entry, Entry(key));
   if (entry.slices_size() > 0) {
@@ -159,18 +196,29 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
     return absl::DataLossError(absl::StrCat("Tensor ", key, " in ", BundleIndexFilename(prefix_),
                                             " has a bad shape: ", shape.status().message()));
   }
-  RILL_ASSIGN_OR_RETURN(const std::string* data, Shard(entry.shard_id()));
-  if (entry.offset() < 0 || entry.size() < 0 ||
-      static_cast<uint64_t>(entry.offset()) > data->size() ||
-      static_cast<uint64_t>(entry.size()) > data->size() - entry.offset()) {
-    return absl::DataLossError(absl::StrCat("Tensor ", key, ": bytes [", entry.offset(), ", ",
-                                            entry.offset() + entry.size(), ") lie past the end of ",
-                                            file, " (", data->size(), " bytes; truncated file?)"));
+  RILL_ASSIGN_OR_RETURN(const uint64_t file_size, DataFileSize(prefix_, file));
+  if (entry.offset() < 0 || entry.size() < 0 || static_cast<uint64_t>(entry.offset()) > file_size ||
+      static_cast<uint64_t>(entry.size()) > file_size - entry.offset()) {
+    return absl::DataLossError(
+        absl::StrCat("Tensor ", key, ": bytes [", entry.offset(), ", ",
+                     static_cast<uint64_t>(entry.offset()) + static_cast<uint64_t>(entry.size()),
+                     ") lie past the end of ", file, " (", file_size, " bytes; truncated file?)"));
   }
-  const char* p = data->data() + entry.offset();
-  const char* limit = p + entry.size();
+  // The entry's size bounds its element count before anything is allocated: each string takes
+  // at least its length's byte, and other dtypes exactly their size.
+  const int element_size = entry.dtype() == DT_STRING ? 1 : DataTypeSize(entry.dtype());
+  if (element_size > 0 &&
+      (shape->num_elements() > entry.size() / element_size ||
+       (entry.dtype() != DT_STRING && shape->num_elements() * element_size != entry.size()))) {
+    return absl::DataLossError(
+        absl::StrCat("Tensor ", key, " in ", file, " holds ", entry.size(), " bytes, but shape ",
+                     shape->DebugString(), " of ", DataTypeString(entry.dtype()), " needs ",
+                     entry.dtype() == DT_STRING ? "at least " : "",
+                     absl::StrCat(shape->num_elements(), " x ", element_size)));
+  }
   absl::StatusOr<Tensor> allocated = Tensor::Allocate(allocator, entry.dtype(), *shape);
   if (!allocated.ok()) {
+    if (absl::IsResourceExhausted(allocated.status())) return allocated.status();
     return absl::DataLossError(
         absl::StrCat("Tensor ", key, " in ", file, " has dtype ", DataTypeString(entry.dtype()),
                      ", which Rill cannot hold: ", allocated.status().message()));
@@ -178,6 +226,19 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
   Tensor t = *std::move(allocated);
   uint32_t crc = 0;
   if (entry.dtype() == DT_STRING) {
+    // Lengths, their checksum and the bytes: read whole, as the entry's size says.
+    std::string bytes;
+    try {
+      bytes.resize(static_cast<size_t>(entry.size()));
+    } catch (const std::bad_alloc&) {
+      return absl::ResourceExhaustedError(absl::StrCat("Tensor ", key, " in ", file, " holds ",
+                                                       entry.size(),
+                                                       " bytes of strings, more than the host "
+                                                       "can allocate"));
+    }
+    RILL_RETURN_IF_ERROR(ReadFileRange(file, entry.offset(), entry.size(), bytes.data()));
+    const char* p = bytes.data();
+    const char* limit = p + bytes.size();
     auto strings = t.flat<std::string>();
     std::vector<uint64_t> lengths(strings.size());
     for (uint64_t& l : lengths) {
@@ -211,8 +272,9 @@ absl::StatusOr<Tensor> BundleReader::Lookup(const std::string& key, Allocator* a
           "Tensor ", key, " in ", file, " holds ", entry.size(), " bytes, but shape ",
           shape->DebugString(), " of ", DataTypeString(entry.dtype()), " needs ", t.TotalBytes()));
     }
-    if (t.TotalBytes() > 0) std::memcpy(t.raw_data(), p, t.TotalBytes());
-    crc = crc32c::Value(p, t.TotalBytes());
+    char* out = static_cast<char*>(t.raw_data());
+    RILL_RETURN_IF_ERROR(ReadFileRange(file, entry.offset(), t.TotalBytes(), out));
+    crc = crc32c::Value(out, t.TotalBytes());
   }
   if (crc32c::Unmask(entry.crc32c()) != crc) {
     return absl::DataLossError(absl::StrCat(

@@ -50,14 +50,10 @@ class BundleReader {
 
  private:
   explicit BundleReader(std::string prefix) : prefix_(std::move(prefix)) {}
-  // The bytes of data shard `shard` (read once, then cached).
-  absl::StatusOr<const std::string*> Shard(int shard) const;
 
   const std::string prefix_;
   BundleHeaderProto header_;
   std::map<std::string, BundleEntryProto> entries_;
-  mutable rill::Mutex mu_;
-  mutable std::map<int, std::unique_ptr<std::string>> shards_ ABSL_GUARDED_BY(mu_);
 };
 
 class BundleWriter {

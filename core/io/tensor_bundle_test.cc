@@ -129,6 +129,35 @@ TEST(BundleReaderTest, EveryCorruptionIsACleanErrorNamingTensorAndFile) {
                        HasSubstr("Corrupted table file " + prefix + ".index")));
 }
 
+TEST(BundleReaderTest, ReadsOnlyATensorsOwnBytesOfARegularDataFile) {
+  // A data file far larger than memory (sparse here): a lookup reads its tensor's bytes only.
+  const std::string prefix = TempDir() + "/huge_data";
+  CopyTfBundle(prefix);
+  std::filesystem::resize_file(BundleDataFilename(prefix, 0, 1), uint64_t{20} << 30);
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor a, r->Lookup("a/float"));
+    EXPECT_EQ(a.flat<float>()[5], 6.f);
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor c, r->Lookup("c/strings"));
+    EXPECT_EQ(c.flat<std::string>()[2], std::string(300, 'x'));
+  }
+  std::filesystem::remove(BundleDataFilename(prefix, 0, 1));
+  // A directory where the data file should be is not read as one.
+  std::filesystem::create_directories(BundleDataFilename(prefix, 0, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(prefix));
+  EXPECT_THAT(
+      r->Lookup("a/float").status(),
+      StatusIs(absl::StatusCode::kDataLoss, "Checkpoint " + prefix + "'s data file " + prefix +
+                                                ".data-00000-of-00001 is not a regular file"));
+  // Nor is a device where the index should be.
+  const std::string device = TempDir() + "/device_index";
+  std::filesystem::remove(BundleIndexFilename(device));
+  std::filesystem::create_symlink("/dev/zero", BundleIndexFilename(device));
+  EXPECT_THAT(BundleReader::Open(device).status(),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       "Checkpoint index " + device + ".index is not a regular file"));
+}
+
 TEST(MergeBundlesTest, TwoShardsBecomeOneCheckpoint) {
   const std::string dir = TempDir() + "/merge";
   std::filesystem::create_directories(dir + "/part0");
