@@ -2,7 +2,9 @@
 // nudged so that zero is exactly representable, quantized to one of 2^num_bits levels
 // (2^num_bits - 1 with narrow_range) and dequantized back to float, in float arithmetic in
 // TensorFlow's order:
-//   scale = (max - min) / (qmax - qmin), inv_scale = (qmax - qmin) / (max - min)
+//   scale = (max - min) / (qmax - qmin); inv_scale = (qmax - qmin) / (max - min) for Args and
+//   VarsPerChannel, 1 / scale for Vars (TensorFlow's functors differ there: a value on a
+//   rounding tie, e.g. -0.21568634 in [-1, 1], lands on different levels)
 //   zero point = round(qmin - min / scale) clamped to [qmin, qmax]
 //   nudged_min = (qmin - zero point) * scale, nudged_max = (qmax - zero point) * scale
 //   level = floor((clamp(x, nudged_min, nudged_max) - nudged_min) * inv_scale + 0.5)
@@ -27,12 +29,12 @@ struct Nudged {
   float min, max, scale, inv_scale, zero_point;
 };
 
-Nudged Nudge(float min, float max, int quant_min, int quant_max) {
+Nudged Nudge(float min, float max, int quant_min, int quant_max, bool reciprocal) {
   const float qmin = static_cast<float>(quant_min);
   const float qmax = static_cast<float>(quant_max);
   Nudged n;
   n.scale = (max - min) / (qmax - qmin);
-  n.inv_scale = (qmax - qmin) / (max - min);
+  n.inv_scale = reciprocal ? 1.0f / n.scale : (qmax - qmin) / (max - min);
   const float zero_point_from_min = qmin - min / n.scale;
   uint16_t zero_point;
   if (zero_point_from_min < qmin) {
@@ -50,12 +52,12 @@ Nudged Nudge(float min, float max, int quant_min, int quant_max) {
 
 // Quantizes n values of x spaced `stride` apart into y with the range [min, max].
 void FakeQuant(const float* x, float* y, int64_t n, int64_t stride, float min, float max,
-               int quant_min, int quant_max) {
+               int quant_min, int quant_max, bool reciprocal) {
   if (min == 0.0f && max == 0.0f) {
     for (int64_t i = 0; i < n; ++i) y[i * stride] = 0.0f;
     return;
   }
-  const Nudged q = Nudge(min, max, quant_min, quant_max);
+  const Nudged q = Nudge(min, max, quant_min, quant_max, reciprocal);
   const float offset = static_cast<float>(quant_min) - q.zero_point;
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i * stride];
@@ -100,7 +102,7 @@ class FakeQuantArgsOp final : public FakeQuantBase {
     const Tensor& in = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
     FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1, min_, max_,
-              quant_min_, quant_max_);
+              quant_min_, quant_max_, /*reciprocal=*/false);
     return absl::OkStatus();
   }
 
@@ -123,7 +125,8 @@ class FakeQuantVarsOp final : public FakeQuantBase {
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
     FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1,
-              ctx.input(1).flat<float>()[0], ctx.input(2).flat<float>()[0], quant_min_, quant_max_);
+              ctx.input(1).flat<float>()[0], ctx.input(2).flat<float>()[0], quant_min_, quant_max_,
+              /*reciprocal=*/true);
     return absl::OkStatus();
   }
 };
@@ -157,7 +160,7 @@ class FakeQuantVarsPerChannelOp final : public FakeQuantBase {
     const int64_t rows = depth == 0 ? 0 : in.NumElements() / depth;
     for (int64_t c = 0; c < depth; ++c) {
       FakeQuant(in.flat<float>().data() + c, out->flat<float>().data() + c, rows, depth, mins[c],
-                maxs[c], quant_min_, quant_max_);
+                maxs[c], quant_min_, quant_max_, /*reciprocal=*/false);
     }
     return absl::OkStatus();
   }

@@ -5,8 +5,10 @@ import tensorflow as tf
 
 from kernel_cases.core import arr, ph, rand
 
-# Values that land on both sides of the range, on rounding ties and on the range's ends.
-EDGES = [-7.0, -6.0, -1.0, -0.5, -0.03, 0.0, 0.01, 0.02, 0.49, 0.5, 1.0, 5.99, 6.0, 6.1, 300.0]
+# Values that land on both sides of the range, on rounding ties and on the range's ends;
+# -0.21568634 in [-1, 1] is quantized differently by the Args and the Vars kernels.
+EDGES = [-7.0, -6.0, -1.0, -0.5, -0.21568634, -0.03, 0.0, 0.01, 0.02, 0.49, 0.5, 1.0, 5.99, 6.0,
+         6.1, 300.0]
 
 
 def fake_quant_args(rec):
@@ -70,8 +72,8 @@ def fake_quant_vars_per_channel(rec):
             rec.case(op, dt, what, lambda: tf.raw_ops.FakeQuantWithMinMaxVarsPerChannel(
                 inputs=ph("x", x, dt), min=ph("min", lo, dt), max=ph("max", hi, dt), name="out",
                 **attrs), error=error, phrases=phrases, case_dtype="")
-        x = arr(np.array(EDGES[:12]).reshape(4, 3), dt)
-        lo, hi = [0.0, -1.0, -0.1], [6.0, 1.0, 6.3]
+        x = arr(np.array(EDGES[:15]).reshape(5, 3), dt)
+        lo, hi = [-1.0, -1.0, -0.1], [1.0, 1.0, 6.3]
         c("matrix", x, lo, hi)
         c("narrow_range", x, lo, hi, narrow_range=True)
         c("with_zero_channel", x, [0.0, 0.5, -3.0], [0.0, 2.0, -0.2])
