@@ -776,9 +776,9 @@ def _yolo():
     return keras_model(make, _image_input(64))
 
 
-def _crnn_ctc():
+def _crnn_ctc(beam):
     """A CRNN text recognizer: convs over a 16x64 line image, columns to a sequence, a
-    Bidirectional LSTM, per-step softmax and CTC greedy and beam-search decoding."""
+    Bidirectional LSTM, per-step log-softmax and CTC greedy (or beam-search) decoding."""
     tf = _tf()
 
     def make():
@@ -799,10 +799,12 @@ def _crnn_ctc():
             logp = model(x, training=False)
             t = tf.transpose(logp, [1, 0, 2])
             lengths = tf.fill([tf.shape(x)[0]], 32)
-            (greedy,), _ = tf.nn.ctc_greedy_decoder(t, lengths)
-            (beam,), beam_p = tf.nn.ctc_beam_search_decoder(t, lengths, beam_width=4,
-                                                            top_paths=1)
-            return logp, tf.sparse.to_dense(greedy, -1), tf.sparse.to_dense(beam, -1), beam_p
+            if beam:
+                (decoded,), p = tf.nn.ctc_beam_search_decoder(t, lengths, beam_width=4,
+                                                              top_paths=1)
+            else:
+                (decoded,), p = tf.nn.ctc_greedy_decoder(t, lengths)
+            return logp, tf.sparse.to_dense(decoded, -1), p
         x = _rand((2, 16, 64, 1))
         graph_def = suite_models._freeze_fn(fn, _spec((2, 16, 64, 1), "float32", "x"))
         return graph_def, {"x": x}, {}
@@ -981,9 +983,10 @@ def _control(lower):
 
 
 def _fake_quant():
-    """A quantization-aware-trained network as frozen: FakeQuantWithMinMaxVars on weights and
-    activations (per tensor and per channel), FakeQuantWithMinMaxArgs, QuantizeAndDequantizeV2
-    and V4."""
+    """A quantization-aware-trained CNN as frozen: FakeQuantWithMinMaxArgs on the input,
+    FakeQuantWithMinMaxVarsPerChannel on the conv weights and FakeQuantWithMinMaxVars on the
+    dense weights (the activations' fake quantization is left out: a level flips when two
+    correct convolutions round their sums differently)."""
     tf = _tf()
     rng = np.random.RandomState(8)
     w = tf.constant(rng.normal(0, 0.3, (3, 3, 3, 8)).astype(np.float32))
@@ -993,16 +996,52 @@ def _fake_quant():
         x = tf.quantization.fake_quant_with_min_max_args(x, -1.0, 1.0)
         wq = tf.quantization.fake_quant_with_min_max_vars_per_channel(
             w, tf.constant(-0.5 - np.arange(8) * 0.05, tf.float32),
-            tf.constant(0.5 + np.arange(8) * 0.05, tf.float32))
+            tf.constant(0.5 + np.arange(8) * 0.05, tf.float32), narrow_range=True)
         y = tf.nn.relu6(tf.nn.conv2d(x, wq, 2, "SAME"))
-        y = tf.quantization.fake_quant_with_min_max_vars(y, 0.0, 6.0, narrow_range=True)
-        y = tf.quantization.quantize_and_dequantize(y, 0.0, 6.0, range_given=True)
         y = tf.reshape(y, [-1, 8 * 8 * 8])
+        dq = tf.quantization.fake_quant_with_min_max_vars(d, -1.0, 1.0, num_bits=8)
+        return tf.matmul(y, dq)
+    return tf_function(fn, _image_input(16, 2))
+
+
+def _qdq():
+    """QuantizeAndDequantizeV2 (range given and from the data) and V4, as TF-TRT style and
+    tf.quantization graphs keep them."""
+    tf = _tf()
+    rng = np.random.RandomState(8)
+    d = tf.constant(rng.normal(0, 0.3, (16 * 16 * 3, 10)).astype(np.float32))
+
+    def fn(x):
+        y = tf.quantization.quantize_and_dequantize(x, -1.0, 1.0, range_given=True)
+        y = tf.reshape(y, [-1, 16 * 16 * 3])
         dq = tf.quantization.quantize_and_dequantize_v2(d, -1.0, 1.0, num_bits=8,
                                                         range_given=False)
-        return tf.quantization.fake_quant_with_min_max_vars(tf.matmul(y, dq), -8.0, 8.0,
-                                                             num_bits=8)
+        return tf.matmul(y, dq)
     return tf_function(fn, _image_input(16, 2))
+
+
+def _text_hashing():
+    """A text classifier on raw strings that needs no lookup table (so it freezes with
+    convert_variables_to_constants_v2): lower-case, strip punctuation, split on whitespace,
+    hash the words into 50 buckets (StringToHashBucketFast), pad to 6 (RaggedTensorToTensor),
+    embedding mean, Dense."""
+    tf = _tf()
+    rng = np.random.RandomState(10)
+    emb = tf.constant(rng.normal(0, 1, (51, 8)).astype(np.float32))
+    w = tf.constant(rng.normal(0, 0.5, (8, 3)).astype(np.float32))
+
+    def fn(text):
+        t = tf.strings.regex_replace(tf.strings.lower(text), "[!,.?]", "")
+        words = tf.strings.split(t)
+        ids = tf.ragged.map_flat_values(
+            lambda v: tf.strings.to_hash_bucket_fast(v, 50) + 1, words)
+        ids = ids.to_tensor(0, shape=[None, 6])
+        mask = tf.cast(ids > 0, tf.float32)[..., tf.newaxis]
+        x = tf.reduce_sum(tf.gather(emb, ids) * mask, 1) / tf.maximum(tf.reduce_sum(mask, 1), 1)
+        return tf.nn.softmax(tf.matmul(x, w)), ids
+    text = np.array([b"The quick brown FOX!", b"hello, world", b"",
+                     b"one two three four five six seven eight"])
+    return tf_function(fn, [("text", (None,), tf.string, text)])
 
 
 def _math_ops():
@@ -1176,7 +1215,8 @@ def _models():
     m["Swin_like"] = ("shifted windows, tf.roll", _swin())
     m["Mixer_like"] = ("MLP-Mixer + ConvMixer", _mixer())
     m["YOLO_like"] = ("SPP + upsample + decode", _yolo())
-    m["CRNN_CTC"] = ("BiLSTM + CTC decoders", _crnn_ctc())
+    m["CRNN_CTC_greedy"] = ("BiLSTM + CTC greedy decoder", _crnn_ctc(False))
+    m["CRNN_CTC_beam"] = ("BiLSTM + CTC beam search", _crnn_ctc(True))
     m["Video3D"] = ("Conv3D family", _video3d())
     m["conv_zoo"] = ("1-D/2-D conv variants", _conv_zoo())
     m["activations"] = ("every Keras activation", _activations())
@@ -1185,7 +1225,9 @@ def _models():
     m["audio_mfcc"] = ("tf.signal STFT + MFCC", _audio())
     m["control_lowered"] = ("cond, switch_case, while + TensorArray", _control(True))
     m["control_functional"] = ("If, Case, While (not lowered)", _control(False))
-    m["fake_quant"] = ("QAT FakeQuant, QuantizeAndDequantize", _fake_quant())
+    m["fake_quant"] = ("QAT FakeQuant (args, vars, per channel)", _fake_quant())
+    m["quantize_dequantize"] = ("QuantizeAndDequantizeV2/V4", _qdq())
+    m["text_hashing"] = ("string input, split, hash buckets, to_tensor", _text_hashing())
     m["math_ops"] = ("tf.math zoo", _math_ops())
     m["string_ops"] = ("tf.strings zoo", _string_ops())
     m["sparse_ops"] = ("sparse embedding lookups", _sparse_ops())
