@@ -34,8 +34,11 @@ inline float ExpF(float x) {
   float c = x < kMin ? kMin : x;
   c = c > kMax ? kMax : c;
   c = c == c ? c : 0.0f;
-  // x = n ln2 + r, |r| <= ln2 / 2 (ln2 split in two so n ln2 is exact to float precision).
-  const float n = std::floor(c * 1.44269504088896341f + 0.5f);
+  // x = n ln2 + r, |r| <= ln2 / 2 (ln2 split in two so n ln2 is exact to float precision). n is
+  // rounded to the nearest integer by adding and subtracting 1.5 * 2^23 (no library call, so the
+  // loop vectorizes; |c log2 e| < 2^22).
+  constexpr float kRound = 12582912.0f;
+  const float n = (c * 1.44269504088896341f + kRound) - kRound;
   float r = c - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   // e^r by its degree-7 Taylor-like minimax polynomial (Cephes's coefficients).

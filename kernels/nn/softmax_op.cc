@@ -34,9 +34,23 @@ C Exp(C x) {
 }
 
 constexpr int kLanes = 16;
+// Exponentials computed at a time into a buffer when they cannot go to the output.
+constexpr int64_t kChunk = 256;
+
+// lanes[i % kLanes] += e[i] for the whole blocks of kLanes in e[0, count); returns how many
+// elements that covered.
+template <typename C>
+int64_t AddToLanes(const C* e, int64_t count, C* lanes) {
+  int64_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] += e[i + l];
+  }
+  return i;
+}
 
 // One row of `n` logits into `z`. The max and the sum run in kLanes interleaved lanes (merged
-// in a fixed order), so the loops vectorize and the result does not depend on the vector width.
+// in a fixed order), and the exponentials in a plain loop of their own, so every loop vectorizes
+// and the result does not depend on the vector width.
 template <bool kLog, typename T>
 void SoftmaxRow(const T* x, int64_t n, T* z) {
   using cwise_internal::Load;
@@ -54,37 +68,30 @@ void SoftmaxRow(const T* x, int64_t n, T* z) {
   C max = lanes[0];
   for (int l = 1; l < kLanes; ++l) max = max < lanes[l] ? lanes[l] : max;
   for (; i < n; ++i) max = std::max(max, Load(x[i]));
-  // sum(e^(x - max)); with kStore, the exponentials are also written to z (same type only).
-  auto sum_exp = [&](auto store) {
-    for (int l = 0; l < kLanes; ++l) lanes[l] = C(0);
-    int64_t j = 0;
-    for (; j + kLanes <= n; j += kLanes) {
-      for (int l = 0; l < kLanes; ++l) {
-        const C e = Exp<C>(Load(x[j + l]) - max);
-        if constexpr (decltype(store)::value) z[j + l] = e;
-        lanes[l] += e;
-      }
-    }
-    for (int width = kLanes / 2; width > 0; width /= 2) {
-      for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
-    }
-    C sum = lanes[0];
-    for (; j < n; ++j) {
-      const C e = Exp<C>(Load(x[j]) - max);
-      if constexpr (decltype(store)::value) z[j] = e;
-      sum += e;
-    }
-    return sum;
-  };
+
+  // sum(e^(x - max)): the exponentials go to z when it holds the compute type and the result is
+  // the softmax (scaled in place below), else chunk by chunk through a buffer.
+  constexpr bool kInPlace = !kLog && std::is_same_v<C, T>;
+  for (int l = 0; l < kLanes; ++l) lanes[l] = C(0);
+  C buffer[kInPlace ? 1 : kChunk];
+  C tail = C(0);
+  for (int64_t begin = 0; begin < n; begin += kInPlace ? n : kChunk) {
+    const int64_t count = kInPlace ? n : std::min(kChunk, n - begin);
+    C* e = kInPlace ? reinterpret_cast<C*>(z) : buffer;
+    for (int64_t j = 0; j < count; ++j) e[j] = Exp<C>(Load(x[begin + j]) - max);
+    for (int64_t j = AddToLanes(e, count, lanes); j < count; ++j) tail += e[j];
+  }
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+  }
+  const C sum = lanes[0] + tail;
   if constexpr (kLog) {
-    const C log_sum = std::log(sum_exp(std::false_type{}));
+    const C log_sum = std::log(sum);
     for (int64_t j = 0; j < n; ++j) z[j] = Store<T>(Load(x[j]) - max - log_sum);
-  } else if constexpr (std::is_same_v<C, T>) {
-    // exp once per element: written to z by the sum, then scaled.
-    const C inv = C(1) / sum_exp(std::true_type{});
+  } else if constexpr (kInPlace) {
+    const C inv = C(1) / sum;
     for (int64_t j = 0; j < n; ++j) z[j] *= inv;
   } else {
-    const C sum = sum_exp(std::false_type{});
     for (int64_t j = 0; j < n; ++j) z[j] = Store<T>(Exp<C>(Load(x[j]) - max) / sum);
   }
 }
