@@ -70,7 +70,7 @@ const std::set<std::string>& ExemptOps() {
       "RefNextIteration",
       "ControlTrigger",
       // _SwitchN is internal (TensorFlow's lowering of Case; tf.raw_ops cannot build it):
-      // kernels/control_flow/control_flow_ops_test.cc covers it.
+      // kernels/control_flow/control_flow_ops_test.cc and tests/models' control_case cover it.
       "_SwitchN",
       // TensorArrays: the creating op, Size and Close run in every recorded TensorArray case
       // (which names the op it checks); kernels/lists/tensor_array_ops_test.cc covers them too.

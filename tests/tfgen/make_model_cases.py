@@ -168,6 +168,32 @@ def keras_models():
     return out
 
 
+def sweep_models():
+    """Models of tests/tfgen/model_sweep.py whose failures issue 28 fixed, each well under 1 MB:
+    (name, builder, rtol, atol, description). A builder returns (graph_def, {placeholder: value},
+    extra)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import model_sweep
+    return [
+        ("text_hashing", model_sweep._text_hashing(), 1e-5, 1e-6,
+         "Text classifier on raw strings (model_sweep.py's text_hashing): StringLower, "
+         "StaticRegexReplace, StringSplitV2, StringToHashBucketFast over the ragged words, "
+         "RaggedTensorToTensor padding to 6 ids, masked embedding mean, Dense, Softmax"),
+        ("control_case", model_sweep._control(True), 1e-5, 1e-6,
+         "tf.cond and tf.switch_case on fed scalars and a greedy-decoding tf.while_loop with a "
+         "TensorArray and an early stop, frozen with lower_control_flow=True (model_sweep.py's "
+         "control_lowered): Switch/Merge, _SwitchN (the lowered Case), TF1 loop ops"),
+        ("crnn_ctc_greedy", model_sweep._crnn_ctc(False), 1e-5, 1e-6,
+         "CRNN text recognizer (model_sweep.py's CRNN_CTC_greedy): Conv2D + MaxPooling over a "
+         "16x64 line image, columns to a sequence, Bidirectional LSTM (lowered loop), "
+         "log_softmax, CTCGreedyDecoder (merge_repeated) to a dense int64 sequence"),
+        ("qat_fake_quant", model_sweep._fake_quant(), 1e-5, 1e-6,
+         "Quantization-aware-trained CNN as frozen (model_sweep.py's fake_quant): "
+         "FakeQuantWithMinMaxArgs on the input, FakeQuantWithMinMaxVarsPerChannel (narrow range) "
+         "on the conv weights, FakeQuantWithMinMaxVars on the dense weights"),
+    ]
+
+
 def main():
     summary = []
     rs = np.random.RandomState(1234)
@@ -185,6 +211,11 @@ def main():
             specs = [tf.TensorSpec(s, tf.float32) for s in shapes]
         write(name, freeze_keras(model, specs), inputs, tols[name][0], tols[name][1], description,
               summary)
+    for name, build, rtol, atol, description in sweep_models():
+        graph_def, feeds, _ = build()
+        read = {i.split(":")[0].lstrip("^") for n in graph_def.node for i in n.input}
+        placeholders = [n.name for n in graph_def.node if n.op == "Placeholder" and n.name in read]
+        write(name, graph_def, [feeds[p] for p in placeholders], rtol, atol, description, summary)
     readme = ["# Whole-model test data", "",
               "Written by `tests/tfgen/make_model_cases.py` with TensorFlow %s (random seeded "
               "weights, nothing downloaded); replayed by `//tests/models:model_test`. Do not edit "
