@@ -111,6 +111,11 @@ absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std
         Endpoint in,
         FindEndpoint(g, run.feeds[k],
                      absl::StrCat("FeedInputs: unable to find feed output ", run.feeds[k])));
+    if (in.index < 0) {  // "^x": a control input has no value
+      return absl::InvalidArgumentError(absl::StrCat("FeedInputs: '", run.feeds[k],
+                                                     "' names a control input, not a tensor; feed ",
+                                                     in.node->name(), ":0"));
+    }
     if (in.index >= in.node->num_outputs()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "FeedInputs: ", run.feeds[k], " should have output index < ", in.node->num_outputs()));
@@ -148,6 +153,12 @@ absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std
     RILL_ASSIGN_OR_RETURN(Endpoint in, FindEndpoint(g, run.fetches[k],
                                                     absl::StrCat("FetchOutputs node ",
                                                                  run.fetches[k], ": not found")));
+    if (in.index < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "FetchOutputs: '", run.fetches[k], "' names a control input, not a tensor; fetch ",
+          in.node->name(), ":0, or pass ", in.node->name(),
+          " as a target to run it without fetching a value"));
+    }
     if (in.node->num_outputs() == 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "Tried to fetch data for '", run.fetches[k],

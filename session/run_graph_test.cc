@@ -151,6 +151,18 @@ TEST(RunGraphTest, ErrorsUseTensorFlowsTexts) {
                        HasSubstr("Tried to fetch data for 't:0', which produces no output.")));
 }
 
+TEST(RunGraphTest, AControlInputIsNeitherFedNorFetched) {
+  // "^x" parses as x's control output (index -1), which has no dtype to read.
+  std::unique_ptr<Graph> g = Import(kGraph);
+  EXPECT_THAT(BuildRunGraph(*g, {"^x"}, {"s"}, {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "FeedInputs: '^x' names a control input, not a tensor; feed x:0"));
+  EXPECT_THAT(BuildRunGraph(*g, {}, {"^s"}, {}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "FetchOutputs: '^s' names a control input, not a tensor; fetch s:0, or pass "
+                       "s as a target to run it without fetching a value"));
+}
+
 TEST(RunGraphTest, UnknownOpsFailOnlyWhenFedOrFetched) {
   std::unique_ptr<Graph> g = Import(R"pb(
     node { name: "w" op: "NoSuchOp" }
