@@ -1,5 +1,6 @@
-// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, Bucketize, LowerBound and
-// UpperBound. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, Bucketize, LowerBound,
+// UpperBound and HistogramFixedWidth. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "core/status_macros.h"
@@ -111,6 +112,23 @@ REGISTER_OP("UpperBound")
     .Attr("T: type")
     .Attr("out_type: {int32, int64} = int32")
     .SetShapeFn(SearchSortedShape);
+
+// [nbins] when nbins is a constant; a vector otherwise.
+absl::Status HistogramFixedWidthShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> nbins;
+  const int64_t n = c.ConstantIndexValues(2, &nbins) && nbins.size() == 1 ? nbins[0] : -1;
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{n >= 0 ? n : -1}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("HistogramFixedWidth")
+    .Input("values: T")
+    .Input("value_range: T")
+    .Input("nbins: int32")
+    .Output("out: dtype")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("dtype: {int32, int64} = int32")
+    .SetShapeFn(HistogramFixedWidthShape);
 
 }  // namespace
 }  // namespace rill

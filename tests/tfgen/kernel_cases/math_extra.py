@@ -1,4 +1,5 @@
-"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize, LowerBound, UpperBound."""
+"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize, LowerBound, UpperBound,
+HistogramFixedWidth."""
 import numpy as np
 import tensorflow as tf
 
@@ -200,6 +201,36 @@ def bounds(rec, op):
                    gen)
 
 
+def histogram_fixed_width(rec):
+    op = "HistogramFixedWidth"
+
+    def gen(dt):
+        def c(what, values, value_range, nbins, dtype=None, error=None, phrases=()):
+            kw = {} if dtype is None else {"dtype": dtype}
+            rec.case(op, dt, what, lambda: tf.raw_ops.HistogramFixedWidth(
+                values=ph("values", values, dt), value_range=ph("range", value_range, dt),
+                nbins=ph("nbins", nbins, "int32"), name="out", **kw), error=error,
+                phrases=phrases)
+        c("basic", arr([-1, 0, 1, 2, 3, 4, 5, 9, 10, 11], dt), arr([0, 10], dt), 5)
+        c("int64_out", arr([[0, 1], [7, 3]], dt), arr([0, 8], dt), 4, dtype=tf.int64)
+        c("one_bin", arr([-5, 5, 50], dt), arr([-1, 1], dt), 1)
+        c("empty", arr(np.zeros([0]), dt), arr([0, 1], dt), 3)
+        c("large", rand(dt, [500], "%s/%s/large" % (op, dt)), arr([-5, 5], dt), 7)
+        if is_float(dt):
+            c("fractional", arr([0.1, 0.25, 0.5, 0.74999, 0.75, 1.0, -0.0], dt),
+              arr([0.0, 1.0], dt), 4)
+            c("uneven_step", arr(np.linspace(-1, 2, 61), dt), arr([-1.0, 2.0], dt), 7)
+        if dt == "float32":
+            c("nbins_error", arr([1], dt), arr([0, 1], dt), 0, error="INVALID_ARGUMENT",
+              phrases=["nbins should be a positive number, but got '0'"])
+            c("range_order_error", arr([1], dt), arr([1, 0], dt), 2, error="INVALID_ARGUMENT",
+              phrases=["value_range should satisfy value_range[0] < value_range[1]"])
+            c("range_size_error", arr([1], dt), arr([0, 1, 2], dt), 2,
+              error="INVALID_ARGUMENT", phrases=["value_range should be a vector of 2 elements"])
+
+    rec.for_dtypes(op, ["float32", "float64", "int32", "int64"], gen)
+
+
 def build_all(rec, emit):
     in_top_k(rec)
     emit("InTopKV2")
@@ -216,3 +247,5 @@ def build_all(rec, emit):
     for op in ("LowerBound", "UpperBound"):
         bounds(rec, op)
         emit(op)
+    histogram_fixed_width(rec)
+    emit("HistogramFixedWidth")
