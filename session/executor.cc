@@ -157,7 +157,7 @@ class StepState {
       // right after it (before NodeDone may report the step done), ready for the next step.
       params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
       OpKernelContext ctx(&params, item.num_outputs);
-      absl::Status s = item.kernel->Compute(ctx);
+      absl::Status s = ComputeAndMeasure(item, ctx);
       if (args_.stats != nullptr) Record(t.id, start, ctx, params.inputs);
       for (int i = 0; i < item.num_inputs; ++i) {
         TensorValue& slot = first_input[i];
@@ -174,13 +174,25 @@ class StepState {
                              std::make_move_iterator(first_input + item.num_inputs));
     params.inputs = absl::MakeConstSpan(inputs);
     OpKernelContext ctx(&params, item.num_outputs);
-    absl::Status s = item.kernel->Compute(ctx);
+    absl::Status s = ComputeAndMeasure(item, ctx);
     if (args_.stats != nullptr) Record(t.id, start, ctx, inputs);
     inputs.clear();  // released before NodeDone may report the step done
     NodeDone(t, s, &ctx, ready);
   }
 
  private:
+  // Runs a synchronous kernel; an expensive one's time goes into its cost estimate, which decides
+  // whether later runs of it are worth handing to another thread (dispatch.h).
+  static absl::Status ComputeAndMeasure(const NodeItem& item, OpKernelContext& ctx) {
+    if (!item.is_expensive) return item.kernel->Compute(ctx);
+    const auto start = std::chrono::steady_clock::now();
+    absl::Status s = item.kernel->Compute(ctx);
+    item.cost.Record(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
+    return s;
+  }
+
   // Step stats of one node (FULL_TRACE): timing, and what it allocated: one NodeOutput per
   // output it made (dtype, shape, bytes, allocator) and an AllocatorMemoryUsed for the device's
   // allocator (bytes this node's outputs hold, the allocator's bytes in use afterwards).

@@ -176,8 +176,10 @@ absl::Status BlasGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t l
 
 }  // namespace
 
-// Below this many flops a product runs on the calling thread (splitting costs more than it saves).
-constexpr double kMinParallelFlops = 2e6;
+// Below this many flops a product runs on the calling thread: splitting costs waking the OpenMP
+// team (tens of microseconds when its threads sleep, as under OMP_WAIT_POLICY=PASSIVE), which is
+// what a product this small takes whole (a recurrent step's [16,256] x [256,256], 2 Mflop).
+constexpr double kMinParallelFlops = 8e6;
 
 // Gemm's blocks run on the OpenMP team oneDNN's convolutions use (OpenMpRunBlocks), so a graph
 // mixing convolutions and products keeps one set of threads hot instead of two competing for the

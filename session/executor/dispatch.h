@@ -3,10 +3,11 @@
 //
 // Rules (each a function below, used by RunReady and StartStep):
 // - Inline vs runner (MayHandOff, AnotherExpensiveIsReady): cheap nodes (OpKernel::IsExpensive()
-//   false), dead nodes, and every node of a step without a runner run inline, on the thread that
-//   made them ready. An expensive live node goes to the runner only when another live expensive
-//   node is ready in the same queue; with cheap company it runs here, so a chain (a CNN's layers)
-//   stays on one thread and its OpenMP team, and the node this thread keeps is the last one.
+//   false, or measured faster than a hand-off: HandOffCandidate), dead nodes, and every node of a
+//   step without a runner run inline, on the thread that made them ready. An expensive live node
+//   goes to the runner only when another live expensive node is ready in the same queue; with cheap
+//   company it runs here, so a chain (a CNN's layers) stays on one thread and its OpenMP team, and
+//   the node this thread keeps is the last one.
 // - runner_threads == 1 in place (MayHandOff): on the runner's only thread, a node handed to the
 //   runner would only queue behind the thread handing it over, so it runs in place.
 // - Chunked dispatch (QueueHandOff, ChunkHandOff): when many expensive nodes are ready they go
@@ -167,12 +168,19 @@ inline bool StartsOnRunner(const NodeItems& items, bool has_runner) {
   return has_runner && (items.has_loops || items.expensive_fed_by_roots >= kWideStartNodes);
 }
 
+// Whether a node counts as expensive for dispatch: its kernel says so and, once measured, it
+// takes longer than handing it over costs (cost_estimate.h).
+inline bool HandOffCandidate(const NodeItem& item) {
+  return item.is_expensive && item.cost.WorthHandingOff();
+}
+
 // Whether ready node `t` (`item`) may run on another thread than the one that made it ready:
-// live, expensive, a runner to take it, and not on the runner's only thread.
+// live, expensive (HandOffCandidate), a runner to take it, and not on the runner's only thread.
 template <typename R>
 inline bool MayHandOff(const TaggedNode& t, const NodeItem& item, const R& runner,
                        int runner_threads) {
-  return !t.is_dead && item.is_expensive && runner && !(runner_threads == 1 && t_in_runner_closure);
+  return !t.is_dead && HandOffCandidate(item) && runner &&
+         !(runner_threads == 1 && t_in_runner_closure);
 }
 
 // Whether `ready` holds another live expensive node, looking at its first kExpensiveLookahead
@@ -181,7 +189,7 @@ inline bool AnotherExpensiveIsReady(const ReadyQueue& ready, const std::vector<N
   bool found = false;
   size_t looked = 0;
   ready.ForEachWhile([&](const TaggedNode& n) {
-    found = !n.is_dead && nodes[n.id].is_expensive;
+    found = !n.is_dead && HandOffCandidate(nodes[n.id]);
     return !found && ++looked < kExpensiveLookahead;
   });
   return found || looked >= kExpensiveLookahead;
@@ -263,7 +271,7 @@ void StartStep(Step& step, ReadyQueue ready) {
   }
   ReadyQueue inline_ready;
   ready.ForEach([&](const TaggedNode& t) {
-    if (items.nodes[t.id].is_expensive && runner) {
+    if (HandOffCandidate(items.nodes[t.id]) && runner) {
       runner([s = &step, t] {
         RunnerClosureScope scope;
         ReadyQueue more;

@@ -188,6 +188,40 @@ TEST(RunReadyTest, AnExpensiveNodeLeavesWhenAnotherIsReadyAndTheLastStays) {
   }
 }
 
+TEST(RunReadyTest, ExpensiveNodesMeasuredFasterThanAHandOffStayHere) {
+  // A recurrent step's two small MatMuls: expensive kernels, measured at a few microseconds.
+  FakeStep step({true, true, true});
+  step.items_.nodes[0].cost.Record(3000);
+  step.items_.nodes[1].cost.Record(CostEstimate::kHandOffMinNs - 1);
+  ReadyQueue ready = Queue({0, 1, 2});
+  RunReady(step, ready);
+  // Node 2 is unmeasured but has no expensive company left: everything runs here.
+  EXPECT_THAT(step.ProcessedIn(0), ElementsAre(0, 1, 2));
+  EXPECT_EQ(step.closures(), 0u);
+}
+
+TEST(RunReadyTest, AMeasuredSlowNodeStillLeavesWithExpensiveCompany) {
+  FakeStep step({true, true});
+  step.items_.nodes[0].cost.Record(CostEstimate::kHandOffMinNs);
+  step.items_.nodes[1].cost.Record(5 * CostEstimate::kHandOffMinNs);
+  ReadyQueue ready = Queue({0, 1});
+  RunReady(step, ready);
+  EXPECT_THAT(step.ProcessedIn(0), ElementsAre(1));
+  ASSERT_EQ(step.closures(), 1u);
+  step.RunHanded();
+  EXPECT_THAT(step.ProcessedIn(1), ElementsAre(0));
+}
+
+TEST(StartStepTest, RootsMeasuredCheapStartOnTheCaller) {
+  FakeStep step({true, true});
+  step.items_.nodes[0].cost.Record(1000);
+  StartStep(step, Queue({0, 1}));
+  EXPECT_THAT(step.ProcessedIn(0), ElementsAre(0));
+  ASSERT_EQ(step.closures(), 1u);
+  step.RunHanded();
+  EXPECT_THAT(step.ProcessedIn(1), ElementsAre(1));
+}
+
 TEST(RunReadyTest, DeadNodesStayAndDoNotCountAsExpensiveCompany) {
   FakeStep step({true, true, true});
   ReadyQueue ready = Queue({0, 1, 2}, /*dead=*/{1, 2});

@@ -20,8 +20,8 @@
 // reached from two frames or a frame entered from two enclosing frames; Unimplemented for a
 // _Send/_Recv inside a loop frame (a loop body split across devices).
 //
-// Threading: NodeItems never changes after BuildNodeItems returns; any number of concurrent steps
-// read it without locks.
+// Threading: NodeItems never changes after BuildNodeItems returns, except each expensive node's
+// running cost estimate (relaxed atomics); any number of concurrent steps read it without locks.
 #ifndef RILL_SESSION_EXECUTOR_NODE_ITEMS_H_
 #define RILL_SESSION_EXECUTOR_NODE_ITEMS_H_
 
@@ -36,6 +36,7 @@
 #include "graph/graph.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/op_kernel.h"
+#include "session/executor/cost_estimate.h"
 
 namespace rill {
 namespace executor_internal {
@@ -90,7 +91,11 @@ struct NodeItem {
   std::vector<int> input_src;  // producer node index per data input (for messages)
   bool allows_uninitialized_input = false;
   bool is_expensive = false;  // kernel->IsExpensive(), read once at creation
-  bool is_async = false;      // kernel->IsAsync()
+  // Of an expensive node: its measured Compute time, which decides whether handing it to another
+  // thread pays (HandOffCandidate). Written by the threads that run it, through `mutable`: it is
+  // the one part of NodeItems steps change (cost_estimate.h).
+  mutable executor_internal::CostEstimate cost;
+  bool is_async = false;  // kernel->IsAsync()
   // Whether a ready, live node's input slot may be empty in a simple partition: only a ref input
   // or a producer with a ref output (an uninitialized variable) can leave one so.
   bool check_inputs = false;
