@@ -108,6 +108,10 @@ check_error repeat_overflow 2 "InvalidArgument: --repeat needs a positive intege
   --graph=$matmul --fetch=MatMul --repeat=99999999999999999999
 check_error save_checkpoint_without_saver 1 "InvalidArgument: --save_checkpoint needs a graph with a tf.train.Saver (a TF1 Saver's nodes), and this graph has none: expected nodes save/Const (the checkpoint prefix) and save/control_dependency, it has neither" \
   --graph=$matmul --fetch=MatMul --save_checkpoint="$tmp/ckpt"
+check_error trace_is_a_directory 1 "InvalidArgument: --trace=$tmp: is a directory; give a file name" \
+  --graph=$matmul --fetch=MatMul --trace="$tmp"
+check_error trace_in_a_missing_directory 1 "NotFound: --trace=$tmp/nodir/t.json: cannot be written: No such file or directory" \
+  --graph=$matmul --fetch=MatMul --trace="$tmp/nodir/t.json"
 check_error tls_ca_dev_zero 1 "InvalidArgument: The CA certificate file /dev/zero: is a device, not a file; give a readable PEM file" \
   --graph=$matmul --fetch=MatMul --tls_ca_file=/dev/zero
 check_error benchmark_repetitions_past_int 2 "InvalidArgument: --repeat=2147483647 with --warmup=1 is more than 2147483647 repetitions" \

@@ -2,9 +2,11 @@
 // See args.h (or --help) for the interface. Fetched values print like numpy; errors go to stderr
 // as "<Code>: <message>" with a non-zero exit status.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -279,9 +281,20 @@ absl::Status Main(const RunnerArgs& args) {
                   Micros(times_us.back()).c_str());
     }
     if (last && !args.trace.empty()) {
+      errno = 0;
       std::ofstream out(args.trace);
       out << StepStatsToChromeTrace(metadata.step_stats());
-      if (!out) return absl::InternalError(absl::StrCat("cannot write trace ", args.trace));
+      if (!out) {
+        const int err = errno;
+        std::error_code ec;
+        if (std::filesystem::is_directory(args.trace, ec)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("--trace=", args.trace, ": is a directory; give a file name"));
+        }
+        return absl::NotFoundError(absl::StrCat("--trace=", args.trace, ": cannot be written",
+                                                err != 0 ? ": " : "",
+                                                err != 0 ? std::strerror(err) : ""));
+      }
     }
     if (last && !args.dump_partitions.empty()) {
       RILL_RETURN_IF_ERROR(MakeDirectory("--dump_partitions", args.dump_partitions));
