@@ -1,5 +1,6 @@
-"""FakeQuantWithMinMaxArgs, FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel: what
-quantization-aware-trained models keep in their frozen graphs."""
+"""FakeQuantWithMinMaxArgs, FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel,
+QuantizeAndDequantizeV2 and V4: what quantization-aware-trained models keep in their frozen
+graphs."""
 import numpy as np
 import tensorflow as tf
 
@@ -91,6 +92,39 @@ def fake_quant_vars_per_channel(rec):
     rec.for_dtypes(op, ["float32"], gen)
 
 
+def quantize_and_dequantize(rec, op):
+    """QuantizeAndDequantizeV2 / V4 (the same forward kernel in TensorFlow)."""
+    fn = getattr(tf.raw_ops, op)
+
+    def gen(dt):
+        def c(what, x, lo, hi, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: fn(
+                input=ph("x", x, dt), input_min=ph("min", lo, dt), input_max=ph("max", hi, dt),
+                name="out", **attrs), error=error, phrases=phrases)
+        x = arr([-3.0, -1.0, -0.5, -0.3, -0.01, 0.0, 0.004, 0.25, 0.5, 0.7, 1.0, 2.5], dt)
+        c("from_data", x, 0.0, 0.0)
+        c("range_given", x, -1.0, 1.0, range_given=True)
+        c("range_given_asymmetric", x, -0.5, 2.0, range_given=True)
+        c("narrow_range", x, -1.0, 1.0, range_given=True, narrow_range=True)
+        c("half_up", x, -1.0, 1.0, range_given=True, round_mode="HALF_UP")
+        c("unsigned", arr([0.0, 0.1, 0.2, 0.5, 0.9, 1.0, 3.0], dt), 0.0, 1.0, range_given=True,
+          signed_input=False)
+        c("four_bits", x, 0.0, 0.0, num_bits=4)
+        c("ties", arr(np.arange(-8, 9) / 16.0, dt), -1.0, 1.0, range_given=True, num_bits=5)
+        c("per_axis", arr(np.arange(24).reshape(2, 3, 4) / 7.0 - 1.5, dt), [0.0] * 3, [0.0] * 3,
+          axis=1)
+        c("large", rand(dt, [6, 50], "%s/%s/large" % (op, dt)), 0.0, 0.0)
+        c("all_zero", arr(np.zeros([3]), dt), 0.0, 0.0)
+        if dt == "float32":
+            c("invalid_range_error", x, 1.0, -1.0, range_given=True, error="INVALID_ARGUMENT",
+              phrases=["Invalid range: input_min 1 > input_max -1"])
+            c("num_bits_error", x, -1.0, 1.0, num_bits=0, error="INVALID_ARGUMENT",
+              phrases=["num_bits is out of range"])
+            c("axis_error", x, [0.0], [0.0], axis=2, error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["float32", "float64"], gen)
+
+
 def build_all(rec, emit):
     fake_quant_args(rec)
     emit("FakeQuantWithMinMaxArgs")
@@ -98,3 +132,6 @@ def build_all(rec, emit):
     emit("FakeQuantWithMinMaxVars")
     fake_quant_vars_per_channel(rec)
     emit("FakeQuantWithMinMaxVarsPerChannel")
+    for op in ("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"):
+        quantize_and_dequantize(rec, op)
+        emit(op)

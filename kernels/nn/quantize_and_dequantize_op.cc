@@ -1,0 +1,144 @@
+// QuantizeAndDequantizeV2 / V4 on the CPU (one forward kernel, as in TensorFlow): simulates
+// symmetric integer quantization of num_bits. The range [min, max] is input_min / input_max when
+// range_given, else the data's minimum and maximum (per slice along `axis` when axis >= 0).
+// The integer range is [-2^(b-1) (+1 with narrow_range), 2^(b-1) - 1] signed or [0, 2^b - 1];
+// the scale is the larger factor keeping both ends in it with 0 fixed, in T as TensorFlow's
+// ComputeQuantizationRange:
+//   scale_min = qmin / min (if qmin * min > 0), scale_max = qmax / max (if qmax * max > 0)
+//   smaller one wins: inverse = min / qmin (max moved to qmax * inverse), or max / qmax (min
+//   moved to qmin * inverse)
+//   out = round(clamp(x, min, max) * scale) * inverse   (clamped only when range_given)
+// round: half to even (rint) or half up (floor(x + 0.5)).
+// Errors (TensorFlow's texts): num_bits out of range; axis below -1 or not below the rank;
+// a given range with min > max; per-axis ranges of the wrong size.
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+class QuantizeAndDequantizeOp final : public OpKernel {
+ public:
+  explicit QuantizeAndDequantizeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::string round_mode = "HALF_TO_EVEN";
+    ctx.SetStatus(ctx.GetAttr("signed_input", &signed_input_));
+    ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits_));
+    ctx.SetStatus(ctx.GetAttr("range_given", &range_given_));
+    ctx.SetStatus(ctx.GetAttr("round_mode", &round_mode));
+    ctx.SetStatus(ctx.GetAttr("narrow_range", &narrow_range_));
+    ctx.SetStatus(ctx.GetAttr("axis", &axis_));
+    half_up_ = round_mode == "HALF_UP";
+    if (num_bits_ <= 0 || num_bits_ >= (signed_input_ ? 62 : 63)) {
+      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
+          "num_bits is out of range: ", num_bits_, " with signed_input_ ", signed_input_)));
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    if (axis_ < -1) {
+      return absl::InvalidArgumentError(absl::StrCat("Axis must be at least -1. Found ", axis_));
+    }
+    if (axis_ != -1 && axis_ >= in.shape().rank()) {
+      return absl::InvalidArgumentError(absl::StrCat("Shape must be at least rank ", axis_ + 1,
+                                                     " but is rank ", in.shape().rank()));
+    }
+    const int64_t depth = axis_ == -1 ? 1 : in.shape().dim(axis_);
+    if (range_given_) {
+      for (int i = 1; i <= 2; ++i) {
+        const Tensor& t = ctx.input(i);
+        const char* name = i == 1 ? "input_min" : "input_max";
+        if (axis_ == -1 ? t.shape().rank() != 0 : t.NumElements() != depth) {
+          return absl::InvalidArgumentError(
+              axis_ == -1 ? absl::StrCat(name, " must be a scalar.")
+                          : absl::StrCat(name, " has incorrect size, expected ", depth, " was ",
+                                         t.NumElements()));
+        }
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
+    int64_t inner = 1;
+    for (int d = axis_ + 1; axis_ != -1 && d < in.shape().rank(); ++d) inner *= in.shape().dim(d);
+    const int64_t outer = depth * inner == 0 ? 0 : in.NumElements() / (depth * inner);
+    return VisitKernelTypes<float, double>(*this, in.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      const T* x = in.flat<T>().data();
+      T* y = out->flat<T>().data();
+      for (int64_t c = 0; c < depth; ++c) {
+        T lo, hi;
+        if (range_given_) {
+          lo = ctx.input(1).flat<T>()[c];
+          hi = ctx.input(2).flat<T>()[c];
+          if (axis_ == -1 && lo > hi) {
+            return absl::InvalidArgumentError(
+                absl::StrCat("Invalid range: input_min ", lo, " > input_max ", hi));
+          }
+        } else {
+          lo = std::numeric_limits<T>::infinity();
+          hi = -std::numeric_limits<T>::infinity();
+          for (int64_t o = 0; o < outer; ++o) {
+            for (int64_t i = 0; i < inner; ++i) {
+              const T v = x[(o * depth + c) * inner + i];
+              lo = std::min(lo, v);
+              hi = std::max(hi, v);
+            }
+          }
+        }
+        const int64_t qmin = signed_input_ ? (narrow_range_ ? -(int64_t{1} << (num_bits_ - 1)) + 1
+                                                            : -(int64_t{1} << (num_bits_ - 1)))
+                                           : 0;
+        const int64_t qmax =
+            signed_input_ ? (int64_t{1} << (num_bits_ - 1)) - 1 : (int64_t{1} << num_bits_) - 1;
+        const T scale_min = (qmin * lo > 0) ? qmin / lo : std::numeric_limits<T>::max();
+        const T scale_max = (qmax * hi > 0) ? qmax / hi : std::numeric_limits<T>::max();
+        T scale, inverse;
+        if (scale_min < scale_max) {
+          scale = scale_min;
+          inverse = lo / qmin;
+          hi = qmax * inverse;
+        } else {
+          scale = scale_max;
+          inverse = hi / qmax;
+          lo = qmin * inverse;
+        }
+        for (int64_t o = 0; o < outer; ++o) {
+          for (int64_t i = 0; i < inner; ++i) {
+            const int64_t k = (o * depth + c) * inner + i;
+            T v = x[k];
+            if (range_given_) v = std::max(std::min(v, hi), lo);
+            const T scaled = v * scale;
+            const T rounded = half_up_ ? std::floor(scaled + T(0.5)) : std::rint(scaled);
+            y[k] = rounded * inverse;
+          }
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  bool signed_input_ = true, range_given_ = false, narrow_range_ = false, half_up_ = false;
+  int64_t num_bits_ = 8, axis_ = -1;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                QuantizeAndDequantizeOp);
+REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV4")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                QuantizeAndDequantizeOp);
+
+}  // namespace
+}  // namespace rill
