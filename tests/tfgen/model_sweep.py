@@ -1351,7 +1351,8 @@ def run_rill(name, meta, runner):
         r = subprocess.run(args, capture_output=True, text=True, timeout=600)
         if r.returncode != 0:
             err = r.stderr.strip().splitlines()
-            return None, (err[0] if err else "exit %d" % r.returncode)[:240]
+            first = err[0] if err else "exit %d" % r.returncode
+            return None, first.split(" in binary running on Rill")[0][:240]
         want = np.load(base + "_want.npz", allow_pickle=True)
         worst = 0.0
         for i, f in enumerate(meta["fetches"]):
@@ -1384,7 +1385,7 @@ def main():
         return 0
     fmt = "| %s | %s | %s | %s | %s | %s |" if a.markdown else "%-28s %-8s %4s %-4s %-12s %s"
     if a.markdown:
-        print("| model | freeze | ops | ran | max rel diff | first error |")
+        print("| model | ref | ops | ran | max rel diff | first error |")
         print("| --- | --- | --- | --- | --- | --- |")
     else:
         print(fmt % ("model", "ref", "ops", "ran", "max rel diff", "first error"))
