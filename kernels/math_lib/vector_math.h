@@ -3,6 +3,8 @@
 //
 //   ExpF      e^x within 2 ulp over the whole range: +inf above ln(FLT_MAX), 0 below
 //             ln(2^-150), subnormal results in between rounded once, NaN stays NaN.
+//   LogF      ln x within 2 ulp: subnormals handled, ln 0 = -inf, ln of a negative = NaN,
+//             ln inf = inf, NaN stays NaN.
 //   SigmoidF  1 / (1 + e^-x) with ExpF.
 //   TanhF     Eigen's rational approximation (TensorFlow's CPU Tanh computes the same).
 //   ErfF      Eigen's rational approximation (TensorFlow's CPU Erf for float computes the same).
@@ -25,6 +27,12 @@ inline float FloatFromBits(int32_t bits) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+inline int32_t BitsFromFloat(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits;
 }
 
 inline float ExpF(float x) {
@@ -58,6 +66,45 @@ inline float ExpF(float x) {
   y = x > kMax ? std::numeric_limits<float>::infinity() : y;
   y = x < kMin ? 0.0f : y;
   return x == x ? y : x;
+}
+
+inline float LogF(float x) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  // x = m 2^e with m in [sqrt(1/2), sqrt(2)); ln x = e ln2 + ln(1 + f), f = m - 1. Subnormals
+  // are scaled by 2^23 first.
+  // Both arms of each choice are computed and then selected: GCC does not turn a conditional
+  // floating-point operation into a select (it might trap), and the loop would not vectorize.
+  const bool subnormal = x < std::numeric_limits<float>::min();
+  const float scaled = x * 8388608.0f;
+  const int32_t bits = BitsFromFloat(subnormal ? scaled : x);
+  int32_t e = ((bits >> 23) & 0xff) - 127 - (subnormal ? 23 : 0);
+  float m = FloatFromBits((bits & 0x007fffff) | 0x3f800000);  // [1, 2)
+  const bool high = m > 1.41421356237f;
+  const float half_m = m * 0.5f;
+  m = high ? half_m : m;
+  e = high ? e + 1 : e;
+  const float f = m - 1.0f;
+  // ln(1 + f) = f - f^2 / 2 + f^3 P(f), Cephes's coefficients; ln2 split as in ExpF.
+  const float z = f * f;
+  float y = 7.0376836292e-2f;
+  y = y * f - 1.1514610310e-1f;
+  y = y * f + 1.1676998740e-1f;
+  y = y * f - 1.2420140846e-1f;
+  y = y * f + 1.4249322787e-1f;
+  y = y * f - 1.6668057665e-1f;
+  y = y * f + 2.0000714765e-1f;
+  y = y * f - 2.4999993993e-1f;
+  y = y * f + 3.3333331174e-1f;
+  y = y * f * z;
+  const float ef = static_cast<float>(e);
+  y = y + ef * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + ef * 0.693359375f;
+  r = x == 0.0f ? -kInf : r;
+  r = x < 0.0f ? std::numeric_limits<float>::quiet_NaN() : r;
+  r = x == kInf ? kInf : r;
+  return x == x ? r : x;
 }
 
 inline float SigmoidF(float x) { return 1.0f / (1.0f + ExpF(-x)); }

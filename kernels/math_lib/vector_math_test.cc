@@ -14,6 +14,7 @@ namespace {
 
 using vector_math::ErfF;
 using vector_math::ExpF;
+using vector_math::LogF;
 using vector_math::SigmoidF;
 using vector_math::TanhF;
 
@@ -68,14 +69,40 @@ TEST(VectorMathTest, ExpWithinTwoUlpEverywhereAtEveryLevel) {
       }
       if (want < std::numeric_limits<float>::min()) {
         // Subnormal or zero results: within one subnormal step.
-        ASSERT_NEAR(y[i], want, 2e-45f)
-            << "x=" << x[i] << " " << SimdLevelName(level);
+        ASSERT_NEAR(y[i], want, 2e-45f) << "x=" << x[i] << " " << SimdLevelName(level);
         continue;
       }
       ASSERT_LE(UlpDistance(y[i], want), 2)
           << "x=" << x[i] << " got " << y[i] << " want " << want << " " << SimdLevelName(level);
     }
   }
+}
+
+TEST(VectorMathTest, LogWithinTwoUlpEverywhereAtEveryLevel) {
+  std::vector<float> x;
+  for (float v = 1e-38f; v < 3e38f; v *= 1.0137f) x.push_back(v);
+  for (int k = 1; k < 1 << 23; k = k * 3 + 1) {
+    x.push_back(static_cast<float>(k) * std::numeric_limits<float>::denorm_min());
+  }
+  for (float v = 0.5f; v < 2.0f; v += 1e-4f) x.push_back(v);
+  x.push_back(std::numeric_limits<float>::denorm_min());
+  x.push_back(std::numeric_limits<float>::max());
+  x.push_back(1.0f);
+  for (SimdLevel level : kLevels) {
+    const std::vector<float> y = Apply(level, x, [](float v) { return LogF(v); });
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = static_cast<float>(std::log(static_cast<double>(x[i])));
+      ASSERT_LE(UlpDistance(y[i], want), 2)
+          << "x=" << x[i] << " got " << y[i] << " want " << want << " " << SimdLevelName(level);
+    }
+  }
+  EXPECT_EQ(LogF(1.0f), 0.0f);
+  EXPECT_EQ(LogF(0.0f), -kInf);
+  EXPECT_EQ(LogF(-0.0f), -kInf);
+  EXPECT_EQ(LogF(kInf), kInf);
+  EXPECT_TRUE(std::isnan(LogF(-1.0f)));
+  EXPECT_TRUE(std::isnan(LogF(-kInf)));
+  EXPECT_TRUE(std::isnan(LogF(std::nanf(""))));
 }
 
 TEST(VectorMathTest, ExpEdges) {

@@ -27,10 +27,16 @@ load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 
 # -O2 vectorizes only loops whose trip count needs no scalar epilogue; elementwise loops over
 # tensors of any size need the cost model -O3 uses (measured: tools/bench/session_bench Add1M).
-# GCC's flag; clang (the fuzz build) vectorizes such loops at -O2 already.
+# -fno-trapping-math lets GCC turn a floating-point operation under a condition into a select
+# (Rill never enables floating-point traps): without it a loop of vector_math's LogF does not
+# vectorize. Neither flag changes a result. GCC's flags; clang (the fuzz build) vectorizes such
+# loops at -O2 and ignores floating-point exceptions by default.
 KERNEL_COPTS = select({
     "//tools/build_defs:compiler_clang": [],
-    "//conditions:default": ["-fvect-cost-model=dynamic"],
+    "//conditions:default": [
+        "-fvect-cost-model=dynamic",
+        "-fno-trapping-math",
+    ],
 })
 
 def kernel_library(name, srcs, hdrs = [], deps = [], test_deps = [], visibility = None):
