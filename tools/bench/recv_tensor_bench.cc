@@ -2,9 +2,11 @@
 // that a step's _Send left in its rendezvous, fetched over loopback gRPC by a WorkerClient (as a
 // receiving worker does), N times; prints min and median time and GB/s. The step itself runs
 // in-process and is not timed. tools/bench/recv_tensor_bench.py compares whole steps with
-// TensorFlow.
+// TensorFlow. Client and server share this process, which counts as one host: the same-host
+// path (distributed/shm_offer.h) carries the bytes unless --same_host=false.
 //
 //   bazel run -c opt //tools/bench:recv_tensor_bench -- [--mb=100] [--reps=20] [--async]
+//       [--same_host=false]
 #include <malloc.h>
 
 #include <algorithm>
@@ -20,6 +22,8 @@
 #include "core/rendezvous.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_worker_service.h"
+#include "distributed/shm_offer.h"
+#include "distributed/shm_segments.h"
 #include "distributed/worker_client.h"
 #include "ops/attr_value_util.h"
 
@@ -56,6 +60,7 @@ int main(int argc, char** argv) {
     if (absl::StartsWith(a, "--mb=")) (void)absl::SimpleAtoi(a.substr(5), &mb);
     if (absl::StartsWith(a, "--reps=")) (void)absl::SimpleAtoi(a.substr(7), &reps);
     if (a == "--async") async = true;
+    if (a == "--same_host=false") rill::distributed::SetShmSettings({false, 0});
   }
   mallopt(M_ARENA_MAX, 1);  // as rill_server
   mallopt(M_MMAP_MAX, 0);
@@ -144,8 +149,10 @@ int main(int argc, char** argv) {
   std::sort(ms.begin(), ms.end());
   const double median = ms[ms.size() / 2];
   std::printf(
-      "RecvTensor of %d MB over loopback: min %.1f ms, median %.1f ms, %.2f GB/s (median)\n", mb,
-      ms.front(), median, mb / 1e3 / (median / 1e3));
+      "RecvTensor of %d MB over loopback: min %.1f ms, median %.1f ms, %.2f GB/s (median); %lld "
+      "through shared memory\n",
+      mb, ms.front(), median, mb / 1e3 / (median / 1e3),
+      static_cast<long long>(rill::distributed::ShmSegments::Default()->taken()));
   (*server)->Shutdown();
   return 0;
 }
