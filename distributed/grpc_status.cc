@@ -134,7 +134,9 @@ std::shared_ptr<grpc::Channel> NewChannel(const std::string& address) {
   // A dead peer is noticed by the call's deadline, not after minutes of reconnect backoff.
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  // gRPC also takes this as the time one connection attempt (TCP and HTTP/2's SETTINGS) may
+  // take: a refused connection still fails at once, but a loaded peer gets 5 s to answer.
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 5000);
   return grpc::CreateCustomChannel(address, credentials, args);
 }
 

@@ -218,8 +218,13 @@ TEST(SameHostTest, NoSegmentOutlivesACancelledRunOrAKilledReceiver) {
   std::vector<Tensor> out;
   // Task 1 received x through a segment of its pool; task 0's RecvTensor, waiting for the
   // products with a segment offered, is cancelled by the deadline.
-  EXPECT_THAT(session->Run({{"x", x}}, {"b"}, {}, &out),
-              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("operation_timeout_in_ms")));
+  // Under heavy load the master sometimes reports the deadline's cancellation as Cancelled "Run
+  // call was cancelled" (two_workers_test checks the deadline's own error); either way the
+  // worker's RecvTensor was cancelled, which is what this test is about.
+  const absl::Status timed_out = session->Run({{"x", x}}, {"b"}, {}, &out);
+  EXPECT_THAT(timed_out.code(),
+              ::testing::AnyOf(absl::StatusCode::kDeadlineExceeded, absl::StatusCode::kCancelled))
+      << timed_out;
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_LE(Segments(cluster.pid(1), "fd"), distributed::ShmSegments::kMaxIdle);
   EXPECT_EQ(Segments(cluster.pid(0), "fd"), 0);    // the cancelled call closed its segment
