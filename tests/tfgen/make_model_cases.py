@@ -191,6 +191,20 @@ def sweep_models():
          "Quantization-aware-trained CNN as frozen (model_sweep.py's fake_quant): "
          "FakeQuantWithMinMaxArgs on the input, FakeQuantWithMinMaxVarsPerChannel (narrow range) "
          "on the conv weights, FakeQuantWithMinMaxVars on the dense weights"),
+        ("quantize_dequantize", model_sweep._qdq(), 1e-5, 1e-6,
+         "QuantizeAndDequantizeV2 with a given range on the input and V4 (the tf.quantization "
+         "wrapper) with the range from the data on the dense weights (model_sweep.py's "
+         "quantize_dequantize)"),
+        ("math_ops", model_sweep._math_ops(), 1e-5, 1e-6,
+         "tf.math and array ops serving code uses outside layers (model_sweep.py's math_ops): "
+         "cumsum/cumprod, segment reductions, bincount, searchsorted (LowerBound, UpperBound), "
+         "einsum, sort/argsort, unique, where, inverse, determinant, Cholesky, cross, "
+         "histogram_fixed_width (HistogramFixedWidth), top_k, clip_by_norm"),
+        ("string_ops", model_sweep._string_ops(), 1e-5, 1e-6,
+         "tf.strings in serving signatures (model_sweep.py's string_ops): lower/upper, "
+         "regex_replace, split and reduce_join over the ragged words (UnsortedSegmentJoin), "
+         "ngrams (StringNGrams), substr, length, hash buckets, as_string, to_number, join, "
+         "regex_full_match"),
     ]
 
 
