@@ -32,6 +32,7 @@
 #include "tools/session_runner/chrome_trace.h"
 #include "tools/session_runner/memory_report.h"
 #include "tools/session_runner/numpy_format.h"
+#include "tools/session_runner/omp_wait_policy.h"
 
 namespace rill {
 namespace {
@@ -332,6 +333,7 @@ absl::Status Main(const RunnerArgs& args) {
 }  // namespace rill
 
 int main(int argc, char** argv) {
+  rill::RerunWithPassiveWaitPolicy(argv);
   std::vector<std::string> argv_vec(argv, argv + argc);
   absl::StatusOr<rill::RunnerArgs> args = rill::ParseArgs(argv_vec);
   if (!args.ok()) {
