@@ -272,8 +272,10 @@ REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool);
-REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool);
+// Strings too, as TensorFlow's CPU kernels: text models compare tokens (TextVectorization).
+REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool, std::string);
+REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool,
+                   std::string);
 REGISTER_CWISE_CPU("Atan2", BinaryOp, Atan2Functor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Xlogy", BinaryOp, XlogyFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Xdivy", BinaryOp, XdivyFunctor, RILL_FLOATS);

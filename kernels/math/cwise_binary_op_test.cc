@@ -1,7 +1,8 @@
-// Mod on the CPU (C's truncating % and fmod); the other binary kernels are covered by
-// tests/conformance.
+// Mod on the CPU (C's truncating % and fmod) and Equal / NotEqual on strings; the other binary
+// kernels are covered by tests/conformance.
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -45,6 +46,18 @@ TEST(ModTest, IntegerZeroDivisorIsInvalidArgument) {
   EXPECT_THAT(
       RunMod<int32_t>(DT_INT32, {1, 2}, {1, 0}),
       StatusIs(absl::StatusCode::kInvalidArgument, testing::HasSubstr("Integer division by zero")));
+}
+
+TEST(EqualTest, StringsCompareByValueWithBroadcasting) {
+  for (const char* op : {"Equal", "NotEqual"}) {
+    OpTester t(op, "eq");
+    t.Attr("T", DT_STRING)
+        .Input(Tensor::FromVector<std::string>({"x", "", "xy"}, TensorShape({3})))
+        .Input(Tensor::Scalar<std::string>("x"));
+    RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+    const bool eq = std::string(op) == "Equal";
+    ExpectTensorEqual(out[0], Tensor::FromVector<bool>({eq, !eq, !eq}, TensorShape({3})));
+  }
 }
 
 }  // namespace

@@ -127,6 +127,20 @@ def binary(rec, op, kind, domain, dtypes=ALL):
             c("incompatible_shapes_no_error", x, y, incompatible_shape_error=False)
 
     rec.for_dtypes(op, dtypes, gen)
+    if op in ("Equal", "NotEqual"):
+        # Strings compare by value: TextVectorization and StringLookup graphs compare tokens.
+        def gen_string(dt):
+            def c(what, x, y, **attrs):
+                rec.case(op, dt, what, lambda: raw(
+                    **{first: ph(first, np.array(x, dtype=bytes)),
+                       second: ph(second, np.array(y, dtype=bytes))}, name="out", **attrs))
+            c("same_shape", [b"a", b"", b"ab", b"b", b"\xc3\xa9"],
+              [b"a", b"", b"a", b"B", b"\xc3\xa9"])
+            c("broadcast", [[b"x", b"y"], [b"", b"x"]], b"x")
+            c("incompatible_shapes_no_error", [b"a", b"b", b"c"], [b"a", b"b"],
+              incompatible_shape_error=False)
+
+        rec.for_dtypes(op, ["string"], gen_string)
 
 
 # op -> (tolerance kind, operand kind for random values, extra float specials)
