@@ -114,6 +114,19 @@ TEST(ShapeFromShapeTensorTest, PartialValuesShapeFillReshapeTileAndBroadcastTo) 
             "[?,8]");
 }
 
+TEST(ShapeFromShapeTensorTest, TileProductsPastInt64AreTensorFlowsError) {
+  NodeDef n;
+  n.set_name("n");
+  n.set_op("Tile");
+  ShapeInferenceContext c(n, {PartialTensorShape({int64_t{1} << 62, 2}), PartialTensorShape({2})},
+                          1, {});
+  c.set_input_values({std::nullopt, PartialValue{false, {4, 2}}});
+  EXPECT_THAT(OpRegistry::Global()->LookUp("Tile")->shape_fn(c),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Negative dimension size caused by overflow when multiplying "
+                       "4611686018427387904 and 4"));
+}
+
 TEST(ShapeFromShapeTensorTest, ConstantsLengthsAndValuesTheKernelRefuses) {
   // Without a value, a shape vector of known length gives the rank.
   EXPECT_EQ(

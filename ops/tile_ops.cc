@@ -3,12 +3,14 @@
 // input: known, in part, when it is a constant or built from shapes (ShapeFromShapeTensor).
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "ops/op_registry.h"
 
 namespace rill {
 namespace {
 
-// Tile: input dim * multiples[d] where both are known; the input's rank otherwise.
+// Tile: input dim * multiples[d] where both are known (TensorFlow's error when the product
+// overflows int64); the input's rank otherwise.
 absl::Status TileShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);
   if (in.unknown_rank()) return absl::OkStatus();
@@ -16,7 +18,12 @@ absl::Status TileShape(ShapeInferenceContext& c) {
   std::vector<int64_t> multiples;
   if (c.PartialIndexValues(1, &multiples) && static_cast<int>(multiples.size()) == in.rank()) {
     for (int d = 0; d < in.rank(); ++d) {
-      if (in.dims()[d] >= 0 && multiples[d] >= 0) out[d] = in.dims()[d] * multiples[d];
+      if (in.dims()[d] < 0 || multiples[d] < 0) continue;
+      if (__builtin_mul_overflow(in.dims()[d], multiples[d], &out[d])) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Negative dimension size caused by overflow when multiplying ",
+                         in.dims()[d], " and ", multiples[d]));
+      }
     }
   }
   c.set_output(0, PartialTensorShape(std::move(out)));
