@@ -11,7 +11,8 @@
 #   KEEP=1 tests/fuzz/run_fuzzers.sh 3600 graph_modes_fuzzer   # then merge new coverage into seeds
 #   FORK=1 RUNS=1000000 tests/fuzz/run_fuzzers.sh 36000 graph_modes_fuzzer   # a finding does not stop it
 # KEEP=1 merges the working corpus into tests/fuzz/corpus/<target> (libFuzzer -merge=1: only
-# inputs that add coverage), so the next work period starts where this one stopped.
+# inputs that add edges, -use_counters=0, which keeps a committed corpus to a few hundred files),
+# so the next work period starts where this one stopped.
 # FORK=N runs N libFuzzer jobs in child processes with -ignore_crashes=1: each finding is saved
 # under artifacts/ and the run goes on (the script still exits non-zero when any was saved).
 # Build and fuzzing run at NICE (default 19), so other builds and benchmarks keep the CPUs.
@@ -60,7 +61,7 @@ for t in "${targets[@]}"; do
     [ "$rc" -eq 0 ] && rc=1
   fi
   if [ -n "${KEEP:-}" ] && [ "$t" != graph_def_fuzzer ]; then
-    "$bin/$t" -merge=1 "$seeds" "$corpus" > "$work/$t/merge.txt" 2>&1
+    "$bin/$t" -merge=1 -use_counters=0 "$seeds" "$corpus" > "$work/$t/merge.txt" 2>&1
     grep -E "MERGE-OUTER: [0-9]+ new files" "$work/$t/merge.txt"
   fi
   if [ $rc -ne 0 ]; then
