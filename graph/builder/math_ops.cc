@@ -519,5 +519,34 @@ Output Bincount(const Scope& scope, const Input& arr, const Input& size, const I
   return OpBuilder(scope, "Bincount").Input(arr).Input(size).Input(weights).Finalize().output(0);
 }
 
+Output LowerBound(const Scope& scope, const Input& sorted_inputs, const Input& values,
+                  DataType out_type) {
+  return OpBuilder(scope, "LowerBound")
+      .Input(sorted_inputs)
+      .Input(values)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
+}
+Output UpperBound(const Scope& scope, const Input& sorted_inputs, const Input& values,
+                  DataType out_type) {
+  return OpBuilder(scope, "UpperBound")
+      .Input(sorted_inputs)
+      .Input(values)
+      .Attr("out_type", out_type)
+      .Finalize()
+      .output(0);
+}
+Output HistogramFixedWidth(const Scope& scope, const Input& values, const Input& value_range,
+                           const Input& nbins, DataType dtype) {
+  return OpBuilder(scope, "HistogramFixedWidth")
+      .Input(values)
+      .Input(value_range)
+      .Input(nbins)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -241,6 +241,16 @@ Output DenseBincount(const Scope& scope, const Input& input, const Input& size,
 // Bincount: int32 `arr` of any rank counted (or weighted) into `size` bins.
 Output Bincount(const Scope& scope, const Input& arr, const Input& size, const Input& weights);
 
+// Per value, the first index of sorted_inputs' row whose element is >= it (LowerBound) or > it
+// (UpperBound): tf.searchsorted, row by row.
+Output LowerBound(const Scope& scope, const Input& sorted_inputs, const Input& values,
+                  DataType out_type = DT_INT32);
+Output UpperBound(const Scope& scope, const Input& sorted_inputs, const Input& values,
+                  DataType out_type = DT_INT32);
+// Counts of values in nbins equal bins over value_range [lo, hi] (outer values in the end bins).
+Output HistogramFixedWidth(const Scope& scope, const Input& values, const Input& value_range,
+                           const Input& nbins, DataType dtype = DT_INT32);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -115,5 +115,17 @@ XentOutputs SparseSoftmaxCrossEntropyWithLogits(const Scope& scope, const Output
   return Xent(scope, "SparseSoftmaxCrossEntropyWithLogits", features, labels);
 }
 
+std::vector<Output> CTCGreedyDecoder(const Scope& scope, const Input& inputs,
+                                     const Input& sequence_length, bool merge_repeated,
+                                     int64_t blank_index) {
+  Operation node = OpBuilder(scope, "CTCGreedyDecoder")
+                       .Input(inputs)
+                       .Input(sequence_length)
+                       .Attr("merge_repeated", merge_repeated)
+                       .Attr("blank_index", blank_index)
+                       .Finalize();
+  return {node.output(0), node.output(1), node.output(2), node.output(3)};
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -64,6 +64,12 @@ XentOutputs SoftmaxCrossEntropyWithLogits(const Scope& scope, const Output& feat
 XentOutputs SparseSoftmaxCrossEntropyWithLogits(const Scope& scope, const Output& features,
                                                 const Output& labels);
 
+// Greedy CTC decoding of time-major logits [max_time, batch, classes]: decoded_indices,
+// decoded_values, decoded_shape (a sparse tensor) and log_probability.
+std::vector<Output> CTCGreedyDecoder(const Scope& scope, const Input& inputs,
+                                     const Input& sequence_length, bool merge_repeated = false,
+                                     int64_t blank_index = -1);
+
 }  // namespace ops
 }  // namespace rill
 

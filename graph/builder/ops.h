@@ -43,6 +43,7 @@
 #include "graph/builder/math_ops.h"
 #include "graph/builder/nn_ops.h"
 #include "graph/builder/pool_norm_ops.h"
+#include "graph/builder/quantize_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
 #include "graph/builder/sparse_ops.h"

@@ -1,5 +1,6 @@
 #include "graph/builder/ops.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -948,7 +949,14 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseReshape", "SparseFillEmptyRows",
       // Complex numbers and FFTs (graph/builder/spectral_ops.h).
       "Complex", "Real", "Imag", "ComplexAbs", "Angle", "Conj", "FFT", "IFFT", "FFT2D", "IFFT2D",
-      "RFFT", "IRFFT", "RFFT2D", "IRFFT2D"};
+      "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
+      // Sorted search and histograms (graph/builder/math_ops.h).
+      "LowerBound", "UpperBound", "HistogramFixedWidth",
+      // Ragged strings and CTC decoding (string_ops.h, sparse_ops.h, nn_ops.h).
+      "StringNGrams", "UnsortedSegmentJoin", "RaggedTensorToTensor", "CTCGreedyDecoder",
+      // Fake quantization (graph/builder/quantize_ops.h).
+      "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
+      "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1007,6 +1015,38 @@ TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
   EXPECT_EQ(g.node(8).op(), "Polygamma");
   EXPECT_EQ(g.node(8).input(0), "y");  // the order a first
   EXPECT_EQ(g.node(8).attr().at("T").type(), DT_FLOAT);
+}
+
+TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output s = ops::Placeholder(root.WithOpName("s"), DT_STRING);
+  Output i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  ops::UpperBound(root.WithOpName("ub"), x, x, DT_INT64);
+  ops::HistogramFixedWidth(root.WithOpName("h"), x, x, ops::Const(root.WithOpName("n"), 5));
+  ops::FakeQuantWithMinMaxArgs(root.WithOpName("fq"), x, -1.0f, 1.0f, 4, true);
+  ops::QuantizeAndDequantizeV4(root.WithOpName("qdq"), x, x, x, true, 8, true, "HALF_UP");
+  ops::StringNGrams(root.WithOpName("ng"), s, i, " ", {2, 3}, "<", ">", 1, false);
+  ops::RaggedTensorToTensor(root.WithOpName("r"), i, x, x, {i}, {"ROW_SPLITS"});
+  Output lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);
+  std::vector<Output> ctc = ops::CTCGreedyDecoder(root.WithOpName("ctc"), x, lengths, true);
+  ASSERT_EQ(ctc.size(), 4u);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& n : g.node()) by_name[n.name()] = &n;
+  EXPECT_EQ(by_name.at("ub")->op(), "UpperBound");
+  EXPECT_EQ(by_name.at("ub")->attr().at("out_type").type(), DT_INT64);
+  EXPECT_EQ(by_name.at("h")->input(2), "n");
+  EXPECT_EQ(by_name.at("fq")->attr().at("num_bits").i(), 4);
+  EXPECT_EQ(by_name.at("fq")->attr().at("narrow_range").b(), true);
+  EXPECT_FLOAT_EQ(by_name.at("fq")->attr().at("min").f(), -1.0f);
+  EXPECT_EQ(by_name.at("qdq")->attr().at("round_mode").s(), "HALF_UP");
+  EXPECT_EQ(by_name.at("qdq")->attr().at("range_given").b(), true);
+  EXPECT_EQ(by_name.at("ng")->attr().at("ngram_widths").list().i_size(), 2);
+  EXPECT_EQ(by_name.at("ng")->attr().at("left_pad").s(), "<");
+  EXPECT_EQ(by_name.at("r")->input_size(), 4);
+  EXPECT_EQ(by_name.at("r")->attr().at("num_row_partition_tensors").i(), 1);
+  EXPECT_EQ(by_name.at("ctc")->attr().at("merge_repeated").b(), true);
 }
 
 TEST(MathOpsTest, IncompleteGammaBetaAndZetaWrappersTakeTheirOperandsInOrder) {

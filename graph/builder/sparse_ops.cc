@@ -96,5 +96,19 @@ std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices
                      .Finalize());
 }
 
+Output RaggedTensorToTensor(const Scope& scope, const Input& shape, const Input& values,
+                            const Input& default_value,
+                            absl::Span<const Output> row_partition_tensors,
+                            const std::vector<std::string>& row_partition_types) {
+  return OpBuilder(scope, "RaggedTensorToTensor")
+      .Input(shape)
+      .Input(values)
+      .Input(default_value)
+      .InputList(row_partition_tensors)
+      .Attr("row_partition_types", row_partition_types)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -9,8 +9,10 @@
 #ifndef RILL_GRAPH_BUILDER_SPARSE_OPS_H_
 #define RILL_GRAPH_BUILDER_SPARSE_OPS_H_
 
+#include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
@@ -40,6 +42,14 @@ std::vector<Output> SparseReshape(const Scope& scope, const Input& input_indices
 std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices,
                                         const Input& values, const Input& dense_shape,
                                         const Input& default_value);
+
+// A ragged tensor as a dense one of `shape` (-1 dims from the rows), padded with
+// default_value; row_partition_types names each partition tensor ("ROW_SPLITS",
+// "FIRST_DIM_SIZE" + "VALUE_ROWIDS", ...).
+Output RaggedTensorToTensor(const Scope& scope, const Input& shape, const Input& values,
+                            const Input& default_value,
+                            absl::Span<const Output> row_partition_tensors,
+                            const std::vector<std::string>& row_partition_types);
 
 }  // namespace ops
 }  // namespace rill

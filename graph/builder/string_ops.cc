@@ -130,5 +130,33 @@ Output DecodeRaw(const Scope& scope, const Input& bytes, DataType out_type, bool
       .output(0);
 }
 
+std::vector<Output> StringNGrams(const Scope& scope, const Input& data, const Input& data_splits,
+                                 absl::string_view separator,
+                                 const std::vector<int64_t>& ngram_widths,
+                                 absl::string_view left_pad, absl::string_view right_pad,
+                                 int64_t pad_width, bool preserve_short_sequences) {
+  Operation node = OpBuilder(scope, "StringNGrams")
+                       .Input(data)
+                       .Input(data_splits)
+                       .Attr("separator", separator)
+                       .Attr("ngram_widths", ngram_widths)
+                       .Attr("left_pad", left_pad)
+                       .Attr("right_pad", right_pad)
+                       .Attr("pad_width", pad_width)
+                       .Attr("preserve_short_sequences", preserve_short_sequences)
+                       .Finalize();
+  return {node.output(0), node.output(1)};
+}
+Output UnsortedSegmentJoin(const Scope& scope, const Input& inputs, const Input& segment_ids,
+                           const Input& num_segments, absl::string_view separator) {
+  return OpBuilder(scope, "UnsortedSegmentJoin")
+      .Input(inputs)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Attr("separator", separator)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

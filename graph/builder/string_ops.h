@@ -51,6 +51,17 @@ Output DecodeBase64(const Scope& scope, const Input& input);
 Output DecodeRaw(const Scope& scope, const Input& bytes, DataType out_type,
                  bool little_endian = true);
 
+// Word n-grams of ragged rows (data, data_splits): outputs ngrams and their row splits
+// (tf.strings.ngrams).
+std::vector<Output> StringNGrams(const Scope& scope, const Input& data, const Input& data_splits,
+                                 absl::string_view separator,
+                                 const std::vector<int64_t>& ngram_widths,
+                                 absl::string_view left_pad, absl::string_view right_pad,
+                                 int64_t pad_width, bool preserve_short_sequences);
+// The strings of each segment joined with `separator` (num_segments rows).
+Output UnsortedSegmentJoin(const Scope& scope, const Input& inputs, const Input& segment_ids,
+                           const Input& num_segments, absl::string_view separator = "");
+
 }  // namespace ops
 }  // namespace rill
 

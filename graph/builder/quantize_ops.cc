@@ -1,0 +1,81 @@
+#include "graph/builder/quantize_ops.h"
+
+#include "graph/builder/op_builder.h"
+
+namespace rill {
+namespace ops {
+namespace {
+
+Output QuantizeAndDequantize(const char* op, const Scope& scope, const Input& input,
+                             const Input& input_min, const Input& input_max, bool signed_input,
+                             int64_t num_bits, bool range_given, const char* round_mode,
+                             bool narrow_range, int64_t axis) {
+  return OpBuilder(scope, op)
+      .Input(input)
+      .Input(input_min)
+      .Input(input_max)
+      .Attr("signed_input", signed_input)
+      .Attr("num_bits", num_bits)
+      .Attr("range_given", range_given)
+      .Attr("round_mode", round_mode)
+      .Attr("narrow_range", narrow_range)
+      .Attr("axis", axis)
+      .Finalize()
+      .output(0);
+}
+
+Output FakeQuantVars(const char* op, const Scope& scope, const Input& inputs, const Input& min,
+                     const Input& max, int64_t num_bits, bool narrow_range) {
+  return OpBuilder(scope, op)
+      .Input(inputs)
+      .Input(min)
+      .Input(max)
+      .Attr("num_bits", num_bits)
+      .Attr("narrow_range", narrow_range)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace
+
+Output FakeQuantWithMinMaxArgs(const Scope& scope, const Input& inputs, float min, float max,
+                               int64_t num_bits, bool narrow_range) {
+  return OpBuilder(scope, "FakeQuantWithMinMaxArgs")
+      .Input(inputs)
+      .Attr("min", min)
+      .Attr("max", max)
+      .Attr("num_bits", num_bits)
+      .Attr("narrow_range", narrow_range)
+      .Finalize()
+      .output(0);
+}
+
+Output FakeQuantWithMinMaxVars(const Scope& scope, const Input& inputs, const Input& min,
+                               const Input& max, int64_t num_bits, bool narrow_range) {
+  return FakeQuantVars("FakeQuantWithMinMaxVars", scope, inputs, min, max, num_bits, narrow_range);
+}
+
+Output FakeQuantWithMinMaxVarsPerChannel(const Scope& scope, const Input& inputs, const Input& min,
+                                         const Input& max, int64_t num_bits, bool narrow_range) {
+  return FakeQuantVars("FakeQuantWithMinMaxVarsPerChannel", scope, inputs, min, max, num_bits,
+                       narrow_range);
+}
+
+Output QuantizeAndDequantizeV2(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, bool signed_input, int64_t num_bits,
+                               bool range_given, const char* round_mode, bool narrow_range,
+                               int64_t axis) {
+  return QuantizeAndDequantize("QuantizeAndDequantizeV2", scope, input, input_min, input_max,
+                               signed_input, num_bits, range_given, round_mode, narrow_range, axis);
+}
+
+Output QuantizeAndDequantizeV4(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, bool signed_input, int64_t num_bits,
+                               bool range_given, const char* round_mode, bool narrow_range,
+                               int64_t axis) {
+  return QuantizeAndDequantize("QuantizeAndDequantizeV4", scope, input, input_min, input_max,
+                               signed_input, num_bits, range_given, round_mode, narrow_range, axis);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,40 @@
+// Fake quantization and quantize-dequantize wrappers (kernels/nn/fake_quant_ops.cc): the nodes
+// quantization-aware training and tf.quantization leave in a frozen graph. Attrs take
+// TensorFlow's defaults.
+#ifndef RILL_GRAPH_BUILDER_QUANTIZE_OPS_H_
+#define RILL_GRAPH_BUILDER_QUANTIZE_OPS_H_
+
+#include <cstdint>
+
+#include "graph/builder/input.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+// Clamps to [min, max] (attrs), rounds to one of 2^num_bits levels and maps back.
+Output FakeQuantWithMinMaxArgs(const Scope& scope, const Input& inputs, float min = -6.0f,
+                               float max = 6.0f, int64_t num_bits = 8, bool narrow_range = false);
+// The same with min and max as scalar tensors, or per last-dim channel (vectors).
+Output FakeQuantWithMinMaxVars(const Scope& scope, const Input& inputs, const Input& min,
+                               const Input& max, int64_t num_bits = 8, bool narrow_range = false);
+Output FakeQuantWithMinMaxVarsPerChannel(const Scope& scope, const Input& inputs, const Input& min,
+                                         const Input& max, int64_t num_bits = 8,
+                                         bool narrow_range = false);
+// Quantizes to num_bits and back over [input_min, input_max] (range_given) or the input's own
+// range; axis -1 is per tensor, else per slice along axis.
+Output QuantizeAndDequantizeV2(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, bool signed_input = true,
+                               int64_t num_bits = 8, bool range_given = false,
+                               const char* round_mode = "HALF_TO_EVEN", bool narrow_range = false,
+                               int64_t axis = -1);
+Output QuantizeAndDequantizeV4(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, bool signed_input = true,
+                               int64_t num_bits = 8, bool range_given = false,
+                               const char* round_mode = "HALF_TO_EVEN", bool narrow_range = false,
+                               int64_t axis = -1);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_QUANTIZE_OPS_H_
