@@ -676,14 +676,27 @@ std::vector<Case> Cases() {
        {},
        C::kInvalidArgument,
        "Requires start >= limit when delta < 0: 0/1"},
+      // Constant multiples: the shape function refuses the graph, as TensorFlow's does.
       {"tile_multiples_overflow",
        Node("name: 'm' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } attr { key: "
             "'value' value { tensor { dtype: DT_INT64 tensor_shape { dim { size: 2 } } "
             "int64_val: 1 int64_val: 4611686018427387904 } } }") +
            Node("name: 'bad' op: 'Tile' input: 'x' input: 'm' " + kF +
                 " attr { key: 'Tmultiples' value { type: DT_INT64 } }"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Negative dimension size caused by overflow when multiplying 2 and 4611686018427387904"},
+      // Fed multiples: the kernel refuses the run.
+      {"tile_fed_multiples_overflow",
+       Node("name: 'm' op: 'Placeholder' attr { key: 'dtype' value { type: DT_INT64 } }") +
+           Node("name: 'bad' op: 'Tile' input: 'x' input: 'm' " + kF +
+                " attr { key: 'Tmultiples' value { type: DT_INT64 } }"),
        false,
-       {{"x:0", X()}},
+       {{"x:0", X()},
+        {"m:0", Tensor::FromVector<int64_t>({1, 4611686018427387904}, TensorShape({2}))}},
        {"bad"},
        {},
        C::kInvalidArgument,
