@@ -44,12 +44,12 @@ namespace simd_internal {
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RILL_SIMD_CLONES 1
 template <typename Body>
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,bmi2"), flatten)) void
-RunAvx512(const Body& body) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"), flatten)) void RunAvx512(
+    const Body& body) {
   body();
 }
 template <typename Body>
-__attribute__((target("avx2,fma,f16c,bmi2"), flatten)) void RunAvx2(const Body& body) {
+__attribute__((target("avx2,fma"), flatten)) void RunAvx2(const Body& body) {
   body();
 }
 #else
