@@ -78,7 +78,6 @@ class LRNOp final : public OpKernel {
     return VisitKernelTypes<RILL_LRN_TYPES>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       using cwise_internal::Load;
-      using cwise_internal::Store;
       const T* x = in.flat<T>().data();
       T* y = out->flat<T>().data();
       const int64_t radius = std::min<int64_t>(p_.radius, depth);
