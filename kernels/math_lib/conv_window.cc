@@ -66,6 +66,56 @@ absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, 
   return w;
 }
 
+absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
+                                              const TensorShape& filter, bool grouped) {
+  ConvGeometry g;
+  g.batch = in_shape.dim(0);
+  g.in_h = in_shape.dim(1);
+  g.in_w = in_shape.dim(2);
+  g.in_c = in_shape.dim(3);
+  g.k_h = filter.dim(0);
+  g.k_w = filter.dim(1);
+  g.out_c = filter.dim(3);
+  const int64_t filter_c = filter.dim(2);
+  if (filter_c <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter depth must be stricly positive, got ", filter_c));
+  }
+  if (g.in_c % filter_c != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input depth must be evenly divisible by filter depth: ", g.in_c, " vs ", filter_c));
+  }
+  if (filter_c != g.in_c) {
+    if (!grouped) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Gradients for grouped convolutions are not supported on CPU. Please file a feature "
+          "request if you run into this issue. Computed input depth ",
+          g.in_c, " doesn't match filter input depth ", filter_c));
+    }
+    g.groups = g.in_c / filter_c;
+    if (g.groups > 0 && g.out_c % g.groups != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("output depth must be evenly divisible by number of groups: ", g.out_c,
+                       " vs ", g.groups));
+    }
+  }
+  RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
+                        NhwcWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
+  return g;
+}
+
+absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
+  if (t.shape().rank() == 4) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("convolution ", what, " must be 4-dimensional: ", t.shape().DebugString()));
+}
+
+absl::Status CheckFilterHasElements(const Tensor& filter) {
+  if (filter.NumElements() > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      "filter must not have zero elements (i.e. all dimensions must be non-zero)");
+}
+
 absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx) {
   RILL_ASSIGN_OR_RETURN(Conv2DAttrs attrs, ParseConv2DAttrs(ctx, /*has_dilations=*/true));
   if (attrs.nchw) {

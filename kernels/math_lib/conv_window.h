@@ -46,6 +46,19 @@ struct ConvWindows {
   int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
 };
 
+// The geometry of one NHWC convolution with an HWIO filter.
+struct ConvGeometry : ConvWindows {
+  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
+  int64_t k_h = 0, k_w = 0, out_c = 0;
+  int64_t groups = 1;  // in_c / the filter's input depth (1: a plain convolution)
+
+  int64_t patch() const { return k_h * k_w * in_c; }
+  int64_t pixels() const { return batch * out_h * out_w; }
+  bool IsPointwise() const {
+    return k_h == 1 && k_w == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
+  }
+};
+
 // Whether every stride and dilation is at most the input's extent: what oneDNN is given. Past
 // that (a window whose taps cannot both touch the input) oneDNN builds its kernel for the whole
 // dilated window (a dilation of 1e9 never finished), so the kernels run their own loops, which
@@ -58,6 +71,24 @@ inline bool StridesAndDilationsWithinInput(const ConvWindows& w, int64_t in_h, i
 // REQUIRES: !attrs.nchw.
 absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
                                         int64_t k_h, int64_t k_w);
+
+// The geometry of a convolution of an NHWC input of `in_shape` (rank 4) by an HWIO `filter` (rank
+// 4): Conv2D and its backprops on every device. Grouped filters (input depth a multiple of the
+// filter's) are for the forward kernels (`grouped`); groups is 0 for an empty input depth (the
+// output is zeros). InvalidArgument with TensorFlow's texts: "filter depth must be stricly
+// positive, got 0", "input depth must be evenly divisible by filter depth: 3 vs 2", "output depth
+// must be evenly divisible by number of groups: 4 vs 3", (not `grouped`) "Gradients for grouped
+// convolutions are not supported on CPU. ...", and NhwcWindows' errors.
+absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
+                                              const TensorShape& filter, bool grouped);
+
+// Conv2D's own wording (TensorFlow 2.21): InvalidArgument "convolution input must be
+// 4-dimensional: [4,4,3]" (`what` is "input" or "filter").
+absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what);
+
+// TensorFlow's check: InvalidArgument "filter must not have zero elements (i.e. all dimensions
+// must be non-zero)" for a filter with a zero dimension.
+absl::Status CheckFilterHasElements(const Tensor& filter);
 
 // ParseConv2DAttrs with dilations, for the CPU convolution kernels, which are NHWC only:
 // Unimplemented "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op

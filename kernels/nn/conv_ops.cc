@@ -57,19 +57,6 @@ namespace {
 
 #define RILL_CONV_TYPES half, float, double, int32_t
 
-// The geometry of one NHWC convolution.
-struct ConvGeometry : ConvWindows {
-  int64_t batch, in_h, in_w, in_c;
-  int64_t k_h, k_w, out_c;
-  int64_t groups = 1;  // in_c / the filter's input depth (1: a plain convolution)
-
-  int64_t patch() const { return k_h * k_w * in_c; }
-  int64_t pixels() const { return batch * out_h * out_w; }
-  bool IsPointwise() const {
-    return k_h == 1 && k_w == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
-  }
-};
-
 // Writes the patches of output pixels [begin, end) into rows of `col` ([end-begin, patch]),
 // zeros where the window hangs over the input's edge.
 template <typename T>
@@ -219,14 +206,6 @@ absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, con
 
 // Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
 // dtypes by im2col + GEMM (per group when grouped) then the epilogue.
-// TensorFlow's check: a filter with a zero dimension is InvalidArgument (oneDNN refused it with
-// an Internal error about dilated convolutions).
-absl::Status CheckFilterHasElements(const Tensor& filter) {
-  if (filter.NumElements() > 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      "filter must not have zero elements (i.e. all dimensions must be non-zero)");
-}
-
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
@@ -319,13 +298,6 @@ absl::Status CheckFourDims(const Tensor& t, const char* what) {
       what, " must be 4-dimensional", what[0] == 'f' ? ": " : "", t.shape().DebugString()));
 }
 
-// Conv2D's own wording (TensorFlow 2.21): "convolution input must be 4-dimensional: [4,4,3]".
-absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
-  if (t.shape().rank() == 4) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("convolution ", what, " must be 4-dimensional: ", t.shape().DebugString()));
-}
-
 class ConvOpBase : public OpKernel {
  public:
   explicit ConvOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -339,44 +311,10 @@ class ConvOpBase : public OpKernel {
   }
 
  protected:
-  // The geometry for an NHWC input of `in_shape` and an HWIO filter; errors as the file comment.
-  // Grouped filters are for the forward kernels (`grouped`); the backprops refuse them.
+  // The geometry for an NHWC input of `in_shape` and an HWIO filter (NhwcConvGeometry).
   absl::StatusOr<ConvGeometry> Geometry(const TensorShape& in_shape, const TensorShape& filter,
                                         bool grouped = false) const {
-    ConvGeometry g;
-    g.batch = in_shape.dim(0);
-    g.in_h = in_shape.dim(1);
-    g.in_w = in_shape.dim(2);
-    g.in_c = in_shape.dim(3);
-    g.k_h = filter.dim(0);
-    g.k_w = filter.dim(1);
-    g.out_c = filter.dim(3);
-    const int64_t filter_c = filter.dim(2);
-    if (filter_c <= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("filter depth must be stricly positive, got ", filter_c));
-    }
-    if (g.in_c % filter_c != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input depth must be evenly divisible by filter depth: ", g.in_c, " vs ", filter_c));
-    }
-    if (filter_c != g.in_c) {
-      if (!grouped) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Gradients for grouped convolutions are not supported on CPU. Please file a feature "
-            "request if you run into this issue. Computed input depth ",
-            g.in_c, " doesn't match filter input depth ", filter_c));
-      }
-      g.groups = g.in_c / filter_c;  // 0 for an empty input depth: the output is zeros
-      if (g.groups > 0 && g.out_c % g.groups != 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("output depth must be evenly divisible by number of groups: ", g.out_c,
-                         " vs ", g.groups));
-      }
-    }
-    RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
-                          NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
-    return g;
+    return NhwcConvGeometry(attrs_, in_shape, filter, grouped);
   }
 
   Conv2DAttrs attrs_;

@@ -31,6 +31,7 @@
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/nn/pool_geometry.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -38,89 +39,6 @@ namespace {
 
 #define RILL_MAX_POOL_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
 #define RILL_AVG_POOL_TYPES half, float, double
-
-// The geometry of one NHWC pooling.
-struct PoolGeometry {
-  int64_t batch, in_h, in_w, depth;
-  int64_t k_h, k_w, k_d;
-  int64_t stride_h, stride_w;
-  int64_t out_h, out_w, out_d;
-  int64_t pad_h, pad_w;
-};
-
-// The attrs (or run-time inputs) of a pooling node.
-struct PoolSpec {
-  std::vector<int64_t> ksize, strides;
-  Padding padding = Padding::kValid;
-  std::vector<int64_t> explicit_paddings;  // 8 values for EXPLICIT, else empty
-};
-
-// Checks ksize and strides as TensorFlow's pooling constructors do.
-absl::Status CheckKsizeAndStrides(const PoolSpec& s) {
-  if (s.ksize.size() != 4) {
-    return absl::InvalidArgumentError("Sliding window ksize field must specify 4 dimensions");
-  }
-  if (s.strides.size() != 4) {
-    return absl::InvalidArgumentError("Sliding window stride field must specify 4 dimensions");
-  }
-  for (size_t i = 0; i < s.ksize.size(); ++i) {
-    if (s.ksize[i] <= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Sliding window ksize for dimension ", i, " was zero."));
-    }
-  }
-  if (s.ksize[0] != 1 || s.strides[0] != 1) {
-    return absl::UnimplementedError("Pooling is not yet supported on the batch dimension.");
-  }
-  return absl::OkStatus();
-}
-
-// The geometry of pooling an NHWC input of `shape` by `s` (errors as the file comment).
-absl::StatusOr<PoolGeometry> Geometry(const PoolSpec& s, const TensorShape& shape) {
-  if (shape.rank() != 4) return absl::InvalidArgumentError("tensor_in must be 4-dimensional");
-  PoolGeometry g;
-  g.batch = shape.dim(0);
-  g.in_h = shape.dim(1);
-  g.in_w = shape.dim(2);
-  g.depth = shape.dim(3);
-  g.k_h = s.ksize[1];
-  g.k_w = s.ksize[2];
-  g.k_d = s.ksize[3];
-  g.stride_h = s.strides[1];
-  g.stride_w = s.strides[2];
-  if (g.k_d != 1 && (g.k_h != 1 || g.k_w != 1)) {
-    return absl::UnimplementedError(
-        "MaxPooling supports exactly one of pooling across depth or pooling across width/height.");
-  }
-  if (g.k_d == 1) {
-    const bool ex = s.padding == Padding::kExplicit;
-    RILL_ASSIGN_OR_RETURN(
-        Window h, ComputeWindow(g.in_h, g.k_h, g.stride_h, 1, s.padding,
-                                ex ? s.explicit_paddings[2] : 0, ex ? s.explicit_paddings[3] : 0));
-    RILL_ASSIGN_OR_RETURN(
-        Window w, ComputeWindow(g.in_w, g.k_w, g.stride_w, 1, s.padding,
-                                ex ? s.explicit_paddings[4] : 0, ex ? s.explicit_paddings[5] : 0));
-    g.out_h = h.out;
-    g.out_w = w.out;
-    g.pad_h = h.pad_before;
-    g.pad_w = w.pad_before;
-    g.out_d = g.depth;
-  } else {
-    if (g.depth % g.k_d != 0) {
-      return absl::UnimplementedError(
-          "Depthwise max pooling requires the depth window to evenly divide the input depth");
-    }
-    if (s.strides[3] != g.k_d) {
-      return absl::UnimplementedError(
-          "Depthwise max pooling requires the depth window to equal the depth stride");
-    }
-    g.out_h = g.in_h;
-    g.out_w = g.in_w;
-    g.pad_h = g.pad_w = 0;
-    g.out_d = g.depth / g.k_d;
-  }
-  return g;
-}
 
 template <typename T>
 T Lowest() {
@@ -193,7 +111,7 @@ void DepthwiseMaxPool(const PoolGeometry& g, const T* in, T* out, int64_t begin,
 template <bool kMax, typename... Ts>
 absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpec& spec) {
   const Tensor& input = ctx.input(0);
-  RILL_ASSIGN_OR_RETURN(PoolGeometry g, Geometry(spec, input.shape()));
+  RILL_ASSIGN_OR_RETURN(PoolGeometry g, NhwcPoolGeometry(spec, input.shape()));
   if (!kMax && g.k_d != 1) {
     return absl::UnimplementedError("Non-spatial pooling is not yet supported. Volunteers? :)");
   }
@@ -219,43 +137,12 @@ absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpe
   });
 }
 
-// Reads data_format (NHWC only on the CPU) and padding; MaxPool and AvgPool also ksize, strides
-// and explicit_paddings.
-absl::StatusOr<PoolSpec> ParsePoolAttrs(const OpKernelConstruction& ctx, const char* kernel_name,
-                                        bool attr_windows) {
-  PoolSpec s;
-  std::string format = "NHWC", padding;
-  RILL_RETURN_IF_ERROR(ctx.GetAttr("data_format", &format));
-  if (format != "NHWC") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Default ", kernel_name, " only supports NHWC on device type CPU"));
-  }
-  RILL_RETURN_IF_ERROR(ctx.GetAttr("padding", &padding));
-  s.padding = PaddingFromString(padding);
-  if (!attr_windows) return s;
-  RILL_RETURN_IF_ERROR(ctx.GetAttr("ksize", &s.ksize));
-  RILL_RETURN_IF_ERROR(ctx.GetAttr("strides", &s.strides));
-  RILL_RETURN_IF_ERROR(CheckKsizeAndStrides(s));
-  if (s.padding == Padding::kExplicit) {
-    RILL_RETURN_IF_ERROR(ctx.GetAttr("explicit_paddings", &s.explicit_paddings));
-    if (s.explicit_paddings.size() != 8) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("explicit_paddings attribute must contain 8 values, but got: ",
-                       s.explicit_paddings.size()));
-    }
-    for (int64_t p : s.explicit_paddings) {
-      if (p < 0) return absl::InvalidArgumentError("All explicit_paddings must be non-negative");
-    }
-  }
-  return s;
-}
-
 template <bool kMax>
 class PoolOp final : public OpKernel {
  public:
   explicit PoolOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     absl::StatusOr<PoolSpec> spec =
-        ParsePoolAttrs(ctx, kMax ? "MaxPoolingOp" : "AvgPoolingOp", /*attr_windows=*/true);
+        ParsePoolAttrs(ctx, kMax ? "MaxPoolingOp" : "AvgPoolingOp", "CPU", /*attr_windows=*/true);
     if (!spec.ok()) {
       ctx.SetStatus(spec.status());
       return;
@@ -278,7 +165,8 @@ class PoolOp final : public OpKernel {
 class MaxPoolV2Op final : public OpKernel {
  public:
   explicit MaxPoolV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<PoolSpec> spec = ParsePoolAttrs(ctx, "MaxPoolingOp", /*attr_windows=*/false);
+    absl::StatusOr<PoolSpec> spec =
+        ParsePoolAttrs(ctx, "MaxPoolingOp", "CPU", /*attr_windows=*/false);
     if (!spec.ok()) {
       ctx.SetStatus(spec.status());
       return;
@@ -353,7 +241,8 @@ class PoolGradOp final : public OpKernel {
  public:
   explicit PoolGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     absl::StatusOr<PoolSpec> spec =
-        ParsePoolAttrs(ctx, kMax ? "MaxPoolingGradOp" : "AvgPoolingGradOp", /*attr_windows=*/true);
+        ParsePoolAttrs(ctx, kMax ? "MaxPoolingGradOp" : "AvgPoolingGradOp", "CPU",
+                       /*attr_windows=*/true);
     if (!spec.ok()) {
       ctx.SetStatus(spec.status());
       return;
@@ -376,7 +265,7 @@ class PoolGradOp final : public OpKernel {
       }
       RILL_ASSIGN_OR_RETURN(in_shape, TensorShape::FromDims(IndexValues(shape_t)));
     }
-    RILL_ASSIGN_OR_RETURN(PoolGeometry g, Geometry(spec_, in_shape));
+    RILL_ASSIGN_OR_RETURN(PoolGeometry g, NhwcPoolGeometry(spec_, in_shape));
     if (g.k_d != 1) {
       return absl::UnimplementedError(
           "Pooling gradients over the depth dimension are not supported");
