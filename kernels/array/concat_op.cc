@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
@@ -61,46 +62,18 @@ class ConcatOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const int n = ctx.num_inputs() - 1;
     const int first_value = kAxisFirst ? 1 : 0;
-    const Tensor& axis_tensor = ctx.input(kAxisFirst ? 0 : n);
-    if (axis_tensor.shape().rank() != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          kAxisFirst ? "concat_dim" : "axis", " tensor should be a scalar integer, but got shape ",
-          axis_tensor.shape().DebugString()));
-    }
     std::vector<Tensor> values;
-    for (int i = 0; i < n; ++i) values.push_back(ctx.input(first_value + i));
-    const TensorShape& shape0 = values[0].shape();
-    const int rank = shape0.rank();
-    const int64_t concat_dim = IndexValues(axis_tensor)[0];
-    const int64_t axis = concat_dim < 0 ? concat_dim + rank : concat_dim;
-    if (axis < 0 || axis >= rank) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ",
-                       rank, "), but got ", concat_dim));
-    }
-    std::vector<int64_t> out_dims(shape0.dims().begin(), shape0.dims().end());
-    out_dims[axis] = 0;
-    std::vector<int64_t> inner;
+    std::vector<TensorShape> shapes;
     for (int i = 0; i < n; ++i) {
-      const TensorShape& s = values[i].shape();
-      if (s.rank() != rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "ConcatOp : Ranks of all input tensors should match: shape[0] = ", shape0.DebugString(),
-            " vs. shape[", i, "] = ", s.DebugString()));
-      }
-      for (int j = 0; j < rank; ++j) {
-        if (j != axis && s.dim(j) != shape0.dim(j)) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("ConcatOp : Dimension ", j, " in both shapes must be equal: shape[0] = ",
-                           shape0.DebugString(), " vs. shape[", i, "] = ", s.DebugString()));
-        }
-      }
-      out_dims[axis] += s.dim(static_cast<int>(axis));
-      inner.push_back(DimProduct(s.dims(), static_cast<int>(axis), rank));
+      values.push_back(ctx.input(first_value + i));
+      shapes.push_back(values.back().shape());
     }
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
-    return ConcatRows(values, inner, DimProduct(shape0.dims(), 0, static_cast<int>(axis)), *out);
+    RILL_ASSIGN_OR_RETURN(ConcatPlan plan, ConcatPlanOf(shapes, ctx.input(kAxisFirst ? 0 : n),
+                                                        kAxisFirst ? "concat_dim" : "axis"));
+    std::vector<int64_t> inner;
+    for (const TensorShape& s : shapes) inner.push_back(DimProduct(s.dims(), plan.axis, s.rank()));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
+    return ConcatRows(values, inner, DimProduct(shapes[0].dims(), 0, plan.axis), *out);
   }
 };
 
@@ -113,33 +86,24 @@ class PackOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const int n = ctx.num_inputs();
     std::vector<Tensor> values;
-    for (int i = 0; i < n; ++i) values.push_back(ctx.input(i));
-    const TensorShape& shape0 = values[0].shape();
-    const int out_rank = shape0.rank() + 1;
-    const int64_t axis = axis_ < 0 ? axis_ + out_rank : axis_;
-    if (axis < 0 || axis >= out_rank) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("axis = ", axis_, " not in [", -out_rank, ", ", out_rank, ")"));
+    std::vector<TensorShape> shapes;
+    for (int i = 0; i < n; ++i) {
+      values.push_back(ctx.input(i));
+      shapes.push_back(values.back().shape());
     }
-    for (int i = 1; i < n; ++i) {
-      if (values[i].shape() != shape0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Shapes of all inputs must match: values[0].shape = ", shape0.DebugString(),
-            " != values[", i, "].shape = ", values[i].shape().DebugString()));
-      }
-    }
-    std::vector<int64_t> out_dims(shape0.dims().begin(), shape0.dims().end());
-    out_dims.insert(out_dims.begin() + axis, n);
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
+    RILL_ASSIGN_OR_RETURN(ConcatPlan plan, PackPlanOf(shapes, axis_));
+    const TensorShape& shape0 = shapes[0];
+    const TensorShape& out_shape = plan.out_shape;
+    const int axis = plan.axis;
     if (n == 1) {  // a reshape: share the buffer
       RILL_ASSIGN_OR_RETURN(Tensor out, values[0].Reshaped(out_shape));
       ctx.set_output(0, std::move(out));
       return absl::OkStatus();
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
-    const int64_t inner = DimProduct(shape0.dims(), static_cast<int>(axis), shape0.rank());
-    return ConcatRows(values, std::vector<int64_t>(n, inner),
-                      DimProduct(shape0.dims(), 0, static_cast<int>(axis)), *out);
+    const int64_t inner = DimProduct(shape0.dims(), axis, shape0.rank());
+    return ConcatRows(values, std::vector<int64_t>(n, inner), DimProduct(shape0.dims(), 0, axis),
+                      *out);
   }
 
  private:

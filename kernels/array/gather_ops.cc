@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
@@ -32,18 +33,6 @@
 
 namespace rill {
 namespace {
-
-// TensorFlow's SliceDebugString: the coordinates of flat element `flat` of `shape`, "[1,2]" ("" for
-// a scalar shape).
-std::string Coordinates(const TensorShape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> c(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    c[d] = shape.dim(d) == 0 ? 0 : flat % shape.dim(d);
-    flat = shape.dim(d) == 0 ? 0 : flat / shape.dim(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(c, ","), "]");
-}
 
 int64_t Product(absl::Span<const int64_t> dims) {
   int64_t p = 1;
@@ -89,59 +78,21 @@ class GatherOp final : public OpKernel {
     const TensorShape& is = indices.shape();
     int64_t axis = 0;
     if (has_axis_) {
-      const Tensor& axis_t = ctx.input(2);
-      if (axis_t.NumElements() != 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("axis must be scalar, but got shape ", axis_t.shape().DebugString()));
-      }
-      axis = IndexValues(axis_t)[0];
+      RILL_ASSIGN_OR_RETURN(axis, GatherAxisOf(ctx.input(2)));
     } else if (resource_) {
       axis = batch_dims_ < 0 ? batch_dims_ + indices.shape().rank() : batch_dims_;
     }
-    if (ps.rank() < 1) return absl::InvalidArgumentError("params must be at least 1 dimensional");
-    if (axis < -ps.rank() || axis >= ps.rank()) {
-      return absl::InvalidArgumentError(absl::StrCat("Expected axis in the range [", -ps.rank(),
-                                                     ", ", ps.rank(), "), but got ", axis));
-    }
-    if (axis < 0) axis += ps.rank();
-    int64_t batch_dims = batch_dims_;
-    if (batch_dims < 0) batch_dims += is.rank();
-    if (batch_dims < 0 || batch_dims > is.rank()) {
-      return absl::InvalidArgumentError(absl::StrCat("batch_dims (", batch_dims_,
-                                                     ") must be less than or equal to "
-                                                     "rank(indices) (",
-                                                     is.rank(), ")"));
-    }
-    if (batch_dims > axis) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "batch_dims (", batch_dims, ") must be less than or equal to axis (", axis, ")"));
-    }
-    for (int d = 0; d < batch_dims; ++d) {
-      if (ps.dim(d) != is.dim(d)) {
-        return absl::InvalidArgumentError(absl::StrCat("params.shape[", d, "]: ", ps.dim(d),
-                                                       " should be equal to indices.shape[", d,
-                                                       "]: ", is.dim(d)));
-      }
-    }
-    const int64_t gather_dim = ps.dim(static_cast<int>(axis));
+    RILL_ASSIGN_OR_RETURN(GatherPlan plan, GatherPlanOf(ps, is, axis, batch_dims_));
+    const int64_t gather_dim = plan.gather_dim;
     const std::vector<int64_t> index = IndexValues(indices);
     for (size_t i = 0; i < index.size(); ++i) {
       if (index[i] < 0 || index[i] >= gather_dim) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("indices", Coordinates(is, static_cast<int64_t>(i)), " = ", index[i],
-                         " is not in [0, ", gather_dim, ")"));
+        return GatherIndexError(is, static_cast<int64_t>(i), index[i], gather_dim);
       }
     }
-    std::vector<int64_t> out_dims(ps.dims().begin(), ps.dims().begin() + axis);
-    out_dims.insert(out_dims.end(), is.dims().begin() + batch_dims, is.dims().end());
-    out_dims.insert(out_dims.end(), ps.dims().begin() + axis + 1, ps.dims().end());
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
-    const int64_t batch = Product(ps.dims().subspan(0, batch_dims));
-    const int64_t outer = Product(ps.dims().subspan(batch_dims, axis - batch_dims));
-    const int64_t inner = Product(ps.dims().subspan(axis + 1));
-    const int64_t n = Product(is.dims().subspan(batch_dims));
+    const int64_t batch = plan.batch, outer = plan.outer, inner = plan.inner, n = plan.n;
     return VisitElementType(params.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
       GatherRows(ElementsOf<T>(params), index, batch, outer, gather_dim, inner, n,
@@ -194,7 +145,7 @@ class GatherNdOp final : public OpKernel {
       if (!ok) {
         std::vector<int64_t> bad(index.begin() + i * depth, index.begin() + (i + 1) * depth);
         return absl::InvalidArgumentError(absl::StrCat(
-            "indices", Coordinates(slots, i), " = [", absl::StrJoin(bad, ", "),
+            "indices", IndexCoordinates(slots, i), " = [", absl::StrJoin(bad, ", "),
             "] does not index into param shape ", ps.DebugString(), ", node name: ", name()));
       }
       offsets[i] = offset;

@@ -24,40 +24,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "kernels/framework/index_values.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
 #include "kernels/framework/type_lists.h"
 
 namespace rill {
 namespace {
-
-// Checks the paddings input's shape against `input` and returns its (before,
-// after) rows.
-absl::Status ReadPaddings(const Tensor& input, const Tensor& paddings, int max_rank,
-                          const char* rank_separator, std::vector<int64_t>* before,
-                          std::vector<int64_t>* after) {
-  const int rank = input.shape().rank();
-  if (rank > max_rank) {
-    return absl::UnimplementedError(absl::StrCat("inputs rank not in [0,", max_rank, "]: ", rank));
-  }
-  const TensorShape& ps = paddings.shape();
-  if (ps.rank() != 2 || ps.dim(1) != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("paddings must be a matrix with 2 columns: ", ps.DebugString()));
-  }
-  if (ps.dim(0) != rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("The first dimension of paddings must be the rank of inputs", ps.DebugString(),
-                     rank_separator, input.shape().DebugString()));
-  }
-  const std::vector<int64_t> p = IndexValues(paddings);
-  for (int d = 0; d < rank; ++d) {
-    before->push_back(p[2 * d]);
-    after->push_back(p[2 * d + 1]);
-  }
-  return absl::OkStatus();
-}
 
 // Sets output 0 to the input under `dims` when no element is added; returns
 // whether it did.
@@ -76,34 +49,16 @@ class PadOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
-    std::vector<int64_t> before, after;
-    RILL_RETURN_IF_ERROR(ReadPaddings(input, ctx.input(1), 8, " ", &before, &after));
     const bool has_constant = ctx.num_inputs() == 3;
-    if (has_constant && ctx.input(2).shape().rank() != 0) {
-      return absl::InvalidArgumentError(absl::StrCat("constant_values must be a scalar. Found: ",
-                                                     ctx.input(2).shape().DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(PadPlan plan, PadPlanOf(input.shape(), ctx.input(1),
+                                                  has_constant ? &ctx.input(2) : nullptr));
+    const std::vector<int64_t>& before = plan.before;
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
-    std::vector<int64_t> out_dims;
-    for (int d = 0; d < rank; ++d) {
-      if (before[d] < 0 || after[d] < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Paddings must be non-negative: ", before[d], " ", after[d]));
-      }
-      int64_t dim;
-      if (__builtin_add_overflow(before[d], shape.dim(d), &dim) ||
-          __builtin_add_overflow(dim, after[d], &dim)) {
-        return absl::InvalidArgumentError(absl::StrCat("Paddings ", before[d], " ", after[d],
-                                                       " of dimension ", d, " (size ", shape.dim(d),
-                                                       ") overflow int64"));
-      }
-      out_dims.push_back(dim);
-    }
+    const std::vector<int64_t> out_dims(plan.out_shape.dims().begin(), plan.out_shape.dims().end());
     RILL_ASSIGN_OR_RETURN(bool forwarded, ForwardIfUnpadded(ctx, input, out_dims));
     if (forwarded) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
     return VisitElementType(input.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
       const T value = has_constant ? ElementsOf<T>(ctx.input(2))[0] : T{};
@@ -151,7 +106,7 @@ class MirrorPadOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
     std::vector<int64_t> before, after;
-    RILL_RETURN_IF_ERROR(ReadPaddings(input, ctx.input(1), 5, ", ", &before, &after));
+    RILL_RETURN_IF_ERROR(PaddingsOf(input.shape(), ctx.input(1), 5, ", ", &before, &after));
     const TensorShape& shape = input.shape();
     const int rank = shape.rank();
     std::vector<int64_t> out_dims;

@@ -16,7 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "kernels/framework/index_values.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
 #include "kernels/framework/type_lists.h"
@@ -77,25 +77,7 @@ class ReverseV2Op final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
-    const Tensor& axis_t = ctx.input(1);
-    if (axis_t.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'axis' must be 1-D, not ", axis_t.shape().DebugString()));
-    }
-    const int rank = in.shape().rank();
-    std::vector<bool> reversed(rank, false);
-    const std::vector<int64_t> axes = IndexValues(axis_t);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-      if (a < 0 || a >= rank) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("'axis'[", i, "] = ", axes[i], " is out of valid range [0, ", rank - 1));
-      }
-      if (reversed[a]) {
-        return absl::InvalidArgumentError(absl::StrCat("axis ", a, " specified more than once."));
-      }
-      reversed[a] = true;
-    }
+    RILL_ASSIGN_OR_RETURN(std::vector<bool> reversed, ReversedDimsOf(in.shape(), ctx.input(1)));
     return ReverseMarked(ctx, in, reversed);
   }
 };

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
@@ -91,29 +92,9 @@ class TileOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
-    const Tensor& multiples_t = ctx.input(1);
-    const int rank = in.shape().rank();
-    if (multiples_t.shape().rank() != 1 || multiples_t.NumElements() != rank) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Expected multiples argument to be a vector of length ", rank,
-                       " but got length ", multiples_t.NumElements()));
-    }
-    const std::vector<int64_t> multiples = IndexValues(multiples_t);
-    std::vector<int64_t> in_dims(in.shape().dims().begin(), in.shape().dims().end());
-    std::vector<int64_t> out_dims(rank);
-    for (int d = 0; d < rank; ++d) {
-      if (multiples[d] < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Expected multiples[", d, "] >= 0, but got ", multiples[d]));
-      }
-      if (__builtin_mul_overflow(in_dims[d], multiples[d], &out_dims[d])) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Encountered overflow when multiplying dimension ", d, " of size ",
-                         in_dims[d], " by multiples[", d, "] = ", multiples[d]));
-      }
-    }
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
-    return TileInto(ctx, *this, in, in_dims, multiples, out_shape);
+    RILL_ASSIGN_OR_RETURN(TilePlan plan, TilePlanOf(in.shape(), ctx.input(1)));
+    const std::vector<int64_t> in_dims(in.shape().dims().begin(), in.shape().dims().end());
+    return TileInto(ctx, *this, in, in_dims, plan.multiples, plan.out_shape);
   }
   bool IsExpensive() const override { return false; }
 };

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -23,12 +24,6 @@ namespace {
 #define RILL_SELECT_TYPES \
   half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, std::string
 
-absl::Status SameSizeError(const Tensor& t, const Tensor& e) {
-  return absl::InvalidArgumentError(absl::StrCat("'then' and 'else' must have the same size.  ",
-                                                 "but received: ", t.shape().DebugString(), " vs. ",
-                                                 e.shape().DebugString()));
-}
-
 class SelectOp final : public OpKernel {
  public:
   explicit SelectOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -37,21 +32,13 @@ class SelectOp final : public OpKernel {
     const Tensor& cond = ctx.input(0);
     const Tensor& t = ctx.input(1);
     const Tensor& e = ctx.input(2);
-    if (cond.shape().rank() == 0) {  // picks a whole operand: no copy
-      if (t.shape() != e.shape()) return SameSizeError(t, e);
+    RILL_ASSIGN_OR_RETURN(SelectMode mode,
+                          SelectModeOf(cond.shape(), t.shape(), e.shape(), name(), type_string()));
+    if (mode == SelectMode::kScalar) {  // picks a whole operand: no copy
       ctx.set_output(0, cond.flat<bool>()[0] ? t : e);
       return absl::OkStatus();
     }
-    if (cond.shape().rank() == 1 && t.shape().rank() != 1) return SelectRows(ctx, cond, t, e);
-    for (int i = 1; i < 3; ++i) {
-      const Tensor& in = ctx.input(i);
-      if (in.shape() != cond.shape()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Inputs to operation ", name(), " of type ", type_string(),
-            " must have the same size and shape.  Input 0: ", cond.shape().DebugString(),
-            " != input ", i, ": ", in.shape().DebugString()));
-      }
-    }
+    if (mode == SelectMode::kRows) return SelectRows(ctx, cond, t, e);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
     return VisitKernelTypes<RILL_SELECT_TYPES>(*this, t.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -68,19 +55,9 @@ class SelectOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 
  private:
-  // A vector condition over the first dimension of t and e.
+  // A vector condition over the first dimension of t and e (shapes checked by SelectModeOf).
   absl::Status SelectRows(OpKernelContext& ctx, const Tensor& cond, const Tensor& t,
                           const Tensor& e) const {
-    if (t.shape().rank() == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'then' must be at least a vector, but saw shape: ", t.shape().DebugString()));
-    }
-    if (t.shape().dim(0) != cond.NumElements()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Number of batches of 'then' must match size of 'cond', but saw: ", t.shape().dim(0),
-          " vs. ", cond.NumElements()));
-    }
-    if (t.shape() != e.shape()) return SameSizeError(t, e);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, t.shape()));
     const int64_t rows = cond.NumElements();
     if (rows == 0) return absl::OkStatus();
@@ -108,14 +85,8 @@ class SelectV2Op final : public OpKernel {
     const Tensor& cond = ctx.input(0);
     const Tensor& t = ctx.input(1);
     const Tensor& e = ctx.input(2);
-    absl::StatusOr<TensorShape> te = BroadcastShapes(t.shape(), e.shape());
-    absl::StatusOr<TensorShape> shape = te.ok() ? BroadcastShapes(cond.shape(), *te) : te.status();
-    if (!shape.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("condition ", cond.shape().DebugString(), ", then ", t.shape().DebugString(),
-                       ", and else ", e.shape().DebugString(), " must be broadcastable"));
-    }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, *shape));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, SelectV2ShapeOf(cond.shape(), t.shape(), e.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<RILL_SELECT_TYPES>(*this, t.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
