@@ -104,6 +104,35 @@ absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const Te
   return g;
 }
 
+absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
+                                                   const TensorShape& in_shape,
+                                                   const TensorShape& filter) {
+  if (in_shape.rank() != 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input must be 4-dimensional", in_shape.DebugString()));
+  }
+  if (filter.rank() != 4) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter must be 4-dimensional: ", filter.DebugString()));
+  }
+  ConvGeometry g;
+  g.batch = in_shape.dim(0);
+  g.in_h = in_shape.dim(1);
+  g.in_w = in_shape.dim(2);
+  g.in_c = in_shape.dim(3);
+  if (filter.dim(2) != g.in_c) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("input and filter must have the same depth: ", g.in_c, " vs ", filter.dim(2)));
+  }
+  g.k_h = filter.dim(0);
+  g.k_w = filter.dim(1);
+  g.out_c = g.in_c * filter.dim(3);
+  g.groups = g.in_c;
+  RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
+                        NhwcWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
+  return g;
+}
+
 absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what) {
   if (t.shape().rank() == 4) return absl::OkStatus();
   return absl::InvalidArgumentError(

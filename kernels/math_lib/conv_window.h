@@ -82,6 +82,14 @@ absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, 
 absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
                                               const TensorShape& filter, bool grouped);
 
+// The geometry of DepthwiseConv2dNative of an NHWC input by a [H, W, C, M] filter, as a
+// convolution of C groups (groups = C, out_c = C * M). InvalidArgument with TensorFlow's texts:
+// "input must be 4-dimensional[2,3]", "filter must be 4-dimensional: [3,3,1]", "input and filter
+// must have the same depth: 3 vs 2", and NhwcWindows' errors.
+absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
+                                                   const TensorShape& in_shape,
+                                                   const TensorShape& filter);
+
 // Conv2D's own wording (TensorFlow 2.21): InvalidArgument "convolution input must be
 // 4-dimensional: [4,4,3]" (`what` is "input" or "filter").
 absl::Status CheckConvolutionFourDims(const Tensor& t, const char* what);

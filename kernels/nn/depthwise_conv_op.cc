@@ -120,28 +120,17 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
     const Tensor& filter = ctx.input(1);
-    if (input.shape().rank() != 4) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("input must be 4-dimensional", input.shape().DebugString()));
-    }
-    if (filter.shape().rank() != 4) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("filter must be 4-dimensional: ", filter.shape().DebugString()));
-    }
+    RILL_ASSIGN_OR_RETURN(const ConvGeometry shared,
+                          NhwcDepthwiseGeometry(attrs_, input.shape(), filter.shape()));
     DepthwiseGeometry g;
-    g.batch = input.shape().dim(0);
-    g.in_h = input.shape().dim(1);
-    g.in_w = input.shape().dim(2);
-    g.in_c = input.shape().dim(3);
-    g.k_h = filter.shape().dim(0);
-    g.k_w = filter.shape().dim(1);
+    static_cast<ConvWindows&>(g) = shared;
+    g.batch = shared.batch;
+    g.in_h = shared.in_h;
+    g.in_w = shared.in_w;
+    g.in_c = shared.in_c;
+    g.k_h = shared.k_h;
+    g.k_w = shared.k_w;
     g.mult = filter.shape().dim(3);
-    if (filter.shape().dim(2) != g.in_c) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input and filter must have the same depth: ", g.in_c, " vs ", filter.shape().dim(2)));
-    }
-    RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
-                          NhwcWindows(attrs_, g.in_h, g.in_w, g.k_h, g.k_w));
     if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckBias(ctx.input(2), g.in_c * g.mult));
     RILL_ASSIGN_OR_RETURN(
         Tensor * out,

@@ -27,15 +27,10 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/nn/fused_batch_norm_layout.h"
 
 namespace rill {
 namespace {
-
-// x viewed as [outer, channels, inner] (inner = 1 for channels-last formats).
-struct NormLayout {
-  int64_t outer, channels, inner;
-  int64_t per_channel() const { return outer * inner; }
-};
 
 template <typename T>
 void Normalize(OpKernelContext& ctx, const NormLayout& l, const T* x, const float* mean,
@@ -101,50 +96,9 @@ class FusedBatchNormOp final : public OpKernel {
     const Tensor& mean = ctx.input(3);
     const Tensor& variance = ctx.input(4);
     const TensorShape& shape = x.shape();
-    if (shape.rank() != 4 && shape.rank() != 5) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("input must be 4 or 5-dimensional", shape.DebugString()));
-    }
-    const std::pair<const Tensor*, const char*> vectors[] = {{&scale, "scale"},
-                                                             {&offset, "offset"},
-                                                             {&mean, "estimated_mean"},
-                                                             {&variance, "estimated_variance"}};
-    for (const auto& [t, what] : vectors) {
-      if (t->shape().rank() != 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(what, " must be 1-dimensional", t->shape().DebugString()));
-      }
-    }
-    NormLayout l;
-    const int channel_dim = channels_first_ ? 1 : shape.rank() - 1;
-    l.channels = shape.dim(channel_dim);
-    l.outer = 1;
-    l.inner = 1;
-    for (int d = 0; d < channel_dim; ++d) l.outer *= shape.dim(d);
-    for (int d = channel_dim + 1; d < shape.rank(); ++d) l.inner *= shape.dim(d);
-    const std::pair<const Tensor*, const char*> affine[] = {{&scale, "scale"}, {&offset, "offset"}};
-    for (const auto& [t, what] : affine) {
-      if (t->NumElements() != l.channels) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(what, " must have the same number of elements as the channels of x, got ",
-                         t->NumElements(), " and ", l.channels));
-      }
-    }
-    const bool use_inputs = !is_training_ || avg_factor_ != 1.0f;
-    if (use_inputs) {
-      const char* prefix =
-          is_training_ ? "When exponential_avg_factor != 1" : "When is_training=false";
-      const std::pair<const Tensor*, const char*> moments[] = {{&mean, "mean"},
-                                                               {&variance, "variance"}};
-      for (const auto& [t, what] : moments) {
-        if (t->NumElements() != l.channels) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(prefix, ", ", what,
-                           " must have the same number of elements as the channels of x, got ",
-                           t->NumElements(), " and ", l.channels));
-        }
-      }
-    }
+    RILL_ASSIGN_OR_RETURN(const NormLayout l,
+                          FusedBatchNormLayout(x, scale, offset, mean, variance, channels_first_,
+                                               is_training_, avg_factor_));
     RILL_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate_output(0, shape));
     Tensor* outs[4];
     for (int i = 0; i < 4; ++i) {
