@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_blas.h"
+#include "core/gpu/cuda_dnn.h"
 #include "core/gpu/cuda_stream.h"
 #include "core/mutex.h"
 
@@ -21,6 +22,7 @@ struct GpuDevice::Shared {
   Mutex mu;
   std::vector<Event> free_events ABSL_GUARDED_BY(mu);
   void* blas ABSL_GUARDED_BY(mu) = nullptr;  // cublasHandle_t
+  void* dnn ABSL_GUARDED_BY(mu) = nullptr;   // cudnnHandle_t
   std::unique_ptr<ThreadPool> callbacks;     // runs the waiter's callbacks
   std::unique_ptr<EventWaiter> waiter;
 };
@@ -257,6 +259,17 @@ absl::StatusOr<void*> GpuDevice::BlasHandle() {
     }
   }
   return shared_->blas;
+}
+
+absl::StatusOr<void*> GpuDevice::DnnHandle() {
+  MutexLock lock(&shared_->mu);
+  if (shared_->dnn == nullptr) {
+    std::string error;
+    if (!gpu_internal::CudnnCreate(platform_id_, shared_->compute, &shared_->dnn, &error)) {
+      return CudaError("creating the cuDNN handle", error);
+    }
+  }
+  return shared_->dnn;
 }
 
 GpuDevice* AsGpuDevice(Device* device) { return dynamic_cast<GpuDevice*>(device); }

@@ -40,7 +40,7 @@ class GpuDevice final : public Device {
  public:
   using Stream = void*;  // cudaStream_t
   using Event = void*;   // cudaEvent_t
-  struct Shared;         // the GPU's streams, waiter, events and cuBLAS handle (gpu_device.cc)
+  struct Shared;  // the GPU's streams, waiter, events, cuBLAS and cuDNN handles (gpu_device.cc)
 
   // `allocator` (device memory) and `pinned_host_allocator` are not owned and outlive it.
   static absl::StatusOr<std::unique_ptr<GpuDevice>> Create(DeviceAttributes attributes,
@@ -78,6 +78,9 @@ class GpuDevice final : public Device {
 
   // The cuBLAS handle (cublasHandle_t) bound to the compute stream, made on first use.
   absl::StatusOr<void*> BlasHandle();
+  // The cuDNN handle (cudnnHandle_t) bound to the compute stream, made on first use (cuDNN is
+  // loaded then: core/gpu/cuda_dnn.h).
+  absl::StatusOr<void*> DnnHandle();
 
   // Internal with `what`, CUDA's `error` and this device's name.
   absl::Status CudaError(absl::string_view what, const std::string& error) const;

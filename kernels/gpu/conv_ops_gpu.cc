@@ -1,0 +1,141 @@
+// Conv2D and DepthwiseConv2dNative on the GPU (float, NHWC) through cuDNN (core/gpu/cuda_dnn.h):
+// the HWIO filter is transposed to cuDNN's OHWI on the compute stream, grouped filters (input
+// depth a multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run
+// as cuDNN groups, and a depthwise filter [H, W, C, M] runs as C groups of M output channels.
+// cuDNN pads symmetrically, so an input whose padding differs before and after (SAME with an
+// even window total, EXPLICIT) is first copied into a zero-padded buffer, as TensorFlow's GPU
+// kernel does. Shapes and attrs are checked with the CPU kernels' functions and texts
+// (kernels/math_lib/conv_window.h); NCHW is Unimplemented (the CPU kernels' NHWC only); a
+// convolution with a tensor of 2^31 elements or more is InvalidArgument (cuDNN's int sizes);
+// cuDNN's failures (including cuDNN missing) are Internal naming the node.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "core/gpu/cuda_dnn.h"
+#include "core/status_macros.h"
+#include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/gpu_op_kernel.h"
+#include "kernels/gpu/nn_launchers.h"
+#include "kernels/math_lib/conv_window.h"
+
+namespace rill {
+namespace {
+
+using gpu_internal::DnnConvShape;
+
+// The padding after the last input element along one dim (negative when the last input elements
+// are in no window).
+int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dilation,
+                 int64_t before) {
+  return (out - 1) * stride + (k - 1) * dilation + 1 - in - before;
+}
+
+template <bool kDepthwise>
+class ConvGpuOp final : public GpuOpKernel {
+ public:
+  explicit ConvGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
+    absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
+    if (attrs.ok()) {
+      attrs_ = *std::move(attrs);
+    } else {
+      ctx.SetStatus(attrs.status());
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    ConvGeometry g;
+    if constexpr (kDepthwise) {
+      RILL_ASSIGN_OR_RETURN(g, NhwcDepthwiseGeometry(attrs_, input.shape(), filter.shape()));
+    } else {
+      RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(input, "input"));
+      RILL_RETURN_IF_ERROR(CheckConvolutionFourDims(filter, "filter"));
+      RILL_ASSIGN_OR_RETURN(g, NhwcConvGeometry(attrs_, input.shape(), filter.shape(), true));
+      RILL_RETURN_IF_ERROR(CheckFilterHasElements(filter));
+    }
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    if (g.groups == 0 || g.k_h * g.k_w == 0) {  // no input channels or taps: zeros
+      gpu_kernels::LaunchFill<float>(out->flat<float>().data(), 0.0f, out->NumElements(), stream());
+      return Launched();
+    }
+    DnnConvShape s;
+    s.batch = g.batch;
+    s.in_depth = g.in_c;
+    s.out_rows = g.out_h;
+    s.out_cols = g.out_w;
+    s.out_depth = g.out_c;
+    s.filter_rows = g.k_h;
+    s.filter_cols = g.k_w;
+    s.groups = g.groups;
+    s.stride_rows = g.stride_h;
+    s.stride_cols = g.stride_w;
+    s.dilation_rows = g.dil_h;
+    s.dilation_cols = g.dil_w;
+    const int64_t after_h = PadAfter(g.in_h, g.out_h, g.k_h, g.stride_h, g.dil_h, g.pad_h);
+    const int64_t after_w = PadAfter(g.in_w, g.out_w, g.k_w, g.stride_w, g.dil_w, g.pad_w);
+    const bool symmetric = after_h == g.pad_h && after_w == g.pad_w;
+    s.in_rows = symmetric ? g.in_h : g.in_h + g.pad_h + std::max<int64_t>(after_h, 0);
+    s.in_cols = symmetric ? g.in_w : g.in_w + g.pad_w + std::max<int64_t>(after_w, 0);
+    s.pad_rows = symmetric ? g.pad_h : 0;
+    s.pad_cols = symmetric ? g.pad_w : 0;
+    if (!gpu_internal::FitsCudnn(s)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          type_string(), " node ", name(), " on ", gpu()->name(),
+          ": a tensor of 2^31 elements or more (input ", input.shape().DebugString(), ", filter ",
+          filter.shape().DebugString(), ") is beyond cuDNN; split the batch or run it on a CPU"));
+    }
+    // The filter in cuDNN's OHWI layout.
+    const int64_t taps = kDepthwise ? g.k_h * g.k_w : g.k_h * g.k_w * (g.in_c / g.groups);
+    RILL_ASSIGN_OR_RETURN(Tensor ohwi, ctx.allocate_temp(DT_FLOAT, filter.shape()));
+    gpu_kernels::LaunchTransposeMatrix(filter.flat<float>().data(), ohwi.flat<float>().data(), taps,
+                                       g.out_c, stream());
+    RILL_RETURN_IF_ERROR(Launched());
+    const float* x = input.flat<float>().data();
+    Tensor padded;
+    if (!symmetric) {
+      RILL_ASSIGN_OR_RETURN(
+          padded,
+          ctx.allocate_temp(DT_FLOAT, TensorShape({g.batch, s.in_rows, s.in_cols, g.in_c})));
+      gpu_kernels::LaunchPadNhwc(x, padded.flat<float>().data(), g.batch, g.in_h, g.in_w, g.in_c,
+                                 g.pad_h, g.pad_w, s.in_rows, s.in_cols, stream());
+      RILL_RETURN_IF_ERROR(Launched());
+      x = padded.flat<float>().data();
+    }
+    RILL_ASSIGN_OR_RETURN(void* handle, gpu()->DnnHandle());
+    stream();  // makes this GPU current for the calls below
+    int algorithm = 0;
+    size_t workspace_bytes = 0;
+    std::string error;
+    if (!gpu_internal::CudnnConvPlan(gpu()->platform_id(), handle, s, &algorithm, &workspace_bytes,
+                                     &error)) {
+      return gpu()->CudaError(absl::StrCat("planning ", type_string(), " node ", name()), error);
+    }
+    Tensor workspace;
+    if (workspace_bytes > 0) {
+      RILL_ASSIGN_OR_RETURN(
+          workspace,
+          ctx.allocate_temp(DT_UINT8, TensorShape({static_cast<int64_t>(workspace_bytes)})));
+    }
+    if (!gpu_internal::CudnnConvForward(gpu()->platform_id(), handle, s, algorithm, x,
+                                        ohwi.flat<float>().data(), out->flat<float>().data(),
+                                        workspace_bytes > 0 ? workspace.raw_data() : nullptr,
+                                        workspace_bytes, &error)) {
+      return gpu()->CudaError(absl::StrCat("running ", type_string(), " node ", name()), error);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  Conv2DAttrs attrs_;
+};
+
+REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_FLOAT}), ConvGpuOp<false>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("DepthwiseConv2dNative").TypeConstraint("T", {DT_FLOAT}),
+                    ConvGpuOp<true>);
+
+}  // namespace
+}  // namespace rill

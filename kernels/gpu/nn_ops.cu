@@ -1,0 +1,225 @@
+// CUDA kernels of the convolution helpers, pooling and batch norm (kernels/gpu/nn_launchers.h).
+// Grid-stride loops of 256 threads per block; the per-channel moments use one block per channel.
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cmath>
+
+#include "kernels/gpu/nn_launchers.h"
+
+namespace rill {
+namespace gpu_kernels {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned Blocks(int64_t n) {
+  const int64_t blocks = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < (1 << 20) ? (blocks > 0 ? blocks : 1) : (1 << 20));
+}
+
+cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+#define RILL_FOR_EACH(i, n)                                                    \
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
+       i += int64_t{blockDim.x} * gridDim.x)
+
+__global__ void TransposeMatrix(const float* in, float* out, int64_t rows, int64_t cols) {
+  RILL_FOR_EACH(i, rows * cols) {
+    const int64_t c = i / rows, r = i % rows;  // out[c][r], so writes are coalesced
+    out[i] = in[r * cols + c];
+  }
+}
+
+__global__ void PadNhwc(const float* in, float* out, int64_t batch, int64_t in_h, int64_t in_w,
+                        int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w) {
+  RILL_FOR_EACH(i, batch * out_h * out_w * depth) {
+    int64_t rest = i;
+    const int64_t c = rest % depth;
+    rest /= depth;
+    const int64_t w = rest % out_w - left;
+    rest /= out_w;
+    const int64_t h = rest % out_h - top;
+    const int64_t n = rest / out_h;
+    out[i] = (h >= 0 && h < in_h && w >= 0 && w < in_w)
+                 ? in[((n * in_h + h) * in_w + w) * depth + c]
+                 : 0.0f;
+  }
+}
+
+template <bool kMax>
+__global__ void SpatialPool(const float* in, float* out, PoolDims d) {
+  RILL_FOR_EACH(i, d.batch * d.out_h * d.out_w * d.depth) {
+    int64_t rest = i;
+    const int64_t c = rest % d.depth;
+    rest /= d.depth;
+    const int64_t ow = rest % d.out_w;
+    rest /= d.out_w;
+    const int64_t oh = rest % d.out_h;
+    const int64_t n = rest / d.out_h;
+    const int64_t h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
+    const int64_t h_begin = h0 > 0 ? h0 : 0, w_begin = w0 > 0 ? w0 : 0;
+    const int64_t h_end = h0 + d.k_h < d.in_h ? h0 + d.k_h : d.in_h;
+    const int64_t w_end = w0 + d.k_w < d.in_w ? w0 + d.k_w : d.in_w;
+    float acc = kMax ? -FLT_MAX : 0.0f;
+    int64_t count = 0;
+    for (int64_t h = h_begin; h < h_end; ++h) {
+      for (int64_t w = w_begin; w < w_end; ++w) {
+        const float v = in[((n * d.in_h + h) * d.in_w + w) * d.depth + c];
+        if (kMax) {
+          if (v > acc) acc = v;  // NaN never compares greater: skipped
+        } else {
+          acc += v;
+        }
+        ++count;
+      }
+    }
+    out[i] = kMax ? acc : acc / static_cast<float>(count);
+  }
+}
+
+__global__ void DepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth,
+                             int64_t k_d) {
+  const int64_t out_d = depth / k_d;
+  RILL_FOR_EACH(i, pixels * out_d) {
+    const int64_t p = i / out_d, c = i % out_d;
+    const float* x = in + p * depth + c * k_d;
+    float acc = -FLT_MAX;
+    for (int64_t k = 0; k < k_d; ++k) {
+      if (x[k] > acc) acc = x[k];
+    }
+    out[i] = acc;
+  }
+}
+
+// Sum over a block into thread 0's return value (blockDim.x == kThreads).
+__device__ double BlockSum(double v) {
+  __shared__ double partial[kThreads];
+  partial[threadIdx.x] = v;
+  __syncthreads();
+  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  const double total = partial[0];
+  __syncthreads();
+  return total;
+}
+
+// Block c: the moments of channel c.
+__global__ void BatchMoments(const float* x, float* mean, float* variance, NormDims d) {
+  const int64_t c = blockIdx.x;
+  const int64_t n = d.outer * d.inner;
+  auto at = [&](int64_t j) { return x[((j / d.inner) * d.channels + c) * d.inner + j % d.inner]; };
+  double sum = 0;
+  for (int64_t j = threadIdx.x; j < n; j += kThreads) sum += at(j);
+  const float m = static_cast<float>(BlockSum(sum) / static_cast<double>(n));
+  double sq = 0;
+  for (int64_t j = threadIdx.x; j < n; j += kThreads) {
+    const double diff = static_cast<double>(at(j)) - m;
+    sq += diff * diff;
+  }
+  const double total = BlockSum(sq);
+  if (threadIdx.x == 0) {
+    mean[c] = m;
+    variance[c] = static_cast<float>(total / static_cast<double>(n));
+  }
+}
+
+__global__ void BatchNormFinish(const float* m, const float* v, const float* scale,
+                                const float* old_mean, const float* old_var, float epsilon,
+                                float f, bool training, int64_t per_channel, int64_t channels,
+                                float* factor, float* batch_mean, float* batch_var,
+                                float* reserve_1, float* reserve_2) {
+  RILL_FOR_EACH(c, channels) {
+    factor[c] = scale[c] / sqrtf(v[c] + epsilon);
+    if (training) {
+      const float adjust = static_cast<float>(per_channel) /
+                           static_cast<float>(per_channel > 1 ? per_channel - 1 : 1);
+      if (f == 1.0f) {
+        batch_mean[c] = m[c];
+        batch_var[c] = v[c] * adjust;
+      } else {
+        batch_mean[c] = (1.0f - f) * old_mean[c] + f * m[c];
+        batch_var[c] = (1.0f - f) * old_var[c] + (f * adjust) * v[c];
+      }
+    } else {
+      batch_mean[c] = m[c];
+      batch_var[c] = v[c];
+    }
+    reserve_1[c] = m[c];
+    reserve_2[c] = v[c];
+  }
+}
+
+__global__ void BatchNormApply(const float* x, const float* m, const float* factor,
+                               const float* offset, float* y, NormDims d) {
+  RILL_FOR_EACH(i, d.outer * d.channels * d.inner) {
+    const int64_t c = (i / d.inner) % d.channels;
+    y[i] = (x[i] - m[c]) * factor[c] + offset[c];
+  }
+}
+
+}  // namespace
+
+void LaunchTransposeMatrix(const float* in, float* out, int64_t rows, int64_t cols, void* stream) {
+  if (rows * cols <= 0) return;
+  TransposeMatrix<<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(in, out, rows, cols);
+}
+
+void LaunchPadNhwc(const float* in, float* out, int64_t batch, int64_t in_h, int64_t in_w,
+                   int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w,
+                   void* stream) {
+  const int64_t n = batch * out_h * out_w * depth;
+  if (n <= 0) return;
+  PadNhwc<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, batch, in_h, in_w, depth, top, left,
+                                                 out_h, out_w);
+}
+
+void LaunchMaxPool(const float* in, float* out, const PoolDims& dims, void* stream) {
+  const int64_t n = dims.batch * dims.out_h * dims.out_w * dims.depth;
+  if (n <= 0) return;
+  SpatialPool<true><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, dims);
+}
+
+void LaunchAvgPool(const float* in, float* out, const PoolDims& dims, void* stream) {
+  const int64_t n = dims.batch * dims.out_h * dims.out_w * dims.depth;
+  if (n <= 0) return;
+  SpatialPool<false><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, dims);
+}
+
+void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth, int64_t k_d,
+                        void* stream) {
+  const int64_t n = pixels * (depth / k_d);
+  if (n <= 0) return;
+  DepthMaxPool<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, pixels, depth, k_d);
+}
+
+void LaunchBatchMoments(const float* x, float* mean, float* variance, const NormDims& dims,
+                        void* stream) {
+  if (dims.channels <= 0) return;
+  BatchMoments<<<static_cast<unsigned>(dims.channels), kThreads, 0, S(stream)>>>(x, mean, variance,
+                                                                                 dims);
+}
+
+void LaunchBatchNormFinish(const float* m, const float* v, const float* scale,
+                           const float* old_mean, const float* old_var, float epsilon,
+                           float avg_factor, bool training, int64_t per_channel, int64_t channels,
+                           float* factor, float* batch_mean, float* batch_var, float* reserve_1,
+                           float* reserve_2, void* stream) {
+  if (channels <= 0) return;
+  BatchNormFinish<<<Blocks(channels), kThreads, 0, S(stream)>>>(
+      m, v, scale, old_mean, old_var, epsilon, avg_factor, training, per_channel, channels, factor,
+      batch_mean, batch_var, reserve_1, reserve_2);
+}
+
+void LaunchBatchNormApply(const float* x, const float* m, const float* factor,
+                          const float* offset, float* y, const NormDims& dims, void* stream) {
+  const int64_t n = dims.outer * dims.channels * dims.inner;
+  if (n <= 0) return;
+  BatchNormApply<<<Blocks(n), kThreads, 0, S(stream)>>>(x, m, factor, offset, y, dims);
+}
+
+}  // namespace gpu_kernels
+}  // namespace rill
