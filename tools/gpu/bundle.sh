@@ -5,9 +5,9 @@
 #   tools/gpu/bundle.sh            # then, on the GPU machine: tools/gpu/run_checks.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-targets="//tests:gpu_kernels_test //tests:gpu_memory_options_test //core/gpu:gpu_sub_allocators_test
-  //core/gpu:cuda_probe_test //tools/session_runner:session_runner //tools/bench:gpu_bench
-  //examples:colocate_gradients"
+targets="//tests:gpu_kernels_test //tests:gpu_nn_kernels_test //tests:gpu_memory_options_test
+  //core/gpu:gpu_sub_allocators_test //core/gpu:cuda_probe_test //tools/session_runner:session_runner
+  //tools/bench:gpu_bench //examples:colocate_gradients"
 bazel build -c opt $targets
 # The opt tree itself, not the bazel-bin link (another command may have pointed it elsewhere).
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)

@@ -1,0 +1,193 @@
+// The GPU's convolutions (cuDNN), pooling and batch norm against the CPU kernels on random inputs
+// (tests/gpu/gpu_test_util.h): every padding kind including asymmetric SAME and EXPLICIT padding,
+// strides, dilations, grouped and depthwise filters, depth pooling, batch norm in inference and
+// training, and the CPU kernels' errors. Every test skips without a CUDA GPU, saying why.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace rill {
+namespace {
+
+using gpu_test::ExpectGpuMatchesCpu;
+using gpu_test::Placeholder;
+using gpu_test::Random;
+using gpu_test::RunOn;
+using ::testing::HasSubstr;
+
+std::string Ints(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) absl::StrAppend(&s, "i: ", x, " ");
+  return s;
+}
+
+// A convolution-like node `op` of x and f with the given window attrs.
+std::string Conv(const std::string& op, const std::vector<int>& strides, const std::string& padding,
+                 const std::vector<int>& dilations = {1, 1, 1, 1},
+                 const std::vector<int>& explicit_paddings = {}) {
+  std::string node = absl::StrCat(
+      "node { name: 'z' op: '", op, "' input: 'x' input: 'f' device: 'DEVICE' ",
+      "attr { key: 'T' value { type: DT_FLOAT } } ", "attr { key: 'strides' value { list { ",
+      Ints(strides), "} } } ", "attr { key: 'dilations' value { list { ", Ints(dilations), "} } } ",
+      "attr { key: 'padding' value { s: '", padding, "' } } ");
+  if (!explicit_paddings.empty()) {
+    absl::StrAppend(&node, "attr { key: 'explicit_paddings' value { list { ",
+                    Ints(explicit_paddings), "} } } ");
+  }
+  return Placeholder("x", DT_FLOAT) + Placeholder("f", DT_FLOAT) + node + "}\n";
+}
+
+void ExpectConvMatches(const std::string& graph, const TensorShape& x, const TensorShape& f,
+                       int seed) {
+  // cuDNN and oneDNN sum the taps in different orders: a tenth of the output's scale as floor.
+  ExpectGpuMatchesCpu(
+      graph, {{"x", Random(DT_FLOAT, x, seed)}, {"f", Random(DT_FLOAT, f, seed + 1)}}, "z:0", 0.1);
+}
+
+TEST(GpuNnKernelsTest, Conv2DWithEveryPaddingStrideAndDilationMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  const TensorShape x({2, 9, 8, 5});
+  for (const char* padding : {"VALID", "SAME"}) {
+    for (int stride : {1, 2, 3}) {
+      SCOPED_TRACE(absl::StrCat(padding, " stride ", stride));
+      ExpectConvMatches(Conv("Conv2D", {1, stride, stride, 1}, padding), x,
+                        TensorShape({3, 3, 5, 7}), 1);
+      ExpectConvMatches(Conv("Conv2D", {1, stride, 1, 1}, padding), x, TensorShape({2, 4, 5, 6}),
+                        3);
+    }
+    SCOPED_TRACE(absl::StrCat(padding, " dilation 2"));
+    ExpectConvMatches(Conv("Conv2D", {1, 1, 1, 1}, padding, {1, 2, 2, 1}), x,
+                      TensorShape({3, 3, 5, 4}), 5);
+  }
+  // 1x1 (a product), a window as large as the input, and EXPLICIT padding unequal on each side.
+  ExpectConvMatches(Conv("Conv2D", {1, 1, 1, 1}, "VALID"), x, TensorShape({1, 1, 5, 16}), 7);
+  ExpectConvMatches(Conv("Conv2D", {1, 1, 1, 1}, "VALID"), x, TensorShape({9, 8, 5, 3}), 9);
+  ExpectConvMatches(
+      Conv("Conv2D", {1, 2, 1, 1}, "EXPLICIT", {1, 1, 1, 1}, {0, 0, 2, 1, 0, 3, 0, 0}), x,
+      TensorShape({3, 2, 5, 4}), 11);
+}
+
+TEST(GpuNnKernelsTest, GroupedAndDepthwiseConvolutionsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  // Input depth 8, filter depth 2: 4 groups of 3 output channels each.
+  ExpectConvMatches(Conv("Conv2D", {1, 1, 1, 1}, "SAME"), TensorShape({2, 7, 7, 8}),
+                    TensorShape({3, 3, 2, 12}), 13);
+  for (int multiplier : {1, 3}) {
+    for (int stride : {1, 2}) {
+      SCOPED_TRACE(absl::StrCat("multiplier ", multiplier, " stride ", stride));
+      ExpectConvMatches(Conv("DepthwiseConv2dNative", {1, stride, stride, 1}, "SAME"),
+                        TensorShape({2, 10, 9, 6}), TensorShape({3, 3, 6, multiplier}), 15);
+    }
+  }
+  ExpectConvMatches(Conv("DepthwiseConv2dNative", {1, 1, 1, 1}, "VALID", {1, 2, 2, 1}),
+                    TensorShape({1, 11, 11, 4}), TensorShape({5, 5, 4, 2}), 17);
+}
+
+std::string Pool(const std::string& op, const std::vector<int>& ksize,
+                 const std::vector<int>& strides, const std::string& padding) {
+  return Placeholder("x", DT_FLOAT) +
+         absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' device: 'DEVICE' ",
+                      "attr { key: 'T' value { type: DT_FLOAT } } ",
+                      "attr { key: 'ksize' value { list { ", Ints(ksize), "} } } ",
+                      "attr { key: 'strides' value { list { ", Ints(strides), "} } } ",
+                      "attr { key: 'padding' value { s: '", padding, "' } } }\n");
+}
+
+TEST(GpuNnKernelsTest, PoolingMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  const TensorShape x({2, 9, 10, 5});
+  for (const char* op : {"MaxPool", "AvgPool"}) {
+    for (const char* padding : {"VALID", "SAME"}) {
+      SCOPED_TRACE(absl::StrCat(op, " ", padding));
+      ExpectGpuMatchesCpu(Pool(op, {1, 3, 3, 1}, {1, 2, 2, 1}, padding),
+                          {{"x", Random(DT_FLOAT, x, 21)}}, "z:0");
+      ExpectGpuMatchesCpu(Pool(op, {1, 2, 4, 1}, {1, 1, 3, 1}, padding),
+                          {{"x", Random(DT_FLOAT, x, 22)}}, "z:0");
+    }
+  }
+  // Max over depth windows of 5 channels.
+  ExpectGpuMatchesCpu(Pool("MaxPool", {1, 1, 1, 5}, {1, 1, 1, 5}, "VALID"),
+                      {{"x", Random(DT_FLOAT, TensorShape({2, 3, 4, 10}), 23)}}, "z:0");
+  // MaxPoolV2: ksize and strides are int32 inputs in host memory.
+  const std::string v2 =
+      Placeholder("x", DT_FLOAT) + Placeholder("k", DT_INT32) + Placeholder("s", DT_INT32) +
+      "node { name: 'z' op: 'MaxPoolV2' input: 'x' input: 'k' input: 's' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'padding' value { s: 'SAME' } } }\n";
+  Tensor k = *Tensor::Allocate(CpuAllocator::Default(), DT_INT32, TensorShape({4}));
+  Tensor s = *Tensor::Allocate(CpuAllocator::Default(), DT_INT32, TensorShape({4}));
+  const int kv[] = {1, 3, 2, 1}, sv[] = {1, 2, 2, 1};
+  for (int i = 0; i < 4; ++i) {
+    k.flat<int32_t>()[i] = kv[i];
+    s.flat<int32_t>()[i] = sv[i];
+  }
+  ExpectGpuMatchesCpu(v2, {{"x", Random(DT_FLOAT, x, 24)}, {"k", k}, {"s", s}}, "z:0");
+}
+
+std::string BatchNorm(bool training, float avg_factor) {
+  std::string g = Placeholder("x", DT_FLOAT);
+  for (const char* v : {"scale", "offset", "mean", "var"}) g += Placeholder(v, DT_FLOAT);
+  return g + absl::StrCat(
+                 "node { name: 'z' op: 'FusedBatchNormV3' input: 'x' input: 'scale' input: "
+                 "'offset' input: 'mean' input: 'var' device: 'DEVICE' ",
+                 "attr { key: 'T' value { type: DT_FLOAT } } ",
+                 "attr { key: 'U' value { type: DT_FLOAT } } ",
+                 "attr { key: 'epsilon' value { f: 0.001 } } ",
+                 "attr { key: 'exponential_avg_factor' value { f: ", avg_factor, " } } ",
+                 "attr { key: 'is_training' value { b: ", training ? "true" : "false", " } } }\n");
+}
+
+TEST(GpuNnKernelsTest, FusedBatchNormInInferenceAndTrainingMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  const int channels = 6;
+  const TensorShape vec({channels});
+  for (bool training : {false, true}) {
+    for (float avg_factor : {1.0f, 0.25f}) {
+      const std::vector<std::pair<std::string, Tensor>> feeds = {
+          {"x", Random(DT_FLOAT, TensorShape({3, 5, 4, channels}), 31, -3, 5)},
+          {"scale", Random(DT_FLOAT, vec, 32, 0.5, 1.5)},
+          {"offset", Random(DT_FLOAT, vec, 33)},
+          {"mean", Random(DT_FLOAT, vec, 34)},
+          {"var", Random(DT_FLOAT, vec, 35, 0.5, 2)}};
+      for (int out = 0; out < 5; ++out) {
+        SCOPED_TRACE(absl::StrCat("training ", training, " factor ", avg_factor, " output ", out));
+        ExpectGpuMatchesCpu(BatchNorm(training, avg_factor), feeds, absl::StrCat("z:", out));
+      }
+    }
+  }
+}
+
+TEST(GpuNnKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
+  RILL_REQUIRE_GPU();
+  for (const char* device : {"/device:GPU:0", "/device:CPU:0"}) {
+    SCOPED_TRACE(device);
+    EXPECT_THAT(RunOn(Conv("Conv2D", {1, 1, 1, 1}, "VALID"), device,
+                      {{"x", Random(DT_FLOAT, TensorShape({4, 4, 3}), 41)},
+                       {"f", Random(DT_FLOAT, TensorShape({1, 1, 3, 2}), 42)}},
+                      "z:0")
+                    .status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("convolution input must be 4-dimensional: [4,4,3]")));
+    EXPECT_THAT(
+        RunOn(Conv("Conv2D", {1, 1, 1, 1}, "VALID"), device,
+              {{"x", Random(DT_FLOAT, TensorShape({1, 4, 4, 7}), 43)},
+               {"f", Random(DT_FLOAT, TensorShape({1, 1, 2, 2}), 44)}},
+              "z:0")
+            .status(),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 HasSubstr("input depth must be evenly divisible by filter depth: 7 vs 2")));
+    EXPECT_THAT(RunOn(Pool("MaxPool", {1, 5, 5, 1}, {1, 1, 1, 1}, "VALID"), device,
+                      {{"x", Random(DT_FLOAT, TensorShape({1, 3, 3, 1}), 45)}}, "z:0")
+                    .status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Computed output size would be negative")));
+  }
+}
+
+}  // namespace
+}  // namespace rill
