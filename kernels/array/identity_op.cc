@@ -55,6 +55,15 @@ REGISTER_KERNEL(
     KernelDefBuilder("RefIdentity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     RefIdentityOp);
 REGISTER_KERNEL(KernelDefBuilder("NoOp").Device(kDeviceCpu), NoOp);
+// int32 on a GPU lives on the host (as TensorFlow's int32 GPU kernels): a while loop's counter
+// passes its body's Identity without leaving the GPU's partition. NeedsCuda: real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("Identity")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .HostMemory("input")
+                    .HostMemory("output"),
+                IdentityOp);
 
 }  // namespace
 }  // namespace rill

@@ -9,6 +9,7 @@
 //     the child frame, the parent frame or the next iteration.
 //   ControlTrigger: nothing (the executor runs it even when its inputs are dead).
 // Ref forms forward the variable's reference. All cheap; every storable dtype and resources.
+// The non-ref forms are registered for GPUs too (below).
 #include "absl/strings/str_cat.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
@@ -156,6 +157,43 @@ REGISTER_KERNEL(KernelDefBuilder("ToBool")
 REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceCpu), ControlTriggerOp);
 
 #undef REGISTER_FORWARDING_CPU
+
+// On a GPU the same kernels forward device tensors (no GPU work, no sync), registered as
+// TensorFlow registers them: float, double and bool data in device memory, int32 data on the host
+// (every int32 tensor on a GPU lives there), Switch's pred and LoopCond in host memory, so a
+// loop's counter and condition stay on the host while its body runs on the GPU. Marked NeedsCuda:
+// sessions with simulated GPUs keep control flow on the CPU.
+const std::vector<DataType> kGpuForwardTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_BOOL};
+#define REGISTER_FORWARDING_GPU(op, kernel)                                                      \
+  REGISTER_KERNEL(                                                                               \
+      KernelDefBuilder(op).Device(kDeviceGpu).NeedsCuda().TypeConstraint("T", kGpuForwardTypes), \
+      kernel)
+
+REGISTER_KERNEL(KernelDefBuilder("Switch")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", kGpuForwardTypes)
+                    .HostMemory("pred"),
+                SwitchOp);
+REGISTER_KERNEL(KernelDefBuilder("Merge")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", kGpuForwardTypes)
+                    .HostMemory("value_index"),
+                MergeOp);
+REGISTER_FORWARDING_GPU("Enter", ForwardOp);
+REGISTER_FORWARDING_GPU("Exit", ForwardOp);
+REGISTER_FORWARDING_GPU("NextIteration", ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("LoopCond")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .HostMemory("input")
+                    .HostMemory("output"),
+                ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceGpu).NeedsCuda(),
+                ControlTriggerOp);
+
+#undef REGISTER_FORWARDING_GPU
 
 }  // namespace
 }  // namespace rill

@@ -22,6 +22,24 @@ REGISTER_CWISE_CPU("Add", BinaryOp, AddFunctor, half, float, double, uint8_t, in
                    int32_t, int64_t);
 REGISTER_CWISE_CPU("AddV2", BinaryOp, AddFunctor, half, float, double, uint8_t, int8_t, int16_t,
                    int32_t, int64_t);
+// int32 on a GPU lives on the host (as TensorFlow's int32 GPU kernels): the CPU kernel adds a
+// while loop's counter inside the GPU's partition. NeedsCuda: real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("Add")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .HostMemory("x")
+                    .HostMemory("y")
+                    .HostMemory("z"),
+                BinaryOp<AddFunctor, int32_t>);
+REGISTER_KERNEL(KernelDefBuilder("AddV2")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .HostMemory("x")
+                    .HostMemory("y")
+                    .HostMemory("z"),
+                BinaryOp<AddFunctor, int32_t>);
 
 }  // namespace
 }  // namespace rill

@@ -272,6 +272,23 @@ REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, RILL_INTS);
+// int32 comparisons on a GPU run on the host, the bool result too (as TensorFlow's int32 GPU
+// kernels), so a while loop's condition reaches LoopCond without leaving the host or the GPU's
+// partition. NeedsCuda: real GPUs only.
+#define REGISTER_INT32_ON_GPU(op, Functor)             \
+  REGISTER_KERNEL(KernelDefBuilder(op)                 \
+                      .Device(kDeviceGpu)              \
+                      .NeedsCuda()                     \
+                      .TypeConstraint("T", {DT_INT32}) \
+                      .HostMemory("x")                 \
+                      .HostMemory("y")                 \
+                      .HostMemory("z"),                \
+                  BinaryOp<Functor, int32_t>)
+REGISTER_INT32_ON_GPU("Less", LessFunctor);
+REGISTER_INT32_ON_GPU("LessEqual", LessEqualFunctor);
+REGISTER_INT32_ON_GPU("Greater", GreaterFunctor);
+REGISTER_INT32_ON_GPU("GreaterEqual", GreaterEqualFunctor);
+#undef REGISTER_INT32_ON_GPU
 // Strings too, as TensorFlow's CPU kernels: text models compare tokens (TextVectorization).
 REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool, std::string);
 REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool,
