@@ -354,6 +354,16 @@ class Optimizer {
     if (!dead.empty()) graph_->RemoveNodes(dead);
   }
 
+  // Whether `n`'s device can run `fused` (a node made to replace `n` and its neighbours): always
+  // on a CPU; elsewhere when options_.kernels has a kernel for it on the device's type.
+  bool CanRun(const Node& n, const NodeDef& fused) {
+    if (OnCpu(n)) return true;
+    if (options_.kernels == nullptr) return false;
+    absl::StatusOr<DeviceName> parsed = ParseDeviceName(n.assigned_device_name());
+    if (!parsed.ok() || !parsed->has_type) return false;
+    return !options_.kernels->SupportedDeviceTypes(fused, {parsed->type}).empty();
+  }
+
   // True when `n`'s assigned device is a CPU.
   bool OnCpu(const Node& n) {
     const std::string& device = n.assigned_device_name();
@@ -1052,10 +1062,7 @@ class Optimizer {
                                   producer->op() != "DepthwiseConv2dNative")) {
         continue;
       }
-      if (SoleConsumer(*producer) != bias_add || !OnCpu(*producer) ||
-          !SameDevice(*producer, *bias_add)) {
-        continue;
-      }
+      if (SoleConsumer(*producer) != bias_add || !SameDevice(*producer, *bias_add)) continue;
       if (producer->op() != "MatMul") {
         std::string conv_format = "NHWC";
         (void)GetNodeAttr(producer->def(), "data_format", &conv_format);
@@ -1071,9 +1078,7 @@ class Optimizer {
       }
       // The fused node takes the name (and so the consumers) of the last node it replaces.
       Node* last = activation != nullptr ? activation : bias_add;
-      Replacement& r = replacements_.emplace_back();
-      r.old_id = last->id();
-      NodeDef& fused = r.def;
+      NodeDef fused;
       fused.set_name(last->name());
       fused.set_op(absl::StrCat("_Fused", producer->op()));
       fused.set_device(last->requested_device());
@@ -1083,6 +1088,10 @@ class Optimizer {
       std::vector<std::string> ops = {"BiasAdd"};
       if (activation != nullptr) ops.push_back(activation->op());
       SetAttr(&fused, "fused_ops", ops);
+      if (!CanRun(*producer, fused)) continue;
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = last->id();
+      r.def = std::move(fused);
       r.inputs = {Source(*producer, 0), Source(*producer, 1), Source(*bias_add, 1)};
       // Control inputs of all the nodes it replaces, by name.
       std::map<std::string, int> control;

@@ -68,6 +68,7 @@
 #include "absl/status/status.h"
 #include "core/device.h"
 #include "graph/graph.h"
+#include "kernels/framework/kernel_registry.h"
 #include "proto/config.pb.h"
 
 namespace rill {
@@ -79,6 +80,9 @@ struct GraphOptimizerOptions {
   bool fusion = true;
   int64_t max_folded_bytes = 10 << 20;
   Device* cpu = nullptr;  // runs folded nodes; not owned; folding is skipped when null
+  // The kernels the session's devices can run (the placer's view); not owned. Fusions are made on
+  // a non-CPU device only when it has a kernel for the fused op; null: on CPUs only.
+  const KernelAvailability* kernels = nullptr;
 
   // From the ConfigProto (see above).
   static GraphOptimizerOptions FromConfig(const ConfigProto& config);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
@@ -603,6 +604,54 @@ TEST(GraphOptimizerTest, FetchedIntermediatesAreNotFusedAway) {
   ASSERT_THAT(root.ToGraphDef(&g), IsOk());
   ExpectSameOutputs(g, {{"x:0", Tensor::FromVector<float>({1, -1, 2, 0.5}, TensorShape({2, 2}))}},
                     {"mm:0", "relu:0"});
+}
+
+// Kernels a test device type offers: `ops` on "GPU", nothing else.
+class GpuKernelsFor final : public KernelAvailability {
+ public:
+  explicit GpuKernelsFor(std::vector<std::string> ops) : ops_(std::move(ops)) {}
+  std::vector<std::string> SupportedDeviceTypes(
+      const NodeDef& node, const std::vector<std::string>& device_types) const override {
+    std::vector<std::string> out;
+    for (const std::string& t : device_types) {
+      if (t == "GPU" && absl::c_linear_search(ops_, node.op())) out.push_back(t);
+    }
+    return out;
+  }
+  absl::Status NoKernelError(const NodeDef& node, const std::vector<std::string>&) const override {
+    return absl::InvalidArgumentError(node.op());
+  }
+
+ private:
+  std::vector<std::string> ops_;
+};
+
+// A fusion is made on a GPU exactly when the session's kernels run the fused op there.
+TEST(GraphOptimizerTest, FusesOnAGpuOnlyWhenItHasTheFusedKernel) {
+  const std::string kGpu0 = "/job:localhost/replica:0/task:0/device:GPU:0";
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output mm = ops::MatMul(root.WithOpName("mm"), x, ops::Const(root.WithOpName("w"), {{1.f}}));
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), mm, ops::Const(root.WithOpName("b"), {0.5f}));
+  ops::Relu6(root.WithOpName("act"), ba);
+  GraphDef graph_def;
+  ASSERT_THAT(root.ToGraphDef(&graph_def), IsOk());
+  for (const bool has_kernel : {false, true}) {
+    SCOPED_TRACE(has_kernel);
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(graph_def));
+    for (Node* n : graph->op_nodes()) n->set_assigned_device_name(kGpu0);
+    GpuKernelsFor kernels(has_kernel ? std::vector<std::string>{"_FusedMatMul"}
+                                     : std::vector<std::string>{"MatMul"});
+    GraphOptimizerOptions options;
+    options.kernels = &kernels;
+    GraphOptimizerStats stats;
+    ASSERT_THAT(OptimizeGraph(options, graph.get(), &stats), IsOk());
+    EXPECT_EQ(stats.fusions, has_kernel ? 1 : 0);
+    const Node* act = graph->FindNode("act");
+    ASSERT_NE(act, nullptr);
+    EXPECT_EQ(act->op(), has_kernel ? "_FusedMatMul" : "Relu6");
+    EXPECT_EQ(act->assigned_device_name(), kGpu0);
+  }
 }
 
 // Devices are compared by type (parsed), and what the optimizer creates stays on the device of

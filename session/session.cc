@@ -286,6 +286,9 @@ class SessionImpl {
     // graph once per signature; the nodes it makes take the devices of the nodes they replace.
     GraphOptimizerOptions gopts = GraphOptimizerOptions::FromConfig(options_.config);
     gopts.cpu = devices_->client_device();
+    gopts.kernels = devices_->gpus_run_cuda_kernels()
+                        ? static_cast<const KernelAvailability*>(KernelRegistry::Global())
+                        : &KernelRegistry::Global()->WithoutCudaKernels();
     RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph));
     PartitionOptions popts;
     int64_t counter;

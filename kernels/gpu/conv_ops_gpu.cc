@@ -1,4 +1,7 @@
-// Conv2D and DepthwiseConv2dNative on the GPU (float, NHWC) through cuDNN (core/gpu/cuda_dnn.h):
+// Conv2D and DepthwiseConv2dNative on the GPU (float, NHWC), and their fused forms
+// _FusedConv2D / _FusedDepthwiseConv2dNative (the graph optimizer's conv + BiasAdd [+ activation],
+// made on a GPU because these kernels exist: the bias and activation run in one pass over the
+// output), through cuDNN (core/gpu/cuda_dnn.h):
 // the HWIO filter is transposed to cuDNN's OHWI on the compute stream, grouped filters (input
 // depth a multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run
 // as cuDNN groups, and a depthwise filter [H, W, C, M] runs as C groups of M output channels.
@@ -17,6 +20,7 @@
 #include "kernels/gpu/gpu_op_kernel.h"
 #include "kernels/gpu/nn_launchers.h"
 #include "kernels/math_lib/conv_window.h"
+#include "kernels/math_lib/fused_epilogue.h"
 
 namespace rill {
 namespace {
@@ -30,7 +34,7 @@ int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil
   return (out - 1) * stride + (k - 1) * dilation + 1 - in - before;
 }
 
-template <bool kDepthwise>
+template <bool kDepthwise, bool kFused>
 class ConvGpuOp final : public GpuOpKernel {
  public:
   explicit ConvGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
@@ -39,6 +43,12 @@ class ConvGpuOp final : public GpuOpKernel {
       attrs_ = *std::move(attrs);
     } else {
       ctx.SetStatus(attrs.status());
+      return;
+    }
+    if constexpr (kFused) {
+      absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
+      if (act.ok()) activation_ = *act;
+      ctx.SetStatus(act.status());
     }
   }
 
@@ -126,16 +136,31 @@ class ConvGpuOp final : public GpuOpKernel {
                                         workspace_bytes, &error)) {
       return gpu()->CudaError(absl::StrCat("running ", type_string(), " node ", name()), error);
     }
-    return absl::OkStatus();
+    return Epilogue(ctx, out);
   }
 
  private:
+  // The fused kernels' bias and activation, in place on the output.
+  absl::Status Epilogue(OpKernelContext& ctx, Tensor* out) const {
+    if constexpr (!kFused) return absl::OkStatus();
+    gpu_kernels::LaunchBiasActivation(out->flat<float>().data(), ctx.input(2).flat<float>().data(),
+                                      out->NumElements(), out->shape().dim(3),
+                                      static_cast<int>(activation_), stream());
+    return Launched();
+  }
+
   Conv2DAttrs attrs_;
+  FusedActivation activation_ = FusedActivation::kNone;
 };
 
-REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_FLOAT}), ConvGpuOp<false>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_FLOAT}),
+                    ConvGpuOp<false, false>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("DepthwiseConv2dNative").TypeConstraint("T", {DT_FLOAT}),
-                    ConvGpuOp<true>);
+                    ConvGpuOp<true, false>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("_FusedConv2D").TypeConstraint("T", {DT_FLOAT}),
+                    ConvGpuOp<false, true>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("_FusedDepthwiseConv2dNative").TypeConstraint("T", {DT_FLOAT}),
+                    ConvGpuOp<true, true>);
 
 }  // namespace
 }  // namespace rill

@@ -40,6 +40,12 @@ void LaunchAvgPool(const float* in, float* out, const PoolDims& dims, void* stre
 void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth, int64_t k_d,
                         void* stream);
 
+// The fused epilogue of _FusedConv2D, _FusedDepthwiseConv2dNative and _FusedMatMul, in place:
+// y[i] = act(y[i] + bias[i % channels]), act in FusedActivation's order
+// (kernels/math_lib/fused_epilogue.h): 0 none, 1 Relu, 2 Relu6, 3 x * sigmoid(x), 4 hard swish.
+void LaunchBiasActivation(float* y, const float* bias, int64_t n, int64_t channels, int activation,
+                          void* stream);
+
 // x viewed as [outer, channels, inner] (inner 1 for channels-last formats).
 struct NormDims {
   int64_t outer = 0, channels = 0, inner = 0;

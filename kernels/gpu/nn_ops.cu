@@ -93,6 +93,33 @@ __global__ void DepthMaxPool(const float* in, float* out, int64_t pixels, int64_
   }
 }
 
+__global__ void BiasActivation(float* y, const float* bias, int64_t n, int64_t channels,
+                               int activation) {
+  RILL_FOR_EACH(i, n) {
+    const float x = y[i] + bias[i % channels];
+    float out = x;
+    switch (activation) {
+      case 1:
+        out = x > 0.0f ? x : 0.0f;
+        break;
+      case 2:
+        out = x > 0.0f ? (x < 6.0f ? x : 6.0f) : 0.0f;
+        break;
+      case 3:
+        out = x * (1.0f / (1.0f + expf(-x)));
+        break;
+      case 4: {
+        const float t = x + 3.0f;
+        out = x * ((t != t ? t : (t > 6.0f ? 6.0f : (t > 0.0f ? t : 0.0f))) / 6.0f);
+        break;
+      }
+      default:
+        break;
+    }
+    y[i] = out;
+  }
+}
+
 // Sum over a block into thread 0's return value (blockDim.x == kThreads).
 __device__ double BlockSum(double v) {
   __shared__ double partial[kThreads];
@@ -194,6 +221,12 @@ void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t dep
   const int64_t n = pixels * (depth / k_d);
   if (n <= 0) return;
   DepthMaxPool<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, pixels, depth, k_d);
+}
+
+void LaunchBiasActivation(float* y, const float* bias, int64_t n, int64_t channels, int activation,
+                          void* stream) {
+  if (n <= 0 || channels <= 0) return;
+  BiasActivation<<<Blocks(n), kThreads, 0, S(stream)>>>(y, bias, n, channels, activation);
 }
 
 void LaunchBatchMoments(const float* x, float* mean, float* variance, const NormDims& dims,

@@ -89,6 +89,61 @@ TEST(GpuNnKernelsTest, GroupedAndDepthwiseConvolutionsMatchCpu) {
                     TensorShape({1, 11, 11, 4}), TensorShape({5, 5, 4, 2}), 17);
 }
 
+// A fused node `op` (_FusedConv2D, _FusedDepthwiseConv2dNative, _FusedMatMul) of x, f and bias b.
+std::string Fused(const std::string& op, const std::string& activation) {
+  std::string node =
+      absl::StrCat("node { name: 'z' op: '", op, "' input: 'x' input: 'f' input: 'b' ",
+                   "device: 'DEVICE' attr { key: 'T' value { type: DT_FLOAT } } ",
+                   "attr { key: 'num_args' value { i: 1 } } ",
+                   "attr { key: 'fused_ops' value { list { s: 'BiasAdd' ",
+                   activation.empty() ? "" : absl::StrCat("s: '", activation, "' "), "} } } ");
+  if (op != "_FusedMatMul") {
+    absl::StrAppend(&node, "attr { key: 'strides' value { list { i: 1 i: 2 i: 2 i: 1 } } } ",
+                    "attr { key: 'padding' value { s: 'SAME' } } ");
+  }
+  return Placeholder("x", DT_FLOAT) + Placeholder("f", DT_FLOAT) + Placeholder("b", DT_FLOAT) +
+         node + "}\n";
+}
+
+TEST(GpuNnKernelsTest, FusedConvolutionsAndMatMulWithEveryActivationMatchCpu) {
+  RILL_REQUIRE_GPU();
+  for (const char* activation : {"", "Relu", "Relu6", "_MklSwish", "_FusedHardSwish"}) {
+    SCOPED_TRACE(activation);
+    ExpectGpuMatchesCpu(Fused("_FusedConv2D", activation),
+                        {{"x", Random(DT_FLOAT, TensorShape({2, 8, 7, 3}), 51, -3, 3)},
+                         {"f", Random(DT_FLOAT, TensorShape({3, 3, 3, 5}), 52)},
+                         {"b", Random(DT_FLOAT, TensorShape({5}), 53)}},
+                        "z:0", 0.1);
+    ExpectGpuMatchesCpu(Fused("_FusedDepthwiseConv2dNative", activation),
+                        {{"x", Random(DT_FLOAT, TensorShape({2, 8, 7, 3}), 54, -3, 3)},
+                         {"f", Random(DT_FLOAT, TensorShape({3, 3, 3, 2}), 55)},
+                         {"b", Random(DT_FLOAT, TensorShape({6}), 56)}},
+                        "z:0", 0.1);
+    ExpectGpuMatchesCpu(Fused("_FusedMatMul", activation),
+                        {{"x", Random(DT_FLOAT, TensorShape({9, 17}), 57, -3, 3)},
+                         {"f", Random(DT_FLOAT, TensorShape({17, 6}), 58)},
+                         {"b", Random(DT_FLOAT, TensorShape({6}), 59)}},
+                        "z:0", 0.1);
+  }
+}
+
+// Conv2D -> BiasAdd -> Relu placed on the GPU: the optimizer fuses it there (the GPU has
+// _FusedConv2D) and the result is the CPU's.
+TEST(GpuNnKernelsTest, ConvBiasReluChainOnTheGpuMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Conv("Conv2D", {1, 1, 1, 1}, "SAME") + Placeholder("b", DT_FLOAT) +
+      "node { name: 'ba' op: 'BiasAdd' input: 'z' input: 'b' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+      "node { name: 'r' op: 'Relu' input: 'ba' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
+  ExpectGpuMatchesCpu(graph,
+                      {{"x", Random(DT_FLOAT, TensorShape({1, 6, 6, 4}), 61)},
+                       {"f", Random(DT_FLOAT, TensorShape({3, 3, 4, 8}), 62)},
+                       {"b", Random(DT_FLOAT, TensorShape({8}), 63)}},
+                      "r:0", 0.1);
+}
+
 std::string Pool(const std::string& op, const std::vector<int>& ksize,
                  const std::vector<int>& strides, const std::string& padding) {
   return Placeholder("x", DT_FLOAT) +
