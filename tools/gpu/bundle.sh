@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 targets="//tests:gpu_kernels_test //tests:gpu_nn_kernels_test //tests:gpu_memory_options_test
   //core/gpu:gpu_sub_allocators_test //core/gpu:cuda_probe_test //tools/session_runner:session_runner
-  //tools/bench:gpu_bench //examples:colocate_gradients"
+  //tools/bench:gpu_bench //examples:colocate_gradients //kernels/control_flow:control_flow_ops_gpu_test
+  //tools/gpu:gpu_model_check"
 bazel build -c opt $targets
 # The opt tree itself, not the bazel-bin link (another command may have pointed it elsewhere).
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)

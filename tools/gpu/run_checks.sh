@@ -5,7 +5,8 @@
 #   1. missing libraries (must print nothing), the driver and GPU (nvidia-smi);
 #   2. the GPU test binaries (gpu_kernels_test must report 0 skipped);
 #   3. the seed examples on the GPU with TensorFlow's placement log;
-#   4. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py).
+#   4. whole models on the GPU against the CPU (gpu_model_check on tools/gpu/models, issue 31);
+#   5. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
@@ -17,11 +18,11 @@ run() { echo "+ $*"; timeout "${STEP_TIMEOUT:-120}" "$@"; echo "(exit $?)"; }
   ls /usr/local/cuda/lib64 2>/dev/null | grep -E "^lib(cudart|cublas|cublasLt|cudnn)\.so" | tr '\n' ' '
   echo
   for b in gpu_kernels_test gpu_nn_kernels_test gpu_memory_options_test gpu_sub_allocators_test \
-           cuda_probe_test session_runner gpu_bench; do
+           cuda_probe_test session_runner gpu_bench control_flow_ops_gpu_test gpu_model_check; do
     .gpu/run --ldd "$b" | grep -i "not found"
   done
   for t in cuda_probe_test gpu_sub_allocators_test gpu_memory_options_test gpu_kernels_test \
-           gpu_nn_kernels_test; do
+           gpu_nn_kernels_test control_flow_ops_gpu_test; do
     run .gpu/run "$t"
   done
   r=".gpu/run session_runner"
@@ -38,5 +39,10 @@ run() { echo "+ $*"; timeout "${STEP_TIMEOUT:-120}" "$@"; echo "(exit $?)"; }
     --fetch=AddN
   # The seed's colocated gradients: sin and its gradient ops on GPU:0, cos and its on the CPU.
   run .gpu/run colocate_gradients
+  # Whole models (tools/gpu/models, issue 31): GPU against CPU-only, one model per step so each
+  # has its own time limit.
+  for m in $(awk '!/^#/ && NF {print $1}' tools/gpu/models/manifest.txt); do
+    run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt --models="$m"
+  done
   run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
 } 2>&1 | tee "$log"
