@@ -25,6 +25,17 @@ struct CublasApi {
   decltype(&::cublasDgemm_v2) dgemm = nullptr;
   decltype(&::cublasSgemmStridedBatched) sgemm_strided_batched = nullptr;
   decltype(&::cublasDgemmStridedBatched) dgemm_strided_batched = nullptr;
+  // The Ex calls, typed here: cuBLAS's header also declares C++ overloads of these names.
+  cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const void*, const void*, cudaDataType, int, const void*,
+                            cudaDataType, int, const void*, void*, cudaDataType, int,
+                            cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                            int, int, int, const void*, const void*,
+                                            cudaDataType, int, long long, const void*,
+                                            cudaDataType, int, long long, const void*, void*,
+                                            cudaDataType, int, long long, int,
+                                            cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
   decltype(&::cublasGetStatusName) status_name = nullptr;
   decltype(&::cublasGetStatusString) status_string = nullptr;
   std::string error;  // why loading failed; empty once loaded
@@ -62,6 +73,8 @@ const CublasApi& Cublas() {
                      Resolve(lib, "cublasDgemm_v2", &a->dgemm, &e) &&
                      Resolve(lib, "cublasSgemmStridedBatched", &a->sgemm_strided_batched, &e) &&
                      Resolve(lib, "cublasDgemmStridedBatched", &a->dgemm_strided_batched, &e) &&
+                     Resolve(lib, "cublasGemmEx", &a->gemm_ex, &e) &&
+                     Resolve(lib, "cublasGemmStridedBatchedEx", &a->gemm_strided_batched_ex, &e) &&
                      Resolve(lib, "cublasGetStatusName", &a->status_name, &e) &&
                      Resolve(lib, "cublasGetStatusString", &a->status_string, &e);
     if (!all) {
@@ -175,6 +188,34 @@ bool CublasGemmStridedBatched(int platform_id, void* handle, bool transpose_a, b
                                      a, static_cast<int>(lda), stride_a, b, static_cast<int>(ldb),
                                      stride_b, c, static_cast<int>(ldc), stride_c,
                                      static_cast<int>(batch)),
+               error);
+}
+
+bool CublasGemmHalf(int platform_id, void* handle, bool transpose_a, bool transpose_b, int64_t m,
+                    int64_t n, int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
+                    void* c, int64_t ldc, std::string* error) {
+  const float one = 1.0f, zero = 0.0f;
+  auto i = [](int64_t v) { return static_cast<int>(v); };
+  return SetDevice(platform_id, error) &&
+         Check(Cublas().gemm_ex(H(handle), Op(transpose_a), Op(transpose_b), i(m), i(n), i(k), &one,
+                                a, CUDA_R_16F, i(lda), b, CUDA_R_16F, i(ldb), &zero, c,
+                                CUDA_R_16F, i(ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               error);
+}
+
+bool CublasGemmStridedBatchedHalf(int platform_id, void* handle, bool transpose_a, bool transpose_b,
+                                  int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                                  int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
+                                  void* c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                  std::string* error) {
+  const float one = 1.0f, zero = 0.0f;
+  auto i = [](int64_t v) { return static_cast<int>(v); };
+  return SetDevice(platform_id, error) &&
+         Check(Cublas().gemm_strided_batched_ex(
+                   H(handle), Op(transpose_a), Op(transpose_b), i(m), i(n), i(k), &one, a,
+                   CUDA_R_16F, i(lda), stride_a, b, CUDA_R_16F, i(ldb), stride_b, &zero, c,
+                   CUDA_R_16F, i(ldc), stride_c, i(batch), CUBLAS_COMPUTE_32F,
+                   CUBLAS_GEMM_DEFAULT),
                error);
 }
 

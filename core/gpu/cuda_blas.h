@@ -28,6 +28,17 @@ bool CublasGemmStridedBatched(int platform_id, void* handle, bool transpose_a, b
                               int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b, T* c,
                               int64_t ldc, int64_t stride_c, int64_t batch, std::string* error);
 
+// The same products of float16 matrices (IEEE half, 2 bytes per element) accumulated in float32
+// (cublasGemmEx with CUBLAS_COMPUTE_32F; tensor cores where cuBLAS chooses them).
+bool CublasGemmHalf(int platform_id, void* handle, bool transpose_a, bool transpose_b, int64_t m,
+                    int64_t n, int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
+                    void* c, int64_t ldc, std::string* error);
+bool CublasGemmStridedBatchedHalf(int platform_id, void* handle, bool transpose_a, bool transpose_b,
+                                  int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                                  int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
+                                  void* c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                  std::string* error);
+
 }  // namespace gpu_internal
 }  // namespace rill
 

@@ -180,17 +180,18 @@ class ConvDescriptors {
   bool Make(const DnnConvShape& s, cudnnMathType_t math, std::string* error) {
     const CudnnApi& api = Cudnn();
     auto i = [](int64_t v) { return static_cast<int>(v); };
+    const cudnnDataType_t data = s.half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
     return Check(api.create_tensor(&input), "creating a tensor descriptor", error) &&
            Check(api.create_tensor(&output), "creating a tensor descriptor", error) &&
            Check(api.create_filter(&filter), "creating a filter descriptor", error) &&
            Check(api.create_conv(&conv), "creating a convolution descriptor", error) &&
-           Check(api.set_tensor(input, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, i(s.batch),
+           Check(api.set_tensor(input, CUDNN_TENSOR_NHWC, data, i(s.batch),
                                 i(s.in_depth), i(s.in_rows), i(s.in_cols)),
                  "describing the input", error) &&
-           Check(api.set_tensor(output, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, i(s.batch),
+           Check(api.set_tensor(output, CUDNN_TENSOR_NHWC, data, i(s.batch),
                                 i(s.out_depth), i(s.out_rows), i(s.out_cols)),
                  "describing the output", error) &&
-           Check(api.set_filter(filter, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, i(s.out_depth),
+           Check(api.set_filter(filter, data, CUDNN_TENSOR_NHWC, i(s.out_depth),
                                 i(s.in_depth / s.groups), i(s.filter_rows), i(s.filter_cols)),
                  "describing the filter", error) &&
            Check(api.set_conv(conv, i(s.pad_rows), i(s.pad_cols), i(s.stride_rows),
@@ -257,9 +258,11 @@ bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int
   Plan plan;
   if (!LookUpPlan(platform_id, shape, &plan)) {
     if (!SetDevice(platform_id, error)) return false;
-    const bool tf32 = AllowTf32();
+    // Tensor cores: always for float16 (float32 accumulation), for float32 only as TF32 when
+    // allowed.
+    const bool tensor_ops = shape.half || AllowTf32();
     ConvDescriptors d;
-    if (!d.Make(shape, tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, error)) return false;
+    if (!d.Make(shape, tensor_ops ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, error)) return false;
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
     if (!Check(Cudnn().algorithms(H(handle), d.input, d.filter, d.conv, d.output,
@@ -272,7 +275,7 @@ bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int
       const bool tensor_op = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
                              perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
       if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > kMaxWorkspaceBytes ||
-          (tensor_op && !tf32)) {
+          (tensor_op && !tensor_ops)) {
         continue;
       }
       plan = {perf[i].algo, perf[i].mathType, perf[i].memory};
@@ -280,7 +283,7 @@ bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int
     }
     if (!found) {
       if (error != nullptr) {
-        *error = "cuDNN has no float32 algorithm for this convolution within 1 GiB of workspace";
+        *error = "cuDNN has no algorithm for this convolution within 1 GiB of workspace";
       }
       return false;
     }

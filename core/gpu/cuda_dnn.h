@@ -5,9 +5,10 @@
 // without it. On failure a call returns false with the reason in *error (cuDNN's status text, or
 // how to install cuDNN when it could not be loaded).
 //
-// Convolutions run in strict float32 (CUDNN_FMA_MATH: no TF32 tensor-core rounding) so a graph's
-// GPU results match its CPU results to float32 rounding; RILL_GPU_TF32=1 in the environment
-// (Rill-only) lets cuDNN use TF32 for float convolutions, as TensorFlow does by default.
+// Float32 convolutions run in strict float32 (CUDNN_FMA_MATH: no TF32 tensor-core rounding) so a
+// graph's GPU results match its CPU results to float32 rounding; RILL_GPU_TF32=1 in the
+// environment (Rill-only) lets cuDNN use TF32 for them, as TensorFlow does by default. Float16
+// convolutions accumulate in float32.
 //
 // A handle is bound to one stream. Algorithms are chosen once per (GPU, shape) by cuDNN's
 // heuristics and cached for the process. Thread-safe.
@@ -22,11 +23,12 @@
 namespace rill {
 namespace gpu_internal {
 
-// One float 2-D cross-correlation as cuDNN runs it: NHWC activations, an OHWI filter
-// ([out_depth, filter_rows, filter_cols, in_depth / groups]), symmetric zero padding (callers pad
-// the input themselves for asymmetric padding). Every size fits in an int (callers check with
-// FitsCudnn).
+// One 2-D cross-correlation as cuDNN runs it: NHWC activations, an OHWI filter ([out_depth,
+// filter_rows, filter_cols, in_depth / groups]), symmetric zero padding (callers pad the input
+// themselves for asymmetric padding). Float32 tensors, or float16 (`half`) accumulated in float32
+// (tensor cores allowed). Every size fits in an int (callers check with FitsCudnn).
 struct DnnConvShape {
+  bool half = false;
   int64_t batch = 0, in_rows = 0, in_cols = 0, in_depth = 0;
   int64_t out_rows = 0, out_cols = 0, out_depth = 0;
   int64_t filter_rows = 0, filter_cols = 0, groups = 1;
@@ -34,7 +36,7 @@ struct DnnConvShape {
   int64_t stride_rows = 1, stride_cols = 1, dilation_rows = 1, dilation_cols = 1;
 
   auto Key() const {
-    return std::make_tuple(batch, in_rows, in_cols, in_depth, out_rows, out_cols, out_depth,
+    return std::make_tuple(half, batch, in_rows, in_cols, in_depth, out_rows, out_cols, out_depth,
                            filter_rows, filter_cols, groups, pad_rows, pad_cols, stride_rows,
                            stride_cols, dilation_rows, dilation_cols);
   }

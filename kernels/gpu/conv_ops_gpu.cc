@@ -1,13 +1,13 @@
-// Conv2D and DepthwiseConv2dNative on the GPU (float, NHWC), and their fused forms
-// _FusedConv2D / _FusedDepthwiseConv2dNative (the graph optimizer's conv + BiasAdd [+ activation],
-// made on a GPU because these kernels exist: the bias and activation run in one pass over the
-// output), through cuDNN (core/gpu/cuda_dnn.h):
-// the HWIO filter is transposed to cuDNN's OHWI on the compute stream, grouped filters (input
-// depth a multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run
-// as cuDNN groups, and a depthwise filter [H, W, C, M] runs as C groups of M output channels.
-// cuDNN pads symmetrically, so an input whose padding differs before and after (SAME with an
-// even window total, EXPLICIT) is first copied into a zero-padded buffer, as TensorFlow's GPU
-// kernel does. Shapes and attrs are checked with the CPU kernels' functions and texts
+// Conv2D and DepthwiseConv2dNative on the GPU (float, and half in float16 with float32
+// accumulation; NHWC) and their float fused forms _FusedConv2D / _FusedDepthwiseConv2dNative (the
+// graph optimizer's conv + BiasAdd [+ activation], made on a GPU because these kernels exist: the
+// bias and activation run in one pass over the output), through cuDNN (core/gpu/cuda_dnn.h). The
+// HWIO filter is transposed to cuDNN's OHWI on the compute stream, grouped filters (input depth a
+// multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run as cuDNN
+// groups, and a depthwise filter [H, W, C, M] runs as C groups of M output channels. cuDNN pads
+// symmetrically, so an input whose padding differs before and after (SAME with an even window
+// total, EXPLICIT) is first copied into a zero-padded buffer, as TensorFlow's GPU kernel does.
+// Shapes and attrs are checked with the CPU kernels' functions and texts
 // (kernels/math_lib/conv_window.h); NCHW is Unimplemented (the CPU kernels' NHWC only); a
 // convolution with a tensor of 2^31 elements or more is InvalidArgument (cuDNN's int sizes);
 // cuDNN's failures (including cuDNN missing) are Internal naming the node.
@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_dnn.h"
+#include "core/gpu/cuda_stream.h"
 #include "core/status_macros.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
@@ -64,15 +65,23 @@ class ConvGpuOp final : public GpuOpKernel {
       RILL_ASSIGN_OR_RETURN(g, NhwcConvGeometry(attrs_, input.shape(), filter.shape(), true));
       RILL_RETURN_IF_ERROR(CheckFilterHasElements(filter));
     }
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckBias(ctx.input(2), g.out_c));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     if (g.groups == 0 || g.k_h * g.k_w == 0) {  // no input channels or taps: zeros
-      gpu_kernels::LaunchFill<float>(out->flat<float>().data(), 0.0f, out->NumElements(), stream());
-      return Launched();
+      std::string error;
+      if (!gpu_internal::CudaMemsetAsync(gpu()->platform_id(), out->raw_data(), 0,
+                                         out->TotalBytes(), stream(), &error)) {
+        return gpu()->CudaError(absl::StrCat("zeroing the output of ", name()), error);
+      }
+      return Epilogue(ctx, out);
     }
+    const bool half = input.dtype() == DT_HALF;
+    const int element_bytes = half ? 2 : 4;
     DnnConvShape s;
+    s.half = half;
     s.batch = g.batch;
     s.in_depth = g.in_c;
     s.out_rows = g.out_h;
@@ -100,20 +109,20 @@ class ConvGpuOp final : public GpuOpKernel {
     }
     // The filter in cuDNN's OHWI layout.
     const int64_t taps = kDepthwise ? g.k_h * g.k_w : g.k_h * g.k_w * (g.in_c / g.groups);
-    RILL_ASSIGN_OR_RETURN(Tensor ohwi, ctx.allocate_temp(DT_FLOAT, filter.shape()));
-    gpu_kernels::LaunchTransposeMatrix(filter.flat<float>().data(), ohwi.flat<float>().data(), taps,
-                                       g.out_c, stream());
+    RILL_ASSIGN_OR_RETURN(Tensor ohwi, ctx.allocate_temp(input.dtype(), filter.shape()));
+    gpu_kernels::LaunchTransposeMatrix(filter.raw_data(), ohwi.raw_data(), taps, g.out_c,
+                                       element_bytes, stream());
     RILL_RETURN_IF_ERROR(Launched());
-    const float* x = input.flat<float>().data();
+    const void* x = input.raw_data();
     Tensor padded;
     if (!symmetric) {
       RILL_ASSIGN_OR_RETURN(
           padded,
-          ctx.allocate_temp(DT_FLOAT, TensorShape({g.batch, s.in_rows, s.in_cols, g.in_c})));
-      gpu_kernels::LaunchPadNhwc(x, padded.flat<float>().data(), g.batch, g.in_h, g.in_w, g.in_c,
-                                 g.pad_h, g.pad_w, s.in_rows, s.in_cols, stream());
+          ctx.allocate_temp(input.dtype(), TensorShape({g.batch, s.in_rows, s.in_cols, g.in_c})));
+      gpu_kernels::LaunchPadNhwc(x, padded.raw_data(), g.batch, g.in_h, g.in_w, g.in_c, g.pad_h,
+                                 g.pad_w, s.in_rows, s.in_cols, element_bytes, stream());
       RILL_RETURN_IF_ERROR(Launched());
-      x = padded.flat<float>().data();
+      x = padded.raw_data();
     }
     RILL_ASSIGN_OR_RETURN(void* handle, gpu()->DnnHandle());
     stream();  // makes this GPU current for the calls below
@@ -130,10 +139,9 @@ class ConvGpuOp final : public GpuOpKernel {
           workspace,
           ctx.allocate_temp(DT_UINT8, TensorShape({static_cast<int64_t>(workspace_bytes)})));
     }
-    if (!gpu_internal::CudnnConvForward(gpu()->platform_id(), handle, s, algorithm, x,
-                                        ohwi.flat<float>().data(), out->flat<float>().data(),
-                                        workspace_bytes > 0 ? workspace.raw_data() : nullptr,
-                                        workspace_bytes, &error)) {
+    if (!gpu_internal::CudnnConvForward(
+            gpu()->platform_id(), handle, s, algorithm, x, ohwi.raw_data(), out->raw_data(),
+            workspace_bytes > 0 ? workspace.raw_data() : nullptr, workspace_bytes, &error)) {
       return gpu()->CudaError(absl::StrCat("running ", type_string(), " node ", name()), error);
     }
     return Epilogue(ctx, out);
@@ -153,10 +161,11 @@ class ConvGpuOp final : public GpuOpKernel {
   FusedActivation activation_ = FusedActivation::kNone;
 };
 
-REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_FLOAT}),
+REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_HALF, DT_FLOAT}),
                     ConvGpuOp<false, false>);
-REGISTER_GPU_KERNEL(KernelDefBuilder("DepthwiseConv2dNative").TypeConstraint("T", {DT_FLOAT}),
-                    ConvGpuOp<true, false>);
+REGISTER_GPU_KERNEL(
+    KernelDefBuilder("DepthwiseConv2dNative").TypeConstraint("T", {DT_HALF, DT_FLOAT}),
+    ConvGpuOp<true, false>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("_FusedConv2D").TypeConstraint("T", {DT_FLOAT}),
                     ConvGpuOp<false, true>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("_FusedDepthwiseConv2dNative").TypeConstraint("T", {DT_FLOAT}),

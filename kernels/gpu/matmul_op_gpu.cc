@@ -1,4 +1,5 @@
-// CUDA kernels of MatMul and BatchMatMul/BatchMatMulV2 (float, double) on cuBLAS, bound to the
+// CUDA kernels of MatMul and BatchMatMul/BatchMatMulV2 (half, float, double) on cuBLAS (half in
+// float16 with float32 accumulation), bound to the
 // device's compute stream. Row-major C = op(A) op(B) is cuBLAS's column-major
 // C^T = op(B)^T op(A)^T, so the operands swap and no data moves. Errors are the CPU kernels'
 // texts ("In[0] is not a matrix. Instead it has shape [2,3,4]", "Matrix size-incompatible: In[0]:
@@ -41,6 +42,20 @@ bool Gemm(GpuDevice* gpu, void* handle, const Product& p, bool ta, bool tb, cons
                                                    p.n, p.m * p.n, p.batch, error);
 }
 
+// Float16 products accumulate in float32 (cuBLAS's Ex calls).
+bool GemmHalf(GpuDevice* gpu, void* handle, const Product& p, bool ta, bool tb, const void* a,
+              const void* b, void* c, std::string* error) {
+  const int64_t lda = ta ? p.m : p.k;
+  const int64_t ldb = tb ? p.k : p.n;
+  if (p.batch == 1) {
+    return gpu_internal::CublasGemmHalf(gpu->platform_id(), handle, tb, ta, p.n, p.m, p.k, b, ldb,
+                                        a, lda, c, p.n, error);
+  }
+  return gpu_internal::CublasGemmStridedBatchedHalf(gpu->platform_id(), handle, tb, ta, p.n, p.m,
+                                                    p.k, b, ldb, p.stride_b, a, lda, p.stride_a, c,
+                                                    p.n, p.m * p.n, p.batch, error);
+}
+
 class MatMulGpuOp : public GpuOpKernel {
  public:
   explicit MatMulGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
@@ -63,7 +78,10 @@ class MatMulGpuOp : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(void* handle, gpu()->BlasHandle());
     std::string error;
     bool ok;
-    if (a.dtype() == DT_DOUBLE) {
+    if (a.dtype() == DT_HALF) {
+      ok = GemmHalf(gpu(), handle, p, transpose_a_, transpose_b_, a.raw_data(), b.raw_data(),
+                    out->raw_data(), &error);
+    } else if (a.dtype() == DT_DOUBLE) {
       ok = Gemm<double>(gpu(), handle, p, transpose_a_, transpose_b_, a.flat<double>().data(),
                         b.flat<double>().data(), out->flat<double>().data(), &error);
     } else {
@@ -140,7 +158,7 @@ class MatMulGpuOp : public GpuOpKernel {
   bool transpose_a_ = false, transpose_b_ = false, batch_ = false;
 };
 
-const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
+const std::vector<DataType> kFloatTypes = {DT_HALF, DT_FLOAT, DT_DOUBLE};
 REGISTER_GPU_KERNEL(KernelDefBuilder("MatMul").TypeConstraint("T", kFloatTypes), MatMulGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("BatchMatMul").TypeConstraint("T", kFloatTypes), MatMulGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("BatchMatMulV2").TypeConstraint("T", kFloatTypes),

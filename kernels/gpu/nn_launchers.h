@@ -2,7 +2,8 @@
 // as plain launch functions so that the OpKernel classes need no CUDA headers. Every launcher
 // enqueues on `stream` (the device's compute stream) and returns at once; the caller checks the
 // launch with GpuDevice::LaunchStatus. Pointers are device memory of the stream's GPU; tensors are
-// float, NHWC. Thread-safe (launches on one stream are ordered by the stream).
+// float (the convolution helpers also 16-bit), NHWC. Thread-safe (launches on one stream are
+// ordered by the stream).
 #ifndef RILL_KERNELS_GPU_NN_LAUNCHERS_H_
 #define RILL_KERNELS_GPU_NN_LAUNCHERS_H_
 
@@ -11,17 +12,18 @@
 namespace rill {
 namespace gpu_kernels {
 
-// out[c * rows + r] = in[r * cols + c]: a [rows, cols] matrix transposed. A Conv2D filter HWIO
-// viewed as [H*W*I, O] becomes cuDNN's OHWI; a depthwise filter [H, W, C, M] viewed as
-// [H*W, C*M] becomes [C*M, H, W, 1].
-void LaunchTransposeMatrix(const float* in, float* out, int64_t rows, int64_t cols, void* stream);
+// out[c * rows + r] = in[r * cols + c]: a [rows, cols] matrix of `element_bytes`-byte elements (2
+// or 4) transposed. A Conv2D filter HWIO viewed as [H*W*I, O] becomes cuDNN's OHWI; a depthwise
+// filter [H, W, C, M] viewed as [H*W, C*M] becomes [C*M, H, W, 1].
+void LaunchTransposeMatrix(const void* in, void* out, int64_t rows, int64_t cols, int element_bytes,
+                           void* stream);
 
 // NHWC zero padding: out is [batch, out_h, out_w, depth] with
 // out[n, h + top, w + left, c] = in[n, h, w, c] and zeros elsewhere (in is [batch, in_h, in_w,
-// depth]; top + in_h <= out_h, left + in_w <= out_w).
-void LaunchPadNhwc(const float* in, float* out, int64_t batch, int64_t in_h, int64_t in_w,
+// depth]; top + in_h <= out_h, left + in_w <= out_w); elements of `element_bytes` bytes (2 or 4).
+void LaunchPadNhwc(const void* in, void* out, int64_t batch, int64_t in_h, int64_t in_w,
                    int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w,
-                   void* stream);
+                   int element_bytes, void* stream);
 
 // A spatial NHWC pooling: output pixel (oh, ow) covers input rows oh * stride_h - pad_h ..
 // + k_h - 1 and the columns likewise, clipped to the input.

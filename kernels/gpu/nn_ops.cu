@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <cfloat>
+#include <cstdint>
 #include <cmath>
 
 #include "kernels/gpu/nn_launchers.h"
@@ -25,14 +26,16 @@ cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
        i += int64_t{blockDim.x} * gridDim.x)
 
-__global__ void TransposeMatrix(const float* in, float* out, int64_t rows, int64_t cols) {
+template <typename T>
+__global__ void TransposeMatrix(const T* in, T* out, int64_t rows, int64_t cols) {
   RILL_FOR_EACH(i, rows * cols) {
     const int64_t c = i / rows, r = i % rows;  // out[c][r], so writes are coalesced
     out[i] = in[r * cols + c];
   }
 }
 
-__global__ void PadNhwc(const float* in, float* out, int64_t batch, int64_t in_h, int64_t in_w,
+template <typename T>
+__global__ void PadNhwc(const T* in, T* out, int64_t batch, int64_t in_h, int64_t in_w,
                         int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w) {
   RILL_FOR_EACH(i, batch * out_h * out_w * depth) {
     int64_t rest = i;
@@ -44,7 +47,7 @@ __global__ void PadNhwc(const float* in, float* out, int64_t batch, int64_t in_h
     const int64_t n = rest / out_h;
     out[i] = (h >= 0 && h < in_h && w >= 0 && w < in_w)
                  ? in[((n * in_h + h) * in_w + w) * depth + c]
-                 : 0.0f;
+                 : T(0);  // +0.0 in float32 and float16 alike
   }
 }
 
@@ -190,18 +193,32 @@ __global__ void BatchNormApply(const float* x, const float* m, const float* fact
 
 }  // namespace
 
-void LaunchTransposeMatrix(const float* in, float* out, int64_t rows, int64_t cols, void* stream) {
+void LaunchTransposeMatrix(const void* in, void* out, int64_t rows, int64_t cols,
+                           int element_bytes, void* stream) {
   if (rows * cols <= 0) return;
-  TransposeMatrix<<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(in, out, rows, cols);
+  if (element_bytes == 2) {
+    TransposeMatrix<uint16_t><<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(
+        static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), rows, cols);
+  } else {
+    TransposeMatrix<float><<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(
+        static_cast<const float*>(in), static_cast<float*>(out), rows, cols);
+  }
 }
 
-void LaunchPadNhwc(const float* in, float* out, int64_t batch, int64_t in_h, int64_t in_w,
+void LaunchPadNhwc(const void* in, void* out, int64_t batch, int64_t in_h, int64_t in_w,
                    int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w,
-                   void* stream) {
+                   int element_bytes, void* stream) {
   const int64_t n = batch * out_h * out_w * depth;
   if (n <= 0) return;
-  PadNhwc<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, batch, in_h, in_w, depth, top, left,
-                                                 out_h, out_w);
+  if (element_bytes == 2) {
+    PadNhwc<uint16_t><<<Blocks(n), kThreads, 0, S(stream)>>>(
+        static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), batch, in_h, in_w, depth,
+        top, left, out_h, out_w);
+  } else {
+    PadNhwc<float><<<Blocks(n), kThreads, 0, S(stream)>>>(static_cast<const float*>(in),
+                                                          static_cast<float*>(out), batch, in_h,
+                                                          in_w, depth, top, left, out_h, out_w);
+  }
 }
 
 void LaunchMaxPool(const float* in, float* out, const PoolDims& dims, void* stream) {

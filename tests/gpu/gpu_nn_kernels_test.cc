@@ -144,6 +144,47 @@ TEST(GpuNnKernelsTest, ConvBiasReluChainOnTheGpuMatchesCpu) {
                       "r:0", 0.1);
 }
 
+// x and f fed as float, cast to half on the CPU, `op` in half on DEVICE, the result cast back to
+// float on the CPU.
+std::string HalfProduct(const std::string& op, const std::string& attrs) {
+  std::string g = Placeholder("x", DT_FLOAT) + Placeholder("f", DT_FLOAT);
+  for (const char* v : {"x", "f"}) {
+    g += absl::StrCat("node { name: '", v, "16' op: 'Cast' input: '", v,
+                      "' device: '/device:CPU:0' attr { key: 'SrcT' value { type: DT_FLOAT } } ",
+                      "attr { key: 'DstT' value { type: DT_HALF } } }\n");
+  }
+  return g + absl::StrCat("node { name: 'p' op: '", op, "' input: 'x16' input: 'f16' ",
+                          "device: 'DEVICE' attr { key: 'T' value { type: DT_HALF } } ", attrs,
+                          "}\n", "node { name: 'z' op: 'Cast' input: 'p' device: '/device:CPU:0' ",
+                          "attr { key: 'SrcT' value { type: DT_HALF } } ",
+                          "attr { key: 'DstT' value { type: DT_FLOAT } } }\n");
+}
+
+// Float16 MatMul and convolutions accumulate in float32 on the GPU: within float16 rounding of
+// the CPU's half kernels.
+TEST(GpuNnKernelsTest, HalfMatMulAndConvolutionsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  ExpectGpuMatchesCpu(HalfProduct("MatMul", ""),
+                      {{"x", Random(DT_FLOAT, TensorShape({33, 70}), 71)},
+                       {"f", Random(DT_FLOAT, TensorShape({70, 18}), 72)}},
+                      "z:0", 0.1, 4e-3);
+  ExpectGpuMatchesCpu(HalfProduct("BatchMatMulV2", ""),
+                      {{"x", Random(DT_FLOAT, TensorShape({3, 9, 40}), 73)},
+                       {"f", Random(DT_FLOAT, TensorShape({3, 40, 8}), 74)}},
+                      "z:0", 0.1, 4e-3);
+  const std::string window =
+      "attr { key: 'strides' value { list { i: 1 i: 2 i: 2 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'SAME' } } ";
+  ExpectGpuMatchesCpu(HalfProduct("Conv2D", window),
+                      {{"x", Random(DT_FLOAT, TensorShape({2, 10, 9, 8}), 75)},
+                       {"f", Random(DT_FLOAT, TensorShape({3, 3, 8, 16}), 76)}},
+                      "z:0", 0.1, 4e-3);
+  ExpectGpuMatchesCpu(HalfProduct("DepthwiseConv2dNative", window),
+                      {{"x", Random(DT_FLOAT, TensorShape({2, 10, 9, 8}), 77)},
+                       {"f", Random(DT_FLOAT, TensorShape({3, 3, 8, 1}), 78)}},
+                      "z:0", 0.1, 4e-3);
+}
+
 std::string Pool(const std::string& op, const std::vector<int>& ksize,
                  const std::vector<int>& strides, const std::string& padding) {
   return Placeholder("x", DT_FLOAT) +

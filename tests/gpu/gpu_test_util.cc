@@ -68,10 +68,10 @@ absl::StatusOr<Tensor> RunOn(const std::string& graph, const std::string& device
 // Relative to each element, with a floor of `floor` times the tensor's largest magnitude (sums that
 // cancel differ by the summation order); tiny results (a product of 1050 values ~1e-20) are
 // compared at their own scale.
-void ExpectClose(const Tensor& gpu, const Tensor& cpu, double floor) {
+void ExpectClose(const Tensor& gpu, const Tensor& cpu, double floor, double tol) {
   ASSERT_EQ(gpu.dtype(), cpu.dtype());
   ASSERT_EQ(gpu.shape(), cpu.shape());
-  const double tol = cpu.dtype() == DT_DOUBLE ? 1e-12 : 1e-5;
+  if (tol == 0) tol = cpu.dtype() == DT_DOUBLE ? 1e-12 : 1e-5;
   auto at = [](const Tensor& t, int64_t i) -> double {
     return t.dtype() == DT_DOUBLE ? t.flat<double>()[i] : t.flat<float>()[i];
   };
@@ -96,12 +96,12 @@ void ExpectClose(const Tensor& gpu, const Tensor& cpu, double floor) {
 // The op on GPU:0 and on CPU:0 agree.
 void ExpectGpuMatchesCpu(const std::string& graph,
                          const std::vector<std::pair<std::string, Tensor>>& feeds,
-                         const std::string& fetch, double floor) {
+                         const std::string& fetch, double floor, double tol) {
   absl::StatusOr<Tensor> gpu = RunOn(graph, "/device:GPU:0", feeds, fetch);
   ASSERT_THAT(gpu.status(), IsOk());
   absl::StatusOr<Tensor> cpu = RunOn(graph, "/device:CPU:0", feeds, fetch);
   ASSERT_THAT(cpu.status(), IsOk());
-  ExpectClose(*gpu, *cpu, floor);
+  ExpectClose(*gpu, *cpu, floor, tol);
 }
 
 }  // namespace gpu_test

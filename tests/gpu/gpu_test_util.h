@@ -43,14 +43,15 @@ absl::StatusOr<Tensor> RunOn(const std::string& graph, const std::string& device
                              const std::vector<std::pair<std::string, Tensor>>& feeds,
                              const std::string& fetch);
 
-// Relative to each element, with a floor of `floor` times the tensor's largest magnitude (sums
-// that cancel differ by the summation order); NaN and inf must match exactly.
-void ExpectClose(const Tensor& gpu, const Tensor& cpu, double floor = 1e-3);
+// Relative to each element (`tol`, or 1e-5 for float and 1e-12 for double when 0), with a floor
+// of `floor` times the tensor's largest magnitude (sums that cancel differ by the summation
+// order); NaN and inf must match exactly.
+void ExpectClose(const Tensor& gpu, const Tensor& cpu, double floor = 1e-3, double tol = 0);
 
 // The op on GPU:0 and on CPU:0 agree.
 void ExpectGpuMatchesCpu(const std::string& graph,
                          const std::vector<std::pair<std::string, Tensor>>& feeds,
-                         const std::string& fetch, double floor = 1e-3);
+                         const std::string& fetch, double floor = 1e-3, double tol = 0);
 
 }  // namespace gpu_test
 }  // namespace rill
