@@ -23,6 +23,7 @@
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
+#include "session/loop_placement.h"
 
 namespace rill {
 namespace {
@@ -1092,7 +1093,13 @@ absl::Status Placement::unplaced_status(const std::string& name) const {
 absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
                                 const Placement* previous) {
-  return Placer(graph, kernels, options, previous).Run(devices);
+  absl::StatusOr<Placement> placement = Placer(graph, kernels, options, previous).Run(devices);
+  if (!placement.ok()) return placement;
+  // Rill's own rule (session/loop_placement.h): a while loop runs on one device.
+  absl::StatusOr<std::vector<std::string>> moved =
+      KeepLoopsOnOneDevice(graph, devices, kernels, &*placement);
+  if (!moved.ok()) return moved.status();
+  return placement;
 }
 
 }  // namespace rill

@@ -30,6 +30,9 @@
 //     pinned to that device.
 //  5. Second pass: generators (Const, Placeholder, VarHandleOp...) take their consumers' device
 //     when all consumers agree and it is among their candidates, else their best candidate.
+//  6. Rill's own rule, not TensorFlow's: a while loop whose nodes landed on several devices moves
+//     wholly to the CPU when it can (session/loop_placement.h), since Rill's executor runs a loop
+//     on one device.
 // Soft placement: a group whose request matches no device with a kernel falls back to the best
 // device that matches the request without its type and id. Nodes whose op is not registered are
 // left unplaced (device "") and never fail placement; runs that need them report

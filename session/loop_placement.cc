@@ -1,0 +1,157 @@
+#include "session/loop_placement.h"
+
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/types.h"
+#include "ops/attr_value_util.h"
+
+namespace rill {
+namespace {
+
+bool IsEnter(const Node& n) { return n.op() == "Enter" || n.op() == "RefEnter"; }
+bool IsExit(const Node& n) { return n.op() == "Exit" || n.op() == "RefExit"; }
+
+struct Frames {
+  std::vector<int> parent = {0};  // by frame id; 0 is the root frame
+  std::vector<std::string> name = {""};
+  std::map<int, int> node_frame;   // node id -> the frame it runs in
+  std::map<int, int> enter_child;  // Enter node id -> the frame it enters
+  int Outermost(int frame) const {
+    while (frame != 0 && parent[frame] != 0) frame = parent[frame];
+    return frame;
+  }
+};
+
+// TensorFlow's frame walk (as the executor's BuildFrames): from the roots along data and control
+// edges, an Enter's consumers run in its child frame and an Exit's in its frame's parent.
+absl::StatusOr<Frames> FindFrames(const Graph& graph) {
+  Frames f;
+  std::map<std::pair<int, std::string>, int> by_name;
+  std::deque<const Node*> queue;
+  for (const Node* n : graph.nodes()) {
+    if (n->in_edges().empty()) {
+      f.node_frame[n->id()] = 0;
+      queue.push_back(n);
+    }
+  }
+  while (!queue.empty()) {
+    const Node* n = queue.front();
+    queue.pop_front();
+    const int frame = f.node_frame[n->id()];
+    int out_frame = frame;
+    if (IsEnter(*n)) {
+      std::string name;
+      absl::Status s = GetNodeAttr(n->def(), "frame_name", &name);
+      if (!s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Enter node ", n->name(), " has no frame_name attr: ", s.message()));
+      }
+      auto [it, added] = by_name.emplace(std::make_pair(frame, name), 0);
+      if (added) {
+        it->second = static_cast<int>(f.parent.size());
+        f.parent.push_back(frame);
+        f.name.push_back(name);
+      }
+      out_frame = it->second;
+      f.enter_child[n->id()] = out_frame;
+    } else if (IsExit(*n) && frame != 0) {
+      out_frame = f.parent[frame];
+    }
+    for (const Edge* e : n->out_edges()) {
+      if (f.node_frame.emplace(e->dst()->id(), out_frame).second) queue.push_back(e->dst());
+    }
+  }
+  return f;
+}
+
+// The first CPU device of `devices`, or "" when there is none.
+std::string CpuDevice(const std::vector<std::string>& devices) {
+  for (const std::string& d : devices) {
+    if (absl::StrContains(d, "/device:CPU:")) return d;
+  }
+  return "";
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
+    const Graph& graph, const std::vector<std::string>& devices, const KernelAvailability& kernels,
+    Placement* placement) {
+  std::vector<std::string> moved;
+  const std::string cpu = CpuDevice(devices);
+  if (cpu.empty()) return moved;
+  absl::StatusOr<Frames> frames = FindFrames(graph);
+  if (!frames.ok()) return frames.status();
+  // Each outermost loop's nodes (its Enters and every node of its frame and nested frames), in
+  // graph order.
+  std::map<int, std::vector<const Node*>> loops;
+  for (const Node* n : graph.op_nodes()) {
+    auto enter = frames->enter_child.find(n->id());
+    auto at = frames->node_frame.find(n->id());
+    int loop = 0;
+    if (enter != frames->enter_child.end()) {
+      loop = frames->Outermost(enter->second);
+    } else if (at != frames->node_frame.end()) {
+      loop = frames->Outermost(at->second);
+    }
+    if (loop != 0) loops[loop].push_back(n);
+  }
+  for (const auto& [loop, nodes] : loops) {
+    std::set<std::string> used;
+    bool movable = true;
+    for (const Node* n : nodes) {
+      auto p = placement->nodes.find(n->name());
+      if (p == placement->nodes.end() || p->second.device.empty()) continue;
+      used.insert(p->second.device);
+      if (!n->requested_device().empty() ||
+          kernels.SupportedDeviceTypes(n->def(), {kDeviceCpu}).empty()) {
+        movable = false;
+      }
+      for (DataType t : n->input_types()) {
+        if (IsRefType(t) || t == DT_RESOURCE) movable = false;
+      }
+    }
+    if (used.size() <= 1 || !movable) continue;
+    const std::string& name = frames->name[loop];
+    for (const Node* n : nodes) {
+      auto p = placement->nodes.find(n->name());
+      if (p == placement->nodes.end() || p->second.device.empty()) continue;
+      p->second.device = cpu;
+      p->second.reason = absl::StrCat("while loop '", name,
+                                      "' on the CPU: its nodes were placed on several devices, "
+                                      "and a loop runs on one device");
+    }
+    moved.push_back(name);
+  }
+  if (moved.empty()) return moved;
+  // Generators outside the loops that followed a consumer now on the CPU follow it there too
+  // (a loop's weights, fed through its Enters), when every consumer is on the CPU.
+  for (const Node* n : graph.op_nodes()) {
+    auto p = placement->nodes.find(n->name());
+    if (p == placement->nodes.end() || p->second.device == cpu ||
+        !absl::StartsWith(p->second.reason, "follows its consumer") ||
+        !n->requested_device().empty() ||
+        kernels.SupportedDeviceTypes(n->def(), {kDeviceCpu}).empty()) {
+      continue;
+    }
+    bool all_on_cpu = !n->out_edges().empty();
+    for (const Edge* e : n->out_edges()) {
+      auto c = placement->nodes.find(e->dst()->name());
+      if (e->dst()->IsOp() && (c == placement->nodes.end() || c->second.device != cpu)) {
+        all_on_cpu = false;
+      }
+    }
+    if (all_on_cpu) {
+      p->second.device = cpu;
+      p->second.reason = absl::StrCat(p->second.reason, " (its loop moved to the CPU)");
+    }
+  }
+  return moved;
+}
+
+}  // namespace rill

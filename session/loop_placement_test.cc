@@ -1,0 +1,132 @@
+#include "session/loop_placement.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "graph/builder/ops.h"
+#include "graph/builder/scope.h"
+#include "graph/graph_def_import.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+
+// Every op has a CPU kernel except those named in `gpu_only`.
+class FakeKernels : public KernelAvailability {
+ public:
+  explicit FakeKernels(std::vector<std::string> gpu_only = {}) : gpu_only_(std::move(gpu_only)) {}
+  std::vector<std::string> SupportedDeviceTypes(
+      const NodeDef& node, const std::vector<std::string>& types) const override {
+    for (const std::string& op : gpu_only_) {
+      if (node.op() == op) return {};
+    }
+    return types;
+  }
+  absl::Status NoKernelError(const NodeDef&, const std::vector<std::string>&) const override {
+    return absl::InvalidArgumentError("no kernel");
+  }
+
+ private:
+  std::vector<std::string> gpu_only_;
+};
+
+// w (a Const that followed its consumer) and x enter a loop: x = tanh(x @ w), n times.
+std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "") {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{1.f}});
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output one = ops::Const(root.WithOpName("one"), 1);
+  ops::WhileLoopAttrs attrs;
+  attrs.invariants = {n, w, one};
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("loop"), {ops::Const(root.WithOpName("zero"), 0), x},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [&](const Scope& s, const std::vector<Output>& v) {
+        Output h =
+            ops::Tanh(s, ops::MatMul(s.WithOpName("matmul").WithDevice(matmul_device), v[1], v[3]));
+        return std::vector<Output>{ops::AddV2(s, v[0], v[4]), h};
+      },
+      attrs);
+  ops::Identity(root.WithOpName("y"), out[1]);
+  GraphDef def;
+  EXPECT_THAT(root.ToGraphDef(&def), IsOk());
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(def);
+  EXPECT_THAT(graph.status(), IsOk());
+  return *std::move(graph);
+}
+
+// Every node on the CPU but those named, which are on the GPU.
+Placement PlaceOnCpuBut(const Graph& graph, const std::vector<std::string>& on_gpu) {
+  Placement p;
+  for (const Node* n : graph.op_nodes()) {
+    bool gpu = false;
+    for (const std::string& g : on_gpu) gpu = gpu || absl::StrContains(n->name(), g);
+    p.nodes[n->name()] = {gpu ? kGpu : kCpu, gpu ? "follows its consumer loop/Enter_1" : "default"};
+    p.order.push_back(n->name());
+  }
+  return p;
+}
+
+TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
+  std::unique_ptr<Graph> graph = LoopGraph();
+  // The MatMul, and w's Enter with w itself, went to the GPU; the rest of the loop to the CPU.
+  Placement p = PlaceOnCpuBut(*graph, {"matmul"});
+  const std::string w_enter = graph->FindNode("loop/matmul")->input_node(1)->name();
+  p.nodes[w_enter].device = kGpu;
+  p.nodes["w"] = {kGpu, "follows its consumer " + w_enter};
+  absl::StatusOr<std::vector<std::string>> moved =
+      KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+  ASSERT_THAT(moved.status(), IsOk());
+  ASSERT_EQ(moved->size(), 1u);
+  for (const Node* n : graph->op_nodes()) EXPECT_EQ(p.nodes[n->name()].device, kCpu) << n->name();
+  EXPECT_EQ(p.nodes["loop/matmul"].reason,
+            "while loop '" + (*moved)[0] +
+                "' on the CPU: its nodes were placed on several devices, and a loop runs on one "
+                "device");
+  EXPECT_EQ(p.nodes["w"].reason,
+            "follows its consumer " + w_enter + " (its loop moved to the CPU)");
+}
+
+TEST(LoopPlacementTest, LeavesLoopsOnOneDeviceAlone) {
+  std::unique_ptr<Graph> graph = LoopGraph();
+  Placement p = PlaceOnCpuBut(*graph, {"loop/"});  // the whole loop on the GPU
+  absl::StatusOr<std::vector<std::string>> moved =
+      KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+  ASSERT_THAT(moved.status(), IsOk());
+  EXPECT_THAT(*moved, IsEmpty());
+  EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+}
+
+TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
+  {
+    std::unique_ptr<Graph> graph = LoopGraph("/device:GPU:0");  // a request inside the loop
+    Placement p = PlaceOnCpuBut(*graph, {"matmul"});
+    absl::StatusOr<std::vector<std::string>> moved =
+        KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+    ASSERT_THAT(moved.status(), IsOk());
+    EXPECT_THAT(*moved, IsEmpty());
+    EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+  }
+  {
+    std::unique_ptr<Graph> graph = LoopGraph();  // a node without a CPU kernel
+    Placement p = PlaceOnCpuBut(*graph, {"matmul"});
+    absl::StatusOr<std::vector<std::string>> moved =
+        KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels({"MatMul"}), &p);
+    ASSERT_THAT(moved.status(), IsOk());
+    EXPECT_THAT(*moved, IsEmpty());
+    EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+  }
+}
+
+}  // namespace
+}  // namespace rill
