@@ -6,6 +6,10 @@
 //   h2d_256mib_gbps     a 256 MiB feed copied to GPU:0 (from pageable memory, staged; and from
 //                       pinned memory Rill returned earlier), GB/s
 //   d2h_256mib_gbps     a 256 MiB GPU tensor fetched, GB/s
+//   conv3x3_us          one float32 3x3 convolution (SAME) of [32, 56, 56, 64] by [3, 3, 64, 64] on
+//                       GPU:0 (ResNet50's first stage; a chain of 10 minus none, divided by 10)
+//   depthwise3x3_us     one float32 3x3 depthwise convolution (SAME) of [32, 56, 56, 144]
+//                       (MobileNetV2's), measured the same way
 // Prints "name value" lines. Exits 0 with "skipped: no GPU found (...)" without a GPU.
 #include <algorithm>
 #include <chrono>
@@ -163,6 +167,50 @@ void Copies() {
   std::printf("h2d_256mib_pinned_gbps %.1f\n", gb / ((t_pinned - t_tiny) / 1e6));
 }
 
+// A float Const of `dims` filled with `value`, on GPU:0.
+std::string ConstFilled(const std::string& name, const std::vector<int64_t>& dims, float value) {
+  std::string shape;
+  for (int64_t d : dims) absl::StrAppend(&shape, "dim { size: ", d, " } ");
+  return Node(name, "Const", {},
+              absl::StrCat("attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' "
+                           "value { tensor { dtype: DT_FLOAT tensor_shape { ",
+                           shape, "} float_val: ", value, " } } }"));
+}
+
+// A chain of 10 convolutions `op` (SAME, stride 1) of x by f, timed against x alone; both reduce
+// to one value per image on the GPU before the fetch.
+void ConvChain(const std::string& figure, const std::string& op, int64_t channels,
+               const std::vector<int64_t>& filter, float filter_value) {
+  const std::string base = ConstFilled("x", {32, 56, 56, channels}, 1.0f) +
+                           ConstFilled("f", filter, filter_value) +
+                           Node("axes", "Const", {},
+                                "attr { key: 'dtype' value { type: DT_INT32 } } attr { key: "
+                                "'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { "
+                                "size: 3 } } int_val: 1 int_val: 2 int_val: 3 } } }",
+                                "/device:CPU:0");
+  const std::string attrs = absl::StrCat(
+      kFloat,
+      " attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: 'padding' "
+      "value { s: 'SAME' } }");
+  std::string chain = base;
+  std::string prev = "x";
+  for (int i = 0; i < 10; ++i) {
+    const std::string name = absl::StrCat("c", i);
+    chain += Node(name, op, {prev, "f"}, attrs);
+    prev = name;
+  }
+  auto sum = [&](const std::string& of) {
+    return Node("s", "Sum", {of, "axes"},
+                "attr { key: 'T' value { type: DT_FLOAT } } attr { key: 'Tidx' value { type: "
+                "DT_INT32 } } attr { key: 'keep_dims' value { b: false } }");
+  };
+  auto with = Make(chain + sum(prev));
+  auto without = Make(base + sum("x"));
+  const double t_with = MedianUs(*with, {}, "s:0", 20);
+  const double t_without = MedianUs(*without, {}, "s:0", 20);
+  std::printf("%s %.1f\n", figure.c_str(), (t_with - t_without) / 10);
+}
+
 }  // namespace
 }  // namespace rill
 
@@ -175,5 +223,8 @@ int main() {
   rill::MatMul4096();
   rill::AddChain();
   rill::Copies();
+  // Filters that keep the values at 1 through the chain (away from the edges).
+  rill::ConvChain("conv3x3_us", "Conv2D", 64, {3, 3, 64, 64}, 1.0f / (9 * 64));
+  rill::ConvChain("depthwise3x3_us", "DepthwiseConv2dNative", 144, {3, 3, 144, 1}, 1.0f / 9);
   return 0;
 }

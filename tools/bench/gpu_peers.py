@@ -9,7 +9,10 @@ command, with the ratios the issues set as targets.
   - Per node: a 1000-Add chain on [2,2] through one Session::Run vs PyTorch eager's per-op time
     (y = y + y, 1000 times, one synchronize), target at most PyTorch's.
   - 256 MiB copies: Rill's host-to-device (from pageable and from pinned memory) and
-    device-to-host vs PyTorch's pinned tensor .to('cuda') / .to('cpu') bandwidth, target 90 %.
+    device-to-host vs PyTorch's .to('cuda') / .to('cpu') bandwidth (pinned, and pageable for
+    Rill's pageable copy), target 90 %.
+  - Convolutions float32, NHWC (PyTorch: channels_last, cuDNN, TF32 off in both): 3x3 64 -> 64 on
+    [32, 56, 56, 64] and 3x3 depthwise on [32, 56, 56, 144].
 Prints one line per figure and a table; without torch or a GPU says so and exits 0.
 """
 import argparse
@@ -24,6 +27,8 @@ def torch_figures():
     if not torch.cuda.is_available():
         return None
     torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = False
     dev = torch.device("cuda:0")
     out = {}
 
@@ -55,6 +60,17 @@ def torch_figures():
     out["h2d_256mib_pinned_gbps"] = gb / (timed(lambda: host.to(dev, non_blocking=True), 10) / 1e6)
     g = torch.empty(n, dtype=torch.float32, device=dev)
     out["d2h_256mib_gbps"] = gb / (timed(lambda: host.copy_(g, non_blocking=True), 10) / 1e6)
+    pageable = torch.empty(n, dtype=torch.float32)
+    out["h2d_256mib_pageable_gbps"] = gb / (timed(lambda: pageable.to(dev), 10) / 1e6)
+
+    def conv(channels, groups):
+        x = torch.ones(32, channels, 56, 56, device=dev).to(memory_format=torch.channels_last)
+        w = torch.full((channels, channels // groups, 3, 3), 1.0 / (9 * channels // groups),
+                       device=dev).to(memory_format=torch.channels_last)
+        return timed(lambda: torch.nn.functional.conv2d(x, w, padding=1, groups=groups), 20)
+
+    out["conv3x3_us"] = conv(64, 1)
+    out["depthwise3x3_us"] = conv(144, 144)
     return out
 
 
@@ -80,11 +96,10 @@ def main():
         print("torch_%s %.3f" % (k, v))
     print("| figure | Rill | PyTorch | Rill / PyTorch |")
     print("|---|---:|---:|---:|")
-    for k in ("matmul_4096_us", "add_chain_per_node_us", "d2h_256mib_gbps"):
-        print("| %s | %.3f | %.3f | %.2f |" % (k, rill[k], peer[k], rill[k] / peer[k]))
-    for k in ("h2d_256mib_pageable_gbps", "h2d_256mib_pinned_gbps"):
-        print("| %s | %.3f | %.3f | %.2f |" % (k, rill[k], peer["h2d_256mib_pinned_gbps"],
-                                               rill[k] / peer["h2d_256mib_pinned_gbps"]))
+    for k in ("matmul_4096_us", "add_chain_per_node_us", "conv3x3_us", "depthwise3x3_us",
+              "d2h_256mib_gbps", "h2d_256mib_pageable_gbps", "h2d_256mib_pinned_gbps"):
+        if k in rill and k in peer:
+            print("| %s | %.3f | %.3f | %.2f |" % (k, rill[k], peer[k], rill[k] / peer[k]))
 
 
 if __name__ == "__main__":
