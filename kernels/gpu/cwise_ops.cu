@@ -1,8 +1,11 @@
-// Elementwise CUDA kernels: binary ops with broadcasting, unary ops, BiasAdd, Fill and Cast.
+// Elementwise CUDA kernels: binary ops with broadcasting, unary ops, LeakyRelu, BiasAdd, Fill and
+// Cast.
 // Grid-stride loops, 256 threads per block.
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "kernels/gpu/gpu_launchers.h"
 
@@ -37,6 +40,14 @@ __device__ T ApplyBinary(BinaryFn fn, T a, T b) {
       return (a != a || a < b) ? a : b;
     case BinaryFn::kSquaredDifference:
       return (a - b) * (a - b);
+    case BinaryFn::kPow:
+      return pow(a, b);
+    case BinaryFn::kFloorDiv:
+      return floor(a / b);
+    case BinaryFn::kFloorMod: {
+      const T r = fmod(a, b);
+      return (r != T(0) && ((b < T(0)) != (r < T(0)))) ? r + b : r;
+    }
   }
   return a;
 }
@@ -68,6 +79,43 @@ __device__ T ApplyUnary(UnaryFn fn, T x) {
       return x * x;
     case UnaryFn::kReciprocal:
       return T(1) / x;
+    case UnaryFn::kSin:
+      return sin(x);
+    case UnaryFn::kCos:
+      return cos(x);
+    case UnaryFn::kErf:
+      return erf(x);
+    case UnaryFn::kErfc:
+      return erfc(x);
+    case UnaryFn::kSoftplus: {
+      // log(epsilon) + 2, TensorFlow's threshold (the CPU kernel's).
+      const T threshold =
+          log(sizeof(T) == 4 ? T(1.1920928955078125e-07) : T(2.220446049250313e-16)) + T(2);
+      if (x > -threshold) return x;
+      if (x < threshold) return exp(x);
+      return log1p(exp(x));
+    }
+    case UnaryFn::kSoftsign:
+      return x / (fabs(x) + T(1));
+    case UnaryFn::kElu:
+      return x < T(0) ? expm1(x) : x;
+    case UnaryFn::kSelu: {
+      const T scale = T(1.0507009873554804934193349852946);
+      const T alpha = T(1.6732632423543772848170429916717);
+      return x < T(0) ? scale * alpha * expm1(x) : scale * x;
+    }
+    case UnaryFn::kFloor:
+      return floor(x);
+    case UnaryFn::kCeil:
+      return ceil(x);
+    case UnaryFn::kRound:
+      return rint(x);
+    case UnaryFn::kSign:
+      return x != x ? x : T((T(0) < x) - (x < T(0)));
+    case UnaryFn::kLog1p:
+      return log1p(x);
+    case UnaryFn::kExpm1:
+      return expm1(x);
   }
   return x;
 }
@@ -121,11 +169,39 @@ __global__ void Fill(T* out, T value, int64_t n) {
   }
 }
 
+// The CPU kernel's conversions (kernels/math/cast_op.cc): to bool `!= 0`; floating to a 32- or
+// 64-bit integer truncates, a NaN or out-of-range value giving the integer's minimum (x86's
+// result, which C++ and CUDA leave undefined).
+template <typename Dst, typename Src>
+__device__ Dst CastValue(Src v) {
+  if constexpr (std::is_same_v<Dst, bool>) {
+    return v != Src(0);
+  } else if constexpr (std::is_integral_v<Dst> && std::is_floating_point_v<Src>) {
+    const double x = static_cast<double>(v);
+    if constexpr (sizeof(Dst) == 4) {
+      if (!(x >= -2147483648.0 && x < 2147483648.0)) return INT32_MIN;
+    } else {
+      if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
+    }
+    return static_cast<Dst>(x);
+  } else {
+    return static_cast<Dst>(v);
+  }
+}
+
 template <typename Src, typename Dst>
 __global__ void Cast(const Src* x, Dst* out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = static_cast<Dst>(x[i]);
+    out[i] = CastValue<Dst>(x[i]);
+  }
+}
+
+template <typename T>
+__global__ void LeakyRelu(const T* x, T* out, int64_t n, T alpha) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    out[i] = x[i] < T(0) ? x[i] * alpha : x[i];
   }
 }
 
@@ -161,6 +237,12 @@ void LaunchFill(T* out, T value, int64_t n, void* stream) {
   Fill<T><<<Blocks(n), kThreads, 0, S(stream)>>>(out, value, n);
 }
 
+template <typename T>
+void LaunchLeakyRelu(const T* x, T* out, int64_t n, T alpha, void* stream) {
+  if (n <= 0) return;
+  LeakyRelu<T><<<Blocks(n), kThreads, 0, S(stream)>>>(x, out, n, alpha);
+}
+
 template <typename Src, typename Dst>
 void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream) {
   if (n <= 0) return;
@@ -172,14 +254,23 @@ void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream) {
                                 void*);                                                           \
   template void LaunchUnary<T>(UnaryFn, const T*, T*, int64_t, void*);                            \
   template void LaunchBiasAdd<T>(const T*, const T*, T*, int64_t, int64_t, int64_t, void*);       \
-  template void LaunchFill<T>(T*, T, int64_t, void*);
+  template void LaunchFill<T>(T*, T, int64_t, void*);                                             \
+  template void LaunchLeakyRelu<T>(const T*, T*, int64_t, T, void*);
 RILL_INSTANTIATE(float)
 RILL_INSTANTIATE(double)
 #undef RILL_INSTANTIATE
-template void LaunchCast<float, double>(const float*, double*, int64_t, void*);
-template void LaunchCast<double, float>(const double*, float*, int64_t, void*);
-template void LaunchCast<float, float>(const float*, float*, int64_t, void*);
-template void LaunchCast<double, double>(const double*, double*, int64_t, void*);
+#define RILL_CAST_FROM(Src)                                                     \
+  template void LaunchCast<Src, float>(const Src*, float*, int64_t, void*);     \
+  template void LaunchCast<Src, double>(const Src*, double*, int64_t, void*);   \
+  template void LaunchCast<Src, int32_t>(const Src*, int32_t*, int64_t, void*); \
+  template void LaunchCast<Src, int64_t>(const Src*, int64_t*, int64_t, void*); \
+  template void LaunchCast<Src, bool>(const Src*, bool*, int64_t, void*);
+RILL_CAST_FROM(float)
+RILL_CAST_FROM(double)
+RILL_CAST_FROM(int32_t)
+RILL_CAST_FROM(int64_t)
+RILL_CAST_FROM(bool)
+#undef RILL_CAST_FROM
 
 }  // namespace gpu_kernels
 }  // namespace rill

@@ -1,7 +1,9 @@
 // CUDA kernels of the elementwise ops: binary ops with NumPy broadcasting (Add, AddV2, Sub, Mul,
-// RealDiv, Div, Maximum, Minimum, SquaredDifference), unary ops (Relu, Relu6, Sigmoid, Tanh, Neg,
-// Abs, Exp, Log, Sqrt, Rsqrt, Square, Reciprocal), AddN, BiasAdd (NHWC and NCHW) and Cast
-// between float and double; float and double. Shapes are checked on the host with the CPU
+// RealDiv, Div, Maximum, Minimum, SquaredDifference, Pow, FloorDiv, FloorMod), unary ops (Relu,
+// Relu6, Sigmoid, Tanh, Neg, Abs, Exp, Log, Sqrt, Rsqrt, Square, Reciprocal/Inv, Sin, Cos, Erf,
+// Erfc, Softplus, Softsign, Elu, Selu, Floor, Ceil, Round/Rint, Sign, Log1p, Expm1), LeakyRelu,
+// AddN, BiasAdd (NHWC and NCHW); float and double. Cast from float, double, int32, int64 and bool
+// to all but int32 (the CPU kernel's conversions). Shapes are checked on the host with the CPU
 // kernels' errors (BroadcastShapes' "Incompatible shapes: [2,3] vs. [4]", BiasAdd's "Must provide
 // as many biases as the last dimension of the input tensor: [3] vs. [2,4]"); the work is one
 // launch on the compute stream (AddN: one per input after the first). Outputs reuse an input
@@ -11,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_shapes.h"
+#include "kernels/gpu/broadcast_index.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 #include "kernels/math_lib/broadcast.h"
@@ -21,30 +24,7 @@ namespace {
 using gpu_kernels::BinaryFn;
 using gpu_kernels::UnaryFn;
 
-// The index arithmetic of out = a (op) b for out's shape, a and b right-aligned against it.
-absl::StatusOr<gpu_kernels::BroadcastIndex> MakeBroadcastIndex(const TensorShape& a,
-                                                               const TensorShape& b,
-                                                               const TensorShape& out) {
-  gpu_kernels::BroadcastIndex index;
-  const int rank = out.rank();
-  if (rank > gpu_kernels::kMaxRank) {
-    return absl::UnimplementedError(absl::StrCat("Broadcasting on the GPU supports up to ",
-                                                 gpu_kernels::kMaxRank, " dimensions, got ",
-                                                 out.DebugString()));
-  }
-  index.rank = rank;
-  int64_t a_stride = 1, b_stride = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    index.out_dims[d] = out.dim(d);
-    const int ad = d - (rank - a.rank()), bd = d - (rank - b.rank());
-    const int64_t a_dim = ad >= 0 ? a.dim(ad) : 1, b_dim = bd >= 0 ? b.dim(bd) : 1;
-    index.a_strides[d] = a_dim == 1 ? 0 : a_stride;
-    index.b_strides[d] = b_dim == 1 ? 0 : b_stride;
-    a_stride *= a_dim;
-    b_stride *= b_dim;
-  }
-  return index;
-}
+using gpu_broadcast::MakeBroadcastIndex;
 
 template <BinaryFn kFn>
 class BinaryGpuOp final : public GpuOpKernel {
@@ -100,6 +80,29 @@ class UnaryGpuOp final : public GpuOpKernel {
     }
     return Launched();
   }
+};
+
+class LeakyReluGpuOp final : public GpuOpKernel {
+ public:
+  explicit LeakyReluGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("alpha", &alpha_));
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (x.dtype() == DT_DOUBLE) {
+      gpu_kernels::LaunchLeakyRelu<double>(x.flat<double>().data(), out->flat<double>().data(), n,
+                                           static_cast<double>(alpha_), stream());
+    } else {
+      gpu_kernels::LaunchLeakyRelu<float>(x.flat<float>().data(), out->flat<float>().data(), n,
+                                          alpha_, stream());
+    }
+    return Launched();
+  }
+
+ private:
+  float alpha_ = 0.2f;
 };
 
 class AddNGpuOp final : public GpuOpKernel {
@@ -178,6 +181,27 @@ class BiasAddGpuOp final : public GpuOpKernel {
   bool nchw_ = false;
 };
 
+// Calls f(Tag<T>{}) with T the C++ type of float, double, int32, int64 or bool.
+template <typename T>
+struct Tag {
+  using type = T;
+};
+template <typename F>
+void VisitCastType(DataType dtype, F&& f) {
+  switch (dtype) {
+    case DT_DOUBLE:
+      return f(Tag<double>{});
+    case DT_INT32:
+      return f(Tag<int32_t>{});
+    case DT_INT64:
+      return f(Tag<int64_t>{});
+    case DT_BOOL:
+      return f(Tag<bool>{});
+    default:
+      return f(Tag<float>{});
+  }
+}
+
 class CastGpuOp final : public GpuOpKernel {
  public:
   using GpuOpKernel::GpuOpKernel;
@@ -190,13 +214,22 @@ class CastGpuOp final : public GpuOpKernel {
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     const int64_t n = x.NumElements();
-    if (x.dtype() == DT_FLOAT) {
-      gpu_kernels::LaunchCast<float, double>(x.flat<float>().data(), out->flat<double>().data(), n,
-                                             stream());
-    } else {
-      gpu_kernels::LaunchCast<double, float>(x.flat<double>().data(), out->flat<float>().data(), n,
-                                             stream());
+    if (n == 0) return absl::OkStatus();
+    void* s = stream();
+    Tensor source = x;
+    if (x.dtype() == DT_INT32) {
+      // int32 tensors on a GPU live in host memory: copy the input over first (ordered, no wait).
+      RILL_ASSIGN_OR_RETURN(source,
+                            Tensor::AllocateUninitialized(gpu()->allocator(), DT_INT32, x.shape()));
+      RILL_RETURN_IF_ERROR(gpu()->CopyHostToDevice(x, source));
     }
+    VisitCastType(x.dtype(), [&](auto src) {
+      using Src = typename decltype(src)::type;
+      VisitCastType(to, [&](auto dst) {
+        using Dst = typename decltype(dst)::type;
+        gpu_kernels::LaunchCast<Src, Dst>(source.flat<Src>().data(), out->flat<Dst>().data(), n, s);
+      });
+    });
     return Launched();
   }
 };
@@ -215,6 +248,9 @@ RILL_GPU_BINARY("Div", kDiv);
 RILL_GPU_BINARY("Maximum", kMaximum);
 RILL_GPU_BINARY("Minimum", kMinimum);
 RILL_GPU_BINARY("SquaredDifference", kSquaredDifference);
+RILL_GPU_BINARY("Pow", kPow);
+RILL_GPU_BINARY("FloorDiv", kFloorDiv);
+RILL_GPU_BINARY("FloorMod", kFloorMod);
 #undef RILL_GPU_BINARY
 
 #define RILL_GPU_UNARY(op, fn)                                               \
@@ -232,14 +268,31 @@ RILL_GPU_UNARY("Sqrt", kSqrt);
 RILL_GPU_UNARY("Rsqrt", kRsqrt);
 RILL_GPU_UNARY("Square", kSquare);
 RILL_GPU_UNARY("Reciprocal", kReciprocal);
+RILL_GPU_UNARY("Inv", kReciprocal);
+RILL_GPU_UNARY("Sin", kSin);
+RILL_GPU_UNARY("Cos", kCos);
+RILL_GPU_UNARY("Erf", kErf);
+RILL_GPU_UNARY("Erfc", kErfc);
+RILL_GPU_UNARY("Softplus", kSoftplus);
+RILL_GPU_UNARY("Softsign", kSoftsign);
+RILL_GPU_UNARY("Elu", kElu);
+RILL_GPU_UNARY("Selu", kSelu);
+RILL_GPU_UNARY("Floor", kFloor);
+RILL_GPU_UNARY("Ceil", kCeil);
+RILL_GPU_UNARY("Round", kRound);
+RILL_GPU_UNARY("Rint", kRound);
+RILL_GPU_UNARY("Sign", kSign);
+RILL_GPU_UNARY("Log1p", kLog1p);
+RILL_GPU_UNARY("Expm1", kExpm1);
 #undef RILL_GPU_UNARY
 
 REGISTER_GPU_KERNEL(KernelDefBuilder("AddN").TypeConstraint("T", kFloatTypes), AddNGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("BiasAdd").TypeConstraint("T", kFloatTypes), BiasAddGpuOp);
-REGISTER_GPU_KERNEL(KernelDefBuilder("Cast")
-                        .TypeConstraint("SrcT", kFloatTypes)
-                        .TypeConstraint("DstT", kFloatTypes),
-                    CastGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("LeakyRelu").TypeConstraint("T", kFloatTypes), LeakyReluGpuOp);
+const std::vector<DataType> kCastTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL};
+REGISTER_GPU_KERNEL(
+    KernelDefBuilder("Cast").TypeConstraint("SrcT", kCastTypes).TypeConstraint("DstT", kCastTypes),
+    CastGpuOp);
 
 }  // namespace
 }  // namespace rill

@@ -12,7 +12,18 @@
 namespace rill {
 namespace gpu_kernels {
 
-enum class BinaryFn { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kSquaredDifference };
+enum class BinaryFn {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMaximum,
+  kMinimum,
+  kSquaredDifference,
+  kPow,
+  kFloorDiv,  // floor(a / b)
+  kFloorMod   // a - floor(a / b) * b with the sign of b, as fmod then corrected
+};
 enum class UnaryFn {
   kRelu,
   kRelu6,
@@ -25,8 +36,24 @@ enum class UnaryFn {
   kSqrt,
   kRsqrt,
   kSquare,
-  kReciprocal
+  kReciprocal,
+  kSin,
+  kCos,
+  kErf,
+  kErfc,
+  kSoftplus,  // TensorFlow's thresholds: x when large, exp(x) when very negative
+  kSoftsign,
+  kElu,
+  kSelu,
+  kFloor,
+  kCeil,
+  kRound,  // half to even
+  kSign,   // NaN stays NaN
+  kLog1p,
+  kExpm1
 };
+enum class CompareFn { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
+enum class LogicalFn { kAnd, kOr };
 enum class ReduceFn { kSum, kMean, kMax, kMin, kProd };
 
 constexpr int kMaxRank = 8;
@@ -49,6 +76,19 @@ void LaunchBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n,
 // out[i] = fn(x[i]); out may be x.
 template <typename T>
 void LaunchUnary(UnaryFn fn, const T* x, T* out, int64_t n, void* stream);
+// out[i] = x[i] < 0 ? alpha * x[i] : x[i] (LeakyRelu).
+template <typename T>
+void LaunchLeakyRelu(const T* x, T* out, int64_t n, T alpha, void* stream);
+// out[i] = fn(a[i], b[i]) as bool, broadcasting as LaunchBinary.
+template <typename T>
+void LaunchCompare(CompareFn fn, const T* a, const T* b, bool* out, int64_t n,
+                   const BroadcastIndex* index, void* stream);
+// Logical and/or of bools, broadcasting as LaunchBinary; LogicalNot; IsNan (T float or double).
+void LaunchLogical(LogicalFn fn, const bool* a, const bool* b, bool* out, int64_t n,
+                   const BroadcastIndex* index, void* stream);
+void LaunchLogicalNot(const bool* x, bool* out, int64_t n, void* stream);
+template <typename T>
+void LaunchIsNan(const T* x, bool* out, int64_t n, void* stream);
 // out = x + bias broadcast along the channel dimension: element i has channel
 // (i / inner) % channels (inner 1 for NHWC, H*W for NCHW).
 template <typename T>
@@ -57,7 +97,9 @@ void LaunchBiasAdd(const T* x, const T* bias, T* out, int64_t n, int64_t channel
 // out[i] = value (value passed by host).
 template <typename T>
 void LaunchFill(T* out, T value, int64_t n, void* stream);
-// out[i] = Dst(x[i]); Src and Dst are float or double.
+// out[i] = Dst(x[i]); Src and Dst are float, double, int32_t, int64_t or bool, converted as the
+// CPU kernel (kernels/math/cast_op.cc): float -> integer truncates and a NaN or out-of-range value
+// becomes the integer's minimum; anything -> bool is `!= 0`.
 template <typename Src, typename Dst>
 void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream);
 // Row-wise softmax (or log-softmax) of a [rows, cols] matrix, max-subtracted as TensorFlow's.
