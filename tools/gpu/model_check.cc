@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -14,6 +15,11 @@
 #include "core/gpu/cuda_probe.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/function_lowering.h"
+#include "graph/graph_def_import.h"
+#include "kernels/framework/kernel_registry.h"
+#include "session/placement_log.h"
+#include "session/placer.h"
 #include "session/session.h"
 #include "tools/gpu/model_weights.h"
 
@@ -208,6 +214,20 @@ PlacementCounts CountPlacement(const std::string& placement_log) {
   return counts;
 }
 
+absl::StatusOr<PlacementCounts> PlanGpuPlacement(const GraphDef& graph_def) {
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(graph_def));
+  RILL_RETURN_IF_ERROR(LowerFunctionalOps(graph.get()));
+  RILL_ASSIGN_OR_RETURN(Placement placement, Place(*graph,
+                                                   {"/job:localhost/replica:0/task:0/device:CPU:0",
+                                                    "/job:localhost/replica:0/task:0/device:GPU:0"},
+                                                   *KernelRegistry::Global(), PlacerOptions()));
+  PlacementCounts counts = CountPlacement(PlacementLogLines(*graph, placement));
+  for (const auto& [name, p] : placement.nodes) {
+    if (absl::StartsWith(p.reason, "while loop ")) ++counts.loop_nodes_moved;
+  }
+  return counts;
+}
+
 absl::StatusOr<ModelReport> CheckModel(const std::string& name, GraphDef graph,
                                        const std::vector<InputSpec>& inputs,
                                        const std::vector<std::string>& outputs,
@@ -261,7 +281,12 @@ absl::StatusOr<ModelReport> CheckModel(const std::string& name, GraphDef graph,
   }
   absl::StatusOr<std::unique_ptr<Session>> cpu = NewSession(graph, false, options.intra_op_threads);
   if (!cpu.ok()) return WithModel(name, cpu.status());
-  if (!report.gpu_ran) report.placement = CountPlacement((*cpu)->PlacementLog());
+  if (!report.gpu_ran) {
+    report.placement = CountPlacement((*cpu)->PlacementLog());
+    absl::StatusOr<PlacementCounts> planned = PlanGpuPlacement(graph);
+    if (!planned.ok()) return WithModel(name, planned.status());
+    report.planned = *std::move(planned);
+  }
   std::vector<Tensor> cpu_out;
   absl::StatusOr<double> ms = RunAndTime(**cpu, feeds, fetches, options.runs, &cpu_out);
   if (!ms.ok()) return WithModel(name, ms.status());
@@ -293,18 +318,32 @@ absl::StatusOr<ModelReport> CheckModel(const std::string& name, GraphDef graph,
   return report;
 }
 
+namespace {
+
+void AppendPlacement(const std::string& title, const PlacementCounts& p, std::string* out) {
+  absl::StrAppend(out, title, ": ", p.gpu, " nodes on GPU, ", p.cpu, " on CPU");
+  if (p.loop_nodes_moved > 0) {
+    absl::StrAppend(out, " (", p.loop_nodes_moved, " of them in while loops moved to the CPU)");
+  }
+  absl::StrAppend(out, "\n");
+  if (p.cpu_ops.empty()) return;
+  std::vector<std::pair<int, std::string>> ops;
+  for (const auto& [op, n] : p.cpu_ops) ops.push_back({-n, op});
+  std::sort(ops.begin(), ops.end());
+  absl::StrAppend(out, "  on CPU:");
+  for (const auto& [n, op] : ops) absl::StrAppend(out, " ", op, " ", -n);
+  absl::StrAppend(out, "\n");
+}
+
+}  // namespace
+
 std::string FormatReport(const ModelReport& r, double rtol) {
   std::string out = absl::StrCat("== ", r.name, "\n");
-  if (!r.gpu_ran) absl::StrAppend(&out, "GPU pass skipped: ", r.no_gpu_reason, "\n");
-  absl::StrAppend(&out, "placement", r.gpu_ran ? "" : " (CPU-only session)", ": ", r.placement.gpu,
-                  " nodes on GPU, ", r.placement.cpu, " on CPU\n");
-  if (!r.placement.cpu_ops.empty()) {
-    std::vector<std::pair<int, std::string>> ops;
-    for (const auto& [op, n] : r.placement.cpu_ops) ops.push_back({-n, op});
-    std::sort(ops.begin(), ops.end());
-    absl::StrAppend(&out, "  on CPU:");
-    for (const auto& [n, op] : ops) absl::StrAppend(&out, " ", op, " ", -n);
-    absl::StrAppend(&out, "\n");
+  if (r.gpu_ran) {
+    AppendPlacement("placement", r.placement, &out);
+  } else {
+    absl::StrAppend(&out, "GPU pass skipped: ", r.no_gpu_reason, "\n");
+    AppendPlacement("placement with a GPU (planned here, CUDA kernels included)", r.planned, &out);
   }
   absl::StrAppend(&out, "stripped Consts filled:");
   if (r.filled.empty()) absl::StrAppend(&out, " none");

@@ -70,8 +70,14 @@ struct PlacementCounts {
   int gpu = 0;
   int cpu = 0;
   std::map<std::string, int> cpu_ops;
+  int loop_nodes_moved = 0;  // PlanGpuPlacement: nodes of while loops moved to the CPU
 };
 PlacementCounts CountPlacement(const std::string& placement_log);
+
+// The placement a machine with one CUDA GPU gives `graph` (default placement over CPU:0 and
+// GPU:0 with every registered kernel, CUDA ones included), computed without a GPU: the GPU
+// kernels' to-do list on any machine. Import, lowering and placement errors name the model.
+absl::StatusOr<PlacementCounts> PlanGpuPlacement(const GraphDef& graph);
 
 struct CheckOptions {
   int64_t batch = 1;         // for -1 input dims
@@ -88,6 +94,7 @@ struct ModelReport {
   bool gpu_ran = false;
   std::string no_gpu_reason;          // when !gpu_ran
   PlacementCounts placement;          // of the GPU session (CPU session's when !gpu_ran)
+  PlacementCounts planned;            // when !gpu_ran: PlanGpuPlacement's
   std::map<std::string, int> filled;  // stripped Consts filled, per rule
   std::vector<OutputDiff> diffs;      // empty when !gpu_ran
   // Each CPU output: "Identity:0 float[1,1000] max |x| 0.0123, 0 not finite" (a sanity check
