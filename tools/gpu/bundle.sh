@@ -5,7 +5,8 @@
 #   tools/gpu/bundle.sh            # then, on the GPU machine: tools/gpu/run_checks.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-targets="//tests:gpu_kernels_test //tests:gpu_nn_kernels_test //tests:gpu_memory_options_test
+targets="//tests:gpu_kernels_test //tests:gpu_nn_kernels_test //tests:gpu_array_kernels_test
+  //tests:gpu_memory_options_test
   //core/gpu:gpu_sub_allocators_test //core/gpu:cuda_probe_test //tools/session_runner:session_runner
   //tools/bench:gpu_bench //examples:colocate_gradients //kernels/control_flow:control_flow_ops_gpu_test
   //tools/gpu:gpu_model_check"
