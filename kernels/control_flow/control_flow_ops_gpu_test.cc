@@ -16,7 +16,11 @@
 #include "gmock/gmock.h"
 #include "graph/builder/ops.h"
 #include "graph/builder/scope.h"
+#include "graph/graph_def_import.h"
+#include "graph/partition.h"
 #include "gtest/gtest.h"
+#include "kernels/framework/kernel_registry.h"
+#include "session/placer.h"
 #include "session/session.h"
 
 namespace rill {
@@ -114,6 +118,47 @@ TEST(GpuControlFlowTest, WhileLoopBodyAndControlFlowRunOnTheGpu) {
           << "steps " << steps << " element " << i;
     }
   }
+}
+
+// Where a GPU machine puts the loop, planned here (a CUDA build needs no GPU for placement and
+// partitioning): every node of the loop on GPU:0, and no transfer inside the loop's frame (Rill's
+// executor refuses those), only into its Enters and out of its Exits.
+TEST(GpuControlFlowTest, LoopPlacesAndPartitionsWhollyOnTheGpu) {
+  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(RecurrentLoop());
+  ASSERT_THAT(graph.status(), IsOk());
+  const std::string cpu = "/job:localhost/replica:0/task:0/device:CPU:0";
+  const std::string gpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+  absl::StatusOr<Placement> placement =
+      Place(**graph, {cpu, gpu}, *KernelRegistry::Global(), PlacerOptions());
+  ASSERT_THAT(placement.status(), IsOk());
+  for (Node* n : (*graph)->op_nodes()) {
+    const std::string& device = placement->nodes.at(n->name()).device;
+    if (absl::StartsWith(n->name(), "while/")) {
+      EXPECT_EQ(device, gpu) << n->name() << " (" << n->op() << ")";
+    }
+    n->set_assigned_device_name(device);
+  }
+  PartitionOptions options;
+  options.memory_types = [](const Node& n, const std::string& device_type,
+                            std::vector<bool>* host_inputs, std::vector<bool>* host_outputs) {
+    return KernelRegistry::Global()->HostMemoryArgs(n.def(), *n.op_def(), device_type, host_inputs,
+                                                    host_outputs);
+  };
+  absl::StatusOr<std::map<std::string, Graph>> parts = Partition(**graph, options);
+  ASSERT_THAT(parts.status(), IsOk());
+  ASSERT_EQ(parts->count(gpu), 1u);
+  auto inside = [](const Node* n) {
+    return absl::StartsWith(n->name(), "while/") && n->op() != "Enter" && n->op() != "Exit";
+  };
+  int transfers = 0;
+  for (const Node* n : parts->at(gpu).op_nodes()) {
+    if (!absl::StartsWith(n->op(), "_") || n->op() == "_Arg" || n->op() == "_Retval") continue;
+    ++transfers;
+    for (const Edge* e : n->in_edges()) EXPECT_FALSE(inside(e->src())) << n->name();
+    for (const Edge* e : n->out_edges()) EXPECT_FALSE(inside(e->dst())) << n->name();
+  }
+  EXPECT_GT(transfers, 0);  // the feeds and fetches cross
 }
 
 // Graphs without a GPU keep every node on the CPU (the GPU kernels need CUDA): the same loop runs.
