@@ -12,7 +12,8 @@
 // 2 input subscripts in einsum equation 'ij->i' but got 1", "Expected input 0 to have rank 2 but
 // got: 3", "Expected dimension 3 at axis 1 of the input shaped [2,3] but got dimension 4" (a label
 // whose sizes disagree), "Output subscript contains label 'z' not present in the input
-// subscripts"; Unimplemented for a label repeated within one operand (diagonals).
+// subscripts"; Unimplemented for a label repeated within one operand (diagonals). The equation
+// and the label classes are kernels/math_lib/einsum_spec.h, shared with the CUDA kernel.
 //
 // Kernels are immutable after construction (the equation is parsed once); Compute is thread-safe.
 #include <algorithm>
@@ -22,11 +23,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/einsum_spec.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/transpose_functor.h"
 
@@ -34,50 +35,6 @@ namespace rill {
 namespace {
 
 #define RILL_EINSUM_TYPES half, float, double, int32_t, int64_t
-
-// One operand's (or the output's) subscripts: letters, and where the ellipsis sits (-1: none).
-struct Subscripts {
-  std::string labels;    // without the ellipsis
-  int ellipsis_at = -1;  // index into labels where "..." stands
-};
-
-absl::StatusOr<Subscripts> ParseSubscripts(absl::string_view s, absl::string_view equation) {
-  Subscripts out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '.') {
-      if (out.ellipsis_at >= 0 || s.substr(i, 3) != "...") {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Invalid ellipsis in einsum equation: ", equation));
-      }
-      out.ellipsis_at = static_cast<int>(out.labels.size());
-      i += 2;
-    } else if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')) {
-      out.labels.push_back(s[i]);
-    } else if (s[i] != ' ') {
-      return absl::InvalidArgumentError(absl::StrCat("Invalid character '", std::string(1, s[i]),
-                                                     "' in einsum equation: ", equation));
-    }
-  }
-  return out;
-}
-
-// Internal label of ellipsis dim k counted from the right (they broadcast like numpy dims).
-char EllipsisLabel(int k) { return static_cast<char>(1 + k); }
-
-// The full label list of an operand of rank `rank` (the ellipsis expanded to rank - labels dims).
-absl::StatusOr<std::string> Expand(const Subscripts& s, int rank, int input_index) {
-  const int named = static_cast<int>(s.labels.size());
-  if (s.ellipsis_at < 0 ? rank != named : rank < named) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Expected input ", input_index, " to have rank ", named, " but got: ", rank));
-  }
-  if (s.ellipsis_at < 0) return s.labels;
-  const int e = rank - named;
-  std::string out = s.labels.substr(0, s.ellipsis_at);
-  for (int k = e - 1; k >= 0; --k) out.push_back(EllipsisLabel(k));
-  out += s.labels.substr(s.ellipsis_at);
-  return out;
-}
 
 // A tensor with a label per dim.
 struct Labeled {
@@ -140,7 +97,13 @@ class EinsumOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("equation", &equation));
     int64_t n = 0;
     ctx.SetStatus(ctx.GetAttr("N", &n));
-    if (ctx.status().ok()) ctx.SetStatus(Parse(equation, static_cast<int>(n)));
+    if (!ctx.status().ok()) return;
+    absl::StatusOr<EinsumEquation> eq = ParseEinsumEquation(equation, static_cast<int>(n));
+    if (!eq.ok()) {
+      ctx.SetStatus(eq.status());
+      return;
+    }
+    equation_ = *std::move(eq);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -150,104 +113,31 @@ class EinsumOp final : public OpKernel {
   }
 
  private:
-  absl::Status Parse(const std::string& equation, int n) {
-    std::vector<std::string> sides = absl::StrSplit(equation, "->");
-    if (sides.size() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Expecting exactly one '->' in einsum equation: ", equation));
-    }
-    std::vector<std::string> ins = absl::StrSplit(sides[0], ',');
-    if (static_cast<int>(ins.size()) != n || n > 2) {
-      return absl::InvalidArgumentError(absl::StrCat("Expecting ", n,
-                                                     " input subscripts in einsum equation '",
-                                                     equation, "' but got ", ins.size()));
-    }
-    for (const std::string& in : ins) {
-      RILL_ASSIGN_OR_RETURN(Subscripts s, ParseSubscripts(in, equation));
-      for (size_t i = 0; i < s.labels.size(); ++i) {
-        if (s.labels.find(s.labels[i], i + 1) != std::string::npos) {
-          return absl::UnimplementedError(absl::StrCat(
-              "Einsum with a label repeated within one operand (a diagonal) is not supported: ",
-              equation));
-        }
-      }
-      inputs_.push_back(s);
-    }
-    RILL_ASSIGN_OR_RETURN(output_, ParseSubscripts(sides[1], equation));
-    for (char l : output_.labels) {
-      bool found = false;
-      for (const Subscripts& s : inputs_) found |= s.labels.find(l) != std::string::npos;
-      if (!found) {
-        return absl::InvalidArgumentError(absl::StrCat("Output subscript contains label '",
-                                                       std::string(1, l),
-                                                       "' not present in the input subscripts"));
-      }
-    }
-    return absl::OkStatus();
-  }
-
   template <typename T>
   absl::Status Run(OpKernelContext& ctx) const {
-    const int n = static_cast<int>(inputs_.size());
+    const int n = static_cast<int>(equation_.inputs.size());
+    std::vector<TensorShape> shapes;
+    for (int i = 0; i < n; ++i) shapes.push_back(ctx.input(i).shape());
+    RILL_ASSIGN_OR_RETURN(EinsumLabels labels, EinsumLabelsOf(equation_, shapes));
     std::vector<Labeled> ops(n);
-    std::map<char, int64_t> size;  // named labels must agree; ellipsis dims broadcast
-    int ellipsis_rank = 0;
-    for (int i = 0; i < n; ++i) {
-      ops[i].t = ctx.input(i);
-      const TensorShape& shape = ops[i].t.shape();
-      RILL_ASSIGN_OR_RETURN(ops[i].labels, Expand(inputs_[i], shape.rank(), i));
-      for (int d = 0; d < shape.rank(); ++d) {
-        const char l = ops[i].labels[d];
-        if (l < ' ') {
-          ellipsis_rank = std::max(ellipsis_rank, static_cast<int>(l));
-          int64_t& s = size[l];
-          s = std::max(s, shape.dim(d));
-          continue;
-        }
-        auto [it, inserted] = size.emplace(l, shape.dim(d));
-        if (!inserted && it->second != shape.dim(d)) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "Expected dimension ", it->second, " at axis ", d, " of the input shaped ",
-              shape.DebugString(), " but got dimension ", shape.dim(d)));
-        }
-      }
-    }
-    // The output's labels, the ellipsis expanded to every ellipsis dim.
-    std::string out_labels = output_.labels;
-    if (output_.ellipsis_at >= 0) {
-      std::string e;
-      for (int k = ellipsis_rank - 1; k >= 0; --k) e.push_back(EllipsisLabel(k));
-      out_labels.insert(output_.ellipsis_at, e);
-    }
-    std::vector<int64_t> out_dims;
-    for (char l : out_labels) out_dims.push_back(size[l]);
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
-    auto in_labels = [&](int i, char l) { return ops[i].labels.find(l) != std::string::npos; };
-    auto in_output = [&](char l) { return out_labels.find(l) != std::string::npos; };
+    for (int i = 0; i < n; ++i) ops[i] = Labeled{ctx.input(i), labels.operands[i]};
+    const std::string& out_labels = labels.output;
+    const TensorShape& out_shape = labels.out_shape;
+    std::map<char, int64_t>& size = labels.size;
 
     if (n == 1) {
       RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, ops[0], out_labels));
       ctx.set_output(0, r.t);
       return absl::OkStatus();
     }
-    // Batch, contracted and free labels, in the order they appear.
-    std::string batch, contract, free_x, free_y;
-    for (char l : ops[0].labels) {
-      if (in_labels(1, l)) {
-        (in_output(l) ? batch : contract).push_back(l);
-      } else if (in_output(l)) {
-        free_x.push_back(l);
-      }
-    }
-    for (char l : ops[1].labels) {
-      if (!in_labels(0, l) && in_output(l)) free_y.push_back(l);
-    }
+    const std::string &batch = labels.batch, &contract = labels.contract, &free_x = labels.free_x,
+                      &free_y = labels.free_y;
     // (An ellipsis dim of only one operand is free: it passes through to the output.)
     RILL_ASSIGN_OR_RETURN(Labeled x, SumAndPermute<T>(ctx, ops[0], batch + free_x + contract));
     RILL_ASSIGN_OR_RETURN(Labeled y, SumAndPermute<T>(ctx, ops[1], batch + contract + free_y));
-    auto product = [&](const Labeled& t, const std::string& labels) {
+    auto product = [&](const Labeled& t, const std::string& group) {
       int64_t p = 1;
-      for (char l : labels) p *= t.t.shape().dim(static_cast<int>(t.labels.find(l)));
+      for (char l : group) p *= t.t.shape().dim(static_cast<int>(t.labels.find(l)));
       return p;
     };
     GemmDims d;
@@ -301,8 +191,7 @@ class EinsumOp final : public OpKernel {
     return absl::OkStatus();
   }
 
-  std::vector<Subscripts> inputs_;
-  Subscripts output_;
+  EinsumEquation equation_;
 };
 
 REGISTER_KERNEL(KernelDefBuilder("Einsum")

@@ -1,0 +1,57 @@
+// Einsum's equation and labels, shared by the CPU kernel (kernels/math/einsum_op.cc) and the CUDA
+// kernel (kernels/gpu/einsum_op_gpu.cc), with TensorFlow's errors (listed at the CPU kernel).
+//
+//   RILL_ASSIGN_OR_RETURN(EinsumEquation eq, ParseEinsumEquation("bij,bjk->bik", 2));
+//   RILL_ASSIGN_OR_RETURN(EinsumLabels l, EinsumLabelsOf(eq, {x.shape(), y.shape()}));
+//   // l.batch "b", l.free_x "i", l.contract "j", l.free_y "k", l.out_shape [B,I,K]
+//
+// Labels are letters; an ellipsis stands for unnamed dims, labelled by EinsumEllipsisLabel (chars
+// below ' '), which broadcast like NumPy dims. Pure; thread-safe.
+#ifndef RILL_KERNELS_MATH_LIB_EINSUM_SPEC_H_
+#define RILL_KERNELS_MATH_LIB_EINSUM_SPEC_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/tensor_shape.h"
+
+namespace rill {
+
+// One operand's (or the output's) subscripts: letters, and where the ellipsis sits (-1: none).
+struct EinsumSubscripts {
+  std::string labels;    // without the ellipsis
+  int ellipsis_at = -1;  // index into labels where "..." stands
+};
+
+struct EinsumEquation {
+  std::vector<EinsumSubscripts> inputs;  // one or two
+  EinsumSubscripts output;
+};
+
+// Parses `equation` for `n` operands: exactly one "->", n <= 2 input subscripts, no label repeated
+// within one operand (Unimplemented: diagonals), every output label in some input.
+absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n);
+
+// Internal label of ellipsis dim k counted from the right.
+inline char EinsumEllipsisLabel(int k) { return static_cast<char>(1 + k); }
+
+// The labels of one run, from the operands' shapes.
+struct EinsumLabels {
+  std::vector<std::string> operands;  // per operand, one label per dim (ellipsis expanded)
+  std::map<char, int64_t> size;       // per label; ellipsis dims: the largest (they broadcast)
+  std::string output;                 // one label per output dim
+  TensorShape out_shape;
+  // Two operands: labels in both and in the output (batch), in both but not the output
+  // (contract), in only the first / second and in the output (free_x / free_y), in the order they
+  // appear. An ellipsis dim of only one operand is free.
+  std::string batch, contract, free_x, free_y;
+};
+absl::StatusOr<EinsumLabels> EinsumLabelsOf(const EinsumEquation& equation,
+                                            const std::vector<TensorShape>& shapes);
+
+}  // namespace rill
+
+#endif  // RILL_KERNELS_MATH_LIB_EINSUM_SPEC_H_
