@@ -56,7 +56,10 @@ absl::StatusOr<Flags> ParseFlags(int argc, char** argv) {
     const size_t eq = arg.find('=');
     const std::string key = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    if (key == "cpu_only" && eq == std::string::npos) {
+    if (key == "cpu_only") {
+      if (eq != std::string::npos) {
+        return absl::InvalidArgumentError("--cpu_only takes no value");
+      }
       f.check.use_gpu = false;
       continue;
     }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -139,9 +140,15 @@ absl::StatusOr<std::vector<ModelSpec>> ParseManifest(const std::string& text,
 }
 
 absl::StatusOr<std::vector<InputSpec>> PlaceholderInputs(const GraphDef& graph) {
+  std::set<std::string> consumed;
+  for (const NodeDef& n : graph.node()) {
+    for (const std::string& in : n.input()) {
+      if (!in.empty() && in[0] != '^') consumed.insert(in.substr(0, in.find(':')));
+    }
+  }
   std::vector<InputSpec> out;
   for (const NodeDef& n : graph.node()) {
-    if (n.op() != "Placeholder") continue;
+    if (n.op() != "Placeholder" || consumed.count(n.name()) == 0) continue;
     auto shape = n.attr().find("shape");
     if (shape == n.attr().end() || shape->second.shape().unknown_rank()) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -46,8 +46,9 @@ absl::StatusOr<std::vector<InputSpec>> ParseInputSpecs(const std::string& text);
 // lines are skipped; InvalidArgument naming the line otherwise.
 absl::StatusOr<std::vector<ModelSpec>> ParseManifest(const std::string& text,
                                                      const std::string& dir);
-// Every Placeholder of `graph` with its declared shape (unknown dims -1). InvalidArgument for a
-// Placeholder of unknown rank (name its shape with --inputs).
+// Every Placeholder of `graph` that a node consumes (Keras's lowered loops leave unconnected
+// ones), with its declared shape (unknown dims -1). InvalidArgument for a Placeholder of unknown
+// rank (name its shape with --inputs).
 absl::StatusOr<std::vector<InputSpec>> PlaceholderInputs(const GraphDef& graph);
 
 // One output's comparison. scale: the CPU output's largest finite magnitude; max_rel: max_abs
