@@ -17,6 +17,7 @@
 #include "core/types.h"
 #include "kernels/framework/array_shapes.h"
 #include "kernels/framework/strided_slice_spec.h"
+#include "kernels/gpu/copy_box.h"
 #include "kernels/gpu/copy_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 
@@ -25,69 +26,23 @@ namespace {
 
 using gpu_kernels::StridedCopy;
 
-std::vector<int64_t> RowMajor(absl::Span<const int64_t> dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) {
-    strides[d] = strides[d + 1] * dims[d + 1];
-  }
-  return strides;
-}
-
-// One strided copy (copy_launchers.h) before its dims are merged: per dim its size, source and
-// destination strides, and the source's wrap-around (Tile; 0 for none).
-struct CopyBox {
-  std::vector<int64_t> dims, src_strides, dst_strides, src_mod;
-  int64_t src_base = 0, dst_base = 0;
-  explicit CopyBox(absl::Span<const int64_t> d)
-      : dims(d.begin(), d.end()),
-        src_strides(RowMajor(d)),
-        dst_strides(RowMajor(d)),
-        src_mod(d.size(), 0) {}
-};
+using gpu_copy::CopyBox;
+using gpu_copy::RowMajor;
 
 class CopyGpuOpKernel : public GpuOpKernel {
  public:
   using GpuOpKernel::GpuOpKernel;
 
  protected:
-  // Launches `box` from src to dst. Dims of size 1 are dropped and neighbours that are contiguous
-  // in both tensors merged, so any rank whose merged box has at most kMaxRank dims runs.
+  // Launches `box` from src to dst (copy_box.h merges its dims).
   absl::Status Copy(const CopyBox& box, const Tensor& src, Tensor* dst) const {
     StridedCopy copy;
-    copy.src_base = box.src_base;
-    copy.dst_base = box.dst_base;
-    int rank = 0;
-    std::vector<int64_t> dims, ss, ds, mod;
-    for (size_t d = 0; d < box.dims.size(); ++d) {
-      if (box.dims[d] == 0) return absl::OkStatus();
-      if (box.dims[d] == 1) continue;
-      const bool merge = !dims.empty() && mod.back() == 0 && box.src_mod[d] == 0 &&
-                         ss.back() == box.src_strides[d] * box.dims[d] &&
-                         ds.back() == box.dst_strides[d] * box.dims[d];
-      if (merge) {
-        dims.back() *= box.dims[d];
-        ss.back() = box.src_strides[d];
-        ds.back() = box.dst_strides[d];
-      } else {
-        dims.push_back(box.dims[d]);
-        ss.push_back(box.src_strides[d]);
-        ds.push_back(box.dst_strides[d]);
-        mod.push_back(box.src_mod[d]);
-      }
-    }
-    rank = static_cast<int>(dims.size());
-    if (rank > gpu_kernels::kMaxRank) {
+    absl::StatusOr<bool> any = gpu_copy::MergeCopyBox(box, &copy);
+    if (!any.ok()) {
       return absl::UnimplementedError(
-          absl::StrCat(type_string(), " node ", name(), " on the GPU copies up to ",
-                       gpu_kernels::kMaxRank, " dimensions that are not contiguous, got ", rank));
+          absl::StrCat(type_string(), " node ", name(), ": ", any.status().message()));
     }
-    copy.rank = rank;
-    for (int d = 0; d < rank; ++d) {
-      copy.dims[d] = dims[d];
-      copy.src_strides[d] = ss[d];
-      copy.dst_strides[d] = ds[d];
-      copy.src_mod[d] = mod[d];
-    }
+    if (!*any) return absl::OkStatus();
     gpu_kernels::LaunchStridedCopy(copy, DataTypeSize(src.dtype()), src.raw_data(), dst->raw_data(),
                                    stream());
     return Launched();

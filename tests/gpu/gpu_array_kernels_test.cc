@@ -95,12 +95,12 @@ std::string IntConst(const std::string& name, const std::vector<int64_t>& values
                       " tensor_shape {", dims, " }", vals, " } } } }\n");
 }
 
-// Integer and bool results exactly; float and double by ExpectClose.
-void ExpectSame(const Tensor& gpu, const Tensor& cpu) {
+// Integer and bool results exactly; float and double by ExpectClose (`floor`: its floor).
+void ExpectSame(const Tensor& gpu, const Tensor& cpu, double floor = 1e-3) {
   ASSERT_EQ(gpu.dtype(), cpu.dtype());
   ASSERT_EQ(gpu.shape(), cpu.shape());
   if (cpu.dtype() == DT_FLOAT || cpu.dtype() == DT_DOUBLE) {
-    ExpectClose(gpu, cpu);
+    ExpectClose(gpu, cpu, floor);
     return;
   }
   const size_t bytes = cpu.NumElements() * DataTypeSize(cpu.dtype());
@@ -145,12 +145,13 @@ absl::StatusOr<Tensor> RunOnCpu(const std::string& graph, const Feeds& feeds,
 }
 
 // The op on GPU:0 (placed there) and on CPU:0 agree.
-void ExpectMatch(const std::string& graph, const Feeds& feeds, const std::string& fetch) {
+void ExpectMatch(const std::string& graph, const Feeds& feeds, const std::string& fetch,
+                 double floor = 1e-3) {
   absl::StatusOr<Tensor> gpu = RunOnGpu(graph, feeds, fetch);
   ASSERT_THAT(gpu.status(), IsOk());
   absl::StatusOr<Tensor> cpu = RunOnCpu(graph, feeds, fetch);
   ASSERT_THAT(cpu.status(), IsOk());
-  ExpectSame(*gpu, *cpu);
+  ExpectSame(*gpu, *cpu, floor);
 }
 
 // Both devices fail with the same code and message.
@@ -702,6 +703,57 @@ TEST(GpuArrayKernelsTest, MoreUnaryAndBinaryOpsMatchCpu) {
                   "z:0");
     }
   }
+}
+
+TEST(GpuArrayKernelsTest, EinsumMatchesCpu) {
+  RILL_REQUIRE_GPU();
+  struct Case {
+    std::string equation;
+    std::vector<std::vector<int64_t>> shapes;
+  };
+  const std::vector<Case> cases = {
+      {"BTNH,BSNH->BNTS", {{2, 5, 3, 8}, {2, 6, 3, 8}}},  // attention scores
+      {"BNTS,BSNH->BTNH", {{2, 3, 5, 6}, {2, 6, 3, 8}}},  // attention output
+      {"ij,jk->ik", {{7, 9}, {9, 4}}},
+      {"ij,jk->ki", {{7, 9}, {9, 4}}},
+      {"bij,bjk->bik", {{3, 4, 5}, {3, 5, 6}}},
+      {"bhqd,bhkd->bhqk", {{2, 2, 5, 4}, {2, 2, 7, 4}}},
+      {"...ij,...jk->...ik", {{3, 2, 4}, {4, 5}}},     // one operand's batch is empty
+      {"...ij,...jk->...ik", {{1, 2, 4}, {3, 4, 5}}},  // a batch of one broadcasts
+      {"ij,jk->ik", {{3, 0}, {0, 4}}},                 // an empty sum: zeros
+      {"ij,jk->ik", {{0, 5}, {5, 4}}},                 // an empty output
+      {"abc->cab", {{3, 4, 5}}},
+      {"ij->ij", {{3, 4}}},
+  };
+  for (DataType t : {DT_FLOAT, DT_DOUBLE}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(absl::StrCat(Type(t), " ", c.equation));
+      const int n = static_cast<int>(c.shapes.size());
+      std::string graph;
+      std::vector<std::string> inputs;
+      Feeds feeds;
+      for (int i = 0; i < n; ++i) {
+        const std::string name = absl::StrCat("x", i);
+        graph += Placeholder(name, t);
+        inputs.push_back(name);
+        feeds.push_back({name, Random(t, *TensorShape::FromDims(c.shapes[i]), 110 + i)});
+      }
+      graph += Node("z", "Einsum", inputs,
+                    TypeAttr("T", t) + IntAttr("N", n) +
+                        absl::StrCat(" attr { key: 'equation' value { s: '", c.equation, "' } }"));
+      // cuBLAS and the CPU GEMM sum in different orders (see gpu_kernels_test's MatMul).
+      ExpectMatch(graph, feeds, "z:0", 0.1);
+    }
+  }
+  // A label summed out of one operand: the GPU kernel says so (the CPU kernel computes it).
+  const std::string sum =
+      Placeholder("x", DT_FLOAT) + Node("z", "Einsum", {"x"},
+                                        TypeAttr("T", DT_FLOAT) + IntAttr("N", 1) +
+                                            " attr { key: 'equation' value { s: 'ij->i' } }");
+  EXPECT_THAT(RunOnGpu(sum, {{"x", Random(DT_FLOAT, TensorShape({3, 4}), 120)}}, "z:0").status(),
+              StatusIs(absl::StatusCode::kUnimplemented,
+                       HasSubstr("Einsum node z on the GPU does not support a label summed out "
+                                 "of one operand (the CPU kernel does); pin the node to the CPU")));
 }
 
 TEST(GpuArrayKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
