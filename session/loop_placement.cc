@@ -77,6 +77,50 @@ std::string CpuDevice(const std::vector<std::string>& devices) {
   return "";
 }
 
+// "GPU" of "/job:localhost/replica:0/task:0/device:GPU:0".
+std::string DeviceType(const std::string& device) {
+  const size_t at = device.rfind("/device:");
+  if (at == std::string::npos) return "";
+  const std::string rest = device.substr(at + 8);
+  return rest.substr(0, rest.find(':'));
+}
+
+// On a non-CPU device, the first data edge between two of `nodes` whose producer's output and
+// consumer's input live in different memories (host or device, by the kernels' HostMemory args,
+// as the partitioner decides): "A:0 into B:1", or "" when there is none. The partitioner would put
+// a transfer pair there, inside the loop.
+absl::StatusOr<std::string> MemoryMismatch(const std::vector<const Node*>& nodes,
+                                           const std::string& device_type) {
+  std::set<const Node*> members(nodes.begin(), nodes.end());
+  std::map<const Node*, std::pair<std::vector<bool>, std::vector<bool>>> host;
+  for (const Node* n : nodes) {
+    if (n->is_unknown_op()) continue;
+    auto& [in, out] = host[n];
+    absl::Status s =
+        KernelRegistry::Global()->HostMemoryArgs(n->def(), *n->op_def(), device_type, &in, &out);
+    if (!s.ok()) return s;
+  }
+  for (const Node* n : nodes) {
+    for (const Edge* e : n->out_edges()) {
+      if (e->IsControlEdge() || members.count(e->dst()) == 0) continue;
+      auto src = host.find(n);
+      auto dst = host.find(e->dst());
+      if (src == host.end() || dst == host.end()) continue;
+      const std::vector<bool>& outs = src->second.second;
+      const std::vector<bool>& ins = dst->second.first;
+      if (e->src_output() < 0 || e->src_output() >= static_cast<int>(outs.size()) ||
+          e->dst_input() < 0 || e->dst_input() >= static_cast<int>(ins.size())) {
+        continue;
+      }
+      if (outs[e->src_output()] != ins[e->dst_input()]) {
+        return absl::StrCat(n->name(), ":", e->src_output(), " into ", e->dst()->name(), ":",
+                            e->dst_input());
+      }
+    }
+  }
+  return std::string();
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
@@ -116,15 +160,26 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
         if (IsRefType(t) || t == DT_RESOURCE) movable = false;
       }
     }
-    if (used.size() <= 1 || !movable) continue;
+    if (!movable || used.empty()) continue;
+    std::string why;
+    if (used.size() > 1) {
+      why = "its nodes were placed on several devices";
+    } else if (!absl::StrContains(*used.begin(), "/device:CPU:")) {
+      absl::StatusOr<std::string> mismatch = MemoryMismatch(nodes, DeviceType(*used.begin()));
+      if (!mismatch.ok()) return mismatch.status();
+      if (!mismatch->empty()) {
+        why = absl::StrCat("its tensor from ", *mismatch,
+                           " would move between host and device memory");
+      }
+    }
+    if (why.empty()) continue;
     const std::string& name = frames->name[loop];
     for (const Node* n : nodes) {
       auto p = placement->nodes.find(n->name());
       if (p == placement->nodes.end() || p->second.device.empty()) continue;
       p->second.device = cpu;
-      p->second.reason = absl::StrCat("while loop '", name,
-                                      "' on the CPU: its nodes were placed on several devices, "
-                                      "and a loop runs on one device");
+      p->second.reason = absl::StrCat("while loop '", name, "' on the CPU: ", why,
+                                      ", and a loop runs in one partition without transfers");
     }
     moved.push_back(name);
   }

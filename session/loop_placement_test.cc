@@ -10,6 +10,7 @@
 #include "graph/builder/scope.h"
 #include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
+#include "kernels/framework/kernel_registry.h"
 
 namespace rill {
 namespace {
@@ -18,6 +19,38 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr char kXpu[] = "/job:localhost/replica:0/task:0/device:XPU:0";
+
+// Kernels of a test device type, for their memory types only (never run): as on a GPU, Less
+// computes an int32 comparison in host memory, LoopCond and Switch's pred are in host memory,
+// LogicalNot takes its bool in device memory.
+class NeverRunKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) const override {
+    return absl::InternalError("a placement test kernel ran");
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("Less")
+                    .Device("XPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .HostMemory("x")
+                    .HostMemory("y")
+                    .HostMemory("z"),
+                NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("LoopCond").Device("XPU").HostMemory("input").HostMemory("output"),
+                NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("Switch").Device("XPU").HostMemory("pred"), NeverRunKernel);
+// The loop's other ops, with every argument in device memory but int32 (always on the host).
+REGISTER_KERNEL(KernelDefBuilder("Enter").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("Merge").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("Identity").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("NextIteration").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("Exit").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("MatMul").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("Tanh").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("AddV2").Device("XPU"), NeverRunKernel);
+REGISTER_KERNEL(KernelDefBuilder("LogicalNot").Device("XPU"), NeverRunKernel);
 constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
 // Every op has a CPU kernel except those named in `gpu_only`.
@@ -39,8 +72,9 @@ class FakeKernels : public KernelAvailability {
   std::vector<std::string> gpu_only_;
 };
 
-// w (a Const that followed its consumer) and x enter a loop: x = tanh(x @ w), n times.
-std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "") {
+// w (a Const that followed its consumer) and x enter a loop: x = tanh(x @ w), n times (while
+// !(i >= n) with `negate`: a LogicalNot between the comparison and LoopCond).
+std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "", bool negate = false) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   Output w = ops::Const(root.WithOpName("w"), {{1.f}});
@@ -50,7 +84,9 @@ std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "") {
   attrs.invariants = {n, w, one};
   std::vector<Output> out = ops::WhileLoop(
       root.NewSubScope("loop"), {ops::Const(root.WithOpName("zero"), 0), x},
-      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [negate](const Scope& s, const std::vector<Output>& v) {
+        return negate ? ops::LogicalNot(s, ops::Less(s, v[2], v[0])) : ops::Less(s, v[0], v[2]);
+      },
       [&](const Scope& s, const std::vector<Output>& v) {
         Output h =
             ops::Tanh(s, ops::MatMul(s.WithOpName("matmul").WithDevice(matmul_device), v[1], v[3]));
@@ -65,13 +101,15 @@ std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "") {
   return *std::move(graph);
 }
 
-// Every node on the CPU but those named, which are on the GPU.
-Placement PlaceOnCpuBut(const Graph& graph, const std::vector<std::string>& on_gpu) {
+// Every node on the CPU but those named, which are on `other` (the GPU).
+Placement PlaceOnCpuBut(const Graph& graph, const std::vector<std::string>& on_gpu,
+                        const std::string& other = kGpu) {
   Placement p;
   for (const Node* n : graph.op_nodes()) {
     bool gpu = false;
     for (const std::string& g : on_gpu) gpu = gpu || absl::StrContains(n->name(), g);
-    p.nodes[n->name()] = {gpu ? kGpu : kCpu, gpu ? "follows its consumer loop/Enter_1" : "default"};
+    p.nodes[n->name()] = {gpu ? other : kCpu,
+                          gpu ? "follows its consumer loop/Enter_1" : "default"};
     p.order.push_back(n->name());
   }
   return p;
@@ -91,8 +129,8 @@ TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
   for (const Node* n : graph->op_nodes()) EXPECT_EQ(p.nodes[n->name()].device, kCpu) << n->name();
   EXPECT_EQ(p.nodes["loop/matmul"].reason,
             "while loop '" + (*moved)[0] +
-                "' on the CPU: its nodes were placed on several devices, and a loop runs on one "
-                "device");
+                "' on the CPU: its nodes were placed on several devices, and a loop runs in one "
+                "partition without transfers");
   EXPECT_EQ(p.nodes["w"].reason,
             "follows its consumer " + w_enter + " (its loop moved to the CPU)");
 }
@@ -105,6 +143,33 @@ TEST(LoopPlacementTest, LeavesLoopsOnOneDeviceAlone) {
   ASSERT_THAT(moved.status(), IsOk());
   EXPECT_THAT(*moved, IsEmpty());
   EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+}
+
+TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemory) {
+  {
+    // Less's host bool into LoopCond's host input: the loop stays on the device.
+    std::unique_ptr<Graph> graph = LoopGraph();
+    Placement p = PlaceOnCpuBut(*graph, {"loop/"}, kXpu);
+    absl::StatusOr<std::vector<std::string>> moved =
+        KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
+    ASSERT_THAT(moved.status(), IsOk());
+    EXPECT_THAT(*moved, IsEmpty());
+    EXPECT_EQ(p.nodes["loop/matmul"].device, kXpu);
+  }
+  {
+    // Less's host bool into LogicalNot's device input (no XPU kernel: device memory).
+    std::unique_ptr<Graph> graph = LoopGraph("", /*negate=*/true);
+    Placement p = PlaceOnCpuBut(*graph, {"loop/"}, kXpu);
+    absl::StatusOr<std::vector<std::string>> moved =
+        KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
+    ASSERT_THAT(moved.status(), IsOk());
+    ASSERT_EQ(moved->size(), 1u);
+    EXPECT_EQ(p.nodes["loop/matmul"].device, kCpu);
+    EXPECT_THAT(p.nodes["loop/matmul"].reason,
+                ::testing::HasSubstr("' on the CPU: its tensor from loop/Less:0 into "
+                                     "loop/LogicalNot:0 would move between host and device memory, "
+                                     "and a loop runs in one partition without transfers"));
+  }
 }
 
 TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
