@@ -33,6 +33,15 @@ class ConstOp final : public OpKernel {
 
 REGISTER_KERNEL(
     KernelDefBuilder("Const").Device(kDeviceCpu).TypeConstraint("dtype", StorableTypes()), ConstOp);
+// int32 on a GPU lives on the host (TensorFlow's HostConstantOp): an int32 Const follows its
+// consumer onto the GPU (a shape into Reshape, a loop counter's step inside a while loop) without
+// a transfer. NeedsCuda: real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("Const")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("dtype", {DT_INT32})
+                    .HostMemory("output"),
+                ConstOp);
 
 }  // namespace
 }  // namespace rill

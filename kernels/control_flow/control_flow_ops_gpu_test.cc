@@ -32,7 +32,8 @@ namespace {
     if (CudaDeviceCount(&why) == 0) GTEST_SKIP() << "skipped: no GPU found (" << why << ")"; \
   } while (0)
 
-// x = tanh(x @ w + b), `steps` times (n fed), as tf.while_loop writes it.
+// x = tanh(x @ w + b), `steps` times (n fed), as tf.while_loop writes it: the counter's step is
+// a Const inside the body (its control input from the loop's pivot).
 GraphDef RecurrentLoop() {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({8, 16}));
@@ -40,15 +41,14 @@ GraphDef RecurrentLoop() {
   Output b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT, PartialTensorShape({16}));
   Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32, PartialTensorShape({}));
   Output zero = ops::Const(root.WithOpName("zero"), 0);
-  Output one = ops::Const(root.WithOpName("one"), 1);
   ops::WhileLoopAttrs attrs;
-  attrs.invariants = {n, w, b, one};
+  attrs.invariants = {n, w, b};
   std::vector<Output> out = ops::WhileLoop(
       root.NewSubScope("while"), {zero, x},
       [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
       [](const Scope& s, const std::vector<Output>& v) {
         Output h = ops::Tanh(s, ops::BiasAdd(s, ops::MatMul(s, v[1], v[3]), v[4]));
-        return std::vector<Output>{ops::AddV2(s, v[0], v[5]), h};
+        return std::vector<Output>{ops::AddV2(s, v[0], ops::Const(s.WithOpName("one"), 1)), h};
       },
       attrs);
   ops::Identity(root.WithOpName("steps"), out[0]);
@@ -105,7 +105,7 @@ TEST(GpuControlFlowTest, WhileLoopBodyAndControlFlowRunOnTheGpu) {
     absl::StatusOr<LoopRun> cpu = RunLoop(false, steps);
     ASSERT_THAT(cpu.status(), IsOk());
     for (const char* op : {"Enter", "Merge", "Switch", "LoopCond", "NextIteration", "Exit", "Less",
-                           "MatMul", "Tanh"}) {
+                           "Const", "MatMul", "BiasAdd", "Tanh"}) {
       const std::vector<std::string> devices = DevicesOf(gpu->placement, op);
       ASSERT_FALSE(devices.empty()) << op;
       for (const std::string& d : devices) EXPECT_EQ(d, "GPU:0") << op;

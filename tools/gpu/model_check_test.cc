@@ -128,12 +128,13 @@ TEST(ModelCheckTest, CpuOnlyRunFillsFeedsAndTimes) {
   EXPECT_THAT(r->cpu_outputs[0], HasSubstr(", 0 not finite"));
   EXPECT_THAT(FormatReport(*r, 1e-4), HasSubstr("RESULT CPU-ONLY (nothing compared)"));
   // The placement a GPU machine would give, planned here: MatMul, Relu and Mean have CUDA
-  // kernels in a CUDA build; the Placeholders and the int32 axis stay on the CPU.
+  // kernels in a CUDA build, and the Consts follow them (the int32 axis in host memory); the
+  // Placeholders stay on the CPU.
   EXPECT_THAT(FormatReport(*r, 1e-4),
               HasSubstr("placement with a GPU (planned here, CUDA kernels included): "));
   if (BuiltWithCuda()) {
-    EXPECT_EQ(r->planned.gpu, 4);  // w, MatMul, Relu, Mean
-    EXPECT_EQ(r->planned.cpu_ops, (std::map<std::string, int>{{"Const", 1}, {"Placeholder", 2}}));
+    EXPECT_EQ(r->planned.gpu, 5);  // w, MatMul, Relu, the axis, Mean
+    EXPECT_EQ(r->planned.cpu_ops, (std::map<std::string, int>{{"Placeholder", 2}}));
   } else {
     EXPECT_EQ(r->planned.gpu, 0);
   }
