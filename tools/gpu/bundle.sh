@@ -21,14 +21,18 @@ rm -rf .gpu
 ../shared/tools/gpu_bundle.sh .gpu $bins 2>&1 | grep -v "keep it under" || true
 # Tracked files plus the carried bundle must stay under 64 MiB: the binaries need no runfiles (the
 # launcher's LD_LIBRARY_PATH finds the libraries), and the whole bundle travels as one xz archive,
-# .gpupack/gpu.tar.xz (about 19 MB; carry ".gpupack"); run_checks.sh unpacks it.
+# .gpupack/gpu.tar.xz (carry ".gpupack"); run_checks.sh unpacks it. The binaries link Rill
+# statically and are alike, so one xz stream with a dictionary larger than the bundle stores
+# their common code once (26 MB instead of 38 MB; about two minutes on one core).
 rm -rf .gpu/bin/*.runfiles
 chmod u+w .gpu/bin/* .gpu/lib/*
 strip --strip-unneeded .gpu/bin/* .gpu/lib/* 2>/dev/null || true  # symbols: ~4 MB of the archive
 mkdir -p .gpupack
-tar -cf - .gpu | xz -T0 -6 > .gpupack/gpu.tar.xz
+tar -cf - .gpu | xz -T1 --lzma2=preset=6,dict=192MiB > .gpupack/gpu.tar.xz
 for d in /.gpu/ /.gpupack/; do
   grep -qx "$d" .git/info/exclude 2>/dev/null || echo "$d" >> .git/info/exclude
 done
-echo "tracked: $(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1) bytes," \
-  "bundle: $(stat -c %s .gpupack/gpu.tar.xz) bytes (together under 67108864)"
+# The device tool's own count ran higher than this sum (a 38 MB bundle beside 14 MB of files was
+# refused as over 64 MiB): keep a margin of 10 MB or more.
+echo "tracked and untracked: $(git ls-files -co --exclude-standard -z | xargs -0 du -cb | tail -1 |
+  cut -f1) bytes, bundle: $(stat -c %s .gpupack/gpu.tar.xz) bytes (together well under 67108864)"

@@ -11,8 +11,26 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
 [ -f .gpupack/gpu.tar.xz ] && xz -dc .gpupack/gpu.tar.xz | tar -xf -  # packed by bundle.sh
-# Each step has its own time limit, so one hang cannot spend the whole GPU lease.
-run() { echo "+ $*"; timeout "${STEP_TIMEOUT:-120}" "$@"; echo "(exit $?)"; }
+# Each step has its own time limit, so one hang cannot spend the whole GPU lease; output is line
+# buffered so a crash loses none of it, and a bundled binary that crashes (SIGABRT, SIGFPE,
+# SIGSEGV) runs again under the machine's debugger for its backtrace.
+debugger=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda/bin/cuda-gdb 2>/dev/null)
+if [ -n "$debugger" ] && [ -x .gpu/run ]; then
+  sed "s|^exec \"\$bin\" \"\$@\"|exec $debugger -q -batch -ex run -ex bt --args \"\$bin\" \"\$@\"|" \
+    .gpu/run > .gpu/run_debug && chmod +x .gpu/run_debug
+fi
+run() {
+  echo "+ $*"
+  timeout "${STEP_TIMEOUT:-120}" stdbuf -oL -eL "$@"
+  local rc=$?
+  echo "(exit $rc)"
+  if [ "$1" = ".gpu/run" ] && [ -x .gpu/run_debug ] && { [ $rc = 134 ] || [ $rc = 136 ] ||
+    [ $rc = 139 ]; }; then
+    echo "+ backtrace of $2"
+    shift
+    timeout 180 .gpu/run_debug "$@" 2>&1 | grep -v "^\[New Thread\|^\[Thread\|^\[Inferior" | tail -60
+  fi
+}
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv
   ls /usr/local/cuda/lib64 2>/dev/null | grep -E "^lib(cudart|cublas|cublasLt|cudnn)\.so" | tr '\n' ' '
