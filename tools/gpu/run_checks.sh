@@ -63,5 +63,7 @@ run() {
   for m in $(awk '!/^#/ && NF {print $1}' tools/gpu/models/manifest.txt); do
     run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt --models="$m"
   done
+  run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt \
+    --models=mobilenet_v2,resnet50 --batch=32
   run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
 } 2>&1 | tee "$log"
