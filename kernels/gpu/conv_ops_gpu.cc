@@ -2,9 +2,9 @@
 // accumulation; NHWC) and their float fused forms _FusedConv2D / _FusedDepthwiseConv2dNative (the
 // graph optimizer's conv + BiasAdd [+ activation], made on a GPU because these kernels exist: the
 // bias and activation run in one pass over the output), through cuDNN (core/gpu/cuda_dnn.h). The
-// HWIO filter is transposed to cuDNN's OHWI on the compute stream, grouped filters (input depth a
-// multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run as cuDNN
-// groups, and a depthwise filter [H, W, C, M] runs as C groups of M output channels. cuDNN pads
+// HWIO filter is transposed to cuDNN's OHWI on the compute stream and grouped filters (input depth
+// a multiple of the filter's, beyond TensorFlow's CPU kernel as Rill's CPU kernel is) run as cuDNN
+// groups; depthwise filters [H, W, C, M] run Rill's own NHWC kernel (nn_launchers.h). cuDNN pads
 // symmetrically, so an input whose padding differs before and after (SAME with an even window
 // total, EXPLICIT) is first copied into a zero-padded buffer, as TensorFlow's GPU kernel does.
 // Shapes and attrs are checked with the CPU kernels' functions and texts
@@ -79,6 +79,7 @@ class ConvGpuOp final : public GpuOpKernel {
       return Epilogue(ctx, out);
     }
     const bool half = input.dtype() == DT_HALF;
+    if constexpr (kDepthwise) return RunDepthwise(ctx, g, input, filter, out, half);
     const int element_bytes = half ? 2 : 4;
     DnnConvShape s;
     s.half = half;
@@ -148,6 +149,32 @@ class ConvGpuOp final : public GpuOpKernel {
   }
 
  private:
+  // Depthwise convolutions run Rill's kernel (bias and activation in the same pass): cuDNN's
+  // grouped convolution of C groups took ten times PyTorch's time on MobileNetV2's shapes.
+  absl::Status RunDepthwise(OpKernelContext& ctx, const ConvGeometry& g, const Tensor& input,
+                            const Tensor& filter, Tensor* out, bool half) const {
+    gpu_kernels::DepthwiseDims d;
+    d.batch = g.batch;
+    d.in_h = g.in_h;
+    d.in_w = g.in_w;
+    d.in_c = g.in_c;
+    d.mult = g.out_c / g.in_c;
+    d.k_h = g.k_h;
+    d.k_w = g.k_w;
+    d.stride_h = g.stride_h;
+    d.stride_w = g.stride_w;
+    d.dil_h = g.dil_h;
+    d.dil_w = g.dil_w;
+    d.pad_h = g.pad_h;
+    d.pad_w = g.pad_w;
+    d.out_h = g.out_h;
+    d.out_w = g.out_w;
+    gpu_kernels::LaunchDepthwiseConv(
+        input.raw_data(), filter.raw_data(), kFused ? ctx.input(2).flat<float>().data() : nullptr,
+        static_cast<int>(activation_), out->raw_data(), d, half, stream());
+    return Launched();
+  }
+
   // The fused kernels' bias and activation, in place on the output.
   absl::Status Epilogue(OpKernelContext& ctx, Tensor* out) const {
     if constexpr (!kFused) return absl::OkStatus();

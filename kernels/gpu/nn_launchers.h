@@ -42,6 +42,19 @@ void LaunchAvgPool(const float* in, float* out, const PoolDims& dims, void* stre
 void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth, int64_t k_d,
                         void* stream);
 
+// DepthwiseConv2dNative over NHWC x [batch, in_h, in_w, in_c] and an [k_h, k_w, in_c, mult]
+// filter into y [batch, out_h, out_w, in_c * mult]: output channel c * mult + m sums x[..., c] *
+// filter[..., c, m] over the window (zero outside the input), in float32; with `bias` (float
+// only) the fused form's bias and activation (LaunchBiasActivation's codes) follow in the same
+// pass. One thread per output element, so consecutive threads read consecutive channels.
+struct DepthwiseDims {
+  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0, mult = 1;
+  int64_t k_h = 1, k_w = 1, stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+  int64_t pad_h = 0, pad_w = 0, out_h = 0, out_w = 0;
+};
+void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, int activation,
+                         void* y, const DepthwiseDims& dims, bool half, void* stream);
+
 // The fused epilogue of _FusedConv2D, _FusedDepthwiseConv2dNative and _FusedMatMul, in place:
 // y[i] = act(y[i] + bias[i % channels]), act in FusedActivation's order
 // (kernels/math_lib/fused_epilogue.h): 0 none, 1 Relu, 2 Relu6, 3 x * sigmoid(x), 4 hard swish.

@@ -1,5 +1,6 @@
 // CUDA kernels of the convolution helpers, pooling and batch norm (kernels/gpu/nn_launchers.h).
 // Grid-stride loops of 256 threads per block; the per-channel moments use one block per channel.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cfloat>
@@ -96,30 +97,69 @@ __global__ void DepthMaxPool(const float* in, float* out, int64_t pixels, int64_
   }
 }
 
+// FusedActivation's codes (nn_launchers.h).
+__device__ float Activate(float x, int activation) {
+  switch (activation) {
+    case 1:
+      return x > 0.0f ? x : 0.0f;
+    case 2:
+      return x > 0.0f ? (x < 6.0f ? x : 6.0f) : 0.0f;
+    case 3:
+      return x * (1.0f / (1.0f + expf(-x)));
+    case 4: {
+      const float t = x + 3.0f;
+      return x * ((t != t ? t : (t > 6.0f ? 6.0f : (t > 0.0f ? t : 0.0f))) / 6.0f);
+    }
+    default:
+      return x;
+  }
+}
+
 __global__ void BiasActivation(float* y, const float* bias, int64_t n, int64_t channels,
                                int activation) {
-  RILL_FOR_EACH(i, n) {
-    const float x = y[i] + bias[i % channels];
-    float out = x;
-    switch (activation) {
-      case 1:
-        out = x > 0.0f ? x : 0.0f;
-        break;
-      case 2:
-        out = x > 0.0f ? (x < 6.0f ? x : 6.0f) : 0.0f;
-        break;
-      case 3:
-        out = x * (1.0f / (1.0f + expf(-x)));
-        break;
-      case 4: {
-        const float t = x + 3.0f;
-        out = x * ((t != t ? t : (t > 6.0f ? 6.0f : (t > 0.0f ? t : 0.0f))) / 6.0f);
-        break;
+  RILL_FOR_EACH(i, n) { y[i] = Activate(y[i] + bias[i % channels], activation); }
+}
+
+__device__ float ToFloat(float v) { return v; }
+__device__ float ToFloat(__half v) { return __half2float(v); }
+template <typename T>
+__device__ T FromFloat(float v);
+template <>
+__device__ float FromFloat<float>(float v) {
+  return v;
+}
+template <>
+__device__ __half FromFloat<__half>(float v) {
+  return __float2half(v);
+}
+
+template <typename T>
+__global__ void Depthwise(const T* x, const T* filter, const float* bias, int activation, T* y,
+                          DepthwiseDims d) {
+  const int64_t out_c = d.in_c * d.mult;
+  RILL_FOR_EACH(i, d.batch * d.out_h * d.out_w * out_c) {
+    int64_t rest = i;
+    const int64_t oc = rest % out_c;
+    rest /= out_c;
+    const int64_t ow = rest % d.out_w;
+    rest /= d.out_w;
+    const int64_t oh = rest % d.out_h;
+    const int64_t n = rest / d.out_h;
+    const int64_t c = oc / d.mult;
+    const T* image = x + n * d.in_h * d.in_w * d.in_c + c;
+    float acc = 0.0f;
+    for (int64_t kh = 0; kh < d.k_h; ++kh) {
+      const int64_t h = oh * d.stride_h - d.pad_h + kh * d.dil_h;
+      if (h < 0 || h >= d.in_h) continue;
+      for (int64_t kw = 0; kw < d.k_w; ++kw) {
+        const int64_t w = ow * d.stride_w - d.pad_w + kw * d.dil_w;
+        if (w < 0 || w >= d.in_w) continue;
+        acc += ToFloat(image[(h * d.in_w + w) * d.in_c]) *
+               ToFloat(filter[(kh * d.k_w + kw) * out_c + oc]);
       }
-      default:
-        break;
     }
-    y[i] = out;
+    if (bias != nullptr) acc = Activate(acc + bias[oc], activation);
+    y[i] = FromFloat<T>(acc);
   }
 }
 
@@ -238,6 +278,22 @@ void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t dep
   const int64_t n = pixels * (depth / k_d);
   if (n <= 0) return;
   DepthMaxPool<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, pixels, depth, k_d);
+}
+
+void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, int activation,
+                         void* y, const DepthwiseDims& d, bool half, void* stream) {
+  const int64_t n = d.batch * d.out_h * d.out_w * d.in_c * d.mult;
+  if (n <= 0) return;
+  if (half) {
+    Depthwise<__half><<<Blocks(n), kThreads, 0, S(stream)>>>(
+        static_cast<const __half*>(x), static_cast<const __half*>(filter), nullptr, 0,
+        static_cast<__half*>(y), d);
+  } else {
+    Depthwise<float><<<Blocks(n), kThreads, 0, S(stream)>>>(static_cast<const float*>(x),
+                                                            static_cast<const float*>(filter),
+                                                            bias, activation,
+                                                            static_cast<float*>(y), d);
+  }
 }
 
 void LaunchBiasActivation(float* y, const float* bias, int64_t n, int64_t channels, int activation,
