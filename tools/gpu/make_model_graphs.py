@@ -73,7 +73,17 @@ def freeze(model):
             dims = [d.size for d in n.attr["shape"].shape.dim]
             inputs.append((n.name, dims))
     outputs = [t.name.split(":")[0] for t in frozen.outputs]
-    return graph, inputs, outputs
+    # A softmax flattens its logits' differences (MobileNetV2's random logits are ~0.2, so its
+    # probabilities are nearly uniform): a Softmax's logits are compared too.
+    nodes = {n.name: n for n in graph.node}
+    logits = []
+    for name in outputs:
+        node = nodes[name]
+        while node.op == "Identity" and node.input:
+            node = nodes[node.input[0].split(":")[0]]
+        if node.op == "Softmax":
+            logits.append(node.input[0].split(":")[0])
+    return graph, inputs, logits + outputs
 
 
 def strip(graph, max_elements):
