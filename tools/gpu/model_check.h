@@ -94,6 +94,7 @@ struct ModelReport {
   std::string name;
   bool gpu_ran = false;
   std::string no_gpu_reason;          // when !gpu_ran
+  std::string gpu_error;              // when the GPU session failed to build or run (then !pass)
   PlacementCounts placement;          // of the GPU session (CPU session's when !gpu_ran)
   PlacementCounts planned;            // when !gpu_ran: PlanGpuPlacement's
   std::map<std::string, int> filled;  // stripped Consts filled, per rule
@@ -103,10 +104,12 @@ struct ModelReport {
   std::vector<std::string> cpu_outputs;
   double gpu_median_ms = 0;
   double cpu_median_ms = 0;
-  bool pass = false;  // every output passed (true with no GPU pass: nothing to compare)
+  bool pass = false;  // the GPU pass ran and every output passed (true with no GPU pass)
 };
 
-// Fills the stripped Consts and the inputs, runs and compares. Errors name the model.
+// Fills the stripped Consts and the inputs, runs and compares. A GPU pass that fails (a session
+// error, a run error) is the check's finding: gpu_error, pass false, the CPU pass still runs.
+// Errors (bad inputs, the CPU pass failing) name the model.
 absl::StatusOr<ModelReport> CheckModel(const std::string& name, GraphDef graph,
                                        const std::vector<InputSpec>& inputs,
                                        const std::vector<std::string>& outputs,
