@@ -1230,7 +1230,7 @@ class Optimizer {
     AttrValue yes;
     yes.set_b(true);
     for (Node* n : graph_->op_nodes()) {
-      if (!kOps->contains(n->op()) || !OnCpu(*n)) continue;
+      if (!kOps->contains(n->op())) continue;
       const Edge* w = n->input_edge(1);
       // Bounded walk: a chain of forwarding nodes longer than this is not worth following.
       for (int hops = 0; w != nullptr && w->src_output() == 0 && hops < 16; ++hops) {

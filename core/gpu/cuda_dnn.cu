@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <utility>
 
@@ -207,10 +208,12 @@ class ConvDescriptors {
   cudnnConvolutionDescriptor_t conv = nullptr;
 };
 
+// A shape's algorithm, with the descriptors it runs with (made once; cuDNN only reads them).
 struct Plan {
   cudnnConvolutionFwdAlgo_t algorithm;
   cudnnMathType_t math;
   size_t workspace;
+  std::shared_ptr<const ConvDescriptors> descriptors;
 };
 
 std::mutex plans_mu;
@@ -278,7 +281,9 @@ bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int
           (tensor_op && !tensor_ops)) {
         continue;
       }
-      plan = {perf[i].algo, perf[i].mathType, perf[i].memory};
+      auto descriptors = std::make_shared<ConvDescriptors>();
+      if (!descriptors->Make(shape, perf[i].mathType, error)) return false;
+      plan = {perf[i].algo, perf[i].mathType, perf[i].memory, std::move(descriptors)};
       found = true;
     }
     if (!found) {
@@ -304,8 +309,7 @@ bool CudnnConvForward(int platform_id, void* handle, const DnnConvShape& shape, 
     return false;
   }
   if (!SetDevice(platform_id, error)) return false;
-  ConvDescriptors d;
-  if (!d.Make(shape, plan.math, error)) return false;
+  const ConvDescriptors& d = *plan.descriptors;
   const float one = 1.0f, zero = 0.0f;
   return Check(Cudnn().forward(H(handle), &one, d.input, input, d.filter, filter, d.conv,
                                plan.algorithm, workspace, workspace_bytes, &zero, d.output,

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/gpu/cuda_dnn.h"
 #include "core/gpu/cuda_stream.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
@@ -39,6 +40,7 @@ template <bool kDepthwise, bool kFused>
 class ConvGpuOp final : public GpuOpKernel {
  public:
   explicit ConvGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
+    (void)ctx.GetAttr("_rill_constant_weights", &constant_filter_);
     absl::StatusOr<Conv2DAttrs> attrs = ParseNhwcConvAttrs(ctx);
     if (attrs.ok()) {
       attrs_ = *std::move(attrs);
@@ -110,10 +112,7 @@ class ConvGpuOp final : public GpuOpKernel {
     }
     // The filter in cuDNN's OHWI layout.
     const int64_t taps = kDepthwise ? g.k_h * g.k_w : g.k_h * g.k_w * (g.in_c / g.groups);
-    RILL_ASSIGN_OR_RETURN(Tensor ohwi, ctx.allocate_temp(input.dtype(), filter.shape()));
-    gpu_kernels::LaunchTransposeMatrix(filter.raw_data(), ohwi.raw_data(), taps, g.out_c,
-                                       element_bytes, stream());
-    RILL_RETURN_IF_ERROR(Launched());
+    RILL_ASSIGN_OR_RETURN(Tensor ohwi, FilterOhwi(ctx, filter, taps, g.out_c, element_bytes));
     const void* x = input.raw_data();
     Tensor padded;
     if (!symmetric) {
@@ -149,6 +148,36 @@ class ConvGpuOp final : public GpuOpKernel {
   }
 
  private:
+  // The filter in cuDNN's OHWI layout. A constant filter (the optimizer's _rill_constant_weights:
+  // a Const's tensor, the same buffer every run) is transposed once and kept, holding the filter
+  // so its buffer cannot be reused for another; other filters are transposed each run.
+  absl::StatusOr<Tensor> FilterOhwi(OpKernelContext& ctx, const Tensor& filter, int64_t taps,
+                                    int64_t out_c, int element_bytes) const {
+    if (constant_filter_) {
+      MutexLock lock(&mu_);
+      if (held_filter_.raw_data() == filter.raw_data() && held_filter_.dtype() == filter.dtype() &&
+          held_filter_.shape() == filter.shape()) {
+        return ohwi_;
+      }
+    }
+    Tensor ohwi;
+    if (constant_filter_) {
+      RILL_ASSIGN_OR_RETURN(
+          ohwi, Tensor::AllocateUninitialized(gpu()->allocator(), filter.dtype(), filter.shape()));
+    } else {
+      RILL_ASSIGN_OR_RETURN(ohwi, ctx.allocate_temp(filter.dtype(), filter.shape()));
+    }
+    gpu_kernels::LaunchTransposeMatrix(filter.raw_data(), ohwi.raw_data(), taps, out_c,
+                                       element_bytes, stream());
+    RILL_RETURN_IF_ERROR(Launched());
+    if (constant_filter_) {
+      MutexLock lock(&mu_);
+      held_filter_ = filter;
+      ohwi_ = ohwi;
+    }
+    return ohwi;
+  }
+
   // Depthwise convolutions run Rill's kernel (bias and activation in the same pass): cuDNN's
   // grouped convolution of C groups took ten times PyTorch's time on MobileNetV2's shapes.
   absl::Status RunDepthwise(OpKernelContext& ctx, const ConvGeometry& g, const Tensor& input,
@@ -186,6 +215,10 @@ class ConvGpuOp final : public GpuOpKernel {
 
   Conv2DAttrs attrs_;
   FusedActivation activation_ = FusedActivation::kNone;
+  bool constant_filter_ = false;
+  mutable Mutex mu_;
+  mutable Tensor held_filter_ ABSL_GUARDED_BY(mu_);  // the constant filter ohwi_ was made from
+  mutable Tensor ohwi_ ABSL_GUARDED_BY(mu_);
 };
 
 REGISTER_GPU_KERNEL(KernelDefBuilder("Conv2D").TypeConstraint("T", {DT_HALF, DT_FLOAT}),

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -71,6 +72,38 @@ TEST(GpuNnKernelsTest, Conv2DWithEveryPaddingStrideAndDilationMatchesCpu) {
   ExpectConvMatches(
       Conv("Conv2D", {1, 2, 1, 1}, "EXPLICIT", {1, 1, 1, 1}, {0, 0, 2, 1, 0, 3, 0, 0}), x,
       TensorShape({3, 2, 5, 4}), 11);
+}
+
+// A Const filter is transposed once (the optimizer marks it constant) and reused by later runs.
+TEST(GpuNnKernelsTest, ConstantFilterGivesTheSameResultEveryRun) {
+  RILL_REQUIRE_GPU();
+  std::string filter_values;
+  for (int i = 0; i < 3 * 3 * 2 * 4; ++i)
+    absl::StrAppend(&filter_values, "float_val: ", (i % 7) - 3, " ");
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) +
+      absl::StrCat(
+          "node { name: 'f' op: 'Const' device: 'DEVICE' attr { key: 'dtype' value { "
+          "type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: DT_FLOAT "
+          "tensor_shape { dim { size: 3 } dim { size: 3 } dim { size: 2 } dim { size: 4 "
+          "} } ",
+          filter_values, "} } } }\n") +
+      "node { name: 'z' op: 'Conv2D' input: 'x' input: 'f' device: 'DEVICE' "
+      "attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'SAME' } } }\n";
+  const Tensor x = Random(DT_FLOAT, TensorShape({1, 5, 5, 2}), 81);
+  absl::StatusOr<Tensor> cpu = RunOn(graph, "/device:CPU:0", {{"x", x}}, "z:0");
+  ASSERT_THAT(cpu.status(), IsOk());
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      gpu_test::SessionWith(absl::StrReplaceAll(graph, {{"DEVICE", "/device:GPU:0"}}));
+  ASSERT_THAT(session.status(), IsOk());
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE(run);
+    std::vector<Tensor> out;
+    ASSERT_THAT((*session)->Run({{"x", x}}, {"z:0"}, {}, &out), IsOk());
+    gpu_test::ExpectClose(out[0], *cpu, 0.1);
+  }
 }
 
 TEST(GpuNnKernelsTest, GroupedAndDepthwiseConvolutionsMatchCpu) {
