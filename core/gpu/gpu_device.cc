@@ -1,5 +1,6 @@
 #include "core/gpu/gpu_device.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -36,6 +37,34 @@ Mutex registry_mu;
 std::map<Allocator*, GpuDevice::Shared*>& Registry() ABSL_EXCLUSIVE_LOCKS_REQUIRED(registry_mu) {
   static auto* registry = new std::map<Allocator*, GpuDevice::Shared*>();
   return *registry;
+}
+
+// Copies of pageable host memory into pinned staging buffers of this size or more are split over
+// the staging pool's threads: one thread's memcpy (~7 GB/s) is several times slower than the
+// copy engine (~50 GB/s on an H200).
+constexpr size_t kParallelStagingBytes = size_t{8} << 20;
+constexpr size_t kStagingChunkBytes = size_t{1} << 20;
+
+// The process's staging threads (at most 8), made on the first large copy. Never destroyed.
+ThreadPool& StagingPool() {
+  static ThreadPool* const pool = new ThreadPool("gpu_staging", std::min(8, DefaultNumThreads()));
+  return *pool;
+}
+
+// dst = src (`bytes` bytes), split over the staging pool when large.
+void StageCopy(void* dst, const void* src, size_t bytes) {
+  if (bytes < kParallelStagingBytes) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const int64_t chunks =
+      static_cast<int64_t>((bytes + kStagingChunkBytes - 1) / kStagingChunkBytes);
+  // One chunk is a million cycles or so: every chunk is worth a block of its own.
+  StagingPool().ParallelFor(chunks, int64_t{1} << 20, [&](int64_t begin, int64_t end) {
+    const size_t from = static_cast<size_t>(begin) * kStagingChunkBytes;
+    const size_t to = std::min(bytes, static_cast<size_t>(end) * kStagingChunkBytes);
+    std::memcpy(static_cast<char*>(dst) + from, static_cast<const char*>(src) + from, to - from);
+  });
 }
 
 }  // namespace
@@ -188,7 +217,7 @@ absl::Status GpuDevice::CopyHostToDevice(const Tensor& host, const Tensor& devic
   if (host.allocator() != pinned_host_allocator_) {
     staging = Tensor::AllocateUninitialized(pinned_host_allocator_, host.dtype(), host.shape());
     if (!staging.ok()) return staging.status();
-    std::memcpy(staging->raw_data(), host.raw_data(), bytes);
+    StageCopy(staging->raw_data(), host.raw_data(), bytes);
   }
   std::string error;
   absl::Status s =
