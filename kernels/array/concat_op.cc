@@ -189,6 +189,17 @@ REGISTER_KERNEL(KernelDefBuilder("Concat").Device(kDeviceCpu).TypeConstraint("T"
                 ConcatOp<true>);
 REGISTER_KERNEL(KernelDefBuilder("Pack").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
                 PackOp);
+// int32 on a GPU (shape arithmetic): int32 tensors there live in host memory, so this host code
+// serves them, as TensorFlow's int32 GPU kernels; real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("ConcatV2")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .TypeConstraint("Tidx", {DT_INT32}),
+                ConcatOp<false>);
+REGISTER_KERNEL(
+    KernelDefBuilder("Pack").Device(kDeviceGpu).NeedsCuda().TypeConstraint("T", {DT_INT32}),
+    PackOp);
 
 }  // namespace
 }  // namespace rill

@@ -178,6 +178,15 @@ REGISTER_KERNEL(KernelDefBuilder("GatherV2")
                     .TypeConstraint("Taxis", kIndexTypes)
                     .HostMemory("axis"),
                 GatherOp);
+// int32 params and indices on a GPU (shape arithmetic) live in host memory: this host code serves
+// them, as TensorFlow's int32 GPU kernel; real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("GatherV2")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("Tparams", {DT_INT32})
+                    .TypeConstraint("Tindices", {DT_INT32})
+                    .TypeConstraint("Taxis", {DT_INT32}),
+                GatherOp);
 REGISTER_KERNEL(KernelDefBuilder("GatherNd")
                     .Device(kDeviceCpu)
                     .TypeConstraint("Tparams", StorableTypes())

@@ -51,6 +51,14 @@ REGISTER_KERNEL(KernelDefBuilder("Slice")
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Index", {DT_INT32, DT_INT64}),
                 SliceOp);
+// int32 on a GPU (shape arithmetic) lives in host memory: this host code serves it, as
+// TensorFlow's int32 GPU kernel; real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("Slice")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .TypeConstraint("Index", {DT_INT32}),
+                SliceOp);
 
 }  // namespace
 }  // namespace rill

@@ -73,6 +73,14 @@ REGISTER_KERNEL(KernelDefBuilder("StridedSlice")
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Index", {DT_INT16, DT_INT32, DT_INT64}),
                 StridedSliceOp);
+// int32 on a GPU (shape arithmetic) lives in host memory: this host code serves it, as
+// TensorFlow's int32 GPU kernel; real GPUs only.
+REGISTER_KERNEL(KernelDefBuilder("StridedSlice")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_INT32})
+                    .TypeConstraint("Index", {DT_INT32}),
+                StridedSliceOp);
 
 }  // namespace
 }  // namespace rill

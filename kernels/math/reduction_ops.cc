@@ -283,6 +283,20 @@ REGISTER_REDUCTION("Prod", ProdReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES);
+// int32 reductions on a GPU (shape arithmetic: Tensordot's Prod) run here, on the host memory
+// int32 tensors live in there, as TensorFlow's int32 GPU kernels; real GPUs only.
+#define REGISTER_INT32_ON_GPU(op, Reducer)                 \
+  REGISTER_KERNEL(KernelDefBuilder(op)                     \
+                      .Device(kDeviceGpu)                  \
+                      .NeedsCuda()                         \
+                      .TypeConstraint("T", {DT_INT32})     \
+                      .TypeConstraint("Tidx", {DT_INT32}), \
+                  ReductionOp<Reducer, int32_t>)
+REGISTER_INT32_ON_GPU("Sum", SumReducer);
+REGISTER_INT32_ON_GPU("Prod", ProdReducer);
+REGISTER_INT32_ON_GPU("Max", MaxReducer);
+REGISTER_INT32_ON_GPU("Min", MinReducer);
+#undef REGISTER_INT32_ON_GPU
 REGISTER_KERNEL(KernelDefBuilder("All").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),
                 ReductionOp<AllReducer, bool>);
 REGISTER_KERNEL(KernelDefBuilder("Any").Device(kDeviceCpu).TypeConstraint("Tidx", IndexTypes()),

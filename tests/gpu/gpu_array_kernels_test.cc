@@ -116,25 +116,27 @@ void ExpectSame(const Tensor& gpu, const Tensor& cpu, double floor = 1e-3) {
   EXPECT_EQ(std::memcmp(gpu.raw_data(), cpu.raw_data(), bytes), 0);
 }
 
-// Runs `graph` with DEVICE = /device:GPU:0, asserts that the fetched node was placed there, and
-// returns the fetch.
+// Runs `graph` with DEVICE = /device:GPU:0, asserts that `nodes` (default: the fetched node) were
+// placed there, and returns the fetch.
 absl::StatusOr<Tensor> RunOnGpu(const std::string& graph, const Feeds& feeds,
-                                const std::string& fetch) {
+                                const std::string& fetch, std::vector<std::string> nodes = {}) {
   RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
                         SessionWith(absl::StrReplaceAll(graph, {{"DEVICE", "/device:GPU:0"}})));
   std::vector<Tensor> out;
   RILL_RETURN_IF_ERROR(session->Run(feeds, {fetch}, {}, &out));
-  const std::string node = fetch.substr(0, fetch.find(':'));
   // "z (Transpose) -> /job:localhost/replica:0/task:0/device:GPU:0: <why>"
-  bool placed = false;
-  for (absl::string_view line : absl::StrSplit(session->ExplainPlacement(-1), '\n')) {
-    if (absl::StartsWith(line, node + " (")) {
-      placed = absl::StrContains(line, ") -> /job:localhost/replica:0/task:0/device:GPU:0:");
+  if (nodes.empty()) nodes.push_back(fetch.substr(0, fetch.find(':')));
+  const std::string explained = session->ExplainPlacement(-1);
+  for (const std::string& node : nodes) {
+    bool placed = false;
+    for (absl::string_view line : absl::StrSplit(explained, '\n')) {
+      if (absl::StartsWith(line, node + " (")) {
+        placed = absl::StrContains(line, ") -> /job:localhost/replica:0/task:0/device:GPU:0:");
+      }
     }
-  }
-  if (!placed) {
-    return absl::InternalError(
-        absl::StrCat(node, " was not placed on GPU:0:\n", session->ExplainPlacement()));
+    if (!placed) {
+      return absl::InternalError(absl::StrCat(node, " was not placed on GPU:0:\n", explained));
+    }
   }
   return out[0];
 }
@@ -754,6 +756,49 @@ TEST(GpuArrayKernelsTest, EinsumMatchesCpu) {
               StatusIs(absl::StatusCode::kUnimplemented,
                        HasSubstr("Einsum node z on the GPU does not support a label summed out "
                                  "of one operand (the CPU kernel does); pin the node to the CPU")));
+}
+
+// Shape arithmetic on the GPU as Keras's Tensordot writes it: int32 tensors there live in host
+// memory and the int32 kernels (StridedSlice, GatherV2, Prod, Pack, ConcatV2, Slice, Sum, Max,
+// Min) run on the host, so the chain stays in the GPU's partition without copies.
+TEST(GpuArrayKernelsTest, Int32ShapeArithmeticStaysOnTheGpuInHostMemory) {
+  RILL_REQUIRE_GPU();
+  const std::string i32 = TypeAttr("T", DT_INT32);
+  const std::string reduce =
+      i32 + TypeAttr("Tidx", DT_INT32) + " attr { key: 'keep_dims' value { b: false } }";
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) + IntConst("zero", {0}) + IntConst("two", {2}) +
+      IntConst("one", {1}) + IntConst("axis", {0}, {}) + IntConst("last", {2}) +
+      Node("s", "Shape", {"x"}, TypeAttr("T", DT_FLOAT) + TypeAttr("out_type", DT_INT32)) +
+      Node("lead", "StridedSlice", {"s", "zero", "two", "one"},
+           i32 + TypeAttr("Index", DT_INT32) + IntAttr("begin_mask", 0) + IntAttr("end_mask", 0) +
+               IntAttr("ellipsis_mask", 0) + IntAttr("new_axis_mask", 0) +
+               IntAttr("shrink_axis_mask", 0)) +
+      Node("rows", "Prod", {"lead", "axis"}, reduce) +
+      Node("cols", "GatherV2", {"s", "last", "axis"},
+           TypeAttr("Tparams", DT_INT32) + TypeAttr("Tindices", DT_INT32) +
+               TypeAttr("Taxis", DT_INT32) + IntAttr("batch_dims", 0)) +
+      Node("packed", "Pack", {"rows"}, i32 + IntAttr("N", 1) + IntAttr("axis", 0)) +
+      Node("dims", "ConcatV2", {"packed", "cols", "axis"},
+           i32 + TypeAttr("Tidx", DT_INT32) + IntAttr("N", 2)) +
+      Node("dims2", "Slice", {"dims", "zero", "two"}, i32 + TypeAttr("Index", DT_INT32)) +
+      Node("r", "Reshape", {"x", "dims2"}, TypeAttr("T", DT_FLOAT) + TypeAttr("Tshape", DT_INT32)) +
+      Node("z", "Neg", {"r"}, TypeAttr("T", DT_FLOAT)) + Node("mx", "Max", {"s", "axis"}, reduce) +
+      Node("sm", "Sum", {"s", "axis"}, reduce) + Node("mn", "Min", {"s", "axis"}, reduce) +
+      Node("stats", "Pack", {"mx", "sm", "mn", "rows"}, i32 + IntAttr("N", 4) + IntAttr("axis", 0));
+  const Feeds feeds = {{"x", Random(DT_FLOAT, TensorShape({2, 3, 4}), 130)}};
+  const std::vector<std::string> nodes = {"s", "lead", "rows", "cols", "packed", "dims", "dims2",
+                                          "r", "z",    "mx",   "sm",   "mn",     "stats"};
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor z, RunOnGpu(graph, feeds, "z:0", nodes));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor cpu_z, RunOnCpu(graph, feeds, "z:0"));
+  EXPECT_EQ(z.shape(), TensorShape({6, 4}));
+  ExpectSame(z, cpu_z);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor stats, RunOnGpu(graph, feeds, "stats:0", nodes));
+  ASSERT_EQ(stats.NumElements(), 4);
+  EXPECT_EQ(stats.flat<int32_t>()[0], 4);  // Max of [2,3,4]
+  EXPECT_EQ(stats.flat<int32_t>()[1], 9);  // Sum
+  EXPECT_EQ(stats.flat<int32_t>()[2], 2);  // Min
+  EXPECT_EQ(stats.flat<int32_t>()[3], 6);  // Prod of [2,3]
 }
 
 TEST(GpuArrayKernelsTest, ErrorsOnTheGpuAreTheCpuKernelsErrors) {
