@@ -1,6 +1,7 @@
 // Elementwise CUDA kernels: binary ops with broadcasting, unary ops, LeakyRelu, BiasAdd, Fill and
 // Cast.
 // Grid-stride loops, 256 threads per block.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -259,6 +260,34 @@ void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream) {
 RILL_INSTANTIATE(float)
 RILL_INSTANTIATE(double)
 #undef RILL_INSTANTIATE
+namespace {
+
+__global__ void FloatToHalf(const float* x, __half* out, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    out[i] = __float2half_rn(x[i]);
+  }
+}
+
+__global__ void HalfToFloat(const __half* x, float* out, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    out[i] = __half2float(x[i]);
+  }
+}
+
+}  // namespace
+
+void LaunchCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream) {
+  if (n <= 0) return;
+  FloatToHalf<<<Blocks(n), kThreads, 0, S(stream)>>>(x, reinterpret_cast<__half*>(out), n);
+}
+
+void LaunchCastHalfToFloat(const uint16_t* x, float* out, int64_t n, void* stream) {
+  if (n <= 0) return;
+  HalfToFloat<<<Blocks(n), kThreads, 0, S(stream)>>>(reinterpret_cast<const __half*>(x), out, n);
+}
+
 #define RILL_CAST_FROM(Src)                                                     \
   template void LaunchCast<Src, float>(const Src*, float*, int64_t, void*);     \
   template void LaunchCast<Src, double>(const Src*, double*, int64_t, void*);   \

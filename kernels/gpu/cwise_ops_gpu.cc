@@ -289,10 +289,39 @@ RILL_GPU_UNARY("Expm1", kExpm1);
 REGISTER_GPU_KERNEL(KernelDefBuilder("AddN").TypeConstraint("T", kFloatTypes), AddNGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("BiasAdd").TypeConstraint("T", kFloatTypes), BiasAddGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("LeakyRelu").TypeConstraint("T", kFloatTypes), LeakyReluGpuOp);
+// Cast between float32 and float16 (mixed-precision graphs around half MatMuls and convolutions).
+class HalfCastGpuOp final : public GpuOpKernel {
+ public:
+  using GpuOpKernel::GpuOpKernel;
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    const int64_t n = x.NumElements();
+    if (x.dtype() == DT_FLOAT) {
+      gpu_kernels::LaunchCastFloatToHalf(x.flat<float>().data(),
+                                         static_cast<uint16_t*>(out->raw_data()), n, stream());
+    } else {
+      gpu_kernels::LaunchCastHalfToFloat(static_cast<const uint16_t*>(x.raw_data()),
+                                         out->flat<float>().data(), n, stream());
+    }
+    return Launched();
+  }
+};
+
+// int32 results are not made here: int32 tensors on a GPU live in host memory, which a CUDA
+// kernel cannot write without waiting for the GPU, so a Cast to int32 runs on the CPU.
 const std::vector<DataType> kCastTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL};
+const std::vector<DataType> kCastResultTypes = {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL};
+REGISTER_GPU_KERNEL(KernelDefBuilder("Cast")
+                        .TypeConstraint("SrcT", kCastTypes)
+                        .TypeConstraint("DstT", kCastResultTypes),
+                    CastGpuOp);
 REGISTER_GPU_KERNEL(
-    KernelDefBuilder("Cast").TypeConstraint("SrcT", kCastTypes).TypeConstraint("DstT", kCastTypes),
-    CastGpuOp);
+    KernelDefBuilder("Cast").TypeConstraint("SrcT", {DT_FLOAT}).TypeConstraint("DstT", {DT_HALF}),
+    HalfCastGpuOp);
+REGISTER_GPU_KERNEL(
+    KernelDefBuilder("Cast").TypeConstraint("SrcT", {DT_HALF}).TypeConstraint("DstT", {DT_FLOAT}),
+    HalfCastGpuOp);
 
 }  // namespace
 }  // namespace rill

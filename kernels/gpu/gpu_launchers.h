@@ -102,6 +102,9 @@ void LaunchFill(T* out, T value, int64_t n, void* stream);
 // becomes the integer's minimum; anything -> bool is `!= 0`.
 template <typename Src, typename Dst>
 void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream);
+// float32 <-> float16 (IEEE half as its 16 bits), rounding to nearest even.
+void LaunchCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream);
+void LaunchCastHalfToFloat(const uint16_t* x, float* out, int64_t n, void* stream);
 // Row-wise softmax (or log-softmax) of a [rows, cols] matrix, max-subtracted as TensorFlow's.
 template <typename T>
 void LaunchSoftmax(const T* logits, T* out, int64_t rows, int64_t cols, bool log, void* stream);

@@ -218,6 +218,22 @@ TEST(GpuNnKernelsTest, HalfMatMulAndConvolutionsMatchCpu) {
                       "z:0", 0.1, 4e-3);
 }
 
+// float32 -> float16 -> float32 on the GPU rounds as the CPU's Cast (to nearest even).
+TEST(GpuNnKernelsTest, HalfCastsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) +
+      "node { name: 'h' op: 'Cast' input: 'x' device: 'DEVICE' "
+      "attr { key: 'SrcT' value { type: DT_FLOAT } } attr { key: 'DstT' value { type: DT_HALF } } "
+      "}\n"
+      "node { name: 'z' op: 'Cast' input: 'h' device: 'DEVICE' "
+      "attr { key: 'SrcT' value { type: DT_HALF } } attr { key: 'DstT' value { type: DT_FLOAT } } "
+      "}\n";
+  // Values past float16's range become inf on both devices.
+  ExpectGpuMatchesCpu(graph, {{"x", Random(DT_FLOAT, TensorShape({1000}), 85, -70000, 70000)}},
+                      "z:0");
+}
+
 std::string Pool(const std::string& op, const std::vector<int>& ksize,
                  const std::vector<int>& strides, const std::string& padding) {
   return Placeholder("x", DT_FLOAT) +
