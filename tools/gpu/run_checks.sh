@@ -28,7 +28,7 @@ run() {
     [ $rc = 139 ]; }; then
     echo "+ backtrace of $2"
     shift
-    timeout 180 .gpu/run_debug "$@" 2>&1 | grep -v "^\[New Thread\|^\[Thread\|^\[Inferior" | tail -60
+    timeout 60 .gpu/run_debug "$@" 2>&1 | grep -v "^\[New Thread\|^\[Thread\|^\[Inferior" | tail -60
   fi
 }
 {
