@@ -245,7 +245,9 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     return absl::InvalidArgumentError(
         absl::StrCat("A node (op '", def.op(), "') has an empty name"));
   }
-  if (name_index_.contains(def.name())) {
+  // One lookup for the check and the entry; the entry is taken back if the node is refused.
+  const auto [entry, added] = name_index_.try_emplace(def.name(), static_cast<int>(nodes_.size()));
+  if (!added) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
   }
   auto props = std::make_shared<Node::Properties>();
@@ -255,17 +257,25 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
   if (reg != nullptr) {
     AddDefaultsToNodeDef(reg->op_def, &def);
     // ValidateNodeDef's checks but the input list's: a node's inputs are its edges.
-    RILL_RETURN_IF_ERROR(ValidateNodeDefAttrs(def, reg->op_def));
     DataTypeVector inputs, outputs;
-    RILL_RETURN_IF_ERROR(InOutTypesForNode(def, reg->op_def, &inputs, &outputs));
+    absl::Status s = ValidateNodeDefAttrs(def, reg->op_def);
+    if (s.ok()) s = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
+    if (!s.ok()) {
+      name_index_.erase(entry);
+      return s;
+    }
     props->op_def = &reg->op_def;
     props->input_types = std::move(inputs);
     props->output_types = std::move(outputs);
   }
   props->def = std::move(def);
-  Node* node = NewNode(std::move(props));
-  name_index_.emplace(node->name(), node->id());
-  return node;
+  return NewNode(std::move(props));
+}
+
+void Graph::Reserve(int more_nodes, int more_edges) {
+  nodes_.reserve(nodes_.size() + more_nodes);
+  edges_.reserve(edges_.size() + more_edges);
+  name_index_.reserve(name_index_.size() + more_nodes);
 }
 
 absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst, int dst_input) {
@@ -404,6 +414,17 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   }
   for (Node* n : nodes) {
     for (const Edge* e : n->in_edges_) free_edge(e);
+  }
+  // Removing most of the graph (the optimizer dropping a chain of Identities) rebuilds the name
+  // index from the survivors instead of erasing each name, which would probe the whole large
+  // index at random.
+  if (nodes.size() > name_index_.size() / 2) {
+    for (Node* n : nodes) ReleaseNode(n);
+    absl::flat_hash_map<std::string, int> index;
+    index.reserve(num_nodes_);
+    for (const Node* n : op_nodes()) index.emplace(n->name(), n->id());
+    name_index_ = std::move(index);
+    return;
   }
   for (Node* n : nodes) {
     name_index_.erase(n->name());

@@ -212,6 +212,10 @@ class Graph {
   // one is quadratic when many removed nodes share a neighbour, such as SINK).
   // REQUIRES: distinct live op nodes of this graph.
   void RemoveNodes(const std::vector<Node*>& nodes);
+  // Makes room for `more_nodes` nodes and `more_edges` edges beyond those present in the id
+  // tables and the name index, so that adding them rehashes nothing; for building a graph of
+  // known size. (Nodes and edges themselves still come in blocks of at most kMaxBlock.)
+  void Reserve(int more_nodes, int more_edges);
   // Adds the control edges SOURCE -> n for every op node n without in-edges and n -> SINK for
   // every op node without out-edges.
   void FixupSourceAndSinkEdges();

@@ -138,6 +138,7 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   // 1. Names.
   {
     absl::flat_hash_map<absl::string_view, int> seen;
+    seen.reserve(n);
     for (int i = 0; i < n; ++i) {
       const NodeDef& node = graph_def.node(i);
       if (node.name().empty()) {
@@ -155,6 +156,10 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   }
   // 2. Nodes. Their input lists are set aside for step 3 (a Node holds none).
   std::vector<google::protobuf::RepeatedPtrField<std::string>> inputs(n);
+  int num_inputs = 0;
+  for (const NodeDef& node : graph_def.node()) num_inputs += node.input_size();
+  // Room for an edge per input and, for most graphs, the SOURCE and SINK edges.
+  graph->Reserve(n, num_inputs + n);
   for (int i = 0; i < n; ++i) {
     NodeDef node = movable != nullptr ? std::move(*movable->mutable_node(i)) : graph_def.node(i);
     if (options.clear_devices) node.clear_device();

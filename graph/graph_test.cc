@@ -111,6 +111,55 @@ TEST(GraphTest, AddNodeErrors) {
   EXPECT_EQ(g.num_op_nodes(), 1);
 }
 
+TEST(GraphTest, RefusedNodeLeavesItsNameFree) {
+  Graph g;
+  EXPECT_THAT(g.AddNode(Def(R"pb(name: "m" op: "MatMul")pb")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("NodeDef missing attr 'T'")));
+  EXPECT_EQ(g.FindNode("m"), nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Node * m, g.AddNode(IdentityDef("m")));
+  EXPECT_EQ(g.FindNode("m"), m);
+  EXPECT_EQ(m->id(), 2);
+  EXPECT_EQ(g.num_node_ids(), 3);
+}
+
+TEST(GraphTest, ReserveKeepsIdsAndNames) {
+  Graph g;
+  g.Reserve(100, 200);
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  Node* last = a;
+  for (int n = 0; n < 150; ++n) {  // past the reservation
+    RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef(absl::StrCat("i", n))));
+    RILL_ASSERT_OK(g.AddEdge(last, 0, i, 0).status());
+    last = i;
+  }
+  EXPECT_EQ(a->id(), 2);
+  EXPECT_EQ(g.FindNode("i149")->id(), 152);
+  EXPECT_EQ(g.FindNode("i149")->input_node(0), g.FindNode("i148"));
+  EXPECT_EQ(g.FindNode("i0")->input_node(0), a);
+  EXPECT_EQ(g.num_op_nodes(), 151);
+  EXPECT_EQ(g.num_edges(), 150);
+}
+
+TEST(GraphTest, RemovingMostNodesKeepsTheOthersByName) {
+  Graph g;
+  std::vector<Node*> removed;
+  for (int n = 0; n < 10; ++n) {
+    RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(ConstDef(absl::StrCat("c", n))));
+    if (n != 3 && n != 7) removed.push_back(c);
+  }
+  g.RemoveNodes(removed);
+  EXPECT_THAT(Names(g), ElementsAre("c3", "c7"));
+  EXPECT_EQ(g.FindNode("c3")->id(), 5);
+  EXPECT_EQ(g.FindNode("c7")->id(), 9);
+  EXPECT_EQ(g.FindNode("c0"), nullptr);
+  EXPECT_EQ(g.FindNode("c9"), nullptr);
+  // A removed name may be used again; a kept one may not.
+  RILL_ASSERT_OK_AND_ASSIGN(Node * again, g.AddNode(ConstDef("c0")));
+  EXPECT_EQ(g.FindNode("c0"), again);
+  EXPECT_THAT(g.AddNode(ConstDef("c7")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Node 'c7' is not unique")));
+}
+
 TEST(GraphTest, UnknownOpGrowsWithItsEdges) {
   Graph g;
   RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
