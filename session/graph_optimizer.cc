@@ -260,9 +260,12 @@ class Optimizer {
       int src_output;
       int dst_input;
     };
+    if (dead_.empty() && replacements_.empty() && edges_.empty()) return absl::OkStatus();
     std::vector<Node*> remove = dead_;
-    absl::flat_hash_set<int> gone;
-    for (const Node* n : dead_) gone.insert(n->id());
+    // By node id (the ids the rewrites name are all below this bound).
+    const int num_ids = graph_->num_node_ids();
+    std::vector<bool> gone(num_ids, false);
+    for (const Node* n : dead_) gone[n->id()] = true;
     std::vector<std::vector<Use>> uses(replacements_.size());
     std::vector<std::string> devices(replacements_.size());
     std::vector<int64_t> positions(replacements_.size());
@@ -274,10 +277,10 @@ class Optimizer {
       devices[r] = old->assigned_device_name();
       positions[r] = Position(old);
       remove.push_back(old);
-      gone.insert(old->id());
+      gone[old->id()] = true;
     }
     if (!remove.empty()) graph_->RemoveNodes(remove);
-    absl::flat_hash_map<int, Node*> replaced;  // old id -> replacement
+    std::vector<Node*> replaced(num_ids, nullptr);  // old id -> replacement
     for (size_t r = 0; r < replacements_.size(); ++r) {
       absl::StatusOr<Node*> n = graph_->AddNode(std::move(replacements_[r].def));
       if (!n.ok()) return Bug(n.status());
@@ -287,9 +290,8 @@ class Optimizer {
       replaced[replacements_[r].old_id] = *n;
     }
     auto resolve = [&](int id) -> Node* {
-      auto it = replaced.find(id);
-      if (it != replaced.end()) return it->second;
-      return gone.contains(id) ? nullptr : graph_->FindNodeById(id);
+      if (replaced[id] != nullptr) return replaced[id];
+      return gone[id] ? nullptr : graph_->FindNodeById(id);
     };
     auto add = [&](const PendingEdge& edge) -> absl::Status {
       Node* src = resolve(edge.src_id);
@@ -316,7 +318,7 @@ class Optimizer {
     for (size_t r = 0; r < replacements_.size(); ++r) {
       for (const Use& u : uses[r]) {
         // A removed consumer needs nothing; a replaced one got its inputs above.
-        if (gone.contains(u.dst_id)) continue;
+        if (gone[u.dst_id]) continue;
         RILL_RETURN_IF_ERROR(add({replacements_[r].old_id, u.src_output, u.dst_id, u.dst_input}));
       }
     }
@@ -406,9 +408,12 @@ class Optimizer {
   // In topological order, so that a forwarder's inputs are settled (a forwarder among its
   // producers already removed, `source` naming where it reads from) before it is looked at.
   absl::Status RemoveIdentities() {
-    // (removed node id, output) -> the (node, output) it forwards.
-    absl::flat_hash_map<std::pair<int, int>, std::pair<Node*, int>> source;
-    absl::flat_hash_set<int> removed;
+    // The (node, output) each output of a removed node forwards: output k of node `id` is
+    // sources[first[id] + k], for k < count[id] (0 for nodes kept). By id, not hashed: a graph of
+    // a million Identities makes a million lookups.
+    const int num_ids = graph_->num_node_ids();
+    std::vector<std::pair<Node*, int>> sources;
+    std::vector<int> first(num_ids, 0), count(num_ids, 0);
     for (Node* n : TopologicalOrder()) {
       const std::vector<int> forwarded = ForwardedInputs(*n);
       if (forwarded.empty()) continue;
@@ -418,9 +423,7 @@ class Optimizer {
         if (in == nullptr) break;
         Node* src = in->src();
         int port = in->src_output();
-        if (auto it = source.find({src->id(), port}); it != source.end()) {
-          std::tie(src, port) = it->second;
-        }
+        if (port < count[src->id()]) std::tie(src, port) = sources[first[src->id()] + port];
         // Only a non-ref output: an Identity is where a ref becomes a value.
         if (!SameDevice(*src, *n) || src->is_unknown_op() || port >= src->num_outputs() ||
             IsRefType(src->output_type(port))) {
@@ -429,8 +432,9 @@ class Optimizer {
         from.emplace_back(src, port);
       }
       if (from.size() != forwarded.size()) continue;
-      for (size_t k = 0; k < from.size(); ++k) source[{n->id(), static_cast<int>(k)}] = from[k];
-      removed.insert(n->id());
+      first[n->id()] = static_cast<int>(sources.size());
+      count[n->id()] = static_cast<int>(from.size());
+      sources.insert(sources.end(), from.begin(), from.end());
       dead_.push_back(n);
       ++stats_->identities_removed;
     }
@@ -441,17 +445,17 @@ class Optimizer {
     for (const Node* n : dead_) {
       for (const Edge* e : n->out_edges()) {
         const Node* dst = e->dst();
-        if (!dst->IsOp() || removed.contains(dst->id())) continue;
+        if (!dst->IsOp() || count[dst->id()] > 0) continue;
         if (e->IsControlEdge()) {
           absl::flat_hash_set<int> waited;
-          for (int k = 0; source.contains({n->id(), k}); ++k) {
-            const Node* src = source.at({n->id(), k}).first;
+          for (int k = 0; k < count[n->id()]; ++k) {
+            const Node* src = sources[first[n->id()] + k].first;
             if (waited.insert(src->id()).second) {
               edges_.push_back({src->id(), kControlSlot, dst->id(), kControlSlot});
             }
           }
         } else {
-          const auto [src, port] = source.at({n->id(), e->src_output()});
+          const auto [src, port] = sources[first[n->id()] + e->src_output()];
           edges_.push_back({src->id(), port, dst->id(), e->dst_input()});
         }
       }
