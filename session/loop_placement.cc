@@ -19,8 +19,10 @@ bool IsExit(const Node& n) { return n.op() == "Exit" || n.op() == "RefExit"; }
 struct Frames {
   std::vector<int> parent = {0};  // by frame id; 0 is the root frame
   std::vector<std::string> name = {""};
-  std::map<int, int> node_frame;   // node id -> the frame it runs in
-  std::map<int, int> enter_child;  // Enter node id -> the frame it enters
+  // By node id, -1 where none: the frame each node runs in (-1: not reached from a root), and
+  // the frame each Enter node enters (-1 for other nodes).
+  std::vector<int> node_frame;
+  std::vector<int> enter_child;
   int Outermost(int frame) const {
     while (frame != 0 && parent[frame] != 0) frame = parent[frame];
     return frame;
@@ -31,6 +33,8 @@ struct Frames {
 // edges, an Enter's consumers run in its child frame and an Exit's in its frame's parent.
 absl::StatusOr<Frames> FindFrames(const Graph& graph) {
   Frames f;
+  f.node_frame.assign(graph.num_node_ids(), -1);
+  f.enter_child.assign(graph.num_node_ids(), -1);
   std::map<std::pair<int, std::string>, int> by_name;
   std::deque<const Node*> queue;
   for (const Node* n : graph.nodes()) {
@@ -63,7 +67,10 @@ absl::StatusOr<Frames> FindFrames(const Graph& graph) {
       out_frame = f.parent[frame];
     }
     for (const Edge* e : n->out_edges()) {
-      if (f.node_frame.emplace(e->dst()->id(), out_frame).second) queue.push_back(e->dst());
+      if (f.node_frame[e->dst()->id()] < 0) {
+        f.node_frame[e->dst()->id()] = out_frame;
+        queue.push_back(e->dst());
+      }
     }
   }
   return f;
@@ -135,13 +142,13 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
   // graph order.
   std::map<int, std::vector<const Node*>> loops;
   for (const Node* n : graph.op_nodes()) {
-    auto enter = frames->enter_child.find(n->id());
-    auto at = frames->node_frame.find(n->id());
+    const int enter = frames->enter_child[n->id()];
+    const int at = frames->node_frame[n->id()];
     int loop = 0;
-    if (enter != frames->enter_child.end()) {
-      loop = frames->Outermost(enter->second);
-    } else if (at != frames->node_frame.end()) {
-      loop = frames->Outermost(at->second);
+    if (enter >= 0) {
+      loop = frames->Outermost(enter);
+    } else if (at >= 0) {
+      loop = frames->Outermost(at);
     }
     if (loop != 0) loops[loop].push_back(n);
   }

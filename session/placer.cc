@@ -86,6 +86,12 @@ struct DeviceEntry {
   DeviceName parsed;
 };
 
+// A set of the session's device types: bit i stands for the i-th type in best-first order, so
+// the set bits in increasing order list the types best first. One word per node instead of a
+// vector of strings.
+using TypeSet = uint64_t;
+constexpr int kMaxDeviceTypes = 64;
+
 // One union-find element per node (TensorFlow's colocation_graph Member). Only a root's fields
 // describe its group.
 struct Member {
@@ -93,10 +99,10 @@ struct Member {
   int rank = 0;
   int next = 0;  // the next member of the group, in a circular list (for DebugInfo)
   DeviceName requested, assigned, resource;
-  std::vector<std::string> supported;  // device types with kernels for every member, best first
-  std::vector<int> possible;           // cached candidate devices (indices), best first
-  int assigned_device = -1;            // device index once the group is pinned
-  int interned = -1;                   // TensorFlow's assigned_device_name_index_, for DebugString
+  TypeSet supported = 0;      // device types with kernels for every member
+  std::vector<int> possible;  // cached candidate devices (indices), best first
+  int assigned_device = -1;   // device index once the group is pinned
+  int interned = -1;          // TensorFlow's assigned_device_name_index_, for DebugString
   // For the reasons: whether the candidates came from soft placement, and which member the
   // group was first pinned by.
   bool soft = false;
@@ -113,9 +119,9 @@ struct Link {
 // Per node id. The graph supplies the NodeDef (attr defaults filled), dtypes, inputs and
 // consumers; this holds what placement adds.
 struct NodeInfo {
-  const Node* node = nullptr;          // null for SOURCE, SINK and removed ids
-  int position = -1;                   // index in op_nodes_ (TensorFlow's node-id order)
-  std::vector<std::string> supported;  // own device types with a kernel, best first
+  const Node* node = nullptr;  // null for SOURCE, SINK and removed ids
+  int position = -1;           // index in op_nodes_ (TensorFlow's node-id order)
+  TypeSet supported = 0;       // own device types with a kernel
   DeviceName request;
   bool has_request = false;  // the request sets some component
   int preassigned = -1;      // device from `previous` (stateful nodes)
@@ -163,10 +169,37 @@ class Placer {
       const int pa = DeviceTypePriority(a), pb = DeviceTypePriority(b);
       return pa != pb ? pa > pb : a < b;
     });
+    if (types_.size() > kMaxDeviceTypes) {
+      return absl::InvalidArgumentError(absl::StrCat("Placer was given ", types_.size(),
+                                                     " device types; it places on at most ",
+                                                     kMaxDeviceTypes));
+    }
     types_alphabetical_ = types_;
     std::sort(types_alphabetical_.begin(), types_alphabetical_.end());
     interned_.assign(devices_.size(), -1);
     return absl::OkStatus();
+  }
+
+  // The bit of `type` in a TypeSet; 0 for a type no device has.
+  TypeSet TypeBit(absl::string_view type) const {
+    for (size_t i = 0; i < types_.size(); ++i) {
+      if (types_[i] == type) return TypeSet{1} << i;
+    }
+    return 0;
+  }
+  bool HasType(TypeSet set, absl::string_view type) const { return (set & TypeBit(type)) != 0; }
+  TypeSet ToTypeSet(const std::vector<std::string>& types) const {
+    TypeSet set = 0;
+    for (const std::string& t : types) set |= TypeBit(t);
+    return set;
+  }
+  // The types in `set`, best first.
+  std::vector<std::string> TypeNames(TypeSet set) const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < types_.size(); ++i) {
+      if (set & (TypeSet{1} << i)) names.push_back(types_[i]);
+    }
+    return names;
   }
 
   // Node order as TensorFlow's importer numbers nodes: repeatedly the lowest-id node whose
@@ -211,7 +244,7 @@ class Placer {
         result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
-      info.supported = kernels_.SupportedDeviceTypes(node->def(), types_);
+      info.supported = ToTypeSet(kernels_.SupportedDeviceTypes(node->def(), types_));
       info.position = static_cast<int>(op_nodes_.size());
       op_nodes_.push_back(node->id());
       if (previous_ != nullptr && node->op_def()->is_stateful()) {
@@ -228,8 +261,7 @@ class Placer {
   absl::StatusOr<int> PreviousDevice(const NodeInfo& info, const std::string& device) {
     for (size_t d = 0; d < devices_.size(); ++d) {
       if (devices_[d].name != device) continue;
-      if (std::find(info.supported.begin(), info.supported.end(), devices_[d].parsed.type) ==
-          info.supported.end()) {
+      if (!HasType(info.supported, devices_[d].parsed.type)) {
         return WithHint(
             AttachDef(absl::InternalError(absl::StrCat(
                           "Assigned device '", device,
@@ -282,7 +314,7 @@ class Placer {
         m.requested = m.assigned;
         continue;
       }
-      if (info.supported.empty()) {
+      if (info.supported == 0) {
         return WithHint(
             AttachDef(kernels_.NoKernelError(node.def(), types_alphabetical_), node.name()),
             "no device in this session can run this op with these types; change the "
@@ -418,13 +450,8 @@ class Placer {
     nr.assigned = assigned;
     nr.resource = resource;
     nr.requested = requested;
-    std::vector<std::string> both;
-    for (const std::string& t : nr.supported) {
-      if (std::find(old.supported.begin(), old.supported.end(), t) != old.supported.end()) {
-        both.push_back(t);
-      }
-    }
-    if (both.empty()) {
+    const TypeSet both = nr.supported & old.supported;
+    if (both == 0) {
       if (!want_message) return absl::InvalidArgumentError("no common device type");
       return absl::InvalidArgumentError(absl::StrCat(
           prefix(),
@@ -432,7 +459,7 @@ class Placer {
           "with them.",
           DebugInfo(x_root), DebugInfo(y_root)));
     }
-    nr.supported = std::move(both);
+    nr.supported = both;
     members_[old_root].parent = new_root;
     // Splice the two circular member lists into one.
     std::swap(members_[new_root].next, members_[old_root].next);
@@ -533,13 +560,10 @@ class Placer {
   }
 
   // The devices among `devices` whose type is in `types`, best first (§1.5).
-  std::vector<int> FilterSupported(const std::vector<int>& devices,
-                                   const std::vector<std::string>& types) const {
+  std::vector<int> FilterSupported(const std::vector<int>& devices, TypeSet types) const {
     std::vector<int> out;
     for (int d : devices) {
-      if (std::find(types.begin(), types.end(), devices_[d].parsed.type) != types.end()) {
-        out.push_back(d);
-      }
+      if (types & TypeBit(devices_[d].parsed.type)) out.push_back(d);
     }
     std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
       return DeviceOrderLess(DeviceTypePriority(devices_[a].parsed.type), devices_[a].name,
@@ -572,7 +596,7 @@ class Placer {
                         " requested_device_name_='", DeviceNameToString(m.requested),
                         "' assigned_device_name_='", DeviceNameToString(m.assigned),
                         "' resource_device_name_='", DeviceNameToString(m.resource),
-                        "' supported_device_types_=[", absl::StrJoin(m.supported, ", "),
+                        "' supported_device_types_=[", absl::StrJoin(TypeNames(m.supported), ", "),
                         "] possible_devices_=[", absl::StrJoin(possible, ", "), "]");
   }
 
@@ -600,7 +624,7 @@ class Placer {
     const std::vector<int> members = GroupMembers(root);
     for (int i : members) {
       std::string types;
-      for (const std::string& t : nodes_[i].supported) absl::StrAppend(&types, t, " ");
+      for (const std::string& t : TypeNames(nodes_[i].supported)) absl::StrAppend(&types, t, " ");
       type_to_devices[nodes_[i].node->op()] = types;
     }
     if (members.empty()) return "";
@@ -923,13 +947,11 @@ class Placer {
     const std::string& best_type = types_[0];
     if (devices_[device].parsed.type == best_type) return words;
     const NodeInfo& info = nodes_[anchor];
-    if (std::find(info.supported.begin(), info.supported.end(), best_type) ==
-        info.supported.end()) {
+    if (!HasType(info.supported, best_type)) {
       return absl::StrCat(words, "; no ", best_type, " kernel for these types");
     }
     for (int m : group) {
-      const std::vector<std::string>& s = nodes_[m].supported;
-      if (std::find(s.begin(), s.end(), best_type) == s.end()) {
+      if (!HasType(nodes_[m].supported, best_type)) {
         return absl::StrCat(words, "; no ", best_type, " kernel for colocated node ",
                             nodes_[m].node->name());
       }
@@ -963,7 +985,7 @@ class Placer {
     }
     std::vector<std::string> reasons(nodes_.size());
     std::vector<int> hop(nodes_.size(), -1);
-    std::vector<std::string> hop_words(nodes_.size());
+    std::vector<const std::string*> hop_words(nodes_.size(), nullptr);  // into the links' words
     for (int root : roots) {
       const absl::Span<const int> group(members.data() + group_start[root], group_size[root]);
       const Member& m = members_[root];
@@ -1027,7 +1049,7 @@ class Placer {
           hop[link.other] = at;
           for (const Link& back : nodes_[link.other].links) {
             if (back.other == at) {
-              hop_words[link.other] = back.why;
+              hop_words[link.other] = &back.why;
               break;
             }
           }
@@ -1046,8 +1068,8 @@ class Placer {
         } else if (info.has_request && m.soft) {
           words = SoftWords(info, m);
         } else {
-          words = hop[i] >= 0 && !hop_words[i].empty()
-                      ? hop_words[i]
+          words = hop[i] >= 0 && hop_words[i] != nullptr && !hop_words[i]->empty()
+                      ? *hop_words[i]
                       : absl::StrCat("colocated with ", nodes_[anchor].node->name());
           if (info.has_request) {
             absl::StrAppend(&words, "; its own request ", RequestWords(info), " was overridden");

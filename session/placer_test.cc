@@ -745,6 +745,21 @@ TEST(PlacerErrorTest, NoDevices) {
               StatusIs(absl::StatusCode::kFailedPrecondition, "No devices are registered"));
 }
 
+TEST(PlacerErrorTest, AtMost64DeviceTypes) {
+  std::vector<std::string> devices;
+  for (int t = 0; t < 65; ++t) {
+    devices.push_back(absl::StrCat("/job:localhost/replica:0/task:0/device:T", t, ":0"));
+  }
+  EXPECT_THAT(PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Placer was given 65 device types; it places on at most 64"));
+  devices.resize(63);
+  devices.push_back(Full("CPU:0"));  // 64 types
+  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+                            PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)));
+  EXPECT_EQ(p.nodes.at("a").device, Full("CPU:0"));
+}
+
 // ------------------------------------------------------------------------------------------------
 // Other behaviour
 
