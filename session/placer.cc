@@ -1,6 +1,7 @@
 #include "session/placer.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <map>
@@ -98,7 +99,9 @@ struct Member {
   int parent = 0;
   int rank = 0;
   int next = 0;  // the next member of the group, in a circular list (for DebugInfo)
-  DeviceName requested, assigned, resource;
+  // Interned device names (Placer::Name): the group's merged request, the device it is pinned
+  // to, and its resource device; 0 is the empty name.
+  int requested = 0, assigned = 0, resource = 0;
   TypeSet supported = 0;      // device types with kernels for every member
   std::vector<int> possible;  // cached candidate devices (indices), best first
   int assigned_device = -1;   // device index once the group is pinned
@@ -122,9 +125,9 @@ struct NodeInfo {
   const Node* node = nullptr;  // null for SOURCE, SINK and removed ids
   int position = -1;           // index in op_nodes_ (TensorFlow's node-id order)
   TypeSet supported = 0;       // own device types with a kernel
-  DeviceName request;
-  bool has_request = false;  // the request sets some component
-  int preassigned = -1;      // device from `previous` (stateful nodes)
+  int request = 0;             // the node's own request, interned (Placer::Name)
+  bool has_request = false;    // the request sets some component
+  int preassigned = -1;        // device from `previous` (stateful nodes)
   int device = -1;
   std::vector<Link> links;
   std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
@@ -178,6 +181,23 @@ class Placer {
     std::sort(types_alphabetical_.begin(), types_alphabetical_.end());
     interned_.assign(devices_.size(), -1);
     return absl::OkStatus();
+  }
+
+  // Device names (requests, merged requests, pinned devices) by interned id: a session has a few
+  // distinct ones however many nodes it has, so members and nodes hold an int each. Id 0 is the
+  // empty name. Two names with the same set components get one id (unset components are
+  // ignored by every device-name function).
+  const DeviceName& Name(int id) const { return names_[id]; }
+  int Intern(const DeviceName& name) {
+    if (!HasSomeDetails(name)) return 0;
+    std::string key = absl::StrCat(name.has_job ? "j" : "-", name.has_job ? name.job : "", "/",
+                                   name.has_replica ? absl::StrCat(name.replica) : "-", "/",
+                                   name.has_task ? absl::StrCat(name.task) : "-", "/",
+                                   name.has_type ? "t" : "-", name.has_type ? name.type : "", "/",
+                                   name.has_id ? absl::StrCat(name.id) : "-");
+    auto [it, added] = name_ids_.try_emplace(std::move(key), static_cast<int>(names_.size()));
+    if (added) names_.push_back(name);
+    return it->second;
   }
 
   // The bit of `type` in a TypeSet; 0 for a type no device has.
@@ -310,7 +330,7 @@ class Placer {
       Member& m = members_[i];
       m.supported = info.supported;
       if (info.preassigned >= 0) {
-        m.assigned = devices_[info.preassigned].parsed;
+        m.assigned = Intern(devices_[info.preassigned].parsed);
         m.requested = m.assigned;
         continue;
       }
@@ -321,6 +341,15 @@ class Placer {
             "node's types, or use a device type listed under Registered kernels");
       }
       if (!node.requested_device().empty()) {
+        // Nodes share a few distinct requests: each is parsed and interned once.
+        auto [known, added] = request_ids_.try_emplace(node.requested_device(), 0);
+        if (!added) {
+          info.request = known->second;
+          info.has_request = HasSomeDetails(Name(known->second));
+          if (IsRefOrResourceGenerator(node)) m.resource = known->second;
+          m.requested = known->second;
+          continue;
+        }
         absl::StatusOr<DeviceName> parsed = ParseDeviceName(node.requested_device());
         if (!parsed.ok()) {
           return WithHint(AttachDef(absl::InvalidArgumentError(absl::StrCat(
@@ -330,13 +359,14 @@ class Placer {
                           "write a device as /device:CPU:0, /device:GPU:1, /cpu:0 or "
                           "/job:localhost/replica:0/task:0/device:GPU:0");
         }
-        info.request = *parsed;
+        known->second = Intern(*parsed);
+        info.request = known->second;
         info.has_request = HasSomeDetails(*parsed);
         if (IsRefOrResourceGenerator(node)) {
           // A resource's own device is not moved by soft placement unless nothing else works.
-          m.resource = *parsed;
+          m.resource = known->second;
         }
-        m.requested = *parsed;
+        m.requested = known->second;
       }
     }
     return absl::OkStatus();
@@ -373,36 +403,37 @@ class Placer {
     const absl::string_view edge_hint =
         "a reference or resource edge keeps both ends on one device, soft placement or not; "
         "request the same device for both";
-    if (!AreCompatible(s.assigned, d.assigned)) {
+    if (!AreCompatible(Name(s.assigned), Name(d.assigned))) {
       return WithHint(
           absl::InvalidArgumentError(absl::StrCat(
               "Cannot place the graph because a reference or resource edge connects "
               "colocation groups with incompatible assigned devices: ",
-              DeviceNameToString(s.assigned), " vs ", DeviceNameToString(d.assigned),
+              DeviceNameToString(Name(s.assigned)), " vs ", DeviceNameToString(Name(d.assigned)),
               ". The edge src node is ", src_name, " , and the dst node is ", dst_name)),
           edge_hint);
     }
-    if (!AreCompatible(s.resource, d.resource)) {
+    if (!AreCompatible(Name(s.resource), Name(d.resource))) {
       return WithHint(
           absl::InvalidArgumentError(absl::StrCat(
               "Cannot place the graph because a reference or resource edge connects "
               "colocation groups with incompatible resource devices: ",
-              DeviceNameToString(s.resource), " vs ", DeviceNameToString(d.resource),
+              DeviceNameToString(Name(s.resource)), " vs ", DeviceNameToString(Name(d.resource)),
               ". The edge src node is ", src_name, " , and the dst node is ", dst_name)),
           edge_hint);
     }
-    if (!AreCompatible(s.requested, d.requested)) {
+    if (!AreCompatible(Name(s.requested), Name(d.requested))) {
       // The destination's request gives way to the source's.
       if (options_.log_device_placement) {
         result_.notes.push_back(
-            absl::StrCat("Ignoring device specification ", DeviceNameToString(d.requested),
+            absl::StrCat("Ignoring device specification ", DeviceNameToString(Name(d.requested)),
                          " for node '", dst_name, "' because the input edge from '", src_name,
                          "' is a reference connection and already has a device field set to ",
-                         DeviceNameToString(s.requested)));
+                         DeviceNameToString(Name(s.requested))));
       }
-      d.requested = s.requested;
-      EnsureSpecification(&d.requested, d.assigned);
-      EnsureSpecification(&d.requested, d.resource);
+      DeviceName requested = Name(s.requested);
+      EnsureSpecification(&requested, Name(d.assigned));
+      EnsureSpecification(&requested, Name(d.resource));
+      d.requested = Intern(requested);
     }
     absl::Status status = ColocateNodes(src, src_root, dst, dst_root);
     if (!status.ok()) {
@@ -438,18 +469,22 @@ class Placer {
       return absl::StrCat("Cannot colocate nodes {{colocation_node ", nodes_[x].node->name(),
                           "}} and {{colocation_node ", nodes_[y].node->name(), "}}");
     };
-    DeviceName assigned = nr.assigned, resource = nr.resource, requested = nr.requested;
-    absl::Status s = MergeDeviceNames(&assigned, old.assigned, /*allow_soft_placement=*/false);
-    if (s.ok()) s = MergeDeviceNames(&resource, old.resource, /*allow_soft_placement=*/false);
-    if (s.ok()) s = MergeDeviceNames(&requested, old.requested, options_.allow_soft_placement);
+    DeviceName assigned = Name(nr.assigned), resource = Name(nr.resource),
+               requested = Name(nr.requested);
+    absl::Status s =
+        MergeDeviceNames(&assigned, Name(old.assigned), /*allow_soft_placement=*/false);
+    if (s.ok()) s = MergeDeviceNames(&resource, Name(old.resource), /*allow_soft_placement=*/false);
+    if (s.ok()) {
+      s = MergeDeviceNames(&requested, Name(old.requested), options_.allow_soft_placement);
+    }
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(prefix(), ": ", s.message()));
     }
     EnsureSpecification(&requested, assigned);
     EnsureSpecification(&requested, resource);
-    nr.assigned = assigned;
-    nr.resource = resource;
-    nr.requested = requested;
+    nr.assigned = Intern(assigned);
+    nr.resource = Intern(resource);
+    nr.requested = Intern(requested);
     const TypeSet both = nr.supported & old.supported;
     if (both == 0) {
       if (!want_message) return absl::InvalidArgumentError("no common device type");
@@ -593,9 +628,9 @@ class Placer {
     std::vector<std::string> possible;
     for (int d : m.possible) possible.push_back(devices_[d].name);
     return absl::StrCat("Member(assigned_device_name_index_=", m.interned,
-                        " requested_device_name_='", DeviceNameToString(m.requested),
-                        "' assigned_device_name_='", DeviceNameToString(m.assigned),
-                        "' resource_device_name_='", DeviceNameToString(m.resource),
+                        " requested_device_name_='", DeviceNameToString(Name(m.requested)),
+                        "' assigned_device_name_='", DeviceNameToString(Name(m.assigned)),
+                        "' resource_device_name_='", DeviceNameToString(Name(m.resource)),
                         "' supported_device_types_=[", absl::StrJoin(TypeNames(m.supported), ", "),
                         "] possible_devices_=[", absl::StrJoin(possible, ", "), "]");
   }
@@ -658,8 +693,8 @@ class Placer {
     Member& m = members_[root];
     if (!m.possible.empty()) return &m.possible;
     std::vector<int> devices;
-    if (HasSomeDetails(m.requested)) {
-      devices = FindMatching(m.requested);
+    if (HasSomeDetails(Name(m.requested))) {
+      devices = FindMatching(Name(m.requested));
       if (!devices.empty()) devices = FilterSupported(devices, m.supported);
       if (devices.empty() && options_.allow_soft_placement) {
         devices = SoftCandidates(root);
@@ -686,20 +721,22 @@ class Placer {
   // devices too.
   std::vector<int> SoftCandidates(int root) {
     const Member& m = members_[root];
-    DeviceName soft = m.requested;
-    if (!m.assigned.has_type && !m.resource.has_type) {
+    const DeviceName& assigned = Name(m.assigned);
+    const DeviceName& resource = Name(m.resource);
+    DeviceName soft = Name(m.requested);
+    if (!assigned.has_type && !resource.has_type) {
       soft.has_type = false;
       soft.type.clear();
     }
-    if (!m.assigned.has_id && !m.resource.has_id) soft.has_id = false;
+    if (!assigned.has_id && !resource.has_id) soft.has_id = false;
     std::vector<int> devices = FilterSupported(FindMatching(soft), m.supported);
     if (!devices.empty()) return devices;
-    soft = m.requested;
-    if (!m.assigned.has_type) {
+    soft = Name(m.requested);
+    if (!assigned.has_type) {
       soft.has_type = false;
       soft.type.clear();
     }
-    if (!m.assigned.has_id) soft.has_id = false;
+    if (!assigned.has_id) soft.has_id = false;
     devices = FilterSupported(FindMatching(soft), m.supported);
     if (!devices.empty()) {
       std::vector<std::string> names;
@@ -729,7 +766,7 @@ class Placer {
             : "";
     absl::StatusOr<DeviceName> specified = ParseDeviceName(info.node->requested_device());
     std::string inner, hint;
-    if (specified.ok() && *specified == m.requested) {
+    if (specified.ok() && *specified == Name(m.requested)) {
       if (FindMatching(*specified).empty()) {
         std::vector<std::string> names;
         for (const DeviceEntry& d : devices_) names.push_back(d.name);
@@ -773,10 +810,10 @@ class Placer {
                        info.node->requested_device(), "' because the node {{colocation_node ", name,
                        "}} was colocated with a group of nodes that required incompatible "
                        "device '",
-                       DeviceNameToString(m.requested), "'. All available devices [",
+                       DeviceNameToString(Name(m.requested)), "'. All available devices [",
                        absl::StrJoin(names, ", "), "]. ", debug_info);
       hint = absl::StrCat(
-          "the nodes colocated with it require '", DeviceNameToString(m.requested),
+          "the nodes colocated with it require '", DeviceNameToString(Name(m.requested)),
           "'; set allow_soft_placement in ConfigProto to fall back to an available device, or "
           "request for the whole group one of: ",
           can_run);
@@ -796,15 +833,27 @@ class Placer {
     Member& m = members_[root];
     if (m.first_assigned < 0) m.first_assigned = node;
     if (m.assigned_device == device) return absl::OkStatus();
-    const DeviceName& parsed = devices_[device].parsed;
-    absl::Status s = MergeDeviceNames(&m.assigned, parsed, /*allow_soft_placement=*/false);
-    if (s.ok()) s = MergeOverrideDeviceNames(&m.resource, parsed);
-    if (s.ok()) s = MergeOverrideDeviceNames(&m.requested, parsed);
-    if (!s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "Constraining by assigned device should not cause an error. Node ",
-          nodes_[node].node->name(), " assigned to ", devices_[device].name, ": ", s.message()));
+    // Groups share a few distinct (names, device) pairs: each is merged once.
+    const std::array<int, 4> key = {m.assigned, m.resource, m.requested, device};
+    auto [merged, added] = pinned_.try_emplace(key);
+    if (added) {
+      const DeviceName& parsed = devices_[device].parsed;
+      DeviceName assigned = Name(m.assigned), resource = Name(m.resource),
+                 requested = Name(m.requested);
+      absl::Status s = MergeDeviceNames(&assigned, parsed, /*allow_soft_placement=*/false);
+      if (s.ok()) s = MergeOverrideDeviceNames(&resource, parsed);
+      if (s.ok()) s = MergeOverrideDeviceNames(&requested, parsed);
+      if (!s.ok()) {
+        pinned_.erase(merged);
+        return absl::InternalError(absl::StrCat(
+            "Constraining by assigned device should not cause an error. Node ",
+            nodes_[node].node->name(), " assigned to ", devices_[device].name, ": ", s.message()));
+      }
+      merged->second = {Intern(assigned), Intern(resource), Intern(requested)};
     }
+    m.assigned = merged->second[0];
+    m.resource = merged->second[1];
+    m.requested = merged->second[2];
     if (interned_[device] < 0) interned_[device] = ++num_interned_;
     m.assigned_device = device;
     m.interned = interned_[device];
@@ -923,11 +972,12 @@ class Placer {
   // Why soft placement moved a node whose own request is not honoured.
   std::string SoftWords(const NodeInfo& info, const Member& root) const {
     const std::string request = RequestWords(info);
-    std::vector<int> matched = FindMatching(info.request);
+    const DeviceName& parsed = Name(info.request);
+    std::vector<int> matched = FindMatching(parsed);
     if (matched.empty()) return absl::StrCat("soft placement: ", request, " does not exist");
     if (FilterSupported(matched, root.supported).empty()) {
-      std::string type = info.request.type;
-      if (!info.request.has_type) {
+      std::string type = parsed.type;
+      if (!parsed.has_type) {
         std::vector<std::string> types;
         for (int d : matched) {
           if (std::find(types.begin(), types.end(), devices_[d].parsed.type) == types.end()) {
@@ -992,7 +1042,7 @@ class Placer {
       const int device = nodes_[group[0]].device;
       const DeviceName& placed = devices_[device].parsed;
       auto honoured = [&](int i) {
-        return nodes_[i].has_request && Matches(nodes_[i].request, placed);
+        return nodes_[i].has_request && Matches(Name(nodes_[i].request), placed);
       };
       int anchor = -1;
       std::string anchor_words;
@@ -1091,10 +1141,15 @@ class Placer {
   const PlacerOptions options_;
   const Placement* previous_;  // Not owned; may be null.
 
-  std::vector<DeviceEntry> devices_;             // in the caller's order
-  std::vector<std::string> types_;               // device types present, best first
-  std::vector<std::string> types_alphabetical_;  // the same, sorted (TensorFlow's error lists)
-  std::vector<int> interned_;                    // device -> TensorFlow's device name index
+  std::vector<DeviceEntry> devices_;                // in the caller's order
+  std::vector<std::string> types_;                  // device types present, best first
+  std::vector<std::string> types_alphabetical_;     // the same, sorted (TensorFlow's error lists)
+  std::vector<int> interned_;                       // device -> TensorFlow's device name index
+  std::vector<DeviceName> names_ = {DeviceName()};  // by interned id (see Name)
+  absl::flat_hash_map<std::string, int> name_ids_;  // Intern's key -> id
+  absl::flat_hash_map<std::string, int> request_ids_;  // a node's requested_device -> id
+  // LimitToAssignedDevice's merges: (assigned, resource, requested, device) -> the three after.
+  absl::flat_hash_map<std::array<int, 4>, std::array<int, 3>> pinned_;
   int num_interned_ = 0;
 
   std::vector<NodeInfo> nodes_;  // by node id
