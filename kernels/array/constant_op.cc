@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/allocator.h"
 #include "core/tensor_proto.h"
 #include "kernels/framework/constant_value.h"
 #include "kernels/framework/kernel_registry.h"
@@ -16,7 +17,11 @@ class ConstOp final : public OpKernel {
   // InvalidArgument naming the node for a missing or malformed `value`, or when `dtype` differs
   // from the value's dtype.
   explicit ConstOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    absl::StatusOr<Tensor> t = ConstValueFromAttrs(ctx, ctx.device()->allocator());
+    // Host memory on every device: on a GPU (int32, below) the device's allocator is GPU memory,
+    // which the host cannot decode into.
+    Allocator* allocator = ctx.device()->device_type() == kDeviceCpu ? ctx.device()->allocator()
+                                                                     : CpuAllocator::Default();
+    absl::StatusOr<Tensor> t = ConstValueFromAttrs(ctx, allocator);
     if (t.ok()) tensor_ = *std::move(t);
     ctx.SetStatus(t.status());
   }
