@@ -226,25 +226,43 @@ class Placer {
   // inputs (data and control, SOURCE aside) are all numbered. ImportGraphDef gives nodes ids in
   // GraphDef order, so for a GraphDef written in topological order, as TensorFlow writes them,
   // that is the id order. Nodes on a cycle (through NextIteration) keep id order, after the rest.
+  // The ready nodes are found by a cursor sweeping ids upward; only a node that becomes ready
+  // behind the cursor goes into a min-heap, and every id in the heap is below the cursor, so the
+  // heap's top, when there is one, is the lowest ready id. Graphs written in topological order
+  // never use the heap, and none pays a heap operation per node.
   std::vector<const Node*> TensorFlowOrder() const {
-    std::vector<int> pending(graph_.num_node_ids(), 0);
-    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    const int num_ids = graph_.num_node_ids();
+    std::vector<int> pending(num_ids, 0);
     for (const Node* node : graph_.op_nodes()) {
       for (const Edge* e : node->in_edges()) {
         if (e->src()->IsOp()) ++pending[node->id()];
       }
-      if (pending[node->id()] == 0) ready.push(node->id());
     }
+    std::priority_queue<int, std::vector<int>, std::greater<int>> behind;
     std::vector<const Node*> order;
     order.reserve(graph_.num_op_nodes());
-    std::vector<bool> done(graph_.num_node_ids(), false);
-    while (!ready.empty()) {
-      const Node* node = graph_.FindNodeById(ready.top());
-      ready.pop();
-      done[node->id()] = true;
+    std::vector<bool> done(num_ids, false);
+    int cursor = 0;
+    while (true) {
+      int id = -1;
+      if (!behind.empty()) {
+        id = behind.top();
+        behind.pop();
+      } else {
+        while (cursor < num_ids &&
+               (graph_.FindNodeById(cursor) == nullptr || !graph_.FindNodeById(cursor)->IsOp() ||
+                done[cursor] || pending[cursor] > 0)) {
+          ++cursor;
+        }
+        if (cursor == num_ids) break;
+        id = cursor++;
+      }
+      const Node* node = graph_.FindNodeById(id);
+      done[id] = true;
       order.push_back(node);
       for (const Edge* e : node->out_edges()) {
-        if (e->dst()->IsOp() && --pending[e->dst()->id()] == 0) ready.push(e->dst()->id());
+        const int dst = e->dst()->id();
+        if (e->dst()->IsOp() && --pending[dst] == 0 && dst < cursor) behind.push(dst);
       }
     }
     for (const Node* node : graph_.op_nodes()) {
@@ -885,13 +903,20 @@ class Placer {
 
   // "follows its consumer X", naming distinct consumers in edge order.
   static std::string ConsumerWords(const Node& node) {
-    std::vector<const std::string*> names;
+    std::vector<const Node*> consumers;
+    // Distinct consumers: most nodes have a few out-edges, searched in place; a set for many.
+    constexpr size_t kFewEdges = 16;
     absl::flat_hash_set<int> seen;
+    const bool few = node.out_edges().size() <= kFewEdges;
     for (const Edge* e : node.out_edges()) {
-      if (e->dst()->IsOp() && seen.insert(e->dst()->id()).second) {
-        names.push_back(&e->dst()->name());
-      }
+      if (!e->dst()->IsOp()) continue;
+      const bool added =
+          few ? std::find(consumers.begin(), consumers.end(), e->dst()) == consumers.end()
+              : seen.insert(e->dst()->id()).second;
+      if (added) consumers.push_back(e->dst());
     }
+    std::vector<const std::string*> names;
+    for (const Node* c : consumers) names.push_back(&c->name());
     if (names.size() == 1) return absl::StrCat("follows its consumer ", *names[0]);
     if (names.size() <= 3) {
       return absl::StrCat("follows its consumers ",

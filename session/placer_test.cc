@@ -837,6 +837,19 @@ TEST(PlacerTest, DevicesAreOrderedByTypePriorityThenNameAsAString) {
                                  "/device:GPU:2")));
 }
 
+TEST(PlacerTest, NodesOutOfTopologicalOrderArePlacedInTensorFlowsOrder) {
+  // TensorFlow's importer numbers nodes by repeatedly taking the lowest-id node whose inputs are
+  // numbered: c (id 3), a (4), then m (2), which became ready behind them, then i (5). The log
+  // lists the first pass (m, i) before the generators (c, a), each in that order.
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Placement p,
+      PlaceDef(Def({MatMul("m", "a", "a"), Const("c"), Const("a"), Identity("i", "c")}),
+               Devices(1, 0), Kernels(), Options(false)));
+  EXPECT_THAT(p.order, ElementsAre("m", "i", "c", "a"));
+  EXPECT_EQ(p.nodes.at("a").reason, "follows its consumer m");
+  EXPECT_EQ(p.nodes.at("c").reason, "follows its consumer i");
+}
+
 TEST(PlacerTest, BigGraphsPlaceInLinearTime) {
   // 50,000 Identity nodes in a chain, all in one _class group, plus a Const at the head.
   std::vector<NodeDef> nodes = {Const("c")};
