@@ -3,6 +3,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstdint>
 #include <cmath>
@@ -27,50 +28,73 @@ cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
        i += int64_t{blockDim.x} * gridDim.x)
 
-template <typename T>
-__global__ void TransposeMatrix(const T* in, T* out, int64_t rows, int64_t cols) {
-  RILL_FOR_EACH(i, rows * cols) {
-    const int64_t c = i / rows, r = i % rows;  // out[c][r], so writes are coalesced
+// The same loop with index type I. Kernels index with int32_t when every index fits (Use32Bit):
+// the GPU has no 64-bit integer division, so int64_t index arithmetic (a division and a modulo
+// per dimension) took several times the memory traffic's time.
+#define RILL_FOR_EACH_I(i, n)                                      \
+  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < I(n); \
+       i += I(blockDim.x) * I(gridDim.x))
+
+// Whether indices up to `largest` (elements of the largest tensor a kernel touches) and a
+// grid-stride loop's step past them fit in int32_t.
+bool Use32Bit(int64_t largest) {
+  return largest < (int64_t{1} << 31) - int64_t{kThreads} * (int64_t{1} << 20);
+}
+
+// f(int32_t{}) when Use32Bit(largest), else f(int64_t{}): the index type of a launch.
+template <typename F>
+void WithIndexType(int64_t largest, F&& f) {
+  if (Use32Bit(largest)) {
+    f(int32_t{});
+  } else {
+    f(int64_t{});
+  }
+}
+
+template <typename I, typename T>
+__global__ void TransposeMatrix(const T* in, T* out, I rows, I cols) {
+  RILL_FOR_EACH_I(i, rows * cols) {
+    const I c = i / rows, r = i % rows;  // out[c][r], so writes are coalesced
     out[i] = in[r * cols + c];
   }
 }
 
-template <typename T>
-__global__ void PadNhwc(const T* in, T* out, int64_t batch, int64_t in_h, int64_t in_w,
-                        int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w) {
-  RILL_FOR_EACH(i, batch * out_h * out_w * depth) {
-    int64_t rest = i;
-    const int64_t c = rest % depth;
+template <typename I, typename T>
+__global__ void PadNhwc(const T* in, T* out, I batch, I in_h, I in_w,
+                        I depth, I top, I left, I out_h, I out_w) {
+  RILL_FOR_EACH_I(i, batch * out_h * out_w * depth) {
+    I rest = i;
+    const I c = rest % depth;
     rest /= depth;
-    const int64_t w = rest % out_w - left;
+    const I w = rest % out_w - left;
     rest /= out_w;
-    const int64_t h = rest % out_h - top;
-    const int64_t n = rest / out_h;
+    const I h = rest % out_h - top;
+    const I n = rest / out_h;
     out[i] = (h >= 0 && h < in_h && w >= 0 && w < in_w)
                  ? in[((n * in_h + h) * in_w + w) * depth + c]
                  : T(0);  // +0.0 in float32 and float16 alike
   }
 }
 
-template <bool kMax>
+template <typename I, bool kMax>
 __global__ void SpatialPool(const float* in, float* out, PoolDims d) {
-  RILL_FOR_EACH(i, d.batch * d.out_h * d.out_w * d.depth) {
-    int64_t rest = i;
-    const int64_t c = rest % d.depth;
-    rest /= d.depth;
-    const int64_t ow = rest % d.out_w;
-    rest /= d.out_w;
-    const int64_t oh = rest % d.out_h;
-    const int64_t n = rest / d.out_h;
-    const int64_t h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
-    const int64_t h_begin = h0 > 0 ? h0 : 0, w_begin = w0 > 0 ? w0 : 0;
-    const int64_t h_end = h0 + d.k_h < d.in_h ? h0 + d.k_h : d.in_h;
-    const int64_t w_end = w0 + d.k_w < d.in_w ? w0 + d.k_w : d.in_w;
+  RILL_FOR_EACH_I(i, I(d.batch) * I(d.out_h) * I(d.out_w) * I(d.depth)) {
+    I rest = i;
+    const I c = rest % I(d.depth);
+    rest /= I(d.depth);
+    const I ow = rest % I(d.out_w);
+    rest /= I(d.out_w);
+    const I oh = rest % I(d.out_h);
+    const I n = rest / I(d.out_h);
+    const I h0 = oh * I(d.stride_h) - I(d.pad_h), w0 = ow * I(d.stride_w) - I(d.pad_w);
+    const I h_begin = h0 > 0 ? h0 : 0, w_begin = w0 > 0 ? w0 : 0;
+    const I h_end = h0 + I(d.k_h) < I(d.in_h) ? h0 + I(d.k_h) : I(d.in_h);
+    const I w_end = w0 + I(d.k_w) < I(d.in_w) ? w0 + I(d.k_w) : I(d.in_w);
     float acc = kMax ? -FLT_MAX : 0.0f;
-    int64_t count = 0;
-    for (int64_t h = h_begin; h < h_end; ++h) {
-      for (int64_t w = w_begin; w < w_end; ++w) {
-        const float v = in[((n * d.in_h + h) * d.in_w + w) * d.depth + c];
+    I count = 0;
+    for (I h = h_begin; h < h_end; ++h) {
+      for (I w = w_begin; w < w_end; ++w) {
+        const float v = in[((n * I(d.in_h) + h) * I(d.in_w) + w) * I(d.depth) + c];
         if (kMax) {
           if (v > acc) acc = v;  // NaN never compares greater: skipped
         } else {
@@ -83,14 +107,15 @@ __global__ void SpatialPool(const float* in, float* out, PoolDims d) {
   }
 }
 
-__global__ void DepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth,
-                             int64_t k_d) {
-  const int64_t out_d = depth / k_d;
-  RILL_FOR_EACH(i, pixels * out_d) {
-    const int64_t p = i / out_d, c = i % out_d;
+template <typename I>
+__global__ void DepthMaxPool(const float* in, float* out, I pixels, I depth,
+                             I k_d) {
+  const I out_d = depth / k_d;
+  RILL_FOR_EACH_I(i, pixels * out_d) {
+    const I p = i / out_d, c = i % out_d;
     const float* x = in + p * depth + c * k_d;
     float acc = -FLT_MAX;
-    for (int64_t k = 0; k < k_d; ++k) {
+    for (I k = 0; k < k_d; ++k) {
       if (x[k] > acc) acc = x[k];
     }
     out[i] = acc;
@@ -115,9 +140,10 @@ __device__ float Activate(float x, int activation) {
   }
 }
 
-__global__ void BiasActivation(float* y, const float* bias, int64_t n, int64_t channels,
+template <typename I>
+__global__ void BiasActivation(float* y, const float* bias, I n, I channels,
                                int activation) {
-  RILL_FOR_EACH(i, n) { y[i] = Activate(y[i] + bias[i % channels], activation); }
+  RILL_FOR_EACH_I(i, n) { y[i] = Activate(y[i] + bias[i % channels], activation); }
 }
 
 __device__ float ToFloat(float v) { return v; }
@@ -133,29 +159,29 @@ __device__ __half FromFloat<__half>(float v) {
   return __float2half(v);
 }
 
-template <typename T>
+template <typename I, typename T>
 __global__ void Depthwise(const T* x, const T* filter, const float* bias, int activation, T* y,
                           DepthwiseDims d) {
-  const int64_t out_c = d.in_c * d.mult;
-  RILL_FOR_EACH(i, d.batch * d.out_h * d.out_w * out_c) {
-    int64_t rest = i;
-    const int64_t oc = rest % out_c;
+  const I out_c = I(d.in_c) * I(d.mult);
+  RILL_FOR_EACH_I(i, I(d.batch) * I(d.out_h) * I(d.out_w) * out_c) {
+    I rest = i;
+    const I oc = rest % out_c;
     rest /= out_c;
-    const int64_t ow = rest % d.out_w;
-    rest /= d.out_w;
-    const int64_t oh = rest % d.out_h;
-    const int64_t n = rest / d.out_h;
-    const int64_t c = oc / d.mult;
-    const T* image = x + n * d.in_h * d.in_w * d.in_c + c;
+    const I ow = rest % I(d.out_w);
+    rest /= I(d.out_w);
+    const I oh = rest % I(d.out_h);
+    const I n = rest / I(d.out_h);
+    const I c = oc / I(d.mult);
+    const T* image = x + n * I(d.in_h) * I(d.in_w) * I(d.in_c) + c;
     float acc = 0.0f;
-    for (int64_t kh = 0; kh < d.k_h; ++kh) {
-      const int64_t h = oh * d.stride_h - d.pad_h + kh * d.dil_h;
-      if (h < 0 || h >= d.in_h) continue;
-      for (int64_t kw = 0; kw < d.k_w; ++kw) {
-        const int64_t w = ow * d.stride_w - d.pad_w + kw * d.dil_w;
-        if (w < 0 || w >= d.in_w) continue;
-        acc += ToFloat(image[(h * d.in_w + w) * d.in_c]) *
-               ToFloat(filter[(kh * d.k_w + kw) * out_c + oc]);
+    for (I kh = 0; kh < I(d.k_h); ++kh) {
+      const I h = oh * I(d.stride_h) - I(d.pad_h) + kh * I(d.dil_h);
+      if (h < 0 || h >= I(d.in_h)) continue;
+      for (I kw = 0; kw < I(d.k_w); ++kw) {
+        const I w = ow * I(d.stride_w) - I(d.pad_w) + kw * I(d.dil_w);
+        if (w < 0 || w >= I(d.in_w)) continue;
+        acc += ToFloat(image[(h * I(d.in_w) + w) * I(d.in_c)]) *
+               ToFloat(filter[(kh * I(d.k_w) + kw) * out_c + oc]);
       }
     }
     if (bias != nullptr) acc = Activate(acc + bias[oc], activation);
@@ -223,10 +249,11 @@ __global__ void BatchNormFinish(const float* m, const float* v, const float* sca
   }
 }
 
+template <typename I>
 __global__ void BatchNormApply(const float* x, const float* m, const float* factor,
                                const float* offset, float* y, NormDims d) {
-  RILL_FOR_EACH(i, d.outer * d.channels * d.inner) {
-    const int64_t c = (i / d.inner) % d.channels;
+  RILL_FOR_EACH_I(i, I(d.outer) * I(d.channels) * I(d.inner)) {
+    const I c = (i / I(d.inner)) % I(d.channels);
     y[i] = (x[i] - m[c]) * factor[c] + offset[c];
   }
 }
@@ -235,71 +262,98 @@ __global__ void BatchNormApply(const float* x, const float* m, const float* fact
 
 void LaunchTransposeMatrix(const void* in, void* out, int64_t rows, int64_t cols,
                            int element_bytes, void* stream) {
-  if (rows * cols <= 0) return;
-  if (element_bytes == 2) {
-    TransposeMatrix<uint16_t><<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(
-        static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), rows, cols);
-  } else {
-    TransposeMatrix<float><<<Blocks(rows * cols), kThreads, 0, S(stream)>>>(
-        static_cast<const float*>(in), static_cast<float*>(out), rows, cols);
-  }
+  const int64_t n = rows * cols;
+  if (n <= 0) return;
+  WithIndexType(n, [&](auto index) {
+    using I = decltype(index);
+    if (element_bytes == 2) {
+      TransposeMatrix<I, uint16_t><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), rows, cols);
+    } else {
+      TransposeMatrix<I, float><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const float*>(in), static_cast<float*>(out), rows, cols);
+    }
+  });
 }
 
 void LaunchPadNhwc(const void* in, void* out, int64_t batch, int64_t in_h, int64_t in_w,
                    int64_t depth, int64_t top, int64_t left, int64_t out_h, int64_t out_w,
                    int element_bytes, void* stream) {
-  const int64_t n = batch * out_h * out_w * depth;
+  const int64_t n = batch * out_h * out_w * depth;  // at least the input's elements
   if (n <= 0) return;
-  if (element_bytes == 2) {
-    PadNhwc<uint16_t><<<Blocks(n), kThreads, 0, S(stream)>>>(
-        static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), batch, in_h, in_w, depth,
-        top, left, out_h, out_w);
-  } else {
-    PadNhwc<float><<<Blocks(n), kThreads, 0, S(stream)>>>(static_cast<const float*>(in),
-                                                          static_cast<float*>(out), batch, in_h,
-                                                          in_w, depth, top, left, out_h, out_w);
-  }
+  WithIndexType(n, [&](auto index) {
+    using I = decltype(index);
+    if (element_bytes == 2) {
+      PadNhwc<I, uint16_t><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), batch, in_h, in_w, depth,
+          top, left, out_h, out_w);
+    } else {
+      PadNhwc<I, float><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const float*>(in), static_cast<float*>(out), batch, in_h, in_w, depth, top,
+          left, out_h, out_w);
+    }
+  });
 }
 
-void LaunchMaxPool(const float* in, float* out, const PoolDims& dims, void* stream) {
-  const int64_t n = dims.batch * dims.out_h * dims.out_w * dims.depth;
+namespace {
+
+template <bool kMax>
+void LaunchSpatialPool(const float* in, float* out, const PoolDims& d, void* stream) {
+  const int64_t n = d.batch * d.out_h * d.out_w * d.depth;
   if (n <= 0) return;
-  SpatialPool<true><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, dims);
+  WithIndexType(std::max(n, d.batch * d.in_h * d.in_w * d.depth), [&](auto index) {
+    using I = decltype(index);
+    SpatialPool<I, kMax><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, d);
+  });
+}
+
+}  // namespace
+
+void LaunchMaxPool(const float* in, float* out, const PoolDims& dims, void* stream) {
+  LaunchSpatialPool<true>(in, out, dims, stream);
 }
 
 void LaunchAvgPool(const float* in, float* out, const PoolDims& dims, void* stream) {
-  const int64_t n = dims.batch * dims.out_h * dims.out_w * dims.depth;
-  if (n <= 0) return;
-  SpatialPool<false><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, dims);
+  LaunchSpatialPool<false>(in, out, dims, stream);
 }
 
 void LaunchDepthMaxPool(const float* in, float* out, int64_t pixels, int64_t depth, int64_t k_d,
                         void* stream) {
   const int64_t n = pixels * (depth / k_d);
   if (n <= 0) return;
-  DepthMaxPool<<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, pixels, depth, k_d);
+  WithIndexType(pixels * depth, [&](auto index) {
+    using I = decltype(index);
+    DepthMaxPool<I><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, pixels, depth, k_d);
+  });
 }
 
 void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, int activation,
                          void* y, const DepthwiseDims& d, bool half, void* stream) {
   const int64_t n = d.batch * d.out_h * d.out_w * d.in_c * d.mult;
   if (n <= 0) return;
-  if (half) {
-    Depthwise<__half><<<Blocks(n), kThreads, 0, S(stream)>>>(
-        static_cast<const __half*>(x), static_cast<const __half*>(filter), nullptr, 0,
-        static_cast<__half*>(y), d);
-  } else {
-    Depthwise<float><<<Blocks(n), kThreads, 0, S(stream)>>>(static_cast<const float*>(x),
-                                                            static_cast<const float*>(filter),
-                                                            bias, activation,
-                                                            static_cast<float*>(y), d);
-  }
+  const int64_t largest = std::max({n, d.batch * d.in_h * d.in_w * d.in_c,
+                                    d.k_h * d.k_w * d.in_c * d.mult});
+  WithIndexType(largest, [&](auto index) {
+    using I = decltype(index);
+    if (half) {
+      Depthwise<I, __half><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const __half*>(x), static_cast<const __half*>(filter), nullptr, 0,
+          static_cast<__half*>(y), d);
+    } else {
+      Depthwise<I, float><<<Blocks(n), kThreads, 0, S(stream)>>>(
+          static_cast<const float*>(x), static_cast<const float*>(filter), bias, activation,
+          static_cast<float*>(y), d);
+    }
+  });
 }
 
 void LaunchBiasActivation(float* y, const float* bias, int64_t n, int64_t channels, int activation,
                           void* stream) {
   if (n <= 0 || channels <= 0) return;
-  BiasActivation<<<Blocks(n), kThreads, 0, S(stream)>>>(y, bias, n, channels, activation);
+  WithIndexType(n, [&](auto index) {
+    using I = decltype(index);
+    BiasActivation<I><<<Blocks(n), kThreads, 0, S(stream)>>>(y, bias, n, channels, activation);
+  });
 }
 
 void LaunchBatchMoments(const float* x, float* mean, float* variance, const NormDims& dims,
@@ -324,7 +378,10 @@ void LaunchBatchNormApply(const float* x, const float* m, const float* factor,
                           const float* offset, float* y, const NormDims& dims, void* stream) {
   const int64_t n = dims.outer * dims.channels * dims.inner;
   if (n <= 0) return;
-  BatchNormApply<<<Blocks(n), kThreads, 0, S(stream)>>>(x, m, factor, offset, y, dims);
+  WithIndexType(n, [&](auto index) {
+    using I = decltype(index);
+    BatchNormApply<I><<<Blocks(n), kThreads, 0, S(stream)>>>(x, m, factor, offset, y, dims);
+  });
 }
 
 }  // namespace gpu_kernels
