@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 
 #include "kernels/gpu/nn_launchers.h"
 
@@ -24,16 +24,15 @@ unsigned Blocks(int64_t n) {
 
 cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
 
-#define RILL_FOR_EACH(i, n)                                                    \
+#define RILL_FOR_EACH(i, n)                                                 \
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
        i += int64_t{blockDim.x} * gridDim.x)
 
 // The same loop with index type I. Kernels index with int32_t when every index fits (Use32Bit):
 // the GPU has no 64-bit integer division, so int64_t index arithmetic (a division and a modulo
 // per dimension) took several times the memory traffic's time.
-#define RILL_FOR_EACH_I(i, n)                                      \
-  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < I(n); \
-       i += I(blockDim.x) * I(gridDim.x))
+#define RILL_FOR_EACH_I(i, n) \
+  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < I(n); i += I(blockDim.x) * I(gridDim.x))
 
 // Whether indices up to `largest` (elements of the largest tensor a kernel touches) and a
 // grid-stride loop's step past them fit in int32_t.
@@ -60,8 +59,8 @@ __global__ void TransposeMatrix(const T* in, T* out, I rows, I cols) {
 }
 
 template <typename I, typename T>
-__global__ void PadNhwc(const T* in, T* out, I batch, I in_h, I in_w,
-                        I depth, I top, I left, I out_h, I out_w) {
+__global__ void PadNhwc(const T* in, T* out, I batch, I in_h, I in_w, I depth, I top, I left,
+                        I out_h, I out_w) {
   RILL_FOR_EACH_I(i, batch * out_h * out_w * depth) {
     I rest = i;
     const I c = rest % depth;
@@ -108,8 +107,7 @@ __global__ void SpatialPool(const float* in, float* out, PoolDims d) {
 }
 
 template <typename I>
-__global__ void DepthMaxPool(const float* in, float* out, I pixels, I depth,
-                             I k_d) {
+__global__ void DepthMaxPool(const float* in, float* out, I pixels, I depth, I k_d) {
   const I out_d = depth / k_d;
   RILL_FOR_EACH_I(i, pixels * out_d) {
     const I p = i / out_d, c = i % out_d;
@@ -141,8 +139,7 @@ __device__ float Activate(float x, int activation) {
 }
 
 template <typename I>
-__global__ void BiasActivation(float* y, const float* bias, I n, I channels,
-                               int activation) {
+__global__ void BiasActivation(float* y, const float* bias, I n, I channels, int activation) {
   RILL_FOR_EACH_I(i, n) { y[i] = Activate(y[i] + bias[i % channels], activation); }
 }
 
@@ -224,10 +221,10 @@ __global__ void BatchMoments(const float* x, float* mean, float* variance, NormD
 }
 
 __global__ void BatchNormFinish(const float* m, const float* v, const float* scale,
-                                const float* old_mean, const float* old_var, float epsilon,
-                                float f, bool training, int64_t per_channel, int64_t channels,
-                                float* factor, float* batch_mean, float* batch_var,
-                                float* reserve_1, float* reserve_2) {
+                                const float* old_mean, const float* old_var, float epsilon, float f,
+                                bool training, int64_t per_channel, int64_t channels, float* factor,
+                                float* batch_mean, float* batch_var, float* reserve_1,
+                                float* reserve_2) {
   RILL_FOR_EACH(c, channels) {
     factor[c] = scale[c] / sqrtf(v[c] + epsilon);
     if (training) {
@@ -260,8 +257,8 @@ __global__ void BatchNormApply(const float* x, const float* m, const float* fact
 
 }  // namespace
 
-void LaunchTransposeMatrix(const void* in, void* out, int64_t rows, int64_t cols,
-                           int element_bytes, void* stream) {
+void LaunchTransposeMatrix(const void* in, void* out, int64_t rows, int64_t cols, int element_bytes,
+                           void* stream) {
   const int64_t n = rows * cols;
   if (n <= 0) return;
   WithIndexType(n, [&](auto index) {
@@ -331,8 +328,8 @@ void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, i
                          void* y, const DepthwiseDims& d, bool half, void* stream) {
   const int64_t n = d.batch * d.out_h * d.out_w * d.in_c * d.mult;
   if (n <= 0) return;
-  const int64_t largest = std::max({n, d.batch * d.in_h * d.in_w * d.in_c,
-                                    d.k_h * d.k_w * d.in_c * d.mult});
+  const int64_t largest =
+      std::max({n, d.batch * d.in_h * d.in_w * d.in_c, d.k_h * d.k_w * d.in_c * d.mult});
   WithIndexType(largest, [&](auto index) {
     using I = decltype(index);
     if (half) {
@@ -374,8 +371,8 @@ void LaunchBatchNormFinish(const float* m, const float* v, const float* scale,
       batch_mean, batch_var, reserve_1, reserve_2);
 }
 
-void LaunchBatchNormApply(const float* x, const float* m, const float* factor,
-                          const float* offset, float* y, const NormDims& dims, void* stream) {
+void LaunchBatchNormApply(const float* x, const float* m, const float* factor, const float* offset,
+                          float* y, const NormDims& dims, void* stream) {
   const int64_t n = dims.outer * dims.channels * dims.inner;
   if (n <= 0) return;
   WithIndexType(n, [&](auto index) {
