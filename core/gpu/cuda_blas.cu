@@ -27,15 +27,15 @@ struct CublasApi {
   decltype(&::cublasDgemmStridedBatched) dgemm_strided_batched = nullptr;
   // The Ex calls, typed here: cuBLAS's header also declares C++ overloads of these names.
   cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                            const void*, const void*, cudaDataType, int, const void*,
-                            cudaDataType, int, const void*, void*, cudaDataType, int,
-                            cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+                            const void*, const void*, cudaDataType, int, const void*, cudaDataType,
+                            int, const void*, void*, cudaDataType, int, cublasComputeType_t,
+                            cublasGemmAlgo_t) = nullptr;
   cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
-                                            int, int, int, const void*, const void*,
-                                            cudaDataType, int, long long, const void*,
-                                            cudaDataType, int, long long, const void*, void*,
-                                            cudaDataType, int, long long, int,
-                                            cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+                                            int, int, int, const void*, const void*, cudaDataType,
+                                            int, long long, const void*, cudaDataType, int,
+                                            long long, const void*, void*, cudaDataType, int,
+                                            long long, int, cublasComputeType_t,
+                                            cublasGemmAlgo_t) = nullptr;
   decltype(&::cublasGetStatusName) status_name = nullptr;
   decltype(&::cublasGetStatusString) status_string = nullptr;
   std::string error;  // why loading failed; empty once loaded
@@ -198,8 +198,8 @@ bool CublasGemmHalf(int platform_id, void* handle, bool transpose_a, bool transp
   auto i = [](int64_t v) { return static_cast<int>(v); };
   return SetDevice(platform_id, error) &&
          Check(Cublas().gemm_ex(H(handle), Op(transpose_a), Op(transpose_b), i(m), i(n), i(k), &one,
-                                a, CUDA_R_16F, i(lda), b, CUDA_R_16F, i(ldb), &zero, c,
-                                CUDA_R_16F, i(ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                                a, CUDA_R_16F, i(lda), b, CUDA_R_16F, i(ldb), &zero, c, CUDA_R_16F,
+                                i(ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                error);
 }
 
@@ -214,8 +214,7 @@ bool CublasGemmStridedBatchedHalf(int platform_id, void* handle, bool transpose_
          Check(Cublas().gemm_strided_batched_ex(
                    H(handle), Op(transpose_a), Op(transpose_b), i(m), i(n), i(k), &one, a,
                    CUDA_R_16F, i(lda), stride_a, b, CUDA_R_16F, i(ldb), stride_b, &zero, c,
-                   CUDA_R_16F, i(ldc), stride_c, i(batch), CUBLAS_COMPUTE_32F,
-                   CUBLAS_GEMM_DEFAULT),
+                   CUDA_R_16F, i(ldc), stride_c, i(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                error);
 }
 

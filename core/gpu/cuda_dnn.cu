@@ -186,11 +186,11 @@ class ConvDescriptors {
            Check(api.create_tensor(&output), "creating a tensor descriptor", error) &&
            Check(api.create_filter(&filter), "creating a filter descriptor", error) &&
            Check(api.create_conv(&conv), "creating a convolution descriptor", error) &&
-           Check(api.set_tensor(input, CUDNN_TENSOR_NHWC, data, i(s.batch),
-                                i(s.in_depth), i(s.in_rows), i(s.in_cols)),
+           Check(api.set_tensor(input, CUDNN_TENSOR_NHWC, data, i(s.batch), i(s.in_depth),
+                                i(s.in_rows), i(s.in_cols)),
                  "describing the input", error) &&
-           Check(api.set_tensor(output, CUDNN_TENSOR_NHWC, data, i(s.batch),
-                                i(s.out_depth), i(s.out_rows), i(s.out_cols)),
+           Check(api.set_tensor(output, CUDNN_TENSOR_NHWC, data, i(s.batch), i(s.out_depth),
+                                i(s.out_rows), i(s.out_cols)),
                  "describing the output", error) &&
            Check(api.set_filter(filter, data, CUDNN_TENSOR_NHWC, i(s.out_depth),
                                 i(s.in_depth / s.groups), i(s.filter_rows), i(s.filter_cols)),
@@ -312,8 +312,7 @@ bool CudnnConvForward(int platform_id, void* handle, const DnnConvShape& shape, 
   const ConvDescriptors& d = *plan.descriptors;
   const float one = 1.0f, zero = 0.0f;
   return Check(Cudnn().forward(H(handle), &one, d.input, input, d.filter, filter, d.conv,
-                               plan.algorithm, workspace, workspace_bytes, &zero, d.output,
-                               output),
+                               plan.algorithm, workspace, workspace_bytes, &zero, d.output, output),
                "running a convolution", error);
 }
 
