@@ -129,17 +129,19 @@ __global__ void SameShapeBinary(BinaryFn fn, const T* a, const T* b, T* out, int
   }
 }
 
-template <typename T>
-__global__ void BroadcastBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n,
+// I is int32_t when the output has fewer than 2^31 elements (its operands then too): the GPU has
+// no 64-bit integer division, which the per-dim index split would otherwise use.
+template <typename I, typename T>
+__global__ void BroadcastBinary(BinaryFn fn, const T* a, const T* b, T* out, I n,
                                 BroadcastIndex index) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
-    int64_t rest = i, ai = 0, bi = 0;
+  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < n; i += I(blockDim.x) * I(gridDim.x)) {
+    I rest = i, ai = 0, bi = 0;
     for (int d = index.rank - 1; d >= 0; --d) {
-      const int64_t c = rest % index.out_dims[d];
-      rest /= index.out_dims[d];
-      ai += c * index.a_strides[d];
-      bi += c * index.b_strides[d];
+      const I dim = I(index.out_dims[d]);
+      const I c = rest % dim;
+      rest /= dim;
+      ai += c * I(index.a_strides[d]);
+      bi += c * I(index.b_strides[d]);
     }
     out[i] = ApplyBinary(fn, a[ai], b[bi]);
   }
@@ -215,7 +217,12 @@ void LaunchBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n,
   if (index == nullptr) {
     SameShapeBinary<T><<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, n);
   } else {
-    BroadcastBinary<T><<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, n, *index);
+    if (n < (int64_t{1} << 31) - int64_t{kThreads} * (int64_t{1} << 20)) {
+      BroadcastBinary<int32_t, T>
+          <<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, static_cast<int32_t>(n), *index);
+    } else {
+      BroadcastBinary<int64_t, T><<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, n, *index);
+    }
   }
 }
 
