@@ -65,24 +65,28 @@ __device__ T BlockReduce(ReduceFn fn, T value) {
 // part + parts * blockDim.x, ... (part = b % parts) into out[b]: with parts 1 the whole
 // reduction; with more, partial results a second launch combines. Mean sums here and divides
 // by `divisor` at the end (0: no division).
-template <typename T>
-__global__ void Reduce(ReduceFn fn, const T* in, T* out, ReduceIndex index, int64_t parts,
+// I indexes the input: int32_t when it has fewer than 2^31 elements (the GPU has no 64-bit
+// integer division, which the per-dim index split would otherwise use).
+template <typename I, typename T>
+__global__ void Reduce(ReduceFn fn, const T* in, T* out, ReduceIndex index, I parts,
                        int64_t divisor) {
   const ReduceFn combine = fn == ReduceFn::kMean ? ReduceFn::kSum : fn;
-  for (int64_t b = blockIdx.x; b < index.outputs * parts; b += gridDim.x) {
-    const int64_t o = b / parts, part = b % parts;
-    int64_t base = 0, rest = o;
+  for (I b = blockIdx.x; b < I(index.outputs) * parts; b += I(gridDim.x)) {
+    const I o = b / parts, part = b % parts;
+    I base = 0, rest = o;
     for (int d = index.kept_rank - 1; d >= 0; --d) {
-      base += (rest % index.kept_dims[d]) * index.kept_strides[d];
-      rest /= index.kept_dims[d];
+      const I dim = I(index.kept_dims[d]);
+      base += (rest % dim) * I(index.kept_strides[d]);
+      rest /= dim;
     }
     T acc = Identity<T>(combine);
-    for (int64_t r = part * blockDim.x + threadIdx.x; r < index.reduced_count;
-         r += parts * blockDim.x) {
-      int64_t offset = base, rr = r;
+    for (I r = part * I(blockDim.x) + threadIdx.x; r < I(index.reduced_count);
+         r += parts * I(blockDim.x)) {
+      I offset = base, rr = r;
       for (int d = index.reduced_rank - 1; d >= 0; --d) {
-        offset += (rr % index.reduced_dims[d]) * index.reduced_strides[d];
-        rr /= index.reduced_dims[d];
+        const I dim = I(index.reduced_dims[d]);
+        offset += (rr % dim) * I(index.reduced_strides[d]);
+        rr /= dim;
       }
       acc = Combine(combine, acc, in[offset]);
     }
@@ -128,6 +132,26 @@ int64_t ReduceParts(const ReduceIndex& index) {
   return parts > 1 ? parts : 1;
 }
 
+namespace {
+
+// One Reduce launch with int32 indices when the input (outputs * reduced_count elements) and the
+// block and element loops' steps past it fit.
+template <typename T>
+void LaunchReduceKernel(unsigned blocks, ReduceFn fn, const T* in, T* out, const ReduceIndex& index,
+                        int64_t parts, int64_t divisor, void* stream) {
+  constexpr int64_t kLimit = (int64_t{1} << 31) - (int64_t{1} << 30);
+  const bool fits = index.outputs * index.reduced_count < kLimit &&
+                    index.outputs * parts < kLimit && parts * kThreads < kLimit;
+  if (fits) {
+    Reduce<int32_t, T><<<blocks, kThreads, 0, S(stream)>>>(fn, in, out, index,
+                                                           static_cast<int32_t>(parts), divisor);
+  } else {
+    Reduce<int64_t, T><<<blocks, kThreads, 0, S(stream)>>>(fn, in, out, index, parts, divisor);
+  }
+}
+
+}  // namespace
+
 template <typename T>
 void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T* scratch,
                   void* stream) {
@@ -135,13 +159,12 @@ void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T*
   const int64_t divisor = fn == ReduceFn::kMean ? index.reduced_count : 0;
   const int64_t parts = ReduceParts(index);
   if (parts == 1) {
-    Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, in, out, index, 1, divisor);
+    LaunchReduceKernel<T>(Blocks(index.outputs), fn, in, out, index, 1, divisor, stream);
     return;
   }
   // Pass 1: `parts` partial results per output, laid out [outputs, parts]; pass 2 reduces each
   // output's row of partials.
-  Reduce<T>
-      <<<Blocks(index.outputs * parts), kThreads, 0, S(stream)>>>(fn, in, scratch, index, parts, 0);
+  LaunchReduceKernel<T>(Blocks(index.outputs * parts), fn, in, scratch, index, parts, 0, stream);
   ReduceIndex rows;
   rows.kept_rank = 1;
   rows.kept_dims[0] = index.outputs;
@@ -151,7 +174,7 @@ void LaunchReduce(ReduceFn fn, const T* in, T* out, const ReduceIndex& index, T*
   rows.reduced_strides[0] = 1;
   rows.outputs = index.outputs;
   rows.reduced_count = parts;
-  Reduce<T><<<Blocks(index.outputs), kThreads, 0, S(stream)>>>(fn, scratch, out, rows, 1, divisor);
+  LaunchReduceKernel<T>(Blocks(index.outputs), fn, scratch, out, rows, 1, divisor, stream);
 }
 
 template <typename T>
