@@ -1,11 +1,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
-#include <link.h>
 
 #include <cstdio>
 
 #include "core/gpu/cuda_blas.h"
+#include "core/gpu/dynamic_library.h"
 
 namespace rill {
 namespace gpu_internal {
@@ -41,24 +40,11 @@ struct CublasApi {
   std::string error;  // why loading failed; empty once loaded
 };
 
-template <typename F>
-bool Resolve(void* lib, const char* symbol, F* fn, std::string* error) {
-  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
-  if (*fn == nullptr) *error = std::string("libcublas has no ") + symbol;
-  return *fn != nullptr;
-}
-
 const CublasApi& Cublas() {
   static const CublasApi* const api = [] {
     auto* a = new CublasApi();
-    void* lib = nullptr;
     std::string tried;
-    for (const char* name : {"libcublas.so.13", "libcublas.so"}) {
-      lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (lib != nullptr) break;
-      const char* why = dlerror();
-      tried += std::string(tried.empty() ? "" : "; ") + (why != nullptr ? why : name);
-    }
+    void* lib = OpenFirstLibrary({"libcublas.so.13", "libcublas.so"}, &tried);
     if (lib == nullptr) {
       a->error = "cuBLAS could not be loaded (" + tried +
                  "): install CUDA 13's cuBLAS or put the directory holding libcublas.so.13 on "
@@ -66,24 +52,27 @@ const CublasApi& Cublas() {
       return a;
     }
     std::string e;
-    const bool all = Resolve(lib, "cublasCreate_v2", &a->create, &e) &&
-                     Resolve(lib, "cublasDestroy_v2", &a->destroy, &e) &&
-                     Resolve(lib, "cublasSetStream_v2", &a->set_stream, &e) &&
-                     Resolve(lib, "cublasSgemm_v2", &a->sgemm, &e) &&
-                     Resolve(lib, "cublasDgemm_v2", &a->dgemm, &e) &&
-                     Resolve(lib, "cublasSgemmStridedBatched", &a->sgemm_strided_batched, &e) &&
-                     Resolve(lib, "cublasDgemmStridedBatched", &a->dgemm_strided_batched, &e) &&
-                     Resolve(lib, "cublasGemmEx", &a->gemm_ex, &e) &&
-                     Resolve(lib, "cublasGemmStridedBatchedEx", &a->gemm_strided_batched_ex, &e) &&
-                     Resolve(lib, "cublasGetStatusName", &a->status_name, &e) &&
-                     Resolve(lib, "cublasGetStatusString", &a->status_string, &e);
+    const bool all =
+        ResolveSymbol(lib, "libcublas", "cublasCreate_v2", &a->create, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasDestroy_v2", &a->destroy, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasSetStream_v2", &a->set_stream, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasSgemm_v2", &a->sgemm, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasDgemm_v2", &a->dgemm, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasSgemmStridedBatched", &a->sgemm_strided_batched,
+                      &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasDgemmStridedBatched", &a->dgemm_strided_batched,
+                      &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasGemmEx", &a->gemm_ex, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasGemmStridedBatchedEx", &a->gemm_strided_batched_ex,
+                      &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasGetStatusName", &a->status_name, &e) &&
+        ResolveSymbol(lib, "libcublas", "cublasGetStatusString", &a->status_string, &e);
     if (!all) {
       a->error = "cuBLAS could not be loaded: " + e;
       return a;
     }
-    link_map* map = nullptr;
-    const char* path = dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr ? map->l_name : "";
-    std::fprintf(stderr, "Rill: loaded cuBLAS from %s\n", path);
+    const std::string path = LibraryPath(lib);
+    std::fprintf(stderr, "Rill: loaded cuBLAS from %s\n", path.c_str());
     return a;
   }();
   return *api;

@@ -1,6 +1,4 @@
 #include <cuda_runtime.h>
-#include <dlfcn.h>
-#include <link.h>
 
 #include <climits>
 #include <cstdio>
@@ -12,6 +10,7 @@
 #include <utility>
 
 #include "core/gpu/cuda_dnn.h"
+#include "core/gpu/dynamic_library.h"
 
 #if __has_include(<cudnn.h>)
 #include <cudnn.h>
@@ -82,24 +81,11 @@ struct CudnnApi {
   std::string error;  // why loading failed; empty once loaded
 };
 
-template <typename F>
-bool Resolve(void* lib, const char* symbol, F* fn, std::string* error) {
-  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
-  if (*fn == nullptr) *error = std::string("libcudnn has no ") + symbol;
-  return *fn != nullptr;
-}
-
 const CudnnApi& Cudnn() {
   static const CudnnApi* const api = [] {
     auto* a = new CudnnApi();
-    void* lib = nullptr;
     std::string tried;
-    for (const char* name : {"libcudnn.so.9", "libcudnn.so"}) {
-      lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (lib != nullptr) break;
-      const char* why = dlerror();
-      tried += std::string(tried.empty() ? "" : "; ") + (why != nullptr ? why : name);
-    }
+    void* lib = OpenFirstLibrary({"libcudnn.so.9", "libcudnn.so"}, &tried);
     if (lib == nullptr) {
       a->error = "cuDNN could not be loaded (" + tried +
                  "): install cuDNN 9 for CUDA 13 or put the directory holding libcudnn.so.9 on "
@@ -108,32 +94,33 @@ const CudnnApi& Cudnn() {
     }
     std::string e;
     const bool all =
-        Resolve(lib, "cudnnGetVersion", &a->get_version, &e) &&
-        Resolve(lib, "cudnnGetErrorString", &a->error_string, &e) &&
-        Resolve(lib, "cudnnCreate", &a->create, &e) &&
-        Resolve(lib, "cudnnDestroy", &a->destroy, &e) &&
-        Resolve(lib, "cudnnSetStream", &a->set_stream, &e) &&
-        Resolve(lib, "cudnnCreateTensorDescriptor", &a->create_tensor, &e) &&
-        Resolve(lib, "cudnnDestroyTensorDescriptor", &a->destroy_tensor, &e) &&
-        Resolve(lib, "cudnnSetTensor4dDescriptor", &a->set_tensor, &e) &&
-        Resolve(lib, "cudnnCreateFilterDescriptor", &a->create_filter, &e) &&
-        Resolve(lib, "cudnnDestroyFilterDescriptor", &a->destroy_filter, &e) &&
-        Resolve(lib, "cudnnSetFilter4dDescriptor", &a->set_filter, &e) &&
-        Resolve(lib, "cudnnCreateConvolutionDescriptor", &a->create_conv, &e) &&
-        Resolve(lib, "cudnnDestroyConvolutionDescriptor", &a->destroy_conv, &e) &&
-        Resolve(lib, "cudnnSetConvolution2dDescriptor", &a->set_conv, &e) &&
-        Resolve(lib, "cudnnSetConvolutionGroupCount", &a->set_groups, &e) &&
-        Resolve(lib, "cudnnSetConvolutionMathType", &a->set_math, &e) &&
-        Resolve(lib, "cudnnGetConvolutionForwardAlgorithm_v7", &a->algorithms, &e) &&
-        Resolve(lib, "cudnnGetConvolutionForwardWorkspaceSize", &a->workspace_size, &e) &&
-        Resolve(lib, "cudnnConvolutionForward", &a->forward, &e);
+        ResolveSymbol(lib, "libcudnn", "cudnnGetVersion", &a->get_version, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnGetErrorString", &a->error_string, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnCreate", &a->create, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnDestroy", &a->destroy, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetStream", &a->set_stream, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnCreateTensorDescriptor", &a->create_tensor, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnDestroyTensorDescriptor", &a->destroy_tensor, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetTensor4dDescriptor", &a->set_tensor, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnCreateFilterDescriptor", &a->create_filter, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnDestroyFilterDescriptor", &a->destroy_filter, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetFilter4dDescriptor", &a->set_filter, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnCreateConvolutionDescriptor", &a->create_conv, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnDestroyConvolutionDescriptor", &a->destroy_conv, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetConvolution2dDescriptor", &a->set_conv, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetConvolutionGroupCount", &a->set_groups, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnSetConvolutionMathType", &a->set_math, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnGetConvolutionForwardAlgorithm_v7", &a->algorithms,
+                      &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnGetConvolutionForwardWorkspaceSize",
+                      &a->workspace_size, &e) &&
+        ResolveSymbol(lib, "libcudnn", "cudnnConvolutionForward", &a->forward, &e);
     if (!all) {
       a->error = "cuDNN could not be loaded: " + e;
       return a;
     }
-    link_map* map = nullptr;
-    const char* path = dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr ? map->l_name : "";
-    std::fprintf(stderr, "Rill: loaded cuDNN %zu from %s\n", a->get_version(), path);
+    const std::string path = LibraryPath(lib);
+    std::fprintf(stderr, "Rill: loaded cuDNN %zu from %s\n", a->get_version(), path.c_str());
     return a;
   }();
   return *api;

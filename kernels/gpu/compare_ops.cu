@@ -5,20 +5,16 @@
 #include <cstdint>
 
 #include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/launch_config.h"
 
 namespace rill {
 namespace gpu_kernels {
 
 namespace {
 
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < (1 << 20) ? (blocks > 0 ? blocks : 1) : (1 << 20));
-}
-
-cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+using launch::Blocks;
+using launch::kThreads;
+using launch::S;
 
 template <typename T>
 __device__ bool ApplyCompare(CompareFn fn, T a, T b) {

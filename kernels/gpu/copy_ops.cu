@@ -7,20 +7,16 @@
 #include <cstring>
 
 #include "kernels/gpu/copy_launchers.h"
+#include "kernels/gpu/launch_config.h"
 
 namespace rill {
 namespace gpu_kernels {
 
 namespace {
 
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < (1 << 20) ? (blocks > 0 ? blocks : 1) : (1 << 20));
-}
-
-cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+using launch::Blocks;
+using launch::kThreads;
+using launch::S;
 
 // I is the index type: int32_t when every offset fits (see Copy), since the GPU has no 64-bit
 // integer division and the per-dim division dominates the copy otherwise.
@@ -50,7 +46,7 @@ __global__ void FillKernel(E* dst, E value, int64_t n) {
 // Whether every value a copy's index arithmetic reaches (elements, and source and destination
 // offsets from their bases, plus a grid-stride step past the end) fits in int32_t.
 bool FitsInt32(const StridedCopy& copy, int64_t n) {
-  constexpr int64_t kLimit = (int64_t{1} << 31) - int64_t{kThreads} * (int64_t{1} << 20);
+  constexpr int64_t kLimit = (int64_t{1} << 31) - int64_t{kThreads} * launch::kMaxBlocks;
   int64_t src = copy.src_base < 0 ? -copy.src_base : copy.src_base;
   int64_t dst = copy.dst_base < 0 ? -copy.dst_base : copy.dst_base;
   for (int k = 0; k < copy.rank; ++k) {

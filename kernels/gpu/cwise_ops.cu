@@ -9,20 +9,16 @@
 #include <type_traits>
 
 #include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/launch_config.h"
 
 namespace rill {
 namespace gpu_kernels {
 
 namespace {
 
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < (1 << 20) ? (blocks > 0 ? blocks : 1) : (1 << 20));
-}
-
-cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+using launch::Blocks;
+using launch::kThreads;
+using launch::S;
 
 template <typename T>
 __device__ T ApplyBinary(BinaryFn fn, T a, T b) {
@@ -217,7 +213,7 @@ void LaunchBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n,
   if (index == nullptr) {
     SameShapeBinary<T><<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, n);
   } else {
-    if (n < (int64_t{1} << 31) - int64_t{kThreads} * (int64_t{1} << 20)) {
+    if (launch::Use32Bit(n)) {
       BroadcastBinary<int32_t, T>
           <<<Blocks(n), kThreads, 0, S(stream)>>>(fn, a, b, out, static_cast<int32_t>(n), *index);
     } else {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/gpu/launch_config.h"
 #include "kernels/gpu/nn_launchers.h"
 
 namespace rill {
@@ -15,14 +16,9 @@ namespace gpu_kernels {
 
 namespace {
 
-constexpr int kThreads = 256;
-
-unsigned Blocks(int64_t n) {
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(blocks < (1 << 20) ? (blocks > 0 ? blocks : 1) : (1 << 20));
-}
-
-cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+using launch::Blocks;
+using launch::kThreads;
+using launch::S;
 
 #define RILL_FOR_EACH(i, n)                                                 \
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
@@ -34,11 +30,7 @@ cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
 #define RILL_FOR_EACH_I(i, n) \
   for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < I(n); i += I(blockDim.x) * I(gridDim.x))
 
-// Whether indices up to `largest` (elements of the largest tensor a kernel touches) and a
-// grid-stride loop's step past them fit in int32_t.
-bool Use32Bit(int64_t largest) {
-  return largest < (int64_t{1} << 31) - int64_t{kThreads} * (int64_t{1} << 20);
-}
+using launch::Use32Bit;
 
 // f(int32_t{}) when Use32Bit(largest), else f(int64_t{}): the index type of a launch.
 template <typename F>

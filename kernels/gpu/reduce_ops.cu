@@ -6,15 +6,15 @@
 #include <cmath>
 
 #include "kernels/gpu/gpu_launchers.h"
+#include "kernels/gpu/launch_config.h"
 
 namespace rill {
 namespace gpu_kernels {
 
 namespace {
 
-constexpr int kThreads = 256;
-
-cudaStream_t S(void* stream) { return static_cast<cudaStream_t>(stream); }
+using launch::kThreads;
+using launch::S;
 
 template <typename T>
 __device__ T Identity(ReduceFn fn) {
