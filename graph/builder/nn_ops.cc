@@ -127,5 +127,26 @@ std::vector<Output> CTCGreedyDecoder(const Scope& scope, const Input& inputs,
   return {node.output(0), node.output(1), node.output(2), node.output(3)};
 }
 
+CTCBeamSearchDecoderOutputs CTCBeamSearchDecoder(const Scope& scope, const Input& inputs,
+                                                 const Input& sequence_length, int64_t beam_width,
+                                                 int64_t top_paths, bool merge_repeated) {
+  Operation node = OpBuilder(scope, "CTCBeamSearchDecoder")
+                       .Input(inputs)
+                       .Input(sequence_length)
+                       .Attr("beam_width", beam_width)
+                       .Attr("top_paths", top_paths)
+                       .Attr("merge_repeated", merge_repeated)
+                       .Finalize();
+  CTCBeamSearchDecoderOutputs out;
+  if (node.num_outputs() != 3 * top_paths + 1) return out;
+  for (int64_t p = 0; p < top_paths; ++p) {
+    out.decoded_indices.push_back(node.output(p));
+    out.decoded_values.push_back(node.output(top_paths + p));
+    out.decoded_shape.push_back(node.output(2 * top_paths + p));
+  }
+  out.log_probability = node.output(3 * top_paths);
+  return out;
+}
+
 }  // namespace ops
 }  // namespace rill

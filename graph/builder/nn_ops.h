@@ -70,6 +70,18 @@ std::vector<Output> CTCGreedyDecoder(const Scope& scope, const Input& inputs,
                                      const Input& sequence_length, bool merge_repeated = false,
                                      int64_t blank_index = -1);
 
+// Beam-search CTC decoding of time-major logits [max_time, batch, classes] (blank = the last
+// class): for each of the top_paths best paths a sparse tensor (decoded_indices[p],
+// decoded_values[p], decoded_shape[p]), and log_probability [batch, top_paths]. Each list is
+// empty when the node could not be added (the scope holds the error).
+struct CTCBeamSearchDecoderOutputs {
+  std::vector<Output> decoded_indices, decoded_values, decoded_shape;
+  Output log_probability;
+};
+CTCBeamSearchDecoderOutputs CTCBeamSearchDecoder(const Scope& scope, const Input& inputs,
+                                                 const Input& sequence_length, int64_t beam_width,
+                                                 int64_t top_paths, bool merge_repeated = true);
+
 }  // namespace ops
 }  // namespace rill
 

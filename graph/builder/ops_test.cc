@@ -954,6 +954,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "LowerBound", "UpperBound", "HistogramFixedWidth",
       // Ragged strings and CTC decoding (string_ops.h, sparse_ops.h, nn_ops.h).
       "StringNGrams", "UnsortedSegmentJoin", "RaggedTensorToTensor", "CTCGreedyDecoder",
+      "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"};
@@ -1031,6 +1032,12 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   Output lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);
   std::vector<Output> ctc = ops::CTCGreedyDecoder(root.WithOpName("ctc"), x, lengths, true);
   ASSERT_EQ(ctc.size(), 4u);
+  ops::CTCBeamSearchDecoderOutputs beam =
+      ops::CTCBeamSearchDecoder(root.WithOpName("beam"), x, lengths, 8, 2, false);
+  ASSERT_EQ(beam.decoded_indices.size(), 2u);
+  EXPECT_EQ(beam.decoded_values[1].index(), 3);
+  EXPECT_EQ(beam.decoded_shape[0].index(), 4);
+  EXPECT_EQ(beam.log_probability.index(), 6);
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
   std::map<std::string, const NodeDef*> by_name;
   for (const NodeDef& n : g.node()) by_name[n.name()] = &n;
@@ -1047,6 +1054,9 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   EXPECT_EQ(by_name.at("r")->input_size(), 4);
   EXPECT_EQ(by_name.at("r")->attr().at("num_row_partition_tensors").i(), 1);
   EXPECT_EQ(by_name.at("ctc")->attr().at("merge_repeated").b(), true);
+  EXPECT_EQ(by_name.at("beam")->attr().at("beam_width").i(), 8);
+  EXPECT_EQ(by_name.at("beam")->attr().at("top_paths").i(), 2);
+  EXPECT_EQ(by_name.at("beam")->attr().at("merge_repeated").b(), false);
 }
 
 TEST(MathOpsTest, IncompleteGammaBetaAndZetaWrappersTakeTheirOperandsInOrder) {

@@ -822,8 +822,9 @@ absl::Status ScaleAndTranslateGradFn(const Scope& s, const GradOp& op, GradSpan 
 RILL_REGISTER_GRADIENT("ScaleAndTranslate", ScaleAndTranslateGradFn);
 
 RILL_REGISTER_NO_GRADIENT("HSVToRGB");
-// CTC decoding (TensorFlow marks it NotDifferentiable).
+// CTC decoding (TensorFlow marks both decoders NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("CTCGreedyDecoder");
+RILL_REGISTER_NO_GRADIENT("CTCBeamSearchDecoder");
 
 }  // namespace
 }  // namespace rill
