@@ -78,6 +78,13 @@ absl::StatusOr<std::string> ReadPem(const std::string& what, const std::string& 
                                                    "; give a readable PEM file"));
   }
   if (text->empty()) return unreadable;
+  // A PEM file holds "-----BEGIN <label>-----" blocks; anything else would only fail at the first
+  // connection, far from the flag that named it.
+  if (text->find("-----BEGIN ") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("The ", what, " file ", path,
+                                                   " holds no PEM block ('-----BEGIN ...'); give "
+                                                   "a PEM file"));
+  }
   return text;
 }
 

@@ -71,5 +71,14 @@ TEST(TlsTest, PemFilesAreReadWithABound) {
                                     ": is a directory, not a file; give a readable PEM file")));
 }
 
+TEST(TlsTest, AFileWithoutAPemBlockIsRefusedWhenNamed) {
+  const std::string garbage = ::testing::TempDir() + "/not_a_pem.txt";
+  std::ofstream(garbage) << "certainly not a certificate\n";
+  EXPECT_THAT(distributed::SetProcessTls(garbage, "", ""),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("The CA certificate file ", garbage,
+                                    " holds no PEM block ('-----BEGIN ...'); give a PEM file")));
+}
+
 }  // namespace
 }  // namespace rill

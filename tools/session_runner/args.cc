@@ -84,8 +84,15 @@ absl::StatusOr<RunnerArgs> ParseArgs(const std::vector<std::string>& argv) {
     } else if (value(a, "--session_target", &v)) {
       args.session_target = v;
     } else if (value(a, "--cluster_spec", &v)) {
+      if (v.empty()) {
+        return absl::InvalidArgumentError(
+            "--cluster_spec needs the cluster's tasks (as rill_server's flag), got ''");
+      }
       args.cluster_spec = v;
     } else if (value(a, "--tls_ca_file", &v)) {
+      if (v.empty()) {
+        return absl::InvalidArgumentError("--tls_ca_file needs a PEM file, got ''");
+      }
       args.tls_ca_file = v;
     } else if (value(a, "--tag_set", &v)) {
       args.tag_set = v;

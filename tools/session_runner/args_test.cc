@@ -40,6 +40,13 @@ TEST(ArgsTest, BadFlagsNameTheFlag) {
   EXPECT_THAT(
       ParseArgs({"r", "--graph=g", "--feed=x.npy"}),
       StatusIs(absl::StatusCode::kInvalidArgument, "--feed wants NAME[:I]=FILE.npy, got 'x.npy'"));
+  // An empty value is a mistake, not "no cluster" or "no TLS": said, not ignored.
+  EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--cluster_spec="}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--cluster_spec needs the cluster's tasks (as rill_server's flag), got ''"));
+  EXPECT_THAT(
+      ParseArgs({"r", "--graph=g", "--fetch=x", "--tls_ca_file="}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "--tls_ca_file needs a PEM file, got ''"));
   EXPECT_THAT(ParseArgs({"r", "--graph=g", "--fetch=x", "--then", "--repeat=3"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "run 1 has no --fetch or --target; each run needs at least one"));
