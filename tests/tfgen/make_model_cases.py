@@ -187,6 +187,10 @@ def sweep_models():
          "CRNN text recognizer (model_sweep.py's CRNN_CTC_greedy): Conv2D + MaxPooling over a "
          "16x64 line image, columns to a sequence, Bidirectional LSTM (lowered loop), "
          "log_softmax, CTCGreedyDecoder (merge_repeated) to a dense int64 sequence"),
+        ("crnn_ctc_beam", model_sweep._crnn_ctc(True), 1e-5, 1e-6,
+         "CRNN text recognizer (model_sweep.py's CRNN_CTC_beam): crnn_ctc_greedy's network with "
+         "CTCBeamSearchDecoder (beam_width 4, top_paths 1, merge_repeated) to a dense int64 "
+         "sequence"),
         ("qat_fake_quant", model_sweep._fake_quant(), 1e-5, 1e-6,
          "Quantization-aware-trained CNN as frozen (model_sweep.py's fake_quant): "
          "FakeQuantWithMinMaxArgs on the input, FakeQuantWithMinMaxVarsPerChannel (narrow range) "
