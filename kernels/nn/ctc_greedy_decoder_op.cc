@@ -4,7 +4,7 @@
 // a sparse tensor (indices [n, 2] in batch then time order, values, shape [batch, longest]) and
 // log_probability [batch, 1], the negated sum of the chosen logits (accumulated in T, in time
 // order, as TensorFlow's kernel).
-// Errors (TensorFlow's texts and codes): inputs not [time, batch, classes], time 0,
+// Errors (TensorFlow's texts and codes): inputs not [time, batch, classes] or empty,
 // sequence_length not a vector (InvalidArgument); its length not batch or an entry above time
 // (FailedPrecondition); blank_index outside [-classes, classes).
 //
@@ -33,10 +33,12 @@ class CTCGreedyDecoderOp final : public OpKernel {
     if (inputs.shape().rank() != 3) {
       return absl::InvalidArgumentError("inputs is not a 3-Tensor");
     }
+    if (inputs.shape().num_elements() == 0) {
+      return absl::InvalidArgumentError("inputs must not be empty");
+    }
     const int64_t max_time = inputs.shape().dim(0);
     const int64_t batch = inputs.shape().dim(1);
     const int64_t classes = inputs.shape().dim(2);
-    if (max_time == 0) return absl::InvalidArgumentError("max_time is 0");
     if (lengths.shape().rank() != 1) {
       return absl::InvalidArgumentError("sequence_length is not a vector");
     }

@@ -47,6 +47,15 @@ TEST(CTCGreedyDecoderOpTest, ErrorsAreTensorFlows) {
       .Input(Tensor::FromVector<int32_t>({3, 3}, TensorShape({2})));
   EXPECT_THAT(u.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
                                          "blank_index expected to be between -3 and 2 but was 3"));
+  // No classes (or no steps, or no batch): nothing to pick a class from.
+  for (const TensorShape& shape : {TensorShape({3, 2, 0}), TensorShape({0, 2, 3})}) {
+    OpTester e("CTCGreedyDecoder");
+    e.Attr("T", DT_FLOAT)
+        .Input(Tensor::FromVector<float>({}, shape))
+        .Input(Tensor::FromVector<int32_t>({0, 0}, TensorShape({2})));
+    EXPECT_THAT(e.Run().status(),
+                StatusIs(absl::StatusCode::kInvalidArgument, "inputs must not be empty"));
+  }
 }
 
 }  // namespace

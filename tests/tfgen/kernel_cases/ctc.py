@@ -40,6 +40,10 @@ def ctc_greedy_decoder(rec):
             c("not_3d_error", arr(np.zeros([6, 4]), dt), [6], error="INVALID_ARGUMENT",
               phrases=["inputs is not a 3-Tensor"])
             c("blank_index_error", x, [6, 6], blank_index=4, error="INVALID_ARGUMENT")
+            c("no_classes_error", arr(np.zeros([6, 2, 0]), dt), [6, 6], error="INVALID_ARGUMENT",
+              phrases=["inputs must not be empty"])
+            c("no_steps_error", arr(np.zeros([0, 2, 4]), dt), [0, 0], error="INVALID_ARGUMENT",
+              phrases=["inputs must not be empty"])
 
     rec.for_dtypes(op, ["float32", "float64"], gen)
 
