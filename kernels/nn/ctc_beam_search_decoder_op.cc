@@ -153,6 +153,9 @@ class BeamSearch {
     prefixes_.push_back(root);
     beam_.Push(0);
   }
+  // beam_ points into prefixes_.
+  BeamSearch(const BeamSearch&) = delete;
+  BeamSearch& operator=(const BeamSearch&) = delete;
 
   void Step(const T* x) {
     const int64_t blank = classes_ - 1;
