@@ -168,15 +168,26 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
       if (!s.ok()) return AnnotateStatus(s, absl::StrCat("Node '", node.name(), "'"));
     }
     RILL_RETURN_IF_ERROR(CheckInputOrder(node));
-    if (const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op()); reg != nullptr) {
+    const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
+    if (reg != nullptr) {
       UpgradeOldPlaceholderShape(graph_def, &node);
-      AddDefaultsToNodeDef(reg->op_def, &node);
-      RILL_RETURN_IF_ERROR(ValidateNodeDef(node, reg->op_def));
     } else if (auto f = functions.find(node.op()); f != functions.end()) {
       RILL_RETURN_IF_ERROR(CheckFunctionCallInputs(node, *f->second));
     }
     inputs[i].Swap(node.mutable_input());
-    RILL_RETURN_IF_ERROR(graph->AddNode(std::move(node)).status());
+    // AddNode fills the attr defaults, checks the attrs and computes the dtypes (ValidateNodeDef's
+    // checks, with its messages) once; the input count is checked against its dtypes.
+    RILL_ASSIGN_OR_RETURN(Node * added, graph->AddNode(std::move(node)));
+    if (reg != nullptr) {
+      int data_inputs = 0;
+      for (const std::string& in : inputs[i]) data_inputs += absl::StartsWith(in, "^") ? 0 : 1;
+      if (data_inputs != added->num_inputs()) {
+        // ValidateNodeDef's message, which lists the inputs.
+        NodeDef with_inputs = added->def();
+        *with_inputs.mutable_input() = inputs[i];
+        RILL_RETURN_IF_ERROR(ValidateNodeDef(with_inputs, reg->op_def));
+      }
+    }
   }
   // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index.
   for (int i = 0; i < n; ++i) {
