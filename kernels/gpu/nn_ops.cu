@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 
@@ -31,6 +32,15 @@ using launch::S;
   for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < I(n); i += I(blockDim.x) * I(gridDim.x))
 
 using launch::Use32Bit;
+
+// The largest magnitude a window's coordinate arithmetic reaches along one dim: the last
+// window's start plus its dilated extent, and the padding (saturating: a crafted stride or
+// dilation near 2^63 must not wrap).
+int64_t WindowExtent(int64_t out, int64_t stride, int64_t k, int64_t dilation, int64_t pad) {
+  const __int128 extent = static_cast<__int128>(out > 0 ? out - 1 : 0) * stride +
+                          static_cast<__int128>(k > 0 ? k - 1 : 0) * dilation + 1 + pad;
+  return extent > INT64_MAX ? INT64_MAX : static_cast<int64_t>(extent);
+}
 
 // f(int32_t{}) when Use32Bit(largest), else f(int64_t{}): the index type of a launch.
 template <typename F>
@@ -290,7 +300,10 @@ template <bool kMax>
 void LaunchSpatialPool(const float* in, float* out, const PoolDims& d, void* stream) {
   const int64_t n = d.batch * d.out_h * d.out_w * d.depth;
   if (n <= 0) return;
-  WithIndexType(std::max(n, d.batch * d.in_h * d.in_w * d.depth), [&](auto index) {
+  const int64_t largest = std::max({n, d.batch * d.in_h * d.in_w * d.depth,
+                                    WindowExtent(d.out_h, d.stride_h, d.k_h, 1, d.pad_h),
+                                    WindowExtent(d.out_w, d.stride_w, d.k_w, 1, d.pad_w)});
+  WithIndexType(largest, [&](auto index) {
     using I = decltype(index);
     SpatialPool<I, kMax><<<Blocks(n), kThreads, 0, S(stream)>>>(in, out, d);
   });
@@ -320,8 +333,12 @@ void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, i
                          void* y, const DepthwiseDims& d, bool half, void* stream) {
   const int64_t n = d.batch * d.out_h * d.out_w * d.in_c * d.mult;
   if (n <= 0) return;
+  // The window arithmetic (strides, dilations and padding may be huge in a crafted graph) must fit
+  // too, not only the tensors' sizes.
   const int64_t largest =
-      std::max({n, d.batch * d.in_h * d.in_w * d.in_c, d.k_h * d.k_w * d.in_c * d.mult});
+      std::max({n, d.batch * d.in_h * d.in_w * d.in_c, d.k_h * d.k_w * d.in_c * d.mult,
+                WindowExtent(d.out_h, d.stride_h, d.k_h, d.dil_h, d.pad_h),
+                WindowExtent(d.out_w, d.stride_w, d.k_w, d.dil_w, d.pad_w)});
   WithIndexType(largest, [&](auto index) {
     using I = decltype(index);
     if (half) {
