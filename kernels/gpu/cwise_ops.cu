@@ -117,11 +117,27 @@ __device__ T ApplyUnary(UnaryFn fn, T x) {
   return x;
 }
 
+// Storage type S and the type its arithmetic runs in: float16 elements compute in float32 (as the
+// CPU kernels do), every other type in itself.
+template <typename S>
+struct Elem {
+  using C = S;
+  __device__ static C Load(S v) { return v; }
+  __device__ static S Store(C v) { return v; }
+};
+template <>
+struct Elem<__half> {
+  using C = float;
+  __device__ static float Load(__half v) { return __half2float(v); }
+  __device__ static __half Store(float v) { return __float2half_rn(v); }
+};
+
 template <typename T>
 __global__ void SameShapeBinary(BinaryFn fn, const T* a, const T* b, T* out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = ApplyBinary(fn, a[i], b[i]);
+    using E = Elem<T>;
+    out[i] = E::Store(ApplyBinary(fn, E::Load(a[i]), E::Load(b[i])));
   }
 }
 
@@ -139,7 +155,8 @@ __global__ void BroadcastBinary(BinaryFn fn, const T* a, const T* b, T* out, I n
       ai += c * I(index.a_strides[d]);
       bi += c * I(index.b_strides[d]);
     }
-    out[i] = ApplyBinary(fn, a[ai], b[bi]);
+    using E = Elem<T>;
+    out[i] = E::Store(ApplyBinary(fn, E::Load(a[ai]), E::Load(b[bi])));
   }
 }
 
@@ -147,7 +164,8 @@ template <typename T>
 __global__ void Unary(UnaryFn fn, const T* x, T* out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = ApplyUnary(fn, x[i]);
+    using E = Elem<T>;
+    out[i] = E::Store(ApplyUnary(fn, E::Load(x[i])));
   }
 }
 
@@ -156,7 +174,8 @@ __global__ void BiasAdd(const T* x, const T* bias, T* out, int64_t n, int64_t ch
                         int64_t inner) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = x[i] + bias[(i / inner) % channels];
+    using E = Elem<T>;
+    out[i] = E::Store(E::Load(x[i]) + E::Load(bias[(i / inner) % channels]));
   }
 }
 
@@ -251,6 +270,28 @@ template <typename Src, typename Dst>
 void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream) {
   if (n <= 0) return;
   Cast<Src, Dst><<<Blocks(n), kThreads, 0, S(stream)>>>(x, out, n);
+}
+
+// float16 as its 16 bits on the host side (kernels/gpu/gpu_launchers.h), __half here.
+void LaunchBinaryHalf(BinaryFn fn, const uint16_t* a, const uint16_t* b, uint16_t* out, int64_t n,
+                      const BroadcastIndex* index, void* stream) {
+  LaunchBinary<__half>(fn, reinterpret_cast<const __half*>(a), reinterpret_cast<const __half*>(b),
+                       reinterpret_cast<__half*>(out), n, index, stream);
+}
+
+void LaunchUnaryHalf(UnaryFn fn, const uint16_t* x, uint16_t* out, int64_t n, void* stream) {
+  LaunchUnary<__half>(fn, reinterpret_cast<const __half*>(x), reinterpret_cast<__half*>(out), n,
+                      stream);
+}
+
+void LaunchBiasAddHalf(const uint16_t* x, const uint16_t* bias, uint16_t* out, int64_t n,
+                       int64_t channels, int64_t inner, void* stream) {
+  LaunchBiasAdd<__half>(reinterpret_cast<const __half*>(x), reinterpret_cast<const __half*>(bias),
+                        reinterpret_cast<__half*>(out), n, channels, inner, stream);
+}
+
+void LaunchFillHalf(uint16_t* out, uint16_t value, int64_t n, void* stream) {
+  LaunchFill<uint16_t>(out, value, n, stream);  // the bits, copied
 }
 
 #define RILL_INSTANTIATE(T)                                                                       \

@@ -26,6 +26,10 @@ using gpu_kernels::UnaryFn;
 
 using gpu_broadcast::MakeBroadcastIndex;
 
+// A float16 tensor's elements as their 16 bits, the launchers' view of half.
+const uint16_t* HalfBits(const Tensor& t) { return static_cast<const uint16_t*>(t.raw_data()); }
+uint16_t* HalfBits(Tensor* t) { return static_cast<uint16_t*>(t->raw_data()); }
+
 template <BinaryFn kFn>
 class BinaryGpuOp final : public GpuOpKernel {
  public:
@@ -51,7 +55,10 @@ class BinaryGpuOp final : public GpuOpKernel {
                    const gpu_kernels::BroadcastIndex* index) const {
     const int64_t n = out->NumElements();
     if (n == 0) return absl::OkStatus();
-    if (x.dtype() == DT_DOUBLE) {
+    if (x.dtype() == DT_HALF) {
+      gpu_kernels::LaunchBinaryHalf(kFn, HalfBits(x), HalfBits(y), HalfBits(out), n, index,
+                                    stream());
+    } else if (x.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchBinary<double>(kFn, x.flat<double>().data(), y.flat<double>().data(),
                                         out->flat<double>().data(), n, index, stream());
     } else {
@@ -71,7 +78,9 @@ class UnaryGpuOp final : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
     const int64_t n = x.NumElements();
     if (n == 0) return absl::OkStatus();
-    if (x.dtype() == DT_DOUBLE) {
+    if (x.dtype() == DT_HALF) {
+      gpu_kernels::LaunchUnaryHalf(kFn, HalfBits(x), HalfBits(out), n, stream());
+    } else if (x.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchUnary<double>(kFn, x.flat<double>().data(), out->flat<double>().data(), n,
                                        stream());
     } else {
@@ -136,7 +145,10 @@ class AddNGpuOp final : public GpuOpKernel {
     // out = x0 + x1, then out += xi: left to right, as the CPU kernel adds.
     for (int i = 1; i < ctx.num_inputs(); ++i) {
       const Tensor& prev = i == 1 ? ctx.input(0) : *out;
-      if (out->dtype() == DT_DOUBLE) {
+      if (out->dtype() == DT_HALF) {
+        gpu_kernels::LaunchBinaryHalf(BinaryFn::kAdd, HalfBits(prev), HalfBits(ctx.input(i)),
+                                      HalfBits(out), n, nullptr, stream());
+      } else if (out->dtype() == DT_DOUBLE) {
         gpu_kernels::LaunchBinary<double>(BinaryFn::kAdd, prev.flat<double>().data(),
                                           ctx.input(i).flat<double>().data(),
                                           out->flat<double>().data(), n, nullptr, stream());
@@ -167,7 +179,10 @@ class BiasAddGpuOp final : public GpuOpKernel {
     const int64_t n = shape.num_elements();
     if (n == 0) return absl::OkStatus();
     const int64_t channels = layout.channels, inner = layout.inner;
-    if (value.dtype() == DT_DOUBLE) {
+    if (value.dtype() == DT_HALF) {
+      gpu_kernels::LaunchBiasAddHalf(HalfBits(value), HalfBits(bias), HalfBits(out), n, channels,
+                                     inner, stream());
+    } else if (value.dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchBiasAdd<double>(value.flat<double>().data(), bias.flat<double>().data(),
                                          out->flat<double>().data(), n, channels, inner, stream());
     } else {
@@ -235,9 +250,12 @@ class CastGpuOp final : public GpuOpKernel {
 };
 
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
+// Elementwise ops also take float16 (computed in float32): a half network's layers stay on the
+// GPU between its half convolutions and products.
+const std::vector<DataType> kElementwiseTypes = {DT_HALF, DT_FLOAT, DT_DOUBLE};
 
-#define RILL_GPU_BINARY(op, fn)                                              \
-  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
+#define RILL_GPU_BINARY(op, fn)                                                    \
+  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kElementwiseTypes), \
                       BinaryGpuOp<BinaryFn::fn>)
 RILL_GPU_BINARY("Add", kAdd);
 RILL_GPU_BINARY("AddV2", kAdd);
@@ -253,8 +271,8 @@ RILL_GPU_BINARY("FloorDiv", kFloorDiv);
 RILL_GPU_BINARY("FloorMod", kFloorMod);
 #undef RILL_GPU_BINARY
 
-#define RILL_GPU_UNARY(op, fn)                                               \
-  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kFloatTypes), \
+#define RILL_GPU_UNARY(op, fn)                                                     \
+  REGISTER_GPU_KERNEL(KernelDefBuilder(op).TypeConstraint("T", kElementwiseTypes), \
                       UnaryGpuOp<UnaryFn::fn>)
 RILL_GPU_UNARY("Relu", kRelu);
 RILL_GPU_UNARY("Relu6", kRelu6);
@@ -286,8 +304,9 @@ RILL_GPU_UNARY("Log1p", kLog1p);
 RILL_GPU_UNARY("Expm1", kExpm1);
 #undef RILL_GPU_UNARY
 
-REGISTER_GPU_KERNEL(KernelDefBuilder("AddN").TypeConstraint("T", kFloatTypes), AddNGpuOp);
-REGISTER_GPU_KERNEL(KernelDefBuilder("BiasAdd").TypeConstraint("T", kFloatTypes), BiasAddGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("AddN").TypeConstraint("T", kElementwiseTypes), AddNGpuOp);
+REGISTER_GPU_KERNEL(KernelDefBuilder("BiasAdd").TypeConstraint("T", kElementwiseTypes),
+                    BiasAddGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("LeakyRelu").TypeConstraint("T", kFloatTypes), LeakyReluGpuOp);
 // Cast between float32 and float16 (mixed-precision graphs around half MatMuls and convolutions).
 class HalfCastGpuOp final : public GpuOpKernel {

@@ -62,7 +62,10 @@ class FillLikeGpuOp final : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, ctx.input(0).shape()));
     const int64_t n = out->NumElements();
     if (n == 0) return absl::OkStatus();
-    if (out->dtype() == DT_DOUBLE) {
+    if (out->dtype() == DT_HALF) {
+      gpu_kernels::LaunchFillHalf(static_cast<uint16_t*>(out->raw_data()),
+                                  half(static_cast<float>(kValue)).bits, n, stream());
+    } else if (out->dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchFill<double>(out->flat<double>().data(), kValue, n, stream());
     } else {
       gpu_kernels::LaunchFill<float>(out->flat<float>().data(), kValue, n, stream());
@@ -81,7 +84,10 @@ class FillGpuOp final : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     const int64_t n = out->NumElements();
     if (n == 0) return absl::OkStatus();
-    if (out->dtype() == DT_DOUBLE) {
+    if (out->dtype() == DT_HALF) {
+      gpu_kernels::LaunchFillHalf(static_cast<uint16_t*>(out->raw_data()),
+                                  value.flat<half>()[0].bits, n, stream());
+    } else if (out->dtype() == DT_DOUBLE) {
       gpu_kernels::LaunchFill<double>(out->flat<double>().data(), value.flat<double>()[0], n,
                                       stream());
     } else {
@@ -103,7 +109,8 @@ class PassThroughGpuOp final : public GpuOpKernel {
   }
 };
 
-const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
+// float16 too: a half network's constants and pass-through nodes stay on the GPU.
+const std::vector<DataType> kFloatTypes = {DT_HALF, DT_FLOAT, DT_DOUBLE};
 
 REGISTER_GPU_KERNEL(KernelDefBuilder("Const").TypeConstraint("dtype", kFloatTypes), ConstGpuOp);
 REGISTER_GPU_KERNEL(KernelDefBuilder("Fill")

@@ -102,6 +102,14 @@ void LaunchFill(T* out, T value, int64_t n, void* stream);
 // becomes the integer's minimum; anything -> bool is `!= 0`.
 template <typename Src, typename Dst>
 void LaunchCast(const Src* x, Dst* out, int64_t n, void* stream);
+// The same for float16 tensors (IEEE half as its 16 bits), computed in float32 and rounded to
+// nearest even, as the CPU kernels compute half.
+void LaunchBinaryHalf(BinaryFn fn, const uint16_t* a, const uint16_t* b, uint16_t* out, int64_t n,
+                      const BroadcastIndex* index, void* stream);
+void LaunchUnaryHalf(UnaryFn fn, const uint16_t* x, uint16_t* out, int64_t n, void* stream);
+void LaunchBiasAddHalf(const uint16_t* x, const uint16_t* bias, uint16_t* out, int64_t n,
+                       int64_t channels, int64_t inner, void* stream);
+void LaunchFillHalf(uint16_t* out, uint16_t value, int64_t n, void* stream);
 // float32 <-> float16 (IEEE half as its 16 bits), rounding to nearest even.
 void LaunchCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream);
 void LaunchCastHalfToFloat(const uint16_t* x, float* out, int64_t n, void* stream);

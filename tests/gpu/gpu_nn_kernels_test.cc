@@ -234,6 +234,34 @@ TEST(GpuNnKernelsTest, HalfCastsMatchCpu) {
                       "z:0");
 }
 
+// A float16 layer's elementwise ops on the GPU (computed in float32, rounded to half as the CPU's
+// half kernels): BiasAdd, Relu, Tanh, AddV2, AddN and Identity between half casts.
+TEST(GpuNnKernelsTest, HalfElementwiseOpsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  auto node = [](const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& attrs) {
+    std::string n = absl::StrCat("node { name: '", name, "' op: '", op, "'");
+    for (const std::string& in : inputs) absl::StrAppend(&n, " input: '", in, "'");
+    return absl::StrCat(n, " device: 'DEVICE' ", attrs, " }\n");
+  };
+  const std::string half = "attr { key: 'T' value { type: DT_HALF } }";
+  const std::string to_half =
+      "attr { key: 'SrcT' value { type: DT_FLOAT } } attr { key: 'DstT' value { type: DT_HALF } }";
+  const std::string to_float =
+      "attr { key: 'SrcT' value { type: DT_HALF } } attr { key: 'DstT' value { type: DT_FLOAT } }";
+  const std::string graph =
+      Placeholder("x", DT_FLOAT) + Placeholder("b", DT_FLOAT) + node("xh", "Cast", {"x"}, to_half) +
+      node("bh", "Cast", {"b"}, to_half) + node("ba", "BiasAdd", {"xh", "bh"}, half) +
+      node("r", "Relu", {"ba"}, half) + node("t", "Tanh", {"xh"}, half) +
+      node("s", "AddV2", {"r", "t"}, half) + node("i", "Identity", {"s"}, half) +
+      node("n", "AddN", {"i", "r", "t"}, half + " attr { key: 'N' value { i: 3 } }") +
+      node("z", "Cast", {"n"}, to_float);
+  ExpectGpuMatchesCpu(graph,
+                      {{"x", Random(DT_FLOAT, TensorShape({4, 5, 6, 8}), 91, -3, 3)},
+                       {"b", Random(DT_FLOAT, TensorShape({8}), 92)}},
+                      "z:0", 0.1, 4e-3);
+}
+
 std::string Pool(const std::string& op, const std::vector<int>& ksize,
                  const std::vector<int>& strides, const std::string& padding) {
   return Placeholder("x", DT_FLOAT) +
