@@ -2,6 +2,7 @@
 // Grid-stride loops, 256 threads per block, one thread per output element.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/gpu/copy_launchers.h"
@@ -16,18 +17,21 @@ using launch::Blocks;
 using launch::kThreads;
 using launch::S;
 
-template <typename E, typename Index>
-__global__ void GatherKernel(const E* params, const Index* indices, E* out, int64_t outer,
-                             int64_t gather_dim, int64_t inner, int64_t n, int64_t total) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < total;
-       i += int64_t{blockDim.x} * gridDim.x) {
-    const int64_t k = i % inner;
-    const int64_t j = (i / inner) % n;
-    const int64_t bo = i / (inner * n);  // b * outer + o
-    const int64_t b = bo / outer;
+// I indexes params and out: int32_t when both fit (launch::Use32Bit), since the GPU has no 64-bit
+// integer division. Indices are compared in int64_t, so a huge index is still out of range.
+template <typename I, typename E, typename Index>
+__global__ void GatherKernel(const E* params, const Index* indices, E* out, I outer, I gather_dim,
+                             I inner, I n, I total) {
+  for (I i = blockIdx.x * I(blockDim.x) + threadIdx.x; i < total;
+       i += I(blockDim.x) * I(gridDim.x)) {
+    const I k = i % inner;
+    const I j = (i / inner) % n;
+    const I bo = i / (inner * n);  // b * outer + o
+    const I b = bo / outer;
     const int64_t index = static_cast<int64_t>(indices[b * n + j]);
-    out[i] =
-        (index >= 0 && index < gather_dim) ? params[(bo * gather_dim + index) * inner + k] : E(0);
+    out[i] = (index >= 0 && index < gather_dim)
+                 ? params[(bo * gather_dim + static_cast<I>(index)) * inner + k]
+                 : E(0);
   }
 }
 
@@ -61,9 +65,15 @@ template <typename E, typename Index>
 void Gather(const void* params, const Index* indices, void* out, int64_t batch, int64_t outer,
             int64_t gather_dim, int64_t inner, int64_t n, void* stream) {
   const int64_t total = batch * outer * n * inner;
-  GatherKernel<E, Index><<<Blocks(total), kThreads, 0, S(stream)>>>(
-      static_cast<const E*>(params), indices, static_cast<E*>(out), outer, gather_dim, inner, n,
-      total);
+  if (launch::Use32Bit(std::max(total, batch * outer * gather_dim * inner))) {
+    GatherKernel<int32_t, E, Index><<<Blocks(total), kThreads, 0, S(stream)>>>(
+        static_cast<const E*>(params), indices, static_cast<E*>(out), outer, gather_dim, inner, n,
+        total);
+  } else {
+    GatherKernel<int64_t, E, Index><<<Blocks(total), kThreads, 0, S(stream)>>>(
+        static_cast<const E*>(params), indices, static_cast<E*>(out), outer, gather_dim, inner, n,
+        total);
+  }
 }
 
 template <typename E>
