@@ -88,8 +88,7 @@ struct DeviceEntry {
 };
 
 // A set of the session's device types: bit i stands for the i-th type in best-first order, so
-// the set bits in increasing order list the types best first. One word per node instead of a
-// vector of strings.
+// the set bits in increasing order list the types best first (one word per node).
 using TypeSet = uint64_t;
 constexpr int kMaxDeviceTypes = 64;
 
