@@ -34,6 +34,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/nn/ctc_decoder_inputs.h"
 
 namespace rill {
 namespace {
@@ -280,30 +281,9 @@ class CTCBeamSearchDecoderOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& inputs = ctx.input(0);
     const Tensor& lengths = ctx.input(1);
-    if (inputs.shape().rank() != 3) {
-      return absl::InvalidArgumentError("inputs is not a 3-Tensor");
-    }
-    if (inputs.shape().num_elements() == 0) {
-      return absl::InvalidArgumentError("inputs must not be empty");
-    }
-    const int64_t max_time = inputs.shape().dim(0);
-    const int64_t batch = inputs.shape().dim(1);
-    const int64_t classes = inputs.shape().dim(2);
-    if (lengths.shape().rank() != 1) {
-      return absl::InvalidArgumentError("sequence_length is not a vector");
-    }
-    if (lengths.shape().dim(0) != batch) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "len(sequence_length) != batch_size.  len(sequence_length):  ", lengths.shape().dim(0),
-          " batch_size: ", batch));
-    }
+    RILL_ASSIGN_OR_RETURN(const CtcDecoderDims dims, CheckCtcDecoderInputs(inputs, lengths));
+    const int64_t max_time = dims.max_time, batch = dims.batch, classes = dims.classes;
     const int32_t* len = lengths.flat<int32_t>().data();
-    for (int64_t b = 0; b < batch; ++b) {
-      if (!(len[b] <= max_time)) {
-        return absl::FailedPreconditionError(
-            absl::StrCat("sequence_length(", b, ") <= ", max_time));
-      }
-    }
     const int64_t top_paths = top_paths_;
     return VisitKernelTypes<float, double>(*this, inputs.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
