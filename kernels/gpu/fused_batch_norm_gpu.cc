@@ -19,15 +19,8 @@ namespace {
 
 class FusedBatchNormGpuOp final : public GpuOpKernel {
  public:
-  explicit FusedBatchNormGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx) {
-    std::string format;
-    ctx.SetStatus(ctx.GetAttr("epsilon", &epsilon_));
-    ctx.SetStatus(ctx.GetAttr("exponential_avg_factor", &avg_factor_));
-    ctx.SetStatus(ctx.GetAttr("data_format", &format));
-    ctx.SetStatus(ctx.GetAttr("is_training", &is_training_));
-    channels_first_ = format == "NCHW" || format == "NCDHW";
-    v3_ = ctx.def().op() == "FusedBatchNormV3";
-  }
+  explicit FusedBatchNormGpuOp(OpKernelConstruction& ctx)
+      : GpuOpKernel(ctx), attrs_(ReadFusedBatchNormAttrs(ctx)) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
@@ -35,15 +28,16 @@ class FusedBatchNormGpuOp final : public GpuOpKernel {
     const Tensor& offset = ctx.input(2);
     const Tensor& mean = ctx.input(3);
     const Tensor& variance = ctx.input(4);
-    RILL_ASSIGN_OR_RETURN(const NormLayout l,
-                          FusedBatchNormLayout(x, scale, offset, mean, variance, channels_first_,
-                                               is_training_, avg_factor_));
+    RILL_ASSIGN_OR_RETURN(
+        const NormLayout l,
+        FusedBatchNormLayout(x, scale, offset, mean, variance, attrs_.channels_first,
+                             attrs_.is_training, attrs_.avg_factor));
     RILL_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate_output(0, x.shape()));
     Tensor* outs[4];
     for (int i = 0; i < 4; ++i) {
       RILL_ASSIGN_OR_RETURN(outs[i], ctx.allocate_output(i + 1, scale.shape()));
     }
-    if (v3_) {
+    if (attrs_.v3) {
       RILL_ASSIGN_OR_RETURN(Tensor * reserve3, ctx.allocate_output(5, TensorShape()));
       gpu_kernels::LaunchFill<float>(reserve3->flat<float>().data(), 0.0f, 1, stream());
     }
@@ -63,7 +57,7 @@ class FusedBatchNormGpuOp final : public GpuOpKernel {
     const float* m = mean.flat<float>().data();
     const float* v = variance.flat<float>().data();
     Tensor moments;
-    if (is_training_) {
+    if (attrs_.is_training) {
       RILL_ASSIGN_OR_RETURN(moments, ctx.allocate_temp(DT_FLOAT, TensorShape({2, channels})));
       float* batch_m = moments.flat<float>().data();
       gpu_kernels::LaunchBatchMoments(x.flat<float>().data(), batch_m, batch_m + channels, d,
@@ -74,8 +68,8 @@ class FusedBatchNormGpuOp final : public GpuOpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor factor, ctx.allocate_temp(DT_FLOAT, TensorShape({channels})));
     gpu_kernels::LaunchBatchNormFinish(
         m, v, scale.flat<float>().data(), mean.flat<float>().data(), variance.flat<float>().data(),
-        epsilon_, avg_factor_, is_training_, l.per_channel(), channels, factor.flat<float>().data(),
-        out_vec(0), out_vec(1), out_vec(2), out_vec(3), stream());
+        attrs_.epsilon, attrs_.avg_factor, attrs_.is_training, l.per_channel(), channels,
+        factor.flat<float>().data(), out_vec(0), out_vec(1), out_vec(2), out_vec(3), stream());
     gpu_kernels::LaunchBatchNormApply(x.flat<float>().data(), m, factor.flat<float>().data(),
                                       offset.flat<float>().data(), y->flat<float>().data(), d,
                                       stream());
@@ -83,11 +77,7 @@ class FusedBatchNormGpuOp final : public GpuOpKernel {
   }
 
  private:
-  float epsilon_ = 1e-4f;
-  float avg_factor_ = 1.0f;
-  bool is_training_ = true;
-  bool channels_first_ = false;
-  bool v3_ = false;
+  FusedBatchNormAttrs attrs_;
 };
 
 REGISTER_GPU_KERNEL(KernelDefBuilder("FusedBatchNorm").TypeConstraint("T", {DT_FLOAT}),

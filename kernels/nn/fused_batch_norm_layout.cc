@@ -1,10 +1,23 @@
 #include "kernels/nn/fused_batch_norm_layout.h"
 
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace rill {
+
+FusedBatchNormAttrs ReadFusedBatchNormAttrs(OpKernelConstruction& ctx) {
+  FusedBatchNormAttrs a;
+  std::string format;
+  ctx.SetStatus(ctx.GetAttr("epsilon", &a.epsilon));
+  ctx.SetStatus(ctx.GetAttr("exponential_avg_factor", &a.avg_factor));
+  ctx.SetStatus(ctx.GetAttr("data_format", &format));
+  ctx.SetStatus(ctx.GetAttr("is_training", &a.is_training));
+  a.channels_first = format == "NCHW" || format == "NCDHW";
+  a.v3 = ctx.def().op() == "FusedBatchNormV3";
+  return a;
+}
 
 absl::StatusOr<NormLayout> FusedBatchNormLayout(const Tensor& x, const Tensor& scale,
                                                 const Tensor& offset, const Tensor& mean,

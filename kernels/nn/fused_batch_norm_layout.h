@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/tensor.h"
+#include "kernels/framework/op_kernel.h"
 
 namespace rill {
 
@@ -19,6 +20,17 @@ struct NormLayout {
   int64_t outer = 1, channels = 0, inner = 1;
   int64_t per_channel() const { return outer * inner; }
 };
+
+// The attrs of FusedBatchNorm/V2/V3, read once when a kernel is built (errors through
+// ctx.SetStatus, as kernel constructors report them).
+struct FusedBatchNormAttrs {
+  float epsilon = 1e-4f;
+  float avg_factor = 1.0f;  // exponential_avg_factor
+  bool is_training = true;
+  bool channels_first = false;  // data_format NCHW or NCDHW
+  bool v3 = false;              // FusedBatchNormV3: a sixth output, reserve_space_3
+};
+FusedBatchNormAttrs ReadFusedBatchNormAttrs(OpKernelConstruction& ctx);
 
 absl::StatusOr<NormLayout> FusedBatchNormLayout(const Tensor& x, const Tensor& scale,
                                                 const Tensor& offset, const Tensor& mean,

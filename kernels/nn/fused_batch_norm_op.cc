@@ -79,15 +79,8 @@ void BatchMoments(const NormLayout& l, const T* x, std::vector<float>* mean,
 
 class FusedBatchNormOp final : public OpKernel {
  public:
-  explicit FusedBatchNormOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    std::string format;
-    ctx.SetStatus(ctx.GetAttr("epsilon", &epsilon_));
-    ctx.SetStatus(ctx.GetAttr("exponential_avg_factor", &avg_factor_));
-    ctx.SetStatus(ctx.GetAttr("data_format", &format));
-    ctx.SetStatus(ctx.GetAttr("is_training", &is_training_));
-    channels_first_ = format == "NCHW" || format == "NCDHW";
-    v3_ = ctx.def().op() == "FusedBatchNormV3";
-  }
+  explicit FusedBatchNormOp(OpKernelConstruction& ctx)
+      : OpKernel(ctx), attrs_(ReadFusedBatchNormAttrs(ctx)) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
@@ -96,15 +89,16 @@ class FusedBatchNormOp final : public OpKernel {
     const Tensor& mean = ctx.input(3);
     const Tensor& variance = ctx.input(4);
     const TensorShape& shape = x.shape();
-    RILL_ASSIGN_OR_RETURN(const NormLayout l,
-                          FusedBatchNormLayout(x, scale, offset, mean, variance, channels_first_,
-                                               is_training_, avg_factor_));
+    RILL_ASSIGN_OR_RETURN(
+        const NormLayout l,
+        FusedBatchNormLayout(x, scale, offset, mean, variance, attrs_.channels_first,
+                             attrs_.is_training, attrs_.avg_factor));
     RILL_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate_output(0, shape));
     Tensor* outs[4];
     for (int i = 0; i < 4; ++i) {
       RILL_ASSIGN_OR_RETURN(outs[i], ctx.allocate_output(i + 1, scale.shape()));
     }
-    if (v3_) {
+    if (attrs_.v3) {
       RILL_ASSIGN_OR_RETURN(Tensor * reserve3, ctx.allocate_output(5, TensorShape()));
       reserve3->flat<float>()[0] = 0.0f;
     }
@@ -121,20 +115,20 @@ class FusedBatchNormOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const T* xs = x.flat<T>().data();
       std::vector<float> m(c_count), v(c_count), factor(c_count);
-      if (is_training_) {
+      if (attrs_.is_training) {
         BatchMoments<T>(l, xs, &m, &v);
       } else {
         std::copy_n(mean.flat<float>().data(), c_count, m.data());
         std::copy_n(variance.flat<float>().data(), c_count, v.data());
       }
-      for (int64_t c = 0; c < c_count; ++c) factor[c] = s[c] / std::sqrt(v[c] + epsilon_);
+      for (int64_t c = 0; c < c_count; ++c) factor[c] = s[c] / std::sqrt(v[c] + attrs_.epsilon);
       Normalize<T>(ctx, l, xs, m.data(), factor.data(), o, y->flat<T>().data());
       float* batch_mean = out_vec(0);
       float* batch_var = out_vec(1);
-      if (is_training_) {
+      if (attrs_.is_training) {
         const int64_t n = l.per_channel();
         const float adjust = static_cast<float>(n) / static_cast<float>(n > 1 ? n - 1 : 1);
-        const float f = avg_factor_;
+        const float f = attrs_.avg_factor;
         for (int64_t c = 0; c < c_count; ++c) {
           if (f == 1.0f) {
             batch_mean[c] = m[c];
@@ -157,11 +151,7 @@ class FusedBatchNormOp final : public OpKernel {
   }
 
  private:
-  float epsilon_ = 1e-4f;
-  float avg_factor_ = 1.0f;
-  bool is_training_ = true;
-  bool channels_first_ = false;
-  bool v3_ = false;
+  FusedBatchNormAttrs attrs_;
 };
 
 // FusedBatchNormGrad/V2/V3: the gradients of y = (x - m) * scale / sqrt(v + eps) + offset, per
