@@ -110,14 +110,12 @@ bool CudaMemsetAsync(int platform_id, void* dst, int value, size_t bytes, CudaSt
          Check(cudaMemsetAsync(dst, value, bytes, S(stream)), error);
 }
 
-bool CudaPointerDevice(const void* ptr, int* platform_id, std::string* error) {
+bool CudaPointerMemory(const void* ptr, int* platform_id, std::string* error) {
   cudaPointerAttributes attributes;
   if (!Check(cudaPointerGetAttributes(&attributes, ptr), error)) return false;
-  if (attributes.type != cudaMemoryTypeDevice) {
-    if (error != nullptr) *error = "not device memory";
-    return false;
-  }
-  *platform_id = attributes.device;
+  const bool on_gpu =
+      attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  *platform_id = on_gpu ? attributes.device : -1;
   return true;
 }
 

@@ -46,9 +46,10 @@ bool CudaMemcpy(int platform_id, void* dst, const void* src, size_t bytes, CudaC
                 std::string* error);
 bool CudaMemsetAsync(int platform_id, void* dst, int value, size_t bytes, CudaStream stream,
                      std::string* error);
-// The CUDA ordinal of the GPU whose memory `ptr` points into (unified addressing); false for
-// host memory or an unknown pointer.
-bool CudaPointerDevice(const void* ptr, int* platform_id, std::string* error);
+// Where `ptr` points (unified addressing): `*platform_id` is the CUDA ordinal of the GPU whose
+// memory (device or managed) it is in, -1 for host memory (pinned or pageable). False with
+// CUDA's error when CUDA cannot tell.
+bool CudaPointerMemory(const void* ptr, int* platform_id, std::string* error);
 // The error of the last kernel launch on this thread (cudaGetLastError): false when it failed.
 bool CudaLastLaunchOk(std::string* error);
 

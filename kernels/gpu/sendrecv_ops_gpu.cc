@@ -10,7 +10,9 @@
 //   _Recv GPU -> GPU: a peer copy on the device-to-device stream, the compute stream waiting
 //     for it.
 // _HostSend/_HostRecv on a GPU carry host-memory tensors (shape arguments, int32 axes) and
-// behave as on the CPU. Errors: the rendezvous' abort status; Internal with CUDA's error.
+// behave as on the CPU; a receive whose sender's tensor lives in the other memory (a _Send of a
+// device tensor to a _HostRecv on the same GPU, or a _HostSend to a _Recv) copies it across.
+// Errors: the rendezvous' abort status; Internal with CUDA's error.
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -113,28 +115,53 @@ class RecvGpuOp final : public AsyncOpKernel {
             done(s);
             return;
           }
-          done(Deliver(*c, value));
+          Deliver(*c, value, std::move(done));
         });
   }
   bool IsExpensive() const override { return false; }
 
  private:
-  // Makes `value` this node's output in this GPU's memory (host-memory receives pass it on).
-  absl::Status Deliver(OpKernelContext& ctx, const Tensor& value) const {
-    if (host_memory_ || !value.IsInitialized() || DataTypeAlwaysOnHost(value.dtype())) {
+  // Makes `value` this node's output in the memory this node's consumers read: host memory for
+  // _HostRecv, this GPU's memory for _Recv. Either end of a pair may be a GPU node whose tensor
+  // lives in the other memory (an edge inside one GPU whose ends disagree, spec §4.3), so the
+  // value's memory is asked of CUDA when the sender is a GPU, and copied across when it differs.
+  void Deliver(OpKernelContext& ctx, const Tensor& value, DoneCallback done) const {
+    if (!value.IsInitialized() || DataTypeAlwaysOnHost(value.dtype()) ||
+        (host_memory_ && value.TotalBytes() == 0)) {
       ctx.set_output(0, value);
-      return absl::OkStatus();
+      done(absl::OkStatus());
+      return;
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, value.shape()));
-    if (value.TotalBytes() == 0) return absl::OkStatus();
-    if (!edge_.peer_is_gpu) return edge_.gpu->CopyHostToDevice(value, *out);
-    int src_platform_id = 0;
-    std::string error;
-    if (!gpu_internal::CudaPointerDevice(value.raw_data(), &src_platform_id, &error)) {
-      return edge_.gpu->CudaError(absl::StrCat("finding the GPU of ", name(), "'s input"), error);
+    int src_platform_id = -1;  // -1: the value is in host memory
+    if (edge_.peer_is_gpu && value.TotalBytes() > 0) {
+      std::string error;
+      if (!gpu_internal::CudaPointerMemory(value.raw_data(), &src_platform_id, &error)) {
+        done(edge_.gpu->CudaError(absl::StrCat("finding the memory of ", name(), "'s input"),
+                                  error));
+        return;
+      }
     }
-    // Virtual devices of one GPU copy within it; otherwise a peer copy.
-    return edge_.gpu->CopyFromPeer(value, src_platform_id, *out);
+    if (host_memory_) {
+      if (src_platform_id < 0) {
+        ctx.set_output(0, value);
+        done(absl::OkStatus());
+        return;
+      }
+      OpKernelContext* c = &ctx;
+      edge_.gpu->CopyDeviceToHost(value, [c, done = std::move(done)](absl::StatusOr<Tensor> host) {
+        if (host.ok()) c->set_output(0, *host);
+        done(host.status());
+      });
+      return;
+    }
+    absl::StatusOr<Tensor*> out = ctx.allocate_output(0, value.shape());
+    if (!out.ok() || value.TotalBytes() == 0) {
+      done(out.status());
+      return;
+    }
+    // Virtual devices of one GPU copy within it; another GPU's memory is a peer copy.
+    done(src_platform_id < 0 ? edge_.gpu->CopyHostToDevice(value, **out)
+                             : edge_.gpu->CopyFromPeer(value, src_platform_id, **out));
   }
 
   EdgeInfo edge_;

@@ -180,6 +180,26 @@ TEST(GpuKernelsTest, AddNBiasAddSoftmaxFillAndCastMatchCpu) {
                       {{"x", Random(DT_FLOAT, TensorShape({100}), 19)}}, "z:0");
 }
 
+// A GPU node's device-memory output read by a GPU kernel's host-memory input (Fill's value),
+// and the same value read in device memory too: partition joins the two ends on one GPU by a
+// _Send/_HostRecv pair, whose receive copies the tensor to the host (the LSTM models' zeros).
+TEST(GpuKernelsTest, DeviceMemoryOutputFeedsAHostMemoryInputOnTheSameGpu) {
+  RILL_REQUIRE_GPU();
+  ExpectGpuMatchesCpu(
+      Placeholder("v", DT_FLOAT) +
+          "node { name: 'dims' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+          "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } "
+          "} int_val: 4 int_val: 33 } } } }\n"
+          "node { name: 'n' op: 'Neg' input: 'v' device: 'DEVICE' "
+          "attr { key: 'T' value { type: DT_FLOAT } } }\n"
+          "node { name: 'f' op: 'Fill' input: 'dims' input: 'n' device: 'DEVICE' "
+          "attr { key: 'T' value { type: DT_FLOAT } } "
+          "attr { key: 'index_type' value { type: DT_INT32 } } }\n"
+          "node { name: 'z' op: 'Mul' input: 'f' input: 'n' device: 'DEVICE' "
+          "attr { key: 'T' value { type: DT_FLOAT } } }",
+      {{"v", Tensor::Scalar<float>(1.5f)}}, "z:0");
+}
+
 TEST(GpuKernelsTest, ReductionsOverAnyAxesMatchCpu) {
   RILL_REQUIRE_GPU();
   const std::vector<std::vector<int>> axis_sets = {{1}, {0, 2}, {-1}, {0, 1, 2}};
