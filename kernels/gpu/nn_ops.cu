@@ -188,6 +188,53 @@ __global__ void Depthwise(const T* x, const T* filter, const float* bias, int ac
   }
 }
 
+// Depthwise, float with multiplier 1 and in_c % 4 == 0 (MobileNet's and EfficientNet's layers):
+// each thread makes four neighbouring channels of one output pixel with 16-byte loads, so the
+// index arithmetic is a quarter of Depthwise's and every access is a full vector. K > 0 fixes the
+// window (3x3, unrolled); K == 0 reads it from `d`.
+template <typename I, int K>
+__global__ void DepthwiseVec4(const float4* x, const float4* filter, const float4* bias,
+                              int activation, float4* y, DepthwiseDims d) {
+  const I c4 = I(d.in_c) / 4;
+  const I k_h = K > 0 ? I(K) : I(d.k_h), k_w = K > 0 ? I(K) : I(d.k_w);
+  RILL_FOR_EACH_I(i, I(d.batch) * I(d.out_h) * I(d.out_w) * c4) {
+    I rest = i;
+    const I c = rest % c4;
+    rest /= c4;
+    const I ow = rest % I(d.out_w);
+    rest /= I(d.out_w);
+    const I oh = rest % I(d.out_h);
+    const I n = rest / I(d.out_h);
+    const float4* image = x + n * I(d.in_h) * I(d.in_w) * c4 + c;
+    const I h0 = oh * I(d.stride_h) - I(d.pad_h), w0 = ow * I(d.stride_w) - I(d.pad_w);
+    float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+    for (I kh = 0; kh < k_h; ++kh) {
+      const I h = h0 + kh * I(d.dil_h);
+      if (h < 0 || h >= I(d.in_h)) continue;
+#pragma unroll
+      for (I kw = 0; kw < k_w; ++kw) {
+        const I w = w0 + kw * I(d.dil_w);
+        if (w < 0 || w >= I(d.in_w)) continue;
+        const float4 v = image[(h * I(d.in_w) + w) * c4];
+        const float4 f = filter[(kh * k_w + kw) * c4 + c];
+        acc.x += v.x * f.x;
+        acc.y += v.y * f.y;
+        acc.z += v.z * f.z;
+        acc.w += v.w * f.w;
+      }
+    }
+    if (bias != nullptr) {
+      const float4 b = bias[c];
+      acc = make_float4(Activate(acc.x + b.x, activation), Activate(acc.y + b.y, activation),
+                        Activate(acc.z + b.z, activation), Activate(acc.w + b.w, activation));
+    }
+    y[i] = acc;
+  }
+}
+
+bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
 // Sum over a block into thread 0's return value (blockDim.x == kThreads).
 __device__ double BlockSum(double v) {
   __shared__ double partial[kThreads];
@@ -341,7 +388,21 @@ void LaunchDepthwiseConv(const void* x, const void* filter, const float* bias, i
                 WindowExtent(d.out_w, d.stride_w, d.k_w, d.dil_w, d.pad_w)});
   WithIndexType(largest, [&](auto index) {
     using I = decltype(index);
-    if (half) {
+    const bool vec4 = !half && d.mult == 1 && d.in_c % 4 == 0 && Aligned16(x) &&
+                      Aligned16(filter) && Aligned16(y) && (bias == nullptr || Aligned16(bias));
+    if (vec4) {
+      const auto* x4 = static_cast<const float4*>(x);
+      const auto* f4 = static_cast<const float4*>(filter);
+      const auto* b4 = reinterpret_cast<const float4*>(bias);
+      auto* y4 = static_cast<float4*>(y);
+      if (d.k_h == 3 && d.k_w == 3) {
+        DepthwiseVec4<I, 3>
+            <<<Blocks(n / 4), kThreads, 0, S(stream)>>>(x4, f4, b4, activation, y4, d);
+      } else {
+        DepthwiseVec4<I, 0>
+            <<<Blocks(n / 4), kThreads, 0, S(stream)>>>(x4, f4, b4, activation, y4, d);
+      }
+    } else if (half) {
       Depthwise<I, __half><<<Blocks(n), kThreads, 0, S(stream)>>>(
           static_cast<const __half*>(x), static_cast<const __half*>(filter), nullptr, 0,
           static_cast<__half*>(y), d);

@@ -120,6 +120,15 @@ TEST(GpuNnKernelsTest, GroupedAndDepthwiseConvolutionsMatchCpu) {
   }
   ExpectConvMatches(Conv("DepthwiseConv2dNative", {1, 1, 1, 1}, "VALID", {1, 2, 2, 1}),
                     TensorShape({1, 11, 11, 4}), TensorShape({5, 5, 4, 2}), 17);
+  // Multiplier 1 with a multiple of 4 channels: the four-channel vector kernel, its unrolled 3x3
+  // and its general window (5x5 dilated).
+  for (int stride : {1, 2}) {
+    SCOPED_TRACE(absl::StrCat("vector kernel, stride ", stride));
+    ExpectConvMatches(Conv("DepthwiseConv2dNative", {1, stride, stride, 1}, "SAME"),
+                      TensorShape({2, 10, 9, 12}), TensorShape({3, 3, 12, 1}), 18);
+  }
+  ExpectConvMatches(Conv("DepthwiseConv2dNative", {1, 1, 1, 1}, "VALID", {1, 2, 2, 1}),
+                    TensorShape({1, 13, 12, 8}), TensorShape({5, 5, 8, 1}), 19);
 }
 
 // A fused node `op` (_FusedConv2D, _FusedDepthwiseConv2dNative, _FusedMatMul) of x, f and bias b.
@@ -151,6 +160,11 @@ TEST(GpuNnKernelsTest, FusedConvolutionsAndMatMulWithEveryActivationMatchCpu) {
                         {{"x", Random(DT_FLOAT, TensorShape({2, 8, 7, 3}), 54, -3, 3)},
                          {"f", Random(DT_FLOAT, TensorShape({3, 3, 3, 2}), 55)},
                          {"b", Random(DT_FLOAT, TensorShape({6}), 56)}},
+                        "z:0", 0.1);
+    ExpectGpuMatchesCpu(Fused("_FusedDepthwiseConv2dNative", activation),
+                        {{"x", Random(DT_FLOAT, TensorShape({2, 8, 7, 8}), 60, -3, 3)},
+                         {"f", Random(DT_FLOAT, TensorShape({3, 3, 8, 1}), 64)},
+                         {"b", Random(DT_FLOAT, TensorShape({8}), 65)}},
                         "z:0", 0.1);
     ExpectGpuMatchesCpu(Fused("_FusedMatMul", activation),
                         {{"x", Random(DT_FLOAT, TensorShape({9, 17}), 57, -3, 3)},
