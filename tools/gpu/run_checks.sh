@@ -6,7 +6,7 @@
 #   2. the GPU test binaries (gpu_kernels_test must report 0 skipped);
 #   3. the seed examples on the GPU with TensorFlow's placement log;
 #   4. whole models on the GPU against the CPU (gpu_model_check on tools/gpu/models, issue 31);
-#   5. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py).
+#   5. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py, gpu_model_peers.py).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
@@ -66,4 +66,7 @@ run() {
   run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt \
     --models=mobilenet_v2,resnet50 --batch=32
   run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
+  # ResNet50 and MobileNetV2 at batch 1 and 32 beside PyTorch eager (its CPU pass included).
+  STEP_TIMEOUT=150 run python3 tools/bench/gpu_model_peers.py \
+    --model_check ".gpu/run gpu_model_check" --runs 20
 } 2>&1 | tee "$log"
