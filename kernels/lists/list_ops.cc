@@ -1,329 +1,39 @@
-// TensorList kernels on the CPU (ops/list_ops.cc; the value is kernels/lists/tensor_list.h). Lists
-// are immutable: SetItem, PushBack and PopBack output a new list sharing the element tensors. An
-// unset element reads as zeros of the element shape when that shape is fully known. Errors are
-// TensorFlow's texts (InvalidArgument): "Invalid data types; op elements float but list elements
-// int32", "Trying to access element 3 in a list with 2 elements.", "Trying to pop from an empty
-// list.", "Tried to stack elements of an empty list with non-fully-defined element_shape: ...".
-// All cheap except Stack and FromTensor, which copy element data.
-
+// TensorList kernels on the CPU (kernels/lists/list_kernels.h): element data moves with
+// std::copy_n and std::fill_n.
 #include <cstdint>
-#include <memory>
-#include <utility>
-#include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
-#include "kernels/lists/resize_elements.h"
-#include "kernels/lists/tensor_list.h"
+#include "kernels/lists/list_kernels.h"
 
 namespace rill {
 namespace {
 
-absl::Status CheckDtype(DataType op, DataType list) {
-  if (op == list) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("Invalid data types; op elements ",
-                                                 DataTypeString(op), " but list elements ",
-                                                 DataTypeString(list)));
-}
-
-absl::StatusOr<int64_t> ScalarIndex(const Tensor& t, const char* what) {
-  if (t.shape().rank() != 0 || t.dtype() != DT_INT32) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, " must be an int32 scalar, but got shape ", t.shape().DebugString()));
+struct CpuListElements {
+  static absl::Status Copy(OpKernelContext&, const Tensor& src, int64_t src_off, Tensor* dst,
+                           int64_t dst_off, int64_t n) {
+    return CopyElements(src, src_off, dst, dst_off, n);
   }
-  return t.flat<int32_t>()[0];
-}
-
-// Zeros of the list's element shape merged with `requested`, for reading an unset element.
-absl::StatusOr<Tensor> ZerosForUnset(OpKernelContext& ctx, const TensorList& list,
-                                     const PartialTensorShape& requested) {
-  RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, MergeShapes(list.element_shape, requested));
-  if (!shape.IsFullyDefined()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Trying to read an uninitialized tensor but element_shape is not fully defined: ",
-        shape.DebugString(), " and no list element is set."));
-  }
-  RILL_ASSIGN_OR_RETURN(TensorShape dims, TensorShape::FromDims(shape.dims()));
-  return Tensor::Allocate(ctx.device()->allocator(), list.element_dtype, dims);  // zeros
-}
-
-class ListOpBase : public OpKernel {
- public:
-  explicit ListOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    if (ctx.def().attr().count("element_dtype") > 0) {
-      ctx.SetStatus(ctx.GetAttr("element_dtype", &element_dtype_));
-    }
-  }
-  bool IsExpensive() const override { return false; }
-
- protected:
-  absl::StatusOr<std::shared_ptr<const TensorList>> InputList(OpKernelContext& ctx) const {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list,
-                          ListFromTensor(ctx.input(0), type_string()));
-    if (element_dtype_ != DT_INVALID)
-      RILL_RETURN_IF_ERROR(CheckDtype(element_dtype_, list->element_dtype));
-    return list;
-  }
-  DataType element_dtype_ = DT_INVALID;
-};
-
-// EmptyTensorList(element_shape, max_num_elements), TensorListReserve(element_shape, n).
-class NewListOp final : public ListOpBase {
- public:
-  explicit NewListOp(OpKernelConstruction& ctx)
-      : ListOpBase(ctx), reserve_(ctx.def().op() == "TensorListReserve") {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    auto list = std::make_shared<TensorList>();
-    list->element_dtype = element_dtype_;
-    RILL_ASSIGN_OR_RETURN(list->element_shape, ElementShapeFromTensor(ctx.input(0)));
-    RILL_ASSIGN_OR_RETURN(
-        int64_t n, ScalarIndex(ctx.input(1), reserve_ ? "num_elements" : "max_num_elements"));
-    if (reserve_) {
-      if (n < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("The num_elements to reserve must be a non negative number, but got ", n));
-      }
-      RILL_RETURN_IF_ERROR(ResizeElements(&list->tensors, n, "a TensorList"));
-    } else {
-      list->max_num_elements = static_cast<int>(n);
-    }
-    ctx.set_output(0, TensorForList(std::move(list)));
-    return absl::OkStatus();
-  }
-
- private:
-  const bool reserve_;
-};
-
-class FromTensorOp final : public ListOpBase {
- public:
-  explicit FromTensorOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& t = ctx.input(0);
-    if (t.shape().rank() < 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Tensor must be at least a vector, but saw shape: ", t.shape().DebugString()));
-    }
-    std::vector<int64_t> dims(t.shape().dims().begin() + 1, t.shape().dims().end());
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
-    RILL_ASSIGN_OR_RETURN(const TensorShape element, TensorShape::FromDims(dims));
-    if (!requested.IsCompatibleWith(element)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Specified a list with shape ", requested.DebugString(),
-                       " from a tensor with shape ", t.shape().DebugString()));
-    }
-    auto list = std::make_shared<TensorList>();
-    list->element_dtype = t.dtype();
-    list->element_shape = requested;
-    const int64_t n = t.shape().dims()[0];
-    const int64_t per = element.num_elements();
-    for (int64_t i = 0; i < n; ++i) {
-      RILL_ASSIGN_OR_RETURN(Tensor e, ctx.allocate_temp(t.dtype(), element));
-      RILL_RETURN_IF_ERROR(CopyElements(t, i * per, &e, 0, per));
-      list->tensors.push_back(std::move(e));
-    }
-    ctx.set_output(0, TensorForList(std::move(list)));
-    return absl::OkStatus();
+  static absl::Status Zero(OpKernelContext&, Tensor* dst, int64_t off, int64_t n) {
+    return ZeroElements(dst, off, n);
   }
 };
 
-class GetItemOp final : public ListOpBase {
- public:
-  explicit GetItemOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    RILL_ASSIGN_OR_RETURN(int64_t index, ScalarIndex(ctx.input(1), "index"));
-    if (index < 0 || index >= static_cast<int64_t>(list->tensors.size())) {
-      return absl::InvalidArgumentError(absl::StrCat("Trying to access element ", index,
-                                                     " in a list with ", list->tensors.size(),
-                                                     " elements."));
-    }
-    const Tensor& item = list->tensors[index];
-    if (item.IsInitialized()) {
-      ctx.set_output(0, item);
-      return absl::OkStatus();
-    }
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(2)));
-    RILL_ASSIGN_OR_RETURN(Tensor zeros, ZerosForUnset(ctx, *list, requested));
-    ctx.set_output(0, std::move(zeros));
-    return absl::OkStatus();
-  }
-};
-
-class SetItemOp final : public ListOpBase {
- public:
-  explicit SetItemOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {
-    if (ctx.def().attr().count("resize_if_index_out_of_bounds") > 0) {
-      ctx.SetStatus(ctx.GetAttr("resize_if_index_out_of_bounds", &resize_));
-    }
-  }
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    RILL_ASSIGN_OR_RETURN(int64_t index, ScalarIndex(ctx.input(1), "index"));
-    const Tensor& item = ctx.input(2);
-    const int64_t size = static_cast<int64_t>(list->tensors.size());
-    if (index < 0 || (index >= size && !resize_)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Trying to modify element ", index, " in a list with ", size, " elements."));
-    }
-    if (!list->element_shape.IsCompatibleWith(item.shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Tried to set a tensor with incompatible shape at a list index. Item element shape: ",
-          item.shape().DebugString(), " list shape: ", list->element_shape.DebugString()));
-    }
-    auto out = std::make_shared<TensorList>(*list);
-    if (index >= size) {
-      RILL_RETURN_IF_ERROR(ResizeElements(&out->tensors, index + 1, "a TensorList"));
-    }
-    out->tensors[index] = item;
-    ctx.set_output(0, TensorForList(std::move(out)));
-    return absl::OkStatus();
-  }
-
- private:
-  bool resize_ = false;
-};
-
-class StackOp final : public ListOpBase {
- public:
-  explicit StackOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {
-    ctx.SetStatus(ctx.GetAttr("num_elements", &num_elements_));
-  }
-  bool IsExpensive() const override { return true; }
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    const int64_t n = static_cast<int64_t>(list->tensors.size());
-    if (num_elements_ != -1 && num_elements_ != n) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Operation expected a list with ", num_elements_,
-                       " elements but got a list with ", n, " elements."));
-    }
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, MergeShapes(list->element_shape, requested));
-    for (const Tensor& t : list->tensors) {
-      if (!t.IsInitialized()) continue;
-      RILL_ASSIGN_OR_RETURN(
-          shape, MergeShapes(shape, PartialTensorShape(std::vector<int64_t>(
-                                        t.shape().dims().begin(), t.shape().dims().end()))));
-    }
-    if (!shape.IsFullyDefined()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          n == 0 ? "Tried to stack elements of an empty list with non-fully-defined "
-                   "element_shape: "
-                 : "Tried to stack list which only contains uninitialized tensors and has a "
-                   "non-fully-defined element_shape: ",
-          shape.DebugString()));
-    }
-    std::vector<int64_t> dims{n};
-    dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
-    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
-    const int64_t per = n > 0 ? out_shape.num_elements() / n : 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const Tensor& t = list->tensors[i];
-      RILL_RETURN_IF_ERROR(t.IsInitialized() ? CopyElements(t, 0, out, i * per, per)
-                                             : ZeroElements(out, i * per, per));
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  int64_t num_elements_ = -1;
-};
-
-class LengthOp final : public ListOpBase {
- public:
-  explicit LengthOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    ctx.set_output(0, Tensor::Scalar<int32_t>(static_cast<int32_t>(list->tensors.size())));
-    return absl::OkStatus();
-  }
-};
-
-class ElementShapeOp final : public ListOpBase {
- public:
-  explicit ElementShapeOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {
-    ctx.SetStatus(ctx.GetAttr("shape_type", &shape_type_));
-  }
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    const PartialTensorShape& s = list->element_shape;
-    const std::vector<int64_t> dims = s.unknown_rank() ? std::vector<int64_t>{-1} : s.dims();
-    const TensorShape shape =
-        s.unknown_rank() ? TensorShape() : TensorShape({static_cast<int64_t>(dims.size())});
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (shape_type_ == DT_INT32) {
-        out->flat<int32_t>()[i] = static_cast<int32_t>(dims[i]);
-      } else {
-        out->flat<int64_t>()[i] = dims[i];
-      }
-    }
-    return absl::OkStatus();
-  }
-
- private:
-  DataType shape_type_ = DT_INT32;
-};
-
-class PushBackOp final : public ListOpBase {
- public:
-  explicit PushBackOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    const Tensor& item = ctx.input(1);
-    if (!list->element_shape.IsCompatibleWith(item.shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Tried to append a tensor with incompatible shape to a list. Op element shape: ",
-          item.shape().DebugString(), " list shape: ", list->element_shape.DebugString()));
-    }
-    if (list->max_num_elements != -1 &&
-        static_cast<int>(list->tensors.size()) >= list->max_num_elements) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Tried to push item into a full list list size: ", list->tensors.size(),
-                       " max_num_elements: ", list->max_num_elements));
-    }
-    auto out = std::make_shared<TensorList>(*list);
-    out->tensors.push_back(item);
-    ctx.set_output(0, TensorForList(std::move(out)));
-    return absl::OkStatus();
-  }
-};
-
-class PopBackOp final : public ListOpBase {
- public:
-  explicit PopBackOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    if (list->tensors.empty()) {
-      return absl::InvalidArgumentError("Trying to pop from an empty list.");
-    }
-    Tensor item = list->tensors.back();
-    if (!item.IsInitialized()) {
-      RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
-      RILL_ASSIGN_OR_RETURN(item, ZerosForUnset(ctx, *list, requested));
-    }
-    auto out = std::make_shared<TensorList>(*list);
-    out->tensors.pop_back();
-    ctx.set_output(0, TensorForList(std::move(out)));
-    ctx.set_output(1, std::move(item));
-    return absl::OkStatus();
-  }
-};
+using namespace list_kernels;  // NOLINT: the kernel classes of this file's registrations
 
 REGISTER_KERNEL(KernelDefBuilder("EmptyTensorList").Device(kDeviceCpu), NewListOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListReserve").Device(kDeviceCpu), NewListOp);
-REGISTER_KERNEL(KernelDefBuilder("TensorListFromTensor").Device(kDeviceCpu), FromTensorOp);
-REGISTER_KERNEL(KernelDefBuilder("TensorListGetItem").Device(kDeviceCpu), GetItemOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorListFromTensor").Device(kDeviceCpu),
+                FromTensorOp<CpuListElements>);
+REGISTER_KERNEL(KernelDefBuilder("TensorListGetItem").Device(kDeviceCpu),
+                GetItemOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListSetItem").Device(kDeviceCpu), SetItemOp);
-REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu), StackOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu), StackOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListLength").Device(kDeviceCpu), LengthOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListElementShape").Device(kDeviceCpu), ElementShapeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListPushBack").Device(kDeviceCpu), PushBackOp);
-REGISTER_KERNEL(KernelDefBuilder("TensorListPopBack").Device(kDeviceCpu), PopBackOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorListPopBack").Device(kDeviceCpu),
+                PopBackOp<CpuListElements>);
 
 }  // namespace
 }  // namespace rill
