@@ -29,6 +29,7 @@
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
+#include "session/pad_fold.h"
 
 namespace rill {
 namespace {
@@ -159,6 +160,7 @@ class Optimizer {
       }
       RILL_RETURN_IF_ERROR(Fuse());
       RILL_RETURN_IF_ERROR(FuseGatedActivations());
+      RILL_RETURN_IF_ERROR(FoldPadsIntoConvolutions());
       MarkConstantWeights();
     }
     // Nodes left without inputs or consumers by the rewrites, and the new Consts.
@@ -1215,6 +1217,71 @@ class Optimizer {
       dead_.push_back(f);
       for (Node* g : gate) dead_.push_back(g);
       ++stats_->fusions;
+    }
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
+  }
+
+  // --- zero Pad before a convolution ---------------------------------------------------------
+
+  // A float NHWC Conv2D, DepthwiseConv2dNative or their _Fused forms on a CPU, with padding VALID
+  // or EXPLICIT and a finite float Const filter, reading a Pad / PadV2 (constant 0) of its own
+  // device without control inputs, whose paddings are a Const that pads height and width only,
+  // reads the Pad's input instead, with the amounts added to its explicit padding
+  // (session/pad_fold.h; Keras's ZeroPadding2D before a strided convolution). A Pad nothing else
+  // reads goes. Convolutions whose filter is not finite keep the Pad: a padded zero times an
+  // infinite weight is NaN, which the folded convolution, skipping padded taps, would not give.
+  absl::Status FoldPadsIntoConvolutions() {
+    static const auto* kConvs = new absl::flat_hash_set<std::string>{
+        "Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative"};
+    absl::flat_hash_map<int, int> folded_readers;  // Pad id -> convolutions folded over it
+    std::vector<Node*> pads;
+    for (Node* conv : NodesInOrder()) {
+      if (!kConvs->contains(conv->op()) || !OnCpu(*conv)) continue;
+      DataType type = DT_INVALID;
+      std::string format = "NHWC", padding;
+      std::vector<int64_t> explicit_paddings;
+      (void)GetNodeAttr(conv->def(), "data_format", &format);
+      (void)GetNodeAttr(conv->def(), "explicit_paddings", &explicit_paddings);
+      if (!GetNodeAttr(conv->def(), "T", &type).ok() || type != DT_FLOAT || format != "NHWC" ||
+          !GetNodeAttr(conv->def(), "padding", &padding).ok()) {
+        continue;
+      }
+      const Edge* in = conv->input_edge(0);
+      if (in == nullptr || in->src_output() != 0) continue;
+      Node* pad = in->src();
+      if ((pad->op() != "Pad" && pad->op() != "PadV2") || !SameDevice(*pad, *conv) ||
+          HasControlInputs(*pad) || pad->input_edge(0) == nullptr) {
+        continue;
+      }
+      DataType pad_type = DT_INVALID;
+      if (!GetNodeAttr(pad->def(), "T", &pad_type).ok() || pad_type != DT_FLOAT ||
+          !PadsWithZeros(pad->op(), pad->op() == "PadV2" ? ConstInput(*pad, 2) : std::nullopt)) {
+        continue;
+      }
+      std::optional<Tensor> paddings = ConstInput(*pad, 1);
+      std::optional<Tensor> filter = ConstInput(*conv, 1);
+      if (!paddings || !filter || filter->dtype() != DT_FLOAT || !AllFinite(*filter)) continue;
+      std::optional<std::vector<int64_t>> folded =
+          FoldedExplicitPaddings(*paddings, padding, explicit_paddings);
+      if (!folded) continue;
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = conv->id();
+      r.def = conv->def();
+      SetAttr(&r.def, "padding", "EXPLICIT");
+      SetAttr(&r.def, "explicit_paddings", *folded);
+      r.inputs.push_back(Source(*pad, 0));
+      for (int k = 1; k < conv->num_inputs(); ++k) r.inputs.push_back(Source(*conv, k));
+      r.control_inputs = ControlInputIds(*conv);
+      r.shapes = conv->output_shapes();
+      if (folded_readers[pad->id()]++ == 0) pads.push_back(pad);
+      ++stats_->pads_folded;
+    }
+    for (Node* pad : pads) {
+      int readers = 0;
+      for (const Edge* e : pad->out_edges()) readers += e->dst()->IsOp() ? 1 : 0;
+      if (readers == folded_readers[pad->id()]) dead_.push_back(pad);
     }
     RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();

@@ -27,6 +27,9 @@
 //     results by rounding only: one whose constants are not finite, or whose folded filter or
 //     bias would not be (an overflow), is not made (GraphOptimizerStats::
 //     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.
+//   - a zero Pad / PadV2 of height and width before a float NHWC convolution (plain or fused,
+//     padding VALID or EXPLICIT, finite Const filter, on a CPU) is folded into the convolution's
+//     explicit padding (session/pad_fold.h): Keras's ZeroPadding2D before strided convolutions.
 //   - MatMuls and convolutions (plain and fused) whose weights are a Const's tensor (straight, or
 //     through Identity and Enter nodes) are marked `_rill_constant_weights` (their kernel packs
 //     the weights once).
@@ -100,6 +103,7 @@ struct GraphOptimizerStats {
   // was not finite (inf or NaN): the unfolded graph keeps TensorFlow's results.
   int folds_skipped_non_finite = 0;
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
+  int pads_folded = 0;              // convolutions that read a zero Pad's input instead
 };
 
 // Rewrites `graph` in place (see above). `stats`, when given, counts what was done.

@@ -6,6 +6,7 @@
 #include "session/graph_optimizer.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@
 #include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
+#include "ops/attr_value_util.h"
 #include "session/session.h"
 
 namespace rill {
@@ -983,6 +985,199 @@ TEST(GraphOptimizerTest, OnlyAMulByAScalarOneIsRemoved) {
       original,
       {{"x:0", Tensor::FromVector<float>({kInf, -kInf, kNaN, -0.f, 3e38f}, TensorShape({5}))}},
       {"out:0", "by_two:0"});
+}
+
+// A convolution reading Pad(x, paddings): the kinds of convolution the pad fold sees, each with
+// dyadic inputs and weights, so every window sum is exact and the folded and unfolded graphs
+// must agree bit for bit.
+struct PadConvCase {
+  std::string op;  // Conv2D or DepthwiseConv2dNative
+  bool bias_relu = false;
+  std::vector<int64_t> strides = {1, 2, 2, 1};
+  std::string padding = "VALID";
+};
+
+// x [1, 7, 6, 3] -> pad -> conv (filter 3x3; Conv2D 4 channels, depthwise multiplier 2)
+// [-> BiasAdd -> Relu] -> out (Neg). `make_pad` builds the pad of x.
+GraphDef PadConvGraph(const PadConvCase& c,
+                      const std::function<Output(const Scope&, Output)>& make_pad,
+                      float filter_scale = 0.25f) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output padded = make_pad(root, x);
+  const bool depthwise = c.op == "DepthwiseConv2dNative";
+  const TensorShape filter_shape =
+      depthwise ? TensorShape({3, 3, 3, 2}) : TensorShape({3, 3, 3, 4});
+  std::vector<float> filter(filter_shape.num_elements());
+  for (size_t i = 0; i < filter.size(); ++i) {
+    filter[i] = filter_scale * static_cast<float>(static_cast<int>(i % 9) - 4);
+  }
+  Output w = ops::Const<float>(root.WithOpName("w"), filter, filter_shape);
+  Output conv = depthwise ? ops::DepthwiseConv2dNative(root.WithOpName("conv"), padded, w,
+                                                       c.strides, c.padding)
+                          : ops::Conv2D(root.WithOpName("conv"), padded, w, c.strides, c.padding);
+  if (c.bias_relu) {
+    Output b = depthwise ? ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 1.f, 0.f, 0.25f, -1.f})
+                         : ops::Const(root.WithOpName("b"), {0.5f, -0.5f, 1.f, 0.f});
+    conv = ops::Relu(root.WithOpName("relu"), ops::BiasAdd(root.WithOpName("ba"), conv, b));
+  }
+  ops::Neg(root.WithOpName("out"), conv);
+  GraphDef g;
+  EXPECT_THAT(root.ToGraphDef(&g), IsOk());
+  return g;
+}
+
+Output ConstPaddings(const Scope& root, const std::vector<int32_t>& amounts) {
+  return ops::Const<int32_t>(root.WithOpName("paddings"), amounts, TensorShape({4, 2}));
+}
+
+// The node `out` reads (through Relu when fused).
+const NodeDef* ConvOf(const GraphDef& g) {
+  const std::vector<std::string> in = Inputs(g, "out");
+  return in.size() == 1 ? Find(g, in[0]) : nullptr;
+}
+
+void ExpectSameOutputsOnPadInput(const GraphDef& g) {
+  // Dyadic values with a -0 and a large one among them.
+  std::vector<float> v(1 * 7 * 6 * 3);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.5f * static_cast<float>((i * 5) % 13) - 3.f;
+  v[4] = -0.f;
+  v[17] = 1024.f;
+  ExpectSameOutputs(g, {{"x:0", Tensor::FromVector<float>(v, TensorShape({1, 7, 6, 3}))}},
+                    {"out:0"});
+}
+
+TEST(GraphOptimizerTest, FoldsZeroPadIntoConvolutions) {
+  for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+    for (bool bias_relu : {false, true}) {
+      for (const std::vector<int64_t>& strides :
+           {std::vector<int64_t>{1, 1, 1, 1}, std::vector<int64_t>{1, 2, 2, 1}}) {
+        SCOPED_TRACE(absl::StrCat(op, bias_relu ? " + bias + relu" : "", ", stride ", strides[1]));
+        PadConvCase c{op, bias_relu, strides};
+        // Asymmetric, as Keras's correct_pad before a strided convolution.
+        GraphDef g = PadConvGraph(c, [](const Scope& root, Output x) {
+          return ops::Pad(root.WithOpName("pad"), x, ConstPaddings(root, {0, 0, 0, 1, 2, 1, 0, 0}));
+        });
+        Optimized o = OptimizeGraphDef(g);
+        EXPECT_EQ(o.stats.pads_folded, 1);
+        const NodeDef* conv = ConvOf(o.graph);
+        ASSERT_NE(conv, nullptr);
+        EXPECT_EQ(conv->op(), bias_relu ? absl::StrCat("_Fused", op) : std::string(op));
+        EXPECT_EQ(conv->input(0), "x");
+        EXPECT_EQ(conv->attr().at("padding").s(), "EXPLICIT");
+        EXPECT_THAT(conv->attr().at("explicit_paddings").list().i(),
+                    ElementsAre(0, 0, 0, 1, 2, 1, 0, 0));
+        EXPECT_EQ(Find(o.graph, "pad"), nullptr);
+        EXPECT_EQ(Find(o.graph, "paddings"), nullptr);
+        ExpectSameOutputsOnPadInput(g);
+      }
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, FoldsPadV2OfZeroAndAddsToExplicitPadding) {
+  PadConvCase c{"Conv2D"};
+  c.padding = "EXPLICIT";
+  GraphDef g = PadConvGraph(c, [](const Scope& root, Output x) {
+    return ops::PadV2(root.WithOpName("pad"), x, ConstPaddings(root, {0, 0, 1, 0, 0, 2, 0, 0}),
+                      ops::Const(root.WithOpName("zero"), -0.f));
+  });
+  for (NodeDef& n : *g.mutable_node()) {
+    if (n.name() == "conv")
+      SetAttr(&n, "explicit_paddings", std::vector<int64_t>{0, 0, 1, 1, 0, 1, 0, 0});
+  }
+  Optimized o = OptimizeGraphDef(g);
+  EXPECT_EQ(o.stats.pads_folded, 1);
+  const NodeDef* conv = Find(o.graph, "conv");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("x", "w"));
+  EXPECT_THAT(conv->attr().at("explicit_paddings").list().i(), ElementsAre(0, 0, 2, 1, 0, 3, 0, 0));
+  ExpectSameOutputsOnPadInput(g);
+}
+
+TEST(GraphOptimizerTest, PadsThatAreNotZeroHeightAndWidthPadsStay) {
+  struct Case {
+    std::string name;
+    std::function<Output(const Scope&, Output)> pad;
+    std::string padding = "VALID";
+  };
+  const std::vector<Case> cases = {
+      {"batch",
+       [](const Scope& r, Output x) {
+         return ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {1, 0, 1, 1, 1, 1, 0, 0}));
+       }},
+      {"channels",
+       [](const Scope& r, Output x) {
+         return ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 1}));
+       }},
+      {"negative",
+       [](const Scope& r, Output x) {
+         return ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, -1, 1, 1, 1, 0, 0}));
+       }},
+      {"constant one",
+       [](const Scope& r, Output x) {
+         return ops::PadV2(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 0}),
+                           ops::Const(r.WithOpName("one"), 1.f));
+       }},
+      {"fed constant",
+       [](const Scope& r, Output x) {
+         return ops::PadV2(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 0}),
+                           ops::Placeholder(r.WithOpName("value"), DT_FLOAT));
+       }},
+      {"mirror",
+       [](const Scope& r, Output x) {
+         return ops::MirrorPad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 0}),
+                               "REFLECT");
+       }},
+      {"same conv",
+       [](const Scope& r, Output x) {
+         return ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 0}));
+       },
+       "SAME"},
+  };
+  for (const Case& k : cases) {
+    for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+      SCOPED_TRACE(absl::StrCat(k.name, ", ", op));
+      PadConvCase c{op};
+      c.strides = {1, 1, 1, 1};
+      c.padding = k.padding;
+      GraphDef g = PadConvGraph(c, k.pad);
+      Optimized o = OptimizeGraphDef(g);
+      EXPECT_EQ(o.stats.pads_folded, 0);
+      EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("pad", "w"));
+      EXPECT_NE(Find(o.graph, "pad"), nullptr);
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, PadsBeforeNonFiniteFiltersStay) {
+  // 0 * inf is NaN in the padded copy; the folded convolution would skip those taps.
+  for (float bad :
+       {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    GraphDef g = PadConvGraph(
+        PadConvCase{"DepthwiseConv2dNative"},
+        [](const Scope& r, Output x) {
+          return ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 1, 1, 1, 1, 0, 0}));
+        },
+        bad);
+    Optimized o = OptimizeGraphDef(g);
+    EXPECT_EQ(o.stats.pads_folded, 0);
+    EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("pad", "w"));
+    ExpectSameOutputsOnPadInput(g);
+  }
+}
+
+TEST(GraphOptimizerTest, APadAlsoReadElsewhereFoldsIntoItsConvolutionAndStays) {
+  GraphDef g = PadConvGraph(PadConvCase{"Conv2D"}, [](const Scope& r, Output x) {
+    Output pad = ops::Pad(r.WithOpName("pad"), x, ConstPaddings(r, {0, 0, 2, 2, 2, 2, 0, 0}));
+    ops::Neg(r.WithOpName("other"), pad);
+    return pad;
+  });
+  Optimized o = OptimizeGraphDef(g);
+  EXPECT_EQ(o.stats.pads_folded, 1);
+  EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("x", "w"));
+  EXPECT_THAT(Inputs(o.graph, "other"), ElementsAre("pad"));
+  ExpectSameOutputsOnPadInput(g);
 }
 
 TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {
