@@ -9,6 +9,9 @@
 //                              Tensor* dst, int64_t dst_off, int64_t n);
 //     // Writes zeros into n elements of dst from element off.
 //     static absl::Status Zero(OpKernelContext& ctx, Tensor* dst, int64_t off, int64_t n);
+//     // OK when element `index` of a list, about to be read, is in this device's memory (a list
+//     // made on another device holds that device's tensors).
+//     static absl::Status CheckItem(OpKernelContext& ctx, const Tensor& item, int64_t index);
 //   };
 //   REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu),
 //                   list_kernels::StackOp<CpuListElements>);
@@ -162,6 +165,7 @@ class GetItemOp final : public ListOpBase {
     }
     const Tensor& item = list->tensors[index];
     if (item.IsInitialized()) {
+      RILL_RETURN_IF_ERROR(Elements::CheckItem(ctx, item, index));
       ctx.set_output(0, item);
       return absl::OkStatus();
     }
@@ -242,8 +246,12 @@ class StackOp final : public ListOpBase {
     const int64_t per = n > 0 ? out_shape.num_elements() / n : 0;
     for (int64_t i = 0; i < n; ++i) {
       const Tensor& t = list->tensors[i];
-      RILL_RETURN_IF_ERROR(t.IsInitialized() ? Elements::Copy(ctx, t, 0, out, i * per, per)
-                                             : Elements::Zero(ctx, out, i * per, per));
+      if (t.IsInitialized()) {
+        RILL_RETURN_IF_ERROR(Elements::CheckItem(ctx, t, i));
+        RILL_RETURN_IF_ERROR(Elements::Copy(ctx, t, 0, out, i * per, per));
+      } else {
+        RILL_RETURN_IF_ERROR(Elements::Zero(ctx, out, i * per, per));
+      }
     }
     return absl::OkStatus();
   }
@@ -323,6 +331,8 @@ class PopBackOp final : public ListOpBase {
     }
     const Tensor& item = list->tensors.back();
     if (item.IsInitialized()) {
+      RILL_RETURN_IF_ERROR(
+          Elements::CheckItem(ctx, item, static_cast<int64_t>(list->tensors.size()) - 1));
       ctx.set_output(1, item);
     } else {
       RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));

@@ -17,6 +17,11 @@ struct CpuListElements {
   static absl::Status Zero(OpKernelContext&, Tensor* dst, int64_t off, int64_t n) {
     return ZeroElements(dst, off, n);
   }
+  // Not checked: telling device pointers needs CUDA. A list's ops of one element dtype all have
+  // GPU kernels or none, so a GPU's lists stay there (kernels/gpu/list_ops_gpu.cc).
+  static absl::Status CheckItem(OpKernelContext&, const Tensor&, int64_t) {
+    return absl::OkStatus();
+  }
 };
 
 using namespace list_kernels;  // NOLINT: the kernel classes of this file's registrations
