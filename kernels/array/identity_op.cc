@@ -55,12 +55,14 @@ REGISTER_KERNEL(
     KernelDefBuilder("RefIdentity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     RefIdentityOp);
 REGISTER_KERNEL(KernelDefBuilder("NoOp").Device(kDeviceCpu), NoOp);
-// int32 on a GPU lives on the host (as TensorFlow's int32 GPU kernels): a while loop's counter
-// passes its body's Identity without leaving the GPU's partition. NeedsCuda: real GPUs only.
+// On a GPU, int32 (as TensorFlow's int32 GPU kernels), bool and variant (a TensorList's handle)
+// pass in host memory: a while loop's counter, its condition (an int32 comparison's bool on the
+// way to LoopCond) and its lists pass the body's and condition's Identity nodes without leaving
+// the host or the GPU's partition. NeedsCuda: real GPUs only.
 REGISTER_KERNEL(KernelDefBuilder("Identity")
                     .Device(kDeviceGpu)
                     .NeedsCuda()
-                    .TypeConstraint("T", {DT_INT32})
+                    .TypeConstraint("T", {DT_INT32, DT_BOOL, DT_VARIANT})
                     .HostMemory("input")
                     .HostMemory("output"),
                 IdentityOp);

@@ -158,10 +158,12 @@ REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceCpu), ControlTr
 
 #undef REGISTER_FORWARDING_CPU
 
-// On a GPU the same kernels forward device tensors (no GPU work, no sync), registered as
-// TensorFlow registers them: float, double and bool data in device memory, int32 data on the host
-// (every int32 tensor on a GPU lives there), Switch's pred and LoopCond in host memory, so a
-// loop's counter and condition stay on the host while its body runs on the GPU. Marked NeedsCuda:
+// On a GPU the same kernels forward tensors (no GPU work, no sync), registered as TensorFlow
+// registers them: float, double and bool data in device memory, int32 data on the host (every
+// int32 tensor on a GPU lives there), Switch's pred and LoopCond in host memory, so a loop's
+// counter and condition stay on the host while its body runs on the GPU. Variant data (a
+// TensorList's handle, a host object whose elements live on the GPU: kernels/gpu/list_ops_gpu.cc)
+// passes in host memory, so a Keras LSTM's lists stay in the GPU's partition. Marked NeedsCuda:
 // sessions with simulated GPUs keep control flow on the CPU.
 const std::vector<DataType> kGpuForwardTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_BOOL};
 #define REGISTER_FORWARDING_GPU(op, kernel)                                                      \
@@ -184,6 +186,35 @@ REGISTER_KERNEL(KernelDefBuilder("Merge")
 REGISTER_FORWARDING_GPU("Enter", ForwardOp);
 REGISTER_FORWARDING_GPU("Exit", ForwardOp);
 REGISTER_FORWARDING_GPU("NextIteration", ForwardOp);
+REGISTER_KERNEL(KernelDefBuilder("Switch")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_VARIANT})
+                    .HostMemory("data")
+                    .HostMemory("pred")
+                    .HostMemory("output_false")
+                    .HostMemory("output_true"),
+                SwitchOp);
+REGISTER_KERNEL(KernelDefBuilder("Merge")
+                    .Device(kDeviceGpu)
+                    .NeedsCuda()
+                    .TypeConstraint("T", {DT_VARIANT})
+                    .HostMemory("inputs")
+                    .HostMemory("output")
+                    .HostMemory("value_index"),
+                MergeOp);
+#define REGISTER_HOST_FORWARDING_GPU(op)                 \
+  REGISTER_KERNEL(KernelDefBuilder(op)                   \
+                      .Device(kDeviceGpu)                \
+                      .NeedsCuda()                       \
+                      .TypeConstraint("T", {DT_VARIANT}) \
+                      .HostMemory("data")                \
+                      .HostMemory("output"),             \
+                  ForwardOp)
+REGISTER_HOST_FORWARDING_GPU("Enter");
+REGISTER_HOST_FORWARDING_GPU("Exit");
+REGISTER_HOST_FORWARDING_GPU("NextIteration");
+#undef REGISTER_HOST_FORWARDING_GPU
 REGISTER_KERNEL(KernelDefBuilder("LoopCond")
                     .Device(kDeviceGpu)
                     .NeedsCuda()

@@ -1,14 +1,20 @@
-// A TF1 while loop on a real GPU: the loop's control flow (Enter, Merge, Switch, LoopCond,
+// TF1 while loops on a real GPU: the loop's control flow (Enter, Merge, Switch, LoopCond,
 // NextIteration, Exit) and its body (MatMul, BiasAdd, Tanh) placed on GPU:0 by TensorFlow's default
-// placement, with the int32 counter and the condition on the host, compared with a CPU-only run.
-// Without a CUDA GPU every test skips, printing why ("skipped: no GPU found (...)").
+// placement, with the int32 counter and the condition on the host, compared with a CPU-only run;
+// and a loop as Keras' LSTM layer writes it (its steps read from a TensorList, its outputs written
+// to one, a condition of two int32 comparisons joined by LogicalAnd), wholly on GPU:0 too. Where
+// the loops are placed and partitioned is planned without a GPU (a CUDA build); without a CUDA GPU
+// the runs skip, printing why ("skipped: no GPU found (...)").
 #include <cmath>
+#include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/gpu/cuda_probe.h"
 #include "core/status_macros.h"
@@ -58,6 +64,48 @@ GraphDef RecurrentLoop() {
   return graph;
 }
 
+constexpr int kBatch = 4, kFeatures = 6, kUnits = 8;
+
+// h = tanh(x[t] @ wx + h @ wh) over the time-major x [T, kBatch, kFeatures] (T fed as n), each h
+// written to a list stacked into y [T, kBatch, kUnits], as Keras' LSTM layer writes its loop:
+// loop variables counter, time, h, the output list and the input list; condition
+// counter < n && time < n.
+GraphDef ListLoop() {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output wx = ops::Placeholder(root.WithOpName("wx"), DT_FLOAT);
+  Output wh = ops::Placeholder(root.WithOpName("wh"), DT_FLOAT);
+  Output h0 = ops::Placeholder(root.WithOpName("h0"), DT_FLOAT);
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output steps =
+      ops::TensorListFromTensor(root.WithOpName("steps"), x, ops::Const(root, {kBatch, kFeatures}));
+  Output outs = ops::TensorListReserve(root.WithOpName("outs"), ops::Const(root, {kBatch, kUnits}),
+                                       n, DT_FLOAT);
+  Output zero = ops::Const(root.WithOpName("zero"), 0);
+  ops::WhileLoopAttrs attrs;
+  attrs.invariants = {n, wx, wh};
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {zero, zero, h0, outs, steps},
+      [](const Scope& s, const std::vector<Output>& v) {
+        return ops::LogicalAnd(s, ops::Less(s, v[0], v[5]), ops::Less(s, v[1], v[5]));
+      },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output x_t =
+            ops::TensorListGetItem(s, v[4], v[1], ops::Const(s, {kBatch, kFeatures}), DT_FLOAT);
+        Output h =
+            ops::Tanh(s, ops::AddV2(s, ops::MatMul(s, x_t, v[6]), ops::MatMul(s, v[2], v[7])));
+        Output one = ops::Const(s.WithOpName("one"), 1);
+        return std::vector<Output>{ops::AddV2(s, v[0], one), ops::AddV2(s, v[1], one), h,
+                                   ops::TensorListSetItem(s, v[3], v[1], h), v[4]};
+      },
+      attrs);
+  ops::Identity(root.WithOpName("h"), out[2]);
+  ops::TensorListStack(root.WithOpName("y"), out[3], ops::Const(root, {kBatch, kUnits}), DT_FLOAT);
+  GraphDef graph;
+  EXPECT_THAT(root.ToGraphDef(&graph), IsOk());
+  return graph;
+}
+
 Tensor Random(const TensorShape& shape, int seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
@@ -71,19 +119,45 @@ struct LoopRun {
   std::string placement;
 };
 
-absl::StatusOr<LoopRun> RunLoop(bool gpu, int steps) {
+absl::StatusOr<LoopRun> RunGraph(const GraphDef& graph, bool gpu,
+                                 const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                 const std::vector<std::string>& fetch) {
   SessionOptions options;
   if (!gpu) (*options.config.mutable_device_count())["GPU"] = 0;
   RILL_ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Session::New(options));
-  RILL_RETURN_IF_ERROR(session->Create(RecurrentLoop()));
+  RILL_RETURN_IF_ERROR(session->Create(graph));
   LoopRun run;
   run.placement = session->PlacementLog();
-  RILL_RETURN_IF_ERROR(session->Run({{"x", Random(TensorShape({8, 16}), 1)},
-                                     {"w", Random(TensorShape({16, 16}), 2)},
-                                     {"b", Random(TensorShape({16}), 3)},
-                                     {"n", Tensor::Scalar<int32_t>(steps)}},
-                                    {"steps", "y"}, {}, &run.out));
+  RILL_RETURN_IF_ERROR(session->Run(feeds, fetch, {}, &run.out));
   return run;
+}
+
+absl::StatusOr<LoopRun> RunLoop(bool gpu, int steps) {
+  return RunGraph(RecurrentLoop(), gpu,
+                  {{"x", Random(TensorShape({8, 16}), 1)},
+                   {"w", Random(TensorShape({16, 16}), 2)},
+                   {"b", Random(TensorShape({16}), 3)},
+                   {"n", Tensor::Scalar<int32_t>(steps)}},
+                  {"steps", "y"});
+}
+
+// Fetches h and y.
+absl::StatusOr<LoopRun> RunListLoop(bool gpu, int steps) {
+  return RunGraph(ListLoop(), gpu,
+                  {{"x", Random(TensorShape({steps, kBatch, kFeatures}), 1)},
+                   {"wx", Random(TensorShape({kFeatures, kUnits}), 2)},
+                   {"wh", Random(TensorShape({kUnits, kUnits}), 3)},
+                   {"h0", Random(TensorShape({kBatch, kUnits}), 4)},
+                   {"n", Tensor::Scalar<int32_t>(steps)}},
+                  {"h", "y"});
+}
+
+void ExpectNear(const Tensor& gpu, const Tensor& cpu) {
+  ASSERT_EQ(gpu.shape(), cpu.shape());
+  for (int64_t i = 0; i < cpu.NumElements(); ++i) {
+    const float g = gpu.flat<float>()[i], c = cpu.flat<float>()[i];
+    ASSERT_NEAR(g, c, 1e-5f * std::max(1.f, std::fabs(c))) << "element " << i;
+  }
 }
 
 // The device of each op type's nodes in a placement log ("name: (Op): device").
@@ -120,25 +194,29 @@ TEST(GpuControlFlowTest, WhileLoopBodyAndControlFlowRunOnTheGpu) {
   }
 }
 
-// Where a GPU machine puts the loop, planned here (a CUDA build needs no GPU for placement and
-// partitioning): every node of the loop on GPU:0, and no transfer inside the loop's frame (Rill's
-// executor refuses those), only into its Enters and out of its Exits.
-TEST(GpuControlFlowTest, LoopPlacesAndPartitionsWhollyOnTheGpu) {
-  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
-  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(RecurrentLoop());
+// Where a GPU machine puts `graph`, planned here (a CUDA build needs no GPU for placement and
+// partitioning): every node named by `on_gpu` on GPU:0 (a loop's, none moved to the CPU), and no
+// transfer inside the "while/" loop's frame (Rill's executor refuses those), only into its Enters
+// and out of its Exits.
+void ExpectPlannedWhollyOnTheGpu(const GraphDef& graph_def,
+                                 const std::function<bool(const Node&)>& on_gpu) {
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(graph_def);
   ASSERT_THAT(graph.status(), IsOk());
   const std::string cpu = "/job:localhost/replica:0/task:0/device:CPU:0";
   const std::string gpu = "/job:localhost/replica:0/task:0/device:GPU:0";
   absl::StatusOr<Placement> placement =
       Place(**graph, {cpu, gpu}, *KernelRegistry::Global(), PlacerOptions());
   ASSERT_THAT(placement.status(), IsOk());
+  int checked = 0;
   for (Node* n : (*graph)->op_nodes()) {
-    const std::string& device = placement->nodes.at(n->name()).device;
-    if (absl::StartsWith(n->name(), "while/")) {
-      EXPECT_EQ(device, gpu) << n->name() << " (" << n->op() << ")";
+    const NodePlacement& p = placement->nodes.at(n->name());
+    if (on_gpu(*n)) {
+      ++checked;
+      EXPECT_EQ(p.device, gpu) << n->name() << " (" << n->op() << "): " << p.reason;
     }
-    n->set_assigned_device_name(device);
+    n->set_assigned_device_name(p.device);
   }
+  EXPECT_GT(checked, 20);
   PartitionOptions options;
   options.memory_types = [](const Node& n, const std::string& device_type,
                             std::vector<bool>* host_inputs, std::vector<bool>* host_outputs) {
@@ -161,6 +239,44 @@ TEST(GpuControlFlowTest, LoopPlacesAndPartitionsWhollyOnTheGpu) {
   EXPECT_GT(transfers, 0);  // the feeds and fetches cross
 }
 
+TEST(GpuControlFlowTest, LoopPlacesAndPartitionsWhollyOnTheGpu) {
+  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
+  ExpectPlannedWhollyOnTheGpu(RecurrentLoop(),
+                              [](const Node& n) { return absl::StartsWith(n.name(), "while/"); });
+}
+
+// The LSTM-style loop and its lists: the TensorList handles, indices and shapes in host memory,
+// the elements on the GPU, the condition's bools (LogicalAnd of int32 comparisons) on the host.
+TEST(GpuControlFlowTest, ListLoopPlacesAndPartitionsWhollyOnTheGpu) {
+  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
+  ExpectPlannedWhollyOnTheGpu(ListLoop(), [](const Node& n) {
+    return absl::StartsWith(n.name(), "while/") || n.name() == "steps" || n.name() == "outs" ||
+           n.name() == "y";
+  });
+}
+
+TEST(GpuControlFlowTest, ListLoopRunsOnTheGpuAndMatchesTheCpu) {
+  RILL_REQUIRE_GPU();
+  for (int steps : {0, 1, 7}) {
+    SCOPED_TRACE(absl::StrCat("steps ", steps));
+    absl::StatusOr<LoopRun> gpu = RunListLoop(true, steps);
+    ASSERT_THAT(gpu.status(), IsOk());
+    absl::StatusOr<LoopRun> cpu = RunListLoop(false, steps);
+    ASSERT_THAT(cpu.status(), IsOk());
+    for (const char* op :
+         {"Enter", "Merge", "Switch", "LoopCond", "NextIteration", "Exit", "Less", "LogicalAnd",
+          "TensorListFromTensor", "TensorListReserve", "TensorListGetItem", "TensorListSetItem",
+          "TensorListStack", "MatMul", "Tanh"}) {
+      const std::vector<std::string> devices = DevicesOf(gpu->placement, op);
+      ASSERT_FALSE(devices.empty()) << op;
+      for (const std::string& d : devices) EXPECT_EQ(d, "GPU:0") << op;
+    }
+    ASSERT_EQ(gpu->out[1].shape(), TensorShape({steps, kBatch, kUnits}));
+    ExpectNear(gpu->out[0], cpu->out[0]);
+    ExpectNear(gpu->out[1], cpu->out[1]);
+  }
+}
+
 // Graphs without a GPU keep every node on the CPU (the GPU kernels need CUDA): the same loop runs.
 TEST(GpuControlFlowTest, CpuOnlySessionRunsTheLoop) {
   absl::StatusOr<LoopRun> cpu = RunLoop(false, 3);
@@ -168,6 +284,16 @@ TEST(GpuControlFlowTest, CpuOnlySessionRunsTheLoop) {
   EXPECT_EQ(cpu->out[0].flat<int32_t>()[0], 3);
   EXPECT_TRUE(DevicesOf(cpu->placement, "Merge").size() >= 2);
   for (const std::string& d : DevicesOf(cpu->placement, "Merge")) EXPECT_EQ(d, "CPU:0");
+}
+
+TEST(GpuControlFlowTest, CpuOnlySessionRunsTheListLoop) {
+  absl::StatusOr<LoopRun> cpu = RunListLoop(false, 3);
+  ASSERT_THAT(cpu.status(), IsOk());
+  EXPECT_EQ(cpu->out[1].shape(), TensorShape({3, kBatch, kUnits}));
+  // The last step's output is the final h.
+  for (int64_t i = 0; i < kBatch * kUnits; ++i) {
+    EXPECT_EQ(cpu->out[1].flat<float>()[2 * kBatch * kUnits + i], cpu->out[0].flat<float>()[i]);
+  }
 }
 
 }  // namespace

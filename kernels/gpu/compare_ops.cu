@@ -1,5 +1,5 @@
-// CUDA kernels with bool results or operands: the comparisons (broadcasting), LogicalAnd/Or
-// (broadcasting), LogicalNot and IsNan. Grid-stride loops, 256 threads per block.
+// CUDA kernels with bool results: the comparisons (broadcasting) and IsNan. Grid-stride loops,
+// 256 threads per block.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -35,10 +35,6 @@ __device__ bool ApplyCompare(CompareFn fn, T a, T b) {
   return false;
 }
 
-__device__ bool ApplyLogical(LogicalFn fn, bool a, bool b) {
-  return fn == LogicalFn::kAnd ? (a && b) : (a || b);
-}
-
 // Operand offsets of output element i (BroadcastIndex's coordinates and strides).
 __device__ void Offsets(const BroadcastIndex& index, int64_t i, int64_t* ai, int64_t* bi) {
   int64_t rest = i;
@@ -63,23 +59,6 @@ __global__ void Compare(CompareFn fn, const T* a, const T* b, bool* out, int64_t
   }
 }
 
-__global__ void Logical(LogicalFn fn, const bool* a, const bool* b, bool* out, int64_t n,
-                        BroadcastIndex index, bool broadcast) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
-    int64_t ai = i, bi = i;
-    if (broadcast) Offsets(index, i, &ai, &bi);
-    out[i] = ApplyLogical(fn, a[ai], b[bi]);
-  }
-}
-
-__global__ void LogicalNot(const bool* x, bool* out, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = !x[i];
-  }
-}
-
 template <typename T>
 __global__ void IsNan(const T* x, bool* out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
@@ -96,18 +75,6 @@ void LaunchCompare(CompareFn fn, const T* a, const T* b, bool* out, int64_t n,
   if (n <= 0) return;
   Compare<T><<<Blocks(n), kThreads, 0, S(stream)>>>(
       fn, a, b, out, n, index != nullptr ? *index : BroadcastIndex{}, index != nullptr);
-}
-
-void LaunchLogical(LogicalFn fn, const bool* a, const bool* b, bool* out, int64_t n,
-                   const BroadcastIndex* index, void* stream) {
-  if (n <= 0) return;
-  Logical<<<Blocks(n), kThreads, 0, S(stream)>>>(
-      fn, a, b, out, n, index != nullptr ? *index : BroadcastIndex{}, index != nullptr);
-}
-
-void LaunchLogicalNot(const bool* x, bool* out, int64_t n, void* stream) {
-  if (n <= 0) return;
-  LogicalNot<<<Blocks(n), kThreads, 0, S(stream)>>>(x, out, n);
 }
 
 template <typename T>

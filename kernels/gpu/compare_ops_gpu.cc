@@ -1,9 +1,15 @@
-// CUDA kernels of the ops with bool results or operands: Less, LessEqual, Greater, GreaterEqual,
-// Equal, NotEqual (float, double, int64; NumPy broadcasting), LogicalAnd, LogicalOr (broadcasting),
-// LogicalNot, and IsNan (float, double). Shapes are checked on the host with the CPU kernels'
-// error ("Incompatible shapes: [2,3] vs. [4]"); Equal/NotEqual with incompatible_shape_error=false
-// give the CPU kernel's scalar false/true for operands that do not broadcast. One launch each.
-// int32 comparisons stay on the CPU, as TensorFlow keeps them in host memory.
+// CUDA kernels of the ops with bool results: Less, LessEqual, Greater, GreaterEqual, Equal,
+// NotEqual (float, double, int64; NumPy broadcasting) and IsNan (float, double). Shapes are checked
+// on the host with the CPU kernels' error ("Incompatible shapes: [2,3] vs. [4]"); Equal/NotEqual
+// with incompatible_shape_error=false give the CPU kernel's scalar false/true for operands that do
+// not broadcast. One launch each. int32 comparisons run the CPU kernels in host memory, as
+// TensorFlow keeps int32 there.
+//
+// LogicalAnd, LogicalOr and LogicalNot on a GPU run the CPU kernels with their bools in host
+// memory: the bools they combine are mostly int32 comparisons' (a while loop's condition, masks of
+// token ids), which are on the host, and a loop's condition reaches LoopCond (host memory) with no
+// copy, so a TF1 loop stays in the GPU's partition (Rill's executor runs no transfer inside a loop)
+// and no iteration waits for the GPU. A GPU comparison's device bool reaches them through a copy.
 #include <cstdint>
 #include <vector>
 
@@ -13,12 +19,12 @@
 #include "kernels/gpu/gpu_launchers.h"
 #include "kernels/gpu/gpu_op_kernel.h"
 #include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/cwise_op.h"
 
 namespace rill {
 namespace {
 
 using gpu_kernels::CompareFn;
-using gpu_kernels::LogicalFn;
 
 // The output shape of a broadcasting op over inputs 0 and 1, and the index when they differ.
 // `incompatible` (0 or 1) answers operands that do not broadcast with that scalar (Equal and
@@ -86,34 +92,6 @@ class CompareGpuOp final : public BroadcastBoolGpuOp {
   int incompatible_ = -1;
 };
 
-template <LogicalFn kFn>
-class LogicalGpuOp final : public BroadcastBoolGpuOp {
- public:
-  using BroadcastBoolGpuOp::BroadcastBoolGpuOp;
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    gpu_kernels::BroadcastIndex index;
-    bool broadcast = false;
-    RILL_ASSIGN_OR_RETURN(Tensor * out, Prepare(ctx, -1, &index, &broadcast));
-    if (out == nullptr || out->NumElements() == 0) return absl::OkStatus();
-    gpu_kernels::LaunchLogical(kFn, ctx.input(0).flat<bool>().data(),
-                               ctx.input(1).flat<bool>().data(), out->flat<bool>().data(),
-                               out->NumElements(), broadcast ? &index : nullptr, stream());
-    return Launched();
-  }
-};
-
-class LogicalNotGpuOp final : public GpuOpKernel {
- public:
-  using GpuOpKernel::GpuOpKernel;
-  absl::Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
-    gpu_kernels::LaunchLogicalNot(x.flat<bool>().data(), out->flat<bool>().data(), x.NumElements(),
-                                  stream());
-    return Launched();
-  }
-};
-
 class IsNanGpuOp final : public GpuOpKernel {
  public:
   using GpuOpKernel::GpuOpKernel;
@@ -144,9 +122,21 @@ RILL_GPU_COMPARE("Equal", kEqual);
 RILL_GPU_COMPARE("NotEqual", kNotEqual);
 #undef RILL_GPU_COMPARE
 
-REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalAnd"), LogicalGpuOp<LogicalFn::kAnd>);
-REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalOr"), LogicalGpuOp<LogicalFn::kOr>);
-REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalNot"), LogicalNotGpuOp);
+struct LogicalAndFunctor : CwiseFunctorBase {
+  bool operator()(bool x, bool y) const { return x && y; }
+};
+struct LogicalOrFunctor : CwiseFunctorBase {
+  bool operator()(bool x, bool y) const { return x || y; }
+};
+struct LogicalNotFunctor : CwiseFunctorBase {
+  bool operator()(bool x) const { return !x; }
+};
+REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalAnd").HostMemory("x").HostMemory("y").HostMemory("z"),
+                    BinaryOp<LogicalAndFunctor, bool>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalOr").HostMemory("x").HostMemory("y").HostMemory("z"),
+                    BinaryOp<LogicalOrFunctor, bool>);
+REGISTER_GPU_KERNEL(KernelDefBuilder("LogicalNot").HostMemory("x").HostMemory("y"),
+                    UnaryOp<LogicalNotFunctor, bool>);
 REGISTER_GPU_KERNEL(KernelDefBuilder("IsNan").TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
                     IsNanGpuOp);
 

@@ -53,7 +53,6 @@ enum class UnaryFn {
   kExpm1
 };
 enum class CompareFn { kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual };
-enum class LogicalFn { kAnd, kOr };
 enum class ReduceFn { kSum, kMean, kMax, kMin, kProd };
 
 constexpr int kMaxRank = 8;
@@ -83,10 +82,7 @@ void LaunchLeakyRelu(const T* x, T* out, int64_t n, T alpha, void* stream);
 template <typename T>
 void LaunchCompare(CompareFn fn, const T* a, const T* b, bool* out, int64_t n,
                    const BroadcastIndex* index, void* stream);
-// Logical and/or of bools, broadcasting as LaunchBinary; LogicalNot; IsNan (T float or double).
-void LaunchLogical(LogicalFn fn, const bool* a, const bool* b, bool* out, int64_t n,
-                   const BroadcastIndex* index, void* stream);
-void LaunchLogicalNot(const bool* x, bool* out, int64_t n, void* stream);
+// out[i] = x[i] is NaN (T float or double).
 template <typename T>
 void LaunchIsNan(const T* x, bool* out, int64_t n, void* stream);
 // out = x + bias broadcast along the channel dimension: element i has channel
