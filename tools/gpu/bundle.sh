@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 targets="//tests:gpu_kernels_test //tests:gpu_nn_kernels_test //tests:gpu_array_kernels_test
-  //tests:gpu_memory_options_test
+  //tests:gpu_memory_options_test //tests:gpu_list_ops_test
   //core/gpu:gpu_sub_allocators_test //core/gpu:cuda_probe_test //tools/session_runner:session_runner
   //tools/bench:gpu_bench //examples:colocate_gradients //kernels/control_flow:control_flow_ops_gpu_test
   //tools/gpu:gpu_model_check"

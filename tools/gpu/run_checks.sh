@@ -36,12 +36,12 @@ run() {
   ls /usr/local/cuda/lib64 2>/dev/null | grep -E "^lib(cudart|cublas|cublasLt|cudnn)\.so" | tr '\n' ' '
   echo
   for b in gpu_kernels_test gpu_nn_kernels_test gpu_array_kernels_test gpu_memory_options_test \
-           gpu_sub_allocators_test \
+           gpu_sub_allocators_test gpu_list_ops_test \
            cuda_probe_test session_runner gpu_bench control_flow_ops_gpu_test gpu_model_check; do
     .gpu/run --ldd "$b" | grep -i "not found"
   done
   for t in cuda_probe_test gpu_sub_allocators_test gpu_memory_options_test gpu_kernels_test \
-           gpu_nn_kernels_test gpu_array_kernels_test control_flow_ops_gpu_test; do
+           gpu_nn_kernels_test gpu_array_kernels_test control_flow_ops_gpu_test gpu_list_ops_test; do
     run .gpu/run "$t"
   done
   r=".gpu/run session_runner"
