@@ -8,7 +8,9 @@
 #include "gmock/gmock.h"
 #include "graph/builder/ops.h"
 #include "graph/builder/scope.h"
+#include "graph/graph_file.h"
 #include "gtest/gtest.h"
+#include "tools/gpu/model_weights.h"
 
 namespace rill {
 namespace {
@@ -160,6 +162,26 @@ TEST(ModelCheckTest, GpuAndCpuSessionsInOneProcessAgree) {
   EXPECT_GT(r->placement.gpu, 0);  // MatMul has a CUDA kernel
   ASSERT_EQ(r->diffs.size(), 1u);
   EXPECT_TRUE(r->diffs[0].pass) << r->diffs[0].why;
+}
+
+// The Keras LSTM classifier's while loop (TensorList steps and outputs, its MatMul cell, its
+// condition of int32 comparisons joined by LogicalAnd) planned wholly on the GPU: no node moved to
+// the CPU, no loop op left there (a CUDA build; no GPU needed).
+TEST(ModelCheckTest, KerasLstmLoopIsPlannedWhollyOnTheGpu) {
+  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
+  absl::StatusOr<GraphDef> graph = ReadGraphDefFile("tools/gpu/models/lstm_classifier.pb");
+  ASSERT_THAT(graph.status(), IsOk());
+  ASSERT_THAT(FillStrippedConsts(&*graph, 1).status(), IsOk());
+  absl::StatusOr<PlacementCounts> planned = PlanGpuPlacement(*graph);
+  ASSERT_THAT(planned.status(), IsOk());
+  EXPECT_EQ(planned->loop_nodes_moved, 0);
+  EXPECT_GT(planned->gpu, 150);
+  for (const char* op :
+       {"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond", "Less", "LogicalAnd",
+        "Identity", "MatMul", "Sigmoid", "Tanh", "Split", "TensorListFromTensor",
+        "TensorListReserve", "TensorListGetItem", "TensorListSetItem", "TensorListStack"}) {
+    EXPECT_EQ(planned->cpu_ops.count(op), 0u) << op << " on the CPU";
+  }
 }
 
 }  // namespace
