@@ -3,14 +3,15 @@
 // devices are not built yet; session/executor/node_items.cc refuses such a partition, and a
 // transfer between host and device memory inside a loop). So after placement, an outermost loop
 // (its Enter nodes and every node of its frame, nested loops included) whose nodes landed on
-// several devices, or on one GPU with an edge between host and device memory (an int32
-// comparison's host bool into LogicalAnd's device input), moves wholly to the CPU, when it can:
+// several devices, or on one GPU with an edge between host and device memory (a float
+// comparison's device bool into LoopCond's host input), moves wholly to the CPU, when it can:
 // every node has a CPU kernel, none was requested on a device, and none takes a reference or
 // resource input (colocated with its producer). Loops that cannot move keep their placement, and
-// their runs report the split as before. Generators that followed their consumers (a loop's weights
-// before its Enters) follow them to the CPU. With GPUs this keeps e.g. a Keras LSTM (TensorList ops
-// without GPU kernels beside a MatMul that has one) runnable; a loop whose every node has a GPU
-// kernel and whose every tensor stays in one memory stays on the GPU.
+// their runs report the split. Generators that followed their consumers (a loop's weights before
+// its Enters) follow them to the CPU. A loop whose every node has a GPU kernel and whose every
+// tensor stays in one memory stays on the GPU: a Keras LSTM's does (TensorList kernels with host
+// handles and device elements, host-memory int32 counters and condition bools; docs/gpu.md, "While
+// loops").
 //
 //   RILL_ASSIGN_OR_RETURN(std::vector<std::string> moved,
 //                         KeepLoopsOnOneDevice(*graph, devices, kernels, &placement));
