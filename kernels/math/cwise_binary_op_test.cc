@@ -1,10 +1,12 @@
-// Mod on the CPU (C's truncating % and fmod) and Equal / NotEqual on strings; the other binary
+// Mod on the CPU (C's truncating % and fmod), Equal / NotEqual on strings, and the tiled loop for
+// a short row broadcast against a full operand (an image's per-channel mean); the other binary
 // kernels are covered by tests/conformance.
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
@@ -58,6 +60,43 @@ TEST(EqualTest, StringsCompareByValueWithBroadcasting) {
     const bool eq = std::string(op) == "Equal";
     ExpectTensorEqual(out[0], Tensor::FromVector<bool>({eq, !eq, !eq}, TensorShape({3})));
   }
+}
+
+// x [2, 9, 7, C] op y [C] (and y op x), against the per-element result, for rows shorter than
+// the tile (C = 3, 5, 63: one tile is several rows, and the last stretch is shorter) and one as
+// long (64, the row-by-row loop), on 1 and 2 intra-op threads, for float, int32 and half.
+template <typename T>
+void ExpectShortRowBroadcast(DataType dtype) {
+  for (int64_t c : {3, 5, 63, 64}) {
+    for (int threads : {1, 2}) {
+      for (bool row_first : {false, true}) {
+        SCOPED_TRACE(absl::StrCat("C ", c, ", threads ", threads, row_first ? ", row first" : ""));
+        const TensorShape full_shape({2, 9, 7, c});
+        std::vector<T> full(full_shape.num_elements()), row(c);
+        for (size_t i = 0; i < full.size(); ++i)
+          full[i] = static_cast<T>(static_cast<int>(i % 23) - 11);
+        for (int64_t j = 0; j < c; ++j) row[j] = static_cast<T>(static_cast<int>(j % 7) * 3 - 8);
+        std::vector<T> want(full.size());
+        for (size_t i = 0; i < full.size(); ++i) {
+          const float a = static_cast<float>(full[i]), b = static_cast<float>(row[i % c]);
+          want[i] = static_cast<T>(row_first ? b - a : a - b);
+        }
+        OpTester t("Sub", "sub");
+        t.SetIntraOpThreads(threads);
+        const Tensor x = Tensor::FromVector<T>(full, full_shape);
+        const Tensor y = Tensor::FromVector<T>(row, TensorShape({1, 1, c}));
+        t.Attr("T", dtype).Input(row_first ? y : x).Input(row_first ? x : y);
+        RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+        ExpectTensorEqual(out[0], Tensor::FromVector<T>(want, full_shape));
+      }
+    }
+  }
+}
+
+TEST(SubTest, ShortRowsBroadcastAgainstAFullOperand) {
+  ExpectShortRowBroadcast<float>(DT_FLOAT);
+  ExpectShortRowBroadcast<int32_t>(DT_INT32);
+  ExpectShortRowBroadcast<half>(DT_HALF);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #ifndef RILL_KERNELS_MATH_LIB_CWISE_OP_H_
 #define RILL_KERNELS_MATH_LIB_CWISE_OP_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -145,6 +146,38 @@ void UnaryLoop(const F& f, const T* a, Out* z, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i])));
 }
 
+// A row operand of fewer elements than this, broadcast along every outer dim of a full operand
+// (an image's per-channel mean against [N, H, W, 3]), runs tiled (ShortRowLoop): one loop per row
+// of 3 would cost more than its arithmetic.
+inline constexpr int64_t kShortRow = 64;
+
+// z = f(full, row) (kRowFirst: f(row, full)) over the n elements of `full`, whose last dim is the
+// `inner` elements of `row`: the row is repeated into a tile of whole rows of at least kShortRow
+// elements, and each tile-long stretch of the output runs as one contiguous loop (n is a multiple
+// of inner, so every stretch starts at a row's start). Split over the intra-op threads by
+// stretch. REQUIRES: 0 < inner < kShortRow.
+template <bool kRowFirst, typename Out, typename T, typename F>
+void ShortRowLoop(const OpKernelContext& ctx, const F& f, const T* full, const T* row,
+                  int64_t inner, Out* z, int64_t n) {
+  T tile[2 * kShortRow];
+  const int64_t len = (kShortRow + inner - 1) / inner * inner;  // < 2 * kShortRow
+  for (int64_t i = 0; i < len; ++i) tile[i] = row[i % inner];
+  const int64_t stretches = (n + len - 1) / len;
+  ctx.ParallelFor(stretches, F::kCost * len, [&](int64_t begin, int64_t end) {
+    RunSimdFor<T>([&] {
+      for (int64_t s = begin; s < end; ++s) {
+        const int64_t o = s * len;
+        const int64_t m = std::min(len, n - o);
+        if constexpr (kRowFirst) {
+          BinaryLoop<1, 1, Out>(f, tile, full + o, z + o, 0, m);
+        } else {
+          BinaryLoop<1, 1, Out>(f, full + o, tile, z + o, 0, m);
+        }
+      }
+    });
+  });
+}
+
 }  // namespace cwise_internal
 
 // out = f(x, y) with numpy broadcasting; `out` is allocated with the broadcast shape.
@@ -178,6 +211,25 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
       RunSimdFor<T>([&] { BinaryLoop<0, 1, Out>(f, a, b, z, begin, end); });
     });
     return;
+  }
+  const int rank = out->shape().rank();
+  const int64_t inner = rank > 0 ? out->shape().dim(rank - 1) : 0;
+  if constexpr (cwise_internal::kSimdType<T>) {
+    // One operand full, the other one short row along the last dim (every other dim 1).
+    auto is_row = [&](const Tensor& t) {
+      return t.NumElements() == inner && t.shape().rank() > 0 &&
+             t.shape().dim(t.shape().rank() - 1) == inner;
+    };
+    if (inner > 0 && inner < cwise_internal::kShortRow) {
+      if (x.NumElements() == n && is_row(y)) {
+        cwise_internal::ShortRowLoop<false, Out>(ctx, f, a, b, inner, z, n);
+        return;
+      }
+      if (y.NumElements() == n && is_row(x)) {
+        cwise_internal::ShortRowLoop<true, Out>(ctx, f, b, a, inner, z, n);
+        return;
+      }
+    }
   }
   RunSimdFor<T>([&] {
     ForEachBroadcastRow(
