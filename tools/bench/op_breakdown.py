@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Where a model's run time goes, by op family, in Rill and beside ONNX Runtime.
+
+  - Rill: runs session_runner on a model of the suite (tools/bench/suite_models.py) at N threads
+    with --trace (the last run's per-node times) and ONEDNN_VERBOSE=1 (oneDNN's own time for each
+    convolution it executes), and prints the time per op and per convolution kind (stem, 1x1
+    expand / project, depthwise, squeeze-excitation 1x1 on one pixel), with oneDNN's
+    implementation and GFLOP/s per convolution under --convs.
+  - ONNX Runtime (--ort): the same model converted by tf2onnx (suite_models.make_onnx) with ORT's
+    profiler (ORT_ENABLE_ALL), the median per node over the runs, summed by op.
+
+    bazel build -c opt //tools/session_runner
+    python3 tools/bench/op_breakdown.py EfficientNetB0 [--threads 1] [--reps 20] [--ort] [--convs]
+
+The trace is one run and oneDNN's times are medians over the runs, so the two columns differ by
+the executor's own cost and by noise; on a shared machine compare the kinds between engines within
+one sitting, and before / after a change by alternating binaries (--runner).
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import suite_models  # noqa: E402
+
+CONV_RE = re.compile(r"(?:g(\d+))?mb(\d+)_ic(\d+)oc(\d+)_ih(\d+)oh(\d+)kh(\d+)sh\d+dh\d+ph\d+"
+                     r"_iw(\d+)ow(\d+)kw(\d+)")
+
+
+def conv_kind(groups, ic, oc, oh, ow, kh, kw):
+    if groups > 1:
+        return "conv depthwise"
+    if oh == 1 and ow == 1:
+        return "conv 1x1 on one pixel (squeeze-excitation)"
+    if kh > 1 or kw > 1:
+        return "conv k>1"
+    return "conv 1x1 expand" if oc > ic else "conv 1x1 project"
+
+
+def rill(runner, name, threads, reps, show_convs):
+    p, meta = suite_models.make(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "config.pbtxt")
+        with open(cfg, "w") as f:
+            f.write("intra_op_parallelism_threads: %d inter_op_parallelism_threads: %d\n" %
+                    (threads, threads))
+        trace = os.path.join(tmp, "trace.json")
+        env = dict(os.environ, ONEDNN_VERBOSE="1")
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        out = subprocess.run(
+            [runner, "--graph=" + p["pb"], "--config=" + cfg,
+             "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]),
+             "--fetch=" + meta["output"].split(":")[0], "--benchmark", "--warmup=3",
+             "--repeat=%d" % reps, "--trace=" + trace],
+            capture_output=True, text=True, env=env)
+        if out.returncode != 0:
+            sys.exit("session_runner failed: " + out.stderr[-500:])
+        with open(trace) as f:
+            events = json.load(f)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    by_op = collections.defaultdict(lambda: [0, 0.0])
+    for e in events:
+        if e.get("ph") == "X":
+            op = e.get("args", {}).get("op", e["name"])
+            by_op[op][0] += 1
+            by_op[op][1] += e["dur"]
+    median = re.search(r"median ([0-9.]+ ?[um]?s)", out.stdout)
+    print("Rill %s, %d thread(s): median %s; last run's trace by op (us):" %
+          (name, threads, median.group(1) if median else "?"))
+    total = sum(v[1] for v in by_op.values())
+    for op, (n, us) in sorted(by_op.items(), key=lambda kv: -kv[1][1]):
+        if us >= 0.005 * total:
+            print("  %-34s %4d nodes %8.0f  %5.1f%%" % (op, n, us, 100 * us / total))
+    # oneDNN's convolutions: the same sequence each run; position k of every run is one node.
+    convs = [l.strip().split(",") for l in out.stdout.splitlines() + out.stderr.splitlines()
+             if l.startswith("onednn_verbose,exec,cpu,convolution")]
+    per_run = len(convs) // (reps + 3) if convs else 0
+    if not per_run:
+        return
+    times = collections.defaultdict(list)
+    for i, f in enumerate(convs[-per_run * reps:]):
+        times[i % per_run].append(float(f[-1]) * 1e3)
+    kinds = collections.defaultdict(float)
+    rows = []
+    for k in range(per_run):
+        f = convs[len(convs) - per_run + k]
+        m = CONV_RE.match(f[-2])
+        g, ic, oc, ih, oh, kh, iw, ow, kw = [int(m.group(i) or 1) for i in (1, 3, 4, 5, 6, 7, 8, 9,
+                                                                            10)]
+        us = statistics.median(times[k])
+        kinds[conv_kind(g, ic, oc, oh, ow, kh, kw)] += us
+        flop = 2.0 * oh * ow * oc * (ic // g) * kh * kw
+        rows.append((f[4], f[-2], us, flop / us / 1e3 if us > 0 else 0.0))
+    print("  oneDNN convolutions by kind, median of %d runs (us):" % reps)
+    for kind, us in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print("    %-44s %8.0f" % (kind, us))
+    if show_convs:
+        for impl, desc, us, gflops in rows:
+            print("    %-24s %-66s %7.1f us %6.1f GFLOP/s" % (impl, desc, us, gflops))
+
+
+def ort(name, threads, reps):
+    import numpy as np
+    import onnxruntime as ort_lib
+    p, _ = suite_models.make(name)
+    onnx = suite_models.make_onnx(name)
+    if onnx is None:
+        print("ONNX Runtime: tf2onnx could not convert %s" % name)
+        return
+    x = np.load(p["x"])
+    o = ort_lib.SessionOptions()
+    o.intra_op_num_threads = o.inter_op_num_threads = threads
+    o.graph_optimization_level = ort_lib.GraphOptimizationLevel.ORT_ENABLE_ALL
+    o.enable_profiling = True
+    o.profile_file_prefix = os.path.join(tempfile.gettempdir(), "op_breakdown_ort")
+    s = ort_lib.InferenceSession(onnx, o, providers=["CPUExecutionProvider"])
+    feed = {s.get_inputs()[0].name: x}
+    for _ in range(3 + reps):
+        s.run(None, feed)
+    path = s.end_profiling()
+    with open(path) as f:
+        events = json.load(f)
+    os.remove(path)
+    per_node = collections.defaultdict(list)
+    for e in events:
+        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
+            per_node[(e["name"], e["args"].get("op_name", "?"))].append(e["dur"])
+    by_op = collections.defaultdict(float)
+    for (_, op), durs in per_node.items():
+        by_op[op] += statistics.median(durs)
+    total = sum(by_op.values())
+    print("ONNX Runtime %s, %d thread(s): median per node over %d runs (us; the profiler adds "
+          "its own cost):" % (name, threads, reps))
+    for op, us in sorted(by_op.items(), key=lambda kv: -kv[1]):
+        if us >= 0.005 * total:
+            print("  %-34s %8.0f  %5.1f%%" % (op, us, 100 * us / total))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model", help="a model of tools/bench/suite_models.py (--list there)")
+    ap.add_argument("--runner", default=os.path.join(
+        ROOT, "bazel-out/k8-opt/bin/tools/session_runner/session_runner"))
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--ort", action="store_true", help="also profile ONNX Runtime")
+    ap.add_argument("--convs", action="store_true", help="list each oneDNN convolution")
+    a = ap.parse_args()
+    if a.model not in suite_models.MODELS:
+        ap.error("unknown model %s" % a.model)
+    rill(a.runner, a.model, a.threads, a.reps, a.convs)
+    if a.ort:
+        ort(a.model, a.threads, a.reps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
