@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Before / after on a shared machine: two session_runner builds and ONNX Runtime, alternated.
+
+Each round times, for every model and thread count, the old runner, the new runner and ONNX
+Runtime right after one another (each in its own process, as tools/bench/model_suite.py times
+them: session_runner --benchmark --warmup=3 --repeat=15 with OMP_WAIT_POLICY=PASSIVE; ONNX
+Runtime on the tf2onnx model, ORT_ENABLE_ALL, intra = inter = N, median of 15 runs after 3
+warm-ups). The table gives the median time of each and the median of each round's ratios, so a
+burst of other work on the machine moves one round, not the result.
+
+    cp bazel-bin/tools/session_runner/session_runner /tmp/sr_old    # before the change
+    bazel build -c opt //tools/session_runner                         # after it
+    python3 tools/bench/alternate.py /tmp/sr_old bazel-bin/tools/session_runner/session_runner \\
+        --models EfficientNetB0,MobileNetV2 [--threads 1,2] [--rounds 7] [--no_ort]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import model_suite  # noqa: E402
+import suite_models  # noqa: E402
+
+
+def ort_main(name, threads):
+    """Child process: ONNX Runtime's median ms on one model at one thread count, as one line."""
+    import numpy as np
+    import onnxruntime as ort
+    p, _ = suite_models.make(name)
+    onnx = suite_models.make_onnx(name)
+    if onnx is None:
+        print("ORT null")
+        return 0
+    o = ort.SessionOptions()
+    o.intra_op_num_threads = o.inter_op_num_threads = threads
+    o.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    s = ort.InferenceSession(onnx, o, providers=["CPUExecutionProvider"])
+    feed = {s.get_inputs()[0].name: np.load(p["x"])}
+    print("ORT " + json.dumps(model_suite._median_ms(lambda: s.run(None, feed))))
+    return 0
+
+
+def ort_ms(name, threads):
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--_ort", name, str(threads)],
+                         capture_output=True, text=True)
+    line = [l for l in out.stdout.splitlines() if l.startswith("ORT ")]
+    return json.loads(line[0][4:]) if line else None
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--_ort":
+        return ort_main(sys.argv[2], int(sys.argv[3]))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("old", help="session_runner before the change")
+    ap.add_argument("new", help="session_runner after it")
+    ap.add_argument("--models", required=True, help="comma-separated suite_models names")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--no_ort", action="store_true", help="time the two builds only")
+    a = ap.parse_args()
+    names = [n for n in a.models.split(",") if n]
+    unknown = [n for n in names if n not in suite_models.MODELS]
+    if unknown:
+        ap.error("unknown models %s" % ", ".join(unknown))
+    med = statistics.median
+    fmt = lambda v: "-" if v is None else "%.2f" % v
+    print("| model | threads | Rill before ms | Rill after ms | ORT ms | before/after | ORT/after "
+          "| ORT/before |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for t in [int(x) for x in a.threads.split(",")]:
+        for name in names:
+            old, new, ort = [], [], []
+            for _ in range(a.rounds):
+                old.append(model_suite.run_rill(a.old, name, t, "PASSIVE")[0])
+                new.append(model_suite.run_rill(a.new, name, t, "PASSIVE")[0])
+                ort.append(None if a.no_ort else ort_ms(name, t))
+            if None in old or None in new:
+                print("| %s | %d | failed | | | | | |" % (name, t), flush=True)
+                continue
+            ratio = lambda xs, ys: (None if None in xs else
+                                    med([x / y for x, y in zip(xs, ys)]))
+            rx = lambda v: "-" if v is None else "%.2fx" % v
+            print("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
+                name, t, fmt(med(old)), fmt(med(new)), fmt(None if None in ort else med(ort)),
+                rx(ratio(old, new)), rx(ratio(ort, new)), rx(ratio(ort, old))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
