@@ -159,13 +159,17 @@ REGISTER_KERNEL(KernelDefBuilder("ControlTrigger").Device(kDeviceCpu), ControlTr
 #undef REGISTER_FORWARDING_CPU
 
 // On a GPU the same kernels forward tensors (no GPU work, no sync), registered as TensorFlow
-// registers them: float, double and bool data in device memory, int32 data on the host (every
-// int32 tensor on a GPU lives there), Switch's pred and LoopCond in host memory, so a loop's
-// counter and condition stay on the host while its body runs on the GPU. Variant data (a
-// TensorList's handle, a host object whose elements live on the GPU: kernels/gpu/list_ops_gpu.cc)
-// passes in host memory, so a Keras LSTM's lists stay in the GPU's partition. Marked NeedsCuda:
-// sessions with simulated GPUs keep control flow on the CPU.
-const std::vector<DataType> kGpuForwardTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_BOOL};
+// registers them: float and double data in device memory, int32 data on the host (every int32
+// tensor on a GPU lives there), Switch's pred and LoopCond in host memory, so a loop's counter and
+// condition stay on the host while its body runs on the GPU. Unlike TensorFlow, bool and variant
+// data pass in host memory: a loop's bools (a finished flag, the condition) are made by int32
+// comparisons and logical ops, which run on the host (kernels/gpu/compare_ops_gpu.cc), and a
+// TensorList's handle is a host object whose elements live on the GPU
+// (kernels/gpu/list_ops_gpu.cc), so such loops and a Keras LSTM's lists stay in the GPU's partition
+// with no copy inside the loop. Marked NeedsCuda: sessions with simulated GPUs keep control flow on
+// the CPU.
+const std::vector<DataType> kGpuForwardTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32};
+const std::vector<DataType> kGpuHostForwardTypes = {DT_BOOL, DT_VARIANT};
 #define REGISTER_FORWARDING_GPU(op, kernel)                                                      \
   REGISTER_KERNEL(                                                                               \
       KernelDefBuilder(op).Device(kDeviceGpu).NeedsCuda().TypeConstraint("T", kGpuForwardTypes), \
@@ -189,7 +193,7 @@ REGISTER_FORWARDING_GPU("NextIteration", ForwardOp);
 REGISTER_KERNEL(KernelDefBuilder("Switch")
                     .Device(kDeviceGpu)
                     .NeedsCuda()
-                    .TypeConstraint("T", {DT_VARIANT})
+                    .TypeConstraint("T", kGpuHostForwardTypes)
                     .HostMemory("data")
                     .HostMemory("pred")
                     .HostMemory("output_false")
@@ -198,18 +202,18 @@ REGISTER_KERNEL(KernelDefBuilder("Switch")
 REGISTER_KERNEL(KernelDefBuilder("Merge")
                     .Device(kDeviceGpu)
                     .NeedsCuda()
-                    .TypeConstraint("T", {DT_VARIANT})
+                    .TypeConstraint("T", kGpuHostForwardTypes)
                     .HostMemory("inputs")
                     .HostMemory("output")
                     .HostMemory("value_index"),
                 MergeOp);
-#define REGISTER_HOST_FORWARDING_GPU(op)                 \
-  REGISTER_KERNEL(KernelDefBuilder(op)                   \
-                      .Device(kDeviceGpu)                \
-                      .NeedsCuda()                       \
-                      .TypeConstraint("T", {DT_VARIANT}) \
-                      .HostMemory("data")                \
-                      .HostMemory("output"),             \
+#define REGISTER_HOST_FORWARDING_GPU(op)                         \
+  REGISTER_KERNEL(KernelDefBuilder(op)                           \
+                      .Device(kDeviceGpu)                        \
+                      .NeedsCuda()                               \
+                      .TypeConstraint("T", kGpuHostForwardTypes) \
+                      .HostMemory("data")                        \
+                      .HostMemory("output"),                     \
                   ForwardOp)
 REGISTER_HOST_FORWARDING_GPU("Enter");
 REGISTER_HOST_FORWARDING_GPU("Exit");

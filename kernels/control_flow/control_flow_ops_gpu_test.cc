@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -106,6 +107,36 @@ GraphDef ListLoop() {
   return graph;
 }
 
+// h = tanh(h @ w) until step n or a finished flag, a bool loop variable set once i >= k (as a
+// decoder's): while i < n && !finished: finished = finished || i >= k.
+GraphDef FlagLoop() {
+  Scope root = Scope::NewRootScope();
+  Output h0 = ops::Placeholder(root.WithOpName("h0"), DT_FLOAT);
+  Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT);
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output k = ops::Placeholder(root.WithOpName("k"), DT_INT32);
+  ops::WhileLoopAttrs attrs;
+  attrs.invariants = {n, k, w};
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"),
+      {ops::Const(root.WithOpName("zero"), 0), ops::Const(root.WithOpName("no"), false), h0},
+      [](const Scope& s, const std::vector<Output>& v) {
+        return ops::LogicalAnd(s, ops::Less(s, v[0], v[3]), ops::LogicalNot(s, v[1]));
+      },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output finished = ops::LogicalOr(s, v[1], ops::GreaterEqual(s, v[0], v[4]));
+        return std::vector<Output>{ops::AddV2(s, v[0], ops::Const(s.WithOpName("one"), 1)),
+                                   finished, ops::Tanh(s, ops::MatMul(s, v[2], v[5]))};
+      },
+      attrs);
+  ops::Identity(root.WithOpName("steps"), out[0]);
+  ops::Identity(root.WithOpName("finished"), out[1]);
+  ops::Identity(root.WithOpName("h"), out[2]);
+  GraphDef graph;
+  EXPECT_THAT(root.ToGraphDef(&graph), IsOk());
+  return graph;
+}
+
 Tensor Random(const TensorShape& shape, int seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
@@ -150,6 +181,16 @@ absl::StatusOr<LoopRun> RunListLoop(bool gpu, int steps) {
                    {"h0", Random(TensorShape({kBatch, kUnits}), 4)},
                    {"n", Tensor::Scalar<int32_t>(steps)}},
                   {"h", "y"});
+}
+
+// Fetches steps, finished and h.
+absl::StatusOr<LoopRun> RunFlagLoop(bool gpu, int n, int k) {
+  return RunGraph(FlagLoop(), gpu,
+                  {{"h0", Random(TensorShape({4, 8}), 1)},
+                   {"w", Random(TensorShape({8, 8}), 2)},
+                   {"n", Tensor::Scalar<int32_t>(n)},
+                   {"k", Tensor::Scalar<int32_t>(k)}},
+                  {"steps", "finished", "h"});
 }
 
 void ExpectNear(const Tensor& gpu, const Tensor& cpu) {
@@ -253,6 +294,43 @@ TEST(GpuControlFlowTest, ListLoopPlacesAndPartitionsWhollyOnTheGpu) {
     return absl::StartsWith(n.name(), "while/") || n.name() == "steps" || n.name() == "outs" ||
            n.name() == "y";
   });
+}
+
+// A bool loop variable (Enter, Merge, Switch, NextIteration and Exit of bool) stays on the host
+// beside the logical ops that make it.
+TEST(GpuControlFlowTest, FlagLoopPlacesAndPartitionsWhollyOnTheGpu) {
+  if (!BuiltWithCuda()) GTEST_SKIP() << "skipped: built without CUDA (no GPU kernels)";
+  ExpectPlannedWhollyOnTheGpu(FlagLoop(),
+                              [](const Node& n) { return absl::StartsWith(n.name(), "while/"); });
+}
+
+TEST(GpuControlFlowTest, FlagLoopRunsOnTheGpuAndMatchesTheCpu) {
+  RILL_REQUIRE_GPU();
+  // (n, k): stopped by n; by the flag after k + 1 steps; at once (n = 0).
+  for (const auto& [n, k, steps] :
+       std::vector<std::tuple<int, int, int>>{{5, 100, 5}, {20, 3, 4}, {0, 0, 0}}) {
+    SCOPED_TRACE(absl::StrCat("n ", n, " k ", k));
+    absl::StatusOr<LoopRun> gpu = RunFlagLoop(true, n, k);
+    ASSERT_THAT(gpu.status(), IsOk());
+    absl::StatusOr<LoopRun> cpu = RunFlagLoop(false, n, k);
+    ASSERT_THAT(cpu.status(), IsOk());
+    for (const char* op : {"Enter", "Merge", "Switch", "NextIteration", "Exit", "LogicalAnd",
+                           "LogicalOr", "LogicalNot", "MatMul", "Tanh"}) {
+      const std::vector<std::string> devices = DevicesOf(gpu->placement, op);
+      ASSERT_FALSE(devices.empty()) << op;
+      for (const std::string& d : devices) EXPECT_EQ(d, "GPU:0") << op;
+    }
+    EXPECT_EQ(gpu->out[0].flat<int32_t>()[0], steps);
+    EXPECT_EQ(gpu->out[1].flat<bool>()[0], cpu->out[1].flat<bool>()[0]);
+    ExpectNear(gpu->out[2], cpu->out[2]);
+  }
+}
+
+TEST(GpuControlFlowTest, CpuOnlySessionRunsTheFlagLoop) {
+  absl::StatusOr<LoopRun> cpu = RunFlagLoop(false, 20, 3);
+  ASSERT_THAT(cpu.status(), IsOk());
+  EXPECT_EQ(cpu->out[0].flat<int32_t>()[0], 4);
+  EXPECT_TRUE(cpu->out[1].flat<bool>()[0]);
 }
 
 TEST(GpuControlFlowTest, ListLoopRunsOnTheGpuAndMatchesTheCpu) {
