@@ -32,13 +32,18 @@ absl::Status DepthSpaceShape(ShapeInferenceContext& c, bool to_space) {
     return absl::OkStatus();
   }
   std::vector<int64_t> d = in.dims();
-  auto grow = [b](int64_t v) { return v < 0 ? v : v * b; };
-  auto shrink = [](int64_t v, int64_t by) { return v < 0 || v % by != 0 ? -1 : v / by; };
+  // A block_size whose products overflow leaves the dims unknown: the kernel reports it.
+  int64_t bb = -1;
+  if (__builtin_mul_overflow(b, b, &bb)) bb = -1;
+  auto grow = [](int64_t v, int64_t by) {
+    int64_t r;
+    return v < 0 || by < 0 || __builtin_mul_overflow(v, by, &r) ? int64_t{-1} : r;
+  };
+  auto shrink = [](int64_t v, int64_t by) { return v < 0 || by <= 0 || v % by != 0 ? -1 : v / by; };
   if (to_space) {
-    c.set_output(0, PartialTensorShape({d[0], grow(d[1]), grow(d[2]), shrink(d[3], b * b)}));
+    c.set_output(0, PartialTensorShape({d[0], grow(d[1], b), grow(d[2], b), shrink(d[3], bb)}));
   } else {
-    c.set_output(0, PartialTensorShape(
-                        {d[0], shrink(d[1], b), shrink(d[2], b), d[3] < 0 ? -1 : d[3] * b * b}));
+    c.set_output(0, PartialTensorShape({d[0], shrink(d[1], b), shrink(d[2], b), grow(d[3], bb)}));
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/tensor_proto.h"
+#include "core/variant.h"
 #include "graph/graph_file.h"
 #include "session/session.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -18,8 +19,8 @@ namespace fuzz {
 
 std::string Fingerprint(const std::vector<Tensor>& outputs) {
   // Hashes of the bytes, not copies of them: an output of hundreds of MB must not double the
-  // memory the target may use. Strings are hashed element by element; other non-numeric dtypes
-  // (variants) through their proto.
+  // memory the target may use. Strings and variants (by their DebugString) are hashed element by
+  // element; other non-numeric dtypes through their proto.
   const absl::Hash<absl::string_view> hash;
   std::string out;
   for (const Tensor& t : outputs) {
@@ -28,6 +29,8 @@ std::string Fingerprint(const std::vector<Tensor>& outputs) {
       h = 0;
     } else if (t.dtype() == DT_STRING) {
       for (const std::string& s : t.flat<std::string>()) h = h * 1000003 ^ hash(s);
+    } else if (t.dtype() == DT_VARIANT) {  // by value: the elements hold pointers
+      for (const Variant& v : t.flat<Variant>()) h = h * 1000003 ^ hash(v.DebugString());
     } else if (DataTypeSize(t.dtype()) > 0) {
       h = hash(absl::string_view(static_cast<const char*>(t.raw_data()), t.TotalBytes()));
     } else {
