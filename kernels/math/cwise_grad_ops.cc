@@ -6,6 +6,7 @@
 //   SoftplusGrad(g, x) = g / (exp(-x) + 1)
 //   SigmoidGrad(y, dy) = dy * y * (1 - y)         TanhGrad(y, dy) = dy * (1 - y * y)
 //   SqrtGrad(y, dy) = 0.5 * dy / y                RsqrtGrad(y, dy) = -0.5 * (dy * y) * (y * y)
+//   (both 0 where dy is 0, whatever y is: TensorFlow's, so a zero gradient at y = 0 stays 0)
 // half is computed in float. Errors (InvalidArgument, TensorFlow's texts): the first group needs
 // equal shapes ("Inputs to operation g of type ReluGrad must have the same size and shape.  Input
 // 0: [2] != input 1: [3]"), the y/dy group equal element counts ("The two arguments to a cwise op
@@ -92,13 +93,13 @@ struct TanhGradFunctor : OutputGradFunctor {
 struct SqrtGradFunctor : OutputGradFunctor {
   template <typename T>
   T operator()(T y, T dy) const {
-    return static_cast<T>(0.5) * dy / y;
+    return dy == T(0) ? T(0) : static_cast<T>(0.5) * dy / y;
   }
 };
 struct RsqrtGradFunctor : OutputGradFunctor {
   template <typename T>
   T operator()(T y, T dy) const {
-    return static_cast<T>(-0.5) * (dy * y) * (y * y);
+    return dy == T(0) ? T(0) : static_cast<T>(-0.5) * (dy * y) * (y * y);
   }
 };
 

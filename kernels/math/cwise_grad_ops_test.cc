@@ -1,3 +1,5 @@
+#include <limits>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -38,6 +40,17 @@ TEST(CwiseGradOpsTest, OutputGradientsUseTheForwardOutput) {
   // Only element counts must agree; the output has y's shape.
   RILL_ASSERT_OK_AND_ASSIGN(out, Grad("SigmoidGrad", F({0.5, 0.5}, TensorShape({1, 2})), dy));
   EXPECT_EQ(out[0].shape(), TensorShape({1, 2}));
+}
+
+// TensorFlow's: a zero dy gives 0 whatever y is (no 0/0 or 0*inf NaN).
+TEST(CwiseGradOpsTest, SqrtAndRsqrtGradientsOfZeroDyAreZero) {
+  const float inf = std::numeric_limits<float>::infinity();
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, Grad("SqrtGrad", F({0, 0, 2}, TensorShape({3})), F({0, 1, 0}, TensorShape({3}))));
+  ExpectTensorEqual(out[0], F({0, inf, 0}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Grad("RsqrtGrad", F({0, inf, 2}, TensorShape({3})), F({0, 0, 1}, TensorShape({3}))));
+  ExpectTensorEqual(out[0], F({0, 0, -4}, TensorShape({3})));
 }
 
 TEST(CwiseGradOpsTest, MismatchesAreTensorFlowsErrors) {

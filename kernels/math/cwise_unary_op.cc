@@ -179,7 +179,7 @@ struct LeakyReluFunctor : CwiseFunctorBase {
   absl::Status Init(OpKernelConstruction& ctx) { return ctx.GetAttr("alpha", &alpha); }
   template <typename T>
   T operator()(T x) const {
-    return x < T(0) ? x * static_cast<T>(alpha) : x;
+    return x > T(0) ? x : x * static_cast<T>(alpha);  // TensorFlow's select: 0 * alpha at 0
   }
   float alpha = 0.2f;
 };

@@ -1,5 +1,5 @@
-// Atan, Asin, Acos, Tan, IsNan, IsInf, Rint and Inv on the CPU; the other unary kernels are
-// covered by tests/conformance.
+// Atan, Asin, Acos, Tan, IsNan, IsInf, Rint, Inv and LeakyRelu on the CPU; the other unary kernels
+// are covered by tests/conformance.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -70,6 +70,28 @@ TEST(CwiseUnaryTest, RintRoundsHalfToEven) {
 TEST(CwiseUnaryTest, InvIsReciprocal) {
   EXPECT_EQ(Doubles(RunUnary("Inv", {2.0, -0.25, 0.0, kInf})),
             (std::vector<double>{0.5, -4.0, kInf, 0.0}));
+}
+
+// TensorFlow's select: x > 0 ? x : x * alpha, so 0 and -0 give 0 * alpha (NaN for a NaN alpha,
+// -0 for a negative one).
+TEST(CwiseUnaryTest, LeakyReluMultipliesEverythingButPositives) {
+  OpTester t("LeakyRelu", "u");
+  t.Attr("T", DT_DOUBLE)
+      .Attr("alpha", std::numeric_limits<float>::quiet_NaN())
+      .Input(Tensor::FromVector<double>({0.0, -0.0, 1.0, -1.0}, TensorShape({4})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+  const std::vector<double> nan_alpha = Doubles(out[0]);
+  EXPECT_TRUE(std::isnan(nan_alpha[0]));
+  EXPECT_TRUE(std::isnan(nan_alpha[1]));
+  EXPECT_EQ(nan_alpha[2], 1.0);
+  EXPECT_TRUE(std::isnan(nan_alpha[3]));
+  OpTester negative("LeakyRelu", "u");
+  negative.Attr("T", DT_DOUBLE)
+      .Attr("alpha", -0.5f)
+      .Input(Tensor::FromVector<double>({0.0, -2.0}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, negative.Run());
+  EXPECT_EQ(Doubles(out[0]), (std::vector<double>{0.0, 1.0}));
+  EXPECT_TRUE(std::signbit(Doubles(out[0])[0]));
 }
 
 TEST(CwiseUnaryTest, IntegerInvHasNoCpuKernel) {

@@ -95,8 +95,10 @@ def case_result(path):
     rill = tf.make_ndarray(out)
     try:
         tf_value = run_tf(graph_def)
-    except Exception as e:  # TensorFlow's refusal: report its first line
-        msg = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
+    except Exception as e:  # TensorFlow's refusal: its message without the graph context
+        text = getattr(e, "message", None) or str(e)
+        lines = [l for l in text.strip().splitlines() if l.strip() and "Graph execution" not in l]
+        msg = lines[0][:200] if lines else ""
         return "tf_error", "%s: %s" % (type(e).__name__, msg)
     reason = compare(rill, np.asarray(tf_value))
     return ("different", reason) if reason else ("same", "")
@@ -139,6 +141,7 @@ def main():
     p.add_argument("record_dir")
     p.add_argument("--ops", default="")
     p.add_argument("--limit", type=int, default=0, help="at most N cases per op")
+    p.add_argument("--all", action="store_true", help="print every finding (default: 6 per op)")
     a = p.parse_args()
     wanted = set(a.ops.split(",")) if a.ops else None
     per_op = collections.defaultdict(list)
@@ -167,7 +170,7 @@ def main():
             findings[op].append("#%d [%s] %s %s" % (index, label, kind.upper(), text))
     for op, lines in sorted(findings.items()):
         print("%s: %d" % (op, len(lines)))
-        for line in lines[:6]:
+        for line in lines if a.all else lines[:6]:
             print("   ", line)
     print("; ".join("%s %d" % kv for kv in sorted(counts.items())))
     return 0
