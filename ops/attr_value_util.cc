@@ -154,6 +154,11 @@ absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, int32_t* o
   }
   return s;
 }
+absl::Status CheckInt32Attr(absl::string_view name, int64_t v) {
+  if (v >= INT32_MIN && v <= INT32_MAX) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("Attr ", name, " has value ", v, " out of range for an int32"));
+}
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, float* out) {
   const AttrValue* v;
   absl::Status s = Lookup(node, name, "float", &v);

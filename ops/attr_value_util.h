@@ -35,6 +35,9 @@ std::string SummarizeAttrValue(const AttrValue& value);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, std::string* out);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, int64_t* out);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, int32_t* out);
+// InvalidArgument "Attr <name> has value <v> out of range for an int32" (TensorFlow's text) when an
+// int attr TensorFlow reads as int32 (masks, window sizes, counts) does not fit one.
+absl::Status CheckInt32Attr(absl::string_view name, int64_t v);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, float* out);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, bool* out);
 absl::Status GetNodeAttr(const NodeDef& node, absl::string_view name, DataType* out);

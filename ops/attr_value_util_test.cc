@@ -51,5 +51,13 @@ TEST(AttrValueUtilTest, GettersCheckPresenceAndKind) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("out of range for int32")));
 }
 
+TEST(AttrValueUtilTest, CheckInt32AttrIsTensorFlowsRangeError) {
+  RILL_EXPECT_OK(CheckInt32Attr("first_n", -2147483648));
+  RILL_EXPECT_OK(CheckInt32Attr("first_n", 2147483647));
+  EXPECT_THAT(CheckInt32Attr("summarize", int64_t{1} << 40),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Attr summarize has value 1099511627776 out of range for an int32"));
+}
+
 }  // namespace
 }  // namespace rill

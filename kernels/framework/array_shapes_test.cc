@@ -96,6 +96,12 @@ TEST(ArrayShapesTest, StridedSlicePlanWithEveryMask) {
   EXPECT_FALSE(plan.identity);
   EXPECT_THAT(StridedSlicePlanOf(TensorShape({4}), Vec({0}), Vec({2}), Vec({0}), {}).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, "strides[0] must be non-zero"));
+  // TensorFlow reads the masks as int32.
+  StridedSliceMasks huge;
+  huge.shrink_axis = int64_t{1} << 40;
+  EXPECT_THAT(StridedSlicePlanOf(TensorShape({4}), Vec({0}), Vec({2}), Vec({1}), huge).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Attr shrink_axis_mask has value 1099511627776 out of range for an int32"));
 }
 
 }  // namespace

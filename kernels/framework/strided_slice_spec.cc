@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -94,6 +95,13 @@ absl::Status BuildDenseSpec(const std::vector<int64_t>& begin, const std::vector
 absl::StatusOr<StridedSlicePlan> StridedSlicePlanOf(const TensorShape& shape, const Tensor& begin_t,
                                                     const Tensor& end_t, const Tensor& strides_t,
                                                     const StridedSliceMasks& masks) {
+  for (const auto& [name, mask] : {std::pair<const char*, int64_t>{"begin_mask", masks.begin},
+                                   {"end_mask", masks.end},
+                                   {"ellipsis_mask", masks.ellipsis},
+                                   {"new_axis_mask", masks.new_axis},
+                                   {"shrink_axis_mask", masks.shrink_axis}}) {
+    RILL_RETURN_IF_ERROR(CheckInt32Attr(name, mask));
+  }
   const int64_t n = strides_t.NumElements();
   auto wrong = [n](const Tensor& t) {
     return t.shape().rank() != 1 || t.NumElements() != n || n >= 32;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "kernels/framework/kernel_registry.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -17,6 +18,7 @@ class AssertOp final : public OpKernel {
  public:
   explicit AssertOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("summarize", &summarize_));
+    ctx.SetStatus(CheckInt32Attr("summarize", summarize_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {

@@ -24,6 +24,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -35,6 +36,7 @@ class StringFormatOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("template", &tmpl));
     ctx.SetStatus(ctx.GetAttr("placeholder", &placeholder));
     ctx.SetStatus(ctx.GetAttr("summarize", &summarize_));
+    ctx.SetStatus(CheckInt32Attr("summarize", summarize_));
     if (!ctx.status().ok()) return;
     pieces_ = absl::StrSplit(tmpl, placeholder);
     const int64_t placeholders = static_cast<int64_t>(pieces_.size()) - 1;
@@ -109,7 +111,9 @@ class PrintOp final : public OpKernel {
   explicit PrintOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("message", &message_));
     ctx.SetStatus(ctx.GetAttr("first_n", &first_n_));
+    ctx.SetStatus(CheckInt32Attr("first_n", first_n_));
     ctx.SetStatus(ctx.GetAttr("summarize", &summarize_));
+    ctx.SetStatus(CheckInt32Attr("summarize", summarize_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {

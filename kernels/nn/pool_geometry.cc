@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 
@@ -16,6 +17,8 @@ absl::Status CheckKsizeAndStrides(const PoolSpec& s) {
     return absl::InvalidArgumentError("Sliding window stride field must specify 4 dimensions");
   }
   for (size_t i = 0; i < s.ksize.size(); ++i) {
+    RILL_RETURN_IF_ERROR(CheckInt32Attr("ksize", s.ksize[i]));
+    RILL_RETURN_IF_ERROR(CheckInt32Attr("strides", s.strides[i]));
     if (s.ksize[i] <= 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("Sliding window ksize for dimension ", i, " was zero."));
@@ -99,6 +102,10 @@ absl::StatusOr<PoolSpec> ParsePoolAttrs(const OpKernelConstruction& ctx, const c
     for (int64_t p : s.explicit_paddings) {
       if (p < 0) return absl::InvalidArgumentError("All explicit_paddings must be non-negative");
     }
+  } else if (ctx.GetAttr("explicit_paddings", &s.explicit_paddings).ok() &&
+             !s.explicit_paddings.empty()) {
+    return absl::InvalidArgumentError(
+        "explicit_paddings attribute must be empty if the padding attribute is not EXPLICIT");
   }
   return s;
 }

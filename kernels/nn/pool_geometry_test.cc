@@ -48,6 +48,15 @@ TEST(PoolGeometryTest, BadSpecsAreTensorFlowsErrors) {
   EXPECT_THAT(CheckKsizeAndStrides(Spec({2, 1, 1, 1}, {1, 1, 1, 1}, Padding::kValid)),
               StatusIs(absl::StatusCode::kUnimplemented,
                        HasSubstr("Pooling is not yet supported on the batch dimension.")));
+  // TensorFlow reads ksize and strides as int32.
+  EXPECT_THAT(
+      CheckKsizeAndStrides(Spec({1, int64_t{1} << 40, 1, 1}, {1, 1, 1, 1}, Padding::kValid)),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "Attr ksize has value 1099511627776 out of range for an int32"));
+  EXPECT_THAT(
+      CheckKsizeAndStrides(Spec({1, 1, 1, 1}, {1, 1, -(int64_t{1} << 40), 1}, Padding::kValid)),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "Attr strides has value -1099511627776 out of range for an int32"));
   EXPECT_THAT(
       NhwcPoolGeometry(Spec({1, 2, 2, 1}, {1, 1, 1, 1}, Padding::kValid), TensorShape({2, 2, 2}))
           .status(),
