@@ -41,15 +41,32 @@ class PlaceholderOp final : public OpKernel {
   std::string message_;
 };
 
-// Unfed, PlaceholderWithDefault passes its input through.
+// Unfed, PlaceholderWithDefault passes its input through; a default whose shape the shape attr
+// does not admit (TensorFlow refuses such a graph when building it) is InvalidArgument.
 class PlaceholderWithDefaultOp final : public OpKernel {
  public:
-  explicit PlaceholderWithDefaultOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit PlaceholderWithDefaultOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    TensorShapeProto proto;
+    ctx.SetStatus(ctx.GetAttr("shape", &proto));
+    absl::StatusOr<PartialTensorShape> shape = PartialTensorShape::FromProto(proto);
+    ctx.SetStatus(shape.status());
+    if (shape.ok()) shape_ = *std::move(shape);
+  }
   absl::Status Compute(OpKernelContext& ctx) const override {
-    ctx.set_output(0, ctx.input(0));
+    const Tensor& input = ctx.input(0);
+    if (!shape_.IsCompatibleWith(input.shape())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("PlaceholderWithDefault's default value has shape ",
+                       input.shape().DebugString(), ", which its shape attr ", shape_.DebugString(),
+                       " does not admit; give it a default of that shape or relax the attr"));
+    }
+    ctx.set_output(0, input);
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
+
+ private:
+  PartialTensorShape shape_;
 };
 
 REGISTER_KERNEL(

@@ -52,5 +52,16 @@ TEST(PlaceholderWithDefaultOpTest, ForwardsItsInput) {
   EXPECT_TRUE(out[0].SharesBufferWith(d));
 }
 
+TEST(PlaceholderWithDefaultOpTest, ADefaultTheShapeAttrDoesNotAdmitIsRefused) {
+  OpTester t("PlaceholderWithDefault", "p");
+  t.Attr("dtype", DT_INT64)
+      .ShapeAttr("shape", {2})
+      .Input(Tensor::FromVector<int64_t>({4, 5, 6}, TensorShape({3})));
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                testing::HasSubstr("PlaceholderWithDefault's default value has "
+                                                   "shape [3], which its shape attr [2] does not "
+                                                   "admit")));
+}
+
 }  // namespace
 }  // namespace rill
