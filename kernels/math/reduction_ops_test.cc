@@ -68,5 +68,14 @@ TEST(ReductionOpsTest, AxisOutOfRangeIsTensorFlowsError) {
                        "Invalid reduction dimension (2 for input with 2 dimension(s)"));
 }
 
+TEST(ReductionOpsTest, AnAxisGivenTwiceIsTensorFlowsError) {
+  for (const char* op : {"Sum", "Max", "Mean"}) {
+    EXPECT_THAT(Reduce(op, kX, {1, -1}),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "Invalid reduction arguments: Axes contains duplicate dimension: 1"))
+        << op;
+  }
+}
+
 }  // namespace
 }  // namespace rill

@@ -1,7 +1,9 @@
 // Which dimensions a reduction (Sum, Mean, Prod, Max, Min, All, Any) reduces, and its output
 // shape, from the input shape, the reduction_indices tensor and keep_dims; shared by the CPU and
 // GPU kernels. Errors: InvalidArgument "Invalid reduction dimension (5 for input with 2
-// dimension(s)" (TensorFlow's text) for an axis out of range. Pure; thread-safe.
+// dimension(s)" (TensorFlow's text) for an axis out of range, "Invalid reduction arguments: Axes
+// contains duplicate dimension: 0" for an axis given twice (1 and -1 of a rank-2 input included).
+// Pure; thread-safe.
 #ifndef RILL_KERNELS_MATH_REDUCTION_PLAN_H_
 #define RILL_KERNELS_MATH_REDUCTION_PLAN_H_
 
@@ -32,7 +34,12 @@ inline absl::StatusOr<ReductionPlan> PlanReduction(const TensorShape& in, const 
       return absl::InvalidArgumentError(absl::StrCat("Invalid reduction dimension (", a,
                                                      " for input with ", rank, " dimension(s)"));
     }
-    plan.reduced[a < 0 ? a + rank : a] = true;
+    const int64_t d = a < 0 ? a + rank : a;
+    if (plan.reduced[d]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Invalid reduction arguments: Axes contains duplicate dimension: ", d));
+    }
+    plan.reduced[d] = true;
   }
   std::vector<int64_t> dims;
   for (int d = 0; d < rank; ++d) {
