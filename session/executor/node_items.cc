@@ -10,6 +10,7 @@
 #include "core/status_macros.h"
 #include "graph/graph_def_export.h"
 #include "graph/op_classes.h"
+#include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 
@@ -44,6 +45,10 @@ absl::Status BuildFrames(const std::vector<const Node*>& graph_nodes, NodeItems&
     if (item.is_enter) {
       std::string name;
       RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "frame_name", &name));
+      if (name.empty()) {  // the root frame's name: TensorFlow's error
+        return absl::InvalidArgumentError(absl::StrCat(
+            "The Enter node ", node.name(), " must have a frame name; give it its loop's name"));
+      }
       auto [it, added] = frame_by_name.emplace(name, static_cast<int>(frames.size()));
       if (added) {
         FrameInfo info;
@@ -189,6 +194,10 @@ absl::StatusOr<NodeItems> BuildNodeItems(const Graph& partition, Device* device,
       int64_t parallel = 0;  // import fills in the op's default when the attr is absent
       RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "is_constant", &item.is_constant_enter));
       RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "parallel_iterations", &parallel));
+      if (const absl::Status s = CheckInt32Attr("parallel_iterations", parallel); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(s.message(), " (Enter node ", node.name(), ")"));
+      }
       if (parallel < 1) {
         return absl::InvalidArgumentError(absl::StrCat("Enter node ", node.name(),
                                                        " has parallel_iterations ", parallel,

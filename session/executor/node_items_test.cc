@@ -207,6 +207,13 @@ TEST(NodeItemsTest, ParallelIterationsAreClampedAndMustBePositive) {
                        "Enter node l/enter has parallel_iterations 0; it must be at least 1"));
 }
 
+TEST(NodeItemsTest, AnEnterWithoutAFrameNameIsRefused) {
+  EXPECT_THAT(BuildTestItems(absl::StrCat(NodeText("src", "PartTestSource"),
+                                          LoopText("l", "", "src", "src", "src", 1))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The Enter node l/enter must have a frame name; give it its loop's name"));
+}
+
 TEST(NodeItemsTest, CountsExpensiveNodesFedByRootsAlone) {
   const std::string text = absl::StrCat(
       NodeText("r1", "PartTestSource"), NodeText("r2", "PartTestHeavySource"),
