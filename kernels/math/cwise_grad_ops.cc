@@ -1,6 +1,7 @@
 // The elementwise gradient ops TensorFlow's training graphs contain, on the CPU, with TensorFlow's
 // formulas (so the rounding matches): operands have one shape (no broadcasting).
-//   ReluGrad(g, x) = g where x > 0, else 0        Relu6Grad(g, x) = g where 0 < x < 6, else 0
+//   ReluGrad(g, x) = g * (x > 0)                  Relu6Grad(g, x) = g * (0 < x < 6)
+//   (products, as TensorFlow's: a NaN or infinite g gives NaN where the mask is 0)
 //   EluGrad(g, y) = y < 0 ? g * (y + 1) : g        SeluGrad(g, y) = y < 0 ? g * (y + scale*alpha)
 //   LeakyReluGrad(g, x) = x > 0 ? g : g * alpha                                    : g * scale
 //   SoftplusGrad(g, x) = g / (exp(-x) + 1)
@@ -32,13 +33,13 @@ struct OutputGradFunctor : CwiseFunctorBase {
 struct ReluGradFunctor : GradFunctor {
   template <typename T>
   T operator()(T g, T x) const {
-    return x > T(0) ? g : T(0);
+    return g * static_cast<T>(x > T(0));  // TensorFlow's product: a NaN or inf g stays NaN
   }
 };
 struct Relu6GradFunctor : GradFunctor {
   template <typename T>
   T operator()(T g, T x) const {
-    return x > T(0) && x < T(6) ? g : T(0);
+    return g * static_cast<T>(x > T(0) && x < T(6));
   }
 };
 struct EluGradFunctor : GradFunctor {

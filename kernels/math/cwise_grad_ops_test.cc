@@ -1,3 +1,4 @@
+#include <cmath>
 #include <limits>
 
 #include "core/status_matchers.h"
@@ -40,6 +41,26 @@ TEST(CwiseGradOpsTest, OutputGradientsUseTheForwardOutput) {
   // Only element counts must agree; the output has y's shape.
   RILL_ASSERT_OK_AND_ASSIGN(out, Grad("SigmoidGrad", F({0.5, 0.5}, TensorShape({1, 2})), dy));
   EXPECT_EQ(out[0].shape(), TensorShape({1, 2}));
+}
+
+// TensorFlow's products: g * (x > 0), so a NaN or infinite g is NaN where the mask is 0, and a NaN
+// x masks g to 0.
+TEST(CwiseGradOpsTest, ReluGradientsAreProductsWithTheMask) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Grad("ReluGrad", F({nan, inf, 1, nan}, TensorShape({4})),
+                                           F({-1, -1, nan, 1}, TensorShape({4}))));
+  const auto relu = out[0].flat<float>();
+  EXPECT_TRUE(std::isnan(relu[0]));
+  EXPECT_TRUE(std::isnan(relu[1]));
+  EXPECT_EQ(relu[2], 0.0f);
+  EXPECT_TRUE(std::isnan(relu[3]));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Grad("Relu6Grad", F({nan, inf, 1}, TensorShape({3})),
+                                      F({-1, 7, nan}, TensorShape({3}))));
+  const auto relu6 = out[0].flat<float>();
+  EXPECT_TRUE(std::isnan(relu6[0]));
+  EXPECT_TRUE(std::isnan(relu6[1]));
+  EXPECT_EQ(relu6[2], 0.0f);
 }
 
 // TensorFlow's: a zero dy gives 0 whatever y is (no 0/0 or 0*inf NaN).

@@ -61,7 +61,8 @@ void FakeQuant(const float* x, float* y, int64_t n, int64_t stride, float min, f
   const float offset = static_cast<float>(quant_min) - q.zero_point;
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i * stride];
-    const float clamped = std::fmax(std::fmin(v, q.max), q.min);
+    // fmin/fmax would turn a NaN into a bound; TensorFlow's clamp keeps it NaN.
+    const float clamped = std::isnan(v) ? v : std::fmax(std::fmin(v, q.max), q.min);
     const float shifted = clamped - q.min;
     const float level = std::floor(shifted * q.inv_scale + 0.5f);
     y[i * stride] = (level + offset) * q.scale;

@@ -1,3 +1,5 @@
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -18,6 +20,20 @@ TEST(FakeQuantOpsTest, ArgsNudgesTheRangeSoZeroIsExact) {
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({-0.100392155f, -0.025098039f, 0.0f,
                                                        0.50196075f, 3.0117648f, 6.0988235f},
                                                       TensorShape({6})));
+}
+
+// TensorFlow 2.21: NaN stays NaN, the infinities clamp to the nudged bounds.
+TEST(FakeQuantOpsTest, NaNStaysNaNAndInfinitiesClamp) {
+  OpTester t("FakeQuantWithMinMaxArgs");
+  const float inf = std::numeric_limits<float>::infinity();
+  t.Input(Tensor::FromVector<float>({std::numeric_limits<float>::quiet_NaN(), inf, -inf, -0.0f},
+                                    TensorShape({4})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  const auto v = out[0].flat<float>();
+  EXPECT_TRUE(std::isnan(v[0]));
+  EXPECT_EQ(v[1], 5.9764705f);
+  EXPECT_EQ(v[2], -6.0235295f);
+  EXPECT_EQ(v[3], 0.0f);
 }
 
 TEST(FakeQuantOpsTest, VarsNarrowRangeFourBits) {
