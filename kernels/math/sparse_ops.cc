@@ -706,7 +706,13 @@ class SparseFillEmptyRowsOp final : public OpKernel {
           absl::StrCat("Expected shape dimensions to be non-negative, got ", rows));
     }
     const std::vector<int64_t> idx = IndexValues(indices);
-    std::vector<int64_t> count(static_cast<size_t>(rows), 0);
+    // Per-row counts and starts sized by dense_shape's value: through the allocator, so a huge
+    // row count is ResourceExhausted rather than std::bad_alloc.
+    RILL_ASSIGN_OR_RETURN(Tensor count_t, ctx.allocate_temp(DT_INT64, TensorShape({rows})));
+    RILL_ASSIGN_OR_RETURN(Tensor start_t, ctx.allocate_temp(DT_INT64, TensorShape({rows + 1})));
+    int64_t* count = count_t.flat<int64_t>().data();
+    int64_t* start = start_t.flat<int64_t>().data();
+    std::fill(count, count + rows, 0);
     for (int64_t i = 0; i < nnz; ++i) {
       const int64_t r = idx[i * rank];
       if (r < 0 || r >= rows) {
@@ -717,7 +723,7 @@ class SparseFillEmptyRowsOp final : public OpKernel {
     }
     // Each row starts at the sum of the sizes of the rows before it; an empty row holds one
     // default entry.
-    std::vector<int64_t> start(static_cast<size_t>(rows) + 1, 0);
+    start[0] = 0;
     for (int64_t r = 0; r < rows; ++r) start[r + 1] = start[r] + std::max<int64_t>(count[r], 1);
     const int64_t total = start[rows];
     RILL_ASSIGN_OR_RETURN(Tensor * oi, ctx.allocate_output(0, TensorShape({total, rank})));
@@ -727,7 +733,9 @@ class SparseFillEmptyRowsOp final : public OpKernel {
     int64_t* out_idx = oi->flat<int64_t>().data();
     int64_t* rev = orev->flat<int64_t>().data();
     auto empty = oe->flat<bool>();
-    std::vector<int64_t> next(start.begin(), start.end() - 1);
+    RILL_ASSIGN_OR_RETURN(Tensor next_t, ctx.allocate_temp(DT_INT64, TensorShape({rows})));
+    int64_t* next = next_t.flat<int64_t>().data();
+    std::copy(start, start + rows, next);
     for (int64_t i = 0; i < nnz; ++i) {
       const int64_t at = next[idx[i * rank]]++;
       rev[i] = at;

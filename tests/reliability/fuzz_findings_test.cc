@@ -196,5 +196,102 @@ TEST(FuzzFindingsTest, ShapeOfAConstItsKernelRefusesIsNotFolded) {
                                  "elements")));
 }
 
+// The every-op sweep (op_sweep.h): SparseFillEmptyRows sized per-row vectors by dense_shape's
+// value with std::vector, so a row count of 2^40 aborted in std::bad_alloc.
+TEST(FuzzFindingsTest, SparseFillEmptyRowsWithAHugeRowCountIsResourceExhausted) {
+  const GraphDef g = Parse(R"pb(
+    node {
+      name: "i"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_INT64 }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_INT64
+            tensor_shape {
+              dim { size: 1 }
+              dim { size: 2 }
+            }
+            int64_val: 0
+            int64_val: 0
+          }
+        }
+      }
+    }
+    node {
+      name: "v"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape { dim { size: 1 } }
+            float_val: 1
+          }
+        }
+      }
+    }
+    node {
+      name: "shape"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_INT64 }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_INT64
+            tensor_shape { dim { size: 2 } }
+            int64_val: 1099511627776
+            int64_val: 2
+          }
+        }
+      }
+    }
+    node {
+      name: "d"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 0
+          }
+        }
+      }
+    }
+    node {
+      name: "x"
+      op: "SparseFillEmptyRows"
+      input: "i"
+      input: "v"
+      input: "shape"
+      input: "d"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb");
+  EXPECT_THAT(CreateAndRun(g, "x:2"), StatusIs(absl::StatusCode::kResourceExhausted, testing::_));
+}
+
 }  // namespace
 }  // namespace rill
