@@ -576,7 +576,17 @@ class Optimizer {
     for (Node* n : TopologicalOrder()) {
       if (IsConstant(n->op_class()) || HasControlInputs(*n)) continue;
       if (n->is_unknown_op() || IsPinned(*n) || n->op_def()->output_arg_size() == 0) continue;
-      if (!OnCpu(*n) || CrossesDevices(*n)) continue;
+      if (CrossesDevices(*n)) continue;
+      // Off the CPU a node folds when its device has a Const kernel for the value (evaluated by
+      // the CPU's kernels, as TensorFlow's constant folding does): a GPU's batch-norm arithmetic
+      // on constants folds, and then into its convolutions.
+      auto device_holds = [&](const Tensor& value) {
+        if (OnCpu(*n)) return true;
+        NodeDef c;
+        c.set_op("Const");
+        SetAttr(&c, "dtype", value.dtype());
+        return CanRun(*n, c);
+      };
       // Shape, Size and Rank of a fully known shape.
       if (shapes_known && IsShapeMetadata(n->op_class()) && n->num_inputs() == 1 &&
           n->input_edge(0) != nullptr) {
@@ -584,9 +594,8 @@ class Optimizer {
         const std::vector<PartialTensorShape>& shapes = in->src()->output_shapes();
         if (in->src_output() < static_cast<int>(shapes.size()) &&
             shapes[in->src_output()].IsFullyDefined()) {
-          if (std::optional<Tensor> v = ShapeMetadataValue(*n, shapes[in->src_output()])) {
-            fold(n, *std::move(v));
-          }
+          std::optional<Tensor> v = ShapeMetadataValue(*n, shapes[in->src_output()]);
+          if (v && device_holds(*v)) fold(n, *std::move(v));
           continue;
         }
       }
@@ -606,7 +615,7 @@ class Optimizer {
       absl::StatusOr<std::vector<Tensor>> out = Evaluate(*n, inputs);
       if (!out.ok() || out->size() != 1 ||
           static_cast<int64_t>((*out)[0].TotalBytes()) > options_.max_folded_bytes ||
-          (*out)[0].dtype() == DT_VARIANT) {
+          (*out)[0].dtype() == DT_VARIANT || !device_holds((*out)[0])) {
         continue;  // multi-output nodes and failures stay; failures report at run time
       }
       fold(n, (*out)[0]);

@@ -7,7 +7,8 @@
 //     instead;
 //   - constant folding: a stateless node whose data inputs are all Const (and has no control
 //     inputs), with its inputs and consumers on its own device, is run once on the CPU and
-//     replaced by a Const of its output, up to max_folded_bytes (work a user placed across
+//     replaced by a Const of its output on that device (off the CPU only where `kernels` has a
+//     Const kernel for the output's dtype there), up to max_folded_bytes (work a user placed across
 //     devices, like the seed examples' towers, stays where it was placed); Shape, Size and Rank of
 //     tensors whose shape inference knows fully become Consts too, so Shape -> StridedSlice -> Pack
 //     chains fold away;

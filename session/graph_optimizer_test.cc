@@ -656,6 +656,40 @@ TEST(GraphOptimizerTest, FusesOnAGpuOnlyWhenItHasTheFusedKernel) {
   }
 }
 
+// Constants fold on a GPU when it has a Const kernel for the value's dtype (evaluated by the CPU's
+// kernels), and stay otherwise.
+TEST(GraphOptimizerTest, FoldsOnAGpuOnlyWhenItHasAConstKernel) {
+  const std::string kGpu0 = "/job:localhost/replica:0/task:0/device:GPU:0";
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output scale = ops::Rsqrt(root.WithOpName("scale"), ops::Const(root.WithOpName("v"), {4.f}));
+  ops::Mul(root.WithOpName("y"), x, scale);
+  GraphDef graph_def;
+  ASSERT_THAT(root.ToGraphDef(&graph_def), IsOk());
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  for (const bool has_const : {false, true}) {
+    SCOPED_TRACE(has_const);
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(graph_def));
+    for (Node* n : graph->op_nodes()) n->set_assigned_device_name(kGpu0);
+    GpuKernelsFor kernels(has_const ? std::vector<std::string>{"Const", "Rsqrt", "Mul"}
+                                    : std::vector<std::string>{"Rsqrt", "Mul"});
+    GraphOptimizerOptions options;
+    options.cpu = cpu.get();
+    options.kernels = &kernels;
+    GraphOptimizerStats stats;
+    ASSERT_THAT(OptimizeGraph(options, graph.get(), &stats), IsOk());
+    const Node* folded = graph->FindNode("scale");
+    ASSERT_NE(folded, nullptr);
+    EXPECT_EQ(folded->op(), has_const ? "Const" : "Rsqrt");
+    EXPECT_EQ(folded->assigned_device_name(), kGpu0);
+    if (has_const) {
+      RILL_ASSERT_OK_AND_ASSIGN(Tensor value,
+                                TensorFromProto(folded->def().attr().at("value").tensor()));
+      EXPECT_EQ(value.flat<float>()[0], 0.5f);
+    }
+  }
+}
+
 // Devices are compared by type (parsed), and what the optimizer creates stays on the device of
 // what it replaces: a second CPU fuses and folds like the first, a GPU's product is left alone.
 TEST(GraphOptimizerTest, NewNodesKeepTheDevicesOfTheNodesTheyReplace) {
