@@ -446,7 +446,7 @@ std::string TypesLabel(const std::map<std::string, DataType>& types) {
 
 }  // namespace
 
-std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipped) {
+std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipped, uint32_t seed) {
   std::vector<SweepCase> cases;
   const OpRegistration* reg = OpRegistry::Global()->LookUp(op);
   if (reg == nullptr) {
@@ -465,9 +465,9 @@ std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipp
   const auto& recipes = Recipes();
   // Seeded by the op's name with a fixed hash (absl::Hash is salted per process), so a case's
   // number names the same graph in every run.
-  uint32_t seed = 2166136261u;
-  for (char ch : op) seed = (seed ^ static_cast<uint8_t>(ch)) * 16777619u;
-  std::mt19937 rng(seed);
+  uint32_t hash = 2166136261u ^ seed;
+  for (char ch : op) hash = (hash ^ static_cast<uint8_t>(ch)) * 16777619u;
+  std::mt19937 rng(hash);
   for (const auto& types : TypeAssignments(op_def, cpu)) {
     google::protobuf::Map<std::string, AttrValue> base;
     bool plain = true;

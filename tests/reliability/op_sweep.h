@@ -21,6 +21,7 @@
 #ifndef RILL_TESTS_RELIABILITY_OP_SWEEP_H_
 #define RILL_TESTS_RELIABILITY_OP_SWEEP_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,9 @@ struct SweepCase {
 
 // The cases for `op`; empty with the reason in `*skipped` for an op the sweep cannot feed (no CPU
 // kernel, a reference, resource or variant input).
-std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipped);
+// `seed` varies the seeded input mixtures and attr pairs (0: the cases CI runs).
+std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipped,
+                                       uint32_t seed = 0);
 
 // What running a case gave.
 struct SweepResult {

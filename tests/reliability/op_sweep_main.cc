@@ -5,8 +5,9 @@
 // goes on from the next case.
 //
 //   op_sweep [--ops=Conv2D,Fill] [--out=DIR] [--timeout_ms=2000] [--stall_seconds=60]
-//            [--record=DIR]
+//            [--record=DIR] [--seed=N]
 //
+// --seed varies the seeded input mixtures and attr pairs (0, the default, is what CI runs).
 // --record writes, for each case that ran and fetched x:0, DIR/<op>.<case>.graph.pb (the
 // GraphDef), .label (its recipe) and .out.pb (x:0 as a TensorProto), for
 // tests/tfgen/sweep_vs_tf.py to run the same graphs in TensorFlow and compare.
@@ -44,6 +45,7 @@ struct Flags {
   std::string out;
   std::string record;
   int timeout_ms = 2000;
+  uint32_t seed = 0;
   int stall_seconds = 60;
 };
 
@@ -56,6 +58,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
       flags->out = a.substr(6);
     } else if (absl::StartsWith(a, "--record=")) {
       flags->record = a.substr(9);
+    } else if (absl::StartsWith(a, "--seed=")) {
+      if (!absl::SimpleAtoi(a.substr(7), &flags->seed)) return false;
     } else if (absl::StartsWith(a, "--timeout_ms=")) {
       if (!absl::SimpleAtoi(a.substr(13), &flags->timeout_ms) || flags->timeout_ms < 1)
         return false;
@@ -129,7 +133,7 @@ void Save(const Flags& flags, const SweepCase& c, size_t i) {
 
 void SweepOp(const Flags& flags, const std::string& op, Report* report) {
   std::string skipped;
-  const std::vector<SweepCase> cases = SweepCasesForOp(op, &skipped);
+  const std::vector<SweepCase> cases = SweepCasesForOp(op, &skipped, flags.seed);
   if (cases.empty()) {
     report->skipped_ops++;
     return;
@@ -214,8 +218,8 @@ int Main(int argc, char** argv) {
   Flags flags;
   if (!ParseFlags(argc, argv, &flags)) {
     std::fprintf(stderr,
-                 "usage: op_sweep [--ops=A,B] [--out=DIR] [--record=DIR] [--timeout_ms=N] "
-                 "[--stall_seconds=N]\n");
+                 "usage: op_sweep [--ops=A,B] [--out=DIR] [--record=DIR] [--seed=N] "
+                 "[--timeout_ms=N] [--stall_seconds=N]\n");
     return 2;
   }
   if (flags.ops.empty()) flags.ops = OpRegistry::Global()->ListOps(/*include_internal=*/false);
