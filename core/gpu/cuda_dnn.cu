@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/gpu/cuda_dnn.h"
+#include "core/gpu/cuda_dnn_graph.h"
 #include "core/gpu/dynamic_library.h"
 
 #if __has_include(<cudnn.h>)
@@ -209,6 +210,9 @@ std::map<std::pair<int, decltype(DnnConvShape().Key())>, Plan>& Plans() {
   return *plans;
 }
 
+// The `algorithm` CudnnConvPlan returns for a graph-API plan (no legacy algorithm has it).
+constexpr int kGraphPlan = 1 << 20;
+
 // The most workspace a chosen algorithm may ask for; faster algorithms past it are skipped.
 constexpr size_t kMaxWorkspaceBytes = size_t{1} << 30;
 
@@ -240,11 +244,25 @@ bool CudnnCreate(int platform_id, void* stream, void** handle, std::string* erro
 }
 
 void CudnnDestroy(int platform_id, void* handle) {
+  GraphConvForget(handle);
   if (handle != nullptr && cudaSetDevice(platform_id) == cudaSuccess) Cudnn().destroy(H(handle));
 }
 
 bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int* algorithm,
                    size_t* workspace_bytes, std::string* error) {
+  if (UseCudnnGraphApi()) {
+    if (!SetDevice(platform_id, error)) return false;
+    std::string graph_error;
+    if (GraphConvPlan(handle, shape, shape.alignment, shape.half || AllowTf32(), workspace_bytes,
+                      &graph_error)) {
+      *algorithm = kGraphPlan;
+      return true;
+    }
+    if (!graph_error.empty()) {
+      if (error != nullptr) *error = graph_error;
+      return false;
+    }
+  }
   Plan plan;
   if (!LookUpPlan(platform_id, shape, &plan)) {
     if (!SetDevice(platform_id, error)) return false;
@@ -290,6 +308,10 @@ bool CudnnConvPlan(int platform_id, void* handle, const DnnConvShape& shape, int
 bool CudnnConvForward(int platform_id, void* handle, const DnnConvShape& shape, int algorithm,
                       const void* input, const void* filter, void* output, void* workspace,
                       size_t workspace_bytes, std::string* error) {
+  if (algorithm == kGraphPlan) {
+    return SetDevice(platform_id, error) && GraphConvForward(handle, shape, shape.alignment, input,
+                                                             filter, output, workspace, error);
+  }
   Plan plan;
   if (!LookUpPlan(platform_id, shape, &plan) || static_cast<int>(plan.algorithm) != algorithm) {
     if (error != nullptr) *error = "the convolution was not planned (CudnnConvPlan) on this GPU";

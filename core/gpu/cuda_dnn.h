@@ -11,12 +11,15 @@
 // convolutions accumulate in float32.
 //
 // A handle is bound to one stream. Algorithms are chosen once per (GPU, shape) by cuDNN's
-// heuristics and cached for the process. Thread-safe.
+// heuristics and cached for the process. With RILL_CUDNN_API=graph (Rill-only) convolutions run
+// through cuDNN's graph API with one execution plan per (handle, shape) (cuda_dnn_graph.h),
+// falling back to the legacy API for shapes it has no engine for. Thread-safe.
 #ifndef RILL_CORE_GPU_CUDA_DNN_H_
 #define RILL_CORE_GPU_CUDA_DNN_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <tuple>
 
@@ -34,13 +37,25 @@ struct DnnConvShape {
   int64_t filter_rows = 0, filter_cols = 0, groups = 1;
   int64_t pad_rows = 0, pad_cols = 0;
   int64_t stride_rows = 1, stride_cols = 1, dilation_rows = 1, dilation_cols = 1;
+  // The largest power of two up to 16 that divides the input, filter and output addresses
+  // (PointerAlignment): the graph API plans for it.
+  int64_t alignment = 16;
 
   auto Key() const {
     return std::make_tuple(half, batch, in_rows, in_cols, in_depth, out_rows, out_cols, out_depth,
                            filter_rows, filter_cols, groups, pad_rows, pad_cols, stride_rows,
-                           stride_cols, dilation_rows, dilation_cols);
+                           stride_cols, dilation_rows, dilation_cols, alignment);
   }
 };
+
+// The largest power of two up to 16 dividing every address in `pointers`.
+inline int64_t PointerAlignment(std::initializer_list<const void*> pointers) {
+  int64_t alignment = 16;
+  for (const void* p : pointers) {
+    while (alignment > 1 && reinterpret_cast<uintptr_t>(p) % alignment != 0) alignment /= 2;
+  }
+  return alignment;
+}
 
 // Whether every tensor of `shape` has fewer than 2^31 elements (cuDNN's descriptors take ints).
 bool FitsCudnn(const DnnConvShape& shape);

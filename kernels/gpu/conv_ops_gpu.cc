@@ -124,6 +124,7 @@ class ConvGpuOp final : public GpuOpKernel {
       RILL_RETURN_IF_ERROR(Launched());
       x = padded.raw_data();
     }
+    s.alignment = gpu_internal::PointerAlignment({x, ohwi.raw_data(), out->raw_data()});
     RILL_ASSIGN_OR_RETURN(void* handle, gpu()->DnnHandle());
     stream();  // makes this GPU current for the calls below
     int algorithm = 0;

@@ -6,7 +6,8 @@
 #   2. the GPU test binaries (gpu_kernels_test must report 0 skipped);
 #   3. the seed examples on the GPU with TensorFlow's placement log;
 #   4. whole models on the GPU against the CPU (gpu_model_check on tools/gpu/models, issue 31);
-#   5. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py, gpu_model_peers.py).
+#   5. the GPU benchmarks beside PyTorch (tools/bench/gpu_peers.py, gpu_model_peers.py), and the
+#      convolution tests, models and model times again with cuDNN's graph API (RILL_CUDNN_API=graph).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=${OUT:-/tmp}/gpu_checks.log
@@ -65,8 +66,15 @@ run() {
   done
   run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt \
     --models=mobilenet_v2,resnet50 --batch=32
+  # cuDNN's graph API with cached execution plans (RILL_CUDNN_API=graph) against the legacy API:
+  # the convolution tests, the two models' outputs, and their times (issue 31).
+  RILL_CUDNN_API=graph run .gpu/run gpu_nn_kernels_test
+  RILL_CUDNN_API=graph run .gpu/run gpu_model_check --manifest=tools/gpu/models/manifest.txt \
+    --models=mobilenet_v2,resnet50
   run python3 tools/bench/gpu_peers.py --gpu_bench ".gpu/run gpu_bench"
   # ResNet50 and MobileNetV2 at batch 1 and 32 beside PyTorch eager (its CPU pass included).
   STEP_TIMEOUT=150 run python3 tools/bench/gpu_model_peers.py \
+    --model_check ".gpu/run gpu_model_check" --runs 20
+  RILL_CUDNN_API=graph STEP_TIMEOUT=150 run python3 tools/bench/gpu_model_peers.py \
     --model_check ".gpu/run gpu_model_check" --runs 20
 } 2>&1 | tee "$log"
