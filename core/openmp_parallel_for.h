@@ -12,6 +12,11 @@
 // all are done. Inside another parallel region the team is the calling thread alone. Under
 // ThreadSanitizer (RILL_TSAN) the blocks run on the calling thread: libgomp is not instrumented.
 // Thread-safe; fn must be safe to call concurrently on disjoint blocks.
+//
+// Float mode: every thread of a team computes with the subnormal mode (FTZ/DAZ, core/denormal.h)
+// of the thread that opened it. Each worker takes that mode at the start of its share and keeps it
+// after (libgomp's workers are Rill's to run kernels on), so a kernel run under the executor's
+// ScopedFlushDenormal flushes on all its threads, as on TensorFlow's.
 #ifndef RILL_CORE_OPENMP_PARALLEL_FOR_H_
 #define RILL_CORE_OPENMP_PARALLEL_FOR_H_
 
@@ -29,6 +34,13 @@ void OpenMpParallelFor(int threads, int64_t total, int64_t cost_per_unit,
 // region (or under TSan) the calling thread runs them all in order. For work already cut into
 // one equal piece per thread (Gemm's row blocks and bands). Thread-safe.
 void OpenMpRunBlocks(int64_t blocks, absl::FunctionRef<void(int64_t block)> fn);
+
+// For teams Rill does not open itself (oneDNN's primitives): gives the workers of this thread's
+// teams of up to `threads` threads this thread's subnormal mode, by one empty region the first
+// time a thread asks for that many workers in that mode (workers libgomp starts later inherit the
+// mode of the thread starting them). Call before a library opens a team of `threads`. A no-op
+// under TSan. Thread-safe (the state is per thread).
+void OpenMpMatchTeamFloatMode(int threads);
 
 }  // namespace rill
 

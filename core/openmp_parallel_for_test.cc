@@ -9,7 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/denormal.h"
 #include "gtest/gtest.h"
+
+// libgomp's region entry, for a team that no Rill code sets up (as oneDNN's).
+extern "C" void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
 
 namespace rill {
 namespace {
@@ -88,6 +92,71 @@ TEST(OpenMpRunBlocksTest, EveryBlockRunsOnceOnItsOwnTeamThread) {
   seen.clear();
   OpenMpRunBlocks(0, [&](int64_t block) { seen.push_back(block); });
   EXPECT_TRUE(seen.empty());
+}
+
+// Each team thread's flush bits and a product of a subnormal computed there.
+struct TeamModes {
+  std::mutex mu;
+  std::vector<FloatMode> bits;
+  std::vector<float> products;
+  void Record() {
+    volatile float subnormal = 1e-39f, one = 1.0f;  // not folded: x * 1 is x
+    const float product = subnormal * one;
+    std::lock_guard<std::mutex> lock(mu);
+    bits.push_back(ReadFloatMode() & kFlushDenormalBits);
+    products.push_back(product);
+  }
+};
+
+// Runs `fn` with the calling thread's flush bits set to `bits`, then puts its mode back.
+template <typename Fn>
+void WithFlushBits(FloatMode bits, Fn fn) {
+  const FloatMode outer = ReadFloatMode();
+  SetFlushDenormalBits(bits);
+  fn();
+  WriteFloatMode(outer);
+}
+
+TEST(OpenMpFloatModeTest, TeamsComputeInTheModeOfTheThreadThatOpensThem) {
+#ifdef RILL_TSAN
+  GTEST_SKIP() << "no OpenMP teams under TSan";
+#endif
+  if (kFlushDenormalBits == 0) GTEST_SKIP() << "no flush-to-zero mode on this CPU";
+  for (const FloatMode bits : {kFlushDenormalBits, FloatMode{0}, kFlushDenormalBits}) {
+    TeamModes parallel_for, run_blocks;
+    WithFlushBits(bits, [&] {
+      OpenMpParallelFor(2, 1000, 1 << 20, [&](int64_t, int64_t) { parallel_for.Record(); });
+      OpenMpRunBlocks(2, [&](int64_t) { run_blocks.Record(); });
+    });
+    const float want = bits != 0 ? 0.0f : 1e-39f;
+    for (TeamModes* t : {&parallel_for, &run_blocks}) {
+      ASSERT_GE(t->bits.size(), 2u);
+      for (FloatMode b : t->bits) EXPECT_EQ(b, bits);
+      for (float p : t->products) EXPECT_EQ(p, want);
+    }
+  }
+}
+
+TEST(OpenMpFloatModeTest, MatchTeamFloatModeGivesWorkersOfOtherRegionsTheCallersMode) {
+#ifdef RILL_TSAN
+  GTEST_SKIP() << "no OpenMP teams under TSan";
+#endif
+  if (kFlushDenormalBits == 0) GTEST_SKIP() << "no flush-to-zero mode on this CPU";
+  // Workers started while this thread keeps subnormals keep them...
+  OpenMpRunBlocks(3, [](int64_t) {});
+  TeamModes before, after;
+  WithFlushBits(kFlushDenormalBits, [&] {
+    GOMP_parallel([](void* t) { static_cast<TeamModes*>(t)->Record(); }, &before, 3, 0);
+    // ...until the caller matches them to its mode.
+    OpenMpMatchTeamFloatMode(3);
+    GOMP_parallel([](void* t) { static_cast<TeamModes*>(t)->Record(); }, &after, 3, 0);
+  });
+  ASSERT_EQ(before.bits.size(), 3u);
+  ASSERT_EQ(after.bits.size(), 3u);
+  std::sort(before.bits.begin(), before.bits.end());
+  EXPECT_EQ(before.bits, (std::vector<FloatMode>{0, 0, kFlushDenormalBits}));  // the caller's
+  EXPECT_EQ(after.bits, std::vector<FloatMode>(3, kFlushDenormalBits));
+  EXPECT_EQ(after.products, std::vector<float>(3, 0.0f));
 }
 
 }  // namespace

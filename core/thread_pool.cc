@@ -16,6 +16,7 @@
 #include <eigen3/unsupported/Eigen/CXX11/ThreadPool>
 
 #include "absl/strings/str_cat.h"
+#include "core/denormal.h"
 #include "core/logging.h"
 
 namespace rill {
@@ -33,6 +34,8 @@ struct NamedThreadEnvironment {
     EnvThread(const std::string& thread_name, std::function<void()> f)
         : thread_([thread_name, f = std::move(f)] {
             pthread_setname_np(pthread_self(), thread_name.c_str());
+            // Pool threads run kernels: subnormals flush to zero, as on TensorFlow's threads.
+            FlushDenormalsOnThisThread();
             f();
           }) {}
     ~EnvThread() { thread_.join(); }

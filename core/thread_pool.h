@@ -34,7 +34,8 @@ class ThreadPool {
  public:
   // Starts `num_threads` worker threads (RILL_CHECK-fails, i.e. aborts, if num_threads < 1).
   // `name` is for diagnostics: threads are named "rill_<name>" (truncated to Linux's 15
-  // characters).
+  // characters). The threads flush subnormal floats to zero (core/denormal.h), as TensorFlow's
+  // pool threads do.
   ThreadPool(std::string name, int num_threads);
 
   // A pool for a count that comes from input (a session's config): InvalidArgument for fewer

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "core/denormal.h"
 #include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -103,6 +104,35 @@ TEST(ThreadPoolTest, ThreadsAreNamed) {
   done.WaitForNotification();
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_STREQ(name, "rill_a_rather_l");  // 15 characters: Linux's limit.
+}
+
+TEST(ThreadPoolTest, ThreadsFlushSubnormalsToZero) {
+  // The constructing thread keeps IEEE 754's mode; the pool's threads flush (core/denormal.h).
+  if (kFlushDenormalBits == 0) GTEST_SKIP() << "no flush-to-zero mode on this CPU";
+  if (!FlushDenormals()) GTEST_SKIP() << "RILL_KEEP_DENORMALS is set";
+  const FloatMode outer = ReadFloatMode();
+  WriteFloatMode(outer & ~kFlushDenormalBits);
+  ThreadPool pool("flush", 1);
+  rill::Notification done;
+  std::mutex mu;
+  FloatMode in_pool = 0;
+  float product = -1.0f;
+  pool.Schedule([&] {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      in_pool = ReadFloatMode();
+      volatile float subnormal = 1e-39f, one = 1.0f;  // not folded: x * 1 is x
+      product = subnormal * one;
+    }
+    done.Notify();
+  });
+  done.WaitForNotification();
+  const FloatMode here = ReadFloatMode();
+  WriteFloatMode(outer);
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(in_pool & kFlushDenormalBits, kFlushDenormalBits);
+  EXPECT_EQ(product, 0.0f);
+  EXPECT_EQ(here & kFlushDenormalBits, 0u);
 }
 
 TEST(ThreadPoolTest, TasksMayScheduleMoreTasks) {
