@@ -27,7 +27,8 @@ using dnnl::memory;
 auto Key(const OneDnnConvShape& s, int threads) {
   return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h,
                          s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
-                         s.has_bias, static_cast<int>(s.activation), s.groups);
+                         s.has_bias, static_cast<int>(s.activation), s.groups, s.spatial_dims,
+                         s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d, s.pad_front);
 }
 using ConvKey = decltype(Key(OneDnnConvShape(), 1));
 
@@ -53,21 +54,35 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
   using tag = memory::format_tag;
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<ConvPlan>();
-  plan->src = memory::desc({s.batch, s.in_c, s.in_h, s.in_w}, f32, tag::nhwc);
-  plan->dst = memory::desc({s.batch, s.out_c, s.out_h, s.out_w}, f32, tag::nhwc);
+  const bool three_d = s.spatial_dims == 3;
+  if (three_d) {
+    plan->src = memory::desc({s.batch, s.in_c, s.in_d, s.in_h, s.in_w}, f32, tag::ndhwc);
+    plan->dst = memory::desc({s.batch, s.out_c, s.out_d, s.out_h, s.out_w}, f32, tag::ndhwc);
+  } else {
+    plan->src = memory::desc({s.batch, s.in_c, s.in_h, s.in_w}, f32, tag::nhwc);
+    plan->dst = memory::desc({s.batch, s.out_c, s.out_h, s.out_w}, f32, tag::nhwc);
+  }
   // Grouped weights are (groups, out per group, in per group, h, w); TensorFlow's depthwise
   // [h, w, in_c, multiplier] is that in hwigo order (in per group is 1).
-  const memory::dims weight_dims =
+  memory::dims weight_dims =
       s.groups > 1 ? memory::dims{s.groups, s.out_c / s.groups, s.in_c / s.groups, s.k_h, s.k_w}
                    : memory::dims{s.out_c, s.in_c, s.k_h, s.k_w};
-  plan->user_weights = memory::desc(weight_dims, f32, s.groups > 1 ? tag::hwigo : tag::hwio);
+  if (three_d) weight_dims = {s.out_c, s.in_c, s.k_d, s.k_h, s.k_w};
+  plan->user_weights = memory::desc(weight_dims, f32,
+                                    three_d ? tag::dhwio : (s.groups > 1 ? tag::hwigo : tag::hwio));
   plan->bias = memory::desc({s.out_c}, f32, tag::a);
   const memory::desc any_weights(weight_dims, f32, tag::any);
-  const memory::dims strides = {s.stride_h, s.stride_w};
-  const memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
-  const memory::dims pad_l = {s.pad_top, s.pad_left};
-  const memory::dims pad_r = {PadAfter(s.in_h, s.out_h, s.k_h, s.stride_h, s.dil_h, s.pad_top),
-                              PadAfter(s.in_w, s.out_w, s.k_w, s.stride_w, s.dil_w, s.pad_left)};
+  memory::dims strides = {s.stride_h, s.stride_w};
+  memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
+  memory::dims pad_l = {s.pad_top, s.pad_left};
+  memory::dims pad_r = {PadAfter(s.in_h, s.out_h, s.k_h, s.stride_h, s.dil_h, s.pad_top),
+                        PadAfter(s.in_w, s.out_w, s.k_w, s.stride_w, s.dil_w, s.pad_left)};
+  if (three_d) {
+    strides.insert(strides.begin(), s.stride_d);
+    dilates.insert(dilates.begin(), s.dil_d - 1);
+    pad_l.insert(pad_l.begin(), s.pad_front);
+    pad_r.insert(pad_r.begin(), PadAfter(s.in_d, s.out_d, s.k_d, s.stride_d, s.dil_d, s.pad_front));
+  }
   try {
     auto desc = s.has_bias
                     ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,

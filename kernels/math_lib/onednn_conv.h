@@ -1,8 +1,9 @@
-// Float NHWC Conv2D and DepthwiseConv2dNative forward on oneDNN (Debian's libdnnl 2.6, OpenMP
-// runtime), optionally with a bias and Relu / Relu6 / swish applied inside the convolution (the
-// optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Those four kernels use it for float
-// (depthwise as a grouped convolution); their other dtypes keep their own paths (Conv2D's im2col +
-// Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and the backprops do not use it.
+// Float NHWC Conv2D and DepthwiseConv2dNative (and NDHWC Conv3D) forward on oneDNN (Debian's
+// libdnnl 2.6, OpenMP runtime), optionally with a bias and Relu / Relu6 / swish applied inside the
+// convolution (the optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Those four kernels
+// and Conv3D use it for float (depthwise as a grouped convolution); their other dtypes keep their
+// own paths (im2col + Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and the
+// backprops do not use it.
 //
 // Why: oneDNN's direct convolution (brgconv kernels on AVX-512) works on the input directly, where
 // im2col first copies every window into a column buffer for the GEMM, and it is the faster of
@@ -48,6 +49,10 @@ struct OneDnnConvShape {
   // grouped layout with one input channel per group; output channel c * M + m is input channel c
   // under multiplier m, as in TensorFlow.
   int64_t groups = 1;
+  // 3: a 3-D convolution (Conv3D): input NDHWC [batch, in_d, in_h, in_w, in_c], filter DHWIO
+  // [k_d, k_h, k_w, in_c, out_c], output NDHWC; groups must be 1.
+  int spatial_dims = 2;
+  int64_t in_d = 1, k_d = 1, out_d = 1, stride_d = 1, dil_d = 1, pad_front = 0;
 };
 
 // The shape of a convolution of an NHWC input [batch, in_h, in_w, in_c] with a k_h x k_w filter
@@ -58,7 +63,8 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
                                     FusedActivation activation);
 
 // out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
-// shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC.
+// shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC (NDHWC, DHWIO, NDHWC
+// when shape.spatial_dims is 3).
 // With `packed` (a kernel whose filter the optimizer found constant) the filter is reordered
 // once and kept there; without, it is reordered on every call (it may have changed).
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,

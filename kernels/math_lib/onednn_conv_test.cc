@@ -1,6 +1,6 @@
 // OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after
 // (SAME with odd totals, VALID with rows no window reaches, explicit), strides, dilations, batches,
-// the fused bias / Relu / Relu6, and the plan cache across calls and threads.
+// the fused bias / Relu / Relu6, the plan cache across calls and threads, and 3-D convolutions.
 #include "kernels/math_lib/onednn_conv.h"
 
 #include <algorithm>
@@ -182,6 +182,86 @@ TEST(OneDnnConvTest, TwoThreadsAndConcurrentCallersGetTheSameResults) {
     callers.emplace_back([&s, t] { ExpectMatchesReference(s, 1 + t % 2, "concurrent"); });
   }
   for (std::thread& t : callers) t.join();
+}
+
+// A direct 3-D convolution: input NDHWC, filter DHWIO, output NDHWC.
+std::vector<float> Reference3d(const OneDnnConvShape& s, const std::vector<float>& in,
+                               const std::vector<float>& f) {
+  std::vector<float> out(s.batch * s.out_d * s.out_h * s.out_w * s.out_c);
+  for (int64_t n = 0; n < s.batch; ++n)
+    for (int64_t od = 0; od < s.out_d; ++od)
+      for (int64_t oh = 0; oh < s.out_h; ++oh)
+        for (int64_t ow = 0; ow < s.out_w; ++ow)
+          for (int64_t co = 0; co < s.out_c; ++co) {
+            double acc = 0;
+            for (int64_t kd = 0; kd < s.k_d; ++kd)
+              for (int64_t kh = 0; kh < s.k_h; ++kh)
+                for (int64_t kw = 0; kw < s.k_w; ++kw) {
+                  const int64_t d = od * s.stride_d - s.pad_front + kd;
+                  const int64_t h = oh * s.stride_h - s.pad_top + kh;
+                  const int64_t w = ow * s.stride_w - s.pad_left + kw;
+                  if (d < 0 || d >= s.in_d || h < 0 || h >= s.in_h || w < 0 || w >= s.in_w) {
+                    continue;
+                  }
+                  const float* x = &in[(((n * s.in_d + d) * s.in_h + h) * s.in_w + w) * s.in_c];
+                  for (int64_t ci = 0; ci < s.in_c; ++ci) {
+                    acc += double{x[ci]} *
+                           f[(((kd * s.k_h + kh) * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
+                  }
+                }
+            out[(((n * s.out_d + od) * s.out_h + oh) * s.out_w + ow) * s.out_c + co] =
+                static_cast<float>(acc);
+          }
+  return out;
+}
+
+TEST(OneDnnConvTest, ThreeDimensionalConvolutionMatchesADirectOne) {
+  struct Case3d {
+    std::string name;
+    int64_t in[3], k[3], stride[3], pad[3], out[3];
+  };
+  const std::vector<Case3d> cases = {
+      // 3x3x3 SAME stride 1 on 4x5x6.
+      {"same", {4, 5, 6}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {4, 5, 6}},
+      // (2,3,3) VALID with depth stride 2 (the Video3D model's second convolution).
+      {"valid_depth_stride", {4, 6, 6}, {2, 3, 3}, {2, 1, 1}, {0, 0, 0}, {2, 4, 4}},
+      // 3x3x3 SAME stride 2 on 5x5x5: out 3, pad 1 before and after.
+      {"same_stride2", {5, 5, 5}, {3, 3, 3}, {2, 2, 2}, {1, 1, 1}, {3, 3, 3}},
+  };
+  for (const Case3d& c : cases) {
+    OneDnnConvShape s;
+    s.spatial_dims = 3;
+    s.batch = 2;
+    s.in_c = 3;
+    s.out_c = 5;
+    s.in_d = c.in[0];
+    s.in_h = c.in[1];
+    s.in_w = c.in[2];
+    s.k_d = c.k[0];
+    s.k_h = c.k[1];
+    s.k_w = c.k[2];
+    s.stride_d = c.stride[0];
+    s.stride_h = c.stride[1];
+    s.stride_w = c.stride[2];
+    s.pad_front = c.pad[0];
+    s.pad_top = c.pad[1];
+    s.pad_left = c.pad[2];
+    s.out_d = c.out[0];
+    s.out_h = c.out[1];
+    s.out_w = c.out[2];
+    const std::vector<float> in = Values(s.batch * s.in_d * s.in_h * s.in_w * s.in_c, 1);
+    const std::vector<float> f = Values(s.k_d * s.k_h * s.k_w * s.in_c * s.out_c, 2);
+    const std::vector<float> want = Reference3d(s, in, f);
+    for (int threads : {1, 2}) {
+      std::vector<float> out(want.size(), -99.f);
+      ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), f.data(), nullptr, out.data()), IsOk())
+          << c.name;
+      for (size_t i = 0; i < out.size(); ++i) {
+        ASSERT_NEAR(out[i], want[i], 1e-4f * (1 + std::fabs(want[i])))
+            << c.name << " threads " << threads << " [" << i << "]";
+      }
+    }
+  }
 }
 
 TEST(OneDnnConvTest, AShapeOneDnnRejectsIsAnInternalErrorNamingTheShape) {

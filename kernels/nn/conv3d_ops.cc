@@ -5,7 +5,9 @@
 //     in[n, od*sd - pd + kd, oh*sh - ph + kh, ow*sw - pw + kw, ci] * filter[kd,kh,kw,ci,co]
 //     (zero outside the input): the patches of a block of output pixels are gathered into rows of
 //     a [pixels, KD*KH*KW*Cin] matrix and multiplied by the filter viewed as [KD*KH*KW*Cin, Cout]
-//     (Gemm, kernels/math_lib/gemm.h), blocks spread over the intra-op threads.
+//     (Gemm, kernels/math_lib/gemm.h), blocks spread over the intra-op threads; float runs on
+//     oneDNN's direct 3-D convolution instead (kernels/math_lib/onednn_conv.h), as TensorFlow's
+//     oneDNN build does.
 //   Conv3DBackpropInputV2: Conv3D's gradient for its input, of shape input_sizes: out_backprop
 //     [pixels, Cout] times filter^T gives each pixel's patch gradient, scatter-added into the
 //     input (half is computed in float and rounded once).
@@ -46,6 +48,7 @@
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
+#include "kernels/math_lib/onednn_conv.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -260,6 +263,32 @@ absl::Status Conv3dBackpropInput(OpKernelContext& ctx, const Geometry3d& g, cons
   return absl::OkStatus();
 }
 
+// The geometry as oneDNN's 3-D convolution shape (stride and padding per spatial dim, no
+// dilation: Conv3D refuses it on the CPU).
+OneDnnConvShape OneDnnShape(const Geometry3d& g) {
+  OneDnnConvShape s;
+  s.spatial_dims = 3;
+  s.batch = g.batch;
+  s.in_c = g.in_c;
+  s.out_c = g.out_c;
+  s.in_d = g.in[0];
+  s.in_h = g.in[1];
+  s.in_w = g.in[2];
+  s.k_d = g.k[0];
+  s.k_h = g.k[1];
+  s.k_w = g.k[2];
+  s.out_d = g.out[0];
+  s.out_h = g.out[1];
+  s.out_w = g.out[2];
+  s.stride_d = g.stride[0];
+  s.stride_h = g.stride[1];
+  s.stride_w = g.stride[2];
+  s.pad_front = g.pad[0];
+  s.pad_top = g.pad[1];
+  s.pad_left = g.pad[2];
+  return s;
+}
+
 class Conv3DOp final : public OpKernel {
  public:
   explicit Conv3DOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -308,6 +337,10 @@ class Conv3DOp final : public OpKernel {
                           TensorShape::FromDims({g.batch, g.out[0], g.out[1], g.out[2], g.out_c}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
+    if (input.dtype() == DT_FLOAT) {
+      return OneDnnConv2D(OneDnnShape(g), ctx.intra_op_threads(), input.flat<float>().data(),
+                          filter.flat<float>().data(), /*bias=*/nullptr, out->flat<float>().data());
+    }
     return VisitKernelTypes<half, float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return Conv3dForward<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
