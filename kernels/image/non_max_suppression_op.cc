@@ -12,10 +12,11 @@
 //
 // CombinedNonMaxSuppression: per batch and class, hard NMS of boxes [batch, num_boxes, q, 4] (q is
 // 1 or num_classes) with scores [batch, num_boxes, num_classes], keeping at most
-// max_output_size_per_class per class; the per-class results are merged by descending score
-// (TensorFlow's order: std::sort of the per-class slots) and the first max_total_size (or, with
-// pad_per_class, min(max_total_size, max_output_size_per_class * num_classes)) are written, boxes
-// clipped to [0, 1] with clip_boxes.
+// max_output_size_per_class per class (candidates leave a max-heap on score filled in box order,
+// as TensorFlow's std::priority_queue, so equal scores keep its order); the per-class results are
+// merged by descending score (TensorFlow's order: std::sort of the per-class slots) and the first
+// max_total_size (or, with pad_per_class, min(max_total_size, max_output_size_per_class *
+// num_classes)) are written, boxes clipped to [0, 1] with clip_boxes.
 //
 // Errors are InvalidArgument with TensorFlow's texts ("boxes must be 2-D[4]", "boxes must have 4
 // columns", "scores must be 1-D[1,6]", "scores has incompatible shape", "max_output_size must be
@@ -324,9 +325,12 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
     ctx.ParallelFor(batches, num_boxes * num_classes * 64, [&](int64_t begin, int64_t end) {
       for (int64_t b = begin; b < end; ++b) {
         std::vector<ResultSlot> slots(static_cast<size_t>(size_per_class * num_classes));
+        const float* batch_boxes = box_data + b * num_boxes * q * 4;
+        std::vector<OrderedBox> class_boxes;
         for (int64_t c = 0; c < num_classes; ++c) {
-          ClassNms(box_data + b * num_boxes * q * 4, score_data + b * num_boxes * num_classes,
-                   num_boxes, q, num_classes, c, size_per_class, iou_threshold, score_threshold,
+          if (c == 0 || q > 1) OrderBoxes(batch_boxes, num_boxes, q, c, &class_boxes);
+          ClassNms(batch_boxes, class_boxes, score_data + b * num_boxes * num_classes, num_boxes, q,
+                   num_classes, c, size_per_class, iou_threshold, score_threshold,
                    slots.data() + c * size_per_class);  // no element to refer to when empty
         }
         std::sort(slots.begin(), slots.end(),
@@ -350,43 +354,73 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
   }
 
  private:
-  // Hard NMS of class `c` of one batch: boxes [num_boxes, q, 4], scores [num_boxes, num_classes];
-  // the selected boxes fill slots[0, size_per_class) in selection order.
-  static void ClassNms(const float* boxes, const float* scores, int64_t num_boxes, int64_t q,
-                       int64_t num_classes, int64_t c, int64_t size_per_class, float iou_threshold,
-                       float score_threshold, ResultSlot* slots) {
-    std::vector<float> class_boxes(static_cast<size_t>(num_boxes * 4));
+  // A box with its corners ordered and its area, as Iou<float> computes them.
+  struct OrderedBox {
+    float y0, x0, y1, x1, area;
+  };
+
+  // The boxes of class c (all classes' when q is 1) of one batch [num_boxes, q, 4].
+  static void OrderBoxes(const float* boxes, int64_t num_boxes, int64_t q, int64_t c,
+                         std::vector<OrderedBox>* out) {
+    out->resize(static_cast<size_t>(num_boxes));
     for (int64_t i = 0; i < num_boxes; ++i) {
-      const float* src = boxes + (i * q + (q > 1 ? c : 0)) * 4;
-      std::copy_n(src, 4, &class_boxes[i * 4]);
+      const float* a = boxes + (i * q + (q > 1 ? c : 0)) * 4;
+      OrderedBox& o = (*out)[i];
+      o.y0 = std::min(a[0], a[2]);
+      o.x0 = std::min(a[1], a[3]);
+      o.y1 = std::max(a[0], a[2]);
+      o.x1 = std::max(a[1], a[3]);
+      o.area = (o.y1 - o.y0) * (o.x1 - o.x0);
     }
-    std::vector<std::pair<int32_t, float>> candidates;
+  }
+
+  // Iou<float> of two ordered boxes.
+  static float OrderedIou(const OrderedBox& a, const OrderedBox& b) {
+    if (a.area <= 0 || b.area <= 0) return 0.0f;
+    const float ih = std::max(std::min(a.y1, b.y1) - std::max(a.y0, b.y0), 0.0f);
+    const float iw = std::max(std::min(a.x1, b.x1) - std::max(a.x0, b.x0), 0.0f);
+    const float inter = ih * iw;
+    return inter / ((a.area + b.area) - inter);
+  }
+
+  // Hard NMS of class `c` of one batch: boxes [num_boxes, q, 4] (`ordered`: the class's boxes
+  // from OrderBoxes), scores [num_boxes, num_classes]; the selected boxes fill
+  // slots[0, size_per_class) in selection order. Candidates come off a max-heap on score filled in
+  // box order, as TensorFlow's std::priority_queue does (equal scores leave in its order), and
+  // only as many as the selection needs are taken off.
+  static void ClassNms(const float* boxes, const std::vector<OrderedBox>& ordered,
+                       const float* scores, int64_t num_boxes, int64_t q, int64_t num_classes,
+                       int64_t c, int64_t size_per_class, float iou_threshold,
+                       float score_threshold, ResultSlot* slots) {
+    struct Candidate {
+      int32_t index;
+      float score;
+    };
+    auto lower = [](const Candidate& x, const Candidate& y) { return x.score < y.score; };
+    std::priority_queue<Candidate, std::vector<Candidate>, decltype(lower)> queue(lower);
     for (int64_t i = 0; i < num_boxes; ++i) {
       const float s = scores[i * num_classes + c];
-      if (s > score_threshold) candidates.emplace_back(static_cast<int32_t>(i), s);
+      if (s > score_threshold) queue.push({static_cast<int32_t>(i), s});
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const std::pair<int32_t, float>& x, const std::pair<int32_t, float>& y) {
-                return x.second > y.second;
-              });
     std::vector<int32_t> selected;
-    for (size_t k = 0;
-         k < candidates.size() && static_cast<int64_t>(selected.size()) < size_per_class; ++k) {
-      const int32_t i = candidates[k].first;
+    while (!queue.empty() && static_cast<int64_t>(selected.size()) < size_per_class) {
+      const Candidate next = queue.top();
+      queue.pop();
+      const OrderedBox& box = ordered[next.index];
       bool keep = true;
       for (int64_t j = static_cast<int64_t>(selected.size()) - 1; j >= 0; --j) {
-        if (Iou<float>(&class_boxes[4 * i], &class_boxes[4 * selected[j]]) > iou_threshold) {
+        if (OrderedIou(box, ordered[selected[j]]) > iou_threshold) {
           keep = false;
           break;
         }
       }
       if (!keep) continue;
       ResultSlot& r = slots[selected.size()];
-      r.box_index = i;
-      r.score = candidates[k].second;
+      r.box_index = next.index;
+      r.score = next.score;
       r.class_idx = static_cast<int32_t>(c);
-      std::copy_n(&class_boxes[4 * i], 4, r.box);
-      selected.push_back(i);
+      std::copy_n(boxes + (next.index * q + (q > 1 ? c : 0)) * 4, 4, r.box);
+      selected.push_back(next.index);
     }
   }
 
