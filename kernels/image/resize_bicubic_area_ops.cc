@@ -127,26 +127,41 @@ class ResizeBicubicOp final : public ResizeOpBase {
       const T* x = images.flat<T>().data();
       float* z = out->flat<float>().data();
       const int64_t cc = g.channels;
+      // The input columns the output reads: each output row first interpolates them along y
+      // (every tap of the row's columns then reads these sums), then along x.
+      std::vector<char> used(static_cast<size_t>(g.in_w), 0);
+      for (const Taps& t : xs) {
+        for (int64_t i : t.index) used[i] = 1;
+      }
+      std::vector<int64_t> cols;
+      for (int64_t i = 0; i < g.in_w; ++i) {
+        if (used[i]) cols.push_back(i);
+      }
       ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 32, [&](int64_t begin, int64_t end) {
+        std::vector<float> col(static_cast<size_t>(g.in_w * cc));
         for (int64_t row = begin; row < end; ++row) {
           const int64_t n = row / g.out_h, oy = row % g.out_h;
           const Taps& ty = ys[oy];
           const T* r[4];
           for (int k = 0; k < 4; ++k) r[k] = x + (n * g.in_h + ty.index[k]) * g.in_w * cc;
+          for (int64_t i : cols) {
+            for (int64_t o = i * cc; o < (i + 1) * cc; ++o) {
+              col[o] = static_cast<float>(Load(r[0][o])) * ty.weight[0] +
+                       static_cast<float>(Load(r[1][o])) * ty.weight[1] +
+                       static_cast<float>(Load(r[2][o])) * ty.weight[2] +
+                       static_cast<float>(Load(r[3][o])) * ty.weight[3];
+            }
+          }
           float* zr = z + row * g.out_w * cc;
           for (int64_t ox = 0; ox < g.out_w; ++ox) {
             const Taps& tx = xs[ox];
+            const float* c0 = col.data() + tx.index[0] * cc;
+            const float* c1 = col.data() + tx.index[1] * cc;
+            const float* c2 = col.data() + tx.index[2] * cc;
+            const float* c3 = col.data() + tx.index[3] * cc;
             for (int64_t c = 0; c < cc; ++c) {
-              float col[4];
-              for (int k = 0; k < 4; ++k) {
-                const int64_t o = tx.index[k] * cc + c;
-                col[k] = static_cast<float>(Load(r[0][o])) * ty.weight[0] +
-                         static_cast<float>(Load(r[1][o])) * ty.weight[1] +
-                         static_cast<float>(Load(r[2][o])) * ty.weight[2] +
-                         static_cast<float>(Load(r[3][o])) * ty.weight[3];
-              }
-              zr[ox * cc + c] = col[0] * tx.weight[0] + col[1] * tx.weight[1] +
-                                col[2] * tx.weight[2] + col[3] * tx.weight[3];
+              zr[ox * cc + c] = c0[c] * tx.weight[0] + c1[c] * tx.weight[1] + c2[c] * tx.weight[2] +
+                                c3[c] * tx.weight[3];
             }
           }
         }
@@ -203,30 +218,59 @@ class ResizeAreaOp final : public ResizeOpBase {
       const T* x = images.flat<T>().data();
       float* z = out->flat<float>().data();
       const int64_t cc = g.channels;
-      ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 16, [&](int64_t begin, int64_t end) {
-        for (int64_t row = begin; row < end; ++row) {
-          const int64_t n = row / g.out_h, oy = row % g.out_h;
-          const Span& sy = ys[oy];
-          float* zr = z + row * g.out_w * cc;
-          for (int64_t ox = 0; ox < g.out_w; ++ox) {
-            const Span& sx = xs[ox];
-            for (int64_t c = 0; c < cc; ++c) {
-              float sum = 0.0f;
-              for (int64_t iy = sy.start; iy < sy.end; ++iy) {
-                const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
-                float sum_y = 0.0f;
-                for (int64_t ix = sx.start; ix < sx.end; ++ix) {
-                  sum_y += static_cast<float>(Load(r[std::min(ix, g.in_w - 1) * cc + c])) *
-                           sx.weights[ix - sx.start];
-                }
-                sum += sum_y * sy.weights[iy - sy.start];
-              }
-              zr[ox * cc + c] = sum * norm;
-            }
-          }
-        }
-      });
+      if (cc == 3) {
+        AreaRows<T, 3>(ctx, g, ys, xs, norm, x, z);
+      } else {
+        AreaRows<T, 0>(ctx, g, ys, xs, norm, x, z);
+      }
       return absl::OkStatus();
+    });
+  }
+
+ private:
+  // The output rows, spread over the intra-op threads; kC: the channel count when fixed at
+  // compile time (3: RGB images), 0 for any. Per channel, sum_y adds the cells of an input row in
+  // x order and sum the rows in y order, as the definition above reads.
+  template <typename T, int kC>
+  static void AreaRows(OpKernelContext& ctx, const ResizeGeometry& g, const std::vector<Span>& ys,
+                       const std::vector<Span>& xs, float norm, const T* x, float* z) {
+    using cwise_internal::Load;
+    const int64_t cc = kC > 0 ? kC : g.channels;
+    // Each span's cells as element offsets into an input row (the last column past the edge).
+    std::vector<std::vector<int64_t>> x_offsets(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      for (int64_t ix = xs[i].start; ix < xs[i].end; ++ix) {
+        x_offsets[i].push_back(std::min(ix, g.in_w - 1) * cc);
+      }
+    }
+    ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 16, [&](int64_t begin, int64_t end) {
+      // Fixed channel counts keep the sums on the stack (in registers once unrolled).
+      float fixed[2 * (kC > 0 ? kC : 1)];
+      std::vector<float> any(kC > 0 ? 0 : static_cast<size_t>(2 * cc));
+      float* sum = kC > 0 ? fixed : any.data();
+      float* sum_y = sum + cc;
+      for (int64_t row = begin; row < end; ++row) {
+        const int64_t n = row / g.out_h, oy = row % g.out_h;
+        const Span& sy = ys[oy];
+        float* zr = z + row * g.out_w * cc;
+        for (int64_t ox = 0; ox < g.out_w; ++ox) {
+          const std::vector<float>& wx = xs[ox].weights;
+          const std::vector<int64_t>& offsets = x_offsets[ox];
+          std::fill_n(sum, cc, 0.0f);
+          for (int64_t iy = sy.start; iy < sy.end; ++iy) {
+            const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
+            std::fill_n(sum_y, cc, 0.0f);
+            for (size_t k = 0; k < offsets.size(); ++k) {
+              const T* p = r + offsets[k];
+              const float w = wx[k];
+              for (int64_t c = 0; c < cc; ++c) sum_y[c] += static_cast<float>(Load(p[c])) * w;
+            }
+            const float wy = sy.weights[iy - sy.start];
+            for (int64_t c = 0; c < cc; ++c) sum[c] += sum_y[c] * wy;
+          }
+          for (int64_t c = 0; c < cc; ++c) zr[ox * cc + c] = sum[c] * norm;
+        }
+      }
     });
   }
 };
