@@ -20,12 +20,15 @@ max |Rill - TF| / max |TF|.
 
     pip install tf2onnx                      # the converter, for this script only
     bazel build -c opt //tools/session_runner
-    python3 tools/bench/model_suite.py [--models EfficientNetB0,ResNet50V2] [--threads 1,2]
+    python3 tools/bench/model_suite.py [--models EfficientNetB0,ResNet50V2] [--threads 1,2] \
+        [--min] [--reps 40]
 
 Prints a Markdown table (model, threads, Rill ms, TF ms, ORT ms, TF/Rill, ORT/Rill) with the
-geometric means per thread count; --json FILE also writes the rows. --baseline RUNNER also times
-another session_runner (an older build) on each row, right before the current one, for
-before / after ratios from one sitting.
+geometric means per thread count; --json FILE also writes the rows. --min also prints each
+engine's fastest run beside its median (on a shared machine the median also measures how the
+scheduler treated that engine's runs), --reps N times N runs per engine and row instead of 15.
+--baseline RUNNER also times another session_runner (an older build) on each row, right before
+the current one, for before / after ratios from one sitting.
 """
 import argparse
 import json
@@ -46,10 +49,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import suite_models  # noqa: E402
 
-WARMUP, REPS = 3, 15
+WARMUP = 3
+REPS = int(os.environ.get("RILL_SUITE_REPS", "15"))  # --reps, passed on to the peer processes
 
 
-def _median_ms(call):
+def _timed_ms(call):
+    """(median, fastest) of REPS calls after WARMUP, in ms."""
     for _ in range(WARMUP):
         call()
     times = []
@@ -57,7 +62,11 @@ def _median_ms(call):
         t0 = time.perf_counter()
         call()
         times.append(time.perf_counter() - t0)
-    return float(np.median(times)) * 1e3
+    return float(np.median(times)) * 1e3, float(min(times)) * 1e3
+
+
+def _median_ms(call):
+    return _timed_ms(call)[0]
 
 
 def peer_main(name, threads):
@@ -78,7 +87,7 @@ def peer_main(name, threads):
     result = {}
     with tf1.Session(graph=g, config=config) as s:
         call = s.make_callable(meta["output"], feed_list=[meta["input"]])
-        result["tf"] = _median_ms(lambda: call(x))
+        result["tf"], result["tf_min"] = _timed_ms(lambda: call(x))
         tf_out = os.path.join(suite_models.CACHE, name + "_tf_out.npy")
         if not os.path.exists(tf_out):
             np.save(tf_out, call(x))
@@ -100,7 +109,7 @@ def peer_main(name, threads):
             result["ort_error"] = "ONNX Runtime cannot load tf2onnx's model: " + str(e)[-120:]
         else:
             in_name = sess.get_inputs()[0].name
-            result["ort"] = _median_ms(lambda: sess.run(None, {in_name: x}))
+            result["ort"], result["ort_min"] = _timed_ms(lambda: sess.run(None, {in_name: x}))
     print("PEER " + json.dumps(result), flush=True)
 
 
@@ -115,7 +124,8 @@ def run_peers(name, threads):
 
 
 def run_rill(runner, name, threads, wait_policy):
-    """(median ms, max relative difference to TensorFlow's output or None, error text)."""
+    """(median ms, max relative difference to TensorFlow's output or None, error text, fastest
+    ms)."""
     p, meta = suite_models.make(name)
     with tempfile.TemporaryDirectory() as tmp:
         cfg = os.path.join(tmp, "config.pbtxt")
@@ -129,16 +139,19 @@ def run_rill(runner, name, threads, wait_policy):
              "--output_dir=" + tmp, "--benchmark", "--warmup=%d" % WARMUP, "--repeat=%d" % REPS],
             capture_output=True, text=True, env=_rill_env(wait_policy))
         m = re.search(r"median ([0-9.]+) ?(us|ms|s)\b", out.stdout)
-        if out.returncode != 0 or not m:
-            return None, None, (out.stderr.strip().splitlines() or ["?"])[-1][:200]
-        ms = float(m.group(1)) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[m.group(2)]
+        fastest = re.search(r"min ([0-9.]+) ?(us|ms|s)\b", out.stdout)
+        if out.returncode != 0 or not m or not fastest:
+            return None, None, (out.stderr.strip().splitlines() or ["?"])[-1][:200], None
+        unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+        ms = float(m.group(1)) * unit[m.group(2)]
+        min_ms = float(fastest.group(1)) * unit[fastest.group(2)]
         got = np.load(os.path.join(tmp, fetch.replace("/", "_") + ".npy")).astype(np.float64)
     tf_out = os.path.join(suite_models.CACHE, name + "_tf_out.npy")
     rel = None
     if os.path.exists(tf_out):
         want = np.load(tf_out).astype(np.float64)
         rel = float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
-    return ms, rel, None
+    return ms, rel, None, min_ms
 
 
 def _rill_env(wait_policy):
@@ -190,7 +203,32 @@ def print_table(rows, threads_list):
             print("\n%s (%d threads): Rill failed: %s" % (r["model"], r["threads"], r["rill_error"]))
 
 
+def print_min_table(rows, threads_list):
+    """Each engine's fastest run of the row beside its median: on a shared machine the median
+    also measures how the scheduler treated the engine during its runs."""
+    fmt = lambda v: "-" if v is None else ("%.2f" % v if v < 10 else "%.1f" % v)
+    ratio = lambda a, b: None if a is None or b is None else a / b
+    rx = lambda v: "-" if v is None else "%.2fx" % v
+    pair = lambda lo, med: "-" if lo is None else "%s / %s" % (fmt(lo), fmt(med))
+    print("| model | threads | Rill min / median ms | TF min / median ms | ORT min / median ms | "
+          "TF/Rill (min) | ORT/Rill (min) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        ort = pair(r.get("ort_min"), r["ort"]) if r["ort"] is not None else (
+            "n/c" if r.get("ort_error") else "-")
+        print("| %s | %d | %s | %s | %s | %s | %s |" % (
+            r["model"], r["threads"], pair(r.get("rill_min"), r["rill"]),
+            pair(r.get("tf_min"), r["tf"]), ort, rx(ratio(r.get("tf_min"), r.get("rill_min"))),
+            rx(ratio(r.get("ort_min"), r.get("rill_min")))))
+    for t in threads_list:
+        sel = [r for r in rows if r["threads"] == t]
+        print("| geometric mean | %d | | | | %s | %s |" % (
+            t, rx(geomean([ratio(r.get("tf_min"), r.get("rill_min")) for r in sel])),
+            rx(geomean([ratio(r.get("ort_min"), r.get("rill_min")) for r in sel]))))
+
+
 def main():
+    global REPS
     if len(sys.argv) == 4 and sys.argv[1] == "--_peer":
         return peer_main(sys.argv[2], int(sys.argv[3]))
     ap = argparse.ArgumentParser()
@@ -202,8 +240,13 @@ def main():
     ap.add_argument("--baseline", default="", help="another session_runner to time beside")
     ap.add_argument("--omp_wait_policy", default="PASSIVE",
                     help="OMP_WAIT_POLICY for session_runner ('' leaves libgomp's default)")
+    ap.add_argument("--reps", type=int, default=REPS, help="timed runs per engine and row")
+    ap.add_argument("--min", action="store_true",
+                    help="also print each engine's fastest run (its speed when it has the cores)")
     ap.add_argument("--list", action="store_true", help="list the models and exit")
     a = ap.parse_args()
+    REPS = a.reps
+    os.environ["RILL_SUITE_REPS"] = str(a.reps)
     if a.list:
         for name, (family, _, shape, _) in suite_models.MODELS.items():
             print("%-18s %-28s input %s" % (name, family, "x".join(map(str, shape))))
@@ -220,11 +263,12 @@ def main():
             peers = run_peers(name, t)
             row = {"model": name, "family": suite_models.MODELS[name][0], "threads": t,
                    "tf": peers.get("tf"), "ort": peers.get("ort"),
+                   "tf_min": peers.get("tf_min"), "ort_min": peers.get("ort_min"),
                    "ort_error": peers.get("ort_error")}
             if a.baseline:
                 row["rill_before"] = run_rill(a.baseline, name, t, a.omp_wait_policy)[0]
-            row["rill"], row["rel_diff"], row["rill_error"] = run_rill(a.runner, name, t,
-                                                                       a.omp_wait_policy)
+            (row["rill"], row["rel_diff"], row["rill_error"],
+             row["rill_min"]) = run_rill(a.runner, name, t, a.omp_wait_policy)
             rows.append(row)
             rill = row["rill"]
             print("# %s %d: Rill %s ms, TF %s ms, ORT %s ms" % (name, t, rill, peers.get("tf"),
@@ -232,6 +276,9 @@ def main():
                   file=sys.stderr, flush=True)
     rows.sort(key=lambda r: (r["threads"], names.index(r["model"])))
     print_table(rows, threads_list)
+    if a.min:
+        print()
+        print_min_table(rows, threads_list)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)
