@@ -27,6 +27,10 @@
 //   arriving on a thread inside RunReady (a _Recv completed by a _Send run here) waits for the
 //   outermost RunReady of this thread, which runs it after its current node: no recursion per
 //   cross-device edge, and no thread hop.
+// - Float mode (ScopedFlushDenormal, core/denormal.h): RunReady and StartStep run kernels with
+//   subnormals flushed to zero (FTZ/DAZ), as TensorFlow's executor does, on whatever thread runs
+//   them (the caller of Run, a pool thread, the thread completing an async kernel); each gives its
+//   thread's previous mode back when it returns, so Session::Run leaves the caller's as it was.
 //
 // Contract: RunReady and StartStep work on a `Step` that provides
 //   const NodeItems& items() const;       // the executor's nodes (outlive the step)
@@ -49,6 +53,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/denormal.h"
 #include "session/executor/node_items.h"
 #include "session/executor/ready_queue.h"
 
@@ -218,6 +223,7 @@ inline HandOff ChunkHandOff(size_t chunk_left) {
 // `ready` are a chunk handed over together (0: none).
 template <typename Step>
 void RunReady(Step& step, ReadyQueue& ready, size_t chunk_nodes = 0) {
+  ScopedFlushDenormal flush;
   DeferredCompletions deferred;
   const bool drains = deferred.owner();
   while (!ready.empty()) {
@@ -274,6 +280,7 @@ void StartStep(Step& step, ReadyQueue ready) {
     if (HandOffCandidate(items.nodes[t.id]) && runner) {
       runner([s = &step, t] {
         RunnerClosureScope scope;
+        ScopedFlushDenormal flush;
         ReadyQueue more;
         s->Process(t, more);
         RunReady(*s, more);

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "core/denormal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -36,7 +37,8 @@ class FakeStep {
   const FakeRunner& runner() const { return runner_; }
   int runner_threads() const { return runner_threads_; }
   void Process(const TaggedNode& t, ReadyQueue& ready) {
-    processed_.push_back({t.id, closure_, t_in_runner_closure});
+    processed_.push_back(
+        {t.id, closure_, t_in_runner_closure, ReadFloatMode() & kFlushDenormalBits});
     auto it = successors_.find(t.id);
     if (it == successors_.end()) return;
     for (int next : it->second) ready.push_back({next, nullptr, 0, false});
@@ -57,6 +59,7 @@ class FakeStep {
     int id;
     int closure;  // 0: the thread that called RunReady / StartStep; i: the i-th closure handed
     bool in_runner_closure;
+    FloatMode flush_bits;  // the thread's FTZ/DAZ bits while the node ran
   };
   // Node ids Process saw, in order, in closure `closure`.
   std::vector<int> ProcessedIn(int closure) const {
@@ -327,6 +330,27 @@ TEST(StartStepTest, ExpensiveRootsGoToTheRunnerOneClosureEach) {
   step.RunHanded();
   EXPECT_THAT(step.ProcessedIn(1), ElementsAre(1, 3));  // and what it made ready, there
   EXPECT_THAT(step.ProcessedIn(2), ElementsAre(2));
+}
+
+TEST(StartStepTest, NodesRunWithSubnormalsFlushedAndTheCallerKeepsItsMode) {
+  if (!FlushDenormals()) GTEST_SKIP() << "RILL_KEEP_DENORMALS is set";
+  const FloatMode outer = ReadFloatMode();
+  WriteFloatMode(outer & ~kFlushDenormalBits);
+  // Cheap roots on the caller, an expensive root in a closure, and a chunk handed from RunReady.
+  FakeStep step({false, true, false, true, true, true});
+  step.successors_[0] = {3, 4, 5};
+  StartStep(step, Queue({0, 1, 2}));
+  const FloatMode after_start = ReadFloatMode() & kFlushDenormalBits;
+  step.RunHanded();
+  const FloatMode after_closures = ReadFloatMode() & kFlushDenormalBits;
+  WriteFloatMode(outer);
+  EXPECT_EQ(after_start, 0u);
+  EXPECT_EQ(after_closures, 0u);
+  ASSERT_EQ(step.processed().size(), 6u);
+  EXPECT_GE(step.closures(), 2u);
+  for (const FakeStep::Processed& p : step.processed()) {
+    EXPECT_EQ(p.flush_bits, kFlushDenormalBits) << "node " << p.id << " closure " << p.closure;
+  }
 }
 
 TEST(StartStepTest, ExpensiveRootsStartOnTheCallerWithoutARunner) {
