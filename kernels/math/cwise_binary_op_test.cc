@@ -1,15 +1,22 @@
-// Mod on the CPU (C's truncating % and fmod), Equal / NotEqual on strings, and the tiled loop for
-// a short row broadcast against a full operand (an image's per-channel mean); the other binary
-// kernels are covered by tests/conformance.
+// Mod on the CPU (C's truncating % and fmod), Equal / NotEqual on strings, the tiled loop for
+// a short row broadcast against a full operand (an image's per-channel mean), and how the
+// elementwise loops (kernels/math_lib/cwise_op.h) split over the intra-op threads; the other
+// binary kernels are covered by tests/conformance.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "kernels/framework/op_kernel.h"
 #include "kernels/framework/op_test_util.h"
+#include "kernels/math_lib/cwise_op.h"
 
 namespace rill {
 namespace {
@@ -97,6 +104,62 @@ TEST(SubTest, ShortRowsBroadcastAgainstAFullOperand) {
   ExpectShortRowBroadcast<float>(DT_FLOAT);
   ExpectShortRowBroadcast<int32_t>(DT_INT32);
   ExpectShortRowBroadcast<half>(DT_HALF);
+}
+
+// The [begin, end) blocks ParallelForElements<T> hands out for n elements at `cost` cycles each
+// on 2 intra-op threads, in order.
+template <typename T>
+std::vector<std::pair<int64_t, int64_t>> SplitBlocks(int64_t n, int64_t cost) {
+  OpKernelContext::Params p;
+  p.intra_op_threads = 2;
+  OpKernelContext ctx(&p, 0);
+  std::mutex mu;
+  std::vector<std::pair<int64_t, int64_t>> blocks;
+  cwise_internal::ParallelForElements<T>(ctx, n, cost, [&](int64_t begin, int64_t end) {
+    std::lock_guard<std::mutex> lock(mu);
+    blocks.emplace_back(begin, end);
+  });
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+
+// Blocks that cover [0, n) once, in order, each starting on a whole unit of `unit` elements.
+void ExpectCover(const std::vector<std::pair<int64_t, int64_t>>& blocks, int64_t n, int64_t unit) {
+  int64_t next = 0;
+  for (const auto& [begin, end] : blocks) {
+    EXPECT_EQ(begin, next);
+    EXPECT_EQ(begin % unit, 0);
+    EXPECT_LT(begin, end);
+    next = end;
+  }
+  EXPECT_EQ(next, n);
+}
+
+// kCost counts per 8-element vector for vectorized types: an Add or Relu over a [1, 40, 40, 256]
+// activation (409,600 floats) runs as one block on the calling thread, and so does anything up to
+// 800,000 elements at one cycle each, or 40,000 at a transcendental's 20.
+TEST(CwiseParallelTest, CheapWorkRunsAsOneBlock) {
+  using ::testing::ElementsAre;
+  using ::testing::Pair;
+  EXPECT_THAT(SplitBlocks<float>(409600, 1), ElementsAre(Pair(0, 409600)));
+  EXPECT_THAT(SplitBlocks<float>(800000, 1), ElementsAre(Pair(0, 800000)));
+  EXPECT_THAT(SplitBlocks<half>(800000, 1), ElementsAre(Pair(0, 800000)));
+  EXPECT_THAT(SplitBlocks<float>(40000, 20), ElementsAre(Pair(0, 40000)));
+  // Types the loops do not vectorize count every element.
+  EXPECT_THAT(SplitBlocks<bool>(100000, 1), ElementsAre(Pair(0, 100000)));
+}
+
+TEST(CwiseParallelTest, LargerWorkSplitsIntoWholeVectorsCoveringEverythingOnce) {
+  for (const auto& [n, cost] : std::vector<std::pair<int64_t, int64_t>>{
+           {800001, 1}, {1 << 22, 1}, {40001, 20}, {1000003, 60}}) {
+    SCOPED_TRACE(absl::StrCat("n ", n, ", cost ", cost));
+    const std::vector<std::pair<int64_t, int64_t>> blocks = SplitBlocks<float>(n, cost);
+    EXPECT_GT(blocks.size(), 1u);
+    ExpectCover(blocks, n, 8);
+  }
+  const std::vector<std::pair<int64_t, int64_t>> blocks = SplitBlocks<bool>(100001, 1);
+  EXPECT_GT(blocks.size(), 1u);
+  ExpectCover(blocks, 100001, 1);
 }
 
 }  // namespace

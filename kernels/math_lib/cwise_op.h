@@ -95,6 +95,23 @@ template <typename T>
 inline constexpr bool kSimdType = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) ||
                                   std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
+// Elements per ParallelFor unit of the elementwise loops: one 8-lane vector for the types the
+// loops vectorize, one element otherwise. A functor's kCost is cycles per element of scalar code;
+// charged per vector instead, a cheap op (Add, Relu) splits over the intra-op threads only from
+// about 800k elements and a transcendental one (kCost 20) from about 40k, sizes whose work
+// outlasts waking a sleeping OpenMP worker (OpKernelContext::kMinOpenMpSplitCost).
+template <typename T>
+inline constexpr int64_t kParallelUnit = kSimdType<T> ? 8 : 1;
+
+// fn(begin, end) over [0, n) through ctx.ParallelFor, in blocks of whole kParallelUnit<T> units
+// (the last one ends at n), costed at cost_per_element cycles per unit.
+template <typename T, typename Fn>
+void ParallelForElements(const OpKernelContext& ctx, int64_t n, int64_t cost_per_element, Fn&& fn) {
+  constexpr int64_t u = kParallelUnit<T>;
+  ctx.ParallelFor((n + u - 1) / u, cost_per_element,
+                  [&](int64_t begin, int64_t end) { fn(begin * u, std::min(n, end * u)); });
+}
+
 // body() through RunSimd for the types that gain from it, directly otherwise.
 template <typename T, typename Body>
 void RunSimdFor(const Body& body) {
@@ -163,7 +180,8 @@ void ShortRowLoop(const OpKernelContext& ctx, const F& f, const T* full, const T
   const int64_t len = (kShortRow + inner - 1) / inner * inner;  // < 2 * kShortRow
   for (int64_t i = 0; i < len; ++i) tile[i] = row[i % inner];
   const int64_t stretches = (n + len - 1) / len;
-  ctx.ParallelFor(stretches, F::kCost * len, [&](int64_t begin, int64_t end) {
+  const int64_t stretch_cost = std::max<int64_t>(F::kCost * len / kParallelUnit<T>, 1);
+  ctx.ParallelFor(stretches, stretch_cost, [&](int64_t begin, int64_t end) {
     RunSimdFor<T>([&] {
       for (int64_t s = begin; s < end; ++s) {
         const int64_t o = s * len;
@@ -195,19 +213,19 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
   using cwise_internal::RunSimdFor;
   using cwise_internal::Store;
   if (x.NumElements() == n && y.NumElements() == n) {
-    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+    cwise_internal::ParallelForElements<T>(ctx, n, cost, [&](int64_t begin, int64_t end) {
       RunSimdFor<T>([&] { BinaryLoop<1, 1, Out>(f, a, b, z, begin, end); });
     });
     return;
   }
   if (y.NumElements() == 1) {
-    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+    cwise_internal::ParallelForElements<T>(ctx, n, cost, [&](int64_t begin, int64_t end) {
       RunSimdFor<T>([&] { BinaryLoop<1, 0, Out>(f, a, b, z, begin, end); });
     });
     return;
   }
   if (x.NumElements() == 1) {
-    ctx.ParallelFor(n, cost, [&](int64_t begin, int64_t end) {
+    cwise_internal::ParallelForElements<T>(ctx, n, cost, [&](int64_t begin, int64_t end) {
       RunSimdFor<T>([&] { BinaryLoop<0, 1, Out>(f, a, b, z, begin, end); });
     });
     return;
@@ -373,7 +391,7 @@ class UnaryOp final : public OpKernel {
     const T* a = x.flat<T>().data();
     Out* z = out->flat<Out>().data();
     const F& f = functor_;
-    ctx.ParallelFor(n, F::kCost, [&](int64_t begin, int64_t end) {
+    cwise_internal::ParallelForElements<T>(ctx, n, F::kCost, [&](int64_t begin, int64_t end) {
       cwise_internal::RunSimdFor<T>([&] { cwise_internal::UnaryLoop<Out>(f, a, z, begin, end); });
     });
     return absl::OkStatus();
