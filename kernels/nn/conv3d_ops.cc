@@ -472,29 +472,34 @@ class Pool3DOp final : public OpKernel {
     if (out->NumElements() == 0) return absl::OkStatus();
     return VisitKernelTypes<float>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      Pool<T>(ctx, g, input.flat<T>().data(), out->flat<T>().data());
+      if (max_) {
+        Pool<T, true>(ctx, g, input.flat<T>().data(), out->flat<T>().data());
+      } else {
+        Pool<T, false>(ctx, g, input.flat<T>().data(), out->flat<T>().data());
+      }
       return absl::OkStatus();
     });
   }
 
  private:
-  template <typename T>
-  void Pool(OpKernelContext& ctx, const Geometry3d& g, const T* in, T* out) const {
+  // Each output pixel's channels are combined in its output row, tap by tap (one vector loop per
+  // tap), then averaged there.
+  template <typename T, bool kMax>
+  static void Pool(OpKernelContext& ctx, const Geometry3d& g, const T* in, T* out) {
     const int64_t c = g.in_c;
     ctx.ParallelFor(g.out_pixels(), g.taps() * c, [&](int64_t p0, int64_t p1) {
-      std::vector<T> acc(static_cast<size_t>(c));
       for (int64_t p = p0; p < p1; ++p) {
         ForPixel(g, p, [&](int64_t n, int64_t d0, int64_t h0, int64_t w0) {
           const int64_t d_lo = std::max<int64_t>(d0, 0), d_hi = std::min(d0 + g.k[0], g.in[0]);
           const int64_t h_lo = std::max<int64_t>(h0, 0), h_hi = std::min(h0 + g.k[1], g.in[1]);
           const int64_t w_lo = std::max<int64_t>(w0, 0), w_hi = std::min(w0 + g.k[2], g.in[2]);
-          std::fill(acc.begin(), acc.end(),
-                    max_ ? std::numeric_limits<T>::lowest() : static_cast<T>(0));
+          T* acc = out + p * c;
+          std::fill_n(acc, c, kMax ? std::numeric_limits<T>::lowest() : static_cast<T>(0));
           for (int64_t d = d_lo; d < d_hi; ++d) {
             for (int64_t h = h_lo; h < h_hi; ++h) {
               for (int64_t w = w_lo; w < w_hi; ++w) {
                 const T* src = in + (((n * g.in[0] + d) * g.in[1] + h) * g.in[2] + w) * c;
-                if (max_) {
+                if constexpr (kMax) {
                   for (int64_t i = 0; i < c; ++i) acc[i] = std::max(acc[i], src[i]);
                 } else {
                   for (int64_t i = 0; i < c; ++i) acc[i] += src[i];
@@ -502,13 +507,10 @@ class Pool3DOp final : public OpKernel {
               }
             }
           }
-          T* dst = out + p * c;
-          if (max_) {
-            std::copy(acc.begin(), acc.end(), dst);
-          } else {
+          if constexpr (!kMax) {
             const T count =
                 static_cast<T>(std::max<int64_t>(1, (d_hi - d_lo) * (h_hi - h_lo) * (w_hi - w_lo)));
-            for (int64_t i = 0; i < c; ++i) dst[i] = acc[i] / count;
+            for (int64_t i = 0; i < c; ++i) acc[i] = acc[i] / count;
           }
         });
       }
