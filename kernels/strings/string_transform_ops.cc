@@ -12,7 +12,7 @@
 //     whitespace allowed, nothing else.
 //   (StringToHashBucketFast and the other hashes are in hash_ops.cc.)
 //   StaticRegexReplace, RegexReplace: RE2 Replace (first match) or GlobalReplace of each string;
-//     RegexFullMatch: RE2 FullMatch, pattern a scalar input.
+//     RegexFullMatch: RE2 FullMatch, pattern a scalar input (the last pattern's RE2 is kept).
 //   StringSplitV2: a vector of strings split on sep (every occurrence, empty pieces kept) or, with
 //     sep "", on runs of whitespace (empty pieces dropped), at most maxsplit splits (-1: no
 //     limit); the pieces as a sparse [rows, max pieces] matrix (indices, values, dense shape).
@@ -41,6 +41,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
@@ -315,6 +316,29 @@ absl::StatusOr<std::unique_ptr<RE2>> Compile(const std::string& pattern) {
   return re;
 }
 
+// The compiled RE2 of the last pattern a kernel whose pattern is an input was run with (a graph
+// feeds the same pattern on every run; TensorFlow keeps one the same way). Thread-safe.
+class LastRegex {
+ public:
+  absl::StatusOr<std::shared_ptr<const RE2>> Get(const std::string& pattern) {
+    {
+      MutexLock lock(&mu_);
+      if (re_ != nullptr && pattern_ == pattern) return re_;
+    }
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<RE2> compiled, Compile(pattern));  // outside the lock
+    std::shared_ptr<const RE2> re(std::move(compiled));
+    MutexLock lock(&mu_);
+    pattern_ = pattern;
+    re_ = re;
+    return re;
+  }
+
+ private:
+  Mutex mu_;
+  std::string pattern_;            // guarded by mu_
+  std::shared_ptr<const RE2> re_;  // guarded by mu_
+};
+
 absl::Status ReplaceAll(const Tensor& in, const RE2& re, const std::string& rewrite, bool global,
                         Tensor* out) {
   std::string error;
@@ -384,13 +408,14 @@ class RegexReplaceOp final : public OpKernel {
     std::string pattern, rewrite;
     RILL_RETURN_IF_ERROR(ScalarString(ctx.input(1), "Pattern", &pattern));
     RILL_RETURN_IF_ERROR(ScalarString(ctx.input(2), "Rewrite", &rewrite));
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<RE2> re, Compile(pattern));
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const RE2> re, last_.Get(pattern));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     return ReplaceAll(in, *re, rewrite, global_, out);
   }
 
  private:
   bool global_ = true;
+  mutable LastRegex last_;
 };
 
 class RegexFullMatchOp final : public OpKernel {
@@ -400,13 +425,16 @@ class RegexFullMatchOp final : public OpKernel {
     const Tensor& in = ctx.input(0);
     std::string pattern;
     RILL_RETURN_IF_ERROR(ScalarString(ctx.input(1), "Pattern", &pattern));
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<RE2> re, Compile(pattern));
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const RE2> re, last_.Get(pattern));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     auto s = in.flat<std::string>();
     auto z = out->flat<bool>();
     for (size_t i = 0; i < s.size(); ++i) z[i] = RE2::FullMatch(s[i], *re);
     return absl::OkStatus();
   }
+
+ private:
+  mutable LastRegex last_;
 };
 
 // --- StringSplitV2 --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Paths the TensorFlow-recorded conformance cases cannot express: case mapping of non-ASCII
-// UTF-8 text (TensorFlow maps it with ICU; Rill refuses it rather than answer differently).
+// UTF-8 text (TensorFlow maps it with ICU; Rill refuses it rather than answer differently), and one
+// RegexReplace / RegexFullMatch kernel run with changing patterns (it keeps the last one's RE2).
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
@@ -22,6 +23,39 @@ TEST(StringTransformOpsTest, Utf8CaseMappingOfAsciiWorks) {
   t.Input(Tensor::FromVector<std::string>({"AbC"}, TensorShape({1})));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
   ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"abc"}, TensorShape({1})));
+}
+
+Tensor Scalar(const std::string& s) {
+  return Tensor::FromVector<std::string>({s}, TensorShape({}));
+}
+
+TEST(StringTransformOpsTest, OneRegexReplaceKernelFollowsItsPatternInput) {
+  OpTester t("RegexReplace");
+  t.Attr("replace_global", true);
+  t.Input(Tensor::FromVector<std::string>({"aab", "bba"}, TensorShape({2})))
+      .Input(Scalar("a+"))
+      .Input(Scalar("x"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"xb", "bbx"}, TensorShape({2})));
+  t.SetInput(1, TensorValue(Scalar("b"), nullptr, nullptr));
+  RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"aax", "xxa"}, TensorShape({2})));
+  t.SetInput(1, TensorValue(Scalar("("), nullptr, nullptr));
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Invalid pattern: (")));
+  t.SetInput(1, TensorValue(Scalar("a+"), nullptr, nullptr));
+  RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"xb", "bbx"}, TensorShape({2})));
+}
+
+TEST(StringTransformOpsTest, OneRegexFullMatchKernelFollowsItsPatternInput) {
+  OpTester t("RegexFullMatch");
+  t.Input(Tensor::FromVector<std::string>({"aa", "ab"}, TensorShape({2}))).Input(Scalar("a+"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({true, false}, TensorShape({2})));
+  t.SetInput(1, TensorValue(Scalar("a.*b"), nullptr, nullptr));
+  RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({false, true}, TensorShape({2})));
 }
 
 }  // namespace
