@@ -1,5 +1,6 @@
 // Dense linear algebra on the CPU, float and double, batched over the leading dims (each op
-// works on the matrices in the last two dims), with Eigen's decompositions:
+// works on the matrices in the last two dims; a batch's matrices are spread over the intra-op
+// threads), with Eigen's decompositions:
 //
 //   MatrixDeterminant(input): det of each square matrix (partial-pivot LU); 1 for 0x0.
 //   LogMatrixDeterminant(input): sign (-1, 0, 1) and log |det|; singular matrices give sign 0 and
@@ -28,6 +29,7 @@
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <eigen3/Eigen/Dense>
@@ -78,6 +80,15 @@ absl::StatusOr<TensorShape> BatchShape(const std::vector<int64_t>& batch,
   std::vector<int64_t> dims = batch;
   dims.insert(dims.end(), tail.begin(), tail.end());
   return TensorShape::FromDims(dims);
+}
+
+// Calls fn(i) for each matrix i < count of a batch, the matrices spread over the intra-op threads
+// (each about `cost` units of work). fn writes only its own matrix's outputs.
+template <typename Fn>
+void ForEachMatrix(OpKernelContext& ctx, int64_t count, int64_t cost, Fn&& fn) {
+  ctx.ParallelFor(count, std::max<int64_t>(cost, 1), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) fn(i);
+  });
 }
 
 absl::Status NotSquare() { return absl::InvalidArgumentError("Input matrix must be square."); }
@@ -151,7 +162,9 @@ class InverseOp final : public OpKernel {
       const int64_t n = b.rows;
       const T* x = in.flat<T>().data();
       T* y = out->flat<T>().data();
-      for (int64_t i = 0; i < b.count && n > 0; ++i) {
+      if (n == 0) return absl::OkStatus();
+      std::atomic<bool> singular{false};
+      ForEachMatrix(ctx, b.count, n * n * n, [&](int64_t i) {
         ConstMap<T> a(x + i * n * n, n, n);
         Eigen::PartialPivLU<RowMat<T>> lu;
         if (adjoint_) {
@@ -160,10 +173,12 @@ class InverseOp final : public OpKernel {
           lu.compute(a);
         }
         if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0))) {
-          return absl::InvalidArgumentError("Input is not invertible.");
+          singular = true;
+          return;
         }
         MutMap<T>(y + i * n * n, n, n) = lu.inverse();
-      }
+      });
+      if (singular) return absl::InvalidArgumentError("Input is not invertible.");
       return absl::OkStatus();
     });
   }
@@ -186,7 +201,8 @@ class CholeskyOp final : public OpKernel {
       const int64_t n = b.rows;
       const T* x = in.flat<T>().data();
       T* y = out->flat<T>().data();
-      for (int64_t i = 0; i < b.count && n > 0; ++i) {
+      if (n == 0) return absl::OkStatus();
+      ForEachMatrix(ctx, b.count, n * n * n / 3, [&](int64_t i) {
         Eigen::LLT<RowMat<T>, Eigen::Lower> llt(ConstMap<T>(x + i * n * n, n, n));
         MutMap<T> l(y + i * n * n, n, n);
         if (llt.info() == Eigen::Success) {
@@ -196,7 +212,7 @@ class CholeskyOp final : public OpKernel {
           l.template triangularView<Eigen::Lower>().setConstant(
               std::numeric_limits<T>::quiet_NaN());
         }
-      }
+      });
       return absl::OkStatus();
     });
   }
@@ -223,18 +239,18 @@ class QrOp final : public OpKernel {
     return VisitKernelTypes<float, double>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* x = in.flat<T>().data();
-      for (int64_t i = 0; i < b.count; ++i) {
+      ForEachMatrix(ctx, b.count, 4 * m * n * std::max(m, n), [&](int64_t i) {
         MutMap<T> q(q_out->flat<T>().data() + i * m * p, m, p);
         MutMap<T> r(r_out->flat<T>().data() + i * p * n, p, n);
         if (m == 0 || n == 0) {
           q.setIdentity();
           r.setZero();
-          continue;
+          return;
         }
         Eigen::HouseholderQR<RowMat<T>> qr(ConstMap<T>(x + i * m * n, m, n));
         q = qr.householderQ() * RowMat<T>::Identity(m, p);
         r = qr.matrixQR().topRows(p).template triangularView<Eigen::Upper>();
-      }
+      });
       return absl::OkStatus();
     });
   }
@@ -283,14 +299,14 @@ class SvdOp final : public OpKernel {
         options = full_ ? (Eigen::ComputeFullU | Eigen::ComputeFullV)
                         : (Eigen::ComputeThinU | Eigen::ComputeThinV);
       }
-      for (int64_t i = 0; i < b.count; ++i) {
+      ForEachMatrix(ctx, b.count, 20 * m * n * std::max(m, n), [&](int64_t i) {
         Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>> s(s_out->flat<T>().data() + i * p, p);
         if (p == 0) {
           if (compute_uv_) {
             MutMap<T>(u_out->flat<T>().data() + i * m * uc, m, uc).setIdentity();
             MutMap<T>(v_out->flat<T>().data() + i * n * vc, n, vc).setIdentity();
           }
-          continue;
+          return;
         }
         ConstMap<T> a(x + i * m * n, m, n);
         if (!a.allFinite()) {  // NaN everywhere, as TensorFlow's kernel gives
@@ -300,7 +316,7 @@ class SvdOp final : public OpKernel {
             MutMap<T>(u_out->flat<T>().data() + i * m * uc, m, uc).setConstant(nan);
             MutMap<T>(v_out->flat<T>().data() + i * n * vc, n, vc).setConstant(nan);
           }
-          continue;
+          return;
         }
         Eigen::BDCSVD<RowMat<T>> svd(a, options);
         s = svd.singularValues();
@@ -308,7 +324,7 @@ class SvdOp final : public OpKernel {
           MutMap<T>(u_out->flat<T>().data() + i * m * uc, m, uc) = svd.matrixU();
           MutMap<T>(v_out->flat<T>().data() + i * n * vc, n, vc) = svd.matrixV();
         }
-      }
+      });
       return absl::OkStatus();
     });
   }
