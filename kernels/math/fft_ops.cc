@@ -1,16 +1,21 @@
 // FFTs on the CPU over the innermost one or two dimensions: FFT, IFFT, RFFT, IRFFT and the 2-D
 // forms FFT2D, IFFT2D, RFFT2D, IRFFT2D. Every transform is computed in double (complex64 too):
-// an iterative radix-2 FFT for power-of-two lengths, Bluestein's chirp-z algorithm (a
-// power-of-two circular convolution) for the others. The inverse transforms scale by 1/n.
+// an iterative radix-2 FFT for power-of-two lengths, Eigen's FFT (kissfft, mixed radix) for the
+// other lengths whose prime factors are all at most 7, and Bluestein's chirp-z algorithm (a
+// power-of-two circular convolution) for the rest, whose large prime factors kissfft would
+// transform in quadratic time. The inverse transforms scale by 1/n.
 // The real forms crop or zero-pad the input to fft_length (RFFT) or read the first
 // fft_length[-1] / 2 + 1 bins of the innermost dimension (IRFFT, which treats the spectrum as
-// Hermitian: the imaginary parts of the DC and Nyquist bins are ignored).
+// Hermitian: the imaginary parts of the DC and Nyquist bins are ignored); RFFT transforms a real
+// row of power-of-two length as half as many complex points.
 //
-// Kernels are immutable after construction; Compute is thread-safe.
+// Kernels are immutable after construction; Compute is thread-safe (Eigen's FFT objects, whose
+// plan caches are not, are per thread).
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <eigen3/unsupported/Eigen/FFT>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +27,31 @@ namespace rill {
 namespace {
 
 using Cd = std::complex<double>;
+using EigenFft = Eigen::FFT<double>;
+
+// Whether n's prime factors are all at most 7 (kissfft's radices and small generic ones).
+bool SmoothLength(int64_t n) {
+  for (int64_t p : {2, 3, 5, 7}) {
+    while (n % p == 0) n /= p;
+  }
+  return n == 1;
+}
+
+// This thread's Eigen FFT (unscaled), whose plans for the lengths it has seen are kept; bounded:
+// the plans are dropped after 64 lengths.
+EigenFft& ThreadFft(int64_t n) {
+  thread_local EigenFft fft;
+  thread_local std::vector<int64_t> lengths;
+  if (std::find(lengths.begin(), lengths.end(), n) == lengths.end()) {
+    if (lengths.size() >= 64) {
+      fft.impl().clear();
+      lengths.clear();
+    }
+    fft.SetFlag(EigenFft::Unscaled);
+    lengths.push_back(n);
+  }
+  return fft;
+}
 
 // Plain complex product (std::complex's operator* goes through the C99 Annex G NaN recovery).
 inline Cd CMul(Cd a, Cd b) {
@@ -72,6 +102,10 @@ class FftPlan {
       tw_ = Twiddles(n_);
       return;
     }
+    if (SmoothLength(n_)) {
+      eigen_ = true;
+      return;
+    }
     // Bluestein: jk = (j^2 + k^2 - (k - j)^2) / 2, so the DFT is a chirp, a convolution with the
     // conjugate chirp, and a chirp. k^2 is reduced mod 2n to keep the angles exact.
     m_ = 1;
@@ -93,11 +127,21 @@ class FftPlan {
     Radix2(kernel_.data(), m_, tw_, false);
   }
 
-  int64_t scratch_size() const { return m_; }
+  int64_t scratch_size() const { return std::max(m_, n_); }
 
   // Transforms x[0, n) in place; `scratch` holds scratch_size() elements.
   void Run(Cd* x, Cd* scratch) const {
     if (n_ <= 1) return;
+    if (eigen_) {
+      std::copy_n(x, n_, scratch);
+      EigenFft& fft = ThreadFft(n_);
+      if (inverse_) {
+        fft.inv(x, scratch, n_);
+      } else {
+        fft.fwd(x, scratch, n_);
+      }
+      return;
+    }
     if (m_ == 0) {
       Radix2(x, n_, tw_, inverse_);
       return;
@@ -114,11 +158,27 @@ class FftPlan {
  private:
   int64_t n_;
   bool inverse_;
+  bool eigen_ = false;      // a smooth length other than a power of two: Eigen's FFT
   int64_t m_ = 0;           // Bluestein's power-of-two length (0: n is a power of two)
   std::vector<Cd> tw_;      // twiddles of n (power of two) or m
   std::vector<Cd> chirp_;   // e^{-+ i pi k^2 / n}
   std::vector<Cd> kernel_;  // FFT of the conjugate chirp, length m
 };
+
+// The first n / 2 + 1 bins of the DFT of a real row of even length n from z, the n / 2 point DFT
+// of its elements packed as z[k] = x[2k] + i x[2k+1]: with E and O the DFTs of the even and odd
+// elements, E[k] = (z[k] + conj(z[m-k])) / 2, O[k] = -i (z[k] - conj(z[m-k])) / 2 and
+// X[k] = E[k] + e^{-2 pi i k / n} O[k]. `tw`: Twiddles(n).
+void RealRow(const Cd* z, int64_t n, const std::vector<Cd>& tw, Cd* out) {
+  const int64_t m = n / 2;
+  for (int64_t k = 0; k <= m; ++k) {
+    const Cd a = z[k == m ? 0 : k];
+    const Cd b = std::conj(z[k == 0 ? 0 : m - k]);
+    const Cd even = (a + b) * 0.5;
+    const Cd odd = CMul(a - b, Cd(0, -0.5));
+    out[k] = even + CMul(k < m ? tw[k] : Cd(-1, 0), odd);
+  }
+}
 
 // Transforms the columns of the rows x cols matrix `buf` (row-major) with `plan` (length rows).
 void TransformColumns(const FftPlan& plan, Cd* buf, int64_t rows, int64_t cols,
@@ -217,6 +277,12 @@ class FftOp final : public OpKernel {
                  const int64_t* d, const int64_t* len, int64_t half) const {
     const FftPlan rows_plan(len[1], kInverse);
     const FftPlan cols_plan(len[0], kInverse);
+    // A real row of even power-of-two length n is transformed as n / 2 complex points (even
+    // elements real, odd imaginary) and then separated (RealRow).
+    const int64_t n1 = len[1];
+    const bool packed = kKind == FftKind::kRealForward && n1 >= 4 && (n1 & (n1 - 1)) == 0;
+    const FftPlan half_plan(packed ? n1 / 2 : 0, false);
+    const std::vector<Cd> row_twiddles = packed ? Twiddles(n1) : std::vector<Cd>();
     const int64_t scratch = std::max(rows_plan.scratch_size(), cols_plan.scratch_size());
     const int64_t in_per = d[0] * d[1];
     const int64_t l0 = len[0], l1 = len[1];
@@ -239,10 +305,17 @@ class FftOp final : public OpKernel {
           row.resize(static_cast<size_t>(l1));
           for (int64_t r = 0; r < l0; ++r) {
             std::fill(row.begin(), row.end(), Cd(0, 0));
-            if (r < d[0]) {
-              const int64_t n = std::min(l1, d[1]);
-              for (int64_t c = 0; c < n; ++c) row[c] = Cd(x[r * d[1] + c], 0);
+            const int64_t n = r < d[0] ? std::min(l1, d[1]) : 0;
+            if (packed) {
+              const R* xr = n > 0 ? x + r * d[1] : x;
+              for (int64_t k = 0; k < n1 / 2; ++k) {
+                row[k] = Cd(2 * k < n ? xr[2 * k] : R(0), 2 * k + 1 < n ? xr[2 * k + 1] : R(0));
+              }
+              half_plan.Run(row.data(), work.data());
+              RealRow(row.data(), n1, row_twiddles, buf.data() + r * half);
+              continue;
             }
+            for (int64_t c = 0; c < n; ++c) row[c] = Cd(x[r * d[1] + c], 0);
             rows_plan.Run(row.data(), work.data());
             std::copy(row.begin(), row.begin() + half, buf.begin() + r * half);
           }
