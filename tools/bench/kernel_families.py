@@ -701,10 +701,12 @@ def compare(rill_npy, tf_npy):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runner", default=os.path.join(ROOT, "bazel-bin/tools/session_runner/"
-                                                            "session_runner"))
+    # bazel-bin follows the last build's configuration (another checkout user's fastbuild, say):
+    # the -c opt output is named directly.
+    ap.add_argument("--runner", default=os.path.join(ROOT, "bazel-out/k8-opt/bin/tools/"
+                                                            "session_runner/session_runner"))
     ap.add_argument("--baseline", help="another session_runner, timed right before --runner")
-    ap.add_argument("--only", help="comma-separated substrings of case names or families")
+    ap.add_argument("--only", help="comma-separated substrings of case names, families or ops")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--reps", type=int, default=30, help="minimum timed repetitions")
     ap.add_argument("--json", help="also write the rows here")
@@ -715,7 +717,8 @@ def main():
     cases = CASES
     if a.only:
         keys = a.only.split(",")
-        cases = [c for c in CASES if any(k in c["name"] or k == c["family"] for k in keys)]
+        cases = [c for c in CASES
+                 if any(k in c["name"] or k in c["family"] or k in c["op"] for k in keys)]
     spec = build_graphs(cases)
     threads_list = [int(t) for t in a.threads.split(",")]
     rows = []
