@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "core/denormal.h"
 #include "core/gpu/cuda_probe.h"
 #include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
@@ -289,7 +290,12 @@ class SessionImpl {
     gopts.kernels = devices_->gpus_run_cuda_kernels()
                         ? static_cast<const KernelAvailability*>(KernelRegistry::Global())
                         : &KernelRegistry::Global()->WithoutCudaKernels();
-    RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph));
+    {
+      // Constant folding runs kernels: in the float mode the step's kernels run in (subnormals
+      // flushed, core/denormal.h), so a folded value is the one the step would compute.
+      ScopedFlushDenormal flush;
+      RILL_RETURN_IF_ERROR(OptimizeGraph(gopts, &state->run.graph));
+    }
     PartitionOptions popts;
     int64_t counter;
     {

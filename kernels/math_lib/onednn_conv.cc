@@ -15,6 +15,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
+#include "core/openmp_parallel_for.h"
 #include "kernels/math_lib/onednn_common.h"
 
 namespace rill {
@@ -191,6 +192,7 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& s, int threads, const float* in
   // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
   threads = std::max(1, threads);
   omp_set_num_threads(threads);
+  OpenMpMatchTeamFloatMode(threads);  // the team flushes subnormals as this thread does
   // This thread's state; a call finishes with it before the thread can make another.
   thread_local absl::flat_hash_map<ConvKey, std::unique_ptr<ThreadConv>> convs;
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
+#include "core/openmp_parallel_for.h"
 #include "kernels/math_lib/onednn_common.h"
 
 namespace rill {
@@ -104,7 +105,8 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
   // A product under ~4M multiply-adds runs on the calling thread: a recurrent step's [16,128] x
   // [128,384] took longer split over a team than alone.
   threads = s.m * s.n * s.k < kOneDnnMatMulSplitMacs ? 1 : std::max(1, threads);
-  omp_set_num_threads(threads);  // this call's plan and OpenMP team
+  omp_set_num_threads(threads);       // this call's plan and OpenMP team
+  OpenMpMatchTeamFloatMode(threads);  // the team flushes subnormals as this thread does
   thread_local absl::flat_hash_map<MatMulKey, std::unique_ptr<ThreadMatMul>> mats;
   thread_local GrowingBuffer scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
