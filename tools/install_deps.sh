@@ -5,6 +5,7 @@
 set -euo pipefail
 pkgs=(bazel-bootstrap bazel-rules-java bazel-platforms libprotobuf-dev protobuf-compiler
       libabsl-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libre2-dev zlib1g-dev
+      libjpeg62-turbo-dev libpng-dev
       clang-format python3-numpy python3-protobuf python3-pytest python3-dev pybind11-dev
       libgrpc++-dev protobuf-compiler-grpc)
 missing=()
