@@ -32,6 +32,7 @@
 #include "graph/builder/array_nn_ops.h"
 #include "graph/builder/control_flow_ops.h"
 #include "graph/builder/grad_ops.h"
+#include "graph/builder/image_codec_ops.h"
 #include "graph/builder/image_ops.h"
 #include "graph/builder/index_ops.h"
 #include "graph/builder/initializer.h"

@@ -957,7 +957,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
-      "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"};
+      "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4",
+      // Image codecs (graph/builder/image_codec_ops.h).
+      "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "DecodeBmp",
+      "ExtractJpegShape", "EncodePng", "EncodeJpeg"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1321,6 +1324,48 @@ TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
     if (n.name() == "nms") EXPECT_TRUE(n.attr().at("pad_to_max_output_size").b());
     if (n.name() == "crop") EXPECT_EQ(n.attr().at("method").s(), "nearest");
     if (n.name() == "mp") EXPECT_EQ(n.attr().at("Targmax").type(), DT_INT64);
+  }
+}
+
+TEST(ImageCodecOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output contents = ops::Placeholder(root.WithOpName("contents"), DT_STRING);
+  ops::DecodeJpegAttrs jpeg_attrs;
+  jpeg_attrs.channels = 3;
+  jpeg_attrs.ratio = 2;
+  jpeg_attrs.dct_method = "INTEGER_ACCURATE";
+  Output jpeg = ops::DecodeJpeg(root.WithOpName("jpeg"), contents, jpeg_attrs);
+  EXPECT_EQ(root.GetShape(jpeg)->DebugString(), "[?,?,3]");
+  Output crop = ops::DecodeAndCropJpeg(root.WithOpName("crop"), contents,
+                                       ops::Const(root.WithOpName("window"), {0, 1, 5, 7}));
+  EXPECT_EQ(root.GetShape(crop)->DebugString(), "[5,7,?]");
+  Output png = ops::DecodePng(root.WithOpName("png"), contents, 4, DT_UINT16);
+  EXPECT_EQ(root.GetShape(png)->DebugString(), "[?,?,4]");
+  EXPECT_EQ(png.dtype(), DT_UINT16);
+  Output image = ops::DecodeImage(root.WithOpName("image"), contents, 1, DT_FLOAT, false);
+  EXPECT_EQ(root.GetShape(image)->DebugString(), "[?,?,1]");
+  EXPECT_EQ(image.dtype(), DT_FLOAT);
+  ops::DecodeBmp(root.WithOpName("bmp"), contents, 4);
+  Output shape = ops::ExtractJpegShape(root.WithOpName("shape"), contents, DT_INT64);
+  EXPECT_EQ(root.GetShape(shape)->DebugString(), "[3]");
+  Output pixels =
+      ops::Placeholder(root.WithOpName("pixels"), DT_UINT8, PartialTensorShape({2, 5, 4, 3}));
+  EXPECT_EQ(root.GetShape(ops::EncodePng(root.WithOpName("encpng"), pixels, 9))->DebugString(),
+            "[2]");
+  Output one = ops::Placeholder(root.WithOpName("one"), DT_UINT8, PartialTensorShape({5, 4, 3}));
+  ops::EncodeJpegAttrs enc_attrs;
+  enc_attrs.quality = 80;
+  enc_attrs.progressive = true;
+  enc_attrs.density_unit = "cm";
+  Output enc = ops::EncodeJpeg(root.WithOpName("encjpeg"), one, enc_attrs);
+  EXPECT_EQ(root.GetShape(enc)->DebugString(), "[]");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "jpeg") EXPECT_EQ(n.attr().at("ratio").i(), 2);
+    if (n.name() == "jpeg") EXPECT_EQ(n.attr().at("dct_method").s(), "INTEGER_ACCURATE");
+    if (n.name() == "encpng") EXPECT_EQ(n.attr().at("T").type(), DT_UINT8);
+    if (n.name() == "encjpeg") EXPECT_EQ(n.attr().at("density_unit").s(), "cm");
+    if (n.name() == "encjpeg") EXPECT_TRUE(n.attr().at("progressive").b());
   }
 }
 

@@ -57,6 +57,16 @@ RILL_REGISTER_NO_GRADIENT("StringToHashBucketStrong");
 RILL_REGISTER_NO_GRADIENT("EncodeBase64");
 RILL_REGISTER_NO_GRADIENT("DecodeBase64");
 RILL_REGISTER_NO_GRADIENT("DecodeRaw");
+// Image codecs: strings in or out, integer pixels (TensorFlow registers nothing for them; no
+// gradient flows through their dtypes).
+RILL_REGISTER_NO_GRADIENT("DecodeJpeg");
+RILL_REGISTER_NO_GRADIENT("DecodeAndCropJpeg");
+RILL_REGISTER_NO_GRADIENT("DecodePng");
+RILL_REGISTER_NO_GRADIENT("DecodeImage");
+RILL_REGISTER_NO_GRADIENT("DecodeBmp");
+RILL_REGISTER_NO_GRADIENT("ExtractJpegShape");
+RILL_REGISTER_NO_GRADIENT("EncodePng");
+RILL_REGISTER_NO_GRADIENT("EncodeJpeg");
 RILL_REGISTER_NO_GRADIENT("HashTableV2");
 RILL_REGISTER_NO_GRADIENT("MutableHashTableV2");
 RILL_REGISTER_NO_GRADIENT("InitializeTableV2");
