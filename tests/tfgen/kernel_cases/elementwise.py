@@ -23,6 +23,18 @@ BINARY = [
     ("LeftShift", "exact", "any"), ("RightShift", "exact", "any"),
 ]
 LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
+# Ops with a case of subnormal operands and results (TensorFlow's kernels run with FTZ/DAZ: a
+# subnormal input reads as 0 and a subnormal result is 0).
+SUBNORMAL_OPS = ("Add", "AddV2", "Sub", "Mul")
+
+
+def subnormal_operands(dt):
+    """x, y for float32/float64: subnormal inputs, and normal inputs whose result is subnormal."""
+    tiny = float(np.finfo(NP[dt]).tiny)  # the smallest normal
+    s = tiny / 12  # subnormal
+    r = float(np.sqrt(tiny / 4))  # r * r is subnormal
+    return (arr([s, -s, 2 * tiny, 1.5 * tiny, r, s, 1, 3, 1.25 * tiny], dt),
+            arr([1, 1, 1, 1.2 * tiny, r, s, s, -s, -tiny], dt))
 
 
 def _first_dtype(rec, op):
@@ -82,6 +94,8 @@ def binary(rec, op, kind, domain, dtypes=ALL):
         if is_float(dt):
             xs, ys = _pairs(FLOAT_SPECIALS, FLOAT_SPECIALS)
             c("nan_inf_zero_pairs", arr(xs, dt).reshape(8, 8), arr(ys, dt).reshape(8, 8))
+            if op in SUBNORMAL_OPS and dt in ("float32", "float64"):
+                c("subnormals_flushed", *subnormal_operands(dt))
             if domain == "div":
                 c("negative_operands", arr([7.5, -7.5, 7.5, -7.5, 6, -6, 0.5, -0.5, 1], dt),
                   arr([2, 2, -2, -2, 4, -4, 3, -3, -0.25], dt))

@@ -44,6 +44,14 @@ def matmul(rec):
           error="INVALID_ARGUMENT", phrases=["Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]"])
         if dt == "float32":
             c("large_64", _values(dt, [64, 64], s + "/q"), _values(dt, [64, 64], s + "/r"))
+        if dt in ("float32", "float64"):
+            # Subnormal weights and products: TensorFlow's kernels run with FTZ/DAZ, so both are
+            # 0 (compared exactly).
+            tiny = float(np.finfo(np.dtype(dt)).tiny)
+            sub, r = tiny / 12, float(np.sqrt(tiny / 4))
+            a, b = arr([[1, 1], [r, r], [3, -1]], dt), arr([[sub, r, 1], [sub, r, sub]], dt)
+            rec.case("MatMul", dt, "subnormals_flushed", lambda: tf.raw_ops.MatMul(
+                a=ph("x", a, dt), b=ph("y", b, dt), name="out"))
 
     rec.for_dtypes("MatMul", MATMUL_TYPES, gen)
 
