@@ -12,9 +12,10 @@
 //   }                             // the thread's previous mode is back
 //
 // Where Rill sets the mode: the executor's RunReady/StartStep (every kernel it runs, on the
-// caller's thread, pool threads and async completions), the graph optimizer (constant folding
-// evaluates kernels), ThreadPool threads and the GPU event waiter at their start, and OpenMP
-// workers (core/openmp_parallel_for.h: a team computes in the mode of the thread that opened it).
+// caller's thread, pool threads and async completions, a GPU event's included), the session
+// around the graph optimizer (constant folding evaluates kernels), ThreadPool threads at their
+// start, and OpenMP workers (core/openmp_parallel_for.h: a team computes in the mode of the
+// thread that opened it).
 // The caller of Session::Run gets its own mode back when Run returns.
 //
 // RILL_KEEP_DENORMALS=1 in the environment (read once, at first use) turns the guard and the
