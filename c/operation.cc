@@ -130,8 +130,7 @@ absl::StatusOr<int> ArgLength(TF_Operation* oper, const char* arg_name, bool out
   return absl::InvalidArgumentError(absl::StrCat(what, " arg '", arg_name, "' not found"));
 }
 
-std::vector<const rill::Edge*> ControlEdges(const std::vector<const rill::Edge*>& edges,
-                                            bool incoming) {
+std::vector<const rill::Edge*> ControlEdges(const rill::Node::EdgeList& edges, bool incoming) {
   std::vector<const rill::Edge*> out;
   for (const rill::Edge* e : edges) {
     if (!e->IsControlEdge()) continue;

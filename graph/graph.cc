@@ -212,9 +212,9 @@ Node* Graph::NewNode(std::shared_ptr<Node::Properties> props) {
 void Graph::ReleaseNode(Node* node) {
   nodes_[node->id()] = nullptr;
   node->props_.reset();
-  std::vector<const Edge*>().swap(node->in_edges_);
-  std::vector<const Edge*>().swap(node->out_edges_);
-  std::vector<const Edge*>().swap(node->data_in_);
+  Node::EdgeList().swap(node->in_edges_);
+  Node::EdgeList().swap(node->out_edges_);
+  Node::EdgeList().swap(node->data_in_);
   std::vector<PartialTensorShape>().swap(node->output_shapes_);
   --num_nodes_;
 }
@@ -245,9 +245,7 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     return absl::InvalidArgumentError(
         absl::StrCat("A node (op '", def.op(), "') has an empty name"));
   }
-  // One lookup for the check and the entry; the entry is taken back if the node is refused.
-  const auto [entry, added] = name_index_.try_emplace(def.name(), static_cast<int>(nodes_.size()));
-  if (!added) {
+  if (name_index_.Find(def.name(), node_names()) >= 0) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
   }
   auto props = std::make_shared<Node::Properties>();
@@ -260,22 +258,21 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     DataTypeVector inputs, outputs;
     absl::Status s = ValidateNodeDefAttrs(def, reg->op_def);
     if (s.ok()) s = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
-    if (!s.ok()) {
-      name_index_.erase(entry);
-      return s;
-    }
+    if (!s.ok()) return s;
     props->op_def = &reg->op_def;
     props->input_types = std::move(inputs);
     props->output_types = std::move(outputs);
   }
   props->def = std::move(def);
-  return NewNode(std::move(props));
+  Node* node = NewNode(std::move(props));
+  name_index_.Insert(node->name(), node->id(), node_names());
+  return node;
 }
 
 void Graph::Reserve(int more_nodes, int more_edges) {
   nodes_.reserve(nodes_.size() + more_nodes);
   edges_.reserve(edges_.size() + more_edges);
-  name_index_.reserve(name_index_.size() + more_nodes);
+  name_index_.Reserve(name_index_.size() + more_nodes);
 }
 
 absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst, int dst_input) {
@@ -319,7 +316,7 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
 
 absl::StatusOr<Node*> Graph::AddNodeCopy(const Node& other, const std::string& name) {
   const std::string& new_name = name.empty() ? other.name() : name;
-  if (name_index_.contains(new_name)) {
+  if (name_index_.Find(new_name, node_names()) >= 0) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", new_name, "' is not unique"));
   }
   std::shared_ptr<Node::Properties> props = other.props_;
@@ -330,7 +327,7 @@ absl::StatusOr<Node*> Graph::AddNodeCopy(const Node& other, const std::string& n
   Node* node = NewNode(std::move(props));
   node->output_shapes_ = other.output_shapes_;
   node->assigned_device_ = other.assigned_device_;
-  name_index_.emplace(node->name(), node->id());
+  name_index_.Insert(node->name(), node->id(), node_names());
   return node;
 }
 
@@ -351,7 +348,7 @@ const Edge* Graph::AddControlEdge(Node* src, Node* dst) {
 namespace {
 
 // Erases `e` from `edges`, searching from the end (rewrites mostly remove recent edges).
-void EraseEdge(std::vector<const Edge*>& edges, const Edge* e) {
+void EraseEdge(Node::EdgeList& edges, const Edge* e) {
   auto it = std::find(edges.rbegin(), edges.rend(), e);
   edges.erase(std::next(it).base());
 }
@@ -369,7 +366,7 @@ void Graph::RemoveEdge(const Edge* e) {
 void Graph::RemoveNode(Node* node) {
   while (!node->in_edges_.empty()) RemoveEdge(node->in_edges_.back());
   while (!node->out_edges_.empty()) RemoveEdge(node->out_edges_.back());
-  name_index_.erase(node->name());
+  name_index_.Erase(node->name(), node_names());
   ReleaseNode(node);
 }
 
@@ -420,14 +417,11 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   // index at random.
   if (nodes.size() > name_index_.size() / 2) {
     for (Node* n : nodes) ReleaseNode(n);
-    absl::flat_hash_map<std::string, int> index;
-    index.reserve(num_nodes_);
-    for (const Node* n : op_nodes()) index.emplace(n->name(), n->id());
-    name_index_ = std::move(index);
+    name_index_.Filter([this](int id) { return nodes_[id] != nullptr; });
     return;
   }
   for (Node* n : nodes) {
-    name_index_.erase(n->name());
+    name_index_.Erase(n->name(), node_names());
     ReleaseNode(n);
   }
 }
@@ -441,10 +435,7 @@ void Graph::FixupSourceAndSinkEdges() {
   }
 }
 
-int Graph::FindNodeId(absl::string_view name) const {
-  auto it = name_index_.find(name);
-  return it == name_index_.end() ? -1 : it->second;
-}
+int Graph::FindNodeId(absl::string_view name) const { return name_index_.Find(name, node_names()); }
 
 Node* Graph::FindNode(absl::string_view name) {
   const int id = FindNodeId(name);

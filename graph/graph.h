@@ -49,9 +49,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/partial_tensor_shape.h"
+#include "graph/name_index.h"
 #include "graph/op_classes.h"
 #include "ops/node_def_util.h"
 #include "proto/attr_value.pb.h"
@@ -123,9 +125,12 @@ class Node {
   DataType input_type(int i) const { return props_->input_types[i]; }
   DataType output_type(int i) const { return props_->output_types[i]; }
 
+  // A node's edges: the first two are stored in the Node itself (most nodes have one or two
+  // inputs and consumers), so a node allocates its lists only beyond that.
+  using EdgeList = absl::InlinedVector<const Edge*, 2>;
   // Edges in the order they were added (for an imported node: the GraphDef's input order).
-  const std::vector<const Edge*>& in_edges() const { return in_edges_; }
-  const std::vector<const Edge*>& out_edges() const { return out_edges_; }
+  const EdgeList& in_edges() const { return in_edges_; }
+  const EdgeList& out_edges() const { return out_edges_; }
   // The data edge into input `i`; nullptr when `i` is out of range or not connected. O(1).
   const Edge* input_edge(int i) const;
   // The producer feeding input `i`; nullptr as for input_edge().
@@ -159,9 +164,9 @@ class Node {
 
   int id_ = -1;
   std::shared_ptr<Properties> props_;
-  std::vector<const Edge*> in_edges_;
-  std::vector<const Edge*> out_edges_;
-  std::vector<const Edge*> data_in_;  // by input index; null where not connected
+  EdgeList in_edges_;
+  EdgeList out_edges_;
+  EdgeList data_in_;  // by input index; null where not connected
   std::vector<PartialTensorShape> output_shapes_;
   const std::string* assigned_device_;  // interned; never null
 };
@@ -220,6 +225,9 @@ class Graph {
   // every op node without out-edges.
   void FixupSourceAndSinkEdges();
 
+  // Fetches the memory that looking up or adding `name` reads first, without waiting: a hint for
+  // code about to look up or add many names, called a few names ahead (ImportGraphDef).
+  void PrefetchName(absl::string_view name) const { name_index_.Prefetch(name); }
   // -1 / nullptr when no live op node has that name (SOURCE and SINK are not found by name).
   int FindNodeId(absl::string_view name) const;
   Node* FindNode(absl::string_view name);
@@ -301,7 +309,13 @@ class Graph {
   Pool<Edge> edge_pool_;
   int num_nodes_ = 0;
   int num_edges_ = 0;
-  absl::flat_hash_map<std::string, int> name_index_;  // op nodes only
+  // The op nodes' ids by name; the names are read from the nodes through NodeNames.
+  struct NodeNames {
+    const std::vector<Node*>* nodes;
+    absl::string_view operator()(int id) const { return (*nodes)[id]->name(); }
+  };
+  NodeNames node_names() const { return NodeNames{&nodes_}; }
+  NameIndex name_index_;
   VersionDef versions_;
   bool has_versions_ = false;
   int legacy_version_ = 0;
