@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -28,14 +31,34 @@ void UpgradeOldPlaceholderShape(const GraphDef& graph_def, NodeDef* node) {
   if (shape->dim_size() == 0 && !shape->unknown_rank()) shape->set_unknown_rank(true);
 }
 
-absl::Status CheckInputOrder(const NodeDef& node) {
+// `node` without its input list (the Graph keeps inputs as edges): copying the inputs only to
+// drop them would allocate each input's string.
+NodeDef CopyWithoutInputs(const NodeDef& node) {
+  NodeDef copy;
+  copy.set_name(node.name());
+  copy.set_op(node.op());
+  if (!node.device().empty()) copy.set_device(node.device());
+  *copy.mutable_attr() = node.attr();
+  if (node.has_experimental_debug_info()) {
+    *copy.mutable_experimental_debug_info() = node.experimental_debug_info();
+  }
+  if (node.has_experimental_type()) *copy.mutable_experimental_type() = node.experimental_type();
+  const google::protobuf::Reflection* reflection = node.GetReflection();
+  if (!reflection->GetUnknownFields(node).empty()) {
+    reflection->MutableUnknownFields(&copy)->MergeFrom(reflection->GetUnknownFields(node));
+  }
+  return copy;
+}
+
+absl::Status CheckInputOrder(const std::string& name,
+                             const google::protobuf::RepeatedPtrField<std::string>& inputs) {
   bool seen_control = false;
-  for (const std::string& input : node.input()) {
+  for (const std::string& input : inputs) {
     if (absl::StartsWith(input, "^")) {
       seen_control = true;
     } else if (seen_control) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Node '", node.name(),
+          absl::StrCat("Node '", name,
                        "': Control dependencies must come after regular dependencies "
                        "(data input '",
                        input, "' follows a control input)"));
@@ -122,6 +145,44 @@ bool IsValidNodeName(absl::string_view name) {
 
 namespace {
 
+// How many nodes or inputs ahead the import fetches name-index memory (Graph::PrefetchName): a
+// few lookups in flight hide most of a large graph's cache misses.
+constexpr int kLookahead = 8;
+
+absl::Status NotUnique(absl::string_view name) {
+  return absl::InvalidArgumentError(absl::StrCat("Node '", name, "' is not unique"));
+}
+
+// The error for the first node before `end` whose name an earlier node has; nullopt if none.
+std::optional<absl::Status> FirstDuplicateBefore(const GraphDef& graph_def, int end) {
+  absl::flat_hash_set<absl::string_view> names;
+  for (int i = 0; i < end; ++i) {
+    if (!names.insert(graph_def.node(i).name()).second) return NotUnique(graph_def.node(i).name());
+  }
+  return std::nullopt;
+}
+
+// As FirstDuplicateBefore for the whole GraphDef, while node `i` (named `name`) is being added
+// to `graph`, which holds the nodes before it (unique), maybe node i (id i + 2), none after it.
+std::optional<absl::Status> FirstDuplicateFrom(const Graph& graph, const GraphDef& graph_def, int i,
+                                               absl::string_view name) {
+  absl::flat_hash_set<absl::string_view> names;
+  for (const Node* node : graph.op_nodes()) {
+    if (node->id() != i + 2) names.insert(node->name());
+  }
+  if (!names.insert(name).second) return NotUnique(name);
+  for (int k = i + 1; k < graph_def.node_size(); ++k) {
+    if (!names.insert(graph_def.node(k).name()).second) return NotUnique(graph_def.node(k).name());
+  }
+  return std::nullopt;
+}
+
+// The node an input names: "a" for "a", "a:1" and "^a".
+absl::string_view InputNodeName(absl::string_view input) {
+  if (absl::StartsWith(input, "^")) input.remove_prefix(1);
+  return input.substr(0, input.find(':'));
+}
+
 // The import itself. With `movable` (== &graph_def, or null), the NodeDefs, library and
 // debug_info are moved out of it instead of copied (large Const values are not duplicated).
 absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDef* movable,
@@ -135,65 +196,102 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   for (const FunctionDef& f : graph_def.library().function()) {
     functions.emplace(f.signature().name(), &f);
   }
-  // 1. Names.
-  {
-    absl::flat_hash_map<absl::string_view, int> seen;
-    seen.reserve(n);
-    for (int i = 0; i < n; ++i) {
-      const NodeDef& node = graph_def.node(i);
-      if (node.name().empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Node ", i, " (op '", node.op(), "') has an empty name"));
-      }
-      if (!IsValidNodeName(node.name())) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Node '", node.name(), "': Node name contains invalid characters"));
-      }
-      if (!seen.emplace(node.name(), i).second) {
-        return absl::InvalidArgumentError(absl::StrCat("Node '", node.name(), "' is not unique"));
-      }
+  // 1. Names: none empty, all valid; their uniqueness is checked as the nodes are added (2).
+  for (int i = 0; i < n; ++i) {
+    const NodeDef& node = graph_def.node(i);
+    absl::Status s;
+    if (node.name().empty()) {
+      s = absl::InvalidArgumentError(
+          absl::StrCat("Node ", i, " (op '", node.op(), "') has an empty name"));
+    } else if (!IsValidNodeName(node.name())) {
+      s = absl::InvalidArgumentError(
+          absl::StrCat("Node '", node.name(), "': Node name contains invalid characters"));
     }
+    if (!s.ok()) return FirstDuplicateBefore(graph_def, i).value_or(s);
   }
-  // 2. Nodes. Their input lists are set aside for step 3 (a Node holds none).
-  std::vector<google::protobuf::RepeatedPtrField<std::string>> inputs(n);
+  // 2. Nodes. Their input lists are read in step 3 (a Node holds none): from `graph_def`, or,
+  // when its NodeDefs are moved out, from `moved_inputs`, where they are set aside.
+  std::vector<google::protobuf::RepeatedPtrField<std::string>> moved_inputs(movable != nullptr ? n
+                                                                                               : 0);
+  auto inputs = [&](int i) -> const google::protobuf::RepeatedPtrField<std::string>& {
+    return movable != nullptr ? moved_inputs[i] : graph_def.node(i).input();
+  };
   int num_inputs = 0;
   for (const NodeDef& node : graph_def.node()) num_inputs += node.input_size();
   // Room for an edge per input and, for most graphs, the SOURCE and SINK edges.
   graph->Reserve(n, num_inputs + n);
+  // A duplicate name anywhere is reported before any other error of this step (as if all names
+  // were checked first): node i's error stands only when no name repeats from node i on.
+  auto fail = [&](int i, absl::string_view name, absl::Status s) {
+    return FirstDuplicateFrom(*graph, graph_def, i, name).value_or(std::move(s));
+  };
   for (int i = 0; i < n; ++i) {
-    NodeDef node = movable != nullptr ? std::move(*movable->mutable_node(i)) : graph_def.node(i);
+    // The name index's memory for a node a few ahead, fetched while this one is added.
+    if (i + kLookahead < n) graph->PrefetchName(graph_def.node(i + kLookahead).name());
+    NodeDef node;
+    if (movable != nullptr) {
+      node = std::move(*movable->mutable_node(i));
+      moved_inputs[i].Swap(node.mutable_input());
+    } else {
+      node = CopyWithoutInputs(graph_def.node(i));
+    }
     if (options.clear_devices) node.clear_device();
     if (!node.device().empty()) {
       absl::Status s = ParseDeviceName(node.device()).status();
-      if (!s.ok()) return AnnotateStatus(s, absl::StrCat("Node '", node.name(), "'"));
+      if (!s.ok()) {
+        return fail(i, node.name(), AnnotateStatus(s, absl::StrCat("Node '", node.name(), "'")));
+      }
     }
-    RILL_RETURN_IF_ERROR(CheckInputOrder(node));
+    if (absl::Status s = CheckInputOrder(node.name(), inputs(i)); !s.ok()) {
+      return fail(i, node.name(), s);
+    }
     const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
     if (reg != nullptr) {
       UpgradeOldPlaceholderShape(graph_def, &node);
     } else if (auto f = functions.find(node.op()); f != functions.end()) {
-      RILL_RETURN_IF_ERROR(CheckFunctionCallInputs(node, *f->second));
+      NodeDef with_inputs = node;  // a function call: rare, so copied for its input list
+      *with_inputs.mutable_input() = inputs(i);
+      if (absl::Status s = CheckFunctionCallInputs(with_inputs, *f->second); !s.ok()) {
+        return fail(i, node.name(), s);
+      }
     }
-    inputs[i].Swap(node.mutable_input());
-    // AddNode fills the attr defaults, checks the attrs and computes the dtypes (ValidateNodeDef's
-    // checks, with its messages) once; the input count is checked against its dtypes.
-    RILL_ASSIGN_OR_RETURN(Node * added, graph->AddNode(std::move(node)));
+    // AddNode refuses a name already added ("Node 'x' is not unique"), fills the attr defaults,
+    // checks the attrs and computes the dtypes (ValidateNodeDef's checks, with its messages)
+    // once; the input count is checked against its dtypes.
+    std::string moved_name;  // node i's name for an error, when the GraphDef's is moved out too
+    if (movable != nullptr) moved_name = node.name();
+    absl::StatusOr<Node*> added = graph->AddNode(std::move(node));
+    if (!added.ok()) {
+      return fail(i, movable != nullptr ? moved_name : graph_def.node(i).name(), added.status());
+    }
     if (reg != nullptr) {
       int data_inputs = 0;
-      for (const std::string& in : inputs[i]) data_inputs += absl::StartsWith(in, "^") ? 0 : 1;
-      if (data_inputs != added->num_inputs()) {
+      for (const std::string& in : inputs(i)) data_inputs += absl::StartsWith(in, "^") ? 0 : 1;
+      if (data_inputs != (*added)->num_inputs()) {
         // ValidateNodeDef's message, which lists the inputs.
-        NodeDef with_inputs = added->def();
-        *with_inputs.mutable_input() = inputs[i];
-        RILL_RETURN_IF_ERROR(ValidateNodeDef(with_inputs, reg->op_def));
+        NodeDef with_inputs = (*added)->def();
+        *with_inputs.mutable_input() = inputs(i);
+        absl::Status s = ValidateNodeDef(with_inputs, reg->op_def);
+        if (!s.ok()) return fail(i, (*added)->name(), s);
       }
     }
   }
-  // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index.
+  // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index. The name
+  // index's memory for the input kLookahead inputs ahead is fetched while this one is added.
+  int ahead_node = 0, ahead_input = 0;
+  auto prefetch_next = [&] {
+    while (ahead_node < n && ahead_input >= inputs(ahead_node).size()) {
+      ++ahead_node;
+      ahead_input = 0;
+    }
+    if (ahead_node < n) graph->PrefetchName(InputNodeName(inputs(ahead_node)[ahead_input++]));
+  };
+  for (int k = 0; k < kLookahead; ++k) prefetch_next();
   for (int i = 0; i < n; ++i) {
     Node* dst = graph->FindNodeById(i + 2);
     int slot = 0;
-    for (const std::string& input : inputs[i]) {
+    for (const std::string& input : inputs(i)) {
+      prefetch_next();
       absl::StatusOr<InputName> in = ParseInputName(input);
       if (!in.ok()) return AnnotateStatus(in.status(), absl::StrCat("Node '", dst->name(), "'"));
       Node* src = graph->FindNode(in->node);

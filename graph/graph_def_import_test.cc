@@ -834,6 +834,44 @@ TEST(ImportGraphDefErrorTest, DuplicateNodeName) {
               StatusIs(kInvalid, HasSubstr("Node 'x' is not unique")));
 }
 
+// A repeated name is reported before any error of a node's device, inputs or attrs, wherever
+// the two are (as if every name were checked first), in the copying and the moving import alike;
+// an empty or invalid name only after a repeat before it.
+TEST(ImportGraphDefErrorTest, DuplicateNameReportedBeforeOtherErrors) {
+  const std::string bad_device = "node { name: 'd' op: 'NoOp' device: '/nonsense:x' }";
+  const std::string bad_attr = "node { name: 't' op: 'Identity' input: 'a' }";  // no T
+  const std::string bad_inputs =
+      "node { name: 'm' op: 'MatMul' input: 'a' attr { key: 'T' "
+      "value { type: DT_FLOAT } } }";
+  for (const std::string& earlier : {bad_device, bad_attr, bad_inputs}) {
+    for (const std::string& later : {Identity("x", "a") + Identity("x", "b"), Identity("a", "b")}) {
+      SCOPED_TRACE(earlier + later);
+      const GraphDef def = WithConsts(earlier + later);
+      const std::string repeated = later == Identity("a", "b") ? "a" : "x";
+      EXPECT_THAT(ImportGraphDef(def),
+                  StatusIs(kInvalid, HasSubstr("Node '" + repeated + "' is not unique")));
+      GraphDef moved = def;
+      EXPECT_THAT(ImportGraphDef(std::move(moved)),
+                  StatusIs(kInvalid, HasSubstr("Node '" + repeated + "' is not unique")));
+    }
+  }
+  // The first repeat in GraphDef order is the one named.
+  EXPECT_THAT(ImportGraphDef(WithConsts(bad_attr + Identity("y", "a") + Identity("y", "a") +
+                                        Identity("t", "a"))),
+              StatusIs(kInvalid, HasSubstr("Node 'y' is not unique")));
+  // Without a repeat, a node's own error stands.
+  EXPECT_THAT(ImportGraphDef(WithConsts(bad_device + Identity("x", "a"))),
+              StatusIs(kInvalid, HasSubstr("Node 'd'")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(bad_inputs)),
+              StatusIs(kInvalid, HasSubstr("do not match 1 inputs specified")));
+  // Names are checked in order: an invalid one after a repeat, and before one.
+  const std::string bad_name = Identity("a b", "a");
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a") + Identity("x", "a") + bad_name)),
+              StatusIs(kInvalid, HasSubstr("Node 'x' is not unique")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(bad_name + Identity("x", "a") + Identity("x", "a"))),
+              StatusIs(kInvalid, HasSubstr("Node name contains invalid characters")));
+}
+
 TEST(ImportGraphDefErrorTest, EmptyNodeName) {
   EXPECT_THAT(ImportGraphDef(WithConsts(Identity("", "a"))),
               StatusIs(kInvalid, HasSubstr("Node 3 (op 'Identity') has an empty name")));
