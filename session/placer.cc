@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -101,10 +102,12 @@ struct Member {
   // Interned device names (Placer::Name): the group's merged request, the device it is pinned
   // to, and its resource device; 0 is the empty name.
   int requested = 0, assigned = 0, resource = 0;
-  TypeSet supported = 0;      // device types with kernels for every member
-  std::vector<int> possible;  // cached candidate devices (indices), best first
-  int assigned_device = -1;   // device index once the group is pinned
-  int interned = -1;          // TensorFlow's assigned_device_name_index_, for DebugString
+  TypeSet supported = 0;  // device types with kernels for every member
+  // Cached candidate devices (indices), best first: Placer::candidates_'s list for the group's
+  // request and types, or one of Placer::soft_candidates_; null until computed.
+  const std::vector<int>* possible = nullptr;
+  int assigned_device = -1;  // device index once the group is pinned
+  int interned = -1;         // TensorFlow's assigned_device_name_index_, for DebugString
   // For the reasons: whether the candidates came from soft placement, and which member the
   // group was first pinned by.
   bool soft = false;
@@ -643,7 +646,9 @@ class Placer {
 
   std::string MemberDebugString(const Member& m) const {
     std::vector<std::string> possible;
-    for (int d : m.possible) possible.push_back(devices_[d].name);
+    if (m.possible != nullptr) {
+      for (int d : *m.possible) possible.push_back(devices_[d].name);
+    }
     return absl::StrCat("Member(assigned_device_name_index_=", m.interned,
                         " requested_device_name_='", DeviceNameToString(Name(m.requested)),
                         "' assigned_device_name_='", DeviceNameToString(Name(m.assigned)),
@@ -708,7 +713,14 @@ class Placer {
   absl::StatusOr<const std::vector<int>*> GetDevicesForNode(int node) {
     const int root = FindRoot(node);
     Member& m = members_[root];
-    if (!m.possible.empty()) return &m.possible;
+    if (m.possible != nullptr) return m.possible;
+    // Without soft placement the candidates depend only on the group's request and types, so
+    // groups alike (most often: every node without a request) share one list.
+    std::vector<int>& shared = candidates_[{m.requested, m.supported}];
+    if (!shared.empty()) {
+      m.possible = &shared;
+      return m.possible;
+    }
     std::vector<int> devices;
     if (HasSomeDetails(Name(m.requested))) {
       devices = FindMatching(Name(m.requested));
@@ -729,8 +741,13 @@ class Placer {
             DebugInfo(root)));
       }
     }
-    m.possible = std::move(devices);
-    return &m.possible;
+    if (m.soft) {
+      m.possible = &soft_candidates_.emplace_back(std::move(devices));
+    } else {
+      shared = std::move(devices);
+      m.possible = &shared;
+    }
+    return m.possible;
   }
 
   // TensorFlow's GetSoftDeviceCandidates: the request without its type and id (kept where the
@@ -874,7 +891,7 @@ class Placer {
     if (interned_[device] < 0) interned_[device] = ++num_interned_;
     m.assigned_device = device;
     m.interned = interned_[device];
-    m.possible.clear();
+    m.possible = nullptr;
     return absl::OkStatus();
   }
 
@@ -1060,6 +1077,7 @@ class Placer {
     std::vector<std::string> reasons(nodes_.size());
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<const std::string*> hop_words(nodes_.size(), nullptr);  // into the links' words
+    std::vector<int> queue;
     for (int root : roots) {
       const absl::Span<const int> group(members.data() + group_start[root], group_size[root]);
       const Member& m = members_[root];
@@ -1113,11 +1131,12 @@ class Placer {
                         " was overridden");
       }
       // Breadth-first from the anchor over the links: each member's first step toward it.
-      std::deque<int> queue = {anchor};
+      // `queue` is reused across groups (most groups are one node: no allocation per group).
+      queue.clear();
+      queue.push_back(anchor);
       hop[anchor] = anchor;
-      while (!queue.empty()) {
-        const int at = queue.front();
-        queue.pop_front();
+      for (size_t next = 0; next < queue.size(); ++next) {
+        const int at = queue[next];
         for (const Link& link : nodes_[at].links) {
           if (hop[link.other] >= 0 || FindRoot(link.other) != root) continue;
           hop[link.other] = at;
@@ -1134,7 +1153,7 @@ class Placer {
         const NodeInfo& info = nodes_[i];
         std::string words;
         if (i == anchor) {
-          words = anchor_words;
+          words = std::move(anchor_words);  // the anchor is the group's only user of its words
         } else if (info.preassigned >= 0) {
           words = std::string(kStateful);
         } else if (honoured(i)) {
@@ -1179,6 +1198,11 @@ class Placer {
   std::vector<NodeInfo> nodes_;  // by node id
   std::vector<int> op_nodes_;    // ids of the nodes with a registered op, in TensorFlow's order
   std::vector<Member> members_;
+  // Members' candidate lists (Member::possible): by (interned request, device types) when
+  // they come from the request, one per group when soft placement chose them. Node-based
+  // containers: the members point into them.
+  absl::node_hash_map<std::pair<int, TypeSet>, std::vector<int>> candidates_;
+  std::deque<std::vector<int>> soft_candidates_;
   Placement result_;
 };
 

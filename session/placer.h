@@ -66,7 +66,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
@@ -109,7 +109,10 @@ struct NodePlacement {
 // one whose `_class` colocation soft placement dropped gets "; soft placement ignored _class
 // loc:@X".
 struct Placement {
-  absl::flat_hash_map<std::string, NodePlacement> nodes;  // every op node of the graph, by name
+  // Every op node of the graph, by name. Node-based: the table holds a pointer per node, and the
+  // entries lie in the order they were made (graph order), so a large graph's table stays small
+  // and walking the graph's nodes reads the entries in order.
+  absl::node_hash_map<std::string, NodePlacement> nodes;
   // Placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order, then the
   // deferred generators. Unplaced nodes are not listed.
   std::vector<std::string> order;
