@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
@@ -15,6 +14,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
@@ -196,7 +196,9 @@ class Optimizer {
   // algorithm with ready nodes, and each node's consumers, taken in position order.
   std::vector<Node*> TopologicalOrder() {
     std::vector<int> pending(graph_->num_node_ids(), 0);
-    std::deque<Node*> ready;
+    std::vector<Node*> ready;  // a queue: taken from ready[next]
+    ready.reserve(graph_->num_op_nodes());
+    size_t next = 0;
     for (Node* n : NodesInOrder()) {
       for (const Edge* e : n->in_edges()) {
         if (e->src()->IsOp()) ++pending[n->id()];
@@ -206,9 +208,8 @@ class Optimizer {
     std::vector<Node*> order;
     order.reserve(graph_->num_op_nodes());
     std::vector<Node*> consumers;
-    while (!ready.empty()) {
-      Node* n = ready.front();
-      ready.pop_front();
+    while (next < ready.size()) {
+      Node* n = ready[next++];
       order.push_back(n);
       consumers.clear();
       for (const Edge* e : n->out_edges()) {
@@ -386,12 +387,13 @@ class Optimizer {
   // custom gradients leave them in frozen graphs) and a float Mul by a scalar Const 1 (output 0 is
   // the other input: x * 1 == x for every x, inf and NaN included; Keras 3's swish multiplies by
   // its beta of 1 before the sigmoid). Empty when `n` does something else or has control inputs.
-  static std::vector<int> ForwardedInputs(const Node& n) {
+  // Inline for up to two inputs: called on every node.
+  using Forwarded = absl::InlinedVector<int, 2>;
+  static Forwarded ForwardedInputs(const Node& n) {
     if (HasControlInputs(n) || n.is_unknown_op()) return {};
-    if (IsIdentity(n.op_class()))
-      return n.num_inputs() == 1 ? std::vector<int>{0} : std::vector<int>{};
+    if (IsIdentity(n.op_class())) return n.num_inputs() == 1 ? Forwarded{0} : Forwarded{};
     if (n.op() == "IdentityN") {
-      std::vector<int> all(n.num_inputs());
+      Forwarded all(n.num_inputs());
       for (int k = 0; k < n.num_inputs(); ++k) all[k] = k;
       return all;
     }
@@ -416,10 +418,11 @@ class Optimizer {
     const int num_ids = graph_->num_node_ids();
     std::vector<std::pair<Node*, int>> sources;
     std::vector<int> first(num_ids, 0), count(num_ids, 0);
+    absl::InlinedVector<std::pair<Node*, int>, 2> from;
     for (Node* n : TopologicalOrder()) {
-      const std::vector<int> forwarded = ForwardedInputs(*n);
+      const Forwarded forwarded = ForwardedInputs(*n);
       if (forwarded.empty()) continue;
-      std::vector<std::pair<Node*, int>> from;
+      from.clear();
       for (int k : forwarded) {
         const Edge* in = n->input_edge(k);
         if (in == nullptr) break;
