@@ -48,9 +48,20 @@ struct MemorySource {
   const JOCTET* data;
   size_t size;
   bool try_recover_truncated;
+  // The source's buffer state at the last fill call with bytes left, and how many calls in a row
+  // found it unchanged.
+  const JOCTET* last_fill_byte;
+  size_t last_fill_size;
+  int repeated_fills;
+  int fake_eois;  // fake EOI markers handed out so far
 };
 
 const JOCTET kFakeEoi[2] = {0xFF, JPEG_EOI};
+// Fill calls in one unchanged buffer state after which libjpeg is taken to be looping.
+constexpr int kMaxRepeatedFills = 64;
+// Fake EOIs after which the stream is taken to be unreadable (a truncated scan stops at the
+// first marker, so one or two end any stream libjpeg can finish).
+constexpr int kMaxFakeEois = 1024;
 
 void InitSource(j_decompress_ptr cinfo) {
   MemorySource* src = reinterpret_cast<MemorySource*>(cinfo->src);
@@ -64,8 +75,26 @@ boolean FillInput(j_decompress_ptr cinfo) {
     ERREXIT(cinfo, JERR_INPUT_EMPTY);
     return FALSE;
   }
-  if (src->pub.bytes_in_buffer > 0) return src->try_recover_truncated ? TRUE : FALSE;
-  if (src->pub.next_input_byte != kFakeEoi && src->try_recover_truncated) {
+  if (src->pub.bytes_in_buffer > 0 && src->try_recover_truncated) {
+    // libjpeg asks for data when its own copy of the buffer state is empty; the source's copy
+    // still shows the bytes after its last commit. TensorFlow hands those back (TRUE, nothing
+    // changed), which libjpeg's entropy decoder reads again and finishes; where libjpeg instead
+    // asks again in the same state (its marker reader on "\xff\xd8\xff": TensorFlow hangs
+    // there), the stream ends at a fake EOI after kMaxRepeatedFills such calls.
+    if (src->pub.next_input_byte != src->last_fill_byte ||
+        src->pub.bytes_in_buffer != src->last_fill_size) {
+      src->last_fill_byte = src->pub.next_input_byte;
+      src->last_fill_size = src->pub.bytes_in_buffer;
+      src->repeated_fills = 0;
+      return TRUE;
+    }
+    if (++src->repeated_fills < kMaxRepeatedFills) return TRUE;
+    src->pub.bytes_in_buffer = 0;
+    src->pub.next_input_byte = nullptr;  // not kFakeEoi: the fake EOI below is handed out
+  }
+  if (src->pub.bytes_in_buffer > 0) return FALSE;
+  if (src->pub.next_input_byte != kFakeEoi && src->try_recover_truncated &&
+      ++src->fake_eois <= kMaxFakeEois) {
     WARNMS(cinfo, JWRN_JPEG_EOF);
     src->pub.next_input_byte = kFakeEoi;
     src->pub.bytes_in_buffer = 2;
@@ -100,6 +129,10 @@ void InitMemorySource(MemorySource* src, absl::string_view data, bool try_recove
   src->data = reinterpret_cast<const JOCTET*>(data.data());
   src->size = data.size();
   src->try_recover_truncated = try_recover_truncated;
+  src->last_fill_byte = nullptr;
+  src->last_fill_size = 0;
+  src->repeated_fills = 0;
+  src->fake_eois = 0;
 }
 
 // Everything DecodeLow reads and writes that must survive a longjmp (objects with destructors
