@@ -957,7 +957,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
-      "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4",
+      "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
+      "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
+      "QuantizeAndDequantizeV4Grad",
       // Image codecs (graph/builder/image_codec_ops.h).
       "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "DecodeBmp",
       "ExtractJpegShape", "EncodePng", "EncodeJpeg"};
@@ -1030,6 +1032,13 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   ops::HistogramFixedWidth(root.WithOpName("h"), x, x, ops::Const(root.WithOpName("n"), 5));
   ops::FakeQuantWithMinMaxArgs(root.WithOpName("fq"), x, -1.0f, 1.0f, 4, true);
   ops::QuantizeAndDequantizeV4(root.WithOpName("qdq"), x, x, x, true, 8, true, "HALF_UP");
+  ops::FakeQuantWithMinMaxArgsGradient(root.WithOpName("fqg"), x, x, -2.0f, 2.0f, 5);
+  ops::FakeQuantGradientOutputs fq_pc =
+      ops::FakeQuantWithMinMaxVarsPerChannelGradient(root.WithOpName("fqpc"), x, x, x, x, 6, true);
+  EXPECT_EQ(fq_pc.backprop_wrt_max.index(), 2);
+  ops::QuantizeAndDequantizeV4GradOutputs qdq_grad =
+      ops::QuantizeAndDequantizeV4Grad(root.WithOpName("qdqg"), x, x, x, x, 1);
+  EXPECT_EQ(qdq_grad.input_min_backprop.index(), 1);
   ops::StringNGrams(root.WithOpName("ng"), s, i, " ", {2, 3}, "<", ">", 1, false);
   ops::RaggedTensorToTensor(root.WithOpName("r"), i, x, x, {i}, {"ROW_SPLITS"});
   Output lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);
@@ -1052,6 +1061,11 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   EXPECT_FLOAT_EQ(by_name.at("fq")->attr().at("min").f(), -1.0f);
   EXPECT_EQ(by_name.at("qdq")->attr().at("round_mode").s(), "HALF_UP");
   EXPECT_EQ(by_name.at("qdq")->attr().at("range_given").b(), true);
+  EXPECT_EQ(by_name.at("fqg")->attr().at("num_bits").i(), 5);
+  EXPECT_FLOAT_EQ(by_name.at("fqg")->attr().at("max").f(), 2.0f);
+  EXPECT_EQ(by_name.at("fqpc")->op(), "FakeQuantWithMinMaxVarsPerChannelGradient");
+  EXPECT_EQ(by_name.at("fqpc")->attr().at("narrow_range").b(), true);
+  EXPECT_EQ(by_name.at("qdqg")->attr().at("axis").i(), 1);
   EXPECT_EQ(by_name.at("ng")->attr().at("ngram_widths").list().i_size(), 2);
   EXPECT_EQ(by_name.at("ng")->attr().at("left_pad").s(), "<");
   EXPECT_EQ(by_name.at("r")->input_size(), 4);

@@ -36,6 +36,22 @@ Output FakeQuantVars(const char* op, const Scope& scope, const Input& inputs, co
       .output(0);
 }
 
+FakeQuantGradientOutputs FakeQuantGradient(const char* op, const Scope& scope,
+                                           const Input& gradients, const Input& inputs,
+                                           const Input& min, const Input& max, int64_t num_bits,
+                                           bool narrow_range) {
+  Operation node = OpBuilder(scope, op)
+                       .Input(gradients)
+                       .Input(inputs)
+                       .Input(min)
+                       .Input(max)
+                       .Attr("num_bits", num_bits)
+                       .Attr("narrow_range", narrow_range)
+                       .Finalize();
+  if (node.num_outputs() != 3) return {};
+  return {node.output(0), node.output(1), node.output(2)};
+}
+
 }  // namespace
 
 Output FakeQuantWithMinMaxArgs(const Scope& scope, const Input& inputs, float min, float max,
@@ -75,6 +91,49 @@ Output QuantizeAndDequantizeV4(const Scope& scope, const Input& input, const Inp
                                int64_t axis) {
   return QuantizeAndDequantize("QuantizeAndDequantizeV4", scope, input, input_min, input_max,
                                signed_input, num_bits, range_given, round_mode, narrow_range, axis);
+}
+
+Output FakeQuantWithMinMaxArgsGradient(const Scope& scope, const Input& gradients,
+                                       const Input& inputs, float min, float max, int64_t num_bits,
+                                       bool narrow_range) {
+  return OpBuilder(scope, "FakeQuantWithMinMaxArgsGradient")
+      .Input(gradients)
+      .Input(inputs)
+      .Attr("min", min)
+      .Attr("max", max)
+      .Attr("num_bits", num_bits)
+      .Attr("narrow_range", narrow_range)
+      .Finalize()
+      .output(0);
+}
+
+FakeQuantGradientOutputs FakeQuantWithMinMaxVarsGradient(const Scope& scope, const Input& gradients,
+                                                         const Input& inputs, const Input& min,
+                                                         const Input& max, int64_t num_bits,
+                                                         bool narrow_range) {
+  return FakeQuantGradient("FakeQuantWithMinMaxVarsGradient", scope, gradients, inputs, min, max,
+                           num_bits, narrow_range);
+}
+
+FakeQuantGradientOutputs FakeQuantWithMinMaxVarsPerChannelGradient(
+    const Scope& scope, const Input& gradients, const Input& inputs, const Input& min,
+    const Input& max, int64_t num_bits, bool narrow_range) {
+  return FakeQuantGradient("FakeQuantWithMinMaxVarsPerChannelGradient", scope, gradients, inputs,
+                           min, max, num_bits, narrow_range);
+}
+
+QuantizeAndDequantizeV4GradOutputs QuantizeAndDequantizeV4Grad(
+    const Scope& scope, const Input& gradients, const Input& input, const Input& input_min,
+    const Input& input_max, int64_t axis) {
+  Operation node = OpBuilder(scope, "QuantizeAndDequantizeV4Grad")
+                       .Input(gradients)
+                       .Input(input)
+                       .Input(input_min)
+                       .Input(input_max)
+                       .Attr("axis", axis)
+                       .Finalize();
+  if (node.num_outputs() != 3) return {};
+  return {node.output(0), node.output(1), node.output(2)};
 }
 
 }  // namespace ops

@@ -34,6 +34,31 @@ Output QuantizeAndDequantizeV4(const Scope& scope, const Input& input, const Inp
                                const char* round_mode = "HALF_TO_EVEN", bool narrow_range = false,
                                int64_t axis = -1);
 
+// Gradient ops (what the gradients of the ops above build): the incoming gradient passed where
+// the input lies in the (nudged) range, and for Vars/VarsPerChannel the sums of what falls below
+// and above it (the gradients of min and max).
+Output FakeQuantWithMinMaxArgsGradient(const Scope& scope, const Input& gradients,
+                                       const Input& inputs, float min = -6.0f, float max = 6.0f,
+                                       int64_t num_bits = 8, bool narrow_range = false);
+struct FakeQuantGradientOutputs {
+  Output backprops_wrt_input, backprop_wrt_min, backprop_wrt_max;
+};
+FakeQuantGradientOutputs FakeQuantWithMinMaxVarsGradient(const Scope& scope, const Input& gradients,
+                                                         const Input& inputs, const Input& min,
+                                                         const Input& max, int64_t num_bits = 8,
+                                                         bool narrow_range = false);
+FakeQuantGradientOutputs FakeQuantWithMinMaxVarsPerChannelGradient(
+    const Scope& scope, const Input& gradients, const Input& inputs, const Input& min,
+    const Input& max, int64_t num_bits = 8, bool narrow_range = false);
+// QuantizeAndDequantizeV4's gradient: `gradients` where input_min <= input <= input_max, zeros
+// for the range.
+struct QuantizeAndDequantizeV4GradOutputs {
+  Output input_backprop, input_min_backprop, input_max_backprop;
+};
+QuantizeAndDequantizeV4GradOutputs QuantizeAndDequantizeV4Grad(
+    const Scope& scope, const Input& gradients, const Input& input, const Input& input_min,
+    const Input& input_max, int64_t axis = -1);
+
 }  // namespace ops
 }  // namespace rill
 

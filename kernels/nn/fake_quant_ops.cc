@@ -14,9 +14,17 @@
 // Errors (TensorFlow's texts): num_bits outside [2, 16]; Args' min >= max; Vars' min or max not
 // a scalar; VarsPerChannel's min or max not of the last dimension's size.
 //
+// The gradient kernels (FakeQuantWithMinMax*Gradient) pass the incoming gradient where the input
+// lies in the nudged range [nudged_min, nudged_max] and zero elsewhere, as TensorFlow does, by
+// multiplying with 1 or 0 (so a NaN or infinite gradient outside the range gives NaN). Vars and
+// VarsPerChannel also return the sums of the gradients below nudged_min (for min) and above
+// nudged_max (for max), per channel for VarsPerChannel; a range with min == max == 0 passes every
+// gradient to the input and none to min and max. The sums are accumulated in double.
+//
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -167,10 +175,145 @@ class FakeQuantVarsPerChannelOp final : public FakeQuantBase {
   }
 };
 
+// The gradients of n values spaced `stride` apart: dx where x lies in min..max (nudged), and the
+// sums of dy below and above it into *dmin and *dmax (when not null).
+void FakeQuantGradient(const float* dy, const float* x, float* dx, int64_t n, int64_t stride,
+                       float min, float max, int quant_min, int quant_max, float* dmin,
+                       float* dmax) {
+  if (min == 0.0f && max == 0.0f) {
+    for (int64_t i = 0; i < n; ++i) dx[i * stride] = dy[i * stride];
+    if (dmin != nullptr) *dmin = 0.0f;
+    if (dmax != nullptr) *dmax = 0.0f;
+    return;
+  }
+  const Nudged q = Nudge(min, max, quant_min, quant_max, /*reciprocal=*/false);
+  double below = 0.0, above = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i * stride];
+    const float g = dy[i * stride];
+    dx[i * stride] = g * ((v >= q.min && v <= q.max) ? 1.0f : 0.0f);
+    below += g * (v < q.min ? 1.0f : 0.0f);
+    above += g * (v > q.max ? 1.0f : 0.0f);
+  }
+  if (dmin != nullptr) *dmin = static_cast<float>(below);
+  if (dmax != nullptr) *dmax = static_cast<float>(above);
+}
+
+absl::Status CheckSameSize(const Tensor& gradient, const Tensor& input) {
+  if (gradient.shape() != input.shape()) {
+    return absl::InvalidArgumentError("gradient and input must be the same size");
+  }
+  return absl::OkStatus();
+}
+
+class FakeQuantArgsGradientOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantArgsGradientOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {
+    ctx.SetStatus(ctx.GetAttr("min", &min_));
+    ctx.SetStatus(ctx.GetAttr("max", &max_));
+    if (!(min_ < max_)) {
+      ctx.SetStatus(absl::InvalidArgumentError(
+          absl::StrCat("min has to be smaller than max, was: ", min_, " >= ", max_)));
+    }
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& dy = ctx.input(0);
+    const Tensor& x = ctx.input(1);
+    if (dy.shape() != x.shape()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Inputs to operation ", name(), " of type ", type_string(),
+                       " must have the same size and shape.  Input 0: ", dy.shape().DebugString(),
+                       " != input 1: ", x.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    FakeQuantGradient(dy.flat<float>().data(), x.flat<float>().data(), out->flat<float>().data(),
+                      x.NumElements(), 1, min_, max_, quant_min_, quant_max_, nullptr, nullptr);
+    return absl::OkStatus();
+  }
+
+ private:
+  float min_ = -6.0f, max_ = 6.0f;
+};
+
+class FakeQuantVarsGradientOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantVarsGradientOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& dy = ctx.input(0);
+    const Tensor& x = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckSameSize(dy, x));
+    const char* names[] = {"min", "max"};
+    for (int i = 2; i <= 3; ++i) {
+      if (ctx.input(i).shape().rank() != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "`", names[i - 2], "` must be rank 0 but is rank ", ctx.input(i).shape().rank()));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * dx, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmin, ctx.allocate_output(1, TensorShape({})));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmax, ctx.allocate_output(2, TensorShape({})));
+    FakeQuantGradient(dy.flat<float>().data(), x.flat<float>().data(), dx->flat<float>().data(),
+                      x.NumElements(), 1, ctx.input(2).flat<float>()[0],
+                      ctx.input(3).flat<float>()[0], quant_min_, quant_max_,
+                      dmin->flat<float>().data(), dmax->flat<float>().data());
+    return absl::OkStatus();
+  }
+};
+
+class FakeQuantVarsPerChannelGradientOp final : public FakeQuantBase {
+ public:
+  explicit FakeQuantVarsPerChannelGradientOp(OpKernelConstruction& ctx) : FakeQuantBase(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& dy = ctx.input(0);
+    const Tensor& x = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckSameSize(dy, x));
+    const char* names[] = {"min", "max"};
+    for (int i = 2; i <= 3; ++i) {
+      if (ctx.input(i).shape().rank() != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "`", names[i - 2], "` must be rank 1 but is rank ", ctx.input(i).shape().rank()));
+      }
+    }
+    if (x.shape().rank() < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inputs must be at least rank 1 but is rank ", x.shape().rank()));
+    }
+    const int64_t depth = x.shape().dim(x.shape().rank() - 1);
+    for (int i = 2; i <= 3; ++i) {
+      if (ctx.input(i).shape().dim(0) != depth) {
+        return absl::InvalidArgumentError(absl::StrCat(names[i - 2],
+                                                       " has incorrect size, expected ", depth,
+                                                       " was ", ctx.input(i).shape().dim(0)));
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * dx, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmin, ctx.allocate_output(1, TensorShape({depth})));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmax, ctx.allocate_output(2, TensorShape({depth})));
+    const float* mins = ctx.input(2).flat<float>().data();
+    const float* maxs = ctx.input(3).flat<float>().data();
+    const int64_t rows = depth == 0 ? 0 : x.NumElements() / depth;
+    for (int64_t c = 0; c < depth; ++c) {
+      FakeQuantGradient(dy.flat<float>().data() + c, x.flat<float>().data() + c,
+                        dx->flat<float>().data() + c, rows, depth, mins[c], maxs[c], quant_min_,
+                        quant_max_, dmin->flat<float>().data() + c, dmax->flat<float>().data() + c);
+    }
+    return absl::OkStatus();
+  }
+};
+
 REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxArgs").Device(kDeviceCpu), FakeQuantArgsOp);
 REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVars").Device(kDeviceCpu), FakeQuantVarsOp);
 REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVarsPerChannel").Device(kDeviceCpu),
                 FakeQuantVarsPerChannelOp);
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxArgsGradient").Device(kDeviceCpu),
+                FakeQuantArgsGradientOp);
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVarsGradient").Device(kDeviceCpu),
+                FakeQuantVarsGradientOp);
+REGISTER_KERNEL(KernelDefBuilder("FakeQuantWithMinMaxVarsPerChannelGradient").Device(kDeviceCpu),
+                FakeQuantVarsPerChannelGradientOp);
 
 }  // namespace
 }  // namespace rill

@@ -12,6 +12,11 @@
 // Errors (TensorFlow's texts): num_bits out of range; axis below -1 or not below the rank;
 // a given range with min > max; per-axis ranges of the wrong size.
 //
+// QuantizeAndDequantizeV4Grad (V4's gradient, a straight-through estimator): the incoming
+// gradient times 1 where input_min <= input <= input_max (per slice along `axis` when axis >= 0)
+// and times 0 elsewhere, as TensorFlow computes it (a NaN or infinite gradient outside gives
+// NaN); the range's own gradients are zeros of its shape.
+//
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <cmath>
@@ -131,6 +136,93 @@ class QuantizeAndDequantizeOp final : public OpKernel {
   int64_t num_bits_ = 8, axis_ = -1;
 };
 
+class QuantizeAndDequantizeV4GradOp final : public OpKernel {
+ public:
+  explicit QuantizeAndDequantizeV4GradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(ctx.GetAttr("axis", &axis_));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& dy = ctx.input(0);
+    const Tensor& in = ctx.input(1);
+    const Tensor& min = ctx.input(2);
+    const Tensor& max = ctx.input(3);
+    const int rank = in.shape().rank();
+    if (axis_ < -1) {
+      return absl::InvalidArgumentError(absl::StrCat("Axis must be at least -1. Found ", axis_));
+    }
+    if (axis_ != -1 && axis_ >= rank) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Axis should be -1 or 0 or a positive value less than ", rank,
+                       "but given axis value was ", axis_));
+    }
+    if (dy.shape() != in.shape()) {
+      return absl::InvalidArgumentError("gradient and input must be the same size");
+    }
+    const char* names[] = {"min", "max"};
+    for (int i = 0; i < 2; ++i) {
+      const int r = (i == 0 ? min : max).shape().rank();
+      if (r != 0 && r != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Input ", names[i], " tensor must have dimension 0 or 1. Received ", r, "."));
+      }
+    }
+    const int64_t depth = axis_ == -1 ? 1 : in.shape().dim(axis_);
+    if (axis_ != -1) {
+      for (int i = 0; i < 2; ++i) {
+        if ((i == 0 ? min : max).shape().rank() != 1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Shape must be rank 1 for input_", names[i], "_tensor when the axis is specified"));
+        }
+      }
+      for (int i = 0; i < 2; ++i) {
+        const int64_t size = (i == 0 ? min : max).shape().dim(0);
+        if (size != depth) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(names[i], " has incorrect size, expected ", depth, " was ", size));
+        }
+      }
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        if ((i == 0 ? min : max).shape().rank() != 0) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("input_", names[i], " must be a scalar if axis is unspecified"));
+        }
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * dx, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmin, ctx.allocate_output(1, min.shape()));
+    RILL_ASSIGN_OR_RETURN(Tensor * dmax, ctx.allocate_output(2, min.shape()));
+    int64_t inner = 1;
+    for (int d = axis_ + 1; axis_ != -1 && d < rank; ++d) inner *= in.shape().dim(d);
+    const int64_t outer = depth * inner == 0 ? 0 : in.NumElements() / (depth * inner);
+    return VisitKernelTypes<float, double>(*this, in.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      const T* g = dy.flat<T>().data();
+      const T* x = in.flat<T>().data();
+      T* out = dx->flat<T>().data();
+      for (int64_t c = 0; c < depth; ++c) {
+        const T lo = min.flat<T>()[c];
+        const T hi = max.flat<T>()[c];
+        for (int64_t o = 0; o < outer; ++o) {
+          for (int64_t i = 0; i < inner; ++i) {
+            const int64_t k = (o * depth + c) * inner + i;
+            out[k] = g[k] * ((x[k] >= lo && x[k] <= hi) ? T(1) : T(0));
+          }
+        }
+      }
+      for (int64_t i = 0; i < dmin->NumElements(); ++i) {
+        dmin->flat<T>()[i] = T(0);
+        dmax->flat<T>()[i] = T(0);
+      }
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  int64_t axis_ = -1;
+};
+
 REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),
@@ -139,6 +231,10 @@ REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV4")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),
                 QuantizeAndDequantizeOp);
+REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV4Grad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                QuantizeAndDequantizeV4GradOp);
 
 }  // namespace
 }  // namespace rill

@@ -44,5 +44,61 @@ TEST(QuantizeAndDequantizeOpTest, ErrorsAreTensorFlows) {
                        "num_bits is out of range: 0 with signed_input_ 1"));
 }
 
+absl::StatusOr<std::vector<Tensor>> V4Grad(const Tensor& dy, const Tensor& x, const Tensor& lo,
+                                           const Tensor& hi, int64_t axis) {
+  OpTester t("QuantizeAndDequantizeV4Grad");
+  t.Attr("T", DT_FLOAT).Attr("axis", axis).Input(dy).Input(x).Input(lo).Input(hi);
+  return t.Run();
+}
+
+const Tensor kDy =
+    Tensor::FromVector<float>({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}, TensorShape({6}));
+const Tensor kGradX =
+    Tensor::FromVector<float>({-7.0f, -0.03f, 0.0f, 0.49f, 3.0f, 6.1f}, TensorShape({6}));
+
+// Expected values printed by TensorFlow 2.21 (tf.raw_ops.QuantizeAndDequantizeV4Grad): the range
+// is inclusive at both ends and not nudged.
+TEST(QuantizeAndDequantizeOpTest, V4GradPassesTheGivenRange) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, V4Grad(kDy, kGradX, Tensor::Scalar<float>(-0.03f),
+                                             Tensor::Scalar<float>(3.0f), -1));
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>({0.0f, 2.0f, 3.0f, 4.0f, 5.0f, 0.0f}, TensorShape({6})));
+  ExpectTensorEqual(out[1], Tensor::Scalar<float>(0.0f));
+  ExpectTensorEqual(out[2], Tensor::Scalar<float>(0.0f));
+}
+
+TEST(QuantizeAndDequantizeOpTest, V4GradPerAxis) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, V4Grad(Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2})),
+                       Tensor::FromVector<float>({-7.0f, -0.03f, 0.0f, 0.49f, 3.0f, 6.1f},
+                                                 TensorShape({3, 2})),
+                       Tensor::FromVector<float>({-1.0f, 0.0f}, TensorShape({2})),
+                       Tensor::FromVector<float>({1.0f, 7.0f}, TensorShape({2})), 1));
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>({0.0f, 0.0f, 3.0f, 4.0f, 0.0f, 6.0f}, TensorShape({3, 2})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<float>({0.0f, 0.0f}, TensorShape({2})));
+}
+
+TEST(QuantizeAndDequantizeOpTest, V4GradErrorsAreTensorFlows) {
+  const Tensor zero = Tensor::Scalar<float>(0.0f);
+  const Tensor one = Tensor::FromVector<float>({1.0f}, TensorShape({1}));
+  EXPECT_THAT(V4Grad(kDy, kGradX, zero, zero, 1).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Axis should be -1 or 0 or a positive value less than 1but given axis "
+                       "value was 1"));
+  EXPECT_THAT(
+      V4Grad(kDy, one, zero, zero, -1).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "gradient and input must be the same size"));
+  EXPECT_THAT(V4Grad(kDy, kGradX, zero, one, -1).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "input_max must be a scalar if axis is unspecified"));
+  EXPECT_THAT(
+      V4Grad(kDy, kGradX, one, one, 0).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "min has incorrect size, expected 6 was 1"));
+  EXPECT_THAT(V4Grad(kDy, kGradX, zero, one, 0).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape must be rank 1 for input_min_tensor when the axis is specified"));
+}
+
 }  // namespace
 }  // namespace rill

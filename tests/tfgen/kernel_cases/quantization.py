@@ -1,10 +1,11 @@
 """FakeQuantWithMinMaxArgs, FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel,
 QuantizeAndDequantizeV2 and V4: what quantization-aware-trained models keep in their frozen
-graphs."""
+graphs; and their gradient ops (FakeQuantWithMinMax*Gradient, QuantizeAndDequantizeV4Grad), what
+quantization-aware training graphs hold."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import arr, ph, rand
+from kernel_cases.core import arr, ph, rand, tol
 
 # Values that land on both sides of the range, on rounding ties and on the range's ends;
 # -0.21568634 in [-1, 1] is quantized differently by the Args and the Vars kernels.
@@ -125,6 +126,182 @@ def quantize_and_dequantize(rec, op):
     rec.for_dtypes(op, ["float32", "float64"], gen)
 
 
+def special_gradients(dt):
+    """Gradients for EDGES with a NaN and infinities where EDGES lie outside [-6, 6]."""
+    g = np.linspace(-2.0, 2.0, len(EDGES))
+    g[0], g[-1], g[-2] = np.nan, np.inf, -np.inf
+    return arr(g, dt)
+
+
+def fake_quant_args_gradient(rec):
+    op = "FakeQuantWithMinMaxArgsGradient"
+
+    def gen(dt):
+        def c(what, g, x, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.FakeQuantWithMinMaxArgsGradient(
+                gradients=ph("g", g, dt), inputs=ph("x", x, dt), name="out", **attrs),
+                error=error, phrases=phrases, case_dtype="")
+        x = arr(EDGES, dt)
+        g = rand(dt, [len(EDGES)], "fq_args_grad/g")
+        c("defaults", g, x)
+        c("symmetric", g, x, min=-1.0, max=1.0)
+        c("narrow_range", g, x, min=-1.0, max=1.0, narrow_range=True)
+        c("nudged_zero_point", g, x, min=-0.1, max=6.3)
+        c("positive_range", g, x, min=0.5, max=2.0)
+        c("four_bits", g, x, min=-2.0, max=2.0, num_bits=4)
+        c("nan_and_inf", special_gradients(dt), arr(EDGES[:-1] + [np.nan], dt))
+        c("sixteen_bits", rand(dt, [4, 50], "fq_args_grad/16g"),
+          rand(dt, [4, 50], "fq_args_grad/16x"), min=-1.0, max=1.0, num_bits=16)
+        c("large", rand(dt, [8, 64, 3], "fq_args_grad/large_g"),
+          rand(dt, [8, 64, 3], "fq_args_grad/large_x") * 3, min=-4.0, max=4.0)
+        c("scalar", arr(2.5, dt), arr(0.5, dt))
+        c("zero_size", arr(np.zeros([0, 3]), dt), arr(np.zeros([0, 3]), dt))
+        c("shape_mismatch_error", arr([1.0, 2.0], dt), arr([1.0, 2.0, 3.0], dt),
+          error="INVALID_ARGUMENT", phrases=["must have the same size and shape",
+                                             "Input 0: [2] != input 1: [3]"])
+        c("min_not_below_max_error", arr([1.0], dt), arr([1.0], dt), min=2.0, max=1.0,
+          error="INVALID_ARGUMENT", phrases=["min has to be smaller than max, was: 2 >= 1"])
+        c("num_bits_error", arr([1.0], dt), arr([1.0], dt), num_bits=17,
+          error="INVALID_ARGUMENT", phrases=["num_bits must be between 2 and 16, inclusive"])
+
+    rec.for_dtypes(op, ["float32"], gen)
+
+
+def fake_quant_vars_gradient(rec):
+    op = "FakeQuantWithMinMaxVarsGradient"
+
+    def gen(dt):
+        rt, at = tol("reduce", dt)
+
+        def c(what, g, x, lo, hi, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.FakeQuantWithMinMaxVarsGradient(
+                gradients=ph("g", g, dt), inputs=ph("x", x, dt), min=ph("min", lo, dt),
+                max=ph("max", hi, dt), name="out", **attrs), rtol=0.0 if error else rt,
+                atol=0.0 if error else at, error=error, phrases=phrases, case_dtype="")
+        x = arr(EDGES, dt)
+        g = rand(dt, [len(EDGES)], "fq_vars_grad/g")
+        c("relu6_range", g, x, 0.0, 6.0)
+        c("symmetric", g, x, -1.0, 1.0)
+        c("narrow_range", g, x, -1.0, 1.0, narrow_range=True)
+        c("nudged_zero_point", g, x, -0.1, 6.3)
+        c("positive_range", g, x, 0.5, 2.0)
+        c("negative_range", g, x, -3.0, -0.2)
+        c("both_zero", g, x, 0.0, 0.0)
+        c("min_above_max", g, x, 2.0, 1.0)
+        c("four_bits", g, x, -2.0, 2.0, num_bits=4)
+        c("nan_and_inf", special_gradients(dt), arr(EDGES[:-1] + [np.nan], dt), -1.0, 1.0)
+        c("large", rand(dt, [8, 64, 3], "fq_vars_grad/large_g"),
+          rand(dt, [8, 64, 3], "fq_vars_grad/large_x") * 3, -4.0, 4.0)
+        c("zero_size", arr(np.zeros([0, 3]), dt), arr(np.zeros([0, 3]), dt), -1.0, 1.0)
+        c("size_error", arr([1.0, 2.0], dt), arr([1.0, 2.0, 3.0], dt), -1.0, 1.0,
+          error="INVALID_ARGUMENT", phrases=["gradient and input must be the same size"])
+        c("min_not_scalar_error", arr([1.0], dt), arr([1.0], dt), [-1.0], 1.0,
+          error="INVALID_ARGUMENT", phrases=["`min` must be rank 0 but is rank 1"])
+        c("max_not_scalar_error", arr([1.0], dt), arr([1.0], dt), -1.0, [[1.0]],
+          error="INVALID_ARGUMENT", phrases=["`max` must be rank 0 but is rank 2"])
+        c("num_bits_error", arr([1.0], dt), arr([1.0], dt), -1.0, 1.0, num_bits=1,
+          error="INVALID_ARGUMENT", phrases=["num_bits must be between 2 and 16, inclusive"])
+
+    rec.for_dtypes(op, ["float32"], gen)
+
+
+def fake_quant_vars_per_channel_gradient(rec):
+    op = "FakeQuantWithMinMaxVarsPerChannelGradient"
+
+    def gen(dt):
+        rt, at = tol("reduce", dt)
+
+        def c(what, g, x, lo, hi, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.FakeQuantWithMinMaxVarsPerChannelGradient(
+                gradients=ph("g", g, dt), inputs=ph("x", x, dt), min=ph("min", lo, dt),
+                max=ph("max", hi, dt), name="out", **attrs), rtol=0.0 if error else rt,
+                atol=0.0 if error else at, error=error, phrases=phrases, case_dtype="")
+        x = arr(np.array(EDGES[:15]).reshape(5, 3), dt)
+        g = rand(dt, [5, 3], "fq_pc_grad/g")
+        lo, hi = [-1.0, -1.0, -0.1], [1.0, 1.0, 6.3]
+        c("matrix", g, x, lo, hi)
+        c("narrow_range", g, x, lo, hi, narrow_range=True)
+        c("with_zero_channel", g, x, [0.0, 0.5, -3.0], [0.0, 2.0, -0.2])
+        c("four_bits", g, x, lo, hi, num_bits=4)
+        c("vector", arr([2.0, -1.5, 0.25], dt), arr([-0.5, 0.3, 7.0], dt), lo, hi, num_bits=5)
+        c("conv_weights", rand(dt, [3, 3, 4, 8], "fq_pc_grad/conv_g"),
+          rand(dt, [3, 3, 4, 8], "fq_pc_grad/conv_x"),
+          list(-0.5 - np.arange(8) * 0.05), list(0.5 + np.arange(8) * 0.05))
+        c("rank5", rand(dt, [2, 1, 3, 2, 3], "fq_pc_grad/r5g"),
+          rand(dt, [2, 1, 3, 2, 3], "fq_pc_grad/r5x"), lo, hi)
+        c("nan_and_inf", special_gradients(dt)[:15].reshape(5, 3),
+          arr(np.array(EDGES[:14] + [np.nan]).reshape(5, 3), dt), lo, hi)
+        c("zero_size", arr(np.zeros([0, 3]), dt), arr(np.zeros([0, 3]), dt), lo, hi)
+        c("size_error", g, arr(np.zeros([3, 5]), dt), lo, hi, error="INVALID_ARGUMENT",
+          phrases=["gradient and input must be the same size"])
+        c("min_rank_error", g, x, 0.0, hi, error="INVALID_ARGUMENT",
+          phrases=["`min` must be rank 1 but is rank 0"])
+        c("max_rank_error", g, x, lo, [hi], error="INVALID_ARGUMENT",
+          phrases=["`max` must be rank 1 but is rank 2"])
+        c("min_size_error", g, x, [0.0, 1.0], hi, error="INVALID_ARGUMENT",
+          phrases=["min has incorrect size, expected 3 was 2"])
+        c("max_size_error", g, x, lo, [1.0, 2.0, 3.0, 4.0], error="INVALID_ARGUMENT",
+          phrases=["max has incorrect size, expected 3 was 4"])
+        c("num_bits_error", g, x, lo, hi, num_bits=1, error="INVALID_ARGUMENT",
+          phrases=["num_bits must be between 2 and 16, inclusive"])
+
+    rec.for_dtypes(op, ["float32"], gen)
+
+
+def quantize_and_dequantize_v4_grad(rec):
+    op = "QuantizeAndDequantizeV4Grad"
+
+    def gen(dt):
+        def c(what, g, x, lo, hi, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.QuantizeAndDequantizeV4Grad(
+                gradients=ph("g", g, dt), input=ph("x", x, dt), input_min=ph("min", lo, dt),
+                input_max=ph("max", hi, dt), name="out", **attrs), error=error, phrases=phrases)
+        x = arr([-3.0, -1.0, -0.5, -0.3, -0.01, 0.0, 0.004, 0.25, 0.5, 0.7, 1.0, 2.5], dt)
+        g = rand(dt, [12], "qdq4g/%s/g" % dt)
+        c("symmetric", g, x, -1.0, 1.0)
+        c("asymmetric", g, x, -0.5, 2.0)
+        c("empty_range", g, x, 1.0, -1.0)
+        c("point_range", g, x, 0.25, 0.25)
+        g_special = g.copy()
+        g_special[0], g_special[-1], g_special[5] = np.nan, np.inf, -np.inf
+        c("nan_and_inf", g_special, arr(list(x[:-1]) + [np.nan], dt), -1.0, 1.0)
+        x3 = arr(np.arange(24).reshape(2, 3, 4) / 7.0 - 1.5, dt)
+        g3 = rand(dt, [2, 3, 4], "qdq4g/%s/g3" % dt)
+        c("axis0", g3, x3, [-1.0, 0.0], [0.5, 2.0], axis=0)
+        c("axis1", g3, x3, [-1.0, -0.5, 0.0], [0.0, 0.5, 1.0], axis=1)
+        c("axis2", g3, x3, [-1.5, -1.0, -0.5, 0.0], [0.0, 0.5, 1.0, 1.5], axis=2)
+        c("large", rand(dt, [6, 50], "qdq4g/%s/large_g" % dt),
+          rand(dt, [6, 50], "qdq4g/%s/large_x" % dt), -0.8, 1.1)
+        c("scalar", arr(1.5, dt), arr(0.5, dt), 0.0, 1.0)
+        c("zero_size", arr(np.zeros([0, 3]), dt), arr(np.zeros([0, 3]), dt), -1.0, 1.0)
+        if dt == "float32":
+            c("axis_error", g, x, [0.0], [1.0], axis=1, error="INVALID_ARGUMENT",
+              phrases=["Axis should be -1 or 0 or a positive value less than 1",
+                       "given axis value was 1"])
+            c("size_error", g, arr([1.0, 2.0], dt), -1.0, 1.0, error="INVALID_ARGUMENT",
+              phrases=["gradient and input must be the same size"])
+            c("min_rank2_error", g, x, [[0.0]], 1.0, error="INVALID_ARGUMENT",
+              phrases=["Input min tensor must have dimension 0 or 1. Received 2."])
+            c("max_rank2_error", g, x, 0.0, [[1.0]], error="INVALID_ARGUMENT",
+              phrases=["Input max tensor must have dimension 0 or 1. Received 2."])
+            c("min_not_scalar_error", g, x, [0.0], 1.0, error="INVALID_ARGUMENT",
+              phrases=["input_min must be a scalar if axis is unspecified"])
+            c("max_not_scalar_error", g, x, 0.0, [1.0], error="INVALID_ARGUMENT",
+              phrases=["input_max must be a scalar if axis is unspecified"])
+            c("min_scalar_with_axis_error", g3, x3, 0.0, [1.0] * 3, axis=1,
+              error="INVALID_ARGUMENT",
+              phrases=["Shape must be rank 1 for input_min_tensor when the axis is specified"])
+            c("max_scalar_with_axis_error", g3, x3, [0.0] * 3, 1.0, axis=1,
+              error="INVALID_ARGUMENT",
+              phrases=["Shape must be rank 1 for input_max_tensor when the axis is specified"])
+            c("min_size_error", g3, x3, [0.0] * 2, [1.0] * 3, axis=1, error="INVALID_ARGUMENT",
+              phrases=["min has incorrect size, expected 3 was 2"])
+            c("max_size_error", g3, x3, [0.0] * 3, [1.0] * 4, axis=1, error="INVALID_ARGUMENT",
+              phrases=["max has incorrect size, expected 3 was 4"])
+
+    rec.for_dtypes(op, ["float32", "float64", "half"], gen)
+
+
 def build_all(rec, emit):
     fake_quant_args(rec)
     emit("FakeQuantWithMinMaxArgs")
@@ -135,3 +312,11 @@ def build_all(rec, emit):
     for op in ("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"):
         quantize_and_dequantize(rec, op)
         emit(op)
+    fake_quant_args_gradient(rec)
+    emit("FakeQuantWithMinMaxArgsGradient")
+    fake_quant_vars_gradient(rec)
+    emit("FakeQuantWithMinMaxVarsGradient")
+    fake_quant_vars_per_channel_gradient(rec)
+    emit("FakeQuantWithMinMaxVarsPerChannelGradient")
+    quantize_and_dequantize_v4_grad(rec)
+    emit("QuantizeAndDequantizeV4Grad")
