@@ -811,5 +811,108 @@ absl::Status SparseFillEmptyRowsGrad(const Scope& s, const GradOp& op, GradSpan 
 }
 RILL_REGISTER_GRADIENT("SparseFillEmptyRows", SparseFillEmptyRowsGrad);
 
+// --- Quantization (TensorFlow's array_ops.py and array_grad.py) -----------------------------
+
+RILL_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxArgsGradient");
+RILL_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxVarsGradient");
+RILL_REGISTER_NO_GRADIENT("FakeQuantWithMinMaxVarsPerChannelGradient");
+
+// The forward op's gradient op: FakeQuantWithMinMax*Gradient or QuantizeAndDequantizeV4Grad on
+// (dy, the forward op's inputs), with the attrs in `copy`; all its outputs.
+Grads GradientOp(const Scope& s, absl::string_view type, const GradOp& op, const Output& dy,
+                 std::initializer_list<const char*> copy) {
+  OpBuilder b(s, type);
+  b.Input(dy);
+  for (const Output& in : op.inputs) b.Input(in);
+  for (const char* name : copy) {
+    auto it = op.node.attr().find(name);
+    if (it != op.node.attr().end()) b.Attr(name, it->second);
+  }
+  Operation node = b.Finalize();
+  Grads grads(op.inputs.size());
+  for (int i = 0; i < node.num_outputs() && i < static_cast<int>(grads.size()); ++i) {
+    grads[i] = node.output(i);
+  }
+  return grads;
+}
+
+// FakeQuantWithMinMax{Args,Vars,VarsPerChannel}: the gradient op of the same name + "Gradient".
+absl::Status FakeQuantGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const bool args = op.type() == "FakeQuantWithMinMaxArgs";
+  return Ok(out, GradientOp(s, absl::StrCat(op.type(), "Gradient"), op, g[0],
+                            args ? std::initializer_list<const char*>{"min", "max", "num_bits",
+                                                                      "narrow_range"}
+                                 : std::initializer_list<const char*>{"num_bits", "narrow_range"}));
+}
+RILL_REGISTER_GRADIENT("FakeQuantWithMinMaxArgs", FakeQuantGrad);
+RILL_REGISTER_GRADIENT("FakeQuantWithMinMaxVars", FakeQuantGrad);
+RILL_REGISTER_GRADIENT("FakeQuantWithMinMaxVarsPerChannel", FakeQuantGrad);
+
+// QuantizeAndDequantizeV2: straight through to the input (TensorFlow's estimator), nothing to the
+// range.
+absl::Status QuantizeAndDequantizeV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {g[0], Output(), Output()});
+}
+RILL_REGISTER_GRADIENT("QuantizeAndDequantizeV2", QuantizeAndDequantizeV2Grad);
+
+// QuantizeAndDequantizeV4: QuantizeAndDequantizeV4Grad (dy where the input lies in
+// [input_min, input_max], zeros for the range).
+absl::Status QuantizeAndDequantizeV4Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, GradientOp(s, "QuantizeAndDequantizeV4Grad", op, g[0], {"axis"}));
+}
+RILL_REGISTER_GRADIENT("QuantizeAndDequantizeV4", QuantizeAndDequantizeV4Grad);
+
+// --- Ragged -----------------------------------------------------------------------------------
+
+// RaggedTensorToTensor (TensorFlow's ragged_conversion_ops.py): the op applied to the value
+// positions 0..nvals-1 with default -1 gives, for each element of the output's outer
+// (1 + ragged_rank) dims, the value row it came from (-1 where the default filled it). `values`
+// gets the gradient summed into those rows (UnsortedSegmentSum drops the -1s); default_value the
+// gradient of the filled elements, summed over every dim but its own (leading dims of size 1
+// ignored, as TensorFlow does) and reshaped to its shape. The shape and the row partitions get
+// none.
+absl::Status RaggedTensorToTensorGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  std::vector<std::string> types;
+  auto attr = op.node.attr().find("row_partition_types");
+  if (attr != op.node.attr().end()) {
+    for (const std::string& t : attr->second.list().s()) types.push_back(t);
+  }
+  int ragged_rank = 0;
+  for (const std::string& t : types) ragged_rank += t != "FIRST_DIM_SIZE";
+  const Output& values = op.inputs[1];
+  const Output& default_value = op.inputs[2];
+  std::vector<Output> partitions(op.inputs.begin() + 3, op.inputs.end());
+  Output outer_shape =
+      ops::Slice(s, ops::Shape(s, g[0]), ops::Const(s, {0}), ops::Const(s, {1 + ragged_rank}));
+  Output nvals = ops::Squeeze(
+      s, ops::Slice(s, ops::Shape(s, values), ops::Const(s, {0}), ops::Const(s, {1})), {0});
+  Output indices = ops::RaggedTensorToTensor(
+      s, outer_shape, ops::Range(s, I32(s, 0), nvals, I32(s, 1)), I32(s, -1), partitions, types);
+  Output values_grad = ops::UnsortedSegmentSum(s, g[0], indices, nvals);
+  // The filled elements' mask, broadcast over the values' inner dims.
+  Output inner_ones = ops::Fill(
+      s, ops::ExpandDims(s, ops::Sub(s, ops::Rank(s, values), I32(s, 1)), I32(s, 0)), I32(s, 1));
+  Output filled = ops::Reshape(s, ops::Equal(s, indices, I32(s, -1)),
+                               ops::ConcatV2(s, {ops::Shape(s, indices), inner_ones}, I32(s, 0)));
+  Output default_grads = ops::SelectV2(s, filled, g[0], ops::ZerosLike(s, g[0]));
+  // rank(default_value) without its leading dims of size 1.
+  Output leading_ones = ops::Sum(
+      s,
+      ops::Cumprod(s,
+                   ops::Cast(s, ops::Equal(s, ops::Shape(s, default_value), I32(s, 1)), DT_INT32),
+                   I32(s, 0)),
+      I32(s, 0));
+  Output kept_rank = ops::Sub(s, ops::Rank(s, default_value), leading_ones);
+  Output summed =
+      ops::Sum(s, default_grads,
+               ops::Range(s, I32(s, 0), ops::Sub(s, ops::Rank(s, g[0]), kept_rank), I32(s, 1)));
+  Output default_grad = ops::Reshape(s, summed, ops::Shape(s, default_value));
+  Grads grads(op.inputs.size());
+  grads[1] = values_grad;
+  grads[2] = default_grad;
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("RaggedTensorToTensor", RaggedTensorToTensorGrad);
+
 }  // namespace
 }  // namespace rill

@@ -476,6 +476,85 @@ def complex_cases(add):
           lambda x: raw.GatherNd(params=dense(x), indices=c([[1, 0], [1, 0]]), name="out"))
 
 
+def quantize_cases(add):
+    """Fake quantization and quantize-dequantize: their gradients pass dy where the input lies in
+    the (nudged) range; Vars/VarsPerChannel sum the rest into min and max."""
+    x = rand([3, 5], "fq/x") * 4.0
+    for what, attrs in [("defaults", {}), ("symmetric_narrow", dict(min=-1.0, max=1.0,
+                                                                    narrow_range=True)),
+                        ("nudged_four_bits", dict(min=-0.1, max=6.3, num_bits=4))]:
+        add("FakeQuantWithMinMaxArgs", what, [("x", x)],
+            lambda x, attrs=attrs: raw.FakeQuantWithMinMaxArgs(inputs=x, name="out", **attrs))
+    scalar = lambda v: np.array(v, F32)  # noqa: E731
+    for what, lo, hi, attrs in [("symmetric", -1.0, 1.0, {}), ("relu6", 0.0, 6.0, {}),
+                                ("narrow_four_bits", -2.5, 1.5, dict(num_bits=4,
+                                                                     narrow_range=True)),
+                                ("both_zero", 0.0, 0.0, {})]:
+        add("FakeQuantWithMinMaxVars", what,
+            [("x", x), ("min", scalar(lo)), ("max", scalar(hi))],
+            lambda x, lo, hi, attrs=attrs: raw.FakeQuantWithMinMaxVars(
+                inputs=x, min=lo, max=hi, name="out", **attrs))
+    lo3, hi3 = np.array([-1.0, 0.0, -3.0], F32), np.array([1.0, 6.0, -0.5], F32)
+    add("FakeQuantWithMinMaxVarsPerChannel", "matrix",
+        [("x", rand([6, 3], "fqpc/x") * 3.0), ("min", lo3), ("max", hi3)],
+        lambda x, lo, hi: raw.FakeQuantWithMinMaxVarsPerChannel(inputs=x, min=lo, max=hi,
+                                                                name="out"))
+    add("FakeQuantWithMinMaxVarsPerChannel", "conv_weights_narrow",
+        [("x", rand([3, 3, 2, 3], "fqpc/w")), ("min", lo3 * 0.5), ("max", np.abs(hi3) * 0.5)],
+        lambda x, lo, hi: raw.FakeQuantWithMinMaxVarsPerChannel(
+            inputs=x, min=lo, max=hi, num_bits=6, narrow_range=True, name="out"))
+    add("FakeQuantWithMinMaxVarsPerChannel", "zero_channel",
+        [("x", rand([5, 2], "fqpc/z") * 2.0), ("min", np.array([0.0, -1.0], F32)),
+         ("max", np.array([0.0, 1.0], F32))],
+        lambda x, lo, hi: raw.FakeQuantWithMinMaxVarsPerChannel(inputs=x, min=lo, max=hi,
+                                                                name="out"))
+    for dt in [F32, F64]:
+        xq = rand([3, 4], ("qdq/x", dt), dtype=dt) * 2.0
+        lo, hi = np.array(-1.0, dt), np.array(1.5, dt)
+        for range_given in [False, True]:
+            add("QuantizeAndDequantizeV2", "range_given" if range_given else "from_data",
+                [("x", xq), ("min", lo), ("max", hi)],
+                lambda x, a, b, range_given=range_given: raw.QuantizeAndDequantizeV2(
+                    input=x, input_min=a, input_max=b, range_given=range_given, name="out"))
+            add("QuantizeAndDequantizeV4", "range_given" if range_given else "from_data",
+                [("x", xq), ("min", lo), ("max", hi)],
+                lambda x, a, b, range_given=range_given: raw.QuantizeAndDequantizeV4(
+                    input=x, input_min=a, input_max=b, range_given=range_given, name="out"))
+        add("QuantizeAndDequantizeV4", "per_axis",
+            [("x", xq), ("min", np.array([-1.0, -0.5, 0.0, -2.0], dt)),
+             ("max", np.array([1.0, 0.5, 2.0, 0.1], dt))],
+            lambda x, a, b: raw.QuantizeAndDequantizeV4(
+                input=x, input_min=a, input_max=b, range_given=True, axis=1, name="out"))
+
+
+def ragged_cases(add):
+    """RaggedTensorToTensor: values get the gradient of the elements they filled (none for
+    truncated ones), default_value the sum over the padding."""
+    rtt = raw.RaggedTensorToTensor
+    splits = [0, 3, 3, 5, 7]  # rows of 3, 0, 2 and 2 values
+    for dt in [F32, F64]:
+        add("RaggedTensorToTensor", "row_splits",
+            [("values", rand([7], ("rtt/v", dt), dtype=dt)), ("default", np.array(0.5, dt))],
+            lambda v, d: rtt(shape=c(-1), values=v, default_value=d,
+                             row_partition_tensors=[c(splits, tf.int64)],
+                             row_partition_types=["ROW_SPLITS"], name="out"))
+    add("RaggedTensorToTensor", "inner_dims_truncated",
+        [("values", rand([7, 3], "rtt/inner")), ("default", rand([3], "rtt/inner_d"))],
+        lambda v, d: rtt(shape=c([3, 2, 3]), values=v, default_value=d,
+                         row_partition_tensors=[c(splits)],
+                         row_partition_types=["ROW_SPLITS"], name="out"))
+    add("RaggedTensorToTensor", "value_rowids_padded",
+        [("values", rand([6], "rtt/rowids")), ("default", np.array(-1.0, F32))],
+        lambda v, d: rtt(shape=c([5, 4], tf.int64), values=v, default_value=d,
+                         row_partition_tensors=[c(4, tf.int64), c([0, 0, 1, 3, 3, 3], tf.int64)],
+                         row_partition_types=["FIRST_DIM_SIZE", "VALUE_ROWIDS"], name="out"))
+    add("RaggedTensorToTensor", "two_levels_broadcast_default",
+        [("values", rand([6, 2, 2], "rtt/two")), ("default", rand([1, 2], "rtt/two_d"))],
+        lambda v, d: rtt(shape=c(-1), values=v, default_value=d,
+                         row_partition_tensors=[c([0, 2, 3]), c([0, 1, 4, 6])],
+                         row_partition_types=["ROW_SPLITS", "ROW_SPLITS"], name="out"))
+
+
 def cases(add):
     shape_cases(add)
     join_cases(add)
@@ -487,3 +566,5 @@ def cases(add):
     segment_cases(add)
     sparse_cases(add)
     complex_cases(add)
+    quantize_cases(add)
+    ragged_cases(add)
