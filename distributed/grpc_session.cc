@@ -294,18 +294,16 @@ class GrpcSession final : public SessionBackend {
     placer_options.allow_soft_placement = options_.config.allow_soft_placement();
     placer_options.log_device_placement = options_.config.log_device_placement();
     placer_options.cuda_enabled = false;
-    RILL_ASSIGN_OR_RETURN(
-        Placement placement,
-        Place(*graph, DeviceNamesLocked(), KernelRegistry::Global()->WithoutCudaKernels(),
-              placer_options, graph_ != nullptr ? &placement_ : nullptr));
+    RILL_ASSIGN_OR_RETURN(Placement placement, Place(*graph, DeviceNamesLocked(),
+                                                     KernelRegistry::Global()->WithoutCudaKernels(),
+                                                     placer_options, graph_.get()));
     for (const std::string& note : placement.notes) std::fprintf(stderr, "%s\n", note.c_str());
     if (options_.config.log_device_placement()) {
       std::fputs(PlacementLogLines(*graph, placement).c_str(), stdout);
       std::fflush(stdout);
     }
     for (Node* n : graph->op_nodes()) {
-      auto p = placement.nodes.find(n->name());
-      if (p != placement.nodes.end()) n->set_assigned_device_name(p->second.device);
+      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
     }
     graph_ = std::shared_ptr<const Graph>(std::move(graph));
     placement_ = std::move(placement);

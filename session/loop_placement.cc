@@ -76,12 +76,12 @@ absl::StatusOr<Frames> FindFrames(const Graph& graph) {
   return f;
 }
 
-// The first CPU device of `devices`, or "" when there is none.
-std::string CpuDevice(const std::vector<std::string>& devices) {
-  for (const std::string& d : devices) {
-    if (absl::StrContains(d, "/device:CPU:")) return d;
+// The index of the first CPU device in `devices`; -1 when there is none.
+int CpuDevice(const std::vector<std::string>& devices) {
+  for (size_t d = 0; d < devices.size(); ++d) {
+    if (absl::StrContains(devices[d], "/device:CPU:")) return static_cast<int>(d);
   }
-  return "";
+  return -1;
 }
 
 // "GPU" of "/job:localhost/replica:0/task:0/device:GPU:0".
@@ -134,8 +134,8 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
     const Graph& graph, const std::vector<std::string>& devices, const KernelAvailability& kernels,
     Placement* placement) {
   std::vector<std::string> moved;
-  const std::string cpu = CpuDevice(devices);
-  if (cpu.empty()) return moved;
+  const int cpu = CpuDevice(placement->devices);
+  if (cpu < 0) return moved;
   absl::StatusOr<Frames> frames = FindFrames(graph);
   if (!frames.ok()) return frames.status();
   // Each outermost loop's nodes (its Enters and every node of its frame and nested frames), in
@@ -156,9 +156,9 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
     std::set<std::string> used;
     bool movable = true;
     for (const Node* n : nodes) {
-      auto p = placement->nodes.find(n->name());
-      if (p == placement->nodes.end() || p->second.device.empty()) continue;
-      used.insert(p->second.device);
+      const std::string& device = placement->device(n->id());
+      if (device.empty()) continue;
+      used.insert(device);
       if (!n->requested_device().empty() ||
           kernels.SupportedDeviceTypes(n->def(), {kDeviceCpu}).empty()) {
         movable = false;
@@ -181,12 +181,11 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
     }
     if (why.empty()) continue;
     const std::string& name = frames->name[loop];
+    const std::string reason = absl::StrCat("while loop '", name, "' on the CPU: ", why,
+                                            ", and a loop runs in one partition without transfers");
     for (const Node* n : nodes) {
-      auto p = placement->nodes.find(n->name());
-      if (p == placement->nodes.end() || p->second.device.empty()) continue;
-      p->second.device = cpu;
-      p->second.reason = absl::StrCat("while loop '", name, "' on the CPU: ", why,
-                                      ", and a loop runs in one partition without transfers");
+      if (placement->device(n->id()).empty()) continue;
+      placement->Set(n->id(), cpu, reason);
     }
     moved.push_back(name);
   }
@@ -194,23 +193,22 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
   // Generators outside the loops that followed a consumer now on the CPU follow it there too
   // (a loop's weights, fed through its Enters), when every consumer is on the CPU.
   for (const Node* n : graph.op_nodes()) {
-    auto p = placement->nodes.find(n->name());
-    if (p == placement->nodes.end() || p->second.device == cpu ||
-        !absl::StartsWith(p->second.reason, "follows its consumer") ||
+    if (!placement->listed(n->id()) || placement->nodes[n->id()].device == cpu ||
+        !absl::StartsWith(placement->reason(n->id()), "follows its consumer") ||
         !n->requested_device().empty() ||
         kernels.SupportedDeviceTypes(n->def(), {kDeviceCpu}).empty()) {
       continue;
     }
     bool all_on_cpu = !n->out_edges().empty();
     for (const Edge* e : n->out_edges()) {
-      auto c = placement->nodes.find(e->dst()->name());
-      if (e->dst()->IsOp() && (c == placement->nodes.end() || c->second.device != cpu)) {
+      if (e->dst()->IsOp() &&
+          (!placement->listed(e->dst()->id()) || placement->nodes[e->dst()->id()].device != cpu)) {
         all_on_cpu = false;
       }
     }
     if (all_on_cpu) {
-      p->second.device = cpu;
-      p->second.reason = absl::StrCat(p->second.reason, " (its loop moved to the CPU)");
+      placement->Set(n->id(), cpu,
+                     absl::StrCat(placement->reason(n->id()), " (its loop moved to the CPU)"));
     }
   }
   return moved;

@@ -101,18 +101,26 @@ std::unique_ptr<Graph> LoopGraph(const std::string& matmul_device = "", bool neg
   return *std::move(graph);
 }
 
-// Every node on the CPU but those named, which are on `other` (the GPU).
+// Every node on the CPU (device 0) but those named, which are on `other` (device 1, the GPU).
 Placement PlaceOnCpuBut(const Graph& graph, const std::vector<std::string>& on_gpu,
                         const std::string& other = kGpu) {
   Placement p;
+  p.devices = {kCpu, other};
   for (const Node* n : graph.op_nodes()) {
     bool gpu = false;
     for (const std::string& g : on_gpu) gpu = gpu || absl::StrContains(n->name(), g);
-    p.nodes[n->name()] = {gpu ? other : kCpu,
-                          gpu ? "follows its consumer loop/Enter_1" : "default"};
-    p.order.push_back(n->name());
+    p.Set(n->id(), gpu ? 1 : 0, gpu ? "follows its consumer loop/Enter_1" : "default");
+    p.order.push_back(n->id());
   }
   return p;
+}
+
+// The device and reason of the node named `name` in `p`, a placement of `graph`.
+std::string Device(const Placement& p, const Graph& graph, const std::string& name) {
+  return p.device(graph.FindNodeId(name));
+}
+std::string Reason(const Placement& p, const Graph& graph, const std::string& name) {
+  return p.reason(graph.FindNodeId(name));
 }
 
 TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
@@ -120,18 +128,19 @@ TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
   // The MatMul, and w's Enter with w itself, went to the GPU; the rest of the loop to the CPU.
   Placement p = PlaceOnCpuBut(*graph, {"matmul"});
   const std::string w_enter = graph->FindNode("loop/matmul")->input_node(1)->name();
-  p.nodes[w_enter].device = kGpu;
-  p.nodes["w"] = {kGpu, "follows its consumer " + w_enter};
+  const int enter_id = graph->FindNodeId(w_enter);
+  p.Set(enter_id, 1, p.reason(enter_id));
+  p.Set(graph->FindNodeId("w"), 1, "follows its consumer " + w_enter);
   absl::StatusOr<std::vector<std::string>> moved =
       KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
   ASSERT_THAT(moved.status(), IsOk());
   ASSERT_EQ(moved->size(), 1u);
-  for (const Node* n : graph->op_nodes()) EXPECT_EQ(p.nodes[n->name()].device, kCpu) << n->name();
-  EXPECT_EQ(p.nodes["loop/matmul"].reason,
+  for (const Node* n : graph->op_nodes()) EXPECT_EQ(p.device(n->id()), kCpu) << n->name();
+  EXPECT_EQ(Reason(p, *graph, "loop/matmul"),
             "while loop '" + (*moved)[0] +
                 "' on the CPU: its nodes were placed on several devices, and a loop runs in one "
                 "partition without transfers");
-  EXPECT_EQ(p.nodes["w"].reason,
+  EXPECT_EQ(Reason(p, *graph, "w"),
             "follows its consumer " + w_enter + " (its loop moved to the CPU)");
 }
 
@@ -142,7 +151,7 @@ TEST(LoopPlacementTest, LeavesLoopsOnOneDeviceAlone) {
       KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
   ASSERT_THAT(moved.status(), IsOk());
   EXPECT_THAT(*moved, IsEmpty());
-  EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+  EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);
 }
 
 TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemory) {
@@ -154,7 +163,7 @@ TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemor
         KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
-    EXPECT_EQ(p.nodes["loop/matmul"].device, kXpu);
+    EXPECT_EQ(Device(p, *graph, "loop/matmul"), kXpu);
   }
   {
     // Less's host bool into LogicalNot's device input (no XPU kernel: device memory).
@@ -164,8 +173,8 @@ TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemor
         KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     ASSERT_EQ(moved->size(), 1u);
-    EXPECT_EQ(p.nodes["loop/matmul"].device, kCpu);
-    EXPECT_THAT(p.nodes["loop/matmul"].reason,
+    EXPECT_EQ(Device(p, *graph, "loop/matmul"), kCpu);
+    EXPECT_THAT(Reason(p, *graph, "loop/matmul"),
                 ::testing::HasSubstr("' on the CPU: its tensor from loop/Less:0 into "
                                      "loop/LogicalNot:0 would move between host and device memory, "
                                      "and a loop runs in one partition without transfers"));
@@ -180,7 +189,7 @@ TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
         KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
-    EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+    EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);
   }
   {
     std::unique_ptr<Graph> graph = LoopGraph();  // a node without a CPU kernel
@@ -189,7 +198,7 @@ TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
         KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels({"MatMul"}), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
-    EXPECT_EQ(p.nodes["loop/matmul"].device, kGpu);
+    EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);
   }
 }
 

@@ -36,13 +36,11 @@ std::string DeviceMappingText(const std::vector<DeviceAttributes>& devices) {
 
 std::string PlacementLogLines(const Graph& graph, const Placement& placement) {
   std::string out;
-  for (const std::string& name : placement.order) {
-    const Node* node = graph.FindNode(name);
-    auto placed = placement.nodes.find(name);
-    if (node == nullptr || placed == placement.nodes.end() || placed->second.device.empty()) {
-      continue;
-    }
-    absl::StrAppend(&out, name, ": (", node->op(), "): ", placed->second.device, "\n");
+  for (int id : placement.order) {
+    const Node* node = id >= 0 && id < graph.num_node_ids() ? graph.FindNodeById(id) : nullptr;
+    const std::string& device = placement.device(id);
+    if (node == nullptr || device.empty()) continue;
+    absl::StrAppend(&out, node->name(), ": (", node->op(), "): ", device, "\n");
   }
   return out;
 }
@@ -50,17 +48,10 @@ std::string PlacementLogLines(const Graph& graph, const Placement& placement) {
 std::string ExplainPlacement(const Graph& graph, const Placement& placement, int max_nodes,
                              const std::vector<std::string>& always_show) {
   const int total = graph.num_op_nodes();
-  // Each op node's entry in the placement (null when absent), by node id: one name lookup per
-  // node, none per edge.
-  std::vector<const NodePlacement*> placed(graph.num_node_ids(), nullptr);
-  for (const Node* n : graph.op_nodes()) {
-    auto it = placement.nodes.find(n->name());
-    if (it != placement.nodes.end()) placed[n->id()] = &it->second;
-  }
   const std::string unplaced_name(kUnplaced);
   auto device_of = [&](const Node* n) -> const std::string& {
-    const NodePlacement* p = placed[n->id()];
-    return p == nullptr || p->device.empty() ? unplaced_name : p->device;
+    const std::string& device = placement.device(n->id());
+    return device.empty() ? unplaced_name : device;
   };
   // Which nodes get a line, by node id.
   std::vector<bool> listed(graph.num_node_ids(), max_nodes < 0 || total <= max_nodes);
@@ -76,8 +67,7 @@ std::string ExplainPlacement(const Graph& graph, const Placement& placement, int
     for (int pass = 0; pass < 2; ++pass) {
       for (const Node* n : graph.op_nodes()) {
         if (shown >= max_nodes) break;
-        const NodePlacement* p = placed[n->id()];
-        if (listed[n->id()] || (pass == 0 && !IsSurprising(p == nullptr ? "" : p->reason))) {
+        if (listed[n->id()] || (pass == 0 && !IsSurprising(placement.reason(n->id())))) {
           continue;
         }
         listed[n->id()] = true;
@@ -94,9 +84,9 @@ std::string ExplainPlacement(const Graph& graph, const Placement& placement, int
     const std::string& device = device_of(n);
     ++per_device[device];
     if (!listed[n->id()]) continue;
-    const NodePlacement* p = placed[n->id()];
     absl::StrAppend(&out, n->name(), " (", n->op(), ") -> ", device, ": ",
-                    p == nullptr ? "not in the placement" : p->reason, "\n");
+                    placement.listed(n->id()) ? placement.reason(n->id()) : "not in the placement",
+                    "\n");
   }
   if (shown < total) {
     absl::StrAppend(&out, "... ", Plural(total - shown, "more node", "more nodes"), " not shown (",

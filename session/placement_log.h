@@ -26,8 +26,8 @@ std::string DeviceMappingText(const std::vector<DeviceAttributes>& devices);
 
 // TensorFlow's placement lines, "name: (Op): /job:localhost/replica:0/task:0/device:CPU:0\n",
 // one per placed node in `placement.order` (first-pass nodes in graph order, then the deferred
-// generators). Unplaced nodes, and names `graph` does not have, are not logged. `graph` supplies
-// the op names.
+// generators). Unplaced nodes, and ids `graph` does not have, are not logged. `graph` is the
+// placed graph (the placement is by its node ids); it supplies the names and ops.
 std::string PlacementLogLines(const Graph& graph, const Placement& placement);
 
 // Rill's explanation: "NAME (OP) -> DEVICE: reason\n" per op node in graph order (node-id order;

@@ -1,5 +1,6 @@
 #include "session/placement_log.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,14 +72,26 @@ std::unique_ptr<Graph> SeedGraph() {
                 NodeText("mystery", "RillNoSuchOp", {"MatMul", "^a"})});
 }
 
+// Places the node `name` of `g` on `device` ("" leaves it unplaced) for `reason`.
+void Set(const Graph& g, const std::string& name, const std::string& device,
+         const std::string& reason, Placement* p) {
+  int index = -1;
+  if (!device.empty()) {
+    auto it = std::find(p->devices.begin(), p->devices.end(), device);
+    index = static_cast<int>(it - p->devices.begin());
+    if (it == p->devices.end()) p->devices.push_back(device);
+  }
+  p->Set(g.FindNodeId(name), index, reason);
+}
+
 // As the placer places SeedGraph() with one GPU.
-Placement SeedPlacement() {
+Placement SeedPlacement(const Graph& g) {
   Placement p;
-  p.nodes["a"] = {kGpu0, "follows its consumer MatMul"};
-  p.nodes["b"] = {kGpu0, "follows its consumer MatMul"};
-  p.nodes["MatMul"] = {kGpu0, "default: highest-priority device with a kernel (GPU > CPU)"};
-  p.nodes["mystery"] = {"", "unplaced: op 'RillNoSuchOp' is not registered"};
-  p.order = {"MatMul", "a", "b"};
+  Set(g, "a", kGpu0, "follows its consumer MatMul", &p);
+  Set(g, "b", kGpu0, "follows its consumer MatMul", &p);
+  Set(g, "MatMul", kGpu0, "default: highest-priority device with a kernel (GPU > CPU)", &p);
+  Set(g, "mystery", "", "unplaced: op 'RillNoSuchOp' is not registered", &p);
+  p.order = {g.FindNodeId("MatMul"), g.FindNodeId("a"), g.FindNodeId("b")};
   return p;
 }
 
@@ -104,14 +117,16 @@ TEST(DeviceMappingTextTest, CpuOnlyHasNoKnownDevices) {
 }
 
 TEST(PlacementLogLinesTest, TensorFlowsFormatAndOrderWithoutUnplacedNodes) {
-  EXPECT_EQ(PlacementLogLines(*SeedGraph(), SeedPlacement()),
+  const std::unique_ptr<Graph> g = SeedGraph();
+  EXPECT_EQ(PlacementLogLines(*g, SeedPlacement(*g)),
             "MatMul: (MatMul): /job:localhost/replica:0/task:0/device:GPU:0\n"
             "a: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n"
             "b: (Const): /job:localhost/replica:0/task:0/device:GPU:0\n");
 }
 
 TEST(ExplainPlacementTest, OneLinePerNodeThenTheSummary) {
-  EXPECT_EQ(ExplainPlacement(*SeedGraph(), SeedPlacement()),
+  const std::unique_ptr<Graph> g = SeedGraph();
+  EXPECT_EQ(ExplainPlacement(*g, SeedPlacement(*g)),
             "a (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
             "MatMul\n"
             "b (Const) -> /job:localhost/replica:0/task:0/device:GPU:0: follows its consumer "
@@ -133,10 +148,10 @@ TEST(ExplainPlacementTest, CountsDataEdgesCrossingDevicesButNotControlEdges) {
                                           NodeText("MatMul", "MatMul", {"a", "b"}, kFloatT),
                                           NodeText("c", "Identity", {"MatMul", "^a"}, kFloatT)});
   Placement p;
-  p.nodes["a"] = {kCpu0, "explicit request /cpu:0"};
-  p.nodes["b"] = {kCpu0, "explicit request /cpu:0"};
-  p.nodes["MatMul"] = {kGpu0, "default: highest-priority device with a kernel (GPU > CPU)"};
-  p.nodes["c"] = {kCpu0, "explicit request /cpu:0"};
+  Set(*g, "a", kCpu0, "explicit request /cpu:0", &p);
+  Set(*g, "b", kCpu0, "explicit request /cpu:0", &p);
+  Set(*g, "MatMul", kGpu0, "default: highest-priority device with a kernel (GPU > CPU)", &p);
+  Set(*g, "c", kCpu0, "explicit request /cpu:0", &p);
   const std::string text = ExplainPlacement(*g, p);
   EXPECT_THAT(text, HasSubstr("Per-device summary:\n"
                               "  /job:localhost/replica:0/task:0/device:CPU:0: 3 nodes\n"
@@ -163,9 +178,10 @@ std::unique_ptr<Graph> Chain(int n, int soft_index, Placement* p) {
     if (!node.ok()) break;
     if (previous != nullptr) EXPECT_THAT(graph->AddEdge(previous, 0, *node, 0), IsOk());
     previous = *node;
-    p->nodes[def.name()] = {
-        kCpu0, i == soft_index ? "soft placement: /device:GPU:2 does not exist"
-                               : "default: highest-priority device with a kernel (GPU > CPU)"};
+    p->devices = {kCpu0};
+    p->Set((*node)->id(), 0,
+           i == soft_index ? "soft placement: /device:GPU:2 does not exist"
+                           : "default: highest-priority device with a kernel (GPU > CPU)");
   }
   return graph;
 }

@@ -139,12 +139,14 @@ struct NodeInfo {
 class Placer {
  public:
   Placer(const Graph& graph, const KernelAvailability& kernels, const PlacerOptions& options,
-         const Placement* previous)
+         const Graph* previous)
       : graph_(graph), kernels_(kernels), options_(options), previous_(previous) {}
 
   absl::StatusOr<Placement> Run(const std::vector<std::string>& device_names) {
     if (device_names.empty()) return absl::FailedPreconditionError("No devices are registered");
     RILL_RETURN_IF_ERROR(InitDevices(device_names));
+    result_.devices = device_names;
+    result_.nodes.resize(graph_.num_node_ids());
     RILL_RETURN_IF_ERROR(InitNodes());
     RILL_RETURN_IF_ERROR(InitializeMembers());
     RILL_RETURN_IF_ERROR(ColocateResourceAndRefEdges());
@@ -279,8 +281,8 @@ class Placer {
       NodeInfo& info = nodes_[node->id()];
       info.node = node;
       if (node->is_unknown_op()) {
-        result_.nodes[node->name()] = {
-            "", absl::StrCat("unplaced: op '", node->op(), "' is not registered")};
+        result_.nodes[node->id()].reason =
+            ReasonId(absl::StrCat("unplaced: op '", node->op(), "' is not registered"));
         result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
@@ -288,9 +290,10 @@ class Placer {
       info.position = static_cast<int>(op_nodes_.size());
       op_nodes_.push_back(node->id());
       if (previous_ != nullptr && node->op_def()->is_stateful()) {
-        auto it = previous_->nodes.find(node->name());
-        if (it != previous_->nodes.end() && !it->second.device.empty()) {
-          RILL_ASSIGN_OR_RETURN(info.preassigned, PreviousDevice(info, it->second.device));
+        const Node* before = previous_->FindNode(node->name());
+        if (before != nullptr && !before->assigned_device_name().empty()) {
+          RILL_ASSIGN_OR_RETURN(info.preassigned,
+                                PreviousDevice(info, before->assigned_device_name()));
         }
       }
     }
@@ -898,7 +901,7 @@ class Placer {
   absl::Status AssignAndLog(int node, int device) {
     nodes_[node].device = device;
     RILL_RETURN_IF_ERROR(LimitToAssignedDevice(node, device));
-    result_.order.push_back(nodes_[node].node->name());
+    result_.order.push_back(node);
     return absl::OkStatus();
   }
 
@@ -1172,17 +1175,15 @@ class Placer {
         reasons[i] = std::move(words);
       }
     }
-    result_.nodes.reserve(result_.nodes.size() + op_nodes_.size());
     for (int i : op_nodes_) {
-      result_.nodes[nodes_[i].node->name()] = {devices_[nodes_[i].device].name,
-                                               std::move(reasons[i])};
+      result_.nodes[i] = {nodes_[i].device, ReasonId(std::move(reasons[i]))};
     }
   }
 
   const Graph& graph_;
   const KernelAvailability& kernels_;
   const PlacerOptions options_;
-  const Placement* previous_;  // Not owned; may be null.
+  const Graph* previous_;  // Not owned; may be null.
 
   std::vector<DeviceEntry> devices_;                // in the caller's order
   std::vector<std::string> types_;                  // device types present, best first
@@ -1204,20 +1205,47 @@ class Placer {
   absl::node_hash_map<std::pair<int, TypeSet>, std::vector<int>> candidates_;
   std::deque<std::vector<int>> soft_candidates_;
   Placement result_;
+  // result_.reasons' texts -> index: nodes with the same words share one.
+  absl::flat_hash_map<std::string, int> reason_ids_;
+
+  int ReasonId(std::string words) {
+    auto [it, added] = reason_ids_.try_emplace(words, static_cast<int>(result_.reasons.size()));
+    if (added) result_.reasons.push_back(std::move(words));
+    return it->second;
+  }
 };
 
 }  // namespace
 
-absl::Status Placement::unplaced_status(const std::string& name) const {
+const std::string& Placement::device(int id) const {
+  static const std::string* const kNone = new std::string();
+  return id >= 0 && id < static_cast<int>(nodes.size()) && nodes[id].device >= 0
+             ? devices[nodes[id].device]
+             : *kNone;
+}
+
+const std::string& Placement::reason(int id) const {
+  static const std::string* const kNone = new std::string();
+  return listed(id) ? reasons[nodes[id].reason] : *kNone;
+}
+
+void Placement::Set(int id, int device, std::string reason) {
+  if (id >= static_cast<int>(nodes.size())) nodes.resize(id + 1);
+  // Consecutive nodes often get the same words (a moved loop): they share the last entry.
+  if (reasons.empty() || reasons.back() != reason) reasons.push_back(std::move(reason));
+  nodes[id] = {device, static_cast<int>(reasons.size()) - 1};
+}
+
+absl::Status Placement::unplaced_status(const Graph& graph, const std::string& name) const {
   auto it = unplaced.find(name);
   if (it != unplaced.end()) return it->second;
-  if (nodes.count(name) != 0) return absl::OkStatus();
+  if (listed(graph.FindNodeId(name))) return absl::OkStatus();
   return absl::NotFoundError(absl::StrCat("Node '", name, "' is not in the placed graph"));
 }
 
 absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
-                                const Placement* previous) {
+                                const Graph* previous) {
   absl::StatusOr<Placement> placement = Placer(graph, kernels, options, previous).Run(devices);
   if (!placement.ok()) return placement;
   // Rill's own rule (session/loop_placement.h): a while loop runs on one device.

@@ -6,9 +6,10 @@
 //   options.allow_soft_placement = config.allow_soft_placement();
 //   RILL_ASSIGN_OR_RETURN(Placement p, Place(*graph, device_mgr->DeviceNames(),
 //                                            *KernelRegistry::Global(), options));
-//   p.nodes.at("MatMul").device;  // "/job:localhost/replica:0/task:0/device:GPU:0"
-//   p.nodes.at("MatMul").reason;  // "default: highest-priority device with a kernel (GPU > CPU)"
-//   p.nodes.at("a").reason;       // "follows its consumer MatMul"
+//   const int id = graph->FindNodeId("MatMul");
+//   p.device(id);  // "/job:localhost/replica:0/task:0/device:GPU:0"
+//   p.reason(id);  // "default: highest-priority device with a kernel (GPU > CPU)"
+//   p.reason(graph->FindNodeId("a"));  // "follows its consumer MatMul"
 //
 // What it does, in TensorFlow 2's order (colocation_graph.cc, placer.cc):
 //  1. Every node with a registered op gets the device types present in `devices` that have a
@@ -66,7 +67,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
@@ -88,9 +88,10 @@ struct PlacerOptions {
   bool cuda_enabled = true;
 };
 
+// One node's entry in a Placement: indexes into Placement::devices and Placement::reasons.
 struct NodePlacement {
-  std::string device;  // full device name; empty when the node's op is not registered
-  std::string reason;  // the rule that chose it, one line (see below)
+  int device = -1;  // -1: not placed (the op is not registered, or not an op node)
+  int reason = -1;  // -1: not an op node of the placed graph (SOURCE, SINK, a removed id)
 };
 
 // Reasons, one line each:
@@ -108,14 +109,22 @@ struct NodePlacement {
 // A colocated node whose own request was overridden gets "; its own request R was overridden";
 // one whose `_class` colocation soft placement dropped gets "; soft placement ignored _class
 // loc:@X".
+//
+// The result is indexed by the node ids of the placed graph, so it is read with that graph at
+// hand (graph.FindNodeId(name) for a name). Nodes share device names and reason texts by index:
+// a large graph's placement is 8 bytes per node id and no string per node.
 struct Placement {
-  // Every op node of the graph, by name. Node-based: the table holds a pointer per node, and the
-  // entries lie in the order they were made (graph order), so a large graph's table stays small
-  // and walking the graph's nodes reads the entries in order.
-  absl::node_hash_map<std::string, NodePlacement> nodes;
-  // Placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order, then the
-  // deferred generators. Unplaced nodes are not listed.
-  std::vector<std::string> order;
+  // Full device names (Place's `devices`, in its order); NodePlacement::device indexes them.
+  std::vector<std::string> devices;
+  // Reason texts (see above); NodePlacement::reason indexes them. Nodes with the same words
+  // share one entry.
+  std::vector<std::string> reasons;
+  // By node id (graph.num_node_ids() entries): every op node of the graph has a reason; those
+  // whose op is not registered have no device.
+  std::vector<NodePlacement> nodes;
+  // Ids of the placed nodes in TensorFlow's log order (spec §3): first-pass nodes in graph order,
+  // then the deferred generators. Unplaced nodes are not listed.
+  std::vector<int> order;
   // NotFound "Op type not registered 'X' ..." for each unplaced node, by name.
   std::map<std::string, absl::Status> unplaced;
   // TensorFlow's log lines about placement: its INFO lines (a reference edge overriding a
@@ -123,9 +132,21 @@ struct Placement {
   // ERROR lines (soft placement moving a resource, a `_class` that is not a list) always.
   std::vector<std::string> notes;
 
-  // OK when `name` was placed; the NotFound to report when a run needs an unplaced node;
-  // NotFound "Node 'name' is not in the placed graph" for a name the graph did not have.
-  absl::Status unplaced_status(const std::string& name) const;
+  // Whether node `id` is an op node of the placed graph (placed or not).
+  bool listed(int id) const {
+    return id >= 0 && id < static_cast<int>(nodes.size()) && nodes[id].reason >= 0;
+  }
+  // Node `id`'s full device name; "" when it was not placed.
+  const std::string& device(int id) const;
+  // Node `id`'s reason; "" when it is not listed.
+  const std::string& reason(int id) const;
+  // Sets node `id`'s device (an index into `devices`) and reason (added to `reasons`).
+  void Set(int id, int device, std::string reason);
+
+  // OK when the node `name` of the placed `graph` was placed; the NotFound to report when a run
+  // needs an unplaced node; NotFound "Node 'name' is not in the placed graph" for a name the graph
+  // did not have.
+  absl::Status unplaced_status(const Graph& graph, const std::string& name) const;
 };
 
 // Places the op nodes of `graph` (as ImportGraphDef makes it: unique names, attr defaults filled,
@@ -133,13 +154,16 @@ struct Placement {
 // import is reported) on `devices` (full names such as
 // "/job:localhost/replica:0/task:0/device:CPU:0", in DeviceMgr order). `kernels` answers which
 // device types can run each node's NodeDef. `previous`, when given, is the session's earlier
-// placement: stateful nodes listed there keep their device. The result is by node name; Place
-// neither reads nor sets the nodes' assigned devices (the session applies the result). The
-// arguments are only read during the call. Time: O((nodes + edges) log nodes) for a given device
-// list (the log from the name-keyed result). Errors: see the file comment.
+// graph with the devices its placement assigned (Node::assigned_device_name): a stateful node
+// of the same name there keeps its device. The result is by node id of `graph`; Place neither
+// reads nor sets `graph`'s assigned devices (the session applies the result). The arguments are
+// only read during the call. Time, for a given device list: O(nodes + edges) when the nodes'
+// inputs come before them in id order, else O((nodes + edges) log nodes) (TensorFlow's node
+// order takes a heap); plus a name lookup in `previous` per stateful node. Errors: see the file
+// comment.
 absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::string>& devices,
                                 const KernelAvailability& kernels, const PlacerOptions& options,
-                                const Placement* previous = nullptr);
+                                const Graph* previous = nullptr);
 
 }  // namespace rill
 

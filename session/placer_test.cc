@@ -179,11 +179,45 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& def) {
   return ImportGraphDef(def, options);
 }
 
-absl::StatusOr<Placement> PlaceDef(const GraphDef& def, const std::vector<std::string>& devices,
-                                   const KernelAvailability& kernels, const PlacerOptions& options,
-                                   const Placement* previous = nullptr) {
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, Import(def));
-  return Place(*graph, devices, kernels, options, previous);
+// A placement with the graph it placed, read by node name.
+struct Placed {
+  struct Entry {
+    std::string device;
+    std::string reason;
+  };
+  std::unique_ptr<Graph> graph;
+  Placement placement;
+
+  // The number of op nodes listed (placed or not) and whether `name` is one of them.
+  size_t size() const {
+    size_t n = 0;
+    for (int id = 0; id < graph->num_node_ids(); ++id) n += placement.listed(id) ? 1 : 0;
+    return n;
+  }
+  size_t count(const std::string& name) const {
+    return placement.listed(graph->FindNodeId(name)) ? 1 : 0;
+  }
+  Entry at(const std::string& name) const {
+    const int id = graph->FindNodeId(name);
+    EXPECT_TRUE(placement.listed(id)) << name;
+    return {placement.device(id), placement.reason(id)};
+  }
+  // The log order, by name.
+  std::vector<std::string> order() const {
+    std::vector<std::string> names;
+    for (int id : placement.order) names.push_back(graph->FindNodeById(id)->name());
+    return names;
+  }
+};
+
+absl::StatusOr<Placed> PlaceDef(const GraphDef& def, const std::vector<std::string>& devices,
+                                const KernelAvailability& kernels, const PlacerOptions& options,
+                                const Graph* previous = nullptr) {
+  Placed placed;
+  RILL_ASSIGN_OR_RETURN(placed.graph, Import(def));
+  RILL_ASSIGN_OR_RETURN(placed.placement,
+                        Place(*placed.graph, devices, kernels, options, previous));
+  return placed;
 }
 
 // "CPU:1" -> "/job:localhost/replica:0/task:0/device:CPU:1"; "" stays "".
@@ -538,18 +572,18 @@ class PlaceTableTest : public ::testing::TestWithParam<PlaceCase> {};
 
 TEST_P(PlaceTableTest, PlacesEveryNodeWithItsReason) {
   const PlaceCase& c = GetParam();
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
                             PlaceDef(c.graph, Devices(c.cpus, c.gpus), Kernels(), Options(c.soft)));
-  ASSERT_EQ(p.nodes.size(), static_cast<size_t>(c.graph.node_size()));
+  ASSERT_EQ(p.size(), static_cast<size_t>(c.graph.node_size()));
   ASSERT_EQ(c.want.size(), static_cast<size_t>(c.graph.node_size()))
       << "the table lists every node";
   for (const Want& w : c.want) {
-    ASSERT_EQ(p.nodes.count(w.node), 1u) << w.node;
-    EXPECT_EQ(p.nodes.at(w.node).device, Full(w.device)) << w.node;
-    EXPECT_EQ(p.nodes.at(w.node).reason, w.reason) << w.node;
+    ASSERT_EQ(p.count(w.node), 1u) << w.node;
+    EXPECT_EQ(p.at(w.node).device, Full(w.device)) << w.node;
+    EXPECT_EQ(p.at(w.node).reason, w.reason) << w.node;
   }
   if (!c.order.empty()) {
-    EXPECT_THAT(p.order, ElementsAreArray(c.order));
+    EXPECT_THAT(p.order(), ElementsAreArray(c.order));
   }
 }
 
@@ -604,9 +638,9 @@ TEST(PlacerErrorTest, VariableAndAssignOnMissingCpu1) {
                        "specification refers to a valid device.\n\t [[v]]\n"
                        "Rill: set allow_soft_placement in ConfigProto to fall back to an "
                        "available device, or request one of: /device:CPU:0"));
-  RILL_ASSERT_OK_AND_ASSIGN(Placement soft, PlaceDef(g, Devices(1, 0), Kernels(), Options(true)));
-  EXPECT_EQ(soft.nodes.at("v/Assign").device, Full("CPU:0"));
-  EXPECT_EQ(soft.nodes.at("v/Assign").reason, "soft placement: /cpu:1 does not exist");
+  RILL_ASSERT_OK_AND_ASSIGN(Placed soft, PlaceDef(g, Devices(1, 0), Kernels(), Options(true)));
+  EXPECT_EQ(soft.at("v/Assign").device, Full("CPU:0"));
+  EXPECT_EQ(soft.at("v/Assign").reason, "soft placement: /cpu:1 does not exist");
 }
 
 // The seed's exact shape: the assigned value, a Const, asks for /device:CPU:1.
@@ -703,12 +737,11 @@ TEST(PlacerErrorTest, ColocationWithoutACommonDeviceType) {
                                   "both of those nodes and the other nodes colocated with them.\n"
                                   "Colocation Debug Info:")));
   // Soft placement drops the colocation instead.
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p, PlaceDef(g, Devices(1, 1), kernels, Options(true)));
-  EXPECT_EQ(p.nodes.at("cpu_only").device, Full("CPU:0"));
-  EXPECT_EQ(p.nodes.at("cpu_only").reason,
-            absl::StrCat(kDefault, "; no GPU kernel for these types"));
-  EXPECT_EQ(p.nodes.at("gpu_only").device, Full("GPU:0"));
-  EXPECT_EQ(p.nodes.at("gpu_only").reason,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p, PlaceDef(g, Devices(1, 1), kernels, Options(true)));
+  EXPECT_EQ(p.at("cpu_only").device, Full("CPU:0"));
+  EXPECT_EQ(p.at("cpu_only").reason, absl::StrCat(kDefault, "; no GPU kernel for these types"));
+  EXPECT_EQ(p.at("gpu_only").device, Full("GPU:0"));
+  EXPECT_EQ(p.at("gpu_only").reason,
             absl::StrCat(kDefault, "; soft placement ignored _class loc:@cpu_only"));
 }
 
@@ -722,11 +755,10 @@ TEST(PlacerErrorTest, ColocatingTwoPinnedVariablesFailsUnlessSoft) {
                                   "{{colocation_node v2}}: Cannot merge devices with "
                                   "incompatible types: '/device:CPU:0' and '/device:GPU:0'\n\t "
                                   "[[{{node b}}]]\nRill: ")));
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p, PlaceDef(g, Devices(1, 1), Kernels(), Options(true)));
-  EXPECT_EQ(p.nodes.at("b").device, Full("CPU:0"));
-  EXPECT_EQ(p.nodes.at("b").reason,
-            "reference edge from v1; soft placement ignored _class loc:@v2");
-  EXPECT_EQ(p.nodes.at("v2").device, Full("GPU:0"));
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p, PlaceDef(g, Devices(1, 1), Kernels(), Options(true)));
+  EXPECT_EQ(p.at("b").device, Full("CPU:0"));
+  EXPECT_EQ(p.at("b").reason, "reference edge from v1; soft placement ignored _class loc:@v2");
+  EXPECT_EQ(p.at("v2").device, Full("GPU:0"));
 }
 
 TEST(PlacerErrorTest, MalformedDevice) {
@@ -755,53 +787,57 @@ TEST(PlacerErrorTest, AtMost64DeviceTypes) {
                        "Placer was given 65 device types; it places on at most 64"));
   devices.resize(63);
   devices.push_back(Full("CPU:0"));  // 64 types
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
                             PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)));
-  EXPECT_EQ(p.nodes.at("a").device, Full("CPU:0"));
+  EXPECT_EQ(p.at("a").device, Full("CPU:0"));
 }
 
 // ------------------------------------------------------------------------------------------------
 // Other behaviour
 
 TEST(PlacerTest, UnknownOpReportsNotFoundOnlyWhenAsked) {
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
                             PlaceDef(Def({Const("a"), N("mystery", "RillNoSuchOp", {"a"}, "", "")}),
                                      Devices(1, 0), Kernels(), Options(false)));
   EXPECT_THAT(
-      p.unplaced_status("mystery"),
+      p.placement.unplaced_status(*p.graph, "mystery"),
       StatusIs(absl::StatusCode::kNotFound, HasSubstr("Op type not registered 'RillNoSuchOp'")));
-  EXPECT_THAT(p.unplaced_status("a"), IsOk());
-  EXPECT_THAT(p.unplaced_status("nope"),
+  EXPECT_THAT(p.placement.unplaced_status(*p.graph, "a"), IsOk());
+  EXPECT_THAT(p.placement.unplaced_status(*p.graph, "nope"),
               StatusIs(absl::StatusCode::kNotFound, "Node 'nope' is not in the placed graph"));
-  EXPECT_THAT(p.order, ElementsAre("a"));
+  EXPECT_THAT(p.order(), ElementsAre("a"));
 }
 
 TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
   const GraphDef g = Def(
       {Variable("v"), Const("init"), Assign("v/Assign", "v", "init"), MatMul("m", "init", "init")});
-  RILL_ASSERT_OK_AND_ASSIGN(Placement first, PlaceDef(g, Devices(1, 1), Kernels(), Options(false)));
-  EXPECT_EQ(first.nodes.at("v").device, Full("GPU:0"));
+  RILL_ASSERT_OK_AND_ASSIGN(Placed first, PlaceDef(g, Devices(1, 1), Kernels(), Options(false)));
+  EXPECT_EQ(first.at("v").device, Full("GPU:0"));
+  // The session's earlier graph carries the devices it assigned from the placement.
+  for (Node* n : first.graph->op_nodes()) {
+    n->set_assigned_device_name(first.placement.device(n->id()));
+  }
   // As if v had been placed on the CPU when the session started.
-  Placement previous = first;
-  previous.nodes["v"].device = Full("CPU:0");
-  previous.nodes["m"].device = Full("CPU:0");  // not stateful: placed afresh
-  RILL_ASSERT_OK_AND_ASSIGN(Placement again,
-                            PlaceDef(g, Devices(1, 1), Kernels(), Options(false), &previous));
-  EXPECT_EQ(again.nodes.at("v").device, Full("CPU:0"));
-  EXPECT_EQ(again.nodes.at("v").reason,
-            "stateful: keeps the device it was given when first placed");
-  EXPECT_EQ(again.nodes.at("v/Assign").device, Full("CPU:0"));
-  EXPECT_EQ(again.nodes.at("v/Assign").reason, "reference edge from v");
-  EXPECT_EQ(again.nodes.at("m").device, Full("GPU:0"));
-  EXPECT_EQ(again.nodes.at("m").reason, kDefault);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> previous, Import(g));
+  for (Node* n : previous->op_nodes()) n->set_assigned_device_name(Full("GPU:0"));
+  previous->FindNode("v")->set_assigned_device_name(Full("CPU:0"));
+  previous->FindNode("m")->set_assigned_device_name(Full("CPU:0"));  // not stateful: placed afresh
+  RILL_ASSERT_OK_AND_ASSIGN(Placed again,
+                            PlaceDef(g, Devices(1, 1), Kernels(), Options(false), previous.get()));
+  EXPECT_EQ(again.at("v").device, Full("CPU:0"));
+  EXPECT_EQ(again.at("v").reason, "stateful: keeps the device it was given when first placed");
+  EXPECT_EQ(again.at("v/Assign").device, Full("CPU:0"));
+  EXPECT_EQ(again.at("v/Assign").reason, "reference edge from v");
+  EXPECT_EQ(again.at("m").device, Full("GPU:0"));
+  EXPECT_EQ(again.at("m").reason, kDefault);
   // The stateful node's request no longer matters.
   GraphDef moved = g;
   moved.mutable_node(0)->set_device("/device:GPU:0");
-  RILL_ASSERT_OK_AND_ASSIGN(Placement kept,
-                            PlaceDef(moved, Devices(1, 1), Kernels(), Options(false), &previous));
-  EXPECT_EQ(kept.nodes.at("v").device, Full("CPU:0"));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Placed kept, PlaceDef(moved, Devices(1, 1), Kernels(), Options(false), previous.get()));
+  EXPECT_EQ(kept.at("v").device, Full("CPU:0"));
   // A previous device that is gone is an internal error.
-  EXPECT_THAT(PlaceDef(g, Devices(1, 0), Kernels(), Options(false), &first),
+  EXPECT_THAT(PlaceDef(g, Devices(1, 0), Kernels(), Options(false), first.graph.get()),
               StatusIs(absl::StatusCode::kInternal,
                        HasSubstr("Assigned device '/job:localhost/replica:0/task:0/device:GPU:0' "
                                  "does not match any device")));
@@ -812,13 +848,14 @@ TEST(PlacerTest, LogDevicePlacementRecordsTensorFlowsNotes) {
       {Variable("v", "/cpu:0"), Const("init"), Assign("v/Assign", "v", "init", "/device:GPU:0")});
   PlacerOptions options;
   options.log_device_placement = true;
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p, PlaceDef(g, Devices(1, 1), Kernels(), options));
-  EXPECT_THAT(p.notes, ElementsAre("Ignoring device specification /device:GPU:0 for node "
-                                   "'v/Assign' because the input edge from 'v' is a reference "
-                                   "connection and already has a device field set to "
-                                   "/device:CPU:0"));
-  RILL_ASSERT_OK_AND_ASSIGN(Placement quiet, PlaceDef(g, Devices(1, 1), Kernels(), Options(false)));
-  EXPECT_THAT(quiet.notes, ::testing::IsEmpty());
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p, PlaceDef(g, Devices(1, 1), Kernels(), options));
+  EXPECT_THAT(p.placement.notes,
+              ElementsAre("Ignoring device specification /device:GPU:0 for node "
+                          "'v/Assign' because the input edge from 'v' is a reference "
+                          "connection and already has a device field set to "
+                          "/device:CPU:0"));
+  RILL_ASSERT_OK_AND_ASSIGN(Placed quiet, PlaceDef(g, Devices(1, 1), Kernels(), Options(false)));
+  EXPECT_THAT(quiet.placement.notes, ::testing::IsEmpty());
 }
 
 TEST(PlacerTest, DevicesAreOrderedByTypePriorityThenNameAsAString) {
@@ -826,9 +863,9 @@ TEST(PlacerTest, DevicesAreOrderedByTypePriorityThenNameAsAString) {
   // is not expressible, so check the order through a group with a job request.
   std::vector<std::string> devices = Devices(1, 11);
   RILL_ASSERT_OK_AND_ASSIGN(
-      Placement p, PlaceDef(Def({MatMul("m", "a", "a", "/device:GPU"), Const("a")}), devices,
-                            Kernels(), Options(false)));
-  EXPECT_EQ(p.nodes.at("m").device, Full("GPU:0"));
+      Placed p, PlaceDef(Def({MatMul("m", "a", "a", "/device:GPU"), Const("a")}), devices,
+                         Kernels(), Options(false)));
+  EXPECT_EQ(p.at("m").device, Full("GPU:0"));
   // The Rill advice lists devices in that order.
   EXPECT_THAT(PlaceDef(Def({MatMul("m", "a", "a", "/device:GPU:11"), Const("a")}), devices,
                        Kernels(), Options(false)),
@@ -842,12 +879,11 @@ TEST(PlacerTest, NodesOutOfTopologicalOrderArePlacedInTensorFlowsOrder) {
   // numbered: c (id 3), a (4), then m (2), which became ready behind them, then i (5). The log
   // lists the first pass (m, i) before the generators (c, a), each in that order.
   RILL_ASSERT_OK_AND_ASSIGN(
-      Placement p,
-      PlaceDef(Def({MatMul("m", "a", "a"), Const("c"), Const("a"), Identity("i", "c")}),
-               Devices(1, 0), Kernels(), Options(false)));
-  EXPECT_THAT(p.order, ElementsAre("m", "i", "c", "a"));
-  EXPECT_EQ(p.nodes.at("a").reason, "follows its consumer m");
-  EXPECT_EQ(p.nodes.at("c").reason, "follows its consumer i");
+      Placed p, PlaceDef(Def({MatMul("m", "a", "a"), Const("c"), Const("a"), Identity("i", "c")}),
+                         Devices(1, 0), Kernels(), Options(false)));
+  EXPECT_THAT(p.order(), ElementsAre("m", "i", "c", "a"));
+  EXPECT_EQ(p.at("a").reason, "follows its consumer m");
+  EXPECT_EQ(p.at("c").reason, "follows its consumer i");
 }
 
 TEST(PlacerTest, BigGraphsPlaceInLinearTime) {
@@ -858,13 +894,13 @@ TEST(PlacerTest, BigGraphsPlaceInLinearTime) {
     nodes.push_back(Identity(absl::StrCat("n", i), i == 0 ? "c" : absl::StrCat("n", i - 1),
                              i == kNodes - 1 ? "/cpu:0" : "", i == 0 ? "" : ClassAttr({"n0"})));
   }
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
                             PlaceDef(Def(nodes), Devices(1, 1), Kernels(), Options(false)));
-  EXPECT_EQ(p.nodes.at("n0").device, Full("CPU:0"));
-  EXPECT_EQ(p.nodes.at("n0").reason, "colocated with n49999 (_class loc:@n0 on n49999)");
-  EXPECT_EQ(p.nodes.at("n123").reason, "colocated with n0 (_class loc:@n0)");
-  EXPECT_EQ(p.nodes.at("n49999").reason, "explicit request /cpu:0");
-  EXPECT_EQ(p.order.size(), static_cast<size_t>(kNodes + 1));
+  EXPECT_EQ(p.at("n0").device, Full("CPU:0"));
+  EXPECT_EQ(p.at("n0").reason, "colocated with n49999 (_class loc:@n0 on n49999)");
+  EXPECT_EQ(p.at("n123").reason, "colocated with n0 (_class loc:@n0)");
+  EXPECT_EQ(p.at("n49999").reason, "explicit request /cpu:0");
+  EXPECT_EQ(p.order().size(), static_cast<size_t>(kNodes + 1));
 }
 
 TEST(PlacerTest, WideFanOutAndFanIn) {
@@ -880,17 +916,19 @@ TEST(PlacerTest, WideFanOutAndFanIn) {
   nodes.push_back(
       N("sum", "AddN", ids, "",
         TypeAttr("T", "DT_FLOAT") + absl::StrCat("attr { key: 'N' value { i: ", kWidth, " } } ")));
-  RILL_ASSERT_OK_AND_ASSIGN(Placement p,
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
                             PlaceDef(Def(nodes), Devices(1, 1), Kernels(), Options(false)));
-  EXPECT_EQ(p.nodes.at("sum").device, Full("GPU:0"));
-  EXPECT_EQ(p.nodes.at("sum").reason, kDefault);
-  EXPECT_EQ(p.nodes.at("id77").reason, kDefault);
-  EXPECT_EQ(p.nodes.at("c").device, Full("GPU:0"));
-  EXPECT_EQ(p.nodes.at("c").reason, "follows its consumers id0, id1, id2 and 99997 more");
-  ASSERT_EQ(p.order.size(), static_cast<size_t>(kWidth + 2));
-  EXPECT_EQ(p.order.front(), "id0");
-  EXPECT_EQ(p.order[kWidth], "sum");
-  EXPECT_EQ(p.order.back(), "c");
+  EXPECT_EQ(p.at("sum").device, Full("GPU:0"));
+  EXPECT_EQ(p.at("sum").reason, kDefault);
+  EXPECT_EQ(p.at("id77").reason, kDefault);
+  EXPECT_EQ(p.at("c").device, Full("GPU:0"));
+  EXPECT_EQ(p.at("c").reason, "follows its consumers id0, id1, id2 and 99997 more");
+  // The nodes share the two texts.
+  EXPECT_EQ(p.placement.reasons.size(), 2u);
+  ASSERT_EQ(p.order().size(), static_cast<size_t>(kWidth + 2));
+  EXPECT_EQ(p.order().front(), "id0");
+  EXPECT_EQ(p.order()[kWidth], "sum");
+  EXPECT_EQ(p.order().back(), "c");
 }
 
 }  // namespace

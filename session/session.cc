@@ -247,15 +247,14 @@ class SessionImpl {
              : KernelRegistry::Global()->WithoutCudaKernels();
     RILL_ASSIGN_OR_RETURN(Placement placement,
                           Place(*graph, devices_->DeviceNames(), kernels, placer_options,
-                                has_graph_ ? &placement_ : nullptr));
+                                has_graph_ ? graph_.get() : nullptr));
     for (const std::string& note : placement.notes) std::fprintf(stderr, "%s\n", note.c_str());
     if (options_.config.log_device_placement()) {
       std::fputs(PlacementLogLines(*graph, placement).c_str(), stdout);
       std::fflush(stdout);
     }
     for (Node* n : graph->op_nodes()) {
-      auto p = placement.nodes.find(n->name());
-      if (p != placement.nodes.end()) n->set_assigned_device_name(p->second.device);
+      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
     }
     graph_ = std::shared_ptr<const Graph>(std::move(graph));
     placement_ = std::move(placement);

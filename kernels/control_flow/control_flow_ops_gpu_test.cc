@@ -250,12 +250,12 @@ void ExpectPlannedWhollyOnTheGpu(const GraphDef& graph_def,
   ASSERT_THAT(placement.status(), IsOk());
   int checked = 0;
   for (Node* n : (*graph)->op_nodes()) {
-    const NodePlacement& p = placement->nodes.at(n->name());
+    const std::string& device = placement->device(n->id());
     if (on_gpu(*n)) {
       ++checked;
-      EXPECT_EQ(p.device, gpu) << n->name() << " (" << n->op() << "): " << p.reason;
+      EXPECT_EQ(device, gpu) << n->name() << " (" << n->op() << "): " << placement->reason(n->id());
     }
-    n->set_assigned_device_name(p.device);
+    n->set_assigned_device_name(device);
   }
   EXPECT_GT(checked, 20);
   PartitionOptions options;

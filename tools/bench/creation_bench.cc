@@ -212,8 +212,7 @@ absl::StatusOr<std::vector<double>> TimePasses(const Case& c, int* executor_node
                           Place(*graph, devices->DeviceNames(),
                                 KernelRegistry::Global()->WithoutCudaKernels(), placer_options));
     for (Node* n : graph->op_nodes()) {
-      auto p = placement.nodes.find(n->name());
-      if (p != placement.nodes.end()) n->set_assigned_device_name(p->second.device);
+      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
     }
     lap();
     std::vector<std::string> fetches, targets;

@@ -229,8 +229,8 @@ absl::StatusOr<PlacementCounts> PlanGpuPlacement(const GraphDef& graph_def) {
                                                     "/job:localhost/replica:0/task:0/device:GPU:0"},
                                                    *KernelRegistry::Global(), PlacerOptions()));
   PlacementCounts counts = CountPlacement(PlacementLogLines(*graph, placement));
-  for (const auto& [name, p] : placement.nodes) {
-    if (absl::StartsWith(p.reason, "while loop ")) ++counts.loop_nodes_moved;
+  for (const Node* n : graph->op_nodes()) {
+    if (absl::StartsWith(placement.reason(n->id()), "while loop ")) ++counts.loop_nodes_moved;
   }
   return counts;
 }
