@@ -58,6 +58,12 @@ bool HasControlConsumers(const Node& n) {
   }
   return false;
 }
+bool HasDataConsumers(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (!e->IsControlEdge() && e->dst()->IsOp()) return true;
+  }
+  return false;
+}
 bool HasUses(const Node& n) {
   for (const Edge* e : n.out_edges()) {
     if (e->dst()->IsOp()) return true;
@@ -350,11 +356,16 @@ class Optimizer {
     return *n;
   }
 
-  // Consts nothing reads any more (inputs of folded nodes, replaced filters) are dropped.
+  // Consts nothing reads any more (inputs of folded nodes, replaced filters) are dropped. A Const
+  // without control inputs whose consumers only wait for it (control edges) goes too: it is ready
+  // when the step starts, so waiting for it orders nothing, and keeping it would keep its value
+  // alive in the executor (Keras's frozen graphs keep a NoOp waiting on every weight, whose
+  // original Const is unread once folded into its convolution).
   void PruneUnreadConsts() {
     std::vector<Node*> dead;
     for (Node* n : graph_->op_nodes()) {
-      if (IsConstant(n->op_class()) && !HasUses(*n)) dead.push_back(n);
+      if (!IsConstant(n->op_class())) continue;
+      if (!HasUses(*n) || (!HasDataConsumers(*n) && !HasControlInputs(*n))) dead.push_back(n);
     }
     if (!dead.empty()) graph_->RemoveNodes(dead);
   }

@@ -200,6 +200,28 @@ TEST(GraphOptimizerTest, IdentityWaitedOnByNoOpStillLeavesConstantWeights) {
   EXPECT_EQ(Find(o.graph, "mm")->attr().count("_rill_constant_weights"), 1u);
 }
 
+// Once a filter is folded into its convolution, the original Const is only waited on (Keras's
+// NoOp): it is dropped, so the executor does not keep its value; the waiter loses the edge. A
+// Const with a control input of its own stays (waiting for it waits for that input).
+TEST(GraphOptimizerTest, ConstsOnlyWaitedOnAreDropped) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}});
+  Output neg = ops::Neg(root.WithOpName("neg"), x);
+  Output ordered = ops::Const(root.WithOpName("ordered").WithControlDependencies({neg}), 1.f);
+  ops::NoOp(root.WithOpName("deps").WithControlDependencies({w, ordered}));
+  ops::Abs(root.WithOpName("after").WithControlDependencies({w}), x);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(Find(o.graph, "w"), nullptr);
+  EXPECT_THAT(Inputs(o.graph, "deps"), ElementsAre("^ordered"));
+  EXPECT_THAT(Inputs(o.graph, "after"), ElementsAre("x"));
+  EXPECT_THAT(Inputs(o.graph, "ordered"), ElementsAre("^neg"));
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", Tensor::FromVector<float>({1.f, -2.f}, TensorShape({2}))}},
+                    {"after:0"});
+}
+
 // A recurrent layer's weights enter its while loop through a constant Enter (and often an
 // Identity): the MatMul in the loop body still gets packed weights.
 TEST(GraphOptimizerTest, ConstantWeightsAreFoundThroughEnterAndIdentity) {
