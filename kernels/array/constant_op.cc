@@ -1,5 +1,6 @@
-// Const on the CPU: the `value` tensor is decoded once, when the kernel is built, and every run
-// hands out that same (shared, immutable) tensor. Cheap: runs inline on the executor's thread.
+// Const on the CPU: the `value` tensor is decoded once, when the kernel is built (from ctx.def():
+// the kernel's own def() has no `value`, kernels/framework/op_kernel.cc), and every run hands out
+// that same (shared, immutable) tensor. Cheap: runs inline on the executor's thread.
 #include <utility>
 
 #include "absl/strings/str_cat.h"

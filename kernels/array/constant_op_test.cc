@@ -24,6 +24,10 @@ TEST(ConstOpTest, OutputsTheDecodedValueEveryRun) {
   // Decoded once: both runs hand out the same buffer.
   EXPECT_TRUE(first[0].SharesBufferWith(second[0]));
   EXPECT_FALSE(t.kernel().IsExpensive());
+  // The kernel keeps the decoded tensor, not the encoded value beside it.
+  EXPECT_EQ(t.kernel().def().attr().count("value"), 0u);
+  EXPECT_EQ(t.kernel().def().attr().count("dtype"), 1u);
+  EXPECT_EQ(t.kernel().def().name(), "c");
 }
 
 TEST(ConstOpTest, DecodesEveryStorableDtype) {

@@ -16,8 +16,35 @@ Tensor TensorValue::Get() const {
   return *ref;
 }
 
+namespace {
+
+// The NodeDef a kernel keeps as def(): ctx.def(), except that a Const's `value` is left out. Const
+// kernels (CPU and GPU) decode the value from ctx.def() in their constructors into the tensor they
+// hand out, and nothing reads it from def() later: kept, it would hold every weight of a model a
+// second time for the session's life.
+NodeDef KernelNodeDef(const NodeDef& def) {
+  if (def.op() != "Const" || !def.attr().contains("value")) return def;
+  NodeDef out;
+  out.set_name(def.name());
+  out.set_op(def.op());
+  *out.mutable_input() = def.input();
+  out.set_device(def.device());
+  for (const auto& [name, value] : def.attr()) {
+    if (name != "value") (*out.mutable_attr())[name] = value;
+  }
+  if (def.has_experimental_debug_info()) {
+    *out.mutable_experimental_debug_info() = def.experimental_debug_info();
+  }
+  if (def.has_experimental_type()) *out.mutable_experimental_type() = def.experimental_type();
+  return out;
+}
+
+}  // namespace
+
 OpKernel::OpKernel(OpKernelConstruction& ctx)
-    : def_(ctx.def()), input_types_(ctx.input_types()), output_types_(ctx.output_types()) {}
+    : def_(KernelNodeDef(ctx.def())),
+      input_types_(ctx.input_types()),
+      output_types_(ctx.output_types()) {}
 
 OpKernelContext::OpKernelContext(const Params* params, int num_outputs)
     : params_(params), outputs_(num_outputs) {
