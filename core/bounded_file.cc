@@ -15,6 +15,7 @@ absl::StatusOr<std::string> ReadBoundedFile(absl::string_view label, const std::
     return absl::InvalidArgumentError(absl::StrCat(who, ": ", why));
   };
   std::error_code ec;
+  uintmax_t expected = 0;  // a regular file's size, when known and within the bound
   const std::filesystem::file_status st = std::filesystem::status(path, ec);
   if (!ec) {
     if (std::filesystem::is_directory(st)) return error("is a directory, not a file");
@@ -27,11 +28,15 @@ absl::StatusOr<std::string> ReadBoundedFile(absl::string_view label, const std::
         return error(
             absl::StrCat("is ", size, " bytes, more than ", max_bytes, " (", limit_reason, ")"));
       }
+      if (!ec) expected = size;
     }
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(who, ": cannot be read"));
   std::string bytes;
+  // A regular file's bytes in one allocation of its size: grown by appends, a large GraphDef's
+  // string would reach up to twice the file's size, which then counts in the process's peak.
+  if (expected > 0) bytes.reserve(static_cast<size_t>(expected));
   char buf[1 << 16];
   while (in && bytes.size() <= max_bytes) {
     in.read(buf, sizeof(buf));

@@ -25,6 +25,16 @@ TEST(BoundedFileTest, ReadsAFileWithinTheBound) {
   EXPECT_EQ(bytes, "hello");
 }
 
+// A large file is read into one buffer of its size, not grown by doubling (which would leave up
+// to twice the file's size allocated).
+TEST(BoundedFileTest, ReadsALargeFileIntoABufferOfItsSize) {
+  const std::string contents((1 << 20) + 1, 'x');
+  const std::string path = TempFile("large", contents);
+  RILL_ASSERT_OK_AND_ASSIGN(std::string bytes, ReadBoundedFile("--x", path, 2 << 20, "r"));
+  EXPECT_EQ(bytes, contents);
+  EXPECT_LT(bytes.capacity(), contents.size() + 4096);
+}
+
 TEST(BoundedFileTest, RefusesWhatItCannotReadWithinTheBound) {
   const std::string path = TempFile("six", "123456");
   EXPECT_THAT(ReadBoundedFile("--x", path, 5, "a test limit"),
