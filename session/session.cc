@@ -76,7 +76,9 @@ struct RunState {
   RunGraph run;
   std::vector<PartialTensorShape> feed_shapes;  // declared Placeholder shape per feed
   std::vector<std::unique_ptr<Executor>> executors;
-  std::vector<Graph> partitions;  // exported only when a Run asks for partition_graphs
+  // Exported only when a Run asks for partition_graphs; empty with
+  // experimental.disable_output_partition_graphs.
+  std::vector<Graph> partitions;
 };
 
 }  // namespace
@@ -311,6 +313,12 @@ class SessionImpl {
                                                       host_inputs, host_outputs);
     };
     RILL_ASSIGN_OR_RETURN(auto parts, Partition(state->run.graph, popts));
+    // The executors hold what they run (kernels, Const values decoded): the run graph is not read
+    // again, and the partitions only for RunMetadata.partition_graphs, which
+    // experimental.disable_output_partition_graphs turns off (as in TensorFlow) to free the
+    // NodeDefs the optimizer made, a folded model's weights among them.
+    state->run.graph = Graph();
+    const bool keep_partitions = !options_.config.experimental().disable_output_partition_graphs();
     for (auto& [device_name, part] : parts) {
       Device* device = devices_->Find(device_name);
       if (device == nullptr) {
@@ -322,7 +330,11 @@ class SessionImpl {
       RILL_ASSIGN_OR_RETURN(std::unique_ptr<Executor> ex,
                             Executor::Create(part, device, *KernelRegistry::Global()));
       state->executors.push_back(std::move(ex));
-      state->partitions.push_back(std::move(part));
+      if (keep_partitions) {
+        state->partitions.push_back(std::move(part));
+      } else {
+        part = Graph();  // its NodeDefs go before the next partition's kernels are built
+      }
     }
     rill::MutexLock lock(&mu_);
     name_counter_ = std::max(name_counter_, counter);
@@ -334,6 +346,12 @@ class SessionImpl {
                        const std::vector<std::pair<std::string, Tensor>>& feeds,
                        const std::vector<std::string>& fetches, std::vector<Tensor>* outputs,
                        RunMetadata* run_metadata, CancellationManager* cancel) {
+    if (run_options.output_partition_graphs() &&
+        options_.config.experimental().disable_output_partition_graphs()) {
+      return absl::InvalidArgumentError(
+          "RunOptions.output_partition_graphs() is not supported when "
+          "disable_output_partition_graphs is true.");
+    }
     // Order feed values like the _Arg indices and check their dtypes and shapes.
     std::vector<Tensor> args(state.run.feeds.size());
     for (const auto& [name, value] : feeds) {

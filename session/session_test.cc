@@ -378,6 +378,41 @@ TEST(SessionTest, FullTraceRecordsEachNodesAllocations) {
             td.allocation_description().ptr());
 }
 
+// Partition graphs come back by default; experimental.disable_output_partition_graphs keeps none
+// (the executors hold what they run) and refuses a Run asking for them with TensorFlow's text,
+// before the step runs.
+TEST(SessionTest, PartitionGraphsAreKeptUnlessDisabled) {
+  for (bool disabled : {false, true}) {
+    SCOPED_TRACE(disabled ? "disabled" : "kept");
+    ConfigProto config;
+    config.mutable_experimental()->set_disable_output_partition_graphs(disabled);
+    std::unique_ptr<Session> s = NewCounterSession(config);
+    std::vector<Tensor> out;
+    ASSERT_THAT(s->Run({}, {}, {"init"}, &out), IsOk());
+    RunOptions run_options;
+    run_options.set_output_partition_graphs(true);
+    RunMetadata metadata;
+    const absl::Status status = s->Run(run_options, {}, {"read_after_inc"}, {}, &out, &metadata);
+    if (!disabled) {
+      ASSERT_THAT(status, IsOk());
+      ASSERT_EQ(metadata.partition_graphs_size(), 1);
+      bool has_one = false;
+      for (const NodeDef& n : metadata.partition_graphs(0).node()) has_one |= n.name() == "one";
+      EXPECT_TRUE(has_one);
+      EXPECT_EQ(ReadV(*s), 1.f);
+      continue;
+    }
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
+                                 "RunOptions.output_partition_graphs() is not supported when "
+                                 "disable_output_partition_graphs is true."));
+    EXPECT_EQ(ReadV(*s), 0.f);  // refused before the step ran
+    ASSERT_THAT(s->Run({}, {"read_after_inc"}, {}, &out), IsOk());
+    EXPECT_EQ(out[0].flat<float>()[0], 1.f);
+    ASSERT_THAT(s->Run({}, {"read_after_inc"}, {}, &out), IsOk());
+    EXPECT_EQ(out[0].flat<float>()[0], 2.f);
+  }
+}
+
 TEST(SessionTest, MemoryStatsListEveryDeviceWithItsAllocator) {
   SessionOptions options;
   options.config.mutable_device_count()->insert({"CPU", 2});
