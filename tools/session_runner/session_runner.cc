@@ -181,6 +181,11 @@ absl::Status Main(const RunnerArgs& args) {
   }
   if (args.log_device_placement) options.config.set_log_device_placement(true);
   if (args.set_allow_soft_placement) options.config.set_allow_soft_placement(true);
+  // A local session keeps its partition graphs only for --dump_partitions: without them it frees
+  // the graphs the optimizer made (a folded model's weights) once the executors are built.
+  if (args.dump_partitions.empty() && options.target.empty() && !options.config.has_cluster_def()) {
+    options.config.mutable_experimental()->set_disable_output_partition_graphs(true);
+  }
   options.check_feed_shapes = !args.no_feed_shape_check;
   std::unique_ptr<Session> session;
   SignatureDef signature;  // empty without a SavedModel
