@@ -183,6 +183,42 @@ absl::string_view InputNodeName(absl::string_view input) {
   return input.substr(0, input.find(':'));
 }
 
+// One input of a node, resolved to the node it names.
+struct ResolvedInput {
+  Node* src;
+  int index;  // -1 for a control input
+};
+
+// Resolves every input of `inputs` into `resolved`; false, with nothing else done, when one is
+// malformed or names a node `graph` does not have (yet). The name index's memory for the input
+// kLookahead ahead is fetched while one is looked up (a node may have a million inputs).
+bool ResolveInputs(Graph& graph, const google::protobuf::RepeatedPtrField<std::string>& inputs,
+                   std::vector<ResolvedInput>* resolved) {
+  resolved->clear();
+  for (int k = 0; k < inputs.size(); ++k) {
+    if (k + kLookahead < inputs.size()) graph.PrefetchName(InputNodeName(inputs[k + kLookahead]));
+    absl::StatusOr<InputName> in = ParseInputName(inputs[k]);
+    if (!in.ok()) return false;
+    Node* src = graph.FindNode(in->node);
+    if (src == nullptr) return false;
+    resolved->push_back({src, in->index});
+  }
+  return true;
+}
+
+// Adds the edges of `dst`'s inputs, resolved by ResolveInputs, in order, as step 3 does.
+absl::Status AddInputEdges(Graph* graph, const std::vector<ResolvedInput>& resolved, Node* dst) {
+  int slot = 0;
+  for (const ResolvedInput& in : resolved) {
+    if (in.index < 0) {
+      graph->AddControlEdge(in.src, dst);
+    } else {
+      RILL_RETURN_IF_ERROR(graph->AddEdge(in.src, in.index, dst, slot++).status());
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The import itself. With `movable` (== &graph_def, or null), the NodeDefs, library and
 // debug_info are moved out of it instead of copied (large Const values are not duplicated).
 absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDef* movable,
@@ -225,6 +261,14 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   auto fail = [&](int i, absl::string_view name, absl::Status s) {
     return FirstDuplicateFrom(*graph, graph_def, i, name).value_or(std::move(s));
   };
+  // Each node's edges are added right after it while all its inputs name nodes already added
+  // (a GraphDef in topological order: the inputs are often nodes just added, still in the cache).
+  // From the first node with an input that does not resolve yet (a forward reference, an unknown
+  // node, a malformed input) or whose edge fails, the rest wait for step 3: edges are added in the
+  // same order either way, and step 3 reports the input errors after every node's step-2 checks.
+  int deferred_from = n;
+  absl::Status edge_error;  // an edge of node deferred_from that failed in step 2
+  std::vector<ResolvedInput> resolved;
   for (int i = 0; i < n; ++i) {
     // The name index's memory for a node a few ahead, fetched while this one is added.
     if (i + kLookahead < n) graph->PrefetchName(graph_def.node(i + kLookahead).name());
@@ -275,10 +319,20 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
         if (!s.ok()) return fail(i, (*added)->name(), s);
       }
     }
+    if (deferred_from == n) {
+      const google::protobuf::RepeatedPtrField<std::string>& in = inputs(i);
+      if (!ResolveInputs(*graph, in, &resolved)) {
+        deferred_from = i;
+      } else if (absl::Status s = AddInputEdges(graph.get(), resolved, *added); !s.ok()) {
+        deferred_from = i;
+        edge_error = std::move(s);
+      }
+    }
   }
+  if (!edge_error.ok()) return edge_error;
   // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index. The name
   // index's memory for the input kLookahead inputs ahead is fetched while this one is added.
-  int ahead_node = 0, ahead_input = 0;
+  int ahead_node = deferred_from, ahead_input = 0;
   auto prefetch_next = [&] {
     while (ahead_node < n && ahead_input >= inputs(ahead_node).size()) {
       ++ahead_node;
@@ -287,7 +341,7 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
     if (ahead_node < n) graph->PrefetchName(InputNodeName(inputs(ahead_node)[ahead_input++]));
   };
   for (int k = 0; k < kLookahead; ++k) prefetch_next();
-  for (int i = 0; i < n; ++i) {
+  for (int i = deferred_from; i < n; ++i) {
     Node* dst = graph->FindNodeById(i + 2);
     int slot = 0;
     for (const std::string& input : inputs(i)) {
