@@ -898,6 +898,31 @@ TEST(ImportGraphDefErrorTest, InputNamesMissingNode) {
               StatusIs(kInvalid, HasSubstr("Node 'x': Unknown input node '^nope'")));
 }
 
+// Edges are added in the GraphDef's input order whether a node's inputs were all added before it
+// or one comes later: a's consumers x, z, w read it in that order, around y's forward reference.
+TEST(ImportGraphDefTest, EdgesInInputOrderAroundAForwardReference) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g,
+                            ImportGraphDef(WithConsts(Identity("x", "a") + Identity("y", "z") +
+                                                      Identity("z", "a") + Identity("w", "a"))));
+  std::vector<std::string> consumers;
+  for (const Edge* e : g->FindNode("a")->out_edges()) {
+    if (!e->IsControlEdge()) consumers.push_back(e->dst()->name());
+  }
+  EXPECT_THAT(consumers, ElementsAre("x", "z", "w"));
+  EXPECT_EQ(g->FindNode("y")->input_node(0), g->FindNode("z"));
+}
+
+// An input error is reported after every node's own checks, also when the failing input names a
+// node listed before it: x's dtype mismatch comes after m's missing attr.
+TEST(ImportGraphDefErrorTest, InputErrorsComeAfterEveryNodesChecks) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a", "DT_INT32") + R"pb(
+                node { name: "m" op: "MatMul" input: "a" input: "b" })pb")),
+              StatusIs(kInvalid, HasSubstr("NodeDef missing attr 'T'")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a", "DT_INT32") + Identity("y", "x"))),
+              StatusIs(kInvalid, HasSubstr("Input 0 of node x was passed float from a:0 "
+                                           "incompatible with expected int32.")));
+}
+
 TEST(ImportGraphDefErrorTest, InputNamesOutOfRangeOutput) {
   EXPECT_THAT(ImportGraphDef(WithConsts(Identity("x", "a:3"))),
               StatusIs(kInvalid, HasSubstr("Node 'x': Connecting to invalid output 3 of source "
