@@ -1,7 +1,7 @@
 // Op definitions of the image codec ops: DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage,
-// DecodeBmp, ExtractJpegShape, EncodePng, EncodeJpeg. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py); shape functions give what TensorFlow's give (a decoded image is
-// [height, width, channels] with the channel count known when the attr fixes it).
+// DecodeBmp, DecodeGif, ExtractJpegShape, EncodePng, EncodeJpeg. Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py); shape functions give what TensorFlow's give (a decoded
+// image is [height, width, channels] with the channel count known when the attr fixes it).
 #include <cstdint>
 #include <vector>
 
@@ -108,6 +108,16 @@ REGISTER_OP("DecodeBmp")
     .Output("image: uint8")
     .Attr("channels: int = 0")
     .SetShapeFn(DecodeShape);
+
+// DecodeGif: [num_frames, height, width, 3].
+REGISTER_OP("DecodeGif")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(c.WithRank(0, 0));
+      c.set_output(0, PartialTensorShape({-1, -1, -1, 3}));
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("ExtractJpegShape")
     .Input("contents: string")

@@ -58,6 +58,10 @@ Output DecodeBmp(const Scope& scope, const Input& contents, int64_t channels) {
       .output(0);
 }
 
+Output DecodeGif(const Scope& scope, const Input& contents) {
+  return OpBuilder(scope, "DecodeGif").Input(contents).Finalize().output(0);
+}
+
 Output ExtractJpegShape(const Scope& scope, const Input& contents, DataType output_type) {
   return OpBuilder(scope, "ExtractJpegShape")
       .Input(contents)

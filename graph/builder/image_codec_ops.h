@@ -1,6 +1,6 @@
 // Builder wrappers for the image codec ops: DecodeJpeg, DecodeAndCropJpeg, DecodePng,
-// DecodeImage, DecodeBmp, ExtractJpegShape, EncodePng and EncodeJpeg (TensorFlow's C++ API
-// names; the JPEG ops' many attrs come in a struct with TensorFlow's defaults). Included by
+// DecodeImage, DecodeBmp, DecodeGif, ExtractJpegShape, EncodePng and EncodeJpeg (TensorFlow's C++
+// API names; the JPEG ops' many attrs come in a struct with TensorFlow's defaults). Included by
 // graph/builder/ops.h.
 //
 //   ops::DecodeJpegAttrs attrs;
@@ -44,6 +44,8 @@ Output DecodePng(const Scope& scope, const Input& contents, int64_t channels = 0
 Output DecodeImage(const Scope& scope, const Input& contents, int64_t channels = 0,
                    DataType dtype = DT_UINT8, bool expand_animations = true);
 Output DecodeBmp(const Scope& scope, const Input& contents, int64_t channels = 0);
+// uint8 [num_frames, height, width, 3] (a JPEG or PNG gives one frame).
+Output DecodeGif(const Scope& scope, const Input& contents);
 // [height, width, components] as output_type (int32 or int64).
 Output ExtractJpegShape(const Scope& scope, const Input& contents, DataType output_type = DT_INT32);
 

@@ -961,7 +961,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
       "QuantizeAndDequantizeV4Grad",
       // Image codecs (graph/builder/image_codec_ops.h).
-      "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "DecodeBmp",
+      "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "DecodeBmp", "DecodeGif",
       "ExtractJpegShape", "EncodePng", "EncodeJpeg"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
@@ -1360,6 +1360,9 @@ TEST(ImageCodecOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
   EXPECT_EQ(root.GetShape(image)->DebugString(), "[?,?,1]");
   EXPECT_EQ(image.dtype(), DT_FLOAT);
   ops::DecodeBmp(root.WithOpName("bmp"), contents, 4);
+  Output gif = ops::DecodeGif(root.WithOpName("gif"), contents);
+  EXPECT_EQ(root.GetShape(gif)->DebugString(), "[?,?,?,3]");
+  EXPECT_EQ(gif.dtype(), DT_UINT8);
   Output shape = ops::ExtractJpegShape(root.WithOpName("shape"), contents, DT_INT64);
   EXPECT_EQ(root.GetShape(shape)->DebugString(), "[3]");
   Output pixels =

@@ -1,9 +1,11 @@
 // The image decoders on the CPU, as TensorFlow's (one kernel for every op, as its
-// DecodeImageV2Op): DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage and DecodeBmp read the
-// format from the magic bytes, so DecodeJpeg also decodes a PNG and DecodePng a JPEG, while BMP
-// is only for DecodeBmp and DecodeImage. JPEG goes through jpeg_codec.h (libjpeg-turbo), PNG
-// through png_codec.h (libpng); BMP (uncompressed 8/24/32 bits, bottom-up or top-down rows) is
-// read here. GIF and WebP are recognised but not decoded (Unimplemented: convert them to PNG).
+// DecodeImageV2Op): DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage, DecodeBmp and DecodeGif
+// read the format from the magic bytes, so DecodeJpeg also decodes a PNG or a one-frame GIF and
+// DecodeGif a JPEG or PNG (as one frame of 3 channels), while BMP is only for DecodeBmp and
+// DecodeImage. JPEG goes through jpeg_codec.h (libjpeg-turbo), PNG through png_codec.h (libpng),
+// GIF through gif_codec.h; BMP (uncompressed 8/24/32 bits, bottom-up or top-down rows) is read
+// here. A GIF gives [frames, height, width, 3] to DecodeGif and to DecodeImage with
+// expand_animations, else its first frame. WebP is recognised but not decoded (Unimplemented).
 // Error texts are TensorFlow's, with the decoder's reason added in parentheses.
 //
 // Outputs come from the op's allocator, so a large image fails with ResourceExhausted naming the
@@ -21,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/image/gif_codec.h"
 #include "kernels/image/jpeg_codec.h"
 #include "kernels/image/png_codec.h"
 
@@ -90,6 +93,10 @@ class DecodeImageOp final : public OpKernel {
       if (op_ == "DecodeImage")
         ctx.SetStatus(ctx.GetAttr("expand_animations", &expand_animations_));
     }
+    if (op_ == "DecodeGif") {  // no attrs: 3 channels of uint8
+      channels_ = 3;
+      return;
+    }
     int64_t channels = 0;
     ctx.SetStatus(ctx.GetAttr("channels", &channels));
     if (channels != 0 && channels != 1 && channels != 3 && channels != 4) {
@@ -118,7 +125,7 @@ class DecodeImageOp final : public OpKernel {
       case Format::kPng:
         return DecodePng(ctx, input);
       case Format::kGif:
-        return DecodeGif();
+        return DecodeGif(ctx, input);
       case Format::kBmp:
         return DecodeBmp(ctx, input);
       case Format::kWebp:
@@ -136,11 +143,17 @@ class DecodeImageOp final : public OpKernel {
   // temporary converted into the output by Finish.
   absl::StatusOr<uint8_t*> AllocateU8(OpKernelContext& ctx, int height, int width, int channels,
                                       Tensor** out, Tensor* temp) const {
-    const TensorShape shape({height, width, channels});
+    const TensorShape shape = ImageShape(height, width, channels);
     RILL_ASSIGN_OR_RETURN(*out, ctx.allocate_output(0, shape));
     if (dtype_ == DT_UINT8) return (*out)->flat<uint8_t>().data();
     RILL_ASSIGN_OR_RETURN(*temp, ctx.allocate_temp(DT_UINT8, shape));
     return temp->flat<uint8_t>().data();
+  }
+
+  // [height, width, channels], or one frame of it for DecodeGif.
+  TensorShape ImageShape(int64_t height, int64_t width, int64_t channels) const {
+    if (op_ == "DecodeGif") return TensorShape({1, height, width, channels});
+    return TensorShape({height, width, channels});
   }
 
   void FinishU8(Tensor* out, const Tensor& temp) const {
@@ -200,7 +213,7 @@ class DecodeImageOp final : public OpKernel {
     }
     const int channels = decoder.channels();
     RILL_ASSIGN_OR_RETURN(Tensor * out,
-                          ctx.allocate_output(0, TensorShape({height, width, channels})));
+                          ctx.allocate_output(0, ImageShape(height, width, channels)));
     if (op_ == "DecodeBmp") {
       return absl::InvalidArgumentError(
           "Trying to decode PNG format using DecodeBmp op. Use `decode_png` or `decode_image` "
@@ -236,7 +249,7 @@ class DecodeImageOp final : public OpKernel {
     return absl::OkStatus();
   }
 
-  absl::Status DecodeGif() const {
+  absl::Status DecodeGif(OpKernelContext& ctx, const std::string& input) const {
     if (channels_ != 0 && channels_ != 3) {
       return absl::InvalidArgumentError(
           absl::StrCat("channels must be 0 or 3 for GIF, got ", channels_));
@@ -250,8 +263,38 @@ class DecodeImageOp final : public OpKernel {
       return absl::InvalidArgumentError(
           "DecodeAndCropJpeg operation can run on JPEG only, but detected GIF.");
     }
-    return absl::UnimplementedError(
-        "GIF decoding is not implemented in Rill; convert the image to PNG or JPEG");
+    Tensor* out = nullptr;
+    Tensor temp;
+    absl::Status allocated;  // the allocator's own error, returned as it is
+    auto allocate = [&](int frames, int height, int width) -> absl::StatusOr<uint8_t*> {
+      // DecodePng and DecodeJpeg take a GIF of one frame, as an image of rank 3.
+      const bool frames_dim = op_ == "DecodeGif" || (op_ == "DecodeImage" && expand_animations_);
+      if (op_ != "DecodeGif" && op_ != "DecodeImage" && frames != 1) {
+        allocated = absl::InvalidArgumentError(
+            absl::StrCat("Got ", frames, " frames, but animated gifs can only be decoded by ",
+                         "tf.io.decode_gif or tf.io.decode_image"));
+        return allocated;
+      }
+      const TensorShape shape =
+          frames_dim ? TensorShape({frames, height, width, 3}) : TensorShape({height, width, 3});
+      absl::StatusOr<Tensor*> output = ctx.allocate_output(0, shape);
+      if (!output.ok()) return allocated = output.status();
+      out = *output;
+      if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
+      absl::StatusOr<Tensor> t = ctx.allocate_temp(DT_UINT8, shape);
+      if (!t.ok()) return allocated = t.status();
+      temp = *std::move(t);
+      return temp.flat<uint8_t>().data();
+    };
+    const absl::Status s =
+        gif_codec::Decode(input, op_ != "DecodeImage" || expand_animations_, allocate);
+    RILL_RETURN_IF_ERROR(allocated);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Invalid GIF data (size ", input.size(), "), ", s.message()));
+    }
+    FinishU8(out, temp);
+    return absl::OkStatus();
   }
 
   absl::Status DecodeBmp(OpKernelContext& ctx, const std::string& input) const {
@@ -345,6 +388,7 @@ class DecodeImageOp final : public OpKernel {
 REGISTER_KERNEL(KernelDefBuilder("DecodeJpeg").Device(kDeviceCpu), DecodeImageOp);
 REGISTER_KERNEL(KernelDefBuilder("DecodeAndCropJpeg").Device(kDeviceCpu), DecodeImageOp);
 REGISTER_KERNEL(KernelDefBuilder("DecodeBmp").Device(kDeviceCpu), DecodeImageOp);
+REGISTER_KERNEL(KernelDefBuilder("DecodeGif").Device(kDeviceCpu), DecodeImageOp);
 REGISTER_KERNEL(KernelDefBuilder("DecodePng")
                     .Device(kDeviceCpu)
                     .TypeConstraint("dtype", std::vector<DataType>{DT_UINT8, DT_UINT16}),

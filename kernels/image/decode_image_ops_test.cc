@@ -42,7 +42,7 @@ std::string Bmp(int32_t width, int32_t height, int bpp, const std::string& rows)
 absl::StatusOr<std::vector<Tensor>> RunDecode(const std::string& op, const std::string& data,
                                               int channels = 0, DataType dtype = DT_UINT8) {
   OpTester t(op, "decode");
-  t.Attr("channels", int64_t{channels});
+  if (op != "DecodeGif") t.Attr("channels", int64_t{channels});
   if (op == "DecodePng" || op == "DecodeImage") t.Attr("dtype", dtype);
   if (op == "DecodeImage") t.Attr("expand_animations", false);
   t.Input(Scalar(data));
@@ -172,6 +172,31 @@ TEST(DecodeImageOpsTest, HugePngHeaderIsRefused) {
                        HasSubstr("Invalid PNG. Failed to initialize decoder.")));
 }
 
+// Two 4x3 frames (gif_codec_test.cc's kAnimation).
+const std::string kGifAnimation(
+    "\x47\x49\x46\x38\x39\x61\x04\x00\x03\x00\xf1\x00\x00\x00\x00\x00\x0a\x14\x1e\x14\x28\x3c\x1e"
+    "\x3c\x5a\x2c\x00\x00\x00\x00\x04\x00\x03\x00\x00\x02\x05\x44\x34\x86\x3a\x05\x00\x21\xf9\x04"
+    "\x01\x00\x00\x01\x00\x2c\x01\x00\x01\x00\x02\x00\x02\x00\x00\x02\x03\x8c\x16\x05\x00\x3b",
+    68);
+
+// TensorFlow 2.21: DecodeGif gives every frame, DecodeImage (here without expand_animations)
+// the first, as float v / 255; DecodePng refuses an animation.
+TEST(DecodeImageOpsTest, GifFramesByOp) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto all, RunDecode("DecodeGif", kGifAnimation));
+  EXPECT_EQ(all[0].shape(), TensorShape({2, 3, 4, 3}));
+  EXPECT_EQ(all[0].flat<uint8_t>()[3 * 4 * 3 + 9 * 3 + 2], 90);  // frame 2, row 2, column 1
+  RILL_ASSERT_OK_AND_ASSIGN(auto first, RunDecode("DecodeImage", kGifAnimation, 0, DT_FLOAT));
+  EXPECT_EQ(first[0].shape(), TensorShape({3, 4, 3}));
+  EXPECT_EQ(first[0].flat<float>()[3], 10.0f * static_cast<float>(1.0 / 255));
+  EXPECT_THAT(RunDecode("DecodePng", kGifAnimation).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Got 2 frames, but animated gifs can only be decoded by tf.io.decode_gif "
+                       "or tf.io.decode_image"));
+  EXPECT_THAT(
+      RunDecode("DecodeImage", kGifAnimation, 1).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "channels must be 0 or 3 for GIF, got 1"));
+}
+
 TEST(DecodeImageOpsTest, FormatsAndOpsTensorFlowRefuses) {
   std::string png;
   std::vector<uint8_t> pixels(3, 0);
@@ -185,9 +210,13 @@ TEST(DecodeImageOpsTest, FormatsAndOpsTensorFlowRefuses) {
   EXPECT_THAT(RunDecode("DecodeBmp", Jpeg(8, 8)).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Trying to decode JPEG format using DecodeBmp op.")));
+  // TensorFlow 2.21: the screen descriptor is read, then record type 0 is refused.
   EXPECT_THAT(RunDecode("DecodeImage", "GIF89a" + std::string(20, '\0')).status(),
-              StatusIs(absl::StatusCode::kUnimplemented,
-                       HasSubstr("GIF decoding is not implemented in Rill")));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Invalid GIF data (size 26), failed to slurp gif file: Wrong record type "
+                       "detected"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto gif_op_on_png, RunDecode("DecodeGif", png));
+  EXPECT_EQ(gif_op_on_png[0].shape(), TensorShape({1, 1, 1, 3}));
   EXPECT_THAT(RunDecode("DecodeImage", std::string("RIFF\x10\0\0\0WEBPVP8 xxxx", 20)).status(),
               StatusIs(absl::StatusCode::kUnimplemented,
                        HasSubstr("WebP decoding is not implemented in Rill")));

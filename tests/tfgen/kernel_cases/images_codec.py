@@ -7,8 +7,9 @@ progressive, without chroma subsampling, gray and RGB; tf.io.encode_png at 8 and
 channels). PNG layouts TensorFlow does not write (palette with and without tRNS, 1/2/4-bit gray,
 gray with a tRNS colour) and BMPs are written byte by byte below. Truncated and garbage inputs
 record TensorFlow's error texts. Decoded pixels must match bit for bit (Rill decodes with the same
-libjpeg-turbo IDCT and upsampling, and libpng). GIF is not decoded by Rill, so it has no cases
-except DecodeBmp's refusal."""
+libjpeg-turbo IDCT and upsampling, and libpng). GIFs (written by images_gif.py, which has
+DecodeGif's cases) are decoded here by DecodeImage (all frames, or the first), DecodePng and
+DecodeJpeg (one frame; an animation is refused); DecodeBmp and DecodeAndCropJpeg refuse them."""
 import struct
 import zlib
 
@@ -16,6 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 from kernel_cases import core
+from kernel_cases import images_gif
 from kernel_cases.core import const, ph, seed_of
 
 # DecodePng/DecodeImage/EncodePng's uint16; kept out of core.ALL so no other suite tries it.
@@ -160,6 +162,14 @@ def _decode_jpeg(rec):
         c("big_ratio2_accurate_no_fancy", big, ratio=2, dct_method="INTEGER_ACCURATE",
           fancy_upscaling=False)
         c("png_input", _png(_image(5, 6, 3, 4)))
+        gifs = dict(images_gif.gifs())
+        c("gif_input", gifs["gif_single"])
+        c("gif_channels3", gifs["gif_single"], channels=3)
+        c("gif_channels1_error", gifs["gif_single"], channels=1, error="INVALID_ARGUMENT",
+          phrases=["channels must be 0 or 3 for GIF, got 1"])
+        c("gif_animation_error", gifs["gif_animation"], error="INVALID_ARGUMENT",
+          phrases=["Got 3 frames, but animated gifs can only be decoded by tf.io.decode_gif or "
+                   "tf.io.decode_image"])
 
         def pipeline():
             # What an image-serving graph does first: a JPEG fed as a string, decoded, cast to
@@ -243,6 +253,9 @@ def _decode_and_crop_jpeg(rec):
           phrases=["crop_window must be 1-D, got shape [1,4]"])
         c("png_error", _png(_image(5, 6, 3, 4)), [0, 0, 2, 2], error="INVALID_ARGUMENT",
           phrases=["DecodeAndCropJpeg operation can run on JPEG only, but detected PNG."])
+        c("gif_error", dict(images_gif.gifs())["gif_single"], [0, 0, 2, 2],
+          error="INVALID_ARGUMENT",
+          phrases=["DecodeAndCropJpeg operation can run on JPEG only, but detected GIF."])
 
     rec.for_dtypes(op, ["uint8"], gen)
 
@@ -275,6 +288,11 @@ def _decode_png(rec):
         c("channels2_error", some, channels=2, error="INVALID_ARGUMENT",
           phrases=["`channels` must be 0, 1, 3 or 4 but got 2"])
         c("jpeg_input", _jpegs()[0][1])
+        gifs = dict(images_gif.gifs())
+        c("gif_input", gifs["gif_single"])
+        c("gif_animation_error", gifs["gif_animation"], error="INVALID_ARGUMENT",
+          phrases=["Got 3 frames, but animated gifs can only be decoded by tf.io.decode_gif or "
+                   "tf.io.decode_image"])
         c("truncated_error", some[:-20], error="INVALID_ARGUMENT",
           phrases=["Invalid PNG data, size %d" % (len(some) - 20)])
         c("header_only_error", some[:20], error="INVALID_ARGUMENT",
@@ -329,6 +347,13 @@ def _decode_image(rec):
           phrases=["Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP "
                    "required."])
         c("empty_error", b"", error="INVALID_ARGUMENT", phrases=["Input is empty."])
+        for name, data in images_gif.gifs():
+            for ch in (0, 3):
+                c("%s_channels%d" % (name, ch), data, channels=ch)
+            c(name + "_no_expand", data, expand_animations=False)
+        for ch in (1, 4):
+            c("gif_channels%d_error" % ch, images_gif.gifs()[0][1], channels=ch,
+              error="INVALID_ARGUMENT", phrases=["channels must be 0 or 3 for GIF, got %d" % ch])
 
     rec.for_dtypes(op, ["uint8", "uint16", "float32"], gen)
 
@@ -371,7 +396,7 @@ def _decode_bmp(rec):
         c("png_error", _png(_image(5, 6, 3, 4)), error="INVALID_ARGUMENT",
           phrases=["Trying to decode PNG format using DecodeBmp op. Use `decode_png` or "
                    "`decode_image` instead."])
-        c("gif_error", b"GIF89a" + b"\0" * 20, error="INVALID_ARGUMENT",
+        c("gif_error", dict(images_gif.gifs())["gif_animation"], error="INVALID_ARGUMENT",
           phrases=["Trying to decode GIF format using DecodeBmp op. Use `decode_gif` or "
                    "`decode_image` instead."])
 
