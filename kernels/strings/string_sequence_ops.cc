@@ -14,8 +14,12 @@
 // not starting at 0, decreasing, past the data, or not ending at its size; a width <= 0.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -136,23 +140,75 @@ class StringNGramsOp final : public OpKernel {
             "Last split value must be data size. Expected ", size, ", got ", splits.back()));
       }
     }
+    // Sized before anything is built: the n-gram count and each n-gram's bytes come from attrs
+    // (widths and pad_width up to 2^63 - 1) and the data, so they are counted with saturation and
+    // the output goes through the allocator; strings that would not fit the host's memory are
+    // ResourceExhausted, never std::bad_alloc or a run that does not end.
     const std::string* words = data.flat<std::string>().data();
-    std::vector<std::string> ngrams;
+    struct Group {  // the n-grams of one row and width
+      int64_t row, count, width;
+    };
+    std::vector<Group> groups;
     std::vector<int64_t> out_splits = {0};
+    uint64_t total = 0;
     for (size_t r = 0; r + 1 < splits.size(); ++r) {
-      const std::string* row = words + splits[r];
       const int64_t length = splits[r + 1] - splits[r];
-      const size_t before = ngrams.size();
-      for (int64_t w : widths_) MakeNgrams(row, NumNgrams(length, w), w, &ngrams);
-      if (preserve_short_ && length > 0 && ngrams.size() == before) {
-        MakeNgrams(row, 1, length + 2 * pad_width_, &ngrams);
+      uint64_t row_count = 0;
+      for (int64_t w : widths_) {
+        const int64_t count = NumNgrams(length, w);
+        if (count > 0) groups.push_back({splits[r], count, w});
+        row_count = SatAdd(row_count, static_cast<uint64_t>(count));
       }
-      out_splits.push_back(static_cast<int64_t>(ngrams.size()));
+      if (preserve_short_ && length > 0 && row_count == 0) {
+        // One n-gram of the whole row padded with pad_width on each side.
+        int64_t width;
+        if (pad_width_ >= 0) {
+          const uint64_t w =
+              SatAdd(static_cast<uint64_t>(length), SatMul(2, static_cast<uint64_t>(pad_width_)));
+          if (w > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+            return NgramsOom(1, std::numeric_limits<uint64_t>::max());
+          }
+          width = static_cast<int64_t>(w);
+        } else {
+          width = length + 2 * std::max<int64_t>(pad_width_, -(int64_t{1} << 61));
+        }
+        groups.push_back({splits[r], 1, width});
+        row_count = 1;
+      }
+      total = SatAdd(total, row_count);
+      if (total > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return NgramsOom(total, 0);
+      }
+      out_splits.push_back(static_cast<int64_t>(total));
     }
     if (splits.empty()) out_splits.clear();
-    RILL_ASSIGN_OR_RETURN(
-        Tensor * out, ctx.allocate_output(0, TensorShape({static_cast<int64_t>(ngrams.size())})));
-    for (size_t i = 0; i < ngrams.size(); ++i) out->flat<std::string>()[i] = std::move(ngrams[i]);
+    // The string objects alone past the host's memory: refused before their bytes are counted
+    // (that count takes a step per n-gram).
+    static const uint64_t kPhysicalBytes = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                           static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    if (SatMul(total, sizeof(std::string)) > kPhysicalBytes) return NgramsOom(total, 0);
+    // Bytes of every n-gram, from prefix sums of the tokens' lengths.
+    std::vector<uint64_t> prefix(size + 1, 0);
+    for (int64_t i = 0; i < size; ++i) prefix[i + 1] = prefix[i] + words[i].size();
+    uint64_t bytes = total * sizeof(std::string);
+    for (const Group& grp : groups) {
+      for (int64_t k = 0; k < grp.count; ++k) {
+        bytes = SatAdd(bytes, NgramBytes(prefix, grp.row, grp.count, grp.width, k));
+        if (bytes > kPhysicalBytes) return NgramsOom(total, bytes);  // at least this much
+      }
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out,
+                          ctx.allocate_output(0, TensorShape({static_cast<int64_t>(total)})));
+    std::string* dst = out->flat<std::string>().data();
+    try {
+      for (const Group& grp : groups) {
+        for (int64_t k = 0; k < grp.count; ++k) {
+          *dst++ = MakeNgram(words + grp.row, grp.count, grp.width, k);
+        }
+      }
+    } catch (const std::bad_alloc&) {
+      return NgramsOom(total, bytes);
+    }
     RILL_ASSIGN_OR_RETURN(
         Tensor * out_splits_t,
         ctx.allocate_output(1, TensorShape({static_cast<int64_t>(out_splits.size())})));
@@ -170,31 +226,84 @@ class StringNGramsOp final : public OpKernel {
   int64_t PadWidth(int64_t width) const {
     return std::min(pad_width_ < 0 ? width - 1 : pad_width_, width - 1);
   }
+  // How many `width`-grams a row of `length` tokens gives; saturates at 2^63 - 1 (a width and
+  // pad_width near 2^63 would overflow length + 2 * pad - width + 1).
   int64_t NumNgrams(int64_t length, int64_t width) const {
-    return std::max<int64_t>(0, length + 2 * PadWidth(width) - width + 1);
+    const uint64_t padded =
+        SatAdd(static_cast<uint64_t>(length), SatMul(2, static_cast<uint64_t>(PadWidth(width))));
+    const uint64_t need = static_cast<uint64_t>(width) - 1;
+    if (padded <= need) return 0;
+    return static_cast<int64_t>(
+        std::min<uint64_t>(padded - need, std::numeric_limits<int64_t>::max()));
   }
 
-  // TensorFlow's CreateNgrams: the row's n-grams of `width` with their padding, in order.
-  void MakeNgrams(const std::string* row, int64_t count, int64_t width,
-                  std::vector<std::string>* out) const {
+  static uint64_t SatAdd(uint64_t a, uint64_t b) {
+    return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                        : a + b;
+  }
+  static uint64_t SatMul(uint64_t a, uint64_t b) {
+    return b != 0 && a > std::numeric_limits<uint64_t>::max() / b
+               ? std::numeric_limits<uint64_t>::max()
+               : a * b;
+  }
+
+  // `bytes`: what the n-grams counted so far take (so at least that much in all); 0 when they
+  // were not counted (their number alone is too many).
+  absl::Status NgramsOom(uint64_t count, uint64_t bytes) const {
+    const std::string size = bytes == 0 ? ""
+                             : bytes == std::numeric_limits<uint64_t>::max()
+                                 ? " taking more than 2^64 bytes"
+                                 : absl::StrCat(" taking at least ", bytes, " bytes");
+    return absl::ResourceExhaustedError(
+        absl::StrCat("OOM when allocating StringNGrams's output: ", count, " n-grams", size,
+                     " (ngram_widths and pad_width set how many tokens and pads each joins)"));
+  }
+
+  // Where n-gram k of `count` in a row of `width`-grams starts and how it is made: TensorFlow's
+  // CreateNgrams (left pads, tokens, right pads).
+  struct Layout {
+    int64_t left, right, tokens, start;
+  };
+  Layout NgramLayout(int64_t count, int64_t width, int64_t k) const {
     const int64_t pad = PadWidth(width);
-    for (int64_t k = 0; k < count; ++k) {
-      const int64_t left = std::max<int64_t>(0, pad - k);
-      const int64_t right = std::max<int64_t>(0, pad - (count - (k + 1)));
-      const int64_t tokens = width - (left + right);
-      const int64_t start = left > 0 ? 0 : k - pad;
-      std::string g;
-      for (int64_t n = 0; n < left; ++n) absl::StrAppend(&g, left_pad_, separator_);
-      for (int64_t n = 0; n < tokens - 1; ++n) absl::StrAppend(&g, row[start + n], separator_);
-      if (tokens > 0) {
-        g += row[start + tokens - 1];
-        for (int64_t n = 0; n < right; ++n) absl::StrAppend(&g, separator_, right_pad_);
-      } else {
-        for (int64_t n = 0; n < right - 1; ++n) absl::StrAppend(&g, right_pad_, separator_);
-        g += right_pad_;
-      }
-      out->push_back(std::move(g));
+    Layout l;
+    l.left = std::max<int64_t>(0, pad - k);
+    l.right = std::max<int64_t>(0, pad - (count - (k + 1)));
+    l.tokens = width - (l.left + l.right);
+    l.start = l.left > 0 ? 0 : k - pad;
+    return l;
+  }
+
+  // Bytes of n-gram k (saturating), `prefix` holding the data's cumulative token lengths.
+  uint64_t NgramBytes(const std::vector<uint64_t>& prefix, int64_t row, int64_t count,
+                      int64_t width, int64_t k) const {
+    const Layout l = NgramLayout(count, width, k);
+    const uint64_t sep = separator_.size();
+    uint64_t b = SatMul(static_cast<uint64_t>(l.left), left_pad_.size() + sep);
+    if (l.tokens > 0) {
+      b = SatAdd(b, prefix[row + l.start + l.tokens] - prefix[row + l.start]);
+      b = SatAdd(b, SatMul(static_cast<uint64_t>(l.tokens - 1), sep));
+      b = SatAdd(b, SatMul(static_cast<uint64_t>(l.right), sep + right_pad_.size()));
+    } else {
+      const uint64_t pads = static_cast<uint64_t>(std::max<int64_t>(l.right - 1, 0));
+      b = SatAdd(b, SatAdd(SatMul(pads, right_pad_.size() + sep), right_pad_.size()));
     }
+    return b;
+  }
+
+  std::string MakeNgram(const std::string* row, int64_t count, int64_t width, int64_t k) const {
+    const Layout l = NgramLayout(count, width, k);
+    std::string g;
+    for (int64_t n = 0; n < l.left; ++n) absl::StrAppend(&g, left_pad_, separator_);
+    for (int64_t n = 0; n < l.tokens - 1; ++n) absl::StrAppend(&g, row[l.start + n], separator_);
+    if (l.tokens > 0) {
+      g += row[l.start + l.tokens - 1];
+      for (int64_t n = 0; n < l.right; ++n) absl::StrAppend(&g, separator_, right_pad_);
+    } else {
+      for (int64_t n = 0; n < l.right - 1; ++n) absl::StrAppend(&g, right_pad_, separator_);
+      g += right_pad_;
+    }
+    return g;
   }
 
   std::string separator_, left_pad_, right_pad_;
