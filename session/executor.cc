@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <optional>
 
 #include "absl/strings/match.h"
@@ -181,12 +182,25 @@ class StepState {
   }
 
  private:
+  // Host memory a kernel takes outside the allocator (string contents, vectors sized by its
+  // inputs) that the process cannot get ends the node with ResourceExhausted, as an output the
+  // allocator refuses does, instead of ending the process with an uncaught std::bad_alloc.
+  static absl::Status ComputeOrOom(const OpKernel& kernel, OpKernelContext& ctx) {
+    try {
+      return kernel.Compute(ctx);
+    } catch (const std::bad_alloc&) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("OOM in ", kernel.type_string(),
+                       ": the memory the kernel needs for its inputs could not be allocated"));
+    }
+  }
+
   // Runs a synchronous kernel; an expensive one's time goes into its cost estimate, which decides
   // whether later runs of it are worth handing to another thread (dispatch.h).
   static absl::Status ComputeAndMeasure(const NodeItem& item, OpKernelContext& ctx) {
-    if (!item.is_expensive) return item.kernel->Compute(ctx);
+    if (!item.is_expensive) return ComputeOrOom(*item.kernel, ctx);
     const auto start = std::chrono::steady_clock::now();
-    absl::Status s = item.kernel->Compute(ctx);
+    absl::Status s = ComputeOrOom(*item.kernel, ctx);
     item.cost.Record(std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - start)
                          .count());

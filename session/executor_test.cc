@@ -32,6 +32,7 @@ using ::testing::HasSubstr;
 REGISTER_OP("ExecTestScalar").Output("out: int32").Attr("value: int");
 REGISTER_OP("ExecTestAdd").Input("a: int32").Input("b: int32").Output("out: int32");
 REGISTER_OP("ExecTestFail").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestBadAlloc").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestBlock").Output("out: int32");
 REGISTER_OP("ExecTestAsyncDouble").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestRetval").Input("a: int32").Attr("index: int");
@@ -68,6 +69,14 @@ class AddOp final : public OpKernel {
                                               ctx.input(1).flat<int32_t>()[0]));
     return absl::OkStatus();
   }
+};
+
+// A kernel whose own memory (not its outputs') cannot be had: what a string op building
+// gigabytes of text meets under a memory limit.
+class BadAllocOp final : public OpKernel {
+ public:
+  explicit BadAllocOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext&) const override { throw std::bad_alloc(); }
 };
 
 class FailOp final : public OpKernel {
@@ -272,6 +281,7 @@ const KernelRegistry& Registry() {
     add("ExecTestScalar", MakeFactory<ScalarOp>());
     add("ExecTestAdd", MakeFactory<AddOp>());
     add("ExecTestFail", MakeFactory<FailOp>());
+    add("ExecTestBadAlloc", MakeFactory<BadAllocOp>());
     add("ExecTestBlock", MakeFactory<BlockOp>());
     add("ExecTestAsyncDouble", MakeFactory<AsyncDoubleOp>());
     add("ExecTestRetval", MakeFactory<RetvalOp>());
@@ -378,6 +388,20 @@ TEST_F(ExecutorTest, FirstErrorNamesTheNodeAndCancelsBlockedKernels) {
                        &frame, &cm),
               StatusIs(absl::StatusCode::kInvalidArgument, "bad value\n\t [[{{node bad}}]]"));
   EXPECT_TRUE(cm.IsCancelled());
+}
+
+TEST_F(ExecutorTest, AKernelOutOfHostMemoryIsResourceExhaustedNamingTheNode) {
+  VectorFrame frame;
+  CancellationManager cm;
+  EXPECT_THAT(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+      node { name: 'big' op: 'ExecTestBadAlloc' input: 'x' }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'big' attr { key: 'index' value { i: 0 } } }
+    )",
+                       &frame, &cm),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       "OOM in ExecTestBadAlloc: the memory the kernel needs for its inputs could "
+                       "not be allocated\n\t [[{{node big}}]]"));
 }
 
 TEST_F(ExecutorTest, ExternalCancellationEndsABlockedStep) {
