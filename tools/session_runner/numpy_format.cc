@@ -123,6 +123,45 @@ std::vector<std::string> PadLeft(std::vector<std::string> v) {
   return v;
 }
 
+// Python's repr of a bytes object (numpy prints string elements so): b'...', or b"..." when the
+// bytes hold ' and no ", with \\, \t, \n, \r and \xNN escapes. An element longer than
+// kMaxStringShown bytes shows its first kMaxStringShown and then "...(N bytes)", so a fetched
+// string of gigabytes prints in constant space (--output_dir writes it whole).
+constexpr size_t kMaxStringShown = 1000;
+
+std::string BytesRepr(const std::string& s) {
+  const std::string_view shown = std::string_view(s).substr(0, kMaxStringShown);
+  const char quote =
+      shown.find('\'') != std::string_view::npos && shown.find('"') == std::string_view::npos
+          ? '"'
+          : '\'';
+  std::string out = "b";
+  out.reserve(shown.size() + 3);
+  out += quote;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (unsigned char c : shown) {
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += quote;
+  if (s.size() > shown.size()) absl::StrAppend(&out, "...(", s.size(), " bytes)");
+  return out;
+}
+
 // Element strings for the elements at flat offsets `offs` (in that order), padded to a common
 // width computed over those elements only (numpy formats a summarized array from the items it
 // shows, not from every element).
@@ -153,7 +192,7 @@ std::vector<std::string> ElementStrings(const Tensor& t, const std::vector<int64
     }
     case DT_STRING: {
       auto f = t.flat<std::string>();
-      for (int64_t o : offs) out.push_back(absl::StrCat("b'", f[o], "'"));
+      for (int64_t o : offs) out.push_back(BytesRepr(f[o]));
       return out;
     }
     case DT_COMPLEX64:

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -100,6 +101,17 @@ TEST(NumpyFormatTest, DeepRanksAreFormattedWithoutRecursion) {
   const std::string open(20000, '['), close(19999, ']');
   EXPECT_EQ(s, open + "7" + close + std::string(19999, '\n') + " " + std::string(19999, '[') + "8" +
                    close + "]");
+}
+
+// Strings print as Python's bytes repr (numpy 2.4 printed the expected texts), and an element of
+// any length in bounded space: a 2^31-byte AsString result aborted the runner with std::bad_alloc.
+TEST(NumpyFormatTest, StringsAreEscapedAndLongOnesCut) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<std::string>(
+                {"a'b", "x\"y'", std::string("\0\xff\n\t\\\r", 6), "q"}, TensorShape({4}))),
+            "[b\"a'b\" b'x\"y\\'' b'\\x00\\xff\\n\\t\\\\\\r' b'q']");
+  const std::string big(5000000, 'z');
+  const std::string shown = FormatLikeNumpy(Tensor::Scalar<std::string>(big));
+  EXPECT_EQ(shown, absl::StrCat("b'", std::string(1000, 'z'), "'...(5000000 bytes)"));
 }
 
 }  // namespace
