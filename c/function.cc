@@ -7,15 +7,22 @@
 #include "absl/strings/str_cat.h"
 #include "c/c_api_internal.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "ops/op_registry.h"
 #include "proto/attr_value.pb.h"
 #include "proto/function.pb.h"
 
 namespace rill_c {
 namespace {
 
-// Adds `f` to `library` unless an identical one is there; InvalidArgument for a different
-// function of the same name.
+// Adds `f` to `library` unless an identical one is there; InvalidArgument (TensorFlow's texts)
+// for a function named like a registered op (a call by that name would run the op) or a
+// different function of the same name.
 absl::Status AddFunction(const rill::FunctionDef& f, rill::FunctionDefLibrary* library) {
+  if (rill::OpRegistry::Global()->LookUp(f.signature().name()) != nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("Cannot add function '", f.signature().name(),
+                                                   "' because an op with the same name already "
+                                                   "exists."));
+  }
   for (const rill::FunctionDef& existing : library->function()) {
     if (existing.signature().name() != f.signature().name()) continue;
     if (google::protobuf::util::MessageDifferencer::Equals(existing, f)) return absl::OkStatus();

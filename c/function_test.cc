@@ -116,6 +116,18 @@ TEST(Function, CopiedIntoAGraphAndCalledThroughAnImport) {
             "Cannot add function 'double' because a different function with the same name "
             "already exists.");
   TF_DeleteFunction(clash);
+  // A function named like an op is refused: a call by that name would run the op.
+  rill::FunctionDef like_op;
+  like_op.mutable_signature()->set_name("MatMul");
+  const std::string like_op_bytes = like_op.SerializeAsString();
+  TF_Function* op_named =
+      TF_FunctionImportFunctionDef(like_op_bytes.data(), like_op_bytes.size(), s);
+  TF_GraphCopyFunction(g, op_named, nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "Cannot add function 'MatMul' because an op with the same name already exists.");
+  EXPECT_EQ(TF_GraphNumFunctions(g), 1);
+  TF_DeleteFunction(op_named);
   TF_GraphCopyFunction(g, nullptr, nullptr, s);
   EXPECT_EQ(s.message(), "'func' argument to TF_GraphCopyFunction cannot be null");
 

@@ -16,10 +16,13 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
-// Element count of dims[0, num_dims); nullopt-like -1 for a null array with dims, a negative
-// dim or an overflow.
+// TensorFlow's limit on a shape's rank (TensorShape::MaxDimensions()).
+constexpr int kMaxRank = 254;
+
+// Element count of dims[0, num_dims); nullopt-like -1 for a null array with dims, a rank above
+// kMaxRank, a negative dim or an overflow.
 int64_t CheckedElementCount(const int64_t* dims, int num_dims) {
-  if (num_dims < 0 || (num_dims > 0 && dims == nullptr)) return -1;
+  if (num_dims < 0 || num_dims > kMaxRank || (num_dims > 0 && dims == nullptr)) return -1;
   int64_t n = 1;
   for (int i = 0; i < num_dims; ++i) {
     if (dims[i] < 0) return -1;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "c/c_api_internal.h"
 #include "gtest/gtest.h"
@@ -68,6 +69,16 @@ TEST(Tensor, AllocateRefusesMalformedShapesAndShortLengths) {
   const int64_t huge[] = {INT64_MAX, 4};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, huge, 2, 100), nullptr);
   EXPECT_EQ(TF_AllocateTensor(TF_RESOURCE, dims, 2, 100), nullptr);
+  // Ranks above TensorFlow's 254: refused by both constructors (a rank-300 tensor was accepted
+  // and ran).
+  const std::vector<int64_t> ones(255, 1);
+  EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, ones.data(), 255, 4), nullptr);
+  float value = 0;
+  EXPECT_EQ(TF_NewTensor(TF_FLOAT, ones.data(), 255, &value, 4, nullptr, nullptr), nullptr);
+  TF_Tensor* rank254 = TF_AllocateTensor(TF_FLOAT, ones.data(), 254, 4);
+  ASSERT_NE(rank254, nullptr);
+  EXPECT_EQ(TF_NumDims(rank254), 254);
+  TF_DeleteTensor(rank254);
 }
 
 TEST(Tensor, NewTensorCallsTheDeallocatorOnceAtDelete) {
