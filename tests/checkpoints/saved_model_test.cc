@@ -1,7 +1,8 @@
 // SavedModels written by TensorFlow (tests/tfgen/make_checkpoint_cases.py) loaded by Rill's
 // loader (session/saved_model_loader.h): a TF1 Builder export with ref variables and a Keras
 // export (TF2: resource variables, functions, StatefulPartitionedCall signatures and a restore
-// function); the serving signature gives TensorFlow's outputs.
+// function), and a TF1 export whose lookup table reads a vocabulary asset; the serving signature
+// gives TensorFlow's outputs.
 #include <string>
 #include <vector>
 
@@ -39,6 +40,25 @@ TEST(SavedModelTest, Tf1BuilderExportGivesTensorFlowsOutput) {
 TEST(SavedModelTest, KerasExportGivesTensorFlowsOutput) {
   ExpectSignatureOutput("tests/checkpoints/data/keras_saved_model", "keras_tensor", "output_0",
                         "y.npy");
+}
+
+// The table's vocabulary is an asset: the graph's asset tensor holds the path it had when
+// TensorFlow wrote the model (a deleted temporary file), and the loader feeds it the file inside
+// the export, in the restore and the init runs, as TensorFlow's does. Without that feed the init
+// op failed NotFound (or read whatever file was at the old path).
+TEST(SavedModelTest, AssetsAreReadFromTheExport) {
+  const std::string dir = "tests/checkpoints/data/tf1_asset_saved_model";
+  RILL_ASSERT_OK_AND_ASSIGN(LoadedSavedModel m, LoadSavedModel(SessionOptions(), dir, "serve"));
+  RILL_ASSERT_OK_AND_ASSIGN(SignatureDef sig, m.Signature("serving_default"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor words, ReadNpy(dir + "/words.npy"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor want, ReadNpy(dir + "/ids.npy"));
+  std::vector<Tensor> out;
+  ASSERT_THAT(m.session->Run({{sig.inputs().at("words").name(), words}},
+                             {sig.outputs().at("ids").name()}, {}, &out),
+              IsOk());
+  ASSERT_EQ(out[0].NumElements(), 4);
+  for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<int64_t>()[i], want.flat<int64_t>()[i]);
+  EXPECT_EQ(want.flat<int64_t>()[1], 9);  // "zzz": the table's default -1 plus the offset 10
 }
 
 TEST(SavedModelTest, ErrorsUseTensorFlowsTexts) {

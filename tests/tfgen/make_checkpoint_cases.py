@@ -15,8 +15,13 @@
    TensorFlow's own 10 steps from the same start. Prints the largest difference; exits 1 if any
    exceeds 1e-5.
 5. SavedModels: a TF1 Builder export and a Keras export, with inputs and TensorFlow's outputs.
+6. --asset_model: tests/checkpoints/data/tf1_asset_saved_model/ alone: a TF1 export whose lookup
+   table reads a vocabulary asset (assets/vocab.txt), written from a temporary file that is
+   deleted afterwards, so only a loader that feeds the asset's path inside the export (as
+   TensorFlow's does) can initialize the table; the words fed and TensorFlow's ids.
 
-Usage: python3 tests/tfgen/make_checkpoint_cases.py [--check PREFIX | --verify_rill RUNNER]
+Usage: python3 tests/tfgen/make_checkpoint_cases.py [--check PREFIX | --verify_rill RUNNER |
+       --asset_model]
 """
 import os
 import sys
@@ -135,6 +140,44 @@ def write_saved_models():
     print("wrote", out)
 
 
+def write_asset_saved_model():
+    import shutil
+    import tempfile
+    out = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_asset_saved_model")
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    tmp = tempfile.mkdtemp()
+    vocab = os.path.join(tmp, "vocab.txt")
+    with open(vocab, "w") as f:
+        f.write("apple\nbanana\ncherry\n")
+    words_v = np.array([b"banana", b"zzz", b"apple", b"cherry"], dtype=object)
+    g = tf.Graph()
+    tf1.disable_resource_variables()
+    with g.as_default():
+        words = tf1.placeholder(tf.string, [None], name="words")
+        init = tf1.lookup.TextFileInitializer(vocab, tf.string, tf1.lookup.TextFileIndex.WHOLE_LINE,
+                                              tf.int64, tf1.lookup.TextFileIndex.LINE_NUMBER)
+        table = tf1.lookup.StaticHashTable(init, default_value=-1)
+        offset = tf1.get_variable("offset", [], tf.int64, initializer=tf1.constant_initializer(10))
+        ids = tf.add(table.lookup(words), offset, name="ids")
+        with tf1.Session(graph=g) as sess:
+            sess.run([tf1.global_variables_initializer(), tf1.tables_initializer()])
+            builder = tf1.saved_model.Builder(out)
+            sig = tf1.saved_model.predict_signature_def(inputs={"words": words},
+                                                        outputs={"ids": ids})
+            builder.add_meta_graph_and_variables(sess, ["serve"],
+                                                 signature_def_map={"serving_default": sig},
+                                                 assets_collection=tf1.get_collection(
+                                                     tf1.GraphKeys.ASSET_FILEPATHS),
+                                                 main_op=tf1.tables_initializer())
+            builder.save()
+            ids_v = sess.run(ids, {words: words_v})
+    shutil.rmtree(tmp)
+    np.save(os.path.join(out, "words.npy"), words_v.astype("S"))
+    np.save(os.path.join(out, "ids.npy"), ids_v)
+    print("wrote", out, ids_v.tolist())
+
+
 def check(prefix):
     r = tf.train.load_checkpoint(prefix)
     for name, shape in sorted(r.get_variable_to_shape_map().items()):
@@ -176,6 +219,9 @@ def main(argv):
         return
     if len(argv) > 2 and argv[1] == "--verify_rill":
         verify_rill(argv[2])
+        return
+    if len(argv) > 1 and argv[1] == "--asset_model":
+        write_asset_saved_model()
         return
     write_bundle()
     write_tf1_saver()
