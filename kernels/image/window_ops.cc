@@ -31,6 +31,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "ops/attr_value_util.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -54,16 +55,11 @@ absl::StatusOr<Geometry2D> Geometry(const TensorShape& in, int64_t k_h, int64_t 
   return g;
 }
 
-// Window attr values above this are refused (keeps every window product within int64).
-constexpr int64_t kMaxWindowAttr = int64_t{1} << 31;
-
+// TensorFlow reads these window attrs as int32: a value outside it is its shape function's
+// error ("Attr strides has value 2147483648 out of range for an int32"), which also keeps every
+// window product within int64.
 absl::Status CheckBounded(const std::vector<int64_t>& v, const char* attr) {
-  for (int64_t x : v) {
-    if (x > kMaxWindowAttr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Attr ", attr, " has a value above 2^31: ", x));
-    }
-  }
+  for (int64_t x : v) RILL_RETURN_IF_ERROR(CheckInt32Attr(attr, x));
   return absl::OkStatus();
 }
 

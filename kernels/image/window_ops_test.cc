@@ -22,7 +22,9 @@ TEST(WindowOpsTest, HugeRatesAreRefused) {
       .Attr("padding", "VALID");
   t.Input(Image());
   EXPECT_THAT(t.Run().status(),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("above 2^31")));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr rates has value 4611686018427387904 out of range for an "
+                                 "int32")));
 }
 
 TEST(WindowOpsTest, HugeDilationStridesAreRefused) {
@@ -33,7 +35,32 @@ TEST(WindowOpsTest, HugeDilationStridesAreRefused) {
       .Attr("padding", "SAME");
   t.Input(Image()).Input(Tensor::FromVector<float>({0, 0, 0, 0}, TensorShape({2, 2, 1})));
   EXPECT_THAT(t.Run().status(),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("above 2^31")));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr strides has value 1099511627776 out of range for an "
+                                 "int32")));
+}
+
+// 2^31 itself is past int32, as TensorFlow's shape function says (it was let through).
+TEST(WindowOpsTest, WindowAttrsOfTwoToThe31AreTensorFlowsError) {
+  OpTester t("Dilation2D");
+  t.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, int64_t{1} << 31, 1, 1})
+      .Attr("rates", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME");
+  t.Input(Image()).Input(Tensor::FromVector<float>({0, 0, 0, 0}, TensorShape({2, 2, 1})));
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr strides has value 2147483648 out of range for an int32")));
+  OpTester u("ExtractImagePatches");
+  u.Attr("T", DT_FLOAT)
+      .Attr("ksizes", std::vector<int64_t>{1, int64_t{1} << 31, 1, 1})
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("rates", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME");
+  u.Input(Image());
+  EXPECT_THAT(u.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr ksizes has value 2147483648 out of range for an int32")));
 }
 
 TEST(WindowOpsTest, MaxPoolWithArgmaxPicksTheFirstMaximum) {

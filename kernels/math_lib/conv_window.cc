@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 
@@ -14,6 +15,9 @@ absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bo
   (void)ctx.GetAttr("explicit_paddings", &a.explicit_paddings);  // absent on older ops
   a.padding = PaddingFromString(padding);
   const int n = 0, c = a.nchw ? 1 : 3;
+  // TensorFlow reads strides and dilations as int32: a value past it is its shape function's
+  // error, not a window of 2^63 (which ran, giving zeros or the input).
+  for (int64_t v : a.strides) RILL_RETURN_IF_ERROR(CheckInt32Attr("strides", v));
   if (a.strides.size() != 4) {
     return absl::InvalidArgumentError("Sliding window strides field must specify 4 dimensions");
   }
@@ -24,6 +28,7 @@ absl::StatusOr<Conv2DAttrs> ParseConv2DAttrs(const OpKernelConstruction& ctx, bo
   a.dilations = {1, 1, 1, 1};
   if (has_dilations) {
     RILL_RETURN_IF_ERROR(ctx.GetAttr("dilations", &a.dilations));
+    for (int64_t v : a.dilations) RILL_RETURN_IF_ERROR(CheckInt32Attr("dilations", v));
     if (a.dilations.size() != 4) {
       return absl::InvalidArgumentError("Sliding window dilations field must specify 4 dimensions");
     }

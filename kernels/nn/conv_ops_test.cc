@@ -116,6 +116,21 @@ TEST(Conv2DOpTest, StridesAndDilationsBeyondTheInputAreComputed) {
                                  "non-zero)")));
 }
 
+// TensorFlow reads strides and dilations as int32: 2^31 and beyond are its shape function's
+// error (a stride or dilation of 2^63 - 1 ran, giving zeros).
+TEST(Conv2DOpTest, StridesAndDilationsPastInt32AreTensorFlowsError) {
+  const Tensor in = Ramp(TensorShape({1, 5, 5, 2}), 7, 1);
+  const Tensor f = Ramp(TensorShape({2, 2, 2, 3}), 5, 2);
+  const int64_t max = 9223372036854775807;
+  EXPECT_THAT(Conv(in, f, {max, 1, "SAME", {}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr strides has value 9223372036854775807 out of range for an "
+                                 "int32")));
+  EXPECT_THAT(Conv(in, f, {1, 2147483648, "VALID", {}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Attr dilations has value 2147483648 out of range for an int32")));
+}
+
 TEST(Conv2DOpTest, PointwiseFilterIsOneMatrixProduct) {
   const Tensor in = Ramp(TensorShape({1, 2, 2, 3}), 7, 0);
   const Tensor f = Ramp(TensorShape({1, 1, 3, 2}), 5, 1);
