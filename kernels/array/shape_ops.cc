@@ -101,7 +101,9 @@ class ReshapeOp final : public OpKernel {
     std::vector<int64_t> dims = IndexValues(sizes);
     int unknown = -1;
     int64_t product = 1;
+    bool has_zero = false;
     for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+      has_zero |= dims[i] == 0;
       if (dims[i] == -1) {
         if (unknown >= 0) {
           return absl::InvalidArgumentError(
@@ -119,7 +121,35 @@ class ReshapeOp final : public OpKernel {
       }
     }
     const int64_t n = input.NumElements();
-    if (unknown >= 0) {
+    if (unknown >= 0 && has_zero) {
+      // TensorFlow's rule (ValidateSizes): with a 0 among the sizes, the -1 is inferred from the
+      // non-zero sizes and the input's non-zero dims, so [0] -> [-1, 0] is [1, 0] and
+      // [2, 0, 3] -> [-1, 0] is [6, 0]; the element counts are compared after.
+      int64_t known = 1, count = 1;
+      bool overflow = false, input_has_zero = false;
+      for (int64_t d : dims) {
+        if (d > 0) overflow |= __builtin_mul_overflow(known, d, &known);
+      }
+      for (int64_t d : input.shape().dims()) {
+        if (d == 0) {
+          input_has_zero = true;
+        } else {
+          overflow |= __builtin_mul_overflow(count, d, &count);
+        }
+      }
+      if (overflow) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input to reshape is a tensor of shape ", input.shape().DebugString(),
+                         " and the requested shape is [", absl::StrJoin(dims, ","),
+                         "]: the -1 cannot be inferred without overflowing int64"));
+      }
+      if (!input_has_zero && count % known != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input to reshape is a tensor with ", n,
+                         " values, but the requested shape requires a multiple of ", known));
+      }
+      dims[unknown] = count / known;
+    } else if (unknown >= 0) {
       if (product == 0 || n % product != 0) {
         return absl::InvalidArgumentError(
             absl::StrCat("Input to reshape is a tensor with ", n,

@@ -72,6 +72,31 @@ TEST(ShapeOpsTest, ReshapeErrorsAreTensorFlows) {
                                 "Only one input size may be -1, not both 0 and 1"));
 }
 
+// A -1 beside a 0: inferred from the non-zero sizes and the input's non-zero dims, as
+// TensorFlow 2.21 does (tf.reshape printed these shapes); it was "requires a multiple of 0".
+TEST(ShapeOpsTest, ReshapeInfersMinusOneBesideAZero) {
+  struct Case {
+    std::vector<int64_t> in, sizes, want;
+  };
+  for (const Case& c : std::vector<Case>{{{0}, {-1, 0}, {1, 0}},
+                                         {{2, 0, 3}, {-1, 0}, {6, 0}},
+                                         {{0, 3}, {0, -1, 2}, {0, 1, 2}},
+                                         {{2, 0}, {-1, 0, 5}, {0, 0, 5}}}) {
+    OpTester t("Reshape");
+    std::vector<int32_t> sizes(c.sizes.begin(), c.sizes.end());
+    t.Attr("T", DT_FLOAT)
+        .Input(Tensor(DT_FLOAT, TensorShape::FromDims(c.in).value()))
+        .Input(I(sizes));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    EXPECT_EQ(out[0].shape(), TensorShape::FromDims(c.want).value());
+  }
+  OpTester t("Reshape");
+  t.Attr("T", DT_FLOAT).Input(F({1, 2, 3, 4}, TensorShape({4}))).Input(I({-1, 0}));
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                "Input to reshape is a tensor with 4 values, but the requested "
+                                "shape has 0"));
+}
+
 TEST(ShapeOpsTest, ExpandDimsAndSqueeze) {
   OpTester e("ExpandDims");
   e.Attr("T", DT_FLOAT).Input(F({1, 2}, TensorShape({2}))).Input(Tensor::Scalar<int32_t>(-1));
