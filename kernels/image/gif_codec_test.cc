@@ -137,6 +137,23 @@ TEST(GifCodecTest, FrameCutShortIsDropped) {
   EXPECT_EQ(d.frames, 1);
 }
 
+// Damaged files (run under ASan too): every prefix, and every byte changed, decodes or is
+// refused with InvalidArgument.
+TEST(GifCodecTest, DamagedFilesDecodeOrAreRefused) {
+  auto check = [](const std::string& data) {
+    const absl::Status s = DecodeAll(data).status;
+    EXPECT_TRUE(s.ok() || absl::IsInvalidArgument(s)) << s;
+  };
+  for (size_t n = 0; n <= kAnimation.size(); ++n) check(kAnimation.substr(0, n));
+  for (size_t i = 6; i < kAnimation.size(); ++i) {
+    for (int flip : {0x01, 0x10, 0x80, 0xff}) {
+      std::string damaged = kAnimation;
+      damaged[i] = static_cast<char>(damaged[i] ^ flip);
+      check(damaged);
+    }
+  }
+}
+
 TEST(GifCodecTest, AllocatorErrorsAreReturnedAsTheyAre) {
   absl::Status s = Decode(kSingle, true, [](int, int, int) -> absl::StatusOr<uint8_t*> {
     return absl::ResourceExhaustedError("no memory");
