@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -117,16 +118,22 @@ absl::StatusOr<GraphDef> ParseGraphDefBytes(const std::string& bytes, const std:
   // Speculative parses fail often (a SavedModel's strings are not UTF-8 as a GraphDef's are);
   // protobuf's error log lines about them would only mislead.
   google::protobuf::LogSilencer quiet;
-  // Binary, strictly.
+  // Binary, strictly. Each failed parse is freed before the next: a GraphDef read as a SavedModel
+  // keeps all its bytes as unknown fields, a second copy of a model's weights beside the third
+  // the GraphDef parse makes.
   {
     SavedModel saved;
     if (ParseBinaryStrict(bytes, &saved) && saved.meta_graphs_size() > 0) {
       return ChooseMetaGraph(saved, name, tag_set);
     }
+  }
+  {
     MetaGraphDef meta;
     if (ParseBinaryStrict(bytes, &meta) && meta.has_meta_info_def() && meta.has_graph_def()) {
-      return meta.graph_def();
+      return std::move(*meta.mutable_graph_def());
     }
+  }
+  {
     GraphDef graph;
     if (ParseBinaryStrict(bytes, &graph)) return graph;
   }
