@@ -17,7 +17,17 @@ TensorShape::TensorShape(std::initializer_list<int64_t> dims) {
   *this = *std::move(s);
 }
 
+// TensorFlow's limit on a shape's rank (TensorShape::MaxDimensions()). Every shape is made here
+// (the other constructors call FromDims), so no tensor, feed or kernel output has a higher rank;
+// TensorFlow's kernels refuse one with "Too many dimensions".
+constexpr size_t kMaxRank = 254;
+
 absl::StatusOr<TensorShape> TensorShape::FromDims(absl::Span<const int64_t> dims) {
+  if (dims.size() > kMaxRank) {
+    return absl::InvalidArgumentError(absl::StrCat("Too many dimensions: a shape of rank ",
+                                                   dims.size(), " is past TensorFlow's limit of ",
+                                                   kMaxRank));
+  }
   TensorShape shape;
   int64_t n = 1;
   for (int64_t d : dims) {

@@ -1,6 +1,7 @@
 #include "core/tensor_shape.h"
 
 #include <limits>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -40,6 +41,21 @@ TEST(TensorShapeTest, RejectsOverflow) {
   EXPECT_THAT(TensorShape::FromDims({big, big, 0}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
   RILL_EXPECT_OK(TensorShape::FromDims({0, big, big}).status());
+}
+
+// Rank 254 is TensorFlow's limit: Fill, Reshape and the rest made rank-300 tensors where
+// TensorFlow's kernels say "Too many dimensions".
+TEST(TensorShapeTest, RanksAbove254AreRefused) {
+  RILL_ASSERT_OK_AND_ASSIGN(TensorShape s, TensorShape::FromDims(std::vector<int64_t>(254, 1)));
+  EXPECT_EQ(s.rank(), 254);
+  EXPECT_THAT(
+      TensorShape::FromDims(std::vector<int64_t>(255, 1)),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "Too many dimensions: a shape of rank 255 is past TensorFlow's limit of 254"));
+  TensorShapeProto proto;
+  for (int i = 0; i < 300; ++i) proto.add_dim()->set_size(1);
+  EXPECT_THAT(TensorShape::FromProto(proto),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rank 300")));
 }
 
 TEST(TensorShapeTest, ProtoRoundTripAndUnknownRejected) {

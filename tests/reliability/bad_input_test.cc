@@ -702,6 +702,19 @@ std::vector<Case> Cases() {
        C::kInvalidArgument,
        "Encountered overflow when multiplying dimension 1 of size 2 by multiples[1] = "
        "4611686018427387904"},
+      // A rank above TensorFlow's 254 (a Fill of 300 ones made a rank-300 tensor and exited 0).
+      {"fill_rank_300",
+       Node("name: 'd' op: 'Placeholder' attr { key: 'dtype' value { type: DT_INT32 } }") +
+           FloatConst("fill_value", "1") +
+           Node("name: 'bad' op: 'Fill' input: 'd' input: 'fill_value' " + kF +
+                " attr { key: 'index_type' value { type: DT_INT32 } }"),
+       false,
+       {{"x:0", X()},
+        {"d:0", Tensor::FromVector<int32_t>(std::vector<int32_t>(300, 1), TensorShape({300}))}},
+       {"bad"},
+       {},
+       C::kInvalidArgument,
+       "Too many dimensions: a shape of rank 300 is past TensorFlow's limit of 254"},
   };
   return c;
 }
