@@ -24,7 +24,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(device_name_fuzzer tensor_proto_fuzzer config_proto_fuzzer checkpoint_fuzzer
            graph_def_fuzzer graph_run_fuzzer graph_modes_fuzzer npy_fuzzer c_api_fuzzer
-           saved_model_fuzzer)
+           saved_model_fuzzer gif_fuzzer)
 fi
 work=${WORK:-/tmp/rill-fuzz}
 # The clang + ASan build of every kernel is long: it gets its own Bazel server (output base), so

@@ -142,6 +142,24 @@ def graph_mode_programs():
                   head + bytes(rng.getrandbits(8) for _ in range(n)))
 
 
+def gifs():
+    """GIFs of kernel_cases/images_gif.py: one frame, an animation with transparency and local
+    tables, interlaced rows, 256 colours with a full LZW table, extensions."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "tfgen"))
+    from kernel_cases import images_gif as g  # pylint: disable=import-outside-toplevel
+    write("gif", "single", g.single())
+    write("gif", "animation", g.animation())
+    write("gif", "interlaced", g.gif_file(
+        7, 11, [g.image(0, 0, 7, 11, g.pixels(7, 11, 8, 1), interlace=True)],
+        gct=g.palette(8, 1), gct_bits=2))
+    write("gif", "full_table", g.single(64, 40, 256, 7, seed=2))
+    write("gif", "extensions", g.gif_file(
+        4, 3, [g.extension(0xff, [b"NETSCAPE2.0", b"\x01\x00\x00"]),
+               g.control(transparent=1) + g.image(0, 0, 4, 3, g.pixels(4, 3, 4, 3)),
+               g.image(1, 1, 2, 2, [0, 1, 2, 3], lct=g.palette(4, 4), lct_bits=1)],
+        gct=g.palette(4, 3), gct_bits=1))
+
+
 def main():
     tensor_protos()
     configs()
@@ -149,6 +167,7 @@ def main():
     device_names()
     graph_programs()
     graph_mode_programs()
+    gifs()
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))), "seeds")
 
