@@ -245,9 +245,9 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     return absl::InvalidArgumentError(
         absl::StrCat("A node (op '", def.op(), "') has an empty name"));
   }
-  if (name_index_.Find(def.name(), node_names()) >= 0) {
+  auto not_unique = [&] {
     return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
-  }
+  };
   auto props = std::make_shared<Node::Properties>();
   props->op_class = ClassifyOp(def.op());
   def.clear_input();
@@ -258,14 +258,16 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     DataTypeVector inputs, outputs;
     absl::Status s = ValidateNodeDefAttrs(def, reg->op_def);
     if (s.ok()) s = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
-    if (!s.ok()) return s;
+    if (!s.ok()) return name_index_.Find(def.name(), node_names()) >= 0 ? not_unique() : s;
     props->op_def = &reg->op_def;
     props->input_types = std::move(inputs);
     props->output_types = std::move(outputs);
   }
+  // One probe of the name index both checks the name and adds it, under the id NewNode gives.
+  const int id = static_cast<int>(nodes_.size());
+  if (!name_index_.Insert(def.name(), id, node_names()).second) return not_unique();
   props->def = std::move(def);
   Node* node = NewNode(std::move(props));
-  name_index_.Insert(node->name(), node->id(), node_names());
   return node;
 }
 
