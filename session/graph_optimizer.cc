@@ -193,8 +193,13 @@ class Optimizer {
     std::vector<Node*> nodes;
     nodes.reserve(graph_->num_op_nodes());
     for (Node* n : graph_->op_nodes()) nodes.push_back(n);
-    std::sort(nodes.begin(), nodes.end(),
-              [this](const Node* a, const Node* b) { return Before(a, b); });
+    // Id order is position order until a rewrite puts a node in another's place: most graphs
+    // are in order already, which one pass checks (positions are unique, so the order is the same
+    // either way).
+    auto before = [this](const Node* a, const Node* b) { return Before(a, b); };
+    if (!std::is_sorted(nodes.begin(), nodes.end(), before)) {
+      std::sort(nodes.begin(), nodes.end(), before);
+    }
     return nodes;
   }
 
