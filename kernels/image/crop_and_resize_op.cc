@@ -112,58 +112,61 @@ class CropAndResizeOp final : public OpKernel {
       auto at = [&](int64_t n, int64_t yy, int64_t xx, int64_t d) {
         return static_cast<float>(Load(x[((n * height + yy) * width + xx) * depth + d]));
       };
+      // Rows over the intra-op threads, each at the CPU's vector width (RunSimd).
       ctx.ParallelFor(num_boxes * crop_h, crop_w * depth * 8, [&](int64_t begin, int64_t end) {
-        for (int64_t row = begin; row < end; ++row) {
-          const int64_t b = row / crop_h, y = row % crop_h;
-          const float y1 = bx[b * 4], x1 = bx[b * 4 + 1], y2 = bx[b * 4 + 2], x2 = bx[b * 4 + 3];
-          const int64_t n = bi[b];
-          const float h_scale =
-              crop_h > 1 ? (y2 - y1) * hm1 / static_cast<float>(crop_h - 1) : 0.0f;
-          const float w_scale =
-              crop_w > 1 ? (x2 - x1) * wm1 / static_cast<float>(crop_w - 1) : 0.0f;
-          const float in_y = crop_h > 1 ? y1 * hm1 + static_cast<float>(y) * h_scale
-                                        : static_cast<float>(0.5 * (y1 + y2) * hm1);
-          float* zr = z + row * crop_w * depth;
-          if (in_y < 0 || in_y > hm1) {
-            std::fill_n(zr, crop_w * depth, extrapolation_value_);
-            continue;
-          }
-          const int64_t top = static_cast<int64_t>(std::floor(in_y));
-          const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
-          const float y_lerp = in_y - static_cast<float>(top);
-          const int64_t near_y = static_cast<int64_t>(std::round(in_y));
-          for (int64_t xo = 0; xo < crop_w; ++xo) {
-            float* zp = zr + xo * depth;
-            const float in_x = crop_w > 1 ? x1 * wm1 + static_cast<float>(xo) * w_scale
-                                          : static_cast<float>(0.5 * (x1 + x2) * wm1);
-            if (in_x < 0 || in_x > wm1) {
-              std::fill_n(zp, depth, extrapolation_value_);
+        cwise_internal::RunSimdFor<T>([&] {
+          for (int64_t row = begin; row < end; ++row) {
+            const int64_t b = row / crop_h, y = row % crop_h;
+            const float y1 = bx[b * 4], x1 = bx[b * 4 + 1], y2 = bx[b * 4 + 2], x2 = bx[b * 4 + 3];
+            const int64_t n = bi[b];
+            const float h_scale =
+                crop_h > 1 ? (y2 - y1) * hm1 / static_cast<float>(crop_h - 1) : 0.0f;
+            const float w_scale =
+                crop_w > 1 ? (x2 - x1) * wm1 / static_cast<float>(crop_w - 1) : 0.0f;
+            const float in_y = crop_h > 1 ? y1 * hm1 + static_cast<float>(y) * h_scale
+                                          : static_cast<float>(0.5 * (y1 + y2) * hm1);
+            float* zr = z + row * crop_w * depth;
+            if (in_y < 0 || in_y > hm1) {
+              std::fill_n(zr, crop_w * depth, extrapolation_value_);
               continue;
             }
-            if (nearest_) {
-              const int64_t near_x = static_cast<int64_t>(std::round(in_x));
-              for (int64_t d = 0; d < depth; ++d) zp[d] = at(n, near_y, near_x, d);
-              continue;
-            }
-            const int64_t left = static_cast<int64_t>(std::floor(in_x));
-            const int64_t right = static_cast<int64_t>(std::ceil(in_x));
-            const float x_lerp = in_x - static_cast<float>(left);
-            // The four corner pixels' channels, contiguous (one vector loop over depth).
-            const T* ptl = x + ((n * height + top) * width + left) * depth;
-            const T* ptr = x + ((n * height + top) * width + right) * depth;
-            const T* pbl = x + ((n * height + bottom) * width + left) * depth;
-            const T* pbr = x + ((n * height + bottom) * width + right) * depth;
-            for (int64_t d = 0; d < depth; ++d) {
-              const float tl = static_cast<float>(Load(ptl[d]));
-              const float tr = static_cast<float>(Load(ptr[d]));
-              const float bl = static_cast<float>(Load(pbl[d]));
-              const float br = static_cast<float>(Load(pbr[d]));
-              const float t = tl + (tr - tl) * x_lerp;
-              const float bo = bl + (br - bl) * x_lerp;
-              zp[d] = t + (bo - t) * y_lerp;
+            const int64_t top = static_cast<int64_t>(std::floor(in_y));
+            const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
+            const float y_lerp = in_y - static_cast<float>(top);
+            const int64_t near_y = static_cast<int64_t>(std::round(in_y));
+            for (int64_t xo = 0; xo < crop_w; ++xo) {
+              float* zp = zr + xo * depth;
+              const float in_x = crop_w > 1 ? x1 * wm1 + static_cast<float>(xo) * w_scale
+                                            : static_cast<float>(0.5 * (x1 + x2) * wm1);
+              if (in_x < 0 || in_x > wm1) {
+                std::fill_n(zp, depth, extrapolation_value_);
+                continue;
+              }
+              if (nearest_) {
+                const int64_t near_x = static_cast<int64_t>(std::round(in_x));
+                for (int64_t d = 0; d < depth; ++d) zp[d] = at(n, near_y, near_x, d);
+                continue;
+              }
+              const int64_t left = static_cast<int64_t>(std::floor(in_x));
+              const int64_t right = static_cast<int64_t>(std::ceil(in_x));
+              const float x_lerp = in_x - static_cast<float>(left);
+              // The four corner pixels' channels, contiguous (one vector loop over depth).
+              const T* ptl = x + ((n * height + top) * width + left) * depth;
+              const T* ptr = x + ((n * height + top) * width + right) * depth;
+              const T* pbl = x + ((n * height + bottom) * width + left) * depth;
+              const T* pbr = x + ((n * height + bottom) * width + right) * depth;
+              for (int64_t d = 0; d < depth; ++d) {
+                const float tl = static_cast<float>(Load(ptl[d]));
+                const float tr = static_cast<float>(Load(ptr[d]));
+                const float bl = static_cast<float>(Load(pbl[d]));
+                const float br = static_cast<float>(Load(pbr[d]));
+                const float t = tl + (tr - tl) * x_lerp;
+                const float bo = bl + (br - bl) * x_lerp;
+                zp[d] = t + (bo - t) * y_lerp;
+              }
             }
           }
-        }
+        });
       });
       return absl::OkStatus();
     });
