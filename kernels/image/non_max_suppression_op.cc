@@ -322,25 +322,44 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
     std::fill_n(oc, out_classes->NumElements(), 0.0f);
     const float* box_data = boxes.flat<float>().data();
     const float* score_data = scores.flat<float>().data();
-    ctx.ParallelFor(batches, num_boxes * num_classes * 64, [&](int64_t begin, int64_t end) {
-      for (int64_t b = begin; b < end; ++b) {
-        std::vector<ResultSlot> slots(static_cast<size_t>(size_per_class * num_classes));
+    // Each (batch, class) pair's selection is independent: the pairs are spread over the intra-op
+    // threads, each filling its own slots; then each batch merges its classes' slots.
+    std::vector<ResultSlot> all_slots(static_cast<size_t>(batches * num_classes * size_per_class));
+    // With q == 1 the classes of a batch share its boxes: ordered once per batch.
+    std::vector<OrderedBox> shared;
+    if (q == 1) {
+      shared.resize(static_cast<size_t>(batches * num_boxes));
+      for (int64_t b = 0; b < batches; ++b) {
+        OrderBoxes(box_data + b * num_boxes * 4, num_boxes, 1, 0, shared.data() + b * num_boxes);
+      }
+    }
+    ctx.ParallelFor(batches * num_classes, num_boxes * 64, [&](int64_t begin, int64_t end) {
+      std::vector<OrderedBox> own(q > 1 ? static_cast<size_t>(num_boxes) : 0);
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t b = u / num_classes, c = u % num_classes;
         const float* batch_boxes = box_data + b * num_boxes * q * 4;
-        std::vector<OrderedBox> class_boxes;
-        for (int64_t c = 0; c < num_classes; ++c) {
-          if (c == 0 || q > 1) OrderBoxes(batch_boxes, num_boxes, q, c, &class_boxes);
-          ClassNms(batch_boxes, class_boxes, score_data + b * num_boxes * num_classes, num_boxes, q,
-                   num_classes, c, size_per_class, iou_threshold, score_threshold,
-                   slots.data() + c * size_per_class);  // no element to refer to when empty
+        const OrderedBox* ordered = shared.data() + b * num_boxes;
+        if (q > 1) {
+          OrderBoxes(batch_boxes, num_boxes, q, c, own.data());
+          ordered = own.data();
         }
-        std::sort(slots.begin(), slots.end(),
+        ClassNms(batch_boxes, ordered, score_data + b * num_boxes * num_classes, num_boxes, q,
+                 num_classes, c, size_per_class, iou_threshold, score_threshold,
+                 all_slots.data() + u * size_per_class);  // no element to refer to when empty
+      }
+    });
+    ctx.ParallelFor(batches, num_classes * size_per_class * 8, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        const auto first = all_slots.begin() + b * num_classes * size_per_class;
+        const auto last = first + num_classes * size_per_class;
+        std::sort(first, last,
                   [](const ResultSlot& x, const ResultSlot& y) { return x.score > y.score; });
-        const int64_t filled = std::count_if(slots.begin(), slots.end(),
-                                             [](const ResultSlot& r) { return r.box_index > -1; });
+        const int64_t filled =
+            std::count_if(first, last, [](const ResultSlot& r) { return r.box_index > -1; });
         const int64_t count = std::min(filled, per_batch);
         out_valid->flat<int32_t>()[b] = static_cast<int32_t>(count);
         for (int64_t i = 0; i < count; ++i) {
-          const ResultSlot& r = slots[i];
+          const ResultSlot& r = first[i];
           for (int k = 0; k < 4; ++k) {
             ob[(b * per_batch + i) * 4 + k] =
                 clip_boxes_ ? std::max(std::min(r.box[k], 1.0f), 0.0f) : r.box[k];
@@ -359,13 +378,13 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
     float y0, x0, y1, x1, area;
   };
 
-  // The boxes of class c (all classes' when q is 1) of one batch [num_boxes, q, 4].
+  // The boxes of class c (all classes' when q is 1) of one batch [num_boxes, q, 4], into
+  // out[0, num_boxes).
   static void OrderBoxes(const float* boxes, int64_t num_boxes, int64_t q, int64_t c,
-                         std::vector<OrderedBox>* out) {
-    out->resize(static_cast<size_t>(num_boxes));
+                         OrderedBox* out) {
     for (int64_t i = 0; i < num_boxes; ++i) {
       const float* a = boxes + (i * q + (q > 1 ? c : 0)) * 4;
-      OrderedBox& o = (*out)[i];
+      OrderedBox& o = out[i];
       o.y0 = std::min(a[0], a[2]);
       o.x0 = std::min(a[1], a[3]);
       o.y1 = std::max(a[0], a[2]);
@@ -374,24 +393,54 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
     }
   }
 
-  // Iou<float> of two ordered boxes.
-  static float OrderedIou(const OrderedBox& a, const OrderedBox& b) {
-    if (a.area <= 0 || b.area <= 0) return 0.0f;
-    const float ih = std::max(std::min(a.y1, b.y1) - std::max(a.y0, b.y0), 0.0f);
-    const float iw = std::max(std::min(a.x1, b.x1) - std::max(a.x0, b.x0), 0.0f);
-    const float inter = ih * iw;
-    return inter / ((a.area + b.area) - inter);
+  // The selected boxes of one class whose area is above 0, by coordinate (structure of arrays, so
+  // a candidate's IoUs with all of them are one vector loop). A box without area has IoU 0 with
+  // every box, which never exceeds an iou_threshold in [0, 1]: such boxes are kept and never
+  // suppress, so they are not listed.
+  struct SelectedBoxes {
+    std::vector<float> y0, x0, y1, x1, area;
+    void Add(const OrderedBox& b) {
+      y0.push_back(b.y0);
+      x0.push_back(b.x0);
+      y1.push_back(b.y1);
+      x1.push_back(b.x1);
+      area.push_back(b.area);
+    }
+  };
+
+  // Whether candidate a (area above 0, or NaN) has an IoU above iou_threshold with a selected box:
+  // Iou<float>'s arithmetic, in blocks of 16 boxes (branch-free inside a block, so it vectorizes).
+  static bool Suppressed(const OrderedBox& a, const SelectedBoxes& s, float iou_threshold) {
+    const int64_t n = static_cast<int64_t>(s.area.size());
+    const float* __restrict y0 = s.y0.data();
+    const float* __restrict x0 = s.x0.data();
+    const float* __restrict y1 = s.y1.data();
+    const float* __restrict x1 = s.x1.data();
+    const float* __restrict area = s.area.data();
+    for (int64_t j0 = 0; j0 < n; j0 += 16) {
+      const int64_t j1 = std::min<int64_t>(n, j0 + 16);
+      int any = 0;
+      for (int64_t j = j0; j < j1; ++j) {
+        const float ih = std::max(std::min(a.y1, y1[j]) - std::max(a.y0, y0[j]), 0.0f);
+        const float iw = std::max(std::min(a.x1, x1[j]) - std::max(a.x0, x0[j]), 0.0f);
+        const float inter = ih * iw;
+        any |= inter / ((a.area + area[j]) - inter) > iou_threshold;
+      }
+      if (any) return true;
+    }
+    return false;
   }
 
   // Hard NMS of class `c` of one batch: boxes [num_boxes, q, 4] (`ordered`: the class's boxes
   // from OrderBoxes), scores [num_boxes, num_classes]; the selected boxes fill
   // slots[0, size_per_class) in selection order. Candidates come off a max-heap on score filled in
   // box order, as TensorFlow's std::priority_queue does (equal scores leave in its order), and
-  // only as many as the selection needs are taken off.
-  static void ClassNms(const float* boxes, const std::vector<OrderedBox>& ordered,
-                       const float* scores, int64_t num_boxes, int64_t q, int64_t num_classes,
-                       int64_t c, int64_t size_per_class, float iou_threshold,
-                       float score_threshold, ResultSlot* slots) {
+  // only as many as the selection needs are taken off. A candidate is dropped when its IoU
+  // (Iou<float>) with any selected box exceeds iou_threshold.
+  static void ClassNms(const float* boxes, const OrderedBox* ordered, const float* scores,
+                       int64_t num_boxes, int64_t q, int64_t num_classes, int64_t c,
+                       int64_t size_per_class, float iou_threshold, float score_threshold,
+                       ResultSlot* slots) {
     struct Candidate {
       int32_t index;
       float score;
@@ -402,25 +451,21 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
       const float s = scores[i * num_classes + c];
       if (s > score_threshold) queue.push({static_cast<int32_t>(i), s});
     }
-    std::vector<int32_t> selected;
-    while (!queue.empty() && static_cast<int64_t>(selected.size()) < size_per_class) {
+    SelectedBoxes with_area;
+    int64_t selected = 0;
+    while (!queue.empty() && selected < size_per_class) {
       const Candidate next = queue.top();
       queue.pop();
       const OrderedBox& box = ordered[next.index];
-      bool keep = true;
-      for (int64_t j = static_cast<int64_t>(selected.size()) - 1; j >= 0; --j) {
-        if (OrderedIou(box, ordered[selected[j]]) > iou_threshold) {
-          keep = false;
-          break;
-        }
+      if (!(box.area <= 0)) {
+        if (Suppressed(box, with_area, iou_threshold)) continue;
+        with_area.Add(box);
       }
-      if (!keep) continue;
-      ResultSlot& r = slots[selected.size()];
+      ResultSlot& r = slots[selected++];
       r.box_index = next.index;
       r.score = next.score;
       r.class_idx = static_cast<int32_t>(c);
       std::copy_n(boxes + (next.index * q + (q > 1 ? c : 0)) * 4, 4, r.box);
-      selected.push_back(next.index);
     }
   }
 
