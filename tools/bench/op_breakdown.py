@@ -7,14 +7,16 @@
     expand / project, depthwise, squeeze-excitation 1x1 on one pixel), with oneDNN's
     implementation and GFLOP/s per convolution under --convs.
   - ONNX Runtime (--ort): the same model converted by tf2onnx (suite_models.make_onnx) with ORT's
-    profiler (ORT_ENABLE_ALL), the median per node over the runs, summed by op.
+    profiler (ORT_ENABLE_ALL), the median (--min: fastest) per node over the runs, summed by op.
 
     bazel build -c opt //tools/session_runner
     python3 tools/bench/op_breakdown.py EfficientNetB0 [--threads 1] [--reps 20] [--ort] [--convs]
+        [--min]
 
-The trace is one run and oneDNN's times are medians over the runs, so the two columns differ by
-the executor's own cost and by noise; on a shared machine compare the kinds between engines within
-one sitting, and before / after a change by alternating binaries (--runner).
+The trace is one run and oneDNN's times are medians over the runs (the fastest runs with --min),
+so the two columns differ by the executor's own cost and by noise; on a shared machine compare the
+kinds between engines within one sitting, and before / after a change by alternating binaries
+(--runner).
 """
 import argparse
 import collections
@@ -45,7 +47,7 @@ def conv_kind(groups, ic, oc, oh, ow, kh, kw):
     return "conv 1x1 expand" if oc > ic else "conv 1x1 project"
 
 
-def rill(runner, name, threads, reps, show_convs):
+def rill(runner, name, threads, reps, show_convs, pick):
     p, meta = suite_models.make(name)
     with tempfile.TemporaryDirectory() as tmp:
         cfg = os.path.join(tmp, "config.pbtxt")
@@ -95,11 +97,11 @@ def rill(runner, name, threads, reps, show_convs):
         m = CONV_RE.match(f[-2])
         g, ic, oc, ih, oh, kh, iw, ow, kw = [int(m.group(i) or 1) for i in (1, 3, 4, 5, 6, 7, 8, 9,
                                                                             10)]
-        us = statistics.median(times[k])
+        us = pick(times[k])
         kinds[conv_kind(g, ic, oc, oh, ow, kh, kw)] += us
         flop = 2.0 * oh * ow * oc * (ic // g) * kh * kw
         rows.append((f[4], f[-2], us, flop / us / 1e3 if us > 0 else 0.0))
-    print("  oneDNN convolutions by kind, median of %d runs (us):" % reps)
+    print("  oneDNN convolutions by kind, %s of %d runs (us):" % (pick.__name__, reps))
     for kind, us in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print("    %-44s %8.0f" % (kind, us))
     if show_convs:
@@ -107,7 +109,7 @@ def rill(runner, name, threads, reps, show_convs):
             print("    %-24s %-66s %7.1f us %6.1f GFLOP/s" % (impl, desc, us, gflops))
 
 
-def ort(name, threads, reps):
+def ort(name, threads, reps, pick):
     import numpy as np
     import onnxruntime as ort_lib
     p, _ = suite_models.make(name)
@@ -135,10 +137,10 @@ def ort(name, threads, reps):
             per_node[(e["name"], e["args"].get("op_name", "?"))].append(e["dur"])
     by_op = collections.defaultdict(float)
     for (_, op), durs in per_node.items():
-        by_op[op] += statistics.median(durs)
+        by_op[op] += pick(durs)
     total = sum(by_op.values())
-    print("ONNX Runtime %s, %d thread(s): median per node over %d runs (us; the profiler adds "
-          "its own cost):" % (name, threads, reps))
+    print("ONNX Runtime %s, %d thread(s): %s per node over %d runs (us; the profiler adds "
+          "its own cost):" % (name, threads, pick.__name__, reps))
     for op, us in sorted(by_op.items(), key=lambda kv: -kv[1]):
         if us >= 0.005 * total:
             print("  %-34s %8.0f  %5.1f%%" % (op, us, 100 * us / total))
@@ -153,12 +155,16 @@ def main():
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--ort", action="store_true", help="also profile ONNX Runtime")
     ap.add_argument("--convs", action="store_true", help="list each oneDNN convolution")
+    ap.add_argument("--min", action="store_true",
+                    help="each convolution's and ONNX Runtime node's fastest run instead of its "
+                    "median (on a loaded machine)")
     a = ap.parse_args()
     if a.model not in suite_models.MODELS:
         ap.error("unknown model %s" % a.model)
-    rill(a.runner, a.model, a.threads, a.reps, a.convs)
+    pick = min if a.min else statistics.median
+    rill(a.runner, a.model, a.threads, a.reps, a.convs, pick)
     if a.ort:
-        ort(a.model, a.threads, a.reps)
+        ort(a.model, a.threads, a.reps, pick)
     return 0
 
 
