@@ -23,7 +23,9 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -107,6 +109,42 @@ std::vector<Taps> CubicTaps(int64_t out, int64_t in, float scale, bool half_pixe
   return taps;
 }
 
+// Four float lanes (GCC / Clang vector extension; SSE on baseline x86-64): a 3-channel pixel in
+// lanes 0-2, lane-wise arithmetic in the scalar loops' order.
+typedef float Float4 __attribute__((vector_size(16)));
+
+inline Float4 LoadFloat4(const float* p) {
+  Float4 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+// A 3-channel pixel's values as float in lanes 0-2 (lane 3 zero); reads p[0..2] only.
+template <typename T>
+inline Float4 LoadPixel3(const T* p) {
+  using cwise_internal::Load;
+  return Float4{static_cast<float>(Load(p[0])), static_cast<float>(Load(p[1])),
+                static_cast<float>(Load(p[2])), 0.0f};
+}
+// Lanes 0-2 of v into p[0..2], stored as floats (a memcpy would be a char store, which the
+// compiler must assume may change anything, reloading every pointer after it).
+inline void StoreFloat3(const Float4& v, float* p) {
+  p[0] = v[0];
+  p[1] = v[1];
+  p[2] = v[2];
+}
+
+// col[o] = r0[o] * w0 + r1[o] * w1 + r2[o] * w2 + r3[o] * w3 for o < count, as float.
+template <typename T>
+inline void InterpolateY(const T* __restrict r0, const T* __restrict r1, const T* __restrict r2,
+                         const T* __restrict r3, float w0, float w1, float w2, float w3,
+                         int64_t count, float* __restrict col) {
+  using cwise_internal::Load;
+  for (int64_t o = 0; o < count; ++o) {
+    col[o] = static_cast<float>(Load(r0[o])) * w0 + static_cast<float>(Load(r1[o])) * w1 +
+             static_cast<float>(Load(r2[o])) * w2 + static_cast<float>(Load(r3[o])) * w3;
+  }
+}
+
 class ResizeBicubicOp final : public ResizeOpBase {
  public:
   explicit ResizeBicubicOp(OpKernelConstruction& ctx) : ResizeOpBase(ctx, true) {}
@@ -127,46 +165,79 @@ class ResizeBicubicOp final : public ResizeOpBase {
       const T* x = images.flat<T>().data();
       float* z = out->flat<float>().data();
       const int64_t cc = g.channels;
-      // The input columns the output reads: each output row first interpolates them along y
-      // (every tap of the row's columns then reads these sums), then along x.
+      // The input columns the output reads, as runs of consecutive columns: each output row
+      // first interpolates them along y (every tap of the row's columns then reads these sums),
+      // then along x.
       std::vector<char> used(static_cast<size_t>(g.in_w), 0);
       for (const Taps& t : xs) {
         for (int64_t i : t.index) used[i] = 1;
       }
-      std::vector<int64_t> cols;
+      std::vector<std::pair<int64_t, int64_t>> runs;  // element offsets [begin, end) in a row
       for (int64_t i = 0; i < g.in_w; ++i) {
-        if (used[i]) cols.push_back(i);
+        if (!used[i]) continue;
+        if (!runs.empty() && runs.back().second == i * cc) {
+          runs.back().second = (i + 1) * cc;
+        } else {
+          runs.emplace_back(i * cc, (i + 1) * cc);
+        }
       }
-      ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 32, [&](int64_t begin, int64_t end) {
-        std::vector<float> col(static_cast<size_t>(g.in_w * cc));
+      if (cc == 3) {
+        BicubicRows<T, 3>(ctx, g, ys, xs, runs, x, z);
+      } else {
+        BicubicRows<T, 0>(ctx, g, ys, xs, runs, x, z);
+      }
+      return absl::OkStatus();
+    });
+  }
+
+ private:
+  // The output rows, spread over the intra-op threads, each at the CPU's vector width (RunSimd);
+  // kC: the channel count when fixed at compile time (3: RGB images, whose pixels are combined as
+  // one 4-lane vector), 0 for any. Each sum adds the four taps' products in tap order.
+  template <typename T, int kC>
+  static void BicubicRows(OpKernelContext& ctx, const ResizeGeometry& g,
+                          const std::vector<Taps>& ys, const std::vector<Taps>& xs,
+                          const std::vector<std::pair<int64_t, int64_t>>& runs, const T* x,
+                          float* z) {
+    const int64_t cc = kC > 0 ? kC : g.channels;
+    ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 32, [&](int64_t begin, int64_t end) {
+      // One spare float: a 3-channel pixel is read as 4 lanes.
+      std::vector<float> col(static_cast<size_t>(g.in_w * cc + 1), 0.0f);
+      cwise_internal::RunSimdFor<T>([&] {
         for (int64_t row = begin; row < end; ++row) {
           const int64_t n = row / g.out_h, oy = row % g.out_h;
           const Taps& ty = ys[oy];
           const T* r[4];
           for (int k = 0; k < 4; ++k) r[k] = x + (n * g.in_h + ty.index[k]) * g.in_w * cc;
-          for (int64_t i : cols) {
-            for (int64_t o = i * cc; o < (i + 1) * cc; ++o) {
-              col[o] = static_cast<float>(Load(r[0][o])) * ty.weight[0] +
-                       static_cast<float>(Load(r[1][o])) * ty.weight[1] +
-                       static_cast<float>(Load(r[2][o])) * ty.weight[2] +
-                       static_cast<float>(Load(r[3][o])) * ty.weight[3];
-            }
+          for (const auto& [b, e] : runs) {
+            InterpolateY(r[0] + b, r[1] + b, r[2] + b, r[3] + b, ty.weight[0], ty.weight[1],
+                         ty.weight[2], ty.weight[3], e - b, col.data() + b);
           }
           float* zr = z + row * g.out_w * cc;
-          for (int64_t ox = 0; ox < g.out_w; ++ox) {
-            const Taps& tx = xs[ox];
-            const float* c0 = col.data() + tx.index[0] * cc;
-            const float* c1 = col.data() + tx.index[1] * cc;
-            const float* c2 = col.data() + tx.index[2] * cc;
-            const float* c3 = col.data() + tx.index[3] * cc;
-            for (int64_t c = 0; c < cc; ++c) {
-              zr[ox * cc + c] = c0[c] * tx.weight[0] + c1[c] * tx.weight[1] + c2[c] * tx.weight[2] +
-                                c3[c] * tx.weight[3];
+          if constexpr (kC == 3) {
+            for (int64_t ox = 0; ox < g.out_w; ++ox) {
+              const Taps& tx = xs[ox];
+              const Float4 v = LoadFloat4(col.data() + tx.index[0] * 3) * tx.weight[0] +
+                               LoadFloat4(col.data() + tx.index[1] * 3) * tx.weight[1] +
+                               LoadFloat4(col.data() + tx.index[2] * 3) * tx.weight[2] +
+                               LoadFloat4(col.data() + tx.index[3] * 3) * tx.weight[3];
+              StoreFloat3(v, zr + ox * 3);
+            }
+          } else {
+            for (int64_t ox = 0; ox < g.out_w; ++ox) {
+              const Taps& tx = xs[ox];
+              const float* c0 = col.data() + tx.index[0] * cc;
+              const float* c1 = col.data() + tx.index[1] * cc;
+              const float* c2 = col.data() + tx.index[2] * cc;
+              const float* c3 = col.data() + tx.index[3] * cc;
+              for (int64_t c = 0; c < cc; ++c) {
+                zr[ox * cc + c] = c0[c] * tx.weight[0] + c1[c] * tx.weight[1] +
+                                  c2[c] * tx.weight[2] + c3[c] * tx.weight[3];
+              }
             }
           }
         }
       });
-      return absl::OkStatus();
     });
   }
 };
@@ -228,49 +299,78 @@ class ResizeAreaOp final : public ResizeOpBase {
   }
 
  private:
-  // The output rows, spread over the intra-op threads; kC: the channel count when fixed at
-  // compile time (3: RGB images), 0 for any. Per channel, sum_y adds the cells of an input row in
-  // x order and sum the rows in y order, as the definition above reads.
+  // The output rows, spread over the intra-op threads, each at the CPU's vector width (RunSimd);
+  // kC: the channel count when fixed at compile time (3: RGB images, whose pixels are summed as
+  // one 4-lane vector, input row by input row across the output row), 0 for any. Per channel, sum_y
+  // adds the cells of an input row in x order and sum the rows in y order, as the definition above
+  // reads.
   template <typename T, int kC>
   static void AreaRows(OpKernelContext& ctx, const ResizeGeometry& g, const std::vector<Span>& ys,
                        const std::vector<Span>& xs, float norm, const T* x, float* z) {
     using cwise_internal::Load;
     const int64_t cc = kC > 0 ? kC : g.channels;
-    // Each span's cells as element offsets into an input row (the last column past the edge).
-    std::vector<std::vector<int64_t>> x_offsets(xs.size());
+    // The spans' cells, flat: output column ox reads cells [first[ox], first[ox + 1]), each an
+    // element offset into an input row (the last column past the edge) and its weight.
+    std::vector<int64_t> first(xs.size() + 1, 0), offsets;
+    std::vector<float> weights;
     for (size_t i = 0; i < xs.size(); ++i) {
       for (int64_t ix = xs[i].start; ix < xs[i].end; ++ix) {
-        x_offsets[i].push_back(std::min(ix, g.in_w - 1) * cc);
+        offsets.push_back(std::min(ix, g.in_w - 1) * cc);
+        weights.push_back(xs[i].weights[ix - xs[i].start]);
       }
+      first[i + 1] = static_cast<int64_t>(offsets.size());
     }
     ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 16, [&](int64_t begin, int64_t end) {
-      // Fixed channel counts keep the sums on the stack (in registers once unrolled).
-      float fixed[2 * (kC > 0 ? kC : 1)];
       std::vector<float> any(kC > 0 ? 0 : static_cast<size_t>(2 * cc));
-      float* sum = kC > 0 ? fixed : any.data();
-      float* sum_y = sum + cc;
-      for (int64_t row = begin; row < end; ++row) {
-        const int64_t n = row / g.out_h, oy = row % g.out_h;
-        const Span& sy = ys[oy];
-        float* zr = z + row * g.out_w * cc;
-        for (int64_t ox = 0; ox < g.out_w; ++ox) {
-          const std::vector<float>& wx = xs[ox].weights;
-          const std::vector<int64_t>& offsets = x_offsets[ox];
-          std::fill_n(sum, cc, 0.0f);
-          for (int64_t iy = sy.start; iy < sy.end; ++iy) {
-            const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
-            std::fill_n(sum_y, cc, 0.0f);
-            for (size_t k = 0; k < offsets.size(); ++k) {
-              const T* p = r + offsets[k];
-              const float w = wx[k];
-              for (int64_t c = 0; c < cc; ++c) sum_y[c] += static_cast<float>(Load(p[c])) * w;
+      // kC == 3: the row's sums, one pixel per 3 floats (one spare float for 4-lane loads).
+      std::vector<float> acc(kC == 3 ? static_cast<size_t>(g.out_w * 3 + 1) : 0);
+      cwise_internal::RunSimdFor<T>([&] {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t n = row / g.out_h, oy = row % g.out_h;
+          const Span& sy = ys[oy];
+          float* zr = z + row * g.out_w * cc;
+          if constexpr (kC == 3) {
+            // Input row by input row, across the output row: each pixel's sums are added in the
+            // same order, and neighbouring pixels' independent sums overlap in the pipeline.
+            float* __restrict a = acc.data();
+            const int64_t* __restrict cell_first = first.data();
+            const int64_t* __restrict cell_offset = offsets.data();
+            const float* __restrict cell_weight = weights.data();
+            const int64_t out_w = g.out_w;
+            std::fill(acc.begin(), acc.end(), 0.0f);
+            for (int64_t iy = sy.start; iy < sy.end; ++iy) {
+              const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * 3;
+              const float wy = sy.weights[iy - sy.start];
+              for (int64_t ox = 0; ox < out_w; ++ox) {
+                Float4 sum_y = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
+                  sum_y += LoadPixel3(r + cell_offset[k]) * cell_weight[k];
+                }
+                StoreFloat3(LoadFloat4(a + ox * 3) + sum_y * wy, a + ox * 3);
+              }
             }
-            const float wy = sy.weights[iy - sy.start];
-            for (int64_t c = 0; c < cc; ++c) sum[c] += sum_y[c] * wy;
+            for (int64_t i = 0; i < out_w * 3; ++i) zr[i] = a[i] * norm;
+            continue;
           }
-          for (int64_t c = 0; c < cc; ++c) zr[ox * cc + c] = sum[c] * norm;
+          for (int64_t ox = 0; ox < g.out_w; ++ox) {
+            float* sum = any.data();
+            float* sum_y = sum + cc;
+            std::fill_n(sum, cc, 0.0f);
+            for (int64_t iy = sy.start; iy < sy.end; ++iy) {
+              const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
+              std::fill_n(sum_y, cc, 0.0f);
+              for (int64_t k = first[ox]; k < first[ox + 1]; ++k) {
+                const T* p = r + offsets[k];
+                const float w = weights[k];
+                for (int64_t c = 0; c < cc; ++c) sum_y[c] += static_cast<float>(Load(p[c])) * w;
+              }
+              const float wy = sy.weights[iy - sy.start];
+              for (int64_t c = 0; c < cc; ++c) sum[c] += sum_y[c] * wy;
+            }
+            for (int64_t c = 0; c < cc; ++c) zr[ox * cc + c] = sum[c] * norm;
+          }
         }
-      }
+      });
     });
   }
 };
