@@ -98,6 +98,11 @@ class ReshapeOp final : public OpKernel {
       return absl::InvalidArgumentError(
           absl::StrCat("sizes input must be 1-D, not ", sizes.shape().DebugString()));
     }
+    // TensorFlow's Reshape takes fewer sizes than TensorShape's 254-rank limit.
+    if (sizes.NumElements() >= 254) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("too many dimensions: must be < 254, but received ", sizes.NumElements()));
+    }
     std::vector<int64_t> dims = IndexValues(sizes);
     int unknown = -1;
     int64_t product = 1;

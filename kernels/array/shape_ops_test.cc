@@ -97,6 +97,19 @@ TEST(ShapeOpsTest, ReshapeInfersMinusOneBesideAZero) {
                                 "shape has 0"));
 }
 
+// TensorFlow's Reshape refuses 254 sizes and more, one below TensorShape's limit (tf.reshape's
+// text); 253 ones reshape.
+TEST(ShapeOpsTest, ReshapeTo254DimsIsTensorFlowsError) {
+  OpTester t("Reshape");
+  t.Attr("T", DT_FLOAT).Input(F({1}, TensorShape({1}))).Input(I(std::vector<int32_t>(254, 1)));
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                "too many dimensions: must be < 254, but received 254"));
+  OpTester u("Reshape");
+  u.Attr("T", DT_FLOAT).Input(F({1}, TensorShape({1}))).Input(I(std::vector<int32_t>(253, 1)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, u.Run());
+  EXPECT_EQ(out[0].shape().rank(), 253);
+}
+
 TEST(ShapeOpsTest, ExpandDimsAndSqueeze) {
   OpTester e("ExpandDims");
   e.Attr("T", DT_FLOAT).Input(F({1, 2}, TensorShape({2}))).Input(Tensor::Scalar<int32_t>(-1));
