@@ -1,6 +1,9 @@
 // What the recorded cases cannot show: the NCDHW refusals (TensorFlow's CPU kernels have none),
-// and a multi-threaded Conv3D agreeing with the single-threaded one.
+// a multi-threaded Conv3D agreeing with the single-threaded one, and pools over more channels than
+// the recorded shapes have.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,6 +60,54 @@ TEST(Conv3DTest, ThreadsAgree) {
   RILL_ASSERT_OK_AND_ASSIGN(auto four, run(4));
   EXPECT_EQ(one[0].shape(), TensorShape({2, 5, 8, 4, 4}));
   ExpectTensorEqual(four[0], one[0]);  // small integers: exact in any order
+}
+
+// Channel counts that fill the pools' register blocks of 32 (40: one block and a tail of 8; 64: two
+// blocks), with SAME windows cut at the edges, against the definition.
+TEST(Pool3DTest, WideChannelsMatchTheDefinition) {
+  for (const bool max : {true, false}) {
+    for (const int64_t c : {40, 64}) {
+      const int64_t d = 3, h = 5, w = 4;
+      const Tensor x = Ramp(TensorShape({1, d, h, w, c}));
+      OpTester t(max ? "MaxPool3D" : "AvgPool3D");
+      t.Attr("T", DT_FLOAT)
+          .Attr("ksize", std::vector<int64_t>{1, 2, 3, 2, 1})
+          .Attr("strides", std::vector<int64_t>{1, 2, 2, 2, 1})
+          .Attr("padding", std::string("SAME"))
+          .Input(x);
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      // SAME with stride 2: out = ceil(in / 2); the window starts at o * 2 - pad_before, where
+      // pad_before = (total padding) / 2 and total = max((out - 1) * 2 + k - in, 0).
+      const int64_t od = 2, oh = 3, ow = 2;
+      const int64_t pd = std::max<int64_t>((od - 1) * 2 + 2 - d, 0) / 2;
+      const int64_t ph = std::max<int64_t>((oh - 1) * 2 + 3 - h, 0) / 2;
+      const int64_t pw = std::max<int64_t>((ow - 1) * 2 + 2 - w, 0) / 2;
+      const float* in = x.flat<float>().data();
+      std::vector<float> want;
+      for (int64_t a = 0; a < od; ++a) {
+        for (int64_t b = 0; b < oh; ++b) {
+          for (int64_t e = 0; e < ow; ++e) {
+            for (int64_t ch = 0; ch < c; ++ch) {
+              float acc = max ? std::numeric_limits<float>::lowest() : 0.0f;
+              int64_t count = 0;
+              for (int64_t i = a * 2 - pd; i < a * 2 - pd + 2; ++i) {
+                for (int64_t j = b * 2 - ph; j < b * 2 - ph + 3; ++j) {
+                  for (int64_t k = e * 2 - pw; k < e * 2 - pw + 2; ++k) {
+                    if (i < 0 || i >= d || j < 0 || j >= h || k < 0 || k >= w) continue;
+                    const float v = in[((i * h + j) * w + k) * c + ch];
+                    acc = max ? std::max(acc, v) : acc + v;
+                    ++count;
+                  }
+                }
+              }
+              want.push_back(max ? acc : acc / static_cast<float>(count));
+            }
+          }
+        }
+      }
+      ExpectTensorEqual(out[0], Tensor::FromVector<float>(want, TensorShape({1, od, oh, ow, c})));
+    }
+  }
 }
 
 }  // namespace
