@@ -49,6 +49,7 @@
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/onednn_conv.h"
+#include "ops/attr_value_util.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -64,6 +65,9 @@ absl::StatusOr<Attrs3d> ParseAttrs3d(const OpKernelConstruction& ctx, bool pool)
   Attrs3d a;
   std::string padding, format = "NDHWC";
   RILL_RETURN_IF_ERROR(ctx.GetAttr("strides", &a.strides));
+  // TensorFlow reads strides, ksize and dilations as int32: a value outside it is its shape
+  // function's error (a 3-D pool of ksize 2^63 - 1 ran).
+  for (int64_t v : a.strides) RILL_RETURN_IF_ERROR(CheckInt32Attr("strides", v));
   RILL_RETURN_IF_ERROR(ctx.GetAttr("padding", &padding));
   (void)ctx.GetAttr("data_format", &format);
   a.padding = PaddingFromString(padding);
@@ -78,6 +82,7 @@ absl::StatusOr<Attrs3d> ParseAttrs3d(const OpKernelConstruction& ctx, bool pool)
   }
   if (pool) {
     RILL_RETURN_IF_ERROR(ctx.GetAttr("ksize", &a.ksize));
+    for (int64_t v : a.ksize) RILL_RETURN_IF_ERROR(CheckInt32Attr("ksize", v));
     if (a.ksize.size() != 5) {
       return absl::InvalidArgumentError("Sliding window ksize field must specify 5 dimensions");
     }
@@ -101,6 +106,7 @@ absl::StatusOr<Attrs3d> ParseAttrs3d(const OpKernelConstruction& ctx, bool pool)
     }
     std::vector<int64_t> dilations = {1, 1, 1, 1, 1};
     (void)ctx.GetAttr("dilations", &dilations);
+    for (int64_t v : dilations) RILL_RETURN_IF_ERROR(CheckInt32Attr("dilations", v));
     for (int64_t d : dilations) {
       if (d != 1) {
         return absl::InvalidArgumentError(

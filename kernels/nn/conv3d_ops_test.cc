@@ -43,6 +43,32 @@ TEST(Conv3DTest, NcdhwIsRefused) {
                                    "Default Pooling3DOp only supports NDHWC on device type CPU"));
 }
 
+// TensorFlow reads the 3-D window attrs as int32 (its shape functions' texts); a pool with a
+// ksize of 2^63 - 1 ran.
+TEST(Conv3DTest, WindowAttrsPastInt32AreTensorFlowsError) {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  for (const char* op : {"MaxPool3D", "AvgPool3D"}) {
+    OpTester pool(op);
+    pool.Attr("T", DT_FLOAT)
+        .Attr("ksize", std::vector<int64_t>{1, max, 1, 1, 1})
+        .Attr("strides", std::vector<int64_t>{1, 1, 1, 1, 1})
+        .Attr("padding", std::string("SAME"))
+        .Input(Ramp(TensorShape({1, 2, 2, 2, 1})));
+    EXPECT_THAT(pool.Run(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "Attr ksize has value 9223372036854775807 out of range for an int32"))
+        << op;
+  }
+  OpTester conv("Conv3D");
+  conv.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 2147483648, 1, 1, 1})
+      .Attr("padding", std::string("SAME"))
+      .Input(Ramp(TensorShape({1, 2, 2, 2, 1})))
+      .Input(Ramp(TensorShape({1, 1, 1, 1, 1})));
+  EXPECT_THAT(conv.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                   "Attr strides has value 2147483648 out of range for an int32"));
+}
+
 TEST(Conv3DTest, ThreadsAgree) {
   const Tensor x = Ramp(TensorShape({2, 9, 8, 7, 3}));
   const Tensor f = Ramp(TensorShape({3, 2, 3, 3, 4}));
