@@ -1,9 +1,10 @@
 // Float NHWC Conv2D and DepthwiseConv2dNative (and NDHWC Conv3D) forward on oneDNN (Debian's
 // libdnnl 2.6, OpenMP runtime), optionally with a bias and Relu / Relu6 / swish applied inside the
-// convolution (the optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative). Those four kernels
-// and Conv3D use it for float (depthwise as a grouped convolution); their other dtypes keep their
-// own paths (im2col + Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and the
-// backprops do not use it.
+// convolution (the optimizer's _FusedConv2D and _FusedDepthwiseConv2dNative; swish runs as a pass
+// over the output right after it where that is faster, kernels/math_lib/swish_inplace.h). Those
+// four kernels and Conv3D use it for float (depthwise as a grouped convolution); their other dtypes
+// keep their own paths (im2col + Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and
+// the backprops do not use it.
 //
 // Why: oneDNN's direct convolution (brgconv kernels on AVX-512) works on the input directly, where
 // im2col first copies every window into a column buffer for the GEMM, and it is the faster of

@@ -264,6 +264,40 @@ TEST(OneDnnConvTest, ThreeDimensionalConvolutionMatchesADirectOne) {
   }
 }
 
+TEST(OneDnnConvTest, SwishIsWithin1e5OfTheConvolutionFollowedBySwish) {
+  // The fused swish (a pass after the convolution on AVX-512, oneDNN's post-op elsewhere) against
+  // the same convolution with its bias alone followed by x / (1 + e^-x) in double, as the unfused
+  // graph computes it. Outputs of about 200k elements, so two threads split the pass.
+  OneDnnConvShape depthwise = Shape(1, 64, 64, 48, 3, 48, 1, 1, 1, 1, 64, 64);
+  depthwise.groups = 48;
+  const std::vector<Case> cases = {
+      {"pointwise", Shape(1, 48, 48, 16, 1, 96, 1, 1, 0, 0, 48, 48)},
+      {"depthwise", depthwise},
+  };
+  for (const Case& c : cases) {
+    OneDnnConvShape s = c.shape;
+    s.has_bias = true;
+    const std::vector<float> in = Values(s.batch * s.in_h * s.in_w * s.in_c, 1);
+    const int64_t filter_size = s.k_h * s.k_w * (s.groups > 1 ? s.out_c : s.in_c * s.out_c);
+    std::vector<float> f = Values(filter_size, 2);
+    for (float& v : f) v *= 4.0f;  // outputs over about [-40, 40], both tails of the sigmoid
+    const std::vector<float> bias = Values(s.out_c, 3);
+    std::vector<float> plain(s.batch * s.out_h * s.out_w * s.out_c);
+    ASSERT_THAT(OneDnnConv2D(s, 1, in.data(), f.data(), bias.data(), plain.data()), IsOk());
+    s.activation = FusedActivation::kSwish;
+    for (int threads : {1, 2}) {
+      std::vector<float> out(plain.size(), -99.f);
+      ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), f.data(), bias.data(), out.data()), IsOk());
+      for (size_t i = 0; i < out.size(); ++i) {
+        const double x = plain[i];
+        const double want = x / (1 + std::exp(-x));
+        ASSERT_NEAR(out[i], want, std::max(1e-5 * std::fabs(want), 1e-30))
+            << c.name << " threads " << threads << " [" << i << "] x = " << x;
+      }
+    }
+  }
+}
+
 TEST(OneDnnConvTest, AShapeOneDnnRejectsIsAnInternalErrorNamingTheShape) {
   // A zero stride (Rill's kernels never pass one: their attrs are checked first).
   OneDnnConvShape s = Shape(1, 6, 6, 2, 3, 2, 1, 1, 0, 0, 4, 4);
