@@ -19,6 +19,7 @@
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
 #include "proto/meta_graph.pb.h"
+#include "proto/node_def.pb.h"
 #include "proto/saved_model.pb.h"
 
 namespace rill {
@@ -45,8 +46,17 @@ bool HasNoUnknownFields(const Message& m) {
   if (!r->GetUnknownFields(m).empty()) return false;
   std::vector<const FieldDescriptor*> fields;
   r->ListFields(m, &fields);
+  const auto* node = dynamic_cast<const NodeDef*>(&m);
   for (const FieldDescriptor* f : fields) {
     if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (node != nullptr && f->number() == NodeDef::kAttrFieldNumber) {
+      // Through the map itself: reflection reads a map field through a repeated copy of its
+      // entries that stays with the message, for a Const a second copy of its value.
+      for (const auto& [name, value] : node->attr()) {
+        if (!HasNoUnknownFields(value)) return false;
+      }
+      continue;
+    }
     if (f->is_repeated()) {
       for (int i = 0; i < r->FieldSize(m, f); ++i) {
         if (!HasNoUnknownFields(r->GetRepeatedMessage(m, f, i))) return false;

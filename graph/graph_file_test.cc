@@ -161,6 +161,26 @@ TEST(ReadGraphDefFileTest, NeitherBinaryNorText) {
   }
 }
 
+// A binary GraphDef comes back holding its Const values once: the strict check reads the attr map
+// itself, not reflection's repeated copy of it (which SpaceUsedLong counts).
+TEST(ReadGraphDefFileTest, BinaryGraphDefKeepsItsConstValuesOnce) {
+  GraphDef graph;
+  NodeDef* c = graph.add_node();
+  c->set_name("c");
+  c->set_op("Const");
+  (*c->mutable_attr())["dtype"].set_type(DT_FLOAT);
+  TensorProto* value = (*c->mutable_attr())["value"].mutable_tensor();
+  value->set_dtype(DT_FLOAT);
+  value->mutable_tensor_shape()->add_dim()->set_size(1 << 18);
+  value->set_tensor_content(std::string(4 << 18, '\1'));
+  const std::string path = TempPath("big_const.pb");
+  WriteBytes(path, graph.SerializeAsString());
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef got, ReadGraphDefFile(path));
+  // Before comparing: MessageDifferencer reads maps through reflection too.
+  EXPECT_LT(got.SpaceUsedLong(), (4 << 18) + (64 << 10));
+  EXPECT_TRUE(Same(graph, got));
+}
+
 TEST(ReadGraphDefFileTest, MissingFile) {
   const std::string path = TempPath("no/such/graph.pb");
   EXPECT_THAT(ReadGraphDefFile(path),
