@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <map>
 #include <string>
 #include <utility>
@@ -336,6 +339,13 @@ class SessionImpl {
         part = Graph();  // its NodeDefs go before the next partition's kernels are built
       }
     }
+    parts.clear();
+#if defined(__GLIBC__)
+    // What was freed above (the run graph, the optimizer's NodeDefs, kernel construction
+    // temporaries) leaves holes in glibc's heap that stay resident, and the larger buffers made
+    // later (oneDNN's packed weights at the first run) rarely fit them: give their pages back.
+    malloc_trim(0);
+#endif
     rill::MutexLock lock(&mu_);
     name_counter_ = std::max(name_counter_, counter);
     auto [it, inserted] = run_states_.emplace(key, state);
