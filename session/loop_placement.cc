@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/types.h"
+#include "graph/op_classes.h"
 #include "ops/attr_value_util.h"
 
 namespace rill {
@@ -136,6 +137,15 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
   std::vector<std::string> moved;
   const int cpu = CpuDevice(placement->devices);
   if (cpu < 0) return moved;
+  // Without an Enter there is no loop: the frame walk below is skipped.
+  bool has_loop = false;
+  for (const Node* n : graph.op_nodes()) {
+    if (rill::IsEnter(n->op_class())) {
+      has_loop = true;
+      break;
+    }
+  }
+  if (!has_loop) return moved;
   absl::StatusOr<Frames> frames = FindFrames(graph);
   if (!frames.ok()) return frames.status();
   // Each outermost loop's nodes (its Enters and every node of its frame and nested frames), in
