@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -339,15 +340,28 @@ class ResizeAreaOp final : public ResizeOpBase {
             const int64_t out_w = g.out_w;
             std::fill(acc.begin(), acc.end(), 0.0f);
             for (int64_t iy = sy.start; iy < sy.end; ++iy) {
-              const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * 3;
+              const int64_t in_row = n * g.in_h + std::min(iy, g.in_h - 1);
+              const T* r = x + in_row * g.in_w * 3;
               const float wy = sy.weights[iy - sy.start];
-              for (int64_t ox = 0; ox < out_w; ++ox) {
-                Float4 sum_y = {0.0f, 0.0f, 0.0f, 0.0f};
-                for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
-                  sum_y += LoadPixel3(r + cell_offset[k]) * cell_weight[k];
+              // float pixels are read as 4 lanes (lane 3, the next pixel's first channel, only
+              // reaches the discarded lane 3 of the sums), except in the tensor's last row, where
+              // the last pixel has no next one.
+              auto sum_row = [&](auto load) {
+                for (int64_t ox = 0; ox < out_w; ++ox) {
+                  Float4 sum_y = {0.0f, 0.0f, 0.0f, 0.0f};
+                  for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
+                    sum_y += load(r + cell_offset[k]) * cell_weight[k];
+                  }
+                  StoreFloat3(LoadFloat4(a + ox * 3) + sum_y * wy, a + ox * 3);
                 }
-                StoreFloat3(LoadFloat4(a + ox * 3) + sum_y * wy, a + ox * 3);
+              };
+              if constexpr (std::is_same_v<T, float>) {
+                if (in_row + 1 < g.batch * g.in_h) {
+                  sum_row([](const float* p) { return LoadFloat4(p); });
+                  continue;
+                }
               }
+              sum_row([](const T* p) { return LoadPixel3(p); });
             }
             for (int64_t i = 0; i < out_w * 3; ++i) zr[i] = a[i] * norm;
             continue;
