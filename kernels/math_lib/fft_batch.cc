@@ -248,7 +248,7 @@ int64_t ComplexAxisFft<T>::cost_per_job() const {
 
 template <typename T>
 void ComplexAxisFft<T>::Run(int64_t begin, int64_t end) const {
-  const int64_t max_lanes = width_;
+  const int64_t max_lanes = std::min(width_, seqs_);  // buffers for the widest block only
   std::unique_ptr<T[]> owned;
   T* re = Scratch<T>(2 * n_ * max_lanes + plan_->WorkSize(max_lanes), &owned);
   T* im = re + n_ * max_lanes;
@@ -317,7 +317,7 @@ int64_t RealForwardRows<T>::cost_per_job() const {
 
 template <typename T>
 void RealForwardRows<T>::Run(int64_t begin, int64_t end) const {
-  const int64_t max_lanes = kFftLanes<T>;
+  const int64_t max_lanes = std::min(kFftLanes<T>, layout_.rows);
   const int64_t len = plan_->size();  // complex points transformed
   const int64_t half = n_ / 2 + 1;
   std::unique_ptr<T[]> owned;
@@ -403,7 +403,7 @@ int64_t RealInverseRows<T>::cost_per_job() const {
 
 template <typename T>
 void RealInverseRows<T>::Run(int64_t begin, int64_t end) const {
-  const int64_t max_lanes = kFftLanes<T>;
+  const int64_t max_lanes = std::min(kFftLanes<T>, layout_.rows);
   const int64_t len = plan_->size();
   const int64_t half = n_ / 2 + 1;
   std::unique_ptr<T[]> owned;

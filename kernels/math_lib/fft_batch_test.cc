@@ -110,6 +110,26 @@ TEST(ComplexAxisFftTest, SixteenLaneBlocksAtEverySimdLevel) {
   }
 }
 
+TEST(ComplexAxisFftTest, OneLongRowRoundTrip) {
+  // A single row: buffers for one lane, not a block of 16. 3 * 2^14 is mixed radix, 65537 a
+  // Bluestein length.
+  for (int64_t n : {49152, 65537}) {
+    const std::vector<Cd> x = Random(n, 11);
+    std::vector<Cd> y(n), back(n);
+    RunAll(ComplexAxisFft<double>(1, n, 1, false, 1.0, x.data(), y.data()));
+    RunAll(ComplexAxisFft<double>(1, n, 1, true, 1.0 / n, y.data(), back.data()));
+    // y[0] is the sum of the row.
+    Cd sum = 0;
+    for (const Cd& v : x) sum += v;
+    EXPECT_NEAR(y[0].real(), sum.real(), 1e-9) << n;
+    EXPECT_NEAR(y[0].imag(), sum.imag(), 1e-9) << n;
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_NEAR(back[i].real(), x[i].real(), 1e-12) << n << " " << i;
+      ASSERT_NEAR(back[i].imag(), x[i].imag(), 1e-12) << n << " " << i;
+    }
+  }
+}
+
 // The first n / 2 + 1 bins of the DFT of each row of `rows` (cropped or zero-padded to n).
 std::vector<Cld> DirectRealDft(const std::vector<double>& x, int64_t rows, int64_t width,
                                int64_t n) {
