@@ -124,11 +124,30 @@ class SessionImpl {
   // Starts (or finds) the inter-op pool and prints the device mapping: ResourceExhausted when
   // the process cannot start the threads the config asks for (ThreadPool::Create).
   absl::Status Start() {
-    if (options_.config.use_per_session_threads()) {
-      RILL_ASSIGN_OR_RETURN(owned_pool_, ThreadPool::Create("rill_inter_op", inter_op_threads_));
-      pool_ = owned_pool_.get();
+    const auto& pool_options = options_.config.session_inter_op_thread_pool();
+    if (pool_options.empty()) {
+      if (options_.config.use_per_session_threads()) {
+        RILL_ASSIGN_OR_RETURN(pool_, OwnedPool(inter_op_threads_));
+      } else {
+        RILL_ASSIGN_OR_RETURN(pool_, SharedThreadPool("rill_inter_op", inter_op_threads_));
+      }
+      pools_.push_back(pool_);
     } else {
-      RILL_ASSIGN_OR_RETURN(pool_, SharedThreadPool("rill_inter_op", inter_op_threads_));
+      // TensorFlow's session_inter_op_thread_pool: one pool per entry, chosen per step by
+      // RunOptions.inter_op_thread_pool; a pool with a global_name is shared by every session
+      // naming it with the same size.
+      for (const ThreadPoolOptionProto& p : pool_options) {
+        const int threads = p.num_threads() > 0 ? p.num_threads() : DefaultNumThreads();
+        ThreadPool* pool = nullptr;
+        if (p.global_name().empty()) {
+          RILL_ASSIGN_OR_RETURN(pool, OwnedPool(threads));
+        } else {
+          RILL_ASSIGN_OR_RETURN(pool, SharedThreadPool(p.global_name(), threads));
+        }
+        pools_.push_back(pool);
+      }
+      pool_ = pools_[0];
+      inter_op_threads_ = pool_->NumThreads();
     }
     // TensorFlow 2's DirectSession logs the device mapping (stderr); the per-node placement
     // lines go to stdout.
@@ -139,6 +158,14 @@ class SessionImpl {
   }
 
   ~SessionImpl() { Close().IgnoreError(); }
+
+  // A pool only this session uses (kept in owned_pools_).
+  absl::StatusOr<ThreadPool*> OwnedPool(int threads) {
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool,
+                          ThreadPool::Create("rill_inter_op", threads));
+    owned_pools_.push_back(std::move(pool));
+    return owned_pools_.back().get();
+  }
 
   std::vector<DeviceAttributes> ListDevices() const {
     std::vector<DeviceAttributes> out;
@@ -356,6 +383,15 @@ class SessionImpl {
                        const std::vector<std::pair<std::string, Tensor>>& feeds,
                        const std::vector<std::string>& fetches, std::vector<Tensor>* outputs,
                        RunMetadata* run_metadata, CancellationManager* cancel) {
+    // -1 is TensorFlow's "the caller's thread": Rill runs that step on the first pool, which
+    // gives the same results.
+    const int pool_index = run_options.inter_op_thread_pool();
+    if (pool_index < -1 || pool_index >= static_cast<int>(pools_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Invalid inter_op_thread_pool: ", pool_index, " (this session has ", pools_.size(),
+          " inter-op pool", pools_.size() == 1 ? "" : "s",
+          ", from ConfigProto.session_inter_op_thread_pool; use -1 to ", pools_.size() - 1, ")"));
+    }
     if (run_options.output_partition_graphs() &&
         options_.config.experimental().disable_output_partition_graphs()) {
       return absl::InvalidArgumentError(
@@ -398,7 +434,7 @@ class SessionImpl {
     ex_args.cancellation = cancel;
     ex_args.call_frame = &frame;
     ex_args.step_resources = &step_resources;
-    ThreadPool* pool = pool_;
+    ThreadPool* pool = pool_index > 0 ? pools_[pool_index] : pool_;
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     ex_args.intra_op_threads = intra_op_threads_;
     ex_args.runner_threads = pool->NumThreads();
@@ -493,10 +529,11 @@ class SessionImpl {
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> devices_;
   // Set only with use_per_session_threads; otherwise the pool is SharedThreadPool's.
-  std::unique_ptr<ThreadPool> owned_pool_;
-  ThreadPool* pool_ = nullptr;  // inter-op: runs expensive kernels (set by Start)
-  int intra_op_threads_ = 1;    // threads one kernel may use, its own included
-  int inter_op_threads_ = 1;    // threads of pool_
+  std::vector<std::unique_ptr<ThreadPool>> owned_pools_;  // pools only this session uses
+  std::vector<ThreadPool*> pools_;  // RunOptions.inter_op_thread_pool indexes it (set by Start)
+  ThreadPool* pool_ = nullptr;      // pools_[0]: inter-op, runs expensive kernels (set by Start)
+  int intra_op_threads_ = 1;        // threads one kernel may use, its own included
+  int inter_op_threads_ = 1;        // threads of pool_
 
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
@@ -532,6 +569,24 @@ absl::Status ValidateSessionConfig(const ConfigProto& config) {
                        kMaxThreadsPerPool, " threads per pool. Use 0 for one thread per core (",
                        DefaultNumThreads(), " here) or a smaller number"));
     }
+  }
+  for (const ThreadPoolOptionProto& p : config.session_inter_op_thread_pool()) {
+    if (p.num_threads() > kMaxThreadsPerPool) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ConfigProto.session_inter_op_thread_pool num_threads is ", p.num_threads(),
+                       "; Rill allows at most ", kMaxThreadsPerPool,
+                       " threads per pool. Use 0 for one thread per core (", DefaultNumThreads(),
+                       " here) or a smaller number"));
+    }
+  }
+  // TensorFlow's executor factories; Rill runs every type with its one executor.
+  const std::string& executor_type = config.experimental().executor_type();
+  if (!executor_type.empty() && executor_type != "DEFAULT" &&
+      executor_type != "SINGLE_THREADED_EXECUTOR") {
+    return absl::NotFoundError(
+        absl::StrCat("No executor factory registered for the given executor type: ", executor_type,
+                     " Registered factories are {, DEFAULT, SINGLE_THREADED_EXECUTOR}. (set "
+                     "ConfigProto.experimental.executor_type to one of them, or leave it empty)"));
   }
   auto cpus = config.device_count().find(kDeviceCpu);
   if (cpus != config.device_count().end() && cpus->second > kMaxCpuDevices) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "core/mutex.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -411,6 +412,64 @@ TEST(SessionTest, PartitionGraphsAreKeptUnlessDisabled) {
     ASSERT_THAT(s->Run({}, {"read_after_inc"}, {}, &out), IsOk());
     EXPECT_EQ(out[0].flat<float>()[0], 2.f);
   }
+}
+
+// ConfigProto.experimental.executor_type names one of TensorFlow's executor factories; any
+// other is TensorFlow's NotFound.
+TEST(SessionTest, UnknownExecutorTypeIsNotFound) {
+  for (const char* known : {"", "DEFAULT", "SINGLE_THREADED_EXECUTOR"}) {
+    ConfigProto config;
+    config.mutable_experimental()->set_executor_type(known);
+    std::unique_ptr<Session> s = NewCounterSession(config);
+    std::vector<Tensor> out;
+    ASSERT_THAT(s->Run({}, {}, {"init"}, &out), IsOk());
+    EXPECT_EQ(ReadV(*s), 0.f);
+  }
+  SessionOptions options;
+  options.config.mutable_experimental()->set_executor_type("FANCY");
+  EXPECT_THAT(Session::New(options),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("No executor factory registered for the given executor type: "
+                                 "FANCY Registered factories are {")));
+}
+
+// session_inter_op_thread_pool makes one pool per entry; RunOptions.inter_op_thread_pool picks
+// one per step (-1 included), and an index past them is TensorFlow's InvalidArgument.
+TEST(SessionTest, SessionInterOpThreadPoolsArePickedPerStep) {
+  ConfigProto config;
+  config.add_session_inter_op_thread_pool()->set_num_threads(1);
+  ThreadPoolOptionProto* shared = config.add_session_inter_op_thread_pool();
+  shared->set_num_threads(2);
+  shared->set_global_name("session_test_shared_pool");
+  std::unique_ptr<Session> s = NewCounterSession(config);
+  std::vector<Tensor> out;
+  ASSERT_THAT(s->Run({}, {}, {"init"}, &out), IsOk());
+  for (int pool : {-1, 0, 1}) {
+    RunOptions run_options;
+    run_options.set_inter_op_thread_pool(pool);
+    ASSERT_THAT(s->Run(run_options, {}, {"read_after_inc"}, {}, &out, nullptr), IsOk());
+  }
+  EXPECT_EQ(out[0].flat<float>()[0], 3.f);
+  for (int pool : {2, -2}) {
+    RunOptions run_options;
+    run_options.set_inter_op_thread_pool(pool);
+    EXPECT_THAT(s->Run(run_options, {}, {"read_after_inc"}, {}, &out, nullptr),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr(absl::StrCat("Invalid inter_op_thread_pool: ", pool))));
+  }
+  EXPECT_EQ(ReadV(*s), 3.f);  // refused before the step ran
+  std::unique_ptr<Session> one_pool = NewCounterSession();
+  RunOptions run_options;
+  run_options.set_inter_op_thread_pool(1);
+  EXPECT_THAT(one_pool->Run(run_options, {}, {"read"}, {}, &out, nullptr),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Invalid inter_op_thread_pool: 1 (this session has 1 inter-op "
+                                 "pool")));
+  SessionOptions too_big;
+  too_big.config.add_session_inter_op_thread_pool()->set_num_threads(5000);
+  EXPECT_THAT(Session::New(too_big),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("session_inter_op_thread_pool num_threads is 5000")));
 }
 
 TEST(SessionTest, MemoryStatsListEveryDeviceWithItsAllocator) {
