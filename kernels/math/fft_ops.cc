@@ -1,195 +1,32 @@
 // FFTs on the CPU over the innermost one or two dimensions: FFT, IFFT, RFFT, IRFFT and the 2-D
-// forms FFT2D, IFFT2D, RFFT2D, IRFFT2D. Every transform is computed in double (complex64 too):
-// an iterative radix-2 FFT for power-of-two lengths, Eigen's FFT (kissfft, mixed radix) for the
-// other lengths whose prime factors are all at most 7, and Bluestein's chirp-z algorithm (a
-// power-of-two circular convolution) for the rest, whose large prime factors kissfft would
-// transform in quadratic time. The inverse transforms scale by 1/n.
+// forms FFT2D, IFFT2D, RFFT2D, IRFFT2D, computed in the element type (float for complex64,
+// double for complex128) by kernels/math_lib/fft_batch.h's batched, vectorized transforms: one
+// pass per transformed axis, the innermost first, except for IRFFT2D, whose real innermost axis
+// comes last. The inverse transforms scale by 1 / (product of the lengths).
 // The real forms crop or zero-pad the input to fft_length (RFFT) or read the first
 // fft_length[-1] / 2 + 1 bins of the innermost dimension (IRFFT, which treats the spectrum as
-// Hermitian: the imaginary parts of the DC and Nyquist bins are ignored); RFFT transforms a real
-// row of power-of-two length as half as many complex points.
+// Hermitian: the imaginary parts of the DC and Nyquist bins are ignored).
 //
-// Kernels are immutable after construction; Compute is thread-safe (Eigen's FFT objects, whose
-// plan caches are not, are per thread).
+// Kernels are immutable after construction; Compute is thread-safe (plans are shared, read-only).
 #include <algorithm>
-#include <cmath>
 #include <complex>
 #include <cstdint>
-#include <eigen3/unsupported/Eigen/FFT>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/fft_batch.h"
 
 namespace rill {
 namespace {
 
-using Cd = std::complex<double>;
-using EigenFft = Eigen::FFT<double>;
-
-// Whether n's prime factors are all at most 7 (kissfft's radices and small generic ones).
-bool SmoothLength(int64_t n) {
-  for (int64_t p : {2, 3, 5, 7}) {
-    while (n % p == 0) n /= p;
-  }
-  return n == 1;
-}
-
-// This thread's Eigen FFT (unscaled), whose plans for the lengths it has seen are kept; bounded:
-// the plans are dropped after 64 lengths.
-EigenFft& ThreadFft(int64_t n) {
-  thread_local EigenFft fft;
-  thread_local std::vector<int64_t> lengths;
-  if (std::find(lengths.begin(), lengths.end(), n) == lengths.end()) {
-    if (lengths.size() >= 64) {
-      fft.impl().clear();
-      lengths.clear();
-    }
-    fft.SetFlag(EigenFft::Unscaled);
-    lengths.push_back(n);
-  }
-  return fft;
-}
-
-// Plain complex product (std::complex's operator* goes through the C99 Annex G NaN recovery).
-inline Cd CMul(Cd a, Cd b) {
-  return Cd(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-}
-
-// Twiddles e^{-2 pi i k / n}, k < n / 2, for a power of two n.
-std::vector<Cd> Twiddles(int64_t n) {
-  std::vector<Cd> tw(static_cast<size_t>(n / 2));
-  for (int64_t k = 0; k < n / 2; ++k) {
-    const double angle = -2.0 * M_PI * static_cast<double>(k) / static_cast<double>(n);
-    tw[k] = Cd(std::cos(angle), std::sin(angle));
-  }
-  return tw;
-}
-
-// In-place unnormalized DFT of a[0, n), n a power of two: sign -1 (forward) uses `tw`, +1 its
-// conjugates.
-void Radix2(Cd* a, int64_t n, const std::vector<Cd>& tw, bool inverse) {
-  for (int64_t i = 1, j = 0; i < n; ++i) {  // bit-reversal permutation
-    int64_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  for (int64_t len = 2; len <= n; len <<= 1) {
-    const int64_t half = len / 2;
-    const int64_t step = n / len;
-    for (int64_t i = 0; i < n; i += len) {
-      for (int64_t j = 0; j < half; ++j) {
-        Cd w = tw[j * step];
-        if (inverse) w = std::conj(w);
-        const Cd u = a[i + j];
-        const Cd v = CMul(a[i + j + half], w);
-        a[i + j] = u + v;
-        a[i + j + half] = u - v;
-      }
-    }
-  }
-}
-
-// An unnormalized DFT of one length and direction: out[k] = sum_j x[j] e^{-+2 pi i jk / n}.
-class FftPlan {
- public:
-  FftPlan(int64_t n, bool inverse) : n_(n), inverse_(inverse) {
-    if (n_ <= 1) return;
-    if ((n_ & (n_ - 1)) == 0) {
-      tw_ = Twiddles(n_);
-      return;
-    }
-    if (SmoothLength(n_)) {
-      eigen_ = true;
-      return;
-    }
-    // Bluestein: jk = (j^2 + k^2 - (k - j)^2) / 2, so the DFT is a chirp, a convolution with the
-    // conjugate chirp, and a chirp. k^2 is reduced mod 2n to keep the angles exact.
-    m_ = 1;
-    while (m_ < 2 * n_ - 1) m_ <<= 1;
-    tw_ = Twiddles(m_);
-    const double sign = inverse_ ? 1.0 : -1.0;
-    chirp_.resize(static_cast<size_t>(n_));
-    const unsigned __int128 two_n = static_cast<unsigned __int128>(2 * n_);
-    for (int64_t k = 0; k < n_; ++k) {
-      const unsigned __int128 k2 =
-          static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(k) % two_n;
-      const double angle =
-          sign * M_PI * static_cast<double>(static_cast<int64_t>(k2)) / static_cast<double>(n_);
-      chirp_[k] = Cd(std::cos(angle), std::sin(angle));
-    }
-    kernel_.assign(static_cast<size_t>(m_), Cd(0, 0));
-    kernel_[0] = std::conj(chirp_[0]);
-    for (int64_t k = 1; k < n_; ++k) kernel_[k] = kernel_[m_ - k] = std::conj(chirp_[k]);
-    Radix2(kernel_.data(), m_, tw_, false);
-  }
-
-  int64_t scratch_size() const { return std::max(m_, n_); }
-
-  // Transforms x[0, n) in place; `scratch` holds scratch_size() elements.
-  void Run(Cd* x, Cd* scratch) const {
-    if (n_ <= 1) return;
-    if (eigen_) {
-      std::copy_n(x, n_, scratch);
-      EigenFft& fft = ThreadFft(n_);
-      if (inverse_) {
-        fft.inv(x, scratch, n_);
-      } else {
-        fft.fwd(x, scratch, n_);
-      }
-      return;
-    }
-    if (m_ == 0) {
-      Radix2(x, n_, tw_, inverse_);
-      return;
-    }
-    for (int64_t k = 0; k < n_; ++k) scratch[k] = CMul(x[k], chirp_[k]);
-    std::fill(scratch + n_, scratch + m_, Cd(0, 0));
-    Radix2(scratch, m_, tw_, false);
-    for (int64_t k = 0; k < m_; ++k) scratch[k] = std::conj(CMul(scratch[k], kernel_[k]));
-    Radix2(scratch, m_, tw_, false);  // conj(FFT(conj(.))) is m times the inverse
-    const double scale = 1.0 / static_cast<double>(m_);
-    for (int64_t k = 0; k < n_; ++k) x[k] = CMul(std::conj(scratch[k]) * scale, chirp_[k]);
-  }
-
- private:
-  int64_t n_;
-  bool inverse_;
-  bool eigen_ = false;      // a smooth length other than a power of two: Eigen's FFT
-  int64_t m_ = 0;           // Bluestein's power-of-two length (0: n is a power of two)
-  std::vector<Cd> tw_;      // twiddles of n (power of two) or m
-  std::vector<Cd> chirp_;   // e^{-+ i pi k^2 / n}
-  std::vector<Cd> kernel_;  // FFT of the conjugate chirp, length m
-};
-
-// The first n / 2 + 1 bins of the DFT of a real row of even length n from z, the n / 2 point DFT
-// of its elements packed as z[k] = x[2k] + i x[2k+1]: with E and O the DFTs of the even and odd
-// elements, E[k] = (z[k] + conj(z[m-k])) / 2, O[k] = -i (z[k] - conj(z[m-k])) / 2 and
-// X[k] = E[k] + e^{-2 pi i k / n} O[k]. `tw`: Twiddles(n).
-void RealRow(const Cd* z, int64_t n, const std::vector<Cd>& tw, Cd* out) {
-  const int64_t m = n / 2;
-  for (int64_t k = 0; k <= m; ++k) {
-    const Cd a = z[k == m ? 0 : k];
-    const Cd b = std::conj(z[k == 0 ? 0 : m - k]);
-    const Cd even = (a + b) * 0.5;
-    const Cd odd = CMul(a - b, Cd(0, -0.5));
-    out[k] = even + CMul(k < m ? tw[k] : Cd(-1, 0), odd);
-  }
-}
-
-// Transforms the columns of the rows x cols matrix `buf` (row-major) with `plan` (length rows).
-void TransformColumns(const FftPlan& plan, Cd* buf, int64_t rows, int64_t cols,
-                      std::vector<Cd>& column, std::vector<Cd>& scratch) {
-  if (rows <= 1) return;
-  column.resize(static_cast<size_t>(rows));
-  for (int64_t c = 0; c < cols; ++c) {
-    for (int64_t r = 0; r < rows; ++r) column[r] = buf[r * cols + c];
-    plan.Run(column.data(), scratch.data());
-    for (int64_t r = 0; r < rows; ++r) buf[r * cols + c] = column[r];
-  }
+// Runs a fft_batch job set on the intra-op threads.
+template <typename Jobs>
+void RunJobs(const OpKernelContext& ctx, const Jobs& jobs) {
+  ctx.ParallelFor(jobs.num_jobs(), jobs.cost_per_job(),
+                  [&](int64_t begin, int64_t end) { jobs.Run(begin, end); });
 }
 
 enum class FftKind { kComplex, kRealForward, kRealInverse };
@@ -275,70 +112,50 @@ class FftOp final : public OpKernel {
   template <typename C, typename R>
   void Transform(OpKernelContext& ctx, const Tensor& in, Tensor* out, int64_t batch,
                  const int64_t* d, const int64_t* len, int64_t half) const {
-    const FftPlan rows_plan(len[1], kInverse);
-    const FftPlan cols_plan(len[0], kInverse);
-    // A real row of even power-of-two length n is transformed as n / 2 complex points (even
-    // elements real, odd imaginary) and then separated (RealRow).
-    const int64_t n1 = len[1];
-    const bool packed = kKind == FftKind::kRealForward && n1 >= 4 && (n1 & (n1 - 1)) == 0;
-    const FftPlan half_plan(packed ? n1 / 2 : 0, false);
-    const std::vector<Cd> row_twiddles = packed ? Twiddles(n1) : std::vector<Cd>();
-    const int64_t scratch = std::max(rows_plan.scratch_size(), cols_plan.scratch_size());
-    const int64_t in_per = d[0] * d[1];
     const int64_t l0 = len[0], l1 = len[1];
-    const double scale = kInverse ? 1.0 / (static_cast<double>(l0) * static_cast<double>(l1)) : 1.0;
-    const int64_t cost = 20 * l0 * l1 * (1 + static_cast<int64_t>(std::log2(l0 * l1 + 1)));
-    ctx.ParallelFor(batch, cost, [&](int64_t begin, int64_t end) {
-      std::vector<Cd> buf, column, row, work(static_cast<size_t>(scratch));
-      for (int64_t b = begin; b < end; ++b) {
-        if constexpr (kKind == FftKind::kComplex) {
-          const C* x = in.flat<C>().data() + b * in_per;
-          C* y = out->flat<C>().data() + b * l0 * l1;
-          buf.assign(x, x + l0 * l1);
-          for (int64_t r = 0; r < l0; ++r) rows_plan.Run(buf.data() + r * l1, work.data());
-          TransformColumns(cols_plan, buf.data(), l0, l1, column, work);
-          for (int64_t i = 0; i < l0 * l1; ++i) y[i] = C(buf[i] * scale);
-        } else if constexpr (kKind == FftKind::kRealForward) {
-          const R* x = in.flat<R>().data() + b * in_per;
-          C* y = out->flat<C>().data() + b * l0 * half;
-          buf.assign(static_cast<size_t>(l0 * half), Cd(0, 0));
-          row.resize(static_cast<size_t>(l1));
+    const R scale = kInverse ? static_cast<R>(1.0 / (static_cast<double>(l0) * l1)) : R(1);
+    if constexpr (kKind == FftKind::kComplex) {
+      const C* x = in.flat<C>().data();
+      C* y = out->flat<C>().data();
+      // Rows first (into the output), then the columns of each [l0][l1] matrix in place.
+      RunJobs(ctx, ComplexAxisFft<R>(batch * l0, l1, 1, kInverse, kRank == 1 ? scale : R(1), x, y));
+      if (kRank == 2) RunJobs(ctx, ComplexAxisFft<R>(batch, l0, l1, kInverse, scale, y, y));
+    } else if constexpr (kKind == FftKind::kRealForward) {
+      FftRowLayout rows;
+      rows.rows = batch * l0;
+      rows.group = l0;
+      rows.group_stride = d[0] * d[1];
+      rows.row_stride = d[1];
+      rows.valid_rows = std::min(l0, d[0]);
+      rows.valid_len = std::min(l1, d[1]);
+      C* y = out->flat<C>().data();
+      RunJobs(ctx, RealForwardRows<R>(l1, rows, in.flat<R>().data(), y));
+      if (kRank == 2) RunJobs(ctx, ComplexAxisFft<R>(batch, l0, half, false, R(1), y, y));
+    } else {  // kRealInverse
+      const C* x = in.flat<C>().data();
+      FftRowLayout rows;
+      rows.rows = batch * l0;
+      rows.group = l0;
+      rows.group_stride = d[0] * d[1];
+      rows.row_stride = d[1];
+      rows.valid_rows = l0;
+      std::vector<C> cropped;
+      if (kRank == 2 && l0 > 1) {
+        // The columns' inverse transforms first, on the [l0][half] corner of each matrix.
+        cropped.resize(static_cast<size_t>(batch * l0 * half));
+        for (int64_t b = 0; b < batch; ++b) {
           for (int64_t r = 0; r < l0; ++r) {
-            std::fill(row.begin(), row.end(), Cd(0, 0));
-            const int64_t n = r < d[0] ? std::min(l1, d[1]) : 0;
-            if (packed) {
-              const R* xr = n > 0 ? x + r * d[1] : x;
-              for (int64_t k = 0; k < n1 / 2; ++k) {
-                row[k] = Cd(2 * k < n ? xr[2 * k] : R(0), 2 * k + 1 < n ? xr[2 * k + 1] : R(0));
-              }
-              half_plan.Run(row.data(), work.data());
-              RealRow(row.data(), n1, row_twiddles, buf.data() + r * half);
-              continue;
-            }
-            for (int64_t c = 0; c < n; ++c) row[c] = Cd(x[r * d[1] + c], 0);
-            rows_plan.Run(row.data(), work.data());
-            std::copy(row.begin(), row.begin() + half, buf.begin() + r * half);
-          }
-          TransformColumns(cols_plan, buf.data(), l0, half, column, work);
-          for (int64_t i = 0; i < l0 * half; ++i) y[i] = C(buf[i]);
-        } else {  // kRealInverse
-          const C* x = in.flat<C>().data() + b * in_per;
-          R* y = out->flat<R>().data() + b * l0 * l1;
-          buf.resize(static_cast<size_t>(l0 * half));
-          for (int64_t r = 0; r < l0; ++r) {
-            for (int64_t c = 0; c < half; ++c) buf[r * half + c] = Cd(x[r * d[1] + c]);
-          }
-          TransformColumns(cols_plan, buf.data(), l0, half, column, work);
-          row.resize(static_cast<size_t>(l1));
-          for (int64_t r = 0; r < l0; ++r) {
-            const Cd* h = buf.data() + r * half;
-            for (int64_t c = 0; c < l1; ++c) row[c] = c < half ? h[c] : std::conj(h[l1 - c]);
-            rows_plan.Run(row.data(), work.data());
-            for (int64_t c = 0; c < l1; ++c) y[r * l1 + c] = static_cast<R>(row[c].real() * scale);
+            std::copy_n(x + (b * d[0] + r) * d[1], half, cropped.data() + (b * l0 + r) * half);
           }
         }
+        RunJobs(ctx,
+                ComplexAxisFft<R>(batch, l0, half, true, R(1), cropped.data(), cropped.data()));
+        x = cropped.data();
+        rows.group_stride = l0 * half;
+        rows.row_stride = half;
       }
-    });
+      RunJobs(ctx, RealInverseRows<R>(l1, rows, scale, x, out->flat<R>().data()));
+    }
   }
 };
 

@@ -1,5 +1,5 @@
 // What the conformance cases cannot hold: long transforms against a direct DFT in long double
-// (Bluestein for prime and composite lengths, radix 2 beyond the recorded sizes), the
+// (Bluestein for a prime length, mixed radix and radix 4 beyond the recorded sizes), the
 // IRFFT(RFFT(x)) round trip, and the zero spectrum of an empty input (TensorFlow leaves that
 // output uninitialized).
 #include <cmath>
