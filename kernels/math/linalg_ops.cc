@@ -1,6 +1,9 @@
 // Dense linear algebra on the CPU, float and double, batched over the leading dims (each op
 // works on the matrices in the last two dims; a batch's matrices are spread over the intra-op
-// threads), with Eigen's decompositions:
+// threads), with Eigen's decompositions; Cholesky and MatrixInverse of float and double matrices of
+// at least kLapackMinSize rows run on OpenBLAS's LAPACK instead (?potrf; ?getrf + ?getri, blocked
+// and vectorized for the CPU it runs on, where Rill's Eigen is compiled for baseline x86-64),
+// single-threaded per matrix as Gemm's OpenBLAS calls are:
 //
 //   MatrixDeterminant(input): det of each square matrix (partial-pivot LU); 1 for 0x0.
 //   LogMatrixDeterminant(input): sign (-1, 0, 1) and log |det|; singular matrices give sign 0 and
@@ -34,12 +37,29 @@
 #include <cstdint>
 #include <eigen3/Eigen/Dense>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+
+// OpenBLAS's LAPACK (libopenblas exports it; Debian installs no LAPACKE header for it). Fortran
+// calling convention: every argument by pointer, and a hidden length after the arguments for each
+// character argument.
+extern "C" {
+void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t uplo_len);
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len);
+void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void sgetri_(const int* n, float* a, const int* lda, const int* ipiv, float* work, const int* lwork,
+             int* info);
+void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,
+             const int* lwork, int* info);
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
+}
 
 namespace rill {
 namespace {
@@ -89,6 +109,65 @@ void ForEachMatrix(OpKernelContext& ctx, int64_t count, int64_t cost, Fn&& fn) {
   ctx.ParallelFor(count, std::max<int64_t>(cost, 1), [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) fn(i);
   });
+}
+
+// The smallest matrices (rows) Cholesky and MatrixInverse hand to LAPACK: from about 32 rows its
+// factorizations are faster than Eigen's (docs/performance.md); smaller ones, where a call's fixed
+// cost dominates, stay on Eigen.
+constexpr int64_t kLapackMinSize = 32;
+
+// Rill spreads a batch's matrices over its own threads, so each LAPACK call runs on the calling
+// thread (as Gemm's OpenBLAS calls do).
+void SingleThreadedLapack() {
+  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+}
+
+// Overwrites the row-major n x n matrix `a` by the lower factor L of its lower triangle (a = L
+// L^T, zeros above the diagonal); false (a's contents unspecified) when it is not positive
+// definite. Row-major a is column-major a^T, whose upper triangle is a's lower one: ?potrf('U')
+// factors it as U^T U and leaves U, which read row-major is L.
+template <typename T>
+bool LapackCholesky(T* a, int64_t n) {
+  SingleThreadedLapack();
+  const int ni = static_cast<int>(n);
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    spotrf_("U", &ni, a, &ni, &info, 1);
+  } else {
+    dpotrf_("U", &ni, a, &ni, &info, 1);
+  }
+  if (info != 0) return false;
+  for (int64_t r = 0; r < n; ++r) std::fill(a + r * n + r + 1, a + (r + 1) * n, T(0));
+  return true;
+}
+
+// Overwrites the row-major n x n matrix `a` by its inverse; false when a partial-pivot LU pivot
+// is not above 0 in magnitude (as the Eigen path decides). Column-major, the buffer is a^T, and
+// the inverse of a^T read row-major is the inverse of a.
+template <typename T>
+bool LapackInverse(T* a, int64_t n) {
+  SingleThreadedLapack();
+  const int ni = static_cast<int>(n);
+  std::vector<int> pivots(static_cast<size_t>(n));
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    sgetrf_(&ni, &ni, a, &ni, pivots.data(), &info);
+  } else {
+    dgetrf_(&ni, &ni, a, &ni, pivots.data(), &info);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(std::abs(a[i * n + i]) > T(0))) return false;
+  }
+  if (info < 0) return false;
+  // ?getri's blocked form wants n * block size of workspace; 64 covers OpenBLAS's blocks.
+  const int lwork = ni * 64;
+  std::vector<T> work(static_cast<size_t>(lwork));
+  if constexpr (std::is_same_v<T, float>) {
+    sgetri_(&ni, a, &ni, pivots.data(), work.data(), &lwork, &info);
+  } else {
+    dgetri_(&ni, a, &ni, pivots.data(), work.data(), &lwork, &info);
+  }
+  return info == 0;
 }
 
 absl::Status NotSquare() { return absl::InvalidArgumentError("Input matrix must be square."); }
@@ -166,6 +245,16 @@ class InverseOp final : public OpKernel {
       std::atomic<bool> singular{false};
       ForEachMatrix(ctx, b.count, n * n * n, [&](int64_t i) {
         ConstMap<T> a(x + i * n * n, n, n);
+        if (n >= kLapackMinSize) {
+          MutMap<T> inv(y + i * n * n, n, n);
+          if (adjoint_) {
+            inv = a.transpose();
+          } else {
+            inv = a;
+          }
+          if (!LapackInverse(inv.data(), n)) singular = true;
+          return;
+        }
         Eigen::PartialPivLU<RowMat<T>> lu;
         if (adjoint_) {
           lu.compute(a.transpose());
@@ -203,8 +292,16 @@ class CholeskyOp final : public OpKernel {
       T* y = out->flat<T>().data();
       if (n == 0) return absl::OkStatus();
       ForEachMatrix(ctx, b.count, n * n * n / 3, [&](int64_t i) {
-        Eigen::LLT<RowMat<T>, Eigen::Lower> llt(ConstMap<T>(x + i * n * n, n, n));
         MutMap<T> l(y + i * n * n, n, n);
+        if (n >= kLapackMinSize) {
+          l = ConstMap<T>(x + i * n * n, n, n);
+          if (LapackCholesky(l.data(), n)) return;
+          l.setZero();
+          l.template triangularView<Eigen::Lower>().setConstant(
+              std::numeric_limits<T>::quiet_NaN());
+          return;
+        }
+        Eigen::LLT<RowMat<T>, Eigen::Lower> llt(ConstMap<T>(x + i * n * n, n, n));
         if (llt.info() == Eigen::Success) {
           l = llt.matrixL();
         } else {
