@@ -191,7 +191,7 @@ class StepState {
     } catch (const std::bad_alloc&) {
       return absl::ResourceExhaustedError(
           absl::StrCat("OOM in ", kernel.type_string(),
-                       ": the memory the kernel needs for its inputs could not be allocated"));
+                       ": the kernel could not allocate the host memory it needs"));
     }
   }
 

@@ -400,8 +400,8 @@ TEST_F(ExecutorTest, AKernelOutOfHostMemoryIsResourceExhaustedNamingTheNode) {
     )",
                        &frame, &cm),
               StatusIs(absl::StatusCode::kResourceExhausted,
-                       "OOM in ExecTestBadAlloc: the memory the kernel needs for its inputs could "
-                       "not be allocated\n\t [[{{node big}}]]"));
+                       "OOM in ExecTestBadAlloc: the kernel could not allocate the host memory it "
+                       "needs\n\t [[{{node big}}]]"));
 }
 
 TEST_F(ExecutorTest, ExternalCancellationEndsABlockedStep) {

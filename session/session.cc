@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #if defined(__GLIBC__)
@@ -147,7 +148,6 @@ class SessionImpl {
         pools_.push_back(pool);
       }
       pool_ = pools_[0];
-      inter_op_threads_ = pool_->NumThreads();
     }
     // TensorFlow 2's DirectSession logs the device mapping (stderr); the per-node placement
     // lines go to stdout.
@@ -434,7 +434,7 @@ class SessionImpl {
     ex_args.cancellation = cancel;
     ex_args.call_frame = &frame;
     ex_args.step_resources = &step_resources;
-    ThreadPool* pool = pool_index > 0 ? pools_[pool_index] : pool_;
+    ThreadPool* pool = pools_[std::max(pool_index, 0)];
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     ex_args.intra_op_threads = intra_op_threads_;
     ex_args.runner_threads = pool->NumThreads();
@@ -528,12 +528,13 @@ class SessionImpl {
 
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> devices_;
-  // Set only with use_per_session_threads; otherwise the pool is SharedThreadPool's.
-  std::vector<std::unique_ptr<ThreadPool>> owned_pools_;  // pools only this session uses
+  // Pools only this session uses (use_per_session_threads, session_inter_op_thread_pool entries
+  // without a global_name); the others are SharedThreadPool's.
+  std::vector<std::unique_ptr<ThreadPool>> owned_pools_;
   std::vector<ThreadPool*> pools_;  // RunOptions.inter_op_thread_pool indexes it (set by Start)
   ThreadPool* pool_ = nullptr;      // pools_[0]: inter-op, runs expensive kernels (set by Start)
   int intra_op_threads_ = 1;        // threads one kernel may use, its own included
-  int inter_op_threads_ = 1;        // threads of pool_
+  int inter_op_threads_ = 1;        // the inter-op size the config asks for (Start)
 
   mutable rill::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;

@@ -338,10 +338,12 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
       for (int64_t u = begin; u < end; ++u) {
         const int64_t b = u / num_classes, c = u % num_classes;
         const float* batch_boxes = box_data + b * num_boxes * q * 4;
-        const OrderedBox* ordered = shared.data() + b * num_boxes;
+        // (shared is empty when q > 1: no offset into it then.)
+        const OrderedBox* ordered = own.data();
         if (q > 1) {
           OrderBoxes(batch_boxes, num_boxes, q, c, own.data());
-          ordered = own.data();
+        } else {
+          ordered = shared.data() + b * num_boxes;
         }
         ClassNms(batch_boxes, ordered, score_data + b * num_boxes * num_classes, num_boxes, q,
                  num_classes, c, size_per_class, iou_threshold, score_threshold,
