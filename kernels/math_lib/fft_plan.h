@@ -4,10 +4,10 @@
 // contiguous lanes that the compiler vectorizes (RunSimd: AVX-512, AVX2 or the baseline).
 //
 // Lengths whose prime factors are all at most kMaxDirectRadix run as an iterative Stockham
-// (self-sorting, out of place into a work buffer) transform with radix-8, 4, 2, 3 and 5 butterflies
+// (self-sorting, out of place into a work buffer) transform with radix-4, 2, 3 and 5 butterflies
 // and a generic odd one; other lengths go through Bluestein's chirp-z algorithm (a circular
 // convolution of a power-of-two length, itself a Stockham transform). Twiddles are computed in
-// double with exact argument reduction and then rounded to T.
+// long double with exact argument reduction and then rounded to T.
 //
 // Forward: X[k] = sum_j x[j] e^{-2 pi i jk / n}; inverse: the same with +i, not scaled by 1 / n.
 //

@@ -66,7 +66,7 @@ absl::StatusOr<Attrs3d> ParseAttrs3d(const OpKernelConstruction& ctx, bool pool)
   std::string padding, format = "NDHWC";
   RILL_RETURN_IF_ERROR(ctx.GetAttr("strides", &a.strides));
   // TensorFlow reads strides, ksize and dilations as int32: a value outside it is its shape
-  // function's error (a 3-D pool of ksize 2^63 - 1 ran).
+  // function's error.
   for (int64_t v : a.strides) RILL_RETURN_IF_ERROR(CheckInt32Attr("strides", v));
   RILL_RETURN_IF_ERROR(ctx.GetAttr("padding", &padding));
   (void)ctx.GetAttr("data_format", &format);
