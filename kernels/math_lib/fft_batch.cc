@@ -54,25 +54,32 @@ void ScatterPairsTiled(const T* re, const T* im, int64_t lanes, int64_t begin, i
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RILL_FFT_AVX512 1
-// Transposes the 16 x 16 matrix whose rows are r[0..15].
+// Transposes the 16 x 16 matrix whose rows are r[0..15]. The loops here and in the callers are
+// unrolled fully so that the arrays of vectors stay in registers (GCC otherwise keeps them on
+// the stack and moves every shuffle through memory).
 __attribute__((target("avx512f"), always_inline)) inline void Transpose16(__m512* r) {
   __m512 t[16];
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i += 2) {
     t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
     t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
   }
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i += 4) {
     r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
     r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
     r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
     r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
   }
+#pragma GCC unroll 2
   for (int h = 0; h < 16; h += 8) {
+#pragma GCC unroll 4
     for (int i = 0; i < 4; ++i) {
       t[h + i] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0x88);
       t[h + i + 4] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0xDD);
     }
   }
+#pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) {
     r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
     r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
@@ -84,8 +91,10 @@ __attribute__((target("avx512f"))) int64_t GatherPairs16(const float* const* row
   int64_t j0 = 0;
   for (; j0 + 8 <= count; j0 += 8) {
     __m512 r[16];
+#pragma GCC unroll 16
     for (int l = 0; l < 16; ++l) r[l] = _mm512_loadu_ps(rows[l] + 2 * j0);
     Transpose16(r);
+#pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) {
       _mm512_storeu_ps(re + (j0 + j) * 16, r[2 * j]);
       _mm512_storeu_ps(im + (j0 + j) * 16, r[2 * j + 1]);
@@ -94,19 +103,25 @@ __attribute__((target("avx512f"))) int64_t GatherPairs16(const float* const* row
   return j0;
 }
 
-__attribute__((target("avx512f"))) int64_t ScatterPairs16(const float* re, const float* im,
-                                                          int64_t count, float scale,
-                                                          float* const* rows) {
+__attribute__((target("avx512f,prfchw"))) int64_t ScatterPairs16(const float* re, const float* im,
+                                                                 int64_t count, float scale,
+                                                                 float* const* rows) {
   const __m512 s = _mm512_set1_ps(scale);
   int64_t j0 = 0;
   for (; j0 + 8 <= count; j0 += 8) {
     __m512 r[16];
+#pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) {
       r[2 * j] = _mm512_mul_ps(_mm512_loadu_ps(re + (j0 + j) * 16), s);
       r[2 * j + 1] = _mm512_mul_ps(_mm512_loadu_ps(im + (j0 + j) * 16), s);
     }
     Transpose16(r);
-    for (int l = 0; l < 16; ++l) _mm512_storeu_ps(rows[l] + 2 * j0, r[l]);
+#pragma GCC unroll 16
+    for (int l = 0; l < 16; ++l) {
+      // The rows' next lines, fetched for writing: 16 store streams outrun the prefetchers.
+      _mm_prefetch(reinterpret_cast<const char*>(rows[l] + 2 * j0 + 64), _MM_HINT_ET0);
+      _mm512_storeu_ps(rows[l] + 2 * j0, r[l]);
+    }
   }
   return j0;
 }

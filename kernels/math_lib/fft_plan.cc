@@ -149,6 +149,79 @@ inline void Pass4(const T* xr, const T* xi, T* yr, T* yi, int64_t m, int64_t run
   }
 }
 
+// Two radix-4 passes fused into one radix-16 pass over a [16 * m][block] array, so the data
+// crosses the cache once instead of twice. The first pass (sub-transforms of length 16 m) runs on
+// the rows q + (j' + 4 j) m (j' < 4: its butterfly q + j' m over j < 4), its outputs stay in
+// registers, and the second (length 4 m) combines them over j' into the rows 16 q + 4 k' + k.
+// `wr`, `wi`: the first pass's twiddles ([p][k - 1], p < 4 m); `vr`, `vi`: the second's.
+template <typename T, int64_t kBlock>
+inline void Pass44(const T* xr, const T* xi, T* yr, T* yi, int64_t m, int64_t runtime_block,
+                   const T* wr, const T* wi, const T* vr, const T* vi) {
+  const int64_t block = kBlock > 0 ? kBlock : runtime_block;
+  for (int64_t q = 0; q < m; ++q) {
+    const T* ar[16];
+    const T* ai[16];
+    for (int t = 0; t < 16; ++t) {
+      ar[t] = xr + (q + t * m) * block;
+      ai[t] = xi + (q + t * m) * block;
+    }
+    T* br = yr + 16 * q * block;
+    T* bi = yi + 16 * q * block;
+    // Twiddles: w[j'][k - 1] of the first pass's butterfly q + j' m, v[k' - 1] of the second's.
+    T w_r[4][3], w_i[4][3];
+    for (int jp = 0; jp < 4; ++jp) {
+      for (int k = 0; k < 3; ++k) {
+        w_r[jp][k] = wr[3 * (q + jp * m) + k];
+        w_i[jp][k] = wi[3 * (q + jp * m) + k];
+      }
+    }
+    const T v1r = vr[3 * q], v1i = vi[3 * q], v2r = vr[3 * q + 1], v2i = vi[3 * q + 1];
+    const T v3r = vr[3 * q + 2], v3i = vi[3 * q + 2];
+#pragma GCC ivdep
+    for (int64_t i = 0; i < block; ++i) {
+      T cr[4][4], ci[4][4];  // [j'][k]: the first pass's outputs
+#pragma GCC unroll 4
+      for (int jp = 0; jp < 4; ++jp) {
+        const T x0r = ar[jp][i], x0i = ai[jp][i], x1r = ar[jp + 4][i], x1i = ai[jp + 4][i];
+        const T x2r = ar[jp + 8][i], x2i = ai[jp + 8][i], x3r = ar[jp + 12][i],
+                x3i = ai[jp + 12][i];
+        const T t0r = x0r + x2r, t0i = x0i + x2i, t1r = x0r - x2r, t1i = x0i - x2i;
+        const T t2r = x1r + x3r, t2i = x1i + x3i;
+        const T t3r = x1i - x3i, t3i = x3r - x1r;  // (a1 - a3) * -i
+        cr[jp][0] = t0r + t2r;
+        ci[jp][0] = t0i + t2i;
+        const T c1r = t1r + t3r, c1i = t1i + t3i;
+        const T c2r = t0r - t2r, c2i = t0i - t2i;
+        const T c3r = t1r - t3r, c3i = t1i - t3i;
+        cr[jp][1] = c1r * w_r[jp][0] - c1i * w_i[jp][0];
+        ci[jp][1] = c1r * w_i[jp][0] + c1i * w_r[jp][0];
+        cr[jp][2] = c2r * w_r[jp][1] - c2i * w_i[jp][1];
+        ci[jp][2] = c2r * w_i[jp][1] + c2i * w_r[jp][1];
+        cr[jp][3] = c3r * w_r[jp][2] - c3i * w_i[jp][2];
+        ci[jp][3] = c3r * w_i[jp][2] + c3i * w_r[jp][2];
+      }
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        const T t0r = cr[0][k] + cr[2][k], t0i = ci[0][k] + ci[2][k];
+        const T t1r = cr[0][k] - cr[2][k], t1i = ci[0][k] - ci[2][k];
+        const T t2r = cr[1][k] + cr[3][k], t2i = ci[1][k] + ci[3][k];
+        const T t3r = ci[1][k] - ci[3][k], t3i = cr[3][k] - cr[1][k];
+        const T c1r = t1r + t3r, c1i = t1i + t3i;
+        const T c2r = t0r - t2r, c2i = t0i - t2i;
+        const T c3r = t1r - t3r, c3i = t1i - t3i;
+        br[k * block + i] = t0r + t2r;
+        bi[k * block + i] = t0i + t2i;
+        br[(4 + k) * block + i] = c1r * v1r - c1i * v1i;
+        bi[(4 + k) * block + i] = c1r * v1i + c1i * v1r;
+        br[(8 + k) * block + i] = c2r * v2r - c2i * v2i;
+        bi[(8 + k) * block + i] = c2r * v2i + c2i * v2r;
+        br[(12 + k) * block + i] = c3r * v3r - c3i * v3i;
+        bi[(12 + k) * block + i] = c3r * v3i + c3i * v3r;
+      }
+    }
+  }
+}
+
 template <typename T, int64_t kBlock>
 inline void Pass5(const T* xr, const T* xi, T* yr, T* yi, int64_t m, int64_t runtime_block,
                   const T* wr, const T* wi) {
@@ -376,6 +449,19 @@ FftPlan<T>::FftPlan(int64_t n) : n_(n) {
     passes_.push_back(std::move(pass));
     n_cur /= r;
   }
+  // The same passes with consecutive radix-4 ones fused in pairs.
+  for (size_t i = 0; i < passes_.size(); ++i) {
+    Pass pass = passes_[i];
+    if (i + 1 < passes_.size() && pass.radix == 4 && passes_[i + 1].radix == 4) {
+      pass.radix = 16;
+      pass.m = passes_[i + 1].m;
+      pass.vr = passes_[i + 1].wr;
+      pass.vi = passes_[i + 1].wi;
+      ++i;
+    }
+    fused_passes_.push_back(std::move(pass));
+  }
+  if (fused_passes_.size() == passes_.size()) fused_passes_.clear();
 }
 
 template <typename T>
@@ -383,6 +469,9 @@ int64_t FftPlan<T>::WorkSize(int64_t lanes) const {
   if (bluestein_ != nullptr) return 4 * bluestein_->m * lanes;
   return 2 * n_ * lanes;
 }
+
+// The largest part (real or imaginary) of a block that runs the fused radix-16 passes.
+constexpr int64_t kMaxFusedBytes = 16 * 1024;
 
 template <typename T>
 void FftPlan<T>::RunDirect(T* re, T* im, int64_t lanes, T* work) const {
@@ -392,12 +481,19 @@ void FftPlan<T>::RunDirect(T* re, T* im, int64_t lanes, T* work) const {
   T* yr = work;
   T* yi = work + total;
   // Each pass reads x and writes y. The last pass (one sub-transform, m = 1) writes the rows it
-  // reads, so a fixed radix can run it in place: with an odd number of passes that leaves the
-  // result in (re, im) without a copy.
-  const size_t count = passes_.size();
-  const bool last_in_place = count % 2 == 1 && passes_.back().radix <= 5;
+  // reads, so a fixed radix (which reads all its rows before writing) can run it in place: with an
+  // odd number of passes that leaves the result in (re, im) without a copy. A fused pass reads 16
+  // rows n * lanes / 16 elements apart: beyond 4 KiB they start to share the L1 cache's sets
+  // (power-of-two lengths), so long transforms keep the radix-4 passes.
+  const std::vector<Pass>& passes =
+      fused_passes_.empty() || total * static_cast<int64_t>(sizeof(T)) > kMaxFusedBytes
+          ? passes_
+          : fused_passes_;
+  const size_t count = passes.size();
+  const bool last_in_place =
+      count % 2 == 1 && (passes.back().radix <= 5 || passes.back().radix == 16);
   for (size_t i = 0; i < count; ++i) {
-    const Pass& pass = passes_[i];
+    const Pass& pass = passes[i];
     if (last_in_place && i + 1 == count) {
       yr = xr;
       yi = xi;
@@ -409,26 +505,46 @@ void FftPlan<T>::RunDirect(T* re, T* im, int64_t lanes, T* work) const {
     // trip count: straight-line vector code instead of a loop per sub-transform.
     constexpr int64_t kVector = 64 / sizeof(T);
     const bool one_vector = block == kVector;
+    // Each radix is its own RunSimd clone: one function holding every pass compiles the
+    // radix-4 loops worse.
     switch (pass.radix) {
       case 2:
-        one_vector ? Pass2<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
-                   : Pass2<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        RunSimd([&] {
+          one_vector ? Pass2<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
+                     : Pass2<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        });
         break;
       case 3:
-        one_vector ? Pass3<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
-                   : Pass3<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        RunSimd([&] {
+          one_vector ? Pass3<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
+                     : Pass3<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        });
         break;
       case 4:
-        one_vector ? Pass4<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
-                   : Pass4<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        RunSimd([&] {
+          one_vector ? Pass4<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
+                     : Pass4<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        });
+        break;
+      case 16:
+        RunSimd([&] {
+          const T* vr = pass.vr.data();
+          const T* vi = pass.vi.data();
+          one_vector ? Pass44<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi, vr, vi)
+                     : Pass44<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi, vr, vi);
+        });
         break;
       case 5:
-        one_vector ? Pass5<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
-                   : Pass5<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        RunSimd([&] {
+          one_vector ? Pass5<T, kVector>(xr, xi, yr, yi, pass.m, block, wr, wi)
+                     : Pass5<T, 0>(xr, xi, yr, yi, pass.m, block, wr, wi);
+        });
         break;
       default:
-        PassOdd(pass.radix, xr, xi, yr, yi, pass.m, block, wr, wi, pass.dft_c.data(),
-                pass.dft_s.data());
+        RunSimd([&] {
+          PassOdd(pass.radix, xr, xi, yr, yi, pass.m, block, wr, wi, pass.dft_c.data(),
+                  pass.dft_s.data());
+        });
         break;
     }
     std::swap(xr, yr);
@@ -450,56 +566,60 @@ void FftPlan<T>::RunBluestein(T* re, T* im, int64_t lanes, T* work, bool inverse
   // The inverse transform is the forward one with real and imaginary parts exchanged on the way
   // in and out.
   if (inverse) std::swap(re, im);
-  for (int64_t j = 0; j < n_; ++j) {
-    const T cr = b.chirp_re[j], ci = b.chirp_im[j];
-    const T* xr = re + j * lanes;
-    const T* xi = im + j * lanes;
-    T* zr = wr + j * lanes;
-    T* zi = wi + j * lanes;
-    for (int64_t l = 0; l < lanes; ++l) {
-      zr[l] = xr[l] * cr - xi[l] * ci;
-      zi[l] = xr[l] * ci + xi[l] * cr;
+  RunSimd([&] {
+    for (int64_t j = 0; j < n_; ++j) {
+      const T cr = b.chirp_re[j], ci = b.chirp_im[j];
+      const T* xr = re + j * lanes;
+      const T* xi = im + j * lanes;
+      T* zr = wr + j * lanes;
+      T* zi = wi + j * lanes;
+      for (int64_t l = 0; l < lanes; ++l) {
+        zr[l] = xr[l] * cr - xi[l] * ci;
+        zi[l] = xr[l] * ci + xi[l] * cr;
+      }
     }
-  }
+  });
   std::fill(wr + n_ * lanes, wr + m * lanes, T(0));
   std::fill(wi + n_ * lanes, wi + m * lanes, T(0));
   b.conv->RunDirect(wr, wi, lanes, sub);
-  for (int64_t k = 0; k < m; ++k) {
-    const T cr = b.kernel_re[k], ci = b.kernel_im[k];
-    T* zr = wr + k * lanes;
-    T* zi = wi + k * lanes;
-    for (int64_t l = 0; l < lanes; ++l) {
-      const T vr = zr[l], vi = zi[l];
-      zr[l] = vr * cr - vi * ci;
-      zi[l] = vr * ci + vi * cr;
+  RunSimd([&] {
+    for (int64_t k = 0; k < m; ++k) {
+      const T cr = b.kernel_re[k], ci = b.kernel_im[k];
+      T* zr = wr + k * lanes;
+      T* zi = wi + k * lanes;
+      for (int64_t l = 0; l < lanes; ++l) {
+        const T vr = zr[l], vi = zi[l];
+        zr[l] = vr * cr - vi * ci;
+        zi[l] = vr * ci + vi * cr;
+      }
     }
-  }
+  });
   b.conv->RunDirect(wi, wr, lanes, sub);  // exchanged parts: the inverse transform
-  for (int64_t k = 0; k < n_; ++k) {
-    const T cr = b.chirp_re[k], ci = b.chirp_im[k];
-    const T* zr = wr + k * lanes;
-    const T* zi = wi + k * lanes;
-    T* xr = re + k * lanes;
-    T* xi = im + k * lanes;
-    for (int64_t l = 0; l < lanes; ++l) {
-      xr[l] = zr[l] * cr - zi[l] * ci;
-      xi[l] = zr[l] * ci + zi[l] * cr;
+  RunSimd([&] {
+    for (int64_t k = 0; k < n_; ++k) {
+      const T cr = b.chirp_re[k], ci = b.chirp_im[k];
+      const T* zr = wr + k * lanes;
+      const T* zi = wi + k * lanes;
+      T* xr = re + k * lanes;
+      T* xi = im + k * lanes;
+      for (int64_t l = 0; l < lanes; ++l) {
+        xr[l] = zr[l] * cr - zi[l] * ci;
+        xi[l] = zr[l] * ci + zi[l] * cr;
+      }
     }
-  }
+  });
 }
 
 template <typename T>
 void FftPlan<T>::Run(T* re, T* im, int64_t lanes, T* work, bool inverse) const {
   if (n_ <= 1 || lanes <= 0) return;
-  RunSimd([&] {
-    if (bluestein_ != nullptr) {
-      RunBluestein(re, im, lanes, work, inverse);
-    } else if (inverse) {
-      RunDirect(im, re, lanes, work);
-    } else {
-      RunDirect(re, im, lanes, work);
-    }
-  });
+  if (bluestein_ != nullptr) {
+    RunBluestein(re, im, lanes, work, inverse);
+  } else if (inverse) {
+    RunDirect(im, re, lanes, work);
+  } else {
+    RunDirect(re, im, lanes, work);
+  }
 }
 
 template <typename T>

@@ -5,9 +5,10 @@
 //
 // Lengths whose prime factors are all at most kMaxDirectRadix run as an iterative Stockham
 // (self-sorting, out of place into a work buffer) transform with radix-4, 2, 3 and 5 butterflies
-// and a generic odd one; other lengths go through Bluestein's chirp-z algorithm (a circular
-// convolution of a power-of-two length, itself a Stockham transform). Twiddles are computed in
-// long double with exact argument reduction and then rounded to T.
+// and a generic odd one (pairs of radix-4 passes fused into radix-16 ones where a block is small
+// enough for its 16 rows to sit in different L1 cache sets); other lengths go through Bluestein's
+// chirp-z algorithm (a circular convolution of a power-of-two length, itself a Stockham transform).
+// Twiddles are computed in long double with exact argument reduction and then rounded to T.
 //
 // Forward: X[k] = sum_j x[j] e^{-2 pi i jk / n}; inverse: the same with +i, not scaled by 1 / n.
 //
@@ -55,6 +56,9 @@ class FftPlan {
     int64_t m;              // sub-transforms of this pass: length n_cur = radix * m
     int64_t stride;         // s: n_ / n_cur
     std::vector<T> wr, wi;  // twiddles e^{-2 pi i pk / n_cur}, [p][k - 1], p < m, 1 <= k < radix
+    // Radix 16: two radix-4 passes fused (lengths 16 m and 4 m); wr, wi are the first's
+    // twiddles ([p][k - 1], p < 4 m) and vr, vi the second's ([p][k - 1], p < m).
+    std::vector<T> vr, vi;
     std::vector<T> dft_c, dft_s;  // a generic radix's cos and sin of 2 pi t / radix, t < radix
   };
   struct Bluestein {
@@ -69,6 +73,7 @@ class FftPlan {
 
   int64_t n_;
   std::vector<Pass> passes_;
+  std::vector<Pass> fused_passes_;  // passes_ with radix-4 pairs fused; empty if none
   std::unique_ptr<Bluestein> bluestein_;
   std::vector<T> real_tw_re_, real_tw_im_;
 };
