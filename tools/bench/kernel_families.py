@@ -68,11 +68,10 @@ def _segments(rows, segs, seed):
     return np.sort(np.random.RandomState(seed).randint(0, segs, rows)).astype(np.int32)
 
 
-def _spd(shape, seed):
-    a = _r(shape, seed)
+def _spd(shape, seed, dtype=np.float32):
+    a = _r(shape, seed).astype(dtype)
     n = shape[-1]
-    return (np.matmul(a, np.swapaxes(a, -1, -2)) + n * np.eye(n, dtype=np.float32)).astype(
-        np.float32)
+    return (np.matmul(a, np.swapaxes(a, -1, -2)) + n * np.eye(n, dtype=dtype)).astype(dtype)
 
 
 # A case: (name, family, op label, shape text, source, build). build(tf, ph) makes the graph in
@@ -183,6 +182,27 @@ case("area_sweep", "image", "ResizeArea", "[2,16,16,3] ->20x12", "sweep image_op
     _resize("ResizeArea", _r((2, 16, 16, 3), 1), [20, 12]))
 case("area_scaled", "image", "ResizeArea", "[1,512,512,3] ->224x224", "scaled image_ops")(
     _resize("ResizeArea", _r((1, 512, 512, 3), 1), [224, 224]))
+
+# Other channel counts: masks and depth maps (1), RGBA (4), and feature maps resized inside
+# segmentation models (64: DeepLab's and U-Net's decoders resize such maps).
+for _c in (1, 4, 64):
+    _hw = 64 if _c == 64 else 256
+    case("bilinear_c%d" % _c, "image", "ResizeBilinear",
+         "[1,%d,%d,%d] ->%dx%d" % (_hw // 2, _hw // 2, _c, _hw, _hw),
+         "scaled image_ops (%d channels)" % _c)(
+        _resize("ResizeBilinear", _r((1, _hw // 2, _hw // 2, _c), 1), [_hw, _hw],
+                half_pixel_centers=True))
+    _out = 128 if _c == 64 else 224
+    case("bicubic_c%d" % _c, "image", "ResizeBicubic",
+         "[1,%d,%d,%d] ->%dx%d" % (_hw, _hw, _c, _out, _out),
+         "scaled image_ops (%d channels)" % _c)(
+        _resize("ResizeBicubic", _r((1, _hw, _hw, _c), 1), [_out, _out],
+                half_pixel_centers=True))
+    _area_out = 56 if _c == 64 else 224
+    case("area_c%d" % _c, "image", "ResizeArea",
+         "[1,%d,%d,%d] ->%dx%d" % (2 * _hw, 2 * _hw, _c, _area_out, _area_out),
+         "scaled image_ops (%d channels)" % _c)(
+        _resize("ResizeArea", _r((1, 2 * _hw, 2 * _hw, _c), 1), [_area_out, _area_out]))
 
 
 def _scale_translate(x, size, scale):
@@ -415,15 +435,18 @@ case("sparse_to_dense_scaled", "sparse", "SparseToDense", "[512,2000] 20000 nnz"
      "scaled sparse_ops")(_sparse_to_dense(512, 2000, 20000))
 
 
-def _linalg(kind, shape, **kw):
+def _linalg(kind, shape, dtype=np.float32):
     def build(tf, ph):
-        a = ph("a", _spd(shape, 1))
+        a = ph("a", _spd(shape, 1, dtype))
         if kind == "MatrixSolve":
-            return tf.raw_ops.MatrixSolve(matrix=a, rhs=ph("b", _r(shape[:-1] + (4,), 2)),
-                                          name="op")
+            return tf.raw_ops.MatrixSolve(
+                matrix=a, rhs=ph("b", _r(shape[:-1] + (4,), 2).astype(dtype)), name="op")
         if kind == "MatrixTriangularSolve":
             return tf.raw_ops.MatrixTriangularSolve(
-                matrix=a, rhs=ph("b", _r(shape[:-1] + (4,), 2)), lower=True, name="op")
+                matrix=a, rhs=ph("b", _r(shape[:-1] + (4,), 2).astype(dtype)), lower=True,
+                name="op")
+        if kind == "LogMatrixDeterminant":
+            return tf.raw_ops.LogMatrixDeterminant(input=a, name="op")[1]
         if kind == "Svd":
             return tf.raw_ops.Svd(input=a, compute_uv=False, name="op")[0]
         if kind == "Qr":
@@ -442,6 +465,19 @@ case("MatrixInverse_large", "linalg", "MatrixInverse", "[512,512]", "scaled lina
     _linalg("MatrixInverse", (512, 512)))
 case("Cholesky_large", "linalg", "Cholesky", "[512,512]", "scaled linalg_ops")(
     _linalg("Cholesky", (512, 512)))
+
+# Every linear algebra kernel on a batch of tiny matrices (a batch of 3-D rotations or
+# covariances) and on single matrices of 64 to 512 rows, float32, and float64 at both ends.
+_LINALG_SHAPES = [((1000, 3, 3), np.float32), ((64, 64), np.float32), ((256, 256), np.float32),
+                  ((512, 512), np.float32), ((1000, 3, 3), np.float64), ((512, 512), np.float64)]
+for _kind in ("MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "Cholesky", "Qr",
+              "Svd", "MatrixSolve", "MatrixTriangularSolve"):
+    for _shape, _dt in _LINALG_SHAPES:
+        _dn = "f32" if _dt == np.float32 else "f64"
+        _st = "[%s] %s" % (",".join(map(str, _shape)), "float32" if _dt == np.float32 else
+                           "float64")
+        case("linalg_%s_%s_%s" % (_kind, _dn, "x".join(map(str, _shape))), "linalg", _kind, _st,
+             "scaled linalg_ops")(_linalg(_kind, _shape, _dt))
 
 
 def _cumsum(x, axis, exclusive=False, reverse=False, kind="Cumsum"):
