@@ -2,8 +2,8 @@
 # Checks the release tarball (libtensorflow.tar.gz) as a client sees it, outside Bazel:
 #  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2 and the
 #     lib/libtensorflow.so symlink;
-#  2. the library exports only TF_* symbols, the Rill-only RILL_* ones and Rill's C++ API (for
-#     TF_LoadLibrary's op libraries) (nm -D --defined-only), and every function the headers
+#  2. the library exports only TF_* and TFE_* symbols, the Rill-only RILL_* ones and Rill's C++
+#     API (for TF_LoadLibrary's op libraries) (nm -D --defined-only), and every function the headers
 #     declare;
 #  3. a C program compiles against include/ and links with -ltensorflow (gcc -std=c99 -Wall
 #     -Werror -pedantic), and runs.
@@ -14,7 +14,8 @@ smoke_source=$(readlink -f "$2")
 work=${TEST_TMPDIR:-$(mktemp -d)}/release
 rm -rf "$work" && mkdir -p "$work"
 tar -xzf "$tarball" -C "$work"
-for f in include/tensorflow/c/c_api.h include/tensorflow/c/tf_tstring.h lib/libtensorflow.so.2; do
+for f in include/tensorflow/c/c_api.h include/tensorflow/c/tf_tstring.h \
+  include/tensorflow/c/eager/c_api.h lib/libtensorflow.so.2; do
   [[ -f "$work/$f" ]] || { echo "FAIL: $f missing from the tarball"; exit 1; }
 done
 [[ -L "$work/lib/libtensorflow.so" ]] || { echo "FAIL: lib/libtensorflow.so is not a symlink"; exit 1; }
@@ -25,7 +26,7 @@ lib="$work/lib/libtensorflow.so.2"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//' | sort -u \
   > "$work/exported.txt"
 echo "exported symbols: $(wc -l < "$work/exported.txt")"
-c++filt < "$work/exported.txt" | grep -v -e '^TF_' -e '^RILL_' -e '^descriptor_table_' \
+c++filt < "$work/exported.txt" | grep -v -e '^TF_' -e '^TFE_' -e '^RILL_' -e '^descriptor_table_' \
   -e '^rill::' -e '^\(typeinfo for\|typeinfo name for\|vtable for\|VTT for\|guard variable for\) rill::' \
   > "$work/others.txt" || true
 if [[ -s "$work/others.txt" ]]; then
@@ -35,8 +36,9 @@ if [[ -s "$work/others.txt" ]]; then
 fi
 echo "soname: $(objdump -p "$lib" | awk '/SONAME/ {print $2}')"
 
-cat "$work"/include/tensorflow/c/*.h | tr '\n' ' ' | grep -o 'TF_CAPI_EXPORT[^;(]*(' |
-  grep -oE '(TF|RILL)_[A-Za-z0-9_]*\($' | tr -d '(' | sort -u > "$work/declared.txt"
+cat "$work"/include/tensorflow/c/*.h "$work"/include/tensorflow/c/eager/*.h | tr '\n' ' ' |
+  grep -o 'TF_CAPI_EXPORT[^;(]*(' |
+  grep -oE '(TF|TFE|RILL)_[A-Za-z0-9_]*\($' | tr -d '(' | sort -u > "$work/declared.txt"
 echo "declared functions: $(wc -l < "$work/declared.txt")"
 missing=$(comm -23 "$work/declared.txt" "$work/exported.txt")
 if [[ -n "$missing" ]]; then

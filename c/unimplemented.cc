@@ -6,6 +6,7 @@
 #include <string>
 
 #include "c/c_api_internal.h"
+#include "tensorflow/c/eager/c_api.h"
 
 namespace {
 
@@ -33,5 +34,24 @@ const char* TF_ServerTarget(TF_Server*) { return nullptr; }
 void TF_DeleteServer(TF_Server*) {}
 void TF_RegisterLogListener(void (*)(const char*)) {}
 void TF_RegisterFilesystemPlugin(const char*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+
+// The eager API's remote contexts, run metadata and argument lengths (tensorflow/c/eager/c_api.h;
+// the rest of it is served by eager_context.cc and eager_execute.cc).
+void TFE_ContextSetServerDef(TFE_Context*, int, const void*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TFE_ContextEnableRunMetadata(TFE_Context*) {}
+void TFE_ContextDisableRunMetadata(TFE_Context*) {}
+void TFE_ContextExportRunMetadata(TFE_Context*, TF_Buffer*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+int TFE_OpGetInputLength(TFE_Op*, const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return -1;
+}
+int TFE_OpGetOutputLength(TFE_Op*, const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return -1;
+}
 
 }  // extern "C"

@@ -30,6 +30,7 @@ find core graph session ops kernels/framework -name '*.h' ! -name '*_test*' ! -n
   while IFS= read -r -d '' h; do install -D -m 0644 "$h" "$prefix/include/rill/$h"; done
 for h in "$bin"/proto/*.pb.h; do install -D -m 0644 "$h" "$prefix/include/rill/proto/$(basename "$h")"; done
 install -m 0644 c/include/tensorflow/c/*.h "$prefix/include/tensorflow/c/"
+install -D -m 0644 -t "$prefix/include/tensorflow/c/eager" c/include/tensorflow/c/eager/*.h
 # What programs that use Rill's headers link besides librill.so: protobuf and Abseil, whose inline
 # code the headers use.
 deps_libs="-lprotobuf $(sed -n '/name = "absl"/,/)/p' third_party/system/system.BUILD |

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tensorflow/c/c_api_macros.h"
 
@@ -81,6 +83,122 @@ TF_CAPI_EXPORT extern size_t TF_StringGetSize(const TF_TString* tstr);
 TF_CAPI_EXPORT extern size_t TF_StringGetCapacity(const TF_TString* str);
 /* Frees a LARGE string's block and leaves `tstr` empty; other kinds are left as they are. */
 TF_CAPI_EXPORT extern void TF_StringDealloc(TF_TString* tstr);
+
+/* TensorFlow's TF_TString_* functions (its ctstring.h), which programs written for TensorFlow's
+   C API call on the elements of TF_STRING tensors: inline, on the layout above and the exported
+   functions. Owned strings grow as TF_StringCopy makes them (SMALL up to 22 bytes, else a LARGE
+   block of 16-byte-rounded capacity); a VIEW or OFFSET string written to becomes owned. */
+static inline void TF_TString_Init(TF_TString* str) { TF_StringInit(str); }
+static inline void TF_TString_Dealloc(TF_TString* str) { TF_StringDealloc(str); }
+static inline TF_TString_Type TF_TString_GetType(const TF_TString* str) {
+  return TF_StringGetType(str);
+}
+static inline size_t TF_TString_GetSize(const TF_TString* str) { return TF_StringGetSize(str); }
+static inline size_t TF_TString_GetCapacity(const TF_TString* str) {
+  return TF_StringGetCapacity(str);
+}
+static inline const char* TF_TString_GetDataPointer(const TF_TString* str) {
+  return TF_StringGetDataPointer(str);
+}
+static inline void TF_TString_Copy(TF_TString* dst, const char* src, size_t size) {
+  TF_StringCopy(dst, src, size);
+}
+static inline void TF_TString_AssignView(TF_TString* dst, const char* src, size_t size) {
+  TF_StringAssignView(dst, src, size);
+}
+
+/* Makes `str` an owned string of `new_size` bytes whose first `keep` (<= new_size and <= its
+   size) are its current ones, with room for at least `min_cap` (>= new_size); returns its bytes,
+   NUL-terminated at new_size. */
+static inline char* TF_TString_RillOwn(TF_TString* str, size_t keep, size_t new_size,
+                                       size_t min_cap) {
+  const TF_TString_Type type = TF_StringGetType(str);
+  const char* old = TF_StringGetDataPointer(str);
+  if (type != TF_TSTR_LARGE && min_cap <= TF_TString_SmallCapacity) {
+    char bytes[TF_TString_SmallCapacity];
+    if (keep > 0) memcpy(bytes, old, keep);
+    memset(str, 0, sizeof(*str));
+    str->u.smll.size = (uint8_t)(new_size << 2);
+    if (keep > 0) memcpy(str->u.smll.str, bytes, keep);
+    str->u.smll.str[new_size] = '\0';
+    return str->u.smll.str;
+  }
+  if (type == TF_TSTR_LARGE && str->u.large.cap >= min_cap) {
+    str->u.large.size = (new_size << 2) | TF_TSTR_LARGE;
+    str->u.large.ptr[new_size] = '\0';
+    return str->u.large.ptr;
+  }
+  {
+    const size_t cap = ((min_cap + 1 + 15) & ~(size_t)15) - 1;
+    char* block = (char*)malloc(cap + 1);
+    if (block == NULL) return NULL;
+    if (keep > 0) memcpy(block, old, keep);
+    block[new_size] = '\0';
+    if (type == TF_TSTR_LARGE) free(str->u.large.ptr);
+    str->u.large.size = (new_size << 2) | TF_TSTR_LARGE;
+    str->u.large.cap = cap;
+    str->u.large.ptr = block;
+    return block;
+  }
+}
+
+static inline char* TF_TString_ResizeUninitialized(TF_TString* str, size_t new_size) {
+  const size_t size = TF_StringGetSize(str);
+  return TF_TString_RillOwn(str, size < new_size ? size : new_size, new_size, new_size);
+}
+static inline char* TF_TString_Resize(TF_TString* str, size_t new_size, char c) {
+  const size_t size = TF_StringGetSize(str);
+  char* bytes = TF_TString_ResizeUninitialized(str, new_size);
+  if (bytes != NULL && new_size > size) memset(bytes + size, c, new_size - size);
+  return bytes;
+}
+static inline char* TF_TString_Reserve(TF_TString* str, size_t new_cap) {
+  const size_t size = TF_StringGetSize(str);
+  return TF_TString_RillOwn(str, size, size, new_cap > size ? new_cap : size);
+}
+static inline char* TF_TString_ReserveAmortized(TF_TString* str, size_t new_cap) {
+  const size_t cap = TF_StringGetCapacity(str);
+  return TF_TString_Reserve(str, new_cap > cap && new_cap < 2 * cap ? 2 * cap : new_cap);
+}
+static inline char* TF_TString_GetMutableDataPointer(TF_TString* str) {
+  const TF_TString_Type type = TF_StringGetType(str);
+  if (type == TF_TSTR_SMALL) return str->u.smll.str;
+  if (type == TF_TSTR_LARGE) return str->u.large.ptr;
+  return TF_TString_ResizeUninitialized(str, TF_StringGetSize(str));
+}
+/* A VIEW stays a view of the same bytes; other strings are copied. */
+static inline void TF_TString_Assign(TF_TString* dst, const TF_TString* src) {
+  if (dst == src) return;
+  if (TF_StringGetType(src) == TF_TSTR_VIEW) {
+    TF_StringAssignView(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
+  } else {
+    TF_StringCopy(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
+  }
+}
+/* `src` is left empty; an OFFSET string (relative to where it lies) is copied. */
+static inline void TF_TString_Move(TF_TString* dst, TF_TString* src) {
+  if (dst == src) return;
+  if (TF_StringGetType(src) == TF_TSTR_OFFSET) {
+    TF_StringCopy(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
+  } else {
+    TF_StringDealloc(dst);
+    memcpy(dst, src, sizeof(*dst));
+  }
+  memset(src, 0, sizeof(*src));
+}
+static inline void TF_TString_AppendN(TF_TString* dst, const char* src, size_t size) {
+  const size_t old_size = TF_StringGetSize(dst);
+  const size_t cap = TF_StringGetCapacity(dst);
+  const size_t new_size = old_size + size;
+  char* bytes;
+  if (size == 0) return;
+  bytes = TF_TString_RillOwn(dst, old_size, new_size,
+                             new_size > cap && new_size < 2 * cap ? 2 * cap : new_size);
+  if (bytes != NULL) memcpy(bytes + old_size, src, size);
+}
+static inline void TF_TString_Append(TF_TString* dst, const TF_TString* src) {
+  TF_TString_AppendN(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
+}
 
 #ifdef __cplusplus
 }
