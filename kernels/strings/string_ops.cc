@@ -3,8 +3,9 @@
 //     the others, which must share one shape.
 //   AsString(input): each element formatted as TensorFlow does, with printf's conversions: %d/%lld
 //     for signed and %u/%llu for unsigned integers, %f (or %e with `scientific`, %g with
-//     `shortest`) for floats (half through float), "true"/"false" for bool, strings as they are;
-//     `width` pads (with `fill`, one character) and `precision` sets the digits.
+//     `shortest`) for floats (half through double), "(re,im)" for complex64 and complex128 with
+//     each part formatted as a double would be, "true"/"false" for bool, strings as they are;
+//     `width` pads (with `fill`, one character) and `precision` sets the digits (of each part).
 // Errors are InvalidArgument with TensorFlow's texts: "Input shapes do not match: [2] vs. [3]",
 // "Cannot select both scientific and shortest notation", "Fill string must be one or fewer
 // characters", "Fill argument not supported: \"n\"" (fill must be one of ' +-0#'), "scientific
@@ -90,7 +91,8 @@ class AsStringOp final : public OpKernel {
     DataType dtype = DT_INVALID;
     ctx.SetStatus(ctx.GetAttr("T", &dtype));
     if (!ctx.status().ok()) return;
-    const bool is_float = dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_HALF;
+    const bool is_float = dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_HALF ||
+                          dtype == DT_COMPLEX64 || dtype == DT_COMPLEX128;
     if (scientific && shortest) {
       ctx.SetStatus(
           absl::InvalidArgumentError("Cannot select both scientific and shortest notation"));
@@ -176,6 +178,8 @@ class AsStringOp final : public OpKernel {
       }
       return absl::OkStatus();
     }
+    if (in.dtype() == DT_COMPLEX64) return FormatComplex<complex64>(in, z);
+    if (in.dtype() == DT_COMPLEX128) return FormatComplex<complex128>(in, z);
     return VisitKernelTypes<half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t>(
         *this, in.dtype(), [&](auto tag) {
           using T = typename decltype(tag)::type;
@@ -239,6 +243,27 @@ class AsStringOp final : public OpKernel {
     return absl::OkStatus();
   }
 
+  // TensorFlow's "(<format>,<format>)": both parts through the float format, each padded to the
+  // width on its own. The memory bound counts two parts per element.
+  template <typename C>
+  absl::Status FormatComplex(const Tensor& in, absl::Span<std::string> z) const {
+    const auto values = in.flat<C>();
+    const int64_t n = in.NumElements();
+    std::string re, im;
+    for (int64_t i = 0; i < n; ++i) {
+      RILL_RETURN_IF_ERROR(Format(static_cast<double>(values[i].real()), 2 * n, &re));
+      RILL_RETURN_IF_ERROR(Format(static_cast<double>(values[i].imag()), 2 * n, &im));
+      try {
+        z[i] = absl::StrCat("(", re, ",", im, ")");
+      } catch (const std::bad_alloc&) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "OOM when allocating AsString's output: ", n, " strings of ", re.size() + im.size() + 3,
+            " bytes (width ", width_, ", precision ", precision_, ")"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status FormatError() const {
     return absl::InvalidArgumentError(absl::StrCat("AsString output with width ", width_,
                                                    " and precision ", precision_,
@@ -291,8 +316,9 @@ REGISTER_KERNEL(KernelDefBuilder("StaticRegexFullMatch").Device(kDeviceCpu),
                 StaticRegexFullMatchOp);
 REGISTER_KERNEL(KernelDefBuilder("AsString")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32,
-                                          DT_INT64, DT_UINT8, DT_BOOL, DT_STRING}),
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128,
+                                          DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL,
+                                          DT_STRING}),
                 AsStringOp);
 
 }  // namespace

@@ -1,3 +1,6 @@
+#include <cmath>
+#include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,6 +89,68 @@ TEST(StringOpsTest, AsStringFillFlagsMatchTensorFlow) {
   f.Input(Tensor::FromVector<double>({2.25, -1.0}, TensorShape({2})));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, f.Run());
   ExpectTensorEqual(out[0], S({"2.2     ", "-1.0    "}));
+}
+
+// TensorFlow 2.21's strings (tf.strings.as_string): "(re,im)", each part formatted and padded
+// on its own.
+TEST(StringOpsTest, AsStringFormatsComplexAsParenthesizedParts) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<complex64> values = {{1.5f, 2.25f}, {-0.1f, -3e10f}, {NAN, inf}};
+  struct Case {
+    int64_t width, precision;
+    bool scientific, shortest;
+    const char* fill;
+    std::vector<std::string> want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {-1,
+            -1,
+            false,
+            false,
+            "",
+            {"(1.500000,2.250000)", "(-0.100000,-30000001024.000000)", "(nan,inf)"}},
+           {-1, 2, false, false, "", {"(1.50,2.25)", "(-0.10,-30000001024.00)", "(nan,inf)"}},
+           {-1, -1, false, true, "", {"(1.5,2.25)", "(-0.1,-3e+10)", "(nan,inf)"}},
+           {15,
+            3,
+            true,
+            false,
+            "",
+            {"(      1.500e+00,      2.250e+00)", "(     -1.000e-01,     -3.000e+10)",
+             "(            nan,            inf)"}},
+           {12,
+            -1,
+            false,
+            false,
+            "0",
+            {"(00001.500000,00002.250000)", "(-0000.100000,-30000001024.000000)",
+             "(         nan,         inf)"}},
+           {6,
+            -1,
+            false,
+            false,
+            " ",
+            {"( 1.500000, 2.250000)", "(-0.100000,-30000001024.000000)", "(   nan,   inf)"}}}) {
+    for (DataType dtype : {DT_COMPLEX64, DT_COMPLEX128}) {
+      OpTester t("AsString");
+      t.Attr("T", dtype).Attr("width", c.width).Attr("precision", c.precision);
+      t.Attr("scientific", c.scientific).Attr("shortest", c.shortest).Attr("fill", c.fill);
+      if (dtype == DT_COMPLEX64) {
+        t.Input(Tensor::FromVector<complex64>(values, TensorShape({3})));
+      } else {
+        t.Input(Tensor::FromVector<complex128>(
+            {complex128(values[0]), complex128(values[1]), complex128(values[2])},
+            TensorShape({3})));
+      }
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      ExpectTensorEqual(out[0], S(c.want));
+    }
+  }
+  OpTester bad("AsString");
+  bad.Attr("T", DT_COMPLEX64).Attr("fill", "x");
+  bad.Input(Tensor::FromVector<complex64>({{1, 2}}, TensorShape({1})));
+  EXPECT_THAT(bad.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                  HasSubstr("Fill argument not supported: \"x\"")));
 }
 
 TEST(StringOpsTest, AsStringWidthAndPrecisionMustFitInt32) {

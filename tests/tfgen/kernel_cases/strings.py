@@ -3,7 +3,7 @@ StringFormat (TensorFlow's print_v2 rendering of tensors, as tf.print uses it)."
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import FLOATS, arr, const, ph, rand
+from kernel_cases.core import COMPLEX, FLOATS, arr, const, ph, rand
 
 tf1 = tf.compat.v1
 
@@ -44,13 +44,21 @@ def as_string(rec):
         x = rand(dt, [5], "AsString/" + dt)
         c("default", x)
         c("width_fill", x, width=8, fill="0" if dt not in FLOATS else " ")
-        if dt in FLOATS:
+        if dt in FLOATS + COMPLEX:
             c("precision", x, precision=2)
             c("scientific", x, scientific=True, precision=3)
             c("shortest", x, shortest=True)
+        if dt in COMPLEX:  # "(re,im)", each part formatted as a float of the part's value
+            special = arr([complex(np.nan, np.inf), complex(-0.0, -np.inf), complex(1e30, -2.5e-7),
+                           complex(-1.5, 123456.75)], dt)
+            c("special_default", special)
+            c("special_width_zero_fill", special, width=14, fill="0")
+            c("special_left", special, width=12, fill="-", precision=1)
+            c("special_plus_scientific", special, fill="+", scientific=True)
+            c("special_shortest_width", special, shortest=True, width=9, fill="#")
 
-    rec.for_dtypes("AsString", FLOATS + ["int32", "int64", "uint8", "int8", "int16", "bool",
-                                         "string"], gen)
+    rec.for_dtypes("AsString", FLOATS + COMPLEX + ["int32", "int64", "uint8", "int8", "int16",
+                                                   "bool", "string"], gen)
 
 
 def assert_op(rec):
