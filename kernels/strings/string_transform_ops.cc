@@ -11,7 +11,8 @@
 //     int32 / int64 as optionally signed decimal digits, out-of-range failing; surrounding ASCII
 //     whitespace allowed, nothing else.
 //   (StringToHashBucketFast and the other hashes are in hash_ops.cc.)
-//   StaticRegexReplace, RegexReplace: RE2 Replace (first match) or GlobalReplace of each string;
+//   StaticRegexReplace, RegexReplace: RE2 Replace (first match) or GlobalReplace of each string
+//     (a malformed rewrite is no error: RE2's result, as in TensorFlow);
 //     RegexFullMatch: RE2 FullMatch, pattern a scalar input (the last pattern's RE2 is kept).
 //   StringSplitV2: a vector of strings split on sep (every occurrence, empty pieces kept) or, with
 //     sep "", on runs of whitespace (empty pieces dropped), at most maxsplit splits (-1: no
@@ -339,13 +340,12 @@ class LastRegex {
   std::shared_ptr<const RE2> re_;  // guarded by mu_
 };
 
+// The rewrite is not checked, as in TensorFlow: RE2 leaves a string whose rewrite names a group
+// the pattern lacks ("\\9") as it is, and one whose rewrite has a trailing or unknown escape as
+// it is with Replace, while GlobalReplace puts the rewrite's text before the escape in place of
+// each match.
 absl::Status ReplaceAll(const Tensor& in, const RE2& re, const std::string& rewrite, bool global,
                         Tensor* out) {
-  std::string error;
-  if (!re.CheckRewriteString(rewrite, &error)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Invalid rewrite pattern: ", rewrite, ", error: ", error));
-  }
   auto s = in.flat<std::string>();
   auto z = out->flat<std::string>();
   for (size_t i = 0; i < s.size(); ++i) {

@@ -134,6 +134,17 @@ def regex(rec):
         c("empty_matches", "x*", "-")
         c("whole_match", r"a(.)c", r"[\0]")
         c("bad_pattern_error", "(", "x", error="INVALID_ARGUMENT", phrases=["Invalid pattern: ("])
+        # Malformed rewrites are not errors: RE2 (TensorFlow calls it unchecked) leaves a string
+        # whose rewrite names a group the pattern lacks as it is; a trailing or unknown escape
+        # makes Replace leave the string and GlobalReplace put the rewrite's text before the escape
+        # in place of each match.
+        c("rewrite_group_beyond", r"([0-9])", r"<\9>")
+        c("rewrite_group_beyond_first", r"([0-9])", r"<\9>", global_=False)
+        c("rewrite_group_without_groups", "[0-9]+", r"\1")
+        c("rewrite_trailing_backslash", "[0-9]+", "x\\")
+        c("rewrite_trailing_backslash_first", "[0-9]+", "x\\", global_=False)
+        c("rewrite_unknown_escape", "a", r"<\a>")
+        c("rewrite_escaped_backslash", "[0-9]", r"\\")
     rec.for_dtypes("StaticRegexReplace", ["string"], gen_static)
 
     def gen_dynamic(dt):
@@ -146,6 +157,9 @@ def regex(rec):
         c("first_only", b"[a-z]", b"<\\0>", global_=False)
         c("bad_pattern_error", b"a(", b"x", error="INVALID_ARGUMENT",
           phrases=["Invalid pattern: a("])
+        c("rewrite_group_beyond", b"([0-9])", b"<\\9>")
+        c("rewrite_trailing_backslash", b"[0-9]+", b"x\\")
+        c("rewrite_trailing_backslash_first", b"[0-9]+", b"x\\", global_=False)
         c("pattern_rank_error", [b"a", b"b"], b"x", error="INVALID_ARGUMENT",
           phrases=["Pattern must be scalar"])
         c("rewrite_rank_error", b"a", [b"x"], error="INVALID_ARGUMENT",
