@@ -394,6 +394,17 @@ def pad(rec, op, dtypes=ALL):
               error="INVALID_ARGUMENT",
               phrases=["paddings must be no greater than the dimension size: 5, 0 greater "
                        "than 4"])
+            # int64 extremes: checked against the dimension before any sum is formed.
+            c("reflect_int64_max_error", x, [[2**63 - 1, 0], [0, 0]], "int64",
+              error="INVALID_ARGUMENT",
+              phrases=["paddings must be less than the dimension size: 9223372036854775807, 0 "
+                       "not less than 3"])
+            c("symmetric_int64_max_error", x, [[0, 0], [0, 2**63 - 1]], "int64",
+              mode="SYMMETRIC", error="INVALID_ARGUMENT",
+              phrases=["paddings must be no greater than the dimension size: 0, "
+                       "9223372036854775807 greater than 4"])
+            c("int64_min_error", x, [[-2**63, 0], [0, 0]], "int64", error="INVALID_ARGUMENT",
+              phrases=["paddings must be non-negative: -9223372036854775808 0"])
             return
         c("matrix", x, [[1, 2], [0, 1]])
         if dt != FULL:
@@ -408,6 +419,14 @@ def pad(rec, op, dtypes=ALL):
           phrases=["Paddings must be non-negative: -1 0"])
         c("paddings_rank_error", x, [[1, 1]], error="INVALID_ARGUMENT",
           phrases=["The first dimension of paddings must be the rank of inputs"])
+        # before + size + after past int64: TensorFlow wraps the sum ("Expected a non-negative
+        # size, got -9223372036854775806"); Rill checks it first, so only the code is shared.
+        c("int64_max_padding_error", x, [[2**63 - 1, 0], [0, 0]], "int64",
+          error="INVALID_ARGUMENT")
+        c("int64_sum_overflow_error", x, [[0, 0], [2**62, 2**62]], "int64",
+          error="INVALID_ARGUMENT")
+        c("int64_min_error", x, [[-2**63, 0], [0, 0]], "int64", error="INVALID_ARGUMENT",
+          phrases=["Paddings must be non-negative: -9223372036854775808 0"])
 
     rec.for_dtypes(op, dtypes, gen)
 
