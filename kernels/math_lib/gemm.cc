@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/openmp_parallel_for.h"
+#include "kernels/math_lib/blas_threads.h"
 #include "kernels/math_lib/sparse_row_gemv.h"
 
 namespace rill {
@@ -72,13 +73,6 @@ void LoopGemm(const GemmDims& d, const T* a, const T* b, T* c, int64_t ldc) {
     }
     for (int64_t j = 0; j < d.n; ++j) c[i * ldc + j] = M::Store(row[j]);
   }
-}
-
-// Rill parallelizes products itself (Gemm splits them into blocks on the calling thread's OpenMP
-// team, core/openmp_parallel_for.h), so OpenBLAS runs each call on the calling thread: its own
-// threads would spin against the team's for the cores.
-void UseSingleThreadedBlas() {
-  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
 }
 
 template <typename T>
