@@ -1,9 +1,10 @@
 // Dense linear algebra on the CPU, float and double, batched over the leading dims (each op
 // works on the matrices in the last two dims; a batch's matrices are spread over the intra-op
-// threads), with Eigen's decompositions; Cholesky and MatrixInverse of float and double matrices of
-// at least kLapackMinSize rows run on OpenBLAS's LAPACK instead (?potrf; ?getrf + ?getri, blocked
-// and vectorized for the CPU it runs on, where Rill's Eigen is compiled for baseline x86-64),
-// single-threaded per matrix as Gemm's OpenBLAS calls are:
+// threads), with Eigen's decompositions; matrices of at least kLapackMinSize rows and columns run
+// on OpenBLAS's LAPACK instead (kernels/math_lib/lapack.h: ?potrf, ?getrf with ?getri / ?getrs,
+// ?trsm, ?geqrf + ?orgqr, ?gesdd), single-threaded per matrix as Gemm's OpenBLAS calls are.
+// Results of the two paths agree to rounding; singular vectors are unique only up to sign, and
+// the two may pick different signs.
 //
 //   MatrixDeterminant(input): det of each square matrix (partial-pivot LU); 1 for 0x0.
 //   LogMatrixDeterminant(input): sign (-1, 0, 1) and log |det|; singular matrices give sign 0 and
@@ -44,28 +45,18 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
-
-// OpenBLAS's LAPACK (libopenblas exports it; Debian installs no LAPACKE header for it). Fortran
-// calling convention: every argument by pointer, and a hidden length after the arguments for each
-// character argument.
-extern "C" {
-void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t uplo_len);
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t uplo_len);
-void sgetrf_(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
-void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
-void sgetri_(const int* n, float* a, const int* lda, const int* ipiv, float* work, const int* lwork,
-             int* info);
-void dgetri_(const int* n, double* a, const int* lda, const int* ipiv, double* work,
-             const int* lwork, int* info);
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
-}
+#include "kernels/math_lib/lapack.h"
 
 namespace rill {
 namespace {
 
 template <typename T>
 using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// Matrices of at most kSmallSize rows and columns, held without heap allocation.
+constexpr int kSmallSize = 4;
+template <typename T>
+using SmallMat =
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, kSmallSize, kSmallSize>;
 template <typename T>
 using ConstMap = Eigen::Map<const RowMat<T>>;
 template <typename T>
@@ -111,63 +102,14 @@ void ForEachMatrix(OpKernelContext& ctx, int64_t count, int64_t cost, Fn&& fn) {
   });
 }
 
-// The smallest matrices (rows) Cholesky and MatrixInverse hand to LAPACK: from about 32 rows its
-// factorizations are faster than Eigen's (docs/performance.md); smaller ones, where a call's fixed
-// cost dominates, stay on Eigen.
+// The smallest matrices (rows and columns) handed to LAPACK: from about 32 rows its routines are
+// faster than Eigen's (docs/performance.md); smaller ones, where a call's fixed cost dominates,
+// stay on Eigen. Larger than kLapackMaxSize (LAPACK's int sizes and workspaces) stays on Eigen.
 constexpr int64_t kLapackMinSize = 32;
+constexpr int64_t kLapackMaxSize = std::numeric_limits<int>::max() / 64;
 
-// Rill spreads a batch's matrices over its own threads, so each LAPACK call runs on the calling
-// thread (as Gemm's OpenBLAS calls do).
-void SingleThreadedLapack() {
-  if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
-}
-
-// Overwrites the row-major n x n matrix `a` by the lower factor L of its lower triangle (a = L
-// L^T, zeros above the diagonal); false (a's contents unspecified) when it is not positive
-// definite. Row-major a is column-major a^T, whose upper triangle is a's lower one: ?potrf('U')
-// factors it as U^T U and leaves U, which read row-major is L.
-template <typename T>
-bool LapackCholesky(T* a, int64_t n) {
-  SingleThreadedLapack();
-  const int ni = static_cast<int>(n);
-  int info = 0;
-  if constexpr (std::is_same_v<T, float>) {
-    spotrf_("U", &ni, a, &ni, &info, 1);
-  } else {
-    dpotrf_("U", &ni, a, &ni, &info, 1);
-  }
-  if (info != 0) return false;
-  for (int64_t r = 0; r < n; ++r) std::fill(a + r * n + r + 1, a + (r + 1) * n, T(0));
-  return true;
-}
-
-// Overwrites the row-major n x n matrix `a` by its inverse; false when a partial-pivot LU pivot
-// is not above 0 in magnitude (as the Eigen path decides). Column-major, the buffer is a^T, and
-// the inverse of a^T read row-major is the inverse of a.
-template <typename T>
-bool LapackInverse(T* a, int64_t n) {
-  SingleThreadedLapack();
-  const int ni = static_cast<int>(n);
-  std::vector<int> pivots(static_cast<size_t>(n));
-  int info = 0;
-  if constexpr (std::is_same_v<T, float>) {
-    sgetrf_(&ni, &ni, a, &ni, pivots.data(), &info);
-  } else {
-    dgetrf_(&ni, &ni, a, &ni, pivots.data(), &info);
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    if (!(std::abs(a[i * n + i]) > T(0))) return false;
-  }
-  if (info < 0) return false;
-  // ?getri's blocked form wants n * block size of workspace; 64 covers OpenBLAS's blocks.
-  const int lwork = ni * 64;
-  std::vector<T> work(static_cast<size_t>(lwork));
-  if constexpr (std::is_same_v<T, float>) {
-    sgetri_(&ni, a, &ni, pivots.data(), work.data(), &lwork, &info);
-  } else {
-    dgetri_(&ni, a, &ni, pivots.data(), work.data(), &lwork, &info);
-  }
-  return info == 0;
+bool UseLapack(int64_t rows, int64_t cols) {
+  return std::min(rows, cols) >= kLapackMinSize && std::max(rows, cols) <= kLapackMaxSize;
 }
 
 absl::Status NotSquare() { return absl::InvalidArgumentError("Input matrix must be square."); }
@@ -193,10 +135,13 @@ class DeterminantOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const int64_t n = b.rows;
       const T* x = in.flat<T>().data();
-      for (int64_t i = 0; i < b.count; ++i) {
+      ForEachMatrix(ctx, b.count, 2 * n * n * n / 3 + 10 * n, [&](int64_t i) {
         T sign = 1;
         T log_abs = 0;
-        if (n > 0) {
+        if (UseLapack(n, n)) {
+          std::vector<T> lu(x + i * n * n, x + (i + 1) * n * n);
+          LapackLogDeterminant(lu.data(), n, &sign, &log_abs);
+        } else if (n > 0) {
           Eigen::PartialPivLU<RowMat<T>> lu(ConstMap<T>(x + i * n * n, n, n));
           const auto& m = lu.matrixLU();
           sign = static_cast<T>(lu.permutationP().determinant());
@@ -214,7 +159,7 @@ class DeterminantOp final : public OpKernel {
         } else {
           out0->flat<T>()[i] = sign * std::exp(log_abs);
         }
-      }
+      });
       return absl::OkStatus();
     });
   }
@@ -245,7 +190,7 @@ class InverseOp final : public OpKernel {
       std::atomic<bool> singular{false};
       ForEachMatrix(ctx, b.count, n * n * n, [&](int64_t i) {
         ConstMap<T> a(x + i * n * n, n, n);
-        if (n >= kLapackMinSize) {
+        if (UseLapack(n, n)) {
           MutMap<T> inv(y + i * n * n, n, n);
           if (adjoint_) {
             inv = a.transpose();
@@ -293,7 +238,7 @@ class CholeskyOp final : public OpKernel {
       if (n == 0) return absl::OkStatus();
       ForEachMatrix(ctx, b.count, n * n * n / 3, [&](int64_t i) {
         MutMap<T> l(y + i * n * n, n, n);
-        if (n >= kLapackMinSize) {
+        if (UseLapack(n, n)) {
           l = ConstMap<T>(x + i * n * n, n, n);
           if (LapackCholesky(l.data(), n)) return;
           l.setZero();
@@ -342,6 +287,10 @@ class QrOp final : public OpKernel {
         if (m == 0 || n == 0) {
           q.setIdentity();
           r.setZero();
+          return;
+        }
+        if (UseLapack(m, n)) {
+          LapackQr(x + i * m * n, m, n, full_, q.data(), r.data());
           return;
         }
         Eigen::HouseholderQR<RowMat<T>> qr(ConstMap<T>(x + i * m * n, m, n));
@@ -412,6 +361,22 @@ class SvdOp final : public OpKernel {
           if (compute_uv_) {
             MutMap<T>(u_out->flat<T>().data() + i * m * uc, m, uc).setConstant(nan);
             MutMap<T>(v_out->flat<T>().data() + i * n * vc, n, vc).setConstant(nan);
+          }
+          return;
+        }
+        if (UseLapack(m, n)) {
+          std::vector<T> work(a.data(), a.data() + m * n);
+          T* u = compute_uv_ ? u_out->flat<T>().data() + i * m * uc : nullptr;
+          T* v = compute_uv_ ? v_out->flat<T>().data() + i * n * vc : nullptr;
+          if (LapackSvd(work.data(), m, n, compute_uv_, full_, s.data(), u, v)) return;
+        }
+        if (std::max(m, n) <= kSmallSize) {
+          // BDCSVD hands matrices this small to JacobiSVD; one of bounded size allocates nothing.
+          Eigen::JacobiSVD<SmallMat<T>> svd(SmallMat<T>(a), options);
+          s = svd.singularValues();
+          if (compute_uv_) {
+            MutMap<T>(u_out->flat<T>().data() + i * m * uc, m, uc) = svd.matrixU();
+            MutMap<T>(v_out->flat<T>().data() + i * n * vc, n, vc) = svd.matrixV();
           }
           return;
         }
@@ -502,7 +467,7 @@ class TriangularSolveOp final : public OpKernel {
       const T* ax = a.flat<T>().data();
       const T* rx = r.flat<T>().data();
       T* y = out->flat<T>().data();
-      for (int64_t i = 0; i < count; ++i) {
+      ForEachMatrix(ctx, count, n * n * k + n * k, [&](int64_t i) {
         int64_t ao = 0;
         int64_t ro = 0;
         for (int64_t d = nb - 1, rem = i; d >= 0; --d) {
@@ -514,6 +479,10 @@ class TriangularSolveOp final : public OpKernel {
         ConstMap<T> m(ax + ao * n * n, n, n);
         MutMap<T> x(y + i * n * k, n, k);
         x = ConstMap<T>(rx + ro * n * k, n, k);
+        if (UseLapack(n, n) && k <= kLapackMaxSize) {
+          LapackTriangularSolve(m.data(), n, k, lower_, adjoint_, x.data());
+          return;
+        }
         if (lower_ && !adjoint_) {
           m.template triangularView<Eigen::Lower>().solveInPlace(x);
         } else if (lower_) {
@@ -523,7 +492,7 @@ class TriangularSolveOp final : public OpKernel {
         } else {
           m.transpose().template triangularView<Eigen::Lower>().solveInPlace(x);
         }
-      }
+      });
       return absl::OkStatus();
     });
   }
@@ -562,7 +531,16 @@ class SolveOp final : public OpKernel {
       const T* ax = a.flat<T>().data();
       const T* rx = r.flat<T>().data();
       T* y = out->flat<T>().data();
-      for (int64_t i = 0; i < ab.count; ++i) {
+      std::atomic<bool> singular{false};
+      ForEachMatrix(ctx, ab.count, 2 * n * n * n / 3 + 2 * n * n * k, [&](int64_t i) {
+        if (n == 0) return;
+        if (UseLapack(n, n) && k <= kLapackMaxSize) {
+          std::vector<T> lu(ax + i * n * n, ax + (i + 1) * n * n);
+          if (!LapackSolve(lu.data(), rx + i * n * k, n, k, adjoint_, y + i * n * k)) {
+            singular = true;
+          }
+          return;
+        }
         ConstMap<T> m(ax + i * n * n, n, n);
         Eigen::PartialPivLU<RowMat<T>> lu;
         if (adjoint_) {
@@ -571,10 +549,12 @@ class SolveOp final : public OpKernel {
           lu.compute(m);
         }
         if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0))) {
-          return absl::InvalidArgumentError("Input matrix is not invertible.");
+          singular = true;
+          return;
         }
         MutMap<T>(y + i * n * k, n, k) = lu.solve(ConstMap<T>(rx + i * n * k, n, k));
-      }
+      });
+      if (singular) return absl::InvalidArgumentError("Input matrix is not invertible.");
       return absl::OkStatus();
     });
   }

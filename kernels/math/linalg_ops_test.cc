@@ -1,12 +1,15 @@
-// Cholesky and MatrixInverse of matrices large enough for the LAPACK path (kLapackMinSize rows and
-// up) and just below it (Eigen): values whose factors are computed exactly, the not positive
-// definite and singular cases, adjoint, and batches over several threads. The recorded TensorFlow
-// cases (tests/conformance/data/Cholesky.pbtxt, MatrixInverse.pbtxt) cover the small matrices and
-// TensorFlow's error texts.
+// The linear algebra kernels on matrices large enough for the LAPACK path (kLapackMinSize rows and
+// up) and just below it (Eigen): values whose results are computed exactly (integer factors,
+// scaled permutations), identities (Q R = A, U S V^T = A) elsewhere, the not positive definite,
+// singular and NaN cases, adjoint, and batches over several threads. The recorded TensorFlow cases
+// (tests/conformance/data/<op>.pbtxt.gz) cover the small matrices and TensorFlow's error texts;
+// kernels/math_lib/lapack_test.cc compares the LAPACK routines with Eigen's on random matrices.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/status_macros.h"
@@ -190,6 +193,240 @@ TEST(LinalgOpsTest, SingularMatrixIsNotInvertible) {
                       .status(),
                   StatusIs(absl::StatusCode::kInvalidArgument, "Input is not invertible."))
           << n;
+    }
+  }
+}
+
+absl::StatusOr<std::vector<Tensor>> RunOp(const std::string& op, DataType dtype,
+                                          const std::vector<Tensor>& inputs,
+                                          const std::vector<std::pair<std::string, bool>>& attrs,
+                                          int threads = 1) {
+  OpTester t(op);
+  t.Attr("T", dtype);
+  for (const auto& [name, value] : attrs) t.Attr(name, value);
+  for (const Tensor& in : inputs) t.Input(in);
+  t.SetIntraOpThreads(threads);
+  return t.Run();
+}
+
+// A scaled permutation repeated over a batch of two, the second copy made singular (row 3
+// repeating row 1) when asked.
+std::vector<double> PermutationBatch(int64_t n, bool second_singular) {
+  std::vector<double> batch = ScaledPermutation(n, false);
+  std::vector<double> b = batch;
+  if (second_singular) {
+    for (int64_t j = 0; j < n; ++j) b[3 * n + j] = b[1 * n + j];
+  }
+  batch.insert(batch.end(), b.begin(), b.end());
+  return batch;
+}
+
+// The sign of the permutation i -> (3 i + 5) mod n (by counting its inversions).
+double PermutationSign(int64_t n) {
+  int64_t inversions = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = i + 1; k < n; ++k) inversions += (3 * i + 5) % n > (3 * k + 5) % n;
+  }
+  return inversions % 2 == 0 ? 1.0 : -1.0;
+}
+
+TEST(LinalgOpsTest, DeterminantsOfScaledPermutationsAndSingularMatrices) {
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (int64_t n : kSizes) {
+      const Tensor a = MakeTensor(dtype, TensorShape({2, n, n}), PermutationBatch(n, true));
+      RILL_ASSERT_OK_AND_ASSIGN(auto log, RunOp("LogMatrixDeterminant", dtype, {a}, {}, 2));
+      const std::vector<double> sign = Values(log[0]), log_abs = Values(log[1]);
+      EXPECT_EQ(sign[0], PermutationSign(n)) << n;
+      EXPECT_NEAR(log_abs[0], n * std::log(2.0), 1e-4) << n;
+      EXPECT_EQ(sign[1], 0.0) << n;
+      EXPECT_EQ(log_abs[1], -std::numeric_limits<double>::infinity()) << n;
+      RILL_ASSERT_OK_AND_ASSIGN(auto det, RunOp("MatrixDeterminant", dtype, {a}, {}, 2));
+      const std::vector<double> d = Values(det[0]);
+      EXPECT_NEAR(d[0] / std::pow(2.0, n), PermutationSign(n), 1e-4) << n;
+      EXPECT_EQ(d[1], 0.0) << n;
+      // A NaN gives a NaN determinant.
+      std::vector<double> nan = ScaledPermutation(n, false);
+      nan[n + 2] = std::numeric_limits<double>::quiet_NaN();
+      RILL_ASSERT_OK_AND_ASSIGN(det, RunOp("MatrixDeterminant", dtype,
+                                           {MakeTensor(dtype, TensorShape({n, n}), nan)}, {}));
+      EXPECT_TRUE(std::isnan(Values(det[0])[0])) << n;
+    }
+  }
+}
+
+TEST(LinalgOpsTest, SolveWithScaledPermutationsIsExact) {
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (int64_t n : kSizes) {
+      const int64_t k = 3;
+      std::vector<double> rhs(2 * n * k);
+      for (size_t i = 0; i < rhs.size(); ++i) rhs[i] = static_cast<double>(i % 7) - 3.0;
+      const Tensor a = MakeTensor(dtype, TensorShape({2, n, n}), PermutationBatch(n, false));
+      const Tensor b = MakeTensor(dtype, TensorShape({2, n, k}), rhs);
+      for (bool adjoint : {false, true}) {
+        // (2 P) x = b: x = P^T b / 2; (2 P)^T x = b: x = P b / 2. Row i of P has its 1 in
+        // column (3 i + 5) mod n.
+        std::vector<double> want(2 * n * k);
+        for (int64_t m = 0; m < 2; ++m) {
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t j = (3 * i + 5) % n;
+            for (int64_t c = 0; c < k; ++c) {
+              if (adjoint) {
+                want[(m * n + i) * k + c] = rhs[(m * n + j) * k + c] / 2.0;
+              } else {
+                want[(m * n + j) * k + c] = rhs[(m * n + i) * k + c] / 2.0;
+              }
+            }
+          }
+        }
+        RILL_ASSERT_OK_AND_ASSIGN(
+            auto x, RunOp("MatrixSolve", dtype, {a, b}, {{"adjoint", adjoint}}, /*threads=*/2));
+        ExpectTensorEqual(x[0], MakeTensor(dtype, TensorShape({2, n, k}), want));
+      }
+      const Tensor singular = MakeTensor(dtype, TensorShape({2, n, n}), PermutationBatch(n, true));
+      EXPECT_THAT(RunOp("MatrixSolve", dtype, {singular, b}, {{"adjoint", false}}, 2).status(),
+                  StatusIs(absl::StatusCode::kInvalidArgument, "Input matrix is not invertible."))
+          << n;
+    }
+  }
+}
+
+TEST(LinalgOpsTest, TriangularSolveOfIntegerSystemsIsExact) {
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    for (int64_t n : kSizes) {
+      const int64_t k = 4;
+      const std::vector<double> l = UnitLower(n);
+      std::vector<double> x0(2 * n * k);
+      for (size_t i = 0; i < x0.size(); ++i) x0[i] = static_cast<double>(i % 5) - 2.0;
+      for (bool lower : {true, false}) {
+        for (bool adjoint : {false, true}) {
+          // The matrix holds the triangle the op reads (L, or L^T when upper), 9 elsewhere; the
+          // system applied is that triangle, transposed when adjoint.
+          std::vector<double> a(n * n, 9.0), t(n * n, 0.0);
+          for (int64_t i = 0; i < n; ++i) {
+            for (int64_t j = 0; j < n; ++j) {
+              const double v = lower ? l[i * n + j] : l[j * n + i];
+              if (lower ? j <= i : j >= i) a[i * n + j] = v;
+              const bool transposed = adjoint;
+              t[i * n + j] = transposed ? (lower ? l[j * n + i] : l[i * n + j]) : v;
+            }
+          }
+          std::vector<double> rhs(2 * n * k, 0.0);
+          for (int64_t m = 0; m < 2; ++m) {
+            for (int64_t i = 0; i < n; ++i) {
+              for (int64_t c = 0; c < k; ++c) {
+                for (int64_t j = 0; j < n; ++j) {
+                  rhs[(m * n + i) * k + c] += t[i * n + j] * x0[(m * n + j) * k + c];
+                }
+              }
+            }
+          }
+          // One matrix broadcast over the right-hand sides' batch of two.
+          RILL_ASSERT_OK_AND_ASSIGN(auto x,
+                                    RunOp("MatrixTriangularSolve", dtype,
+                                          {MakeTensor(dtype, TensorShape({1, n, n}), a),
+                                           MakeTensor(dtype, TensorShape({2, n, k}), rhs)},
+                                          {{"lower", lower}, {"adjoint", adjoint}}, /*threads=*/2));
+          ExpectTensorEqual(x[0], MakeTensor(dtype, TensorShape({2, n, k}), x0));
+        }
+      }
+    }
+  }
+}
+
+// max |a b^T - c| (or a b - c) over row-major a [m, p], b [n, p] ([p, n]), c [m, n].
+double ProductDistance(const std::vector<double>& a, const std::vector<double>& b,
+                       const std::vector<double>& c, int64_t m, int64_t p, int64_t n,
+                       bool b_transposed) {
+  double worst = 0.0;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (int64_t k = 0; k < p; ++k)
+        s += a[i * p + k] * (b_transposed ? b[j * p + k] : b[k * n + j]);
+      worst = std::max(worst, std::abs(s - c[i * n + j]));
+    }
+  }
+  return worst;
+}
+
+std::vector<double> SinMatrix(int64_t m, int64_t n) {
+  std::vector<double> a(m * n);
+  for (int64_t i = 0; i < m * n; ++i) a[i] = std::sin(static_cast<double>(i * 13 % 101));
+  return a;
+}
+
+TEST(LinalgOpsTest, QrRebuildsTheMatrix) {
+  const int64_t shapes[][2] = {{31, 31}, {32, 32}, {70, 70}, {70, 40}, {40, 70}};
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    const double tol = dtype == DT_FLOAT ? 1e-4 : 1e-12;
+    for (const auto& shape : shapes) {
+      const int64_t m = shape[0], n = shape[1];
+      const std::vector<double> a = SinMatrix(m, n);
+      for (bool full : {false, true}) {
+        const int64_t p = full ? m : std::min(m, n);
+        RILL_ASSERT_OK_AND_ASSIGN(auto qr,
+                                  RunOp("Qr", dtype, {MakeTensor(dtype, TensorShape({m, n}), a)},
+                                        {{"full_matrices", full}}));
+        const std::vector<double> q = Values(qr[0]), r = Values(qr[1]);
+        ASSERT_EQ(q.size(), static_cast<size_t>(m * p));
+        ASSERT_EQ(r.size(), static_cast<size_t>(p * n));
+        EXPECT_LT(ProductDistance(q, r, a, m, p, n, false), tol) << m << "x" << n << full;
+        std::vector<double> eye(p * p, 0.0);
+        for (int64_t i = 0; i < p; ++i) eye[i * p + i] = 1.0;
+        std::vector<double> qt(p * m);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < p; ++j) qt[j * m + i] = q[i * p + j];
+        }
+        EXPECT_LT(ProductDistance(qt, qt, eye, p, m, p, true), tol) << m << "x" << n << full;
+        for (int64_t i = 0; i < p; ++i) {
+          for (int64_t j = 0; j < std::min(i, n); ++j) EXPECT_EQ(r[i * n + j], 0.0);
+        }
+      }
+    }
+  }
+}
+
+TEST(LinalgOpsTest, SvdRebuildsTheMatrix) {
+  const int64_t shapes[][2] = {{31, 31}, {32, 32}, {70, 70}, {70, 40}, {40, 70}};
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    const double tol = dtype == DT_FLOAT ? 2e-4 : 1e-11;
+    for (const auto& shape : shapes) {
+      const int64_t m = shape[0], n = shape[1], p = std::min(m, n);
+      const std::vector<double> a = SinMatrix(m, n);
+      const Tensor t = MakeTensor(dtype, TensorShape({m, n}), a);
+      RILL_ASSERT_OK_AND_ASSIGN(
+          auto values, RunOp("Svd", dtype, {t}, {{"compute_uv", false}, {"full_matrices", false}}));
+      for (bool full : {false, true}) {
+        RILL_ASSERT_OK_AND_ASSIGN(
+            auto svd, RunOp("Svd", dtype, {t}, {{"compute_uv", true}, {"full_matrices", full}}));
+        const std::vector<double> s = Values(svd[0]), u = Values(svd[1]), v = Values(svd[2]);
+        const std::vector<double> s_only = Values(values[0]);
+        for (int64_t i = 0; i < p; ++i) {
+          EXPECT_NEAR(s[i], s_only[i], tol * 10);
+          if (i > 0) {
+            EXPECT_GE(s[i - 1], s[i]);
+          }
+        }
+        const int64_t uc = full ? m : p, vc = full ? n : p;
+        // u [:, :p] diag(s) v[:, :p]^T = a.
+        std::vector<double> us(m * p), vp(n * p);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < p; ++j) us[i * p + j] = u[i * uc + j] * s[j];
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          for (int64_t j = 0; j < p; ++j) vp[i * p + j] = v[i * vc + j];
+        }
+        EXPECT_LT(ProductDistance(us, vp, a, m, p, n, true), tol * 10) << m << "x" << n << full;
+      }
+      // A NaN makes every value and vector NaN.
+      std::vector<double> nan = a;
+      nan[5] = std::numeric_limits<double>::quiet_NaN();
+      RILL_ASSERT_OK_AND_ASSIGN(auto svd,
+                                RunOp("Svd", dtype, {MakeTensor(dtype, TensorShape({m, n}), nan)},
+                                      {{"compute_uv", true}, {"full_matrices", false}}));
+      for (const Tensor& out : svd) {
+        for (double v : Values(out)) EXPECT_TRUE(std::isnan(v)) << m << "x" << n;
+      }
     }
   }
 }
