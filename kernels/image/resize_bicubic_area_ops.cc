@@ -126,6 +126,19 @@ inline Float4 LoadPixel3(const T* p) {
   return Float4{static_cast<float>(Load(p[0])), static_cast<float>(Load(p[1])),
                 static_cast<float>(Load(p[2])), 0.0f};
 }
+// A 4-channel pixel's values as float.
+template <typename T>
+inline Float4 LoadPixel4(const T* p) {
+  using cwise_internal::Load;
+  return Float4{static_cast<float>(Load(p[0])), static_cast<float>(Load(p[1])),
+                static_cast<float>(Load(p[2])), static_cast<float>(Load(p[3]))};
+}
+inline void StoreFloat4(const Float4& v, float* p) {
+  p[0] = v[0];
+  p[1] = v[1];
+  p[2] = v[2];
+  p[3] = v[3];
+}
 // Lanes 0-2 of v into p[0..2], stored as floats (a memcpy would be a char store, which the
 // compiler must assume may change anything, reloading every pointer after it).
 inline void StoreFloat3(const Float4& v, float* p) {
@@ -289,21 +302,30 @@ class ResizeAreaOp final : public ResizeOpBase {
       using cwise_internal::Load;
       const T* x = images.flat<T>().data();
       float* z = out->flat<float>().data();
-      const int64_t cc = g.channels;
-      if (cc == 3) {
-        AreaRows<T, 3>(ctx, g, ys, xs, norm, x, z);
-      } else {
-        AreaRows<T, 0>(ctx, g, ys, xs, norm, x, z);
+      switch (g.channels) {
+        case 1:
+          AreaRows<T, 1>(ctx, g, ys, xs, norm, x, z);
+          break;
+        case 3:
+          AreaRows<T, 3>(ctx, g, ys, xs, norm, x, z);
+          break;
+        case 4:
+          AreaRows<T, 4>(ctx, g, ys, xs, norm, x, z);
+          break;
+        default:
+          AreaRows<T, 0>(ctx, g, ys, xs, norm, x, z);
       }
       return absl::OkStatus();
     });
   }
 
  private:
-  // The output rows, spread over the intra-op threads, each at the CPU's vector width (RunSimd);
-  // kC: the channel count when fixed at compile time (3: RGB images, whose pixels are summed as
-  // one 4-lane vector, input row by input row across the output row), 0 for any. Per channel, sum_y
-  // adds the cells of an input row in x order and sum the rows in y order, as the definition above
+  // The output rows, spread over the intra-op threads, each at the CPU's vector width (RunSimd),
+  // summed input row by input row across the output row (each pixel's sums are added in the same
+  // order, and neighbouring pixels' independent sums overlap in the pipeline). kC: the channel
+  // count when fixed at compile time (1; 3: RGB pixels as one 4-lane vector; 4: RGBA pixels as
+  // one), 0 for any (the channels of a cell in one loop). Per channel, sum_y adds the cells of an
+  // input row in x order and the row's sums add sum_y * wy in y order, as the definition above
   // reads.
   template <typename T, int kC>
   static void AreaRows(OpKernelContext& ctx, const ResizeGeometry& g, const std::vector<Span>& ys,
@@ -322,67 +344,77 @@ class ResizeAreaOp final : public ResizeOpBase {
       first[i + 1] = static_cast<int64_t>(offsets.size());
     }
     ctx.ParallelFor(g.batch * g.out_h, g.out_w * cc * 16, [&](int64_t begin, int64_t end) {
-      std::vector<float> any(kC > 0 ? 0 : static_cast<size_t>(2 * cc));
-      // kC == 3: the row's sums, one pixel per 3 floats (one spare float for 4-lane loads).
-      std::vector<float> acc(kC == 3 ? static_cast<size_t>(g.out_w * 3 + 1) : 0);
+      // The row's sums, one pixel per cc floats (one spare float for 3-channel 4-lane loads), and
+      // (kC == 0) one pixel's sum_y.
+      std::vector<float> acc(static_cast<size_t>(g.out_w * cc + 1));
+      std::vector<float> pixel(kC == 0 ? static_cast<size_t>(cc) : 0);
       cwise_internal::RunSimdFor<T>([&] {
         for (int64_t row = begin; row < end; ++row) {
           const int64_t n = row / g.out_h, oy = row % g.out_h;
           const Span& sy = ys[oy];
           float* zr = z + row * g.out_w * cc;
-          if constexpr (kC == 3) {
-            // Input row by input row, across the output row: each pixel's sums are added in the
-            // same order, and neighbouring pixels' independent sums overlap in the pipeline.
-            float* __restrict a = acc.data();
-            const int64_t* __restrict cell_first = first.data();
-            const int64_t* __restrict cell_offset = offsets.data();
-            const float* __restrict cell_weight = weights.data();
-            const int64_t out_w = g.out_w;
-            std::fill(acc.begin(), acc.end(), 0.0f);
-            for (int64_t iy = sy.start; iy < sy.end; ++iy) {
-              const int64_t in_row = n * g.in_h + std::min(iy, g.in_h - 1);
-              const T* r = x + in_row * g.in_w * 3;
-              const float wy = sy.weights[iy - sy.start];
-              // float pixels are read as 4 lanes (lane 3, the next pixel's first channel, only
-              // reaches the discarded lane 3 of the sums), except in the tensor's last row, where
-              // the last pixel has no next one.
+          float* __restrict a = acc.data();
+          const int64_t* __restrict cell_first = first.data();
+          const int64_t* __restrict cell_offset = offsets.data();
+          const float* __restrict cell_weight = weights.data();
+          const int64_t out_w = g.out_w;
+          std::fill(acc.begin(), acc.end(), 0.0f);
+          for (int64_t iy = sy.start; iy < sy.end; ++iy) {
+            const int64_t in_row = n * g.in_h + std::min(iy, g.in_h - 1);
+            const T* r = x + in_row * g.in_w * cc;
+            const float wy = sy.weights[iy - sy.start];
+            if constexpr (kC == 1) {
+              for (int64_t ox = 0; ox < out_w; ++ox) {
+                float sum_y = 0.0f;
+                for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
+                  sum_y += static_cast<float>(Load(r[cell_offset[k]])) * cell_weight[k];
+                }
+                a[ox] += sum_y * wy;
+              }
+            } else if constexpr (kC == 3 || kC == 4) {
+              // 3 channels: float pixels are read as 4 lanes (lane 3, the next pixel's first
+              // channel, only reaches the discarded lane 3 of the sums), except in the tensor's
+              // last row, where the last pixel has no next one.
               auto sum_row = [&](auto load) {
                 for (int64_t ox = 0; ox < out_w; ++ox) {
                   Float4 sum_y = {0.0f, 0.0f, 0.0f, 0.0f};
                   for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
                     sum_y += load(r + cell_offset[k]) * cell_weight[k];
                   }
-                  StoreFloat3(LoadFloat4(a + ox * 3) + sum_y * wy, a + ox * 3);
+                  const Float4 sum = LoadFloat4(a + ox * kC) + sum_y * wy;
+                  if constexpr (kC == 3) {
+                    StoreFloat3(sum, a + ox * 3);
+                  } else {
+                    StoreFloat4(sum, a + ox * 4);
+                  }
                 }
               };
               if constexpr (std::is_same_v<T, float>) {
-                if (in_row + 1 < g.batch * g.in_h) {
+                if (kC == 4 || in_row + 1 < g.batch * g.in_h) {
                   sum_row([](const float* p) { return LoadFloat4(p); });
                   continue;
                 }
               }
-              sum_row([](const T* p) { return LoadPixel3(p); });
-            }
-            for (int64_t i = 0; i < out_w * 3; ++i) zr[i] = a[i] * norm;
-            continue;
-          }
-          for (int64_t ox = 0; ox < g.out_w; ++ox) {
-            float* sum = any.data();
-            float* sum_y = sum + cc;
-            std::fill_n(sum, cc, 0.0f);
-            for (int64_t iy = sy.start; iy < sy.end; ++iy) {
-              const T* r = x + (n * g.in_h + std::min(iy, g.in_h - 1)) * g.in_w * cc;
-              std::fill_n(sum_y, cc, 0.0f);
-              for (int64_t k = first[ox]; k < first[ox + 1]; ++k) {
-                const T* p = r + offsets[k];
-                const float w = weights[k];
-                for (int64_t c = 0; c < cc; ++c) sum_y[c] += static_cast<float>(Load(p[c])) * w;
+              if constexpr (kC == 3) {
+                sum_row([](const T* p) { return LoadPixel3(p); });
+              } else {
+                sum_row([](const T* p) { return LoadPixel4(p); });
               }
-              const float wy = sy.weights[iy - sy.start];
-              for (int64_t c = 0; c < cc; ++c) sum[c] += sum_y[c] * wy;
+            } else {
+              float* __restrict sum_y = pixel.data();
+              for (int64_t ox = 0; ox < out_w; ++ox) {
+                std::fill_n(sum_y, cc, 0.0f);
+                for (int64_t k = cell_first[ox]; k < cell_first[ox + 1]; ++k) {
+                  const T* p = r + cell_offset[k];
+                  const float w = cell_weight[k];
+                  for (int64_t c = 0; c < cc; ++c) sum_y[c] += static_cast<float>(Load(p[c])) * w;
+                }
+                float* __restrict ap = a + ox * cc;
+                for (int64_t c = 0; c < cc; ++c) ap[c] += sum_y[c] * wy;
+              }
             }
-            for (int64_t c = 0; c < cc; ++c) zr[ox * cc + c] = sum[c] * norm;
           }
+          for (int64_t i = 0; i < out_w * cc; ++i) zr[i] = a[i] * norm;
         }
       });
     });
