@@ -58,23 +58,38 @@ Nudged Nudge(float min, float max, int quant_min, int quant_max, bool reciprocal
   return n;
 }
 
-// Quantizes n values of x spaced `stride` apart into y with the range [min, max].
-void FakeQuant(const float* x, float* y, int64_t n, int64_t stride, float min, float max,
-               int quant_min, int quant_max, bool reciprocal) {
+// One range's quantization: `zero` for min == max == 0 (every value quantizes to 0).
+struct Quantizer {
+  bool zero = false;
+  Nudged q{};
+  float offset = 0.0f;  // quant_min - zero point
+};
+
+Quantizer MakeQuantizer(float min, float max, int quant_min, int quant_max, bool reciprocal) {
+  Quantizer z;
   if (min == 0.0f && max == 0.0f) {
-    for (int64_t i = 0; i < n; ++i) y[i * stride] = 0.0f;
-    return;
+    z.zero = true;
+    return z;
   }
-  const Nudged q = Nudge(min, max, quant_min, quant_max, reciprocal);
-  const float offset = static_cast<float>(quant_min) - q.zero_point;
-  for (int64_t i = 0; i < n; ++i) {
-    const float v = x[i * stride];
-    // fmin/fmax would turn a NaN into a bound; TensorFlow's clamp keeps it NaN.
-    const float clamped = std::isnan(v) ? v : std::fmax(std::fmin(v, q.max), q.min);
-    const float shifted = clamped - q.min;
-    const float level = std::floor(shifted * q.inv_scale + 0.5f);
-    y[i * stride] = (level + offset) * q.scale;
-  }
+  z.q = Nudge(min, max, quant_min, quant_max, reciprocal);
+  z.offset = static_cast<float>(quant_min) - z.q.zero_point;
+  return z;
+}
+
+inline float Quantize(float v, const Quantizer& z) {
+  if (z.zero) return 0.0f;
+  // fmin/fmax would turn a NaN into a bound; TensorFlow's clamp keeps it NaN.
+  const float clamped = std::isnan(v) ? v : std::fmax(std::fmin(v, z.q.max), z.q.min);
+  const float shifted = clamped - z.q.min;
+  const float level = std::floor(shifted * z.q.inv_scale + 0.5f);
+  return (level + z.offset) * z.q.scale;
+}
+
+// Quantizes the n values of x into y with the range [min, max].
+void FakeQuant(const float* x, float* y, int64_t n, float min, float max, int quant_min,
+               int quant_max, bool reciprocal) {
+  const Quantizer z = MakeQuantizer(min, max, quant_min, quant_max, reciprocal);
+  for (int64_t i = 0; i < n; ++i) y[i] = Quantize(x[i], z);
 }
 
 class FakeQuantBase : public OpKernel {
@@ -110,7 +125,7 @@ class FakeQuantArgsOp final : public FakeQuantBase {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
-    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1, min_, max_,
+    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), min_, max_,
               quant_min_, quant_max_, /*reciprocal=*/false);
     return absl::OkStatus();
   }
@@ -133,7 +148,7 @@ class FakeQuantVarsOp final : public FakeQuantBase {
       }
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, in.shape()));
-    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(), 1,
+    FakeQuant(in.flat<float>().data(), out->flat<float>().data(), in.NumElements(),
               ctx.input(1).flat<float>()[0], ctx.input(2).flat<float>()[0], quant_min_, quant_max_,
               /*reciprocal=*/true);
     return absl::OkStatus();
@@ -167,34 +182,55 @@ class FakeQuantVarsPerChannelOp final : public FakeQuantBase {
     const float* mins = ctx.input(1).flat<float>().data();
     const float* maxs = ctx.input(2).flat<float>().data();
     const int64_t rows = depth == 0 ? 0 : in.NumElements() / depth;
+    std::vector<Quantizer> channels(depth);
     for (int64_t c = 0; c < depth; ++c) {
-      FakeQuant(in.flat<float>().data() + c, out->flat<float>().data() + c, rows, depth, mins[c],
-                maxs[c], quant_min_, quant_max_, /*reciprocal=*/false);
+      channels[c] = MakeQuantizer(mins[c], maxs[c], quant_min_, quant_max_, /*reciprocal=*/false);
+    }
+    // Row by row, in memory order.
+    const float* x = in.flat<float>().data();
+    float* y = out->flat<float>().data();
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < depth; ++c)
+        y[r * depth + c] = Quantize(x[r * depth + c], channels[c]);
     }
     return absl::OkStatus();
   }
 };
 
-// The gradients of n values spaced `stride` apart: dx where x lies in min..max (nudged), and the
-// sums of dy below and above it into *dmin and *dmax (when not null).
-void FakeQuantGradient(const float* dy, const float* x, float* dx, int64_t n, int64_t stride,
-                       float min, float max, int quant_min, int quant_max, float* dmin,
-                       float* dmax) {
+// One range's gradient: `pass_all` for min == max == 0 (every gradient reaches the input, none
+// the range), else the nudged range.
+struct GradientRange {
+  bool pass_all = false;
+  float min = 0.0f, max = 0.0f;
+};
+
+GradientRange MakeGradientRange(float min, float max, int quant_min, int quant_max) {
+  GradientRange r;
   if (min == 0.0f && max == 0.0f) {
-    for (int64_t i = 0; i < n; ++i) dx[i * stride] = dy[i * stride];
-    if (dmin != nullptr) *dmin = 0.0f;
-    if (dmax != nullptr) *dmax = 0.0f;
-    return;
+    r.pass_all = true;
+    return r;
   }
   const Nudged q = Nudge(min, max, quant_min, quant_max, /*reciprocal=*/false);
+  r.min = q.min;
+  r.max = q.max;
+  return r;
+}
+
+// dx for one value, adding its gradient below and above the range into *below and *above.
+inline float Gradient(float g, float v, const GradientRange& r, double* below, double* above) {
+  if (r.pass_all) return g;
+  *below += g * (v < r.min ? 1.0f : 0.0f);
+  *above += g * (v > r.max ? 1.0f : 0.0f);
+  return g * ((v >= r.min && v <= r.max) ? 1.0f : 0.0f);
+}
+
+// The gradients of the n values: dx where x lies in min..max (nudged), and the sums of dy below
+// and above it into *dmin and *dmax (when not null).
+void FakeQuantGradient(const float* dy, const float* x, float* dx, int64_t n, float min, float max,
+                       int quant_min, int quant_max, float* dmin, float* dmax) {
+  const GradientRange r = MakeGradientRange(min, max, quant_min, quant_max);
   double below = 0.0, above = 0.0;
-  for (int64_t i = 0; i < n; ++i) {
-    const float v = x[i * stride];
-    const float g = dy[i * stride];
-    dx[i * stride] = g * ((v >= q.min && v <= q.max) ? 1.0f : 0.0f);
-    below += g * (v < q.min ? 1.0f : 0.0f);
-    above += g * (v > q.max ? 1.0f : 0.0f);
-  }
+  for (int64_t i = 0; i < n; ++i) dx[i] = Gradient(dy[i], x[i], r, &below, &above);
   if (dmin != nullptr) *dmin = static_cast<float>(below);
   if (dmax != nullptr) *dmax = static_cast<float>(above);
 }
@@ -228,7 +264,7 @@ class FakeQuantArgsGradientOp final : public FakeQuantBase {
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, x.shape()));
     FakeQuantGradient(dy.flat<float>().data(), x.flat<float>().data(), out->flat<float>().data(),
-                      x.NumElements(), 1, min_, max_, quant_min_, quant_max_, nullptr, nullptr);
+                      x.NumElements(), min_, max_, quant_min_, quant_max_, nullptr, nullptr);
     return absl::OkStatus();
   }
 
@@ -255,9 +291,9 @@ class FakeQuantVarsGradientOp final : public FakeQuantBase {
     RILL_ASSIGN_OR_RETURN(Tensor * dmin, ctx.allocate_output(1, TensorShape({})));
     RILL_ASSIGN_OR_RETURN(Tensor * dmax, ctx.allocate_output(2, TensorShape({})));
     FakeQuantGradient(dy.flat<float>().data(), x.flat<float>().data(), dx->flat<float>().data(),
-                      x.NumElements(), 1, ctx.input(2).flat<float>()[0],
-                      ctx.input(3).flat<float>()[0], quant_min_, quant_max_,
-                      dmin->flat<float>().data(), dmax->flat<float>().data());
+                      x.NumElements(), ctx.input(2).flat<float>()[0], ctx.input(3).flat<float>()[0],
+                      quant_min_, quant_max_, dmin->flat<float>().data(),
+                      dmax->flat<float>().data());
     return absl::OkStatus();
   }
 };
@@ -295,10 +331,24 @@ class FakeQuantVarsPerChannelGradientOp final : public FakeQuantBase {
     const float* mins = ctx.input(2).flat<float>().data();
     const float* maxs = ctx.input(3).flat<float>().data();
     const int64_t rows = depth == 0 ? 0 : x.NumElements() / depth;
+    std::vector<GradientRange> ranges(depth);
     for (int64_t c = 0; c < depth; ++c) {
-      FakeQuantGradient(dy.flat<float>().data() + c, x.flat<float>().data() + c,
-                        dx->flat<float>().data() + c, rows, depth, mins[c], maxs[c], quant_min_,
-                        quant_max_, dmin->flat<float>().data() + c, dmax->flat<float>().data() + c);
+      ranges[c] = MakeGradientRange(mins[c], maxs[c], quant_min_, quant_max_);
+    }
+    // Row by row, in memory order; each channel's sums add its rows in order.
+    std::vector<double> below(depth, 0.0), above(depth, 0.0);
+    const float* g = dy.flat<float>().data();
+    const float* v = x.flat<float>().data();
+    float* out = dx->flat<float>().data();
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < depth; ++c) {
+        const int64_t k = r * depth + c;
+        out[k] = Gradient(g[k], v[k], ranges[c], &below[c], &above[c]);
+      }
+    }
+    for (int64_t c = 0; c < depth; ++c) {
+      dmin->flat<float>()[c] = static_cast<float>(below[c]);
+      dmax->flat<float>()[c] = static_cast<float>(above[c]);
     }
     return absl::OkStatus();
   }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -79,51 +80,63 @@ class QuantizeAndDequantizeOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const T* x = in.flat<T>().data();
       T* y = out->flat<T>().data();
-      for (int64_t c = 0; c < depth; ++c) {
-        T lo, hi;
-        if (range_given_) {
-          lo = ctx.input(1).flat<T>()[c];
-          hi = ctx.input(2).flat<T>()[c];
-          if (axis_ == -1 && lo > hi) {
+      // Each slice's range and scale first, then every element in memory order (slice c of
+      // the axis is the elements (o * depth + c) * inner + i): the same values as slice by
+      // slice, each range's minimum and maximum read in the same order.
+      std::vector<T> lo(depth), hi(depth), scale(depth), inverse(depth);
+      if (range_given_) {
+        for (int64_t c = 0; c < depth; ++c) {
+          lo[c] = ctx.input(1).flat<T>()[c];
+          hi[c] = ctx.input(2).flat<T>()[c];
+          if (axis_ == -1 && lo[c] > hi[c]) {
             return absl::InvalidArgumentError(
-                absl::StrCat("Invalid range: input_min ", lo, " > input_max ", hi));
-          }
-        } else {
-          lo = std::numeric_limits<T>::infinity();
-          hi = -std::numeric_limits<T>::infinity();
-          for (int64_t o = 0; o < outer; ++o) {
-            for (int64_t i = 0; i < inner; ++i) {
-              const T v = x[(o * depth + c) * inner + i];
-              lo = std::min(lo, v);
-              hi = std::max(hi, v);
-            }
+                absl::StrCat("Invalid range: input_min ", lo[c], " > input_max ", hi[c]));
           }
         }
-        const int64_t qmin = signed_input_ ? (narrow_range_ ? -(int64_t{1} << (num_bits_ - 1)) + 1
-                                                            : -(int64_t{1} << (num_bits_ - 1)))
-                                           : 0;
-        const int64_t qmax =
-            signed_input_ ? (int64_t{1} << (num_bits_ - 1)) - 1 : (int64_t{1} << num_bits_) - 1;
-        const T scale_min = (qmin * lo > 0) ? qmin / lo : std::numeric_limits<T>::max();
-        const T scale_max = (qmax * hi > 0) ? qmax / hi : std::numeric_limits<T>::max();
-        T scale, inverse;
-        if (scale_min < scale_max) {
-          scale = scale_min;
-          inverse = lo / qmin;
-          hi = qmax * inverse;
-        } else {
-          scale = scale_max;
-          inverse = hi / qmax;
-          lo = qmin * inverse;
-        }
+      } else {
+        std::fill(lo.begin(), lo.end(), std::numeric_limits<T>::infinity());
+        std::fill(hi.begin(), hi.end(), -std::numeric_limits<T>::infinity());
         for (int64_t o = 0; o < outer; ++o) {
+          for (int64_t c = 0; c < depth; ++c) {
+            const T* p = x + (o * depth + c) * inner;
+            T l = lo[c], h = hi[c];
+            for (int64_t i = 0; i < inner; ++i) {
+              l = std::min(l, p[i]);
+              h = std::max(h, p[i]);
+            }
+            lo[c] = l;
+            hi[c] = h;
+          }
+        }
+      }
+      const int64_t qmin = signed_input_ ? (narrow_range_ ? -(int64_t{1} << (num_bits_ - 1)) + 1
+                                                          : -(int64_t{1} << (num_bits_ - 1)))
+                                         : 0;
+      const int64_t qmax =
+          signed_input_ ? (int64_t{1} << (num_bits_ - 1)) - 1 : (int64_t{1} << num_bits_) - 1;
+      for (int64_t c = 0; c < depth; ++c) {
+        const T scale_min = (qmin * lo[c] > 0) ? qmin / lo[c] : std::numeric_limits<T>::max();
+        const T scale_max = (qmax * hi[c] > 0) ? qmax / hi[c] : std::numeric_limits<T>::max();
+        if (scale_min < scale_max) {
+          scale[c] = scale_min;
+          inverse[c] = lo[c] / qmin;
+          hi[c] = qmax * inverse[c];
+        } else {
+          scale[c] = scale_max;
+          inverse[c] = hi[c] / qmax;
+          lo[c] = qmin * inverse[c];
+        }
+      }
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t c = 0; c < depth; ++c) {
+          const int64_t base = (o * depth + c) * inner;
+          const T l = lo[c], h = hi[c], sc = scale[c], inv = inverse[c];
           for (int64_t i = 0; i < inner; ++i) {
-            const int64_t k = (o * depth + c) * inner + i;
-            T v = x[k];
-            if (range_given_) v = std::max(std::min(v, hi), lo);
-            const T scaled = v * scale;
+            T v = x[base + i];
+            if (range_given_) v = std::max(std::min(v, h), l);
+            const T scaled = v * sc;
             const T rounded = half_up_ ? std::floor(scaled + T(0.5)) : std::rint(scaled);
-            y[k] = rounded * inverse;
+            y[base + i] = rounded * inv;
           }
         }
       }
@@ -201,12 +214,13 @@ class QuantizeAndDequantizeV4GradOp final : public OpKernel {
       const T* g = dy.flat<T>().data();
       const T* x = in.flat<T>().data();
       T* out = dx->flat<T>().data();
-      for (int64_t c = 0; c < depth; ++c) {
-        const T lo = min.flat<T>()[c];
-        const T hi = max.flat<T>()[c];
-        for (int64_t o = 0; o < outer; ++o) {
-          for (int64_t i = 0; i < inner; ++i) {
-            const int64_t k = (o * depth + c) * inner + i;
+      // In memory order: slice c of the axis is the elements (o * depth + c) * inner + i.
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t c = 0; c < depth; ++c) {
+          const T lo = min.flat<T>()[c];
+          const T hi = max.flat<T>()[c];
+          const int64_t base = (o * depth + c) * inner;
+          for (int64_t k = base; k < base + inner; ++k) {
             out[k] = g[k] * ((x[k] >= lo && x[k] <= hi) ? T(1) : T(0));
           }
         }

@@ -44,6 +44,38 @@ TEST(QuantizeAndDequantizeOpTest, ErrorsAreTensorFlows) {
                        "num_bits is out of range: 0 with signed_input_ 1"));
 }
 
+// Per slice along a middle axis (the slices interleave in memory): each slice quantized with
+// the range of its own data equals the slice quantized alone.
+TEST(QuantizeAndDequantizeOpTest, PerAxisSlicesMatchEachSliceAlone) {
+  // [2, 3, 2]: slice c of axis 1 is the elements 2 c, 2 c + 1, 6 + 2 c, 7 + 2 c.
+  const std::vector<float> x = {-3.0f, 0.5f,  0.1f,  -0.2f, 7.0f,  1.5f,
+                                0.75f, -2.5f, -0.6f, 0.35f, -1.0f, 4.0f};
+  auto run = [](const Tensor& in, int64_t axis, const Tensor& lo) {
+    OpTester t("QuantizeAndDequantizeV2");
+    t.Attr("T", DT_FLOAT)
+        .Attr("range_given", false)
+        .Attr("num_bits", int64_t{4})
+        .Attr("axis", axis)
+        .Input(in)
+        .Input(lo)
+        .Input(lo);
+    return t.Run();
+  };
+  const Tensor zeros3 = Tensor::FromVector<float>({0.0f, 0.0f, 0.0f}, TensorShape({3}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            run(Tensor::FromVector<float>(x, TensorShape({2, 3, 2})), 1, zeros3));
+  for (int64_t c = 0; c < 3; ++c) {
+    const int64_t idx[] = {2 * c, 2 * c + 1, 6 + 2 * c, 7 + 2 * c};
+    std::vector<float> slice;
+    for (int64_t i : idx) slice.push_back(x[i]);
+    RILL_ASSERT_OK_AND_ASSIGN(auto alone, run(Tensor::FromVector<float>(slice, TensorShape({4})),
+                                              -1, Tensor::Scalar<float>(0.0f)));
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(out[0].flat<float>()[idx[k]], alone[0].flat<float>()[k]) << c << " " << k;
+    }
+  }
+}
+
 absl::StatusOr<std::vector<Tensor>> V4Grad(const Tensor& dy, const Tensor& x, const Tensor& lo,
                                            const Tensor& hi, int64_t axis) {
   OpTester t("QuantizeAndDequantizeV4Grad");
