@@ -1,6 +1,6 @@
 // Op definitions of the complex-number ops (Complex, Real, Imag, ComplexAbs, Angle, Conj) and the
-// FFTs (FFT, IFFT, RFFT, IRFFT and their 2-D forms). Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// FFTs (FFT, IFFT, RFFT, IRFFT and their 2-D and 3-D forms). Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py).
 #include <cstdint>
 #include <vector>
 
@@ -10,7 +10,7 @@
 namespace rill {
 namespace {
 
-// RFFT/IRFFT[2D]: input 0's shape with its innermost `k` dims replaced by the constant
+// RFFT/IRFFT[2D|3D]: input 0's shape with its innermost `k` dims replaced by the constant
 // fft_length (RFFT: the last one becomes fft_length / 2 + 1, 0 for 0), unknown where not constant.
 template <int k, bool kForward>
 absl::Status RealFftShape(ShapeInferenceContext& c) {
@@ -140,5 +140,33 @@ REGISTER_OP("IRFFT2D")
     .Attr("Treal: {float, double} = float")
     .Attr("Tcomplex: {complex64, complex128} = complex64")
     .SetShapeFn(RealFftShape<2, false>);
+
+REGISTER_OP("FFT3D")
+    .Input("input: Tcomplex")
+    .Output("output: Tcomplex")
+    .Attr("Tcomplex: {complex64, complex128} = complex64")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("IFFT3D")
+    .Input("input: Tcomplex")
+    .Output("output: Tcomplex")
+    .Attr("Tcomplex: {complex64, complex128} = complex64")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("RFFT3D")
+    .Input("input: Treal")
+    .Input("fft_length: int32")
+    .Output("output: Tcomplex")
+    .Attr("Treal: {float, double} = float")
+    .Attr("Tcomplex: {complex64, complex128} = complex64")
+    .SetShapeFn(RealFftShape<3, true>);
+
+REGISTER_OP("IRFFT3D")
+    .Input("input: Tcomplex")
+    .Input("fft_length: int32")
+    .Output("output: Treal")
+    .Attr("Treal: {float, double} = float")
+    .Attr("Tcomplex: {complex64, complex128} = complex64")
+    .SetShapeFn(RealFftShape<3, false>);
 
 }  // namespace rill

@@ -949,7 +949,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseReshape", "SparseFillEmptyRows",
       // Complex numbers and FFTs (graph/builder/spectral_ops.h).
       "Complex", "Real", "Imag", "ComplexAbs", "Angle", "Conj", "FFT", "IFFT", "FFT2D", "IFFT2D",
-      "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
+      "RFFT", "IRFFT", "RFFT2D", "IRFFT2D", "FFT3D", "IFFT3D", "RFFT3D", "IRFFT3D",
       // Sorted search and histograms (graph/builder/math_ops.h).
       "LowerBound", "UpperBound", "HistogramFixedWidth",
       // Ragged strings and CTC decoding (string_ops.h, sparse_ops.h, nn_ops.h).
@@ -1437,8 +1437,19 @@ TEST(SpectralOpsTest, WrappersBuildTheOpWithItsTypesAndShapes) {
   Output n2 = ops::Const(root.WithOpName("n2"), {2, 8});
   EXPECT_EQ(root.GetShape(ops::RFFT2D(root.WithOpName("rfft2d"), re, n2))->DebugString(), "[2,5]");
   ops::IRFFT2D(root.WithOpName("irfft2d"), z, n2);
+  Output re3 = ops::Placeholder(root.WithOpName("re3"), DT_FLOAT, PartialTensorShape({2, 3, 8}));
+  Output z3 = ops::Complex(root.WithOpName("z3"), re3, re3);
+  EXPECT_EQ(root.GetShape(ops::FFT3D(root.WithOpName("fft3d"), z3))->DebugString(), "[2,3,8]");
+  ops::IFFT3D(root.WithOpName("ifft3d"), z3);
+  Output n3 = ops::Const(root.WithOpName("n3"), {2, 3, 6});
+  Output spectrum3 = ops::RFFT3D(root.WithOpName("rfft3d"), re3, n3);
+  EXPECT_EQ(spectrum3.dtype(), DT_COMPLEX64);
+  EXPECT_EQ(root.GetShape(spectrum3)->DebugString(), "[2,3,4]");
+  Output back3 = ops::IRFFT3D(root.WithOpName("irfft3d"), spectrum3, n3);
+  EXPECT_EQ(back3.dtype(), DT_FLOAT);
+  EXPECT_EQ(root.GetShape(back3)->DebugString(), "[2,3,6]");
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
-  EXPECT_EQ(g.node_size(), 17);
+  EXPECT_EQ(g.node_size(), 24);
 }
 
 TEST(SparseOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {

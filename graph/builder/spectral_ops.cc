@@ -59,6 +59,8 @@ Output FFT(const Scope& scope, const Input& input) { return OneInput(scope, "FFT
 Output IFFT(const Scope& scope, const Input& input) { return OneInput(scope, "IFFT", input); }
 Output FFT2D(const Scope& scope, const Input& input) { return OneInput(scope, "FFT2D", input); }
 Output IFFT2D(const Scope& scope, const Input& input) { return OneInput(scope, "IFFT2D", input); }
+Output FFT3D(const Scope& scope, const Input& input) { return OneInput(scope, "FFT3D", input); }
+Output IFFT3D(const Scope& scope, const Input& input) { return OneInput(scope, "IFFT3D", input); }
 
 Output RFFT(const Scope& scope, const Output& input, const Output& fft_length) {
   return RealFft(scope, "RFFT", input, fft_length);
@@ -71,6 +73,12 @@ Output RFFT2D(const Scope& scope, const Output& input, const Input& fft_length) 
 }
 Output IRFFT2D(const Scope& scope, const Output& input, const Input& fft_length) {
   return InverseRealFft(scope, "IRFFT2D", input, fft_length);
+}
+Output RFFT3D(const Scope& scope, const Output& input, const Input& fft_length) {
+  return RealFft(scope, "RFFT3D", input, fft_length);
+}
+Output IRFFT3D(const Scope& scope, const Output& input, const Input& fft_length) {
+  return InverseRealFft(scope, "IRFFT3D", input, fft_length);
 }
 
 }  // namespace ops

@@ -1,6 +1,6 @@
 // Builder wrappers for the complex-number ops (Complex, Real, Imag, ComplexAbs, Angle, Conj) and
-// the FFTs (FFT, IFFT, RFFT, IRFFT and their 2-D forms), TensorFlow's C++ API names. Included by
-// graph/builder/ops.h.
+// the FFTs (FFT, IFFT, RFFT, IRFFT and their 2-D and 3-D forms), TensorFlow's C++ API names.
+// Included by graph/builder/ops.h.
 //
 //   Output z = ops::Complex(root, re, im);              // complex64 from float parts
 //   Output spectrum = ops::RFFT(root, z_real, fft_length);
@@ -25,16 +25,20 @@ Output ComplexAbs(const Scope& scope, const Output& x);
 Output Angle(const Scope& scope, const Output& input);
 Output Conj(const Scope& scope, const Input& input);
 
-// Complex FFTs over the innermost one or two dimensions (the inverses scale by 1/n).
+// Complex FFTs over the innermost one, two or three dimensions (the inverses scale by 1/n).
 Output FFT(const Scope& scope, const Input& input);
 Output IFFT(const Scope& scope, const Input& input);
 Output FFT2D(const Scope& scope, const Input& input);
 Output IFFT2D(const Scope& scope, const Input& input);
-// Real FFTs; fft_length is an int32 vector of one (two for the 2-D forms) lengths.
+Output FFT3D(const Scope& scope, const Input& input);
+Output IFFT3D(const Scope& scope, const Input& input);
+// Real FFTs; fft_length is an int32 vector of one (two, three for the 2-D, 3-D forms) lengths.
 Output RFFT(const Scope& scope, const Output& input, const Output& fft_length);
 Output IRFFT(const Scope& scope, const Output& input, const Input& fft_length);
 Output RFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
 Output IRFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
+Output RFFT3D(const Scope& scope, const Output& input, const Input& fft_length);
+Output IRFFT3D(const Scope& scope, const Output& input, const Input& fft_length);
 
 }  // namespace ops
 }  // namespace rill

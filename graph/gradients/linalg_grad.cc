@@ -324,7 +324,9 @@ absl::Status FftGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, i
   const DataType real_type = complex_type == DT_COMPLEX128 ? DT_DOUBLE : DT_FLOAT;
   Output size = InnerSize(s, g[0], rank);
   if (!inverse) {
-    Output back = rank == 1 ? ops::IFFT(s, g[0]) : ops::IFFT2D(s, g[0]);
+    Output back = rank == 1   ? ops::IFFT(s, g[0])
+                  : rank == 2 ? ops::IFFT2D(s, g[0])
+                              : ops::IFFT3D(s, g[0]);
     *out = {ops::Mul(s, back, ops::Cast(s, size, complex_type))};
   } else {
     Output rsize =
@@ -332,7 +334,9 @@ absl::Status FftGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, i
                   ops::RealDiv(s, grad::ScalarLike(s, 1.0, ops::Cast(s, size, real_type)),
                                ops::Cast(s, size, real_type)),
                   complex_type);
-    Output back = rank == 1 ? ops::FFT(s, g[0]) : ops::FFT2D(s, g[0]);
+    Output back = rank == 1   ? ops::FFT(s, g[0])
+                  : rank == 2 ? ops::FFT2D(s, g[0])
+                              : ops::FFT3D(s, g[0]);
     *out = {ops::Mul(s, back, rsize)};
   }
   return absl::OkStatus();
@@ -352,7 +356,15 @@ absl::Status IFFT2DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out
 RILL_REGISTER_GRADIENT("FFT", FFTGrad);
 RILL_REGISTER_GRADIENT("IFFT", IFFTGrad);
 RILL_REGISTER_GRADIENT("FFT2D", FFT2DGrad);
+absl::Status FFT3DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 3, false);
+}
+absl::Status IFFT3DGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return FftGrad(s, op, g, out, 3, true);
+}
 RILL_REGISTER_GRADIENT("IFFT2D", IFFT2DGrad);
+RILL_REGISTER_GRADIENT("FFT3D", FFT3DGrad);
+RILL_REGISTER_GRADIENT("IFFT3D", IFFT3DGrad);
 
 // The last entry of a 1-D int tensor, as a scalar.
 Output LastEntry(const Scope& s, const Output& v) {

@@ -1,8 +1,8 @@
-// FFTs on the CPU over the innermost one or two dimensions: FFT, IFFT, RFFT, IRFFT and the 2-D
-// forms FFT2D, IFFT2D, RFFT2D, IRFFT2D, computed in the element type (float for complex64,
+// FFTs on the CPU over the innermost one, two or three dimensions: FFT, IFFT, RFFT, IRFFT and the
+// 2-D and 3-D forms (FFT2D ... IRFFT3D), computed in the element type (float for complex64,
 // double for complex128) by kernels/math_lib/fft_batch.h's batched, vectorized transforms: one
-// pass per transformed axis, the innermost first, except for IRFFT2D, whose real innermost axis
-// comes last. The inverse transforms scale by 1 / (product of the lengths).
+// pass per transformed axis, the innermost first, except for IRFFT2D / IRFFT3D, whose real
+// innermost axis comes last. The inverse transforms scale by 1 / (product of the lengths).
 // The real forms crop or zero-pad the input to fft_length (RFFT) or read the first
 // fft_length[-1] / 2 + 1 bins of the innermost dimension (IRFFT, which treats the spectrum as
 // Hermitian: the imaginary parts of the DC and Nyquist bins are ignored).
@@ -45,10 +45,9 @@ class FftOp final : public OpKernel {
       return absl::InvalidArgumentError(absl::StrCat("Input must have rank of at least ", kRank,
                                                      " but got: ", shape.DebugString()));
     }
-    // The innermost two dims (1 x n for the 1-D transforms): input and transform lengths.
-    int64_t d[2] = {1, shape.dim(rank - 1)};
-    if (kRank == 2) d[0] = shape.dim(rank - 2);
-    int64_t len[2] = {d[0], d[1]};
+    // The innermost kRank dims: input and transform lengths.
+    int64_t d[kRank], len[kRank];
+    for (int i = 0; i < kRank; ++i) d[i] = len[i] = shape.dim(rank - kRank + i);
     if (kKind != FftKind::kComplex) {
       const Tensor& fft_length = ctx.input(1);
       if (fft_length.shape().rank() != 1 || fft_length.shape().dim(0) != kRank) {
@@ -60,14 +59,15 @@ class FftOp final : public OpKernel {
           return absl::InvalidArgumentError(
               absl::StrCat("fft_length[", i, "] must >= 0, but got: ", l[i]));
         }
-        len[2 - kRank + i] = l[i];
+        len[i] = l[i];
       }
     }
+    const int64_t inner_len = len[kRank - 1];
     // The bins a real transform keeps (none of an empty transform).
-    const int64_t half = len[1] == 0 ? 0 : len[1] / 2 + 1;
+    const int64_t half = inner_len == 0 ? 0 : inner_len / 2 + 1;
     std::vector<int64_t> out_dims(shape.dims().begin(), shape.dims().end());
-    if (kRank == 2) out_dims[rank - 2] = len[0];
-    out_dims[rank - 1] = kKind == FftKind::kRealForward ? half : len[1];
+    for (int i = 0; i < kRank; ++i) out_dims[rank - kRank + i] = len[i];
+    if (kKind == FftKind::kRealForward) out_dims[rank - 1] = half;
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     // An empty input gives a zero spectrum: TensorFlow checks the input lengths only after that.
     const bool empty_in = in.NumElements() == 0;
@@ -75,20 +75,20 @@ class FftOp final : public OpKernel {
       // The real transforms read the first fft_length elements (RFFT) or bins (IRFFT's innermost
       // dimension: fft_length / 2 + 1) of each transformed dimension.
       for (int i = 0; i < kRank; ++i) {
-        const int axis = 2 - kRank + i;
         const int64_t need =
-            kKind == FftKind::kRealInverse && axis == 1 ? len[1] / 2 + 1 : len[axis];
-        if (d[axis] < need) {
+            kKind == FftKind::kRealInverse && i == kRank - 1 ? inner_len / 2 + 1 : len[i];
+        if (d[i] < need) {
           return absl::InvalidArgumentError(absl::StrCat("Input dimension ", rank - kRank + i,
                                                          " must have length of at least ", need,
-                                                         " but got: ", d[axis]));
+                                                         " but got: ", d[i]));
         }
       }
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     const int64_t out_n = out_shape.num_elements();
     if (out_n == 0) return absl::OkStatus();
-    const bool zeros = empty_in || len[0] == 0 || len[1] == 0;
+    bool zeros = empty_in;
+    for (int i = 0; i < kRank; ++i) zeros = zeros || len[i] == 0;
     int64_t batch = 1;
     for (int i = 0; i < rank - kRank; ++i) batch *= shape.dim(i);
     const DataType complex_type = kKind == FftKind::kRealForward ? out->dtype() : in.dtype();
@@ -109,52 +109,87 @@ class FftOp final : public OpKernel {
   }
 
  private:
+  // The complex transforms of y's [batch][l0]...[l_{k-2}][inner] matrices along their axes
+  // 0 .. k - 2 (all but the innermost), in place, the last one multiplied by `scale`.
+  template <typename R>
+  static void OuterAxes(OpKernelContext& ctx, int64_t batch, const int64_t* len, int64_t inner,
+                        bool inverse, R scale, std::complex<R>* y) {
+    for (int axis = kRank - 2; axis >= 0; --axis) {
+      int64_t outer = batch, after = inner;
+      for (int i = 0; i < axis; ++i) outer *= len[i];
+      for (int i = axis + 1; i < kRank - 1; ++i) after *= len[i];
+      RunJobs(ctx,
+              ComplexAxisFft<R>(outer, len[axis], after, inverse, axis == 0 ? scale : R(1), y, y));
+    }
+  }
+
   template <typename C, typename R>
   void Transform(OpKernelContext& ctx, const Tensor& in, Tensor* out, int64_t batch,
                  const int64_t* d, const int64_t* len, int64_t half) const {
-    const int64_t l0 = len[0], l1 = len[1];
-    const R scale = kInverse ? static_cast<R>(1.0 / (static_cast<double>(l0) * l1)) : R(1);
+    double size = 1;
+    int64_t rows = batch;  // rows of the innermost axis
+    for (int i = 0; i < kRank; ++i) size *= static_cast<double>(len[i]);
+    for (int i = 0; i < kRank - 1; ++i) rows *= len[i];
+    const int64_t n = len[kRank - 1];
+    const R scale = kInverse ? static_cast<R>(1.0 / size) : R(1);
     if constexpr (kKind == FftKind::kComplex) {
       const C* x = in.flat<C>().data();
       C* y = out->flat<C>().data();
-      // Rows first (into the output), then the columns of each [l0][l1] matrix in place.
-      RunJobs(ctx, ComplexAxisFft<R>(batch * l0, l1, 1, kInverse, kRank == 1 ? scale : R(1), x, y));
-      if (kRank == 2) RunJobs(ctx, ComplexAxisFft<R>(batch, l0, l1, kInverse, scale, y, y));
+      // Rows first (into the output), then the other axes in place.
+      RunJobs(ctx, ComplexAxisFft<R>(rows, n, 1, kInverse, kRank == 1 ? scale : R(1), x, y));
+      OuterAxes<R>(ctx, batch, len, n, kInverse, scale, y);
     } else if constexpr (kKind == FftKind::kRealForward) {
-      FftRowLayout rows;
-      rows.rows = batch * l0;
-      rows.group = l0;
-      rows.group_stride = d[0] * d[1];
-      rows.row_stride = d[1];
-      rows.valid_rows = std::min(l0, d[0]);
-      rows.valid_len = std::min(l1, d[1]);
+      // Row (b, i_0, ..., i_{k-2}) of the input: a group is the rows of one [.., l_{k-2}, d]
+      // matrix; RFFT3D's groups form blocks of l_0 matrices per batch element.
+      FftRowLayout layout;
+      layout.rows = rows;
+      layout.group = kRank == 1 ? 1 : len[kRank - 2];
+      layout.row_stride = d[kRank - 1];
+      layout.group_stride = kRank == 1 ? d[0] : d[kRank - 2] * d[kRank - 1];
+      if (kRank == 3) {
+        layout.block_groups = len[0];
+        layout.block_stride = d[0] * d[1] * d[2];
+      }
+      layout.valid_rows = kRank == 1 ? 1 : std::min(len[kRank - 2], d[kRank - 2]);
+      layout.valid_len = std::min(n, d[kRank - 1]);
       C* y = out->flat<C>().data();
-      RunJobs(ctx, RealForwardRows<R>(l1, rows, in.flat<R>().data(), y));
-      if (kRank == 2) RunJobs(ctx, ComplexAxisFft<R>(batch, l0, half, false, R(1), y, y));
+      RunJobs(ctx, RealForwardRows<R>(n, layout, in.flat<R>().data(), y));
+      OuterAxes<R>(ctx, batch, len, half, false, R(1), y);
     } else {  // kRealInverse
       const C* x = in.flat<C>().data();
-      FftRowLayout rows;
-      rows.rows = batch * l0;
-      rows.group = l0;
-      rows.group_stride = d[0] * d[1];
-      rows.row_stride = d[1];
-      rows.valid_rows = l0;
-      std::vector<C> cropped;
-      if (kRank == 2 && l0 > 1) {
-        // The columns' inverse transforms first, on the [l0][half] corner of each matrix.
-        cropped.resize(static_cast<size_t>(batch * l0 * half));
-        for (int64_t b = 0; b < batch; ++b) {
-          for (int64_t r = 0; r < l0; ++r) {
-            std::copy_n(x + (b * d[0] + r) * d[1], half, cropped.data() + (b * l0 + r) * half);
-          }
-        }
-        RunJobs(ctx,
-                ComplexAxisFft<R>(batch, l0, half, true, R(1), cropped.data(), cropped.data()));
-        x = cropped.data();
-        rows.group_stride = l0 * half;
-        rows.row_stride = half;
+      FftRowLayout layout;
+      layout.rows = rows;
+      layout.group = kRank == 1 ? 1 : len[kRank - 2];
+      layout.row_stride = d[kRank - 1];
+      layout.group_stride = kRank == 1 ? d[0] : d[kRank - 2] * d[kRank - 1];
+      if (kRank == 3) {
+        layout.block_groups = len[0];
+        layout.block_stride = d[0] * d[1] * d[2];
       }
-      RunJobs(ctx, RealInverseRows<R>(l1, rows, scale, x, out->flat<R>().data()));
+      layout.valid_rows = layout.group;
+      std::vector<C> cropped;
+      if (kRank > 1 && rows > batch) {
+        // The other axes' inverse transforms first, on the [l_0]...[l_{k-2}][half] corner of
+        // each input matrix.
+        cropped.resize(static_cast<size_t>(rows * half));
+        for (int64_t r = 0; r < rows; ++r) {
+          // Row r = ((b * l_0 + i_0) * l_1 + i_1)...: its offset in the input.
+          int64_t rest = r, offset = 0, stride = d[kRank - 1];
+          for (int i = kRank - 2; i >= 0; --i) {
+            offset += (rest % len[i]) * stride;
+            rest /= len[i];
+            stride *= d[i];
+          }
+          offset += rest * stride;
+          std::copy_n(x + offset, half, cropped.data() + r * half);
+        }
+        OuterAxes<R>(ctx, batch, len, half, true, R(1), cropped.data());
+        x = cropped.data();
+        layout.group_stride = layout.group * half;
+        layout.row_stride = half;
+        layout.block_groups = 0;
+      }
+      RunJobs(ctx, RealInverseRows<R>(n, layout, scale, x, out->flat<R>().data()));
     }
   }
 };
@@ -184,6 +219,10 @@ RILL_REAL_FFT("RFFT", 1, FftKind::kRealForward, false);
 RILL_REAL_FFT("IRFFT", 1, FftKind::kRealInverse, true);
 RILL_REAL_FFT("RFFT2D", 2, FftKind::kRealForward, false);
 RILL_REAL_FFT("IRFFT2D", 2, FftKind::kRealInverse, true);
+RILL_COMPLEX_FFT("FFT3D", 3, false);
+RILL_COMPLEX_FFT("IFFT3D", 3, true);
+RILL_REAL_FFT("RFFT3D", 3, FftKind::kRealForward, false);
+RILL_REAL_FFT("IRFFT3D", 3, FftKind::kRealInverse, true);
 
 }  // namespace
 }  // namespace rill

@@ -178,11 +178,13 @@ int64_t BlockCost(int64_t n, int64_t lanes) {
 }
 
 // A buffer of `size` elements for this thread: kept between calls (transforms run often on the
-// same shapes, and a fresh large allocation costs page faults each time) up to 4M elements;
-// larger ones are allocated into `owned`.
+// same shapes, and a fresh allocation costs page faults each time) up to 1 MiB, which holds the
+// blocks of every complex length up to 4096 (Bluestein lengths up to 1024); larger ones are
+// allocated into `owned` and freed after the call, whose transform then costs far more than the
+// faults.
 template <typename T>
 T* Scratch(int64_t size, std::unique_ptr<T[]>* owned) {
-  constexpr int64_t kMaxKept = int64_t{1} << 22;
+  constexpr int64_t kMaxKept = (int64_t{1} << 20) / static_cast<int64_t>(sizeof(T));
   if (size > kMaxKept) {
     owned->reset(new T[size]);
     return owned->get();
@@ -197,7 +199,11 @@ template <typename E>
 const E* RowStart(const FftRowLayout& layout, const E* base, int64_t i) {
   const int64_t g = i / layout.group, r = i % layout.group;
   if (r >= layout.valid_rows) return nullptr;
-  return base + g * layout.group_stride + r * layout.row_stride;
+  const int64_t group_start = layout.block_groups > 0
+                                  ? g / layout.block_groups * layout.block_stride +
+                                        g % layout.block_groups * layout.group_stride
+                                  : g * layout.group_stride;
+  return base + group_start + r * layout.row_stride;
 }
 
 // Real rows of a block into the [len][lanes] layout, cropped to n and zero-padded: packed pairs

@@ -29,14 +29,17 @@ constexpr int64_t kFftLanes = 64 / static_cast<int64_t>(sizeof(T));
 
 // How a batch of rows sits in memory: row i is row i % group of group i / group; a group's rows
 // at or beyond valid_rows read as zeros (RFFT2D's zero padding), and each row reads valid_len
-// elements (the rest zeros).
+// elements (the rest zeros). With block_groups > 0, group g is group g % block_groups of block
+// g / block_groups (RFFT3D: the cropped matrices of one batch element).
 struct FftRowLayout {
   int64_t rows = 0;          // rows in the batch
   int64_t group = 1;         // rows per group
-  int64_t group_stride = 0;  // elements between groups
+  int64_t group_stride = 0;  // elements between groups (of a block)
   int64_t row_stride = 0;    // elements between a group's rows
   int64_t valid_rows = 1;    // rows read from memory per group
   int64_t valid_len = 0;     // elements read per row
+  int64_t block_groups = 0;  // groups per block; 0: no blocks
+  int64_t block_stride = 0;  // elements between blocks
 };
 
 template <typename T>

@@ -194,6 +194,30 @@ TEST(RealForwardRowsTest, GroupsWithZeroRows) {
   }
 }
 
+TEST(RealForwardRowsTest, BlocksOfGroups) {
+  // RFFT3D's cropped volumes: 2 blocks (stride 30) of 2 groups (stride 10) of 2 rows (stride 5),
+  // 4 elements read per row.
+  std::vector<float> x(60);
+  for (int i = 0; i < 60; ++i) x[i] = static_cast<float>(i % 7) - 2.5f;
+  FftRowLayout layout;
+  layout.rows = 8;
+  layout.group = 2;
+  layout.group_stride = 10;
+  layout.row_stride = 5;
+  layout.valid_rows = 2;
+  layout.valid_len = 4;
+  layout.block_groups = 2;
+  layout.block_stride = 30;
+  std::vector<std::complex<float>> y(8 * 3);
+  RunAll(RealForwardRows<float>(4, layout, x.data(), y.data()));
+  for (int64_t row = 0; row < 8; ++row) {
+    const float* v = x.data() + row / 4 * 30 + row / 2 % 2 * 10 + row % 2 * 5;
+    EXPECT_EQ(y[row * 3 + 0], std::complex<float>(v[0] + v[1] + v[2] + v[3], 0)) << row;
+    EXPECT_EQ(y[row * 3 + 1], std::complex<float>(v[0] - v[2], v[3] - v[1])) << row;
+    EXPECT_EQ(y[row * 3 + 2], std::complex<float>(v[0] - v[1] + v[2] - v[3], 0)) << row;
+  }
+}
+
 TEST(RealInverseRowsTest, MatchesTheHermitianInverseDft) {
   const int64_t rows = 19;
   for (int64_t n : {1, 2, 3, 6, 9, 16, 20, 101}) {

@@ -189,7 +189,9 @@ def ffts(add):
         # carries the float32 rounding of the large one.
         tol = dict(atol=1e-5) if ctype == np.complex64 else {}
         for op, shapes in [("FFT", [[5], [2, 4]]), ("IFFT", [[5], [2, 4]]),
-                           ("FFT2D", [[3, 4], [2, 3, 5]]), ("IFFT2D", [[3, 4], [2, 3, 5]])]:
+                           ("FFT2D", [[3, 4], [2, 3, 5]]), ("IFFT2D", [[3, 4], [2, 3, 5]]),
+                           ("FFT3D", [[2, 3, 4], [2, 2, 3, 5]]),
+                           ("IFFT3D", [[2, 3, 4], [2, 2, 3, 5]])]:
             for shape in shapes:
                 add(op, "rank%d" % len(shape),
                     [("x", crand(shape, (op, shape, ctype), ctype, rtype))],

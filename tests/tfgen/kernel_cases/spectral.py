@@ -1,6 +1,6 @@
 """Complex numbers (Complex, Real, Imag, ComplexAbs, Angle, Conj; the complex64/complex128 cases
 of Exp, Add, AddV2, Sub, Mul, Div, RealDiv, Neg, Square and Cast to and from them) and the FFTs (FFT, IFFT, RFFT, IRFFT and
-their 2-D forms).
+their 2-D and 3-D forms).
 
 The FFT cases' tolerances allow for TensorFlow computing complex64 transforms in float (Rill
 computes them in double): rtol 1e-5 / atol 1e-4 for complex64 and float32 outputs, 1e-10 for
@@ -176,11 +176,19 @@ def fft_complex(rec, op, rank):
                       ("len_1", [4, 1]), ("len_2", [3, 2]), ("rank3", [2, 3, 5]),
                       ("len_64", [64]), ("len_100", [2, 100])]
             empties = [("zero_batch", [0, 4]), ("zero_length", [3, 0])]
-        else:
+        elif rank == 2:
             shapes = [("pow2", [4, 8]), ("batched", [2, 4, 4]), ("odd", [3, 5]),
                       ("mixed", [2, 6, 7]), ("one_by_one", [1, 1]), ("column", [5, 1]),
                       ("row", [1, 9]), ("rank4", [2, 1, 3, 4])]
             empties = [("zero_batch", [0, 2, 2]), ("zero_rows", [0, 4]), ("zero_cols", [3, 0])]
+        else:
+            # vector_blocks: 16 rows of 16, a whole block of vector lanes.
+            shapes = [("pow2", [2, 4, 8]), ("batched", [2, 3, 4, 6]), ("odd", [3, 5, 7]),
+                      ("mixed", [2, 6, 1, 9]), ("one", [1, 1, 1]), ("depth_1", [1, 4, 5]),
+                      ("len_1", [3, 4, 1]), ("rank5", [2, 1, 2, 3, 4]),
+                      ("vector_blocks", [1, 4, 4, 16])]
+            empties = [("zero_batch", [0, 2, 2, 2]), ("zero_depth", [0, 3, 4]),
+                       ("zero_cols", [2, 3, 0])]
         for what, shape in shapes:
             c(what, rand(dt, shape, "%s/%s" % (seed, what)))
         for what, shape in empties:
@@ -241,6 +249,41 @@ def fft_real(rec, op, rank, forward):
               phrases=("fft_length must have shape [1]",))
             c("scalar_input_error", r([], "scalar_in"), [4], error="INVALID_ARGUMENT",
               phrases=("Input must have rank of at least 1",))
+        elif rank == 3:
+            if forward:
+                c("pow2", r([2, 4, 8], "pow2"), [2, 4, 8])
+                c("batched", r([2, 3, 4, 6], "batched"), [3, 4, 6])
+                c("odd", r([3, 5, 7], "odd"), [3, 5, 7])
+                c("crop", r([1, 4, 5, 7], "crop"), [3, 4, 5])
+                c("crop_depth", r([4, 3, 8], "crop_depth"), [2, 3, 8])
+                c("one", r([1, 1, 1], "one"), [1, 1, 1])
+                c("len_1", r([3, 4, 1], "len1"), [3, 4, 1])
+                c("vector_blocks", r([1, 4, 4, 32], "blocks"), [4, 4, 32])
+                c("input_too_short_error", r([3, 4, 5], "short"), [3, 6, 5],
+                  error="INVALID_ARGUMENT",
+                  phrases=("Input dimension 1 must have length of at least 6 but got: 4",))
+            else:
+                c("pow2", r([2, 4, 5], "pow2"), [2, 4, 8])
+                c("batched", r([2, 3, 4, 4], "batched"), [3, 4, 6])
+                c("odd", r([3, 5, 4], "odd"), [3, 5, 7])
+                c("crop", r([1, 5, 6, 7], "crop"), [4, 5, 10])
+                c("crop_depth", r([4, 3, 5], "crop_depth"), [2, 3, 8])
+                c("one", r([1, 1, 1], "one"), [1, 1, 1])
+                c("len_1", r([3, 4, 1], "len1"), [3, 4, 1])
+                c("vector_blocks", r([1, 4, 4, 17], "blocks"), [4, 4, 32])
+                c("depth_too_short_error", r([3, 4, 5], "short0"), [4, 4, 8],
+                  error="INVALID_ARGUMENT",
+                  phrases=("Input dimension 0 must have length of at least 4 but got: 3",))
+                c("bins_too_short_error", r([3, 4, 5], "short2"), [3, 4, 10],
+                  error="INVALID_ARGUMENT",
+                  phrases=("Input dimension 2 must have length of at least 6 but got: 5",))
+            c("zero_batch", np.zeros([0, 4, 4, 4], dt), [4, 4, 4])
+            c("negative_length_error", r([4, 4, 8], "neg"), [4, 4, -2], error="INVALID_ARGUMENT",
+              phrases=("fft_length[2] must >= 0, but got: -2",))
+            c("length_shape_error", r([4, 4, 8], "shape"), [4, 4], error="INVALID_ARGUMENT",
+              phrases=("fft_length must have shape [3]",))
+            c("low_rank_error", r([4, 8], "low"), [4, 4, 4], error="INVALID_ARGUMENT",
+              phrases=("Input must have rank of at least 3",))
         else:
             if forward:
                 c("pow2", r([4, 8], "pow2"), [4, 8])
@@ -290,10 +333,11 @@ def build_all(rec, emit):
     for op, exact in BINARY:
         complex_binary(rec, op, exact)
         emit(op)
-    for op, rank in [("FFT", 1), ("IFFT", 1), ("FFT2D", 2), ("IFFT2D", 2)]:
+    for op, rank in [("FFT", 1), ("IFFT", 1), ("FFT2D", 2), ("IFFT2D", 2), ("FFT3D", 3),
+                     ("IFFT3D", 3)]:
         fft_complex(rec, op, rank)
         emit(op)
     for op, rank, forward in [("RFFT", 1, True), ("IRFFT", 1, False), ("RFFT2D", 2, True),
-                              ("IRFFT2D", 2, False)]:
+                              ("IRFFT2D", 2, False), ("RFFT3D", 3, True), ("IRFFT3D", 3, False)]:
         fft_real(rec, op, rank, forward)
         emit(op)
