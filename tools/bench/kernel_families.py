@@ -352,6 +352,12 @@ case("ifft_scaled", "FFT", "IFFT", "[64,1000] complex64", "scaled signal_fft (no
     _fft("IFFT", _complex((64, 1000), 1)))
 case("rfft2d_scaled", "FFT", "RFFT2D", "[8,128,128]", "scaled signal_fft")(
     _fft("RFFT2D", _r((8, 128, 128), 1), [128, 128]))
+case("fft3d", "FFT", "FFT3D", "[2,32,64,64] complex64", "3-D form (volumes; no corpus model)")(
+    _fft("FFT3D", _complex((2, 32, 64, 64), 1)))
+case("rfft3d", "FFT", "RFFT3D", "[2,64,64,64]", "3-D form (volumes; no corpus model)")(
+    _fft("RFFT3D", _r((2, 64, 64, 64), 1), [64, 64, 64]))
+case("irfft3d", "FFT", "IRFFT3D", "[2,64,64,33] ->64", "3-D form (volumes; no corpus model)")(
+    _fft("IRFFT3D", _complex((2, 64, 64, 33), 1), [64, 64, 64]))
 
 
 def _segment(kind, rows, cols, segs):
