@@ -11,9 +11,12 @@
 
     bazel build -c opt //tools/session_runner
     python3 tools/bench/op_breakdown.py EfficientNetB0 [--threads 1] [--reps 20] [--ort] [--convs]
-        [--min]
+        [--min] [--traces 12]
 
-The trace is one run and oneDNN's times are medians over the runs (the fastest runs with --min),
+The trace is one run (with --traces N, N runs, one per session_runner process: each node's median,
+or fastest with --min, beside the fastest traced run's span; on a shared machine one traced run is
+often descheduled in the middle, so a single trace can put milliseconds on whichever node was
+running) and oneDNN's times are medians over the runs (the fastest runs with --min),
 so the two columns differ by the executor's own cost and by noise; on a shared machine compare the
 kinds between engines within one sitting, and before / after a change by alternating binaries
 (--runner).
@@ -47,8 +50,11 @@ def conv_kind(groups, ic, oc, oh, ow, kh, kw):
     return "conv 1x1 expand" if oc > ic else "conv 1x1 project"
 
 
-def rill(runner, name, threads, reps, show_convs, pick):
+def rill(runner, name, threads, reps, show_convs, pick, traces):
     p, meta = suite_models.make(name)
+    per_node = collections.defaultdict(list)  # node -> its time in each traced run
+    op_of = {}
+    spans = []
     with tempfile.TemporaryDirectory() as tmp:
         cfg = os.path.join(tmp, "config.pbtxt")
         with open(cfg, "w") as f:
@@ -57,27 +63,41 @@ def rill(runner, name, threads, reps, show_convs, pick):
         trace = os.path.join(tmp, "trace.json")
         env = dict(os.environ, ONEDNN_VERBOSE="1")
         env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        out = subprocess.run(
-            [runner, "--graph=" + p["pb"], "--config=" + cfg,
-             "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]),
-             "--fetch=" + meta["output"].split(":")[0], "--benchmark", "--warmup=3",
-             "--repeat=%d" % reps, "--trace=" + trace],
-            capture_output=True, text=True, env=env)
-        if out.returncode != 0:
-            sys.exit("session_runner failed: " + out.stderr[-500:])
-        with open(trace) as f:
-            events = json.load(f)
-    events = events["traceEvents"] if isinstance(events, dict) else events
+        for t in range(traces):
+            out = subprocess.run(
+                [runner, "--graph=" + p["pb"], "--config=" + cfg,
+                 "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]),
+                 "--fetch=" + meta["output"].split(":")[0], "--benchmark", "--warmup=3",
+                 "--repeat=%d" % (reps if t == 0 else 1), "--trace=" + trace],
+                capture_output=True, text=True, env=env)
+            if out.returncode != 0:
+                sys.exit("session_runner failed: " + out.stderr[-500:])
+            if t == 0:
+                first = out
+            with open(trace) as f:
+                events = json.load(f)
+            events = events["traceEvents"] if isinstance(events, dict) else events
+            nodes = [e for e in events if e.get("ph") == "X"]
+            if nodes:
+                spans.append(max(e["ts"] + e["dur"] for e in nodes) - min(e["ts"] for e in nodes))
+            for e in nodes:
+                op_of[e["name"]] = e.get("args", {}).get("op", e["name"])
+                per_node[e["name"]].append(e["dur"])
+    out = first
     by_op = collections.defaultdict(lambda: [0, 0.0])
-    for e in events:
-        if e.get("ph") == "X":
-            op = e.get("args", {}).get("op", e["name"])
-            by_op[op][0] += 1
-            by_op[op][1] += e["dur"]
+    for node, durs in per_node.items():
+        by_op[op_of[node]][0] += 1
+        by_op[op_of[node]][1] += pick(durs)
     median = re.search(r"median ([0-9.]+ ?[um]?s)", out.stdout)
-    print("Rill %s, %d thread(s): median %s; last run's trace by op (us):" %
-          (name, threads, median.group(1) if median else "?"))
     total = sum(v[1] for v in by_op.values())
+    if traces == 1:
+        print("Rill %s, %d thread(s): median %s; last run's trace by op (us):" %
+              (name, threads, median.group(1) if median else "?"))
+    else:
+        print("Rill %s, %d thread(s): median %s; %s of each node over %d traced runs by op (us), "
+              "sum %.0f; fastest traced run %.0f from its first node's start to its last's end:" %
+              (name, threads, median.group(1) if median else "?", pick.__name__, traces, total,
+               min(spans)))
     for op, (n, us) in sorted(by_op.items(), key=lambda kv: -kv[1][1]):
         if us >= 0.005 * total:
             print("  %-34s %4d nodes %8.0f  %5.1f%%" % (op, n, us, 100 * us / total))
@@ -157,12 +177,15 @@ def main():
     ap.add_argument("--convs", action="store_true", help="list each oneDNN convolution")
     ap.add_argument("--min", action="store_true",
                     help="each convolution's and ONNX Runtime node's fastest run instead of its "
-                    "median (on a loaded machine)")
+                    "median (on a loaded machine); with --traces, each Rill node's too")
+    ap.add_argument("--traces", type=int, default=1,
+                    help="trace this many runs of Rill (one session_runner each) and give each "
+                    "node's median (--min: fastest) over them, beside the fastest run's span")
     a = ap.parse_args()
     if a.model not in suite_models.MODELS:
         ap.error("unknown model %s" % a.model)
     pick = min if a.min else statistics.median
-    rill(a.runner, a.model, a.threads, a.reps, a.convs, pick)
+    rill(a.runner, a.model, a.threads, a.reps, a.convs, pick, a.traces)
     if a.ort:
         ort(a.model, a.threads, a.reps, pick)
     return 0
