@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <map>
 #include <string>
 #include <utility>
@@ -32,6 +29,7 @@
 #include "session/device_mgr.h"
 #include "session/executor.h"
 #include "session/graph_optimizer.h"
+#include "session/heap_trim.h"
 #include "session/local_rendezvous.h"
 #include "session/placement_log.h"
 #include "session/placer.h"
@@ -128,7 +126,7 @@ class SessionImpl {
     const auto& pool_options = options_.config.session_inter_op_thread_pool();
     if (pool_options.empty()) {
       if (options_.config.use_per_session_threads()) {
-        RILL_ASSIGN_OR_RETURN(pool_, OwnedPool(inter_op_threads_));
+        RILL_ASSIGN_OR_RETURN(pool_, OwnedPool("inter_op", inter_op_threads_));
       } else {
         RILL_ASSIGN_OR_RETURN(pool_, SharedThreadPool("rill_inter_op", inter_op_threads_));
       }
@@ -141,7 +139,8 @@ class SessionImpl {
         const int threads = p.num_threads() > 0 ? p.num_threads() : DefaultNumThreads();
         ThreadPool* pool = nullptr;
         if (p.global_name().empty()) {
-          RILL_ASSIGN_OR_RETURN(pool, OwnedPool(threads));
+          // Threads "rill_inter_op_<entry>": which pool ran a step shows in a thread's name.
+          RILL_ASSIGN_OR_RETURN(pool, OwnedPool(absl::StrCat("inter_op_", pools_.size()), threads));
         } else {
           RILL_ASSIGN_OR_RETURN(pool, SharedThreadPool(p.global_name(), threads));
         }
@@ -159,10 +158,9 @@ class SessionImpl {
 
   ~SessionImpl() { Close().IgnoreError(); }
 
-  // A pool only this session uses (kept in owned_pools_).
-  absl::StatusOr<ThreadPool*> OwnedPool(int threads) {
-    RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool,
-                          ThreadPool::Create("rill_inter_op", threads));
+  // A pool only this session uses (kept in owned_pools_); its threads are "rill_<name>".
+  absl::StatusOr<ThreadPool*> OwnedPool(const std::string& name, int threads) {
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(name, threads));
     owned_pools_.push_back(std::move(pool));
     return owned_pools_.back().get();
   }
@@ -285,13 +283,12 @@ class SessionImpl {
       std::fputs(PlacementLogLines(*graph, placement).c_str(), stdout);
       std::fflush(stdout);
     }
-    for (Node* n : graph->op_nodes()) {
-      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
-    }
+    ApplyPlacement(placement, graph.get());
     graph_ = std::shared_ptr<const Graph>(std::move(graph));
     placement_ = std::move(placement);
     has_graph_ = true;
     run_states_.clear();
+    trim_pending_.store(true, std::memory_order_relaxed);
     return absl::OkStatus();
   }
 
@@ -367,12 +364,10 @@ class SessionImpl {
       }
     }
     parts.clear();
-#if defined(__GLIBC__)
-    // What was freed above (the run graph, the optimizer's NodeDefs, kernel construction
-    // temporaries) leaves holes in glibc's heap that stay resident, and the larger buffers made
-    // later (oneDNN's packed weights at the first run) rarely fit them: give their pages back.
-    malloc_trim(0);
-#endif
+    // What was freed above leaves holes in the heap that stay resident: give their pages back,
+    // once per Create/Extend, for the first signature built after it (the one that frees a
+    // model's folded copies); session/heap_trim.h says why not at every signature.
+    if (trim_pending_.exchange(false, std::memory_order_relaxed)) TrimHeap();
     rill::MutexLock lock(&mu_);
     name_counter_ = std::max(name_counter_, counter);
     auto [it, inserted] = run_states_.emplace(key, state);
@@ -545,6 +540,8 @@ class SessionImpl {
   Placement placement_ ABSL_GUARDED_BY(mu_);
   int64_t name_counter_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, std::shared_ptr<RunState>> run_states_ ABSL_GUARDED_BY(mu_);
+  // Set by Create/Extend; the next run state built trims the heap (malloc_trim) and clears it.
+  std::atomic<bool> trim_pending_{false};
   int64_t next_step_token_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<int64_t, std::shared_ptr<CancellationManager>> active_steps_ ABSL_GUARDED_BY(mu_);
 };

@@ -2,17 +2,24 @@
 // TensorFlow's feed/fetch errors, timeouts and Close on a kernel that blocks until cancelled.
 #include "session/session.h"
 
+#include <pthread.h>
+
 #include <chrono>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/op_registry.h"
+#include "session/heap_trim.h"
 
 namespace rill {
 namespace {
@@ -36,6 +43,24 @@ class BlockOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL(KernelDefBuilder("SessionTestBlock").Device(kDeviceCpu), BlockOp);
+
+// A kernel that outputs the name of the thread running it (pools name their threads
+// "rill_<pool name>", core/thread_pool.h). It sleeps 1 ms so that, as an expensive root, the
+// executor always hands it to the step's inter-op pool rather than running it on the caller.
+REGISTER_OP("SessionTestThreadName").Output("out: string").SetIsStateful();
+class ThreadNameOp final : public OpKernel {
+ public:
+  explicit ThreadNameOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof(name));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({})));
+    out->flat<std::string>()[0] = name;
+    return absl::OkStatus();
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("SessionTestThreadName").Device(kDeviceCpu), ThreadNameOp);
 
 GraphDef Parse(const std::string& text) {
   GraphDef g;
@@ -434,7 +459,8 @@ TEST(SessionTest, UnknownExecutorTypeIsNotFound) {
 }
 
 // session_inter_op_thread_pool makes one pool per entry; RunOptions.inter_op_thread_pool picks
-// one per step (-1 included), and an index past them is TensorFlow's InvalidArgument.
+// one per step (-1 is the first), checked by the name of the thread that ran a kernel; an index
+// past them is TensorFlow's InvalidArgument.
 TEST(SessionTest, SessionInterOpThreadPoolsArePickedPerStep) {
   ConfigProto config;
   config.add_session_inter_op_thread_pool()->set_num_threads(1);
@@ -450,6 +476,21 @@ TEST(SessionTest, SessionInterOpThreadPoolsArePickedPerStep) {
     ASSERT_THAT(s->Run(run_options, {}, {"read_after_inc"}, {}, &out, nullptr), IsOk());
   }
   EXPECT_EQ(out[0].flat<float>()[0], 3.f);
+  // Which pool ran the step: entry i's own pool names its threads "rill_inter_op_<i>", a pool
+  // with a global_name after that name (truncated to Linux's 15 characters).
+  SessionOptions options;
+  options.config = config;
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> who, Session::New(options));
+  ASSERT_THAT(who->Create(Parse("node { name: 'who' op: 'SessionTestThreadName' }")), IsOk());
+  for (const auto& [pool, thread] : std::vector<std::pair<int, std::string>>{
+           {-1, "rill_inter_op_0"}, {0, "rill_inter_op_0"}, {1, "rill_session_te"}}) {
+    for (int step = 0; step < 3; ++step) {
+      RunOptions run_options;
+      run_options.set_inter_op_thread_pool(pool);
+      ASSERT_THAT(who->Run(run_options, {}, {"who"}, {}, &out, nullptr), IsOk());
+      EXPECT_EQ(out[0].flat<std::string>()[0], thread) << "pool " << pool << ", step " << step;
+    }
+  }
   for (int pool : {2, -2}) {
     RunOptions run_options;
     run_options.set_inter_op_thread_pool(pool);
@@ -470,6 +511,26 @@ TEST(SessionTest, SessionInterOpThreadPoolsArePickedPerStep) {
   EXPECT_THAT(Session::New(too_big),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("session_inter_op_thread_pool num_threads is 5000")));
+}
+
+// The heap is trimmed for the first signature built after Create or Extend, not at every new
+// signature (malloc_trim locks every arena; session/heap_trim.h).
+TEST(SessionTest, HeapIsTrimmedOncePerCreateOrExtend) {
+  std::unique_ptr<Session> s = NewCounterSession();
+  const int64_t created = HeapTrimCount();
+  std::vector<Tensor> out;
+  ASSERT_THAT(s->Run({}, {}, {"init"}, &out), IsOk());
+  EXPECT_EQ(HeapTrimCount(), created + 1);
+  ASSERT_THAT(s->Run({}, {"read"}, {}, &out), IsOk());
+  ASSERT_THAT(s->Run({}, {"read_after_inc"}, {}, &out), IsOk());
+  ASSERT_THAT(s->Run({}, {}, {"init"}, &out), IsOk());
+  EXPECT_EQ(HeapTrimCount(), created + 1);
+  ASSERT_THAT(s->Extend(Parse("node { name: 'read2' op: 'Identity' input: 'v' "
+                              "attr { key: 'T' value { type: DT_FLOAT } } }")),
+              IsOk());
+  ASSERT_THAT(s->Run({}, {"read2"}, {}, &out), IsOk());
+  ASSERT_THAT(s->Run({}, {"read"}, {}, &out), IsOk());
+  EXPECT_EQ(HeapTrimCount(), created + 2);
 }
 
 TEST(SessionTest, MemoryStatsListEveryDeviceWithItsAllocator) {
