@@ -26,9 +26,12 @@ std::string PodList(const T* values, int n) {
   return Bytes(values, sizeof(T) * static_cast<size_t>(n < 0 ? 0 : n));
 }
 
+// The first value an attribute gets is kept, as TensorFlow's eager attribute builder keeps it:
+// a type inferred from an input added earlier wins over a later TFE_OpSetAttrType (cppflow sets
+// Fill's index_type to int32 after adding int64 dims).
 void SetAttr(TFE_Op* op, const char* attr_name, TFE_Op::Attr attr) {
   if (op == nullptr || attr_name == nullptr) return;
-  op->attrs[attr_name] = std::move(attr);
+  op->attrs.emplace(attr_name, std::move(attr));
 }
 
 absl::Status StatusOf(const TF_Status* s) {
@@ -258,6 +261,52 @@ void SetPodList(TFE_Op* op, const char* attr_name, const char* tag, const T* val
   SetAttr(op, attr_name, std::move(attr));
 }
 
+// Sets the attributes the next input argument of the op definition implies, unless they were
+// set before: its type attr from the first tensor, its number attr from the count, its type-list
+// attr from the tensors' types. Inputs that do not match the next argument's kind (single tensors
+// for a list) end the inference, as in TensorFlow.
+void InferInputAttrs(TFE_Op* op, TFE_TensorHandle** inputs, int n, bool is_list) {
+  if (!op->inferring || op->next_arg >= op->def.input_arg_size()) {
+    op->inferring = false;
+    return;
+  }
+  const rill::OpDef::ArgDef& arg = op->def.input_arg(op->next_arg);
+  const bool list_arg = !arg.number_attr().empty() || !arg.type_list_attr().empty();
+  if (list_arg != is_list) {
+    op->inferring = false;
+    return;
+  }
+  ++op->next_arg;
+  if (!arg.number_attr().empty()) TFE_OpSetAttrInt(op, arg.number_attr().c_str(), n);
+  if (!arg.type_attr().empty() && n > 0) {
+    TFE_OpSetAttrType(op, arg.type_attr().c_str(), inputs[0]->tensor.dtype);
+  }
+  if (!arg.type_list_attr().empty()) {
+    std::vector<TF_DataType> types;
+    for (int i = 0; i < n; ++i) types.push_back(inputs[i]->tensor.dtype);
+    TFE_OpSetAttrTypeList(op, arg.type_list_attr().c_str(), types.data(), n);
+  }
+}
+
+void AddInputs(TFE_Op* op, TFE_TensorHandle** inputs, int num_inputs, bool is_list,
+               TF_Status* status) {
+  if (op == nullptr || num_inputs < 0 || (inputs == nullptr && num_inputs > 0)) {
+    return SetStatus(status, absl::InvalidArgumentError("The op or the inputs are null"));
+  }
+  for (int i = 0; i < num_inputs; ++i) {
+    if (inputs[i] == nullptr) {
+      return SetStatus(status, absl::InvalidArgumentError(
+                                   absl::StrCat("Input ", i, " of op '", op->name, "' is null")));
+    }
+  }
+  for (int i = 0; i < num_inputs; ++i) {
+    op->inputs.push_back(std::make_unique<TFE_TensorHandle>(*inputs[i]));
+  }
+  op->groups.push_back({is_list, num_inputs});
+  InferInputAttrs(op, inputs, num_inputs, is_list);
+  SetOk(status);
+}
+
 }  // namespace
 
 extern "C" {
@@ -275,6 +324,7 @@ TFE_Op* TFE_NewOp(TFE_Context* ctx, const char* op_or_function_name, TF_Status* 
   auto* op = new TFE_Op;
   op->ctx = ctx;
   op->name = op_or_function_name;
+  op->def = *std::move(def);
   SetOk(status);
   return op;
 }
@@ -315,25 +365,11 @@ const char* TFE_OpGetDevice(const TFE_Op* op, TF_Status* status) {
 }
 
 void TFE_OpAddInput(TFE_Op* op, TFE_TensorHandle* input, TF_Status* status) {
-  TFE_OpAddInputList(op, &input, 1, status);
-  if (op != nullptr && TF_GetCode(status) == TF_OK) op->groups.back().is_list = false;
+  AddInputs(op, &input, 1, /*is_list=*/false, status);
 }
 
 void TFE_OpAddInputList(TFE_Op* op, TFE_TensorHandle** inputs, int num_inputs, TF_Status* status) {
-  if (op == nullptr || num_inputs < 0 || (inputs == nullptr && num_inputs > 0)) {
-    return SetStatus(status, absl::InvalidArgumentError("The op or the inputs are null"));
-  }
-  for (int i = 0; i < num_inputs; ++i) {
-    if (inputs[i] == nullptr) {
-      return SetStatus(status, absl::InvalidArgumentError(
-                                   absl::StrCat("Input ", i, " of op '", op->name, "' is null")));
-    }
-  }
-  for (int i = 0; i < num_inputs; ++i) {
-    op->inputs.push_back(std::make_unique<TFE_TensorHandle>(*inputs[i]));
-  }
-  op->groups.push_back({true, num_inputs});
-  SetOk(status);
+  AddInputs(op, inputs, num_inputs, /*is_list=*/true, status);
 }
 
 int TFE_OpGetFlatInputCount(const TFE_Op* op, TF_Status* status) {

@@ -160,6 +160,32 @@ TEST_F(EagerExecute, IntShapeAndTypeAttrs) {
   TFE_DeleteOp(with_default);
 }
 
+TEST_F(EagerExecute, TypesInferredFromInputsWinOverLaterSets) {
+  // cppflow's fill: int64 dims, then index_type set to int32; TensorFlow keeps the inferred type.
+  const int64_t rank_one[] = {1};
+  TF_Tensor* dims_tensor = TF_AllocateTensor(TF_INT64, rank_one, 1, sizeof(int64_t));
+  *static_cast<int64_t*>(TF_TensorData(dims_tensor)) = 3;
+  TFE_TensorHandle* dims = Keep(TFE_NewTensorHandle(dims_tensor, s_));
+  TF_DeleteTensor(dims_tensor);
+  TFE_Op* fill = TFE_NewOp(ctx_, "Fill", s_);
+  TFE_OpAddInput(fill, dims, s_);
+  TFE_OpAddInput(fill, Floats({}, {2.5f}), s_);
+  TFE_OpSetAttrType(fill, "index_type", TF_INT32);
+  EXPECT_EQ(Values<float>(RunOne(fill)), (std::vector<float>{2.5f, 2.5f, 2.5f}));
+  TFE_DeleteOp(fill);
+
+  // Set before the inputs, the attr stays, and the input does not match it.
+  TFE_Op* add = TFE_NewOp(ctx_, "AddV2", s_);
+  TFE_OpSetAttrType(add, "T", TF_INT32);
+  TFE_OpAddInput(add, Floats({1}, {1}), s_);
+  TFE_OpAddInput(add, Floats({1}, {1}), s_);
+  TFE_TensorHandle* out[1];
+  int n = 1;
+  TFE_Execute(add, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  TFE_DeleteOp(add);
+}
+
 TEST_F(EagerExecute, ListInputsAsAListOrOneAtATime) {
   TFE_TensorHandle* parts[] = {Floats({1}, {1}), Floats({2}, {2, 3})};
   TFE_Op* concat = TFE_NewOp(ctx_, "ConcatV2", s_);

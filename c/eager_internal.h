@@ -19,6 +19,7 @@
 #include "c/c_api_internal.h"
 #include "core/mutex.h"
 #include "proto/function.pb.h"
+#include "proto/op_def.pb.h"
 #include "tensorflow/c/eager/c_api.h"
 
 struct TFE_ContextOptions {
@@ -82,6 +83,11 @@ struct TFE_Op {
 
   TFE_Context* ctx = nullptr;
   std::string name;
+  rill::OpDef def;
+  // The next argument of `def` that inputs as added correspond to, while they do (attributes are
+  // inferred from them).
+  int next_arg = 0;
+  bool inferring = true;
   std::string device;
   std::vector<std::unique_ptr<TFE_TensorHandle>> inputs;  // copies sharing the callers' buffers
   std::vector<InputGroup> groups;

@@ -1,0 +1,148 @@
+// TensorFlow's c_api_experimental.h as Rill serves it: session and run configuration buffers, the
+// XLA switches (recorded; Rill compiles nothing with XLA), debug strings and helpers.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "c/eager_internal.h"
+#include "graph/graph_def_export.h"
+#include "ops/op_registry.h"
+#include "proto/config.pb.h"
+#include "tensorflow/c/c_api_experimental.h"
+
+using rill_c::SetOk;
+using rill_c::SetStatus;
+
+namespace {
+
+// The process-wide XLA settings TensorFlow's setters change.
+std::atomic<bool> xla_lazy_compilation{true};
+std::atomic<bool> xla_cpu_global_jit{false};
+std::atomic<bool> xla_auto_jit{false};
+std::atomic<bool> xla_constant_folding_disabled{false};
+
+TF_Buffer* BufferOf(const std::string& bytes) {
+  return TF_NewBufferFromString(bytes.data(), bytes.size());
+}
+
+// A malloc'd, NUL-terminated copy, its length in *len.
+char* MallocCopy(const std::string& s, size_t* len) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out == nullptr) return nullptr;
+  std::memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  if (len != nullptr) *len = s.size();
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+void TF_EnableXLACompilation(TF_SessionOptions* options, unsigned char enable) {
+  if (options == nullptr) return;
+  options->options.config.mutable_graph_options()
+      ->mutable_optimizer_options()
+      ->set_global_jit_level(enable ? rill::OptimizerOptions::ON_1 : rill::OptimizerOptions::OFF);
+}
+
+unsigned char TF_SetXlaEnableLazyCompilation(unsigned char enable) {
+  return xla_lazy_compilation.exchange(enable != 0) ? 1 : 0;
+}
+
+unsigned char TF_SetTfXlaCpuGlobalJit(unsigned char enable) {
+  return xla_cpu_global_jit.exchange(enable != 0) ? 1 : 0;
+}
+
+void TF_SetXlaAutoJitMode(const char* mode) {
+  // TensorFlow's modes: "" and "0" (off), "1", "2", "autoclustering" ... (on).
+  const std::string m = mode == nullptr ? "" : mode;
+  xla_auto_jit = !(m.empty() || m == "0" || m == "-1");
+}
+
+unsigned char TF_GetXlaAutoJitEnabled(void) { return xla_auto_jit ? 1 : 0; }
+
+void TF_SetXlaMinClusterSize(int) {}
+
+unsigned char TF_GetXlaConstantFoldingDisabled(void) {
+  return xla_constant_folding_disabled ? 1 : 0;
+}
+
+void TF_SetXlaConstantFoldingDisabled(unsigned char should_enable) {
+  xla_constant_folding_disabled = should_enable != 0;
+}
+
+TF_Buffer* TF_CreateConfig(unsigned char enable_xla_compilation,
+                           unsigned char gpu_memory_allow_growth, unsigned int num_cpu_devices) {
+  rill::ConfigProto config;
+  config.mutable_graph_options()->mutable_optimizer_options()->set_global_jit_level(
+      enable_xla_compilation ? rill::OptimizerOptions::ON_1 : rill::OptimizerOptions::OFF);
+  config.mutable_gpu_options()->set_allow_growth(gpu_memory_allow_growth != 0);
+  (*config.mutable_device_count())["CPU"] = static_cast<int32_t>(num_cpu_devices);
+  return BufferOf(config.SerializeAsString());
+}
+
+TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
+  rill::RunOptions options;
+  options.set_trace_level(enable_full_trace ? rill::RunOptions::FULL_TRACE
+                                            : rill::RunOptions::NO_TRACE);
+  return BufferOf(options.SerializeAsString());
+}
+
+const char* TF_GraphDebugString(TF_Graph* graph, size_t* len) {
+  if (graph == nullptr) return MallocCopy("", len);
+  rill::GraphDef def;
+  {
+    rill::MutexLock lock(&graph->mu);
+    rill::ExportGraphDef(graph->graph, &def);
+  }
+  return MallocCopy(def.DebugString(), len);
+}
+
+char* TF_FunctionDebugString(TF_Function* func, size_t* len) {
+  return MallocCopy(func == nullptr ? "" : func->fdef.DebugString(), len);
+}
+
+TFE_TensorHandle* TFE_NewTensorHandleFromScalar(TF_DataType data_type, void* data, size_t len,
+                                                TF_Status* status) {
+  const size_t size = TF_DataTypeSize(data_type);
+  if (size == 0 || data_type == TF_STRING || len != size || data == nullptr) {
+    SetStatus(status, absl::InvalidArgumentError(
+                          "TFE_NewTensorHandleFromScalar takes a fixed-size type and exactly its "
+                          "size in bytes (" +
+                          std::to_string(size) + "), got " + std::to_string(len)));
+    return nullptr;
+  }
+  TF_Tensor* t = TF_AllocateTensor(data_type, nullptr, 0, len);
+  std::memcpy(TF_TensorData(t), data, len);
+  TFE_TensorHandle* h = TFE_NewTensorHandle(t, status);
+  TF_DeleteTensor(t);
+  return h;
+}
+
+void TF_MakeInternalErrorStatus(TF_Status* status, const char* errMsg) {
+  TF_SetStatus(status, TF_INTERNAL, errMsg == nullptr ? "" : errMsg);
+}
+
+int TF_OpIsStateful(const char* op_type, TF_Status* status) {
+  if (op_type == nullptr) {
+    SetStatus(status, absl::InvalidArgumentError("The op type is null"));
+    return 0;
+  }
+  absl::StatusOr<const rill::OpRegistration*> reg =
+      rill::OpRegistry::Global()->LookUpOrError(op_type);
+  if (!reg.ok()) {
+    SetStatus(status, reg.status());
+    return 0;
+  }
+  SetOk(status);
+  return (*reg)->op_def.is_stateful() ? 1 : 0;
+}
+
+void TF_InitMain(const char*, int*, char***) {}
+
+void TF_ImportGraphDefOptionsSetValidateColocationConstraints(TF_ImportGraphDefOptions*,
+                                                              unsigned char) {}
+
+}  // extern "C"
