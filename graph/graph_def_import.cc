@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -183,37 +184,40 @@ absl::string_view InputNodeName(absl::string_view input) {
   return input.substr(0, input.find(':'));
 }
 
-// One input of a node, resolved to the node it names.
-struct ResolvedInput {
-  Node* src;
-  int index;  // -1 for a control input
+// Where adding a node's input edges stopped: the input to add next and its data slot.
+struct InputCursor {
+  int input = 0;
+  int slot = 0;
 };
 
-// Resolves every input of `inputs` into `resolved`; false, with nothing else done, when one is
-// malformed or names a node `graph` does not have (yet). The name index's memory for the input
-// kLookahead ahead is fetched while one is looked up (a node may have a million inputs).
-bool ResolveInputs(Graph& graph, const google::protobuf::RepeatedPtrField<std::string>& inputs,
-                   std::vector<ResolvedInput>* resolved) {
-  resolved->clear();
-  for (int k = 0; k < inputs.size(); ++k) {
-    if (k + kLookahead < inputs.size()) graph.PrefetchName(InputNodeName(inputs[k + kLookahead]));
-    absl::StatusOr<InputName> in = ParseInputName(inputs[k]);
-    if (!in.ok()) return false;
-    Node* src = graph.FindNode(in->node);
-    if (src == nullptr) return false;
-    resolved->push_back({src, in->index});
-  }
-  return true;
-}
-
-// Adds the edges of `dst`'s inputs, resolved by ResolveInputs, in order, as step 3 does.
-absl::Status AddInputEdges(Graph* graph, const std::vector<ResolvedInput>& resolved, Node* dst) {
-  int slot = 0;
-  for (const ResolvedInput& in : resolved) {
-    if (in.index < 0) {
-      graph->AddControlEdge(in.src, dst);
+// Adds the edges of `dst`'s inputs (its GraphDef input list) from `cursor` on, in order, calling
+// `before_lookup(k)` before input k's node is looked up. OK when all are added; otherwise
+// `cursor` is at the input that failed and the error is that input's: a malformed input or one
+// naming a node `graph` does not have (yet) (`*unresolved` set), or AddEdge's.
+absl::Status AddInputEdges(Graph* graph,
+                           const google::protobuf::RepeatedPtrField<std::string>& inputs, Node* dst,
+                           absl::FunctionRef<void(int)> before_lookup, InputCursor* cursor,
+                           bool* unresolved) {
+  *unresolved = false;
+  for (; cursor->input < inputs.size(); ++cursor->input) {
+    const std::string& input = inputs[cursor->input];
+    before_lookup(cursor->input);
+    absl::StatusOr<InputName> in = ParseInputName(input);
+    if (!in.ok()) {
+      *unresolved = true;
+      return AnnotateStatus(in.status(), absl::StrCat("Node '", dst->name(), "'"));
+    }
+    Node* src = graph->FindNode(in->node);
+    if (src == nullptr) {
+      *unresolved = true;
+      return absl::InvalidArgumentError(
+          absl::StrCat("Node '", dst->name(), "': Unknown input node '", input, "'"));
+    }
+    if (in->is_control()) {
+      graph->AddControlEdge(src, dst);
     } else {
-      RILL_RETURN_IF_ERROR(graph->AddEdge(in.src, in.index, dst, slot++).status());
+      RILL_RETURN_IF_ERROR(graph->AddEdge(src, in->index, dst, cursor->slot).status());
+      ++cursor->slot;
     }
   }
   return absl::OkStatus();
@@ -263,12 +267,13 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   };
   // Each node's edges are added right after it while all its inputs name nodes already added
   // (a GraphDef in topological order: the inputs are often nodes just added, still in the cache).
-  // From the first node with an input that does not resolve yet (a forward reference, an unknown
-  // node, a malformed input) or whose edge fails, the rest wait for step 3: edges are added in the
-  // same order either way, and step 3 reports the input errors after every node's step-2 checks.
+  // From the first input that does not resolve yet (a forward reference, an unknown node, a
+  // malformed input) or whose edge fails, the rest wait for step 3, which goes on from that input
+  // with the same helper: edges are added in the same order either way, and step 3 reports the
+  // input errors after every node's step-2 checks.
   int deferred_from = n;
-  absl::Status edge_error;  // an edge of node deferred_from that failed in step 2
-  std::vector<ResolvedInput> resolved;
+  InputCursor deferred_cursor;  // node deferred_from's first input left for step 3
+  absl::Status edge_error;      // an edge of node deferred_from that failed in step 2
   for (int i = 0; i < n; ++i) {
     // The name index's memory for a node a few ahead, fetched while this one is added.
     if (i + kLookahead < n) graph->PrefetchName(graph_def.node(i + kLookahead).name());
@@ -320,45 +325,39 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
       }
     }
     if (deferred_from == n) {
+      // The name index's memory for the input kLookahead ahead (a node may have a million).
       const google::protobuf::RepeatedPtrField<std::string>& in = inputs(i);
-      if (!ResolveInputs(*graph, in, &resolved)) {
+      auto prefetch = [&](int k) {
+        if (k + kLookahead < in.size()) graph->PrefetchName(InputNodeName(in[k + kLookahead]));
+      };
+      InputCursor cursor;
+      bool unresolved = false;
+      absl::Status s = AddInputEdges(graph.get(), in, *added, prefetch, &cursor, &unresolved);
+      if (!s.ok()) {
         deferred_from = i;
-      } else if (absl::Status s = AddInputEdges(graph.get(), resolved, *added); !s.ok()) {
-        deferred_from = i;
-        edge_error = std::move(s);
+        deferred_cursor = cursor;
+        if (!unresolved) edge_error = std::move(s);
       }
     }
   }
   if (!edge_error.ok()) return edge_error;
-  // 3. Edges, in the GraphDef's input order. Node ids are 2 + the GraphDef index. The name
-  // index's memory for the input kLookahead inputs ahead is fetched while this one is added.
-  int ahead_node = deferred_from, ahead_input = 0;
-  auto prefetch_next = [&] {
+  // 3. Edges, in the GraphDef's input order, from where step 2 stopped. Node ids are 2 + the
+  // GraphDef index. The name index's memory for the input kLookahead inputs ahead is fetched
+  // while this one is added.
+  int ahead_node = deferred_from, ahead_input = deferred_cursor.input;
+  auto prefetch_next = [&](int) {
     while (ahead_node < n && ahead_input >= inputs(ahead_node).size()) {
       ++ahead_node;
       ahead_input = 0;
     }
     if (ahead_node < n) graph->PrefetchName(InputNodeName(inputs(ahead_node)[ahead_input++]));
   };
-  for (int k = 0; k < kLookahead; ++k) prefetch_next();
+  for (int k = 0; k < kLookahead; ++k) prefetch_next(k);
   for (int i = deferred_from; i < n; ++i) {
-    Node* dst = graph->FindNodeById(i + 2);
-    int slot = 0;
-    for (const std::string& input : inputs(i)) {
-      prefetch_next();
-      absl::StatusOr<InputName> in = ParseInputName(input);
-      if (!in.ok()) return AnnotateStatus(in.status(), absl::StrCat("Node '", dst->name(), "'"));
-      Node* src = graph->FindNode(in->node);
-      if (src == nullptr) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Node '", dst->name(), "': Unknown input node '", input, "'"));
-      }
-      if (in->is_control()) {
-        graph->AddControlEdge(src, dst);
-      } else {
-        RILL_RETURN_IF_ERROR(graph->AddEdge(src, in->index, dst, slot++).status());
-      }
-    }
+    InputCursor cursor = i == deferred_from ? deferred_cursor : InputCursor();
+    bool unresolved = false;
+    RILL_RETURN_IF_ERROR(AddInputEdges(graph.get(), inputs(i), graph->FindNodeById(i + 2),
+                                       prefetch_next, &cursor, &unresolved));
   }
   // 4. Cycles.
   RILL_ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(*graph));

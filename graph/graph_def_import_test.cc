@@ -912,6 +912,42 @@ TEST(ImportGraphDefTest, EdgesInInputOrderAroundAForwardReference) {
   EXPECT_EQ(g->FindNode("y")->input_node(0), g->FindNode("z"));
 }
 
+// A node whose first input was added before it and whose second comes later: its edges are added
+// in input order (the first while the node is added, the second once `later` is there).
+std::string MatMul(const std::string& name, const std::string& a, const std::string& b) {
+  return "node { name: '" + name + "' op: 'MatMul' input: '" + a + "' input: '" + b +
+         "' attr { key: 'T' value { type: DT_FLOAT } } }";
+}
+
+TEST(ImportGraphDefTest, InputsAfterAForwardReferenceInTheSameNode) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::unique_ptr<Graph> g,
+      ImportGraphDef(WithConsts(MatMul("m", "a", "later") + Identity("later", "b") +
+                                "node { name: 'n' op: 'NoOp' input: '^a' input: '^later' }")));
+  const Node* m = g->FindNode("m");
+  EXPECT_EQ(m->input_node(0), g->FindNode("a"));
+  EXPECT_EQ(m->input_node(1), g->FindNode("later"));
+  std::vector<std::string> ins;
+  for (const Edge* e : g->FindNode("n")->in_edges()) ins.push_back(e->src()->name());
+  EXPECT_THAT(ins, ElementsAre("a", "later"));
+  std::vector<int> slots;
+  for (const Edge* e : m->in_edges()) slots.push_back(e->dst_input());
+  EXPECT_THAT(slots, ElementsAre(0, 1));
+}
+
+// A node's input errors are reported in its input order: an edge error before a later unknown
+// input, an unknown input before a later edge error.
+TEST(ImportGraphDefErrorTest, FirstFailingInputOfANodeIsReported) {
+  EXPECT_THAT(ImportGraphDef(WithConsts(MatMul("m", "a:3", "nope"))),
+              StatusIs(kInvalid, HasSubstr("Node 'm': Connecting to invalid output 3 of source "
+                                           "node a which has 1 outputs.")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(MatMul("m", "a", "nope") + Identity("x", "a:3"))),
+              StatusIs(kInvalid, HasSubstr("Node 'm': Unknown input node 'nope'")));
+  EXPECT_THAT(ImportGraphDef(WithConsts(MatMul("m", "a", "later:2") + Identity("later", "b"))),
+              StatusIs(kInvalid, HasSubstr("Node 'm': Connecting to invalid output 2 of source "
+                                           "node later which has 1 outputs.")));
+}
+
 // An input error is reported after every node's own checks, also when the failing input names a
 // node listed before it: x's dtype mismatch comes after m's missing attr.
 TEST(ImportGraphDefErrorTest, InputErrorsComeAfterEveryNodesChecks) {
