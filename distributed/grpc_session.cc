@@ -302,9 +302,7 @@ class GrpcSession final : public SessionBackend {
       std::fputs(PlacementLogLines(*graph, placement).c_str(), stdout);
       std::fflush(stdout);
     }
-    for (Node* n : graph->op_nodes()) {
-      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
-    }
+    ApplyPlacement(placement, graph.get());
     graph_ = std::shared_ptr<const Graph>(std::move(graph));
     placement_ = std::move(placement);
     for (auto& [key, st] : run_states_) DeregisterAll(*st);

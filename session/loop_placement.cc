@@ -131,9 +131,9 @@ absl::StatusOr<std::string> MemoryMismatch(const std::vector<const Node*>& nodes
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
-    const Graph& graph, const std::vector<std::string>& devices, const KernelAvailability& kernels,
-    Placement* placement) {
+absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph,
+                                                              const KernelAvailability& kernels,
+                                                              Placement* placement) {
   std::vector<std::string> moved;
   const int cpu = CpuDevice(placement->devices);
   if (cpu < 0) return moved;

@@ -14,7 +14,7 @@
 // loops").
 //
 //   RILL_ASSIGN_OR_RETURN(std::vector<std::string> moved,
-//                         KeepLoopsOnOneDevice(*graph, devices, kernels, &placement));
+//                         KeepLoopsOnOneDevice(*graph, kernels, &placement));
 //
 // A function of its arguments and of KernelRegistry::Global()'s memory types; thread-compatible.
 #ifndef RILL_SESSION_LOOP_PLACEMENT_H_
@@ -30,13 +30,13 @@
 
 namespace rill {
 
-// Moves split loops to the first CPU device of `devices` (full names; see above), rewriting each
-// moved node's device and reason ("while loop 'F' on the CPU: its nodes were placed on several
-// devices, and a loop runs on one device"). Returns the frame names of the loops moved, in graph
-// order. InvalidArgument when an Enter has no frame_name.
-absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(
-    const Graph& graph, const std::vector<std::string>& devices, const KernelAvailability& kernels,
-    Placement* placement);
+// Moves split loops to the first CPU device of `placement->devices` (full names; see above),
+// rewriting each moved node's device and reason ("while loop 'F' on the CPU: its nodes were
+// placed on several devices, and a loop runs on one device"). Returns the frame names of the
+// loops moved, in graph order. InvalidArgument when an Enter has no frame_name.
+absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph,
+                                                              const KernelAvailability& kernels,
+                                                              Placement* placement);
 
 }  // namespace rill
 

@@ -131,8 +131,7 @@ TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
   const int enter_id = graph->FindNodeId(w_enter);
   p.Set(enter_id, 1, p.reason(enter_id));
   p.Set(graph->FindNodeId("w"), 1, "follows its consumer " + w_enter);
-  absl::StatusOr<std::vector<std::string>> moved =
-      KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+  absl::StatusOr<std::vector<std::string>> moved = KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
   ASSERT_THAT(moved.status(), IsOk());
   ASSERT_EQ(moved->size(), 1u);
   for (const Node* n : graph->op_nodes()) EXPECT_EQ(p.device(n->id()), kCpu) << n->name();
@@ -147,8 +146,7 @@ TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
 TEST(LoopPlacementTest, LeavesLoopsOnOneDeviceAlone) {
   std::unique_ptr<Graph> graph = LoopGraph();
   Placement p = PlaceOnCpuBut(*graph, {"loop/"});  // the whole loop on the GPU
-  absl::StatusOr<std::vector<std::string>> moved =
-      KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+  absl::StatusOr<std::vector<std::string>> moved = KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
   ASSERT_THAT(moved.status(), IsOk());
   EXPECT_THAT(*moved, IsEmpty());
   EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);
@@ -160,7 +158,7 @@ TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemor
     std::unique_ptr<Graph> graph = LoopGraph();
     Placement p = PlaceOnCpuBut(*graph, {"loop/"}, kXpu);
     absl::StatusOr<std::vector<std::string>> moved =
-        KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
+        KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
     EXPECT_EQ(Device(p, *graph, "loop/matmul"), kXpu);
@@ -170,7 +168,7 @@ TEST(LoopPlacementTest, MovesALoopWhoseTensorWouldCrossBetweenHostAndDeviceMemor
     std::unique_ptr<Graph> graph = LoopGraph("", /*negate=*/true);
     Placement p = PlaceOnCpuBut(*graph, {"loop/"}, kXpu);
     absl::StatusOr<std::vector<std::string>> moved =
-        KeepLoopsOnOneDevice(*graph, {kCpu, kXpu}, FakeKernels(), &p);
+        KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     ASSERT_EQ(moved->size(), 1u);
     EXPECT_EQ(Device(p, *graph, "loop/matmul"), kCpu);
@@ -186,7 +184,7 @@ TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
     std::unique_ptr<Graph> graph = LoopGraph("/device:GPU:0");  // a request inside the loop
     Placement p = PlaceOnCpuBut(*graph, {"matmul"});
     absl::StatusOr<std::vector<std::string>> moved =
-        KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels(), &p);
+        KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
     EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);
@@ -195,7 +193,7 @@ TEST(LoopPlacementTest, KeepsSplitLoopsThatCannotMove) {
     std::unique_ptr<Graph> graph = LoopGraph();  // a node without a CPU kernel
     Placement p = PlaceOnCpuBut(*graph, {"matmul"});
     absl::StatusOr<std::vector<std::string>> moved =
-        KeepLoopsOnOneDevice(*graph, {kCpu, kGpu}, FakeKernels({"MatMul"}), &p);
+        KeepLoopsOnOneDevice(*graph, FakeKernels({"MatMul"}), &p);
     ASSERT_THAT(moved.status(), IsOk());
     EXPECT_THAT(*moved, IsEmpty());
     EXPECT_EQ(Device(p, *graph, "loop/matmul"), kGpu);

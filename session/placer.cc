@@ -282,7 +282,7 @@ class Placer {
       info.node = node;
       if (node->is_unknown_op()) {
         result_.nodes[node->id()].reason =
-            ReasonId(absl::StrCat("unplaced: op '", node->op(), "' is not registered"));
+            result_.AddReason(absl::StrCat("unplaced: op '", node->op(), "' is not registered"));
         result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
@@ -1176,7 +1176,7 @@ class Placer {
       }
     }
     for (int i : op_nodes_) {
-      result_.nodes[i] = {nodes_[i].device, ReasonId(std::move(reasons[i]))};
+      result_.nodes[i] = {nodes_[i].device, result_.AddReason(std::move(reasons[i]))};
     }
   }
 
@@ -1205,14 +1205,6 @@ class Placer {
   absl::node_hash_map<std::pair<int, TypeSet>, std::vector<int>> candidates_;
   std::deque<std::vector<int>> soft_candidates_;
   Placement result_;
-  // result_.reasons' texts -> index: nodes with the same words share one.
-  absl::flat_hash_map<std::string, int> reason_ids_;
-
-  int ReasonId(std::string words) {
-    auto [it, added] = reason_ids_.try_emplace(words, static_cast<int>(result_.reasons.size()));
-    if (added) result_.reasons.push_back(std::move(words));
-    return it->second;
-  }
 };
 
 }  // namespace
@@ -1229,11 +1221,27 @@ const std::string& Placement::reason(int id) const {
   return listed(id) ? reasons[nodes[id].reason] : *kNone;
 }
 
+int Placement::AddReason(std::string words) {
+  if (reason_index_.size() != reasons.size()) {
+    reason_index_.clear();
+    for (size_t i = 0; i < reasons.size(); ++i) {
+      reason_index_.try_emplace(reasons[i], static_cast<int>(i));
+    }
+  }
+  auto [it, added] = reason_index_.try_emplace(words, static_cast<int>(reasons.size()));
+  if (added) reasons.push_back(std::move(words));
+  return it->second;
+}
+
 void Placement::Set(int id, int device, std::string reason) {
   if (id >= static_cast<int>(nodes.size())) nodes.resize(id + 1);
-  // Consecutive nodes often get the same words (a moved loop): they share the last entry.
-  if (reasons.empty() || reasons.back() != reason) reasons.push_back(std::move(reason));
-  nodes[id] = {device, static_cast<int>(reasons.size()) - 1};
+  nodes[id] = {device, AddReason(std::move(reason))};
+}
+
+void ApplyPlacement(const Placement& placement, Graph* graph) {
+  for (Node* n : graph->op_nodes()) {
+    if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
+  }
 }
 
 absl::Status Placement::unplaced_status(const Graph& graph, const std::string& name) const {
@@ -1250,7 +1258,7 @@ absl::StatusOr<Placement> Place(const Graph& graph, const std::vector<std::strin
   if (!placement.ok()) return placement;
   // Rill's own rule (session/loop_placement.h): a while loop runs on one device.
   absl::StatusOr<std::vector<std::string>> moved =
-      KeepLoopsOnOneDevice(graph, devices, kernels, &*placement);
+      KeepLoopsOnOneDevice(graph, kernels, &*placement);
   if (!moved.ok()) return moved.status();
   return placement;
 }

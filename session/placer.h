@@ -10,6 +10,7 @@
 //   p.device(id);  // "/job:localhost/replica:0/task:0/device:GPU:0"
 //   p.reason(id);  // "default: highest-priority device with a kernel (GPU > CPU)"
 //   p.reason(graph->FindNodeId("a"));  // "follows its consumer MatMul"
+//   ApplyPlacement(p, graph.get());    // graph->FindNode("MatMul")->assigned_device_name()
 //
 // What it does, in TensorFlow 2's order (colocation_graph.cc, placer.cc):
 //  1. Every node with a registered op gets the device types present in `devices` that have a
@@ -67,6 +68,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
@@ -117,7 +119,7 @@ struct Placement {
   // Full device names (Place's `devices`, in its order); NodePlacement::device indexes them.
   std::vector<std::string> devices;
   // Reason texts (see above); NodePlacement::reason indexes them. Nodes with the same words
-  // share one entry.
+  // share one entry (AddReason).
   std::vector<std::string> reasons;
   // By node id (graph.num_node_ids() entries): every op node of the graph has a reason; those
   // whose op is not registered have no device.
@@ -140,14 +142,25 @@ struct Placement {
   const std::string& device(int id) const;
   // Node `id`'s reason; "" when it is not listed.
   const std::string& reason(int id) const;
-  // Sets node `id`'s device (an index into `devices`) and reason (added to `reasons`).
+  // The index of `words` in `reasons`, added when no entry has those words.
+  int AddReason(std::string words);
+  // Sets node `id`'s device (an index into `devices`) and reason (AddReason).
   void Set(int id, int device, std::string reason);
 
   // OK when the node `name` of the placed `graph` was placed; the NotFound to report when a run
   // needs an unplaced node; NotFound "Node 'name' is not in the placed graph" for a name the graph
   // did not have.
   absl::Status unplaced_status(const Graph& graph, const std::string& name) const;
+
+ private:
+  // `reasons`' texts -> index, for AddReason (rebuilt when `reasons` was changed directly).
+  absl::flat_hash_map<std::string, int> reason_index_;
 };
+
+// Sets the assigned device (Node::set_assigned_device_name) of every op node of `graph` that
+// `placement` lists: the device Place chose, or "" for a node it left unplaced. `placement` is
+// Place's result for `graph` (by node id). The other nodes keep their assigned devices.
+void ApplyPlacement(const Placement& placement, Graph* graph);
 
 // Places the op nodes of `graph` (as ImportGraphDef makes it: unique names, attr defaults filled,
 // edges for the inputs; requested devices are parsed here, so a malformed one set on a node after

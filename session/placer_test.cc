@@ -808,6 +808,39 @@ TEST(PlacerTest, UnknownOpReportsNotFoundOnlyWhenAsked) {
   EXPECT_THAT(p.order(), ElementsAre("a"));
 }
 
+TEST(PlacerTest, ApplyPlacementSetsTheAssignedDevicesOfTheListedNodes) {
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
+                            PlaceDef(Def({Const("a"), N("mystery", "RillNoSuchOp", {"a"}, "", ""),
+                                          Identity("b", "a", "/cpu:1")}),
+                                     Devices(2, 1), Kernels(), Options(false)));
+  // An unplaced node gets ""; a node the placement does not list keeps its device.
+  p.graph->FindNode("mystery")->set_assigned_device_name("/device:CPU:7");
+  p.placement.nodes[p.graph->FindNodeId("a")] = NodePlacement();
+  p.graph->FindNode("a")->set_assigned_device_name("kept");
+  ApplyPlacement(p.placement, p.graph.get());
+  EXPECT_EQ(p.graph->FindNode("a")->assigned_device_name(), "kept");
+  EXPECT_EQ(p.graph->FindNode("mystery")->assigned_device_name(), "");
+  EXPECT_EQ(p.graph->FindNode("b")->assigned_device_name(), Full("CPU:1"));
+}
+
+TEST(PlacementTest, NodesWithTheSameReasonShareOneText) {
+  Placement p;
+  p.devices = {Full("CPU:0")};
+  p.Set(2, 0, "x");
+  p.Set(3, 0, "y");
+  p.Set(4, 0, "x");
+  EXPECT_THAT(p.reasons, ElementsAre("x", "y"));
+  EXPECT_EQ(p.reason(4), "x");
+  EXPECT_EQ(p.AddReason("y"), 1);
+  // Texts added to `reasons` directly are found too.
+  p.reasons.push_back("z");
+  EXPECT_EQ(p.AddReason("z"), 2);
+  EXPECT_EQ(p.AddReason("w"), 3);
+  EXPECT_THAT(p.reasons, ElementsAre("x", "y", "z", "w"));
+  EXPECT_EQ(p.device(3), Full("CPU:0"));
+  EXPECT_FALSE(p.listed(1));
+}
+
 TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
   const GraphDef g = Def(
       {Variable("v"), Const("init"), Assign("v/Assign", "v", "init"), MatMul("m", "init", "init")});

@@ -19,6 +19,7 @@
 //   bazel run -c opt //tools/bench:creation_bench -- [--min_nodes=10000] [--max_nodes=1000000]
 //       [--shape=chain|fan_in|fan_out|devices] [--reps=3] [--passes] [--cpu_time]
 //       [--write_dir=/tmp/g]
+#include <malloc.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -191,15 +192,25 @@ absl::StatusOr<Timing> TimeSession(const Case& c) {
 const std::vector<std::string> kPassNames = {"import",   "lower",     "place",     "run_graph",
                                              "optimize", "partition", "executors", "destroy"};
 
-absl::StatusOr<std::vector<double>> TimePasses(const Case& c, int* executor_nodes) {
+// Bytes the heap holds in use (glibc: small blocks and mmapped ones).
+double HeapMb() {
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<double>(info.uordblks + info.hblkhd) / (1 << 20);
+}
+
+absl::StatusOr<std::vector<double>> TimePasses(const Case& c, int* executor_nodes,
+                                               std::vector<double>* heap_mb) {
   const SessionOptions options = OptionsFor(c);
   RILL_ASSIGN_OR_RETURN(std::unique_ptr<DeviceMgr> devices, DeviceMgr::Create(options.config));
   std::vector<double> ms;
+  heap_mb->clear();
+  const double heap_before = HeapMb();
   double start = NowMs();
   auto lap = [&] {
     const double now = NowMs();
     ms.push_back(now - start);
-    start = now;
+    heap_mb->push_back(HeapMb() - heap_before);
+    start = NowMs();
   };
   {
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(c.graph));
@@ -211,9 +222,7 @@ absl::StatusOr<std::vector<double>> TimePasses(const Case& c, int* executor_node
     RILL_ASSIGN_OR_RETURN(Placement placement,
                           Place(*graph, devices->DeviceNames(),
                                 KernelRegistry::Global()->WithoutCudaKernels(), placer_options));
-    for (Node* n : graph->op_nodes()) {
-      if (placement.listed(n->id())) n->set_assigned_device_name(placement.device(n->id()));
-    }
+    ApplyPlacement(placement, graph.get());
     lap();
     std::vector<std::string> fetches, targets;
     if (c.fetch.empty()) targets.push_back(c.target);
@@ -296,8 +305,9 @@ int Main(int argc, char** argv) {
       if (passes) {
         std::vector<std::vector<double>> per_pass(kPassNames.size() + 1);
         int executor_nodes = 0;
+        std::vector<double> heap_mb;
         for (int k = 0; k < r; ++k) {
-          absl::StatusOr<std::vector<double>> ms = TimePasses(c, &executor_nodes);
+          absl::StatusOr<std::vector<double>> ms = TimePasses(c, &executor_nodes, &heap_mb);
           if (!ms.ok()) {
             std::fprintf(stderr, "%s %d: %s\n", name.c_str(), n,
                          std::string(ms.status().message()).c_str());
@@ -313,6 +323,9 @@ int Main(int argc, char** argv) {
         std::printf("%-8s %9d", name.c_str(), n);
         for (const auto& v : per_pass) std::printf(" %9.1f", Median(v));
         std::printf(" %10d\n", executor_nodes);
+        std::printf("%-8s %9s", "heap MB", "");
+        for (double mb : heap_mb) std::printf(" %9.1f", mb);
+        std::printf("\n");
         std::fflush(stdout);
         continue;
       }
