@@ -3,8 +3,6 @@
 #ifndef RILL_KERNELS_LISTS_RESIZE_ELEMENTS_H_
 #define RILL_KERNELS_LISTS_RESIZE_ELEMENTS_H_
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <new>
 #include <stdexcept>
@@ -12,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/memory/host_memory.h"
 
 namespace rill {
 
@@ -21,12 +20,10 @@ namespace rill {
 // allocation is never touched) or the allocation fails.
 template <typename T>
 absl::Status ResizeElements(std::vector<T>* v, int64_t n, const char* what) {
-  static const uint64_t kPhysicalBytes =
-      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const absl::Status oom = absl::ResourceExhaustedError(absl::StrCat(
       "OOM when allocating ", what, " of ", n, " elements (", sizeof(T), " bytes each)"));
   if (n < 0 || static_cast<uint64_t>(n) > v->max_size() ||
-      static_cast<uint64_t>(n) > kPhysicalBytes / sizeof(T)) {
+      static_cast<uint64_t>(n) > PhysicalMemoryBytes() / sizeof(T)) {
     return oom;
   }
   try {

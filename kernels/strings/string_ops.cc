@@ -15,8 +15,6 @@
 // ResourceExhausted "OOM when allocating AsString's output: ...", never std::bad_alloc.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/memory/host_memory.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -227,12 +226,12 @@ class AsStringOp final : public OpKernel {
       out->assign(buf, len);
       return absl::OkStatus();
     }
-    static const uint64_t kPhysicalBytes = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                                           static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     const absl::Status oom = absl::ResourceExhaustedError(
         absl::StrCat("OOM when allocating AsString's output: ", count, " strings of ", len,
                      " bytes (width ", width_, ", precision ", precision_, ")"));
-    if (static_cast<uint64_t>(len) + 1 > kPhysicalBytes / static_cast<uint64_t>(count)) return oom;
+    if (static_cast<uint64_t>(len) + 1 > PhysicalMemoryBytes() / static_cast<uint64_t>(count)) {
+      return oom;
+    }
     try {
       out->assign(static_cast<size_t>(len) + 1, '\0');
     } catch (const std::bad_alloc&) {

@@ -14,8 +14,6 @@
 // not starting at 0, decreasing, past the data, or not ending at its size; a width <= 0.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -24,6 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/memory/host_memory.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -184,9 +183,8 @@ class StringNGramsOp final : public OpKernel {
     if (splits.empty()) out_splits.clear();
     // The string objects alone past the host's memory: refused before their bytes are counted
     // (that count takes a step per n-gram).
-    static const uint64_t kPhysicalBytes = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                                           static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    if (SatMul(total, sizeof(std::string)) > kPhysicalBytes) return NgramsOom(total, 0);
+    const uint64_t physical_bytes = PhysicalMemoryBytes();
+    if (SatMul(total, sizeof(std::string)) > physical_bytes) return NgramsOom(total, 0);
     // Bytes of every n-gram, from prefix sums of the tokens' lengths.
     std::vector<uint64_t> prefix(size + 1, 0);
     for (int64_t i = 0; i < size; ++i) prefix[i + 1] = prefix[i] + words[i].size();
@@ -194,7 +192,7 @@ class StringNGramsOp final : public OpKernel {
     for (const Group& grp : groups) {
       for (int64_t k = 0; k < grp.count; ++k) {
         bytes = SatAdd(bytes, NgramBytes(prefix, grp.row, grp.count, grp.width, k));
-        if (bytes > kPhysicalBytes) return NgramsOom(total, bytes);  // at least this much
+        if (bytes > physical_bytes) return NgramsOom(total, bytes);  // at least this much
       }
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out,
