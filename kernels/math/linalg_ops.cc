@@ -262,6 +262,60 @@ class CholeskyOp final : public OpKernel {
 
 // --- QR and SVD ----------------------------------------------------------------------------
 
+// Householder QR of a row-major m x n matrix with m, n <= kSmallSize, in registers-sized arrays:
+// Eigen's HouseholderQR step by step (each column's reflector from makeHouseholder: beta =
+// -sign(c0) |x|, tau = (beta - c0) / beta, essential part x / (c0 - beta), none when the column's
+// tail is 0; applied to the columns right of it, then the sequence applied to the identity for
+// q), without the general code's per-call overhead. q [m, p], r [p, n].
+template <typename T>
+void SmallQr(const T* x, int64_t m, int64_t n, int64_t p, T* q, T* r) {
+  T a[kSmallSize][kSmallSize];
+  T tau[kSmallSize];
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) a[i][j] = x[i * n + j];
+  }
+  const int64_t size = std::min(m, n);
+  // Applies H = I - tau v v^T (v = (1, a[k+1..m-1][k])) to the columns [c0, c1) of rows k.. of
+  // the m-row matrix b.
+  auto reflect = [&](T(*b)[kSmallSize], int64_t k, T t, int64_t c0, int64_t c1) {
+    if (t == T(0)) return;
+    for (int64_t j = c0; j < c1; ++j) {
+      T dot = 0;
+      for (int64_t i = k + 1; i < m; ++i) dot += a[i][k] * b[i][j];
+      dot += b[k][j];
+      b[k][j] -= t * dot;
+      for (int64_t i = k + 1; i < m; ++i) b[i][j] -= t * a[i][k] * dot;
+    }
+  };
+  for (int64_t k = 0; k < size; ++k) {
+    T tail = 0;
+    for (int64_t i = k + 1; i < m; ++i) tail += a[i][k] * a[i][k];
+    const T c0 = a[k][k];
+    if (tail <= std::numeric_limits<T>::min()) {
+      tau[k] = 0;
+      for (int64_t i = k + 1; i < m; ++i) a[i][k] = 0;
+      continue;
+    }
+    T beta = std::sqrt(c0 * c0 + tail);
+    if (c0 >= 0) beta = -beta;
+    for (int64_t i = k + 1; i < m; ++i) a[i][k] /= c0 - beta;
+    tau[k] = (beta - c0) / beta;
+    a[k][k] = beta;
+    reflect(a, k, tau[k], k + 1, n);
+  }
+  for (int64_t i = 0; i < p; ++i) {
+    for (int64_t j = 0; j < n; ++j) r[i * n + j] = i <= j && i < size ? a[i][j] : T(0);
+  }
+  T e[kSmallSize][kSmallSize];
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < p; ++j) e[i][j] = i == j ? T(1) : T(0);
+  }
+  for (int64_t k = size - 1; k >= 0; --k) reflect(e, k, tau[k], 0, p);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < p; ++j) q[i * p + j] = e[i][j];
+  }
+}
+
 class QrOp final : public OpKernel {
  public:
   explicit QrOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -291,6 +345,10 @@ class QrOp final : public OpKernel {
         }
         if (UseLapack(m, n)) {
           LapackQr(x + i * m * n, m, n, full_, q.data(), r.data());
+          return;
+        }
+        if (std::max(m, n) <= kSmallSize) {
+          SmallQr(x + i * m * n, m, n, p, q.data(), r.data());
           return;
         }
         Eigen::HouseholderQR<RowMat<T>> qr(ConstMap<T>(x + i * m * n, m, n));

@@ -431,5 +431,64 @@ TEST(LinalgOpsTest, SvdRebuildsTheMatrix) {
   }
 }
 
+// Matrices of at most 4 rows and columns take their own Householder QR: Q R = A with orthonormal
+// Q and upper-triangular R for every small shape (a zero column among them: no reflector); a
+// square A padded block-diagonally with a 4x4 identity takes the general path and must give A's
+// factors in its top-left block; a NaN gives NaN.
+TEST(LinalgOpsTest, SmallQrMatchesTheGeneralPath) {
+  const int64_t shapes[][2] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {4, 2}, {2, 4}, {3, 1}, {1, 3}};
+  for (DataType dtype : {DT_FLOAT, DT_DOUBLE}) {
+    const double tol = dtype == DT_FLOAT ? 1e-6 : 1e-14;
+    for (const auto& shape : shapes) {
+      const int64_t m = shape[0], n = shape[1];
+      std::vector<double> a = SinMatrix(m, n);
+      if (n > 1) {
+        for (int64_t i = 0; i < m; ++i) a[i * n + 1] = 0.0;
+      }
+      for (bool full : {false, true}) {
+        const int64_t p = full ? m : std::min(m, n);
+        RILL_ASSERT_OK_AND_ASSIGN(auto qr,
+                                  RunOp("Qr", dtype, {MakeTensor(dtype, TensorShape({m, n}), a)},
+                                        {{"full_matrices", full}}));
+        const std::vector<double> q = Values(qr[0]), r = Values(qr[1]);
+        EXPECT_LT(ProductDistance(q, r, a, m, p, n, false), tol * 10) << m << "x" << n << full;
+        std::vector<double> qt(p * m), eye(p * p, 0.0);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < p; ++j) qt[j * m + i] = q[i * p + j];
+        }
+        for (int64_t i = 0; i < p; ++i) eye[i * p + i] = 1.0;
+        EXPECT_LT(ProductDistance(qt, qt, eye, p, m, p, true), tol * 10) << m << "x" << n << full;
+        for (int64_t i = 0; i < p; ++i) {
+          for (int64_t j = 0; j < std::min(i, n); ++j) EXPECT_EQ(r[i * n + j], 0.0);
+        }
+        if (m != n || full) continue;
+        // [[A, 0], [0, I]] (n + 4 square: the general path): Q and R are A's, block-diagonal.
+        const int64_t big = n + 4;
+        std::vector<double> padded(big * big, 0.0);
+        for (int64_t i = 0; i < n; ++i) {
+          for (int64_t j = 0; j < n; ++j) padded[i * big + j] = a[i * n + j];
+        }
+        for (int64_t i = n; i < big; ++i) padded[i * big + i] = 1.0;
+        RILL_ASSERT_OK_AND_ASSIGN(
+            auto general, RunOp("Qr", dtype, {MakeTensor(dtype, TensorShape({big, big}), padded)},
+                                {{"full_matrices", false}}));
+        const std::vector<double> gq = Values(general[0]), gr = Values(general[1]);
+        for (int64_t i = 0; i < n; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            EXPECT_NEAR(q[i * n + j], gq[i * big + j], tol) << n << " q " << i << " " << j;
+            EXPECT_NEAR(r[i * n + j], gr[i * big + j], tol) << n << " r " << i << " " << j;
+          }
+        }
+      }
+      std::vector<double> nan = a;
+      nan[0] = std::numeric_limits<double>::quiet_NaN();
+      RILL_ASSERT_OK_AND_ASSIGN(auto qr,
+                                RunOp("Qr", dtype, {MakeTensor(dtype, TensorShape({m, n}), nan)},
+                                      {{"full_matrices", false}}));
+      EXPECT_TRUE(std::isnan(Values(qr[1])[0])) << m << "x" << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rill
