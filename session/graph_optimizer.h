@@ -31,9 +31,9 @@
 //   - a zero Pad / PadV2 of height and width before a float NHWC convolution (plain or fused,
 //     padding VALID or EXPLICIT, finite Const filter, on a CPU) is folded into the convolution's
 //     explicit padding (session/pad_fold.h): Keras's ZeroPadding2D before strided convolutions.
-//   - MatMuls and convolutions (plain and fused) whose weights are a Const's tensor (straight, or
-//     through Identity and Enter nodes) are marked `_rill_constant_weights` (their kernel packs
-//     the weights once).
+//   - MatMuls, BatchMatMulV2 / V3 and convolutions (plain and fused) whose weights are a Const's
+//     tensor (straight, or through Identity and Enter nodes) are marked `_rill_constant_weights`
+//     (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking alone, which changes
 // no node or edge: the structural rewrites are unsafe there without frame analysis (frames and
 // deadness). A recurrent layer's MatMuls in its while loop so still pack their weights.

@@ -241,6 +241,22 @@ TEST(GraphOptimizerTest, ConstantWeightsAreFoundThroughEnterAndIdentity) {
   EXPECT_EQ(Find(o.graph, "mm_x")->attr().count("_rill_constant_weights"), 0u);
 }
 
+// Keras's EinsumDense multiplies activations by its kernel, reshaped to a matrix, with
+// BatchMatMulV2: once the Reshape is folded the product's weights are a Const and are marked.
+TEST(GraphOptimizerTest, BatchMatMulOfReshapedConstWeightsIsMarked) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const(root.WithOpName("w"), {{{1.f, 2.f}}, {{3.f, 4.f}}});
+  Output matrix = ops::Reshape(root.WithOpName("matrix"), w, ops::Const(root, {2, 2}));
+  ops::BatchMatMulV2(root.WithOpName("bmm"), x, matrix);
+  ops::BatchMatMulV2(root.WithOpName("bmm_x"), x, x);  // weights from a Placeholder: not marked
+  Optimized o = Optimize(root);
+  ASSERT_NE(Find(o.graph, "bmm"), nullptr);
+  EXPECT_EQ(Find(o.graph, "bmm")->attr().count("_rill_constant_weights"), 1u);
+  ASSERT_NE(Find(o.graph, "bmm_x"), nullptr);
+  EXPECT_EQ(Find(o.graph, "bmm_x")->attr().count("_rill_constant_weights"), 0u);
+}
+
 TEST(GraphOptimizerTest, FoldsConstantsAndShapeChains) {
   Scope root = Scope::NewRootScope();
   Output sum = ops::Add(root.WithOpName("sum"), ops::Const(root.WithOpName("a"), {1.f, 2.f}),

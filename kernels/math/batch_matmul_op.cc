@@ -3,21 +3,33 @@
 // have no conjugate). V2 broadcasts the batch dims (numpy rules); V1 needs equal ranks and batch
 // dims. V3 is V2 with the operand and output types as attrs Ta, Tb, Tout, registered where all
 // three match (no half: TensorFlow has no half CPU kernel for it). Each batch is one call of
-// kernels/math_lib/gemm.h. Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be
-// >= 2: 1", "In[0] and In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix
-// size-incompatible: In[0]: [2,3,4], In[1]: [2,5,6]", and for V1 "In[0] and In[1] has different
-// ndims: [2,3,4] vs. [3,4]", "In[0].dim(0) and In[1].dim(0) must be the same: [2,3,4] vs [3,4,5]".
+// kernels/math_lib/gemm.h (batches of small products spread over the intra-op threads, one
+// product per thread), except where y has a single batch (a Keras EinsumDense, or tf.matmul of
+// activations by a weight matrix): x's batches, not adjointed, are then rows of one [batches * m,
+// k] matrix, so the product is one call (B packed once, and a block over the threads large
+// enough to split), on oneDNN's matmul primitive with y packed once per kernel when y is a
+// constant float matrix the optimizer marked (`_rill_constant_weights`, as for MatMul).
+// Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be >= 2: 1", "In[0] and
+// In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix size-incompatible:
+// In[0]: [2,3,4], In[1]: [2,5,6]", and for V1 "In[0] and In[1] has different ndims: [2,3,4] vs.
+// [3,4]", "In[0].dim(0) and In[1].dim(0) must be the same: [2,3,4] vs [3,4,5]".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
+#include "kernels/math_lib/onednn_common.h"
+#include "kernels/math_lib/onednn_matmul.h"
 
 namespace rill {
 namespace {
@@ -29,12 +41,42 @@ TensorShape BatchDims(const TensorShape& s) {
   return *TensorShape::FromDims(s.dims().subspan(0, s.rank() - 2));
 }
 
+// A product of fewer flops than this runs whole on one thread (Gemm splits larger ones over the
+// intra-op threads itself): batches of such products are spread over the threads instead, each
+// on one (attention's per-head [64, 64] x [64, 64] products, 32 of them at batch 8).
+constexpr double kMinSplitProductFlops = 8e6;
+
+// product(dims, i) for i in [0, batches), dims being d on one thread, over the intra-op threads;
+// the first error any of them returns.
+template <typename Product>
+absl::Status ProductsOverThreads(const OpKernelContext& ctx, const GemmDims& d, int64_t batches,
+                                 const Product& product) {
+  GemmDims one = d;
+  one.threads = 1;
+  Mutex mu;
+  absl::Status first;
+  // About 8 multiply-adds a cycle in a small single-threaded product.
+  const int64_t cost = std::max<int64_t>(d.m * d.n * d.k / 8, 1);
+  ctx.ParallelFor(batches, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      absl::Status s = product(one, i);
+      if (!s.ok()) {
+        MutexLock lock(&mu);
+        if (first.ok()) first = s;
+        return;
+      }
+    }
+  });
+  return first;
+}
+
 template <bool kBroadcast>
 class BatchMatMulOp final : public OpKernel {
  public:
   explicit BatchMatMulOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("adj_x", &adj_x_));
     ctx.SetStatus(ctx.GetAttr("adj_y", &adj_y_));
+    constant_weights_ = HasConstantWeights(ctx);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -90,6 +132,25 @@ class BatchMatMulOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(out_dims));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
+    // One y for every batch and x not adjointed: x's batches are consecutive rows of one matrix
+    // (y's batch dims are all 1, so the output's batches are x's, in x's order).
+    if (!adj_x_ && yb.num_elements() == 1 &&
+        d.m <= std::numeric_limits<int32_t>::max() / batch->num_elements()) {
+      d.m *= batch->num_elements();
+      if (constant_weights_ && x.dtype() == DT_FLOAT && d.m > 1 && OneDnnMatMulPays(d.n, d.k)) {
+        OneDnnMatMulShape s;
+        s.m = d.m;
+        s.n = d.n;
+        s.k = d.k;
+        s.transpose_b = adj_y_;
+        return OneDnnMatMul(s, d.threads, x.flat<float>().data(), y.flat<float>().data(), nullptr,
+                            out->flat<float>().data(), HoldConstantWeights(packed_.get(), y));
+      }
+      return VisitKernelTypes<RILL_BATCH_MATMUL_TYPES>(*this, x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return Gemm<T>(d, x.flat<T>().data(), y.flat<T>().data(), out->flat<T>().data());
+      });
+    }
     // Per output batch, the batch offsets of x and y (0 strides where broadcast).
     const int64_t batches = batch->num_elements();
     std::vector<int64_t> x_batch(batches, 0), y_batch(batches, 0);
@@ -109,10 +170,14 @@ class BatchMatMulOp final : public OpKernel {
       const T* a = x.flat<T>().data();
       const T* bm = y.flat<T>().data();
       T* c = out->flat<T>().data();
-      for (int64_t i = 0; i < batches; ++i) {
-        RILL_RETURN_IF_ERROR(
-            Gemm<T>(d, a + x_batch[i] * xr * xc, bm + y_batch[i] * yr * yc, c + i * d.m * d.n));
+      auto product = [&](const GemmDims& dims, int64_t i) {
+        return Gemm<T>(dims, a + x_batch[i] * xr * xc, bm + y_batch[i] * yr * yc,
+                       c + i * d.m * d.n);
+      };
+      if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
+        return ProductsOverThreads(ctx, d, batches, product);
       }
+      for (int64_t i = 0; i < batches; ++i) RILL_RETURN_IF_ERROR(product(d, i));
       return absl::OkStatus();
     });
   }
@@ -120,6 +185,8 @@ class BatchMatMulOp final : public OpKernel {
  private:
   bool adj_x_ = false;
   bool adj_y_ = false;
+  bool constant_weights_ = false;
+  const std::unique_ptr<OneDnnPackedWeights> packed_ = std::make_unique<OneDnnPackedWeights>();
 };
 
 REGISTER_KERNEL(KernelDefBuilder("BatchMatMul")

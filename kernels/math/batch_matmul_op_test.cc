@@ -1,3 +1,4 @@
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -38,6 +39,88 @@ TEST(BatchMatMulOpTest, V2BroadcastsBatchDims) {
   const Tensor b = F({1, 1, 10, 10}, TensorShape({2, 2, 1}));
   RILL_ASSERT_OK_AND_ASSIGN(out, BatchMatMul("BatchMatMulV2", a, b));
   ExpectTensorEqual(out[0], F({2, 20, 4, 40, 6, 60}, TensorShape({3, 2, 1, 1})));
+}
+
+// x [b..., m, k] times a y with one batch: computed as one [b * m, k] product (on oneDNN with y
+// packed when the optimizer marked y constant). Integer-valued floats make every sum exact.
+Tensor Ramp(TensorShape s, int period, float offset) {
+  std::vector<float> v(s.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % period) - offset;
+  return F(v, s);
+}
+
+// out[i, j] of x [rows, k] times y (k x n, or n x k when adj_y), in double.
+std::vector<float> Reference(const Tensor& x, const Tensor& y, int64_t k, int64_t n, bool adj_y) {
+  const int64_t rows = x.NumElements() / k;
+  const float* a = x.flat<float>().data();
+  const float* b = y.flat<float>().data();
+  std::vector<float> out(rows * n);
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += double{a[i * k + p]} * (adj_y ? b[j * k + p] : b[p * n + j]);
+      out[i * n + j] = static_cast<float>(sum);
+    }
+  }
+  return out;
+}
+
+TEST(BatchMatMulOpTest, OneWeightMatrixForEveryBatch) {
+  // [2, 3, 24, 64] x [64, 160]: 10k weights, as large as the packed path wants; also x's batch
+  // dims under y's leading 1s ([1, 1, 64, 160]) and y adjointed.
+  const Tensor x = Ramp(TensorShape({2, 3, 24, 64}), 7, 3);
+  for (bool constant : {false, true}) {
+    for (bool adj_y : {false, true}) {
+      for (bool leading_ones : {false, true}) {
+        SCOPED_TRACE(
+            absl::StrCat("constant ", constant, " adj_y ", adj_y, " leading ones ", leading_ones));
+        TensorShape ys = adj_y ? TensorShape({160, 64}) : TensorShape({64, 160});
+        if (leading_ones) ys = adj_y ? TensorShape({1, 1, 160, 64}) : TensorShape({1, 1, 64, 160});
+        const Tensor y = Ramp(ys, 5, 2);
+        OpTester t("BatchMatMulV2");
+        t.Attr("T", DT_FLOAT).Attr("adj_x", false).Attr("adj_y", adj_y);
+        if (constant) t.Attr("_rill_constant_weights", true);
+        t.Input(x).Input(y);
+        RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+        ExpectTensorEqual(out[0], F(Reference(x, y, 64, 160, adj_y), TensorShape({2, 3, 24, 160})));
+        // A second run reuses the packed weights.
+        RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+        ExpectTensorEqual(out[0], F(Reference(x, y, 64, 160, adj_y), TensorShape({2, 3, 24, 160})));
+      }
+    }
+  }
+  // Integers take the same folded product.
+  const Tensor xi = Tensor::FromVector<int32_t>({1, 2, 3, 4, 5, 6}, TensorShape({3, 1, 2}));
+  const Tensor yi = Tensor::FromVector<int32_t>({1, 10, 100, 1000}, TensorShape({2, 2}));
+  OpTester t("BatchMatMulV2");
+  t.Attr("T", DT_INT32).Attr("adj_x", false).Attr("adj_y", false).Input(xi).Input(yi);
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({201, 2010, 403, 4030, 605, 6050},
+                                                        TensorShape({3, 1, 2})));
+}
+
+// Batches of small products run over the intra-op threads, each on one; every thread count gives
+// the same (exact) result. x [1, 64, 64] is broadcast against y [7, 64, 48]: enough work to split.
+TEST(BatchMatMulOpTest, SmallProductsSpreadOverThreads) {
+  const Tensor x = Ramp(TensorShape({1, 64, 64}), 9, 4);
+  const Tensor y = Ramp(TensorShape({7, 64, 48}), 11, 5);
+  std::vector<float> expected;
+  const float* b = y.flat<float>().data();
+  for (int batch = 0; batch < 7; ++batch) {
+    const Tensor yb = F(std::vector<float>(b + batch * 64 * 48, b + (batch + 1) * 64 * 48),
+                        TensorShape({64, 48}));
+    const std::vector<float> r = Reference(x, yb, 64, 48, /*adj_y=*/false);
+    expected.insert(expected.end(), r.begin(), r.end());
+  }
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    OpTester t("BatchMatMulV2");
+    t.Attr("T", DT_FLOAT).Attr("adj_x", false).Attr("adj_y", false).Input(x).Input(y);
+    t.SetIntraOpThreads(threads);
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[0], F(expected, TensorShape({7, 64, 48})));
+  }
 }
 
 TEST(BatchMatMulOpTest, ErrorsAreTensorFlows) {

@@ -5,7 +5,8 @@
 //   2. two operands: labels in both and in the output are batch (B), in both but not the output
 //      are contracted (K), the rest are free (X from the first, Y from the second). The operands
 //      are transposed to [B, X, K] and [B, K, Y] and multiplied per batch with
-//      kernels/math_lib/gemm.h; an ellipsis stands for unnamed batch dims that broadcast (size 1
+//      kernels/math_lib/gemm.h (batches of small products spread over the intra-op threads, one
+//      product per thread); an ellipsis stands for unnamed batch dims that broadcast (size 1
 //      against size n);
 //   3. the result, ordered [B, X, Y], is transposed into the output's label order.
 // Errors are InvalidArgument: "Expecting exactly one '->' in einsum equation: ij,jk", "Expecting
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
@@ -88,6 +90,35 @@ absl::StatusOr<Labeled> SumAndPermute(OpKernelContext& ctx, const Labeled& in,
     z[i] = cwise_internal::Store<T>(acc);
   }
   return out;
+}
+
+// A product of fewer flops than this runs whole on one thread (Gemm splits larger ones over the
+// intra-op threads itself): batches of such products are spread over the threads instead, each
+// on one (attention's per-head [64, 64] x [64, 64] products, 32 of them at batch 8).
+constexpr double kMinSplitProductFlops = 8e6;
+
+// product(dims, i) for i in [0, batches), dims being d on one thread, over the intra-op threads;
+// the first error any of them returns.
+template <typename Product>
+absl::Status ProductsOverThreads(const OpKernelContext& ctx, const GemmDims& d, int64_t batches,
+                                 const Product& product) {
+  GemmDims one = d;
+  one.threads = 1;
+  Mutex mu;
+  absl::Status first;
+  // About 8 multiply-adds a cycle in a small single-threaded product.
+  const int64_t cost = std::max<int64_t>(d.m * d.n * d.k / 8, 1);
+  ctx.ParallelFor(batches, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      absl::Status s = product(one, i);
+      if (!s.ok()) {
+        MutexLock lock(&mu);
+        if (first.ok()) first = s;
+        return;
+      }
+    }
+  });
+  return first;
 }
 
 class EinsumOp final : public OpKernel {
@@ -181,9 +212,13 @@ class EinsumOp final : public OpKernel {
     const T* xp = x.t.flat<T>().data();
     const T* yp = y.t.flat<T>().data();
     T* pp = prod.t.flat<T>().data();
-    for (int64_t b = 0; b < batches; ++b) {
-      RILL_RETURN_IF_ERROR(
-          Gemm<T>(d, xp + xo[b] * d.m * d.k, yp + yo[b] * d.k * d.n, pp + b * d.m * d.n));
+    auto batch_product = [&](const GemmDims& dims, int64_t b) {
+      return Gemm<T>(dims, xp + xo[b] * d.m * d.k, yp + yo[b] * d.k * d.n, pp + b * d.m * d.n);
+    };
+    if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
+      RILL_RETURN_IF_ERROR(ProductsOverThreads(ctx, d, batches, batch_product));
+    } else {
+      for (int64_t b = 0; b < batches; ++b) RILL_RETURN_IF_ERROR(batch_product(d, b));
     }
     RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, prod, out_labels));
     RILL_ASSIGN_OR_RETURN(Tensor out, r.t.Reshaped(out_shape));

@@ -52,6 +52,39 @@ TEST(EinsumOpTest, BatchedAttentionScoresAndEllipsisBroadcast) {
   ExpectTensorEqual(out[0], F({21, 43}, TensorShape({2, 1, 1})));
 }
 
+// Keras's attention scores, aecd,abcd->acbe (key, query): 2 x 3 heads' products of [64, 64] x
+// [64, 64], enough work to spread over the intra-op threads; every thread count gives the result
+// computed here (integer-valued, so exact).
+TEST(EinsumOpTest, BatchesOfSmallProductsOverThreads) {
+  const int64_t A = 2, B = 64, C = 3, D = 64, E = 64;
+  std::vector<float> kv(A * E * C * D), qv(A * B * C * D);
+  for (size_t i = 0; i < kv.size(); ++i) kv[i] = static_cast<float>(i % 7) - 3;
+  for (size_t i = 0; i < qv.size(); ++i) qv[i] = static_cast<float>(i % 5) - 2;
+  std::vector<float> expected(A * C * B * E);
+  for (int64_t a = 0; a < A; ++a) {
+    for (int64_t c = 0; c < C; ++c) {
+      for (int64_t b = 0; b < B; ++b) {
+        for (int64_t e = 0; e < E; ++e) {
+          float sum = 0;
+          for (int64_t d = 0; d < D; ++d) {
+            sum += kv[((a * E + e) * C + c) * D + d] * qv[((a * B + b) * C + c) * D + d];
+          }
+          expected[((a * C + c) * B + b) * E + e] = sum;
+        }
+      }
+    }
+  }
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    OpTester t("Einsum");
+    t.Attr("T", DT_FLOAT).Attr("N", int64_t{2}).Attr("equation", "aecd,abcd->acbe");
+    t.Input(F(kv, TensorShape({A, E, C, D}))).Input(F(qv, TensorShape({A, B, C, D})));
+    t.SetIntraOpThreads(threads);
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[0], F(expected, TensorShape({A, C, B, E})));
+  }
+}
+
 TEST(EinsumOpTest, ErrorsNameTheProblem) {
   EXPECT_THAT(Einsum("ij,jk", {kA, kB}),
               StatusIs(absl::StatusCode::kInvalidArgument,
