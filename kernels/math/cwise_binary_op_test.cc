@@ -135,27 +135,68 @@ void ExpectCover(const std::vector<std::pair<int64_t, int64_t>>& blocks, int64_t
   EXPECT_EQ(next, n);
 }
 
-// kCost counts per 8-element vector for vectorized types: an Add or Relu over a [1, 40, 40, 256]
-// activation (409,600 floats) runs as one block on the calling thread, and so does anything up to
-// 800,000 elements at one cycle each, or 40,000 at a transcendental's 20.
-TEST(CwiseParallelTest, CheapWorkRunsAsOneBlock) {
-  using ::testing::ElementsAre;
-  using ::testing::Pair;
-  EXPECT_THAT(SplitBlocks<float>(409600, 1), ElementsAre(Pair(0, 409600)));
-  EXPECT_THAT(SplitBlocks<float>(800000, 1), ElementsAre(Pair(0, 800000)));
-  EXPECT_THAT(SplitBlocks<half>(800000, 1), ElementsAre(Pair(0, 800000)));
-  EXPECT_THAT(SplitBlocks<float>(40000, 20), ElementsAre(Pair(0, 40000)));
-  // Types the loops do not vectorize count every element.
-  EXPECT_THAT(SplitBlocks<bool>(100000, 1), ElementsAre(Pair(0, 100000)));
+// Functors of each cost class: cheap arithmetic, a library call per element, and one whose float
+// loop vectorizes although its scalar code is costly (vector_math's sigmoid).
+struct Cheap : CwiseFunctorBase {};
+struct LibraryCall : CwiseFunctorBase {
+  static constexpr int64_t kCost = 20;
+};
+struct VectorMath : CwiseFunctorBase {
+  static constexpr int64_t kCost = 20;
+  static constexpr int64_t kVectorCost = 60;
+};
+
+// Cycles per ParallelFor unit: 64 elements of the types the loops vectorize (their measured
+// vector cost for float and the types computed in float, the cheap loops' cost scaled by element
+// size, a library call's kCost per element), one element of the others.
+TEST(CwiseParallelTest, CostPerUnitFollowsTheLoopsCost) {
+  using cwise_internal::CostPerUnit;
+  using cwise_internal::kCheapVectorCost;
+  EXPECT_EQ((CostPerUnit<Cheap, float>()), kCheapVectorCost);
+  EXPECT_EQ((CostPerUnit<Cheap, half>()), kCheapVectorCost);
+  EXPECT_EQ((CostPerUnit<Cheap, int8_t>()), kCheapVectorCost);
+  EXPECT_EQ((CostPerUnit<Cheap, double>()), 2 * kCheapVectorCost);
+  EXPECT_EQ((CostPerUnit<Cheap, bool>()), 1);
+  EXPECT_EQ((CostPerUnit<LibraryCall, float>()), 20 * 64);
+  EXPECT_EQ((CostPerUnit<LibraryCall, bool>()), 20);
+  EXPECT_EQ((CostPerUnit<VectorMath, float>()), 60);
+  EXPECT_EQ((CostPerUnit<VectorMath, bfloat16>()), 60);
+  EXPECT_EQ((CostPerUnit<VectorMath, double>()), 20 * 64);
 }
 
-TEST(CwiseParallelTest, LargerWorkSplitsIntoWholeVectorsCoveringEverythingOnce) {
-  for (const auto& [n, cost] : std::vector<std::pair<int64_t, int64_t>>{
-           {800001, 1}, {1 << 22, 1}, {40001, 20}, {1000003, 60}}) {
+// Below OpKernelContext::kMinOpenMpSplitCost (100,000 cycles) the work runs as one block on the
+// calling thread: an Add or Relu over a [1, 40, 40, 256] activation (409,600 floats), anything
+// cheap up to about 711k floats, a vector_math sigmoid up to about 107k, a library call up to
+// 4,992 (78 units).
+TEST(CwiseParallelTest, CheapWorkRunsAsOneBlock) {
+  using cwise_internal::CostPerUnit;
+  using ::testing::ElementsAre;
+  using ::testing::Pair;
+  EXPECT_THAT(SplitBlocks<float>(409600, CostPerUnit<Cheap, float>()),
+              ElementsAre(Pair(0, 409600)));
+  EXPECT_THAT(SplitBlocks<float>(711040, CostPerUnit<Cheap, float>()),
+              ElementsAre(Pair(0, 711040)));
+  EXPECT_THAT(SplitBlocks<half>(711040, CostPerUnit<Cheap, half>()), ElementsAre(Pair(0, 711040)));
+  EXPECT_THAT(SplitBlocks<float>(106624, CostPerUnit<VectorMath, float>()),
+              ElementsAre(Pair(0, 106624)));
+  EXPECT_THAT(SplitBlocks<float>(4992, CostPerUnit<LibraryCall, float>()),
+              ElementsAre(Pair(0, 4992)));
+  // Types the loops do not vectorize count every element.
+  EXPECT_THAT(SplitBlocks<bool>(100000, CostPerUnit<Cheap, bool>()), ElementsAre(Pair(0, 100000)));
+}
+
+TEST(CwiseParallelTest, LargerWorkSplitsIntoWholeUnitsCoveringEverythingOnce) {
+  using cwise_internal::CostPerUnit;
+  for (const auto& [n, cost] :
+       std::vector<std::pair<int64_t, int64_t>>{{711105, CostPerUnit<Cheap, float>()},
+                                                {1 << 22, CostPerUnit<Cheap, float>()},
+                                                {106689, CostPerUnit<VectorMath, float>()},
+                                                {5000, CostPerUnit<LibraryCall, float>()},
+                                                {1000003, CostPerUnit<LibraryCall, float>()}}) {
     SCOPED_TRACE(absl::StrCat("n ", n, ", cost ", cost));
     const std::vector<std::pair<int64_t, int64_t>> blocks = SplitBlocks<float>(n, cost);
     EXPECT_GT(blocks.size(), 1u);
-    ExpectCover(blocks, n, 8);
+    ExpectCover(blocks, n, 64);
   }
   const std::vector<std::pair<int64_t, int64_t>> blocks = SplitBlocks<bool>(100001, 1);
   EXPECT_GT(blocks.size(), 1u);

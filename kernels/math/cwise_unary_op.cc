@@ -19,6 +19,9 @@ namespace {
 
 using namespace cwise_math;  // NOLINT: the scalar helpers read better unqualified here
 
+// Cycles per element of a library call (std::log, std::sin). Functors whose float loop
+// vectorizes (vector_math.h) also give kVectorCost, cycles per 64 floats, measured at one thread
+// with AVX-512 at 2.6 GHz (tools/bench/cwise_costs.py, docs/performance.md).
 constexpr int64_t kTranscendentalCost = 20;
 
 struct NegFunctor : CwiseFunctorBase {
@@ -67,6 +70,7 @@ struct RsqrtFunctor : CwiseFunctorBase {
 // float: vector_math's ExpF (vectorizes; within 2 ulp). Other types: std::exp.
 struct ExpFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
+  static constexpr int64_t kVectorCost = 52;
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
@@ -109,6 +113,7 @@ struct CosFunctor : CwiseFunctorBase {
 // std::tanh.
 struct TanhFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
+  static constexpr int64_t kVectorCost = 28;
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
@@ -120,6 +125,7 @@ struct TanhFunctor : CwiseFunctorBase {
 };
 struct SigmoidFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
+  static constexpr int64_t kVectorCost = 60;
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {
@@ -227,6 +233,7 @@ struct ReciprocalFunctor : CwiseFunctorBase {
 // computes). Other types: std::erf.
 struct ErfFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
+  static constexpr int64_t kVectorCost = 22;
   template <typename T>
   T operator()(T x) const {
     if constexpr (std::is_same_v<T, float>) {

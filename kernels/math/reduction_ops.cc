@@ -5,6 +5,7 @@
 // nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument "Invalid reduction
 // dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its unclosed
 // parenthesis).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -191,13 +192,19 @@ void Reduce(const OpKernelContext& ctx, const Tensor& in, const ReductionPlan& p
     if (d < dims.size() && !dims[d].reduced) inner = dims[d++].size;
     if (d == dims.size()) {
       A* a = acc.get();
+      // The loops vectorize as the elementwise ops' cheap loops do, and cost what they cost.
+      auto cost = [](int64_t elements) {
+        return std::max<int64_t>(elements * cwise_internal::CostPerUnit<CwiseFunctorBase, T>() /
+                                     cwise_internal::kParallelUnit<T>,
+                                 1);
+      };
       if (inner == 1) {
-        ctx.ParallelFor(outer, k, [&](int64_t begin, int64_t end) {
+        ctx.ParallelFor(outer, cost(k), [&](int64_t begin, int64_t end) {
           cwise_internal::RunSimdFor<T>(
               [&] { reduction_loops::ReduceRows<R, A>(x, k, begin, end, a); });
         });
       } else {
-        ctx.ParallelFor(inner, outer * k, [&](int64_t begin, int64_t end) {
+        ctx.ParallelFor(inner, cost(outer * k), [&](int64_t begin, int64_t end) {
           cwise_internal::RunSimdFor<T>(
               [&] { reduction_loops::ReduceColumns<R, A>(x, outer, k, inner, begin, end, a); });
         });

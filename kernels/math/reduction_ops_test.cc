@@ -30,6 +30,35 @@ TEST(ReductionOpsTest, SumOverEachAxisAndAll) {
   ExpectTensorEqual(out[0], kX);
 }
 
+// Rows and columns of 1.2M floats (enough to split over two intra-op threads): every thread
+// count gives the sums computed here (small integers: exact in any order).
+TEST(ReductionOpsTest, LargeRowAndColumnSumsOverThreads) {
+  const int64_t rows = 1200, cols = 1000;
+  std::vector<float> v(rows * cols);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 13);
+  std::vector<float> row_sums(rows, 0), col_sums(cols, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      row_sums[r] += v[r * cols + c];
+      col_sums[c] += v[r * cols + c];
+    }
+  }
+  const Tensor x = Tensor::FromVector<float>(v, TensorShape({rows, cols}));
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    for (int32_t axis : {0, 1}) {
+      OpTester t("Sum");
+      t.Attr("T", DT_FLOAT).Attr("keep_dims", false);
+      t.Input(x).Input(Tensor::FromVector<int32_t>({axis}, TensorShape({1})));
+      t.SetIntraOpThreads(threads);
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      ExpectTensorEqual(out[0], axis == 1
+                                    ? Tensor::FromVector<float>(row_sums, TensorShape({rows}))
+                                    : Tensor::FromVector<float>(col_sums, TensorShape({cols})));
+    }
+  }
+}
+
 TEST(ReductionOpsTest, MeanMaxMinProd) {
   RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Mean", kX, {1}));
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({2, 5}, TensorShape({2})));

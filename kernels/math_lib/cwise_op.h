@@ -56,8 +56,14 @@ struct CwiseComputeType<bfloat16> {
 };
 
 struct CwiseFunctorBase {
-  // Cycles per element, for ParallelFor block sizing; transcendental functors set more.
+  // Cycles per element of scalar code, for ParallelFor block sizing: 1 for arithmetic the loops
+  // vectorize (then charged as cwise_internal::kCheapVectorCost), more for a functor that calls
+  // a library function per element (std::log, std::sin: charged per element).
   static constexpr int64_t kCost = 1;
+  // Cycles per 64 elements of the float loop, for functors whose float loop vectorizes although
+  // kCost is above 1 (vector_math.h's exp, sigmoid, tanh, erf); 0 when kCost says it all. See
+  // cwise_internal::CostPerUnit.
+  static constexpr int64_t kVectorCost = 0;
   absl::Status Init(OpKernelConstruction&) { return absl::OkStatus(); }
   template <typename T>
   absl::Status Check(const OpKernelContext&) const {
@@ -95,20 +101,44 @@ template <typename T>
 inline constexpr bool kSimdType = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) ||
                                   std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
-// Elements per ParallelFor unit of the elementwise loops: one 8-lane vector for the types the
-// loops vectorize, one element otherwise. A functor's kCost is cycles per element of scalar code;
-// charged per vector instead, a cheap op (Add, Relu) splits over the intra-op threads only from
-// about 800k elements and a transcendental one (kCost 20) from about 40k, sizes whose work
-// outlasts waking a sleeping OpenMP worker (OpKernelContext::kMinOpenMpSplitCost).
+// Elements per ParallelFor unit of the elementwise loops: 64 for the types the loops vectorize
+// (whole vectors at every width), one element otherwise.
 template <typename T>
-inline constexpr int64_t kParallelUnit = kSimdType<T> ? 8 : 1;
+inline constexpr int64_t kParallelUnit = kSimdType<T> ? 64 : 1;
+
+// Cycles per 64 elements of a vectorized loop of cheap arithmetic (add, multiply, compare,
+// Relu) on 4-byte elements, measured at one thread with AVX-512 at 2.6 GHz with the operands in
+// L3 (tools/bench/cwise_costs.py, docs/performance.md): less in L1 and L2, about twice as much
+// from memory.
+inline constexpr int64_t kCheapVectorCost = 9;
+
+// What a functor F's loop over one ParallelFor unit of T costs, in cycles: its measured vector
+// cost (kVectorCost) for float, half and bfloat16 (computed in float); kCheapVectorCost, scaled
+// by the element size, for cheap arithmetic the loops vectorize; kCost per element for the rest
+// (a library call per element, and types the loops do not vectorize). A cheap op so splits over
+// the intra-op threads from about 700k elements, vector_math's sigmoid from about 110k and a
+// library call (kCost 20) from about 5k: sizes whose work outlasts waking a sleeping OpenMP
+// worker (OpKernelContext::kMinOpenMpSplitCost).
+template <typename F, typename T>
+constexpr int64_t CostPerUnit() {
+  if constexpr (!kSimdType<T>) {
+    return F::kCost;
+  } else if constexpr (F::kVectorCost > 0 &&
+                       std::is_same_v<typename CwiseComputeType<T>::type, float>) {
+    return F::kVectorCost;
+  } else if constexpr (F::kCost <= 1) {
+    return kCheapVectorCost * std::max<int64_t>(sizeof(T), 4) / 4;
+  } else {
+    return F::kCost * kParallelUnit<T>;
+  }
+}
 
 // fn(begin, end) over [0, n) through ctx.ParallelFor, in blocks of whole kParallelUnit<T> units
-// (the last one ends at n), costed at cost_per_element cycles per unit.
+// (the last one ends at n), costed at cost_per_unit cycles per unit (CostPerUnit).
 template <typename T, typename Fn>
-void ParallelForElements(const OpKernelContext& ctx, int64_t n, int64_t cost_per_element, Fn&& fn) {
+void ParallelForElements(const OpKernelContext& ctx, int64_t n, int64_t cost_per_unit, Fn&& fn) {
   constexpr int64_t u = kParallelUnit<T>;
-  ctx.ParallelFor((n + u - 1) / u, cost_per_element,
+  ctx.ParallelFor((n + u - 1) / u, cost_per_unit,
                   [&](int64_t begin, int64_t end) { fn(begin * u, std::min(n, end * u)); });
 }
 
@@ -180,7 +210,7 @@ void ShortRowLoop(const OpKernelContext& ctx, const F& f, const T* full, const T
   const int64_t len = (kShortRow + inner - 1) / inner * inner;  // < 2 * kShortRow
   for (int64_t i = 0; i < len; ++i) tile[i] = row[i % inner];
   const int64_t stretches = (n + len - 1) / len;
-  const int64_t stretch_cost = std::max<int64_t>(F::kCost * len / kParallelUnit<T>, 1);
+  const int64_t stretch_cost = std::max<int64_t>(CostPerUnit<F, T>() * len / kParallelUnit<T>, 1);
   ctx.ParallelFor(stretches, stretch_cost, [&](int64_t begin, int64_t end) {
     RunSimdFor<T>([&] {
       for (int64_t s = begin; s < end; ++s) {
@@ -207,7 +237,7 @@ void CwiseBinary(const OpKernelContext& ctx, const F& f, const Tensor& x, const 
   const T* b = y.flat<T>().data();
   Out* z = out->flat<Out>().data();
   const int64_t n = out->NumElements();
-  const int64_t cost = F::kCost;
+  const int64_t cost = cwise_internal::CostPerUnit<F, T>();
   using cwise_internal::BinaryLoop;
   using cwise_internal::Load;
   using cwise_internal::RunSimdFor;
@@ -391,9 +421,11 @@ class UnaryOp final : public OpKernel {
     const T* a = x.flat<T>().data();
     Out* z = out->flat<Out>().data();
     const F& f = functor_;
-    cwise_internal::ParallelForElements<T>(ctx, n, F::kCost, [&](int64_t begin, int64_t end) {
-      cwise_internal::RunSimdFor<T>([&] { cwise_internal::UnaryLoop<Out>(f, a, z, begin, end); });
-    });
+    cwise_internal::ParallelForElements<T>(
+        ctx, n, cwise_internal::CostPerUnit<F, T>(), [&](int64_t begin, int64_t end) {
+          cwise_internal::RunSimdFor<T>(
+              [&] { cwise_internal::UnaryLoop<Out>(f, a, z, begin, end); });
+        });
     return absl::OkStatus();
   }
 

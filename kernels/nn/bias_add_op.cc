@@ -6,6 +6,7 @@
 // tensor: [4] vs. [2,3]" (NCHW: "... as the channel dimension of the input tensor: ...").
 //
 // Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,7 +36,8 @@ class BiasAddOp final : public OpKernel {
     const Tensor& bias = ctx.input(1);
     const TensorShape& shape = value.shape();
     RILL_ASSIGN_OR_RETURN(BiasAddLayout layout, BiasAddLayoutOf(shape, bias.shape(), nchw_));
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    // In place when the value's buffer is not read after this node (a product's fresh output).
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.forward_input_or_allocate_output({0}, 0, shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     // value viewed as [outer, channels, inner]: inner is 1 for NHWC, the spatial size for NCHW.
     const int64_t outer = layout.outer, channels = layout.channels, inner = layout.inner;
@@ -46,26 +48,38 @@ class BiasAddOp final : public OpKernel {
       const T* x = value.flat<T>().data();
       const T* b = bias.flat<T>().data();
       T* z = out->flat<T>().data();
-      if (inner == 1) {  // channels last: each row adds the whole bias vector (vectorized)
-        ctx.ParallelFor(outer, channels, [&](int64_t begin, int64_t end) {
-          for (int64_t row = begin; row < end; ++row) {
-            const T* xr = x + row * channels;
-            T* zr = z + row * channels;
-            for (int64_t c = 0; c < channels; ++c) {
-              zr[c] = Store<T>(cwise_math::WrapAdd(Load(xr[c]), Load(b[c])));
+      // Rows are vector loops at the CPU's width (z may be x itself: the loops allow an exact
+      // alias), costed as the elementwise ops' cheap loops are.
+      auto row_cost = [](int64_t elements) {
+        return std::max<int64_t>(elements * cwise_internal::CostPerUnit<CwiseFunctorBase, T>() /
+                                     cwise_internal::kParallelUnit<T>,
+                                 1);
+      };
+      if (inner == 1) {  // channels last: each row adds the whole bias vector
+        ctx.ParallelFor(outer, row_cost(channels), [&](int64_t begin, int64_t end) {
+          cwise_internal::RunSimdFor<T>([&] {
+            for (int64_t row = begin; row < end; ++row) {
+              const T* xr = x + row * channels;
+              T* zr = z + row * channels;
+              for (int64_t c = 0; c < channels; ++c) {
+                zr[c] = Store<T>(cwise_math::WrapAdd(Load(xr[c]), Load(b[c])));
+              }
             }
-          }
+          });
         });
         return absl::OkStatus();
       }
-      ctx.ParallelFor(outer * channels, inner, [&](int64_t begin, int64_t end) {
-        for (int64_t row = begin; row < end; ++row) {  // one channel's spatial plane
-          const auto bc = Load(b[row % channels]);
-          const T* xr = x + row * inner;
-          T* zr = z + row * inner;
-          for (int64_t i = 0; i < inner; ++i)
-            zr[i] = Store<T>(cwise_math::WrapAdd(Load(xr[i]), bc));
-        }
+      ctx.ParallelFor(outer * channels, row_cost(inner), [&](int64_t begin, int64_t end) {
+        cwise_internal::RunSimdFor<T>([&] {
+          for (int64_t row = begin; row < end; ++row) {  // one channel's spatial plane
+            const auto bc = Load(b[row % channels]);
+            const T* xr = x + row * inner;
+            T* zr = z + row * inner;
+            for (int64_t i = 0; i < inner; ++i) {
+              zr[i] = Store<T>(cwise_math::WrapAdd(Load(xr[i]), bc));
+            }
+          }
+        });
       });
       return absl::OkStatus();
     });

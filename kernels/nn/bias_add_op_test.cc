@@ -29,6 +29,33 @@ TEST(BiasAddOpTest, AddsAlongTheChannelDimension) {
   ExpectTensorEqual(out[0], F({11, 22, 13, 24}, TensorShape({2, 2})));
 }
 
+// Rows of vector loops with tails (40 channels; NCHW planes of 30 x 90 pixels), over 1 and 2
+// intra-op threads (900k elements: enough to split), against the sums computed here.
+TEST(BiasAddOpTest, LargeTensorsInBothFormatsAndThreadCounts) {
+  const int64_t n = 9, c = 40, hw = 2700;
+  std::vector<float> xv(n * c * hw), bv(c);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(i % 1000);
+  for (int64_t j = 0; j < c; ++j) bv[j] = static_cast<float>(j * 1000);
+  std::vector<float> nhwc(xv.size()), nchw(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    nhwc[i] = xv[i] + bv[i % c];
+    nchw[i] = xv[i] + bv[(i / hw) % c];
+  }
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    for (const std::string format : {"NHWC", "NCHW"}) {
+      const bool last = format == "NHWC";
+      const TensorShape shape = last ? TensorShape({n, 30, 90, c}) : TensorShape({n, c, 30, 90});
+      OpTester t("BiasAdd");
+      t.Attr("T", DT_FLOAT).Attr("data_format", format);
+      t.Input(F(xv, shape)).Input(F(bv, TensorShape({c})));
+      t.SetIntraOpThreads(threads);
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      ExpectTensorEqual(out[0], F(last ? nhwc : nchw, shape));
+    }
+  }
+}
+
 TEST(BiasAddOpTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(BiasAdd(F({1, 2, 3}, TensorShape({3})), F({1, 2, 3}, TensorShape({3}))),
               StatusIs(absl::StatusCode::kInvalidArgument,
