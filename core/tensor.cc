@@ -1,5 +1,6 @@
 #include "core/tensor.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -156,14 +157,32 @@ absl::StatusOr<Tensor> Tensor::DeepCopy() const {
 
 namespace {
 
+// A float or double as TensorFlow's printing writes it: the shortest of %.{6,9}g (float) or
+// %.{15,17}g (double) that reads back as the same value (0.952202678, not absl's six digits).
+template <typename F>
+std::string RoundTripString(F v) {
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+  constexpr bool kFloat = std::is_same_v<F, float>;
+  constexpr int kShort = kFloat ? 6 : 15;
+  constexpr int kLong = kFloat ? 9 : 17;
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.*g", kShort, static_cast<double>(v));
+  const bool same = kFloat ? std::strtof(buffer, nullptr) == static_cast<float>(v)
+                           : std::strtod(buffer, nullptr) == static_cast<double>(v);
+  if (!same) std::snprintf(buffer, sizeof(buffer), "%.*g", kLong, static_cast<double>(v));
+  return buffer;
+}
+
 template <typename T>
 std::string ElementString(const T& v) {
   if constexpr (std::is_same_v<T, std::string>) {
     return v;
+  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return RoundTripString(v);
   } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
-    return absl::StrCat(static_cast<float>(v));
+    return RoundTripString(static_cast<float>(v));
   } else if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
-    return absl::StrCat("(", v.real(), ",", v.imag(), ")");
+    return absl::StrCat("(", RoundTripString(v.real()), ",", RoundTripString(v.imag()), ")");
   } else if constexpr (std::is_same_v<T, bool>) {
     return v ? "1" : "0";
   } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {

@@ -1,6 +1,7 @@
 #include "core/tensor.h"
 
 #include <cstdint>
+#include <limits>
 
 #include "core/status_matchers.h"
 #include "core/variant.h"
@@ -136,6 +137,20 @@ TEST(TensorTest, FlatOfAnotherTypeEndsTheProcessInsteadOfReinterpreting) {
   Tensor empty;
   EXPECT_DEATH(empty.flat<float>(),
                "the tensor holds no value \\(empty or moved from\\), not float");
+}
+
+TEST(TensorTest, SummarizedFloatsReadBackAsTheSameValue) {
+  // TensorFlow's rule: six significant digits when they read back as the value, else nine
+  // (float); fifteen, else seventeen (double).
+  Tensor f = Tensor::FromVector<float>({0.952202678f, 0.5f, 1e20f, -2.25f}, TensorShape({4}));
+  EXPECT_EQ(f.SummarizeValuesV2(3), "[0.952202678 0.5 1e+20 -2.25]");
+  Tensor d = Tensor::FromVector<double>({0.1, 1.0 / 3}, TensorShape({2}));
+  EXPECT_EQ(d.SummarizeValues(2), "0.1 0.33333333333333331");
+  Tensor special = Tensor::FromVector<float>(
+      {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+       std::numeric_limits<float>::quiet_NaN()},
+      TensorShape({3}));
+  EXPECT_EQ(special.SummarizeValues(3), "inf -inf nan");
 }
 
 // Found by graph_modes_fuzzer (StringFormat with summarize 0): the elision jumped to element
