@@ -64,6 +64,36 @@ TEST_F(Build, InfersTypeAttrsAndRunsTheShapeFunction) {
   EXPECT_EQ(dims[1], 3);
 }
 
+TEST_F(Build, AssignTakesTheVariablesShapeWhenValidating) {
+  // A restored value of unknown shape (as a Saver's RestoreV2 gives) assigned to a [2, 3]
+  // variable: TensorFlow's shape function merges both (validate_shape), so the output is [2, 3].
+  TF_OperationDescription* v = TF_NewOperation(g_, "VariableV2", "v");
+  TF_SetAttrType(v, "dtype", TF_FLOAT);
+  const int64_t shape[] = {2, 3};
+  TF_SetAttrShape(v, "shape", shape, 2);
+  Status s;
+  TF_Operation* var = TF_FinishOperation(v, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Operation* value = rill_c_test::Placeholder(g_, "value");
+  for (int validate = 0; validate < 2; ++validate) {
+    TF_OperationDescription* a =
+        TF_NewOperation(g_, "Assign", validate == 1 ? "assign_validated" : "assign");
+    TF_AddInput(a, {var, 0});
+    TF_AddInput(a, {value, 0});
+    TF_SetAttrBool(a, "validate_shape", static_cast<unsigned char>(validate));
+    TF_Operation* assign = TF_FinishOperation(a, s);
+    ASSERT_EQ(s.code(), TF_OK) << s.message();
+    EXPECT_EQ(TF_GraphGetTensorNumDims(g_, {assign, 0}, s), validate == 1 ? 2 : -1);
+  }
+  // Known shapes that differ are refused when validating.
+  TF_Operation* wrong = rill_c_test::Placeholder(g_, "wrong", TF_FLOAT, {3}, true);
+  TF_OperationDescription* bad = TF_NewOperation(g_, "Assign", "assign_bad");
+  TF_AddInput(bad, {var, 0});
+  TF_AddInput(bad, {wrong, 0});
+  EXPECT_THAT(Refused(bad, TF_INVALID_ARGUMENT),
+              HasSubstr("Shapes must be equal rank, but are 2 and 1"));
+}
+
 TEST_F(Build, ConcatWithAListInputAndAScalarAxis) {
   TF_Tensor* axis_value = rill_c_test::Int32Tensor({}, {0});
   TF_Operation* axis = rill_c_test::Const(g_, "axis", axis_value);

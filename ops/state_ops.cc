@@ -1,4 +1,6 @@
 // Op definitions: TF1 reference variables and resource variables.
+#include "core/status_macros.h"
+#include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 
 namespace rill {
@@ -31,7 +33,19 @@ REGISTER_OP("Assign")
     .Attr("use_locking: bool = true")
     .SetAllowsUninitializedInput()
     .SetShapeFn([](ShapeInferenceContext& c) {
-      c.set_output(0, c.input(1));
+      // As TensorFlow: with validate_shape the variable's and the value's shapes are merged (a
+      // restored value of unknown shape takes the variable's), else the value's.
+      bool validate_shape = true;
+      if (c.node().attr().count("validate_shape") > 0) {
+        RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "validate_shape", &validate_shape));
+      }
+      if (!validate_shape) {
+        c.set_output(0, c.input(1));
+        return absl::OkStatus();
+      }
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape merged,
+                            shape_fns::MergeShapes(c, c.input(0), c.input(1), "ref and value"));
+      c.set_output(0, std::move(merged));
       return absl::OkStatus();
     });
 
