@@ -1,6 +1,8 @@
 // Checkpoint ops (the graph ops tf.compat.v1.train.Saver and SavedModels use): RestoreV2,
 // SaveV2, MergeV2Checkpoints, ShardedFilename, ShardedFilespec. TensorFlow's names, inputs and
-// attrs; the kernels read and write TensorFlow's bundle format (core/io/tensor_bundle.h).
+// attrs; the kernels read and write TensorFlow's bundle format (core/io/tensor_bundle.h). And
+// the whole-file ops ReadFile and WriteFile (tf.io.read_file, tf.io.write_file).
+#include "core/status_macros.h"
 #include "ops/op_registry.h"
 
 namespace rill {
@@ -40,6 +42,26 @@ REGISTER_OP("ShardedFilename")
     .Input("num_shards: int32")
     .Output("filename: string")
     .SetShapeFn(shape_fns::Scalar);
+
+// The first `n` inputs are scalars (ReadFile's and WriteFile's shape functions).
+absl::Status ScalarInputs(ShapeInferenceContext& c, int n) {
+  for (int i = 0; i < n; ++i) RILL_RETURN_IF_ERROR(c.WithRank(i, 0));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("ReadFile")
+    .Input("filename: string")
+    .Output("contents: string")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(ScalarInputs(c, 1));
+      return shape_fns::Scalar(c);
+    });
+
+REGISTER_OP("WriteFile")
+    .Input("filename: string")
+    .Input("contents: string")
+    .SetIsStateful()
+    .SetShapeFn([](ShapeInferenceContext& c) { return ScalarInputs(c, 2); });
 
 REGISTER_OP("ShardedFilespec")
     .Input("basename: string")

@@ -53,5 +53,13 @@ Output ShardedFilespec(const Scope& scope, const Input& basename, const Input& n
   return OpBuilder(scope, "ShardedFilespec").Input(basename).Input(num_shards).Finalize().output(0);
 }
 
+Output ReadFile(const Scope& scope, const Input& filename) {
+  return OpBuilder(scope, "ReadFile").Input(filename).Finalize().output(0);
+}
+
+Operation WriteFile(const Scope& scope, const Input& filename, const Input& contents) {
+  return OpBuilder(scope, "WriteFile").Input(filename).Input(contents).Finalize();
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -1,4 +1,5 @@
-// Builder wrappers for the checkpoint ops (ops/io_ops.cc). Included by graph/builder/ops.h.
+// Builder wrappers for the checkpoint and whole-file ops (ops/io_ops.cc). Included by
+// graph/builder/ops.h.
 //
 //   Output prefix = ops::Placeholder(root.WithOpName("filename"), DT_STRING);
 //   ops::SaveV2(root, prefix, names, slices, {w, b});
@@ -28,6 +29,9 @@ Operation MergeV2Checkpoints(const Scope& scope, const Input& checkpoint_prefixe
 Output ShardedFilename(const Scope& scope, const Input& basename, const Input& shard,
                        const Input& num_shards);
 Output ShardedFilespec(const Scope& scope, const Input& basename, const Input& num_shards);
+// A whole file as a scalar string, and a scalar string written as a file.
+Output ReadFile(const Scope& scope, const Input& filename);
+Operation WriteFile(const Scope& scope, const Input& filename, const Input& contents);
 
 }  // namespace ops
 }  // namespace rill

@@ -923,8 +923,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "TensorArrayScatterV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3",
       "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2",
       // Checkpoints (graph/builder/io_ops.h).
-      "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
-      "StaticRegexFullMatch",
+      "RestoreV2", "SaveV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec", "ReadFile",
+      "WriteFile", "StaticRegexFullMatch",
       // Image ops (graph/builder/image_ops.h).
       "ResizeBicubic", "ResizeArea", "ScaleAndTranslate", "NonMaxSuppressionV3",
       "NonMaxSuppressionV4", "NonMaxSuppressionV5", "CombinedNonMaxSuppression", "CropAndResize",

@@ -87,6 +87,9 @@ const std::set<std::string>& ExemptOps() {
       "MergeV2Checkpoints",
       "ShardedFilename",
       "ShardedFilespec",
+      // Whole-file I/O (files, not values): kernels/io/file_ops_test.cc.
+      "ReadFile",
+      "WriteFile",
       // Fusions the graph optimizer makes: the recorded models run through them
       // (tests/models), and session/graph_optimizer_test compares them with the unfused graph.
       "_FusedMatMul",
