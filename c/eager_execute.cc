@@ -155,7 +155,18 @@ absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> BuildKernel(const TFE_Op& o
   kernel->operation = TF_FinishOperation(desc, s);
   if (TF_GetCode(s) != TF_OK) return StatusOf(s);
   const int num_outputs = TF_OperationNumOutputs(kernel->operation);
-  for (int i = 0; i < num_outputs; ++i) kernel->outputs.push_back({kernel->operation, i});
+  for (int i = 0; i < num_outputs; ++i) {
+    // A resource or variant lives in the session that made it: a handle to it would not work as
+    // another operation's input.
+    const TF_DataType type = TF_OperationOutputType({kernel->operation, i});
+    if (type == TF_RESOURCE || type == TF_VARIANT) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Rill's eager API does not keep resources or variants between operations: output ", i,
+          " of ", op.name, " is a ", type == TF_RESOURCE ? "resource" : "variant",
+          ". Build the operations that use it in a graph and run them with TF_SessionRun"));
+    }
+    kernel->outputs.push_back({kernel->operation, i});
+  }
 
   kernel->session = TF_NewSession(kernel->graph, &op.ctx->session_options, s);
   if (TF_GetCode(s) != TF_OK) return StatusOf(s);

@@ -346,6 +346,23 @@ TEST_F(EagerExecute, Errors) {
   EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
 }
 
+TEST_F(EagerExecute, ResourceOutputsAreRefused) {
+  TFE_Op* var = TFE_NewOp(ctx_, "VarHandleOp", s_);
+  TFE_OpSetAttrType(var, "dtype", TF_FLOAT);
+  const int64_t dims[] = {2};
+  TFE_OpSetAttrShape(var, "shape", dims, 1, s_);
+  TFE_TensorHandle* out[1] = {nullptr};
+  int n = 1;
+  TFE_Execute(var, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_UNIMPLEMENTED);
+  EXPECT_EQ(s_.message(),
+            "Rill's eager API does not keep resources or variants between operations: output 0 "
+            "of VarHandleOp is a resource. Build the operations that use it in a graph and run "
+            "them with TF_SessionRun");
+  EXPECT_EQ(out[0], nullptr);
+  TFE_DeleteOp(var);
+}
+
 TEST_F(EagerExecute, AttrTypes) {
   unsigned char is_list = 2;
   EXPECT_EQ(TFE_OpNameGetAttrType(ctx_, "MatMul", "transpose_a", &is_list, s_), TF_ATTR_BOOL);

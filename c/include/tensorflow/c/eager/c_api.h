@@ -10,10 +10,12 @@
  * executes synchronously), contexts, TFE_ContextListDevices, TFE_ContextClearCaches, tensor
  * handles (created from a TF_Tensor whose buffer they share; TFE_TensorHandleResolve returns a
  * TF_Tensor sharing it too, as TensorFlow's CPU handles do), operations with every TFE_OpSetAttr*
- * but the function ones, TFE_Execute, and the library functions TFE_ContextAddFunction{,Def} add.
+ * (a function attr set from a TFE_Op takes its name), TFE_Execute, and the library functions
+ * TFE_ContextAddFunction{,Def} add.
  * Other declared functions set TF_UNIMPLEMENTED ("<function> is not implemented in Rill").
- * Resource handles do not carry over from one TFE_Execute to the next: variables (VarHandleOp,
- * AssignVariableOp, ReadVariableOp) are not served eagerly.
+ * A resource lives in the session that made it, so an operation with a resource or variant
+ * output (VarHandleOp, the TensorList ops ...) is refused with TF_UNIMPLEMENTED: variables are
+ * not served eagerly.
  */
 #ifndef TENSORFLOW_C_EAGER_C_API_H_
 #define TENSORFLOW_C_EAGER_C_API_H_
