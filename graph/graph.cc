@@ -136,8 +136,10 @@ T* Graph::Pool<T>::Take(int live) {
 template <typename T>
 void Graph::Pool<T>::Reserve(int count) {
   if (size - used >= count || count == 0) return;
-  blocks.push_back(std::unique_ptr<T[]>(new T[count]));
-  size = count;
+  // At most kMaxBlock slots: a larger block comes from mmap (glibc maps blocks above its 32 MiB
+  // threshold) and is faulted in page by page again in every copy; Take adds blocks as needed.
+  size = std::min(count, kMaxBlock);
+  blocks.push_back(std::unique_ptr<T[]>(new T[size]));
   used = 0;
 }
 

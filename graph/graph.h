@@ -284,7 +284,8 @@ class Graph {
  private:
   // Slots for nodes or edges, handed out in order. Take starts a block as large as the graph so
   // far (`live`, within [kMinBlock, kMaxBlock]) when the current one is full; Reserve starts one
-  // of exactly `count` slots unless that many are free (a copy of a graph of known size).
+  // of exactly `count` slots, at most kMaxBlock, unless that many are free (a copy of a graph of
+  // known size).
   template <typename T>
   struct Pool {
     std::vector<std::unique_ptr<T[]>> blocks;
