@@ -13,7 +13,8 @@
 // one-time setup (registries, thread pools).
 // --passes instead times the passes Session::Create and the first Run are made of, called one by
 // one as session.cc calls them (import with validation, function lowering, placement, run-graph
-// rewrite, optimizer, partition, executor creation), to see which one grows faster than the graph.
+// rewrite, optimizer, partition, executor creation), to see which one grows faster than the graph,
+// and the heap in use after each (glibc's mallinfo2: what the graphs and the pass results hold).
 // With --write_dir=DIR it also writes each GraphDef (binary, DIR/<shape>_<n>.pb) for
 // tools/bench/creation_peers.py, which times TensorFlow on the same files.
 //   bazel run -c opt //tools/bench:creation_bench -- [--min_nodes=10000] [--max_nodes=1000000]
