@@ -103,8 +103,7 @@ class FftOp final : public OpKernel {
         }
         return absl::OkStatus();
       }
-      Transform<C, R>(ctx, in, out, batch, d, len, half);
-      return absl::OkStatus();
+      return Transform<C, R>(ctx, in, out, batch, d, len, half);
     });
   }
 
@@ -124,8 +123,8 @@ class FftOp final : public OpKernel {
   }
 
   template <typename C, typename R>
-  void Transform(OpKernelContext& ctx, const Tensor& in, Tensor* out, int64_t batch,
-                 const int64_t* d, const int64_t* len, int64_t half) const {
+  absl::Status Transform(OpKernelContext& ctx, const Tensor& in, Tensor* out, int64_t batch,
+                         const int64_t* d, const int64_t* len, int64_t half) const {
     double size = 1;
     int64_t rows = batch;  // rows of the innermost axis
     for (int i = 0; i < kRank; ++i) size *= static_cast<double>(len[i]);
@@ -167,30 +166,35 @@ class FftOp final : public OpKernel {
         layout.block_stride = d[0] * d[1] * d[2];
       }
       layout.valid_rows = layout.group;
-      std::vector<C> cropped;
       if (kRank > 1 && rows > batch) {
         // The other axes' inverse transforms first, on the [l_0]...[l_{k-2}][half] corner of
-        // each input matrix.
-        cropped.resize(static_cast<size_t>(rows * half));
-        for (int64_t r = 0; r < rows; ++r) {
-          // Row r = ((b * l_0 + i_0) * l_1 + i_1)...: its offset in the input.
-          int64_t rest = r, offset = 0, stride = d[kRank - 1];
-          for (int i = kRank - 2; i >= 0; --i) {
-            offset += (rest % len[i]) * stride;
-            rest /= len[i];
-            stride *= d[i];
+        // each input matrix, copied into a temp of the session's allocator (a fresh vector
+        // faulted its pages in on every run).
+        RILL_ASSIGN_OR_RETURN(Tensor cropped_t,
+                              ctx.allocate_temp(in.dtype(), TensorShape({rows * half})));
+        C* cropped = cropped_t.flat<C>().data();
+        ctx.ParallelFor(rows, 2 * half + 20, [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) {
+            // Row r = ((b * l_0 + i_0) * l_1 + i_1)...: its offset in the input.
+            int64_t rest = r, offset = 0, stride = d[kRank - 1];
+            for (int i = kRank - 2; i >= 0; --i) {
+              offset += (rest % len[i]) * stride;
+              rest /= len[i];
+              stride *= d[i];
+            }
+            offset += rest * stride;
+            std::copy_n(x + offset, half, cropped + r * half);
           }
-          offset += rest * stride;
-          std::copy_n(x + offset, half, cropped.data() + r * half);
-        }
-        OuterAxes<R>(ctx, batch, len, half, true, R(1), cropped.data());
-        x = cropped.data();
+        });
+        OuterAxes<R>(ctx, batch, len, half, true, R(1), cropped);
+        x = cropped;
         layout.group_stride = layout.group * half;
         layout.row_stride = half;
         layout.block_groups = 0;
       }
       RunJobs(ctx, RealInverseRows<R>(n, layout, scale, x, out->flat<R>().data()));
     }
+    return absl::OkStatus();
   }
 };
 
