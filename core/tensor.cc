@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "core/variant.h"
@@ -196,6 +197,17 @@ std::string ElementString(const T& v) {
 
 namespace {
 
+// An element as print_v2 writes it: strings quoted, with C escapes for quotes, backslashes and
+// control bytes (TensorFlow's Utf8SafeCEscape: UTF-8 stays as it is).
+template <typename T>
+std::string ElementStringV2(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return absl::StrCat("\"", absl::Utf8SafeCEscape(v), "\"");
+  } else {
+    return ElementString(v);
+  }
+}
+
 // Renders dims [d, rank) of `t` starting at element `offset` (print_v2 style).
 template <typename T>
 void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t offset, int summarize,
@@ -216,11 +228,7 @@ void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t of
       *out += sep;
     }
     if (d + 1 == rank) {
-      if constexpr (std::is_same_v<T, std::string>) {
-        *out += "\"" + v[offset + i] + "\"";
-      } else {
-        *out += ElementString(v[offset + i]);
-      }
+      *out += ElementStringV2(v[offset + i]);
     } else {
       AppendV2(v, shape, d + 1, offset + i * stride, summarize, out);
     }
@@ -238,7 +246,7 @@ std::string Tensor::SummarizeValuesV2(int summarize) const {
     using T = typename decltype(tag)::type;
     auto v = flat<T>();
     if (shape_.rank() == 0) {
-      out = ElementString(v[0]);
+      out = ElementStringV2(v[0]);
     } else {
       AppendV2<T>(absl::Span<const T>(v.data(), v.size()), shape_, 0, 0, summarize, &out);
     }

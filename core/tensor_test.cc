@@ -153,6 +153,14 @@ TEST(TensorTest, SummarizedFloatsReadBackAsTheSameValue) {
   EXPECT_EQ(special.SummarizeValues(3), "inf -inf nan");
 }
 
+TEST(TensorTest, SummarizeValuesV2QuotesAndEscapesStrings) {
+  // As TensorFlow's StringFormat: quoted, C escapes, UTF-8 kept; a scalar too.
+  EXPECT_EQ(Tensor::Scalar<std::string>("he\"l\nlo\xc3\xa9").SummarizeValuesV2(3),
+            "\"he\\\"l\\nlo\xc3\xa9\"");
+  Tensor v = Tensor::FromVector<std::string>({"a\nb", "c"}, TensorShape({2}));
+  EXPECT_EQ(v.SummarizeValuesV2(3), "[\"a\\nb\" \"c\"]");
+}
+
 // Found by graph_modes_fuzzer (StringFormat with summarize 0): the elision jumped to element
 // n - 0 and read one past the end of every dimension.
 TEST(TensorTest, SummarizeValuesV2WithSummarizeZeroElidesEverything) {
