@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "c/eager_internal.h"
 #include "graph/graph_def_export.h"
 #include "ops/op_registry.h"
@@ -144,5 +145,76 @@ void TF_InitMain(const char*, int*, char***) {}
 
 void TF_ImportGraphDefOptionsSetValidateColocationConstraints(TF_ImportGraphDefOptions*,
                                                               unsigned char) {}
+
+TF_ShapeAndTypeList* TF_NewShapeAndTypeList(int num_shapes) {
+  auto* list = new TF_ShapeAndTypeList;
+  list->num_items = num_shapes < 0 ? 0 : num_shapes;
+  list->items = list->num_items == 0 ? nullptr : new TF_ShapeAndType[list->num_items];
+  for (int i = 0; i < list->num_items; ++i) list->items[i] = {-1, nullptr, TF_FLOAT};
+  return list;
+}
+
+void TF_ShapeAndTypeListSetShape(TF_ShapeAndTypeList* shape_list, int index, const int64_t* dims,
+                                 int num_dims) {
+  if (shape_list == nullptr || index < 0 || index >= shape_list->num_items) return;
+  TF_ShapeAndType& item = shape_list->items[index];
+  delete[] item.dims;
+  item.dims = nullptr;
+  item.num_dims = num_dims < 0 ? -1 : num_dims;
+  if (num_dims > 0 && dims != nullptr) {
+    item.dims = new int64_t[num_dims];
+    std::memcpy(item.dims, dims, sizeof(int64_t) * static_cast<size_t>(num_dims));
+  }
+}
+
+void TF_ShapeAndTypeListSetUnknownShape(TF_ShapeAndTypeList* shape_list, int index) {
+  TF_ShapeAndTypeListSetShape(shape_list, index, nullptr, -1);
+}
+
+void TF_ShapeAndTypeListSetDtype(TF_ShapeAndTypeList* shape_list, int index, TF_DataType dtype) {
+  if (shape_list == nullptr || index < 0 || index >= shape_list->num_items) return;
+  shape_list->items[index].dtype = dtype;
+}
+
+void TF_DeleteShapeAndTypeList(TF_ShapeAndTypeList* shape_list) {
+  if (shape_list == nullptr) return;
+  for (int i = 0; i < shape_list->num_items; ++i) delete[] shape_list->items[i].dims;
+  delete[] shape_list->items;
+  delete shape_list;
+}
+
+void TF_DeleteShapeAndTypeListArray(TF_ShapeAndTypeList** shape_list_array, int num_items) {
+  if (shape_list_array == nullptr) return;
+  for (int i = 0; i < num_items; ++i) TF_DeleteShapeAndTypeList(shape_list_array[i]);
+  delete[] shape_list_array;
+}
+
+const char* TF_GetNumberAttrForOpListInput(const char* op_name, int input_index,
+                                           TF_Status* status) {
+  if (op_name == nullptr) {
+    SetStatus(status, absl::InvalidArgumentError("The op name is null"));
+    return nullptr;
+  }
+  absl::StatusOr<const rill::OpRegistration*> reg =
+      rill::OpRegistry::Global()->LookUpOrError(op_name);
+  if (!reg.ok()) {
+    SetStatus(status, reg.status());
+    return nullptr;
+  }
+  const rill::OpDef& def = (*reg)->op_def;
+  if (input_index < 0 || input_index >= def.input_arg_size()) {
+    SetStatus(status,
+              absl::InvalidArgumentError(absl::StrCat(input_index, " out of range for ", op_name)));
+    return nullptr;
+  }
+  const std::string& attr = def.input_arg(input_index).number_attr();
+  if (attr.empty()) {
+    SetStatus(status,
+              absl::NotFoundError(absl::StrCat(op_name, " does not have number_attr() defined.")));
+    return nullptr;
+  }
+  SetOk(status);
+  return attr.c_str();
+}
 
 }  // extern "C"

@@ -115,4 +115,37 @@ TEST(Experimental, ScalarHandlesAndStatefulOps) {
   EXPECT_EQ(s.message(), "broken");
 }
 
+TEST(Experimental, ShapeAndTypeLists) {
+  TF_ShapeAndTypeList* list = TF_NewShapeAndTypeList(2);
+  ASSERT_EQ(list->num_items, 2);
+  EXPECT_EQ(list->items[0].num_dims, -1);
+  const int64_t dims[] = {3, -1};
+  TF_ShapeAndTypeListSetShape(list, 0, dims, 2);
+  TF_ShapeAndTypeListSetDtype(list, 0, TF_INT64);
+  EXPECT_EQ(list->items[0].num_dims, 2);
+  EXPECT_EQ(list->items[0].dims[0], 3);
+  EXPECT_EQ(list->items[0].dims[1], -1);
+  EXPECT_EQ(list->items[0].dtype, TF_INT64);
+  TF_ShapeAndTypeListSetShape(list, 1, nullptr, 0);
+  EXPECT_EQ(list->items[1].num_dims, 0);
+  TF_ShapeAndTypeListSetUnknownShape(list, 0);
+  EXPECT_EQ(list->items[0].num_dims, -1);
+  EXPECT_EQ(list->items[0].dims, nullptr);
+  TF_ShapeAndTypeListSetShape(list, 5, dims, 2);  // out of range: ignored
+  auto** array = new TF_ShapeAndTypeList* [2] { list, TF_NewShapeAndTypeList(0) };
+  TF_DeleteShapeAndTypeListArray(array, 2);
+}
+
+TEST(Experimental, NumberAttrOfAListInput) {
+  Status s;
+  EXPECT_STREQ(TF_GetNumberAttrForOpListInput("ConcatV2", 0, s), "N");
+  EXPECT_EQ(s.code(), TF_OK);
+  EXPECT_EQ(TF_GetNumberAttrForOpListInput("ConcatV2", 1, s), nullptr);
+  EXPECT_EQ(s.code(), TF_NOT_FOUND);
+  EXPECT_EQ(s.message(), "ConcatV2 does not have number_attr() defined.");
+  EXPECT_EQ(TF_GetNumberAttrForOpListInput("ConcatV2", 2, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "2 out of range for ConcatV2");
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "c/c_api_internal.h"
+#include "tensorflow/c/c_api_experimental.h"
 #include "tensorflow/c/eager/c_api.h"
 
 namespace {
@@ -52,6 +53,66 @@ int TFE_OpGetInputLength(TFE_Op*, const char*, TF_Status* status) {
 int TFE_OpGetOutputLength(TFE_Op*, const char*, TF_Status* status) {
   RILL_UNIMPLEMENTED(status);
   return -1;
+}
+
+// c_api_experimental.h's checkpoint reader, attribute builder, named-tensor queues, collectives,
+// shape inference of eager ops and pluggable devices.
+TF_CheckpointReader* TF_NewCheckpointReader(const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_DeleteCheckpointReader(TF_CheckpointReader*) {}
+int TF_CheckpointReaderHasTensor(TF_CheckpointReader*, const char*) { return 0; }
+const char* TF_CheckpointReaderGetVariable(TF_CheckpointReader*, int) { return nullptr; }
+int TF_CheckpointReaderSize(TF_CheckpointReader*) { return 0; }
+TF_DataType TF_CheckpointReaderGetVariableDataType(TF_CheckpointReader*, const char*) {
+  return static_cast<TF_DataType>(0);
+}
+void TF_CheckpointReaderGetVariableShape(TF_CheckpointReader*, const char*, int64_t*, int,
+                                         TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+int TF_CheckpointReaderGetVariableNumDims(TF_CheckpointReader*, const char*) { return -1; }
+TF_Tensor* TF_CheckpointReaderGetTensor(TF_CheckpointReader*, const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+TF_AttrBuilder* TF_NewAttrBuilder(const char*) { return nullptr; }
+void TF_DeleteAttrBuilder(TF_AttrBuilder*) {}
+void TF_AttrBuilderSetType(TF_AttrBuilder*, const char*, TF_DataType) {}
+void TF_AttrBuilderSetTypeList(TF_AttrBuilder*, const char*, const TF_DataType*, int) {}
+void TF_AttrBuilderCheckCanRunOnDevice(TF_AttrBuilder*, const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+TF_Tensor* TF_DequeueNamedTensor(TF_Session*, int, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_EnqueueNamedTensor(TF_Session*, int, TF_Tensor*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+int TF_PickUnusedPortOrDie(void) { return -1; }
+void TFE_EnableCollectiveOps(TFE_Context*, const void*, size_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TFE_AbortCollectiveOps(TFE_Context*, TF_Status* status) { RILL_UNIMPLEMENTED(status); }
+void TFE_CollectiveOpsCheckPeerHealth(TFE_Context*, const char*, int64_t, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+}
+void TFE_InferShapes(TFE_Op*, TF_ShapeAndTypeList*, TF_Tensor**, TF_ShapeAndTypeList*,
+                     TF_ShapeAndTypeList**, TF_ShapeAndTypeList** output_shapes,
+                     TF_ShapeAndTypeList*** output_resource_shapes_and_types, TF_Status* status) {
+  if (output_shapes != nullptr) *output_shapes = nullptr;
+  if (output_resource_shapes_and_types != nullptr) *output_resource_shapes_and_types = nullptr;
+  RILL_UNIMPLEMENTED(status);
+}
+TF_Library* TF_LoadPluggableDeviceLibrary(const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
+  return nullptr;
+}
+void TF_DeletePluggableDeviceLibraryHandle(TF_Library*) {}
+void TF_GraphRemoveFunction(TF_Graph*, const char*, TF_Status* status) {
+  RILL_UNIMPLEMENTED(status);
 }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
-/* Rill's libtensorflow-compatible experimental C API: the part of TensorFlow's
- * tensorflow/c/c_api_experimental.h that client programs use to configure sessions and contexts
- * (TF_CreateConfig, TF_CreateRunOptions, the XLA switches), debug strings and a few helpers.
+/* Rill's libtensorflow-compatible experimental C API (TensorFlow 2.21's
+ * tensorflow/c/c_api_experimental.h). Served: what client programs use to configure sessions and
+ * contexts (TF_CreateConfig, TF_CreateRunOptions, the XLA switches), debug strings, scalar
+ * handles, TF_OpIsStateful, shape-and-type lists and TF_GetNumberAttrForOpListInput. The rest is
+ * declared so that programs link, and sets TF_UNIMPLEMENTED.
  *
  * Names and signatures are TensorFlow's. Rill has no XLA: the XLA switches are recorded (each
  * returns or reports the value last set, as TensorFlow's do) and compile nothing; a ConfigProto
@@ -60,6 +62,96 @@ TF_CAPI_EXPORT extern void TF_InitMain(const char* usage, int* argc, char*** arg
 /* Accepted; Rill's import checks no colocation constraints. */
 TF_CAPI_EXPORT extern void TF_ImportGraphDefOptionsSetValidateColocationConstraints(
     TF_ImportGraphDefOptions* opts, unsigned char enable);
+
+/* ---- Shape and type lists (TFE_InferShapes' arguments) ------------------------------------- */
+
+typedef struct TF_ShapeAndType {
+  int num_dims; /* -1: unknown rank */
+  int64_t* dims;
+  TF_DataType dtype;
+} TF_ShapeAndType;
+
+typedef struct TF_ShapeAndTypeList {
+  int num_items;
+  TF_ShapeAndType* items;
+} TF_ShapeAndTypeList;
+
+/* `num_shapes` items of unknown rank and type 0; the caller deletes the list. */
+TF_CAPI_EXPORT extern TF_ShapeAndTypeList* TF_NewShapeAndTypeList(int num_shapes);
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetShape(TF_ShapeAndTypeList* shape_list, int index,
+                                                       const int64_t* dims, int num_dims);
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetUnknownShape(TF_ShapeAndTypeList* shape_list,
+                                                              int index);
+TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetDtype(TF_ShapeAndTypeList* shape_list, int index,
+                                                       TF_DataType dtype);
+TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeList(TF_ShapeAndTypeList* shape_list);
+TF_CAPI_EXPORT extern void TF_DeleteShapeAndTypeListArray(TF_ShapeAndTypeList** shape_list_array,
+                                                          int num_items);
+
+/* The name of the number attr of input `input_index` of the registered op (owned by the
+   library); TF_INVALID_ARGUMENT for an index out of range, TF_NOT_FOUND when the input is not a
+   list with a number attr. */
+TF_CAPI_EXPORT extern const char* TF_GetNumberAttrForOpListInput(const char* op_name,
+                                                                 int input_index,
+                                                                 TF_Status* status);
+
+/* ---- Declared so that programs link; each sets TF_UNIMPLEMENTED ("<function> is not
+   implemented in Rill") where it has a status and returns NULL / 0 / -1. ------------------- */
+
+typedef struct TF_CheckpointReader TF_CheckpointReader;
+TF_CAPI_EXPORT extern TF_CheckpointReader* TF_NewCheckpointReader(const char* filename,
+                                                                  TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteCheckpointReader(TF_CheckpointReader* reader);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderHasTensor(TF_CheckpointReader* reader,
+                                                       const char* name);
+TF_CAPI_EXPORT extern const char* TF_CheckpointReaderGetVariable(TF_CheckpointReader* reader,
+                                                                 int index);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderSize(TF_CheckpointReader* reader);
+TF_CAPI_EXPORT extern TF_DataType TF_CheckpointReaderGetVariableDataType(
+    TF_CheckpointReader* reader, const char* name);
+TF_CAPI_EXPORT extern void TF_CheckpointReaderGetVariableShape(TF_CheckpointReader* reader,
+                                                               const char* name, int64_t* dims,
+                                                               int num_dims, TF_Status* status);
+TF_CAPI_EXPORT extern int TF_CheckpointReaderGetVariableNumDims(TF_CheckpointReader* reader,
+                                                                const char* name);
+TF_CAPI_EXPORT extern TF_Tensor* TF_CheckpointReaderGetTensor(TF_CheckpointReader* reader,
+                                                              const char* name, TF_Status* status);
+
+typedef struct TF_AttrBuilder TF_AttrBuilder;
+TF_CAPI_EXPORT extern TF_AttrBuilder* TF_NewAttrBuilder(const char* op_name);
+TF_CAPI_EXPORT extern void TF_DeleteAttrBuilder(TF_AttrBuilder* builder);
+TF_CAPI_EXPORT extern void TF_AttrBuilderSetType(TF_AttrBuilder* builder, const char* attr_name,
+                                                 TF_DataType value);
+TF_CAPI_EXPORT extern void TF_AttrBuilderSetTypeList(TF_AttrBuilder* builder, const char* attr_name,
+                                                     const TF_DataType* values, int num_values);
+TF_CAPI_EXPORT extern void TF_AttrBuilderCheckCanRunOnDevice(TF_AttrBuilder* builder,
+                                                             const char* device_type,
+                                                             TF_Status* status);
+
+TF_CAPI_EXPORT extern TF_Tensor* TF_DequeueNamedTensor(TF_Session* session, int tensor_id,
+                                                       TF_Status* status);
+TF_CAPI_EXPORT extern void TF_EnqueueNamedTensor(TF_Session* session, int tensor_id,
+                                                 TF_Tensor* tensor, TF_Status* status);
+/* -1 (no port is picked; the process goes on). */
+TF_CAPI_EXPORT int TF_PickUnusedPortOrDie(void);
+TF_CAPI_EXPORT extern void TFE_EnableCollectiveOps(TFE_Context* ctx, const void* proto,
+                                                   size_t proto_len, TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_AbortCollectiveOps(TFE_Context* ctx, TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_CollectiveOpsCheckPeerHealth(TFE_Context* ctx, const char* task,
+                                                            int64_t timeout_in_ms,
+                                                            TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_InferShapes(TFE_Op* op, TF_ShapeAndTypeList* input_shapes,
+                                           TF_Tensor** input_tensors,
+                                           TF_ShapeAndTypeList* input_tensor_as_shapes,
+                                           TF_ShapeAndTypeList** input_resource_shapes_and_types,
+                                           TF_ShapeAndTypeList** output_shapes,
+                                           TF_ShapeAndTypeList*** output_resource_shapes_and_types,
+                                           TF_Status* status);
+TF_CAPI_EXPORT extern TF_Library* TF_LoadPluggableDeviceLibrary(const char* library_filename,
+                                                                TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeletePluggableDeviceLibraryHandle(TF_Library* lib_handle);
+TF_CAPI_EXPORT extern void TF_GraphRemoveFunction(TF_Graph* g, const char* func_name,
+                                                  TF_Status* status);
 
 #ifdef __cplusplus
 } /* end extern "C" */
