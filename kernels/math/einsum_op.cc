@@ -3,8 +3,11 @@
 //   1. labels of an operand that appear nowhere else (not the other operand, not the output) are
 //      summed out first (the operand is transposed so they come last, then rows are summed);
 //   2. two operands: labels in both and in the output are batch (B), in both but not the output
-//      are contracted (K), the rest are free (X from the first, Y from the second). The operands
-//      are transposed to [B, X, K] and [B, K, Y] and multiplied per batch with
+//      are contracted (K), the rest are free (X from the first, Y from the second). When in
+//      each operand its free labels and the K labels each stand together, one group innermost,
+//      both are read in place as batches of strided matrices (attention's "aecd,abcd->acbe":
+//      no copy; the operands swap when that orders the product as the output). Otherwise they
+//      are transposed to [B, X, K] and [B, K, Y]. They are multiplied per batch with
 //      kernels/math_lib/gemm.h (batches of small products spread over the intra-op threads, one
 //      product per thread); an ellipsis stands for unnamed batch dims that broadcast (size 1
 //      against size n);
@@ -20,6 +23,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,6 +125,50 @@ absl::Status ProductsOverThreads(const OpKernelContext& ctx, const GemmDims& d, 
   return first;
 }
 
+// An operand read in place as a batch of matrices: its `rows` labels and its `cols` labels each
+// stand consecutively, in the group's order, one group as the operand's last dims (stride 1),
+// the other collapsing to one dim of stride `ld`; the batch labels may stand anywhere else.
+struct StridedMatrices {
+  bool transposed = false;            // the rows group is the innermost: stored cols x rows
+  int64_t ld = 0;                     // stride of the outer group's last dim (Gemm's lda / ldb)
+  std::vector<int64_t> batch_stride;  // per batch label; 0 where the operand's dim is 1
+};
+
+// The view of operand `t` (one label per dim) as matrices [rows, cols] per batch, or nullopt
+// when it needs a copy first (a group split by other dims, neither group innermost, a label
+// to be summed out, an empty group).
+std::optional<StridedMatrices> StridedView(const Tensor& t, const std::string& labels,
+                                           const std::string& batch, const std::string& rows,
+                                           const std::string& cols) {
+  if (rows.empty() || cols.empty() || labels.size() != batch.size() + rows.size() + cols.size()) {
+    return std::nullopt;
+  }
+  const int rank = static_cast<int>(labels.size());
+  std::vector<int64_t> stride(rank);
+  int64_t s = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    stride[d] = s;
+    s *= t.shape().dim(d);
+  }
+  // Labels are unique within an operand, so a group found as a substring is consecutive there.
+  const size_t r = labels.find(rows), c = labels.find(cols);
+  if (r == std::string::npos || c == std::string::npos) return std::nullopt;
+  StridedMatrices v;
+  if (c + cols.size() == labels.size()) {
+    v.ld = stride[r + rows.size() - 1];
+  } else if (r + rows.size() == labels.size()) {
+    v.transposed = true;
+    v.ld = stride[c + cols.size() - 1];
+  } else {
+    return std::nullopt;
+  }
+  for (char l : batch) {
+    const int d = static_cast<int>(labels.find(l));
+    v.batch_stride.push_back(t.shape().dim(d) == 1 ? 0 : stride[d]);
+  }
+  return v;
+}
+
 class EinsumOp final : public OpKernel {
  public:
   explicit EinsumOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -163,6 +211,22 @@ class EinsumOp final : public OpKernel {
     }
     const std::string &batch = labels.batch, &contract = labels.contract, &free_x = labels.free_x,
                       &free_y = labels.free_y;
+    if (out_shape.num_elements() > 0 && ctx.input(0).NumElements() > 0 &&
+        ctx.input(1).NumElements() > 0) {
+      // Operands read in place, the product ordered as the output when it can be (operands
+      // swapped if that does it): attention's per-head products need no transposes.
+      const bool swap =
+          batch + free_y + free_x == out_labels && batch + free_x + free_y != out_labels;
+      for (bool swapped : {swap, !swap}) {
+        const Labeled& a = ops[swapped ? 1 : 0];
+        const Labeled& b = ops[swapped ? 0 : 1];
+        const std::string& rows = swapped ? free_y : free_x;
+        const std::string& cols = swapped ? free_x : free_y;
+        std::optional<StridedMatrices> va = StridedView(a.t, a.labels, batch, rows, contract);
+        std::optional<StridedMatrices> vb = StridedView(b.t, b.labels, batch, contract, cols);
+        if (va && vb) return StridedProduct<T>(ctx, labels, a.t, *va, b.t, *vb, rows, cols);
+      }
+    }
     // (An ellipsis dim of only one operand is free: it passes through to the output.)
     RILL_ASSIGN_OR_RETURN(Labeled x, SumAndPermute<T>(ctx, ops[0], batch + free_x + contract));
     RILL_ASSIGN_OR_RETURN(Labeled y, SumAndPermute<T>(ctx, ops[1], batch + contract + free_y));
@@ -222,6 +286,71 @@ class EinsumOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, prod, out_labels));
     RILL_ASSIGN_OR_RETURN(Tensor out, r.t.Reshaped(out_shape));
+    ctx.set_output(0, out);
+    return absl::OkStatus();
+  }
+
+  // out = a * b over the batch labels, a and b read in place (StridedView), into a product
+  // ordered batch + rows + cols, then permuted into the output's order (no copy when it is).
+  template <typename T>
+  absl::Status StridedProduct(OpKernelContext& ctx, const EinsumLabels& labels, const Tensor& a,
+                              const StridedMatrices& va, const Tensor& b, const StridedMatrices& vb,
+                              const std::string& rows, const std::string& cols) const {
+    const std::map<char, int64_t>& size = labels.size;
+    auto extent = [&](const std::string& group) {
+      int64_t p = 1;
+      for (char l : group) p *= size.at(l);
+      return p;
+    };
+    GemmDims d;
+    d.threads = ctx.intra_op_threads();
+    d.m = extent(rows);
+    d.k = extent(labels.contract);
+    d.n = extent(cols);
+    d.transpose_a = va.transposed;
+    d.lda = va.ld;
+    d.transpose_b = vb.transposed;
+    d.ldb = vb.ld;
+    // Element offsets of each batch's matrices, the batch labels counted as an odometer.
+    const std::string& batch = labels.batch;
+    std::vector<int64_t> prod_dims;
+    for (char l : batch) prod_dims.push_back(size.at(l));
+    const int64_t batches = extent(batch);
+    std::vector<int64_t> ao(batches, 0), bo(batches, 0), index(batch.size(), 0);
+    for (int64_t i = 1; i < batches; ++i) {
+      ao[i] = ao[i - 1];
+      bo[i] = bo[i - 1];
+      for (int j = static_cast<int>(batch.size()) - 1; j >= 0; --j) {
+        if (++index[j] < prod_dims[j]) {
+          ao[i] += va.batch_stride[j];
+          bo[i] += vb.batch_stride[j];
+          break;
+        }
+        ao[i] -= (prod_dims[j] - 1) * va.batch_stride[j];
+        bo[i] -= (prod_dims[j] - 1) * vb.batch_stride[j];
+        index[j] = 0;
+      }
+    }
+    for (const std::string* group : {&rows, &cols}) {
+      for (char l : *group) prod_dims.push_back(size.at(l));
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape prod_shape, TensorShape::FromDims(prod_dims));
+    Labeled prod;
+    prod.labels = batch + rows + cols;
+    RILL_ASSIGN_OR_RETURN(prod.t, ctx.allocate_temp(DataTypeToEnum<T>::value, prod_shape));
+    const T* ap = a.flat<T>().data();
+    const T* bp = b.flat<T>().data();
+    T* pp = prod.t.flat<T>().data();
+    auto batch_product = [&](const GemmDims& dims, int64_t i) {
+      return Gemm<T>(dims, ap + ao[i], bp + bo[i], pp + i * d.m * d.n);
+    };
+    if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
+      RILL_RETURN_IF_ERROR(ProductsOverThreads(ctx, d, batches, batch_product));
+    } else {
+      for (int64_t i = 0; i < batches; ++i) RILL_RETURN_IF_ERROR(batch_product(d, i));
+    }
+    RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, prod, labels.output));
+    RILL_ASSIGN_OR_RETURN(Tensor out, r.t.Reshaped(labels.out_shape));
     ctx.set_output(0, out);
     return absl::OkStatus();
   }

@@ -1,4 +1,6 @@
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -82,6 +84,90 @@ TEST(EinsumOpTest, BatchesOfSmallProductsOverThreads) {
     t.SetIntraOpThreads(threads);
     RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
     ExpectTensorEqual(out[0], F(expected, TensorShape({A, C, B, E})));
+  }
+}
+
+// einsum by its definition: every assignment of the labels, summing what the output lacks.
+// Letters only (no ellipsis); values are small integers, so any summation order is exact.
+std::vector<float> Naive(const std::string& eq, const std::vector<Tensor>& in,
+                         const std::vector<int64_t>& out_dims) {
+  const size_t arrow = eq.find("->"), comma = eq.find(',');
+  const std::vector<std::string> subs = {eq.substr(0, comma),
+                                         eq.substr(comma + 1, arrow - comma - 1)};
+  const std::string out = eq.substr(arrow + 2);
+  std::string all;
+  std::map<char, int64_t> size;
+  for (int i = 0; i < 2; ++i) {
+    for (size_t d = 0; d < subs[i].size(); ++d) {
+      if (!size.count(subs[i][d])) all += subs[i][d];
+      size[subs[i][d]] = in[i].shape().dim(static_cast<int>(d));
+    }
+  }
+  int64_t n_out = 1;
+  for (int64_t d : out_dims) n_out *= d;
+  std::vector<float> result(n_out, 0);
+  std::map<char, int64_t> at;
+  for (char l : all) at[l] = 0;
+  auto flat = [&](const std::string& sub, const std::vector<int64_t>& dims) {
+    int64_t o = 0;
+    for (size_t d = 0; d < sub.size(); ++d) o = o * dims[d] + at[sub[d]];
+    return o;
+  };
+  while (true) {
+    const float* a = in[0].flat<float>().data();
+    const float* b = in[1].flat<float>().data();
+    std::vector<int64_t> ad(in[0].shape().dims().begin(), in[0].shape().dims().end());
+    std::vector<int64_t> bd(in[1].shape().dims().begin(), in[1].shape().dims().end());
+    result[flat(out, out_dims)] += a[flat(subs[0], ad)] * b[flat(subs[1], bd)];
+    int j = static_cast<int>(all.size()) - 1;
+    for (; j >= 0; --j) {
+      if (++at[all[j]] < size[all[j]]) break;
+      at[all[j]] = 0;
+    }
+    if (j < 0) break;
+  }
+  return result;
+}
+
+Tensor Ints(TensorShape shape, int period) {
+  std::vector<float> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(static_cast<int>(i % period) - 3);
+  return F(v, shape);
+}
+
+// Operands read in place as strided matrices (rows or columns innermost, batch dims anywhere,
+// operands swapped to give the output's order), and the forms that still transpose first (a
+// group split by another dim, a summed-out label), against the definition at 1 and 2 threads.
+TEST(EinsumOpTest, StridedAndTransposedOperandsMatchTheDefinition) {
+  struct Case {
+    std::string eq;
+    std::vector<int64_t> x, y, out;
+  };
+  const std::vector<Case> cases = {
+      {"aecd,abcd->acbe", {2, 5, 3, 4}, {2, 6, 3, 4}, {2, 3, 6, 5}},  // Keras attention scores
+      {"acbe,aecd->abcd", {2, 3, 6, 5}, {2, 5, 3, 4}, {2, 6, 3, 4}},  // and its weighted values
+      {"bij,bjk->bik", {3, 4, 5}, {3, 5, 6}, {3, 4, 6}},
+      {"bji,bjk->bik", {3, 5, 4}, {3, 5, 6}, {3, 4, 6}},  // x stored columns first
+      {"bij,bkj->bik", {3, 4, 5}, {3, 6, 5}, {3, 4, 6}},  // y stored columns first
+      {"ij,jk->ki", {4, 5}, {5, 6}, {6, 4}},              // swapped: the output is y's by x's
+      {"ibj,jbk->bik", {4, 3, 5}, {5, 3, 6}, {3, 4, 6}},  // batch between the groups
+      {"ijk,kl->ijl", {2, 3, 4}, {4, 5}, {2, 3, 5}},      // two free labels in one group
+      {"ikj,kl->ijl", {2, 4, 3}, {4, 5}, {2, 3, 5}},      // a group split by another: transposed
+      {"bij,bjk->bi", {3, 4, 5}, {3, 5, 6}, {3, 4}},      // k summed out first
+      {"abij,bjk->abik", {2, 3, 4, 5}, {3, 5, 6}, {2, 3, 4, 6}},  // y's batch dims fewer
+  };
+  for (const Case& c : cases) {
+    const Tensor x = Ints(*TensorShape::FromDims(c.x), 7);
+    const Tensor y = Ints(*TensorShape::FromDims(c.y), 5);
+    const std::vector<float> expected = Naive(c.eq, {x, y}, c.out);
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(c.eq + " at " + std::to_string(threads) + " threads");
+      OpTester t("Einsum");
+      t.Attr("T", DT_FLOAT).Attr("N", int64_t{2}).Attr("equation", c.eq).Input(x).Input(y);
+      t.SetIntraOpThreads(threads);
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      ExpectTensorEqual(out[0], F(expected, *TensorShape::FromDims(c.out)));
+    }
   }
 }
 
