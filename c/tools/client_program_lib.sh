@@ -1,3 +1,5 @@
+# shellcheck shell=bash disable=SC2034,SC2154
+# (expected_dir and client_status are set here for the sourcing script, which sets work.)
 # Shared by the run_*.sh scripts of client programs written for TensorFlow's C API: unpacks
 # Rill's release tarball and compares a program's output with what the same program printed on
 # TensorFlow 2.21 (c/testdata/client_programs/). Sourced, not run.

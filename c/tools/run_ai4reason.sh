@@ -12,20 +12,21 @@
 #   bazel build //c:libtensorflow_tarball
 #   c/tools/run_ai4reason.sh /path/to/tensorflow-c-api-examples [WORK_DIR]
 set -euo pipefail
+# shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
 checkout=$(readlink -f "$1")
 work=$(readlink -f "${2:-$(mktemp -d)}")
 mkdir -p "$work"
-root="$work/libtensorflow"
+root="${work:?}/libtensorflow"
 unpack_tarball "$root"
 expected="$expected_dir/ai4reason"
 examples="$checkout/examples"
 export LD_LIBRARY_PATH="$root/lib"
 
 for program in tfc-model-list tfc-model-eval tfc-model-eval-mirecek; do
-  gcc -I"$root/include" -L"$root/lib" "$examples/$program.c" -ltensorflow -o "$work/$program" \
-    2> "$work/$program.build.log"
+  gcc -I"$root/include" -L"$root/lib" "$examples/$program.c" -ltensorflow -o "${work:?}/$program" \
+    2> "${work:?}/$program.build.log"
 done
 
 # Compares the numbers of two outputs within 2e-5.
@@ -34,28 +35,29 @@ close() {
     awk '{d = $1 - $2; if (d < 0) d = -d; if (NF != 2 || d > 2e-5) bad = 1} END {exit bad}'
 }
 for pair in "tfc-model-eval models/example" "tfc-model-eval-mirecek models/mirecek"; do
+  # shellcheck disable=SC2086  # two words: the program and its model
   set -- $pair
-  if (cd "$examples" && "$work/$1" "$2") > "$work/$1.out" 2> "$work/$1.err" &&
-    close "$expected/$1.txt" <(tail -n +2 "$work/$1.out"); then
+  if (cd "$examples" && "${work:?}/$1" "$2") > "${work:?}/$1.out" 2> "${work:?}/$1.err" &&
+    close "$expected/$1.txt" <(tail -n +2 "${work:?}/$1.out"); then
     echo "$1: PASS"
   else
     echo "$1: FAIL"
-    diff "$expected/$1.txt" <(tail -n +2 "$work/$1.out") | head -6
+    diff "$expected/$1.txt" <(tail -n +2 "${work:?}/$1.out") | head -6
     client_status=1
   fi
 done
 
-(cd "$examples" && "$work/tfc-model-list" models/example) > "$work/tfc-model-list.out" \
-  2> "$work/tfc-model-list.err" || { echo "tfc-model-list: FAIL (exit status $?)"; exit 1; }
+(cd "$examples" && "${work:?}/tfc-model-list" models/example) > "${work:?}/tfc-model-list.out" \
+  2> "${work:?}/tfc-model-list.err" || { echo "tfc-model-list: FAIL (exit status $?)"; exit 1; }
 names() { sed 's/ ins=.*//' "$1"; }
-if ! diff <(names "$expected/tfc-model-list.txt") <(names "$work/tfc-model-list.out") > /dev/null; then
+if ! diff <(names "$expected/tfc-model-list.txt") <(names "${work:?}/tfc-model-list.out") > /dev/null; then
   echo "tfc-model-list: FAIL (operations differ)"
   client_status=1
 else
   # in_type of an operation without inputs is whatever TensorFlow's memory held: not compared.
   differing=$(diff <(sed 's/in_type=[0-9]* //' "$expected/tfc-model-list.txt") \
-    <(sed 's/in_type=[0-9]* //' "$work/tfc-model-list.out") | grep -c '^>' || true)
-  echo "tfc-model-list: PASS ($(wc -l < "$work/tfc-model-list.out") operations; shapes of" \
+    <(sed 's/in_type=[0-9]* //' "${work:?}/tfc-model-list.out") | grep -c '^>' || true)
+  echo "tfc-model-list: PASS ($(wc -l < "${work:?}/tfc-model-list.out") operations; shapes of" \
     "$differing differ from TensorFlow's)"
 fi
-exit $client_status
+exit "$client_status"

@@ -10,18 +10,19 @@
 #   git -C /path/to/tensorflow_capi_sample checkout d445026
 #   c/tools/run_capi_sample.sh /path/to/tensorflow_capi_sample [WORK_DIR]
 set -euo pipefail
+# shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
 checkout=$(readlink -f "$1")
 work=$(readlink -f "${2:-$(mktemp -d)}")
 mkdir -p "$work"
-root="$work/libtensorflow"
+root="${work:?}/libtensorflow"
 unpack_tarball "$root"
 
-rm -rf "$work/run" && mkdir -p "$work/run"
-ln -s "$expected_dir/capi_sample/model" "$work/run/model"
-gcc -I"$root/include" -L"$root/lib" "$checkout/main.c" -ltensorflow -o "$work/run/main.out" \
-  2> "$work/build.log"
-LD_LIBRARY_PATH="$root/lib" check main "$expected_dir/capi_sample/main.txt" "$work/run" \
+rm -rf "${work:?}/run" && mkdir -p "${work:?}/run"
+ln -s "$expected_dir/capi_sample/model" "${work:?}/run/model"
+gcc -I"$root/include" -L"$root/lib" "$checkout/main.c" -ltensorflow -o "${work:?}/run/main.out" \
+  2> "${work:?}/build.log"
+LD_LIBRARY_PATH="$root/lib" check main "$expected_dir/capi_sample/main.txt" "${work:?}/run" \
   ./main.out
-exit $client_status
+exit "$client_status"

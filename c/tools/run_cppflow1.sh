@@ -9,21 +9,22 @@
 #   git -C /path/to/cppflow checkout 243ff2f
 #   c/tools/run_cppflow1.sh /path/to/cppflow [WORK_DIR]
 set -euo pipefail
+# shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
 checkout=$(readlink -f "$1")
 work=$(readlink -f "${2:-$(mktemp -d)}")
 mkdir -p "$work"
-root="$work/libtensorflow"
+root="${work:?}/libtensorflow"
 unpack_tarball "$root"
 
-rm -rf "$work/home" "$work/load_model"
-mkdir -p "$work/home" "$work/load_model/build"
-ln -s "$root" "$work/home/libtensorflow"
-ln -s "$checkout/examples/load_model/model.pb" "$work/load_model/model.pb"
-HOME="$work/home" cmake -S "$checkout/examples/load_model" -B "$work/load_model/build" \
-  > "$work/cmake.log"
-cmake --build "$work/load_model/build" > "$work/build.log"
+rm -rf "${work:?}/home" "${work:?}/load_model"
+mkdir -p "${work:?}/home" "${work:?}/load_model/build"
+ln -s "$root" "${work:?}/home/libtensorflow"
+ln -s "$checkout/examples/load_model/model.pb" "${work:?}/load_model/model.pb"
+HOME="${work:?}/home" cmake -S "$checkout/examples/load_model" -B "${work:?}/load_model/build" \
+  > "${work:?}/cmake.log"
+cmake --build "${work:?}/load_model/build" > "${work:?}/build.log"
 LD_LIBRARY_PATH="$root/lib" check load_model "$expected_dir/cppflow1/load_model.txt" \
-  "$work/load_model/build" ./example
-exit $client_status
+  "${work:?}/load_model/build" ./example
+exit "$client_status"
