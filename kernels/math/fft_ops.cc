@@ -166,12 +166,12 @@ class FftOp final : public OpKernel {
         layout.block_stride = d[0] * d[1] * d[2];
       }
       layout.valid_rows = layout.group;
+      Tensor cropped_t;  // outlives the row transforms that read it
       if (kRank > 1 && rows > batch) {
         // The other axes' inverse transforms first, on the [l_0]...[l_{k-2}][half] corner of
         // each input matrix, copied into a temp of the session's allocator (a fresh vector
         // faulted its pages in on every run).
-        RILL_ASSIGN_OR_RETURN(Tensor cropped_t,
-                              ctx.allocate_temp(in.dtype(), TensorShape({rows * half})));
+        RILL_ASSIGN_OR_RETURN(cropped_t, ctx.allocate_temp(in.dtype(), TensorShape({rows * half})));
         C* cropped = cropped_t.flat<C>().data();
         ctx.ParallelFor(rows, 2 * half + 20, [&](int64_t begin, int64_t end) {
           for (int64_t r = begin; r < end; ++r) {
