@@ -7,6 +7,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/device.h"
+#include "core/device_name.h"
 #include "core/types.h"
 #include "graph/op_classes.h"
 #include "ops/attr_value_util.h"
@@ -77,20 +79,20 @@ absl::StatusOr<Frames> FindFrames(const Graph& graph) {
   return f;
 }
 
+// "GPU" of "/job:localhost/replica:0/task:0/device:GPU:0"; "" when the name sets no type or
+// does not parse.
+std::string DeviceType(const std::string& device) {
+  absl::StatusOr<DeviceName> parsed = ParseDeviceName(device);
+  if (!parsed.ok() || !parsed->has_type) return "";
+  return parsed->type;
+}
+
 // The index of the first CPU device in `devices`; -1 when there is none.
 int CpuDevice(const std::vector<std::string>& devices) {
   for (size_t d = 0; d < devices.size(); ++d) {
-    if (absl::StrContains(devices[d], "/device:CPU:")) return static_cast<int>(d);
+    if (DeviceType(devices[d]) == kDeviceCpu) return static_cast<int>(d);
   }
   return -1;
-}
-
-// "GPU" of "/job:localhost/replica:0/task:0/device:GPU:0".
-std::string DeviceType(const std::string& device) {
-  const size_t at = device.rfind("/device:");
-  if (at == std::string::npos) return "";
-  const std::string rest = device.substr(at + 8);
-  return rest.substr(0, rest.find(':'));
 }
 
 // On a non-CPU device, the first data edge between two of `nodes` whose producer's output and
@@ -181,8 +183,8 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph
     std::string why;
     if (used.size() > 1) {
       why = "its nodes were placed on several devices";
-    } else if (!absl::StrContains(*used.begin(), "/device:CPU:")) {
-      absl::StatusOr<std::string> mismatch = MemoryMismatch(nodes, DeviceType(*used.begin()));
+    } else if (const std::string type = DeviceType(*used.begin()); type != kDeviceCpu) {
+      absl::StatusOr<std::string> mismatch = MemoryMismatch(nodes, type);
       if (!mismatch.ok()) return mismatch.status();
       if (!mismatch->empty()) {
         why = absl::StrCat("its tensor from ", *mismatch,
