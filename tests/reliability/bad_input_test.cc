@@ -448,13 +448,25 @@ std::vector<Case> Cases() {
        {},
        C::kFailedPrecondition,
        "Attempting to use uninitialized value v"},
+      // A constant of another shape: Assign's shape function refuses the graph (TensorFlow's
+      // MergeBothInputsShapeFn).
       {"assign_shape",
        Node("name: 'z3' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
             "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: "
             "0 } } }") +
            Node("name: 'bad' op: 'Assign' input: 'v' input: 'z3' input: '^init' " + kF),
-       false,
+       true,
        {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Dimensions must be equal, but are 2 and 3 for node 'bad'"},
+      // A fed value of another shape: the kernel refuses the run.
+      {"assign_fed_shape",
+       Node("name: 'z' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }") +
+           Node("name: 'bad' op: 'Assign' input: 'v' input: 'z' input: '^init' " + kF),
+       false,
+       {{"z:0", Tensor::FromVector<float>({0, 0, 0}, TensorShape({3}))}},
        {},
        {"bad"},
        C::kInvalidArgument,
