@@ -1,8 +1,11 @@
 // ReadFile and WriteFile on the CPU (ops/io_ops.cc): a whole file as one scalar string, as
 // tf.io.read_file and tf.io.write_file. Errors are TensorFlow's: "<path>; No such file or
 // directory" (NotFound), "<path>; Is a directory" (FailedPrecondition), "<path>; Permission
-// denied" (PermissionDenied); a file larger than the memory it needs is ResourceExhausted, never
-// std::bad_alloc. WriteFile creates the missing directories of the path, as TensorFlow's does.
+// denied" (PermissionDenied), "<path>; Not a directory" (FailedPrecondition); a file larger than
+// the memory it needs is ResourceExhausted, never std::bad_alloc. ReadFile reads only regular
+// files (/proc files included): a device, FIFO or socket is FailedPrecondition, checked with stat
+// before anything is opened, since /dev/zero never ends and opening a FIFO blocks until a writer
+// comes. WriteFile creates the missing directories of the path, as TensorFlow's does.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -26,13 +29,13 @@ absl::Status FileError(const std::string& path, int error) {
   const std::string message = absl::StrCat(path, "; ", std::strerror(error));
   switch (error) {
     case ENOENT:
-    case ENOTDIR:
       return absl::NotFoundError(message);
     case EACCES:
     case EPERM:
     case EROFS:
       return absl::PermissionDeniedError(message);
     case EISDIR:
+    case ENOTDIR:
       return absl::FailedPreconditionError(message);
     case ENAMETOOLONG:
       return absl::InvalidArgumentError(message);
@@ -64,11 +67,18 @@ class ReadFileOp final : public OpKernel {
     struct stat info;
     if (::stat(path.c_str(), &info) != 0) return FileError(path, errno);
     if (S_ISDIR(info.st_mode)) return FileError(path, EISDIR);
+    if (!S_ISREG(info.st_mode)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(path, "; not a regular file (ReadFile node ", name(),
+                       " reads regular files only, not devices, FIFOs or sockets)"));
+    }
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
     if (file == nullptr) return FileError(path, errno);
     std::string contents;
     // Read to the end: the size stat gives is only a first guess (files that grow, /proc).
     const size_t guess = info.st_size > 0 ? static_cast<size_t>(info.st_size) : 0;
+    // The executor turns a std::bad_alloc into ResourceExhausted naming only the op type; this
+    // one names the node and the file.
     try {
       contents.reserve(guess);
       char buffer[1 << 16];

@@ -1,5 +1,9 @@
 // ReadFile and WriteFile: a round trip of bytes with NULs, missing directories created, and
-// TensorFlow's errors for a missing file, a directory and a non-scalar name.
+// TensorFlow's errors for a missing file, a directory and a non-scalar name; FIFOs and devices
+// refused before they are opened.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +60,40 @@ TEST(FileOpsTest, ErrorsAreTensorFlows) {
       .Input(Tensor::FromVector<std::string>({"a", "b"}, TensorShape({2})));
   EXPECT_THAT(contents.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
                                        "Contents tensor must be scalar, but had shape: [2]"));
+}
+
+// Nodes that are not regular files fail before they are opened: /dev/zero would be read until
+// memory runs out, and opening a FIFO with no writer would block forever.
+TEST(FileOpsTest, NonRegularFilesAreFailedPrecondition) {
+  const std::string dir = TempDir() + "/file_ops_special";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  OpTester read_fifo("ReadFile");
+  read_fifo.Input(Tensor::Scalar<std::string>(fifo));
+  EXPECT_THAT(read_fifo.Run(), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                        ::testing::HasSubstr(fifo + "; not a regular file")));
+  OpTester zero("ReadFile", "zero_reader");
+  zero.Input(Tensor::Scalar<std::string>("/dev/zero"));
+  EXPECT_THAT(zero.Run(), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                   "/dev/zero; not a regular file (ReadFile node zero_reader reads "
+                                   "regular files only, not devices, FIFOs or sockets)"));
+
+  // A path that goes on under a regular file: TensorFlow's FailedPrecondition.
+  std::ofstream(dir + "/plain").close();
+  OpTester under_file("ReadFile");
+  under_file.Input(Tensor::Scalar<std::string>(dir + "/plain/x"));
+  EXPECT_THAT(under_file.Run(),
+              StatusIs(absl::StatusCode::kFailedPrecondition, dir + "/plain/x; Not a directory"));
+}
+
+// /proc files are regular files whose stat size is 0: they are still read to the end.
+TEST(FileOpsTest, ProcFilesAreRead) {
+  OpTester read("ReadFile");
+  read.Input(Tensor::Scalar<std::string>("/proc/self/stat"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, read.Run());
+  EXPECT_THAT(out[0].flat<std::string>()[0], ::testing::StartsWith(std::to_string(::getpid())));
 }
 
 }  // namespace
