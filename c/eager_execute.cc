@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "c/eager_internal.h"
 #include "proto/attr_value.pb.h"
 
@@ -29,8 +30,18 @@ std::string PodList(const T* values, int n) {
 // The first value an attribute gets is kept, as TensorFlow's eager attribute builder keeps it:
 // a type inferred from an input added earlier wins over a later TFE_OpSetAttrType (cppflow sets
 // Fill's index_type to int32 after adding int64 dims).
+// Records the first error of an attribute setter that has no status; TFE_Execute returns it.
+void Defer(TFE_Op* op, const char* attr_name, absl::string_view problem) {
+  if (op == nullptr || !op->deferred.ok()) return;
+  op->deferred = absl::InvalidArgumentError(absl::StrCat(
+      "Attribute '", attr_name == nullptr ? "" : attr_name, "' of op '", op->name, "': ", problem));
+}
+
 void SetAttr(TFE_Op* op, const char* attr_name, TFE_Op::Attr attr) {
-  if (op == nullptr || attr_name == nullptr) return;
+  if (op == nullptr) return;
+  if (attr_name == nullptr) {
+    return Defer(op, attr_name, "the attribute name is null; pass the attribute's name");
+  }
   op->attrs.emplace(attr_name, std::move(attr));
 }
 
@@ -261,7 +272,11 @@ TF_AttrType GetAttrType(TFE_Context* ctx, const char* op_name, const char* attr_
 template <typename T, typename Setter>
 void SetPodList(TFE_Op* op, const char* attr_name, const char* tag, const T* values, int num_values,
                 Setter setter) {
-  if (num_values > 0 && values == nullptr) return;
+  if (num_values > 0 && values == nullptr) {
+    return Defer(op, attr_name,
+                 absl::StrCat("values is null but num_values is ", num_values,
+                              "; pass num_values values, or num_values = 0 for an empty list"));
+  }
   std::vector<T> v(values, values + (num_values > 0 ? num_values : 0));
   std::string name = attr_name == nullptr ? "" : attr_name;
   TFE_Op::Attr attr{absl::StrCat(tag, num_values, PodList(v.data(), static_cast<int>(v.size()))),
@@ -417,6 +432,11 @@ TF_AttrType TFE_OpNameGetAttrType(TFE_Context* ctx, const char* op_or_function_n
 }
 
 void TFE_OpSetAttrString(TFE_Op* op, const char* attr_name, const void* value, size_t length) {
+  if (value == nullptr && length > 0) {
+    return Defer(op, attr_name,
+                 absl::StrCat("value is null but length is ", length,
+                              "; pass length bytes, or length 0 for an empty string"));
+  }
   std::string v(static_cast<const char*>(value), value == nullptr ? 0 : length);
   std::string name = attr_name == nullptr ? "" : attr_name;
   SetAttr(op, attr_name, {"s" + Bytes(v.data(), v.size()), [name, v](TF_OperationDescription* d) {
@@ -475,6 +495,11 @@ void TFE_OpSetAttrShape(TFE_Op* op, const char* attr_name, const int64_t* dims, 
 }
 
 void TFE_OpSetAttrFunctionName(TFE_Op* op, const char* attr_name, const char* data, size_t length) {
+  if (data == nullptr && length > 0) {
+    return Defer(op, attr_name,
+                 absl::StrCat("the function name is null but its length is ", length,
+                              "; pass the function's name"));
+  }
   std::string v(data == nullptr ? "" : std::string(data, length));
   std::string name = attr_name == nullptr ? "" : attr_name;
   SetAttr(op, attr_name, {"F" + Bytes(v.data(), v.size()), [name, v](TF_OperationDescription* d) {
@@ -483,7 +508,9 @@ void TFE_OpSetAttrFunctionName(TFE_Op* op, const char* attr_name, const char* da
 }
 
 void TFE_OpSetAttrFunction(TFE_Op* op, const char* attr_name, const TFE_Op* value) {
-  if (value == nullptr) return;
+  if (value == nullptr) {
+    return Defer(op, attr_name, "the function op is null; pass a TFE_Op naming the function");
+  }
   TFE_OpSetAttrFunctionName(op, attr_name, value->name.data(), value->name.size());
 }
 
@@ -518,11 +545,26 @@ void TFE_OpSetAttrTensor(TFE_Op* op, const char* attr_name, TF_Tensor* tensor, T
 
 void TFE_OpSetAttrStringList(TFE_Op* op, const char* attr_name, const void* const* values,
                              const size_t* lengths, int num_values) {
-  if (num_values > 0 && (values == nullptr || lengths == nullptr)) return;
+  if (num_values > 0 && (values == nullptr || lengths == nullptr)) {
+    return Defer(op, attr_name,
+                 absl::StrCat("values or lengths is null but num_values is ", num_values,
+                              "; pass num_values strings, or num_values = 0 for an empty list"));
+  }
+  for (int i = 0; i < num_values; ++i) {
+    if (values[i] == nullptr && lengths[i] > 0) {
+      return Defer(op, attr_name,
+                   absl::StrCat("string ", i, " is null but its length is ", lengths[i],
+                                "; pass its bytes, or length 0 for an empty string"));
+    }
+  }
   std::vector<std::string> v;
   std::string key = absl::StrCat("ls", num_values);
   for (int i = 0; i < num_values; ++i) {
-    v.emplace_back(static_cast<const char*>(values[i]), lengths[i]);
+    if (values[i] == nullptr) {
+      v.emplace_back();
+    } else {
+      v.emplace_back(static_cast<const char*>(values[i]), lengths[i]);
+    }
     absl::StrAppend(&key, Bytes(v.back().data(), v.back().size()));
   }
   std::string name = attr_name == nullptr ? "" : attr_name;
@@ -575,6 +617,12 @@ void TFE_OpSetAttrShapeList(TFE_Op* op, const char* attr_name, const int64_t** d
                                        "Value specified for `", attr_name, "` has ", num_dims[i],
                                        " dimensions which is over the limit of 254.")));
     }
+    if (num_dims[i] > 0 && dims[i] == nullptr) {
+      return SetStatus(out_status, absl::InvalidArgumentError(absl::StrCat(
+                                       "Attribute '", attr_name, "' of op '", op->name, "': dims[",
+                                       i, "] is null but num_dims[", i, "] is ", num_dims[i],
+                                       "; pass its dimensions, or -1 for an unknown rank")));
+    }
     ranks.push_back(num_dims[i]);
     shapes.emplace_back(dims[i], dims[i] + (num_dims[i] > 0 ? num_dims[i] : 0));
     absl::StrAppend(&key, ";", num_dims[i],
@@ -594,9 +642,20 @@ void TFE_OpSetAttrShapeList(TFE_Op* op, const char* attr_name, const int64_t** d
 
 void TFE_OpSetAttrFunctionList(TFE_Op* op, const char* attr_name, const TFE_Op** value,
                                int num_values) {
-  if (num_values > 0 && value == nullptr) return;
+  if (num_values > 0 && value == nullptr) {
+    return Defer(op, attr_name,
+                 absl::StrCat("value is null but num_values is ", num_values,
+                              "; pass num_values function ops, or num_values = 0 for an empty "
+                              "list"));
+  }
   std::vector<std::string> names;
-  for (int i = 0; i < num_values; ++i) names.push_back(value[i] == nullptr ? "" : value[i]->name);
+  for (int i = 0; i < num_values; ++i) {
+    if (value[i] == nullptr) {
+      return Defer(op, attr_name,
+                   absl::StrCat("function op ", i, " is null; pass a TFE_Op naming the function"));
+    }
+    names.push_back(value[i]->name);
+  }
   std::string key = absl::StrCat("lF", num_values);
   for (const std::string& n : names) absl::StrAppend(&key, Bytes(n.data(), n.size()));
   std::string name = attr_name == nullptr ? "" : attr_name;

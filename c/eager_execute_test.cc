@@ -346,6 +346,87 @@ TEST_F(EagerExecute, Errors) {
   EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
 }
 
+// A setter without a status records its first error; TFE_Execute returns it instead of running
+// the op with the attribute's default.
+TEST_F(EagerExecute, NullAttrValuesAreTheExecutesError) {
+  TFE_TensorHandle* out[1];
+  int n = 1;
+  TFE_Op* squeeze = TFE_NewOp(ctx_, "Squeeze", s_);
+  TFE_OpAddInput(squeeze, Floats({1, 2, 1}, {1, 2}), s_);
+  TFE_OpSetAttrIntList(squeeze, "squeeze_dims", nullptr, 2);
+  TFE_OpSetAttrIntList(squeeze, "other", nullptr, 1);  // a second error: the first wins
+  TFE_Execute(squeeze, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute 'squeeze_dims' of op 'Squeeze': values is null but num_values is 2; pass "
+            "num_values values, or num_values = 0 for an empty list");
+  TFE_DeleteOp(squeeze);
+
+  TFE_Op* op = TFE_NewOp(ctx_, "Squeeze", s_);
+  const void* strings[] = {"a", nullptr};
+  const size_t lengths[] = {1, 3};
+  TFE_OpSetAttrStringList(op, "names", strings, lengths, 2);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute 'names' of op 'Squeeze': string 1 is null but its length is 3; pass its "
+            "bytes, or length 0 for an empty string");
+  TFE_DeleteOp(op);
+
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  TFE_OpSetAttrStringList(op, "names", nullptr, lengths, 2);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_THAT(s_.message(), HasSubstr("values or lengths is null but num_values is 2"));
+  TFE_DeleteOp(op);
+
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  const TFE_Op* functions[] = {nullptr};
+  TFE_OpSetAttrFunctionList(op, "fs", functions, 1);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute 'fs' of op 'Squeeze': function op 0 is null; pass a TFE_Op naming the "
+            "function");
+  TFE_DeleteOp(op);
+
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  TFE_OpSetAttrFunction(op, "f", nullptr);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute 'f' of op 'Squeeze': the function op is null; pass a TFE_Op naming the "
+            "function");
+  TFE_DeleteOp(op);
+
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  TFE_OpSetAttrString(op, "s", nullptr, 4);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_THAT(s_.message(),
+              HasSubstr("Attribute 's' of op 'Squeeze': value is null but length is 4"));
+  TFE_DeleteOp(op);
+
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  TFE_OpSetAttrInt(op, nullptr, 1);
+  TFE_Execute(op, out, &n, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute '' of op 'Squeeze': the attribute name is null; pass the attribute's name");
+  TFE_DeleteOp(op);
+
+  // A setter with a status reports a null shape in the list there.
+  op = TFE_NewOp(ctx_, "Squeeze", s_);
+  const int64_t* shapes[] = {nullptr};
+  const int ranks[] = {2};
+  TFE_OpSetAttrShapeList(op, "shapes", shapes, ranks, 1, s_);
+  EXPECT_EQ(s_.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s_.message(),
+            "Attribute 'shapes' of op 'Squeeze': dims[0] is null but num_dims[0] is 2; pass its "
+            "dimensions, or -1 for an unknown rank");
+  TFE_DeleteOp(op);
+}
+
 TEST_F(EagerExecute, ResourceOutputsAreRefused) {
   TFE_Op* var = TFE_NewOp(ctx_, "VarHandleOp", s_);
   TFE_OpSetAttrType(var, "dtype", TF_FLOAT);
