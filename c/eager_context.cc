@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "c/eager_internal.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "ops/op_registry.h"
 
 using rill_c::SetOk;
@@ -160,11 +161,23 @@ void TFE_ContextAddFunction(TFE_Context* ctx, TF_Function* function, TF_Status* 
                                                         "' because an op with the same name "
                                                         "already exists."));
   }
+  // Kernels built before may call an earlier set of functions; destroyed outside the lock.
+  std::map<std::string, std::shared_ptr<rill_c::EagerKernel>> dropped;
   {
     rill::MutexLock lock(&ctx->mu);
-    ctx->functions[name] = function->fdef;
-    // Kernels built before may call an earlier function of that name.
-    ctx->kernels.clear();
+    auto it = ctx->functions.find(name);
+    if (it != ctx->functions.end()) {
+      if (google::protobuf::util::MessageDifferencer::Equals(it->second, function->fdef)) {
+        return SetOk(status);
+      }
+      return SetStatus(status, absl::InvalidArgumentError(
+                                   "Cannot add function '" + name +
+                                   "' because a different function with the same name already "
+                                   "exists."));
+    }
+    ctx->functions.emplace(name, function->fdef);
+    ++ctx->functions_generation;
+    dropped.swap(ctx->kernels);
   }
   SetOk(status);
 }
@@ -181,12 +194,17 @@ void TFE_ContextRemoveFunction(TFE_Context* ctx, const char* name, TF_Status* st
   if (ctx == nullptr || name == nullptr) {
     return SetStatus(status, absl::InvalidArgumentError("The context or the name is null"));
   }
-  rill::MutexLock lock(&ctx->mu);
-  if (ctx->functions.erase(name) == 0) {
-    return SetStatus(status, absl::InvalidArgumentError("Tried to remove non-existent function '" +
-                                                        std::string(name) + "'."));
+  std::map<std::string, std::shared_ptr<rill_c::EagerKernel>> dropped;
+  {
+    rill::MutexLock lock(&ctx->mu);
+    if (ctx->functions.erase(name) == 0) {
+      return SetStatus(status,
+                       absl::InvalidArgumentError("Tried to remove non-existent function '" +
+                                                  std::string(name) + "'."));
+    }
+    ++ctx->functions_generation;
+    dropped.swap(ctx->kernels);
   }
-  ctx->kernels.clear();
   SetOk(status);
 }
 

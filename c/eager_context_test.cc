@@ -153,6 +153,20 @@ TEST(EagerContext, AddsAndRemovesFunctions) {
   TFE_ContextAddFunction(ctx, f, s);
   ASSERT_EQ(s.code(), TF_OK) << s.message();
   EXPECT_EQ(TFE_ContextHasFunction(ctx, "Double"), 1);
+  // The same function again is fine; a different one of that name is refused.
+  TFE_ContextAddFunction(ctx, f, s);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  TF_Operation* product = rill_c_test::Add(g, "triple", {sum, 0}, {x, 0});
+  TF_Output squared{product, 0};
+  TF_Function* other = TF_GraphToFunction(g, "Double", 0, -1, nullptr, 1, &in, 1, &squared, nullptr,
+                                          nullptr, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TFE_ContextAddFunction(ctx, other, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "Cannot add function 'Double' because a different function with the same name already "
+            "exists.");
+  TF_DeleteFunction(other);
   TFE_ContextRemoveFunction(ctx, "Double", s);
   EXPECT_EQ(s.code(), TF_OK);
   EXPECT_EQ(TFE_ContextHasFunction(ctx, "Double"), 0);

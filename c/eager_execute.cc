@@ -122,8 +122,10 @@ absl::Status AddInputs(const TFE_Op& op, const rill::OpDef& def,
   return absl::OkStatus();
 }
 
-// Builds the graph and session of `op`'s signature.
-absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> BuildKernel(const TFE_Op& op) {
+// Builds the graph and session of `op`'s signature; `*generation` is the context's
+// functions_generation of the functions it copied.
+absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> BuildKernel(const TFE_Op& op,
+                                                                 uint64_t* generation) {
   absl::StatusOr<rill::OpDef> def = rill_c::EagerOpDef(op.ctx, op.name);
   if (!def.ok()) return def.status();
   auto kernel = std::make_shared<rill_c::EagerKernel>();
@@ -135,6 +137,7 @@ absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> BuildKernel(const TFE_Op& o
   {
     rill::MutexLock lock(&op.ctx->mu);
     for (const auto& [name, fdef] : op.ctx->functions) functions.push_back(fdef);
+    *generation = op.ctx->functions_generation;
   }
   for (const rill::FunctionDef& fdef : functions) {
     TF_Function f;
@@ -191,10 +194,13 @@ absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> KernelFor(const TFE_Op& op)
     auto it = op.ctx->kernels.find(key);
     if (it != op.ctx->kernels.end()) return it->second;
   }
-  // Built outside the lock (other signatures go on); the first of two racing builds is kept.
-  absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> built = BuildKernel(op);
+  // Built outside the lock (other signatures go on); the first of two racing builds is kept. One
+  // built while the functions changed runs this once but is not kept.
+  uint64_t generation = 0;
+  absl::StatusOr<std::shared_ptr<rill_c::EagerKernel>> built = BuildKernel(op, &generation);
   if (!built.ok()) return built.status();
   rill::MutexLock lock(&op.ctx->mu);
+  if (op.ctx->functions_generation != generation) return *std::move(built);
   return op.ctx->kernels.emplace(key, *std::move(built)).first->second;
 }
 

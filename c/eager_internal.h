@@ -58,6 +58,9 @@ struct TFE_Context {
   std::map<std::string, std::shared_ptr<rill_c::EagerKernel>> kernels ABSL_GUARDED_BY(mu);
   // Library functions by name (TFE_ContextAddFunction), copied into each kernel's graph.
   std::map<std::string, rill::FunctionDef> functions ABSL_GUARDED_BY(mu);
+  // Bumped by each change of `functions`: a kernel built against an older set of functions is
+  // not kept (it was built outside the lock, and the change cleared `kernels` meanwhile).
+  uint64_t functions_generation ABSL_GUARDED_BY(mu) = 0;
 };
 
 struct TFE_TensorHandle {
