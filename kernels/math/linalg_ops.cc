@@ -344,8 +344,7 @@ class QrOp final : public OpKernel {
           return;
         }
         if (UseLapack(m, n)) {
-          LapackQr(x + i * m * n, m, n, full_, q.data(), r.data());
-          return;
+          if (LapackQr(x + i * m * n, m, n, full_, q.data(), r.data())) return;
         }
         if (std::max(m, n) <= kSmallSize) {
           SmallQr(x + i * m * n, m, n, p, q.data(), r.data());

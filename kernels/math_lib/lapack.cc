@@ -67,13 +67,22 @@ bool PivotsNonZero(const T* a, int64_t n) {
   return true;
 }
 
-// The optimal workspace size LAPACK reported in a workspace query (at least 1).
-template <typename T>
-int WorkSize(T reported) {
-  return std::max(1, static_cast<int>(reported));
-}
-
 }  // namespace
+
+// A float holds every integer only below 2^24: a LAPACK without sroundup_lwork stores a larger
+// size as the nearest float, which may be below it. sroundup_lwork's remedy is one step of
+// (1 + epsilon) upwards; reading the next representable value up covers the same gap.
+template <typename T>
+int LapackWorkSize(T reported) {
+  if (!(reported > T(1))) return 1;  // NaN, 0 and negative included
+  const T exact_below = std::ldexp(T(1), std::numeric_limits<T>::digits);
+  if (reported >= exact_below) reported = std::nextafter(reported, std::numeric_limits<T>::max());
+  const double size = std::ceil(static_cast<double>(reported));
+  if (size >= static_cast<double>(std::numeric_limits<int>::max())) {
+    return std::numeric_limits<int>::max();
+  }
+  return static_cast<int>(size);
+}
 
 // Row-major a is column-major a^T, whose upper triangle is a's lower one: ?potrf('U') factors it
 // as U^T U and leaves U, which read row-major is L.
@@ -180,7 +189,7 @@ void LapackTriangularSolve(const T* a, int64_t n, int64_t k, bool lower, bool ad
 // a is copied into column-major order; ?geqrf leaves R in its upper trapezoid and the Householder
 // vectors below it, from which ?orgqr forms the first p columns of Q.
 template <typename T>
-void LapackQr(const T* a, int64_t m, int64_t n, bool full, T* q, T* r) {
+bool LapackQr(const T* a, int64_t m, int64_t n, bool full, T* q, T* r) {
   UseSingleThreadedBlas();
   const int64_t mn = std::min(m, n);
   const int64_t p = full ? m : mn;
@@ -211,17 +220,22 @@ void LapackQr(const T* a, int64_t m, int64_t n, bool full, T* q, T* r) {
   T query_r = 0;
   T query_q = 0;
   geqrf(&query_r);
+  if (info != 0) return false;
   orgqr(&query_q);
-  lwork = std::max(WorkSize(query_r), WorkSize(query_q));
+  if (info != 0) return false;
+  lwork = std::max(LapackWorkSize(query_r), LapackWorkSize(query_q));
   std::vector<T> work(static_cast<size_t>(lwork));
   geqrf(work.data());
+  if (info != 0) return false;
   for (int64_t i = 0; i < p; ++i) {
     for (int64_t j = 0; j < n; ++j) r[i * n + j] = i <= j && i < mn ? c[i + j * m] : T(0);
   }
   orgqr(work.data());
+  if (info != 0) return false;
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < p; ++j) q[i * p + j] = c[i + j * m];
   }
+  return true;
 }
 
 // Row-major a (m x n) is column-major a^T = U' S V'^T, so a = V' S U'^T: a's u is V' (?gesdd's
@@ -255,7 +269,7 @@ bool LapackSvd(T* a, int64_t m, int64_t n, bool compute_uv, bool full, T* s, T* 
   };
   gesdd(&query);
   if (info != 0) return false;
-  lwork = WorkSize(query);
+  lwork = LapackWorkSize(query);
   std::vector<T> work(static_cast<size_t>(lwork));
   gesdd(work.data());
   if (info != 0) return false;
@@ -273,8 +287,9 @@ bool LapackSvd(T* a, int64_t m, int64_t n, bool compute_uv, bool full, T* s, T* 
   template void LapackLogDeterminant<T>(T*, int64_t, T*, T*);                         \
   template bool LapackSolve<T>(T*, const T*, int64_t, int64_t, bool, T*);             \
   template void LapackTriangularSolve<T>(const T*, int64_t, int64_t, bool, bool, T*); \
-  template void LapackQr<T>(const T*, int64_t, int64_t, bool, T*, T*);                \
-  template bool LapackSvd<T>(T*, int64_t, int64_t, bool, bool, T*, T*, T*);
+  template bool LapackQr<T>(const T*, int64_t, int64_t, bool, T*, T*);                \
+  template bool LapackSvd<T>(T*, int64_t, int64_t, bool, bool, T*, T*, T*);           \
+  template int LapackWorkSize<T>(T);
 
 RILL_LAPACK_INSTANTIATE(float)
 RILL_LAPACK_INSTANTIATE(double)

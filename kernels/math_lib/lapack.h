@@ -17,10 +17,14 @@
 //   LapackTriangularSolve(a, n, k, lower, adjoint, x): x (n x k, holding the right-hand sides on
 //     entry) = inverse(t) x, t the lower (upper) triangle of a, or its transpose when adjoint.
 //   LapackQr(a, m, n, full, q, r): Householder QR (?geqrf, ?orgqr), q [m, p] and r [p, n] with
-//     p = min(m, n), or m when full (the Householder sign convention of Eigen's HouseholderQR).
+//     p = min(m, n), or m when full (the Householder sign convention of Eigen's HouseholderQR);
+//     false when LAPACK reports an error (q and r then unspecified; the caller falls back).
 //   LapackSvd(a, m, n, compute_uv, full, s, u, v): singular values s (min(m, n), descending) by
 //     divide and conquer (?gesdd), and u [m, m or p], v [n, n or p] when compute_uv (a
 //     overwritten); false when LAPACK reports no convergence. a must be finite.
+//   LapackWorkSize(reported): the workspace size (at least 1, at most INT_MAX) to allocate for
+//     the size a LAPACK workspace query reported as a T, rounded up so that a float above 2^24,
+//     where floats skip integers, never yields less than LAPACK needs.
 #ifndef RILL_KERNELS_MATH_LIB_LAPACK_H_
 #define RILL_KERNELS_MATH_LIB_LAPACK_H_
 
@@ -39,9 +43,11 @@ bool LapackSolve(T* a, const T* b, int64_t n, int64_t k, bool adjoint, T* x);
 template <typename T>
 void LapackTriangularSolve(const T* a, int64_t n, int64_t k, bool lower, bool adjoint, T* x);
 template <typename T>
-void LapackQr(const T* a, int64_t m, int64_t n, bool full, T* q, T* r);
+bool LapackQr(const T* a, int64_t m, int64_t n, bool full, T* q, T* r);
 template <typename T>
 bool LapackSvd(T* a, int64_t m, int64_t n, bool compute_uv, bool full, T* s, T* u, T* v);
+template <typename T>
+int LapackWorkSize(T reported);
 
 }  // namespace rill
 

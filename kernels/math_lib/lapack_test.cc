@@ -167,7 +167,7 @@ TYPED_TEST(LapackTest, QrMatchesEigen) {
     for (bool full : {false, true}) {
       const int64_t p = full ? m : std::min(m, n);
       RowMat<T> q(m, p), r(p, n);
-      LapackQr(a.data(), m, n, full, q.data(), r.data());
+      ASSERT_TRUE(LapackQr(a.data(), m, n, full, q.data(), r.data()));
       const RowMat<T> want_q = ref.householderQ() * RowMat<T>::Identity(m, p);
       const RowMat<T> want_r =
           ref.matrixQR().topRows(std::min(m, n)).template triangularView<Eigen::Upper>();
@@ -180,6 +180,25 @@ TYPED_TEST(LapackTest, QrMatchesEigen) {
       for (int64_t i = std::min(m, n); i < p; ++i) EXPECT_EQ(r.row(i).cwiseAbs().maxCoeff(), T(0));
     }
   }
+}
+
+// Workspace sizes come back from LAPACK as floating-point values; a float skips integers from
+// 2^24 on, so the size read back is rounded up past any integer the float may stand for.
+TEST(LapackWorkSizeTest, RoundsUpWhereFloatsSkipIntegers) {
+  EXPECT_EQ(LapackWorkSize(0.0f), 1);
+  EXPECT_EQ(LapackWorkSize(-3.0f), 1);
+  EXPECT_EQ(LapackWorkSize(std::numeric_limits<float>::quiet_NaN()), 1);
+  EXPECT_EQ(LapackWorkSize(100.0f), 100);
+  EXPECT_EQ(LapackWorkSize(100.25f), 101);
+  EXPECT_EQ(LapackWorkSize(16777215.0f), 16777215);  // 2^24 - 1: exact
+  // 2^24 + 1 has no float: it is stored as 2^24, and read back as the next float up.
+  EXPECT_EQ(LapackWorkSize(static_cast<float>(16777217)), 16777218);
+  EXPECT_EQ(LapackWorkSize(static_cast<float>(100000001)), 100000008);
+  EXPECT_EQ(LapackWorkSize(3.0e9f), std::numeric_limits<int>::max());
+  // Doubles hold every int exactly.
+  EXPECT_EQ(LapackWorkSize(16777217.0), 16777217);
+  EXPECT_EQ(LapackWorkSize(2147483647.0), 2147483647);
+  EXPECT_EQ(LapackWorkSize(1.0e12), std::numeric_limits<int>::max());
 }
 
 TYPED_TEST(LapackTest, SvdMatchesEigen) {
