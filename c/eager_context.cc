@@ -95,7 +95,7 @@ TFE_Context* TFE_NewContext(const TFE_ContextOptions* opts, TF_Status* status) {
   auto* ctx = new TFE_Context;
   if (opts != nullptr) {
     ctx->session_options = opts->session_options;
-    ctx->policy = opts->policy;
+    ctx->policy.store(opts->policy, std::memory_order_relaxed);
   }
   // A session over an empty graph checks the configuration and lists the devices.
   TF_Graph* graph = TF_NewGraph();
@@ -139,11 +139,11 @@ void TFE_ContextClearCaches(TFE_Context* ctx) {
 
 void TFE_ContextSetThreadLocalDevicePlacementPolicy(TFE_Context* ctx,
                                                     TFE_ContextDevicePlacementPolicy policy) {
-  if (ctx != nullptr) ctx->policy = policy;
+  if (ctx != nullptr) ctx->policy.store(policy, std::memory_order_relaxed);
 }
 
 TFE_ContextDevicePlacementPolicy TFE_ContextGetDevicePlacementPolicy(TFE_Context* ctx) {
-  return ctx == nullptr ? TFE_DEVICE_PLACEMENT_SILENT : ctx->policy;
+  return ctx == nullptr ? TFE_DEVICE_PLACEMENT_SILENT : ctx->policy.load(std::memory_order_relaxed);
 }
 
 void TFE_ContextStartStep(TFE_Context*) {}

@@ -8,6 +8,7 @@
 #ifndef RILL_C_EAGER_INTERNAL_H_
 #define RILL_C_EAGER_INTERNAL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -52,7 +53,8 @@ class EagerKernel {
 
 struct TFE_Context {
   TF_SessionOptions session_options;
-  TFE_ContextDevicePlacementPolicy policy = TFE_DEVICE_PLACEMENT_SILENT;
+  // Set and read from any thread (TFE_ContextSetThreadLocalDevicePlacementPolicy).
+  std::atomic<TFE_ContextDevicePlacementPolicy> policy{TFE_DEVICE_PLACEMENT_SILENT};
   std::vector<rill::DeviceAttributes> devices;
   rill::Mutex mu;
   std::map<std::string, std::shared_ptr<rill_c::EagerKernel>> kernels ABSL_GUARDED_BY(mu);
