@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -149,7 +150,10 @@ void TF_ImportGraphDefOptionsSetValidateColocationConstraints(TF_ImportGraphDefO
 TF_ShapeAndTypeList* TF_NewShapeAndTypeList(int num_shapes) {
   auto* list = new TF_ShapeAndTypeList;
   list->num_items = num_shapes < 0 ? 0 : num_shapes;
-  list->items = list->num_items == 0 ? nullptr : new TF_ShapeAndType[list->num_items];
+  // No exception leaves the C API: a count too large to allocate gives an empty list.
+  list->items =
+      list->num_items == 0 ? nullptr : new (std::nothrow) TF_ShapeAndType[list->num_items];
+  if (list->items == nullptr) list->num_items = 0;
   for (int i = 0; i < list->num_items; ++i) list->items[i] = {-1, nullptr, TF_FLOAT};
   return list;
 }
@@ -160,8 +164,12 @@ void TF_ShapeAndTypeListSetShape(TF_ShapeAndTypeList* shape_list, int index, con
   TF_ShapeAndType& item = shape_list->items[index];
   delete[] item.dims;
   item.dims = nullptr;
-  item.num_dims = num_dims < 0 ? -1 : num_dims;
-  if (num_dims > 0 && dims != nullptr) {
+  item.num_dims = -1;
+  // Refused without a status (the C API has none here): the item stays of unknown rank.
+  constexpr int kMaxRank = 254;
+  if (num_dims < 0 || num_dims > kMaxRank || (num_dims > 0 && dims == nullptr)) return;
+  item.num_dims = num_dims;
+  if (num_dims > 0) {
     item.dims = new int64_t[num_dims];
     std::memcpy(item.dims, dims, sizeof(int64_t) * static_cast<size_t>(num_dims));
   }

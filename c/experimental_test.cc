@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "c/c_test_util.h"
 #include "gmock/gmock.h"
@@ -132,6 +133,18 @@ TEST(Experimental, ShapeAndTypeLists) {
   EXPECT_EQ(list->items[0].num_dims, -1);
   EXPECT_EQ(list->items[0].dims, nullptr);
   TF_ShapeAndTypeListSetShape(list, 5, dims, 2);  // out of range: ignored
+  // Refused (no status): a rank without dims, a rank over 254; the item is of unknown rank.
+  TF_ShapeAndTypeListSetShape(list, 1, dims, 2);
+  TF_ShapeAndTypeListSetShape(list, 1, nullptr, 3);
+  EXPECT_EQ(list->items[1].num_dims, -1);
+  EXPECT_EQ(list->items[1].dims, nullptr);
+  TF_ShapeAndTypeListSetShape(list, 1, dims, 1 << 30);
+  EXPECT_EQ(list->items[1].num_dims, -1);
+  EXPECT_EQ(list->items[1].dims, nullptr);
+  std::vector<int64_t> rank_254(254, 1);
+  TF_ShapeAndTypeListSetShape(list, 1, rank_254.data(), 254);
+  EXPECT_EQ(list->items[1].num_dims, 254);
+  EXPECT_EQ(list->items[1].dims[253], 1);
   auto** array = new TF_ShapeAndTypeList* [2] { list, TF_NewShapeAndTypeList(0) };
   TF_DeleteShapeAndTypeListArray(array, 2);
 }

@@ -76,8 +76,12 @@ typedef struct TF_ShapeAndTypeList {
   TF_ShapeAndType* items;
 } TF_ShapeAndTypeList;
 
-/* `num_shapes` items of unknown rank and type 0; the caller deletes the list. */
+/* `num_shapes` items of unknown rank and type TF_FLOAT; the caller deletes the list. A list
+   whose items cannot be allocated has no items (num_items 0). */
 TF_CAPI_EXPORT extern TF_ShapeAndTypeList* TF_NewShapeAndTypeList(int num_shapes);
+/* Item `index` gets rank `num_dims` (-1 or less: unknown) and `dims`. There is no status: a
+   positive num_dims with null dims, a rank over TensorFlow's limit of 254 or an index out of
+   range leaves the item of unknown rank (an index out of range: the list unchanged). */
 TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetShape(TF_ShapeAndTypeList* shape_list, int index,
                                                        const int64_t* dims, int num_dims);
 TF_CAPI_EXPORT extern void TF_ShapeAndTypeListSetUnknownShape(TF_ShapeAndTypeList* shape_list,
