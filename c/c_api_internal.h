@@ -74,6 +74,10 @@ class TensorStorage {
   rill::Tensor wrapped_;
 };
 
+// The TF_AttrType of an op definition's attr kind ("int", "list(shape)", ...); the element
+// kind of a list.
+TF_AttrType KindToAttrType(const std::string& kind);
+
 }  // namespace rill_c
 
 struct TF_Tensor {

@@ -238,19 +238,8 @@ absl::Status Execute(TFE_Op* op, TFE_TensorHandle** retvals, int* num_retvals) {
 }
 
 TF_AttrType AttrTypeOf(const std::string& type, unsigned char* is_list) {
-  std::string t = type;
-  const bool list = t.rfind("list(", 0) == 0;
-  if (list) t = t.substr(5, t.size() - 6);
-  if (is_list != nullptr) *is_list = list ? 1 : 0;
-  if (t == "string") return TF_ATTR_STRING;
-  if (t == "int") return TF_ATTR_INT;
-  if (t == "float") return TF_ATTR_FLOAT;
-  if (t == "bool") return TF_ATTR_BOOL;
-  if (t == "type") return TF_ATTR_TYPE;
-  if (t == "shape") return TF_ATTR_SHAPE;
-  if (t == "tensor") return TF_ATTR_TENSOR;
-  if (t == "func") return TF_ATTR_FUNC;
-  return TF_ATTR_PLACEHOLDER;
+  if (is_list != nullptr) *is_list = type.rfind("list(", 0) == 0 ? 1 : 0;
+  return rill_c::KindToAttrType(type);
 }
 
 TF_AttrType GetAttrType(TFE_Context* ctx, const char* op_name, const char* attr_name,

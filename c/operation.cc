@@ -88,6 +88,8 @@ absl::StatusOr<const rill::AttrValue*> TypedAttr(TF_Operation* oper, const char*
   return v;
 }
 
+}  // namespace
+
 TF_AttrType KindToAttrType(const std::string& kind) {
   std::string base = kind;
   if (absl::StartsWith(base, "list(")) base = base.substr(5, base.size() - 6);
@@ -101,6 +103,8 @@ TF_AttrType KindToAttrType(const std::string& kind) {
   if (base == "placeholder") return TF_ATTR_PLACEHOLDER;
   return TF_ATTR_STRING;
 }
+
+namespace {
 
 // How many tensors the input or output argument `arg_name` stands for.
 absl::StatusOr<int> ArgLength(TF_Operation* oper, const char* arg_name, bool outputs) {
