@@ -474,6 +474,24 @@ TEST_F(EagerExecute, LibraryFunction) {
   TFE_OpAddInput(call, Floats({2}, {1.5f, -4}), s_);
   EXPECT_EQ(Values<float>(RunOne(call)), (std::vector<float>{3, -8}));
   TFE_DeleteOp(call);
+
+  // Removing the function and adding another of that name drops the kernels that called the
+  // first: the same signature runs the new body.
+  TFE_ContextRemoveFunction(ctx_, "Double", s_);
+  ASSERT_EQ(s_.code(), TF_OK) << s_.message();
+  TF_Operation* triple = rill_c_test::Add(g, "triple", {sum, 0}, {x, 0});
+  TF_Output tripled{triple, 0};
+  TF_Function* other = TF_GraphToFunction(g, "Double", 0, -1, nullptr, 1, &in, 1, &tripled, nullptr,
+                                          nullptr, nullptr, s_);
+  ASSERT_EQ(s_.code(), TF_OK) << s_.message();
+  TFE_ContextAddFunction(ctx_, other, s_);
+  ASSERT_EQ(s_.code(), TF_OK) << s_.message();
+  call = TFE_NewOp(ctx_, "Double", s_);
+  ASSERT_EQ(s_.code(), TF_OK) << s_.message();
+  TFE_OpAddInput(call, Floats({2}, {1.5f, -4}), s_);
+  EXPECT_EQ(Values<float>(RunOne(call)), (std::vector<float>{4.5f, -12}));
+  TFE_DeleteOp(call);
+  TF_DeleteFunction(other);
   TF_DeleteFunction(f);
   TF_DeleteGraph(g);
 }
