@@ -22,12 +22,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
+#include "kernels/math_lib/gemm_batches.h"
 #include "kernels/math_lib/onednn_common.h"
 #include "kernels/math_lib/onednn_matmul.h"
 
@@ -39,35 +39,6 @@ namespace {
 // The dims before the last two (already a valid shape, so FromDims cannot fail).
 TensorShape BatchDims(const TensorShape& s) {
   return *TensorShape::FromDims(s.dims().subspan(0, s.rank() - 2));
-}
-
-// A product of fewer flops than this runs whole on one thread (Gemm splits larger ones over the
-// intra-op threads itself): batches of such products are spread over the threads instead, each
-// on one (attention's per-head [64, 64] x [64, 64] products, 32 of them at batch 8).
-constexpr double kMinSplitProductFlops = 8e6;
-
-// product(dims, i) for i in [0, batches), dims being d on one thread, over the intra-op threads;
-// the first error any of them returns.
-template <typename Product>
-absl::Status ProductsOverThreads(const OpKernelContext& ctx, const GemmDims& d, int64_t batches,
-                                 const Product& product) {
-  GemmDims one = d;
-  one.threads = 1;
-  Mutex mu;
-  absl::Status first;
-  // About 8 multiply-adds a cycle in a small single-threaded product.
-  const int64_t cost = std::max<int64_t>(d.m * d.n * d.k / 8, 1);
-  ctx.ParallelFor(batches, cost, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      absl::Status s = product(one, i);
-      if (!s.ok()) {
-        MutexLock lock(&mu);
-        if (first.ok()) first = s;
-        return;
-      }
-    }
-  });
-  return first;
 }
 
 template <bool kBroadcast>
@@ -174,11 +145,7 @@ class BatchMatMulOp final : public OpKernel {
         return Gemm<T>(dims, a + x_batch[i] * xr * xc, bm + y_batch[i] * yr * yc,
                        c + i * d.m * d.n);
       };
-      if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
-        return ProductsOverThreads(ctx, d, batches, product);
-      }
-      for (int64_t i = 0; i < batches; ++i) RILL_RETURN_IF_ERROR(product(d, i));
-      return absl::OkStatus();
+      return RunGemmBatches(ctx, d, batches, product);
     });
   }
 

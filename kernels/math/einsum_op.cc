@@ -28,13 +28,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/mutex.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/einsum_spec.h"
 #include "kernels/math_lib/gemm.h"
+#include "kernels/math_lib/gemm_batches.h"
 #include "kernels/math_lib/transpose_functor.h"
 
 namespace rill {
@@ -94,35 +94,6 @@ absl::StatusOr<Labeled> SumAndPermute(OpKernelContext& ctx, const Labeled& in,
     z[i] = cwise_internal::Store<T>(acc);
   }
   return out;
-}
-
-// A product of fewer flops than this runs whole on one thread (Gemm splits larger ones over the
-// intra-op threads itself): batches of such products are spread over the threads instead, each
-// on one (attention's per-head [64, 64] x [64, 64] products, 32 of them at batch 8).
-constexpr double kMinSplitProductFlops = 8e6;
-
-// product(dims, i) for i in [0, batches), dims being d on one thread, over the intra-op threads;
-// the first error any of them returns.
-template <typename Product>
-absl::Status ProductsOverThreads(const OpKernelContext& ctx, const GemmDims& d, int64_t batches,
-                                 const Product& product) {
-  GemmDims one = d;
-  one.threads = 1;
-  Mutex mu;
-  absl::Status first;
-  // About 8 multiply-adds a cycle in a small single-threaded product.
-  const int64_t cost = std::max<int64_t>(d.m * d.n * d.k / 8, 1);
-  ctx.ParallelFor(batches, cost, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      absl::Status s = product(one, i);
-      if (!s.ok()) {
-        MutexLock lock(&mu);
-        if (first.ok()) first = s;
-        return;
-      }
-    }
-  });
-  return first;
 }
 
 // An operand read in place as a batch of matrices: its `rows` labels and its `cols` labels each
@@ -279,11 +250,7 @@ class EinsumOp final : public OpKernel {
     auto batch_product = [&](const GemmDims& dims, int64_t b) {
       return Gemm<T>(dims, xp + xo[b] * d.m * d.k, yp + yo[b] * d.k * d.n, pp + b * d.m * d.n);
     };
-    if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
-      RILL_RETURN_IF_ERROR(ProductsOverThreads(ctx, d, batches, batch_product));
-    } else {
-      for (int64_t b = 0; b < batches; ++b) RILL_RETURN_IF_ERROR(batch_product(d, b));
-    }
+    RILL_RETURN_IF_ERROR(RunGemmBatches(ctx, d, batches, batch_product));
     RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, prod, out_labels));
     RILL_ASSIGN_OR_RETURN(Tensor out, r.t.Reshaped(out_shape));
     ctx.set_output(0, out);
@@ -344,11 +311,7 @@ class EinsumOp final : public OpKernel {
     auto batch_product = [&](const GemmDims& dims, int64_t i) {
       return Gemm<T>(dims, ap + ao[i], bp + bo[i], pp + i * d.m * d.n);
     };
-    if (d.threads > 1 && batches > 1 && 2.0 * d.m * d.n * d.k < kMinSplitProductFlops) {
-      RILL_RETURN_IF_ERROR(ProductsOverThreads(ctx, d, batches, batch_product));
-    } else {
-      for (int64_t i = 0; i < batches; ++i) RILL_RETURN_IF_ERROR(batch_product(d, i));
-    }
+    RILL_RETURN_IF_ERROR(RunGemmBatches(ctx, d, batches, batch_product));
     RILL_ASSIGN_OR_RETURN(Labeled r, SumAndPermute<T>(ctx, prod, labels.output));
     RILL_ASSIGN_OR_RETURN(Tensor out, r.t.Reshaped(labels.out_shape));
     ctx.set_output(0, out);
