@@ -1,5 +1,5 @@
-# shellcheck shell=bash disable=SC2034,SC2154
-# (expected_dir and client_status are set here for the sourcing script, which sets work.)
+# shellcheck shell=bash disable=SC2034
+# (expected_dir, client_status, checkout, work and root are set here for the sourcing script.)
 # Shared by the run_*.sh scripts of client programs written for TensorFlow's C API: unpacks
 # Rill's release tarball and compares a program's output with what the same program printed on
 # TensorFlow 2.21 (c/testdata/client_programs/). Sourced, not run.
@@ -15,6 +15,16 @@ unpack_tarball() {
   local tarball=${RILL_TARBALL:-$repo/bazel-bin/c/libtensorflow.tar.gz}
   [[ -f "$tarball" ]] || { echo "build //c:libtensorflow_tarball first" >&2; exit 2; }
   rm -rf "$1" && mkdir -p "$1" && tar -xzf "$tarball" -C "$1"
+}
+
+# start_work CHECKOUT [WORK_DIR]: sets checkout (CHECKOUT, absolute), work (WORK_DIR, else a new
+# temporary directory; created, absolute) and root ($work/libtensorflow, the tarball unpacked).
+start_work() {
+  checkout=$(readlink -f "$1")
+  work=$(readlink -f "${2:-$(mktemp -d)}")
+  mkdir -p "$work"
+  root="$work/libtensorflow"
+  unpack_tarball "$root"
 }
 
 # same_output EXPECTED ACTUAL: the texts match, numbers printed with as many characters and

@@ -15,11 +15,7 @@ set -euo pipefail
 # shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
-checkout=$(readlink -f "$1")
-work=$(readlink -f "${2:-$(mktemp -d)}")
-mkdir -p "$work"
-root="${work:?}/libtensorflow"
-unpack_tarball "$root"
+start_work "$@"
 expected="$expected_dir/ai4reason"
 examples="$checkout/examples"
 export LD_LIBRARY_PATH="$root/lib"

@@ -13,11 +13,7 @@ set -euo pipefail
 # shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
-checkout=$(readlink -f "$1")
-work=$(readlink -f "${2:-$(mktemp -d)}")
-mkdir -p "$work"
-root="${work:?}/libtensorflow"
-unpack_tarball "$root"
+start_work "$@"
 
 rm -rf "${work:?}/run" && mkdir -p "${work:?}/run"
 ln -s "$expected_dir/capi_sample/model" "${work:?}/run/model"

@@ -16,11 +16,7 @@ set -euo pipefail
 # shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
-checkout=$(readlink -f "$1")
-work=$(readlink -f "${2:-$(mktemp -d)}")
-mkdir -p "$work"
-root="${work:?}/libtensorflow"
-unpack_tarball "$root"
+start_work "$@"
 
 rm -rf "${work:?}/build" "${work:?}/load_frozen_graph" "${work:?}/home"
 cmake -S "$checkout" -B "${work:?}/build" -DCMAKE_PREFIX_PATH="$root" > "${work:?}/cmake.log"

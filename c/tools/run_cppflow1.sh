@@ -12,11 +12,7 @@ set -euo pipefail
 # shellcheck source=c/tools/client_program_lib.sh
 source "$(dirname "$0")/client_program_lib.sh"
 
-checkout=$(readlink -f "$1")
-work=$(readlink -f "${2:-$(mktemp -d)}")
-mkdir -p "$work"
-root="${work:?}/libtensorflow"
-unpack_tarball "$root"
+start_work "$@"
 
 rm -rf "${work:?}/home" "${work:?}/load_model"
 mkdir -p "${work:?}/home" "${work:?}/load_model/build"

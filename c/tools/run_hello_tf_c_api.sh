@@ -8,18 +8,14 @@
 #
 # Prints ctest's summary; exits with ctest's status.
 set -euo pipefail
+# shellcheck source=c/tools/client_program_lib.sh
+source "$(dirname "$0")/client_program_lib.sh"
 
-checkout=$(readlink -f "$1")
-work=${2:-$(mktemp -d)}
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-tarball="$repo/bazel-bin/c/libtensorflow.tar.gz"
-[[ -f "$tarball" ]] || { echo "build //c:libtensorflow_tarball first" >&2; exit 2; }
-
+start_work "$@"
 wheel="$work/tensorflow_root/python/tensorflow"
 rm -rf "$work/tensorflow_root" "$work/build"
 mkdir -p "$wheel"
-tar -xzf "$tarball" -C "$wheel"
-mv "$wheel"/lib/* "$wheel"/ && rmdir "$wheel/lib"
+mv "$root/include" "$root"/lib/* "$wheel"/
 
 cmake -S "$checkout" -B "$work/build" -DTENSORFLOW_ROOT="$work/tensorflow_root" \
   -DHELLO_TF_FETCH_TENSORFLOW=OFF > "$work/cmake.log"
