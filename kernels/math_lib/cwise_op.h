@@ -107,18 +107,17 @@ template <typename T>
 inline constexpr int64_t kParallelUnit = kSimdType<T> ? 64 : 1;
 
 // Cycles per 64 elements of a vectorized loop of cheap arithmetic (add, multiply, compare,
-// Relu) on 4-byte elements, measured at one thread with AVX-512 at 2.6 GHz with the operands in
-// L3 (tools/bench/cwise_costs.py, docs/performance.md): less in L1 and L2, about twice as much
-// from memory.
+// Relu) on 4-byte elements with the operands in L3, less in L1 and L2, more from memory (the
+// measurements and their command: docs/performance.md, "Elementwise split costs").
 inline constexpr int64_t kCheapVectorCost = 9;
 
 // What a functor F's loop over one ParallelFor unit of T costs, in cycles: its measured vector
 // cost (kVectorCost) for float, half and bfloat16 (computed in float); kCheapVectorCost, scaled
 // by the element size, for cheap arithmetic the loops vectorize; kCost per element for the rest
-// (a library call per element, and types the loops do not vectorize). A cheap op so splits over
-// the intra-op threads from about 700k elements, vector_math's sigmoid from about 110k and a
-// library call (kCost 20) from about 5k: sizes whose work outlasts waking a sleeping OpenMP
-// worker (OpKernelContext::kMinOpenMpSplitCost).
+// (a library call per element, and types the loops do not vectorize). A loop splits over the
+// intra-op threads only when this cost times its units passes kMinOpenMpSplitCost
+// (OpKernelContext), work that outlasts waking a sleeping OpenMP worker (the size each op class
+// splits from: docs/performance.md, "Elementwise split costs").
 template <typename F, typename T>
 constexpr int64_t CostPerUnit() {
   if constexpr (!kSimdType<T>) {

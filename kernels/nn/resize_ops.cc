@@ -138,10 +138,10 @@ class ResizeBilinearOp final : public ResizeOpBase {
           }
         }
       };
-      // Charged at about 3 cycles per 8-lane vector of an output row, what a row takes with many
-      // channels (its y lerp and its share of the x lerps; with 1 to 4 channels the x lerps'
-      // scattered reads take about as long again): outputs under about 270k elements run on the
-      // calling thread, where waking a worker would cost more than it saves.
+      // Charged at 3 cycles per 8-lane vector of an output row, what a row's y lerp and its share
+      // of the x lerps measure with many channels (docs/performance.md, "resizes by channel
+      // count"), so small outputs run on the calling thread, where waking a worker would cost
+      // more than it saves.
       ctx.ParallelFor(g.batch * g.out_h, row_len * 3 / 8 + 1, [&](int64_t begin, int64_t end) {
         // The two input rows last interpolated along x (consecutive output rows mostly share
         // them): their rows over the whole batch, and their values.
