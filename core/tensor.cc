@@ -174,10 +174,12 @@ std::string RoundTripString(F v) {
   return buffer;
 }
 
+// An element as Print and Assert write it: strings with C escapes for quotes, backslashes and
+// control bytes, UTF-8 kept as it is (TensorFlow's Utf8SafeCEscape), without quotes.
 template <typename T>
 std::string ElementString(const T& v) {
   if constexpr (std::is_same_v<T, std::string>) {
-    return v;
+    return absl::Utf8SafeCEscape(v);
   } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     return RoundTripString(v);
   } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
@@ -197,12 +199,11 @@ std::string ElementString(const T& v) {
 
 namespace {
 
-// An element as print_v2 writes it: strings quoted, with C escapes for quotes, backslashes and
-// control bytes (TensorFlow's Utf8SafeCEscape: UTF-8 stays as it is).
+// An element as print_v2 writes it: as ElementString, strings also in double quotes.
 template <typename T>
 std::string ElementStringV2(const T& v) {
   if constexpr (std::is_same_v<T, std::string>) {
-    return absl::StrCat("\"", absl::Utf8SafeCEscape(v), "\"");
+    return absl::StrCat("\"", ElementString(v), "\"");
   } else {
     return ElementString(v);
   }

@@ -161,6 +161,14 @@ TEST(TensorTest, SummarizeValuesV2QuotesAndEscapesStrings) {
   EXPECT_EQ(v.SummarizeValuesV2(3), "[\"a\\nb\" \"c\"]");
 }
 
+TEST(TensorTest, SummarizeValuesEscapesStringsWithoutQuotes) {
+  // As TensorFlow's Print and Assert: C escapes, UTF-8 kept, no quotes.
+  Tensor v = Tensor::FromVector<std::string>({"a\nb", "q\"\\\x01", "\xc3\xa9"}, TensorShape({3}));
+  EXPECT_EQ(v.SummarizeValues(3), "a\\nb q\\\"\\\\\\001 \xc3\xa9");
+  EXPECT_EQ(Tensor::Scalar<std::string>("tab\t").DebugString(),
+            "Tensor<type: string shape: [] values: tab\\t>");
+}
+
 // Found by graph_modes_fuzzer (StringFormat with summarize 0): the elision jumped to element
 // n - 0 and read one past the end of every dimension.
 TEST(TensorTest, SummarizeValuesV2WithSummarizeZeroElidesEverything) {
