@@ -2,6 +2,7 @@
 // NthElement, Unique, Range, LinSpace, UnravelIndex, CheckNumerics, ReverseV2, Reverse. Signatures
 // read from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on
 // values the kernel checks (out of range indices, bad axes): those leave dims unknown.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -114,9 +115,31 @@ absl::Status UniqueV2Shape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Range and LinSpace: a vector whose length depends on the values.
+// Range: a vector of ceil(|limit - start| / |delta|) elements when start, limit and delta are
+// known integers (constants, or values such as Size(Shape(x)) of a known-rank x), as TensorFlow's
+// shape function computes it; [?] otherwise, and where the kernel will refuse the values.
 absl::Status RangeShape(ShapeInferenceContext& c) {
   c.set_output(0, PartialTensorShape({-1}));
+  int64_t start, limit, delta;
+  if (!c.ScalarIndexValue(0, &start) || !c.ScalarIndexValue(1, &limit) ||
+      !c.ScalarIndexValue(2, &delta) || delta == 0) {
+    return absl::OkStatus();
+  }
+  if ((delta > 0 && start > limit) || (delta < 0 && start < limit)) return absl::OkStatus();
+  const __int128 span = static_cast<__int128>(limit) - start;
+  const __int128 step = delta;
+  const __int128 size =
+      ((span < 0 ? -span : span) + (step < 0 ? -step : step) - 1) / (step < 0 ? -step : step);
+  if (size > std::numeric_limits<int64_t>::max()) return absl::OkStatus();
+  c.set_output(0, PartialTensorShape({static_cast<int64_t>(size)}));
+  return absl::OkStatus();
+}
+
+// LinSpace: [num] when num is a known positive integer, [?] otherwise.
+absl::Status LinSpaceShape(ShapeInferenceContext& c) {
+  int64_t num;
+  const bool known = c.ScalarIndexValue(2, &num) && num > 0;
+  c.set_output(0, PartialTensorShape({known ? num : -1}));
   return absl::OkStatus();
 }
 
@@ -243,7 +266,7 @@ REGISTER_OP("LinSpace")
     .Output("output: T")
     .Attr("T: {bfloat16, half, float, double}")
     .Attr("Tidx: {int32, int64} = int32")
-    .SetShapeFn(RangeShape);
+    .SetShapeFn(LinSpaceShape);
 
 // UnravelIndex: [len(dims)] for a scalar index, [len(dims), n] for n indices.
 absl::Status UnravelIndexShape(ShapeInferenceContext& c) {

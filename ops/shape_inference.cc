@@ -53,6 +53,23 @@ bool ShapeInferenceContext::PartialIndexValues(int i, std::vector<int64_t>* valu
   return true;
 }
 
+bool ShapeInferenceContext::ScalarIndexValue(int i, int64_t* value) const {
+  std::vector<int64_t> values;
+  const Tensor* t = input_tensor(i);
+  if (t != nullptr) {
+    if (t->shape().rank() != 0 || !ConstantIndexValues(i, &values)) return false;
+    *value = values[0];
+    return true;
+  }
+  if (i >= static_cast<int>(input_values_.size()) || !input_values_[i] ||
+      !input_values_[i]->scalar || input_values_[i]->elements.size() != 1 ||
+      input_values_[i]->elements[0] == -1) {
+    return false;
+  }
+  *value = input_values_[i]->elements[0];
+  return true;
+}
+
 PartialTensorShape ShapeInferenceContext::ShapeFromShapeTensor(int i) const {
   const Tensor* t = input_tensor(i);
   std::vector<int64_t> dims;

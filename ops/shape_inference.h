@@ -73,6 +73,9 @@ class ShapeInferenceContext {
   // True, with the elements in *values (-1 where unknown), when input i is a vector whose value
   // is known at least in part: a constant, or a partial value.
   bool PartialIndexValues(int i, std::vector<int64_t>* values) const;
+  // True, with the value in *value, when input i is a known int32/int64 scalar: a constant, or a
+  // partial value other than -1 (unknown) such as Size or Rank of an input of known shape.
+  bool ScalarIndexValue(int i, int64_t* value) const;
   // Input i, a shape tensor, as a shape (TensorFlow's MakeShapeFromShapeTensor): a constant or
   // partially known vector gives its elements as dims (-1 unknown), a constant scalar -1 an
   // unknown rank, a vector of known length that many unknown dims. Values the kernel would refuse

@@ -1,5 +1,7 @@
 #include "ops/shape_inference.h"
 
+#include <limits>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -153,6 +155,38 @@ TEST(ShapeFromShapeTensorTest, ConstantsLengthsAndValuesTheKernelRefuses) {
                             {PartialValue{false, {-1, -1}}}, {&dims})
                 .DebugString(),
             "[?,5]");
+}
+
+TEST(RangeShapeTest, KnownBoundsGiveTheLengthUnknownOrRefusedGiveUnknown) {
+  const Tensor zero = Tensor::FromVector<int32_t>({0}, TensorShape({}));
+  const Tensor one = Tensor::FromVector<int32_t>({1}, TensorShape({}));
+  const Tensor minus_three = Tensor::FromVector<int32_t>({-3}, TensorShape({}));
+  const Tensor ten = Tensor::FromVector<int32_t>({10}, TensorShape({}));
+  const std::vector<PartialTensorShape> scalars(3, PartialTensorShape(std::vector<int64_t>{}));
+  // limit = Size(Shape(x)) for x of rank 3: the partial value 3.
+  EXPECT_EQ(InferWithValues("Range", scalars, {std::nullopt, PartialValue{true, {3}}},
+                            {&zero, nullptr, &one})
+                .DebugString(),
+            "[3]");
+  EXPECT_EQ(InferWithValues("Range", scalars, {}, {&ten, &zero, &minus_three}).DebugString(),
+            "[4]");
+  EXPECT_EQ(InferWithValues("Range", scalars, {}, {&zero, &ten, &minus_three}).DebugString(),
+            "[?]");
+  EXPECT_EQ(InferWithValues("Range", scalars, {}, {&zero, &ten, &zero}).DebugString(), "[?]");
+  EXPECT_EQ(InferWithValues("Range", scalars, {std::nullopt, PartialValue{true, {-1}}},
+                            {&zero, nullptr, &one})
+                .DebugString(),
+            "[?]");
+  const Tensor lowest =
+      Tensor::FromVector<int64_t>({std::numeric_limits<int64_t>::min()}, TensorShape({}));
+  const Tensor highest =
+      Tensor::FromVector<int64_t>({std::numeric_limits<int64_t>::max()}, TensorShape({}));
+  const Tensor step = Tensor::FromVector<int64_t>({1}, TensorShape({}));
+  EXPECT_EQ(InferWithValues("Range", scalars, {}, {&lowest, &highest, &step}).DebugString(), "[?]");
+  EXPECT_EQ(InferWithValues("LinSpace", scalars, {}, {nullptr, nullptr, &ten}).DebugString(),
+            "[10]");
+  EXPECT_EQ(InferWithValues("LinSpace", scalars, {}, {nullptr, nullptr, &zero}).DebugString(),
+            "[?]");
 }
 
 }  // namespace
