@@ -3,8 +3,10 @@
 # make.sh's gcc commands against Rill's C API release tarball and runs them on the TF1
 # SavedModels in the checkout:
 #   tfc-model-eval, tfc-model-eval-mirecek: the values they print are compared with TensorFlow
-#     2.21's (c/testdata/client_programs/ai4reason/) within 2e-5 (float rounding of the
-#     models' sums; the version line is skipped);
+#     2.21's (c/testdata/client_programs/ai4reason/) within 1e-4 (the version line is skipped):
+#     the example model's softmax over logits near 200 turns the float32 rounding of 784-term
+#     sums (Rill's and NumPy's OpenBLAS sums agree bit for bit; TensorFlow's oneDNN adds in
+#     another order) into differences up to 3e-5 on AVX-512 machines;
 #   tfc-model-list: lists every operation with its output shape (TF_GraphGetTensorShape); the
 #     number of lines that differ from TensorFlow's is printed (Rill infers some shapes less
 #     precisely, see docs/install.md), the operation names and types must match.
@@ -25,10 +27,10 @@ for program in tfc-model-list tfc-model-eval tfc-model-eval-mirecek; do
     2> "${work:?}/$program.build.log"
 done
 
-# Compares the numbers of two outputs within 2e-5.
+# Compares the numbers of two outputs within 1e-4.
 close() {
   paste -d ' ' <(tr -s ', ' '\n' < "$1") <(tr -s ', ' '\n' < "$2") |
-    awk '{d = $1 - $2; if (d < 0) d = -d; if (NF != 2 || d > 2e-5) bad = 1} END {exit bad}'
+    awk '{d = $1 - $2; if (d < 0) d = -d; if (NF != 2 || d > 1e-4) bad = 1} END {exit bad}'
 }
 for pair in "tfc-model-eval models/example" "tfc-model-eval-mirecek models/mirecek"; do
   # shellcheck disable=SC2086  # two words: the program and its model
@@ -38,7 +40,7 @@ for pair in "tfc-model-eval models/example" "tfc-model-eval-mirecek models/mirec
     echo "$1: PASS"
   else
     echo "$1: FAIL"
-    diff "$expected/$1.txt" <(tail -n +2 "${work:?}/$1.out") | head -6
+    diff "$expected/$1.txt" <(tail -n +2 "${work:?}/$1.out") | head -6 || true
     client_status=1
   fi
 done
