@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/bounded_file.h"
+#include "core/errno_status.h"
 #include "core/status_macros.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/message.h"
@@ -235,12 +236,9 @@ absl::Status WriteGraphDefFile(const std::string& path, const GraphDef& graph, b
   errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    const int err = errno;
-    const std::string message =
-        absl::StrCat("Cannot write graph file '", path, "': ", std::strerror(err));
-    if (err == ENOENT) return absl::NotFoundError(message);
-    if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(message);
-    return absl::InternalError(message);
+    const int err = errno != 0 ? errno : EIO;
+    return absl::Status(ErrnoToCode(err),
+                        absl::StrCat("Cannot write graph file '", path, "': ", std::strerror(err)));
   }
   out << bytes;
   out.close();

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -206,6 +207,11 @@ TEST(WriteGraphDefFileTest, WritesBinaryAndText) {
   }
   EXPECT_THAT(WriteGraphDefFile(TempPath("no/such/dir/out.pb"), want, false),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("no/such/dir/out.pb")));
+  // TensorFlow's code for EISDIR (core/errno_status.h).
+  const std::string dir = ::testing::TempDir();
+  EXPECT_THAT(WriteGraphDefFile(dir, want, false),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       absl::StrCat("Cannot write graph file '", dir, "': Is a directory")));
 }
 
 }  // namespace

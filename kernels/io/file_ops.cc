@@ -10,7 +10,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <new>
@@ -18,34 +17,12 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "core/errno_status.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 
 namespace rill {
 namespace {
-
-// TensorFlow's mapping of an errno to a status: "<path>; <strerror>".
-absl::Status FileError(const std::string& path, int error) {
-  const std::string message = absl::StrCat(path, "; ", std::strerror(error));
-  switch (error) {
-    case ENOENT:
-      return absl::NotFoundError(message);
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return absl::PermissionDeniedError(message);
-    case EISDIR:
-    case ENOTDIR:
-      return absl::FailedPreconditionError(message);
-    case ENAMETOOLONG:
-      return absl::InvalidArgumentError(message);
-    case ENOSPC:
-    case EDQUOT:
-      return absl::ResourceExhaustedError(message);
-    default:
-      return absl::UnknownError(message);
-  }
-}
 
 absl::StatusOr<std::string> ScalarString(const Tensor& t, const char* what) {
   if (t.shape().rank() != 0) {
@@ -65,15 +42,15 @@ class ReadFileOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::string path, ScalarString(ctx.input(0), "Input filename"));
     struct stat info;
-    if (::stat(path.c_str(), &info) != 0) return FileError(path, errno);
-    if (S_ISDIR(info.st_mode)) return FileError(path, EISDIR);
+    if (::stat(path.c_str(), &info) != 0) return IOError(path, errno);
+    if (S_ISDIR(info.st_mode)) return IOError(path, EISDIR);
     if (!S_ISREG(info.st_mode)) {
       return absl::FailedPreconditionError(
           absl::StrCat(path, "; not a regular file (ReadFile node ", name(),
                        " reads regular files only, not devices, FIFOs or sockets)"));
     }
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (file == nullptr) return FileError(path, errno);
+    if (file == nullptr) return IOError(path, errno);
     std::string contents;
     // Read to the end: the size stat gives is only a first guess (files that grow, /proc).
     const size_t guess = info.st_size > 0 ? static_cast<size_t>(info.st_size) : 0;
@@ -89,7 +66,7 @@ class ReadFileOp final : public OpKernel {
       return absl::ResourceExhaustedError(absl::StrCat("OOM when reading ", path, " (", guess,
                                                        " bytes) in ReadFile node ", name()));
     }
-    if (std::ferror(file.get())) return FileError(path, errno == 0 ? EIO : errno);
+    if (std::ferror(file.get())) return IOError(path, errno == 0 ? EIO : errno);
     ctx.set_output(0, Tensor::Scalar<std::string>(std::move(contents)));
     return absl::OkStatus();
   }
@@ -105,13 +82,13 @@ class WriteFileOp final : public OpKernel {
     if (!parent.empty()) {
       std::error_code error;
       std::filesystem::create_directories(parent, error);
-      if (error) return FileError(parent.string(), error.value());
+      if (error) return IOError(parent.string(), error.value());
     }
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
-    if (file == nullptr) return FileError(path, errno);
+    if (file == nullptr) return IOError(path, errno);
     if (std::fwrite(contents.data(), 1, contents.size(), file.get()) != contents.size() ||
         std::fflush(file.get()) != 0) {
-      return FileError(path, errno == 0 ? EIO : errno);
+      return IOError(path, errno == 0 ? EIO : errno);
     }
     return absl::OkStatus();
   }

@@ -60,5 +60,26 @@ TEST(LookupOpsTest, TextFileInitializationReadsColumnsAndLineNumbers) {
   ExpectTensorEqual(out[0], Tensor::FromVector<int64_t>({20, -1}, TensorShape({2})));
 }
 
+TEST(LookupOpsTest, TextFileThatCannotBeOpenedGetsTensorFlowsCodeForItsErrno) {
+  std::unique_ptr<Device> device = NewCpuDevice(kTestCpuDevice);
+  OpTester table("HashTableV2", "", device.get());
+  table.Attr("key_dtype", DT_STRING).Attr("value_dtype", DT_INT64).Attr("shared_name", "w");
+  RILL_ASSERT_OK_AND_ASSIGN(auto handle, table.Run());
+  for (const auto& [path, code, why] :
+       {std::make_tuple("/no/such/vocab.txt", absl::StatusCode::kNotFound,
+                        "No such file or directory"),
+        std::make_tuple("/dev/null/vocab.txt", absl::StatusCode::kFailedPrecondition,
+                        "Not a directory")}) {
+    OpTester init("InitializeTableFromTextFileV2", "", device.get());
+    init.Attr("key_index", int64_t{-2})
+        .Attr("value_index", int64_t{-1})
+        .Attr("vocab_size", int64_t{-1})
+        .Attr("delimiter", "\t")
+        .Attr("offset", int64_t{0});
+    init.Input(handle[0]).Input(Tensor::FromVector<std::string>({path}, TensorShape({})));
+    EXPECT_THAT(init.Run(), StatusIs(code, std::string(path) + "; " + why));
+  }
+}
+
 }  // namespace
 }  // namespace rill

@@ -12,7 +12,6 @@
 // "f; No such file or directory".
 // Thread safety: the table locks itself; the kernel holds no mutable state.
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -22,6 +21,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/errno_status.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/lookup/lookup_table.h"
@@ -92,10 +92,9 @@ class InitializeTableFromTextFileOp final : public OpKernel {
             " dtype of int64, got ", DataTypeString(dtype)));
       }
     }
+    errno = 0;
     std::ifstream in(filename, std::ios::binary);
-    if (!in) {
-      return absl::NotFoundError(absl::StrCat(filename, "; ", std::strerror(errno)));
-    }
+    if (!in) return IOError(filename, errno != 0 ? errno : EIO);
     std::vector<std::string> lines;
     int64_t position = 0;
     std::string line;

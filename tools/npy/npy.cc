@@ -16,6 +16,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/errno_status.h"
 #include "core/status_macros.h"
 
 namespace rill {
@@ -42,24 +43,9 @@ absl::Status Malformed(absl::string_view name, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(name, " is not a valid .npy file: ", why));
 }
 
+// A failed system call on `path`, with the code TensorFlow gives `err` (ErrnoToCode).
 absl::Status ErrnoStatus(int err, absl::string_view what, const std::string& path) {
-  const std::string msg = absl::StrCat(what, " '", path, "': ", std::strerror(err));
-  switch (err) {
-    case ENOENT:
-    case ENOTDIR:
-      return absl::NotFoundError(msg);
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return absl::PermissionDeniedError(msg);
-    case EISDIR:
-      return absl::InvalidArgumentError(msg);
-    case ENOSPC:
-    case EDQUOT:
-      return absl::ResourceExhaustedError(msg);
-    default:
-      return absl::UnknownError(msg);
-  }
+  return absl::Status(ErrnoToCode(err), absl::StrCat(what, " '", path, "': ", std::strerror(err)));
 }
 
 // At most `max` bytes of `s`, C-escaped, for messages.

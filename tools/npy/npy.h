@@ -40,9 +40,10 @@
 //
 // Status codes:
 //   NotFound          ReadNpy/WriteNpy: the file, or for WriteNpy its directory, does not exist
-//                     (the message names the path). PermissionDenied for EACCES/EPERM,
-//                     ResourceExhausted for a full disk, Unknown for other I/O errors (all
-//                     name the path and give strerror).
+//                     (the message names the path). Other failed system calls get the code
+//                     TensorFlow gives their errno (core/errno_status.h: PermissionDenied for
+//                     EACCES, FailedPrecondition for a directory, ResourceExhausted for a full
+//                     disk, Unknown for EIO); all name the path and give strerror.
 //   InvalidArgument   malformed data: bad magic, unknown format version, truncated header, header
 //                     not a Python dict literal, missing/extra keys, bad shape/fortran_order/descr,
 //                     data size not matching shape x itemsize (short or trailing bytes), invalid

@@ -538,7 +538,17 @@ TEST(NpyFileTest, MissingFilesAreNotFound) {
               StatusIs(StatusCode::kNotFound, HasSubstr(TempPath("never_written.npy"))));
   EXPECT_THAT(WriteNpy("/no/such/dir/x.npy", Tensor(DT_FLOAT, TensorShape({1}))),
               StatusIs(StatusCode::kNotFound, HasSubstr("'/no/such/dir/x.npy'")));
-  EXPECT_THAT(ReadNpy(kDir), StatusIs(StatusCode::kInvalidArgument, HasSubstr(kDir)));
+}
+
+// TensorFlow's codes for these errno values (core/errno_status.h): EISDIR and ENOTDIR are
+// FailedPrecondition.
+TEST(NpyFileTest, DirectoriesAndPathsThroughAFileAreFailedPrecondition) {
+  EXPECT_THAT(ReadNpy(kDir),
+              StatusIs(StatusCode::kFailedPrecondition,
+                       absl::StrCat("cannot read .npy file '", kDir, "': Is a directory")));
+  EXPECT_THAT(ReadNpy("/dev/null/x.npy"),
+              StatusIs(StatusCode::kFailedPrecondition,
+                       "cannot open .npy file '/dev/null/x.npy': Not a directory"));
 }
 
 }  // namespace
