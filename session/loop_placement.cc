@@ -164,6 +164,7 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph
     }
     if (loop != 0) loops[loop].push_back(n);
   }
+  PlacementEditor editor(placement);
   for (const auto& [loop, nodes] : loops) {
     std::set<std::string> used;
     bool movable = true;
@@ -197,7 +198,7 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph
                                             ", and a loop runs in one partition without transfers");
     for (const Node* n : nodes) {
       if (placement->device(n->id()).empty()) continue;
-      placement->Set(n->id(), cpu, reason);
+      editor.Set(n->id(), cpu, reason);
     }
     moved.push_back(name);
   }
@@ -219,8 +220,8 @@ absl::StatusOr<std::vector<std::string>> KeepLoopsOnOneDevice(const Graph& graph
       }
     }
     if (all_on_cpu) {
-      placement->Set(n->id(), cpu,
-                     absl::StrCat(placement->reason(n->id()), " (its loop moved to the CPU)"));
+      editor.Set(n->id(), cpu,
+                 absl::StrCat(placement->reason(n->id()), " (its loop moved to the CPU)"));
     }
   }
   return moved;

@@ -106,10 +106,11 @@ Placement PlaceOnCpuBut(const Graph& graph, const std::vector<std::string>& on_g
                         const std::string& other = kGpu) {
   Placement p;
   p.devices = {kCpu, other};
+  PlacementEditor editor(&p);
   for (const Node* n : graph.op_nodes()) {
     bool gpu = false;
     for (const std::string& g : on_gpu) gpu = gpu || absl::StrContains(n->name(), g);
-    p.Set(n->id(), gpu ? 1 : 0, gpu ? "follows its consumer loop/Enter_1" : "default");
+    editor.Set(n->id(), gpu ? 1 : 0, gpu ? "follows its consumer loop/Enter_1" : "default");
     p.order.push_back(n->id());
   }
   return p;
@@ -129,8 +130,9 @@ TEST(LoopPlacementTest, MovesASplitLoopAndItsFollowingGeneratorsToTheCpu) {
   Placement p = PlaceOnCpuBut(*graph, {"matmul"});
   const std::string w_enter = graph->FindNode("loop/matmul")->input_node(1)->name();
   const int enter_id = graph->FindNodeId(w_enter);
-  p.Set(enter_id, 1, p.reason(enter_id));
-  p.Set(graph->FindNodeId("w"), 1, "follows its consumer " + w_enter);
+  PlacementEditor editor(&p);
+  editor.Set(enter_id, 1, p.reason(enter_id));
+  editor.Set(graph->FindNodeId("w"), 1, "follows its consumer " + w_enter);
   absl::StatusOr<std::vector<std::string>> moved = KeepLoopsOnOneDevice(*graph, FakeKernels(), &p);
   ASSERT_THAT(moved.status(), IsOk());
   ASSERT_EQ(moved->size(), 1u);

@@ -81,7 +81,7 @@ void Set(const Graph& g, const std::string& name, const std::string& device,
     index = static_cast<int>(it - p->devices.begin());
     if (it == p->devices.end()) p->devices.push_back(device);
   }
-  p->Set(g.FindNodeId(name), index, reason);
+  PlacementEditor(p).Set(g.FindNodeId(name), index, reason);
 }
 
 // As the placer places SeedGraph() with one GPU.
@@ -179,9 +179,10 @@ std::unique_ptr<Graph> Chain(int n, int soft_index, Placement* p) {
     if (previous != nullptr) EXPECT_THAT(graph->AddEdge(previous, 0, *node, 0), IsOk());
     previous = *node;
     p->devices = {kCpu0};
-    p->Set((*node)->id(), 0,
-           i == soft_index ? "soft placement: /device:GPU:2 does not exist"
-                           : "default: highest-priority device with a kernel (GPU > CPU)");
+    PlacementEditor(p).Set((*node)->id(), 0,
+                           i == soft_index
+                               ? "soft placement: /device:GPU:2 does not exist"
+                               : "default: highest-priority device with a kernel (GPU > CPU)");
   }
   return graph;
 }

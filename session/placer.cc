@@ -282,7 +282,7 @@ class Placer {
       info.node = node;
       if (node->is_unknown_op()) {
         result_.nodes[node->id()].reason =
-            result_.AddReason(absl::StrCat("unplaced: op '", node->op(), "' is not registered"));
+            editor_.AddReason(absl::StrCat("unplaced: op '", node->op(), "' is not registered"));
         result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
@@ -1176,7 +1176,7 @@ class Placer {
       }
     }
     for (int i : op_nodes_) {
-      result_.nodes[i] = {nodes_[i].device, result_.AddReason(std::move(reasons[i]))};
+      result_.nodes[i] = {nodes_[i].device, editor_.AddReason(std::move(reasons[i]))};
     }
   }
 
@@ -1205,6 +1205,7 @@ class Placer {
   absl::node_hash_map<std::pair<int, TypeSet>, std::vector<int>> candidates_;
   std::deque<std::vector<int>> soft_candidates_;
   Placement result_;
+  PlacementEditor editor_{&result_};  // result_'s reason texts, while Run builds it
 };
 
 }  // namespace
@@ -1221,19 +1222,21 @@ const std::string& Placement::reason(int id) const {
   return listed(id) ? reasons[nodes[id].reason] : *kNone;
 }
 
-int Placement::AddReason(std::string words) {
-  if (reason_index_.size() != reasons.size()) {
-    reason_index_.clear();
-    for (size_t i = 0; i < reasons.size(); ++i) {
-      reason_index_.try_emplace(reasons[i], static_cast<int>(i));
-    }
+PlacementEditor::PlacementEditor(Placement* placement) : placement_(placement) {
+  for (size_t i = 0; i < placement_->reasons.size(); ++i) {
+    index_.try_emplace(placement_->reasons[i], static_cast<int>(i));
   }
-  auto [it, added] = reason_index_.try_emplace(words, static_cast<int>(reasons.size()));
+}
+
+int PlacementEditor::AddReason(std::string words) {
+  std::vector<std::string>& reasons = placement_->reasons;
+  auto [it, added] = index_.try_emplace(words, static_cast<int>(reasons.size()));
   if (added) reasons.push_back(std::move(words));
   return it->second;
 }
 
-void Placement::Set(int id, int device, std::string reason) {
+void PlacementEditor::Set(int id, int device, std::string reason) {
+  std::vector<NodePlacement>& nodes = placement_->nodes;
   if (id >= static_cast<int>(nodes.size())) nodes.resize(id + 1);
   nodes[id] = {device, AddReason(std::move(reason))};
 }

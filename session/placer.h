@@ -119,7 +119,7 @@ struct Placement {
   // Full device names (Place's `devices`, in its order); NodePlacement::device indexes them.
   std::vector<std::string> devices;
   // Reason texts (see above); NodePlacement::reason indexes them. Nodes with the same words
-  // share one entry (AddReason).
+  // share one entry (PlacementEditor::AddReason).
   std::vector<std::string> reasons;
   // By node id (graph.num_node_ids() entries): every op node of the graph has a reason; those
   // whose op is not registered have no device.
@@ -142,19 +142,30 @@ struct Placement {
   const std::string& device(int id) const;
   // Node `id`'s reason; "" when it is not listed.
   const std::string& reason(int id) const;
-  // The index of `words` in `reasons`, added when no entry has those words.
-  int AddReason(std::string words);
-  // Sets node `id`'s device (an index into `devices`) and reason (AddReason).
-  void Set(int id, int device, std::string reason);
 
   // OK when the node `name` of the placed `graph` was placed; the NotFound to report when a run
   // needs an unplaced node; NotFound "Node 'name' is not in the placed graph" for a name the graph
   // did not have.
   absl::Status unplaced_status(const Graph& graph, const std::string& name) const;
+};
+
+// Sets nodes' devices and reasons in a Placement, one `reasons` entry per distinct text. It lives
+// only while a placement is made or changed (Place, KeepLoopsOnOneDevice), so the Placement a
+// session keeps holds no index of its texts. `placement` is not owned and must outlive the
+// editor; its `reasons` change only through the editor meanwhile.
+class PlacementEditor {
+ public:
+  // Indexes the texts `placement->reasons` already has.
+  explicit PlacementEditor(Placement* placement);
+  // The index of `words` in `reasons`, added when no entry has those words.
+  int AddReason(std::string words);
+  // Sets node `id`'s device (an index into `devices`) and reason (AddReason), growing `nodes`
+  // when `id` is past its end.
+  void Set(int id, int device, std::string reason);
 
  private:
-  // `reasons`' texts -> index, for AddReason (rebuilt when `reasons` was changed directly).
-  absl::flat_hash_map<std::string, int> reason_index_;
+  Placement* placement_;
+  absl::flat_hash_map<std::string, int> index_;  // reasons' texts -> index
 };
 
 // Sets the assigned device (Node::set_assigned_device_name) of every op node of `graph` that

@@ -826,19 +826,22 @@ TEST(PlacerTest, ApplyPlacementSetsTheAssignedDevicesOfTheListedNodes) {
 TEST(PlacementTest, NodesWithTheSameReasonShareOneText) {
   Placement p;
   p.devices = {Full("CPU:0")};
-  p.Set(2, 0, "x");
-  p.Set(3, 0, "y");
-  p.Set(4, 0, "x");
+  PlacementEditor editor(&p);
+  editor.Set(2, 0, "x");
+  editor.Set(3, 0, "y");
+  editor.Set(4, 0, "x");
   EXPECT_THAT(p.reasons, ElementsAre("x", "y"));
   EXPECT_EQ(p.reason(4), "x");
-  EXPECT_EQ(p.AddReason("y"), 1);
-  // Texts added to `reasons` directly are found too.
-  p.reasons.push_back("z");
-  EXPECT_EQ(p.AddReason("z"), 2);
-  EXPECT_EQ(p.AddReason("w"), 3);
-  EXPECT_THAT(p.reasons, ElementsAre("x", "y", "z", "w"));
+  EXPECT_EQ(editor.AddReason("y"), 1);
   EXPECT_EQ(p.device(3), Full("CPU:0"));
   EXPECT_FALSE(p.listed(1));
+  // A later editor finds the texts the placement has.
+  p.reasons.push_back("z");
+  PlacementEditor later(&p);
+  EXPECT_EQ(later.AddReason("z"), 2);
+  EXPECT_EQ(later.AddReason("x"), 0);
+  EXPECT_EQ(later.AddReason("w"), 3);
+  EXPECT_THAT(p.reasons, ElementsAre("x", "y", "z", "w"));
 }
 
 TEST(PlacerTest, StatefulNodesKeepTheirPreviousDevice) {
