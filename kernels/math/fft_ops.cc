@@ -122,6 +122,23 @@ class FftOp final : public OpKernel {
     }
   }
 
+  // The innermost-axis rows of the input (dims `d`, transform lengths `len`) for the real
+  // transforms: row (b, i_0, ..., i_{k-2}); a group is the rows of one [.., l_{k-2}, d] matrix;
+  // the rank-3 transforms' groups form blocks of l_0 matrices per batch element. The caller sets
+  // how much of each group and row is read (valid_rows, valid_len).
+  static FftRowLayout InputRows(int64_t rows, const int64_t* d, const int64_t* len) {
+    FftRowLayout layout;
+    layout.rows = rows;
+    layout.group = kRank == 1 ? 1 : len[kRank - 2];
+    layout.row_stride = d[kRank - 1];
+    layout.group_stride = kRank == 1 ? d[0] : d[kRank - 2] * d[kRank - 1];
+    if (kRank == 3) {
+      layout.block_groups = len[0];
+      layout.block_stride = d[0] * d[1] * d[2];
+    }
+    return layout;
+  }
+
   template <typename C, typename R>
   absl::Status Transform(OpKernelContext& ctx, const Tensor& in, Tensor* out, int64_t batch,
                          const int64_t* d, const int64_t* len, int64_t half) const {
@@ -138,17 +155,7 @@ class FftOp final : public OpKernel {
       RunJobs(ctx, ComplexAxisFft<R>(rows, n, 1, kInverse, kRank == 1 ? scale : R(1), x, y));
       OuterAxes<R>(ctx, batch, len, n, kInverse, scale, y);
     } else if constexpr (kKind == FftKind::kRealForward) {
-      // Row (b, i_0, ..., i_{k-2}) of the input: a group is the rows of one [.., l_{k-2}, d]
-      // matrix; RFFT3D's groups form blocks of l_0 matrices per batch element.
-      FftRowLayout layout;
-      layout.rows = rows;
-      layout.group = kRank == 1 ? 1 : len[kRank - 2];
-      layout.row_stride = d[kRank - 1];
-      layout.group_stride = kRank == 1 ? d[0] : d[kRank - 2] * d[kRank - 1];
-      if (kRank == 3) {
-        layout.block_groups = len[0];
-        layout.block_stride = d[0] * d[1] * d[2];
-      }
+      FftRowLayout layout = InputRows(rows, d, len);
       layout.valid_rows = kRank == 1 ? 1 : std::min(len[kRank - 2], d[kRank - 2]);
       layout.valid_len = std::min(n, d[kRank - 1]);
       C* y = out->flat<C>().data();
@@ -156,15 +163,7 @@ class FftOp final : public OpKernel {
       OuterAxes<R>(ctx, batch, len, half, false, R(1), y);
     } else {  // kRealInverse
       const C* x = in.flat<C>().data();
-      FftRowLayout layout;
-      layout.rows = rows;
-      layout.group = kRank == 1 ? 1 : len[kRank - 2];
-      layout.row_stride = d[kRank - 1];
-      layout.group_stride = kRank == 1 ? d[0] : d[kRank - 2] * d[kRank - 1];
-      if (kRank == 3) {
-        layout.block_groups = len[0];
-        layout.block_stride = d[0] * d[1] * d[2];
-      }
+      FftRowLayout layout = InputRows(rows, d, len);
       layout.valid_rows = layout.group;
       Tensor cropped_t;  // outlives the row transforms that read it
       if (kRank > 1 && rows > batch) {
