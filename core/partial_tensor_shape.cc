@@ -12,15 +12,21 @@ absl::StatusOr<PartialTensorShape> PartialTensorShape::FromProto(const TensorSha
     }
     return PartialTensorShape();
   }
-  std::vector<int64_t> dims;
-  for (const auto& d : proto.dim()) {
-    if (d.size() < -1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Shape has dimension ", d.size(), "; dims must be >= 0, or -1 for unknown"));
-    }
-    dims.push_back(d.size());
+  PartialTensorShape shape;
+  shape.known_rank_ = true;
+  for (const auto& d : proto.dim()) shape.dims_.push_back(d.size());
+  if (shape.rank() > TensorShape::kMaxRank) {
+    return absl::InvalidArgumentError(absl::StrCat("Shape ", shape.DebugString(),
+                                                   " has too many dimensions (at most ",
+                                                   TensorShape::kMaxRank, ")"));
   }
-  return PartialTensorShape(std::move(dims));
+  for (int64_t d : shape.dims_) {
+    if (d < -1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Shape has dimension ", d, "; dims must be >= 0, or -1 for unknown"));
+    }
+  }
+  return shape;
 }
 
 bool PartialTensorShape::IsFullyDefined() const {

@@ -31,7 +31,8 @@ class PartialTensorShape {
   // a matrix of 3 columns. (Without it `{}` could also mean the default, unknown-rank shape.)
   explicit PartialTensorShape(std::initializer_list<int64_t> dims)
       : known_rank_(true), dims_(dims) {}
-  // InvalidArgument for dims < -1 or dims given together with unknown_rank.
+  // InvalidArgument for dims < -1, dims given together with unknown_rank, or more than
+  // TensorShape::kMaxRank (254) dims ("Shape [...] has too many dimensions", TensorFlow's text).
   static absl::StatusOr<PartialTensorShape> FromProto(const TensorShapeProto& proto);
 
   bool unknown_rank() const { return !known_rank_; }

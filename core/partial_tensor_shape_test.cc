@@ -1,5 +1,7 @@
 #include "core/partial_tensor_shape.h"
 
+#include <string>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -43,6 +45,21 @@ TEST(PartialTensorShapeTest, FromProtoValidates) {
   EXPECT_THAT(
       PartialTensorShape::FromProto(bad),
       StatusIs(absl::StatusCode::kInvalidArgument, "Shape with unknown_rank must not list dims"));
+}
+
+// TensorFlow's rank limit holds for partial shapes too (a Placeholder's shape attr, a
+// TensorArray's element_shape): a tensor of that shape could never be made.
+TEST(PartialTensorShapeTest, FromProtoRefusesRanksAbove254) {
+  TensorShapeProto proto;
+  for (int i = 0; i < 254; ++i) proto.add_dim()->set_size(i == 0 ? -1 : 1);
+  RILL_ASSERT_OK_AND_ASSIGN(PartialTensorShape p, PartialTensorShape::FromProto(proto));
+  EXPECT_EQ(p.rank(), 254);
+  proto.add_dim()->set_size(1);
+  std::string dims = "?";
+  for (int i = 1; i < 255; ++i) dims += ",1";
+  EXPECT_THAT(PartialTensorShape::FromProto(proto),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape [" + dims + "] has too many dimensions (at most 254)"));
 }
 
 TEST(PartialTensorShapeTest, EmptyBraceListIsAScalarNotUnknownRank) {

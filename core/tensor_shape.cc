@@ -17,13 +17,9 @@ TensorShape::TensorShape(std::initializer_list<int64_t> dims) {
   *this = *std::move(s);
 }
 
-// TensorFlow's limit on a shape's rank (TensorShape::MaxDimensions()). Every shape is made here
-// (the other constructors call FromDims), so no tensor, feed or kernel output has a higher rank;
-// TensorFlow's kernels refuse one with "Too many dimensions".
-constexpr size_t kMaxRank = 254;
-
 absl::StatusOr<TensorShape> TensorShape::FromDims(absl::Span<const int64_t> dims) {
-  if (dims.size() > kMaxRank) {
+  // TensorFlow's kernels refuse a higher rank with "Too many dimensions".
+  if (dims.size() > static_cast<size_t>(kMaxRank)) {
     return absl::InvalidArgumentError(absl::StrCat("Too many dimensions: a shape of rank ",
                                                    dims.size(), " is past TensorFlow's limit of ",
                                                    kMaxRank));

@@ -26,6 +26,11 @@ namespace rill {
 
 class TensorShape {
  public:
+  // The highest rank a shape may have: TensorFlow's limit (TensorShape::MaxDimensions()). Every
+  // TensorShape is made by FromDims (the other constructors call it, copies copy a valid shape),
+  // so no tensor, feed or kernel output has a higher rank.
+  static constexpr int kMaxRank = 254;
+
   // A scalar (rank 0, one element).
   TensorShape() {}  // user-provided: value-initialization does not zero inline_ first
   // Copies are a fixed-size copy; the heap array (rank > kInlineRank) is shared.
@@ -41,13 +46,15 @@ class TensorShape {
     if (heap_ != nullptr || o.heap_ != nullptr) heap_ = o.heap_;
     return *this;
   }
-  // REQUIRES: every dim >= 0 and the product fits in int64 (CHECK-fails otherwise). Use FromDims
-  // for untrusted input.
+  // REQUIRES: at most kMaxRank dims, every dim >= 0 and the product fits in int64 (ends the
+  // process otherwise). Use FromDims for untrusted input.
   TensorShape(std::initializer_list<int64_t> dims);
 
-  // InvalidArgument for a negative dim or an element count that overflows int64.
+  // InvalidArgument "Too many dimensions: ..." for more than kMaxRank (254) dims; InvalidArgument
+  // for a negative dim or an element count that overflows int64.
   static absl::StatusOr<TensorShape> FromDims(absl::Span<const int64_t> dims);
-  // InvalidArgument for unknown rank, unknown (-1) or negative dims, or overflow.
+  // InvalidArgument for unknown rank, unknown (-1) or negative dims, more than kMaxRank dims, or
+  // overflow (FromDims).
   static absl::StatusOr<TensorShape> FromProto(const TensorShapeProto& proto);
 
   int rank() const { return rank_; }

@@ -71,9 +71,9 @@
 
 namespace rill {
 
-// The highest rank a .npy shape may have (TensorFlow's TensorShape limit, kMaxDims = 254); a
-// header with more dims is InvalidArgument.
-constexpr int kNpyMaxRank = 254;
+// The highest rank a .npy shape may have (a Tensor's, TensorShape::kMaxRank = 254); a header with
+// more dims is InvalidArgument.
+constexpr int kNpyMaxRank = TensorShape::kMaxRank;
 
 // The .npy file at `path`, as a host Tensor (CpuAllocator::Default()).
 absl::StatusOr<Tensor> ReadNpy(const std::string& path);
