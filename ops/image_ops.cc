@@ -1,5 +1,5 @@
 // Op definitions of the image ops: resizing (ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic,
-// ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV3/V4/V5,
+// ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV2/V3/V4/V5,
 // CombinedNonMaxSuppression), CropAndResize, colour conversions and adjustments (RGBToHSV,
 // HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the sliding-window image ops
 // (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D). Signatures read from TensorFlow's registry
@@ -83,6 +83,19 @@ REGISTER_OP("ResizeNearestNeighbor")
 PartialTensorShape UnknownDims(int rank) {
   return PartialTensorShape(std::vector<int64_t>(rank, -1));
 }
+
+REGISTER_OP("NonMaxSuppressionV2")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T_threshold")
+    .Output("selected_indices: int32")
+    .Attr("T: {half, float} = float")
+    .Attr("T_threshold: {half, float} = float")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("NonMaxSuppressionV3")
     .Input("boxes: T")

@@ -1,6 +1,9 @@
 // TensorList ops (TensorFlow 2's lists of tensors, which tf.TensorArray and Keras RNN loops
 // become): the list is a scalar DT_VARIANT tensor holding a kernels/lists/tensor_list.h value;
 // every op that changes a list outputs a new one. TensorFlow's names, inputs and attrs.
+#include <cstdint>
+#include <vector>
+
 #include "ops/op_registry.h"
 
 namespace rill {
@@ -55,6 +58,20 @@ REGISTER_OP("TensorListStack")
     .Attr("element_dtype: type")
     .Attr("num_elements: int = -1")
     .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorListConcatV2")
+    .Input("input_handle: variant")
+    .Input("element_shape: shape_type")
+    .Input("leading_dims: int64")
+    .Output("tensor: element_dtype")
+    .Output("lengths: int64")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape());
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("TensorListLength")
     .Input("input_handle: variant")

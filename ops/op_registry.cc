@@ -128,15 +128,20 @@ absl::Status ParseAttr(const std::string& op, const std::string& spec, OpDef::At
       attr->mutable_allowed_values()->mutable_list()->add_s(std::string(v.substr(1, v.size() - 2)));
     }
     rest = "string";
-  } else if (absl::StartsWith(rest, "{")) {
-    if (!absl::EndsWith(rest, "}")) return SpecError(op, spec, "unclosed '{'");
-    for (absl::string_view t : absl::StrSplit(rest.substr(1, rest.size() - 2), ',')) {
+  } else if (absl::StartsWith(rest, "{") || absl::StartsWith(rest, "list({")) {
+    // A type attr, or a list of types (SparseCross's "list({int64, string})"), with allowed types.
+    const bool list = rest[0] == 'l';
+    const std::string close = list ? "})" : "}";
+    if (!absl::EndsWith(rest, close)) return SpecError(op, spec, "unclosed '{'");
+    const size_t open = list ? 6 : 1;
+    for (absl::string_view t :
+         absl::StrSplit(rest.substr(open, rest.size() - open - close.size()), ',')) {
       t = absl::StripAsciiWhitespace(t);
       absl::StatusOr<DataType> dt = DataTypeFromString(t);
       if (!dt.ok()) return SpecError(op, spec, dt.status().message());
       allowed.push_back(*dt);
     }
-    rest = "type";
+    rest = list ? "list(type)" : "type";
   } else if (std::vector<DataType> set = NamedTypeSet(rest); !set.empty()) {
     allowed = set;
     rest = "type";

@@ -58,6 +58,21 @@ TEST(OpDefBuilderTest, StringAttrWithAllowedValues) {
                        HasSubstr("allowed strings must be single-quoted")));
 }
 
+TEST(OpDefBuilderTest, TypeListWithAllowedTypes) {
+  RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg,
+                            OpDefBuilder("TestOp")
+                                .Input("values: sparse_types")
+                                .Attr("sparse_types: list({int64, string}) >= 0")
+                                .Finalize());
+  const OpDef& d = reg.op_def;
+  EXPECT_EQ(d.attr(0).type(), "list(type)");
+  EXPECT_TRUE(d.attr(0).has_minimum());
+  EXPECT_THAT(d.attr(0).allowed_values().list().type(), ElementsAre(DT_INT64, DT_STRING));
+  EXPECT_EQ(d.input_arg(0).type_list_attr(), "sparse_types");
+  EXPECT_THAT(OpDefBuilder("Bad").Attr("x: list({int64, string}").Finalize(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unclosed '{'")));
+}
+
 TEST(OpDefBuilderTest, ListIntDefaultsWithValues) {
   RILL_ASSERT_OK_AND_ASSIGN(OpRegistration reg, OpDefBuilder("TestOp")
                                                     .Attr("dilations: list(int) = [1, 2, 3, 4]")

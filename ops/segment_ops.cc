@@ -1,6 +1,6 @@
 // Op definitions of the segment reductions: SegmentSum/Mean/Max/Min/Prod, UnsortedSegmentSum/
-// Max/Min/Prod, SparseSegmentSum/Mean/SqrtN. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// Max/Min/Prod, SparseSegmentSum/Mean/SqrtN (and WithNumSegments). Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -168,6 +168,58 @@ REGISTER_OP("SparseSegmentSqrtN")
     .Attr("Tsegmentids: {int32, int64} = int32")
     .Attr("sparse_gradient: bool = false")
     .SetShapeFn(SparseSegmentShape);
+
+// [num_segments] + the data's dims after the first.
+absl::Status SparseSegmentNumShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& data = c.input(0);
+  if (data.unknown_rank() || data.rank() < 1) return absl::OkStatus();
+  std::vector<int64_t> num;
+  std::vector<int64_t> dims = data.dims();
+  dims[0] = c.ConstantIndexValues(3, &num) && num.size() == 1 && num[0] >= 0 ? num[0] : -1;
+  c.set_output(0, PartialTensorShape(std::move(dims)));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SparseSegmentSumWithNumSegments")
+    .Input("data: T")
+    .Input("indices: Tidx")
+    .Input("segment_ids: Tsegmentids")
+    .Input("num_segments: Tnumsegments")
+    .Output("output: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr("Tnumsegments: {int32, int64} = int32")
+    .Attr("Tsegmentids: {int32, int64} = int32")
+    .Attr("sparse_gradient: bool = false")
+    .SetShapeFn(SparseSegmentNumShape);
+
+REGISTER_OP("SparseSegmentMeanWithNumSegments")
+    .Input("data: T")
+    .Input("indices: Tidx")
+    .Input("segment_ids: Tsegmentids")
+    .Input("num_segments: Tnumsegments")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr("Tnumsegments: {int32, int64} = int32")
+    .Attr("Tsegmentids: {int32, int64} = int32")
+    .Attr("sparse_gradient: bool = false")
+    .SetShapeFn(SparseSegmentNumShape);
+
+REGISTER_OP("SparseSegmentSqrtNWithNumSegments")
+    .Input("data: T")
+    .Input("indices: Tidx")
+    .Input("segment_ids: Tsegmentids")
+    .Input("num_segments: Tnumsegments")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr("Tnumsegments: {int32, int64} = int32")
+    .Attr("Tsegmentids: {int32, int64} = int32")
+    .Attr("sparse_gradient: bool = false")
+    .SetShapeFn(SparseSegmentNumShape);
 
 }  // namespace
 }  // namespace rill

@@ -1,6 +1,7 @@
 // Op definitions of the sparse-tensor ops: SparseToDense, SparseTensorDenseMatMul,
-// SparseReduceSum, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows. Signatures read
-// from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// SparseReduceSum/Max, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows, SparseCross,
+// SparseSlice, SparseSoftmax, SparseTensorDenseAdd. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions never fail: the kernels report bad values with TensorFlow's texts. Shapes that
 // depend on input values (the dense shapes, the number of entries a sum keeps) are unknown.
@@ -81,6 +82,18 @@ REGISTER_OP("SparseReduceSum")
         "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .SetShapeFn(shape_fns::Unknown);
 
+REGISTER_OP("SparseReduceMax")
+    .Input("input_indices: int64")
+    .Input("input_values: T")
+    .Input("input_shape: int64")
+    .Input("reduction_axes: int32")
+    .Output("output: T")
+    .Attr("keep_dims: bool = false")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(shape_fns::Unknown);
+
 REGISTER_OP("SparseAdd")
     .Input("a_indices: int64")
     .Input("a_values: T")
@@ -150,6 +163,80 @@ REGISTER_OP("SparseFillEmptyRows")
     .Output("reverse_index_map: int64")
     .Attr("T: type")
     .SetShapeFn(SparseFillEmptyRowsShape);
+
+// SparseCross: [?, 2] indices, [?] values, [2] shape.
+absl::Status SparseCrossShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({-1, 2}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, PartialTensorShape({2}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SparseCross")
+    .Input("indices: N * int64")
+    .Input("values: sparse_types")
+    .Input("shapes: N * int64")
+    .Input("dense_inputs: dense_types")
+    .Output("output_indices: int64")
+    .Output("output_values: out_type")
+    .Output("output_shape: int64")
+    .Attr("N: int >= 0")
+    .Attr("hashed_output: bool")
+    .Attr("num_buckets: int >= 0")
+    .Attr("hash_key: int")
+    .Attr("sparse_types: list({int64, string}) >= 0")
+    .Attr("dense_types: list({int64, string}) >= 0")
+    .Attr("out_type: {int64, string}")
+    .Attr("internal_type: {int64, string}")
+    .SetShapeFn(SparseCrossShape);
+
+// SparseSlice: [?, rank] indices, [?] values, the input shape's shape.
+absl::Status SparseSliceShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& ai = c.input(0);
+  const int64_t rank = !ai.unknown_rank() && ai.rank() == 2 ? ai.dims()[1] : -1;
+  c.set_output(0, PartialTensorShape({-1, rank}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, c.input(2));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SparseSlice")
+    .Input("indices: int64")
+    .Input("values: T")
+    .Input("shape: int64")
+    .Input("start: int64")
+    .Input("size: int64")
+    .Output("output_indices: int64")
+    .Output("output_values: T")
+    .Output("output_shape: int64")
+    .Attr("T: type")
+    .SetShapeFn(SparseSliceShape);
+
+REGISTER_OP("SparseSoftmax")
+    .Input("sp_indices: int64")
+    .Input("sp_values: T")
+    .Input("sp_shape: int64")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, c.input(1));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("SparseTensorDenseAdd")
+    .Input("a_indices: Tindices")
+    .Input("a_values: T")
+    .Input("a_shape: Tindices")
+    .Input("b: T")
+    .Output("output: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, c.input(3));
+      return absl::OkStatus();
+    });
 
 }  // namespace
 }  // namespace rill

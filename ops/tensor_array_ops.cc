@@ -65,6 +65,20 @@ REGISTER_OP("TensorArrayGatherV3")
     .SetIsStateful()
     .SetShapeFn(shape_fns::Unknown);
 
+REGISTER_OP("TensorArrayConcatV3")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Output("lengths: int64")
+    .Attr("dtype: type")
+    .Attr("element_shape_except0: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape());
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("TensorArrayScatterV3")
     .Input("handle: resource")
     .Input("indices: int32")

@@ -58,6 +58,17 @@ Output ScaleAndTranslate(const Scope& scope, const Input& images, const Input& s
       .output(0);
 }
 
+Output NonMaxSuppressionV2(const Scope& scope, const Input& boxes, const Input& scores,
+                           const Input& max_output_size, const Input& iou_threshold) {
+  return OpBuilder(scope, "NonMaxSuppressionV2")
+      .Input(boxes)
+      .Input(scores)
+      .Input(max_output_size)
+      .Input(iou_threshold)
+      .Finalize()
+      .output(0);
+}
+
 Output NonMaxSuppressionV3(const Scope& scope, const Input& boxes, const Input& scores,
                            const Input& max_output_size, const Input& iou_threshold,
                            const Input& score_threshold) {

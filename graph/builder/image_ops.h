@@ -30,6 +30,8 @@ Output ScaleAndTranslate(const Scope& scope, const Input& images, const Input& s
 
 // Non-max suppression: selected_indices (V4: and valid_outputs; V5: selected_scores and
 // valid_outputs).
+Output NonMaxSuppressionV2(const Scope& scope, const Input& boxes, const Input& scores,
+                           const Input& max_output_size, const Input& iou_threshold);
 Output NonMaxSuppressionV3(const Scope& scope, const Input& boxes, const Input& scores,
                            const Input& max_output_size, const Input& iou_threshold,
                            const Input& score_threshold);

@@ -66,6 +66,20 @@ Output TensorListStack(const Scope& scope, const Input& list, const Input& eleme
       .output(0);
 }
 
+std::vector<Output> TensorListConcatV2(const Scope& scope, const Input& list,
+                                       const Input& element_shape, const Input& leading_dims,
+                                       DataType element_dtype) {
+  Operation op = OpBuilder(scope, "TensorListConcatV2")
+                     .Input(list)
+                     .Input(element_shape)
+                     .Input(leading_dims)
+                     .Attr("element_dtype", element_dtype)
+                     .Finalize();
+  std::vector<Output> out;
+  for (int i = 0; i < op.num_outputs(); ++i) out.push_back(op.output(i));
+  return out;
+}
+
 Output TensorListLength(const Scope& scope, const Input& list) {
   return OpBuilder(scope, "TensorListLength").Input(list).Finalize().output(0);
 }

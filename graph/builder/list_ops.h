@@ -11,6 +11,7 @@
 #define RILL_GRAPH_BUILDER_LIST_OPS_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
@@ -29,6 +30,11 @@ Output TensorListSetItem(const Scope& scope, const Input& list, const Input& ind
                          const Input& item, bool resize_if_index_out_of_bounds = false);
 Output TensorListStack(const Scope& scope, const Input& list, const Input& element_shape,
                        DataType element_dtype, int64_t num_elements = -1);
+// tensor (the elements joined along dim 0; unset ones are zeros leading_dims[i] rows long),
+// lengths.
+std::vector<Output> TensorListConcatV2(const Scope& scope, const Input& list,
+                                       const Input& element_shape, const Input& leading_dims,
+                                       DataType element_dtype);
 Output TensorListLength(const Scope& scope, const Input& list);
 Output TensorListElementShape(const Scope& scope, const Input& list, DataType shape_type);
 Output TensorListPushBack(const Scope& scope, const Input& list, const Input& tensor);

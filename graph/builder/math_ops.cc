@@ -493,6 +493,37 @@ Output SparseSegmentSqrtN(const Scope& scope, const Input& data, const Input& in
       .Finalize()
       .output(0);
 }
+Output SparseSegmentSumWithNumSegments(const Scope& scope, const Input& data, const Input& indices,
+                                       const Input& segment_ids, const Input& num_segments) {
+  return OpBuilder(scope, "SparseSegmentSumWithNumSegments")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output SparseSegmentMeanWithNumSegments(const Scope& scope, const Input& data, const Input& indices,
+                                        const Input& segment_ids, const Input& num_segments) {
+  return OpBuilder(scope, "SparseSegmentMeanWithNumSegments")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
+Output SparseSegmentSqrtNWithNumSegments(const Scope& scope, const Input& data,
+                                         const Input& indices, const Input& segment_ids,
+                                         const Input& num_segments) {
+  return OpBuilder(scope, "SparseSegmentSqrtNWithNumSegments")
+      .Input(data)
+      .Input(indices)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize()
+      .output(0);
+}
 Output InTopKV2(const Scope& scope, const Input& predictions, const Input& targets,
                 const Input& k) {
   return OpBuilder(scope, "InTopKV2")

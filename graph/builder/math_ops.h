@@ -233,6 +233,14 @@ Output SparseSegmentMean(const Scope& scope, const Input& data, const Input& ind
                          const Input& segment_ids);
 Output SparseSegmentSqrtN(const Scope& scope, const Input& data, const Input& indices,
                           const Input& segment_ids);
+// The same with the output's row count given (rows no id names are 0).
+Output SparseSegmentSumWithNumSegments(const Scope& scope, const Input& data, const Input& indices,
+                                       const Input& segment_ids, const Input& num_segments);
+Output SparseSegmentMeanWithNumSegments(const Scope& scope, const Input& data, const Input& indices,
+                                        const Input& segment_ids, const Input& num_segments);
+Output SparseSegmentSqrtNWithNumSegments(const Scope& scope, const Input& data,
+                                         const Input& indices, const Input& segment_ids,
+                                         const Input& num_segments);
 // Counting and shape ops (kernels/math/count_ops.cc).
 Output InTopKV2(const Scope& scope, const Input& predictions, const Input& targets, const Input& k);
 Output BroadcastArgs(const Scope& scope, const Input& s0, const Input& s1);

@@ -96,6 +96,68 @@ std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices
                      .Finalize());
 }
 
+Output SparseReduceMax(const Scope& scope, const Input& input_indices, const Input& input_values,
+                       const Input& input_shape, const Input& reduction_axes, bool keep_dims) {
+  return OpBuilder(scope, "SparseReduceMax")
+      .Input(input_indices)
+      .Input(input_values)
+      .Input(input_shape)
+      .Input(reduction_axes)
+      .Attr("keep_dims", keep_dims)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> SparseSlice(const Scope& scope, const Input& indices, const Input& values,
+                                const Input& shape, const Input& start, const Input& size) {
+  return Outputs(OpBuilder(scope, "SparseSlice")
+                     .Input(indices)
+                     .Input(values)
+                     .Input(shape)
+                     .Input(start)
+                     .Input(size)
+                     .Finalize());
+}
+
+Output SparseSoftmax(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                     const Input& sp_shape) {
+  return OpBuilder(scope, "SparseSoftmax")
+      .Input(sp_indices)
+      .Input(sp_values)
+      .Input(sp_shape)
+      .Finalize()
+      .output(0);
+}
+
+Output SparseTensorDenseAdd(const Scope& scope, const Input& a_indices, const Input& a_values,
+                            const Input& a_shape, const Input& b) {
+  return OpBuilder(scope, "SparseTensorDenseAdd")
+      .Input(a_indices)
+      .Input(a_values)
+      .Input(a_shape)
+      .Input(b)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> SparseCross(const Scope& scope, absl::Span<const Output> indices,
+                                absl::Span<const Output> values, absl::Span<const Output> shapes,
+                                absl::Span<const Output> dense_inputs, bool hashed_output,
+                                int64_t num_buckets, int64_t hash_key, DataType out_type,
+                                DataType internal_type) {
+  return Outputs(OpBuilder(scope, "SparseCross")
+                     .InputList(indices)
+                     .InputList(values)
+                     .InputList(shapes)
+                     .InputList(dense_inputs)
+                     .Attr("hashed_output", hashed_output)
+                     .Attr("num_buckets", num_buckets)
+                     .Attr("hash_key", hash_key)
+                     .Attr("out_type", out_type)
+                     .Attr("internal_type", internal_type)
+                     .Finalize());
+}
+
 Output RaggedTensorToTensor(const Scope& scope, const Input& shape, const Input& values,
                             const Input& default_value,
                             absl::Span<const Output> row_partition_tensors,

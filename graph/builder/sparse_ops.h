@@ -43,6 +43,28 @@ std::vector<Output> SparseFillEmptyRows(const Scope& scope, const Input& indices
                                         const Input& values, const Input& dense_shape,
                                         const Input& default_value);
 
+// output_indices, output_values, output_shape: the crosses of the sparse and dense features
+// (out_type int64: hashed into num_buckets with hash_key; string: joined with "_X_").
+std::vector<Output> SparseCross(const Scope& scope, absl::Span<const Output> indices,
+                                absl::Span<const Output> values, absl::Span<const Output> shapes,
+                                absl::Span<const Output> dense_inputs, bool hashed_output,
+                                int64_t num_buckets, int64_t hash_key, DataType out_type,
+                                DataType internal_type);
+
+// The dense maximum over the axes (positions without entries are 0).
+Output SparseReduceMax(const Scope& scope, const Input& input_indices, const Input& input_values,
+                       const Input& input_shape, const Input& reduction_axes,
+                       bool keep_dims = false);
+// output_indices, output_values, output_shape: the entries inside [start, start + size).
+std::vector<Output> SparseSlice(const Scope& scope, const Input& indices, const Input& values,
+                                const Input& shape, const Input& start, const Input& size);
+// Softmax over the innermost dim of the entries (values in row-major order of the indices).
+Output SparseSoftmax(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                     const Input& sp_shape);
+// b plus the sparse tensor (same shape).
+Output SparseTensorDenseAdd(const Scope& scope, const Input& a_indices, const Input& a_values,
+                            const Input& a_shape, const Input& b);
+
 // A ragged tensor as a dense one of `shape` (-1 dims from the rows), padded with
 // default_value; row_partition_types names each partition tensor ("ROW_SPLITS",
 // "FIRST_DIM_SIZE" + "VALUE_ROWIDS", ...).

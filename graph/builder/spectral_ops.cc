@@ -81,5 +81,29 @@ Output IRFFT3D(const Scope& scope, const Output& input, const Input& fft_length)
   return InverseRealFft(scope, "IRFFT3D", input, fft_length);
 }
 
+Output AudioSpectrogram(const Scope& scope, const Input& input, int64_t window_size, int64_t stride,
+                        bool magnitude_squared) {
+  return OpBuilder(scope, "AudioSpectrogram")
+      .Input(input)
+      .Attr("window_size", window_size)
+      .Attr("stride", stride)
+      .Attr("magnitude_squared", magnitude_squared)
+      .Finalize()
+      .output(0);
+}
+Output Mfcc(const Scope& scope, const Input& spectrogram, const Input& sample_rate,
+            float upper_frequency_limit, float lower_frequency_limit,
+            int64_t filterbank_channel_count, int64_t dct_coefficient_count) {
+  return OpBuilder(scope, "Mfcc")
+      .Input(spectrogram)
+      .Input(sample_rate)
+      .Attr("upper_frequency_limit", upper_frequency_limit)
+      .Attr("lower_frequency_limit", lower_frequency_limit)
+      .Attr("filterbank_channel_count", filterbank_channel_count)
+      .Attr("dct_coefficient_count", dct_coefficient_count)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -10,6 +10,8 @@
 #ifndef RILL_GRAPH_BUILDER_SPECTRAL_OPS_H_
 #define RILL_GRAPH_BUILDER_SPECTRAL_OPS_H_
 
+#include <cstdint>
+
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
@@ -39,6 +41,14 @@ Output RFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
 Output IRFFT2D(const Scope& scope, const Output& input, const Input& fft_length);
 Output RFFT3D(const Scope& scope, const Output& input, const Input& fft_length);
 Output IRFFT3D(const Scope& scope, const Output& input, const Input& fft_length);
+
+// Speech features: power (or magnitude) spectra of Hann-windowed frames of a [samples, channels]
+// waveform, and MFCCs of such a spectrogram.
+Output AudioSpectrogram(const Scope& scope, const Input& input, int64_t window_size, int64_t stride,
+                        bool magnitude_squared = false);
+Output Mfcc(const Scope& scope, const Input& spectrogram, const Input& sample_rate,
+            float upper_frequency_limit = 4000.0f, float lower_frequency_limit = 20.0f,
+            int64_t filterbank_channel_count = 40, int64_t dct_coefficient_count = 13);
 
 }  // namespace ops
 }  // namespace rill

@@ -49,6 +49,18 @@ Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input&
       .output(0);
 }
 
+std::vector<Output> TensorArrayConcatV3(const Scope& scope, const Input& handle,
+                                        const Input& flow_in, DataType dtype) {
+  Operation op = OpBuilder(scope, "TensorArrayConcatV3")
+                     .Input(handle)
+                     .Input(flow_in)
+                     .Attr("dtype", dtype)
+                     .Finalize();
+  std::vector<Output> out;
+  for (int i = 0; i < op.num_outputs(); ++i) out.push_back(op.output(i));
+  return out;
+}
+
 Output TensorArrayScatterV3(const Scope& scope, const Input& handle, const Input& indices,
                             const Input& value, const Input& flow_in) {
   return OpBuilder(scope, "TensorArrayScatterV3")

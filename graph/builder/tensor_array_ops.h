@@ -10,6 +10,8 @@
 #ifndef RILL_GRAPH_BUILDER_TENSOR_ARRAY_OPS_H_
 #define RILL_GRAPH_BUILDER_TENSOR_ARRAY_OPS_H_
 
+#include <vector>
+
 #include "absl/strings/string_view.h"
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
@@ -44,6 +46,9 @@ Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input&
                            const Input& flow_in, DataType dtype);
 Output TensorArrayScatterV3(const Scope& scope, const Input& handle, const Input& indices,
                             const Input& value, const Input& flow_in);
+// value (elements joined along dim 0), lengths (each element's dim 0).
+std::vector<Output> TensorArrayConcatV3(const Scope& scope, const Input& handle,
+                                        const Input& flow_in, DataType dtype);
 // The gradient array of `handle`'s array for gradient source `source` (made on first use).
 TensorArrayOutputs TensorArrayGradV3(const Scope& scope, const Output& handle,
                                      const Output& flow_in, absl::string_view source);

@@ -685,8 +685,8 @@ absl::Status UnsortedSegmentProdGrad(const Scope& s, const GradOp& op, GradSpan 
 }
 RILL_REGISTER_GRADIENT("UnsortedSegmentProd", UnsortedSegmentProdGrad);
 
-// SparseSegmentSum / Mean / SqrtN: each selected row of data gets the gradient of its segment,
-// scaled by 1 / count (Mean) or 1 / sqrt(count) (SqrtN) of that segment.
+// SparseSegmentSum / Mean / SqrtN (and WithNumSegments): each selected row of data gets the
+// gradient of its segment, scaled by 1 / count (Mean) or 1 / sqrt(count) (SqrtN) of that segment.
 enum class SegmentNorm { kSum, kMean, kSqrtN };
 
 absl::Status SparseSegmentGrad(const Scope& s, const GradOp& op, const Output& g, SegmentNorm norm,
@@ -706,6 +706,7 @@ absl::Status SparseSegmentGrad(const Scope& s, const GradOp& op, const Output& g
   }
   Output rows = ElementOf(s, ops::Shape(s, data), I32(s, 0));
   Output dx = SegmentSumOf(s, ops::Gather(s, scaled, ids), indices, rows);
+  if (op.inputs.size() == 4) return Ok(out, {dx, Output(), Output(), Output()});  // num_segments
   return Ok(out, {dx, Output(), Output()});
 }
 
@@ -721,6 +722,9 @@ absl::Status SparseSegmentSqrtNGrad(const Scope& s, const GradOp& op, GradSpan g
 RILL_REGISTER_GRADIENT("SparseSegmentSum", SparseSegmentSumGrad);
 RILL_REGISTER_GRADIENT("SparseSegmentMean", SparseSegmentMeanGrad);
 RILL_REGISTER_GRADIENT("SparseSegmentSqrtN", SparseSegmentSqrtNGrad);
+RILL_REGISTER_GRADIENT("SparseSegmentSumWithNumSegments", SparseSegmentSumGrad);
+RILL_REGISTER_GRADIENT("SparseSegmentMeanWithNumSegments", SparseSegmentMeanGrad);
+RILL_REGISTER_GRADIENT("SparseSegmentSqrtNWithNumSegments", SparseSegmentSqrtNGrad);
 
 // --- Sparse tensors (indices, values, dense shape) ------------------------------------------
 
@@ -736,6 +740,12 @@ absl::Status SparseToDenseGrad(const Scope& s, const GradOp& op, GradSpan g, Gra
   return Ok(out, {Output(), Output(), values_grad, default_grad});
 }
 RILL_REGISTER_GRADIENT("SparseToDense", SparseToDenseGrad);
+
+// SparseTensorDenseAdd: each value gets the gradient at its index; b gets all of it.
+absl::Status SparseTensorDenseAddGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return Ok(out, {Output(), ops::GatherNd(s, g[0], op.inputs[0]), Output(), g[0]});
+}
+RILL_REGISTER_GRADIENT("SparseTensorDenseAdd", SparseTensorDenseAddGrad);
 
 // SparseTensorDenseMatMul: b's gradient is A^T g (A's adjoint flag flipped); each value a[r, c]
 // gets the dot product of g's row r with b's row c (rows and columns swapped by the adjoints,

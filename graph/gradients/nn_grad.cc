@@ -825,6 +825,8 @@ RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 // CTC decoding (TensorFlow marks both decoders NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("CTCGreedyDecoder");
 RILL_REGISTER_NO_GRADIENT("CTCBeamSearchDecoder");
+// Box selection (TensorFlow marks NonMaxSuppressionV2 NotDifferentiable).
+RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV2");
 
 }  // namespace
 }  // namespace rill

@@ -1,7 +1,8 @@
-// NonMaxSuppressionV3, V4 and V5 on the CPU: greedy selection of boxes [num_boxes, 4] (corners
+// NonMaxSuppressionV2, V3, V4 and V5 on the CPU: greedy selection of boxes [num_boxes, 4] (corners
 // [y1, x1, y2, x2] in either order) by descending score (equal scores: lower index first), a
 // candidate is dropped when its IoU with an already selected box exceeds iou_threshold, and only
-// scores above score_threshold are considered. V5 with soft_nms_sigma > 0 is Soft-NMS (Bodla et
+// scores above score_threshold are considered (V2 has no score_threshold input: scores above T's
+// lowest finite value). V5 with soft_nms_sigma > 0 is Soft-NMS (Bodla et
 // al.): instead of being dropped, a candidate's score is multiplied by exp(-0.5 * iou^2 / sigma)
 // for each selected box it was not yet compared with, and it goes back into the queue while the
 // score stays above score_threshold. V4 and V5 also return the number of valid outputs and, with
@@ -179,7 +180,7 @@ float ScalarAsFloat(const Tensor& t) {
   return t.dtype() == DT_HALF ? static_cast<float>(t.flat<half>()[0]) : t.flat<float>()[0];
 }
 
-// NonMaxSuppressionV3 (kVersion 3), V4 (4) and V5 (5).
+// NonMaxSuppressionV2 (kVersion 2), V3 (3), V4 (4) and V5 (5).
 template <int kVersion>
 class NonMaxSuppressionOp final : public OpKernel {
  public:
@@ -197,8 +198,12 @@ class NonMaxSuppressionOp final : public OpKernel {
     if (!(iou >= 0.0f && iou <= 1.0f)) {
       return absl::InvalidArgumentError("iou_threshold must be in [0, 1]");
     }
-    RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(4), "score_threshold", false));
-    const float score_threshold = ScalarAsFloat(ctx.input(4));
+    float score_threshold =
+        ctx.input(0).dtype() == DT_HALF ? -65504.0f : std::numeric_limits<float>::lowest();
+    if (kVersion >= 3) {
+      RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(4), "score_threshold", false));
+      score_threshold = ScalarAsFloat(ctx.input(4));
+    }
     float sigma = 0.0f;
     if (kVersion == 5) {
       RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(5), "soft_nms_sigma", false));
@@ -475,6 +480,13 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
   bool clip_boxes_ = true;
 };
 
+REGISTER_KERNEL(KernelDefBuilder("NonMaxSuppressionV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT})
+                    .TypeConstraint("T_threshold", {DT_HALF, DT_FLOAT})
+                    .HostMemory("max_output_size")
+                    .HostMemory("iou_threshold"),
+                NonMaxSuppressionOp<2>);
 REGISTER_KERNEL(KernelDefBuilder("NonMaxSuppressionV3")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT})

@@ -1,5 +1,8 @@
 // Paths the TensorFlow-recorded conformance cases cannot express (TensorFlow crashes on them):
-// a negative max_output_size with padding, a negative max_output_size_per_class.
+// a negative max_output_size with padding, a negative max_output_size_per_class; and the selection
+// of each version.
+#include <limits>
+
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
@@ -29,6 +32,19 @@ TEST(NonMaxSuppressionOpTest, SelectsGreedily) {
   t.Input(Tensor::Scalar<float>(0.5f)).Input(Tensor::Scalar<float>(0.0f));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
   ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({0, 2}, TensorShape({2})));
+}
+
+TEST(NonMaxSuppressionOpTest, V2KeepsEveryScoreAboveTheLowest) {
+  // No score threshold input: only scores at or below float's lowest (here -inf) are dropped.
+  OpTester t("NonMaxSuppressionV2");
+  t.Attr("T", DT_FLOAT).Attr("T_threshold", DT_FLOAT);
+  t.Input(Boxes())
+      .Input(Tensor::FromVector<float>({-1e30f, -std::numeric_limits<float>::infinity(), -5.0f},
+                                       TensorShape({3})))
+      .Input(Tensor::Scalar<int32_t>(3))
+      .Input(Tensor::Scalar<float>(0.5f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<int32_t>({2, 0}, TensorShape({2})));
 }
 
 TEST(CombinedNonMaxSuppressionOpTest, NegativePerClassLimitSelectsNothing) {

@@ -345,6 +345,112 @@ class PopBackOp final : public ListOpBase {
   }
 };
 
+// TensorListConcatV2(list, element_shape, leading_dims): the elements (each at least a vector,
+// equal past dim 0) joined along dim 0, and each one's dim 0. An unset element is zeros whose dim
+// 0 is leading_dims[i], or the dim 0 every set element shares (or element_shape's first dim).
+template <typename Elements>
+class ConcatOp final : public ListOpBase {
+ public:
+  explicit ConcatOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
+  bool IsExpensive() const override { return true; }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
+    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
+    RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, MergeShapes(list->element_shape, requested));
+    if (!shape.unknown_rank() && shape.rank() < 1) {
+      return absl::InvalidArgumentError(
+          "Concat requires elements to be at least vectors, found scalars instead.");
+    }
+    int64_t first_dim = shape.unknown_rank() ? -1 : shape.dims()[0];
+    PartialTensorShape rest;
+    if (!shape.unknown_rank()) {
+      rest = PartialTensorShape(std::vector<int64_t>(shape.dims().begin() + 1, shape.dims().end()));
+    }
+    const int64_t n = static_cast<int64_t>(list->tensors.size());
+    if (n == 0 && !rest.IsFullyDefined()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "All except the first dimension must be fully defined when concating an empty tensor "
+          "list. element_shape: ",
+          rest.DebugString()));
+    }
+    if (!list->element_shape.IsFullyDefined()) {
+      bool infer = first_dim == -1;
+      int64_t inferred = first_dim;
+      for (int64_t i = 0; i < n; ++i) {
+        const Tensor& t = list->tensors[i];
+        if (!t.IsInitialized()) continue;
+        const auto dims = t.shape().dims();
+        if (dims.empty()) {
+          return absl::InvalidArgumentError(absl::StrCat("Concat saw a scalar shape at index ", i,
+                                                         " but requires at least vectors."));
+        }
+        RILL_ASSIGN_OR_RETURN(rest, MergeShapes(rest, PartialTensorShape(std::vector<int64_t>(
+                                                          dims.begin() + 1, dims.end()))));
+        if (first_dim != -1 && first_dim != dims[0]) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "First entry of element_shape input does not match the first dim of list element "
+              "at index: ",
+              i, " Expected: ", first_dim, " Actual: ", dims[0]));
+        }
+        if (infer) {
+          if (inferred == -1) {
+            inferred = dims[0];
+          } else if (inferred != dims[0]) {
+            inferred = -1;
+            infer = false;
+          }
+        }
+      }
+      first_dim = inferred;
+    }
+    if (!rest.IsFullyDefined()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Trying to concat list with only uninitialized tensors but "
+                       "element_shape_except_first_dim is not fully defined: ",
+                       rest.DebugString()));
+    }
+    const Tensor& leading = ctx.input(2);
+    RILL_ASSIGN_OR_RETURN(Tensor * lengths, ctx.allocate_output(1, TensorShape({n})));
+    int64_t rows = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const Tensor& t = list->tensors[i];
+      int64_t dim;
+      if (t.IsInitialized()) {
+        dim = t.shape().dim(0);
+      } else if (i >= leading.NumElements() && first_dim != -1) {
+        dim = first_dim;
+      } else if (i >= leading.NumElements()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("List contains uninitialized tensor at index ", i,
+                         " but leading_dims has only ", leading.NumElements(), " elements."));
+      } else {
+        dim = leading.flat<int64_t>()[i];
+      }
+      lengths->flat<int64_t>()[i] = dim;
+      rows += dim;
+    }
+    std::vector<int64_t> dims{rows};
+    dims.insert(dims.end(), rest.dims().begin(), rest.dims().end());
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const int64_t per_row = out_shape.num_elements() / rows;
+    int64_t at = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const Tensor& t = list->tensors[i];
+      const int64_t count = lengths->flat<int64_t>()[i] * per_row;
+      if (t.IsInitialized()) {
+        RILL_RETURN_IF_ERROR(Elements::CheckItem(ctx, t, i));
+        RILL_RETURN_IF_ERROR(Elements::Copy(ctx, t, 0, out, at, count));
+      } else {
+        RILL_RETURN_IF_ERROR(Elements::Zero(ctx, out, at, count));
+      }
+      at += count;
+    }
+    return absl::OkStatus();
+  }
+};
+
 }  // namespace list_kernels
 }  // namespace rill
 

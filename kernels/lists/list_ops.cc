@@ -34,6 +34,8 @@ REGISTER_KERNEL(KernelDefBuilder("TensorListGetItem").Device(kDeviceCpu),
                 GetItemOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListSetItem").Device(kDeviceCpu), SetItemOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu), StackOp<CpuListElements>);
+REGISTER_KERNEL(KernelDefBuilder("TensorListConcatV2").Device(kDeviceCpu),
+                ConcatOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListLength").Device(kDeviceCpu), LengthOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListElementShape").Device(kDeviceCpu), ElementShapeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListPushBack").Device(kDeviceCpu), PushBackOp);

@@ -46,6 +46,20 @@ TEST(TensorListTest, ReserveThenStackFillsUnsetElementsWithZeros) {
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 0, 5, 6, 0, 0}, TensorShape({3, 2})));
 }
 
+TEST(TensorListTest, ConcatJoinsElementsAndSizesUnsetOnesFromLeadingDims) {
+  Tensor list = FloatList({Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})), Tensor(),
+                           Tensor::FromVector<float>({5, 6}, TensorShape({1, 2}))},
+                          PartialTensorShape({-1, 2}));
+  OpTester concat("TensorListConcatV2");
+  concat.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  concat.Input(list).Input(Shape({-1, 2}));
+  concat.Input(Tensor::FromVector<int64_t>({9, 1, 9}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, concat.Run());
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<float>({1, 2, 3, 4, 0, 0, 5, 6}, TensorShape({4, 2})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<int64_t>({2, 1, 1}, TensorShape({3})));
+}
+
 TEST(TensorListTest, DtypeMismatchIsTensorFlowsError) {
   OpTester get("TensorListGetItem");
   get.Attr("element_dtype", DT_INT32)

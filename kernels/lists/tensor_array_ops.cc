@@ -1,4 +1,5 @@
-// TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc). A TensorArray is a resource of
+// TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc): TensorArrayV3 and its Write, Read,
+// Gather, Scatter, Concat, Size, Close and Grad ops. A TensorArray is a resource of
 // the step (OpKernelContext::step_resources, dropped when the run ends), addressed by a handle
 // tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
 // kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
@@ -9,6 +10,7 @@
 // cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
 // dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -341,6 +343,84 @@ class GatherOp final : public OpKernel {
   PartialTensorShape element_shape_;
 };
 
+// TensorArrayConcatV3: elements 0..size-1 (each at least a vector, equal past dim 0) joined along
+// dim 0, and their dim-0 lengths. An empty array gives [0] + element_shape_except0, which must be
+// fully defined.
+class ConcatOp final : public OpKernel {
+ public:
+  explicit ConcatOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    TensorShapeProto shape;
+    absl::Status s = ctx.GetAttr("dtype", &dtype_);
+    if (s.ok()) s = ctx.GetAttr("element_shape_except0", &shape);
+    if (s.ok()) {
+      absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(shape);
+      if (p.ok()) except0_ = *std::move(p);
+      s = p.status();
+    }
+    ctx.SetStatus(s);
+  }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    const int64_t size = ta->Size();
+    if (size == 0) {
+      if (!except0_.IsFullyDefined()) {
+        return absl::UnimplementedError(absl::StrCat(
+            "TensorArray has size zero, but element_shape_except0 ", except0_.DebugString(),
+            " is not fully defined. Currently only static shapes are supported when "
+            "concatenating zero-size TensorArrays."));
+      }
+      std::vector<int64_t> dims = {0};
+      dims.insert(dims.end(), except0_.dims().begin(), except0_.dims().end());
+      RILL_ASSIGN_OR_RETURN(TensorShape empty, TensorShape::FromDims(dims));
+      RILL_RETURN_IF_ERROR(ctx.allocate_output(0, empty).status());
+      return ctx.allocate_output(1, TensorShape({0})).status();
+    }
+    std::vector<Tensor> values;
+    int64_t rows = 0;
+    for (int64_t i = 0; i < size; ++i) {
+      RILL_ASSIGN_OR_RETURN(Tensor v, ta->Read(ctx, i, dtype_));
+      const auto dims = v.shape().dims();
+      if (dims.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Concat saw a scalar shape at index ", i,
+                         " but requires at least vectors.  Did you mean to call pack?"));
+      }
+      if (i > 0 && !std::equal(dims.begin() + 1, dims.end(), values[0].shape().dims().begin() + 1,
+                               values[0].shape().dims().end())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: ",
+            Except0(values[0].shape()), " but index ", i,
+            " has (excepting dimension 0) shape: ", Except0(v.shape())));
+      }
+      rows += dims[0];
+      values.push_back(std::move(v));
+    }
+    std::vector<int64_t> dims(values[0].shape().dims().begin(), values[0].shape().dims().end());
+    dims[0] = rows;
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims(dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    RILL_ASSIGN_OR_RETURN(Tensor * lengths, ctx.allocate_output(1, TensorShape({size})));
+    int64_t at = 0;
+    for (int64_t k = 0; k < size; ++k) {
+      const int64_t n = values[k].NumElements();
+      lengths->flat<int64_t>()[k] = values[k].shape().dim(0);
+      RILL_RETURN_IF_ERROR(CopyElements(values[k], 0, out, at, n));
+      at += n;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // "[d1,d2,...]": a shape without its first dim, as TensorFlow prints it.
+  static std::string Except0(const TensorShape& shape) {
+    std::vector<int64_t> dims(shape.dims().begin() + 1, shape.dims().end());
+    return PartialTensorShape(std::move(dims)).DebugString();
+  }
+
+  DataType dtype_ = DT_INVALID;
+  PartialTensorShape except0_;
+};
+
 class ScatterOp final : public OpKernel {
  public:
   explicit ScatterOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -427,6 +507,7 @@ REGISTER_KERNEL(KernelDefBuilder("TensorArrayWriteV3").Device(kDeviceCpu), Write
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayReadV3").Device(kDeviceCpu), ReadOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayGatherV3").Device(kDeviceCpu), GatherOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayScatterV3").Device(kDeviceCpu), ScatterOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcatV3").Device(kDeviceCpu), ConcatOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV3").Device(kDeviceCpu), SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV3").Device(kDeviceCpu), CloseOp);
 

@@ -48,6 +48,24 @@ class TensorArrayTest : public ::testing::Test {
   ResourceMgr step_;
 };
 
+TEST_F(TensorArrayTest, ConcatJoinsElementsOfDifferentLengths) {
+  OpTester make("TensorArrayV3", "ragged");
+  make.Attr("dtype", DT_FLOAT).ShapeAttr("element_shape", {-1, 2});
+  make.Input(Tensor::Scalar<int32_t>(3));
+  make.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> made, make.Run());
+  const Tensor h = made[0];
+  ASSERT_THAT(Write(h, 0, Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2}))), IsOk());
+  ASSERT_THAT(Write(h, 1, Tensor::FromVector<float>({}, TensorShape({0, 2}))), IsOk());
+  ASSERT_THAT(Write(h, 2, Tensor::FromVector<float>({5, 6}, TensorShape({1, 2}))), IsOk());
+  OpTester t("TensorArrayConcatV3");
+  t.Attr("dtype", DT_FLOAT).Input(h).Input(Tensor::Scalar<float>(0.f));
+  t.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2})));
+  ExpectTensorEqual(out[1], Tensor::FromVector<int64_t>({2, 0, 1}, TensorShape({3})));
+}
+
 TEST_F(TensorArrayTest, WriteReadSizeAndClose) {
   Tensor h = NewArray(2);
   const Tensor v = Tensor::FromVector<float>({1, 2}, TensorShape({2}));

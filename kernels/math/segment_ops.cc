@@ -8,7 +8,7 @@
 //     negative ids are dropped; empty rows are 0, 1, the lowest or the highest value.
 //   SparseSegmentSum/Mean/SqrtN(data, indices, segment_ids): row indices[k] of data goes to
 //     segment segment_ids[k] (sorted); Mean divides by the count, SqrtN by its square root;
-//     empty rows are 0.
+//     empty rows are 0. The *WithNumSegments forms take the row count as input 3.
 //
 // Integers wrap (Mean divides the wrapped sum, as TensorFlow does); half accumulates in float.
 // Max/Min take a NaN row element where the running value is not strictly greater (smaller), as
@@ -286,7 +286,9 @@ class UnsortedSegmentReductionOp final : public OpKernel {
   }
 };
 
-template <Finish kFinish, typename... Ts>
+// kWithNum: the *WithNumSegments forms, whose input 3 (a scalar) gives the output's row count;
+// ids must stay below it.
+template <Finish kFinish, bool kWithNum, typename... Ts>
 class SparseSegmentReductionOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -309,7 +311,18 @@ class SparseSegmentReductionOp final : public OpKernel {
     }
     const std::vector<int64_t> ids = IndexValues(ids_t);
     const std::vector<int64_t> indices = IndexValues(indices_t);
-    RILL_ASSIGN_OR_RETURN(const int64_t rows, SortedSegmentRows(ids));
+    RILL_ASSIGN_OR_RETURN(int64_t rows, SortedSegmentRows(ids));
+    if constexpr (kWithNum) {
+      const Tensor& num_t = ctx.input(3);
+      if (num_t.shape().rank() != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "num_segments should be a scalar, not shape ", num_t.shape().DebugString()));
+      }
+      const int64_t num = IndexValues(num_t)[0];
+      if (num < 0) return absl::InvalidArgumentError("segment ids must be >= 0");
+      if (rows > num) return absl::InvalidArgumentError("segment ids must be < num_segments");
+      rows = num;
+    }
     const int64_t data_rows = data.shape().dim(0);
     for (size_t k = 0; k < indices.size(); ++k) {
       if (indices[k] < 0 || indices[k] >= data_rows) {
@@ -370,11 +383,25 @@ REGISTER_UNSORTED_SEGMENT("UnsortedSegmentMin", MinReducer);
                       .TypeConstraint("T", DataTypesOf<__VA_ARGS__>()) \
                       .TypeConstraint("Tidx", IndexTypes())            \
                       .TypeConstraint("Tsegmentids", IndexTypes()),    \
-                  SparseSegmentReductionOp<finish, __VA_ARGS__>)
+                  SparseSegmentReductionOp<finish, false, __VA_ARGS__>)
 
 REGISTER_SPARSE_SEGMENT("SparseSegmentSum", Finish::kNone, RILL_SEGMENT_TYPES);
 REGISTER_SPARSE_SEGMENT("SparseSegmentMean", Finish::kMean, RILL_SEGMENT_FLOATS);
 REGISTER_SPARSE_SEGMENT("SparseSegmentSqrtN", Finish::kSqrtN, RILL_SEGMENT_FLOATS);
+
+#define REGISTER_SPARSE_SEGMENT_NUM(op, finish, ...)                   \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                 \
+                      .Device(kDeviceCpu)                              \
+                      .TypeConstraint("T", DataTypesOf<__VA_ARGS__>()) \
+                      .TypeConstraint("Tidx", IndexTypes())            \
+                      .TypeConstraint("Tnumsegments", IndexTypes())    \
+                      .TypeConstraint("Tsegmentids", IndexTypes()),    \
+                  SparseSegmentReductionOp<finish, true, __VA_ARGS__>)
+
+REGISTER_SPARSE_SEGMENT_NUM("SparseSegmentSumWithNumSegments", Finish::kNone, RILL_SEGMENT_TYPES);
+REGISTER_SPARSE_SEGMENT_NUM("SparseSegmentMeanWithNumSegments", Finish::kMean, RILL_SEGMENT_FLOATS);
+REGISTER_SPARSE_SEGMENT_NUM("SparseSegmentSqrtNWithNumSegments", Finish::kSqrtN,
+                            RILL_SEGMENT_FLOATS);
 
 }  // namespace
 }  // namespace rill

@@ -40,5 +40,24 @@ TEST(SegmentOpsTest, HugeSparseSegmentIdIsAnErrorNotACrash) {
   EXPECT_FALSE(t.Run().ok());
 }
 
+TEST(SegmentOpsTest, SparseSegmentWithNumSegmentsPadsAndChecksTheRowCount) {
+  auto run = [](int32_t num) {
+    OpTester t("SparseSegmentSumWithNumSegments");
+    t.Attr("T", DT_FLOAT).Attr("Tidx", DT_INT32).Attr("Tsegmentids", DT_INT32);
+    t.Attr("Tnumsegments", DT_INT32);
+    t.Input(Tensor::FromVector<float>({1, 2, 3}, TensorShape({3, 1})));
+    t.Input(Tensor::FromVector<int32_t>({0, 2, 1}, TensorShape({3})));
+    t.Input(Tensor::FromVector<int32_t>({0, 0, 1}, TensorShape({3})));
+    t.Input(Tensor::Scalar<int32_t>(num));
+    return t.Run();
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, run(4));
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({4, 2, 0, 0}, TensorShape({4, 1})));
+  EXPECT_THAT(run(1).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "segment ids must be < num_segments"));
+  EXPECT_THAT(run(-1).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "segment ids must be >= 0"));
+}
+
 }  // namespace
 }  // namespace rill

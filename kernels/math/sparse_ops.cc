@@ -8,7 +8,9 @@
 //   SparseTensorDenseMatMul(a_indices, a_values, a_shape, b, adjoint_a, adjoint_b): the dense
 //     product op(A) op(B) of a sparse matrix A and a dense B; repeated entries add.
 //   SparseReduceSum(input_indices, input_values, input_shape, reduction_axes, keep_dims): the
-//     dense sum over the axes (none: the dense tensor itself).
+//     dense sum over the axes (none: the dense tensor itself). SparseReduceMax: the largest
+//     entry instead (positions without entries are 0; a NaN entry stays the maximum until an
+//     entry after it in row-major order is compared, as TensorFlow's kernel).
 //   SparseAdd(a..., b..., thresh): the merge of two sparse tensors of one shape, walking both
 //     index lists in order and adding entries at equal indices; sums with |sum| < thresh are
 //     dropped (entries of only one operand are kept, as TensorFlow's kernel does).
@@ -352,9 +354,11 @@ absl::Status CheckSparseTensor(const Tensor& indices, const Tensor& values, int6
   return absl::OkStatus();
 }
 
-class SparseReduceSumOp final : public OpKernel {
+// SparseReduceSum (kMax false) and SparseReduceMax (kMax true).
+template <bool kMax>
+class SparseReduceOp final : public OpKernel {
  public:
-  explicit SparseReduceSumOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit SparseReduceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("keep_dims", &keep_dims_));
   }
 
@@ -417,7 +421,8 @@ class SparseReduceSumOp final : public OpKernel {
           using T = typename decltype(tag)::type;
           using C = decltype(Load(T()));
           // Entries are sorted by the kept dims, so each output element's entries are
-          // consecutive: each run is summed, then written.
+          // consecutive: each run is summed (or its maximum taken), then written; elements
+          // without entries are 0.
           T* o = out->flat<T>().data();
           std::fill(o, o + size, Store<T>(C(0)));
           const T* v = values.flat<T>().data();
@@ -435,12 +440,18 @@ class SparseReduceSumOp final : public OpKernel {
                                                       " which is outside of bounds of [0, ", size,
                                                       ")"));
             }
+            const C x = Load(v[n]);
             if (at != run_at) {
               if (run_at >= 0) o[run_at] = Store<T>(run);
               run_at = at;
-              run = C(0);
+              run = kMax ? x : C(0);
+              if (kMax) continue;
             }
-            run = cwise_math::WrapAdd(run, Load(v[n]));
+            if constexpr (kMax) {
+              run = x < run ? run : x;  // a NaN entry is kept until a later one replaces it
+            } else {
+              run = cwise_math::WrapAdd(run, x);
+            }
           }
           if (run_at >= 0) o[run_at] = Store<T>(run);
           return absl::OkStatus();
@@ -854,7 +865,12 @@ REGISTER_KERNEL(KernelDefBuilder("SparseReduceSum")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double, half, int32_t, int64_t, uint8_t,
                                                      int8_t, int16_t>()),
-                SparseReduceSumOp);
+                SparseReduceOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("SparseReduceMax")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double, half, int32_t, int64_t, uint8_t,
+                                                     int8_t, int16_t>()),
+                SparseReduceOp<true>);
 REGISTER_KERNEL(
     KernelDefBuilder("SparseAdd")
         .Device(kDeviceCpu)

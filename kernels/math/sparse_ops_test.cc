@@ -102,5 +102,16 @@ TEST(SparseToDenseTest, FirstBadRowIsNamed) {
   ExpectTensorEqual(out, Tensor::FromVector<float>(want, TensorShape({4, 5})));
 }
 
+TEST(SparseReduceMaxOpTest, MaxOfEntriesAndZeroWhereNone) {
+  OpTester t("SparseReduceMax");
+  t.Attr("T", DT_FLOAT).Attr("keep_dims", false);
+  t.Input(Tensor::FromVector<int64_t>({0, 0, 0, 2, 2, 1}, TensorShape({3, 2})))
+      .Input(Tensor::FromVector<float>({-3, -1, -5}, TensorShape({3})))
+      .Input(Tensor::FromVector<int64_t>({3, 3}, TensorShape({2})))
+      .Input(Tensor::FromVector<int32_t>({1}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], Tensor::FromVector<float>({-1, 0, -5}, TensorShape({3})));
+}
+
 }  // namespace
 }  // namespace rill

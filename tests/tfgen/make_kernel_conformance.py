@@ -68,6 +68,8 @@ from kernel_cases import ctc  # noqa: E402
 from kernel_cases import string_sequences  # noqa: E402
 from kernel_cases import images_codec  # noqa: E402
 from kernel_cases import images_gif  # noqa: E402
+from kernel_cases import sparse_features  # noqa: E402
+from kernel_cases import audio  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
@@ -75,7 +77,8 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             strings, control_flow, functional, lists, tensor_arrays, stacks, image,
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
-            ctc, string_sequences, images_codec, images_gif]  # in priority order
+            ctc, string_sequences, images_codec, images_gif, sparse_features,
+            audio]  # in priority order
 
 
 def main(argv):

@@ -385,6 +385,10 @@ def segment_cases(add):
         unary(add, op, "rank1_int64", rand([5], (op, "1d")),
               lambda x, fn=fn: fn(data=x, indices=c([4, 4, 0], tf.int64),
                                   segment_ids=c([0, 1, 1], tf.int64), name="out"))
+        fn = getattr(raw, op + "WithNumSegments")
+        unary(add, op + "WithNumSegments", "trailing_empty_segments", rand([4, 3], (op, "n")),
+              lambda x, fn=fn: fn(data=x, indices=c([0, 2, 1, 2]), segment_ids=c([0, 0, 1, 3]),
+                                  num_segments=c(6), name="out"))
 
 
 def sparse_cases(add):
@@ -395,6 +399,12 @@ def sparse_cases(add):
                                        ("d", rand([], ("s2d_d", dt), dtype=dt))],
             lambda v, d: raw.SparseToDense(sparse_indices=c(idx, i64), output_shape=c([4, 3], i64),
                                            sparse_values=v, default_value=d, name="out"))
+    for dt in [F32, F64]:
+        add("SparseTensorDenseAdd", "repeated_index", [("v", rand([4], ("stda_v", dt), dtype=dt)),
+                                                       ("b", rand([4, 3], ("stda_b", dt),
+                                                                  dtype=dt))],
+            lambda v, b: raw.SparseTensorDenseAdd(a_indices=c(idx[:3] + [[1, 0]], i64), a_values=v,
+                                                  a_shape=c([4, 3], i64), b=b, name="out"))
     add("SparseToDense", "rank1_int32", [("v", rand([3], "s2d1_v")), ("d", rand([], "s2d1_d"))],
         lambda v, d: raw.SparseToDense(sparse_indices=c([[0], [2], [5]]), output_shape=c([6]),
                                        sparse_values=v, default_value=d, name="out"))

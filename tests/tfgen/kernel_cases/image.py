@@ -1,4 +1,4 @@
-"""Image and detection post-processing kernels: NonMaxSuppressionV3/V4/V5,
+"""Image and detection post-processing kernels: NonMaxSuppressionV2/V3/V4/V5,
 CombinedNonMaxSuppression, CropAndResize, ResizeBicubic, ResizeArea, RGBToHSV, HSVToRGB,
 AdjustContrastv2, AdjustHue, AdjustSaturation, ExtractImagePatches, MaxPoolWithArgmax, Dilation2D.
 
@@ -50,12 +50,13 @@ def nms(rec, op):
                 kw = dict(boxes=ph("x", arr(boxes, dt)), scores=ph("y", arr(scores, dt)),
                           max_output_size=ph("max_output_size", np.asarray(max_out, np.int32)),
                           iou_threshold=ph("iou_threshold", arr(iou, tdt if not soft else dt)),
-                          score_threshold=ph("score_threshold",
-                                             arr(score_t, tdt if not soft else dt)),
                           name="out")
+                if op != "NonMaxSuppressionV2":
+                    kw["score_threshold"] = ph("score_threshold",
+                                               arr(score_t, tdt if not soft else dt))
                 if soft:
                     kw["soft_nms_sigma"] = ph("soft_nms_sigma", arr(sigma, dt))
-                if op != "NonMaxSuppressionV3":
+                if op not in ("NonMaxSuppressionV2", "NonMaxSuppressionV3"):
                     kw["pad_to_max_output_size"] = pad
                 return getattr(tf.raw_ops, op)(**kw)
             rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
@@ -63,7 +64,11 @@ def nms(rec, op):
         s = op + "/" + dt
         c("clusters", CLUSTER_BOXES, CLUSTER_SCORES, 6)
         c("clusters_max2", CLUSTER_BOXES, CLUSTER_SCORES, 2)
-        c("score_threshold", CLUSTER_BOXES, CLUSTER_SCORES, 6, score_t=0.6)
+        if op != "NonMaxSuppressionV2":
+            c("score_threshold", CLUSTER_BOXES, CLUSTER_SCORES, 6, score_t=0.6)
+        else:
+            c("lowest_scores", CLUSTER_BOXES[:3], [-3e38, float("-inf"), -1.0], 3)
+            c("half_lowest_scores", CLUSTER_BOXES[:3], [-65504.0, float("-inf"), -1.0], 3)
         c("random", _boxes(12, s + "/a"), _scores(12, s + "/b"), 8, iou=0.3)
         c("flipped_corners", _boxes(10, s + "/c", flip=True), _scores(10, s + "/d"), 10, iou=0.2)
         c("iou_exactly_threshold", HALF_IOU_BOXES, [0.75, 0.5], 2, iou=0.5)
@@ -72,7 +77,7 @@ def nms(rec, op):
         c("zero_area_box", [[0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 1, 1]], [0.5, 0.75, 0.25], 3)
         c("no_boxes", np.zeros([0, 4]), np.zeros([0]), 3)
         c("max_output_zero", CLUSTER_BOXES, CLUSTER_SCORES, 0)
-        if op != "NonMaxSuppressionV3":
+        if op not in ("NonMaxSuppressionV2", "NonMaxSuppressionV3"):
             c("pad", CLUSTER_BOXES, CLUSTER_SCORES, 5, pad=True)
             c("pad_score_threshold", CLUSTER_BOXES, CLUSTER_SCORES, 5, score_t=0.7, pad=True)
         if soft:
@@ -100,8 +105,9 @@ def nms(rec, op):
           error="INVALID_ARGUMENT", phrases=["iou_threshold must be 0-D"])
         c("iou_range_error", CLUSTER_BOXES, CLUSTER_SCORES, 3, iou=1.5,
           error="INVALID_ARGUMENT", phrases=["iou_threshold must be in [0, 1]"])
-        c("score_threshold_rank_error", CLUSTER_BOXES, CLUSTER_SCORES, 3, score_t=[0.5],
-          error="INVALID_ARGUMENT", phrases=["score_threshold must be 0-D"])
+        if op != "NonMaxSuppressionV2":
+            c("score_threshold_rank_error", CLUSTER_BOXES, CLUSTER_SCORES, 3, score_t=[0.5],
+              error="INVALID_ARGUMENT", phrases=["score_threshold must be 0-D"])
 
     rec.for_dtypes(op, ["float32", "half"], gen)
 
@@ -479,7 +485,8 @@ def scale_and_translate(rec):
 
 
 def build_all(rec, emit):
-    for op in ("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5"):
+    for op in ("NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
+               "NonMaxSuppressionV5"):
         nms(rec, op)
         emit(op)
     combined_nms(rec)

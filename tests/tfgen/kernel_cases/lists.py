@@ -164,6 +164,90 @@ def build_all(rec, emit):
             element_shape=_shape([2], "es"), element_dtype=tdt(dt), name="out")[1],
           error="INVALID_ARGUMENT", phrases=["Trying to pop from an empty list."])
 
+    def concat(dt):
+        a, b = rand(dt, [2, 3], "Lc/a" + dt), rand(dt, [1, 3], "Lc/b" + dt)
+
+        def cat(l, shape, leading=(), name="out"):
+            return list(R.TensorListConcatV2(
+                input_handle=l, element_shape=_shape(shape, "es"),
+                leading_dims=tf.constant(list(leading), tf.int64), element_dtype=tdt(dt),
+                name=name))
+
+        def ragged():
+            # Set elements of different lengths, one empty (what per-class NMS writes).
+            l = R.EmptyTensorList(element_shape=_shape([-1, 3]), max_num_elements=const("m", -1),
+                                  element_dtype=tdt(dt))
+            for i, v in enumerate([a, np.zeros([0, 3], a.dtype), b, a]):
+                l = R.TensorListPushBack(input_handle=l, tensor=ph("v%d" % i, v))
+            return cat(l, [-1, 3])
+        c("TensorListConcatV2", dt, "ragged_lengths", ragged)
+
+        def unset_leading():
+            l = R.TensorListReserve(element_shape=_shape([-1, 3]), num_elements=const("n", 3),
+                                    element_dtype=tdt(dt))
+            l = R.TensorListSetItem(input_handle=l, index=const("i", 1), item=ph("a", a))
+            return cat(l, [-1, 3], leading=[4, 9, 1])
+        c("TensorListConcatV2", dt, "unset_from_leading_dims", unset_leading)
+
+        def unset_inferred():
+            l = R.TensorListReserve(element_shape=_shape([-1, 3]), num_elements=const("n", 3),
+                                    element_dtype=tdt(dt))
+            l = R.TensorListSetItem(input_handle=l, index=const("i", 0), item=ph("a", a))
+            l = R.TensorListSetItem(input_handle=l, index=const("j", 2), item=ph("c", a + a))
+            return cat(l, [-1, 3])
+        c("TensorListConcatV2", dt, "unset_inferred_first_dim", unset_inferred)
+
+        def unset_shape_first_dim():
+            l = R.TensorListReserve(element_shape=_shape([2, 3]), num_elements=const("n", 2),
+                                    element_dtype=tdt(dt))
+            return cat(l, [2, 3])
+        c("TensorListConcatV2", dt, "unset_known_shape", unset_shape_first_dim)
+
+        def empty():
+            l = R.EmptyTensorList(element_shape=_shape([-1, 2]), max_num_elements=const("m", -1),
+                                  element_dtype=tdt(dt))
+            return cat(l, [-1, 2])
+        c("TensorListConcatV2", dt, "empty_list", empty)
+
+        def from_tensor():
+            l = R.TensorListFromTensor(tensor=ph("x", rand(dt, [3, 2, 2], "Lc/x" + dt)),
+                                       element_shape=_shape([2, 2]))
+            return cat(l, None)
+        c("TensorListConcatV2", dt, "from_tensor", from_tensor)
+
+        def errors(what, build, phrase):
+            c("TensorListConcatV2", dt, what, build, error="INVALID_ARGUMENT", phrases=[phrase])
+
+        errors("empty_unknown_error", lambda: cat(R.EmptyTensorList(
+            element_shape=_shape(None), max_num_elements=const("m", -1),
+            element_dtype=tdt(dt)), None),
+            "All except the first dimension must be fully defined when concating an empty "
+            "tensor list.")
+        errors("scalar_shape_error", lambda: cat(R.EmptyTensorList(
+            element_shape=_shape([]), max_num_elements=const("m", -1),
+            element_dtype=tdt(dt)), []),
+            "Concat requires elements to be at least vectors, found scalars instead.")
+
+        def first_dim_mismatch():
+            l = R.EmptyTensorList(element_shape=_shape(None), max_num_elements=const("m", -1),
+                                  element_dtype=tdt(dt))
+            l = R.TensorListPushBack(input_handle=l, tensor=ph("a", a))
+            return cat(l, [1, 3])
+        errors("first_dim_mismatch_error", first_dim_mismatch,
+               "First entry of element_shape input does not match the first dim of list "
+               "element at index: 0 Expected: 1 Actual: 2")
+
+        def unset_no_leading():
+            # Set elements of different lengths leave no inferred first dim for the unset one.
+            l = R.TensorListReserve(element_shape=_shape([-1, 3]), num_elements=const("n", 3),
+                                    element_dtype=tdt(dt))
+            l = R.TensorListSetItem(input_handle=l, index=const("i", 0), item=ph("a", a))
+            l = R.TensorListSetItem(input_handle=l, index=const("j", 1), item=ph("b", b))
+            return cat(l, [-1, 3], leading=[2])
+        errors("unset_without_leading_dim_error", unset_no_leading,
+               "List contains uninitialized tensor at index 2 but leading_dims has only 1 "
+               "elements.")
+
     suite("TensorListReserve", reserve)
     suite("TensorListFromTensor", from_tensor)
     suite("TensorListGetItem", get_item)
@@ -174,3 +258,4 @@ def build_all(rec, emit):
     suite("TensorListPushBack", push_back)
     suite("EmptyTensorList", empty)
     suite("TensorListPopBack", pop_back)
+    suite("TensorListConcatV2", concat)

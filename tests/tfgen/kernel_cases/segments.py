@@ -1,5 +1,6 @@
 """Segment reductions: SegmentSum/Mean/Max/Min/Prod (sorted ids), UnsortedSegmentSum/Max/Min/Prod
-(ids in any order, negative ids dropped), SparseSegmentSum/Mean/SqrtN (rows picked by indices)."""
+(ids in any order, negative ids dropped), SparseSegmentSum/Mean/SqrtN (rows picked by indices)
+and their WithNumSegments forms (the row count given)."""
 import numpy as np
 import tensorflow as tf
 
@@ -9,6 +10,7 @@ SORTED = ["SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd"
 UNSORTED = ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
             "UnsortedSegmentProd"]
 SPARSE = ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"]
+SPARSE_NUM = [op + "WithNumSegments" for op in SPARSE]
 
 
 def _data(op, dt, shape, tag):
@@ -138,6 +140,35 @@ def sparse_segment(rec, op, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def sparse_segment_num(rec, op, dtypes=ALL):
+    """SparseSegment*WithNumSegments: the output has num_segments rows (trailing ones empty, as
+    embedding_lookup_sparse of a batch with empty last rows needs)."""
+    def gen(dt):
+        rtol, atol = tol("reduce" if op.startswith("SparseSegmentSum") else "loose", dt)
+
+        def c(what, data, indices, ids, num, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: getattr(tf.raw_ops, op)(
+                data=ph("data", data, dt), indices=ph("indices", indices),
+                segment_ids=ph("segment_ids", ids), num_segments=ph("num_segments", num),
+                name="out"), rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        d = _data(op, dt, [5, 3], "d")
+        c("basic", d, _ids([0, 1, 4, 2, 2]), _ids([0, 0, 1, 3, 3]), _ids(6))
+        c("exact_rows", d, _ids([0, 1, 4]), _ids([0, 1, 1]), _ids(2))
+        c("rank3_int64", _data(op, dt, [4, 2, 3], "r3"), _ids([3, 0, 1], "int64"),
+          _ids([0, 2, 2], "int64"), _ids(4, "int64"))
+        c("no_indices", d, _ids([]), _ids([]), _ids(3))
+        c("zero_segments", d, _ids([]), _ids([]), _ids(0))
+        c("id_not_below_num_error", d, _ids([0, 1, 3]), _ids([0, 1, 3]), _ids(3),
+          error="INVALID_ARGUMENT", phrases=["segment ids must be < num_segments"])
+        c("negative_num_error", d, _ids([]), _ids([]), _ids(-1), error="INVALID_ARGUMENT")
+        c("ids_not_increasing_error", d, _ids([0, 1, 3]), _ids([1, 0, 1]), _ids(4),
+          error="INVALID_ARGUMENT", phrases=["segment ids are not increasing"])
+        c("index_out_of_range_error", d, _ids([0, 5, 3]), _ids([0, 0, 1]), _ids(4),
+          error="INVALID_ARGUMENT", phrases=["Bad: indices[1] == 5 out of range [0, 5)"])
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def build_all(rec, emit):
     for op in SORTED:
         sorted_segment(rec, op)
@@ -147,4 +178,7 @@ def build_all(rec, emit):
         emit(op)
     for op in SPARSE:
         sparse_segment(rec, op)
+        emit(op)
+    for op in SPARSE_NUM:
+        sparse_segment_num(rec, op)
         emit(op)

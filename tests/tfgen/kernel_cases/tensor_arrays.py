@@ -1,5 +1,5 @@
 """TF1 TensorArrays (tf.TensorArray built with control flow v1: TensorArrayV3 and its Write,
-Read, Gather, Scatter, Size ops) and the TF1 recurrent loop that uses them: the while loop
+Read, Gather, Scatter, Concat, Size ops) and the TF1 recurrent loop that uses them: the while loop
 tf.compat.v1.nn.dynamic_rnn builds, with an LSTM cell and a GRU cell written out (TensorFlow
 2.21's rnn_cell classes need Keras 2), seeded weights. One suite per op; the RNNs go in the
 TensorArrayScatterV3 suite (their input unstack)."""
@@ -81,6 +81,62 @@ def build_all(rec, emit):
             ta = ta.scatter(ph("idx", np.array([3, 0, 2, 1], np.int32)), ph("x", x))
             return ta.gather(ph("g", np.array([1, 1, 3], np.int32)))
         c("TensorArrayGatherV3", dt, "scatter_then_gather", gather)
+
+    def concat(dt):
+        a, b = rand(dt, [2, 3], "TAc/a" + dt), rand(dt, [1, 3], "TAc/b" + dt)
+
+        def ragged():
+            # Elements of different lengths (what per-class NMS writes), an empty one included.
+            ta = tf.TensorArray(tdt(dt), size=4, infer_shape=False, element_shape=[None, 3],
+                                name="out")
+            ta = ta.write(0, ph("a", a)).write(1, ph("e", np.zeros([0, 3], a.dtype)))
+            ta = ta.write(2, ph("b", b)).write(3, ph("a2", a))
+            return list(tf.raw_ops.TensorArrayConcatV3(handle=ta.handle, flow_in=ta.flow,
+                                                       dtype=tdt(dt)))
+        c("TensorArrayConcatV3", dt, "ragged_lengths", ragged)
+
+        def loop():
+            # Written in a TF1 while loop, growing rows per step, then concatenated.
+            ta = tf.TensorArray(tdt(dt), size=0, dynamic_size=True, infer_shape=False, name="out")
+            x = ph("x", rand(dt, [4, 3], "TAc/x" + dt))
+
+            def body(t, ta):
+                return t + 1, ta.write(t, x[:t + 1])
+            _, ta = tf1.while_loop(lambda t, _: t < 4, body, [tf.constant(0), ta])
+            return [ta.concat(), ta.size()]
+        c("TensorArrayConcatV3", dt, "while_loop_rows", loop)
+
+        def empty():
+            ta = tf.TensorArray(tdt(dt), size=0, dynamic_size=True, element_shape=[None, 2],
+                                name="out")
+            return list(tf.raw_ops.TensorArrayConcatV3(handle=ta.handle, flow_in=ta.flow,
+                                                       dtype=tdt(dt),
+                                                       element_shape_except0=[2]))
+        c("TensorArrayConcatV3", dt, "empty_static_shape", empty)
+
+        def empty_unknown():
+            ta = tf.TensorArray(tdt(dt), size=ph("n", np.int32(0)), name="out")
+            return list(tf.raw_ops.TensorArrayConcatV3(handle=ta.handle, flow_in=ta.flow,
+                                                       dtype=tdt(dt)))
+        c("TensorArrayConcatV3", dt, "empty_unknown_shape_error", empty_unknown,
+          error="UNIMPLEMENTED", phrases=["TensorArray has size zero, but element_shape_except0"])
+
+        def scalar():
+            ta = tf.TensorArray(tdt(dt), size=1, name="out").write(0, ph("s", a[0, 0]))
+            return list(tf.raw_ops.TensorArrayConcatV3(handle=ta.handle, flow_in=ta.flow,
+                                                       dtype=tdt(dt)))
+        c("TensorArrayConcatV3", dt, "scalar_element_error", scalar, error="INVALID_ARGUMENT",
+          phrases=["Concat saw a scalar shape at index 0 but requires at least vectors."])
+
+        def mismatch():
+            ta = tf.TensorArray(tdt(dt), size=2, infer_shape=False, name="out")
+            ta = ta.write(0, ph("a", a)).write(1, ph("c", rand(dt, [2, 2], "TAc/c" + dt)))
+            return list(tf.raw_ops.TensorArrayConcatV3(handle=ta.handle, flow_in=ta.flow,
+                                                       dtype=tdt(dt)))
+        c("TensorArrayConcatV3", dt, "inconsistent_shapes_error", mismatch,
+          error="INVALID_ARGUMENT", phrases=[
+              "TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: "
+              "[3] but index 1 has (excepting dimension 0) shape: [2]"])
 
     def rnns(dt):
         x = rand(dt, [5, 3, 4], "TA/rnn", kind="small")   # time-major: [time, batch, depth]
@@ -165,3 +221,5 @@ def build_all(rec, emit):
     emit("TensorArrayGatherV3")
     rec.for_dtypes("TensorArrayScatterV3", ["float32"], rnns)
     emit("TensorArrayScatterV3")
+    rec.for_dtypes("TensorArrayConcatV3", ["float32", "int32"], concat)
+    emit("TensorArrayConcatV3")
