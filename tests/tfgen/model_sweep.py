@@ -1238,6 +1238,8 @@ def _models():
     m["suite_RNN_tf2_while"] = ("TF2 While (suite)", suite("RNN_tf2_while", (2, 8, 16)))
     m["suite_TF1_LRN_resize"] = ("classic TF1 graph (suite)",
                                  suite("TF1_LRN_resize", (1, 32, 32, 3)))
+    import sweep_families  # noqa: E402  (more families: feature columns, NMS loops, audio, ...)
+    sweep_families.add(m)
     return m
 
 
