@@ -70,6 +70,40 @@ TEST_F(NameIndexTest, ManyNamesAndFilter) {
   }
 }
 
+// Erasing moves later entries of a probe run back into the hole: every name left must stay
+// findable through many erasures and re-insertions, in a table grown without Reserve.
+TEST_F(NameIndexTest, ErasuresKeepTheOtherNamesFindable) {
+  NameIndex index;
+  constexpr int kNames = 20000;
+  for (int i = 0; i < kNames; ++i) {
+    const int id = Add(absl::StrCat("n", i));
+    ASSERT_TRUE(index.Insert(names_[id], id, fn_).second) << i;
+  }
+  std::vector<bool> present(kNames, true);
+  // A fixed pseudo-random order of erasures (a multiplicative step coprime with kNames).
+  for (int k = 0; k < kNames / 2; ++k) {
+    const int i = static_cast<int>((static_cast<int64_t>(k) * 7919) % kNames);
+    ASSERT_TRUE(index.Erase(names_[i], fn_)) << i;
+    present[i] = false;
+  }
+  EXPECT_EQ(index.size(), static_cast<size_t>(kNames / 2));
+  for (int i = 0; i < kNames; ++i) {
+    ASSERT_EQ(index.Find(names_[i], fn_), present[i] ? i : -1) << i;
+    ASSERT_EQ(index.Erase(names_[i], fn_), present[i]) << i;
+  }
+  EXPECT_EQ(index.size(), 0u);
+  // Back in under new ids.
+  for (int i = 0; i < kNames; ++i) {
+    const int id = Add(names_[i]);
+    ASSERT_EQ(index.Insert(names_[id], id, fn_), std::make_pair(id, true)) << i;
+  }
+  for (int i = 0; i < kNames; ++i) ASSERT_EQ(index.Find(names_[i], fn_), kNames + i) << i;
+  // Prefetch is only a hint: it changes nothing, on an empty index too.
+  index.Prefetch("n1");
+  NameIndex().Prefetch("n1");
+  EXPECT_EQ(index.Find("n1", fn_), kNames + 1);
+}
+
 TEST_F(NameIndexTest, CopyServesTheSameIds) {
   NameIndex index;
   for (const char* name : {"x", "y", "z"}) index.Insert(name, Add(name), fn_);
