@@ -48,6 +48,63 @@ Node* Node::input_node(int i) const {
 
 namespace {
 
+bool SameShapes(const std::vector<PartialTensorShape>& a,
+                const std::vector<PartialTensorShape>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].unknown_rank() != b[i].unknown_rank() || a[i].dims() != b[i].dims()) return false;
+  }
+  return true;
+}
+
+// `types` as a list to store in a node's properties: `*last` (the list this thread stored before
+// at the same place) when equal, so that runs of nodes with the same dtypes share one list.
+// Long lists are not shared, so that a thread keeps no large list alive.
+std::shared_ptr<DataTypeVector> SharedTypes(DataTypeVector types,
+                                            std::shared_ptr<DataTypeVector>* last) {
+  constexpr size_t kMaxShared = 8;
+  if (types.size() > kMaxShared) return std::make_shared<DataTypeVector>(std::move(types));
+  if (*last == nullptr || **last != types)
+    *last = std::make_shared<DataTypeVector>(std::move(types));
+  return *last;
+}
+
+// `types`, written in place when no other holder has it, else first copied.
+DataTypeVector& Unshared(std::shared_ptr<DataTypeVector>& types) {
+  if (types.use_count() > 1) types = std::make_shared<DataTypeVector>(*types);
+  return *types;
+}
+
+// Lists with more outputs than this are never shared by set_output_shapes (a thread would keep
+// the last one alive, and comparing long lists costs more than it saves).
+constexpr size_t kMaxSharedOutputs = 8;
+
+}  // namespace
+
+const std::vector<PartialTensorShape>& Node::output_shapes() const {
+  static const auto* const kNone = new std::vector<PartialTensorShape>();
+  return output_shapes_ != nullptr ? *output_shapes_ : *kNone;
+}
+
+void Node::set_output_shapes(std::vector<PartialTensorShape> shapes) {
+  if (shapes.empty()) {
+    output_shapes_.reset();
+    return;
+  }
+  if (shapes.size() > kMaxSharedOutputs) {
+    output_shapes_ = std::make_shared<const std::vector<PartialTensorShape>>(std::move(shapes));
+    return;
+  }
+  // The list this thread stored last; a node given an equal one shares it.
+  thread_local std::shared_ptr<const std::vector<PartialTensorShape>> last;
+  if (last == nullptr || !SameShapes(*last, shapes)) {
+    last = std::make_shared<const std::vector<PartialTensorShape>>(std::move(shapes));
+  }
+  output_shapes_ = last;
+}
+
+namespace {
+
 // The interned device names; they live as long as the process. Passes assign runs of nodes the
 // same device, so each thread remembers the last name it interned and skips the lock for it.
 const std::string* InternDeviceName(absl::string_view name) {
@@ -71,6 +128,12 @@ Node::Node() : assigned_device_(EmptyDeviceName()) {}
 
 void Node::set_assigned_device_name(absl::string_view device) {
   assigned_device_ = InternDeviceName(device);
+}
+
+std::shared_ptr<DataTypeVector> Node::EmptyTypes() {
+  static const auto* const kEmpty =
+      new std::shared_ptr<DataTypeVector>(std::make_shared<DataTypeVector>());
+  return *kEmpty;
 }
 
 Node::Properties* Node::MutableProps() {
@@ -217,7 +280,7 @@ void Graph::ReleaseNode(Node* node) {
   Node::EdgeList().swap(node->in_edges_);
   Node::EdgeList().swap(node->out_edges_);
   Node::EdgeList().swap(node->data_in_);
-  std::vector<PartialTensorShape>().swap(node->output_shapes_);
+  node->output_shapes_.reset();
   --num_nodes_;
 }
 
@@ -262,8 +325,9 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
     if (s.ok()) s = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
     if (!s.ok()) return name_index_.Find(def.name(), node_names()) >= 0 ? not_unique() : s;
     props->op_def = &reg->op_def;
-    props->input_types = std::move(inputs);
-    props->output_types = std::move(outputs);
+    thread_local std::shared_ptr<DataTypeVector> last_inputs, last_outputs;
+    props->input_types = SharedTypes(std::move(inputs), &last_inputs);
+    props->output_types = SharedTypes(std::move(outputs), &last_outputs);
   }
   // One probe of the name index both checks the name and adds it, under the id NewNode gives.
   const int id = static_cast<int>(nodes_.size());
@@ -296,16 +360,16 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
                      existing->src()->name(), ":", existing->src_output()));
   }
   if (src_output >= src->num_outputs()) {
-    src->MutableProps()->output_types.resize(src_output + 1, DT_INVALID);
+    Unshared(src->MutableProps()->output_types).resize(src_output + 1, DT_INVALID);
   }
   const DataType produced = src->output_type(src_output);
   if (dst_input >= dst->num_inputs()) {
-    dst->MutableProps()->input_types.resize(dst_input + 1, DT_INVALID);
+    Unshared(dst->MutableProps()->input_types).resize(dst_input + 1, DT_INVALID);
   }
   if (dst->is_unknown_op()) {
     // Nothing to check against: the input takes its producer's dtype.
     if (dst->input_type(dst_input) != produced) {
-      dst->MutableProps()->input_types[dst_input] = produced;
+      Unshared(dst->MutableProps()->input_types)[dst_input] = produced;
     }
   }
   const DataType expected = dst->input_type(dst_input);

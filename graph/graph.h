@@ -118,12 +118,12 @@ class Node {
   const std::string& assigned_device_name() const { return *assigned_device_; }
   void set_assigned_device_name(absl::string_view device);
 
-  const DataTypeVector& input_types() const { return props_->input_types; }
-  const DataTypeVector& output_types() const { return props_->output_types; }
-  int num_inputs() const { return static_cast<int>(props_->input_types.size()); }
-  int num_outputs() const { return static_cast<int>(props_->output_types.size()); }
-  DataType input_type(int i) const { return props_->input_types[i]; }
-  DataType output_type(int i) const { return props_->output_types[i]; }
+  const DataTypeVector& input_types() const { return *props_->input_types; }
+  const DataTypeVector& output_types() const { return *props_->output_types; }
+  int num_inputs() const { return static_cast<int>(props_->input_types->size()); }
+  int num_outputs() const { return static_cast<int>(props_->output_types->size()); }
+  DataType input_type(int i) const { return (*props_->input_types)[i]; }
+  DataType output_type(int i) const { return (*props_->output_types)[i]; }
 
   // A node's edges: the first two are stored in the Node itself (most nodes have one or two
   // inputs and consumers), so a node allocates its lists only beyond that.
@@ -138,10 +138,12 @@ class Node {
 
   // Output shapes from shape inference (ImportGraphDef with infer_shapes); empty when inference
   // did not run on this node, else one entry per output (unknown rank where nothing is known).
-  const std::vector<PartialTensorShape>& output_shapes() const { return output_shapes_; }
-  void set_output_shapes(std::vector<PartialTensorShape> shapes) {
-    output_shapes_ = std::move(shapes);
-  }
+  // Nodes hold their shapes by shared pointer to an immutable list: a graph's copies share them,
+  // and set_output_shapes gives a node the list the previous call on this thread stored when the
+  // two are equal (runs of nodes with the same shapes, as a graph's nodes in order often are),
+  // so most nodes hold a pointer and no list of their own.
+  const std::vector<PartialTensorShape>& output_shapes() const;
+  void set_output_shapes(std::vector<PartialTensorShape> shapes);
 
   // Mutators for rewrites. They must not change what the node's dtypes depend on (type attrs,
   // number attrs); build a new node for that.
@@ -154,11 +156,15 @@ class Node {
   struct Properties {
     NodeDef def;
     const OpDef* op_def = nullptr;  // Not owned (the op registry's, which lives forever).
-    DataTypeVector input_types;
-    DataTypeVector output_types;
+    // Never null. Nodes with equal lists may share one (Graph::AddNode gives a node the lists of
+    // the node it added before when they are equal); a list is written only where no other
+    // holder has it (Graph::AddEdge growing an unknown op's slots).
+    std::shared_ptr<DataTypeVector> input_types = EmptyTypes();
+    std::shared_ptr<DataTypeVector> output_types = EmptyTypes();
     OpClass op_class = OpClass::kOther;
   };
   Node();
+  static std::shared_ptr<DataTypeVector> EmptyTypes();
   // Copy-on-write access to the shared properties.
   Properties* MutableProps();
 
@@ -167,8 +173,8 @@ class Node {
   EdgeList in_edges_;
   EdgeList out_edges_;
   EdgeList data_in_;  // by input index; null where not connected
-  std::vector<PartialTensorShape> output_shapes_;
-  const std::string* assigned_device_;  // interned; never null
+  std::shared_ptr<const std::vector<PartialTensorShape>> output_shapes_;  // null: none
+  const std::string* assigned_device_;                                    // interned; never null
 };
 
 class Graph {

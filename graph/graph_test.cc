@@ -174,6 +174,32 @@ TEST(GraphTest, UnknownOpGrowsWithItsEdges) {
   EXPECT_THAT(u->output_types(), ElementsAre(DT_INVALID, DT_INVALID, DT_INVALID));
 }
 
+TEST(GraphTest, DtypeListsAreSharedAndCopiedBeforeAWrite) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(IdentityDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(IdentityDef("b")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(IdentityDef("c", DT_INT32)));
+  // Nodes added one after another with equal lists share them.
+  EXPECT_EQ(&a->input_types(), &b->input_types());
+  EXPECT_EQ(&a->output_types(), &b->output_types());
+  EXPECT_THAT(c->input_types(), ElementsAre(DT_INT32));
+  EXPECT_THAT(b->output_types(), ElementsAre(DT_FLOAT));
+  // An unknown op's lists grow as edges are added, in its graph only; the other nodes' and the
+  // copy's lists stay as they were.
+  RILL_ASSERT_OK_AND_ASSIGN(Node * u, g.AddNode(Def(R"pb(name: "u" op: "NoSuchOp")pb")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, u, 0).status());
+  Graph copy = g;
+  RILL_ASSERT_OK(g.AddEdge(c, 0, u, 1).status());
+  RILL_ASSERT_OK(g.AddEdge(u, 1, b, 0).status());
+  EXPECT_THAT(u->input_types(), ElementsAre(DT_FLOAT, DT_INT32));
+  EXPECT_THAT(u->output_types(), ElementsAre(DT_INVALID, DT_INVALID));
+  EXPECT_THAT(copy.FindNode("u")->input_types(), ElementsAre(DT_FLOAT));
+  EXPECT_TRUE(copy.FindNode("u")->output_types().empty());
+  EXPECT_THAT(a->input_types(), ElementsAre(DT_FLOAT));
+  EXPECT_THAT(c->input_types(), ElementsAre(DT_INT32));
+  EXPECT_TRUE(g.source_node()->input_types().empty());
+}
+
 TEST(GraphTest, AddEdgeChecksSlotsAndTypes) {
   Graph g;
   RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
@@ -329,6 +355,41 @@ TEST(GraphTest, CopiesAreIndependent) {
   EXPECT_EQ(assigned.FindNode("a")->def().attr().count("_class"), 1);
   Graph moved = std::move(assigned);
   EXPECT_THAT(Names(moved), ElementsAre("a"));
+}
+
+TEST(GraphTest, OutputShapesAreSharedWhenEqual) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(IdentityDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(IdentityDef("b")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * c, g.AddNode(IdentityDef("c")));
+  EXPECT_TRUE(a->output_shapes().empty());
+  a->set_output_shapes({PartialTensorShape({2, -1})});
+  b->set_output_shapes({PartialTensorShape({2, -1})});  // equal: a's list
+  c->set_output_shapes({PartialTensorShape({2, 3})});   // another list
+  EXPECT_EQ(&a->output_shapes(), &b->output_shapes());
+  EXPECT_NE(&a->output_shapes(), &c->output_shapes());
+  ASSERT_EQ(b->output_shapes().size(), 1u);
+  EXPECT_EQ(b->output_shapes()[0].DebugString(), "[2,?]");
+  EXPECT_EQ(c->output_shapes()[0].DebugString(), "[2,3]");
+  // Unknown rank and rank 0 differ; so do lists of different lengths.
+  a->set_output_shapes({PartialTensorShape()});
+  b->set_output_shapes({PartialTensorShape(std::vector<int64_t>{})});
+  c->set_output_shapes({PartialTensorShape(), PartialTensorShape()});
+  EXPECT_TRUE(a->output_shapes()[0].unknown_rank());
+  EXPECT_EQ(b->output_shapes()[0].DebugString(), "[]");
+  EXPECT_EQ(c->output_shapes().size(), 2u);
+  // A copy shares its nodes' lists; setting a node's shapes in one graph leaves the other's.
+  Graph copy = g;
+  EXPECT_EQ(&copy.FindNode("c")->output_shapes(), &c->output_shapes());
+  copy.FindNode("c")->set_output_shapes({});
+  EXPECT_TRUE(copy.FindNode("c")->output_shapes().empty());
+  EXPECT_EQ(c->output_shapes().size(), 2u);
+  // Many outputs: stored, not shared.
+  std::vector<PartialTensorShape> many(20, PartialTensorShape({1}));
+  a->set_output_shapes(many);
+  b->set_output_shapes(many);
+  EXPECT_NE(&a->output_shapes(), &b->output_shapes());
+  EXPECT_EQ(b->output_shapes().size(), 20u);
 }
 
 TEST(GraphTest, NodeAttrMutators) {
