@@ -97,21 +97,18 @@ constexpr int kMaxDeviceTypes = 64;
 // describe its group.
 struct Member {
   int parent = 0;
-  int rank = 0;
   int next = 0;  // the next member of the group, in a circular list (for DebugInfo)
   // Interned device names (Placer::Name): the group's merged request, the device it is pinned
   // to, and its resource device; 0 is the empty name.
   int requested = 0, assigned = 0, resource = 0;
-  TypeSet supported = 0;  // device types with kernels for every member
+  int assigned_device = -1;  // device index once the group is pinned
+  int first_assigned = -1;   // for the reasons: the member the group was first pinned by
+  TypeSet supported = 0;     // device types with kernels for every member
   // Cached candidate devices (indices), best first: Placer::candidates_'s list for the group's
   // request and types, or one of Placer::soft_candidates_; null until computed.
   const std::vector<int>* possible = nullptr;
-  int assigned_device = -1;  // device index once the group is pinned
-  int interned = -1;         // TensorFlow's assigned_device_name_index_, for DebugString
-  // For the reasons: whether the candidates came from soft placement, and which member the
-  // group was first pinned by.
-  bool soft = false;
-  int first_assigned = -1;
+  uint8_t rank = 0;   // union by rank: at most log2(nodes)
+  bool soft = false;  // for the reasons: the candidates came from soft placement
 };
 
 // An edge of the colocation structure, seen from one end: the other end and the words that say
@@ -121,19 +118,27 @@ struct Link {
   std::string why;
 };
 
+// What a few nodes have besides their NodeInfo: colocation links, the colocations soft placement
+// dropped and a heuristic's words. Kept apart (NodeInfo::extras) so that the per-node array, which
+// every step of the placer walks, holds no vectors or strings: a million-node graph's NodeInfos
+// are then 40 MB instead of 120.
+struct NodeExtras {
+  std::vector<Link> links;
+  std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
+  std::string heuristic;                  // "follows its consumer X" when a heuristic chose
+};
+
 // Per node id. The graph supplies the NodeDef (attr defaults filled), dtypes, inputs and
 // consumers; this holds what placement adds.
 struct NodeInfo {
   const Node* node = nullptr;  // null for SOURCE, SINK and removed ids
-  int position = -1;           // index in op_nodes_ (TensorFlow's node-id order)
   TypeSet supported = 0;       // own device types with a kernel
+  int position = -1;           // index in op_nodes_ (TensorFlow's node-id order)
   int request = 0;             // the node's own request, interned (Placer::Name)
-  bool has_request = false;    // the request sets some component
   int preassigned = -1;        // device from `previous` (stateful nodes)
   int device = -1;
-  std::vector<Link> links;
-  std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
-  std::string heuristic;                  // "follows its consumer X" when a heuristic chose
+  int extras = -1;           // index in Placer::extras_; -1: none
+  bool has_request = false;  // the request sets some component
 };
 
 class Placer {
@@ -395,6 +400,22 @@ class Placer {
     return absl::OkStatus();
   }
 
+  // Node `i`'s extras, added when it has none (references stay valid: extras_ is a deque).
+  NodeExtras& MutableExtras(int i) {
+    int& k = nodes_[i].extras;
+    if (k < 0) {
+      k = static_cast<int>(extras_.size());
+      extras_.emplace_back();
+    }
+    return extras_[k];
+  }
+  // Node `i`'s extras; empty ones when it has none.
+  const NodeExtras& Extras(int i) const {
+    static const NodeExtras* const kNone = new NodeExtras();
+    const int k = nodes_[i].extras;
+    return k < 0 ? *kNone : extras_[k];
+  }
+
   int FindRoot(int i) {
     while (members_[i].parent != i) {
       members_[i].parent = members_[members_[i].parent].parent;
@@ -471,8 +492,8 @@ class Placer {
           "for a common device type");
     }
     const char* kind = is_ref ? "reference" : "resource";
-    nodes_[dst].links.push_back({src, absl::StrCat(kind, " edge from ", src_name)});
-    nodes_[src].links.push_back({dst, absl::StrCat(kind, " edge to ", dst_name)});
+    MutableExtras(dst).links.push_back({src, absl::StrCat(kind, " edge from ", src_name)});
+    MutableExtras(src).links.push_back({dst, absl::StrCat(kind, " edge to ", dst_name)});
     return absl::OkStatus();
   }
 
@@ -583,10 +604,10 @@ class Placer {
             AttachDef(s, name).ToString()));
       }
       if (group == name) {
-        nodes_[node].soft_ignored.push_back(
+        MutableExtras(node).soft_ignored.push_back(
             absl::StrCat("soft placement ignored _class loc:@", group, " on ", root_name));
       } else {
-        nodes_[node].soft_ignored.push_back(
+        MutableExtras(node).soft_ignored.push_back(
             absl::StrCat("soft placement ignored _class loc:@", group));
       }
       return absl::OkStatus();
@@ -601,8 +622,8 @@ class Placer {
       return absl::StrCat("colocated with ", other_name, " (_class loc:@", group, " on ",
                           other_name, ")");
     };
-    nodes_[node].links.push_back({root_node, words(node, root_node)});
-    nodes_[root_node].links.push_back({node, words(root_node, node)});
+    MutableExtras(node).links.push_back({root_node, words(node, root_node)});
+    MutableExtras(root_node).links.push_back({node, words(root_node, node)});
     return absl::OkStatus();
   }
 
@@ -652,7 +673,9 @@ class Placer {
     if (m.possible != nullptr) {
       for (int d : *m.possible) possible.push_back(devices_[d].name);
     }
-    return absl::StrCat("Member(assigned_device_name_index_=", m.interned,
+    // TensorFlow's assigned_device_name_index_: devices numbered from 1 as groups are pinned.
+    const int interned = m.assigned_device >= 0 ? interned_[m.assigned_device] : -1;
+    return absl::StrCat("Member(assigned_device_name_index_=", interned,
                         " requested_device_name_='", DeviceNameToString(Name(m.requested)),
                         "' assigned_device_name_='", DeviceNameToString(Name(m.assigned)),
                         "' resource_device_name_='", DeviceNameToString(Name(m.resource)),
@@ -893,7 +916,6 @@ class Placer {
     m.requested = merged->second[2];
     if (interned_[device] < 0) interned_[device] = ++num_interned_;
     m.assigned_device = device;
-    m.interned = interned_[device];
     m.possible = nullptr;
     return absl::OkStatus();
   }
@@ -985,7 +1007,7 @@ class Placer {
         const int input_device = nodes_[input->id()].device;
         if (Contains(*devices, input_device)) {
           chosen = input_device;
-          info.heuristic = absl::StrCat("follows its input ", input->name());
+          MutableExtras(i).heuristic = absl::StrCat("follows its input ", input->name());
         }
       }
       if (chosen < 0) chosen = (*devices)[0];
@@ -999,7 +1021,7 @@ class Placer {
       const int consumers_device = ConsumersDevice(*info.node);
       if (Contains(*devices, consumers_device)) {
         chosen = consumers_device;
-        info.heuristic = ConsumerWords(*info.node);
+        MutableExtras(i).heuristic = ConsumerWords(*info.node);
       }
       if (chosen < 0) chosen = (*devices)[0];
       RILL_RETURN_IF_ERROR(AssignAndLog(i, chosen));
@@ -1077,7 +1099,12 @@ class Placer {
       std::vector<int> next = group_start;
       for (size_t k = 0; k < op_nodes_.size(); ++k) members[next[root_of[k]]++] = op_nodes_[k];
     }
-    std::vector<std::string> reasons(nodes_.size());
+    // Each node's words are deduplicated as they are made (most nodes share a few texts), so the
+    // per-node array holds an index into `texts`, not a string; the result's reasons are added
+    // afterwards, in op_nodes_ order.
+    std::deque<std::string> texts;
+    absl::flat_hash_map<absl::string_view, int> text_ids;  // keys point into `texts`
+    std::vector<int> text_of(nodes_.size(), -1);
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<const std::string*> hop_words(nodes_.size(), nullptr);  // into the links' words
     std::vector<int> queue;
@@ -1116,13 +1143,13 @@ class Placer {
           }
         }
         anchor_words = SoftWords(nodes_[anchor], m);
-        if (!nodes_[anchor].heuristic.empty()) {
-          absl::StrAppend(&anchor_words, "; ", nodes_[anchor].heuristic);
+        if (!Extras(anchor).heuristic.empty()) {
+          absl::StrAppend(&anchor_words, "; ", Extras(anchor).heuristic);
         }
       }
-      if (anchor < 0 && m.first_assigned >= 0 && !nodes_[m.first_assigned].heuristic.empty()) {
+      if (anchor < 0 && m.first_assigned >= 0 && !Extras(m.first_assigned).heuristic.empty()) {
         anchor = m.first_assigned;
-        anchor_words = nodes_[anchor].heuristic;
+        anchor_words = Extras(anchor).heuristic;
       }
       if (anchor < 0) {
         anchor = group[0];
@@ -1140,10 +1167,10 @@ class Placer {
       hop[anchor] = anchor;
       for (size_t next = 0; next < queue.size(); ++next) {
         const int at = queue[next];
-        for (const Link& link : nodes_[at].links) {
+        for (const Link& link : Extras(at).links) {
           if (hop[link.other] >= 0 || FindRoot(link.other) != root) continue;
           hop[link.other] = at;
-          for (const Link& back : nodes_[link.other].links) {
+          for (const Link& back : Extras(link.other).links) {
             if (back.other == at) {
               hop_words[link.other] = &back.why;
               break;
@@ -1171,12 +1198,22 @@ class Placer {
             absl::StrAppend(&words, "; its own request ", RequestWords(info), " was overridden");
           }
         }
-        for (const std::string& ignored : info.soft_ignored) absl::StrAppend(&words, "; ", ignored);
-        reasons[i] = std::move(words);
+        for (const std::string& ignored : Extras(i).soft_ignored) {
+          absl::StrAppend(&words, "; ", ignored);
+        }
+        auto known = text_ids.find(words);
+        if (known == text_ids.end()) {
+          texts.push_back(std::move(words));
+          known = text_ids.emplace(texts.back(), static_cast<int>(texts.size()) - 1).first;
+        }
+        text_of[i] = known->second;
       }
     }
+    std::vector<int> reason_of_text(texts.size(), -1);
     for (int i : op_nodes_) {
-      result_.nodes[i] = {nodes_[i].device, editor_.AddReason(std::move(reasons[i]))};
+      int& reason = reason_of_text[text_of[i]];
+      if (reason < 0) reason = editor_.AddReason(std::move(texts[text_of[i]]));
+      result_.nodes[i] = {nodes_[i].device, reason};
     }
   }
 
@@ -1196,8 +1233,9 @@ class Placer {
   absl::flat_hash_map<std::array<int, 4>, std::array<int, 3>> pinned_;
   int num_interned_ = 0;
 
-  std::vector<NodeInfo> nodes_;  // by node id
-  std::vector<int> op_nodes_;    // ids of the nodes with a registered op, in TensorFlow's order
+  std::vector<NodeInfo> nodes_;    // by node id
+  std::deque<NodeExtras> extras_;  // NodeInfo::extras indexes it
+  std::vector<int> op_nodes_;      // ids of the nodes with a registered op, in TensorFlow's order
   std::vector<Member> members_;
   // Members' candidate lists (Member::possible): by (interned request, device types) when
   // they come from the request, one per group when soft placement chose them. Node-based
