@@ -103,13 +103,15 @@ struct Member {
   int requested = 0, assigned = 0, resource = 0;
   int assigned_device = -1;  // device index once the group is pinned
   int first_assigned = -1;   // for the reasons: the member the group was first pinned by
+  uint8_t rank = 0;          // union by rank: at most log2(nodes)
+  bool soft = false;         // for the reasons: the candidates came from soft placement
   TypeSet supported = 0;     // device types with kernels for every member
   // Cached candidate devices (indices), best first: Placer::candidates_'s list for the group's
   // request and types, or one of Placer::soft_candidates_; null until computed.
   const std::vector<int>* possible = nullptr;
-  uint8_t rank = 0;   // union by rank: at most log2(nodes)
-  bool soft = false;  // for the reasons: the candidates came from soft placement
 };
+// The fields are ordered so that a member is 48 bytes: the placer holds one per node id.
+static_assert(sizeof(Member) <= 48, "Member grew: it is allocated per node id");
 
 // An edge of the colocation structure, seen from one end: the other end and the words that say
 // why the two share a device, from this end's point of view.
@@ -140,6 +142,7 @@ struct NodeInfo {
   int extras = -1;           // index in Placer::extras_; -1: none
   bool has_request = false;  // the request sets some component
 };
+static_assert(sizeof(NodeInfo) <= 40, "NodeInfo grew: it is allocated per node id");
 
 class Placer {
  public:
