@@ -44,7 +44,9 @@ void SetBufferBytes(TF_Buffer* buffer, const std::string& bytes) {
 
 extern "C" {
 
-const char* TF_Version(void) { return "2.21.0-rill"; }
+// TensorFlow's release string, as programs print and parse it ("Hello from TensorFlow C library
+// version %s"): the version whose C API this library serves.
+const char* TF_Version(void) { return "2.21.0"; }
 
 TF_Status* TF_NewStatus(void) { return new TF_Status; }
 

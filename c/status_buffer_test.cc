@@ -7,7 +7,7 @@
 
 namespace {
 
-TEST(Version, NamesTheTensorFlowReleaseItStandsFor) { EXPECT_STREQ(TF_Version(), "2.21.0-rill"); }
+TEST(Version, NamesTheTensorFlowReleaseItStandsFor) { EXPECT_STREQ(TF_Version(), "2.21.0"); }
 
 TEST(Status, StartsOkAndKeepsCodeAndMessage) {
   TF_Status* s = TF_NewStatus();

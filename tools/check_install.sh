@@ -17,7 +17,7 @@ check() {  # check NAME EXPECTED_STDOUT COMMAND...
 }
 RILL_COMPILATION_MODE=${RILL_COMPILATION_MODE:-fastbuild} tools/install.sh "$tmp/prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 cxx_want="22.5 0 49.5 0 "
-c_want="TF_Version 2.21.0-rill
+c_want="TF_Version 2.21.0
 MatMul 22 28 49 64"
 if cmake -S examples/cmake -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$tmp/cmake.log" 2>&1 &&
    cmake --build "$tmp/build" >>"$tmp/cmake.log" 2>&1; then

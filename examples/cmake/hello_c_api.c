@@ -1,5 +1,5 @@
 /* The README's C example: the seed's MatMul of a [2,3] and a [3,2] constant through TensorFlow's
-   C API (libtensorflow, here Rill's). Prints "TF_Version 2.21.0-rill" and "MatMul 22 28 49 64". */
+   C API (libtensorflow, here Rill's). Prints "TF_Version 2.21.0" and "MatMul 22 28 49 64". */
 #include <stdio.h>
 #include <string.h>
 
