@@ -106,6 +106,10 @@ struct TF_Graph {
 };
 
 struct TF_SessionOptions {
+  // TensorFlow's sessions run a fed value whatever the fed Placeholder's declared shape (its
+  // Python client checks; programs on the C API feed a scalar to a [?] input): so do these.
+  TF_SessionOptions() { options.check_feed_shapes = false; }
+
   rill::SessionOptions options;
   std::string target;
 };
@@ -233,6 +237,12 @@ TF_Tensor* FromRillTensor(const rill::Tensor& tensor);
 
 // Releases the graph if it was deleted and no session holds it. Takes g->mu.
 void MaybeFreeGraph(TF_Graph* g);
+
+// The graph as TF_GraphToGraphDef and TF_GraphDebugString give it: TensorFlow's versions of a
+// graph made by the C API (producer 2474, TF_GRAPH_DEF_VERSION) unless an import set others,
+// and a library, empty or not, as TensorFlow's Graph::ToGraphDef always writes one.
+rill::GraphDef ExportedGraphDef(TF_Graph* graph);
+rill::VersionDef GraphVersions(const rill::Graph& graph);
 
 }  // namespace rill_c
 

@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "c/eager_internal.h"
-#include "graph/graph_def_export.h"
 #include "ops/op_registry.h"
 #include "proto/config.pb.h"
 #include "tensorflow/c/c_api_experimental.h"
@@ -94,12 +93,7 @@ TF_Buffer* TF_CreateRunOptions(unsigned char enable_full_trace) {
 
 const char* TF_GraphDebugString(TF_Graph* graph, size_t* len) {
   if (graph == nullptr) return MallocCopy("", len);
-  rill::GraphDef def;
-  {
-    rill::MutexLock lock(&graph->mu);
-    rill::ExportGraphDef(graph->graph, &def);
-  }
-  return MallocCopy(def.DebugString(), len);
+  return MallocCopy(rill_c::ExportedGraphDef(graph).DebugString(), len);
 }
 
 char* TF_FunctionDebugString(TF_Function* func, size_t* len) {

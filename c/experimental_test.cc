@@ -87,6 +87,14 @@ TEST(Experimental, DebugStrings) {
   EXPECT_THAT(std::string(text), HasSubstr("name: \"the_constant\""));
   std::free(const_cast<char*>(text));
   TF_DeleteGraph(g);
+  // An empty graph is its library and versions, as TensorFlow writes them (whose protobuf puts
+  // a marker of random text first).
+  g = TF_NewGraph();
+  text = TF_GraphDebugString(g, &len);
+  EXPECT_EQ(std::string(text), "library {\n}\nversions {\n  producer: 2474\n}\n");
+  EXPECT_EQ(len, std::strlen(text));
+  std::free(const_cast<char*>(text));
+  TF_DeleteGraph(g);
 }
 
 TEST(Experimental, ScalarHandlesAndStatefulOps) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "c/c_api_internal.h"
 #include "graph/graph_def_export.h"
+#include "graph/graph_def_versions.h"
 #include "ops/op_registry.h"
 #include "proto/graph.pb.h"
 #include "proto/op_def.pb.h"
@@ -24,6 +25,23 @@ void MaybeFreeGraph(TF_Graph* g) {
     ForgetDeclaredOutputs(g->graph);
     delete g;
   }
+}
+
+rill::VersionDef GraphVersions(const rill::Graph& graph) {
+  if (graph.has_versions()) return graph.versions();
+  rill::VersionDef versions;
+  versions.set_producer(rill::kGraphDefVersion);
+  versions.set_min_consumer(rill::kGraphDefVersionMinConsumer);
+  return versions;
+}
+
+rill::GraphDef ExportedGraphDef(TF_Graph* graph) {
+  rill::GraphDef def;
+  rill::MutexLock lock(&graph->mu);
+  rill::ExportGraphDef(graph->graph, &def);
+  *def.mutable_versions() = GraphVersions(graph->graph);
+  def.mutable_library();
+  return def;
 }
 
 namespace {
@@ -123,12 +141,7 @@ TF_Operation* TF_GraphNextOperation(TF_Graph* graph, size_t* pos) {
 
 void TF_GraphToGraphDef(TF_Graph* graph, TF_Buffer* output_graph_def, TF_Status* status) {
   if (graph == nullptr) return SetStatus(status, absl::InvalidArgumentError("The graph is null"));
-  rill::GraphDef def;
-  {
-    rill::MutexLock lock(&graph->mu);
-    rill::ExportGraphDef(graph->graph, &def);
-  }
-  SetStatus(status, rill_c::SerializeToBuffer(def, output_graph_def));
+  SetStatus(status, rill_c::SerializeToBuffer(rill_c::ExportedGraphDef(graph), output_graph_def));
 }
 
 void TF_GraphGetOpDef(TF_Graph* graph, const char* op_name, TF_Buffer* output_op_def,
@@ -155,7 +168,7 @@ void TF_GraphVersions(TF_Graph* graph, TF_Buffer* output_version_def, TF_Status*
   rill::VersionDef versions;
   {
     rill::MutexLock lock(&graph->mu);
-    versions = graph->graph.versions();
+    versions = rill_c::GraphVersions(graph->graph);
   }
   SetStatus(status, rill_c::SerializeToBuffer(versions, output_version_def));
 }

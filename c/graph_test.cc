@@ -75,7 +75,41 @@ TEST(Graph, GetOpDefAndVersions) {
       << s.message();
   TF_GraphVersions(g, buffer, s);
   EXPECT_EQ(s.code(), TF_OK) << s.message();
+  // A graph made by the C API has TensorFlow 2.21's versions: producer 2474.
+  EXPECT_EQ(std::string(static_cast<const char*>(buffer->data), buffer->length), "\x08\xaa\x13");
   TF_DeleteBuffer(buffer);
+  TF_DeleteGraph(g);
+}
+
+TEST(Graph, AnEmptyGraphsGraphDefIsTensorFlows) {
+  // TensorFlow writes the versions and an empty library: 12 00 22 03 08 aa 13.
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* buffer = TF_NewBuffer();
+  Status s;
+  TF_GraphToGraphDef(g, buffer, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(std::string(static_cast<const char*>(buffer->data), buffer->length),
+            std::string("\x12\x00\x22\x03\x08\xaa\x13", 7));
+  TF_DeleteBuffer(buffer);
+  TF_DeleteGraph(g);
+}
+
+TEST(Graph, ImportedVersionsAreKept) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* def = rill_c_test::GraphDefBuffer("versions { producer: 27 min_consumer: 12 }");
+  TF_ImportGraphDefOptions* opts = TF_NewImportGraphDefOptions();
+  Status s;
+  TF_GraphImportGraphDef(g, def, opts, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Buffer* buffer = TF_NewBuffer();
+  TF_GraphVersions(g, buffer, s);
+  rill::VersionDef versions;
+  ASSERT_TRUE(versions.ParseFromArray(buffer->data, static_cast<int>(buffer->length)));
+  EXPECT_EQ(versions.producer(), 27);
+  EXPECT_EQ(versions.min_consumer(), 12);
+  TF_DeleteBuffer(buffer);
+  TF_DeleteImportGraphDefOptions(opts);
+  TF_DeleteBuffer(def);
   TF_DeleteGraph(g);
 }
 

@@ -1,6 +1,7 @@
-// TF_Session: runs (feeds, fetches, targets, run options and metadata), graphs that grow after
-// the session is made, errors with TensorFlow's codes and texts, eight threads on one session,
-// device lists, config, close/delete, and TF_LoadSessionFromSavedModel.
+// TF_Session: runs (feeds, fetches, targets, run options and metadata; fed shapes unchecked, as
+// TensorFlow's), graphs that grow after the session is made, errors with TensorFlow's codes and
+// texts, eight threads on one session, device lists, config, close/delete, and
+// TF_LoadSessionFromSavedModel.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -111,6 +112,19 @@ TEST_F(SessionTest, FeedAndFetch) {
   EXPECT_EQ(RunY({1, 2}, s), (std::vector<float>{11, 12}));
   ASSERT_EQ(s.code(), TF_OK) << s.message();
   EXPECT_EQ(RunY({-10, 0.5}, s), (std::vector<float>{0, 10.5}));
+}
+
+TEST_F(SessionTest, FedShapesAreNotCheckedAgainstThePlaceholders) {
+  // As TensorFlow's session runs it: x is declared [2], a scalar fed to it broadcasts in y.
+  Status s;
+  TF_Tensor* in = rill_c_test::FloatTensor({}, {1});
+  TF_Output feed{x_, 0}, fetch{y_, 0};
+  TF_Tensor* out = nullptr;
+  TF_SessionRun(session_, nullptr, &feed, &in, 1, &fetch, &out, 1, nullptr, 0, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(rill_c_test::FloatValues(out), (std::vector<float>{11, 11}));
+  TF_DeleteTensor(out);
+  TF_DeleteTensor(in);
 }
 
 struct Released {
