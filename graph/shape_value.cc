@@ -150,6 +150,34 @@ std::optional<PartialValue> ConcatValue(const ShapeValueGraph& g, int node, int 
   return out;
 }
 
+// The value of scalar input i when known exactly: a Const's value, or a partial value other than
+// -1 (which stands for unknown).
+std::optional<int64_t> KnownScalar(const ShapeValueGraph& g, int node, int i, int depth) {
+  int producer, output;
+  if (!g.Input(node, i, &producer, &output)) return std::nullopt;
+  std::optional<PartialValue> v = Evaluate(g, producer, output, depth + 1);
+  if (!v || !v->scalar || v->elements.size() != 1) return std::nullopt;
+  if (v->elements[0] == -1 && g.Def(producer).op() != "Const") return std::nullopt;
+  return v->elements[0];
+}
+
+// Range of known integer start, limit and delta with at most kMaxElements elements.
+std::optional<PartialValue> RangeValue(const ShapeValueGraph& g, int node, int depth) {
+  const std::optional<int64_t> start = KnownScalar(g, node, 0, depth);
+  const std::optional<int64_t> limit = KnownScalar(g, node, 1, depth);
+  const std::optional<int64_t> delta = KnownScalar(g, node, 2, depth);
+  if (!start || !limit || !delta || *delta == 0) return std::nullopt;
+  if ((*delta > 0 && *start > *limit) || (*delta < 0 && *start < *limit)) return std::nullopt;
+  const __int128 span = static_cast<__int128>(*limit) - *start;  // same sign as delta
+  const __int128 count = (span + *delta + (*delta > 0 ? -1 : 1)) / *delta;
+  if (count > kMaxElements) return std::nullopt;
+  PartialValue out;
+  for (__int128 i = 0; i < count; ++i) {
+    out.elements.push_back(static_cast<int64_t>(*start + i * *delta));
+  }
+  return out;
+}
+
 std::optional<PartialValue> Evaluate(const ShapeValueGraph& g, int node, int output, int depth) {
   if (depth > kMaxDepth) return std::nullopt;
   const NodeDef& def = g.Def(node);
@@ -173,6 +201,7 @@ std::optional<PartialValue> Evaluate(const ShapeValueGraph& g, int node, int out
     return EvaluateInput(g, node, 0, depth);
   }
   if (op == "Pack") return PackValue(g, node, depth);
+  if (op == "Range") return RangeValue(g, node, depth);
   if (op == "StridedSlice") return StridedSliceValue(g, node, depth);
   if (op == "ConcatV2" || op == "Concat") {
     int64_t n = 0;

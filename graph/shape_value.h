@@ -11,9 +11,10 @@
 // Producers evaluated: Const; Shape and ShapeN (the input's partial shape); Size and Rank of
 // inputs whose shape is fully defined, resp. of known rank; Identity, StopGradient and integer
 // Cast; Pack of scalars along axis 0; Concat and ConcatV2 of vectors; StridedSlice of a vector
-// with constant begin, end and strides (no ellipsis or new axes). Anything else is unknown. As in
-// TensorFlow, -1 stands for "unknown", so a Pack of a literal -1 (Reshape's "infer this
-// dimension") reads as an unknown dimension, which is what Reshape makes of it.
+// with constant begin, end and strides (no ellipsis or new axes); Range of known integer bounds
+// (at most 1024 elements). Anything else is unknown. As in TensorFlow, -1 stands for "unknown",
+// so a Pack of a literal -1 (Reshape's "infer this dimension") reads as an unknown dimension,
+// which is what Reshape makes of it.
 #ifndef RILL_GRAPH_SHAPE_VALUE_H_
 #define RILL_GRAPH_SHAPE_VALUE_H_
 

@@ -179,5 +179,25 @@ TEST(ShapeValueTest, OtherOpsAndDeepChainsAreUnknown) {
   EXPECT_FALSE(g.Eval("add"));
 }
 
+TEST(ShapeValueTest, RangeOfKnownBoundsListsItsValues) {
+  FakeGraph g(Node("x", "Placeholder", {}) + Node("s", "Shape", {"x"}) + Node("n", "Size", {"s"}) +
+                  IntConst("zero", {0}, true) + IntConst("one", {1}, true) +
+                  IntConst("minus_one", {-1}, true) + IntConst("three", {3}, true) +
+                  IntConst("big", {2000000000}, true) + Node("up", "Range", {"zero", "n", "one"}) +
+                  Node("down", "Range", {"three", "minus_one", "minus_one"}) +
+                  Node("huge", "Range", {"zero", "big", "one"}) +
+                  Node("empty", "Range", {"three", "zero", "one"}),
+              {{"x:0", PartialTensorShape({-1, 10})}, {"s:0", PartialTensorShape({2})}});
+  std::optional<PartialValue> v = g.Eval("up");  // range(size(shape(x))) = range(rank)
+  ASSERT_TRUE(v);
+  EXPECT_FALSE(v->scalar);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({0, 1}));
+  v = g.Eval("down");  // a Const -1 is a value, not "unknown"
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({3, 2, 1, 0}));
+  EXPECT_FALSE(g.Eval("huge"));   // past 1024 elements: not tracked
+  EXPECT_FALSE(g.Eval("empty"));  // the kernel refuses start > limit with delta > 0
+}
+
 }  // namespace
 }  // namespace rill

@@ -189,5 +189,27 @@ TEST(RangeShapeTest, KnownBoundsGiveTheLengthUnknownOrRefusedGiveUnknown) {
             "[?]");
 }
 
+TEST(DynamicStitchShapeTest, KnownIndicesGiveTheLength) {
+  // Sum's gradient: DynamicStitch([range(rank), axes], [shape(x), ones]) for x of shape [?, 10].
+  const Tensor axes = Tensor::FromVector<int32_t>({1}, TensorShape({1}));
+  const std::vector<PartialTensorShape> inputs = {PartialTensorShape({2}), PartialTensorShape({1}),
+                                                  PartialTensorShape({2}), PartialTensorShape({1})};
+  EXPECT_EQ(
+      InferWithValues("DynamicStitch", inputs, {PartialValue{false, {0, 1}}}, {nullptr, &axes})
+          .DebugString(),
+      "[2]");
+  // An index not known: the length is unknown, the trailing dims still merge.
+  EXPECT_EQ(
+      InferWithValues("DynamicStitch", inputs, {PartialValue{false, {0, -1}}}, {nullptr, &axes})
+          .DebugString(),
+      "[?]");
+  const std::vector<PartialTensorShape> rows = {PartialTensorShape({2}), PartialTensorShape({3}),
+                                                PartialTensorShape({2, -1}),
+                                                PartialTensorShape({3, 4})};
+  const Tensor first = Tensor::FromVector<int32_t>({0, 4}, TensorShape({2}));
+  const Tensor second = Tensor::FromVector<int32_t>({1, 2, 3}, TensorShape({3}));
+  EXPECT_EQ(InferWithValues("DynamicStitch", rows, {}, {&first, &second}).DebugString(), "[5,4]");
+}
+
 }  // namespace
 }  // namespace rill

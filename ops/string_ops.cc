@@ -2,6 +2,7 @@
 // Assert, and DynamicStitch
 // (the gradients' index merge). Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py).
+#include <algorithm>
 #include <vector>
 
 #include "ops/op_registry.h"
@@ -21,16 +22,51 @@ absl::Status StringJoinShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// DynamicStitch: [unknown, data[0]'s dims after indices[0]'s].
+// All values of index input i when known: a constant of any rank, or a partial value with no
+// unknown element (such as Range over Size(Shape(x)) of a known-rank x).
+bool KnownIndices(const ShapeInferenceContext& c, int i, std::vector<int64_t>* values) {
+  if (c.input_tensor(i) != nullptr) return c.ConstantIndexValues(i, values);
+  int64_t scalar;
+  if (c.ScalarIndexValue(i, &scalar)) {
+    *values = {scalar};
+    return true;
+  }
+  if (!c.PartialIndexValues(i, values)) return false;
+  for (int64_t v : *values) {
+    if (v < 0) return false;
+  }
+  return true;
+}
+
+// DynamicStitch: [max index + 1 when every index is known, else unknown] followed by the data's
+// dims after their indices' (merged over the inputs), as TensorFlow's shape function. Inputs that
+// disagree are the kernel's to report: the shape is then unknown.
 absl::Status DynamicStitchShape(ShapeInferenceContext& c) {
   const int n = c.num_inputs() / 2;
-  const PartialTensorShape& idx = c.input(0);
-  const PartialTensorShape& data = c.input(n);
-  if (idx.unknown_rank() || data.unknown_rank() || data.rank() < idx.rank()) {
-    return absl::OkStatus();
+  bool all_known = true;
+  int64_t max_index = -1;
+  PartialTensorShape rest;  // unknown rank until an input says more
+  for (int i = 0; i < n; ++i) {
+    std::vector<int64_t> values;
+    if (KnownIndices(c, i, &values)) {
+      for (int64_t v : values) max_index = std::max(max_index, v);
+    } else {
+      all_known = false;
+    }
+    const PartialTensorShape& idx = c.input(i);
+    const PartialTensorShape& data = c.input(n + i);
+    if (idx.unknown_rank() || data.unknown_rank()) continue;
+    if (data.rank() < idx.rank()) return absl::OkStatus();
+    PartialTensorShape tail(
+        std::vector<int64_t>(data.dims().begin() + idx.rank(), data.dims().end()));
+    absl::StatusOr<PartialTensorShape> merged =
+        shape_fns::MergeShapes(c, rest, tail, "data dims after the indices'");
+    if (!merged.ok()) return absl::OkStatus();
+    rest = *std::move(merged);
   }
-  std::vector<int64_t> out = {-1};
-  out.insert(out.end(), data.dims().begin() + idx.rank(), data.dims().end());
+  if (rest.unknown_rank()) return absl::OkStatus();
+  std::vector<int64_t> out = {all_known ? max_index + 1 : -1};
+  out.insert(out.end(), rest.dims().begin(), rest.dims().end());
   c.set_output(0, PartialTensorShape(std::move(out)));
   return absl::OkStatus();
 }
