@@ -16,8 +16,9 @@
 // 2 input subscripts in einsum equation 'ij->i' but got 1", "Expected input 0 to have rank 2 but
 // got: 3", "Expected dimension 3 at axis 1 of the input shaped [2,3] but got dimension 4" (a label
 // whose sizes disagree), "Output subscript contains label 'z' not present in the input
-// subscripts"; Unimplemented for a label repeated within one operand (diagonals). The equation
-// and the label classes are kernels/math_lib/einsum_spec.h, shared with the CUDA kernel.
+// subscripts". A label repeated within one operand ("ii->i", "bii->b": diagonals, traces) first
+// replaces the operand by its diagonal. The equation and the label classes are
+// kernels/math_lib/einsum_spec.h, shared with the CUDA kernel (which refuses diagonals).
 //
 // Kernels are immutable after construction (the equation is parsed once); Compute is thread-safe.
 #include <algorithm>
@@ -140,6 +141,44 @@ std::optional<StridedMatrices> StridedView(const Tensor& t, const std::string& l
   return v;
 }
 
+// The diagonal of `in` over its repeated labels: one dim per distinct label, in first-occurrence
+// order, element (u) = in at the coordinates each dim's label gives.
+template <typename T>
+absl::StatusOr<Labeled> Diagonal(OpKernelContext& ctx, const Labeled& in) {
+  const int rank = static_cast<int>(in.labels.size());
+  Labeled out;
+  std::vector<int64_t> dims;
+  std::vector<int64_t> stride(rank, 0);  // per output dim: the input offset of one step
+  std::vector<int64_t> in_stride(rank, 1);
+  for (int d = rank - 2; d >= 0; --d) in_stride[d] = in_stride[d + 1] * in.t.shape().dim(d + 1);
+  for (int d = 0; d < rank; ++d) {
+    size_t u = out.labels.find(in.labels[d]);
+    if (u == std::string::npos) {
+      u = out.labels.size();
+      out.labels.push_back(in.labels[d]);
+      dims.push_back(in.t.shape().dim(d));
+    }
+    stride[u] += in_stride[d];
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(dims));
+  RILL_ASSIGN_OR_RETURN(out.t, ctx.allocate_temp(in.t.dtype(), shape));
+  const int urank = static_cast<int>(dims.size());
+  const T* src = in.t.flat<T>().data();
+  T* dst = out.t.flat<T>().data();
+  std::vector<int64_t> at(urank, 0);
+  int64_t offset = 0;
+  for (int64_t k = 0; k < shape.num_elements(); ++k) {
+    dst[k] = src[offset];
+    for (int d = urank - 1; d >= 0; --d) {  // the next coordinate, last dim fastest
+      offset += stride[d];
+      if (++at[d] < dims[d]) break;
+      offset -= stride[d] * dims[d];
+      at[d] = 0;
+    }
+  }
+  return out;
+}
+
 class EinsumOp final : public OpKernel {
  public:
   explicit EinsumOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -148,7 +187,8 @@ class EinsumOp final : public OpKernel {
     int64_t n = 0;
     ctx.SetStatus(ctx.GetAttr("N", &n));
     if (!ctx.status().ok()) return;
-    absl::StatusOr<EinsumEquation> eq = ParseEinsumEquation(equation, static_cast<int>(n));
+    absl::StatusOr<EinsumEquation> eq =
+        ParseEinsumEquation(equation, static_cast<int>(n), /*allow_diagonals=*/true);
     if (!eq.ok()) {
       ctx.SetStatus(eq.status());
       return;
@@ -171,6 +211,21 @@ class EinsumOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(EinsumLabels labels, EinsumLabelsOf(equation_, shapes));
     std::vector<Labeled> ops(n);
     for (int i = 0; i < n; ++i) ops[i] = Labeled{ctx.input(i), labels.operands[i]};
+    // Operands with a repeated label are replaced by their diagonals, and the labels recomputed.
+    EinsumEquation diagonal = equation_;
+    bool any_diagonal = false;
+    for (int i = 0; i < n; ++i) {
+      const EinsumSubscripts unique = EinsumWithoutDiagonals(equation_.inputs[i]);
+      if (unique.labels.size() == equation_.inputs[i].labels.size()) continue;
+      RILL_ASSIGN_OR_RETURN(ops[i], Diagonal<T>(ctx, ops[i]));
+      diagonal.inputs[i] = unique;
+      shapes[i] = ops[i].t.shape();
+      any_diagonal = true;
+    }
+    if (any_diagonal) {
+      RILL_ASSIGN_OR_RETURN(labels, EinsumLabelsOf(diagonal, shapes));
+      for (int i = 0; i < n; ++i) ops[i].labels = labels.operands[i];
+    }
     const std::string& out_labels = labels.output;
     const TensorShape& out_shape = labels.out_shape;
     std::map<char, int64_t>& size = labels.size;

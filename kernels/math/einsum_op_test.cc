@@ -182,8 +182,18 @@ TEST(EinsumOpTest, ErrorsNameTheProblem) {
   EXPECT_THAT(Einsum("ijk->i", {kA}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Expected input 0 to have rank 3 but got: 2")));
-  EXPECT_THAT(Einsum("ii->i", {F({1, 2, 3, 4}, TensorShape({2, 2}))}),
-              StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("diagonal")));
+}
+
+TEST(EinsumOpTest, RepeatedLabelsTakeTheDiagonal) {
+  RILL_ASSERT_OK_AND_ASSIGN(auto diag, Einsum("ii->i", {F({1, 2, 3, 4}, TensorShape({2, 2}))}));
+  ExpectTensorEqual(diag[0], F({1, 4}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto trace, Einsum("ii->", {F({1, 2, 3, 4}, TensorShape({2, 2}))}));
+  ExpectTensorEqual(trace[0], Tensor::Scalar<float>(5));
+  // [i, j, j] x [j, k]: x[i, j, j] * y[j, k] summed over j.
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto product, Einsum("ijj,jk->ik", {F({1, 2, 3, 4, 5, 6, 7, 8}, TensorShape({2, 2, 2})),
+                                          F({1, 0, 0, 1}, TensorShape({2, 2}))}));
+  ExpectTensorEqual(product[0], F({1, 4, 5, 8}, TensorShape({2, 2})));
 }
 
 }  // namespace

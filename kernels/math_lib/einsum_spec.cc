@@ -46,7 +46,8 @@ absl::StatusOr<std::string> Expand(const EinsumSubscripts& s, int rank, int inpu
 
 }  // namespace
 
-absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n) {
+absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n,
+                                                   bool allow_diagonals) {
   std::vector<std::string> sides = absl::StrSplit(equation, "->");
   if (sides.size() != 2) {
     return absl::InvalidArgumentError(
@@ -61,7 +62,7 @@ absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, 
   EinsumEquation eq;
   for (const std::string& in : ins) {
     RILL_ASSIGN_OR_RETURN(EinsumSubscripts s, ParseSubscripts(in, equation));
-    for (size_t i = 0; i < s.labels.size(); ++i) {
+    for (size_t i = 0; i < s.labels.size() && !allow_diagonals; ++i) {
       if (s.labels.find(s.labels[i], i + 1) != std::string::npos) {
         return absl::UnimplementedError(absl::StrCat(
             "Einsum with a label repeated within one operand (a diagonal) is not supported: ",
@@ -81,6 +82,22 @@ absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, 
     }
   }
   return eq;
+}
+
+EinsumSubscripts EinsumWithoutDiagonals(const EinsumSubscripts& subscripts) {
+  EinsumSubscripts out;
+  for (size_t i = 0; i < subscripts.labels.size(); ++i) {
+    if (static_cast<int>(i) == subscripts.ellipsis_at) {
+      out.ellipsis_at = static_cast<int>(out.labels.size());
+    }
+    if (out.labels.find(subscripts.labels[i]) == std::string::npos) {
+      out.labels.push_back(subscripts.labels[i]);
+    }
+  }
+  if (subscripts.ellipsis_at == static_cast<int>(subscripts.labels.size())) {
+    out.ellipsis_at = static_cast<int>(out.labels.size());
+  }
+  return out;
 }
 
 absl::StatusOr<EinsumLabels> EinsumLabelsOf(const EinsumEquation& equation,

@@ -31,9 +31,17 @@ struct EinsumEquation {
   EinsumSubscripts output;
 };
 
-// Parses `equation` for `n` operands: exactly one "->", n <= 2 input subscripts, no label repeated
-// within one operand (Unimplemented: diagonals), every output label in some input.
-absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n);
+// Parses `equation` for `n` operands: exactly one "->", n <= 2 input subscripts, every output
+// label in some input. A label repeated within one operand (a diagonal, "ii->i", "bii->b") is
+// Unimplemented unless `allow_diagonals`; the caller then takes the diagonals first
+// (EinsumWithoutDiagonals).
+absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n,
+                                                   bool allow_diagonals = false);
+
+// `subscripts` with each repeated letter kept once, at its first place (the ellipsis moves with
+// the letters before it): the subscripts of the operand's diagonal, whose dims follow the
+// expanded labels in the same first-occurrence order.
+EinsumSubscripts EinsumWithoutDiagonals(const EinsumSubscripts& subscripts);
 
 // Internal label of ellipsis dim k counted from the right.
 inline char EinsumEllipsisLabel(int k) { return static_cast<char>(1 + k); }

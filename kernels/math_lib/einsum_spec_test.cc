@@ -42,5 +42,16 @@ TEST(EinsumSpecTest, ErrorsAreTensorFlowsTexts) {
                        "dimension 4"));
 }
 
+TEST(EinsumSpecTest, DiagonalsParseWhenAllowedAndDropRepeatedLetters) {
+  RILL_ASSERT_OK_AND_ASSIGN(EinsumEquation eq,
+                            ParseEinsumEquation("i...ji,jj->...i", 2, /*allow_diagonals=*/true));
+  EinsumSubscripts a = EinsumWithoutDiagonals(eq.inputs[0]);
+  EXPECT_EQ(a.labels, "ij");
+  EXPECT_EQ(a.ellipsis_at, 1);
+  EinsumSubscripts b = EinsumWithoutDiagonals(eq.inputs[1]);
+  EXPECT_EQ(b.labels, "j");
+  EXPECT_EQ(b.ellipsis_at, -1);
+}
+
 }  // namespace
 }  // namespace rill

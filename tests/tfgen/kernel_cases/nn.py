@@ -104,6 +104,14 @@ def einsum(rec):
         c("outer", "i,j->ij", _values(dt, [3], s + "/i"), _values(dt, [4], s + "/j"))
         c("ellipsis", "...ij,...jk->...ik", _values(dt, [2, 3, 4], s + "/k"),
           _values(dt, [2, 4, 2], s + "/l"))
+        # Labels repeated within an operand: diagonals and traces.
+        c("diagonal", "ii->i", _values(dt, [3, 3], s + "/m"))
+        c("batch_trace", "bii->b", _values(dt, [2, 3, 3], s + "/n"))
+        c("trace", "ii->", _values(dt, [4, 4], s + "/o"))
+        c("diagonal_kept_order", "iji->ji", _values(dt, [3, 2, 3], s + "/p"))
+        c("diagonal_times_matrix", "ijj,jk->ik", _values(dt, [2, 3, 3], s + "/q"),
+          _values(dt, [3, 2], s + "/r"))
+        c("ellipsis_diagonal", "i...i->...i", _values(dt, [3, 2, 3], s + "/s"))
 
     rec.for_dtypes("Einsum", ["float32", "float64", "half", "int32", "int64"], gen)
 
