@@ -37,8 +37,9 @@ absl::Status SparseReorderShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// SparseAdd: [?, rank], [?], and a_shape's shape.
-absl::Status SparseAddShape(ShapeInferenceContext& c) {
+// SparseAdd and SparseSlice: [?, rank] indices (rank from input 0's columns), [?] values, and
+// input 2's shape (the dense shape vector).
+absl::Status SparseIndicesValuesShape(ShapeInferenceContext& c) {
   const PartialTensorShape& ai = c.input(0);
   const int64_t rank = !ai.unknown_rank() && ai.rank() == 2 ? ai.dims()[1] : -1;
   c.set_output(0, PartialTensorShape({-1, rank}));
@@ -111,7 +112,7 @@ REGISTER_OP("SparseAdd")
     .Attr(
         "Treal: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
         "uint64}")
-    .SetShapeFn(SparseAddShape);
+    .SetShapeFn(SparseIndicesValuesShape);
 
 REGISTER_OP("SparseReorder")
     .Input("input_indices: int64")
@@ -190,16 +191,6 @@ REGISTER_OP("SparseCross")
     .Attr("internal_type: {int64, string}")
     .SetShapeFn(SparseCrossShape);
 
-// SparseSlice: [?, rank] indices, [?] values, the input shape's shape.
-absl::Status SparseSliceShape(ShapeInferenceContext& c) {
-  const PartialTensorShape& ai = c.input(0);
-  const int64_t rank = !ai.unknown_rank() && ai.rank() == 2 ? ai.dims()[1] : -1;
-  c.set_output(0, PartialTensorShape({-1, rank}));
-  c.set_output(1, PartialTensorShape({-1}));
-  c.set_output(2, c.input(2));
-  return absl::OkStatus();
-}
-
 REGISTER_OP("SparseSlice")
     .Input("indices: int64")
     .Input("values: T")
@@ -210,7 +201,7 @@ REGISTER_OP("SparseSlice")
     .Output("output_values: T")
     .Output("output_shape: int64")
     .Attr("T: type")
-    .SetShapeFn(SparseSliceShape);
+    .SetShapeFn(SparseIndicesValuesShape);
 
 REGISTER_OP("SparseSoftmax")
     .Input("sp_indices: int64")
