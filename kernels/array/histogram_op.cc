@@ -2,13 +2,19 @@
 // bins over value_range [lo, hi]; values below lo go to the first bin, values at or above hi to
 // the last. A value's bin is computed as TensorFlow's kernel does:
 // int((max(x, lo) - lo) [in T] / step [double]) capped at nbins - 1, step = (hi - lo) / nbins.
+// Where TensorFlow's arithmetic is undefined the bin stays inside [0, nbins): an integer
+// difference that overflows T is taken in double, and a quotient that is NaN or past the last bin
+// (an infinite range or value) goes to the last bin.
 // Output int32 or int64 (dtype).
 // Errors (TensorFlow's texts): value_range not a vector of 2 elements with lo < hi; nbins not a
-// positive scalar.
+// positive scalar; a NaN value.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -19,6 +25,18 @@ namespace rill {
 namespace {
 
 #define RILL_HISTOGRAM_TYPES float, double, int32_t, int64_t
+
+// a - b as TensorFlow computes it (in T), in double where an integer T would overflow.
+template <typename T>
+double Difference(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    T d;
+    if (__builtin_sub_overflow(a, b, &d)) return static_cast<double>(a) - static_cast<double>(b);
+    return static_cast<double>(d);
+  } else {
+    return static_cast<double>(a - b);
+  }
+}
 
 class HistogramFixedWidthOp final : public OpKernel {
  public:
@@ -54,14 +72,18 @@ class HistogramFixedWidthOp final : public OpKernel {
             absl::StrCat("value_range should satisfy value_range[0] < value_range[1], but got '[",
                          lo, ", ", hi, "]'"));
       }
-      const double step = static_cast<double>(hi - lo) / static_cast<double>(nbins);
+      const double step = Difference(hi, lo) / static_cast<double>(nbins);
       const double last = static_cast<double>(nbins - 1);
       std::vector<int64_t> counts(nbins, 0);
       const T* x = values.flat<T>().data();
       for (int64_t i = 0; i < values.NumElements(); ++i) {
-        const T shifted = static_cast<T>(std::max(x[i], lo) - lo);
-        const double bin = std::min(static_cast<double>(shifted) / step, last);
-        ++counts[static_cast<int32_t>(bin)];
+        if constexpr (std::is_floating_point_v<T>) {
+          if (std::isnan(x[i])) {
+            return absl::InvalidArgumentError("Histogram values must not contain NaN");
+          }
+        }
+        const double bin = Difference(std::max(x[i], lo), lo) / step;  // >= 0 or NaN
+        ++counts[bin < last ? static_cast<int32_t>(bin) : nbins - 1];
       }
       for (int32_t b = 0; b < nbins; ++b) {
         if (out_type_ == DT_INT32) {

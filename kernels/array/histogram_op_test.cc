@@ -1,3 +1,5 @@
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -38,6 +40,36 @@ TEST(HistogramFixedWidthOpTest, ErrorsAreTensorFlows) {
                   .status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "nbins should be a positive number, but got '0'"));
+}
+
+TEST(HistogramFixedWidthOpTest, NanValuesAreRefusedAsInTensorFlow) {
+  EXPECT_THAT(
+      Histogram(Tensor::FromVector<float>({1, std::nanf(""), 2}, TensorShape({3})),
+                Tensor::FromVector<float>({0, 5}, TensorShape({2})), 5)
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Histogram values must not contain NaN"));
+}
+
+// Where TensorFlow's bin arithmetic is undefined (an integer range wider than T, an infinite
+// range), every value still lands in a bin.
+TEST(HistogramFixedWidthOpTest, ExtremeRangesStayInsideTheBins) {
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto ints, Histogram(Tensor::FromVector<int32_t>({kMax, kMin, 0}, TensorShape({3})),
+                           Tensor::FromVector<int32_t>({kMin, kMax}, TensorShape({2})), 4));
+  ExpectTensorEqual(ints[0], Tensor::FromVector<int32_t>({1, 0, 1, 1}, TensorShape({4})));
+  constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto longs, Histogram(Tensor::FromVector<int64_t>({kMax64, kMin64, 0, -1}, TensorShape({4})),
+                            Tensor::FromVector<int64_t>({kMin64, kMax64}, TensorShape({2})), 2));
+  ExpectTensorEqual(longs[0], Tensor::FromVector<int32_t>({1, 3}, TensorShape({2})));
+  const float inf = std::numeric_limits<float>::infinity();
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto floats, Histogram(Tensor::FromVector<float>({1, inf, -inf, 3e38f}, TensorShape({4})),
+                             Tensor::FromVector<float>({-inf, inf}, TensorShape({2})), 3));
+  ExpectTensorEqual(floats[0], Tensor::FromVector<int32_t>({0, 0, 4}, TensorShape({3})));
 }
 
 }  // namespace
