@@ -312,16 +312,23 @@ void RgbToHsv(float r, float g, float b, float* h, float* s, float* v) {
   *h = hh;
 }
 
+// h reduced into [0, range): what adding or subtracting range until h is inside gives (each
+// such step is exact while |h| < 2^24), computed with fmod so that a huge h takes one step
+// instead of |h| / range (unending once range is below h's ulp). Non-finite h is returned as is.
+float WrapInto(float h, float range) {
+  if (!std::isfinite(h)) return h;
+  float r = std::fmod(h, range);
+  if (r < 0) r += range;
+  if (r >= range) r -= range;  // a tiny negative r rounded up to range
+  return r;
+}
+
 void HsvToRgb(float h, float s, float v, float* r, float* g, float* b) {
   const float c = s * v;
   const float m = v - c;
   const float dh = h * 6;
   const int category = std::abs(dh) < 1e6f ? static_cast<int>(dh) : -1;  // NaN: -1
-  float fmodu = dh;
-  if (std::isfinite(fmodu)) {
-    while (fmodu <= 0) fmodu += 2.0f;
-    while (fmodu >= 2.0f) fmodu -= 2.0f;
-  }
+  const float fmodu = WrapInto(dh, 2.0f);
   const float x = c * (1 - std::abs(fmodu - 1));
   float rr = 0, gg = 0, bb = 0;
   switch (category) {
@@ -373,11 +380,7 @@ class AdjustHsvOp final : public OpKernel {
           float h, v_min, v_max;
           RgbToHvRange(px[0], px[1], px[2], &h, &v_min, &v_max);
           constexpr float kRange = 6;
-          h += factor * kRange;
-          if (std::isfinite(h)) {
-            while (h < 0) h += kRange;
-            while (h >= kRange) h -= kRange;
-          }
+          h = WrapInto(h + factor * kRange, kRange);
           HvRangeToRgb(h, v_min, v_max, &r, &g, &b);
         } else {
           float h, s, v;
