@@ -52,12 +52,44 @@ absl::Status AddArgTypes(const NodeDef& node, const OpDef::ArgDef& arg, DataType
   return absl::OkStatus();
 }
 
+// A dtype in a type or list(type) attr must name a value type: not DT_INVALID, a code outside
+// the DataType enum or a reference type (TensorFlow's AttrValueHasType and its texts).
+absl::Status CheckAttrDataType(int code, bool in_list) {
+  const DataType dt = static_cast<DataType>(code);
+  if (!DataType_IsValid(code)) {
+    return absl::InvalidArgumentError(absl::StrCat("AttrValue has invalid DataType enum: ", code));
+  }
+  if (IsRefType(dt)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("AttrValue must not have reference type value of ", DataTypeString(dt)));
+  }
+  if (dt == DT_INVALID) {
+    return absl::InvalidArgumentError(in_list ? "AttrValue contains invalid DataType"
+                                              : "AttrValue has invalid DataType");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateAttrValue(const NodeDef& node, const OpDef::AttrDef& def,
                                const AttrValue& value) {
   if (!AttrValueHasType(value, def.type())) {
     return absl::InvalidArgumentError(absl::StrCat(
         "AttrValue had value with type '", AttrValueTypeName(value), "' when '", def.type(),
         "' expected\n\t for attr '", def.name(), "'\n\t; NodeDef: {{node ", node.name(), "}}"));
+  }
+  absl::Status dtype_ok;
+  if (def.type() == "type") {
+    dtype_ok = CheckAttrDataType(value.type(), false);
+  } else if (def.type() == "list(type)") {
+    for (int t : value.list().type()) {
+      dtype_ok = CheckAttrDataType(t, true);
+      if (!dtype_ok.ok()) break;
+    }
+  }
+  if (!dtype_ok.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(dtype_ok.message(), "\n\t for attr '",
+                                                   def.name(), "'\n\t; NodeDef: {{node ",
+                                                   node.name(), "}}"));
   }
   if (def.has_minimum()) {
     int64_t got = def.type() == "int"

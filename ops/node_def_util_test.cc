@@ -1,5 +1,9 @@
 #include "ops/node_def_util.h"
 
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -85,6 +89,41 @@ TEST(NodeDefUtilTest, TypeOutsideAllowedListIsReported) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Value for attr 'T' of bool is not in the list of allowed "
                                  "values: bfloat16, half, float, double, int32, int64")));
+}
+
+// A type attr no op constrains (TensorArrayV3's dtype, IdentityN's T) still refuses codes that
+// name no value type, with TensorFlow's texts.
+TEST(NodeDefUtilTest, InvalidReferenceAndUnknownDtypeCodesAreReported) {
+  struct Row {
+    const char* attr;
+    const char* message;
+  };
+  for (const Row& row : std::vector<Row>{
+           {"type: 1000", "AttrValue has invalid DataType enum: 1000\n\t for attr 'dtype'"},
+           {"type: -1", "AttrValue has invalid DataType enum: -1\n\t for attr 'dtype'"},
+           {"type: DT_FLOAT_REF",
+            "AttrValue must not have reference type value of float_ref\n\t for attr 'dtype'"},
+           {"type: DT_INVALID", "AttrValue has invalid DataType\n\t for attr 'dtype'"}}) {
+    NodeDef n = Parse(absl::StrCat(R"(name: "ta" op: "TensorArrayV3" input: "n"
+                                      attr { key: "dtype" value { )",
+                                   row.attr, " } }"));
+    AddDefaultsToNodeDef(Op("TensorArrayV3"), &n);
+    EXPECT_THAT(ValidateNodeDef(n, Op("TensorArrayV3")),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         ::testing::AllOf(HasSubstr(row.message), HasSubstr("{{node ta}}"))))
+        << row.attr;
+  }
+  NodeDef n = Parse(R"(name: "n" op: "IdentityN" input: "a" input: "b"
+                       attr { key: "T" value { list { type: DT_FLOAT type: DT_INVALID } } })");
+  EXPECT_THAT(ValidateNodeDef(n, Op("IdentityN")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("AttrValue contains invalid DataType\n\t for attr 'T'")));
+  n.mutable_attr()->at("T").mutable_list()->set_type(1, static_cast<DataType>(1000));
+  EXPECT_THAT(ValidateNodeDef(n, Op("IdentityN")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("AttrValue has invalid DataType enum: 1000\n\t for attr 'T'")));
+  n.mutable_attr()->at("T").mutable_list()->set_type(1, DT_RESOURCE);
+  RILL_EXPECT_OK(ValidateNodeDefAttrs(n, Op("IdentityN")));
 }
 
 TEST(NodeDefUtilTest, UndeclaredAttrIsReportedButUnderscoreAttrsPass) {
