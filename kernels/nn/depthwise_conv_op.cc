@@ -7,8 +7,9 @@
 // contiguous channel vector (vectorized), pixels in parallel over the kernel's intra-op threads
 // (OpKernelContext::ParallelFor), half in float.
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter must
-// be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "Computed output
-// size would be negative: ..."; Unimplemented for data_format NCHW ("The DepthwiseConv2dNative op
+// be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "filter must
+// not have zero elements (i.e. all dimensions must be non-zero)", "Computed output size would be
+// negative: ..."; Unimplemented for data_format NCHW ("The DepthwiseConv2dNative op
 // currently only supports the NHWC tensor format on the CPU. ...").
 //
 // Kernels are immutable after construction; Compute is thread-safe.
@@ -122,6 +123,10 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
     const Tensor& filter = ctx.input(1);
     RILL_ASSIGN_OR_RETURN(const ConvGeometry shared,
                           NhwcDepthwiseGeometry(attrs_, input.shape(), filter.shape()));
+    if (filter.NumElements() == 0) {
+      return absl::InvalidArgumentError(
+          "filter must not have zero elements (i.e. all dimensions must be non-zero)");
+    }
     DepthwiseGeometry g;
     static_cast<ConvWindows&>(g) = shared;
     g.batch = shared.batch;

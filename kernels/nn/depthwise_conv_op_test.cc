@@ -189,6 +189,18 @@ TEST(DepthwiseConv2dNativeOpTest, FusedBiasOfTheWrongSizeAndUnknownFusionsAreErr
                        HasSubstr("Fusion is not implemented: [BiasAdd,Elu]")));
 }
 
+// An input of zero channels (so a filter of zero elements) is refused, as TensorFlow's kernel
+// does, not computed as an empty output.
+TEST(DepthwiseConv2dNativeOpTest, FilterWithoutElementsIsTensorFlowsError) {
+  for (const std::string padding : {"SAME", "VALID"}) {
+    EXPECT_THAT(Depthwise(Tensor(DT_FLOAT, TensorShape({1, 4, 4, 0})),
+                          Tensor(DT_FLOAT, TensorShape({2, 2, 0, 1})), 1, padding),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "filter must not have zero elements (i.e. all dimensions must be "
+                         "non-zero)"));
+  }
+}
+
 TEST(DepthwiseConv2dNativeOpTest, DepthMismatchIsTensorFlowsError) {
   EXPECT_THAT(
       Depthwise(Ramp(TensorShape({1, 3, 3, 3}), 7), Ramp(TensorShape({2, 2, 2, 1}), 5), 1, "VALID"),

@@ -88,7 +88,7 @@ class QuantizeAndDequantizeOp final : public OpKernel {
         for (int64_t c = 0; c < depth; ++c) {
           lo[c] = ctx.input(1).flat<T>()[c];
           hi[c] = ctx.input(2).flat<T>()[c];
-          if (axis_ == -1 && lo[c] > hi[c]) {
+          if (axis_ == -1 && !(lo[c] <= hi[c])) {  // a NaN bound too, as TensorFlow's check
             return absl::InvalidArgumentError(
                 absl::StrCat("Invalid range: input_min ", lo[c], " > input_max ", hi[c]));
           }

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -39,6 +40,9 @@ TEST(QuantizeAndDequantizeOpTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(
       Qdq(1.0f, -1.0f, true, 8).status(),
       StatusIs(absl::StatusCode::kInvalidArgument, "Invalid range: input_min 1 > input_max -1"));
+  EXPECT_THAT(
+      Qdq(std::nanf(""), 1.0f, true, 8).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Invalid range: input_min nan > input_max 1"));
   EXPECT_THAT(Qdq(-1.0f, 1.0f, true, 0).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "num_bits is out of range: 0 with signed_input_ 1"));

@@ -9,7 +9,8 @@
 // intra-op threads.
 // Errors are InvalidArgument with TensorFlow's texts: "If half_pixel_centers is True,
 // align_corners must be False.", "input_grad must be 4-dimensional[...]", "original_image must be
-// 4-dimensional[...]".
+// 4-dimensional[...]", "resized dimensions must be positive", "original dimensions must be
+// positive".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -101,6 +102,13 @@ class ResizeBicubicGradOp final : public OpKernel {
     const int64_t batch = grads.shape().dim(0), rh = grads.shape().dim(1);
     const int64_t rw = grads.shape().dim(2), channels = grads.shape().dim(3);
     const int64_t oh = image.shape().dim(1), ow = image.shape().dim(2);
+    // TensorFlow's checks (the scales divide by these sizes).
+    if (rh <= 0 || rw <= 0) {
+      return absl::InvalidArgumentError("resized dimensions must be positive");
+    }
+    if (oh <= 0 || ow <= 0) {
+      return absl::InvalidArgumentError("original dimensions must be positive");
+    }
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({batch, oh, ow, channels}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));

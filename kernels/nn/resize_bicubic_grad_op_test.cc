@@ -46,6 +46,10 @@ TEST(ResizeBicubicGradTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(
       BicubicGrad(F({1}, TensorShape({1, 1, 1, 1})), F({1}, TensorShape({1}))),
       StatusIs(absl::StatusCode::kInvalidArgument, "original_image must be 4-dimensional[1]"));
+  EXPECT_THAT(BicubicGrad(F({1}, TensorShape({1, 1, 1, 1})), F({}, TensorShape({1, 3, 0, 1}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, "original dimensions must be positive"));
+  EXPECT_THAT(BicubicGrad(F({}, TensorShape({1, 1, 0, 1})), image),
+              StatusIs(absl::StatusCode::kInvalidArgument, "resized dimensions must be positive"));
   EXPECT_THAT(BicubicGrad(F({1}, TensorShape({1, 1, 1, 1})), image, true, true),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "If half_pixel_centers is True, align_corners must be False."));

@@ -14,7 +14,8 @@
 // agree; batches run in parallel over the kernel's intra-op threads.
 // Errors are InvalidArgument with TensorFlow's texts: "If half_pixel_centers is True,
 // align_corners must be False.", "input_grad must be 4-dimensional[...]", "original_image must be
-// 4-dimensional[...]", "original_image and input_grad must have same batch size", "input must be
+// 4-dimensional[...]", "resized dimensions must be positive", "original dimensions must be
+// positive", "original_image and input_grad must have same batch size", "input must be
 // 4-dimensional[...]", "shape_t must be 1-D[...]", "shape_t must have two elements[...]".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
@@ -87,6 +88,13 @@ class ResizeBilinearGradOp final : public ResizeGradBase {
     const int64_t batch = grads.shape().dim(0), rh = grads.shape().dim(1);
     const int64_t rw = grads.shape().dim(2), channels = grads.shape().dim(3);
     const int64_t oh = image.shape().dim(1), ow = image.shape().dim(2);
+    // TensorFlow's checks (the scales divide by these sizes).
+    if (rh <= 0 || rw <= 0) {
+      return absl::InvalidArgumentError("resized dimensions must be positive");
+    }
+    if (oh <= 0 || ow <= 0) {
+      return absl::InvalidArgumentError("original dimensions must be positive");
+    }
     if (image.shape().dim(0) != batch) {
       return absl::InvalidArgumentError("original_image and input_grad must have same batch size");
     }

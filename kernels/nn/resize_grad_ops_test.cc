@@ -64,6 +64,10 @@ TEST(ResizeBilinearGradTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(BilinearGrad(F({1, 2}, TensorShape({2, 1, 1, 1})), image),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "original_image and input_grad must have same batch size"));
+  EXPECT_THAT(BilinearGrad(F({1, 2}, TensorShape({1, 1, 2, 1})), F({}, TensorShape({1, 0, 5, 1}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, "original dimensions must be positive"));
+  EXPECT_THAT(BilinearGrad(F({}, TensorShape({1, 0, 2, 1})), image),
+              StatusIs(absl::StatusCode::kInvalidArgument, "resized dimensions must be positive"));
   EXPECT_THAT(BilinearGrad(F({1, 2}, TensorShape({1, 1, 2, 1})), image, true, true),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "If half_pixel_centers is True, align_corners must be False."));
