@@ -233,6 +233,7 @@ class Lowerer {
     NameAttrList fn;
     if (node.op_class() == OpClass::kFunctionCall) {
       RILL_ASSIGN_OR_RETURN(fn, FuncAttr(node, "f"));
+      RILL_RETURN_IF_ERROR(CheckCallTypes(node, fn, data));
     } else {
       fn.set_name(node.op());
       *fn.mutable_attr() = node.def().attr();
@@ -251,6 +252,55 @@ class Lowerer {
     const int ctrl = Add(made, node.name() + "/input_control_node", "NoOp", dep_refs, dev);
     RILL_ASSIGN_OR_RETURN(InlinedBody body, Inline(fn, data, node.name(), ctrl, dev, made));
     AddNamedOutputs(node, body.outputs, body.output_types, body.control_rets, made);
+    return absl::OkStatus();
+  }
+
+  // A PartitionedCall's Tin against its input edges (import's text) and Tin and Tout against
+  // the function's signature: the call is not a registered op, so import checked neither, and
+  // the inlined body would otherwise run with whatever the call declared. An attr the call
+  // lacks is not checked, and a signature whose types the call's attrs cannot resolve is left
+  // to Inline, which names what is missing.
+  absl::Status CheckCallTypes(const Node& node, const NameAttrList& fn,
+                              const std::vector<Ref>& data) {
+    const AttrMap& attrs = node.def().attr();
+    if (attrs.count("Tin") == 0 || attrs.count("Tout") == 0) return absl::OkStatus();
+    auto types = [&](const char* name) {
+      std::vector<DataType> out;
+      for (int t : attrs.at(name).list().type()) out.push_back(static_cast<DataType>(t));
+      return out;
+    };
+    const std::vector<DataType> tin = types("Tin"), tout = types("Tout");
+    if (tin.size() != data.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("has ", data.size(), " inputs but Tin lists ", tin.size()));
+    }
+    for (size_t i = 0; i < data.size(); ++i) {
+      const Node* src = data[i].node;
+      if (src == nullptr || data[i].index < 0 || data[i].index >= src->num_outputs()) continue;
+      const DataType got = BaseType(src->output_type(data[i].index));
+      if (got != tin[i]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input ", i, " of node ", node.name(), " was passed ", DataTypeString(got),
+                         " from ", src->name(), ":", data[i].index, " incompatible with expected ",
+                         DataTypeString(tin[i]), "."));
+      }
+    }
+    auto found = funcs_.find(fn.name());
+    if (found == funcs_.end()) return absl::OkStatus();
+    const OpDef& sig = found->second->signature();
+    absl::StatusOr<std::vector<DataType>> args = ArgTypes(sig.input_arg(), fn.attr());
+    absl::StatusOr<std::vector<DataType>> rets = ArgTypes(sig.output_arg(), fn.attr());
+    if (!args.ok() || !rets.ok()) return absl::OkStatus();
+    if (*args != tin) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Tin [", DataTypeListString(tin), "] does not match the arguments of function '",
+          fn.name(), "' [", DataTypeListString(*args), "]"));
+    }
+    if (*rets != tout) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Tout [", DataTypeListString(tout), "] does not match the outputs of function '",
+          fn.name(), "' [", DataTypeListString(*rets), "]"));
+    }
     return absl::OkStatus();
   }
 
@@ -444,6 +494,24 @@ class Lowerer {
     }
     const FunctionDef& f = *found->second;
     const OpDef& sig = f.signature();
+    // Arguments and body nodes share one namespace (TensorFlow's instantiation refuses a clash:
+    // a reference to the name would otherwise silently pick the argument).
+    {
+      absl::flat_hash_set<std::string> names;
+      for (const OpDef::ArgDef& arg : sig.input_arg()) {
+        if (!names.insert(arg.name()).second) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("function '", fn.name(), "': Duplicated arg name: ", arg.name()));
+        }
+      }
+      for (const NodeDef& n : f.node_def()) {
+        if (!names.insert(n.name()).second) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("function '", fn.name(), "': Node '", n.name(),
+                           "' is not unique (an argument or another node has that name)"));
+        }
+      }
+    }
     // Arguments -> the tensors they stand for.
     absl::flat_hash_map<std::string, std::vector<Ref>> args;
     size_t next = 0;

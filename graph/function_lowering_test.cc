@@ -935,3 +935,101 @@ TEST(FunctionLoweringTest, TooManyNodesMadeFailsNamingTheCall) {
 
 }  // namespace
 }  // namespace rill
+
+namespace rill {
+namespace {
+
+// A PartitionedCall of add_one(x: float) -> float with the given Tin and Tout lists, fed by a
+// float placeholder.
+GraphDef CallWithTypes(const std::string& tin, const std::string& tout) {
+  return Parse(std::string(kLibrary) + R"pb(
+                 node {
+                   name: "a"
+                   op: "Placeholder"
+                   attr {
+                     key: "dtype"
+                     value { type: DT_FLOAT }
+                   }
+                 }
+                 node { name: "call" op: "PartitionedCall" input: "a"
+                        attr {
+                          key: "f"
+                          value {
+                            func {
+                              name: "add_one"
+                              attr {
+                                key: "T"
+                                value { type: DT_FLOAT }
+                              }
+                            }
+                          }
+                        }
+                        attr { key: "Tin"
+                               value { list {)pb" +
+               tin + R"pb(}
+                          }
+      }
+      attr {
+        key: "Tout"
+        value { list { )pb" +
+               tout + R"pb(}
+                           }
+      }
+    }
+  )pb");
+}
+
+// The call is not a registered op, so import cannot check its Tin and Tout: the lowering checks
+// them against the input edges (import's text) and the function's signature.
+TEST(FunctionLoweringTest, CallTypesMustMatchTheEdgesAndTheSignature) {
+  RILL_EXPECT_OK(LowerGraphDef(CallWithTypes("type: DT_FLOAT", "type: DT_FLOAT")).status());
+  EXPECT_THAT(LowerGraphDef(CallWithTypes("type: DT_INT32", "type: DT_FLOAT")).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'call' (PartitionedCall): Input 0 of node call was passed float from "
+                       "a:0 incompatible with expected int32."));
+  EXPECT_THAT(LowerGraphDef(CallWithTypes("type: DT_FLOAT", "")).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'call' (PartitionedCall): Tout [] does not match the outputs of "
+                       "function 'add_one' [float]"));
+  EXPECT_THAT(
+      LowerGraphDef(CallWithTypes("type: DT_FLOAT", "type: DT_FLOAT type: DT_FLOAT")).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Tout [float, float] does not match the outputs")));
+  EXPECT_THAT(
+      LowerGraphDef(CallWithTypes("type: DT_FLOAT type: DT_FLOAT", "type: DT_FLOAT")).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "Node 'call' (PartitionedCall): has 1 inputs but Tin lists 2"));
+}
+
+// f(x) whose body has `node` (an Identity of x) and returns `ret`; called directly.
+GraphDef DirectCall(const std::string& args, const std::string& node, const std::string& ret) {
+  const std::string text =
+      "library { function { signature { name: 'f' " + args +
+      " output_arg { name: 'y' type: DT_FLOAT } } node_def { name: '" + node +
+      "' op: 'Identity' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } } ret { key: 'y' "
+      "value: '" +
+      ret +
+      "' } } } node { name: 'a' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } "
+      "} } node { name: 'call' op: 'f' input: 'a' }";
+  return Parse(text);
+}
+
+// Arguments and body nodes share one namespace, as in TensorFlow's instantiation: a body node
+// named like an argument (which a reference to the name would silently resolve to the argument)
+// and a repeated argument are refused.
+TEST(FunctionLoweringTest, ArgumentAndNodeNamesAreUnique) {
+  const std::string x = "input_arg { name: 'x' type: DT_FLOAT }";
+  RILL_EXPECT_OK(LowerGraphDef(DirectCall(x, "i", "i:output:0")).status());
+  EXPECT_THAT(LowerGraphDef(DirectCall(x, "x", "x:output:0")).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'call' (f): function 'f': Node 'x' is not unique (an argument or "
+                       "another node has that name)"));
+  GraphDef twice = DirectCall(x + x, "i", "i:output:0");
+  twice.mutable_node(1)->add_input("a");
+  EXPECT_THAT(LowerGraphDef(twice).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'call' (f): function 'f': Duplicated arg name: x"));
+}
+
+}  // namespace
+}  // namespace rill
