@@ -4,7 +4,8 @@
 //   DepthToSpace: [N, H, W, C] -> [N, H*b, W*b, C/(b*b)],
 //     out[n, h*b + i, w*b + j, c] = in[n, h, w, (i*b + j) * C/(b*b) + c]; SpaceToDepth inverts it.
 //   Roll: out[..., (i_a + shift_a) mod dim_a, ...] = in[..., i_a, ...], the shifts of an axis
-//     named more than once added.
+//     named more than once added; an int64 shift is taken modulo 2^32 as a signed int32, as
+//     TensorFlow's kernel does.
 //   ReverseSequence: along seq_dim, the first seq_lengths[b] elements of batch b (index b along
 //     batch_dim) reversed, the rest copied.
 //
@@ -156,7 +157,10 @@ class RollOp final : public OpKernel {
       }
       const int64_t dim = s.dim(static_cast<int>(a));
       if (dim == 0) continue;
-      shift[a] = ((shift[a] + shifts[i] % dim) % dim + dim) % dim;
+      // TensorFlow's kernel takes each shift as an int32 (an int64 shift keeps its low 32 bits,
+      // two's complement): 2^63 - 1 rolls by -1 and 2^40 by 0 there, so here too.
+      const int64_t shift32 = static_cast<int32_t>(static_cast<uint32_t>(shifts[i]));
+      shift[a] = ((shift[a] + shift32 % dim) % dim + dim) % dim;
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, s));
     if (input.NumElements() == 0) return absl::OkStatus();

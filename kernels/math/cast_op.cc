@@ -34,8 +34,10 @@ I FloatToInt(double x) {
     return static_cast<I>(x);
   } else if constexpr (sizeof(I) == 8) {  // uint64 through int64, wrapping
     return static_cast<I>(FloatToInt<int64_t>(x));
-  } else {  // 8-, 16-bit and uint32 through int64 then wrap (hardware converts to a wider int)
+  } else if constexpr (sizeof(I) == 4) {  // uint32 through int64, wrapping
     return static_cast<I>(FloatToInt<int64_t>(x));
+  } else {  // 8- and 16-bit through int32, wrapping: 3e9 gives 0, 70000 gives 4464 (TensorFlow's)
+    return static_cast<I>(FloatToInt<int32_t>(x));
   }
 }
 
