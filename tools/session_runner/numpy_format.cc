@@ -90,10 +90,16 @@ std::vector<std::string> FormatFloats(const std::vector<F>& vals) {
     }
     return out;
   }
-  // Scientific: mantissa digits trimmed, "." kept, exponent with a sign and two digits at least.
+  // Scientific: mantissa digits trimmed, "." kept, exponent with a sign and two digits at least;
+  // nan, inf and -inf as themselves (no exponent), right-aligned.
   std::vector<std::pair<std::string, std::string>> parts;  // mantissa, exponent
   size_t mant_frac_w = 0;
   for (F v : vals) {
+    const double d = static_cast<double>(v);
+    if (!std::isfinite(d)) {
+      parts.emplace_back(std::isnan(d) ? "nan" : (d < 0 ? "-inf" : "inf"), "");
+      continue;
+    }
     std::string s = ShortestScientific(v);
     size_t e = s.find('e');
     std::string mant = e == std::string::npos ? s : s.substr(0, e);
@@ -108,6 +114,11 @@ std::vector<std::string> FormatFloats(const std::vector<F>& vals) {
   size_t w = 0;
   std::vector<std::string> tmp;
   for (auto& [m, e] : parts) {
+    if (e.empty()) {  // non-finite
+      tmp.push_back(m);
+      w = std::max(w, m.size());
+      continue;
+    }
     std::string s = m + std::string(mant_frac_w - (m.size() - m.find('.')), '0') + e;
     tmp.push_back(s);
     w = std::max(w, s.size());

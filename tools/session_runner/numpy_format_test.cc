@@ -27,6 +27,17 @@ TEST(NumpyFormatTest, ScientificWhenMagnitudesCallForIt) {
             "[1.e-05 1.e+00]");
 }
 
+// numpy's str() of the same arrays.
+TEST(NumpyFormatTest, NanAndInfInScientificNotationHaveNoExponent) {
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(FormatLikeNumpy(
+                Tensor::FromVector<float>({0, std::nanf(""), inf, 1e30f, -inf}, TensorShape({5}))),
+            "[0.e+00    nan    inf 1.e+30   -inf]");
+  EXPECT_EQ(
+      FormatLikeNumpy(Tensor::FromVector<double>({1e-5, -std::nan(""), 2.5}, TensorShape({3}))),
+      "[1.0e-05     nan 2.5e+00]");
+}
+
 TEST(NumpyFormatTest, NanAndInfAreRightAligned) {
   const float inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({std::nanf(""), 1, -inf}, TensorShape({3}))),
