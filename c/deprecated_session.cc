@@ -2,6 +2,7 @@
 // GraphDefs, TF_Run with tensor and operation names (it takes ownership of its inputs, whatever
 // happens), partial runs by name (TF_PRunSetup, TF_PRun: as prun.cc's, over the GraphDefs the
 // session was extended with), close, delete, device lists and TF_Reset.
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,7 +39,9 @@ absl::Status Run(TF_DeprecatedSession* s, const TF_Buffer* run_options, const ch
   }
   rill::RunOptions options;
   if (run_options != nullptr &&
-      !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length))) {
+      ((run_options->data == nullptr && run_options->length > 0) ||
+       run_options->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+       !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length)))) {
     return absl::InvalidArgumentError("Unparseable RunOptions proto");
   }
   if (run_metadata != nullptr && run_metadata->data != nullptr) {

@@ -74,6 +74,30 @@ TEST(Import, PlainImportAddsTheOperations) {
   TF_DeleteGraph(g);
 }
 
+// A buffer that claims bytes it does not have (null data with a length, a length past int) is
+// "Invalid GraphDef", not protobuf's CHECK failure.
+TEST(Import, BufferWithNullDataOrHugeLengthIsInvalid) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Buffer* def = TF_NewBuffer();
+  def->data = nullptr;
+  def->length = 100;
+  Status s;
+  TF_GraphImportGraphDef(g, def, nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "Invalid GraphDef");
+  static const char kByte[] = "";
+  def->data = kByte;
+  def->length = size_t{1} << 40;
+  TF_GraphImportGraphDef(g, def, nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  def->data = nullptr;
+  def->length = 0;  // no bytes: an empty GraphDef
+  TF_GraphImportGraphDef(g, def, nullptr, s);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  TF_DeleteBuffer(def);
+  TF_DeleteGraph(g);
+}
+
 TEST(Import, PrefixAndUniquifiedPrefix) {
   TF_Graph* g = TF_NewGraph();
   TF_Buffer* def = rill_c_test::GraphDefBuffer(kGraph);

@@ -4,6 +4,7 @@
 // operations added after TF_NewSession are seen by later runs, as in TensorFlow.
 #include "session/session.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -89,7 +90,9 @@ absl::Status RunSession(TF_Session* s, const TF_Buffer* run_options, const TF_Ou
   }
   rill::RunOptions options;
   if (run_options != nullptr &&
-      !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length))) {
+      ((run_options->data == nullptr && run_options->length > 0) ||
+       run_options->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+       !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length)))) {
     return absl::InvalidArgumentError("Unparseable RunOptions proto");
   }
   if (run_metadata != nullptr && run_metadata->data != nullptr) {
