@@ -1,11 +1,11 @@
 // TF_Version, TF_Status, TF_Buffer and TF_DataTypeSize: the C API's small value types.
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "c/c_api_internal.h"
+#include "core/errno_status.h"
 
 namespace rill_c {
 
@@ -61,48 +61,7 @@ void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg) {
 void TF_SetPayload(TF_Status*, const char*, const char*) {}
 
 void TF_SetStatusFromIOError(TF_Status* s, int error_code, const char* context) {
-  if (s == nullptr) return;
-  TF_Code code = TF_UNKNOWN;
-  switch (error_code) {
-    case 0:
-      TF_SetStatus(s, TF_OK, "");
-      return;
-    case ENOENT:
-    case ENOTDIR:
-      code = TF_NOT_FOUND;
-      break;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      code = TF_PERMISSION_DENIED;
-      break;
-    case EEXIST:
-      code = TF_ALREADY_EXISTS;
-      break;
-    case ENOSPC:
-    case ENOMEM:
-    case EMFILE:
-    case ENFILE:
-      code = TF_RESOURCE_EXHAUSTED;
-      break;
-    case EINVAL:
-    case ENAMETOOLONG:
-    case EISDIR:
-      code = TF_INVALID_ARGUMENT;
-      break;
-    case EAGAIN:
-    case EBUSY:
-      code = TF_UNAVAILABLE;
-      break;
-    case ETIMEDOUT:
-      code = TF_DEADLINE_EXCEEDED;
-      break;
-    default:
-      break;
-  }
-  const std::string message =
-      absl::StrCat(context == nullptr ? "" : context, "; ", std::strerror(error_code));
-  TF_SetStatus(s, code, message.c_str());
+  rill_c::SetStatus(s, rill::IOError(context == nullptr ? "" : context, error_code));
 }
 
 TF_Code TF_GetCode(const TF_Status* s) { return s == nullptr ? TF_OK : s->code; }

@@ -43,6 +43,16 @@ TEST(Status, FromIOError) {
   EXPECT_EQ(std::string(TF_Message(s)), std::string("opening /x; ") + std::strerror(ENOENT));
   TF_SetStatusFromIOError(s, EACCES, "c");
   EXPECT_EQ(TF_GetCode(s), TF_PERMISSION_DENIED);
+  // TensorFlow's codes where the C API had its own mapping (core/errno_status.h).
+  TF_SetStatusFromIOError(s, EISDIR, "d");
+  EXPECT_EQ(TF_GetCode(s), TF_FAILED_PRECONDITION);
+  TF_SetStatusFromIOError(s, ENOTDIR, "d");
+  EXPECT_EQ(TF_GetCode(s), TF_FAILED_PRECONDITION);
+  TF_SetStatusFromIOError(s, EBUSY, "d");
+  EXPECT_EQ(TF_GetCode(s), TF_FAILED_PRECONDITION);
+  TF_SetStatusFromIOError(s, 0, "d");
+  EXPECT_EQ(TF_GetCode(s), TF_OK);
+  EXPECT_STREQ(TF_Message(s), "");
   TF_DeleteStatus(s);
 }
 
