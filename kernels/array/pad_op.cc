@@ -2,8 +2,9 @@
 // constant_values) and MirrorPad (pads with the input mirrored at each edge:
 // REFLECT leaves out the edge element, SYMMETRIC repeats it). paddings is an
 // [rank, 2] matrix of (before, after) counts. Elements move by size (every
-// storable dtype; strings copied as strings): Pad/PadV2 fill the output and
-// copy each input row into place; MirrorPad maps every output index to its
+// storable dtype; strings copied as strings): Pad/PadV2 copy the input in
+// contiguous blocks and fill the gaps between them, writing each output
+// element once; MirrorPad maps every output index to its
 // source. When nothing is padded the input's buffer is forwarded.
 //
 // Errors (TensorFlow's texts): InvalidArgument "paddings must be a matrix with
@@ -63,26 +64,41 @@ class PadOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const T value = has_constant ? ElementsOf<T>(ctx.input(2))[0] : T{};
       T* dst = ElementsOf<T>(*out);
-      std::fill_n(dst, out->NumElements(), value);
-      if (input.NumElements() == 0) return absl::OkStatus();
-      // Copy each input row (last dim) to its place; an odometer walks the
-      // leading dims.
+      const int64_t total = out->NumElements();
+      if (input.NumElements() == 0) {
+        std::fill_n(dst, total, value);
+        return absl::OkStatus();
+      }
+      // The input is copied in blocks: the dims from the innermost padded one
+      // `p` on are contiguous in the input and in the output (the dims after
+      // `p` are not padded), so a block is one input slice along p and its
+      // inner dims; an odometer walks the dims before p. Blocks come in
+      // increasing output order, so the padding between them is filled as
+      // the walk passes it and every output element is written once (NHWC's
+      // height and width pads copy whole rows of width x channels).
+      int p = rank - 1;
+      while (p > 0 && before[p] == 0 && out_dims[p] == shape.dim(p)) --p;
       const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
       int64_t offset = 0;
       for (int d = 0; d < rank; ++d) offset += before[d] * out_strides[d];
-      const int64_t row = rank == 0 ? 1 : shape.dim(rank - 1);
-      const int64_t rows = input.NumElements() / row;
+      int64_t block = 1;
+      for (int d = std::max(p, 0); d < rank; ++d) block *= shape.dim(d);
+      const int64_t blocks = input.NumElements() / block;
       const T* src = ElementsOf<T>(input);
       std::vector<int64_t> index(rank, 0);
-      for (int64_t r = 0; r < rows; ++r) {
-        std::copy_n(src + r * row, row, dst + offset);
-        for (int k = rank - 2; k >= 0; --k) {
+      int64_t filled = 0;  // output elements [0, filled) are written
+      for (int64_t b = 0; b < blocks; ++b) {
+        std::fill(dst + filled, dst + offset, value);
+        std::copy_n(src + b * block, block, dst + offset);
+        filled = offset + block;
+        for (int k = p - 1; k >= 0; --k) {
           offset += out_strides[k];
           if (++index[k] < shape.dim(k)) break;
           offset -= out_strides[k] * shape.dim(k);
           index[k] = 0;
         }
       }
+      std::fill(dst + filled, dst + total, value);
       return absl::OkStatus();
     });
   }

@@ -48,6 +48,45 @@ TEST(PadOpTest, PadWithZerosAndConstant) {
   ExpectTensorEqual(out[0], Tensor::FromVector<std::string>({"", "a", ""}, TensorShape({3})));
 }
 
+// Pads over every combination of padded dims of a [2, 3, 4, 5] tensor against a reference that
+// maps each output element to its source: blocks copied whole, gaps filled, nothing left over.
+TEST(PadOpTest, PadsOfAnyDimsPlaceEveryElement) {
+  const std::vector<int64_t> dims = {2, 3, 4, 5};
+  std::vector<double> values(120);
+  for (int i = 0; i < 120; ++i) values[i] = i + 1;
+  const Tensor x = MakeTensor(DT_FLOAT, TensorShape({2, 3, 4, 5}), values);
+  for (int mask = 1; mask < 16; ++mask) {
+    std::vector<int32_t> p;
+    for (int d = 0; d < 4; ++d) {
+      p.push_back((mask >> d) & 1 ? d + 1 : 0);
+      p.push_back((mask >> d) & 1 ? 2 - d % 2 : 0);
+    }
+    SCOPED_TRACE(mask);
+    OpTester t("PadV2");
+    t.Attr("T", DT_FLOAT).Input(x).Input(Paddings(p)).Input(Tensor::Scalar<float>(-7));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    std::vector<int64_t> out_dims(4);
+    for (int d = 0; d < 4; ++d) out_dims[d] = dims[d] + p[2 * d] + p[2 * d + 1];
+    ASSERT_EQ(out[0].shape(), TensorShape({out_dims[0], out_dims[1], out_dims[2], out_dims[3]}));
+    int64_t i = 0;
+    for (int64_t a = 0; a < out_dims[0]; ++a) {
+      for (int64_t b = 0; b < out_dims[1]; ++b) {
+        for (int64_t c = 0; c < out_dims[2]; ++c) {
+          for (int64_t e = 0; e < out_dims[3]; ++e, ++i) {
+            const int64_t src[4] = {a - p[0], b - p[2], c - p[4], e - p[6]};
+            bool inside = true;
+            for (int d = 0; d < 4; ++d) inside = inside && src[d] >= 0 && src[d] < dims[d];
+            const float want =
+                inside ? static_cast<float>(((src[0] * 3 + src[1]) * 4 + src[2]) * 5 + src[3] + 1)
+                       : -7.f;
+            ASSERT_EQ(out[0].flat<float>()[i], want) << a << "," << b << "," << c << "," << e;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(PadOpTest, PadErrorsAreTensorFlows) {
   const Tensor x = I(TensorShape({3, 4}), std::vector<double>(12, 1));
   EXPECT_THAT(Pad(x, {-1, 0, 0, 0}),
