@@ -319,6 +319,27 @@ REGISTER_OP("Softmax")
     .Attr("T: {half, bfloat16, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The graph optimizer's GELU (session/graph_optimizer.h, kernels/nn/gelu_op.cc): Rill's internal
+// op; `form` names the unfused graph it computes ("erf", "erfc": exact; "tanh": approximate).
+REGISTER_OP("_RillGelu")
+    .Input("features: T")
+    .Output("activations: T")
+    .Attr("T: {float}")
+    .Attr("form: {'erf', 'erfc', 'tanh'} = \"erfc\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The graph optimizer's layer normalization over the last dimension (session/graph_optimizer.h,
+// kernels/nn/layer_norm_op.cc); TensorFlow's internal op of the same name. scale and offset: a
+// scalar, [C] or [1, ..., 1, C].
+REGISTER_OP("_MklLayerNorm")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("offset: T")
+    .Output("y: T")
+    .Attr("T: {float}")
+    .Attr("epsilon: float = 0.001")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("LogSoftmax")
     .Input("logits: T")
     .Output("logsoftmax: T")

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
@@ -166,6 +167,8 @@ class Optimizer {
       }
       RILL_RETURN_IF_ERROR(Fuse());
       RILL_RETURN_IF_ERROR(FuseGatedActivations());
+      RILL_RETURN_IF_ERROR(FuseLayerNorms());
+      RILL_RETURN_IF_ERROR(FuseGelus());
       RILL_RETURN_IF_ERROR(FoldPadsIntoConvolutions());
       MarkConstantWeights();
     }
@@ -1245,6 +1248,388 @@ class Optimizer {
       dead_.push_back(f);
       for (Node* g : gate) dead_.push_back(g);
       ++stats_->fusions;
+    }
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
+  }
+
+  // --- layer normalization ------------------------------------------------------------------
+
+  // The node at data input `k` of `n` when it reads that node's output 0, else nullptr.
+  static Node* InputNode(const Node& n, int k) {
+    const Edge* e = n.input_edge(k);
+    return e != nullptr && e->src_output() == 0 ? e->src() : nullptr;
+  }
+
+  // Whether data inputs `k` of `a` and `j` of `b` read the same tensor.
+  static bool SameInput(const Node& a, int k, const Node& b, int j) {
+    const Edge* x = a.input_edge(k);
+    const Edge* y = b.input_edge(j);
+    return x != nullptr && y != nullptr && x->src() == y->src() &&
+           x->src_output() == y->src_output();
+  }
+
+  // Whether every consumer of `n` is a data edge from output 0 to a node in `readers`, each of
+  // them once, on `n`'s device.
+  static bool ReadOnlyBy(const Node& n, std::initializer_list<const Node*> readers) {
+    size_t count = 0;
+    for (const Edge* e : n.out_edges()) {
+      if (!e->dst()->IsOp()) continue;
+      if (e->IsControlEdge() || e->src_output() != 0 || !SameDevice(n, *e->dst()) ||
+          absl::c_find(readers, e->dst()) == readers.end()) {
+        return false;
+      }
+      ++count;
+    }
+    return count == readers.size();
+  }
+
+  static bool FloatNode(const Node& n) {
+    DataType type = DT_INVALID;
+    return GetNodeAttr(n.def(), "T", &type).ok() && type == DT_FLOAT;
+  }
+
+  // A Mean over the last axis of its float input with keep_dims: the axis a Const -1 (or the
+  // input's last axis where its rank is known).
+  static bool MeanOverLastAxis(const Node& n) {
+    bool keep_dims = false;
+    if (n.op() != "Mean" || !FloatNode(n) || !GetNodeAttr(n.def(), "keep_dims", &keep_dims).ok() ||
+        !keep_dims || n.input_edge(0) == nullptr) {
+      return false;
+    }
+    std::optional<Tensor> axes = ConstInput(n, 1);
+    if (!axes || axes->NumElements() != 1 || axes->shape().rank() > 1) return false;
+    int64_t axis = 0;
+    if (axes->dtype() == DT_INT32) {
+      axis = axes->flat<int32_t>()[0];
+    } else if (axes->dtype() == DT_INT64) {
+      axis = axes->flat<int64_t>()[0];
+    } else {
+      return false;
+    }
+    if (axis == -1) return true;
+    const Edge* in = n.input_edge(0);
+    const std::vector<PartialTensorShape>& shapes = in->src()->output_shapes();
+    return in->src_output() < static_cast<int>(shapes.size()) &&
+           shapes[in->src_output()].rank() >= 1 && axis == shapes[in->src_output()].rank() - 1;
+  }
+
+  // The float Const at input k of `n` when it has only its last dim above 1 (a scalar, [C] or
+  // [1, ..., 1, C]): what the fused kernel takes as scale or offset.
+  static std::optional<Tensor> ChannelConst(const Node& n, int k) {
+    std::optional<Tensor> t = ConstInput(n, k);
+    if (!t || t->dtype() != DT_FLOAT) return std::nullopt;
+    for (int d = 0; d + 1 < t->shape().rank(); ++d) {
+      if (t->shape().dim(d) != 1) return std::nullopt;
+    }
+    return t;
+  }
+
+  // Layer normalization over the last axis as Keras's LayerNormalization writes it, and as
+  // tf.nn.moments + tf.nn.batch_normalization write it, once identities are removed and
+  // constants folded, over a float x on a CPU:
+  //   m = Mean(x, -1, keep_dims)        v = Mean(SquaredDifference(x, m), -1, keep_dims)
+  //   inv = Rsqrt(v + eps) [* gamma]
+  //   shift = (-m) * inv [+ beta]   or   beta - m * inv   or   -(m * inv)
+  //   y = x * inv + shift
+  // (operands of Mul, Add, AddV2 and SquaredDifference in either order), eps a float scalar Const,
+  // gamma and beta float Consts with only their last dim above 1 -> y = _MklLayerNorm(x, gamma,
+  // beta, epsilon = eps), which computes the same operations in the same order
+  // (kernels/nn/layer_norm_op.cc: bit for bit the unfused results). Every node from m to y is
+  // read only inside the pattern and on y's device; a missing gamma or beta becomes a scalar
+  // Const 1 or -0 ("<y>/scale", "<y>/offset"; adding -0 leaves every value as it is, -0 too).
+  absl::Status FuseLayerNorms() {
+    auto is_add = [](const Node* n) {
+      return n != nullptr && (n->op() == "AddV2" || n->op() == "Add") && n->num_inputs() == 2;
+    };
+    auto is_op = [](const Node* n, const char* op) {
+      return n != nullptr && n->op() == op && n->num_inputs() >= 1;
+    };
+    for (Node* rsqrt : NodesInOrder()) {
+      if (rsqrt->op() != "Rsqrt" || !FloatNode(*rsqrt) || !OnCpu(*rsqrt)) continue;
+      // v + eps
+      Node* add_eps = InputNode(*rsqrt, 0);
+      if (!is_add(add_eps) || !FloatNode(*add_eps)) continue;
+      std::optional<Tensor> eps;
+      Node* var = nullptr;
+      for (int k = 0; k < 2 && var == nullptr; ++k) {
+        eps = ConstInput(*add_eps, 1 - k);
+        if (eps && eps->dtype() == DT_FLOAT && eps->shape().rank() == 0)
+          var = InputNode(*add_eps, k);
+      }
+      if (var == nullptr || !MeanOverLastAxis(*var)) continue;
+      Node* sd = InputNode(*var, 0);
+      if (!is_op(sd, "SquaredDifference") || sd->num_inputs() != 2 || !FloatNode(*sd)) continue;
+      Node* mean = nullptr;
+      int x_of_sd = -1;
+      for (int k = 0; k < 2 && mean == nullptr; ++k) {
+        Node* m = InputNode(*sd, k);
+        if (m != nullptr && MeanOverLastAxis(*m) && SameInput(*m, 0, *sd, 1 - k)) {
+          mean = m;
+          x_of_sd = 1 - k;
+        }
+      }
+      if (mean == nullptr) continue;
+      // inv = rsqrt [* gamma]
+      Node* inv = rsqrt;
+      Node* gamma_mul = nullptr;
+      std::optional<Tensor> gamma;
+      if (Node* g = SoleConsumer(*rsqrt); is_op(g, "Mul") && g->num_inputs() == 2) {
+        const int other = InputNode(*g, 0) == rsqrt ? 1 : 0;
+        gamma = ChannelConst(*g, other);
+        if (gamma && InputNode(*g, 1 - other) == rsqrt) {
+          gamma_mul = g;
+          inv = g;
+        } else {
+          gamma.reset();
+        }
+      }
+      // inv's two readers: x * inv, and m * inv or Neg(m) * inv.
+      std::vector<Node*> inv_readers;
+      for (const Edge* e : inv->out_edges()) {
+        if (e->dst()->IsOp()) inv_readers.push_back(e->dst());
+      }
+      if (inv_readers.size() != 2) continue;
+      Node* scaled_x = nullptr;
+      Node* scaled_mean = nullptr;
+      Node* neg = nullptr;
+      for (int i = 0; i < 2; ++i) {
+        Node* p = inv_readers[i];
+        if (!is_op(p, "Mul") || p->num_inputs() != 2) continue;
+        const int other = InputNode(*p, 0) == inv ? 1 : 0;
+        if (InputNode(*p, 1 - other) != inv) continue;
+        if (SameInput(*p, other, *sd, x_of_sd)) {
+          scaled_x = p;
+        } else if (InputNode(*p, other) == mean) {
+          scaled_mean = p;
+        } else if (Node* n = InputNode(*p, other); is_op(n, "Neg") && InputNode(*n, 0) == mean) {
+          scaled_mean = p;
+          neg = n;
+        }
+      }
+      if (scaled_x == nullptr || scaled_mean == nullptr) continue;
+      // shift: scaled_mean [+ beta] after a Neg of m; beta - scaled_mean or -scaled_mean without.
+      Node* shift = scaled_mean;
+      Node* shift_op = nullptr;
+      std::optional<Tensor> beta;
+      Node* after = SoleConsumer(*scaled_mean);
+      if (after == nullptr) continue;
+      if (neg != nullptr) {
+        // An Add of a Const is beta's; any other reader is y itself (no beta).
+        if (is_add(after)) {
+          const int other = InputNode(*after, 0) == scaled_mean ? 1 : 0;
+          beta = ChannelConst(*after, other);
+          if (beta && InputNode(*after, 1 - other) == scaled_mean) {
+            shift_op = after;
+          } else {
+            beta.reset();
+          }
+        }
+      } else if (after->op() == "Sub" && after->num_inputs() == 2 &&
+                 InputNode(*after, 1) == scaled_mean) {
+        beta = ChannelConst(*after, 0);
+        if (!beta) continue;
+        shift_op = after;
+      } else if (is_op(after, "Neg")) {
+        shift_op = after;
+      } else {
+        continue;
+      }
+      if (shift_op != nullptr) shift = shift_op;
+      Node* y = SoleConsumer(*shift);
+      if (!is_add(y) || SoleConsumer(*scaled_x) != y ||
+          !((InputNode(*y, 0) == scaled_x && InputNode(*y, 1) == shift) ||
+            (InputNode(*y, 0) == shift && InputNode(*y, 1) == scaled_x))) {
+        continue;
+      }
+      // Each node read only inside the pattern, all float on one CPU device.
+      std::vector<Node*> nodes = {mean, sd, var, add_eps, rsqrt, scaled_x, scaled_mean, y};
+      for (Node* n : {gamma_mul, neg, shift_op}) {
+        if (n != nullptr) nodes.push_back(n);
+      }
+      bool ok = ReadOnlyBy(*mean, {sd, neg != nullptr ? neg : scaled_mean}) &&
+                ReadOnlyBy(*sd, {var}) && ReadOnlyBy(*var, {add_eps}) &&
+                ReadOnlyBy(*add_eps, {rsqrt}) && ReadOnlyBy(*inv, {scaled_x, scaled_mean}) &&
+                (gamma_mul == nullptr || ReadOnlyBy(*rsqrt, {gamma_mul})) &&
+                (neg == nullptr || ReadOnlyBy(*neg, {scaled_mean})) && ReadOnlyBy(*scaled_x, {y}) &&
+                (shift_op == nullptr || ReadOnlyBy(*scaled_mean, {shift_op}));
+      for (const Node* n : nodes) ok = ok && FloatNode(*n) && SameDevice(*n, *y);
+      if (!ok) continue;
+      auto param = [&](const std::optional<Tensor>& value, float fill, const char* suffix,
+                       const Node& reader, int k) -> absl::StatusOr<std::pair<int, int>> {
+        if (value) return Source(reader, k);
+        RILL_ASSIGN_OR_RETURN(
+            Node * c, AddConst(absl::StrCat(y->name(), "/", suffix), Tensor::Scalar<float>(fill),
+                               y->assigned_device_name()));
+        return std::make_pair(c->id(), 0);
+      };
+      auto slot = [](const Node* n, const Node* not_this) {
+        return n == nullptr ? 0 : (InputNode(*n, 0) == not_this ? 1 : 0);
+      };
+      RILL_ASSIGN_OR_RETURN(const auto scale_in,
+                            param(gamma, 1.f, "scale", gamma_mul != nullptr ? *gamma_mul : *y,
+                                  slot(gamma_mul, rsqrt)));
+      const int beta_slot =
+          shift_op != nullptr && shift_op->op() == "Sub" ? 0 : slot(shift_op, scaled_mean);
+      RILL_ASSIGN_OR_RETURN(
+          const auto offset_in,
+          param(beta, -0.f, "offset", shift_op != nullptr ? *shift_op : *y, beta_slot));
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = y->id();
+      r.def.set_name(y->name());
+      r.def.set_op("_MklLayerNorm");
+      r.def.set_device(y->requested_device());
+      SetAttr(&r.def, "T", DT_FLOAT);
+      SetAttr(&r.def, "epsilon", eps->flat<float>()[0]);
+      r.inputs = {Source(*sd, x_of_sd), scale_in, offset_in};
+      std::map<std::string, int> control;
+      for (const Node* n : nodes) {
+        for (const Edge* e : n->in_edges()) {
+          if (e->IsControlEdge() && e->src()->IsOp())
+            control.emplace(e->src()->name(), e->src()->id());
+        }
+      }
+      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.shapes = y->output_shapes();
+      for (Node* n : nodes) {
+        if (n != y) dead_.push_back(n);
+      }
+      ++stats_->layer_norms_fused;
+    }
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
+  }
+
+  // --- GELU ---------------------------------------------------------------------------------
+
+  // The data input of binary `n` other than a float scalar Const equal to `value`: its index, or
+  // -1 when neither input is that Const.
+  static int OtherThanScalar(const Node& n, float value) {
+    if (n.num_inputs() != 2) return -1;
+    for (int k = 0; k < 2; ++k) {
+      if (IsScalarConstInput(n, k, value)) return 1 - k;
+    }
+    return -1;
+  }
+
+  // The gate g(x) of GELU's (0.5 * x) * g(x), x being data input `xk` of `half`, starting at
+  // `gate`: its nodes (each read only by the one after it; `gate` read only by its Mul) appended
+  // to `nodes` and its form named, or false.
+  //   "erf":  AddV2(1, Erf(Mul(x, 0.70710677)))
+  //   "erfc": Erfc(Mul(Neg(x), 0.70710677))
+  //   "tanh": AddV2(1, Tanh(Mul(0.7978846, AddV2(x, Mul(0.044715, Pow(x, 3))))))
+  // (operands of Mul and AddV2 / Add in either order; TensorFlow's float constants).
+  static bool GeluGate(const Node& half, int xk, Node* gate, std::vector<Node*>* nodes,
+                       std::string* form) {
+    auto is_x = [&](const Node& n, int k) { return k >= 0 && SameInput(n, k, half, xk); };
+    auto chain = [](std::initializer_list<std::pair<Node*, const char*>> links) {
+      for (const auto& [n, op] : links) {
+        if (n == nullptr || n->op() != op || !FloatNode(*n)) return false;
+      }
+      return true;
+    };
+    auto is_add = [](const Node* n) {
+      return n != nullptr && (n->op() == "AddV2" || n->op() == "Add") && FloatNode(*n);
+    };
+    std::vector<Node*> found;
+    if (gate->op() == "Erfc") {
+      Node* m = InputNode(*gate, 0);
+      if (!chain({{m, "Mul"}})) return false;
+      const int k = OtherThanScalar(*m, 0.70710677f);
+      Node* neg = k < 0 ? nullptr : InputNode(*m, k);
+      if (!chain({{neg, "Neg"}}) || !is_x(*neg, 0)) return false;
+      found = {gate, m, neg};
+      *form = "erfc";
+    } else if (is_add(gate)) {
+      const int k1 = OtherThanScalar(*gate, 1.f);
+      Node* t = k1 < 0 ? nullptr : InputNode(*gate, k1);
+      if (t == nullptr || !FloatNode(*t)) return false;
+      if (t->op() == "Erf") {
+        Node* m = InputNode(*t, 0);
+        if (!chain({{m, "Mul"}}) || !is_x(*m, OtherThanScalar(*m, 0.70710677f))) return false;
+        found = {gate, t, m};
+        *form = "erf";
+      } else if (t->op() == "Tanh") {
+        Node* m2 = InputNode(*t, 0);
+        if (!chain({{m2, "Mul"}})) return false;
+        const int k2 = OtherThanScalar(*m2, 0.7978846f);
+        Node* add = k2 < 0 ? nullptr : InputNode(*m2, k2);
+        if (!is_add(add) || add->num_inputs() != 2) return false;
+        const int xa = is_x(*add, 0) ? 0 : (is_x(*add, 1) ? 1 : -1);
+        Node* m1 = xa < 0 ? nullptr : InputNode(*add, 1 - xa);
+        if (!chain({{m1, "Mul"}})) return false;
+        const int k3 = OtherThanScalar(*m1, 0.044715f);
+        Node* pow = k3 < 0 ? nullptr : InputNode(*m1, k3);
+        if (!chain({{pow, "Pow"}}) || pow->num_inputs() != 2 || !is_x(*pow, 0) ||
+            !IsScalarConstInput(*pow, 1, 3.f)) {
+          return false;
+        }
+        found = {gate, t, m2, add, m1, pow};
+        *form = "tanh";
+      } else {
+        return false;
+      }
+    } else {
+      return false;
+    }
+    // Each read only by the node before it in `found` (the gate by the final Mul, checked by
+    // the caller).
+    for (size_t i = 1; i < found.size(); ++i) {
+      if (SoleConsumer(*found[i]) != found[i - 1] || !SameDevice(*found[i], *found[i - 1])) {
+        return false;
+      }
+    }
+    nodes->insert(nodes->end(), found.begin(), found.end());
+    return true;
+  }
+
+  // GELU as tf.nn.gelu, Keras's gelu (exact, Erfc; approximate, Tanh and Pow) and an exact GELU
+  // written with Erf write it: y = Mul(Mul(0.5, x), g(x)) (GeluGate), float on a CPU, every node
+  // but y read only inside the pattern -> y = _RillGelu(x, form) (kernels/nn/gelu_op.cc: the
+  // same operations in the same order, bit for bit the unfused results, in one pass).
+  absl::Status FuseGelus() {
+    for (Node* y : NodesInOrder()) {
+      if (y->op() != "Mul" || y->num_inputs() != 2 || !FloatNode(*y) || !OnCpu(*y)) continue;
+      for (int h = 0; h < 2; ++h) {
+        Node* half = InputNode(*y, h);
+        Node* gate = InputNode(*y, 1 - h);
+        if (half == nullptr || gate == nullptr || half->op() != "Mul" || !FloatNode(*half)) {
+          continue;
+        }
+        const int xk = OtherThanScalar(*half, 0.5f);
+        if (xk < 0 || SoleConsumer(*half) != y || SoleConsumer(*gate) != y ||
+            !SameDevice(*half, *y) || !SameDevice(*gate, *y)) {
+          continue;
+        }
+        std::vector<Node*> nodes = {half};
+        std::string form;
+        if (!GeluGate(*half, xk, gate, &nodes, &form)) continue;
+        Replacement& r = replacements_.emplace_back();
+        r.old_id = y->id();
+        r.def.set_name(y->name());
+        r.def.set_op("_RillGelu");
+        r.def.set_device(y->requested_device());
+        SetAttr(&r.def, "T", DT_FLOAT);
+        SetAttr(&r.def, "form", form);
+        r.inputs = {Source(*half, xk)};
+        nodes.push_back(y);
+        std::map<std::string, int> control;
+        for (const Node* n : nodes) {
+          for (const Edge* e : n->in_edges()) {
+            if (e->IsControlEdge() && e->src()->IsOp()) {
+              control.emplace(e->src()->name(), e->src()->id());
+            }
+          }
+        }
+        for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+        r.shapes = y->output_shapes();
+        nodes.pop_back();
+        for (Node* n : nodes) dead_.push_back(n);
+        ++stats_->gelus_fused;
+        break;
+      }
     }
     RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();

@@ -28,6 +28,13 @@
 //     results by rounding only: one whose constants are not finite, or whose folded filter or
 //     bias would not be (an overflow), is not made (GraphOptimizerStats::
 //     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.
+//   - layer normalization over the last axis as Keras's LayerNormalization and tf.nn.moments +
+//     tf.nn.batch_normalization write it (Mean, SquaredDifference, Mean, Rsqrt(v + eps), the
+//     scale and shift by Const gamma and beta) -> one _MklLayerNorm node (TensorFlow's name;
+//     kernels/nn/layer_norm_op.cc), whose results are the unfused nodes' bit for bit;
+//   - GELU as tf.nn.gelu and Keras write it (exact with Erfc, approximate with Tanh and Pow) and
+//     an exact GELU written with Erf: (0.5 * x) * g(x) -> one _RillGelu node (Rill's op,
+//     kernels/nn/gelu_op.cc), whose results are the unfused nodes' bit for bit;
 //   - a zero Pad / PadV2 of height and width before a float NHWC convolution (plain or fused,
 //     padding VALID or EXPLICIT, finite Const filter, on a CPU) is folded into the convolution's
 //     explicit padding (session/pad_fold.h): Keras's ZeroPadding2D before strided convolutions.
@@ -105,6 +112,8 @@ struct GraphOptimizerStats {
   int folds_skipped_non_finite = 0;
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
   int pads_folded = 0;              // convolutions that read a zero Pad's input instead
+  int layer_norms_fused = 0;        // mean / variance / rsqrt patterns made _MklLayerNorm
+  int gelus_fused = 0;              // GELU patterns made _RillGelu
 };
 
 // Rewrites `graph` in place (see above). `stats`, when given, counts what was done.

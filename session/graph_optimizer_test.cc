@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -1261,6 +1262,216 @@ TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {
   config.mutable_graph_options()->mutable_optimizer_options()->set_do_constant_folding(true);
   EXPECT_TRUE(GraphOptimizerOptions::FromConfig(config).constant_folding);
   EXPECT_TRUE(GraphOptimizerOptions::FromConfig(ConfigProto()).fusion);
+}
+
+// A layer normalization over the last axis of x as Keras's LayerNormalization writes it
+// (keras_form) or as tf.nn.moments + tf.nn.batch_normalization write it; gamma and beta when
+// given ([1, 1, C] Consts in Keras's form, [C] in the other).
+// Returns its nodes' outputs by name ("y" the result).
+std::map<std::string, Output> LayerNormGraph(const Scope& root, const Output& x, int64_t channels,
+                                             bool keras_form, bool with_gamma, bool with_beta) {
+  std::vector<float> g(channels), b(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    g[c] = 0.5f + 0.01f * static_cast<float>(c % 17);
+    b[c] = -0.25f + 0.02f * static_cast<float>(c % 11);
+  }
+  const TensorShape param_shape =
+      keras_form ? TensorShape({1, 1, channels}) : TensorShape({channels});
+  Output axis = ops::Const(root.WithOpName("axis"), {-1});
+  Output mean = ops::Mean(root.WithOpName("mean"), x, axis, /*keep_dims=*/true);
+  Output sd = ops::SquaredDifference(root.WithOpName("sd"), x,
+                                     ops::StopGradient(root.WithOpName("stop"), mean));
+  Output var = ops::Mean(root.WithOpName("var"), sd, axis, /*keep_dims=*/true);
+  Output inv = ops::Rsqrt(
+      root.WithOpName("rsqrt"),
+      ops::AddV2(root.WithOpName("add_eps"), var, ops::Const(root.WithOpName("eps"), 1e-3f)));
+  if (with_gamma) {
+    inv = ops::Mul(root.WithOpName("inv"), inv,
+                   ops::Const<float>(root.WithOpName("gamma"), g, param_shape));
+  }
+  Output beta = ops::Const<float>(root.WithOpName("beta"), b, param_shape);
+  Output shift;
+  if (keras_form) {
+    shift = ops::Mul(root.WithOpName("scaled_mean"), ops::Neg(root.WithOpName("neg"), mean), inv);
+    if (with_beta) shift = ops::AddV2(root.WithOpName("shift"), shift, beta);
+  } else {
+    Output scaled = ops::Mul(root.WithOpName("scaled_mean"), mean, inv);
+    shift = with_beta ? ops::Sub(root.WithOpName("shift"), beta, scaled)
+                      : ops::Neg(root.WithOpName("shift"), scaled);
+  }
+  Output scaled_x = ops::Mul(root.WithOpName("scaled_x"), x, inv);
+  return {{"mean", mean},
+          {"var", var},
+          {"inv", inv},
+          {"scaled_x", scaled_x},
+          {"y", ops::AddV2(root.WithOpName("y"), scaled_x, shift)}};
+}
+
+// [rows, channels] of seeded values in [-4, 4), with infinities, a NaN and values whose squares
+// overflow in some rows.
+Tensor LayerNormInput(int64_t rows, int64_t channels) {
+  Tensor t(DT_FLOAT, TensorShape({rows, channels}));
+  uint32_t state = 12345;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    t.flat<float>()[i] = static_cast<float>(state >> 8) / static_cast<float>(1 << 24) * 8 - 4;
+  }
+  if (rows >= 4) {
+    t.flat<float>()[channels + 3] = kInf;
+    t.flat<float>()[2 * channels] = kNaN;
+    t.flat<float>()[3 * channels + 1] = 3e38f;
+    t.flat<float>()[3 * channels + 2] = -3e38f;
+  }
+  return t;
+}
+
+TEST(GraphOptimizerTest, FusesLayerNormalizationGivingTheSameResultsBitForBit) {
+  for (bool keras_form : {true, false}) {
+    for (int params = 0; params < 4; ++params) {
+      const bool with_gamma = params & 1, with_beta = params & 2;
+      // Rows of 300 (16 lanes and a tail) and of 7 (a tail alone).
+      for (int64_t channels : {300, 7}) {
+        SCOPED_TRACE(absl::StrCat(keras_form ? "Keras" : "tf.nn.batch_normalization",
+                                  with_gamma ? ", gamma" : "", with_beta ? ", beta" : "", ", ",
+                                  channels, " channels"));
+        Scope root = Scope::NewRootScope();
+        Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+        ops::Neg(root.WithOpName("out"),
+                 LayerNormGraph(root, x, channels, keras_form, with_gamma, with_beta)["y"]);
+        Optimized o = Optimize(root);
+        EXPECT_EQ(o.stats.layer_norms_fused, 1);
+        const NodeDef* ln = Find(o.graph, "y");
+        ASSERT_NE(ln, nullptr);
+        EXPECT_EQ(ln->op(), "_MklLayerNorm");
+        EXPECT_EQ(ln->attr().at("epsilon").f(), 1e-3f);
+        EXPECT_THAT(Inputs(o.graph, "y"), ElementsAre("x", with_gamma ? "gamma" : "y/scale",
+                                                      with_beta ? "beta" : "y/offset"));
+        EXPECT_THAT(Inputs(o.graph, "out"), ElementsAre("y"));
+        for (const char* gone : {"mean", "sd", "var", "add_eps", "rsqrt", "inv", "neg",
+                                 "scaled_mean", "shift", "scaled_x", "axis", "eps"}) {
+          EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+        }
+        GraphDef original;
+        ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+        ExpectSameOutputs(original, {{"x:0", LayerNormInput(6, channels)}}, {"out:0"});
+      }
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, LayerNormalizationPiecesReadElsewhereAreNotFused) {
+  for (const char* read : {"mean", "var", "inv", "scaled_x"}) {
+    SCOPED_TRACE(read);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    ops::Abs(root.WithOpName("other"),
+             LayerNormGraph(root, x, 8, /*keras_form=*/true, true, true)[read]);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.layer_norms_fused, 0);
+    EXPECT_EQ(Find(o.graph, "y")->op(), "AddV2");
+  }
+  // A Mean over another axis is not a layer normalization.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  LayerNormGraph(root, x, 8, true, true, true);
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  for (NodeDef& n : *g.mutable_node()) {
+    if (n.name() == "axis") {
+      TensorToProto(Tensor::FromVector<int32_t>({0}, TensorShape({1})),
+                    n.mutable_attr()->at("value").mutable_tensor());
+    }
+  }
+  EXPECT_EQ(OptimizeGraphDef(g).stats.layer_norms_fused, 0);
+}
+
+// GELU of x in `form` as TensorFlow writes it ("erfc": tf.nn.gelu and Keras's exact gelu;
+// "tanh": approximate=True; "erf": an exact GELU written with Erf), with `c` in place of
+// 1/sqrt(2) (erf and erfc forms); returns its nodes' outputs by name ("y" the result).
+std::map<std::string, Output> GeluGraph(const Scope& root, const Output& x, const std::string& form,
+                                        float c = 0.70710677f) {
+  Output half = ops::Mul(root.WithOpName("half"), ops::Const(root.WithOpName("c_half"), 0.5f), x);
+  std::map<std::string, Output> out = {{"half", half}};
+  Output gate;
+  if (form == "erfc") {
+    Output neg = ops::Neg(root.WithOpName("neg"), x);
+    Output scaled = ops::Mul(root.WithOpName("scaled"), neg, ops::Const(root.WithOpName("c"), c));
+    gate = ops::Erfc(root.WithOpName("gate"), scaled);
+    out["scaled"] = scaled;
+  } else if (form == "erf") {
+    Output scaled = ops::Mul(root.WithOpName("scaled"), x, ops::Const(root.WithOpName("c"), c));
+    Output erf = ops::Erf(root.WithOpName("erf"), scaled);
+    gate = ops::AddV2(root.WithOpName("gate"), ops::Const(root.WithOpName("one"), 1.f), erf);
+    out["scaled"] = scaled;
+  } else {
+    Output cube = ops::Pow(root.WithOpName("cube"), x, ops::Const(root.WithOpName("three"), 3.f));
+    Output inner = ops::AddV2(
+        root.WithOpName("inner"), x,
+        ops::Mul(root.WithOpName("m1"), ops::Const(root.WithOpName("c1"), 0.044715f), cube));
+    Output scaled =
+        ops::Mul(root.WithOpName("scaled"), ops::Const(root.WithOpName("c2"), 0.7978846f), inner);
+    Output t = ops::Tanh(root.WithOpName("tanh"), scaled);
+    gate = ops::AddV2(root.WithOpName("gate"), ops::Const(root.WithOpName("one"), 1.f), t);
+    out["scaled"] = scaled;
+  }
+  out["gate"] = gate;
+  out["y"] = ops::Mul(root.WithOpName("y"), half, gate);
+  return out;
+}
+
+// Seeded values in [-8, 8) with infinities, NaN, signed zeros and values whose cubes overflow.
+Tensor GeluInput() {
+  Tensor t(DT_FLOAT, TensorShape({3, 700}));
+  uint32_t state = 777;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    t.flat<float>()[i] = static_cast<float>(state >> 8) / static_cast<float>(1 << 24) * 16 - 8;
+  }
+  const float special[] = {kInf, -kInf, kNaN, 0.f, -0.f, 1e30f, -1e30f, 3e38f, -3e38f, 1e-40f};
+  for (int i = 0; i < 10; ++i) t.flat<float>()[100 * i + 3] = special[i];
+  return t;
+}
+
+TEST(GraphOptimizerTest, FusesGeluGivingTheSameResultsBitForBit) {
+  for (const char* form : {"erf", "erfc", "tanh"}) {
+    SCOPED_TRACE(form);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    ops::Neg(root.WithOpName("out"), GeluGraph(root, x, form)["y"]);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.gelus_fused, 1);
+    const NodeDef* gelu = Find(o.graph, "y");
+    ASSERT_NE(gelu, nullptr);
+    EXPECT_EQ(gelu->op(), "_RillGelu");
+    EXPECT_EQ(gelu->attr().at("form").s(), form);
+    EXPECT_THAT(Inputs(o.graph, "y"), ElementsAre("x"));
+    for (const char* gone : {"half", "gate", "scaled", "neg", "erf", "cube", "inner", "m1", "tanh",
+                             "c_half", "c", "one", "three", "c1", "c2"}) {
+      EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+    }
+    GraphDef original;
+    ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+    ExpectSameOutputs(original, {{"x:0", GeluInput()}}, {"out:0"});
+  }
+}
+
+TEST(GraphOptimizerTest, GeluWithOtherConstantsOrPiecesReadElsewhereIsNotFused) {
+  for (const char* form : {"erf", "erfc"}) {
+    SCOPED_TRACE(form);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    GeluGraph(root, x, form, 0.7f);
+    EXPECT_EQ(Optimize(root).stats.gelus_fused, 0);
+  }
+  for (const char* read : {"half", "scaled", "gate"}) {
+    SCOPED_TRACE(read);
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    ops::Abs(root.WithOpName("other"), GeluGraph(root, x, "tanh")[read]);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.gelus_fused, 0);
+    EXPECT_EQ(Find(o.graph, "y")->op(), "Mul");
+  }
 }
 
 }  // namespace
