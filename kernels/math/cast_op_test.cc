@@ -33,7 +33,7 @@ TEST(CastOpTest, NarrowIntegersWrapAndBoolIsNonZero) {
 }
 
 // 8- and 16-bit integers take a float through int32 (outside int32: the minimum, whose low bits
-// are 0), uint32 through int64; TensorFlow 2.21's results.
+// are 0); TensorFlow 2.21's results.
 TEST(CastOpTest, FloatToNarrowIntegersGoThroughInt32) {
   const Tensor x =
       Tensor::FromVector<double>({3000000005.0, 70000.0, -70000.0, 1e10}, TensorShape({4}));
@@ -41,9 +41,7 @@ TEST(CastOpTest, FloatToNarrowIntegersGoThroughInt32) {
   ExpectTensorEqual(i16[0], Tensor::FromVector<int16_t>({0, 4464, -4464, 0}, TensorShape({4})));
   RILL_ASSERT_OK_AND_ASSIGN(auto u8, Cast(x, DT_UINT8));
   ExpectTensorEqual(u8[0], Tensor::FromVector<uint8_t>({0, 112, 144, 0}, TensorShape({4})));
-  RILL_ASSERT_OK_AND_ASSIGN(auto u32, Cast(x, DT_UINT32));
-  ExpectTensorEqual(u32[0], Tensor::FromVector<uint32_t>(
-                                {3000000005u, 70000u, 4294897296u, 1410065408u}, TensorShape({4})));
+}, TensorShape({4})));
 }
 
 TEST(CastOpTest, HalfRoundsToNearest) {
