@@ -41,7 +41,6 @@ TEST(CastOpTest, FloatToNarrowIntegersGoThroughInt32) {
   ExpectTensorEqual(i16[0], Tensor::FromVector<int16_t>({0, 4464, -4464, 0}, TensorShape({4})));
   RILL_ASSERT_OK_AND_ASSIGN(auto u8, Cast(x, DT_UINT8));
   ExpectTensorEqual(u8[0], Tensor::FromVector<uint8_t>({0, 112, 144, 0}, TensorShape({4})));
-}, TensorShape({4})));
 }
 
 TEST(CastOpTest, HalfRoundsToNearest) {
