@@ -3,7 +3,8 @@
 // the step (OpKernelContext::step_resources, dropped when the run ends), addressed by a handle
 // tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
 // kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
-// unwritten element reads as zeros when the element shape is fully known. The flow tensors only
+// unwritten element reads as zeros when the element shape is fully known (only with
+// identical_element_shapes does the first write fix it, as in TensorFlow). The flow tensors only
 // order the ops; they carry 0. Errors are TensorFlow's texts (InvalidArgument): "Tried to write
 // to index 3 but array is not resizeable and size is: 3", "Could not write to TensorArray index
 // 0 because it has already been written to.", "Could not read index 0 twice because it was
@@ -87,7 +88,7 @@ class TensorArray final : public ResourceBase {
                        "element shape: ",
                        element_shape_.DebugString(), " (consider setting infer_shape=False)."));
     }
-    if (identical_shapes_ || element_shape_.unknown_rank()) {
+    if (identical_shapes_ && !element_shape_.IsFullyDefined()) {  // TensorFlow's rule
       element_shape_ = PartialTensorShape(
           std::vector<int64_t>(value.shape().dims().begin(), value.shape().dims().end()));
     }

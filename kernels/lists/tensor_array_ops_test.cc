@@ -100,14 +100,21 @@ TEST_F(TensorArrayTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(Read(h, 0).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Could not read index 0 twice because it was cleared")));
-  // The first write fixed the element shape to [2], so the unwritten element reads as zeros.
-  RILL_ASSERT_OK_AND_ASSIGN(Tensor zeros, Read(h, 1));
-  ExpectTensorEqual(zeros, Tensor::FromVector<float>({0, 0}, TensorShape({2})));
-  // Without any write the shape is unknown, and the read is an error.
-  EXPECT_THAT(Read(NewArray(2), 1).status(),
+  // Without identical_element_shapes a write does not fix the element shape (TensorFlow 2.21
+  // answers the same): the unwritten element's shape is unknown, and reading it is an error.
+  EXPECT_THAT(Read(h, 1).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Could not read from TensorArray index 1.  Furthermore, the "
                                  "element shape is not fully defined")));
+  // With it (tf.TensorArray's infer_shape), the first write fixes [2]: zeros.
+  OpTester make("TensorArrayV3", "identical");
+  make.Attr("dtype", DT_FLOAT).Attr("identical_element_shapes", true);
+  make.Input(Tensor::Scalar<int32_t>(2));
+  make.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> made, make.Run());
+  ASSERT_THAT(Write(made[0], 0, v), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor zeros, Read(made[0], 1));
+  ExpectTensorEqual(zeros, Tensor::FromVector<float>({0, 0}, TensorShape({2})));
 }
 
 TEST_F(TensorArrayTest, HandleFromAnotherStepIsNotFound) {
