@@ -1,10 +1,11 @@
 // Reductions on the CPU over the axes given by input 1 (int32 or int64, a scalar or a vector;
 // negative axes count from the end; repeated axes count once; an empty list reduces nothing):
-// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half accumulates in float,
-// integers wrap. Empty reductions give the identity (0, 1, lowest, highest, true, false); Mean of
-// nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument "Invalid reduction
-// dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its unclosed
-// parenthesis).
+// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half Sum and Mean over
+// contiguous reduced dims add in half in TensorFlow's order (half_sums.h), other half reductions
+// accumulate in float; integers wrap. Empty reductions give the identity (0, 1, lowest, highest,
+// true, false); Mean of nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument
+// "Invalid reduction dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its
+// unclosed parenthesis).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/math/half_sums.h"
 #include "kernels/math/reduction_loops.h"
 #include "kernels/math/reduction_plan.h"
 #include "kernels/math_lib/cwise_math.h"
@@ -164,6 +166,27 @@ struct AnyReducer {
   }
 };
 
+// half Sum and Mean over [outer, k, inner] in TensorFlow's order and half rounding
+// (kernels/math/half_sums.h); Mean divides the half sum by the count rounded to half, as
+// TensorFlow's Mean (a Sum, then a division in T). Rows or column groups split over the threads.
+template <typename R>
+void HalfSumOrMean(const OpKernelContext& ctx, const Tensor& in, int64_t outer, int64_t k,
+                   int64_t inner, int64_t count, Tensor* out) {
+  const half* x = in.flat<half>().data();
+  half* z = out->flat<half>().data();
+  if (inner == 1) {
+    ctx.ParallelFor(outer, k, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) z[b] = half_sums::HalfRowSum(x + b * k, b * k, k);
+    });
+  } else {
+    half_sums::HalfColumnSums(x, outer, k, inner, z);
+  }
+  if (std::is_same_v<R, MeanReducer>) {
+    const float divisor = static_cast<float>(half(static_cast<float>(count)));
+    for (int64_t o = 0; o < outer * inner; ++o) z[o] = half(static_cast<float>(z[o]) / divisor);
+  }
+}
+
 // out[o] = Finish(Combine over the input elements that map to o). Reductions whose collapsed
 // shape is [outer, k, inner] (reduced dims contiguous; the common case) run reduction_loops's
 // vectorized row or column loops split over the intra-op threads; the rest walk the input once in
@@ -190,6 +213,11 @@ void Reduce(const OpKernelContext& ctx, const Tensor& in, const ReductionPlan& p
     if (d < dims.size() && !dims[d].reduced) outer = dims[d++].size;
     if (d < dims.size() && dims[d].reduced) k = dims[d++].size;
     if (d < dims.size() && !dims[d].reduced) inner = dims[d++].size;
+    if (d == dims.size() && std::is_same_v<T, half> &&
+        (std::is_same_v<R, SumReducer> || std::is_same_v<R, MeanReducer>)) {
+      HalfSumOrMean<R>(ctx, in, outer, k, inner, plan.count, out);
+      return;
+    }
     if (d == dims.size()) {
       A* a = acc.get();
       // The loops vectorize as the elementwise ops' cheap loops do, and cost what they cost.

@@ -1,4 +1,6 @@
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
@@ -18,6 +20,18 @@ absl::StatusOr<std::vector<Tensor>> Reduce(const std::string& op, const Tensor& 
 }
 
 const Tensor kX = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+
+TEST(ReductionOpsTest, HalfMeanOverColumnsIsTensorFlows) {
+  // TensorFlow 2.21 (TF_ENABLE_ONEDNN_OPTS=0): tf.reduce_mean over axis 1 of these [1, 20, 9]
+  // float16 values adds in half in Eigen's order; adding in float gives other bits.
+  std::vector<half> v;
+  for (int i = 0; i < 20 * 9; ++i) v.push_back(half(static_cast<float>(std::cos(i * 0.37) * 0.9)));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, Reduce("Mean", Tensor::FromVector<half>(v, TensorShape({1, 20, 9})), {1}));
+  const std::vector<uint16_t> want = {10593, 10387, 9808, 8486, 40371, 42304, 43058, 43313, 43393};
+  ASSERT_EQ(out[0].NumElements(), 9);
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[0].flat<half>()[i].bits, want[i]) << i;
+}
 
 TEST(ReductionOpsTest, SumOverEachAxisAndAll) {
   RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Sum", kX, {0}));

@@ -1,6 +1,7 @@
 // Softmax and LogSoftmax on the CPU over the last dimension, numerically stable (the row's max is
 // subtracted first): softmax = exp(x - max) / sum(exp(x - max)); log_softmax = (x - max) -
-// log(sum(exp(x - max))). half is computed in float; float's exponential is vector_math's
+// log(sum(exp(x - max))). half Softmax rounds each step to half in TensorFlow's order
+// (HalfSoftmaxRow), half LogSoftmax is computed in float; float's exponential is vector_math's
 // ExpF, and the row loops run at the CPU's vector width (RunSimd); rows run in parallel over the
 // kernel's intra-op threads (OpKernelContext::ParallelFor). Errors: InvalidArgument "logits must
 // have >= 1 dimension, got []" (TensorFlow's text).
@@ -15,6 +16,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/kernel_shapes.h"
+#include "kernels/math/half_sums.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/vector_math.h"
 
@@ -96,6 +98,22 @@ void SoftmaxRow(const T* x, int64_t n, T* z) {
   }
 }
 
+// half Softmax as TensorFlow's CPU kernel computes it, each step rounded to half: e = exp(x -
+// max), the row's sum of e added in Eigen's order (kernels/math/half_sums.h; `first` is the row's
+// offset in the tensor), its inverse, e times the inverse.
+void HalfSoftmaxRow(const half* x, int64_t n, int64_t first, half* z) {
+  half max = x[0];
+  for (int64_t j = 1; j < n; ++j)
+    max = static_cast<float>(x[j]) > static_cast<float>(max) ? x[j] : max;
+  for (int64_t j = 0; j < n; ++j) {
+    const half shifted(static_cast<float>(x[j]) - static_cast<float>(max));
+    z[j] = half(std::exp(static_cast<float>(shifted)));
+  }
+  const half inverse(1.0f / static_cast<float>(half_sums::HalfRowSum(z, first, n)));
+  for (int64_t j = 0; j < n; ++j)
+    z[j] = half(static_cast<float>(z[j]) * static_cast<float>(inverse));
+}
+
 template <bool kLog>
 class SoftmaxOp final : public OpKernel {
  public:
@@ -113,6 +131,12 @@ class SoftmaxOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const T* x = logits.flat<T>().data();
       T* z = out->flat<T>().data();
+      if constexpr (std::is_same_v<T, half> && !kLog) {
+        ctx.ParallelFor(rows, n * 20, [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) HalfSoftmaxRow(x + r * n, n, r * n, z + r * n);
+        });
+        return absl::OkStatus();
+      }
       ctx.ParallelFor(rows, n * 20, [&](int64_t begin, int64_t end) {
         cwise_internal::RunSimdFor<T>([&] {
           for (int64_t r = begin; r < end; ++r) SoftmaxRow<kLog>(x + r * n, n, z + r * n);
