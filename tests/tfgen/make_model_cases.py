@@ -174,6 +174,7 @@ def sweep_models():
     extra)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import model_sweep
+    import sweep_families
     return [
         ("text_hashing", model_sweep._text_hashing(), 1e-5, 1e-6,
          "Text classifier on raw strings (model_sweep.py's text_hashing): StringLower, "
@@ -209,6 +210,24 @@ def sweep_models():
          "regex_replace, split and reduce_join over the ragged words (UnsortedSegmentJoin), "
          "ngrams (StringNGrams), substr, length, hash buckets, as_string, to_number, join, "
          "regex_full_match"),
+        ("sparse_features", sweep_families._sparse_features(), 1e-5, 1e-6,
+         "Sparse id features (sweep_families.py's sparse_features): SparseReshape, "
+         "SparseSegmentSum/Mean/SqrtNWithNumSegments, UniqueWithCounts, SparseToDense, "
+         "SparseSlice, SparseAdd, SparseTensorDenseAdd, SparseSoftmax, SparseReduceMax"),
+        ("detection_loop_tf1", sweep_families._tf1_detection(), 1e-5, 1e-6,
+         "TF1 detection post-processing (sweep_families.py's tf1_detection_loop): map_fn over "
+         "the batch and a while loop over classes in TF1 control flow, NonMaxSuppressionV2, "
+         "TensorArrayWriteV3 / TensorArrayConcatV3, TopKV2, padding"),
+        ("audio_raw_ops", sweep_families._audio_raw(), 1e-5, 1e-6,
+         "Speech-commands front end (sweep_families.py's audio_raw_ops): AudioSpectrogram "
+         "(squared and not), Mfcc, Conv2D, Mean, MatMul, Softmax"),
+        ("linalg_lambda", sweep_families._linalg_lambda(), 1e-5, 1e-6,
+         "Linear algebra in Keras Lambda layers (sweep_families.py's linalg_lambda): Einsum with "
+         "traces and diagonals, MatrixInverse, MatrixSolve, MatrixTriangularSolve, "
+         "LogMatrixDeterminant, Qr, Cholesky (lstsq), LowerBound, CumulativeLogsumexp"),
+        ("float16_graph", sweep_families._float16_graph(), 1e-6, 1e-7,
+         "A graph computing in float16 (sweep_families.py's float16_graph): Conv2D, BiasAdd, "
+         "FusedBatchNormV3, moments, Mean, MatMul and Softmax in half (half outputs bit for bit)"),
     ]
 
 
