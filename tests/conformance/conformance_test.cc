@@ -95,6 +95,8 @@ const std::set<std::string>& ExemptOps() {
       "_FusedMatMul",
       "_FusedConv2D",
       "_FusedDepthwiseConv2dNative",
+      "_MklLayerNorm",
+      "_RillGelu",
   };
   return *ops;
 }
