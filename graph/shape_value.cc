@@ -1,6 +1,7 @@
 #include "graph/shape_value.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -178,6 +179,55 @@ std::optional<PartialValue> RangeValue(const ShapeValueGraph& g, int node, int d
   return out;
 }
 
+// One element of an integer binary op on known operands; -1 (unknown) where the result does not
+// fit int64 or the kernel refuses it (a zero divisor).
+int64_t BinaryElement(const std::string& op, int64_t a, int64_t b) {
+  __int128 r;
+  if (op == "Add" || op == "AddV2") {
+    r = static_cast<__int128>(a) + b;
+  } else if (op == "Sub") {
+    r = static_cast<__int128>(a) - b;
+  } else if (op == "Mul") {
+    r = static_cast<__int128>(a) * b;
+  } else if (op == "Maximum") {
+    r = std::max(a, b);
+  } else if (op == "Minimum") {
+    r = std::min(a, b);
+  } else {  // FloorDiv, FloorMod
+    if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return -1;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    r = op == "FloorDiv" ? q : a - q * b;
+  }
+  if (r > std::numeric_limits<int64_t>::max() || r < std::numeric_limits<int64_t>::min()) {
+    return -1;
+  }
+  return static_cast<int64_t>(r);
+}
+
+// An integer binary op of two partial values (scalar with scalar, scalar with vector, or vectors
+// of one length): an element is known where both operands' are (-1 reads as unknown, so a literal
+// -1 operand gives an unknown element).
+std::optional<PartialValue> BinaryValue(const ShapeValueGraph& g, int node, int depth) {
+  std::optional<PartialValue> a = EvaluateInput(g, node, 0, depth);
+  if (!a) return std::nullopt;
+  std::optional<PartialValue> b = EvaluateInput(g, node, 1, depth);
+  if (!b) return std::nullopt;
+  const size_t n = std::max(a->elements.size(), b->elements.size());
+  if ((a->elements.size() != n && !a->scalar) || (b->elements.size() != n && !b->scalar)) {
+    return std::nullopt;
+  }
+  const std::string& op = g.Def(node).op();
+  PartialValue out;
+  out.scalar = a->scalar && b->scalar;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t x = a->scalar ? a->elements[0] : a->elements[i];
+    const int64_t y = b->scalar ? b->elements[0] : b->elements[i];
+    out.elements.push_back(x == -1 || y == -1 ? -1 : BinaryElement(op, x, y));
+  }
+  return out;
+}
+
 std::optional<PartialValue> Evaluate(const ShapeValueGraph& g, int node, int output, int depth) {
   if (depth > kMaxDepth) return std::nullopt;
   const NodeDef& def = g.Def(node);
@@ -202,6 +252,10 @@ std::optional<PartialValue> Evaluate(const ShapeValueGraph& g, int node, int out
   }
   if (op == "Pack") return PackValue(g, node, depth);
   if (op == "Range") return RangeValue(g, node, depth);
+  if (op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" || op == "FloorDiv" ||
+      op == "FloorMod" || op == "Maximum" || op == "Minimum") {
+    return BinaryValue(g, node, depth);
+  }
   if (op == "StridedSlice") return StridedSliceValue(g, node, depth);
   if (op == "ConcatV2" || op == "Concat") {
     int64_t n = 0;

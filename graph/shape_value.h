@@ -12,9 +12,10 @@
 // inputs whose shape is fully defined, resp. of known rank; Identity, StopGradient and integer
 // Cast; Pack of scalars along axis 0; Concat and ConcatV2 of vectors; StridedSlice of a vector
 // with constant begin, end and strides (no ellipsis or new axes); Range of known integer bounds
-// (at most 1024 elements). Anything else is unknown. As in TensorFlow, -1 stands for "unknown",
-// so a Pack of a literal -1 (Reshape's "infer this dimension") reads as an unknown dimension,
-// which is what Reshape makes of it.
+// (at most 1024 elements); Add, AddV2, Sub, Mul, FloorDiv, FloorMod, Maximum and Minimum of a
+// scalar and a vector or of vectors of one length, element by element. Anything else is unknown. As
+// in TensorFlow, -1 stands for "unknown", so a Pack of a literal -1 (Reshape's "infer this
+// dimension") reads as an unknown dimension, which is what Reshape makes of it.
 #ifndef RILL_GRAPH_SHAPE_VALUE_H_
 #define RILL_GRAPH_SHAPE_VALUE_H_
 

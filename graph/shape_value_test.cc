@@ -172,11 +172,11 @@ TEST(ShapeValueTest, OtherOpsAndDeepChainsAreUnknown) {
     text += Node("id" + std::to_string(i), "Identity", {prev});
     prev = "id" + std::to_string(i);
   }
-  text += Node("add", "Add", {"s", "s"});
+  text += Node("neg", "Neg", {"s"});
   FakeGraph g(text, {{"x:0", PartialTensorShape({1, 2})}});
   EXPECT_TRUE(g.Eval("id3"));
   EXPECT_FALSE(g.Eval("id19"));  // beyond the walk's depth
-  EXPECT_FALSE(g.Eval("add"));
+  EXPECT_FALSE(g.Eval("neg"));
 }
 
 TEST(ShapeValueTest, RangeOfKnownBoundsListsItsValues) {
@@ -197,6 +197,31 @@ TEST(ShapeValueTest, RangeOfKnownBoundsListsItsValues) {
   EXPECT_EQ(v->elements, std::vector<int64_t>({3, 2, 1, 0}));
   EXPECT_FALSE(g.Eval("huge"));   // past 1024 elements: not tracked
   EXPECT_FALSE(g.Eval("empty"));  // the kernel refuses start > limit with delta > 0
+}
+
+TEST(ShapeValueTest, IntegerArithmeticOnKnownElements) {
+  // Sum's gradient: the reduced axes (axes + rank) % rank, and the kept dims' multiples.
+  FakeGraph g(Node("x", "Placeholder", {}) + Node("s", "Shape", {"x"}) + Node("n", "Size", {"s"}) +
+                  IntConst("axes", {1, -3}) + IntConst("zero", {0}, true) +
+                  IntConst("two", {2}, true) + Node("sum", "AddV2", {"axes", "n"}) +
+                  Node("mod", "FloorMod", {"sum", "n"}) + Node("div", "FloorDiv", {"s", "two"}) +
+                  Node("by_zero", "FloorDiv", {"s", "zero"}) +
+                  Node("most", "Maximum", {"s", "two"}) + Node("mismatch", "Mul", {"s", "axes"}),
+              {{"x:0", PartialTensorShape({-1, 10, 7})}, {"s:0", PartialTensorShape({3})}});
+  std::optional<PartialValue> v = g.Eval("mod");
+  ASSERT_TRUE(v);
+  EXPECT_FALSE(v->scalar);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({1, 0}));  // (1 + 3) % 3, (-3 + 3) % 3
+  v = g.Eval("div");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({-1, 5, 3}));  // the unknown dim stays unknown
+  v = g.Eval("by_zero");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({-1, -1, -1}));  // the kernel refuses it
+  v = g.Eval("most");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({-1, 10, 7}));
+  EXPECT_FALSE(g.Eval("mismatch"));  // lengths 3 and 2 do not broadcast
 }
 
 }  // namespace
