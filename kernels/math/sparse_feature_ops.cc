@@ -24,6 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
@@ -136,6 +137,23 @@ class SparseSliceOp final : public OpKernel {
   }
 };
 
+// TensorFlow's first checks of a sparse operand given as (indices, values, shape) named
+// `prefix`indices, `prefix`values and `prefix`shape: indices a matrix, values and shape vectors.
+absl::Status CheckSparseOperand(const Tensor& indices, const Tensor& values, const Tensor& shape,
+                                absl::string_view prefix) {
+  if (indices.shape().rank() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Input ", prefix,
+        "indices should be a matrix but received shape: ", indices.shape().DebugString()));
+  }
+  if (values.shape().rank() != 1 || shape.shape().rank() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Inputs ", prefix, "values and ", prefix, "shape should be vectors but received shapes: ",
+        values.shape().DebugString(), " and ", shape.shape().DebugString()));
+  }
+  return absl::OkStatus();
+}
+
 class SparseSoftmaxOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -144,16 +162,7 @@ class SparseSoftmaxOp final : public OpKernel {
     const Tensor& indices = ctx.input(0);
     const Tensor& values = ctx.input(1);
     const Tensor& shape_t = ctx.input(2);
-    if (indices.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input sp_indices should be a matrix but received shape: ",
-                       indices.shape().DebugString()));
-    }
-    if (values.shape().rank() != 1 || shape_t.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Inputs sp_values and sp_shape should be vectors but received shapes: ",
-                       values.shape().DebugString(), " and ", shape_t.shape().DebugString()));
-    }
+    RILL_RETURN_IF_ERROR(CheckSparseOperand(indices, values, shape_t, "sp_"));
     const std::vector<int64_t> dims = IndexValues(shape_t);
     if (dims.size() < 2) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -223,16 +232,7 @@ class SparseTensorDenseAddOp final : public OpKernel {
     const Tensor& values = ctx.input(1);
     const Tensor& shape_t = ctx.input(2);
     const Tensor& b = ctx.input(3);
-    if (indices.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input a_indices should be a matrix but received shape: ",
-                       indices.shape().DebugString()));
-    }
-    if (values.shape().rank() != 1 || shape_t.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Inputs a_values and a_shape should be vectors but received shapes: ",
-                       values.shape().DebugString(), " and ", shape_t.shape().DebugString()));
-    }
+    RILL_RETURN_IF_ERROR(CheckSparseOperand(indices, values, shape_t, "a_"));
     const int64_t nnz = indices.shape().dim(0);
     const int64_t rank = indices.shape().dim(1);
     if (values.NumElements() != nnz) {
