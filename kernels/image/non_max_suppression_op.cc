@@ -146,15 +146,18 @@ NmsResult RunNms(const std::vector<float>& boxes, const std::vector<float>& scor
     bool dropped = false;
     for (int64_t j = static_cast<int64_t>(out.indices.size()) - 1; j >= c.compared; --j) {
       const float iou = Iou<T>(&boxes[4 * c.index], &boxes[4 * out.indices[j]]);
+      // TensorFlow's weight: exp(scale * iou^2) in soft mode whatever the IoU; in hard mode 1
+      // (scale is 0) at or below the threshold and 0 otherwise, so an IoU of NaN (a box with a
+      // NaN corner) zeroes the candidate's score without dropping it: it goes back into the
+      // queue at score 0 when that is above score_threshold.
+      float w = R<T>(std::exp(R<T>(R<T>(scale * iou) * iou)));
+      if (!soft && !(iou <= iou_threshold)) w = 0.0f;
+      c.score = R<T>(c.score * w);
       if (!soft && iou > iou_threshold) {
         dropped = true;
         break;
       }
-      if (soft) {
-        const float w = iou <= iou_threshold ? R<T>(std::exp(R<T>(R<T>(scale * iou) * iou))) : 0.0f;
-        c.score = R<T>(c.score * w);
-        if (c.score <= score_threshold) break;
-      }
+      if (c.score <= score_threshold) break;
     }
     c.compared = static_cast<int64_t>(out.indices.size());
     if (dropped) continue;
@@ -213,7 +216,8 @@ class NonMaxSuppressionOp final : public OpKernel {
       }
     }
     RILL_RETURN_IF_ERROR(CheckBoxesAndScores(boxes, scores).status());
-    const int64_t max_output = std::max<int64_t>(ctx.input(2).flat<int32_t>()[0], 0);
+    const int64_t max_output = ctx.input(2).flat<int32_t>()[0];
+    if (max_output < 0) return absl::InvalidArgumentError("output size must be non-negative");
     const bool is_half = boxes.dtype() == DT_HALF;
     NmsResult r;
     if (is_half) {
