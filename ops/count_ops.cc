@@ -1,6 +1,6 @@
-// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, Bucketize, LowerBound,
-// UpperBound and HistogramFixedWidth. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, RaggedBincount,
+// SparseBincount, Bucketize, LowerBound, UpperBound and HistogramFixedWidth. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "core/status_macros.h"
@@ -72,6 +72,44 @@ REGISTER_OP("DenseBincount")
     .Attr("T: {int32, int64, float, double}")
     .Attr("binary_output: bool = false")
     .SetShapeFn(DenseBincountShape);
+
+// [rows, size]: rows one less than the splits' length, size when it is a constant.
+absl::Status RaggedBincountShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& splits = c.input(0);
+  int64_t rows = -1;
+  if (!splits.unknown_rank() && splits.rank() == 1 && splits.dims()[0] > 0) {
+    rows = splits.dims()[0] - 1;
+  }
+  std::vector<int64_t> size;
+  const int64_t n =
+      c.ConstantIndexValues(2, &size) && size.size() == 1 && size[0] >= 0 ? size[0] : -1;
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{rows, n}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("RaggedBincount")
+    .Input("splits: int64")
+    .Input("values: Tidx")
+    .Input("size: Tidx")
+    .Input("weights: T")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64}")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("binary_output: bool = false")
+    .SetShapeFn(RaggedBincountShape);
+
+// [size] or [rows, size] by the dense shape's length, which a graph rarely knows.
+REGISTER_OP("SparseBincount")
+    .Input("indices: int64")
+    .Input("values: Tidx")
+    .Input("dense_shape: int64")
+    .Input("size: Tidx")
+    .Input("weights: T")
+    .Output("output: T")
+    .Attr("Tidx: {int32, int64}")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("binary_output: bool = false")
+    .SetShapeFn(shape_fns::Unknown);
 
 REGISTER_OP("Bincount")
     .Input("arr: int32")

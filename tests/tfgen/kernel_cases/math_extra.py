@@ -1,4 +1,4 @@
-"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, Cross, Bucketize, LowerBound, UpperBound,
+"""InTopKV2, BroadcastArgs, DenseBincount, Bincount, RaggedBincount, SparseBincount, Cross, Bucketize, LowerBound, UpperBound,
 HistogramFixedWidth."""
 import numpy as np
 import tensorflow as tf
@@ -94,6 +94,97 @@ def dense_bincount(rec):
             c("size_not_scalar_error", [1, 2], [3], [], error="INVALID_ARGUMENT")
             c("weights_shape_error", [1, 2, 0], 3, [1, 2], error="INVALID_ARGUMENT")
             c("rank3_error", [[[1]]], 3, [], error="INVALID_ARGUMENT")
+
+    rec.for_dtypes(op, ["int32", "int64", "float32", "float64"], gen)
+
+
+def ragged_bincount(rec):
+    """RaggedBincount: TextVectorization / CategoryEncoding count and multi_hot over ragged ids."""
+    op = "RaggedBincount"
+
+    def gen(dt):
+        rtol, atol = tol("reduce", dt)
+        for it in ("int32", "int64"):
+            def c(what, splits, values, size, weights, binary_output=False, error=None,
+                  phrases=()):
+                rec.case(op, dt, "%s_%s" % (what, it), lambda: tf.raw_ops.RaggedBincount(
+                    splits=ph("splits", _idx(splits, "int64")), values=ph("values", _idx(values, it)),
+                    size=ph("size", _idx(size, it)), weights=ph("weights", arr(weights, dt)),
+                    binary_output=binary_output, name="out"), rtol=rtol, atol=atol, error=error,
+                    phrases=phrases)
+
+            sp = [0, 3, 3, 8]
+            v = [1, 1, 4, 0, 2, 2, 2, 7]
+            w = [1, 2, 3, 4, 5, 6, 7, 8] if not is_float(dt) else [0.5, 1, 2, -1, 0.25, 3, 1, 2]
+            c("counts", sp, v, 5, [])
+            c("weights", sp, v, 5, w)
+            c("binary_output", sp, v, 5, [], binary_output=True)
+            c("binary_output_weights", sp, v, 5, w, binary_output=True)
+            c("size_zero", sp, v, 0, [])
+            c("no_rows", [0], [], 4, [])
+            c("empty_rows", [0, 0, 0], [], 3, [])
+            c("decreasing_splits", [0, 5, 2, 8], v, 8, [])
+            if dt in ("float32", "int32"):
+                c("negative_value_error", sp, [1, 1, 4, 0, -2, 2, 2, 7], 5, [],
+                  error="INVALID_ARGUMENT", phrases=["Input must be non-negative"])
+                c("negative_size_error", sp, v, -1, [], error="INVALID_ARGUMENT",
+                  phrases=["size (-1) must be non-negative"])
+                c("size_not_scalar_error", sp, v, [5], [], error="INVALID_ARGUMENT",
+                  phrases=["Shape must be rank 0 but is rank 1"])
+                c("splits_start_error", [1, 3, 8], v, 5, [], error="INVALID_ARGUMENT",
+                  phrases=["Splits must start with 0, not with 1"])
+                c("splits_end_error", [0, 3, 7], v, 5, [], error="INVALID_ARGUMENT",
+                  phrases=["Splits must end with the number of values, got 7 instead of 8"])
+                c("splits_empty_error", [], v, 5, [], error="INVALID_ARGUMENT",
+                  phrases=["Splits must be non-empty"])
+
+    rec.for_dtypes(op, ["int32", "int64", "float32", "float64"], gen)
+
+
+def sparse_bincount(rec):
+    """SparseBincount: the same counts over a SparseTensor's values (rows by the first index)."""
+    op = "SparseBincount"
+
+    def gen(dt):
+        rtol, atol = tol("reduce", dt)
+        for it in ("int32", "int64"):
+            def c(what, indices, values, shape, size, weights, binary_output=False, error=None,
+                  phrases=()):
+                rec.case(op, dt, "%s_%s" % (what, it), lambda: tf.raw_ops.SparseBincount(
+                    indices=ph("indices", np.asarray(indices, np.int64)),
+                    values=ph("values", _idx(values, it)),
+                    dense_shape=ph("dense_shape", _idx(shape, "int64")),
+                    size=ph("size", _idx(size, it)), weights=ph("weights", arr(weights, dt)),
+                    binary_output=binary_output, name="out"), rtol=rtol, atol=atol, error=error,
+                    phrases=phrases)
+
+            ind = [[0, 0], [0, 2], [0, 3], [2, 0], [2, 1], [3, 4]]
+            v = [1, 1, 4, 0, 2, 7]
+            w = [1, 2, 3, 4, 5, 6] if not is_float(dt) else [0.5, 1, 2, -1, 0.25, 3]
+            c("counts", ind, v, [4, 5], 5, [])
+            c("weights", ind, v, [4, 5], 5, w)
+            c("binary_output", ind, v, [4, 5], 5, [], binary_output=True)
+            c("binary_output_weights", ind, v, [4, 5], 5, w, binary_output=True)
+            c("vector", [[0], [2], [3], [6]], [3, 0, 3, 9], [7], 5, [])
+            c("vector_weights", [[0], [2], [3], [6]], [3, 0, 3, 9], [7], 5, w[:4])
+            c("rank3", [[0, 0, 1], [1, 2, 0], [1, 2, 1]], [2, 2, 1], [2, 3, 2], 3, [])
+            c("empty", np.zeros([0, 2]), [], [3, 4], 2, [])
+            if dt in ("float32", "int32"):
+                c("negative_value_error", [[0], [2]], [1, -1], [5], 3, [],
+                  error="INVALID_ARGUMENT", phrases=["Input arr must be non-negative!"])
+                c("negative_size_error", ind, v, [4, 5], -2, [], error="INVALID_ARGUMENT",
+                  phrases=["size (-2) must be non-negative"])
+                c("index_out_of_bounds_error", [[0, 0], [5, 3]], [1, 1], [4, 5], 5, [],
+                  error="INVALID_ARGUMENT",
+                  phrases=["Sparse index tuple indices[1, :] = [5, 3] is out of bounds"])
+                c("negative_index_error", [[-1, 0]], [1], [4, 5], 5, [],
+                  error="INVALID_ARGUMENT",
+                  phrases=["Sparse index tuple indices[0, :] = [-1, 0] is out of bounds"])
+                c("count_mismatch_error", [[0, 0], [1, 1]], [1, 1, 2], [4, 5], 5, [],
+                  error="INVALID_ARGUMENT",
+                  phrases=["Number of elements in indices (2) and values (3) do not match"])
+                c("shape_rank_error", [[0, 0]], [1], [4, 5, 6], 5, [], error="INVALID_ARGUMENT",
+                  phrases=["Index rank (2) and shape rank (3) do not match"])
 
     rec.for_dtypes(op, ["int32", "int64", "float32", "float64"], gen)
 
@@ -238,6 +329,10 @@ def build_all(rec, emit):
     emit("BroadcastArgs")
     dense_bincount(rec)
     emit("DenseBincount")
+    ragged_bincount(rec)
+    emit("RaggedBincount")
+    sparse_bincount(rec)
+    emit("SparseBincount")
     cross(rec)
     emit("Cross")
     bucketize(rec)
