@@ -5,7 +5,10 @@
 // runs on oneDNN as a grouped convolution (kernels/math_lib/onednn_conv.h, bias and activation as
 // post-ops); half and double: for each output pixel the window's taps are accumulated over the
 // contiguous channel vector (vectorized), pixels in parallel over the kernel's intra-op threads
-// (OpKernelContext::ParallelFor), half in float.
+// (OpKernelContext::ParallelFor). half as TensorFlow's CPU kernel computes it: taps in (kh, kw)
+// order from a zero accumulator held in half, each tap a float multiply-add rounded to half
+// (Eigen's half packet pmadd), padding taps included (so an inf or NaN filter tap over the
+// padding gives NaN).
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter must
 // be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "filter must
 // not have zero elements (i.e. all dimensions must be non-zero)", "Computed output size would be
@@ -16,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -44,6 +48,8 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
                      FusedActivation act, int64_t begin, int64_t end, T* out) {
   using cwise_internal::Load;
   using C = decltype(Load(in[0]));
+  // half: TensorFlow's Eigen packet loop keeps the accumulator in half (see the file comment).
+  constexpr bool kRoundEachTap = std::is_same_v<T, half>;
   const int64_t out_c = g.in_c * g.mult;
   std::vector<C> acc(out_c);
   for (int64_t p = begin; p < end; ++p) {
@@ -53,12 +59,28 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
     std::fill(acc.begin(), acc.end(), C(0));
     for (int64_t kh = 0; kh < g.k_h; ++kh) {
       const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
-      if (h < 0 || h >= g.in_h) continue;
+      if constexpr (!kRoundEachTap) {
+        if (h < 0 || h >= g.in_h) continue;
+      }
       for (int64_t kw = 0; kw < g.k_w; ++kw) {
         const int64_t w = ow * g.stride_w - g.pad_w + kw * g.dil_w;
-        if (w < 0 || w >= g.in_w) continue;
-        const T* x = in + ((n * g.in_h + h) * g.in_w + w) * g.in_c;
         const T* f = filter + (kh * g.k_w + kw) * out_c;  // [in_c, mult] for this tap
+        const bool inside = h >= 0 && h < g.in_h && w >= 0 && w < g.in_w;
+        if constexpr (kRoundEachTap) {
+          // TensorFlow multiplies the zero padding too (0 * inf is NaN) and rounds the
+          // accumulator to half after each tap's float multiply-add.
+          const T* x = inside ? in + ((n * g.in_h + h) * g.in_w + w) * g.in_c : nullptr;
+          for (int64_t c = 0; c < g.in_c; ++c) {
+            const C xc = inside ? Load(x[c]) : C(0);
+            for (int64_t m = 0; m < g.mult; ++m) {
+              const int64_t k = c * g.mult + m;
+              acc[k] = static_cast<C>(static_cast<T>(acc[k] + xc * Load(f[k])));
+            }
+          }
+          continue;
+        }
+        if (!inside) continue;
+        const T* x = in + ((n * g.in_h + h) * g.in_w + w) * g.in_c;
         if (g.mult == 1) {
           for (int64_t c = 0; c < g.in_c; ++c) acc[c] += Load(x[c]) * Load(f[c]);
         } else {

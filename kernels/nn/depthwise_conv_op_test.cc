@@ -86,6 +86,29 @@ TEST(DepthwiseConv2dNativeOpTest, DilationsBeyondTheInputAreComputed) {
       out[0], Tensor::FromVector<float>(std::vector<float>(50, 0.0f), TensorShape({1, 5, 5, 2})));
 }
 
+// half as TensorFlow 2.21's CPU kernel computes it (values checked against TensorFlow): the
+// accumulator is rounded to half after each tap, so 2048 + 1 + 1 stays 2048 (a float sum would
+// give 2050), and padding taps are multiplied too, so an inf tap over the padding gives NaN.
+TEST(DepthwiseConv2dNativeOpTest, HalfRoundsTheAccumulatorAfterEachTapAsTensorFlow) {
+  auto run = [](std::vector<float> x, std::vector<float> f, const std::string& padding) {
+    std::vector<half> hx(x.begin(), x.end()), hf(f.begin(), f.end());
+    OpTester t("DepthwiseConv2dNative");
+    t.Attr("T", DT_HALF)
+        .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+        .Attr("padding", padding)
+        .Input(Tensor::FromVector<half>(hx, TensorShape({1, 1, static_cast<int64_t>(x.size()), 1})))
+        .Input(
+            Tensor::FromVector<half>(hf, TensorShape({1, static_cast<int64_t>(f.size()), 1, 1})));
+    return t.Run();
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto valid, run({2048, 1, 1}, {1, 1, 1}, "VALID"));
+  ASSERT_EQ(valid[0].NumElements(), 1);
+  EXPECT_EQ(static_cast<float>(valid[0].flat<half>()[0]), 2048.0f);
+  RILL_ASSERT_OK_AND_ASSIGN(auto padded, run({1}, {INFINITY, 1, 2}, "SAME"));
+  ASSERT_EQ(padded[0].NumElements(), 1);
+  EXPECT_TRUE(std::isnan(static_cast<float>(padded[0].flat<half>()[0])));
+}
+
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
   const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
