@@ -19,7 +19,12 @@ absl::Status AudioSpectrogramShape(ShapeInferenceContext& c) {
     return absl::OkStatus();  // the kernel reports bad attrs
   }
   const PartialTensorShape& in = c.input(0);
-  if (in.unknown_rank() || in.rank() != 2 || window < 2 || stride < 1) return absl::OkStatus();
+  // A window above the kernel's 2^30 bound is the kernel's to refuse (and the power-of-two loop
+  // below would overflow).
+  if (in.unknown_rank() || in.rank() != 2 || window < 2 || stride < 1 ||
+      window > (int64_t{1} << 30)) {
+    return absl::OkStatus();
+  }
   int64_t fft = 1;
   while (fft < window) fft <<= 1;
   const int64_t samples = in.dims()[0];

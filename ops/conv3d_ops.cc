@@ -5,12 +5,15 @@
 //
 // Shape functions: rank 5 with the output depth known from the filter (Conv3D) or the input
 // (pools), spatial dims where the input's, the window and the strides are known; the input_sizes
-// value where it is a constant (Conv3DBackpropInputV2). Nothing here fails: bad attrs and values
-// are the kernels' to report with TensorFlow's texts.
+// value where it is a constant (Conv3DBackpropInputV2). Bad attrs and values are the kernels' to
+// report with TensorFlow's texts; the one failure here is TensorFlow's shape-function error for a
+// VALID window larger than the known input ("Negative dimension size caused by subtracting 3
+// from 2"), where its kernels would give an empty output.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 #include "ops/window_geometry.h"
@@ -20,8 +23,10 @@ namespace {
 
 // The output of a 5-D NDHWC window op over `in` with window sizes `window` (per dim, 5 values;
 // the filter's spatial dims for Conv3D) and depth `depth`.
-PartialTensorShape Window3dShape(const ShapeInferenceContext& c, const PartialTensorShape& in,
-                                 const std::vector<int64_t>& window, int64_t depth) {
+absl::StatusOr<PartialTensorShape> Window3dShape(const ShapeInferenceContext& c,
+                                                 const PartialTensorShape& in,
+                                                 const std::vector<int64_t>& window,
+                                                 int64_t depth) {
   std::vector<int64_t> strides, dilations = {1, 1, 1, 1, 1};
   std::string padding, format = "NDHWC";
   (void)GetNodeAttr(c.node(), "data_format", &format);
@@ -35,8 +40,10 @@ PartialTensorShape Window3dShape(const ShapeInferenceContext& c, const PartialTe
   std::vector<int64_t> out = {in.dims()[0], -1, -1, -1, depth};
   for (int d = 1; d <= 3; ++d) {
     if (in.dims()[d] < 0 || window[d] < 0) continue;
-    absl::StatusOr<Window> w = ComputeWindow(in.dims()[d], window[d], strides[d], dilations[d],
-                                             PaddingFromString(padding));
+    const Padding pad = PaddingFromString(padding);
+    RILL_RETURN_IF_ERROR(CheckWindowFits(in.dims()[d], window[d], strides[d], dilations[d], pad));
+    absl::StatusOr<Window> w =
+        ComputeWindow(in.dims()[d], window[d], strides[d], dilations[d], pad);
     if (w.ok()) out[d] = w->out;
   }
   return PartialTensorShape(out);
@@ -50,7 +57,8 @@ absl::Status Conv3DShape(ShapeInferenceContext& c) {
     window = {1, f.dims()[0], f.dims()[1], f.dims()[2], 1};
     depth = f.dims()[4];
   }
-  c.set_output(0, Window3dShape(c, c.input(0), window, depth));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape out, Window3dShape(c, c.input(0), window, depth));
+  c.set_output(0, std::move(out));
   return absl::OkStatus();
 }
 
@@ -58,7 +66,9 @@ absl::Status Pool3DShape(ShapeInferenceContext& c) {
   std::vector<int64_t> ksize;
   (void)GetNodeAttr(c.node(), "ksize", &ksize);
   const PartialTensorShape& in = c.input(0);
-  c.set_output(0, Window3dShape(c, in, ksize, in.rank() == 5 ? in.dims()[4] : -1));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
+                        Window3dShape(c, in, ksize, in.rank() == 5 ? in.dims()[4] : -1));
+  c.set_output(0, std::move(out));
   return absl::OkStatus();
 }
 

@@ -5,10 +5,13 @@
 // (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D). Signatures read from TensorFlow's registry
 // (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/status_macros.h"
+#include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/window_geometry.h"
 
 namespace rill {
 namespace {
@@ -261,6 +264,20 @@ REGISTER_OP("MaxPoolWithArgmax")
         "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
         "uint64}")
     .SetShapeFn([](ShapeInferenceContext& c) {
+      // TensorFlow's MaxPool shape function: a VALID window larger than a known dim is refused.
+      const PartialTensorShape& in = c.input(0);
+      std::vector<int64_t> ksize, strides;
+      std::string padding;
+      if (in.rank() == 4 && GetNodeAttr(c.node(), "ksize", &ksize).ok() &&
+          GetNodeAttr(c.node(), "strides", &strides).ok() &&
+          GetNodeAttr(c.node(), "padding", &padding).ok() && ksize.size() == 4 &&
+          strides.size() == 4) {
+        for (int d = 1; d < 4; ++d) {
+          if (in.dims()[d] < 0) continue;
+          RILL_RETURN_IF_ERROR(
+              CheckWindowFits(in.dims()[d], ksize[d], strides[d], 1, PaddingFromString(padding)));
+        }
+      }
       c.set_output(0, WindowedShape(c.input(0), -2));
       c.set_output(1, WindowedShape(c.input(0), -2));
       return absl::OkStatus();

@@ -2,7 +2,9 @@
 // Softmax, LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
 // SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Einsum. Signatures read from
 // TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
-// the kernel checks; they fail only where known dims contradict (InvalidArgument naming the node).
+// the kernel checks; they fail only where known dims contradict (InvalidArgument naming the node),
+// a VALID window larger than the known input included (TensorFlow's shape-function error, where
+// its kernel would give an empty output).
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -73,9 +75,12 @@ absl::Status WindowOutputShape(ShapeInferenceContext& c, const PartialTensorShap
     out[d] = -1;
     if (in.dims()[d] < 0 || sizes[i] < 0) continue;
     const bool ex = pad == Padding::kExplicit;
+    const int64_t before = ex ? explicit_paddings[2 * d] : 0;
+    const int64_t after = ex ? explicit_paddings[2 * d + 1] : 0;
+    RILL_RETURN_IF_ERROR(
+        CheckWindowFits(in.dims()[d], sizes[i], strides[d], dilations[d], pad, before, after));
     absl::StatusOr<Window> w =
-        ComputeWindow(in.dims()[d], sizes[i], strides[d], dilations[d], pad,
-                      ex ? explicit_paddings[2 * d] : 0, ex ? explicit_paddings[2 * d + 1] : 0);
+        ComputeWindow(in.dims()[d], sizes[i], strides[d], dilations[d], pad, before, after);
     if (w.ok()) out[d] = w->out;
   }
   if (out_c) out[cd] = *out_c;

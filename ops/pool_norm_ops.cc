@@ -15,7 +15,8 @@ namespace {
 
 // Pooling: the window over the spatial dims and (max pooling only) the depth dim of a 4-D input,
 // with the given ksize and strides (data_format order). Unknown where the input is, or when ksize
-// or strides are invalid or unknown (the kernel reports those).
+// or strides are invalid or unknown (the kernel reports those); a VALID or EXPLICIT window larger
+// than the known (padded) input is TensorFlow's "Negative dimension size caused by subtracting".
 absl::Status PoolShapeWith(ShapeInferenceContext& c, const std::vector<int64_t>& ksize,
                            const std::vector<int64_t>& strides) {
   const PartialTensorShape& in = c.input(0);
@@ -31,13 +32,21 @@ absl::Status PoolShapeWith(ShapeInferenceContext& c, const std::vector<int64_t>&
   }
   const bool nchw = format == "NCHW";
   std::vector<int64_t> out = in.dims();
+  // TensorFlow's shape functions refuse a VALID window larger than the input on the spatial dims,
+  // and for max pooling on the depth dim too (AvgPool's kernel refuses depth windows).
+  const bool depth_window = c.node().op() != "AvgPool";
   for (int d : {nchw ? 2 : 1, nchw ? 3 : 2, nchw ? 1 : 3}) {
     out[d] = -1;
     if (in.dims()[d] < 0) continue;
     const bool ex = pad == Padding::kExplicit;
+    const int64_t before = ex ? explicit_paddings[2 * d] : 0;
+    const int64_t after = ex ? explicit_paddings[2 * d + 1] : 0;
+    if (d != (nchw ? 1 : 3) || depth_window) {
+      RILL_RETURN_IF_ERROR(
+          CheckWindowFits(in.dims()[d], ksize[d], strides[d], 1, pad, before, after));
+    }
     absl::StatusOr<Window> w =
-        ComputeWindow(in.dims()[d], ksize[d], strides[d], 1, pad, ex ? explicit_paddings[2 * d] : 0,
-                      ex ? explicit_paddings[2 * d + 1] : 0);
+        ComputeWindow(in.dims()[d], ksize[d], strides[d], 1, pad, before, after);
     if (w.ok()) out[d] = w->out;
   }
   c.set_output(0, PartialTensorShape(std::move(out)));

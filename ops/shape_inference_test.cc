@@ -1,6 +1,8 @@
 #include "ops/shape_inference.h"
 
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -209,6 +211,98 @@ TEST(DynamicStitchShapeTest, KnownIndicesGiveTheLength) {
   const Tensor first = Tensor::FromVector<int32_t>({0, 4}, TensorShape({2}));
   const Tensor second = Tensor::FromVector<int32_t>({1, 2, 3}, TensorShape({3}));
   EXPECT_EQ(InferWithValues("DynamicStitch", rows, {}, {&first, &second}).DebugString(), "[5,4]");
+}
+
+// A window op `op` with padding, strides and its window attr (ksize for pools).
+NodeDef WindowNode(const std::string& op, const std::string& padding,
+                   const std::vector<int64_t>& strides, const std::vector<int64_t>& ksize = {}) {
+  NodeDef n;
+  n.set_name("w");
+  n.set_op(op);
+  SetAttr(&n, "padding", padding);
+  SetAttr(&n, "strides", strides);
+  if (!ksize.empty()) SetAttr(&n, "ksize", ksize);
+  return n;
+}
+
+TEST(WindowShapeTest, ValidWindowsLargerThanTheInputAreTensorFlowsError) {
+  // TensorFlow 2.21's shape functions (graph construction) refuse these; its kernels would give
+  // an empty output.
+  const auto negative = [](const std::string& what) {
+    return StatusIs(absl::StatusCode::kInvalidArgument,
+                    HasSubstr("Negative dimension size caused by subtracting " + what));
+  };
+  const PartialTensorShape x({1, 2, 2, 2});
+  EXPECT_THAT(
+      Infer(WindowNode("Conv2D", "VALID", {1, 1, 1, 1}), {x, PartialTensorShape({3, 3, 2, 3})}, 1),
+      negative("3 from 2"));
+  NodeDef dilated = WindowNode("Conv2D", "VALID", {1, 1, 1, 1});
+  SetAttr(&dilated, "dilations", std::vector<int64_t>{1, 4, 4, 1});
+  EXPECT_THAT(
+      Infer(dilated, {PartialTensorShape({1, 4, 4, 2}), PartialTensorShape({2, 2, 2, 3})}, 1),
+      negative("5 from 4"));
+  NodeDef explicit_pad = WindowNode("Conv2D", "EXPLICIT", {1, 1, 1, 1});
+  SetAttr(&explicit_pad, "explicit_paddings", std::vector<int64_t>{0, 0, 1, 0, 1, 0, 0, 0});
+  EXPECT_THAT(Infer(explicit_pad, {x, PartialTensorShape({4, 4, 2, 3})}, 1), negative("4 from 3"));
+  EXPECT_THAT(Infer(WindowNode("Conv2D", "VALID", {1, 1, 1, 1}),
+                    {PartialTensorShape({1, 0, 4, 2}), PartialTensorShape({2, 2, 2, 3})}, 1),
+              negative("2 from 0"));
+  EXPECT_THAT(Infer(WindowNode("DepthwiseConv2dNative", "VALID", {1, 1, 1, 1}),
+                    {x, PartialTensorShape({3, 3, 2, 1})}, 1),
+              negative("3 from 2"));
+  for (const char* op : {"MaxPool", "AvgPool"}) {
+    EXPECT_THAT(Infer(WindowNode(op, "VALID", {1, 1, 1, 1}, {1, 3, 3, 1}), {x}, 1),
+                negative("3 from 2"))
+        << op;
+  }
+  EXPECT_THAT(Infer(WindowNode("MaxPool", "VALID", {1, 1, 1, 3}, {1, 1, 1, 3}), {x}, 1),
+              negative("3 from 2"));
+  EXPECT_THAT(Infer(WindowNode("MaxPoolWithArgmax", "VALID", {1, 1, 1, 1}, {1, 3, 3, 1}), {x}, 2),
+              negative("3 from 2"));
+  const PartialTensorShape x5({1, 2, 2, 2, 2});
+  EXPECT_THAT(Infer(WindowNode("Conv3D", "VALID", {1, 1, 1, 1, 1}),
+                    {x5, PartialTensorShape({3, 1, 1, 2, 3})}, 1),
+              negative("3 from 2"));
+  for (const char* op : {"MaxPool3D", "AvgPool3D"}) {
+    EXPECT_THAT(Infer(WindowNode(op, "VALID", {1, 1, 1, 1, 1}, {1, 3, 1, 1, 1}), {x5}, 1),
+                negative("3 from 2"))
+        << op;
+  }
+  // SAME, a window that fits, and an unknown input dim are not refused.
+  RILL_ASSERT_OK_AND_ASSIGN(auto same, Infer(WindowNode("Conv2D", "SAME", {1, 1, 1, 1}),
+                                             {x, PartialTensorShape({3, 3, 2, 3})}, 1));
+  EXPECT_EQ(same[0].DebugString(), "[1,2,2,3]");
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto fits, Infer(WindowNode("MaxPool", "VALID", {1, 1, 1, 1}, {1, 2, 2, 1}), {x}, 1));
+  EXPECT_EQ(fits[0].DebugString(), "[1,1,1,2]");
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto unknown,
+      Infer(WindowNode("Conv2D", "VALID", {1, 1, 1, 1}),
+            {PartialTensorShape({1, -1, 2, 2}), PartialTensorShape({3, 2, 2, 3})}, 1));
+  EXPECT_EQ(unknown[0].DebugString(), "[1,?,1,3]");
+}
+
+TEST(AudioSpectrogramShapeTest, HugeWindowsEndAndLeaveTheKernelToRefuse) {
+  // The power of two at least window_size overflowed int64 for windows past 2^62 and looped
+  // forever (the every-op sweep's window_size=2^63-1); windows past the kernel's 2^30 bound give an
+  // unknown shape, and the kernel's "Spectrogram initialization failed" error.
+  for (int64_t window :
+       {std::numeric_limits<int64_t>::max(), (int64_t{1} << 62) + 1, (int64_t{1} << 30) + 1}) {
+    NodeDef n;
+    n.set_name("s");
+    n.set_op("AudioSpectrogram");
+    SetAttr(&n, "window_size", window);
+    SetAttr(&n, "stride", int64_t{1});
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(n, {PartialTensorShape({2, 3})}, 1));
+    EXPECT_EQ(out[0].DebugString(), "<unknown>") << window;
+  }
+  NodeDef n;
+  n.set_name("s");
+  n.set_op("AudioSpectrogram");
+  SetAttr(&n, "window_size", int64_t{5});
+  SetAttr(&n, "stride", int64_t{2});
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(n, {PartialTensorShape({9, 3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[3,3,5]");
 }
 
 }  // namespace

@@ -48,4 +48,23 @@ absl::StatusOr<Window> ComputeWindow(int64_t in, int64_t filter, int64_t stride,
   return w;
 }
 
+absl::Status CheckWindowFits(int64_t in, int64_t filter, int64_t stride, int64_t dilation,
+                             Padding padding, int64_t explicit_before, int64_t explicit_after) {
+  if (padding == Padding::kSame || stride <= 0 || dilation < 1 || filter < 1) {
+    return absl::OkStatus();
+  }
+  int64_t effective = 0, padded = in;
+  if (__builtin_mul_overflow(filter - 1, dilation, &effective) ||
+      __builtin_add_overflow(effective, 1, &effective)) {
+    return absl::OkStatus();
+  }
+  if (padding == Padding::kExplicit && (__builtin_add_overflow(padded, explicit_before, &padded) ||
+                                        __builtin_add_overflow(padded, explicit_after, &padded))) {
+    return absl::OkStatus();
+  }
+  if (padded >= effective) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("Negative dimension size caused by subtracting ", effective, " from ", padded));
+}
+
 }  // namespace rill

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
@@ -35,6 +36,14 @@ struct Window {
 absl::StatusOr<Window> ComputeWindow(int64_t in, int64_t filter, int64_t stride, int64_t dilation,
                                      Padding padding, int64_t explicit_before = 0,
                                      int64_t explicit_after = 0);
+
+// TensorFlow's shape-function check of a VALID or EXPLICIT window: the padded input must hold one
+// effective window, or InvalidArgument "Negative dimension size caused by subtracting 3 from 2"
+// (TensorFlow's kernels would give an empty output; its graph construction refuses). OK for SAME,
+// and where the stride or dilation is invalid or the sizes overflow (the kernels report those).
+absl::Status CheckWindowFits(int64_t in, int64_t filter, int64_t stride, int64_t dilation,
+                             Padding padding, int64_t explicit_before = 0,
+                             int64_t explicit_after = 0);
 
 }  // namespace rill
 
