@@ -718,6 +718,12 @@ class SparseReshapeOp final : public OpKernel {
       std::copy(idx.begin(), idx.end(), o);
       return absl::OkStatus();
     }
+    // An index cannot name a position of an empty shape (TensorFlow's check and text).
+    if (nnz > 0 && dense_size == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Input tensor has ", nnz, " non zero elements but input shape (", ShapeString(in_shape),
+          ") or output shape (", dims_string(out_dims), ") is empty"));
+    }
     // Row-major strides of the input and output shapes; each index goes through its linear
     // position (wrapping arithmetic: indices are not validated, as in TensorFlow).
     std::vector<uint64_t> in_strides(static_cast<size_t>(in_rank), 1);

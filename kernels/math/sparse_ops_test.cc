@@ -4,6 +4,7 @@
 // and every error text.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,35 @@ TEST(SparseReduceMaxOpTest, MaxOfEntriesAndZeroWhereNone) {
       .Input(Tensor::FromVector<int32_t>({1}, TensorShape({1})));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({-1, 0, -5}, TensorShape({3})));
+}
+
+TEST(SparseReshapeOpTest, IndexIntoAnEmptyShapeIsRefused) {
+  // TensorFlow 2.21's kernel: indices cannot name a position of an empty shape; without indices,
+  // or with the shape unchanged (indices passed through), it runs.
+  auto reshape = [](const Tensor& indices, std::vector<int64_t> in, std::vector<int64_t> out) {
+    OpTester t("SparseReshape");
+    const int64_t in_rank = static_cast<int64_t>(in.size());
+    const int64_t out_rank = static_cast<int64_t>(out.size());
+    t.Input(indices)
+        .Input(Tensor::FromVector<int64_t>(std::move(in), TensorShape({in_rank})))
+        .Input(Tensor::FromVector<int64_t>(std::move(out), TensorShape({out_rank})));
+    return t.Run();
+  };
+  const Tensor one = Tensor::FromVector<int64_t>({0, 0}, TensorShape({1, 2}));
+  EXPECT_THAT(reshape(one, {0, 3}, {-1}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input tensor has 1 non zero elements but input shape ([0,3]) or "
+                                 "output shape ([0]) is empty")));
+  EXPECT_THAT(reshape(one, {0, std::numeric_limits<int64_t>::max()}, {3, 0}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input tensor has 1 non zero elements but input shape "
+                                 "([0,9223372036854775807]) or output shape ([3,0]) is empty")));
+  RILL_ASSERT_OK_AND_ASSIGN(auto none,
+                            reshape(Tensor(DT_INT64, TensorShape({0, 2})), {0, 3}, {-1}));
+  EXPECT_EQ(none[0].shape(), TensorShape({0, 1}));
+  ExpectTensorEqual(none[1], Tensor::FromVector<int64_t>({0}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto same, reshape(one, {0, 3}, {0, 3}));
+  ExpectTensorEqual(same[0], one);
 }
 
 }  // namespace
