@@ -249,7 +249,10 @@ bool PlainAttr(const OpDef::AttrDef& a, const std::map<std::string, DataType>& t
   return true;
 }
 
-// Hostile values of attr `a` (none for types: the assignments cover those).
+// Type codes no kernel takes: invalid, out of DataType's range, a reference, resource, variant.
+constexpr int kHostileTypeCodes[] = {DT_INVALID, 1000, -1, DT_FLOAT_REF, DT_RESOURCE, DT_VARIANT};
+
+// Hostile values of attr `a` (for a type attr, HostileTypes: the inputs cannot follow them).
 std::vector<std::pair<std::string, AttrValue>> HostileAttrs(const OpDef::AttrDef& a) {
   std::vector<std::pair<std::string, AttrValue>> out;
   auto add = [&](const std::string& label, auto fill) {
@@ -259,12 +262,17 @@ std::vector<std::pair<std::string, AttrValue>> HostileAttrs(const OpDef::AttrDef
   };
   const std::string& t = a.type();
   if (t == "int") {
-    for (int64_t i : {int64_t{-1}, int64_t{0}, int64_t{1} << 40}) {
+    for (int64_t i :
+         {int64_t{-1}, int64_t{0}, int64_t{1} << 40, int64_t{1} << 31, -(int64_t{1} << 31),
+          std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
       add(absl::StrCat(i), [i](AttrValue* v) { v->set_i(i); });
     }
   } else if (t == "float") {
     add("nan", [](AttrValue* v) { v->set_f(std::numeric_limits<float>::quiet_NaN()); });
     add("-1", [](AttrValue* v) { v->set_f(-1.0f); });
+    add("inf", [](AttrValue* v) { v->set_f(std::numeric_limits<float>::infinity()); });
+    add("-inf", [](AttrValue* v) { v->set_f(-std::numeric_limits<float>::infinity()); });
+    add("3e38", [](AttrValue* v) { v->set_f(3e38f); });
   } else if (t == "bool") {
     const bool flipped = !(a.has_default_value() && a.default_value().b());
     add(flipped ? "true" : "false", [flipped](AttrValue* v) { v->set_b(flipped); });
@@ -276,6 +284,14 @@ std::vector<std::pair<std::string, AttrValue>> HostileAttrs(const OpDef::AttrDef
     add("[2^40,2^40]", [](AttrValue* v) {
       v->mutable_shape()->add_dim()->set_size(int64_t{1} << 40);
       v->mutable_shape()->add_dim()->set_size(int64_t{1} << 40);
+    });
+    add("[0,2^63-1,2^63-1]", [](AttrValue* v) {
+      v->mutable_shape()->add_dim()->set_size(0);
+      v->mutable_shape()->add_dim()->set_size(std::numeric_limits<int64_t>::max());
+      v->mutable_shape()->add_dim()->set_size(std::numeric_limits<int64_t>::max());
+    });
+    add("[-2^63]", [](AttrValue* v) {
+      v->mutable_shape()->add_dim()->set_size(std::numeric_limits<int64_t>::min());
     });
   } else if (t == "list(int)") {
     add("[]", [](AttrValue* v) { v->mutable_list(); });
@@ -291,6 +307,11 @@ std::vector<std::pair<std::string, AttrValue>> HostileAttrs(const OpDef::AttrDef
       v->mutable_list()->add_i(1);
       v->mutable_list()->add_i(1);
     });
+    for (int64_t i : {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+      add(absl::StrCat("[", i, " x4]"), [i](AttrValue* v) {
+        for (int k = 0; k < 4; ++k) v->mutable_list()->add_i(i);
+      });
+    }
   } else if (t == "list(float)") {
     add("[]", [](AttrValue* v) { v->mutable_list(); });
     add("[nan,-1]", [](AttrValue* v) {
@@ -299,10 +320,27 @@ std::vector<std::pair<std::string, AttrValue>> HostileAttrs(const OpDef::AttrDef
     });
   } else if (t == "list(type)") {
     add("[]", [](AttrValue* v) { v->mutable_list(); });
+    for (int code : kHostileTypeCodes) {
+      add(absl::StrCat("[", code, "]"),
+          [code](AttrValue* v) { v->mutable_list()->add_type(static_cast<DataType>(code)); });
+    }
   } else if (t == "list(string)") {
     add("[]", [](AttrValue* v) { v->mutable_list(); });
   } else if (t == "list(shape)") {
     add("[]", [](AttrValue* v) { v->mutable_list(); });
+  }
+  return out;
+}
+
+// Codes no kernel takes for type attr `a`; a case sets one on node x after its inputs were made
+// for a valid assignment (an input of an invalid dtype cannot be made).
+std::vector<std::pair<std::string, AttrValue>> HostileTypes(const OpDef::AttrDef& a) {
+  std::vector<std::pair<std::string, AttrValue>> out;
+  if (a.type() != "type") return out;
+  for (int code : kHostileTypeCodes) {
+    AttrValue v;
+    v.set_type(static_cast<DataType>(code));
+    out.emplace_back(absl::StrCat(code), v);
   }
   return out;
 }
@@ -516,6 +554,22 @@ std::vector<SweepCase> SweepCasesForOp(const std::string& op, std::string* skipp
       for (const Recipe& r : recipes) {
         add(absl::StrCat("inputs=", r.name, " ", attr, "=", labelled.first), attrs,
             [&r](int) -> const Recipe& { return r; });
+      }
+    }
+    for (const OpDef::AttrDef& a : op_def.attr()) {
+      for (const auto& [label, value] : HostileTypes(a)) {
+        for (const Recipe* r : {&recipes[0], &recipes[recipes.size() / 2]}) {
+          SweepCase c;
+          c.op = op;
+          c.label = absl::StrCat(type_label, " inputs=", r->name, " ", a.name(), "=", label);
+          c.deterministic = !op_def.is_stateful();
+          if (!BuildCase(
+                  op_def, base, [r](int) -> const Recipe& { return *r; }, &c.graph)) {
+            continue;
+          }
+          (*c.graph.mutable_node(c.graph.node_size() - 1)->mutable_attr())[a.name()] = value;
+          cases.push_back(std::move(c));
+        }
       }
     }
     for (int m = 0; m < kHostileAttrPairs && hostile.size() > 1; ++m) {

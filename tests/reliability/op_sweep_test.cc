@@ -78,6 +78,30 @@ TEST(OpSweepTest, HostileAttrsComeOneAtATime) {
   EXPECT_EQ(r.defect, "");
 }
 
+TEST(OpSweepTest, IntAttrsTakeInt64ExtremesAndTypeAttrsInvalidCodes) {
+  std::string skipped;
+  std::vector<SweepCase> cases = SweepCasesForOp("AudioSpectrogram", &skipped);
+  const SweepCase* c = Find(cases, " inputs=matrix window_size=9223372036854775807");
+  ASSERT_NE(c, nullptr);
+  // The shape function's power of two at least window_size overflowed and never ended.
+  SweepResult r = RunSweepCase(*c, 5000);
+  RILL_ASSERT_OK(r.create);
+  EXPECT_THAT(r.run, StatusIs(absl::StatusCode::kInvalidArgument,
+                              HasSubstr("Spectrogram initialization failed for window size "
+                                        "9223372036854775807 and stride")));
+  EXPECT_EQ(r.defect, "");
+
+  cases = SweepCasesForOp("AddV2", &skipped);
+  c = Find(cases, "T=float inputs=scalar T=1000");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(Node(c->graph, "x")->attr().at("T").type(), 1000);
+  EXPECT_EQ(Node(c->graph, "in_x_0")->attr().at("dtype").type(), DT_FLOAT);
+  r = RunSweepCase(*c, 5000);
+  EXPECT_THAT(r.create, StatusIs(absl::StatusCode::kInvalidArgument,
+                                 HasSubstr("AttrValue has invalid DataType enum: 1000")));
+  EXPECT_EQ(r.defect, "");
+}
+
 TEST(OpSweepTest, ReferenceResourceAndVariantInputsGetProducers) {
   std::string skipped;
   std::vector<SweepCase> cases = SweepCasesForOp("Assign", &skipped);
