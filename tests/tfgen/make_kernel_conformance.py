@@ -58,6 +58,7 @@ from kernel_cases import random_ops  # noqa: E402
 from kernel_cases import stateless_random  # noqa: E402
 from kernel_cases import lookup_tables  # noqa: E402
 from kernel_cases import image  # noqa: E402
+from kernel_cases import unicode  # noqa: E402
 from kernel_cases import string_transforms  # noqa: E402
 from kernel_cases import string_codecs  # noqa: E402
 from kernel_cases import variable_scatter  # noqa: E402
@@ -78,7 +79,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
-            audio]  # in priority order
+            audio, unicode]  # in priority order
 
 
 def main(argv):
