@@ -1,6 +1,8 @@
 #include "core/tensor_proto.h"
 
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -100,6 +102,14 @@ void AppendSimple(absl::Span<const T> in, Field* f) {
   for (const T& v : in) f->Add(v);
 }
 
+// The position of the first byte of `content` that is neither 0 nor 1; content.size() if none.
+size_t BadBoolByte(const std::string& content) {
+  for (size_t i = 0; i < content.size(); ++i) {
+    if (static_cast<uint8_t>(content[i]) > 1) return i;
+  }
+  return content.size();
+}
+
 }  // namespace
 
 bool TensorProtoValuesFit(const TensorProto& p) {
@@ -114,7 +124,8 @@ bool TensorProtoValuesFit(const TensorProto& p) {
     uint64_t bytes = 0;
     return dtype != DT_STRING &&
            !__builtin_mul_overflow(n, static_cast<uint64_t>(DataTypeSize(dtype)), &bytes) &&
-           p.tensor_content().size() == bytes;
+           p.tensor_content().size() == bytes &&
+           (dtype != DT_BOOL || BadBoolByte(p.tensor_content()) == p.tensor_content().size());
   }
   uint64_t values = 0;
   switch (dtype) {
@@ -191,12 +202,16 @@ absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto, Allocator* allo
     }
     if (t.dtype() == DT_BOOL) {
       // A bool is one byte that must hold 0 or 1; any other byte (a corrupt or hostile file)
-      // would make every later read of the tensor undefined. Nonzero reads as true.
-      bool* out = static_cast<bool*>(t.raw_data());
-      for (size_t i = 0; i < t.TotalBytes(); ++i) out[i] = proto.tensor_content()[i] != 0;
-    } else {
-      std::memcpy(t.raw_data(), proto.tensor_content().data(), t.TotalBytes());
+      // would make every later read of the tensor undefined. TensorFlow refuses the proto.
+      const size_t bad = BadBoolByte(proto.tensor_content());
+      if (bad < proto.tensor_content().size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Cannot parse tensor from proto: tensor_content byte ", bad, " of a bool tensor is ",
+            static_cast<int>(static_cast<uint8_t>(proto.tensor_content()[bad])),
+            " (a bool must be 0 or 1)"));
+      }
     }
+    std::memcpy(t.raw_data(), proto.tensor_content().data(), t.TotalBytes());
     return t;
   }
   RILL_RETURN_IF_ERROR(FillTyped(proto, t));

@@ -148,14 +148,21 @@ TEST(TensorProtoTest, OddComplexListAndStringContentRejected) {
 }
 
 // Found by tests/fuzz:tensor_proto_fuzzer (UBSan: "load of value 251, which is not a valid value
-// for type 'const bool'"): bool tensor_content bytes other than 0 and 1 are normalized.
-TEST(TensorProtoTest, BoolTensorContentBytesAreNormalized) {
-  RILL_ASSERT_OK_AND_ASSIGN(
-      Tensor t, TensorFromProto(ParseText("dtype: DT_BOOL tensor_shape { dim { size: 3 } } "
-                                          "tensor_content: \"\\373\\000\\001\"")));
+// for type 'const bool'"): bool tensor_content bytes other than 0 and 1 are refused, as
+// TensorFlow 2.21's Tensor::FromProto refuses them ("Cannot parse tensor from proto").
+TEST(TensorProtoTest, BoolTensorContentBytesOtherThanZeroAndOneAreRefused) {
+  const TensorProto bad = ParseText(
+      "dtype: DT_BOOL tensor_shape { dim { size: 3 } } tensor_content: \"\\000\\001\\373\"");
+  EXPECT_THAT(TensorFromProto(bad),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Cannot parse tensor from proto: tensor_content byte 2 of a "
+                                 "bool tensor is 251 (a bool must be 0 or 1)")));
+  EXPECT_FALSE(TensorProtoValuesFit(bad));
+  const TensorProto good = ParseText(
+      "dtype: DT_BOOL tensor_shape { dim { size: 3 } } tensor_content: \"\\001\\000\\001\"");
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor t, TensorFromProto(good));
   EXPECT_THAT(t.flat<bool>(), ElementsAre(true, false, true));
-  const uint8_t* bytes = static_cast<const uint8_t*>(t.raw_data());
-  EXPECT_EQ(bytes[0], 1);
+  EXPECT_TRUE(TensorProtoValuesFit(good));
 }
 
 // Issue 26 (found by graph_modes_fuzzer): the check Const's shape function makes, so that the
