@@ -167,6 +167,7 @@ class Optimizer {
       }
       RILL_RETURN_IF_ERROR(Fuse());
       RILL_RETURN_IF_ERROR(FuseGatedActivations());
+      RILL_RETURN_IF_ERROR(FuseResidualAdds());
       RILL_RETURN_IF_ERROR(FuseLayerNorms());
       RILL_RETURN_IF_ERROR(FuseGelus());
       RILL_RETURN_IF_ERROR(FoldPadsIntoConvolutions());
@@ -1252,6 +1253,78 @@ class Optimizer {
     RILL_RETURN_IF_ERROR(Commit());
     PruneUnreadConsts();
     return absl::OkStatus();
+  }
+
+  // --- residual sums -------------------------------------------------------------------------
+
+  // A residual sum after a convolution, as TensorFlow's remapper fuses it for oneDNN: F =
+  // _FusedConv2D with fused_ops ["BiasAdd"] (float, on a CPU) read only by A = Add / AddV2(F, r)
+  // (either order; r any other float tensor on A's device), optionally followed by a Relu / Relu6
+  // that alone reads A -> _FusedConv2D(input, filter, bias, r) with fused_ops ["BiasAdd", "Add"
+  // [, "Relu" | "Relu6"]] and num_args 2, in the last node's place and name. The kernel sums the
+  // convolution into a copy of r (oneDNN's sum post-op, no pass of its own) in the unfused
+  // nodes' order of operations, and broadcasts an r of another shape as AddV2 does (shapes are
+  // often unknown here: a feed's shape is not). Where both operands qualify, input 0 is fused.
+  absl::Status FuseResidualAdds() {
+    auto float_op = [](const Node& n) {
+      DataType type = DT_INVALID;
+      return GetNodeAttr(n.def(), "T", &type).ok() && type == DT_FLOAT;
+    };
+    for (Node* add : NodesInOrder()) {
+      if ((add->op() != "AddV2" && add->op() != "Add") || add->num_inputs() != 2 ||
+          !float_op(*add) || !OnCpu(*add)) {
+        continue;
+      }
+      const Edge* in[2] = {add->input_edge(0), add->input_edge(1)};
+      if (in[0] == nullptr || in[1] == nullptr) continue;
+      Node* f = nullptr;
+      int other = -1;
+      for (int k = 0; k < 2 && f == nullptr; ++k) {
+        Node* c = in[k]->src();
+        std::vector<std::string> ops;
+        if (c->op() == "_FusedConv2D" && in[k]->src_output() == 0 && SoleConsumer(*c) == add &&
+            in[1 - k]->src() != c && SameDevice(*c, *add) && float_op(*c) &&
+            GetNodeAttr(c->def(), "fused_ops", &ops).ok() &&
+            ops == std::vector<std::string>{"BiasAdd"}) {
+          f = c;
+          other = 1 - k;
+        }
+      }
+      if (f == nullptr) continue;
+      Node* activation = SoleConsumer(*add);
+      if (activation == nullptr || (activation->op() != "Relu" && activation->op() != "Relu6") ||
+          !SameDevice(*activation, *add) || !float_op(*activation)) {
+        activation = nullptr;
+      }
+      Node* last = activation != nullptr ? activation : add;
+      std::vector<std::string> ops = {"BiasAdd", "Add"};
+      if (activation != nullptr) ops.push_back(activation->op());
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = last->id();
+      r.def = f->def();
+      r.def.set_name(last->name());
+      r.def.set_device(last->requested_device());
+      SetAttr(&r.def, "fused_ops", ops);
+      SetAttr(&r.def, "num_args", int64_t{2});
+      for (int k = 0; k < f->num_inputs(); ++k) r.inputs.push_back(Source(*f, k));
+      r.inputs.push_back(Source(*add, other));
+      // Control inputs of all the nodes it replaces, by name.
+      std::map<std::string, int> control;
+      for (const Node* n : {f, add, activation}) {
+        if (n == nullptr) continue;
+        for (const Edge* e : n->in_edges()) {
+          if (e->IsControlEdge() && e->src()->IsOp()) {
+            control.emplace(e->src()->name(), e->src()->id());
+          }
+        }
+      }
+      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.shapes = last->output_shapes();
+      dead_.push_back(f);
+      if (add != last) dead_.push_back(add);
+      ++stats_->residual_adds_fused;
+    }
+    return Commit();
   }
 
   // --- layer normalization ------------------------------------------------------------------

@@ -20,7 +20,11 @@
 //     product's attrs the fused op declares, such as strides, and its internal `_` attrs); then
 //     swish and hard swish after a fused convolution, x * sigmoid(x) and
 //     x * (Relu6(x + 3) / 6) with x read by nothing else, join it as fused_ops
-//     ["BiasAdd", "_MklSwish"] and ["BiasAdd", "_FusedHardSwish"] (TensorFlow's names).
+//     ["BiasAdd", "_MklSwish"] and ["BiasAdd", "_FusedHardSwish"] (TensorFlow's names), and a
+//     residual Add / AddV2 [+ Relu | Relu6] read from a fused convolution alone joins it as
+//     ["BiasAdd", "Add" [, "Relu" | "Relu6"]] with the other operand as a second arg (as
+//     TensorFlow's remapper does for oneDNN; the sum is oneDNN's sum post-op, in the unfused
+//     order of operations).
 //     Before that, batch norms at inference are folded into the product's constant filter and
 //     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
 //     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
@@ -114,6 +118,7 @@ struct GraphOptimizerStats {
   int pads_folded = 0;              // convolutions that read a zero Pad's input instead
   int layer_norms_fused = 0;        // mean / variance / rsqrt patterns made _MklLayerNorm
   int gelus_fused = 0;              // GELU patterns made _RillGelu
+  int residual_adds_fused = 0;      // Add [+ Relu] after _FusedConv2D made its "Add" post-op
 };
 
 // Rewrites `graph` in place (see above). `stats`, when given, counts what was done.

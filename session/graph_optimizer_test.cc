@@ -882,6 +882,123 @@ TEST(GraphOptimizerTest, ShapesAreInferredOnTheGraphItIsGiven) {
   ExpectTensorEqual(value, Tensor::Scalar<int32_t>(20));
 }
 
+// conv (3x3 SAME, 2 -> 4 channels) -> BiasAdd -> AddV2 with a residual r [-> act].
+GraphDef ResidualAddGraph(bool residual_first, const std::string& act) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output r = ops::Placeholder(root.WithOpName("r"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), Ramp(3 * 3 * 2 * 4, 0.1f, -0.3f),
+                               TensorShape({3, 3, 2, 4}));
+  Output conv = ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), conv,
+                           ops::Const(root.WithOpName("b"), {0.25f, -1.f, 3.f, 0.f}));
+  Output sum = residual_first ? ops::AddV2(root.WithOpName("add"), r, ba)
+                              : ops::AddV2(root.WithOpName("add"), ba, r);
+  if (act == "Relu") ops::Relu(root.WithOpName("act"), sum);
+  if (act == "Relu6") ops::Relu6(root.WithOpName("act"), sum);
+  GraphDef g;
+  EXPECT_THAT(root.ToGraphDef(&g), IsOk());
+  return g;
+}
+
+// x and r with inf, -inf, NaN and sums that overflow.
+Tensor ResidualInput(const TensorShape& shape, int salt) {
+  Tensor t = RampInput(shape);
+  float* v = t.flat<float>().data();
+  const float special[] = {kInf, -kInf, kNaN, 3e38f, -3e38f};
+  for (int64_t i = salt; i < t.NumElements(); i += 13) v[i] = special[(i / 13) % 5];
+  return t;
+}
+
+TEST(GraphOptimizerTest, FusesAResidualAddIntoTheConvolutionGivingTheSameResultsBitForBit) {
+  for (bool residual_first : {false, true}) {
+    for (const std::string act : {"", "Relu", "Relu6"}) {
+      SCOPED_TRACE(absl::StrCat(residual_first ? "AddV2(r, conv) " : "AddV2(conv, r) ", act));
+      const GraphDef g = ResidualAddGraph(residual_first, act);
+      Optimized o = OptimizeGraphDef(g);
+      EXPECT_EQ(o.stats.residual_adds_fused, 1);
+      const std::string last = act.empty() ? "add" : "act";
+      const NodeDef* fused = Find(o.graph, last);
+      ASSERT_NE(fused, nullptr);
+      EXPECT_EQ(fused->op(), "_FusedConv2D");
+      std::vector<std::string> ops = {"BiasAdd", "Add"};
+      if (!act.empty()) ops.push_back(act);
+      EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ::testing::ElementsAreArray(ops));
+      EXPECT_EQ(fused->attr().at("num_args").i(), 2);
+      EXPECT_THAT(Inputs(o.graph, last), ElementsAre("x", "w", "b", "r"));
+      for (const char* gone : {"conv", "ba"}) EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+      if (!act.empty()) EXPECT_EQ(Find(o.graph, "add"), nullptr);
+      const Tensor x = ResidualInput(TensorShape({1, 5, 6, 2}), 4);
+      // The residual of the output's shape (summed into by oneDNN), then broadcast ones (a row
+      // of channels; a batch of 2 against the convolution's 1).
+      for (const TensorShape& rs :
+           {TensorShape({1, 5, 6, 4}), TensorShape({4}), TensorShape({2, 1, 6, 4})}) {
+        SCOPED_TRACE(rs.DebugString());
+        ExpectSameOutputs(g, {{"x:0", x}, {"r:0", ResidualInput(rs, 2)}}, {last + ":0"});
+      }
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, ResidualAddsWhosePiecesAreReadElsewhereAreNotFused) {
+  {  // the biased convolution also read by another node
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f}, TensorShape({1, 1, 2, 1}));
+    Output ba = ops::BiasAdd(root.WithOpName("ba"),
+                             ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME"),
+                             ops::Const(root.WithOpName("b"), {1.f}));
+    ops::AddV2(root.WithOpName("add"), ba, x);
+    ops::Neg(root.WithOpName("neg"), ba);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.residual_adds_fused, 0);
+    EXPECT_EQ(Find(o.graph, "add")->op(), "AddV2");
+  }
+  {  // a convolution with its own Relu, and a sum of the convolution with itself
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f}, TensorShape({1, 1, 2, 1}));
+    Output relu =
+        ops::Relu(root.WithOpName("relu"),
+                  ops::BiasAdd(root.WithOpName("ba"),
+                               ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME"),
+                               ops::Const(root.WithOpName("b"), {1.f})));
+    ops::AddV2(root.WithOpName("add"), relu, x);
+    Output ba2 = ops::BiasAdd(root.WithOpName("ba2"),
+                              ops::Conv2D(root.WithOpName("conv2"), x, w, {1, 1, 1, 1}, "SAME"),
+                              ops::Const(root.WithOpName("b2"), {2.f}));
+    ops::AddV2(root.WithOpName("twice"), ba2, ba2);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.residual_adds_fused, 0);
+    EXPECT_EQ(Find(o.graph, "add")->op(), "AddV2");
+    EXPECT_EQ(Find(o.graph, "twice")->op(), "AddV2");
+  }
+  {  // a sum also read by another node keeps its Relu apart
+    Scope root = Scope::NewRootScope();
+    Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+    Output w = ops::Const<float>(root.WithOpName("w"), {1.f, -1.f}, TensorShape({1, 1, 2, 1}));
+    Output ba = ops::BiasAdd(root.WithOpName("ba"),
+                             ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME"),
+                             ops::Const(root.WithOpName("b"), {1.f}));
+    Output r = ops::Placeholder(root.WithOpName("r"), DT_FLOAT);
+    Output sum = ops::AddV2(root.WithOpName("add"), ba, r);
+    ops::Relu(root.WithOpName("relu"), sum);
+    ops::Neg(root.WithOpName("neg"), sum);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(o.stats.residual_adds_fused, 1);
+    const NodeDef* fused = Find(o.graph, "add");
+    ASSERT_NE(fused, nullptr);
+    EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "Add"));
+    EXPECT_THAT(Inputs(o.graph, "relu"), ElementsAre("add"));
+    GraphDef g;
+    ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+    ExpectSameOutputs(g,
+                      {{"x:0", ResidualInput(TensorShape({1, 3, 3, 2}), 1)},
+                       {"r:0", ResidualInput(TensorShape({1, 3, 3, 1}), 3)}},
+                      {"relu:0", "neg:0"});
+  }
+}
+
 // Inputs for the swish tests: through the filters below they give conv outputs of +inf, -inf,
 // NaN, values where the sigmoid saturates or underflows (+-100, +-1000) and ordinary ones.
 Tensor NonFiniteSwishInput() {

@@ -3,7 +3,9 @@
 // apply the activation in one pass over it (one read and write per element, no intermediate
 // tensors). fused_ops is TensorFlow's attr: ["BiasAdd"], ["BiasAdd", "Relu"],
 // ["BiasAdd", "Relu6"], ["BiasAdd", "_MklSwish"] (TensorFlow's name for swish / SiLU,
-// x * sigmoid(x)) or ["BiasAdd", "_FusedHardSwish"] (x * (Relu6(x + 3) / 6)); anything else is
+// x * sigmoid(x)) or ["BiasAdd", "_FusedHardSwish"] (x * (Relu6(x + 3) / 6)); _FusedConv2D also
+// takes ["BiasAdd", "Add"] and ["BiasAdd", "Add", "Relu" | "Relu6"] (TensorFlow's names for a
+// residual sum: act((conv + bias) + addend), the addend its second arg); anything else is
 // InvalidArgument "Fusion is not implemented: [...]".
 // Thread-safe (the epilogue writes disjoint rows).
 #ifndef RILL_KERNELS_MATH_LIB_FUSED_EPILOGUE_H_
@@ -56,6 +58,62 @@ inline absl::StatusOr<FusedActivation> ParseFusedOps(OpKernelConstruction& ctx) 
   if (ops[1] == "_MklSwish") return FusedActivation::kSwish;
   if (ops[1] == "_FusedHardSwish") return FusedActivation::kHardSwish;
   return unsupported();
+}
+
+// What _FusedConv2D's fused_ops ask for: the activation, and whether a residual addend (args[1])
+// is added before it.
+struct FusedConvOps {
+  FusedActivation activation = FusedActivation::kNone;
+  bool add = false;
+};
+
+// ParseFusedOps's forms, and ["BiasAdd", "Add"] / ["BiasAdd", "Add", "Relu" | "Relu6"] with
+// num_args 2.
+inline absl::StatusOr<FusedConvOps> ParseFusedConvOps(OpKernelConstruction& ctx) {
+  std::vector<std::string> ops;
+  int64_t num_args = 0;
+  absl::Status s = ctx.GetAttr("fused_ops", &ops);
+  if (s.ok()) s = ctx.GetAttr("num_args", &num_args);
+  if (!s.ok()) return s;
+  if (ops.size() < 2 || ops[1] != "Add") {
+    absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
+    if (!act.ok()) return act.status();
+    return FusedConvOps{*act, false};
+  }
+  FusedConvOps out;
+  out.add = true;
+  if (ops[0] != "BiasAdd" || num_args != 2 || ops.size() > 3 ||
+      (ops.size() == 3 && ops[2] != "Relu" && ops[2] != "Relu6")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Fusion is not implemented: [", absl::StrJoin(ops, ","), "]"));
+  }
+  if (ops.size() == 3) {
+    out.activation = ops[2] == "Relu" ? FusedActivation::kRelu : FusedActivation::kRelu6;
+  }
+  return out;
+}
+
+// act(x) for the activations a residual sum may take (kNone, kRelu, kRelu6), as the Relu and
+// Relu6 kernels compute it (NaN stays NaN, -0 gives +0).
+template <typename T>
+inline T ApplyAddActivation(T x, FusedActivation act) {
+  if (act == FusedActivation::kNone || std::isnan(x)) return x;
+  if (act == FusedActivation::kRelu6 && x > T(6)) return T(6);
+  return x > T(0) ? x : T(0);
+}
+
+// out[i] = ApplyAddActivation(out[i], act) over `rows` rows of `channels`, rows split over the
+// intra-op threads. oneDNN's Relu and clip post-ops turn NaN into 0, where TensorFlow's Relu and
+// Relu6 keep it, so a residual sum's activation runs here.
+template <typename T>
+void AddActivation(OpKernelContext& ctx, T* out, int64_t rows, int64_t channels,
+                   FusedActivation act) {
+  if (act == FusedActivation::kNone) return;
+  ctx.ParallelFor(rows, channels, [&](int64_t begin, int64_t end) {
+    T* __restrict o = out + begin * channels;
+    const int64_t n = (end - begin) * channels;
+    for (int64_t i = 0; i < n; ++i) o[i] = ApplyAddActivation(o[i], act);
+  });
 }
 
 // InvalidArgument unless `bias` is a vector of `channels` (BiasAdd's text).

@@ -29,8 +29,8 @@ using dnnl::memory;
 auto Key(const OneDnnConvShape& s, int threads) {
   return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h,
                          s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
-                         s.has_bias, static_cast<int>(s.activation), s.groups, s.spatial_dims,
-                         s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d, s.pad_front);
+                         s.has_bias, static_cast<int>(s.activation), s.sum, s.groups,
+                         s.spatial_dims, s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d, s.pad_front);
 }
 using ConvKey = decltype(Key(OneDnnConvShape(), 1));
 
@@ -85,6 +85,10 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     pad_l.insert(pad_l.begin(), s.pad_front);
     pad_r.insert(pad_r.begin(), PadAfter(s.in_d, s.out_d, s.k_d, s.stride_d, s.dil_d, s.pad_front));
   }
+  if (s.sum && s.activation != FusedActivation::kNone && s.activation != FusedActivation::kRelu &&
+      s.activation != FusedActivation::kRelu6) {
+    return absl::InternalError("oneDNN convolution: a sum takes no activation but Relu or Relu6");
+  }
   try {
     auto desc = s.has_bias
                     ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
@@ -99,7 +103,17 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     // concurrent calls from two threads would overwrite each other's partial sums
     // (onednn_conv_test.cc runs concurrent callers).
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (s.activation != FusedActivation::kNone) {
+    if (s.sum) {
+      // dst = act((conv + bias) + dst): the sum first, then the activation's eltwise.
+      dnnl::post_ops ops;
+      ops.append_sum(1.f);
+      if (s.activation == FusedActivation::kRelu) {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+      } else if (s.activation == FusedActivation::kRelu6) {
+        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
+      }
+      attr.set_post_ops(ops);
+    } else if (s.activation != FusedActivation::kNone) {
       attr.set_post_ops(OneDnnActivation(s.activation));
     }
     plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
@@ -193,7 +207,8 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   // Swish as a pass over the output after the convolution where the AVX-512 loop runs: oneDNN's
   // swish post-op costs about twice as much per element (swish_inplace.h). The convolution is
   // then the same primitive as one with the bias alone.
-  const bool swish_after = shape.activation == FusedActivation::kSwish && SwishInPlaceVectorized();
+  const bool swish_after =
+      shape.activation == FusedActivation::kSwish && !shape.sum && SwishInPlaceVectorized();
   OneDnnConvShape s = shape;
   if (swish_after) s.activation = FusedActivation::kNone;
   // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.

@@ -43,6 +43,10 @@ struct OneDnnConvShape {
   int64_t pad_top = 0, pad_left = 0;  // padding before; the padding after follows from out_h/w
   bool has_bias = false;
   FusedActivation activation = FusedActivation::kNone;
+  // The output holds an addend on entry: the result is act((conv + bias) + addend), oneDNN's sum
+  // post-op before the activation (a residual sum, _FusedConv2D's "Add"); the activation must
+  // then be kNone, kRelu or kRelu6.
+  bool sum = false;
   // 1: a plain convolution, filter HWIO [k_h, k_w, in_c, out_c]. G > 1: a grouped convolution
   // (Conv2D with in_c a multiple G of the filter's input depth), filter [k_h, k_w, in_c / G,
   // out_c]; output channel co sees the input channels of group co / (out_c / G). in_c: a depthwise
@@ -63,11 +67,12 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
                                     int64_t out_c, int64_t groups, bool has_bias,
                                     FusedActivation activation);
 
-// out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]); `bias` is read only when
-// shape.has_bias. All buffers are dense: input NHWC, filter HWIO, output NHWC (NDHWC, DHWIO, NDHWC
-// when shape.spatial_dims is 3).
-// With `packed` (a kernel whose filter the optimizer found constant) the filter is reordered
-// once and kept there; without, it is reordered on every call (it may have changed).
+// out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]) (with shape.sum, act of
+// that sum before act plus out's value on entry); `bias` is read only when shape.has_bias. All
+// buffers are dense: input NHWC, filter HWIO, output NHWC (NDHWC, DHWIO, NDHWC when
+// shape.spatial_dims is 3). With `packed` (a kernel whose filter the optimizer found constant) the
+// filter is reordered once and kept there; without, it is reordered on every call (it may have
+// changed).
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
                           const float* filter, const float* bias, float* output,
                           OneDnnPackedWeights* packed = nullptr);

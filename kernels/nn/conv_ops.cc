@@ -205,17 +205,37 @@ absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, con
 }
 
 // Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
-// dtypes by im2col + GEMM (per group when grouped) then the epilogue.
+// dtypes by im2col + GEMM (per group when grouped) then the epilogue. With `sum` (and a bias)
+// `out` holds a residual addend of the output's shape on entry and gets act((conv + bias) +
+// addend), in that order of operations (oneDNN's sum post-op; a temporary product elsewhere),
+// the activation as a pass after it (AddActivation: NaN stays NaN).
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
-                              OneDnnPackedWeights* packed) {
+                              OneDnnPackedWeights* packed, bool sum = false) {
   if constexpr (std::is_same_v<T, float>) {
     if (StridesAndDilationsWithinInput(g, g.in_h, g.in_w)) {
-      const OneDnnConvShape shape =
-          MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.groups,
-                              bias != nullptr, act);
-      return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
+      OneDnnConvShape shape = MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w,
+                                                  g.out_c, g.groups, bias != nullptr, act);
+      shape.sum = sum;
+      if (!sum) return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
+      shape.activation = FusedActivation::kNone;  // NaN must stay NaN: AddActivation
+      RILL_RETURN_IF_ERROR(
+          OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed));
+      AddActivation<T>(ctx, out, g.pixels(), g.out_c, act);
+      return absl::OkStatus();
+    }
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (sum) {
+      const int64_t n = g.pixels() * g.out_c;
+      RILL_ASSIGN_OR_RETURN(Tensor conv,
+                            ctx.allocate_temp(DataTypeToEnum<T>::value, TensorShape({n})));
+      T* c = conv.flat<T>().data();
+      RILL_RETURN_IF_ERROR(ConvForwardFused<T>(ctx, g, in, filter, bias, FusedActivation::kNone, c,
+                                               packed, /*sum=*/false));
+      for (int64_t i = 0; i < n; ++i) out[i] = ApplyAddActivation<T>(c[i] + out[i], act);
+      return absl::OkStatus();
     }
   }
   if (g.groups > 1) {
@@ -350,13 +370,21 @@ class Conv2DOp final : public ConvOpBase {
 
 // _FusedConv2D (made by the graph optimizer from Conv2D + BiasAdd [+ Relu | Relu6], NHWC): the
 // convolution into the output, then bias and activation in one pass
-// (kernels/math_lib/fused_epilogue.h).
+// (kernels/math_lib/fused_epilogue.h). With fused_ops ["BiasAdd", "Add" [, "Relu" | "Relu6"]]
+// (a residual AddV2 after the convolution, whose other operand is args[1]) the output is
+// act((conv + bias) + addend), the unfused nodes' operations in their order: an addend of the
+// output's shape is copied into the output (or its buffer taken over when nothing else holds
+// it) and summed into by the convolution; one of another shape is broadcast as AddV2 does
+// (its errors: "Incompatible shapes: ...").
 class FusedConv2DOp final : public ConvOpBase {
  public:
   explicit FusedConv2DOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {
-    absl::StatusOr<FusedActivation> act = ParseFusedOps(ctx);
-    if (act.ok()) activation_ = *act;
-    ctx.SetStatus(act.status());
+    absl::StatusOr<FusedConvOps> ops = ParseFusedConvOps(ctx);
+    if (ops.ok()) {
+      activation_ = ops->activation;
+      add_ = ops->add;
+    }
+    ctx.SetStatus(ops.status());
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -371,6 +399,7 @@ class FusedConv2DOp final : public ConvOpBase {
     RILL_RETURN_IF_ERROR(CheckBias(bias, g.out_c));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({g.batch, g.out_h, g.out_w, g.out_c}));
+    if (add_) return ComputeWithAddend(ctx, g, out_shape);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     if (g.groups == 0) {  // an empty input depth: only the bias and activation remain
@@ -391,7 +420,65 @@ class FusedConv2DOp final : public ConvOpBase {
   }
 
  private:
+  // fused_ops ["BiasAdd", "Add" [, act]]: see the class comment.
+  absl::Status ComputeWithAddend(OpKernelContext& ctx, const ConvGeometry& g,
+                                 const TensorShape& conv_shape) const {
+    const Tensor& input = ctx.input(0);
+    const Tensor& filter = ctx.input(1);
+    const Tensor& bias = ctx.input(2);
+    const Tensor& addend = ctx.input(3);
+    return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) -> absl::Status {
+      using T = typename decltype(tag)::type;
+      if (addend.shape() == conv_shape) {
+        RILL_ASSIGN_OR_RETURN(Tensor * out,
+                              ctx.forward_input_or_allocate_output({3}, 0, conv_shape));
+        const int64_t n = out->NumElements();
+        T* o = out->flat<T>().data();
+        if (n == 0) return absl::OkStatus();
+        if (o != addend.flat<T>().data()) std::memcpy(o, addend.flat<T>().data(), n * sizeof(T));
+        if (g.groups == 0) {  // an empty input depth: the product is zero
+          for (int64_t i = 0; i < n; ++i) {
+            o[i] = ApplyAddActivation<T>((T(0) + bias.flat<T>()[i % g.out_c]) + o[i], activation_);
+          }
+          return absl::OkStatus();
+        }
+        return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
+                                   bias.flat<T>().data(), activation_, o,
+                                   HoldConstantWeights(packed_.get(), filter), /*sum=*/true);
+      }
+      // A broadcast addend: conv + bias into a temporary, then the sum with AddV2's broadcasting.
+      RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                            BroadcastShapes(conv_shape, addend.shape()));
+      RILL_ASSIGN_OR_RETURN(Tensor conv, ctx.allocate_temp(input.dtype(), conv_shape));
+      T* c = conv.flat<T>().data();
+      if (conv.NumElements() > 0) {
+        if (g.groups == 0) {
+          RILL_RETURN_IF_ERROR(FillZeros(input.dtype(), &conv));
+          BiasActivation<T>(ctx, c, bias.flat<T>().data(), g.pixels(), g.out_c,
+                            FusedActivation::kNone);
+        } else {
+          RILL_RETURN_IF_ERROR(ConvForwardFused<T>(
+              ctx, g, input.flat<T>().data(), filter.flat<T>().data(), bias.flat<T>().data(),
+              FusedActivation::kNone, c, HoldConstantWeights(packed_.get(), filter)));
+        }
+      }
+      RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+      if (out->NumElements() == 0) return absl::OkStatus();
+      T* z = out->flat<T>().data();
+      const T* a = addend.flat<T>().data();
+      ForEachBroadcastRow(
+          conv_shape, addend.shape(), out_shape,
+          [&](int64_t o, int64_t oc, int64_t oa, int64_t inner, int64_t sc, int64_t sa) {
+            for (int64_t j = 0; j < inner; ++j) {
+              z[o + j] = ApplyAddActivation<T>(c[oc + j * sc] + a[oa + j * sa], activation_);
+            }
+          });
+      return absl::OkStatus();
+    });
+  }
+
   FusedActivation activation_ = FusedActivation::kNone;
+  bool add_ = false;  // fused_ops has "Add": args[1] is a residual addend
 };
 
 class Conv2DBackpropInputOp final : public ConvOpBase {

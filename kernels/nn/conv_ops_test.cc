@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -157,6 +159,93 @@ TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
                    valid, "NCHW"),
               StatusIs(absl::StatusCode::kUnimplemented,
                        HasSubstr("only supports the NHWC tensor format on the CPU")));
+}
+
+absl::StatusOr<std::vector<Tensor>> FusedConvAdd(const Tensor& in, const Tensor& f,
+                                                 const Tensor& bias, const Tensor& addend,
+                                                 const ConvCase& c,
+                                                 const std::vector<std::string>& fused_ops,
+                                                 int64_t num_args = 2) {
+  OpTester t("_FusedConv2D");
+  t.Attr("T", DT_FLOAT)
+      .Attr("num_args", num_args)
+      .Attr("fused_ops", fused_ops)
+      .Attr("strides", std::vector<int64_t>{1, c.stride, c.stride, 1})
+      .Attr("dilations", std::vector<int64_t>{1, c.dilation, c.dilation, 1})
+      .Attr("padding", c.padding)
+      .Attr("explicit_paddings", c.explicit_paddings)
+      .Input(in)
+      .Input(f)
+      .Input(bias);
+  if (num_args == 2) t.Input(addend);
+  return t.Run();
+}
+
+// _FusedConv2D with a residual sum (the optimizer's Conv2D + BiasAdd + AddV2 [+ Relu | Relu6]):
+// act((conv + bias) + addend), on oneDNN (sum post-op) and on the im2col path (strides past the
+// input), with an addend of the output's shape or broadcast as AddV2 broadcasts.
+TEST(FusedConv2DOpTest, ResidualAddIsTheConvolutionPlusBiasPlusAddendThenTheActivation) {
+  const Tensor in = Ramp(TensorShape({1, 5, 5, 2}), 7, 1);
+  const Tensor f = Ramp(TensorShape({2, 2, 2, 3}), 5, 2);
+  const Tensor bias = F({0.5f, -1.f, 2.f}, TensorShape({3}));
+  struct Case {
+    ConvCase c;
+    int64_t out_h, out_w, pad_h, pad_w;
+  };
+  for (const Case& k : {Case{{1, 1, "SAME", {}}, 5, 5, 0, 0}, Case{{2, 1, "VALID", {}}, 2, 2, 0, 0},
+                        Case{{1000000000, 1, "VALID", {}}, 1, 1, 0, 0}}) {
+    const Tensor conv = ReferenceConv(in, f, k.c, k.out_h, k.out_w, k.pad_h, k.pad_w);
+    const TensorShape out_shape = conv.shape();
+    for (const std::string act : {"", "Relu", "Relu6"}) {
+      for (const TensorShape& addend_shape :
+           {out_shape, TensorShape({3}), TensorShape({2, 1, 1, 3})}) {
+        SCOPED_TRACE("stride " + std::to_string(k.c.stride) + " " + act + " addend " +
+                     addend_shape.DebugString());
+        const Tensor addend = Ramp(addend_shape, 11, 3);
+        std::vector<std::string> ops = {"BiasAdd", "Add"};
+        if (!act.empty()) ops.push_back(act);
+        RILL_ASSERT_OK_AND_ASSIGN(auto out, FusedConvAdd(in, f, bias, addend, k.c, ops));
+        // The expected values, broadcast as AddV2 does (the addend's last dim is the channels).
+        const int64_t batch =
+            addend_shape.rank() == 4 ? std::max(out_shape.dim(0), addend_shape.dim(0)) : 1;
+        Tensor want(DT_FLOAT, TensorShape({batch, out_shape.dim(1), out_shape.dim(2), 3}));
+        const int64_t per_batch = conv.NumElements();
+        for (int64_t i = 0; i < want.NumElements(); ++i) {
+          const int64_t ch = i % 3;
+          int64_t a = ch;
+          if (addend_shape == out_shape) {
+            a = i;
+          } else if (addend_shape.rank() == 4) {
+            a = (i / per_batch) * 3 + ch;
+          }
+          float v = (conv.flat<float>()[i % per_batch] + bias.flat<float>()[ch]) +
+                    addend.flat<float>()[a];
+          if (!act.empty()) v = std::max(v, 0.f);
+          if (act == "Relu6") v = std::min(v, 6.f);
+          want.flat<float>()[i] = v;
+        }
+        ExpectTensorEqual(out[0], want);
+      }
+    }
+  }
+}
+
+TEST(FusedConv2DOpTest, ResidualAddErrors) {
+  const Tensor in = Ramp(TensorShape({1, 3, 3, 2}), 7, 1);
+  const Tensor f = Ramp(TensorShape({1, 1, 2, 3}), 5, 2);
+  const Tensor bias = F({0.5f, -1.f, 2.f}, TensorShape({3}));
+  const ConvCase valid{1, 1, "VALID", {}};
+  EXPECT_THAT(FusedConvAdd(in, f, bias, Ramp(TensorShape({2}), 5, 0), valid, {"BiasAdd", "Add"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Incompatible shapes: [1,3,3,3] vs. [2]")));
+  EXPECT_THAT(FusedConvAdd(in, f, bias, Ramp(TensorShape({3}), 5, 0), valid, {"BiasAdd", "Add"},
+                           /*num_args=*/1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Fusion is not implemented: [BiasAdd,Add]")));
+  EXPECT_THAT(FusedConvAdd(in, f, bias, Ramp(TensorShape({3}), 5, 0), valid,
+                           {"BiasAdd", "Add", "_MklSwish"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Fusion is not implemented: [BiasAdd,Add,_MklSwish]")));
 }
 
 // A grouped Conv2D (input depth G times the filter's) is G independent convolutions: group k's
