@@ -1,7 +1,6 @@
 // TF_ApiDefMap: an ApiDef per op of a serialized OpList (names, arguments, attrs and docs taken
 // from the OpDefs), overridden by text-format ApiDefs (TF_ApiDefMapPut: given fields replace the
 // current ones; arguments and attrs are matched by name), read back serialized.
-#include <limits>
 #include <map>
 #include <string>
 
@@ -100,9 +99,7 @@ extern "C" {
 TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer* op_list_buffer, TF_Status* status) {
   rill::OpList ops;
   if (op_list_buffer == nullptr ||
-      (op_list_buffer->data == nullptr && op_list_buffer->length > 0) ||
-      op_list_buffer->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !ops.ParseFromArray(op_list_buffer->data, static_cast<int>(op_list_buffer->length))) {
+      !rill_c::ParseFromBytes(op_list_buffer->data, op_list_buffer->length, &ops)) {
     SetStatus(status, absl::InvalidArgumentError("Unparseable OpList"));
     return nullptr;
   }

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "core/mutex.h"
 #include "core/tensor.h"
+#include "google/protobuf/message_lite.h"
 #include "graph/graph.h"
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
@@ -213,6 +214,12 @@ inline TF_Operation* ToOperation(const rill::Node* node) {
 
 // "name:index", the tensor name of an output.
 std::string OutputName(TF_Output output);
+
+// Parses a caller's `length` bytes at `data` into `message`. False for null data with a length,
+// a length past int (protobuf's limit: narrowed to int it would parse a prefix, or a negative
+// size would fail protobuf's CHECK) and bytes that do not parse; null data with length 0 is the
+// empty message.
+bool ParseFromBytes(const void* data, size_t length, google::protobuf::MessageLite* message);
 
 // Fills `buffer` with a copy of `bytes` (freeing what it held through its deallocator).
 void SetBufferBytes(TF_Buffer* buffer, const std::string& bytes);

@@ -2,7 +2,6 @@
 // GraphDefs, TF_Run with tensor and operation names (it takes ownership of its inputs, whatever
 // happens), partial runs by name (TF_PRunSetup, TF_PRun: as prun.cc's, over the GraphDefs the
 // session was extended with), close, delete, device lists and TF_Reset.
-#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,9 +38,7 @@ absl::Status Run(TF_DeprecatedSession* s, const TF_Buffer* run_options, const ch
   }
   rill::RunOptions options;
   if (run_options != nullptr &&
-      ((run_options->data == nullptr && run_options->length > 0) ||
-       run_options->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-       !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length)))) {
+      !rill_c::ParseFromBytes(run_options->data, run_options->length, &options)) {
     return absl::InvalidArgumentError("Unparseable RunOptions proto");
   }
   if (run_metadata != nullptr && run_metadata->data != nullptr) {
@@ -222,8 +219,7 @@ void TF_ExtendGraph(TF_DeprecatedSession* s, const void* proto, size_t proto_len
                     TF_Status* status) {
   if (s == nullptr) return SetStatus(status, absl::InvalidArgumentError("The session is null"));
   rill::GraphDef def;
-  if ((proto == nullptr && proto_len > 0) ||
-      !def.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!rill_c::ParseFromBytes(proto, proto_len, &def)) {
     return SetStatus(status, absl::InvalidArgumentError("Invalid GraphDef"));
   }
   absl::Status st = s->session->Extend(def);

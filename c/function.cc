@@ -44,8 +44,7 @@ extern "C" {
 
 TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len, TF_Status* status) {
   TF_Function* f = new TF_Function;
-  if ((proto == nullptr && proto_len > 0) ||
-      !f->fdef.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!rill_c::ParseFromBytes(proto, proto_len, &f->fdef)) {
     delete f;
     SetStatus(status, absl::InvalidArgumentError(
                           "Invalid FunctionDef given to TF_FunctionImportFunctionDef"));
@@ -72,8 +71,7 @@ void TF_FunctionSetAttrValueProto(TF_Function* func, const char* attr_name, cons
     return SetStatus(status, absl::InvalidArgumentError("The function or attr name is null"));
   }
   rill::AttrValue value;
-  if ((proto == nullptr && proto_len > 0) ||
-      !value.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!rill_c::ParseFromBytes(proto, proto_len, &value)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable AttrValue proto"));
   }
   (*func->fdef.mutable_attr())[attr_name] = value;

@@ -3,7 +3,6 @@
 // default device, validated together with the graph's existing operations by Rill's importer
 // (TensorFlow's error texts, shape inference), and only then added to the graph, so a failed
 // import leaves the graph unchanged.
-#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -59,11 +58,7 @@ absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffe
                                                  const TF_ImportGraphDefOptions& opts)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu) {
   rill::GraphDef def;
-  // A buffer whose data is null (or whose length passes int) with a length is refused before
-  // protobuf reads it: the parser CHECK-fails on such input.
-  if (buffer == nullptr || (buffer->data == nullptr && buffer->length > 0) ||
-      buffer->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !def.ParseFromArray(buffer->data, static_cast<int>(buffer->length))) {
+  if (buffer == nullptr || !rill_c::ParseFromBytes(buffer->data, buffer->length, &def)) {
     return absl::InvalidArgumentError("Invalid GraphDef");
   }
   rill::Graph& g = graph->graph;

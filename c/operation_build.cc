@@ -67,6 +67,16 @@ void SetShapeProto(const int64_t* dims, int num_dims, rill::TensorShapeProto* sh
   for (int i = 0; i < num_dims; ++i) shape->add_dim()->set_size(dims[i]);
 }
 
+// A shape attr of rank above TensorFlow's 254 (TensorFlow's TF_SetAttrShape fails a CHECK on it):
+// false, recording TensorFlow's eager text (TFE_OpSetAttrShape's) for TF_FinishOperation.
+bool CheckAttrRank(TF_OperationDescription* desc, const char* attr_name, int64_t rank) {
+  if (rank <= rill::TensorShape::kMaxRank) return true;
+  Fail(desc, absl::InvalidArgumentError(absl::StrCat(
+                 "Value specified for `", attr_name, "` has ", rank,
+                 " dimensions which is over the limit of ", rill::TensorShape::kMaxRank, ".")));
+  return false;
+}
+
 // Checks that `out` is an output of a live op node of `g`.
 absl::Status CheckOutput(const rill::Graph& g, const std::string& consumer, TF_Output out) {
   if (out.oper == nullptr) {
@@ -460,7 +470,8 @@ void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name, co
 void TF_SetAttrShape(TF_OperationDescription* desc, const char* attr_name, const int64_t* dims,
                      int num_dims) {
   rill::AttrValue* v = Slot(desc, attr_name);
-  if (v != nullptr) rill_c::SetShapeProto(dims, num_dims, v->mutable_shape());
+  if (v == nullptr || !rill_c::CheckAttrRank(desc, attr_name, num_dims)) return;
+  rill_c::SetShapeProto(dims, num_dims, v->mutable_shape());
 }
 
 void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
@@ -469,6 +480,7 @@ void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
   if (v == nullptr) return;
   v->mutable_list();
   for (int i = 0; i < num_shapes && dims != nullptr && num_dims != nullptr; ++i) {
+    if (!rill_c::CheckAttrRank(desc, attr_name, num_dims[i])) return;
     rill_c::SetShapeProto(dims[i], num_dims[i], v->mutable_list()->add_shape());
   }
 }
@@ -476,8 +488,15 @@ void TF_SetAttrShapeList(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetAttrTensorShapeProto(TF_OperationDescription* desc, const char* attr_name,
                                 const void* proto, size_t proto_len, TF_Status* status) {
   rill::TensorShapeProto shape;
-  if (proto == nullptr || !shape.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (proto == nullptr || !rill_c::ParseFromBytes(proto, proto_len, &shape)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable TensorShapeProto"));
+  }
+  if (shape.dim_size() > rill::TensorShape::kMaxRank) {
+    return SetStatus(status,
+                     absl::InvalidArgumentError(absl::StrCat(
+                         "Value specified for `", attr_name == nullptr ? "" : attr_name, "` has ",
+                         shape.dim_size(), " dimensions which is over the limit of ",
+                         rill::TensorShape::kMaxRank, ".")));
   }
   rill::AttrValue* v = Slot(desc, attr_name);
   if (v == nullptr) {
@@ -495,9 +514,16 @@ void TF_SetAttrTensorShapeProtoList(TF_OperationDescription* desc, const char* a
   for (int i = 0; i < num_shapes; ++i) {
     rill::TensorShapeProto* shape = list.mutable_list()->add_shape();
     if (protos == nullptr || proto_lens == nullptr || protos[i] == nullptr ||
-        !shape->ParseFromArray(protos[i], static_cast<int>(proto_lens[i]))) {
+        !rill_c::ParseFromBytes(protos[i], proto_lens[i], shape)) {
       return SetStatus(status, absl::InvalidArgumentError(
                                    absl::StrCat("Unparseable TensorShapeProto at index ", i)));
+    }
+    if (shape->dim_size() > rill::TensorShape::kMaxRank) {
+      return SetStatus(status,
+                       absl::InvalidArgumentError(absl::StrCat(
+                           "Value specified for `", attr_name == nullptr ? "" : attr_name, "` has ",
+                           shape->dim_size(), " dimensions which is over the limit of ",
+                           rill::TensorShape::kMaxRank, ".")));
     }
   }
   rill::AttrValue* v = Slot(desc, attr_name);
@@ -540,7 +566,7 @@ void TF_SetAttrTensorList(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name, const void* proto,
                           size_t proto_len, TF_Status* status) {
   rill::AttrValue value;
-  if (proto == nullptr || !value.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (proto == nullptr || !rill_c::ParseFromBytes(proto, proto_len, &value)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable AttrValue proto"));
   }
   rill::AttrValue* v = Slot(desc, attr_name);

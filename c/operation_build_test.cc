@@ -1,10 +1,13 @@
 // TF_NewOperation ... TF_FinishOperation: successful builds (attr inference from inputs, devices,
 // control inputs) and every refusal, each leaving the graph unchanged.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "c/c_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "proto/tensor_shape.pb.h"
 #include "tensorflow/c/c_api.h"
 
 namespace {
@@ -191,6 +194,38 @@ TEST_F(Build, ShapeFunctionErrorsLeaveNoOperation) {
   TF_AddInput(desc, {x_, 0});
   TF_SetAttrBool(desc, "transpose_b", 1);
   Status s;
+  EXPECT_NE(TF_FinishOperation(desc, s), nullptr);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+}
+
+TEST_F(Build, ShapeAttrsOfRankAbove254AreRefused) {
+  // TensorFlow's TF_SetAttrShape fails a CHECK on them; Rill reports TFE_OpSetAttrShape's text
+  // from TF_FinishOperation (the setter has no status), and the proto setters at once.
+  std::vector<int64_t> dims(300, 1);
+  TF_OperationDescription* desc = TF_NewOperation(g_, "Placeholder", "p");
+  TF_SetAttrType(desc, "dtype", TF_FLOAT);
+  TF_SetAttrShape(desc, "shape", dims.data(), 300);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT),
+            "Value specified for `shape` has 300 dimensions which is over the limit of 254.");
+  const int64_t* lists[] = {dims.data(), dims.data()};
+  const int ranks[] = {2, 255};
+  desc = TF_NewOperation(g_, "Placeholder", "p");
+  TF_SetAttrType(desc, "dtype", TF_FLOAT);
+  TF_SetAttrShapeList(desc, "_shapes", lists, ranks, 2);
+  EXPECT_EQ(Refused(desc, TF_INVALID_ARGUMENT),
+            "Value specified for `_shapes` has 255 dimensions which is over the limit of 254.");
+  rill::TensorShapeProto proto;
+  for (int i = 0; i < 300; ++i) proto.add_dim()->set_size(1);
+  const std::string bytes = proto.SerializeAsString();
+  desc = TF_NewOperation(g_, "Placeholder", "p");
+  Status s;
+  TF_SetAttrTensorShapeProto(desc, "shape", bytes.data(), bytes.size(), s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "Value specified for `shape` has 300 dimensions which is over the limit of 254.");
+  // Rank 254 is TensorFlow's limit and allowed.
+  TF_SetAttrType(desc, "dtype", TF_FLOAT);
+  TF_SetAttrShape(desc, "shape", dims.data(), 254);
   EXPECT_NE(TF_FinishOperation(desc, s), nullptr);
   EXPECT_EQ(s.code(), TF_OK) << s.message();
 }

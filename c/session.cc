@@ -4,7 +4,6 @@
 // operations added after TF_NewSession are seen by later runs, as in TensorFlow.
 #include "session/session.h"
 
-#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -90,9 +89,7 @@ absl::Status RunSession(TF_Session* s, const TF_Buffer* run_options, const TF_Ou
   }
   rill::RunOptions options;
   if (run_options != nullptr &&
-      ((run_options->data == nullptr && run_options->length > 0) ||
-       run_options->length > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-       !options.ParseFromArray(run_options->data, static_cast<int>(run_options->length)))) {
+      !rill_c::ParseFromBytes(run_options->data, run_options->length, &options)) {
     return absl::InvalidArgumentError("Unparseable RunOptions proto");
   }
   if (run_metadata != nullptr && run_metadata->data != nullptr) {
@@ -160,8 +157,7 @@ void TF_SetConfig(TF_SessionOptions* options, const void* proto, size_t proto_le
     return SetStatus(status, absl::InvalidArgumentError("The session options are null"));
   }
   rill::ConfigProto config;
-  if ((proto == nullptr && proto_len > 0) ||
-      !config.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!rill_c::ParseFromBytes(proto, proto_len, &config)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable ConfigProto"));
   }
   options->options.config = std::move(config);

@@ -1,6 +1,7 @@
 // TF_Version, TF_Status, TF_Buffer and TF_DataTypeSize: the C API's small value types.
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,12 @@ std::string OutputName(TF_Output output) {
 namespace {
 void FreeBytes(void* data, size_t) { std::free(data); }
 }  // namespace
+
+bool ParseFromBytes(const void* data, size_t length, google::protobuf::MessageLite* message) {
+  if (data == nullptr && length > 0) return false;
+  if (length > static_cast<size_t>(std::numeric_limits<int>::max())) return false;
+  return message->ParseFromArray(data, static_cast<int>(length));
+}
 
 void SetBufferBytes(TF_Buffer* buffer, const std::string& bytes) {
   if (buffer->data_deallocator != nullptr) {

@@ -257,7 +257,7 @@ void TF_TensorFromProto(const TF_Buffer* from, TF_Tensor* to, TF_Status* status)
     return;
   }
   rill::TensorProto proto;
-  if (!proto.ParseFromArray(from->data, static_cast<int>(from->length))) {
+  if (!rill_c::ParseFromBytes(from->data, from->length, &proto)) {
     rill_c::SetStatus(status, absl::InvalidArgumentError("Unparseable TensorProto"));
     return;
   }

@@ -302,6 +302,20 @@ TEST(Conversion, TensorFromProto) {
   EXPECT_EQ(TF_GetCode(s), TF_INVALID_ARGUMENT);
   EXPECT_STREQ(TF_Message(s), "Unparseable TensorProto");
   TF_DeleteBuffer(junk);
+  // A buffer claiming bytes it does not hold: null data with a length, and lengths past int
+  // (2^32 + the proto's size narrowed to int is its size, which parsed and succeeded; 2^31 is
+  // negative as int, which failed protobuf's CHECK). Each is refused and the tensor unchanged.
+  TF_Buffer lying = {nullptr, 100, nullptr};
+  TF_TensorFromProto(&lying, t, s);
+  EXPECT_EQ(TF_GetCode(s), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(s), "Unparseable TensorProto");
+  for (size_t length : {(size_t{1} << 32) + bytes.size(), size_t{1} << 31}) {
+    TF_Buffer huge = {bytes.data(), length, nullptr};
+    TF_TensorFromProto(&huge, t, s);
+    EXPECT_EQ(TF_GetCode(s), TF_INVALID_ARGUMENT) << length;
+    EXPECT_STREQ(TF_Message(s), "Unparseable TensorProto");
+  }
+  EXPECT_EQ(TF_Dim(t, 0), 3);
   TF_DeleteBuffer(b);
   TF_DeleteTensor(t);
   TF_DeleteStatus(s);
