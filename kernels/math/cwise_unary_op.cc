@@ -197,6 +197,48 @@ struct LeakyReluHalfFunctor : LeakyReluFunctor {
     return absl::OkStatus();
   }
 };
+// half activations as TensorFlow's CPU kernels compute them: Eigen evaluates each step of the
+// op's expression in half (every exp, add, divide done in float and rounded back to half), so
+// these round where the expression does; registered for half only (x is the input in float).
+inline float RoundToHalf(float v) { return static_cast<float>(half(v)); }
+// Eigen's logistic: e = exp(x); 1 where e is inf, else e / (1 + e).
+struct SigmoidHalfFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  float operator()(float x) const {
+    const float e = RoundToHalf(std::exp(x));
+    return std::isinf(e) && e > 0 ? 1.0f : e / RoundToHalf(1.0f + e);
+  }
+};
+// x < 0 ? exp(x) - 1 : x.
+struct EluHalfFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  float operator()(float x) const { return x < 0.0f ? RoundToHalf(std::exp(x)) - 1.0f : x; }
+};
+// x < 0 ? scale_alpha * (exp(x) - 1) : scale * x, the constants rounded to half.
+struct SeluHalfFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  float operator()(float x) const {
+    const float scale = RoundToHalf(1.0507009873554804934193349852946f);
+    const float scale_alpha = RoundToHalf(1.7580993408473768599402175208123f);
+    return x < 0.0f ? scale_alpha * RoundToHalf(RoundToHalf(std::exp(x)) - 1.0f) : scale * x;
+  }
+};
+// TensorFlow's thresholds with Eigen's half epsilon (NumTraits<half>::epsilon() is 2^-13, not
+// the 2^-10 of IEEE), log(eps) + 2 = -7.0078125 in half: x above 7.0078125, exp(x) below
+// -7.0078125, log1p(exp(x)) between.
+struct SoftplusHalfFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = kTranscendentalCost;
+  float operator()(float x) const {
+    const float threshold = RoundToHalf(RoundToHalf(std::log(0x1p-13f)) + 2.0f);
+    if (x > -threshold) return x;
+    const float e = RoundToHalf(std::exp(x));
+    return x < threshold ? e : std::log1p(e);
+  }
+};
+// x / (|x| + 1).
+struct SoftsignHalfFunctor : CwiseFunctorBase {
+  float operator()(float x) const { return x / RoundToHalf(std::fabs(x) + 1.0f); }
+};
 struct FloorFunctor : CwiseFunctorBase {
   template <typename T>
   T operator()(T x) const {
@@ -349,12 +391,16 @@ REGISTER_CWISE_CPU("Log1p", UnaryOp, Log1pFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Sin", UnaryOp, SinFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Cos", UnaryOp, CosFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Tanh", UnaryOp, TanhFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Sigmoid", UnaryOp, SigmoidFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Sigmoid", UnaryOp, SigmoidFunctor, float, double);
+REGISTER_CWISE_CPU("Sigmoid", UnaryOp, SigmoidHalfFunctor, half);
 REGISTER_CWISE_CPU("Relu", UnaryOp, ReluFunctor, RILL_FLOATS, RILL_SIGNED_INTS, uint8_t);
 REGISTER_CWISE_CPU("Relu6", UnaryOp, Relu6Functor, RILL_FLOATS, RILL_SIGNED_INTS, uint8_t);
-REGISTER_CWISE_CPU("Elu", UnaryOp, EluFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Selu", UnaryOp, SeluFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Softplus", UnaryOp, SoftplusFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Elu", UnaryOp, EluFunctor, float, double);
+REGISTER_CWISE_CPU("Elu", UnaryOp, EluHalfFunctor, half);
+REGISTER_CWISE_CPU("Selu", UnaryOp, SeluFunctor, float, double);
+REGISTER_CWISE_CPU("Selu", UnaryOp, SeluHalfFunctor, half);
+REGISTER_CWISE_CPU("Softplus", UnaryOp, SoftplusFunctor, float, double);
+REGISTER_CWISE_CPU("Softplus", UnaryOp, SoftplusHalfFunctor, half);
 REGISTER_CWISE_CPU("LeakyRelu", UnaryOp, LeakyReluFunctor, float, double);
 REGISTER_CWISE_CPU("LeakyRelu", UnaryOp, LeakyReluHalfFunctor, half);
 REGISTER_CWISE_CPU("Floor", UnaryOp, FloorFunctor, RILL_FLOATS);
@@ -366,7 +412,8 @@ REGISTER_CWISE_CPU("Reciprocal", UnaryOp, ReciprocalFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Erf", UnaryOp, ErfFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Erfc", UnaryOp, ErfcFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Expm1", UnaryOp, Expm1Functor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Softsign", UnaryOp, SoftsignFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Softsign", UnaryOp, SoftsignFunctor, float, double);
+REGISTER_CWISE_CPU("Softsign", UnaryOp, SoftsignHalfFunctor, half);
 REGISTER_CWISE_CPU("Asinh", UnaryOp, AsinhFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Acosh", UnaryOp, AcoshFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Atanh", UnaryOp, AtanhFunctor, RILL_FLOATS);
