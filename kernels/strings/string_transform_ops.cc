@@ -4,7 +4,9 @@
 //   StringLower / StringUpper: ASCII case mapping (encoding "" or "utf-8"; TensorFlow maps
 //     non-ASCII characters too with "utf-8": those strings fail with Unimplemented here).
 //   Substr: the substring at pos of length len (bytes or UTF-8 characters): pos < 0 counts from
-//     the end, len < 0 or past the end takes the rest. pos and len have one shape: the input's
+//     the end, len past the end takes the rest; in bytes a negative len takes the rest, in
+//     UTF-8 characters nothing (pos >= 0) or an error (pos < 0), as TensorFlow's kernel does
+//     (Utf8Span). pos and len have one shape: the input's
 //     (elementwise), a scalar (for every string), or one the input broadcasts with.
 //   StringStrip: leading and trailing ASCII whitespace removed.
 //   StringToNumber: float / double as strtof / strtod (decimal, hex, inf, nan; overflow is inf),
@@ -58,20 +60,6 @@ int64_t Utf8Length(absl::string_view s) {
   int64_t n = 0;
   for (char c : s) n += IsContinuation(c) ? 0 : 1;
   return n;
-}
-
-// Byte offset of UTF-8 character `chars` (s.size() when past the end).
-size_t Utf8Offset(absl::string_view s, int64_t chars) {
-  size_t i = 0;
-  int64_t seen = 0;
-  while (i < s.size()) {
-    if (!IsContinuation(s[i])) {
-      if (seen == chars) return i;
-      ++seen;
-    }
-    ++i;
-  }
-  return s.size();
 }
 
 bool IsUtf8Unit(const std::string& unit) { return unit == "UTF8_CHAR"; }
@@ -218,22 +206,75 @@ class SubstrOp final : public OpKernel {
  private:
   absl::Status One(const std::string& s, int64_t pos, int64_t len, int64_t index, bool show_string,
                    std::string* out) const {
-    const int64_t size = utf8_ ? Utf8Length(s) : static_cast<int64_t>(s.size());
+    if (utf8_) {
+      int64_t begin = 0, end = 0;
+      if (!Utf8Span(s, pos, len, &begin, &end)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("pos ", pos, " out of range for string at index ", index));
+      }
+      *out = s.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin));
+      return absl::OkStatus();
+    }
+    const int64_t size = static_cast<int64_t>(s.size());
     const int64_t p = pos < 0 ? pos + size : pos;
     if (p < 0 || p > size) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "pos ", pos, " out of range for string",
-          show_string && !utf8_ ? absl::StrCat(" b'", absl::CEscape(s), "'") : std::string(),
-          " at index ", index));
+      return absl::InvalidArgumentError(
+          absl::StrCat("pos ", pos, " out of range for string",
+                       show_string ? absl::StrCat(" b'", absl::CEscape(s), "'") : std::string(),
+                       " at index ", index));
     }
     const int64_t l = (len < 0 || len > size - p) ? size - p : len;
-    if (!utf8_) {
-      *out = s.substr(static_cast<size_t>(p), static_cast<size_t>(l));
-    } else {
-      const size_t begin = Utf8Offset(s, p), end = Utf8Offset(s, p + l);
-      *out = s.substr(begin, end - begin);
-    }
+    *out = s.substr(static_cast<size_t>(p), static_cast<size_t>(l));
     return absl::OkStatus();
+  }
+
+  // Moves byte offset *at of s forward (backward) over n UTF-8 characters, a character being a
+  // byte and the continuation bytes after it (TensorFlow's stepping, which malformed strings
+  // follow too); false when s ends (starts) first. n <= 0 moves nothing; false for n < 0.
+  static bool Forward(absl::string_view s, int64_t n, int64_t* at) {
+    const int64_t size = static_cast<int64_t>(s.size());
+    int64_t counted = 0;
+    while (counted < n && *at < size) {
+      do {
+        ++*at;
+      } while (*at < size && IsContinuation(s[*at]));
+      ++counted;
+    }
+    return counted == n;
+  }
+  static bool Back(absl::string_view s, int64_t n, int64_t* at) {
+    int64_t counted = 0;
+    while (counted<n&& * at> 0) {
+      do {
+        --*at;
+      } while (*at > 0 && IsContinuation(s[*at]));
+      ++counted;
+    }
+    return counted == n;
+  }
+
+  // The bytes [*begin, *end) of Substr in UTF8_CHAR units, by TensorFlow's rules: pos >= 0 steps
+  // pos characters from the start (out of range past the end), then len forward (a negative len
+  // takes nothing, past the end takes the rest); pos < 0 skips max(0, -pos - len) characters back
+  // from the end, then -pos - skip more (out of range where the string starts first, and
+  // whenever len < 0). Computed in 128 bits: -pos - len of int64 extremes overflows int64.
+  static bool Utf8Span(absl::string_view s, int64_t pos, int64_t len, int64_t* begin,
+                       int64_t* end) {
+    if (pos >= 0) {
+      *begin = 0;
+      if (!Forward(s, pos, begin)) return false;
+      *end = *begin;
+      Forward(s, len, end);
+      return true;
+    }
+    const __int128 skip = std::max<__int128>(0, -static_cast<__int128>(pos) - len);
+    const __int128 back = -static_cast<__int128>(pos) - skip;
+    const __int128 limit = std::numeric_limits<int64_t>::max();
+    if (skip > limit || back < 0 || back > limit) return false;
+    *end = static_cast<int64_t>(s.size());
+    if (!Back(s, static_cast<int64_t>(skip), end)) return false;
+    *begin = *end;
+    return Back(s, static_cast<int64_t>(back), begin);
   }
 
   bool utf8_ = false;

@@ -2,9 +2,12 @@
 // UTF-8 text (TensorFlow maps it with ICU; Rill refuses it rather than answer differently), and one
 // RegexReplace / RegexFullMatch kernel run with changing patterns (it keeps the last one's RE2);
 // and malformed rewrites, beside their conformance cases.
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
@@ -91,6 +94,63 @@ TEST(StringTransformOpsTest, OneRegexFullMatchKernelFollowsItsPatternInput) {
   t.SetInput(1, TensorValue(Scalar("a.*b"), nullptr, nullptr));
   RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
   ExpectTensorEqual(out[0], Tensor::FromVector<bool>({false, true}, TensorShape({2})));
+}
+
+TEST(SubstrOpTest, Utf8CharUnitsFollowTensorFlow) {
+  // TensorFlow 2.21's outputs ("!" an InvalidArgument "pos P out of range for string at index 0")
+  // for "héllo", "€", "" and a malformed "\x82\xac" "b" (a leading continuation run is one
+  // character, as TensorFlow steps): a negative len takes nothing from pos >= 0 and is an error
+  // from pos < 0 (-1 and -2^31 included, whose -pos - len overflows int32).
+  const std::vector<std::string> strings = {"h\xc3\xa9llo", "\xe2\x82\xac", "",
+                                            "\x82\xac"
+                                            "b"};
+  struct Row {
+    int32_t pos, len;
+    std::vector<std::string> want;
+  };
+  const int32_t min = std::numeric_limits<int32_t>::min();
+  const int32_t max = std::numeric_limits<int32_t>::max();
+  const std::vector<Row> rows = {
+      {0, -1, {"", "", "", ""}},
+      {1, 2, {"\xc3\xa9l", "", "!", "b"}},
+      {2, 100, {"llo", "!", "!", ""}},
+      {-2, 1, {"l", "!", "!", "\x82\xac"}},
+      {-2,
+       5,
+       {"lo", "!", "!",
+        "\x82\xac"
+        "b"}},
+      {-1, min, {"!", "!", "!", "!"}},
+      {-6, 1, {"!", "!", "!", "!"}},
+      {-5, 0, {"", "!", "!", "!"}},
+      {5, 1, {"", "!", "!", "!"}},
+      {6, 0, {"!", "!", "!", "!"}},
+      {-3, -1, {"!", "!", "!", "!"}},
+      {0, 0, {"", "", "", ""}},
+      {max, 1, {"!", "!", "!", "!"}},
+      {min, 1, {"!", "!", "!", "!"}},
+  };
+  for (const Row& row : rows) {
+    for (size_t i = 0; i < strings.size(); ++i) {
+      OpTester t("Substr");
+      t.Attr("T", DT_INT32).Attr("unit", "UTF8_CHAR");
+      t.Input(Tensor::FromVector<std::string>({strings[i]}, TensorShape({1})))
+          .Input(Tensor::Scalar<int32_t>(row.pos))
+          .Input(Tensor::Scalar<int32_t>(row.len));
+      auto out = t.Run();
+      SCOPED_TRACE(absl::StrCat("pos ", row.pos, " len ", row.len, " string ", i));
+      if (row.want[i] == "!") {
+        EXPECT_THAT(out.status(),
+                    StatusIs(absl::StatusCode::kInvalidArgument,
+                             HasSubstr(absl::StrCat("pos ", row.pos,
+                                                    " out of range for string at index 0"))));
+      } else {
+        ASSERT_TRUE(out.ok()) << out.status();
+        ExpectTensorEqual((*out)[0],
+                          Tensor::FromVector<std::string>({row.want[i]}, TensorShape({1})));
+      }
+    }
+  }
 }
 
 }  // namespace
