@@ -333,6 +333,25 @@ REGISTER_OP("_RillGelu")
     .Attr("form: {'erf', 'erfc', 'tanh'} = \"erfc\"")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
+// kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
+// AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".
+REGISTER_OP("_RillScaleShift")
+    .Input("x: T")
+    .Input("scale: T")
+    .Input("offset: T")
+    .Output("y: T")
+    .Attr("T: {float}")
+    .Attr("activation: {'Identity', 'Relu', 'Relu6'} = \"Identity\"")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape scaled,
+                            shape_fns::BroadcastPartial(c, c.input(0), c.input(1)));
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
+                            shape_fns::BroadcastPartial(c, scaled, c.input(2)));
+      c.set_output(0, std::move(out));
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's layer normalization over the last dimension (session/graph_optimizer.h,
 // kernels/nn/layer_norm_op.cc); TensorFlow's internal op of the same name. scale and offset: a
 // scalar, [C] or [1, ..., 1, C].

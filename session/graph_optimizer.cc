@@ -170,6 +170,7 @@ class Optimizer {
       RILL_RETURN_IF_ERROR(FuseResidualAdds());
       RILL_RETURN_IF_ERROR(FuseLayerNorms());
       RILL_RETURN_IF_ERROR(FuseGelus());
+      RILL_RETURN_IF_ERROR(FuseScaleShifts());
       RILL_RETURN_IF_ERROR(FoldPadsIntoConvolutions());
       MarkConstantWeights();
     }
@@ -1323,6 +1324,76 @@ class Optimizer {
       dead_.push_back(f);
       if (add != last) dead_.push_back(add);
       ++stats_->residual_adds_fused;
+    }
+    return Commit();
+  }
+
+  // --- scale and shift ----------------------------------------------------------------------
+
+  // An inference batch norm that no product precedes (ResNet v2's and DenseNet's pre-activation
+  // batch norms), as Keras and tf.nn.batch_normalization leave it once constants are folded:
+  // m = Mul(x, S) -> a = Add / AddV2(m, B) [-> Relu | Relu6], operands in either order, S and B
+  // float Consts with only their last dim above 1 (ChannelConst), float on a CPU, m read only by
+  // a and a only by the activation taken -> _RillScaleShift(x, S, B, activation) in the last
+  // node's place and name (kernels/nn/scale_shift_op.cc: the unfused nodes' operations in their
+  // order, bit for bit, in one pass). Runs after the folds into products, so what remains has no
+  // product before it.
+  absl::Status FuseScaleShifts() {
+    auto float_op = [](const Node& n) {
+      DataType type = DT_INVALID;
+      return GetNodeAttr(n.def(), "T", &type).ok() && type == DT_FLOAT;
+    };
+    for (Node* mul : NodesInOrder()) {
+      if (mul->op() != "Mul" || mul->num_inputs() != 2 || !float_op(*mul) || !OnCpu(*mul)) {
+        continue;
+      }
+      const int sk = ChannelConst(*mul, 1) ? 1 : (ChannelConst(*mul, 0) ? 0 : -1);
+      if (sk < 0 || mul->input_edge(1 - sk) == nullptr || ConstInput(*mul, 1 - sk)) continue;
+      Node* add = SoleConsumer(*mul);
+      if (add == nullptr || (add->op() != "AddV2" && add->op() != "Add") ||
+          add->num_inputs() != 2 || !SameDevice(*mul, *add) || !float_op(*add)) {
+        continue;
+      }
+      const Edge* a0 = add->input_edge(0);
+      const Edge* a1 = add->input_edge(1);
+      if (a0 == nullptr || a1 == nullptr) continue;
+      const int mk = a0->src() == mul ? 0 : 1;
+      if (add->input_edge(mk)->src() != mul || add->input_edge(mk)->src_output() != 0 ||
+          !ChannelConst(*add, 1 - mk)) {
+        continue;
+      }
+      Node* activation = SoleConsumer(*add);
+      if (activation == nullptr || (activation->op() != "Relu" && activation->op() != "Relu6") ||
+          !SameDevice(*activation, *add) || !float_op(*activation)) {
+        activation = nullptr;
+      }
+      Node* last = activation != nullptr ? activation : add;
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = last->id();
+      r.def.set_name(last->name());
+      r.def.set_op("_RillScaleShift");
+      r.def.set_device(last->requested_device());
+      SetAttr(&r.def, "T", DT_FLOAT);
+      SetAttr(&r.def, "activation", activation != nullptr ? activation->op() : "Identity");
+      if (!CanRun(*last, r.def)) {
+        replacements_.pop_back();
+        continue;
+      }
+      r.inputs = {Source(*mul, 1 - sk), Source(*mul, sk), Source(*add, 1 - mk)};
+      std::map<std::string, int> control;  // of all the nodes it replaces, by name
+      for (const Node* n : {mul, add, activation}) {
+        if (n == nullptr) continue;
+        for (const Edge* e : n->in_edges()) {
+          if (e->IsControlEdge() && e->src()->IsOp()) {
+            control.emplace(e->src()->name(), e->src()->id());
+          }
+        }
+      }
+      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.shapes = last->output_shapes();
+      dead_.push_back(mul);
+      if (add != last) dead_.push_back(add);
+      ++stats_->scale_shifts_fused;
     }
     return Commit();
   }

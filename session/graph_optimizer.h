@@ -32,6 +32,10 @@
 //     results by rounding only: one whose constants are not finite, or whose folded filter or
 //     bias would not be (an overflow), is not made (GraphOptimizerStats::
 //     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.
+//   - an inference batch norm no product precedes (Mul and Add by per-channel Consts, as Keras
+//     leaves ResNet v2's and DenseNet's pre-activation batch norms) with the Relu / Relu6 after
+//     it -> one _RillScaleShift node (Rill's op, kernels/nn/scale_shift_op.cc), whose results
+//     are the unfused nodes' bit for bit;
 //   - layer normalization over the last axis as Keras's LayerNormalization and tf.nn.moments +
 //     tf.nn.batch_normalization write it (Mean, SquaredDifference, Mean, Rsqrt(v + eps), the
 //     scale and shift by Const gamma and beta) -> one _MklLayerNorm node (TensorFlow's name;
@@ -119,6 +123,7 @@ struct GraphOptimizerStats {
   int layer_norms_fused = 0;        // mean / variance / rsqrt patterns made _MklLayerNorm
   int gelus_fused = 0;              // GELU patterns made _RillGelu
   int residual_adds_fused = 0;      // Add [+ Relu] after _FusedConv2D made its "Add" post-op
+  int scale_shifts_fused = 0;       // Mul + Add by channel Consts [+ Relu] made _RillScaleShift
 };
 
 // Rewrites `graph` in place (see above). `stats`, when given, counts what was done.

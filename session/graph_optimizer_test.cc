@@ -927,7 +927,9 @@ TEST(GraphOptimizerTest, FusesAResidualAddIntoTheConvolutionGivingTheSameResults
       EXPECT_EQ(fused->attr().at("num_args").i(), 2);
       EXPECT_THAT(Inputs(o.graph, last), ElementsAre("x", "w", "b", "r"));
       for (const char* gone : {"conv", "ba"}) EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
-      if (!act.empty()) EXPECT_EQ(Find(o.graph, "add"), nullptr);
+      if (!act.empty()) {
+        EXPECT_EQ(Find(o.graph, "add"), nullptr);
+      }
       const Tensor x = ResidualInput(TensorShape({1, 5, 6, 2}), 4);
       // The residual of the output's shape (summed into by oneDNN), then broadcast ones (a row
       // of channels; a batch of 2 against the convolution's 1).
@@ -997,6 +999,59 @@ TEST(GraphOptimizerTest, ResidualAddsWhosePiecesAreReadElsewhereAreNotFused) {
                        {"r:0", ResidualInput(TensorShape({1, 3, 3, 1}), 3)}},
                       {"relu:0", "neg:0"});
   }
+}
+
+TEST(GraphOptimizerTest, FusesAPreActivationBatchNormGivingTheSameResultsBitForBit) {
+  // x * scale + shift [-> act] by per-channel Consts with no product before it, as Keras leaves
+  // ResNet v2's pre-activation batch norms.
+  for (bool row4 : {false, true}) {
+    for (bool swapped : {false, true}) {
+      for (const std::string act : {"", "Relu", "Relu6"}) {
+        SCOPED_TRACE(absl::StrCat(row4 ? "[1,1,1,C] " : "[C] ", swapped ? "swapped " : "", act));
+        Scope root = Scope::NewRootScope();
+        Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+        const TensorShape cs = row4 ? TensorShape({1, 1, 1, 4}) : TensorShape({4});
+        Output sc = ops::Const<float>(root.WithOpName("s"), {2.f, -1.5f, 1e30f, 0.3f}, cs);
+        Output sh = ops::Const<float>(root.WithOpName("t"), {0.25f, 1.f, -3e38f, -0.f}, cs);
+        Output m = swapped ? ops::Mul(root.WithOpName("mul"), sc, x)
+                           : ops::Mul(root.WithOpName("mul"), x, sc);
+        Output a = swapped ? ops::AddV2(root.WithOpName("add"), m, sh)
+                           : ops::AddV2(root.WithOpName("add"), sh, m);
+        if (act == "Relu") ops::Relu(root.WithOpName("act"), a);
+        if (act == "Relu6") ops::Relu6(root.WithOpName("act"), a);
+        Optimized o = Optimize(root);
+        EXPECT_EQ(o.stats.scale_shifts_fused, 1);
+        const std::string last = act.empty() ? "add" : "act";
+        const NodeDef* fused = Find(o.graph, last);
+        ASSERT_NE(fused, nullptr);
+        EXPECT_EQ(fused->op(), "_RillScaleShift");
+        EXPECT_EQ(fused->attr().at("activation").s(), act.empty() ? "Identity" : act);
+        EXPECT_THAT(Inputs(o.graph, last), ElementsAre("x", "s", "t"));
+        EXPECT_EQ(Find(o.graph, "mul"), nullptr);
+        GraphDef g;
+        ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+        ExpectSameOutputs(g, {{"x:0", ResidualInput(TensorShape({1, 3, 5, 4}), 1)}}, {last + ":0"});
+      }
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, ScaleShiftsReadElsewhereOrNotByConstantsAreNotFused) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT);
+  Output sc = ops::Const(root.WithOpName("s"), {2.f, -1.5f});
+  Output sh = ops::Const(root.WithOpName("t"), {0.25f, 1.f});
+  Output m1 = ops::Mul(root.WithOpName("m1"), x, sc);  // also read by n1
+  ops::AddV2(root.WithOpName("a1"), m1, sh);
+  ops::Neg(root.WithOpName("n1"), m1);
+  ops::AddV2(root.WithOpName("a2"), ops::Mul(root.WithOpName("m2"), x, sc), y);  // shift not const
+  ops::AddV2(root.WithOpName("a3"), ops::Mul(root.WithOpName("m3"), x, y), sh);  // scale not const
+  Output m4 = ops::Const<float>(root.WithOpName("s4"), {1.f, 2.f, 3.f, 4.f}, TensorShape({2, 2}));
+  ops::AddV2(root.WithOpName("a4"), ops::Mul(root.WithOpName("m4"), x, m4), sh);  // not a row
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_fused, 0);
+  for (const char* add : {"a1", "a2", "a3", "a4"}) EXPECT_EQ(Find(o.graph, add)->op(), "AddV2");
 }
 
 // Inputs for the swish tests: through the filters below they give conv outputs of +inf, -inf,

@@ -97,6 +97,7 @@ const std::set<std::string>& ExemptOps() {
       "_FusedDepthwiseConv2dNative",
       "_MklLayerNorm",
       "_RillGelu",
+      "_RillScaleShift",
   };
   return *ops;
 }
