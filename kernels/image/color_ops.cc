@@ -1,5 +1,6 @@
 // Colour-space kernels on the CPU, over the last dim (3 channels) of images of any rank >= 1:
-//   RGBToHSV: V = max(r, g, b), range = V - min(r, g, b), S = range / V (0 when V <= 0),
+//   RGBToHSV: V = max(r, g, b), range = V - min(r, g, b) (NaN channels as TensorFlow's reduction
+//     takes them: ChannelMax), S = range / V (0 when V <= 0),
 //     H = (g - b) / (6 range) when r is the max, (b - r) / (6 range) + 2/6 when g is, else
 //     (r - g) / (6 range) + 4/6; 0 when range <= 0, plus 1 when negative.
 //   HSVToRGB: with dh = 6 h, channel weights r = clamp(|dh - 3| - 1), g = clamp(2 - |dh - 2|),
@@ -72,6 +73,22 @@ absl::Status ThreeChannelsLast(const Tensor& in) {
   return absl::OkStatus();
 }
 
+// The channel max / min as TensorFlow's RGBToHSV reduces them (Eigen's reducers, channels in
+// order): a channel replaces the running value unless it is below (above) it, so a NaN channel
+// replaces it and the next channel replaces a NaN; [0.5, NaN, 0.2] has max and min 0.2.
+template <typename C>
+C ChannelMax(C r, C g, C b) {
+  C m = r;
+  m = g < m ? m : g;
+  return b < m ? m : b;
+}
+template <typename C>
+C ChannelMin(C r, C g, C b) {
+  C m = r;
+  m = m < g ? m : g;
+  return m < b ? m : b;
+}
+
 class RgbToHsvOp final : public OpKernel {
  public:
   explicit RgbToHsvOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -92,8 +109,8 @@ class RgbToHsvOp final : public OpKernel {
       ctx.ParallelFor(pixels, 40, [&](int64_t begin, int64_t end) {
         for (int64_t p = begin; p < end; ++p) {
           const C r = Get(x[3 * p]), g = Get(x[3 * p + 1]), b = Get(x[3 * p + 2]);
-          const C v = std::max(r, std::max(g, b));
-          const C range = A::R(v - std::min(r, std::min(g, b)));
+          const C v = ChannelMax(r, g, b);
+          const C range = A::R(v - ChannelMin(r, g, b));
           const C s = v > C(0) ? A::R(range / v) : C(0);
           const C norm = A::R(A::R(C(1) / range) * sixth);
           C h;
