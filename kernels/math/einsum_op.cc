@@ -10,7 +10,8 @@
 //      are transposed to [B, X, K] and [B, K, Y]. They are multiplied per batch with
 //      kernels/math_lib/gemm.h (batches of small products spread over the intra-op threads, one
 //      product per thread); an ellipsis stands for unnamed batch dims that broadcast (size 1
-//      against size n);
+//      against size n); half products of two or more rows and columns are added in
+//      TensorFlow's order, in half (kernels/math/half_gemm.h), the operands never swapped;
 //   3. the result, ordered [B, X, Y], is transposed into the output's label order.
 // Errors are InvalidArgument: "Expecting exactly one '->' in einsum equation: ij,jk", "Expecting
 // 2 input subscripts in einsum equation 'ij->i' but got 1", "Expected input 0 to have rank 2 but
@@ -26,11 +27,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/math/half_gemm.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/einsum_spec.h"
@@ -95,6 +98,31 @@ absl::StatusOr<Labeled> SumAndPermute(OpKernelContext& ctx, const Labeled& in,
     z[i] = cwise_internal::Store<T>(acc);
   }
   return out;
+}
+
+// TensorFlow reads an Einsum operand transposed in place (BatchMatMul's trans_x / trans_y)
+// when its labels stand as batch, contracted, free; otherwise it transposes the operand into
+// batch, free, contracted first. Summed-out labels are not counted.
+bool ContractBeforeFree(const EinsumLabels& l, const std::string& operand) {
+  int last = 0;
+  for (char c : operand) {
+    const int key = l.batch.find(c) != std::string::npos                 ? 0
+                    : l.contract.find(c) != std::string::npos            ? 1
+                    : (l.free_x + l.free_y).find(c) != std::string::npos ? 2
+                                                                         : -1;
+    if (key < 0) continue;
+    if (key < last) return false;
+    last = key;
+  }
+  return true;
+}
+
+// The half product path TensorFlow takes for operands labelled x_labels (the first) and y_labels
+// (kernels/math/half_gemm.h).
+HalfMatMulPath HalfPath(const EinsumLabels& l, const std::string& x_labels,
+                        const std::string& y_labels, int64_t batches, const GemmDims& d) {
+  return TensorFlowHalfMatMulPath(batches, d.m, d.n, d.k, ContractBeforeFree(l, x_labels),
+                                  !ContractBeforeFree(l, y_labels));
 }
 
 // An operand read in place as a batch of matrices: its `rows` labels and its `cols` labels each
@@ -241,8 +269,10 @@ class EinsumOp final : public OpKernel {
         ctx.input(1).NumElements() > 0) {
       // Operands read in place, the product ordered as the output when it can be (operands
       // swapped if that does it): attention's per-head products need no transposes.
-      const bool swap =
-          batch + free_y + free_x == out_labels && batch + free_x + free_y != out_labels;
+      // half keeps TensorFlow's orientation (rows from the first operand), which decides the
+      // order of its additions (half_gemm.h).
+      const bool swap = !std::is_same_v<T, half> && batch + free_y + free_x == out_labels &&
+                        batch + free_x + free_y != out_labels;
       for (bool swapped : {swap, !swap}) {
         const Labeled& a = ops[swapped ? 1 : 0];
         const Labeled& b = ops[swapped ? 0 : 1];
@@ -250,7 +280,9 @@ class EinsumOp final : public OpKernel {
         const std::string& cols = swapped ? free_x : free_y;
         std::optional<StridedMatrices> va = StridedView(a.t, a.labels, batch, rows, contract);
         std::optional<StridedMatrices> vb = StridedView(b.t, b.labels, batch, contract, cols);
-        if (va && vb) return StridedProduct<T>(ctx, labels, a.t, *va, b.t, *vb, rows, cols);
+        if (va && vb) {
+          return StridedProduct<T>(ctx, labels, a.t, a.labels, *va, b.t, b.labels, *vb, rows, cols);
+        }
       }
     }
     // (An ellipsis dim of only one operand is free: it passes through to the output.)
@@ -302,7 +334,15 @@ class EinsumOp final : public OpKernel {
     const T* xp = x.t.flat<T>().data();
     const T* yp = y.t.flat<T>().data();
     T* pp = prod.t.flat<T>().data();
+    const HalfMatMulPath half_path = HalfPath(labels, ops[0].labels, ops[1].labels, batches, d);
     auto batch_product = [&](const GemmDims& dims, int64_t b) {
+      if constexpr (std::is_same_v<T, half>) {
+        if (half_path != HalfMatMulPath::kFloat) {
+          HalfMatMul(half_path, dims.m, dims.n, dims.k, xp + xo[b] * d.m * d.k, d.k, 1,
+                     yp + yo[b] * d.k * d.n, d.n, 1, pp + b * d.m * d.n, b * d.m * d.n);
+          return absl::OkStatus();
+        }
+      }
       return Gemm<T>(dims, xp + xo[b] * d.m * d.k, yp + yo[b] * d.k * d.n, pp + b * d.m * d.n);
     };
     RILL_RETURN_IF_ERROR(RunGemmBatches(ctx, d, batches, batch_product));
@@ -316,8 +356,10 @@ class EinsumOp final : public OpKernel {
   // ordered batch + rows + cols, then permuted into the output's order (no copy when it is).
   template <typename T>
   absl::Status StridedProduct(OpKernelContext& ctx, const EinsumLabels& labels, const Tensor& a,
-                              const StridedMatrices& va, const Tensor& b, const StridedMatrices& vb,
-                              const std::string& rows, const std::string& cols) const {
+                              const std::string& a_labels, const StridedMatrices& va,
+                              const Tensor& b, const std::string& b_labels,
+                              const StridedMatrices& vb, const std::string& rows,
+                              const std::string& cols) const {
     const std::map<char, int64_t>& size = labels.size;
     auto extent = [&](const std::string& group) {
       int64_t p = 1;
@@ -363,7 +405,20 @@ class EinsumOp final : public OpKernel {
     const T* ap = a.flat<T>().data();
     const T* bp = b.flat<T>().data();
     T* pp = prod.t.flat<T>().data();
+    const HalfMatMulPath half_path = HalfPath(labels, a_labels, b_labels, batches, d);
     auto batch_product = [&](const GemmDims& dims, int64_t i) {
+      if constexpr (std::is_same_v<T, half>) {
+        if (half_path != HalfMatMulPath::kFloat) {
+          // a(r, p) and b(p, c) as Gemm reads them (transposed: stored the other way round).
+          const int64_t a_row = dims.transpose_a ? 1 : dims.lda;
+          const int64_t a_depth = dims.transpose_a ? dims.lda : 1;
+          const int64_t b_depth = dims.transpose_b ? 1 : dims.ldb;
+          const int64_t b_col = dims.transpose_b ? dims.ldb : 1;
+          HalfMatMul(half_path, dims.m, dims.n, dims.k, ap + ao[i], a_row, a_depth, bp + bo[i],
+                     b_depth, b_col, pp + i * d.m * d.n, i * d.m * d.n);
+          return absl::OkStatus();
+        }
+      }
       return Gemm<T>(dims, ap + ao[i], bp + bo[i], pp + i * d.m * d.n);
     };
     RILL_RETURN_IF_ERROR(RunGemmBatches(ctx, d, batches, batch_product));

@@ -544,6 +544,49 @@ def _mixed_float16():
     return keras_model(make, _image_input(16, 2))
 
 
+def _mixed_float16_transformer():
+    """A Transformer encoder block under the mixed_float16 policy: Embedding, MultiHeadAttention
+    (half Einsum, softmax), LayerNormalization, a Dense feed-forward with gelu, and a float32
+    softmax head, as Keras mixed-precision text models are exported."""
+    def make():
+        k = _tf().keras
+        L = k.layers
+        k.mixed_precision.set_global_policy("mixed_float16")
+        try:
+            ids = k.Input((12,), dtype="int32")
+            x = L.Embedding(50, 32)(ids)
+            a = L.MultiHeadAttention(num_heads=4, key_dim=8)(x, x)
+            x = L.LayerNormalization()(x + a)
+            f = L.Dense(32)(L.Dense(64, activation="gelu")(x))
+            x = L.LayerNormalization()(x + f)
+            x = L.GlobalAveragePooling1D()(x)
+            out = L.Activation("softmax", dtype="float32")(L.Dense(5)(x))
+            return k.Model(ids, out)
+        finally:
+            k.mixed_precision.set_global_policy("float32")
+    return keras_model(make, [("ids", (2, 12), "int32", _ids((2, 12), 50))])
+
+
+def _mixed_float16_mlp():
+    """A Keras MLP under the mixed_float16 policy with the activations and normalizations tabular
+    models use in half: Dense with sigmoid, tanh, elu, selu, softplus, swish, BatchNormalization,
+    Dropout at inference, a float32 sigmoid head."""
+    def make():
+        k = _tf().keras
+        L = k.layers
+        k.mixed_precision.set_global_policy("mixed_float16")
+        try:
+            x = inp = k.Input((20,))
+            for act in ("sigmoid", "tanh", "elu", "selu", "softplus", "swish"):
+                x = L.Dense(24, activation=act)(x)
+            x = L.Dropout(0.3)(L.BatchNormalization()(x))
+            out = L.Activation("sigmoid", dtype="float32")(L.Dense(3)(x))
+            return k.Model(inp, out)
+        finally:
+            k.mixed_precision.set_global_policy("float32")
+    return keras_model(make, [("x", (4, 20), "float32", _rand((4, 20), seed=41))])
+
+
 def _int8_graph():
     """Weight-only int8 quantization as exported: int8 weight tables gathered and cast to float
     with a per-channel scale, int8 arithmetic on ids (Mul, Add, clip), a uint8 image input cast
@@ -597,4 +640,7 @@ def add(m):
     m["convlstm_1d_3d_while"] = ("ConvLSTM1D/3D, while", _convlstm_more(False))
     m["float16_graph"] = ("Cast around half math", _float16_graph())
     m["mixed_float16_cnn"] = ("Keras mixed_float16 policy", _mixed_float16())
+    m["mixed_float16_transformer"] = ("mixed_float16 MHA + LayerNorm + gelu",
+                                      _mixed_float16_transformer())
+    m["mixed_float16_mlp"] = ("mixed_float16 Dense activations + BN", _mixed_float16_mlp())
     m["int8_graph"] = ("int8 weights and arithmetic, uint8 input", _int8_graph())
