@@ -925,5 +925,45 @@ absl::Status RaggedTensorToTensorGrad(const Scope& s, const GradOp& op, GradSpan
 }
 RILL_REGISTER_GRADIENT("RaggedTensorToTensor", RaggedTensorToTensorGrad);
 
+// RaggedGather (TensorFlow's ragged_gather_ops.py): each gathered params row covers the flat
+// values [combined[i], combined[i + 1]) (the splits composed level by level); the output's
+// values are those ranges in order, so their gradient rows are summed back into those value
+// rows (TensorFlow's IndexedSlices, made dense as UnsortedSegmentSum). Splits and indices get
+// none.
+absl::Status RaggedGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const size_t levels = op.inputs.size() - 2;
+  const Output& values = op.inputs[levels];
+  const Output& indices = op.inputs[levels + 1];
+  Output combined = op.inputs[0];
+  for (size_t i = 1; i < levels; ++i) combined = ops::Gather(s, op.inputs[i], combined);
+  Output flat_indices = ops::Reshape(s, indices, ops::Const(s, {-1}));
+  Output starts = ops::Gather(s, combined, flat_indices);
+  Output limits = ops::Gather(s, ops::Slice(s, combined, ops::Const(s, {1}), ops::Const(s, {-1})),
+                              flat_indices);
+  Output rows = OpBuilder(s, "RaggedRange")
+                    .Input(starts)
+                    .Input(limits)
+                    .Input(ops::OnesLike(s, starts))
+                    .Attr("Tsplits", DT_INT64)
+                    .Finalize()
+                    .output(1);
+  Grads grads(op.inputs.size());
+  grads[levels] =
+      SegmentSumOf(s, g[g.size() - 1], rows, ElementOf(s, ops::Shape(s, values), I32(s, 0)));
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("RaggedGather", RaggedGatherGrad);
+
+// RaggedTensorToSparse (TensorFlow's ragged_conversion_ops.py): the sparse values are the flat
+// values flattened, so their gradient is reshaped back; the splits get none.
+absl::Status RaggedTensorToSparseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& values = op.inputs.back();
+  Grads grads(op.inputs.size());
+  grads.back() = ops::Reshape(s, g[1], ops::Shape(s, values));
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("RaggedTensorToSparse", RaggedTensorToSparseGrad);
+RILL_REGISTER_NO_GRADIENT("RaggedRange");
+
 }  // namespace
 }  // namespace rill

@@ -564,6 +564,28 @@ def ragged_cases(add):
                          row_partition_tensors=[c([0, 2, 3]), c([0, 1, 4, 6])],
                          row_partition_types=["ROW_SPLITS", "ROW_SPLITS"], name="out"))
 
+    # RaggedGather: gathered value rows get the output values' gradient summed back (a row
+    # gathered twice twice); values are read through dense() (TensorFlow's IndexedSlices).
+    rg = raw.RaggedGather
+    for dt in [F32, F64]:
+        add("RaggedGather", "rows_repeated",
+            [("values", rand([7, 2], ("rg/v", dt), dtype=dt))],
+            lambda v: rg(params_nested_splits=[c([0, 3, 3, 5, 7], tf.int64)],
+                         params_dense_values=dense(v), indices=c([2, 0, 2, 3]),
+                         OUTPUT_RAGGED_RANK=1, name="out")[1])
+    add("RaggedGather", "nested_matrix_indices",
+        [("values", rand([6], "rg/nested"))],
+        lambda v: rg(params_nested_splits=[c([0, 2, 3], tf.int64), c([0, 1, 4, 6], tf.int64)],
+                     params_dense_values=dense(v), indices=c([[1, 0], [0, 0]], tf.int64),
+                     OUTPUT_RAGGED_RANK=3, name="out")[1])
+    # RaggedTensorToSparse: the sparse values' gradient reshaped to the flat values.
+    for dt in [F32, F64]:
+        add("RaggedTensorToSparse", "inner_dims",
+            [("values", rand([5, 2, 3], ("rts/v", dt), dtype=dt))],
+            lambda v: raw.RaggedTensorToSparse(
+                rt_nested_splits=[c([0, 2, 2, 5], tf.int64)], rt_dense_values=v,
+                name="out")[1])
+
 
 def cases(add):
     shape_cases(add)
