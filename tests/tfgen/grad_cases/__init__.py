@@ -52,6 +52,7 @@ def all_specs():
         specs.append(Spec(name, op, inputs, build, rtol, atol, family[0]))
 
     for m in modules:
-        family[0] = m.__name__.split(".")[-1][:-len("_cases")]
+        # A module may name its family (FAMILY) when it is not the module's name.
+        family[0] = getattr(m, "FAMILY", m.__name__.split(".")[-1][:-len("_cases")])
         m.cases(add)
     return specs
