@@ -8,7 +8,8 @@
 //   MaxPoolV2: MaxPool with ksize and strides read from int32 inputs 1 and 2 at run time.
 //   AvgPool: the mean of the window's in-bounds elements (divided by their count, not the window
 //     size). half is computed in float.
-// Output pixels run in parallel over the kernel's intra-op threads (OpKernelContext::ParallelFor).
+// Output pixels run in parallel over the kernel's intra-op threads (OpKernelContext::ParallelFor),
+// the channel loops at the CPU's vector width.
 // Errors are TensorFlow's texts: InvalidArgument "Default MaxPoolingOp only supports NHWC on
 // device type CPU" (AvgPool: "Default AvgPoolingOp ..."), "Sliding window ksize field must specify
 // 4 dimensions", "Sliding window stride field must specify 4 dimensions", "Sliding window ksize
@@ -129,8 +130,10 @@ absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpe
         DepthwiseMaxPool<T>(g, x, y, begin, end);
       });
     } else {
+      // At the CPU's vector width (kernels/math_lib/simd_dispatch.h): the channel loops add,
+      // compare and divide element by element, so every width gives the same results.
       ctx.ParallelFor(pixels, g.k_h * g.k_w * g.depth, [&](int64_t begin, int64_t end) {
-        SpatialPool<kMax, T>(g, x, y, begin, end);
+        cwise_internal::RunSimdFor<T>([&] { SpatialPool<kMax, T>(g, x, y, begin, end); });
       });
     }
     return absl::OkStatus();

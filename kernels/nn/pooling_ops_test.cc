@@ -1,4 +1,7 @@
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -6,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -101,6 +105,32 @@ TEST(AvgPoolOpTest, DividesByTheNumberOfNonPaddingElements) {
       out, Pool("AvgPool", MakeTensor(DT_HALF, TensorShape({1, 1, 2, 1}), {1, 2}), {1, 1, 2, 1},
                 {1, 1, 1, 1}, "VALID"));
   ExpectTensorEqual(out[0], MakeTensor(DT_HALF, TensorShape({1, 1, 1, 1}), {1.5}));
+}
+
+// The channel loops run at the CPU's vector width: every width gives the baseline's bits (NaN
+// skipped by max, kept by the average), over 37 channels (a vector and a tail).
+TEST(PoolOpTest, EveryVectorWidthGivesTheSameResults) {
+  std::vector<float> v(2 * 7 * 9 * 37);
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = i % 53 == 5 ? std::numeric_limits<float>::quiet_NaN()
+                       : static_cast<float>((i * 29) % 97) * 0.37f - 17.f;
+  }
+  const Tensor x = F(v, TensorShape({2, 7, 9, 37}));
+  for (const std::string op : {"MaxPool", "AvgPool"}) {
+    for (int64_t k : {2, 3}) {
+      SCOPED_TRACE(op + " " + std::to_string(k));
+      std::vector<Tensor> base;
+      {
+        ScopedSimdLevelForTesting baseline(SimdLevel::kBaseline);
+        RILL_ASSERT_OK_AND_ASSIGN(base, Pool(op, x, {1, k, k, 1}, {1, k - 1, k - 1, 1}, "SAME"));
+      }
+      RILL_ASSERT_OK_AND_ASSIGN(auto wide, Pool(op, x, {1, k, k, 1}, {1, k - 1, k - 1, 1}, "SAME"));
+      ASSERT_EQ(base[0].NumElements(), wide[0].NumElements());
+      EXPECT_EQ(std::memcmp(base[0].flat<float>().data(), wide[0].flat<float>().data(),
+                            base[0].NumElements() * sizeof(float)),
+                0);
+    }
+  }
 }
 
 TEST(PoolOpTest, ErrorsAreTensorFlows) {
