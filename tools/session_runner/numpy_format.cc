@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -15,116 +21,252 @@ constexpr int kLineWidth = 75;
 constexpr int64_t kThreshold = 1000;
 constexpr int kEdgeItems = 3;
 
-template <typename F>
-std::string Shortest(F v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  return std::string(buf, r.ptr);
-}
+// A finite value's shortest round-trip decimal: digits d1 d2 ... (no trailing zeros; "0" for
+// zero) standing for d1.d2... x 10^exp, and its sign.
+struct Decimal {
+  bool negative = false;
+  std::string digits;
+  int exp = 0;
+};
 
-template <typename F>
-std::string ShortestScientific(F v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  return std::string(buf, r.ptr);
-}
-
-// Formats floating values numpy-style: returns one string per value, unpadded.
-template <typename F>
-std::vector<std::string> FormatFloats(const std::vector<F>& vals) {
-  double max_abs = 0, min_abs = INFINITY;
-  for (F v : vals) {
-    double a = std::fabs(static_cast<double>(v));
-    if (!std::isfinite(a) || a == 0) continue;
-    max_abs = std::max(max_abs, a);
-    min_abs = std::min(min_abs, a);
+// Parses std::to_chars' scientific output ("-1.25e-05") into a Decimal.
+Decimal ParseScientific(const std::string& s) {
+  Decimal d;
+  size_t i = 0;
+  if (i < s.size() && s[i] == '-') {
+    d.negative = true;
+    ++i;
   }
-  const bool sci = max_abs >= 1e8 || (min_abs < 1e-4 && min_abs != INFINITY) ||
-                   (min_abs != INFINITY && max_abs / min_abs > 1e3);
+  const size_t e = s.find('e', i);
+  for (size_t k = i; k < e; ++k) {
+    if (s[k] != '.') d.digits.push_back(s[k]);
+  }
+  if (e != std::string::npos) (void)absl::SimpleAtoi(s.substr(e + 1), &d.exp);
+  while (d.digits.size() > 1 && d.digits.back() == '0') d.digits.pop_back();
+  return d;
+}
+
+std::string ToChars(double v, std::chars_format format, int precision) {
+  char buf[400];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v, format, precision);
+  return std::string(buf, r.ptr);
+}
+
+// The numpy floating types, each printed with its own shortest digits (numpy's dragon4 on it).
+enum class FloatKind { kHalf, kFloat, kDouble };
+
+// The fewest significant digits of finite `v` (a value of `kind` widened to double) that read
+// back to the same value of `kind`.
+Decimal ShortestDecimal(double v, FloatKind kind) {
+  char buf[64];
+  if (kind == FloatKind::kDouble) {
+    auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+    return ParseScientific(std::string(buf, r.ptr));
+  }
+  if (kind == FloatKind::kFloat) {
+    auto r =
+        std::to_chars(buf, buf + sizeof(buf), static_cast<float>(v), std::chars_format::scientific);
+    return ParseScientific(std::string(buf, r.ptr));
+  }
+  for (int digits = 1; digits < 17; ++digits) {
+    const std::string s = ToChars(v, std::chars_format::scientific, digits - 1);
+    const float back = static_cast<float>(std::strtod(s.c_str(), nullptr));
+    if (static_cast<float>(half(back)) == static_cast<float>(v)) return ParseScientific(s);
+  }
+  return ParseScientific(ToChars(v, std::chars_format::scientific, 16));
+}
+
+// numpy's element digits with at most kPrecision (8) digits after the point: the shortest
+// round-trip digits when they fit, else the value rounded there (trailing zeros dropped).
+constexpr int kPrecision = 8;
+
+// Positional "int.frac" parts (sign in the int part; '+' for non-negatives when plus_sign).
+std::pair<std::string, std::string> PositionalParts(double v, FloatKind kind, bool plus_sign) {
+  const Decimal d = ShortestDecimal(v, kind);
+  std::string ip, fp;
+  const int n = static_cast<int>(d.digits.size());
+  const bool zero = d.digits == "0";
+  if (!zero && n - 1 - d.exp > kPrecision) {
+    std::string s = ToChars(std::fabs(v), std::chars_format::fixed, kPrecision);
+    while (s.back() == '0') s.pop_back();
+    const size_t dot = s.find('.');
+    ip = s.substr(0, dot);
+    fp = s.substr(dot + 1);
+  } else if (zero) {
+    ip = "0";
+  } else if (d.exp >= 0) {
+    ip = d.digits.substr(0, std::min(n, d.exp + 1));
+    if (d.exp + 1 > n) ip.append(d.exp + 1 - n, '0');
+    if (d.exp + 1 < n) fp = d.digits.substr(d.exp + 1);
+  } else {
+    ip = "0";
+    fp = std::string(-d.exp - 1, '0') + d.digits;
+  }
+  const char* sign = d.negative ? "-" : (plus_sign ? "+" : "");
+  return {sign + ip, fp};
+}
+
+// Scientific parts: "int", "frac" (mantissa digits after the point, at most kPrecision) and the
+// exponent's value.
+struct SciParts {
+  std::string ip, fp;
+  int exp = 0;
+};
+SciParts ScientificParts(double v, FloatKind kind, bool plus_sign) {
+  Decimal d = ShortestDecimal(v, kind);
+  if (static_cast<int>(d.digits.size()) - 1 > kPrecision) {
+    d = ParseScientific(ToChars(v, std::chars_format::scientific, kPrecision));
+  }
+  SciParts p;
+  p.ip = std::string(d.negative ? "-" : (plus_sign ? "+" : "")) + d.digits.substr(0, 1);
+  p.fp = d.digits.size() > 1 && d.digits != "0" ? d.digits.substr(1) : "";
+  p.exp = d.digits == "0" ? 0 : d.exp;
+  return p;
+}
+
+std::string ExponentString(int exp, int width) {
+  std::string digits = absl::StrCat(std::abs(exp));
+  if (static_cast<int>(digits.size()) < width) digits.insert(0, width - digits.size(), '0');
+  return absl::StrCat(exp < 0 ? "e-" : "e+", digits);
+}
+
+// numpy's FloatingFormat (precision 8, floatmode 'maxprec', sign '-' or '+'): fixed from the
+// values shown, then applied to each. Scientific notation when the largest finite magnitude is
+// 10^min(8, the type's decimal digits) or more (1e3 for half, 1e6 for float, 1e8 for double), or
+// the smallest non-zero one below 1e-4 or a thousandth of the largest; then every mantissa has
+// the most fractional digits any needs, the further ones the value's own digits (1.2341e-03 beside
+// 1.2344e+02 for half), as numpy's min_digits does.
+class FloatingFormat {
+ public:
+  FloatingFormat(const std::vector<double>& vals, FloatKind kind, bool plus_sign)
+      : kind_(kind), plus_(plus_sign) {
+    double max_abs = 0, min_abs = INFINITY;
+    bool any_finite = false, any_nonfinite = false, neg_inf = false;
+    for (double v : vals) {
+      if (!std::isfinite(v)) {
+        any_nonfinite = true;
+        neg_inf |= std::isinf(v) && v < 0;
+        continue;
+      }
+      any_finite = true;
+      const double a = std::fabs(v);
+      if (a == 0) continue;
+      max_abs = std::max(max_abs, a);
+      min_abs = std::min(min_abs, a);
+    }
+    // numpy's cutoff: 10^min(8, decimal digits the type holds).
+    const double cutoff = kind == FloatKind::kHalf ? 1e3 : (kind == FloatKind::kFloat ? 1e6 : 1e8);
+    sci_ = min_abs != INFINITY && (max_abs >= cutoff || min_abs < 1e-4 || max_abs / min_abs > 1e3);
+    if (any_finite && sci_) {
+      int exp_len = 0;
+      for (double v : vals) {
+        if (!std::isfinite(v)) continue;
+        const SciParts p = ScientificParts(v, kind_, plus_);
+        pad_left_ = std::max(pad_left_, static_cast<int>(p.ip.size()));
+        precision_ = std::max(precision_, static_cast<int>(p.fp.size()));
+        exp_len = std::max(exp_len, static_cast<int>(ExponentString(p.exp, 2).size()) - 1);
+      }
+      exp_size_ = exp_len - 1;
+      pad_right_ = exp_size_ + 2 + precision_;
+    } else if (any_finite) {
+      for (double v : vals) {
+        if (!std::isfinite(v)) continue;
+        const auto [ip, fp] = PositionalParts(v, kind_, plus_);
+        pad_left_ = std::max(pad_left_, static_cast<int>(ip.size()));
+        pad_right_ = std::max(pad_right_, static_cast<int>(fp.size()));
+      }
+    }
+    if (any_nonfinite) {
+      const int offset = pad_right_ + 1;
+      const int inf_len = 3 + ((plus_ || neg_inf) ? 1 : 0);
+      pad_left_ = std::max({pad_left_, 3 - offset, inf_len - offset});
+    }
+  }
+
+  std::string operator()(double v) const {
+    if (!std::isfinite(v)) {
+      const std::string s =
+          std::isnan(v) ? (plus_ ? "+nan" : "nan") : (v < 0 ? "-inf" : (plus_ ? "+inf" : "inf"));
+      const int width = pad_left_ + pad_right_ + 1;
+      return std::string(std::max(0, width - static_cast<int>(s.size())), ' ') + s;
+    }
+    std::string ip, fp, tail;
+    if (sci_) {
+      // The value rounded to precision_ fractional mantissa digits (at least its shortest).
+      const Decimal d = ParseScientific(ToChars(v, std::chars_format::scientific, precision_));
+      ip = std::string(d.negative ? "-" : (plus_ ? "+" : "")) + d.digits.substr(0, 1);
+      fp = d.digits.size() > 1 ? d.digits.substr(1) : "";
+      fp.append(precision_ - fp.size(), '0');
+      tail = ExponentString(d.digits == "0" ? 0 : d.exp, exp_size_);
+    } else {
+      std::tie(ip, fp) = PositionalParts(v, kind_, plus_);
+      fp.append(pad_right_ - fp.size(), ' ');
+    }
+    return std::string(pad_left_ - ip.size(), ' ') + ip + "." + fp + tail;
+  }
+
+ private:
+  FloatKind kind_;
+  bool plus_;
+  bool sci_ = false;
+  int pad_left_ = 0, pad_right_ = 0, precision_ = 0, exp_size_ = 0;
+};
+
+std::vector<std::string> FormatFloats(const std::vector<double>& vals, FloatKind kind) {
+  const FloatingFormat format(vals, kind, false);
   std::vector<std::string> out;
-  if (!sci) {
-    // Split into integer and fraction parts; pad both to common widths.
-    std::vector<std::pair<std::string, std::string>> parts;
-    size_t int_w = 0, frac_w = 0;
-    for (F v : vals) {
-      std::string s;
-      if (std::isnan(static_cast<double>(v))) {
-        s = "nan";
-      } else if (std::isinf(static_cast<double>(v))) {
-        s = v < 0 ? "-inf" : "inf";
-      } else {
-        s = Shortest(v);
-        if (s.find('e') != std::string::npos) s = absl::StrCat(static_cast<double>(v));
-        if (s.find('.') == std::string::npos) s += ".";
-      }
-      if (s == "nan" || s == "inf" || s == "-inf") {
-        parts.emplace_back(s, "");
-        continue;
-      }
-      size_t dot = s.find('.');
-      std::string ip = dot == std::string::npos ? s : s.substr(0, dot);
-      std::string fp = dot == std::string::npos ? "" : s.substr(dot);
-      int_w = std::max(int_w, ip.size());
-      frac_w = std::max(frac_w, fp.size());
-      parts.emplace_back(ip, fp);
-    }
-    auto non_finite = [](const std::string& ip) {
-      return ip == "nan" || ip == "inf" || ip == "-inf";
-    };
-    size_t width = int_w + frac_w;
-    for (auto& [ip, fp] : parts) {
-      if (non_finite(ip)) width = std::max(width, ip.size());
-    }
-    for (auto& [ip, fp] : parts) {
-      if (non_finite(ip)) {  // right-aligned to the full width
-        out.push_back(std::string(width - ip.size(), ' ') + ip);
-        continue;
-      }
-      std::string s = std::string(width - int_w - frac_w + int_w - ip.size(), ' ') + ip + fp;
-      if (fp.empty() && frac_w > 0) {
-        s += std::string(frac_w, ' ');
-      } else {
-        s += std::string(frac_w - fp.size(), ' ');
-      }
-      out.push_back(s);
-    }
-    return out;
-  }
-  // Scientific: mantissa digits trimmed, "." kept, exponent with a sign and two digits at least;
-  // nan, inf and -inf as themselves (no exponent), right-aligned.
-  std::vector<std::pair<std::string, std::string>> parts;  // mantissa, exponent
-  size_t mant_frac_w = 0;
-  for (F v : vals) {
-    const double d = static_cast<double>(v);
-    if (!std::isfinite(d)) {
-      parts.emplace_back(std::isnan(d) ? "nan" : (d < 0 ? "-inf" : "inf"), "");
-      continue;
-    }
-    std::string s = ShortestScientific(v);
-    size_t e = s.find('e');
-    std::string mant = e == std::string::npos ? s : s.substr(0, e);
-    std::string exp = e == std::string::npos ? "" : s.substr(e + 1);
-    if (mant.find('.') == std::string::npos) mant += ".";
-    int ev = 0;
-    if (!exp.empty() && !absl::SimpleAtoi(exp, &ev)) ev = 0;
-    std::string es = absl::StrCat(ev < 0 ? "e-" : "e+", std::abs(ev) < 10 ? "0" : "", std::abs(ev));
-    mant_frac_w = std::max(mant_frac_w, mant.size() - mant.find('.'));
-    parts.emplace_back(mant, es);
-  }
-  size_t w = 0;
-  std::vector<std::string> tmp;
-  for (auto& [m, e] : parts) {
-    if (e.empty()) {  // non-finite
-      tmp.push_back(m);
-      w = std::max(w, m.size());
-      continue;
-    }
-    std::string s = m + std::string(mant_frac_w - (m.size() - m.find('.')), '0') + e;
-    tmp.push_back(s);
-    w = std::max(w, s.size());
-  }
-  for (auto& s : tmp) out.push_back(std::string(w - s.size(), ' ') + s);
+  out.reserve(vals.size());
+  for (double v : vals) out.push_back(format(v));
   return out;
+}
+
+// numpy's ComplexFloatingFormat: the real parts as an array, the imaginary ones as another with
+// an explicit sign, and "j" placed before the imaginary part's trailing padding.
+std::vector<std::string> FormatComplex(const std::vector<double>& re, const std::vector<double>& im,
+                                       FloatKind kind) {
+  const FloatingFormat real(re, kind, false), imag(im, kind, true);
+  std::vector<std::string> out;
+  out.reserve(re.size());
+  for (size_t i = 0; i < re.size(); ++i) {
+    std::string b = imag(im[i]);
+    const size_t end = b.find_last_not_of(' ') + 1;
+    b.insert(end, "j");
+    out.push_back(real(re[i]) + b);
+  }
+  return out;
+}
+
+// numpy's str of a floating scalar (a 0-d array prints so): positional with at least one
+// fractional digit ("2.0") for zero and magnitudes in [1e-4, 10^k) (k: 4 for half, 8 for float,
+// 16 for double), else scientific without trailing zeros ("1e+20", "1.5e-05");
+// with trim_zero the positional form drops ".0" too (numpy's complex parts: "(1+2j)").
+std::string ScalarString(double v, FloatKind kind, bool plus_sign, bool trim_zero) {
+  if (std::isnan(v)) return plus_sign ? "+nan" : "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : (plus_sign ? "+inf" : "inf");
+  const double limit = kind == FloatKind::kHalf ? 1e4 : (kind == FloatKind::kDouble ? 1e16 : 1e8);
+  const double a = std::fabs(v);
+  if (a == 0 || (a >= 1e-4 && a < limit)) {
+    const Decimal d = ShortestDecimal(v, kind);
+    const int n = static_cast<int>(d.digits.size());
+    std::string ip, fp;
+    if (d.digits == "0") {
+      ip = "0";
+    } else if (d.exp >= 0) {
+      ip = d.digits.substr(0, std::min(n, d.exp + 1));
+      if (d.exp + 1 > n) ip.append(d.exp + 1 - n, '0');
+      if (d.exp + 1 < n) fp = d.digits.substr(d.exp + 1);
+    } else {
+      ip = "0";
+      fp = std::string(-d.exp - 1, '0') + d.digits;
+    }
+    std::string s = std::string(d.negative ? "-" : (plus_sign ? "+" : "")) + ip;
+    if (!fp.empty()) return s + "." + fp;
+    return trim_zero ? s : s + ".0";
+  }
+  const Decimal d = ShortestDecimal(v, kind);
+  std::string s = std::string(d.negative ? "-" : (plus_sign ? "+" : "")) + d.digits.substr(0, 1);
+  if (d.digits.size() > 1) s += "." + d.digits.substr(1);
+  return s + ExponentString(d.exp, 2);
 }
 
 std::vector<std::string> PadLeft(std::vector<std::string> v) {
@@ -173,6 +315,45 @@ std::string BytesRepr(const std::string& s) {
   return out;
 }
 
+// printf's "%g" (six significant digits; "nan", "inf", "-inf").
+std::string GString(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+complex128 ComplexAt(const Tensor& t, int64_t o) {
+  return t.dtype() == DT_COMPLEX64 ? complex128(t.flat<complex64>()[o]) : t.flat<complex128>()[o];
+}
+FloatKind ComplexKind(const Tensor& t) {
+  return t.dtype() == DT_COMPLEX64 ? FloatKind::kFloat : FloatKind::kDouble;
+}
+
+// numpy's str of a 0-d array (its scalar's str) for the floating and complex dtypes; nullopt for
+// the others, whose element string serves.
+std::optional<std::string> ScalarStr(const Tensor& t) {
+  switch (t.dtype()) {
+    case DT_FLOAT:
+      return ScalarString(t.flat<float>()[0], FloatKind::kFloat, false, false);
+    case DT_DOUBLE:
+      return ScalarString(t.flat<double>()[0], FloatKind::kDouble, false, false);
+    case DT_HALF:
+      return ScalarString(static_cast<float>(t.flat<half>()[0]), FloatKind::kHalf, false, false);
+    case DT_BFLOAT16:
+      return GString(static_cast<float>(t.flat<bfloat16>()[0]));
+    case DT_COMPLEX64:
+    case DT_COMPLEX128: {
+      // "2j" when the real part is +0; else "(re+imj)", each part without ".0".
+      const complex128 c = ComplexAt(t, 0);
+      const std::string im = ScalarString(c.imag(), ComplexKind(t), true, true) + "j";
+      if (c.real() == 0 && !std::signbit(c.real())) return im.substr(im[0] == '+' ? 1 : 0);
+      return "(" + ScalarString(c.real(), ComplexKind(t), false, true) + im + ")";
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 // Element strings for the elements at flat offsets `offs` (in that order), padded to a common
 // width computed over those elements only (numpy formats a summarized array from the items it
 // shows, not from every element).
@@ -188,14 +369,19 @@ std::vector<std::string> ElementStrings(const Tensor& t, const std::vector<int64
   };
   switch (t.dtype()) {
     case DT_FLOAT:
-      return FormatFloats(gather(t.flat<float>(), [](float x) { return x; }));
+      return FormatFloats(gather(t.flat<float>(), [](float x) { return double{x}; }),
+                          FloatKind::kFloat);
     case DT_DOUBLE:
-      return FormatFloats(gather(t.flat<double>(), [](double x) { return x; }));
+      return FormatFloats(gather(t.flat<double>(), [](double x) { return x; }), FloatKind::kDouble);
     case DT_HALF:
-      return FormatFloats(gather(t.flat<half>(), [](half h) { return static_cast<float>(h); }));
-    case DT_BFLOAT16:
       return FormatFloats(
-          gather(t.flat<bfloat16>(), [](bfloat16 h) { return static_cast<float>(h); }));
+          gather(t.flat<half>(), [](half h) { return double{static_cast<float>(h)}; }),
+          FloatKind::kHalf);
+    case DT_BFLOAT16:
+      // bfloat16 is ml_dtypes' type in numpy, not a numpy floating type: each element prints
+      // as its str ("%g" of its value), unpadded: [1 0.5 100].
+      for (int64_t o : offs) out.push_back(GString(static_cast<float>(t.flat<bfloat16>()[o])));
+      return out;
     case DT_BOOL: {
       auto f = t.flat<bool>();
       for (int64_t o : offs) out.push_back(f[o] ? " True" : "False");
@@ -208,13 +394,13 @@ std::vector<std::string> ElementStrings(const Tensor& t, const std::vector<int64
     }
     case DT_COMPLEX64:
     case DT_COMPLEX128: {
+      std::vector<double> re, im;
       for (int64_t o : offs) {
-        complex128 c = t.dtype() == DT_COMPLEX64 ? complex128(t.flat<complex64>()[o])
-                                                 : t.flat<complex128>()[o];
-        out.push_back(absl::StrCat(Shortest(c.real()), c.imag() < 0 ? "-" : "+",
-                                   Shortest(std::fabs(c.imag())), "j"));
+        const complex128 c = ComplexAt(t, o);
+        re.push_back(c.real());
+        im.push_back(c.imag());
       }
-      return PadLeft(out);
+      return FormatComplex(re, im, ComplexKind(t));
     }
     default: {
       absl::Status s = VisitDataType(t.dtype(), [&](auto tag) {
@@ -336,7 +522,11 @@ struct Printer {
   void RowItem(const std::string& s) {
     if (!first_in_row) {
       const size_t col = out.size() - line_start;
-      if (col + 1 + s.size() + 1 > static_cast<size_t>(kLineWidth)) {
+      // numpy's test: the line with its separator and this item past the width less one per
+      // axis (the closing brackets that may follow).
+      if (col + 1 + s.size() + rank > static_cast<size_t>(kLineWidth)) {
+        // numpy strips a wrapped line's trailing padding (complex elements end in spaces).
+        while (out.size() > line_start && out.back() == ' ') out.pop_back();
         out.push_back('\n');
         line_start = out.size();
         out.append(rank, ' ');  // the row's indent (rank - 1) plus one
@@ -353,6 +543,7 @@ struct Printer {
 
 std::string FormatLikeNumpy(const Tensor& t) {
   if (t.shape().rank() == 0) {
+    if (std::optional<std::string> scalar = ScalarStr(t)) return *scalar;
     std::vector<std::string> elems = ElementStrings(t, {0});
     std::string s = elems.empty() ? "" : elems[0];
     size_t start = s.find_first_not_of(' ');

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -123,6 +124,75 @@ TEST(NumpyFormatTest, StringsAreEscapedAndLongOnesCut) {
   const std::string big(5000000, 'z');
   const std::string shown = FormatLikeNumpy(Tensor::Scalar<std::string>(big));
   EXPECT_EQ(shown, absl::StrCat("b'", std::string(1000, 'z'), "'...(5000000 bytes)"));
+}
+
+// Expected strings are numpy 2.4's str() of the same arrays (TensorFlow's fetches print so).
+TEST(NumpyFormatTest, FloatDigitsAreTheTypesOwnAndAtMostEightAfterThePoint) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>({0.1, 1.0 / 3, 2}, TensorShape({3}))),
+            "[0.1        0.33333333 2.        ]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>({0.0012345678901, 1}, TensorShape({2}))),
+            "[0.00123457 1.        ]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>({1e-5, 1.0 / 3}, TensorShape({2}))),
+            "[1.00000000e-05 3.33333333e-01]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>({1e100, 1e-5}, TensorShape({2}))),
+            "[1.e+100 1.e-005]");
+  auto halves = [](std::vector<float> v) {
+    std::vector<half> h;
+    for (float f : v) h.push_back(half(f));
+    return Tensor::FromVector<half>(h, TensorShape({static_cast<int64_t>(h.size())}));
+  };
+  EXPECT_EQ(FormatLikeNumpy(halves({0.1f, 1.0f / 3, 2})), "[0.1    0.3333 2.    ]");
+  // Scientific from 1e3 for half and 1e6 for float (numpy: 10^min(8, the type's digits)); a
+  // mantissa padded with the value's further digits.
+  EXPECT_EQ(FormatLikeNumpy(halves({13040, 1})), "[1.304e+04 1.000e+00]");
+  EXPECT_EQ(FormatLikeNumpy(halves({123.456f, 0.001234f, 7})),
+            "[1.2344e+02 1.2341e-03 7.0000e+00]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({1e6f}, TensorShape({1}))), "[1.e+06]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({999999}, TensorShape({1}))), "[999999.]");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<bfloat16>(
+                {bfloat16(1.0f), bfloat16(0.5f), bfloat16(100.0f)}, TensorShape({3}))),
+            "[1 0.5 100]");
+}
+
+TEST(NumpyFormatTest, ComplexElementsAreRealAndSignedImaginaryColumns) {
+  EXPECT_EQ(
+      FormatLikeNumpy(Tensor::FromVector<complex64>({{1, 2}, {3.25f, -4.5f}}, TensorShape({2}))),
+      "[1.  +2.j  3.25-4.5j]");
+  const double nan = std::nan(""), inf = INFINITY;
+  EXPECT_EQ(FormatLikeNumpy(
+                Tensor::FromVector<complex128>({{0, 2}, {nan, 1}, {1, -inf}}, TensorShape({3}))),
+            "[ 0. +2.j nan +1.j  1.-infj]");
+  // Trailing padding stays before "]" and is stripped where a line wraps.
+  std::vector<complex128> v(9, complex128(1, 2.5));
+  v.insert(v.end(), 9, complex128(1, 1));
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<complex128>(v, TensorShape({18}))),
+            "[1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j 1.+2.5j\n"
+            " 1.+1.j  1.+1.j  1.+1.j  1.+1.j  1.+1.j  1.+1.j  1.+1.j  1.+1.j  1.+1.j ]");
+}
+
+TEST(NumpyFormatTest, ScalarsPrintAsNumpyScalars) {
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<double>(2)), "2.0");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<double>(1.0 / 3)), "0.3333333333333333");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<double>(1e20)), "1e+20");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<double>(-0.0)), "-0.0");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<float>(1e-4f)), "1e-04");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<float>(123456789.0f)), "1.2345679e+08");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<half>(half(65504.0f))), "6.55e+04");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<half>(half(1.0f / 3))), "0.3333");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<bfloat16>(bfloat16(2.0f))), "2");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<complex64>({0, 2})), "2j");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<complex64>({1, 2})), "(1+2j)");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<complex64>({-0.0f, -0.0f})), "(-0-0j)");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<complex64>({1, std::nanf("")})), "(1+nanj)");
+  EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<complex128>({1e20, 1e-5})), "(1e+20+1e-05j)");
+}
+
+TEST(NumpyFormatTest, RowsWrapWithOneColumnLessPerAxis) {
+  std::vector<double> v;
+  for (int k = 0; k < 8; ++k) v.push_back(123456.5 + k);
+  EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<double>(v, TensorShape({1, 1, 8}))),
+            "[[[123456.5 123457.5 123458.5 123459.5 123460.5 123461.5 123462.5\n"
+            "   123463.5]]]");
 }
 
 }  // namespace
