@@ -119,6 +119,12 @@ absl::StatusOr<rill::Tensor> ToRillTensor(const TF_Tensor* t) {
     for (size_t i = 0; i < strings.size(); ++i) {
       strings[i].assign(TF_StringGetDataPointer(&in[i]), TF_StringGetSize(&in[i]));
     }
+  } else if (t->dtype == TF_BOOL) {
+    // A caller's byte other than 0 and 1 would make every later read of the bool undefined:
+    // nonzero reads as true (numpy's reading of such bytes).
+    const uint8_t* in = static_cast<const uint8_t*>(t->storage->data());
+    bool* dst = static_cast<bool*>(out->raw_data());
+    for (int64_t i = 0; i < needed; ++i) dst[i] = in[i] != 0;
   } else if (needed > 0) {
     std::memcpy(out->raw_data(), t->storage->data(), static_cast<size_t>(needed));
   }

@@ -281,6 +281,23 @@ TEST(Conversion, MalformedTensorsAreInvalidArgument) {
   EXPECT_EQ(rill_c::ToRillTensor(nullptr).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(Conversion, BoolBytesOtherThanZeroAndOneReadAsTrue) {
+  // The caller's buffer is copied with each byte normalized, so no kernel reads a bool of value 2
+  // (undefined behaviour; UBSan's "load of value 2, which is not a valid value for type bool").
+  const int64_t dims[] = {4};
+  TF_Tensor* t = TF_AllocateTensor(TF_BOOL, dims, 1, 4);
+  const uint8_t bytes[] = {0, 1, 2, 255};
+  std::memcpy(TF_TensorData(t), bytes, 4);
+  absl::StatusOr<rill::Tensor> r = rill_c::ToRillTensor(t);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const uint8_t* got = static_cast<const uint8_t*>(r->raw_data());
+  EXPECT_EQ(got[0], 0);
+  EXPECT_EQ(got[1], 1);
+  EXPECT_EQ(got[2], 1);
+  EXPECT_EQ(got[3], 1);
+  TF_DeleteTensor(t);
+}
+
 TEST(Conversion, TensorFromProto) {
   rill::TensorProto proto;
   proto.set_dtype(rill::DT_INT32);
