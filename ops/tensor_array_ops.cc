@@ -89,6 +89,16 @@ REGISTER_OP("TensorArrayScatterV3")
     .SetIsStateful()
     .SetShapeFn(shape_fns::Scalar);
 
+REGISTER_OP("TensorArraySplitV3")
+    .Input("handle: resource")
+    .Input("value: T")
+    .Input("lengths: int64")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
 REGISTER_OP("TensorArraySizeV3")
     .Input("handle: resource")
     .Input("flow_in: float")

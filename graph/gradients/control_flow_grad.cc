@@ -8,6 +8,7 @@
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -126,6 +127,33 @@ absl::Status TensorArrayScatterGrad(const Scope& s, const GradOp& op, GradSpan g
   return ReadBackGrad(s, op, g, out, ops::TensorArrayGatherV3);
 }
 RILL_REGISTER_GRADIENT("TensorArrayScatterV3", TensorArrayScatterGrad);
+
+// (value, lengths) = Concat(handle, flow): dvalue is split back into the gradient array by the
+// forward lengths.
+absl::Status TensorArrayConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[1]);
+  OpBuilder split(s, "TensorArraySplitV3");
+  split.Input(ga.handle).Input(g[0]).Input(op.outputs[1]).Input(ga.flow);
+  Output flow = split.Finalize().output(0);
+  *out = {Output(), flow};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorArrayConcatV3", TensorArrayConcatGrad);
+
+// flow_out = Split(handle, value, lengths, flow_in): dvalue is the gradient array concatenated,
+// read after the forward split (the write barrier); the flow's gradient passes through.
+absl::Status TensorArraySplitGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
+  Output flow =
+      ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
+  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
+  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
+  std::vector<Output> joined = ops::TensorArrayConcatV3(s, ga.handle, ga.flow, dtype);
+  if (joined.empty()) return s.status();
+  *out = {Output(), joined[0], Output(), flow};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorArraySplitV3", TensorArraySplitGrad);
 
 // Reading a resource variable: the gradient of the handle is the gradient of the value.
 absl::Status ReadVariableOpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

@@ -6,6 +6,7 @@
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_registry.h"
 
@@ -90,6 +91,34 @@ absl::Status TensorListPopBackGrad(const Scope& s, const GradOp& op, GradSpan g,
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("TensorListPopBack", TensorListPopBackGrad);
+
+// (tensor, lengths) = ConcatV2(list, element_shape, leading_dims): dtensor split back into a
+// list by the forward lengths, with the list's element shape.
+absl::Status TensorListConcatV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  OpBuilder split(s, "TensorListSplit");
+  split.Input(g[0])
+      .Input(ops::TensorListElementShape(s, op.inputs[0], DT_INT64))
+      .Input(op.outputs[1])
+      .Attr("element_dtype", BaseType(g[0].dtype()))
+      .Attr("shape_type", DT_INT64);
+  Output dlist = split.Finalize().output(0);
+  *out = {dlist, Output(), Output()};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListConcatV2", TensorListConcatV2Grad);
+
+// list = Split(tensor, element_shape, lengths): dlist concatenated, each element's first dim
+// from lengths (unset elements as zeros of those rows).
+absl::Status TensorListSplitGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& t = op.inputs[0];
+  Output element_shape = ops::ConcatV2(s, {ops::Const(s, {-1}), RowShape(s, t)}, ops::Const(s, 0));
+  std::vector<Output> joined =
+      ops::TensorListConcatV2(s, g[0], element_shape, op.inputs[2], BaseType(t.dtype()));
+  if (joined.empty()) return s.status();
+  *out = {joined[0], Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("TensorListSplit", TensorListSplitGrad);
 
 }  // namespace
 }  // namespace rill

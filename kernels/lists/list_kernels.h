@@ -151,6 +151,74 @@ class FromTensorOp final : public ListOpBase {
   }
 };
 
+// TensorListSplit(tensor, element_shape, lengths): element i is rows [lengths[0] + ... +
+// lengths[i-1], ... + lengths[i]) of tensor; TensorFlow's checks and texts.
+template <typename Elements>
+class SplitOp final : public ListOpBase {
+ public:
+  explicit SplitOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
+    if (!requested.unknown_rank() && requested.rank() < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorListSplit requires element_shape to be at least of rank 1, but saw: ",
+                       requested.DebugString()));
+    }
+    const Tensor& t = ctx.input(0);
+    if (t.shape().rank() < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Tensor must be at least a vector, but saw shape: ", t.shape().DebugString()));
+    }
+    std::vector<int64_t> inner(t.shape().dims().begin() + 1, t.shape().dims().end());
+    RILL_ASSIGN_OR_RETURN(const TensorShape inner_shape, TensorShape::FromDims(inner));
+    if (!requested.unknown_rank()) {
+      std::vector<int64_t> requested_inner(requested.dims().begin() + 1, requested.dims().end());
+      if (!PartialTensorShape(requested_inner).IsCompatibleWith(inner_shape)) {
+        return absl::InvalidArgumentError(absl::StrCat("tensor shape ", t.shape().DebugString(),
+                                                       " is not compatible with element_shape ",
+                                                       requested.DebugString()));
+      }
+    }
+    const Tensor& lengths = ctx.input(2);
+    if (lengths.shape().rank() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Expected lengths to be a vector, received shape: ", lengths.shape().DebugString()));
+    }
+    auto list = std::make_shared<TensorList>();
+    list->element_dtype = t.dtype();
+    list->element_shape = requested;
+    const int64_t rows = t.shape().dims()[0];
+    int64_t per_row = 1;
+    for (int64_t d : inner) per_row *= d;
+    std::vector<int64_t> dims = inner;
+    dims.insert(dims.begin(), 0);
+    int64_t start = 0;
+    for (int64_t i = 0; i < lengths.NumElements(); ++i) {
+      const int64_t length = lengths.flat<int64_t>()[i];
+      if (length < 0) {
+        return absl::InvalidArgumentError(absl::StrCat("Invalid value in lengths: ", length));
+      }
+      if (length > rows - start) {
+        return absl::InvalidArgumentError(absl::StrCat("Attempting to slice [", start, ", ",
+                                                       start + length, "] from tensor with length ",
+                                                       rows));
+      }
+      dims[0] = length;
+      RILL_ASSIGN_OR_RETURN(const TensorShape shape, TensorShape::FromDims(dims));
+      RILL_ASSIGN_OR_RETURN(Tensor e, ctx.allocate_temp(t.dtype(), shape));
+      RILL_RETURN_IF_ERROR(Elements::Copy(ctx, t, start * per_row, &e, 0, length * per_row));
+      list->tensors.push_back(std::move(e));
+      start += length;
+    }
+    if (start != rows) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Unused values in tensor. Length of tensor: ", rows, " Values used: ", start));
+    }
+    ctx.set_output(0, TensorForList(std::move(list)));
+    return absl::OkStatus();
+  }
+};
+
 template <typename Elements>
 class GetItemOp final : public ListOpBase {
  public:

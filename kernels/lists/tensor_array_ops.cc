@@ -1,5 +1,5 @@
 // TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc): TensorArrayV3 and its Write, Read,
-// Gather, Scatter, Concat, Size, Close and Grad ops. A TensorArray is a resource of
+// Gather, Scatter, Concat, Split, Size, Close and Grad ops. A TensorArray is a resource of
 // the step (OpKernelContext::step_resources, dropped when the run ends), addressed by a handle
 // tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
 // kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
@@ -149,6 +149,7 @@ class TensorArray final : public ResourceBase {
     return element_shape_;
   }
   DataType dtype() const { return dtype_; }
+  bool dynamic_size() const { return dynamic_size_; }
 
  private:
   // A gradient array's second write to an element adds to it (a fresh tensor: the first value
@@ -448,6 +449,64 @@ class ScatterOp final : public OpKernel {
   }
 };
 
+// TensorArraySplitV3(handle, value, lengths, flow_in): element i is rows
+// [lengths[0] + ... + lengths[i-1], ... + lengths[i]) of value (value's shape with dim 0 set to
+// lengths[i]); the array must have one element per length (a dynamic array grows to fit).
+class SplitOp final : public OpKernel {
+ public:
+  explicit SplitOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
+    const Tensor& value = ctx.input(1);
+    const Tensor& lengths = ctx.input(2);
+    if (lengths.shape().rank() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Expected lengths to be a vector, received shape: ", lengths.shape().DebugString()));
+    }
+    if (value.shape().rank() < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Expected value to be at least a vector, but received shape: ",
+                       value.shape().DebugString()));
+    }
+    const int64_t n = lengths.NumElements();
+    const int64_t* len = lengths.flat<int64_t>().data();
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (len[i] < 0 || len[i] > value.shape().dims()[0]) {
+        total = -1;  // reported by the sum check below, as TensorFlow's does for a bad length
+        break;
+      }
+      total += len[i];
+    }
+    if (total != value.shape().dims()[0]) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < n; ++i) sum += len[i];
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is ", sum,
+          " and value's shape is: ", value.shape().DebugString()));
+    }
+    const int64_t size = ta->Size();
+    if (size != n && !(ta->dynamic_size() && size < n)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorArray's size is not equal to the size of lengths (", size, " vs. ", n,
+                       "), and the TensorArray is not marked as dynamically resizeable"));
+    }
+    std::vector<int64_t> dims(value.shape().dims().begin(), value.shape().dims().end());
+    const int64_t per_row = total == 0 ? 0 : value.NumElements() / total;
+    int64_t row = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      dims[0] = len[i];
+      RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::FromDims(dims));
+      RILL_ASSIGN_OR_RETURN(Tensor piece, ctx.allocate_temp(value.dtype(), shape));
+      RILL_RETURN_IF_ERROR(CopyElements(value, row * per_row, &piece, 0, len[i] * per_row));
+      RILL_RETURN_IF_ERROR(ta->Write(i, piece));
+      row += len[i];
+    }
+    ctx.set_output(0, ctx.input(3));
+    return absl::OkStatus();
+  }
+};
+
 class SizeOp final : public OpKernel {
  public:
   explicit SizeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -509,6 +568,7 @@ REGISTER_KERNEL(KernelDefBuilder("TensorArrayReadV3").Device(kDeviceCpu), ReadOp
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayGatherV3").Device(kDeviceCpu), GatherOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayScatterV3").Device(kDeviceCpu), ScatterOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcatV3").Device(kDeviceCpu), ConcatOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySplitV3").Device(kDeviceCpu), SplitOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV3").Device(kDeviceCpu), SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV3").Device(kDeviceCpu), CloseOp);
 

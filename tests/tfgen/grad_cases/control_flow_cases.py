@@ -48,6 +48,11 @@ def _while(kind):
                                          lambda i, a, b: (i + 1, b, a * b + x),
                                          [tf.constant(0), x * 0.5, x])
                 return [tf.identity(a, name="out"), tf.identity(b, name="out_b")]
+            if kind == "split_concat":  # rows 2, 1 and 2 split, read, rewritten, concatenated
+                ta = tf.TensorArray(tf.float32, size=3, infer_shape=False).split(x, [2, 1, 2])
+                out = tf.TensorArray(tf.float32, size=3, infer_shape=False)
+                out = out.write(0, ta.read(2) * 2.0).write(1, ta.read(0)).write(2, ta.read(1))
+                return tf.identity(out.concat() * 3.0, name="out")
             raise ValueError(kind)
         finally:
             control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
@@ -120,6 +125,11 @@ def _tensor_array(kind):
                 _, _, outs = tf1.while_loop(lambda i, h, o: i < 4, body,
                                             [tf.constant(0), tf.zeros([2, 3]), outputs])
                 return tf.identity(outs.stack(), name="out")
+            if kind == "split_concat":  # rows 2, 1 and 2 split, read, rewritten, concatenated
+                ta = tf.TensorArray(tf.float32, size=3, infer_shape=False).split(x, [2, 1, 2])
+                out = tf.TensorArray(tf.float32, size=3, infer_shape=False)
+                out = out.write(0, ta.read(2) * 2.0).write(1, ta.read(0)).write(2, ta.read(1))
+                return tf.identity(out.concat() * 3.0, name="out")
             raise ValueError(kind)
         finally:
             control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
@@ -133,6 +143,10 @@ def _more(add):
                                       ("w", rand([3, 3], "ta_rnn_w") * 0.5)], _tensor_array("rnn"))
     add("TensorArrayScatterV3", "straight", [("x", rand([3, 2], "ta_scatter"))],
         _tensor_array("straight"))
+    add("TensorArrayConcatV3", "split_concat", [("x", rand([5, 2], "ta_concat"))],
+        _tensor_array("split_concat"))
+    add("TensorArraySplitV3", "split_concat", [("x", rand([5, 2], "ta_split"))],
+        _tensor_array("split_concat"))
     add("TensorArrayGatherV3", "rnn", [("x", rand([4, 2, 3], "ta_gather_x")),
                                        ("w", rand([3, 3], "ta_gather_w") * 0.5)],
         _tensor_array("rnn"))

@@ -37,3 +37,27 @@ def cases(add):
                                              element_dtype=tf.float32)
         return [_stack(handle), tf.identity(last * 3.0, name="last")]
     add("TensorListPopBack", "pop_and_rest", [("x", rand([3, 3], "list_pop"))], pop)
+
+    def split_concat(x):
+        # Rows 2, 0 and 3 split into a list and the list concatenated again (each list read once:
+        # Rill's AddN does not add lists).
+        l = raw.TensorListSplit(tensor=x * 2.0, element_shape=tf.constant([-1, 3]),
+                                lengths=tf.constant([2, 0, 3], tf.int64))
+        joined = raw.TensorListConcatV2(input_handle=l, element_shape=tf.constant([-1, 3]),
+                                        leading_dims=tf.constant([], tf.int64),
+                                        element_dtype=tf.float32, name="out")[0]
+        return joined * joined
+
+    def set_then_concat(x, item):
+        # A list of rows 3 and 2 whose second element is replaced, then concatenated.
+        l = raw.TensorListSplit(tensor=x, element_shape=tf.constant([-1, 3]),
+                                lengths=tf.constant([3, 2], tf.int64))
+        l = raw.TensorListSetItem(input_handle=l, index=1, item=item * 2.0)
+        return raw.TensorListConcatV2(input_handle=l, element_shape=tf.constant([-1, 3]),
+                                      leading_dims=tf.constant([], tf.int64),
+                                      element_dtype=tf.float32, name="out")[0]
+    add("TensorListConcatV2", "split_concat", [("x", rand([5, 3], "list_concat"))], split_concat)
+    add("TensorListSplit", "split_concat", [("x", rand([5, 3], "list_split"))], split_concat)
+    add("TensorListConcatV2", "set_then_concat",
+        [("x", rand([5, 3], "list_concat_set_x")), ("item", rand([4, 3], "list_concat_set_i"))],
+        set_then_concat)

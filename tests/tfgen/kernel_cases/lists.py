@@ -248,6 +248,45 @@ def build_all(rec, emit):
                "List contains uninitialized tensor at index 2 but leading_dims has only 1 "
                "elements.")
 
+    def split(dt):
+        x = rand(dt, [5, 3], "Ls/x" + dt)
+
+        def spl(lengths, shape=(-1, 3), value=None):
+            return R.TensorListSplit(tensor=ph("x", x if value is None else value),
+                                     element_shape=_shape(list(shape) if shape else shape),
+                                     lengths=ph("lengths", np.array(lengths, np.int64)))
+
+        def ragged():
+            # Rows 2, 0 and 3 (an empty element), each read back, and the list concatenated.
+            l = spl([2, 0, 3])
+            items = [R.TensorListGetItem(input_handle=l, index=const("i%d" % i, i),
+                                         element_shape=_shape([-1, 3], "es%d" % i),
+                                         element_dtype=tdt(dt)) for i in range(3)]
+            joined = R.TensorListConcatV2(input_handle=l, element_shape=_shape([-1, 3], "ces"),
+                                          leading_dims=tf.constant([], tf.int64),
+                                          element_dtype=tdt(dt), name="out")
+            return items + list(joined)
+        c("TensorListSplit", dt, "ragged_lengths", ragged)
+        c("TensorListSplit", dt, "unknown_shape_length", lambda: R.TensorListLength(
+            input_handle=spl([5], None), name="out"))
+
+        def errors(what, build, phrase):
+            c("TensorListSplit", dt, what, lambda: R.TensorListLength(input_handle=build(),
+                                                                     name="out"),
+              error="INVALID_ARGUMENT", phrases=[phrase])
+
+        errors("unused_rows_error", lambda: spl([1, 2]),
+               "Unused values in tensor. Length of tensor: 5 Values used: 3")
+        errors("past_end_error", lambda: spl([4, 2]),
+               "Attempting to slice [4, 6] from tensor with length 5")
+        errors("negative_length_error", lambda: spl([-1, 6]), "Invalid value in lengths: -1")
+        errors("scalar_shape_error", lambda: spl([5], []),
+               "TensorListSplit requires element_shape to be at least of rank 1, but saw: []")
+        errors("incompatible_shape_error", lambda: spl([5], (-1, 2)),
+               "tensor shape [5,3] is not compatible with element_shape [?,2]")
+        errors("scalar_tensor_error", lambda: spl([1], None, x[0, 0]),
+               "Tensor must be at least a vector, but saw shape: []")
+
     suite("TensorListReserve", reserve)
     suite("TensorListFromTensor", from_tensor)
     suite("TensorListGetItem", get_item)
@@ -259,3 +298,4 @@ def build_all(rec, emit):
     suite("EmptyTensorList", empty)
     suite("TensorListPopBack", pop_back)
     suite("TensorListConcatV2", concat)
+    suite("TensorListSplit", split)

@@ -138,6 +138,45 @@ def build_all(rec, emit):
               "TensorArray has inconsistent shapes.  Index 0 has (excepting dimension 0) shape: "
               "[3] but index 1 has (excepting dimension 0) shape: [2]"])
 
+    def split(dt):
+        x = rand(dt, [5, 3], "TAs/x" + dt)
+
+        def lengths(v):
+            return ph("lengths", np.array(v, np.int64))
+
+        def ragged():
+            # Rows 2, 0 and 3 (an empty element), read back and concatenated again.
+            ta = tf.TensorArray(tdt(dt), size=3, infer_shape=False, clear_after_read=False,
+                                name="out")
+            ta = ta.split(ph("x", x), lengths([2, 0, 3]))
+            return [ta.read(0), ta.read(1), ta.read(2), ta.concat()]
+        c("TensorArraySplitV3", dt, "ragged_lengths", ragged)
+
+        def dynamic():
+            ta = tf.TensorArray(tdt(dt), size=0, dynamic_size=True, infer_shape=False, name="out")
+            ta = ta.split(ph("x", x), lengths([1, 1, 3]))
+            return [ta.size(), ta.read(2)]
+        c("TensorArraySplitV3", dt, "dynamic_size_grows", dynamic)
+
+        def errors(what, size, value, lens, phrase):
+            def build():
+                ta = tf.TensorArray(tdt(dt), size=size, infer_shape=False, name="out")
+                return tf.raw_ops.TensorArraySplitV3(handle=ta.handle, value=ph("x", value),
+                                                     lengths=ph("lengths", lens),
+                                                     flow_in=ta.flow)
+            c("TensorArraySplitV3", dt, what, build, error="INVALID_ARGUMENT", phrases=[phrase])
+
+        errors("lengths_sum_error", 2, x, np.array([1, 2], np.int64),
+               "Expected sum of lengths to be equal to values.shape[0], but sum of lengths is 3 "
+               "and value's shape is: [5,3]")
+        errors("size_mismatch_error", 2, x, np.array([1, 1, 3], np.int64),
+               "TensorArray's size is not equal to the size of lengths (2 vs. 3), and the "
+               "TensorArray is not marked as dynamically resizeable")
+        errors("scalar_value_error", 1, x[0, 0], np.array([1], np.int64),
+               "Expected value to be at least a vector, but received shape: []")
+        errors("lengths_matrix_error", 1, x, np.array([[5]], np.int64),
+               "Expected lengths to be a vector, received shape: [1,1]")
+
     def rnns(dt):
         x = rand(dt, [5, 3, 4], "TA/rnn", kind="small")   # time-major: [time, batch, depth]
         rs = np.random.RandomState(7)
@@ -223,3 +262,5 @@ def build_all(rec, emit):
     emit("TensorArrayScatterV3")
     rec.for_dtypes("TensorArrayConcatV3", ["float32", "int32"], concat)
     emit("TensorArrayConcatV3")
+    rec.for_dtypes("TensorArraySplitV3", ["float32", "int32"], split)
+    emit("TensorArraySplitV3")
