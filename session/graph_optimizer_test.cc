@@ -942,6 +942,31 @@ TEST(GraphOptimizerTest, FusesAResidualAddIntoTheConvolutionGivingTheSameResults
   }
 }
 
+// The addend is the convolution's own input, or a Const: its buffer is read, never written.
+TEST(GraphOptimizerTest, AResidualAddendThatIsTheConvolutionsInputOrAConstStaysIntact) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto conv = [&](const std::string& name, float b) {  // distinct filters: CSE keeps both
+    Output w = ops::Const<float>(root.WithOpName(name + "_w"), {1.f, -1.f, 0.5f, b},
+                                 TensorShape({1, 1, 2, 2}));
+    return ops::BiasAdd(root.WithOpName(name + "_ba"),
+                        ops::Conv2D(root.WithOpName(name), x, w, {1, 1, 1, 1}, "SAME"),
+                        ops::Const(root.WithOpName(name + "_b"), {b, -0.25f}));
+  };
+  ops::AddV2(root.WithOpName("plus_x"), conv("c1", 0.5f), x);
+  Output k = ops::Const<float>(root.WithOpName("k"), {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f},
+                               TensorShape({1, 2, 2, 2}));
+  ops::AddV2(root.WithOpName("plus_k"), k, conv("c2", 1.5f));
+  ops::Identity(root.WithOpName("x_after"), x);
+  ops::Identity(root.WithOpName("k_after"), k);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.residual_adds_fused, 2);
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  ExpectSameOutputs(g, {{"x:0", ResidualInput(TensorShape({1, 2, 2, 2}), 1)}},
+                    {"plus_x:0", "plus_k:0", "x_after:0", "k_after:0"});
+}
+
 TEST(GraphOptimizerTest, ResidualAddsWhosePiecesAreReadElsewhereAreNotFused) {
   {  // the biased convolution also read by another node
     Scope root = Scope::NewRootScope();
