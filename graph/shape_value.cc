@@ -197,7 +197,7 @@ int64_t BinaryElement(const std::string& op, int64_t a, int64_t b) {
     if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return -1;
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    r = op == "FloorDiv" ? q : a - q * b;
+    r = op == "FloorDiv" ? q : a - static_cast<__int128>(q) * b;
   }
   if (r > std::numeric_limits<int64_t>::max() || r < std::numeric_limits<int64_t>::min()) {
     return -1;
@@ -240,10 +240,16 @@ std::optional<PartialValue> Evaluate(const ShapeValueGraph& g, int node, int out
     std::optional<PartialValue> dims = ShapeOf(g, node, 0);
     if (!dims) return std::nullopt;
     if (op == "Rank") return PartialValue{true, {static_cast<int64_t>(dims->elements.size())}};
+    // The element count, unknown where it overflows int64 or an int32 out_type (the kernel
+    // refuses those).
     int64_t n = 1;
     for (int64_t d : dims->elements) {
-      if (d < 0) return std::nullopt;
-      n *= d;
+      if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+    }
+    const auto out_type = def.attr().find("out_type");
+    if (out_type != def.attr().end() && out_type->second.type() == DT_INT32 &&
+        n > std::numeric_limits<int32_t>::max()) {
+      return std::nullopt;
     }
     return PartialValue{true, {n}};
   }

@@ -224,5 +224,34 @@ TEST(ShapeValueTest, IntegerArithmeticOnKnownElements) {
   EXPECT_FALSE(g.Eval("mismatch"));  // lengths 3 and 2 do not broadcast
 }
 
+TEST(ShapeValueTest, SizesPastInt64OrAnInt32OutTypeAreUnknown) {
+  // UBSan (fuzz_findings_test under --config=asan): the element count of [2^62, 4] overflowed.
+  FakeGraph g(
+      Node("x", "Placeholder", {}) + Node("y", "Placeholder", {}) +
+          Node("overflow", "Size", {"x"}) +
+          Node("int32", "Size", {"y"}, "attr { key: 'out_type' value { type: DT_INT32 } }") +
+          Node("int64", "Size", {"y"}, "attr { key: 'out_type' value { type: DT_INT64 } }"),
+      {{"x:0", PartialTensorShape({int64_t{1} << 62, 4})},
+       {"y:0", PartialTensorShape({int64_t{1} << 16, int64_t{1} << 16})}});
+  EXPECT_FALSE(g.Eval("overflow"));
+  EXPECT_FALSE(g.Eval("int32"));  // 2^32 elements: the int32 Size kernel refuses it
+  std::optional<PartialValue> v = g.Eval("int64");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({int64_t{1} << 32}));
+}
+
+TEST(ShapeValueTest, FloorModOfTheInt64MinimumDoesNotOverflow) {
+  // floor(-2^63 / 3) * 3 is below -2^63: computed in 128 bits, the remainder is 1.
+  FakeGraph g(
+      "node { name: 'min' op: 'Const' attr { key: 'dtype' value { type: DT_INT64 } } "
+      "attr { key: 'value' value { tensor { dtype: DT_INT64 tensor_shape {} "
+      "int64_val: -9223372036854775808 } } } }\n" +
+          IntConst("three", {3}, true) + Node("mod", "FloorMod", {"min", "three"}),
+      {});
+  std::optional<PartialValue> v = g.Eval("mod");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->elements, std::vector<int64_t>({1}));
+}
+
 }  // namespace
 }  // namespace rill
