@@ -137,6 +137,17 @@ struct SquaredDifferenceFunctor : CwiseFunctorBase {
     return WrapMul(d, d);
   }
 };
+// half as TensorFlow's Eigen kernels compute it (each operation rounded to half; x and y come in
+// float): SquaredDifference squares x - y rounded to half, FloorDiv floors x / y rounded to half.
+struct SquaredDifferenceHalfFunctor : CwiseFunctorBase {
+  float operator()(float x, float y) const {
+    const float d = static_cast<float>(half(x - y));
+    return d * d;
+  }
+};
+struct FloorDivHalfFunctor : CwiseFunctorBase {
+  float operator()(float x, float y) const { return std::floor(static_cast<float>(half(x / y))); }
+};
 
 struct Atan2Functor : CwiseFunctorBase {
   static constexpr int64_t kCost = 20;
@@ -261,13 +272,15 @@ REGISTER_CWISE_CPU("Mul", BinaryOp, MulFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Div", BinaryOp, DivFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("RealDiv", BinaryOp, DivFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("DivNoNan", BinaryOp, DivNoNanFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, float, double, RILL_INTS);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivHalfFunctor, half);
 REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Maximum", BinaryOp, MaximumFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Minimum", BinaryOp, MinimumFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Pow", BinaryOp, PowFunctor, RILL_FLOATS, int8_t, int16_t, int32_t, int64_t);
-REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, RILL_FLOATS, int32_t,
+REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, float, double, int32_t,
                    int64_t);
+REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceHalfFunctor, half);
 REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);

@@ -1,7 +1,7 @@
-// Mod on the CPU (C's truncating % and fmod), Equal / NotEqual on strings, the tiled loop for
-// a short row broadcast against a full operand (an image's per-channel mean), and how the
-// elementwise loops (kernels/math_lib/cwise_op.h) split over the intra-op threads; the other
-// binary kernels are covered by tests/conformance.
+// Mod on the CPU (C's truncating % and fmod), half SquaredDifference and FloorDiv, Equal / NotEqual
+// on strings, the tiled loop for a short row broadcast against a full operand (an image's
+// per-channel mean), and how the elementwise loops (kernels/math_lib/cwise_op.h) split over the
+// intra-op threads; the other binary kernels are covered by tests/conformance.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -55,6 +55,33 @@ TEST(ModTest, IntegerZeroDivisorIsInvalidArgument) {
   EXPECT_THAT(
       RunMod<int32_t>(DT_INT32, {1, 2}, {1, 0}),
       StatusIs(absl::StatusCode::kInvalidArgument, testing::HasSubstr("Integer division by zero")));
+}
+
+// half SquaredDifference squares x - y rounded to half, and FloorDiv floors x / y rounded to
+// half, as TensorFlow 2.21's Eigen kernels do; the values are TensorFlow's (a float computation
+// rounded once gives 83.9375, 711, 37.0625 and -186, -6, -50).
+TEST(HalfBinaryTest, SquaredDifferenceAndFloorDivRoundEachStepAsTensorFlow) {
+  auto run = [](const std::string& op, std::vector<float> x, std::vector<float> y) {
+    OpTester t(op, "h");
+    const TensorShape shape({static_cast<int64_t>(x.size())});
+    t.Attr("T", DT_HALF)
+        .Input(Tensor::FromVector<half>(std::vector<half>(x.begin(), x.end()), shape))
+        .Input(Tensor::FromVector<half>(std::vector<half>(y.begin(), y.end()), shape));
+    return t.Run();
+  };
+  auto floats = [](const Tensor& t) {
+    std::vector<float> v;
+    for (half h : t.flat<half>()) v.push_back(static_cast<float>(h));
+    return v;
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> sq,
+                            run("SquaredDifference", {-1.513671875f, 4.10546875f, 7.609375f},
+                                {7.6484375f, -22.5625f, 1.521484375f}));
+  EXPECT_EQ(floats(sq[0]), (std::vector<float>{84.0f, 711.5f, 37.03125f}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> fd,
+                            run("FloorDiv", {24.125f, -11.4765625f, 10.390625f},
+                                {-0.13037109375f, 2.294921875f, -0.2120361328125f}));
+  EXPECT_EQ(floats(fd[0]), (std::vector<float>{-185.0f, -5.0f, -49.0f}));
 }
 
 TEST(EqualTest, StringsCompareByValueWithBroadcasting) {
