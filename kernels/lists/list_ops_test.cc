@@ -60,6 +60,34 @@ TEST(TensorListTest, ConcatJoinsElementsAndSizesUnsetOnesFromLeadingDims) {
   ExpectTensorEqual(out[1], Tensor::FromVector<int64_t>({2, 1, 1}, TensorShape({3})));
 }
 
+TEST(TensorListTest, SplitMakesElementsOfTheGivenLengthsAndChecksThem) {
+  auto split = [](const Tensor& t, const Tensor& shape, std::vector<int64_t> lengths) {
+    OpTester op("TensorListSplit");
+    op.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+    op.Input(t).Input(shape).Input(
+        Tensor::FromVector<int64_t>(lengths, TensorShape({static_cast<int64_t>(lengths.size())})));
+    return op.Run();
+  };
+  const Tensor t = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> l, split(t, Shape({-1, 2}), {2, 0, 1}));
+  const TensorList* list = l[0].flat<Variant>()[0].get<TensorList>();
+  ASSERT_EQ(list->tensors.size(), 3u);
+  ExpectTensorEqual(list->tensors[0], Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})));
+  EXPECT_EQ(list->tensors[1].shape(), TensorShape({0, 2}));
+  ExpectTensorEqual(list->tensors[2], Tensor::FromVector<float>({5, 6}, TensorShape({1, 2})));
+  EXPECT_THAT(split(t, Shape({-1, 2}), {1, 1}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Unused values in tensor. Length of tensor: 3 Values used: 2"));
+  EXPECT_THAT(split(t, Shape({-1, 2}), {2, 2}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Attempting to slice [2, 4] from tensor with length 3"));
+  EXPECT_THAT(split(t, Shape({-1, 2}), {-1, 4}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid value in lengths: -1"));
+  EXPECT_THAT(split(t, Shape({-1, 3}), {3}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "tensor shape [3,2] is not compatible with element_shape [?,3]"));
+}
+
 TEST(TensorListTest, DtypeMismatchIsTensorFlowsError) {
   OpTester get("TensorListGetItem");
   get.Attr("element_dtype", DT_INT32)

@@ -66,6 +66,42 @@ TEST_F(TensorArrayTest, ConcatJoinsElementsOfDifferentLengths) {
   ExpectTensorEqual(out[1], Tensor::FromVector<int64_t>({2, 0, 1}, TensorShape({3})));
 }
 
+TEST_F(TensorArrayTest, SplitWritesRowsByLengthsAndChecksThem) {
+  auto split = [&](const Tensor& h, const Tensor& value, std::vector<int64_t> lengths) {
+    OpTester t("TensorArraySplitV3");
+    t.Attr("T", DT_FLOAT).Input(h).Input(value);
+    t.Input(
+        Tensor::FromVector<int64_t>(lengths, TensorShape({static_cast<int64_t>(lengths.size())})));
+    t.Input(Tensor::Scalar<float>(0.f));
+    t.SetStepResources(&step_);
+    return t.Run().status();
+  };
+  const Tensor value = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2}));
+  Tensor h = NewArray(3, /*clear_after_read=*/false);
+  ASSERT_THAT(split(h, value, {2, 0, 1}), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor first, Read(h, 0));
+  ExpectTensorEqual(first, Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor empty, Read(h, 1));
+  EXPECT_EQ(empty.shape(), TensorShape({0, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor last, Read(h, 2));
+  ExpectTensorEqual(last, Tensor::FromVector<float>({5, 6}, TensorShape({1, 2})));
+  EXPECT_THAT(split(NewArray(2), value, {1, 1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expected sum of lengths to be equal to values.shape[0], but sum of "
+                       "lengths is 2 and value's shape is: [3,2]"));
+  EXPECT_THAT(split(NewArray(2), value, {1, 1, 1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "TensorArray's size is not equal to the size of lengths (2 vs. 3), and "
+                       "the TensorArray is not marked as dynamically resizeable"));
+  EXPECT_THAT(split(NewArray(1), Tensor::Scalar<float>(1.f), {1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expected value to be at least a vector, but received shape: []"));
+  // A negative length never reads past the value: the sum check reports it.
+  EXPECT_THAT(split(NewArray(2), value, {4, -1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       testing::HasSubstr("Expected sum of lengths to be equal")));
+}
+
 TEST_F(TensorArrayTest, WriteReadSizeAndClose) {
   Tensor h = NewArray(2);
   const Tensor v = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
