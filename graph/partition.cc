@@ -45,8 +45,6 @@ class Partitioner {
 
   absl::StatusOr<std::map<std::string, Graph>> Run() {
     const int n = graph_.num_node_ids();
-    host_inputs_.resize(n);
-    host_outputs_.resize(n);
     on_host_device_.resize(n);
     copies_.resize(n, nullptr);
     for (const Node* node : graph_.op_nodes()) {
@@ -92,31 +90,49 @@ class Partitioner {
     return absl::StrCat(prefix, "/_", (*options_.name_counter)++);
   }
 
-  // Host-memory flags of a node's inputs and outputs (left empty on CPU devices: all host).
+  // The device type of `node`'s assigned device, parsed once per distinct device: the names are
+  // interned (Node::assigned_device_name), so their addresses key the cache.
+  const std::string& DeviceTypeOfNode(const Node& node) {
+    const std::string& device = node.assigned_device_name();
+    auto [it, added] = device_types_.try_emplace(&device);
+    if (added) it->second = DeviceTypeOf(device);
+    return it->second;
+  }
+
+  // Host-memory flags of a node's inputs and outputs, kept only for nodes on non-CPU devices
+  // (on a CPU all memory is host memory): most graphs have none, and flags by node id would
+  // take 80 bytes per id of a run graph that the optimizer shrank.
   absl::Status FillMemoryTypes(const Node& node) {
     const int i = node.id();
-    const std::string type = DeviceTypeOf(node.assigned_device_name());
+    const std::string& type = DeviceTypeOfNode(node);
     on_host_device_[i] = type.empty() || type == "CPU";
     if (on_host_device_[i]) return absl::OkStatus();
+    HostMemory& host = host_memory_[i];
     if (options_.memory_types) {
-      absl::Status s = options_.memory_types(node, type, &host_inputs_[i], &host_outputs_[i]);
+      absl::Status s = options_.memory_types(node, type, &host.inputs, &host.outputs);
       if (!s.ok())
         return AnnotateStatus(s, absl::StrCat("memory types of node '", node.name(), "'"));
       return absl::OkStatus();
     }
     if (node.is_unknown_op()) return absl::OkStatus();  // nothing can be said: device memory
-    for (DataType t : node.output_types()) host_outputs_[i].push_back(DataTypeAlwaysOnHost(t));
+    for (DataType t : node.output_types()) host.outputs.push_back(DataTypeAlwaysOnHost(t));
     return absl::OkStatus();
   }
 
   // Whether output `port` of node i / input `slot` of node i lives in host memory on a non-CPU
   // device (false on CPU, where there is only host memory).
   bool OutputOnHost(int i, int port) const {
-    return port >= 0 && port < static_cast<int>(host_outputs_[i].size()) && host_outputs_[i][port];
+    auto it = host_memory_.find(i);
+    if (it == host_memory_.end()) return false;
+    const std::vector<bool>& outputs = it->second.outputs;
+    return port >= 0 && port < static_cast<int>(outputs.size()) && outputs[port];
   }
   bool InputOnHost(int i, int slot, DataType dtype) const {
     if (on_host_device_[i]) return false;
-    if (slot < static_cast<int>(host_inputs_[i].size())) return host_inputs_[i][slot];
+    auto it = host_memory_.find(i);
+    if (it != host_memory_.end() && slot < static_cast<int>(it->second.inputs.size())) {
+      return it->second.inputs[slot];
+    }
     return !options_.memory_types && DataTypeAlwaysOnHost(dtype);
   }
 
@@ -258,10 +274,14 @@ class Partitioner {
   PartitionOptions options_;
   int64_t local_counter_ = 0;
   int64_t edge_id_ = 0;
-  std::vector<std::vector<bool>> host_inputs_;   // by node id; empty on CPU devices
-  std::vector<std::vector<bool>> host_outputs_;  // by node id; empty on CPU devices
-  std::vector<bool> on_host_device_;             // by node id: placed on a CPU (all host memory)
-  std::vector<Node*> copies_;                    // by node id: the node's copy in its partition
+  struct HostMemory {
+    std::vector<bool> inputs;   // by input arg element
+    std::vector<bool> outputs;  // by output
+  };
+  absl::flat_hash_map<int, HostMemory> host_memory_;  // by node id; only nodes on non-CPU devices
+  absl::flat_hash_map<const std::string*, std::string> device_types_;  // see DeviceTypeOfNode
+  std::vector<bool> on_host_device_;  // by node id: placed on a CPU (all host memory)
+  std::vector<Node*> copies_;         // by node id: the node's copy in its partition
   std::vector<PendingEdge> pending_;
   // (src node id, src port, destination device, destination input on host) -> _Recv (or the
   // Identity of a control edge, port kControlSlot).
