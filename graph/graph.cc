@@ -23,6 +23,19 @@ bool TypesCompatible(DataType produced, DataType expected) {
   return IsRefType(produced) && !IsRefType(expected) && BaseType(produced) == expected;
 }
 
+// How many nodes ahead the loops that copy or release nodes' properties prefetch them.
+constexpr size_t kPrefetchAhead = 16;
+
+// Brings the reference counts of `props` into the cache for writing, ahead of the copy or release
+// that changes them. A graph's Properties blocks are spread over its whole heap (hundreds of
+// megabytes at a million nodes), and the locked increment or decrement of a count that misses
+// the cache waits for memory with no other access overlapping it, so a loop copying a large
+// graph waited on memory once per node. libstdc++'s make_shared keeps the counts in the 8 bytes
+// before the object; a prefetch never faults, so another layout would only lose the gain.
+void PrefetchUseCount(const void* props) {
+  __builtin_prefetch(reinterpret_cast<const char*>(props) - 8, /*rw=*/1);
+}
+
 }  // namespace
 
 // --------------------------------------------------------------------------------------------
@@ -222,6 +235,10 @@ void Graph::CopyFrom(const Graph& other) {
   node_pool_.Reserve(other.num_nodes_);
   edge_pool_.Reserve(other.num_edges_);
   for (size_t i = 0; i < other.nodes_.size(); ++i) {
+    if (i + kPrefetchAhead < other.nodes_.size()) {
+      const Node* ahead = other.nodes_[i + kPrefetchAhead];
+      if (ahead != nullptr) PrefetchUseCount(ahead->props_.get());
+    }
     const Node* o = other.nodes_[i];
     if (o == nullptr) continue;
     Node* n = node_pool_.Take(other.num_nodes_);
@@ -467,31 +484,30 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
     out.erase(std::remove_if(out.begin(), out.end(), ends_removed), out.end());
   }
   // Each edge is freed once: through its consumer's in-list when the consumer goes too, else
-  // through its producer's out-list (freed edges are never read again).
+  // through its producer's out-list (freed edges are never read again; their slots, and a
+  // released node's id, stay readable in the pools). One pass frees a node's edges and releases
+  // it, so that a large removal reads each removed node once more, not three times.
   auto free_edge = [&](const Edge* e) {
     edges_[e->id()] = nullptr;
     --num_edges_;
   };
-  for (Node* n : nodes) {
-    for (const Edge* e : n->out_edges_) {
-      if (!removed[e->dst()->id()]) free_edge(e);
-    }
-  }
-  for (Node* n : nodes) {
-    for (const Edge* e : n->in_edges_) free_edge(e);
-  }
   // Removing most of the graph (the optimizer dropping a chain of Identities) rebuilds the name
   // index from the survivors instead of erasing each name, which would probe the whole large
   // index at random.
-  if (nodes.size() > name_index_.size() / 2) {
-    for (Node* n : nodes) ReleaseNode(n);
-    name_index_.Filter([this](int id) { return nodes_[id] != nullptr; });
-    return;
-  }
-  for (Node* n : nodes) {
-    name_index_.Erase(n->name(), node_names());
+  const bool rebuild_index = nodes.size() > name_index_.size() / 2;
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (k + kPrefetchAhead < nodes.size()) {
+      PrefetchUseCount(nodes[k + kPrefetchAhead]->props_.get());
+    }
+    Node* n = nodes[k];
+    for (const Edge* e : n->out_edges_) {
+      if (!removed[e->dst()->id()]) free_edge(e);
+    }
+    for (const Edge* e : n->in_edges_) free_edge(e);
+    if (!rebuild_index) name_index_.Erase(n->name(), node_names());
     ReleaseNode(n);
   }
+  if (rebuild_index) name_index_.Filter([this](int id) { return nodes_[id] != nullptr; });
 }
 
 void Graph::FixupSourceAndSinkEdges() {

@@ -280,11 +280,12 @@ class Optimizer {
       int dst_input;
     };
     if (dead_.empty() && replacements_.empty() && edges_.empty()) return absl::OkStatus();
-    std::vector<Node*> remove = dead_;
+    std::vector<Node*> remove = std::move(dead_);
+    dead_.clear();
     // By node id (the ids the rewrites name are all below this bound).
     const int num_ids = graph_->num_node_ids();
     std::vector<bool> gone(num_ids, false);
-    for (const Node* n : dead_) gone[n->id()] = true;
+    for (const Node* n : remove) gone[n->id()] = true;
     std::vector<std::vector<Use>> uses(replacements_.size());
     std::vector<std::string> devices(replacements_.size());
     std::vector<int64_t> positions(replacements_.size());
@@ -299,7 +300,9 @@ class Optimizer {
       gone[old->id()] = true;
     }
     if (!remove.empty()) graph_->RemoveNodes(remove);
-    std::vector<Node*> replaced(num_ids, nullptr);  // old id -> replacement
+    // Old id -> replacement; left empty without replacements (identity removal), so that a pass
+    // removing a million nodes does not clear a million entries it never reads.
+    std::vector<Node*> replaced(replacements_.empty() ? 0 : num_ids, nullptr);
     for (size_t r = 0; r < replacements_.size(); ++r) {
       absl::StatusOr<Node*> n = graph_->AddNode(std::move(replacements_[r].def));
       if (!n.ok()) return Bug(n.status());
@@ -309,7 +312,7 @@ class Optimizer {
       replaced[replacements_[r].old_id] = *n;
     }
     auto resolve = [&](int id) -> Node* {
-      if (replaced[id] != nullptr) return replaced[id];
+      if (!replaced.empty() && replaced[id] != nullptr) return replaced[id];
       return gone[id] ? nullptr : graph_->FindNodeById(id);
     };
     auto add = [&](const PendingEdge& edge) -> absl::Status {
@@ -342,7 +345,6 @@ class Optimizer {
       }
     }
     for (const PendingEdge& e : edges_) RILL_RETURN_IF_ERROR(add(e));
-    dead_.clear();
     replacements_.clear();
     edges_.clear();
     return absl::OkStatus();
