@@ -42,6 +42,13 @@ REGISTER_OP("RealDiv")
         "int64, complex64, complex128}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+REGISTER_OP("MulNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 REGISTER_OP("DivNoNan")
     .Input("x: T")
     .Input("y: T")

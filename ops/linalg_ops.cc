@@ -1,6 +1,6 @@
 // Op definitions of the dense linear-algebra ops: MatrixDeterminant, LogMatrixDeterminant,
-// MatrixInverse, Cholesky, Qr, Svd, MatrixTriangularSolve, MatrixSolve. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// MatrixInverse, Cholesky, Qr, Svd, SelfAdjointEigV2, MatrixTriangularSolve, MatrixSolve.
+// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions never fail: the kernels report bad shapes with TensorFlow's texts. Outputs are
 // inferred where the input's rank is known (rank >= 2) and are unknown otherwise.
@@ -150,6 +150,25 @@ REGISTER_OP("Qr")
     .Attr("full_matrices: bool = false")
     .Attr("T: {double, float, half, complex64, complex128}")
     .SetShapeFn(QrShape);
+
+// e [..., n]; v the input's shape with compute_v, else a scalar.
+absl::Status SelfAdjointEigShape(ShapeInferenceContext& c) {
+  std::vector<int64_t> d;
+  if (!MatrixDims(c, 0, &d)) return absl::OkStatus();
+  bool compute_v = true;
+  (void)GetNodeAttr(c.node(), "compute_v", &compute_v);
+  c.set_output(0, BatchPlus(d, 2, {d[d.size() - 1]}));
+  c.set_output(1, compute_v ? PartialTensorShape(d) : PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("SelfAdjointEigV2")
+    .Input("input: T")
+    .Output("e: T")
+    .Output("v: T")
+    .Attr("compute_v: bool = true")
+    .Attr("T: {double, float, half, complex64, complex128}")
+    .SetShapeFn(SelfAdjointEigShape);
 
 REGISTER_OP("Svd")
     .Input("input: T")

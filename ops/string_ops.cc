@@ -1,7 +1,6 @@
 // Op definitions of the string and check ops: StringJoin, AsString, StringFormat, PrintV2, Print,
-// Assert, and DynamicStitch
-// (the gradients' index merge). Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// Assert, DynamicStitch (the gradients' index merge) and DynamicPartition. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <algorithm>
 #include <vector>
 
@@ -141,6 +140,28 @@ REGISTER_OP("DynamicStitch")
     .Attr("N: int >= 1")
     .Attr("T: type")
     .SetShapeFn(DynamicStitchShape);
+
+// DynamicPartition: num_partitions outputs of [?] + data's dims after partitions' rank, when
+// both ranks are known; unknown otherwise.
+absl::Status DynamicPartitionShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& data = c.input(0);
+  const PartialTensorShape& partitions = c.input(1);
+  if (data.unknown_rank() || partitions.unknown_rank() || data.rank() < partitions.rank()) {
+    return absl::OkStatus();
+  }
+  std::vector<int64_t> dims = {-1};
+  for (int d = partitions.rank(); d < data.rank(); ++d) dims.push_back(data.dims()[d]);
+  for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DynamicPartition")
+    .Input("data: T")
+    .Input("partitions: int32")
+    .Output("outputs: num_partitions * T")
+    .Attr("num_partitions: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicPartitionShape);
 
 }  // namespace
 }  // namespace rill

@@ -954,6 +954,34 @@ absl::Status RaggedGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grad
 }
 RILL_REGISTER_GRADIENT("RaggedGather", RaggedGatherGrad);
 
+// DynamicPartition (TensorFlow's data_flow_grad.py): the positions 0..n-1 of partitions' elements,
+// partitioned the same way, say where each output row came from; DynamicStitch puts the outputs'
+// gradients back there. Partitions get none.
+absl::Status DynamicPartitionGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& data = op.inputs[0];
+  const Output& partitions = op.inputs[1];
+  RILL_ASSIGN_OR_RETURN(int64_t n, op.GetInt("num_partitions"));
+  Output prefix_shape = ops::Shape(s, partitions);
+  Output positions = ops::Reshape(
+      s, ops::Range(s, I32(s, 0), ops::Prod(s, prefix_shape, ops::Const(s, 0)), I32(s, 1)),
+      prefix_shape);
+  Operation parts = OpBuilder(s, "DynamicPartition")
+                        .Input(positions)
+                        .Input(partitions)
+                        .Attr("num_partitions", n)
+                        .Finalize();
+  std::vector<Output> indices;
+  for (int64_t i = 0; i < n; ++i) indices.push_back(parts.output(static_cast<int>(i)));
+  std::vector<Output> grads;  // an output nothing used gets zeros, as in TensorFlow
+  for (size_t i = 0; i < g.size(); ++i) {
+    grads.push_back(g[i].valid() ? g[i] : ops::ZerosLike(s, op.outputs[i]));
+  }
+  Output stitched = ops::DynamicStitch(s, indices, grads);
+  *out = {ops::Reshape(s, stitched, ops::Shape(s, data)), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("DynamicPartition", DynamicPartitionGrad);
+
 // RaggedTensorToSparse (TensorFlow's ragged_conversion_ops.py): the sparse values are the flat
 // values flattened, so their gradient is reshaped back; the splits get none.
 absl::Status RaggedTensorToSparseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

@@ -13,6 +13,7 @@
 #include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -826,6 +827,46 @@ absl::Status SvdGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("Svd", SvdGrad);
+
+// SelfAdjointEigV2 (TensorFlow's linalg_grad.py): with compute_v, grad_a = V (diag(grad_e) +
+// F o (V^H grad_v)) V^H with F[i][j] = 1 / (e_j - e_i) off the diagonal (SafeReciprocal), 0 on
+// it; without it, V diag(grad_e) V^H from a second decomposition. The op reads only the lower
+// triangle, so grad_a is symmetrized, its lower triangle kept and its diagonal halved. Real
+// dtypes only.
+absl::Status SelfAdjointEigV2Grad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& a = op.inputs[0];
+  RILL_ASSIGN_OR_RETURN(bool compute_v, op.GetBool("compute_v"));
+  const DataType t = BaseType(a.dtype());
+  if (t == DT_COMPLEX64 || t == DT_COMPLEX128) {
+    return absl::UnimplementedError(
+        absl::StrCat("Node '", op.name(), "' (SelfAdjointEigV2): no gradient for complex inputs"));
+  }
+  Output e = op.outputs[0];
+  Output grad_a;
+  if (compute_v) {
+    Output v = op.outputs[1];
+    Output f =
+        ops::MatrixSetDiagV3(s,
+                             SafeReciprocal(s, ops::Sub(s, ops::ExpandDims(s, e, ops::Const(s, -2)),
+                                                        ops::ExpandDims(s, e, ops::Const(s, -1)))),
+                             ops::ZerosLike(s, e), ops::Const(s, 0));
+    Output inner =
+        ops::AddV2(s, MatrixDiag(s, g[0]), ops::Mul(s, f, MatMul(s, v, g[1], true, false)));
+    grad_a = MatMul(s, v, MatMul(s, inner, v, false, true));
+  } else {
+    Output v =
+        OpBuilder(s, "SelfAdjointEigV2").Input(a).Attr("compute_v", true).Finalize().output(1);
+    grad_a = MatMul(s, v, MatMul(s, MatrixDiag(s, g[0]), v, false, true));
+  }
+  grad_a = ops::MatrixBandPart(s, ops::AddV2(s, grad_a, Adjoint(s, grad_a)),
+                               ops::Const(s, int64_t{-1}), ops::Const(s, int64_t{0}));
+  Output half_diag = ops::Mul(
+      s, grad::ScalarLike(s, 0.5, grad_a),
+      ops::MatrixDiagPartV3(s, grad_a, ops::Const(s, 0), grad::ScalarLike(s, 0.0, grad_a)));
+  *out = {ops::MatrixSetDiagV3(s, grad_a, half_diag, ops::Const(s, 0))};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("SelfAdjointEigV2", SelfAdjointEigV2Grad);
 
 }  // namespace
 }  // namespace rill

@@ -6,6 +6,7 @@
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/gradients/grad_helpers.h"
 #include "graph/gradients/grad_registry.h"
@@ -247,6 +248,17 @@ absl::Status DivNoNanGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("DivNoNan", DivNoNanGrad);
+
+// MulNoNan (TensorFlow's math_grad.py): MulNoNan(g, y) for x, MulNoNan(x, g) for y, each summed
+// over its broadcast dims.
+absl::Status MulNoNanGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  auto mul_no_nan = [&](const Output& a, const Output& b) {
+    return OpBuilder(s, "MulNoNan").Input(a).Input(b).Finalize().output(0);
+  };
+  *out = Reduced(s, op, mul_no_nan(g[0], op.inputs[1]), mul_no_nan(op.inputs[0], g[0]));
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("MulNoNan", MulNoNanGrad);
 
 // FloorDiv and TruncateDiv are piecewise constant: no gradient, as in TensorFlow.
 absl::Status NoInputGrads(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

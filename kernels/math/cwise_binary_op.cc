@@ -1,8 +1,8 @@
-// Binary elementwise kernels on the CPU (numpy broadcasting): Sub, Mul, Div, RealDiv, DivNoNan,
-// FloorDiv, FloorMod, Maximum, Minimum, Pow, SquaredDifference, the comparisons Less, LessEqual,
-// Greater, GreaterEqual, Equal, NotEqual, LogicalAnd, LogicalOr, Atan2, Xlogy, Xdivy, Xlog1py
-// (0 where x is 0, whatever y is), TruncateDiv, TruncateMod and Mod (C's truncating / and %, fmod
-// for floats). Arithmetic follows kernels/math_lib/cwise_math.h. Errors (InvalidArgument,
+// Binary elementwise kernels on the CPU (numpy broadcasting): Sub, Mul, MulNoNan, Div, RealDiv,
+// DivNoNan, FloorDiv, FloorMod, Maximum, Minimum, Pow, SquaredDifference, the comparisons Less,
+// LessEqual, Greater, GreaterEqual, Equal, NotEqual, LogicalAnd, LogicalOr, Atan2, Xlogy, Xdivy,
+// Xlog1py (0 where x is 0, whatever y is), TruncateDiv, TruncateMod and Mod (C's truncating / and
+// %, fmod for floats). Arithmetic follows kernels/math_lib/cwise_math.h. Errors (InvalidArgument,
 // TensorFlow's texts): "Incompatible shapes: [2,3] vs. [3,2]"; "Integer division by zero" (Div,
 // FloorDiv, FloorMod on integers; Internal for TruncateDiv and TruncateMod, TensorFlow's code
 // there); "Integers to negative integer powers are not allowed" (Pow).
@@ -74,6 +74,13 @@ struct DivNoNanFunctor : CwiseFunctorBase {
   template <typename T>
   T operator()(T x, T y) const {
     return y == T(0) ? T(0) : x / y;
+  }
+};
+// MulNoNan: 0 where y is 0 (even for an x of NaN or infinity), x * y elsewhere.
+struct MulNoNanFunctor : CwiseFunctorBase {
+  template <typename T>
+  T operator()(T x, T y) const {
+    return y == T(0) ? T(0) : x * y;
   }
 };
 struct FloorDivFunctor : IntDivisionCheck {
@@ -272,6 +279,7 @@ REGISTER_CWISE_CPU("Mul", BinaryOp, MulFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("Div", BinaryOp, DivFunctor, RILL_FLOATS, RILL_INTS);
 REGISTER_CWISE_CPU("RealDiv", BinaryOp, DivFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("DivNoNan", BinaryOp, DivNoNanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("MulNoNan", BinaryOp, MulNoNanFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, float, double, RILL_INTS);
 REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivHalfFunctor, half);
 REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS);

@@ -283,6 +283,15 @@ def gather_cases(add):
                   lambda x, idx=idx: raw.GatherNd(params=dense(x), indices=c(idx), name="out"))
     unary(add, "GatherNd", "int64_indices", rand([2, 3], "gnd64"),
           lambda x: raw.GatherNd(params=x, indices=c([[1, 2], [1, 2]], tf.int64), name="out"))
+    add("DynamicPartition", "rows", [("data", rand([5, 2], "dp_rows"))],
+        lambda d: list(raw.DynamicPartition(data=d, partitions=c([1, 0, 2, 1, 1]),
+                                            num_partitions=3, name="out")))
+    add("DynamicPartition", "one_output_used", [("data", rand([4, 3], "dp_one"))],
+        lambda d: raw.DynamicPartition(data=d, partitions=c([1, 0, 1, 1]), num_partitions=2,
+                                       name="out")[1])
+    add("DynamicPartition", "matrix_partitions_f64", [("data", rand([2, 3], "dp_m", dtype=F64))],
+        lambda d: list(raw.DynamicPartition(data=d, partitions=c([[1, 0, 1], [0, 0, 1]]),
+                                            num_partitions=2, name="out")))
     add("DynamicStitch", "two", [("a", rand([2, 3], "ds_a")), ("b", rand([2, 3], "ds_b"))],
         lambda a, b: raw.DynamicStitch(indices=[c([0, 2]), c([1, 3])], data=[a, b], name="out"))
     add("DynamicStitch", "overlapping_f64", [("a", rand([3], "ds64_a", dtype=F64)),

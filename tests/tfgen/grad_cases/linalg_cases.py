@@ -48,6 +48,7 @@ def cases(add):
     einsums(add)
     qr(add)
     svd(add)
+    eigh(add)
 
 
 def batch_matmul(add):
@@ -259,3 +260,21 @@ def svd(add):
                 lambda a, full=full, uv=uv: (
                     list(raw.Svd(input=a, compute_uv=True, full_matrices=full, name="out"))
                     if uv else raw.Svd(input=a, compute_uv=False, name="out")[0]))
+
+
+def eigh(add):
+    """SelfAdjointEigV2 of symmetric matrices with distinct eigenvalues; the vectors enter the
+    loss squared (v * v), which does not depend on their signs."""
+    def values_and_squared_vectors(a):
+        out = raw.SelfAdjointEigV2(input=a, name="out")
+        return [out.e, tf.square(out.v)]
+
+    for what, shape, vectors in [("vectors", [3, 3], True), ("vectors_batch", [2, 4, 4], True),
+                                 ("values_only", [3, 3], False),
+                                 ("values_only_batch", [2, 3, 3], False)]:
+        for dt in REAL:
+            a = rand(shape, ("eigh", what, dt), "any", dt)
+            add("SelfAdjointEigV2", what, [("a", (a + np.swapaxes(a, -1, -2)).astype(dt))],
+                lambda a, vectors=vectors: (
+                    values_and_squared_vectors(a) if vectors
+                    else raw.SelfAdjointEigV2(input=a, compute_v=False, name="out").e))

@@ -95,6 +95,10 @@ def more_cases(add):
     add("DivNoNan", "zero_divisor", [("x", rand([2, 3], "dnn_x")),
                                      ("y", np.array([[1.5, 0, -2], [0, 0.5, 1]], np.float32))],
         lambda x, y: raw.DivNoNan(x=x, y=y, name="out"))
+    binary(add, "MulNoNan", "any", "any")
+    add("MulNoNan", "zero_and_nan", [("x", np.array([[np.nan, 1.5], [np.inf, -2]], np.float32)),
+                                     ("y", np.array([[0, 2], [0, 0.5]], np.float32))],
+        lambda x, y: raw.MulNoNan(x=x, y=y, name="out"))
     binary(add, "FloorDiv", "any", "nonzero", shapes=[("same_shape", [2, 3], [2, 3])])
     binary(add, "FloorMod", "any", "nonzero")
     binary(add, "TruncateDiv", "any", "nonzero", shapes=[("same_shape", [2, 3], [2, 3])])

@@ -8,7 +8,8 @@ from kernel_cases.core import (ALL, FLOAT_SPECIALS, NP, arr, int_edges, is_float
 # op -> (tolerance kind, operand domain). domain: any | div (integer divisor never 0) | pow.
 BINARY = [
     ("Add", "exact", "any"), ("AddV2", "exact", "any"), ("Sub", "exact", "any"),
-    ("Mul", "exact", "any"), ("Div", "transc", "div"), ("RealDiv", "transc", "div"),
+    ("Mul", "exact", "any"), ("MulNoNan", "exact", "any"), ("Div", "transc", "div"),
+    ("RealDiv", "transc", "div"),
     ("DivNoNan", "transc", "div"), ("FloorDiv", "transc", "div"), ("FloorMod", "transc", "div"),
     ("Maximum", "exact", "any"), ("Minimum", "exact", "any"), ("Pow", "loose", "pow"),
     ("SquaredDifference", "exact", "any"),

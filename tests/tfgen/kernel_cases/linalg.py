@@ -1,7 +1,8 @@
 """Dense linear algebra: MatrixDeterminant, LogMatrixDeterminant, MatrixInverse, Cholesky, Qr, Svd,
-MatrixTriangularSolve, MatrixSolve, batched over leading dims. Outputs unique only up to signs
-(Qr's and Svd's vectors) are recorded as |Q|, |R|, |U|, |V| (with distinct singular values the
-magnitudes are unique) and as the reconstructions Q R and U diag(s) V^T."""
+SelfAdjointEigV2, MatrixTriangularSolve, MatrixSolve, batched over leading dims. Outputs unique
+only up to signs (Qr's, Svd's and SelfAdjointEigV2's vectors) are recorded as |Q|, |R|, |U|, |V|
+(with distinct singular values or eigenvalues the magnitudes are unique) and as the
+reconstructions Q R, U diag(s) V^T and V diag(e) V^T."""
 import numpy as np
 import tensorflow as tf
 
@@ -156,6 +157,34 @@ def svd(rec):
     unary(rec, "Svd", cases, post=post)
 
 
+def eigh(rec):
+    def post(out, extra):
+        if not extra.get("compute_v", True):
+            return [out.e]
+        e, v = out.e, out.v
+        return [e, tf.abs(v), tf.matmul(v * tf.expand_dims(e, -2), v, adjoint_b=True)]
+
+    def sym(dt, batch, n, seed):
+        a = np.random.RandomState(seed).uniform(-1, 1, size=tuple(batch) + (n, n))
+        return arr(a + np.swapaxes(a, -1, -2), dt)
+
+    def cases(dt):
+        return [
+            ("basic", sym(dt, [], 3, 40), None, None, []),
+            ("batch", sym(dt, [2, 2], 4, 41), None, None, []),
+            ("values_only", sym(dt, [3], 5, 42), {"compute_v": False}, None, []),
+            ("lower_triangle_only", arr([[2, 100], [1, 3]], dt), None, None, []),
+            ("one_by_one", arr([[[-2.5]], [[4]]], dt), None, None, []),
+            ("diagonal", arr(np.diag([3.0, -1.0, 2.0]), dt), None, None, []),
+            ("larger", sym(dt, [], 12, 43), None, None, []),
+            ("empty", np.zeros((2, 0, 0), dt), None, None, []),
+            ("infinite_values", arr([[np.inf, 1], [1, 3]], dt), {"compute_v": False}, None, []),
+            ("nan_error", arr([[np.nan, 1], [1, 3]], dt), None, "INVALID_ARGUMENT",
+             ["Self-adjoint eigen decomposition was not successful."]),
+        ] + _common_errors(dt)
+    unary(rec, "SelfAdjointEigV2", cases, post=post)
+
+
 def solve(rec, op):
     def gen(dt):
         rtol, atol = _tol(dt)
@@ -222,6 +251,8 @@ def build_all(rec, emit):
     emit("Qr")
     svd(rec)
     emit("Svd")
+    eigh(rec)
+    emit("SelfAdjointEigV2")
     solve(rec, "MatrixTriangularSolve")
     emit("MatrixTriangularSolve")
     solve(rec, "MatrixSolve")

@@ -1,5 +1,5 @@
-"""String and check ops: StringJoin, AsString, Assert (its error text), DynamicStitch and
-StringFormat (TensorFlow's print_v2 rendering of tensors, as tf.print uses it)."""
+"""String and check ops: StringJoin, AsString, Assert (its error text), DynamicStitch,
+DynamicPartition and StringFormat (TensorFlow's print_v2 rendering of tensors, as tf.print uses it)."""
 import numpy as np
 import tensorflow as tf
 
@@ -98,6 +98,41 @@ def dynamic_stitch(rec):
                    gen)
 
 
+def dynamic_partition(rec):
+    op = "DynamicPartition"
+
+    def gen(dt):
+        def c(what, data, partitions, n, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: list(tf.raw_ops.DynamicPartition(
+                data=ph("data", data), partitions=ph("partitions", np.asarray(partitions,
+                                                                              np.int32)),
+                num_partitions=n, name="out")), error=error, phrases=phrases)
+
+        if dt == "string":
+            v = _s([b"a", b"bb", b"", b"c", b"dd", b"e"])
+        elif dt == "bool":
+            v = arr([1, 0, 1, 1, 0, 0], dt)
+        else:
+            v = arr([1, 2, 3, 4, 5, 6], dt)
+        c("vector", v, [1, 0, 2, 1, 1, 0], 3)
+        c("empty_partition", v, [0, 0, 2, 2, 0, 2], 3)
+        c("rows", v.reshape(3, 2), [1, 0, 1], 2)
+        c("matrix_partitions", v.reshape(2, 3), [[1, 0, 1], [0, 0, 1]], 2)
+        c("scalar", v[0], 1, 2)
+        c("no_data", v[:0], np.zeros([0]), 2)
+        if dt == "float32":
+            c("out_of_range_error", v, [1, 0, 5, 1, 1, 0], 2, error="INVALID_ARGUMENT",
+              phrases=["partitions[2] = 5 is not in [0, 2)"])
+            c("negative_error", v.reshape(2, 3), [[1, 0, 1], [0, -1, 1]], 2,
+              error="INVALID_ARGUMENT", phrases=["partitions[1,1] = -1 is not in [0, 2)"])
+            c("shape_error", v, [1, 0], 2, error="INVALID_ARGUMENT",
+              phrases=["data.shape must start with partitions.shape, got data.shape = [6], "
+                       "partitions.shape = [2]"])
+
+    rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64", "uint8", "int8",
+                        "int16", "bool", "string"], gen)
+
+
 def build_all(rec, emit):
     string_join(rec)
     emit("StringJoin")
@@ -107,6 +142,8 @@ def build_all(rec, emit):
     emit("Assert")
     dynamic_stitch(rec)
     emit("DynamicStitch")
+    dynamic_partition(rec)
+    emit("DynamicPartition")
     build_all_format(rec, emit)
 
 
