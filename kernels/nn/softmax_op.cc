@@ -1,7 +1,7 @@
 // Softmax and LogSoftmax on the CPU over the last dimension, numerically stable (the row's max is
 // subtracted first): softmax = exp(x - max) / sum(exp(x - max)); log_softmax = (x - max) -
-// log(sum(exp(x - max))). half Softmax rounds each step to half in TensorFlow's order
-// (HalfSoftmaxRow), half LogSoftmax is computed in float; float's exponential is vector_math's
+// log(sum(exp(x - max))). half Softmax and LogSoftmax round each step to half in TensorFlow's
+// order (HalfSoftmaxRow, HalfLogSoftmaxRow); float's exponential is vector_math's
 // ExpF, and the row loops run at the CPU's vector width (RunSimd); rows run in parallel over the
 // kernel's intra-op threads (OpKernelContext::ParallelFor). Errors: InvalidArgument "logits must
 // have >= 1 dimension, got []" (TensorFlow's text).
@@ -114,6 +114,20 @@ void HalfSoftmaxRow(const half* x, int64_t n, int64_t first, half* z) {
     z[j] = half(static_cast<float>(z[j]) * static_cast<float>(inverse));
 }
 
+// half LogSoftmax the same way: s = x - max, the row's sum of exp(s) in Eigen's order, its log,
+// s minus the log, each step rounded to half.
+void HalfLogSoftmaxRow(const half* x, int64_t n, int64_t first, half* z) {
+  half max = x[0];
+  for (int64_t j = 1; j < n; ++j)
+    max = static_cast<float>(x[j]) > static_cast<float>(max) ? x[j] : max;
+  auto shifted = [&](int64_t j) {
+    return static_cast<float>(half(static_cast<float>(x[j]) - static_cast<float>(max)));
+  };
+  for (int64_t j = 0; j < n; ++j) z[j] = half(std::exp(shifted(j)));
+  const half log_sum(std::log(static_cast<float>(half_sums::HalfRowSum(z, first, n))));
+  for (int64_t j = 0; j < n; ++j) z[j] = half(shifted(j) - static_cast<float>(log_sum));
+}
+
 template <bool kLog>
 class SoftmaxOp final : public OpKernel {
  public:
@@ -131,9 +145,15 @@ class SoftmaxOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       const T* x = logits.flat<T>().data();
       T* z = out->flat<T>().data();
-      if constexpr (std::is_same_v<T, half> && !kLog) {
+      if constexpr (std::is_same_v<T, half>) {
         ctx.ParallelFor(rows, n * 20, [&](int64_t begin, int64_t end) {
-          for (int64_t r = begin; r < end; ++r) HalfSoftmaxRow(x + r * n, n, r * n, z + r * n);
+          for (int64_t r = begin; r < end; ++r) {
+            if constexpr (kLog) {
+              HalfLogSoftmaxRow(x + r * n, n, r * n, z + r * n);
+            } else {
+              HalfSoftmaxRow(x + r * n, n, r * n, z + r * n);
+            }
+          }
         });
         return absl::OkStatus();
       }

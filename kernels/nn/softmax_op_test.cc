@@ -30,6 +30,20 @@ TEST(SoftmaxOpTest, HalfRoundsEachStepAsTensorFlow) {
   for (int i = 0; i < 9; ++i) EXPECT_EQ(out[0].flat<half>()[i].bits, want[i]) << i;
 }
 
+TEST(SoftmaxOpTest, HalfLogSoftmaxRoundsEachStepAsTensorFlow) {
+  // TensorFlow 2.21's tf.nn.log_softmax of these float16 logits; computing in float and
+  // rounding once gives -0.02525329 and -10.984375 for elements 0 and 3.
+  const std::vector<float> logits = {5.3671875f, 1.3095703125f, 0.28955078125f, -5.58984375f,
+                                     -0.83203125f};
+  std::vector<half> h;
+  for (float f : logits) h.push_back(half(f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            Run1("LogSoftmax", Tensor::FromVector<half>(h, TensorShape({1, 5}))));
+  const std::vector<float> want = {-0.0250701904296875f, -4.08203125f, -5.1015625f, -10.9765625f,
+                                   -6.22265625f};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(static_cast<float>(out[0].flat<half>()[i]), want[i]) << i;
+}
+
 TEST(SoftmaxOpTest, RowsSumToOneAndLargeLogitsDoNotOverflow) {
   const Tensor x = Tensor::FromVector<double>({0, std::log(3.0), 1000, 1000}, TensorShape({2, 2}));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, Run1("Softmax", x));
