@@ -615,6 +615,52 @@ def _int8_graph():
                              rng2.randint(0, 256, (2, 2, 2, 3)).astype(np.uint8))])
 
 
+def _ragged_text():
+    """Character- and word-level text features as serving graphs compute them from raw strings:
+    unicode_decode / unicode_split (UnicodeDecode), character n-gram counts and hashed word
+    counts / tf-idf through bincount on ragged ids (RaggedBincount, what TextVectorization's
+    count and tf_idf modes freeze to), position ids from tf.ragged.range (RaggedRange), a gather
+    of ragged rows (RaggedGather), to_sparse (RaggedTensorToSparse), unicode_encode of the
+    truncated characters (UnicodeEncode), the eigenvalues / eigenvectors of a feature Gram matrix
+    (SelfAdjointEigV2), tf.dynamic_partition (DynamicPartition) and multiply_no_nan (MulNoNan)."""
+    tf = _tf()
+    emb = _const((64, 6), 51, 1.0)
+    idf = _const((32,), 52, 1.0)
+
+    def fn(text):
+        chars = tf.strings.unicode_decode(text, "UTF-8")
+        char_ids = chars % 64
+        char_counts = tf.math.bincount(char_ids, minlength=64, maxlength=64, axis=-1,
+                                       dtype=tf.float32)
+        char_multi_hot = tf.math.bincount(char_ids, minlength=64, maxlength=64, axis=-1,
+                                          binary_output=True, dtype=tf.float32)
+        words = tf.strings.split(text)
+        word_ids = tf.strings.to_hash_bucket_fast(words, 32)
+        tfidf = tf.math.bincount(word_ids, minlength=32, maxlength=32, axis=-1,
+                                 dtype=tf.float32) * idf
+        positions = tf.ragged.range(chars.row_lengths())
+        lengths = tf.maximum(tf.cast(chars.row_lengths(), tf.float32), 1.0)[:, None]
+        pooled = tf.reduce_sum(tf.gather(emb, char_ids) + tf.cast(
+            positions, tf.float32)[:, :, None] * 0.01, axis=1) / lengths
+        reversed_rows = tf.gather(chars, tf.range(tf.shape(text)[0] - 1, -1, -1))
+        sparse = char_ids.to_sparse()
+        feats = tf.concat([pooled, tfidf[:, :6]], 1)
+        # Distinct eigenvalues (the added diagonal), so |v| is unique.
+        gram = tf.matmul(feats, feats, transpose_a=True) + tf.linalg.diag(tf.range(12.0) * 3.0)
+        e, v = tf.linalg.eigh(gram)
+        # Long and short texts apart (DynamicPartition), a masked product (MulNoNan).
+        short, long_ = tf.dynamic_partition(pooled, tf.cast(lengths[:, 0] > 9.0, tf.int32), 2)
+        masked = tf.math.multiply_no_nan(tfidf, tf.cast(tfidf > 0.5, tf.float32))
+        return [char_counts, char_multi_hot, tfidf, pooled, short, long_, masked,
+                reversed_rows.to_tensor(-1),
+                sparse.indices, sparse.values, sparse.dense_shape,
+                tf.strings.unicode_encode(chars[:, :4], "UTF-8"),
+                tf.strings.unicode_split(text, "UTF-8").to_tensor(""), e, tf.abs(v)]
+    text = np.array([u"héllo wörld".encode("utf-8"), u"日本語 の テキスト".encode("utf-8"),
+                     b"plain ascii words here", u"emoji 😀 ok".encode("utf-8"), b""])
+    return tf_function(fn, [("text", (None,), tf.string, text)])
+
+
 def add(m):
     """Registers these families in the sweep's model table (name -> (what it is, builder))."""
     m["tf1_wide_deep"] = ("TF1 feature columns, wide & deep", _tf1_wide_deep())
@@ -644,3 +690,5 @@ def add(m):
                                       _mixed_float16_transformer())
     m["mixed_float16_mlp"] = ("mixed_float16 Dense activations + BN", _mixed_float16_mlp())
     m["int8_graph"] = ("int8 weights and arithmetic, uint8 input", _int8_graph())
+    m["ragged_text"] = ("unicode_decode, ragged bincount / range / gather, eigh, partition",
+                        _ragged_text())
