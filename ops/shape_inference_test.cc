@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/window_geometry.h"
 
 namespace rill {
 namespace {
@@ -280,6 +281,27 @@ TEST(WindowShapeTest, ValidWindowsLargerThanTheInputAreTensorFlowsError) {
       Infer(WindowNode("Conv2D", "VALID", {1, 1, 1, 1}),
             {PartialTensorShape({1, -1, 2, 2}), PartialTensorShape({3, 2, 2, 3})}, 1));
   EXPECT_EQ(unknown[0].DebugString(), "[1,?,1,3]");
+}
+
+TEST(WindowShapeTest, Int64ExtremesDoNotOverflow) {
+  // UBSan in the every-op sweep under --config=asan: filter, stride and padding attrs at the
+  // int64 extremes overflowed the window arithmetic.
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  EXPECT_THAT(ComputeWindow(4, min, 1, 1, Padding::kValid).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  EXPECT_THAT(ComputeWindow(4, 3, max, 1, Padding::kSame).status(), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(Window same, ComputeWindow(max, 3, max, 1, Padding::kSame));
+  EXPECT_EQ(same.out, 1);
+  EXPECT_EQ(same.pad_before, 0);
+  EXPECT_THAT(ComputeWindow(4, 3, 1, 1, Padding::kExplicit, max, 2).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  EXPECT_THAT(ComputeWindow(4, 3, 1, max, Padding::kValid).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("overflows int64")));
+  EXPECT_THAT(ComputeWindow(1, 3, 1, 1, Padding::kValid).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Computed output size would be negative: -1 [input_size: 1, "
+                                 "effective_filter_size: 3, stride: 1]")));
 }
 
 TEST(AudioSpectrogramShapeTest, HugeWindowsEndAndLeaveTheKernelToRefuse) {

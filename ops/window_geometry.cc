@@ -1,6 +1,7 @@
 #include "ops/window_geometry.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 
@@ -22,28 +23,39 @@ absl::StatusOr<Window> ComputeWindow(int64_t in, int64_t filter, int64_t stride,
     return absl::InvalidArgumentError(
         absl::StrCat("Dilation rate must be >= 1, but got ", dilation));
   }
-  const int64_t effective = (filter - 1) * dilation + 1;
-  Window w;
+  // In 128 bits: attrs and explicit paddings at the int64 extremes overflow int64 here.
+  using Wide = __int128;
+  const Wide effective = (Wide{filter} - 1) * dilation + 1;
+  Wide out = 0, pad_before = 0;
   switch (padding) {
     case Padding::kValid:
     case Padding::kExplicit: {
-      const int64_t before = padding == Padding::kExplicit ? explicit_before : 0;
-      const int64_t after = padding == Padding::kExplicit ? explicit_after : 0;
-      w.out = (in + before + after - effective + stride) / stride;
-      w.pad_before = before;
+      const Wide before = padding == Padding::kExplicit ? explicit_before : 0;
+      const Wide after = padding == Padding::kExplicit ? explicit_after : 0;
+      out = (Wide{in} + before + after - effective + stride) / stride;
+      pad_before = before;
       break;
     }
     case Padding::kSame: {
-      w.out = (in + stride - 1) / stride;
-      const int64_t needed = std::max<int64_t>(0, (w.out - 1) * stride + effective - in);
-      w.pad_before = needed / 2;
+      out = (Wide{in} + stride - 1) / stride;
+      const Wide needed = std::max<Wide>(0, (out - 1) * stride + effective - in);
+      pad_before = needed / 2;
       break;
     }
   }
+  const Wide max = std::numeric_limits<int64_t>::max(), min = std::numeric_limits<int64_t>::min();
+  if (out > max || pad_before > max || pad_before < min || effective > max) {
+    return absl::InvalidArgumentError(absl::StrCat("Window of filter size ", filter, ", dilation ",
+                                                   dilation, " and stride ", stride,
+                                                   " over input size ", in, " overflows int64"));
+  }
+  Window w;
+  w.out = static_cast<int64_t>(out);
+  w.pad_before = static_cast<int64_t>(pad_before);
   if (w.out < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Computed output size would be negative: ", w.out, " [input_size: ", in,
-                     ", effective_filter_size: ", effective, ", stride: ", stride, "]"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Computed output size would be negative: ", w.out, " [input_size: ", in,
+        ", effective_filter_size: ", static_cast<int64_t>(effective), ", stride: ", stride, "]"));
   }
   return w;
 }

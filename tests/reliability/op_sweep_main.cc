@@ -8,6 +8,8 @@
 //            [--record=DIR] [--seed=N]
 //
 // --seed varies the seeded input mixtures and attr pairs (0, the default, is what CI runs).
+// Built with --config=asan the address-space limit is left off (ASan's shadow is address space);
+// run it with ASAN_OPTIONS=hard_rss_limit_mb=8000 for the same bound on memory.
 // --record writes, for each case that ran and fetched x:0, DIR/<op>.<case>.graph.pb (the
 // GraphDef), .label (its recipe) and .out.pb (x:0 as a TensorProto), for
 // tests/tfgen/sweep_vs_tf.py to run the same graphs in TensorFlow and compare.
@@ -96,8 +98,10 @@ void Record(const std::string& dir, const SweepCase& c, size_t i, const Tensor& 
 
 [[noreturn]] void Child(const std::vector<SweepCase>& cases, size_t start, int fd, int timeout_ms,
                         const std::string& record) {
+#if !defined(__SANITIZE_ADDRESS__)
   rlimit limit{8ull << 30, 8ull << 30};
   setrlimit(RLIMIT_AS, &limit);
+#endif  // ASan reserves terabytes of shadow address space: bound its RSS (hard_rss_limit_mb)
   for (size_t i = start; i < cases.size(); ++i) {
     WriteLine(fd, absl::StrCat("B ", i));
     const SweepResult r = RunSweepCase(cases[i], timeout_ms);
