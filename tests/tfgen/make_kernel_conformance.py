@@ -19,8 +19,10 @@ Inputs come from np.random.RandomState seeded by the case name, so the output is
 
 Usage (from the repository root; needs `pip install tensorflow-cpu numpy`, only to regenerate):
     python3 tests/tfgen/make_kernel_conformance.py [OUTPUT_DIR] [--only OP,OP...]
-A full run also rewrites OUTPUT_DIR/README.md (per-op case counts) and removes suites of ops it no
-longer generates. The builders assert what TensorFlow does (success, or the error code and key
+        [--summarize_graph bazel-bin/tools/summarize_graph/summarize_graph]
+A full run also rewrites OUTPUT_DIR/README.md (case counts per family and per op; with
+--summarize_graph, the count of ops Rill registers, from `summarize_graph --list_ops`) and removes
+suites of ops it no longer generates. The builders assert what TensorFlow does (success, or the error code and key
 phrases); any surprise stops the run, or, with KC_LENIENT=1 in the environment, is printed as
 "PROBLEM: ..." and the case skipped (for writing new builders).
 """
@@ -88,15 +90,23 @@ def main(argv):
         i = argv.index("--only")
         only = set(argv[i + 1].split(","))
         argv = argv[:i] + argv[i + 2:]
+    summarize_graph = None
+    if "--summarize_graph" in argv:
+        i = argv.index("--summarize_graph")
+        summarize_graph = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     out_dir = argv[1] if len(argv) > 1 else DEFAULT_OUT
     os.makedirs(out_dir, exist_ok=True)
     rec = core.Recorder()
     if only:
         rec.skip = lambda op: op not in only
+    family_of = {}  # op -> the kernel_cases module that wrote its suite
+    current = [None]
 
     def emit(op):
         if op not in rec.cases:
             return
+        family_of[op] = current[0]
         rec.write(op, out_dir)
         refused = ", ".join("%s (%s)" % r for r in rec.refused.get(op, []))
         print("%-18s %4d cases  dtypes: %s%s" % (
@@ -104,6 +114,7 @@ def main(argv):
             ("  refused: " + refused) if refused else ""), flush=True)
 
     for family in FAMILIES:
+        current[0] = family.__name__.split(".")[-1]
         family.build_all(rec, emit)
     total = sum(len(c) for c in rec.cases.values())
     print("%d cases in %d files under %s" % (total, len(rec.cases), out_dir))
@@ -113,14 +124,45 @@ def main(argv):
                 name[:-len(".pbtxt")] if name.endswith(".pbtxt") else None)
             if op is not None and op not in rec.cases:
                 os.remove(os.path.join(out_dir, name))
-        write_readme(rec, out_dir)
+        write_readme(rec, out_dir, family_of, registered_ops(summarize_graph))
 
 
-def write_readme(rec, out_dir):
+def registered_ops(summarize_graph):
+    """{op: device types} from Rill's `summarize_graph --list_ops` (one "Op CPU,GPU" line per
+    registered op), or None without the binary."""
+    if summarize_graph is None:
+        return None
+    import subprocess  # pylint: disable=import-outside-toplevel
+    out = subprocess.run([summarize_graph, "--list_ops"], capture_output=True, text=True,
+                         check=True).stdout
+    ops = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            ops[parts[0]] = parts[1].split(",")
+    return ops
+
+
+def write_readme(rec, out_dir, family_of, registered):
     total = sum(len(c) for c in rec.cases.values())
-    lines = [README_HEAD % {"version": core.TF_VERSION, "total": total, "files": len(rec.cases)},
-             "| Op | Cases | Dtypes with cases | Dtypes TensorFlow refused |",
-             "|---|---:|---|---|"]
+    lines = [README_HEAD % {"version": core.TF_VERSION, "total": total, "files": len(rec.cases)}]
+    if registered is not None:
+        cpu = [op for op, devices in registered.items() if "CPU" in devices]
+        lines += ["Rill registers %d ops, %d with a CPU kernel; %d of those have a suite here (the "
+                  "rest are state and plumbing ops the coverage test exempts, each with the test "
+                  "that covers it: `ExemptOps()` in tests/conformance/conformance_test.cc)."
+                  % (len(registered), len(cpu), len([op for op in cpu if op in rec.cases])), ""]
+    lines += ["Per family (the `tests/tfgen/kernel_cases/` module that writes the suites):", "",
+              "| Family | Suites | Cases |", "|---|---:|---:|"]
+    for family in FAMILIES:
+        name = family.__name__.split(".")[-1]
+        ops = [op for op in rec.cases if family_of.get(op) == name]
+        if ops:
+            lines.append("| %s | %d | %d |" % (name, len(ops),
+                                                sum(len(rec.cases[op]) for op in ops)))
+    lines += ["", "Per op:", "",
+              "| Op | Cases | Dtypes with cases | Dtypes TensorFlow refused |",
+              "|---|---:|---|---|"]
     for op, cases in rec.cases.items():
         refused = ", ".join("%s (%s)" % r for r in rec.refused.get(op, []))
         lines.append("| %s | %d | %s | %s |" % (op, len(cases), " ".join(rec.dtypes[op]),
@@ -136,10 +178,12 @@ Written by `tests/tfgen/make_kernel_conformance.py` with real TensorFlow %(versi
 Rill Session by `tests/conformance/conformance_test.cc`. Do not edit by hand: regenerate with
 
     pip install tensorflow-cpu numpy   # only to regenerate
-    python3 tests/tfgen/make_kernel_conformance.py
+    python3 tests/tfgen/make_kernel_conformance.py \\
+        --summarize_graph bazel-bin/tools/summarize_graph/summarize_graph
 
 (from the repository root; it rewrites every `<Op>.pbtxt.gz` here and this README, and takes
-seconds). The output is deterministic: two runs give identical files.
+about five minutes on two cores; --summarize_graph adds the count of ops Rill registers).
+The output is deterministic: two runs give identical files.
 
 Each `<Op>.pbtxt.gz` is a gzip-compressed text-format `rill.ConformanceSuite` (tests/conformance/conformance.proto; `zcat` shows it), compressed so the repository stays small enough to travel to the GPU machine.
 A case (named `<Op>/<dtype>/<situation>`) holds the GraphDef TensorFlow ran: a `Placeholder` of
@@ -156,7 +200,9 @@ Sum/Mean/Cumsum) and seeded by the case name. Reductions use float inputs whose 
 products) are exact, so summation order does not matter. Tolerances: 0 for integer and bool outputs
 and for exactly rounded float ops; float32 transcendental and division ops rtol 2e-6 / atol 1e-7
 (Rsqrt, Tanh, Sigmoid, Erf, Softplus, Pow: 1e-5 / 1e-6); float32 reductions 1e-5 / 1e-6; float64
-1e-12; half 1e-3 / 1e-3.
+1e-12; half 1e-3 / 1e-3, except 0 (bit for bit) where Rill's half kernel rounds each step as
+TensorFlow's does (DepthwiseConv2dNative, Einsum, Sigmoid, Elu, Selu, Softplus, Softsign,
+Softmax, LogSoftmax).
 
 A dtype is "refused" when the op def does not allow it, TensorFlow's shape function rejects it, or
 TensorFlow has no CPU kernel for it; those dtypes have no case.
