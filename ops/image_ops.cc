@@ -2,8 +2,9 @@
 // ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV2/V3/V4/V5,
 // CombinedNonMaxSuppression), CropAndResize, colour conversions and adjustments (RGBToHSV,
 // HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the sliding-window image ops
-// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D). Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
+// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D), ImageProjectiveTransformV3. Signatures read
+// from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
+// the kernel checks.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -174,6 +175,28 @@ REGISTER_OP("CombinedNonMaxSuppression")
     });
 
 // [num_boxes, crop_size[0], crop_size[1], depth].
+// [batch, output_shape[0], output_shape[1], channels]: the sizes when output_shape is a constant.
+absl::Status ImageProjectiveTransformShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& images = c.input(0);
+  if (images.unknown_rank() || images.rank() != 4) return absl::OkStatus();
+  std::vector<int64_t> size;
+  const bool known = c.ConstantIndexValues(2, &size) && size.size() == 2;
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{images.dims()[0], known ? size[0] : -1,
+                                                          known ? size[1] : -1, images.dims()[3]}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("ImageProjectiveTransformV3")
+    .Input("images: dtype")
+    .Input("transforms: float")
+    .Input("output_shape: int32")
+    .Input("fill_value: float")
+    .Output("transformed_images: dtype")
+    .Attr("dtype: {uint8, int32, int64, half, bfloat16, float, double}")
+    .Attr("interpolation: string")
+    .Attr("fill_mode: string = \"CONSTANT\"")
+    .SetShapeFn(ImageProjectiveTransformShape);
+
 REGISTER_OP("CropAndResize")
     .Input("image: T")
     .Input("boxes: float")

@@ -806,6 +806,31 @@ absl::Status CropAndResizeGrad(const Scope& s, const GradOp& op, GradSpan g, Gra
 }
 RILL_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
 
+// ImageProjectiveTransformV3 (TensorFlow's image_ops_impl.py): the output gradient warped back
+// with the inverted transforms (each [a0..a7] as a 3x3 matrix with a last 1, inverted and
+// divided by its last entry), onto the images' height and width with fill_value 0 and the
+// op's interpolation and fill_mode. None for the transforms, output_shape and fill_value.
+absl::Status ImageProjectiveTransformV3Grad(const Scope& s, const GradOp& op, GradSpan g,
+                                            Grads* out) {
+  Output flat = ops::Reshape(s, op.inputs[1], ops::Const(s, {-1, 8}));
+  Output n = ops::Slice(s, ops::Shape(s, flat), ops::Const(s, {0}), ops::Const(s, {1}));
+  Output ones = ops::Fill(s, ops::ConcatV2(s, {n, ops::Const(s, {1})}, ops::Const(s, 0)),
+                          ops::Const(s, 1.0f));
+  Output matrices =
+      ops::Reshape(s, ops::ConcatV2(s, {flat, ones}, ops::Const(s, 1)), ops::Const(s, {-1, 3, 3}));
+  Output inverse = ops::Reshape(s, ops::MatrixInverse(s, matrices), ops::Const(s, {-1, 9}));
+  Output scaled = ops::RealDiv(
+      s, inverse, ops::Slice(s, inverse, ops::Const(s, {0, 8}), ops::Const(s, {-1, 1})));
+  Output transforms = ops::Slice(s, scaled, ops::Const(s, {0, 0}), ops::Const(s, {-1, 8}));
+  Output size = ops::Slice(s, ops::Shape(s, op.inputs[0]), ops::Const(s, {1}), ops::Const(s, {2}));
+  OpBuilder b(s, "ImageProjectiveTransformV3");
+  b.Input(g[0]).Input(transforms).Input(size).Input(ops::Const(s, 0.0f));
+  CopyAttrs(b, op, {"interpolation", "fill_mode"});
+  *out = {Out(b), Output(), Output(), Output()};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("ImageProjectiveTransformV3", ImageProjectiveTransformV3Grad);
+
 // ScaleAndTranslate (images, size, scale, translation): ScaleAndTranslateGrad onto float images
 // (none for other dtypes); none for the size, scale and translation.
 absl::Status ScaleAndTranslateGradFn(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

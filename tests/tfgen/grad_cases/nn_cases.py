@@ -353,6 +353,22 @@ def bicubic_crop_cases(add):
                     image=im, boxes=b, box_ind=tf.constant([0, 1, 1]), crop_size=tf.constant(crop),
                     method=method, name="out"), rtol=1e-5, atol=1e-5)
 
+    # ImageProjectiveTransformV3: the gradient warped back by the inverted transforms.
+    rot = [[np.cos(0.4), -np.sin(0.4), 1.5, np.sin(0.4), np.cos(0.4), -1.0, 0.0, 0.0]]
+    proj = [[1.0, 0.2, -0.5, 0.1, 0.9, 0.4, 0.03, -0.02], [0.8, 0.0, 0.5, 0.0, 1.2, -0.4, 0, 0]]
+    for what, transforms, interp, mode in [("rotate_bilinear_constant", rot, "BILINEAR",
+                                            "CONSTANT"),
+                                           ("per_image_bilinear_reflect", proj, "BILINEAR",
+                                            "REFLECT"),
+                                           ("rotate_nearest_wrap", rot, "NEAREST", "WRAP")]:
+        add("ImageProjectiveTransformV3", what,
+            [("images", rand([2, 6, 7, 2], ("ipt", what), "any", F32))],
+            lambda im, t=transforms, interp=interp, mode=mode:
+                raw.ImageProjectiveTransformV3(
+                    images=im, transforms=tf.constant(t, tf.float32),
+                    output_shape=tf.constant([5, 8]), fill_value=tf.constant(0.5),
+                    interpolation=interp, fill_mode=mode, name="out"), rtol=1e-5, atol=1e-5)
+
 
 SCALE_TRANSLATE_CASES = [
     # what, image shape, size, scale [y, x], translation [y, x], kernel_type, antialias

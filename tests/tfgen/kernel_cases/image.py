@@ -484,7 +484,63 @@ def scale_and_translate(rec):
     rec.for_dtypes(op, INT_AND_FLOAT, gen)
 
 
+def image_projective_transform(rec):
+    """ImageProjectiveTransformV3: rotations, zooms, shears and projective warps in every fill
+    mode and both interpolations, one transform for the batch or one per image."""
+    op = "ImageProjectiveTransformV3"
+    c30, s30 = np.cos(0.5), np.sin(0.5)
+    rot = [c30, -s30, 2.0, s30, c30, -1.0, 0.0, 0.0]
+    zoom = [0.7, 0.0, 0.8, 0.0, 1.3, -0.6, 0.0, 0.0]
+    proj = [1.0, 0.2, -0.5, 0.1, 0.9, 0.4, 0.03, -0.02]
+    far = [1.0, 0.0, -12.0, 0.0, 1.0, 9.0, 0.0, 0.0]
+
+    def gen(dt):
+        rtol, atol = (1e-6, 1e-5) if dt in ("float32", "float64") else (0, 0) if dt != "half" \
+            else (1e-3, 1e-2)
+
+        def c(what, images, transforms, shape, fill=0.0, interp="BILINEAR", mode="CONSTANT",
+              error=None, phrases=()):
+            rec.case(op, dt, what, lambda: tf.raw_ops.ImageProjectiveTransformV3(
+                images=ph("images", images, dt), transforms=ph("transforms", transforms,
+                                                               "float32"),
+                output_shape=ph("output_shape", np.asarray(shape, np.int32)),
+                fill_value=ph("fill_value", np.asarray(fill, np.float32)),
+                interpolation=interp, fill_mode=mode, name="out"), rtol=rtol, atol=atol,
+                error=error, phrases=phrases)
+
+        img = arr(np.arange(2 * 6 * 7 * 2).reshape(2, 6, 7, 2) % 23, dt)
+        for mode in ("CONSTANT", "REFLECT", "WRAP", "NEAREST"):
+            for interp in ("BILINEAR", "NEAREST"):
+                tag = "%s_%s" % (mode.lower(), interp.lower())
+                c("rotate_" + tag, img, [rot], [6, 7], 3.0, interp, mode)
+                c("projective_" + tag, img, [proj], [5, 8], 1.0, interp, mode)
+                c("far_" + tag, img, [far], [6, 7], 2.0, interp, mode)
+        c("per_image", img, [zoom, rot], [6, 7])
+        c("identity_resized_canvas", img, [[1, 0, 0, 0, 1, 0, 0, 0]], [8, 9], 5.0, "NEAREST")
+        c("one_pixel", img[:, :1, :1], [rot], [3, 3], 0.0, "BILINEAR", "REFLECT")
+        c("zero_projection", img, [[1, 0, 0, 0, 1, 0, -1.0, 0]], [6, 7], 4.0)
+        if dt == "float32":
+            c("rank3_error", img[0], [rot], [6, 7], error="INVALID_ARGUMENT",
+              phrases=["Input images must have rank 4"])
+            c("transform_shape_error", img, [rot[:7]], [6, 7], error="INVALID_ARGUMENT",
+              phrases=["Input transform should be num_images x 8 or 1 x 8"])
+            c("transform_batch_error", img, [rot] * 3, [6, 7], error="INVALID_ARGUMENT",
+              phrases=["Input transform should be num_images x 8 or 1 x 8"])
+            c("output_shape_rank_error", img, [rot], [[6, 7]], error="INVALID_ARGUMENT",
+              phrases=["output shape must be 1-dimensional[1,2]"])
+            c("output_shape_length_error", img, [rot], [6, 7, 1], error="INVALID_ARGUMENT",
+              phrases=["output shape must have two elements[3]"])
+            c("output_shape_zero_error", img, [rot], [0, 7], error="INVALID_ARGUMENT",
+              phrases=["output dimensions must be positive"])
+            c("fill_value_error", img, [rot], [6, 7], fill=[0.0, 1.0], error="INVALID_ARGUMENT",
+              phrases=["fill_value must be a scalar[2]"])
+
+    rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64", "uint8"], gen)
+
+
 def build_all(rec, emit):
+    image_projective_transform(rec)
+    emit("ImageProjectiveTransformV3")
     for op in ("NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
                "NonMaxSuppressionV5"):
         nms(rec, op)
