@@ -228,6 +228,15 @@ def sweep_models():
         ("float16_graph", sweep_families._float16_graph(), 1e-6, 1e-7,
          "A graph computing in float16 (sweep_families.py's float16_graph): Conv2D, BiasAdd, "
          "FusedBatchNormV3, moments, Mean, MatMul and Softmax in half (half outputs bit for bit)"),
+        ("mixed_float16_cnn", sweep_families._mixed_float16(), 1e-6, 1e-7,
+         "Keras CNN under the mixed_float16 policy (sweep_families.py's mixed_float16_cnn): "
+         "Conv2D, DepthwiseConv2dNative, MaxPool, MatMul in half, batch and layer norm in float32"),
+        ("mixed_float16_transformer", sweep_families._mixed_float16_transformer(), 1e-6, 1e-7,
+         "Transformer block under the mixed_float16 policy (sweep_families.py's "
+         "mixed_float16_transformer): Embedding, MultiHeadAttention's half Einsums, gelu"),
+        ("mixed_float16_mlp", sweep_families._mixed_float16_mlp(), 1e-6, 1e-7,
+         "Keras MLP under the mixed_float16 policy (sweep_families.py's mixed_float16_mlp): "
+         "half Sigmoid, Tanh, Elu, Selu, Softplus, swish after half MatMuls"),
     ]
 
 
