@@ -66,6 +66,16 @@ Output TensorListStack(const Scope& scope, const Input& list, const Input& eleme
       .output(0);
 }
 
+Output TensorListSplit(const Scope& scope, const Input& tensor, const Input& element_shape,
+                       const Input& lengths) {
+  return OpBuilder(scope, "TensorListSplit")
+      .Input(tensor)
+      .Input(element_shape)
+      .Input(lengths)
+      .Finalize()
+      .output(0);
+}
+
 std::vector<Output> TensorListConcatV2(const Scope& scope, const Input& list,
                                        const Input& element_shape, const Input& leading_dims,
                                        DataType element_dtype) {

@@ -35,6 +35,9 @@ Output TensorListStack(const Scope& scope, const Input& list, const Input& eleme
 std::vector<Output> TensorListConcatV2(const Scope& scope, const Input& list,
                                        const Input& element_shape, const Input& leading_dims,
                                        DataType element_dtype);
+// A list of `tensor`'s rows split into elements of lengths[i] rows each.
+Output TensorListSplit(const Scope& scope, const Input& tensor, const Input& element_shape,
+                       const Input& lengths);
 Output TensorListLength(const Scope& scope, const Input& list);
 Output TensorListElementShape(const Scope& scope, const Input& list, DataType shape_type);
 Output TensorListPushBack(const Scope& scope, const Input& list, const Input& tensor);

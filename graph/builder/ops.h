@@ -45,6 +45,7 @@
 #include "graph/builder/nn_ops.h"
 #include "graph/builder/pool_norm_ops.h"
 #include "graph/builder/quantize_ops.h"
+#include "graph/builder/ragged_text_ops.h"
 #include "graph/builder/random_ops.h"
 #include "graph/builder/scope.h"
 #include "graph/builder/sparse_ops.h"

@@ -954,7 +954,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "LowerBound", "UpperBound", "HistogramFixedWidth",
       // Ragged strings and CTC decoding (string_ops.h, sparse_ops.h, nn_ops.h).
       "StringNGrams", "UnsortedSegmentJoin", "RaggedTensorToTensor", "CTCGreedyDecoder",
-      "CTCBeamSearchDecoder",
+      "RaggedBincount", "SparseBincount", "RaggedRange", "RaggedGather", "RaggedTensorToSparse",
+      "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
+      "SelfAdjointEigV2", "DynamicPartition", "MulNoNan", "ImageProjectiveTransformV3",
+      "TensorArraySplitV3", "TensorListSplit", "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
@@ -1026,6 +1029,50 @@ TEST(MathOpsTest, SpecialSegmentAndCountWrappersBuildTheirOps) {
   EXPECT_EQ(g.node(8).op(), "Polygamma");
   EXPECT_EQ(g.node(8).input(0), "y");  // the order a first
   EXPECT_EQ(g.node(8).attr().at("T").type(), DT_FLOAT);
+}
+
+TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output s = ops::Placeholder(root.WithOpName("s"), DT_STRING);
+  Output i = ops::Placeholder(root.WithOpName("i"), DT_INT64);
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  ops::RaggedBincount(root.WithOpName("rb"), i, n, n, x, true);
+  ops::SparseBincount(root.WithOpName("sb"), i, n, i, n, x);
+  std::vector<Output> range = ops::RaggedRange(root.WithOpName("rr"), n, n, n, DT_INT32);
+  ASSERT_EQ(range.size(), 2u);
+  std::vector<Output> gathered = ops::RaggedGather(root.WithOpName("rg"), {i}, x, n, 1);
+  ASSERT_EQ(gathered.size(), 2u);
+  ASSERT_EQ(ops::RaggedTensorToSparse(root.WithOpName("rts"), {i, i}, x).size(), 3u);
+  ASSERT_EQ(ops::UnicodeDecode(root.WithOpName("ud"), s, "UTF-8").size(), 2u);
+  ASSERT_EQ(ops::UnicodeDecodeWithOffsets(root.WithOpName("udo"), s, "UTF-8", "ignore").size(), 3u);
+  ops::UnicodeEncode(root.WithOpName("ue"), n, i, "UTF-16-BE");
+  ops::UnicodeTranscode(root.WithOpName("ut"), s, "latin1", "UTF-8", "strict");
+  ASSERT_EQ(ops::SelfAdjointEigV2(root.WithOpName("eig"), x, false).size(), 2u);
+  ASSERT_EQ(ops::DynamicPartition(root.WithOpName("dp"), x, n, 3).size(), 3u);
+  ops::MulNoNan(root.WithOpName("mnn"), x, x);
+  ops::ImageProjectiveTransformV3(root.WithOpName("ipt"), x, x, n, x, "BILINEAR", "REFLECT");
+  ops::TensorListSplit(root.WithOpName("tls"), x, n, i);
+  Output handle = ops::Placeholder(root.WithOpName("handle"), DT_RESOURCE);
+  ops::TensorArraySplitV3(root.WithOpName("tas"), handle, x, i, x);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : g.node()) by_name[node.name()] = &node;
+  EXPECT_EQ(by_name.at("rb")->attr().at("binary_output").b(), true);
+  EXPECT_EQ(by_name.at("rb")->attr().at("Tidx").type(), DT_INT32);
+  EXPECT_EQ(by_name.at("sb")->op(), "SparseBincount");
+  EXPECT_EQ(by_name.at("rr")->attr().at("Tsplits").type(), DT_INT32);
+  EXPECT_EQ(by_name.at("rg")->attr().at("OUTPUT_RAGGED_RANK").i(), 1);
+  EXPECT_EQ(by_name.at("rts")->attr().at("RAGGED_RANK").i(), 2);
+  EXPECT_EQ(by_name.at("udo")->attr().at("errors").s(), "ignore");
+  EXPECT_EQ(by_name.at("ue")->attr().at("output_encoding").s(), "UTF-16-BE");
+  EXPECT_EQ(by_name.at("ut")->attr().at("input_encoding").s(), "latin1");
+  EXPECT_EQ(by_name.at("eig")->attr().at("compute_v").b(), false);
+  EXPECT_EQ(by_name.at("dp")->attr().at("num_partitions").i(), 3);
+  EXPECT_EQ(by_name.at("mnn")->op(), "MulNoNan");
+  EXPECT_EQ(by_name.at("ipt")->attr().at("fill_mode").s(), "REFLECT");
+  EXPECT_EQ(by_name.at("tls")->attr().at("shape_type").type(), DT_INT32);
+  EXPECT_EQ(by_name.at("tas")->attr().at("T").type(), DT_FLOAT);
 }
 
 TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {

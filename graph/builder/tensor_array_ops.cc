@@ -49,6 +49,17 @@ Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input&
       .output(0);
 }
 
+Output TensorArraySplitV3(const Scope& scope, const Input& handle, const Input& value,
+                          const Input& lengths, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArraySplitV3")
+      .Input(handle)
+      .Input(value)
+      .Input(lengths)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
 std::vector<Output> TensorArrayConcatV3(const Scope& scope, const Input& handle,
                                         const Input& flow_in, DataType dtype) {
   Operation op = OpBuilder(scope, "TensorArrayConcatV3")

@@ -46,6 +46,9 @@ Output TensorArrayGatherV3(const Scope& scope, const Input& handle, const Input&
                            const Input& flow_in, DataType dtype);
 Output TensorArrayScatterV3(const Scope& scope, const Input& handle, const Input& indices,
                             const Input& value, const Input& flow_in);
+// Writes value's rows split into elements of lengths[i] rows each; the flow out.
+Output TensorArraySplitV3(const Scope& scope, const Input& handle, const Input& value,
+                          const Input& lengths, const Input& flow_in);
 // value (elements joined along dim 0), lengths (each element's dim 0).
 std::vector<Output> TensorArrayConcatV3(const Scope& scope, const Input& handle,
                                         const Input& flow_in, DataType dtype);
