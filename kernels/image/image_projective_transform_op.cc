@@ -141,8 +141,9 @@ class ImageProjectiveTransformV3Op final : public OpKernel {
     const int64_t in_h = images.shape().dim(1);
     const int64_t in_w = images.shape().dim(2);
     const int64_t channels = images.shape().dim(3);
-    RILL_ASSIGN_OR_RETURN(Tensor * out,
-                          ctx.allocate_output(0, TensorShape({batch, out_h, out_w, channels})));
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape,
+                          TensorShape::FromDims({batch, out_h, out_w, channels}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     const float* tr = transforms.flat<float>().data();
     return VisitKernelTypes<uint8_t, int32_t, int64_t, half, float, double>(
         *this, images.dtype(), [&](auto tag) -> absl::Status {

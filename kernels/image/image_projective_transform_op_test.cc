@@ -36,6 +36,16 @@ TEST(ImageProjectiveTransformV3Test, UnknownFillModeIsAnError) {
   EXPECT_THAT(s.message(), HasSubstr("Invalid mode MIRROR"));
 }
 
+TEST(ImageProjectiveTransformV3Test, OutputTooLargeIsAnErrorNotACrash) {
+  OpTester t("ImageProjectiveTransformV3");
+  t.Attr("dtype", DT_FLOAT).Attr("interpolation", "NEAREST").Attr("fill_mode", "CONSTANT");
+  t.Input(Tensor(DT_FLOAT, TensorShape({64, 1, 1, 64})));  // 64 * 2^30 * 2^30 * 64 outputs
+  t.Input(Tensor::FromVector<float>({1, 0, 0, 0, 1, 0, 0, 0}, TensorShape({1, 8})));
+  t.Input(Tensor::FromVector<int32_t>({1 << 30, 1 << 30}, TensorShape({2})));
+  t.Input(Tensor::Scalar<float>(0));
+  EXPECT_FALSE(t.Run().ok());
+}
+
 TEST(ImageProjectiveTransformV3Test, KnownAttrsConstruct) {
   absl::Status s = Construct("BILINEAR", "REFLECT");
   EXPECT_TRUE(s.ok()) << s;

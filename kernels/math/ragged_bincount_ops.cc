@@ -104,7 +104,8 @@ class RaggedBincountOp final : public OpKernel {
     for (int64_t v : values) {
       if (v < 0) return absl::InvalidArgumentError("Input must be non-negative");
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({num_rows, size})));
+    RILL_ASSIGN_OR_RETURN(TensorShape out_shape, TensorShape::FromDims({num_rows, size}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     return VisitKernelTypes<int32_t, int64_t, float, double>(*this, out->dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       T* z = out->flat<T>().data();

@@ -44,6 +44,16 @@ TEST(RaggedBincountTest, CountsRowsAndDropsValuesPastSize) {
                                                         TensorShape({3, 4})));
 }
 
+TEST(RaggedBincountTest, HugeSizeIsAnErrorNotACrash) {
+  OpTester t("RaggedBincount");
+  t.Attr("T", DT_FLOAT).Attr("Tidx", DT_INT64).Attr("binary_output", false);
+  t.Input(Tensor::FromVector<int64_t>({0, 1, 2, 3}, TensorShape({4})));
+  t.Input(Tensor::FromVector<int64_t>({1, 1, 1}, TensorShape({3})));
+  t.Input(Tensor::Scalar<int64_t>(int64_t{1} << 62));
+  t.Input(Empty());
+  EXPECT_FALSE(t.Run().ok());
+}
+
 OpTester& SparseInputs(OpTester& t, std::vector<int32_t> values, Tensor weights) {
   t.Attr("T", DT_FLOAT).Attr("Tidx", DT_INT32).Attr("binary_output", false);
   t.Input(Tensor::FromVector<int64_t>({0, 0, 1, 2}, TensorShape({2, 2})));
