@@ -5,21 +5,23 @@
 // b [k, n] per batch, and the flags trans_x / trans_y TensorFlow sets when it reads an operand
 // transposed in place (TensorFlowHalfMatMulPath):
 //
-//   kFloat       min(m, k, n) == 1: Eigen's matrix-vector products; not reproduced (Rill adds in
-//                float and rounds once).
-//   kBlockPanel  B == 1 or m * k * n > 128 * 128 (Eigen's tensor contraction), or else
-//                m + n + k >= 20 (Eigen's matrix product): Eigen's general block-panel kernel,
-//                whose rows are c's columns j and columns c's rows i. Each element is one of
+//   kFloat       m or n of 1 with m + n + k >= 20: Eigen's matrix-vector products; not
+//                reproduced (Rill adds in float and rounds once). Also k of 1 (one product).
+//   kBlockPanel  m and n above 1, and B == 1 or m * k * n > 128 * 128 (Eigen's tensor
+//                contraction) or else m + n + k >= 20 (Eigen's matrix product): Eigen's
+//                general block-panel kernel, whose rows are c's columns j and columns c's
+//                rows i. Each element is one of
 //                three sums over k from 0: packet lanes (j < n / 16 * 16, and the next 8 columns
 //                when 8 remain for rows i past the last multiple of 4): products rounded to half,
 //                added in half, k in order; split lanes (those next 8 columns for rows
 //                i < m / 4 * 4): even k below k / 8 * 8 in one accumulator, odd k in another,
 //                the two added, then the k past k / 8 * 8; scalar columns (the last n % 8): each
 //                step one float multiply-add rounded to half.
-//   kLazy        m + n + k < 20, neither operand transposed: Eigen's coefficient-wise product.
-//                In each row, the columns whose output element is 16-byte aligned in the
-//                [B, m, n] product and the 8k columns after it take one float multiply-add per
-//                step; the others (before and after those packets) a half product and a half add.
+//   kLazy        m + n + k < 20 (and not one batch of a matrix product), neither operand
+//                transposed: Eigen's coefficient-wise product. In each row, the columns whose
+//                output element is 16-byte aligned in the [B, m, n] product and the 8k columns
+//                after it take one float multiply-add per step; the others (before and after those
+//                packets) a half product and a half add.
 //   kHalfDot     m + n + k < 20 with an operand transposed: every element a half product and a
 //                half add per step, k in order (TensorFlow may vectorize over k instead when b
 //                is transposed and k >= 8: not reproduced).
@@ -40,10 +42,10 @@ enum class HalfMatMulPath { kFloat, kBlockPanel, kLazy, kHalfDot };
 
 inline HalfMatMulPath TensorFlowHalfMatMulPath(int64_t batches, int64_t m, int64_t n, int64_t k,
                                                bool trans_x, bool trans_y) {
-  if (m <= 1 || n <= 1 || k <= 1) return HalfMatMulPath::kFloat;
-  if (batches == 1 || m * k * n > 128 * 128 || m + n + k >= 20) {
-    return HalfMatMulPath::kBlockPanel;
-  }
+  if (k <= 1) return HalfMatMulPath::kFloat;  // one product per element: every path agrees
+  const bool vector = m <= 1 || n <= 1;
+  if (!vector && (batches == 1 || m * k * n > 128 * 128)) return HalfMatMulPath::kBlockPanel;
+  if (m + n + k >= 20) return vector ? HalfMatMulPath::kFloat : HalfMatMulPath::kBlockPanel;
   return trans_x || trans_y ? HalfMatMulPath::kHalfDot : HalfMatMulPath::kLazy;
 }
 

@@ -60,10 +60,13 @@ TEST(HalfMatMulTest, SplitLanesAddOddProductsApart) {
   EXPECT_EQ(static_cast<float>(c5[3 * n + 0]), 2052.0f);
 }
 
-// TensorFlow's paths by shape: matrix-vector products are not reproduced; one batch or large
-// products take the block-panel kernel, small batched ones Eigen's coefficient-wise product.
+// TensorFlow's paths by shape: large matrix-vector products are not reproduced; one batch or
+// large products take the block-panel kernel, small batched ones and small vector products
+// Eigen's coefficient-wise product.
 TEST(HalfMatMulTest, PathsFollowTensorFlowsBatchMatMulLauncher) {
-  EXPECT_EQ(TensorFlowHalfMatMulPath(4, 1, 8, 8, false, false), HalfMatMulPath::kFloat);
+  EXPECT_EQ(TensorFlowHalfMatMulPath(4, 1, 30, 8, false, false), HalfMatMulPath::kFloat);
+  EXPECT_EQ(TensorFlowHalfMatMulPath(1, 1, 9, 4, false, false), HalfMatMulPath::kLazy);
+  EXPECT_EQ(TensorFlowHalfMatMulPath(2, 5, 5, 1, false, false), HalfMatMulPath::kFloat);
   EXPECT_EQ(TensorFlowHalfMatMulPath(1, 3, 4, 5, false, false), HalfMatMulPath::kBlockPanel);
   EXPECT_EQ(TensorFlowHalfMatMulPath(2, 7, 20, 9, false, true), HalfMatMulPath::kBlockPanel);
   EXPECT_EQ(TensorFlowHalfMatMulPath(2, 200, 200, 2, false, false), HalfMatMulPath::kBlockPanel);
