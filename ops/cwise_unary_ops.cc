@@ -294,6 +294,12 @@ REGISTER_OP("Inv")
     .Attr("T: {bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}")
     .SetShapeFn(shape_fns::Unchanged);
 
+REGISTER_OP("PopulationCount")
+    .Input("x: T")
+    .Output("y: uint8")
+    .Attr("T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("Invert")
     .Input("x: T")
     .Output("y: T")

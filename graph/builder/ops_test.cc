@@ -957,7 +957,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "RaggedBincount", "SparseBincount", "RaggedRange", "RaggedGather", "RaggedTensorToSparse",
       "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
       "SelfAdjointEigV2", "DynamicPartition", "MulNoNan", "ImageProjectiveTransformV3",
-      "TensorArraySplitV3", "TensorListSplit", "CTCBeamSearchDecoder",
+      "TensorArraySplitV3", "TensorListSplit", "PopulationCount", "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
@@ -1051,6 +1051,7 @@ TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
   ASSERT_EQ(ops::SelfAdjointEigV2(root.WithOpName("eig"), x, false).size(), 2u);
   ASSERT_EQ(ops::DynamicPartition(root.WithOpName("dp"), x, n, 3).size(), 3u);
   ops::MulNoNan(root.WithOpName("mnn"), x, x);
+  ops::PopulationCount(root.WithOpName("pc"), n);
   ops::ImageProjectiveTransformV3(root.WithOpName("ipt"), x, x, n, x, "BILINEAR", "REFLECT");
   ops::TensorListSplit(root.WithOpName("tls"), x, n, i);
   Output handle = ops::Placeholder(root.WithOpName("handle"), DT_RESOURCE);
@@ -1070,6 +1071,7 @@ TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
   EXPECT_EQ(by_name.at("eig")->attr().at("compute_v").b(), false);
   EXPECT_EQ(by_name.at("dp")->attr().at("num_partitions").i(), 3);
   EXPECT_EQ(by_name.at("mnn")->op(), "MulNoNan");
+  EXPECT_EQ(by_name.at("pc")->attr().at("T").type(), DT_INT32);
   EXPECT_EQ(by_name.at("ipt")->attr().at("fill_mode").s(), "REFLECT");
   EXPECT_EQ(by_name.at("tls")->attr().at("shape_type").type(), DT_INT32);
   EXPECT_EQ(by_name.at("tas")->attr().at("T").type(), DT_FLOAT);

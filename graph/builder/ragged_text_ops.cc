@@ -131,6 +131,10 @@ Output MulNoNan(const Scope& scope, const Input& x, const Input& y) {
   return OpBuilder(scope, "MulNoNan").Input(x).Input(y).Finalize().output(0);
 }
 
+Output PopulationCount(const Scope& scope, const Input& x) {
+  return OpBuilder(scope, "PopulationCount").Input(x).Finalize().output(0);
+}
+
 Output ImageProjectiveTransformV3(const Scope& scope, const Input& images, const Input& transforms,
                                   const Input& output_shape, const Input& fill_value,
                                   absl::string_view interpolation, absl::string_view fill_mode) {

@@ -1,7 +1,7 @@
 // Wrappers of the ragged, bincount-of-ragged and Unicode ops (text pipelines), and of
-// SelfAdjointEigV2, DynamicPartition, MulNoNan and ImageProjectiveTransformV3. Ragged tensors
-// are their row splits (outermost first) and flat values, as the ops take them. Included by
-// graph/builder/ops.h.
+// SelfAdjointEigV2, DynamicPartition, MulNoNan, ImageProjectiveTransformV3 and PopulationCount.
+// Ragged tensors are their row splits (outermost first) and flat values, as the ops take them.
+// Included by graph/builder/ops.h.
 #ifndef RILL_GRAPH_BUILDER_RAGGED_TEXT_OPS_H_
 #define RILL_GRAPH_BUILDER_RAGGED_TEXT_OPS_H_
 
@@ -51,6 +51,8 @@ std::vector<Output> SelfAdjointEigV2(const Scope& scope, const Input& input, boo
 std::vector<Output> DynamicPartition(const Scope& scope, const Input& data, const Input& partitions,
                                      int num_partitions);
 Output MulNoNan(const Scope& scope, const Input& x, const Input& y);
+// The set bits of each integer element (uint8).
+Output PopulationCount(const Scope& scope, const Input& x);
 Output ImageProjectiveTransformV3(const Scope& scope, const Input& images, const Input& transforms,
                                   const Input& output_shape, const Input& fill_value,
                                   absl::string_view interpolation,

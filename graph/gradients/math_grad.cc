@@ -259,6 +259,7 @@ absl::Status MulNoNanGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* o
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("MulNoNan", MulNoNanGrad);
+RILL_REGISTER_NO_GRADIENT("PopulationCount");
 
 // FloorDiv and TruncateDiv are piecewise constant: no gradient, as in TensorFlow.
 absl::Status NoInputGrads(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

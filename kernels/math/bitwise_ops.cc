@@ -1,10 +1,13 @@
 // Bitwise elementwise kernels on the CPU for the integer types: BitwiseAnd, BitwiseOr, BitwiseXor,
-// LeftShift, RightShift (numpy broadcasting) and Invert. A shift amount outside [0, bits - 1] is
+// LeftShift, RightShift (numpy broadcasting), Invert and PopulationCount (the set bits of each
+// element, as uint8). A shift amount outside [0, bits - 1] is
 // clamped to that range, as TensorFlow does; LeftShift wraps (two's complement), RightShift is
 // arithmetic for signed types. No errors beyond "Incompatible shapes" and a missing dtype.
+#include <bitset>
 #include <cstdint>
 #include <type_traits>
 
+#include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
 
@@ -67,6 +70,31 @@ REGISTER_CWISE_CPU("BitwiseXor", BinaryOp, BitwiseXorFunctor, RILL_INTS);
 REGISTER_CWISE_CPU("LeftShift", BinaryOp, LeftShiftFunctor, RILL_INTS);
 REGISTER_CWISE_CPU("RightShift", BinaryOp, RightShiftFunctor, RILL_INTS);
 REGISTER_CWISE_CPU("Invert", UnaryOp, InvertFunctor, RILL_INTS);
+
+class PopulationCountOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
+    return VisitKernelTypes<RILL_INTS>(*this, x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using U = std::make_unsigned_t<T>;
+      const T* in = x.flat<T>().data();
+      uint8_t* z = out->flat<uint8_t>().data();
+      for (int64_t i = 0; i < x.NumElements(); ++i) {
+        z[i] = static_cast<uint8_t>(std::bitset<sizeof(U) * 8>(static_cast<U>(in[i])).count());
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("PopulationCount")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_INTS>()),
+                PopulationCountOp);
 
 }  // namespace
 }  // namespace rill
