@@ -29,6 +29,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -43,6 +44,9 @@ class QuantizeAndDequantizeOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("round_mode", &round_mode));
     ctx.SetStatus(ctx.GetAttr("narrow_range", &narrow_range_));
     ctx.SetStatus(ctx.GetAttr("axis", &axis_));
+    // TensorFlow reads axis as an int32 (its text when it does not fit); axis + 1 of 2^63 - 1
+    // overflowed in the rank check.
+    ctx.SetStatus(CheckInt32Attr("axis", axis_));
     half_up_ = round_mode == "HALF_UP";
     if (num_bits_ <= 0 || num_bits_ >= (signed_input_ ? 62 : 63)) {
       ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
@@ -153,6 +157,9 @@ class QuantizeAndDequantizeV4GradOp final : public OpKernel {
  public:
   explicit QuantizeAndDequantizeV4GradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     ctx.SetStatus(ctx.GetAttr("axis", &axis_));
+    // TensorFlow reads axis as an int32 (its text when it does not fit); axis + 1 of 2^63 - 1
+    // overflowed in the rank check.
+    ctx.SetStatus(CheckInt32Attr("axis", axis_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {

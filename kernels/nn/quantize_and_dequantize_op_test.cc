@@ -1,4 +1,6 @@
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -7,6 +9,8 @@
 
 namespace rill {
 namespace {
+
+using ::testing::HasSubstr;
 
 const Tensor kX =
     Tensor::FromVector<float>({-3.0f, -0.3f, 0.004f, 0.25f, 0.7f, 2.5f}, TensorShape({6}));
@@ -46,6 +50,24 @@ TEST(QuantizeAndDequantizeOpTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(Qdq(-1.0f, 1.0f, true, 0).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "num_bits is out of range: 0 with signed_input_ 1"));
+}
+
+TEST(QuantizeAndDequantizeOpTest, AxisPastInt32IsTensorFlowsAttrError) {
+  // UBSan in the every-op sweep under --config=asan: axis 2^63 - 1 overflowed axis + 1 in the
+  // rank check; TensorFlow reads axis as an int32.
+  for (const char* op : {"QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"}) {
+    OpTester t(op);
+    t.Attr("T", DT_FLOAT)
+        .Attr("axis", std::numeric_limits<int64_t>::max())
+        .Input(kX)
+        .Input(Tensor::Scalar<float>(-1))
+        .Input(Tensor::Scalar<float>(1));
+    EXPECT_THAT(t.Run().status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Attr axis has value 9223372036854775807 out of range for an "
+                                   "int32")))
+        << op;
+  }
 }
 
 // Per slice along a middle axis (the slices interleave in memory): each slice quantized with
