@@ -91,10 +91,16 @@ inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
 // packed copies of them.
 bool HasConstantWeights(const OpKernelConstruction& ctx);
 
-// The post-ops that apply `activation` inside a oneDNN primitive (none for kNone): Relu, Relu6 as
-// a clip to [0, 6], swish as eltwise_swish with alpha 1 (x * sigmoid(x)), hard swish as
-// eltwise_hardswish.
+// The post-ops that apply `activation` inside a oneDNN primitive: swish as eltwise_swish with
+// alpha 1 (x * sigmoid(x)), hard swish as eltwise_hardswish; none for kNone, kRelu and kRelu6,
+// which ClampInPlace applies after the primitive.
 dnnl::post_ops OneDnnActivation(FusedActivation activation);
+
+// Relu or Relu6 over `n` floats in place as TensorFlow's kernels compute them (NaN stays NaN, -0
+// gives +0), on up to `threads` OpenMP threads; nothing for other activations. OneDnnConv2D and
+// OneDnnMatMul apply these two with it after the primitive: oneDNN's relu and clip post-ops take
+// the maximum with 0 as vmaxps does, which turns a NaN (from a NaN input) into 0.
+void ClampInPlace(int threads, float* data, int64_t n, FusedActivation act);
 
 }  // namespace rill
 

@@ -104,14 +104,9 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
     // (onednn_conv_test.cc runs concurrent callers).
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (s.sum) {
-      // dst = act((conv + bias) + dst): the sum first, then the activation's eltwise.
+      // dst = (conv + bias) + dst; a Relu or Relu6 after it is ClampInPlace's (onednn_common.h).
       dnnl::post_ops ops;
       ops.append_sum(1.f);
-      if (s.activation == FusedActivation::kRelu) {
-        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-      } else if (s.activation == FusedActivation::kRelu6) {
-        ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, 0.f, 6.f);
-      }
       attr.set_post_ops(ops);
     } else if (s.activation != FusedActivation::kNone) {
       attr.set_post_ops(OneDnnActivation(s.activation));
@@ -272,9 +267,9 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
     stream->wait();
     // The argument map outlives the call: it must not keep a kernel's packed filter alive.
     c.args[DNNL_ARG_WEIGHTS] = c.weights;
-    if (swish_after) {
-      SwishInPlace(threads, output, s.batch * s.out_d * s.out_h * s.out_w * s.out_c);
-    }
+    const int64_t elements = s.batch * s.out_d * s.out_h * s.out_w * s.out_c;
+    if (swish_after) SwishInPlace(threads, output, elements);
+    ClampInPlace(threads, output, elements, s.activation);  // Relu, Relu6 (onednn_common.h)
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
   }

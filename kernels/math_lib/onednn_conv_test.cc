@@ -172,6 +172,41 @@ TEST(OneDnnConvTest, PackedFiltersAreKeptPerAddressAndRemadeForANewOne) {
   ExpectMatchesReference(dw, 1, "depthwise packed again", &dw_packed);
 }
 
+// TensorFlow's Relu and Relu6 keep NaN; oneDNN's relu and clip post-ops would give 0.
+TEST(OneDnnConvTest, ReluAndRelu6KeepANaNFromTheInput) {
+  for (int groups : {1, 4}) {
+    for (FusedActivation act : {FusedActivation::kRelu, FusedActivation::kRelu6}) {
+      OneDnnConvShape s = Shape(1, 5, 5, 4, 3, groups == 1 ? 8 : 4, 1, 1, 1, 1, 5, 5);
+      s.groups = groups;
+      s.has_bias = true;
+      s.activation = act;
+      std::vector<float> in = Values(5 * 5 * 4, 1);
+      in[(2 * 5 + 2) * 4] = std::nanf("");  // pixel (2, 2), channel 0
+      const int64_t filter_size = 9 * (groups == 1 ? 4 * 8 : 4);
+      const std::vector<float> f = Values(filter_size, 2), bias = Values(s.out_c, 3);
+      std::vector<float> out(5 * 5 * s.out_c, -99.f);
+      ASSERT_THAT(OneDnnConv2D(s, 1, in.data(), f.data(), bias.data(), out.data()), IsOk());
+      for (int64_t h = 0; h < 5; ++h) {
+        for (int64_t w = 0; w < 5; ++w) {
+          for (int64_t c = 0; c < s.out_c; ++c) {
+            // Every output whose window covers (2, 2) reads the NaN (depthwise: channel 0 only).
+            const bool reads_nan =
+                std::abs(h - 2) <= 1 && std::abs(w - 2) <= 1 && (groups == 1 || c == 0);
+            const float v = out[(h * 5 + w) * s.out_c + c];
+            EXPECT_EQ(std::isnan(v), reads_nan)
+                << "groups " << groups << " act " << static_cast<int>(act) << " at " << h << ","
+                << w << "," << c << " = " << v;
+            if (!reads_nan) {
+              EXPECT_GE(v, 0.f);
+              if (act == FusedActivation::kRelu6) EXPECT_LE(v, 6.f);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(OneDnnConvTest, TwoThreadsAndConcurrentCallersGetTheSameResults) {
   OneDnnConvShape s = Shape(4, 14, 14, 32, 5, 64, 1, 1, 2, 2, 14, 14);
   s.has_bias = true;

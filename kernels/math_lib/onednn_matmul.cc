@@ -154,6 +154,7 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
     stream->wait();
     // The argument map outlives the call: it must not keep a kernel's packed weights alive.
     t.args.erase(DNNL_ARG_WEIGHTS);
+    ClampInPlace(threads, c, s.m * s.n, s.activation);  // Relu, Relu6 (onednn_common.h)
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN matmul failed: ", e.what()));
   }

@@ -82,6 +82,33 @@ TEST(OneDnnMatMulTest, MatchesATripleLoop) {
   }
 }
 
+// TensorFlow's Relu and Relu6 keep NaN; oneDNN's relu and clip post-ops would give 0.
+TEST(OneDnnMatMulTest, ReluAndRelu6KeepANaNFromTheInput) {
+  for (FusedActivation act : {FusedActivation::kRelu, FusedActivation::kRelu6}) {
+    OneDnnMatMulShape s;
+    s.m = 4;
+    s.n = 256;
+    s.k = 256;
+    s.has_bias = true;
+    s.activation = act;
+    const Tensor weights = Weights(256 * 256, 2);
+    std::vector<float> a = Values(4 * 256, 1), bias = Values(256, 3), c(4 * 256, -99.f);
+    a[256] = std::nanf("");  // row 1
+    OneDnnPackedWeights packed;
+    ASSERT_THAT(OneDnnMatMul(s, 1, a.data(), weights.flat<float>().data(), bias.data(), c.data(),
+                             HoldConstantWeights(&packed, weights)),
+                IsOk());
+    for (int64_t i = 0; i < 4; ++i) {
+      for (int64_t j = 0; j < 256; ++j) {
+        const float v = c[i * 256 + j];
+        EXPECT_EQ(std::isnan(v), i == 1)
+            << "act " << static_cast<int>(act) << " [" << i << "," << j << "] = " << v;
+        if (i != 1) EXPECT_GE(v, 0.f);
+      }
+    }
+  }
+}
+
 TEST(OneDnnMatMulTest, NewWeightsAtANewAddressAreRepacked) {
   OneDnnMatMulShape s;
   s.m = 4;

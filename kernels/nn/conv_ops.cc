@@ -208,7 +208,7 @@ absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, con
 // dtypes by im2col + GEMM (per group when grouped) then the epilogue. With `sum` (and a bias)
 // `out` holds a residual addend of the output's shape on entry and gets act((conv + bias) +
 // addend), in that order of operations (oneDNN's sum post-op; a temporary product elsewhere),
-// the activation as a pass after it (AddActivation: NaN stays NaN).
+// the activation as a pass after it (NaN stays NaN).
 template <typename T>
 absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const T* in,
                               const T* filter, const T* bias, FusedActivation act, T* out,
@@ -218,12 +218,7 @@ absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const
       OneDnnConvShape shape = MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w,
                                                   g.out_c, g.groups, bias != nullptr, act);
       shape.sum = sum;
-      if (!sum) return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
-      shape.activation = FusedActivation::kNone;  // NaN must stay NaN: AddActivation
-      RILL_RETURN_IF_ERROR(
-          OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed));
-      AddActivation<T>(ctx, out, g.pixels(), g.out_c, act);
-      return absl::OkStatus();
+      return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
     }
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
