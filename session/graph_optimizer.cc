@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -89,6 +90,25 @@ std::vector<int> ControlInputIds(const Node& n) {
     if (e->IsControlEdge() && e->src()->IsOp()) ids.push_back(e->src()->id());
   }
   return ids;
+}
+// The control inputs of every node in `replaced` (null entries skipped), each source once, in
+// source-name order: what the one node replacing them must wait for.
+template <typename Nodes>
+std::vector<int> ControlInputsOfAll(const Nodes& replaced) {
+  std::map<std::string, int> control;
+  for (const Node* n : replaced) {
+    if (n == nullptr) continue;
+    for (const Edge* e : n->in_edges()) {
+      if (e->IsControlEdge() && e->src()->IsOp()) control.emplace(e->src()->name(), e->src()->id());
+    }
+  }
+  std::vector<int> ids;
+  ids.reserve(control.size());
+  for (const auto& [name, id] : control) ids.push_back(id);
+  return ids;
+}
+std::vector<int> ControlInputsOfAll(std::initializer_list<const Node*> replaced) {
+  return ControlInputsOfAll<std::initializer_list<const Node*>>(replaced);
 }
 bool SameDevice(const Node& a, const Node& b) {
   return a.assigned_device_name() == b.assigned_device_name();
@@ -1134,16 +1154,8 @@ class Optimizer {
       r.old_id = last->id();
       r.def = std::move(fused);
       r.inputs = {Source(*producer, 0), Source(*producer, 1), Source(*bias_add, 1)};
-      // Control inputs of all the nodes it replaces, by name.
-      std::map<std::string, int> control;
-      for (const Node* n : {producer, bias_add, activation}) {
-        if (n == nullptr) continue;
-        for (const Edge* e : n->in_edges()) {
-          if (e->IsControlEdge() && e->src()->IsOp())
-            control.emplace(e->src()->name(), e->src()->id());
-        }
-      }
-      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.control_inputs =
+          ControlInputsOfAll({producer, bias_add, activation});  // of all the nodes it replaces
       r.shapes = last->output_shapes();
       dead_.push_back(producer);
       if (bias_add != last) dead_.push_back(bias_add);
@@ -1236,18 +1248,9 @@ class Optimizer {
       r.def.set_device(mul->requested_device());
       SetAttr(&r.def, "fused_ops", std::vector<std::string>{"BiasAdd", activation});
       for (int k = 0; k < f->num_inputs(); ++k) r.inputs.push_back(Source(*f, k));
-      // Control inputs of all the nodes it replaces, by name.
-      std::map<std::string, int> control;
       std::vector<const Node*> replaced = {f, mul};
       replaced.insert(replaced.end(), gate.begin(), gate.end());
-      for (const Node* n : replaced) {
-        for (const Edge* e : n->in_edges()) {
-          if (e->IsControlEdge() && e->src()->IsOp()) {
-            control.emplace(e->src()->name(), e->src()->id());
-          }
-        }
-      }
-      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.control_inputs = ControlInputsOfAll(replaced);  // of all the nodes it replaces
       r.shapes = mul->output_shapes();
       dead_.push_back(f);
       for (Node* g : gate) dead_.push_back(g);
@@ -1311,17 +1314,7 @@ class Optimizer {
       SetAttr(&r.def, "num_args", int64_t{2});
       for (int k = 0; k < f->num_inputs(); ++k) r.inputs.push_back(Source(*f, k));
       r.inputs.push_back(Source(*add, other));
-      // Control inputs of all the nodes it replaces, by name.
-      std::map<std::string, int> control;
-      for (const Node* n : {f, add, activation}) {
-        if (n == nullptr) continue;
-        for (const Edge* e : n->in_edges()) {
-          if (e->IsControlEdge() && e->src()->IsOp()) {
-            control.emplace(e->src()->name(), e->src()->id());
-          }
-        }
-      }
-      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.control_inputs = ControlInputsOfAll({f, add, activation});  // of all the nodes it replaces
       r.shapes = last->output_shapes();
       dead_.push_back(f);
       if (add != last) dead_.push_back(add);
@@ -1382,16 +1375,8 @@ class Optimizer {
         continue;
       }
       r.inputs = {Source(*mul, 1 - sk), Source(*mul, sk), Source(*add, 1 - mk)};
-      std::map<std::string, int> control;  // of all the nodes it replaces, by name
-      for (const Node* n : {mul, add, activation}) {
-        if (n == nullptr) continue;
-        for (const Edge* e : n->in_edges()) {
-          if (e->IsControlEdge() && e->src()->IsOp()) {
-            control.emplace(e->src()->name(), e->src()->id());
-          }
-        }
-      }
-      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.control_inputs =
+          ControlInputsOfAll({mul, add, activation});  // of all the nodes it replaces
       r.shapes = last->output_shapes();
       dead_.push_back(mul);
       if (add != last) dead_.push_back(add);
@@ -1629,14 +1614,7 @@ class Optimizer {
       SetAttr(&r.def, "T", DT_FLOAT);
       SetAttr(&r.def, "epsilon", eps->flat<float>()[0]);
       r.inputs = {Source(*sd, x_of_sd), scale_in, offset_in};
-      std::map<std::string, int> control;
-      for (const Node* n : nodes) {
-        for (const Edge* e : n->in_edges()) {
-          if (e->IsControlEdge() && e->src()->IsOp())
-            control.emplace(e->src()->name(), e->src()->id());
-        }
-      }
-      for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+      r.control_inputs = ControlInputsOfAll(nodes);  // of all the nodes it replaces
       r.shapes = y->output_shapes();
       for (Node* n : nodes) {
         if (n != y) dead_.push_back(n);
@@ -1761,15 +1739,7 @@ class Optimizer {
         SetAttr(&r.def, "form", form);
         r.inputs = {Source(*half, xk)};
         nodes.push_back(y);
-        std::map<std::string, int> control;
-        for (const Node* n : nodes) {
-          for (const Edge* e : n->in_edges()) {
-            if (e->IsControlEdge() && e->src()->IsOp()) {
-              control.emplace(e->src()->name(), e->src()->id());
-            }
-          }
-        }
-        for (const auto& [name, id] : control) r.control_inputs.push_back(id);
+        r.control_inputs = ControlInputsOfAll(nodes);  // of all the nodes it replaces
         r.shapes = y->output_shapes();
         nodes.pop_back();
         for (Node* n : nodes) dead_.push_back(n);
