@@ -27,6 +27,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/sparse_tensor_checks.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
 
@@ -128,29 +129,9 @@ class RaggedBincountOp final : public OpKernel {
 // TensorFlow's sparse_utils::ValidateSparseTensor: ranks, matching counts, every index inside
 // the dense shape.
 absl::Status ValidateSparse(const Tensor& indices, const Tensor& values, const Tensor& shape) {
-  if (indices.shape().rank() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Sparse indices must be rank 2 but is rank ", indices.shape().rank()));
-  }
-  if (values.shape().rank() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Sparse values must be rank 1 but is rank ", values.shape().rank()));
-  }
-  if (shape.shape().rank() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Sparse shape must be rank 1 but is rank ", shape.shape().rank()));
-  }
+  RILL_RETURN_IF_ERROR(CheckSparseTensorStructure(indices, values, shape));
   const int64_t nnz = indices.shape().dim(0);
   const int64_t rank = indices.shape().dim(1);
-  if (values.NumElements() != nnz) {
-    return absl::InvalidArgumentError(absl::StrCat("Number of elements in indices (", nnz,
-                                                   ") and values (", values.NumElements(),
-                                                   ") do not match"));
-  }
-  if (shape.NumElements() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat("Index rank (", rank, ") and shape rank (",
-                                                   shape.NumElements(), ") do not match"));
-  }
   const int64_t* idx = indices.flat<int64_t>().data();
   const int64_t* dims = shape.flat<int64_t>().data();
   for (int64_t i = 0; i < nnz; ++i) {

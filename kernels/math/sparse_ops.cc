@@ -46,6 +46,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/sparse_tensor_checks.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
 
@@ -591,29 +592,9 @@ class SparseReorderOp final : public OpKernel {
     const Tensor& indices = ctx.input(0);
     const Tensor& values = ctx.input(1);
     const Tensor& shape = ctx.input(2);
-    if (indices.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Sparse indices must be rank 2 but is rank ", indices.shape().rank()));
-    }
-    if (values.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Sparse values must be rank 1 but is rank ", values.shape().rank()));
-    }
-    if (shape.shape().rank() != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Sparse shape must be rank 1 but is rank ", shape.shape().rank()));
-    }
+    RILL_RETURN_IF_ERROR(CheckSparseTensorStructure(indices, values, shape));
     const int64_t nnz = indices.shape().dim(0);
     const int64_t rank = indices.shape().dim(1);
-    if (values.NumElements() != nnz) {
-      return absl::InvalidArgumentError(absl::StrCat("Number of elements in indices (", nnz,
-                                                     ") and values (", values.NumElements(),
-                                                     ") do not match"));
-    }
-    if (shape.NumElements() != rank) {
-      return absl::InvalidArgumentError(absl::StrCat("Index rank (", rank, ") and shape rank (",
-                                                     shape.NumElements(), ") do not match"));
-    }
     const std::vector<int64_t> idx = IndexValues(indices);
     std::vector<int64_t> order(static_cast<size_t>(nnz));
     std::iota(order.begin(), order.end(), 0);
