@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/openmp_parallel_for.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 
@@ -87,11 +88,13 @@ void ClampInPlace(int threads, float* data, int64_t n, FusedActivation act) {
                     [&](int64_t begin, int64_t end) {
                       float* __restrict d = data + begin * kBlock;
                       const int64_t count = std::min(n, end * kBlock) - begin * kBlock;
-                      for (int64_t i = 0; i < count; ++i) {
-                        // NaN fails both comparisons and passes through.
-                        const float v = d[i] <= 0.f ? 0.f : d[i];
-                        d[i] = v > top ? top : v;
-                      }
+                      RunSimd([&] {  // at the CPU's vector width
+                        for (int64_t i = 0; i < count; ++i) {
+                          // NaN fails both comparisons and passes through.
+                          const float v = d[i] <= 0.f ? 0.f : d[i];
+                          d[i] = v > top ? top : v;
+                        }
+                      });
                     });
 }
 
