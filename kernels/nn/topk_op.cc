@@ -1,6 +1,15 @@
 // TopKV2 on the CPU: the k largest entries of each last-dim row, values and their indices,
 // sorted descending; equal values keep the lower index first (as TensorFlow). The `sorted` attr
 // is honoured by always sorting. half compares as float.
+// NaN compares neither greater nor less than anything, so the order is no strict weak order and
+// where NaN lands depends on the algorithm: TensorFlow's CPU kernel sorts a whole row (k ==
+// columns, as tf.sort and tf.argsort ask) with std::sort on "b < a" and then puts the indices of
+// each run of equal neighbours in increasing order, and takes k < columns through its bounded
+// heap (gtl::TopN: the first k + 1 indices made a heap, each later index replacing the bottom
+// when it compares greater, sort_heap at the end) on "b < a, else a < b by index"; both are
+// followed here step for step so a NaN lands where TensorFlow puts it. (k == 1 TensorFlow takes
+// through Eigen's maximum reduction, whose NaN result depends on its vector lanes; here it is
+// the heap's, identical to TensorFlow's wherever the row holds no NaN.)
 // Errors are InvalidArgument with TensorFlow's texts: "k must be 0-D, got shape [2]", "Need k >=
 // 0, got -1", "input must be >= 1-D, got shape []", "input must have at least k columns. Had 3,
 // needed 4".
@@ -21,6 +30,50 @@ namespace rill {
 namespace {
 
 #define RILL_TOPK_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+
+// The indices of the k largest of row[0..cols) into `order` (resized to k), in TensorFlow's
+// order (see the file comment).
+template <typename T>
+void SelectTopK(const T* row, int64_t cols, int64_t k, std::vector<int64_t>& order) {
+  using cwise_internal::Load;
+  order.clear();
+  if (k == cols) {
+    order.resize(cols);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int64_t a, int64_t b) { return Load(row[b]) < Load(row[a]); });
+    for (auto run_begin = order.begin(); run_begin != order.end();) {
+      auto run_end = run_begin + 1;
+      if (run_end == order.end()) break;
+      if (Load(row[*run_begin]) == Load(row[*run_end])) {
+        while (++run_end != order.end() && Load(row[*run_begin]) == Load(row[*run_end])) {
+        }
+        std::sort(run_begin, run_end);
+      }
+      run_begin = run_end;
+    }
+    return;
+  }
+  const auto greater = [&](int64_t a, int64_t b) {
+    const auto va = Load(row[a]), vb = Load(row[b]);
+    if (vb < va) return true;
+    if (vb > va) return false;
+    return a < b;
+  };
+  // Bounded heap: order[0..k) is a heap under `greater` (its front the smallest kept), the last
+  // slot the scratch the replaced element goes through.
+  for (int64_t c = 0; c <= k; ++c) order.push_back(c);
+  std::make_heap(order.begin(), order.end(), greater);
+  std::pop_heap(order.begin(), order.end(), greater);
+  for (int64_t c = k + 1; c < cols; ++c) {
+    if (greater(c, order.front())) {
+      order.back() = c;
+      std::pop_heap(order.begin(), order.end(), greater);
+    }
+  }
+  order.pop_back();
+  std::sort_heap(order.begin(), order.end(), greater);
+}
 
 class TopKOp final : public OpKernel {
  public:
@@ -54,17 +107,13 @@ class TopKOp final : public OpKernel {
     const int64_t rows = in.NumElements() / cols;
     return VisitKernelTypes<RILL_TOPK_TYPES>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      using cwise_internal::Load;
       const T* x = in.flat<T>().data();
       T* v = values->flat<T>().data();
-      std::vector<int64_t> order(cols);
+      std::vector<int64_t> order;
+      order.reserve(cols + 1);
       for (int64_t r = 0; r < rows; ++r) {
         const T* row = x + r * cols;
-        std::iota(order.begin(), order.end(), 0);
-        std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
-          const auto va = Load(row[a]), vb = Load(row[b]);
-          return va > vb || (!(vb > va) && a < b);
-        });
+        SelectTopK(row, cols, k, order);
         for (int64_t j = 0; j < k; ++j) {
           v[r * k + j] = row[order[j]];
           if (indices->dtype() == DT_INT32) {

@@ -1,3 +1,7 @@
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -19,6 +23,55 @@ TEST(TopKOpTest, LargestFirstTiesByLowerIndex) {
   RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
   ExpectTensorEqual(out[0], F({3, 3, 9, 9}, TensorShape({2, 2})));
   ExpectTensorEqual(out[1], I32({1, 2, 0, 3}, TensorShape({2, 2})));
+}
+
+// Values equal `want` element for element, NaN where `want` has NaN.
+void ExpectValuesWithNaN(const Tensor& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    const float g = got.flat<float>()[i];
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i << ": " << g;
+    } else {
+      EXPECT_EQ(g, want[i]) << "element " << i;
+    }
+  }
+}
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// TensorFlow 2.21's results (tf.math.top_k on its CPU kernel): NaN compares as neither greater
+// nor less, and lands where TensorFlow's sort puts it.
+TEST(TopKOpTest, WholeRowWithNaNIsTensorFlowsOrder) {
+  OpTester t("TopKV2");
+  t.Attr("T", DT_FLOAT)
+      .Input(F({0.3f, -1, kNaN, 2, 0.5f, -0.2f, 1, 0.1f, kNaN, 1, kNaN, -kInf, 1, 0, kInf, kNaN},
+               TensorShape({2, 8})));
+  t.Input(Tensor::Scalar<int32_t>(8));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[1],
+                    I32({3, 0, 1, 2, 6, 4, 7, 5, 0, 1, 2, 6, 4, 5, 3, 7}, TensorShape({2, 8})));
+  ExpectValuesWithNaN(
+      out[0], {2, 0.3f, -1, kNaN, 1, 0.5f, 0.1f, -0.2f, kNaN, 1, kNaN, kInf, 1, 0, -kInf, kNaN});
+}
+
+TEST(TopKOpTest, PartOfRowWithNaNIsTensorFlowsOrder) {
+  OpTester t("TopKV2");
+  t.Attr("T", DT_FLOAT)
+      .Input(F({-3, -1, kInf, -3, kNaN, 4, -2, 1, 2, -5, -2, -2, kNaN, kInf, 1, 0},
+               TensorShape({16})));
+  t.Input(Tensor::Scalar<int32_t>(5));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[1], I32({2, 13, 1, 3, 4}, TensorShape({5})));
+  ExpectValuesWithNaN(out[0], {kInf, kInf, -1, -3, kNaN});
+
+  OpTester u("TopKV2");
+  u.Attr("T", DT_FLOAT)
+      .Input(F({0.3f, -1, 2, 0.5f, kNaN, -0.2f, 1, 0.1f, 3, 4, 5, 6}, TensorShape({12})));
+  u.Input(Tensor::Scalar<int32_t>(4));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out4, u.Run());
+  ExpectTensorEqual(out4[1], I32({11, 10, 9, 8}, TensorShape({4})));
 }
 
 TEST(TopKOpTest, KTooLargeIsTensorFlowsError) {
