@@ -4,9 +4,11 @@
 // `reverse` (the scan runs from the end) attrs. Integers wrap; half rounds every partial result to
 // half, as TensorFlow's Eigen scan does, so long half scans give TensorFlow's numbers. Logsumexp
 // combines a and b as max + log1p(exp(min - max)), -inf being its identity (so logsumexp(inf, inf)
-// is NaN, as in TensorFlow). Errors are InvalidArgument with TensorFlow's texts: "ScanOp: axis must
-// be a scalar, not [2]", "ScanOp: Expected scan axis in the range [-3, 3), but got 3" (the axis
-// after adding the rank to a negative one, as TensorFlow prints it).
+// is NaN, as in TensorFlow); a NaN element is read as TensorFlow's std::max / std::min read it
+// (see LogSumExpCombiner): a scan that starts with NaN gives -inf there, and a NaN after a finite
+// running result adds log(2) to it. Errors are InvalidArgument with TensorFlow's texts: "ScanOp:
+// axis must be a scalar, not [2]", "ScanOp: Expected scan axis in the range [-3, 3), but got 3"
+// (the axis after adding the rank to a negative one, as TensorFlow prints it).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -53,12 +55,14 @@ struct LogSumExpCombiner {
   static C Identity() {
     return -std::numeric_limits<C>::infinity();
   }
+  // a is the running result, b the next element. TensorFlow's reducer: hi = max(a, b) and lo =
+  // min(a, b) as std::max / std::min pick (a unless the comparison holds, so a NaN b yields a
+  // twice and adds log(2); a NaN a stays NaN), -inf when hi is below the lowest finite value.
   template <typename C>
   static C Combine(C a, C b) {
-    if (a == Identity<C>()) return b;
-    if (b == Identity<C>()) return a;
     const C hi = a < b ? b : a;
-    const C lo = a < b ? a : b;
+    const C lo = b < a ? b : a;
+    if (hi < std::numeric_limits<C>::lowest()) return hi;
     return hi + std::log1p(std::exp(lo - hi));
   }
 };

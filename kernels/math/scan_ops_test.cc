@@ -1,4 +1,7 @@
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -51,6 +54,44 @@ TEST(CumsumOpTest, AxisErrorsAreTensorFlows) {
   EXPECT_THAT(Cumsum(kX, -3),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("ScanOp: Expected scan axis in the range [-2, 2), but got -1")));
+}
+
+// TensorFlow 2.21's results (tf.math.cumulative_logsumexp on its CPU kernel): a NaN element
+// compares false both ways, so its running result keeps the previous one (-inf at the start,
+// the previous plus log 2 after a finite one); an inf running result before it gives NaN.
+TEST(CumulativeLogsumexpOpTest, NaNElementsAreReadAsTensorFlowReadsThem) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  auto run = [&](std::vector<float> x, bool exclusive, bool reverse) {
+    OpTester t("CumulativeLogsumexp");
+    t.Attr("T", DT_FLOAT).Attr("exclusive", exclusive).Attr("reverse", reverse);
+    const int64_t n = static_cast<int64_t>(x.size());
+    t.Input(F(std::move(x), TensorShape({n}))).Input(Tensor::Scalar<int32_t>(0));
+    return t.Run();
+  };
+  auto expect = [&](const Tensor& got, std::vector<float> want) {
+    ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+    for (size_t i = 0; i < want.size(); ++i) {
+      const float g = got.flat<float>()[i];
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(g)) << "element " << i << ": " << g;
+      } else {
+        EXPECT_FLOAT_EQ(g, want[i]) << "element " << i;
+      }
+    }
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto a, run({0.5f, nan, 1, 2}, false, false));
+  expect(a[0], {0.5f, 1.1931472f, 1.7943767f, 2.5956113f});
+  RILL_ASSERT_OK_AND_ASSIGN(auto b, run({nan, 1, 2}, false, false));
+  expect(b[0], {-inf, 1, 2.3132617f});
+  RILL_ASSERT_OK_AND_ASSIGN(auto c, run({1, 2, nan}, false, true));
+  expect(c[0], {2.3132617f, 2, -inf});
+  RILL_ASSERT_OK_AND_ASSIGN(auto d, run({inf, nan, 1}, false, false));
+  expect(d[0], {inf, nan, nan});
+  RILL_ASSERT_OK_AND_ASSIGN(auto e, run({inf, nan, 1}, true, false));
+  expect(e[0], {-inf, inf, nan});
+  RILL_ASSERT_OK_AND_ASSIGN(auto f, run({-inf, nan, 1}, false, true));
+  expect(f[0], {1.6931472f, 1.6931472f, 1});
 }
 
 }  // namespace
