@@ -20,6 +20,11 @@ row's ref column says "xla". A model's name or family says how it was frozen: "_
     pip install tensorflow-cpu numpy   # only for this script
     bazel build //tools/session_runner
     python3 tests/tfgen/model_sweep.py [--runner PATH] [--list] [NAME-SUBSTRING ...]
+    python3 tests/tfgen/model_sweep.py --poison [NAME-SUBSTRING ...]
+
+--poison feeds NaN, +inf and -inf (one element each, one variant each) into every float input,
+runs TensorFlow and Rill on each variant and prints one row per model: NaN and +-inf positions
+must be equal and finite values within RTOL.
 
 Exit status 1 when any model fails. See docs/model_sweep.md for the last table.
 """
@@ -1335,15 +1340,18 @@ def _rel_diff(got, want):
     return 0.0 if np.array_equal(got, want) else None
 
 
-def run_rill(name, meta, runner):
-    """Runs the cached model in session_runner: (max rel diff or None, error or "")."""
+def run_rill(name, meta, runner, inputs=None, want=None, got_out=None):
+    """Runs the cached model in session_runner: (max rel diff or None, error or ""). `inputs`
+    and `want` replace the cached inputs and TensorFlow's cached outputs, and Rill's outputs
+    are appended to `got_out` (--poison)."""
     base = os.path.join(CACHE, name)
     tmp = tempfile.mkdtemp(prefix="sweep_")
     try:
         args = [runner, "--graph=" + base + ".pb", "--output_dir=" + tmp]
         for op in meta.get("init", []):
             args += ["--target=" + op, "--then"]
-        inputs = np.load(base + "_in.npz")
+        if inputs is None:
+            inputs = np.load(base + "_in.npz")
         for k in meta["feeds"]:
             path = os.path.join(tmp, "in_%s.npy" % k)
             v = inputs[k]
@@ -1355,10 +1363,16 @@ def run_rill(name, meta, runner):
             err = r.stderr.strip().splitlines()
             first = err[0] if err else "exit %d" % r.returncode
             return None, first.split(" in binary running on Rill")[0][:240]
-        want = np.load(base + "_want.npz", allow_pickle=True)
+        if want is None:
+            want = np.load(base + "_want.npz", allow_pickle=True)
+        elif not want:  # nothing to compare with: it ran
+            return 0.0, ""
         worst = 0.0
-        for i, f in enumerate(meta["fetches"]):
-            got = np.load(os.path.join(tmp, "%s_0.npy" % f), allow_pickle=True)
+        gots = [np.load(os.path.join(tmp, "%s_0.npy" % f.replace("/", "_")), allow_pickle=True)
+                for f in meta["fetches"]]
+        if got_out is not None:
+            got_out.extend(gots)
+        for i, (f, got) in enumerate(zip(meta["fetches"], gots)):
             d = _rel_diff(got, want["arr_%d" % i])
             if d is None:
                 return None, "output %s:0 differs (shape %s vs %s, or values)" % (
@@ -1371,12 +1385,80 @@ def run_rill(name, meta, runner):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# --poison: one element of a float input set to NaN, +inf or -inf; TensorFlow and Rill must give
+# the same NaN and +-inf positions and finite values within RTOL.
+
+POISON = ((float("nan"), "nan", 1 / 3), (float("inf"), "+inf", 1 / 2),
+          (float("-inf"), "-inf", 2 / 3))
+
+
+def _poison_variants(meta, inputs):
+    """(label, inputs) per float feed and poison value: the element at a fixed fraction of the
+    flattened input replaced."""
+    for k in meta["feeds"]:
+        v = inputs[k]
+        if v.dtype.kind != "f" or v.size == 0:
+            continue
+        for value, tag, frac in POISON:
+            changed = dict(inputs)
+            p = v.copy()
+            i = min(int(v.size * frac), v.size - 1)
+            p.reshape(-1)[i] = value
+            changed[k] = p
+            yield "%s[%d]=%s" % (k, i, tag), changed
+
+
+def _nonfinite(a):
+    a = a.astype(np.float64)
+    return "NaN %d, +inf %d, -inf %d" % (np.isnan(a).sum(), np.isposinf(a).sum(),
+                                         np.isneginf(a).sum())
+
+
+def poison_model(name, meta, runner):
+    """Runs every poisoned variant in TensorFlow and Rill: (variants, worst rel diff, first
+    mismatch or "")."""
+    tf = _tf()
+    graph_def = tf.compat.v1.GraphDef()
+    with open(os.path.join(CACHE, name + ".pb"), "rb") as f:
+        graph_def.ParseFromString(f.read())
+    inputs = dict(np.load(os.path.join(CACHE, name + "_in.npz")))
+    count, worst = 0, 0.0
+    for label, feeds in _poison_variants(meta, inputs):
+        count += 1
+        try:
+            want = _run_tf(graph_def, feeds, meta["fetches"], meta["init"])
+        except Exception as e:  # TensorFlow refusing the input: Rill must refuse it too
+            _, err = run_rill(name, meta, runner, feeds, {})
+            if not err:
+                return count, None, "%s: TensorFlow raised %s, Rill ran" % (label, type(e).__name__)
+            continue
+        got = []
+        d, err = run_rill(name, meta, runner, feeds,
+                          {"arr_%d" % i: w for i, w in enumerate(want)}, got)
+        if d is None or d > RTOL:
+            detail = err
+            if err.startswith("output "):
+                detail = err.split(" differs")[0]
+                for i, f in enumerate(meta["fetches"]):
+                    w = np.asarray(want[i])
+                    if w.dtype.kind == "f" and i < len(got):
+                        detail += "; %s TF %s / Rill %s" % (f, _nonfinite(w), _nonfinite(got[i]))
+            elif d is not None:
+                detail = "rel diff %.2e" % d
+            return count, None, "%s: %s" % (label, detail)
+        worst = max(worst, d)
+    return count, worst, ""
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runner", default=os.path.join(
         REPO_ROOT, "bazel-bin/tools/session_runner/session_runner"))
     p.add_argument("--list", action="store_true", help="list the models and exit")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--poison", action="store_true",
+                   help="feed NaN, +inf and -inf into each float input and compare patterns")
     p.add_argument("only", nargs="*")
     a = p.parse_args()
     models = _models()
@@ -1385,6 +1467,8 @@ def main():
         for n in names:
             print("%-28s %s" % (n, models[n][0]))
         return 0
+    if a.poison:
+        return poison_main(names, models, a.runner)
     fmt = "| %s | %s | %s | %s | %s | %s |" if a.markdown else "%-28s %-8s %4s %-4s %-12s %s"
     if a.markdown:
         print("| model | ref | ops | ran | max rel diff | first error |")
@@ -1405,6 +1489,25 @@ def main():
                      "yes" if d is not None else "no",
                      "-" if d is None else "%.2e%s" % (d, "" if ok else " FAIL"), err), flush=True)
     print("%d of %d models pass" % (len(names) - failed, len(names)))
+    return 1 if failed else 0
+
+
+def poison_main(names, models, runner):
+    fmt = "%-28s %-9s %-12s %s"
+    print(fmt % ("model", "variants", "max rel diff", "first mismatch"))
+    failed = 0
+    for n in names:
+        meta = build(n, models)
+        if "build_error" in meta or meta.get("reference"):
+            print(fmt % (n, "-", "-", "skipped: " + ("TensorFlow: " + meta["build_error"]
+                                                    if "build_error" in meta else
+                                                    "reference through XLA")))
+            continue
+        count, d, err = poison_model(n, meta, runner)
+        failed += d is None
+        print(fmt % (n, count, "-" if d is None else "%.2e" % d, err or "ok"), flush=True)
+    print("%d of %d models match TensorFlow's NaN / inf pattern" % (len(names) - failed,
+                                                                    len(names)))
     return 1 if failed else 0
 
 
