@@ -12,7 +12,8 @@
 //     [pixels, Cout] times filter^T gives each pixel's patch gradient, scatter-added into the
 //     input (half is computed in float and rounded once).
 //   MaxPool3D / AvgPool3D: the max / mean of each window over the elements inside the input
-//     (SAME padding never counts).
+//     (SAME padding never counts in the mean; in the max it counts as the lowest finite value,
+//     and NaN is kept or skipped as TensorFlow's Eigen pooling does: see Pool3DOp).
 // Dilations other than 1 are refused, as TensorFlow's CPU kernels do.
 //
 // Errors (TensorFlow's texts): InvalidArgument "input must be 5-dimensional", "filter must be
@@ -490,10 +491,43 @@ class Pool3DOp final : public OpKernel {
  private:
   // Each output pixel's channels are combined tap by tap (one vector loop per tap, at the CPU's
   // vector width: RunSimd), blocks of 32 channels in registers, then averaged.
+  // MaxPool3D follows TensorFlow's Eigen cuboid pooling, which matters where NaN is: the
+  // running max starts at -inf, SAME padding takes part as the lowest finite value, and the
+  // output (flattened) is computed in aligned groups of kEigenLanes. A group whose elements
+  // are channels of one pixel is combined with the vector max, which never lets a NaN element
+  // in (the loops below); any other group (straddling two pixels, or the tail) is combined
+  // element by element as max(x, acc), which takes a NaN element and drops it again at the next
+  // number, so there the result is the max of the window's elements (in depth, row, column
+  // order) from its last NaN on (ScalarLaneMax).
+  static constexpr int64_t kEigenLanes = 8;
+
+  static bool ScalarLane(int64_t flat, int64_t channels, int64_t total) {
+    const int64_t group = flat - flat % kEigenLanes;
+    return group + kEigenLanes > total || group % channels + kEigenLanes > channels;
+  }
+
+  template <typename T>
+  static T ScalarLaneMax(const Geometry3d& g, const T* in, int64_t n, int64_t d0, int64_t h0,
+                         int64_t w0, int64_t ch) {
+    T acc = -std::numeric_limits<T>::infinity();
+    for (int64_t d = d0; d < d0 + g.k[0]; ++d) {
+      for (int64_t h = h0; h < h0 + g.k[1]; ++h) {
+        for (int64_t w = w0; w < w0 + g.k[2]; ++w) {
+          const bool inside =
+              d >= 0 && d < g.in[0] && h >= 0 && h < g.in[1] && w >= 0 && w < g.in[2];
+          const T x = inside ? in[(((n * g.in[0] + d) * g.in[1] + h) * g.in[2] + w) * g.in_c + ch]
+                             : std::numeric_limits<T>::lowest();
+          acc = acc > x ? acc : x;
+        }
+      }
+    }
+    return acc;
+  }
+
   template <typename T, bool kMax>
   static void Pool(OpKernelContext& ctx, const Geometry3d& g, const T* in, T* out) {
     constexpr int kBlock = 32;
-    constexpr T kInit = kMax ? std::numeric_limits<T>::lowest() : static_cast<T>(0);
+    constexpr T kInit = kMax ? -std::numeric_limits<T>::infinity() : static_cast<T>(0);
     auto Combine = [](T a, T b) {
       if constexpr (kMax) {
         return std::max(a, b);
@@ -537,7 +571,18 @@ class Pool3DOp final : public OpKernel {
                 }
               }
             }
-            if constexpr (!kMax) {
+            if constexpr (kMax) {
+              const bool padded =
+                  d_hi - d_lo < g.k[0] || h_hi - h_lo < g.k[1] || w_hi - w_lo < g.k[2];
+              const int64_t total = g.out_pixels() * c;
+              for (int64_t i = 0; i < c; ++i) {
+                if (ScalarLane(p * c + i, c, total)) {
+                  acc[i] = ScalarLaneMax(g, in, n, d0, h0, w0, i);
+                } else if (padded) {
+                  acc[i] = Combine(acc[i], std::numeric_limits<T>::lowest());
+                }
+              }
+            } else {
               const T count = static_cast<T>(
                   std::max<int64_t>(1, (d_hi - d_lo) * (h_hi - h_lo) * (w_hi - w_lo)));
               for (int64_t i = 0; i < c; ++i) acc[i] = acc[i] / count;

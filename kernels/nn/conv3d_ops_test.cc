@@ -2,6 +2,7 @@
 // a multi-threaded Conv3D agreeing with the single-threaded one, and pools over more channels than
 // the recorded shapes have.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -90,6 +91,73 @@ TEST(Conv3DTest, ThreadsAgree) {
 
 // Channel counts that fill the pools' register blocks of 32 (40: one block and a tail of 8; 64: two
 // blocks), with SAME windows cut at the edges, against the definition.
+absl::StatusOr<std::vector<Tensor>> MaxPool3D(std::vector<float> x, TensorShape s,
+                                              std::vector<int64_t> ksize, std::string padding) {
+  OpTester t("MaxPool3D");
+  t.Attr("T", DT_FLOAT)
+      .Attr("ksize", std::move(ksize))
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1, 1})
+      .Attr("padding", std::move(padding))
+      .Input(Tensor::FromVector<float>(std::move(x), s));
+  return t.Run();
+}
+
+// Expected 'N' (NaN), 'L' (lowest finite), 'I' (-inf) or the number itself.
+void ExpectPattern(const Tensor& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    const float g = got.flat<float>()[i];
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i << ": " << g;
+    } else {
+      EXPECT_EQ(g, want[i]) << "element " << i;
+    }
+  }
+}
+
+// TensorFlow 2.21's results (tf.nn.max_pool3d on its CPU kernel, Eigen with 8-float vectors).
+TEST(Pool3DTest, MaxPoolNaNAndPaddingAreTensorFlows) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float lowest = std::numeric_limits<float>::lowest();
+  // All NaN, 1x1x1 windows, 4 pixels of 12 channels: aligned groups of 8 inside one pixel skip
+  // NaN (-inf), groups straddling two pixels keep it.
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              MaxPool3D(std::vector<float>(48, nan), TensorShape({1, 1, 1, 4, 12}),
+                                        {1, 1, 1, 1, 1}, "VALID"));
+    std::vector<float> want;
+    for (int g = 0; g < 6; ++g) want.insert(want.end(), 8, g % 3 == 1 ? nan : -inf);
+    ExpectPattern(out[0], want);
+  }
+  // One channel (every group element-wise): a NaN kept when last, dropped by a later number or
+  // by SAME padding (the lowest finite value).
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(
+        auto out, MaxPool3D({0, 0, nan}, TensorShape({1, 1, 1, 3, 1}), {1, 1, 1, 3, 1}, "SAME"));
+    ExpectPattern(out[0], {0, nan, lowest});
+  }
+  // The window in depth, row, column order: after the NaN at (1, 1) come (1, 2), (2, 0), ...
+  {
+    std::vector<float> x(9, -100);
+    x[4] = nan;
+    x[6] = 9;  // (2, 0)
+    x[2] = 7;  // (0, 2)
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              MaxPool3D(x, TensorShape({1, 1, 3, 3, 1}), {1, 1, 3, 3, 1}, "VALID"));
+    ExpectPattern(out[0], {9});
+  }
+  // 16 channels of NaN (vector groups): -inf where no padding, the lowest finite value beside it.
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              MaxPool3D(std::vector<float>(48, nan), TensorShape({1, 1, 1, 3, 16}),
+                                        {1, 1, 1, 3, 1}, "SAME"));
+    std::vector<float> want;
+    for (const float v : {lowest, -inf, lowest}) want.insert(want.end(), 16, v);
+    ExpectPattern(out[0], want);
+  }
+}
+
 TEST(Pool3DTest, WideChannelsMatchTheDefinition) {
   for (const bool max : {true, false}) {
     for (const int64_t c : {40, 64}) {
