@@ -7,9 +7,10 @@
 // each run of equal neighbours in increasing order, and takes k < columns through its bounded
 // heap (gtl::TopN: the first k + 1 indices made a heap, each later index replacing the bottom
 // when it compares greater, sort_heap at the end) on "b < a, else a < b by index"; both are
-// followed here step for step so a NaN lands where TensorFlow puts it. (k == 1 TensorFlow takes
-// through Eigen's maximum reduction, whose NaN result depends on its vector lanes; here it is
-// the heap's, identical to TensorFlow's wherever the row holds no NaN.)
+// followed here step for step so a NaN lands where TensorFlow puts it. k == 1 TensorFlow takes
+// through Eigen's maximum reduction, whose NaN result depends on its vector lanes: followed for
+// float (Top1AsEigen); half and double take the heap there, TensorFlow's wherever the row holds
+// no NaN.
 // Errors are InvalidArgument with TensorFlow's texts: "k must be 0-D, got shape [2]", "Need k >=
 // 0, got -1", "input must be >= 1-D, got shape []", "input must have at least k columns. Had 3,
 // needed 4".
@@ -17,7 +18,9 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -31,12 +34,38 @@ namespace {
 
 #define RILL_TOPK_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
 
+// k == 1 for float as TensorFlow computes it: Eigen's maximum over the row (8-float vectors over
+// the first cols / 8 * 8 elements, where a NaN never enters; the rest one by one as max(x, acc),
+// which takes a NaN and drops it at the next number; the two combined as max(acc, vector max),
+// so a NaN left at the end wins), then the first index holding that value, 0 when it is NaN.
+inline int64_t Top1AsEigen(const float* row, int64_t cols) {
+  constexpr int64_t kLanes = 8;
+  const int64_t vectorized = cols / kLanes * kLanes;
+  float vmax = -std::numeric_limits<float>::infinity();
+  for (int64_t c = 0; c < vectorized; ++c) {
+    if (row[c] > vmax) vmax = row[c];
+  }
+  float tail = -std::numeric_limits<float>::infinity();
+  for (int64_t c = vectorized; c < cols; ++c) tail = row[c] < tail ? tail : row[c];
+  const float max = tail < vmax ? vmax : tail;
+  for (int64_t c = 0; c < cols; ++c) {
+    if (row[c] == max) return c;
+  }
+  return 0;
+}
+
 // The indices of the k largest of row[0..cols) into `order` (resized to k), in TensorFlow's
 // order (see the file comment).
 template <typename T>
 void SelectTopK(const T* row, int64_t cols, int64_t k, std::vector<int64_t>& order) {
   using cwise_internal::Load;
   order.clear();
+  if constexpr (std::is_same_v<T, float>) {
+    if (k == 1 && cols > 1) {
+      order.push_back(Top1AsEigen(row, cols));
+      return;
+    }
+  }
   if (k == cols) {
     order.resize(cols);
     std::iota(order.begin(), order.end(), 0);

@@ -74,6 +74,28 @@ TEST(TopKOpTest, PartOfRowWithNaNIsTensorFlowsOrder) {
   ExpectTensorEqual(out4[1], I32({11, 10, 9, 8}, TensorShape({4})));
 }
 
+// k == 1 (TensorFlow 2.21's results): its Eigen maximum skips NaN inside whole 8-float vectors
+// and keeps a NaN left last in the tail, whose index is then 0.
+TEST(TopKOpTest, TopOneWithNaNIsTensorFlows) {
+  struct Case {
+    std::vector<float> row;
+    int32_t index;
+  };
+  const std::vector<Case> cases = {
+      {{1, -1, 4, kNaN, 0}, 4},                                      // the 0 drops the NaN
+      {{0, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, kNaN}, 0},      // NaN last in the tail
+      {{kNaN, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f}, 7},         // NaN in a vector
+      {{0.3f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, kNaN, 0.1f}, 6}};  // the same, then a tail
+  for (const Case& c : cases) {
+    OpTester t("TopKV2");
+    const int64_t n = static_cast<int64_t>(c.row.size());
+    t.Attr("T", DT_FLOAT).Input(F(c.row, TensorShape({n}))).Input(Tensor::Scalar<int32_t>(1));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[1], I32({c.index}, TensorShape({1})));
+    EXPECT_EQ(out[0].flat<float>()[0], c.row[c.index]);
+  }
+}
+
 TEST(TopKOpTest, KTooLargeIsTensorFlowsError) {
   OpTester t("TopKV2");
   t.Attr("T", DT_FLOAT).Input(F({1, 2, 3}, TensorShape({3}))).Input(Tensor::Scalar<int32_t>(4));
