@@ -13,24 +13,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
 
 namespace rill {
 namespace {
-
-// TensorFlow's SliceDebugString: "[1]", "[0,2]" (empty for a scalar).
-std::string Coordinates(const TensorShape& shape, int64_t i) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> c(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    c[d] = i % shape.dim(d);
-    i /= shape.dim(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(c, ","), "]");
-}
 
 class DynamicPartitionOp final : public OpKernel {
  public:
@@ -55,7 +44,7 @@ class DynamicPartitionOp final : public OpKernel {
     std::vector<int64_t> counts(static_cast<size_t>(num_partitions_), 0);
     for (int64_t j = 0; j < n; ++j) {
       if (p[j] < 0 || p[j] >= num_partitions_) {
-        return absl::InvalidArgumentError(absl::StrCat("partitions", Coordinates(ps, j), " = ",
+        return absl::InvalidArgumentError(absl::StrCat("partitions", IndexCoordinates(ps, j), " = ",
                                                        p[j], " is not in [0, ", num_partitions_,
                                                        ")"));
       }

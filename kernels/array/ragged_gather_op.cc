@@ -17,26 +17,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "kernels/array/ragged_ops_util.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/layout_util.h"
 
 namespace rill {
 namespace {
-
-// TensorFlow's SliceDebugString: the coordinates of flat element `i` of `shape`, "[0,1]".
-std::string Coordinates(const TensorShape& shape, int64_t i) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> c(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    c[d] = i % shape.dim(d);
-    i /= shape.dim(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(c, ","), "]");
-}
 
 absl::Status ValidateSplits(const std::vector<std::vector<int64_t>>& splits, int64_t num_values) {
   for (size_t dim = 0; dim < splits.size(); ++dim) {
@@ -77,8 +66,8 @@ class RaggedGatherOp final : public OpKernel {
     for (size_t i = 0; i < indices.size(); ++i) {
       if (indices[i] < 0 || indices[i] >= num_params) {
         return absl::InvalidArgumentError(
-            absl::StrCat("indices", Coordinates(indices_t.shape(), static_cast<int64_t>(i)), " = ",
-                         indices[i], " is not in [0, ", num_params, ")"));
+            absl::StrCat("indices", IndexCoordinates(indices_t.shape(), static_cast<int64_t>(i)),
+                         " = ", indices[i], " is not in [0, ", num_params, ")"));
       }
     }
     if (values.shape().rank() == 0) {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "core/types.h"
+#include "kernels/framework/array_shapes.h"
 #include "kernels/framework/index_values.h"
 
 namespace rill {
@@ -46,18 +47,6 @@ absl::Status CombineSlices(ScatterOp op, const Tensor& updates, Tensor* params,
     }
     return absl::OkStatus();
   });
-}
-
-// TensorFlow's SliceDebugString: "[1,0]" for flat element 2 of shape [2,2]; "" for a scalar.
-std::string SliceDebugString(const TensorShape& shape, int64_t flat) {
-  if (shape.rank() == 0) return "";
-  std::vector<int64_t> pos(static_cast<size_t>(shape.rank()));
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    const int64_t n = shape.dim(d);
-    pos[d] = n > 0 ? flat % n : 0;
-    flat = n > 0 ? flat / n : 0;
-  }
-  return absl::StrCat("[", absl::StrJoin(pos, ","), "]");
 }
 
 }  // namespace
@@ -103,7 +92,7 @@ absl::Status ApplyScatter(ScatterOp op, const Tensor& indices, const Tensor& upd
       CombineSlices(op, updates, params, dst, src, row, updates.shape().rank() == 0));
   if (good < idx.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("indices", SliceDebugString(indices.shape(), static_cast<int64_t>(good)),
+        absl::StrCat("indices", IndexCoordinates(indices.shape(), static_cast<int64_t>(good)),
                      " = ", idx[good], " is not in [0, ", rows, ")"));
   }
   return absl::OkStatus();
