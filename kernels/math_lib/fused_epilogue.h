@@ -102,20 +102,6 @@ inline T ApplyAddActivation(T x, FusedActivation act) {
   return x > T(0) ? x : T(0);
 }
 
-// out[i] = ApplyAddActivation(out[i], act) over `rows` rows of `channels`, rows split over the
-// intra-op threads. oneDNN's Relu and clip post-ops turn NaN into 0, where TensorFlow's Relu and
-// Relu6 keep it, so a residual sum's activation runs here.
-template <typename T>
-void AddActivation(OpKernelContext& ctx, T* out, int64_t rows, int64_t channels,
-                   FusedActivation act) {
-  if (act == FusedActivation::kNone) return;
-  ctx.ParallelFor(rows, channels, [&](int64_t begin, int64_t end) {
-    T* __restrict o = out + begin * channels;
-    const int64_t n = (end - begin) * channels;
-    for (int64_t i = 0; i < n; ++i) o[i] = ApplyAddActivation(o[i], act);
-  });
-}
-
 // InvalidArgument unless `bias` is a vector of `channels` (BiasAdd's text).
 inline absl::Status CheckBias(const Tensor& bias, int64_t channels) {
   if (bias.shape().rank() != 1 || bias.shape().dim(0) != channels) {
