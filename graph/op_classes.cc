@@ -1,12 +1,16 @@
 #include "graph/op_classes.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 
 namespace rill {
 
-OpClass ClassifyOp(absl::string_view op) {
+namespace {
+
+const absl::flat_hash_map<std::string, OpClass>& ClassTable() {
   static const auto* const kClasses = new absl::flat_hash_map<std::string, OpClass>{
       {"_Send", OpClass::kSend},
       {"_HostSend", OpClass::kSend},
@@ -43,8 +47,23 @@ OpClass ClassifyOp(absl::string_view op) {
       {"PartitionedCall", OpClass::kFunctionCall},
       {"StatefulPartitionedCall", OpClass::kFunctionCall},
   };
-  auto it = kClasses->find(op);
-  return it == kClasses->end() ? OpClass::kOther : it->second;
+  return *kClasses;
+}
+
+}  // namespace
+
+OpClass ClassifyOp(absl::string_view op) {
+  auto it = ClassTable().find(op);
+  return it == ClassTable().end() ? OpClass::kOther : it->second;
+}
+
+std::vector<std::string> OpsOfClass(bool (*pred)(OpClass)) {
+  std::vector<std::string> names;
+  for (const auto& [name, op_class] : ClassTable()) {
+    if (pred(op_class)) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace rill

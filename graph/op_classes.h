@@ -12,6 +12,9 @@
 #ifndef RILL_GRAPH_OP_CLASSES_H_
 #define RILL_GRAPH_OP_CLASSES_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/strings/string_view.h"
 
 namespace rill {
@@ -41,6 +44,8 @@ enum class OpClass {
 
 // The class of an op by its name; kOther for every op without a special role.
 OpClass ClassifyOp(absl::string_view op);
+// Every op name ClassifyOp maps to a class satisfying `pred`, sorted by name.
+std::vector<std::string> OpsOfClass(bool (*pred)(OpClass));
 
 inline bool IsSend(OpClass c) { return c == OpClass::kSend; }
 inline bool IsRecv(OpClass c) { return c == OpClass::kRecv; }

@@ -1,5 +1,8 @@
 #include "graph/op_classes.h"
 
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -47,6 +50,15 @@ TEST(OpClassesTest, GroupPredicates) {
   EXPECT_FALSE(MayLeaveOutputUnset(ClassifyOp("_Send")));
   EXPECT_TRUE(IsShapeMetadata(ClassifyOp("Rank")));
   EXPECT_TRUE(IsIdentity(ClassifyOp("StopGradient")));
+}
+
+TEST(OpClassesTest, OpsOfClassListsEveryNameSorted) {
+  EXPECT_EQ(OpsOfClass(IsFunctional),
+            (std::vector<std::string>{"If", "PartitionedCall", "StatefulPartitionedCall",
+                                      "StatelessIf", "StatelessWhile", "While"}));
+  EXPECT_EQ(OpsOfClass(IsLoopControl),
+            (std::vector<std::string>{"Enter", "Exit", "NextIteration", "RefEnter", "RefExit",
+                                      "RefNextIteration"}));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/tensor.h"
 #include "core/tensor_proto.h"
 #include "core/types.h"
+#include "graph/op_classes.h"
 #include "ops/op_registry.h"
 
 namespace rill {
@@ -43,6 +44,18 @@ std::string PlaceholderDescription(const NodeDef& node) {
   return absl::StrCat(node.name(), " (", dtype, ", ", shape, ")");
 }
 
+// Counts, into `unknown`, the nodes whose op Rill cannot run: neither a registered op, nor a
+// functional op the session lowers (If, While, PartitionedCall, ...), nor a call of a function in
+// `library` by its name.
+void CountUnknownOps(const google::protobuf::RepeatedPtrField<NodeDef>& nodes,
+                     const std::set<std::string>& library, std::map<std::string, int>* unknown) {
+  for (const NodeDef& node : nodes) {
+    if (OpRegistry::Global()->LookUp(node.op()) != nullptr) continue;
+    if (IsFunctional(ClassifyOp(node.op())) || library.count(node.op())) continue;
+    ++(*unknown)[node.op()];
+  }
+}
+
 }  // namespace
 
 std::string SummarizeGraph(const GraphDef& graph) {
@@ -58,7 +71,6 @@ std::string SummarizeGraph(const GraphDef& graph) {
   int64_t const_bytes = 0;
   for (const NodeDef& node : graph.node()) {
     ++op_counts[node.op()];
-    if (OpRegistry::Global()->LookUp(node.op()) == nullptr) ++unknown_counts[node.op()];
     if (!node.device().empty()) ++device_counts[node.device()];
     for (const std::string& in : node.input()) consumed.insert(InputNodeName(in));
     if (node.op() == "Placeholder") inputs.push_back(PlaceholderDescription(node));
@@ -100,6 +112,12 @@ std::string SummarizeGraph(const GraphDef& graph) {
     absl::StrAppend(&out, "  ", f.signature().name(), "\n");
   }
 
+  std::set<std::string> library;
+  for (const FunctionDef& f : graph.library().function()) library.insert(f.signature().name());
+  CountUnknownOps(graph.node(), library, &unknown_counts);
+  for (const FunctionDef& f : graph.library().function()) {
+    CountUnknownOps(f.node_def(), library, &unknown_counts);
+  }
   std::vector<std::string> unknown;
   for (const auto& [op, n] : unknown_counts) {
     unknown.push_back(absl::StrCat(op, " (", n, n == 1 ? " node)" : " nodes)"));

@@ -20,7 +20,10 @@ namespace rill {
 //   devices: <N>                       then "  <device> <count>" sorted by name (requested only)
 //   constants: <N> Const nodes, <B> bytes
 //   functions: <N>                     then "  <name>" per library function, in library order
-//   unknown ops: none | <op> (<k> node[s]), ...   sorted by name
+//   unknown ops: none | <op> (<k> node[s]), ...   sorted by name; nodes of the graph and of
+//                                      its function bodies whose op is not registered, leaving
+//                                      out functional ops the session lowers (If, While,
+//                                      PartitionedCall, ...) and calls of library functions
 std::string SummarizeGraph(const GraphDef& graph);
 
 }  // namespace rill

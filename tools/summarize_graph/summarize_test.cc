@@ -112,6 +112,30 @@ TEST(SummarizeGraphTest, HandWrittenGraph) {
             "unknown ops: SaveV2Unknown (1 node)\n");
 }
 
+// Functional ops run by lowering and calls of library functions are not unknown; an unregistered
+// op inside a function body is.
+TEST(SummarizeGraphTest, UnknownOpsSkipFunctionalOpsAndCountFunctionBodies) {
+  GraphDef g = Parse(R"pb(
+    node { name: "w" op: "StatelessWhile" }
+    node { name: "i" op: "If" }
+    node { name: "c" op: "StatefulPartitionedCall" }
+    node { name: "f" op: "body_fn" }
+    node { name: "u" op: "NoSuchOp" }
+    library {
+      function {
+        signature { name: "body_fn" }
+        node_def { name: "a" op: "AddV2" }
+        node_def { name: "b" op: "NoSuchOp" }
+        node_def { name: "d" op: "AlsoMissing" }
+      }
+    }
+  )pb");
+  const std::string summary = SummarizeGraph(g);
+  EXPECT_NE(summary.find("unknown ops: AlsoMissing (1 node), NoSuchOp (2 nodes)\n"),
+            std::string::npos)
+      << summary;
+}
+
 TEST(SummarizeGraphTest, EmptyGraph) {
   EXPECT_EQ(SummarizeGraph(GraphDef()),
             "nodes: 0\n"
