@@ -72,10 +72,23 @@ class OneDnnPackedWeights {
   dnnl::memory Get(const void* source, const dnnl::memory::desc& packed, dnnl::memory& user,
                    const OneDnnReorder& reorder, dnnl::stream& stream);
 
+  // The largest sum of |w| over the weights of one output, the held weights read as a row-major
+  // [rows, cols] float matrix whose columns are the outputs (its rows when `outputs_are_rows`):
+  // the bound ReluPostOpIsExact needs. +inf when a weight is NaN or infinite, when `source` is
+  // not the held tensor's data, when the view does not fit it, or when an output sums 2^23 terms
+  // or more. Computed once per held tensor
+  // and view (a kernel asks with the same view every time).
+  double MaxOutputAbsSum(const void* source, int64_t rows, int64_t cols, bool outputs_are_rows);
+
  private:
   Mutex mu_;
   Tensor held_ ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<dnnl::memory::desc, dnnl::memory>> copies_ ABSL_GUARDED_BY(mu_);
+  // MaxOutputAbsSum's last view (rows, cols, outputs_are_rows; rows < 0: none) and its value.
+  int64_t abs_sum_rows_ ABSL_GUARDED_BY(mu_) = -1;
+  int64_t abs_sum_cols_ ABSL_GUARDED_BY(mu_) = 0;
+  bool abs_sum_outputs_are_rows_ ABSL_GUARDED_BY(mu_) = false;
+  double abs_sum_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 // `packed` after holding `weights` in it (float weights only); null stays null. For call sites:
@@ -92,15 +105,36 @@ inline OneDnnPackedWeights* HoldConstantWeights(OneDnnPackedWeights* packed,
 bool HasConstantWeights(const OpKernelConstruction& ctx);
 
 // The post-ops that apply `activation` inside a oneDNN primitive: swish as eltwise_swish with
-// alpha 1 (x * sigmoid(x)), hard swish as eltwise_hardswish; none for kNone, kRelu and kRelu6,
-// which ClampInPlace applies after the primitive.
-dnnl::post_ops OneDnnActivation(FusedActivation activation);
+// alpha 1 (x * sigmoid(x)), hard swish as eltwise_hardswish; none for kNone. kRelu and kRelu6
+// become eltwise_relu and eltwise_clip(0, 6) only with `relu_in_primitive` (a call for which
+// ReluPostOpIsExact holds); otherwise ClampInPlace applies them after the primitive.
+dnnl::post_ops OneDnnActivation(FusedActivation activation, bool relu_in_primitive = false);
 
 // Relu or Relu6 over `n` floats in place as TensorFlow's kernels compute them (NaN stays NaN, -0
 // gives +0), on up to `threads` OpenMP threads; nothing for other activations. OneDnnConv2D and
 // OneDnnMatMul apply these two with it after the primitive: oneDNN's relu and clip post-ops take
 // the maximum with 0 as vmaxps does, which turns a NaN (from a NaN input) into 0.
 void ClampInPlace(int threads, float* data, int64_t n, FusedActivation act);
+
+// Whether oneDNN's relu / clip post-op gives TensorFlow's Relu / Relu6 in a primitive computing
+// act(x . w + bias), a convolution or a matmul, for this call's operands. The post-op differs
+// from TensorFlow only on a NaN before the activation, and with finite operands a NaN there needs
+// an infinity, which needs a partial sum past FLT_MAX. True when every element of `input` (n
+// floats) and of `bias` (bias_n floats; none when null) is finite and
+// max|x| * weight_abs_sum + max|bias| is below a quarter of FLT_MAX, which bounds every partial
+// sum in any order of addition with room for rounding (weight_abs_sum: the largest sum of |w| over
+// one output's weights, OneDnnPackedWeights::MaxOutputAbsSum; +inf makes this false). Reads the
+// input once on up to `threads` OpenMP threads and stops early at an element past the bound: a
+// read-only pass, where ClampInPlace reads and writes the output. Thread-safe.
+bool ReluPostOpIsExact(int threads, const float* input, int64_t n, double weight_abs_sum,
+                       const float* bias, int64_t bias_n);
+
+// Whether ReluPostOpIsExact's scan of an input of `input_n` elements costs less than
+// ClampInPlace over an output of `output_n`: reading an element is about half of reading and
+// writing one.
+inline bool ReluPostOpScanPays(int64_t input_n, int64_t output_n) {
+  return input_n <= 2 * output_n;
+}
 
 }  // namespace rill
 

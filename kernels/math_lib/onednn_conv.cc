@@ -26,13 +26,16 @@ using dnnl::memory;
 
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
 // thread count is part of the key.
-auto Key(const OneDnnConvShape& s, int threads) {
-  return std::make_tuple(threads, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w, s.out_c, s.out_h,
-                         s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w, s.pad_top, s.pad_left,
-                         s.has_bias, static_cast<int>(s.activation), s.sum, s.groups,
-                         s.spatial_dims, s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d, s.pad_front);
+// relu_in_primitive: Relu / Relu6 as oneDNN's post-op (ReluPostOpIsExact held), a plan of its
+// own.
+auto Key(const OneDnnConvShape& s, int threads, bool relu_in_primitive) {
+  return std::make_tuple(threads, relu_in_primitive, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w,
+                         s.out_c, s.out_h, s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
+                         s.pad_top, s.pad_left, s.has_bias, static_cast<int>(s.activation), s.sum,
+                         s.groups, s.spatial_dims, s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d,
+                         s.pad_front);
 }
-using ConvKey = decltype(Key(OneDnnConvShape(), 1));
+using ConvKey = decltype(Key(OneDnnConvShape(), 1, false));
 
 // One shape's primitive and the memory descriptors its arguments use. Immutable once built.
 struct ConvPlan {
@@ -52,7 +55,8 @@ int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil
   return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dil + 1 - in - before);
 }
 
-absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s) {
+absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s,
+                                                          bool relu_in_primitive) {
   using tag = memory::format_tag;
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<ConvPlan>();
@@ -109,7 +113,7 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
       ops.append_sum(1.f);
       attr.set_post_ops(ops);
     } else if (s.activation != FusedActivation::kNone) {
-      attr.set_post_ops(OneDnnActivation(s.activation));
+      attr.set_post_ops(OneDnnActivation(s.activation, relu_in_primitive));
     }
     plan->pd = dnnl::convolution_forward::primitive_desc(desc, attr, OneDnnEngine());
     plan->primitive = dnnl::convolution_forward(plan->pd);
@@ -134,14 +138,16 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
 class PlanCache {
  public:
   // REQUIRES: the calling thread's OpenMP thread count is `threads`.
-  absl::StatusOr<std::shared_ptr<const ConvPlan>> Get(const OneDnnConvShape& s, int threads) {
-    const ConvKey key = Key(s, threads);
+  absl::StatusOr<std::shared_ptr<const ConvPlan>> Get(const OneDnnConvShape& s, int threads,
+                                                      bool relu_in_primitive) {
+    const ConvKey key = Key(s, threads, relu_in_primitive);
     {
       MutexLock lock(&mu_);
       auto it = plans_.find(key);
       if (it != plans_.end()) return it->second;
     }
-    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s);  // outside the lock
+    // Outside the lock.
+    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s, relu_in_primitive);
     if (!plan.ok()) return plan.status();
     MutexLock lock(&mu_);
     if (plans_.size() >= kMaxPlans) plans_.clear();
@@ -214,13 +220,31 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   thread_local absl::flat_hash_map<ConvKey, std::unique_ptr<ThreadConv>> convs;
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
+  const int64_t elements = s.batch * s.out_d * s.out_h * s.out_w * s.out_c;
+  // Relu / Relu6 inside the primitive when no NaN can reach it (a constant filter's bound and a
+  // read-only scan of the input, where that costs less than ClampInPlace's pass over the output).
+  bool relu_in_primitive = false;
+  if (!s.sum && packed != nullptr &&
+      (s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6)) {
+    const int64_t input_n = s.batch * s.in_d * s.in_h * s.in_w * s.in_c;
+    if (ReluPostOpScanPays(input_n, elements)) {
+      // The filter as [k_d * k_h * k_w * (in_c / groups), out_c]: HWIO, DHWIO and grouped HWIO
+      // put an output's weights in one column; so does depthwise [k_h, k_w, in_c, multiplier],
+      // whose output c * multiplier + m is column c * multiplier + m.
+      const double abs_sum = packed->MaxOutputAbsSum(
+          filter, s.k_d * s.k_h * s.k_w * (s.in_c / s.groups), s.out_c, false);
+      relu_in_primitive =
+          ReluPostOpIsExact(threads, input, input_n, abs_sum, s.has_bias ? bias : nullptr, s.out_c);
+    }
+  }
   try {
     dnnl::engine& engine = OneDnnEngine();
     if (stream == nullptr) stream = std::make_unique<dnnl::stream>(engine);
-    const ConvKey key = Key(s, threads);
+    const ConvKey key = Key(s, threads, relu_in_primitive);
     auto it = convs.find(key);
     if (it == convs.end()) {
-      absl::StatusOr<std::shared_ptr<const ConvPlan>> got = cache->Get(s, threads);
+      absl::StatusOr<std::shared_ptr<const ConvPlan>> got =
+          cache->Get(s, threads, relu_in_primitive);
       if (!got.ok()) return got.status();
       if (convs.size() >= 256) convs.clear();  // bounded, like the plans
       auto c = std::make_unique<ThreadConv>();
@@ -267,9 +291,9 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
     stream->wait();
     // The argument map outlives the call: it must not keep a kernel's packed filter alive.
     c.args[DNNL_ARG_WEIGHTS] = c.weights;
-    const int64_t elements = s.batch * s.out_d * s.out_h * s.out_w * s.out_c;
     if (swish_after) SwishInPlace(threads, output, elements);
-    ClampInPlace(threads, output, elements, s.activation);  // Relu, Relu6 (onednn_common.h)
+    // Relu, Relu6 (onednn_common.h)
+    if (!relu_in_primitive) ClampInPlace(threads, output, elements, s.activation);
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
   }

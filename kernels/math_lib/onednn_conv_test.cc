@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,6 +202,67 @@ TEST(OneDnnConvTest, ReluAndRelu6KeepANaNFromTheInput) {
               if (act == FusedActivation::kRelu6) EXPECT_LE(v, 6.f);
             }
           }
+        }
+      }
+    }
+  }
+}
+
+// TensorFlow's Relu / Relu6 of a float, NaN kept, -0 as +0.
+float TfClamp(float v, FusedActivation act) {
+  if (std::isnan(v)) return v;
+  v = v <= 0.f ? 0.f : v;
+  return act == FusedActivation::kRelu6 && v > 6.f ? 6.f : v;
+}
+
+// With a constant filter, Relu / Relu6 run as oneDNN's post-op only where no NaN can reach it
+// (onednn_common.h's ReluPostOpIsExact); for every input, finite or not, the fused output is the
+// convolution without activation clamped as TensorFlow clamps, NaN for NaN.
+TEST(OneDnnConvTest, ReluPostOpOnlyWhereNoNaNCanReachIt) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> poisons = {0.f, std::nanf(""), inf, -inf, 3e38f, -3e38f};
+  for (int groups : {1, 4}) {
+    for (FusedActivation act : {FusedActivation::kRelu, FusedActivation::kRelu6}) {
+      for (size_t p = 0; p < poisons.size(); ++p) {
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "groups " << groups << " act " << static_cast<int>(act) << " poison "
+                       << poisons[p] << " threads " << threads);
+          OneDnnConvShape s = Shape(1, 5, 5, 4, 3, groups == 1 ? 8 : 4, 1, 1, 1, 1, 5, 5);
+          s.groups = groups;
+          s.has_bias = true;
+          std::vector<float> in = Values(5 * 5 * 4, 1);
+          if (p > 0) {
+            in[(2 * 5 + 2) * 4] = poisons[p];   // pixel (2, 2), channel 0
+            in[(2 * 5 + 3) * 4] = -poisons[p];  // and its right neighbour, negated
+          }
+          const int64_t filter_size = 9 * (groups == 1 ? 4 * 8 : 4);
+          const Tensor filter =
+              Tensor::FromVector<float>(Values(filter_size, 2), TensorShape({filter_size}));
+          const std::vector<float> bias = Values(s.out_c, 3);
+          std::vector<float> plain(5 * 5 * s.out_c, -99.f), fused(plain.size(), -99.f);
+          OneDnnPackedWeights packed, packed_plain;
+          ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), filter.flat<float>().data(), bias.data(),
+                                   plain.data(), HoldConstantWeights(&packed_plain, filter)),
+                      IsOk());
+          s.activation = act;
+          ASSERT_THAT(OneDnnConv2D(s, threads, in.data(), filter.flat<float>().data(), bias.data(),
+                                   fused.data(), HoldConstantWeights(&packed, filter)),
+                      IsOk());
+          int nans = 0;
+          for (size_t i = 0; i < plain.size(); ++i) {
+            const float want = TfClamp(plain[i], act);
+            nans += std::isnan(want);
+            if (std::isnan(want)) {
+              EXPECT_TRUE(std::isnan(fused[i])) << "at " << i;
+            } else {
+              EXPECT_EQ(fused[i], want) << "at " << i;
+              EXPECT_FALSE(std::signbit(fused[i])) << "at " << i;
+            }
+          }
+          // The NaN and the infinities reach outputs as NaN (inf - inf, or NaN itself).
+          if (p > 0 && p < 4) EXPECT_GT(nans, 0);
+          if (p == 0) EXPECT_EQ(nans, 0);
         }
       }
     }

@@ -22,11 +22,13 @@ using dnnl::memory;
 
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
 // thread count is part of the key.
-auto Key(const OneDnnMatMulShape& s, int threads) {
-  return std::make_tuple(threads, s.m, s.n, s.k, s.transpose_a, s.transpose_b, s.has_bias,
-                         static_cast<int>(s.activation));
+// relu_in_primitive: Relu / Relu6 as oneDNN's post-op (ReluPostOpIsExact held), a plan of its
+// own.
+auto Key(const OneDnnMatMulShape& s, int threads, bool relu_in_primitive) {
+  return std::make_tuple(threads, relu_in_primitive, s.m, s.n, s.k, s.transpose_a, s.transpose_b,
+                         s.has_bias, static_cast<int>(s.activation));
 }
-using MatMulKey = decltype(Key(OneDnnMatMulShape(), 1));
+using MatMulKey = decltype(Key(OneDnnMatMulShape(), 1, false));
 
 // One shape's primitive and descriptors. Immutable once built.
 struct MatMulPlan {
@@ -38,7 +40,8 @@ struct MatMulPlan {
   OneDnnReorder weights_reorder;  // user layout -> weights
 };
 
-absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulShape& s) {
+absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulShape& s,
+                                                            bool relu_in_primitive) {
   using tag = memory::format_tag;
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<MatMulPlan>();
@@ -53,7 +56,7 @@ absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulSh
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per call: concurrent callers
     if (s.activation != FusedActivation::kNone) {
-      attr.set_post_ops(OneDnnActivation(s.activation));
+      attr.set_post_ops(OneDnnActivation(s.activation, relu_in_primitive));
     }
     plan->pd = dnnl::matmul::primitive_desc(desc, attr, OneDnnEngine());
     plan->primitive = dnnl::matmul(plan->pd);
@@ -70,14 +73,16 @@ absl::StatusOr<std::shared_ptr<const MatMulPlan>> BuildPlan(const OneDnnMatMulSh
 // The process's plans by shape and thread count; bounded (cleared when full).
 class PlanCache {
  public:
-  absl::StatusOr<std::shared_ptr<const MatMulPlan>> Get(const OneDnnMatMulShape& s, int threads) {
-    const MatMulKey key = Key(s, threads);
+  absl::StatusOr<std::shared_ptr<const MatMulPlan>> Get(const OneDnnMatMulShape& s, int threads,
+                                                        bool relu_in_primitive) {
+    const MatMulKey key = Key(s, threads, relu_in_primitive);
     {
       MutexLock lock(&mu_);
       auto it = plans_.find(key);
       if (it != plans_.end()) return it->second;
     }
-    absl::StatusOr<std::shared_ptr<const MatMulPlan>> plan = BuildPlan(s);  // outside the lock
+    // Outside the lock.
+    absl::StatusOr<std::shared_ptr<const MatMulPlan>> plan = BuildPlan(s, relu_in_primitive);
     if (!plan.ok()) return plan.status();
     MutexLock lock(&mu_);
     if (plans_.size() >= 512) plans_.clear();
@@ -110,13 +115,25 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
   thread_local absl::flat_hash_map<MatMulKey, std::unique_ptr<ThreadMatMul>> mats;
   thread_local GrowingBuffer scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
+  // Relu / Relu6 inside the primitive when no NaN can reach it (the weights' bound and a
+  // read-only scan of A, where that costs less than ClampInPlace's pass over C).
+  bool relu_in_primitive = false;
+  if ((s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6) &&
+      ReluPostOpScanPays(s.m * s.k, s.m * s.n)) {
+    // B is [k, n]: output column j sums column j of B, or row j of the stored [n, k].
+    const double abs_sum = s.transpose_b ? packed->MaxOutputAbsSum(b, s.n, s.k, true)
+                                         : packed->MaxOutputAbsSum(b, s.k, s.n, false);
+    relu_in_primitive =
+        ReluPostOpIsExact(threads, a, s.m * s.k, abs_sum, s.has_bias ? bias : nullptr, s.n);
+  }
   try {
     dnnl::engine& engine = OneDnnEngine();
     if (stream == nullptr) stream = std::make_unique<dnnl::stream>(engine);
-    const MatMulKey key = Key(s, threads);
+    const MatMulKey key = Key(s, threads, relu_in_primitive);
     auto it = mats.find(key);
     if (it == mats.end()) {
-      absl::StatusOr<std::shared_ptr<const MatMulPlan>> got = cache->Get(s, threads);
+      absl::StatusOr<std::shared_ptr<const MatMulPlan>> got =
+          cache->Get(s, threads, relu_in_primitive);
       if (!got.ok()) return got.status();
       if (mats.size() >= 256) mats.clear();
       auto t = std::make_unique<ThreadMatMul>();
@@ -154,7 +171,8 @@ absl::Status OneDnnMatMul(const OneDnnMatMulShape& s, int threads, const float* 
     stream->wait();
     // The argument map outlives the call: it must not keep a kernel's packed weights alive.
     t.args.erase(DNNL_ARG_WEIGHTS);
-    ClampInPlace(threads, c, s.m * s.n, s.activation);  // Relu, Relu6 (onednn_common.h)
+    // Relu, Relu6 (onednn_common.h)
+    if (!relu_in_primitive) ClampInPlace(threads, c, s.m * s.n, s.activation);
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN matmul failed: ", e.what()));
   }

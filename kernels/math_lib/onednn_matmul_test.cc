@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,6 +105,57 @@ TEST(OneDnnMatMulTest, ReluAndRelu6KeepANaNFromTheInput) {
         EXPECT_EQ(std::isnan(v), i == 1)
             << "act " << static_cast<int>(act) << " [" << i << "," << j << "] = " << v;
         if (i != 1) EXPECT_GE(v, 0.f);
+      }
+    }
+  }
+}
+
+// Relu / Relu6 run as oneDNN's post-op only where no NaN can reach it (onednn_common.h's
+// ReluPostOpIsExact); for every input, finite or not, and both layouts of B, the fused output is
+// the product without activation clamped as TensorFlow clamps, NaN for NaN.
+TEST(OneDnnMatMulTest, ReluPostOpOnlyWhereNoNaNCanReachIt) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> poisons = {0.f, std::nanf(""), inf, -inf, 3e38f, -3e38f};
+  for (bool transpose_b : {false, true}) {
+    for (FusedActivation act : {FusedActivation::kRelu, FusedActivation::kRelu6}) {
+      for (size_t p = 0; p < poisons.size(); ++p) {
+        SCOPED_TRACE(::testing::Message() << "transpose_b " << transpose_b << " act "
+                                          << static_cast<int>(act) << " poison " << poisons[p]);
+        OneDnnMatMulShape s;
+        s.m = 4;
+        s.n = 128;
+        s.k = 96;
+        s.transpose_b = transpose_b;
+        s.has_bias = true;
+        const Tensor weights = Weights(s.k * s.n, 2);
+        std::vector<float> a = Values(s.m * s.k, 1), bias = Values(s.n, 3);
+        if (p > 0) {
+          a[s.k + 5] = poisons[p];  // row 1
+          a[s.k + 6] = -poisons[p];
+        }
+        std::vector<float> plain(s.m * s.n, -99.f), fused(s.m * s.n, -99.f);
+        OneDnnPackedWeights packed, packed_plain;
+        ASSERT_THAT(OneDnnMatMul(s, 1, a.data(), weights.flat<float>().data(), bias.data(),
+                                 plain.data(), HoldConstantWeights(&packed_plain, weights)),
+                    IsOk());
+        s.activation = act;
+        ASSERT_THAT(OneDnnMatMul(s, 1, a.data(), weights.flat<float>().data(), bias.data(),
+                                 fused.data(), HoldConstantWeights(&packed, weights)),
+                    IsOk());
+        int nans = 0;
+        for (size_t i = 0; i < plain.size(); ++i) {
+          if (std::isnan(plain[i])) {
+            ++nans;
+            EXPECT_TRUE(std::isnan(fused[i])) << "at " << i;
+            continue;
+          }
+          float want = plain[i] <= 0.f ? 0.f : plain[i];
+          if (act == FusedActivation::kRelu6 && want > 6.f) want = 6.f;
+          EXPECT_EQ(fused[i], want) << "at " << i;
+          EXPECT_FALSE(std::signbit(fused[i])) << "at " << i;
+        }
+        if (p == 0) EXPECT_EQ(nans, 0);
+        if (p > 0 && p < 4) EXPECT_GT(nans, 0);  // NaN, and inf - inf
       }
     }
   }
