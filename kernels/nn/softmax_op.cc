@@ -98,6 +98,61 @@ void SoftmaxRow(const T* x, int64_t n, T* z) {
   }
 }
 
+// The sum SoftmaxRow forms of e[0, n): kLanes interleaved lanes over the whole blocks, the rest
+// added in order, the lanes merged pairwise, then the rest added.
+template <typename C>
+C LaneSum(const C* e, int64_t n) {
+  C lanes[kLanes] = {};
+  const int64_t whole = AddToLanes(e, n, lanes);
+  C tail = C(0);
+  for (int64_t j = whole; j < n; ++j) tail += e[j];
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+  }
+  return lanes[0] + tail;
+}
+
+// Float rows shorter than this run SoftmaxShortRows: a segmentation net's per-pixel softmax over
+// 21 classes is 50k rows of 21, where one row at a time spends most of its time on the scalar
+// tail of each loop and on merging lanes.
+constexpr int64_t kShortRow = 64;
+
+// `rows` float rows of n < kShortRow logits into `z` (which may be `x`), each with SoftmaxRow's
+// result bit for bit (the same max, exponentials, lane sum and scaling), a block of rows at a
+// time: the exponentials of a whole block run as one long vector loop.
+template <bool kLog>
+void SoftmaxShortRows(const float* x, int64_t n, int64_t rows, float* z) {
+  constexpr int64_t kBlock = 1024;  // elements per block
+  const int64_t block_rows = std::max<int64_t>(1, kBlock / n);
+  float max[kBlock];
+  float e[kLog ? kBlock + kShortRow : 1];
+  for (int64_t r0 = 0; r0 < rows; r0 += block_rows) {
+    const int64_t count = std::min(block_rows, rows - r0);
+    const float* xb = x + r0 * n;
+    float* zb = z + r0 * n;
+    for (int64_t r = 0; r < count; ++r) {  // NaN skipped unless first, as SoftmaxRow
+      float m = xb[r * n];
+      for (int64_t j = 1; j < n; ++j) m = m < xb[r * n + j] ? xb[r * n + j] : m;
+      max[r] = m;
+    }
+    for (int64_t r = 0; r < count; ++r) {
+      for (int64_t j = 0; j < n; ++j) zb[r * n + j] = xb[r * n + j] - max[r];
+    }
+    float* exps = kLog ? e : zb;
+    for (int64_t i = 0; i < count * n; ++i) exps[i] = vector_math::ExpF(zb[i]);
+    for (int64_t r = 0; r < count; ++r) {
+      const float sum = LaneSum(exps + r * n, n);
+      if constexpr (kLog) {
+        const float log_sum = std::log(sum);
+        for (int64_t j = 0; j < n; ++j) zb[r * n + j] -= log_sum;
+      } else {
+        const float inv = 1.f / sum;
+        for (int64_t j = 0; j < n; ++j) zb[r * n + j] *= inv;
+      }
+    }
+  }
+}
+
 // half Softmax as TensorFlow's CPU kernel computes it, each step rounded to half: e = exp(x -
 // max), the row's sum of e added in Eigen's order (kernels/math/half_sums.h; `first` is the row's
 // offset in the tensor), its inverse, e times the inverse.
@@ -159,6 +214,12 @@ class SoftmaxOp final : public OpKernel {
       }
       ctx.ParallelFor(rows, n * 20, [&](int64_t begin, int64_t end) {
         cwise_internal::RunSimdFor<T>([&] {
+          if constexpr (std::is_same_v<T, float>) {
+            if (n < kShortRow) {
+              SoftmaxShortRows<kLog>(x + begin * n, n, end - begin, z + begin * n);
+              return;
+            }
+          }
           for (int64_t r = begin; r < end; ++r) SoftmaxRow<kLog>(x + r * n, n, z + r * n);
         });
       });

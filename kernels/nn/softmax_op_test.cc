@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -56,6 +57,51 @@ TEST(SoftmaxOpTest, RowsSumToOneAndLargeLogitsDoNotOverflow) {
   v = out[0].flat<double>();
   EXPECT_DOUBLE_EQ(v[0], std::log(0.25));
   EXPECT_DOUBLE_EQ(v[3], std::log(0.5));
+}
+
+// Float rows shorter than 64 run a block of rows at a time (softmax_op.cc's SoftmaxShortRows):
+// every length around the vector and block edges, with many rows, against a double computation,
+// and NaN, +inf and -inf staying in their own rows.
+TEST(SoftmaxOpTest, ShortFloatRowsInBlocks) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t n : {1, 2, 3, 7, 15, 16, 17, 21, 33, 47, 63, 64, 65}) {
+    const int64_t rows = 2100 / n + 3;  // more than one block of 1024 elements
+    std::vector<float> x(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) x[i] = static_cast<float>((i * 37 % 101) - 50) / 7.f;
+    // Row 1: a NaN; row 2: +inf; row 3: -inf masks; row 4: all -inf (NaN, as inf - inf).
+    x[n + n / 2] = std::nanf("");
+    x[2 * n] = inf;
+    for (int64_t j = 0; j < n; j += 2) x[3 * n + j] = -inf;
+    for (int64_t j = 0; j < n; ++j) x[4 * n + j] = -inf;
+    const Tensor in = Tensor::FromVector<float>(x, TensorShape({rows, n}));
+    for (bool log : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << (log ? " LogSoftmax" : " Softmax"));
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, Run1(log ? "LogSoftmax" : "Softmax", in));
+      auto z = out[0].flat<float>();
+      for (int64_t r = 0; r < rows; ++r) {
+        const float* xr = &x[r * n];
+        const bool nan_row = r == 1 || r == 2 || r == 4 || (r == 3 && n == 1);
+        double max = -inf;
+        for (int64_t j = 0; j < n; ++j) max = std::max<double>(max, xr[j]);
+        double sum = 0;
+        for (int64_t j = 0; j < n; ++j) sum += std::exp(double{xr[j]} - max);
+        for (int64_t j = 0; j < n; ++j) {
+          const float got = z[r * n + j];
+          if (nan_row) {
+            ASSERT_TRUE(std::isnan(got)) << r << "," << j << " = " << got;
+            continue;
+          }
+          const double want =
+              log ? double{xr[j]} - max - std::log(sum) : std::exp(double{xr[j]} - max) / sum;
+          if (std::isinf(want)) {
+            ASSERT_EQ(got, want) << r << "," << j;
+          } else {
+            ASSERT_NEAR(got, want, 1e-6 * (1 + std::fabs(want))) << r << "," << j;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(SoftmaxOpTest, ScalarIsAnError) {
