@@ -103,6 +103,31 @@ uint32_t ExtendWithLength(uint32_t crc, uint64_t length) {
   return crc32c::Extend(crc, reinterpret_cast<const char*>(&length), 8);
 }
 
+// TensorFlow's CheckVersions for a bundle header: Rill reads what TensorFlow 2.21 reads
+// (kTensorBundleVersion 1, minimum producer 0), with its texts.
+absl::Status CheckBundleVersions(const VersionDef& v) {
+  constexpr int kBundleVersion = 1;
+  constexpr int kBundleMinProducer = 0;
+  if (v.producer() < kBundleMinProducer) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Checkpoint producer version ", v.producer(), " below min producer ", kBundleMinProducer,
+        " supported by Rill.  Please regenerate your checkpoint."));
+  }
+  if (v.min_consumer() > kBundleVersion) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Checkpoint min consumer version ", v.min_consumer(), " above current version ",
+        kBundleVersion, " for Rill.  Please upgrade Rill."));
+  }
+  for (int bad : v.bad_consumers()) {
+    if (bad == kBundleVersion) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Checkpoint disallows consumer version ", bad,
+                       ".  Please upgrade Rill: this version is likely buggy."));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string BundleIndexFilename(const std::string& prefix) { return prefix + ".index"; }
@@ -157,6 +182,7 @@ absl::StatusOr<std::unique_ptr<BundleReader>> BundleReader::Open(const std::stri
                                             " has no bundle header (not a "
                                             "TensorFlow V2 checkpoint index?)"));
   }
+  RILL_RETURN_IF_ERROR(CheckBundleVersions(r->header_.version()));
   if (r->header_.endianness() != BundleHeaderProto::LITTLE) {
     return absl::UnimplementedError(
         absl::StrCat(index_file, " was written big-endian; Rill reads little-endian bundles"));

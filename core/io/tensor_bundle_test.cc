@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/table.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -127,6 +128,51 @@ TEST(BundleReaderTest, EveryCorruptionIsACleanErrorNamingTensorAndFile) {
   EXPECT_THAT(BundleReader::Open(prefix).status(),
               StatusIs(absl::StatusCode::kDataLoss,
                        HasSubstr("Corrupted table file " + prefix + ".index")));
+}
+
+// The header's VersionDef is checked as TensorFlow's BundleReader checks it (CheckVersions with
+// consumer version 1, minimum producer 0).
+TEST(BundleReaderTest, HeaderVersionsAreCheckedAsTensorFlowChecksThem) {
+  const std::string prefix = TempDir() + "/versions";
+  auto with_version = [&](const VersionDef& v) {
+    CopyTfBundle(prefix);
+    absl::StatusOr<std::vector<TableEntry>> entries =
+        ReadTable(Read(BundleIndexFilename(prefix)), "index");
+    EXPECT_THAT(entries, IsOk());
+    TableBuilder b;
+    for (const TableEntry& e : *entries) {
+      if (!e.key.empty()) {
+        b.Add(e.key, e.value);
+        continue;
+      }
+      BundleHeaderProto header;
+      EXPECT_TRUE(header.ParseFromString(e.value));
+      *header.mutable_version() = v;
+      b.Add(e.key, header.SerializeAsString());
+    }
+    absl::StatusOr<std::string> bytes = b.Finish();
+    EXPECT_THAT(bytes, IsOk());
+    Write(BundleIndexFilename(prefix), *bytes);
+    return BundleReader::Open(prefix).status();
+  };
+  VersionDef v;
+  v.set_producer(1);
+  v.set_min_consumer(1);
+  EXPECT_THAT(with_version(v), IsOk());
+  v.set_min_consumer(1000);
+  EXPECT_THAT(with_version(v),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Checkpoint min consumer version 1000 above current version 1 for Rill.  "
+                       "Please upgrade Rill."));
+  v.set_min_consumer(0);
+  v.add_bad_consumers(1);
+  EXPECT_THAT(with_version(v), StatusIs(absl::StatusCode::kInvalidArgument,
+                                        HasSubstr("Checkpoint disallows consumer version 1.")));
+  v.clear_bad_consumers();
+  v.set_producer(-1);
+  EXPECT_THAT(with_version(v), StatusIs(absl::StatusCode::kInvalidArgument,
+                                        HasSubstr("Checkpoint producer version -1 below min "
+                                                  "producer 0")));
 }
 
 TEST(BundleReaderTest, ReadsOnlyATensorsOwnBytesOfARegularDataFile) {
