@@ -113,5 +113,74 @@ REGISTER_OP("TensorListPopBack")
     .Attr("element_dtype: type")
     .SetShapeFn(PopBackShape);
 
+REGISTER_OP("TensorListConcat")
+    .Input("input_handle: variant")
+    .Output("tensor: element_dtype")
+    .Output("lengths: int64")
+    .Attr("element_dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape());
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("TensorListGather")
+    .Input("input_handle: variant")
+    .Input("indices: int32")
+    .Input("element_shape: int32")
+    .Output("values: element_dtype")
+    .Attr("element_dtype: type")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorListScatter")
+    .Input("tensor: element_dtype")
+    .Input("indices: int32")
+    .Input("element_shape: shape_type")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListScatterV2")
+    .Input("tensor: element_dtype")
+    .Input("indices: int32")
+    .Input("element_shape: shape_type")
+    .Input("num_elements: int32")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .Attr("shape_type: {int32, int64}")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListScatterIntoExistingList")
+    .Input("input_handle: variant")
+    .Input("tensor: element_dtype")
+    .Input("indices: int32")
+    .Output("output_handle: variant")
+    .Attr("element_dtype: type")
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorListResize")
+    .Input("input_handle: variant")
+    .Input("size: int32")
+    .Output("output_handle: variant")
+    .SetShapeFn(shape_fns::Scalar);
+
+// Batches of lists: variant tensors of any shape (ConcatLists) or a vector (PushBackBatch), one
+// list per element.
+REGISTER_OP("TensorListConcatLists")
+    .Input("input_a: variant")
+    .Input("input_b: variant")
+    .Output("output: variant")
+    .Attr("element_dtype: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("TensorListPushBackBatch")
+    .Input("input_handles: variant")
+    .Input("tensor: element_dtype")
+    .Output("output_handles: variant")
+    .Attr("element_dtype: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
 }  // namespace
 }  // namespace rill

@@ -120,5 +120,88 @@ absl::Status TensorListSplitGrad(const Scope& s, const GradOp& op, GradSpan g, G
 }
 RILL_REGISTER_GRADIENT("TensorListSplit", TensorListSplitGrad);
 
+// (tensor, lengths) = Concat(list) (the first version): as ConcatV2's, for its one input.
+absl::Status TensorListConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  OpBuilder split(s, "TensorListSplit");
+  split.Input(g[0])
+      .Input(ops::TensorListElementShape(s, op.inputs[0], DT_INT64))
+      .Input(op.outputs[1])
+      .Attr("element_dtype", BaseType(g[0].dtype()))
+      .Attr("shape_type", DT_INT64);
+  *out = {split.Finalize().output(0)};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListConcat", TensorListConcatGrad);
+
+// The elements of `list` at `indices`, each of `row_like`'s row shape.
+Output Gather(const Scope& s, const Output& list, const Output& indices, const Output& row_like) {
+  OpBuilder gather(s, "TensorListGather");
+  gather.Input(list)
+      .Input(indices)
+      .Input(RowShape(s, row_like))
+      .Attr("element_dtype", BaseType(row_like.dtype()));
+  return gather.Finalize().output(0);
+}
+
+// `list` with row i of `t` written at indices[i].
+Output ScatterInto(const Scope& s, const Output& list, const Output& t, const Output& indices) {
+  OpBuilder scatter(s, "TensorListScatterIntoExistingList");
+  scatter.Input(list).Input(t).Input(indices).Attr("element_dtype", BaseType(t.dtype()));
+  return scatter.Finalize().output(0);
+}
+
+// values = Gather(list, indices, element_shape): a list of the input's length and element shape
+// holding dvalues' rows at indices.
+absl::Status TensorListGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("element_dtype"));
+  Output reserved =
+      ops::TensorListReserve(s, ops::TensorListElementShape(s, op.inputs[0], DT_INT32),
+                             ops::TensorListLength(s, op.inputs[0]), dtype);
+  *out = {ScatterInto(s, reserved, g[0], op.inputs[1]), Output(), Output()};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListGather", TensorListGatherGrad);
+
+// list = Scatter(tensor, indices, element_shape[, num_elements]): dlist gathered at indices.
+absl::Status TensorListScatterGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  out->assign(op.inputs.size(), Output());
+  if (g[0].valid()) (*out)[0] = Gather(s, g[0], op.inputs[1], op.inputs[0]);
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListScatter", TensorListScatterGrad);
+RILL_REGISTER_GRADIENT("TensorListScatterV2", TensorListScatterGrad);
+
+// list' = ScatterIntoExistingList(list, tensor, indices): dlist' with the scattered elements
+// zeroed, and dlist' gathered at indices.
+absl::Status TensorListScatterIntoExistingListGrad(const Scope& s, const GradOp& op, GradSpan g,
+                                                   Grads* out) {
+  if (!g[0].valid()) {
+    *out = {Output(), Output(), Output()};
+    return absl::OkStatus();
+  }
+  const Output& t = op.inputs[1];
+  const Output& indices = op.inputs[2];
+  *out = {ScatterInto(s, g[0], ops::ZerosLike(s, t), indices), Gather(s, g[0], indices, t),
+          Output()};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListScatterIntoExistingList", TensorListScatterIntoExistingListGrad);
+
+// list' = Resize(list, size): dlist' resized back to the input's length.
+absl::Status TensorListResizeGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  if (!g[0].valid()) {
+    *out = {Output(), Output()};
+    return absl::OkStatus();
+  }
+  OpBuilder resize(s, "TensorListResize");
+  resize.Input(g[0]).Input(ops::TensorListLength(s, op.inputs[0]));
+  *out = {resize.Finalize().output(0), Output()};
+  return s.status();
+}
+RILL_REGISTER_GRADIENT("TensorListResize", TensorListResizeGrad);
+
+RILL_REGISTER_NO_GRADIENT("TensorListConcatLists");
+RILL_REGISTER_NO_GRADIENT("TensorListPushBackBatch");
+
 }  // namespace
 }  // namespace rill

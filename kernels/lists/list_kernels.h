@@ -416,20 +416,33 @@ class PopBackOp final : public ListOpBase {
 // TensorListConcatV2(list, element_shape, leading_dims): the elements (each at least a vector,
 // equal past dim 0) joined along dim 0, and each one's dim 0. An unset element is zeros whose dim
 // 0 is leading_dims[i], or the dim 0 every set element shares (or element_shape's first dim).
+// TensorListConcat (the first version) takes element_shape from its attr alone (not merged with
+// the list's), checks no first dim, and refuses unset elements, as TensorFlow's does.
 template <typename Elements>
 class ConcatOp final : public ListOpBase {
  public:
-  explicit ConcatOp(OpKernelConstruction& ctx) : ListOpBase(ctx) {}
+  explicit ConcatOp(OpKernelConstruction& ctx)
+      : ListOpBase(ctx), v1_(ctx.def().op() == "TensorListConcat") {
+    if (!v1_) return;
+    TensorShapeProto proto;
+    ctx.SetStatus(ctx.GetAttr("element_shape", &proto));
+    absl::StatusOr<PartialTensorShape> shape = PartialTensorShape::FromProto(proto);
+    ctx.SetStatus(shape.status());
+    if (shape.ok()) attr_shape_ = *std::move(shape);
+  }
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<const TensorList> list, InputList(ctx));
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
-    RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, MergeShapes(list->element_shape, requested));
+    PartialTensorShape shape = attr_shape_;
+    if (!v1_) {
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape requested, ElementShapeFromTensor(ctx.input(1)));
+      RILL_ASSIGN_OR_RETURN(shape, MergeShapes(list->element_shape, requested));
+    }
     if (!shape.unknown_rank() && shape.rank() < 1) {
       return absl::InvalidArgumentError(
           "Concat requires elements to be at least vectors, found scalars instead.");
     }
-    int64_t first_dim = shape.unknown_rank() ? -1 : shape.dims()[0];
+    int64_t first_dim = shape.unknown_rank() || v1_ ? -1 : shape.dims()[0];
     PartialTensorShape rest;
     if (!shape.unknown_rank()) {
       rest = PartialTensorShape(std::vector<int64_t>(shape.dims().begin() + 1, shape.dims().end()));
@@ -477,7 +490,8 @@ class ConcatOp final : public ListOpBase {
                        "element_shape_except_first_dim is not fully defined: ",
                        rest.DebugString()));
     }
-    const Tensor& leading = ctx.input(2);
+    const Tensor empty_leading(DT_INT64, TensorShape({0}));
+    const Tensor& leading = v1_ ? empty_leading : ctx.input(2);
     RILL_ASSIGN_OR_RETURN(Tensor * lengths, ctx.allocate_output(1, TensorShape({n})));
     int64_t rows = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -485,6 +499,10 @@ class ConcatOp final : public ListOpBase {
       int64_t dim;
       if (t.IsInitialized()) {
         dim = t.shape().dim(0);
+      } else if (v1_) {
+        return absl::InvalidArgumentError(
+            "Concating lists with uninitialized tensors is not supported in this version of "
+            "TensorListConcat. Consider updating your GraphDef to run the newer version.");
       } else if (i >= leading.NumElements() && first_dim != -1) {
         dim = first_dim;
       } else if (i >= leading.NumElements()) {
@@ -517,6 +535,10 @@ class ConcatOp final : public ListOpBase {
     }
     return absl::OkStatus();
   }
+
+ private:
+  const bool v1_;
+  PartialTensorShape attr_shape_;  // TensorListConcat's element_shape attr
 };
 
 }  // namespace list_kernels

@@ -36,6 +36,7 @@ REGISTER_KERNEL(KernelDefBuilder("TensorListSetItem").Device(kDeviceCpu), SetIte
 REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu), StackOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListConcatV2").Device(kDeviceCpu),
                 ConcatOp<CpuListElements>);
+REGISTER_KERNEL(KernelDefBuilder("TensorListConcat").Device(kDeviceCpu), ConcatOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListSplit").Device(kDeviceCpu), SplitOp<CpuListElements>);
 REGISTER_KERNEL(KernelDefBuilder("TensorListLength").Device(kDeviceCpu), LengthOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorListElementShape").Device(kDeviceCpu), ElementShapeOp);

@@ -177,5 +177,120 @@ TEST(TensorListTest, ReserveAndSetItemPastMemoryAreResourceExhausted) {
   EXPECT_THAT(set.Run(), oom);
 }
 
+// A vector variant tensor holding `lists` (a batch, as tf.stack of list handles makes).
+Tensor ListBatch(std::vector<Tensor> lists) {
+  Tensor batch(DT_VARIANT, TensorShape({static_cast<int64_t>(lists.size())}));
+  for (size_t i = 0; i < lists.size(); ++i) batch.flat<Variant>()[i] = lists[i].flat<Variant>()[0];
+  return batch;
+}
+
+Tensor Stacked(const Variant& list, std::vector<int32_t> shape) {
+  OpTester stack("TensorListStack");
+  stack.Attr("element_dtype", DT_FLOAT)
+      .Input(TensorForList(std::static_pointer_cast<const TensorList>(list.value())))
+      .Input(Shape(std::move(shape)));
+  absl::StatusOr<std::vector<Tensor>> out = stack.Run();
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? (*out)[0] : Tensor();
+}
+
+Tensor Vec(std::vector<float> v) {
+  return Tensor::FromVector<float>(v, TensorShape({static_cast<int64_t>(v.size())}));
+}
+
+TEST(TensorListTest, PushBackBatchPushesRowIOntoListI) {
+  Tensor a = FloatList({Vec({1, 2})}, PartialTensorShape({2}));
+  Tensor b = FloatList({}, PartialTensorShape({-1}));
+  OpTester push("TensorListPushBackBatch");
+  push.Attr("element_dtype", DT_FLOAT).Input(ListBatch({a, b}));
+  push.Input(Tensor::FromVector<float>({5, 6, 7, 8}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, push.Run());
+  ASSERT_EQ(out[0].shape(), TensorShape({2}));
+  ExpectTensorEqual(Stacked(out[0].flat<Variant>()[0], {2}),
+                    Tensor::FromVector<float>({1, 2, 5, 6}, TensorShape({2, 2})));
+  ExpectTensorEqual(Stacked(out[0].flat<Variant>()[1], {2}),
+                    Tensor::FromVector<float>({7, 8}, TensorShape({1, 2})));
+  // The inputs are values: list a still has one element.
+  EXPECT_EQ(a.flat<Variant>()[0].get<TensorList>()->tensors.size(), 1u);
+}
+
+TEST(TensorListTest, PushBackBatchErrors) {
+  Tensor a = FloatList({}, PartialTensorShape({3}));
+  auto run = [&](const Tensor& handles, const Tensor& t) {
+    OpTester push("TensorListPushBackBatch");
+    push.Attr("element_dtype", DT_FLOAT).Input(handles).Input(t);
+    return push.Run().status();
+  };
+  const Tensor rows = Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+  EXPECT_THAT(run(a, rows), StatusIs(absl::StatusCode::kInvalidArgument,
+                                     "Expected input_handles to be a vector, but saw shape: []"));
+  EXPECT_THAT(run(ListBatch({a}), rows),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expected tensor.shape[0] == input_handles.size, but saw 2 vs. 1"));
+  EXPECT_THAT(run(ListBatch({a, a}), Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2}))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Tried to append a tensor with incompatible shape to a list at index 0. Op "
+                       "element shape: [2] list shape: [3]"));
+  auto full = std::make_shared<TensorList>();
+  full->element_dtype = DT_FLOAT;
+  full->max_num_elements = 0;
+  EXPECT_THAT(run(ListBatch({a, TensorForList(full)}), rows),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Tried to push item into a full list at list index 1 list size: 0 "
+                       "max_num_elements: 0"));
+}
+
+TEST(TensorListTest, ConcatListsJoinsEachPairOfABatch) {
+  Tensor a0 = FloatList({Vec({1, 2})}, PartialTensorShape({2}));
+  Tensor a1 = FloatList({}, PartialTensorShape({2}));
+  Tensor b0 = FloatList({Vec({3, 4}), Vec({5, 6})}, PartialTensorShape({2}));
+  OpTester concat("TensorListConcatLists");
+  concat.Attr("element_dtype", DT_FLOAT).Input(ListBatch({a0, a1})).Input(ListBatch({b0, a0}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, concat.Run());
+  ExpectTensorEqual(Stacked(out[0].flat<Variant>()[0], {2}),
+                    Tensor::FromVector<float>({1, 2, 3, 4, 5, 6}, TensorShape({3, 2})));
+  ExpectTensorEqual(Stacked(out[0].flat<Variant>()[1], {2}),
+                    Tensor::FromVector<float>({1, 2}, TensorShape({1, 2})));
+  OpTester bad("TensorListConcatLists");
+  bad.Attr("element_dtype", DT_FLOAT).Input(ListBatch({a0, a1})).Input(ListBatch({b0}));
+  EXPECT_THAT(bad.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "input_a and input_b must have the same shape, but saw: [2] vs. [1]"));
+}
+
+// Where TensorFlow does not check (and reads or writes outside the list), Rill's errors.
+TEST(TensorListTest, ScatterIntoExistingListRefusesNegativeIndicesAndOtherShapes) {
+  Tensor list = FloatList({Vec({1, 2}), Vec({3, 4})}, PartialTensorShape({2}));
+  auto run = [&](const Tensor& t, std::vector<int32_t> indices) {
+    OpTester scatter("TensorListScatterIntoExistingList");
+    scatter.Attr("element_dtype", DT_FLOAT).Input(list).Input(t).Input(Shape(std::move(indices)));
+    return scatter.Run().status();
+  };
+  EXPECT_THAT(run(Tensor::FromVector<float>({5, 6}, TensorShape({1, 2})), {-1}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Indices in TensorListScatter must all be non-negative."));
+  EXPECT_THAT(run(Tensor::FromVector<float>({5, 6, 7}, TensorShape({1, 3})), {0}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Tried to scatter a tensor with incompatible shape into a list. Tensor "
+                       "element shape: [3] list shape: [2]"));
+}
+
+TEST(TensorListTest, ScatterAndResizePastMemoryAreResourceExhausted) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  const uint64_t physical =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (uint64_t{kMax} * sizeof(Tensor) <= physical) GTEST_SKIP() << "this host could hold them";
+  const auto oom = StatusIs(absl::StatusCode::kResourceExhausted,
+                            HasSubstr("OOM when allocating a TensorList of "));
+  OpTester scatter("TensorListScatter");
+  scatter.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  scatter.Input(Tensor::FromVector<float>({5, 6}, TensorShape({1, 2})));
+  scatter.Input(Shape({kMax - 1})).Input(Shape({2}));
+  EXPECT_THAT(scatter.Run(), oom);
+  OpTester resize("TensorListResize");
+  resize.Input(FloatList({}, PartialTensorShape({2}))).Input(Tensor::Scalar<int32_t>(kMax));
+  EXPECT_THAT(resize.Run(), oom);
+}
+
 }  // namespace
 }  // namespace rill

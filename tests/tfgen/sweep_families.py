@@ -170,6 +170,35 @@ def _tf1_detection():
                             ("scores", (None, 24, 3), tf.float32, scores)])
 
 
+def _tensor_array_loop(lower):
+    """TensorArray gather, scatter, write, concat, split and unstack inside a while loop's body,
+    as a tf.function writes them (TensorListGather, TensorListScatterIntoExistingList,
+    TensorListConcatV2, TensorListSplit, TensorListFromTensor), frozen lowered or functional."""
+    tf = _tf()
+    x = np.random.RandomState(28).uniform(-1, 1, (6, 5)).astype(np.float32)
+
+    def fn(x):
+        n = tf.shape(x)[0]
+        rows = tf.TensorArray(tf.float32, size=n, element_shape=[5]).unstack(x)
+        out = tf.TensorArray(tf.float32, size=n, element_shape=[5])
+        pieces = tf.TensorArray(tf.float32, size=0, dynamic_size=True, infer_shape=False,
+                                element_shape=[None, 5])
+
+        def body(i, out, pieces):
+            g = rows.gather(tf.stack([i, n - 1 - i]))
+            row = tf.tanh(tf.reduce_sum(g, 0) * tf.cast(i + 1, tf.float32))
+            out = out.scatter(tf.reshape(i, [1]), row[None])
+            pieces = pieces.write(i, tf.tile(row[None], [i % 3 + 1, 1]))
+            return i + 1, out, pieces
+        _, out, pieces = tf.while_loop(lambda i, *_: i < n, body, (0, out, pieces))
+        joined = pieces.concat()
+        halves = tf.TensorArray(tf.float32, size=2, infer_shape=False,
+                                element_shape=[None, 5]).split(
+            joined, tf.stack([3, tf.shape(joined)[0] - 3]))
+        return [out.stack(), joined, halves.read(1), out.gather([4, 0, 4])]
+    return tf_function(fn, [("x", (None, 5), tf.float32, x)], lower)
+
+
 # ---------------------------------------------------------------------------------------------
 # Image generators and image-to-image models.
 
@@ -669,6 +698,10 @@ def add(m):
     m["tf1_detection_loop"] = ("TF1 while + TensorArray + NMS V2", _tf1_detection())
     m["detection_loop_lowered"] = ("map_fn + while + NMS V3, lowered", _detection_loop(True))
     m["detection_loop_while"] = ("map_fn + while + NMS V3, functional", _detection_loop(False))
+    m["tensor_array_loop_lowered"] = ("TensorArray gather / scatter / concat / split in a "
+                                      "while, lowered", _tensor_array_loop(True))
+    m["tensor_array_loop_while"] = ("TensorArray gather / scatter / concat / split in a while, "
+                                    "functional", _tensor_array_loop(False))
     m["style_transfer"] = ("MirrorPad, instance norm, Conv2DTranspose", _style_transfer())
     m["style_transfer_dynamic"] = ("style transfer, batch None", _style_transfer(True))
     m["DCGAN_dynamic"] = ("Conv2DTranspose + BN + LeakyReLU, batch None", _dcgan())

@@ -61,3 +61,35 @@ def cases(add):
     add("TensorListConcatV2", "set_then_concat",
         [("x", rand([5, 3], "list_concat_set_x")), ("item", rand([4, 3], "list_concat_set_i"))],
         set_then_concat)
+
+    add("TensorListGather", "repeated_rows", [("x", rand([4, 3], "list_gather"))],
+        lambda x: raw.TensorListGather(input_handle=_from(x), indices=tf.constant([3, 0, 3]),
+                                       element_shape=tf.constant([3]), element_dtype=tf.float32,
+                                       name="out") * 2.0)
+    for op in ("TensorListScatter", "TensorListScatterV2"):
+        def scatter(x, op=op):
+            kw = dict(tensor=x * 3.0, indices=tf.constant([4, 1, 2]),
+                      element_shape=tf.constant([3]))
+            if op == "TensorListScatterV2":
+                kw["num_elements"] = tf.constant(6)
+            return _stack(getattr(raw, op)(**kw))
+        add(op, "gaps", [("x", rand([3, 3], "list_" + op))], scatter)
+
+    def scatter_existing(x, t):
+        l = raw.TensorListScatterIntoExistingList(input_handle=_from(x), tensor=t * 2.0,
+                                                  indices=tf.constant([3, 0]))
+        return _stack(l)
+    add("TensorListScatterIntoExistingList", "replace_two",
+        [("x", rand([4, 3], "list_scatter_x")), ("t", rand([2, 3], "list_scatter_t"))],
+        scatter_existing)
+    add("TensorListResize", "shrink", [("x", rand([4, 3], "list_resize"))],
+        lambda x: _stack(raw.TensorListResize(input_handle=_from(x * 2.0), size=2)))
+    add("TensorListResize", "grow", [("x", rand([2, 3], "list_resize_grow"))],
+        lambda x: _stack(raw.TensorListResize(input_handle=_from(x * 2.0), size=4)))
+
+    def concat_v1(x):
+        l = raw.TensorListSplit(tensor=x * 2.0, element_shape=tf.constant([-1, 3]),
+                                lengths=tf.constant([2, 0, 3], tf.int64))
+        joined = raw.TensorListConcat(input_handle=l, element_dtype=tf.float32, name="out")[0]
+        return joined * joined
+    add("TensorListConcat", "split_concat", [("x", rand([5, 3], "list_concat_v1"))], concat_v1)

@@ -299,3 +299,239 @@ def build_all(rec, emit):
     suite("TensorListPopBack", pop_back)
     suite("TensorListConcatV2", concat)
     suite("TensorListSplit", split)
+
+    def gather(dt):
+        x = rand(dt, [4, 3], "Lg/x" + dt)
+
+        def g(l, idx, shape=None, name="out"):
+            return R.TensorListGather(input_handle=l, indices=idx, element_shape=_shape(shape, "es"),
+                                      element_dtype=tdt(dt), name=name)
+
+        def lst(shape=(3,)):
+            return R.TensorListFromTensor(tensor=ph("x", x),
+                                          element_shape=_shape(list(shape) if shape else None))
+
+        def pushed(values, shape):
+            l = R.EmptyTensorList(element_shape=_shape(shape), max_num_elements=const("m", -1),
+                                  element_dtype=tdt(dt))
+            for i, v in enumerate(values):
+                l = R.TensorListPushBack(input_handle=l, tensor=ph("v%d" % i, v))
+            return l
+
+        def reserved(shape, n=3):
+            return R.TensorListReserve(element_shape=_shape(shape), num_elements=const("n", n),
+                                       element_dtype=tdt(dt))
+
+        def idx(v):
+            return ph("i", np.array(v, np.int32))
+        c("TensorListGather", dt, "repeated", lambda: g(lst(), idx([2, 0, 2])))
+        c("TensorListGather", dt, "matrix_indices", lambda: g(lst(None), idx([[0, 1], [3, 2]])))
+        c("TensorListGather", dt, "scalar_index", lambda: g(lst(), idx(1)))
+        c("TensorListGather", dt, "no_indices", lambda: g(lst(), idx(np.zeros([0], np.int32))))
+        c("TensorListGather", dt, "empty_list_known_shape", lambda: g(
+            pushed([], [2]), idx(np.zeros([0], np.int32))))
+        c("TensorListGather", dt, "unset_known_shape", lambda: g(reserved([2]), idx([1, 0])))
+        c("TensorListGather", dt, "unset_shape_from_gathered", lambda: g(R.TensorListSetItem(
+            input_handle=reserved(None), index=const("j", 2), item=ph("a", x[0])), idx([0, 2])))
+        c("TensorListGather", dt, "requested_partial", lambda: g(
+            pushed([x[:2]], [-1, -1]), idx([0]), [2, -1]))
+        c("TensorListGather", dt, "scalar_elements", lambda: g(
+            pushed([x[0, 0], x[1, 1]], None), idx([1, 0, 1])))
+
+        def errors(what, build, phrase):
+            c("TensorListGather", dt, what, build, error="INVALID_ARGUMENT", phrases=[phrase])
+        errors("index_past_end_error", lambda: g(lst(), idx([1, 4])),
+               "Index 4 out o range; list only has 4 elements.")
+        errors("negative_index_error", lambda: g(lst(), idx([-1])),
+               "Index -1 out o range; list only has 4 elements.")
+        errors("unset_unknown_shape_error", lambda: g(reserved(None), idx([1, 0])),
+               "Tried to gather uninitialized tensors from a list with non-fully-defined "
+               "element_shape: <unknown>")
+        errors("unset_not_gathered_error", lambda: g(R.TensorListSetItem(
+            input_handle=reserved([-1]), index=const("j", 2), item=ph("a", x[0])), idx([1, 0])),
+            "Tried to gather uninitialized tensors from a list with non-fully-defined "
+            "element_shape: [?]")
+        errors("no_indices_unknown_shape_error", lambda: g(pushed([x[0]], [-1]),
+                                                           idx(np.zeros([0], np.int32))),
+               "Tried to gather 0-elements from a list with non-fully-defined shape: [?]")
+        errors("inferring_past_end_error", lambda: g(reserved(None, 2), idx([3])),
+               "Trying to gather element 3 in a list with 2 elements.")
+        errors("different_shapes_error", lambda: g(pushed([x[0], x[0, :2]], None), idx([0, 1])),
+               "Incompatible shapes during merge: [3] vs. [2]")
+        errors("requested_conflict_error", lambda: g(pushed([x[:2]], [-1, -1]), idx([0]),
+                                                     [3, -1]),
+               "Incompatible shapes during merge: [3,?] vs. [2,3]")
+
+    def scatter(op):
+        def gen(dt):
+            x = rand(dt, [4, 3], "Lsc/x" + dt)
+
+            def sc(idx, shape=(3,), value=None, num=None, name="out"):
+                kw = dict(tensor=ph("x", x if value is None else value),
+                          indices=ph("i", np.array(idx, np.int32)),
+                          element_shape=_shape(list(shape) if shape is not None else None),
+                          name=name)
+                if op == "TensorListScatterV2":
+                    kw["num_elements"] = ph("num", np.int32(-1 if num is None else num))
+                return getattr(R, op)(**kw)
+
+            def stack(l, shape=(3,)):
+                return R.TensorListStack(input_handle=l, element_shape=_shape(list(shape), "es"),
+                                         element_dtype=tdt(dt))
+
+            def both(l):
+                return [stack(l), R.TensorListLength(input_handle=l)]
+            c(op, dt, "gaps", lambda: both(sc([5, 1, 3, 0])))
+            c(op, dt, "repeated_index_last_wins", lambda: both(sc([1, 1, 0, 1])))
+            c(op, dt, "unknown_shape", lambda: both(sc([3, 2, 1, 0], None)))
+            c(op, dt, "no_rows", lambda: R.TensorListLength(input_handle=sc(
+                np.zeros([0], np.int32), value=x[:0])))
+            c(op, dt, "element_shape_kept", lambda: R.TensorListElementShape(
+                input_handle=sc([0, 1, 2, 3], [-1]), shape_type=tf.int32))
+            if op == "TensorListScatterV2":
+                c(op, dt, "num_elements", lambda: both(sc([0, 2, 4, 1], num=7)))
+
+            def errors(what, build, phrase):
+                c(op, dt, what, lambda: R.TensorListLength(input_handle=build()),
+                  error="INVALID_ARGUMENT", phrases=[phrase])
+            errors("negative_index_error", lambda: sc([0, -1, 2, 3]),
+                   "Indices in TensorListScatter must all be non-negative.")
+            errors("row_count_error", lambda: sc([0, 1, 2]),
+                   "Invalid number of rows in input tensor. Expected: 3 Actual: 4")
+            errors("scalar_error", lambda: sc([0], None, x[0, 0]),
+                   "Tensor must be at least a vector, but saw shape: []")
+            errors("shape_error", lambda: sc([0, 1, 2, 3], [2]),
+                   "Specified a list with shape [2] from a tensor with shape [3]")
+            if op == "TensorListScatterV2":
+                errors("too_small_error", lambda: sc([0, 1, 2, 3], num=3),
+                       "TensorListScatter: Trying to scatter at index 3 in list with size 3")
+                errors("num_elements_error", lambda: sc([0, 1, 2, 3], num=-2),
+                       "TensorListScatter expects num_elements >= -1, found: -2")
+        return gen
+
+    def scatter_existing(dt):
+        x = rand(dt, [4, 3], "Lse/x" + dt)
+        y = rand(dt, [2, 3], "Lse/y" + dt)
+        op = "TensorListScatterIntoExistingList"
+
+        def lst():
+            return R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([3]))
+
+        def sc(l, idx, value=None):
+            return R.TensorListScatterIntoExistingList(
+                input_handle=l, tensor=ph("y", y if value is None else value),
+                indices=ph("i", np.array(idx, np.int32)), name="out")
+
+        def stack(l):
+            return R.TensorListStack(input_handle=l, element_shape=_shape([3], "es"),
+                                     element_dtype=tdt(dt))
+        c(op, dt, "replace_two", lambda: stack(sc(lst(), [3, 1])))
+        c(op, dt, "repeated_index", lambda: stack(sc(lst(), [2, 2])))
+        c(op, dt, "into_reserved", lambda: stack(sc(R.TensorListReserve(
+            element_shape=_shape([3]), num_elements=const("n", 3), element_dtype=tdt(dt)),
+            [2, 0])))
+        def grows():
+            # Elements 4 and 5 stay unset (TensorFlow's Stack reads them as uninitialized memory).
+            l = sc(lst(), [6, 1])
+            return [R.TensorListLength(input_handle=l),
+                    R.TensorListGetItem(input_handle=l, index=const("k", 6),
+                                        element_shape=_shape([3], "es"), element_dtype=tdt(dt))]
+        c(op, dt, "grows", grows)
+        c(op, dt, "row_count_error", lambda: R.TensorListLength(input_handle=sc(lst(), [0])),
+          error="INVALID_ARGUMENT",
+          phrases=["Expected len(indices) == tensor.shape[0], but saw: 1 vs. 2"])
+
+    def resize(dt):
+        x = rand(dt, [3, 2], "Lr/x" + dt)
+
+        def rs(size):
+            return R.TensorListResize(
+                input_handle=R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape([2])),
+                size=ph("size", np.int32(size)), name="out")
+
+        def stack(l):
+            return [R.TensorListStack(input_handle=l, element_shape=_shape([2], "es"),
+                                      element_dtype=tdt(dt)), R.TensorListLength(input_handle=l)]
+        c("TensorListResize", dt, "grow", lambda: stack(rs(5)))
+        c("TensorListResize", dt, "shrink", lambda: stack(rs(1)))
+        c("TensorListResize", dt, "same", lambda: stack(rs(3)))
+        c("TensorListResize", dt, "to_empty", lambda: stack(rs(0)))
+        c("TensorListResize", dt, "negative_error", lambda: stack(rs(-1)),
+          error="INVALID_ARGUMENT",
+          phrases=["TensorListSlice expects size to be non-negative. Got: -1"])
+
+    def concat_v1(dt):
+        x = rand(dt, [4, 2, 3], "Lc1/x" + dt)
+        a = rand(dt, [2, 3], "Lc1/a" + dt)
+        op = "TensorListConcat"
+
+        def cat(l, shape=None):
+            kw = {} if shape is None else {"element_shape": shape}
+            return list(R.TensorListConcat(input_handle=l, element_dtype=tdt(dt), name="out",
+                                           **kw))
+
+        def pushed(values, shape):
+            l = R.EmptyTensorList(element_shape=_shape(shape), max_num_elements=const("m", -1),
+                                  element_dtype=tdt(dt))
+            for i, v in enumerate(values):
+                l = R.TensorListPushBack(input_handle=l, tensor=ph("v%d" % i, v))
+            return l
+
+        def from_tensor(shape):
+            return R.TensorListFromTensor(tensor=ph("x", x), element_shape=_shape(shape))
+        c(op, dt, "from_tensor", lambda: cat(from_tensor(None)))
+        c(op, dt, "partial_list_shape", lambda: cat(from_tensor([-1, 3])))
+        c(op, dt, "attr_shape", lambda: cat(from_tensor([2, 3]), [2, 3]))
+        c(op, dt, "ragged", lambda: cat(pushed([a, a[:1], np.zeros([0, 3], a.dtype)], None)))
+        c(op, dt, "first_dim_not_checked", lambda: cat(pushed([a, a[:1]], None), [2, 3]))
+
+        def errors(what, build, phrase):
+            c(op, dt, what, build, error="INVALID_ARGUMENT", phrases=[phrase])
+        errors("known_list_shape_error", lambda: cat(from_tensor([2, 3])),
+               "Trying to concat list with only uninitialized tensors but "
+               "element_shape_except_first_dim is not fully defined: <unknown>")
+        errors("unset_error", lambda: cat(R.TensorListReserve(
+            element_shape=_shape([2, 3]), num_elements=const("n", 2), element_dtype=tdt(dt)),
+            [2, 3]),
+            "Concating lists with uninitialized tensors is not supported in this version of "
+            "TensorListConcat.")
+        errors("scalar_error", lambda: cat(pushed([a[0, 0]], None)),
+               "Concat saw a scalar shape at index 0 but requires at least vectors.")
+        errors("empty_error", lambda: cat(pushed([], [-1, 3])),
+               "All except the first dimension must be fully defined when concating an empty "
+               "tensor list. element_shape: <unknown>")
+        errors("mismatch_error", lambda: cat(pushed([a, a[:, :2]], None)),
+               "Incompatible shapes during merge: [3] vs. [2]")
+
+    def concat_lists(dt):
+        x = rand(dt, [2, 3], "Lcl/x" + dt)
+        y = rand(dt, [3, 3], "Lcl/y" + dt)
+        op = "TensorListConcatLists"
+
+        def lst(name, v, shape):
+            return R.TensorListFromTensor(tensor=ph(name, v), element_shape=_shape(shape, name + "s"))
+
+        def stack(l):
+            return [R.TensorListStack(input_handle=l, element_shape=_shape([3], "es"),
+                                      element_dtype=tdt(dt)), R.TensorListLength(input_handle=l)]
+        c(op, dt, "two_lists", lambda: stack(R.TensorListConcatLists(
+            input_a=lst("x", x, [3]), input_b=lst("y", y, [3]), element_dtype=tdt(dt),
+            name="out")))
+        c(op, dt, "reserved_first", lambda: stack(R.TensorListConcatLists(
+            input_a=R.TensorListReserve(element_shape=_shape([3]), num_elements=const("n", 2),
+                                        element_dtype=tdt(dt)),
+            input_b=lst("y", y, [3]), element_dtype=tdt(dt), name="out")))
+        c(op, dt, "element_shape_error", lambda: stack(R.TensorListConcatLists(
+            input_a=lst("x", x, [-1]), input_b=lst("y", y, [3]), element_dtype=tdt(dt),
+            name="out")),
+          error="INVALID_ARGUMENT",
+          phrases=["input_a and input_b TensorList element shapes are not identical at index 0."
+                   "  Saw [?] vs. [3]"])
+
+    suite("TensorListGather", gather)
+    suite("TensorListScatter", scatter("TensorListScatter"))
+    suite("TensorListScatterV2", scatter("TensorListScatterV2"))
+    suite("TensorListScatterIntoExistingList", scatter_existing)
+    suite("TensorListResize", resize)
+    suite("TensorListConcat", concat_v1)
+    suite("TensorListConcatLists", concat_lists)
