@@ -228,6 +228,98 @@ REGISTER_OP("Ndtri")
     .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
 
+// tf.math.special: Bessel functions and integrals (kernels/math/cwise_bessel_op.cc,
+// kernels/math/cwise_special_integrals_op.cc).
+REGISTER_OP("BesselI0")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselI1")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselJ0")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselJ1")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselY0")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselY1")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselK0")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselK1")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselK0e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BesselK1e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Dawsn")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Expint")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("FresnelCos")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("FresnelSin")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("Spence")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("BesselI0e")
     .Input("x: T")
     .Output("y: T")

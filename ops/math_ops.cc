@@ -127,5 +127,38 @@ REGISTER_OP("Betainc")
     .Attr("T: {float, double}")
     .SetShapeFn(BetaincShape);
 
+// Tridiagonal systems (kernels/math/tridiagonal_ops.cc): the output has rhs's shape.
+absl::Status RhsShape(ShapeInferenceContext& c) {
+  c.set_output(0, c.input(c.num_inputs() - 1));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TridiagonalMatMul")
+    .Input("superdiag: T")
+    .Input("maindiag: T")
+    .Input("subdiag: T")
+    .Input("rhs: T")
+    .Output("output: T")
+    .Attr("T: {double, float, complex64, complex128}")
+    .SetShapeFn(RhsShape);
+
+REGISTER_OP("TridiagonalSolve")
+    .Input("diagonals: T")
+    .Input("rhs: T")
+    .Output("output: T")
+    .Attr("partial_pivoting: bool = true")
+    .Attr("perturb_singular: bool = false")
+    .Attr("T: {double, float, complex64, complex128}")
+    .SetShapeFn(RhsShape);
+
+REGISTER_OP("BandedTriangularSolve")
+    .Input("matrix: T")
+    .Input("rhs: T")
+    .Output("output: T")
+    .Attr("lower: bool = true")
+    .Attr("adjoint: bool = false")
+    .Attr("T: {double, float, half, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unknown);
+
 }  // namespace
 }  // namespace rill

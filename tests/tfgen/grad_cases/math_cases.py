@@ -141,7 +141,13 @@ def more_cases(add):
                      ("Erfinv", "unit"), ("BesselI0e", "nonzero"), ("BesselI1e", "nonzero"),
                      ("Floor", "any"), ("Ceil", "any"), ("Round", "any"),
                      ("Atan", "any"), ("Asin", "unit"), ("Acos", "unit"), ("Tan", "unit"),
-                     ("Rint", "any"), ("Inv", "nonzero")]:
+                     ("Rint", "any"), ("Inv", "nonzero"),
+                     ("BesselI0", "any"), ("BesselI1", "nonzero"), ("BesselJ0", "any"),
+                     ("BesselJ1", "nonzero"), ("BesselY0", "positive"), ("BesselY1", "positive"),
+                     ("BesselK0", "positive"), ("BesselK1", "positive"),
+                     ("BesselK0e", "positive"), ("BesselK1e", "positive"), ("Dawsn", "any"),
+                     ("Expint", "positive"), ("FresnelCos", "any"), ("FresnelSin", "any"),
+                     ("Spence", "positive")]:
         unary(add, op, kind, shapes=([3, 4], [2, 1, 3]))
     add("Acosh", "rank2", [("x", rand([3, 4], "acosh", "positive") + 1.0)],
         lambda x: raw.Acosh(x=x, name="out"))

@@ -239,6 +239,118 @@ def solve(rec, op):
     rec.for_dtypes(op, DTYPES, gen)
 
 
+def tridiagonal(rec):
+    """TridiagonalSolve (pivoting, Thomas, perturbed singular pivots; zero pivots give NaN) and
+    TridiagonalMatMul, batched, with TensorFlow's shape errors."""
+    def solve_gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, d, r, error=None, phrases=(), **attrs):
+            rec.case("TridiagonalSolve", dt, what, lambda: tf.raw_ops.TridiagonalSolve(
+                diagonals=ph("d", d, dt), rhs=ph("rhs", r, dt), name="out", **attrs),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+        d = _rand(dt, [2, 3, 6], 281)
+        d[:, 1, :] += 3.0
+        r = _rand(dt, [2, 6, 2], 282)
+        c("pivoting", d, r)
+        c("thomas", d, r, partial_pivoting=False)
+        c("perturb_singular", d, r, perturb_singular=True)
+        swaps = arr([[1, 2, 3, 0], [4, 5, 6, 7], [0, 8, 9, 1]], dt)
+        rr = arr(np.arange(8).reshape(4, 2), dt)
+        c("row_swaps", swaps, rr)
+        c("thomas_zero_pivot_nan", swaps, rr, partial_pivoting=False)
+        c("singular_nan", arr(np.zeros([3, 4]), dt), rr)
+        c("singular_perturbed", arr([[1, 1, 1, 0], [1, 1, 1, 1], [0, 1, 1, 1]], dt), rr,
+          perturb_singular=True)
+        c("one_equation", arr([[0], [2], [0]], dt), arr([[3, 4]], dt))
+        c("one_equation_zero_nan", arr([[0], [0], [0]], dt), arr([[3, 4]], dt))
+        c("two_equations", arr([[1, 0], [0.5, 2], [0, 3]], dt), arr([[1], [2]], dt))
+        c("empty", arr(np.zeros([3, 0]), dt), arr(np.zeros([0, 2]), dt))
+        if dt == "float32":
+            c("rows_error", d[:, :2], r, error="INVALID_ARGUMENT",
+              phrases=["Expected diagonals to be provided as a matrix with 3 rows, got 2 rows."])
+            c("mismatch_error", d, r[:, :5], error="INVALID_ARGUMENT",
+              phrases=["Expected the same number of left-hand sides and right-hand sides, got "
+                       "6 and 5."])
+            c("rank_error", d[0, 0], r, error="INVALID_ARGUMENT",
+              phrases=["Input tensor 0 must have rank >= 2, got 1"])
+            c("batch_rank_error", d, r[0], error="INVALID_ARGUMENT",
+              phrases=["All input tensors must have the same rank."])
+            c("batch_dims_error", d, np.concatenate([r, r]), error="INVALID_ARGUMENT",
+              phrases=["All input tensors must have the same outer dimensions."])
+            c("perturb_without_pivoting_error", d, r, partial_pivoting=False,
+              perturb_singular=True, error="INVALID_ARGUMENT",
+              phrases=["Setting perturb_singular requires also setting partial_pivoting."])
+
+    def matmul_gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, sup, main, sub, r, error=None, phrases=()):
+            rec.case("TridiagonalMatMul", dt, what, lambda: tf.raw_ops.TridiagonalMatMul(
+                superdiag=ph("sup", sup, dt), maindiag=ph("main", main, dt),
+                subdiag=ph("sub", sub, dt), rhs=ph("rhs", r, dt), name="out"),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+        sup, main, sub = (_rand(dt, [2, 1, 5], 283 + i) for i in range(3))
+        r = _rand(dt, [2, 5, 3], 286)
+        c("batch", sup, main, sub, r)
+        c("one_row", sup[0, :, :1], main[0, :, :1], sub[0, :, :1], r[0, :1])
+        c("empty", sup[0, :, :0], main[0, :, :0], sub[0, :, :0], r[0, :0])
+        if dt == "float32":
+            c("superdiag_error", sup[:, :, :4], main, sub, r, error="INVALID_ARGUMENT",
+              phrases=["Invalid superdiagonal shape."])
+            c("maindiag_error", sup, main[:, :, :4], sub, r, error="INVALID_ARGUMENT",
+              phrases=["Invalid main diagonal shape."])
+            c("subdiag_error", sup, main, np.concatenate([sub, sub], 1), r,
+              error="INVALID_ARGUMENT", phrases=["Invalid subdiagonal shape."])
+            c("rank_error", sup[0, 0], main, sub, r, error="INVALID_ARGUMENT",
+              phrases=["Input tensor 0 must have rank >= 2, got 1"])
+
+    rec.for_dtypes("TridiagonalSolve", DTYPES, solve_gen)
+    rec.for_dtypes("TridiagonalMatMul", DTYPES, matmul_gen)
+
+
+def banded_triangular_solve(rec):
+    """BandedTriangularSolve: lower / upper band storage, adjoint, broadcast batches, TensorFlow's
+    shape errors and its zero-diagonal check (first matrix only)."""
+    op = "BandedTriangularSolve"
+
+    def gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, a, r, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.BandedTriangularSolve(
+                matrix=ph("a", a, dt), rhs=ph("rhs", r, dt), name="out", **attrs),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+        lo = _rand(dt, [2, 3, 6], 291)
+        lo[:, 0, :] += arr(3.0, dt)
+        up = _rand(dt, [2, 3, 6], 292)
+        up[:, 2, :] += arr(3.0, dt)
+        r = _rand(dt, [2, 6, 2], 293)
+        for lower, a in ((True, lo), (False, up)):
+            side = "lower" if lower else "upper"
+            c(side, a, r, lower=lower)
+            c(side + "_adjoint", a, r, lower=lower, adjoint=True)
+            c(side + "_one_band", a[:, :1] if lower else a[:, 2:], r, lower=lower)
+            c(side + "_bands_past_size", a[:1, :, :2], r[:1, :2], lower=lower)
+        c("broadcast_batch", lo[:1], _rand(dt, [3, 1, 6, 2], 294))
+        if dt == "float32":
+            c("empty_matrix_error", lo[:, :, :0], r[:, :0], error="INVALID_ARGUMENT",
+              phrases=["In[0] must not be an empty tensor"])
+            c("empty_rhs_error", lo, r[:, :, :0], error="INVALID_ARGUMENT",
+              phrases=["In[1] must not be an empty tensor"])
+            c("zero_diagonal_error", arr(np.zeros([2, 4]), dt), r[0, :4], error="INVALID_ARGUMENT",
+              phrases=["Input matrix is not invertible."])
+            c("mismatch_error", lo, r[:, :5], error="INVALID_ARGUMENT",
+              phrases=["In[0] mismatch In[1] shape: 6 vs. 5"])
+            c("rank_error", lo[0, 0], r, error="INVALID_ARGUMENT",
+              phrases=["In[0] ndims must be >= 2: 1"])
+            c("batch_error", lo, _rand(dt, [3, 6, 2], 295), error="INVALID_ARGUMENT",
+              phrases=["In[0] and In[1] must have compatible batch dimensions: [2,3,6] vs. "
+                       "[3,6,2]"])
+
+    rec.for_dtypes(op, DTYPES, gen)
+
+
 def build_all(rec, emit):
     determinant(rec)
     emit("MatrixDeterminant")
@@ -257,3 +369,8 @@ def build_all(rec, emit):
     emit("MatrixTriangularSolve")
     solve(rec, "MatrixSolve")
     emit("MatrixSolve")
+    tridiagonal(rec)
+    emit("TridiagonalSolve")
+    emit("TridiagonalMatMul")
+    banded_triangular_solve(rec)
+    emit("BandedTriangularSolve")
