@@ -170,6 +170,19 @@ REGISTER_OP("QuantizeAndDequantizeV2")
     .Attr("axis: int = -1")
     .SetShapeFn(shape_fns::Unchanged);
 
+REGISTER_OP("QuantizeAndDequantizeV3")
+    .Input("input: T")
+    .Input("input_min: T")
+    .Input("input_max: T")
+    .Input("num_bits: int32")
+    .Output("output: T")
+    .Attr("signed_input: bool = true")
+    .Attr("range_given: bool = true")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("narrow_range: bool = false")
+    .Attr("axis: int = -1")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("QuantizeAndDequantizeV4")
     .Input("input: T")
     .Input("input_min: T")

@@ -73,6 +73,27 @@ REGISTER_OP("Multinomial")
     .SetIsStateful()
     .SetShapeFn(MultinomialShape);
 
+REGISTER_OP("StatelessMultinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Input("seed: Tseed")
+    .Output("output: output_dtype")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .Attr("Tseed: {int32, int64} = int64")
+    .Attr("output_dtype: {int32, int64} = int64")
+    .SetShapeFn(MultinomialShape);
+
+REGISTER_OP("StatelessShuffle")
+    .Input("value: T")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
 // Stateless random ops (kernels/random/stateless_random_ops.cc): V1 take a seed pair, V2 a
 // key/counter/alg triple; the output shape is the `shape` input's value, as above.
 #define RILL_STATELESS_FLOAT_OP(name)                         \
@@ -88,6 +109,17 @@ REGISTER_OP("Multinomial")
 RILL_STATELESS_FLOAT_OP("StatelessRandomUniform");
 RILL_STATELESS_FLOAT_OP("StatelessRandomNormal");
 RILL_STATELESS_FLOAT_OP("StatelessTruncatedNormal");
+
+REGISTER_OP("StatelessRandomPoisson")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("lam: Rtype")
+    .Output("output: dtype")
+    .Attr("Rtype: {half, float, double, int32, int64}")
+    .Attr("dtype: {half, float, double, int32, int64}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = int64")
+    .SetShapeFn(RandomShape);
 
 REGISTER_OP("StatelessRandomUniformInt")
     .Input("shape: T")

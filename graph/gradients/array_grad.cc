@@ -89,6 +89,9 @@ RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformV2");
 RILL_REGISTER_NO_GRADIENT("StatelessRandomNormalV2");
 RILL_REGISTER_NO_GRADIENT("StatelessTruncatedNormalV2");
 RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformIntV2");
+RILL_REGISTER_NO_GRADIENT("StatelessMultinomial");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomPoisson");
+RILL_REGISTER_NO_GRADIENT("StatelessShuffle");
 
 // --- Building blocks -------------------------------------------------------------------------
 
@@ -865,6 +868,15 @@ absl::Status QuantizeAndDequantizeV2Grad(const Scope& s, const GradOp& op, GradS
   return Ok(out, {g[0], Output(), Output()});
 }
 RILL_REGISTER_GRADIENT("QuantizeAndDequantizeV2", QuantizeAndDequantizeV2Grad);
+
+// QuantizeAndDequantizeV3: straight through as well (nothing to the range or num_bits).
+absl::Status QuantizeAndDequantizeStraightGrad(const Scope& s, const GradOp& op, GradSpan g,
+                                               Grads* out) {
+  Grads grads(op.inputs.size());
+  grads[0] = g[0];
+  return Ok(out, std::move(grads));
+}
+RILL_REGISTER_GRADIENT("QuantizeAndDequantizeV3", QuantizeAndDequantizeStraightGrad);
 
 // QuantizeAndDequantizeV4: QuantizeAndDequantizeV4Grad (dy where the input lies in
 // [input_min, input_max], zeros for the range).

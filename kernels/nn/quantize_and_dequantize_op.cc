@@ -1,6 +1,8 @@
-// QuantizeAndDequantizeV2 / V4 on the CPU (one forward kernel, as in TensorFlow): simulates
-// symmetric integer quantization of num_bits. The range [min, max] is input_min / input_max when
-// range_given, else the data's minimum and maximum (per slice along `axis` when axis >= 0).
+// QuantizeAndDequantizeV2 / V3 / V4 on the CPU (one forward kernel, as in TensorFlow): simulates
+// symmetric integer quantization of num_bits (an attr; V3's is its int32 input num_bits, rounding
+// half to even). The range [min, max] is input_min / input_max when range_given, else the data's
+// minimum and maximum (per slice along `axis` when axis >= 0). (The first version,
+// QuantizeAndDequantize, left GraphDefs at version 22; TensorFlow 2.21 refuses to build it.)
 // The integer range is [-2^(b-1) (+1 with narrow_range), 2^(b-1) - 1] signed or [0, 2^b - 1];
 // the scale is the larger factor keeping both ends in it with 0 fixed, in T as TensorFlow's
 // ComputeQuantizationRange:
@@ -36,26 +38,37 @@ namespace {
 
 class QuantizeAndDequantizeOp final : public OpKernel {
  public:
-  explicit QuantizeAndDequantizeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit QuantizeAndDequantizeOp(OpKernelConstruction& ctx)
+      : OpKernel(ctx), v3_(ctx.def().op() == "QuantizeAndDequantizeV3") {
     std::string round_mode = "HALF_TO_EVEN";
     ctx.SetStatus(ctx.GetAttr("signed_input", &signed_input_));
-    ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits_));
     ctx.SetStatus(ctx.GetAttr("range_given", &range_given_));
-    ctx.SetStatus(ctx.GetAttr("round_mode", &round_mode));
+    if (!v3_) {
+      ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits_));
+      ctx.SetStatus(ctx.GetAttr("round_mode", &round_mode));
+    }
     ctx.SetStatus(ctx.GetAttr("narrow_range", &narrow_range_));
     ctx.SetStatus(ctx.GetAttr("axis", &axis_));
     // TensorFlow reads axis as an int32 (its text when it does not fit); axis + 1 of 2^63 - 1
     // overflowed in the rank check.
     ctx.SetStatus(CheckInt32Attr("axis", axis_));
     half_up_ = round_mode == "HALF_UP";
-    if (num_bits_ <= 0 || num_bits_ >= (signed_input_ ? 62 : 63)) {
-      ctx.SetStatus(absl::InvalidArgumentError(absl::StrCat(
-          "num_bits is out of range: ", num_bits_, " with signed_input_ ", signed_input_)));
-    }
+    if (!v3_) ctx.SetStatus(CheckNumBits(num_bits_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
+    int64_t num_bits = num_bits_;
+    if (v3_) {
+      const Tensor& bits = ctx.input(3);
+      if (bits.shape().rank() != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Invalid shape. The `num_bits` tensor should be a scalar. Got dimensions: ",
+            bits.shape().rank()));
+      }
+      num_bits = bits.flat<int32_t>()[0];
+      RILL_RETURN_IF_ERROR(CheckNumBits(num_bits));
+    }
     if (axis_ < -1) {
       return absl::InvalidArgumentError(absl::StrCat("Axis must be at least -1. Found ", axis_));
     }
@@ -113,11 +126,11 @@ class QuantizeAndDequantizeOp final : public OpKernel {
           }
         }
       }
-      const int64_t qmin = signed_input_ ? (narrow_range_ ? -(int64_t{1} << (num_bits_ - 1)) + 1
-                                                          : -(int64_t{1} << (num_bits_ - 1)))
+      const int64_t qmin = signed_input_ ? (narrow_range_ ? -(int64_t{1} << (num_bits - 1)) + 1
+                                                          : -(int64_t{1} << (num_bits - 1)))
                                          : 0;
       const int64_t qmax =
-          signed_input_ ? (int64_t{1} << (num_bits_ - 1)) - 1 : (int64_t{1} << num_bits_) - 1;
+          signed_input_ ? (int64_t{1} << (num_bits - 1)) - 1 : (int64_t{1} << num_bits) - 1;
       for (int64_t c = 0; c < depth; ++c) {
         const T scale_min = (qmin * lo[c] > 0) ? qmin / lo[c] : std::numeric_limits<T>::max();
         const T scale_max = (qmax * hi[c] > 0) ? qmax / hi[c] : std::numeric_limits<T>::max();
@@ -149,6 +162,15 @@ class QuantizeAndDequantizeOp final : public OpKernel {
   }
 
  private:
+  absl::Status CheckNumBits(int64_t num_bits) const {
+    if (num_bits > 0 && num_bits < (signed_input_ ? 62 : 63)) return absl::OkStatus();
+    // V3 quotes the attr's name in its text.
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_bits is out of range: ", num_bits,
+                     v3_ ? " with `signed_input_` " : " with signed_input_ ", signed_input_));
+  }
+
+  const bool v3_;
   bool signed_input_ = true, range_given_ = false, narrow_range_ = false, half_up_ = false;
   int64_t num_bits_ = 8, axis_ = -1;
 };
@@ -251,6 +273,11 @@ REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV2")
 REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV4")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),
+                QuantizeAndDequantizeOp);
+REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV3")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>())
+                    .HostMemory("num_bits"),
                 QuantizeAndDequantizeOp);
 REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV4Grad")
                     .Device(kDeviceCpu)

@@ -113,8 +113,8 @@ const std::set<std::string>& ValueAgnosticOps() {
       "PreventGradient", "Snapshot", "IdentityN", "RefIdentity", "EnsureShape", "Bitcast",
       // Layout kernels: one code path per element size (strings copied as strings).
       "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "Pad", "PadV2",
-      "MirrorPad", "StridedSlice", "ReverseV2", "DynamicStitch", "RandomShuffle", "Concat",
-      "Reverse",
+      "MirrorPad", "StridedSlice", "ReverseV2", "DynamicStitch", "RandomShuffle",
+      "StatelessShuffle", "Concat", "Reverse",
       // Writes each dtype's zero (empty strings, (0,0) complex): recorded for nine dtypes, the
       // rest checked in shape_ops_test.cc.
       "ZerosLike",

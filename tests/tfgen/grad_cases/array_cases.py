@@ -539,6 +539,11 @@ def quantize_cases(add):
                 [("x", xq), ("min", lo), ("max", hi)],
                 lambda x, a, b, range_given=range_given: raw.QuantizeAndDequantizeV4(
                     input=x, input_min=a, input_max=b, range_given=range_given, name="out"))
+            add("QuantizeAndDequantizeV3", "range_given" if range_given else "from_data",
+                [("x", xq), ("min", lo), ("max", hi)],
+                lambda x, a, b, range_given=range_given: raw.QuantizeAndDequantizeV3(
+                    input=x, input_min=a, input_max=b, num_bits=tf.constant(6),
+                    range_given=range_given, name="out"))
         add("QuantizeAndDequantizeV4", "per_axis",
             [("x", xq), ("min", np.array([-1.0, -0.5, 0.0, -2.0], dt)),
              ("max", np.array([1.0, 0.5, 2.0, 0.1], dt))],

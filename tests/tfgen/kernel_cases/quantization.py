@@ -302,6 +302,34 @@ def quantize_and_dequantize_v4_grad(rec):
     rec.for_dtypes(op, ["float32", "float64", "half"], gen)
 
 
+def quantize_and_dequantize_v3(rec):
+    """QuantizeAndDequantizeV3: V2's kernel with num_bits an int32 input (range_given defaults to
+    true; always half to even)."""
+    op = "QuantizeAndDequantizeV3"
+
+    def gen(dt):
+        def c(what, x, lo, hi, bits=8, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what, lambda: tf.raw_ops.QuantizeAndDequantizeV3(
+                input=ph("x", x, dt), input_min=ph("min", lo, dt), input_max=ph("max", hi, dt),
+                num_bits=ph("num_bits", bits, "int32"), name="out", **attrs),
+                error=error, phrases=phrases)
+        x = arr([-3.0, -1.0, -0.5, -0.3, -0.01, 0.0, 0.004, 0.25, 0.5, 0.7, 1.0, 2.5], dt)
+        c("range_given", x, -1.0, 1.0)
+        c("from_data", x, 0.0, 0.0, range_given=False)
+        c("narrow_four_bits", x, -1.0, 2.0, bits=4, narrow_range=True)
+        c("unsigned", arr([0.0, 0.1, 0.2, 0.5, 0.9, 1.0, 3.0], dt), 0.0, 1.0, signed_input=False)
+        c("ties", arr(np.arange(-8, 9) / 16.0, dt), -1.0, 1.0, bits=5)
+        c("per_axis", arr(np.arange(24).reshape(2, 3, 4) / 7.0 - 1.5, dt), [0.0] * 3, [0.0] * 3,
+          axis=1, range_given=False)
+        if dt == "float32":
+            c("num_bits_error", x, -1.0, 1.0, bits=0, error="INVALID_ARGUMENT",
+              phrases=["num_bits is out of range: 0 with `signed_input_` 1"])
+            c("invalid_range_error", x, 1.0, -1.0, error="INVALID_ARGUMENT",
+              phrases=["Invalid range: input_min 1 > input_max -1"])
+
+    rec.for_dtypes(op, ["float32", "float64"], gen)
+
+
 def build_all(rec, emit):
     fake_quant_args(rec)
     emit("FakeQuantWithMinMaxArgs")
@@ -312,6 +340,8 @@ def build_all(rec, emit):
     for op in ("QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4"):
         quantize_and_dequantize(rec, op)
         emit(op)
+    quantize_and_dequantize_v3(rec)
+    emit("QuantizeAndDequantizeV3")
     fake_quant_args_gradient(rec)
     emit("FakeQuantWithMinMaxArgsGradient")
     fake_quant_vars_gradient(rec)

@@ -166,6 +166,94 @@ def _get_alg(rec):
         lambda: tf.raw_ops.StatelessRandomGetAlg(name="out")))
 
 
+def _multinomial(rec):
+    """StatelessMultinomial: Multinomial's sampling (a double per sample, rows one after another)
+    from the seed's generator."""
+    def gen(dt):
+        def c(what, logits, n, seed, tseed="int64", out="int64", error=None, phrases=()):
+            rec.case("StatelessMultinomial", dt, what, lambda: tf.raw_ops.StatelessMultinomial(
+                logits=ph("x", logits, dt), num_samples=const("num_samples", n),
+                seed=ph("seed", seed, tseed), output_dtype=out, name="out"),
+                error=error, phrases=phrases)
+
+        rng = np.random.RandomState(7)
+        c("two_rows", rng.uniform(-2, 2, [2, 5]), 10, [1, 2])
+        c("int32_output_int32_seed", rng.uniform(-2, 2, [3, 4]), 7, [-3, 4], tseed="int32",
+          out="int32")
+        c("with_neg_inf", [[0, -np.inf, 1, 0.5]], 12, [BIG, 6])
+        c("one_class", [[0.5], [3]], 5, [5, 6])
+        c("no_samples", [[0.5, 1]], 0, [5, 6])
+        c("seed_shape_error", [[0.5, 1]], 3, [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+        c("logits_rank_error", [0.5, 1], 3, [1, 2], error="INVALID_ARGUMENT",
+          phrases=["logits should be a matrix, got shape [2]"])
+
+    rec.for_dtypes("StatelessMultinomial", FLOATS, gen)
+
+
+def _shuffle(rec):
+    """StatelessShuffle: RandomShuffle's Fisher-Yates from the V2 generator, any dtype."""
+    def gen(dt):
+        def c(what, shape, key, counter, alg, error=None, phrases=()):
+            n = int(np.prod(shape))
+            x = (np.arange(n) % 120).reshape(shape)
+            if dt == "bool":
+                x = x % 2 == 0
+            rec.case("StatelessShuffle", dt, what, lambda: tf.raw_ops.StatelessShuffle(
+                value=ph("x", np.asarray(x).astype(dt)), key=u64("key", key),
+                counter=u64("counter", counter), alg=ph("alg", alg, "int32"), name="out"),
+                error=error, phrases=phrases)
+
+        c("vector", [10], [1], [1, 2], 1)
+        c("rows", [7, 3], [BIG], [5, 0], 3)
+        c("single_row", [1, 4], [2], [3, 4], 1)
+        c("scalar", [], [2], [3, 4], 1)
+        if dt == "float32":
+            c("long", [300], [9], [8, 7], 1)
+            for what, key, counter, alg, phrase in [
+                    ("threefry_error", [1], [1, 2], 2, "Unsupported algorithm id: 2"),
+                    ("alg_0_error", [1], [1, 2], 0, "Unsupported algorithm id: 0"),
+                    ("alg_vector_error", [1], [1, 2], [1],
+                     "input 3 (0-based) must have shape [], not [1]"),
+                    ("key_shape_error", [1, 2], [1, 2], 1,
+                     "key must have shape [1], not [2]. (Note that batched keys are not "
+                     "supported yet.)"),
+                    ("empty_counter_error", [1], [], 1,
+                     "counter must be a vector with length at least 1; got shape: [0].")]:
+                c(what, [4], key, counter, alg, error="INVALID_ARGUMENT", phrases=[phrase])
+
+    rec.for_dtypes("StatelessShuffle", ["float32", "float64", "half", "int32", "int64", "uint8",
+                                        "int8", "int16", "bool"], gen)
+
+
+def _poisson(rec):
+    """StatelessRandomPoisson: Knuth's method below rate 10, Hormann's rejection from 10, one
+    stream per output; lam broadcast over the shape's leading dims; every dtype, rates of each
+    type."""
+    def gen(dt):
+        def c(what, shape, lam, seed, rtype="float32", tseed="int64", error=None, phrases=()):
+            rec.case("StatelessRandomPoisson", dt, what,
+                     lambda: tf.raw_ops.StatelessRandomPoisson(
+                         shape=shape_of(shape, "int32", error), seed=ph("seed", seed, tseed),
+                         lam=ph("lam", np.asarray(lam).astype(rtype)), dtype=dt, name="out"),
+                     error=error, phrases=phrases)
+
+        c("small_rates", [6, 3], [0.5, 3.0, 9.5], [1, 2])
+        c("large_rates", [5, 2], [10.0, 250.5], [3, 4], rtype="float64")
+        c("scalar_rate", [3, 4], 4.0, [-5, 6], tseed="int32")
+        c("zero_and_negative", [4, 2], [0.0, -3.0], [7, 8])
+        c("int_rates", [2, 3], [1, 12, 30], [9, 10], rtype="int32")
+        c("int64_half_rates", [2, 2], [2, 15], [11, 12], rtype="int64")
+        c("half_rates", [3, 2], [1.5, 40], [13, 14], rtype="float16")
+        c("zero_size", [0, 2], [1.0, 2.0], [1, 2])
+        c("shape_suffix_error", [3, 2], [1.0, 2.0, 3.0], [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Shape passed in must end with broadcasted shape."])
+        c("seed_shape_error", [2], [1.0, 2.0], [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+
+    rec.for_dtypes("StatelessRandomPoisson", ["float32", "float64", "half", "int32", "int64"], gen)
+
+
 def build_all(rec, emit):
     for op in V1_FLOAT:
         _v1_float(rec, op)
@@ -182,3 +270,9 @@ def build_all(rec, emit):
         emit(op)
     _get_alg(rec)
     emit("StatelessRandomGetAlg")
+    _multinomial(rec)
+    emit("StatelessMultinomial")
+    _shuffle(rec)
+    emit("StatelessShuffle")
+    _poisson(rec)
+    emit("StatelessRandomPoisson")
