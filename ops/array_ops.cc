@@ -35,6 +35,13 @@ REGISTER_OP("Placeholder")
     .SetShapeFn(shape_fns::FromShapeAttr)
     .Doc("A value that must be fed.");
 
+// Placeholder's name in TF1 graphs of GraphDef versions 21 and 22 (shape required).
+REGISTER_OP("PlaceholderV2")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn(shape_fns::FromShapeAttr);
+
 REGISTER_OP("PlaceholderWithDefault")
     .Input("input: dtype")
     .Output("output: dtype")
@@ -48,6 +55,31 @@ REGISTER_OP("Identity")
     .Output("output: T")
     .Attr("T: type")
     .SetShapeFn(shape_fns::Unchanged);
+
+// Pass-throughs at run time: GuaranteeConst marks a value constant for the grappler, DeepCopy
+// hands out a copy.
+REGISTER_OP("GuaranteeConst")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("DeepCopy")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
+
+// Transpose, conjugating complex values.
+REGISTER_OP("ConjugateTranspose")
+    .Input("x: T")
+    .Input("perm: Tperm")
+    .Output("y: T")
+    .Attr("T: type")
+    .Attr("Tperm: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
 
 // The reference itself, not its value (TF1 loops over reference variables: tf.identity of a ref).
 REGISTER_OP("RefIdentity")
@@ -67,6 +99,64 @@ REGISTER_OP("IdentityN")
     });
 
 REGISTER_OP("NoOp").SetShapeFn(shape_fns::NoOutputs);
+
+// Axes and per-dimension vectors from one data format to another (layout rewrites).
+REGISTER_OP("DataFormatDimMap")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int32, int64} = int32")
+    .Attr("src_format: string = \"NHWC\"")
+    .Attr("dst_format: string = \"NCHW\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("DataFormatVecPermute")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int32, int64} = int32")
+    .Attr("src_format: string = \"NHWC\"")
+    .Attr("dst_format: string = \"NCHW\"")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// A copy of x with rows i added to, subtracted from or replaced by v's rows.
+REGISTER_OP("InplaceAdd")
+    .Input("x: T")
+    .Input("i: int32")
+    .Input("v: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("InplaceSub")
+    .Input("x: T")
+    .Input("i: int32")
+    .Input("v: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("InplaceUpdate")
+    .Input("x: T")
+    .Input("i: int32")
+    .Input("v: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The elements of x not in y, and their positions (tf.compat.v1.setdiff1d).
+absl::Status ListDiffShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape({-1}));
+  c.set_output(1, PartialTensorShape({-1}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("ListDiff")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("out: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = int32")
+    .SetShapeFn(ListDiffShape);
 
 }  // namespace
 }  // namespace rill

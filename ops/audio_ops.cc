@@ -62,5 +62,29 @@ REGISTER_OP("Mfcc")
     .Attr("dct_coefficient_count: int = 13")
     .SetShapeFn(MfccShape);
 
+// 16-bit PCM WAV files to and from [samples, channels] float audio.
+absl::Status DecodeWavShape(ShapeInferenceContext& c) {
+  int64_t channels = -1, samples = -1;
+  (void)GetNodeAttr(c.node(), "desired_channels", &channels);
+  (void)GetNodeAttr(c.node(), "desired_samples", &samples);
+  c.set_output(0, PartialTensorShape({samples < 0 ? -1 : samples, channels < 0 ? -1 : channels}));
+  c.set_output(1, PartialTensorShape({}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DecodeWav")
+    .Input("contents: string")
+    .Output("audio: float")
+    .Output("sample_rate: int32")
+    .Attr("desired_channels: int = -1")
+    .Attr("desired_samples: int = -1")
+    .SetShapeFn(DecodeWavShape);
+
+REGISTER_OP("EncodeWav")
+    .Input("audio: float")
+    .Input("sample_rate: int32")
+    .Output("contents: string")
+    .SetShapeFn(shape_fns::Scalar);
+
 }  // namespace
 }  // namespace rill

@@ -56,6 +56,15 @@ REGISTER_OP("InTopKV2")
     .Attr("T: {int32, int64} = int32")
     .SetShapeFn(InTopKShape);
 
+// InTopKV2 with k as an attr.
+REGISTER_OP("InTopK")
+    .Input("predictions: float")
+    .Input("targets: T")
+    .Output("precision: bool")
+    .Attr("k: int")
+    .Attr("T: {int32, int64} = int32")
+    .SetShapeFn(InTopKShape);
+
 REGISTER_OP("BroadcastArgs")
     .Input("s0: T")
     .Input("s1: T")

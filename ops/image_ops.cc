@@ -88,6 +88,18 @@ PartialTensorShape UnknownDims(int rank) {
   return PartialTensorShape(std::vector<int64_t>(rank, -1));
 }
 
+// The first form: float boxes and scores, iou_threshold an attr.
+REGISTER_OP("NonMaxSuppression")
+    .Input("boxes: float")
+    .Input("scores: float")
+    .Input("max_output_size: int32")
+    .Output("selected_indices: int32")
+    .Attr("iou_threshold: float = 0.5")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("NonMaxSuppressionV2")
     .Input("boxes: T")
     .Input("scores: T")

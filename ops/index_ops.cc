@@ -204,6 +204,31 @@ REGISTER_OP("TopKV2")
     .Attr("index_type: {int16, int32, int64} = int32")
     .SetShapeFn(TopKShape);
 
+// TopK: TopKV2 with k as an attr (TF1 graphs before GraphDef version 7): the input's shape with
+// its last dim k.
+absl::Status TopKAttrShape(ShapeInferenceContext& c) {
+  int64_t k = -1;
+  (void)GetNodeAttr(c.node(), "k", &k);
+  const PartialTensorShape& in = c.input(0);
+  if (in.unknown_rank() || in.rank() < 1) return shape_fns::Unknown(c);
+  std::vector<int64_t> dims = in.dims();
+  dims.back() = k;
+  c.set_output(0, PartialTensorShape(dims));
+  c.set_output(1, PartialTensorShape(dims));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TopK")
+    .Input("input: T")
+    .Output("values: T")
+    .Output("indices: int32")
+    .Attr("k: int >= 0")
+    .Attr("sorted: bool = true")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, "
+        "uint64}")
+    .SetShapeFn(TopKAttrShape);
+
 // NthElement: the input's shape without its last dim.
 absl::Status NthElementShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);

@@ -119,6 +119,18 @@ REGISTER_OP("AddN")
     .SetIsCommutative()
     .SetShapeFn(shape_fns::AllInputsMerged);
 
+// AddN whose inputs may arrive at different times; `shape` is the shape of each.
+REGISTER_OP("AccumulateNV2")
+    .Input("inputs: N * T")
+    .Output("sum: T")
+    .Attr("N: int >= 1")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("shape: shape")
+    .SetIsCommutative()
+    .SetShapeFn(shape_fns::AllInputsMerged);
+
 REGISTER_OP("Betainc")
     .Input("a: T")
     .Input("b: T")

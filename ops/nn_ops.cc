@@ -318,6 +318,32 @@ REGISTER_OP("BiasAdd")
     .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
     .SetShapeFn(shape_fns::Unchanged);
 
+// BiasAdd before data_format: the last dimension always holds the channels.
+REGISTER_OP("BiasAddV1")
+    .Input("value: T")
+    .Input("bias: T")
+    .Output("output: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The 2015 batch norm of a 4-D NHWC input by per-channel mean, variance, beta and gamma
+// (deprecated by TensorFlow at GraphDef version 9; Rill runs it in any graph).
+REGISTER_OP("BatchNormWithGlobalNormalization")
+    .Input("t: T")
+    .Input("m: T")
+    .Input("v: T")
+    .Input("beta: T")
+    .Input("gamma: T")
+    .Output("result: T")
+    .Attr(
+        "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
+        "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
+    .Attr("variance_epsilon: float")
+    .Attr("scale_after_normalization: bool")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("Softmax")
     .Input("logits: T")
     .Output("softmax: T")

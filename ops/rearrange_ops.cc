@@ -160,6 +160,33 @@ REGISTER_OP("MatrixSetDiagV3")
     .Attr("align: {'LEFT_RIGHT', 'RIGHT_LEFT', 'LEFT_LEFT', 'RIGHT_RIGHT'} = \"RIGHT_LEFT\"")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The V2 forms, before align (every diagonal packed LEFT_LEFT).
+REGISTER_OP("MatrixDiagV2")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Input("num_rows: int32")
+    .Input("num_cols: int32")
+    .Input("padding_value: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("MatrixDiagPartV2")
+    .Input("input: T")
+    .Input("k: int32")
+    .Input("padding_value: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("MatrixSetDiagV2")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Input("k: int32")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("MatrixDiag")
     .Input("diagonal: T")
     .Output("output: T")
@@ -176,6 +203,35 @@ REGISTER_OP("MatrixSetDiag")
     .Input("input: T")
     .Input("diagonal: T")
     .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+// The names TF1 graphs from before the Matrix* ops carry (TensorFlow deprecated them at
+// GraphDef version 14 and runs them in older graphs only; Rill runs them in any).
+REGISTER_OP("BatchMatrixDiag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagShape);
+
+REGISTER_OP("BatchMatrixDiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn(MatrixDiagPartShape);
+
+REGISTER_OP("BatchMatrixSetDiag")
+    .Input("input: T")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged);
+
+REGISTER_OP("BatchMatrixBandPart")
+    .Input("input: T")
+    .Input("num_lower: int64")
+    .Input("num_upper: int64")
+    .Output("band: T")
     .Attr("T: type")
     .SetShapeFn(shape_fns::Unchanged);
 

@@ -96,6 +96,21 @@ REGISTER_OP("StringSplitV2")
       return absl::OkStatus();
     });
 
+// tf.compat.v1.string_split: every byte of delimiter splits.
+REGISTER_OP("StringSplit")
+    .Input("input: string")
+    .Input("delimiter: string")
+    .Output("indices: int64")
+    .Output("values: string")
+    .Output("shape: int64")
+    .Attr("skip_empty: bool = true")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape({-1, 2}));
+      c.set_output(1, PartialTensorShape({-1}));
+      c.set_output(2, PartialTensorShape({2}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("ReduceJoin")
     .Input("inputs: string")
     .Input("reduction_indices: int32")

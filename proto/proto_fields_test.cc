@@ -17,6 +17,7 @@
 #include "proto/config.pb.h"
 #include "proto/cost_graph.pb.h"
 #include "proto/device_attributes.pb.h"
+#include "proto/example.pb.h"
 #include "proto/graph.pb.h"
 #include "proto/meta_graph.pb.h"
 #include "proto/saved_model.pb.h"
@@ -75,7 +76,8 @@ void TouchGeneratedFiles() {
   StepStats st;
   DeviceAttributes d;
   CostGraphDef cg;
-  (void)g, (void)c, (void)s, (void)st, (void)d, (void)cg;
+  SequenceExample e;
+  (void)g, (void)c, (void)s, (void)st, (void)d, (void)cg, (void)e;
 }
 
 TEST(ProtoFieldsTest, EveryTensorFlowFieldMatchesRills) {

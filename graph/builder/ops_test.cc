@@ -970,7 +970,16 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments",
       "SparseSegmentSqrtNWithNumSegments", "NonMaxSuppressionV2", "TensorArrayConcatV3",
       "SparseCross", "AudioSpectrogram", "Mfcc", "TensorListConcatV2", "SparseReduceMax",
-      "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd"};
+      "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd",
+      // Input parsing of serving graphs (graph/builder/parsing_ops.h).
+      "ParseExampleV2", "ParseExample", "ParseSingleExample", "DecodeCSV", "SerializeTensor",
+      "ParseTensor", "DecodeWav", "EncodeWav",
+      // Old op names of TF1 graphs (graph/builder/legacy_ops.h).
+      "BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixSetDiag", "BatchMatrixBandPart",
+      "BiasAddV1", "InTopK", "BatchNormWithGlobalNormalization", "MatrixDiagV2", "MatrixDiagPartV2",
+      "MatrixSetDiagV2", "TopK", "PlaceholderV2", "AccumulateNV2", "ConjugateTranspose",
+      "GuaranteeConst", "DeepCopy", "DataFormatDimMap", "DataFormatVecPermute", "InplaceAdd",
+      "InplaceSub", "InplaceUpdate", "ListDiff", "NonMaxSuppression", "StringSplit"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1555,6 +1564,29 @@ TEST(StringOpsTest, WrappersBuildTheOpWithItsAttrs) {
     if (n.name() == "num") EXPECT_EQ(n.attr().at("out_type").type(), DT_INT64);
     if (n.name() == "re") EXPECT_FALSE(n.attr().at("replace_global").b());
     if (n.name() == "join") EXPECT_EQ(n.attr().at("separator").s(), ",");
+  }
+}
+
+TEST(ParsingOpsTest, WrappersInferListAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output s = ops::Placeholder(root.WithOpName("s"), DT_STRING, PartialTensorShape({4}));
+  const Tensor none(DT_STRING, TensorShape({0}));
+  std::vector<Output> parsed = ops::ParseExampleV2(
+      root.WithOpName("parse"), s, none, Tensor::FromVector<std::string>({"ids"}, TensorShape({1})),
+      Tensor::FromVector<std::string>({"age"}, TensorShape({1})), none, {ops::Const(root, {40.f})},
+      1, {DT_INT64}, {}, {}, {PartialTensorShape({1})});
+  ASSERT_EQ(parsed.size(), 4u);
+  EXPECT_EQ(root.GetShape(parsed[0])->DebugString(), "[?,2]");
+  EXPECT_EQ(root.GetShape(parsed[3])->DebugString(), "[4,1]");
+  std::vector<Output> csv =
+      ops::DecodeCSV(root.WithOpName("csv"), s, {ops::Const(root, {0}), ops::Const(root, {1.5})});
+  ASSERT_EQ(csv.size(), 2u);
+  EXPECT_EQ(root.GetShape(csv[1])->DebugString(), "[4]");
+  ops::ParseTensor(root.WithOpName("pt"), ops::SerializeTensor(root, csv[0]), DT_INT32);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "parse") EXPECT_EQ(n.attr().at("Tdense").list().type(0), DT_FLOAT);
+    if (n.name() == "csv") EXPECT_EQ(n.attr().at("OUT_TYPE").list().type_size(), 2);
   }
 }
 

@@ -3,6 +3,8 @@
 // under the variable's mutex (TensorFlow's snapshot semantics for ref reads). RefIdentity outputs
 // the reference itself (the variable, initialized or not), so later assignments through it reach
 // the variable. All cheap.
+#include <vector>
+
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 
@@ -55,6 +57,18 @@ REGISTER_KERNEL(
     KernelDefBuilder("RefIdentity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     RefIdentityOp);
 REGISTER_KERNEL(KernelDefBuilder("NoOp").Device(kDeviceCpu), NoOp);
+// GuaranteeConst (a promise for the grappler, a pass-through at run time) and DeepCopy (whose
+// copy no Rill kernel can tell from the input: kernels write in place only into buffers nothing
+// else holds) pass their input through.
+std::vector<DataType> CopyTypes() {
+  return {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32,     DT_INT64,      DT_UINT8,
+          DT_INT8,  DT_INT16,  DT_BOOL, DT_COMPLEX64, DT_COMPLEX128, DT_STRING};
+}
+REGISTER_KERNEL(
+    KernelDefBuilder("GuaranteeConst").Device(kDeviceCpu).TypeConstraint("T", CopyTypes()),
+    IdentityOp);
+REGISTER_KERNEL(KernelDefBuilder("DeepCopy").Device(kDeviceCpu).TypeConstraint("T", CopyTypes()),
+                IdentityOp);
 // On a GPU, int32 (as TensorFlow's int32 GPU kernels), bool and variant (a TensorList's handle)
 // pass in host memory: a while loop's counter, its condition (an int32 comparison's bool on the
 // way to LoopCond) and its lists pass the body's and condition's Identity nodes without leaving

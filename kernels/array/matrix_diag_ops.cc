@@ -116,7 +116,8 @@ absl::Status CheckDiagBounds(int64_t k0, int64_t k1, int64_t rows, int64_t cols,
 class DiagOpBase : public OpKernel {
  public:
   explicit DiagOpBase(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    std::string align = "RIGHT_LEFT";
+    // The V2 ops, which have no align attr, pack every diagonal LEFT_LEFT.
+    std::string align = absl::EndsWith(ctx.def().op(), "V2") ? "LEFT_LEFT" : "RIGHT_LEFT";
     (void)ctx.GetAttr("align", &align);
     left_super_ = absl::StartsWith(align, "LEFT");
     left_sub_ = absl::EndsWith(align, "LEFT");
@@ -479,6 +480,43 @@ REGISTER_KERNEL(
 REGISTER_KERNEL(
     KernelDefBuilder("MatrixSetDiag").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
     MatrixSetDiagOp);
+REGISTER_KERNEL(KernelDefBuilder("MatrixDiagV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", MatrixTypes())
+                    .HostMemory("k")
+                    .HostMemory("num_rows")
+                    .HostMemory("num_cols")
+                    .HostMemory("padding_value"),
+                MatrixDiagOp);
+REGISTER_KERNEL(KernelDefBuilder("MatrixDiagPartV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", MatrixTypes())
+                    .HostMemory("k")
+                    .HostMemory("padding_value"),
+                MatrixDiagPartOp);
+REGISTER_KERNEL(KernelDefBuilder("MatrixSetDiagV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", MatrixTypes())
+                    .HostMemory("k"),
+                MatrixSetDiagOp);
+// The names TF1 graphs from before the Matrix* ops carry.
+REGISTER_KERNEL(
+    KernelDefBuilder("BatchMatrixDiag").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixDiagOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("BatchMatrixDiagPart").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixDiagPartOp);
+REGISTER_KERNEL(
+    KernelDefBuilder("BatchMatrixSetDiag").Device(kDeviceCpu).TypeConstraint("T", MatrixTypes()),
+    MatrixSetDiagOp);
+// TensorFlow has no bool kernel for the old name.
+REGISTER_KERNEL(KernelDefBuilder("BatchMatrixBandPart")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, DT_INT64,
+                                          DT_UINT8, DT_INT8, DT_INT16})
+                    .HostMemory("num_lower")
+                    .HostMemory("num_upper"),
+                MatrixBandPartOp);
 // TensorFlow's CPU types for Diag and DiagPart, less bfloat16 (no recorded cases for it).
 REGISTER_KERNEL(KernelDefBuilder("Diag")
                     .Device(kDeviceCpu)

@@ -73,6 +73,11 @@ REGISTER_KERNEL(
     // Resource and variant placeholders too: frozen TF2 loops leave unused variant ones.
     KernelDefBuilder("Placeholder").Device(kDeviceCpu).TypeConstraint("dtype", PassThroughTypes()),
     PlaceholderOp);
+// PlaceholderV2: Placeholder's name in TF1 graphs of GraphDef versions 21 to 22.
+REGISTER_KERNEL(KernelDefBuilder("PlaceholderV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", PassThroughTypes()),
+                PlaceholderOp);
 REGISTER_KERNEL(KernelDefBuilder("PlaceholderWithDefault")
                     .Device(kDeviceCpu)
                     .TypeConstraint("dtype", StorableTypes()),

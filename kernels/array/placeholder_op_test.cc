@@ -26,6 +26,15 @@ TEST(PlaceholderOpTest, UnfedWithUnknownRankOmitsTheShape) {
                                    "with dtype int32")));
 }
 
+// PlaceholderV2 (TF1 graphs of GraphDef versions 21 and 22) is Placeholder.
+TEST(PlaceholderOpTest, PlaceholderV2IsPlaceholder) {
+  OpTester t("PlaceholderV2", "x");
+  t.Attr("dtype", DT_FLOAT).ShapeAttr("shape", {-1, 3});
+  EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                Eq("You must feed a value for placeholder tensor 'x' with dtype "
+                                   "float and shape [?,3]")));
+}
+
 TEST(PlaceholderOpTest, ScalarShapeIsOmittedAsInTensorFlow) {
   OpTester t("Placeholder", "s");
   t.Attr("dtype", DT_STRING).ShapeAttr("shape", {});

@@ -42,6 +42,14 @@ REGISTER_KERNEL(KernelDefBuilder("Transpose")
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Tperm", {DT_INT32, DT_INT64}),
                 TransposeOp);
+// ConjugateTranspose of real values is Transpose (complex ones, which need the conjugate, are
+// not registered).
+REGISTER_KERNEL(KernelDefBuilder("ConjugateTranspose")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, DT_INT64,
+                                          DT_UINT8, DT_INT8, DT_INT16, DT_BOOL, DT_STRING})
+                    .TypeConstraint("Tperm", {DT_INT32, DT_INT64}),
+                TransposeOp);
 
 }  // namespace
 }  // namespace rill

@@ -183,12 +183,13 @@ float ScalarAsFloat(const Tensor& t) {
   return t.dtype() == DT_HALF ? static_cast<float>(t.flat<half>()[0]) : t.flat<float>()[0];
 }
 
-// NonMaxSuppressionV2 (kVersion 2), V3 (3), V4 (4) and V5 (5).
+// NonMaxSuppression (kVersion 1: iou_threshold an attr), V2 (2), V3 (3), V4 (4) and V5 (5).
 template <int kVersion>
 class NonMaxSuppressionOp final : public OpKernel {
  public:
   explicit NonMaxSuppressionOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     if (kVersion >= 4) ctx.SetStatus(ctx.GetAttr("pad_to_max_output_size", &pad_));
+    if (kVersion == 1) ctx.SetStatus(ctx.GetAttr("iou_threshold", &iou_attr_));
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -196,8 +197,8 @@ class NonMaxSuppressionOp final : public OpKernel {
     const Tensor& scores = ctx.input(1);
     const bool note = kVersion == 3;
     RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(2), "max_output_size", note));
-    RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(3), "iou_threshold", note));
-    const float iou = ScalarAsFloat(ctx.input(3));
+    if (kVersion >= 2) RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(3), "iou_threshold", note));
+    const float iou = kVersion >= 2 ? ScalarAsFloat(ctx.input(3)) : iou_attr_;
     if (!(iou >= 0.0f && iou <= 1.0f)) {
       return absl::InvalidArgumentError("iou_threshold must be in [0, 1]");
     }
@@ -256,6 +257,7 @@ class NonMaxSuppressionOp final : public OpKernel {
 
  private:
   bool pad_ = false;
+  float iou_attr_ = 0.5f;  // NonMaxSuppression's iou_threshold
 };
 
 // One CombinedNonMaxSuppression result slot: a selected box of a class (box_index -1: empty).
@@ -484,6 +486,9 @@ class CombinedNonMaxSuppressionOp final : public OpKernel {
   bool clip_boxes_ = true;
 };
 
+REGISTER_KERNEL(
+    KernelDefBuilder("NonMaxSuppression").Device(kDeviceCpu).HostMemory("max_output_size"),
+    NonMaxSuppressionOp<1>);
 REGISTER_KERNEL(KernelDefBuilder("NonMaxSuppressionV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT})

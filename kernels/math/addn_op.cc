@@ -92,6 +92,13 @@ REGISTER_KERNEL(KernelDefBuilder("AddN")
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
                                           DT_INT32, DT_INT64}),
                 AddNOp);
+// AccumulateNV2: AddN whose inputs may arrive at different times (TensorFlow rewrites it into
+// an accumulator variable); the sum is the same.
+REGISTER_KERNEL(KernelDefBuilder("AccumulateNV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
+                                          DT_INT32, DT_INT64}),
+                AddNOp);
 
 }  // namespace
 }  // namespace rill

@@ -39,17 +39,20 @@ const std::vector<DataType>& IndexTypes() {
   return *types;
 }
 
+// InTopKV2, and InTopK, its older form with k as an attr.
 class InTopKV2Op final : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit InTopKV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (ctx.def().op() == "InTopK") ctx.SetStatus(ctx.GetAttr("k", &k_attr_));
+  }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& predictions = ctx.input(0);
     const Tensor& targets_t = ctx.input(1);
-    const Tensor& k_t = ctx.input(2);
-    if (k_t.shape().rank() != 0) {
+    const bool k_input = ctx.num_inputs() > 2;
+    if (k_input && ctx.input(2).shape().rank() != 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("k must be 0-D, got shape ", k_t.shape().DebugString()));
+          absl::StrCat("k must be 0-D, got shape ", ctx.input(2).shape().DebugString()));
     }
     if (predictions.shape().rank() != 2) {
       return absl::InvalidArgumentError("predictions must be 2-dimensional");
@@ -64,7 +67,7 @@ class InTopKV2Op final : public OpKernel {
                                                      " must match length of targets ",
                                                      targets_t.shape().dim(0)));
     }
-    const int64_t k = IndexValues(k_t)[0];
+    const int64_t k = k_input ? IndexValues(ctx.input(2))[0] : k_attr_;
     const std::vector<int64_t> targets = IndexValues(targets_t);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({batch})));
     const float* p = predictions.flat<float>().data();
@@ -86,6 +89,9 @@ class InTopKV2Op final : public OpKernel {
     }
     return absl::OkStatus();
   }
+
+ private:
+  int64_t k_attr_ = 0;  // InTopK's k
 };
 
 class BroadcastArgsOp final : public OpKernel {
@@ -208,6 +214,8 @@ class BincountOp final : public OpKernel {
 };
 
 REGISTER_KERNEL(KernelDefBuilder("InTopKV2").Device(kDeviceCpu).TypeConstraint("T", IndexTypes()),
+                InTopKV2Op);
+REGISTER_KERNEL(KernelDefBuilder("InTopK").Device(kDeviceCpu).TypeConstraint("T", IndexTypes()),
                 InTopKV2Op);
 REGISTER_KERNEL(
     KernelDefBuilder("BroadcastArgs").Device(kDeviceCpu).TypeConstraint("T", IndexTypes()),

@@ -26,8 +26,8 @@ namespace {
 class BiasAddOp final : public OpKernel {
  public:
   explicit BiasAddOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    std::string format;
-    ctx.SetStatus(ctx.GetAttr("data_format", &format));
+    std::string format = "NHWC";
+    if (ctx.def().op() != "BiasAddV1") ctx.SetStatus(ctx.GetAttr("data_format", &format));
     nchw_ = format == "NCHW";
   }
 
@@ -141,6 +141,11 @@ REGISTER_KERNEL(KernelDefBuilder("BiasAddGrad")
                     .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),
                 BiasAddGradOp);
 REGISTER_KERNEL(KernelDefBuilder("BiasAdd")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),
+                BiasAddOp);
+// BiasAddV1: BiasAdd before data_format (always NHWC).
+REGISTER_KERNEL(KernelDefBuilder("BiasAddV1")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_BIAS_ADD_TYPES>()),
                 BiasAddOp);

@@ -104,18 +104,21 @@ void SelectTopK(const T* row, int64_t cols, int64_t k, std::vector<int64_t>& ord
   std::sort_heap(order.begin(), order.end(), greater);
 }
 
+// TopKV2, and TopK, its older form with k as an attr (TF1 graphs before GraphDef version 7).
 class TopKOp final : public OpKernel {
  public:
-  explicit TopKOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit TopKOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (ctx.def().op() == "TopK") ctx.SetStatus(ctx.GetAttr("k", &k_attr_));
+  }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
-    const Tensor& k_t = ctx.input(1);
-    if (k_t.shape().rank() != 0) {
+    const bool k_input = ctx.num_inputs() > 1;
+    if (k_input && ctx.input(1).shape().rank() != 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("k must be 0-D, got shape ", k_t.shape().DebugString()));
+          absl::StrCat("k must be 0-D, got shape ", ctx.input(1).shape().DebugString()));
     }
-    const int64_t k = IndexValues(k_t)[0];
+    const int64_t k = k_input ? IndexValues(ctx.input(1))[0] : k_attr_;
     if (k < 0) return absl::InvalidArgumentError(absl::StrCat("Need k >= 0, got ", k));
     const TensorShape& shape = in.shape();
     if (shape.rank() < 1) {
@@ -155,8 +158,14 @@ class TopKOp final : public OpKernel {
       return absl::OkStatus();
     });
   }
+
+ private:
+  int64_t k_attr_ = 0;  // TopK's k
 };
 
+REGISTER_KERNEL(
+    KernelDefBuilder("TopK").Device(kDeviceCpu).TypeConstraint("T", DataTypesOf<RILL_TOPK_TYPES>()),
+    TopKOp);
 REGISTER_KERNEL(KernelDefBuilder("TopKV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<RILL_TOPK_TYPES>())

@@ -25,6 +25,24 @@ TEST(TopKOpTest, LargestFirstTiesByLowerIndex) {
   ExpectTensorEqual(out[1], I32({1, 2, 0, 3}, TensorShape({2, 2})));
 }
 
+// TopK (TF1 graphs before GraphDef version 7) takes k as an attr and selects as TopKV2 does.
+// TensorFlow 2.21 registers its kernel under a constraint the op cannot meet, so no case is
+// recorded for it; this is its test.
+TEST(TopKOpTest, TopKWithKAttrSelectsAsTopKV2) {
+  OpTester t("TopK");
+  t.Attr("T", DT_FLOAT)
+      .Attr("k", int64_t{3})
+      .Input(F({1, 3, 3, 2, 9, 8, 7, 9}, TensorShape({2, 4})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ExpectTensorEqual(out[0], F({3, 3, 2, 9, 9, 8}, TensorShape({2, 3})));
+  ExpectTensorEqual(out[1], I32({1, 2, 3, 0, 3, 1}, TensorShape({2, 3})));
+  OpTester too_many("TopK");
+  too_many.Attr("T", DT_FLOAT).Attr("k", int64_t{5}).Input(F({1, 2}, TensorShape({2})));
+  EXPECT_THAT(too_many.Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("input must have at least k columns. Had 2, needed 5")));
+}
+
 // Values equal `want` element for element, NaN where `want` has NaN.
 void ExpectValuesWithNaN(const Tensor& got, const std::vector<float>& want) {
   ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));

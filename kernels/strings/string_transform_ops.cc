@@ -517,10 +517,36 @@ std::vector<absl::string_view> SplitOne(absl::string_view s, absl::string_view s
   return parts;
 }
 
+// StringSplit (tf.compat.v1.string_split): every byte of `delimiter` splits (an empty one
+// splits into single bytes); empty pieces are dropped when skip_empty, and an empty string gives
+// no piece.
+std::vector<absl::string_view> SplitOnAnyOf(absl::string_view s, absl::string_view delimiters,
+                                            bool skip_empty) {
+  std::vector<absl::string_view> parts;
+  if (s.empty()) return parts;
+  if (delimiters.empty()) {
+    for (size_t i = 0; i < s.size(); ++i) parts.push_back(s.substr(i, 1));
+    return parts;
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t at = s.find_first_of(delimiters, start);
+    const absl::string_view piece =
+        s.substr(start, at == absl::string_view::npos ? absl::string_view::npos : at - start);
+    if (!skip_empty || !piece.empty()) parts.push_back(piece);
+    if (at == absl::string_view::npos) break;
+    start = at + 1;
+  }
+  return parts;
+}
+
+// StringSplitV2, and StringSplit (v1: `delimiter` a set of bytes, skip_empty).
 class StringSplitV2Op final : public OpKernel {
  public:
   explicit StringSplitV2Op(OpKernelConstruction& ctx) : OpKernel(ctx) {
-    ctx.SetStatus(ctx.GetAttr("maxsplit", &maxsplit_));
+    v1_ = ctx.def().op() == "StringSplit";
+    ctx.SetStatus(v1_ ? ctx.GetAttr("skip_empty", &skip_empty_)
+                      : ctx.GetAttr("maxsplit", &maxsplit_));
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
@@ -531,14 +557,15 @@ class StringSplitV2Op final : public OpKernel {
     }
     if (sep_t.shape().rank() != 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("sep must be a scalar, got shape: ", sep_t.shape().DebugString()));
+          absl::StrCat(v1_ ? "delimiter" : "sep",
+                       " must be a scalar, got shape: ", sep_t.shape().DebugString()));
     }
     const std::string& sep = sep_t.flat<std::string>()[0];
     auto s = in.flat<std::string>();
     std::vector<std::vector<absl::string_view>> rows(s.size());
     int64_t total = 0, widest = 0;
     for (size_t i = 0; i < s.size(); ++i) {
-      rows[i] = SplitOne(s[i], sep, maxsplit_);
+      rows[i] = v1_ ? SplitOnAnyOf(s[i], sep, skip_empty_) : SplitOne(s[i], sep, maxsplit_);
       total += static_cast<int64_t>(rows[i].size());
       widest = std::max<int64_t>(widest, static_cast<int64_t>(rows[i].size()));
     }
@@ -562,7 +589,9 @@ class StringSplitV2Op final : public OpKernel {
   bool IsExpensive() const override { return false; }
 
  private:
+  bool v1_ = false;
   int64_t maxsplit_ = -1;
+  bool skip_empty_ = true;
 };
 
 // --- ReduceJoin -----------------------------------------------------------------------------
@@ -656,6 +685,7 @@ REGISTER_KERNEL(KernelDefBuilder("StaticRegexReplace").Device(kDeviceCpu), Stati
 REGISTER_KERNEL(KernelDefBuilder("RegexReplace").Device(kDeviceCpu), RegexReplaceOp);
 REGISTER_KERNEL(KernelDefBuilder("RegexFullMatch").Device(kDeviceCpu), RegexFullMatchOp);
 REGISTER_KERNEL(KernelDefBuilder("StringSplitV2").Device(kDeviceCpu), StringSplitV2Op);
+REGISTER_KERNEL(KernelDefBuilder("StringSplit").Device(kDeviceCpu), StringSplitV2Op);
 REGISTER_KERNEL(KernelDefBuilder("ReduceJoin").Device(kDeviceCpu).HostMemory("reduction_indices"),
                 ReduceJoinOp);
 

@@ -1,8 +1,9 @@
 // SavedModels written by TensorFlow (tests/tfgen/make_checkpoint_cases.py) loaded by Rill's
 // loader (session/saved_model_loader.h): a TF1 Builder export with ref variables and a Keras
 // export (TF2: resource variables, functions, StatefulPartitionedCall signatures and a restore
-// function), and a TF1 export whose lookup table reads a vocabulary asset; the serving signature
-// gives TensorFlow's outputs.
+// function), a TF1 export whose lookup table reads a vocabulary asset, and an Estimator-style
+// export whose signature parses serialized tf.train.Example records; the serving signature gives
+// TensorFlow's outputs.
 #include <string>
 #include <vector>
 
@@ -59,6 +60,25 @@ TEST(SavedModelTest, AssetsAreReadFromTheExport) {
   ASSERT_EQ(out[0].NumElements(), 4);
   for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<int64_t>()[i], want.flat<int64_t>()[i]);
   EXPECT_EQ(want.flat<int64_t>()[1], 9);  // "zzz": the table's default -1 plus the offset 10
+}
+
+// A serving signature fed serialized tf.train.Example strings, as an Estimator exports it:
+// ParseExampleV2 (a missing age takes its default, a variable-length city list feeds an
+// embedding column, a missing history is padded) before the model.
+TEST(SavedModelTest, ExampleParsingSignatureGivesTensorFlowsOutput) {
+  const std::string dir = "tests/checkpoints/data/tf1_example_saved_model";
+  RILL_ASSERT_OK_AND_ASSIGN(LoadedSavedModel m, LoadSavedModel(SessionOptions(), dir, "serve"));
+  RILL_ASSERT_OK_AND_ASSIGN(SignatureDef sig, m.Signature("serving_default"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor examples, ReadNpy(dir + "/examples.npy"));
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor want, ReadNpy(dir + "/probs.npy"));
+  std::vector<Tensor> out;
+  ASSERT_THAT(m.session->Run({{sig.inputs().at("examples").name(), examples}},
+                             {sig.outputs().at("probabilities").name()}, {}, &out),
+              IsOk());
+  ASSERT_EQ(out[0].shape().DebugString(), "[4,2]");
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    EXPECT_NEAR(out[0].flat<float>()[i], want.flat<float>()[i], 1e-6) << i;
+  }
 }
 
 TEST(SavedModelTest, ErrorsUseTensorFlowsTexts) {

@@ -18,6 +18,7 @@ from tensorflow.core.framework import allocation_description_pb2, full_type_pb2,
 from tensorflow.core.protobuf import config_pb2, meta_graph_pb2, saved_model_pb2, saver_pb2
 from tensorflow.core.protobuf import tensor_bundle_pb2
 from tensorflow.core.framework import tensor_slice_pb2
+from tensorflow.core.example import example_pb2, feature_pb2
 
 # The messages Rill defines; nested messages are walked too.
 ROOTS = [
@@ -41,6 +42,9 @@ ROOTS = [
     full_type_pb2.FullTypeDef, graph_debug_info_pb2.GraphDebugInfo,
     tensor_bundle_pb2.BundleHeaderProto, tensor_bundle_pb2.BundleEntryProto,
     tensor_slice_pb2.TensorSliceProto,
+    example_pb2.Example, example_pb2.SequenceExample, feature_pb2.Feature, feature_pb2.Features,
+    feature_pb2.FeatureList, feature_pb2.FeatureLists, feature_pb2.BytesList, feature_pb2.FloatList,
+    feature_pb2.Int64List,
 ]
 
 TYPE = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32",

@@ -19,9 +19,14 @@
    table reads a vocabulary asset (assets/vocab.txt), written from a temporary file that is
    deleted afterwards, so only a loader that feeds the asset's path inside the export (as
    TensorFlow's does) can initialize the table; the words fed and TensorFlow's ids.
+7. --example_model: tests/checkpoints/data/tf1_example_saved_model/ alone: an Estimator-style
+   serving export whose signature takes serialized tf.train.Example strings and parses them with
+   tf.io.parse_example (ParseExampleV2: fixed-length features with and without defaults, a
+   variable-length string feature, a padded sequence feature) before a small model; the records
+   fed and TensorFlow's probabilities.
 
 Usage: python3 tests/tfgen/make_checkpoint_cases.py [--check PREFIX | --verify_rill RUNNER |
-       --asset_model]
+       --asset_model | --example_model]
 """
 import os
 import sys
@@ -178,6 +183,62 @@ def write_asset_saved_model():
     print("wrote", out, ids_v.tolist())
 
 
+
+def _example(age=None, city=(), hist=None):
+    f = {"city": tf.train.Feature(bytes_list=tf.train.BytesList(value=list(city)))}
+    if hist is not None:
+        f["history"] = tf.train.Feature(float_list=tf.train.FloatList(value=list(hist)))
+    if age is not None:
+        f["age"] = tf.train.Feature(float_list=tf.train.FloatList(value=[age]))
+    return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString(
+        deterministic=True)
+
+
+def write_example_saved_model():
+    import shutil
+    out = os.path.join(ROOT, "tests", "checkpoints", "data", "tf1_example_saved_model")
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    records = np.array([_example(31.0, [b"paris", b"oslo"], [0.5, 1.5]),
+                        _example(None, [b"lima"]),
+                        _example(67.5, [], [2.0, -1.0, 4.0]),
+                        _example(18.0, [b"oslo", b"zzz", b"paris"], [1.0])], dtype=object)
+    # Stored as numpy bytes ("S"), which drop trailing zero bytes: none of these ends in one.
+    assert all(not r.endswith(b"\0") for r in records)
+    g = tf.Graph()
+    tf1.disable_resource_variables()
+    with g.as_default():
+        tf1.set_random_seed(5)
+        serialized = tf1.placeholder(tf.string, [None], name="input_example_tensor")
+        feats = tf1.io.parse_example(serialized, {
+            "age": tf.io.FixedLenFeature([1], tf.float32, default_value=[40.0]),
+            "city": tf.io.VarLenFeature(tf.string),
+            "history": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True,
+                                                     default_value=0.0)})
+        fc = tf1.feature_column
+        city = fc.categorical_column_with_vocabulary_list("city", ["paris", "oslo", "lima"],
+                                                          num_oov_buckets=1)
+        x = fc.input_layer({"age": feats["age"], "city": feats["city"]},
+                           [fc.numeric_column("age"), fc.embedding_column(city, 3)])
+        hist = tf.reduce_sum(feats["history"], 1, keepdims=True)
+        x = tf.concat([x / 50.0, hist], 1)
+        w = tf1.get_variable("w", [5, 2], initializer=tf1.glorot_uniform_initializer(seed=6))
+        b = tf1.get_variable("b", [2], initializer=tf1.constant_initializer(0.1))
+        probs = tf.nn.softmax(tf.matmul(x, w) + b, name="probs")
+        with tf1.Session(graph=g) as sess:
+            sess.run([tf1.global_variables_initializer(), tf1.tables_initializer()])
+            builder = tf1.saved_model.Builder(out)
+            sig = tf1.saved_model.predict_signature_def(inputs={"examples": serialized},
+                                                        outputs={"probabilities": probs})
+            builder.add_meta_graph_and_variables(sess, ["serve"],
+                                                 signature_def_map={"serving_default": sig},
+                                                 main_op=tf1.tables_initializer())
+            builder.save()
+            probs_v = sess.run(probs, {serialized: records})
+    np.save(os.path.join(out, "examples.npy"), records.astype("S"))
+    np.save(os.path.join(out, "probs.npy"), probs_v)
+    print("wrote", out, probs_v.tolist())
+
 def check(prefix):
     r = tf.train.load_checkpoint(prefix)
     for name, shape in sorted(r.get_variable_to_shape_map().items()):
@@ -222,6 +283,9 @@ def main(argv):
         return
     if len(argv) > 1 and argv[1] == "--asset_model":
         write_asset_saved_model()
+        return
+    if len(argv) > 1 and argv[1] == "--example_model":
+        write_example_saved_model()
         return
     write_bundle()
     write_tf1_saver()

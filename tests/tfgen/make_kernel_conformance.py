@@ -73,6 +73,8 @@ from kernel_cases import images_codec  # noqa: E402
 from kernel_cases import images_gif  # noqa: E402
 from kernel_cases import sparse_features  # noqa: E402
 from kernel_cases import audio  # noqa: E402
+from kernel_cases import parsing  # noqa: E402
+from kernel_cases import legacy_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
@@ -81,7 +83,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
-            audio, unicode]  # in priority order
+            audio, unicode, parsing, legacy_ops]  # in priority order
 
 
 def main(argv):

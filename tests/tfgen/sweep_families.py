@@ -2,7 +2,8 @@
 with feature columns, detection post-processing inside while loops, style transfer, 3-D and 2-D
 transposed-convolution generators, audio front ends of raw ops, graph networks on segment ops,
 sub-pixel super-resolution, Fourier mixing, linear algebra in Lambda layers, Keras 3 layers the
-first families leave out, and float16 / int8 graphs.
+first families leave out, float16 / int8 graphs, and serving input parsing (tf.Example records,
+CSV lines, serialized tensors).
 
 Each function returns a builder as model_sweep's keras_model, tf_function and tf1_graph make
 them; add(models) registers them under their sweep names. Weights are seeded; nothing is
@@ -690,6 +691,101 @@ def _ragged_text():
     return tf_function(fn, [("text", (None,), tf.string, text)])
 
 
+# ---------------------------------------------------------------------------------------------
+# Serving input parsing: what a SavedModel's serving signature does before the model.
+
+def _serving_examples():
+    """Serialized tf.train.Example records as a serving client sends them: some features
+    missing, a variable-length list, strings."""
+    tf = _tf()
+
+    def ex(age=None, occ=None, city=(), cat=None, hist=()):
+        f = {}
+        if age is not None:
+            f["age"] = tf.train.Feature(float_list=tf.train.FloatList(value=[age]))
+        if occ is not None:
+            f["occupation"] = tf.train.Feature(bytes_list=tf.train.BytesList(value=[occ]))
+        f["city"] = tf.train.Feature(bytes_list=tf.train.BytesList(value=list(city)))
+        if cat is not None:
+            f["cat_id"] = tf.train.Feature(int64_list=tf.train.Int64List(value=[cat]))
+        f["history"] = tf.train.Feature(float_list=tf.train.FloatList(value=list(hist)))
+        return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString(
+        deterministic=True)
+    records = [ex(17.0, b"engineer", [b"paris", b"lima"], 3, [0.5, 1.5]),
+               ex(33.5, b"doctor", [b"tokyo"], None, []),
+               ex(None, None, [], 12, [2.0, -1.0, 0.25, 4.0]),
+               ex(70.0, b"artist", [b"berlin", b"oslo", b"paris"], 0, [1.0]),
+               ex(49.9, b"engineer", [b"oslo"], 9, [3.0, 3.0, 3.0])]
+    # The sweep caches inputs as numpy bytes ("S"), which drop trailing zero bytes: none ends so.
+    assert not any(r.endswith(b"\0") for r in records)
+    return np.array(records, dtype="S")
+
+
+def _tf1_example_serving():
+    """An Estimator's serving graph: serialized tf.Example strings parsed by
+    tf.io.parse_example (ParseExampleV2: FixedLenFeature with and without defaults,
+    VarLenFeature to a SparseTensor, FixedLenSequenceFeature padded) into the wide & deep feature
+    columns of _tf1_wide_deep, plus a sequence feature's mean."""
+    tf = _tf()
+    tf1 = tf.compat.v1
+
+    def body(serialized):
+        spec = {
+            "age": tf.io.FixedLenFeature([1], tf.float32, default_value=[40.0]),
+            "occupation": tf.io.FixedLenFeature([1], tf.string, default_value=[""]),
+            "city": tf.io.VarLenFeature(tf.string),
+            "cat_id": tf.io.FixedLenFeature([1], tf.int64, default_value=[-1]),
+            "history": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True,
+                                                     default_value=0.0),
+        }
+        feats = tf1.io.parse_example(serialized, spec)
+        fc = tf1.feature_column
+        agec = fc.numeric_column("age")
+        ageb = fc.bucketized_column(agec, [18.0, 25.0, 35.0, 50.0, 65.0])
+        occh = fc.categorical_column_with_hash_bucket("occupation", 50)
+        cityv = fc.categorical_column_with_vocabulary_list(
+            "city", ["paris", "tokyo", "lima", "oslo"], num_oov_buckets=2)
+        cati = fc.categorical_column_with_identity("cat_id", 16, default_value=0)
+        columns = {k: feats[k] for k in ["age", "occupation", "city", "cat_id"]}
+        wide = fc.linear_model(columns, [ageb, occh, cityv, cati])
+        deep = fc.input_layer(columns, [agec, fc.embedding_column(occh, 4, combiner="mean"),
+                                        fc.embedding_column(cityv, 3, combiner="sqrtn"),
+                                        fc.indicator_column(cati)])
+        hist = feats["history"]
+        hist_mean = tf.reduce_sum(hist, 1, keepdims=True) / tf.maximum(
+            tf.reduce_sum(tf.cast(tf.not_equal(hist, 0.0), tf.float32), 1, keepdims=True), 1.0)
+        x = tf.concat([deep, hist_mean], 1)
+        w1 = tf1.get_variable("w1", [x.shape[1], 8],
+                              initializer=tf1.glorot_uniform_initializer(seed=3))
+        logit = tf.reduce_sum(tf.nn.relu(tf.matmul(x, w1)), 1, keepdims=True) + wide
+        return [tf.sigmoid(logit), hist, feats["city"].indices, feats["city"].values]
+    return tf1_graph(body, [("examples", (None,), tf.string, _serving_examples())])
+
+
+def _serving_csv_tensor():
+    """Serving inputs of two other kinds: CSV lines (tf.io.decode_csv, DecodeCSV with defaults,
+    quotes and an empty field) and a tensor sent serialized (tf.io.parse_tensor, ParseTensor),
+    one tf.Example per request (tf.io.parse_single_example: ParseExampleV2 of a scalar)."""
+    tf = _tf()
+
+    def fn(lines, blob, one):
+        a, b, c, d = tf.io.decode_csv(lines, [[0.0], [0], [""], [1.5]])
+        t = tf.reshape(tf.io.parse_tensor(blob, tf.float32), [-1, 3])
+        single = tf.io.parse_single_example(one, {
+            "history": tf.io.VarLenFeature(tf.float32),
+            "age": tf.io.FixedLenFeature([], tf.float32, default_value=0.0)})
+        h = tf.sparse.to_dense(single["history"])
+        return [a * tf.cast(b, tf.float32) + d, tf.strings.length(c),
+                tf.matmul(t, t, transpose_b=True), h * single["age"]]
+    lines = np.array([b"1.5,2,abc,", b"-2,7,\"x,y\",0.25", b",3,,4"])
+    blob = tf.io.serialize_tensor(tf.constant(np.arange(6, dtype=np.float32) / 4)).numpy()
+    assert not blob.endswith(b"\0")
+    one = _serving_examples()[4]
+    return tf_function(fn, [("lines", (None,), tf.string, lines),
+                            ("blob", (), tf.string, np.array(blob)),
+                            ("one", (), tf.string, np.array(one))])
+
+
 def add(m):
     """Registers these families in the sweep's model table (name -> (what it is, builder))."""
     m["tf1_wide_deep"] = ("TF1 feature columns, wide & deep", _tf1_wide_deep())
@@ -725,3 +821,7 @@ def add(m):
     m["int8_graph"] = ("int8 weights and arithmetic, uint8 input", _int8_graph())
     m["ragged_text"] = ("unicode_decode, ragged bincount / range / gather, eigh, partition",
                         _ragged_text())
+    m["tf1_example_serving"] = ("ParseExampleV2 into feature columns, as an Estimator serves",
+                                _tf1_example_serving())
+    m["serving_csv_tensor"] = ("DecodeCSV, ParseTensor, a scalar tf.Example",
+                               _serving_csv_tensor())

@@ -404,7 +404,8 @@ class Recorder:
             lines.append("  fetch: %s\n" % _q(f))
         if outputs is not None:
             for o in outputs:
-                o = np.asarray(o)
+                # A bytes scalar as an object array: numpy's "S" dtype drops trailing zero bytes.
+                o = np.array(o, dtype=object) if isinstance(o, bytes) else np.asarray(o)
                 proto = tf.make_tensor_proto(o)
                 assert proto.dtype == tf.as_dtype(o.dtype).as_datatype_enum
                 lines.append(_block("expected", proto, 2))

@@ -1,0 +1,75 @@
+// Builder wrappers for op names TF1 graphs carry from before their current forms (TensorFlow's
+// C++ API names): the BatchMatrix* names of the matrix ops, BiasAddV1, InTopK and TopK with k an
+// attr, PlaceholderV2, the 2015 BatchNormWithGlobalNormalization and the V2 matrix diagonal ops
+// (LEFT_LEFT packing); and ops graph rewrites leave: AccumulateNV2, ConjugateTranspose,
+// GuaranteeConst, DeepCopy, DataFormatDimMap / DataFormatVecPermute, Inplace{Add,Sub,Update} and
+// ListDiff. New graphs should use MatrixDiag, BiasAdd, InTopKV2, TopKV2, Placeholder,
+// FusedBatchNormV3 and MatrixDiagV3. Included by graph/builder/ops.h.
+//
+// Errors are recorded in the scope (see op_builder.h). Thread safety: as Scope.
+#ifndef RILL_GRAPH_BUILDER_LEGACY_OPS_H_
+#define RILL_GRAPH_BUILDER_LEGACY_OPS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/partial_tensor_shape.h"
+#include "core/types.h"
+#include "graph/builder/input.h"
+#include "graph/builder/scope.h"
+
+namespace rill {
+namespace ops {
+
+Output BatchMatrixDiag(const Scope& scope, const Input& diagonal);
+Output BatchMatrixDiagPart(const Scope& scope, const Input& input);
+Output BatchMatrixSetDiag(const Scope& scope, const Input& input, const Input& diagonal);
+// num_lower, num_upper: int64 scalars.
+Output BatchMatrixBandPart(const Scope& scope, const Input& input, const Input& num_lower,
+                           const Input& num_upper);
+Output BiasAddV1(const Scope& scope, const Input& value, const Input& bias);
+Output InTopK(const Scope& scope, const Input& predictions, const Input& targets, int64_t k);
+Output BatchNormWithGlobalNormalization(const Scope& scope, const Input& t, const Input& m,
+                                        const Input& v, const Input& beta, const Input& gamma,
+                                        float variance_epsilon, bool scale_after_normalization);
+Output MatrixDiagV2(const Scope& scope, const Input& diagonal, const Input& k,
+                    const Input& num_rows, const Input& num_cols, const Input& padding_value);
+Output MatrixDiagPartV2(const Scope& scope, const Input& input, const Input& k,
+                        const Input& padding_value);
+Output MatrixSetDiagV2(const Scope& scope, const Input& input, const Input& diagonal,
+                       const Input& k);
+
+// values, indices (int32).
+std::vector<Output> TopK(const Scope& scope, const Input& input, int64_t k, bool sorted = true);
+Output PlaceholderV2(const Scope& scope, DataType dtype, const PartialTensorShape& shape);
+Output AccumulateNV2(const Scope& scope, absl::Span<const Output> inputs,
+                     const PartialTensorShape& shape);
+Output ConjugateTranspose(const Scope& scope, const Input& x, const Input& perm);
+Output GuaranteeConst(const Scope& scope, const Input& input);
+Output DeepCopy(const Scope& scope, const Input& x);
+Output DataFormatDimMap(const Scope& scope, const Input& x, absl::string_view src_format = "NHWC",
+                        absl::string_view dst_format = "NCHW");
+Output DataFormatVecPermute(const Scope& scope, const Input& x,
+                            absl::string_view src_format = "NHWC",
+                            absl::string_view dst_format = "NCHW");
+Output InplaceAdd(const Scope& scope, const Input& x, const Input& i, const Input& v);
+Output InplaceSub(const Scope& scope, const Input& x, const Input& i, const Input& v);
+Output InplaceUpdate(const Scope& scope, const Input& x, const Input& i, const Input& v);
+// out, idx (out_idx).
+std::vector<Output> ListDiff(const Scope& scope, const Input& x, const Input& y,
+                             DataType out_idx = DT_INT32);
+
+// Indices of the boxes kept (NonMaxSuppressionV2 with iou_threshold an attr).
+Output NonMaxSuppression(const Scope& scope, const Input& boxes, const Input& scores,
+                         const Input& max_output_size, float iou_threshold = 0.5f);
+
+// indices, values, shape of the pieces (tf.compat.v1.string_split: any byte of delimiter splits).
+std::vector<Output> StringSplit(const Scope& scope, const Input& input, const Input& delimiter,
+                                bool skip_empty = true);
+
+}  // namespace ops
+}  // namespace rill
+
+#endif  // RILL_GRAPH_BUILDER_LEGACY_OPS_H_
