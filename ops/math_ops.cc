@@ -172,5 +172,22 @@ REGISTER_OP("BandedTriangularSolve")
     .Attr("T: {double, float, half, complex64, complex128}")
     .SetShapeFn(shape_fns::Unknown);
 
+REGISTER_OP("Lu")
+    .Input("input: T")
+    .Output("lu: T")
+    .Output("p: output_idx_type")
+    .Attr("T: {double, float, half, complex64, complex128}")
+    .Attr("output_idx_type: {int32, int64} = int32")
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("MatrixSolveLs")
+    .Input("matrix: T")
+    .Input("rhs: T")
+    .Input("l2_regularizer: double")
+    .Output("output: T")
+    .Attr("T: {double, float, half, complex64, complex128}")
+    .Attr("fast: bool = true")
+    .SetShapeFn(shape_fns::Unknown);
+
 }  // namespace
 }  // namespace rill

@@ -351,6 +351,72 @@ def banded_triangular_solve(rec):
     rec.for_dtypes(op, DTYPES, gen)
 
 
+def lu(rec):
+    """Lu: packed partial-pivot factors and the row permutation (int32, int64), batched; singular
+    inputs and TensorFlow's shape errors."""
+    def gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, x, idx="int32", error=None, phrases=()):
+            rec.case("Lu", dt, what, lambda: list(tf.raw_ops.Lu(
+                input=ph("x", x, dt), output_idx_type=idx, name="out")),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+        c("pivoting", arr([[1, 2, 0], [3, 1, 4], [0, 2, 5]], dt))
+        c("swap", arr([[0, 1], [1, 0]], dt), idx="int64")
+        c("batch", _well(dt, [2, 3], 4, 296))
+        c("larger", _rand(dt, [20, 20], 297))
+        c("empty", arr(np.zeros([2, 0, 0]), dt))
+        if dt == "float32":
+            c("singular_error", arr(np.zeros([2, 2]), dt), error="INVALID_ARGUMENT",
+              phrases=["Input is not invertible."])
+            c("nan_error", arr(np.full([2, 2], np.nan), dt), error="INVALID_ARGUMENT",
+              phrases=["Input is not invertible."])
+            c("square_error", arr(np.ones([2, 3]), dt), error="INVALID_ARGUMENT",
+              phrases=["Input matrix must be square."])
+            c("rank_error", arr(np.ones([3]), dt), error="INVALID_ARGUMENT",
+              phrases=["Input tensor must have rank >= 2, got 1"])
+
+    rec.for_dtypes("Lu", DTYPES, gen)
+
+
+def matrix_solve_ls(rec):
+    """MatrixSolveLs: overdetermined and underdetermined, with and without l2_regularizer, the
+    fast (Cholesky) and slow (orthogonal decomposition) paths, TensorFlow's errors."""
+    def gen(dt):
+        rtol, atol = _tol(dt)
+
+        def c(what, a, r, l2=0.0, error=None, phrases=(), **attrs):
+            rec.case("MatrixSolveLs", dt, what, lambda: tf.raw_ops.MatrixSolveLs(
+                matrix=ph("a", a, dt), rhs=ph("rhs", r, dt),
+                l2_regularizer=ph("l2", np.asarray(l2, np.float64)), name="out", **attrs),
+                rtol=rtol, atol=atol, error=error, phrases=phrases)
+        tall = _rand(dt, [2, 5, 3], 298)
+        wide = _rand(dt, [2, 3, 5], 299)
+        rt, rw = _rand(dt, [2, 5, 2], 300), _rand(dt, [2, 3, 2], 301)
+        c("overdetermined", tall, rt)
+        c("overdetermined_l2", tall, rt, 0.5)
+        c("underdetermined", wide, rw)
+        c("underdetermined_l2", wide, rw, 0.25)
+        c("slow_overdetermined", tall, rt, fast=False)
+        c("slow_underdetermined", wide, rw, fast=False)
+        c("slow_ignores_l2", tall, rt, 0.5, fast=False)
+        if dt == "float32":
+            c("rank_deficient_error", arr(np.zeros([3, 2]), dt), arr(np.ones([3, 1]), dt),
+              error="INVALID_ARGUMENT",
+              phrases=["Input matrix was rank deficient or ill-conditioned. Try setting "
+                       "fast=False or provide a larger l2_regularizer > 0."])
+            c("l2_shape_error", tall[0], rt[0], [0.1], error="INVALID_ARGUMENT",
+              phrases=["l2_regularizer must be scalar, got shape [1]"])
+            c("rows_error", tall[0], rw[0], error="INVALID_ARGUMENT",
+              phrases=["Input matrix and rhs are incompatible."])
+            c("rank_error", tall[0, 0], rt[0], error="INVALID_ARGUMENT",
+              phrases=["Input tensor 0 must have rank >= 2, got 1"])
+            c("batch_rank_error", tall, rt[0], error="INVALID_ARGUMENT",
+              phrases=["All input tensors must have the same rank."])
+
+    rec.for_dtypes("MatrixSolveLs", DTYPES, gen)
+
+
 def build_all(rec, emit):
     determinant(rec)
     emit("MatrixDeterminant")
@@ -374,3 +440,7 @@ def build_all(rec, emit):
     emit("TridiagonalMatMul")
     banded_triangular_solve(rec)
     emit("BandedTriangularSolve")
+    lu(rec)
+    emit("Lu")
+    matrix_solve_ls(rec)
+    emit("MatrixSolveLs")
