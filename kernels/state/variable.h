@@ -35,7 +35,9 @@
 #define RILL_KERNELS_STATE_VARIABLE_H_
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -64,12 +66,19 @@ class Var final : public ResourceBase {
   Tensor* tensor() { return &tensor_; }
   // REQUIRES: mu() held (shared is enough).
   bool is_initialized() const { return tensor_.IsInitialized(); }
+  // A TF1 reference variable's `shape` attr when fully defined: TensorFlow's uninitialized
+  // variable carries that shape, so a validating Assign compares its first value with it. Unset
+  // for resource variables and partial shapes. Set once by the creator, before the Var is shared,
+  // and never changed: read without mu().
+  const std::optional<TensorShape>& declared_shape() const { return declared_shape_; }
+  void set_declared_shape(TensorShape shape) { declared_shape_ = std::move(shape); }
 
   // "Var<float [2,3]>" or "Var<float uninitialized>". Takes mu() shared.
   std::string DebugString() const override;
 
  private:
   const DataType dtype_;
+  std::optional<TensorShape> declared_shape_;
   mutable rill::SharedMutex mu_;
   Tensor tensor_;  // Guarded by mu_ (not annotated: ref edges hand out its address).
 };

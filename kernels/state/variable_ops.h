@@ -19,16 +19,21 @@
 // kernels of scatter_ops.cc use it too).
 // A kernel that locks the ref reads it through input_value(0) only: ctx.input(0) would take the
 // same mutex again.
-// TODO(kernels): TensorFlow also checks the *first* Assign against VariableV2's `shape` attr (its
-// uninitialized tensor carries that shape); a Rill ref edge carries only (Tensor*, Mutex*), so an
-// uninitialized variable accepts any shape here and the check is left to shape inference.
+// A validating Assign to an uninitialized variable compares the value with VariableV2's `shape`
+// attr, as TensorFlow's (its uninitialized tensor carries that shape): a ref edge carries only
+// (Tensor*, Mutex*), so Assign finds the Var under its input's node name in the default container
+// and uses its declared_shape() when that Var's tensor is the one the ref points at (the usual
+// TF1 graph: no shared_name, Assign fed by the VariableV2 itself). Variables reached otherwise
+// (a shared_name, a container, through an Identity) accept any first shape.
 #ifndef RILL_KERNELS_STATE_VARIABLE_OPS_H_
 #define RILL_KERNELS_STATE_VARIABLE_OPS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/partial_tensor_shape.h"
 #include "core/status_macros.h"
 #include "kernels/framework/op_kernel.h"
 #include "kernels/state/variable.h"
@@ -100,15 +105,28 @@ class VariableOp final : public OpKernel {
     ctx.SetStatus(ctx.GetAttr("shared_name", &shared_name_));
     if (container_.empty()) container_ = kDefaultContainer;
     if (shared_name_.empty()) shared_name_ = ctx.def().name();
+    TensorShapeProto proto;
+    if (ctx.GetAttr("shape", &proto).ok()) {
+      absl::StatusOr<PartialTensorShape> partial = PartialTensorShape::FromProto(proto);
+      if (partial.ok() && partial->IsFullyDefined()) {
+        absl::StatusOr<TensorShape> shape = TensorShape::FromDims(partial->dims());
+        if (shape.ok()) declared_shape_ = *std::move(shape);
+      }
+    }
   }
 
   // InvalidArgument when (container, shared_name) holds another resource type or a Var of
   // another dtype.
   absl::Status Compute(OpKernelContext& ctx) const override {
     const DataType dtype = dtype_;
+    const std::optional<TensorShape>& declared = declared_shape_;
     absl::StatusOr<std::shared_ptr<Var>> var =
         ctx.device()->resource_manager()->LookupOrCreate<Var>(
-            container_, shared_name_, [dtype] { return std::make_shared<Var>(dtype); });
+            container_, shared_name_, [dtype, &declared] {
+              auto v = std::make_shared<Var>(dtype);
+              if (declared) v->set_declared_shape(*declared);
+              return v;
+            });
     if (!var.ok()) return var.status();
     if ((*var)->dtype() != dtype_) {
       return absl::InvalidArgumentError(absl::StrCat("Variable ", container_, "/", shared_name_,
@@ -126,6 +144,7 @@ class VariableOp final : public OpKernel {
  private:
   DataType dtype_ = DT_INVALID;
   std::string container_, shared_name_;
+  std::optional<TensorShape> declared_shape_;  // the `shape` attr when fully defined
 };
 
 template <typename Ops>
@@ -135,6 +154,7 @@ class AssignOp final : public OpKernel {
     ctx.SetStatus(Ops::CheckDevice(ctx));
     ctx.SetStatus(ctx.GetAttr("validate_shape", &validate_shape_));
     ctx.SetStatus(ctx.GetAttr("use_locking", &use_locking_));
+    var_name_ = InputNodeName(ctx.def(), 0);
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -148,12 +168,12 @@ class AssignOp final : public OpKernel {
     if (use_locking_) {
       rill::WriterMutexLock lock(ref.ref_mu);
       RILL_RETURN_IF_ERROR(Ops::Copy(ctx, value, &*copy));
-      RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
+      RILL_RETURN_IF_ERROR(CheckShape(ctx, ref, value));
       *ref.ref = *std::move(copy);
     } else {
       RILL_RETURN_IF_ERROR(Ops::Copy(ctx, value, &*copy));
       rill::WriterMutexLock lock(ref.ref_mu);  // only to make the handle swap itself race-free
-      RILL_RETURN_IF_ERROR(CheckShape(*ref.ref, value));
+      RILL_RETURN_IF_ERROR(CheckShape(ctx, ref, value));
       *ref.ref = *std::move(copy);
     }
     ctx.forward_ref_input_to_ref_output(0, 0);
@@ -161,17 +181,31 @@ class AssignOp final : public OpKernel {
   }
 
  private:
-  absl::Status CheckShape(const Tensor& old_value, const Tensor& value) const {
-    if (validate_shape_ && old_value.IsInitialized() && old_value.shape() != value.shape()) {
+  // REQUIRES: ref.ref_mu held.
+  absl::Status CheckShape(OpKernelContext& ctx, const TensorValue& ref, const Tensor& value) const {
+    if (!validate_shape_) return absl::OkStatus();
+    const Tensor& old_value = *ref.ref;
+    const TensorShape* lhs = old_value.IsInitialized() ? &old_value.shape() : nullptr;
+    std::shared_ptr<Var> var;  // keeps *lhs alive when it is the Var's declared shape
+    if (lhs == nullptr && ctx.device() != nullptr) {
+      absl::StatusOr<std::shared_ptr<Var>> found =
+          ctx.device()->resource_manager()->Lookup<Var>(kDefaultContainer, var_name_);
+      if (found.ok() && (*found)->tensor() == ref.ref && (*found)->declared_shape()) {
+        var = *std::move(found);
+        lhs = &*var->declared_shape();
+      }
+    }
+    if (lhs != nullptr && *lhs != value.shape()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Assign requires shapes of both tensors to match. lhs shape= ",
-          old_value.shape().DebugString(), " rhs shape= ", value.shape().DebugString()));
+          "Assign requires shapes of both tensors to match. lhs shape= ", lhs->DebugString(),
+          " rhs shape= ", value.shape().DebugString()));
     }
     return absl::OkStatus();
   }
 
   bool validate_shape_ = true;
   bool use_locking_ = true;
+  std::string var_name_;  // input 0's node name: the VariableV2 in a usual TF1 graph
 };
 
 template <DenseUpdate kOp, typename Ops>

@@ -110,6 +110,34 @@ TEST_F(VariableOpsTest, AssignValidatesShapeUnlessToldNotTo) {
   ExpectTensorEqual(ref.Get(), Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})));
 }
 
+// TensorFlow's uninitialized ref variable carries its `shape` attr, so the first validating
+// Assign of another shape (a checkpoint's, through RestoreV2 of unknown shape) is refused too.
+TEST_F(VariableOpsTest, FirstAssignIsCheckedAgainstTheDeclaredShape) {
+  const TensorValue ref = Variable("v", DT_FLOAT, {2});
+  EXPECT_THAT(Update("Assign", ref, Tensor(DT_FLOAT, TensorShape({3})), true)->Run(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("Assign requires shapes of both tensors to match. lhs shape= [2] "
+                          "rhs shape= [3]")));
+  EXPECT_FALSE(ref.Get().IsInitialized());
+  auto reshape =
+      Update("Assign", ref, Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})), true);
+  reshape->Attr("validate_shape", false);
+  ASSERT_THAT(reshape->Run(), IsOk());
+  ExpectTensorEqual(ref.Get(), Tensor::FromVector<float>({1, 2, 3}, TensorShape({3})));
+  // A scalar declared shape is checked too; a partial one ([?]) accepts any first value.
+  const TensorValue scalar = Variable("s", DT_FLOAT, {});
+  auto to_scalar = std::make_unique<OpTester>("Assign", "s/Assign", device_.get());
+  to_scalar->Attr("T", DT_FLOAT).Attr("use_locking", true);
+  to_scalar->InputValue(scalar, "s").Input(Tensor(DT_FLOAT, TensorShape({1})));
+  EXPECT_THAT(to_scalar->Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                         HasSubstr("lhs shape= [] rhs shape= [1]")));
+  const TensorValue partial = Variable("p", DT_FLOAT, {-1});
+  auto to_partial = std::make_unique<OpTester>("Assign", "p/Assign", device_.get());
+  to_partial->Attr("T", DT_FLOAT).Attr("use_locking", true);
+  to_partial->InputValue(partial, "p").Input(Tensor(DT_FLOAT, TensorShape({5})));
+  EXPECT_THAT(to_partial->Run(), IsOk());
+}
+
 TEST_F(VariableOpsTest, AssignAddAndAssignSubUpdateInPlace) {
   const TensorValue ref = Variable("v", DT_INT32, {3});
   ASSERT_THAT(
