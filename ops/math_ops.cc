@@ -189,5 +189,11 @@ REGISTER_OP("MatrixSolveLs")
     .Attr("fast: bool = true")
     .SetShapeFn(shape_fns::Unknown);
 
+REGISTER_OP("MatrixSquareRoot")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: {double, float, half, complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 }  // namespace
 }  // namespace rill

@@ -417,6 +417,33 @@ def matrix_solve_ls(rec):
     rec.for_dtypes("MatrixSolveLs", DTYPES, gen)
 
 
+def matrix_square_root(rec):
+    """MatrixSquareRoot: the principal root by the Schur method (real and complex-conjugate
+    eigenvalue pairs, a batch), NaN for a negative real eigenvalue, TensorFlow's shape errors."""
+    def gen(dt):
+        rtol, atol = (1e-4, 1e-5) if dt == "float32" else (1e-9, 1e-10)
+
+        def c(what, x, error=None, phrases=()):
+            rec.case("MatrixSquareRoot", dt, what, lambda: tf.raw_ops.MatrixSquareRoot(
+                input=ph("x", x, dt), name="out"), rtol=rtol, atol=atol, error=error,
+                phrases=phrases)
+        c("spd_batch", _spd(dt, [2], 4, 302))
+        c("nonsymmetric", arr([[1, 2, 0], [3, 1, 4], [0, 2, 5]], dt) + arr(5 * np.eye(3), dt))
+        c("rotation", arr([[0, -1], [1, 0]], dt))
+        c("negative_eigenvalue_nan", arr(np.diag([-1.0, 4.0]), dt))
+        c("negative_eigenvalue_dense_nan", arr([[1, 2], [3, 1]], dt))
+        c("nan_input", arr([[1, np.nan], [0, 4]], dt))
+        c("one_by_one", arr([[9.0]], dt))
+        c("empty", arr(np.zeros([2, 0, 0]), dt))
+        if dt == "float32":
+            c("square_error", arr(np.ones([2, 3]), dt), error="INVALID_ARGUMENT",
+              phrases=["Input matrix must be square."])
+            c("rank_error", arr(np.ones([3]), dt), error="INVALID_ARGUMENT",
+              phrases=["Input tensor 0 must have rank >= 2, got 1"])
+
+    rec.for_dtypes("MatrixSquareRoot", DTYPES, gen)
+
+
 def build_all(rec, emit):
     determinant(rec)
     emit("MatrixDeterminant")
@@ -444,3 +471,5 @@ def build_all(rec, emit):
     emit("Lu")
     matrix_solve_ls(rec)
     emit("MatrixSolveLs")
+    matrix_square_root(rec)
+    emit("MatrixSquareRoot")
