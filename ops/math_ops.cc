@@ -195,5 +195,25 @@ REGISTER_OP("MatrixSquareRoot")
     .Attr("T: {double, float, half, complex64, complex128}")
     .SetShapeFn(shape_fns::Unchanged);
 
+// TridiagonalMatMul's gradient op (graph/gradients/linalg_tridiagonal_grad.cc): the gradients of
+// the three diagonals and of rhs for the product's gradient `grad`, in one pass.
+absl::Status TridiagonalMatMulGradShape(ShapeInferenceContext& c) {
+  for (int i = 0; i < 4; ++i) c.set_output(i, c.input(i));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("_RillTridiagonalMatMulGrad")
+    .Input("superdiag: T")
+    .Input("maindiag: T")
+    .Input("subdiag: T")
+    .Input("rhs: T")
+    .Input("grad: T")
+    .Output("superdiag_grad: T")
+    .Output("maindiag_grad: T")
+    .Output("subdiag_grad: T")
+    .Output("rhs_grad: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(TridiagonalMatMulGradShape);
+
 }  // namespace
 }  // namespace rill

@@ -93,6 +93,69 @@ class TridiagonalMatMulOp final : public OpKernel {
   }
 };
 
+// _RillTridiagonalMatMulGrad(superdiag, maindiag, subdiag, rhs, grad): TensorFlow's gradient of
+// TridiagonalMatMul: d superdiag[i] = sum_j grad[i, j] rhs[i+1, j] (0 for the last),
+// d maindiag[i] = sum_j grad[i, j] rhs[i, j], d subdiag[i] = sum_j grad[i, j] rhs[i-1, j] (0 for
+// the first), d rhs[k] = superdiag[k-1] grad[k-1] + maindiag[k] grad[k] + subdiag[k+1] grad[k+1].
+class TridiagonalMatMulGradOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(const int64_t batch, CheckBatch(ctx, 5));
+    const TensorShape& rs = ctx.input(3).shape();
+    if (ctx.input(4).shape() != rs) {
+      return absl::InvalidArgumentError(absl::StrCat("grad has shape ",
+                                                     ctx.input(4).shape().DebugString(),
+                                                     " but rhs has ", rs.DebugString()));
+    }
+    const int64_t m = rs.dim(rs.rank() - 2), n = rs.dim(rs.rank() - 1);
+    const char* names[3] = {"superdiagonal", "main diagonal", "subdiagonal"};
+    for (int i = 0; i < 3; ++i) {
+      const TensorShape& s = ctx.input(i).shape();
+      if (s.dim(s.rank() - 2) != 1 || s.dim(s.rank() - 1) != m) {
+        return absl::InvalidArgumentError(absl::StrCat("Invalid ", names[i], " shape."));
+      }
+    }
+    Tensor* outs[4];
+    for (int i = 0; i < 4; ++i) {
+      RILL_ASSIGN_OR_RETURN(outs[i], ctx.allocate_output(i, ctx.input(i).shape()));
+    }
+    return VisitKernelTypes<float, double>(*this, ctx.input(3).dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t b = 0; b < batch; ++b) {
+        const T* sup = ctx.input(0).flat<T>().data() + b * m;
+        const T* main = ctx.input(1).flat<T>().data() + b * m;
+        const T* sub = ctx.input(2).flat<T>().data() + b * m;
+        const T* x = ctx.input(3).flat<T>().data() + b * m * n;
+        const T* g = ctx.input(4).flat<T>().data() + b * m * n;
+        T* dsup = outs[0]->flat<T>().data() + b * m;
+        T* dmain = outs[1]->flat<T>().data() + b * m;
+        T* dsub = outs[2]->flat<T>().data() + b * m;
+        T* dx = outs[3]->flat<T>().data() + b * m * n;
+        for (int64_t i = 0; i < m; ++i) {
+          T s_up = 0, s_main = 0, s_down = 0;
+          for (int64_t j = 0; j < n; ++j) {
+            const T gij = g[i * n + j];
+            if (i + 1 < m) s_up += gij * x[(i + 1) * n + j];
+            s_main += gij * x[i * n + j];
+            if (i > 0) s_down += gij * x[(i - 1) * n + j];
+            T v = main[i] * gij;
+            if (i > 0) v += sup[i - 1] * g[(i - 1) * n + j];
+            if (i + 1 < m) v += sub[i + 1] * g[(i + 1) * n + j];
+            dx[i * n + j] = v;
+          }
+          dsup[i] = s_up;
+          dmain[i] = s_main;
+          dsub[i] = s_down;
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
 // One system: diagonals d (3 x n, row-major), right-hand sides r (n x k), solution x (n x k).
 template <typename T>
 class TridiagonalSystem {
@@ -346,6 +409,10 @@ REGISTER_KERNEL(KernelDefBuilder("TridiagonalMatMul")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),
                 TridiagonalMatMulOp);
+REGISTER_KERNEL(KernelDefBuilder("_RillTridiagonalMatMulGrad")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                TridiagonalMatMulGradOp);
 REGISTER_KERNEL(KernelDefBuilder("TridiagonalSolve")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),

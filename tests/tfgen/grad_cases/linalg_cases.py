@@ -278,3 +278,12 @@ def eigh(add):
                 lambda a, vectors=vectors: (
                     values_and_squared_vectors(a) if vectors
                     else raw.SelfAdjointEigV2(input=a, compute_v=False, name="out").e))
+    # TridiagonalMatMul: every diagonal and rhs differentiated, batched and one row.
+    for what, m, n, batch in [("batch", 5, 3, [2]), ("one_row", 1, 2, [])]:
+        for dt in REAL:
+            diags = [("%s_diag" % name, rand(batch + [1, m], ("trimm", what, name, dt), "any", dt))
+                     for name in ("super", "main", "sub")]
+            add("TridiagonalMatMul", what,
+                diags + [("rhs", rand(batch + [m, n], ("trimm", what, "rhs", dt), "any", dt))],
+                lambda sup, main, sub, rhs: raw.TridiagonalMatMul(
+                    superdiag=sup, maindiag=main, subdiag=sub, rhs=rhs, name="out"))
