@@ -70,6 +70,17 @@ absl::Status CheckFunctionLibrary(const FunctionDefLibrary& library) {
                        "' because a different function with the same name already exists."));
     }
   }
+  // TensorFlow's FunctionLibraryDefinition keeps one gradient per function: a second GradientDef
+  // naming another gradient function is refused (the same one again is accepted).
+  absl::flat_hash_map<std::string, std::string> gradients;
+  for (const GradientDef& g : library.gradient()) {
+    auto [it, inserted] = gradients.emplace(g.function_name(), g.gradient_func());
+    if (!inserted && it->second != g.gradient_func()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Cannot assign gradient function '", g.gradient_func(), "' to '", g.function_name(),
+          "' because it already has gradient function '", it->second, "'"));
+    }
+  }
   return absl::OkStatus();
 }
 

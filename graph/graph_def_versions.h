@@ -2,8 +2,9 @@
 //   - versions: Rill reads graphs as TensorFlow 2.21's consumer version (kGraphDefVersion); a
 //     graph whose min_consumer is above it, or that lists it in bad_consumers, or whose producer
 //     is below kGraphDefVersionMinProducer, is refused with TensorFlow's texts;
-//   - the function library: two different functions with one name, or a function named like a
-//     registered op, are refused (TensorFlow's FunctionLibraryDefinition texts);
+//   - the function library: two different functions with one name, a function named like a
+//     registered op, or two gradient functions for one function, are refused (TensorFlow's
+//     FunctionLibraryDefinition texts);
 //   - a node calling a library function passes as many data inputs as the function's signature
 //     has (TensorFlow's "NodeDef expected inputs ... do not match ..." text).
 // Each returns InvalidArgument; pure functions (the op check reads the op registry).

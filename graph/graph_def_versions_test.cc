@@ -56,6 +56,20 @@ TEST(GraphDefVersionsTest, DuplicateFunctionsMustBeIdentical) {
                          "name already exists.")));
 }
 
+TEST(GraphDefVersionsTest, AFunctionHasOneGradientFunction) {
+  const std::string lib = Function("F", "Neg") + Function("G", "Square");
+  RILL_EXPECT_OK(
+      CheckFunctionLibrary(Parse<FunctionDefLibrary>(
+          lib + " gradient { function_name: 'F' gradient_func: 'G' } gradient { function_name: 'F' "
+                "gradient_func: 'G' }")));
+  EXPECT_THAT(CheckFunctionLibrary(Parse<FunctionDefLibrary>(
+                  lib + " gradient { function_name: 'F' gradient_func: 'F' } gradient { "
+                        "function_name: 'F' gradient_func: 'G' }")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Cannot assign gradient function 'G' to 'F' because it already has "
+                       "gradient function 'F'"));
+}
+
 TEST(GraphDefVersionsTest, AFunctionMayNotBeNamedLikeAnOp) {
   EXPECT_THAT(CheckFunctionLibrary(Parse<FunctionDefLibrary>(Function("Neg", "Square"))),
               StatusIs(absl::StatusCode::kInvalidArgument,
