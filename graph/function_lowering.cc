@@ -633,13 +633,11 @@ class Lowerer {
                                                      body.outputs.size(), " tensors for ",
                                                      body.output_types.size(), " output types"));
     }
+    // TensorFlow's FunctionBody keeps the body nodes whose names a control_ret lists, so a name
+    // of no body node (or of an argument, which is ready before the body) adds no dependency.
     for (const auto& [name, node] : f.control_ret()) {
       auto b = body_nodes.find(node);
-      if (b == body_nodes.end()) {
-        return absl::InvalidArgumentError(absl::StrCat("function '", fn.name(), "' control_ret '",
-                                                       name, "' names unknown node '", node, "'"));
-      }
-      body.control_rets.push_back(Made(base + b->second, kControlSlot));
+      if (b != body_nodes.end()) body.control_rets.push_back(Made(base + b->second, kControlSlot));
     }
     return body;
   }

@@ -1031,5 +1031,25 @@ TEST(FunctionLoweringTest, ArgumentAndNodeNamesAreUnique) {
                        "Node 'call' (f): function 'f': Duplicated arg name: x"));
 }
 
+// A control_ret naming no body node is ignored, as TensorFlow's FunctionBody ignores it (it
+// collects the body nodes whose names are listed); one naming a body node still orders it.
+TEST(FunctionLoweringTest, AControlRetOfNoBodyNodeAddsNoDependency) {
+  GraphDef g = DirectCall("input_arg { name: 'x' type: DT_FLOAT }", "i", "i:output:0");
+  FunctionDef* f = g.mutable_library()->mutable_function(0);
+  f->mutable_signature()->add_control_output("c");
+  f->mutable_signature()->add_control_output("d");
+  (*f->mutable_control_ret())["c"] = "nope";
+  (*f->mutable_control_ret())["d"] = "x";
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef lowered, LowerGraphDef(g));
+  EXPECT_FALSE(HasFunctionalOpsAfterImport(lowered));
+  (*f->mutable_control_ret())["c"] = "i";
+  RILL_ASSERT_OK_AND_ASSIGN(lowered, LowerGraphDef(g));
+  bool ordered = false;
+  for (const NodeDef& n : lowered.node()) {
+    for (const std::string& in : n.input()) ordered |= in == "^call/i";
+  }
+  EXPECT_TRUE(ordered);
+}
+
 }  // namespace
 }  // namespace rill
