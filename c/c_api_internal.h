@@ -130,6 +130,8 @@ struct TF_Session {
   rill::Mutex mu;
   // Node ids below this were given to `session`.
   int extended_ids ABSL_GUARDED_BY(mu) = 0;
+  // Set by TF_CloseSession: what TF_SessionPRunSetup checks (TensorFlow's CheckNotClosed).
+  bool closed ABSL_GUARDED_BY(mu) = false;
   // Partial runs by handle (prun.cc).
   rill::Mutex prun_mu;
   std::map<std::string, std::unique_ptr<rill_c::PartialRun>> partial_runs ABSL_GUARDED_BY(prun_mu);

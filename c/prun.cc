@@ -97,6 +97,10 @@ absl::StatusOr<std::string> Setup(TF_Session* s, const TF_Output* inputs, int ni
                                   const TF_Output* outputs, int noutputs,
                                   const TF_Operation* const* targets, int ntargets) {
   if (s == nullptr) return absl::InvalidArgumentError("The session is null");
+  {
+    rill::MutexLock lock(&s->mu);
+    if (s->closed) return absl::CancelledError("Session has been closed.");
+  }
   if (ninputs < 0 || noutputs < 0 || ntargets < 0 || (ninputs > 0 && inputs == nullptr) ||
       (noutputs > 0 && outputs == nullptr) || (ntargets > 0 && targets == nullptr)) {
     return absl::InvalidArgumentError("An array of inputs, outputs or targets is null");

@@ -108,6 +108,26 @@ TEST_F(PRunTest, TensorFlowsErrors) {
   EXPECT_EQ(s_.message(), "Must run 'setup' before performing partial runs!");
 }
 
+// TensorFlow's PRunSetup checks the session first (CheckNotClosed), as Run does; a partial run
+// started before the close fails at its next step.
+TEST_F(PRunTest, AClosedSessionRefusesSetup) {
+  const char* handle = StartPartialRun();
+  TF_CloseSession(session_, s_);
+  ASSERT_EQ(s_.code(), TF_OK) << s_.message();
+  TF_Output feeds[] = {{a_, 0}};
+  const char* after = nullptr;
+  TF_SessionPRunSetup(session_, feeds, 1, feeds, 1, nullptr, 0, &after, s_);
+  EXPECT_EQ(s_.code(), TF_CANCELLED);
+  EXPECT_EQ(s_.message(), "Session has been closed.");
+  EXPECT_EQ(after, nullptr);
+  Feed(handle, a_, 1);
+  Feed(handle, b_, 2);
+  Fetch(handle, plus_);
+  EXPECT_EQ(s_.code(), TF_CANCELLED);
+  EXPECT_EQ(s_.message(), "Session has been closed.");
+  TF_DeletePRunHandle(handle);
+}
+
 TEST_F(PRunTest, StatefulSetupsAreRefused) {
   TF_OperationDescription* desc = TF_NewOperation(g_, "VariableV2", "v");
   TF_SetAttrType(desc, "dtype", TF_FLOAT);

@@ -189,7 +189,12 @@ TF_Session* TF_NewSession(TF_Graph* graph, const TF_SessionOptions* opts, TF_Sta
 
 void TF_CloseSession(TF_Session* s, TF_Status* status) {
   if (s == nullptr) return SetStatus(status, absl::InvalidArgumentError("The session is null"));
-  SetStatus(status, s->session->Close());
+  const absl::Status closed = s->session->Close();
+  if (closed.ok()) {
+    rill::MutexLock lock(&s->mu);
+    s->closed = true;
+  }
+  SetStatus(status, closed);
 }
 
 void TF_DeleteSession(TF_Session* s, TF_Status* status) {
