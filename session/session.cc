@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "core/denormal.h"
+#include "core/device_name.h"
 #include "core/gpu/cuda_probe.h"
 #include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
@@ -585,6 +586,19 @@ absl::Status ValidateSessionConfig(const ConfigProto& config) {
         absl::StrCat("No executor factory registered for the given executor type: ", executor_type,
                      " Registered factories are {, DEFAULT, SINGLE_THREADED_EXECUTOR}. (set "
                      "ConfigProto.experimental.executor_type to one of them, or leave it empty)"));
+  }
+  // TensorFlow's DeviceFactory::AddDevices parses every filter as a full or local device name.
+  for (const std::string& filter : config.device_filters()) {
+    if (!ParseFullOrLocalDeviceName(filter).ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("Invalid device filter: ", filter));
+    }
+  }
+  // TensorFlow's DirectSession refuses a negative session_metadata version.
+  if (config.experimental().has_session_metadata() &&
+      config.experimental().session_metadata().version() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Session version shouldn't be negative: ",
+                     config.experimental().session_metadata().ShortDebugString()));
   }
   auto cpus = config.device_count().find(kDeviceCpu);
   if (cpus != config.device_count().end() && cpus->second > kMaxCpuDevices) {

@@ -439,6 +439,30 @@ TEST(SessionTest, PartitionGraphsAreKeptUnlessDisabled) {
   }
 }
 
+// Device filters must parse as device names and a session_metadata version must not be negative,
+// as TensorFlow's DeviceFactory::AddDevices and DirectSession check them (their texts).
+TEST(SessionTest, DeviceFiltersAndSessionMetadataAreChecked) {
+  for (const char* good : {"", "/device:CPU:0", "/job:localhost/replica:0/task:0", "GPU:0"}) {
+    SessionOptions options;
+    options.config.add_device_filters(good);
+    EXPECT_THAT(Session::New(options).status(), IsOk()) << good;
+  }
+  SessionOptions options;
+  options.config.add_device_filters("/device:CPU:0");
+  options.config.add_device_filters("/job:localhost/replica:x/task:-1");
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Invalid device filter: /job:localhost/replica:x/task:-1"));
+  SessionOptions metadata;
+  metadata.config.mutable_experimental()->mutable_session_metadata()->set_name("m");
+  metadata.config.mutable_experimental()->mutable_session_metadata()->set_version(-5);
+  EXPECT_THAT(Session::New(metadata).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Session version shouldn't be negative: name: \"m\" version: -5"));
+  metadata.config.mutable_experimental()->mutable_session_metadata()->set_version(0);
+  EXPECT_THAT(Session::New(metadata).status(), IsOk());
+}
+
 // ConfigProto.experimental.executor_type names one of TensorFlow's executor factories; any
 // other is TensorFlow's NotFound.
 TEST(SessionTest, UnknownExecutorTypeIsNotFound) {
