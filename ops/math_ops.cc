@@ -215,5 +215,26 @@ REGISTER_OP("_RillTridiagonalMatMulGrad")
     .Attr("T: {float, double}")
     .SetShapeFn(TridiagonalMatMulGradShape);
 
+// TridiagonalSolve's gradient ops (graph/gradients/linalg_tridiagonal_grad.cc): the compact
+// diagonals [..., 3, M] of a tridiagonal matrix's transpose, and the three diagonals of x y^T for
+// x, y [..., M, N].
+absl::Status SameAsInput0(ShapeInferenceContext& c) {
+  c.set_output(0, c.input(0));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("_RillTridiagonalTranspose")
+    .Input("diagonals: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(SameAsInput0);
+
+REGISTER_OP("_RillTridiagonalOfProduct")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("diagonals: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::Unknown);
+
 }  // namespace
 }  // namespace rill

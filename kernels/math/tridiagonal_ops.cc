@@ -156,6 +156,82 @@ class TridiagonalMatMulGradOp final : public OpKernel {
   }
 };
 
+// _RillTridiagonalTranspose(diagonals [..., 3, M]): the transpose's diagonals: superdiagonal
+// i is subdiag[i+1], subdiagonal i is superdiag[i-1] (0 where there is none), the main one kept.
+class TridiagonalTransposeOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(const int64_t batch, CheckBatch(ctx, 1));
+    const TensorShape& s = ctx.input(0).shape();
+    const int64_t rows = s.dim(s.rank() - 2), m = s.dim(s.rank() - 1);
+    if (rows != 3) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Expected diagonals to be provided as a matrix with 3 rows, got ", rows, " rows."));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, s));
+    return VisitKernelTypes<float, double>(*this, ctx.input(0).dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t b = 0; b < batch; ++b) {
+        const T* d = ctx.input(0).flat<T>().data() + b * 3 * m;
+        T* t = out->flat<T>().data() + b * 3 * m;
+        for (int64_t i = 0; i < m; ++i) {
+          t[i] = i + 1 < m ? d[2 * m + i + 1] : T(0);
+          t[m + i] = d[m + i];
+          t[2 * m + i] = i > 0 ? d[i - 1] : T(0);
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
+// _RillTridiagonalOfProduct(x, y [..., M, N]): the diagonals [..., 3, M] of x y^T: superdiagonal
+// i = sum_j x[i, j] y[i+1, j] (0 for the last), main i = sum_j x[i, j] y[i, j], subdiagonal i =
+// sum_j x[i, j] y[i-1, j] (0 for the first).
+class TridiagonalOfProductOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(const int64_t batch, CheckBatch(ctx, 2));
+    const TensorShape& xs = ctx.input(0).shape();
+    if (ctx.input(1).shape() != xs) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "x has shape ", xs.DebugString(), " but y has ", ctx.input(1).shape().DebugString()));
+    }
+    const int64_t m = xs.dim(xs.rank() - 2), n = xs.dim(xs.rank() - 1);
+    std::vector<int64_t> dims(xs.dims().begin(), xs.dims().end() - 2);
+    dims.push_back(3);
+    dims.push_back(m);
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, TensorShape::FromDims(dims));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    return VisitKernelTypes<float, double>(*this, ctx.input(0).dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t b = 0; b < batch; ++b) {
+        const T* x = ctx.input(0).flat<T>().data() + b * m * n;
+        const T* y = ctx.input(1).flat<T>().data() + b * m * n;
+        T* d = out->flat<T>().data() + b * 3 * m;
+        for (int64_t i = 0; i < m; ++i) {
+          T up = 0, mid = 0, down = 0;
+          for (int64_t j = 0; j < n; ++j) {
+            const T xij = x[i * n + j];
+            if (i + 1 < m) up += xij * y[(i + 1) * n + j];
+            mid += xij * y[i * n + j];
+            if (i > 0) down += xij * y[(i - 1) * n + j];
+          }
+          d[i] = up;
+          d[m + i] = mid;
+          d[2 * m + i] = down;
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
 // One system: diagonals d (3 x n, row-major), right-hand sides r (n x k), solution x (n x k).
 template <typename T>
 class TridiagonalSystem {
@@ -413,6 +489,14 @@ REGISTER_KERNEL(KernelDefBuilder("_RillTridiagonalMatMulGrad")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),
                 TridiagonalMatMulGradOp);
+REGISTER_KERNEL(KernelDefBuilder("_RillTridiagonalTranspose")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                TridiagonalTransposeOp);
+REGISTER_KERNEL(KernelDefBuilder("_RillTridiagonalOfProduct")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                TridiagonalOfProductOp);
 REGISTER_KERNEL(KernelDefBuilder("TridiagonalSolve")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),

@@ -105,9 +105,11 @@ const std::set<std::string>& ExemptOps() {
       "_MklLayerNorm",
       "_RillGelu",
       "_RillScaleShift",
-      // TridiagonalMatMul's gradient op: gradient_conformance_test replays it (TensorFlow's
-      // TridiagonalMatMul gradients, recorded).
+      // TridiagonalMatMul's and TridiagonalSolve's gradient ops: gradient_conformance_test
+      // replays them (TensorFlow's gradients of the two, recorded).
       "_RillTridiagonalMatMulGrad",
+      "_RillTridiagonalTranspose",
+      "_RillTridiagonalOfProduct",
   };
   return *ops;
 }

@@ -287,3 +287,12 @@ def eigh(add):
                 diags + [("rhs", rand(batch + [m, n], ("trimm", what, "rhs", dt), "any", dt))],
                 lambda sup, main, sub, rhs: raw.TridiagonalMatMul(
                     superdiag=sup, maindiag=main, subdiag=sub, rhs=rhs, name="out"))
+    # TridiagonalSolve: the diagonals and rhs differentiated, pivoting and Thomas.
+    for what, attrs in [("pivoting", {}), ("thomas", {"partial_pivoting": False})]:
+        for dt in REAL:
+            d = rand([2, 3, 5], ("trisolve", what, "d", dt), "any", dt)
+            d[:, 1, :] += 4.0
+            add("TridiagonalSolve", what,
+                [("diagonals", d), ("rhs", rand([2, 5, 2], ("trisolve", what, "r", dt), "any", dt))],
+                lambda d, r, attrs=attrs: raw.TridiagonalSolve(diagonals=d, rhs=r, name="out",
+                                                               **attrs))
