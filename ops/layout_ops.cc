@@ -1,6 +1,6 @@
 // Op definitions of the layout ops, whose kernels move elements without
 // computing on them: Transpose, ConcatV2, Concat, ConcatOffset, Pack, Unpack, Split, SplitV, Slice,
-// StridedSlice, Pad, PadV2, MirrorPad. Signatures read from TensorFlow's
+// StridedSlice, XlaDynamicUpdateSlice, Pad, PadV2, MirrorPad. Signatures read from TensorFlow's
 // registry (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions: shape inference sees no constant input values yet, so dims
@@ -237,6 +237,16 @@ REGISTER_OP("Slice")
     .Attr("T: type")
     .Attr("Index: {int32, int64}")
     .SetShapeFn(SliceShape);
+
+// XLA's DynamicUpdateSlice (Keras 3's ops.slice_update on the TensorFlow backend).
+REGISTER_OP("XlaDynamicUpdateSlice")
+    .Input("input: T")
+    .Input("update: T")
+    .Input("indices: Tindices")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(shape_fns::Unchanged);
 
 REGISTER_OP("StridedSlice")
     .Input("input: T")

@@ -1,13 +1,13 @@
 """Shape and layout ops: Shape, ShapeN, Size, Rank, Reshape, Squeeze, ExpandDims, Transpose,
 ConcatV2, Concat, Pack, Unpack, Split, SplitV, Slice, StridedSlice, Tile, Pad, PadV2, MirrorPad, Fill,
-Range.
+Range, XlaDynamicUpdateSlice.
 
 Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
 """
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, const, ph, rand, tf_dtype
+from kernel_cases.core import ALL, COMPLEX, const, ph, rand, tf_dtype
 
 FULL = "float32"
 
@@ -297,6 +297,51 @@ def slice_op(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+def xla_dynamic_update_slice(rec, dtypes=ALL + COMPLEX):
+    """XlaDynamicUpdateSlice: what Keras 3's ops.slice_update freezes to on the TensorFlow
+    backend (Swin's shifted-window mask, key/value caches). Start indices are clamped so the
+    update fits, as XLA's DynamicUpdateSlice does; the indices may be fed."""
+    op = "XlaDynamicUpdateSlice"
+    from tensorflow.compiler.tf2xla.python import xla
+
+    def gen(dt):
+        def c(what, x, update, indices, idx="int32", fed=False, error=None, phrases=()):
+            rec.case(op, dt, what, lambda: xla.dynamic_update_slice(
+                ph("x", x, dt), ph("update", update, dt),
+                (ph if fed else const)("indices", indices, idx), name="out"),
+                error=error, phrases=phrases)
+        x = _r(op, dt, [3, 4])
+        u = _r(op, dt, [2, 2], "update")
+        c("matrix", x, u, [1, 2])
+        if dt != FULL:
+            return
+        c("origin", x, u, [0, 0])
+        c("index_int64", x, u, [1, 1], "int64")
+        c("fed_indices", x, u, [2, 1], fed=True)
+        c("clamped_high", x, u, [2, 3])
+        c("clamped_negative", x, u, [-1, 5])
+        c("clamped_fed", x, u, [5, -3], "int64", fed=True)
+        c("rank3", _r(op, dt, [2, 3, 4]), _r(op, dt, [1, 3, 2], "u3"), [1, 0, 1])
+        c("rank1_whole", _r(op, dt, [5]), _r(op, dt, [5], "u1"), [3])
+        c("scalar", np.float32(2.5), np.float32(-1.0), np.zeros([0], np.int32))
+        c("empty_update", x, np.zeros([0, 2], np.float32), [3, 9])
+        c("empty_input", np.zeros([0, 3], np.float32), np.zeros([0, 2], np.float32), [0, 1])
+        c("index_length_error", x, u, [1], error="INVALID_ARGUMENT",
+          phrases=["index must be a vector with length equal to the number of input "
+                   "dimensions"])
+        c("index_rank2_error", x, u, [[1, 1]], error="INVALID_ARGUMENT",
+          phrases=["index must be a vector with length equal to the number of input "
+                   "dimensions"])
+        c("update_too_big_error", x, np.ones([4, 1], np.float32), [0, 0],
+          error="INVALID_ARGUMENT",
+          phrases=["Update dim size 4 greater than dynamic slice dimension: 3."])
+        c("rank_mismatch_error", x, np.ones([2], np.float32), [0, 0], error="INVALID_ARGUMENT",
+          phrases=["input and update must have the same rank, input shape is [3,4]; update "
+                   "shape is [2]"])
+
+    rec.for_dtypes(op, dtypes, gen)
+
+
 def strided_slice(rec, dtypes=ALL):
     op = "StridedSlice"
 
@@ -552,7 +597,8 @@ def build_all(rec, emit):
                    (transpose, "Transpose"), (concat, "ConcatV2"),
                    (lambda rec: concat(rec, op="Concat"), "Concat"), (pack, "Pack"),
                    (unpack, "Unpack"), (split, "Split"), (split_v, "SplitV"),
-                   (slice_op, "Slice"), (strided_slice, "StridedSlice"), (tile, "Tile")]:
+                   (slice_op, "Slice"), (strided_slice, "StridedSlice"), (tile, "Tile"),
+                   (xla_dynamic_update_slice, "XlaDynamicUpdateSlice")]:
         fn(rec)
         emit(op)
     for op in ("Pad", "PadV2", "MirrorPad"):
