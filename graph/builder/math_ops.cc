@@ -240,6 +240,15 @@ std::vector<Output> SplitV(const Scope& scope, const Input& value, const Input& 
 Output Slice(const Scope& scope, const Input& input, const Input& begin, const Input& size) {
   return OpBuilder(scope, "Slice").Input(input).Input(begin).Input(size).Finalize().output(0);
 }
+Output XlaDynamicUpdateSlice(const Scope& scope, const Input& input, const Input& update,
+                             const Input& indices) {
+  return OpBuilder(scope, "XlaDynamicUpdateSlice")
+      .Input(input)
+      .Input(update)
+      .Input(indices)
+      .Finalize()
+      .output(0);
+}
 Output StridedSlice(const Scope& scope, const Input& input, const Output& begin, const Output& end,
                     const Input& strides, const StridedSliceMasks& masks) {
   return OpBuilder(scope, "StridedSlice")

@@ -103,6 +103,10 @@ std::vector<Output> Split(const Scope& scope, const Input& split_dim, const Inpu
 std::vector<Output> SplitV(const Scope& scope, const Input& value, const Input& size_splits,
                            const Input& split_dim, int64_t num_split);
 Output Slice(const Scope& scope, const Input& input, const Input& begin, const Input& size);
+// input with `update` written at `indices` (each clamped so the update fits): XLA's
+// DynamicUpdateSlice, what Keras 3's ops.slice_update freezes to.
+Output XlaDynamicUpdateSlice(const Scope& scope, const Input& input, const Input& update,
+                             const Input& indices);
 struct StridedSliceMasks {
   int64_t begin = 0, end = 0, ellipsis = 0, new_axis = 0, shrink_axis = 0;
 };

@@ -853,8 +853,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "PreventGradient", "Snapshot", "EnsureShape", "Bitcast", "Empty", "Cast", "Sum", "Mean",
       "Prod", "Max", "Min", "All", "Any", "ShapeN",
       // Layout ops (graph/builder/math_ops.h too).
-      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice", "StridedSlice", "Pad",
-      "PadV2", "MirrorPad",
+      "Transpose", "ConcatV2", "Pack", "Unpack", "Split", "SplitV", "Slice",
+      "XlaDynamicUpdateSlice", "StridedSlice", "Pad", "PadV2", "MirrorPad",
       // Three-operand elementwise ops, repetition, arg reductions and scans.
       "Select", "SelectV2", "ClipByValue", "Tile", "BroadcastTo", "ArgMax", "ArgMin", "Cumsum",
       // Special functions, bitwise ops, scans, segment reductions, counting (math_ops.h too).
@@ -1198,11 +1198,17 @@ TEST(MathOpsTest, LayoutWrappersBuildTheOpWithItsAttrsAndOutputs) {
   EXPECT_EQ(root.GetShape(parts[1])->DebugString(), "[3]");
   EXPECT_EQ(ops::Split(root.WithOpName("s"), axis, x, 3).size(), 3u);
   ops::MirrorPad(root.WithOpName("m"), x, axis, "REFLECT");
+  Output up = ops::XlaDynamicUpdateSlice(root.WithOpName("dus"), x, x, {int64_t{0}, int64_t{1}});
+  EXPECT_EQ(root.GetShape(up)->DebugString(), "[2,3]");
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
   EXPECT_EQ(g.node(2).op(), "ConcatV2");
   EXPECT_EQ(g.node(2).attr().at("N").i(), 2);
   EXPECT_EQ(g.node(3).attr().at("num").i(), 2);
   EXPECT_EQ(g.node(5).attr().at("mode").s(), "REFLECT");
+  const NodeDef& dus = g.node(g.node_size() - 1);
+  EXPECT_EQ(dus.op(), "XlaDynamicUpdateSlice");
+  EXPECT_EQ(dus.attr().at("T").type(), DT_FLOAT);
+  EXPECT_EQ(dus.attr().at("Tindices").type(), DT_INT64);
 }
 
 }  // namespace
