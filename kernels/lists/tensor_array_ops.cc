@@ -9,7 +9,9 @@
 // to index 3 but array is not resizeable and size is: 3", "Could not write to TensorArray index
 // 0 because it has already been written to.", "Could not read index 0 twice because it was
 // cleared after a previous read (perhaps try setting clear_after_read = false?)", "TensorArray
-// dtype is float but Op is trying to write dtype int32.". Thread-safe: each array has a mutex.
+// dtype is float but Op is trying to write dtype int32.", and after TensorArrayCloseV3 "TensorArray
+// <name> has already been closed." for every op but another Close. Thread-safe: each array has a
+// mutex.
 
 #include <algorithm>
 #include <atomic>
@@ -149,6 +151,18 @@ class TensorArray final : public ResourceBase {
     return element_shape_;
   }
   DataType dtype() const { return dtype_; }
+
+  // TensorArrayCloseV3: drops the elements; every later use of the array except another Close is
+  // refused (TensorFlow's ClearAndMarkClosed).
+  void Close() {
+    rill::MutexLock lock(&mu_);
+    closed_ = true;
+    elements_.clear();
+  }
+  bool closed() {
+    rill::MutexLock lock(&mu_);
+    return closed_;
+  }
   bool dynamic_size() const { return dynamic_size_; }
 
  private:
@@ -189,11 +203,21 @@ class TensorArray final : public ResourceBase {
   rill::Mutex mu_;
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
   const int64_t size_;  // the initial size, made by Init()
 };
 
+// The array behind input 0, which must not have been closed (TensorFlow's LockedReturnIfClosed:
+// InvalidArgument "TensorArray <name> has already been closed.").
 absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
-  return LookupStepResource<TensorArray>(ctx, "TensorArray");
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta,
+                        LookupStepResource<TensorArray>(ctx, "TensorArray"));
+  if (ta->closed()) {
+    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("TensorArray ", h.name, " has already been closed."));
+  }
+  return ta;
 }
 
 absl::StatusOr<std::vector<int64_t>> Indices(const Tensor& t) {
@@ -521,8 +545,14 @@ class SizeOp final : public OpKernel {
 class CloseOp final : public OpKernel {
  public:
   explicit CloseOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
-  // The array is dropped with the step's resources; Close only checks the handle.
-  absl::Status Compute(OpKernelContext& ctx) const override { return LookupArray(ctx).status(); }
+  // Marks the array closed and drops its elements; the array itself goes with the step's
+  // resources. Closing a closed array again is allowed, as in TensorFlow.
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta,
+                          LookupStepResource<TensorArray>(ctx, "TensorArray"));
+    ta->Close();
+    return absl::OkStatus();
+  }
   bool IsExpensive() const override { return false; }
 };
 

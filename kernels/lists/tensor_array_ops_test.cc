@@ -45,6 +45,11 @@ class TensorArrayTest : public ::testing::Test {
     RILL_ASSIGN_OR_RETURN(std::vector<Tensor> out, t.Run());
     return out[0];
   }
+  // The n of a handle "_tensor_arrays/ta:<n>".
+  static int CounterOf(const Tensor& h) {
+    const std::string& s = h.flat<std::string>()[0];
+    return std::stoi(s.substr(s.rfind(':') + 1));
+  }
   ResourceMgr step_;
 };
 
@@ -116,6 +121,13 @@ TEST_F(TensorArrayTest, WriteReadSizeAndClose) {
   OpTester close("TensorArrayCloseV3");
   close.Input(h);
   close.SetStepResources(&step_);
+  EXPECT_THAT(close.Run().status(), IsOk());
+  // A closed array refuses every use but another Close (TensorFlow's LockedReturnIfClosed).
+  const std::string closed =
+      "TensorArray ta:" + std::to_string(CounterOf(h)) + " has already been closed.";
+  EXPECT_THAT(Write(h, 0, v), StatusIs(absl::StatusCode::kInvalidArgument, closed));
+  EXPECT_THAT(Read(h, 1).status(), StatusIs(absl::StatusCode::kInvalidArgument, closed));
+  EXPECT_THAT(size.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument, closed));
   EXPECT_THAT(close.Run().status(), IsOk());
 }
 
