@@ -198,11 +198,10 @@ absl::StatusOr<NodeItems> BuildNodeItems(const Graph& partition, Device* device,
         return absl::InvalidArgumentError(
             absl::StrCat(s.message(), " (Enter node ", node.name(), ")"));
       }
-      if (parallel < 1) {
-        return absl::InvalidArgumentError(absl::StrCat("Enter node ", node.name(),
-                                                       " has parallel_iterations ", parallel,
-                                                       "; it must be at least 1"));
-      }
+      // TensorFlow's executor holds a NextIteration back only while the live iterations equal
+      // parallel_iterations, which never happens below 1: such a loop runs unbounded there, as
+      // it does here at the cap.
+      if (parallel < 1) parallel = kMaxParallelIterations;
       item.parallel_iterations =
           static_cast<int>(std::min<int64_t>(parallel, kMaxParallelIterations));
       items.has_loops = true;

@@ -16,7 +16,8 @@
 // Contract: BuildNodeItems reads the Graph only during the call. Errors name the node: NotFound
 // for an unknown op (TensorFlow's "Op type not registered" text), InvalidArgument for an
 // unconnected input ("Incomplete graph"), an input count the op does not expect, a kernel that
-// cannot be built, an Enter with parallel_iterations < 1, an Exit outside every loop, a node
+// cannot be built, an Enter whose parallel_iterations is outside int32, an Exit outside every
+// loop, a node
 // reached from two frames or a frame entered from two enclosing frames; Unimplemented for a
 // _Send/_Recv inside a loop frame (a loop body split across devices).
 //
@@ -41,7 +42,8 @@
 namespace rill {
 namespace executor_internal {
 
-// An Enter's parallel_iterations above this is treated as this many. It bounds the live
+// An Enter's parallel_iterations above this, or below 1 (unbounded in TensorFlow), is treated as
+// this many. It bounds the live
 // iterations of one loop frame instance, and each frame instance keeps a ring of that many
 // iteration slots (FrameState): beyond a thousand iterations in flight nothing runs faster, while
 // the ring would still cost memory per frame instance of every step.

@@ -193,7 +193,9 @@ TEST(NodeItemsTest, NestedLoopsGetNestedFramesWithTheirOwnSlotLayout) {
   }
 }
 
-TEST(NodeItemsTest, ParallelIterationsAreClampedAndMustBePositive) {
+// Below 1 TensorFlow's executor never holds an iteration back (it waits only while the live
+// iterations equal the limit), so 0 and negative limits run unbounded: here, at the cap.
+TEST(NodeItemsTest, ParallelIterationsAreClampedAndBelowOneUnbounded) {
   auto loop = [](int parallel) {
     return absl::StrCat(NodeText("src", "PartTestSource"),
                         LoopText("l", "L", "src", "src", "src", parallel));
@@ -202,9 +204,10 @@ TEST(NodeItemsTest, ParallelIterationsAreClampedAndMustBePositive) {
   EXPECT_EQ(Item(items, "l/enter").parallel_iterations, kMaxParallelIterations);
   RILL_ASSERT_OK_AND_ASSIGN(items, BuildTestItems(loop(1)));
   EXPECT_EQ(Item(items, "l/enter").parallel_iterations, 1);
-  EXPECT_THAT(BuildTestItems(loop(0)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Enter node l/enter has parallel_iterations 0; it must be at least 1"));
+  for (int parallel : {0, -1, -2147483647 - 1}) {
+    RILL_ASSERT_OK_AND_ASSIGN(items, BuildTestItems(loop(parallel)));
+    EXPECT_EQ(Item(items, "l/enter").parallel_iterations, kMaxParallelIterations) << parallel;
+  }
 }
 
 TEST(NodeItemsTest, AnEnterWithoutAFrameNameIsRefused) {

@@ -596,16 +596,6 @@ std::vector<Case> Cases() {
        {"bad"},
        C::kInvalidArgument,
        "assertion failed"},
-      {"parallel_iterations_zero",
-       Node("name: 'bad' op: 'Enter' input: 'y' " + kF +
-            " attr { key: 'frame_name' value { s: 'f' } } attr { key: 'parallel_iterations' "
-            "value { i: 0 } }"),
-       false,
-       {{"x:0", X()}},
-       {},
-       {"bad"},
-       C::kInvalidArgument,
-       "Enter node bad has parallel_iterations 0; it must be at least 1"},
       {"stack_pop_empty",
        IntConst("m", "int_val: -1", "") +
            Node("name: 'st' op: 'StackV2' input: 'm' attr { key: 'elem_type' value { type: "
