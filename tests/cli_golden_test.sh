@@ -194,5 +194,18 @@ big_want='y:0 dtype=float32 shape=[2500000,4]
  [0. 0. 0. 0.]]'
 if [ "$big_out" = "$big_want" ]; then echo "ok   big_tensor_summary"; else
   echo "FAIL big_tensor_summary:"; echo "$big_out" | head -20; fail=1; fi
+# A TensorFlow ConfigProto text may set fields of the messages Rill keeps as empty shells
+# (proto/opaque.proto: RewriterConfig, CoordinationServiceConfig, ...): they are skipped, as
+# TensorFlow would read them and Rill ignore them; an unknown field elsewhere is still refused.
+printf 'graph_options { rewrite_options { constant_folding: OFF disable_meta_optimizer: true custom_optimizers { name: "x" } } }\nexperimental { coordination_config { service_type: "standalone" } }\n' >"$tmp/rewrite.config"
+rewrite_out=$(timeout 60 "$runner" --graph=$matmul --config="$tmp/rewrite.config" --fetch=MatMul 2>&1)
+rewrite_want='MatMul:0 dtype=float32 shape=[2,2]
+[[22. 28.]
+ [49. 64.]]'
+if [ "$rewrite_out" = "$rewrite_want" ]; then echo "ok   config_rewrite_options"; else
+  echo "FAIL config_rewrite_options:"; echo "$rewrite_out"; fail=1; fi
+printf 'graph_options { rewrite_options { constant_folding: OFF } bogus: 1 }\n' >"$tmp/typo.config"
+check_error config_unknown_field 1 "InvalidArgument: config file $tmp/typo.config is not a text ConfigProto: line 1, column 64: Message type \"rill.GraphOptions\" has no field named \"bogus\"." \
+  --graph=$matmul --config="$tmp/typo.config" --fetch=MatMul
 rm -rf "$tmp"
 exit $fail

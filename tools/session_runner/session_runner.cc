@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
@@ -22,6 +23,7 @@
 #include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "graph/graph_file.h"
@@ -52,11 +54,27 @@ std::string NumpyDtypeName(DataType dt) {
   }
 }
 
+// Collects the first error. The parser runs with unknown fields allowed so that fields of the
+// messages Rill keeps as empty shells (proto/opaque.proto: RewriterConfig, RPCOptions, ...), which
+// TensorFlow's ConfigProto text may set, are skipped as TensorFlow would read and Rill ignore
+// them; an unknown field anywhere else (a typo) is still an error.
 class ConfigErrors : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
     if (first.empty())
       first = absl::StrCat("line ", line + 1, ", column ", column + 1, ": ", message);
+  }
+  void AddWarning(int line, int column, const std::string& message) override {
+    // protobuf's text: Message type "rill.RewriterConfig" has no field named "x".
+    constexpr absl::string_view kPrefix = "Message type \"";
+    if (absl::StartsWith(message, kPrefix)) {
+      const std::string type(
+          message.substr(kPrefix.size(), message.find('"', kPrefix.size()) - kPrefix.size()));
+      const google::protobuf::Descriptor* d =
+          google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(type);
+      if (d != nullptr && d->file()->name() == "proto/opaque.proto") return;
+    }
+    AddError(line, column, message);
   }
   std::string first;
 };
@@ -76,7 +94,8 @@ absl::StatusOr<ConfigProto> ReadConfig(const std::string& path) {
   google::protobuf::TextFormat::Parser parser;
   ConfigErrors errors;
   parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &config)) {
+  parser.AllowUnknownField(true);
+  if (!parser.ParseFromString(text, &config) || !errors.first.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("config file ", path, " is not a text ConfigProto: ", errors.first));
   }
