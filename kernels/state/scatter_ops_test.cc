@@ -18,11 +18,13 @@ class ScatterOpsTest : public ::testing::Test {
  protected:
   ScatterOpsTest() : device_(NewCpuDevice(kTestCpuDevice)) {}
 
-  // A VariableV2 `name` (its ref input named "v" in the scatter's NodeDef), assigned `value` unless
+  // A VariableV2 `name` (its ref input named "v" in the scatter's NodeDef) declared with the shape
+  // of `value` (a validating Assign checks its first value against it), assigned `value` unless
   // it is uninitialized (DT_INVALID).
   TensorValue Variable(DataType dtype, const Tensor& value, const std::string& name = "v") {
     OpTester var("VariableV2", name, device_.get());
-    var.Attr("dtype", dtype).ShapeAttr("shape", {});
+    const absl::Span<const int64_t> dims = value.shape().dims();
+    var.Attr("dtype", dtype).ShapeAttr("shape", std::vector<int64_t>(dims.begin(), dims.end()));
     EXPECT_THAT(var.Init(), IsOk());
     absl::StatusOr<std::vector<TensorValue>> out = var.RunWith({});
     EXPECT_THAT(out, IsOk());
