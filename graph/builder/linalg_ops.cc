@@ -68,5 +68,58 @@ Output MatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs, bo
       .output(0);
 }
 
+std::vector<Output> Lu(const Scope& scope, const Input& input, DataType output_idx_type) {
+  return Outputs(
+      OpBuilder(scope, "Lu").Input(input).Attr("output_idx_type", output_idx_type).Finalize());
+}
+
+Output MatrixSolveLs(const Scope& scope, const Input& matrix, const Input& rhs,
+                     const Input& l2_regularizer, bool fast) {
+  return OpBuilder(scope, "MatrixSolveLs")
+      .Input(matrix)
+      .Input(rhs)
+      .Input(l2_regularizer)
+      .Attr("fast", fast)
+      .Finalize()
+      .output(0);
+}
+
+Output MatrixSquareRoot(const Scope& scope, const Input& input) {
+  return OpBuilder(scope, "MatrixSquareRoot").Input(input).Finalize().output(0);
+}
+
+Output BandedTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool lower,
+                             bool adjoint) {
+  return OpBuilder(scope, "BandedTriangularSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("lower", lower)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output TridiagonalSolve(const Scope& scope, const Input& diagonals, const Input& rhs,
+                        bool partial_pivoting, bool perturb_singular) {
+  return OpBuilder(scope, "TridiagonalSolve")
+      .Input(diagonals)
+      .Input(rhs)
+      .Attr("partial_pivoting", partial_pivoting)
+      .Attr("perturb_singular", perturb_singular)
+      .Finalize()
+      .output(0);
+}
+
+Output TridiagonalMatMul(const Scope& scope, const Input& superdiag, const Input& maindiag,
+                         const Input& subdiag, const Input& rhs) {
+  return OpBuilder(scope, "TridiagonalMatMul")
+      .Input(superdiag)
+      .Input(maindiag)
+      .Input(subdiag)
+      .Input(rhs)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -31,6 +31,22 @@ Output MatrixTriangularSolve(const Scope& scope, const Input& matrix, const Inpu
                              bool lower = true, bool adjoint = false);
 Output MatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool adjoint = false);
 
+// Lu: the packed LU factors of each matrix and the row permutation (output_idx_type indices).
+std::vector<Output> Lu(const Scope& scope, const Input& input, DataType output_idx_type = DT_INT32);
+// MatrixSolveLs: least-squares solutions of matrix * x = rhs with an L2 regularizer (a double
+// scalar); `fast` uses the normal equations, else a complete orthogonal decomposition.
+Output MatrixSolveLs(const Scope& scope, const Input& matrix, const Input& rhs,
+                     const Input& l2_regularizer, bool fast = true);
+Output MatrixSquareRoot(const Scope& scope, const Input& input);
+// BandedTriangularSolve: `matrix` holds the bands of a triangular matrix, [..., k + 1, n].
+Output BandedTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs,
+                             bool lower = true, bool adjoint = false);
+// TridiagonalSolve: `diagonals` is [..., 3, n] (superdiagonal, diagonal, subdiagonal).
+Output TridiagonalSolve(const Scope& scope, const Input& diagonals, const Input& rhs,
+                        bool partial_pivoting = true, bool perturb_singular = false);
+Output TridiagonalMatMul(const Scope& scope, const Input& superdiag, const Input& maindiag,
+                         const Input& subdiag, const Input& rhs);
+
 }  // namespace ops
 }  // namespace rill
 

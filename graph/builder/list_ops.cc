@@ -116,5 +116,78 @@ TensorListPopBackOutputs TensorListPopBack(const Scope& scope, const Output& lis
   return {op.output(0), op.output(1)};
 }
 
+Output TensorListGather(const Scope& scope, const Input& list, const Input& indices,
+                        const Input& element_shape, DataType element_dtype) {
+  return OpBuilder(scope, "TensorListGather")
+      .Input(list)
+      .Input(indices)
+      .Input(element_shape)
+      .Attr("element_dtype", element_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListScatter(const Scope& scope, const Input& tensor, const Input& indices,
+                         const Input& element_shape) {
+  return OpBuilder(scope, "TensorListScatter")
+      .Input(tensor)
+      .Input(indices)
+      .Input(element_shape)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListScatterV2(const Scope& scope, const Input& tensor, const Input& indices,
+                           const Input& element_shape, const Input& num_elements) {
+  return OpBuilder(scope, "TensorListScatterV2")
+      .Input(tensor)
+      .Input(indices)
+      .Input(element_shape)
+      .Input(num_elements)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListScatterIntoExistingList(const Scope& scope, const Input& list, const Input& tensor,
+                                         const Input& indices) {
+  return OpBuilder(scope, "TensorListScatterIntoExistingList")
+      .Input(list)
+      .Input(tensor)
+      .Input(indices)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> TensorListConcat(const Scope& scope, const Input& list,
+                                     DataType element_dtype) {
+  Operation op = OpBuilder(scope, "TensorListConcat")
+                     .Input(list)
+                     .Attr("element_dtype", element_dtype)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+Output TensorListConcatLists(const Scope& scope, const Input& a, const Input& b,
+                             DataType element_dtype) {
+  return OpBuilder(scope, "TensorListConcatLists")
+      .Input(a)
+      .Input(b)
+      .Attr("element_dtype", element_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorListResize(const Scope& scope, const Input& list, const Input& size) {
+  return OpBuilder(scope, "TensorListResize").Input(list).Input(size).Finalize().output(0);
+}
+
+Output TensorListPushBackBatch(const Scope& scope, const Input& lists, const Input& tensor) {
+  return OpBuilder(scope, "TensorListPushBackBatch")
+      .Input(lists)
+      .Input(tensor)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

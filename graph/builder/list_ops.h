@@ -47,6 +47,25 @@ struct TensorListPopBackOutputs {
 TensorListPopBackOutputs TensorListPopBack(const Scope& scope, const Output& list,
                                            const Output& element_shape, DataType element_dtype);
 
+// TensorListGather: the elements at `indices`, stacked.
+Output TensorListGather(const Scope& scope, const Input& list, const Input& indices,
+                        const Input& element_shape, DataType element_dtype);
+// TensorListScatter(V2): a list whose element indices[i] is tensor[i]; V2 sets the list's length
+// to num_elements (-1: as many as the largest index needs).
+Output TensorListScatter(const Scope& scope, const Input& tensor, const Input& indices,
+                         const Input& element_shape);
+Output TensorListScatterV2(const Scope& scope, const Input& tensor, const Input& indices,
+                           const Input& element_shape, const Input& num_elements);
+Output TensorListScatterIntoExistingList(const Scope& scope, const Input& list, const Input& tensor,
+                                         const Input& indices);
+// TensorListConcat: the elements concatenated along their first dim, and each one's length.
+std::vector<Output> TensorListConcat(const Scope& scope, const Input& list, DataType element_dtype);
+Output TensorListConcatLists(const Scope& scope, const Input& a, const Input& b,
+                             DataType element_dtype);
+Output TensorListResize(const Scope& scope, const Input& list, const Input& size);
+// TensorListPushBackBatch: appends tensor[i] to list i of the vector of lists `lists`.
+Output TensorListPushBackBatch(const Scope& scope, const Input& lists, const Input& tensor);
+
 }  // namespace ops
 }  // namespace rill
 

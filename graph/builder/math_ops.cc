@@ -342,6 +342,21 @@ Output Ndtri(const Scope& scope, const Input& x) { return Unary(scope, "Ndtri", 
 Output BesselI0e(const Scope& scope, const Input& x) { return Unary(scope, "BesselI0e", x); }
 Output BesselI1e(const Scope& scope, const Input& x) { return Unary(scope, "BesselI1e", x); }
 Output IsFinite(const Scope& scope, const Input& x) { return Unary(scope, "IsFinite", x); }
+Output BesselI0(const Scope& scope, const Input& x) { return Unary(scope, "BesselI0", x); }
+Output BesselI1(const Scope& scope, const Input& x) { return Unary(scope, "BesselI1", x); }
+Output BesselJ0(const Scope& scope, const Input& x) { return Unary(scope, "BesselJ0", x); }
+Output BesselJ1(const Scope& scope, const Input& x) { return Unary(scope, "BesselJ1", x); }
+Output BesselY0(const Scope& scope, const Input& x) { return Unary(scope, "BesselY0", x); }
+Output BesselY1(const Scope& scope, const Input& x) { return Unary(scope, "BesselY1", x); }
+Output BesselK0(const Scope& scope, const Input& x) { return Unary(scope, "BesselK0", x); }
+Output BesselK1(const Scope& scope, const Input& x) { return Unary(scope, "BesselK1", x); }
+Output BesselK0e(const Scope& scope, const Input& x) { return Unary(scope, "BesselK0e", x); }
+Output BesselK1e(const Scope& scope, const Input& x) { return Unary(scope, "BesselK1e", x); }
+Output Dawsn(const Scope& scope, const Input& x) { return Unary(scope, "Dawsn", x); }
+Output Expint(const Scope& scope, const Input& x) { return Unary(scope, "Expint", x); }
+Output FresnelCos(const Scope& scope, const Input& x) { return Unary(scope, "FresnelCos", x); }
+Output FresnelSin(const Scope& scope, const Input& x) { return Unary(scope, "FresnelSin", x); }
+Output Spence(const Scope& scope, const Input& x) { return Unary(scope, "Spence", x); }
 Output Invert(const Scope& scope, const Input& x) { return Unary(scope, "Invert", x); }
 Output Atan2(const Scope& scope, const Output& y, const Output& x) {
   return Binary(scope, "Atan2", y, x);

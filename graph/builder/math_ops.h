@@ -170,6 +170,23 @@ Output Erfinv(const Scope& scope, const Input& x);
 Output Ndtri(const Scope& scope, const Input& x);
 Output BesselI0e(const Scope& scope, const Input& x);
 Output BesselI1e(const Scope& scope, const Input& x);
+// tf.math.special: Bessel functions of the first, second and modified kinds, Dawson's integral,
+// the exponential integral Ei, the Fresnel integrals and Spence's function.
+Output BesselI0(const Scope& scope, const Input& x);
+Output BesselI1(const Scope& scope, const Input& x);
+Output BesselJ0(const Scope& scope, const Input& x);
+Output BesselJ1(const Scope& scope, const Input& x);
+Output BesselY0(const Scope& scope, const Input& x);
+Output BesselY1(const Scope& scope, const Input& x);
+Output BesselK0(const Scope& scope, const Input& x);
+Output BesselK1(const Scope& scope, const Input& x);
+Output BesselK0e(const Scope& scope, const Input& x);
+Output BesselK1e(const Scope& scope, const Input& x);
+Output Dawsn(const Scope& scope, const Input& x);
+Output Expint(const Scope& scope, const Input& x);
+Output FresnelCos(const Scope& scope, const Input& x);
+Output FresnelSin(const Scope& scope, const Input& x);
+Output Spence(const Scope& scope, const Input& x);
 Output IsFinite(const Scope& scope, const Input& x);
 Output Invert(const Scope& scope, const Input& x);
 // Atan2 takes y first, as TensorFlow's op: atan2(y, x).

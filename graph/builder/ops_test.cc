@@ -774,6 +774,57 @@ TEST(VariableTest, ResourceInputMustBeAResource) {
 
 // Every op a user can put in a graph has a wrapper here. Runtime-internal ops ("_Send", "_Arg",
 // ...) are added by the runtime, never by users, and have none.
+// The wrappers of TensorList, tf.math.special, banded / tridiagonal linear algebra, stateless
+// sampling and QuantizeAndDequantizeV3 build nodes of their op with TensorFlow's input order.
+TEST(SpecialListAndLinalgTest, WrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output m = ops::Const(root.WithOpName("m"), {{4.f, 1.f}, {1.f, 3.f}});
+  Output rhs = ops::Const(root.WithOpName("rhs"), {{1.f}, {2.f}});
+  Output v = ops::Const(root.WithOpName("v"), {0.5f, 1.5f});
+  Output shape = ops::Const(root.WithOpName("shape"), {1});
+  Output idx = ops::Const(root.WithOpName("idx"), {1, 0});
+  std::vector<Output> lu = ops::Lu(root, m);
+  ASSERT_EQ(lu.size(), 2u);
+  ops::MatrixSolveLs(root, m, rhs, ops::Const(root, 0.0));
+  ops::MatrixSquareRoot(root, m);
+  ops::BandedTriangularSolve(root, m, rhs);
+  Output diagonals = ops::Const(root.WithOpName("diagonals"), {{1.f, 2.f}, {3.f, 4.f}, {5.f, 6.f}});
+  ops::TridiagonalSolve(root, diagonals, rhs);
+  ops::TridiagonalMatMul(root, ops::Const(root, {{1.f, 0.f}}), ops::Const(root, {{2.f, 3.f}}),
+                         ops::Const(root, {{0.f, 4.f}}), rhs);
+  for (auto* special :
+       {&ops::BesselI0, &ops::BesselI1, &ops::BesselJ0, &ops::BesselJ1, &ops::BesselY0,
+        &ops::BesselY1, &ops::BesselK0, &ops::BesselK1, &ops::BesselK0e, &ops::BesselK1e,
+        &ops::Dawsn, &ops::Expint, &ops::FresnelCos, &ops::FresnelSin, &ops::Spence}) {
+    EXPECT_EQ(root.GetShape((*special)(root, v))->DebugString(), "[2]");
+  }
+  Output list = ops::TensorListScatter(root, rhs, idx, shape);
+  Output list2 = ops::TensorListScatterV2(root, rhs, idx, shape, ops::Const(root, 3));
+  Output list3 = ops::TensorListScatterIntoExistingList(root, list, rhs, idx);
+  ops::TensorListGather(root, list3, idx, shape, DT_FLOAT);
+  EXPECT_EQ(ops::TensorListConcat(root, list2, DT_FLOAT).size(), 2u);
+  ops::TensorListConcatLists(root, list, list2, DT_FLOAT);
+  ops::TensorListResize(root, list, ops::Const(root, 4));
+  Output seed = ops::Const(root.WithOpName("seed"), {int64_t{1}, int64_t{2}});
+  ops::StatelessMultinomial(root, ops::Const(root, {{0.f, 1.f}}), ops::Const(root, 3), seed);
+  ops::StatelessRandomPoisson(root, shape, seed, ops::Const(root, 2.f), DT_FLOAT);
+  ops::QuantizeAndDequantizeV3(root, v, ops::Const(root, 0.f), ops::Const(root, 2.f),
+                               ops::Const(root, 8));
+  ASSERT_THAT(root.status(), IsOk());
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  std::set<std::string> built;
+  for (const NodeDef& n : g.node()) built.insert(n.op());
+  for (const char* op :
+       {"Lu", "MatrixSolveLs", "MatrixSquareRoot", "BandedTriangularSolve", "TridiagonalSolve",
+        "TridiagonalMatMul", "Spence", "TensorListScatter", "TensorListScatterV2",
+        "TensorListScatterIntoExistingList", "TensorListGather", "TensorListConcat",
+        "TensorListConcatLists", "TensorListResize", "StatelessMultinomial",
+        "StatelessRandomPoisson", "QuantizeAndDequantizeV3"}) {
+    EXPECT_TRUE(built.count(op)) << op;
+  }
+}
+
 TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
   std::set<std::string> wrapped = {
       "Add",
@@ -957,7 +1008,14 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "RaggedBincount", "SparseBincount", "RaggedRange", "RaggedGather", "RaggedTensorToSparse",
       "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
       "SelfAdjointEigV2", "DynamicPartition", "MulNoNan", "ImageProjectiveTransformV3",
-      "TensorArraySplitV3", "TensorListSplit", "PopulationCount", "CTCBeamSearchDecoder",
+      "BandedTriangularSolve", "BesselI0", "BesselI1", "BesselJ0", "BesselJ1", "BesselK0",
+      "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "Dawsn", "Expint", "FresnelCos",
+      "FresnelSin", "Lu", "MatrixSolveLs", "MatrixSquareRoot", "QuantizeAndDequantizeV3", "Spence",
+      "StatelessMultinomial", "StatelessRandomPoisson", "StatelessShuffle", "TensorListConcat",
+      "TensorListConcatLists", "TensorListGather", "TensorListPushBackBatch", "TensorListResize",
+      "TensorListScatter", "TensorListScatterIntoExistingList", "TensorListScatterV2",
+      "TridiagonalMatMul", "TridiagonalSolve", "TensorArraySplitV3", "TensorListSplit",
+      "PopulationCount", "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",

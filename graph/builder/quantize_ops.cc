@@ -136,5 +136,21 @@ QuantizeAndDequantizeV4GradOutputs QuantizeAndDequantizeV4Grad(
   return {node.output(0), node.output(1), node.output(2)};
 }
 
+Output QuantizeAndDequantizeV3(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, const Input& num_bits, bool signed_input,
+                               bool range_given, bool narrow_range, int64_t axis) {
+  return OpBuilder(scope, "QuantizeAndDequantizeV3")
+      .Input(input)
+      .Input(input_min)
+      .Input(input_max)
+      .Input(num_bits)
+      .Attr("signed_input", signed_input)
+      .Attr("range_given", range_given)
+      .Attr("narrow_range", narrow_range)
+      .Attr("axis", axis)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -59,6 +59,12 @@ QuantizeAndDequantizeV4GradOutputs QuantizeAndDequantizeV4Grad(
     const Scope& scope, const Input& gradients, const Input& input, const Input& input_min,
     const Input& input_max, int64_t axis = -1);
 
+// QuantizeAndDequantizeV3: as V2 with num_bits an int32 input and round_mode HALF_TO_EVEN.
+Output QuantizeAndDequantizeV3(const Scope& scope, const Input& input, const Input& input_min,
+                               const Input& input_max, const Input& num_bits,
+                               bool signed_input = true, bool range_given = true,
+                               bool narrow_range = false, int64_t axis = -1);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -128,5 +128,38 @@ Output StatelessRandomGetAlg(const Scope& scope) {
   return OpBuilder(scope, "StatelessRandomGetAlg").Finalize().output(0);
 }
 
+Output StatelessMultinomial(const Scope& scope, const Input& logits, const Input& num_samples,
+                            const Input& seed, DataType output_dtype) {
+  return OpBuilder(scope, "StatelessMultinomial")
+      .Input(logits)
+      .Input(num_samples)
+      .Input(seed)
+      .Attr("output_dtype", output_dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Input& seed,
+                              const Input& lam, DataType dtype) {
+  return OpBuilder(scope, "StatelessRandomPoisson")
+      .Input(shape)
+      .Input(seed)
+      .Input(lam)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
+                        const Input& counter, const Input& alg) {
+  return OpBuilder(scope, "StatelessShuffle")
+      .Input(value)
+      .Input(key)
+      .Input(counter)
+      .Input(alg)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -63,6 +63,16 @@ KeyCounterAlg StatelessRandomGetKeyCounter(const Scope& scope, const Output& see
 KeyCounterAlg StatelessRandomGetKeyCounterAlg(const Scope& scope, const Output& seed);
 Output StatelessRandomGetAlg(const Scope& scope);
 
+// StatelessMultinomial: num_samples class indices per row of `logits`, from a [2] seed.
+Output StatelessMultinomial(const Scope& scope, const Input& logits, const Input& num_samples,
+                            const Input& seed, DataType output_dtype = DT_INT64);
+// StatelessRandomPoisson: samples of `dtype` with rates `lam` (broadcast to `shape`).
+Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Input& seed,
+                              const Input& lam, DataType dtype);
+// StatelessShuffle: `value` shuffled along its first dim, from a key, counter and algorithm.
+Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
+                        const Input& counter, const Input& alg);
+
 }  // namespace ops
 }  // namespace rill
 
