@@ -576,10 +576,16 @@ class Lowerer {
         const NodeDef& producer = f.node_def(b->second);
         const OpDef* def = OpDefOf(producer.op());
         int idx = -1;
-        if (def == nullptr || !absl::SimpleAtoi(parts[2], &idx)) {
+        if (def == nullptr) {
+          // TensorFlow's NotFound "Op type not registered ..." for the op, as outside functions.
+          const absl::Status unknown = OpRegistry::Global()->LookUpOrError(producer.op()).status();
+          return absl::Status(unknown.code(),
+                              absl::StrCat(unknown.message(), " (node '", producer.name(),
+                                           "' of function '", fn.name(), "')"));
+        }
+        if (!absl::SimpleAtoi(parts[2], &idx)) {
           return absl::InvalidArgumentError(
-              absl::StrCat("function '", fn.name(), "': cannot resolve output '", ref, "' (op '",
-                           producer.op(), "' is unknown)"));
+              absl::StrCat("function '", fn.name(), "': cannot resolve output '", ref, "'"));
         }
         AttrMap attrs;
         RILL_RETURN_IF_ERROR(resolve_attrs(producer, &attrs));

@@ -393,6 +393,38 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
                        HasSubstr("function calls nest more than 64 deep")));
 }
 
+// An unregistered op inside a function body is TensorFlow's NotFound for that op, naming the node
+// and the function, as an unregistered op outside functions is.
+TEST(FunctionLoweringTest, UnregisteredOpInABodyIsNotFound) {
+  EXPECT_THAT(LowerGraphDef(Parse(R"pb(
+                library {
+                  function {
+                    signature {
+                      name: "uses_missing"
+                      input_arg { name: "x" type: DT_FLOAT }
+                      output_arg { name: "y" type: DT_FLOAT }
+                    }
+                    node_def { name: "n" op: "NoSuchOp" input: "x" }
+                    ret { key: "y" value: "n:z:0" }
+                  }
+                }
+                node {
+                  name: "a"
+                  op: "Placeholder"
+                  attr {
+                    key: "dtype"
+                    value { type: DT_FLOAT }
+                  }
+                }
+                node { name: "call" op: "uses_missing" input: "a" }
+              )pb")),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("Op type not registered 'NoSuchOp' in binary running on Rill. "
+                                 "Make sure the Op and Kernel are registered in the binary "
+                                 "running in this process. (node 'n' of function "
+                                 "'uses_missing')")));
+}
+
 // A float Placeholder named `name` of shape `dims`.
 std::string Placeholder(const std::string& name, const std::vector<int>& dims) {
   std::string shape;
