@@ -129,6 +129,12 @@ def main(argv):
         write_readme(rec, out_dir, family_of, registered_ops(summarize_graph))
 
 
+# Listed by `--list_ops` because the session runs them, but not registered: it lowers them to
+# Switch / Merge / Enter / Exit or inlines the function they call.
+LOWERED_FUNCTIONAL_OPS = {"If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
+                          "StatefulPartitionedCall"}
+
+
 def registered_ops(summarize_graph):
     """{op: device types} from Rill's `summarize_graph --list_ops` (one "Op CPU,GPU" line per
     registered op), or None without the binary."""
@@ -140,7 +146,7 @@ def registered_ops(summarize_graph):
     ops = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 2:
+        if len(parts) == 2 and parts[0] not in LOWERED_FUNCTIONAL_OPS:
             ops[parts[0]] = parts[1].split(",")
     return ops
 
