@@ -54,6 +54,23 @@ absl::StatusOr<int64_t> CheckBatch(OpKernelContext& ctx, int num_inputs) {
   return batch;
 }
 
+// Row i of the diagonals of x y^T (x, y: m x n, row-major): *up = sum_j x[i, j] y[i+1, j] (0 for
+// the last row), *mid = sum_j x[i, j] y[i, j], *down = sum_j x[i, j] y[i-1, j] (0 for the first).
+template <typename T>
+void TridiagonalOfProductRow(const T* x, const T* y, int64_t m, int64_t n, int64_t i, T* up, T* mid,
+                             T* down) {
+  T u = 0, c = 0, d = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const T xij = x[i * n + j];
+    if (i + 1 < m) u += xij * y[(i + 1) * n + j];
+    c += xij * y[i * n + j];
+    if (i > 0) d += xij * y[(i - 1) * n + j];
+  }
+  *up = u;
+  *mid = c;
+  *down = d;
+}
+
 class TridiagonalMatMulOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -135,20 +152,13 @@ class TridiagonalMatMulGradOp final : public OpKernel {
         T* dsub = outs[2]->flat<T>().data() + b * m;
         T* dx = outs[3]->flat<T>().data() + b * m * n;
         for (int64_t i = 0; i < m; ++i) {
-          T s_up = 0, s_main = 0, s_down = 0;
+          TridiagonalOfProductRow(g, x, m, n, i, &dsup[i], &dmain[i], &dsub[i]);
           for (int64_t j = 0; j < n; ++j) {
-            const T gij = g[i * n + j];
-            if (i + 1 < m) s_up += gij * x[(i + 1) * n + j];
-            s_main += gij * x[i * n + j];
-            if (i > 0) s_down += gij * x[(i - 1) * n + j];
-            T v = main[i] * gij;
+            T v = main[i] * g[i * n + j];
             if (i > 0) v += sup[i - 1] * g[(i - 1) * n + j];
             if (i + 1 < m) v += sub[i + 1] * g[(i + 1) * n + j];
             dx[i * n + j] = v;
           }
-          dsup[i] = s_up;
-          dmain[i] = s_main;
-          dsub[i] = s_down;
         }
       }
       return absl::OkStatus();
@@ -215,16 +225,7 @@ class TridiagonalOfProductOp final : public OpKernel {
         const T* y = ctx.input(1).flat<T>().data() + b * m * n;
         T* d = out->flat<T>().data() + b * 3 * m;
         for (int64_t i = 0; i < m; ++i) {
-          T up = 0, mid = 0, down = 0;
-          for (int64_t j = 0; j < n; ++j) {
-            const T xij = x[i * n + j];
-            if (i + 1 < m) up += xij * y[(i + 1) * n + j];
-            mid += xij * y[i * n + j];
-            if (i > 0) down += xij * y[(i - 1) * n + j];
-          }
-          d[i] = up;
-          d[m + i] = mid;
-          d[2 * m + i] = down;
+          TridiagonalOfProductRow(x, y, m, n, i, &d[i], &d[m + i], &d[2 * m + i]);
         }
       }
       return absl::OkStatus();
