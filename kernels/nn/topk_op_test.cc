@@ -92,6 +92,30 @@ TEST(TopKOpTest, PartOfRowWithNaNIsTensorFlowsOrder) {
   ExpectTensorEqual(out4[1], I32({11, 10, 9, 8}, TensorShape({4})));
 }
 
+// k near half the columns, every third element NaN (TensorFlow 2.21's indices): the bounded
+// heap's replacements decide where NaN lands.
+TEST(TopKOpTest, HalfOfRowWithManyNaNIsTensorFlowsOrder) {
+  struct Case {
+    int64_t cols, k;
+    std::vector<int32_t> indices;
+  };
+  const std::vector<Case> cases = {
+      {33, 16, {1, 4, 11, 5, 15, 9, 3, 7, 14, 8, 2, 12, 13, 6, 0, 10}},
+      {64, 30, {1,  4,  7,  11, 5,  27, 15, 9,  26, 3,  14, 8,  2, 10, 13,
+                16, 19, 21, 32, 20, 28, 30, 24, 18, 25, 12, 29, 6, 17, 22}}};
+  for (const Case& c : cases) {
+    std::vector<float> row(c.cols);
+    for (int64_t i = 0; i < c.cols; ++i) {
+      row[i] = i % 3 == 1 ? kNaN : static_cast<float>((i * 37) % 17 - 8);
+    }
+    OpTester t("TopKV2");
+    t.Attr("T", DT_FLOAT).Input(F(row, TensorShape({c.cols})));
+    t.Input(Tensor::Scalar<int32_t>(static_cast<int32_t>(c.k)));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[1], I32(c.indices, TensorShape({c.k})));
+  }
+}
+
 // k == 1 (TensorFlow 2.21's results): its Eigen maximum skips NaN inside whole 8-float vectors
 // and keeps a NaN left last in the tail, whose index is then 0.
 TEST(TopKOpTest, TopOneWithNaNIsTensorFlows) {
