@@ -8,6 +8,8 @@
     implementation and GFLOP/s per convolution under --convs.
   - ONNX Runtime (--ort): the same model converted by tf2onnx (suite_models.make_onnx) with ORT's
     profiler (ORT_ENABLE_ALL), the median (--min: fastest) per node over the runs, summed by op.
+    With --convs too, the convolutions of both engines matched by shape (channels, output size,
+    window), Rill's oneDNN primitive time beside ORT's Conv node, the largest differences first.
 
     bazel build -c opt //tools/session_runner
     python3 tools/bench/op_breakdown.py EfficientNetB0 [--threads 1] [--reps 20] [--ort] [--convs]
@@ -48,6 +50,11 @@ def conv_kind(groups, ic, oc, oh, ow, kh, kw):
     if kh > 1 or kw > 1:
         return "conv k>1"
     return "conv 1x1 expand" if oc > ic else "conv 1x1 project"
+
+
+def conv_key(depthwise, ic, oc, oh, ow, kh, kw):
+    """A convolution's shape, as both engines' convolutions are matched by it."""
+    return ("dw " if depthwise else "") + "%d->%d %dx%d k%dx%d" % (ic, oc, oh, ow, kh, kw)
 
 
 def rill(runner, name, threads, reps, show_convs, pick, traces):
@@ -101,32 +108,43 @@ def rill(runner, name, threads, reps, show_convs, pick, traces):
     for op, (n, us) in sorted(by_op.items(), key=lambda kv: -kv[1][1]):
         if us >= 0.005 * total:
             print("  %-34s %4d nodes %8.0f  %5.1f%%" % (op, n, us, 100 * us / total))
-    # oneDNN's convolutions: the same sequence each run; position k of every run is one node.
+    # oneDNN's convolutions. The executor's order of independent nodes can change from run to run
+    # (inception branches), so a convolution is its descriptor and its rank among the
+    # convolutions of that descriptor in its run, not its position in the run.
     convs = [l.strip().split(",") for l in out.stdout.splitlines() + out.stderr.splitlines()
              if l.startswith("onednn_verbose,exec,cpu,convolution")]
     per_run = len(convs) // (reps + 3) if convs else 0
     if not per_run:
-        return
+        return {}
     times = collections.defaultdict(list)
-    for i, f in enumerate(convs[-per_run * reps:]):
-        times[i % per_run].append(float(f[-1]) * 1e3)
+    timed = convs[-per_run * reps:]
+    for r in range(reps):
+        seen = collections.Counter()
+        for f in timed[r * per_run:(r + 1) * per_run]:
+            times[(f[-2], seen[f[-2]])].append(float(f[-1]) * 1e3)
+            seen[f[-2]] += 1
     kinds = collections.defaultdict(float)
+    shapes = collections.defaultdict(lambda: [0, 0.0])
     rows = []
-    for k in range(per_run):
-        f = convs[len(convs) - per_run + k]
-        m = CONV_RE.match(f[-2])
+    impl = {f[-2]: f[4] for f in timed}
+    for (desc, _), ts in sorted(times.items()):
+        m = CONV_RE.match(desc)
         g, ic, oc, ih, oh, kh, iw, ow, kw = [int(m.group(i) or 1) for i in (1, 3, 4, 5, 6, 7, 8, 9,
                                                                             10)]
-        us = pick(times[k])
+        us = pick(ts)
         kinds[conv_kind(g, ic, oc, oh, ow, kh, kw)] += us
+        key = conv_key(g > 1, ic, oc, oh, ow, kh, kw)
+        shapes[key][0] += 1
+        shapes[key][1] += us
         flop = 2.0 * oh * ow * oc * (ic // g) * kh * kw
-        rows.append((f[4], f[-2], us, flop / us / 1e3 if us > 0 else 0.0))
+        rows.append((impl[desc], desc, us, flop / us / 1e3 if us > 0 else 0.0))
     print("  oneDNN convolutions by kind, %s of %d runs (us):" % (pick.__name__, reps))
     for kind, us in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print("    %-44s %8.0f" % (kind, us))
     if show_convs:
         for impl, desc, us, gflops in rows:
             print("    %-24s %-66s %7.1f us %6.1f GFLOP/s" % (impl, desc, us, gflops))
+    return shapes
 
 
 def ort(name, threads, reps, pick):
@@ -136,7 +154,7 @@ def ort(name, threads, reps, pick):
     onnx = suite_models.make_onnx(name)
     if onnx is None:
         print("ONNX Runtime: tf2onnx could not convert %s" % name)
-        return
+        return {}
     x = np.load(p["x"])
     o = ort_lib.SessionOptions()
     o.intra_op_num_threads = o.inter_op_num_threads = threads
@@ -152,9 +170,17 @@ def ort(name, threads, reps, pick):
         events = json.load(f)
     os.remove(path)
     per_node = collections.defaultdict(list)
+    conv_shape = {}  # node -> conv_key of a Conv / FusedConv (shapes NCHW, weights OIHW)
     for e in events:
         if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
-            per_node[(e["name"], e["args"].get("op_name", "?"))].append(e["dur"])
+            op = e["args"].get("op_name", "?")
+            per_node[(e["name"], op)].append(e["dur"])
+            dims = [list(t.values())[0] for t in e["args"].get("input_type_shape", [])]
+            outs = [list(t.values())[0] for t in e["args"].get("output_type_shape", [])]
+            if op in ("Conv", "FusedConv") and len(dims) >= 2 and len(dims[0]) == 4 and outs:
+                x, w, y = dims[0], dims[1], outs[0]
+                conv_shape[e["name"]] = conv_key(w[1] == 1 and x[1] > 1, x[1], w[0], y[2], y[3],
+                                                 w[2], w[3])
     by_op = collections.defaultdict(float)
     for (_, op), durs in per_node.items():
         by_op[op] += pick(durs)
@@ -164,6 +190,27 @@ def ort(name, threads, reps, pick):
     for op, us in sorted(by_op.items(), key=lambda kv: -kv[1]):
         if us >= 0.005 * total:
             print("  %-34s %8.0f  %5.1f%%" % (op, us, 100 * us / total))
+    shapes = collections.defaultdict(lambda: [0, 0.0])
+    for (node, _), durs in per_node.items():
+        if node in conv_shape:
+            shapes[conv_shape[node]][0] += 1
+            shapes[conv_shape[node]][1] += pick(durs)
+    return shapes
+
+
+def compare_convs(rill_shapes, ort_shapes, top):
+    """Convolutions by shape, oneDNN's primitive time in Rill beside ONNX Runtime's Conv node
+    (which includes its fused activation and residual sum), the largest differences first."""
+    keys = set(rill_shapes) | set(ort_shapes)
+    diff = lambda k: rill_shapes.get(k, (0, 0.0))[1] - ort_shapes.get(k, (0, 0.0))[1]
+    print("  convolutions by shape, Rill's oneDNN time against ONNX Runtime's (us):")
+    print("    %-32s %4s %8s %4s %8s %8s" % ("shape", "n", "Rill", "n", "ORT", "Rill-ORT"))
+    for k in sorted(keys, key=lambda k: -abs(diff(k)))[:top]:
+        r, o = rill_shapes.get(k, (0, 0.0)), ort_shapes.get(k, (0, 0.0))
+        print("    %-32s %4d %8.0f %4d %8.0f %8.0f" % (k, r[0], r[1], o[0], o[1], diff(k)))
+    print("    %-32s %4d %8.0f %4d %8.0f" % (
+        "all", sum(v[0] for v in rill_shapes.values()), sum(v[1] for v in rill_shapes.values()),
+        sum(v[0] for v in ort_shapes.values()), sum(v[1] for v in ort_shapes.values())))
 
 
 def main():
@@ -185,9 +232,11 @@ def main():
     if a.model not in suite_models.MODELS:
         ap.error("unknown model %s" % a.model)
     pick = min if a.min else statistics.median
-    rill(a.runner, a.model, a.threads, a.reps, a.convs, pick, a.traces)
+    rill_shapes = rill(a.runner, a.model, a.threads, a.reps, a.convs, pick, a.traces)
     if a.ort:
-        ort(a.model, a.threads, a.reps, pick)
+        ort_shapes = ort(a.model, a.threads, a.reps, pick)
+        if a.convs and rill_shapes and ort_shapes:
+            compare_convs(rill_shapes, ort_shapes, 15)
     return 0
 
 
