@@ -23,6 +23,7 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/simd_dispatch.h"
 #include "kernels/nn/pool_geometry.h"
 #include "ops/window_geometry.h"
 
@@ -93,6 +95,96 @@ void SpatialPool(const PoolGeometry& g, const T* in, T* out, int64_t begin, int6
   }
 }
 
+// Float windows with the accumulators in vector registers: SpatialPool<kMax, float>'s
+// operations in its order (each channel starts from 0, or the lowest float for max, takes the
+// window's in-bounds elements row by row and is divided by their count), so the results are the
+// same bits; only the loop nest differs (SpatialPool loads and stores a channel vector of
+// partial results at every tap). Channels run in blocks of 64 (four AVX-512 vectors; eight AVX2,
+// sixteen SSE2 registers), then 16, then a last block of 16 ending at the last channel
+// (overlapping the one before); fewer than 16 channels in all run one by one. GCC vector
+// extensions, compiled at the clone's width by RunSimd. Faster than oneDNN 2.6's jit pooling
+// (average excluding padding), whose results are the same bits (docs/performance.md,
+// "Pooling").
+using PoolVec = float __attribute__((vector_size(64)));  // 16 floats
+
+template <bool kMax, int kVecs>
+inline void PoolChannelBlock(const float* base, int64_t row_stride, int64_t depth, int64_t rows,
+                             int64_t cols, float count, float* dst) {
+  PoolVec acc[kVecs];
+  const float init = kMax ? std::numeric_limits<float>::lowest() : 0.0f;
+#pragma GCC unroll 4
+  for (int k = 0; k < kVecs; ++k) acc[k] = PoolVec{} + init;
+  for (int64_t h = 0; h < rows; ++h) {
+    const float* src = base + h * row_stride;
+    for (int64_t w = 0; w < cols; ++w, src += depth) {
+#pragma GCC unroll 4
+      for (int k = 0; k < kVecs; ++k) {
+        PoolVec v;
+        std::memcpy(&v, src + 16 * k, sizeof(v));
+        if constexpr (kMax) {
+          acc[k] = acc[k] < v ? v : acc[k];  // a NaN input compares false and stays out
+        } else {
+          acc[k] += v;
+        }
+      }
+    }
+  }
+#pragma GCC unroll 4
+  for (int k = 0; k < kVecs; ++k) {
+    if constexpr (!kMax) acc[k] = acc[k] / count;
+    std::memcpy(dst + 16 * k, &acc[k], sizeof(PoolVec));
+  }
+}
+
+// Output pixels [begin, end) of a float spatial pooling; see PoolChannelBlock.
+template <bool kMax>
+void SpatialPoolFloat(const PoolGeometry& g, const float* in, float* out, int64_t begin,
+                      int64_t end) {
+  const int64_t row_stride = g.in_w * g.depth;
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t n = p / (g.out_h * g.out_w);
+    const int64_t oh = (p / g.out_w) % g.out_h;
+    const int64_t ow = p % g.out_w;
+    const int64_t h0 = std::max<int64_t>(0, oh * g.stride_h - g.pad_h);
+    const int64_t h1 = std::min(g.in_h, oh * g.stride_h - g.pad_h + g.k_h);
+    const int64_t w0 = std::max<int64_t>(0, ow * g.stride_w - g.pad_w);
+    const int64_t w1 = std::min(g.in_w, ow * g.stride_w - g.pad_w + g.k_w);
+    const int64_t rows = std::max<int64_t>(0, h1 - h0);
+    const int64_t cols = std::max<int64_t>(0, w1 - w0);
+    const float count = static_cast<float>(rows * cols);
+    const float* base = in + ((n * g.in_h + h0) * g.in_w + w0) * g.depth;
+    float* dst = out + p * g.depth;
+    int64_t c = 0;
+    for (; c + 64 <= g.depth; c += 64) {
+      PoolChannelBlock<kMax, 4>(base + c, row_stride, g.depth, rows, cols, count, dst + c);
+    }
+    for (; c + 16 <= g.depth; c += 16) {
+      PoolChannelBlock<kMax, 1>(base + c, row_stride, g.depth, rows, cols, count, dst + c);
+    }
+    if (c == g.depth) continue;
+    if (g.depth >= 16) {  // the last 16 channels, some again: the same values are stored twice
+      PoolChannelBlock<kMax, 1>(base + g.depth - 16, row_stride, g.depth, rows, cols, count,
+                                dst + g.depth - 16);
+      continue;
+    }
+    float acc[16];  // fewer than 16 channels in all
+    std::fill_n(acc, g.depth, kMax ? std::numeric_limits<float>::lowest() : 0.0f);
+    for (int64_t h = 0; h < rows; ++h) {
+      const float* src = base + h * row_stride;
+      for (int64_t w = 0; w < cols; ++w, src += g.depth) {
+        for (int64_t j = 0; j < g.depth; ++j) {
+          if constexpr (kMax) {
+            acc[j] = acc[j] < src[j] ? src[j] : acc[j];
+          } else {
+            acc[j] += src[j];
+          }
+        }
+      }
+    }
+    for (int64_t j = 0; j < g.depth; ++j) dst[j] = kMax ? acc[j] : acc[j] / count;
+  }
+}
+
 // Max over groups of k_d channels for pixels [begin, end).
 template <typename T>
 void DepthwiseMaxPool(const PoolGeometry& g, const T* in, T* out, int64_t begin, int64_t end) {
@@ -132,8 +224,17 @@ absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpe
     } else {
       // At the CPU's vector width (kernels/math_lib/simd_dispatch.h): the channel loops add,
       // compare and divide element by element, so every width gives the same results.
-      ctx.ParallelFor(pixels, g.k_h * g.k_w * g.depth, [&](int64_t begin, int64_t end) {
-        cwise_internal::RunSimdFor<T>([&] { SpatialPool<kMax, T>(g, x, y, begin, end); });
+      // Float: about 0.125 cycles per window element and channel (16 lanes, two vector loads
+      // and adds a cycle), so only pools of some 40 us and more split over the threads.
+      const int64_t cost = std::is_same_v<T, float>
+                               ? std::max<int64_t>(1, g.k_h * g.k_w * g.depth / 8)
+                               : g.k_h * g.k_w * g.depth;
+      ctx.ParallelFor(pixels, cost, [&](int64_t begin, int64_t end) {
+        if constexpr (std::is_same_v<T, float>) {
+          RunSimd([&] { SpatialPoolFloat<kMax>(g, x, y, begin, end); });
+        } else {
+          cwise_internal::RunSimdFor<T>([&] { SpatialPool<kMax, T>(g, x, y, begin, end); });
+        }
       });
     }
     return absl::OkStatus();

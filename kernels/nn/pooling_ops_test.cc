@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -129,6 +130,85 @@ TEST(PoolOpTest, EveryVectorWidthGivesTheSameResults) {
       EXPECT_EQ(std::memcmp(base[0].flat<float>().data(), wide[0].flat<float>().data(),
                             base[0].NumElements() * sizeof(float)),
                 0);
+    }
+  }
+}
+
+// A float pooling as TensorFlow defines it, one output element at a time: the window's
+// in-bounds elements row by row from 0 (the lowest float for max, which skips NaN), the average
+// divided by their count.
+std::vector<float> ReferencePool(bool max, const std::vector<float>& x, int64_t batch, int64_t h,
+                                 int64_t w, int64_t c, int64_t k, int64_t stride, int64_t pad_h,
+                                 int64_t pad_w, int64_t out_h, int64_t out_w) {
+  std::vector<float> out;
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t oh = 0; oh < out_h; ++oh) {
+      for (int64_t ow = 0; ow < out_w; ++ow) {
+        for (int64_t ch = 0; ch < c; ++ch) {
+          float acc = max ? std::numeric_limits<float>::lowest() : 0.f;
+          int64_t count = 0;
+          for (int64_t i = oh * stride - pad_h; i < oh * stride - pad_h + k; ++i) {
+            for (int64_t j = ow * stride - pad_w; j < ow * stride - pad_w + k; ++j) {
+              if (i < 0 || i >= h || j < 0 || j >= w) continue;
+              const float v = x[((n * h + i) * w + j) * c + ch];
+              acc = max ? (acc < v ? v : acc) : acc + v;
+              ++count;
+            }
+          }
+          out.push_back(max ? acc : acc / static_cast<float>(count));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// Float pooling keeps its window sums in vector registers in blocks of 64 and 16 channels and
+// a tail: every channel count, padding edge and vector width gives the reference's bits (-0,
+// infinities and NaN among the inputs).
+TEST(PoolOpTest, FloatWindowsMatchTheReferenceBitForBit) {
+  struct Window {
+    int64_t k, stride;
+    std::string padding;
+  };
+  const std::vector<Window> windows = {{3, 1, "SAME"},  {2, 2, "VALID"}, {3, 2, "SAME"},
+                                       {3, 2, "VALID"}, {1, 2, "VALID"}, {5, 1, "SAME"}};
+  const float specials[] = {-0.f, std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), 3e38f};
+  for (int64_t c : {1, 13, 16, 37, 64, 80, 150}) {
+    const int64_t batch = 2, h = 6, w = 7;
+    std::vector<float> v(batch * h * w * c);
+    for (size_t i = 0; i < v.size(); ++i) {
+      v[i] =
+          i % 41 == 7 ? specials[(i / 41) % 5] : static_cast<float>((i * 37) % 101) * 0.13f - 6.f;
+    }
+    const Tensor x = F(v, TensorShape({batch, h, w, c}));
+    for (const Window& win : windows) {
+      const bool same = win.padding == "SAME";
+      const int64_t out_h = same ? (h + win.stride - 1) / win.stride : (h - win.k) / win.stride + 1;
+      const int64_t out_w = same ? (w + win.stride - 1) / win.stride : (w - win.k) / win.stride + 1;
+      const int64_t pad_h =
+          same ? std::max<int64_t>(0, (out_h - 1) * win.stride + win.k - h) / 2 : 0;
+      const int64_t pad_w =
+          same ? std::max<int64_t>(0, (out_w - 1) * win.stride + win.k - w) / 2 : 0;
+      for (const bool max : {true, false}) {
+        const std::vector<float> want =
+            ReferencePool(max, v, batch, h, w, c, win.k, win.stride, pad_h, pad_w, out_h, out_w);
+        for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+          SCOPED_TRACE(std::string(max ? "MaxPool" : "AvgPool") + " c=" + std::to_string(c) +
+                       " k=" + std::to_string(win.k) + " s=" + std::to_string(win.stride) + " " +
+                       win.padding + " " + SimdLevelName(level));
+          ScopedSimdLevelForTesting cap(level);
+          RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                                    Pool(max ? "MaxPool" : "AvgPool", x, {1, win.k, win.k, 1},
+                                         {1, win.stride, win.stride, 1}, win.padding));
+          ASSERT_EQ(out[0].shape(), TensorShape({batch, out_h, out_w, c}));
+          EXPECT_EQ(
+              std::memcmp(out[0].flat<float>().data(), want.data(), want.size() * sizeof(float)),
+              0);
+        }
+      }
     }
   }
 }
