@@ -8,6 +8,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "core/variant.h"
 
@@ -86,7 +87,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
 absl::StatusOr<Tensor> Tensor::AllocateUninitialized(Allocator* allocator, DataType dtype,
                                                      const TensorShape& shape) {
   dtype = BaseType(dtype);
-  if (!IsSupportedDataType(dtype)) {
+  if (!IsStorableDataType(dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Cannot allocate a tensor of dtype ", DataTypeString(dtype)));
   }
@@ -243,9 +244,10 @@ void AppendV2(absl::Span<const T> v, const TensorShape& shape, int d, int64_t of
 std::string Tensor::SummarizeValuesV2(int summarize) const {
   std::string out;
   if (!IsInitialized()) return out;
-  absl::Status s = VisitDataType(dtype_, [&](auto tag) {
+  // A quantized element prints as its integer, as in TensorFlow.
+  absl::Status s = VisitDataType(QuantizedStorageType(dtype_), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    auto v = flat<T>();
+    const absl::Span<const T> v(static_cast<const T*>(raw_data()), NumElements());
     if (shape_.rank() == 0) {
       out = ElementStringV2(v[0]);
     } else {
@@ -262,9 +264,9 @@ std::string Tensor::SummarizeValues(int max_entries) const {
   if (!IsInitialized()) return out;
   const int64_t n = NumElements();
   const int64_t limit = std::min<int64_t>(n, max_entries);
-  absl::Status s = VisitDataType(dtype_, [&](auto tag) {
+  absl::Status s = VisitDataType(QuantizedStorageType(dtype_), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    auto v = flat<T>();
+    const absl::Span<const T> v(static_cast<const T*>(raw_data()), NumElements());
     const int rank = shape_.rank();
     for (int64_t i = 0; i < limit; ++i) {
       // Open a bracket for every dimension starting at this index (rank > 1 only, like TF).

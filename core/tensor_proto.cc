@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "google/protobuf/repeated_field.h"
 
@@ -91,6 +92,19 @@ absl::Status FillTyped(const TensorProto& p, Tensor& t) {
       return FillFromValues(
           p.string_val(), p.string_val_size(), t.flat<std::string>(),
           [](const auto& v, int64_t i) { return v.Get(i); }, "string_val");
+    case DT_QINT8:
+    case DT_QUINT8:
+    case DT_QINT16:
+    case DT_QUINT16:
+    case DT_QINT32:
+      // TensorFlow keeps quantized values in int_val, each truncated to the dtype's bits.
+      return VisitQuantizedType(t.dtype(), [&](auto tag) {
+        using Q = typename decltype(tag)::type;
+        return FillFromValues(
+            p.int_val(), p.int_val_size(), t.flat<Q>(),
+            [](const auto& v, int64_t i) { return Q(static_cast<typename Q::Storage>(v.Get(i))); },
+            "int_val");
+      });
     default:
       return absl::InvalidArgumentError(
           absl::StrCat("Cannot decode TensorProto of dtype ", DataTypeString(t.dtype())));
@@ -114,7 +128,7 @@ size_t BadBoolByte(const std::string& content) {
 
 bool TensorProtoValuesFit(const TensorProto& p) {
   const DataType dtype = p.dtype();
-  if (BaseType(dtype) == DT_VARIANT || IsRefType(dtype) || !IsSupportedDataType(dtype)) {
+  if (BaseType(dtype) == DT_VARIANT || IsRefType(dtype) || !IsStorableDataType(dtype)) {
     return false;
   }
   absl::StatusOr<TensorShape> shape = TensorShape::FromProto(p.tensor_shape());
@@ -140,6 +154,11 @@ bool TensorProtoValuesFit(const TensorProto& p) {
     case DT_INT8:
     case DT_UINT8:
     case DT_UINT16:
+    case DT_QINT8:
+    case DT_QUINT8:
+    case DT_QINT16:
+    case DT_QUINT16:
+    case DT_QINT32:
       values = p.int_val_size();
       break;
     case DT_INT64:
@@ -182,7 +201,7 @@ absl::StatusOr<Tensor> TensorFromProto(const TensorProto& proto, Allocator* allo
         "TensorProto of dtype variant is not supported: variant values (TensorLists) are "
         "runtime objects, made by ops such as TensorListReserve, not constants");
   }
-  if (IsRefType(dtype) || !IsSupportedDataType(dtype)) {
+  if (IsRefType(dtype) || !IsStorableDataType(dtype)) {
     return absl::InvalidArgumentError(absl::StrCat("TensorProto has unsupported dtype ",
                                                    DataTypeString(dtype),
                                                    " (a tensor value needs a storage dtype)"));
@@ -284,6 +303,19 @@ void TensorToProto(const Tensor& t, TensorProto* p, bool use_tensor_content) {
         p->add_dcomplex_val(c.imag());
       }
       break;
+    case DT_QINT8:
+    case DT_QUINT8:
+    case DT_QINT16:
+    case DT_QUINT16:
+    case DT_QINT32: {
+      absl::Status s = VisitQuantizedType(t.dtype(), [&](auto tag) {
+        using Q = typename decltype(tag)::type;
+        for (Q q : t.flat<Q>()) p->add_int_val(q.value);
+        return absl::OkStatus();
+      });
+      (void)s;  // the five quantized dtypes are all visited
+      break;
+    }
     default:
       break;
   }

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "core/quantized_types.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -122,6 +123,35 @@ TEST(TensorProtoTest, UnknownOrUnsupportedDtypeIsInvalidArgument) {
   p.set_dtype(DT_INVALID);
   EXPECT_THAT(TensorFromProto(p),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unsupported dtype")));
+}
+
+// As TensorFlow writes them: tensor_content (tf.constant of a quint8 array) or int_val, each
+// value truncated to the dtype's bits; padded with the last value like the other dtypes.
+TEST(TensorProtoTest, QuantizedDtypesReadContentAndIntVal) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Tensor u8, TensorFromProto(ParseText("dtype: DT_QUINT8 tensor_shape { dim { size: 3 } } "
+                                           "tensor_content: \"\\001\\002\\377\"")));
+  EXPECT_EQ(u8.dtype(), DT_QUINT8);
+  EXPECT_EQ(u8.flat<quint8>()[2].value, 255);
+  RILL_ASSERT_OK_AND_ASSIGN(
+      Tensor q16, TensorFromProto(ParseText("dtype: DT_QINT16 tensor_shape { dim { size: 3 } } "
+                                            "int_val: -2 int_val: 65537")));
+  EXPECT_EQ(q16.flat<qint16>()[0].value, -2);
+  EXPECT_EQ(q16.flat<qint16>()[1].value, 1);
+  EXPECT_EQ(q16.flat<qint16>()[2].value, 1);
+  for (bool content : {false, true}) {
+    Tensor q32(DT_QINT32, TensorShape({2}));
+    q32.flat<qint32>()[0] = qint32(-7);
+    q32.flat<qint32>()[1] = qint32(2147483647);
+    TensorProto p;
+    TensorToProto(q32, &p, content);
+    EXPECT_EQ(p.dtype(), DT_QINT32);
+    EXPECT_EQ(p.int_val_size(), content ? 0 : 2);
+    EXPECT_TRUE(TensorProtoValuesFit(p));
+    RILL_ASSERT_OK_AND_ASSIGN(Tensor back, TensorFromProto(p));
+    EXPECT_EQ(back.flat<qint32>()[0].value, -7);
+    EXPECT_EQ(back.flat<qint32>()[1].value, 2147483647);
+  }
 }
 
 TEST(TensorProtoTest, OverflowingShapeIsInvalidArgument) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/quantized_types.h"
 #include "core/status_matchers.h"
 #include "core/variant.h"
 #include "gmock/gmock.h"
@@ -103,9 +104,27 @@ TEST(TensorTest, DebugStringShowsNestedValues) {
 }
 
 TEST(TensorTest, UnsupportedDtypeIsInvalidArgument) {
-  EXPECT_THAT(Tensor::Allocate(CpuAllocator::Default(), DT_QINT8, {1}),
+  EXPECT_THAT(Tensor::Allocate(CpuAllocator::Default(), DT_FLOAT8_E5M2, {1}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Cannot allocate a tensor of dtype qint8")));
+                       HasSubstr("Cannot allocate a tensor of dtype float8_e5m2")));
+}
+
+TEST(TensorTest, QuantizedDtypesHoldTheirIntegersAndPrintThem) {
+  Tensor q8(DT_QINT8, TensorShape({3}));
+  EXPECT_EQ(q8.TotalBytes(), 3u);
+  q8.flat<qint8>()[0] = qint8(-128);
+  q8.flat<qint8>()[1] = qint8(0);
+  q8.flat<qint8>()[2] = qint8(127);
+  EXPECT_EQ(q8.DebugString(), "Tensor<type: qint8 shape: [3] values: -128 0 127>");
+  Tensor u8(DT_QUINT8, TensorShape({2, 2}));
+  for (int i = 0; i < 4; ++i) u8.flat<quint8>()[i] = quint8(static_cast<uint8_t>(250 + i));
+  EXPECT_EQ(u8.SummarizeValues(10), "[250 251][252 253]");
+  EXPECT_EQ(u8.SummarizeValuesV2(10), "[[250 251]\n [252 253]]");
+  Tensor q32(DT_QINT32, TensorShape({}));
+  q32.flat<qint32>()[0] = qint32(-2147483647 - 1);
+  EXPECT_EQ(q32.SummarizeValues(3), "-2147483648");
+  EXPECT_EQ(Tensor(DT_QUINT16, TensorShape({2})).TotalBytes(), 4u);
+  EXPECT_EQ(Tensor(DT_QINT16, TensorShape({2})).SummarizeValues(3), "0 0");
 }
 
 TEST(TensorTest, FromVectorFillsInRowMajorOrder) {

@@ -100,6 +100,7 @@ int DataTypeSize(DataType dt) {
     case DT_FLOAT:
     case DT_INT32:
     case DT_UINT32:
+    case DT_QINT32:
       return 4;
     case DT_DOUBLE:
     case DT_INT64:
@@ -110,10 +111,14 @@ int DataTypeSize(DataType dt) {
     case DT_BFLOAT16:
     case DT_INT16:
     case DT_UINT16:
+    case DT_QINT16:
+    case DT_QUINT16:
       return 2;
     case DT_INT8:
     case DT_UINT8:
     case DT_BOOL:
+    case DT_QINT8:
+    case DT_QUINT8:
       return 1;
     case DT_COMPLEX128:
       return 16;
@@ -122,7 +127,18 @@ int DataTypeSize(DataType dt) {
   }
 }
 
+// The quantized dtypes have sizes but are left out here: core/quantized_types.h says why.
 bool IsSupportedDataType(DataType dt) {
+  switch (BaseType(dt)) {
+    case DT_QINT8:
+    case DT_QUINT8:
+    case DT_QINT16:
+    case DT_QUINT16:
+    case DT_QINT32:
+      return false;
+    default:
+      break;
+  }
   return DataTypeSize(dt) > 0 || BaseType(dt) == DT_STRING || BaseType(dt) == DT_VARIANT;
 }
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/allocator.h"
+#include "core/quantized_types.h"
 #include "core/tensor_proto.h"
 #include "kernels/framework/constant_value.h"
 #include "kernels/framework/kernel_registry.h"
@@ -37,8 +38,10 @@ class ConstOp final : public OpKernel {
   Tensor tensor_;  // Never written after construction; shared with every run's output.
 };
 
-REGISTER_KERNEL(
-    KernelDefBuilder("Const").Device(kDeviceCpu).TypeConstraint("dtype", StorableTypes()), ConstOp);
+REGISTER_KERNEL(KernelDefBuilder("Const")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", WithQuantizedTypes(StorableTypes())),
+                ConstOp);
 // int32 on a GPU lives on the host (TensorFlow's HostConstantOp): an int32 Const follows its
 // consumer onto the GPU (a shape into Reshape, a loop counter's step inside a while loop) without
 // a transfer. NeedsCuda: real GPUs only.

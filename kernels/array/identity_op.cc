@@ -5,6 +5,7 @@
 // the variable. All cheap.
 #include <vector>
 
+#include "core/quantized_types.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 
@@ -47,9 +48,10 @@ class NoOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-REGISTER_KERNEL(
-    KernelDefBuilder("Identity").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
-    IdentityOp);
+REGISTER_KERNEL(KernelDefBuilder("Identity")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", WithQuantizedTypes(PassThroughTypes())),
+                IdentityOp);
 REGISTER_KERNEL(
     KernelDefBuilder("IdentityN").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     IdentityOp);

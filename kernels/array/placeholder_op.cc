@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/partial_tensor_shape.h"
+#include "core/quantized_types.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 
@@ -71,7 +72,9 @@ class PlaceholderWithDefaultOp final : public OpKernel {
 
 REGISTER_KERNEL(
     // Resource and variant placeholders too: frozen TF2 loops leave unused variant ones.
-    KernelDefBuilder("Placeholder").Device(kDeviceCpu).TypeConstraint("dtype", PassThroughTypes()),
+    KernelDefBuilder("Placeholder")
+        .Device(kDeviceCpu)
+        .TypeConstraint("dtype", WithQuantizedTypes(PassThroughTypes())),
     PlaceholderOp);
 // PlaceholderV2: Placeholder's name in TF1 graphs of GraphDef versions 21 to 22.
 REGISTER_KERNEL(KernelDefBuilder("PlaceholderV2")

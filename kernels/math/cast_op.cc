@@ -2,13 +2,16 @@
 // kernel gives them on x86: float -> integer truncates toward zero, and a NaN or out-of-range
 // value becomes the integer type's minimum (what the hardware conversion returns; C++ leaves it
 // undefined, so it is spelled out); narrower integers wrap; anything -> bool is `!= 0`;
-// half/bfloat16 go through float; complex -> real or bool keeps the real part.
+// half/bfloat16 go through float; complex -> real or bool keeps the real part. A quantized dtype
+// (qint8, quint8, qint16, quint16, qint32) casts as the integer it holds, both ways, as
+// TensorFlow's does: float 300.7 -> qint8 is 44, quint8 200 -> float is 200.
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 
@@ -79,17 +82,17 @@ class CastOp final : public OpKernel {
       return absl::OkStatus();
     }
     RILL_ASSIGN_OR_RETURN(Tensor * y, ctx.allocate_output(0, x.shape()));
-    return VisitDataType(x.dtype(), [&](auto src_tag) -> absl::Status {
+    return VisitDataType(QuantizedStorageType(x.dtype()), [&](auto src_tag) -> absl::Status {
       using Src = typename decltype(src_tag)::type;
-      return VisitDataType(y->dtype(), [&](auto dst_tag) -> absl::Status {
+      return VisitDataType(QuantizedStorageType(y->dtype()), [&](auto dst_tag) -> absl::Status {
         using Dst = typename decltype(dst_tag)::type;
         if constexpr (std::is_same_v<Src, std::string> || std::is_same_v<Dst, std::string>) {
           return absl::UnimplementedError(absl::StrCat("Cast ", DataTypeString(x.dtype()), " to ",
                                                        DataTypeString(y->dtype()),
                                                        " is not supported"));
         } else {
-          const Src* in = x.flat<Src>().data();
-          Dst* out = y->flat<Dst>().data();
+          const Src* in = static_cast<const Src*>(x.raw_data());
+          Dst* out = static_cast<Dst*>(y->raw_data());
           ctx.ParallelFor(x.NumElements(), 2, [&](int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) out[i] = CastValue<Dst, Src>(in[i]);
           });
@@ -102,9 +105,9 @@ class CastOp final : public OpKernel {
 };
 
 const std::vector<DataType>& CastTypes() {
-  static const auto* types =
-      new std::vector<DataType>{DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT8,      DT_INT16,     DT_INT32,
-                                DT_INT64, DT_UINT8, DT_BOOL,   DT_COMPLEX64, DT_COMPLEX128};
+  static const auto* types = new std::vector<DataType>(
+      WithQuantizedTypes({DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+                          DT_UINT8, DT_BOOL, DT_COMPLEX64, DT_COMPLEX128}));
   return *types;
 }
 

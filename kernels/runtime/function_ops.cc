@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 
@@ -49,11 +50,14 @@ class RetvalOp final : public OpKernel {
   int64_t index_ = 0;
 };
 
-REGISTER_KERNEL(KernelDefBuilder("_Arg").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
+REGISTER_KERNEL(KernelDefBuilder("_Arg")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", WithQuantizedTypes(PassThroughTypes())),
                 ArgOp);
-REGISTER_KERNEL(
-    KernelDefBuilder("_Retval").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
-    RetvalOp);
+REGISTER_KERNEL(KernelDefBuilder("_Retval")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", WithQuantizedTypes(PassThroughTypes())),
+                RetvalOp);
 
 }  // namespace
 }  // namespace rill

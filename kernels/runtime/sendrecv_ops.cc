@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/type_lists.h"
 #include "kernels/runtime/sendrecv_key.h"
@@ -65,17 +66,21 @@ class RecvOp final : public AsyncOpKernel {
   std::string key_;
 };
 
-REGISTER_KERNEL(
-    KernelDefBuilder("_Send").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()), SendOp);
-REGISTER_KERNEL(
-    KernelDefBuilder("_Recv").Device(kDeviceCpu).TypeConstraint("tensor_type", PassThroughTypes()),
-    RecvOp);
-REGISTER_KERNEL(
-    KernelDefBuilder("_HostSend").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
-    SendOp);
+REGISTER_KERNEL(KernelDefBuilder("_Send")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", WithQuantizedTypes(PassThroughTypes())),
+                SendOp);
+REGISTER_KERNEL(KernelDefBuilder("_Recv")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("tensor_type", WithQuantizedTypes(PassThroughTypes())),
+                RecvOp);
+REGISTER_KERNEL(KernelDefBuilder("_HostSend")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", WithQuantizedTypes(PassThroughTypes())),
+                SendOp);
 REGISTER_KERNEL(KernelDefBuilder("_HostRecv")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("tensor_type", PassThroughTypes()),
+                    .TypeConstraint("tensor_type", WithQuantizedTypes(PassThroughTypes())),
                 RecvOp);
 
 }  // namespace

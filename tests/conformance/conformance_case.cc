@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "core/types.h"
@@ -109,10 +110,11 @@ std::string CompareTensors(int output, const Tensor& got, const Tensor& want, do
                         want.shape().DebugString());
   }
   std::string mismatch;
-  absl::Status visited = VisitDataType(got.dtype(), [&](auto tag) -> absl::Status {
+  // Quantized elements compare (exactly) as the integers they hold.
+  absl::Status visited = VisitDataType(QuantizedStorageType(got.dtype()), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto g = got.flat<T>();
-    const auto w = want.flat<T>();
+    const absl::Span<const T> g(static_cast<const T*>(got.raw_data()), got.NumElements());
+    const absl::Span<const T> w(static_cast<const T*>(want.raw_data()), want.NumElements());
     for (int64_t i = 0; i < got.NumElements(); ++i) {
       if (!ElementMatches<T>(g[i], w[i], rtol, atol)) {
         mismatch = absl::StrCat("output ", output, " element ", i, ": got ", Show<T>(g[i]),

@@ -503,17 +503,23 @@ absl::StatusOr<std::string> WriteDescr(const Tensor& t, size_t* string_width) {
       return std::string("<f4");
     case DT_DOUBLE:
       return std::string("<f8");
+    // A quantized tensor is written as its integers, as TensorFlow's session.run returns it.
     case DT_INT8:
+    case DT_QINT8:
       return std::string("|i1");
     case DT_INT16:
+    case DT_QINT16:
       return std::string("<i2");
     case DT_INT32:
+    case DT_QINT32:
       return std::string("<i4");
     case DT_INT64:
       return std::string("<i8");
     case DT_UINT8:
+    case DT_QUINT8:
       return std::string("|u1");
     case DT_UINT16:
+    case DT_QUINT16:
       return std::string("<u2");
     case DT_UINT32:
       return std::string("<u4");

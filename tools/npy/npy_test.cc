@@ -14,6 +14,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "core/status_matchers.h"
 #include "core/tensor.h"
 #include "core/types.h"
@@ -246,6 +247,21 @@ TEST(NpyWriteTest, HeaderLayout) {
   EXPECT_EQ(bytes.size(), 128 + 24);
   EXPECT_EQ(bytes[127], '\n');
   EXPECT_EQ(static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8, 118);
+}
+
+// session.run returns a quantized output as numpy's plain integers (quint8 as uint8, qint32 as
+// int32), so that is what --output_dir writes.
+TEST(NpyWriteTest, QuantizedDtypesAreWrittenAsTheirIntegers) {
+  Tensor q(DT_QUINT8, TensorShape({2}));
+  q.flat<quint8>()[0] = quint8(7);
+  q.flat<quint8>()[1] = quint8(255);
+  RILL_ASSERT_OK_AND_ASSIGN(std::string bytes, SerializeNpy(q));
+  EXPECT_THAT(bytes, HasSubstr("'descr': '|u1'"));
+  EXPECT_EQ(bytes.substr(bytes.size() - 2), std::string("\x07\xff", 2));
+  RILL_ASSERT_OK_AND_ASSIGN(bytes, SerializeNpy(Tensor(DT_QINT32, TensorShape({1}))));
+  EXPECT_THAT(bytes, HasSubstr("'descr': '<i4'"));
+  RILL_ASSERT_OK_AND_ASSIGN(bytes, SerializeNpy(Tensor(DT_QINT16, TensorShape({1}))));
+  EXPECT_THAT(bytes, HasSubstr("'descr': '<i2'"));
 }
 
 TEST(NpyWriteTest, StringsAreWrittenAsBytesOfTheLongestLength) {

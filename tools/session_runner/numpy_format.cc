@@ -13,6 +13,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 
 namespace rill {
 namespace {
@@ -403,10 +404,12 @@ std::vector<std::string> ElementStrings(const Tensor& t, const std::vector<int64
       return FormatComplex(re, im, ComplexKind(t));
     }
     default: {
-      absl::Status s = VisitDataType(t.dtype(), [&](auto tag) {
+      // Integers; a quantized dtype prints as its integers, as numpy prints what session.run
+      // returns for it.
+      absl::Status s = VisitDataType(QuantizedStorageType(t.dtype()), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_integral_v<T>) {
-          auto f = t.flat<T>();
+          const T* f = static_cast<const T*>(t.raw_data());
           for (int64_t o : offs) {
             if constexpr (std::is_same_v<T, uint64_t>) {
               out.push_back(absl::StrCat(f[o]));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/quantized_types.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -19,6 +20,18 @@ TEST(NumpyFormatTest, FloatsKeepTheDotAndAlign) {
   EXPECT_EQ(FormatLikeNumpy(Tensor::FromVector<float>({0.1f, 0.25f}, TensorShape({2}))),
             "[0.1  0.25]");
   EXPECT_EQ(FormatLikeNumpy(Tensor::Scalar<float>(3.5f)), "3.5");
+}
+
+// numpy's str of what session.run returns for a qint8 / quint16 output (their integers).
+TEST(NumpyFormatTest, QuantizedDtypesPrintTheirIntegers) {
+  Tensor q(DT_QINT8, TensorShape({3}));
+  q.flat<qint8>()[0] = qint8(-128);
+  q.flat<qint8>()[1] = qint8(5);
+  q.flat<qint8>()[2] = qint8(127);
+  EXPECT_EQ(FormatLikeNumpy(q), "[-128    5  127]");
+  Tensor u(DT_QUINT16, TensorShape({}));
+  u.flat<quint16>()[0] = quint16(65535);
+  EXPECT_EQ(FormatLikeNumpy(u), "65535");
 }
 
 TEST(NumpyFormatTest, ScientificWhenMagnitudesCallForIt) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "core/bounded_file.h"
+#include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
@@ -183,6 +185,30 @@ std::string Resolve(const std::string& name,
   return it == keys.end() ? name : it->second.name();
 }
 
+// The quantized dtype of each Placeholder (or signature input) that has one: a .npy file holds
+// a quantized tensor as its plain integers (as numpy holds what session.run returns), so a feed
+// of the matching integer dtype is retagged, as TensorFlow's session.run converts a numpy feed.
+using QuantizedFeeds = std::map<std::string, DataType>;
+
+void AddQuantizedPlaceholders(const GraphDef& graph, QuantizedFeeds* out) {
+  for (const NodeDef& n : graph.node()) {
+    auto dtype = n.attr().find("dtype");
+    if (n.op() == "Placeholder" && dtype != n.attr().end() &&
+        IsQuantizedDataType(dtype->second.type())) {
+      (*out)[n.name()] = dtype->second.type();
+      (*out)[n.name() + ":0"] = dtype->second.type();
+    }
+  }
+}
+
+Tensor AsFedDtype(Tensor t, const std::string& name, const QuantizedFeeds& quantized) {
+  auto it = quantized.find(name);
+  if (it == quantized.end() || t.dtype() != QuantizedStorageType(it->second)) return t;
+  Tensor q(it->second, t.shape());
+  if (t.TotalBytes() > 0) std::memcpy(q.raw_data(), t.raw_data(), t.TotalBytes());
+  return q;
+}
+
 absl::Status Main(const RunnerArgs& args) {
   RILL_RETURN_IF_ERROR(CheckDirectoryFlag("--output_dir", args.output_dir));
   RILL_RETURN_IF_ERROR(CheckDirectoryFlag("--dump_partitions", args.dump_partitions));
@@ -208,6 +234,7 @@ absl::Status Main(const RunnerArgs& args) {
   options.check_feed_shapes = !args.no_feed_shape_check;
   std::unique_ptr<Session> session;
   SignatureDef signature;  // empty without a SavedModel
+  QuantizedFeeds quantized_feeds;
   if (!args.saved_model_dir.empty()) {
     RILL_ASSIGN_OR_RETURN(LoadedSavedModel model,
                           LoadSavedModel(options, args.saved_model_dir, args.tag_set));
@@ -218,6 +245,9 @@ absl::Status Main(const RunnerArgs& args) {
       return sig.status();  // asked for by name
     }
     session = std::move(model.session);
+    for (const auto& [key, info] : signature.inputs()) {
+      if (IsQuantizedDataType(info.dtype())) quantized_feeds[info.name()] = info.dtype();
+    }
     if (args.list_devices) PrintDevices(*session);
   } else {
     RILL_ASSIGN_OR_RETURN(GraphDef graph, ReadGraph(args.graph, args.tag_set));
@@ -232,6 +262,7 @@ absl::Status Main(const RunnerArgs& args) {
     }
     RILL_ASSIGN_OR_RETURN(session, Session::New(options));
     if (args.list_devices) PrintDevices(*session);
+    AddQuantizedPlaceholders(graph, &quantized_feeds);
     RILL_RETURN_IF_ERROR(session->Create(graph));
     if (!args.checkpoint.empty()) {
       // A TF1 Saver's restore: its filename tensor and restore op (Saver.restore).
@@ -248,7 +279,8 @@ absl::Status Main(const RunnerArgs& args) {
     for (const auto& [name, path] : spec.feeds) {
       absl::StatusOr<Tensor> t = ReadNpy(path);
       if (!t.ok()) return AnnotateStatus(t.status(), absl::StrCat("feed ", name));
-      feeds.emplace_back(Resolve(name, signature.inputs()), *std::move(t));
+      const std::string tensor_name = Resolve(name, signature.inputs());
+      feeds.emplace_back(tensor_name, AsFedDtype(*std::move(t), tensor_name, quantized_feeds));
     }
     // Signature output keys are printed under their key; a run with nothing to do fetches all.
     std::vector<std::string> shown = spec.fetches;

@@ -35,6 +35,13 @@ ALL = list(NP)
 COMPLEX = ["complex64", "complex128"]
 COMPLEX_PART = {"complex64": "float32", "complex128": "float64"}
 NP.update([("complex64", np.complex64), ("complex128", np.complex128)])
+# Quantized dtypes: only the quantization builders name them. numpy holds them as one-field
+# structured dtypes; qarr() makes arrays of them, and a fetched quantized output (which the
+# session returns as the plain integer dtype) is recorded with its quantized dtype.
+QUANTIZED = ["qint8", "quint8", "qint16", "quint16", "qint32"]
+NP.update([(q, getattr(tf, q).as_numpy_dtype) for q in QUANTIZED])
+QUANTIZED_STORAGE = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16,
+                     "quint16": np.uint16, "qint32": np.int32}
 FLOATS = ["float32", "float64", "half"]
 INTS = ["int32", "int64", "uint8", "int8", "int16"]
 NUMERIC = FLOATS + INTS
@@ -76,6 +83,8 @@ def is_int(dt):
 def tf_dtype(dt):
     if dt == "string":  # not in NP (ALL), so only the string suites use it
         return tf.string
+    if dt == "bfloat16":  # only as a case's output dtype (Dequantize)
+        return tf.bfloat16
     return tf.as_dtype(NP[dt])
 
 
@@ -107,6 +116,11 @@ def seed_of(*parts):
 def arr(values, dt):
     with np.errstate(over="ignore"):  # e.g. 70000.0 -> half is inf, on purpose
         return np.asarray(values, dtype=NP[dt])
+
+
+def qarr(values, dt):
+    """An array of quantized dtype `dt` holding the integers `values`."""
+    return np.asarray(values, dtype=QUANTIZED_STORAGE[dt]).astype(NP[dt])
 
 
 def rand(dt, shape, seed, kind="any"):
@@ -388,11 +402,12 @@ class Recorder:
         self._names.add(name)
         self._pending.append(self._format(
             name, op, dt if case_dtype is None else case_dtype, graph_def, feeds,
-            [t.name for t in fetches], outputs, code, message, rtol, atol, phrases))
+            [t.name for t in fetches], outputs, code, message, rtol, atol, phrases,
+            [getattr(t, "dtype", None) for t in fetches]))
         return outputs
 
     def _format(self, name, op, dt, graph_def, feeds, fetch, outputs, code, message, rtol,
-                atol, phrases):
+                atol, phrases, fetch_dtypes=None):
         dtype = types_pb2.DataType.Name(tf_dtype(dt).as_datatype_enum) if dt else "DT_INVALID"
         lines = ["case {\n", "  name: %s\n" % _q(name), "  op: %s\n" % _q(op),
                  "  dtype: %s\n" % dtype, _block("graph", graph_def, 2)]
@@ -403,11 +418,13 @@ class Recorder:
         for f in fetch:
             lines.append("  fetch: %s\n" % _q(f))
         if outputs is not None:
-            for o in outputs:
+            for i, o in enumerate(outputs):
                 # A bytes scalar as an object array: numpy's "S" dtype drops trailing zero bytes.
                 o = np.array(o, dtype=object) if isinstance(o, bytes) else np.asarray(o)
-                proto = tf.make_tensor_proto(o)
-                assert proto.dtype == tf.as_dtype(o.dtype).as_datatype_enum
+                quantized = fetch_dtypes and fetch_dtypes[i] is not None and (
+                    fetch_dtypes[i].is_quantized)
+                proto = tf.make_tensor_proto(o, dtype=fetch_dtypes[i] if quantized else None)
+                assert quantized or proto.dtype == tf.as_dtype(o.dtype).as_datatype_enum
                 lines.append(_block("expected", proto, 2))
         if code:
             lines.append("  error_code: %s\n" % _q(code))

@@ -2,7 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import (ALL, NP, arr, const, is_float, is_int, ph, rand, tf_dtype, tol)
+from kernel_cases.core import (ALL, NP, QUANTIZED, arr, const, is_float, is_int, ph, qarr, rand,
+                               tf_dtype, tol)
 
 
 def _bounds(dt):
@@ -138,8 +139,33 @@ def cast(rec, dtypes=ALL):
             if s == src:
                 vals = [3e9, -3e9, 1e20, np.nan, np.inf, -np.inf, 300.0, -1.0, -1.7]
                 c("out_of_range_to_" + d, arr(vals, s), d)
+        if src in ("float32", "int32") and dtypes is ALL:
+            # To the quantized dtypes: as to their integer dtypes (truncation, wrapping).
+            vals = ([1.5, 2.5, -1.5, -2.5, 0.7, 300.7, -300.2, 70000.0, 1e10, np.nan]
+                    if src == "float32" else [1, -1, 127, 128, -129, 255, 256, 70000, -70000])
+            for q in QUANTIZED:
+                c("to_" + q, arr(vals, src), q)
 
     rec.for_dtypes(op, dtypes, gen)
+    if dtypes is not ALL:
+        return
+
+    def gen_quantized(src):
+        # From the quantized dtypes: as from their integer dtypes, to every dtype and to each
+        # other.
+        lo, hi = {"qint8": (-128, 127), "quint8": (0, 255), "qint16": (-32768, 32767),
+                  "quint16": (0, 65535), "qint32": (-2 ** 31, 2 ** 31 - 1)}[src]
+        vals = qarr(np.clip([lo, -129, -1, 0, 1, 2, 127, 128, 255, 256, 70000, hi], lo, hi), src)
+
+        def c(what, x, dst):
+            rec.case(op, src, what, lambda: tf.raw_ops.Cast(x=ph("x", x, src),
+                                                            DstT=tf_dtype(dst), name="out"))
+        for dst in dtypes + QUANTIZED:
+            if dst != src:
+                c("to_" + dst, vals, dst)
+        c("zero_size_to_float32", qarr(np.zeros([0, 2], np.int64), src), "float32")
+
+    rec.for_dtypes(op, QUANTIZED, gen_quantized)
 
 
 def like(rec, op, dtypes=ALL):
