@@ -207,5 +207,38 @@ if [ "$rewrite_out" = "$rewrite_want" ]; then echo "ok   config_rewrite_options"
 printf 'graph_options { rewrite_options { constant_folding: OFF } bogus: 1 }\n' >"$tmp/typo.config"
 check_error config_unknown_field 1 "InvalidArgument: config file $tmp/typo.config is not a text ConfigProto: line 1, column 64: Message type \"rill.GraphOptions\" has no field named \"bogus\"." \
   --graph=$matmul --config="$tmp/typo.config" --fetch=MatMul
+# A quantized graph: a quint8 feed from a '|u1' .npy (numpy holds what session.run returns for a
+# quint8 tensor as uint8), Dequantize and QuantizeV2; the quint8 fetch prints, and is written to
+# --output_dir, as its integers (TensorFlow 2.21's values).
+python3 - "$tmp" <<'PY' || fail=1
+import struct, sys
+h = "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }"
+h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/q.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + bytes([0, 128, 255]))
+PY
+cat >"$tmp/quantized.pbtxt" <<'PB'
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_QUINT8 } } }
+node { name: "lo" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0 } } } }
+node { name: "hi" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+node { name: "deq" op: "Dequantize" input: "x" input: "lo" input: "hi"
+  attr { key: "T" value { type: DT_QUINT8 } } }
+node { name: "q" op: "QuantizeV2" input: "deq" input: "lo" input: "hi"
+  attr { key: "T" value { type: DT_QUINT8 } } }
+PB
+mkdir -p "$tmp/qout"
+q_out=$(timeout 60 "$runner" --graph="$tmp/quantized.pbtxt" --feed=x="$tmp/q.npy" --fetch=deq \
+  --fetch=q --output_dir="$tmp/qout" 2>&1)
+q_want='deq:0 dtype=float32 shape=[3]
+[0.        0.5019608 1.       ]
+q:0 dtype=quint8 shape=[3]
+[  0 128 255]'
+q_npy=$(python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); print(b\"'|u1'\" in d, list(d[-3:]))" \
+  "$tmp/qout/q.npy" 2>&1)
+if [ "$q_out" = "$q_want" ] && [ "$q_npy" = "True [0, 128, 255]" ]; then
+  echo "ok   quantized_feed_fetch"; else
+  echo "FAIL quantized_feed_fetch:"; echo "$q_out"; echo "$q_npy"; fail=1; fi
 rm -rf "$tmp"
 exit $fail

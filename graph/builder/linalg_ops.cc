@@ -121,5 +121,59 @@ Output TridiagonalMatMul(const Scope& scope, const Input& superdiag, const Input
       .output(0);
 }
 
+Output BatchMatrixDeterminant(const Scope& scope, const Input& input) {
+  return OpBuilder(scope, "BatchMatrixDeterminant").Input(input).Finalize().output(0);
+}
+
+Output BatchMatrixInverse(const Scope& scope, const Input& input, bool adjoint) {
+  return OpBuilder(scope, "BatchMatrixInverse")
+      .Input(input)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output BatchMatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool adjoint) {
+  return OpBuilder(scope, "BatchMatrixSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output BatchMatrixTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs,
+                                  bool lower, bool adjoint) {
+  return OpBuilder(scope, "BatchMatrixTriangularSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("lower", lower)
+      .Attr("adjoint", adjoint)
+      .Finalize()
+      .output(0);
+}
+
+Output BatchCholesky(const Scope& scope, const Input& input) {
+  return OpBuilder(scope, "BatchCholesky").Input(input).Finalize().output(0);
+}
+
+std::vector<Output> BatchSelfAdjointEigV2(const Scope& scope, const Input& input, bool compute_v) {
+  return Outputs(OpBuilder(scope, "BatchSelfAdjointEigV2")
+                     .Input(input)
+                     .Attr("compute_v", compute_v)
+                     .Finalize());
+}
+
+Output BatchMatrixSolveLs(const Scope& scope, const Input& matrix, const Input& rhs,
+                          const Input& l2_regularizer, bool fast) {
+  return OpBuilder(scope, "BatchMatrixSolveLs")
+      .Input(matrix)
+      .Input(rhs)
+      .Input(l2_regularizer)
+      .Attr("fast", fast)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

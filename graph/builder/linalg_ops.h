@@ -47,6 +47,20 @@ Output TridiagonalSolve(const Scope& scope, const Input& diagonals, const Input&
 Output TridiagonalMatMul(const Scope& scope, const Input& superdiag, const Input& maindiag,
                          const Input& subdiag, const Input& rhs);
 
+// The names old TF1 graphs carry for the ops above (the same computations; float and double).
+Output BatchMatrixDeterminant(const Scope& scope, const Input& input);
+Output BatchMatrixInverse(const Scope& scope, const Input& input, bool adjoint = false);
+Output BatchMatrixSolve(const Scope& scope, const Input& matrix, const Input& rhs,
+                        bool adjoint = false);
+Output BatchMatrixTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs,
+                                  bool lower = true, bool adjoint = false);
+Output BatchCholesky(const Scope& scope, const Input& input);
+// e, v.
+std::vector<Output> BatchSelfAdjointEigV2(const Scope& scope, const Input& input,
+                                          bool compute_v = true);
+Output BatchMatrixSolveLs(const Scope& scope, const Input& matrix, const Input& rhs,
+                          const Input& l2_regularizer, bool fast = true);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -1020,7 +1020,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
       "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
-      "QuantizeAndDequantizeV4Grad",
+      "QuantizeAndDequantizeV4Grad", "QuantizeV2", "Dequantize", "QuantizeAndDequantize",
+      // The Batch* linear-algebra names of old TF1 graphs (graph/builder/linalg_ops.h).
+      "BatchMatrixDeterminant", "BatchMatrixInverse", "BatchMatrixSolve",
+      "BatchMatrixTriangularSolve", "BatchCholesky", "BatchSelfAdjointEigV2", "BatchMatrixSolveLs",
       // Image codecs (graph/builder/image_codec_ops.h).
       "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "DecodeBmp", "DecodeGif",
       "ExtractJpegShape", "EncodePng", "EncodeJpeg",
@@ -1160,6 +1163,64 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   ops::QuantizeAndDequantizeV4GradOutputs qdq_grad =
       ops::QuantizeAndDequantizeV4Grad(root.WithOpName("qdqg"), x, x, x, x, 1);
   EXPECT_EQ(qdq_grad.input_min_backprop.index(), 1);
+  Output m = ops::Placeholder(root.WithOpName("m"), DT_DOUBLE);
+  ops::BatchMatrixDeterminant(root.WithOpName("bdet"), m);
+  ops::BatchMatrixInverse(root.WithOpName("binv"), m, true);
+  ops::BatchMatrixSolve(root.WithOpName("bsolve"), m, m);
+  ops::BatchMatrixTriangularSolve(root.WithOpName("btri"), m, m, false, true);
+  ops::BatchCholesky(root.WithOpName("bchol"), m);
+  EXPECT_EQ(ops::BatchSelfAdjointEigV2(root.WithOpName("beig"), m, false).size(), 2u);
+  ops::BatchMatrixSolveLs(root.WithOpName("bls"), m, m, 0.5);
+  ExpectNode(root, "btri",
+             R"pb(name: "btri"
+                  op: "BatchMatrixTriangularSolve"
+                  input: "m"
+                  input: "m"
+                  attr {
+                    key: "T"
+                    value { type: DT_DOUBLE }
+                  }
+                  attr {
+                    key: "adjoint"
+                    value { b: true }
+                  }
+                  attr {
+                    key: "lower"
+                    value { b: false }
+                  })pb");
+  ops::QuantizeAndDequantize(root.WithOpName("qdq1"), x, true, 4, true, -1.0f, 2.0f);
+  ops::QuantizeV2Outputs q =
+      ops::QuantizeV2(root.WithOpName("q"), x, -1.0f, 1.0f, DT_QUINT8, "SCALED", "HALF_TO_EVEN");
+  EXPECT_EQ(q.output_max.index(), 2);
+  Output dq = ops::Dequantize(root.WithOpName("dq"), q.output, q.output_min, q.output_max, "SCALED",
+                              false, -1, DT_BFLOAT16);
+  EXPECT_EQ(dq.index(), 0);
+  ExpectNode(root, "dq",
+             R"pb(name: "dq"
+                  op: "Dequantize"
+                  input: "q"
+                  input: "q:1"
+                  input: "q:2"
+                  attr {
+                    key: "T"
+                    value { type: DT_QUINT8 }
+                  }
+                  attr {
+                    key: "axis"
+                    value { i: -1 }
+                  }
+                  attr {
+                    key: "dtype"
+                    value { type: DT_BFLOAT16 }
+                  }
+                  attr {
+                    key: "mode"
+                    value { s: "SCALED" }
+                  }
+                  attr {
+                    key: "narrow_range"
+                    value { b: false }
+                  })pb");
   ops::StringNGrams(root.WithOpName("ng"), s, i, " ", {2, 3}, "<", ">", 1, false);
   ops::RaggedTensorToTensor(root.WithOpName("r"), i, x, x, {i}, {"ROW_SPLITS"});
   Output lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT32);

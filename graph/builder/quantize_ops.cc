@@ -152,5 +152,52 @@ Output QuantizeAndDequantizeV3(const Scope& scope, const Input& input, const Inp
       .output(0);
 }
 
+Output QuantizeAndDequantize(const Scope& scope, const Input& input, bool signed_input,
+                             int64_t num_bits, bool range_given, float input_min, float input_max) {
+  return OpBuilder(scope, "QuantizeAndDequantize")
+      .Input(input)
+      .Attr("signed_input", signed_input)
+      .Attr("num_bits", num_bits)
+      .Attr("range_given", range_given)
+      .Attr("input_min", input_min)
+      .Attr("input_max", input_max)
+      .Finalize()
+      .output(0);
+}
+
+QuantizeV2Outputs QuantizeV2(const Scope& scope, const Input& input, const Input& min_range,
+                             const Input& max_range, DataType T, const char* mode,
+                             const char* round_mode, bool narrow_range, int64_t axis,
+                             float ensure_minimum_range) {
+  Operation op = OpBuilder(scope, "QuantizeV2")
+                     .Input(input)
+                     .Input(min_range)
+                     .Input(max_range)
+                     .Attr("T", T)
+                     .Attr("mode", mode)
+                     .Attr("round_mode", round_mode)
+                     .Attr("narrow_range", narrow_range)
+                     .Attr("axis", axis)
+                     .Attr("ensure_minimum_range", ensure_minimum_range)
+                     .Finalize();
+  if (op.num_outputs() != 3) return {};
+  return {op.output(0), op.output(1), op.output(2)};
+}
+
+Output Dequantize(const Scope& scope, const Input& input, const Input& min_range,
+                  const Input& max_range, const char* mode, bool narrow_range, int64_t axis,
+                  DataType dtype) {
+  return OpBuilder(scope, "Dequantize")
+      .Input(input)
+      .Input(min_range)
+      .Input(max_range)
+      .Attr("mode", mode)
+      .Attr("narrow_range", narrow_range)
+      .Attr("axis", axis)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

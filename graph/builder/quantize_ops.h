@@ -65,6 +65,28 @@ Output QuantizeAndDequantizeV3(const Scope& scope, const Input& input, const Inp
                                bool signed_input = true, bool range_given = true,
                                bool narrow_range = false, int64_t axis = -1);
 
+// QuantizeAndDequantize (v1, old TF1 graphs): V2 per tensor with the range in attrs.
+Output QuantizeAndDequantize(const Scope& scope, const Input& input, bool signed_input = true,
+                             int64_t num_bits = 8, bool range_given = false, float input_min = 0.0f,
+                             float input_max = 0.0f);
+
+// Quantizes float `input` to the quantized dtype T (DT_QUINT8, DT_QINT8, ...) over
+// [min_range, max_range] (kernels/nn/quantize_op.cc has each mode's formula); also returns the
+// range used. axis -1 quantizes per tensor, else per slice along axis.
+struct QuantizeV2Outputs {
+  Output output, output_min, output_max;
+};
+QuantizeV2Outputs QuantizeV2(const Scope& scope, const Input& input, const Input& min_range,
+                             const Input& max_range, DataType T, const char* mode = "MIN_COMBINED",
+                             const char* round_mode = "HALF_AWAY_FROM_ZERO",
+                             bool narrow_range = false, int64_t axis = -1,
+                             float ensure_minimum_range = 0.01f);
+// The quantized `input` back to float (or bfloat16, MIN_COMBINED only) over [min_range,
+// max_range].
+Output Dequantize(const Scope& scope, const Input& input, const Input& min_range,
+                  const Input& max_range, const char* mode = "MIN_COMBINED",
+                  bool narrow_range = false, int64_t axis = -1, DataType dtype = DT_FLOAT);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -877,6 +877,8 @@ absl::Status QuantizeAndDequantizeStraightGrad(const Scope& s, const GradOp& op,
   return Ok(out, std::move(grads));
 }
 RILL_REGISTER_GRADIENT("QuantizeAndDequantizeV3", QuantizeAndDequantizeStraightGrad);
+// QuantizeAndDequantize (v1, old TF1 graphs): the incoming gradient, as TensorFlow's.
+RILL_REGISTER_GRADIENT("QuantizeAndDequantize", QuantizeAndDequantizeStraightGrad);
 
 // QuantizeAndDequantizeV4: QuantizeAndDequantizeV4Grad (dy where the input lies in
 // [input_min, input_max], zeros for the range).

@@ -1,8 +1,9 @@
-// QuantizeAndDequantizeV2 / V3 / V4 on the CPU (one forward kernel, as in TensorFlow): simulates
-// symmetric integer quantization of num_bits (an attr; V3's is its int32 input num_bits, rounding
-// half to even). The range [min, max] is input_min / input_max when range_given, else the data's
-// minimum and maximum (per slice along `axis` when axis >= 0). (The first version,
-// QuantizeAndDequantize, left GraphDefs at version 22; TensorFlow 2.21 refuses to build it.)
+// QuantizeAndDequantize (v1) and V2 / V3 / V4 on the CPU (one forward kernel, as in TensorFlow):
+// simulates symmetric integer quantization of num_bits (an attr; V3's is its int32 input
+// num_bits, rounding half to even). The range [min, max] is input_min / input_max (inputs; v1's
+// are float attrs) when range_given, else the data's minimum and maximum (per slice along `axis`
+// when axis >= 0). v1, which old TF1 graphs carry (TensorFlow 2.21 runs it only in a graph of an
+// old producer version), is V2 per tensor with round_mode HALF_TO_EVEN and no narrow_range.
 // The integer range is [-2^(b-1) (+1 with narrow_range), 2^(b-1) - 1] signed or [0, 2^b - 1];
 // the scale is the larger factor keeping both ends in it with 0 fixed, in T as TensorFlow's
 // ComputeQuantizationRange:
@@ -39,10 +40,23 @@ namespace {
 class QuantizeAndDequantizeOp final : public OpKernel {
  public:
   explicit QuantizeAndDequantizeOp(OpKernelConstruction& ctx)
-      : OpKernel(ctx), v3_(ctx.def().op() == "QuantizeAndDequantizeV3") {
+      : OpKernel(ctx),
+        v1_(ctx.def().op() == "QuantizeAndDequantize"),
+        v3_(ctx.def().op() == "QuantizeAndDequantizeV3") {
     std::string round_mode = "HALF_TO_EVEN";
     ctx.SetStatus(ctx.GetAttr("signed_input", &signed_input_));
     ctx.SetStatus(ctx.GetAttr("range_given", &range_given_));
+    if (v1_) {
+      ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits_));
+      ctx.SetStatus(ctx.GetAttr("input_min", &v1_min_));
+      ctx.SetStatus(ctx.GetAttr("input_max", &v1_max_));
+      ctx.SetStatus(CheckNumBits(num_bits_));
+      if (range_given_ && !(v1_min_ <= v1_max_)) {
+        ctx.SetStatus(absl::InvalidArgumentError(
+            absl::StrCat("Invalid range: input_min ", v1_min_, " > input_max ", v1_max_)));
+      }
+      return;
+    }
     if (!v3_) {
       ctx.SetStatus(ctx.GetAttr("num_bits", &num_bits_));
       ctx.SetStatus(ctx.GetAttr("round_mode", &round_mode));
@@ -77,7 +91,7 @@ class QuantizeAndDequantizeOp final : public OpKernel {
                                                      " but is rank ", in.shape().rank()));
     }
     const int64_t depth = axis_ == -1 ? 1 : in.shape().dim(axis_);
-    if (range_given_) {
+    if (range_given_ && !v1_) {
       for (int i = 1; i <= 2; ++i) {
         const Tensor& t = ctx.input(i);
         const char* name = i == 1 ? "input_min" : "input_max";
@@ -101,7 +115,10 @@ class QuantizeAndDequantizeOp final : public OpKernel {
       // the axis is the elements (o * depth + c) * inner + i): the same values as slice by
       // slice, each range's minimum and maximum read in the same order.
       std::vector<T> lo(depth), hi(depth), scale(depth), inverse(depth);
-      if (range_given_) {
+      if (range_given_ && v1_) {
+        lo[0] = static_cast<T>(v1_min_);
+        hi[0] = static_cast<T>(v1_max_);
+      } else if (range_given_) {
         for (int64_t c = 0; c < depth; ++c) {
           lo[c] = ctx.input(1).flat<T>()[c];
           hi[c] = ctx.input(2).flat<T>()[c];
@@ -170,7 +187,8 @@ class QuantizeAndDequantizeOp final : public OpKernel {
                      v3_ ? " with `signed_input_` " : " with signed_input_ ", signed_input_));
   }
 
-  const bool v3_;
+  const bool v1_, v3_;
+  float v1_min_ = 0.0f, v1_max_ = 0.0f;  // v1's range attrs
   bool signed_input_ = true, range_given_ = false, narrow_range_ = false, half_up_ = false;
   int64_t num_bits_ = 8, axis_ = -1;
 };
@@ -266,6 +284,10 @@ class QuantizeAndDequantizeV4GradOp final : public OpKernel {
   int64_t axis_ = -1;
 };
 
+REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantize")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double>()),
+                QuantizeAndDequantizeOp);
 REGISTER_KERNEL(KernelDefBuilder("QuantizeAndDequantizeV2")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", DataTypesOf<float, double>()),

@@ -2,8 +2,9 @@
 with feature columns, detection post-processing inside while loops, style transfer, 3-D and 2-D
 transposed-convolution generators, audio front ends of raw ops, graph networks on segment ops,
 sub-pixel super-resolution, Fourier mixing, linear algebra in Lambda layers, Keras 3 layers the
-first families leave out, float16 / int8 graphs, and serving input parsing (tf.Example records,
-CSV lines, serialized tensors).
+first families leave out, float16 / int8 graphs, a TF1 graph with quantized (quint8 / qint8)
+weights as quantize_weights leaves them, and serving input parsing (tf.Example records, CSV
+lines, serialized tensors).
 
 Each function returns a builder as model_sweep's keras_model, tf_function and tf1_graph make
 them; add(models) registers them under their sweep names. Weights are seeded; nothing is
@@ -645,6 +646,41 @@ def _int8_graph():
                              rng2.randint(0, 256, (2, 2, 2, 3)).astype(np.uint8))])
 
 
+def _tf1_quantized_weights():
+    """A TF1 graph as the quantize_weights transform leaves it: quint8 weight Consts with their
+    float range, dequantized (MIN_FIRST for the convolution, MIN_COMBINED for the dense layer)
+    before use; a per-channel SCALED qint8 table; and a QuantizeV2 / Dequantize round trip on
+    the activations whose quint8 output is fetched too."""
+    tf = _tf()
+    rng = np.random.RandomState(37)
+
+    def quantized_const(values, lo, hi):
+        q = np.round((values - lo) / (hi - lo) * 255.0).astype(np.uint8)
+        return tf.constant(q.astype(tf.quint8.as_numpy_dtype))
+
+    def body(x):
+        w = rng.uniform(-0.5, 0.5, (3, 3, 3, 8)).astype(np.float32)
+        wf = tf.raw_ops.Dequantize(input=quantized_const(w, w.min(), w.max()),
+                                   min_range=float(w.min()), max_range=float(w.max()),
+                                   mode="MIN_FIRST")
+        y = tf.nn.relu(tf.nn.conv2d(x, wf, 1, "SAME"))
+        q, q_min, q_max = tf.raw_ops.QuantizeV2(input=y, min_range=0.0, max_range=6.0,
+                                                T=tf.quint8)
+        y = tf.raw_ops.Dequantize(input=q, min_range=q_min, max_range=q_max)
+        flat = tf.reshape(tf.reduce_mean(y, [1, 2]), [-1, 8])
+        d = rng.uniform(-1.0, 1.0, (8, 4)).astype(np.float32)
+        df = tf.raw_ops.Dequantize(input=quantized_const(d, -1.0, 1.0), min_range=-1.0,
+                                   max_range=1.0)
+        t = rng.randint(-127, 128, (4, 3)).astype(np.int8)
+        tf_ = tf.raw_ops.Dequantize(input=tf.constant(t.astype(tf.qint8.as_numpy_dtype)),
+                                    min_range=[-1.0, -2.0, -0.5], max_range=[1.0, 2.0, 0.5],
+                                    mode="SCALED", axis=1)
+        return [tf.matmul(tf.matmul(flat, df), tf_), q]
+    return tf1_graph(body, [("x", (None, 8, 8, 3), tf.float32,
+                             np.random.RandomState(38).uniform(-1, 1, (2, 8, 8, 3))
+                             .astype(np.float32))])
+
+
 def _ragged_text():
     """Character- and word-level text features as serving graphs compute them from raw strings:
     unicode_decode / unicode_split (UnicodeDecode), character n-gram counts and hashed word
@@ -819,6 +855,8 @@ def add(m):
                                       _mixed_float16_transformer())
     m["mixed_float16_mlp"] = ("mixed_float16 Dense activations + BN", _mixed_float16_mlp())
     m["int8_graph"] = ("int8 weights and arithmetic, uint8 input", _int8_graph())
+    m["tf1_quantized_weights"] = ("quint8 / qint8 weight Consts + Dequantize, QuantizeV2",
+                                  _tf1_quantized_weights())
     m["ragged_text"] = ("unicode_decode, ragged bincount / range / gather, eigh, partition",
                         _ragged_text())
     m["tf1_example_serving"] = ("ParseExampleV2 into feature columns, as an Estimator serves",

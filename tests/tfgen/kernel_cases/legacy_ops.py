@@ -1,6 +1,7 @@
 """Old op names that TF1 graphs still carry and TensorFlow 2.21 runs only in graphs of an old
-producer version: BatchMatrixDiag / DiagPart / SetDiag / BandPart (the names before the Matrix*
-ops), BiasAddV1,
+producer version: BatchMatrixDiag / DiagPart / SetDiag / BandPart and BatchMatrixDeterminant /
+Inverse / Solve / TriangularSolve / SolveLs, BatchCholesky, BatchSelfAdjointEigV2 (the names
+before the Matrix* ops), QuantizeAndDequantize (v1, its range in attrs), BiasAddV1,
 InTopK (k an attr), BatchNormWithGlobalNormalization (the 2015 Inception graph's batch norm),
 the V2 matrix diagonal ops (MatrixDiagV2 / MatrixDiagPartV2 / MatrixSetDiagV2, which pack
 diagonals LEFT_LEFT), and ops older graphs and the grappler's inputs carry: AccumulateNV2,
@@ -111,6 +112,92 @@ def batch_matrix_diag_ops(rec):
         c("lower_too_big_error", x, 5, 0, error="INVALID_ARGUMENT",
           phrases=["num_lower must be negative or less or equal to number of rows (4) got: 5"])
     rec.for_dtypes("BatchMatrixBandPart", MATRIX_TYPES, band_part)
+
+
+def _batch_linalg_inputs(dt, seed):
+    rs = np.random.RandomState(seed)
+    a = rs.uniform(-1, 1, size=(2, 3, 3))
+    well = arr(a + 6 * np.eye(3), dt)  # diagonally dominant
+    spd = arr(np.matmul(a, np.swapaxes(a, -1, -2)) + 3 * np.eye(3), dt)
+    rhs = arr(rs.uniform(-1, 1, size=(2, 3, 2)), dt)
+    return well, spd, rhs
+
+
+BATCH_LINALG = ["BatchMatrixDeterminant", "BatchMatrixInverse", "BatchMatrixSolve",
+                "BatchMatrixTriangularSolve", "BatchCholesky", "BatchSelfAdjointEigV2",
+                "BatchMatrixSolveLs"]
+
+
+def batch_linalg(rec):
+    def gen_for(op):
+        def gen(dt):
+            rtol, atol = (1e-4, 1e-5) if dt == "float32" else (1e-10, 1e-10)
+            well, spd, rhs = _batch_linalg_inputs(dt, sum(map(ord, op + dt)))
+
+            def c(what, inputs, attrs=None, error=None, phrases=(), outputs=1, post=None):
+                def build():
+                    outs = old_graph_op(op, inputs, dict(attrs or {}, T=_tdt(dt)), outputs)
+                    return post(outs) if post else outs
+                rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error,
+                         phrases=phrases)
+            singular = arr(np.ones([3, 3]), dt)
+            if op == "BatchMatrixDeterminant":
+                c("batched", [("input", well)])
+                c("singular", [("input", singular)])
+                c("empty_batch", [("input", arr(np.zeros([0, 2, 2]), dt))])
+            elif op == "BatchMatrixInverse":
+                c("batched", [("input", well)])
+                c("adjoint", [("input", well)], {"adjoint": True})
+                c("singular_error", [("input", singular)], error="INVALID_ARGUMENT",
+                  phrases=["Input is not invertible."])
+            elif op == "BatchMatrixSolve":
+                c("batched", [("matrix", well), ("rhs", rhs)])
+                c("adjoint", [("matrix", well), ("rhs", rhs)], {"adjoint": True})
+                c("singular_error", [("matrix", singular), ("rhs", rhs[0])],
+                  error="INVALID_ARGUMENT", phrases=["Input matrix is not invertible."])
+            elif op == "BatchMatrixTriangularSolve":
+                c("lower", [("matrix", well), ("rhs", rhs)])
+                c("upper_adjoint", [("matrix", well), ("rhs", rhs)],
+                  {"lower": False, "adjoint": True})
+            elif op == "BatchCholesky":
+                c("batched", [("input", spd)])
+            elif op == "BatchSelfAdjointEigV2":
+                c("values_only", [("input", spd)], {"compute_v": False}, outputs=2,
+                  post=lambda o: [o[0]])
+                c("values_and_abs_vectors", [("input", spd)], {"compute_v": True}, outputs=2,
+                  post=lambda o: [o[0], tf.abs(o[1])])
+            elif op == "BatchMatrixSolveLs":
+                c("least_squares", [("matrix", arr(np.concatenate([well, well], 1), dt)),
+                                    ("rhs", arr(np.concatenate([rhs, rhs], 1), dt)),
+                                    ("l2_regularizer", np.float64(0.0))])
+                c("regularized", [("matrix", well), ("rhs", rhs),
+                                  ("l2_regularizer", np.float64(0.5))])
+        return gen
+    for op in BATCH_LINALG:
+        rec.for_dtypes(op, ["float32", "float64"], gen_for(op))
+
+
+def quantize_and_dequantize_v1(rec):
+    op = "QuantizeAndDequantize"
+
+    def gen(dt):
+        x = arr([-7.0, -1.0, -0.5, -0.21568634, 0.0, 0.01, 0.49, 0.5, 0.7, 1.0, 6.0, 300.0], dt)
+
+        def c(what, value, error=None, phrases=(), **attrs):
+            rec.case(op, dt, what,
+                     lambda: old_graph_op(op, [("input", value)], dict(attrs, T=_tdt(dt))),
+                     error=error, phrases=phrases)
+        c("from_data", x)
+        c("from_data_unsigned", arr(np.abs(x), dt), signed_input=False)
+        c("range_given", x, range_given=True, input_min=-1.0, input_max=1.0)
+        c("range_given_4_bits", x, range_given=True, input_min=-2.0, input_max=6.0, num_bits=4)
+        c("random", rand(dt, [4, 6], "qdq1" + dt))
+        c("zero_size", arr(np.zeros([0, 2]), dt))
+        c("bad_range_error", x, range_given=True, input_min=1.0, input_max=-1.0,
+          error="INVALID_ARGUMENT", phrases=["Invalid range: input_min 1 > input_max -1"])
+        c("num_bits_error", x, num_bits=0, error="INVALID_ARGUMENT",
+          phrases=["num_bits is out of range: 0 with signed_input_ 1"])
+    rec.for_dtypes(op, FLOATS, gen)
 
 
 def bias_add_v1(rec):
@@ -403,6 +490,11 @@ def build_all(rec, emit):
     for op in ["BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixSetDiag",
                "BatchMatrixBandPart"]:
         emit(op)
+    batch_linalg(rec)
+    for op in BATCH_LINALG:
+        emit(op)
+    quantize_and_dequantize_v1(rec)
+    emit("QuantizeAndDequantize")
     bias_add_v1(rec)
     emit("BiasAddV1")
     in_top_k(rec)

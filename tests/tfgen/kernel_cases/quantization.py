@@ -1,11 +1,13 @@
 """FakeQuantWithMinMaxArgs, FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel,
 QuantizeAndDequantizeV2 and V4: what quantization-aware-trained models keep in their frozen
-graphs; and their gradient ops (FakeQuantWithMinMax*Gradient, QuantizeAndDequantizeV4Grad), what
-quantization-aware training graphs hold."""
+graphs; their gradient ops (FakeQuantWithMinMax*Gradient, QuantizeAndDequantizeV4Grad), what
+quantization-aware training graphs hold; and QuantizeV2 / Dequantize over the quantized dtypes
+(qint8, quint8, qint16, quint16, qint32), what TF1 quantize_weights graphs hold."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import arr, ph, rand, tol
+from kernel_cases import core
+from kernel_cases.core import QUANTIZED, arr, ph, qarr, rand, tol
 
 # Values that land on both sides of the range, on rounding ties and on the range's ends;
 # -0.21568634 in [-1, 1] is quantized differently by the Args and the Vars kernels.
@@ -330,6 +332,148 @@ def quantize_and_dequantize_v3(rec):
     rec.for_dtypes(op, ["float32", "float64"], gen)
 
 
+# Ranges: symmetric, ReLU6-like, lopsided, one that QuantizeV2 widens to include 0, a tiny one
+# that ensure_minimum_range widens, and one below zero.
+Q_RANGES = [("symmetric", -1.0, 1.0), ("relu6", 0.0, 6.0), ("lopsided", -3.7, 2.3),
+            ("positive", 0.1, 0.2), ("tiny", -0.001, 0.0005), ("negative", -5.0, -1.0)]
+Q_LIMITS = {"qint8": (-128, 127), "quint8": (0, 255), "qint16": (-32768, 32767),
+            "quint16": (0, 65535), "qint32": (-2 ** 31, 2 ** 31 - 1)}
+
+
+def shaped_ph(name, value):
+    """A Placeholder of the value's static shape (Dequantize's shape function refuses an axis
+    on an input of unknown rank)."""
+    t = tf.compat.v1.placeholder(tf.as_dtype(value.dtype), shape=value.shape, name=name)
+    core._feeds.append((t.name, value))
+    return t
+
+
+def q_input(what, lo, hi):
+    """48 seeded floats over 1.5x the range and 17 points across it (rounding ties)."""
+    span = max(abs(lo), abs(hi), 1.0)
+    x = rand("float32", [48], "quantize/" + what) * np.float32(0.15 * span)
+    return np.concatenate([x, np.linspace(lo, hi, 17)]).astype(np.float32)
+
+
+def quantize_v2(rec):
+    op = "QuantizeV2"
+
+    def gen(dt):
+        T = getattr(tf, dt)
+
+        def c(what, x, lo, hi, error=None, phrases=(), shaped=False, **attrs):
+            make = shaped_ph if shaped else ph
+            rec.case(op, dt, what, lambda: tf.raw_ops.QuantizeV2(
+                input=make("x", x), min_range=make("min", np.float32(lo) if np.ndim(lo) == 0
+                                                   else np.asarray(lo, np.float32)),
+                max_range=make("max", np.float32(hi) if np.ndim(hi) == 0
+                               else np.asarray(hi, np.float32)),
+                T=T, name="out", **attrs), error=error, phrases=phrases)
+        for what, lo, hi in Q_RANGES:
+            x = q_input(what, lo, hi)
+            c("min_combined_" + what, x, lo, hi)
+            c("min_first_" + what, x, lo, hi, mode="MIN_FIRST")
+            c("scaled_" + what, x, lo, hi, mode="SCALED")
+            c("scaled_narrow_even_" + what, x, lo, hi, mode="SCALED", narrow_range=True,
+              round_mode="HALF_TO_EVEN")
+        x = q_input("nonfinite", -1.0, 1.0)
+        x[:3] = [np.nan, np.inf, -np.inf]
+        for mode in ("MIN_COMBINED", "MIN_FIRST", "SCALED"):
+            c("nonfinite_" + mode.lower(), x, -1.0, 1.0, mode=mode)
+            c("zero_range_" + mode.lower(), x, 0.0, 0.0, mode=mode, ensure_minimum_range=0.0)
+        c("ensure_minimum_range_large", x, -0.5, 0.5, ensure_minimum_range=3.0)
+        c("scalar", np.float32(0.3), -1.0, 1.0)
+        c("zero_size", np.zeros([0, 3], np.float32), -1.0, 1.0)
+        m = q_input("per_channel", -2.0, 3.0)[:60].reshape(4, 5, 3)
+        lo3, hi3 = [-1.0, 0.0, -3.0], [1.0, 6.0, 0.5]
+        c("axis_last_min_combined", m, lo3, hi3, axis=2, shaped=True)
+        c("axis_last_scaled", m, lo3, hi3, axis=2, mode="SCALED", shaped=True)
+        c("axis_middle_scaled_narrow", m, [-1.0, -2.0, 0.0, -0.5, -4.0],
+          [1.0, 0.5, 2.0, 0.25, 4.0], axis=1, mode="SCALED", narrow_range=True, shaped=True)
+        c("axis_first_min_combined", m, [-1.0, -2.0, 0.0, -0.5], [1.0, 0.5, 2.0, 0.25], axis=0,
+          shaped=True)
+        x = np.array([0.5, -0.5], np.float32)
+        c("min_not_scalar_error", x, [0.0, 1.0], 1.0, error="INVALID_ARGUMENT",
+          phrases=["If axis is not specified, min_range must contain a single float element, "
+                   "but it contains 2 elements"])
+        c("max_below_min_error", x, 2.0, 1.0, error="INVALID_ARGUMENT",
+          phrases=["input_max_range must be larger than input_min_range."])
+        c("half_to_even_min_combined_error", x, -1.0, 1.0, round_mode="HALF_TO_EVEN",
+          error="INVALID_ARGUMENT",
+          phrases=["Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but mode is "
+                   "'MIN_COMBINED'."])
+        c("axis_min_first_unimplemented", m, lo3, hi3, axis=2, mode="MIN_FIRST", shaped=True,
+          error="UNIMPLEMENTED",
+          phrases=["MIN_FIRST mode is not implemented for Quantize with axis != -1."])
+        c("axis_range_size_error", m, [0.0, 1.0], [1.0, 2.0], axis=2, error="INVALID_ARGUMENT",
+          phrases=["min_range is a 1-D tensor of size 2 and input's axis dimension is of size 3"])
+        c("axis_range_rank_error", m, [[0.0, 1.0, 2.0]], [1.0, 2.0, 3.0], axis=2,
+          error="INVALID_ARGUMENT", phrases=["but min_range dims are 2"])
+        c("axis_past_rank_error", x, [0.0], [1.0], axis=3, error="INVALID_ARGUMENT",
+          phrases=["given axis value was 3 and input's dims was 1"])
+
+    rec.for_dtypes(op, QUANTIZED, gen)
+
+
+def dequantize(rec):
+    op = "Dequantize"
+
+    def gen(dt):
+        T = getattr(tf, dt)
+        lo_q, hi_q = Q_LIMITS[dt]
+        rs = np.random.RandomState(sum(map(ord, dt)))
+        q = np.concatenate([rs.randint(lo_q, hi_q, size=45, dtype=np.int64), [lo_q, hi_q, 0]])
+        qv = qarr(q, dt)
+
+        def c(what, x, lo, hi, error=None, phrases=(), out=None, shaped=False, **attrs):
+            make = shaped_ph if shaped else ph
+            if out is not None:
+                attrs["dtype"] = tf.bfloat16
+            rec.case(op, dt, what, lambda: tf.raw_ops.Dequantize(
+                input=make("x", x), min_range=make("min", np.float32(lo) if np.ndim(lo) == 0
+                                                   else np.asarray(lo, np.float32)),
+                max_range=make("max", np.float32(hi) if np.ndim(hi) == 0
+                               else np.asarray(hi, np.float32)),
+                name="out", **attrs), error=error, phrases=phrases,
+                case_dtype=out or "float32")
+        for what, lo, hi in Q_RANGES + [("zero", 0.0, 0.0), ("equal", 2.0, 2.0),
+                                        ("reversed", 2.0, 1.0)]:
+            c("min_combined_" + what, qv, lo, hi)
+            c("min_first_" + what, qv, lo, hi, mode="MIN_FIRST")
+            c("scaled_" + what, qv, lo, hi, mode="SCALED")
+            c("scaled_narrow_" + what, qv, lo, hi, mode="SCALED", narrow_range=True)
+        c("bfloat16_min_combined", qv, -3.7, 2.3, out="bfloat16")
+        c("bfloat16_scaled_error", qv, -1.0, 1.0, out="bfloat16", mode="SCALED",
+          error="INVALID_ARGUMENT",
+          phrases=["When output type is bfloat16, Mode string must be 'MIN_COMBINED', is "
+                   "'SCALED'"])
+        c("scalar", qarr(q[0], dt), -1.0, 1.0)
+        c("zero_size", qarr(np.zeros([0, 2], np.int64), dt), -1.0, 1.0)
+        m = qarr(q[:45].reshape(3, 5, 3), dt)
+        c("axis_last_min_combined", m, [-1.0, 0.0, -3.0], [1.0, 6.0, 0.5], axis=2, shaped=True)
+        c("axis_last_scaled", m, [-1.0, 0.0, -3.0], [1.0, 6.0, 0.5], axis=2, mode="SCALED",
+          shaped=True)
+        c("axis_middle_scaled_narrow", m, [-1.0, -2.0, 0.0, -0.5, -4.0],
+          [1.0, 0.5, 2.0, 0.25, 4.0], axis=1, mode="SCALED", narrow_range=True, shaped=True)
+        c("axis_first_bfloat16", m, [-1.0, -2.0, 0.0], [1.0, 0.5, 2.0], axis=0, shaped=True,
+          out="bfloat16")
+        c("axis_min_first_unimplemented", m, [-1.0, 0.0, -3.0], [1.0, 6.0, 0.5], axis=2,
+          mode="MIN_FIRST", shaped=True, error="UNIMPLEMENTED",
+          phrases=["MIN_FIRST mode is not implemented for Dequantize with axis != -1."])
+        c("min_size_error", qv, [0.0, 1.0], 1.0, error="INVALID_ARGUMENT",
+          phrases=["input_min_tensor must have as many elements as input on the dequantization "
+                   "axis (-1), got 2, expected 1"])
+        c("max_size_error", qv, 0.0, [1.0, 2.0], error="INVALID_ARGUMENT",
+          phrases=["input_max_tensor must have as many elements as input on the dequantization "
+                   "axis (-1), got 2, expected 1"])
+        c("axis_min_size_error", m, [0.0, 1.0], [1.0, 2.0, 3.0], axis=2, shaped=True,
+          error="INVALID_ARGUMENT",
+          phrases=["input_min_tensor must have as many elements as input on the dequantization "
+                   "axis (2), got 2, expected 3"])
+
+    rec.for_dtypes(op, QUANTIZED, gen)
+
+
 def build_all(rec, emit):
     fake_quant_args(rec)
     emit("FakeQuantWithMinMaxArgs")
@@ -350,3 +494,7 @@ def build_all(rec, emit):
     emit("FakeQuantWithMinMaxVarsPerChannelGradient")
     quantize_and_dequantize_v4_grad(rec)
     emit("QuantizeAndDequantizeV4Grad")
+    quantize_v2(rec)
+    emit("QuantizeV2")
+    dequantize(rec)
+    emit("Dequantize")
