@@ -121,6 +121,16 @@ REGISTER_OP("StatelessRandomPoisson")
     .Attr("Tseed: {int32, int64} = int64")
     .SetShapeFn(RandomShape);
 
+REGISTER_OP("StatelessRandomGammaV2")
+    .Input("shape: T")
+    .Input("seed: Tseed")
+    .Input("alpha: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {half, float, double}")
+    .Attr("T: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = int64")
+    .SetShapeFn(RandomShape);
+
 REGISTER_OP("StatelessRandomUniformInt")
     .Input("shape: T")
     .Input("seed: Tseed")

@@ -150,6 +150,16 @@ Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Inpu
       .output(0);
 }
 
+Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
+                              const Input& alpha) {
+  return OpBuilder(scope, "StatelessRandomGammaV2")
+      .Input(shape)
+      .Input(seed)
+      .Input(alpha)
+      .Finalize()
+      .output(0);
+}
+
 Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
                         const Input& counter, const Input& alg) {
   return OpBuilder(scope, "StatelessShuffle")

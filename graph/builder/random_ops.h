@@ -69,6 +69,9 @@ Output StatelessMultinomial(const Scope& scope, const Input& logits, const Input
 // StatelessRandomPoisson: samples of `dtype` with rates `lam` (broadcast to `shape`).
 Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& lam, DataType dtype);
+// StatelessRandomGammaV2: Gamma(alpha, 1) samples (alpha broadcast to `shape`; dtype alpha's).
+Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
+                              const Input& alpha);
 // StatelessShuffle: `value` shuffled along its first dim, from a key, counter and algorithm.
 Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
                         const Input& counter, const Input& alg);

@@ -7,7 +7,7 @@ the 4 (float, half, int32) or 2 (double, int64) outputs of a Philox block."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import const, ph
+from kernel_cases.core import NP, const, ph
 
 tf1 = tf.compat.v1
 FLOATS = ["float32", "float64", "half"]
@@ -254,6 +254,30 @@ def _poisson(rec):
     rec.for_dtypes("StatelessRandomPoisson", ["float32", "float64", "half", "int32", "int64"], gen)
 
 
+def _gamma(rec):
+    """StatelessRandomGammaV2: -log1p(-u) at alpha 1, Marsaglia and Tsang's rejection elsewhere
+    (boosted below 1), one stream per output; alpha broadcast over the shape's leading dims."""
+    def gen(dt):
+        def c(what, shape, alpha, seed, tseed="int64", error=None, phrases=()):
+            rec.case("StatelessRandomGammaV2", dt, what,
+                     lambda: tf.raw_ops.StatelessRandomGammaV2(
+                         shape=shape_of(shape, "int32", error), seed=ph("seed", seed, tseed),
+                         alpha=ph("alpha", np.asarray(alpha).astype(NP[dt])), name="out"),
+                     error=error, phrases=phrases)
+
+        c("alphas", [6, 4], [0.25, 1.0, 2.5, 40.0], [1, 2])
+        c("scalar_alpha", [3, 5], 0.7, [-5, 6], tseed="int32")
+        c("one", [8], 1.0, [7, 8])
+        c("tiny_and_large", [4, 2], [1e-3, 1e4], [9, 10])
+        c("zero_size", [0, 2], [1.0, 2.0], [1, 2])
+        c("shape_suffix_error", [3, 2], [1.0, 2.0, 3.0], [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Shape passed in must end with broadcasted shape."])
+        c("seed_shape_error", [2], [1.0, 2.0], [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+
+    rec.for_dtypes("StatelessRandomGammaV2", ["float32", "float64", "half"], gen)
+
+
 def build_all(rec, emit):
     for op in V1_FLOAT:
         _v1_float(rec, op)
@@ -276,3 +300,5 @@ def build_all(rec, emit):
     emit("StatelessShuffle")
     _poisson(rec)
     emit("StatelessRandomPoisson")
+    _gamma(rec)
+    emit("StatelessRandomGammaV2")
