@@ -131,6 +131,17 @@ REGISTER_OP("StatelessRandomGammaV2")
     .Attr("Tseed: {int32, int64} = int64")
     .SetShapeFn(RandomShape);
 
+REGISTER_OP("StatelessRandomGammaV3")
+    .Input("shape: shape_dtype")
+    .Input("key: uint64")
+    .Input("counter: uint64")
+    .Input("alg: int32")
+    .Input("alpha: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: {half, float, double}")
+    .Attr("shape_dtype: {int32, int64} = int32")
+    .SetShapeFn(RandomShape);
+
 REGISTER_OP("StatelessRandomUniformInt")
     .Input("shape: T")
     .Input("seed: Tseed")

@@ -1021,7 +1021,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
       "FakeQuantWithMinMaxVarsGradient", "FakeQuantWithMinMaxVarsPerChannelGradient",
       "QuantizeAndDequantizeV4Grad", "QuantizeV2", "Dequantize", "QuantizeAndDequantize",
-      "StatelessRandomGammaV2",
+      "StatelessRandomGammaV2", "StatelessRandomGammaV3",
       // The Batch* linear-algebra names of old TF1 graphs (graph/builder/linalg_ops.h).
       "BatchMatrixDeterminant", "BatchMatrixInverse", "BatchMatrixSolve",
       "BatchMatrixTriangularSolve", "BatchCholesky", "BatchSelfAdjointEigV2", "BatchMatrixSolveLs",
@@ -1193,6 +1193,9 @@ TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
   Output gamma = ops::StatelessRandomGammaV2(
       root.WithOpName("gamma"), {4, 2}, ops::Const(root, {int64_t{1}, int64_t{2}}), {0.5f, 2.f});
   EXPECT_EQ(gamma.index(), 0);
+  Output key = ops::Placeholder(root.WithOpName("key"), DT_UINT64);
+  EXPECT_EQ(ops::StatelessRandomGammaV3(root.WithOpName("gamma3"), {3}, key, key, 1, 2.0).index(),
+            0);
   ops::QuantizeV2Outputs q =
       ops::QuantizeV2(root.WithOpName("q"), x, -1.0f, 1.0f, DT_QUINT8, "SCALED", "HALF_TO_EVEN");
   EXPECT_EQ(q.output_max.index(), 2);

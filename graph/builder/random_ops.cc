@@ -160,6 +160,18 @@ Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Inpu
       .output(0);
 }
 
+Output StatelessRandomGammaV3(const Scope& scope, const Input& shape, const Input& key,
+                              const Input& counter, const Input& alg, const Input& alpha) {
+  return OpBuilder(scope, "StatelessRandomGammaV3")
+      .Input(shape)
+      .Input(key)
+      .Input(counter)
+      .Input(alg)
+      .Input(alpha)
+      .Finalize()
+      .output(0);
+}
+
 Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
                         const Input& counter, const Input& alg) {
   return OpBuilder(scope, "StatelessShuffle")

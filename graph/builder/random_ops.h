@@ -72,6 +72,9 @@ Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Inpu
 // StatelessRandomGammaV2: Gamma(alpha, 1) samples (alpha broadcast to `shape`; dtype alpha's).
 Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& alpha);
+// StatelessRandomGammaV3: the same from a key, counter and algorithm.
+Output StatelessRandomGammaV3(const Scope& scope, const Input& shape, const Input& key,
+                              const Input& counter, const Input& alg, const Input& alpha);
 // StatelessShuffle: `value` shuffled along its first dim, from a key, counter and algorithm.
 Output StatelessShuffle(const Scope& scope, const Input& value, const Input& key,
                         const Input& counter, const Input& alg);

@@ -1,13 +1,14 @@
-// StatelessRandomGammaV2(shape, seed, alpha) on the CPU, bit for bit TensorFlow's: output element
+// StatelessRandomGammaV2(shape, seed, alpha) and StatelessRandomGammaV3(shape, key, counter, alg,
+// alpha) on the CPU, bit for bit TensorFlow's: output element
 // [..., a] (alpha broadcast over the leading dims of `shape`, whose trailing dims must be
 // alpha's) draws from Gamma(alpha[a], 1) with the Philox generator of the seed
-// (stateless_keys.h) skipped to 256 blocks per output in TensorFlow's order (alpha-major: output
-// number a * samples_per_alpha + s). alpha == 1: -log1p(-u); otherwise Marsaglia and Tsang's
-// transformation-rejection on normals (Box-Muller in double, two per block) and uniforms
-// (doubles, two per block), each pair used second first, with d = alpha - 1/3 (alpha + 2/3 and
-// a final u^(1/alpha) boost below 1), computed in double and converted to dtype.
-// Errors are TensorFlow's texts: random_op_util.h's shape errors, "seed must have shape [2],
-// not [3]", "Shape passed in must end with broadcasted shape.".
+// (stateless_keys.h; V3's key and counter, Philox only) skipped to 256 blocks per output in
+// TensorFlow's order (alpha-major: output number a * samples_per_alpha + s). alpha == 1:
+// -log1p(-u); otherwise Marsaglia and Tsang's transformation-rejection on normals (Box-Muller in
+// double, two per block) and uniforms (doubles, two per block), each pair used second first, with d
+// = alpha - 1/3 (alpha + 2/3 and a final u^(1/alpha) boost below 1), computed in double and
+// converted to dtype. Errors are TensorFlow's texts: random_op_util.h's shape errors, "seed must
+// have shape [2], not [3]", "Shape passed in must end with broadcasted shape.".
 //
 // Kernels hold no mutable state; Compute is thread-safe.
 #include <cmath>
@@ -93,14 +94,31 @@ U FromDouble(double x) {
   }
 }
 
+// kV3: StatelessRandomGammaV3, whose generator is its key, counter and alg inputs (alpha is
+// input 4); else V2's seed.
+template <bool kV3>
 class StatelessRandomGammaOp final : public OpKernel {
  public:
   using OpKernel::OpKernel;
 
   absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(const TensorShape shape, random::RandomOutputShape(ctx.input(0)));
-    RILL_RETURN_IF_ERROR(stateless::CheckSeed(ctx.input(1)));
-    const Tensor& alpha = ctx.input(2);
+    PhiloxRandom base;
+    TensorShape shape;
+    if constexpr (kV3) {
+      RILL_ASSIGN_OR_RETURN(const int32_t alg, stateless::CheckAlgKeyCounter(
+                                                   ctx.input(1), ctx.input(2), ctx.input(3)));
+      if (alg != stateless::kAlgPhilox) {
+        return absl::InvalidArgumentError(absl::StrCat("Unsupported algorithm id: ", alg));
+      }
+      base = stateless::GeneratorFromKeyCounter(ctx.input(1), ctx.input(2));
+      RILL_ASSIGN_OR_RETURN(shape, random::RandomOutputShape(ctx.input(0)));
+    } else {
+      RILL_ASSIGN_OR_RETURN(shape, random::RandomOutputShape(ctx.input(0)));
+      RILL_RETURN_IF_ERROR(stateless::CheckSeed(ctx.input(1)));
+      const stateless::KeyCounter kc = stateless::KeyCounterFromSeed(ctx.input(1));
+      base = PhiloxRandom(kc.counter, kc.key);
+    }
+    const Tensor& alpha = ctx.input(kV3 ? 4 : 2);
     const int alpha_rank = alpha.shape().rank(), rank = shape.rank();
     bool ends_with = alpha_rank <= rank;
     for (int i = 0; ends_with && i < alpha_rank; ++i) {
@@ -111,8 +129,6 @@ class StatelessRandomGammaOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     if (out->NumElements() == 0) return absl::OkStatus();
-    const stateless::KeyCounter kc = stateless::KeyCounterFromSeed(ctx.input(1));
-    const PhiloxRandom base(kc.counter, kc.key);
     const int64_t num_alpha = alpha.NumElements();
     const int64_t per_alpha = out->NumElements() / num_alpha;
     return VisitKernelTypes<half, float, double>(*this, out->dtype(), [&](auto tag) {
@@ -142,7 +158,15 @@ REGISTER_KERNEL(KernelDefBuilder("StatelessRandomGammaV2")
                     .TypeConstraint("dtype", DataTypesOf<half, float, double>())
                     .HostMemory("shape")
                     .HostMemory("seed"),
-                StatelessRandomGammaOp);
+                StatelessRandomGammaOp<false>);
+REGISTER_KERNEL(KernelDefBuilder("StatelessRandomGammaV3")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype", DataTypesOf<half, float, double>())
+                    .HostMemory("shape")
+                    .HostMemory("key")
+                    .HostMemory("counter")
+                    .HostMemory("alg"),
+                StatelessRandomGammaOp<true>);
 
 }  // namespace
 }  // namespace rill

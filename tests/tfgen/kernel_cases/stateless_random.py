@@ -278,6 +278,27 @@ def _gamma(rec):
     rec.for_dtypes("StatelessRandomGammaV2", ["float32", "float64", "half"], gen)
 
 
+def _gamma_v3(rec):
+    """StatelessRandomGammaV3: V2's sampler on a key, counter and algorithm."""
+    def gen(dt):
+        def c(what, shape, key, counter, alg, alpha, error=None, phrases=()):
+            rec.case("StatelessRandomGammaV3", dt, what,
+                     lambda: tf.raw_ops.StatelessRandomGammaV3(
+                         shape=shape_of(shape, "int32", error), key=u64("key", key),
+                         counter=u64("counter", counter), alg=ph("alg", alg, "int32"),
+                         alpha=ph("alpha", np.asarray(alpha).astype(NP[dt])), name="out"),
+                     error=error, phrases=phrases)
+
+        c("philox", [5, 3], [1], [1, 2], 1, [0.3, 1.0, 7.5])
+        c("auto_select", [4], [2 ** 63 + 7], [2 ** 64 - 1, 2 ** 40], 3, 2.0)
+        c("zero_size", [0, 2], [5], [0, 9], 1, [1.0, 2.0])
+        c("bad_alg_error", [2], [1], [1, 2], 2, 1.0, error="INVALID_ARGUMENT")
+        c("key_shape_error", [2], [1, 2], [1, 2], 1, 1.0, error="INVALID_ARGUMENT",
+          phrases=["key must have shape [1], not [2]"])
+
+    rec.for_dtypes("StatelessRandomGammaV3", ["float32", "float64", "half"], gen)
+
+
 def build_all(rec, emit):
     for op in V1_FLOAT:
         _v1_float(rec, op)
@@ -302,3 +323,5 @@ def build_all(rec, emit):
     emit("StatelessRandomPoisson")
     _gamma(rec)
     emit("StatelessRandomGammaV2")
+    _gamma_v3(rec)
+    emit("StatelessRandomGammaV3")
