@@ -375,6 +375,63 @@ class Lowerer {
     return absl::OkStatus();
   }
 
+  // Which loop variables `body_fn` passes through unchanged: its output i is its argument i,
+  // directly or through Identity nodes (TensorFlow's while_v2 returns every captured tensor, a
+  // recurrent layer's weights, input list and step count, that way). Only for bodies whose
+  // arguments and outputs are one tensor each, `vars` of them; all false otherwise.
+  std::vector<bool> LoopInvariants(const NameAttrList& body_fn, size_t vars) const {
+    std::vector<bool> invariant(vars, false);
+    auto found = funcs_.find(body_fn.name());
+    if (found == funcs_.end()) return invariant;
+    const FunctionDef& f = *found->second;
+    const OpDef& sig = f.signature();
+    auto single = [](const OpDef::ArgDef& a) {
+      return a.number_attr().empty() && a.type_list_attr().empty();
+    };
+    if (static_cast<size_t>(sig.input_arg_size()) != vars ||
+        static_cast<size_t>(sig.output_arg_size()) != vars ||
+        !std::all_of(sig.input_arg().begin(), sig.input_arg().end(), single) ||
+        !std::all_of(sig.output_arg().begin(), sig.output_arg().end(), single)) {
+      return invariant;
+    }
+    absl::flat_hash_map<absl::string_view, const NodeDef*> nodes;
+    for (const NodeDef& n : f.node_def()) nodes[n.name()] = &n;
+    for (size_t i = 0; i < vars; ++i) {
+      auto ret = f.ret().find(sig.output_arg(static_cast<int>(i)).name());
+      if (ret == f.ret().end()) continue;
+      std::string ref = ret->second;
+      // A bounded walk up Identity nodes (their control inputs only order the returned value,
+      // which the next iteration's pivot orders anyway: see LowerWhile).
+      for (int hops = 0; hops < 16; ++hops) {
+        std::vector<std::string> parts = absl::StrSplit(ref, ':');
+        if (parts.size() == 3 && parts[1] == "output" && parts[2] == "0") {
+          auto n = nodes.find(parts[0]);
+          if (n == nodes.end() || n->second->op() != "Identity" || n->second->input_size() < 1 ||
+              absl::StartsWith(n->second->input(0), "^")) {
+            break;
+          }
+          ref = n->second->input(0);
+          continue;
+        }
+        const std::string& arg = sig.input_arg(static_cast<int>(i)).name();
+        invariant[i] = ref == arg || ref == arg + ":0";
+        break;
+      }
+    }
+    return invariant;
+  }
+
+  // A While as TensorFlow lowers it (Enter, Merge, Switch, Identity, NextIteration and Exit per
+  // loop variable around the inlined cond and body), except for the variables the body passes
+  // through unchanged (LoopInvariants): those enter as constants (an Enter with is_constant, as
+  // TF1's while_loop enters the tensors a loop captures), so an iteration runs one node for each
+  // instead of four, and a weight matrix reaching a MatMul is seen as the Const it is
+  // (graph_optimizer.h's _rill_constant_weights). Deadness and order are kept: the body reads
+  // such a variable through an Identity with a control input from the pivot (the first other
+  // variable's identity, live exactly while the loop goes on, as TF1 gates ops fed by loop
+  // invariants alone), the cond reads the Enter, and the While's output is the input tensor
+  // through an Identity waiting for the pivot variable's Exit. A loop whose every variable is
+  // invariant is lowered in full.
   absl::Status LowerWhile(const Node& node, const std::vector<Ref>& data,
                           const std::vector<Ref>& control, std::vector<NodeSpec>* made) {
     RILL_ASSIGN_OR_RETURN(NameAttrList cond_fn, FuncAttr(node, "cond"));
@@ -393,8 +450,12 @@ class Lowerer {
     }
     int64_t parallel = 10;
     if (auto it = attrs.find("parallel_iterations"); it != attrs.end()) parallel = it->second.i();
-    std::vector<int> merges;
-    std::vector<Ref> merge_refs, identities;
+    std::vector<bool> invariant = LoopInvariants(body_fn, data.size());
+    const size_t pivot = static_cast<size_t>(std::find(invariant.begin(), invariant.end(), false) -
+                                             invariant.begin());
+    if (pivot == data.size()) invariant.assign(data.size(), false);
+    std::vector<int> enters(data.size(), -1), merges(data.size(), -1);
+    std::vector<Ref> merge_refs, identities(data.size());
     for (size_t i = 0; i < data.size(); ++i) {
       std::vector<Ref> enter_inputs{data[i]};
       enter_inputs.insert(enter_inputs.end(), control.begin(), control.end());
@@ -402,17 +463,22 @@ class Lowerer {
       NodeDef& e = Def(made, enter);
       (*e.mutable_attr())["T"] = TypeAttr(types[i]);
       SetAttr(&e, "frame_name", n);
-      SetAttr(&e, "is_constant", false);
+      SetAttr(&e, "is_constant", static_cast<bool>(invariant[i]));
       SetAttr(&e, "parallel_iterations", parallel);
+      enters[i] = enter;
+      if (invariant[i]) {
+        merge_refs.push_back(Made(enter));
+        continue;
+      }
       // Input 1, the NextIteration, is set once that node is made.
       const int merge = Add(made, absl::StrCat(n, "/merge_", i), "Merge", {Made(enter)}, dev);
       (*Def(made, merge).mutable_attr())["T"] = TypeAttr(types[i]);
       SetAttr(&Def(made, merge), "N", int64_t{2});
-      merges.push_back(merge);
+      merges[i] = merge;
       merge_refs.push_back(Made(merge));
     }
     RILL_ASSIGN_OR_RETURN(InlinedBody cond,
-                          Inline(cond_fn, merge_refs, n + "/cond", merges[0], dev, made));
+                          Inline(cond_fn, merge_refs, n + "/cond", merges[pivot], dev, made));
     if (cond.outputs.size() != 1) {
       return absl::InvalidArgumentError(absl::StrCat("cond '", cond_fn.name(), "' returns ",
                                                      cond.outputs.size(),
@@ -423,26 +489,39 @@ class Lowerer {
     const int to_bool = Add(made, n + "/to_bool", "ToBool", to_bool_inputs, dev);
     (*Def(made, to_bool).mutable_attr())["T"] = TypeAttr(cond.output_types[0]);
     const int loop_cond = Add(made, n + "/loop_cond", "LoopCond", {Made(to_bool)}, dev);
-    std::vector<Ref> exits;
+    std::vector<Ref> exits(data.size());
     for (size_t i = 0; i < data.size(); ++i) {
+      if (invariant[i]) continue;
       const int sw = Add(made, absl::StrCat(n, "/switch_", i), "Switch",
                          {Made(merges[i]), Made(loop_cond)}, dev);
       (*Def(made, sw).mutable_attr())["T"] = TypeAttr(types[i]);
       const int exit = Add(made, absl::StrCat(n, "/exit_", i), "Exit", {Made(sw)}, dev);
       (*Def(made, exit).mutable_attr())["T"] = TypeAttr(types[i]);
-      exits.push_back(Made(exit));
+      exits[i] = Made(exit);
       const int id = Add(made, absl::StrCat(n, "/identity_", i), "Identity", {Made(sw, 1)}, dev);
       (*Def(made, id).mutable_attr())["T"] = TypeAttr(types[i]);
-      identities.push_back(Made(id));
+      identities[i] = Made(id);
     }
-    RILL_ASSIGN_OR_RETURN(InlinedBody body,
-                          Inline(body_fn, identities, n + "/body", identities[0].made, dev, made));
+    for (size_t i = 0; i < data.size(); ++i) {
+      if (!invariant[i]) continue;
+      const int id = Add(made, absl::StrCat(n, "/identity_", i), "Identity",
+                         {Made(enters[i]), identities[pivot].Control()}, dev);
+      (*Def(made, id).mutable_attr())["T"] = TypeAttr(types[i]);
+      identities[i] = Made(id);
+      const int out = Add(made, absl::StrCat(n, "/invariant_", i), "Identity",
+                          {data[i], exits[pivot].Control()}, dev);
+      (*Def(made, out).mutable_attr())["T"] = TypeAttr(types[i]);
+      exits[i] = Made(out);
+    }
+    RILL_ASSIGN_OR_RETURN(InlinedBody body, Inline(body_fn, identities, n + "/body",
+                                                   identities[pivot].made, dev, made));
     if (body.outputs.size() != data.size()) {
       return absl::InvalidArgumentError(absl::StrCat("body '", body_fn.name(), "' returns ",
                                                      body.outputs.size(), " values for ",
                                                      data.size(), " loop variables"));
     }
     for (size_t i = 0; i < data.size(); ++i) {
+      if (invariant[i]) continue;
       std::vector<Ref> inputs{body.outputs[i]};
       inputs.insert(inputs.end(), body.control_rets.begin(), body.control_rets.end());
       const int next =

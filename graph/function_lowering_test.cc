@@ -336,6 +336,192 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
   EXPECT_THAT(Inputs(out, "w"), ElementsAre("w/exit_0"));
 }
 
+// A While over (x, step, z): cond x < 10; body (x + step, Identity(step) after the add, step * 2).
+// step is passed through unchanged (through an Identity with a control input, as while_v2 writes
+// its outputs); z's next value reads step alone.
+constexpr char kStepLoop[] = R"pb(
+  library {
+    function {
+      signature {
+        name: "step_below_ten"
+        input_arg { name: "x" type: DT_FLOAT }
+        input_arg { name: "step" type: DT_FLOAT }
+        input_arg { name: "z" type: DT_FLOAT }
+        output_arg { name: "c" type: DT_BOOL }
+      }
+      node_def {
+        name: "ten"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_FLOAT
+              tensor_shape {}
+              float_val: 10
+            }
+          }
+        }
+      }
+      node_def {
+        name: "less"
+        op: "Less"
+        input: "x"
+        input: "ten:output:0"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      ret { key: "c" value: "less:z:0" }
+    }
+    function {
+      signature {
+        name: "step_body"
+        input_arg { name: "x" type: DT_FLOAT }
+        input_arg { name: "step" type: DT_FLOAT }
+        input_arg { name: "z" type: DT_FLOAT }
+        output_arg { name: "x_next" type: DT_FLOAT }
+        output_arg { name: "step_next" type: DT_FLOAT }
+        output_arg { name: "z_next" type: DT_FLOAT }
+      }
+      node_def {
+        name: "two"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_FLOAT
+              tensor_shape {}
+              float_val: 2
+            }
+          }
+        }
+      }
+      node_def {
+        name: "add"
+        op: "AddV2"
+        input: "x"
+        input: "step"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      node_def {
+        name: "keep"
+        op: "Identity"
+        input: "step"
+        input: "^add"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      node_def {
+        name: "twice"
+        op: "Mul"
+        input: "step"
+        input: "two:output:0"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      ret { key: "x_next" value: "add:z:0" }
+      ret { key: "step_next" value: "keep:output:0" }
+      ret { key: "z_next" value: "twice:z:0" }
+    }
+  }
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "step"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "z"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "w"
+    op: "While"
+    input: "x"
+    input: "step"
+    input: "z"
+    attr {
+      key: "T"
+      value { list { type: DT_FLOAT type: DT_FLOAT type: DT_FLOAT } }
+    }
+    attr {
+      key: "cond"
+      value { func { name: "step_below_ten" } }
+    }
+    attr {
+      key: "body"
+      value { func { name: "step_body" } }
+    }
+  }
+)pb";
+
+// A loop variable the body passes through enters as a constant: no Merge, Switch, NextIteration
+// or Exit of its own; the body reads it gated by the pivot (the first other variable's identity),
+// the cond reads the Enter, and the While's output is the input once the pivot's Exit ran.
+TEST(FunctionLoweringTest, WhileVariablesPassedThroughEnterAsConstants) {
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(Parse(kStepLoop)));
+  EXPECT_FALSE(Find(out, "w/enter_0")->attr().at("is_constant").b());
+  EXPECT_TRUE(Find(out, "w/enter_1")->attr().at("is_constant").b());
+  EXPECT_FALSE(Find(out, "w/enter_2")->attr().at("is_constant").b());
+  for (const char* gone : {"w/merge_1", "w/switch_1", "w/exit_1", "w/next_iteration_1"}) {
+    EXPECT_EQ(Find(out, gone), nullptr) << gone;
+  }
+  EXPECT_THAT(Inputs(out, "w/merge_2"), ElementsAre("w/enter_2", "w/next_iteration_2"));
+  EXPECT_THAT(Inputs(out, "w/identity_1"), ElementsAre("w/enter_1", "^w/identity_0"));
+  EXPECT_THAT(Inputs(out, "w/body/add"), ElementsAre("w/identity_0", "w/identity_1"));
+  EXPECT_THAT(Inputs(out, "w/body/twice"), ElementsAre("w/identity_1", "w/body/two"));
+  EXPECT_THAT(Inputs(out, "w/body/two"), ElementsAre("^w/identity_0"));
+  EXPECT_THAT(Inputs(out, "w/next_iteration_2"), ElementsAre("w/body/twice"));
+  EXPECT_THAT(Inputs(out, "w/invariant_1"), ElementsAre("step", "^w/exit_0"));
+  EXPECT_THAT(Inputs(out, "w"), ElementsAre("w/exit_0", "w/invariant_1", "w/exit_2"));
+}
+
+// With every variable passed through there is no pivot: the loop is lowered in full.
+TEST(FunctionLoweringTest, WhileOfInvariantsAloneIsLoweredInFull) {
+  GraphDef g = Parse(kStepLoop);
+  FunctionDef* body = g.mutable_library()->mutable_function(1);
+  (*body->mutable_ret())["x_next"] = "x";
+  (*body->mutable_ret())["z_next"] = "z:0";
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
+  for (const char* name : {"w/enter_0", "w/enter_1", "w/enter_2"}) {
+    EXPECT_FALSE(Find(out, name)->attr().at("is_constant").b()) << name;
+  }
+  EXPECT_THAT(Inputs(out, "w/merge_1"), ElementsAre("w/enter_1", "w/next_iteration_1"));
+  EXPECT_THAT(Inputs(out, "w"), ElementsAre("w/exit_0", "w/exit_1", "w/exit_2"));
+}
+
 TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
   EXPECT_THAT(LowerGraphDef(Parse(R"pb(
                 node {

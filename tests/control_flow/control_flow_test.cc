@@ -11,6 +11,7 @@
 #include "core/allocator.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
 #include "graph/builder/ops.h"
 #include "gtest/gtest.h"
 #include "session/session.h"
@@ -371,6 +372,63 @@ TEST(WhileLoopTest, TensorListsFlowThroughTheLoop) {
   EXPECT_EQ(result[0].shape().DebugString(), "[4,2]");
   const std::vector<float> want = {0, 0, 1, -2, 2, -4, 3, -6};
   for (int i = 0; i < 8; ++i) EXPECT_EQ(result[0].flat<float>()[i], want[i]) << i;
+}
+
+// A functional While (TF2's form, lowered by graph/function_lowering.h) over (x, step, z): while
+// x < 10: x += step; step passed through unchanged (it enters as a loop constant); z = step * 2,
+// a next value read from the constant alone, which must stop with the loop.
+GraphDef StepLoop() {
+  auto scalar_const = [](const std::string& name, float v) {
+    return absl::StrCat("node_def { name: '", name,
+                        "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+                        "'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: ",
+                        v, " } } } }");
+  };
+  const std::string args =
+      "input_arg { name: 'x' type: DT_FLOAT } input_arg { name: 'step' type: DT_FLOAT } "
+      "input_arg { name: 'z' type: DT_FLOAT } ";
+  const std::string f32 = "attr { key: 'T' value { type: DT_FLOAT } } ";
+  const std::string placeholder =
+      "op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }";
+  const std::string text = absl::StrCat(
+      "library { function { signature { name: 'below_ten' ", args,
+      "output_arg { name: 'c' type: DT_BOOL } } ", scalar_const("ten", 10),
+      "node_def { name: 'less' op: 'Less' input: 'x' input: 'ten:output:0' ", f32,
+      "} ret { key: 'c' value: 'less:z:0' } } function { signature { name: 'body' ", args,
+      "output_arg { name: 'x_next' type: DT_FLOAT } output_arg { name: 'step_next' type: "
+      "DT_FLOAT } output_arg { name: 'z_next' type: DT_FLOAT } } ",
+      scalar_const("two", 2), "node_def { name: 'add' op: 'AddV2' input: 'x' input: 'step' ", f32,
+      "} node_def { name: 'keep' op: 'Identity' input: 'step' input: '^add' ", f32,
+      "} node_def { name: 'twice' op: 'Mul' input: 'step' input: 'two:output:0' ", f32,
+      "} ret { key: 'x_next' value: 'add:z:0' } ret { key: 'step_next' value: 'keep:output:0' } "
+      "ret { key: 'z_next' value: 'twice:z:0' } } } node { name: 'x' ",
+      placeholder, " } node { name: 'step' ", placeholder, " } node { name: 'z' ", placeholder,
+      " } node { name: 'w' op: 'While' input: 'x' input: 'step' input: 'z' attr { key: 'T' value "
+      "{ list { type: DT_FLOAT type: DT_FLOAT type: DT_FLOAT } } } attr { key: 'cond' value { "
+      "func { name: 'below_ten' } } } attr { key: 'body' value { func { name: 'body' } } } }");
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return g;
+}
+
+TEST(WhileLoopTest, AFunctionalWhilesPassedThroughVariableIsALoopConstant) {
+  for (int inter_op : {1, 2}) {
+    std::unique_ptr<Session> session = NewSession(StepLoop(), 1, inter_op);
+    // {x, step, z} -> {x, step, z} after the loop: four iterations, none, one.
+    const std::vector<std::vector<float>> cases = {
+        {0, 3, -1, 12, 3, 6}, {20, 3, -1, 20, 3, -1}, {9.5f, 0.25f, 7, 10, 0.25f, 0.5f}};
+    for (const std::vector<float>& c : cases) {
+      std::vector<Tensor> out;
+      ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<float>(c[0])},
+                                {"step:0", Tensor::Scalar<float>(c[1])},
+                                {"z:0", Tensor::Scalar<float>(c[2])}},
+                               {"w:0", "w:1", "w:2"}, {}, &out),
+                  IsOk());
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(out[i].flat<float>()[0], c[3 + i]) << "x=" << c[0] << " output " << i;
+      }
+    }
+  }
 }
 
 TEST(ControlFlowImportTest, ExitOutsideALoopIsRejected) {
