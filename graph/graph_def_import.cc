@@ -101,6 +101,7 @@ absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
     ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs(),
                             std::move(input_tensors));
     c.set_input_values(InputPartialValues(*node));
+    c.set_input_handle_shapes(InputHandleShapes(*node));
     absl::Status s = reg->shape_fn(c);
     if (!s.ok()) {
       if (absl::StrContains(s.message(), absl::StrCat("'", node->name(), "'"))) return s;

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "ops/attr_value_util.h"
+
 namespace rill {
 namespace {
 
@@ -56,6 +58,33 @@ std::vector<std::optional<PartialValue>> InputPartialValues(const Node& node) {
     values[i] = EvaluatePartialValue(*view, producer, output);
   }
   return values;
+}
+
+std::vector<std::optional<HandleShape>> InputHandleShapes(const Node& node) {
+  std::vector<std::optional<HandleShape>> handles;
+  for (int i = 0; i < node.num_inputs(); ++i) {
+    if (node.input_type(i) != DT_RESOURCE) continue;
+    const Edge* e = node.input_edge(i);
+    // Identity forwards what its input holds; a chain of them is walked without recursion, at
+    // most once around any cycle (a graph whose Identities form one is refused elsewhere).
+    for (int64_t steps = 0; e != nullptr && e->src()->op() == "Identity" && steps < 1'000'000;
+         ++steps) {
+      e = e->src()->input_edge(0);
+    }
+    if (e == nullptr || e->src()->op() != "VarHandleOp") continue;
+    const NodeDef& def = e->src()->def();
+    HandleShape handle;
+    TensorShapeProto proto;
+    if (!GetNodeAttr(def, "dtype", &handle.dtype).ok() || !GetNodeAttr(def, "shape", &proto).ok()) {
+      continue;
+    }
+    absl::StatusOr<PartialTensorShape> shape = PartialTensorShape::FromProto(proto);
+    if (!shape.ok()) continue;
+    handle.shape = *std::move(shape);
+    handles.resize(node.num_inputs());
+    handles[i] = std::move(handle);
+  }
+  return handles;
 }
 
 }  // namespace rill

@@ -43,6 +43,13 @@ struct PartialValue {
   std::vector<int64_t> elements;
 };
 
+// What a resource input is known to hold (TensorFlow's handle shapes and types): the dtype and
+// shape attrs of the VarHandleOp it comes from, reached through Identity.
+struct HandleShape {
+  DataType dtype = DT_INVALID;
+  PartialTensorShape shape;
+};
+
 class ShapeInferenceContext {
  public:
   // `node` must outlive the context. Outputs start as unknown shapes. `input_tensors` holds the
@@ -70,6 +77,17 @@ class ShapeInferenceContext {
   void set_input_values(std::vector<std::optional<PartialValue>> values) {
     input_values_ = std::move(values);
   }
+  // What each resource input holds where known (nullopt elsewhere; may be shorter than the
+  // inputs), set by the code that runs the shape function.
+  void set_input_handle_shapes(std::vector<std::optional<HandleShape>> shapes) {
+    input_handles_ = std::move(shapes);
+  }
+  // What resource input i holds, or nullptr when unknown.
+  const HandleShape* input_handle_shape(int i) const {
+    return i < static_cast<int>(input_handles_.size()) && input_handles_[i] ? &*input_handles_[i]
+                                                                            : nullptr;
+  }
+
   // True, with the elements in *values (-1 where unknown), when input i is a vector whose value
   // is known at least in part: a constant, or a partial value.
   bool PartialIndexValues(int i, std::vector<int64_t>* values) const;
@@ -95,6 +113,7 @@ class ShapeInferenceContext {
   std::vector<PartialTensorShape> inputs_;
   std::vector<const Tensor*> input_tensors_;  // Not owned.
   std::vector<std::optional<PartialValue>> input_values_;
+  std::vector<std::optional<HandleShape>> input_handles_;
   std::vector<PartialTensorShape> outputs_;
 };
 

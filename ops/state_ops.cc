@@ -1,10 +1,62 @@
 // Op definitions: TF1 reference variables and resource variables.
+#include <string>
+
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 
 namespace rill {
 namespace {
+
+// The dtype check of TensorFlow's ValidateVariableResourceHandle: where the variable the handle
+// reaches is known (a VarHandleOp, maybe through Identity), its dtype must be the op's.
+absl::Status CheckHandleDtype(const ShapeInferenceContext& c, const HandleShape& handle) {
+  DataType dtype;
+  RILL_RETURN_IF_ERROR(GetNodeAttr(c.node(), "dtype", &dtype));
+  if (handle.dtype == dtype) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Trying to read variable with wrong dtype. Expected ", DataTypeString(handle.dtype), " got ",
+      DataTypeString(dtype), " for node '", c.node().name(), "' (op ", c.node().op(), ")"));
+}
+
+// ReadVariableOp: the value's shape is left unknown (a variable assigned without validate_shape
+// may change shape), but a known variable of another dtype is refused as in TensorFlow.
+absl::Status ReadVariableShape(ShapeInferenceContext& c) {
+  if (const HandleShape* handle = c.input_handle_shape(0)) {
+    RILL_RETURN_IF_ERROR(CheckHandleDtype(c, *handle));
+  }
+  return shape_fns::Unknown(c);
+}
+
+// AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp: TensorFlow's CreateAssignShapeFn
+// merges the variable's shape attr with the value's static shape, whatever validate_shape says,
+// so a constant of another shape is refused when the graph is built. Its merge texts: "Shapes
+// must be equal rank, but are 1 and 0", "Dimension 0 in both shapes must be equal, but are 2
+// and 3. Shapes are [2] and [3]."
+absl::Status AssignVariableShape(ShapeInferenceContext& c) {
+  const HandleShape* handle = c.input_handle_shape(0);
+  if (handle == nullptr) return absl::OkStatus();
+  RILL_RETURN_IF_ERROR(CheckHandleDtype(c, *handle));
+  const PartialTensorShape& var = handle->shape;
+  const PartialTensorShape& value = c.input(1);
+  if (var.unknown_rank() || value.unknown_rank()) return absl::OkStatus();
+  const std::string where =
+      absl::StrCat(" for node '", c.node().name(), "' (op ", c.node().op(), ")");
+  if (var.rank() != value.rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("Shapes must be equal rank, but are ",
+                                                   var.rank(), " and ", value.rank(), where));
+  }
+  for (int d = 0; d < var.rank(); ++d) {
+    const int64_t a = var.dims()[d], b = value.dims()[d];
+    if (a >= 0 && b >= 0 && a != b) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Dimension ", d, " in both shapes must be equal, but are ", a, " and ", b,
+          ". Shapes are ", var.DebugString(), " and ", value.DebugString(), ".", where));
+    }
+  }
+  return absl::OkStatus();
+}
 
 REGISTER_OP("VariableV2")
     .Output("ref: Ref(dtype)")
@@ -185,7 +237,7 @@ REGISTER_OP("ReadVariableOp")
     .Output("value: dtype")
     .Attr("dtype: type")
     .SetIsStateful()
-    .SetShapeFn(shape_fns::Unknown);  // the variable's shape is not in the graph
+    .SetShapeFn(ReadVariableShape);
 
 REGISTER_OP("AssignVariableOp")
     .Input("resource: resource")
@@ -193,21 +245,21 @@ REGISTER_OP("AssignVariableOp")
     .Attr("dtype: type")
     .Attr("validate_shape: bool = false")
     .SetIsStateful()
-    .SetShapeFn(shape_fns::NoOutputs);
+    .SetShapeFn(AssignVariableShape);
 
 REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
     .SetIsStateful()
-    .SetShapeFn(shape_fns::NoOutputs);
+    .SetShapeFn(AssignVariableShape);
 
 REGISTER_OP("AssignSubVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")
     .Attr("dtype: type")
     .SetIsStateful()
-    .SetShapeFn(shape_fns::NoOutputs);
+    .SetShapeFn(AssignVariableShape);
 
 // Scatter updates of a resource variable (a fresh buffer, swapped in under the lock).
 REGISTER_OP("ResourceScatterUpdate")

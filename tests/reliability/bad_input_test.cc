@@ -342,32 +342,34 @@ std::vector<Case> Cases() {
        {{"x:0", X()}},
        {"nope"},
        {},
-       C::kNotFound,
-       "FetchOutputs node nope:0: not found"},
+       C::kInvalidArgument,
+       "Tensor nope:0, specified in either feed_devices or fetch_devices was not found "
+       "in the Graph"},
       {"fetch_bad_index",
        "",
        false,
        {{"x:0", X()}},
        {"y:5"},
        {},
-       C::kInvalidArgument,
-       "FetchOutputs y:5: output index too large, must be < 1"},
+       C::kOutOfRange,
+       "Node 'y' (type: 'MatMul', num of outputs: 1) does not have output 5"},
       {"feed_unknown",
        "",
        false,
        {{"nope:0", X()}},
        {"y"},
        {},
-       C::kNotFound,
-       "FeedInputs: unable to find feed output nope:0"},
+       C::kInvalidArgument,
+       "Tensor nope:0, specified in either feed_devices or fetch_devices was not found "
+       "in the Graph"},
       {"feed_bad_index",
        "",
        false,
        {{"x:3", X()}},
        {"y"},
        {},
-       C::kInvalidArgument,
-       "FeedInputs: x:3 should have output index < 1"},
+       C::kOutOfRange,
+       "Node 'x' (type: 'Placeholder', num of outputs: 1) does not have output 3"},
       {"fed_twice",
        "",
        false,
@@ -461,6 +463,53 @@ std::vector<Case> Cases() {
        {},
        C::kInvalidArgument,
        "Dimensions must be equal, but are 2 and 3 for node 'bad'"},
+      // TensorFlow's AssignVariableOp shape function: the VarHandleOp's shape attr (through
+      // Identity too) against the value's static shape, whatever validate_shape says.
+      {"assign_variable_static_shape",
+       Node("name: 'rv' op: 'VarHandleOp' attr { key: 'dtype' value { type: DT_FLOAT } } attr { "
+            "key: 'shape' value { shape { dim { size: 2 } } } }") +
+           Node("name: 'z3' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+                "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } "
+                "float_val: "
+                "0 } } }") +
+           Node("name: 'bad' op: 'AssignVariableOp' input: 'rv' input: 'z3' attr { key: 'dtype' "
+                "value { type: DT_FLOAT } }"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are [2] and [3]. for "
+       "node 'bad' (op AssignVariableOp)"},
+      {"assign_variable_through_identity",
+       Node("name: 'rv' op: 'VarHandleOp' attr { key: 'dtype' value { type: DT_FLOAT } } attr { "
+            "key: 'shape' value { shape { dim { size: 2 } } } }") +
+           Node("name: 'z3' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+                "'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } "
+                "float_val: "
+                "0 } } }") +
+           Node("name: 'rvi' op: 'Identity' input: 'rv' attr { key: 'T' value { type: "
+                "DT_RESOURCE } }") +
+           Node("name: 'bad' op: 'AssignAddVariableOp' input: 'rvi' input: 'z3' attr { key: "
+                "'dtype' value { type: DT_FLOAT } }"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are [2] and [3]. for "
+       "node 'bad' (op AssignAddVariableOp)"},
+      {"assign_variable_dtype",
+       Node("name: 'rv' op: 'VarHandleOp' attr { key: 'dtype' value { type: DT_FLOAT } } attr { "
+            "key: 'shape' value { shape { dim { size: 2 } } } }") +
+           Node("name: 'bad' op: 'AssignVariableOp' input: 'rv' input: 'i' attr { key: 'dtype' "
+                "value { type: DT_INT32 } }"),
+       true,
+       {},
+       {},
+       {},
+       C::kInvalidArgument,
+       "Trying to read variable with wrong dtype. Expected float got int32 for node 'bad'"},
       // A fed value of another shape: the kernel refuses the run.
       {"assign_fed_shape",
        Node("name: 'z' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }") +
