@@ -208,7 +208,9 @@ TEST(Function, CallsBuiltWithTFNewOperation) {
   TF_AddInput(desc, {x, 0});
   EXPECT_EQ(TF_FinishOperation(desc, s), nullptr);
   EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
-  EXPECT_THAT(s.message(), ::testing::HasSubstr("do not match 2 inputs specified"));
+  EXPECT_THAT(s.message(),
+              ::testing::HasSubstr("2 inputs specified of 1 inputs in Op while building NodeDef "
+                                   "'bad_call'"));
 
   // PartitionedCall with f, Tout; Tin inferred from the inputs.
   desc = TF_NewOperation(g, "PartitionedCall", "pcall");

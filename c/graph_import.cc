@@ -66,11 +66,10 @@ absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffe
   // Names.
   std::string prefix = opts.prefix;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  if (!prefix.empty() && PrefixTaken(g, prefix)) {
-    if (!opts.uniquify_prefix) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Import node name prefix '", prefix, "' conflicts with a name already in the graph"));
-    }
+  // A prefix already in use is replaced only with uniquify_prefix, as in TensorFlow; without it
+  // the import goes on and only an imported name that is taken is refused below (TensorFlow
+  // checks nothing then and leaves two nodes of one name, which no session can run).
+  if (!prefix.empty() && opts.uniquify_prefix && PrefixTaken(g, prefix)) {
     int k = 1;
     while (PrefixTaken(g, absl::StrCat(prefix, "_", k))) ++k;
     prefix = absl::StrCat(prefix, "_", k);

@@ -112,8 +112,14 @@ TEST(Import, PrefixAndUniquifiedPrefix) {
 
   TF_GraphImportGraphDef(g, def, opts, s);
   EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
-  EXPECT_EQ(s.message(),
-            "Import node name prefix 'imported' conflicts with a name already in the graph");
+  EXPECT_EQ(s.message(), "Node name 'imported/x' already exists in the Graph");
+  // A prefix naming an existing node imports when no imported name is taken (TensorFlow 2.21).
+  TF_ImportGraphDefOptions* under = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsSetPrefix(under, "imported/sum");
+  TF_GraphImportGraphDef(g, def, under, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_NE(TF_GraphOperationByName(g, "imported/sum/sum"), nullptr);
+  TF_DeleteImportGraphDefOptions(under);
   TF_ImportGraphDefOptionsSetUniquifyPrefix(opts, 1);
   TF_GraphImportGraphDef(g, def, opts, s);
   ASSERT_EQ(s.code(), TF_OK) << s.message();

@@ -77,8 +77,10 @@ bool CheckAttrRank(TF_OperationDescription* desc, const char* attr_name, int64_t
   return false;
 }
 
-// Checks that `out` is an output of a live op node of `g`.
-absl::Status CheckOutput(const rill::Graph& g, const std::string& consumer, TF_Output out) {
+// Checks that `out` is an output of a live op node of `g`; `consumer` is the node being built,
+// of op type `op`.
+absl::Status CheckOutput(const rill::Graph& g, const std::string& consumer, const std::string& op,
+                         TF_Output out) {
   if (out.oper == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("Node '", consumer, "': an input is null"));
   }
@@ -89,9 +91,10 @@ absl::Status CheckOutput(const rill::Graph& g, const std::string& consumer, TF_O
         absl::StrCat("Node '", consumer, "': input node ", node->name(), " is not in this graph"));
   }
   if (out.index < 0 || out.index >= NumOutputs(node)) {
+    // TensorFlow's NodeBuilder text for TF_AddInput of an output the producer lacks.
     return absl::InvalidArgumentError(absl::StrCat(
-        "Node '", consumer, "': Connecting to invalid output ", out.index, " of source node ",
-        node->name(), " which has ", NumOutputs(node), " outputs."));
+        "Attempt to add output ", out.index, " of ", node->name(), " not in range [0, ",
+        NumOutputs(node), ") to node with type ", op, ". Node: {{node ", node->name(), "}}"));
   }
   return absl::OkStatus();
 }
@@ -227,6 +230,7 @@ absl::Status InferNodeShapes(rill::Node* node) {
   rill::ShapeInferenceContext c(node->def(), std::move(inputs), node->num_outputs(),
                                 std::move(input_tensors));
   c.set_input_values(rill::InputPartialValues(*node));
+  c.set_input_handle_shapes(rill::InputHandleShapes(*node));
   absl::Status s = reg->shape_fn(c);
   if (!s.ok()) {
     if (absl::StrContains(s.message(), absl::StrCat("'", node->name(), "'"))) return s;
@@ -256,7 +260,11 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
   const rill::OpRegistration* reg = rill::OpRegistry::Global()->LookUp(def.op());
   const rill::FunctionDef* function = reg == nullptr ? FindFunction(g, def.op()) : nullptr;
   if (reg == nullptr && function == nullptr && !IsFunctionalOp(def.op())) {
-    return rill::OpRegistry::Global()->LookUpOrError(def.op()).status();
+    // TensorFlow's TF_FinishOperation reports the unknown op through its NodeDefBuilder:
+    // InvalidArgument, naming the node being built.
+    const absl::Status unknown = rill::OpRegistry::Global()->LookUpOrError(def.op()).status();
+    return absl::InvalidArgumentError(
+        absl::StrCat(unknown.message(), " while building NodeDef '", name, "'"));
   }
   const rill::OpDef* op_def = reg != nullptr        ? &reg->op_def
                               : function != nullptr ? &function->signature()
@@ -264,7 +272,7 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
   std::vector<TF_Output> flat_inputs;
   for (const TF_OperationDescription::InputArg& arg : desc->inputs) {
     for (const TF_Output& out : arg.outputs) {
-      RILL_RETURN_IF_ERROR(CheckOutput(g, name, out));
+      RILL_RETURN_IF_ERROR(CheckOutput(g, name, def.op(), out));
       flat_inputs.push_back(out);
       def.add_input(OutputName(out));
     }
@@ -285,6 +293,14 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
   }
   std::optional<std::vector<rill::DataType>> declared;
   if (op_def != nullptr) {
+    // One TF_AddInput or TF_AddInputList call per input arg, counted as TensorFlow's
+    // NodeDefBuilder counts them.
+    if (static_cast<int>(desc->inputs.size()) != op_def->input_arg_size()) {
+      return absl::InvalidArgumentError(absl::StrCat(desc->inputs.size(), " inputs specified of ",
+                                                     op_def->input_arg_size(),
+                                                     " inputs in Op while building NodeDef '", name,
+                                                     "' using ", rill::SummarizeOpDef(*op_def)));
+    }
     RILL_RETURN_IF_ERROR(InferAttrsFromInputs(*desc, *op_def, &def));
     rill::AddDefaultsToNodeDef(*op_def, &def);
     RILL_RETURN_IF_ERROR(rill::ValidateNodeDef(def, *op_def));
