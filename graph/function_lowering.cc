@@ -451,9 +451,12 @@ class Lowerer {
     int64_t parallel = 10;
     if (auto it = attrs.find("parallel_iterations"); it != attrs.end()) parallel = it->second.i();
     std::vector<bool> invariant = LoopInvariants(body_fn, data.size());
-    const size_t pivot = static_cast<size_t>(std::find(invariant.begin(), invariant.end(), false) -
-                                             invariant.begin());
-    if (pivot == data.size()) invariant.assign(data.size(), false);
+    size_t pivot = static_cast<size_t>(std::find(invariant.begin(), invariant.end(), false) -
+                                       invariant.begin());
+    if (pivot == data.size()) {  // every variable passed through: no pivot, the full lowering
+      invariant.assign(data.size(), false);
+      pivot = 0;
+    }
     std::vector<int> enters(data.size(), -1), merges(data.size(), -1);
     std::vector<Ref> merge_refs, identities(data.size());
     for (size_t i = 0; i < data.size(); ++i) {
