@@ -12,6 +12,11 @@
 # instrumented; ASan's allocator still sees every malloc and free, double frees included).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# Under `bazel test` the script runs as tests/reliability/c_clients_test: the programs are in
+# the runfiles' copy of this directory.
+if [[ -n "${TEST_SRCDIR:-}" ]]; then
+  here="$TEST_SRCDIR/${TEST_WORKSPACE:-rill}/tests/reliability/c_clients"
+fi
 mode="" arg="" asan=0 names=()
 for a in "$@"; do
   case "$a" in
@@ -60,4 +65,4 @@ for name in "${names[@]}"; do
   fi
 done
 echo "$passed passed, $failed failed, $skipped skipped"
-[[ $failed == 0 ]]
+[[ $failed == 0 && $passed -gt 0 ]]
