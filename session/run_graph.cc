@@ -93,32 +93,6 @@ absl::StatusOr<RunGraph> BuildRunGraph(const Graph& graph, const std::vector<std
       run.fetches.push_back(c);
     }
   }
-  // TensorFlow's ValidateFeedAndFetchDevices, before the targets: a feed or fetch of an output
-  // its node lacks is OutOfRange, then one naming no node InvalidArgument. Control inputs
-  // ("^x") and outputs of ops that have none keep their own messages below.
-  {
-    std::vector<const std::string*> missing;
-    for (const std::vector<std::string>* names : {&run.feeds, &run.fetches}) {
-      for (const std::string& name : *names) {
-        absl::StatusOr<InputName> in = ParseInputName(name);
-        if (!in.ok()) continue;
-        const Node* node = graph.FindNode(in->node);
-        if (node == nullptr) {
-          missing.push_back(&name);
-        } else if (in->index >= node->num_outputs() && node->num_outputs() > 0) {
-          return absl::OutOfRangeError(absl::StrCat(
-              "Node '", node->name(), "' (type: '", node->op(),
-              "', num of outputs: ", node->num_outputs(), ") does not have output ", in->index));
-        }
-      }
-    }
-    if (!missing.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Tensor ", *missing.front(),
-                       ", specified in either feed_devices or fetch_devices was not found in "
-                       "the Graph"));
-    }
-  }
   std::string missing_targets;
   for (const std::string& t : targets) {
     if (graph.FindNode(t) == nullptr) absl::StrAppend(&missing_targets, t, " ");

@@ -7,14 +7,12 @@
 //   - the graph is pruned to what the fetches and targets need.
 // The result is a copy of the session's Graph: kept nodes keep their ids, properties and assigned
 // devices; the _Arg and _Retval nodes are assigned `client_device`. Linear in the graph's size.
-// Errors use TensorFlow 2.21's texts: InvalidArgument "Tensor x:0, specified in either
-// feed_devices or fetch_devices was not found in the Graph" for a feed or fetch naming no node,
-// OutOfRange "Node 'x' (type: 'Placeholder', num of outputs: 1) does not have output 3" for one
-// past its node's outputs (both before the targets), NotFound "PruneForTargets: Some target
-// nodes not found: t "; InvalidArgument "Must specify at least one target to fetch or
-// execute.", "Endpoint "x:0" fed more than once.", "x:0 is both fed and fetched.", and fetching
-// a node without outputs; NotFound "Op type not registered ..." for feeding or fetching a node
-// whose op is unknown. Pure function; thread-safe.
+// Errors use TensorFlow's texts: NotFound "FeedInputs: unable to find feed output x:0",
+// "FetchOutputs node x:0: not found", "PruneForTargets: Some target nodes not found: t ";
+// InvalidArgument "Must specify at least one target to fetch or execute.", "Endpoint "x:0" fed
+// more than once.", "x:0 is both fed and fetched.", output index out of range, and fetching a
+// node without outputs; NotFound "Op type not registered ..." for feeding or fetching a node whose
+// op is unknown. Pure function; thread-safe.
 #ifndef RILL_SESSION_RUN_GRAPH_H_
 #define RILL_SESSION_RUN_GRAPH_H_
 

@@ -38,7 +38,7 @@ case "$mode" in
     flags="-I$work/release/include -L$work/release/lib -Wl,-rpath,$work/release/lib -ltensorflow" ;;
   tf)
     tf=$(python3 -c 'import os, tensorflow; print(os.path.dirname(tensorflow.__file__))' 2>/dev/null)
-    flags="-I$tf/include -L$tf -l:libtensorflow_cc.so.2 -l:libtensorflow_framework.so.2 -Wl,-rpath,$tf" ;;
+    flags="-DCLIENTS_AGAINST_TENSORFLOW -I$tf/include -L$tf -l:libtensorflow_cc.so.2 -l:libtensorflow_framework.so.2 -Wl,-rpath,$tf" ;;
 esac
 cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -pthread -O1 -g)
 if [[ $asan == 1 ]]; then
