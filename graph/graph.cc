@@ -49,6 +49,10 @@ std::string Edge::DebugString() const {
 // --------------------------------------------------------------------------------------------
 // Node
 
+// Nodes lie in blocks in id order; passes scan them by id, so a node's size is what such a scan
+// reads per node (two cache lines).
+static_assert(sizeof(Node) <= 128, "Node outgrew two cache lines");
+
 const Edge* Node::input_edge(int i) const {
   if (i < 0 || i >= static_cast<int>(data_in_.size())) return nullptr;
   return data_in_[i];
@@ -149,6 +153,18 @@ std::shared_ptr<DataTypeVector> Node::EmptyTypes() {
   return *kEmpty;
 }
 
+void Node::SetProps(std::shared_ptr<Properties> props) {
+  props_ = std::move(props);
+  op_class_ = props_->op_class;
+  unknown_op_ = props_->op_def == nullptr;
+  SyncCounts();
+}
+
+void Node::SyncCounts() {
+  num_inputs_ = static_cast<int>(props_->input_types->size());
+  num_outputs_ = static_cast<int>(props_->output_types->size());
+}
+
 Node::Properties* Node::MutableProps() {
   if (props_.use_count() > 1) props_ = std::make_shared<Properties>(*props_);
   return props_.get();
@@ -243,6 +259,10 @@ void Graph::CopyFrom(const Graph& other) {
     if (o == nullptr) continue;
     Node* n = node_pool_.Take(other.num_nodes_);
     n->id_ = o->id_;
+    n->op_class_ = o->op_class_;
+    n->unknown_op_ = o->unknown_op_;
+    n->num_inputs_ = o->num_inputs_;
+    n->num_outputs_ = o->num_outputs_;
     n->props_ = o->props_;
     n->output_shapes_ = o->output_shapes_;
     n->assigned_device_ = o->assigned_device_;
@@ -285,7 +305,7 @@ void Graph::CopyFrom(const Graph& other) {
 Node* Graph::NewNode(std::shared_ptr<Node::Properties> props) {
   Node* node = node_pool_.Take(num_nodes_);
   node->id_ = static_cast<int>(nodes_.size());
-  node->props_ = std::move(props);
+  node->SetProps(std::move(props));
   nodes_.push_back(node);
   ++num_nodes_;
   return node;
@@ -378,10 +398,12 @@ absl::StatusOr<const Edge*> Graph::AddEdge(Node* src, int src_output, Node* dst,
   }
   if (src_output >= src->num_outputs()) {
     Unshared(src->MutableProps()->output_types).resize(src_output + 1, DT_INVALID);
+    src->SyncCounts();
   }
   const DataType produced = src->output_type(src_output);
   if (dst_input >= dst->num_inputs()) {
     Unshared(dst->MutableProps()->input_types).resize(dst_input + 1, DT_INVALID);
+    dst->SyncCounts();
   }
   if (dst->is_unknown_op()) {
     // Nothing to check against: the input takes its producer's dtype.

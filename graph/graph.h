@@ -103,13 +103,13 @@ class Node {
   // nullptr when the op is not registered (see is_unknown_op()).
   const OpDef* op_def() const { return props_->op_def; }
   // True for an op the registry does not know. SOURCE and SINK are known (NoOp).
-  bool is_unknown_op() const { return props_->op_def == nullptr; }
+  bool is_unknown_op() const { return unknown_op_; }
   bool IsSource() const { return id_ == 0; }
   bool IsSink() const { return id_ == 1; }
   // True for every node but SOURCE and SINK.
   bool IsOp() const { return id_ > 1; }
   // What kind of op this is for the passes and the executor (graph/op_classes.h).
-  OpClass op_class() const { return props_->op_class; }
+  OpClass op_class() const { return op_class_; }
   // The device the GraphDef asked for ("" when none); not where the node is placed.
   const std::string& requested_device() const { return props_->def.device(); }
   // The full name of the device the node runs on ("" until the session applies a placement).
@@ -120,8 +120,8 @@ class Node {
 
   const DataTypeVector& input_types() const { return *props_->input_types; }
   const DataTypeVector& output_types() const { return *props_->output_types; }
-  int num_inputs() const { return static_cast<int>(props_->input_types->size()); }
-  int num_outputs() const { return static_cast<int>(props_->output_types->size()); }
+  int num_inputs() const { return num_inputs_; }
+  int num_outputs() const { return num_outputs_; }
   DataType input_type(int i) const { return (*props_->input_types)[i]; }
   DataType output_type(int i) const { return (*props_->output_types)[i]; }
 
@@ -167,8 +167,20 @@ class Node {
   static std::shared_ptr<DataTypeVector> EmptyTypes();
   // Copy-on-write access to the shared properties.
   Properties* MutableProps();
+  // Sets props_ and the fields below that repeat what it holds.
+  void SetProps(std::shared_ptr<Properties> props);
+  // Copies the input and output counts from props_ (after an unknown op's slots grow).
+  void SyncCounts();
 
   int id_ = -1;
+  // What every pass tests per node, copied from props_ by SetProps and SyncCounts (so they equal
+  // props_'s at all times): a scan of a graph's nodes in id order reads the nodes' blocks one
+  // after another, while each node's props_ is a separate heap block (a cache miss per node once
+  // the graph outgrows the cache).
+  OpClass op_class_ = OpClass::kOther;
+  bool unknown_op_ = true;
+  int num_inputs_ = 0;
+  int num_outputs_ = 0;
   std::shared_ptr<Properties> props_;
   EdgeList in_edges_;
   EdgeList out_edges_;

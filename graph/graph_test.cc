@@ -172,6 +172,8 @@ TEST(GraphTest, UnknownOpGrowsWithItsEdges) {
   RILL_ASSERT_OK(g.AddEdge(u, 2, i, 0).status());
   EXPECT_THAT(u->input_types(), ElementsAre(DT_FLOAT));
   EXPECT_THAT(u->output_types(), ElementsAre(DT_INVALID, DT_INVALID, DT_INVALID));
+  EXPECT_EQ(u->num_inputs(), 1);
+  EXPECT_EQ(u->num_outputs(), 3);
 }
 
 TEST(GraphTest, DtypeListsAreSharedAndCopiedBeforeAWrite) {
@@ -195,6 +197,10 @@ TEST(GraphTest, DtypeListsAreSharedAndCopiedBeforeAWrite) {
   EXPECT_THAT(u->output_types(), ElementsAre(DT_INVALID, DT_INVALID));
   EXPECT_THAT(copy.FindNode("u")->input_types(), ElementsAre(DT_FLOAT));
   EXPECT_TRUE(copy.FindNode("u")->output_types().empty());
+  EXPECT_EQ(u->num_inputs(), 2);
+  EXPECT_EQ(u->num_outputs(), 2);
+  EXPECT_EQ(copy.FindNode("u")->num_inputs(), 1);
+  EXPECT_EQ(copy.FindNode("u")->num_outputs(), 0);
   EXPECT_THAT(a->input_types(), ElementsAre(DT_FLOAT));
   EXPECT_THAT(c->input_types(), ElementsAre(DT_INT32));
   EXPECT_TRUE(g.source_node()->input_types().empty());

@@ -12,6 +12,7 @@
 #ifndef RILL_GRAPH_OP_CLASSES_H_
 #define RILL_GRAPH_OP_CLASSES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@
 
 namespace rill {
 
-enum class OpClass {
+// One byte, so that a Node keeps its class beside its id (graph/graph.h).
+enum class OpClass : uint8_t {
   kOther,
   kSend,         // _Send, _HostSend
   kRecv,         // _Recv, _HostRecv
