@@ -268,6 +268,31 @@ TEST(Conversion, StringTensorsRoundTripThroughRill) {
   TF_DeleteTensor(t);
 }
 
+TEST(Conversion, CallersStringTensorIsReadWhateverItsLength) {
+  // BART's tf_wrapper.c feeds a checkpoint path as TF_NewTensor(TF_STRING, NULL, 0, &path,
+  // TF_TString_GetSize(&path), ...): TensorFlow 2.21 makes the tensor (byte size 4) and reads the
+  // TF_TString at `data`.
+  TF_TString path;
+  TF_StringInit(&path);
+  TF_StringCopy(&path, "ckpt", 4);
+  Deallocation d;
+  TF_Tensor* t =
+      TF_NewTensor(TF_STRING, nullptr, 0, &path, TF_StringGetSize(&path), RecordDeallocation, &d);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(TF_TensorByteSize(t), 4u);
+  absl::StatusOr<rill::Tensor> r = rill_c::ToRillTensor(t);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->flat<std::string>()[0], "ckpt");
+  TF_DeleteTensor(t);
+  EXPECT_EQ(d.calls, 1);
+  EXPECT_EQ(d.data, &path);
+  EXPECT_EQ(d.len, 4u);
+  TF_StringDealloc(&path);
+  // No buffer at all is still refused (TensorFlow would read through the null pointer).
+  const int64_t dims[] = {2};
+  EXPECT_EQ(TF_NewTensor(TF_STRING, dims, 1, nullptr, 0, nullptr, nullptr), nullptr);
+}
+
 TEST(Conversion, MalformedTensorsAreInvalidArgument) {
   const int64_t dims[] = {4};
   TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, dims, 1, 16);
