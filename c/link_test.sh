@@ -1,12 +1,13 @@
 #!/bin/bash
 # Checks the release tarball (libtensorflow.tar.gz) as a client sees it, outside Bazel:
-#  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2 and the
-#     lib/libtensorflow.so symlink;
+#  1. TensorFlow's layout: include/tensorflow/c/c_api.h, lib/libtensorflow.so.2,
+#     lib/libtensorflow_framework.so.2 (empty) and their lib/*.so symlinks;
 #  2. the library exports only TF_* and TFE_* symbols, the Rill-only RILL_* ones and Rill's C++
 #     API (for TF_LoadLibrary's op libraries) (nm -D --defined-only), and every function the headers
 #     declare;
 #  3. a C program compiles against include/ and links with -ltensorflow (gcc -std=c99 -Wall
-#     -Werror -pedantic), and runs.
+#     -Werror -pedantic), and runs; linked with -ltensorflow_framework -ltensorflow too (as BART's
+#     Makefile links), it runs as well.
 set -euo pipefail
 
 tarball=$(readlink -f "$1")
@@ -15,10 +16,16 @@ work=${TEST_TMPDIR:-$(mktemp -d)}/release
 rm -rf "$work" && mkdir -p "$work"
 tar -xzf "$tarball" -C "$work"
 for f in include/tensorflow/c/c_api.h include/tensorflow/c/tf_tstring.h \
-  include/tensorflow/c/eager/c_api.h lib/libtensorflow.so.2; do
+  include/tensorflow/c/eager/c_api.h lib/libtensorflow.so.2 lib/libtensorflow_framework.so.2; do
   [[ -f "$work/$f" ]] || { echo "FAIL: $f missing from the tarball"; exit 1; }
 done
-[[ -L "$work/lib/libtensorflow.so" ]] || { echo "FAIL: lib/libtensorflow.so is not a symlink"; exit 1; }
+for f in lib/libtensorflow.so lib/libtensorflow_framework.so; do
+  [[ -L "$work/$f" ]] || { echo "FAIL: $f is not a symlink"; exit 1; }
+done
+if nm -D --defined-only "$work/lib/libtensorflow_framework.so.2" | grep -E ' [B-Z] (TF|TFE)_'; then
+  echo "FAIL: libtensorflow_framework.so.2 defines C API functions (libtensorflow.so.2 has them)"
+  exit 1
+fi
 lib="$work/lib/libtensorflow.so.2"
 
 # Global symbols (upper-case types) other than the version node itself (type A, VERS_1.0);
@@ -61,8 +68,11 @@ if nm -D --undefined-only "$lib" | grep __tsan_init > /dev/null; then
 fi
 gcc -std=c99 -Wall -Werror -pedantic "${sanitize[@]}" -I"$work/include" "$smoke_source" \
   -L"$work/lib" -ltensorflow -o "$work/smoke"
+gcc -std=c99 -Wall -Werror -pedantic "${sanitize[@]}" -I"$work/include" "$smoke_source" \
+  -L"$work/lib" -ltensorflow_framework -ltensorflow -o "$work/smoke_framework"
 if [[ $run == 1 ]]; then
   LD_LIBRARY_PATH="$work/lib" "$work/smoke"
+  LD_LIBRARY_PATH="$work/lib" "$work/smoke_framework" > /dev/null
 else
   echo "built the client; not run under ThreadSanitizer (see above)"
 fi
