@@ -34,7 +34,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/status_macros.h"
 #include "graph/function_lowering.h"
 #include "graph/graph_def_import.h"
@@ -264,14 +266,38 @@ int Main(int argc, char** argv) {
   bool passes = false;
   std::string write_dir;
   std::string only;  // one shape, for profiling
+  constexpr char kUsage[] =
+      "usage: creation_bench [--cpu_time] [--passes] [--reps=N] [--min_nodes=N] [--max_nodes=N]\n"
+      "                      [--shape=chain|fan_in|fan_out|devices] [--write_dir=DIR]\n";
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--max_nodes=", 12) == 0) max_nodes = std::atoi(argv[i] + 12);
-    if (std::strncmp(argv[i], "--min_nodes=", 12) == 0) min_nodes = std::atoi(argv[i] + 12);
-    if (std::strncmp(argv[i], "--reps=", 7) == 0) reps = std::atoi(argv[i] + 7);
-    if (std::strcmp(argv[i], "--passes") == 0) passes = true;
-    if (std::strcmp(argv[i], "--cpu_time") == 0) g_cpu_time = true;
-    if (std::strncmp(argv[i], "--write_dir=", 12) == 0) write_dir = argv[i] + 12;
-    if (std::strncmp(argv[i], "--shape=", 8) == 0) only = argv[i] + 8;
+    const absl::string_view arg = argv[i];
+    auto value = [&](absl::string_view flag) -> const char* {
+      return absl::StartsWith(arg, flag) ? argv[i] + flag.size() : nullptr;
+    };
+    if (const char* v = value("--max_nodes=")) {
+      max_nodes = std::atoi(v);
+    } else if (const char* v = value("--min_nodes=")) {
+      min_nodes = std::atoi(v);
+    } else if (const char* v = value("--reps=")) {
+      reps = std::atoi(v);
+    } else if (arg == "--passes") {
+      passes = true;
+    } else if (arg == "--cpu_time") {
+      g_cpu_time = true;
+    } else if (const char* v = value("--write_dir=")) {
+      write_dir = v;
+    } else if (const char* v = value("--shape=")) {
+      only = v;
+    } else {
+      // Unknown flags (--help included) print the usage instead of starting a long run.
+      std::fprintf(arg == "--help" ? stdout : stderr, "%s", kUsage);
+      return arg == "--help" ? 0 : 2;
+    }
+  }
+  if (min_nodes <= 0 || max_nodes < min_nodes || reps < 0) {
+    std::fprintf(stderr, "creation_bench: need 0 < --min_nodes <= --max_nodes and --reps >= 0\n%s",
+                 kUsage);
+    return 2;
   }
   const std::vector<std::pair<std::string, std::function<Case(int)>>> shapes = {
       {"chain", [](int n) { return Chain(n, false); }},
@@ -279,6 +305,11 @@ int Main(int argc, char** argv) {
       {"fan_out", FanOut},
       {"devices", [](int n) { return Chain(n, true); }},
   };
+  if (!only.empty() &&
+      std::none_of(shapes.begin(), shapes.end(), [&](const auto& s) { return s.first == only; })) {
+    std::fprintf(stderr, "creation_bench: unknown --shape=%s\n%s", only.c_str(), kUsage);
+    return 2;
+  }
   if (passes) {
     std::printf("%-8s %9s", "shape", "nodes");
     for (const std::string& p : kPassNames) std::printf(" %9s", p.c_str());
