@@ -1,5 +1,8 @@
 #include "core/io/tensor_bundle.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/errno_status.h"
 #include "core/io/crc32c.h"
 #include "core/io/table.h"
 #include "core/status_macros.h"
@@ -63,13 +67,30 @@ absl::Status ReadFileRange(const std::string& file, uint64_t offset, uint64_t si
   return absl::OkStatus();
 }
 
+// Writes `bytes` to `path`; a failed open, write or close is TensorFlow's IOError for its errno
+// ("<path>; No such file or directory" NotFound, PermissionDenied, FailedPrecondition for a
+// directory, ResourceExhausted for a full disk).
 absl::Status WriteWholeFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::InternalError(absl::StrCat("Cannot open ", path, " for writing"));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("Failed writing ", path));
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (out == nullptr) return IOError(path, errno);
+  const size_t written = std::fwrite(bytes.data(), 1, bytes.size(), out);
+  const int write_error = written == bytes.size() ? 0 : errno;
+  const int close_error = std::fclose(out) == 0 ? 0 : errno;
+  if (write_error != 0 || close_error != 0) {
+    return IOError(absl::StrCat("Failed writing ", path), write_error ? write_error : close_error);
+  }
   return absl::OkStatus();
+}
+
+// TensorFlow's BundleWriter creates the prefix's directory (one level, as its Env::CreateDir):
+// a prefix in a missing directory whose parent exists is saved; deeper missing directories, a
+// file where the directory should be, or a directory that cannot be written are IOErrors.
+absl::Status CreatePrefixDirectory(const std::string& prefix) {
+  const std::string dir = std::filesystem::path(prefix).parent_path().string();
+  if (dir.empty() || ::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) {
+    return absl::OkStatus();
+  }
+  return IOError(dir, errno);
 }
 
 void PutVarint64(std::string* out, uint64_t v) {
@@ -353,6 +374,7 @@ absl::Status BundleWriter::Add(const std::string& key, const Tensor& tensor) {
 }
 
 absl::Status BundleWriter::Finish() {
+  RILL_RETURN_IF_ERROR(CreatePrefixDirectory(prefix_));
   RILL_RETURN_IF_ERROR(WriteWholeFile(BundleDataFilename(prefix_, 0, 1), data_));
   BundleHeaderProto header;
   header.set_num_shards(1);
@@ -372,8 +394,11 @@ absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::s
   for (const std::string& p : prefixes) {
     absl::StatusOr<std::unique_ptr<BundleReader>> r = BundleReader::Open(p);
     if (!r.ok()) {
-      if (allow_missing && absl::IsNotFound(r.status())) continue;
-      return r.status();
+      if (!absl::IsNotFound(r.status())) return r.status();
+      if (allow_missing) continue;
+      // TensorFlow's text: the flag is what the user can change.
+      return absl::InvalidArgumentError(absl::StrCat("allow_missing_files was set to false and ", p,
+                                                     " did not exist. ", r.status().message()));
     }
     total_shards += std::max((*r)->header().num_shards(), 1);
     readers.push_back(*std::move(r));
@@ -383,9 +408,15 @@ absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::s
         absl::StrCat("MergeV2Checkpoints: none of the ", prefixes.size(),
                      " checkpoint prefixes exists, nothing to merge into ", destination));
   }
+  // The destination's directory is made with its parents, as TensorFlow's MergeBundles does.
+  std::error_code ec;
+  const std::filesystem::path merged_dir = std::filesystem::path(destination).parent_path();
+  if (!merged_dir.empty() && !std::filesystem::exists(merged_dir, ec)) {
+    std::filesystem::create_directories(merged_dir, ec);
+    if (ec) return IOError(merged_dir.string(), ec.value());
+  }
   std::map<std::string, BundleEntryProto> merged;
   int next_shard = 0;
-  std::error_code ec;
   for (const auto& r : readers) {
     const int shards = std::max(r->header().num_shards(), 1);
     for (const std::string& key : r->Keys()) {
@@ -416,10 +447,12 @@ absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::s
   for (const auto& [key, entry] : merged) table.Add(key, entry.SerializeAsString());
   RILL_ASSIGN_OR_RETURN(std::string index, table.Finish());
   RILL_RETURN_IF_ERROR(WriteWholeFile(BundleIndexFilename(destination), index));
-  if (delete_old) {
-    for (const auto& r : readers) {
-      if (r->prefix() == destination) continue;
-      std::filesystem::remove(BundleIndexFilename(r->prefix()), ec);
+  // The sources' index files go whatever delete_old says (their data files were moved), as in
+  // TensorFlow; delete_old also removes their directories once empty.
+  for (const auto& r : readers) {
+    if (r->prefix() == destination) continue;
+    std::filesystem::remove(BundleIndexFilename(r->prefix()), ec);
+    if (delete_old) {
       const auto dir = std::filesystem::path(r->prefix()).parent_path();
       if (!dir.empty() && std::filesystem::is_empty(dir, ec)) std::filesystem::remove(dir, ec);
     }

@@ -62,8 +62,9 @@ class BundleWriter {
   // InvalidArgument for a name added twice or a dtype with no bundle encoding (variant,
   // resource).
   absl::Status Add(const std::string& key, const Tensor& tensor);
-  // Writes P.data-00000-of-00001 and P.index (Internal naming the file when it cannot be
-  // written).
+  // Writes P.data-00000-of-00001 and P.index, making P's directory when its parent exists (as
+  // TensorFlow); a file that cannot be written is TensorFlow's IOError for the errno ("PATH; Not
+  // a directory" FailedPrecondition, NotFound, PermissionDenied, ResourceExhausted).
   absl::Status Finish();
 
  private:
@@ -74,7 +75,8 @@ class BundleWriter {
 
 // Merges the bundles `prefixes` into one bundle at `destination` (TensorFlow's
 // MergeV2Checkpoints): their data shards are renamed to the destination's numbering and one index
-// lists every tensor. With `delete_old`, the old index files (and directories left empty) go.
+// lists every tensor; the destination's directory is made if missing. The old index files go;
+// with `delete_old`, so do the directories they leave empty.
 // InvalidArgument when a tensor name appears in two bundles.
 absl::Status MergeBundles(const std::vector<std::string>& prefixes, const std::string& destination,
                           bool delete_old, bool allow_missing);

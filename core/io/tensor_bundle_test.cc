@@ -223,5 +223,68 @@ TEST(MergeBundlesTest, TwoShardsBecomeOneCheckpoint) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/part0"));  // emptied and removed
 }
 
+TEST(BundleWriterTest, MakesThePrefixDirectoryAsTensorFlow) {
+  const std::string dir = TempDir() + "/writer_dirs";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  BundleWriter w(dir + "/ckpt/model");  // ckpt is missing, its parent exists
+  ASSERT_THAT(w.Add("v", Tensor::Scalar<float>(2.5f)), IsOk());
+  ASSERT_THAT(w.Finish(), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r,
+                            BundleReader::Open(dir + "/ckpt/model"));
+  EXPECT_EQ(r->Lookup("v")->flat<float>()[0], 2.5f);
+}
+
+TEST(BundleWriterTest, UnwritablePrefixesAreIOErrors) {
+  const std::string dir = TempDir() + "/writer_errors";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Write(dir + "/file", "x");
+  BundleWriter under_file(dir + "/file/model");
+  ASSERT_THAT(under_file.Add("v", Tensor::Scalar<float>(1.f)), IsOk());
+  EXPECT_THAT(under_file.Finish(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       dir + "/file/model.data-00000-of-00001; Not a directory"));
+  BundleWriter deep(dir + "/a/b/model");  // two missing levels: TensorFlow makes one
+  ASSERT_THAT(deep.Add("v", Tensor::Scalar<float>(1.f)), IsOk());
+  EXPECT_THAT(deep.Finish(),
+              StatusIs(absl::StatusCode::kNotFound, dir + "/a/b; No such file or directory"));
+  BundleWriter is_dir(dir);  // dir.data-00000-of-00001 beside dir: writable
+  ASSERT_THAT(is_dir.Finish(), IsOk());
+}
+
+TEST(MergeBundlesTest, SourcesIndexesGoAndTheDestinationDirectoryIsMade) {
+  const std::string dir = TempDir() + "/merge_keep";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  BundleWriter w0(dir + "/a");
+  ASSERT_THAT(w0.Add("x", Tensor::Scalar<float>(1.5f)), IsOk());
+  ASSERT_THAT(w0.Finish(), IsOk());
+  ASSERT_THAT(MergeBundles({dir + "/a"}, dir + "/out/deeper/model", false, false), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r,
+                            BundleReader::Open(dir + "/out/deeper/model"));
+  EXPECT_EQ(r->Lookup("x")->flat<float>()[0], 1.5f);
+  // The source's data moved, so its index goes too: it would name a missing data file.
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a.index"));
+  EXPECT_THAT(BundleReader::Open(dir + "/a").status(),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr(dir + "/a.index")));
+}
+
+TEST(MergeBundlesTest, AMissingSourceIsTensorFlowsInvalidArgument) {
+  const std::string dir = TempDir() + "/merge_missing";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  BundleWriter w0(dir + "/a");
+  ASSERT_THAT(w0.Add("x", Tensor::Scalar<float>(1.5f)), IsOk());
+  ASSERT_THAT(w0.Finish(), IsOk());
+  EXPECT_THAT(MergeBundles({dir + "/a", dir + "/nope"}, dir + "/m", false, false),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("allow_missing_files was set to false and " + dir +
+                                 "/nope did not exist.")));
+  ASSERT_THAT(MergeBundles({dir + "/a", dir + "/nope"}, dir + "/m", false, true), IsOk());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<BundleReader> r, BundleReader::Open(dir + "/m"));
+  EXPECT_EQ(r->Lookup("x")->flat<float>()[0], 1.5f);
+}
+
 }  // namespace
 }  // namespace rill
