@@ -375,6 +375,13 @@ class PoolGradOp final : public OpKernel {
           "Pooling gradients over the depth dimension are not supported");
     }
     const TensorShape out_shape({g.batch, g.out_h, g.out_w, g.depth});
+    // orig_output is not read (the maxima are found again in orig_input), but one of another
+    // shape means the three inputs are not one pooling's: TensorFlow refuses it first.
+    if (kMax && ctx.input(1).shape() != out_shape) {
+      return absl::InvalidArgumentError(absl::StrCat("Expected orig_output shape to be ",
+                                                     out_shape.DebugString(), ", but got ",
+                                                     ctx.input(1).shape().DebugString()));
+    }
     if (grad.shape() != out_shape) {
       return absl::InvalidArgumentError(absl::StrCat("Expected grad shape to be ",
                                                      out_shape.DebugString(), ", but got ",

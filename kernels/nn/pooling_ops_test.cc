@@ -259,5 +259,22 @@ TEST(PoolGradTest, MaxRoutesToTheFirstMaximumAvgSpreadsEvenly) {
                                                       TensorShape({1, 2, 4, 1})));
 }
 
+TEST(PoolGradTest, MaxPoolGradRefusesAnOrigOutputOfAnotherShape) {
+  const Tensor x =
+      F({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, TensorShape({1, 4, 4, 1}));
+  const std::vector<int64_t> window = {1, 2, 2, 1};
+  for (const TensorShape& orig_output : {TensorShape({1, 3, 3, 1}), TensorShape({1, 0, 2, 1})}) {
+    OpTester t("MaxPoolGrad");
+    t.Attr("T", DT_FLOAT).Attr("ksize", window).Attr("strides", window).Attr("padding", "VALID");
+    t.Input(x)
+        .Input(Tensor::FromVector<float>(std::vector<float>(orig_output.num_elements(), 1.f),
+                                         orig_output))
+        .Input(F({1, 1, 1, 1}, TensorShape({1, 2, 2, 1})));
+    EXPECT_THAT(t.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                  "Expected orig_output shape to be [1,2,2,1], but got " +
+                                      orig_output.DebugString()));
+  }
+}
+
 }  // namespace
 }  // namespace rill
