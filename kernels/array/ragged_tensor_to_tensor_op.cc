@@ -135,6 +135,13 @@ class RaggedTensorToTensorOp final : public OpKernel {
       return absl::InvalidArgumentError(absl::StrCat(
           "shape must be a vector or the scalar -1, got shape ", shape_t.shape().DebugString()));
     }
+    // -1 is "compute this dim"; anything below is no dim (TensorFlow's shape function refuses it).
+    for (int64_t d : shape) {
+      if (d < -1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Invalid value in tensor used for shape: ", d));
+      }
+    }
     const int values_rank = values_shape.rank();
     const int rank = ragged_rank_ + values_rank;
     std::vector<int64_t> out = unknown_rank ? std::vector<int64_t>(rank, -1) : shape;

@@ -81,6 +81,11 @@ TEST(RaggedTensorToTensorOpTest, ErrorsAreTensorFlows) {
                   .status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Row partition size is greater than output size: 4 > 3"));
+  // -1 computes a dim; -2 is no dim at all.
+  EXPECT_THAT(
+      ToTensor(I64({-2, 2}), kValues, Tensor::Scalar<int32_t>(0), {I64({0, 3, 7})}, {"ROW_SPLITS"})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, "Invalid value in tensor used for shape: -2"));
 }
 
 }  // namespace

@@ -775,11 +775,14 @@ class SparseFillEmptyRowsOp final : public OpKernel {
           absl::StrCat("The length of `dense_shape` (", shape_t.NumElements(),
                        ") must match the second dimension of `indices` (", rank, ")."));
     }
-    const int64_t rows = IndexValues(shape_t)[0];
-    if (rows < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Expected shape dimensions to be non-negative, got ", rows));
+    // Every dim, not only the rows counted here: the output is a sparse tensor of this shape.
+    for (int64_t d : IndexValues(shape_t)) {
+      if (d < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Expected shape dimensions to be non-negative, got ", d));
+      }
     }
+    const int64_t rows = IndexValues(shape_t)[0];
     const std::vector<int64_t> idx = IndexValues(indices);
     // Per-row counts and starts sized by dense_shape's value: through the allocator, so a huge
     // row count is ResourceExhausted rather than std::bad_alloc.

@@ -143,5 +143,21 @@ TEST(SparseReshapeOpTest, IndexIntoAnEmptyShapeIsRefused) {
   ExpectTensorEqual(same[0], one);
 }
 
+TEST(SparseFillEmptyRowsOpTest, NegativeDimsOfTheDenseShapeAreRefused) {
+  // Rows are counted from dim 0, but a negative later dim is no shape either (TensorFlow refuses
+  // both when it infers the shape).
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{2, -3}, {-1, 3}}) {
+    OpTester t("SparseFillEmptyRows");
+    t.Attr("T", DT_FLOAT)
+        .Input(Tensor::FromVector<int64_t>({0, 0, 1, 2}, TensorShape({2, 2})))
+        .Input(Tensor::FromVector<float>({1, 2}, TensorShape({2})))
+        .Input(Tensor::FromVector<int64_t>(shape, TensorShape({2})))
+        .Input(Tensor::Scalar<float>(9));
+    EXPECT_THAT(t.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                           "Expected shape dimensions to be non-negative, got " +
+                                               std::to_string(shape[0] < 0 ? shape[0] : shape[1])));
+  }
+}
+
 }  // namespace
 }  // namespace rill
