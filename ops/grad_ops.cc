@@ -5,6 +5,7 @@
 // Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -49,13 +50,22 @@ RILL_OUTPUT_GRAD_OP("TanhGrad");
 RILL_OUTPUT_GRAD_OP("SqrtGrad");
 RILL_OUTPUT_GRAD_OP("RsqrtGrad");
 
-// BiasAddGrad: a vector of the channel count (last dim, or dim 1 for NCHW of rank >= 3).
+// BiasAddGrad: a vector of the channel count: the last dim of a rank >= 2 NHWC input, dim 1 of a
+// rank >= 3 NCHW one; a known lower rank is TensorFlow's error (NCHW has no channel dim before
+// rank 3).
 absl::Status BiasAddGradShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);
-  if (in.rank() < 2) return absl::OkStatus();
+  if (in.unknown_rank()) return absl::OkStatus();
   std::string format = "NHWC";
   (void)GetNodeAttr(c.node(), "data_format", &format);
-  const int channel = format == "NCHW" && in.rank() >= 3 ? 1 : in.rank() - 1;
+  const int min_rank = format == "NCHW" ? 3 : 2;
+  if (in.rank() < min_rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape must be at least rank ", min_rank, " but is rank ", in.rank(),
+                     " for node '", c.node().name(), "' (op BiasAddGrad, data_format ", format,
+                     ", input 0 with shape ", in.DebugString(), ")"));
+  }
+  const int channel = format == "NCHW" ? 1 : in.rank() - 1;
   c.set_output(0, PartialTensorShape({in.dims()[channel]}));
   return absl::OkStatus();
 }

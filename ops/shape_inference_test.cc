@@ -327,5 +327,25 @@ TEST(AudioSpectrogramShapeTest, HugeWindowsEndAndLeaveTheKernelToRefuse) {
   EXPECT_EQ(out[0].DebugString(), "[3,3,5]");
 }
 
+TEST(ShapeInferenceTest, BiasAddGradNeedsAChannelDim) {
+  NodeDef n;
+  n.set_name("bg");
+  n.set_op("BiasAddGrad");
+  SetAttr(&n, "data_format", std::string("NCHW"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(n, {PartialTensorShape({2, 3, 5})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[3]");
+  // A matrix has no NCHW channel dim: TensorFlow's shape function refuses it.
+  EXPECT_THAT(Infer(n, {PartialTensorShape({2, 3})}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape must be at least rank 3 but is rank 2 for node 'bg' (op "
+                       "BiasAddGrad, data_format NCHW, input 0 with shape [2,3])"));
+  SetAttr(&n, "data_format", std::string("NHWC"));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(n, {PartialTensorShape({2, 3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[3]");
+  EXPECT_THAT(Infer(n, {PartialTensorShape({3})}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Shape must be at least rank 2 but is rank 1 for node 'bg'")));
+}
+
 }  // namespace
 }  // namespace rill
