@@ -26,6 +26,7 @@
 #include "core/types.h"
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
+#include "graph/loop_invariants.h"
 #include "graph/op_classes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -170,6 +171,10 @@ class Optimizer {
   absl::Status Run() {
     for (const Node* n : graph_->op_nodes()) {
       if (IsControlFlow(n->op_class())) {  // the marking alone: see the header
+        if (options_.loop_invariants) {
+          RILL_ASSIGN_OR_RETURN(const int made, MakeLoopInvariantsConstant(graph_));
+          stats_->loop_invariants_made_constant += made;
+        }
         if (options_.fusion) MarkConstantWeights();
         return absl::OkStatus();
       }
@@ -1866,6 +1871,7 @@ GraphOptimizerOptions GraphOptimizerOptions::FromConfig(const ConfigProto& confi
   GraphOptimizerOptions out;
   const bool on = o.opt_level() != OptimizerOptions::L0;
   out.remove_identities = on;
+  out.loop_invariants = on;
   out.fusion = on;
   out.constant_folding = on || o.do_constant_folding();
   out.common_subexpression_elimination = on || o.do_common_subexpression_elimination();

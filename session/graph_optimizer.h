@@ -51,7 +51,11 @@
 //     (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking alone, which changes
 // no node or edge: the structural rewrites are unsafe there without frame analysis (frames and
-// deadness). A recurrent layer's MatMuls in its while loop so still pack their weights.
+// deadness). A recurrent layer's MatMuls in its while loop so still pack their weights. Before
+// the marking, loop variables a while loop carries unchanged become loop constants
+// (graph/loop_invariants.h: its own frame analysis says when that keeps every value and
+// deadness), so a loop TensorFlow lowered runs no Merge / NextIteration for its step limit and
+// input list.
 //
 // Devices: every decision reads each node's assigned device (Node::assigned_device_name(), the
 // placement); a node the optimizer creates takes the assigned device of the node it replaces or
@@ -97,6 +101,7 @@ struct GraphOptimizerOptions {
   bool constant_folding = true;
   bool common_subexpression_elimination = true;
   bool fusion = true;
+  bool loop_invariants = true;  // graph/loop_invariants.h
   int64_t max_folded_bytes = 10 << 20;
   Device* cpu = nullptr;  // runs folded nodes; not owned; folding is skipped when null
   // The kernels the session's devices can run (the placer's view); not owned. Fusions are made on
@@ -124,6 +129,7 @@ struct GraphOptimizerStats {
   int gelus_fused = 0;              // GELU patterns made _RillGelu
   int residual_adds_fused = 0;      // Add [+ Relu] after _FusedConv2D made its "Add" post-op
   int scale_shifts_fused = 0;       // Mul + Add by channel Consts [+ Relu] made _RillScaleShift
+  int loop_invariants_made_constant = 0;  // loop variables carried unchanged made constant Enters
 };
 
 // Rewrites `graph` in place (see above). `stats`, when given, counts what was done.

@@ -615,6 +615,34 @@ TEST(GraphOptimizerTest, MatMulsWithConstWeightsAreMarkedAndRunPacked) {
   }
 }
 
+TEST(GraphOptimizerTest, LoopVariablesCarriedUnchangedBecomeLoopConstants) {
+  // while i < n: (n, i) = (n, i + 1): n, a loop variable the body returns unchanged, becomes a
+  // constant Enter (graph/loop_invariants.h); loop_invariants off keeps it.
+  Scope root = Scope::NewRootScope();
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  ops::WhileLoop(
+      root.NewSubScope("while"), {n, ops::Const(root, 0)},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[1], v[0]); },
+      [](const Scope& s, const std::vector<Output>& v) {
+        return std::vector<Output>{v[0], ops::Add(s, v[1], ops::Const(s, 1))};
+      });
+  auto merges = [](const GraphDef& g) {
+    return absl::c_count_if(g.node(), [](const NodeDef& d) { return d.op() == "Merge"; });
+  };
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.loop_invariants_made_constant, 1);
+  EXPECT_EQ(merges(o.graph), 1);
+  GraphOptimizerOptions off;
+  off.loop_invariants = false;
+  Optimized kept = Optimize(root, off);
+  EXPECT_EQ(kept.stats.loop_invariants_made_constant, 0);
+  EXPECT_EQ(merges(kept.graph), 2);
+  ConfigProto l0;
+  l0.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
+  EXPECT_FALSE(GraphOptimizerOptions::FromConfig(l0).loop_invariants);
+  EXPECT_TRUE(GraphOptimizerOptions::FromConfig(ConfigProto()).loop_invariants);
+}
+
 TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

@@ -431,6 +431,55 @@ TEST(WhileLoopTest, AFunctionalWhilesPassedThroughVariableIsALoopConstant) {
   }
 }
 
+// A TF1 loop (as TensorFlow lowers a While: every value a loop variable) over (n, i, acc, m):
+// while i < n: (n, i, acc, m) = (n, i + 1, acc + n, n * 2). The body returns n unchanged through
+// an Identity with a control input, so the graph optimizer makes n a loop constant
+// (graph/loop_invariants.h); m's next value is read from n alone and must stop with the loop.
+TEST(WhileLoopTest, ATF1LoopsPassedThroughVariableIsALoopConstant) {
+  Scope root = Scope::NewRootScope();
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output m0 = ops::Placeholder(root.WithOpName("m0"), DT_INT32);
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {n, Scalar(root, 0), Scalar(root, 0), m0},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[1], v[0]); },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output i = ops::Add(s, v[1], Scalar(s, 1));
+        return std::vector<Output>{ops::Identity(s.WithControlDependencies({i}), v[0]), i,
+                                   ops::Add(s, v[2], v[0]), ops::Mul(s, v[0], Scalar(s, 2))};
+      });
+  ASSERT_THAT(root.status(), IsOk());
+  const GraphDef graph = *root.ToGraphDef();
+  std::vector<std::string> fetches;
+  for (const Output& o : out) fetches.push_back(o.TensorName());
+  for (bool optimize : {true, false}) {
+    for (int inter_op : {1, 2}) {
+      SessionOptions options;
+      options.config.set_inter_op_parallelism_threads(inter_op);
+      if (!optimize) {
+        options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+            OptimizerOptions::L0);
+      }
+      absl::StatusOr<std::unique_ptr<Session>> session = Session::New(options);
+      ASSERT_THAT(session.status(), IsOk());
+      ASSERT_THAT((*session)->Create(graph), IsOk());
+      for (int iterations : {0, 1, 4}) {
+        std::vector<Tensor> got;
+        ASSERT_THAT((*session)->Run({{"n:0", Tensor::Scalar<int32_t>(iterations)},
+                                     {"m0:0", Tensor::Scalar<int32_t>(-5)}},
+                                    fetches, {}, &got),
+                    IsOk());
+        const std::vector<int32_t> want = {iterations, iterations, iterations * iterations,
+                                           iterations > 0 ? 2 * iterations : -5};
+        for (int k = 0; k < 4; ++k) {
+          EXPECT_EQ(got[k].flat<int32_t>()[0], want[k])
+              << "optimize " << optimize << " inter_op " << inter_op << " iterations " << iterations
+              << " output " << k;
+        }
+      }
+    }
+  }
+}
+
 TEST(ControlFlowImportTest, ExitOutsideALoopIsRejected) {
   Scope root = Scope::NewRootScope();
   ops::Exit(root.WithOpName("stray_exit"), Scalar(root, 1));
