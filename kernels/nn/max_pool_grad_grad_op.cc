@@ -7,7 +7,7 @@
 // window strides field must specify 4 dimensions", "Pooling is not yet supported on the batch
 // dimension." (Unimplemented), "tensor_in must be 4-dimensional", "tensor_out must be
 // 4-dimensional", "out_grad_backprop must be 4-dimensional", "grad should have the same shape as
-// orig_input", "orig_output has shape [...], expected [...]", and the window errors of
+// orig_input", "Expected orig_output shape to be [...], but got [...]", and the window errors of
 // ops/window_geometry.h.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
@@ -75,9 +75,9 @@ class MaxPoolGradGradOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
                           TensorShape::FromDims({batch, h.out, w.out, depth}));
     if (pooled.shape() != out_shape) {
-      return absl::InvalidArgumentError(absl::StrCat("orig_output has shape ",
-                                                     pooled.shape().DebugString(), ", expected ",
-                                                     out_shape.DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat("Expected orig_output shape to be ",
+                                                     out_shape.DebugString(), ", but got ",
+                                                     pooled.shape().DebugString()));
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out->NumElements() == 0) return absl::OkStatus();

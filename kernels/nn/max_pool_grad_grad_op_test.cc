@@ -52,7 +52,7 @@ TEST(MaxPoolGradGradTest, ErrorsAreTensorFlows) {
                        "grad should have the same shape as orig_input"));
   EXPECT_THAT(GradGrad(x, F({4, 4}, TensorShape({1, 1, 2, 1})), x, {1, 2, 2, 1}, {1, 1, 1, 1}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "orig_output has shape [1,1,2,1], expected [1,1,1,1]"));
+                       "Expected orig_output shape to be [1,1,1,1], but got [1,1,2,1]"));
   EXPECT_THAT(GradGrad(x, y, x, {2, 2, 2, 1}, {1, 1, 1, 1}),
               StatusIs(absl::StatusCode::kUnimplemented,
                        "Pooling is not yet supported on the batch dimension."));

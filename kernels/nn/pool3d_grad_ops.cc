@@ -11,9 +11,9 @@
 // type CPU", "Sliding window ksize field must specify 5 dimensions", "Sliding window strides field
 // must specify 5 dimensions", "tensor_in must be 5-dimensional", "orig_input_shape must be
 // 1-dimensional and 5 elements", "Expected grad shape to be [...], but got [...]",
-// "orig_output has shape [...], expected [...]", "grad should have the same shape as orig_input",
-// the window errors of ops/window_geometry.h; Unimplemented "Pooling is not yet supported on the
-// batch dimension.", "... on the depth dimension.".
+// "Expected orig_output shape to be [...], but got [...]", "grad should have the same shape as
+// orig_input", the window errors of ops/window_geometry.h; Unimplemented "Pooling is not yet
+// supported on the batch dimension.", "... on the depth dimension.".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -174,9 +174,9 @@ class MaxPool3DGradOp final : public Pool3dGradBase {
     const Tensor& grad = ctx.input(2);
     RILL_ASSIGN_OR_RETURN(Pool3d g, Geometry(in.shape()));
     if (pooled.shape() != g.out_shape()) {
-      return absl::InvalidArgumentError(absl::StrCat("orig_output has shape ",
-                                                     pooled.shape().DebugString(), ", expected ",
-                                                     g.out_shape().DebugString()));
+      return absl::InvalidArgumentError(absl::StrCat("Expected orig_output shape to be ",
+                                                     g.out_shape().DebugString(), ", but got ",
+                                                     pooled.shape().DebugString()));
     }
     const float* x = in.flat<float>().data();
     const float* y = pooled.flat<float>().data();

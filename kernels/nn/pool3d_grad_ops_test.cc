@@ -57,6 +57,11 @@ TEST(Pool3dGradTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(RunPool("MaxPool3DGradGrad", F({1, 5, 7, 3}, TensorShape({1, 1, 1, 4, 1})), y, &y),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "grad should have the same shape as orig_input"));
+  const Tensor x = F({1, 5, 7, 3}, TensorShape({1, 1, 1, 4, 1}));
+  const Tensor wide = F({5, 7, 0}, TensorShape({1, 1, 1, 3, 1}));
+  EXPECT_THAT(RunPool("MaxPool3DGrad", x, wide, &y),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Expected orig_output shape to be [1,1,1,2,1], but got [1,1,1,3,1]"));
   EXPECT_THAT(RunPool("MaxPool3DGrad", y, y, &y, "NCDHW"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Default Pooling3DOp only supports NDHWC on device type CPU"));
