@@ -188,6 +188,73 @@ std::vector<float> RunFloat(TF_Graph* g, TF_Output fetch, TF_Output feed = {null
   return result;
 }
 
+TEST(Function, ImportedCallThatNothingReadsHasItsToutOutputs) {
+  // A SavedModel's serving signature: a StatefulPartitionedCall whose outputs a session fetches
+  // and no node reads (BART's TF2 models ask TF_GraphGetTensorNumDims of its output 4).
+  // TensorFlow gives it one output per Tout entry; Rill had none ("has 0 outputs").
+  Status s;
+  TF_Function* f = Double(s);
+  TF_Graph* g = TF_NewGraph();
+  TF_GraphCopyFunction(g, f, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Buffer* def = rill_c_test::GraphDefBuffer(R"pb(
+    node {
+      name: "c"
+      op: "Const"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+      attr {
+        key: "value"
+        value {
+          tensor {
+            dtype: DT_FLOAT
+            tensor_shape {}
+            float_val: 21
+          }
+        }
+      }
+    }
+    node {
+      name: "call"
+      op: "StatefulPartitionedCall"
+      input: "c"
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "f"
+        value { func { name: "double" } }
+      }
+      attr {
+        key: "_output_shapes"
+        value { list { shape {} } }
+      }
+    }
+  )pb");
+  TF_GraphImportGraphDef(g, def, nullptr, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_DeleteBuffer(def);
+  TF_Operation* call = TF_GraphOperationByName(g, "call");
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(TF_OperationNumOutputs(call), 1);
+  EXPECT_EQ(TF_OperationOutputType({call, 0}), TF_FLOAT);
+  EXPECT_EQ(TF_GraphGetTensorNumDims(g, {call, 0}, s), 0);  // its _output_shapes
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_GraphGetTensorNumDims(g, {call, 1}, s), -1);
+  EXPECT_EQ(s.code(), TF_OUT_OF_RANGE);
+  EXPECT_EQ(s.message(), "Node 'call' has 1 outputs; output 1 does not exist");
+  EXPECT_EQ(RunFloat(g, {call, 0}), (std::vector<float>{42}));
+  TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
+}
+
 TEST(Function, CallsBuiltWithTFNewOperation) {
   Status s;
   TF_Function* f = Double(s);

@@ -97,13 +97,47 @@ void ForgetDeclaredOutputs(const rill::Graph& g) {
   for (const rill::Node* n : g.op_nodes()) Declared().erase(n);
 }
 
+namespace {
+
+// The outputs an imported call or functional op declares by its Tout (T for While) attr. Such a
+// node is not a registered op in Rill, so the graph gives it only the outputs edges consume: a
+// SavedModel's serving StatefulPartitionedCall, whose outputs a session fetches and no node
+// reads, had none (BART's TF2 models: TF_GraphGetTensorNumDims of StatefulPartitionedCall:4 was
+// "has 0 outputs"), where TensorFlow's op definition gives it one per Tout entry.
+std::optional<std::vector<rill::DataType>> AttrOutputs(const rill::Node* node) {
+  if (!node->is_unknown_op()) return std::nullopt;
+  const char* attr = nullptr;
+  switch (node->op_class()) {
+    case rill::OpClass::kFunctionalIf:
+    case rill::OpClass::kFunctionCall:
+      attr = "Tout";
+      break;
+    case rill::OpClass::kFunctionalWhile:
+      attr = "T";
+      break;
+    default:
+      return std::nullopt;
+  }
+  auto it = node->def().attr().find(attr);
+  if (it == node->def().attr().end() || !it->second.has_list()) return std::nullopt;
+  std::vector<rill::DataType> types;
+  for (int t : it->second.list().type()) types.push_back(static_cast<rill::DataType>(t));
+  // Edges past the attr's list (a malformed node) keep the graph's count.
+  if (static_cast<int>(types.size()) < node->num_outputs()) return std::nullopt;
+  return types;
+}
+
+}  // namespace
+
 int NumOutputs(const rill::Node* node) {
   std::optional<std::vector<rill::DataType>> declared = DeclaredOutputs(node);
+  if (!declared) declared = AttrOutputs(node);
   return declared ? static_cast<int>(declared->size()) : node->num_outputs();
 }
 
 rill::DataType OutputType(const rill::Node* node, int index) {
   std::optional<std::vector<rill::DataType>> declared = DeclaredOutputs(node);
+  if (!declared) declared = AttrOutputs(node);
   if (declared) {
     return index >= 0 && index < static_cast<int>(declared->size()) ? (*declared)[index]
                                                                     : rill::DT_INVALID;

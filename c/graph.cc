@@ -66,6 +66,22 @@ absl::StatusOr<rill::Node*> OutputNode(TF_Graph* g, TF_Output output)
 
 rill::PartialTensorShape ShapeOf(const rill::Node& node, int index) {
   const std::vector<rill::PartialTensorShape>& shapes = node.output_shapes();
+  if (index < static_cast<int>(shapes.size()) && !shapes[index].unknown_rank()) {
+    return shapes[index];
+  }
+  // An imported call or functional op gets no shape inference in Rill (TensorFlow infers through
+  // the function's body); the _output_shapes TensorFlow wrote with the node give its shapes.
+  if (node.is_unknown_op() && IsFunctionalOp(node.op())) {
+    auto it = node.def().attr().find("_output_shapes");
+    if (it != node.def().attr().end() && index < it->second.list().shape_size() &&
+        !it->second.list().shape(index).unknown_rank()) {
+      std::vector<int64_t> dims;
+      for (const auto& d : it->second.list().shape(index).dim()) {
+        dims.push_back(d.size() < 0 ? -1 : d.size());
+      }
+      return rill::PartialTensorShape(dims);
+    }
+  }
   return index < static_cast<int>(shapes.size()) ? shapes[index] : rill::PartialTensorShape();
 }
 
