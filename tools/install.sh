@@ -2,6 +2,7 @@
 # Installs Rill as a package into PREFIX (default /usr/local), for programs built outside Bazel:
 #   PREFIX/lib/librill.so                  the C++ API (namespace rill), every op and CPU kernel
 #   PREFIX/lib/libtensorflow.so{,.2}       TensorFlow's C API (c/), the same ops and kernels
+#   PREFIX/lib/libtensorflow_framework.so{,.2}  empty, for link lines that name it as TensorFlow's
 #   PREFIX/include/rill/...                Rill's headers (core/, graph/, session/, ops/,
 #                                          kernels/framework/, generated proto/*.pb.h)
 #   PREFIX/include/tensorflow/c/*.h        the C API's headers, in TensorFlow's layout
@@ -17,13 +18,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(realpath -m "${1:-/usr/local}")
 mode=${RILL_COMPILATION_MODE:-opt}
-bazel build -c "$mode" //:librill.so //c:libtensorflow.so.2 //proto:protos >&2
+bazel build -c "$mode" //:librill.so //c:libtensorflow.so.2 //c:libtensorflow_framework.so.2 \
+  //proto:protos >&2
 bin=$(bazel info -c "$mode" bazel-bin 2>/dev/null)
 mkdir -p "$prefix/lib/pkgconfig" "$prefix/lib/cmake/Rill" "$prefix/include/rill" \
   "$prefix/include/tensorflow/c"
 install -m 0755 "$bin/librill.so" "$prefix/lib/librill.so"
 install -m 0755 "$bin/c/libtensorflow.so.2" "$prefix/lib/libtensorflow.so.2"
 ln -sf libtensorflow.so.2 "$prefix/lib/libtensorflow.so"
+install -m 0755 "$bin/c/libtensorflow_framework.so.2" "$prefix/lib/libtensorflow_framework.so.2"
+ln -sf libtensorflow_framework.so.2 "$prefix/lib/libtensorflow_framework.so"
 # Headers keep their repository paths ("session/session.h"); tests' headers stay behind.
 find core graph session ops kernels/framework -name '*.h' ! -name '*_test*' ! -name 'test_*' \
   ! -path '*/testdata/*' -print0 |
