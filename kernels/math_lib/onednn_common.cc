@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "core/openmp_parallel_for.h"
@@ -134,22 +135,41 @@ void ClampInPlace(int threads, float* data, int64_t n, FusedActivation act) {
                     });
 }
 
-bool ReluPostOpIsExact(int threads, const float* input, int64_t n, double weight_abs_sum,
-                       const float* bias, int64_t bias_n) {
+namespace {
+
+// The largest |x| an input may hold for ReluPostOpIsExact's bound to hold with these weights
+// and bias; nullopt when they rule the post-op out themselves.
+std::optional<float> ReluPostOpInputLimit(double weight_abs_sum, const float* bias,
+                                          int64_t bias_n) {
   // A quarter of FLT_MAX: a sum of K terms in float, in any order, stays within (1 + 2^-24)^K of
   // the sum of their magnitudes, under 2 for K < 2^23 terms.
   constexpr double kBound = std::numeric_limits<float>::max() / 4.0;
-  if (!(weight_abs_sum < kBound)) return false;  // also +inf and NaN
+  if (!(weight_abs_sum < kBound)) return std::nullopt;  // also +inf and NaN
   double max_bias = 0;
   for (int64_t i = 0; bias != nullptr && i < bias_n; ++i) {
-    if (!std::isfinite(bias[i])) return false;
+    if (!std::isfinite(bias[i])) return std::nullopt;
     max_bias = std::max(max_bias, std::fabs(static_cast<double>(bias[i])));
   }
-  if (max_bias >= kBound) return false;
-  // Every |x| <= limit keeps max|x| * weight_abs_sum + max|bias| under kBound; a NaN fails the
-  // comparison.
+  if (max_bias >= kBound) return std::nullopt;
+  // Every |x| <= limit keeps max|x| * weight_abs_sum + max|bias| under kBound.
   const double room = (kBound - max_bias) / std::max(weight_abs_sum, 1e-30);
-  const float limit = static_cast<float>(std::min<double>(room, std::numeric_limits<float>::max()));
+  return static_cast<float>(std::min<double>(room, std::numeric_limits<float>::max()));
+}
+
+}  // namespace
+
+bool ReluPostOpIsExactForBound(float max_abs_input, double weight_abs_sum, const float* bias,
+                               int64_t bias_n) {
+  const std::optional<float> limit = ReluPostOpInputLimit(weight_abs_sum, bias, bias_n);
+  return limit.has_value() && max_abs_input <= *limit;  // a NaN bound fails
+}
+
+bool ReluPostOpIsExact(int threads, const float* input, int64_t n, double weight_abs_sum,
+                       const float* bias, int64_t bias_n) {
+  const std::optional<float> limit_or = ReluPostOpInputLimit(weight_abs_sum, bias, bias_n);
+  if (!limit_or.has_value()) return false;
+  // A NaN fails the comparison.
+  const float limit = *limit_or;
   constexpr int64_t kBlock = 4096;
   std::atomic<bool> past{false};
   OpenMpParallelFor(std::max(1, threads), (n + kBlock - 1) / kBlock, /*cost_per_unit=*/kBlock / 32,

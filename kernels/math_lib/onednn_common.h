@@ -129,6 +129,11 @@ void ClampInPlace(int threads, float* data, int64_t n, FusedActivation act);
 bool ReluPostOpIsExact(int threads, const float* input, int64_t n, double weight_abs_sum,
                        const float* bias, int64_t bias_n);
 
+// ReluPostOpIsExact for an input known to hold only values with |x| <= max_abs_input and no NaN
+// (kernels/math_lib/bounded_outputs.h): the same bound, without reading the input.
+bool ReluPostOpIsExactForBound(float max_abs_input, double weight_abs_sum, const float* bias,
+                               int64_t bias_n);
+
 // Whether ReluPostOpIsExact's scan of an input of `input_n` elements costs less than
 // ClampInPlace over an output of `output_n`: reading an element is about half of reading and
 // writing one.

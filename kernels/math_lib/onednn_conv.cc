@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <dnnl.hpp>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
 #include "core/openmp_parallel_for.h"
+#include "kernels/math_lib/bounded_outputs.h"
 #include "kernels/math_lib/onednn_common.h"
 #include "kernels/math_lib/swish_inplace.h"
 
@@ -199,7 +201,19 @@ struct ThreadConv {
   std::unordered_map<int, memory> args;
 };
 
+// The output of this thread's last OneDnnConv2D call when its Relu6 ran inside the primitive,
+// for RecordOneDnnConvBound; null otherwise.
+thread_local const float* t_clipped_output = nullptr;
+
 }  // namespace
+
+void RecordOneDnnConvBound(const Tensor& output) {
+  const float* clipped = t_clipped_output;
+  t_clipped_output = nullptr;
+  if (clipped != nullptr && output.dtype() == DT_FLOAT && output.raw_data() == clipped) {
+    RecordBoundedOutput(output, 6.f);
+  }
+}
 
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
                           const float* filter, const float* bias, float* output,
@@ -221,21 +235,27 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
   const int64_t elements = s.batch * s.out_d * s.out_h * s.out_w * s.out_c;
-  // Relu / Relu6 inside the primitive when no NaN can reach it (a constant filter's bound and a
-  // read-only scan of the input, where that costs less than ClampInPlace's pass over the output).
+  const int64_t input_n = s.batch * s.in_d * s.in_h * s.in_w * s.in_c;
+  t_clipped_output = nullptr;
+  // The input's bound when it is a kept Relu6 output (bounded_outputs.h); taken on every call, so
+  // that the registry lets go of a buffer once a convolution has read it.
+  const std::optional<float> input_bound = TakeBoundedInput(input, input_n);
+  // Relu / Relu6 inside the primitive when no NaN can reach it (a constant filter's bound and the
+  // input's known bound, or else a read-only scan of the input where that costs less than
+  // ClampInPlace's pass over the output).
   bool relu_in_primitive = false;
   if (!s.sum && packed != nullptr &&
-      (s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6)) {
-    const int64_t input_n = s.batch * s.in_d * s.in_h * s.in_w * s.in_c;
-    if (ReluPostOpScanPays(input_n, elements)) {
-      // The filter as [k_d * k_h * k_w * (in_c / groups), out_c]: HWIO, DHWIO and grouped HWIO
-      // put an output's weights in one column; so does depthwise [k_h, k_w, in_c, multiplier],
-      // whose output c * multiplier + m is column c * multiplier + m.
-      const double abs_sum = packed->MaxOutputAbsSum(
-          filter, s.k_d * s.k_h * s.k_w * (s.in_c / s.groups), s.out_c, false);
-      relu_in_primitive =
-          ReluPostOpIsExact(threads, input, input_n, abs_sum, s.has_bias ? bias : nullptr, s.out_c);
-    }
+      (s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6) &&
+      (input_bound.has_value() || ReluPostOpScanPays(input_n, elements))) {
+    // The filter as [k_d * k_h * k_w * (in_c / groups), out_c]: HWIO, DHWIO and grouped HWIO
+    // put an output's weights in one column; so does depthwise [k_h, k_w, in_c, multiplier],
+    // whose output c * multiplier + m is column c * multiplier + m.
+    const double abs_sum = packed->MaxOutputAbsSum(
+        filter, s.k_d * s.k_h * s.k_w * (s.in_c / s.groups), s.out_c, false);
+    const float* b = s.has_bias ? bias : nullptr;
+    relu_in_primitive = input_bound.has_value()
+                            ? ReluPostOpIsExactForBound(*input_bound, abs_sum, b, s.out_c)
+                            : ReluPostOpIsExact(threads, input, input_n, abs_sum, b, s.out_c);
   }
   try {
     dnnl::engine& engine = OneDnnEngine();
@@ -294,6 +314,8 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
     if (swish_after) SwishInPlace(threads, output, elements);
     // Relu, Relu6 (onednn_common.h)
     if (!relu_in_primitive) ClampInPlace(threads, output, elements, s.activation);
+    // oneDNN's clip post-op ran on sums that cannot be NaN: every output is in [0, 6].
+    if (relu_in_primitive && s.activation == FusedActivation::kRelu6) t_clipped_output = output;
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution failed: ", e.what()));
   }

@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "core/tensor.h"
 #include "kernels/math_lib/conv_window.h"
 #include "kernels/math_lib/fused_epilogue.h"
 #include "kernels/math_lib/onednn_common.h"
@@ -76,6 +77,12 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
                           const float* filter, const float* bias, float* output,
                           OneDnnPackedWeights* packed = nullptr);
+
+// Called by a kernel right after its OneDnnConv2D call succeeded, with the tensor whose data it
+// passed as `output`: when that call ran Relu6 inside the primitive (every output in [0, 6], no
+// NaN), keeps the tensor for the convolutions that read it (kernels/math_lib/bounded_outputs.h),
+// which then need no scan of their input to run their own Relu / Relu6 inside theirs.
+void RecordOneDnnConvBound(const Tensor& output);
 
 }  // namespace rill
 

@@ -13,6 +13,7 @@
 
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
+#include "kernels/math_lib/bounded_outputs.h"
 
 namespace rill {
 namespace {
@@ -267,6 +268,74 @@ TEST(OneDnnConvTest, ReluPostOpOnlyWhereNoNaNCanReachIt) {
       }
     }
   }
+}
+
+// A Relu6 convolution whose clip ran inside oneDNN (finite input, constant filter) hands its
+// output to the registry of bounded tensors; the depthwise Relu6 convolution reading it then
+// takes it (no scan) and gives the same bits as on an unregistered copy of that input, which it
+// scans. An output whose Relu6 was ClampInPlace's (a NaN reached it) and a Relu output are not
+// kept.
+TEST(OneDnnConvTest, AnInputKnownToBeARelu6OutputGivesTheSameResultsWithoutAScan) {
+  OneDnnConvShape expand = Shape(1, 6, 6, 4, 1, 16, 1, 1, 0, 0, 6, 6);
+  expand.has_bias = true;
+  expand.activation = FusedActivation::kRelu6;
+  OneDnnConvShape dw = Shape(1, 6, 6, 16, 3, 16, 1, 1, 1, 1, 6, 6);
+  dw.groups = 16;
+  dw.has_bias = true;
+  dw.activation = FusedActivation::kRelu6;
+  const Tensor f1 = Tensor::FromVector<float>(Values(16 * 4, 2), TensorShape({4, 16}));
+  std::vector<float> w2 = Values(9 * 16, 4);
+  for (float& v : w2) v *= 3.f;  // sums past 6, so the clip's top bound matters
+  const Tensor f2 = Tensor::FromVector<float>(w2, TensorShape({9 * 16}));
+  const std::vector<float> b1 = Values(16, 3), b2 = Values(16, 5);
+  for (int threads : {1, 2}) {
+    for (bool nan_input : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " NaN input " << nan_input);
+      std::vector<float> in = Values(6 * 6 * 4, 1);
+      for (float& v : in) v *= 4.f;
+      if (nan_input) in[7] = std::nanf("");
+      OneDnnPackedWeights p1, p2, p2_copy;
+      Tensor mid(DT_FLOAT, TensorShape({1, 6, 6, 16}));
+      ASSERT_THAT(OneDnnConv2D(expand, threads, in.data(), f1.flat<float>().data(), b1.data(),
+                               mid.flat<float>().data(), HoldConstantWeights(&p1, f1)),
+                  IsOk());
+      RecordOneDnnConvBound(mid);
+      ASSERT_EQ(BoundedOutputsKept(), nan_input ? 0 : 1);
+      const Tensor copy = Tensor::FromVector<float>(
+          std::vector<float>(mid.flat<float>().begin(), mid.flat<float>().end()), mid.shape());
+      std::vector<float> got(6 * 6 * 16, -99.f), want(got.size(), -99.f);
+      ASSERT_THAT(OneDnnConv2D(dw, threads, mid.flat<float>().data(), f2.flat<float>().data(),
+                               b2.data(), got.data(), HoldConstantWeights(&p2, f2)),
+                  IsOk());
+      EXPECT_EQ(BoundedOutputsKept(), 0);  // taken by its reader
+      ASSERT_THAT(OneDnnConv2D(dw, threads, copy.flat<float>().data(), f2.flat<float>().data(),
+                               b2.data(), want.data(), HoldConstantWeights(&p2_copy, f2)),
+                  IsOk());
+      int sixes = 0, nans = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        if (std::isnan(want[i])) {
+          ++nans;
+          EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+          continue;
+        }
+        EXPECT_EQ(got[i], want[i]) << "at " << i;
+        sixes += want[i] == 6.f;
+      }
+      EXPECT_GT(sixes, 0);
+      EXPECT_EQ(nans > 0, nan_input);
+    }
+  }
+  // Relu's outputs have no bound to keep.
+  OneDnnConvShape relu = expand;
+  relu.activation = FusedActivation::kRelu;
+  OneDnnPackedWeights p;
+  const std::vector<float> in = Values(6 * 6 * 4, 1);
+  Tensor out(DT_FLOAT, TensorShape({1, 6, 6, 16}));
+  ASSERT_THAT(OneDnnConv2D(relu, 1, in.data(), f1.flat<float>().data(), b1.data(),
+                           out.flat<float>().data(), HoldConstantWeights(&p, f1)),
+              IsOk());
+  RecordOneDnnConvBound(out);
+  EXPECT_EQ(BoundedOutputsKept(), 0);
 }
 
 TEST(OneDnnConvTest, TwoThreadsAndConcurrentCallersGetTheSameResults) {

@@ -406,12 +406,15 @@ class FusedConv2DOp final : public ConvOpBase {
         return absl::OkStatus();
       });
     }
-    return VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
+    absl::Status s = VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
                                  bias.flat<T>().data(), activation_, out->flat<T>().data(),
                                  HoldConstantWeights(packed_.get(), filter));
     });
+    if (!s.ok()) return s;
+    RecordOneDnnConvBound(*out);  // a Relu6 run inside oneDNN: its readers need not scan it
+    return absl::OkStatus();
   }
 
  private:

@@ -168,10 +168,12 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       const OneDnnConvShape s =
           MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.in_c * g.mult,
                               /*groups=*/g.in_c, /*has_bias=*/kFused, activation_);
-      return OneDnnConv2D(s, ctx.intra_op_threads(), input.flat<float>().data(),
-                          filter.flat<float>().data(),
-                          kFused ? ctx.input(2).flat<float>().data() : nullptr,
-                          out->flat<float>().data(), HoldConstantWeights(packed_.get(), filter));
+      RILL_RETURN_IF_ERROR(OneDnnConv2D(
+          s, ctx.intra_op_threads(), input.flat<float>().data(), filter.flat<float>().data(),
+          kFused ? ctx.input(2).flat<float>().data() : nullptr, out->flat<float>().data(),
+          HoldConstantWeights(packed_.get(), filter)));
+      RecordOneDnnConvBound(*out);  // a Relu6 run inside oneDNN: its readers need not scan it
+      return absl::OkStatus();
     }
     auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
