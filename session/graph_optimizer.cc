@@ -24,6 +24,7 @@
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "core/types.h"
+#include "graph/control_flow_identities.h"
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
 #include "graph/loop_invariants.h"
@@ -174,6 +175,10 @@ class Optimizer {
         if (options_.loop_invariants) {
           RILL_ASSIGN_OR_RETURN(const int made, MakeLoopInvariantsConstant(graph_));
           stats_->loop_invariants_made_constant += made;
+        }
+        if (options_.remove_identities) {
+          RILL_ASSIGN_OR_RETURN(const int removed, RemoveControlFlowIdentities(graph_));
+          stats_->identities_removed += removed;
         }
         if (options_.fusion) MarkConstantWeights();
         return absl::OkStatus();
