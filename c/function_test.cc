@@ -245,6 +245,12 @@ TEST(Function, ImportedCallThatNothingReadsHasItsToutOutputs) {
   ASSERT_NE(call, nullptr);
   EXPECT_EQ(TF_OperationNumOutputs(call), 1);
   EXPECT_EQ(TF_OperationOutputType({call, 0}), TF_FLOAT);
+  EXPECT_EQ(TF_OperationOutputListLength(call, "output", s), 1);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_OperationInputListLength(call, "args", s), 1);
+  EXPECT_EQ(s.code(), TF_OK) << s.message();
+  EXPECT_EQ(TF_OperationInputListLength(call, "input", s), -1);
+  EXPECT_EQ(s.message(), "Input arg 'input' not found");    // TensorFlow's text
   EXPECT_EQ(TF_GraphGetTensorNumDims(g, {call, 0}, s), 0);  // its _output_shapes
   EXPECT_EQ(s.code(), TF_OK) << s.message();
   EXPECT_EQ(TF_GraphGetTensorNumDims(g, {call, 1}, s), -1);

@@ -2,6 +2,7 @@
 // consumers, control edges, attrs (every TF_OperationGetAttr*), and the NodeDef.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,29 @@ TF_AttrType KindToAttrType(const std::string& kind) {
 
 namespace {
 
+// The length of argument `arg` of a call or functional op, from TensorFlow's op definitions of
+// them: they are not registered ops in Rill, so such a node has no op_def (a SavedModel's
+// StatefulPartitionedCall). nullopt when `arg` is not one of the op's arguments.
+std::optional<int> FunctionalArgLength(const rill::Node& node, const std::string& arg,
+                                       bool outputs) {
+  const std::string& op = node.op();
+  const char* list = nullptr;  // the type-list attr of `arg`; "" for a single tensor
+  if (op == "PartitionedCall" || op == "StatefulPartitionedCall") {
+    if (arg == (outputs ? "output" : "args")) list = outputs ? "Tout" : "Tin";
+  } else if (op == "If" || op == "StatelessIf" || op == "Case" || op == "StatelessCase") {
+    const bool is_if = op == "If" || op == "StatelessIf";
+    if (outputs && arg == "output") list = "Tout";
+    if (!outputs && arg == "input") list = "Tin";
+    if (!outputs && arg == (is_if ? "cond" : "branch_index")) list = "";
+  } else if (op == "While" || op == "StatelessWhile") {
+    if (arg == (outputs ? "output" : "input")) list = "T";
+  }
+  if (list == nullptr) return std::nullopt;
+  if (*list == '\0') return 1;
+  auto it = node.def().attr().find(list);
+  return it == node.def().attr().end() ? 0 : it->second.list().type_size();
+}
+
 // How many tensors the input or output argument `arg_name` stands for.
 absl::StatusOr<int> ArgLength(TF_Operation* oper, const char* arg_name, bool outputs) {
   if (oper == nullptr || arg_name == nullptr) {
@@ -113,6 +137,10 @@ absl::StatusOr<int> ArgLength(TF_Operation* oper, const char* arg_name, bool out
   }
   const rill::Node* node = ToNode(oper);
   const char* what = outputs ? "Output" : "Input";
+  if (node->op_def() == nullptr && IsFunctionalOp(node->op())) {
+    if (std::optional<int> n = FunctionalArgLength(*node, arg_name, outputs)) return *n;
+    return absl::InvalidArgumentError(absl::StrCat(what, " arg '", arg_name, "' not found"));
+  }
   if (node->op_def() == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " arg '", arg_name, "' not found (op ", node->op(), " is unknown)"));
