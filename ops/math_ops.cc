@@ -1,4 +1,4 @@
-// Op definitions: Cross, MatMul, Add/AddV2, AddN, Betainc.
+// Op definitions: Cross, MatMul, SparseMatMul, Add/AddV2, AddN, Betainc.
 #include <utility>
 #include <vector>
 
@@ -72,6 +72,20 @@ REGISTER_OP("MatMul")
     .Attr("T: {bfloat16, half, float, double, int32, int64, complex64, complex128}")
     .Attr("grad_a: bool = false")  // TensorFlow 2.x writes these (gradient bookkeeping)
     .Attr("grad_b: bool = false")
+    .SetShapeFn(MatMulShape);
+
+// TF1's tf.matmul(a_is_sparse= / b_is_sparse=) and mixed float / bfloat16 products: the product
+// in float whatever the input types.
+REGISTER_OP("SparseMatMul")
+    .Input("a: Ta")
+    .Input("b: Tb")
+    .Output("product: float")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("a_is_sparse: bool = false")
+    .Attr("b_is_sparse: bool = false")
+    .Attr("Ta: {float, bfloat16} = float")
+    .Attr("Tb: {float, bfloat16} = float")
     .SetShapeFn(MatMulShape);
 
 // The graph optimizer's MatMul + BiasAdd [+ Relu | Relu6] (session/graph_optimizer.h);

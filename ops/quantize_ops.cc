@@ -1,7 +1,7 @@
-// Op definitions of QuantizeV2, Dequantize and QuantizeAndDequantize (v1): what TF1 graphs
-// written by quantize_weights (quint8 weights Const + Dequantize) and older quantization-aware
-// exports hold. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py); shape functions are TensorFlow's.
+// Op definitions of QuantizeV2, Dequantize, QuantizeAndDequantize (v1), RequantizationRange,
+// Requantize, QuantizedRelu and QuantizedRelu6: what TF1 graphs written by quantize_weights (quint8
+// weights Const + Dequantize), quantize_nodes and older quantization-aware exports hold. Signatures
+// read from TensorFlow's registry (tests/tfgen/dump_op_specs.py); shape functions are TensorFlow's.
 #include <cstdint>
 #include <vector>
 
@@ -88,5 +88,77 @@ REGISTER_OP("QuantizeAndDequantize")
     .Attr("input_max: float = 0")
     .Attr("T: {bfloat16, half, float, double}")
     .SetShapeFn(shape_fns::Unchanged);
+
+// The requantization pair of fully quantized (graph_transforms quantize_nodes) graphs: a qint32
+// result's used range, and the result moved into a narrower type's requested range.
+REGISTER_OP("RequantizationRange")
+    .Input("input: Tinput")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("Tinput: {qint8, quint8, qint32, qint16, quint16}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(c.WithRank(1, 0));
+      RILL_RETURN_IF_ERROR(c.WithRank(2, 0));
+      c.set_output(0, PartialTensorShape(std::vector<int64_t>{}));
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("Requantize")
+    .Input("input: Tinput")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Input("requested_output_min: float")
+    .Input("requested_output_max: float")
+    .Output("output: out_type")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("Tinput: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("out_type: {qint8, quint8, qint32, qint16, quint16}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      for (int i = 1; i <= 4; ++i) RILL_RETURN_IF_ERROR(c.WithRank(i, 0));
+      c.set_output(0, c.input(0));
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{}));
+      c.set_output(2, PartialTensorShape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
+namespace {
+
+// QuantizedRelu / Relu6: the features' shape, the range as scalars.
+absl::Status QuantizedActivationShape(ShapeInferenceContext& c) {
+  RILL_RETURN_IF_ERROR(c.WithRank(1, 0));
+  RILL_RETURN_IF_ERROR(c.WithRank(2, 0));
+  c.set_output(0, c.input(0));
+  c.set_output(1, PartialTensorShape(std::vector<int64_t>{}));
+  c.set_output(2, PartialTensorShape(std::vector<int64_t>{}));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+REGISTER_OP("QuantizedRelu")
+    .Input("features: Tinput")
+    .Input("min_features: float")
+    .Input("max_features: float")
+    .Output("activations: out_type")
+    .Output("min_activations: float")
+    .Output("max_activations: float")
+    .Attr("Tinput: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("out_type: {qint8, quint8, qint32, qint16, quint16} = quint8")
+    .SetShapeFn(QuantizedActivationShape);
+
+REGISTER_OP("QuantizedRelu6")
+    .Input("features: Tinput")
+    .Input("min_features: float")
+    .Input("max_features: float")
+    .Output("activations: out_type")
+    .Output("min_activations: float")
+    .Output("max_activations: float")
+    .Attr("Tinput: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("out_type: {qint8, quint8, qint32, qint16, quint16} = quint8")
+    .SetShapeFn(QuantizedActivationShape);
 
 }  // namespace rill

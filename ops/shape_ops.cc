@@ -178,6 +178,24 @@ REGISTER_OP("Reshape")
     .Attr("Tshape: {int32, int64} = int32")
     .SetShapeFn(ReshapeShape);
 
+// Reshape of a quantized tensor (graph_transforms' quantize_nodes): the range passes through.
+REGISTER_OP("QuantizedReshape")
+    .Input("tensor: T")
+    .Input("shape: Tshape")
+    .Input("input_min: float")
+    .Input("input_max: float")
+    .Output("output: T")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("T: type")
+    .Attr("Tshape: {int32, int64} = int32")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(ReshapeShape(c));
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{}));
+      c.set_output(2, PartialTensorShape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("ExpandDims")
     .Input("input: T")
     .Input("dim: Tdim")

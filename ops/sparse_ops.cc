@@ -1,7 +1,7 @@
 // Op definitions of the sparse-tensor ops: SparseToDense, SparseTensorDenseMatMul,
 // SparseReduceSum/Max, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows, SparseCross,
-// SparseSlice, SparseSoftmax, SparseTensorDenseAdd. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py).
+// SparseSlice, SparseSoftmax, SparseTensorDenseAdd, EditDistance. Signatures read from
+// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions never fail: the kernels report bad values with TensorFlow's texts. Shapes that
 // depend on input values (the dense shapes, the number of entries a sum keeps) are unknown.
@@ -228,6 +228,20 @@ REGISTER_OP("SparseTensorDenseAdd")
       c.set_output(0, c.input(3));
       return absl::OkStatus();
     });
+
+// tf.edit_distance: the Levenshtein distance between the sequences of two sparse tensors,
+// grouped by all but their last index; the output's shape depends on the shape inputs' values.
+REGISTER_OP("EditDistance")
+    .Input("hypothesis_indices: int64")
+    .Input("hypothesis_values: T")
+    .Input("hypothesis_shape: int64")
+    .Input("truth_indices: int64")
+    .Input("truth_values: T")
+    .Input("truth_shape: int64")
+    .Output("output: float")
+    .Attr("normalize: bool = true")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unknown);
 
 }  // namespace
 }  // namespace rill

@@ -111,5 +111,108 @@ REGISTER_OP("TensorArrayCloseV3")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs);
 
+// The V2 names of TensorFlow 0.12-1.0 graphs (GraphDef versions below 26): the same arrays, but
+// the handle is a string vector [container, name] instead of a resource, TensorArrayV2 and
+// TensorArrayGradV2 output no flow, and TensorArrayV2 has no identical_element_shapes. They run on
+// the V3 kernels (kernels/lists/tensor_array_ops.cc).
+absl::Status StringHandle(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{2}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("TensorArrayV2")
+    .Input("size: int32")
+    .Output("handle: string")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .Attr("dynamic_size: bool = false")
+    .Attr("clear_after_read: bool = true")
+    .Attr("tensor_array_name: string = \"\"")
+    .SetIsStateful()
+    .SetShapeFn(StringHandle);
+
+REGISTER_OP("TensorArrayGradV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("grad_handle: string")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(StringHandle);
+
+REGISTER_OP("TensorArrayWriteV2")
+    .Input("handle: string")
+    .Input("index: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayReadV2")
+    .Input("handle: string")
+    .Input("index: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayGatherV2")
+    .Input("handle: string")
+    .Input("indices: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayConcatV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Output("lengths: int64")
+    .Attr("dtype: type")
+    .Attr("element_shape_except0: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, PartialTensorShape());
+      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("TensorArrayScatterV2")
+    .Input("handle: string")
+    .Input("indices: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArraySplitV2")
+    .Input("handle: string")
+    .Input("value: T")
+    .Input("lengths: int64")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArraySizeV2")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("size: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayCloseV2")
+    .Input("handle: string")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
 }  // namespace
 }  // namespace rill

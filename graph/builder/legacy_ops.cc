@@ -161,5 +161,112 @@ std::vector<Output> StringSplit(const Scope& scope, const Input& input, const In
   return {node.output(0), node.output(1), node.output(2)};
 }
 
+Output SparseMatMul(const Scope& scope, const Input& a, const Input& b, bool transpose_a,
+                    bool transpose_b, bool a_is_sparse, bool b_is_sparse) {
+  return OpBuilder(scope, "SparseMatMul")
+      .Input(a)
+      .Input(b)
+      .Attr("transpose_a", transpose_a)
+      .Attr("transpose_b", transpose_b)
+      .Attr("a_is_sparse", a_is_sparse)
+      .Attr("b_is_sparse", b_is_sparse)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayV2(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size,
+                     bool clear_after_read) {
+  return OpBuilder(scope, "TensorArrayV2")
+      .Input(size)
+      .Attr("dtype", dtype)
+      .Attr("dynamic_size", dynamic_size)
+      .Attr("clear_after_read", clear_after_read)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayWriteV2(const Scope& scope, const Input& handle, const Input& index,
+                          const Input& value, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArrayWriteV2")
+      .Input(handle)
+      .Input(index)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayReadV2(const Scope& scope, const Input& handle, const Input& index,
+                         const Input& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayReadV2")
+      .Input(handle)
+      .Input(index)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayGatherV2(const Scope& scope, const Input& handle, const Input& indices,
+                           const Input& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayGatherV2")
+      .Input(handle)
+      .Input(indices)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayScatterV2(const Scope& scope, const Input& handle, const Input& indices,
+                            const Input& value, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArrayScatterV2")
+      .Input(handle)
+      .Input(indices)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArraySplitV2(const Scope& scope, const Input& handle, const Input& value,
+                          const Input& lengths, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArraySplitV2")
+      .Input(handle)
+      .Input(value)
+      .Input(lengths)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> TensorArrayConcatV2(const Scope& scope, const Input& handle,
+                                        const Input& flow_in, DataType dtype) {
+  Operation op = OpBuilder(scope, "TensorArrayConcatV2")
+                     .Input(handle)
+                     .Input(flow_in)
+                     .Attr("dtype", dtype)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+Output TensorArraySizeV2(const Scope& scope, const Input& handle, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArraySizeV2").Input(handle).Input(flow_in).Finalize().output(0);
+}
+
+Operation TensorArrayCloseV2(const Scope& scope, const Input& handle) {
+  return OpBuilder(scope, "TensorArrayCloseV2").Input(handle).Finalize();
+}
+
+Output TensorArrayGradV2(const Scope& scope, const Input& handle, const Input& flow_in,
+                         absl::string_view source) {
+  return OpBuilder(scope, "TensorArrayGradV2")
+      .Input(handle)
+      .Input(flow_in)
+      .Attr("source", source)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

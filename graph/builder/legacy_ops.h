@@ -69,6 +69,32 @@ Output NonMaxSuppression(const Scope& scope, const Input& boxes, const Input& sc
 std::vector<Output> StringSplit(const Scope& scope, const Input& input, const Input& delimiter,
                                 bool skip_empty = true);
 
+// TF1's tf.matmul(a_is_sparse= / b_is_sparse=) and float x bfloat16 products: float out.
+Output SparseMatMul(const Scope& scope, const Input& a, const Input& b, bool transpose_a = false,
+                    bool transpose_b = false, bool a_is_sparse = false, bool b_is_sparse = false);
+
+// The TensorArray names of TensorFlow 0.12-1.0 graphs: the handle is a string vector [container,
+// name]; TensorArrayV2 and TensorArrayGradV2 output no flow (start the flow at a float 0).
+Output TensorArrayV2(const Scope& scope, const Input& size, DataType dtype,
+                     bool dynamic_size = false, bool clear_after_read = true);
+Output TensorArrayWriteV2(const Scope& scope, const Input& handle, const Input& index,
+                          const Input& value, const Input& flow_in);
+Output TensorArrayReadV2(const Scope& scope, const Input& handle, const Input& index,
+                         const Input& flow_in, DataType dtype);
+Output TensorArrayGatherV2(const Scope& scope, const Input& handle, const Input& indices,
+                           const Input& flow_in, DataType dtype);
+Output TensorArrayScatterV2(const Scope& scope, const Input& handle, const Input& indices,
+                            const Input& value, const Input& flow_in);
+Output TensorArraySplitV2(const Scope& scope, const Input& handle, const Input& value,
+                          const Input& lengths, const Input& flow_in);
+// value (elements joined along dim 0), lengths (each element's dim 0).
+std::vector<Output> TensorArrayConcatV2(const Scope& scope, const Input& handle,
+                                        const Input& flow_in, DataType dtype);
+Output TensorArraySizeV2(const Scope& scope, const Input& handle, const Input& flow_in);
+Operation TensorArrayCloseV2(const Scope& scope, const Input& handle);
+Output TensorArrayGradV2(const Scope& scope, const Input& handle, const Input& flow_in,
+                         absl::string_view source);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -1041,7 +1041,13 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "BiasAddV1", "InTopK", "BatchNormWithGlobalNormalization", "MatrixDiagV2", "MatrixDiagPartV2",
       "MatrixSetDiagV2", "TopK", "PlaceholderV2", "AccumulateNV2", "ConjugateTranspose",
       "GuaranteeConst", "DeepCopy", "DataFormatDimMap", "DataFormatVecPermute", "InplaceAdd",
-      "InplaceSub", "InplaceUpdate", "ListDiff", "NonMaxSuppression", "StringSplit"};
+      "InplaceSub", "InplaceUpdate", "ListDiff", "NonMaxSuppression", "StringSplit",
+      // SparseMatMul and TensorFlow 1.0's TensorArray names (legacy_ops.h), EditDistance
+      // (sparse_ops.h), the quantize_nodes kernels (quantize_ops.h).
+      "SparseMatMul", "TensorArrayV2", "TensorArrayWriteV2", "TensorArrayReadV2",
+      "TensorArrayGatherV2", "TensorArrayScatterV2", "TensorArraySplitV2", "TensorArrayConcatV2",
+      "TensorArraySizeV2", "TensorArrayCloseV2", "TensorArrayGradV2", "EditDistance",
+      "RequantizationRange", "Requantize", "QuantizedReshape", "QuantizedRelu", "QuantizedRelu6"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -199,5 +199,56 @@ Output Dequantize(const Scope& scope, const Input& input, const Input& min_range
       .output(0);
 }
 
+namespace {
+QuantizedOutputs ThreeOutputs(const Operation& op) {
+  if (op.num_outputs() != 3) return {};
+  return {op.output(0), op.output(1), op.output(2)};
+}
+}  // namespace
+
+std::vector<Output> RequantizationRange(const Scope& scope, const Input& input,
+                                        const Input& input_min, const Input& input_max) {
+  Operation op = OpBuilder(scope, "RequantizationRange")
+                     .Input(input)
+                     .Input(input_min)
+                     .Input(input_max)
+                     .Finalize();
+  if (op.num_outputs() != 2) return {};
+  return {op.output(0), op.output(1)};
+}
+
+QuantizedOutputs Requantize(const Scope& scope, const Input& input, const Input& input_min,
+                            const Input& input_max, const Input& requested_output_min,
+                            const Input& requested_output_max, DataType out_type) {
+  return ThreeOutputs(OpBuilder(scope, "Requantize")
+                          .Input(input)
+                          .Input(input_min)
+                          .Input(input_max)
+                          .Input(requested_output_min)
+                          .Input(requested_output_max)
+                          .Attr("out_type", out_type)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedReshape(const Scope& scope, const Input& tensor, const Input& shape,
+                                  const Input& input_min, const Input& input_max) {
+  return ThreeOutputs(OpBuilder(scope, "QuantizedReshape")
+                          .Input(tensor)
+                          .Input(shape)
+                          .Input(input_min)
+                          .Input(input_max)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedRelu(const Scope& scope, const Input& features, const Input& min_features,
+                               const Input& max_features, DataType out_type, bool six) {
+  return ThreeOutputs(OpBuilder(scope, six ? "QuantizedRelu6" : "QuantizedRelu")
+                          .Input(features)
+                          .Input(min_features)
+                          .Input(max_features)
+                          .Attr("out_type", out_type)
+                          .Finalize());
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -5,6 +5,7 @@
 #define RILL_GRAPH_BUILDER_QUANTIZE_OPS_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
@@ -86,6 +87,24 @@ QuantizeV2Outputs QuantizeV2(const Scope& scope, const Input& input, const Input
 Output Dequantize(const Scope& scope, const Input& input, const Input& min_range,
                   const Input& max_range, const char* mode = "MIN_COMBINED",
                   bool narrow_range = false, int64_t axis = -1, DataType dtype = DT_FLOAT);
+
+// The kernels of fully quantized (graph_transforms quantize_nodes) graphs: a quantized tensor
+// and its float range.
+struct QuantizedOutputs {
+  Output output, output_min, output_max;
+};
+// The used range of a qint32 `input` over [input_min, input_max] (the minimum capped at 0).
+std::vector<Output> RequantizationRange(const Scope& scope, const Input& input,
+                                        const Input& input_min, const Input& input_max);
+// A qint32 `input` moved to out_type (DT_QUINT8 or DT_QINT8) over the requested range.
+QuantizedOutputs Requantize(const Scope& scope, const Input& input, const Input& input_min,
+                            const Input& input_max, const Input& requested_output_min,
+                            const Input& requested_output_max, DataType out_type);
+QuantizedOutputs QuantizedReshape(const Scope& scope, const Input& tensor, const Input& shape,
+                                  const Input& input_min, const Input& input_max);
+// Relu (six false) or Relu6 of quantized features; out_type as the input's.
+QuantizedOutputs QuantizedRelu(const Scope& scope, const Input& features, const Input& min_features,
+                               const Input& max_features, DataType out_type, bool six = false);
 
 }  // namespace ops
 }  // namespace rill

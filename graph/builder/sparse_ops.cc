@@ -172,5 +172,21 @@ Output RaggedTensorToTensor(const Scope& scope, const Input& shape, const Input&
       .output(0);
 }
 
+Output EditDistance(const Scope& scope, const Input& hypothesis_indices,
+                    const Input& hypothesis_values, const Input& hypothesis_shape,
+                    const Input& truth_indices, const Input& truth_values, const Input& truth_shape,
+                    bool normalize) {
+  return OpBuilder(scope, "EditDistance")
+      .Input(hypothesis_indices)
+      .Input(hypothesis_values)
+      .Input(hypothesis_shape)
+      .Input(truth_indices)
+      .Input(truth_values)
+      .Input(truth_shape)
+      .Attr("normalize", normalize)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -73,6 +73,13 @@ Output RaggedTensorToTensor(const Scope& scope, const Input& shape, const Input&
                             absl::Span<const Output> row_partition_tensors,
                             const std::vector<std::string>& row_partition_types);
 
+// tf.edit_distance: the Levenshtein distances between the sequences of two sparse tensors
+// (indices, values, shape each), grouped by all but the last index; float out.
+Output EditDistance(const Scope& scope, const Input& hypothesis_indices,
+                    const Input& hypothesis_values, const Input& hypothesis_shape,
+                    const Input& truth_indices, const Input& truth_values, const Input& truth_shape,
+                    bool normalize = true);
+
 }  // namespace ops
 }  // namespace rill
 

@@ -850,6 +850,7 @@ RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 // CTC decoding (TensorFlow marks both decoders NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("CTCGreedyDecoder");
 RILL_REGISTER_NO_GRADIENT("CTCBeamSearchDecoder");
+RILL_REGISTER_NO_GRADIENT("EditDistance");
 // Box selection (TensorFlow marks NonMaxSuppressionV2 NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV2");
 

@@ -1,9 +1,10 @@
 // Shape and layout kernels that move no data, or copy it once: Shape, ShapeN, Size, Rank
-// (metadata), Reshape, ExpandDims, Squeeze (share the input's buffer under a new shape), Fill,
-// ZerosLike, OnesLike, Empty (fresh outputs), StopGradient, PreventGradient, EnsureShape (forward
-// the input), Snapshot (a copy). Errors are InvalidArgument with TensorFlow's texts, e.g. "Input to
-// reshape is a tensor with 6 values, but the requested shape has 4", EnsureShape "Shape of tensor x
-// [2,3] is not compatible with expected shape [3,?]." (x the node's input).
+// (metadata), Reshape (and QuantizedReshape), ExpandDims, Squeeze (share the input's buffer under a
+// new shape), Fill, ZerosLike, OnesLike, Empty (fresh outputs), StopGradient, PreventGradient,
+// EnsureShape (forward the input), Snapshot (a copy). Errors are InvalidArgument with TensorFlow's
+// texts, e.g. "Input to reshape is a tensor with 6 values, but the requested shape has 4",
+// EnsureShape "Shape of tensor x [2,3] is not compatible with expected shape [3,?]." (x the node's
+// input).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -88,7 +89,7 @@ class RankOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-class ReshapeOp final : public OpKernel {
+class ReshapeOp : public OpKernel {
  public:
   explicit ReshapeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
@@ -174,6 +175,25 @@ class ReshapeOp final : public OpKernel {
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
+};
+
+// QuantizedReshape: Reshape's output, and the range passed through (TensorFlow's check: each a
+// scalar or a vector of one element).
+class QuantizedReshapeOp final : public ReshapeOp {
+ public:
+  explicit QuantizedReshapeOp(OpKernelConstruction& ctx) : ReshapeOp(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    RILL_RETURN_IF_ERROR(ReshapeOp::Compute(ctx));
+    for (int i : {2, 3}) {
+      const Tensor& t = ctx.input(i);
+      if (!(t.shape().rank() == 0 || (t.shape().rank() == 1 && t.shape().dim(0) == 1))) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            i == 2 ? "input_min" : "input_max", " must be a scalar or a vector of 1 element"));
+      }
+      ctx.set_output(i - 1, Tensor::Scalar<float>(t.flat<float>()[0]));
+    }
+    return absl::OkStatus();
+  }
 };
 
 class ExpandDimsOp final : public OpKernel {
@@ -378,6 +398,11 @@ REGISTER_KERNEL(KernelDefBuilder("Reshape")
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Tshape", kIndexTypes),
                 ReshapeOp);
+REGISTER_KERNEL(KernelDefBuilder("QuantizedReshape")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", {DT_QUINT8, DT_QINT32})
+                    .TypeConstraint("Tshape", kIndexTypes),
+                QuantizedReshapeOp);
 REGISTER_KERNEL(KernelDefBuilder("ExpandDims")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", StorableTypes())

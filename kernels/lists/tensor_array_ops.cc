@@ -1,7 +1,8 @@
 // TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc): TensorArrayV3 and its Write, Read,
-// Gather, Scatter, Concat, Split, Size, Close and Grad ops. A TensorArray is a resource of
-// the step (OpKernelContext::step_resources, dropped when the run ends), addressed by a handle
-// tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
+// Gather, Scatter, Concat, Split, Size, Close and Grad ops, and the V2 names of older graphs (the
+// same kernels; their handles are TensorFlow's string vectors [container, name]). A TensorArray is
+// a resource of the step (OpKernelContext::step_resources, dropped when the run ends), addressed by
+// a handle tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
 // kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
 // unwritten element reads as zeros when the element shape is fully known (only with
 // identical_element_shapes does the first write fix it, as in TensorFlow). The flow tensors only
@@ -207,13 +208,50 @@ class TensorArray final : public ResourceBase {
   const int64_t size_;  // the initial size, made by Init()
 };
 
+// The address input 0 names: the V3 ops' resource handle (a scalar string "<container>/<name>")
+// or the V2 ops' string vector [container, name].
+absl::StatusOr<ResourceHandle> ArrayHandle(const Tensor& t) {
+  if (t.dtype() == DT_STRING && t.shape().rank() == 1 && t.NumElements() == 2) {
+    return ResourceHandle{t.flat<std::string>()[0], t.flat<std::string>()[1]};
+  }
+  return ResourceHandleFromTensor(t);
+}
+
+// The handle output of TensorArrayV3 / TensorArrayGradV3 (a resource), or of their V2 forms
+// (TensorFlow's string vector [container, name]).
+Tensor ArrayHandleTensor(bool v2, const std::string& name) {
+  if (!v2) return MakeResourceHandleTensor(kContainer, name);
+  Tensor t(DT_STRING, TensorShape({2}));
+  t.flat<std::string>()[0] = kContainer;
+  t.flat<std::string>()[1] = name;
+  return t;
+}
+
+// Whether `op` is one of the V2 names, whose handles are string vectors and whose creation ops
+// output no flow.
+bool IsV2(const std::string& op) { return !op.empty() && op.back() == '2'; }
+
+// The array behind input 0 (NotFound as step_resource.h's LookupStepResource words it).
+absl::StatusOr<std::shared_ptr<TensorArray>> FindArray(OpKernelContext& ctx) {
+  RILL_ASSIGN_OR_RETURN(ResourceMgr * step, StepResources(ctx));
+  RILL_ASSIGN_OR_RETURN(ResourceHandle h, ArrayHandle(ctx.input(0)));
+  absl::StatusOr<std::shared_ptr<TensorArray>> found =
+      step->Lookup<TensorArray>(h.container, h.name);
+  if (!found.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "TensorArray ", h.name,
+        " does not exist in this step (TensorArrays live for one run; it may have been closed, "
+        "or its handle fed from another run)"));
+  }
+  return found;
+}
+
 // The array behind input 0, which must not have been closed (TensorFlow's LockedReturnIfClosed:
 // InvalidArgument "TensorArray <name> has already been closed.").
 absl::StatusOr<std::shared_ptr<TensorArray>> LookupArray(OpKernelContext& ctx) {
-  RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta,
-                        LookupStepResource<TensorArray>(ctx, "TensorArray"));
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, FindArray(ctx));
   if (ta->closed()) {
-    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
+    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ArrayHandle(ctx.input(0)));
     return absl::InvalidArgumentError(
         absl::StrCat("TensorArray ", h.name, " has already been closed."));
   }
@@ -238,7 +276,7 @@ class TensorArrayOp final : public OpKernel {
     if (s.ok()) s = ctx.GetAttr("element_shape", &shape);
     if (s.ok()) s = ctx.GetAttr("dynamic_size", &dynamic_size_);
     if (s.ok()) s = ctx.GetAttr("clear_after_read", &clear_after_read_);
-    if (s.ok()) s = ctx.GetAttr("identical_element_shapes", &identical_shapes_);
+    if (s.ok() && !v2_) s = ctx.GetAttr("identical_element_shapes", &identical_shapes_);
     if (s.ok()) {
       absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(shape);
       if (p.ok()) element_shape_ = *std::move(p);
@@ -262,13 +300,14 @@ class TensorArrayOp final : public OpKernel {
                                             clear_after_read_, identical_shapes_);
     RILL_RETURN_IF_ERROR(ta->Init());
     RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, array_name, ta));
-    ctx.set_output(0, std::move(handle));
-    ctx.set_output(1, Tensor::Scalar<float>(0.f));
+    ctx.set_output(0, v2_ ? ArrayHandleTensor(true, array_name) : std::move(handle));
+    if (!v2_) ctx.set_output(1, Tensor::Scalar<float>(0.f));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
 
  private:
+  const bool v2_ = IsV2(type_string());
   DataType dtype_ = DT_INVALID;
   PartialTensorShape element_shape_;
   bool dynamic_size_ = false;
@@ -548,8 +587,7 @@ class CloseOp final : public OpKernel {
   // Marks the array closed and drops its elements; the array itself goes with the step's
   // resources. Closing a closed array again is allowed, as in TensorFlow.
   absl::Status Compute(OpKernelContext& ctx) const override {
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta,
-                          LookupStepResource<TensorArray>(ctx, "TensorArray"));
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, FindArray(ctx));
     ta->Close();
     return absl::OkStatus();
   }
@@ -565,7 +603,7 @@ class GradOp final : public OpKernel {
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> forward, LookupArray(ctx));
-    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ResourceHandleFromTensor(ctx.input(0)));
+    RILL_ASSIGN_OR_RETURN(ResourceHandle h, ArrayHandle(ctx.input(0)));
     RILL_ASSIGN_OR_RETURN(ResourceMgr * step, StepResources(ctx));
     const std::string name = absl::StrCat(h.name, "@", source_);
     absl::Status init = absl::OkStatus();
@@ -581,8 +619,9 @@ class GradOp final : public OpKernel {
                                  })
                              .status());
     RILL_RETURN_IF_ERROR(init);
-    ctx.set_output(0, MakeResourceHandleTensor(kContainer, name));
-    ctx.set_output(1, ctx.input(1));
+    const bool v2 = IsV2(type_string());
+    ctx.set_output(0, ArrayHandleTensor(v2, name));
+    if (!v2) ctx.set_output(1, ctx.input(1));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
@@ -601,6 +640,16 @@ REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcatV3").Device(kDeviceCpu), Conc
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySplitV3").Device(kDeviceCpu), SplitOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV3").Device(kDeviceCpu), SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV3").Device(kDeviceCpu), CloseOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayV2").Device(kDeviceCpu), TensorArrayOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGradV2").Device(kDeviceCpu), GradOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayWriteV2").Device(kDeviceCpu), WriteOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayReadV2").Device(kDeviceCpu), ReadOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGatherV2").Device(kDeviceCpu), GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayScatterV2").Device(kDeviceCpu), ScatterOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcatV2").Device(kDeviceCpu), ConcatOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySplitV2").Device(kDeviceCpu), SplitOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV2").Device(kDeviceCpu), SizeOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV2").Device(kDeviceCpu), CloseOp);
 
 }  // namespace
 }  // namespace rill

@@ -53,6 +53,53 @@ class TensorArrayTest : public ::testing::Test {
   ResourceMgr step_;
 };
 
+// The V2 names of older graphs run the same arrays through string-vector handles
+// [container, name]; TensorArrayV2 and TensorArrayGradV2 output no flow.
+TEST_F(TensorArrayTest, V2NamesUseStringVectorHandles) {
+  OpTester make("TensorArrayV2", "old");
+  make.Attr("dtype", DT_FLOAT).Attr("clear_after_read", false);
+  make.Input(Tensor::Scalar<int32_t>(2));
+  make.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> made, make.Run());
+  ASSERT_EQ(made.size(), 1u);
+  const Tensor h = made[0];
+  ASSERT_EQ(h.dtype(), DT_STRING);
+  ASSERT_EQ(h.shape(), TensorShape({2}));
+  EXPECT_EQ(h.flat<std::string>()[0], "_tensor_arrays");
+
+  OpTester write("TensorArrayWriteV2");
+  write.Attr("T", DT_FLOAT).Input(h).Input(Tensor::Scalar<int32_t>(1));
+  write.Input(Tensor::FromVector<float>({5, 6}, TensorShape({2}))).Input(Tensor::Scalar<float>(0));
+  write.SetStepResources(&step_);
+  RILL_ASSERT_OK(write.Run().status());
+
+  OpTester read("TensorArrayReadV2");
+  read.Attr("dtype", DT_FLOAT).Input(h).Input(Tensor::Scalar<int32_t>(1));
+  read.Input(Tensor::Scalar<float>(0)).SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> got, read.Run());
+  ExpectTensorEqual(got[0], Tensor::FromVector<float>({5, 6}, TensorShape({2})));
+
+  OpTester size("TensorArraySizeV2");
+  size.Input(h).Input(Tensor::Scalar<float>(0)).SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> n, size.Run());
+  EXPECT_EQ(n[0].flat<int32_t>()[0], 2);
+
+  OpTester grad("TensorArrayGradV2");
+  grad.Attr("source", std::string("gradients")).Input(h).Input(Tensor::Scalar<float>(0));
+  grad.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> g, grad.Run());
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].shape(), TensorShape({2}));
+
+  OpTester close("TensorArrayCloseV2");
+  close.Input(h).SetStepResources(&step_);
+  RILL_ASSERT_OK(close.Run().status());
+  OpTester again("TensorArraySizeV2");
+  again.Input(h).Input(Tensor::Scalar<float>(0)).SetStepResources(&step_);
+  EXPECT_THAT(again.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has already been closed.")));
+}
+
 TEST_F(TensorArrayTest, ConcatJoinsElementsOfDifferentLengths) {
   OpTester make("TensorArrayV3", "ragged");
   make.Attr("dtype", DT_FLOAT).ShapeAttr("element_shape", {-1, 2});

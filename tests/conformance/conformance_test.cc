@@ -81,6 +81,8 @@ const std::set<std::string>& ExemptOps() {
       "TensorArrayV3",
       "TensorArraySizeV3",
       "TensorArrayCloseV3",
+      "TensorArrayV2",
+      "TensorArraySizeV2",
       // A vector of lists, which no recordable graph makes (tf.stack of list handles needs Pack
       // of variants): kernels/lists/list_ops_test.cc covers it.
       "TensorListPushBackBatch",
@@ -166,6 +168,11 @@ const std::map<std::string, Divergence>& Divergences() {
         "TensorFlow's float64 Erfinv is off by 4e-11 (relative) at 0.9999999; Rill's is correctly "
         "rounded (3.7665625816384707)",
         "element 23: got 3.76656258, want 3.76656258"};
+    (*m)["RequantizationRange/qint32/tiny"] = {
+        "On the range [-1e-3, 2e-3] TensorFlow's RequantizationRange gives 0.00200000009 for "
+        "INT32_MAX where QuantizedToFloat's double arithmetic (Rill's) gives 0.00199999986, one "
+        "float ulp; the other ranges recorded match bit for bit",
+        "output 1 element 0: got 0.00199999986, want 0.00200000009"};
     return m;
   }();
   return *d;

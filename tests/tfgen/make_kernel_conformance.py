@@ -51,6 +51,9 @@ from kernel_cases import math_extra  # noqa: E402
 from kernel_cases import stacks  # noqa: E402
 from kernel_cases import strings  # noqa: E402
 from kernel_cases import tensor_arrays  # noqa: E402
+from kernel_cases import tensor_arrays_v2  # noqa: E402
+from kernel_cases import edit_distance  # noqa: E402
+from kernel_cases import requantize  # noqa: E402
 from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
@@ -79,11 +82,13 @@ from kernel_cases import legacy_ops  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, stateless_random, lookup_tables, grads, training, nn,
-            strings, control_flow, functional, lists, tensor_arrays, stacks, image,
+            strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, stacks,
+            image,
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
-            audio, unicode, parsing, legacy_ops]  # in priority order
+            audio, unicode, parsing, legacy_ops, edit_distance,
+            requantize]  # in priority order
 
 
 def main(argv):

@@ -1,11 +1,11 @@
-"""Issue 8's neural-network kernels: MatMul, BatchMatMul, BatchMatMulV2, Einsum, BiasAdd, Softmax,
-LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
+"""Issue 8's neural-network kernels: MatMul, SparseMatMul, BatchMatMul, BatchMatMulV2, Einsum,
+BiasAdd, Softmax, LogSoftmax, L2Loss, Conv2D, Conv2DBackpropInput, DepthwiseConv2dNative,
 SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, MaxPool, MaxPoolV2, AvgPool,
 FusedBatchNorm/V2/V3, LRN, ResizeBilinear, ResizeNearestNeighbor."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import FLOATS, arr, const, ph, rand
+from kernel_cases.core import FLOATS, arr, const, ph, rand, seed_of
 
 tf1 = tf.compat.v1
 
@@ -54,6 +54,80 @@ def matmul(rec):
                 a=ph("x", a, dt), b=ph("y", b, dt), name="out"))
 
     rec.for_dtypes("MatMul", MATMUL_TYPES, gen)
+
+
+SPARSE_MATMUL_PAIRS = [("float32", "float32"), ("float32", "bfloat16"), ("bfloat16", "float32"),
+                       ("bfloat16", "bfloat16")]
+
+
+def _grid(shape, seed, zeros=0.6):
+    """Multiples of 1/8 below 8 in magnitude, about `zeros` of them 0: exact in bfloat16, and
+    their products' sums are exact in float32 whatever the order."""
+    rs = np.random.RandomState(seed_of(seed))
+    v = rs.randint(-63, 64, size=shape) / 8.0
+    v[rs.random_sample(size=shape) < zeros] = 0.0
+    return v
+
+
+def sparse_matmul(rec):
+    """SparseMatMul (TF1's tf.matmul(a_is_sparse=...), mixed float / bfloat16 products): every
+    (Ta, Tb) pair TensorFlow's CPU kernel registers, each sparse flag, transposes, the flagged
+    operand's zeros meeting Inf / NaN in the other (skipped there, NaN in a dense product)."""
+    bf16 = tf.bfloat16.as_numpy_dtype
+
+    def gen(pair):
+        ta_name, tb_name = pair.split("_")
+        np_a = bf16 if ta_name == "bfloat16" else np.float32
+        np_b = bf16 if tb_name == "bfloat16" else np.float32
+
+        def c(what, a, b, rtol=0.0, atol=0.0, error=None, phrases=(), **attrs):
+            a, b = np.asarray(a).astype(np_a), np.asarray(b).astype(np_b)
+            rec.case("SparseMatMul", pair, what, lambda: tf.raw_ops.SparseMatMul(
+                a=ph("x", a), b=ph("y", b), name="out", **attrs), rtol=rtol, atol=atol,
+                error=error, phrases=phrases, case_dtype="float32")
+
+        s = "SparseMatMul/" + pair
+        for flags in ("dense", "a_sparse", "b_sparse", "both_sparse"):
+            f = {"a_is_sparse": flags in ("a_sparse", "both_sparse"),
+                 "b_is_sparse": flags in ("b_sparse", "both_sparse")}
+            c(flags, _grid([3, 5], s + flags + "/a"), _grid([5, 4], s + flags + "/b"), **f)
+            c(flags + "_transpose_a", _grid([5, 3], s + flags + "/c"),
+              _grid([5, 4], s + flags + "/d"), transpose_a=True, **f)
+            c(flags + "_transpose_b", _grid([3, 5], s + flags + "/e"),
+              _grid([4, 5], s + flags + "/f"), transpose_b=True, **f)
+            c(flags + "_transpose_both", _grid([5, 3], s + flags + "/g"),
+              _grid([4, 5], s + flags + "/h"), transpose_a=True, transpose_b=True, **f)
+            # Zeros of each operand under Inf / NaN of the other (-0 counts as a zero).
+            inf, nan = np.inf, np.nan
+            a = [[0.0, 1.0, -0.0], [1.0, 2.0, 0.5], [inf, 0.0, 1.0]]
+            b = [[inf, 1.0], [2.0, nan], [-inf, 0.0]]
+            c(flags + "_zeros_meet_inf_nan", a, b, **f)
+            c(flags + "_zeros_meet_inf_nan_swapped", b, a, transpose_a=True, transpose_b=True, **f)
+        c("a_sparse_64x48x32", _grid([64, 48], s + "/i"), _grid([48, 32], s + "/j", 0.0),
+          a_is_sparse=True)
+        c("dense_64x48x32", _grid([64, 48], s + "/k", 0.1), _grid([48, 32], s + "/l", 0.1))
+        if pair == "float32_float32":
+            rs = np.random.RandomState(seed_of(s + "/m"))
+            a = rs.standard_normal([40, 30]) * (rs.random_sample([40, 30]) < 0.3)
+            b = rs.standard_normal([30, 20])
+            for flags in ("dense", "a_sparse", "b_sparse"):
+                c("random_" + flags, a, b, rtol=1e-5, atol=1e-5,
+                  a_is_sparse=flags == "a_sparse", b_is_sparse=flags == "b_sparse")
+        c("zero_inner", np.zeros([3, 0]), np.zeros([0, 2]), a_is_sparse=True)
+        c("zero_inner_dense", np.zeros([3, 0]), np.zeros([0, 2]))
+        c("zero_rows", np.zeros([0, 3]), _grid([3, 2], s + "/n"), a_is_sparse=True)
+        c("zero_cols", _grid([2, 3], s + "/o"), np.zeros([3, 0]), b_is_sparse=True)
+        c("a_not_matrix_error", np.ones([2, 3, 4]), np.ones([4, 2]), error="INVALID_ARGUMENT",
+          phrases=["a is not a matrix"])
+        c("b_not_matrix_error", np.ones([2, 3]), np.ones([3]), a_is_sparse=True,
+          error="INVALID_ARGUMENT", phrases=["b is not a matrix"])
+        c("inner_mismatch_error", np.ones([2, 3]), np.ones([2, 2]), error="INVALID_ARGUMENT",
+          phrases=["Matrix size incompatible: a: [2,3], b: [2,2]"])
+        c("inner_mismatch_transposed_error", np.ones([2, 3]), np.ones([2, 4]), transpose_a=True,
+          transpose_b=True, b_is_sparse=True, error="INVALID_ARGUMENT",
+          phrases=["Matrix size incompatible: a: [2,3], b: [2,4]"])
+
+    rec.for_dtypes("SparseMatMul", ["%s_%s" % p for p in SPARSE_MATMUL_PAIRS], gen)
 
 
 def batch_matmul(rec, op):
@@ -326,6 +400,8 @@ def xent(rec, op):
 def build_all(rec, emit):
     matmul(rec)
     emit("MatMul")
+    sparse_matmul(rec)
+    emit("SparseMatMul")
     for op in ("BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
         batch_matmul(rec, op)
         emit(op)
