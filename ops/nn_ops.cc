@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -308,6 +309,24 @@ REGISTER_OP("BatchMatMulV3")
     .Attr("grad_y: bool = false")
     .SetShapeFn(BatchMatMulShape);
 
+// BiasAdd: the value's shape. A known rank without a channel dim (below 2, or below 3 for NCHW)
+// is TensorFlow's graph-construction error; the bias length against the channel dim is the
+// kernel's check.
+absl::Status BiasAddShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& in = c.input(0);
+  std::string format = "NHWC";
+  (void)GetNodeAttr(c.node(), "data_format", &format);
+  const int min_rank = format == "NCHW" ? 3 : 2;
+  if (!in.unknown_rank() && in.rank() < min_rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Shape must be at least rank ", min_rank, " but is rank ", in.rank(),
+                     " for node '", c.node().name(), "' (op BiasAdd, data_format ", format,
+                     ", input 0 with shape ", in.DebugString(), ")"));
+  }
+  c.set_output(0, in);
+  return absl::OkStatus();
+}
+
 REGISTER_OP("BiasAdd")
     .Input("value: T")
     .Input("bias: T")
@@ -316,7 +335,7 @@ REGISTER_OP("BiasAdd")
         "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "
         "bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")
     .Attr("data_format: {'NHWC', 'NCHW'} = \"NHWC\"")
-    .SetShapeFn(shape_fns::Unchanged);
+    .SetShapeFn(BiasAddShape);
 
 // BiasAdd before data_format: the last dimension always holds the channels.
 REGISTER_OP("BiasAddV1")

@@ -347,5 +347,25 @@ TEST(ShapeInferenceTest, BiasAddGradNeedsAChannelDim) {
                        HasSubstr("Shape must be at least rank 2 but is rank 1 for node 'bg'")));
 }
 
+TEST(ShapeInferenceTest, BiasAddNeedsAChannelDim) {
+  NodeDef n;
+  n.set_name("ba");
+  n.set_op("BiasAdd");
+  SetAttr(&n, "data_format", std::string("NCHW"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            Infer(n, {PartialTensorShape({2, 3, -1}), PartialTensorShape({3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[2,3,?]");
+  EXPECT_THAT(Infer(n, {PartialTensorShape({2, 3}), PartialTensorShape({3})}, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shape must be at least rank 3 but is rank 2 for node 'ba' (op BiasAdd, "
+                       "data_format NCHW, input 0 with shape [2,3])"));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Infer(n, {PartialTensorShape(), PartialTensorShape({3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "<unknown>");
+  SetAttr(&n, "data_format", std::string("NHWC"));
+  RILL_ASSERT_OK_AND_ASSIGN(out,
+                            Infer(n, {PartialTensorShape({2, 3}), PartialTensorShape({3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[2,3]");
+}
+
 }  // namespace
 }  // namespace rill
