@@ -207,17 +207,17 @@ thread_local const float* t_clipped_output = nullptr;
 
 }  // namespace
 
-void RecordOneDnnConvBound(const Tensor& output) {
+void RecordOneDnnConvBound(const Tensor& output, int64_t step_id) {
   const float* clipped = t_clipped_output;
   t_clipped_output = nullptr;
   if (clipped != nullptr && output.dtype() == DT_FLOAT && output.raw_data() == clipped) {
-    RecordBoundedOutput(output, 6.f);
+    RecordBoundedOutput(output, 6.f, step_id);
   }
 }
 
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
                           const float* filter, const float* bias, float* output,
-                          OneDnnPackedWeights* packed) {
+                          OneDnnPackedWeights* packed, int64_t step_id) {
   static auto* cache = new PlanCache();
   // Swish as a pass over the output after the convolution where the AVX-512 loop runs: oneDNN's
   // swish post-op costs about twice as much per element (swish_inplace.h). The convolution is
@@ -239,7 +239,7 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   t_clipped_output = nullptr;
   // The input's bound when it is a kept Relu6 output (bounded_outputs.h); taken on every call, so
   // that the registry lets go of a buffer once a convolution has read it.
-  const std::optional<float> input_bound = TakeBoundedInput(input, input_n);
+  const std::optional<float> input_bound = TakeBoundedInput(input, input_n, step_id);
   // Relu / Relu6 inside the primitive when no NaN can reach it (a constant filter's bound and the
   // input's known bound, or else a read-only scan of the input where that costs less than
   // ClampInPlace's pass over the output).

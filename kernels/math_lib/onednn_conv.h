@@ -74,15 +74,19 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
 // shape.spatial_dims is 3). With `packed` (a kernel whose filter the optimizer found constant) the
 // filter is reordered once and kept there; without, it is reordered on every call (it may have
 // changed).
+//
+// `step_id` is the calling kernel's OpKernelContext::step_id: an input kept in the same step as a
+// Relu6 output (RecordOneDnnConvBound) needs no scan for this call's Relu / Relu6; 0 or less
+// (callers outside a Session's Run) never finds one.
 absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float* input,
                           const float* filter, const float* bias, float* output,
-                          OneDnnPackedWeights* packed = nullptr);
+                          OneDnnPackedWeights* packed = nullptr, int64_t step_id = -1);
 
 // Called by a kernel right after its OneDnnConv2D call succeeded, with the tensor whose data it
 // passed as `output`: when that call ran Relu6 inside the primitive (every output in [0, 6], no
 // NaN), keeps the tensor for the convolutions that read it (kernels/math_lib/bounded_outputs.h),
 // which then need no scan of their input to run their own Relu / Relu6 inside theirs.
-void RecordOneDnnConvBound(const Tensor& output);
+void RecordOneDnnConvBound(const Tensor& output, int64_t step_id);
 
 }  // namespace rill
 

@@ -276,6 +276,7 @@ TEST(OneDnnConvTest, ReluPostOpOnlyWhereNoNaNCanReachIt) {
 // scans. An output whose Relu6 was ClampInPlace's (a NaN reached it) and a Relu output are not
 // kept.
 TEST(OneDnnConvTest, AnInputKnownToBeARelu6OutputGivesTheSameResultsWithoutAScan) {
+  constexpr int64_t kStep = 3;  // one Run's step id, as the kernels pass theirs
   OneDnnConvShape expand = Shape(1, 6, 6, 4, 1, 16, 1, 1, 0, 0, 6, 6);
   expand.has_bias = true;
   expand.activation = FusedActivation::kRelu6;
@@ -297,19 +298,19 @@ TEST(OneDnnConvTest, AnInputKnownToBeARelu6OutputGivesTheSameResultsWithoutAScan
       OneDnnPackedWeights p1, p2, p2_copy;
       Tensor mid(DT_FLOAT, TensorShape({1, 6, 6, 16}));
       ASSERT_THAT(OneDnnConv2D(expand, threads, in.data(), f1.flat<float>().data(), b1.data(),
-                               mid.flat<float>().data(), HoldConstantWeights(&p1, f1)),
+                               mid.flat<float>().data(), HoldConstantWeights(&p1, f1), kStep),
                   IsOk());
-      RecordOneDnnConvBound(mid);
+      RecordOneDnnConvBound(mid, kStep);
       ASSERT_EQ(BoundedOutputsKept(), nan_input ? 0 : 1);
       const Tensor copy = Tensor::FromVector<float>(
           std::vector<float>(mid.flat<float>().begin(), mid.flat<float>().end()), mid.shape());
       std::vector<float> got(6 * 6 * 16, -99.f), want(got.size(), -99.f);
       ASSERT_THAT(OneDnnConv2D(dw, threads, mid.flat<float>().data(), f2.flat<float>().data(),
-                               b2.data(), got.data(), HoldConstantWeights(&p2, f2)),
+                               b2.data(), got.data(), HoldConstantWeights(&p2, f2), kStep),
                   IsOk());
       EXPECT_EQ(BoundedOutputsKept(), 0);  // taken by its reader
       ASSERT_THAT(OneDnnConv2D(dw, threads, copy.flat<float>().data(), f2.flat<float>().data(),
-                               b2.data(), want.data(), HoldConstantWeights(&p2_copy, f2)),
+                               b2.data(), want.data(), HoldConstantWeights(&p2_copy, f2), kStep),
                   IsOk());
       int sixes = 0, nans = 0;
       for (size_t i = 0; i < got.size(); ++i) {
@@ -332,9 +333,9 @@ TEST(OneDnnConvTest, AnInputKnownToBeARelu6OutputGivesTheSameResultsWithoutAScan
   const std::vector<float> in = Values(6 * 6 * 4, 1);
   Tensor out(DT_FLOAT, TensorShape({1, 6, 6, 16}));
   ASSERT_THAT(OneDnnConv2D(relu, 1, in.data(), f1.flat<float>().data(), b1.data(),
-                           out.flat<float>().data(), HoldConstantWeights(&p, f1)),
+                           out.flat<float>().data(), HoldConstantWeights(&p, f1), kStep),
               IsOk());
-  RecordOneDnnConvBound(out);
+  RecordOneDnnConvBound(out, kStep);
   EXPECT_EQ(BoundedOutputsKept(), 0);
 }
 

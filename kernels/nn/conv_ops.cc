@@ -218,7 +218,8 @@ absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const
       OneDnnConvShape shape = MakeOneDnnConvShape(g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w,
                                                   g.out_c, g.groups, bias != nullptr, act);
       shape.sum = sum;
-      return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed);
+      return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed,
+                          ctx.step_id());
     }
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
@@ -413,7 +414,8 @@ class FusedConv2DOp final : public ConvOpBase {
                                  HoldConstantWeights(packed_.get(), filter));
     });
     if (!s.ok()) return s;
-    RecordOneDnnConvBound(*out);  // a Relu6 run inside oneDNN: its readers need not scan it
+    RecordOneDnnConvBound(
+        *out, ctx.step_id());  // a Relu6 run inside oneDNN: its readers need not scan it
     return absl::OkStatus();
   }
 

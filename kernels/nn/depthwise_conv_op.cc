@@ -171,8 +171,9 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       RILL_RETURN_IF_ERROR(OneDnnConv2D(
           s, ctx.intra_op_threads(), input.flat<float>().data(), filter.flat<float>().data(),
           kFused ? ctx.input(2).flat<float>().data() : nullptr, out->flat<float>().data(),
-          HoldConstantWeights(packed_.get(), filter)));
-      RecordOneDnnConvBound(*out);  // a Relu6 run inside oneDNN: its readers need not scan it
+          HoldConstantWeights(packed_.get(), filter), ctx.step_id()));
+      RecordOneDnnConvBound(
+          *out, ctx.step_id());  // a Relu6 run inside oneDNN: its readers need not scan it
       return absl::OkStatus();
     }
     auto run = [&](auto tag) {
