@@ -266,6 +266,9 @@ def gen_grad_shapes():
                                                           "NCHW")]:
         op_case(cat, "BiasAddGrad_" + label, "BiasAddGrad",
                 [("float", [1.0] * prod(shape), shape)], T=ty("float"), data_format=s(fmt))
+    op_case(cat, "BiasAdd_nchw_rank2", "BiasAdd", [("float", [1.0] * 6, [2, 3]),
+                                                   ("float", [1.0] * 3, [3])],
+            T=ty("float"), data_format=s("NCHW"))
     # Fake-quant and quantize-dequantize gradients: gradients and inputs must agree.
     for label, gshape, xshape, attrs in [
             ("good", [3], [3], {}), ("shapes_differ", [3], [4], {}),
@@ -1171,6 +1174,8 @@ EXPECT_ERRORS = {
     "MaxPool3DGrad_orig_output_wrong":
         "InvalidArgument: Expected orig_output shape to be [1,1,1,1,1], but got [1,2,1,1,1]",
     "BiasAddGrad_nchw_rank2":
+        "InvalidArgument: Shape must be at least rank 3 but is rank 2 for node 'y'",
+    "BiasAdd_nchw_rank2":
         "InvalidArgument: Shape must be at least rank 3 but is rank 2 for node 'y'",
     "SparseFillEmptyRows_shape_negative":
         "InvalidArgument: Expected shape dimensions to be non-negative, got -3",
