@@ -1245,6 +1245,8 @@ def _models():
                                  suite("TF1_LRN_resize", (1, 32, 32, 3)))
     import sweep_families  # noqa: E402  (more families: feature columns, NMS loops, audio, ...)
     sweep_families.add(m)
+    import sweep_legacy_tf1  # noqa: E402  (SparseMatMul, TensorArray V2 names, EditDistance)
+    sweep_legacy_tf1.add(m)
     import sweep_pypi  # noqa: E402  (models built with keras-hub and tf-slim)
     sweep_pypi.add(m)
     return m
