@@ -27,7 +27,11 @@
 namespace rill {
 namespace {
 
-#define RILL_TILE_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
+// The types with cases recorded from TensorFlow (its CPU kernels also take bfloat16, uint32 and
+// uint64, and BroadcastTo uint16).
+#define RILL_TILE_TYPES                                                                         \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, complex64, complex128, \
+      std::string
 
 // Writes the tiling of `in` (dims in_dims) repeated `multiples` times per dim into `out`. REQUIRES:
 // in_dims and multiples have the same size and no output dim is 0.

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <string>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -32,6 +33,32 @@ TEST(TileOpTest, RepeatsEveryDimension) {
   ExpectTensorEqual(out[0], F({}, TensorShape({0, 2})));
   RILL_ASSERT_OK_AND_ASSIGN(out, Run2("Tile", Tensor::Scalar<float>(7), I({})));
   ExpectTensorEqual(out[0], Tensor::Scalar<float>(7));
+}
+
+TEST(TileOpTest, StringsAndComplexTileAsInTensorFlow) {
+  using S = std::string;
+  const Tensor words =
+      Tensor::FromVector<S>({"a", "a string longer than inline"}, TensorShape({2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Run2("Tile", words, I({2})));
+  ExpectTensorEqual(out[0], Tensor::FromVector<S>({"a", "a string longer than inline", "a",
+                                                   "a string longer than inline"},
+                                                  TensorShape({4})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Run2("Tile", Tensor::FromVector<complex64>({{1, 2}}, TensorShape({1, 1})), I({2, 1})));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex64>({{1, 2}, {1, 2}}, TensorShape({2, 1})));
+}
+
+TEST(BroadcastToOpTest, StringsAndComplexBroadcastAsInTensorFlow) {
+  using S = std::string;
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Run2("BroadcastTo", Tensor::FromVector<S>({"x", "yz"}, TensorShape({2})), I({2, 2})));
+  ExpectTensorEqual(out[0], Tensor::FromVector<S>({"x", "yz", "x", "yz"}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Run2("BroadcastTo",
+                Tensor::FromVector<complex128>({{7, -1}, {0, 3}}, TensorShape({2, 1})), I({2, 2})));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex128>({{7, -1}, {7, -1}, {0, 3}, {0, 3}},
+                                                           TensorShape({2, 2})));
 }
 
 TEST(TileOpTest, ErrorsAreTensorFlows) {

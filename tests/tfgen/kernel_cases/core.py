@@ -118,6 +118,16 @@ def arr(values, dt):
         return np.asarray(values, dtype=NP[dt])
 
 
+def strings_of(op, shape):
+    """Deterministic byte strings of `shape` (an object array), some longer than 16 bytes and some
+    UTF-8, for the suites that also run on strings."""
+    n = int(np.prod(shape)) if shape else 1
+    words = [b"", b"a", b"tile", b"a string longer than sixteen bytes", b"\xc3\xa9t\xc3\xa9"]
+    rs = np.random.RandomState(seed_of(op, "strings", shape))
+    return np.array([words[rs.randint(len(words))] + b"%d" % i for i in range(n)],
+                    dtype=object).reshape(shape)
+
+
 def qarr(values, dt):
     """An array of quantized dtype `dt` holding the integers `values`."""
     return np.asarray(values, dtype=QUANTIZED_STORAGE[dt]).astype(NP[dt])

@@ -7,7 +7,7 @@ Every dtype gets a basic case; float32 (the "full" dtype) gets every case.
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, COMPLEX, const, ph, rand, tf_dtype
+from kernel_cases.core import ALL, COMPLEX, const, ph, rand, strings_of, tf_dtype
 
 FULL = "float32"
 
@@ -382,14 +382,19 @@ def strided_slice(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def tile(rec, dtypes=ALL):
+def tile(rec, dtypes=ALL + COMPLEX + ["string"]):
     op = "Tile"
 
     def gen(dt):
         def c(what, x, multiples, idx="int32", error=None, phrases=()):
             rec.case(op, dt, what, lambda: tf.raw_ops.Tile(
-                input=ph("x", x, dt), multiples=const("multiples", multiples, idx),
-                name="out"), error=error, phrases=phrases)
+                input=ph("x", x, None if dt == "string" else dt),
+                multiples=const("multiples", multiples, idx), name="out"),
+                error=error, phrases=phrases)
+        if dt == "string":
+            c("matrix", strings_of(op, [2, 3]), [2, 2])
+            c("scalar", strings_of(op, []), np.zeros([0], np.int32))
+            return
         x = _r(op, dt, [2, 3])
         c("matrix", x, [2, 1])
         if dt != FULL:

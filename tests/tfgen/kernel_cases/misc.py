@@ -2,8 +2,8 @@
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import (ALL, NP, QUANTIZED, arr, const, is_float, is_int, ph, qarr, rand,
-                               tf_dtype, tol)
+from kernel_cases.core import (ALL, COMPLEX, NP, QUANTIZED, arr, const, is_float, is_int, ph, qarr,
+                               rand, strings_of, tf_dtype, tol)
 
 
 def _bounds(dt):
@@ -210,16 +210,18 @@ def add_n(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def broadcast_to(rec, dtypes=ALL):
+def broadcast_to(rec, dtypes=ALL + COMPLEX + ["string"]):
     op = "BroadcastTo"
 
     def gen(dt):
         def c(what, x, shape, idx="int32", error=None, phrases=()):
             rec.case(op, dt, what, lambda: tf.raw_ops.BroadcastTo(
-                input=ph("x", x, dt), shape=const("shape", shape, idx), name="out"),
-                error=error, phrases=phrases)
+                input=ph("x", x, None if dt == "string" else dt),
+                shape=const("shape", shape, idx), name="out"), error=error, phrases=phrases)
 
         def r(shape):
+            if dt == "string":
+                return strings_of(op, shape)
             return rand(dt, shape, "%s/%s/%s" % (op, dt, shape))
         c("row_to_matrix", r([3]), [2, 3])
         c("column_to_matrix", r([2, 1]), [2, 3])
