@@ -104,11 +104,13 @@ absl::StatusOr<rill::Tensor> ToRillTensor(const TF_Tensor* t) {
   absl::StatusOr<rill::TensorShape> shape = rill::TensorShape::FromDims(t->dims);
   if (!shape.ok()) return shape.status();
   const int64_t needed = NeededBytes(t->dtype, shape->num_elements());
-  // A caller's TF_STRING buffer holds the tensor's TF_TString elements whatever length it was
-  // given with: TensorFlow does not check a string tensor's length (TF_DataTypeSize(TF_STRING) is
-  // 0), and programs pass the string's size for a scalar (TF_TString_GetSize).
+  // A caller's one-element TF_STRING buffer holds its TF_TString whatever length it was given
+  // with: TensorFlow does not check a string tensor's length (TF_DataTypeSize(TF_STRING) is 0),
+  // and programs pass the string's size for a scalar (TF_TString_GetSize). Several elements must
+  // fit the length (reading past it would read memory the caller did not hand over).
   const bool callers_strings = t->dtype == TF_STRING && t->storage != nullptr &&
-                               !t->storage->owned() && t->storage->data() != nullptr;
+                               !t->storage->owned() && t->storage->data() != nullptr &&
+                               shape->num_elements() <= 1;
   if (needed < 0 || t->storage == nullptr ||
       (!callers_strings && t->storage->len() < static_cast<size_t>(needed))) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -164,10 +166,11 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, vo
                         void* deallocator_arg) {
   const int64_t elements = rill_c::CheckedElementCount(dims, num_dims);
   const int64_t needed = elements < 0 ? -1 : rill_c::NeededBytes(dtype, elements);
-  // TF_STRING: `data` holds the TF_TString elements, whatever `len` says (as in TensorFlow, which
-  // checks the length of fixed-size types only); a null `data` with elements is refused.
-  const bool short_len =
-      dtype == TF_STRING ? data == nullptr && needed > 0 : len < static_cast<size_t>(needed);
+  // TF_STRING: the `data` of one element holds its TF_TString whatever `len` says (TensorFlow
+  // checks the length of fixed-size types only, and programs pass a scalar string's size); more
+  // elements must fit `len`, and a null `data` with elements is refused.
+  const bool short_len = dtype == TF_STRING && elements <= 1 ? data == nullptr && needed > 0
+                                                             : len < static_cast<size_t>(needed);
   if (needed < 0 || short_len || (data == nullptr && len > 0)) {
     if (deallocator != nullptr) deallocator(data, len, deallocator_arg);
     return nullptr;

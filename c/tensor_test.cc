@@ -291,6 +291,22 @@ TEST(Conversion, CallersStringTensorIsReadWhateverItsLength) {
   // No buffer at all is still refused (TensorFlow would read through the null pointer).
   const int64_t dims[] = {2};
   EXPECT_EQ(TF_NewTensor(TF_STRING, dims, 1, nullptr, 0, nullptr, nullptr), nullptr);
+  // Several elements must fit the length given: 2 TF_TStrings need 48 bytes, not 4.
+  TF_TString two[2];
+  TF_StringInit(&two[0]);
+  TF_StringInit(&two[1]);
+  Deallocation refused;
+  EXPECT_EQ(TF_NewTensor(TF_STRING, dims, 1, two, 4, RecordDeallocation, &refused), nullptr);
+  EXPECT_EQ(refused.calls, 1);
+  TF_Tensor* both = TF_NewTensor(TF_STRING, dims, 1, two, sizeof(two), nullptr, nullptr);
+  ASSERT_NE(both, nullptr);
+  TF_DeleteTensor(both);
+  // A scalar made with a short length and then reshaped to several elements is malformed.
+  TF_Tensor* grown = TF_NewTensor(TF_STRING, nullptr, 0, &two[0], 4, nullptr, nullptr);
+  ASSERT_NE(grown, nullptr);
+  TF_SetShape(grown, dims, 1);
+  EXPECT_EQ(rill_c::ToRillTensor(grown).status().code(), absl::StatusCode::kInvalidArgument);
+  TF_DeleteTensor(grown);
 }
 
 TEST(Conversion, MalformedTensorsAreInvalidArgument) {

@@ -6,6 +6,7 @@
 // fetches, adds gradients, rewires an edge or evaluates a constant. Buffers passed with a count
 // always hold that many items (the API's contract); everything else is fair game. Every call must
 // return, every failure must carry a message, and a run that succeeds must give every fetch.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/tf_tstring.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -191,8 +193,10 @@ void MakeTensor(State& st, FuzzInput& in) {
   if (in.Bool()) {
     t = TF_AllocateTensor(dtype, dims.data(), n, len);
   } else {
-    // A refused TF_NewTensor calls the deallocator itself.
-    void* data = std::calloc(1, len + 1);
+    // A refused TF_NewTensor calls the deallocator itself. A one-element TF_STRING tensor reads
+    // its TF_TString whatever `len` says (as TensorFlow does), so the buffer always holds one: a
+    // zero-filled TF_TString is an empty string.
+    void* data = std::calloc(1, std::max(len, sizeof(TF_TString)) + 1);
     t = TF_NewTensor(
         dtype, dims.data(), n, data, len, [](void* d, size_t, void*) { std::free(d); }, nullptr);
   }
