@@ -12,6 +12,13 @@ absl::Status HandleAndFlow(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+// TensorArrayConcatV2/V3: the value's shape is unknown, the lengths a vector of unknown size.
+absl::Status TensorArrayConcatShape(ShapeInferenceContext& c) {
+  c.set_output(0, PartialTensorShape());
+  c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
+  return absl::OkStatus();
+}
+
 REGISTER_OP("TensorArrayV3")
     .Input("size: int32")
     .Output("handle: resource")
@@ -73,11 +80,7 @@ REGISTER_OP("TensorArrayConcatV3")
     .Attr("dtype: type")
     .Attr("element_shape_except0: shape = { unknown_rank: true }")
     .SetIsStateful()
-    .SetShapeFn([](ShapeInferenceContext& c) {
-      c.set_output(0, PartialTensorShape());
-      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayConcatShape);
 
 REGISTER_OP("TensorArrayScatterV3")
     .Input("handle: resource")
@@ -176,11 +179,7 @@ REGISTER_OP("TensorArrayConcatV2")
     .Attr("dtype: type")
     .Attr("element_shape_except0: shape = { unknown_rank: true }")
     .SetIsStateful()
-    .SetShapeFn([](ShapeInferenceContext& c) {
-      c.set_output(0, PartialTensorShape());
-      c.set_output(1, PartialTensorShape(std::vector<int64_t>{-1}));
-      return absl::OkStatus();
-    });
+    .SetShapeFn(TensorArrayConcatShape);
 
 REGISTER_OP("TensorArrayScatterV2")
     .Input("handle: string")
