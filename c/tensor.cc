@@ -42,6 +42,12 @@ int64_t NeededBytes(TF_DataType dtype, int64_t elements) {
   return elements * size;
 }
 
+// TF_RESOURCE and TF_VARIANT have no element size (TF_DataTypeSize is 0): TensorFlow's
+// TF_NewTensor and TF_AllocateTensor make such tensors of whatever length they are given (a
+// serialized handle, a program's own bytes), and only a run reading them checks their content
+// (ToRillTensor refuses to feed them).
+bool OpaqueType(TF_DataType dtype) { return dtype == TF_RESOURCE || dtype == TF_VARIANT; }
+
 }  // namespace
 
 std::shared_ptr<TensorStorage> TensorStorage::Owned(size_t len, TF_DataType dtype,
@@ -165,7 +171,9 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, vo
                         size_t len, void (*deallocator)(void* data, size_t len, void* arg),
                         void* deallocator_arg) {
   const int64_t elements = rill_c::CheckedElementCount(dims, num_dims);
-  const int64_t needed = elements < 0 ? -1 : rill_c::NeededBytes(dtype, elements);
+  const int64_t needed = elements < 0                ? -1
+                         : rill_c::OpaqueType(dtype) ? 0
+                                                     : rill_c::NeededBytes(dtype, elements);
   // TF_STRING: the `data` of one element holds its TF_TString whatever `len` says (TensorFlow
   // checks the length of fixed-size types only, and programs pass a scalar string's size); more
   // elements must fit `len`, and a null `data` with elements is refused.
@@ -184,7 +192,9 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, vo
 
 TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims, int num_dims, size_t len) {
   const int64_t elements = rill_c::CheckedElementCount(dims, num_dims);
-  const int64_t needed = elements < 0 ? -1 : rill_c::NeededBytes(dtype, elements);
+  const int64_t needed = elements < 0                ? -1
+                         : rill_c::OpaqueType(dtype) ? 0
+                                                     : rill_c::NeededBytes(dtype, elements);
   if (needed < 0 || len < static_cast<size_t>(needed)) return nullptr;
   std::shared_ptr<TensorStorage> storage = TensorStorage::Owned(len, dtype, elements);
   if (storage == nullptr) return nullptr;

@@ -68,7 +68,8 @@ TEST(Tensor, AllocateRefusesMalformedShapesAndShortLengths) {
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, dims, -1, 100), nullptr);
   const int64_t huge[] = {INT64_MAX, 4};
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, huge, 2, 100), nullptr);
-  EXPECT_EQ(TF_AllocateTensor(TF_RESOURCE, dims, 2, 100), nullptr);
+  // A type code that names no type has no size to check against.
+  EXPECT_EQ(TF_AllocateTensor(static_cast<TF_DataType>(1000), dims, 2, 100), nullptr);
   // Ranks above TensorFlow's 254: refused by both constructors.
   const std::vector<int64_t> ones(255, 1);
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, ones.data(), 255, 4), nullptr);
@@ -78,6 +79,43 @@ TEST(Tensor, AllocateRefusesMalformedShapesAndShortLengths) {
   ASSERT_NE(rank254, nullptr);
   EXPECT_EQ(TF_NumDims(rank254), 254);
   TF_DeleteTensor(rank254);
+}
+
+// TF_VARIANT and TF_RESOURCE have no element size: TensorFlow 2.21's TF_AllocateTensor and
+// TF_NewTensor make them of any length (checked with its pip library: a [2] variant of 64 and of
+// 0 bytes, a [2] resource of 64), and a run is what refuses them as feeds.
+TEST(Tensor, VariantAndResourceTensorsOfAnyLengthAreMadeButNotFed) {
+  const int64_t dims[] = {2};
+  for (TF_DataType type : {TF_VARIANT, TF_RESOURCE}) {
+    for (size_t len : {size_t{64}, size_t{0}}) {
+      TF_Tensor* t = TF_AllocateTensor(type, dims, 1, len);
+      ASSERT_NE(t, nullptr) << type << " " << len;
+      EXPECT_EQ(TF_TensorType(t), type);
+      EXPECT_EQ(TF_TensorByteSize(t), len);
+      EXPECT_EQ(TF_TensorElementCount(t), 2);
+      absl::StatusOr<rill::Tensor> fed = rill_c::ToRillTensor(t);
+      EXPECT_EQ(fed.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_NE(fed.status().message().find(type == TF_VARIANT
+                                                ? "Rill cannot feed a tensor of type variant"
+                                                : "Rill cannot feed a tensor of type resource"),
+                std::string::npos)
+          << fed.status();
+      TF_DeleteTensor(t);
+    }
+    char bytes[16] = {};
+    Deallocation d;
+    TF_Tensor* t = TF_NewTensor(type, dims, 1, bytes, sizeof bytes, RecordDeallocation, &d);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(TF_TensorData(t), bytes);
+    EXPECT_EQ(TF_TensorByteSize(t), sizeof bytes);
+    EXPECT_EQ(d.calls, 0);
+    TF_DeleteTensor(t);
+    EXPECT_EQ(d.calls, 1);
+    // Null data with a length is still refused, the deallocator called at once.
+    Deallocation refused;
+    EXPECT_EQ(TF_NewTensor(type, dims, 1, nullptr, 8, RecordDeallocation, &refused), nullptr);
+    EXPECT_EQ(refused.calls, 1);
+  }
 }
 
 TEST(Tensor, NewTensorCallsTheDeallocatorOnceAtDelete) {
