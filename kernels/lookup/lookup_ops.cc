@@ -116,7 +116,7 @@ class LookupTableExportOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<LookupTable> table, TableOf(ctx));
     RILL_RETURN_IF_ERROR(table->CheckSignature(key_dtype_, value_dtype_, false));
     Tensor keys, values;
-    table->Export(&keys, &values);
+    RILL_RETURN_IF_ERROR(table->Export(&keys, &values));
     ctx.set_output(0, keys);
     ctx.set_output(1, values);
     return absl::OkStatus();

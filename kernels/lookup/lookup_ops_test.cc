@@ -81,5 +81,33 @@ TEST(LookupOpsTest, TextFileThatCannotBeOpenedGetsTensorFlowsCodeForItsErrno) {
   }
 }
 
+// TensorFlow 2.21's tf.raw_ops.InitializeTableFromTextFileV2 of an empty file: OutOfRange "Read
+// less bytes than requested" without a vocab_size, "Invalid vocab_size in F: expected 3 but got 0"
+// with 3.
+TEST(LookupOpsTest, EmptyTextFileIsTensorFlowsError) {
+  const std::string path = ::testing::TempDir() + "/empty_vocab.txt";
+  std::ofstream(path).close();
+  std::unique_ptr<Device> device = NewCpuDevice(kTestCpuDevice);
+  OpTester table("HashTableV2", "", device.get());
+  table.Attr("key_dtype", DT_STRING).Attr("value_dtype", DT_INT64).Attr("shared_name", "e");
+  RILL_ASSERT_OK_AND_ASSIGN(auto handle, table.Run());
+  for (int64_t vocab_size : {int64_t{-1}, int64_t{3}}) {
+    OpTester init("InitializeTableFromTextFileV2", "", device.get());
+    init.Attr("key_index", int64_t{-2})
+        .Attr("value_index", int64_t{-1})
+        .Attr("vocab_size", vocab_size)
+        .Attr("delimiter", "\t")
+        .Attr("offset", int64_t{0});
+    init.Input(handle[0]).Input(Tensor::FromVector<std::string>({path}, TensorShape({})));
+    if (vocab_size == -1) {
+      EXPECT_THAT(init.Run(),
+                  StatusIs(absl::StatusCode::kOutOfRange, "Read less bytes than requested"));
+    } else {
+      EXPECT_THAT(init.Run(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                       "Invalid vocab_size in " + path + ": expected 3 but got 0"));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rill

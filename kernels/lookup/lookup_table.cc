@@ -89,6 +89,9 @@ absl::Status LookupTable::Initialize(const Tensor& keys, const Tensor& values) {
                                                    keys.NumElements(), " vs ",
                                                    values.NumElements()));
   }
+  if (keys.NumElements() == 0) {
+    return absl::InvalidArgumentError("keys and values cannot be empty tensors.");
+  }
   rill::MutexLock lock(&mu_);
   if (initialized_) {
     bool same = keys.NumElements() == static_cast<int64_t>(entries_.size());
@@ -139,19 +142,30 @@ absl::Status LookupTable::Insert(const Tensor& keys, const Tensor& values) {
 }
 
 absl::Status LookupTable::Find(const Tensor& keys, const Tensor& default_value, Tensor* out) const {
-  if (default_value.NumElements() == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("default_value must have at least one element, got shape ",
-                     default_value.shape().DebugString()));
-  }
-  const std::string fallback = ElementBytes(default_value, 0);
   rill::MutexLock lock(&mu_);
   if (!is_mutable_ && !initialized_) {
     return absl::FailedPreconditionError("Table not initialized.");
   }
-  for (int64_t i = 0; i < keys.NumElements(); ++i) {
+  // TensorFlow's CheckFindArguments: the default is one value (the table's scalar value shape)
+  // or one per key.
+  const bool per_key = default_value.shape() == keys.shape();
+  if (default_value.shape().rank() != 0 && !per_key) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Expected shape [] or ", keys.shape().DebugString(),
+                     " for default value, got ", default_value.shape().DebugString()));
+  }
+  // A MutableHashTable gives each absent key its own default when there is one per key; a
+  // HashTable always gives the first (TensorFlow's MutableHashTableOfScalars and HashTable).
+  const bool each_own = per_key && is_mutable_;
+  const int64_t n = keys.NumElements();
+  const std::string first = n > 0 ? ElementBytes(default_value, 0) : std::string();
+  for (int64_t i = 0; i < n; ++i) {
     auto it = index_.find(ElementBytes(keys, i));
-    SetElement(it == index_.end() ? fallback : entries_[it->second].second, i, out);
+    if (it != index_.end()) {
+      SetElement(entries_[it->second].second, i, out);
+    } else {
+      SetElement(each_own ? ElementBytes(default_value, i) : first, i, out);
+    }
   }
   return absl::OkStatus();
 }
@@ -161,8 +175,9 @@ int64_t LookupTable::Size() const {
   return static_cast<int64_t>(entries_.size());
 }
 
-void LookupTable::Export(Tensor* keys, Tensor* values) const {
+absl::Status LookupTable::Export(Tensor* keys, Tensor* values) const {
   rill::MutexLock lock(&mu_);
+  if (!is_mutable_ && !initialized_) return absl::AbortedError("HashTable is not initialized.");
   const int64_t n = static_cast<int64_t>(entries_.size());
   *keys = Tensor(key_dtype_, TensorShape({n}));
   *values = Tensor(value_dtype_, TensorShape({n}));
@@ -170,6 +185,7 @@ void LookupTable::Export(Tensor* keys, Tensor* values) const {
     SetElement(entries_[i].first, i, keys);
     SetElement(entries_[i].second, i, values);
   }
+  return absl::OkStatus();
 }
 
 }  // namespace rill

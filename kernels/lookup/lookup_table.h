@@ -42,19 +42,23 @@ class LookupTable : public ResourceBase {
   // FailedPrecondition "Table was already initialized with different data.". InvalidArgument "Keys
   // must be a vector, but received shape[1,1]", "Keys and values must have the same size 2 vs 1";
   // FailedPrecondition "HashTable has different value for same key. Key a has 1 and trying to add
-  // value 2".
+  // value 2"; no entries: InvalidArgument "keys and values cannot be empty tensors.".
   absl::Status Initialize(const Tensor& keys, const Tensor& values);
   // LookupTableImportV2: Initialize for a HashTable; a MutableHashTable's contents replaced.
   absl::Status Import(const Tensor& keys, const Tensor& values);
   // MutableHashTable: adds or overwrites keys (any shape; values of the same shape),
   // InvalidArgument "Expected shape [2] for value, got [1]". A HashTable: Unimplemented.
   absl::Status Insert(const Tensor& keys, const Tensor& values);
-  // The value of each key, default_value's first element for absent keys; *out has keys' shape.
-  // A HashTable never initialized: FailedPrecondition "Table not initialized.".
+  // The value of each key, the default for absent keys; *out has keys' shape. default_value is
+  // a scalar or has keys' shape (InvalidArgument "Expected shape [] or [2] for default value, got
+  // [3]"); a MutableHashTable takes an absent key's own default from one of keys' shape, a
+  // HashTable the first. A HashTable never initialized: FailedPrecondition "Table not
+  // initialized.".
   absl::Status Find(const Tensor& keys, const Tensor& default_value, Tensor* out) const;
   int64_t Size() const;
-  // Keys and values, in insertion order, into vectors allocated here.
-  void Export(Tensor* keys, Tensor* values) const;
+  // Keys and values, in insertion order, into vectors allocated here. A HashTable never
+  // initialized: Aborted "HashTable is not initialized.".
+  absl::Status Export(Tensor* keys, Tensor* values) const;
 
  private:
   // A scalar's bytes (strings: the string itself): the map key or stored value.

@@ -61,7 +61,7 @@ TEST(LookupTableTest, MutableTableInsertsOverwritesExportsAndImports) {
   RILL_ASSERT_OK(t.Insert(Keys({"a", "b"}), Values({1, 2})));
   RILL_ASSERT_OK(t.Insert(Keys({"b"}), Values({5})));
   Tensor keys, values;
-  t.Export(&keys, &values);
+  RILL_ASSERT_OK(t.Export(&keys, &values));
   EXPECT_EQ(keys.flat<std::string>()[1], "b");
   EXPECT_EQ(values.flat<int64_t>()[1], 5);
   EXPECT_THAT(t.Insert(Keys({"a", "b"}), Values({1})),
@@ -69,6 +69,48 @@ TEST(LookupTableTest, MutableTableInsertsOverwritesExportsAndImports) {
                        HasSubstr("Expected shape [2] for value, got [1]")));
   RILL_ASSERT_OK(t.Import(Keys({"z"}), Values({9})));
   EXPECT_EQ(t.Size(), 1);
+}
+
+// TensorFlow 2.21 (crafted_round7's hash_default_vector*, mutable_default_vector*): keys [a, q]
+// with default [-1, -2] find [1 -1] in a HashTable, [1 -2] in a MutableHashTable; a default of
+// three values is "Expected shape [] or [2] for default value, got [3]" in both.
+TEST(LookupTableTest, DefaultIsOneValueOrOnePerKey) {
+  const Tensor per_key = Values({-1, -2});
+  for (bool is_mutable : {false, true}) {
+    LookupTable t(DT_STRING, DT_INT64, is_mutable);
+    RILL_ASSERT_OK(t.Import(Keys({"a", "b"}), Values({1, 2})));
+    Tensor out(DT_INT64, TensorShape({2}));
+    RILL_ASSERT_OK(t.Find(Keys({"a", "q"}), per_key, &out));
+    EXPECT_EQ(out.flat<int64_t>()[0], 1);
+    EXPECT_EQ(out.flat<int64_t>()[1], is_mutable ? -2 : -1);
+    EXPECT_THAT(t.Find(Keys({"a", "q"}), Values({-1, -2, -3}), &out),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Expected shape [] or [2] for default value, got [3]")));
+    Tensor none(DT_INT64, TensorShape({0}));
+    EXPECT_THAT(t.Find(Keys({"a", "q"}), Values({}), &out),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Expected shape [] or [2] for default value, got [0]")));
+    RILL_ASSERT_OK(t.Find(Keys({}), Values({}), &none));
+  }
+}
+
+// TensorFlow 2.21: InitializeTableV2 and LookupTableImportV2 of no entries into a HashTable are
+// "keys and values cannot be empty tensors."; exporting a HashTable never initialized is Aborted
+// "HashTable is not initialized." (a MutableHashTable exports nothing).
+TEST(LookupTableTest, EmptyInitializationAndUninitializedExport) {
+  LookupTable t(DT_STRING, DT_INT64, /*is_mutable=*/false);
+  Tensor keys, values;
+  EXPECT_THAT(t.Export(&keys, &values),
+              StatusIs(absl::StatusCode::kAborted, "HashTable is not initialized."));
+  for (bool import : {false, true}) {
+    EXPECT_THAT(
+        import ? t.Import(Keys({}), Values({})) : t.Initialize(Keys({}), Values({})),
+        StatusIs(absl::StatusCode::kInvalidArgument, "keys and values cannot be empty tensors."));
+  }
+  LookupTable m(DT_STRING, DT_INT64, /*is_mutable=*/true);
+  RILL_ASSERT_OK(m.Import(Keys({}), Values({})));
+  RILL_ASSERT_OK(m.Export(&keys, &values));
+  EXPECT_EQ(keys.NumElements(), 0);
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 // "Invalid content in f: empty line found at position 20." (the byte offset after that line),
 // "Invalid number of columns in f line 0 (apple\t10) : expected at least 3 got 2", "Field apple
 // in line 0 is not a valid int64.", "Invalid vocab_size in f: expected 5 but got 3"; NotFound
-// "f; No such file or directory".
+// "f; No such file or directory"; OutOfRange "Read less bytes than requested" for an empty file
+// without a vocab_size.
 // Thread safety: the table locks itself; the kernel holds no mutable state.
 #include <cerrno>
 #include <fstream>
@@ -109,6 +110,8 @@ class InitializeTableFromTextFileOp final : public OpKernel {
       lines.push_back(line);
     }
     const int64_t n = static_cast<int64_t>(lines.size());
+    // TensorFlow's reader of an empty file, when no vocab_size was given.
+    if (n == 0 && vocab_size_ == -1) return absl::OutOfRangeError("Read less bytes than requested");
     if (vocab_size_ != -1 && n != vocab_size_) {
       return absl::InvalidArgumentError(absl::StrCat("Invalid vocab_size in ", filename,
                                                      ": expected ", vocab_size_, " but got ", n));
