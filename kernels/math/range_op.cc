@@ -1,13 +1,15 @@
-// Range and LinSpace on the CPU. Range: [start, start + delta, ...) up to (not including) limit,
-// accumulated by repeated addition in the output type as TensorFlow's CPU kernel does (so float
-// sequences round the same way). Size: ceil(|limit - start| / |delta|). Errors are InvalidArgument
-// with TensorFlow's texts: "start must be a scalar, not shape [2]", "Requires delta != 0: 0",
-// "Requires start <= limit when delta > 0: 5/0", "Requires start >= limit when delta < 0: 0/5",
-// "Requires ((limit - start) / delta) <= 9223372036854775807" (NaN, inf, or a size past int64). A
-// size that fits int64 but not memory is ResourceExhausted from the allocator. LinSpace: num values
-// from start to stop inclusive (start + i * (stop - start) / (num - 1), the last exactly stop),
-// TensorFlow's arithmetic. Errors: InvalidArgument "start must be a scalar, not shape [2]" (also
-// stop, num), "Requires num > 0: 0".
+// Range and LinSpace on the CPU. Range: [start, start + delta, ...) up to (not including) limit;
+// element i is start + i * delta in the output type, as TensorFlow 2.21's kernel computes it (so
+// float sequences round the same way: range(1e30, 1e30 + 1e24, 1e23) is not repeated addition),
+// integers by repeated addition (the same values, without overflow in i * delta).
+// Size: ceil(|limit - start| / |delta|). Errors are InvalidArgument with TensorFlow's texts:
+// "start must be a scalar, not shape [2]", "Requires delta != 0: 0", "Requires start <= limit
+// when delta > 0: 5/0", "Requires start >= limit when delta < 0: 0/5", "Requires ((limit - start)
+// / delta) <= 9223372036854775807" (NaN, inf, or a size past int64). A size that fits int64 but
+// not memory is ResourceExhausted from the allocator. LinSpace: num values from start to stop
+// inclusive (start + i * (stop - start) / (num - 1), the last exactly stop), TensorFlow's
+// arithmetic. Errors: InvalidArgument "start must be a scalar, not shape [2]" (also stop, num),
+// "Requires num > 0: 0".
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <array>
@@ -92,10 +94,14 @@ class RangeOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(const TensorShape shape, TensorShape::FromDims({size}));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
     T* z = out->flat<T>().data();
-    T value = start;
-    for (int64_t i = 0; i < size; ++i) {
-      z[i] = value;
-      if (i + 1 < size) value += delta;  // never steps past limit (no signed overflow)
+    if constexpr (std::is_integral_v<T>) {
+      T value = start;
+      for (int64_t i = 0; i < size; ++i) {
+        z[i] = value;
+        if (i + 1 < size) value += delta;  // never steps past limit (no signed overflow)
+      }
+    } else {
+      for (int64_t i = 0; i < size; ++i) z[i] = start + static_cast<T>(i) * delta;
     }
     return absl::OkStatus();
   }

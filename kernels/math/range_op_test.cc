@@ -32,6 +32,21 @@ TEST(RangeOpTest, UpAndDownWithPartialLastStep) {
   ExpectTensorEqual(out[0], I32({}, TensorShape({0})));
 }
 
+// TensorFlow 2.21's tf.range(1e30, 1e30 + 1e24, 1e23) in float32 (crafted_round7's
+// Range_float_huge_start): start + i * delta, where repeated addition gives 1.00000017e30 third.
+TEST(RangeOpTest, FloatElementsAreStartPlusIndexTimesDelta) {
+  OpTester t("Range");
+  t.Attr("Tidx", DT_FLOAT);
+  t.Input(Tensor::Scalar<float>(1e30f)).Input(Tensor::Scalar<float>(1e30f + 1e24f));
+  t.Input(Tensor::Scalar<float>(1e23f));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ASSERT_EQ(out[0].NumElements(), 10);
+  const float* z = out[0].flat<float>().data();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(z[i], 1e30f + static_cast<float>(i) * 1e23f) << i;
+  EXPECT_EQ(z[2], 1.00000024e30f);
+  EXPECT_EQ(z[9], 1.00000092e30f);
+}
+
 TEST(RangeOpTest, ErrorsAreTensorFlows) {
   EXPECT_THAT(Range(0, 5, 0),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Requires delta != 0: 0")));
