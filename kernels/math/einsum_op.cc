@@ -18,12 +18,14 @@
 // got: 3", "Expected dimension 3 at axis 1 of the input shaped [2,3] but got dimension 4" (a label
 // whose sizes disagree), "Output subscript contains label 'z' not present in the input
 // subscripts". A label repeated within one operand ("ii->i", "bii->b": diagonals, traces) first
-// replaces the operand by its diagonal. The equation and the label classes are
+// replaces the operand by its diagonal; one repeated in the output ("ij,jk->ii") places the result
+// on the output's diagonal. The equation and the label classes are
 // kernels/math_lib/einsum_spec.h, shared with the CUDA kernel (which refuses diagonals).
 //
 // Kernels are immutable after construction (the equation is parsed once); Compute is thread-safe.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -222,15 +224,66 @@ class EinsumOp final : public OpKernel {
       return;
     }
     equation_ = *std::move(eq);
+    // A label repeated in the output ("ij,jk->ii") puts the result on that diagonal, zeros
+    // elsewhere (TensorFlow's inflation): computed for the output's distinct labels, then placed.
+    const EinsumSubscripts distinct = EinsumWithoutDiagonals(equation_.output);
+    if (distinct.labels.size() != equation_.output.labels.size()) {
+      inflated_ = equation_;
+      equation_.output = distinct;
+    }
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const DataType dtype = ctx.input(0).dtype();
-    return VisitKernelTypes<RILL_EINSUM_TYPES>(
-        *this, dtype, [&](auto tag) { return Run<typename decltype(tag)::type>(ctx); });
+    RILL_RETURN_IF_ERROR(VisitKernelTypes<RILL_EINSUM_TYPES>(
+        *this, dtype, [&](auto tag) { return Run<typename decltype(tag)::type>(ctx); }));
+    return inflated_ ? Inflate(ctx) : absl::OkStatus();
   }
 
  private:
+  // Output 0, computed for the output's distinct labels, spread over the repeated ones: element
+  // [.., i, .., i, ..] of the full output is the computed [.., i, ..], the rest zero.
+  absl::Status Inflate(OpKernelContext& ctx) const {
+    const int n = static_cast<int>(equation_.inputs.size());
+    std::vector<TensorShape> shapes;
+    for (int i = 0; i < n; ++i) shapes.push_back(ctx.input(i).shape());
+    RILL_ASSIGN_OR_RETURN(EinsumLabels full, EinsumLabelsOf(*inflated_, shapes));
+    RILL_ASSIGN_OR_RETURN(EinsumLabels distinct, EinsumLabelsOf(equation_, shapes));
+    const Tensor computed = ctx.outputs()[0].tensor;
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, full.out_shape));
+    const size_t bytes = DataTypeSize(computed.dtype());
+    char* dst = static_cast<char*>(out->raw_data());
+    std::memset(dst, 0, static_cast<size_t>(out->NumElements()) * bytes);
+    const char* src = static_cast<const char*>(computed.raw_data());
+    // Strides of the full output summed per distinct label: the computed element at index
+    // (.., i_l, ..) lands at sum over l of i_l * stride_l.
+    const int rank = full.out_shape.rank();
+    std::vector<int64_t> full_strides(rank, 1);
+    for (int d = rank - 2; d >= 0; --d) {
+      full_strides[d] = full_strides[d + 1] * full.out_shape.dim(d + 1);
+    }
+    const std::string& labels = distinct.output;
+    std::vector<int64_t> stride(labels.size(), 0), dim(labels.size());
+    for (size_t k = 0; k < labels.size(); ++k) {
+      dim[k] = distinct.out_shape.dim(static_cast<int>(k));
+      for (int d = 0; d < rank; ++d) {
+        if (full.output[d] == labels[k]) stride[k] += full_strides[d];
+      }
+    }
+    std::vector<int64_t> index(labels.size(), 0);
+    const int64_t count = computed.NumElements();
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t at = 0;
+      for (size_t k = 0; k < labels.size(); ++k) at += index[k] * stride[k];
+      std::memcpy(dst + at * bytes, src + e * bytes, bytes);
+      for (int k = static_cast<int>(labels.size()) - 1; k >= 0; --k) {
+        if (++index[k] < dim[k]) break;
+        index[k] = 0;
+      }
+    }
+    return absl::OkStatus();
+  }
+
   template <typename T>
   absl::Status Run(OpKernelContext& ctx) const {
     const int n = static_cast<int>(equation_.inputs.size());
@@ -428,7 +481,9 @@ class EinsumOp final : public OpKernel {
     return absl::OkStatus();
   }
 
-  EinsumEquation equation_;
+  EinsumEquation equation_;  // the output's labels distinct
+  // The equation as written when its output repeats a label.
+  std::optional<EinsumEquation> inflated_;
 };
 
 REGISTER_KERNEL(KernelDefBuilder("Einsum")

@@ -196,5 +196,24 @@ TEST(EinsumOpTest, RepeatedLabelsTakeTheDiagonal) {
   ExpectTensorEqual(product[0], F({1, 4, 5, 8}, TensorShape({2, 2})));
 }
 
+// TensorFlow 2.21 (crafted_round7's Einsum_output_repeated, Einsum_digits, Einsum_space):
+// "ij,jk->ii" of [[1,2,3],[4,5,6]] and [[1,2],[3,4],[5,6]] sums over j and k ([50, 113]) and
+// puts that on the diagonal: [[50, 0], [0, 113]]; digits are labels; a space is a label too, so
+// "i j" wants rank 3.
+TEST(EinsumOpTest, OutputRepeatsPlaceTheDiagonalAndAnyCharacterIsALabel) {
+  const Tensor b = F({1, 2, 3, 4, 5, 6}, TensorShape({3, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto diag, Einsum("ij,jk->ii", {kA, b}));
+  ExpectTensorEqual(diag[0], F({50, 0, 0, 113}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto batch, Einsum("bi->bii", {F({1, 2, 3, 4}, TensorShape({2, 2}))}));
+  ExpectTensorEqual(batch[0], F({1, 0, 0, 2, 3, 0, 0, 4}, TensorShape({2, 2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto digits, Einsum("i1,1k->ik", {kA, b}));
+  ExpectTensorEqual(digits[0], F({22, 28, 49, 64}, TensorShape({2, 2})));
+  EXPECT_THAT(Einsum("i j,j k->i k", {kA, b}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Expected input 0 to have rank 3 but got: 2")));
+  EXPECT_THAT(Einsum("i\x01,\x01k->ik", {kA, b}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Invalid character")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -19,9 +19,12 @@ absl::StatusOr<EinsumSubscripts> ParseSubscripts(absl::string_view s, absl::stri
       }
       out.ellipsis_at = static_cast<int>(out.labels.size());
       i += 2;
-    } else if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')) {
+    } else if (s[i] >= ' ' && s[i] <= '~') {
+      // TensorFlow takes every character but '.' as a label: digits, punctuation and spaces too
+      // ("i j,j k->i k" has operands of rank 3). Control characters name the ellipsis dims here,
+      // and bytes past ASCII are refused.
       out.labels.push_back(s[i]);
-    } else if (s[i] != ' ') {
+    } else {
       return absl::InvalidArgumentError(absl::StrCat("Invalid character '", std::string(1, s[i]),
                                                      "' in einsum equation: ", equation));
     }
@@ -72,6 +75,11 @@ absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, 
     eq.inputs.push_back(s);
   }
   RILL_ASSIGN_OR_RETURN(eq.output, ParseSubscripts(sides[1], equation));
+  if (!allow_diagonals &&
+      EinsumWithoutDiagonals(eq.output).labels.size() != eq.output.labels.size()) {
+    return absl::UnimplementedError(absl::StrCat(
+        "Einsum with a label repeated in the output (a diagonal) is not supported: ", equation));
+  }
   for (char l : eq.output.labels) {
     bool found = false;
     for (const EinsumSubscripts& s : eq.inputs) found |= s.labels.find(l) != std::string::npos;

@@ -5,8 +5,9 @@
 //   RILL_ASSIGN_OR_RETURN(EinsumLabels l, EinsumLabelsOf(eq, {x.shape(), y.shape()}));
 //   // l.batch "b", l.free_x "i", l.contract "j", l.free_y "k", l.out_shape [B,I,K]
 //
-// Labels are letters; an ellipsis stands for unnamed dims, labelled by EinsumEllipsisLabel (chars
-// below ' '), which broadcast like NumPy dims. Pure; thread-safe.
+// Labels are printable ASCII characters other than '.' (letters, digits, punctuation, spaces, as
+// TensorFlow takes them); an ellipsis stands for unnamed dims, labelled by EinsumEllipsisLabel
+// (chars below ' '), which broadcast like NumPy dims. Pure; thread-safe.
 #ifndef RILL_KERNELS_MATH_LIB_EINSUM_SPEC_H_
 #define RILL_KERNELS_MATH_LIB_EINSUM_SPEC_H_
 
@@ -32,9 +33,9 @@ struct EinsumEquation {
 };
 
 // Parses `equation` for `n` operands: exactly one "->", n <= 2 input subscripts, every output
-// label in some input. A label repeated within one operand (a diagonal, "ii->i", "bii->b") is
-// Unimplemented unless `allow_diagonals`; the caller then takes the diagonals first
-// (EinsumWithoutDiagonals).
+// label in some input. A label repeated within one operand (a diagonal, "ii->i", "bii->b") or in
+// the output ("ij,jk->ii") is Unimplemented unless `allow_diagonals`; the caller then takes the
+// operands' diagonals first and places the output's (EinsumWithoutDiagonals).
 absl::StatusOr<EinsumEquation> ParseEinsumEquation(const std::string& equation, int n,
                                                    bool allow_diagonals = false);
 
