@@ -2,10 +2,12 @@
 // tf.io.read_file and tf.io.write_file. Errors are TensorFlow's: "<path>; No such file or
 // directory" (NotFound), "<path>; Is a directory" (FailedPrecondition), "<path>; Permission
 // denied" (PermissionDenied), "<path>; Not a directory" (FailedPrecondition); a file larger than
-// the memory it needs is ResourceExhausted, never std::bad_alloc. ReadFile reads only regular
-// files (/proc files included): a device, FIFO or socket is FailedPrecondition, checked with stat
-// before anything is opened, since /dev/zero never ends and opening a FIFO blocks until a writer
-// comes. WriteFile creates the missing directories of the path, as TensorFlow's does.
+// the memory it needs is ResourceExhausted, never std::bad_alloc. ReadFile reads regular files
+// (/proc files included) and devices to their end, as TensorFlow does (/dev/null is ""); a device
+// that has not ended after kDeviceBytes (/dev/zero, which TensorFlow reads until memory runs out)
+// is ResourceExhausted. A FIFO or socket is FailedPrecondition, checked with stat before anything
+// is opened, since opening a FIFO blocks until a writer comes. WriteFile creates the missing
+// directories of the path, as TensorFlow's does.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -32,6 +34,9 @@ absl::StatusOr<std::string> ScalarString(const Tensor& t, const char* what) {
   return t.flat<std::string>()[0];
 }
 
+// The most ReadFile takes from a device before giving up on its end.
+constexpr size_t kDeviceBytes = size_t{64} << 20;
+
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
@@ -44,10 +49,11 @@ class ReadFileOp final : public OpKernel {
     struct stat info;
     if (::stat(path.c_str(), &info) != 0) return IOError(path, errno);
     if (S_ISDIR(info.st_mode)) return IOError(path, EISDIR);
-    if (!S_ISREG(info.st_mode)) {
+    const bool device = S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode);
+    if (!S_ISREG(info.st_mode) && !device) {
       return absl::FailedPreconditionError(
-          absl::StrCat(path, "; not a regular file (ReadFile node ", name(),
-                       " reads regular files only, not devices, FIFOs or sockets)"));
+          absl::StrCat(path, "; not a regular file or device (ReadFile node ", name(),
+                       " reads files and devices, not FIFOs or sockets)"));
     }
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
     if (file == nullptr) return IOError(path, errno);
@@ -60,8 +66,14 @@ class ReadFileOp final : public OpKernel {
       contents.reserve(guess);
       char buffer[1 << 16];
       size_t n;
-      while ((n = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0)
+      while ((n = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
+        if (device && contents.size() + n > kDeviceBytes) {
+          return absl::ResourceExhaustedError(
+              absl::StrCat(path, "; the device has not ended after ", kDeviceBytes,
+                           " bytes (ReadFile node ", name(), " reads a device to its end)"));
+        }
         contents.append(buffer, n);
+      }
     } catch (const std::bad_alloc&) {
       return absl::ResourceExhaustedError(absl::StrCat("OOM when reading ", path, " (", guess,
                                                        " bytes) in ReadFile node ", name()));

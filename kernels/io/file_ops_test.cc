@@ -62,23 +62,30 @@ TEST(FileOpsTest, ErrorsAreTensorFlows) {
                                        "Contents tensor must be scalar, but had shape: [2]"));
 }
 
-// Nodes that are not regular files fail before they are opened: /dev/zero would be read until
-// memory runs out, and opening a FIFO with no writer would block forever.
-TEST(FileOpsTest, NonRegularFilesAreFailedPrecondition) {
+// A FIFO fails before it is opened (opening one with no writer would block forever); devices are
+// read to their end as TensorFlow 2.21 reads them (/dev/null is b''), up to kDeviceBytes
+// (/dev/zero, which TensorFlow reads until memory runs out).
+TEST(FileOpsTest, FifosAreFailedPreconditionDevicesAreReadToABound) {
   const std::string dir = TempDir() + "/file_ops_special";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  OpTester read_fifo("ReadFile");
+  OpTester read_fifo("ReadFile", "fifo_reader");
   read_fifo.Input(Tensor::Scalar<std::string>(fifo));
-  EXPECT_THAT(read_fifo.Run(), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                        ::testing::HasSubstr(fifo + "; not a regular file")));
+  EXPECT_THAT(read_fifo.Run(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       fifo + "; not a regular file or device (ReadFile node fifo_reader reads "
+                              "files and devices, not FIFOs or sockets)"));
+  OpTester null("ReadFile");
+  null.Input(Tensor::Scalar<std::string>("/dev/null"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto empty, null.Run());
+  EXPECT_EQ(empty[0].flat<std::string>()[0], "");
   OpTester zero("ReadFile", "zero_reader");
   zero.Input(Tensor::Scalar<std::string>("/dev/zero"));
-  EXPECT_THAT(zero.Run(), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                   "/dev/zero; not a regular file (ReadFile node zero_reader reads "
-                                   "regular files only, not devices, FIFOs or sockets)"));
+  EXPECT_THAT(zero.Run(), StatusIs(absl::StatusCode::kResourceExhausted,
+                                   "/dev/zero; the device has not ended after 67108864 bytes "
+                                   "(ReadFile node zero_reader reads a device to its end)"));
 
   // A path that goes on under a regular file: TensorFlow's FailedPrecondition.
   std::ofstream(dir + "/plain").close();
