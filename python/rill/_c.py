@@ -7,6 +7,8 @@ releases the GIL for every call into the library, so session runs in Python thre
 import ctypes
 import os
 
+from rill import _omp_wait
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -26,13 +28,11 @@ def _find_library():
         "`bazel build //c:libtensorflow.so.2` in the repository (looked in: %s)" % ", ".join(candidates))
 
 
-# libgomp reads its wait policy once, when it is loaded with the library. By default its idle
-# workers spin for a long while before sleeping, and when anything else wants the cores (another
-# process, a second inter-op thread's team) they take the time the busy threads need: runs slow
-# down severalfold. Rill's OpenMP workers sleep when idle unless the user chose a policy or a
-# spin count (docs/performance.md, "OpenMP wait policy").
-if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+# libgomp reads its wait policy once, when it is loaded with the library: idle OpenMP workers
+# spin briefly while the machine has idle cores for them and sleep at once otherwise, unless the
+# user chose a policy or a spin count (rill/_omp_wait.py; docs/performance.md, "OpenMP wait
+# policy").
+_omp_wait.apply()
 lib = ctypes.CDLL(_find_library())
 libc = ctypes.CDLL(None)
 

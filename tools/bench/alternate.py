@@ -3,7 +3,8 @@
 
 Each round times, for every model and thread count, the old runner, the new runner and ONNX
 Runtime right after one another (each in its own process, as tools/bench/model_suite.py times
-them: session_runner --benchmark --warmup=3 --repeat=15 with OMP_WAIT_POLICY=PASSIVE; ONNX
+them: session_runner --benchmark --warmup=3 --repeat=15, each with the OpenMP wait policy it
+chooses itself unless --omp_wait_policy names one; ONNX
 Runtime on the tf2onnx model, ORT_ENABLE_ALL, intra = inter = N, median of 15 runs after 3
 warm-ups). The table gives the median time of each and the median of each round's ratios, so a
 burst of other work on the machine moves one round, not the result. With --cpu the times are CPU
@@ -69,7 +70,7 @@ def ort_ms(name, threads, cpu=False):
     return json.loads(line[0][4:]) if line else None
 
 
-def rill_cpu_ms(runner, name, threads):
+def rill_cpu_ms(runner, name, threads, wait_policy):
     """session_runner's median CPU ms per run (its "cpu median") on one model, or None."""
     p, meta = suite_models.make(name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,7 +83,7 @@ def rill_cpu_ms(runner, name, threads):
              "--feed=%s=%s" % (meta["input"].split(":")[0], p["x"]),
              "--fetch=" + meta["output"].split(":")[0], "--benchmark",
              "--warmup=%d" % model_suite.WARMUP, "--repeat=%d" % model_suite.REPS],
-            capture_output=True, text=True, env=model_suite._rill_env("PASSIVE"))
+            capture_output=True, text=True, env=model_suite._rill_env(wait_policy))
     m = re.search(r"cpu median ([0-9.]+) us", out.stdout)
     return float(m.group(1)) / 1e3 if out.returncode == 0 and m else None
 
@@ -100,6 +101,9 @@ def main():
     ap.add_argument("--cpu", action="store_true",
                     help="CPU time per run instead of wall time (needs a session_runner that "
                     "prints 'cpu median')")
+    ap.add_argument("--omp_wait_policy", default="",
+                    help="OMP_WAIT_POLICY for both runners (default: each runner's own choice; "
+                    "docs/performance.md, \"OpenMP wait policy\")")
     a = ap.parse_args()
     names = [n for n in a.models.split(",") if n]
     unknown = [n for n in names if n not in suite_models.MODELS]
@@ -116,11 +120,11 @@ def main():
             old, new, ort = [], [], []
             for _ in range(a.rounds):
                 if a.cpu:
-                    old.append(rill_cpu_ms(a.old, name, t))
-                    new.append(rill_cpu_ms(a.new, name, t))
+                    old.append(rill_cpu_ms(a.old, name, t, a.omp_wait_policy))
+                    new.append(rill_cpu_ms(a.new, name, t, a.omp_wait_policy))
                 else:
-                    old.append(model_suite.run_rill(a.old, name, t, "PASSIVE")[0])
-                    new.append(model_suite.run_rill(a.new, name, t, "PASSIVE")[0])
+                    old.append(model_suite.run_rill(a.old, name, t, a.omp_wait_policy)[0])
+                    new.append(model_suite.run_rill(a.new, name, t, a.omp_wait_policy)[0])
                 ort.append(None if a.no_ort else ort_ms(name, t, a.cpu))
             if None in old or None in new:
                 print("| %s | %d | failed | | | | | |" % (name, t), flush=True)

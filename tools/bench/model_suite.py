@@ -3,11 +3,10 @@
 side by side in one sitting in Rill, TensorFlow and ONNX Runtime, at 1 and 2 threads.
 
   - Rill: `session_runner --benchmark --warmup=3 --repeat=15` on the frozen GraphDef (the -c opt
-    build), intra = inter = N; its median. It runs with OMP_WAIT_POLICY=PASSIVE (what importing
-    rill sets, python/rill/_c.py) unless --omp_wait_policy says otherwise or the caller's
-    environment sets a policy: session_runner cannot set it itself, since libgomp reads it when it
-    is loaded, and with libgomp's default of long spinning an idle worker takes the core a busy
-    thread needs whenever anything else runs on the machine (docs/performance.md).
+    build), intra = inter = N; its median. It runs with the OpenMP wait policy session_runner
+    chooses at start (a short spin when the machine has idle cores for the team, passive when it
+    does not; docs/performance.md, "OpenMP wait policy") unless --omp_wait_policy names one or
+    the caller's environment sets OMP_WAIT_POLICY, GOMP_SPINCOUNT or RILL_OMP_WAIT.
   - TensorFlow: tf.compat.v1.Session on the same GraphDef, intra = inter = N, its default oneDNN
     path (TF_ENABLE_ONEDNN_OPTS left unset), timed through Session.make_callable; median of 15
     calls after 3 warm-ups (each includes TensorFlow's Python call floor, about 0.1-0.2 ms).
@@ -321,8 +320,8 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--json", default="", help="also write the rows to this file")
     ap.add_argument("--baseline", default="", help="another session_runner to time beside")
-    ap.add_argument("--omp_wait_policy", default="PASSIVE",
-                    help="OMP_WAIT_POLICY for session_runner ('' leaves libgomp's default)")
+    ap.add_argument("--omp_wait_policy", default="",
+                    help="OMP_WAIT_POLICY for session_runner (default: its own choice)")
     ap.add_argument("--reps", type=int, default=REPS, help="timed runs per engine and row")
     ap.add_argument("--min", action="store_true",
                     help="also print each engine's fastest run (its speed when it has the cores)")

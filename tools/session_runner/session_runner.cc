@@ -24,6 +24,7 @@
 #include "core/bounded_file.h"
 #include "core/quantized_types.h"
 #include "core/status_macros.h"
+#include "core/thread_pool.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
 #include "google/protobuf/descriptor.h"
@@ -398,13 +399,30 @@ absl::Status Main(const RunnerArgs& args) {
   return absl::OkStatus();
 }
 
+// The intra-op team size the run's session will have: the config's
+// intra_op_parallelism_threads, else one per CPU (as Session chooses). Only a regular file is
+// read here (a pipe or a process substitution can be read once, by Main); other and unreadable
+// configs count as unset here (Main reports their errors).
+int IntraOpThreads(const RunnerArgs& args) {
+  std::error_code error;
+  if (!args.config.empty() && std::filesystem::is_regular_file(args.config, error)) {
+    absl::StatusOr<ConfigProto> config = ReadConfig(args.config);
+    if (config.ok() && config->intra_op_parallelism_threads() > 0) {
+      return config->intra_op_parallelism_threads();
+    }
+  }
+  return DefaultNumThreads();
+}
+
 }  // namespace
 }  // namespace rill
 
 int main(int argc, char** argv) {
-  rill::RerunWithPassiveWaitPolicy(argv);
   std::vector<std::string> argv_vec(argv, argv + argc);
   absl::StatusOr<rill::RunnerArgs> args = rill::ParseArgs(argv_vec);
+  // Before any thread starts: picks libgomp's wait policy for the run's team size and runs the
+  // process again with it (no rerun to report bad arguments or print the usage).
+  if (args.ok() && !args->help) rill::RerunWithOmpWaitPolicy(rill::IntraOpThreads(*args), argv);
   if (!args.ok()) {
     std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(args.status().code()).c_str(),
                  std::string(args.status().message()).c_str());
