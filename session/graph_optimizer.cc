@@ -27,6 +27,7 @@
 #include "graph/control_flow_identities.h"
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
+#include "graph/loop_body_constants.h"
 #include "graph/loop_invariants.h"
 #include "graph/op_classes.h"
 #include "kernels/framework/kernel_registry.h"
@@ -179,6 +180,9 @@ class Optimizer {
         if (options_.remove_identities) {
           RILL_ASSIGN_OR_RETURN(const int removed, RemoveControlFlowIdentities(graph_));
           stats_->identities_removed += removed;
+        }
+        if (options_.loop_invariants) {
+          RILL_RETURN_IF_ERROR(HoistLoopBodyConstants(graph_).status());
         }
         if (options_.fusion) MarkConstantWeights();
         return absl::OkStatus();

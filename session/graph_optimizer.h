@@ -49,14 +49,16 @@
 //   - MatMuls, BatchMatMulV2 / V3 and convolutions (plain and fused) whose weights are a Const's
 //     tensor (straight, or through Identity and Enter nodes) are marked `_rill_constant_weights`
 //     (their kernel packs the weights once).
-// Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking and two passes that
+// Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking and three passes that
 // reason about frames and deadness; the other structural rewrites are unsafe there without
 // that analysis. Loop variables a while loop carries unchanged become loop constants
 // (graph/loop_invariants.h), so a loop TensorFlow lowered runs no Merge / NextIteration for its
 // step limit and input list; then Identity nodes go where deadness allows
 // (graph/control_flow_identities.h; with remove_identities), so a lowered loop body runs without
-// its input and output Identities. A recurrent layer's MatMuls in its while loop still pack
-// their weights.
+// its input and output Identities; then a Const in a loop's frame becomes a Const of the root
+// frame read through a constant Enter (graph/loop_body_constants.h; with loop_invariants), so it
+// runs once per step instead of once per iteration. A recurrent layer's MatMuls in its while loop
+// still pack their weights.
 //
 // Devices: every decision reads each node's assigned device (Node::assigned_device_name(), the
 // placement); a node the optimizer creates takes the assigned device of the node it replaces or

@@ -640,6 +640,17 @@ TEST(GraphOptimizerTest, LoopVariablesCarriedUnchangedBecomeLoopConstants) {
   Optimized kept = Optimize(root, off);
   EXPECT_EQ(kept.stats.loop_invariants_made_constant, 0);
   EXPECT_EQ(merges(kept.graph), 2);
+  // The body's Const (the 1 of i + 1, waiting on the pivot) runs once per step, read through a
+  // third, constant Enter (graph/loop_body_constants.h); loop_invariants off keeps it in the loop.
+  auto count = [](const GraphDef& g, const std::string& op, bool with_inputs) {
+    return absl::c_count_if(g.node(), [&](const NodeDef& d) {
+      return d.op() == op && (d.input_size() > 0) == with_inputs;
+    });
+  };
+  EXPECT_EQ(count(o.graph, "Const", true), 0);
+  EXPECT_EQ(count(o.graph, "Enter", true), 3);
+  EXPECT_EQ(count(kept.graph, "Const", true), 1);
+  EXPECT_EQ(count(kept.graph, "Enter", true), 2);
   ConfigProto l0;
   l0.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
   EXPECT_FALSE(GraphOptimizerOptions::FromConfig(l0).loop_invariants);

@@ -1,6 +1,7 @@
 // TF1 control flow end to end through a Session: graphs built with the builder's Cond and
 // WhileLoop (the node patterns tf.cond and tf.while_loop write), run by the executor's deadness
 // and frame machinery (session/executor.h).
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -474,6 +475,73 @@ TEST(WhileLoopTest, ATF1LoopsPassedThroughVariableIsALoopConstant) {
           EXPECT_EQ(got[k].flat<int32_t>()[0], want[k])
               << "optimize " << optimize << " inter_op " << inter_op << " iterations " << iterations
               << " output " << k;
+        }
+      }
+    }
+  }
+}
+
+// Consts of a loop's body and condition, some inside a conditional of the body, and a loop in a
+// conditional's branch: the graph optimizer makes them loop constants
+// (graph/loop_body_constants.h); every value and deadness must stay TensorFlow's, at 0, 1 and
+// many iterations, with the branch taken or not.
+//   r = pred ? (while i < n: (i, acc) = (i + 1, odd(i) ? acc + 3 : acc - 2); -> (i, acc)) : -n
+TEST(WhileLoopTest, ALoopsConstantsKeepTheirValuesAndDeadness) {
+  Scope root = Scope::NewRootScope();
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output pred = ops::Placeholder(root.WithOpName("pred"), DT_BOOL);
+  std::vector<Output> r = ops::Cond(
+      root.NewSubScope("branch"), pred, {n},
+      [](const Scope& s, const std::vector<Output>& in) {
+        std::vector<Output> loop = ops::WhileLoop(
+            s.NewSubScope("while"), {Scalar(s, 0), Scalar(s, 1)},
+            [](const Scope& t, const std::vector<Output>& v) {
+              return ops::Less(t, v[0], ops::Minimum(t, v[2], Scalar(t, 50)));
+            },
+            [](const Scope& t, const std::vector<Output>& v) {
+              Output odd = ops::Equal(t, ops::FloorMod(t, v[0], Scalar(t, 2)), Scalar(t, 1));
+              std::vector<Output> acc = ops::Cond(
+                  t.NewSubScope("step"), odd, {v[1]},
+                  [](const Scope& u, const std::vector<Output>& w) {
+                    return std::vector<Output>{ops::Add(u, w[0], Scalar(u, 3))};
+                  },
+                  [](const Scope& u, const std::vector<Output>& w) {
+                    return std::vector<Output>{ops::Sub(u, w[0], Scalar(u, 2))};
+                  });
+              return std::vector<Output>{ops::Add(t, v[0], Scalar(t, 1)), acc[0]};
+            },
+            ops::WhileLoopAttrs().Invariants({in[0]}));
+        return std::vector<Output>{ops::Add(s, ops::Mul(s, loop[0], Scalar(s, 1000)), loop[1])};
+      },
+      [](const Scope& s, const std::vector<Output>& in) {
+        return std::vector<Output>{ops::Neg(s, in[0])};
+      });
+  ASSERT_THAT(root.status(), IsOk());
+  const GraphDef graph = *root.ToGraphDef();
+  for (bool optimize : {true, false}) {
+    for (int inter_op : {1, 2}) {
+      SessionOptions options;
+      options.config.set_inter_op_parallelism_threads(inter_op);
+      if (!optimize) {
+        options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+            OptimizerOptions::L0);
+      }
+      absl::StatusOr<std::unique_ptr<Session>> session = Session::New(options);
+      ASSERT_THAT(session.status(), IsOk());
+      ASSERT_THAT((*session)->Create(graph), IsOk());
+      for (int iterations : {0, 1, 4, 60}) {
+        for (bool taken : {true, false}) {
+          std::vector<Tensor> got;
+          ASSERT_THAT((*session)->Run({{"n:0", Tensor::Scalar<int32_t>(iterations)},
+                                       {"pred:0", Tensor::Scalar<bool>(taken)}},
+                                      {r[0].TensorName()}, {}, &got),
+                      IsOk());
+          int32_t acc = 1;
+          const int steps = std::min(iterations, 50);
+          for (int i = 0; i < steps; ++i) acc = i % 2 == 1 ? acc + 3 : acc - 2;
+          EXPECT_EQ(got[0].flat<int32_t>()[0], taken ? steps * 1000 + acc : -iterations)
+              << "optimize " << optimize << " inter_op " << inter_op << " iterations " << iterations
+              << " taken " << taken;
         }
       }
     }
