@@ -19,6 +19,7 @@
 #include "core/openmp_parallel_for.h"
 #include "kernels/math_lib/bounded_outputs.h"
 #include "kernels/math_lib/onednn_common.h"
+#include "kernels/math_lib/small_map_conv.h"
 #include "kernels/math_lib/swish_inplace.h"
 
 namespace rill {
@@ -26,21 +27,28 @@ namespace {
 
 using dnnl::memory;
 
+// How a call runs its convolution; each kind is a plan of its own.
+enum class PlanKind {
+  kPrimitive,        // oneDNN's convolution, any Relu / Relu6 applied after it
+  kReluInPrimitive,  // Relu / Relu6 as oneDNN's post-op (ReluPostOpIsExact held)
+  kSmallMap,         // SmallMapConv2D (small_map_conv.h): only the filter's packed layout
+};
+
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created, so the
 // thread count is part of the key.
-// relu_in_primitive: Relu / Relu6 as oneDNN's post-op (ReluPostOpIsExact held), a plan of its
-// own.
-auto Key(const OneDnnConvShape& s, int threads, bool relu_in_primitive) {
-  return std::make_tuple(threads, relu_in_primitive, s.batch, s.in_h, s.in_w, s.in_c, s.k_h, s.k_w,
-                         s.out_c, s.out_h, s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
+auto Key(const OneDnnConvShape& s, int threads, PlanKind kind) {
+  return std::make_tuple(threads, static_cast<int>(kind), s.batch, s.in_h, s.in_w, s.in_c, s.k_h,
+                         s.k_w, s.out_c, s.out_h, s.out_w, s.stride_h, s.stride_w, s.dil_h, s.dil_w,
                          s.pad_top, s.pad_left, s.has_bias, static_cast<int>(s.activation), s.sum,
                          s.groups, s.spatial_dims, s.in_d, s.k_d, s.out_d, s.stride_d, s.dil_d,
                          s.pad_front);
 }
-using ConvKey = decltype(Key(OneDnnConvShape(), 1, false));
+using ConvKey = decltype(Key(OneDnnConvShape(), 1, PlanKind::kPrimitive));
 
-// One shape's primitive and the memory descriptors its arguments use. Immutable once built.
+// One shape's primitive and the memory descriptors its arguments use. Immutable once built. A
+// kSmallMap plan has no primitive: only user_weights, weights (Ohwi16o) and their reorder.
 struct ConvPlan {
+  bool small_map = false;
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward primitive;
   memory::desc src, dst, user_weights, bias;
@@ -57,8 +65,28 @@ int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil
   return std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dil + 1 - in - before);
 }
 
-absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s,
-                                                          bool relu_in_primitive) {
+SmallMapConvGeometry SmallMapGeometry(const OneDnnConvShape& s) {
+  SmallMapConvGeometry g;
+  g.batch = s.batch;
+  g.in_h = s.in_h;
+  g.in_w = s.in_w;
+  g.in_c = s.in_c;
+  g.k_h = s.k_h;
+  g.k_w = s.k_w;
+  g.out_c = s.out_c;
+  g.out_h = s.out_h;
+  g.out_w = s.out_w;
+  g.stride_h = s.stride_h;
+  g.stride_w = s.stride_w;
+  g.dil_h = s.dil_h;
+  g.dil_w = s.dil_w;
+  g.pad_top = s.pad_top;
+  g.pad_left = s.pad_left;
+  return g;
+}
+
+absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape& s, PlanKind kind) {
+  const bool relu_in_primitive = kind == PlanKind::kReluInPrimitive;
   using tag = memory::format_tag;
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<ConvPlan>();
@@ -79,6 +107,18 @@ absl::StatusOr<std::shared_ptr<const ConvPlan>> BuildPlan(const OneDnnConvShape&
   plan->user_weights = memory::desc(weight_dims, f32,
                                     three_d ? tag::dhwio : (s.groups > 1 ? tag::hwigo : tag::hwio));
   plan->bias = memory::desc({s.out_c}, f32, tag::a);
+  if (kind == PlanKind::kSmallMap) {
+    try {
+      plan->small_map = true;
+      plan->reorder_weights = true;
+      plan->weights = memory::desc(weight_dims, f32, tag::Ohwi16o);
+      plan->weights_bytes = plan->weights.get_size();
+      plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
+    } catch (const dnnl::error& e) {
+      return absl::InternalError(absl::StrCat("oneDNN filter reorder failed: ", e.what()));
+    }
+    return std::shared_ptr<const ConvPlan>(std::move(plan));
+  }
   const memory::desc any_weights(weight_dims, f32, tag::any);
   memory::dims strides = {s.stride_h, s.stride_w};
   memory::dims dilates = {s.dil_h - 1, s.dil_w - 1};  // oneDNN counts the gaps
@@ -141,15 +181,15 @@ class PlanCache {
  public:
   // REQUIRES: the calling thread's OpenMP thread count is `threads`.
   absl::StatusOr<std::shared_ptr<const ConvPlan>> Get(const OneDnnConvShape& s, int threads,
-                                                      bool relu_in_primitive) {
-    const ConvKey key = Key(s, threads, relu_in_primitive);
+                                                      PlanKind kind) {
+    const ConvKey key = Key(s, threads, kind);
     {
       MutexLock lock(&mu_);
       auto it = plans_.find(key);
       if (it != plans_.end()) return it->second;
     }
     // Outside the lock.
-    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s, relu_in_primitive);
+    absl::StatusOr<std::shared_ptr<const ConvPlan>> plan = BuildPlan(s, kind);
     if (!plan.ok()) return plan.status();
     MutexLock lock(&mu_);
     if (plans_.size() >= kMaxPlans) plans_.clear();
@@ -243,8 +283,15 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   // Relu / Relu6 inside the primitive when no NaN can reach it (a constant filter's bound and the
   // input's known bound, or else a read-only scan of the input where that costs less than
   // ClampInPlace's pass over the output).
+  // Few output pixels and a large constant filter: one streaming pass over the filter
+  // (small_map_conv.h); its Relu / Relu6 is ClampInPlace's below, its swish SwishInPlace's.
+  const bool small_map =
+      packed != nullptr && s.spatial_dims == 2 && s.groups == 1 &&
+      (s.activation == FusedActivation::kNone || s.activation == FusedActivation::kRelu ||
+       s.activation == FusedActivation::kRelu6) &&
+      SmallMapConvApplies(SmallMapGeometry(s));
   bool relu_in_primitive = false;
-  if (!s.sum && packed != nullptr &&
+  if (!small_map && !s.sum && packed != nullptr &&
       (s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6) &&
       (input_bound.has_value() || ReluPostOpScanPays(input_n, elements))) {
     // The filter as [k_d * k_h * k_w * (in_c / groups), out_c]: HWIO, DHWIO and grouped HWIO
@@ -260,34 +307,48 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
   try {
     dnnl::engine& engine = OneDnnEngine();
     if (stream == nullptr) stream = std::make_unique<dnnl::stream>(engine);
-    const ConvKey key = Key(s, threads, relu_in_primitive);
+    const PlanKind kind = small_map           ? PlanKind::kSmallMap
+                          : relu_in_primitive ? PlanKind::kReluInPrimitive
+                                              : PlanKind::kPrimitive;
+    const ConvKey key = Key(s, threads, kind);
     auto it = convs.find(key);
     if (it == convs.end()) {
-      absl::StatusOr<std::shared_ptr<const ConvPlan>> got =
-          cache->Get(s, threads, relu_in_primitive);
+      absl::StatusOr<std::shared_ptr<const ConvPlan>> got = cache->Get(s, threads, kind);
       if (!got.ok()) return got.status();
       if (convs.size() >= 256) convs.clear();  // bounded, like the plans
       auto c = std::make_unique<ThreadConv>();
       c->plan = *std::move(got);
       const ConvPlan& plan = *c->plan;
-      c->src = memory(plan.src, engine, DNNL_MEMORY_NONE);
-      c->dst = memory(plan.dst, engine, DNNL_MEMORY_NONE);
       c->user_weights = memory(plan.user_weights, engine, DNNL_MEMORY_NONE);
-      c->weights = plan.reorder_weights ? memory(plan.pd.weights_desc(), engine, DNNL_MEMORY_NONE)
-                                        : c->user_weights;
-      c->args = {{DNNL_ARG_SRC, c->src}, {DNNL_ARG_WEIGHTS, c->weights}, {DNNL_ARG_DST, c->dst}};
-      if (s.has_bias) {
-        c->bias = memory(plan.bias, engine, DNNL_MEMORY_NONE);
-        c->args.emplace(DNNL_ARG_BIAS, c->bias);
-      }
-      if (plan.scratchpad_bytes > 0) {
-        c->scratchpad = memory(plan.pd.scratchpad_desc(), engine, DNNL_MEMORY_NONE);
-        c->args.emplace(DNNL_ARG_SCRATCHPAD, c->scratchpad);
+      if (!plan.small_map) {
+        c->src = memory(plan.src, engine, DNNL_MEMORY_NONE);
+        c->dst = memory(plan.dst, engine, DNNL_MEMORY_NONE);
+        c->weights = plan.reorder_weights ? memory(plan.pd.weights_desc(), engine, DNNL_MEMORY_NONE)
+                                          : c->user_weights;
+        c->args = {{DNNL_ARG_SRC, c->src}, {DNNL_ARG_WEIGHTS, c->weights}, {DNNL_ARG_DST, c->dst}};
+        if (s.has_bias) {
+          c->bias = memory(plan.bias, engine, DNNL_MEMORY_NONE);
+          c->args.emplace(DNNL_ARG_BIAS, c->bias);
+        }
+        if (plan.scratchpad_bytes > 0) {
+          c->scratchpad = memory(plan.pd.scratchpad_desc(), engine, DNNL_MEMORY_NONE);
+          c->args.emplace(DNNL_ARG_SCRATCHPAD, c->scratchpad);
+        }
       }
       it = convs.emplace(key, std::move(c)).first;
     }
     ThreadConv& c = *it->second;
     const ConvPlan& plan = *c.plan;
+    if (plan.small_map) {
+      const dnnl::memory w =
+          packed->Get(filter, plan.weights, c.user_weights, plan.weights_reorder, *stream);
+      SmallMapConv2D(SmallMapGeometry(s), threads, input,
+                     static_cast<const float*>(w.get_data_handle()), s.has_bias ? bias : nullptr,
+                     s.sum, output);
+      if (swish_after) SwishInPlace(threads, output, elements);
+      ClampInPlace(threads, output, elements, s.activation);  // Relu, Relu6
+      return absl::OkStatus();
+    }
     c.src.set_data_handle(const_cast<float*>(input));
     c.dst.set_data_handle(output);
     c.user_weights.set_data_handle(const_cast<float*>(filter));

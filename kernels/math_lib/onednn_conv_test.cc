@@ -175,6 +175,73 @@ TEST(OneDnnConvTest, PackedFiltersAreKeptPerAddressAndRemadeForANewOne) {
 }
 
 // TensorFlow's Relu and Relu6 keep NaN; oneDNN's relu and clip post-ops would give 0.
+// Few output pixels with a large constant filter run as small_map_conv.h's pass (on AVX-512; the
+// primitive elsewhere): the same results, with every activation, a NaN kept through Relu / Relu6,
+// and the residual sum into the output.
+TEST(OneDnnConvTest, SmallOutputMapsWithAConstantFilterMatchADirectConvolution) {
+  // 3x3 SAME on 5x5, 128 -> 520 channels; 1x1 stride 2 on 10x10 into 5x5, 1024 -> 264.
+  for (const OneDnnConvShape& shape : {Shape(1, 5, 5, 128, 3, 520, 1, 1, 1, 1, 5, 5),
+                                       Shape(1, 10, 10, 1024, 1, 264, 2, 1, 0, 0, 5, 5)}) {
+    for (FusedActivation act :
+         {FusedActivation::kNone, FusedActivation::kRelu, FusedActivation::kRelu6,
+          FusedActivation::kSwish, FusedActivation::kHardSwish}) {
+      OneDnnConvShape s = shape;
+      s.has_bias = true;
+      s.activation = act;
+      OneDnnPackedWeights packed;
+      for (int threads : {1, 2}) {
+        ExpectMatchesReference(s, threads,
+                               "k" + std::to_string(s.k_h) + " act" +
+                                   std::to_string(static_cast<int>(act)) + " threads " +
+                                   std::to_string(threads),
+                               &packed);
+      }
+    }
+    // A NaN input reaches every output through a 1x1 window at its pixel: Relu keeps it.
+    OneDnnConvShape s = shape;
+    s.has_bias = true;
+    s.activation = FusedActivation::kRelu;
+    std::vector<float> in = Values(s.in_h * s.in_w * s.in_c, 1);
+    in[0] = std::nanf("");  // pixel (0, 0), read by output (0, 0) of both shapes
+    const int64_t filter_size = s.k_h * s.k_w * s.in_c * s.out_c;
+    const Tensor filter =
+        Tensor::FromVector<float>(Values(filter_size, 2), TensorShape({filter_size}));
+    const std::vector<float> bias = Values(s.out_c, 3);
+    std::vector<float> out(s.out_h * s.out_w * s.out_c, -99.f);
+    OneDnnPackedWeights packed;
+    ASSERT_THAT(OneDnnConv2D(s, 1, in.data(), filter.flat<float>().data(), bias.data(), out.data(),
+                             HoldConstantWeights(&packed, filter)),
+                IsOk());
+    for (int64_t c = 0; c < s.out_c; ++c) EXPECT_TRUE(std::isnan(out[c])) << c;
+    for (size_t i = s.out_c; i < out.size(); ++i) {
+      if (s.k_h == 1) {
+        ASSERT_GE(out[i], 0.f) << i;  // no other 1x1 window reads pixel (0, 0)
+      }
+    }
+  }
+  // The residual sum: out = Relu((conv + bias) + out on entry).
+  OneDnnConvShape s = Shape(1, 5, 5, 2048, 1, 512, 1, 1, 0, 0, 5, 5);
+  s.has_bias = true;
+  s.sum = true;
+  s.activation = FusedActivation::kRelu;
+  const std::vector<float> in = Values(25 * 2048, 1), bias = Values(512, 3);
+  const Tensor filter = Tensor::FromVector<float>(Values(2048 * 512, 2), TensorShape({2048 * 512}));
+  const std::vector<float> addend = Values(25 * 512, 4);
+  std::vector<float> out = addend;
+  OneDnnPackedWeights packed;
+  ASSERT_THAT(OneDnnConv2D(s, 2, in.data(), filter.flat<float>().data(), bias.data(), out.data(),
+                           HoldConstantWeights(&packed, filter)),
+              IsOk());
+  OneDnnConvShape plain = s;
+  plain.sum = false;
+  plain.activation = FusedActivation::kNone;
+  const std::vector<float> conv = Reference(plain, in, Values(2048 * 512, 2), bias);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float want = std::max(0.f, conv[i] + addend[i]);
+    ASSERT_NEAR(out[i], want, 1e-4f * (1 + std::fabs(want))) << i;
+  }
+}
+
 TEST(OneDnnConvTest, ReluAndRelu6KeepANaNFromTheInput) {
   for (int groups : {1, 4}) {
     for (FusedActivation act : {FusedActivation::kRelu, FusedActivation::kRelu6}) {
