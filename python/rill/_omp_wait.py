@@ -119,15 +119,21 @@ def apply(environ=os.environ):
         sys.stderr.write("warning: RILL_OMP_WAIT=%s is not auto, spin or passive; using auto\n"
                          % forced)
     cpus = usable_cpus(affinity, _quota())
+    team = cpus  # Rill's default intra-op count; the session's config is not known yet
     runnable = []
     if cpus >= 2 and forced.lower() not in (SPIN, PASSIVE):
+        # Stops once the other tasks seen rule out a spin (a busy machine also wakes sleeps late).
+        others_allowed, others_seen = (cpus + 0.25 - team) * SAMPLES, 0
         for s in range(SAMPLES):
+            if others_seen > others_allowed:
+                break
             if s:
                 time.sleep(SAMPLE_GAP_S)
             r = runnable_tasks(_read("/proc/loadavg"))
             if r is not None:
                 runnable.append(r)
-    choice = choose(environ, cpus, cpus, runnable)
+                others_seen += max(0, r - 1)
+    choice = choose(environ, cpus, team, runnable)
     if choice == SPIN:
         environ["GOMP_SPINCOUNT"] = SPIN_COUNT
     elif choice == PASSIVE:

@@ -160,7 +160,12 @@ OmpWaitInputs ReadOmpWaitInputs(int team_threads) {
   }
   in.usable_cpus = UsableCpus(affinity, quota);
   if (team_threads > in.usable_cpus) return in;  // passive whatever the sample
-  for (int s = 0; s < kSamples; ++s) {
+  // Sampling stops once the other tasks seen exceed what all kSamples samples may hold for a
+  // spin (ChooseOmpWait's mean then chooses passive already): a busy machine, where each sleep
+  // also wakes late, costs a few samples.
+  const double others_allowed = (in.usable_cpus + 0.25 - team_threads) * kSamples;
+  double others_seen = 0;
+  for (int s = 0; s < kSamples && others_seen <= others_allowed; ++s) {
     if (s > 0) {
       timespec gap{0, kSampleGapUs * 1000L};
       while (nanosleep(&gap, &gap) != 0 && errno == EINTR) {
@@ -168,6 +173,7 @@ OmpWaitInputs ReadOmpWaitInputs(int team_threads) {
     }
     if (std::optional<int> r = RunnableTasks(ReadSmallFile("/proc/loadavg"))) {
       in.runnable.push_back(*r);
+      others_seen += std::max(0, *r - 1);
     }
   }
   return in;

@@ -73,7 +73,8 @@ std::vector<std::string> CgroupQuotaFiles(std::string_view proc_self_cgroup);
 int UsableCpus(int affinity_cpus, std::optional<double> quota_cpus);
 
 // Reads the inputs for this process: the three variables, sched_getaffinity, the cgroup quota,
-// and kSamples samples of /proc/loadavg kSampleGapUs apart (about 1 ms in all).
+// and up to kSamples samples of /proc/loadavg kSampleGapUs apart (about 1 ms in all; fewer once
+// the other tasks seen rule out a spin).
 inline constexpr int kSamples = 8;
 inline constexpr int kSampleGapUs = 125;
 OmpWaitInputs ReadOmpWaitInputs(int team_threads);
