@@ -220,6 +220,14 @@ REGISTER_OP("IgammaGradA")
     .Attr("T: {float, double}")
     .SetShapeFn(shape_fns::BroadcastBinary);
 
+// The derivative of a gamma sample in its alpha (tf.random.gamma's gradient).
+REGISTER_OP("RandomGammaGrad")
+    .Input("alpha: T")
+    .Input("sample: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(shape_fns::BroadcastBinary);
+
 // The Hurwitz zeta function sum_k (q + k)^-x.
 REGISTER_OP("Zeta")
     .Input("x: T")

@@ -2,13 +2,15 @@
 // ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV2/V3/V4/V5,
 // CombinedNonMaxSuppression), CropAndResize, colour conversions and adjustments (RGBToHSV,
 // HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the sliding-window image ops
-// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D), ImageProjectiveTransformV3. Signatures read
+// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D), ImageProjectiveTransformV3,
+// DrawBoundingBoxes / V2. Signatures read
 // from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
 // the kernel checks.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -332,6 +334,33 @@ REGISTER_OP("Dilation2D")
       c.set_output(0, WindowedShape(c.input(0), -2));
       return absl::OkStatus();
     });
+
+// DrawBoundingBoxes / V2: the images' shape (TensorFlow requires rank 3 at least).
+absl::Status DrawBoxesShape(ShapeInferenceContext& c) {
+  const PartialTensorShape& images = c.input(0);
+  if (!images.unknown_rank() && images.rank() < 3) {
+    return absl::InvalidArgumentError(absl::StrCat("Shape must be at least rank 3 but is rank ",
+                                                   images.rank(), " for node '", c.node().name(),
+                                                   "'"));
+  }
+  c.set_output(0, images);
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DrawBoundingBoxes")
+    .Input("images: T")
+    .Input("boxes: float")
+    .Output("output: T")
+    .Attr("T: {float, half} = float")
+    .SetShapeFn(DrawBoxesShape);
+
+REGISTER_OP("DrawBoundingBoxesV2")
+    .Input("images: T")
+    .Input("boxes: float")
+    .Input("colors: float")
+    .Output("output: T")
+    .Attr("T: {float, half} = float")
+    .SetShapeFn(DrawBoxesShape);
 
 }  // namespace
 }  // namespace rill

@@ -14,6 +14,7 @@
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/quantized_range_shape.h"
 
 namespace rill {
 namespace {
@@ -298,4 +299,22 @@ REGISTER_OP("ShapeN")
     .SetShapeFn(ShapeNShape);
 
 }  // namespace
+// The eight-bit concatenation of quantize_nodes graphs: as Concat over the N values, scalar
+// ranges.
+REGISTER_OP("QuantizedConcat")
+    .Input("concat_dim: int32")
+    .Input("values: N * T")
+    .Input("input_mins: N * float")
+    .Input("input_maxes: N * float")
+    .Output("output: T")
+    .Output("output_min: float")
+    .Output("output_max: float")
+    .Attr("N: int >= 2")
+    .Attr("T: type")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      const int n = (c.num_inputs() - 1) / 3;
+      c.set_output(0, UnknownDims(FirstKnownRank(c, 1, 1 + n).rank()));
+      return QuantizedRangeShapes(c, 1 + n, 1 + 3 * n);
+    });
+
 }  // namespace rill

@@ -170,6 +170,16 @@ REGISTER_OP("SelfAdjointEigV2")
     .Attr("T: {double, float, half, complex64, complex128}")
     .SetShapeFn(SelfAdjointEigShape);
 
+// tf.linalg.eig: complex eigenvalues (and eigenvectors) of general matrices.
+REGISTER_OP("Eig")
+    .Input("input: T")
+    .Output("e: Tout")
+    .Output("v: Tout")
+    .Attr("compute_v: bool = true")
+    .Attr("T: {float, double, complex64, complex128}")
+    .Attr("Tout: {complex64, complex128}")
+    .SetShapeFn(SelfAdjointEigShape);
+
 REGISTER_OP("Svd")
     .Input("input: T")
     .Output("s: T")

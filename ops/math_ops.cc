@@ -6,6 +6,7 @@
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/quantized_range_shape.h"
 
 namespace rill {
 namespace {
@@ -203,6 +204,12 @@ REGISTER_OP("MatrixSolveLs")
     .Attr("fast: bool = true")
     .SetShapeFn(shape_fns::Unknown);
 
+REGISTER_OP("MatrixLogarithm")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: {complex64, complex128}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("MatrixSquareRoot")
     .Input("input: T")
     .Output("output: T")
@@ -251,4 +258,26 @@ REGISTER_OP("_RillTridiagonalOfProduct")
     .SetShapeFn(shape_fns::Unknown);
 
 }  // namespace
+// The eight-bit product of quantize_nodes graphs: MatMul's shape, scalar ranges.
+REGISTER_OP("QuantizedMatMul")
+    .Input("a: T1")
+    .Input("b: T2")
+    .Input("min_a: float")
+    .Input("max_a: float")
+    .Input("min_b: float")
+    .Input("max_b: float")
+    .Output("out: Toutput")
+    .Output("min_out: float")
+    .Output("max_out: float")
+    .Attr("T1: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("T2: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("Toutput: {qint8, quint8, qint32, qint16, quint16} = qint32")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("Tactivation: {qint8, quint8, qint32, qint16, quint16} = quint8")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(MatMulShape(c));
+      return QuantizedRangeShapes(c, 2, 6);
+    });
+
 }  // namespace rill

@@ -15,6 +15,7 @@
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/quantized_range_shape.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -422,4 +423,45 @@ REGISTER_OP("L2Loss")
     .SetShapeFn(shape_fns::Scalar);
 
 }  // namespace
+// The eight-bit convolution of quantize_nodes graphs: Conv2D's output shape, scalar ranges.
+REGISTER_OP("QuantizedConv2D")
+    .Input("input: Tinput")
+    .Input("filter: Tfilter")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Input("min_filter: float")
+    .Input("max_filter: float")
+    .Output("output: out_type")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("Tinput: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("Tfilter: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("out_type: {qint8, quint8, qint32, qint16, quint16} = qint32")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(Conv2DShape(c));
+      return QuantizedRangeShapes(c, 2, 6);
+    });
+
+// Its bias addition: the input's shape (at least a matrix), scalar ranges.
+REGISTER_OP("QuantizedBiasAdd")
+    .Input("input: T1")
+    .Input("bias: T2")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Input("min_bias: float")
+    .Input("max_bias: float")
+    .Output("output: out_type")
+    .Output("min_out: float")
+    .Output("max_out: float")
+    .Attr("T1: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("T2: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("out_type: {qint8, quint8, qint32, qint16, quint16}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(BiasAddShape(c));
+      return QuantizedRangeShapes(c, 2, 6);
+    });
+
 }  // namespace rill

@@ -8,6 +8,7 @@
 #include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
+#include "ops/quantized_range_shape.h"
 #include "ops/window_geometry.h"
 
 namespace rill {
@@ -197,4 +198,37 @@ REGISTER_OP("LRN")
     .SetShapeFn(shape_fns::Unchanged);
 
 }  // namespace
+// The eight-bit pooling of quantize_nodes graphs: the pooling's shape, scalar ranges.
+REGISTER_OP("QuantizedMaxPool")
+    .Input("input: T")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Output("output: T")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("T: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(PoolShape(c));
+      return QuantizedRangeShapes(c, 1, 3);
+    });
+
+REGISTER_OP("QuantizedAvgPool")
+    .Input("input: T")
+    .Input("min_input: float")
+    .Input("max_input: float")
+    .Output("output: T")
+    .Output("min_output: float")
+    .Output("max_output: float")
+    .Attr("T: {qint8, quint8, qint32, qint16, quint16}")
+    .Attr("ksize: list(int)")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      RILL_RETURN_IF_ERROR(PoolShape(c));
+      return QuantizedRangeShapes(c, 1, 3);
+    });
+
 }  // namespace rill

@@ -110,6 +110,18 @@ RILL_STATELESS_FLOAT_OP("StatelessRandomUniform");
 RILL_STATELESS_FLOAT_OP("StatelessRandomNormal");
 RILL_STATELESS_FLOAT_OP("StatelessTruncatedNormal");
 
+REGISTER_OP("StatelessRandomBinomial")
+    .Input("shape: S")
+    .Input("seed: Tseed")
+    .Input("counts: T")
+    .Input("probs: T")
+    .Output("output: dtype")
+    .Attr("S: {int32, int64}")
+    .Attr("Tseed: {int32, int64} = int64")
+    .Attr("T: {half, float, double, int32, int64} = double")
+    .Attr("dtype: {half, float, double, int32, int64} = int64")
+    .SetShapeFn(RandomShape);
+
 REGISTER_OP("StatelessRandomPoisson")
     .Input("shape: T")
     .Input("seed: Tseed")

@@ -33,6 +33,11 @@ absl::Status UnicodeEncodeShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
+REGISTER_OP("UnicodeScript")
+    .Input("input: int32")
+    .Output("output: int32")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("UnicodeDecode")
     .Input("input: string")
     .Output("row_splits: Tsplits")

@@ -126,6 +126,20 @@ std::vector<Output> CombinedNonMaxSuppression(
                      .Finalize());
 }
 
+Output DrawBoundingBoxes(const Scope& scope, const Input& images, const Input& boxes) {
+  return OpBuilder(scope, "DrawBoundingBoxes").Input(images).Input(boxes).Finalize().output(0);
+}
+
+Output DrawBoundingBoxesV2(const Scope& scope, const Input& images, const Input& boxes,
+                           const Input& colors) {
+  return OpBuilder(scope, "DrawBoundingBoxesV2")
+      .Input(images)
+      .Input(boxes)
+      .Input(colors)
+      .Finalize()
+      .output(0);
+}
+
 Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
                      const Input& box_ind, const Input& crop_size, absl::string_view method,
                      float extrapolation_value) {

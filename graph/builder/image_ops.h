@@ -51,6 +51,10 @@ std::vector<Output> CombinedNonMaxSuppression(
 Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
                      const Input& box_ind, const Input& crop_size,
                      absl::string_view method = "bilinear", float extrapolation_value = 0.0f);
+// Box outlines drawn on NHWC images (colors: V2's [n, >= depth] table; none for the default).
+Output DrawBoundingBoxes(const Scope& scope, const Input& images, const Input& boxes);
+Output DrawBoundingBoxesV2(const Scope& scope, const Input& images, const Input& boxes,
+                           const Input& colors);
 
 // Colour.
 Output RGBToHSV(const Scope& scope, const Input& images);

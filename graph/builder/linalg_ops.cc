@@ -88,6 +88,18 @@ Output MatrixSquareRoot(const Scope& scope, const Input& input) {
   return OpBuilder(scope, "MatrixSquareRoot").Input(input).Finalize().output(0);
 }
 
+Output MatrixLogarithm(const Scope& scope, const Input& input) {
+  return OpBuilder(scope, "MatrixLogarithm").Input(input).Finalize().output(0);
+}
+
+std::vector<Output> Eig(const Scope& scope, const Input& input, DataType Tout, bool compute_v) {
+  return Outputs(OpBuilder(scope, "Eig")
+                     .Input(input)
+                     .Attr("Tout", Tout)
+                     .Attr("compute_v", compute_v)
+                     .Finalize());
+}
+
 Output BandedTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs, bool lower,
                              bool adjoint) {
   return OpBuilder(scope, "BandedTriangularSolve")

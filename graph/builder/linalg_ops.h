@@ -38,6 +38,12 @@ std::vector<Output> Lu(const Scope& scope, const Input& input, DataType output_i
 Output MatrixSolveLs(const Scope& scope, const Input& matrix, const Input& rhs,
                      const Input& l2_regularizer, bool fast = true);
 Output MatrixSquareRoot(const Scope& scope, const Input& input);
+// The principal logarithm of complex matrices.
+Output MatrixLogarithm(const Scope& scope, const Input& input);
+// {e, v}: complex eigenvalues and (with compute_v) unit eigenvectors of general matrices, of
+// dtype Tout (DT_COMPLEX64 for float and complex64 input, DT_COMPLEX128 for the others).
+std::vector<Output> Eig(const Scope& scope, const Input& input, DataType Tout,
+                        bool compute_v = true);
 // BandedTriangularSolve: `matrix` holds the bands of a triangular matrix, [..., k + 1, n].
 Output BandedTriangularSolve(const Scope& scope, const Input& matrix, const Input& rhs,
                              bool lower = true, bool adjoint = false);

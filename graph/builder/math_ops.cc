@@ -388,6 +388,9 @@ Output Zeta(const Scope& scope, const Input& x, const Input& q) {
 Output Betainc(const Scope& scope, const Input& a, const Input& b, const Input& x) {
   return OpBuilder(scope, "Betainc").Input(a).Input(b).Input(x).Finalize().output(0);
 }
+Output RandomGammaGrad(const Scope& scope, const Input& alpha, const Input& sample) {
+  return Binary(scope, "RandomGammaGrad", alpha, sample);
+}
 Output TruncateDiv(const Scope& scope, const Input& x, const Input& y) {
   return Binary(scope, "TruncateDiv", x, y);
 }

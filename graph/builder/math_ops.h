@@ -204,6 +204,8 @@ Output IgammaGradA(const Scope& scope, const Input& a, const Input& x);
 Output Zeta(const Scope& scope, const Input& x, const Input& q);
 // The regularized incomplete beta function I_x(a, b); operands scalar or of one shape.
 Output Betainc(const Scope& scope, const Input& a, const Input& b, const Input& x);
+// The derivative of gamma samples in alpha (tf.random.gamma's gradient).
+Output RandomGammaGrad(const Scope& scope, const Input& alpha, const Input& sample);
 Output TruncateDiv(const Scope& scope, const Input& x, const Input& y);
 Output TruncateMod(const Scope& scope, const Input& x, const Input& y);
 // Bucketize: per value, how many of the sorted `boundaries` are <= it (int32).

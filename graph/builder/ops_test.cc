@@ -1047,7 +1047,13 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseMatMul", "TensorArrayV2", "TensorArrayWriteV2", "TensorArrayReadV2",
       "TensorArrayGatherV2", "TensorArrayScatterV2", "TensorArraySplitV2", "TensorArrayConcatV2",
       "TensorArraySizeV2", "TensorArrayCloseV2", "TensorArrayGradV2", "EditDistance",
-      "RequantizationRange", "Requantize", "QuantizedReshape", "QuantizedRelu", "QuantizedRelu6"};
+      "RequantizationRange", "Requantize", "QuantizedReshape", "QuantizedRelu", "QuantizedRelu6",
+      // The eight-bit layers (quantize_ops.h), boxes (image_ops.h), Eig and MatrixLogarithm
+      // (linalg_ops.h), RandomGammaGrad (math_ops.h), StatelessRandomBinomial (random_ops.h),
+      // UnicodeScript (ragged_text_ops.h).
+      "QuantizedConv2D", "QuantizedMatMul", "QuantizedBiasAdd", "QuantizedMaxPool",
+      "QuantizedAvgPool", "QuantizedConcat", "DrawBoundingBoxes", "DrawBoundingBoxesV2", "Eig",
+      "MatrixLogarithm", "RandomGammaGrad", "StatelessRandomBinomial", "UnicodeScript"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -250,5 +250,77 @@ QuantizedOutputs QuantizedRelu(const Scope& scope, const Input& features, const 
                           .Finalize());
 }
 
+QuantizedOutputs QuantizedConv2D(const Scope& scope, const Input& input, const Input& filter,
+                                 const Input& min_input, const Input& max_input,
+                                 const Input& min_filter, const Input& max_filter,
+                                 const std::vector<int64_t>& strides, absl::string_view padding) {
+  return ThreeOutputs(OpBuilder(scope, "QuantizedConv2D")
+                          .Input(input)
+                          .Input(filter)
+                          .Input(min_input)
+                          .Input(max_input)
+                          .Input(min_filter)
+                          .Input(max_filter)
+                          .Attr("out_type", DT_QINT32)
+                          .Attr("strides", strides)
+                          .Attr("padding", padding)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedMatMul(const Scope& scope, const Input& a, const Input& b,
+                                 const Input& min_a, const Input& max_a, const Input& min_b,
+                                 const Input& max_b, bool transpose_a, bool transpose_b) {
+  return ThreeOutputs(OpBuilder(scope, "QuantizedMatMul")
+                          .Input(a)
+                          .Input(b)
+                          .Input(min_a)
+                          .Input(max_a)
+                          .Input(min_b)
+                          .Input(max_b)
+                          .Attr("Toutput", DT_QINT32)
+                          .Attr("transpose_a", transpose_a)
+                          .Attr("transpose_b", transpose_b)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedBiasAdd(const Scope& scope, const Input& input, const Input& bias,
+                                  const Input& min_input, const Input& max_input,
+                                  const Input& min_bias, const Input& max_bias) {
+  return ThreeOutputs(OpBuilder(scope, "QuantizedBiasAdd")
+                          .Input(input)
+                          .Input(bias)
+                          .Input(min_input)
+                          .Input(max_input)
+                          .Input(min_bias)
+                          .Input(max_bias)
+                          .Attr("out_type", DT_QINT32)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedPool(const Scope& scope, const Input& input, const Input& min_input,
+                               const Input& max_input, const std::vector<int64_t>& ksize,
+                               const std::vector<int64_t>& strides, absl::string_view padding,
+                               bool max) {
+  return ThreeOutputs(OpBuilder(scope, max ? "QuantizedMaxPool" : "QuantizedAvgPool")
+                          .Input(input)
+                          .Input(min_input)
+                          .Input(max_input)
+                          .Attr("ksize", ksize)
+                          .Attr("strides", strides)
+                          .Attr("padding", padding)
+                          .Finalize());
+}
+
+QuantizedOutputs QuantizedConcat(const Scope& scope, const Input& concat_dim,
+                                 absl::Span<const Output> values, absl::Span<const Output> mins,
+                                 absl::Span<const Output> maxes) {
+  return ThreeOutputs(OpBuilder(scope, "QuantizedConcat")
+                          .Input(concat_dim)
+                          .InputList(values)
+                          .InputList(mins)
+                          .InputList(maxes)
+                          .Finalize());
+}
+
 }  // namespace ops
 }  // namespace rill

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/builder/input.h"
 #include "graph/builder/scope.h"
 
@@ -105,6 +107,28 @@ QuantizedOutputs QuantizedReshape(const Scope& scope, const Input& tensor, const
 // Relu (six false) or Relu6 of quantized features; out_type as the input's.
 QuantizedOutputs QuantizedRelu(const Scope& scope, const Input& features, const Input& min_features,
                                const Input& max_features, DataType out_type, bool six = false);
+// The eight-bit layers (kernels/nn/quantized_conv_ops.cc, quantized_pool_ops.cc,
+// quantized_add_concat_ops.cc): quint8 operands, a qint32 product or sum and its range.
+QuantizedOutputs QuantizedConv2D(const Scope& scope, const Input& input, const Input& filter,
+                                 const Input& min_input, const Input& max_input,
+                                 const Input& min_filter, const Input& max_filter,
+                                 const std::vector<int64_t>& strides, absl::string_view padding);
+QuantizedOutputs QuantizedMatMul(const Scope& scope, const Input& a, const Input& b,
+                                 const Input& min_a, const Input& max_a, const Input& min_b,
+                                 const Input& max_b, bool transpose_a = false,
+                                 bool transpose_b = false);
+QuantizedOutputs QuantizedBiasAdd(const Scope& scope, const Input& input, const Input& bias,
+                                  const Input& min_input, const Input& max_input,
+                                  const Input& min_bias, const Input& max_bias);
+// Max (max true) or average pooling of quantized codes; the range passes through.
+QuantizedOutputs QuantizedPool(const Scope& scope, const Input& input, const Input& min_input,
+                               const Input& max_input, const std::vector<int64_t>& ksize,
+                               const std::vector<int64_t>& strides, absl::string_view padding,
+                               bool max);
+// values along concat_dim in their joint range; mins and maxes one scalar per value.
+QuantizedOutputs QuantizedConcat(const Scope& scope, const Input& concat_dim,
+                                 absl::Span<const Output> values, absl::Span<const Output> mins,
+                                 absl::Span<const Output> maxes);
 
 }  // namespace ops
 }  // namespace rill

@@ -102,6 +102,10 @@ Output UnicodeEncode(const Scope& scope, const Input& input_values, const Input&
       .output(0);
 }
 
+Output UnicodeScript(const Scope& scope, const Input& input) {
+  return OpBuilder(scope, "UnicodeScript").Input(input).Finalize().output(0);
+}
+
 Output UnicodeTranscode(const Scope& scope, const Input& input, absl::string_view input_encoding,
                         absl::string_view output_encoding, absl::string_view errors) {
   return OpBuilder(scope, "UnicodeTranscode")

@@ -43,6 +43,8 @@ std::vector<Output> UnicodeDecodeWithOffsets(const Scope& scope, const Input& in
                                              absl::string_view errors = "replace");
 Output UnicodeEncode(const Scope& scope, const Input& input_values, const Input& input_splits,
                      absl::string_view output_encoding, absl::string_view errors = "replace");
+// ICU's script number of each int32 code point (-1 for non-code points).
+Output UnicodeScript(const Scope& scope, const Input& input);
 Output UnicodeTranscode(const Scope& scope, const Input& input, absl::string_view input_encoding,
                         absl::string_view output_encoding, absl::string_view errors = "replace");
 // {e, v}: eigenvalues ascending and (with compute_v) eigenvectors as columns.

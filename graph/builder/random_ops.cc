@@ -150,6 +150,18 @@ Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Inpu
       .output(0);
 }
 
+Output StatelessRandomBinomial(const Scope& scope, const Input& shape, const Input& seed,
+                               const Input& counts, const Input& probs, DataType dtype) {
+  return OpBuilder(scope, "StatelessRandomBinomial")
+      .Input(shape)
+      .Input(seed)
+      .Input(counts)
+      .Input(probs)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
 Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& alpha) {
   return OpBuilder(scope, "StatelessRandomGammaV2")

@@ -69,6 +69,10 @@ Output StatelessMultinomial(const Scope& scope, const Input& logits, const Input
 // StatelessRandomPoisson: samples of `dtype` with rates `lam` (broadcast to `shape`).
 Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& lam, DataType dtype);
+// StatelessRandomBinomial: samples of `dtype` from Binomial(counts, probs) (broadcast together,
+// then to `shape`).
+Output StatelessRandomBinomial(const Scope& scope, const Input& shape, const Input& seed,
+                               const Input& counts, const Input& probs, DataType dtype = DT_INT64);
 // StatelessRandomGammaV2: Gamma(alpha, 1) samples (alpha broadcast to `shape`; dtype alpha's).
 Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& alpha);

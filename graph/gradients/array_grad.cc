@@ -91,6 +91,7 @@ RILL_REGISTER_NO_GRADIENT("StatelessTruncatedNormalV2");
 RILL_REGISTER_NO_GRADIENT("StatelessRandomUniformIntV2");
 RILL_REGISTER_NO_GRADIENT("StatelessMultinomial");
 RILL_REGISTER_NO_GRADIENT("StatelessRandomPoisson");
+RILL_REGISTER_NO_GRADIENT("StatelessRandomBinomial");
 RILL_REGISTER_NO_GRADIENT("StatelessShuffle");
 
 // --- Building blocks -------------------------------------------------------------------------

@@ -27,11 +27,11 @@
 namespace rill {
 namespace {
 
-// The types with cases recorded from TensorFlow (its CPU kernels also take bfloat16, uint32 and
-// uint64, and BroadcastTo uint16).
-#define RILL_TILE_TYPES                                                                         \
-  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, complex64, complex128, \
-      std::string
+// The types TensorFlow 2.21's CPU kernels take: Tile every one but uint16, BroadcastTo all (the
+// copy loops visit the union).
+#define RILL_TILE_TYPES                                                                          \
+  half, bfloat16, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, \
+      uint64_t, bool, complex64, complex128, std::string
 
 // Writes the tiling of `in` (dims in_dims) repeated `multiples` times per dim into `out`. REQUIRES:
 // in_dims and multiples have the same size and no output dim is 0.
@@ -151,9 +151,16 @@ class BroadcastToOp final : public OpKernel {
 
 const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
 
+// Tile's types: RILL_TILE_TYPES less uint16.
+std::vector<DataType> TileTypes() {
+  std::vector<DataType> types = DataTypesOf<RILL_TILE_TYPES>();
+  types.erase(std::find(types.begin(), types.end(), DT_UINT16));
+  return types;
+}
+
 REGISTER_KERNEL(KernelDefBuilder("Tile")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("T", DataTypesOf<RILL_TILE_TYPES>())
+                    .TypeConstraint("T", TileTypes())
                     .TypeConstraint("Tmultiples", kIndexTypes),
                 TileOp);
 REGISTER_KERNEL(KernelDefBuilder("BroadcastTo")

@@ -1,11 +1,12 @@
 // Incomplete gamma and Hurwitz zeta functions, elementwise on the CPU with numpy broadcasting:
 // Igamma(a, x) = P(a, x), the regularized lower incomplete gamma function; Igammac(a, x) =
-// Q(a, x) = 1 - P(a, x), the upper one; IgammaGradA(a, x) = dP(a, x)/da; Zeta(x, q) =
-// sum_k (q + k)^-x, the Hurwitz zeta function. Each type is computed in its own precision by
-// Eigen's SpecialFunctions module (series and continued fractions after Cephes), the functions
-// TensorFlow's CPU kernels call, so results, NaNs outside the domain (a <= 0, x < 0 for the
-// incomplete gamma; x < 1 for Zeta) and infinities at poles are TensorFlow's. No errors beyond a
-// missing dtype and shapes that do not broadcast.
+// Q(a, x) = 1 - P(a, x), the upper one; IgammaGradA(a, x) = dP(a, x)/da; RandomGammaGrad(alpha,
+// sample), the derivative of a gamma sample in alpha at fixed P (tf.random.gamma's gradient);
+// Zeta(x, q) = sum_k (q + k)^-x, the Hurwitz zeta function. Each type is computed in its own
+// precision by Eigen's SpecialFunctions module (series and continued fractions after Cephes), the
+// functions TensorFlow's CPU kernels call, so results, NaNs outside the domain (a <= 0, x < 0 for
+// the incomplete gamma; x < 1 for Zeta) and infinities at poles are TensorFlow's. No errors beyond
+// a missing dtype and shapes that do not broadcast.
 #include <eigen3/unsupported/Eigen/SpecialFunctions>
 #include <limits>
 
@@ -32,6 +33,13 @@ struct IgammacFunctor : CwiseFunctorBase {
     return Eigen::numext::igammac(a, x);
   }
 };
+struct GammaSampleDerAlphaFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 2 * kIncompleteGammaCost;
+  template <typename T>
+  T operator()(T alpha, T sample) const {
+    return Eigen::numext::gamma_sample_der_alpha(alpha, sample);
+  }
+};
 struct IgammaGradAFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = 2 * kIncompleteGammaCost;
   template <typename T>
@@ -55,6 +63,7 @@ REGISTER_CWISE_CPU("Igamma", BinaryOp, IgammaFunctor, float, double);
 REGISTER_CWISE_CPU("Igammac", BinaryOp, IgammacFunctor, float, double);
 REGISTER_CWISE_CPU("IgammaGradA", BinaryOp, IgammaGradAFunctor, float, double);
 REGISTER_CWISE_CPU("Zeta", BinaryOp, ZetaFunctor, float, double);
+REGISTER_CWISE_CPU("RandomGammaGrad", BinaryOp, GammaSampleDerAlphaFunctor, float, double);
 
 }  // namespace
 }  // namespace rill

@@ -54,6 +54,8 @@ from kernel_cases import tensor_arrays  # noqa: E402
 from kernel_cases import tensor_arrays_v2  # noqa: E402
 from kernel_cases import edit_distance  # noqa: E402
 from kernel_cases import requantize  # noqa: E402
+from kernel_cases import quantized_nn  # noqa: E402
+from kernel_cases import draw_boxes  # noqa: E402
 from kernel_cases import training  # noqa: E402
 from kernel_cases import indexing  # noqa: E402
 from kernel_cases import layout  # noqa: E402
@@ -88,7 +90,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
             audio, unicode, parsing, legacy_ops, edit_distance,
-            requantize]  # in priority order
+            requantize, quantized_nn, draw_boxes]  # in priority order
 
 
 def main(argv):

@@ -40,6 +40,10 @@ NP.update([("complex64", np.complex64), ("complex128", np.complex128)])
 # session returns as the plain integer dtype) is recorded with its quantized dtype.
 QUANTIZED = ["qint8", "quint8", "qint16", "quint16", "qint32"]
 NP.update([(q, getattr(tf, q).as_numpy_dtype) for q in QUANTIZED])
+# Dtypes only the builders that name them try (Tile, BroadcastTo), as TensorFlow's CPU kernels of
+# those ops take them; rand() gives them small non-negative integers (exact in bfloat16).
+NP.update([("uint16", np.uint16), ("uint32", np.uint32), ("uint64", np.uint64),
+           ("bfloat16", tf.bfloat16.as_numpy_dtype)])
 QUANTIZED_STORAGE = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16,
                      "quint16": np.uint16, "qint32": np.int32}
 FLOATS = ["float32", "float64", "half"]
@@ -170,12 +174,12 @@ def rand(dt, shape, seed, kind="any"):
         if kind == "nonzero":
             out[out == 0] = 1
         return out
-    lo = 0 if dt == "uint8" else -10
+    lo = 0 if dt.startswith("uint") else -10
     hi = 10
     if kind == "positive":
         lo, hi = 1, 10
     elif kind == "small":
-        lo, hi = (0 if dt == "uint8" else -3), 3
+        lo, hi = (0 if dt.startswith("uint") else -3), 3
     v = np.array(rs.randint(lo, hi + 1, size=shape), dtype=NP[dt])
     if kind == "nonzero":
         v[v == 0] = 3

@@ -382,7 +382,7 @@ def strided_slice(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def tile(rec, dtypes=ALL + COMPLEX + ["string"]):
+def tile(rec, dtypes=ALL + COMPLEX + ["string", "bfloat16", "uint32", "uint64"]):
     op = "Tile"
 
     def gen(dt):

@@ -444,6 +444,74 @@ def matrix_square_root(rec):
     rec.for_dtypes("MatrixSquareRoot", DTYPES, gen)
 
 
+def matrix_logarithm(rec):
+    """MatrixLogarithm (complex64 and complex128, TensorFlow's only registrations): the principal
+    logarithm by Eigen's Schur-Parlett method (diagonal, triangular, dense with complex
+    eigenvalues, a rotation, a batch), a singular matrix (-inf / NaN), TensorFlow's shape errors."""
+    def gen(dt):
+        rtol, atol = (1e-4, 1e-5) if dt == "complex64" else (1e-9, 1e-10)
+
+        def c(what, x, error=None, phrases=()):
+            rec.case("MatrixLogarithm", dt, what, lambda: tf.raw_ops.MatrixLogarithm(
+                input=ph("x", np.asarray(x, dt), dt), name="out"), rtol=rtol, atol=atol,
+                error=error, phrases=phrases)
+        rs = np.random.RandomState(77 if dt == "complex64" else 78)
+        dense = rs.normal(size=[2, 3, 3]) + 1j * rs.normal(size=[2, 3, 3]) + 4 * np.eye(3)
+        c("dense_batch", dense)
+        c("diagonal", np.diag([2.0, 0.5 + 1j, -3.0]))
+        c("upper_triangular", [[1.0, 2.0, 0.5j], [0, 3.0, 1.0], [0, 0, 0.25]])
+        c("repeated_eigenvalue", [[2.0, 1.0], [0, 2.0]])
+        c("rotation", [[0, -1.0], [1.0, 0]])
+        c("identity", np.eye(4))
+        c("one_by_one", [[-2.0 + 0.5j]])
+        c("empty", np.zeros([2, 0, 0]))
+        c("square_error", np.ones([2, 3]), error="INVALID_ARGUMENT",
+          phrases=["Input matrix must be square."])
+        c("rank_error", np.ones([3]), error="INVALID_ARGUMENT",
+          phrases=["Input tensor 0 must have rank >= 2, got 1"])
+
+    rec.for_dtypes("MatrixLogarithm", ["complex64", "complex128"], gen)
+
+
+def eig(rec):
+    """Eig (tf.linalg.eig / eigvals): float -> complex64, double -> complex128 and the complex
+    inputs, with and without eigenvectors; real, complex-conjugate and repeated eigenvalues, a
+    batch, a NaN input, TensorFlow's shape errors. Eigen's ComplexEigenSolver
+    gives both the same order and unit eigenvectors of the same phase."""
+    out = {"float32": "complex64", "float64": "complex128", "complex64": "complex64",
+           "complex128": "complex128"}
+
+    def gen(dt):
+        single = dt in ("float32", "complex64")
+        rtol, atol = (1e-4, 1e-5) if single else (1e-9, 1e-10)
+
+        def c(what, x, compute_v=True, error=None, phrases=()):
+            def build():
+                e, v = tf.raw_ops.Eig(input=ph("x", np.asarray(x, dt), dt), compute_v=compute_v,
+                                      Tout=getattr(tf, out[dt]), name="out")
+                # Without compute_v TensorFlow leaves v (a scalar) unwritten: e only.
+                return [e, v] if compute_v else [e]
+            rec.case("Eig", dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+        rs = np.random.RandomState(len(dt))
+        dense = rs.normal(size=[2, 4, 4])
+        if dt.startswith("complex"):
+            dense = dense + 1j * rs.normal(size=[2, 4, 4])
+        c("dense_batch", dense)
+        c("dense_values_only", dense, compute_v=False)
+        c("rotation", [[0, -1.0], [1.0, 0]])
+        c("symmetric", [[2.0, 1.0, 0], [1.0, 3.0, 1.0], [0, 1.0, 4.0]])
+        c("triangular", [[1.0, 2.0, 3.0], [0, 4.0, 5.0], [0, 0, 6.0]])
+        c("one_by_one", [[-2.5]])
+        c("empty", np.zeros([2, 0, 0]))
+        c("nan_input", [[1.0, np.nan], [0, 1.0]])
+        c("square_error", np.ones([2, 3]), error="INVALID_ARGUMENT",
+          phrases=["Input matrix must be square."])
+        c("rank_error", np.ones([3]), error="INVALID_ARGUMENT",
+          phrases=["Input tensor 0 must have rank >= 2, got 1"])
+
+    rec.for_dtypes("Eig", ["float32", "float64", "complex64", "complex128"], gen)
+
+
 def build_all(rec, emit):
     determinant(rec)
     emit("MatrixDeterminant")
@@ -473,3 +541,7 @@ def build_all(rec, emit):
     emit("MatrixSolveLs")
     matrix_square_root(rec)
     emit("MatrixSquareRoot")
+    matrix_logarithm(rec)
+    emit("MatrixLogarithm")
+    eig(rec)
+    emit("Eig")

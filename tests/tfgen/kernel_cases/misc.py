@@ -210,7 +210,8 @@ def add_n(rec, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
-def broadcast_to(rec, dtypes=ALL + COMPLEX + ["string"]):
+def broadcast_to(rec, dtypes=ALL + COMPLEX + ["string", "bfloat16", "uint16", "uint32",
+                                                 "uint64"]):
     op = "BroadcastTo"
 
     def gen(dt):

@@ -1,4 +1,5 @@
-"""Special functions of two and three arguments: Igamma, Igammac, IgammaGradA, Zeta, Betainc."""
+"""Special functions of two and three arguments: Igamma, Igammac, IgammaGradA, Zeta, Betainc, and
+RandomGammaGrad (the derivative of a gamma sample in its alpha, tf.random.gamma's gradient)."""
 import numpy as np
 import tensorflow as tf
 
@@ -36,6 +37,32 @@ def incomplete_gamma(rec, op):
             c("large_1000", *operands("large_1000", [1000], [1000]))
         a = [0.5, 1, 5, 50, 200, 0.01, 3, 20, 1, 100]
         x = [1e-3, 0.5, 3, 40, 230, 2, 30, 1e-5, 1e-30, 99]
+        c("series_and_fraction", arr(a, dt), arr(x, dt))
+        c("domain_edges", arr([0, -1, 2, 2, 2, np.nan, 1, np.inf, 3], dt),
+          arr([1, 1, -0.5, 0, np.inf, 1, np.nan, 2, 1e6], dt))
+
+    rec.for_dtypes(op, FLOATS, gen)
+
+
+def random_gamma_grad(rec):
+    """RandomGammaGrad(alpha, sample): broadcasting, small and large alpha and samples, the
+    domain's edges (alpha <= 0, sample <= 0, inf, NaN)."""
+    op = "RandomGammaGrad"
+
+    def gen(dt):
+        rtol, atol = tol("loose", dt)
+
+        def c(what, a, x):
+            rec.case(op, dt, what, lambda: tf.raw_ops.RandomGammaGrad(
+                alpha=ph("alpha", a, dt), sample=ph("sample", x, dt), name="out"),
+                rtol=rtol, atol=atol)
+        seed = "%s/%s/" % (op, dt)
+        c("same_shape", _positive(dt, [2, 3], seed + "a"), _positive(dt, [2, 3], seed + "x"))
+        c("scalar_alpha", arr(2.5, dt), _positive(dt, [2, 3], seed + "scalar_alpha"))
+        c("broadcast_both", _positive(dt, [3, 1], seed + "ba"), _positive(dt, [1, 4], seed + "bx"))
+        c("zero_size", _positive(dt, [0, 3], seed + "za"), _positive(dt, [1, 3], seed + "zx"))
+        a = [0.5, 1, 5, 50, 200, 0.01, 3, 20, 1, 100, 0.3, 7]
+        x = [1e-3, 0.5, 3, 40, 230, 2, 30, 1e-5, 1e-30, 99, 0.2, 6.5]
         c("series_and_fraction", arr(a, dt), arr(x, dt))
         c("domain_edges", arr([0, -1, 2, 2, 2, np.nan, 1, np.inf, 3], dt),
           arr([1, 1, -0.5, 0, np.inf, 1, np.nan, 2, 1e6], dt))
@@ -128,3 +155,5 @@ def build_all(rec, emit):
     emit("Zeta")
     betainc(rec)
     emit("Betainc")
+    random_gamma_grad(rec)
+    emit("RandomGammaGrad")

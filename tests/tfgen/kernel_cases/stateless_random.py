@@ -254,6 +254,44 @@ def _poisson(rec):
     rec.for_dtypes("StatelessRandomPoisson", ["float32", "float64", "half", "int32", "int64"], gen)
 
 
+def _binomial(rec):
+    """StatelessRandomBinomial: binomial inversion where count * p < 10, BTRS from 10 (p the
+    smaller of prob and 1 - prob), one stream per output; counts and probs broadcast against each
+    other and over the shape's leading dims; the degenerate probabilities and counts; every output
+    dtype and every counts / probs dtype."""
+    def gen(dt):
+        def c(what, shape, counts, probs, seed, t="float64", tseed="int64", error=None,
+              phrases=()):
+            rec.case("StatelessRandomBinomial", dt, what,
+                     lambda: tf.raw_ops.StatelessRandomBinomial(
+                         shape=shape_of(shape, "int32", error), seed=ph("seed", seed, tseed),
+                         counts=ph("counts", np.asarray(counts).astype(t)),
+                         probs=ph("probs", np.asarray(probs).astype(t)), dtype=dt, name="out"),
+                     error=error, phrases=phrases)
+
+        c("inversion", [6, 4], [5.0, 9.0, 20.0, 3.0], [0.3, 0.5, 0.2, 0.05], [1, 2])
+        c("btrs", [5, 3], [40.0, 1000.0, 250.0], [0.4, 0.25, 0.5], [3, 4])
+        c("above_half", [4, 4], [10.0, 50.0, 300.0, 7.0], [0.7, 0.95, 0.6, 0.9], [5, 6])
+        c("broadcast_counts_probs", [3, 2, 3], [[12.0], [30.0]], [0.1, 0.5, 0.8], [7, 8],
+          tseed="int32")
+        c("degenerate", [2, 6], [0.0, -3.0, 10.0, 10.0, 10.0, 4.0],
+          [0.5, 0.5, 0.0, 1.0, 1.5, np.nan] if dt in ("float32", "float64", "half") else
+          [0.5, 0.5, 0.0, 1.0, 1.5, 0.25], [9, 10])
+        c("float32_params", [3, 2], [25.0, 6.0], [0.45, 0.35], [11, 12], t="float32")
+        c("half_params", [3, 2], [25.0, 60.0], [0.45, 0.15], [13, 14], t="float16")
+        c("scalar_params", [4], 17.0, 0.6, [15, 16])
+        c("zero_size", [0, 2], [1.0, 2.0], 0.5, [1, 2])
+        c("shape_suffix_error", [3, 2], [1.0, 2.0, 3.0], 0.5, [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Shape passed in must end with broadcasted shape."])
+        c("batch_error", [3], [1.0, 2.0], [0.5, 0.2, 0.1], [1, 2], error="INVALID_ARGUMENT",
+          phrases=["counts and probs must have compatible batch dimensions: [2] vs. [3]"])
+        c("seed_shape_error", [2], [1.0, 2.0], 0.5, [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+
+    rec.for_dtypes("StatelessRandomBinomial", ["float32", "float64", "half", "int32", "int64"],
+                   gen)
+
+
 def _gamma(rec):
     """StatelessRandomGammaV2: -log1p(-u) at alpha 1, Marsaglia and Tsang's rejection elsewhere
     (boosted below 1), one stream per output; alpha broadcast over the shape's leading dims."""
@@ -325,3 +363,5 @@ def build_all(rec, emit):
     emit("StatelessRandomGammaV2")
     _gamma_v3(rec)
     emit("StatelessRandomGammaV3")
+    _binomial(rec)
+    emit("StatelessRandomBinomial")

@@ -148,6 +148,24 @@ def transcode(rec):
     rec.for_dtypes(op, ["string"], gen)
 
 
+def script(rec):
+    """UnicodeScript: Latin, Greek, Cyrillic, Arabic, Han, Hiragana, emoji, combining marks
+    (Inherited), punctuation (Common), unassigned and private-use code points, the ends of the
+    range and values outside it (-1)."""
+    def gen(dt):
+        def c(what, cps):
+            rec.case("UnicodeScript", dt, what, lambda: tf.raw_ops.UnicodeScript(
+                input=ph("x", np.asarray(cps, np.int32)), name="out"), case_dtype="")
+        c("scripts", [0x41, 0x3B1, 0x416, 0x627, 0x65E5, 0x3042, 0x1F600, 0x301, 0x21, 0x30,
+                      0x20, 0x5D0, 0x915, 0xE01, 0xAC00, 0x10A0, 0x13A0, 0x1820, 0x2C80])
+        c("unassigned_and_private", [0x378, 0xE000, 0xF8FF, 0xFFFF, 0x10FFFD, 0xEFFFF])
+        c("range_ends", [0, 0x10FFFF, -1, 0x110000, -2147483648, 2147483647, 0xD800, 0xDFFF])
+        c("matrix", np.arange(0x370, 0x37C).reshape([3, 4]))
+        c("empty", np.zeros([0, 2]))
+        c("scalar", 0x4E00)
+    rec.for_dtypes("UnicodeScript", ["int32"], gen)
+
+
 def build_all(rec, emit):
     for op in ("UnicodeDecode", "UnicodeDecodeWithOffsets"):
         decode(rec, op)
@@ -156,3 +174,5 @@ def build_all(rec, emit):
     emit("UnicodeEncode")
     transcode(rec)
     emit("UnicodeTranscode")
+    script(rec)
+    emit("UnicodeScript")

@@ -1,0 +1,56 @@
+// MatrixLogarithm(input [..., n, n]) on the CPU, complex64 and complex128 (TensorFlow's only
+// registrations): the principal logarithm of each matrix by Eigen's Schur-Parlett method
+// (unsupported/Eigen/MatrixFunctions), as TensorFlow's CPU kernel computes it. Errors are
+// TensorFlow's texts (InvalidArgument): "Input tensor 0 must have rank >= 2, got 1", "Input matrix
+// must be square.". Kernels are immutable after construction; Compute is thread-safe.
+#include <complex>
+#include <cstdint>
+#include <eigen3/Eigen/Dense>
+#include <eigen3/unsupported/Eigen/MatrixFunctions>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_op.h"
+
+namespace rill {
+namespace {
+
+template <typename T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+class MatrixLogarithmOp final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    const TensorShape& s = in.shape();
+    if (s.rank() < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Input tensor 0 must have rank >= 2, got ", s.rank()));
+    }
+    const int64_t n = s.dim(s.rank() - 1);
+    if (s.dim(s.rank() - 2) != n) return absl::InvalidArgumentError("Input matrix must be square.");
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, s));
+    if (in.NumElements() == 0) return absl::OkStatus();
+    const int64_t count = in.NumElements() / (n * n);
+    return VisitKernelTypes<complex64, complex128>(*this, in.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t b = 0; b < count; ++b) {
+        const Mat<T> m = Eigen::Map<const Mat<T>>(in.flat<T>().data() + b * n * n, n, n);
+        Eigen::Map<Mat<T>>(out->flat<T>().data() + b * n * n, n, n) = m.log();
+      }
+      return absl::OkStatus();
+    });
+  }
+};
+
+REGISTER_KERNEL(KernelDefBuilder("MatrixLogarithm")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<complex64, complex128>()),
+                MatrixLogarithmOp);
+
+}  // namespace
+}  // namespace rill
