@@ -240,5 +240,19 @@ q_npy=$(python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); print(b\"'|u
 if [ "$q_out" = "$q_want" ] && [ "$q_npy" = "True [0, 128, 255]" ]; then
   echo "ok   quantized_feed_fetch"; else
   echo "FAIL quantized_feed_fetch:"; echo "$q_out"; echo "$q_npy"; fail=1; fi
+# A status message holding a NUL byte (CheckNumerics' message attr) prints whole, the NUL as \0.
+cat > "$tmp/nul_message.pbtxt" <<'PB'
+node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1 } }
+  float_val: nan } } } }
+node { name: "y" op: "CheckNumerics" input: "x" attr { key: "T" value { type: DT_FLOAT } }
+  attr { key: "message" value { s: "a\000b" } } }
+PB
+nul_err=$(timeout 60 "$runner" --graph="$tmp/nul_message.pbtxt" --fetch=y 2>&1 >/dev/null | tr -d '\000')
+nul_first=$(printf '%s\n' "$nul_err" | head -1)
+if [ "$nul_first" = 'InvalidArgument: a\0b : Tensor had NaN values' ] &&
+  printf '%s\n' "$nul_err" | grep -qF '[[{{node y}}]]'; then
+  echo "ok   nul_in_message"; else
+  echo "FAIL nul_in_message:"; printf '%s\n' "$nul_err"; fail=1; fi
 rm -rf "$tmp"
 exit $fail

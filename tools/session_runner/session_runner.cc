@@ -414,6 +414,21 @@ int IntraOpThreads(const RunnerArgs& args) {
   return DefaultNumThreads();
 }
 
+// Prints `CODE: message` on stderr. A message may hold NUL bytes (a CheckNumerics message is the
+// node's attr): each prints as a backslash and a 0, so the rest (the node's name) is not cut off.
+void PrintStatus(const absl::Status& s) {
+  std::string message(s.message());
+  std::string escaped;
+  for (char c : message) {
+    if (c == '\0') {
+      escaped += "\\0";
+    } else {
+      escaped += c;
+    }
+  }
+  std::fprintf(stderr, "%s: %s\n", StatusCodeName(s.code()).c_str(), escaped.c_str());
+}
+
 }  // namespace
 }  // namespace rill
 
@@ -424,8 +439,7 @@ int main(int argc, char** argv) {
   // process again with it (no rerun to report bad arguments or print the usage).
   if (args.ok() && !args->help) rill::RerunWithOmpWaitPolicy(rill::IntraOpThreads(*args), argv);
   if (!args.ok()) {
-    std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(args.status().code()).c_str(),
-                 std::string(args.status().message()).c_str());
+    rill::PrintStatus(args.status());
     return 2;
   }
   if (args->help) {
@@ -435,8 +449,7 @@ int main(int argc, char** argv) {
   absl::Status s = rill::Main(*args);
   if (!s.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s\n", rill::StatusCodeName(s.code()).c_str(),
-                 std::string(s.message()).c_str());
+    rill::PrintStatus(s);
     return 1;
   }
   return 0;
