@@ -1104,6 +1104,9 @@ EXPECT_ERRORS = {
     "InitializeTableFromTextFileV2_empty": "OutOfRange: Read less bytes than requested",
     "InitializeTableFromTextFileV2_empty_vocab_size_3":
         "InvalidArgument: Invalid vocab_size in ",
+    "CheckNumerics_nul_message_float": "InvalidArgument: a\\0b : Tensor had NaN values",
+    "CheckNumerics_nul_message_half": "InvalidArgument: a\\0b : Tensor had NaN values",
+    "CheckNumerics_nul_message_double": "InvalidArgument: a\\0b : Tensor had NaN values",
     "RestoreV2_slice_out_of_bounds":
         "Internal: Extent in dimension 0 out of bounds: shape = [3,4], slice = 2,2:-",
     "RestoreV2_slice_rank_mismatch": "Internal: Mismatching ranks: shape = [3,4], slice = 0,1",
