@@ -205,8 +205,8 @@ absl::Status EinsumShape(ShapeInferenceContext& c) {
     start = end + 1;
   }
   std::vector<int64_t> out;
+  // Every character of the output is a label, spaces included (as in the kernel and TensorFlow).
   for (char l : equation.substr(arrow + 2)) {
-    if (l == ' ') continue;
     auto it = sizes.find(l);
     out.push_back(it == sizes.end() ? -1 : it->second);
   }

@@ -367,5 +367,16 @@ TEST(ShapeInferenceTest, BiasAddNeedsAChannelDim) {
   EXPECT_EQ(out[0].DebugString(), "[2,3]");
 }
 
+// A space is an Einsum label, as in the kernel and TensorFlow 2.21 ("i j,j k->i k" wants rank-3
+// operands): "a b->a b" of a [2,1,3] operand gives [2,1,3], not [2,3].
+TEST(ShapeInferenceTest, EinsumSpacesAreLabels) {
+  NodeDef n;
+  n.set_name("e");
+  n.set_op("Einsum");
+  SetAttr(&n, "equation", std::string("a b->a b"));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Infer(n, {PartialTensorShape({2, 1, 3})}, 1));
+  EXPECT_EQ(out[0].DebugString(), "[2,1,3]");
+}
+
 }  // namespace
 }  // namespace rill
