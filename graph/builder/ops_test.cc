@@ -1053,7 +1053,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // UnicodeScript (ragged_text_ops.h).
       "QuantizedConv2D", "QuantizedMatMul", "QuantizedBiasAdd", "QuantizedMaxPool",
       "QuantizedAvgPool", "QuantizedConcat", "DrawBoundingBoxes", "DrawBoundingBoxesV2", "Eig",
-      "MatrixLogarithm", "RandomGammaGrad", "StatelessRandomBinomial", "UnicodeScript"};
+      "MatrixLogarithm", "RandomGammaGrad", "StatelessRandomBinomial", "UnicodeScript",
+      "StatelessParameterizedTruncatedNormal"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

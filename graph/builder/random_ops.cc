@@ -162,6 +162,21 @@ Output StatelessRandomBinomial(const Scope& scope, const Input& shape, const Inp
       .output(0);
 }
 
+Output StatelessParameterizedTruncatedNormal(const Scope& scope, const Input& shape,
+                                             const Input& seed, const Input& means,
+                                             const Input& stddevs, const Input& minvals,
+                                             const Input& maxvals) {
+  return OpBuilder(scope, "StatelessParameterizedTruncatedNormal")
+      .Input(shape)
+      .Input(seed)
+      .Input(means)
+      .Input(stddevs)
+      .Input(minvals)
+      .Input(maxvals)
+      .Finalize()
+      .output(0);
+}
+
 Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& alpha) {
   return OpBuilder(scope, "StatelessRandomGammaV2")

@@ -73,6 +73,12 @@ Output StatelessRandomPoisson(const Scope& scope, const Input& shape, const Inpu
 // then to `shape`).
 Output StatelessRandomBinomial(const Scope& scope, const Input& shape, const Input& seed,
                                const Input& counts, const Input& probs, DataType dtype = DT_INT64);
+// StatelessParameterizedTruncatedNormal: normals of `means` and `stddevs` truncated to
+// [minvals, maxvals] (the four broadcast together, then to `shape`); dtype the parameters'.
+Output StatelessParameterizedTruncatedNormal(const Scope& scope, const Input& shape,
+                                             const Input& seed, const Input& means,
+                                             const Input& stddevs, const Input& minvals,
+                                             const Input& maxvals);
 // StatelessRandomGammaV2: Gamma(alpha, 1) samples (alpha broadcast to `shape`; dtype alpha's).
 Output StatelessRandomGammaV2(const Scope& scope, const Input& shape, const Input& seed,
                               const Input& alpha);

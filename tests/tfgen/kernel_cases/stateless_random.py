@@ -292,6 +292,43 @@ def _binomial(rec):
                    gen)
 
 
+def _param_truncated_normal(rec):
+    """StatelessParameterizedTruncatedNormal (float and double; Rill does not register half):
+    each of TensorFlow's three samplers (normal rejection, uniform rejection on a narrow interval,
+    exponential rejection from a far bound), mirrored bounds, one-sided infinite bounds, the four
+    parameters broadcast, small outputs (TensorFlow draws them in one piece), its error texts."""
+    def gen(dt):
+        def c(what, shape, mean, std, lo, hi, seed, tseed="int64", error=None, phrases=()):
+            def p(name, v):
+                return ph(name, np.asarray(v).astype(NP[dt]))
+            rec.case("StatelessParameterizedTruncatedNormal", dt, what,
+                     lambda: tf.raw_ops.StatelessParameterizedTruncatedNormal(
+                         shape=shape_of(shape, "int32", error), seed=ph("seed", seed, tseed),
+                         means=p("means", mean), stddevs=p("stddevs", std),
+                         minvals=p("minvals", lo), maxvals=p("maxvals", hi), name="out"),
+                     error=error, phrases=phrases)
+        inf = np.inf
+        c("normal_rejection", [5, 3], [0.0, 1.0, -2.0], [1.0, 2.0, 0.5], [-2.0, -5.0, -4.0],
+          [2.0, 3.0, 0.0], [1, 2])
+        c("uniform_rejection", [6, 2], [0.0, 3.0], [1.0, 1.0], [0.2, 3.1], [0.5, 3.3], [3, 4])
+        c("exponential_rejection", [4, 2], [0.0, 0.0], [1.0, 2.0], [2.5, 7.0], [inf, 20.0], [5, 6])
+        c("mirrored_bounds", [4, 2], [0.0, 5.0], [1.0, 1.0], [-inf, 0.0], [-2.5, 1.0], [7, 8],
+          tseed="int32")
+        c("broadcast_params", [2, 2, 3], [[0.0], [10.0]], 2.0, [-1.0, 0.0, 1.0], 12.0, [9, 10])
+        c("scalar_params", [7], 1.5, 0.25, 1.0, 3.0, [11, 12])
+        c("zero_size", [0, 2], 0.0, 1.0, [-1.0, 0.0], 1.0, [1, 2])
+        c("invalid_stddev_error", [3], 0.0, -1.0, -1.0, 1.0, [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Invalid parameters"])
+        c("invalid_bounds_error", [3], 0.0, 1.0, 2.0, 1.0, [1, 2], error="INVALID_ARGUMENT",
+          phrases=["Invalid parameters"])
+        c("shape_suffix_error", [3, 2], [1.0, 2.0, 3.0], 1.0, -1.0, 1.0, [1, 2],
+          error="INVALID_ARGUMENT", phrases=["Shape passed in must end with broadcasted shape."])
+        c("seed_shape_error", [2], 0.0, 1.0, -1.0, 1.0, [1, 2, 3], error="INVALID_ARGUMENT",
+          phrases=["seed must have shape [2], not [3]"])
+
+    rec.for_dtypes("StatelessParameterizedTruncatedNormal", ["float32", "float64"], gen)
+
+
 def _gamma(rec):
     """StatelessRandomGammaV2: -log1p(-u) at alpha 1, Marsaglia and Tsang's rejection elsewhere
     (boosted below 1), one stream per output; alpha broadcast over the shape's leading dims."""
@@ -365,3 +402,5 @@ def build_all(rec, emit):
     emit("StatelessRandomGammaV3")
     _binomial(rec)
     emit("StatelessRandomBinomial")
+    _param_truncated_normal(rec)
+    emit("StatelessParameterizedTruncatedNormal")
