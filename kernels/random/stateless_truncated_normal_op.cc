@@ -1,14 +1,15 @@
 // StatelessParameterizedTruncatedNormal(shape, seed, means, stddevs, minvals, maxvals) on the CPU,
-// float and double, bit for bit TensorFlow 2.21's for outputs TensorFlow draws in one piece (its
-// CPU kernel splits larger outputs over its threads, each from its own offset of the stream, so
-// a result of some hundreds of elements or more depends on the thread count). The four parameters
-// broadcast to a batch shape that `shape` must end with; output element [s..., b] is a normal of
-// mean[b] and stddev[b] truncated to [minval[b], maxval[b]], drawn in output order (batch-major)
-// from one Philox stream of the seed (stateless_keys.h) by TensorFlow's three samplers, in T:
-// normal rejection when the bounds hold the mean and one lies 1.3 deviations or more from it,
-// uniform rejection on [lo, hi] when the interval is narrower than TensorFlow's cutoff, else
-// exponential rejection from the nearer bound (bounds mirrored first when the upper one is below
-// the mean or the lower one is -inf). Each batch starts on a fresh Philox block.
+// half, float and double (half computed step by step in float, each result rounded to half, as
+// Eigen's half arithmetic does), bit for bit TensorFlow 2.21's for outputs TensorFlow draws in one
+// piece (its CPU kernel splits larger outputs over its threads, each from its own offset of the
+// stream, so a result of some hundreds of elements or more depends on the thread count). The four
+// parameters broadcast to a batch shape that `shape` must end with; output element [s..., b] is a
+// normal of mean[b] and stddev[b] truncated to [minval[b], maxval[b]], drawn in output order
+// (batch-major) from one Philox stream of the seed (stateless_keys.h) by TensorFlow's three
+// samplers, in T: normal rejection when the bounds hold the mean and one lies 1.3 deviations or
+// more from it, uniform rejection on [lo, hi] when the interval is narrower than TensorFlow's
+// cutoff, else exponential rejection from the nearer bound (bounds mirrored first when the upper
+// one is below the mean or the lower one is -inf). Each batch starts on a fresh Philox block.
 // Errors are TensorFlow's texts: "seed must have shape [2], not [3]", "means, stddevs, minvals,
 // maxvals must have compatible batch dimensions: [2] vs. [3] vs. [] vs. []", random_op_util.h's
 // shape errors, "Shape passed in must end with broadcasted shape.", InvalidArgument "Invalid
@@ -39,11 +40,38 @@ namespace {
 
 constexpr int kMaxIterations = 1000;
 
+// half arithmetic as TensorFlow's Eigen::half does it: each operation in float, rounded to half.
+struct Half {
+  float v;
+  Half() : v(0) {}
+  explicit Half(float f) : v(static_cast<float>(half(f))) {}
+  explicit Half(half h) : v(static_cast<float>(h)) {}
+  friend Half operator+(Half a, Half b) { return Half(a.v + b.v); }
+  friend Half operator-(Half a, Half b) { return Half(a.v - b.v); }
+  friend Half operator*(Half a, Half b) { return Half(a.v * b.v); }
+  friend Half operator/(Half a, Half b) { return Half(a.v / b.v); }
+  Half operator-() const { return Half(-v); }
+  friend bool operator<(Half a, Half b) { return a.v < b.v; }
+  friend bool operator>(Half a, Half b) { return a.v > b.v; }
+  friend bool operator<=(Half a, Half b) { return a.v <= b.v; }
+  friend bool operator>=(Half a, Half b) { return a.v >= b.v; }
+};
+Half sqrt(Half a) { return Half(std::sqrt(a.v)); }
+Half exp(Half a) { return Half(std::exp(a.v)); }
+Half log(Half a) { return Half(std::log(a.v)); }
+bool isfinite(Half a) { return std::isfinite(a.v); }
+bool isinf(Half a) { return std::isinf(a.v); }
+using std::exp;
+using std::isfinite;
+using std::isinf;
+using std::log;
+using std::sqrt;
+
 // One Philox block as TensorFlow's UniformDistribution / NormalDistribution give it: four floats
 // or two doubles.
 template <typename T>
 struct Block {
-  static constexpr int kSize = std::is_same_v<T, float> ? 4 : 2;
+  static constexpr int kSize = std::is_same_v<T, double> ? 2 : 4;
   std::array<T, kSize> v;
 };
 
@@ -53,6 +81,8 @@ Block<T> Uniform(PhiloxRandom& gen) {
   Block<T> b;
   if constexpr (std::is_same_v<T, float>) {
     for (int i = 0; i < 4; ++i) b.v[i] = random::Uint32ToFloat(s[i]);
+  } else if constexpr (std::is_same_v<T, Half>) {
+    for (int i = 0; i < 4; ++i) b.v[i] = Half(random::Uint16ToHalf(static_cast<uint16_t>(s[i])));
   } else {
     b.v[0] = random::Uint64ToDouble(s[0], s[1]);
     b.v[1] = random::Uint64ToDouble(s[2], s[3]);
@@ -67,6 +97,11 @@ Block<T> Normal(PhiloxRandom& gen) {
   if constexpr (std::is_same_v<T, float>) {
     random::BoxMullerFloat(s[0], s[1], &b.v[0], &b.v[1]);
     random::BoxMullerFloat(s[2], s[3], &b.v[2], &b.v[3]);
+  } else if constexpr (std::is_same_v<T, Half>) {
+    float f[4];
+    random::BoxMullerFloat(s[0], s[1], &f[0], &f[1]);
+    random::BoxMullerFloat(s[2], s[3], &f[2], &f[3]);
+    for (int i = 0; i < 4; ++i) b.v[i] = Half(f[i]);
   } else {
     random::BoxMullerDouble(s[0], s[1], s[2], s[3], &b.v[0], &b.v[1]);
   }
@@ -77,18 +112,18 @@ Block<T> Normal(PhiloxRandom& gen) {
 template <typename T>
 absl::Status SampleBatch(T mean, T stddev, T minval, T maxval, int64_t count, int64_t stride,
                          PhiloxRandom& gen, T* out) {
-  if (!(stddev > T(0) && minval < maxval && (std::isfinite(minval) || std::isfinite(maxval)))) {
+  if (!(stddev > T(0) && minval < maxval && (isfinite(minval) || isfinite(maxval)))) {
     return absl::InvalidArgumentError("Invalid parameters");
   }
-  if ((std::isinf(minval) && minval < T(0)) || maxval < mean) {
+  if ((isinf(minval) && minval < T(0)) || maxval < mean) {
     std::swap(minval, maxval);
     stddev = -stddev;
   }
   const T norm_min = (minval - mean) / stddev;
   const T norm_max = (maxval - mean) / stddev;
-  const T sqrt_factor = std::sqrt((norm_min * norm_min) + T(4));
-  const T cutoff = T(2) * std::exp(T(0.5) + (norm_min * (norm_min - sqrt_factor)) / T(4)) /
-                   (norm_min + sqrt_factor);
+  const T sqrt_factor = sqrt((norm_min * norm_min) + T(4));
+  const T cutoff =
+      T(2) * exp(T(0.5) + (norm_min * (norm_min - sqrt_factor)) / T(4)) / (norm_min + sqrt_factor);
   const T diff = norm_max - norm_min;
   const T kInside = T(1.3);
   int64_t s = 0;
@@ -118,7 +153,7 @@ absl::Status SampleBatch(T mean, T stddev, T minval, T maxval, int64_t count, in
       }
       const Block<T> u = Uniform<T>(gen);
       for (int i = 0; i < Block<T>::kSize; ++i) {
-        const bool accept = u.v[i] <= std::exp(g[i]);
+        const bool accept = u.v[i] <= exp(g[i]);
         if (accept || iterations + 1 >= kMaxIterations) {
           if (!accept) {
             return absl::InternalError(
@@ -133,13 +168,13 @@ absl::Status SampleBatch(T mean, T stddev, T minval, T maxval, int64_t count, in
       }
     }
   } else {
-    const T alpha = (norm_min + std::sqrt((norm_min * norm_min) + T(4))) / T(2);
+    const T alpha = (norm_min + sqrt((norm_min * norm_min) + T(4))) / T(2);
     while (s < count) {
       const Block<T> r = Uniform<T>(gen);
       for (int i = 0; i < Block<T>::kSize; i += 2) {  // pairs: z from one value, u the next
-        const T z = -std::log(r.v[i]) / alpha + norm_min;
+        const T z = -log(r.v[i]) / alpha + norm_min;
         const T x = norm_min < alpha ? alpha - z : norm_min - alpha;
-        const T g = std::exp(-x * x / T(2));
+        const T g = exp(-x * x / T(2));
         const T u = r.v[i + 1];
         const bool accept = u <= g && z < norm_max;
         if (accept || iterations + 1 >= kMaxIterations) {
@@ -202,6 +237,18 @@ class StatelessParameterizedTruncatedNormalOp final : public OpKernel {
     };
     const stateless::KeyCounter kc = stateless::KeyCounterFromSeed(ctx.input(1));
     PhiloxRandom gen(kc.counter, kc.key);
+    if (out->dtype() == DT_HALF) {
+      std::vector<Half> y(out->NumElements());
+      for (int64_t b = 0; b < num_batches; ++b) {
+        Half v[4];
+        for (int k = 0; k < 4; ++k) v[k] = Half(params[k]->flat<half>()[offset(b, strides[k])]);
+        RILL_RETURN_IF_ERROR(
+            SampleBatch<Half>(v[0], v[1], v[2], v[3], per_batch, num_batches, gen, y.data() + b));
+      }
+      half* dst = out->flat<half>().data();
+      for (size_t i = 0; i < y.size(); ++i) dst[i] = half(y[i].v);
+      return absl::OkStatus();
+    }
     return VisitKernelTypes<float, double>(*this, out->dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
       T* y = out->flat<T>().data();
@@ -218,7 +265,7 @@ class StatelessParameterizedTruncatedNormalOp final : public OpKernel {
 
 REGISTER_KERNEL(KernelDefBuilder("StatelessParameterizedTruncatedNormal")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("dtype", DataTypesOf<float, double>())
+                    .TypeConstraint("dtype", DataTypesOf<half, float, double>())
                     .HostMemory("shape")
                     .HostMemory("seed")
                     .HostMemory("means")

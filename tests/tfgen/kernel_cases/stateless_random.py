@@ -293,7 +293,7 @@ def _binomial(rec):
 
 
 def _param_truncated_normal(rec):
-    """StatelessParameterizedTruncatedNormal (float and double; Rill does not register half):
+    """StatelessParameterizedTruncatedNormal (half, float and double):
     each of TensorFlow's three samplers (normal rejection, uniform rejection on a narrow interval,
     exponential rejection from a far bound), mirrored bounds, one-sided infinite bounds, the four
     parameters broadcast, small outputs (TensorFlow draws them in one piece), its error texts."""
@@ -326,7 +326,7 @@ def _param_truncated_normal(rec):
         c("seed_shape_error", [2], 0.0, 1.0, -1.0, 1.0, [1, 2, 3], error="INVALID_ARGUMENT",
           phrases=["seed must have shape [2], not [3]"])
 
-    rec.for_dtypes("StatelessParameterizedTruncatedNormal", ["float32", "float64"], gen)
+    rec.for_dtypes("StatelessParameterizedTruncatedNormal", ["float32", "float64", "half"], gen)
 
 
 def _gamma(rec):
