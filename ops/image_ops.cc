@@ -246,6 +246,17 @@ REGISTER_OP("HSVToRGB")
     .Attr("T: {half, bfloat16, float, double} = float")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The first tf.image.adjust_contrast (TensorFlow deprecates it at GraphDef version 2): float out,
+// clamped to [min_value, max_value].
+REGISTER_OP("AdjustContrast")
+    .Input("images: T")
+    .Input("contrast_factor: float")
+    .Input("min_value: float")
+    .Input("max_value: float")
+    .Output("output: float")
+    .Attr("T: {uint8, int8, int16, int32, int64, float, double}")
+    .SetShapeFn(shape_fns::Unchanged);
+
 REGISTER_OP("AdjustContrastv2")
     .Input("images: T")
     .Input("contrast_factor: float")

@@ -126,6 +126,17 @@ std::vector<Output> CombinedNonMaxSuppression(
                      .Finalize());
 }
 
+Output AdjustContrast(const Scope& scope, const Input& images, const Input& contrast_factor,
+                      const Input& min_value, const Input& max_value) {
+  return OpBuilder(scope, "AdjustContrast")
+      .Input(images)
+      .Input(contrast_factor)
+      .Input(min_value)
+      .Input(max_value)
+      .Finalize()
+      .output(0);
+}
+
 Output DrawBoundingBoxes(const Scope& scope, const Input& images, const Input& boxes) {
   return OpBuilder(scope, "DrawBoundingBoxes").Input(images).Input(boxes).Finalize().output(0);
 }

@@ -51,6 +51,9 @@ std::vector<Output> CombinedNonMaxSuppression(
 Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
                      const Input& box_ind, const Input& crop_size,
                      absl::string_view method = "bilinear", float extrapolation_value = 0.0f);
+// The first adjust_contrast: float (x - mean) * contrast_factor + mean, clamped.
+Output AdjustContrast(const Scope& scope, const Input& images, const Input& contrast_factor,
+                      const Input& min_value, const Input& max_value);
 // Box outlines drawn on NHWC images (colors: V2's [n, >= depth] table; none for the default).
 Output DrawBoundingBoxes(const Scope& scope, const Input& images, const Input& boxes);
 Output DrawBoundingBoxesV2(const Scope& scope, const Input& images, const Input& boxes,

@@ -1054,7 +1054,7 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "QuantizedConv2D", "QuantizedMatMul", "QuantizedBiasAdd", "QuantizedMaxPool",
       "QuantizedAvgPool", "QuantizedConcat", "DrawBoundingBoxes", "DrawBoundingBoxesV2", "Eig",
       "MatrixLogarithm", "RandomGammaGrad", "StatelessRandomBinomial", "UnicodeScript",
-      "StatelessParameterizedTruncatedNormal"};
+      "StatelessParameterizedTruncatedNormal", "AdjustContrast"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))

@@ -8,7 +8,8 @@ diagonals LEFT_LEFT), and ops older graphs and the grappler's inputs carry: Accu
 ConjugateTranspose of real values, GuaranteeConst and DeepCopy, the layout-rewrite helpers
 DataFormatDimMap / DataFormatVecPermute, InplaceAdd / Sub / Update and ListDiff, and
 NonMaxSuppression (iou_threshold an attr, as TF1 detection graphs have it) and StringSplit
-(tf.compat.v1.string_split: any byte of the delimiter splits).
+(tf.compat.v1.string_split: any byte of the delimiter splits), and AdjustContrast (the first
+tf.image.adjust_contrast, deprecated at GraphDef version 2: its cases are at producer version 1).
 
 An op TensorFlow marks deprecated is refused in a graph of today's producer version, so those
 cases import a GraphDef of producer version 6 (what a 2016 graph has) into the case's graph: a
@@ -24,13 +25,13 @@ OLD_PRODUCER = 6
 MATRIX_TYPES = ["float32", "float64", "half", "int32", "int64", "uint8", "int8", "int16", "bool"]
 
 
-def old_graph_op(op, inputs, attrs, num_outputs=1):
-    """Node `out` of `op` in an imported GraphDef of producer version OLD_PRODUCER.
+def old_graph_op(op, inputs, attrs, num_outputs=1, producer=OLD_PRODUCER):
+    """Node `out` of `op` in an imported GraphDef of producer version `producer`.
 
     inputs: [(name, value)], each a Placeholder fed `value`; attrs: {name: value} with values
     tf.DType, bool, int or float. Returns out's first `num_outputs` outputs."""
     gd = graph_pb2.GraphDef()
-    gd.versions.producer = OLD_PRODUCER
+    gd.versions.producer = producer
     values = []
     for name, value in inputs:
         value = np.asarray(value)
@@ -485,6 +486,33 @@ def string_split_v1(rec):
           phrases=["delimiter must be a scalar, got shape: [1]"])
     rec.for_dtypes(op, ["string"], gen)
 
+def adjust_contrast_v1(rec):
+    """AdjustContrast: per image and channel (x - mean) * factor + mean in float, clamped to
+    [min_value, max_value]; every input dtype, a batch of 3-D images, factors above and below 1,
+    empty images, TensorFlow's error texts."""
+    def gen(dt):
+        def c(what, x, factor=2.0, lo=-50.0, hi=50.0, error=None, phrases=()):
+            f32 = np.float32
+            rec.case("AdjustContrast", dt, what, lambda: old_graph_op(
+                "AdjustContrast", [("images", arr(x, dt)), ("contrast_factor", f32(factor)),
+                                   ("min_value", np.asarray(lo, f32)),
+                                   ("max_value", np.asarray(hi, f32))],
+                {"T": _tdt(dt)}, producer=1), rtol=1e-6, atol=1e-5, error=error,
+                phrases=phrases)
+        x = rand(dt, [2, 4, 5, 3], "ac" + dt, "small")
+        c("batch", x)
+        c("lower_contrast", x, 0.25)
+        c("clamped", x, 3.0, -1.5, 2.0)
+        c("one_image", x[0])
+        c("empty", x[:, :0])
+        c("rank_error", x[0, 0], error="INVALID_ARGUMENT",
+          phrases=["input must be at least 3-D, got shape[5,3]"])
+        c("factor_rank_error", x, [2.0], error="INVALID_ARGUMENT",
+          phrases=["contrast_factor must be scalar: [1]"])
+    rec.for_dtypes("AdjustContrast", ["uint8", "int8", "int16", "int32", "int64", "float32",
+                                      "float64"], gen)
+
+
 def build_all(rec, emit):
     batch_matrix_diag_ops(rec)
     for op in ["BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixSetDiag",
@@ -523,3 +551,5 @@ def build_all(rec, emit):
     emit("NonMaxSuppression")
     string_split_v1(rec)
     emit("StringSplit")
+    adjust_contrast_v1(rec)
+    emit("AdjustContrast")
