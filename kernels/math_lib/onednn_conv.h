@@ -5,7 +5,7 @@
 // four kernels and Conv3D use it for float (depthwise as a grouped convolution); their other dtypes
 // keep their own paths (im2col + Gemm, kernels/math_lib/gemm.h; a direct loop for depthwise), and
 // the backprops do not use it. A convolution with few output pixels and a large constant filter
-// (at most 28 pixels, 1 MiB of weights; ResNet50's last stage at batch 1) runs as one streaming
+// (at most 56 pixels, 1 MiB of weights; ResNet50's last stage at batch 1) runs as one streaming
 // pass over the filter instead of oneDNN's primitive where the CPU has AVX-512
 // (kernels/math_lib/small_map_conv.h).
 //

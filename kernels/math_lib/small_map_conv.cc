@@ -64,7 +64,7 @@ template <int... I>
 constexpr std::array<BlockFn, sizeof...(I)> MakeBlocks(std::integer_sequence<int, I...>) {
   return {&Block<I + 1>...};
 }
-constexpr auto kBlocks = MakeBlocks(std::make_integer_sequence<int, kSmallMapMaxPixels>());
+constexpr auto kBlocks = MakeBlocks(std::make_integer_sequence<int, kSmallMapBlockPixels>());
 #endif  // RILL_SIMD_CLONES
 
 }  // namespace
@@ -126,14 +126,20 @@ void SmallMapConv2D(const SmallMapConvGeometry& g, int threads, const float* inp
     a = windows.data();
   }
   const int64_t groups = (g.out_c + 15) / 16;
-  const BlockFn block = kBlocks[pixels - 1];
+  // Pixels in near-equal blocks of at most kSmallMapBlockPixels, one register each: the first
+  // block streams a group's filter from memory, the others read it again from the L2.
+  const int64_t row_blocks = (pixels + kSmallMapBlockPixels - 1) / kSmallMapBlockPixels;
   auto run = [&](int64_t begin, int64_t end) {
     for (int64_t j = begin; j < end; ++j) {
       const int64_t c0 = j * 16;
       const int64_t lanes = std::min<int64_t>(16, g.out_c - c0);
       const __mmask16 mask = static_cast<__mmask16>((1u << lanes) - 1);
-      block(a, lda, packed_filter + j * 16 * k_total, k_total,
-            bias != nullptr ? bias + c0 : nullptr, add_to_output, mask, output + c0, g.out_c);
+      for (int64_t r = 0; r < row_blocks; ++r) {
+        const int64_t m0 = pixels * r / row_blocks, m1 = pixels * (r + 1) / row_blocks;
+        kBlocks[m1 - m0 - 1](a + m0 * lda, lda, packed_filter + j * 16 * k_total, k_total,
+                             bias != nullptr ? bias + c0 : nullptr, add_to_output, mask,
+                             output + m0 * g.out_c + c0, g.out_c);
+      }
     }
   };
   // Equal runs of channel groups, one per thread: each thread streams its own part of the filter.

@@ -14,7 +14,8 @@
 // matrix (im2col; a 1x1 stride-1 input whose rows do not alias in the L1 is read in place); each
 // group of 16 output channels (the filter packed by oneDNN in its Ohwi16o layout, [out_c / 16]
 // [k_h][k_w][in_c][16], zeros past out_c) is one AVX-512 register per output pixel, accumulated
-// over the window in order with fused multiply-adds, the filter prefetched ahead. Groups of
+// over the window in order with fused multiply-adds, the filter prefetched ahead; up to 28 pixels
+// at a time, and a second block of pixels reads the group's filter again from the L2. Groups of
 // channels are split over the intra-op threads. Thread-safe.
 #ifndef RILL_KERNELS_MATH_LIB_SMALL_MAP_CONV_H_
 #define RILL_KERNELS_MATH_LIB_SMALL_MAP_CONV_H_
@@ -31,9 +32,12 @@ struct SmallMapConvGeometry {
   int64_t pad_top = 0, pad_left = 0;
 };
 
-// At most this many output pixels (batch * out_h * out_w): each is one accumulator register, and
-// the filter is then read exactly once.
-inline constexpr int64_t kSmallMapMaxPixels = 28;
+// Output pixels (batch * out_h * out_w) summed together, one accumulator register each: up to
+// this many, the filter is read from memory once.
+inline constexpr int64_t kSmallMapBlockPixels = 28;
+// At most this many output pixels: two blocks, the second reading each group's filter from the L2
+// (a 7x7 map, ResNet50's last stage at 224x224).
+inline constexpr int64_t kSmallMapMaxPixels = 2 * kSmallMapBlockPixels;
 // At least this many weights (1 MiB of floats): below it the filter stays in the L2 and oneDNN's
 // kernels are as fast.
 inline constexpr int64_t kSmallMapMinWeights = int64_t{1} << 18;

@@ -1,8 +1,9 @@
 // SmallMapConv2D against a direct convolution loop, exactly: inputs are small integers and filter
 // weights multiples of 1/4, so every partial sum is exact in float and any order of summation
 // gives the same bits. Covers im2col with padding (SAME 3x3, asymmetric 1x7), strides, dilations,
-// batches, a 1x1 input read in place, channel counts that are not a multiple of 16, the bias, the
-// residual sum into the output, 1 and 2 threads, and where SmallMapConvApplies draws its lines.
+// batches, one and two blocks of pixels, a 1x1 input read in place, channel counts that are not a
+// multiple of 16, the bias, the residual sum into the output, 1 and 2 threads, and where
+// SmallMapConvApplies draws its lines.
 #include "kernels/math_lib/small_map_conv.h"
 
 #include <cstdint>
@@ -100,6 +101,10 @@ TEST(SmallMapConvTest, MatchesADirectConvolutionExactly) {
       {"one_by_seven", Geometry(1, 3, 3, 384, 1, 7, 200, 1, 1, 0, 3, 3, 3)},
       // Dilation 2, padding 2 before, VALID-like truncation after; 28 pixels (4 x 7).
       {"dilated", Geometry(1, 4, 7, 160, 3, 3, 200, 1, 2, 2, 2, 4, 7)},
+      // 49 pixels (7x7 SAME 3x3): two blocks of 24 and 25.
+      {"two_blocks", Geometry(1, 7, 7, 128, 3, 3, 232, 1, 1, 1, 1, 7, 7)},
+      // 56 pixels over a batch of 2 (1x1 stride 1 on 4x7, 512 channels: windows copied).
+      {"two_blocks_batch", Geometry(2, 4, 7, 512, 1, 1, 520, 1, 1, 0, 0, 4, 7)},
       // A single output pixel.
       {"one_pixel", Geometry(1, 1, 1, 1024, 1, 1, 300, 1, 1, 0, 0, 1, 1)},
   };
@@ -137,11 +142,11 @@ TEST(SmallMapConvTest, AppliesOnlyToFewPixelsAndLargeFilters) {
   }
   // 25 pixels, 2.36M weights.
   EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 5, 5, 512, 3, 3, 512, 1, 1, 1, 1, 5, 5)));
-  // 28 pixels applies, 30 does not.
-  EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 4, 7, 512, 1, 1, 512, 1, 1, 0, 0, 4, 7)));
-  EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 5, 6, 512, 1, 1, 512, 1, 1, 0, 0, 5, 6)));
-  // Batch counts: 2 x 4 x 4 = 32 pixels.
-  EXPECT_FALSE(SmallMapConvApplies(Geometry(2, 4, 4, 512, 1, 1, 512, 1, 1, 0, 0, 4, 4)));
+  // 56 pixels applies, 57 does not.
+  EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 7, 8, 512, 1, 1, 512, 1, 1, 0, 0, 7, 8)));
+  EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 3, 19, 512, 1, 1, 512, 1, 1, 0, 0, 3, 19)));
+  // Batch counts: 2 x 6 x 5 = 60 pixels.
+  EXPECT_FALSE(SmallMapConvApplies(Geometry(2, 6, 5, 512, 1, 1, 512, 1, 1, 0, 0, 6, 5)));
   // Exactly kSmallMapMinWeights weights applies, one channel fewer does not.
   EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 5, 5, 512, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 5, 5, 511, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
