@@ -4,9 +4,14 @@
 // undefined, so it is spelled out); narrower integers wrap; anything -> bool is `!= 0`;
 // half/bfloat16 go through float; complex -> real or bool keeps the real part. A quantized dtype
 // (qint8, quint8, qint16, quint16, qint32) casts as the integer it holds, both ways, as
-// TensorFlow's does: float 300.7 -> qint8 is 44, quint8 200 -> float is 200.
+// TensorFlow's does: float 300.7 -> qint8 is 44, quint8 200 -> float is 200. With `Truncate`
+// set, a float or double cast to a narrower floating type (but double -> bfloat16) has the
+// mantissa bits that type cannot hold cleared first (NaN kept), so it rounds toward zero:
+// TensorFlow's float 1.00415 -> bfloat16 is 1.0 rather than 1.0078125.
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -44,6 +49,36 @@ I FloatToInt(double x) {
   }
 }
 
+template <typename T>
+constexpr int kMantissaBits = std::is_same_v<T, double>  ? 52
+                              : std::is_same_v<T, float> ? 23
+                              : std::is_same_v<T, half>  ? 10
+                                                         : 7;  // bfloat16
+
+template <typename T>
+constexpr bool kIsFloating = std::is_floating_point_v<T> || kIsLowPrecision<T>;
+
+// `v` with the mantissa bits Dst cannot hold cleared, for a cast with Truncate set: TensorFlow
+// does so for float -> half and bfloat16, double -> half and float, complex128 -> complex64 (each
+// part), and not for double -> bfloat16. Other values (integers, NaN, other pairs) unchanged.
+template <typename Dst, typename Src>
+Src ClearUnheldBits(Src v) {
+  if constexpr (std::is_same_v<Src, std::complex<double>> &&
+                std::is_same_v<Dst, std::complex<float>>) {
+    return Src(ClearUnheldBits<float>(v.real()), ClearUnheldBits<float>(v.imag()));
+  } else if constexpr (std::is_floating_point_v<Src> && kIsFloating<Dst> &&
+                       kMantissaBits<Dst> < kMantissaBits<Src> &&
+                       !(std::is_same_v<Src, double> && std::is_same_v<Dst, bfloat16>)) {
+    if (std::isnan(v)) return v;
+    using Bits = std::conditional_t<sizeof(Src) == 8, uint64_t, uint32_t>;
+    Bits bits;
+    std::memcpy(&bits, &v, sizeof(bits));
+    bits &= ~((Bits{1} << (kMantissaBits<Src> - kMantissaBits<Dst>)) - 1);
+    std::memcpy(&v, &bits, sizeof(bits));
+  }
+  return v;
+}
+
 template <typename Dst, typename Src>
 Dst CastValue(const Src& v) {
   if constexpr (std::is_same_v<Dst, Src>) {
@@ -74,7 +109,9 @@ Dst CastValue(const Src& v) {
 
 class CastOp final : public OpKernel {
  public:
-  explicit CastOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit CastOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    if (ctx.def().attr().count("Truncate") > 0) ctx.SetStatus(ctx.GetAttr("Truncate", &truncate_));
+  }
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
     if (x.dtype() == output_type(0)) {
@@ -94,7 +131,13 @@ class CastOp final : public OpKernel {
           const Src* in = static_cast<const Src*>(x.raw_data());
           Dst* out = static_cast<Dst*>(y->raw_data());
           ctx.ParallelFor(x.NumElements(), 2, [&](int64_t begin, int64_t end) {
-            for (int64_t i = begin; i < end; ++i) out[i] = CastValue<Dst, Src>(in[i]);
+            if (truncate_) {
+              for (int64_t i = begin; i < end; ++i) {
+                out[i] = CastValue<Dst, Src>(ClearUnheldBits<Dst>(in[i]));
+              }
+            } else {
+              for (int64_t i = begin; i < end; ++i) out[i] = CastValue<Dst, Src>(in[i]);
+            }
           });
           return absl::OkStatus();
         }
@@ -102,12 +145,15 @@ class CastOp final : public OpKernel {
     });
   }
   bool IsExpensive() const override { return false; }
+
+ private:
+  bool truncate_ = false;
 };
 
 const std::vector<DataType>& CastTypes() {
-  static const auto* types = new std::vector<DataType>(
-      WithQuantizedTypes({DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
-                          DT_UINT8, DT_BOOL, DT_COMPLEX64, DT_COMPLEX128}));
+  static const auto* types = new std::vector<DataType>(WithQuantizedTypes(
+      {DT_HALF, DT_BFLOAT16, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8,
+       DT_UINT16, DT_UINT32, DT_UINT64, DT_BOOL, DT_COMPLEX64, DT_COMPLEX128}));
   return *types;
 }
 

@@ -7,9 +7,9 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<std::vector<Tensor>> Cast(const Tensor& x, DataType dst) {
+absl::StatusOr<std::vector<Tensor>> Cast(const Tensor& x, DataType dst, bool truncate = false) {
   OpTester t("Cast");
-  t.Attr("SrcT", x.dtype()).Attr("DstT", dst).Input(x);
+  t.Attr("SrcT", x.dtype()).Attr("DstT", dst).Attr("Truncate", truncate).Input(x);
   return t.Run();
 }
 
@@ -47,6 +47,46 @@ TEST(CastOpTest, HalfRoundsToNearest) {
   RILL_ASSERT_OK_AND_ASSIGN(
       auto out, Cast(Tensor::FromVector<double>({1.0 / 3.0}, TensorShape({1})), DT_HALF));
   EXPECT_EQ(static_cast<float>(out[0].flat<half>()[0]), 0.333251953125f);
+}
+
+// TensorFlow 2.21's results for the unsigned and bfloat16 dtypes.
+TEST(CastOpTest, WideUnsignedIntegersWrapAndConvertExactly) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Cast(Tensor::FromVector<int64_t>({-1, 70000, 4294967296 + 5}, TensorShape({3})), DT_UINT32));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<uint32_t>({4294967295u, 70000u, 5u}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Cast(Tensor::FromVector<uint64_t>(
+                                          {18446744073709551615ull, 16777217ull}, TensorShape({2})),
+                                      DT_FLOAT));
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<float>({18446744073709551616.f, 16777216.f}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Cast(Tensor::FromVector<float>({65535.9f, 1.7f, 0.f}, TensorShape({3})), DT_UINT16));
+  ExpectTensorEqual(out[0], Tensor::FromVector<uint16_t>({65535, 1, 0}, TensorShape({3})));
+}
+
+TEST(CastOpTest, BFloat16RoundsToNearestUnlessTruncated) {
+  // 1 + 2^-8 + 2^-12 lies above the midpoint between bfloat16's 1 and 1 + 2^-7.
+  const Tensor x = Tensor::FromVector<float>({1.0f + 0x1p-8f + 0x1p-12f, -3.3f}, TensorShape({2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Cast(x, DT_BFLOAT16));
+  EXPECT_EQ(static_cast<float>(out[0].flat<bfloat16>()[0]), 1.0078125f);
+  EXPECT_EQ(static_cast<float>(out[0].flat<bfloat16>()[1]), -3.296875f);
+  RILL_ASSERT_OK_AND_ASSIGN(out, Cast(x, DT_BFLOAT16, /*truncate=*/true));
+  EXPECT_EQ(static_cast<float>(out[0].flat<bfloat16>()[0]), 1.0f);
+  EXPECT_EQ(static_cast<float>(out[0].flat<bfloat16>()[1]), -3.296875f);
+  // TensorFlow does not truncate double -> bfloat16.
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Cast(Tensor::FromVector<double>({1.0 + 0x1p-8 + 0x1p-12}, TensorShape({1})), DT_BFLOAT16,
+                /*truncate=*/true));
+  EXPECT_EQ(static_cast<float>(out[0].flat<bfloat16>()[0]), 1.0078125f);
+  RILL_ASSERT_OK_AND_ASSIGN(out, Cast(x, DT_HALF, /*truncate=*/true));
+  EXPECT_EQ(static_cast<float>(out[0].flat<half>()[1]), -3.298828125f);
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Cast(Tensor::FromVector<bfloat16>({bfloat16(2.5f), bfloat16(-7.0f)}, TensorShape({2})),
+                DT_UINT64));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<uint64_t>({2, 18446744073709551609ull}, TensorShape({2})));
 }
 
 }  // namespace

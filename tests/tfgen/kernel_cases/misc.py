@@ -80,8 +80,19 @@ def select(rec, op, dtypes=ALL):
     rec.for_dtypes(op, dtypes, gen)
 
 
+# Cast's dtypes beyond ALL (TensorFlow's CPU kernel casts between every pair of these, ALL,
+# COMPLEX and QUANTIZED).
+CAST_EXTRA = ["uint16", "uint32", "uint64", "bfloat16"]
+
+
+def _cast_floating(dt):
+    return is_float(dt) or dt == "bfloat16"
+
+
 def _cast_values(src, dst):
     """In-range values for a src -> dst cast (out-of-range float -> int is undefined in C++)."""
+    if src in CAST_EXTRA or dst in CAST_EXTRA:
+        return _cast_extra_values(src, dst)
     if src == "bool":
         return [True, False, True]
     if is_float(src):
@@ -116,6 +127,42 @@ def _cast_values(src, dst):
     return vals
 
 
+def _cast_extra_values(src, dst):
+    """_cast_values for a pair with a CAST_EXTRA dtype: floating values kept only where they are
+    in the destination's range once held in `src` (TensorFlow's float -> uint32 of a NaN or an
+    out-of-range value depends on the element's place in its vector loop)."""
+    if src == "bool":
+        return [True, False, True]
+    if not _cast_floating(src):
+        info = np.iinfo(NP[src])
+        vals = [0, 1, 7, info.max, info.min, info.max - 1, 100, 255, 256]
+        if info.min < 0:
+            vals += [-1, -7, -129 if info.min < -129 else -100]
+        if info.max > 70000:
+            vals += [70000, 16777217, 65519, 65520, 65535, 65536, 2 ** 31, 2 ** 31 + 129]
+        elif info.max > 300:
+            vals += [300, 2049, 32767, 32768]
+        if info.max > 2 ** 40:
+            vals += [2 ** 53 + 1, 2 ** 62 + 2 ** 39 + 1]
+        return [v for v in vals if info.min <= v <= info.max]
+    vals = [0.0, 0.5, 1.7, 2.5, 100.9, 254.9, 0.2, 255.0, -0.5, 1.0 / 3.0, 1.00415, -3.3]
+    if dst == "bool":
+        return vals + [-0.0, -2.0, np.nan, np.inf, 1e-3]
+    if _cast_floating(dst):
+        vals += [-1.7, -100.9, np.nan, np.inf, -np.inf, 65504.0, -65520.0, 70000.0, 1e-8, 3e-5,
+                 1.0 + 2.0 ** -8 + 2.0 ** -12, 3.0e38]
+        if src == "float64":
+            vals += [1e39, -1e39, 1e-46, 0.1]
+        return vals
+    vals += [-1.7, -100.9, 126.5, 1000.25, 32766.5, 65534.9, 65535.0, 40000.5, 2147483520.0,
+             3e9, 4294967040.0, 1e18, 2.0 ** 62, 9.2e18]
+    info = np.iinfo(NP[dst])
+    held = arr(vals, src).astype(np.float64)
+    return [v for v, h in zip(vals, held)
+            if np.isfinite(h) and (h >= 0 if info.min == 0 else h > info.min - 1)
+            and h < info.max + 1 and h < 2.0 ** 63]
+
+
 # Float -> int values outside the destination's range: C++ leaves the result undefined; these
 # cases record what TensorFlow's CPU kernel gives (checked stable across runs).
 CAST_OUT_OF_RANGE = [("float32", "int32"), ("float32", "int64"), ("float64", "int32"),
@@ -130,7 +177,7 @@ def cast(rec, dtypes=ALL):
             rec.case(op, src, what, lambda: tf.raw_ops.Cast(x=ph("x", x, src),
                                                             DstT=tf_dtype(dst), name="out"),
                      error=error, phrases=phrases)
-        for dst in dtypes:
+        for dst in dtypes + (CAST_EXTRA if dtypes is ALL else []):
             c("to_" + dst, arr(_cast_values(src, dst), src), dst)
         c("zero_size_to_int32", rand(src, [0, 3], "z"), "int32")
         c("scalar_to_float32", arr(_cast_values(src, "float32")[1], src), "float32")
@@ -150,6 +197,33 @@ def cast(rec, dtypes=ALL):
     if dtypes is not ALL:
         return
 
+    def gen_extra(src):
+        c = (lambda what, x, dst, truncate=False: rec.case(
+            op, src, what, lambda: tf.raw_ops.Cast(x=ph("x", x, src), DstT=tf_dtype(dst),
+                                                   Truncate=truncate, name="out")))
+        for dst in ALL + CAST_EXTRA:
+            if dst != src:
+                c("to_" + dst, arr(_cast_values(src, dst), src), dst)
+        c("zero_size_to_int32", rand(src, [0, 3], "z"), "int32")
+        c("matrix_to_float32", rand(src, [2, 3], "Cast/%s/matrix" % src), "float32")
+        for q in QUANTIZED:
+            c("to_" + q, arr([0, 1, 7, 100, 127, 200], src), q)
+        if src == "bfloat16":
+            c("specials_to_float32", arr([np.nan, np.inf, -np.inf, -0.0, 3.0e38, 1e-40], src),
+              "float32")
+
+    rec.for_dtypes(op, CAST_EXTRA, gen_extra)
+
+    def gen_truncate(src):
+        # Truncate: a float or double cast to a narrower floating type rounds toward zero.
+        vals = arr([1.0 + 2.0 ** -8 + 2.0 ** -12, -3.3, 1.0 / 3.0, -2.0 / 3.0, 65519.0, 65520.0,
+                    np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-6, 3e-8, 3.0e38], src)
+        for dst in ["half", "bfloat16"] + (["float32"] if src == "float64" else []):
+            rec.case(op, src, "truncate_to_" + dst, lambda: tf.raw_ops.Cast(
+                x=ph("x", vals, src), DstT=tf_dtype(dst), Truncate=True, name="out"))
+
+    rec.for_dtypes(op, ["float32", "float64"], gen_truncate)
+
     def gen_quantized(src):
         # From the quantized dtypes: as from their integer dtypes, to every dtype and to each
         # other.
@@ -160,7 +234,7 @@ def cast(rec, dtypes=ALL):
         def c(what, x, dst):
             rec.case(op, src, what, lambda: tf.raw_ops.Cast(x=ph("x", x, src),
                                                             DstT=tf_dtype(dst), name="out"))
-        for dst in dtypes + QUANTIZED:
+        for dst in dtypes + QUANTIZED + CAST_EXTRA:
             if dst != src:
                 c("to_" + dst, vals, dst)
         c("zero_size_to_float32", qarr(np.zeros([0, 2], np.int64), src), "float32")

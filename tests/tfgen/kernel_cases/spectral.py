@@ -101,6 +101,15 @@ def cast(rec):
         for dst in ALL + COMPLEX:
             if dst != src:
                 c("to_" + dst, x, dst)
+        # The unsigned dtypes beyond uint8 get real parts in their range only.
+        for dst in ["uint16", "uint32", "uint64", "bfloat16"]:
+            c("to_" + dst, _cplx(np.abs(values), values[::-1], src) if dst != "bfloat16" else x,
+              dst)
+        if src == "complex128":  # Truncate: each part rounds toward zero
+            tv = [1.0 + 2.0 ** -24 + 2.0 ** -40, -1.0 / 3.0, np.nan, np.inf, 0.1]
+            rec.case(op, src, "truncate_to_complex64", lambda: tf.raw_ops.Cast(
+                x=ph("x", _cplx(tv, tv[::-1], src), src), DstT=tf.complex64, Truncate=True,
+                name="out"))
         c("imaginary_only_to_bool", _cplx([0.0, 0.0, 1.0], [0.0, 2.0, 0.0], src), "bool")
         c("specials_to_float64", _cplx(SPECIAL_RE, SPECIAL_IM, src), "float64")
         c("zero_size_to_int32", np.zeros([0, 3], src), "int32")
@@ -109,12 +118,12 @@ def cast(rec):
 
     def to_complex(src):
         for dst in COMPLEX:
-            x = arr([0, 1, 2, 3, 7, 100], src) if src == "bool" or src == "uint8" else arr(
+            x = arr([0, 1, 2, 3, 7, 100], src) if src == "bool" or src.startswith("uint") else arr(
                 [0, 1, -2, 3, -7, 100], src)
             rec.case(op, src, "to_" + dst, lambda: tf.raw_ops.Cast(
                 x=ph("x", x, src), DstT=tf_dtype(dst), name="out"))
 
-    rec.for_dtypes(op, ALL, to_complex)
+    rec.for_dtypes(op, ALL + ["uint16", "uint32", "uint64", "bfloat16"], to_complex)
 
 
 UNARY = [("Exp", "small"), ("Neg", "any"), ("Square", "any")]
