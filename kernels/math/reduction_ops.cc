@@ -312,9 +312,11 @@ std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
                       .TypeConstraint("Tidx", IndexTypes()),           \
                   ReductionOp<Reducer, __VA_ARGS__>)
 
-REGISTER_REDUCTION("Sum", SumReducer, RILL_REDUCE_TYPES);
+// Sum and Prod also take the wider unsigned integers (wrapping), as TensorFlow's CPU kernels do.
+#define RILL_SUM_PROD_TYPES RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t
+REGISTER_REDUCTION("Sum", SumReducer, RILL_SUM_PROD_TYPES);
 REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES);
-REGISTER_REDUCTION("Prod", ProdReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Prod", ProdReducer, RILL_SUM_PROD_TYPES);
 REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES);

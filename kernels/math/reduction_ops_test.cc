@@ -120,5 +120,22 @@ TEST(ReductionOpsTest, AnAxisGivenTwiceIsTensorFlowsError) {
   }
 }
 
+// The wider unsigned integers wrap, as TensorFlow 2.21's Sum and Prod do.
+TEST(ReductionOpsTest, UnsignedSumAndProdWrap) {
+  const Tensor x =
+      Tensor::FromVector<uint32_t>({4294967295u, 4294967295u, 3u, 2u}, TensorShape({2, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Sum", x, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<uint32_t>({4294967294u, 5u}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out,
+      Reduce("Prod",
+             Tensor::FromVector<uint64_t>({18446744073709551615ull, 3ull}, TensorShape({2})), {0}));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<uint64_t>({18446744073709551613ull}, TensorShape({})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Reduce("Sum", Tensor::FromVector<uint16_t>({65535, 2}, TensorShape({2})), {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<uint16_t>({1}, TensorShape({})));
+}
+
 }  // namespace
 }  // namespace rill

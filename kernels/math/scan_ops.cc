@@ -25,7 +25,8 @@
 namespace rill {
 namespace {
 
-#define RILL_SCAN_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+#define RILL_SCAN_TYPES \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 #define RILL_LOGSUMEXP_TYPES half, float, double
 

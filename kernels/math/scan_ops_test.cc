@@ -94,5 +94,13 @@ TEST(CumulativeLogsumexpOpTest, NaNElementsAreReadAsTensorFlowReadsThem) {
   expect(f[0], {1.6931472f, 1.6931472f, 1});
 }
 
+TEST(CumsumOpTest, UnsignedWraps) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Cumsum(Tensor::FromVector<uint64_t>({18446744073709551615ull, 2, 3}, TensorShape({3})), 0));
+  ExpectTensorEqual(
+      out[0], Tensor::FromVector<uint64_t>({18446744073709551615ull, 1, 4}, TensorShape({3})));
+}
+
 }  // namespace
 }  // namespace rill

@@ -3,9 +3,11 @@ CumulativeLogsumexp."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, arr, const, is_float, is_int, ph, rand, tf_dtype, tol
+from kernel_cases.core import ALL, NP, arr, const, is_float, is_int, ph, rand, tf_dtype, tol
 
 REDUCE = ["Sum", "Mean", "Max", "Min", "Prod"]
+# Sum, Prod, Cumsum and Cumprod also take these (TensorFlow's CPU kernels; they wrap).
+WIDE_UNSIGNED = ["uint16", "uint32", "uint64"]
 
 
 def _values(op, dt, shape, tag):
@@ -52,6 +54,9 @@ def reduce(rec, op, dtypes=ALL):
         if is_int(dt) and op in ("Sum", "Prod", "Mean", "EuclideanNorm"):
             # Sum and Prod wrap; Mean's sum does not (TF accumulates it wider).
             c("sum_overflows", arr([[100, 100, 100], [120, 120, 3], [1, 2, 3]], dt), 1)
+        if dt in WIDE_UNSIGNED:
+            top = int(np.iinfo(NP[dt]).max)
+            c("sum_overflows", arr([[top, top, 3], [top - 1, 2, 1], [1, 2, 3]], dt), 1)
         if is_int(dt) and op == "Mean" and dt != "uint8":
             c("negative_truncation", arr([[-7, 0, 0], [7, 0, 1], [-8, -1, 0]], dt), 1)
         if op in ("Sum", "Mean") and dt in ("float32", "float64"):
@@ -121,6 +126,9 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
                   exclusive=True)
         if is_int(dt) and op == "Cumprod":
             c("product_overflows", arr([100, 100, 100, 7, 120, 3], dt), 0)
+        if dt in WIDE_UNSIGNED:
+            top = int(np.iinfo(NP[dt]).max)
+            c("wraps", arr([top, 2, 3, top - 1, 70, 1], dt), 0)
         if dt in ("float32", "float64") and op != "Cumprod":
             c("large_1000", _values(op, dt, [1000], "large"), 0)
         c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
@@ -131,7 +139,7 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
 
 def build_all(rec, emit):
     for op in REDUCE:
-        reduce(rec, op)
+        reduce(rec, op, ALL + WIDE_UNSIGNED if op in ("Sum", "Prod") else ALL)
         emit(op)
     for op in ("ArgMax", "ArgMin"):
         arg_reduce(rec, op)
@@ -140,7 +148,7 @@ def build_all(rec, emit):
         reduce(rec, op)
         emit(op)
     for op in ("Cumsum", "Cumprod", "CumulativeLogsumexp"):
-        cumsum(rec, op)
+        cumsum(rec, op, ALL + WIDE_UNSIGNED if op != "CumulativeLogsumexp" else ALL)
         emit(op)
     reduce(rec, "EuclideanNorm")
     emit("EuclideanNorm")
