@@ -1,6 +1,6 @@
-// Bitwise elementwise kernels on the CPU for the integer types: BitwiseAnd, BitwiseOr, BitwiseXor,
-// LeftShift, RightShift (numpy broadcasting), Invert and PopulationCount (the set bits of each
-// element, as uint8). A shift amount outside [0, bits - 1] is
+// Bitwise elementwise kernels on the CPU for the integer types (all eight, as TensorFlow's):
+// BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift (numpy broadcasting), Invert and
+// PopulationCount (the set bits of each element, as uint8). A shift amount outside [0, bits - 1] is
 // clamped to that range, as TensorFlow does; LeftShift wraps (two's complement), RightShift is
 // arithmetic for signed types. No errors beyond "Incompatible shapes" and a missing dtype.
 #include <bitset>
@@ -62,7 +62,7 @@ struct InvertFunctor : CwiseFunctorBase {
   }
 };
 
-#define RILL_INTS int8_t, int16_t, int32_t, int64_t, uint8_t
+#define RILL_INTS int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 REGISTER_CWISE_CPU("BitwiseAnd", BinaryOp, BitwiseAndFunctor, RILL_INTS);
 REGISTER_CWISE_CPU("BitwiseOr", BinaryOp, BitwiseOrFunctor, RILL_INTS);

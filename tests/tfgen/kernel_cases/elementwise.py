@@ -24,6 +24,10 @@ BINARY = [
     ("LeftShift", "exact", "any"), ("RightShift", "exact", "any"),
 ]
 LOGICAL = {"LogicalAnd", "LogicalOr", "LogicalNot"}
+# The bitwise ops also take the wider unsigned integers (TensorFlow's CPU kernels).
+BITWISE = {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "Invert",
+           "PopulationCount"}
+WIDE_UNSIGNED = ["uint16", "uint32", "uint64"]
 # Ops with a case of subnormal operands and results (TensorFlow's kernels run with FTZ/DAZ: a
 # subnormal input reads as 0 and a subnormal result is 0).
 SUBNORMAL_OPS = ("Add", "AddV2", "Sub", "Mul")
@@ -103,7 +107,7 @@ def binary(rec, op, kind, domain, dtypes=ALL):
             if domain == "pow":
                 c("negative_base", arr([-2, -2, -2, -8, -0.5, 0, 0, -0.0], dt),
                   arr([2, 3, 0.5, 1.0 / 3, -1, -1, 0, -1], dt))
-        if is_int(dt):
+        if is_int(dt) or dt in WIDE_UNSIGNED:
             edges = int_edges(dt)
             if domain == "pow":
                 info = np.iinfo(NP[dt])
@@ -276,7 +280,7 @@ def unary(rec, op, kind, vkind, extra, dtypes=ALL):
                 c("alpha_0_01", specials, alpha=0.01)
                 c("alpha_2", specials, alpha=2.0)
                 c("alpha_negative", specials, alpha=-0.5)
-        if is_int(dt):
+        if is_int(dt) or dt in WIDE_UNSIGNED:
             edges = int_edges(dt)
             if vkind == "nonzero":
                 edges = [e for e in edges if e != 0]
@@ -330,10 +334,10 @@ def polygamma(rec):
 
 def build_all(rec, emit):
     for op, kind, domain in BINARY:
-        binary(rec, op, kind, domain)
+        binary(rec, op, kind, domain, ALL + WIDE_UNSIGNED if op in BITWISE else ALL)
         emit(op)
     for op, kind, vkind, extra in UNARY:
-        unary(rec, op, kind, vkind, extra)
+        unary(rec, op, kind, vkind, extra, ALL + WIDE_UNSIGNED if op in BITWISE else ALL)
         emit(op)
     polygamma(rec)
     emit("Polygamma")
