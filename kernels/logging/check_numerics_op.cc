@@ -1,6 +1,6 @@
 // CheckNumerics on the CPU: forwards its input when every element is finite; otherwise
 // InvalidArgument "<message> : Tensor had NaN values" ("... Inf values", "... Inf and NaN
-// values"), TensorFlow's texts. half is checked as float.
+// values"), TensorFlow's texts. half and bfloat16 are checked as float.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -23,16 +23,17 @@ class CheckNumericsOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     bool nan = false, inf = false;
-    absl::Status s = VisitKernelTypes<half, float, double>(*this, in.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* x = in.flat<T>().data();
-      for (int64_t i = 0; i < in.NumElements(); ++i) {
-        const auto v = cwise_internal::Load(x[i]);
-        nan |= std::isnan(v);
-        inf |= std::isinf(v);
-      }
-      return absl::OkStatus();
-    });
+    absl::Status s =
+        VisitKernelTypes<half, bfloat16, float, double>(*this, in.dtype(), [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          const T* x = in.flat<T>().data();
+          for (int64_t i = 0; i < in.NumElements(); ++i) {
+            const auto v = cwise_internal::Load(x[i]);
+            nan |= std::isnan(v);
+            inf |= std::isinf(v);
+          }
+          return absl::OkStatus();
+        });
     if (!s.ok()) return s;
     if (nan || inf) {
       return absl::InvalidArgumentError(absl::StrCat(message_, " : Tensor had ", inf ? "Inf" : "",
@@ -49,7 +50,7 @@ class CheckNumericsOp final : public OpKernel {
 
 REGISTER_KERNEL(KernelDefBuilder("CheckNumerics")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("T", DataTypesOf<half, float, double>()),
+                    .TypeConstraint("T", DataTypesOf<half, bfloat16, float, double>()),
                 CheckNumericsOp);
 
 }  // namespace

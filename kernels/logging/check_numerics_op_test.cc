@@ -14,7 +14,7 @@ Tensor I64(std::vector<int64_t> v, TensorShape s) { return Tensor::FromVector<in
 
 absl::StatusOr<std::vector<Tensor>> Check(const Tensor& x) {
   OpTester t("CheckNumerics");
-  t.Attr("T", DT_FLOAT).Attr("message", "check x").Input(x);
+  t.Attr("T", x.dtype()).Attr("message", "check x").Input(x);
   return t.Run();
 }
 
@@ -22,6 +22,19 @@ TEST(CheckNumericsOpTest, FiniteInputPassesThrough) {
   const Tensor x = F({1, -2}, TensorShape({2}));
   RILL_ASSERT_OK_AND_ASSIGN(auto out, Check(x));
   EXPECT_TRUE(out[0].SharesBufferWith(x));
+}
+
+TEST(CheckNumericsOpTest, BFloat16IsChecked) {
+  const auto bf = [](std::vector<float> v) {
+    std::vector<bfloat16> b;
+    for (float f : v) b.push_back(bfloat16(f));
+    return Tensor::FromVector<bfloat16>(b, TensorShape({static_cast<int64_t>(v.size())}));
+  };
+  const Tensor x = bf({1.5f, -3e38f});
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Check(x));
+  EXPECT_TRUE(out[0].SharesBufferWith(x));
+  EXPECT_THAT(Check(bf({1, -INFINITY})), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                  HasSubstr("check x : Tensor had Inf values")));
 }
 
 TEST(CheckNumericsOpTest, NamesWhatItFound) {

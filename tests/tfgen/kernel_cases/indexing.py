@@ -465,7 +465,7 @@ def build_all(rec, emit):
     for op in ("StopGradient", "PreventGradient", "Snapshot"):
         identity_like(rec, op)
         emit(op)
-    check_numerics(rec)
+    check_numerics(rec, FLOATS + ["bfloat16"])
     emit("CheckNumerics")
     identity_n(rec)
     emit("IdentityN")
