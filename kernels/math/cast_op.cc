@@ -83,6 +83,9 @@ template <typename Dst, typename Src>
 Dst CastValue(const Src& v) {
   if constexpr (std::is_same_v<Dst, Src>) {
     return v;
+  } else if constexpr (std::is_same_v<Src, bfloat16> && std::is_same_v<Dst, bool>) {
+    // TensorFlow tests the bits: a subnormal is true, though it reads as 0 as a float (DAZ).
+    return (v.bits & 0x7fff) != 0;
   } else if constexpr (kIsLowPrecision<Src>) {
     return CastValue<Dst, float>(static_cast<float>(v));
   } else if constexpr (IsComplexType<Src>::value) {

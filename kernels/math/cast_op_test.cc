@@ -83,6 +83,11 @@ TEST(CastOpTest, BFloat16RoundsToNearestUnlessTruncated) {
   RILL_ASSERT_OK_AND_ASSIGN(out, Cast(x, DT_HALF, /*truncate=*/true));
   EXPECT_EQ(static_cast<float>(out[0].flat<half>()[1]), -3.298828125f);
   RILL_ASSERT_OK_AND_ASSIGN(
+      out, Cast(Tensor::FromVector<bfloat16>(
+                    {bfloat16::FromBits(0x0001), bfloat16::FromBits(0x8000)}, TensorShape({2})),
+                DT_BOOL));
+  ExpectTensorEqual(out[0], Tensor::FromVector<bool>({true, false}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(
       out, Cast(Tensor::FromVector<bfloat16>({bfloat16(2.5f), bfloat16(-7.0f)}, TensorShape({2})),
                 DT_UINT64));
   ExpectTensorEqual(out[0],

@@ -211,6 +211,7 @@ def cast(rec, dtypes=ALL):
         if src == "bfloat16":
             c("specials_to_float32", arr([np.nan, np.inf, -np.inf, -0.0, 3.0e38, 1e-40], src),
               "float32")
+            c("subnormals_to_bool", arr([1e-40, -1e-40, 0.0, -0.0, 9.2e-41], src), "bool")
 
     rec.for_dtypes(op, CAST_EXTRA, gen_extra)
 
