@@ -2,11 +2,14 @@
 // registrations): the principal logarithm of each matrix by Eigen's Schur-Parlett method
 // (unsupported/Eigen/MatrixFunctions), as TensorFlow's CPU kernel computes it. Errors are
 // TensorFlow's texts (InvalidArgument): "Input tensor 0 must have rank >= 2, got 1", "Input matrix
-// must be square.". Kernels are immutable after construction; Compute is thread-safe.
+// must be square.". A matrix with a NaN or infinite entry gives NaN in every entry, as TensorFlow
+// 2.21 returns it (Eigen's Schur-Parlett method is not run on it: its checks abort on such input).
+// Kernels are immutable after construction; Compute is thread-safe.
 #include <complex>
 #include <cstdint>
 #include <eigen3/Eigen/Dense>
 #include <eigen3/unsupported/Eigen/MatrixFunctions>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -40,7 +43,14 @@ class MatrixLogarithmOp final : public OpKernel {
       using T = typename decltype(tag)::type;
       for (int64_t b = 0; b < count; ++b) {
         const Mat<T> m = Eigen::Map<const Mat<T>>(in.flat<T>().data() + b * n * n, n, n);
-        Eigen::Map<Mat<T>>(out->flat<T>().data() + b * n * n, n, n) = m.log();
+        Eigen::Map<Mat<T>> result(out->flat<T>().data() + b * n * n, n, n);
+        if (m.allFinite()) {
+          result = m.log();
+        } else {
+          using Real = typename T::value_type;
+          const Real nan = std::numeric_limits<Real>::quiet_NaN();
+          result.setConstant(T(nan, nan));
+        }
       }
       return absl::OkStatus();
     });
