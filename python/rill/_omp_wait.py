@@ -85,6 +85,24 @@ def usable_cpus(affinity_cpus, quota_cpus):
     return cpus
 
 
+def stat_shows_runnable(stat):
+    """Whether a /proc/<pid>/task/<tid>/stat text shows a runnable thread: the state after the
+    command name's last ')' is R."""
+    close = stat.rfind(")")
+    return close >= 0 and stat[close + 1:].lstrip(" ").startswith("R")
+
+
+def _own_runnable_threads():
+    """This process's runnable threads, the calling one included (0 when unreadable). Libraries
+    loaded before rill may run threads that yield while they wait (OpenBLAS's): they are not
+    other tasks."""
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return 0
+    return sum(1 for t in tids if stat_shows_runnable(_read("/proc/self/task/%s/stat" % t)))
+
+
 def _read(path):
     try:
         with open(path) as f:
@@ -131,8 +149,9 @@ def apply(environ=os.environ):
                 time.sleep(SAMPLE_GAP_S)
             r = runnable_tasks(_read("/proc/loadavg"))
             if r is not None:
+                r = max(1, r - max(0, _own_runnable_threads() - 1))
                 runnable.append(r)
-                others_seen += max(0, r - 1)
+                others_seen += r - 1
     choice = choose(environ, cpus, team, runnable)
     if choice == SPIN:
         environ["GOMP_SPINCOUNT"] = SPIN_COUNT

@@ -63,6 +63,11 @@ def test_proc_and_cgroup_parsing():
     assert _omp_wait.runnable_tasks("2.04 1.63 1.65 2/229 13002\n") == 2
     assert _omp_wait.runnable_tasks("2.04 1.63 1.65") is None
     assert _omp_wait.runnable_tasks("2.04 1.63 1.65 x/229 1") is None
+    assert _omp_wait.stat_shows_runnable("1522 (python3) R 1 1522 0")
+    assert not _omp_wait.stat_shows_runnable("1523 (python3) S 1 1522 0")
+    assert _omp_wait.stat_shows_runnable("7 (a) S (b)) R 1 7")
+    assert not _omp_wait.stat_shows_runnable("7 (R) S 1 7")
+    assert not _omp_wait.stat_shows_runnable("")
     assert _omp_wait.quota_from_cpu_max("150000 100000\n") == 1.5
     assert _omp_wait.quota_from_cpu_max("max 100000\n") is None
     assert _omp_wait.quota_from_cfs("-1\n", "100000\n") is None

@@ -1,5 +1,6 @@
 #include "tools/session_runner/omp_wait_policy.h"
 
+#include <dirent.h>
 #include <sched.h>
 #include <strings.h>
 #include <time.h>
@@ -41,6 +42,23 @@ std::optional<long long> LeadingInteger(std::string_view text, std::string_view*
   return value;
 }
 
+// This process's runnable threads, the calling one included (0 when /proc/self/task cannot be
+// read).
+int OwnRunnableThreads() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return 0;
+  int runnable = 0;
+  while (const dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    if (StatShowsRunnable(
+            ReadSmallFile(std::string("/proc/self/task/") + entry->d_name + "/stat"))) {
+      ++runnable;
+    }
+  }
+  closedir(dir);
+  return runnable;
+}
+
 }  // namespace
 
 OmpWait ChooseOmpWait(const OmpWaitInputs& in, bool* unknown_rill_value) {
@@ -75,6 +93,14 @@ std::optional<int> RunnableTasks(std::string_view loadavg) {
   std::optional<long long> running = LeadingInteger(loadavg.substr(i), &rest);
   if (!running || rest.empty() || rest[0] != '/' || *running > 1000000) return std::nullopt;
   return static_cast<int>(*running);
+}
+
+bool StatShowsRunnable(std::string_view stat) {
+  const size_t close = stat.rfind(')');
+  if (close == std::string_view::npos) return false;
+  size_t i = close + 1;
+  while (i < stat.size() && stat[i] == ' ') ++i;
+  return i < stat.size() && stat[i] == 'R';
 }
 
 std::optional<double> QuotaFromCpuMax(std::string_view cpu_max) {
@@ -172,8 +198,10 @@ OmpWaitInputs ReadOmpWaitInputs(int team_threads) {
       }
     }
     if (std::optional<int> r = RunnableTasks(ReadSmallFile("/proc/loadavg"))) {
-      in.runnable.push_back(*r);
-      others_seen += std::max(0, *r - 1);
+      const int own_others = std::max(0, OwnRunnableThreads() - 1);
+      const int sample = std::max(1, *r - own_others);
+      in.runnable.push_back(sample);
+      others_seen += sample - 1;
     }
   }
   return in;

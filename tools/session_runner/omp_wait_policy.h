@@ -38,7 +38,10 @@ struct OmpWaitInputs {
   const char* rill_omp_wait = nullptr;    // getenv("RILL_OMP_WAIT"): auto, spin or passive
   int usable_cpus = 1;                    // UsableCpus of the affinity mask and cgroup quota
   int team_threads = 1;                   // threads of one intra-op team (the caller included)
-  std::vector<int> runnable;              // RunnableTasks of each /proc/loadavg sample
+  // Each sample: /proc/loadavg's runnable count less this process's own runnable threads other
+  // than the sampling one (libraries start threads at load, OpenBLAS's server threads yield in a
+  // loop while they wait, so they count as runnable), so it includes the sampling thread.
+  std::vector<int> runnable;
 };
 
 // The choice for `in`: kUserSet when either OpenMP variable is set (an empty value counts);
@@ -53,6 +56,11 @@ OmpWait ChooseOmpWait(const OmpWaitInputs& in, bool* unknown_rill_value = nullpt
 // The runnable-task count of /proc/loadavg's contents ("0.52 0.48 0.40 3/229 1234" gives 3),
 // nullopt when the text has no such fourth field.
 std::optional<int> RunnableTasks(std::string_view loadavg);
+
+// Whether a /proc/<pid>/task/<tid>/stat text shows a runnable thread: the state field after the
+// command name's closing parenthesis is R ("1522 (sr new) R 1 ..." is; the name may hold spaces
+// and parentheses, so the last ')' ends it).
+bool StatShowsRunnable(std::string_view stat);
 
 // The cgroup quota in CPUs from cgroup v2's cpu.max contents ("150000 100000" gives 1.5),
 // nullopt for "max ..." or unparsable text.

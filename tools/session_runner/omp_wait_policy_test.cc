@@ -98,6 +98,15 @@ TEST(OmpWaitPolicyTest, NoTeamMoreThreadsThanCpusOrNoSampleIsPassive) {
   EXPECT_EQ(ChooseOmpWait(TwoCpus({})), OmpWait::kPassive);
 }
 
+TEST(OmpWaitPolicyTest, StatShowsRunnableReadsTheStateAfterTheName) {
+  EXPECT_TRUE(StatShowsRunnable("1522 (session_runner) R 1 1522 0 0 -1"));
+  EXPECT_FALSE(StatShowsRunnable("1523 (session_runner) S 1 1522 0 0 -1"));
+  EXPECT_TRUE(StatShowsRunnable("7 (a) S (b)) R 1 7"));  // the last ')' ends the name
+  EXPECT_FALSE(StatShowsRunnable("7 (R) S 1 7"));
+  EXPECT_FALSE(StatShowsRunnable(""));
+  EXPECT_FALSE(StatShowsRunnable("7 (x)"));
+}
+
 TEST(OmpWaitPolicyTest, RunnableTasksReadsLoadavgsFourthField) {
   EXPECT_EQ(RunnableTasks("2.04 1.63 1.65 2/229 13002\n"), 2);
   EXPECT_EQ(RunnableTasks("0.00 0.00 0.00 17/1024 1"), 17);
