@@ -15,10 +15,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/square_matrices.h"
 
 namespace rill {
 namespace {
@@ -53,17 +53,13 @@ class EigOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     const TensorShape& s = in.shape();
-    if (s.rank() < 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input tensor 0 must have rank >= 2, got ", s.rank()));
-    }
-    const int64_t n = s.dim(s.rank() - 1);
-    if (s.dim(s.rank() - 2) != n) return absl::InvalidArgumentError("Input matrix must be square.");
+    RILL_ASSIGN_OR_RETURN(const SquareMatrices batch, SplitSquareMatrices(s, 0));
+    const int64_t n = batch.n;
     std::vector<int64_t> e_dims(s.dims().begin(), s.dims().end() - 1);
     RILL_ASSIGN_OR_RETURN(TensorShape e_shape, TensorShape::FromDims(e_dims));
     RILL_ASSIGN_OR_RETURN(Tensor * e_out, ctx.allocate_output(0, e_shape));
     RILL_ASSIGN_OR_RETURN(Tensor * v_out, ctx.allocate_output(1, compute_v_ ? s : TensorShape()));
-    const int64_t count = n == 0 ? 0 : in.NumElements() / (n * n);
+    const int64_t count = n == 0 ? 0 : batch.count;
     std::atomic<bool> failed{false};
     auto run = [&](auto in_tag, auto out_tag) {
       using In = typename decltype(in_tag)::type;

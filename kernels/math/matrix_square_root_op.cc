@@ -10,10 +10,10 @@
 #include <eigen3/unsupported/Eigen/MatrixFunctions>
 #include <limits>
 
-#include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/square_matrices.h"
 
 namespace rill {
 namespace {
@@ -46,16 +46,11 @@ class MatrixSquareRootOp final : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
-    const TensorShape& s = in.shape();
-    if (s.rank() < 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Input tensor 0 must have rank >= 2, got ", s.rank()));
-    }
-    const int64_t n = s.dim(s.rank() - 1);
-    if (s.dim(s.rank() - 2) != n) return absl::InvalidArgumentError("Input matrix must be square.");
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, s));
+    RILL_ASSIGN_OR_RETURN(const SquareMatrices batch, SplitSquareMatrices(in.shape(), 0));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in.shape()));
     if (in.NumElements() == 0) return absl::OkStatus();
-    const int64_t count = in.NumElements() / (n * n);
+    const int64_t count = batch.count;
+    const int64_t n = batch.n;
     return VisitKernelTypes<float, double>(*this, in.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       for (int64_t b = 0; b < count; ++b) {
