@@ -320,7 +320,42 @@ __global__ void HalfToFloat(const __half* x, float* out, int64_t n) {
   }
 }
 
+// The value with its low `bits` mantissa bits cleared; NaN unchanged (its payload may sit there).
+__device__ double ClearLowMantissaBits(double v, int bits) {
+  if (isnan(v)) return v;
+  return __longlong_as_double(__double_as_longlong(v) & ~((1LL << bits) - 1));
+}
+__device__ float ClearLowMantissaBits(float v, int bits) {
+  if (isnan(v)) return v;
+  return __int_as_float(__float_as_int(v) & ~((1 << bits) - 1));
+}
+
+__global__ void TruncatingDoubleToFloat(const double* x, float* out, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    out[i] = __double2float_rn(ClearLowMantissaBits(x[i], 52 - 23));
+  }
+}
+
+__global__ void TruncatingFloatToHalf(const float* x, __half* out, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    out[i] = __float2half_rn(ClearLowMantissaBits(x[i], 23 - 10));
+  }
+}
+
 }  // namespace
+
+void LaunchTruncatingCastDoubleToFloat(const double* x, float* out, int64_t n, void* stream) {
+  if (n <= 0) return;
+  TruncatingDoubleToFloat<<<Blocks(n), kThreads, 0, S(stream)>>>(x, out, n);
+}
+
+void LaunchTruncatingCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream) {
+  if (n <= 0) return;
+  TruncatingFloatToHalf<<<Blocks(n), kThreads, 0, S(stream)>>>(x, reinterpret_cast<__half*>(out),
+                                                               n);
+}
 
 void LaunchCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream) {
   if (n <= 0) return;

@@ -217,9 +217,16 @@ void VisitCastType(DataType dtype, F&& f) {
   }
 }
 
+// Cast's `Truncate` attr (absent in older graphs: false).
+bool ReadTruncate(OpKernelConstruction& ctx) {
+  bool truncate = false;
+  if (ctx.def().attr().count("Truncate") > 0) ctx.SetStatus(ctx.GetAttr("Truncate", &truncate));
+  return truncate;
+}
+
 class CastGpuOp final : public GpuOpKernel {
  public:
-  using GpuOpKernel::GpuOpKernel;
+  explicit CastGpuOp(OpKernelConstruction& ctx) : GpuOpKernel(ctx), truncate_(ReadTruncate(ctx)) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
     const DataType to = output_type(0);
@@ -238,6 +245,11 @@ class CastGpuOp final : public GpuOpKernel {
                             Tensor::AllocateUninitialized(gpu()->allocator(), DT_INT32, x.shape()));
       RILL_RETURN_IF_ERROR(gpu()->CopyHostToDevice(x, source));
     }
+    if (truncate_ && x.dtype() == DT_DOUBLE && to == DT_FLOAT) {
+      gpu_kernels::LaunchTruncatingCastDoubleToFloat(x.flat<double>().data(),
+                                                     out->flat<float>().data(), n, s);
+      return Launched();
+    }
     VisitCastType(x.dtype(), [&](auto src) {
       using Src = typename decltype(src)::type;
       VisitCastType(to, [&](auto dst) {
@@ -247,6 +259,9 @@ class CastGpuOp final : public GpuOpKernel {
     });
     return Launched();
   }
+
+ private:
+  bool truncate_;
 };
 
 const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
@@ -311,12 +326,16 @@ REGISTER_GPU_KERNEL(KernelDefBuilder("LeakyRelu").TypeConstraint("T", kFloatType
 // Cast between float32 and float16 (mixed-precision graphs around half MatMuls and convolutions).
 class HalfCastGpuOp final : public GpuOpKernel {
  public:
-  using GpuOpKernel::GpuOpKernel;
+  explicit HalfCastGpuOp(OpKernelConstruction& ctx)
+      : GpuOpKernel(ctx), truncate_(ReadTruncate(ctx)) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, x.shape()));
     const int64_t n = x.NumElements();
-    if (x.dtype() == DT_FLOAT) {
+    if (x.dtype() == DT_FLOAT && truncate_) {
+      gpu_kernels::LaunchTruncatingCastFloatToHalf(
+          x.flat<float>().data(), static_cast<uint16_t*>(out->raw_data()), n, stream());
+    } else if (x.dtype() == DT_FLOAT) {
       gpu_kernels::LaunchCastFloatToHalf(x.flat<float>().data(),
                                          static_cast<uint16_t*>(out->raw_data()), n, stream());
     } else {
@@ -325,6 +344,9 @@ class HalfCastGpuOp final : public GpuOpKernel {
     }
     return Launched();
   }
+
+ private:
+  bool truncate_;
 };
 
 // int32 results are not made here: int32 tensors on a GPU live in host memory, which a CUDA

@@ -109,6 +109,11 @@ void LaunchFillHalf(uint16_t* out, uint16_t value, int64_t n, void* stream);
 // float32 <-> float16 (IEEE half as its 16 bits), rounding to nearest even.
 void LaunchCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream);
 void LaunchCastHalfToFloat(const uint16_t* x, float* out, int64_t n, void* stream);
+// Cast with its `Truncate` attr set: the mantissa bits the result cannot hold are cleared first
+// (a NaN is kept as it is), then the value is rounded as above, as the CPU kernel
+// (kernels/math/cast_op.cc) and TensorFlow do for double -> float and float -> float16.
+void LaunchTruncatingCastDoubleToFloat(const double* x, float* out, int64_t n, void* stream);
+void LaunchTruncatingCastFloatToHalf(const float* x, uint16_t* out, int64_t n, void* stream);
 // Row-wise softmax (or log-softmax) of a [rows, cols] matrix, max-subtracted as TensorFlow's.
 template <typename T>
 void LaunchSoftmax(const T* logits, T* out, int64_t rows, int64_t cols, bool log, void* stream);

@@ -2,6 +2,8 @@
 // (tests/gpu/gpu_test_util.h): every padding kind including asymmetric SAME and EXPLICIT padding,
 // strides, dilations, grouped and depthwise filters, depth pooling, batch norm in inference and
 // training, and the CPU kernels' errors. Every test skips without a CUDA GPU, saying why.
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -246,6 +248,52 @@ TEST(GpuNnKernelsTest, HalfCastsMatchCpu) {
   // Values past float16's range become inf on both devices.
   ExpectGpuMatchesCpu(graph, {{"x", Random(DT_FLOAT, TensorShape({1000}), 85, -70000, 70000)}},
                       "z:0");
+}
+
+// Cast with Truncate set on the GPU clears the mantissa bits the result cannot hold before it
+// rounds, as the CPU's Cast and TensorFlow: float 1.00415 -> float16 is 1.0 (rounded: 1.00488),
+// float 65535 -> float16 is 65504 (rounded: inf), double 1 + 2^-24 + 2^-30 -> float is 1
+// (rounded: 1 + 2^-23).
+TEST(GpuNnKernelsTest, TruncatingCastsMatchCpu) {
+  RILL_REQUIRE_GPU();
+  auto cast = [](DataType from, DataType to) {
+    return Placeholder("x", from) +
+           absl::StrCat(
+               "node { name: 'z' op: 'Cast' input: 'x' device: 'DEVICE' attr { key: "
+               "'SrcT' value { type: ",
+               DataType_Name(from), " } } attr { key: 'DstT' value { type: ", DataType_Name(to),
+               " } } attr { key: 'Truncate' value { b: true } } }\n");
+  };
+  Tensor f = Random(DT_FLOAT, TensorShape({1000}), 86, -70000, 70000);
+  f.flat<float>()[0] = 1.00415f;
+  f.flat<float>()[1] = std::numeric_limits<float>::quiet_NaN();
+  f.flat<float>()[2] = -std::numeric_limits<float>::infinity();
+  f.flat<float>()[3] = 65535.0f;  // rounds to inf, truncates to 65504
+  const std::string to_half = cast(DT_FLOAT, DT_HALF) +
+                              "node { name: 'y' op: 'Cast' input: 'z' "
+                              "attr { key: 'SrcT' value { type: DT_HALF } } "
+                              "attr { key: 'DstT' value { type: DT_FLOAT } } }\n";
+  // tol 1e-30: bit for bit, as the CPU kernel.
+  ExpectGpuMatchesCpu(to_half, {{"x", f}}, "y:0", 0, 1e-30);
+  absl::StatusOr<Tensor> halves = RunOn(to_half, "/device:GPU:0", {{"x", f}}, "y:0");
+  ASSERT_THAT(halves.status(), IsOk());
+  EXPECT_EQ(halves->flat<float>()[0], 1.0f);
+  EXPECT_TRUE(std::isnan(halves->flat<float>()[1]));
+  EXPECT_EQ(halves->flat<float>()[2], -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(halves->flat<float>()[3], 65504.0f);
+  Tensor d = Random(DT_DOUBLE, TensorShape({1000}), 87, -1e6, 1e6);
+  d.flat<double>()[0] = 1.0 + std::ldexp(1.0, -23) + std::ldexp(1.0, -30);
+  d.flat<double>()[1] = 1.0 + std::ldexp(1.0, -24) + std::ldexp(1.0, -30);
+  d.flat<double>()[2] = std::numeric_limits<double>::quiet_NaN();
+  d.flat<double>()[3] = 1e300;
+  ExpectGpuMatchesCpu(cast(DT_DOUBLE, DT_FLOAT), {{"x", d}}, "z:0", 0, 1e-30);
+  absl::StatusOr<Tensor> floats =
+      RunOn(cast(DT_DOUBLE, DT_FLOAT), "/device:GPU:0", {{"x", d}}, "z:0");
+  ASSERT_THAT(floats.status(), IsOk());
+  EXPECT_EQ(floats->flat<float>()[0], 1.0f + std::ldexp(1.0f, -23));
+  EXPECT_EQ(floats->flat<float>()[1], 1.0f);
+  EXPECT_TRUE(std::isnan(floats->flat<float>()[2]));
+  EXPECT_EQ(floats->flat<float>()[3], std::numeric_limits<float>::infinity());
 }
 
 // A float16 layer's elementwise ops on the GPU (computed in float32, rounded to half as the CPU's
