@@ -434,6 +434,14 @@ class SessionImpl {
     ex_args.runner = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
     ex_args.intra_op_threads = intra_op_threads_;
     ex_args.runner_threads = pool->NumThreads();
+    const int64_t timeout_ms = run_options.timeout_in_ms() > 0
+                                   ? run_options.timeout_in_ms()
+                                   : options_.config.operation_timeout_in_ms();
+    // The deadline counts from here: RunAsync may run kernels on this thread before it returns
+    // (cheap ones, and one made ready last), and a step still running at the deadline is
+    // DeadlineExceeded however it ends, as in TensorFlow (whose RunAsync only schedules).
+    const absl::Time deadline =
+        timeout_ms > 0 ? absl::Now() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
@@ -449,15 +457,14 @@ class SessionImpl {
         if (--pending == 0) all_done_cv.SignalAll();
       });
     }
-    int64_t timeout_ms = run_options.timeout_in_ms() > 0
-                             ? run_options.timeout_in_ms()
-                             : options_.config.operation_timeout_in_ms();
+    const bool started_late = absl::Now() > deadline;  // RunAsync ran past the deadline
     {
       rill::MutexLock lock(&mu);
-      bool finished = true;
+      // Past the deadline already, the step ends DeadlineExceeded even if every executor
+      // finished inline.
+      bool finished = !started_late;
       if (timeout_ms > 0) {
-        const absl::Time deadline = absl::Now() + absl::Milliseconds(timeout_ms);
-        while (pending > 0) {
+        while (finished && pending > 0) {
           const absl::Duration left = deadline - absl::Now();
           if (left <= absl::ZeroDuration()) {
             finished = false;

@@ -62,6 +62,22 @@ class ThreadNameOp final : public OpKernel {
 };
 REGISTER_KERNEL(KernelDefBuilder("SessionTestThreadName").Device(kDeviceCpu), ThreadNameOp);
 
+// A cheap kernel (the executor runs it inline, on the thread that calls Run when it is a root)
+// that takes 300 ms.
+REGISTER_OP("SessionTestSlowInline").Output("out: float").SetIsStateful();
+class SlowInlineOp final : public OpKernel {
+ public:
+  explicit SlowInlineOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  bool IsExpensive() const override { return false; }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, TensorShape({})));
+    out->flat<float>()[0] = 1;
+    return absl::OkStatus();
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("SessionTestSlowInline").Device(kDeviceCpu), SlowInlineOp);
+
 GraphDef Parse(const std::string& text) {
   GraphDef g;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
@@ -228,6 +244,22 @@ TEST(SessionTest, OperationTimeoutFromConfig) {
   std::vector<Tensor> out;
   EXPECT_THAT(s->Run({}, {"block"}, {}, &out),
               StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
+}
+
+// A step still running at the deadline is DeadlineExceeded even when its kernels ran on the
+// calling thread and finished before Run could look at the clock (TensorFlow schedules every
+// kernel, so its wait times out); the next run without a deadline gives the value.
+TEST(SessionTest, TimeoutCoversKernelsRunInlineOnTheCaller) {
+  auto s = Session::New(SessionOptions());
+  RILL_ASSERT_OK(s.status());
+  RILL_ASSERT_OK((*s)->Create(Parse("node { name: 'slow' op: 'SessionTestSlowInline' }")));
+  RunOptions opts;
+  opts.set_timeout_in_ms(20);
+  std::vector<Tensor> out;
+  EXPECT_THAT((*s)->Run(opts, {}, {"slow"}, {}, &out, nullptr),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
+  RILL_ASSERT_OK((*s)->Run({}, {"slow"}, {}, &out));
+  EXPECT_EQ(out[0].flat<float>()[0], 1.0f);
 }
 
 TEST(SessionTest, CloseCancelsRunsInFlightAndRefusesLaterOnes) {
