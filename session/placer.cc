@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -120,14 +121,14 @@ struct Link {
   std::string why;
 };
 
-// What a few nodes have besides their NodeInfo: colocation links, the colocations soft placement
-// dropped and a heuristic's words. Kept apart (NodeInfo::extras) so that the per-node array, which
-// every step of the placer walks, holds no vectors or strings: a million-node graph's NodeInfos
-// are then 40 MB instead of 120.
+// What a few nodes have besides their NodeInfo: colocation links and the colocations soft placement
+// dropped. Kept apart (NodeInfo::extras) so that the per-node array, which every step of the
+// placer walks, holds no vectors or strings: a million-node graph's NodeInfos are then 40 MB
+// instead of 120. A heuristic's words are apart too (Placer::heuristic_of_): every Const of a wide
+// AddN has them, and they share one text.
 struct NodeExtras {
   std::vector<Link> links;
   std::vector<std::string> soft_ignored;  // reason suffixes for colocations soft placement dropped
-  std::string heuristic;                  // "follows its consumer X" when a heuristic chose
 };
 
 // Per node id. The graph supplies the NodeDef (attr defaults filled), dtypes, inputs and
@@ -141,6 +142,10 @@ struct NodeInfo {
   int device = -1;
   int extras = -1;           // index in Placer::extras_; -1: none
   bool has_request = false;  // the request sets some component
+  // Read from the NodeDef by InitNodes, while it is in the cache, for the later passes (a NodeDef
+  // is a heap block of its own: a cache miss per node in a graph larger than the cache).
+  bool requests_device = false;  // requested_device() is not empty
+  bool has_class = false;        // the NodeDef has a colocation attr (kColocationAttr)
 };
 static_assert(sizeof(NodeInfo) <= 40, "NodeInfo grew: it is allocated per node id");
 
@@ -295,6 +300,8 @@ class Placer {
         continue;
       }
       info.supported = ToTypeSet(kernels_.SupportedDeviceTypes(node->def(), types_));
+      info.requests_device = !node->requested_device().empty();
+      info.has_class = FindNodeAttr(node->def(), kColocationAttr) != nullptr;
       info.position = static_cast<int>(op_nodes_.size());
       op_nodes_.push_back(node->id());
       if (previous_ != nullptr && node->op_def()->is_stateful()) {
@@ -371,7 +378,7 @@ class Placer {
             "no device in this session can run this op with these types; change the "
             "node's types, or use a device type listed under Registered kernels");
       }
-      if (!node.requested_device().empty()) {
+      if (info.requests_device) {
         // Nodes share a few distinct requests: each is parsed and interned once.
         auto [known, added] = request_ids_.try_emplace(node.requested_device(), 0);
         if (!added) {
@@ -557,7 +564,8 @@ class Placer {
     absl::flat_hash_map<std::string, int> first_by_name;
     for (int i : op_nodes_) {
       const Node& node = *nodes_[i].node;
-      const AttrValue* cls = FindNodeAttr(node.def(), kColocationAttr);
+      const AttrValue* cls =
+          nodes_[i].has_class ? FindNodeAttr(node.def(), kColocationAttr) : nullptr;
       if (cls != nullptr) {
         if (cls->value_case() == AttrValue::kList) {
           for (const std::string& spec : cls->list().s()) {
@@ -945,9 +953,10 @@ class Placer {
     return d >= 0 && std::find(devices.begin(), devices.end(), d) != devices.end();
   }
 
-  // "follows its consumer X", naming distinct consumers in edge order.
-  static std::string ConsumerWords(const Node& node) {
-    std::vector<const Node*> consumers;
+  // The words "follows its consumer X", naming distinct consumers in edge order, as an index in
+  // heuristic_texts_ (one text per consumer for the nodes that have one).
+  int ConsumerWords(const Node& node) {
+    absl::InlinedVector<const Node*, 4> consumers;
     // Distinct consumers: most nodes have a few out-edges, searched in place; a set for many.
     constexpr size_t kFewEdges = 16;
     absl::flat_hash_set<int> seen;
@@ -959,17 +968,40 @@ class Placer {
               : seen.insert(e->dst()->id()).second;
       if (added) consumers.push_back(e->dst());
     }
+    if (consumers.size() == 1) {
+      auto [known, added] = follows_consumer_.try_emplace(consumers[0]->id(), -1);
+      if (added) {
+        known->second =
+            AddHeuristicText(absl::StrCat("follows its consumer ", consumers[0]->name()));
+      }
+      return known->second;
+    }
     std::vector<const std::string*> names;
     for (const Node* c : consumers) names.push_back(&c->name());
-    if (names.size() == 1) return absl::StrCat("follows its consumer ", *names[0]);
     if (names.size() <= 3) {
-      return absl::StrCat("follows its consumers ",
-                          absl::StrJoin(names, ", ", [](std::string* out, const std::string* n) {
-                            out->append(*n);
-                          }));
+      return AddHeuristicText(absl::StrCat(
+          "follows its consumers ",
+          absl::StrJoin(names, ", ",
+                        [](std::string* out, const std::string* n) { out->append(*n); })));
     }
-    return absl::StrCat("follows its consumers ", *names[0], ", ", *names[1], ", ", *names[2],
-                        " and ", names.size() - 3, " more");
+    return AddHeuristicText(absl::StrCat("follows its consumers ", *names[0], ", ", *names[1], ", ",
+                                         *names[2], " and ", names.size() - 3, " more"));
+  }
+
+  int AddHeuristicText(std::string words) {
+    heuristic_texts_.push_back(std::move(words));
+    return static_cast<int>(heuristic_texts_.size()) - 1;
+  }
+  // Node `i`'s heuristic words are heuristic_texts_[text].
+  void SetHeuristic(int i, int text) {
+    if (heuristic_of_.empty()) heuristic_of_.assign(nodes_.size(), -1);
+    heuristic_of_[i] = text;
+  }
+  // Node `i`'s heuristic words ("follows its consumer X"); empty when no heuristic chose.
+  const std::string& Heuristic(int i) const {
+    static const std::string* const kNone = new std::string();
+    return heuristic_of_.empty() || heuristic_of_[i] < 0 ? *kNone
+                                                         : heuristic_texts_[heuristic_of_[i]];
   }
 
   // The device all of the node's consumers (op nodes with a data or control edge from it) were
@@ -1005,12 +1037,17 @@ class Placer {
       RILL_ASSIGN_OR_RETURN(const std::vector<int>* devices, CandidatesOrError(i));
       int chosen = -1;
       // Shape, Size and Rank go where their input is, when they may.
-      const Node* input = info.node->input_node(0);
-      if (IsShapeMetadata(info.node->op_class()) && input != nullptr && input->IsOp()) {
+      const Node* input =
+          IsShapeMetadata(info.node->op_class()) ? info.node->input_node(0) : nullptr;
+      if (input != nullptr && input->IsOp()) {
         const int input_device = nodes_[input->id()].device;
         if (Contains(*devices, input_device)) {
           chosen = input_device;
-          MutableExtras(i).heuristic = absl::StrCat("follows its input ", input->name());
+          auto [known, added] = follows_input_.try_emplace(input->id(), -1);
+          if (added) {
+            known->second = AddHeuristicText(absl::StrCat("follows its input ", input->name()));
+          }
+          SetHeuristic(i, known->second);
         }
       }
       if (chosen < 0) chosen = (*devices)[0];
@@ -1024,7 +1061,7 @@ class Placer {
       const int consumers_device = ConsumersDevice(*info.node);
       if (Contains(*devices, consumers_device)) {
         chosen = consumers_device;
-        MutableExtras(i).heuristic = ConsumerWords(*info.node);
+        SetHeuristic(i, ConsumerWords(*info.node));
       }
       if (chosen < 0) chosen = (*devices)[0];
       RILL_RETURN_IF_ERROR(AssignAndLog(i, chosen));
@@ -1108,6 +1145,15 @@ class Placer {
     std::deque<std::string> texts;
     absl::flat_hash_map<absl::string_view, int> text_ids;  // keys point into `texts`
     std::vector<int> text_of(nodes_.size(), -1);
+    auto intern = [&](std::string words) {
+      auto known = text_ids.find(words);
+      if (known == text_ids.end()) {
+        texts.push_back(std::move(words));
+        known = text_ids.emplace(texts.back(), static_cast<int>(texts.size()) - 1).first;
+      }
+      return known->second;
+    };
+    std::vector<int> text_of_heuristic(heuristic_texts_.size(), -1);  // heuristic -> texts index
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<const std::string*> hop_words(nodes_.size(), nullptr);  // into the links' words
     std::vector<int> queue;
@@ -1146,13 +1192,14 @@ class Placer {
           }
         }
         anchor_words = SoftWords(nodes_[anchor], m);
-        if (!Extras(anchor).heuristic.empty()) {
-          absl::StrAppend(&anchor_words, "; ", Extras(anchor).heuristic);
-        }
+        if (!Heuristic(anchor).empty()) absl::StrAppend(&anchor_words, "; ", Heuristic(anchor));
       }
-      if (anchor < 0 && m.first_assigned >= 0 && !Extras(m.first_assigned).heuristic.empty()) {
+      // When the anchor's words are a heuristic's text alone, anchor_words stays empty and
+      // anchor_heuristic names the text (most such groups are one Const, and many share it).
+      int anchor_heuristic = -1;
+      if (anchor < 0 && m.first_assigned >= 0 && !Heuristic(m.first_assigned).empty()) {
         anchor = m.first_assigned;
-        anchor_words = Extras(anchor).heuristic;
+        anchor_heuristic = heuristic_of_[anchor];
       }
       if (anchor < 0) {
         anchor = group[0];
@@ -1160,6 +1207,8 @@ class Placer {
       }
       if (!m.soft && nodes_[anchor].has_request && !honoured(anchor) &&
           nodes_[anchor].preassigned < 0) {
+        if (anchor_heuristic >= 0) anchor_words = heuristic_texts_[anchor_heuristic];
+        anchor_heuristic = -1;
         absl::StrAppend(&anchor_words, "; its own request ", RequestWords(nodes_[anchor]),
                         " was overridden");
       }
@@ -1184,9 +1233,18 @@ class Placer {
       }
       for (int i : group) {
         const NodeInfo& info = nodes_[i];
+        if (i == anchor && anchor_heuristic >= 0 && Extras(i).soft_ignored.empty()) {
+          // The heuristic's text, interned once for all the anchors that have it.
+          int& text = text_of_heuristic[anchor_heuristic];
+          if (text < 0) text = intern(heuristic_texts_[anchor_heuristic]);
+          text_of[i] = text;
+          continue;
+        }
         std::string words;
         if (i == anchor) {
-          words = std::move(anchor_words);  // the anchor is the group's only user of its words
+          // The anchor is the group's only user of its words.
+          words =
+              anchor_heuristic >= 0 ? heuristic_texts_[anchor_heuristic] : std::move(anchor_words);
         } else if (info.preassigned >= 0) {
           words = std::string(kStateful);
         } else if (honoured(i)) {
@@ -1204,12 +1262,7 @@ class Placer {
         for (const std::string& ignored : Extras(i).soft_ignored) {
           absl::StrAppend(&words, "; ", ignored);
         }
-        auto known = text_ids.find(words);
-        if (known == text_ids.end()) {
-          texts.push_back(std::move(words));
-          known = text_ids.emplace(texts.back(), static_cast<int>(texts.size()) - 1).first;
-        }
-        text_of[i] = known->second;
+        text_of[i] = intern(std::move(words));
       }
     }
     std::vector<int> reason_of_text(texts.size(), -1);
@@ -1238,7 +1291,14 @@ class Placer {
 
   std::vector<NodeInfo> nodes_;    // by node id
   std::deque<NodeExtras> extras_;  // NodeInfo::extras indexes it
-  std::vector<int> op_nodes_;      // ids of the nodes with a registered op, in TensorFlow's order
+  // Heuristics' words ("follows its consumer X"): per node id an index in heuristic_texts_ (-1:
+  // none; empty until the first is set). Nodes following the same single consumer (or input)
+  // share one text, made once.
+  std::vector<int> heuristic_of_;
+  std::deque<std::string> heuristic_texts_;
+  absl::flat_hash_map<int, int> follows_consumer_;  // consumer id -> text
+  absl::flat_hash_map<int, int> follows_input_;     // input id -> text
+  std::vector<int> op_nodes_;  // ids of the nodes with a registered op, in TensorFlow's order
   std::vector<Member> members_;
   // Members' candidate lists (Member::possible): by (interned request, device types) when
   // they come from the request, one per group when soft placement chose them. Node-based

@@ -967,5 +967,38 @@ TEST(PlacerTest, WideFanOutAndFanIn) {
   EXPECT_EQ(p.order().back(), "c");
 }
 
+TEST(PlacerTest, NodesFollowingOneNodeShareItsWords) {
+  // Consts feeding two AddNs, and two Shapes of one AddN: each node gets the words of the node it
+  // follows, one text per followed node.
+  auto add_n = [](const std::string& name, const std::vector<std::string>& in,
+                  const std::string& device) {
+    return N(name, "AddN", in, device,
+             TypeAttr("T", "DT_FLOAT") +
+                 absl::StrCat("attr { key: 'N' value { i: ", in.size(), " } } "));
+  };
+  const GraphDef def =
+      Def({Const("a0"), Const("a1"), Const("a2"), add_n("s1", {"a0", "a1", "a2"}, "/cpu:0"),
+           Const("b0"), Const("b1"), add_n("s2", {"b0", "b1"}, ""),
+           N("sh1", "Shape", {"s1"}, "", TypeAttr("T", "DT_FLOAT")),
+           N("sh2", "Shape", {"s1"}, "", TypeAttr("T", "DT_FLOAT"))});
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p, PlaceDef(def, Devices(1, 1), Kernels(), Options(false)));
+  for (const char* a : {"a0", "a1", "a2"}) {
+    EXPECT_EQ(p.at(a).device, Full("CPU:0")) << a;
+    EXPECT_EQ(p.at(a).reason, "follows its consumer s1") << a;
+  }
+  EXPECT_EQ(p.at("s1").reason, "explicit request /cpu:0");
+  for (const char* b : {"b0", "b1"}) {
+    EXPECT_EQ(p.at(b).device, Full("GPU:0")) << b;
+    EXPECT_EQ(p.at(b).reason, "follows its consumer s2") << b;
+  }
+  EXPECT_EQ(p.at("s2").device, Full("GPU:0"));
+  EXPECT_EQ(p.at("s2").reason, kDefault);
+  for (const char* sh : {"sh1", "sh2"}) {
+    EXPECT_EQ(p.at(sh).device, Full("CPU:0")) << sh;
+    EXPECT_EQ(p.at(sh).reason, "follows its input s1") << sh;
+  }
+  EXPECT_EQ(p.placement.reasons.size(), 5u);
+}
+
 }  // namespace
 }  // namespace rill
