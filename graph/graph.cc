@@ -353,7 +353,13 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
   auto props = std::make_shared<Node::Properties>();
   props->op_class = ClassifyOp(def.op());
   def.clear_input();
-  const OpRegistration* reg = OpRegistry::Global()->LookUp(def.op());
+  // The last op found on this thread, kept for the next node with the same op (registrations are
+  // never removed or replaced; an op not found is looked up again, as it may be registered later).
+  thread_local const OpRegistration* last_reg = nullptr;
+  if (last_reg == nullptr || def.op() != last_reg->op_def.name()) {
+    last_reg = OpRegistry::Global()->LookUp(def.op());
+  }
+  const OpRegistration* reg = last_reg;
   if (reg != nullptr) {
     AddDefaultsToNodeDef(reg->op_def, &def);
     // ValidateNodeDef's checks but the input list's: a node's inputs are its edges.

@@ -73,6 +73,10 @@ absl::Status CheckInputOrder(const std::string& name,
 // paddings) and the partial values of other shape inputs (InputPartialValues).
 absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
   std::map<int, Tensor> constants;  // node id -> value, for Const nodes feeding index inputs
+  // The registration of the last op looked up: runs of nodes with the same op (most graphs) look
+  // it up once (the registry's lookup locks and searches an ordered map of every op's name).
+  const std::string* last_op = nullptr;  // the op of a node in `order`
+  const OpRegistration* last_reg = nullptr;
   for (Node* node : order) {
     std::vector<PartialTensorShape> inputs(node->num_inputs());
     std::vector<const Tensor*> input_tensors(node->num_inputs(), nullptr);
@@ -92,8 +96,11 @@ absl::Status InferShapesInOrder(const std::vector<Node*>& order) {
       }
       input_tensors[e->dst_input()] = &known->second;
     }
-    const OpRegistration* reg =
-        node->is_unknown_op() ? nullptr : OpRegistry::Global()->LookUp(node->op());
+    if (!node->is_unknown_op() && (last_op == nullptr || *last_op != node->op())) {
+      last_op = &node->op();
+      last_reg = OpRegistry::Global()->LookUp(node->op());
+    }
+    const OpRegistration* reg = node->is_unknown_op() ? nullptr : last_reg;
     if (reg == nullptr) {
       node->set_output_shapes(std::vector<PartialTensorShape>(node->num_outputs()));
       continue;
@@ -277,6 +284,8 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   // malformed input) or whose edge fails, the rest wait for step 3, which goes on from that input
   // with the same helper: edges are added in the same order either way, and step 3 reports the
   // input errors after every node's step-2 checks.
+  // The registration of the last node's op, when known: kept for the next node with the same op.
+  const OpRegistration* last_reg = nullptr;
   int deferred_from = n;
   InputCursor deferred_cursor;  // node deferred_from's first input left for step 3
   absl::Status edge_error;      // an edge of node deferred_from that failed in step 2
@@ -300,7 +309,10 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
     if (absl::Status s = CheckInputOrder(node.name(), inputs(i)); !s.ok()) {
       return fail(i, node.name(), s);
     }
-    const OpRegistration* reg = OpRegistry::Global()->LookUp(node.op());
+    if (last_reg == nullptr || node.op() != last_reg->op_def.name()) {
+      last_reg = OpRegistry::Global()->LookUp(node.op());
+    }
+    const OpRegistration* reg = last_reg;
     if (reg != nullptr) {
       UpgradeOldPlaceholderShape(graph_def, &node);
     } else if (auto f = functions.find(node.op()); f != functions.end()) {

@@ -626,6 +626,78 @@ TEST(ImportGraphDefTest, OldProducerScalarPlaceholderShapeMeansUnknown) {
 // ------------------------------------------------------------------------------------------------
 // Unknown ops.
 
+// Nodes of one op in a row reuse its registration; a different op, an unknown one, and an op
+// registered after an import that did not know it are each looked up again.
+TEST(ImportGraphDefTest, OpsInRowsAndAnOpRegisteredLater) {
+  const GraphDef def = WithConsts(R"pb(
+    node { name: "late0" op: "RegisteredLaterOp" input: "a" }
+    node { name: "late1" op: "RegisteredLaterOp" input: "late0" }
+    node {
+      name: "id0"
+      op: "Identity"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "id1"
+      op: "Identity"
+      input: "id0"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "m"
+      op: "MatMul"
+      input: "id1"
+      input: "b"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "id2"
+      op: "Identity"
+      input: "m"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb");
+  {
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
+    EXPECT_TRUE(g->FindNode("late0")->is_unknown_op());
+    EXPECT_TRUE(g->FindNode("late1")->is_unknown_op());
+    EXPECT_EQ(g->FindNode("id1")->op_def()->name(), "Identity");
+    EXPECT_EQ(g->FindNode("m")->op_def()->name(), "MatMul");
+    EXPECT_EQ(g->FindNode("id2")->op_def()->name(), "Identity");
+    EXPECT_EQ(g->FindNode("id1")->output_shapes()[0].DebugString(), "[2,3]");
+    EXPECT_EQ(g->FindNode("m")->output_shapes()[0].DebugString(), "[2,2]");
+    EXPECT_EQ(g->FindNode("id2")->output_shapes()[0].DebugString(), "[2,2]");
+  }
+  absl::StatusOr<OpRegistration> reg = OpDefBuilder("RegisteredLaterOp")
+                                           .Input("x: float")
+                                           .Output("y: float")
+                                           .SetShapeFn(shape_fns::Unchanged)
+                                           .Finalize();
+  ASSERT_TRUE(reg.ok()) << reg.status();
+  ASSERT_TRUE(OpRegistry::Global()->Register(*std::move(reg)).ok());
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> g, ImportGraphDef(def));
+  for (const char* name : {"late0", "late1"}) {
+    const Node* late = g->FindNode(name);
+    EXPECT_FALSE(late->is_unknown_op()) << name;
+    EXPECT_EQ(late->op_def()->name(), "RegisteredLaterOp") << name;
+    EXPECT_EQ(late->output_shapes()[0].DebugString(), "[2,3]") << name;
+  }
+  EXPECT_EQ(g->FindNode("id0")->op_def()->name(), "Identity");
+}
+
 TEST(ImportGraphDefTest, UnknownOpIsKeptAndExported) {
   const GraphDef def = WithConsts(R"pb(
     node {
