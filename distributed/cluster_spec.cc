@@ -3,9 +3,13 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/status_macros.h"
 
 namespace rill {
 namespace distributed {
@@ -45,7 +49,61 @@ absl::StatusOr<ClusterDef> ParseClusterSpec(absl::string_view spec) {
       (*job->mutable_tasks())[index++] = std::string(address);
     }
   }
+  RILL_RETURN_IF_ERROR(ValidateClusterDef(cluster, "the cluster spec"));
   return cluster;
+}
+
+absl::Status ValidateHostPort(absl::string_view address, absl::string_view where) {
+  const size_t colon = address.rfind(':');
+  const absl::string_view host =
+      colon == absl::string_view::npos ? address : address.substr(0, colon);
+  const absl::string_view port =
+      colon == absl::string_view::npos ? absl::string_view() : address.substr(colon + 1);
+  uint32_t number = 0;
+  bool ok = !host.empty() && absl::SimpleAtoi(port, &number) && number >= 1 && number <= 65535 &&
+            absl::ascii_isdigit(port.front());
+  for (char ch : host) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    if (ch == '/' || u <= 0x20 || u == 0x7f) ok = false;
+  }
+  if (ok) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Could not interpret \"", absl::CEscape(address), "\" as a host-port pair. (", where,
+      ": give host:port, a host name or IP address and a port from 1 to 65535)"));
+}
+
+absl::Status ValidateClusterDef(const ClusterDef& cluster, absl::string_view what) {
+  std::set<std::string> seen;
+  for (const JobDef& job : cluster.job()) {
+    const std::string& name = job.name();
+    if (name.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Empty job name in ", what, "; name each job (e.g. worker, ps)"));
+    }
+    bool valid = absl::ascii_isalpha(name[0]);
+    for (char ch : name) valid = valid && (absl::ascii_isalnum(ch) || ch == '_');
+    if (!valid) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Job name '", absl::CEscape(name), "' in ", what,
+          " cannot be part of a device name (/job:<name>): start it with a letter and use only "
+          "letters, digits and '_'"));
+    }
+    if (!seen.insert(name).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Duplicate job ID in cluster specification: ", name,
+                       " (give each job once in ", what, ", with all its tasks)"));
+    }
+    for (const auto& [index, address] : job.tasks()) {
+      if (index < 0) {
+        return absl::InvalidArgumentError(absl::StrCat("Task index ", index, " of job '", name,
+                                                       "' in ", what,
+                                                       " is negative; tasks are numbered from 0"));
+      }
+      RILL_RETURN_IF_ERROR(ValidateHostPort(
+          address, absl::StrCat("task ", index, " of job '", name, "' in ", what)));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> TaskAddress(const ClusterDef& cluster, absl::string_view job,

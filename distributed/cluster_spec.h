@@ -17,8 +17,21 @@ namespace rill {
 namespace distributed {
 
 // InvalidArgument naming the part that is wrong (an empty spec, a job without '|', an empty job
-// name or address, a job given twice).
+// name or address, a job given twice, anything ValidateClusterDef refuses).
 absl::StatusOr<ClusterDef> ParseClusterSpec(absl::string_view spec);
+
+// OK for a "host:port" a channel can dial: a port from 1 to 65535 after the last ':', a host
+// that is not empty and holds no '/', space or control character. Otherwise InvalidArgument with
+// TensorFlow's text (`Could not interpret "<address>" as a host-port pair.`) and `where` (e.g.
+// "task 1 of job 'worker' in the cluster_def") with what to change.
+absl::Status ValidateHostPort(absl::string_view address, absl::string_view where);
+
+// OK for a ClusterDef whose every task can be named and dialed; InvalidArgument naming the job
+// or task otherwise: an empty job name or one a device name cannot hold (TensorFlow's job names:
+// a letter, then letters, digits and '_'), a job given twice (TensorFlow's "Duplicate job ID in
+// cluster specification: <job>"), a negative task index, an address ValidateHostPort refuses.
+// `what` names the source in messages ("the cluster_def", "the cluster spec").
+absl::Status ValidateClusterDef(const ClusterDef& cluster, absl::string_view what);
 
 // The task's "host:port"; NotFound naming the job and task (and the jobs there are) when the
 // cluster has no such task.

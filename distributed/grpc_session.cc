@@ -94,6 +94,8 @@ class GrpcSession final : public SessionBackend {
                          "' is not supported; Rill takes \"\" (this process) or grpc://host:port"));
       }
       target_address = options_.target.substr(7);
+      RILL_RETURN_IF_ERROR(ValidateHostPort(
+          target_address, absl::StrCat("the session target '", options_.target, "'")));
       if (cluster_.job_size() == 0) {
         // A lone server: the cluster is that task, as job "worker".
         JobDef* job = cluster_.add_job();
@@ -101,6 +103,7 @@ class GrpcSession final : public SessionBackend {
         (*job->mutable_tasks())[0] = target_address;
       }
     }
+    RILL_RETURN_IF_ERROR(ValidateClusterDef(cluster_, "the cluster_def"));
     for (const TaskRef& t : ListTasks(cluster_)) {
       auto task = std::make_unique<Task>();
       task->job = t.job;
