@@ -232,6 +232,19 @@ class GrpcSession final : public SessionBackend {
       tensorflow::GetStatusResponse resp;
       RILL_RETURN_IF_ERROR(task->client->GetStatus(req, &resp, kControlTimeout));
       task->devices.assign(resp.device_attributes().begin(), resp.device_attributes().end());
+      // A server answers with its own devices' names: one started as another task (a
+      // cluster_def giving this task another task's address, or a sparse or shifted index)
+      // would get partitions the rendezvous routes elsewhere.
+      for (const DeviceAttributes& d : task->devices) {
+        if (!absl::StartsWith(d.name(), absl::StrCat(task->name, "/"))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Task ", task->name, " (", task->client->address(), ") is served by a server of ",
+              "another task: its device is ", d.name(),
+              ". Give each task of the cluster_def the address of the server started with its "
+              "job and task index (rill_server --job_name=",
+              task->job, " --task_id=", task->index, ")"));
+        }
+      }
       tensorflow::CreateWorkerSessionRequest create;
       create.set_session_handle(session_handle_);
       tensorflow::ServerDef* def = create.mutable_server_def();

@@ -199,6 +199,49 @@ TEST(TwoWorkersTest, NewSessionWithATaskDownIsUnavailableNamingIt) {
                        "the address of one of its tasks"));
 }
 
+// A cluster_def that gives a task the address of a server started as another task (a sparse
+// index, two tasks on one address, a job the servers were not started in) is refused when the
+// session starts, naming the task, the server's own device and what to change; addresses that
+// cannot be dialed and a bad target are refused before any connection.
+TEST(TwoWorkersTest, ClusterDefNamingAnotherTasksServerIsInvalidArgument) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  SessionOptions options;
+  options.target = absl::StrCat("grpc://", cluster.address(0));
+  JobDef* job = options.config.mutable_cluster_def()->add_job();
+  job->set_name("worker");
+  (*job->mutable_tasks())[0] = cluster.address(0);
+  (*job->mutable_tasks())[5] = cluster.address(1);
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("Task /job:worker/replica:0/task:5 (", cluster.address(1),
+                                    ") is served by a server of another task: its device is "
+                                    "/job:worker/replica:0/task:1/device:CPU:0. Give each task of "
+                                    "the cluster_def the address of the server started with its "
+                                    "job and task index (rill_server --job_name=worker "
+                                    "--task_id=5)")));
+  job->mutable_tasks()->erase(5);
+  (*job->mutable_tasks())[1] = cluster.address(0);
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Task /job:worker/replica:0/task:1 (" + cluster.address(0) +
+                                 ") is served by a server of another task: its device is "
+                                 "/job:worker/replica:0/task:0/device:CPU:0.")));
+  (*job->mutable_tasks())[1] = "127.0.0.1:99999";
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Could not interpret \"127.0.0.1:99999\" as a host-port pair. "
+                                 "(task 1 of job 'worker' in the cluster_def")));
+  (*job->mutable_tasks())[1] = cluster.address(1);
+  options.target = "grpc://";
+  EXPECT_THAT(Session::New(options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Could not interpret \"\" as a host-port pair. (the session "
+                                 "target 'grpc://'")));
+  options.target = absl::StrCat("grpc://", cluster.address(0));
+  RILL_EXPECT_OK(Session::New(options).status());
+}
+
 TEST(TwoWorkersTest, SeedTowersGiveTheLocalResultWithFullNames) {
   testing::ClusterFixture cluster;
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
