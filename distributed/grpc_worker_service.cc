@@ -130,6 +130,10 @@ absl::StatusOr<std::unique_ptr<WorkerServer>> WorkerServer::Start(
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(listen_address, ServerCredentials(), &port);
+  // gRPC sets SO_REUSEPORT by default: a second server on a port in use would bind it too and
+  // take half the connections (two processes serving one task). TensorFlow's servers turn it
+  // off the same way, so the second one fails to start.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(-1);
   builder.SetMaxSendMessageSize(-1);
   SetTransportArgs(&builder);
