@@ -28,6 +28,7 @@
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
 #include "graph/loop_body_constants.h"
+#include "graph/loop_input_projection.h"
 #include "graph/loop_invariants.h"
 #include "graph/op_classes.h"
 #include "kernels/framework/kernel_registry.h"
@@ -184,7 +185,14 @@ class Optimizer {
         if (options_.loop_invariants) {
           RILL_RETURN_IF_ERROR(HoistLoopBodyConstants(graph_).status());
         }
-        if (options_.fusion) MarkConstantWeights();
+        if (options_.fusion) {
+          // A recurrent step's input products, one product before the loop (changes the
+          // GEMM's row count, so rounding may differ: a fusion).
+          if (options_.loop_input_projection) {
+            RILL_RETURN_IF_ERROR(HoistLoopInputProjections(graph_).status());
+          }
+          MarkConstantWeights();
+        }
         return absl::OkStatus();
       }
     }

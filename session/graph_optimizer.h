@@ -105,6 +105,9 @@ struct GraphOptimizerOptions {
   bool common_subexpression_elimination = true;
   bool fusion = true;
   bool loop_invariants = true;  // graph/loop_invariants.h
+  // graph/loop_input_projection.h, with `fusion`; off: on the recurrent models measured it did not
+  // pay (docs/performance.md, "Recurrent loops").
+  bool loop_input_projection = false;
   int64_t max_folded_bytes = 10 << 20;
   Device* cpu = nullptr;  // runs folded nodes; not owned; folding is skipped when null
   // The kernels the session's devices can run (the placer's view); not owned. Fusions are made on

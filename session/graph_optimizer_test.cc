@@ -15,6 +15,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
 #include "gmock/gmock.h"
@@ -655,6 +656,88 @@ TEST(GraphOptimizerTest, LoopVariablesCarriedUnchangedBecomeLoopConstants) {
   l0.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
   EXPECT_FALSE(GraphOptimizerOptions::FromConfig(l0).loop_invariants);
   EXPECT_TRUE(GraphOptimizerOptions::FromConfig(ConfigProto()).loop_invariants);
+}
+
+TEST(GraphOptimizerTest, ARecurrentStepsInputProductRunsOnceBeforeTheLoopWhenAsked) {
+  // acc = 0; for i < n: acc += GetItem(list(x), n - 1 - i) @ w (a reversed read, a Keras RNN's
+  // go_backwards): with loop_input_projection the step's MatMul becomes one BatchMatMulV2 of x by
+  // w before the loop (graph/loop_input_projection.h), with w's packed weights. The rewritten
+  // graph, run as it is, gives the values and errors of the original at 0, 1 and 3 steps, a read
+  // past the list and a list that does not match x.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output n = ops::Placeholder(root.WithOpName("n"), DT_INT32);
+  Output list = ops::TensorListFromTensor(root.WithOpName("list"), x, ops::Const(root, {-1, 3}));
+  Output w = ops::Const(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}, {5.f, 6.f}});
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), ops::Const(root, {{0.f, 0.f}, {0.f, 0.f}})},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output back = ops::Sub(s, ops::Sub(s, v[2], ops::Const(s, 1)), v[0]);
+        Output xt = ops::TensorListGetItem(s, v[4], back, ops::Const(s, {-1, 3}), DT_FLOAT);
+        Output y = ops::MatMul(s, xt, ops::Identity(s.WithControlDependencies({v[0]}), v[3]));
+        return std::vector<Output>{ops::Add(s, v[0], ops::Const(s, 1)), ops::Add(s, v[1], y)};
+      },
+      ops::WhileLoopAttrs().Invariants({n, w, list}));
+  ops::Identity(root.WithOpName("acc"), out[1]);
+  auto count = [](const GraphDef& g, const std::string& op) {
+    return absl::c_count_if(g.node(), [&](const NodeDef& d) { return d.op() == op; });
+  };
+  EXPECT_EQ(count(Optimize(root).graph, "MatMul"), 1);  // off by default
+  GraphOptimizerOptions on;
+  on.loop_input_projection = true;
+  Optimized o = Optimize(root, on);
+  EXPECT_EQ(count(o.graph, "MatMul"), 0);
+  ASSERT_EQ(count(o.graph, "BatchMatMulV2"), 1);
+  for (const NodeDef& d : o.graph.node()) {
+    if (d.op() == "BatchMatMulV2") {
+      EXPECT_THAT(d.input(), ElementsAre("x", "w", "^list"));
+      EXPECT_TRUE(d.attr().at("_rill_constant_weights").b());
+    }
+  }
+
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  // Runs `g` as it is (optimizer off).
+  auto run = [](const GraphDef& g, const Tensor& xs, int steps) -> absl::StatusOr<Tensor> {
+    SessionOptions options;
+    options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+        OptimizerOptions::L0);
+    auto s = Session::New(options);
+    RILL_RETURN_IF_ERROR(s.status());
+    RILL_RETURN_IF_ERROR((*s)->Create(g));
+    std::vector<Tensor> result;
+    RILL_RETURN_IF_ERROR(
+        (*s)->Run({{"x:0", xs}, {"n:0", Tensor::Scalar<int32_t>(steps)}}, {"acc:0"}, {}, &result));
+    return result[0];
+  };
+  const Tensor xs = Tensor::FromVector<float>(
+      {1, 0, -1, 2, 0.5, 0, 0, 1, 0, -2, 1, 3, 4, 0, 0.25, 1, 1, 1}, TensorShape({3, 2, 3}));
+  const std::vector<Tensor> expected = {
+      Tensor::FromVector<float>({0, 0, 0, 0}, TensorShape({2, 2})),
+      Tensor::FromVector<float>({-4, -4, 3.5, 6}, TensorShape({2, 2})),  // x[0] @ w
+      Tensor::FromVector<float>({4.25, 9.5, 28.5, 36}, TensorShape({2, 2}))};
+  for (int i = 0; i < 3; ++i) {
+    const int steps = i == 2 ? 3 : i;
+    for (const GraphDef* g : {&original, &o.graph}) {
+      absl::StatusOr<Tensor> acc = run(*g, xs, steps);
+      ASSERT_THAT(acc.status(), IsOk()) << steps;
+      ExpectTensorEqual(*acc, expected[i]);
+    }
+  }
+  const Tensor wide =
+      Tensor::FromVector<float>(std::vector<float>(24, 1.f), TensorShape({3, 2, 4}));
+  for (const GraphDef* g : {&original, &o.graph}) {
+    EXPECT_THAT(
+        run(*g, xs, 4).status(),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 ::testing::HasSubstr("Trying to access element 3 in a list with 3 elements.")));
+    EXPECT_THAT(
+        run(*g, wide, 0).status(),
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 ::testing::HasSubstr(
+                     "Specified a list with shape [?,3] from a tensor with shape [3,2,4]")));
+  }
 }
 
 TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
