@@ -19,6 +19,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/loop_constant.h"
 
 namespace rill {
 namespace {
@@ -56,19 +57,27 @@ struct SeluGradFunctor : GradFunctor {
     return y < T(0) ? g * (y + scale_alpha) : g * scale;
   }
 };
+// alpha is a LoopConstant so the float loop vectorizes (a plain float member is reloaded after
+// every store of the output).
 struct LeakyReluGradFunctor : GradFunctor {
-  absl::Status Init(OpKernelConstruction& ctx) { return ctx.GetAttr("alpha", &alpha); }
+  absl::Status Init(OpKernelConstruction& ctx) {
+    float a = 0.2f;
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("alpha", &a));
+    alpha.Set(a);
+    return absl::OkStatus();
+  }
   template <typename T>
   T operator()(T g, T x) const {
-    return x > T(0) ? g : g * static_cast<T>(alpha);
+    const T scaled = g * static_cast<T>(alpha.get());  // formed for every element: no branch
+    return x > T(0) ? g : scaled;
   }
-  float alpha = 0.2f;
+  LoopConstant alpha{0.2f};
 };
 // half: TensorFlow multiplies by alpha rounded to half.
 struct LeakyReluGradHalfFunctor : LeakyReluGradFunctor {
   absl::Status Init(OpKernelConstruction& ctx) {
     RILL_RETURN_IF_ERROR(LeakyReluGradFunctor::Init(ctx));
-    alpha = static_cast<float>(half(alpha));
+    alpha.Set(static_cast<float>(half(alpha.get())));
     return absl::OkStatus();
   }
 };

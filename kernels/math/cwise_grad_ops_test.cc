@@ -1,5 +1,7 @@
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -41,6 +43,30 @@ TEST(CwiseGradOpsTest, OutputGradientsUseTheForwardOutput) {
   // Only element counts must agree; the output has y's shape.
   RILL_ASSERT_OK_AND_ASSIGN(out, Grad("SigmoidGrad", F({0.5, 0.5}, TensorShape({1, 2})), dy));
   EXPECT_EQ(out[0].shape(), TensorShape({1, 2}));
+}
+
+// The float loop is vectorized: over a length with a vector body and a tail, every element is
+// x > 0 ? g : g * alpha bit for bit.
+TEST(CwiseGradOpsTest, LeakyReluGradFloatLoopMatchesTheScalarFormula) {
+  const float alpha = 0.3f;
+  std::vector<float> g(1029), x(1029);
+  for (size_t i = 0; i < g.size(); ++i) {
+    g[i] = std::cos(0.11f * i) * (1 + i % 5);
+    x[i] = std::sin(0.37f * i);
+  }
+  x[2] = -0.0f;
+  x[3] = std::numeric_limits<float>::quiet_NaN();
+  g[4] = std::numeric_limits<float>::infinity();
+  const TensorShape shape({static_cast<int64_t>(g.size())});
+  OpTester t("LeakyReluGrad", "g");
+  t.Attr("T", DT_FLOAT).Attr("alpha", alpha).Input(F(g, shape)).Input(F(x, shape));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  const auto got = out[0].flat<float>();
+  for (size_t i = 0; i < g.size(); ++i) {
+    const float want = x[i] > 0.0f ? g[i] : g[i] * alpha;
+    EXPECT_EQ(std::memcmp(&got[i], &want, sizeof(float)), 0)
+        << "element " << i << ": " << got[i] << " vs " << want;
+  }
 }
 
 // TensorFlow's products: g * (x > 0), so a NaN or infinite g is NaN where the mask is 0, and a NaN

@@ -12,6 +12,7 @@
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/loop_constant.h"
 #include "kernels/math_lib/vector_math.h"
 
 namespace rill {
@@ -181,19 +182,29 @@ struct SoftplusFunctor : CwiseFunctorBase {
     return std::log1p(std::exp(x));
   }
 };
+// alpha is a LoopConstant so the float loop vectorizes (a plain float member is reloaded after
+// every store of the output).
 struct LeakyReluFunctor : CwiseFunctorBase {
-  absl::Status Init(OpKernelConstruction& ctx) { return ctx.GetAttr("alpha", &alpha); }
+  absl::Status Init(OpKernelConstruction& ctx) {
+    float a = 0.2f;
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("alpha", &a));
+    alpha.Set(a);
+    return absl::OkStatus();
+  }
   template <typename T>
   T operator()(T x) const {
-    return x > T(0) ? x : x * static_cast<T>(alpha);  // TensorFlow's select: 0 * alpha at 0
+    // TensorFlow's select, 0 * alpha at 0; the product is formed for every element so the loop
+    // has no branch to keep it scalar.
+    const T scaled = x * static_cast<T>(alpha.get());
+    return x > T(0) ? x : scaled;
   }
-  float alpha = 0.2f;
+  LoopConstant alpha{0.2f};
 };
 // For half inputs TensorFlow multiplies by alpha rounded to half.
 struct LeakyReluHalfFunctor : LeakyReluFunctor {
   absl::Status Init(OpKernelConstruction& ctx) {
     RILL_RETURN_IF_ERROR(LeakyReluFunctor::Init(ctx));
-    alpha = static_cast<float>(half(alpha));
+    alpha.Set(static_cast<float>(half(alpha.get())));
     return absl::OkStatus();
   }
 };

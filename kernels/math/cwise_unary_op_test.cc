@@ -1,6 +1,7 @@
 // Atan, Asin, Acos, Tan, IsNan, IsInf, Rint, Inv and LeakyRelu on the CPU; the other unary kernels
 // are covered by tests/conformance.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -92,6 +93,32 @@ TEST(CwiseUnaryTest, LeakyReluMultipliesEverythingButPositives) {
   RILL_ASSERT_OK_AND_ASSIGN(out, negative.Run());
   EXPECT_EQ(Doubles(out[0]), (std::vector<double>{0.0, 1.0}));
   EXPECT_TRUE(std::signbit(Doubles(out[0])[0]));
+}
+
+// The float loop is vectorized: over a length with a vector body and a tail, every element is
+// TensorFlow's x > 0 ? x : x * alpha bit for bit (NaN, +-inf, -0 and subnormals included).
+TEST(CwiseUnaryTest, LeakyReluFloatLoopMatchesTheScalarFormula) {
+  const float alpha = 0.1f;
+  std::vector<float> x(1037);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * i) * (1 + i % 7);
+  x[3] = std::numeric_limits<float>::quiet_NaN();
+  x[4] = std::numeric_limits<float>::infinity();
+  x[5] = -std::numeric_limits<float>::infinity();
+  x[6] = -0.0f;
+  x[7] = -std::numeric_limits<float>::denorm_min();
+  x[1036] = -3.0f;
+  OpTester t("LeakyRelu", "u");
+  t.Attr("T", DT_FLOAT)
+      .Attr("alpha", alpha)
+      .Input(Tensor::FromVector<float>(x, TensorShape({static_cast<int64_t>(x.size())})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+  const auto got = out[0].flat<float>();
+  ASSERT_EQ(got.size(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float want = x[i] > 0.0f ? x[i] : x[i] * alpha;
+    EXPECT_EQ(std::memcmp(&got[i], &want, sizeof(float)), 0)
+        << "element " << i << ": " << got[i] << " vs " << want;
+  }
 }
 
 TEST(CwiseUnaryTest, IntegerInvHasNoCpuKernel) {
