@@ -204,7 +204,8 @@ def test_bad_values_raise_instead_of_crashing():
         with tf.Session() as sess:
             with pytest.raises(ValueError):
                 sess.run(p * 1.0, {p: "not a number"})
-            with pytest.raises(TypeError, match="Fetch argument None"):
+            with pytest.raises(TypeError, match='Argument `fetch` = None has invalid type '
+                               '"NoneType". Cannot be None'):
                 sess.run(None)
             with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
                 sess.run(p * 1.0, {p: tf.constant([1.0, 2.0])})
@@ -215,6 +216,49 @@ def test_bad_values_raise_instead_of_crashing():
             q = tf.placeholder(tf.float32)
             with pytest.raises(tf.errors.InvalidArgumentError):
                 sess.run(tf.reshape(q, [3]), {q: [1.0, 2.0]})
+
+
+def test_careless_runs_behave_as_tensorflow_s():
+    """crafted_round8.py's python cases, with TensorFlow 2.21's outcomes: fetches that are all
+    fed or empty run nothing, a tensor fed under two keys takes the last value, Python ints that
+    do not fit the placeholder's type and feed_dicts that are not mappings raise TypeError, and a
+    closed session refuses partial runs as it refuses runs."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        y = tf.negative(x, name="y")
+        i = tf.placeholder(tf.int32, [])
+        u = tf.placeholder(tf.uint8, [])
+        v = np.array([1.0, 2.0], np.float32)
+        sess = tf.Session()
+        for _ in range(2):  # the second time through the cached plans and runners
+            np.testing.assert_array_equal(sess.run(x, {x: v}), [1.0, 2.0])
+            np.testing.assert_array_equal(sess.run(y, {y: v}), [1.0, 2.0])
+            np.testing.assert_array_equal(sess.run(y, {x: v, "x:0": v + 1}), [-2.0, -3.0])
+            assert sess.run([]) == []
+            assert sess.run([[], {}, ()], {x: v}) == [[], {}, ()]
+            assert sess.run(i, {i: 5}) == 5
+            with pytest.raises(TypeError, match=r"^Type of feed value 1099511627776 with type "
+                               r"<class 'int'> is not compatible with Tensor type <class "
+                               r"'numpy.int32'>. Try explicitly setting the type of the feed "
+                               r"tensor to a larger type \(e.g. int64\).$"):
+                sess.run(i, {i: 2**40})
+            with pytest.raises(TypeError, match="Type of feed value -1 with type <class 'int'> "
+                               "is not compatible with Tensor type <class 'numpy.uint8'>"):
+                sess.run(u, {u: -1})
+            with pytest.raises(OverflowError):
+                sess.run(i, {i: 2**70})
+            with pytest.raises(TypeError, match="^FlattenDictItems: 'dict' must be a dictionary "
+                               "or collection.Mapping type object, instead of 'list'.$"):
+                sess.run(y, [(x, v)])
+            with pytest.raises(TypeError, match="passed to the argument `feed_dict` with key"):
+                sess.run(y, {x: tf.constant([1.0, 2.0])})
+        h = sess.partial_run_setup([y], [x])
+        sess.close()
+        sess.close()
+        with pytest.raises(RuntimeError, match="^Attempted to use a closed Session.$"):
+            sess.partial_run(h, y, {x: v})
+        with pytest.raises(RuntimeError, match="^Attempted to use a closed Session.$"):
+            sess.partial_run_setup([y], [x])
 
 
 def test_empty_int_list_converts():

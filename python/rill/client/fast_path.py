@@ -32,8 +32,15 @@ def feed_array(entry, key, val):
     if isinstance(val, ops.Tensor):
         raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                         "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
-                        "For reference, the tensor object was %s which was passed to the feed with "
-                        "key %s." % (val, key))
+                        "For reference, the tensor object was %s which was passed to the argument "
+                        "`feed_dict` with key %s." % (val, key))
+    if type(val) is int and np_type is not None and np_type.kind in "iu" and \
+            np.array(val).astype(np_type) != val:
+        # TensorFlow's check of a Python int against the placeholder's integer type (a value
+        # past int64 fails in np.array with OverflowError, as there).
+        raise TypeError("Type of feed value %s with type %s is not compatible with Tensor type "
+                        "%s. Try explicitly setting the type of the feed tensor to a larger type "
+                        "(e.g. int64)." % (val, type(val), np_type.type))
     if np_type is None:
         arr = np.asarray(val, dtype=object)
     elif type(val) is np.ndarray and val.dtype == np_type:

@@ -6,6 +6,7 @@ run sessions (or one session) concurrently. Placement log lines the library writ
 C stdout are flushed after each run, so they keep their order among the program's prints.
 """
 import collections
+import collections.abc
 import ctypes
 import sys
 import threading
@@ -84,7 +85,7 @@ class _FetchPlan(object):
 
     def _plan(self, graph, f):
         if f is None:
-            raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
+            raise TypeError("Argument `fetch` = None has invalid type \"NoneType\". Cannot be None")
         if isinstance(f, (list, tuple)) and not hasattr(f, "_fields"):
             subs = [self._plan(graph, x) for x in f]
             kind = type(f)
@@ -234,6 +235,8 @@ class BaseSession(object):
                 entries = [self._feed_entry(k) for k in keys]
             except (TypeError, ValueError, KeyError):
                 return False
+            if len(set(e[0] for e in entries)) != len(entries):
+                return False  # one tensor under two keys: the ctypes path keeps the last value
             runner = fast_path.make_runner(self, plan, entries, keys, False) or False
         if len(plan.runners) < 64:
             plan.runners[keys] = runner
@@ -249,6 +252,13 @@ class BaseSession(object):
         plan = self._plans.get(fetches) if cls is ops.Tensor or cls is ops.Operation else None
         if plan is None:
             plan = self._plan_for(fetches)
+        if feed_dict is not None and not isinstance(feed_dict, collections.abc.Mapping):
+            raise TypeError("FlattenDictItems: 'dict' must be a dictionary or collection.Mapping "
+                            "type object, instead of '%s'." % type(feed_dict).__name__)
+        if not plan.nout and not plan.ntarget:
+            # Nothing to fetch or run (an empty structure): TensorFlow returns the structure
+            # without a run, whatever is fed.
+            return plan.build([])
         if self._fast and options is None and run_metadata is None:
             if feed_dict:
                 keys = tuple(feed_dict)
@@ -269,6 +279,7 @@ class BaseSession(object):
         feed_vals = []
         keep = []
         fed_arrays = {}
+        fed_pos = {}  # tensor -> its index in feeds
         try:
             for k, v in feed_dict.items():
                 try:
@@ -278,15 +289,26 @@ class BaseSession(object):
                 for entry, val in entries:
                     t, dt, out = entry[0], entry[1], entry[4]
                     arr = fast_path.feed_array(entry, k, val)
-                    feeds.append(out)
-                    feed_vals.append(tensor_util.numpy_to_c_tensor(arr, dt, keep))
+                    c_val = tensor_util.numpy_to_c_tensor(arr, dt, keep)
+                    if t in fed_pos:
+                        # One tensor under two keys ('x:0' and x): the last value wins, as in
+                        # TensorFlow's feed_dict.
+                        _c.TF_DeleteTensor(feed_vals[fed_pos[t]])
+                        feed_vals[fed_pos[t]] = c_val
+                    else:
+                        fed_pos[t] = len(feeds)
+                        feeds.append(out)
+                        feed_vals.append(c_val)
                     fed_arrays[t] = arr
             if any(t in fed_arrays for t in plan.tensors):
                 # A fetched tensor that is also fed gives the fed value (as TensorFlow's
-                # session); the library refuses such a run, so only the others are fetched.
+                # session); the library refuses such a run, so only the others are fetched,
+                # and nothing runs when every fetch is fed and there is no target.
                 rest = [t for t in plan.tensors if t not in fed_arrays]
-                sub = _FetchPlan(self._graph, rest + plan.targets)
-                got = iter(self._call(sub, feeds, feed_vals, options, run_metadata))
+                got = iter(())
+                if rest or plan.targets:
+                    sub = _FetchPlan(self._graph, rest + plan.targets)
+                    got = iter(self._call(sub, feeds, feed_vals, options, run_metadata))
                 values = [np.array(fed_arrays[t]) if t in fed_arrays else next(got)
                           for t in plan.tensors]
             else:
@@ -360,6 +382,8 @@ class BaseSession(object):
 
     def partial_run_setup(self, fetches, feeds=None):
         """A handle for partial_run calls that feed feeds and fetch fetches, in steps."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
         plan = _FetchPlan(self._graph, fetches)
         feed_ts = [self._feed_entry(f)[4] for f in (feeds or [])]
         nin = len(feed_ts)
@@ -375,6 +399,8 @@ class BaseSession(object):
 
     def partial_run(self, handle, fetches, feed_dict=None):
         """Continues the partial run handle: feeds feed_dict, returns fetches' values."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
         plan = _FetchPlan(self._graph, fetches)
         feeds = []
         feed_vals = []
@@ -469,8 +495,8 @@ def _feed_pairs(graph, key, value):
     if isinstance(value, ops.Tensor):
         raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
                         "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
-                        "For reference, the tensor object was %s which was passed to the feed with "
-                        "key %s." % (value, key))
+                        "For reference, the tensor object was %s which was passed to the argument "
+                        "`feed_dict` with key %s." % (value, key))
     yield t, value
 
 
