@@ -17,6 +17,11 @@ does not.
     bazel build -c opt //tools/session_runner                         # after it
     python3 tools/bench/alternate.py /tmp/sr_old bazel-bin/tools/session_runner/session_runner \\
         --models EfficientNetB0,MobileNetV2 [--threads 1,2] [--rounds 7] [--no_ort] [--cpu]
+
+--sweep takes the models from the model sweep's cache instead (tools/bench/sweep_speed.py's
+names, ~/.cache/rill-model-sweep): each runner times the cached graph and inputs as sweep_speed.py
+does, ONNX Runtime runs in one worker process per thread count (sweep_speed.py's), and its CPU
+time is not measured (--cpu gives Rill's CPU time and ORT's wall time).
 """
 import argparse
 import json
@@ -32,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import model_suite  # noqa: E402
 import suite_models  # noqa: E402
+import sweep_speed  # noqa: E402
 
 
 def ort_main(name, threads, cpu):
@@ -88,6 +94,28 @@ def rill_cpu_ms(runner, name, threads, wait_policy):
     return float(m.group(1)) / 1e3 if out.returncode == 0 and m else None
 
 
+class SweepTimer:
+    """Rill and ONNX Runtime times of model-sweep models, as sweep_speed.py takes them."""
+
+    def __init__(self):
+        self.workers = {}
+
+    def rill(self, runner, name, threads, wait_policy, cpu):
+        meta = sweep_speed.load_meta(name)
+        res = sweep_speed.run_rill(runner, name, meta, threads, model_suite.WARMUP,
+                                   model_suite.REPS, 600, model_suite._rill_env(wait_policy))
+        return res.get("cpu" if cpu else "ms")
+
+    def ort(self, name, threads):
+        if threads not in self.workers:
+            self.workers[threads] = sweep_speed.Worker("ort", threads, 600)
+        return self.workers[threads].ask(name, model_suite.WARMUP, model_suite.REPS).get("ms")
+
+    def close(self):
+        for w in self.workers.values():
+            w.close()
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "--_ort":
         return ort_main(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1")
@@ -104,9 +132,14 @@ def main():
     ap.add_argument("--omp_wait_policy", default="",
                     help="OMP_WAIT_POLICY for both runners (default: each runner's own choice; "
                     "docs/performance.md, \"OpenMP wait policy\")")
+    ap.add_argument("--sweep", action="store_true",
+                    help="models of the model sweep's cache (sweep_speed.py) instead of the suite")
     a = ap.parse_args()
     names = [n for n in a.models.split(",") if n]
-    unknown = [n for n in names if n not in suite_models.MODELS]
+    sweep = SweepTimer() if a.sweep else None
+    known = (lambda n: os.path.exists(os.path.join(sweep_speed.CACHE, n + ".pb"))) if a.sweep \
+        else (lambda n: n in suite_models.MODELS)
+    unknown = [n for n in names if not known(n)]
     if unknown:
         ap.error("unknown models %s" % ", ".join(unknown))
     med = statistics.median
@@ -119,6 +152,11 @@ def main():
         for name in names:
             old, new, ort = [], [], []
             for _ in range(a.rounds):
+                if sweep:
+                    old.append(sweep.rill(a.old, name, t, a.omp_wait_policy, a.cpu))
+                    new.append(sweep.rill(a.new, name, t, a.omp_wait_policy, a.cpu))
+                    ort.append(None if a.no_ort else sweep.ort(name, t))
+                    continue
                 if a.cpu:
                     old.append(rill_cpu_ms(a.old, name, t, a.omp_wait_policy))
                     new.append(rill_cpu_ms(a.new, name, t, a.omp_wait_policy))
@@ -135,6 +173,8 @@ def main():
             print("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
                 name, t, fmt(med(old)), fmt(med(new)), fmt(None if None in ort else med(ort)),
                 rx(ratio(old, new)), rx(ratio(ort, new)), rx(ratio(ort, old))), flush=True)
+    if sweep:
+        sweep.close()
     return 0
 
 
