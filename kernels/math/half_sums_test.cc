@@ -33,6 +33,14 @@ TEST(HalfSumsTest, ColumnSumsAreTensorFlows) {
             (std::vector<uint16_t>{15033, 14776, 14308, 12912, 44832, 46736, 47422, 47741, 47841}));
 }
 
+// bfloat16 products (TensorFlow 2.21's Prod): the same order, multiplying; multiplying in float
+// and rounding once gives 16122.
+TEST(HalfSumsTest, Bfloat16RowProductIsTensorFlows) {
+  std::vector<bfloat16> x;
+  for (int i = 0; i < 37; ++i) x.push_back(bfloat16(static_cast<float>(1 + std::sin(i) * 0.3)));
+  EXPECT_EQ((half_sums::RowReduce<half_sums::Mul>(x.data(), 0, 37).bits), 16118);
+}
+
 TEST(HalfSumsTest, LongRowsSplitAtPacketBoundariesAndMatchAPlainSumOfSmallIntegers) {
   // Integers add exactly in half up to 2048, so every order gives the same sum.
   std::vector<half> x(20000, half(0.0f));

@@ -1,8 +1,9 @@
 // Reductions on the CPU over the axes given by input 1 (int32 or int64, a scalar or a vector;
 // negative axes count from the end; repeated axes count once; an empty list reduces nothing):
-// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half Sum and Mean over
-// contiguous reduced dims add in half in TensorFlow's order (half_sums.h), other half reductions
-// accumulate in float; integers wrap. Empty reductions give the identity (0, 1, lowest, highest,
+// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half Sum and Mean and
+// bfloat16 Prod over contiguous reduced dims combine in their own type in TensorFlow's order
+// (half_sums.h); other half and bfloat16 reductions accumulate in float (bfloat16 Sum, as
+// TensorFlow's does); integers wrap. Empty reductions give the identity (0, 1, lowest, highest,
 // true, false); Mean of nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument
 // "Invalid reduction dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its
 // unclosed parenthesis).
@@ -187,6 +188,74 @@ void HalfSumOrMean(const OpKernelContext& ctx, const Tensor& in, int64_t outer, 
   }
 }
 
+// bfloat16 Prod over [outer, k, inner], multiplying in bfloat16 in TensorFlow's order
+// (kernels/math/half_sums.h). Rows split over the threads.
+void Bfloat16Prod(const OpKernelContext& ctx, const Tensor& in, int64_t outer, int64_t k,
+                  int64_t inner, Tensor* out) {
+  const bfloat16* x = in.flat<bfloat16>().data();
+  bfloat16* z = out->flat<bfloat16>().data();
+  if (inner == 1) {
+    ctx.ParallelFor(outer, k, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        z[b] = half_sums::RowReduce<half_sums::Mul>(x + b * k, b * k, k);
+      }
+    });
+  } else {
+    half_sums::ColumnReduce<half_sums::Mul>(x, outer, k, inner, z);
+  }
+}
+
+// bfloat16 Prod over reduced dims that are not contiguous, in TensorFlow's order: collapsed dims
+// [r0, k, r1] multiply in Eigen's generic order (r1 outer, r0 inner) one element at a time; any
+// other pattern is transposed so the reduced dims come last (kept and reduced dims each in their
+// order) and each row multiplied as RowReduce does.
+void Bfloat16ProdStrided(const Tensor& in, const std::vector<reduction_loops::CollapsedDim>& dims,
+                         Tensor* out) {
+  const bfloat16* x = in.flat<bfloat16>().data();
+  bfloat16* z = out->flat<bfloat16>().data();
+  using half_sums::Combine;
+  using half_sums::Mul;
+  if (dims.size() == 3 && dims[0].reduced) {
+    const int64_t r0 = dims[0].size, k = dims[1].size, r1 = dims[2].size;
+    for (int64_t c = 0; c < k; ++c) {
+      bfloat16 acc(1.0f);
+      for (int64_t j1 = 0; j1 < r1; ++j1) {
+        for (int64_t j0 = 0; j0 < r0; ++j0) acc = Combine<Mul>(acc, x[(j0 * k + c) * r1 + j1]);
+      }
+      z[c] = acc;
+    }
+    return;
+  }
+  const int n = static_cast<int>(dims.size());
+  std::vector<int64_t> stride(n, 1);
+  for (int d = n - 2; d >= 0; --d) stride[d] = stride[d + 1] * dims[d + 1].size;
+  std::vector<int> kept, reduced;
+  for (int d = 0; d < n; ++d) (dims[d].reduced ? reduced : kept).push_back(d);
+  // Offsets of one output's elements, in the row-major order of the reduced dims.
+  std::vector<int64_t> offsets{0};
+  for (int d : reduced) {
+    std::vector<int64_t> next;
+    for (int64_t base : offsets) {
+      for (int64_t j = 0; j < dims[d].size; ++j) next.push_back(base + j * stride[d]);
+    }
+    offsets = std::move(next);
+  }
+  const int64_t count = static_cast<int64_t>(offsets.size());
+  std::vector<bfloat16> row(count);
+  std::vector<int64_t> idx(kept.size(), 0);
+  const int64_t n_out = out->NumElements();
+  for (int64_t o = 0; o < n_out; ++o) {
+    int64_t base = 0;
+    for (size_t q = 0; q < kept.size(); ++q) base += idx[q] * stride[kept[q]];
+    for (int64_t j = 0; j < count; ++j) row[j] = x[base + offsets[j]];
+    z[o] = half_sums::RowReduce<Mul>(row.data(), o * count, count);
+    for (int q = static_cast<int>(kept.size()) - 1; q >= 0; --q) {
+      if (++idx[q] < dims[kept[q]].size) break;
+      idx[q] = 0;
+    }
+  }
+}
+
 // out[o] = Finish(Combine over the input elements that map to o). Reductions whose collapsed
 // shape is [outer, k, inner] (reduced dims contiguous; the common case) run reduction_loops's
 // vectorized row or column loops split over the intra-op threads; the rest walk the input once in
@@ -216,6 +285,14 @@ void Reduce(const OpKernelContext& ctx, const Tensor& in, const ReductionPlan& p
     if (d == dims.size() && std::is_same_v<T, half> &&
         (std::is_same_v<R, SumReducer> || std::is_same_v<R, MeanReducer>)) {
       HalfSumOrMean<R>(ctx, in, outer, k, inner, plan.count, out);
+      return;
+    }
+    if (std::is_same_v<T, bfloat16> && std::is_same_v<R, ProdReducer>) {
+      if (d == dims.size()) {
+        Bfloat16Prod(ctx, in, outer, k, inner, out);
+      } else {
+        Bfloat16ProdStrided(in, dims, out);
+      }
       return;
     }
     if (d == dims.size()) {
@@ -312,8 +389,9 @@ std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
                       .TypeConstraint("Tidx", IndexTypes()),           \
                   ReductionOp<Reducer, __VA_ARGS__>)
 
-// Sum and Prod also take the wider unsigned integers (wrapping), as TensorFlow's CPU kernels do.
-#define RILL_SUM_PROD_TYPES RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t
+// Sum and Prod also take the wider unsigned integers (wrapping) and bfloat16, as TensorFlow's CPU
+// kernels do.
+#define RILL_SUM_PROD_TYPES RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16
 REGISTER_REDUCTION("Sum", SumReducer, RILL_SUM_PROD_TYPES);
 REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Prod", ProdReducer, RILL_SUM_PROD_TYPES);

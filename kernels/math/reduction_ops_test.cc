@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -31,6 +32,46 @@ TEST(ReductionOpsTest, HalfMeanOverColumnsIsTensorFlows) {
   const std::vector<uint16_t> want = {10593, 10387, 9808, 8486, 40371, 42304, 43058, 43313, 43393};
   ASSERT_EQ(out[0].NumElements(), 9);
   for (int i = 0; i < 9; ++i) EXPECT_EQ(out[0].flat<half>()[i].bits, want[i]) << i;
+}
+
+std::vector<uint16_t> Bits(const Tensor& t) {
+  std::vector<uint16_t> out;
+  for (bfloat16 v : t.flat<bfloat16>()) out.push_back(v.bits);
+  return out;
+}
+
+Tensor Bfloat16s(int n, double (*f)(int), std::initializer_list<int64_t> dims) {
+  std::vector<bfloat16> v;
+  for (int i = 0; i < n; ++i) v.push_back(bfloat16(static_cast<float>(f(i))));
+  return Tensor::FromVector<bfloat16>(v, TensorShape(dims));
+}
+
+// Expected bits recorded from TensorFlow 2.21 (TF_ENABLE_ONEDNN_OPTS=0): bfloat16 Prod multiplies
+// in bfloat16 in Eigen's order (multiplying in float and rounding once gives the noted bits);
+// bfloat16 Sum adds in float.
+TEST(ReductionOpsTest, Bfloat16ProdIsTensorFlows) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out,
+      Reduce("Prod", Bfloat16s(37, [](int i) { return 1 + std::sin(i) * 0.3; }, {37}), {0}));
+  EXPECT_EQ(Bits(out[0]), std::vector<uint16_t>{16118});  // float: 16122
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out,
+      Reduce("Prod", Bfloat16s(180, [](int i) { return 1 + std::cos(i * 0.37) * 0.3; }, {1, 20, 9}),
+             {1}));
+  // float: 16201, 16199, 16193, 16183, 16165, 16144, 16126, 16103, 16094
+  EXPECT_EQ(Bits(out[0]),
+            (std::vector<uint16_t>{16201, 16202, 16194, 16183, 16165, 16143, 16127, 16104, 16092}));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out,
+      Reduce("Prod", Bfloat16s(24, [](int i) { return 1 + std::sin(i * 0.7) * 0.3; }, {2, 3, 4}),
+             {0, 2}));
+  EXPECT_EQ(Bits(out[0]), (std::vector<uint16_t>{16351, 16056, 16383}));  // float: 16353 first
+}
+
+TEST(ReductionOpsTest, Bfloat16SumAddsInFloat) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, Reduce("Sum", Bfloat16s(37, [](int i) { return std::sin(i) * 0.7; }, {37}), {0}));
+  EXPECT_EQ(Bits(out[0]), std::vector<uint16_t>{16066});  // adding in bfloat16: 16060
 }
 
 TEST(ReductionOpsTest, SumOverEachAxisAndAll) {

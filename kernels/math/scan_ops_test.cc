@@ -94,6 +94,20 @@ TEST(CumulativeLogsumexpOpTest, NaNElementsAreReadAsTensorFlowReadsThem) {
   expect(f[0], {1.6931472f, 1.6931472f, 1});
 }
 
+// Bits recorded from TensorFlow 2.21 (TF_ENABLE_ONEDNN_OPTS=0): a bfloat16 Cumsum rounds every
+// running sum to bfloat16; summing in float and rounding each output gives 16203, 15866, 48534,
+// 16070 at indices 4-7.
+TEST(CumsumOpTest, Bfloat16RoundsEveryStep) {
+  std::vector<bfloat16> v;
+  for (int i = 0; i < 12; ++i) v.push_back(bfloat16(static_cast<float>(std::sin(i) * 0.7)));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            Cumsum(Tensor::FromVector<bfloat16>(v, TensorShape({12})), 0));
+  std::vector<uint16_t> bits;
+  for (bfloat16 b : out[0].flat<bfloat16>()) bits.push_back(b.bits);
+  EXPECT_EQ(bits, (std::vector<uint16_t>{0, 16151, 16285, 16298, 16204, 15872, 48528, 16071, 16266,
+                                         16303, 16252, 16018}));
+}
+
 TEST(CumsumOpTest, UnsignedWraps) {
   RILL_ASSERT_OK_AND_ASSIGN(
       auto out,

@@ -3,11 +3,21 @@ CumulativeLogsumexp."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, NP, arr, const, is_float, is_int, ph, rand, tf_dtype, tol
+from kernel_cases.core import (ALL, NP, arr, const, is_float, is_int, ph, rand, seed_of, tf_dtype,
+                               tol)
 
 REDUCE = ["Sum", "Mean", "Max", "Min", "Prod"]
 # Sum, Prod, Cumsum and Cumprod also take these (TensorFlow's CPU kernels; they wrap).
 WIDE_UNSIGNED = ["uint16", "uint32", "uint64"]
+# ... and bfloat16, compared bit for bit: TensorFlow sums bfloat16 in float and rounds once,
+# multiplies it in bfloat16 in Eigen's packet order, and rounds every step of its scans.
+BF16 = ["bfloat16"]
+
+
+def _bf16(shape, seed, lo, hi):
+    """bfloat16 values with full 8-bit mantissas, so the order and rounding of each step shows."""
+    rs = np.random.RandomState(seed_of(seed))
+    return np.array(rs.uniform(lo, hi, size=shape), dtype=NP["bfloat16"])
 
 
 def _values(op, dt, shape, tag):
@@ -61,6 +71,21 @@ def reduce(rec, op, dtypes=ALL):
             c("negative_truncation", arr([[-7, 0, 0], [7, 0, 1], [-8, -1, 0]], dt), 1)
         if op in ("Sum", "Mean") and dt in ("float32", "float64"):
             c("large_1000", _values(op, dt, [1000], "large"), 0)
+        if dt == "bfloat16":
+            lo, hi = (0.6, 1.5) if op == "Prod" else (-4.0, 4.0)
+            for n in (7, 8, 31, 33, 100, 1000):
+                c("rounded_vector_%d" % n, _bf16([n], (op, "vector", n), lo, hi), 0)
+            c("rounded_rows", _bf16([5, 45], (op, "rows"), lo, hi), 1)
+            c("rounded_rows_keep_dims", _bf16([3, 2, 37], (op, "rows3"), lo, hi), [2],
+              keep_dims=True)
+            for outer, k, inner in ((1, 20, 8), (2, 17, 9), (3, 40, 16), (2, 3, 7)):
+                c("rounded_columns_%dx%dx%d" % (outer, k, inner),
+                  _bf16([outer, k, inner], (op, "cols", outer, k, inner), lo, hi), 1)
+            c("rounded_axes_first_last", _bf16([3, 5, 7], (op, "fl"), lo, hi), [0, 2])
+            c("rounded_axes_transposed", _bf16([2, 3, 4, 5], (op, "tr"), lo, hi), [0, 2])
+            c("rounded_axes_collapsed", _bf16([6, 7, 3, 4], (op, "co"), lo, hi), [0, 1, 3])
+            c("nan_inf", arr([[np.nan, 1, 2], [np.inf, -np.inf, 3], [np.inf, 1, 0]], dt), 1)
+            c("overflow_to_inf", arr([[3e38, 3e38, 1], [-3e38, 2, 1]], dt), 1)
         c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
           phrases=["Invalid reduction dimension (3 for input with 3 dimension(s)"])
 
@@ -131,6 +156,13 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
             c("wraps", arr([top, 2, 3, top - 1, 70, 1], dt), 0)
         if dt in ("float32", "float64") and op != "Cumprod":
             c("large_1000", _values(op, dt, [1000], "large"), 0)
+        if dt == "bfloat16":
+            lo, hi = (0.6, 1.5) if op == "Cumprod" else (-4.0, 4.0)
+            c("rounded_vector_300", _bf16([300], (op, "vector"), lo, hi), 0)
+            c("rounded_axis1", _bf16([3, 40, 5], (op, "axis1"), lo, hi), 1)
+            c("rounded_exclusive_reverse", _bf16([4, 33], (op, "excl"), lo, hi), 1,
+              exclusive=True, reverse=True)
+            c("nan_inf", arr([1, np.inf, -np.inf, 2, np.nan, 3], dt), 0)
         c("axis_out_of_range_error", x, 3, error="INVALID_ARGUMENT",
           phrases=["ScanOp: Expected scan axis in the range [-3, 3), but got 3"])
 
@@ -139,7 +171,7 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
 
 def build_all(rec, emit):
     for op in REDUCE:
-        reduce(rec, op, ALL + WIDE_UNSIGNED if op in ("Sum", "Prod") else ALL)
+        reduce(rec, op, ALL + WIDE_UNSIGNED + BF16 if op in ("Sum", "Prod") else ALL)
         emit(op)
     for op in ("ArgMax", "ArgMin"):
         arg_reduce(rec, op)
@@ -148,7 +180,7 @@ def build_all(rec, emit):
         reduce(rec, op)
         emit(op)
     for op in ("Cumsum", "Cumprod", "CumulativeLogsumexp"):
-        cumsum(rec, op, ALL + WIDE_UNSIGNED if op != "CumulativeLogsumexp" else ALL)
+        cumsum(rec, op, ALL + WIDE_UNSIGNED + BF16 if op != "CumulativeLogsumexp" else ALL)
         emit(op)
     reduce(rec, "EuclideanNorm")
     emit("EuclideanNorm")
