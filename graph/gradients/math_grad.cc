@@ -180,6 +180,50 @@ absl::Status MatMulGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out
 }
 RILL_REGISTER_GRADIENT("MatMul", MatMulGrad);
 
+// TensorFlow's _SparseMatMulGrad: the products of MatMul's gradient, each made as
+// math_ops.matmul makes it from the operands' sparse flags (a, b: the op's attrs; the incoming
+// gradient: whether a ReluGrad made it): a SparseMatMul (float out) when a flag is set or float
+// meets bfloat16, else a MatMul; a transposed second operand is transposed first; each product is
+// cast to its input's dtype.
+absl::Status SparseMatMulGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  RILL_ASSIGN_OR_RETURN(bool ta, op.GetBool("transpose_a"));
+  RILL_ASSIGN_OR_RETURN(bool tb, op.GetBool("transpose_b"));
+  const Output& a = op.inputs[0];
+  const Output& b = op.inputs[1];
+  const absl::StatusOr<NodeDef> g_node = s.GetNodeDef(g[0].node());
+  struct Operand {
+    Output t;
+    bool sparse;
+  };
+  const Operand ga{g[0], g_node.ok() && g_node->op() == "ReluGrad"};
+  const Operand oa{a, op.BoolOr("a_is_sparse", false)};
+  const Operand ob{b, op.BoolOr("b_is_sparse", false)};
+  auto product = [&](Operand x, Operand y, DataType out_dtype, bool tx, bool ty) {
+    if (ty) y.t = ops::Transpose(s, y.t, {1, 0});
+    const DataType dx = x.t.dtype(), dy = y.t.dtype();
+    const bool mixed = dx != dy && (dx == DT_BFLOAT16 || dy == DT_BFLOAT16);
+    Output p = (x.sparse || y.sparse || mixed)
+                   ? ops::SparseMatMul(s, x.t, y.t, tx, false, x.sparse, y.sparse)
+                   : ops::MatMul(s, x.t, y.t, ops::MatMulAttrs().TransposeA(tx));
+    if (dx == DT_BFLOAT16 && dy == DT_BFLOAT16 && p.dtype() != DT_BFLOAT16) {
+      p = ops::Cast(s, p, DT_BFLOAT16);
+    }
+    return p.dtype() == out_dtype ? p : ops::Cast(s, p, out_dtype);
+  };
+  const DataType da = a.dtype(), db = b.dtype();
+  if (!ta && !tb) {
+    *out = {product(ga, ob, da, false, true), product(oa, ga, db, true, false)};
+  } else if (!ta && tb) {
+    *out = {product(ga, ob, da, false, false), product(ga, oa, db, true, false)};
+  } else if (ta && !tb) {
+    *out = {product(ob, ga, da, false, true), product(oa, ga, db, false, false)};
+  } else {
+    *out = {product(ob, ga, da, true, true), product(ga, oa, db, true, true)};
+  }
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("SparseMatMul", SparseMatMulGrad);
+
 // --- More broadcasting binary ops ----------------------------------------------------------
 
 Grads Reduced(const Scope& s, const GradOp& op, const Output& gx, const Output& gy) {

@@ -50,6 +50,49 @@ def cases(add):
     more_cases(add)
 
 
+def sparse(shape, seed, dt):
+    """Values with about half the entries zero, as the sparse flags expect."""
+    v = rand(shape, seed)
+    v[rand(shape, (seed, "mask"), "unit") < 0] = 0
+    return v.astype(dt)
+
+
+def sparse_matmul(add):
+    """SparseMatMul (math_grad.cc), recorded with the nn family (nn_cases.py calls this), whose test
+    links the Relu gradient its ReluGrad case needs: every transpose pair with each sparse flag
+    (the gradient's products take the flags along), float x bfloat16 operands (float products
+    cast back), and a gradient made by ReluGrad (which TensorFlow takes as sparse)."""
+    bf16 = tf.bfloat16.as_numpy_dtype
+
+    def mm(a, b, ta=False, tb=False, sa=False, sb=False):
+        return raw.SparseMatMul(a=a, b=b, transpose_a=ta, transpose_b=tb, a_is_sparse=sa,
+                                b_is_sparse=sb, name="out")
+
+    for ta in [False, True]:
+        for tb in [False, True]:
+            a_shape = [4, 3] if ta else [3, 4]
+            b_shape = [5, 4] if tb else [4, 5]
+            for sa, sb in [(False, False), (True, False), (False, True), (True, True)]:
+                seed = ("smm", ta, tb, sa, sb)
+                add("SparseMatMul", "ta%d_tb%d_sa%d_sb%d" % (ta, tb, sa, sb),
+                    [("a", sparse(a_shape, seed + ("a",), np.float32)),
+                     ("b", sparse(b_shape, seed + ("b",), np.float32))],
+                    lambda a, b, ta=ta, tb=tb, sa=sa, sb=sb: mm(a, b, ta, tb, sa, sb))
+    # bfloat16 operands: TensorFlow's products run in float and are rounded once to bfloat16.
+    for what, da, db, sa in [("a_bfloat16", bf16, np.float32, False),
+                             ("b_bfloat16", np.float32, bf16, False),
+                             ("both_bfloat16_sparse", bf16, bf16, True),
+                             ("both_bfloat16", bf16, bf16, False)]:
+        add("SparseMatMul", what,
+            [("a", sparse([3, 4], ("smm_bf", what, "a"), da)),
+             ("b", sparse([4, 5], ("smm_bf", what, "b"), db))],
+            lambda a, b, sa=sa: mm(a, b, sa=sa), rtol=1e-2, atol=1e-2)
+    add("SparseMatMul", "relu_grad_is_sparse",
+        [("a", sparse([3, 4], ("smm_relu", "a"), np.float32)),
+         ("b", sparse([4, 5], ("smm_relu", "b"), np.float32))],
+        lambda a, b: raw.Relu(features=mm(a, b, sa=True), name="relu"))
+
+
 def binary(add, op, kind_x, kind_y, shapes=None, dtypes=(np.float32, np.float64), rtol=1e-5,
            atol=1e-6, fn=None, names=("x", "y")):
     fn = fn or getattr(raw, op)

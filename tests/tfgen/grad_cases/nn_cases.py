@@ -3,7 +3,7 @@ bias, softmax and losses, convolutions, pooling, batch normalization."""
 import numpy as np
 import tensorflow as tf
 
-from grad_cases import rand
+from grad_cases import math_cases, rand
 
 raw = tf.raw_ops
 F32, F64 = np.float32, np.float64
@@ -477,6 +477,7 @@ def image_cases(add):
 
 def cases(add):
     activation_cases(add)
+    math_cases.sparse_matmul(add)  # its ReluGrad case needs the Relu gradient linked
     bias_softmax_loss_cases(add)
     conv_cases(add)
     explicit_padding_cases(add)
