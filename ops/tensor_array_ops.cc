@@ -213,5 +213,120 @@ REGISTER_OP("TensorArrayCloseV2")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs);
 
+// The V1 names of TensorFlow 0.x graphs (GraphDef versions below 16; TensorArrayScatter and
+// TensorArrayUnpack below 19 and 20): the V2 ops with the handle a ref to the string vector
+// [container, name] (so Enter / Switch / Identity nodes carrying it are their Ref forms), and
+// TensorArrayPack / TensorArrayUnpack for Gather / Scatter over every index. They run on the V3
+// kernels (kernels/lists/tensor_array_ops.cc). Stateful here (TensorFlow marks only the two
+// creation ops), as the V2 names are: the graph optimizer must not merge two reads of one array,
+// which TensorFlow's leaves alone for their ref input.
+REGISTER_OP("TensorArray")
+    .Input("size: int32")
+    .Output("handle: Ref(string)")
+    .Attr("dtype: type")
+    .Attr("dynamic_size: bool = false")
+    .Attr("clear_after_read: bool = true")
+    .Attr("tensor_array_name: string = \"\"")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(StringHandle);
+
+REGISTER_OP("TensorArrayGrad")
+    .Input("handle: string")
+    .Input("flow_in: float")
+    .Output("grad_handle: Ref(string)")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(StringHandle);
+
+REGISTER_OP("TensorArrayWrite")
+    .Input("handle: Ref(string)")
+    .Input("index: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayRead")
+    .Input("handle: Ref(string)")
+    .Input("index: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayPack")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayUnpack")
+    .Input("handle: Ref(string)")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayGather")
+    .Input("handle: Ref(string)")
+    .Input("indices: int32")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Attr("dtype: type")
+    .Attr("element_shape: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unknown);
+
+REGISTER_OP("TensorArrayScatter")
+    .Input("handle: Ref(string)")
+    .Input("indices: int32")
+    .Input("value: T")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayConcat")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("value: dtype")
+    .Output("lengths: int64")
+    .Attr("dtype: type")
+    .Attr("element_shape_except0: shape = { unknown_rank: true }")
+    .SetIsStateful()
+    .SetShapeFn(TensorArrayConcatShape);
+
+REGISTER_OP("TensorArraySplit")
+    .Input("handle: Ref(string)")
+    .Input("value: T")
+    .Input("lengths: int64")
+    .Input("flow_in: float")
+    .Output("flow_out: float")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArraySize")
+    .Input("handle: Ref(string)")
+    .Input("flow_in: float")
+    .Output("size: int32")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
+REGISTER_OP("TensorArrayClose")
+    .Input("handle: Ref(string)")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::NoOutputs);
+
 }  // namespace
 }  // namespace rill

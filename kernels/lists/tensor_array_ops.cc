@@ -1,6 +1,8 @@
 // TF1 TensorArray kernels on the CPU (ops/tensor_array_ops.cc): TensorArrayV3 and its Write, Read,
-// Gather, Scatter, Concat, Split, Size, Close and Grad ops, and the V2 names of older graphs (the
-// same kernels; their handles are TensorFlow's string vectors [container, name]). A TensorArray is
+// Gather, Scatter, Concat, Split, Size, Close and Grad ops, and the V2 and V1 names of older graphs
+// (the same kernels; their handles are TensorFlow's string vectors [container, name], which V1's
+// TensorArray and TensorArrayGrad output as refs to a tensor the array holds; V1's Pack and
+// Unpack are Gather and Scatter over every index). A TensorArray is
 // a resource of the step (OpKernelContext::step_resources, dropped when the run ends), addressed by
 // a handle tensor "_tensor_arrays/<node>:<n>" (Rill's resource handles are scalar strings,
 // kernels/state/variable.h). Elements are written once and, with clear_after_read, read once; an
@@ -22,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/mutex.h"
 #include "core/partial_tensor_shape.h"
@@ -166,6 +169,12 @@ class TensorArray final : public ResourceBase {
   }
   bool dynamic_size() const { return dynamic_size_; }
 
+  // The V1 ops' ref handle: a string vector [container, name] this array holds for as long as it
+  // lives (the step), set once before the array is shared and never written after.
+  void SetRefHandle(Tensor handle) { ref_handle_ = std::move(handle); }
+  Tensor* ref_handle() { return &ref_handle_; }
+  rill::SharedMutex* ref_handle_mu() { return &ref_handle_mu_; }
+
  private:
   // A gradient array's second write to an element adds to it (a fresh tensor: the first value
   // may be shared with its writer).
@@ -206,6 +215,8 @@ class TensorArray final : public ResourceBase {
   std::vector<Element> elements_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   const int64_t size_;  // the initial size, made by Init()
+  Tensor ref_handle_;
+  rill::SharedMutex ref_handle_mu_;
 };
 
 // The address input 0 names: the V3 ops' resource handle (a scalar string "<container>/<name>")
@@ -217,19 +228,31 @@ absl::StatusOr<ResourceHandle> ArrayHandle(const Tensor& t) {
   return ResourceHandleFromTensor(t);
 }
 
-// The handle output of TensorArrayV3 / TensorArrayGradV3 (a resource), or of their V2 forms
-// (TensorFlow's string vector [container, name]).
-Tensor ArrayHandleTensor(bool v2, const std::string& name) {
-  if (!v2) return MakeResourceHandleTensor(kContainer, name);
+// The handle output of TensorArrayV3 / TensorArrayGradV3 (a resource), or of their V2 and V1
+// forms (TensorFlow's string vector [container, name]).
+Tensor ArrayHandleTensor(bool string_handle, const std::string& name) {
+  if (!string_handle) return MakeResourceHandleTensor(kContainer, name);
   Tensor t(DT_STRING, TensorShape({2}));
   t.flat<std::string>()[0] = kContainer;
   t.flat<std::string>()[1] = name;
   return t;
 }
 
-// Whether `op` is one of the V2 names, whose handles are string vectors and whose creation ops
-// output no flow.
-bool IsV2(const std::string& op) { return !op.empty() && op.back() == '2'; }
+// Whether `op` is one of the V2 or V1 names, whose handles are string vectors and whose creation
+// ops output no flow.
+bool IsStringHandle(const std::string& op) { return !absl::EndsWith(op, "V3"); }
+// Whether `op` is a V1 creation op, whose handle output is a ref.
+bool IsRefHandle(const std::string& op) { return op == "TensorArray" || op == "TensorArrayGrad"; }
+
+// Sets output 0 of a creation op: `ta`'s handle as `op`'s version spells it.
+void SetHandleOutput(OpKernelContext& ctx, const std::string& op, TensorArray* ta,
+                     const std::string& name) {
+  if (IsRefHandle(op)) {
+    ctx.set_output_ref(0, ta->ref_handle_mu(), ta->ref_handle());
+  } else {
+    ctx.set_output(0, ArrayHandleTensor(IsStringHandle(op), name));
+  }
+}
 
 // The array behind input 0 (NotFound as step_resource.h's LookupStepResource words it).
 absl::StatusOr<std::shared_ptr<TensorArray>> FindArray(OpKernelContext& ctx) {
@@ -276,7 +299,9 @@ class TensorArrayOp final : public OpKernel {
     if (s.ok()) s = ctx.GetAttr("element_shape", &shape);
     if (s.ok()) s = ctx.GetAttr("dynamic_size", &dynamic_size_);
     if (s.ok()) s = ctx.GetAttr("clear_after_read", &clear_after_read_);
-    if (s.ok() && !v2_) s = ctx.GetAttr("identical_element_shapes", &identical_shapes_);
+    if (s.ok() && !string_handle_) {
+      s = ctx.GetAttr("identical_element_shapes", &identical_shapes_);
+    }
     if (s.ok()) {
       absl::StatusOr<PartialTensorShape> p = PartialTensorShape::FromProto(shape);
       if (p.ok()) element_shape_ = *std::move(p);
@@ -299,15 +324,16 @@ class TensorArrayOp final : public OpKernel {
     auto ta = std::make_shared<TensorArray>(dtype_, element_shape_, n, dynamic_size_,
                                             clear_after_read_, identical_shapes_);
     RILL_RETURN_IF_ERROR(ta->Init());
-    RILL_ASSIGN_OR_RETURN(Tensor handle, CreateStepResource(ctx, kContainer, array_name, ta));
-    ctx.set_output(0, v2_ ? ArrayHandleTensor(true, array_name) : std::move(handle));
-    if (!v2_) ctx.set_output(1, Tensor::Scalar<float>(0.f));
+    ta->SetRefHandle(ArrayHandleTensor(true, array_name));
+    RILL_RETURN_IF_ERROR(CreateStepResource(ctx, kContainer, array_name, ta).status());
+    SetHandleOutput(ctx, type_string(), ta.get(), array_name);
+    if (!string_handle_) ctx.set_output(1, Tensor::Scalar<float>(0.f));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
 
  private:
-  const bool v2_ = IsV2(type_string());
+  const bool string_handle_ = IsStringHandle(type_string());
   DataType dtype_ = DT_INVALID;
   PartialTensorShape element_shape_;
   bool dynamic_size_ = false;
@@ -352,7 +378,8 @@ class ReadOp final : public OpKernel {
   DataType dtype_ = DT_INVALID;
 };
 
-// Stacks the elements at `indices` (TensorArrayGatherV3 and, with every index, Stack).
+// Stacks the elements at `indices` (TensorArrayGatherV3 and, with every index, Stack), or every
+// element (V1's TensorArrayPack, which has no indices input).
 class GatherOp final : public OpKernel {
  public:
   explicit GatherOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -368,7 +395,13 @@ class GatherOp final : public OpKernel {
   }
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
-    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
+    std::vector<int64_t> indices;
+    if (pack_) {
+      indices.resize(ta->Size());
+      for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<int64_t>(i);
+    } else {
+      RILL_ASSIGN_OR_RETURN(indices, Indices(ctx.input(1)));
+    }
     std::vector<Tensor> values;
     for (int64_t i : indices) {
       RILL_ASSIGN_OR_RETURN(Tensor v, ta->Read(ctx, i, dtype_));
@@ -404,6 +437,7 @@ class GatherOp final : public OpKernel {
   }
 
  private:
+  const bool pack_ = type_string() == "TensorArrayPack";
   DataType dtype_ = DT_INVALID;
   PartialTensorShape element_shape_;
 };
@@ -486,13 +520,35 @@ class ConcatOp final : public OpKernel {
   PartialTensorShape except0_;
 };
 
+// Writes value's rows to `indices` (TensorArrayScatterV3), or to 0, 1, ... (V1's
+// TensorArrayUnpack, which has no indices input).
 class ScatterOp final : public OpKernel {
  public:
   explicit ScatterOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
     RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> ta, LookupArray(ctx));
-    RILL_ASSIGN_OR_RETURN(std::vector<int64_t> indices, Indices(ctx.input(1)));
-    const Tensor& value = ctx.input(2);
+    const int value_input = unpack_ ? 1 : 2;
+    const Tensor& value = ctx.input(value_input);
+    std::vector<int64_t> indices;
+    if (unpack_) {
+      if (value.shape().rank() < 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input value for unpack must be at least a vector but received shape: ",
+                         value.shape().DebugString()));
+      }
+      // Every row has its element: a dynamic array grows to the rows, none may be left over.
+      const int64_t rows = value.shape().dim(0);
+      const int64_t size = ta->dynamic_size() ? std::max(ta->Size(), rows) : ta->Size();
+      if (rows != size) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Input value must have first dimension equal to the array size (", rows,
+                         " vs. ", size, ")"));
+      }
+      indices.resize(rows);
+      for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<int64_t>(i);
+    } else {
+      RILL_ASSIGN_OR_RETURN(indices, Indices(ctx.input(1)));
+    }
     if (value.shape().rank() < 1 ||
         value.shape().dims()[0] != static_cast<int64_t>(indices.size())) {
       return absl::InvalidArgumentError(
@@ -507,9 +563,12 @@ class ScatterOp final : public OpKernel {
       RILL_RETURN_IF_ERROR(CopyElements(value, static_cast<int64_t>(k) * per, &piece, 0, per));
       RILL_RETURN_IF_ERROR(ta->Write(indices[k], piece));
     }
-    ctx.set_output(0, ctx.input(3));
+    ctx.set_output(0, ctx.input(value_input + 1));
     return absl::OkStatus();
   }
+
+ private:
+  const bool unpack_ = type_string() == "TensorArrayUnpack";
 };
 
 // TensorArraySplitV3(handle, value, lengths, flow_in): element i is rows
@@ -607,21 +666,19 @@ class GradOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(ResourceMgr * step, StepResources(ctx));
     const std::string name = absl::StrCat(h.name, "@", source_);
     absl::Status init = absl::OkStatus();
-    RILL_RETURN_IF_ERROR(step->LookupOrCreate<TensorArray>(
-                                 kContainer, name,
-                                 [&] {
-                                   auto ta = std::make_shared<TensorArray>(
-                                       forward->dtype(), forward->ElementShape(), forward->Size(),
-                                       /*dynamic_size=*/false, /*clear_after_read=*/true,
-                                       /*identical_shapes=*/false, /*aggregate_writes=*/true);
-                                   init = ta->Init();
-                                   return ta;
-                                 })
-                             .status());
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<TensorArray> grad,
+                          step->LookupOrCreate<TensorArray>(kContainer, name, [&] {
+                            auto ta = std::make_shared<TensorArray>(
+                                forward->dtype(), forward->ElementShape(), forward->Size(),
+                                /*dynamic_size=*/false, /*clear_after_read=*/true,
+                                /*identical_shapes=*/false, /*aggregate_writes=*/true);
+                            init = ta->Init();
+                            ta->SetRefHandle(ArrayHandleTensor(true, name));
+                            return ta;
+                          }));
     RILL_RETURN_IF_ERROR(init);
-    const bool v2 = IsV2(type_string());
-    ctx.set_output(0, ArrayHandleTensor(v2, name));
-    if (!v2) ctx.set_output(1, ctx.input(1));
+    SetHandleOutput(ctx, type_string(), grad.get(), name);
+    if (!IsStringHandle(type_string())) ctx.set_output(1, ctx.input(1));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return false; }
@@ -650,6 +707,18 @@ REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcatV2").Device(kDeviceCpu), Conc
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySplitV2").Device(kDeviceCpu), SplitOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArraySizeV2").Device(kDeviceCpu), SizeOp);
 REGISTER_KERNEL(KernelDefBuilder("TensorArrayCloseV2").Device(kDeviceCpu), CloseOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArray").Device(kDeviceCpu), TensorArrayOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGrad").Device(kDeviceCpu), GradOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayWrite").Device(kDeviceCpu), WriteOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayRead").Device(kDeviceCpu), ReadOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayGather").Device(kDeviceCpu), GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayPack").Device(kDeviceCpu), GatherOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayScatter").Device(kDeviceCpu), ScatterOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayUnpack").Device(kDeviceCpu), ScatterOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayConcat").Device(kDeviceCpu), ConcatOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySplit").Device(kDeviceCpu), SplitOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArraySize").Device(kDeviceCpu), SizeOp);
+REGISTER_KERNEL(KernelDefBuilder("TensorArrayClose").Device(kDeviceCpu), CloseOp);
 
 }  // namespace
 }  // namespace rill

@@ -100,6 +100,51 @@ TEST_F(TensorArrayTest, V2NamesUseStringVectorHandles) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has already been closed.")));
 }
 
+// The V1 names of TF 0.x graphs: TensorArray and TensorArrayGrad output a ref to the string
+// vector handle (which the array holds), the other ops read it through a ref input; Pack and
+// Unpack stack and unstack every element, Unpack needing one row per element.
+TEST_F(TensorArrayTest, V1NamesUseRefHandles) {
+  OpTester make("TensorArray", "oldest");
+  make.Attr("dtype", DT_FLOAT).Input(Tensor::Scalar<int32_t>(2)).SetStepResources(&step_);
+  RILL_ASSERT_OK(make.Init());
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<TensorValue> made, make.RunWith(make.inputs()));
+  ASSERT_EQ(made.size(), 1u);
+  ASSERT_TRUE(made[0].is_ref());
+  const Tensor h = made[0].Get();
+  ASSERT_EQ(h.shape(), TensorShape({2}));
+  EXPECT_EQ(h.flat<std::string>()[0], "_tensor_arrays");
+
+  OpTester unpack("TensorArrayUnpack");
+  unpack.Attr("T", DT_FLOAT).InputValue(made[0]);
+  unpack.Input(Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})));
+  unpack.Input(Tensor::Scalar<float>(0)).SetStepResources(&step_);
+  RILL_ASSERT_OK(unpack.Run().status());
+
+  OpTester pack("TensorArrayPack");
+  pack.Attr("dtype", DT_FLOAT).InputValue(made[0]).Input(Tensor::Scalar<float>(0));
+  pack.SetStepResources(&step_);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> got, pack.Run());
+  ExpectTensorEqual(got[0], Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})));
+
+  OpTester grad("TensorArrayGrad");
+  grad.Attr("source", std::string("gradients")).Input(h).Input(Tensor::Scalar<float>(0));
+  grad.SetStepResources(&step_);
+  RILL_ASSERT_OK(grad.Init());
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<TensorValue> g, grad.RunWith(grad.inputs()));
+  ASSERT_EQ(g.size(), 1u);
+  ASSERT_TRUE(g[0].is_ref());
+  EXPECT_EQ(g[0].Get().flat<std::string>()[1], h.flat<std::string>()[1] + "@gradients");
+
+  OpTester too_few("TensorArrayUnpack");
+  too_few.Attr("T", DT_FLOAT).InputValue(g[0]);
+  too_few.Input(Tensor::FromVector<float>({1, 2}, TensorShape({1, 2})));
+  too_few.Input(Tensor::Scalar<float>(0)).SetStepResources(&step_);
+  EXPECT_THAT(too_few.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input value must have first dimension equal to the array size "
+                                 "(1 vs. 2)")));
+}
+
 TEST_F(TensorArrayTest, ConcatJoinsElementsOfDifferentLengths) {
   OpTester make("TensorArrayV3", "ragged");
   make.Attr("dtype", DT_FLOAT).ShapeAttr("element_shape", {-1, 2});

@@ -83,6 +83,8 @@ const std::set<std::string>& ExemptOps() {
       "TensorArrayCloseV3",
       "TensorArrayV2",
       "TensorArraySizeV2",
+      "TensorArray",
+      "TensorArraySize",
       // A vector of lists, which no recordable graph makes (tf.stack of list handles needs Pack
       // of variants): kernels/lists/list_ops_test.cc covers it.
       "TensorListPushBackBatch",

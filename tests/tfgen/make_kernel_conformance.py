@@ -52,6 +52,7 @@ from kernel_cases import stacks  # noqa: E402
 from kernel_cases import strings  # noqa: E402
 from kernel_cases import tensor_arrays  # noqa: E402
 from kernel_cases import tensor_arrays_v2  # noqa: E402
+from kernel_cases import tensor_arrays_v1  # noqa: E402
 from kernel_cases import edit_distance  # noqa: E402
 from kernel_cases import requantize  # noqa: E402
 from kernel_cases import quantized_nn  # noqa: E402
@@ -84,7 +85,7 @@ from kernel_cases import legacy_ops  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, stateless_random, lookup_tables, grads, training, nn,
-            strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, stacks,
+            strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, tensor_arrays_v1, stacks,
             image,
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
