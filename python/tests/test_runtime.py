@@ -261,6 +261,21 @@ def test_careless_runs_behave_as_tensorflow_s():
             sess.partial_run_setup([y], [x])
 
 
+def test_string_feeds_take_only_strings():
+    """An element of a string feed that is not bytes or str is TensorFlow's InternalError (Rill
+    turned the int 2 into two NUL bytes); bytes, str and NUL-holding values pass."""
+    with tf.Graph().as_default():
+        s = tf.placeholder(tf.string, [None])
+        n = tf.raw_ops.StringLength(input=s)
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InternalError, match="^Unsupported object type int$"):
+                sess.run(n, {s: [1, 2]})
+            with pytest.raises(tf.errors.InternalError, match="^Unsupported object type float$"):
+                sess.run(n, {s: np.array([b"a", 1.5], dtype=object)})
+            np.testing.assert_array_equal(sess.run(n, {s: [b"a\0b", "\u00e9", bytearray(b"xy")]}),
+                                          [3, 2, 2])
+
+
 def test_empty_int_list_converts():
     with tf.Graph().as_default():
         with tf.Session() as sess:

@@ -179,7 +179,17 @@ def numpy_to_c_tensor(arr, dtype, keep):
         t = _c.TF_AllocateTensor(7, dims, ndim, _TSTRING_SIZE * flat.size)
         base = _c.TF_TensorData(t)
         for i, x in enumerate(flat):
-            b = x.encode("utf-8") if isinstance(x, str) else bytes(x)
+            if isinstance(x, str):
+                b = x.encode("utf-8")
+            elif isinstance(x, (bytes, bytearray)):
+                b = bytes(x)
+            else:
+                # bytes(3) would be three NUL bytes (and bytes(10**9) a gigabyte): TensorFlow
+                # refuses elements that are not strings.
+                _c.TF_DeleteTensor(t)
+                from rill.framework import errors
+                raise errors.InternalError(None, None,
+                                           "Unsupported object type %s" % type(x).__name__)
             p = base + i * _TSTRING_SIZE
             _c.TF_StringInit(p)
             _c.TF_StringCopy(p, b, len(b))
