@@ -276,6 +276,17 @@ def test_string_feeds_take_only_strings():
                                           [3, 2, 2])
 
 
+def test_tensor_text_is_tensorflow_s():
+    """str(tensor), which TensorFlow's error texts quote: no shape for an unknown rank, the device
+    when one is set (TensorFlow 2.21's text)."""
+    with tf.Graph().as_default():
+        assert str(tf.placeholder(tf.float32, name="p")) == 'Tensor("p:0", dtype=float32)'
+        with tf.device("/cpu:0"):
+            q = tf.placeholder(tf.float32, [2], name="q")
+        assert str(q) == 'Tensor("q:0", shape=(2,), dtype=float32, device=/device:CPU:0)'
+        assert repr(q) == "<tf.Tensor 'q:0' shape=(2,) dtype=float32>"
+
+
 def test_empty_int_list_converts():
     with tf.Graph().as_default():
         with tf.Session() as sess:

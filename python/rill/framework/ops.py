@@ -640,8 +640,10 @@ class Tensor(object):
         return "<tf.Tensor '%s' shape=%s dtype=%s>" % (self.name, self.shape, self._dtype.name)
 
     def __str__(self):
-        return 'Tensor("%s", shape=%s, dtype=%s)' % (
-            self.name, self.shape if self.shape.ndims is not None else "<unknown>", self._dtype.name)
+        # TensorFlow's text: no shape when the rank is unknown, the device when one is set.
+        return 'Tensor("%s"%s, dtype=%s%s)' % (
+            self.name, ", shape=%s" % self.shape if self.shape.ndims is not None else "",
+            self._dtype.name, ", device=%s" % self.device if self.device else "")
 
     # Equality and hashing are object identity (TF1's Tensor), the interpreter's defaults.
 
