@@ -268,5 +268,119 @@ Output TensorArrayGradV2(const Scope& scope, const Input& handle, const Input& f
       .output(0);
 }
 
+Output TensorArray(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size,
+                   bool clear_after_read) {
+  return OpBuilder(scope, "TensorArray")
+      .Input(size)
+      .Attr("dtype", dtype)
+      .Attr("dynamic_size", dynamic_size)
+      .Attr("clear_after_read", clear_after_read)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayWrite(const Scope& scope, const Input& handle, const Input& index,
+                        const Input& value, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArrayWrite")
+      .Input(handle)
+      .Input(index)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayRead(const Scope& scope, const Input& handle, const Input& index,
+                       const Input& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayRead")
+      .Input(handle)
+      .Input(index)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayGather(const Scope& scope, const Input& handle, const Input& indices,
+                         const Input& flow_in, DataType dtype) {
+  return OpBuilder(scope, "TensorArrayGather")
+      .Input(handle)
+      .Input(indices)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayScatter(const Scope& scope, const Input& handle, const Input& indices,
+                          const Input& value, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArrayScatter")
+      .Input(handle)
+      .Input(indices)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayPack(const Scope& scope, const Input& handle, const Input& flow_in,
+                       DataType dtype) {
+  return OpBuilder(scope, "TensorArrayPack")
+      .Input(handle)
+      .Input(flow_in)
+      .Attr("dtype", dtype)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArrayUnpack(const Scope& scope, const Input& handle, const Input& value,
+                         const Input& flow_in) {
+  return OpBuilder(scope, "TensorArrayUnpack")
+      .Input(handle)
+      .Input(value)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+Output TensorArraySplit(const Scope& scope, const Input& handle, const Input& value,
+                        const Input& lengths, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArraySplit")
+      .Input(handle)
+      .Input(value)
+      .Input(lengths)
+      .Input(flow_in)
+      .Finalize()
+      .output(0);
+}
+
+std::vector<Output> TensorArrayConcat(const Scope& scope, const Input& handle, const Input& flow_in,
+                                      DataType dtype) {
+  Operation op = OpBuilder(scope, "TensorArrayConcat")
+                     .Input(handle)
+                     .Input(flow_in)
+                     .Attr("dtype", dtype)
+                     .Finalize();
+  return {op.output(0), op.output(1)};
+}
+
+Output TensorArraySize(const Scope& scope, const Input& handle, const Input& flow_in) {
+  return OpBuilder(scope, "TensorArraySize").Input(handle).Input(flow_in).Finalize().output(0);
+}
+
+Operation TensorArrayClose(const Scope& scope, const Input& handle) {
+  return OpBuilder(scope, "TensorArrayClose").Input(handle).Finalize();
+}
+
+Output TensorArrayGrad(const Scope& scope, const Input& handle, const Input& flow_in,
+                       absl::string_view source) {
+  return OpBuilder(scope, "TensorArrayGrad")
+      .Input(handle)
+      .Input(flow_in)
+      .Attr("source", source)
+      .Finalize()
+      .output(0);
+}
+
 }  // namespace ops
 }  // namespace rill

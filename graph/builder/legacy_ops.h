@@ -95,6 +95,34 @@ Operation TensorArrayCloseV2(const Scope& scope, const Input& handle);
 Output TensorArrayGradV2(const Scope& scope, const Input& handle, const Input& flow_in,
                          absl::string_view source);
 
+// The TensorArray names of TensorFlow 0.x graphs (GraphDef producer versions below 16): the
+// handle is a ref to the string vector [container, name]; TensorArray and TensorArrayGrad output
+// no flow (start the flow at a float 0). Pack / Unpack read / write every element.
+Output TensorArray(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size = false,
+                   bool clear_after_read = true);
+Output TensorArrayWrite(const Scope& scope, const Input& handle, const Input& index,
+                        const Input& value, const Input& flow_in);
+Output TensorArrayRead(const Scope& scope, const Input& handle, const Input& index,
+                       const Input& flow_in, DataType dtype);
+Output TensorArrayGather(const Scope& scope, const Input& handle, const Input& indices,
+                         const Input& flow_in, DataType dtype);
+Output TensorArrayScatter(const Scope& scope, const Input& handle, const Input& indices,
+                          const Input& value, const Input& flow_in);
+Output TensorArrayPack(const Scope& scope, const Input& handle, const Input& flow_in,
+                       DataType dtype);
+Output TensorArrayUnpack(const Scope& scope, const Input& handle, const Input& value,
+                         const Input& flow_in);
+Output TensorArraySplit(const Scope& scope, const Input& handle, const Input& value,
+                        const Input& lengths, const Input& flow_in);
+// value (elements joined along dim 0), lengths (each element's dim 0).
+std::vector<Output> TensorArrayConcat(const Scope& scope, const Input& handle, const Input& flow_in,
+                                      DataType dtype);
+Output TensorArraySize(const Scope& scope, const Input& handle, const Input& flow_in);
+Operation TensorArrayClose(const Scope& scope, const Input& handle);
+// `handle` is a plain string vector here (TensorFlow's signature); the output is a ref.
+Output TensorArrayGrad(const Scope& scope, const Input& handle, const Input& flow_in,
+                       absl::string_view source);
+
 }  // namespace ops
 }  // namespace rill
 

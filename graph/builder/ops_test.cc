@@ -1054,7 +1054,11 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "QuantizedConv2D", "QuantizedMatMul", "QuantizedBiasAdd", "QuantizedMaxPool",
       "QuantizedAvgPool", "QuantizedConcat", "DrawBoundingBoxes", "DrawBoundingBoxesV2", "Eig",
       "MatrixLogarithm", "RandomGammaGrad", "StatelessRandomBinomial", "UnicodeScript",
-      "StatelessParameterizedTruncatedNormal", "AdjustContrast"};
+      "StatelessParameterizedTruncatedNormal", "AdjustContrast",
+      // TensorFlow 0.x's TensorArray names (legacy_ops.h).
+      "TensorArray", "TensorArrayWrite", "TensorArrayRead", "TensorArrayGather",
+      "TensorArrayScatter", "TensorArrayPack", "TensorArrayUnpack", "TensorArraySplit",
+      "TensorArrayConcat", "TensorArraySize", "TensorArrayClose", "TensorArrayGrad"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1159,6 +1163,46 @@ TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
   EXPECT_EQ(by_name.at("ipt")->attr().at("fill_mode").s(), "REFLECT");
   EXPECT_EQ(by_name.at("tls")->attr().at("shape_type").type(), DT_INT32);
   EXPECT_EQ(by_name.at("tas")->attr().at("T").type(), DT_FLOAT);
+}
+
+// TensorFlow 0.x's TensorArray names: a ref string handle from TensorArray and TensorArrayGrad,
+// read by the others; each op keeps its attrs.
+TEST(LegacyOpsTest, TensorArrayV1WrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output size = ops::Const(root.WithOpName("size"), 2);
+  Output index = ops::Const(root.WithOpName("index"), 0);
+  Output flow = ops::Const(root.WithOpName("flow"), 0.f);
+  Output value = ops::Placeholder(root.WithOpName("value"), DT_FLOAT);
+  Output lengths = ops::Placeholder(root.WithOpName("lengths"), DT_INT64);
+  Output ta = ops::TensorArray(root.WithOpName("ta"), size, DT_FLOAT, true, false);
+  EXPECT_EQ(ta.dtype(), DT_STRING_REF);
+  EXPECT_EQ(ops::TensorArrayWrite(root.WithOpName("w"), ta, index, value, flow).dtype(), DT_FLOAT);
+  EXPECT_EQ(ops::TensorArrayRead(root.WithOpName("r"), ta, index, flow, DT_FLOAT).dtype(),
+            DT_FLOAT);
+  ops::TensorArrayGather(root.WithOpName("g"), ta, size, flow, DT_FLOAT);
+  ops::TensorArrayScatter(root.WithOpName("s"), ta, size, value, flow);
+  ops::TensorArrayPack(root.WithOpName("p"), ta, flow, DT_FLOAT);
+  ops::TensorArrayUnpack(root.WithOpName("u"), ta, value, flow);
+  ops::TensorArraySplit(root.WithOpName("sp"), ta, value, lengths, flow);
+  std::vector<Output> concat = ops::TensorArrayConcat(root.WithOpName("c"), ta, flow, DT_FLOAT);
+  ASSERT_EQ(concat.size(), 2u);
+  EXPECT_EQ(concat[1].dtype(), DT_INT64);
+  EXPECT_EQ(ops::TensorArraySize(root.WithOpName("n"), ta, flow).dtype(), DT_INT32);
+  ops::TensorArrayClose(root.WithOpName("close"), ta);
+  Output plain = ops::Placeholder(root.WithOpName("plain"), DT_STRING);
+  EXPECT_EQ(ops::TensorArrayGrad(root.WithOpName("grad"), plain, flow, "gradients").dtype(),
+            DT_STRING_REF);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : g.node()) by_name[node.name()] = &node;
+  EXPECT_EQ(by_name.at("ta")->attr().at("dynamic_size").b(), true);
+  EXPECT_EQ(by_name.at("ta")->attr().at("clear_after_read").b(), false);
+  EXPECT_EQ(by_name.at("w")->attr().at("T").type(), DT_FLOAT);
+  EXPECT_EQ(by_name.at("u")->input(0), "ta");
+  EXPECT_EQ(by_name.at("sp")->input_size(), 4);
+  EXPECT_EQ(by_name.at("c")->attr().at("dtype").type(), DT_FLOAT);
+  EXPECT_EQ(by_name.at("close")->op(), "TensorArrayClose");
+  EXPECT_EQ(by_name.at("grad")->attr().at("source").s(), "gradients");
 }
 
 TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
