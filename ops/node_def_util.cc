@@ -92,11 +92,16 @@ absl::Status ValidateAttrValue(const NodeDef& node, const OpDef::AttrDef& def,
                                                    node.name(), "}}"));
   }
   if (def.has_minimum()) {
-    int64_t got = def.type() == "int"
-                      ? value.i()
-                      : value.list().type_size() + value.list().i_size() + value.list().s_size();
-    if (def.type() == "int" ? got < def.minimum() : got < def.minimum()) {
-      return absl::InvalidArgumentError(absl::StrCat("Value for attr '", def.name(), "' of ", got,
+    // TensorFlow's texts: "Value for attr 'N' of 0 ..." for an int, "Length for attr
+    // 'output_shapes' of 0 ..." for a list (of any element kind).
+    const bool is_int = def.type() == "int";
+    const AttrValue::ListValue& l = value.list();
+    const int64_t got = is_int ? value.i()
+                               : l.s_size() + l.i_size() + l.f_size() + l.b_size() + l.type_size() +
+                                     l.shape_size() + l.tensor_size() + l.func_size();
+    if (got < def.minimum()) {
+      return absl::InvalidArgumentError(absl::StrCat(is_int ? "Value" : "Length", " for attr '",
+                                                     def.name(), "' of ", got,
                                                      " must be at least minimum ", def.minimum(),
                                                      "\n\t; NodeDef: {{node ", node.name(), "}}"));
     }

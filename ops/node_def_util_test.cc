@@ -156,6 +156,22 @@ TEST(NodeDefUtilTest, MinimumIsEnforced) {
                        HasSubstr("Value for attr 'N' of 0 must be at least minimum 1")));
 }
 
+TEST(NodeDefUtilTest, ListMinimumCountsEveryKindOfList) {
+  // TensorFlow 2.21's text for a list(shape) attr below its minimum (an Iterator built by the C
+  // API with TF_SetAttrShapeList of no shapes).
+  NodeDef n = Parse(R"(name: "it" op: "Iterator"
+                       attr { key: "shared_name" value { s: "" } }
+                       attr { key: "container" value { s: "" } }
+                       attr { key: "output_types" value { list { type: DT_INT32 } } }
+                       attr { key: "output_shapes" value { list { } } })");
+  EXPECT_THAT(ValidateNodeDef(n, Op("Iterator")),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Length for attr 'output_shapes' of 0 must be at least minimum 1\n\t; "
+                       "NodeDef: {{node it}}"));
+  (*n.mutable_attr())["output_shapes"].mutable_list()->add_shape()->add_dim()->set_size(2);
+  RILL_EXPECT_OK(ValidateNodeDef(n, Op("Iterator")));
+}
+
 TEST(NodeDefUtilTest, InOutTypesExpandNumberAttrsAndRefs) {
   NodeDef addn = Parse(R"(name: "s" op: "AddN" input: "a" input: "b" input: "c"
                           attr { key: "T" value { type: DT_INT32 } }

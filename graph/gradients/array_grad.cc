@@ -45,7 +45,7 @@ RILL_REGISTER_NO_GRADIENT("Range");
 RILL_REGISTER_NO_GRADIENT("LinSpace");
 RILL_REGISTER_NO_GRADIENT("ConcatOffset");
 RILL_REGISTER_NO_GRADIENT("OneHot");
-// Checks, strings and random sampling (TensorFlow marks them NotDifferentiable).
+// Checks, strings, summaries and random sampling (TensorFlow marks them NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("Assert");
 RILL_REGISTER_NO_GRADIENT("AsString");
 RILL_REGISTER_NO_GRADIENT("ReduceJoin");
@@ -57,6 +57,7 @@ RILL_REGISTER_NO_GRADIENT("StringToHashBucketStrong");
 RILL_REGISTER_NO_GRADIENT("EncodeBase64");
 RILL_REGISTER_NO_GRADIENT("DecodeBase64");
 RILL_REGISTER_NO_GRADIENT("DecodeRaw");
+RILL_REGISTER_NO_GRADIENT("TensorSummary");
 // Image codecs: strings in or out, integer pixels (TensorFlow registers nothing for them; no
 // gradient flows through their dtypes).
 RILL_REGISTER_NO_GRADIENT("DecodeJpeg");

@@ -65,6 +65,8 @@ from kernel_cases import lists  # noqa: E402
 from kernel_cases import random_ops  # noqa: E402
 from kernel_cases import stateless_random  # noqa: E402
 from kernel_cases import lookup_tables  # noqa: E402
+from kernel_cases import datasets  # noqa: E402
+from kernel_cases import summaries  # noqa: E402
 from kernel_cases import image  # noqa: E402
 from kernel_cases import unicode  # noqa: E402
 from kernel_cases import string_transforms  # noqa: E402
@@ -84,7 +86,7 @@ from kernel_cases import legacy_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
-FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, stateless_random, lookup_tables, grads, training, nn,
+FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, stateless_random, lookup_tables, datasets, summaries, grads, training, nn,
             strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, tensor_arrays_v1, stacks,
             image,
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
