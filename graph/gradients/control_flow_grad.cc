@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
@@ -81,64 +82,98 @@ std::string GradSource(const Scope& s) {
   return end == std::string::npos ? scope : scope.substr(0, end);
 }
 
-ops::TensorArrayOutputs GradTensorArray(const Scope& s, const Output& handle, const Output& flow) {
-  return ops::TensorArrayGradV3(s, handle, flow, GradSource(s));
+// The name suffix of a TensorArray op's version: "V3", "V2" (TensorFlow 0.12-1.0's string
+// handles) or "" (TensorFlow 0.x's ref handles). A gradient builds its ops in its forward op's
+// version, so the handles it passes fit.
+std::string Version(const GradOp& op) {
+  const std::string& type = op.type();
+  if (absl::EndsWith(type, "V3")) return "V3";
+  return absl::EndsWith(type, "V2") ? "V2" : "";
+}
+
+struct GradArray {
+  Output handle;
+  Output flow;
+};
+
+// The gradient array of `handle`'s array for this gradient call. The V2 and V1 grad ops output no
+// flow: the flow they were given orders what follows.
+GradArray GradTensorArray(const Scope& s, const std::string& version, const Output& handle,
+                          const Output& flow) {
+  if (version == "V3") {
+    ops::TensorArrayOutputs ga = ops::TensorArrayGradV3(s, handle, flow, GradSource(s));
+    return {ga.handle, ga.flow};
+  }
+  Operation grad = OpBuilder(s, "TensorArrayGrad" + version)
+                       .Input(handle)
+                       .Input(flow)
+                       .Attr("source", GradSource(s))
+                       .Finalize();
+  return {grad.output(0), flow};
+}
+
+// One of the array ops in `version`, from its inputs and its dtype attr (when it has one).
+Operation ArrayOp(const Scope& s, const std::string& name, const std::string& version,
+                  std::initializer_list<Output> inputs, DataType dtype = DT_INVALID) {
+  OpBuilder b(s, "TensorArray" + name + version);
+  for (const Output& in : inputs) b.Input(in);
+  if (dtype != DT_INVALID) b.Attr("dtype", dtype);
+  return b.Finalize();
 }
 
 // value = Read(handle, index, flow): the gradient array gets dvalue written at index.
 absl::Status TensorArrayReadGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
-  Output flow = ops::TensorArrayWriteV3(s, ga.handle, op.inputs[1], g[0], ga.flow);
+  const std::string v = Version(op);
+  GradArray ga = GradTensorArray(s, v, op.inputs[0], op.inputs[2]);
+  Output flow = ArrayOp(s, "Write", v, {ga.handle, op.inputs[1], g[0], ga.flow}).output(0);
   *out = {Output(), Output(), flow};
-  return absl::OkStatus();
+  return s.status();
 }
-RILL_REGISTER_GRADIENT("TensorArrayReadV3", TensorArrayReadGrad);
 
 // Write and Scatter: dvalue is read back from the gradient array at what the op wrote (`read`:
-// TensorArrayReadV3 or TensorArrayGatherV3), after the forward write (the write barrier); the
-// flow's gradient passes through.
-template <typename ReadFn>
-absl::Status ReadBackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out, ReadFn read) {
+// Read or Gather), after the forward write (the write barrier); the flow's gradient passes
+// through.
+absl::Status ReadBackGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out,
+                          const std::string& read) {
   Output flow_out = ops::Identity(s.WithOpName("flow_out"), op.outputs[0]);
   Output flow =
       ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
   RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
-  *out = {Output(), Output(), read(s, ga.handle, op.inputs[1], ga.flow, dtype), flow};
-  return absl::OkStatus();
+  const std::string v = Version(op);
+  GradArray ga = GradTensorArray(s, v, op.inputs[0], flow);
+  Output value = ArrayOp(s, read, v, {ga.handle, op.inputs[1], ga.flow}, dtype).output(0);
+  *out = {Output(), Output(), value, flow};
+  return s.status();
 }
 
 // flow_out = Write(handle, index, value, flow_in).
 absl::Status TensorArrayWriteGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  return ReadBackGrad(s, op, g, out, ops::TensorArrayReadV3);
+  return ReadBackGrad(s, op, g, out, "Read");
 }
-RILL_REGISTER_GRADIENT("TensorArrayWriteV3", TensorArrayWriteGrad);
 
 // value = Gather(handle, indices, flow): dvalue is scattered into the gradient array.
 absl::Status TensorArrayGatherGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[2]);
-  *out = {Output(), Output(), ops::TensorArrayScatterV3(s, ga.handle, op.inputs[1], g[0], ga.flow)};
-  return absl::OkStatus();
+  const std::string v = Version(op);
+  GradArray ga = GradTensorArray(s, v, op.inputs[0], op.inputs[2]);
+  *out = {Output(), Output(),
+          ArrayOp(s, "Scatter", v, {ga.handle, op.inputs[1], g[0], ga.flow}).output(0)};
+  return s.status();
 }
-RILL_REGISTER_GRADIENT("TensorArrayGatherV3", TensorArrayGatherGrad);
 
 // flow_out = Scatter(handle, indices, value, flow_in).
 absl::Status TensorArrayScatterGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  return ReadBackGrad(s, op, g, out, ops::TensorArrayGatherV3);
+  return ReadBackGrad(s, op, g, out, "Gather");
 }
-RILL_REGISTER_GRADIENT("TensorArrayScatterV3", TensorArrayScatterGrad);
 
 // (value, lengths) = Concat(handle, flow): dvalue is split back into the gradient array by the
 // forward lengths.
 absl::Status TensorArrayConcatGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], op.inputs[1]);
-  OpBuilder split(s, "TensorArraySplitV3");
-  split.Input(ga.handle).Input(g[0]).Input(op.outputs[1]).Input(ga.flow);
-  Output flow = split.Finalize().output(0);
+  const std::string v = Version(op);
+  GradArray ga = GradTensorArray(s, v, op.inputs[0], op.inputs[1]);
+  Output flow = ArrayOp(s, "Split", v, {ga.handle, g[0], op.outputs[1], ga.flow}).output(0);
   *out = {Output(), flow};
   return s.status();
 }
-RILL_REGISTER_GRADIENT("TensorArrayConcatV3", TensorArrayConcatGrad);
 
 // flow_out = Split(handle, value, lengths, flow_in): dvalue is the gradient array concatenated,
 // read after the forward split (the write barrier); the flow's gradient passes through.
@@ -147,13 +182,26 @@ absl::Status TensorArraySplitGrad(const Scope& s, const GradOp& op, GradSpan g, 
   Output flow =
       ops::Identity(s.WithOpName("write_barrier").WithControlDependencies({flow_out}), g[0]);
   RILL_ASSIGN_OR_RETURN(DataType dtype, op.GetType("T"));
-  ops::TensorArrayOutputs ga = GradTensorArray(s, op.inputs[0], flow);
-  std::vector<Output> joined = ops::TensorArrayConcatV3(s, ga.handle, ga.flow, dtype);
-  if (joined.empty()) return s.status();
-  *out = {Output(), joined[0], Output(), flow};
+  const std::string v = Version(op);
+  GradArray ga = GradTensorArray(s, v, op.inputs[0], flow);
+  Operation joined = ArrayOp(s, "Concat", v, {ga.handle, ga.flow}, dtype);
+  if (!s.ok()) return s.status();
+  *out = {Output(), joined.output(0), Output(), flow};
   return absl::OkStatus();
 }
-RILL_REGISTER_GRADIENT("TensorArraySplitV3", TensorArraySplitGrad);
+
+// Every version: V3, TensorFlow 0.12-1.0's V2 names and TensorFlow 0.x's V1 names.
+#define RILL_REGISTER_TENSOR_ARRAY_GRADIENT(name, fn)  \
+  RILL_REGISTER_GRADIENT("TensorArray" name "V3", fn); \
+  RILL_REGISTER_GRADIENT("TensorArray" name "V2", fn); \
+  RILL_REGISTER_GRADIENT("TensorArray" name, fn)
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Read", TensorArrayReadGrad);
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Write", TensorArrayWriteGrad);
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Gather", TensorArrayGatherGrad);
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Scatter", TensorArrayScatterGrad);
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Concat", TensorArrayConcatGrad);
+RILL_REGISTER_TENSOR_ARRAY_GRADIENT("Split", TensorArraySplitGrad);
+#undef RILL_REGISTER_TENSOR_ARRAY_GRADIENT
 
 // Reading a resource variable: the gradient of the handle is the gradient of the value.
 absl::Status ReadVariableOpGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {

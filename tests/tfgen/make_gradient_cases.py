@@ -65,14 +65,20 @@ def record(spec):
         xs = [tf1.placeholder(tf.as_dtype(v.dtype), shape=v.shape, name=n) for n, v in spec.inputs]
         built = spec.build(*xs)
         init = None
-        if isinstance(built, dict):  # {"ys": [...], "xs": [more xs], "init": initializer op}
+        reference = None
+        if isinstance(built, dict):  # {"ys": [...], "xs": [more xs], "init": initializer op,
+            # "reference": builds ys' equivalent where TensorFlow cannot differentiate ys}
             xs = xs + list(built.get("xs", []))
             init = built.get("init")
+            reference = built.get("reference")
             built = built["ys"]
         ys = built if isinstance(built, (list, tuple)) else [built]
         dys = [tf1.placeholder(y.dtype, shape=y.shape, name="dy%d" % i) for i, y in enumerate(ys)]
         forward = g.as_graph_def()
-        grads = tf.gradients(ys, xs, grad_ys=dys)
+        # The stored forward graph holds ys; a reference (built after it was taken) stands in for
+        # them where TensorFlow cannot differentiate them: its gradients are the expected ones.
+        differentiated = ys if reference is None else reference()
+        grads = tf.gradients(differentiated, xs, grad_ys=dys)
         # Sparse gradients (of Gather, ...) are compared as the dense tensors they stand for.
         grads = [tf.convert_to_tensor(t) if isinstance(t, tf.IndexedSlices) else t for t in grads]
         feeds = {x: v for x, (_, v) in zip(xs, spec.inputs)}

@@ -100,6 +100,7 @@ def cases(add):
     add("ResourceGatherNd", "repeated_elements", [("x", rand([2, 2], "rgather_nd"))],
         _resource_gather("ResourceGatherNd"))
     _more(add)
+    _older_tensor_arrays(add)
     _more_refs(add)
 
 
@@ -150,6 +151,57 @@ def _more(add):
     add("TensorArrayGatherV3", "rnn", [("x", rand([4, 2, 3], "ta_gather_x")),
                                        ("w", rand([3, 3], "ta_gather_w") * 0.5)],
         _tensor_array("rnn"))
+
+
+def _tensor_array_version(kind, version):
+    """_tensor_array(kind) built as TensorFlow 0.x (version 1) or 0.12-1.0 (version 2) wrote it:
+    the V3 graph rewritten by kernel_cases/tensor_arrays_v1.py / _v2.py and imported at their
+    GraphDef producer version, the case's placeholders mapped in; expected gradients from the V3
+    form (see build)."""
+    def build(*xs):
+        import os  # pylint: disable=import-outside-toplevel
+        import sys  # pylint: disable=import-outside-toplevel
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from kernel_cases import tensor_arrays_v1, tensor_arrays_v2  # pylint: disable=import-outside-toplevel
+        scratch = tf.Graph()
+        with scratch.as_default():
+            holders = [tf1.placeholder(x.dtype, x.shape, name=x.op.name) for x in xs]
+            _tensor_array(kind)(*holders)
+        gd = scratch.as_graph_def()
+        gd = tensor_arrays_v1.to_v1(gd) if version == 1 else tensor_arrays_v2.to_v2(gd)
+        kept = [n for n in gd.node if n.name not in {h.op.name for h in holders}]
+        for n in kept:  # colocation with the placeholders, which are mapped, not imported
+            if "_class" in n.attr:
+                del n.attr["_class"]
+        del gd.node[:]
+        gd.node.extend(kept)
+        (out,) = tf.graph_util.import_graph_def(
+            gd, input_map={h.name: x for h, x in zip(holders, xs)}, return_elements=["out:0"],
+            name="")
+        # TensorFlow 2.21 cannot differentiate these graphs (with TF1 control flow it feeds their
+        # string handles to TensorArrayGradV3, a TypeError; with control flow v2 its
+        # TensorList-based arrays refuse a handle): the expected gradients are TensorFlow's of
+        # the same graph in V3 form, built beside it.
+        return {"ys": [out], "reference": lambda: [_tensor_array(kind)(*xs)]}
+    return build
+
+
+def _older_tensor_arrays(add):
+    for version, suffix in ((2, "V2"), (1, "")):
+        add("TensorArrayRead" + suffix, "straight", [("x", rand([3, 2], "ta_straight"))],
+            _tensor_array_version("straight", version))
+        add("TensorArrayWrite" + suffix, "rnn", [("x", rand([4, 2, 3], "ta_rnn_x")),
+                                                 ("w", rand([3, 3], "ta_rnn_w") * 0.5)],
+            _tensor_array_version("rnn", version))
+        add("TensorArrayScatter" + suffix, "straight", [("x", rand([3, 2], "ta_scatter"))],
+            _tensor_array_version("straight", version))
+        add("TensorArrayConcat" + suffix, "split_concat", [("x", rand([5, 2], "ta_concat"))],
+            _tensor_array_version("split_concat", version))
+        add("TensorArraySplit" + suffix, "split_concat", [("x", rand([5, 2], "ta_split"))],
+            _tensor_array_version("split_concat", version))
+        add("TensorArrayGather" + suffix, "rnn", [("x", rand([4, 2, 3], "ta_gather_x")),
+                                                  ("w", rand([3, 3], "ta_gather_w") * 0.5)],
+            _tensor_array_version("rnn", version))
 
 
 def _ref_variable(kind):
