@@ -248,10 +248,9 @@ absl::StatusOr<TF_Operation*> Finish(TF_OperationDescription* desc)
   rill::Graph& g = desc->graph->graph;
   rill::NodeDef def = desc->def;
   const std::string& name = def.name();
-  if (!rill::IsValidNodeName(name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Node '", name, "': Node name contains invalid characters"));
-  }
+  // As in TensorFlow, any name but a duplicate (or, in Rill, an empty one) is taken here: a name
+  // TensorFlow's importer refuses ("Node 'a b': Node name contains invalid characters") fails
+  // when a session runs the graph or a graph imports its GraphDef, with the importer's error.
   if (g.FindNodeId(name) >= 0) {
     return absl::InvalidArgumentError(absl::StrCat("Duplicate node name in graph: '", name, "'"));
   }

@@ -4,15 +4,22 @@
 # Rill's release tarball and compares a program's output with what the same program printed on
 # TensorFlow 2.21 (c/testdata/client_programs/). Sourced, not run.
 #
-# RILL_TARBALL overrides the tarball (default: bazel-bin/c/libtensorflow.tar.gz).
+# RILL_TARBALL overrides the tarball (default: bazel-bin/c/libtensorflow.tar.gz); a directory laid
+# out as the unpacked tarball is used in place (c/tools/tf_wheel_root.sh lays out TensorFlow 2.21's
+# pip library so, for the reference runs).
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 expected_dir="$repo/c/testdata/client_programs"
 client_status=0
 
-# unpack_tarball DIR: DIR/include and DIR/lib, as TensorFlow's libtensorflow tarball lays them out.
+# unpack_tarball DIR: DIR/include and DIR/lib, as TensorFlow's libtensorflow tarball lays them out
+# (DIR a link to RILL_TARBALL when that is a directory).
 unpack_tarball() {
   local tarball=${RILL_TARBALL:-$repo/bazel-bin/c/libtensorflow.tar.gz}
+  if [[ -d "$tarball" ]]; then
+    rm -rf "$1" && ln -s "$(readlink -f "$tarball")" "$1"
+    return
+  fi
   [[ -f "$tarball" ]] || { echo "build //c:libtensorflow_tarball first" >&2; exit 2; }
   rm -rf "$1" && mkdir -p "$1" && tar -xzf "$tarball" -C "$1"
 }
