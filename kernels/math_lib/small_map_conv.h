@@ -35,15 +35,24 @@ struct SmallMapConvGeometry {
 // Output pixels (batch * out_h * out_w) summed together, one accumulator register each: up to
 // this many, the filter is read from memory once.
 inline constexpr int64_t kSmallMapBlockPixels = 28;
-// At most this many output pixels: two blocks, the second reading each group's filter from the L2
-// (a 7x7 map, ResNet50's last stage at 224x224).
+// At most this many output pixels on any map: two blocks, the second reading each group's filter
+// from the L2 (a 7x7 map, ResNet50's last stage at 224x224). Past it, oneDNN's kernels are faster
+// on maps of 7 or more columns.
 inline constexpr int64_t kSmallMapMaxPixels = 2 * kSmallMapBlockPixels;
+// Maps of at most kSmallMapNarrowWidth output columns take up to this many pixels (four blocks):
+// oneDNN reads the filter once per output row, so a batch of narrow maps (an atrous convolution
+// run as SpaceToBatchND -> Conv2D VALID -> BatchToSpaceND, DeepLab's and tf-slim's output stride
+// 8: 512 -> 512 3x3 on 16 maps of 2x2) reads it 32 times where this pass reads it once from
+// memory and three times from the L2 (docs/performance.md, "Speed sweep over the model sweep").
+inline constexpr int64_t kSmallMapNarrowMaxPixels = 4 * kSmallMapBlockPixels;
+inline constexpr int64_t kSmallMapNarrowWidth = 4;
 // At least this many weights (1 MiB of floats): below it the filter stays in the L2 and oneDNN's
 // kernels are as fast.
 inline constexpr int64_t kSmallMapMinWeights = int64_t{1} << 18;
 
-// Whether SmallMapConv2D runs `g` on this CPU: AVX-512, at most kSmallMapMaxPixels output pixels,
-// at least kSmallMapMinWeights weights.
+// Whether SmallMapConv2D runs `g` on this CPU: AVX-512, at most kSmallMapMaxPixels output pixels
+// (kSmallMapNarrowMaxPixels when out_w <= kSmallMapNarrowWidth), at least kSmallMapMinWeights
+// weights.
 bool SmallMapConvApplies(const SmallMapConvGeometry& g);
 
 // The number of floats SmallMapConv2D reads from `packed_filter`: ceil(out_c / 16) * 16 * k_h *

@@ -1,9 +1,9 @@
 // SmallMapConv2D against a direct convolution loop, exactly: inputs are small integers and filter
 // weights multiples of 1/4, so every partial sum is exact in float and any order of summation
 // gives the same bits. Covers im2col with padding (SAME 3x3, asymmetric 1x7), strides, dilations,
-// batches, one and two blocks of pixels, a 1x1 input read in place, channel counts that are not a
-// multiple of 16, the bias, the residual sum into the output, 1 and 2 threads, and where
-// SmallMapConvApplies draws its lines.
+// batches, one to four blocks of pixels (more than two only on maps of at most 4 columns), a 1x1
+// input read in place, channel counts that are not a multiple of 16, the bias, the residual sum
+// into the output, 1 and 2 threads, and where SmallMapConvApplies draws its lines.
 #include "kernels/math_lib/small_map_conv.h"
 
 #include <cstdint>
@@ -105,6 +105,10 @@ TEST(SmallMapConvTest, MatchesADirectConvolutionExactly) {
       {"two_blocks", Geometry(1, 7, 7, 128, 3, 3, 232, 1, 1, 1, 1, 7, 7)},
       // 56 pixels over a batch of 2 (1x1 stride 1 on 4x7, 512 channels: windows copied).
       {"two_blocks_batch", Geometry(2, 4, 7, 512, 1, 1, 520, 1, 1, 0, 0, 4, 7)},
+      // 64 pixels as 16 maps of 2x2 (an atrous 3x3 after SpaceToBatchND, VALID): three blocks.
+      {"narrow_batch", Geometry(16, 4, 4, 160, 3, 3, 200, 1, 1, 0, 0, 2, 2)},
+      // 112 pixels as 7 maps of 4x4 (1x1 stride 1, windows copied): four blocks of 28.
+      {"narrow_four_blocks", Geometry(7, 4, 4, 512, 1, 1, 520, 1, 1, 0, 0, 4, 4)},
       // A single output pixel.
       {"one_pixel", Geometry(1, 1, 1, 1024, 1, 1, 300, 1, 1, 0, 0, 1, 1)},
   };
@@ -147,6 +151,12 @@ TEST(SmallMapConvTest, AppliesOnlyToFewPixelsAndLargeFilters) {
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 3, 19, 512, 1, 1, 512, 1, 1, 0, 0, 3, 19)));
   // Batch counts: 2 x 6 x 5 = 60 pixels.
   EXPECT_FALSE(SmallMapConvApplies(Geometry(2, 6, 5, 512, 1, 1, 512, 1, 1, 0, 0, 6, 5)));
+  // Maps of at most 4 columns take up to 112 pixels: 16 x 2 x 2 and 7 x 4 x 4 apply, 113 pixels
+  // and a 64-pixel 8x8 map do not.
+  EXPECT_TRUE(SmallMapConvApplies(Geometry(16, 4, 4, 512, 3, 3, 512, 1, 1, 0, 0, 2, 2)));
+  EXPECT_TRUE(SmallMapConvApplies(Geometry(7, 4, 4, 512, 1, 1, 512, 1, 1, 0, 0, 4, 4)));
+  EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 113, 1, 512, 1, 1, 512, 1, 1, 0, 0, 113, 1)));
+  EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 8, 8, 512, 3, 3, 512, 1, 1, 1, 1, 8, 8)));
   // Exactly kSmallMapMinWeights weights applies, one channel fewer does not.
   EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 5, 5, 512, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 5, 5, 511, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
