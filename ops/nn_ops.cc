@@ -379,6 +379,31 @@ REGISTER_OP("_RillGelu")
     .Attr("form: {'erf', 'erfc', 'tanh'} = \"erfc\"")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The graph optimizer's LSTM gate cell (graph/lstm_cell_fusion.h, kernels/nn/lstm_cell_op.cc):
+// Rill's internal op. z [B, 4U] split into the gates i, f, g, o (the Split outputs gate_order
+// names); c' = sigmoid(f) * c + sigmoid(i) * tanh(g), h = sigmoid(o) * tanh(c'), both of the
+// broadcast shape of [B, U] and c.
+REGISTER_OP("_RillLstmCell")
+    .Input("z: T")
+    .Input("c: T")
+    .Output("c_out: T")
+    .Output("h: T")
+    .Attr("T: {float}")
+    .Attr("gate_order: list(int) = [0, 1, 2, 3]")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      PartialTensorShape gates({-1, -1});
+      const PartialTensorShape& z = c.input(0);
+      if (!z.unknown_rank() && z.rank() == 2) {
+        const int64_t width = z.dims()[1];
+        gates = PartialTensorShape({z.dims()[0], width < 0 ? -1 : width / 4});
+      }
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
+                            shape_fns::BroadcastPartial(c, gates, c.input(1)));
+      c.set_output(0, out);
+      c.set_output(1, std::move(out));
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
 // kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
 // AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".

@@ -30,6 +30,7 @@
 #include "graph/loop_body_constants.h"
 #include "graph/loop_input_projection.h"
 #include "graph/loop_invariants.h"
+#include "graph/lstm_cell_fusion.h"
 #include "graph/op_classes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -191,6 +192,8 @@ class Optimizer {
           if (options_.loop_input_projection) {
             RILL_RETURN_IF_ERROR(HoistLoopInputProjections(graph_).status());
           }
+          RILL_ASSIGN_OR_RETURN(const int cells, FuseLstmCells(graph_));
+          stats_->fusions += cells;
           MarkConstantWeights();
         }
         return absl::OkStatus();

@@ -740,6 +740,68 @@ TEST(GraphOptimizerTest, ARecurrentStepsInputProductRunsOnceBeforeTheLoopWhenAsk
   }
 }
 
+// A Keras-like LSTM over `steps` iterations of the same input x [2, 3], 5 units: z = x W + h U + b,
+// its gates in Split order (i, f, g, o) or, with `shuffled`, (g, o, f, i) and c * f for f * c.
+Scope LstmLoop(bool shuffled) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output steps = ops::Placeholder(root.WithOpName("steps"), DT_INT32);
+  Output w =
+      ops::Const<float>(root.WithOpName("w"), Ramp(3 * 20, 0.037f, -1.f), TensorShape({3, 20}));
+  Output u =
+      ops::Const<float>(root.WithOpName("u"), Ramp(5 * 20, -0.013f, 0.8f), TensorShape({5, 20}));
+  Output b = ops::Const<float>(root.WithOpName("b"), Ramp(20, 0.05f, -0.5f), TensorShape({20}));
+  Output zeros =
+      ops::Const<float>(root.WithOpName("zeros"), std::vector<float>(10, 0.f), TensorShape({2, 5}));
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), zeros, zeros},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[3]); },
+      [shuffled](const Scope& s, const std::vector<Output>& v) {
+        Output z = ops::BiasAdd(
+            s, ops::AddV2(s, ops::MatMul(s, v[4], v[5]), ops::MatMul(s, v[1], v[6])), v[7]);
+        std::vector<Output> parts = ops::Split(s, ops::Const(s, 1), z, 4);
+        const int i = shuffled ? 3 : 0, f = shuffled ? 2 : 1, g = shuffled ? 0 : 2,
+                  o = shuffled ? 1 : 3;
+        Output fc = shuffled ? ops::Mul(s, v[2], ops::Sigmoid(s, parts[f]))
+                             : ops::Mul(s, ops::Sigmoid(s, parts[f]), v[2]);
+        Output c = ops::AddV2(s.WithOpName("c_next"), fc,
+                              ops::Mul(s, ops::Sigmoid(s, parts[i]), ops::Tanh(s, parts[g])));
+        Output h = ops::Mul(s.WithOpName("h_next"), ops::Sigmoid(s, parts[o]), ops::Tanh(s, c));
+        return std::vector<Output>{ops::Add(s, v[0], ops::Const(s, 1)), h, c};
+      },
+      ops::WhileLoopAttrs().Invariants({steps, x, w, u, b}));
+  ops::Identity(root.WithOpName("h"), out[1]);
+  ops::Identity(root.WithOpName("c"), out[2]);
+  return root;
+}
+
+TEST(GraphOptimizerTest, AnLstmStepsGatesBecomeOneCell) {
+  auto count = [](const GraphDef& g, const std::string& op) {
+    return absl::c_count_if(g.node(), [&](const NodeDef& d) { return d.op() == op; });
+  };
+  for (bool shuffled : {false, true}) {
+    Scope root = LstmLoop(shuffled);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(count(o.graph, "_RillLstmCell"), 1) << shuffled;
+    for (const char* op : {"Split", "Sigmoid", "Tanh", "Mul", "AddV2"}) {
+      EXPECT_EQ(count(o.graph, op), op == std::string("AddV2") ? 1 : 0) << op;  // z's sum stays
+    }
+    for (const NodeDef& d : o.graph.node()) {
+      if (d.op() != "_RillLstmCell") continue;
+      std::vector<int64_t> order(d.attr().at("gate_order").list().i().begin(),
+                                 d.attr().at("gate_order").list().i().end());
+      EXPECT_THAT(order, shuffled ? ElementsAre(3, 2, 0, 1) : ElementsAre(0, 1, 2, 3));
+    }
+    GraphDef g;
+    ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+    const Tensor x = Tensor::FromVector<float>({0.5, -1, 2, 0.25, 3, -0.75}, TensorShape({2, 3}));
+    for (int steps : {0, 1, 7}) {
+      ExpectSameOutputs(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(steps)}},
+                        {"h:0", "c:0"});
+    }
+  }
+}
+
 TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

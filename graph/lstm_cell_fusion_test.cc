@@ -1,0 +1,128 @@
+#include "graph/lstm_cell_fusion.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "graph/builder/ops.h"
+#include "graph/graph.h"
+#include "graph/graph_def_import.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
+constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+
+std::unique_ptr<Graph> Import(const Scope& root) {
+  EXPECT_THAT(root.status(), IsOk());
+  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
+  EXPECT_THAT(g.status(), IsOk());
+  for (Node* n : (*g)->op_nodes()) n->set_assigned_device_name(kCpu);
+  return *std::move(g);
+}
+
+std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
+  std::vector<std::string> in;
+  const Node* n = g.FindNode(name);
+  if (n == nullptr) return {"<no node " + name + ">"};
+  for (const Edge* e : n->in_edges()) {
+    if (!e->src()->IsOp()) continue;
+    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
+                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
+  }
+  return in;
+}
+
+struct CellOptions {
+  bool z_from_placeholder = false;  // z's rank not proven
+  bool f_read_twice = false;        // Sigmoid(f) also read by a Neg
+  bool relu_for_g = false;          // Relu instead of Tanh(g)
+};
+
+// One cell on z = x w + b and c, both fed; c' and h read by Identity nodes.
+Scope Cell(const CellOptions& o) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output c = ops::Placeholder(root.WithOpName("c"), DT_FLOAT);
+  Output z = o.z_from_placeholder
+                 ? x
+                 : ops::BiasAdd(root.WithOpName("z"),
+                                ops::MatMul(root, x, ops::Placeholder(root, DT_FLOAT)),
+                                ops::Placeholder(root, DT_FLOAT));
+  std::vector<Output> p =
+      ops::Split(root.WithOpName("split"), ops::Const(root.WithOpName("axis"), -1), z, 4);
+  Output f = ops::Sigmoid(root.WithOpName("f"), p[1]);
+  if (o.f_read_twice) ops::Neg(root.WithOpName("neg"), f);
+  Output g = o.relu_for_g ? ops::Relu(root, p[2]) : ops::Tanh(root.WithOpName("g"), p[2]);
+  Output next_c =
+      ops::AddV2(root.WithOpName("next_c"), ops::Mul(root, f, c),
+                 ops::Mul(root.WithControlDependencies({c}), ops::Sigmoid(root, p[0]), g));
+  Output h = ops::Mul(root.WithOpName("h"), ops::Sigmoid(root, p[3]), ops::Tanh(root, next_c));
+  ops::Identity(root.WithOpName("c_out"), next_c);
+  ops::Identity(root.WithOpName("h_out"), h);
+  return root;
+}
+
+TEST(LstmCellFusionTest, TheTenGateNodesBecomeOneCell) {
+  std::unique_ptr<Graph> g = Import(Cell({}));
+  const int nodes = g->num_op_nodes();
+  ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(1));
+  EXPECT_EQ(g->num_op_nodes(), nodes - 10 + 1);
+  const Node* cell = g->FindNode("split/lstm_cell");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_EQ(cell->op(), "_RillLstmCell");
+  EXPECT_EQ(cell->assigned_device_name(), kCpu);
+  const auto& order = cell->def().attr().at("gate_order").list().i();
+  EXPECT_THAT(std::vector<int64_t>(order.begin(), order.end()), ElementsAre(0, 1, 2, 3));
+  // z and c; the control input of the i * g Mul.
+  EXPECT_THAT(Inputs(*g, cell->name()), UnorderedElementsAre("z:0", "c:0", "^c"));
+  EXPECT_THAT(Inputs(*g, "c_out"), ElementsAre("split/lstm_cell:0"));
+  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("split/lstm_cell:1"));
+  EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0));
+}
+
+TEST(LstmCellFusionTest, UnrolledCellsReadingEachOthersStateAreFusedInTurn) {
+  // Two steps of an unrolled LSTM: the second cell's c is the first's c'.
+  Scope root = Scope::NewRootScope();
+  Output c = ops::Placeholder(root.WithOpName("c0"), DT_FLOAT);
+  Output h;
+  for (int step = 0; step < 2; ++step) {
+    Scope s = root.NewSubScope(absl::StrCat("step", step));
+    Output z = ops::MatMul(s, ops::Placeholder(s, DT_FLOAT), ops::Placeholder(s, DT_FLOAT));
+    std::vector<Output> p = ops::Split(s.WithOpName("split"), ops::Const(s, 1), z, 4);
+    c = ops::AddV2(s, ops::Mul(s, ops::Sigmoid(s, p[1]), c),
+                   ops::Mul(s, ops::Sigmoid(s, p[0]), ops::Tanh(s, p[2])));
+    h = ops::Mul(s, ops::Sigmoid(s, p[3]), ops::Tanh(s, c));
+  }
+  ops::Identity(root.WithOpName("c_out"), c);
+  ops::Identity(root.WithOpName("h_out"), h);
+  std::unique_ptr<Graph> g = Import(root);
+  ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(2));
+  const std::vector<std::string> second = Inputs(*g, "step1/split/lstm_cell");
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[1], "step0/split/lstm_cell:0");
+  EXPECT_THAT(Inputs(*g, "c_out"), ElementsAre("step1/split/lstm_cell:0"));
+  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("step1/split/lstm_cell:1"));
+}
+
+TEST(LstmCellFusionTest, OtherShapesReadersOrActivationsAreLeftAlone) {
+  for (int k = 0; k < 3; ++k) {
+    CellOptions o;
+    if (k == 0) o.z_from_placeholder = true;
+    if (k == 1) o.f_read_twice = true;
+    if (k == 2) o.relu_for_g = true;
+    std::unique_ptr<Graph> g = Import(Cell(o));
+    EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0)) << k;
+    EXPECT_NE(g->FindNode("split"), nullptr) << k;
+  }
+}
+
+}  // namespace
+}  // namespace rill
