@@ -31,6 +31,7 @@
 #include "core/tensor_shape.h"
 #include "graph/builder/array_nn_ops.h"
 #include "graph/builder/control_flow_ops.h"
+#include "graph/builder/dataset_ops.h"
 #include "graph/builder/grad_ops.h"
 #include "graph/builder/image_codec_ops.h"
 #include "graph/builder/image_ops.h"

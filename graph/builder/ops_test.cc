@@ -1058,7 +1058,10 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       // TensorFlow 0.x's TensorArray names (legacy_ops.h).
       "TensorArray", "TensorArrayWrite", "TensorArrayRead", "TensorArrayGather",
       "TensorArrayScatter", "TensorArrayPack", "TensorArrayUnpack", "TensorArraySplit",
-      "TensorArrayConcat", "TensorArraySize", "TensorArrayClose", "TensorArrayGrad"};
+      "TensorArrayConcat", "TensorArraySize", "TensorArrayClose", "TensorArrayGrad",
+      // A one-element tf.data pipeline and TensorSummary (dataset_ops.h).
+      "TensorDataset", "Iterator", "IteratorV2", "MakeIterator", "IteratorGetNext",
+      "TensorSummary"};
   wrapped.insert(math.begin(), math.end());
   for (const std::string& op : OpRegistry::Global()->ListOps(/*include_internal=*/false)) {
     EXPECT_TRUE(wrapped.count(op))
@@ -1203,6 +1206,36 @@ TEST(LegacyOpsTest, TensorArrayV1WrappersBuildTheirOps) {
   EXPECT_EQ(by_name.at("c")->attr().at("dtype").type(), DT_FLOAT);
   EXPECT_EQ(by_name.at("close")->op(), "TensorArrayClose");
   EXPECT_EQ(by_name.at("grad")->attr().at("source").s(), "gradients");
+}
+
+TEST(DatasetOpsTest, OneElementPipelineAndTensorSummaryBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Const(root.WithOpName("x"), {1.f, 2.f});
+  Output n = ops::Const(root.WithOpName("n"), 3);
+  const std::vector<PartialTensorShape> shapes = {PartialTensorShape({2}), PartialTensorShape({})};
+  Output dataset = ops::TensorDataset(root.WithOpName("ds"), {x, n}, shapes);
+  EXPECT_EQ(dataset.dtype(), DT_VARIANT);
+  Output it = ops::IteratorV2(root.WithOpName("it"), "shared", "", {DT_FLOAT, DT_INT32}, shapes);
+  EXPECT_EQ(it.dtype(), DT_RESOURCE);
+  ops::Iterator(root.WithOpName("old"), "", "c", {DT_FLOAT, DT_INT32}, shapes);
+  ops::MakeIterator(root.WithOpName("make"), dataset, it);
+  std::vector<Output> next =
+      ops::IteratorGetNext(root.WithOpName("next"), it, {DT_FLOAT, DT_INT32}, shapes);
+  ASSERT_EQ(next.size(), 2u);
+  EXPECT_EQ(next[1].dtype(), DT_INT32);
+  EXPECT_EQ(ops::TensorSummary(root.WithOpName("sum"), x, "d", {"a", "b"}, "shown").dtype(),
+            DT_STRING);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : g.node()) by_name[node.name()] = &node;
+  EXPECT_EQ(by_name.at("ds")->attr().at("Toutput_types").list().type_size(), 2);
+  EXPECT_EQ(by_name.at("ds")->attr().at("output_shapes").list().shape(0).dim(0).size(), 2);
+  EXPECT_EQ(by_name.at("it")->attr().at("shared_name").s(), "shared");
+  EXPECT_EQ(by_name.at("old")->op(), "Iterator");
+  EXPECT_EQ(by_name.at("old")->attr().at("container").s(), "c");
+  EXPECT_EQ(by_name.at("make")->input(1), "it");
+  EXPECT_EQ(by_name.at("sum")->attr().at("labels").list().s(1), "b");
+  EXPECT_EQ(by_name.at("sum")->attr().at("display_name").s(), "shown");
 }
 
 TEST(MathOpsTest, SearchQuantizeRaggedAndCtcWrappersBuildTheirOps) {
