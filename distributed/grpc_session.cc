@@ -25,6 +25,7 @@
 #include "graph/graph_def_import.h"
 #include "graph/op_classes.h"
 #include "graph/partition.h"
+#include "graph/unregistered_ops.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
@@ -292,6 +293,12 @@ class GrpcSession final : public SessionBackend {
       RILL_ASSIGN_OR_RETURN(graph, ImportGraphDef(std::move(merged)));
     }
     RILL_RETURN_IF_ERROR(LowerFunctionalOps(graph.get()));
+    // TensorFlow's master refuses a graph with an op it does not register when the session is
+    // created or extended (NotFound), where Rill's local session only fails the runs that need
+    // the node: a remote client learns of it at CreateSession, not at its first RunStep.
+    for (const Node* n : graph->op_nodes()) {
+      if (n->is_unknown_op()) return UnregisteredOpError(*graph, n->op());
+    }
     // Requests without a job go to the target task, as for a TensorFlow client whose target is
     // that task's server.
     absl::StatusOr<DeviceName> target = ParseDeviceName(target_task_);

@@ -219,5 +219,35 @@ TEST(MasterServiceTest, PartialRunsAcrossTwoWorkers) {
                                               "Must run 'setup' before performing partial runs!"));
 }
 
+// A graph that does not import is refused by CreateSession itself (TensorFlow's master imports
+// it there), not by the first RunStep; no session handle is given for it.
+TEST(MasterServiceTest, CreateSessionRefusesAGraphThatDoesNotImport) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker"}));
+  auto stub = tensorflow::MasterService::NewStub(distributed::NewChannel(cluster.address(0)));
+  auto create = [&](const GraphDef& graph) {
+    tensorflow::CreateSessionRequest req;
+    *req.mutable_graph_def() = graph;
+    tensorflow::CreateSessionResponse resp;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    absl::Status s = distributed::FromGrpcStatus(stub->CreateSession(&ctx, req, &resp));
+    EXPECT_TRUE(resp.session_handle().empty()) << resp.session_handle();
+    return s;
+  };
+  GraphDef unknown_op;
+  unknown_op.add_node()->CopyFrom(Op("a", "NoSuchOp", {}, ""));
+  // TensorFlow 2.21's master: NotFound "Op type not registered 'NoSuchOp' in binary running on
+  // ...", InvalidArgument "Node 'y': Unknown input node 'nope'".
+  EXPECT_THAT(create(unknown_op),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("Op type not registered 'NoSuchOp' in binary running on Rill.")));
+  GraphDef missing_input;
+  missing_input.add_node()->CopyFrom(Op("x", "Placeholder", {}, ""));
+  missing_input.add_node()->CopyFrom(Op("y", "Neg", {"nope"}, ""));
+  EXPECT_THAT(create(missing_input), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              HasSubstr("Node 'y': Unknown input node 'nope'")));
+}
+
 }  // namespace
 }  // namespace rill
