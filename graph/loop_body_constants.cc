@@ -8,17 +8,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "graph/op_classes.h"
+#include "graph/pass_queries.h"
 
 namespace rill {
 namespace {
 
 constexpr int kRootFrame = 0;
 constexpr int kUnknownFrame = -1;
-
-const AttrValue* FindAttr(const Node& n, const char* name) {
-  auto it = n.def().attr().find(name);
-  return it == n.def().attr().end() ? nullptr : &it->second;
-}
 
 // Which frame each node runs in (by node id), as the executor assigns them: an Enter's frame is
 // its frame_name's child of its input's frame, an Exit's the parent of its input's, any other
@@ -46,7 +42,7 @@ class Frames {
       if (in == kUnknownFrame) in = kRootFrame;
       const OpClass c = n->op_class();
       if (IsEnter(c)) {
-        const AttrValue* name = FindAttr(*n, "frame_name");
+        const AttrValue* name = NodeAttrOrNull(*n, "frame_name");
         if (name == nullptr) return false;
         auto [it, added] = child_.try_emplace(std::make_pair(in, name->s()), parent_.size());
         if (added) {
@@ -129,7 +125,7 @@ absl::Status Hoist(Graph* graph, Node* n, int frame, const Frames& frames) {
   attr["T"].set_type(n->output_type(0));
   attr["frame_name"].set_s(frames.name(frame));
   attr["is_constant"].set_b(true);
-  const AttrValue* parallel = FindAttr(*frames.first_enter(frame), "parallel_iterations");
+  const AttrValue* parallel = NodeAttrOrNull(*frames.first_enter(frame), "parallel_iterations");
   attr["parallel_iterations"].set_i(parallel != nullptr ? parallel->i() : 10);
   absl::StatusOr<Node*> enter = graph->AddNode(std::move(def));
   if (!enter.ok()) return enter.status();

@@ -7,10 +7,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "graph/op_classes.h"
+#include "graph/pass_queries.h"
 
 namespace rill {
 namespace {
@@ -18,62 +18,23 @@ namespace {
 // Hops followed back from the MatMul to W's Const, and from the GetItem to its list's Enter.
 constexpr int kMaxHops = 16;
 
-const AttrValue* FindAttr(const Node& n, const char* name) {
-  auto it = n.def().attr().find(name);
-  return it == n.def().attr().end() ? nullptr : &it->second;
-}
-
 bool BoolAttr(const Node& n, const char* name) {
-  const AttrValue* a = FindAttr(n, name);
+  const AttrValue* a = NodeAttrOrNull(n, name);
   return a != nullptr && a->b();
 }
 
 bool TypeAttrIs(const Node& n, const char* name, DataType type) {
-  const AttrValue* a = FindAttr(n, name);
+  const AttrValue* a = NodeAttrOrNull(n, name);
   return a != nullptr && a->type() == type;
 }
 
 std::string FrameName(const Node& enter) {
-  const AttrValue* a = FindAttr(enter, "frame_name");
+  const AttrValue* a = NodeAttrOrNull(enter, "frame_name");
   return a == nullptr ? "" : a->s();
 }
 
-bool OnCpu(const Node& n) {
-  absl::StatusOr<DeviceName> parsed = ParseDeviceName(n.assigned_device_name());
-  return parsed.ok() && parsed->has_type && parsed->type == "CPU";
-}
-
-// never_dead[id]: neither the node nor any ancestor can leave an output unset or forward deadness
-// between frames (no control-flow op, no _Recv), so its outputs are never dead.
-std::vector<char> NeverDead(Graph& graph, const std::vector<Node*>& order) {
-  std::vector<char> never_dead(graph.num_node_ids(), 0);
-  never_dead[Graph::kSourceId] = 1;
-  for (Node* n : order) {
-    const OpClass c = n->op_class();
-    if (IsControlFlow(c) || IsRecv(c)) continue;
-    bool ok = true;
-    for (const Edge* e : n->in_edges()) {
-      if (!never_dead[e->src()->id()]) {
-        ok = false;
-        break;
-      }
-    }
-    never_dead[n->id()] = ok;
-  }
-  return never_dead;
-}
-
-// The node's data out edges, SINK left out.
-std::vector<const Edge*> DataOuts(const Node& n) {
-  std::vector<const Edge*> outs;
-  for (const Edge* e : n.out_edges()) {
-    if (!e->IsControlEdge() && !e->dst()->IsSink()) outs.push_back(e);
-  }
-  return outs;
-}
-
 // Whether an Exit's outputs are read by control edges alone.
-bool ReadByControlAlone(const Node& n) { return DataOuts(n).empty(); }
+bool ReadByControlAlone(const Node& n) { return DataOutEdges(n).empty(); }
 
 // One MatMul to rewrite.
 struct Projection {
@@ -101,7 +62,7 @@ class Rewriter {
     if (!any) return 0;
     absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(*graph_);
     if (!order.ok()) return 0;  // a cycle: the session reports it later
-    never_dead_ = NeverDead(*graph_, *order);
+    never_dead_ = NeverDeadNodes(*graph_, *order);
     std::vector<Projection> found;
     for (Node* n : *order) {
       Projection p;
@@ -121,7 +82,7 @@ class Rewriter {
  private:
   bool Match(Node* mm, Projection* p) {
     if (mm->op() != "MatMul" || !TypeAttrIs(*mm, "T", DT_FLOAT) || BoolAttr(*mm, "transpose_a") ||
-        !OnCpu(*mm)) {
+        !AssignedToCpu(*mm)) {
       return false;
     }
     const std::string& device = mm->assigned_device_name();
@@ -133,7 +94,7 @@ class Rewriter {
     if (x == nullptr || x->src_output() != 0) return false;
     Node* get = x->src();
     if (get->op() != "TensorListGetItem" || !TypeAttrIs(*get, "element_dtype", DT_FLOAT) ||
-        get->assigned_device_name() != device || DataOuts(*get).size() != 1) {
+        get->assigned_device_name() != device || DataOutEdges(*get).size() != 1) {
       return false;
     }
     // W: Identity nodes and one constant Enter back to a root Const.
@@ -162,7 +123,7 @@ class Rewriter {
         !TypeAttrIs(*weights, "dtype", DT_FLOAT)) {
       return false;
     }
-    const AttrValue* value = FindAttr(*weights, "value");
+    const AttrValue* value = NodeAttrOrNull(*weights, "value");
     if (value == nullptr) return false;
     const TensorShapeProto& ws = value->tensor().tensor_shape();
     if (ws.dim_size() != 2 || ws.unknown_rank()) return false;
@@ -178,7 +139,7 @@ class Rewriter {
       if (src->assigned_device_name() != device) return false;
       const OpClass c = src->op_class();
       // src feeds `next` alone with data (a Switch's false output may feed unread Exits).
-      for (const Edge* e : DataOuts(*src)) {
+      for (const Edge* e : DataOutEdges(*src)) {
         if (e->dst() == next && e->src_output() == l->src_output()) continue;
         if (IsSwitch(c) && e->src_output() == 0 && IsExit(e->dst()->op_class()) &&
             ReadByControlAlone(*e->dst())) {
@@ -217,7 +178,7 @@ class Rewriter {
     // TensorListFromTensor's element_shape: a Const [b, D] with D == W's inner dim.
     const Node* es = list->input_node(1);
     if (es == nullptr || es->op() != "Const") return false;
-    const AttrValue* es_value = FindAttr(*es, "value");
+    const AttrValue* es_value = NodeAttrOrNull(*es, "value");
     if (es_value == nullptr) return false;
     absl::StatusOr<Tensor> shape = TensorFromProto(es_value->tensor());
     if (!shape.ok() || shape->shape().rank() != 1 || shape->NumElements() != 2) return false;

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "graph/op_classes.h"
+#include "graph/pass_queries.h"
 
 namespace rill {
 namespace {
@@ -15,34 +16,9 @@ namespace {
 // Hops of Identity-class nodes followed back from a NextIteration to its Switch.
 constexpr int kMaxPassThroughHops = 64;
 
-const AttrValue* FindAttr(const Node& n, const char* name) {
-  auto it = n.def().attr().find(name);
-  return it == n.def().attr().end() ? nullptr : &it->second;
-}
-
 bool IsConstantEnter(const Node& n) {
-  const AttrValue* a = FindAttr(n, "is_constant");
+  const AttrValue* a = NodeAttrOrNull(n, "is_constant");
   return a != nullptr && a->b();
-}
-
-// never_dead[id]: the node's outputs are never dead, because neither it nor any ancestor can
-// leave an output unset or forward deadness between frames (no control-flow op, no _Recv).
-std::vector<char> NeverDead(Graph& graph, const std::vector<Node*>& order) {
-  std::vector<char> never_dead(graph.num_node_ids(), 0);
-  never_dead[Graph::kSourceId] = 1;
-  for (Node* n : order) {
-    const OpClass c = n->op_class();
-    if (IsControlFlow(c) || IsRecv(c)) continue;
-    bool ok = true;
-    for (const Edge* e : n->in_edges()) {
-      if (!never_dead[e->src()->id()]) {
-        ok = false;
-        break;
-      }
-    }
-    never_dead[n->id()] = ok;
-  }
-  return never_dead;
 }
 
 // One loop variable carried unchanged.
@@ -62,7 +38,7 @@ class Rewriter {
     std::vector<std::string> frame_order;
     for (Node* n : graph_->op_nodes()) {
       if (!IsEnter(n->op_class())) continue;
-      const AttrValue* f = FindAttr(*n, "frame_name");
+      const AttrValue* f = NodeAttrOrNull(*n, "frame_name");
       if (f == nullptr) return 0;  // import refuses such graphs; leave them alone
       auto [it, added] = frames.try_emplace(f->s());
       if (added) frame_order.push_back(f->s());
@@ -71,7 +47,7 @@ class Rewriter {
     if (frames.empty()) return 0;
     absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(*graph_);
     if (!order.ok()) return 0;  // a cycle: the session reports it later
-    never_dead_ = NeverDead(*graph_, *order);
+    never_dead_ = NeverDeadNodes(*graph_, *order);
     stamp_.assign(graph_->num_node_ids(), -1);
 
     int rewritten = 0;

@@ -11,38 +11,19 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/device_name.h"
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "graph/op_classes.h"
+#include "graph/pass_queries.h"
 
 namespace rill {
 namespace {
 
 constexpr int kMaxHops = 8;
 
-const AttrValue* FindAttr(const Node& n, const char* name) {
-  auto it = n.def().attr().find(name);
-  return it == n.def().attr().end() ? nullptr : &it->second;
-}
-
 bool IsFloat(const Node& n) {
-  const AttrValue* a = FindAttr(n, "T");
+  const AttrValue* a = NodeAttrOrNull(n, "T");
   return a != nullptr && a->type() == DT_FLOAT;
-}
-
-bool OnCpu(const Node& n) {
-  absl::StatusOr<DeviceName> parsed = ParseDeviceName(n.assigned_device_name());
-  return parsed.ok() && parsed->has_type && parsed->type == "CPU";
-}
-
-// Data out edges, SINK left out.
-std::vector<const Edge*> DataOuts(const Node& n) {
-  std::vector<const Edge*> outs;
-  for (const Edge* e : n.out_edges()) {
-    if (!e->IsControlEdge() && !e->dst()->IsSink()) outs.push_back(e);
-  }
-  return outs;
 }
 
 bool HasControlOuts(const Node& n) {
@@ -54,7 +35,7 @@ bool HasControlOuts(const Node& n) {
 
 // The one node reading `n` (by data, one edge, nothing by control), or null.
 Node* OnlyReader(const Node& n) {
-  const std::vector<const Edge*> outs = DataOuts(n);
+  const std::vector<const Edge*> outs = DataOutEdges(n);
   if (outs.size() != 1 || HasControlOuts(n)) return nullptr;
   return outs[0]->dst();
 }
@@ -82,7 +63,7 @@ bool LastAxis(const Node& split) {
     e = src->input_edge(0);
   }
   if (e == nullptr || e->src_output() != 0 || e->src()->op() != "Const") return false;
-  const AttrValue* value = FindAttr(*e->src(), "value");
+  const AttrValue* value = NodeAttrOrNull(*e->src(), "value");
   if (value == nullptr) return false;
   absl::StatusOr<Tensor> t = TensorFromProto(value->tensor());
   if (!t.ok() || t->shape().rank() != 0 || t->dtype() != DT_INT32) return false;
@@ -148,8 +129,8 @@ class Fuser {
 
  private:
   bool Match(Node* split, Cell* cell) {
-    const AttrValue* num = FindAttr(*split, "num_split");
-    if (num == nullptr || num->i() != 4 || !IsFloat(*split) || !OnCpu(*split) ||
+    const AttrValue* num = NodeAttrOrNull(*split, "num_split");
+    if (num == nullptr || num->i() != 4 || !IsFloat(*split) || !AssignedToCpu(*split) ||
         HasControlOuts(*split) || !LastAxis(*split)) {
       return false;
     }
@@ -159,7 +140,7 @@ class Fuser {
     auto same = [&](const Node* n) { return n->assigned_device_name() == device && IsFloat(*n); };
     // One activation per output.
     std::array<Node*, 4> act{};
-    for (const Edge* e : DataOuts(*split)) {
+    for (const Edge* e : DataOutEdges(*split)) {
       const int k = e->src_output();
       if (k < 0 || k > 3 || act[k] != nullptr || e->dst_input() != 0) return false;
       act[k] = e->dst();

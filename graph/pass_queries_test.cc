@@ -1,0 +1,74 @@
+#include "graph/pass_queries.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "graph/builder/ops.h"
+#include "graph/graph_def_import.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+std::unique_ptr<Graph> Import(const Scope& root) {
+  EXPECT_THAT(root.status(), IsOk());
+  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
+  EXPECT_THAT(g.status(), IsOk());
+  return *std::move(g);
+}
+
+const Node* Named(const Graph& g, const std::string& name) {
+  for (const Node* n : g.op_nodes()) {
+    if (n->name() == name) return n;
+  }
+  return nullptr;
+}
+
+TEST(PassQueriesTest, AttrDeviceAndDataReaders) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output a = ops::Add(root.WithOpName("a"), x, x);
+  ops::Neg(root.WithOpName("n"), a);
+  ops::Identity(root.WithOpName("i").WithControlDependencies({a}), x);
+  std::unique_ptr<Graph> g = Import(root);
+  Node* add = const_cast<Node*>(Named(*g, "a"));
+  ASSERT_NE(add, nullptr);
+  ASSERT_NE(NodeAttrOrNull(*add, "T"), nullptr);
+  EXPECT_EQ(NodeAttrOrNull(*add, "T")->type(), DT_FLOAT);
+  EXPECT_EQ(NodeAttrOrNull(*add, "missing"), nullptr);
+  // x is read by a twice and by i; a by n, and by i through a control edge only.
+  EXPECT_EQ(DataOutEdges(*Named(*g, "x")).size(), 3u);
+  const std::vector<const Edge*> outs = DataOutEdges(*add);
+  ASSERT_EQ(outs.size(), 1u);
+  EXPECT_EQ(outs[0]->dst()->name(), "n");
+  EXPECT_FALSE(AssignedToCpu(*add));  // not placed yet
+  add->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_TRUE(AssignedToCpu(*add));
+  add->set_assigned_device_name("/job:localhost/replica:0/task:0/device:GPU:0");
+  EXPECT_FALSE(AssignedToCpu(*add));
+}
+
+TEST(PassQueriesTest, OutputsAfterControlFlowMayBeDead) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output p = ops::Placeholder(root.WithOpName("p"), DT_BOOL);
+  Output before = ops::Neg(root.WithOpName("before"), x);
+  ops::SwitchOutputs sw = ops::Switch(root.WithOpName("sw"), before, p);
+  ops::Neg(root.WithOpName("after"), sw.output_true);
+  ops::Add(root.WithOpName("mixed"), before, x);
+  std::unique_ptr<Graph> g = Import(root);
+  absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(*g);
+  ASSERT_THAT(order.status(), IsOk());
+  const std::vector<char> never_dead = NeverDeadNodes(*g, *order);
+  EXPECT_TRUE(never_dead[Named(*g, "x")->id()]);
+  EXPECT_TRUE(never_dead[Named(*g, "before")->id()]);
+  EXPECT_TRUE(never_dead[Named(*g, "mixed")->id()]);
+  EXPECT_FALSE(never_dead[Named(*g, "sw")->id()]);
+  EXPECT_FALSE(never_dead[Named(*g, "after")->id()]);
+}
+
+}  // namespace
+}  // namespace rill
