@@ -174,9 +174,13 @@ Output SparseMatMul(const Scope& scope, const Input& a, const Input& b, bool tra
       .output(0);
 }
 
-Output TensorArrayV2(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size,
-                     bool clear_after_read) {
-  return OpBuilder(scope, "TensorArrayV2")
+namespace {
+
+// The TensorArray ops of TensorFlow 0.x (V1 names) and 0.12-1.0 (V2 names) share signatures; each
+// helper builds the op named `op` of one signature.
+Output MakeArray(const Scope& scope, absl::string_view op, const Input& size, DataType dtype,
+                 bool dynamic_size, bool clear_after_read) {
+  return OpBuilder(scope, op)
       .Input(size)
       .Attr("dtype", dtype)
       .Attr("dynamic_size", dynamic_size)
@@ -185,53 +189,33 @@ Output TensorArrayV2(const Scope& scope, const Input& size, DataType dtype, bool
       .output(0);
 }
 
-Output TensorArrayWriteV2(const Scope& scope, const Input& handle, const Input& index,
-                          const Input& value, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArrayWriteV2")
+// Write (index) and Scatter (indices): handle, position, value, flow -> flow.
+Output PutValues(const Scope& scope, absl::string_view op, const Input& handle,
+                 const Input& position, const Input& value, const Input& flow_in) {
+  return OpBuilder(scope, op)
       .Input(handle)
-      .Input(index)
+      .Input(position)
       .Input(value)
       .Input(flow_in)
       .Finalize()
       .output(0);
 }
 
-Output TensorArrayReadV2(const Scope& scope, const Input& handle, const Input& index,
-                         const Input& flow_in, DataType dtype) {
-  return OpBuilder(scope, "TensorArrayReadV2")
+// Read (index) and Gather (indices): handle, position, flow -> value of dtype.
+Output GetValues(const Scope& scope, absl::string_view op, const Input& handle,
+                 const Input& position, const Input& flow_in, DataType dtype) {
+  return OpBuilder(scope, op)
       .Input(handle)
-      .Input(index)
+      .Input(position)
       .Input(flow_in)
       .Attr("dtype", dtype)
       .Finalize()
       .output(0);
 }
 
-Output TensorArrayGatherV2(const Scope& scope, const Input& handle, const Input& indices,
-                           const Input& flow_in, DataType dtype) {
-  return OpBuilder(scope, "TensorArrayGatherV2")
-      .Input(handle)
-      .Input(indices)
-      .Input(flow_in)
-      .Attr("dtype", dtype)
-      .Finalize()
-      .output(0);
-}
-
-Output TensorArrayScatterV2(const Scope& scope, const Input& handle, const Input& indices,
-                            const Input& value, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArrayScatterV2")
-      .Input(handle)
-      .Input(indices)
-      .Input(value)
-      .Input(flow_in)
-      .Finalize()
-      .output(0);
-}
-
-Output TensorArraySplitV2(const Scope& scope, const Input& handle, const Input& value,
-                          const Input& lengths, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArraySplitV2")
+Output SplitValue(const Scope& scope, absl::string_view op, const Input& handle, const Input& value,
+                  const Input& lengths, const Input& flow_in) {
+  return OpBuilder(scope, op)
       .Input(handle)
       .Input(value)
       .Input(lengths)
@@ -240,18 +224,67 @@ Output TensorArraySplitV2(const Scope& scope, const Input& handle, const Input& 
       .output(0);
 }
 
+std::vector<Output> ConcatValues(const Scope& scope, absl::string_view op, const Input& handle,
+                                 const Input& flow_in, DataType dtype) {
+  Operation made =
+      OpBuilder(scope, op).Input(handle).Input(flow_in).Attr("dtype", dtype).Finalize();
+  return {made.output(0), made.output(1)};
+}
+
+Output ArraySize(const Scope& scope, absl::string_view op, const Input& handle,
+                 const Input& flow_in) {
+  return OpBuilder(scope, op).Input(handle).Input(flow_in).Finalize().output(0);
+}
+
+Output GradArray(const Scope& scope, absl::string_view op, const Input& handle,
+                 const Input& flow_in, absl::string_view source) {
+  return OpBuilder(scope, op)
+      .Input(handle)
+      .Input(flow_in)
+      .Attr("source", source)
+      .Finalize()
+      .output(0);
+}
+
+}  // namespace
+
+Output TensorArrayV2(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size,
+                     bool clear_after_read) {
+  return MakeArray(scope, "TensorArrayV2", size, dtype, dynamic_size, clear_after_read);
+}
+
+Output TensorArrayWriteV2(const Scope& scope, const Input& handle, const Input& index,
+                          const Input& value, const Input& flow_in) {
+  return PutValues(scope, "TensorArrayWriteV2", handle, index, value, flow_in);
+}
+
+Output TensorArrayReadV2(const Scope& scope, const Input& handle, const Input& index,
+                         const Input& flow_in, DataType dtype) {
+  return GetValues(scope, "TensorArrayReadV2", handle, index, flow_in, dtype);
+}
+
+Output TensorArrayGatherV2(const Scope& scope, const Input& handle, const Input& indices,
+                           const Input& flow_in, DataType dtype) {
+  return GetValues(scope, "TensorArrayGatherV2", handle, indices, flow_in, dtype);
+}
+
+Output TensorArrayScatterV2(const Scope& scope, const Input& handle, const Input& indices,
+                            const Input& value, const Input& flow_in) {
+  return PutValues(scope, "TensorArrayScatterV2", handle, indices, value, flow_in);
+}
+
+Output TensorArraySplitV2(const Scope& scope, const Input& handle, const Input& value,
+                          const Input& lengths, const Input& flow_in) {
+  return SplitValue(scope, "TensorArraySplitV2", handle, value, lengths, flow_in);
+}
+
 std::vector<Output> TensorArrayConcatV2(const Scope& scope, const Input& handle,
                                         const Input& flow_in, DataType dtype) {
-  Operation op = OpBuilder(scope, "TensorArrayConcatV2")
-                     .Input(handle)
-                     .Input(flow_in)
-                     .Attr("dtype", dtype)
-                     .Finalize();
-  return {op.output(0), op.output(1)};
+  return ConcatValues(scope, "TensorArrayConcatV2", handle, flow_in, dtype);
 }
 
 Output TensorArraySizeV2(const Scope& scope, const Input& handle, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArraySizeV2").Input(handle).Input(flow_in).Finalize().output(0);
+  return ArraySize(scope, "TensorArraySizeV2", handle, flow_in);
 }
 
 Operation TensorArrayCloseV2(const Scope& scope, const Input& handle) {
@@ -260,67 +293,32 @@ Operation TensorArrayCloseV2(const Scope& scope, const Input& handle) {
 
 Output TensorArrayGradV2(const Scope& scope, const Input& handle, const Input& flow_in,
                          absl::string_view source) {
-  return OpBuilder(scope, "TensorArrayGradV2")
-      .Input(handle)
-      .Input(flow_in)
-      .Attr("source", source)
-      .Finalize()
-      .output(0);
+  return GradArray(scope, "TensorArrayGradV2", handle, flow_in, source);
 }
 
 Output TensorArray(const Scope& scope, const Input& size, DataType dtype, bool dynamic_size,
                    bool clear_after_read) {
-  return OpBuilder(scope, "TensorArray")
-      .Input(size)
-      .Attr("dtype", dtype)
-      .Attr("dynamic_size", dynamic_size)
-      .Attr("clear_after_read", clear_after_read)
-      .Finalize()
-      .output(0);
+  return MakeArray(scope, "TensorArray", size, dtype, dynamic_size, clear_after_read);
 }
 
 Output TensorArrayWrite(const Scope& scope, const Input& handle, const Input& index,
                         const Input& value, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArrayWrite")
-      .Input(handle)
-      .Input(index)
-      .Input(value)
-      .Input(flow_in)
-      .Finalize()
-      .output(0);
+  return PutValues(scope, "TensorArrayWrite", handle, index, value, flow_in);
 }
 
 Output TensorArrayRead(const Scope& scope, const Input& handle, const Input& index,
                        const Input& flow_in, DataType dtype) {
-  return OpBuilder(scope, "TensorArrayRead")
-      .Input(handle)
-      .Input(index)
-      .Input(flow_in)
-      .Attr("dtype", dtype)
-      .Finalize()
-      .output(0);
+  return GetValues(scope, "TensorArrayRead", handle, index, flow_in, dtype);
 }
 
 Output TensorArrayGather(const Scope& scope, const Input& handle, const Input& indices,
                          const Input& flow_in, DataType dtype) {
-  return OpBuilder(scope, "TensorArrayGather")
-      .Input(handle)
-      .Input(indices)
-      .Input(flow_in)
-      .Attr("dtype", dtype)
-      .Finalize()
-      .output(0);
+  return GetValues(scope, "TensorArrayGather", handle, indices, flow_in, dtype);
 }
 
 Output TensorArrayScatter(const Scope& scope, const Input& handle, const Input& indices,
                           const Input& value, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArrayScatter")
-      .Input(handle)
-      .Input(indices)
-      .Input(value)
-      .Input(flow_in)
-      .Finalize()
-      .output(0);
+  return PutValues(scope, "TensorArrayScatter", handle, indices, value, flow_in);
 }
 
 Output TensorArrayPack(const Scope& scope, const Input& handle, const Input& flow_in,
@@ -345,27 +343,16 @@ Output TensorArrayUnpack(const Scope& scope, const Input& handle, const Input& v
 
 Output TensorArraySplit(const Scope& scope, const Input& handle, const Input& value,
                         const Input& lengths, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArraySplit")
-      .Input(handle)
-      .Input(value)
-      .Input(lengths)
-      .Input(flow_in)
-      .Finalize()
-      .output(0);
+  return SplitValue(scope, "TensorArraySplit", handle, value, lengths, flow_in);
 }
 
 std::vector<Output> TensorArrayConcat(const Scope& scope, const Input& handle, const Input& flow_in,
                                       DataType dtype) {
-  Operation op = OpBuilder(scope, "TensorArrayConcat")
-                     .Input(handle)
-                     .Input(flow_in)
-                     .Attr("dtype", dtype)
-                     .Finalize();
-  return {op.output(0), op.output(1)};
+  return ConcatValues(scope, "TensorArrayConcat", handle, flow_in, dtype);
 }
 
 Output TensorArraySize(const Scope& scope, const Input& handle, const Input& flow_in) {
-  return OpBuilder(scope, "TensorArraySize").Input(handle).Input(flow_in).Finalize().output(0);
+  return ArraySize(scope, "TensorArraySize", handle, flow_in);
 }
 
 Operation TensorArrayClose(const Scope& scope, const Input& handle) {
@@ -374,12 +361,7 @@ Operation TensorArrayClose(const Scope& scope, const Input& handle) {
 
 Output TensorArrayGrad(const Scope& scope, const Input& handle, const Input& flow_in,
                        absl::string_view source) {
-  return OpBuilder(scope, "TensorArrayGrad")
-      .Input(handle)
-      .Input(flow_in)
-      .Attr("source", source)
-      .Finalize()
-      .output(0);
+  return GradArray(scope, "TensorArrayGrad", handle, flow_in, source);
 }
 
 }  // namespace ops
