@@ -99,6 +99,19 @@ absl::Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRe
     return absl::InvalidArgumentError(
         "CreateWorkerSession needs a session_handle; give the session a unique name");
   }
+  // A master that names another task dialed the wrong address for it (its cluster gives this
+  // server's address to that task): its partitions would name devices this server does not have.
+  // An empty job name (no ServerDef) names no task.
+  const tensorflow::ServerDef& def = req.server_def();
+  if (!def.job_name().empty() &&
+      (def.job_name() != options_.job || def.task_index() != options_.task)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "CreateWorkerSession for task ", TaskName(def.job_name(), def.task_index()),
+        " reached the server of task ", TaskName(options_.job, options_.task),
+        ". Give that task the address of the server started with its job and task index "
+        "(rill_server --job_name=",
+        def.job_name(), " --task_id=", def.task_index(), ") in the master's cluster"));
+  }
   rill::MutexLock lock(&mu_);
   if (!sessions_.count(req.session_handle())) {
     sessions_[req.session_handle()] = std::make_shared<WorkerSession>();

@@ -147,6 +147,36 @@ TEST(WorkerTest, RefusesAPartitionForAnotherTaskAndTimesOutAWaitingRecv) {
       StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr(";never;0:0 passed its deadline")));
 }
 
+// A CreateWorkerSession naming another job or task reached the wrong server (the master's cluster
+// gives this server's address to that task): refused, naming both tasks. One naming this task,
+// or no task (no ServerDef), is accepted.
+TEST(WorkerTest, RefusesACreateWorkerSessionForAnotherTask) {
+  std::unique_ptr<Worker> worker = NewWorker();
+  auto create = [&](const std::string& handle, const std::string& job, int task) {
+    tensorflow::CreateWorkerSessionRequest req;
+    req.set_session_handle(handle);
+    req.mutable_server_def()->set_job_name(job);
+    req.mutable_server_def()->set_task_index(task);
+    tensorflow::CreateWorkerSessionResponse resp;
+    return worker->CreateWorkerSession(req, &resp);
+  };
+  EXPECT_THAT(create("a", "ps", 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "CreateWorkerSession for task /job:ps/replica:0/task:0 reached the server "
+                       "of task /job:worker/replica:0/task:0. Give that task the address of the "
+                       "server started with its job and task index (rill_server --job_name=ps "
+                       "--task_id=0) in the master's cluster"));
+  EXPECT_THAT(create("b", "worker", 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("CreateWorkerSession for task /job:worker/replica:0/task:1 "
+                                 "reached the server of task /job:worker/replica:0/task:0.")));
+  EXPECT_THAT(create("c", "worker", -1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("task /job:worker/replica:0/task:-1 reached")));
+  RILL_EXPECT_OK(create("d", "worker", 0));
+  RILL_EXPECT_OK(create("e", "", 0));
+}
+
 }  // namespace
 }  // namespace distributed
 }  // namespace rill
