@@ -15,12 +15,14 @@
 #include "absl/strings/str_cat.h"
 #include "core/openmp_parallel_for.h"
 #include "kernels/math_lib/blas_threads.h"
+#include "kernels/math_lib/half_convert.h"
 #include "kernels/math_lib/sparse_row_gemv.h"
 
 namespace rill {
 namespace {
 
-// Accumulation type and arithmetic of the loop path.
+// Accumulation type and arithmetic of the loop path (half and bfloat16 take GemmViaFloat; their
+// entries only let the loop compile for them).
 template <typename T>
 struct LoopMath {
   using Acc = T;
@@ -202,6 +204,54 @@ absl::Status RowVectorTimesMatrixByBands(const GemmDims& d, const T* a, const T*
   return absl::OkStatus();
 }
 
+namespace {
+
+// The rows * ld elements a stored operand spans, the last row's tail excluded.
+int64_t StoredSpan(int64_t rows, int64_t cols, int64_t ld) { return (rows - 1) * ld + cols; }
+
+template <typename T>
+void ToFloat(const T* src, int64_t n, float* dst) {
+  if constexpr (std::is_same_v<T, half>) {
+    HalfToFloat(src, n, dst);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(src[i]);
+  }
+}
+
+template <typename T>
+void FromFloat(const float* src, int64_t n, T* dst) {
+  if constexpr (std::is_same_v<T, half>) {
+    FloatToHalf(src, n, dst);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = T(src[i]);
+  }
+}
+
+// half and bfloat16: both operands are widened to float (exactly), multiplied by the float Gemm
+// (OpenBLAS / oneDNN, accumulating in float), and each element of C is rounded once, block by
+// block on the thread that computed it, before the caller's epilogue sees the block.
+template <typename T>
+absl::Status GemmViaFloat(const GemmDims& d, const T* a, const T* b, T* c) {
+  const int64_t a_span = d.transpose_a ? StoredSpan(d.k, d.m, d.lda) : StoredSpan(d.m, d.k, d.lda);
+  const int64_t b_span = d.transpose_b ? StoredSpan(d.n, d.k, d.ldb) : StoredSpan(d.k, d.n, d.ldb);
+  std::vector<float> af(static_cast<size_t>(a_span)), bf(static_cast<size_t>(b_span));
+  std::vector<float> cf(static_cast<size_t>(d.m * d.n));
+  ToFloat(a, a_span, af.data());
+  ToFloat(b, b_span, bf.data());
+  auto round_block = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      FromFloat(cf.data() + r * d.n + c0, c1 - c0, c + r * d.n + c0);
+    }
+    if (d.epilogue != nullptr) (*d.epilogue)(r0, r1, c0, c1);
+  };
+  const GemmEpilogue epilogue(round_block);
+  GemmDims fd = d;
+  fd.epilogue = &epilogue;
+  return Gemm<float>(fd, af.data(), bf.data(), cf.data());
+}
+
+}  // namespace
+
 template <typename T>
 absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
   if (d.m == 0 || d.n == 0) return absl::OkStatus();
@@ -209,6 +259,9 @@ absl::Status Gemm(const GemmDims& d, const T* a, const T* b, T* c) {
     std::fill(c, c + d.m * d.n, T());
     if (d.epilogue != nullptr) (*d.epilogue)(0, d.m, 0, d.n);
     return absl::OkStatus();
+  }
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    return GemmViaFloat(d, a, b, c);
   }
   constexpr bool kBlas = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                          std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;

@@ -14,8 +14,9 @@
 // kernels cost less per call (docs/performance.md compares Rill's MatMul with cblas_sgemm).
 // double, complex64 and complex128 go through OpenBLAS (cblas_?gemm), matrix-vector products (m or
 // n of 1, float and double) through OpenBLAS's gemv (a float row vector times finite weights may
-// skip the weight rows under its zeros, see b_known_finite); half and bfloat16 accumulate in
-// float, int32/int64 wrap on overflow (as TensorFlow's Eigen kernels do), through a plain loop.
+// skip the weight rows under its zeros, see b_known_finite); half and bfloat16 are widened to
+// float, multiplied by the float paths and rounded once per element; int32/int64 wrap on overflow
+// (as TensorFlow's Eigen kernels do), through a plain loop.
 // k == 0 writes zeros.
 // Errors: InvalidArgument "MatMul dimension N exceeds the BLAS limit of 2147483647" for BLAS types;
 // Internal if oneDNN rejects a call. Thread-safe; large products are split into blocks on an OpenMP

@@ -106,6 +106,63 @@ TEST(GemmTest, TheEpilogueSeesEveryElementOnceAfterItsProduct) {
   }
 }
 
+// half and bfloat16 are multiplied in float and rounded once: with operands in 1/8 steps every
+// partial sum is exact in float, so each element is the exact sum rounded to the type (a sum
+// rounded per step, or kept in half, would differ). Transposes, leading dimensions wider than the
+// rows, the threaded split, and an epilogue that must see the rounded block.
+template <typename T>
+void ExpectExactSumRoundedOnce(int64_t m, int64_t n, int64_t k, bool ta, bool tb, int threads) {
+  const int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 2;
+  const std::vector<float> af = Values<float>((ta ? k : m) * lda, 1);
+  const std::vector<float> bf = Values<float>((tb ? n : k) * ldb, 2);
+  std::vector<T> a(af.size()), b(bf.size());
+  for (size_t i = 0; i < af.size(); ++i) a[i] = T(af[i]);
+  for (size_t i = 0; i < bf.size(); ++i) b[i] = T(bf[i]);
+  GemmDims d;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.lda = lda;
+  d.ldb = ldb;
+  d.transpose_a = ta;
+  d.transpose_b = tb;
+  d.threads = threads;
+  std::vector<T> c(m * n, T(-77.f));
+  std::vector<float> seen(m * n, -1.f);
+  auto record = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      for (int64_t j = c0; j < c1; ++j) seen[r * n + j] = static_cast<float>(c[r * n + j]);
+    }
+  };
+  const GemmEpilogue epilogue(record);
+  d.epilogue = &epilogue;
+  ASSERT_THAT(Gemm<T>(d, a.data(), b.data(), c.data()), IsOk());
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        sum += double{ta ? af[p * lda + i] : af[i * lda + p]} *
+               (tb ? bf[j * ldb + p] : bf[p * ldb + j]);
+      }
+      const float want = static_cast<float>(T(static_cast<float>(sum)));
+      ASSERT_EQ(static_cast<float>(c[i * n + j]), want)
+          << m << "x" << n << "x" << k << " at " << i << "," << j << " ta=" << ta << " tb=" << tb;
+      ASSERT_EQ(seen[i * n + j], want) << "epilogue at " << i << "," << j;
+    }
+  }
+}
+
+TEST(GemmTest, HalfAndBfloat16AreTheExactSumRoundedOnce) {
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      ExpectExactSumRoundedOnce<half>(5, 7, 3, ta, tb, 1);
+      ExpectExactSumRoundedOnce<half>(130, 140, 300, ta, tb, 2);  // blocks over two threads
+      ExpectExactSumRoundedOnce<half>(1, 300, 257, ta, tb, 2);    // a row vector
+      ExpectExactSumRoundedOnce<bfloat16>(40, 33, 200, ta, tb, 2);
+    }
+  }
+}
+
 TEST(GemmTest, EmptySumsAreZeros) {
   GemmDims d;
   d.m = 2;
