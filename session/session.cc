@@ -35,6 +35,7 @@
 #include "session/placement_log.h"
 #include "session/placer.h"
 #include "session/run_graph.h"
+#include "session/thread_limits.h"
 
 namespace rill {
 namespace {
@@ -556,34 +557,19 @@ class SessionImpl {
 
 namespace {
 
-// Limits that keep a mistyped or hostile config from making a process of a million threads or
-// devices (tests/fuzz:config_proto_fuzzer: a pool of that many threads takes seconds to start
-// and join). Far above what any machine here can use.
-constexpr int kMaxThreadsPerPool = 1024;
+// A limit that keeps a mistyped or hostile config from making a process of a million devices;
+// threads per pool are bounded by session/thread_limits.h.
 constexpr int kMaxCpuDevices = 1024;
 
 // InvalidArgument naming the field and what to change; OK for a usable config.
 absl::Status ValidateSessionConfig(const ConfigProto& config) {
-  for (const auto& [field, value] :
-       {std::pair<const char*, int>{"inter_op_parallelism_threads",
-                                    config.inter_op_parallelism_threads()},
-        std::pair<const char*, int>{"intra_op_parallelism_threads",
-                                    config.intra_op_parallelism_threads()}}) {
-    if (value > kMaxThreadsPerPool) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("ConfigProto.", field, " is ", value, "; Rill allows at most ",
-                       kMaxThreadsPerPool, " threads per pool. Use 0 for one thread per core (",
-                       DefaultNumThreads(), " here) or a smaller number"));
-    }
-  }
+  RILL_RETURN_IF_ERROR(CheckThreadsPerPool("ConfigProto.inter_op_parallelism_threads",
+                                           config.inter_op_parallelism_threads()));
+  RILL_RETURN_IF_ERROR(CheckThreadsPerPool("ConfigProto.intra_op_parallelism_threads",
+                                           config.intra_op_parallelism_threads()));
   for (const ThreadPoolOptionProto& p : config.session_inter_op_thread_pool()) {
-    if (p.num_threads() > kMaxThreadsPerPool) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("ConfigProto.session_inter_op_thread_pool num_threads is ", p.num_threads(),
-                       "; Rill allows at most ", kMaxThreadsPerPool,
-                       " threads per pool. Use 0 for one thread per core (", DefaultNumThreads(),
-                       " here) or a smaller number"));
-    }
+    RILL_RETURN_IF_ERROR(CheckThreadsPerPool("ConfigProto.session_inter_op_thread_pool num_threads",
+                                             p.num_threads()));
   }
   // TensorFlow's executor factories; Rill runs every type with its one executor.
   const std::string& executor_type = config.experimental().executor_type();

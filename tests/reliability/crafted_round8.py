@@ -259,9 +259,10 @@ def gen_cluster():
     g.node("big", "StringJoin", ["x"] * 4, device="/job:worker/task:1", N=i(4))
     g.node("y", "StringLength", ["big"], device="/job:worker/task:0")
     runner_case(cat, "string_across_tasks", g, "y", spec, servers=2, expect="8")
-    # Workers started with thread counts past what a session config allows (1024).
-    for label, flag in [("intra_huge", "--intra_op_threads=100000000"),
-                        ("intra_negative", "--intra_op_threads=-5")]:
+    # Workers started with the smallest and the largest thread counts rill_server takes (those
+    # past a session config's 1024 are refused below).
+    for label, flag in [("intra_one", "--intra_op_threads=1"),
+                        ("inter_at_limit", "--inter_op_threads=1024")]:
         runner_case(cat, "server_" + label + "_runs", towers(), "y", spec, servers=2,
                     server_flags=[flag], expect=TOWERS_OUT)
     # rill_server misused.
@@ -1079,6 +1080,14 @@ EXPECT = {
     "server_port_in_use": "rill_server: Could not start the gRPC server on 0.0.0.0:",
     "server_port_huge": "rill_server: Could not interpret \"127.0.0.1:70000\" as a host-port "
                         "pair.",
+    "server_threads_negative": "rill_server: --inter_op_threads is '-5'; give 0 for one thread "
+                               "per core",
+    "server_threads_huge": "rill_server: --intra_op_threads is 100000000; Rill allows at most "
+                           "1024 threads per pool.",
+    "server_inter_threads_huge": "rill_server: --inter_op_threads is 100000000; Rill allows at "
+                                 "most 1024 threads per pool.",
+    "server_task_huge": "rill_server: --task_id is '99999999999'; give the task's index in its "
+                        "job, from 0",
     "feed_int_past_int32": "PY_EXC TypeError: Type of feed value 1099511627776 with type <class "
                            "'int'> is not compatible with Tensor type <class 'numpy.int32'>.",
     "feed_negative_to_uint8": "PY_EXC TypeError: Type of feed value -1 with type <class 'int'> "

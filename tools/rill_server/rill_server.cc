@@ -12,9 +12,8 @@
 #include <csignal>
 #include <cstdio>
 #include <string>
+#include <vector>
 
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "distributed/cluster_spec.h"
 #include "distributed/grpc_status.h"
@@ -23,76 +22,30 @@
 #include "distributed/shm_offer.h"
 #include "distributed/shm_segments.h"
 #include "distributed/shm_writer.h"
+#include "tools/rill_server/server_flags.h"
 
 namespace {
 
-constexpr char kUsage[] =
-    "usage: rill_server --cluster_spec=JOB|HOST:PORT;HOST:PORT[,JOB|...] --job_name=JOB "
-    "--task_id=N [--inter_op_threads=N] [--intra_op_threads=N]\n"
-    "  [--tls_cert_file=PEM --tls_key_file=PEM] serve over TLS with this certificate and key\n"
-    "  [--tls_ca_file=PEM] verify the other tasks' certificates with this CA (TLS to them)\n"
-    "  [--same_host_transfer=true|false] tensors between Rill tasks on this host through shared\n"
-    "    memory (default true; Rill-only, docs/distributed.md)\n"
-    "  [--same_host_min_bytes=N] smallest tensor sent that way (default 262144)\n";
-
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "rill_server: %s\n%s", message.c_str(), kUsage);
+  std::fprintf(stderr, "rill_server: %s\n%s", message.c_str(), rill::kRillServerUsage);
   return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string cluster_spec, job_name, tls_ca, tls_cert, tls_key;
-  int task_id = -1, inter = 0, intra = 0;
-  rill::distributed::ShmSettings shm;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto take = [&](const char* flag, std::string* out) {
-      std::string prefix = absl::StrCat(flag, "=");
-      if (!absl::StartsWith(a, prefix)) return false;
-      *out = a.substr(prefix.size());
-      return true;
-    };
-    std::string v;
-    if (take("--cluster_spec", &cluster_spec) || take("--job_name", &job_name) ||
-        take("--tls_ca_file", &tls_ca) || take("--tls_cert_file", &tls_cert) ||
-        take("--tls_key_file", &tls_key)) {
-      continue;
-    }
-    if (take("--task_id", &v) || take("--task_index", &v)) {
-      if (!absl::SimpleAtoi(v, &task_id) || task_id < 0) return Fail("bad --task_id " + v);
-      continue;
-    }
-    if (take("--inter_op_threads", &v)) {
-      if (!absl::SimpleAtoi(v, &inter)) return Fail("bad --inter_op_threads " + v);
-      continue;
-    }
-    if (take("--intra_op_threads", &v)) {
-      if (!absl::SimpleAtoi(v, &intra)) return Fail("bad --intra_op_threads " + v);
-      continue;
-    }
-    if (take("--same_host_transfer", &v)) {
-      if (v != "true" && v != "false") return Fail("bad --same_host_transfer " + v);
-      shm.enabled = v == "true";
-      continue;
-    }
-    if (take("--same_host_min_bytes", &v)) {
-      if (!absl::SimpleAtoi(v, &shm.min_bytes) || shm.min_bytes < 0) {
-        return Fail("bad --same_host_min_bytes " + v);
-      }
-      continue;
-    }
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    return Fail("unknown flag " + a);
+  absl::StatusOr<rill::ServerFlags> flags =
+      rill::ParseServerFlags(std::vector<std::string>(argv + 1, argv + argc));
+  if (!flags.ok()) return Fail(std::string(flags.status().message()));
+  if (flags->help) {
+    std::fputs(rill::kRillServerUsage, stdout);
+    return 0;
   }
-  if (cluster_spec.empty()) return Fail("--cluster_spec is required");
-  if (job_name.empty()) return Fail("--job_name is required");
-  if (task_id < 0) return Fail("--task_id is required");
-  absl::Status tls = rill::distributed::SetProcessTls(tls_ca, tls_cert, tls_key);
+  const std::string& cluster_spec = flags->cluster_spec;
+  const std::string& job_name = flags->job_name;
+  const int task_id = flags->task_id;
+  absl::Status tls = rill::distributed::SetProcessTls(flags->tls_ca_file, flags->tls_cert_file,
+                                                      flags->tls_key_file);
   if (!tls.ok()) return Fail(std::string(tls.message()));
   absl::StatusOr<rill::ClusterDef> cluster = rill::distributed::ParseClusterSpec(cluster_spec);
   if (!cluster.ok()) return Fail(std::string(cluster.status().message()));
@@ -118,13 +71,13 @@ int main(int argc, char** argv) {
   // A closed stdout (the parent went away) must not kill a serving worker.
   std::signal(SIGPIPE, SIG_IGN);
 
-  rill::distributed::SetShmSettings(shm);
+  rill::distributed::SetShmSettings(flags->shm);
   rill::distributed::WorkerOptions options;
   options.job = job_name;
   options.task = task_id;
   options.cluster = *cluster;
-  options.inter_op_threads = inter;
-  options.intra_op_threads = intra;
+  options.inter_op_threads = flags->inter_op_threads;
+  options.intra_op_threads = flags->intra_op_threads;
   // TensorFlow's MasterService too: a TensorFlow client (tf.compat.v1.Session on grpc://this
   // task) runs its graphs here, with this task as the master.
   auto server = rill::distributed::WorkerServer::Start(
