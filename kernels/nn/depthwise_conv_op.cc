@@ -8,7 +8,8 @@
 // (OpKernelContext::ParallelFor). half as TensorFlow's CPU kernel computes it: taps in (kh, kw)
 // order from a zero accumulator held in half, each tap a float multiply-add rounded to half
 // (Eigen's half packet pmadd), padding taps included (so an inf or NaN filter tap over the
-// padding gives NaN).
+// padding gives NaN); with multiplier 1 each tap's channel vector goes through HalfMulAddRound
+// (kernels/math_lib/half_convert.h, F16C where the CPU has it), the same arithmetic.
 // Errors are TensorFlow's texts: InvalidArgument "input must be 4-dimensional[2,3]", "filter must
 // be 4-dimensional: [3,3,2]", "input and filter must have the same depth: 3 vs 2", "filter must
 // not have zero elements (i.e. all dimensions must be non-zero)", "Computed output size would be
@@ -29,6 +30,7 @@
 #include "kernels/math_lib/conv_window.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/fused_epilogue.h"
+#include "kernels/math_lib/half_convert.h"
 #include "kernels/math_lib/onednn_conv.h"
 
 namespace rill {
@@ -70,6 +72,10 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
           // TensorFlow multiplies the zero padding too (0 * inf is NaN) and rounds the
           // accumulator to half after each tap's float multiply-add.
           const T* x = inside ? in + ((n * g.in_h + h) * g.in_w + w) * g.in_c : nullptr;
+          if (g.mult == 1) {  // the channel vector at once (F16C conversions when the CPU has them)
+            HalfMulAddRound(x, f, g.in_c, acc.data());
+            continue;
+          }
           for (int64_t c = 0; c < g.in_c; ++c) {
             const C xc = inside ? Load(x[c]) : C(0);
             for (int64_t m = 0; m < g.mult; ++m) {
@@ -94,7 +100,11 @@ void DepthwisePixels(const DepthwiseGeometry& g, const T* in, const T* filter, c
     }
     T* o = out + p * out_c;
     if (bias == nullptr) {
-      for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
+      if constexpr (std::is_same_v<T, half>) {
+        FloatToHalf(acc.data(), out_c, o);
+      } else {
+        for (int64_t c = 0; c < out_c; ++c) o[c] = cwise_internal::Store<T>(acc[c]);
+      }
       continue;
     }
     for (int64_t c = 0; c < out_c; ++c) acc[c] += Load(bias[c]);

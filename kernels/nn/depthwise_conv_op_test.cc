@@ -109,6 +109,47 @@ TEST(DepthwiseConv2dNativeOpTest, HalfRoundsTheAccumulatorAfterEachTapAsTensorFl
   EXPECT_TRUE(std::isnan(static_cast<float>(padded[0].flat<half>()[0])));
 }
 
+// The same rounding over 11 channels (eight in one vector, three after it): channel c holds the
+// 2048 + 1 + 1 sum scaled by a power of two 2^(c % 5 - 2) (s halfway between 2048s and its
+// neighbour, a tie to even) and channel 9's right filter tap is inf, which over the
+// SAME padding of the last output pixel gives NaN there (inf over the input elsewhere).
+TEST(DepthwiseConv2dNativeOpTest, HalfRoundsEachTapOnEveryChannel) {
+  constexpr int64_t kC = 11;
+  std::vector<half> x(3 * kC), f(3 * kC);
+  for (int64_t c = 0; c < kC; ++c) {
+    const float s = std::ldexp(1.0f, static_cast<int>(c % 5) - 2);
+    for (int64_t w = 0; w < 3; ++w) {
+      x[w * kC + c] = half(w == 0 ? 2048 * s : s);
+      f[w * kC + c] = half(1.0f);
+    }
+  }
+  f[2 * kC + 9] = half(INFINITY);
+  OpTester t("DepthwiseConv2dNative");
+  t.Attr("T", DT_HALF)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "SAME")
+      .Input(Tensor::FromVector<half>(x, TensorShape({1, 1, 3, kC})))
+      .Input(Tensor::FromVector<half>(f, TensorShape({1, 3, kC, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  ASSERT_EQ(out[0].NumElements(), 3 * kC);
+  for (int64_t c = 0; c < kC; ++c) {
+    const float s = std::ldexp(1.0f, static_cast<int>(c % 5) - 2);
+    // Pixel 1 sums all three taps: 2048s + s rounds back to 2048s, then + s again.
+    // Channel 9's inf tap over an input pixel gives inf.
+    const float want = c == 9 ? INFINITY : 2048 * s;
+    EXPECT_EQ(static_cast<float>(out[0].flat<half>()[kC + c]), want) << c;
+    // Pixel 0: the padding tap (0 * 1), then 2048s and s: 2048s.
+    EXPECT_EQ(static_cast<float>(out[0].flat<half>()[c]), want) << c;
+    // Pixel 2: s + s, then the padding times the right tap.
+    const float last = static_cast<float>(out[0].flat<half>()[2 * kC + c]);
+    if (c == 9) {
+      EXPECT_TRUE(std::isnan(last));
+    } else {
+      EXPECT_EQ(last, 2 * s) << c;
+    }
+  }
+}
+
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
   const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
