@@ -1161,6 +1161,12 @@ class Optimizer {
             SameDevice(*a, *bias_add)) {
           activation = a;
         }
+        // LeakyRelu: the CPU _FusedConv2D only (TensorFlow's remapper's form, its slope as
+        // leakyrelu_alpha).
+        if (a->op() == "LeakyRelu" && producer->op() == "Conv2D" && OnCpu(*producer) &&
+            a->num_inputs() >= 1 && SameDevice(*a, *bias_add)) {
+          activation = a;
+        }
       }
       // The fused node takes the name (and so the consumers) of the last node it replaces.
       Node* last = activation != nullptr ? activation : bias_add;
@@ -1174,6 +1180,11 @@ class Optimizer {
       std::vector<std::string> ops = {"BiasAdd"};
       if (activation != nullptr) ops.push_back(activation->op());
       SetAttr(&fused, "fused_ops", ops);
+      if (activation != nullptr && activation->op() == "LeakyRelu") {
+        float alpha = 0.2f;
+        (void)GetNodeAttr(activation->def(), "alpha", &alpha);
+        SetAttr(&fused, "leakyrelu_alpha", alpha);
+      }
       if (!CanRun(*producer, fused)) continue;
       Replacement& r = replacements_.emplace_back();
       r.old_id = last->id();

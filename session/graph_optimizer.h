@@ -15,7 +15,8 @@
 //   - common-subexpression elimination: stateless nodes with the same op, attrs, device and
 //     inputs (in any order for commutative ops) are merged;
 //   - fusions the CPU kernels exploit: MatMul + BiasAdd [+ Relu | Relu6] -> _FusedMatMul,
-//     Conv2D + BiasAdd [+ Relu | Relu6] -> _FusedConv2D and DepthwiseConv2dNative + BiasAdd
+//     Conv2D + BiasAdd [+ Relu | Relu6 | LeakyRelu] -> _FusedConv2D (LeakyRelu on a CPU only,
+//     its alpha as leakyrelu_alpha) and DepthwiseConv2dNative + BiasAdd
 //     [+ Relu | Relu6] -> _FusedDepthwiseConv2dNative (TensorFlow's op names and attrs: the
 //     product's attrs the fused op declares, such as strides, and its internal `_` attrs); then
 //     swish and hard swish after a fused convolution, x * sigmoid(x) and

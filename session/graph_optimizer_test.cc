@@ -1097,6 +1097,62 @@ Tensor ResidualInput(const TensorShape& shape, int salt) {
   return t;
 }
 
+// conv (3x3 SAME, 2 -> 4 channels) [-> FusedBatchNormV3] -> BiasAdd -> LeakyRelu(alpha), or
+// the same after a DepthwiseConv2dNative (2 -> 4 channels, multiplier 2).
+GraphDef LeakyReluGraph(const std::string& conv_op, float alpha) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  const TensorShape filter_shape =
+      conv_op == "Conv2D" ? TensorShape({3, 3, 2, 4}) : TensorShape({3, 3, 2, 2});
+  Output w = ops::Const<float>(root.WithOpName("w"), Ramp(filter_shape.num_elements(), 0.1f, -0.3f),
+                               filter_shape);
+  Output conv =
+      conv_op == "Conv2D"
+          ? ops::Conv2D(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME")
+          : ops::DepthwiseConv2dNative(root.WithOpName("conv"), x, w, {1, 1, 1, 1}, "SAME");
+  Output ba = ops::BiasAdd(root.WithOpName("ba"), conv,
+                           ops::Const(root.WithOpName("b"), {0.25f, -1.f, 3.f, 0.f}));
+  ops::LeakyRelu(root.WithOpName("act"), ba, ops::LeakyReluAttrs().Alpha(alpha));
+  GraphDef g;
+  EXPECT_THAT(root.ToGraphDef(&g), IsOk());
+  return g;
+}
+
+TEST(GraphOptimizerTest, FusesConvBiasAddLeakyReluGivingTheSameResultsBitForBit) {
+  const Tensor x = ResidualInput(TensorShape({1, 5, 6, 2}), 4);  // inf, -inf and NaN among them
+  for (float alpha : {0.2f, 0.f, 1.5f}) {
+    SCOPED_TRACE(absl::StrCat("alpha ", alpha));
+    const GraphDef g = LeakyReluGraph("Conv2D", alpha);
+    Optimized o = OptimizeGraphDef(g);
+    EXPECT_EQ(o.stats.fusions, 1);
+    // x, w, b and the fused node: Conv2D and BiasAdd are gone.
+    EXPECT_EQ(o.graph.node_size(), g.node_size() - 2);
+    const NodeDef* fused = Find(o.graph, "act");
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->op(), "_FusedConv2D");
+    EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "LeakyRelu"));
+    EXPECT_EQ(fused->attr().at("leakyrelu_alpha").f(), alpha);
+    EXPECT_EQ(fused->attr().at("num_args").i(), 1);
+    EXPECT_THAT(Inputs(o.graph, "act"), ElementsAre("x", "w", "b"));
+    for (const char* gone : {"conv", "ba"}) EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+    ExpectSameOutputs(g, {{"x:0", x}}, {"act:0"});
+  }
+}
+
+// _FusedDepthwiseConv2dNative has no LeakyRelu: the BiasAdd alone is fused and LeakyRelu stays.
+TEST(GraphOptimizerTest, LeavesLeakyReluAfterADepthwiseConvolution) {
+  const GraphDef g = LeakyReluGraph("DepthwiseConv2dNative", 0.2f);
+  Optimized o = OptimizeGraphDef(g);
+  EXPECT_EQ(o.stats.fusions, 1);
+  EXPECT_EQ(o.graph.node_size(), g.node_size() - 1);
+  EXPECT_EQ(Find(o.graph, "act")->op(), "LeakyRelu");
+  const NodeDef* fused = Find(o.graph, "ba");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedDepthwiseConv2dNative");
+  EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd"));
+  ExpectSameOutputs(g, {{"x:0", ResidualInput(TensorShape({1, 5, 6, 2}), 4)}}, {"act:0"});
+}
+
 TEST(GraphOptimizerTest, FusesAResidualAddIntoTheConvolutionGivingTheSameResultsBitForBit) {
   for (bool residual_first : {false, true}) {
     for (const std::string act : {"", "Relu", "Relu6"}) {

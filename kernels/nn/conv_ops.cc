@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -51,6 +52,7 @@
 #include "kernels/math_lib/fused_epilogue.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/onednn_conv.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -364,17 +366,50 @@ class Conv2DOp final : public ConvOpBase {
   }
 };
 
-// _FusedConv2D (made by the graph optimizer from Conv2D + BiasAdd [+ Relu | Relu6], NHWC): the
-// convolution into the output, then bias and activation in one pass
+// x = x > 0 ? x : x * alpha over data[0, n), at the CPU's vector width (simd_dispatch.h). Not
+// inlined: inlined where the compiler can see the whole kernel it made the select a conditional
+// store (a store only where x <= 0), which keeps the loop scalar.
+template <typename T>
+__attribute__((noinline)) void LeakyReluRange(T* data, int64_t n, T alpha) {
+  RunSimd([&] {
+    for (int64_t i = 0; i < n; ++i) {
+      const T x = data[i];
+      const T scaled = x * alpha;  // formed for every element: no branch in the loop
+      data[i] = x > T(0) ? x : scaled;
+    }
+  });
+}
+
+// _FusedConv2D (made by the graph optimizer from Conv2D + BiasAdd [+ Relu | Relu6 | LeakyRelu],
+// NHWC): the convolution into the output, then bias and activation in one pass
 // (kernels/math_lib/fused_epilogue.h). With fused_ops ["BiasAdd", "Add" [, "Relu" | "Relu6"]]
 // (a residual AddV2 after the convolution, whose other operand is args[1]) the output is
 // act((conv + bias) + addend), the unfused nodes' operations in their order: an addend of the
 // output's shape is copied into the output (or its buffer taken over when nothing else holds
 // it) and summed into by the convolution; one of another shape is broadcast as AddV2 does
-// (its errors: "Incompatible shapes: ...").
+// (its errors: "Incompatible shapes: ..."). With fused_ops ["BiasAdd", "LeakyRelu"] (TensorFlow's
+// remapper's form, attr leakyrelu_alpha) the convolution and bias are followed by a pass over the
+// output computing the LeakyRelu kernel's x > 0 ? x : x * alpha, so results are the unfused
+// nodes' bit for bit.
 class FusedConv2DOp final : public ConvOpBase {
  public:
   explicit FusedConv2DOp(OpKernelConstruction& ctx) : ConvOpBase(ctx) {
+    std::vector<std::string> names;
+    int64_t num_args = 0;
+    if (ctx.GetAttr("fused_ops", &names).ok() && ctx.GetAttr("num_args", &num_args).ok() &&
+        names.size() == 2 && names[0] == "BiasAdd" && names[1] == "LeakyRelu" && num_args == 1) {
+      float alpha = 0.2f;
+      if (ctx.def().attr().count("leakyrelu_alpha") > 0) {  // else the op's default
+        absl::Status s = ctx.GetAttr("leakyrelu_alpha", &alpha);
+        if (!s.ok()) {
+          ctx.SetStatus(s);
+          return;
+        }
+      }
+      leaky_ = true;
+      alpha_ = alpha;
+      return;
+    }
     absl::StatusOr<FusedConvOps> ops = ParseFusedConvOps(ctx);
     if (ops.ok()) {
       activation_ = ops->activation;
@@ -404,14 +439,17 @@ class FusedConv2DOp final : public ConvOpBase {
         using T = typename decltype(tag)::type;
         BiasActivation<T>(ctx, out->flat<T>().data(), bias.flat<T>().data(), g.pixels(), g.out_c,
                           activation_);
+        if (leaky_) LeakyReluInPlace<T>(ctx, out->flat<T>().data(), out->NumElements());
         return absl::OkStatus();
       });
     }
     absl::Status s = VisitKernelTypes<float, double>(*this, input.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return ConvForwardFused<T>(ctx, g, input.flat<T>().data(), filter.flat<T>().data(),
-                                 bias.flat<T>().data(), activation_, out->flat<T>().data(),
-                                 HoldConstantWeights(packed_.get(), filter));
+      RILL_RETURN_IF_ERROR(ConvForwardFused<T>(
+          ctx, g, input.flat<T>().data(), filter.flat<T>().data(), bias.flat<T>().data(),
+          activation_, out->flat<T>().data(), HoldConstantWeights(packed_.get(), filter)));
+      if (leaky_) LeakyReluInPlace<T>(ctx, out->flat<T>().data(), out->NumElements());
+      return absl::OkStatus();
     });
     if (!s.ok()) return s;
     RecordOneDnnConvBound(
@@ -420,6 +458,16 @@ class FusedConv2DOp final : public ConvOpBase {
   }
 
  private:
+  // x = x > 0 ? x : x * alpha over `n` elements, split over the intra-op threads, as the
+  // LeakyRelu kernel computes it (alpha a float, widened for double; NaN stays NaN).
+  template <typename T>
+  void LeakyReluInPlace(OpKernelContext& ctx, T* data, int64_t n) const {
+    const T alpha = static_cast<T>(alpha_);
+    ctx.ParallelFor(n, 2, [data, alpha](int64_t begin, int64_t end) {
+      LeakyReluRange<T>(data + begin, end - begin, alpha);
+    });
+  }
+
   // fused_ops ["BiasAdd", "Add" [, act]]: see the class comment.
   absl::Status ComputeWithAddend(OpKernelContext& ctx, const ConvGeometry& g,
                                  const TensorShape& conv_shape) const {
@@ -478,7 +526,9 @@ class FusedConv2DOp final : public ConvOpBase {
   }
 
   FusedActivation activation_ = FusedActivation::kNone;
-  bool add_ = false;  // fused_ops has "Add": args[1] is a residual addend
+  bool add_ = false;    // fused_ops has "Add": args[1] is a residual addend
+  bool leaky_ = false;  // fused_ops is ["BiasAdd", "LeakyRelu"], alpha_ its slope
+  float alpha_ = 0.2f;
 };
 
 class Conv2DBackpropInputOp final : public ConvOpBase {

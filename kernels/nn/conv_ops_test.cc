@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -246,6 +249,81 @@ TEST(FusedConv2DOpTest, ResidualAddErrors) {
                            {"BiasAdd", "Add", "_MklSwish"}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Fusion is not implemented: [BiasAdd,Add,_MklSwish]")));
+}
+
+absl::StatusOr<std::vector<Tensor>> FusedConvLeaky(const Tensor& in, const Tensor& f,
+                                                   const Tensor& bias, const ConvCase& c,
+                                                   const std::vector<std::string>& fused_ops,
+                                                   std::optional<float> alpha) {
+  OpTester t("_FusedConv2D");
+  t.Attr("T", in.dtype())
+      .Attr("num_args", int64_t{1})
+      .Attr("fused_ops", fused_ops)
+      .Attr("strides", std::vector<int64_t>{1, c.stride, c.stride, 1})
+      .Attr("padding", c.padding);
+  if (alpha) t.Attr("leakyrelu_alpha", *alpha);
+  return t.Input(in).Input(f).Input(bias).Run();
+}
+
+// _FusedConv2D with fused_ops ["BiasAdd", "LeakyRelu"] (TensorFlow's remapper's form) is the
+// ["BiasAdd"] output through the LeakyRelu kernel's x > 0 ? x : x * alpha, bit for bit: on oneDNN
+// and on the im2col path (a stride past the input), float and double, NaN inputs, alpha 0.2
+// (also the default when leakyrelu_alpha is absent), 0 and 1.5.
+template <typename T>
+void ExpectFusedLeakyReluIsBiasAddThenLeakyRelu() {
+  Tensor in(DataTypeToEnum<T>::value, TensorShape({1, 5, 5, 2}));
+  for (int64_t i = 0; i < in.NumElements(); ++i) {
+    in.flat<T>()[i] = static_cast<T>(static_cast<int>(i * 7 % 13) - 6) / T(3);
+  }
+  in.flat<T>()[7] = std::numeric_limits<T>::quiet_NaN();
+  Tensor f(DataTypeToEnum<T>::value, TensorShape({2, 2, 2, 3}));
+  for (int64_t i = 0; i < f.NumElements(); ++i) {
+    f.flat<T>()[i] = static_cast<T>(static_cast<int>(i * 5 % 11) - 5) / T(7);
+  }
+  Tensor bias(DataTypeToEnum<T>::value, TensorShape({3}));
+  bias.flat<T>()[0] = T(0.5);
+  bias.flat<T>()[1] = T(-1);
+  bias.flat<T>()[2] = T(0.25);
+  for (const ConvCase& c : {ConvCase{1, 1, "SAME", {}}, ConvCase{1000000000, 1, "VALID", {}}}) {
+    RILL_ASSERT_OK_AND_ASSIGN(auto plain, FusedConvLeaky(in, f, bias, c, {"BiasAdd"}, 0.2f));
+    for (std::optional<float> alpha : {std::optional<float>(), std::optional<float>(0.2f),
+                                       std::optional<float>(0.f), std::optional<float>(1.5f)}) {
+      SCOPED_TRACE("stride " + std::to_string(c.stride) + " alpha " +
+                   (alpha ? std::to_string(*alpha) : "default"));
+      RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                                FusedConvLeaky(in, f, bias, c, {"BiasAdd", "LeakyRelu"}, alpha));
+      Tensor want(plain[0].dtype(), plain[0].shape());
+      const T a = static_cast<T>(alpha.value_or(0.2f));
+      int64_t nans = 0, negatives = 0;
+      for (int64_t i = 0; i < want.NumElements(); ++i) {
+        const T x = plain[0].flat<T>()[i];
+        nans += std::isnan(x) ? 1 : 0;
+        negatives += x < T(0) ? 1 : 0;
+        want.flat<T>()[i] = x > T(0) ? x : x * a;
+      }
+      if (c.stride == 1) EXPECT_GT(nans, 0);  // the other reads one input pixel, not the NaN
+      EXPECT_GT(negatives, 0);
+      ASSERT_EQ(out[0].shape(), want.shape());
+      for (int64_t i = 0; i < want.NumElements(); ++i) {
+        const T got = out[0].flat<T>()[i], expected = want.flat<T>()[i];
+        EXPECT_TRUE((std::isnan(got) && std::isnan(expected)) ||
+                    (got == expected && std::signbit(got) == std::signbit(expected)))
+            << "element " << i << ": " << got << " vs " << expected;
+      }
+    }
+  }
+  EXPECT_THAT(FusedConvAdd(in, f, bias, bias, ConvCase{1, 1, "SAME", {}}, {"BiasAdd", "LeakyRelu"},
+                           /*num_args=*/2),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Fusion is not implemented: [BiasAdd,LeakyRelu]")));
+}
+
+TEST(FusedConv2DOpTest, LeakyReluIsBiasAddThenLeakyReluFloat) {
+  ExpectFusedLeakyReluIsBiasAddThenLeakyRelu<float>();
+}
+
+TEST(FusedConv2DOpTest, LeakyReluIsBiasAddThenLeakyReluDouble) {
+  ExpectFusedLeakyReluIsBiasAddThenLeakyRelu<double>();
 }
 
 // A grouped Conv2D (input depth G times the filter's) is G independent convolutions: group k's
