@@ -59,7 +59,8 @@ namespace rill {
 namespace {
 
 std::vector<DataType> MatrixTypes() {
-  return {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, DT_INT64, DT_UINT8, DT_INT8, DT_INT16, DT_BOOL};
+  return {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32,     DT_INT64,     DT_UINT8,
+          DT_INT8,  DT_INT16,  DT_BOOL, DT_COMPLEX64, DT_COMPLEX128};
 }
 
 int64_t DiagLen(int64_t d, int64_t rows, int64_t cols) {

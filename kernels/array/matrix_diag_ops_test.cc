@@ -1,5 +1,6 @@
-// MatrixDiag, MatrixDiagPart, MatrixSetDiag (the V1 forms), Diag and DiagPart on small float
-// matrices; the V3 forms are covered by tests/conformance and rearrange_ops_test.cc.
+// MatrixDiag, MatrixDiagPart, MatrixSetDiag (the V1 forms), Diag and DiagPart on small float and
+// complex matrices; the V3 forms are covered by tests/conformance and rearrange_ops_test.cc.
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ Tensor F(std::vector<float> v, TensorShape s) { return Tensor::FromVector<float>
 
 absl::StatusOr<std::vector<Tensor>> RunOp(const std::string& op, std::vector<Tensor> inputs) {
   OpTester t(op);
-  t.Attr("T", DT_FLOAT);
+  t.Attr("T", inputs[0].dtype());
   for (const Tensor& in : inputs) t.Input(in);
   return t.Run();
 }
@@ -31,6 +32,27 @@ TEST(MatrixDiagV1Test, MainDiagonalOnly) {
   RILL_ASSERT_OK_AND_ASSIGN(out, RunOp("MatrixSetDiag", {F({1, 2, 3, 4, 5, 6}, TensorShape({3, 2})),
                                                          F({7, 8}, TensorShape({2}))}));
   ExpectTensorEqual(out[0], F({7, 2, 3, 8, 5, 6}, TensorShape({3, 2})));
+}
+
+// complex64 moves as 8-byte elements, complex128 as 16-byte ones (the only 16-byte dtype).
+TEST(MatrixDiagV1Test, ComplexElementsMoveWhole) {
+  const complex128 i(0, 1);
+  auto c = [](std::vector<complex128> v, TensorShape s) {
+    return Tensor::FromVector<complex128>(v, s);
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                            RunOp("MatrixDiag", {c({1.0 + i, -2.0 * i}, TensorShape({2}))}));
+  ExpectTensorEqual(out[0], c({1.0 + i, 0, 0, -2.0 * i}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunOp("MatrixSetDiag", {c({1, 2, 3, 4}, TensorShape({2, 2})),
+                                                         c({i, 3.0 - i}, TensorShape({2}))}));
+  ExpectTensorEqual(out[0], c({i, 2, 3, 3.0 - i}, TensorShape({2, 2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunOp("MatrixDiagPart", {out[0]}));
+  ExpectTensorEqual(out[0], c({i, 3.0 - i}, TensorShape({2})));
+  const Tensor f =
+      Tensor::FromVector<complex64>({complex64(1, 2), complex64(3, -4)}, TensorShape({2}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunOp("MatrixDiag", {f}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex64>({complex64(1, 2), 0, 0, complex64(3, -4)},
+                                                          TensorShape({2, 2})));
 }
 
 TEST(MatrixDiagV1Test, ErrorsAreTensorFlows) {

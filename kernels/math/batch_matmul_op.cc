@@ -1,13 +1,14 @@
 // BatchMatMul, BatchMatMulV2 and BatchMatMulV3 on the CPU: out[..., m, n] = adj(x)[..., m, k] *
-// adj(y)[..., k, n] per batch, adj() transposing when adj_x / adj_y (the real dtypes Rill registers
-// have no conjugate). V2 broadcasts the batch dims (numpy rules); V1 needs equal ranks and batch
-// dims. V3 is V2 with the operand and output types as attrs Ta, Tb, Tout, registered where all
-// three match (no half: TensorFlow has no half CPU kernel for it). Each batch is one call of
-// kernels/math_lib/gemm.h (batches of small products spread over the intra-op threads, one
-// product per thread), except where y has a single batch (a Keras EinsumDense, or tf.matmul of
-// activations by a weight matrix): x's batches, not adjointed, are then rows of one [batches * m,
-// k] matrix, so the product is one call (B packed once, and a block over the threads large
-// enough to split), on oneDNN's matmul primitive with y packed once per kernel when y is a
+// adj(y)[..., k, n] per batch, adj() transposing when adj_x / adj_y and, for complex64 and
+// complex128 (BatchMatMul and V2), conjugating: Gemm only transposes, so an adjointed complex
+// operand is read from a conjugated copy. V2 broadcasts the batch dims (numpy rules); V1 needs
+// equal ranks and batch dims. V3 is V2 with the operand and output types as attrs Ta, Tb, Tout,
+// registered where all three match (no half: TensorFlow has no half CPU kernel for it). Each batch
+// is one call of kernels/math_lib/gemm.h (batches of small products spread over the intra-op
+// threads, one product per thread), except where y has a single batch (a Keras EinsumDense, or
+// tf.matmul of activations by a weight matrix): x's batches, not adjointed, are then rows of one
+// [batches * m, k] matrix, so the product is one call (B packed once, and a block over the threads
+// large enough to split), on oneDNN's matmul primitive with y packed once per kernel when y is a
 // constant float matrix the optimizer marked (`_rill_constant_weights`, as for MatMul).
 // Errors are InvalidArgument with TensorFlow's texts: "In[0] ndims must be >= 2: 1", "In[0] and
 // In[1] must have compatible batch dimensions: [2,3,4] vs. [3,4,5]", "Matrix size-incompatible:
@@ -16,6 +17,7 @@
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -25,6 +27,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/gemm_batches.h"
@@ -34,7 +37,21 @@
 namespace rill {
 namespace {
 
-#define RILL_BATCH_MATMUL_TYPES half, float, double, int32_t, int64_t
+#define RILL_BATCH_MATMUL_TYPES half, float, double, int32_t, int64_t, complex64, complex128
+
+// `t`'s elements; conjugated into `copy` when T is complex and `conj` holds.
+template <typename T>
+const T* Operand(const Tensor& t, bool conj, std::vector<T>* copy) {
+  const T* p = t.flat<T>().data();
+  if constexpr (cwise_math::kIsComplex<T>) {
+    if (conj) {
+      copy->resize(t.NumElements());
+      std::transform(p, p + t.NumElements(), copy->begin(), [](T v) { return std::conj(v); });
+      return copy->data();
+    }
+  }
+  return p;
+}
 
 // The dims before the last two (already a valid shape, so FromDims cannot fail).
 TensorShape BatchDims(const TensorShape& s) {
@@ -119,7 +136,8 @@ class BatchMatMulOp final : public OpKernel {
       }
       return VisitKernelTypes<RILL_BATCH_MATMUL_TYPES>(*this, x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        return Gemm<T>(d, x.flat<T>().data(), y.flat<T>().data(), out->flat<T>().data());
+        std::vector<T> y_conj;
+        return Gemm<T>(d, x.flat<T>().data(), Operand(y, adj_y_, &y_conj), out->flat<T>().data());
       });
     }
     // Per output batch, the batch offsets of x and y (0 strides where broadcast).
@@ -138,8 +156,9 @@ class BatchMatMulOp final : public OpKernel {
     }
     return VisitKernelTypes<RILL_BATCH_MATMUL_TYPES>(*this, x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T* a = x.flat<T>().data();
-      const T* bm = y.flat<T>().data();
+      std::vector<T> x_conj, y_conj;
+      const T* a = Operand(x, adj_x_, &x_conj);
+      const T* bm = Operand(y, adj_y_, &y_conj);
       T* c = out->flat<T>().data();
       auto product = [&](const GemmDims& dims, int64_t i) {
         return Gemm<T>(dims, a + x_batch[i] * xr * xc, bm + y_batch[i] * yr * yc,

@@ -1,3 +1,5 @@
+#include <complex>
+
 #include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -39,6 +41,47 @@ TEST(BatchMatMulOpTest, V2BroadcastsBatchDims) {
   const Tensor b = F({1, 1, 10, 10}, TensorShape({2, 2, 1}));
   RILL_ASSERT_OK_AND_ASSIGN(out, BatchMatMul("BatchMatMulV2", a, b));
   ExpectTensorEqual(out[0], F({2, 20, 4, 40, 6, 60}, TensorShape({3, 2, 1, 1})));
+}
+
+// Complex operands: adj_x / adj_y take the conjugate transpose, on both paths (y with batches,
+// and y one matrix for every batch of x). Small integer parts make every product exact.
+TEST(BatchMatMulOpTest, ComplexAdjointConjugates) {
+  auto ramp = [](TensorShape s, int seed) {
+    Tensor t(DT_COMPLEX64, s);
+    for (int64_t i = 0; i < s.num_elements(); ++i) {
+      t.flat<complex64>()[i] = complex64((i * 3 + seed) % 5 - 2, (i * 7 + seed) % 4 - 1);
+    }
+    return t;
+  };
+  for (bool y_batched : {true, false}) {
+    for (bool adj_x : {false, true}) {
+      for (bool adj_y : {false, true}) {
+        SCOPED_TRACE(absl::StrCat("y batched ", y_batched, " adj_x ", adj_x, " adj_y ", adj_y));
+        const Tensor x = ramp(TensorShape({2, 3, 3}), 1);
+        const Tensor y = ramp(y_batched ? TensorShape({2, 3, 3}) : TensorShape({3, 3}), 2);
+        const int64_t m = 3, k = 3;
+        Tensor want(DT_COMPLEX64, TensorShape({2, m, 3}));
+        for (int64_t b = 0; b < 2; ++b) {
+          for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < 3; ++j) {
+              complex64 sum = 0;
+              for (int64_t p = 0; p < k; ++p) {
+                const complex64 a = adj_x ? std::conj(x.flat<complex64>()[b * 9 + p * 3 + i])
+                                          : x.flat<complex64>()[b * 9 + i * 3 + p];
+                const int64_t yb = y_batched ? b * 9 : 0;
+                const complex64 c = adj_y ? std::conj(y.flat<complex64>()[yb + j * 3 + p])
+                                          : y.flat<complex64>()[yb + p * 3 + j];
+                sum += a * c;
+              }
+              want.flat<complex64>()[(b * m + i) * 3 + j] = sum;
+            }
+          }
+        }
+        RILL_ASSERT_OK_AND_ASSIGN(auto out, BatchMatMul("BatchMatMulV2", x, y, adj_x, adj_y));
+        ExpectTensorEqual(out[0], want);
+      }
+    }
+  }
 }
 
 // x [b..., m, k] times a y with one batch: computed as one [b * m, k] product (on oneDNN with y

@@ -1,7 +1,8 @@
 // Complex numbers on the CPU: Complex (real and imaginary parts, broadcast), Real, Imag,
 // ComplexAbs, Angle and Conj, and the complex64/complex128 registrations of the elementwise ops
 // TensorFlow's tf.signal graphs apply to complex tensors (Exp, Add/AddV2, Sub, Mul, Div/RealDiv,
-// Neg, Square), over the shared templates of kernels/math_lib/cwise_op.h.
+// Neg, Square) and the eigenvalue gradients apply (Reciprocal, Inv), over the shared templates of
+// kernels/math_lib/cwise_op.h.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -187,6 +188,13 @@ struct CSquareFunctor : CwiseFunctorBase {
     return x * x;
   }
 };
+struct CReciprocalFunctor : CwiseFunctorBase {
+  static constexpr int64_t kCost = 10;
+  template <typename T>
+  T operator()(T x) const {
+    return T(1) / x;
+  }
+};
 struct CExpFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = 40;
   template <typename T>
@@ -204,6 +212,8 @@ REGISTER_CWISE_CPU("RealDiv", BinaryOp, CDivFunctor, complex64, complex128);
 REGISTER_CWISE_CPU("Neg", UnaryOp, CNegFunctor, complex64, complex128);
 REGISTER_CWISE_CPU("Square", UnaryOp, CSquareFunctor, complex64, complex128);
 REGISTER_CWISE_CPU("Exp", UnaryOp, CExpFunctor, complex64, complex128);
+REGISTER_CWISE_CPU("Reciprocal", UnaryOp, CReciprocalFunctor, complex64, complex128);
+REGISTER_CWISE_CPU("Inv", UnaryOp, CReciprocalFunctor, complex64, complex128);
 
 }  // namespace
 }  // namespace rill

@@ -21,8 +21,9 @@
 //     NaN values and vectors.
 //   MatrixTriangularSolve(matrix, rhs, lower, adjoint): solves with the lower (upper) triangle
 //     of matrix, or its transpose when adjoint; batch dims broadcast; a zero pivot gives inf/NaN.
-//   MatrixSolve(matrix, rhs, adjoint): partial-pivot LU solve; batch dims must be equal;
-//     InvalidArgument "Input matrix is not invertible." for a zero pivot.
+//   MatrixSolve(matrix, rhs, adjoint): partial-pivot LU solve (with the conjugate transpose when
+//     adjoint); batch dims must be equal; InvalidArgument "Input matrix is not invertible." for a
+//     zero pivot. Also complex64 and complex128, on Eigen only.
 //
 // Shape errors are InvalidArgument with TensorFlow's texts: "Input tensor 0 must have rank >= 2,
 // got 1", "Input matrix must be square.", "First input (lhs) must be a square matrix.", "Input
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <eigen3/Eigen/Dense>
 #include <limits>
@@ -44,6 +46,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/lapack.h"
 
@@ -583,7 +586,7 @@ class SolveOp final : public OpKernel {
     const int64_t n = ab.rows;
     const int64_t k = rb.cols;
     if (r.NumElements() == 0) return absl::OkStatus();
-    return VisitKernelTypes<float, double>(*this, a.dtype(), [&](auto tag) {
+    return VisitKernelTypes<float, double, complex64, complex128>(*this, a.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* ax = a.flat<T>().data();
       const T* rx = r.flat<T>().data();
@@ -591,21 +594,23 @@ class SolveOp final : public OpKernel {
       std::atomic<bool> singular{false};
       ForEachMatrix(ctx, ab.count, 2 * n * n * n / 3 + 2 * n * n * k, [&](int64_t i) {
         if (n == 0) return;
-        if (UseLapack(n, n) && k <= kLapackMaxSize) {
-          std::vector<T> lu(ax + i * n * n, ax + (i + 1) * n * n);
-          if (!LapackSolve(lu.data(), rx + i * n * k, n, k, adjoint_, y + i * n * k)) {
-            singular = true;
+        if constexpr (!cwise_math::kIsComplex<T>) {
+          if (UseLapack(n, n) && k <= kLapackMaxSize) {
+            std::vector<T> lu(ax + i * n * n, ax + (i + 1) * n * n);
+            if (!LapackSolve(lu.data(), rx + i * n * k, n, k, adjoint_, y + i * n * k)) {
+              singular = true;
+            }
+            return;
           }
-          return;
         }
         ConstMap<T> m(ax + i * n * n, n, n);
         Eigen::PartialPivLU<RowMat<T>> lu;
         if (adjoint_) {
-          lu.compute(m.transpose());
+          lu.compute(m.adjoint());
         } else {
           lu.compute(m);
         }
-        if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0))) {
+        if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > 0)) {
           singular = true;
           return;
         }
@@ -632,7 +637,10 @@ RILL_LINALG_KERNEL("Cholesky", CholeskyOp);
 RILL_LINALG_KERNEL("Qr", QrOp);
 RILL_LINALG_KERNEL("Svd", SvdOp);
 RILL_LINALG_KERNEL("MatrixTriangularSolve", TriangularSolveOp);
-RILL_LINALG_KERNEL("MatrixSolve", SolveOp);
+REGISTER_KERNEL(KernelDefBuilder("MatrixSolve")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("T", DataTypesOf<float, double, complex64, complex128>()),
+                SolveOp);
 
 }  // namespace
 }  // namespace rill

@@ -6,6 +6,7 @@
 // kernels/math_lib/lapack_test.cc compares the LAPACK routines with Eigen's on random matrices.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -288,6 +289,25 @@ TEST(LinalgOpsTest, SolveWithScaledPermutationsIsExact) {
           << n;
     }
   }
+}
+
+// Complex systems (Eigen's LU): adjoint solves with the conjugate transpose. A = [[0, 2i],
+// [4, 0]], b = [2, 4i]: A x = b gives x = [i, -i]; A^H = [[0, 4], [-2i, 0]] gives x = [-2, 0.5].
+TEST(LinalgOpsTest, ComplexSolveUsesTheConjugateTranspose) {
+  auto c = [](std::vector<complex128> v, TensorShape s) {
+    return Tensor::FromVector<complex128>(v, s);
+  };
+  const complex128 i(0, 1);
+  const Tensor a = c({0, 2.0 * i, 4, 0}, TensorShape({2, 2}));
+  const Tensor b = c({2, 4.0 * i}, TensorShape({2, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto x,
+                            RunOp("MatrixSolve", DT_COMPLEX128, {a, b}, {{"adjoint", false}}));
+  ExpectTensorEqual(x[0], c({i, -i}, TensorShape({2, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(x, RunOp("MatrixSolve", DT_COMPLEX128, {a, b}, {{"adjoint", true}}));
+  ExpectTensorEqual(x[0], c({-2, 0.5}, TensorShape({2, 1})));
+  const Tensor singular = c({1, i, i, -1}, TensorShape({2, 2}));
+  EXPECT_THAT(RunOp("MatrixSolve", DT_COMPLEX128, {singular, b}, {{"adjoint", false}}).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Input matrix is not invertible."));
 }
 
 TEST(LinalgOpsTest, TriangularSolveOfIntegerSystemsIsExact) {
