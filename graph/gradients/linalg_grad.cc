@@ -868,5 +868,39 @@ absl::Status SelfAdjointEigV2Grad(const Scope& s, const GradOp& op, GradSpan g, 
 }
 RILL_REGISTER_GRADIENT("SelfAdjointEigV2", SelfAdjointEigV2Grad);
 
+// Eig (TensorFlow's linalg_grad.py, distinct eigenvalues): with Vt = V^H and compute_v,
+// grad_a = Vt^-1 (diag(grad_e) + conj(F) o (Vt grad_v - Vt V diag(Re(diag(Vt grad_v))))) Vt with
+// F[i][j] = 1 / (e_j - e_i) off the diagonal (SafeReciprocal), 0 on it; the diagonal term keeps
+// the eigenvectors' unit norms. Without compute_v, Vt^-1 diag(grad_e) Vt from a second
+// decomposition. Vt^-1 is a MatrixSolve with Vt, ill-conditioned near defective matrices; equal
+// eigenvalues give inf or NaN, as in TensorFlow. Real inputs get the real part.
+absl::Status EigGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  const Output& a = op.inputs[0];
+  RILL_ASSIGN_OR_RETURN(bool compute_v, op.GetBool("compute_v"));
+  Output e = op.outputs[0];
+  Output v = compute_v ? op.outputs[1] : ops::Eig(s, a, BaseType(e.dtype()), true)[1];
+  Output vt = Adjoint(s, v);
+  Output mid = MatrixDiag(s, g[0]);
+  if (compute_v) {
+    Output f = ops::Conj(
+        s,
+        ops::MatrixSetDiagV3(s,
+                             SafeReciprocal(s, ops::Sub(s, ops::ExpandDims(s, e, ops::Const(s, -2)),
+                                                        ops::ExpandDims(s, e, ops::Const(s, -1)))),
+                             ops::ZerosLike(s, e), ops::Const(s, 0)));
+    Output vgv = MatMul(s, vt, g[1]);
+    Output re = ops::Cast(s, ops::Real(s, vgv), BaseType(vgv.dtype()));
+    Output real_diag = ops::MatrixDiagPartV3(s, re, ops::Const(s, 0), grad::ScalarLike(s, 0.0, re));
+    mid = ops::AddV2(
+        s, mid,
+        ops::Mul(s, f, ops::Sub(s, vgv, MatMul(s, MatMul(s, vt, v), MatrixDiag(s, real_diag)))));
+  }
+  Output grad_a = ops::MatrixSolve(s, vt, MatMul(s, mid, vt));
+  const DataType t = BaseType(a.dtype());
+  *out = {t == DT_COMPLEX64 || t == DT_COMPLEX128 ? grad_a : ops::Real(s, grad_a)};
+  return absl::OkStatus();
+}
+RILL_REGISTER_GRADIENT("Eig", EigGrad);
+
 }  // namespace
 }  // namespace rill

@@ -49,6 +49,7 @@ def cases(add):
     qr(add)
     svd(add)
     eigh(add)
+    eig(add)
 
 
 def batch_matmul(add):
@@ -296,3 +297,36 @@ def eigh(add):
                 [("diagonals", d), ("rhs", rand([2, 5, 2], ("trisolve", what, "r", dt), "any", dt))],
                 lambda d, r, attrs=attrs: raw.TridiagonalSolve(diagonals=d, rhs=r, name="out",
                                                                **attrs))
+
+
+def eig(add):
+    """Eig of random real and complex matrices (distinct eigenvalues). The eigenvalues enter the
+    loss with complex dy, the vectors as |v| (ComplexAbs), which does not depend on their
+    phases; "values_from_vectors" differentiates only e of an Eig with compute_v (the
+    vectors' gradient is zeros)."""
+    def eig_op(a, compute_v):
+        tout = tf.complex64 if a.dtype in (tf.float32, tf.complex64) else tf.complex128
+        return raw.Eig(input=a, Tout=tout, compute_v=compute_v, name="out")
+
+    def vector_norms(out):
+        real = tf.float32 if out.v.dtype == tf.complex64 else tf.float64
+        return raw.ComplexAbs(x=out.v, Tout=real)
+
+    def values_and_norms(a):
+        out = eig_op(a, True)
+        return [out.e, vector_norms(out)]
+
+    builds = [("vectors", [3, 3], values_and_norms),
+              ("vectors_batch", [2, 4, 4], values_and_norms),
+              ("vector_norms_only", [3, 3], lambda a: vector_norms(eig_op(a, True))),
+              ("values_only", [3, 3], lambda a: eig_op(a, False).e),
+              ("values_only_batch", [2, 3, 3], lambda a: eig_op(a, False).e),
+              ("values_from_vectors", [4, 4], lambda a: eig_op(a, True).e)]
+    for what, shape, build in builds:
+        for dt in REAL:
+            tol = {"rtol": 1e-3, "atol": 1e-4} if dt == np.float32 else {"rtol": 1e-8, "atol": 1e-10}
+            add("Eig", what, [("a", rand(shape, ("eig", what, dt), "any", dt))], build, **tol)
+        for ctype, rtype in COMPLEX:
+            tol = ({"rtol": 1e-3, "atol": 1e-4} if ctype == np.complex64
+                   else {"rtol": 1e-8, "atol": 1e-10})
+            add("Eig", what, [("a", crand(shape, ("eig", what, ctype), ctype, rtype))], build, **tol)
