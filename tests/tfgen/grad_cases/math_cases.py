@@ -48,6 +48,7 @@ def cases(add):
                 lambda a, b, ta=ta, tb=tb: raw.MatMul(a=a, b=b, transpose_a=ta, transpose_b=tb,
                                                       name="out"))
     more_cases(add)
+    parameterized_truncated_normal(add)
 
 
 def sparse(shape, seed, dt):
@@ -279,3 +280,20 @@ def more_cases(add):
                         [("x", rand([3, 4], (op, axis, exclusive, reverse), kind, dt))],
                         lambda x, fn=fn, axis=axis, e=exclusive, r=reverse: fn(
                             x=x, axis=tf.constant(axis), exclusive=e, reverse=r, name="out"))
+
+
+def parameterized_truncated_normal(add):
+    """StatelessParameterizedTruncatedNormal differentiated in its four parameters: broadcast
+    against each other and under the sample dims `shape` adds in front, and all of one shape."""
+    for what, shape, ps in [("broadcast", [3, 2, 4], [[2, 1], [4], [], [2, 4]]),
+                            ("same_shape", [5, 3], [[3], [3], [3], [3]])]:
+        for dt in [np.float32, np.float64]:
+            mean = rand(ps[0], ("ptn", what, "mean", dt), "any", dt)
+            stddev = rand(ps[1], ("ptn", what, "stddev", dt), "positive", dt)
+            minval = (-1.0 - rand(ps[2], ("ptn", what, "min", dt), "positive", dt)).astype(dt)
+            maxval = (1.0 + rand(ps[3], ("ptn", what, "max", dt), "positive", dt)).astype(dt)
+            add("StatelessParameterizedTruncatedNormal", what,
+                [("means", mean), ("stddevs", stddev), ("minvals", minval), ("maxvals", maxval)],
+                lambda m, sd, lo, hi, shape=shape: raw.StatelessParameterizedTruncatedNormal(
+                    shape=tf.constant(shape), seed=tf.constant([7, 11], tf.int64), means=m,
+                    stddevs=sd, minvals=lo, maxvals=hi, name="out"))
