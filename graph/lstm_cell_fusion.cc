@@ -33,6 +33,13 @@ bool HasControlOuts(const Node& n) {
   return false;
 }
 
+bool HasControlInputs(const Node& n) {
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge() && !e->src()->IsSource()) return true;
+  }
+  return false;
+}
+
 // The one node reading `n` (by data, one edge, nothing by control), or null.
 Node* OnlyReader(const Node& n) {
   const std::vector<const Edge*> outs = DataOutEdges(n);
@@ -195,6 +202,9 @@ class Fuser {
       if (t_edge == nullptr || t_edge->src_output() != 0) continue;
       Node* tanh_c = t_edge->src();
       if (tanh_c->op() != "Tanh" || !same(tanh_c) || OnlyReader(*tanh_c) != m_h) continue;
+      // A control input of Tanh(c') or h may come from a reader of c' (an Assert on the new
+      // state): on the fused node, which outputs c', it would close a cycle.
+      if (HasControlInputs(*tanh_c) || HasControlInputs(*m_h)) continue;
       const Edge* t_in = tanh_c->input_edge(0);
       if (t_in == nullptr || t_in->src() != add || t_in->src_output() != 0) continue;
       cell->split = split;

@@ -44,6 +44,7 @@ struct CellOptions {
   bool z_from_placeholder = false;  // z's rank not proven
   bool f_read_twice = false;        // Sigmoid(f) also read by a Neg
   bool relu_for_g = false;          // Relu instead of Tanh(g)
+  bool check_before_h = false;      // Tanh(c') waits on a reader of c' (as an Assert on it)
 };
 
 // One cell on z = x w + b and c, both fed; c' and h read by Identity nodes.
@@ -64,7 +65,11 @@ Scope Cell(const CellOptions& o) {
   Output next_c =
       ops::AddV2(root.WithOpName("next_c"), ops::Mul(root, f, c),
                  ops::Mul(root.WithControlDependencies({c}), ops::Sigmoid(root, p[0]), g));
-  Output h = ops::Mul(root.WithOpName("h"), ops::Sigmoid(root, p[3]), ops::Tanh(root, next_c));
+  const Scope tanh_scope =
+      o.check_before_h ? root.WithControlDependencies({ops::Neg(root.WithOpName("check"), next_c)})
+                       : root;
+  Output h =
+      ops::Mul(root.WithOpName("h"), ops::Sigmoid(root, p[3]), ops::Tanh(tanh_scope, next_c));
   ops::Identity(root.WithOpName("c_out"), next_c);
   ops::Identity(root.WithOpName("h_out"), h);
   return root;
@@ -113,11 +118,12 @@ TEST(LstmCellFusionTest, UnrolledCellsReadingEachOthersStateAreFusedInTurn) {
 }
 
 TEST(LstmCellFusionTest, OtherShapesReadersOrActivationsAreLeftAlone) {
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {
     CellOptions o;
     if (k == 0) o.z_from_placeholder = true;
     if (k == 1) o.f_read_twice = true;
     if (k == 2) o.relu_for_g = true;
+    if (k == 3) o.check_before_h = true;  // fused, the cell would wait on its own output
     std::unique_ptr<Graph> g = Import(Cell(o));
     EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0)) << k;
     EXPECT_NE(g->FindNode("split"), nullptr) << k;
