@@ -127,13 +127,16 @@ class LstmCellOp final : public OpKernel {
       });
       return absl::OkStatus();
     }
-    // c broadcast against [B, U] (or the gates against c): row by row over the output.
-    ForEachBroadcastRow(
-        gates_shape, c.shape(), out_shape,
-        [&](int64_t o, int64_t g_off, int64_t c_off, int64_t inner, int64_t gs, int64_t cs) {
-          float t[kChunk];
-          CellRow(gf, ig, go, cd, g_off, gs, c_off, cs, inner, cn + o, hn + o, t);
-        });
+    // c broadcast against [B, U] (or the gates against c): row by row over the output, in the
+    // same SIMD build as above and as the unfused Tanh (FMA changes TanhF's last bit).
+    cwise_internal::RunSimdFor<float>([&] {
+      ForEachBroadcastRow(
+          gates_shape, c.shape(), out_shape,
+          [&](int64_t o, int64_t g_off, int64_t c_off, int64_t inner, int64_t gs, int64_t cs) {
+            float t[kChunk];
+            CellRow(gf, ig, go, cd, g_off, gs, c_off, cs, inner, cn + o, hn + o, t);
+          });
+    });
     return absl::OkStatus();
   }
 
