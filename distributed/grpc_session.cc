@@ -98,7 +98,9 @@ class GrpcSession final : public SessionBackend {
       RILL_RETURN_IF_ERROR(ValidateHostPort(
           target_address, absl::StrCat("the session target '", options_.target, "'")));
       if (cluster_.job_size() == 0) {
-        // A lone server: the cluster is that task, as job "worker".
+        // A lone server: the cluster is that task, as job "worker" until its devices name the
+        // job and task it was started as (AdoptLoneServerTaskLocked).
+        lone_server_ = true;
         JobDef* job = cluster_.add_job();
         job->set_name("worker");
         (*job->mutable_tasks())[0] = target_address;
@@ -124,6 +126,7 @@ class GrpcSession final : public SessionBackend {
     session_handle_ = absl::StrCat("rill_session_", NewStepId());
     {
       rill::MutexLock lock(&mu_);
+      if (lone_server_) RILL_RETURN_IF_ERROR(AdoptLoneServerTaskLocked());
       RILL_RETURN_IF_ERROR(ConnectLocked());
     }
     if (options_.config.log_device_placement()) {
@@ -226,6 +229,35 @@ class GrpcSession final : public SessionBackend {
   }
 
  private:
+  // A grpc:// target without a cluster_def may be a server started as any task (a ps, worker
+  // task 1): the cluster becomes the one task its devices name. Devices that name no job and task
+  // keep the assumed /job:worker/task:0, which ConnectLocked then checks.
+  absl::Status AdoptLoneServerTaskLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const Task& assumed = *tasks_.begin()->second;
+    tensorflow::GetStatusRequest req;
+    tensorflow::GetStatusResponse resp;
+    RILL_RETURN_IF_ERROR(assumed.client->GetStatus(req, &resp, kControlTimeout));
+    if (resp.device_attributes_size() == 0) return absl::OkStatus();
+    absl::StatusOr<DeviceName> served = ParseDeviceName(resp.device_attributes(0).name());
+    if (!served.ok() || !served->has_job || !served->has_task) return absl::OkStatus();
+    if (served->job == assumed.job && served->task == assumed.index) return absl::OkStatus();
+    const std::string address = assumed.client->address();
+    cluster_.Clear();
+    JobDef* job = cluster_.add_job();
+    job->set_name(served->job);
+    (*job->mutable_tasks())[served->task] = address;
+    RILL_RETURN_IF_ERROR(ValidateClusterDef(cluster_, "the cluster of the session target"));
+    auto task = std::make_unique<Task>();
+    task->job = served->job;
+    task->index = served->task;
+    task->name = TaskName(served->job, served->task);
+    task->client = std::make_unique<WorkerClient>(served->job, served->task, address);
+    target_task_ = task->name;
+    tasks_.clear();
+    tasks_[task->name] = std::move(task);
+    return absl::OkStatus();
+  }
+
   // GetStatus and CreateWorkerSession on every task.
   absl::Status ConnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     for (auto& [name, task] : tasks_) {
@@ -549,6 +581,7 @@ class GrpcSession final : public SessionBackend {
   const SessionOptions options_;
   ClusterDef cluster_;
   std::string target_task_;
+  bool lone_server_ = false;  // a grpc:// target without a cluster_def (set in Init)
   std::string session_handle_;
   std::map<std::string, std::unique_ptr<Task>> tasks_;  // by task name; fixed after Init
 

@@ -242,6 +242,32 @@ TEST(TwoWorkersTest, ClusterDefNamingAnotherTasksServerIsInvalidArgument) {
   RILL_EXPECT_OK(Session::New(options).status());
 }
 
+// A grpc:// target without a cluster_def runs on whichever task its server was started as: the
+// second worker's server is /job:worker/task:1, and unpinned nodes run there.
+TEST(TwoWorkersTest, LoneTargetRunsOnTheTaskItsServerWasStartedAs) {
+  testing::ClusterFixture cluster;
+  RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
+  SessionOptions options;
+  options.target = absl::StrCat("grpc://", cluster.address(1));
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::New(options);
+  RILL_ASSERT_OK(session.status());
+  const std::vector<DeviceAttributes> devices = (*session)->ListDevices();
+  ASSERT_FALSE(devices.empty());
+  EXPECT_EQ(devices[0].name(), "/job:worker/replica:0/task:1/device:CPU:0");
+  GraphDef g;
+  NodeDef x;
+  x.set_name("x");
+  x.set_op("Placeholder");
+  SetAttr(&x, "dtype", DT_FLOAT);
+  *g.add_node() = x;
+  *g.add_node() = MakeNode("y", "AddV2", {"x", "x"}, "");
+  RILL_ASSERT_OK((*session)->Create(g));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK((*session)->Run({{"x", Tensor::Scalar<float>(3)}}, {"y"}, {}, &out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].flat<float>()[0], 6.0f);
+}
+
 TEST(TwoWorkersTest, SeedTowersGiveTheLocalResultWithFullNames) {
   testing::ClusterFixture cluster;
   RILL_ASSERT_OK(cluster.Start({"worker", "worker"}));
