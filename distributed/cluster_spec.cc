@@ -1,5 +1,6 @@
 #include "distributed/cluster_spec.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -60,8 +61,11 @@ absl::Status ValidateHostPort(absl::string_view address, absl::string_view where
   const absl::string_view port =
       colon == absl::string_view::npos ? absl::string_view() : address.substr(colon + 1);
   uint32_t number = 0;
-  bool ok = !host.empty() && absl::SimpleAtoi(port, &number) && number >= 1 && number <= 65535 &&
-            absl::ascii_isdigit(port.front());
+  // Digits only: SimpleAtoi alone would take "2222 " or "+2222".
+  bool ok =
+      !host.empty() && !port.empty() &&
+      std::all_of(port.begin(), port.end(), [](char ch) { return absl::ascii_isdigit(ch); }) &&
+      absl::SimpleAtoi(port, &number) && number >= 1 && number <= 65535;
   for (char ch : host) {
     const unsigned char u = static_cast<unsigned char>(ch);
     if (ch == '/' || u <= 0x20 || u == 0x7f) ok = false;

@@ -50,8 +50,9 @@ TEST(ClusterSpecTest, BadSpecsAndMissingTasks) {
 // texts where it has them (its ValidateHostPortPair and channel-spec checks), in a ClusterDef
 // from a config as in a --cluster_spec flag.
 TEST(ClusterSpecTest, AddressesJobsAndTaskIndicesAreValidated) {
-  for (const char* bad : {"127.0.0.1:abc", "127.0.0.1", "127.0.0.1:99999", "127.0.0.1:-1",
-                          "127.0.0.1:0", ":2222", "a/b:1", "127.0.0. 1:2222", "h:+5"}) {
+  for (const char* bad :
+       {"127.0.0.1:abc", "127.0.0.1", "127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:0", ":2222",
+        "a/b:1", "127.0.0. 1:2222", "h:+5", "127.0.0.1:2222 ", "h: 2222"}) {
     EXPECT_THAT(
         ParseClusterSpec(absl::StrCat("worker|a:1;", bad)).status(),
         StatusIs(absl::StatusCode::kInvalidArgument,
