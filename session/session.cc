@@ -443,6 +443,7 @@ class SessionImpl {
     // DeadlineExceeded however it ends, as in TensorFlow (whose RunAsync only schedules).
     const absl::Time deadline =
         timeout_ms > 0 ? absl::Now() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
+    absl::Time finished_at = absl::InfinitePast();  // when pending reached 0 (with a deadline)
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
@@ -455,24 +456,24 @@ class SessionImpl {
           step_status = s;
           rendezvous.Abort(s);
         }
-        if (--pending == 0) all_done_cv.SignalAll();
+        if (--pending == 0) {
+          if (timeout_ms > 0) finished_at = absl::Now();
+          all_done_cv.SignalAll();
+        }
       });
     }
-    const bool started_late = absl::Now() > deadline;  // RunAsync ran past the deadline
     {
       rill::MutexLock lock(&mu);
-      // Past the deadline already, the step ends DeadlineExceeded even if every executor
-      // finished inline.
-      bool finished = !started_late;
+      bool finished = true;
       if (timeout_ms > 0) {
-        while (finished && pending > 0) {
+        while (pending > 0) {
           const absl::Duration left = deadline - absl::Now();
-          if (left <= absl::ZeroDuration()) {
-            finished = false;
-            break;
-          }
+          if (left <= absl::ZeroDuration()) break;
           all_done_cv.WaitWithTimeout(&mu, left);
         }
+        // By when the step ended, not when this thread looked: executors that finished inline
+        // past the deadline are DeadlineExceeded, a step that ended in time is not.
+        finished = pending == 0 && finished_at <= deadline;
       } else {
         while (pending > 0) all_done_cv.Wait(&mu);
       }
