@@ -54,6 +54,29 @@ bool PrefixTaken(const rill::Graph& g, const std::string& prefix) {
   return false;
 }
 
+// Renames the nodes of `graph` named in `names` (old -> new) and every input that reads them
+// ("name", "name:k", "^name"; an old name holding ':' is matched whole first).
+void RenameInputs(const std::map<std::string, std::string>& names, rill::GraphDef* graph) {
+  for (rill::NodeDef& n : *graph->mutable_node()) {
+    auto own = names.find(n.name());
+    if (own != names.end()) n.set_name(own->second);
+    for (std::string& input : *n.mutable_input()) {
+      const bool control = absl::StartsWith(input, "^");
+      const std::string body = control ? input.substr(1) : input;
+      const std::string lead = control ? "^" : "";
+      auto whole = names.find(body);
+      if (whole != names.end()) {
+        input = lead + whole->second;
+        continue;
+      }
+      const size_t colon = body.rfind(':');
+      if (colon == std::string::npos) continue;
+      auto node = names.find(body.substr(0, colon));
+      if (node != names.end()) input = absl::StrCat(lead, node->second, body.substr(colon));
+    }
+  }
+}
+
 absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffer* buffer,
                                                  const TF_ImportGraphDefOptions& opts)
     ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph->mu) {
@@ -136,7 +159,21 @@ absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffe
   // Validation of the graph as it would be, by the importer.
   rill::GraphDef combined;
   rill::ExportGraphDef(g, &combined);
+  // Existing operations whose names the importer refuses (TF_FinishOperation takes any name, as
+  // TensorFlow's) are checked under stand-in names: only the imported names are this import's.
+  std::map<std::string, std::string> stand_in;     // existing name -> stand-in
+  std::map<std::string, std::string> original_of;  // stand-in -> existing name
+  for (const rill::NodeDef& n : combined.node()) {
+    if (rill::IsValidNodeName(n.name())) continue;
+    std::string name;
+    do {
+      name = absl::StrCat("_rill_import_stand_in_", stand_in.size() + original_of.size());
+    } while (NameTaken(g, new_names, name) || original_of.count(name) > 0);
+    stand_in[n.name()] = name;
+    original_of[name] = n.name();
+  }
   for (const rill::NodeDef& n : def.node()) *combined.add_node() = n;
+  if (!stand_in.empty()) RenameInputs(stand_in, &combined);
   std::set<std::string> functions;
   for (const rill::FunctionDef& f : combined.library().function()) {
     functions.insert(f.signature().name());
@@ -184,7 +221,9 @@ absl::StatusOr<TF_ImportGraphDefResults*> Import(TF_Graph* graph, const TF_Buffe
     const rill::Node* checked_node = (*checked)->FindNode(node->name());
     for (const rill::Edge* e : checked_node->in_edges()) {
       if (!e->src()->IsOp()) continue;
-      rill::Node* src = g.FindNode(e->src()->name());
+      auto original = original_of.find(e->src()->name());
+      rill::Node* src =
+          g.FindNode(original == original_of.end() ? e->src()->name() : original->second);
       if (e->IsControlEdge()) {
         g.AddControlEdge(src, node);
         continue;

@@ -74,6 +74,30 @@ TEST(Import, PlainImportAddsTheOperations) {
   TF_DeleteGraph(g);
 }
 
+// An existing operation with a name the importer refuses (TF_FinishOperation takes any name, as
+// TensorFlow's) does not fail a later import: only the imported names are checked, as TensorFlow
+// does. An imported node may read it through an input mapping.
+TEST(Import, ExistingNamesTheImporterRefusesDoNotFailAnImport) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Tensor* two = rill_c_test::FloatTensor({}, {2});
+  TF_Operation* odd = rill_c_test::Const(g, "const/0/[1 2]", two);
+  TF_DeleteTensor(two);
+  ASSERT_NE(odd, nullptr);
+  TF_Buffer* def = rill_c_test::GraphDefBuffer(kGraph);
+  TF_ImportGraphDefOptions* opts = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsAddInputMapping(opts, "x", 0, {odd, 0});
+  Status s;
+  TF_GraphImportGraphDef(g, def, opts, s);
+  ASSERT_EQ(s.code(), TF_OK) << s.message();
+  TF_Operation* sum = TF_GraphOperationByName(g, "sum");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(TF_OperationInput({sum, 0}).oper, odd);
+  EXPECT_EQ(TF_GraphOperationByName(g, "const/0/[1 2]"), odd);
+  TF_DeleteImportGraphDefOptions(opts);
+  TF_DeleteBuffer(def);
+  TF_DeleteGraph(g);
+}
+
 // A buffer that claims bytes it does not have (null data with a length, a length past int) is
 // "Invalid GraphDef", not protobuf's CHECK failure.
 TEST(Import, BufferWithNullDataOrHugeLengthIsInvalid) {
