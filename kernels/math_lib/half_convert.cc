@@ -4,12 +4,16 @@
 
 #include <cmath>
 
+#include "kernels/math_lib/simd_dispatch.h"
+
 namespace rill {
 namespace {
 
+// F16C when the CPU has it, unless RILL_SIMD=baseline (or a test) rules vector paths out: the
+// scalar conversions of core/half.h are the reference either way.
 bool HasF16c() {
-  static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-  return has;
+  static const bool cpu = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  return cpu && ActiveSimdLevel() != SimdLevel::kBaseline;
 }
 
 __attribute__((target("avx,f16c"))) int64_t HalfToFloatF16c(const half* src, int64_t n,

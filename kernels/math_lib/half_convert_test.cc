@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -25,17 +26,24 @@ float FromBits(uint32_t b) {
   return f;
 }
 
+// The CPU's path (F16C where it has it) and the scalar one RILL_SIMD=baseline gives.
+const SimdLevel kLevels[] = {SimdLevel::kAvx512, SimdLevel::kBaseline};
+
 TEST(HalfConvertTest, EveryHalfToFloatIsExact) {
   std::vector<half> h(65536 + 3);  // + 3: a scalar tail
   for (size_t i = 0; i < h.size(); ++i) h[i] = half::FromBits(static_cast<uint16_t>(i));
-  std::vector<float> f(h.size());
-  HalfToFloat(h.data(), static_cast<int64_t>(h.size()), f.data());
-  for (size_t i = 0; i < h.size(); ++i) {
-    const float want = static_cast<float>(h[i]);
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(f[i])) << i;
-    } else {
-      EXPECT_EQ(Bits(f[i]), Bits(want)) << i;
+  for (SimdLevel level : kLevels) {
+    ScopedSimdLevelForTesting scope(level);
+    SCOPED_TRACE(SimdLevelName(level));
+    std::vector<float> f(h.size());
+    HalfToFloat(h.data(), static_cast<int64_t>(h.size()), f.data());
+    for (size_t i = 0; i < h.size(); ++i) {
+      const float want = static_cast<float>(h[i]);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(f[i])) << i;
+      } else {
+        EXPECT_EQ(Bits(f[i]), Bits(want)) << i;
+      }
     }
   }
 }
@@ -62,10 +70,14 @@ TEST(HalfConvertTest, FloatToHalfRoundsAsHalfDoes) {
   f.push_back(FromBits(0xffc12345u));  // a negative NaN with a payload
   f.push_back(FromBits(0x7f812345u));  // a signaling NaN
   f.push_back(1.5e-8f);                // below half's smallest subnormal
-  std::vector<half> h(f.size());
-  FloatToHalf(f.data(), static_cast<int64_t>(f.size()), h.data());
-  for (size_t i = 0; i < f.size(); ++i) {
-    EXPECT_EQ(h[i].bits, half(f[i]).bits) << "float bits " << Bits(f[i]);
+  for (SimdLevel level : kLevels) {
+    ScopedSimdLevelForTesting scope(level);
+    SCOPED_TRACE(SimdLevelName(level));
+    std::vector<half> h(f.size());
+    FloatToHalf(f.data(), static_cast<int64_t>(f.size()), h.data());
+    for (size_t i = 0; i < f.size(); ++i) {
+      EXPECT_EQ(h[i].bits, half(f[i]).bits) << "float bits " << Bits(f[i]);
+    }
   }
 }
 
