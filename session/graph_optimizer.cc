@@ -27,6 +27,7 @@
 #include "graph/control_flow_identities.h"
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
+#include "graph/gru_cell_fusion.h"
 #include "graph/loop_body_constants.h"
 #include "graph/loop_input_projection.h"
 #include "graph/loop_invariants.h"
@@ -194,6 +195,8 @@ class Optimizer {
           }
           RILL_ASSIGN_OR_RETURN(const int cells, FuseLstmCells(graph_));
           stats_->fusions += cells;
+          RILL_ASSIGN_OR_RETURN(const int gru_cells, FuseGruCells(graph_));
+          stats_->fusions += gru_cells;
           MarkConstantWeights();
         }
         return absl::OkStatus();
@@ -613,12 +616,29 @@ class Optimizer {
     return value;
   }
 
+  // Whether a rewrite of this run reads the shapes Fold infers: Shape / Size / Rank folding, and
+  // the layer-norm fusion's Mean over the last axis (MeanOverLastAxis). Every other rewrite only
+  // copies a node's shapes to the node it makes, and nothing after the optimizer reads them.
+  bool ReadsInferredShapes() const {
+    for (const Node* n : graph_->op_nodes()) {
+      if (IsShapeMetadata(n->op_class())) return true;
+      // The op name only of nodes that may be a Mean (input and axes): it is read from the
+      // node's NodeDef, a separate block per node.
+      if (n->op_class() == OpClass::kOther && n->num_inputs() == 2 && n->op() == "Mean") {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Folded nodes become Consts when the pass commits; until then their consumers read the Const
   // NodeDef waiting in replacements_ (`folded` indexes it by node id), and Shape / Size / Rank
   // read the shapes inferred for the original node.
   absl::Status Fold() {
-    // Shapes inferred on this graph (see the header): none when inference fails.
-    const bool shapes_known = InferShapes(graph_).ok();
+    // Shapes inferred on this graph (see the header): none when inference fails. Only Shape /
+    // Size / Rank folding and the layer-norm fusion's axis read them, so a graph without those
+    // nodes keeps the shapes it carries (a second inference costs as much as the import's).
+    const bool shapes_known = ReadsInferredShapes() && InferShapes(graph_).ok();
     absl::flat_hash_map<int, size_t> folded;
     auto fold = [&](Node* n, const Tensor& value) {
       folded[n->id()] = replacements_.size();
@@ -672,6 +692,7 @@ class Optimizer {
       }
       if (n->num_inputs() == 0) continue;  // e.g. a random op (stateful anyway) or a source
       std::vector<Tensor> inputs;
+      inputs.reserve(n->num_inputs());
       bool all_const = true;
       for (int k = 0; k < n->num_inputs() && all_const; ++k) {
         const Edge* e = n->input_edge(k);
@@ -748,7 +769,13 @@ class Optimizer {
     return Commit();
   }
 
-  // --- Conv2D + FusedBatchNorm folding ------------------------------------------------------
+  // --- Conv2D / DepthwiseConv2dNative + FusedBatchNorm folding --------------------------------
+  //
+  // An inference FusedBatchNorm reading a convolution with a Const filter: the filter takes the
+  // per-channel scale and the batch norm becomes a BiasAdd, which Fuse() then joins to the
+  // convolution (with a Relu, or with a swish gate after it). For a depthwise filter [h, w, in_c,
+  // multiplier] the channels are its flattened last two dims (output c * multiplier + m), so
+  // element e of either filter belongs to channel e % channels.
 
   absl::Status FoldBatchNorms() {
     int created = 0;
@@ -772,8 +799,8 @@ class Optimizer {
       if (other_outputs) continue;
       const Edge* x = bn->input_edge(0);
       Node* conv = x != nullptr && x->src_output() == 0 ? x->src() : nullptr;
-      if (conv == nullptr || conv->op() != "Conv2D" || SoleConsumer(*conv) != bn ||
-          HasControlInputs(*conv) || !SameDevice(*conv, *bn)) {
+      if (conv == nullptr || (conv->op() != "Conv2D" && conv->op() != "DepthwiseConv2dNative") ||
+          SoleConsumer(*conv) != bn || HasControlInputs(*conv) || !SameDevice(*conv, *bn)) {
         continue;
       }
       std::string conv_format = "NHWC";
@@ -786,7 +813,9 @@ class Optimizer {
           scale->dtype() != DT_FLOAT) {
         continue;
       }
-      const int64_t channels = filter->shape().dim(3);
+      const int64_t channels = conv->op() == "Conv2D"
+                                   ? filter->shape().dim(3)
+                                   : filter->shape().dim(2) * filter->shape().dim(3);
       if (scale->NumElements() != channels || offset->NumElements() != channels ||
           mean->NumElements() != channels || var->NumElements() != channels) {
         continue;

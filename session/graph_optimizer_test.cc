@@ -367,6 +367,66 @@ Tensor RampInput(const TensorShape& shape) {
   return Tensor::FromVector<float>(v, shape);
 }
 
+TEST(GraphOptimizerTest, FoldsBatchNormIntoDepthwiseAndFusesSwish) {
+  // depthwise (multiplier 2: 6 output channels) -> FusedBatchNormV3 -> x * Sigmoid(x), as
+  // tf.keras leaves a depthwise block frozen: one _FusedDepthwiseConv2dNative with the swish.
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  std::vector<float> filter(3 * 3 * 3 * 2);
+  for (size_t i = 0; i < filter.size(); ++i) filter[i] = 0.1f * static_cast<float>(i % 7) - 0.3f;
+  Output w = ops::Const<float>(root.WithOpName("w"), filter, TensorShape({3, 3, 3, 2}));
+  Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), x, w, {1, 1, 1, 1}, "SAME");
+  std::vector<Output> bn = ops::FusedBatchNormV3(
+      root.WithOpName("bn"), dw, ops::Const(root, {1.f, 2.f, 0.5f, -1.f, 3.f, 0.25f}),
+      ops::Const(root, {0.1f, 0.f, -0.2f, 0.3f, 1.f, -1.f}),
+      ops::Const(root, {0.5f, -0.5f, 0.f, 1.f, 2.f, -2.f}),
+      ops::Const(root, {1.f, 4.f, 0.25f, 2.f, 0.5f, 8.f}),
+      ops::FusedBatchNormAttrs().IsTraining(false));
+  Output gate = ops::Sigmoid(root.WithOpName("gate"), bn[0]);
+  ops::Mul(root.WithOpName("swish"), bn[0], gate);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.batch_norms_folded, 1);
+  const NodeDef* fused = Find(o.graph, "swish");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedDepthwiseConv2dNative");
+  EXPECT_THAT(fused->attr().at("fused_ops").list().s(), ElementsAre("BiasAdd", "_MklSwish"));
+  for (const char* gone : {"dw", "bn", "gate", "w"})
+    EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+  // The folded bias is offset - mean * scale / sqrt(var + epsilon) per output channel.
+  const NodeDef* bias = Find(o.graph, Inputs(o.graph, "swish")[2]);
+  ASSERT_NE(bias, nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor b, TensorFromProto(bias->attr().at("value").tensor()));
+  const float eps = 0.0001f;  // FusedBatchNormV3's default
+  const float scale[] = {1.f, 2.f, 0.5f, -1.f, 3.f, 0.25f},
+              offset[] = {0.1f, 0.f, -0.2f, 0.3f, 1.f, -1.f};
+  const float mean[] = {0.5f, -0.5f, 0.f, 1.f, 2.f, -2.f},
+              var[] = {1.f, 4.f, 0.25f, 2.f, 0.5f, 8.f};
+  for (int c = 0; c < 6; ++c) {
+    EXPECT_EQ(b.flat<float>()[c], offset[c] - mean[c] * (scale[c] / std::sqrt(var[c] + eps))) << c;
+  }
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", RampInput(TensorShape({2, 5, 4, 3}))}}, {"swish:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, DepthwiseBatchNormsOfAnotherChannelCountStay) {
+  // A batch norm over 3 channels after a depthwise convolution of 6 outputs (TensorFlow refuses
+  // it when run; the optimizer must leave it to do so).
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), std::vector<float>(3 * 3 * 3 * 2, 0.5f),
+                               TensorShape({3, 3, 3, 2}));
+  Output dw = ops::DepthwiseConv2dNative(root.WithOpName("dw"), x, w, {1, 1, 1, 1}, "SAME");
+  ops::FusedBatchNormV3(root.WithOpName("bn"), dw, ops::Const(root, {1.f, 2.f, 0.5f}),
+                        ops::Const(root, {0.f, 0.f, 0.f}), ops::Const(root, {0.f, 0.f, 0.f}),
+                        ops::Const(root, {1.f, 1.f, 1.f}),
+                        ops::FusedBatchNormAttrs().IsTraining(false));
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.batch_norms_folded, 0);
+  EXPECT_EQ(Find(o.graph, "bn")->op(), "FusedBatchNormV3");
+  EXPECT_EQ(Find(o.graph, "dw")->op(), "DepthwiseConv2dNative");
+}
+
 TEST(GraphOptimizerTest, FoldsKerasBatchNormMulAddIntoConvAndFusesRelu6) {
   // conv -> x * scale -> + shift -> Relu6, as Keras 3's BatchNormalization leaves it frozen.
   Scope root = Scope::NewRootScope();
@@ -798,6 +858,81 @@ TEST(GraphOptimizerTest, AnLstmStepsGatesBecomeOneCell) {
     for (int steps : {0, 1, 7}) {
       ExpectSameOutputs(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(steps)}},
                         {"h:0", "c:0"});
+    }
+  }
+}
+
+// A Keras-like GRU (reset_after) over `steps` iterations of the same input x [2, 3], 5 units:
+// x W + b_x split into (z, r, c) blocks, h U + b_h sliced into the same blocks; with `shuffled`
+// the blocks are (c, z, r) and the products and sums take their operands the other way round.
+Scope GruLoop(bool shuffled) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output steps = ops::Placeholder(root.WithOpName("steps"), DT_INT32);
+  Output w =
+      ops::Const<float>(root.WithOpName("w"), Ramp(3 * 15, 0.041f, -0.9f), TensorShape({3, 15}));
+  Output u =
+      ops::Const<float>(root.WithOpName("u"), Ramp(5 * 15, -0.017f, 0.7f), TensorShape({5, 15}));
+  Output bx = ops::Const<float>(root.WithOpName("bx"), Ramp(15, 0.05f, -0.4f), TensorShape({15}));
+  Output bh = ops::Const<float>(root.WithOpName("bh"), Ramp(15, -0.03f, 0.2f), TensorShape({15}));
+  Output zeros =
+      ops::Const<float>(root.WithOpName("zeros"), std::vector<float>(10, 0.f), TensorShape({2, 5}));
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), zeros},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [shuffled](const Scope& s, const std::vector<Output>& v) {
+        Output xp = ops::BiasAdd(s, ops::MatMul(s, v[3], v[4]), v[6]);
+        Output hp = ops::AddV2(s, ops::MatMul(s, v[1], v[5]), v[7]);
+        std::vector<Output> xs = ops::Split(s, ops::Const(s, -1), xp, 3);
+        const int zb = shuffled ? 1 : 0, rb = shuffled ? 2 : 1, cb = shuffled ? 0 : 2;
+        auto block = [&](int b) {
+          ops::StridedSliceMasks m;
+          m.begin = b == 0 ? 3 : 1;
+          m.end = b == 2 ? 3 : 1;
+          return ops::StridedSlice(s, hp, ops::Const(s, {0, 5 * b}),
+                                   ops::Const(s, {0, b == 2 ? 0 : 5 * (b + 1)}),
+                                   ops::Const(s, {1, 1}), m);
+        };
+        auto add = [&](Output a, Output b) {
+          return shuffled ? ops::AddV2(s, b, a) : ops::AddV2(s, a, b);
+        };
+        auto mul = [&](Output a, Output b) {
+          return shuffled ? ops::Mul(s, b, a) : ops::Mul(s, a, b);
+        };
+        Output z = ops::Sigmoid(s, add(xs[zb], block(zb)));
+        Output r = ops::Sigmoid(s, add(xs[rb], block(rb)));
+        Output c = ops::Tanh(s, add(xs[cb], mul(r, block(cb))));
+        Output h = add(mul(z, v[1]), mul(ops::Sub(s, ops::Const(s, 1.f), z), c));
+        return std::vector<Output>{ops::Add(s, v[0], ops::Const(s, 1)), h};
+      },
+      ops::WhileLoopAttrs().Invariants({steps, x, w, u, bx, bh}));
+  ops::Identity(root.WithOpName("h"), out[1]);
+  return root;
+}
+
+TEST(GraphOptimizerTest, AGruStepsGatesBecomeOneCell) {
+  auto count = [](const GraphDef& g, const std::string& op) {
+    return absl::c_count_if(g.node(), [&](const NodeDef& d) { return d.op() == op; });
+  };
+  for (bool shuffled : {false, true}) {
+    Scope root = GruLoop(shuffled);
+    Optimized o = Optimize(root);
+    EXPECT_EQ(count(o.graph, "_RillGruCell"), 1) << shuffled;
+    for (const char* op : {"Split", "StridedSlice", "Sigmoid", "Tanh", "Mul", "Sub"}) {
+      EXPECT_EQ(count(o.graph, op), 0) << op;
+    }
+    EXPECT_EQ(count(o.graph, "AddV2"), 1);  // hh's bias stays
+    for (const NodeDef& d : o.graph.node()) {
+      if (d.op() != "_RillGruCell") continue;
+      std::vector<int64_t> order(d.attr().at("gate_order").list().i().begin(),
+                                 d.attr().at("gate_order").list().i().end());
+      EXPECT_THAT(order, shuffled ? ElementsAre(1, 2, 0) : ElementsAre(0, 1, 2));
+    }
+    GraphDef g;
+    ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+    const Tensor x = Tensor::FromVector<float>({0.5, -1, 2, 0.25, 3, -0.75}, TensorShape({2, 3}));
+    for (int steps : {0, 1, 7}) {
+      ExpectSameOutputs(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(steps)}}, {"h:0"});
     }
   }
 }
