@@ -11,7 +11,10 @@
 // and streams it (docs/performance.md, "Convolutions with few output pixels").
 //
 // How: the windows of all output pixels are copied into a row-major [pixels, k_h * k_w * in_c]
-// matrix (im2col; a 1x1 stride-1 input whose rows do not alias in the L1 is read in place); each
+// matrix (im2col; a 1x1 stride-1 input whose rows do not alias in the L1 is read in place),
+// leaving out the taps through which every window reads padding (a 3x3 SAME filter on a 1x1
+// map, ResNet's last stage at 32x32, reads 1 of its 9 taps' weights, as ONNX Runtime's NCHWc
+// convolution does); each
 // group of 16 output channels (the filter packed by oneDNN in its Ohwi16o layout, [out_c / 16]
 // [k_h][k_w][in_c][16], zeros past out_c) is one AVX-512 register per output pixel, accumulated
 // over the window in order with fused multiply-adds, the filter prefetched ahead; up to 28 pixels

@@ -1,7 +1,8 @@
 // SmallMapConv2D against a direct convolution loop, exactly: inputs are small integers and filter
 // weights multiples of 1/4, so every partial sum is exact in float and any order of summation
 // gives the same bits. Covers im2col with padding (SAME 3x3, asymmetric 1x7), strides, dilations,
-// batches, one to four blocks of pixels (more than two only on maps of at most 4 columns), a 1x1
+// batches, one to four blocks of pixels (more than two only on maps of at most 4 columns), taps
+// that read only padding (skipped: one tap, a row, a column, two runs, none left), a 1x1
 // input read in place, channel counts that are not a multiple of 16, the bias, the residual sum
 // into the output, 1 and 2 threads, and where SmallMapConvApplies draws its lines.
 #include "kernels/math_lib/small_map_conv.h"
@@ -111,6 +112,16 @@ TEST(SmallMapConvTest, MatchesADirectConvolutionExactly) {
       {"narrow_four_blocks", Geometry(7, 4, 4, 512, 1, 1, 520, 1, 1, 0, 0, 4, 4)},
       // A single output pixel.
       {"one_pixel", Geometry(1, 1, 1, 1024, 1, 1, 300, 1, 1, 0, 0, 1, 1)},
+      // Taps that read only padding are skipped. 3x3 SAME on a 1x1 map: the centre tap alone.
+      {"one_pixel_same3x3", Geometry(1, 1, 1, 512, 3, 3, 136, 1, 1, 1, 1, 1, 1)},
+      // 3x3 SAME on a 1x3 map: the middle tap row, its three taps one run of the filter.
+      {"one_row_same3x3", Geometry(1, 1, 3, 256, 3, 3, 136, 1, 1, 1, 1, 1, 3)},
+      // 1x7 with 3 columns of padding on a 3x1 map: the middle column alone.
+      {"one_column_1x7", Geometry(1, 3, 1, 384, 1, 7, 200, 1, 1, 0, 3, 3, 1)},
+      // 3x3 stride 2, padding 1, on 2x2 into 1x1: taps (1..2, 1..2), two runs of two taps.
+      {"stride2_corner", Geometry(1, 2, 2, 256, 3, 3, 136, 2, 1, 1, 1, 1, 1)},
+      // Padding 3 on a 1x1 input: every tap reads padding; the output is the bias (and addend).
+      {"no_live_tap", Geometry(1, 1, 1, 512, 3, 3, 136, 1, 1, 3, 3, 1, 1)},
   };
   for (const Case& c : cases) {
     const SmallMapConvGeometry& g = c.g;
