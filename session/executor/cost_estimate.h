@@ -7,8 +7,16 @@
 //   if (item.cost.WorthHandingOff()) ...            // dispatch.h
 //   item.cost.Record(elapsed_ns);                    // executor.cc, after Compute
 //
-// The estimate is a moving average of the measured Compute times (each new time weighs 1/8);
-// until a first measurement the node counts as worth handing off, as before any estimate.
+// The estimate: the first measured Compute time, replaced outright by the second (a kernel's
+// first run pays one-time costs: oneDNN's JIT and primitive creation, first-touch page faults,
+// cold caches; a TextCNN's 2 us Conv1D took 1,235 us on its first run, 11 on its second), then a
+// moving average that goes half the way to a faster time and an eighth of the way to a slower
+// one. A kernel is at its fastest once its first runs are over, so the estimate gets there
+// within a few runs; with a symmetric 1/8 average ~30 runs would pass before that first run was
+// forgotten, each handing a sub-millisecond model's nodes between threads at several times their
+// steady cost. A kernel that became slower (a bigger batch) still crosses the threshold after a
+// few runs, and one preempted run moves the estimate little.
+// Until a first measurement the node counts as worth handing off.
 //
 // Threading: any thread running the node records, any thread dispatching reads; relaxed atomics
 // (a stale or lost update only moves one dispatch decision, never a result).
@@ -29,9 +37,12 @@ class CostEstimate {
 
   CostEstimate() = default;
   // Copyable so NodeItem stays movable; a copy starts from the value read.
-  CostEstimate(const CostEstimate& other) : ns_(other.ns_.load(std::memory_order_relaxed)) {}
+  CostEstimate(const CostEstimate& other)
+      : ns_(other.ns_.load(std::memory_order_relaxed)),
+        runs_(other.runs_.load(std::memory_order_relaxed)) {}
   CostEstimate& operator=(const CostEstimate& other) {
     ns_.store(other.ns_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    runs_.store(other.runs_.load(std::memory_order_relaxed), std::memory_order_relaxed);
     return *this;
   }
 
@@ -43,7 +54,17 @@ class CostEstimate {
   void Record(int64_t elapsed_ns) {
     if (elapsed_ns < 0) elapsed_ns = 0;
     const int64_t old = ns_.load(std::memory_order_relaxed);
-    ns_.store(old < 0 ? elapsed_ns : old + (elapsed_ns - old) / 8, std::memory_order_relaxed);
+    const int runs = runs_.load(std::memory_order_relaxed);
+    int64_t next;
+    if (runs < 2) {
+      next = elapsed_ns;  // the first time, then the second in its place
+      runs_.store(runs + 1, std::memory_order_relaxed);
+    } else if (elapsed_ns < old) {
+      next = old - (old - elapsed_ns) / 2;
+    } else {
+      next = old + (elapsed_ns - old) / 8;
+    }
+    ns_.store(next, std::memory_order_relaxed);
   }
 
   // The current estimate in ns; -1 before the first measurement.
@@ -51,6 +72,7 @@ class CostEstimate {
 
  private:
   std::atomic<int64_t> ns_{-1};
+  std::atomic<int> runs_{0};  // measurements taken, counted up to 2
 };
 
 }  // namespace executor_internal

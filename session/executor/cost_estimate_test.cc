@@ -21,16 +21,44 @@ TEST(CostEstimateTest, TheFirstMeasurementIsTheEstimate) {
   EXPECT_TRUE(dear.WorthHandingOff());
 }
 
-TEST(CostEstimateTest, LaterMeasurementsMoveItAnEighthOfTheWay) {
+TEST(CostEstimateTest, TheSecondMeasurementReplacesTheFirst) {
+  // A kernel's first run pays its one-time costs (JIT, page faults): its second run's time is
+  // the estimate, so a cheap node stops being handed off after two runs.
+  CostEstimate cost;
+  cost.Record(500000);
+  EXPECT_TRUE(cost.WorthHandingOff());
+  cost.Record(13000);
+  EXPECT_EQ(cost.nanos(), 13000);
+  EXPECT_FALSE(cost.WorthHandingOff());
+}
+
+TEST(CostEstimateTest, LaterMeasurementsMoveItHalfWayDownAndAnEighthUp) {
   CostEstimate cost;
   cost.Record(8000);
+  cost.Record(8000);
   cost.Record(16000);
-  EXPECT_EQ(cost.nanos(), 9000);
+  EXPECT_EQ(cost.nanos(), 9000);  // an eighth of the way up
+  cost.Record(5000);
+  EXPECT_EQ(cost.nanos(), 7000);  // half of the way down
   // A kernel that became slow (a bigger batch) crosses the threshold after a few runs.
-  for (int i = 0; i < 20; ++i) cost.Record(100000);
-  EXPECT_TRUE(cost.WorthHandingOff());
-  cost.Record(-5);  // a clock step backwards counts as zero
-  EXPECT_GE(cost.nanos(), 0);
+  int runs = 0;
+  while (!cost.WorthHandingOff() && runs < 100) {
+    cost.Record(100000);
+    ++runs;
+  }
+  EXPECT_EQ(runs, 2);  // 7000 -> 18625 -> 28796
+  // A second run that was slow (a preemption) falls below the threshold again within a few.
+  CostEstimate warm;
+  warm.Record(900000);
+  warm.Record(700000);
+  runs = 0;
+  while (warm.WorthHandingOff() && runs < 100) {
+    warm.Record(10000);
+    ++runs;
+  }
+  EXPECT_EQ(runs, 7);  // 10000 + 690000 / 2^7 = 15390
+  warm.Record(-5);     // a clock step backwards counts as zero
+  EXPECT_GE(warm.nanos(), 0);
 }
 
 TEST(CostEstimateTest, CopiesCarryTheValue) {
@@ -41,6 +69,16 @@ TEST(CostEstimateTest, CopiesCarryTheValue) {
   c = a;
   EXPECT_EQ(b.nanos(), 1234);
   EXPECT_EQ(c.nanos(), 1234);
+  // They carry the count too: their next measurement replaces the first.
+  b.Record(100);
+  c.Record(100);
+  EXPECT_EQ(b.nanos(), 100);
+  EXPECT_EQ(c.nanos(), 100);
+  a.Record(100);
+  a.Record(900);      // 100 + 800 / 8
+  CostEstimate d(a);  // past two measurements: the next one moves it an eighth of the way up
+  d.Record(1800);
+  EXPECT_EQ(d.nanos(), 400);
 }
 
 }  // namespace
