@@ -64,7 +64,8 @@ absl::StatusOr<TransposePlan> TransposePlanOf(const TensorShape& in, const Tenso
   TransposePlan plan;
   std::vector<int64_t> out_dims;
   for (int i = 0; i < rank; ++i) {
-    const int64_t d = perm_values[i];
+    // A negative entry counts from the end, as in TensorFlow's kernel (-1 is the last dim).
+    const int64_t d = perm_values[i] < 0 ? perm_values[i] + rank : perm_values[i];
     if (d < 0 || d >= rank) {
       return absl::InvalidArgumentError(absl::StrCat(d, " is out of range [0 .. ", rank, ")"));
     }

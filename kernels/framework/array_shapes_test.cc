@@ -32,6 +32,22 @@ TEST(ArrayShapesTest, TransposePlanPermutesAndRejectsBadPerms) {
               StatusIs(absl::StatusCode::kInvalidArgument, "3 is out of range [0 .. 3)"));
 }
 
+// TensorFlow's Transpose counts a negative perm entry from the end and reports the entry (or the
+// permutation) after that: [-1, -3, 1] is [2, 0, 1]; -4 of rank 3 is "-1 is out of range".
+TEST(ArrayShapesTest, TransposePlanTakesNegativePermEntriesFromTheEnd) {
+  RILL_ASSERT_OK_AND_ASSIGN(TransposePlan plan,
+                            TransposePlanOf(TensorShape({2, 3, 4}), Vec({-1, -3, 1})));
+  EXPECT_EQ(plan.out_shape, TensorShape({4, 2, 3}));
+  EXPECT_THAT(plan.perm, ElementsAre(2, 0, 1));
+  RILL_ASSERT_OK_AND_ASSIGN(TransposePlan same,
+                            TransposePlanOf(TensorShape({2, 3}), Vec({-2, -1})));
+  EXPECT_TRUE(same.identity);
+  EXPECT_THAT(TransposePlanOf(TensorShape({3, 3}), Vec({-3, 0})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "-1 is out of range [0 .. 2)"));
+  EXPECT_THAT(TransposePlanOf(TensorShape({3, 3}), Vec({-1, 1})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, "0 is missing from {1,1}."));
+}
+
 TEST(ArrayShapesTest, SliceConcatPackSplitPadTileGatherPlans) {
   RILL_ASSERT_OK_AND_ASSIGN(SlicePlan slice,
                             SlicePlanOf(TensorShape({4, 5}), Vec({1, 2}), Vec({-1, 2})));
