@@ -49,6 +49,24 @@ absl::StatusOr<PoolGeometry> NhwcPoolGeometry(const PoolSpec& s, const TensorSha
   }
   if (g.k_d == 1) {
     const bool ex = s.padding == Padding::kExplicit;
+    if (ex) {
+      // TensorFlow's PoolParameters: a window that would lie wholly in the padding is refused.
+      const struct {
+        const char* side;
+        int64_t pad, window;
+      } sides[] = {{"Top", s.explicit_paddings[2], g.k_h},
+                   {"Bottom", s.explicit_paddings[3], g.k_h},
+                   {"Left", s.explicit_paddings[4], g.k_w},
+                   {"Right", s.explicit_paddings[5], g.k_w}};
+      for (const auto& side : sides) {
+        if (side.pad >= side.window) {
+          return absl::InvalidArgumentError(absl::StrCat(side.side, " padding ", side.pad,
+                                                         " needs to be smaller than the window "
+                                                         "size ",
+                                                         side.window));
+        }
+      }
+    }
     RILL_ASSIGN_OR_RETURN(
         Window h, ComputeWindow(g.in_h, g.k_h, g.stride_h, 1, s.padding,
                                 ex ? s.explicit_paddings[2] : 0, ex ? s.explicit_paddings[3] : 0));

@@ -63,5 +63,32 @@ TEST(PoolGeometryTest, BadSpecsAreTensorFlowsErrors) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("tensor_in must be 4-dimensional")));
 }
 
+// TensorFlow refuses an explicit padding as large as the window (that window would hold only
+// padding), checking top, bottom, left and right in that order.
+TEST(PoolGeometryTest, ExplicitPaddingMustBeSmallerThanTheWindow) {
+  PoolSpec s = Spec({1, 2, 2, 1}, {1, 1, 1, 1}, Padding::kExplicit);
+  s.explicit_paddings = {0, 0, 1, 1, 1, 1, 0, 0};
+  absl::StatusOr<PoolGeometry> g = NhwcPoolGeometry(s, TensorShape({1, 3, 3, 1}));
+  ASSERT_THAT(g.status(), IsOk());
+  EXPECT_EQ(g->out_h, 4);
+  EXPECT_EQ(g->pad_h, 1);
+  s.explicit_paddings = {0, 0, 2, 0, 0, 3, 0, 0};
+  EXPECT_THAT(NhwcPoolGeometry(s, TensorShape({1, 3, 3, 1})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Top padding 2 needs to be smaller than the window size 2"));
+  s.explicit_paddings = {0, 0, 0, 2, 3, 0, 0, 0};
+  EXPECT_THAT(NhwcPoolGeometry(s, TensorShape({1, 3, 3, 1})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Bottom padding 2 needs to be smaller than the window size 2"));
+  s.explicit_paddings = {0, 0, 0, 0, 2, 0, 0, 0};
+  EXPECT_THAT(NhwcPoolGeometry(s, TensorShape({1, 3, 3, 1})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Left padding 2 needs to be smaller than the window size 2"));
+  s.explicit_paddings = {0, 0, 0, 0, 0, 2, 0, 0};
+  EXPECT_THAT(NhwcPoolGeometry(s, TensorShape({1, 3, 3, 1})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Right padding 2 needs to be smaller than the window size 2"));
+}
+
 }  // namespace
 }  // namespace rill
