@@ -37,6 +37,22 @@ void Normalize(OpKernelContext& ctx, const NormLayout& l, const T* x, const floa
                const float* factor, const float* offset, T* y) {
   using cwise_internal::Load;
   using cwise_internal::Store;
+  if (l.inner == 1) {
+    // Channels last (NHWC, NDHWC): one row per pixel, the channel loop innermost, so it
+    // vectorizes and the channel needs no division per element. Each element gets the same
+    // operations as below, so the result is the same bit for bit.
+    const int64_t channels = l.channels;
+    ctx.ParallelFor(l.outer, channels * 3, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        const T* xr = x + p * channels;
+        T* yr = y + p * channels;
+        for (int64_t c = 0; c < channels; ++c) {
+          yr[c] = Store<T>((static_cast<float>(Load(xr[c])) - mean[c]) * factor[c] + offset[c]);
+        }
+      }
+    });
+    return;
+  }
   ctx.ParallelFor(l.outer * l.channels, l.inner * 3, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t c = row % l.channels;
@@ -50,31 +66,52 @@ void Normalize(OpKernelContext& ctx, const NormLayout& l, const T* x, const floa
   });
 }
 
-// The batch's per-channel mean and biased variance (accumulated in double).
+// The batch's per-channel mean and biased variance (accumulated in double). Each channel's sums
+// take its elements in memory order, whatever the layout.
 template <typename T>
 void BatchMoments(const NormLayout& l, const T* x, std::vector<float>* mean,
                   std::vector<float>* var) {
   using cwise_internal::Load;
   std::vector<double> sum(l.channels, 0.0), sq(l.channels, 0.0);
-  for (int64_t row = 0; row < l.outer * l.channels; ++row) {
-    const int64_t c = row % l.channels;
-    const T* xr = x + row * l.inner;
-    for (int64_t i = 0; i < l.inner; ++i) sum[c] += static_cast<double>(Load(xr[i]));
-  }
-  const double n = static_cast<double>(l.per_channel());
-  mean->resize(l.channels);
-  for (int64_t c = 0; c < l.channels; ++c) (*mean)[c] = static_cast<float>(sum[c] / n);
-  for (int64_t row = 0; row < l.outer * l.channels; ++row) {
-    const int64_t c = row % l.channels;
-    const double m = (*mean)[c];
-    const T* xr = x + row * l.inner;
-    for (int64_t i = 0; i < l.inner; ++i) {
-      const double d = static_cast<double>(Load(xr[i])) - m;
-      sq[c] += d * d;
+  const int64_t channels = l.channels;
+  if (l.inner == 1) {
+    // Channels last: the channel loop innermost, without a division per element.
+    for (int64_t p = 0; p < l.outer; ++p) {
+      const T* xr = x + p * channels;
+      for (int64_t c = 0; c < channels; ++c) sum[c] += static_cast<double>(Load(xr[c]));
+    }
+  } else {
+    for (int64_t row = 0; row < l.outer * channels; ++row) {
+      const int64_t c = row % channels;
+      const T* xr = x + row * l.inner;
+      for (int64_t i = 0; i < l.inner; ++i) sum[c] += static_cast<double>(Load(xr[i]));
     }
   }
-  var->resize(l.channels);
-  for (int64_t c = 0; c < l.channels; ++c) (*var)[c] = static_cast<float>(sq[c] / n);
+  const double n = static_cast<double>(l.per_channel());
+  mean->resize(channels);
+  for (int64_t c = 0; c < channels; ++c) (*mean)[c] = static_cast<float>(sum[c] / n);
+  if (l.inner == 1) {
+    std::vector<double> m(mean->begin(), mean->end());
+    for (int64_t p = 0; p < l.outer; ++p) {
+      const T* xr = x + p * channels;
+      for (int64_t c = 0; c < channels; ++c) {
+        const double d = static_cast<double>(Load(xr[c])) - m[c];
+        sq[c] += d * d;
+      }
+    }
+  } else {
+    for (int64_t row = 0; row < l.outer * channels; ++row) {
+      const int64_t c = row % channels;
+      const double m = (*mean)[c];
+      const T* xr = x + row * l.inner;
+      for (int64_t i = 0; i < l.inner; ++i) {
+        const double d = static_cast<double>(Load(xr[i])) - m;
+        sq[c] += d * d;
+      }
+    }
+  }
+  var->resize(channels);
+  for (int64_t c = 0; c < channels; ++c) (*var)[c] = static_cast<float>(sq[c] / n);
 }
 
 class FusedBatchNormOp final : public OpKernel {
