@@ -1,6 +1,6 @@
 // BatchMatMul, BatchMatMulV2 and BatchMatMulV3 on the CPU: out[..., m, n] = adj(x)[..., m, k] *
 // adj(y)[..., k, n] per batch, adj() transposing when adj_x / adj_y and, for complex64 and
-// complex128 (BatchMatMul and V2), conjugating: Gemm only transposes, so an adjointed complex
+// complex128, conjugating: Gemm only transposes, so an adjointed complex
 // operand is read from a conjugated copy. V2 broadcasts the batch dims (numpy rules); V1 needs
 // equal ranks and batch dims. V3 is V2 with the operand and output types as attrs Ta, Tb, Tout,
 // registered where all three match (no half: TensorFlow has no half CPU kernel for it). Each batch
@@ -194,6 +194,8 @@ RILL_REGISTER_BATCH_MATMUL_V3(float);
 RILL_REGISTER_BATCH_MATMUL_V3(double);
 RILL_REGISTER_BATCH_MATMUL_V3(int32_t);
 RILL_REGISTER_BATCH_MATMUL_V3(int64_t);
+RILL_REGISTER_BATCH_MATMUL_V3(complex64);
+RILL_REGISTER_BATCH_MATMUL_V3(complex128);
 #undef RILL_REGISTER_BATCH_MATMUL_V3
 
 }  // namespace

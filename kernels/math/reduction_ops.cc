@@ -1,12 +1,13 @@
 // Reductions on the CPU over the axes given by input 1 (int32 or int64, a scalar or a vector;
 // negative axes count from the end; repeated axes count once; an empty list reduces nothing):
-// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims. half Sum and Mean and
+// Sum, Mean, Prod, Max, Min, EuclideanNorm, All, Any, with keep_dims (complex64 and complex128
+// for Sum, Mean, Prod and EuclideanNorm). half Sum and Mean and
 // bfloat16 Prod over contiguous reduced dims combine in their own type in TensorFlow's order
 // (half_sums.h); other half and bfloat16 reductions accumulate in float (bfloat16 Sum, as
 // TensorFlow's does); integers wrap. Empty reductions give the identity (0, 1, lowest, highest,
-// true, false); Mean of nothing is 0/0 (NaN for floats, 0 for integers). Errors: InvalidArgument
-// "Invalid reduction dimension (3 for input with 2 dimension(s)" (TensorFlow's text, including its
-// unclosed parenthesis).
+// true, false); Mean of nothing is 0/0 (NaN for floats, 0 for integers and complex). Errors:
+// InvalidArgument "Invalid reduction dimension (3 for input with 2 dimension(s)" (TensorFlow's
+// text, including its unclosed parenthesis).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,6 +55,13 @@ struct MeanReducer : SumReducer {
   static A Finish(A acc, int64_t count) {
     if constexpr (cwise_math::kIsInt<A>) {
       return count == 0 ? A(0) : static_cast<A>(acc / static_cast<A>(count));
+    } else if constexpr (cwise_math::kIsComplex<A>) {
+      // TensorFlow's complex division by (count, 0): (a c + b d) / c^2 and (b c - a d) / c^2,
+      // without C's recovery of infinities from NaN; the mean of nothing is 0.
+      using P = typename A::value_type;
+      if (count == 0) return A(0);
+      const P c = static_cast<P>(count), zero = P(0), d = c * c;
+      return A((acc.real() * c + acc.imag() * zero) / d, (acc.imag() * c - acc.real() * zero) / d);
     } else {
       return acc / static_cast<A>(count);
     }
@@ -106,7 +114,8 @@ struct MinReducer {
     return acc;
   }
 };
-// sqrt(sum(x * x)). Integers square and sum in T (wrapping) and truncate the root; a sum that
+// sqrt(sum(x * x)); complex elements add x * conj(x), so the result is real (as a complex).
+// Integers square and sum in T (wrapping) and truncate the root; a sum that
 // wrapped negative gives what TensorFlow's conversion of the NaN root gives on x86: the lowest
 // 32-bit (64-bit for int64) integer, wrapped to T (0 for int8 and int16).
 struct EuclideanNormReducer {
@@ -117,7 +126,13 @@ struct EuclideanNormReducer {
   }
   template <typename A>
   static A Combine(A acc, A x) {
-    return cwise_math::WrapAdd(acc, cwise_math::WrapMul(x, x));
+    if constexpr (cwise_math::kIsComplex<A>) {
+      // x * conj(x) by the plain formula (as TensorFlow's), so NaN parts stay NaN.
+      const auto a = x.real(), b = x.imag();
+      return acc + A(a * a + b * b, b * a - a * b);
+    } else {
+      return cwise_math::WrapAdd(acc, cwise_math::WrapMul(x, x));
+    }
   }
   template <typename A>
   static A Merge(A a, A b) {
@@ -389,15 +404,16 @@ std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
                       .TypeConstraint("Tidx", IndexTypes()),           \
                   ReductionOp<Reducer, __VA_ARGS__>)
 
-// Sum and Prod also take the wider unsigned integers (wrapping) and bfloat16, as TensorFlow's CPU
-// kernels do.
-#define RILL_SUM_PROD_TYPES RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16
+// Sum and Prod also take the wider unsigned integers (wrapping) and bfloat16, and Sum, Mean, Prod
+// and EuclideanNorm complex64 and complex128, as TensorFlow's CPU kernels do.
+#define RILL_SUM_PROD_TYPES \
+  RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16, complex64, complex128
 REGISTER_REDUCTION("Sum", SumReducer, RILL_SUM_PROD_TYPES);
-REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES, complex64, complex128);
 REGISTER_REDUCTION("Prod", ProdReducer, RILL_SUM_PROD_TYPES);
 REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
 REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
-REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES);
+REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES, complex64, complex128);
 // int32 reductions on a GPU (shape arithmetic: Tensordot's Prod) run here, on the host memory
 // int32 tensors live in there, as TensorFlow's int32 GPU kernels; real GPUs only.
 #define REGISTER_INT32_ON_GPU(op, Reducer)                 \

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -176,6 +177,33 @@ TEST(ReductionOpsTest, UnsignedSumAndProdWrap) {
   RILL_ASSERT_OK_AND_ASSIGN(
       out, Reduce("Sum", Tensor::FromVector<uint16_t>({65535, 2}, TensorShape({2})), {0}));
   ExpectTensorEqual(out[0], Tensor::FromVector<uint16_t>({1}, TensorShape({})));
+}
+
+// complex64 / complex128 Sum, Mean, Prod and EuclideanNorm (TensorFlow 2.21's values): Mean
+// divides by (count, 0) with the plain formula, so a NaN real part makes both parts NaN, and the
+// mean of nothing is 0; EuclideanNorm is sqrt(sum(x conj(x))), real.
+TEST(ReductionOpsTest, ComplexSumMeanProdNorm) {
+  const Tensor x =
+      Tensor::FromVector<complex128>({{1, 2}, {3, -4}, {-0.5, 0.25}, {2, 0}}, TensorShape({2, 2}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Reduce("Sum", x, {1}));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<complex128>({{4, -2}, {1.5, 0.25}}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Mean", x, {0}));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<complex128>({{0.25, 1.125}, {2.5, -2}}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Prod", x, {1}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex128>({{11, 2}, {-1, 0.5}}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out, Reduce("EuclideanNorm", Tensor::FromVector<complex64>({{3, 4}}, TensorShape({1})), {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex64>({{5, 0}}, TensorShape({})));
+  const double inf = std::numeric_limits<double>::infinity();
+  RILL_ASSERT_OK_AND_ASSIGN(
+      out,
+      Reduce("Mean", Tensor::FromVector<complex128>({{std::nan(""), inf}}, TensorShape({1})), {0}));
+  EXPECT_TRUE(std::isnan(out[0].flat<complex128>()[0].real()));
+  EXPECT_TRUE(std::isnan(out[0].flat<complex128>()[0].imag()));  // C's division gives inf
+  RILL_ASSERT_OK_AND_ASSIGN(out, Reduce("Mean", Tensor(DT_COMPLEX64, TensorShape({0})), {0}));
+  ExpectTensorEqual(out[0], Tensor::FromVector<complex64>({{0, 0}}, TensorShape({})));
 }
 
 }  // namespace

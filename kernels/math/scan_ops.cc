@@ -1,15 +1,15 @@
-// The scans on the CPU: Cumsum (running sums), Cumprod (running products) and CumulativeLogsumexp
-// (running log(sum(exp))), along one axis (input 1, a scalar; negative counts from the end), with
-// the `exclusive` (each result leaves out its own element, starting from 0, 1 or -inf) and
-// `reverse` (the scan runs from the end) attrs. Integers wrap; half and bfloat16 round every
-// partial result to their type, as TensorFlow's Eigen scan does, so long half scans give
-// TensorFlow's numbers. Logsumexp combines a and b as max + log1p(exp(min - max)), -inf being its
-// identity (so logsumexp(inf, inf) is NaN, as in TensorFlow); a NaN element is read as TensorFlow's
-// std::max / std::min read it (see LogSumExpCombiner): a scan that starts with NaN gives -inf
-// there, and a NaN after a finite running result adds log(2) to it. Errors are InvalidArgument with
-// TensorFlow's texts: "ScanOp: axis must be a scalar, not [2]", "ScanOp: Expected scan axis in the
-// range [-3, 3), but got 3" (the axis after adding the rank to a negative one, as TensorFlow prints
-// it).
+// The scans on the CPU (Cumsum and Cumprod also on complex64 and complex128): Cumsum (running
+// sums), Cumprod (running products) and CumulativeLogsumexp (running log(sum(exp))), along one axis
+// (input 1, a scalar; negative counts from the end), with the `exclusive` (each result leaves out
+// its own element, starting from 0, 1 or -inf) and `reverse` (the scan runs from the end) attrs.
+// Integers wrap; half and bfloat16 round every partial result to their type, as TensorFlow's Eigen
+// scan does, so long half scans give TensorFlow's numbers. Logsumexp combines a and b as max +
+// log1p(exp(min - max)), -inf being its identity (so logsumexp(inf, inf) is NaN, as in TensorFlow);
+// a NaN element is read as TensorFlow's std::max / std::min read it (see LogSumExpCombiner): a scan
+// that starts with NaN gives -inf there, and a NaN after a finite running result adds log(2) to it.
+// Errors are InvalidArgument with TensorFlow's texts: "ScanOp: axis must be a scalar, not [2]",
+// "ScanOp: Expected scan axis in the range [-3, 3), but got 3" (the axis after adding the rank to a
+// negative one, as TensorFlow prints it).
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -28,7 +28,7 @@ namespace {
 
 #define RILL_SCAN_TYPES                                                                          \
   half, bfloat16, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, \
-      uint64_t
+      uint64_t, complex64, complex128
 
 #define RILL_LOGSUMEXP_TYPES half, float, double
 

@@ -116,5 +116,19 @@ TEST(CumsumOpTest, UnsignedWraps) {
       out[0], Tensor::FromVector<uint64_t>({18446744073709551615ull, 1, 4}, TensorShape({3})));
 }
 
+TEST(CumsumOpTest, ComplexSumsAndProducts) {
+  const Tensor x = Tensor::FromVector<complex64>({{1, 2}, {3, -4}, {0, 1}}, TensorShape({3}));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, Cumsum(x, 0, /*exclusive=*/false, /*reverse=*/true));
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<complex64>({{4, -1}, {3, -3}, {0, 1}}, TensorShape({3})));
+  OpTester t("Cumprod");
+  t.Attr("T", DT_COMPLEX128).Attr("exclusive", true).Attr("reverse", false);
+  t.Input(Tensor::FromVector<complex128>({{1, 2}, {3, -4}, {0, 1}}, TensorShape({3})))
+      .Input(Tensor::Scalar<int32_t>(0));
+  RILL_ASSERT_OK_AND_ASSIGN(out, t.Run());
+  ExpectTensorEqual(out[0],
+                    Tensor::FromVector<complex128>({{1, 0}, {1, 2}, {11, 2}}, TensorShape({3})));
+}
+
 }  // namespace
 }  // namespace rill

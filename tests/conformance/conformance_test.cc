@@ -137,28 +137,6 @@ const std::set<std::string>& ValueAgnosticOps() {
   return *ops;
 }
 
-// (op, dtype) pairs Rill registers without recorded cases yet; the kernels' unit tests check
-// them against exact results (kernels/math/matmul_op_test.cc, batch_matmul_op_test.cc,
-// linalg_ops_test.cc). The complex matrix-diagonal, BatchMatMul, MatrixSolve and Reciprocal
-// kernels are the ones Eig's gradient runs: its gradient cases (tests/gradients/data/linalg/
-// Eig.pbtxt.gz) match TensorFlow through them. Remove a pair here when its cases are recorded.
-const std::set<std::pair<std::string, DataType>>& UnrecordedDtypes() {
-  static const auto* pairs = [] {
-    auto* p = new std::set<std::pair<std::string, DataType>>{
-        {"MatMul", DT_BFLOAT16}, {"MatMul", DT_COMPLEX64}, {"MatMul", DT_COMPLEX128}};
-    for (const char* op :
-         {"BatchMatMul", "BatchMatMulV2", "BatchMatrixDiag", "BatchMatrixDiagPart",
-          "BatchMatrixSetDiag", "Inv", "MatrixBandPart", "MatrixDiag", "MatrixDiagPart",
-          "MatrixDiagPartV2", "MatrixDiagPartV3", "MatrixDiagV2", "MatrixDiagV3", "MatrixSetDiag",
-          "MatrixSetDiagV2", "MatrixSetDiagV3", "MatrixSolve", "Reciprocal"}) {
-      p->insert({op, DT_COMPLEX64});
-      p->insert({op, DT_COMPLEX128});
-    }
-    return p;
-  }();
-  return *pairs;
-}
-
 // Where Rill deliberately differs from TensorFlow 2.21: the case name, why, and the words the
 // disagreement must contain (so the divergence stays exactly the documented one).
 struct Divergence {
@@ -241,7 +219,6 @@ TEST(ConformanceCoverageTest, EveryRegisteredCpuKernelDtypeHasACase) {
     }
     if (types == nullptr) continue;
     for (DataType t : *types) {
-      if (UnrecordedDtypes().count({def.op, t}) > 0) continue;
       if (it->second.count(t) == 0) missing.push_back(absl::StrCat(def.op, " ", DataTypeString(t)));
     }
   }

@@ -35,6 +35,7 @@ sys.dont_write_bytecode = True  # keep tests/tfgen/kernel_cases free of __pycach
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kernel_cases import control_flow  # noqa: E402
+from kernel_cases import complex_matrix  # noqa: E402
 from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
 from kernel_cases import functional  # noqa: E402
@@ -89,7 +90,8 @@ DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
 FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexing, random_ops, stateless_random, lookup_tables, datasets, summaries, grads, training, nn,
             strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, tensor_arrays_v1, stacks,
             image,
-            string_transforms, string_codecs, nn_array, linalg, sparse, spectral, nn_backprops,
+            string_transforms, string_codecs, nn_array, linalg, sparse, spectral, complex_matrix,
+            nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
             audio, unicode, parsing, legacy_ops, edit_distance,

@@ -1,10 +1,11 @@
 """Sum, Mean, Max, Min, Prod, EuclideanNorm, ArgMax, ArgMin, All, Any, Cumsum, Cumprod,
-CumulativeLogsumexp."""
+CumulativeLogsumexp (Sum, Mean, Prod, EuclideanNorm, Cumsum and Cumprod also complex64 and
+complex128, as TensorFlow's CPU kernels)."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import (ALL, NP, arr, const, is_float, is_int, ph, rand, seed_of, tf_dtype,
-                               tol)
+from kernel_cases.core import (ALL, COMPLEX, NP, arr, const, is_float, is_int, ph, rand, seed_of,
+                               tf_dtype, tol)
 
 REDUCE = ["Sum", "Mean", "Max", "Min", "Prod"]
 # Sum, Prod, Cumsum and Cumprod also take these (TensorFlow's CPU kernels; they wrap).
@@ -12,6 +13,26 @@ WIDE_UNSIGNED = ["uint16", "uint32", "uint64"]
 # ... and bfloat16, compared bit for bit: TensorFlow sums bfloat16 in float and rounds once,
 # multiplies it in bfloat16 in Eigen's packet order, and rounds every step of its scans.
 BF16 = ["bfloat16"]
+# Sum, Mean, Prod, EuclideanNorm, Cumsum and Cumprod also take complex64 and complex128; their
+# "nan_inf" cases put infinities and NaN in either part. Mean divides and EuclideanNorm squares
+# with the plain formulas ((a c + b d) / (c^2 + d^2), x conj(x)), which NaN and infinities pass
+# through as IEEE arithmetic does. Where TensorFlow's products follow C's Annex G rules in part of
+# Eigen's loop (an infinite part can turn a NaN product back into an infinity, depending on where
+# the element falls), the cases hold NaN but no infinities: ANNEX_G_PRODUCTS, and Prod's rows
+# of finite and infinite values.
+ANNEX_G_PRODUCTS = {("Prod", "complex128"), ("EuclideanNorm", "complex64")}
+
+
+def _complex_specials(dt, shape, infinities=True):
+    parts = [np.nan, 1.0, 2.0, np.inf, -np.inf, 3.0, np.inf, 1.0, 0.0, -0.0, 0.5, -1.5]
+    if not infinities:
+        parts = [1e15 if np.isinf(p) else p for p in parts]  # 1e15 squared fits float32
+    n = int(np.prod(shape))
+    re = np.reshape([parts[i % len(parts)] for i in range(n)], shape)
+    im = np.reshape([parts[(5 * i + 3) % len(parts)] for i in range(n)], shape)
+    out = np.zeros(shape, dtype=NP[dt])
+    out.real, out.imag = re, im
+    return out
 
 
 def _bf16(shape, seed, lo, hi):
@@ -61,6 +82,12 @@ def reduce(rec, op, dtypes=ALL):
         c("zero_size_dim_kept", _values(op, dt, [0, 3], "z"), 1)
         if is_float(dt):
             c("nan_inf", arr([[np.nan, 1, 2], [np.inf, -np.inf, 3], [np.inf, 1, 0]], dt), 1)
+        if dt in COMPLEX:
+            c("nan_parts", _complex_specials(dt, [4, 3], infinities=False), 1)
+            if (op, dt) not in ANNEX_G_PRODUCTS:
+                c("nan_inf", _complex_specials(dt, [4, 3]), 1)
+                if op != "Prod":
+                    c("finite_and_inf_rows", _complex_specials(dt, [3, 4]), 0)
         if is_int(dt) and op in ("Sum", "Prod", "Mean", "EuclideanNorm"):
             # Sum and Prod wrap; Mean's sum does not (TF accumulates it wider).
             c("sum_overflows", arr([[100, 100, 100], [120, 120, 3], [1, 2, 3]], dt), 1)
@@ -69,7 +96,7 @@ def reduce(rec, op, dtypes=ALL):
             c("sum_overflows", arr([[top, top, 3], [top - 1, 2, 1], [1, 2, 3]], dt), 1)
         if is_int(dt) and op == "Mean" and dt != "uint8":
             c("negative_truncation", arr([[-7, 0, 0], [7, 0, 1], [-8, -1, 0]], dt), 1)
-        if op in ("Sum", "Mean") and dt in ("float32", "float64"):
+        if op in ("Sum", "Mean") and dt in ("float32", "float64") + tuple(COMPLEX):
             c("large_1000", _values(op, dt, [1000], "large"), 0)
         if dt == "bfloat16":
             lo, hi = (0.6, 1.5) if op == "Prod" else (-4.0, 4.0)
@@ -143,6 +170,9 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
         c("axis_int64", x, 1, tidx="int64")
         c("vector", _values(op, dt, [7], "v"), 0)
         c("zero_size", _values(op, dt, [0, 3], "z"), 1)
+        if dt in COMPLEX:
+            c("nan_inf", _complex_specials(dt, [12]), 0)
+            c("nan_inf_reverse", _complex_specials(dt, [2, 6]), 1, reverse=True)
         if is_float(dt):
             c("nan_inf", arr([1, np.inf, -np.inf, 2, np.nan, 3], dt), 0)
             if op != "Cumsum":
@@ -154,7 +184,7 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
         if dt in WIDE_UNSIGNED:
             top = int(np.iinfo(NP[dt]).max)
             c("wraps", arr([top, 2, 3, top - 1, 70, 1], dt), 0)
-        if dt in ("float32", "float64") and op != "Cumprod":
+        if dt in ("float32", "float64") + tuple(COMPLEX) and op != "Cumprod":
             c("large_1000", _values(op, dt, [1000], "large"), 0)
         if dt == "bfloat16":
             lo, hi = (0.6, 1.5) if op == "Cumprod" else (-4.0, 4.0)
@@ -171,7 +201,8 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
 
 def build_all(rec, emit):
     for op in REDUCE:
-        reduce(rec, op, ALL + WIDE_UNSIGNED + BF16 if op in ("Sum", "Prod") else ALL)
+        reduce(rec, op, ALL + WIDE_UNSIGNED + BF16 + COMPLEX if op in ("Sum", "Prod") else
+               ALL + COMPLEX if op == "Mean" else ALL)
         emit(op)
     for op in ("ArgMax", "ArgMin"):
         arg_reduce(rec, op)
@@ -180,7 +211,8 @@ def build_all(rec, emit):
         reduce(rec, op)
         emit(op)
     for op in ("Cumsum", "Cumprod", "CumulativeLogsumexp"):
-        cumsum(rec, op, ALL + WIDE_UNSIGNED + BF16 if op != "CumulativeLogsumexp" else ALL)
+        cumsum(rec, op, ALL + WIDE_UNSIGNED + BF16 + COMPLEX if op != "CumulativeLogsumexp" else
+               ALL)
         emit(op)
-    reduce(rec, "EuclideanNorm")
+    reduce(rec, "EuclideanNorm", ALL + COMPLEX)
     emit("EuclideanNorm")
