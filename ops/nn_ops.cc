@@ -404,6 +404,32 @@ REGISTER_OP("_RillLstmCell")
       return absl::OkStatus();
     });
 
+// The graph optimizer's fused GRU gate cell (graph/gru_cell_fusion.h,
+// kernels/nn/gru_cell_op.cc): Rill's internal op, the gate arithmetic of a Keras GRU step with
+// reset_after. x [B, 3U] and hh [B, 3U] are the input's and the state's projections (biases
+// added), their column blocks the gates z, r and the candidate in gate_order's blocks; h [B, U]
+// is the state. z = sigmoid(x_z + hh_z), r = sigmoid(x_r + hh_r),
+// c = tanh(x_c + r * hh_c), h_next = z * h + (1 - z) * c, batches broadcast as AddV2 and Mul do.
+REGISTER_OP("_RillGruCell")
+    .Input("x: T")
+    .Input("hh: T")
+    .Input("h: T")
+    .Output("h_next: T")
+    .Attr("T: {float}")
+    .Attr("gate_order: list(int) = [0, 1, 2]")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      PartialTensorShape gates({-1, -1});
+      const PartialTensorShape& x = c.input(0);
+      if (!x.unknown_rank() && x.rank() == 2) {
+        const int64_t width = x.dims()[1];
+        gates = PartialTensorShape({x.dims()[0], width < 0 ? -1 : width / 3});
+      }
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
+                            shape_fns::BroadcastPartial(c, gates, c.input(2)));
+      c.set_output(0, std::move(out));
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
 // kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
 // AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".

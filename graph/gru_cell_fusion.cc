@@ -1,0 +1,415 @@
+#include "graph/gru_cell_fusion.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "core/tensor_proto.h"
+#include "graph/graph_def_import.h"
+#include "graph/op_classes.h"
+#include "graph/pass_queries.h"
+
+namespace rill {
+namespace {
+
+constexpr int kMaxHops = 8;
+
+using TensorRef = std::pair<Node*, int>;  // a tensor: (node, output)
+
+bool IsFloat(const Node& n) {
+  const AttrValue* a = NodeAttrOrNull(n, "T");
+  return a != nullptr && a->type() == DT_FLOAT;
+}
+
+bool HasControlOuts(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return true;
+  }
+  return false;
+}
+
+// The one node reading `n` (by data, one edge, nothing by control), or null.
+Node* OnlyReader(const Node& n) {
+  const std::vector<const Edge*> outs = DataOutEdges(n);
+  if (outs.size() != 1 || HasControlOuts(n)) return nullptr;
+  return outs[0]->dst();
+}
+
+TensorRef Source(const Edge* e) { return {e->src(), e->src_output()}; }
+
+// The value of the Const at the end of `e`, maybe through Enter / Identity nodes.
+std::optional<Tensor> ConstValue(const Edge* e) {
+  for (int hops = 0; e != nullptr && e->src_output() == 0; ++hops) {
+    const Node* src = e->src();
+    if (src->op() == "Const") {
+      const AttrValue* value = NodeAttrOrNull(*src, "value");
+      if (value == nullptr) return std::nullopt;
+      absl::StatusOr<Tensor> t = TensorFromProto(value->tensor());
+      if (!t.ok()) return std::nullopt;
+      return *std::move(t);
+    }
+    const OpClass c = src->op_class();
+    if (hops == kMaxHops || !(IsEnter(c) || IsIdentity(c))) return std::nullopt;
+    e = src->input_edge(0);
+  }
+  return std::nullopt;
+}
+
+// The entries of an int32 / int64 vector Const at input k of `n`.
+std::optional<std::vector<int64_t>> IntsAt(const Node& n, int k) {
+  std::optional<Tensor> t = ConstValue(n.input_edge(k));
+  if (!t || t->shape().rank() != 1) return std::nullopt;
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t->NumElements(); ++i) {
+    if (t->dtype() == DT_INT32) {
+      v.push_back(t->flat<int32_t>()[i]);
+    } else if (t->dtype() == DT_INT64) {
+      v.push_back(t->flat<int64_t>()[i]);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return v;
+}
+
+int64_t IntAttr(const Node& n, const char* name) {
+  const AttrValue* a = NodeAttrOrNull(n, name);
+  return a == nullptr ? -1 : a->i();
+}
+
+// Whether the Split's axis is a Const 1 or -1 (x is rank 2: proven by shapes later).
+bool LastAxis(const Node& split) {
+  std::optional<Tensor> t = ConstValue(split.input_edge(0));
+  if (!t || t->shape().rank() != 0 || t->dtype() != DT_INT32) return false;
+  const int32_t axis = t->flat<int32_t>()[0];
+  return axis == 1 || axis == -1;
+}
+
+// Whether `e` carries a float Const of ones that leaves a rank-2 operand's shape as it is.
+bool OnesConst(const Edge* e) {
+  std::optional<Tensor> t = ConstValue(e);
+  if (!t || t->dtype() != DT_FLOAT || t->shape().rank() > 2 || t->NumElements() != 1) {
+    return false;
+  }
+  return t->flat<float>()[0] == 1.0f;
+}
+
+// The input of binary `n` other than `from`; null when `n` does not read `from` at exactly one of
+// its two inputs.
+const Edge* OtherInput(const Node& n, TensorRef from) {
+  const Edge* a = n.input_edge(0);
+  const Edge* b = n.input_edge(1);
+  if (a == nullptr || b == nullptr) return nullptr;
+  const bool in_a = Source(a) == from;
+  const bool in_b = Source(b) == from;
+  if (in_a == in_b) return nullptr;
+  return in_a ? b : a;
+}
+
+bool IsAdd(const Node& n) { return n.op() == "AddV2" || n.op() == "Add"; }
+
+// A StridedSlice [:, begin:end] (every row, stride 1) of a rank-2 tensor; its column bounds for a
+// known width as StridedSlice computes them.
+struct ColumnSlice {
+  int64_t begin_mask, end_mask, begin, end;
+
+  std::pair<int64_t, int64_t> Bounds(int64_t width) const {
+    auto clamp = [&](int64_t i) {
+      if (i < 0) i += width;
+      return std::clamp<int64_t>(i, 0, width);
+    };
+    const int64_t b = begin_mask & 2 ? 0 : clamp(begin);
+    const int64_t e = end_mask & 2 ? width : clamp(end);
+    return {b, std::max(b, e)};
+  }
+};
+
+std::optional<ColumnSlice> AsColumnSlice(const Node& n) {
+  if (n.op() != "StridedSlice" || n.num_inputs() != 4) return std::nullopt;
+  if (IntAttr(n, "ellipsis_mask") != 0 || IntAttr(n, "new_axis_mask") != 0 ||
+      IntAttr(n, "shrink_axis_mask") != 0) {
+    return std::nullopt;
+  }
+  const int64_t bm = IntAttr(n, "begin_mask"), em = IntAttr(n, "end_mask");
+  if (bm < 0 || em < 0 || (bm & 1) == 0 || (em & 1) == 0 || (bm | em) > 3) return std::nullopt;
+  std::optional<std::vector<int64_t>> b = IntsAt(n, 1), e = IntsAt(n, 2), s = IntsAt(n, 3);
+  if (!b || !e || !s || b->size() != 2 || e->size() != 2 || s->size() != 2 || (*s)[0] != 1 ||
+      (*s)[1] != 1) {
+    return std::nullopt;
+  }
+  return ColumnSlice{bm, em, (*b)[1], (*e)[1]};
+}
+
+struct Cell {
+  Node* split;
+  std::array<int, 3> order;  // Split outputs (and hh's column blocks) of z, r, c
+  std::array<Node*, 3> slices;
+  std::vector<Node*> nodes;  // the fifteen nodes replaced
+  TensorRef x, hh, h;
+  Node* out;  // the Add: h'
+};
+
+class Fuser {
+ public:
+  explicit Fuser(Graph* graph) : graph_(graph) {}
+
+  absl::StatusOr<int> Run() {
+    std::vector<Cell> candidates;
+    for (Node* n : graph_->op_nodes()) {
+      Cell cell;
+      if (n->op() == "Split" && Match(n, &cell)) candidates.push_back(std::move(cell));
+    }
+    if (candidates.empty()) return 0;
+    // Shapes only prove what they say when inference covers the whole graph.
+    if (!InferShapes(graph_).ok()) return 0;
+    std::vector<Cell> cells;
+    absl::flat_hash_set<const Node*> taken;
+    for (Cell& cell : candidates) {
+      if (!ShapesFit(cell)) continue;
+      bool overlaps = false;
+      for (const Node* n : cell.nodes) overlaps |= taken.contains(n);
+      if (overlaps) continue;
+      taken.insert(cell.nodes.begin(), cell.nodes.end());
+      cells.push_back(std::move(cell));
+    }
+    for (const Cell& cell : cells) {
+      const absl::Status s = Rewrite(cell);
+      if (!s.ok()) {
+        return absl::InternalError(
+            absl::StrCat("FuseGruCells: Split '", cell.split->name(), "': ", s.message()));
+      }
+    }
+    if (!cells.empty()) graph_->FixupSourceAndSinkEdges();
+    return static_cast<int>(cells.size());
+  }
+
+ private:
+  bool Match(Node* split, Cell* cell) {
+    if (IntAttr(*split, "num_split") != 3 || !IsFloat(*split) || !AssignedToCpu(*split) ||
+        HasControlOuts(*split) || !LastAxis(*split)) {
+      return false;
+    }
+    const std::string& device = split->assigned_device_name();
+    auto same = [&](const Node* n) {
+      return n != nullptr && n->assigned_device_name() == device && IsFloat(*n);
+    };
+    const Edge* x = split->input_edge(1);
+    if (x == nullptr) return false;
+    // One Add per output; its other input a slice (z, r) or a Mul (c).
+    std::array<Node*, 3> add{}, other{};
+    for (const Edge* e : DataOutEdges(*split)) {
+      const int k = e->src_output();
+      if (k < 0 || k > 2 || add[k] != nullptr) return false;
+      add[k] = e->dst();
+    }
+    int c = -1;
+    std::array<Node*, 3> slice{};
+    for (int k = 0; k < 3; ++k) {
+      if (!same(add[k]) || !IsAdd(*add[k]) || OnlyReader(*add[k]) == nullptr) return false;
+      const Edge* o = OtherInput(*add[k], {split, k});
+      if (o == nullptr || o->src_output() != 0 || !same(o->src())) return false;
+      other[k] = o->src();
+      if (other[k]->op() == "Mul") {
+        if (c >= 0) return false;
+        c = k;
+      } else if (other[k]->op() == "StridedSlice") {
+        slice[k] = other[k];
+      } else {
+        return false;
+      }
+    }
+    if (c < 0) return false;
+    // r * hh_c, read by c's Add alone.
+    Node* r_mul = other[c];
+    if (OnlyReader(*r_mul) != add[c]) return false;
+    int r = -1;
+    for (int k = 0; k < 3; ++k) {
+      if (k == c) continue;
+      Node* sig = OnlyReader(*add[k]);
+      if (!same(sig) || sig->op() != "Sigmoid") return false;
+      const Edge* s = OtherInput(*r_mul, {sig, 0});
+      if (s == nullptr) continue;
+      if (r >= 0 || s->src_output() != 0 || s->src()->op() != "StridedSlice") return false;
+      r = k;
+      slice[c] = s->src();
+    }
+    if (r < 0) return false;
+    const int z = 3 - c - r;
+    Node* sig_r = OnlyReader(*add[r]);
+    Node* sig_z = OnlyReader(*add[z]);
+    if (OnlyReader(*sig_r) != r_mul) return false;
+    // The slices: one hh, each read by its own consumer alone.
+    const Edge* hh = slice[0]->input_edge(0);
+    if (hh == nullptr) return false;
+    for (int k = 0; k < 3; ++k) {
+      const Node* reader = k == c ? r_mul : add[k];
+      if (!same(slice[k]) || OnlyReader(*slice[k]) != reader || !AsColumnSlice(*slice[k]) ||
+          slice[k]->input_edge(0) == nullptr || Source(slice[k]->input_edge(0)) != Source(hh)) {
+        return false;
+      }
+    }
+    // c = Tanh(x_c + r * hh_c); z's readers: z * h and 1 - z.
+    Node* tanh = OnlyReader(*add[c]);
+    if (!same(tanh) || tanh->op() != "Tanh") return false;
+    const std::vector<const Edge*> z_outs = DataOutEdges(*sig_z);
+    if (z_outs.size() != 2 || HasControlOuts(*sig_z)) return false;
+    Node* sub = nullptr;
+    Node* zh = nullptr;
+    for (const Edge* e : z_outs) {
+      Node* d = e->dst();
+      if (d->op() == "Sub" && e->dst_input() == 1 && sub == nullptr) {
+        sub = d;
+      } else if (d->op() == "Mul" && zh == nullptr) {
+        zh = d;
+      } else {
+        return false;
+      }
+    }
+    if (!same(sub) || !same(zh) || !OnesConst(sub->input_edge(0))) return false;
+    const Edge* h = OtherInput(*zh, {sig_z, 0});
+    if (h == nullptr) return false;
+    // (1 - z) * c and the sum.
+    Node* keep_c = OnlyReader(*sub);
+    if (!same(keep_c) || keep_c->op() != "Mul" || OnlyReader(*tanh) != keep_c) return false;
+    const Edge* kc = OtherInput(*keep_c, {sub, 0});
+    if (kc == nullptr || Source(kc) != TensorRef{tanh, 0}) return false;
+    Node* out = OnlyReader(*zh);
+    if (!same(out) || !IsAdd(*out) || OnlyReader(*keep_c) != out) return false;
+    const Edge* o = OtherInput(*out, {zh, 0});
+    if (o == nullptr || Source(o) != TensorRef{keep_c, 0}) return false;
+    cell->split = split;
+    cell->order = {z, r, c};
+    cell->slices = {slice[z], slice[r], slice[c]};
+    cell->nodes = {split, slice[0], slice[1], slice[2], add[0], add[1], add[2], sig_z,
+                   sig_r, r_mul,    tanh,     zh,       sub,    keep_c, out};
+    cell->x = Source(x);
+    cell->hh = Source(hh);
+    cell->h = Source(h);
+    cell->out = out;
+    return true;
+  }
+
+  // The inferred shape of a tensor, or null.
+  static const PartialTensorShape* ShapeOf(TensorRef t) {
+    const std::vector<PartialTensorShape>& shapes = t.first->output_shapes();
+    return t.second < static_cast<int>(shapes.size()) ? &shapes[t.second] : nullptr;
+  }
+
+  // Whether a known rank-2 shape's last dim is `width` (and known).
+  static bool Width(const PartialTensorShape* s, int64_t width) {
+    return s != nullptr && !s->unknown_rank() && s->rank() == 2 && s->dims()[1] == width;
+  }
+
+  // x and hh [?, 3U] with the slices the gates' blocks; h [?, U] by a MatMul hh comes from.
+  bool ShapesFit(const Cell& cell) const {
+    const PartialTensorShape* x = ShapeOf(cell.x);
+    if (x == nullptr || x->unknown_rank() || x->rank() != 2 || x->dims()[1] < 0 ||
+        x->dims()[1] % 3 != 0) {
+      return false;
+    }
+    const int64_t width = x->dims()[1], units = width / 3;
+    if (!Width(ShapeOf(cell.hh), width)) return false;
+    for (int k = 0; k < 3; ++k) {
+      const std::pair<int64_t, int64_t> b = AsColumnSlice(*cell.slices[k])->Bounds(width);
+      if (b.first != cell.order[k] * units || b.second != b.first + units) return false;
+    }
+    // A MatMul of h that hh is (or is a bias or sum of): h is rank 2 of width U when it ran.
+    std::vector<const Node*> products = {cell.hh.first};
+    if (cell.hh.second == 0 && (IsAdd(*cell.hh.first) || cell.hh.first->op() == "BiasAdd")) {
+      for (const Edge* e : cell.hh.first->in_edges()) {
+        if (!e->IsControlEdge() && e->src_output() == 0) products.push_back(e->src());
+      }
+    }
+    for (const Node* m : products) {
+      if (m->op() != "MatMul" || m->input_edge(0) == nullptr || m->input_edge(1) == nullptr ||
+          Source(m->input_edge(0)) != cell.h) {
+        continue;
+      }
+      const AttrValue* ta = NodeAttrOrNull(*m, "transpose_a");
+      const AttrValue* tb = NodeAttrOrNull(*m, "transpose_b");
+      if (ta != nullptr && ta->b()) continue;
+      const PartialTensorShape* w = ShapeOf(Source(m->input_edge(1)));
+      if (w == nullptr || w->unknown_rank() || w->rank() != 2) continue;
+      if (w->dims()[tb != nullptr && tb->b() ? 1 : 0] == units) return true;
+    }
+    return false;
+  }
+
+  // Moves the out edges of `from` to output `output` of `to`.
+  absl::Status MoveOuts(Node* from, Node* to, int output) {
+    std::vector<const Edge*> outs(from->out_edges().begin(), from->out_edges().end());
+    for (const Edge* e : outs) {
+      Node* dst = e->dst();
+      const int input = e->dst_input();
+      const bool control = e->IsControlEdge();
+      graph_->RemoveEdge(e);
+      if (dst->IsSink()) continue;
+      if (control) {
+        graph_->AddControlEdge(to, dst);
+      } else {
+        RILL_RETURN_IF_ERROR(graph_->AddEdge(to, output, dst, input).status());
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Rewrite(const Cell& cell) {
+    const absl::flat_hash_set<const Node*> gone(cell.nodes.begin(), cell.nodes.end());
+    std::vector<Node*> waits;
+    for (const Node* n : cell.nodes) {
+      for (const Edge* e : n->in_edges()) {
+        if (e->IsControlEdge() && e->src()->IsOp() && !gone.contains(e->src()) &&
+            std::find(waits.begin(), waits.end(), e->src()) == waits.end()) {
+          waits.push_back(e->src());
+        }
+      }
+    }
+    NodeDef def;
+    std::string name = absl::StrCat(cell.split->name(), "/gru_cell");
+    for (int i = 1; graph_->FindNode(name) != nullptr; ++i) {
+      name = absl::StrCat(cell.split->name(), "/gru_cell_", i);
+    }
+    def.set_name(name);
+    def.set_op("_RillGruCell");
+    def.set_device(cell.split->requested_device());
+    (*def.mutable_attr())["T"].set_type(DT_FLOAT);
+    AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
+    for (int k : cell.order) order.add_i(k);
+    RILL_ASSIGN_OR_RETURN(Node * fused, graph_->AddNode(std::move(def)));
+    fused->set_assigned_device_name(cell.split->assigned_device_name());
+    const TensorRef inputs[3] = {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)};
+    for (int k = 0; k < 3; ++k) {
+      RILL_RETURN_IF_ERROR(graph_->AddEdge(inputs[k].first, inputs[k].second, fused, k).status());
+    }
+    for (Node* w : waits) graph_->AddControlEdge(w, fused);
+    RILL_RETURN_IF_ERROR(MoveOuts(cell.out, fused, 0));
+    replaced_[cell.out] = {fused, 0};
+    graph_->RemoveNodes(cell.nodes);
+    return absl::OkStatus();
+  }
+
+  // A tensor of an earlier cell's replaced h' read from the fused node (an unrolled GRU's next
+  // step reads the previous h').
+  TensorRef Resolve(TensorRef t) const {
+    auto it = replaced_.find(t.first);
+    return it == replaced_.end() ? t : it->second;
+  }
+
+  Graph* graph_;
+  absl::flat_hash_map<const Node*, TensorRef> replaced_;
+};
+
+}  // namespace
+
+absl::StatusOr<int> FuseGruCells(Graph* graph) { return Fuser(graph).Run(); }
+
+}  // namespace rill

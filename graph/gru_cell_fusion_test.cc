@@ -1,0 +1,146 @@
+#include "graph/gru_cell_fusion.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "graph/builder/ops.h"
+#include "graph/graph.h"
+#include "graph/graph_def_import.h"
+#include "gtest/gtest.h"
+
+namespace rill {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
+constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr int kUnits = 4;
+
+std::unique_ptr<Graph> Import(const Scope& root) {
+  EXPECT_THAT(root.status(), IsOk());
+  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
+  EXPECT_THAT(g.status(), IsOk());
+  for (Node* n : (*g)->op_nodes()) n->set_assigned_device_name(kCpu);
+  return *std::move(g);
+}
+
+std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
+  std::vector<std::string> in;
+  const Node* n = g.FindNode(name);
+  if (n == nullptr) return {"<no node " + name + ">"};
+  for (const Edge* e : n->in_edges()) {
+    if (!e->src()->IsOp()) continue;
+    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
+                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
+  }
+  return in;
+}
+
+Output Weights(const Scope& s, int64_t rows, int64_t cols) {
+  return ops::Const<float>(s, std::vector<float>(rows * cols, 0.5f), TensorShape({rows, cols}));
+}
+
+struct CellOptions {
+  std::array<int, 3> blocks = {0, 1, 2};  // the column blocks of z, r and c
+  bool x_unknown_width = false;           // x a Placeholder: its width not proven
+  bool z_read_twice = false;              // Sigmoid(z) also read by a Neg
+  bool r_slice_off = false;               // r's slice takes z's block
+  bool sub_from_two = false;              // 2 - z
+  bool h_not_the_products = false;        // z * h2 where hh is h U
+  bool tanh_control_out = false;          // Tanh(c) also gates a NoOp
+  bool control_on_sub = false;            // 1 - z waits on x (fused: the cell waits on it)
+};
+
+// One Keras GRU step (reset_after) on fed x_t and h; h' read by an Identity.
+Scope Cell(const CellOptions& o) {
+  Scope root = Scope::NewRootScope();
+  Output xt = ops::Placeholder(root.WithOpName("xt"), DT_FLOAT);
+  Output h = ops::Placeholder(root.WithOpName("h"), DT_FLOAT);
+  Output x =
+      o.x_unknown_width
+          ? xt
+          : ops::BiasAdd(root.WithOpName("x"), ops::MatMul(root, xt, Weights(root, 3, 3 * kUnits)),
+                         ops::Const<float>(root, std::vector<float>(3 * kUnits, 0.1f),
+                                           TensorShape({3 * kUnits})));
+  Output hh = ops::AddV2(
+      root.WithOpName("hh"), ops::MatMul(root, h, Weights(root, kUnits, 3 * kUnits)),
+      ops::Const<float>(root, std::vector<float>(3 * kUnits, -0.1f), TensorShape({3 * kUnits})));
+  std::vector<Output> xs =
+      ops::Split(root.WithOpName("split"), ops::Const(root.WithOpName("axis"), -1), x, 3);
+  auto slice = [&](int block) {
+    const int begin = block * kUnits, end = block == 2 ? 0 : (block + 1) * kUnits;
+    ops::StridedSliceMasks m;
+    m.begin = block == 0 ? 3 : 1;
+    m.end = block == 2 ? 3 : 1;
+    return ops::StridedSlice(root, hh, ops::Const(root, {0, begin}), ops::Const(root, {0, end}),
+                             ops::Const(root, {1, 1}), m);
+  };
+  const int zb = o.blocks[0], rb = o.blocks[1], cb = o.blocks[2];
+  Output z = ops::Sigmoid(root.WithOpName("z"), ops::AddV2(root, xs[zb], slice(zb)));
+  if (o.z_read_twice) ops::Neg(root.WithOpName("neg"), z);
+  Output r =
+      ops::Sigmoid(root.WithOpName("r"), ops::AddV2(root, xs[rb], slice(o.r_slice_off ? zb : rb)));
+  Output c =
+      ops::Tanh(root.WithOpName("c"), ops::AddV2(root, xs[cb], ops::Mul(root, r, slice(cb))));
+  if (o.tanh_control_out) ops::NoOp(root.WithOpName("after_c").WithControlDependencies({c}));
+  Output state = o.h_not_the_products ? ops::Placeholder(root.WithOpName("h2"), DT_FLOAT) : h;
+  const Scope sub_scope = o.control_on_sub ? root.WithControlDependencies({xt}) : root;
+  Output keep =
+      ops::Sub(sub_scope.WithOpName("keep"), ops::Const(root, o.sub_from_two ? 2.f : 1.f), z);
+  Output next =
+      ops::AddV2(root.WithOpName("next"), ops::Mul(root, z, state), ops::Mul(root, keep, c));
+  ops::Identity(root.WithOpName("h_out"), next);
+  return root;
+}
+
+TEST(GruCellFusionTest, TheFifteenGateNodesBecomeOneCell) {
+  for (const std::array<int, 3>& blocks : {std::array<int, 3>{0, 1, 2}, {2, 0, 1}}) {
+    CellOptions o;
+    o.blocks = blocks;
+    o.control_on_sub = true;
+    std::unique_ptr<Graph> g = Import(Cell(o));
+    const int nodes = g->num_op_nodes();
+    ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(1));
+    EXPECT_EQ(g->num_op_nodes(), nodes - 15 + 1);
+    const Node* cell = g->FindNode("split/gru_cell");
+    ASSERT_NE(cell, nullptr);
+    EXPECT_EQ(cell->op(), "_RillGruCell");
+    EXPECT_EQ(cell->assigned_device_name(), kCpu);
+    const auto& order = cell->def().attr().at("gate_order").list().i();
+    EXPECT_THAT(std::vector<int64_t>(order.begin(), order.end()),
+                ElementsAre(blocks[0], blocks[1], blocks[2]));
+    // x, hh and h; the control input of 1 - z.
+    EXPECT_THAT(Inputs(*g, cell->name()), UnorderedElementsAre("x:0", "hh:0", "h:0", "^xt"));
+    EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("split/gru_cell:0"));
+    for (const char* gone : {"split", "z", "r", "c", "keep", "next"}) {
+      EXPECT_EQ(g->FindNode(gone), nullptr) << gone;
+    }
+    EXPECT_THAT(FuseGruCells(g.get()), IsOkAndHolds(0));
+  }
+}
+
+TEST(GruCellFusionTest, UnprovenShapesOtherReadersOrArithmeticAreLeftAlone) {
+  for (int k = 0; k < 6; ++k) {
+    CellOptions o;
+    if (k == 0) o.x_unknown_width = true;
+    if (k == 1) o.z_read_twice = true;
+    if (k == 2) o.r_slice_off = true;
+    if (k == 3) o.sub_from_two = true;
+    if (k == 4) o.h_not_the_products = true;
+    if (k == 5) o.tanh_control_out = true;
+    std::unique_ptr<Graph> g = Import(Cell(o));
+    const int nodes = g->num_op_nodes();
+    EXPECT_THAT(FuseGruCells(g.get()), IsOkAndHolds(0)) << k;
+    EXPECT_EQ(g->num_op_nodes(), nodes) << k;
+    EXPECT_NE(g->FindNode("split"), nullptr) << k;
+  }
+}
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,153 @@
+// _RillGruCell on the CPU: the gate arithmetic of a GRU step as Keras's GRUCell writes it with
+// reset_after (the default), the graph optimizer's fusion (graph/gru_cell_fusion.h) of
+//   x_z, x_r, x_c = Split(x, 3)[gate_order];  hh_z, hh_r, hh_c = column blocks of hh
+//   z = Sigmoid(x_z + hh_z);  r = Sigmoid(x_r + hh_r);  c = Tanh(x_c + r * hh_c)
+//   h_next = z * h + (1 - z) * c
+// Inputs x [B, 3U] and hh [B, 3U] (the input's and the state's projections, biases added) and the
+// state h [B, U]; output h_next. Rill's internal op; attr gate_order: the column blocks that are
+// z, r and c, in x and hh alike.
+//
+// Each operation is rounded as the unfused AddV2, Sigmoid, Tanh, Mul and Sub kernels round it (the
+// same vector_math functions in the same SIMD build; products stored before the sums read them, so
+// no multiply-add is contracted): the fused node gives the unfused graph's results bit for bit.
+// Batches of 1 broadcast as AddV2 and Mul broadcast them (their "Incompatible shapes: ..." errors);
+// an x whose width 3 does not divide gets Split's error. The fusion proves the widths (hh 3U, h
+// U); other widths are refused with InvalidArgument naming the node.
+//
+// Kernels are immutable after construction; Compute is thread-safe.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/vector_math.h"
+
+namespace rill {
+namespace {
+
+constexpr int64_t kChunk = 256;
+
+// Scratch for one chunk of a row: every intermediate the unfused graph stores in a tensor.
+struct Scratch {
+  float sum[kChunk];
+  float z[kChunk];
+  float r[kChunk];
+  float prod[kChunk];
+  float c[kChunk];
+  float zh[kChunk];
+  float keep[kChunk];
+};
+
+// One output row of n elements. xz/xr/xc and hz/hr/hc are the gate blocks of the row's x and hh;
+// h is read at h[j * hs] (hs 0 where h is broadcast along the row).
+void GruRow(const float* xz, const float* xr, const float* xc, const float* hz, const float* hr,
+            const float* hc, const float* h, int64_t hs, int64_t n, float* out, Scratch* s) {
+  for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
+    const int64_t len = std::min(kChunk, n - j0);
+    const float* hj = h + j0 * hs;
+    for (int64_t j = 0; j < len; ++j) s->sum[j] = xz[j0 + j] + hz[j0 + j];
+    for (int64_t j = 0; j < len; ++j) s->z[j] = vector_math::SigmoidF(s->sum[j]);
+    for (int64_t j = 0; j < len; ++j) s->sum[j] = xr[j0 + j] + hr[j0 + j];
+    for (int64_t j = 0; j < len; ++j) s->r[j] = vector_math::SigmoidF(s->sum[j]);
+    for (int64_t j = 0; j < len; ++j) s->prod[j] = s->r[j] * hc[j0 + j];
+    for (int64_t j = 0; j < len; ++j) s->sum[j] = xc[j0 + j] + s->prod[j];
+    for (int64_t j = 0; j < len; ++j) s->c[j] = vector_math::TanhF(s->sum[j]);
+    if (hs == 1) {
+      for (int64_t j = 0; j < len; ++j) s->zh[j] = s->z[j] * hj[j];
+    } else {
+      for (int64_t j = 0; j < len; ++j) s->zh[j] = s->z[j] * hj[j * hs];
+    }
+    for (int64_t j = 0; j < len; ++j) s->keep[j] = 1.0f - s->z[j];
+    for (int64_t j = 0; j < len; ++j) s->prod[j] = s->keep[j] * s->c[j];
+    for (int64_t j = 0; j < len; ++j) out[j0 + j] = s->zh[j] + s->prod[j];
+  }
+}
+
+class GruCellOp final : public OpKernel {
+ public:
+  explicit GruCellOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    std::vector<int64_t> order;
+    absl::Status s = ctx.GetAttr("gate_order", &order);
+    if (s.ok()) {
+      std::array<bool, 3> seen{};
+      if (order.size() != 3) s = absl::InvalidArgumentError("gate_order must have 3 entries");
+      for (size_t k = 0; s.ok() && k < order.size(); ++k) {
+        if (order[k] < 0 || order[k] > 2 || seen[order[k]]) {
+          s = absl::InvalidArgumentError("gate_order must be a permutation of 0, 1, 2");
+        } else {
+          seen[order[k]] = true;
+          order_[k] = order[k];
+        }
+      }
+    }
+    ctx.SetStatus(s);
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& hh = ctx.input(1);
+    const Tensor& h = ctx.input(2);
+    if (x.shape().rank() != 2 || hh.shape().rank() != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("_RillGruCell node ", name(), " expects x and hh of rank 2, got ",
+                       x.shape().DebugString(), " and ", hh.shape().DebugString()));
+    }
+    const int64_t width = x.shape().dim(1);
+    if (width % 3 != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Number of ways to split should evenly divide the split dimension, but got split_dim 1 "
+          "(size = ",
+          width, ") and num_split 3"));
+    }
+    const int64_t units = width / 3;
+    if (hh.shape().dim(1) != width) {
+      return absl::InvalidArgumentError(absl::StrCat("_RillGruCell node ", name(),
+                                                     " expects hh of width ", width, " as x, got ",
+                                                     hh.shape().DebugString()));
+    }
+    // z's sum (x's gates + hh's), then z * h: the first two broadcasts of the unfused graph.
+    const int64_t bx = x.shape().dim(0), bh = hh.shape().dim(0);
+    RILL_ASSIGN_OR_RETURN(const TensorShape gates,
+                          BroadcastShapes(TensorShape({bx, units}), TensorShape({bh, units})));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, BroadcastShapes(gates, h.shape()));
+    if (out_shape.rank() != 2 || out_shape.dim(1) != units) {
+      return absl::InvalidArgumentError(absl::StrCat("_RillGruCell node ", name(),
+                                                     " expects h of width ", units, ", got ",
+                                                     h.shape().DebugString()));
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out_shape.num_elements() == 0) return absl::OkStatus();
+    const std::vector<int64_t> h_strides = BroadcastStrides(h.shape(), out_shape);
+    const int64_t batch = out_shape.dim(0);
+    const float* xd = x.flat<float>().data();
+    const float* hhd = hh.flat<float>().data();
+    const float* hd = h.flat<float>().data();
+    float* od = out->flat<float>().data();
+    // In the SIMD build the unfused Sigmoid and Tanh run in (FMA changes TanhF's last bit).
+    cwise_internal::RunSimdFor<float>([&] {
+      Scratch s;
+      for (int64_t b = 0; b < batch; ++b) {
+        const float* xrow = xd + (bx == 1 ? 0 : b) * width;
+        const float* hrow = hhd + (bh == 1 ? 0 : b) * width;
+        GruRow(xrow + order_[0] * units, xrow + order_[1] * units, xrow + order_[2] * units,
+               hrow + order_[0] * units, hrow + order_[1] * units, hrow + order_[2] * units,
+               hd + b * h_strides[0], h_strides[1], units, od + b * units, &s);
+      }
+    });
+    return absl::OkStatus();
+  }
+
+ private:
+  std::array<int64_t, 3> order_ = {0, 1, 2};
+};
+
+REGISTER_KERNEL(KernelDefBuilder("_RillGruCell").Device(kDeviceCpu).TypeConstraint("T", {DT_FLOAT}),
+                GruCellOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,145 @@
+#include <cstdint>
+#include <vector>
+
+#include "core/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/framework/op_test_util.h"
+
+namespace rill {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<float> Ramp(int64_t n, float start, float step) {
+  std::vector<float> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i);
+  return v;
+}
+
+Tensor Unary(const char* op, const Tensor& x) {
+  OpTester t(op);
+  t.Attr("T", DT_FLOAT);
+  t.Input(x);
+  absl::StatusOr<std::vector<Tensor>> out = t.Run();
+  EXPECT_THAT(out.status(), IsOk()) << op;
+  return out.ok() ? (*out)[0] : Tensor();
+}
+
+Tensor Binary(const char* op, const Tensor& x, const Tensor& y) {
+  OpTester t(op);
+  t.Attr("T", DT_FLOAT);
+  t.Input(x);
+  t.Input(y);
+  absl::StatusOr<std::vector<Tensor>> out = t.Run();
+  EXPECT_THAT(out.status(), IsOk()) << op;
+  return out.ok() ? (*out)[0] : Tensor();
+}
+
+// Column block k ([rows, units]) of m [rows, 3 * units].
+Tensor Block(const std::vector<float>& m, int64_t rows, int64_t units, int64_t k) {
+  std::vector<float> v;
+  for (int64_t b = 0; b < rows; ++b) {
+    for (int64_t u = 0; u < units; ++u) v.push_back(m[b * 3 * units + k * units + u]);
+  }
+  return Tensor::FromVector<float>(v, TensorShape({rows, units}));
+}
+
+// h_next as the unfused AddV2, Sigmoid, Mul, Sub and Tanh kernels compute it (Keras's GRUCell
+// with reset_after), for x [bx, 3U] and hh [bh, 3U] with gates in `order`.
+Tensor Expected(const std::vector<float>& x, int64_t bx, const std::vector<float>& hh, int64_t bh,
+                const Tensor& h, int64_t units, const std::vector<int64_t>& order) {
+  auto xg = [&](int k) { return Block(x, bx, units, order[k]); };
+  auto hg = [&](int k) { return Block(hh, bh, units, order[k]); };
+  const Tensor z = Unary("Sigmoid", Binary("AddV2", xg(0), hg(0)));
+  const Tensor r = Unary("Sigmoid", Binary("AddV2", xg(1), hg(1)));
+  const Tensor c = Unary("Tanh", Binary("AddV2", xg(2), Binary("Mul", r, hg(2))));
+  const Tensor keep = Binary("Sub", Tensor::Scalar<float>(1.f), z);
+  return Binary("AddV2", Binary("Mul", z, h), Binary("Mul", keep, c));
+}
+
+absl::StatusOr<std::vector<Tensor>> RunCell(const Tensor& x, const Tensor& hh, const Tensor& h,
+                                            const std::vector<int64_t>& order) {
+  OpTester t("_RillGruCell");
+  t.Attr("T", DT_FLOAT).Attr("gate_order", order);
+  t.Input(x);
+  t.Input(hh);
+  t.Input(h);
+  return t.Run();
+}
+
+TEST(GruCellOpTest, StateAsTheUnfusedOpsRoundIt) {
+  // Rows longer than a vector and than a chunk, not a multiple of either; 3,112 and 111 outputs
+  // whose candidate sums cover [-3, 3], where a Tanh built another way would differ in the last
+  // bit for many of them.
+  for (const int64_t units : {int64_t{389}, int64_t{37}}) {
+    const int64_t batch = units == 389 ? 8 : 3;
+    const std::vector<float> x = Ramp(batch * 3 * units, -3.f, 6.f / (batch * 3 * units));
+    const std::vector<float> hh = Ramp(batch * 3 * units, 2.f, -4.1f / (batch * 3 * units));
+    const Tensor h = Tensor::FromVector<float>(Ramp(batch * units, -1.f, 2.f / (batch * units)),
+                                               TensorShape({batch, units}));
+    for (const std::vector<int64_t>& order :
+         {std::vector<int64_t>{0, 1, 2}, std::vector<int64_t>{2, 0, 1}}) {
+      RILL_ASSERT_OK_AND_ASSIGN(
+          std::vector<Tensor> out,
+          RunCell(Tensor::FromVector<float>(x, TensorShape({batch, 3 * units})),
+                  Tensor::FromVector<float>(hh, TensorShape({batch, 3 * units})), h, order));
+      ExpectTensorEqual(out[0], Expected(x, batch, hh, batch, h, units, order));
+    }
+  }
+}
+
+TEST(GruCellOpTest, BatchesOfOneBroadcastAsAddAndMulBroadcastThem) {
+  const int64_t units = 300, batch = 5;
+  const std::vector<float> x = Ramp(3 * units, -2.f, 0.0041f);  // batch 1
+  const std::vector<float> hh = Ramp(batch * 3 * units, 1.5f, -0.0007f);
+  const Tensor h = Tensor::FromVector<float>(Ramp(units, 0.5f, -0.003f), TensorShape({1, units}));
+  RILL_ASSERT_OK_AND_ASSIGN(
+      std::vector<Tensor> out,
+      RunCell(Tensor::FromVector<float>(x, TensorShape({1, 3 * units})),
+              Tensor::FromVector<float>(hh, TensorShape({batch, 3 * units})), h, {0, 1, 2}));
+  ExpectTensorEqual(out[0], Expected(x, 1, hh, batch, h, units, {0, 1, 2}));
+  // The gates of batch 1 against a state of batch 5.
+  const Tensor wide =
+      Tensor::FromVector<float>(Ramp(batch * units, -0.9f, 0.0011f), TensorShape({batch, units}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunCell(Tensor::FromVector<float>(x, TensorShape({1, 3 * units})),
+                                         Tensor::FromVector<float>(Ramp(3 * units, 0.1f, 0.002f),
+                                                                   TensorShape({1, 3 * units})),
+                                         wide, {1, 2, 0}));
+  ExpectTensorEqual(out[0],
+                    Expected(x, 1, Ramp(3 * units, 0.1f, 0.002f), 1, wide, units, {1, 2, 0}));
+}
+
+TEST(GruCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
+  auto t = [](const TensorShape& s) {
+    return Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 1.f), s);
+  };
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 7})), t(TensorShape({2, 7})), t(TensorShape({2, 2})), {0, 1, 2})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Number of ways to split should evenly divide the split "
+                         "dimension, but got split_dim 1 (size = 7) and num_split 3")));
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 6})), t(TensorShape({3, 6})), t(TensorShape({2, 2})), {0, 1, 2})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Incompatible shapes: [2,2] vs. [3,2]")));
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 6})), t(TensorShape({3})), {0, 1, 2})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Incompatible shapes: [2,2] vs. [3]")));
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 9})), t(TensorShape({2, 2})), {0, 1, 2})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("expects hh of width 6")));
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 6})), t(TensorShape({2, 2})), {0, 1, 1})
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("gate_order must be a permutation of 0, 1, 2")));
+}
+
+}  // namespace
+}  // namespace rill
