@@ -26,6 +26,7 @@
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
+#include "session/kernel_support_memo.h"
 #include "session/loop_placement.h"
 
 namespace rill {
@@ -290,6 +291,8 @@ class Placer {
 
   absl::Status InitNodes() {
     nodes_.resize(graph_.num_node_ids());
+    // Nodes with the same op and type attrs share one answer (kernel_support_memo.h).
+    KernelSupportMemo supported(kernels_, types_);
     for (const Node* node : TensorFlowOrder()) {
       NodeInfo& info = nodes_[node->id()];
       info.node = node;
@@ -299,7 +302,7 @@ class Placer {
         result_.unplaced[node->name()] = UnregisteredOpError(graph_, node->op());
         continue;
       }
-      info.supported = ToTypeSet(kernels_.SupportedDeviceTypes(node->def(), types_));
+      info.supported = ToTypeSet(supported.SupportedDeviceTypes(node->def()));
       info.requests_device = !node->requested_device().empty();
       info.has_class = FindNodeAttr(node->def(), kColocationAttr) != nullptr;
       info.position = static_cast<int>(op_nodes_.size());

@@ -70,8 +70,9 @@ const KernelRegistry::Entry* KernelRegistry::Find(const NodeDef& node,
                                                   absl::string_view device_type,
                                                   bool cuda_kernels) const {
   rill::MutexLock lock(&mu_);
-  auto range = kernels_.equal_range(node.op());
-  for (auto it = range.first; it != range.second; ++it) {
+  // One descent of the tree (equal_range makes two), then the op's entries in order.
+  for (auto it = kernels_.lower_bound(node.op()); it != kernels_.end() && it->first == node.op();
+       ++it) {
     if (!cuda_kernels && it->second.def.needs_cuda) continue;
     if (it->second.def.device_type == device_type && Matches(it->second.def, node)) {
       return &it->second;

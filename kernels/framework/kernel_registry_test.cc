@@ -68,6 +68,41 @@ TEST(KernelRegistryTest, TypeConstraintsDecideSupportedDevices) {
   EXPECT_TRUE(r.SupportedDeviceTypes(MatMulNode(DT_DOUBLE), {"GPU", "CPU"}).empty());
 }
 
+TEST(KernelRegistryTest, LookupSeesOnlyTheOpsOwnKernelsInRegistrationOrder) {
+  // Ops whose names sort right before and after "MatMul" (and a prefix of it) have kernels the
+  // lookup must not take; of two CPU kernels for the op, the first registered that matches wins.
+  KernelRegistry r;
+  auto add = [&](const std::string& op, const std::string& device, std::vector<DataType> t,
+                 std::vector<std::string> host = {}) {
+    KernelDefBuilder b(op);
+    b.Device(device).TypeConstraint("T", std::move(t));
+    for (std::string& arg : host) b.HostMemory(std::move(arg));
+    ASSERT_THAT(r.Register(b.Build(), kernel_registry_internal::MakeFactory<PassThrough>()),
+                IsOk());
+  };
+  add("MatMu", kDeviceGpu, {DT_DOUBLE});
+  add("MatMulA", kDeviceGpu, {DT_DOUBLE});
+  add("MatMul", kDeviceCpu, {DT_FLOAT});
+  add("MatMul", kDeviceCpu, {DT_FLOAT, DT_INT32}, {"b"});
+  add("MatMul", kDeviceGpu, {DT_INT32});
+  add("MatMum", kDeviceGpu, {DT_DOUBLE});
+  EXPECT_THAT(r.SupportedDeviceTypes(MatMulNode(DT_DOUBLE), {"GPU", "CPU"}), ElementsAre());
+  EXPECT_THAT(r.SupportedDeviceTypes(MatMulNode(DT_INT32), {"GPU", "CPU"}),
+              ElementsAre("GPU", "CPU"));
+  RILL_ASSERT_OK_AND_ASSIGN(const KernelDef* f, r.FindKernelDef(MatMulNode(DT_FLOAT), "CPU"));
+  EXPECT_THAT(f->host_memory_args, ElementsAre());
+  RILL_ASSERT_OK_AND_ASSIGN(const KernelDef* i, r.FindKernelDef(MatMulNode(DT_INT32), "CPU"));
+  EXPECT_THAT(i->host_memory_args, ElementsAre("b"));
+  NodeDef other = MatMulNode(DT_DOUBLE);
+  other.set_op("MatMum");
+  EXPECT_THAT(r.SupportedDeviceTypes(other, {"GPU", "CPU"}), ElementsAre("GPU"));
+  other.set_op("MatMuk");  // sorts between MatMu and MatMul; has no kernel
+  EXPECT_THAT(r.SupportedDeviceTypes(other, {"GPU", "CPU"}), ElementsAre());
+  other.set_op("Zzz");  // past every registered op
+  EXPECT_THAT(r.FindKernelDef(other, "GPU").status(),
+              StatusIs(absl::StatusCode::kNotFound, "No GPU kernel for op 'Zzz' of node 'mm'"));
+}
+
 TEST(KernelRegistryTest, WithoutCudaKernelsHidesKernelsThatNeedCuda) {
   KernelRegistry r;
   ASSERT_THAT(r.Register(KernelDefBuilder("MatMul").Device(kDeviceCpu).Build(),
