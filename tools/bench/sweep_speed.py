@@ -222,8 +222,8 @@ class Worker:
 # Rill: session_runner --benchmark on the cached graph and inputs.
 
 def run_rill(runner, name, meta, threads, warmup, reps, timeout, env=None):
-    """{"ms", "min", "cpu"} (session_runner's median and fastest run, and its median CPU time per
-    run over every thread of the process) or {"error"}."""
+    """{"ms", "min", "cpu", "faults"} (session_runner's median and fastest run, its median CPU time
+    per run over every thread of the process, and the page faults per timed run) or {"error"}."""
     with tempfile.TemporaryDirectory() as tmp:
         cfg = os.path.join(tmp, "config.pbtxt")
         with open(cfg, "w") as f:
@@ -247,9 +247,11 @@ def run_rill(runner, name, meta, threads, warmup, reps, timeout, env=None):
     if r.returncode != 0 or not m or not lo:
         return {"error": (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0][:160]}
     cpu = re.search(r"cpu median ([0-9.]+) ?(us|ms|s)\b", r.stdout)
+    faults = re.search(r"page faults/rep ([0-9.]+)", r.stdout)
     return {"ms": float(m.group(1)) * unit[m.group(2)],
             "min": float(lo.group(1)) * unit[lo.group(2)],
-            "cpu": float(cpu.group(1)) * unit[cpu.group(2)] if cpu else None}
+            "cpu": float(cpu.group(1)) * unit[cpu.group(2)] if cpu else None,
+            "faults": float(faults.group(1)) if faults else None}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,8 +46,9 @@ Options:
   --output_dir=DIR          write each fetched tensor of the last run fetching it as DIR/<name>.npy
   --trace=FILE.json         Chrome/Perfetto trace of the last run
   --dump_partitions=DIR     write the partition GraphDefs (text) of the last run, one per device
-  --benchmark               per run: min, median, p90 and max time of its repetitions, and
-                            the min and median of their CPU time (every thread of the process)
+  --benchmark               per run: min, median, p90 and max time of its repetitions, the
+                            min and median of their CPU time (every thread of the process) and
+                            the page faults they took per repetition
   --memory_stats            after the runs, each device's memory: in use, peak, reserved, limit,
                             largest free block, allocations (GPU allocators are per process)
   --warmup=N                repetitions to run before timing (with --benchmark)

@@ -1,6 +1,8 @@
 // session_runner: runs a graph file with a config file from the command line, in one Session.
 // See args.h (or --help) for the interface. Fetched values print like numpy; errors go to stderr
 // as "<Code>: <message>" with a non-zero exit status.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -188,6 +190,15 @@ double ProcessCpuMicros() {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+// Page faults the process has taken (minor and major, every thread). --benchmark reports those of
+// its timed repetitions per repetition: memory a run touches that the kernel must map in again
+// (buffers the C library returned to it, or new ones), a per-run cost (docs/memory.md).
+int64_t ProcessPageFaults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<int64_t>(u.ru_minflt) + u.ru_majflt;
+}
+
 // `name` as a tensor name: a signature key is replaced by its tensor.
 std::string Resolve(const std::string& name,
                     const google::protobuf::Map<std::string, TensorInfo>& keys) {
@@ -315,8 +326,10 @@ absl::Status Main(const RunnerArgs& args) {
     RunMetadata metadata;
     std::vector<double> times_us, cpu_us;
     const int reps = spec.repeat + (args.benchmark ? args.warmup : 0);
+    int64_t faults = 0;
     for (int i = 0; i < reps; ++i) {
       metadata.Clear();
+      const int64_t faults_start = args.benchmark ? ProcessPageFaults() : 0;
       const double cpu_start = args.benchmark ? ProcessCpuMicros() : 0;
       auto start = std::chrono::steady_clock::now();
       RILL_RETURN_IF_ERROR(
@@ -324,7 +337,10 @@ absl::Status Main(const RunnerArgs& args) {
       auto end = std::chrono::steady_clock::now();
       if (i >= reps - spec.repeat) {
         times_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
-        if (args.benchmark) cpu_us.push_back(ProcessCpuMicros() - cpu_start);
+        if (args.benchmark) {
+          cpu_us.push_back(ProcessCpuMicros() - cpu_start);
+          faults += ProcessPageFaults() - faults_start;
+        }
       }
     }
     for (size_t f = 0; f < spec.fetches.size(); ++f) {
@@ -346,10 +362,12 @@ absl::Status Main(const RunnerArgs& args) {
       std::sort(cpu_us.begin(), cpu_us.end());
       const size_t n = times_us.size();
       std::printf(
-          "run %zu: %zu reps  min %s  median %s  p90 %s  max %s  cpu min %s  cpu median %s\n", r, n,
-          Micros(times_us.front()).c_str(), Micros(times_us[n / 2]).c_str(),
+          "run %zu: %zu reps  min %s  median %s  p90 %s  max %s  cpu min %s  cpu median %s  "
+          "page faults/rep %.1f\n",
+          r, n, Micros(times_us.front()).c_str(), Micros(times_us[n / 2]).c_str(),
           Micros(times_us[std::min(n - 1, n * 9 / 10)]).c_str(), Micros(times_us.back()).c_str(),
-          Micros(cpu_us.front()).c_str(), Micros(cpu_us[n / 2]).c_str());
+          Micros(cpu_us.front()).c_str(), Micros(cpu_us[n / 2]).c_str(),
+          static_cast<double>(faults) / static_cast<double>(n));
     }
     if (last && !args.trace.empty()) {
       errno = 0;
