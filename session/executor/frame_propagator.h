@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
 #include "core/mutex.h"
 #include "kernels/framework/op_kernel.h"
 #include "session/executor/input_slots.h"
@@ -95,6 +96,8 @@ struct FrameState {
   // Constant Enter values, delivered to every iteration: (node, value, dead).
   std::vector<std::tuple<int, TensorValue, bool>> loop_invariants ABSL_GUARDED_BY(mu);
   std::vector<int> dead_exits ABSL_GUARDED_BY(mu);  // delivered when the frame is done
+  // A freed iteration, reset, for the next StartIteration (null: none); see FreeIteration.
+  std::unique_ptr<IterationState> spare_iteration ABSL_GUARDED_BY(mu);
 };
 
 class FramePropagator {
@@ -185,7 +188,7 @@ class FramePropagator {
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
   // became ready (TensorFlow's ActivateNodes, including its Merge rules).
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     TensorValueVector& outputs, ReadyQueue& ready)
+                     absl::Span<const TensorValue> outputs, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     IterationState* state = frame->GetIteration(iter);
     auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
@@ -264,11 +267,10 @@ class FramePropagator {
   void AddLoopInvariant(FrameState* frame, int id, const TensorValue& value, bool is_dead,
                         ReadyQueue& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     frame->loop_invariants.emplace_back(id, value, is_dead);
-    TensorValueVector outputs{value};
     for (int64_t i = frame->iteration_count - frame->num_outstanding_iterations + 1;
          i <= frame->iteration_count; ++i) {
       if (i >= 0 && frame->GetIteration(i) != nullptr) {
-        ActivateNodes(items_.nodes[id], is_dead, frame, i, outputs, ready);
+        ActivateNodes(items_.nodes[id], is_dead, frame, i, absl::MakeConstSpan(&value, 1), ready);
       }
     }
   }
@@ -281,11 +283,15 @@ class FramePropagator {
     // Exits found dead in the previous newest iteration were the loop going on, not the loop
     // being dead: only the last iteration's dead Exits are passed on.
     frame->dead_exits.clear();
-    frame->iterations[next & frame->ring_mask] =
-        std::make_unique<IterationState>(*frame->info, next);
-    for (auto& [id, value, dead] : frame->loop_invariants) {
-      TensorValueVector outputs{value};
-      ActivateNodes(items_.nodes[id], dead, frame, next, outputs, ready);
+    std::unique_ptr<IterationState>& slot = frame->iterations[next & frame->ring_mask];
+    if (frame->spare_iteration != nullptr) {
+      slot = std::move(frame->spare_iteration);  // reset when it was freed
+      slot->iter = next;
+    } else {
+      slot = std::make_unique<IterationState>(*frame->info, next);
+    }
+    for (const auto& [id, value, dead] : frame->loop_invariants) {
+      ActivateNodes(items_.nodes[id], dead, frame, next, absl::MakeConstSpan(&value, 1), ready);
     }
   }
 
@@ -295,6 +301,20 @@ class FramePropagator {
     IterationState* state = frame->GetIteration(iter);
     if (--state->outstanding_ops != 0) return false;
     return CleanupIterations(frame, iter, ready);
+  }
+
+  // Frees a done iteration's slot. The first one freed is kept, reset, as the frame instance's
+  // spare for its next iteration: a loop running one iteration after another allocates two
+  // iterations in all instead of one per iteration. Resetting it now drops the values left in
+  // its slots (inputs of nodes that never ran) as freeing it would.
+  static void FreeIteration(FrameState* frame, std::unique_ptr<IterationState>& slot)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
+    if (frame->spare_iteration != nullptr) {
+      slot.reset();
+      return;
+    }
+    slot->Reset(*frame->info, -1);
+    frame->spare_iteration = std::move(slot);
   }
 
   bool IsIterationDone(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
@@ -312,13 +332,13 @@ class FramePropagator {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     if (frame == root_.get()) return false;
     for (int64_t i = iter; i <= frame->iteration_count && IsIterationDone(frame, i); ++i) {
-      frame->iterations[i & frame->ring_mask].reset();
+      FreeIteration(frame, frame->iterations[i & frame->ring_mask]);
       --frame->num_outstanding_iterations;
       if (!frame->next_iter_roots.empty()) {
         StartIteration(frame, ready);
         for (auto& [id, value] : frame->next_iter_roots) {
-          TensorValueVector outputs{std::move(value)};
-          ActivateNodes(items_.nodes[id], false, frame, frame->iteration_count, outputs, ready);
+          ActivateNodes(items_.nodes[id], false, frame, frame->iteration_count,
+                        absl::MakeConstSpan(&value, 1), ready);
         }
         frame->next_iter_roots.clear();
       }
@@ -345,9 +365,8 @@ class FramePropagator {
     bool parent_done = false;
     {
       rill::MutexLock lock(&parent->mu);
-      TensorValueVector none;
       for (int id : dead_exits) {
-        ActivateNodes(items_.nodes[id], true, parent, parent_iter, none, ready);
+        ActivateNodes(items_.nodes[id], true, parent, parent_iter, {}, ready);
       }
       IterationState* state = parent->GetIteration(parent_iter);
       --state->outstanding_frame_count;

@@ -1,8 +1,9 @@
 // FramePropagator driven directly: a single-threaded driver pops ready nodes, computes what each
 // op would output on int32 scalars (without kernels) and calls Propagate, holding back chosen
 // nodes to pin the interleavings. Covers Merge and Switch deadness, loop frames and their
-// iterations, the parallel_iterations limit, loop invariants (constant Enter) arriving early and
-// late, nested loops, and a loop in an untaken branch.
+// iterations, the parallel_iterations limit, a freed iteration reused by a later one, loop
+// invariants (constant Enter) arriving early and late, nested loops, and a loop in an untaken
+// branch.
 #include "session/executor/frame_propagator.h"
 
 #include <algorithm>
@@ -34,6 +35,7 @@ struct Ran {
   bool dead;
   FrameState* frame;
   std::vector<std::optional<int32_t>> inputs;  // nullopt: an empty slot
+  const IterationState* iteration = nullptr;   // where its inputs were (live runs)
 };
 
 class FrameDriver {
@@ -257,6 +259,45 @@ TEST(FramePropagatorTest, ALoopRunsEachIterationInItsOwnSlotsAndExitsOnce) {
   // The last iteration's NextIteration is dead: the loop ends there.
   EXPECT_TRUE(driver.Runs("l/next").back()->dead);
   EXPECT_EQ(driver.Runs("l/next").back()->iter, 3);
+  driver.ExpectDone();
+}
+
+TEST(FramePropagatorTest, AFreedIterationIsReusedForALaterOne) {
+  // Two iterations live at most, each held at its sink: finishing iteration 0 frees it, and the
+  // deferred iteration 2 starts in the same IterationState (its slots emptied and its pending
+  // counts reset: the loop's values come out right).
+  const NodeItems items =
+      Build(absl::StrCat(CountingLoop(4, 2), Source("k", 10),
+                         NodeText("l/k_enter", "Enter", {"k"}, EnterAttrs("L", true, 2)),
+                         NodeText("l/use", "PartTestBinary", {"l/body", "l/k_enter"}),
+                         NodeText("l/sink", "PartTestSink", {"l/use"})));
+  FrameDriver driver(items);
+  auto hold_sink = [](const std::string& name) { return name == "l/sink"; };
+  driver.RunAll(hold_sink);
+  ASSERT_EQ(driver.held().size(), 2u);
+  FrameState* frame = driver.held()[0].frame;
+  const IterationState* first = nullptr;
+  {
+    rill::MutexLock lock(&frame->mu);
+    first = frame->GetIteration(0);
+    EXPECT_EQ(frame->spare_iteration, nullptr);
+  }
+  driver.RunOldestHeld();  // iteration 0 done: freed, and iteration 2 starts in it
+  {
+    rill::MutexLock lock(&frame->mu);
+    EXPECT_EQ(frame->iteration_count, 2);
+    EXPECT_EQ(frame->GetIteration(0), nullptr);
+    EXPECT_EQ(frame->GetIteration(2), first);
+    EXPECT_EQ(frame->spare_iteration, nullptr);
+  }
+  driver.RunAll(hold_sink);
+  while (!driver.held().empty()) {
+    driver.RunOldestHeld();
+    driver.RunAll(hold_sink);
+  }
+  EXPECT_THAT(driver.Received("l/sink"), ElementsAre(10, 11, 12, 13));
+  EXPECT_THAT(driver.Received("out"), ElementsAre(4));
+  EXPECT_EQ(driver.max_live("L"), 2);
   driver.ExpectDone();
 }
 

@@ -2,6 +2,7 @@
 // queue, and the iteration helpers.
 #include "session/executor/ready_queue.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -43,6 +44,21 @@ TEST(ReadyQueueTest, ALongLivedQueueDropsItsConsumedFront) {
   EXPECT_EQ(q.consumed_for_test(), 0u);
   EXPECT_EQ(q.size(), 3 * k - k - k / 2);
   EXPECT_EQ(q.pop_front().id, static_cast<int>(k + k / 2));  // order kept
+}
+
+TEST(ReadyQueueTest, AQueueThatNeverEmptiesStaysWithinItsBound) {
+  // A loop's thread: three nodes always queued, one popped for each pushed.
+  constexpr size_t k = ReadyQueue::kCompactAfterPopped;
+  ReadyQueue q;
+  for (int i = 0; i < 3; ++i) q.push_back(Node(i));
+  size_t most_consumed = 0;
+  for (int i = 3; i < 10000; ++i) {
+    q.push_back(Node(i));
+    ASSERT_EQ(q.pop_front().id, i - 3);  // order kept across every compaction
+    most_consumed = std::max(most_consumed, q.consumed_for_test());
+  }
+  EXPECT_EQ(q.size(), 3u);
+  EXPECT_EQ(most_consumed, k - 1);
 }
 
 TEST(ReadyQueueTest, MoveFrontToHandsOverTheNextNodesInOrder) {
