@@ -108,6 +108,7 @@ const std::set<std::string>& ExemptOps() {
       "_FusedDepthwiseConv2dNative",
       "_MklLayerNorm",
       "_RillGelu",
+      "_RillGruCell",
       "_RillLstmCell",
       "_RillScaleShift",
       // TridiagonalMatMul's and TridiagonalSolve's gradient ops: gradient_conformance_test
