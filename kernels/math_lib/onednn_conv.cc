@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <dnnl.hpp>
 #include <memory>
@@ -230,6 +231,28 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
   return s;
 }
 
+int64_t OneDnnConvMacs(const OneDnnConvShape& s) {
+  return s.batch * s.out_d * s.out_h * s.out_w * s.out_c * s.k_d * s.k_h * s.k_w *
+         (s.in_c / std::max<int64_t>(s.groups, 1));
+}
+
+int OneDnnConvThreads(const OneDnnConvShape& s, int threads, int64_t dense_min,
+                      int64_t grouped_min) {
+  return OneDnnConvMacs(s) < (s.groups > 1 ? grouped_min : dense_min) ? 1 : std::max(1, threads);
+}
+
+namespace {
+
+std::atomic<int64_t> g_dense_split_macs{kOneDnnConvSplitMacs};
+std::atomic<int64_t> g_grouped_split_macs{kOneDnnGroupedConvSplitMacs};
+
+}  // namespace
+
+void SetOneDnnConvSplitMacsForTesting(int64_t dense_min, int64_t grouped_min) {
+  g_dense_split_macs.store(dense_min, std::memory_order_relaxed);
+  g_grouped_split_macs.store(grouped_min, std::memory_order_relaxed);
+}
+
 namespace {
 
 // What one thread keeps for one plan: memory objects whose data handles are set per call and the
@@ -266,10 +289,6 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
       shape.activation == FusedActivation::kSwish && !shape.sum && SwishInPlaceVectorized();
   OneDnnConvShape s = shape;
   if (swish_after) s.activation = FusedActivation::kNone;
-  // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
-  threads = std::max(1, threads);
-  omp_set_num_threads(threads);
-  OpenMpMatchTeamFloatMode(threads);  // the team flushes subnormals as this thread does
   // This thread's state; a call finishes with it before the thread can make another.
   thread_local absl::flat_hash_map<ConvKey, std::unique_ptr<ThreadConv>> convs;
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
@@ -290,6 +309,14 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
       (s.activation == FusedActivation::kNone || s.activation == FusedActivation::kRelu ||
        s.activation == FusedActivation::kRelu6) &&
       SmallMapConvApplies(SmallMapGeometry(s));
+  // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide,
+  // one thread for a small primitive convolution (OneDnnConvThreads).
+  threads = small_map
+                ? std::max(1, threads)
+                : OneDnnConvThreads(s, threads, g_dense_split_macs.load(std::memory_order_relaxed),
+                                    g_grouped_split_macs.load(std::memory_order_relaxed));
+  omp_set_num_threads(threads);
+  OpenMpMatchTeamFloatMode(threads);  // the team flushes subnormals as this thread does
   bool relu_in_primitive = false;
   if (!small_map && !s.sum && packed != nullptr &&
       (s.activation == FusedActivation::kRelu || s.activation == FusedActivation::kRelu6) &&

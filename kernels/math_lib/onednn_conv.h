@@ -71,8 +71,32 @@ OneDnnConvShape MakeOneDnnConvShape(const ConvWindows& windows, int64_t batch, i
                                     int64_t out_c, int64_t groups, bool has_bias,
                                     FusedActivation activation);
 
+// Convolutions of fewer multiply-adds than these run on one thread whatever `threads` says:
+// opening a team wakes its worker, which under OMP_WAIT_POLICY=PASSIVE (session_runner's choice
+// on a busy machine) takes 40-50 us on average, more than splitting such a convolution saves.
+// Grouped (depthwise) convolutions do about a quarter of the multiply-adds per cycle, so their
+// line is a quarter of the dense one's (docs/performance.md, "Small convolutions on two
+// threads"). The dense line is the matrix products' (kOneDnnMatMulSplitMacs).
+inline constexpr int64_t kOneDnnConvSplitMacs = int64_t{1} << 22;
+inline constexpr int64_t kOneDnnGroupedConvSplitMacs = int64_t{1} << 20;
+
+// batch * output pixels * out_c * window * in_c / groups.
+int64_t OneDnnConvMacs(const OneDnnConvShape& shape);
+
+// The team OneDnnConv2D runs `shape` on when given `threads`: 1 below the line for its kind
+// (dense_min, or grouped_min when shape.groups > 1), else max(threads, 1).
+int OneDnnConvThreads(const OneDnnConvShape& shape, int threads,
+                      int64_t dense_min = kOneDnnConvSplitMacs,
+                      int64_t grouped_min = kOneDnnGroupedConvSplitMacs);
+
+// Test-only: the lines OneDnnConv2D uses from now on (0, 0: every convolution on `threads`), so
+// that tests can run small shapes on a team.
+void SetOneDnnConvSplitMacsForTesting(int64_t dense_min, int64_t grouped_min);
+
 // out[n,oh,ow,co] = act(bias[co] + sum in[...] * filter[kh,kw,ci,co]) (with shape.sum, act of
-// that sum before act plus out's value on entry); `bias` is read only when shape.has_bias. All
+// that sum before act plus out's value on entry); `bias` is read only when shape.has_bias. Runs
+// on OneDnnConvThreads(shape, threads) threads (a SmallMapConv2D pass, which streams the filter,
+// on `threads`). All
 // buffers are dense: input NHWC, filter HWIO, output NHWC (NDHWC, DHWIO, NDHWC when
 // shape.spatial_dims is 3). With `packed` (a kernel whose filter the optimizer found constant) the
 // filter is reordered once and kept there; without, it is reordered on every call (it may have

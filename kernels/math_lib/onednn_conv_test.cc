@@ -1,7 +1,11 @@
 // OneDnnConv2D against a direct convolution loop (plain and depthwise): padding before and after
 // (SAME with odd totals, VALID with rows no window reaches, explicit), strides, dilations, batches,
-// the fused bias / Relu / Relu6, the plan cache across calls and threads, and 3-D convolutions.
+// the fused bias / Relu / Relu6, the plan cache across calls and threads, 3-D convolutions, and
+// which convolutions run on one thread. Except in that last test, every shape runs on the threads
+// it is given (SetOneDnnConvSplitMacsForTesting(0, 0)), so the small shapes here cover teams.
 #include "kernels/math_lib/onednn_conv.h"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +21,13 @@
 
 namespace rill {
 namespace {
+
+// Every convolution on the threads it is given; SmallConvolutionsRunOnOneThread restores the
+// lines for itself.
+const bool kTeamsForAll = [] {
+  SetOneDnnConvSplitMacsForTesting(0, 0);
+  return true;
+}();
 
 std::vector<float> Values(int64_t n, int seed) {
   std::vector<float> v(n);
@@ -447,6 +458,39 @@ std::vector<float> Reference3d(const OneDnnConvShape& s, const std::vector<float
                 static_cast<float>(acc);
           }
   return out;
+}
+
+TEST(OneDnnConvTest, SmallConvolutionsRunOnOneThread) {
+  ASSERT_TRUE(kTeamsForAll);
+  // Dense: 1 x 16 x 16 outputs x 64 channels x 3x3 x 64 inputs = 9,437,184 multiply-adds.
+  OneDnnConvShape dense = Shape(1, 16, 16, 64, 3, 64, 1, 1, 1, 1, 16, 16);
+  EXPECT_EQ(OneDnnConvMacs(dense), 9437184);
+  EXPECT_EQ(OneDnnConvThreads(dense, 2), 2);
+  EXPECT_EQ(OneDnnConvThreads(dense, 2, 9437184, 0), 2);  // at the line: split
+  EXPECT_EQ(OneDnnConvThreads(dense, 2, 9437185, 0), 1);  // one below: one thread
+  EXPECT_EQ(OneDnnConvThreads(dense, 0, 0, 0), 1);        // never fewer than 1
+  // 8x8 outputs: 2,359,296, under kOneDnnConvSplitMacs (4,194,304).
+  OneDnnConvShape small = Shape(1, 8, 8, 64, 3, 64, 1, 1, 1, 1, 8, 8);
+  EXPECT_EQ(OneDnnConvThreads(small, 2), 1);
+  // Depthwise, 128 channels on 32x32, 3x3: 1,179,648, over kOneDnnGroupedConvSplitMacs
+  // (1,048,576) though under the dense line; on 16x16, 294,912: one thread.
+  OneDnnConvShape dw = Shape(1, 32, 32, 128, 3, 128, 1, 1, 1, 1, 32, 32);
+  dw.groups = 128;
+  EXPECT_EQ(OneDnnConvMacs(dw), 1179648);
+  EXPECT_EQ(OneDnnConvThreads(dw, 2), 2);
+  dw = Shape(1, 16, 16, 128, 3, 128, 1, 1, 1, 1, 16, 16);
+  dw.groups = 128;
+  EXPECT_EQ(OneDnnConvThreads(dw, 2), 1);
+  // OneDnnConv2D sets the calling thread's OpenMP team to the size it runs on; results match
+  // the reference either way.
+  SetOneDnnConvSplitMacsForTesting(kOneDnnConvSplitMacs, kOneDnnGroupedConvSplitMacs);
+  ExpectMatchesReference(small, 2, "small on two threads");
+  EXPECT_EQ(omp_get_max_threads(), 1);
+  ExpectMatchesReference(dense, 2, "dense on two threads");
+  EXPECT_EQ(omp_get_max_threads(), 2);
+  SetOneDnnConvSplitMacsForTesting(0, 0);
+  ExpectMatchesReference(small, 2, "small with no line");
+  EXPECT_EQ(omp_get_max_threads(), 2);
 }
 
 TEST(OneDnnConvTest, ThreeDimensionalConvolutionMatchesADirectOne) {
