@@ -1,5 +1,6 @@
 // Op definitions of the input-parsing ops serving graphs start with: ParseExample(V2) and
-// ParseSingleExample (tf.train.Example records), DecodeCSV, SerializeTensor and ParseTensor.
+// ParseSingleExample (tf.train.Example records), ParseSequenceExample(V2) (tf.train.SequenceExample
+// records), DecodeCSV, SerializeTensor and ParseTensor.
 // Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <cstdint>
 #include <string>
@@ -65,6 +66,55 @@ absl::Status ParseSingleExampleShape(ShapeInferenceContext& c) {
   return ExampleOutputs(c, PartialTensorShape({}), "num_sparse");
 }
 
+// Output shapes of the SequenceExample parsers for `batch` the shape of `serialized` (V2 also
+// has the ragged outputs). The kernel checks every value; nothing here fails.
+absl::Status SequenceExampleOutputs(ShapeInferenceContext& c, bool v2) {
+  const PartialTensorShape& batch = c.input(0);
+  int64_t ncs = 0, nfs = 0, nfd = 0;
+  if (!GetNodeAttr(c.node(), "Ncontext_sparse", &ncs).ok() ||
+      !GetNodeAttr(c.node(), "Nfeature_list_sparse", &nfs).ok() ||
+      !GetNodeAttr(c.node(), "Nfeature_list_dense", &nfd).ok()) {
+    return absl::OkStatus();
+  }
+  const int64_t ncd = ListAttrSize(c.node(), "Tcontext_dense");
+  const int64_t ncr = v2 ? ListAttrSize(c.node(), "context_ragged_value_types") : 0;
+  const int64_t nfr = v2 ? ListAttrSize(c.node(), "feature_list_ragged_value_types") : 0;
+  if (3 * ncs + ncd + 2 * ncr + 3 * nfs + 2 * nfd + 3 * nfr != c.num_outputs()) {
+    return absl::OkStatus();
+  }
+  const bool known = !batch.unknown_rank();
+  const int64_t rank = known ? batch.rank() : -1;
+  auto with_batch = [&](const char* attr, int64_t i, bool steps) {
+    const AttrValue* shapes = FindNodeAttr(c.node(), attr);
+    if (!known || shapes == nullptr || i >= shapes->list().shape_size()) {
+      return PartialTensorShape();
+    }
+    absl::StatusOr<PartialTensorShape> s = PartialTensorShape::FromProto(shapes->list().shape(i));
+    if (!s.ok() || s->unknown_rank()) return PartialTensorShape();
+    std::vector<int64_t> dims = batch.dims();
+    if (steps) dims.push_back(-1);
+    dims.insert(dims.end(), s->dims().begin(), s->dims().end());
+    return PartialTensorShape(std::move(dims));
+  };
+  int o = 0;
+  for (int64_t i = 0; i < ncs; ++i)
+    c.set_output(o++, PartialTensorShape({-1, known ? rank + 1 : -1}));
+  for (int64_t i = 0; i < ncs; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < ncs; ++i) c.set_output(o++, PartialTensorShape({known ? rank + 1 : -1}));
+  for (int64_t i = 0; i < ncd; ++i) c.set_output(o++, with_batch("context_dense_shapes", i, false));
+  for (int64_t i = 0; i < 2 * ncr; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfs; ++i)
+    c.set_output(o++, PartialTensorShape({-1, known ? rank + 2 : -1}));
+  for (int64_t i = 0; i < nfs; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfs; ++i) c.set_output(o++, PartialTensorShape({known ? rank + 2 : -1}));
+  for (int64_t i = 0; i < nfd; ++i) {
+    c.set_output(o++, with_batch("feature_list_dense_shapes", i, true));
+  }
+  for (int64_t i = 0; i < nfd; ++i) c.set_output(o++, known ? batch : PartialTensorShape());
+  for (int64_t i = 0; i < 3 * nfr; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  return absl::OkStatus();
+}
+
 // Every output the shape of `records`.
 absl::Status DecodeCSVShape(ShapeInferenceContext& c) {
   for (int o = 0; o < c.num_outputs(); ++o) c.set_output(o, c.input(0));
@@ -123,6 +173,76 @@ REGISTER_OP("ParseSingleExample")
     .Attr("Tdense: list({float, int64, string}) >= 0")
     .Attr("dense_shapes: list(shape) >= 0")
     .SetShapeFn(ParseSingleExampleShape);
+
+REGISTER_OP("ParseSequenceExample")
+    .Input("serialized: string")
+    .Input("debug_name: string")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Output("feature_list_dense_lengths: Nfeature_list_dense * int64")
+    .Attr("feature_list_dense_missing_assumed_empty: list(string) >= 0")
+    .Attr("context_sparse_keys: list(string) >= 0")
+    .Attr("context_dense_keys: list(string) >= 0")
+    .Attr("feature_list_sparse_keys: list(string) >= 0")
+    .Attr("feature_list_dense_keys: list(string) >= 0")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Ncontext_dense: int >= 0 = 0")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("context_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("Tcontext_dense: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_dense_types: list({float, int64, string}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn([](ShapeInferenceContext& c) { return SequenceExampleOutputs(c, false); });
+
+REGISTER_OP("ParseSequenceExampleV2")
+    .Input("serialized: string")
+    .Input("debug_name: string")
+    .Input("context_sparse_keys: string")
+    .Input("context_dense_keys: string")
+    .Input("context_ragged_keys: string")
+    .Input("feature_list_sparse_keys: string")
+    .Input("feature_list_dense_keys: string")
+    .Input("feature_list_ragged_keys: string")
+    .Input("feature_list_dense_missing_assumed_empty: bool")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("context_ragged_values: context_ragged_value_types")
+    .Output("context_ragged_row_splits: context_ragged_split_types")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Output("feature_list_dense_lengths: Nfeature_list_dense * int64")
+    .Output("feature_list_ragged_values: feature_list_ragged_value_types")
+    .Output("feature_list_ragged_outer_splits: feature_list_ragged_split_types")
+    .Output("feature_list_ragged_inner_splits: feature_list_ragged_split_types")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Tcontext_dense: list({float, int64, string}) >= 0 = []")
+    .Attr("context_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("context_ragged_value_types: list({float, int64, string}) >= 0 = []")
+    .Attr("context_ragged_split_types: list({int32, int64}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("feature_list_dense_types: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_ragged_value_types: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_ragged_split_types: list({int32, int64}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn([](ShapeInferenceContext& c) { return SequenceExampleOutputs(c, true); });
 
 REGISTER_OP("DecodeCSV")
     .Input("records: string")

@@ -1034,8 +1034,9 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseCross", "AudioSpectrogram", "Mfcc", "TensorListConcatV2", "SparseReduceMax",
       "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd",
       // Input parsing of serving graphs (graph/builder/parsing_ops.h).
-      "ParseExampleV2", "ParseExample", "ParseSingleExample", "DecodeCSV", "SerializeTensor",
-      "ParseTensor", "DecodeWav", "EncodeWav",
+      "ParseExampleV2", "ParseExample", "ParseSingleExample", "ParseSequenceExample",
+      "ParseSequenceExampleV2", "DecodeCSV", "SerializeTensor", "ParseTensor", "DecodeWav",
+      "EncodeWav",
       // Old op names of TF1 graphs (graph/builder/legacy_ops.h).
       "BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixSetDiag", "BatchMatrixBandPart",
       "BiasAddV1", "InTopK", "BatchNormWithGlobalNormalization", "MatrixDiagV2", "MatrixDiagPartV2",
@@ -1809,6 +1810,46 @@ TEST(ParsingOpsTest, WrappersInferListAttrsAndShapes) {
   for (const NodeDef& n : g.node()) {
     if (n.name() == "parse") EXPECT_EQ(n.attr().at("Tdense").list().type(0), DT_FLOAT);
     if (n.name() == "csv") EXPECT_EQ(n.attr().at("OUT_TYPE").list().type_size(), 2);
+  }
+}
+
+// The SequenceExample wrappers: outputs in TensorFlow's order with their inferred shapes.
+TEST(ParsingOpsTest, SequenceExampleWrappersInferAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output s = ops::Placeholder(root.WithOpName("s"), DT_STRING, PartialTensorShape({4}));
+  const Tensor none(DT_STRING, TensorShape({0}));
+  ops::SequenceExampleSpec spec;
+  spec.context_dense_keys = {"age"};
+  spec.context_dense_shapes = {PartialTensorShape({1})};
+  spec.feature_list_sparse_keys = {"ids"};
+  spec.feature_list_sparse_types = {DT_INT64};
+  spec.feature_list_dense_keys = {"frames"};
+  spec.feature_list_dense_types = {DT_FLOAT};
+  spec.feature_list_dense_shapes = {PartialTensorShape({3})};
+  spec.feature_list_dense_missing_assumed_empty = {"frames"};
+  std::vector<Output> v1 =
+      ops::ParseSequenceExample(root.WithOpName("seq"), s, none, {ops::Const(root, {40.f})}, spec);
+  ASSERT_EQ(v1.size(), 6u);
+  EXPECT_EQ(root.GetShape(v1[0])->DebugString(), "[4,1]");
+  EXPECT_EQ(root.GetShape(v1[1])->DebugString(), "[?,3]");
+  EXPECT_EQ(root.GetShape(v1[4])->DebugString(), "[4,?,3]");
+  EXPECT_EQ(root.GetShape(v1[5])->DebugString(), "[4]");
+  ops::SequenceExampleV2Types types;
+  types.feature_list_ragged_value_types = {DT_STRING};
+  types.feature_list_ragged_split_types = {DT_INT32};
+  std::vector<Output> v2 =
+      ops::ParseSequenceExampleV2(root.WithOpName("seq2"), s, none, none, none, none, none, none,
+                                  Tensor::FromVector<std::string>({"words"}, TensorShape({1})),
+                                  Tensor(DT_BOOL, TensorShape({0})), {}, types);
+  ASSERT_EQ(v2.size(), 3u);
+  EXPECT_EQ(v2[0].dtype(), DT_STRING);
+  EXPECT_EQ(v2[2].dtype(), DT_INT32);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "seq") {
+      EXPECT_EQ(n.attr().at("Nfeature_list_dense").i(), 1);
+      EXPECT_EQ(n.attr().at("feature_list_dense_missing_assumed_empty").list().s(0), "frames");
+    }
   }
 }
 

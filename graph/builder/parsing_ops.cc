@@ -79,6 +79,68 @@ std::vector<Output> ParseSingleExample(const Scope& scope, const Input& serializ
                      .Finalize());
 }
 
+std::vector<Output> ParseSequenceExample(const Scope& scope, const Input& serialized,
+                                         const Input& debug_name,
+                                         absl::Span<const Output> context_dense_defaults,
+                                         const SequenceExampleSpec& spec) {
+  return Outputs(
+      OpBuilder(scope, "ParseSequenceExample")
+          .Input(serialized)
+          .Input(debug_name)
+          .InputList(context_dense_defaults)
+          .Attr("feature_list_dense_missing_assumed_empty",
+                spec.feature_list_dense_missing_assumed_empty)
+          .Attr("context_sparse_keys", spec.context_sparse_keys)
+          .Attr("context_dense_keys", spec.context_dense_keys)
+          .Attr("feature_list_sparse_keys", spec.feature_list_sparse_keys)
+          .Attr("feature_list_dense_keys", spec.feature_list_dense_keys)
+          .Attr("Ncontext_sparse", static_cast<int64_t>(spec.context_sparse_keys.size()))
+          .Attr("Ncontext_dense", static_cast<int64_t>(spec.context_dense_keys.size()))
+          .Attr("Nfeature_list_sparse", static_cast<int64_t>(spec.feature_list_sparse_keys.size()))
+          .Attr("Nfeature_list_dense", static_cast<int64_t>(spec.feature_list_dense_keys.size()))
+          .Attr("context_sparse_types", spec.context_sparse_types)
+          .Attr("feature_list_dense_types", spec.feature_list_dense_types)
+          .Attr("context_dense_shapes", ShapeList(spec.context_dense_shapes))
+          .Attr("feature_list_sparse_types", spec.feature_list_sparse_types)
+          .Attr("feature_list_dense_shapes", ShapeList(spec.feature_list_dense_shapes))
+          .Finalize());
+}
+
+std::vector<Output> ParseSequenceExampleV2(
+    const Scope& scope, const Input& serialized, const Input& debug_name,
+    const Input& context_sparse_keys, const Input& context_dense_keys,
+    const Input& context_ragged_keys, const Input& feature_list_sparse_keys,
+    const Input& feature_list_dense_keys, const Input& feature_list_ragged_keys,
+    const Input& missing_assumed_empty, absl::Span<const Output> context_dense_defaults,
+    const SequenceExampleV2Types& types) {
+  return Outputs(
+      OpBuilder(scope, "ParseSequenceExampleV2")
+          .Input(serialized)
+          .Input(debug_name)
+          .Input(context_sparse_keys)
+          .Input(context_dense_keys)
+          .Input(context_ragged_keys)
+          .Input(feature_list_sparse_keys)
+          .Input(feature_list_dense_keys)
+          .Input(feature_list_ragged_keys)
+          .Input(missing_assumed_empty)
+          .InputList(context_dense_defaults)
+          .Attr("Ncontext_sparse", static_cast<int64_t>(types.context_sparse_types.size()))
+          .Attr("context_sparse_types", types.context_sparse_types)
+          .Attr("context_ragged_value_types", types.context_ragged_value_types)
+          .Attr("context_ragged_split_types", types.context_ragged_split_types)
+          .Attr("context_dense_shapes", ShapeList(types.context_dense_shapes))
+          .Attr("Nfeature_list_sparse",
+                static_cast<int64_t>(types.feature_list_sparse_types.size()))
+          .Attr("Nfeature_list_dense", static_cast<int64_t>(types.feature_list_dense_types.size()))
+          .Attr("feature_list_dense_types", types.feature_list_dense_types)
+          .Attr("feature_list_sparse_types", types.feature_list_sparse_types)
+          .Attr("feature_list_ragged_value_types", types.feature_list_ragged_value_types)
+          .Attr("feature_list_ragged_split_types", types.feature_list_ragged_split_types)
+          .Attr("feature_list_dense_shapes", ShapeList(types.feature_list_dense_shapes))
+          .Finalize());
+}
+
 std::vector<Output> DecodeCSV(const Scope& scope, const Input& records,
                               absl::Span<const Output> record_defaults,
                               absl::string_view field_delim, bool use_quote_delim,

@@ -1,5 +1,6 @@
 // Builder wrappers for the input parsers of serving graphs (TensorFlow's C++ API names):
-// tf.train.Example records (ParseExampleV2, ParseExample, ParseSingleExample), CSV lines and
+// tf.train.Example records (ParseExampleV2, ParseExample, ParseSingleExample),
+// tf.train.SequenceExample records (ParseSequenceExample, ParseSequenceExampleV2), CSV lines and
 // serialized tensors, WAV files. Included by graph/builder/ops.h.
 //
 //   std::vector<Output> parsed = ops::ParseExampleV2(root, serialized, {}, {}, {"age"}, {},
@@ -48,6 +49,42 @@ std::vector<Output> ParseSingleExample(const Scope& scope, const Input& serializ
                                        const std::vector<std::string>& dense_keys,
                                        const std::vector<DataType>& sparse_types,
                                        const std::vector<PartialTensorShape>& dense_shapes);
+
+// tf.train.SequenceExample records (`serialized` a vector). Outputs: context sparse indices,
+// values, shapes; context dense values; feature-list sparse indices, values, shapes; feature-list
+// dense values and lengths. The keys, and the dense feature lists a record may lack, are attrs.
+struct SequenceExampleSpec {
+  std::vector<std::string> context_sparse_keys, context_dense_keys;
+  std::vector<DataType> context_sparse_types;
+  std::vector<PartialTensorShape> context_dense_shapes;
+  std::vector<std::string> feature_list_sparse_keys, feature_list_dense_keys;
+  std::vector<DataType> feature_list_sparse_types, feature_list_dense_types;
+  std::vector<PartialTensorShape> feature_list_dense_shapes;
+  std::vector<std::string> feature_list_dense_missing_assumed_empty;
+};
+std::vector<Output> ParseSequenceExample(const Scope& scope, const Input& serialized,
+                                         const Input& debug_name,
+                                         absl::Span<const Output> context_dense_defaults,
+                                         const SequenceExampleSpec& spec);
+// The V2 form: keys are string vector inputs, `serialized` a scalar or a vector,
+// `missing_assumed_empty` a bool per feature-list dense key; context ragged values and splits
+// follow the context dense values, and feature-list ragged values, outer and inner splits come
+// last.
+struct SequenceExampleV2Types {
+  std::vector<DataType> context_sparse_types, context_ragged_value_types,
+      context_ragged_split_types;
+  std::vector<PartialTensorShape> context_dense_shapes;
+  std::vector<DataType> feature_list_sparse_types, feature_list_dense_types,
+      feature_list_ragged_value_types, feature_list_ragged_split_types;
+  std::vector<PartialTensorShape> feature_list_dense_shapes;
+};
+std::vector<Output> ParseSequenceExampleV2(
+    const Scope& scope, const Input& serialized, const Input& debug_name,
+    const Input& context_sparse_keys, const Input& context_dense_keys,
+    const Input& context_ragged_keys, const Input& feature_list_sparse_keys,
+    const Input& feature_list_dense_keys, const Input& feature_list_ragged_keys,
+    const Input& missing_assumed_empty, absl::Span<const Output> context_dense_defaults,
+    const SequenceExampleV2Types& types);
 
 // One output per column, each records' shape; record_defaults[i] is empty (a required column) or
 // one value of the column's type.

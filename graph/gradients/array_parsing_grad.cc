@@ -1,7 +1,7 @@
 // Ops of the input parsers and older TF1 names that TensorFlow marks NotDifferentiable:
 // SerializeTensor and ParseTensor (bytes), NonMaxSuppression (indices), StringSplit (strings) and
 // DrawBoundingBoxes (painted pixels). The parsers TensorFlow registers nothing for (ParseExample*,
-// DecodeCSV, DecodeWav) need no entry.
+// ParseSequenceExample*, DecodeCSV, DecodeWav) need no entry.
 #include "graph/gradients/grad_registry.h"
 
 namespace rill {

@@ -11,10 +11,8 @@
 #include "proto/example.pb.h"
 
 namespace rill {
-namespace {
 
-// The dtype of the list a feature holds; DT_INVALID when none is set (a missing feature).
-DataType KindType(const Feature& f) {
+DataType FeatureKindType(const Feature& f) {
   switch (f.kind_case()) {
     case Feature::kBytesList:
       return DT_STRING;
@@ -27,7 +25,7 @@ DataType KindType(const Feature& f) {
   }
 }
 
-int64_t ValueCount(const Feature& f) {
+int64_t FeatureValueCount(const Feature& f) {
   switch (f.kind_case()) {
     case Feature::kBytesList:
       return f.bytes_list().value_size();
@@ -40,8 +38,7 @@ int64_t ValueCount(const Feature& f) {
   }
 }
 
-// Writes f's values to out's flat elements from `offset`; f holds out's dtype.
-void CopyValues(const Feature& f, Tensor* out, int64_t offset) {
+void CopyFeatureValues(const Feature& f, Tensor* out, int64_t offset) {
   switch (f.kind_case()) {
     case Feature::kBytesList: {
       auto o = out->flat<std::string>();
@@ -61,6 +58,14 @@ void CopyValues(const Feature& f, Tensor* out, int64_t offset) {
     default:
       break;
   }
+}
+
+namespace {
+
+DataType KindType(const Feature& f) { return FeatureKindType(f); }
+int64_t ValueCount(const Feature& f) { return FeatureValueCount(f); }
+void CopyValues(const Feature& f, Tensor* out, int64_t offset) {
+  CopyFeatureValues(f, out, offset);
 }
 
 // out[offset + k] = src[k] for k < n, or src[0] for every k when `repeat_first`.
@@ -184,10 +189,11 @@ std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& 
 }  // namespace
 
 absl::Status DenseSpecsFromAttrs(const OpKernelConstruction& ctx,
-                                 std::vector<DenseFeatureSpec>* dense) {
+                                 std::vector<DenseFeatureSpec>* dense, const char* types_attr,
+                                 const char* shapes_attr) {
   std::vector<DataType> types;
-  RILL_RETURN_IF_ERROR(ctx.GetAttr("Tdense", &types));
-  const AttrValue* shapes = FindNodeAttr(ctx.def(), "dense_shapes");
+  RILL_RETURN_IF_ERROR(ctx.GetAttr(types_attr, &types));
+  const AttrValue* shapes = FindNodeAttr(ctx.def(), shapes_attr);
   const int shape_count = shapes == nullptr ? 0 : shapes->list().shape_size();
   if (shape_count != static_cast<int>(types.size())) {
     return absl::InvalidArgumentError(

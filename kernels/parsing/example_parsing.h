@@ -1,4 +1,5 @@
-// The tf.train.Example parser behind ParseExampleV2, ParseExample and ParseSingleExample: each
+// The tf.train.Example parser behind ParseExampleV2, ParseExample and ParseSingleExample (and the
+// feature readers sequence_example_parsing.cc shares): each
 // serialized record is decoded as proto/example.proto's Example (TensorFlow's field
 // numbers) and its features are gathered into dense, sparse and ragged outputs, with
 // TensorFlow's fast-parser semantics and error texts:
@@ -48,11 +49,24 @@ struct ExampleParserSpec {
   std::vector<RaggedFeatureSpec> ragged;
 };
 
-// Fills `dense`'s dtypes and shapes from the Tdense and dense_shapes attrs (keys are left for
-// the caller). InvalidArgument for a count mismatch or a shape of unknown rank or with an
-// unknown dimension past the first, as TensorFlow refuses them.
+// Fills `dense`'s dtypes and shapes from the Tdense and dense_shapes attrs (or the attrs
+// named `types_attr` and `shapes_attr`; keys are left for the caller). InvalidArgument for a
+// count mismatch or a shape of unknown rank or with an unknown dimension past the first, as
+// TensorFlow refuses them.
 absl::Status DenseSpecsFromAttrs(const OpKernelConstruction& ctx,
-                                 std::vector<DenseFeatureSpec>* dense);
+                                 std::vector<DenseFeatureSpec>* dense,
+                                 const char* types_attr = "Tdense",
+                                 const char* shapes_attr = "dense_shapes");
+
+class Feature;
+
+// The dtype of the list `f` holds (DT_STRING, DT_FLOAT or DT_INT64); DT_INVALID when none is set
+// (a missing feature).
+DataType FeatureKindType(const Feature& f);
+// The number of values in f's list (0 when none is set).
+int64_t FeatureValueCount(const Feature& f);
+// Writes f's values to out's flat elements from `offset`; f holds out's dtype.
+void CopyFeatureValues(const Feature& f, Tensor* out, int64_t offset);
 
 // Which op's error texts to use: the batch parsers name the record ("Name: n, Key: k, Index:
 // i.") and ParseSingleExample only the key.

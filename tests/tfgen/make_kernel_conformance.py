@@ -83,6 +83,7 @@ from kernel_cases import images_gif  # noqa: E402
 from kernel_cases import sparse_features  # noqa: E402
 from kernel_cases import audio  # noqa: E402
 from kernel_cases import parsing  # noqa: E402
+from kernel_cases import sequence_parsing  # noqa: E402
 from kernel_cases import legacy_ops  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -94,7 +95,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
-            audio, unicode, parsing, legacy_ops, edit_distance,
+            audio, unicode, parsing, sequence_parsing, legacy_ops, edit_distance,
             requantize, quantized_nn, draw_boxes]  # in priority order
 
 
