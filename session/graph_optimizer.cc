@@ -168,6 +168,37 @@ std::vector<PartialTensorShape> ShapesOf(const Tensor& value) {
   return {PartialTensorShape(std::vector<int64_t>(dims.begin(), dims.end()))};
 }
 
+// Const values as constant folding reads them, each small value parsed once: Consts of a graph
+// often repeat one scalar (0, 1, an axis; 100,000 Consts of 1 summed by an AddN), and each parse
+// allocates a tensor. A TensorProto of at most kMaxSharedBytes serialized is looked up by its
+// bytes (equal bytes are equal protos, which parse to equal values; the Tensors share one
+// buffer, which no kernel writes: an input is written in place only when nothing else holds it);
+// larger ones are parsed at each use.
+class ConstValues {
+ public:
+  static constexpr size_t kMaxSharedBytes = 64;
+
+  // The value of `proto`, or none when TensorFromProto refuses it.
+  std::optional<Tensor> Parse(const TensorProto& proto) {
+    if (proto.ByteSizeLong() > kMaxSharedBytes) return ParseOnce(proto);
+    bytes_.clear();
+    proto.SerializeToString(&bytes_);
+    auto [it, added] = values_.try_emplace(bytes_);
+    if (added) it->second = ParseOnce(proto);
+    return it->second;
+  }
+
+ private:
+  static std::optional<Tensor> ParseOnce(const TensorProto& proto) {
+    absl::StatusOr<Tensor> t = TensorFromProto(proto);
+    if (!t.ok()) return std::nullopt;
+    return *std::move(t);
+  }
+
+  std::string bytes_;  // reused: no allocation per lookup
+  absl::flat_hash_map<std::string, std::optional<Tensor>> values_;
+};
+
 class Optimizer {
  public:
   Optimizer(const GraphOptimizerOptions& options, Graph* graph, GraphOptimizerStats* stats)
@@ -640,6 +671,7 @@ class Optimizer {
     // nodes keeps the shapes it carries (a second inference costs as much as the import's).
     const bool shapes_known = ReadsInferredShapes() && InferShapes(graph_).ok();
     absl::flat_hash_map<int, size_t> folded;
+    ConstValues small_values;
     auto fold = [&](Node* n, const Tensor& value) {
       folded[n->id()] = replacements_.size();
       Replacement& r = replacements_.emplace_back();
@@ -660,9 +692,7 @@ class Optimizer {
         def = &src.def();
       }
       if (def == nullptr || e->src_output() != 0) return std::nullopt;
-      absl::StatusOr<Tensor> t = TensorFromProto(def->attr().at("value").tensor());
-      if (!t.ok()) return std::nullopt;
-      return *std::move(t);
+      return small_values.Parse(def->attr().at("value").tensor());
     };
     for (Node* n : TopologicalOrder()) {
       if (IsConstant(n->op_class()) || HasControlInputs(*n)) continue;

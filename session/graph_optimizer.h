@@ -65,11 +65,13 @@
 // placement); a node the optimizer creates takes the assigned device of the node it replaces or
 // adds to, and no node moves to another device.
 //
-// Shapes: constant folding first infers every node's output shapes afresh (InferShapes in
-// graph/graph_def_import.h; the shapes a node carried are replaced) on the graph identity removal
-// left, so Shape / Size / Rank fold exactly where shape inference of this run's graph knows the
-// shape (a feed's _Arg, and what depends on it, has an unknown shape); when inference fails none
-// folds that way. Nodes the optimizer creates carry output shapes (a Const its value's, a
+// Shapes: when the graph has a Shape, Size, Rank or Mean node (the rewrites that read shapes:
+// Shape / Size / Rank folding, the layer-norm fusion's axis), constant folding first infers every
+// node's output shapes afresh (InferShapes in graph/graph_def_import.h; the shapes a node carried
+// are replaced) on the graph identity removal left, so Shape / Size / Rank fold exactly where
+// shape inference of this run's graph knows the shape (a feed's _Arg, and what depends on it, has
+// an unknown shape); when inference fails none folds that way. Without such a node the nodes keep
+// the shapes they carry. Nodes the optimizer creates carry output shapes (a Const its value's, a
 // rewritten node those of the node it replaces).
 //
 // Graph effects: a rewritten node (a folded Const, a fused op, a batch norm turned BiasAdd) is a

@@ -1204,6 +1204,92 @@ TEST(GraphOptimizerTest, ShapesAreInferredOnTheGraphItIsGiven) {
   ExpectTensorEqual(value, Tensor::Scalar<int32_t>(20));
 }
 
+// Only Shape / Size / Rank folding and the layer-norm fusion's Mean read the shapes folding
+// infers: without such a node the nodes keep the shapes they carry (a stale one stays), with a
+// Mean anywhere in the graph every node's shapes are inferred afresh (the _Arg's unknown shape
+// reaches neg).
+TEST(GraphOptimizerTest, ShapesAreInferredOnlyWhenARewriteReadsThem) {
+  for (const bool with_mean : {false, true}) {
+    SCOPED_TRACE(with_mean ? "with a Mean" : "without");
+    GraphDef g;
+    auto add = [&](const std::string& name, const std::string& op,
+                   std::vector<std::string> inputs) {
+      NodeDef* n = g.add_node();
+      n->set_name(name);
+      n->set_op(op);
+      for (const std::string& in : inputs) n->add_input(in);
+      SetAttr(n, "T", DT_FLOAT);
+      return n;
+    };
+    SetAttr(add("arg", "_Arg", {}), "index", 0);
+    add("neg", "Neg", {"arg"});
+    SetAttr(add("fetch", "_Retval", {"neg"}), "index", 0);
+    if (with_mean) {
+      NodeDef* axis = g.add_node();
+      axis->set_name("axis");
+      axis->set_op("Placeholder");
+      SetAttr(axis, "dtype", DT_INT32);
+      add("mean", "Mean", {"arg", "axis"});
+      SetAttr(add("fetch_mean", "_Retval", {"mean"}), "index", 1);
+    }
+    ImportOptions no_shapes;
+    no_shapes.infer_shapes = false;
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g, no_shapes));
+    for (Node* n : graph->op_nodes()) n->set_assigned_device_name(kTestCpuDevice);
+    graph->FindNode("neg")->set_output_shapes({PartialTensorShape({2, 3})});  // stale
+    std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+    GraphOptimizerOptions options;
+    options.cpu = cpu.get();
+    ASSERT_THAT(OptimizeGraph(options, graph.get()), IsOk());
+    const std::vector<PartialTensorShape>& shapes = graph->FindNode("neg")->output_shapes();
+    ASSERT_EQ(shapes.size(), 1u);
+    EXPECT_EQ(shapes[0].DebugString(), with_mean ? "<unknown>" : "[2,3]");
+  }
+}
+
+// Folding reads Consts of equal small values once and shares the parsed value between its reads;
+// values that differ in any bit (-0 and 0, 1 as float, double and int32) stay apart, and values
+// past the shared size (32 floats) are parsed at each read.
+TEST(GraphOptimizerTest, FoldsConstsOfEqualAndDistinctValues) {
+  Scope root = Scope::NewRootScope();
+  // Each sum is read by a Mul with a placeholder, so that its folded Const stays.
+  auto sum = [&](const std::string& name, std::vector<Output> inputs, DataType t) {
+    ops::Mul(root.WithOpName(name + "_use"),
+             ops::AddN(root.WithOpName(name), absl::MakeConstSpan(inputs)),
+             ops::Placeholder(root.WithOpName(name + "_x"), t));
+  };
+  sum("f",
+      {ops::Const(root, 1.f), ops::Const(root, 1.f), ops::Const(root, 2.5f), ops::Const(root, 1.f)},
+      DT_FLOAT);
+  sum("d", {ops::Const(root, 1.0), ops::Const(root, 1.0)}, DT_DOUBLE);
+  sum("i", {ops::Const(root, 1), ops::Const(root, 1), ops::Const(root, 7)}, DT_INT32);
+  sum("neg_zero", {ops::Const(root, -0.f), ops::Const(root, -0.f)}, DT_FLOAT);
+  sum("zero", {ops::Const(root, -0.f), ops::Const(root, 0.f)}, DT_FLOAT);
+  const std::vector<float> ramp = Ramp(32, 0.5f, -3.f);
+  Output big = ops::Const<float>(root.WithOpName("big"), ramp, TensorShape({32}));
+  Output big_again = ops::Const<float>(root.WithOpName("big_again"), ramp, TensorShape({32}));
+  sum("big_sum", {big, big_again, big}, DT_FLOAT);
+  Optimized o = Optimize(root);
+  auto value = [&](const std::string& name) -> Tensor {
+    const NodeDef* n = Find(o.graph, name);
+    EXPECT_NE(n, nullptr) << name;
+    if (n == nullptr) return Tensor();
+    EXPECT_EQ(n->op(), "Const") << name;
+    absl::StatusOr<Tensor> t = TensorFromProto(n->attr().at("value").tensor());
+    EXPECT_THAT(t.status(), IsOk());
+    return t.ok() ? *t : Tensor();
+  };
+  ExpectTensorEqual(value("f"), Tensor::Scalar<float>(5.5f));
+  ExpectTensorEqual(value("d"), Tensor::Scalar<double>(2.0));
+  ExpectTensorEqual(value("i"), Tensor::Scalar<int32_t>(9));
+  EXPECT_TRUE(std::signbit(value("neg_zero").flat<float>()[0]));
+  EXPECT_FALSE(std::signbit(value("zero").flat<float>()[0]));
+  std::vector<float> tripled(ramp.size());
+  for (size_t k = 0; k < ramp.size(); ++k) tripled[k] = ramp[k] + ramp[k] + ramp[k];
+  ExpectTensorEqual(value("big_sum"), Tensor::FromVector<float>(tripled, TensorShape({32})));
+  EXPECT_EQ(o.stats.nodes_folded, 6);
+}
+
 // conv (3x3 SAME, 2 -> 4 channels) -> BiasAdd -> AddV2 with a residual r [-> act].
 GraphDef ResidualAddGraph(bool residual_first, const std::string& act) {
   Scope root = Scope::NewRootScope();
