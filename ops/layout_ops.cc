@@ -9,6 +9,7 @@
 // other leave the output unknown: the kernel then reports TensorFlow's exact
 // error at run time.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/status_macros.h"
@@ -18,6 +19,8 @@
 
 namespace rill {
 namespace {
+
+constexpr int64_t kMaxDim = std::numeric_limits<int64_t>::max();
 
 // A known-rank shape of `rank` unknown dims; unknown rank when rank < 0.
 PartialTensorShape UnknownDims(int64_t rank) {
@@ -113,13 +116,31 @@ absl::Status SliceShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-// Pad, PadV2, MirrorPad: the input's rank, or the number of rows of paddings;
-// dims unknown (they depend on the paddings values).
+// Pad, PadV2, MirrorPad: the input's rank, or the number of rows of paddings. With constant
+// paddings of the input's rank, a known dim d padded by (a, b) is d + a + b, as in TensorFlow's
+// shape function (so a window later checked against it sees the padded size); other dims are
+// unknown, and paddings the kernel refuses (negative, of another shape) leave them to it.
 absl::Status PadShape(ShapeInferenceContext& c) {
   const PartialTensorShape& in = c.input(0);
   const PartialTensorShape& paddings = c.input(1);
   const int64_t rows = paddings.rank() == 2 ? paddings.dims()[0] : -1;
-  c.set_output(0, UnknownDims(in.unknown_rank() ? rows : in.rank()));
+  PartialTensorShape out = UnknownDims(in.unknown_rank() ? rows : in.rank());
+  std::vector<int64_t> pads;
+  if (!in.unknown_rank() && paddings.rank() == 2 && paddings.dims()[0] == in.rank() &&
+      paddings.dims()[1] == 2 && c.ConstantIndexValues(1, &pads) &&
+      static_cast<int64_t>(pads.size()) == 2 * in.rank()) {
+    std::vector<int64_t> dims = in.dims();
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const int64_t a = pads[2 * i], b = pads[2 * i + 1];
+      if (dims[i] < 0 || a < 0 || b < 0 || a > kMaxDim - dims[i] || b > kMaxDim - dims[i] - a) {
+        dims[i] = -1;
+      } else {
+        dims[i] += a + b;
+      }
+    }
+    out = PartialTensorShape(dims);
+  }
+  c.set_output(0, out);
   return absl::OkStatus();
 }
 

@@ -192,6 +192,35 @@ TEST(RangeShapeTest, KnownBoundsGiveTheLengthUnknownOrRefusedGiveUnknown) {
             "[?]");
 }
 
+// Pad, PadV2 and MirrorPad with constant paddings give the padded dims (TensorFlow's shape
+// function), so a VALID window after them is checked against the padded size; paddings the kernel
+// refuses, unknown dims and sums past int64 leave the dim unknown.
+TEST(PadShapeTest, ConstantPaddingsGiveThePaddedDims) {
+  const Tensor pads = Tensor::FromVector<int32_t>({0, 0, 1, 2, 0, 0}, TensorShape({3, 2}));
+  for (const char* op : {"Pad", "PadV2", "MirrorPad"}) {
+    EXPECT_EQ(InferWithValues(op, {PartialTensorShape({2, 3, -1}), PartialTensorShape({3, 2})}, {},
+                              {nullptr, &pads})
+                  .DebugString(),
+              "[2,6,?]")
+        << op;
+  }
+  const Tensor negative = Tensor::FromVector<int64_t>({-1, 0, 1, 1}, TensorShape({2, 2}));
+  EXPECT_EQ(InferWithValues("Pad", {PartialTensorShape({4, 1}), PartialTensorShape({2, 2})}, {},
+                            {nullptr, &negative})
+                .DebugString(),
+            "[?,3]");
+  const Tensor huge = Tensor::FromVector<int64_t>({0, std::numeric_limits<int64_t>::max(), 0, 0},
+                                                  TensorShape({2, 2}));
+  EXPECT_EQ(InferWithValues("Pad", {PartialTensorShape({4, 1}), PartialTensorShape({2, 2})}, {},
+                            {nullptr, &huge})
+                .DebugString(),
+            "[?,1]");
+  // Without constant paddings only the rank is known.
+  EXPECT_EQ(InferWithValues("Pad", {PartialTensorShape({4, 1}), PartialTensorShape({2, 2})}, {})
+                .DebugString(),
+            "[?,?]");
+}
+
 TEST(DynamicStitchShapeTest, KnownIndicesGiveTheLength) {
   // Sum's gradient: DynamicStitch([range(rank), axes], [shape(x), ones]) for x of shape [?, 10].
   const Tensor axes = Tensor::FromVector<int32_t>({1}, TensorShape({1}));
