@@ -47,6 +47,7 @@ class FakeKernels : public KernelAvailability {
 
   std::vector<std::string> SupportedDeviceTypes(
       const NodeDef& node, const std::vector<std::string>& device_types) const override {
+    ++questions;
     std::vector<std::string> out;
     auto it = kernels_.find(node.op());
     if (it == kernels_.end()) return out;
@@ -85,6 +86,9 @@ class FakeKernels : public KernelAvailability {
         "]\nRegistered kernels:\n",
         lines.empty() ? "  <no registered kernels>" : absl::StrJoin(lines, "\n"), "\n"));
   }
+
+  // How many times SupportedDeviceTypes was called.
+  mutable int questions = 0;
 
  private:
   struct Kernel {
@@ -594,6 +598,26 @@ INSTANTIATE_TEST_SUITE_P(Placer, PlaceTableTest, ::testing::ValuesIn(Cases()),
 
 // ------------------------------------------------------------------------------------------------
 // Errors
+
+// The placer asks the kernels once per distinct (op, type attrs), not once per node: 40 nodes of
+// four kinds make four questions, and each node still gets its own kind's answer.
+TEST(PlacerTest, AsksTheKernelsOncePerOpAndTypes) {
+  std::vector<NodeDef> nodes = {Const("f0"), Const("i0", "", "DT_INT32")};
+  for (int k = 1; k < 20; ++k) {
+    nodes.push_back(Identity(absl::StrCat("f", k), absl::StrCat("f", k - 1)));
+    nodes.push_back(N(absl::StrCat("i", k), "Identity", {absl::StrCat("i", k - 1)}, "",
+                      TypeAttr("T", "DT_INT32")));
+  }
+  const int before = Kernels().questions;
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
+                            PlaceDef(Def(nodes), Devices(1, 1), Kernels(), Options(false)));
+  EXPECT_EQ(Kernels().questions - before, 4);
+  EXPECT_EQ(p.size(), 40u);
+  for (int k = 1; k < 20; ++k) {
+    EXPECT_EQ(p.at(absl::StrCat("f", k)).device, Full("GPU:0")) << k;
+    EXPECT_EQ(p.at(absl::StrCat("i", k)).device, Full("CPU:0")) << k;
+  }
+}
 
 TEST(PlacerErrorTest, MissingGpuWithoutSoftPlacementGivesTensorFlowsTextAndRillsAdvice) {
   const GraphDef g = Def({Const("a", "/device:GPU:2"), Const("b", "/device:GPU:2"),
