@@ -258,37 +258,43 @@ class FusedBatchNormGradOp final : public OpKernel {
       const float* vp = var.flat<float>().data();
       const int64_t n = l.per_channel();
       std::vector<double> sum_dy(l.channels, 0), sum_dy_xc(l.channels, 0);
-      for (int64_t row = 0; row < l.outer * l.channels; ++row) {
-        const int64_t c = row % l.channels;
-        for (int64_t i = 0; i < l.inner; ++i) {
-          const double g = static_cast<float>(Load(dyp[row * l.inner + i]));
-          const double xc = static_cast<float>(Load(xp[row * l.inner + i])) - mp[c];
+      // Channels last (l.inner == 1) walks pixels with the channel loop innermost, without a
+      // division per element; each channel's sums take its elements in the same order.
+      const int64_t rows = l.inner == 1 ? l.outer : l.outer * l.channels;
+      const int64_t width = l.inner == 1 ? l.channels : l.inner;
+      auto channel = [&](int64_t row, int64_t i) { return l.inner == 1 ? i : row % l.channels; };
+      for (int64_t row = 0; row < rows; ++row) {
+        for (int64_t i = 0; i < width; ++i) {
+          const int64_t c = channel(row, i);
+          const double g = static_cast<float>(Load(dyp[row * width + i]));
+          const double xc = static_cast<float>(Load(xp[row * width + i])) - mp[c];
           sum_dy[c] += g;
           sum_dy_xc[c] += g * xc;
         }
       }
-      std::vector<double> inv(l.channels);
+      std::vector<double> inv(l.channels), k(l.channels), mean_dy(l.channels),
+          mean_dy_xc(l.channels), var_eps(l.channels);
       for (int64_t c = 0; c < l.channels; ++c) {
         inv[c] = 1.0 / std::sqrt(static_cast<double>(vp[c]) + epsilon_);
         vec[0]->flat<float>()[c] = static_cast<float>(sum_dy_xc[c] * inv[c]);
         vec[1]->flat<float>()[c] = static_cast<float>(sum_dy[c]);
+        k[c] = sp[c] * inv[c];
+        mean_dy[c] = n > 0 ? sum_dy[c] / n : 0;
+        mean_dy_xc[c] = n > 0 ? sum_dy_xc[c] / n : 0;
+        var_eps[c] = static_cast<double>(vp[c]) + epsilon_;
       }
       T* dxp = dx->flat<T>().data();
-      for (int64_t row = 0; row < l.outer * l.channels; ++row) {
-        const int64_t c = row % l.channels;
-        const double k = sp[c] * inv[c];
-        const double mean_dy = n > 0 ? sum_dy[c] / n : 0;
-        const double mean_dy_xc = n > 0 ? sum_dy_xc[c] / n : 0;
-        const double var_eps = static_cast<double>(vp[c]) + epsilon_;
-        for (int64_t i = 0; i < l.inner; ++i) {
-          const int64_t at = row * l.inner + i;
+      for (int64_t row = 0; row < rows; ++row) {
+        for (int64_t i = 0; i < width; ++i) {
+          const int64_t c = channel(row, i);
+          const int64_t at = row * width + i;
           const double g = static_cast<float>(Load(dyp[at]));
           double v = g;
           if (is_training_) {
             const double xc = static_cast<float>(Load(xp[at])) - mp[c];
-            v = g - mean_dy - xc * mean_dy_xc / var_eps;
+            v = g - mean_dy[c] - xc * mean_dy_xc[c] / var_eps[c];
           }
-          dxp[at] = cwise_internal::Store<T>(static_cast<float>(k * v));
+          dxp[at] = cwise_internal::Store<T>(static_cast<float>(k[c] * v));
         }
       }
       return absl::OkStatus();
