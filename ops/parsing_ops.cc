@@ -1,7 +1,7 @@
 // Op definitions of the input-parsing ops serving graphs start with: ParseExample(V2) and
-// ParseSingleExample (tf.train.Example records), ParseSequenceExample(V2) (tf.train.SequenceExample
-// records), DecodeCSV, SerializeTensor and ParseTensor.
-// Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// ParseSingleExample (tf.train.Example records), ParseSequenceExample(V2) and
+// ParseSingleSequenceExample (tf.train.SequenceExample records), DecodeCSV, SerializeTensor and
+// ParseTensor. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -112,6 +112,39 @@ absl::Status SequenceExampleOutputs(ShapeInferenceContext& c, bool v2) {
   }
   for (int64_t i = 0; i < nfd; ++i) c.set_output(o++, known ? batch : PartialTensorShape());
   for (int64_t i = 0; i < 3 * nfr; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  return absl::OkStatus();
+}
+
+// ParseSingleSequenceExample's outputs: context sparse [n, 1], [n], [1]; context dense in their
+// shapes; feature-list sparse [n, 2], [n], [2]; feature-list dense [steps, shape...].
+absl::Status SingleSequenceExampleShape(ShapeInferenceContext& c) {
+  int64_t ncs = 0, nfs = 0, nfd = 0;
+  if (!GetNodeAttr(c.node(), "Ncontext_sparse", &ncs).ok() ||
+      !GetNodeAttr(c.node(), "Nfeature_list_sparse", &nfs).ok() ||
+      !GetNodeAttr(c.node(), "Nfeature_list_dense", &nfd).ok()) {
+    return absl::OkStatus();
+  }
+  const int64_t ncd = ListAttrSize(c.node(), "Tcontext_dense");
+  if (3 * ncs + ncd + 3 * nfs + nfd != c.num_outputs()) return absl::OkStatus();
+  auto shape = [&](const char* attr, int64_t i, bool steps) {
+    const AttrValue* shapes = FindNodeAttr(c.node(), attr);
+    if (shapes == nullptr || i >= shapes->list().shape_size()) return PartialTensorShape();
+    absl::StatusOr<PartialTensorShape> s = PartialTensorShape::FromProto(shapes->list().shape(i));
+    if (!s.ok() || s->unknown_rank()) return PartialTensorShape();
+    std::vector<int64_t> dims;
+    if (steps) dims.push_back(-1);
+    dims.insert(dims.end(), s->dims().begin(), s->dims().end());
+    return PartialTensorShape(std::move(dims));
+  };
+  int o = 0;
+  for (int64_t i = 0; i < ncs; ++i) c.set_output(o++, PartialTensorShape({-1, 1}));
+  for (int64_t i = 0; i < ncs; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < ncs; ++i) c.set_output(o++, PartialTensorShape({1}));
+  for (int64_t i = 0; i < ncd; ++i) c.set_output(o++, shape("context_dense_shapes", i, false));
+  for (int64_t i = 0; i < nfs; ++i) c.set_output(o++, PartialTensorShape({-1, 2}));
+  for (int64_t i = 0; i < nfs; ++i) c.set_output(o++, PartialTensorShape({-1}));
+  for (int64_t i = 0; i < nfs; ++i) c.set_output(o++, PartialTensorShape({2}));
+  for (int64_t i = 0; i < nfd; ++i) c.set_output(o++, shape("feature_list_dense_shapes", i, true));
   return absl::OkStatus();
 }
 
@@ -243,6 +276,35 @@ REGISTER_OP("ParseSequenceExampleV2")
     .Attr("feature_list_ragged_split_types: list({int32, int64}) >= 0 = []")
     .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
     .SetShapeFn([](ShapeInferenceContext& c) { return SequenceExampleOutputs(c, true); });
+
+REGISTER_OP("ParseSingleSequenceExample")
+    .Input("serialized: string")
+    .Input("feature_list_dense_missing_assumed_empty: string")
+    .Input("context_sparse_keys: Ncontext_sparse * string")
+    .Input("context_dense_keys: Ncontext_dense * string")
+    .Input("feature_list_sparse_keys: Nfeature_list_sparse * string")
+    .Input("feature_list_dense_keys: Nfeature_list_dense * string")
+    .Input("context_dense_defaults: Tcontext_dense")
+    .Input("debug_name: string")
+    .Output("context_sparse_indices: Ncontext_sparse * int64")
+    .Output("context_sparse_values: context_sparse_types")
+    .Output("context_sparse_shapes: Ncontext_sparse * int64")
+    .Output("context_dense_values: Tcontext_dense")
+    .Output("feature_list_sparse_indices: Nfeature_list_sparse * int64")
+    .Output("feature_list_sparse_values: feature_list_sparse_types")
+    .Output("feature_list_sparse_shapes: Nfeature_list_sparse * int64")
+    .Output("feature_list_dense_values: feature_list_dense_types")
+    .Attr("Ncontext_sparse: int >= 0 = 0")
+    .Attr("Ncontext_dense: int >= 0 = 0")
+    .Attr("Nfeature_list_sparse: int >= 0 = 0")
+    .Attr("Nfeature_list_dense: int >= 0 = 0")
+    .Attr("context_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("Tcontext_dense: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_dense_types: list({float, int64, string}) >= 0 = []")
+    .Attr("context_dense_shapes: list(shape) >= 0 = []")
+    .Attr("feature_list_sparse_types: list({float, int64, string}) >= 0 = []")
+    .Attr("feature_list_dense_shapes: list(shape) >= 0 = []")
+    .SetShapeFn(SingleSequenceExampleShape);
 
 REGISTER_OP("DecodeCSV")
     .Input("records: string")

@@ -1035,8 +1035,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd",
       // Input parsing of serving graphs (graph/builder/parsing_ops.h).
       "ParseExampleV2", "ParseExample", "ParseSingleExample", "ParseSequenceExample",
-      "ParseSequenceExampleV2", "DecodeCSV", "SerializeTensor", "ParseTensor", "DecodeWav",
-      "EncodeWav",
+      "ParseSequenceExampleV2", "ParseSingleSequenceExample", "DecodeCSV", "SerializeTensor",
+      "ParseTensor", "DecodeWav", "EncodeWav",
       // Old op names of TF1 graphs (graph/builder/legacy_ops.h).
       "BatchMatrixDiag", "BatchMatrixDiagPart", "BatchMatrixSetDiag", "BatchMatrixBandPart",
       "BiasAddV1", "InTopK", "BatchNormWithGlobalNormalization", "MatrixDiagV2", "MatrixDiagPartV2",
@@ -1844,8 +1844,17 @@ TEST(ParsingOpsTest, SequenceExampleWrappersInferAttrsAndShapes) {
   ASSERT_EQ(v2.size(), 3u);
   EXPECT_EQ(v2[0].dtype(), DT_STRING);
   EXPECT_EQ(v2[2].dtype(), DT_INT32);
+  std::vector<Output> single = ops::ParseSingleSequenceExample(
+      root.WithOpName("single"), ops::Placeholder(root, DT_STRING, PartialTensorShape({})),
+      Tensor::FromVector<std::string>({"frames"}, TensorShape({1})), {ops::Const(root, {40.f})},
+      std::string("record"), spec);
+  ASSERT_EQ(single.size(), 5u);
+  EXPECT_EQ(root.GetShape(single[0])->DebugString(), "[1]");
+  EXPECT_EQ(root.GetShape(single[1])->DebugString(), "[?,2]");
+  EXPECT_EQ(root.GetShape(single[4])->DebugString(), "[?,3]");
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
   for (const NodeDef& n : g.node()) {
+    if (n.name() == "single") EXPECT_EQ(n.input(2), "context_dense_key0");
     if (n.name() == "seq") {
       EXPECT_EQ(n.attr().at("Nfeature_list_dense").i(), 1);
       EXPECT_EQ(n.attr().at("feature_list_dense_missing_assumed_empty").list().s(0), "frames");

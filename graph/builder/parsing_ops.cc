@@ -1,6 +1,8 @@
 #include "graph/builder/parsing_ops.h"
 
+#include "absl/strings/str_cat.h"
 #include "graph/builder/op_builder.h"
+#include "graph/builder/ops.h"
 #include "proto/attr_value.pb.h"
 
 namespace rill {
@@ -139,6 +141,35 @@ std::vector<Output> ParseSequenceExampleV2(
           .Attr("feature_list_ragged_split_types", types.feature_list_ragged_split_types)
           .Attr("feature_list_dense_shapes", ShapeList(types.feature_list_dense_shapes))
           .Finalize());
+}
+
+std::vector<Output> ParseSingleSequenceExample(const Scope& scope, const Input& serialized,
+                                               const Input& missing_assumed_empty,
+                                               absl::Span<const Output> context_dense_defaults,
+                                               const Input& debug_name,
+                                               const SequenceExampleSpec& spec) {
+  auto keys = [&](const std::vector<std::string>& names, const char* what) {
+    std::vector<Output> out;
+    for (size_t i = 0; i < names.size(); ++i) {
+      out.push_back(Const(scope.WithOpName(absl::StrCat(what, i)), Initializer(names[i])));
+    }
+    return out;
+  };
+  return Outputs(OpBuilder(scope, "ParseSingleSequenceExample")
+                     .Input(serialized)
+                     .Input(missing_assumed_empty)
+                     .InputList(keys(spec.context_sparse_keys, "context_sparse_key"))
+                     .InputList(keys(spec.context_dense_keys, "context_dense_key"))
+                     .InputList(keys(spec.feature_list_sparse_keys, "feature_list_sparse_key"))
+                     .InputList(keys(spec.feature_list_dense_keys, "feature_list_dense_key"))
+                     .InputList(context_dense_defaults)
+                     .Input(debug_name)
+                     .Attr("context_sparse_types", spec.context_sparse_types)
+                     .Attr("feature_list_dense_types", spec.feature_list_dense_types)
+                     .Attr("context_dense_shapes", ShapeList(spec.context_dense_shapes))
+                     .Attr("feature_list_sparse_types", spec.feature_list_sparse_types)
+                     .Attr("feature_list_dense_shapes", ShapeList(spec.feature_list_dense_shapes))
+                     .Finalize());
 }
 
 std::vector<Output> DecodeCSV(const Scope& scope, const Input& records,

@@ -1,6 +1,7 @@
 // Builder wrappers for the input parsers of serving graphs (TensorFlow's C++ API names):
 // tf.train.Example records (ParseExampleV2, ParseExample, ParseSingleExample),
-// tf.train.SequenceExample records (ParseSequenceExample, ParseSequenceExampleV2), CSV lines and
+// tf.train.SequenceExample records (ParseSequenceExample, ParseSequenceExampleV2,
+// ParseSingleSequenceExample), CSV lines and
 // serialized tensors, WAV files. Included by graph/builder/ops.h.
 //
 //   std::vector<Output> parsed = ops::ParseExampleV2(root, serialized, {}, {}, {"age"}, {},
@@ -85,6 +86,15 @@ std::vector<Output> ParseSequenceExampleV2(
     const Input& feature_list_dense_keys, const Input& feature_list_ragged_keys,
     const Input& missing_assumed_empty, absl::Span<const Output> context_dense_defaults,
     const SequenceExampleV2Types& types);
+// One scalar record (TF1's tf.io.parse_single_sequence_example): keys are scalar string inputs
+// (the keys and types of `spec`), `missing_assumed_empty` a string vector of feature-list dense
+// keys a record may lack, `debug_name` a scalar. Outputs as ParseSequenceExample's, without
+// the feature-list dense lengths.
+std::vector<Output> ParseSingleSequenceExample(const Scope& scope, const Input& serialized,
+                                               const Input& missing_assumed_empty,
+                                               absl::Span<const Output> context_dense_defaults,
+                                               const Input& debug_name,
+                                               const SequenceExampleSpec& spec);
 
 // One output per column, each records' shape; record_defaults[i] is empty (a required column) or
 // one value of the column's type.

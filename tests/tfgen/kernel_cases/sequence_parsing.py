@@ -1,5 +1,7 @@
-"""tf.train.SequenceExample parsing: ParseSequenceExampleV2 (tf.io.parse_sequence_example) and
-ParseSequenceExample (its TF1 form, keys in attrs).
+"""tf.train.SequenceExample parsing: ParseSequenceExampleV2 (tf.io.parse_sequence_example),
+ParseSequenceExample (its TF1 form, keys in attrs) and ParseSingleSequenceExample (one record,
+TF1's tf.io.parse_single_sequence_example; TensorFlow's kernel for it reads the record with the
+full protobuf parser, so its rules and error texts are its own).
 
 Records are built with tf.train.SequenceExample: a context (features) and feature lists (one
 feature per step). Each case parses a batch with every kind of feature (context sparse, dense
@@ -10,7 +12,8 @@ import numpy as np
 import tensorflow as tf
 
 from kernel_cases.core import ph
-from kernel_cases.parsing import TF_NAME, TYPES, _default, _feature, _keys, _values, records
+from kernel_cases.parsing import (LIST_NAME, TF_NAME, TYPES, _default, _feature, _keys, _values,
+                                   records)
 
 tf1 = tf.compat.v1
 
@@ -208,8 +211,100 @@ def parse_sequence_example(rec):
     rec.for_dtypes(op, list(TYPES), gen)
 
 
+def parse_single_sequence_example(rec):
+    op = "ParseSingleSequenceExample"
+
+    def gen(dt):
+        other = "int64" if dt != "int64" else "float32"
+        t = TYPES[dt]
+
+        def c(what, serialized, cs=(), cd=(), fs=(), fd=(), empty=(), name=b"", error=None,
+              phrases=()):
+            def build():
+                return tf.raw_ops.ParseSingleSequenceExample(
+                    serialized=ph("serialized", np.array(serialized, dtype=object)),
+                    feature_list_dense_missing_assumed_empty=_keys("missing_assumed_empty",
+                                                                   list(empty)),
+                    context_sparse_keys=[_keys("context_sparse_key%d" % i, k)
+                                         for i, k in enumerate(cs)],
+                    context_dense_keys=[_keys("context_dense_key%d" % i, d[0])
+                                        for i, d in enumerate(cd)],
+                    feature_list_sparse_keys=[_keys("feature_list_sparse_key%d" % i, k)
+                                              for i, k in enumerate(fs)],
+                    feature_list_dense_keys=[_keys("feature_list_dense_key%d" % i, d[0])
+                                             for i, d in enumerate(fd)],
+                    context_dense_defaults=[
+                        _default(dt, [] if d is None else d, "default%d" % i, s)
+                        for i, (_, s, d) in enumerate(cd)],
+                    debug_name=ph("debug_name", np.array(name, dtype=object)),
+                    context_sparse_types=[t] * len(cs),
+                    feature_list_dense_types=[t] * len(fd),
+                    context_dense_shapes=[s for _, s, _ in cd],
+                    feature_list_sparse_types=[t] * len(fs),
+                    feature_list_dense_shapes=[s for _, s in fd], name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases, case_dtype="")
+
+        v = _values(dt, 12, "single_seq" + dt)
+        o = _values(other, 3, other)
+        one = _batch(dt, v)[0]
+        c("all_kinds", one, cs=["s", "zz"], cd=[("c", [2], None), ("z", [1, 2], v[0:2])],
+          fs=["g", "q"], fd=[("f", [2])])
+        c("dense_list_matrix", seq_example(None, {"m": [v[0:4], v[4:8]]}), fd=[("m", [2, 2])])
+        c("missing_list_assumed_empty", one, fd=[("h", [3]), ("f", [2])], empty=["h", "x"])
+        c("empty_feature_list", seq_example(None, {"m": []}), fd=[("m", [2])], fs=["m"])
+        c("empty_record", b"", cs=["s"], cd=[("c", [2], v[0:2])], fs=["g"], fd=[("f", [2])],
+          empty=["f"])
+        c("step_without_list_sparse", seq_example(None, {"g": [v[0:2], None, v[2:3]]}),
+          fs=["g"])
+        c("key_of_two_kinds", one, cs=["c"], cd=[("c", [2], None)], fs=["f"], fd=[("f", [2])])
+        c("required_context_error", one, cd=[("q", [2], None)], name=b"rec",
+          error="INVALID_ARGUMENT",
+          phrases=["Name: rec, Context feature 'q' is required but could not be found."])
+        c("required_feature_list_error", one, fd=[("h", [2])], error="INVALID_ARGUMENT",
+          phrases=["Name: , Feature list 'h' is required but could not be found.  Did you mean "
+                   "to include it in feature_list_dense_missing_assumed_empty or "
+                   "feature_list_dense_defaults?"])
+        def count_error(name, key, index, count, shape):
+            # TensorFlow's bytes text differs in two places ("Key c", "Values size").
+            return ("Name: %s, Key%s %s, Index: %d.  Number of %s values != expected.  %s size: "
+                    "%d but output shape: %s" % (name, "" if dt == "string" else ":", key, index,
+                                                 LIST_NAME[dt], "Values" if dt == "string" else
+                                                 "values", count, shape))
+
+        c("context_count_error", one, cd=[("c", [3], v[0:3])], error="INVALID_ARGUMENT",
+          phrases=[count_error("", "c", 0, 2, "[3]")])
+        c("context_empty_list_error", seq_example({"c": (dt, [])}), cd=[("c", [2], v[0:2])],
+          error="INVALID_ARGUMENT", phrases=[count_error("", "c", 0, 0, "[2]")])
+        c("step_count_error", one, fd=[("g", [1])], name=b"n", error="INVALID_ARGUMENT",
+          phrases=[count_error("n", "g", 1, 2, "[1]")])
+        c("context_type_error", seq_example({"c": o[0:2]}), cd=[("c", [2], None)],
+          error="INVALID_ARGUMENT",
+          phrases=["Name: , Context feature: c.  Data types don't match. Expected type: %s"
+                   % TF_NAME[dt]])
+        c("sparse_list_type_error", seq_example(None, {"g": [v[0:1], o[0:1]]}), fs=["g"],
+          error="INVALID_ARGUMENT",
+          phrases=["Name: , Feature List: g, Index: 1.  Data types don't match. Expected type: "
+                   "%s" % TF_NAME[dt]])
+        c("dense_list_type_error", seq_example(None, {"g": [v[0:1], o[0:1]]}), fd=[("g", [1])],
+          error="INVALID_ARGUMENT",
+          phrases=["Name: , Feature list: g, Index: 1.  Data types don't match. Expected type: "
+                   "%s" % TF_NAME[dt]])
+        c("step_without_list_dense_error", seq_example(None, {"f": [v[0:2], None]}),
+          fd=[("f", [2])], error="INVALID_ARGUMENT",
+          phrases=["Name: , Feature list: f, Index: 1.  Data types don't match. Expected type: "
+                   "%s" % TF_NAME[dt]])
+        c("default_shape_error", one, cd=[("c", [2], v[0:3])], error="INVALID_ARGUMENT",
+          phrases=["def_value[0].shape() == [3] != context_dense_shapes_[0] == [2]"])
+        c("unparsable_record_error", b"\x0a\x05abc", cs=["s"], error="INVALID_ARGUMENT",
+          phrases=["Could not parse example input, value: '"])
+
+    rec.for_dtypes(op, list(TYPES), gen)
+
+
 def build_all(rec, emit):
     parse_sequence_example_v2(rec)
     emit("ParseSequenceExampleV2")
     parse_sequence_example(rec)
     emit("ParseSequenceExample")
+    parse_single_sequence_example(rec)
+    emit("ParseSingleSequenceExample")
