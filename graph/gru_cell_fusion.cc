@@ -393,8 +393,37 @@ class Fuser {
     for (Node* w : waits) graph_->AddControlEdge(w, fused);
     RILL_RETURN_IF_ERROR(MoveOuts(cell.out, fused, 0));
     replaced_[cell.out] = {fused, 0};
+    std::vector<Node*> fed;  // what fed the replaced nodes: the axis, slice bounds and 1
+    for (const Node* n : cell.nodes) {
+      for (const Edge* e : n->in_edges()) {
+        if (!e->IsControlEdge() && !gone.contains(e->src())) fed.push_back(e->src());
+      }
+    }
     graph_->RemoveNodes(cell.nodes);
+    RemoveUnread(std::move(fed));
     return absl::OkStatus();
+  }
+
+  // Removes the Consts, Enters and Identities among `nodes` that nothing reads any more (a loop
+  // runs each constant Enter and its Const once per step), and then their inputs likewise. They
+  // compute nothing else and cannot fail, so no value, error or order changes.
+  void RemoveUnread(std::vector<Node*> nodes) {
+    absl::flat_hash_set<const Node*> removed;  // compared, never read: a node may come twice
+    while (!nodes.empty()) {
+      Node* n = nodes.back();
+      nodes.pop_back();
+      if (removed.contains(n) || !n->IsOp()) continue;
+      const OpClass c = n->op_class();
+      if (n->op() != "Const" && !IsEnter(c) && !IsIdentity(c)) continue;
+      bool read = false;
+      for (const Edge* e : n->out_edges()) read |= !e->dst()->IsSink();
+      if (read) continue;
+      for (const Edge* e : n->in_edges()) {
+        if (!e->IsControlEdge()) nodes.push_back(e->src());
+      }
+      removed.insert(n);
+      graph_->RemoveNode(n);
+    }
   }
 
   // A tensor of an earlier cell's replaced h' read from the fused node (an unrolled GRU's next

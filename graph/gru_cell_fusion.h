@@ -31,7 +31,8 @@
 // in the original graph, and the intermediates have no other readers), and is dead when x, hh, h
 // or one of those is, as h' was.
 //
-// Effects: one node added and fifteen removed per cell; every node's inferred shapes recomputed
+// Effects: one node added and fifteen removed per cell, with the Consts, Enters and Identities
+// that fed only them (the axis, the slice bounds, the 1); every node's inferred shapes recomputed
 // when a structure matched; SOURCE / SINK edges fixed up when anything changed. Linear in the
 // graph's size. Needs exclusive access to `graph`.
 #ifndef RILL_GRAPH_GRU_CELL_FUSION_H_
