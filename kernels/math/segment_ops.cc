@@ -11,6 +11,7 @@
 //     empty rows are 0. The *WithNumSegments forms take the row count as input 3.
 //
 // Integers wrap (Mean divides the wrapped sum, as TensorFlow does); half accumulates in float.
+// SegmentSum/Mean/Prod and UnsortedSegmentSum/Prod also take complex64 and complex128.
 // Max/Min take a NaN row element where the running value is not strictly greater (smaller), as
 // TensorFlow's CPU kernels do. Errors are InvalidArgument with TensorFlow's texts: "segment ids
 // are not increasing", "Segment id -1 out of range [0, 2), possibly because 'segment_ids' input is
@@ -358,24 +359,30 @@ const std::vector<DataType>& IndexTypes() {
                       .TypeConstraint("Tindices", IndexTypes()),       \
                   SegmentReductionOp<Reducer, finish, __VA_ARGS__>)
 
-REGISTER_SEGMENT("SegmentSum", SumReducer, Finish::kNone, RILL_SEGMENT_TYPES);
-REGISTER_SEGMENT("SegmentMean", SumReducer, Finish::kMean, RILL_SEGMENT_TYPES);
-REGISTER_SEGMENT("SegmentProd", ProdReducer, Finish::kNone, RILL_SEGMENT_TYPES);
+// Sum, Mean and Prod also take complex64 and complex128, as TensorFlow's CPU kernels do.
+REGISTER_SEGMENT("SegmentSum", SumReducer, Finish::kNone, RILL_SEGMENT_TYPES, complex64,
+                 complex128);
+REGISTER_SEGMENT("SegmentMean", SumReducer, Finish::kMean, RILL_SEGMENT_TYPES, complex64,
+                 complex128);
+REGISTER_SEGMENT("SegmentProd", ProdReducer, Finish::kNone, RILL_SEGMENT_TYPES, complex64,
+                 complex128);
 REGISTER_SEGMENT("SegmentMax", MaxReducer, Finish::kNone, RILL_SEGMENT_TYPES);
 REGISTER_SEGMENT("SegmentMin", MinReducer, Finish::kNone, RILL_SEGMENT_TYPES);
 
-#define REGISTER_UNSORTED_SEGMENT(op, Reducer)                                \
-  REGISTER_KERNEL(KernelDefBuilder(op)                                        \
-                      .Device(kDeviceCpu)                                     \
-                      .TypeConstraint("T", DataTypesOf<RILL_SEGMENT_TYPES>()) \
-                      .TypeConstraint("Tindices", IndexTypes())               \
-                      .TypeConstraint("Tnumsegments", IndexTypes()),          \
-                  UnsortedSegmentReductionOp<Reducer, RILL_SEGMENT_TYPES>)
+#define REGISTER_UNSORTED_SEGMENT(op, Reducer, ...)                    \
+  REGISTER_KERNEL(KernelDefBuilder(op)                                 \
+                      .Device(kDeviceCpu)                              \
+                      .TypeConstraint("T", DataTypesOf<__VA_ARGS__>()) \
+                      .TypeConstraint("Tindices", IndexTypes())        \
+                      .TypeConstraint("Tnumsegments", IndexTypes()),   \
+                  UnsortedSegmentReductionOp<Reducer, __VA_ARGS__>)
 
-REGISTER_UNSORTED_SEGMENT("UnsortedSegmentSum", SumReducer);
-REGISTER_UNSORTED_SEGMENT("UnsortedSegmentProd", ProdReducer);
-REGISTER_UNSORTED_SEGMENT("UnsortedSegmentMax", MaxReducer);
-REGISTER_UNSORTED_SEGMENT("UnsortedSegmentMin", MinReducer);
+REGISTER_UNSORTED_SEGMENT("UnsortedSegmentSum", SumReducer, RILL_SEGMENT_TYPES, complex64,
+                          complex128);
+REGISTER_UNSORTED_SEGMENT("UnsortedSegmentProd", ProdReducer, RILL_SEGMENT_TYPES, complex64,
+                          complex128);
+REGISTER_UNSORTED_SEGMENT("UnsortedSegmentMax", MaxReducer, RILL_SEGMENT_TYPES);
+REGISTER_UNSORTED_SEGMENT("UnsortedSegmentMin", MinReducer, RILL_SEGMENT_TYPES);
 
 #define REGISTER_SPARSE_SEGMENT(op, finish, ...)                       \
   REGISTER_KERNEL(KernelDefBuilder(op)                                 \

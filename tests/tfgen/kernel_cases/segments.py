@@ -1,16 +1,31 @@
 """Segment reductions: SegmentSum/Mean/Max/Min/Prod (sorted ids), UnsortedSegmentSum/Max/Min/Prod
 (ids in any order, negative ids dropped), SparseSegmentSum/Mean/SqrtN (rows picked by indices)
-and their WithNumSegments forms (the row count given)."""
+and their WithNumSegments forms (the row count given); the Sum, Mean and Prod forms of the first
+two also on complex64 and complex128."""
 import numpy as np
 import tensorflow as tf
 
-from kernel_cases.core import ALL, arr, is_float, ph, rand, tol
+from kernel_cases.core import ALL, COMPLEX, NP, arr, is_float, ph, rand, tol
 
 SORTED = ["SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd"]
 UNSORTED = ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
             "UnsortedSegmentProd"]
 SPARSE = ["SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"]
 SPARSE_NUM = [op + "WithNumSegments" for op in SPARSE]
+# The segment reductions TensorFlow's CPU kernels also run on complex64 and complex128. Their
+# "nan_parts" cases hold NaN and large parts but no infinities, which TensorFlow's complex
+# products may recover by C's Annex G rules where Rill's give NaN.
+COMPLEX_OPS = ["SegmentSum", "SegmentMean", "SegmentProd", "UnsortedSegmentSum",
+               "UnsortedSegmentProd"]
+
+
+def _complex_parts(dt, shape):
+    parts = [np.nan, 1.0, 2.0, 1e15, -1e15, 3.0, 0.5, -0.0, -1.5]
+    n = int(np.prod(shape))
+    out = np.zeros(shape, dtype=NP[dt])
+    out.real = np.reshape([parts[i % len(parts)] for i in range(n)], shape)
+    out.imag = np.reshape([parts[(4 * i + 2) % len(parts)] for i in range(n)], shape)
+    return out
 
 
 def _data(op, dt, shape, tag):
@@ -54,6 +69,8 @@ def sorted_segment(rec, op, dtypes=ALL):
         if is_float(dt):
             c("nan_inf", arr([[np.nan, 1], [2, np.inf], [-np.inf, 3], [np.inf, -np.inf]], dt),
               _ids([0, 0, 1, 1]))
+        if dt in COMPLEX:
+            c("nan_parts", _complex_parts(dt, [6, 2]), _ids([0, 0, 1, 1, 1, 3]))
         c("ids_not_increasing_error", d, _ids([0, 2, 1, 2, 2]), error="INVALID_ARGUMENT",
           phrases=["segment ids are not increasing"])
         c("negative_id_error", d, _ids([-1, 0, 0, 1, 1]), error="INVALID_ARGUMENT",
@@ -92,6 +109,8 @@ def unsorted_segment(rec, op, dtypes=ALL):
         if is_float(dt):
             c("nan_inf", arr([[np.nan, 1], [2, np.inf], [-np.inf, 3], [np.inf, -np.inf]], dt),
               _ids([1, 1, 0, 0]), 2)
+        if dt in COMPLEX:
+            c("nan_parts", _complex_parts(dt, [6, 2]), _ids([1, 1, 0, 0, -1, 2]), 4)
         c("id_out_of_range_error", d, _ids([0, 5, 1, 0, 0]), 4, error="INVALID_ARGUMENT",
           phrases=["segment_ids[1] = 5 is out of range [0, 4)"])
         c("ids_not_prefix_error", d, _ids([0, 1, 1]), 4, error="INVALID_ARGUMENT",
@@ -171,10 +190,10 @@ def sparse_segment_num(rec, op, dtypes=ALL):
 
 def build_all(rec, emit):
     for op in SORTED:
-        sorted_segment(rec, op)
+        sorted_segment(rec, op, ALL + COMPLEX if op in COMPLEX_OPS else ALL)
         emit(op)
     for op in UNSORTED:
-        unsorted_segment(rec, op)
+        unsorted_segment(rec, op, ALL + COMPLEX if op in COMPLEX_OPS else ALL)
         emit(op)
     for op in SPARSE:
         sparse_segment(rec, op)
