@@ -113,6 +113,17 @@ class StepState {
       }
     }
     if (!t.is_dead && item.check_inputs) ReadRefInputs(item, first_input);
+    if (item.forwards_input && !t.is_dead && args_.stats == nullptr && !first_input[0].is_ref()) {
+      // Identity, Enter, Exit, NextIteration, LoopCond (most of a loop's nodes): the value moves
+      // from the input slot to the output as their kernels would pass it, without a kernel
+      // context or a call; the slot is left empty, as after the kernel. Traced steps run the
+      // kernel, so every node keeps its timing.
+      TensorValueVector outputs(1);
+      outputs[0].tensor = std::move(first_input[0].tensor);
+      first_input[0].tensor.Clear();
+      NodeDone(t, absl::OkStatus(), &outputs, ready);
+      return;
+    }
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.is_async) {
       // Its NodeDone runs elsewhere, and this queue may have no other: what it counted goes in
@@ -138,7 +149,7 @@ class StepState {
               ReadyQueue more;
               if (args_.stats != nullptr) Record(t.id, start, *call->ctx, call->inputs);
               call->inputs.clear();  // released before NodeDone may report the step done
-              NodeDone(t, s, &*call->ctx, more);
+              NodeDone(t, s, &call->ctx->outputs(), more);
               RunReady(*this, more);
             };
             // On a thread already running nodes (a _Send here delivered the value), the
@@ -166,7 +177,7 @@ class StepState {
         slot.ref = nullptr;
         slot.ref_mu = nullptr;
       }
-      NodeDone(t, s, &ctx, ready);
+      NodeDone(t, s, &ctx.outputs(), ready);
       return;
     }
     // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
@@ -178,7 +189,7 @@ class StepState {
     absl::Status s = ComputeAndMeasure(item, ctx);
     if (args_.stats != nullptr) Record(t.id, start, ctx, inputs);
     inputs.clear();  // released before NodeDone may report the step done
-    NodeDone(t, s, &ctx, ready);
+    NodeDone(t, s, &ctx.outputs(), ready);
   }
 
  private:
@@ -259,19 +270,19 @@ class StepState {
     ready.root_completed = 0;
   }
 
-  // Propagates the node's outputs (`ctx` null: all dead) unless `s` failed or the step already
+  // Propagates the node's outputs (`made` null: all dead) unless `s` failed or the step already
   // failed, then marks the node finished.
-  void NodeDone(const TaggedNode& t, absl::Status s, OpKernelContext* ctx, ReadyQueue& ready) {
+  void NodeDone(const TaggedNode& t, absl::Status s, TensorValueVector* made, ReadyQueue& ready) {
     const NodeItem& item = ex_->items_.nodes[t.id];
     const size_t ready_before = ready.size();
     if (!s.ok()) {
       Fail(absl::StrContains(s.message(), "{{node ") ? s : WithNode(s, item.kernel->name()));
-    } else if (ok() && ctx == nullptr) {  // dead, or not run: every output is dead
+    } else if (ok() && made == nullptr) {  // dead, or not run: every output is dead
       TensorValueVector dead_outputs(item.num_outputs);
       const bool is_dead = !item.is_control_trigger;
       Propagate(t, item, is_dead, dead_outputs, ready);
     } else if (ok()) {
-      TensorValueVector& outputs = ctx->outputs();
+      TensorValueVector& outputs = *made;
       for (int o = 0; o < item.num_outputs && !item.may_leave_output; ++o) {
         const TensorValue& out = outputs[o];
         if (!item.out_edges[o].empty() && !out.is_ref() && !out.tensor.IsInitialized()) {
@@ -289,7 +300,7 @@ class StepState {
     }
     // Outputs nobody consumed (a target's) are freed now: once the count below reaches zero the
     // caller may read memory stats, while this node's context can still be alive on its thread.
-    if (ctx != nullptr) ctx->outputs().clear();
+    if (made != nullptr) made->clear();
     if (t.frame == frames_.root()) ++ready.root_completed;
     // This node leaves the outstanding count and the nodes it made ready join it, in one step
     // (none at all for a chain): the count cannot reach zero in between, since this node is

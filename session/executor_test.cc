@@ -2,12 +2,13 @@
 // through the public API: the three Process paths (async kernels, a simple partition's in-place
 // inputs, a frame partition's moved inputs), inline vs pool execution and the start rules as seen
 // from the kernels' threads, errors naming the node (a kernel's, an async kernel's, an output not
-// produced, an uninitialized variable), dead _Recv semantics, Switch's untaken branch, step
-// stats, cancellation of a blocked kernel, concurrent steps. The parts under session/executor/
-// have their own unit tests.
+// produced, an uninitialized variable), dead _Recv semantics, Switch's untaken branch, a loop's
+// forwarding nodes moved without their kernels, step stats, cancellation of a blocked kernel,
+// concurrent steps. The parts under session/executor/ have their own unit tests.
 #include "session/executor.h"
 
 #include <atomic>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -39,6 +40,7 @@ REGISTER_OP("ExecTestRetval").Input("a: int32").Attr("index: int");
 REGISTER_OP("ExecTestAsyncFail").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestNoOutput").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestBool").Output("out: bool").Attr("value: bool");
+REGISTER_OP("ExecTestLess").Input("a: int32").Input("b: int32").Output("out: bool");
 REGISTER_OP("ExecTestCounted").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestWhere").Output("out: int32");
 REGISTER_OP("ExecTestHeavy").Input("a: int32").Output("out: int32");
@@ -203,6 +205,17 @@ class TracedOp final : public OpKernel {
   const bool expensive_;
 };
 
+class LessOp final : public OpKernel {
+ public:
+  explicit LessOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(
+        0, Tensor::Scalar<bool>(ctx.input(0).flat<int32_t>()[0] < ctx.input(1).flat<int32_t>()[0]));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
 // A TF1 variable: its ref output is the kernel's own tensor, set when `initialized`.
 class RefVarOp final : public OpKernel {
  public:
@@ -289,6 +302,7 @@ const KernelRegistry& Registry() {
     add("ExecTestNoOutput", MakeFactory<NoOutputOp>());
     add("_Recv", MakeFactory<NoOutputOp>());
     add("ExecTestBool", MakeFactory<BoolOp>());
+    add("ExecTestLess", MakeFactory<LessOp>());
     add("ExecTestRefVar", MakeFactory<RefVarOp>());
     add("ExecTestRead", MakeFactory<ReadOp>());
     add("Switch", MakeFactory<SwitchOp>());
@@ -299,6 +313,11 @@ const KernelRegistry& Registry() {
       };
     };
     add("ExecTestCounted", traced(false));
+    // The forwarding ops' kernels: they pass input 0 on and record that they ran, so a test
+    // sees whether the step ran them or moved the value itself.
+    for (const char* op : {"Identity", "Enter", "Exit", "NextIteration", "LoopCond"}) {
+      add(op, traced(false));
+    }
     add("ExecTestWhere", traced(false));
     add("ExecTestHeavy", traced(true));
     add("ExecTestHeavySource", traced(true));
@@ -543,6 +562,78 @@ TEST_F(ExecutorTest, StepStatsRecordEveryNodeThatRan) {
   std::set<std::string> names;
   for (const NodeExecStats& ns : stats.node_stats()) names.insert(ns.node_name());
   EXPECT_EQ(names, (std::set<std::string>{"x", "y", "sum", "twice", "total", "ret"}));
+}
+
+// A TF1 loop summing 0 + 1 + ... + 4 (i < 5: i += 1; acc += i), then Identity of a variable.
+constexpr char kSumLoop[] = R"(
+  node { name: 'zero' op: 'ExecTestScalar' attr { key: 'value' value { i: 0 } } }
+  node { name: 'one' op: 'ExecTestScalar' attr { key: 'value' value { i: 1 } } }
+  node { name: 'five' op: 'ExecTestScalar' attr { key: 'value' value { i: 5 } } }
+  node { name: 'i_enter' op: 'Enter' input: 'zero' attr { key: 'T' value { type: DT_INT32 } }
+         attr { key: 'frame_name' value { s: 'L' } } }
+  node { name: 'acc_enter' op: 'Enter' input: 'zero' attr { key: 'T' value { type: DT_INT32 } }
+         attr { key: 'frame_name' value { s: 'L' } } }
+  node { name: 'one_enter' op: 'Enter' input: 'one' attr { key: 'T' value { type: DT_INT32 } }
+         attr { key: 'frame_name' value { s: 'L' } } attr { key: 'is_constant' value { b: true } } }
+  node { name: 'five_enter' op: 'Enter' input: 'five'
+         attr { key: 'T' value { type: DT_INT32 } } attr { key: 'frame_name' value { s: 'L' } }
+         attr { key: 'is_constant' value { b: true } } }
+  node { name: 'i_merge' op: 'Merge' input: 'i_enter' input: 'i_next'
+         attr { key: 'T' value { type: DT_INT32 } } attr { key: 'N' value { i: 2 } } }
+  node { name: 'acc_merge' op: 'Merge' input: 'acc_enter' input: 'acc_next'
+         attr { key: 'T' value { type: DT_INT32 } } attr { key: 'N' value { i: 2 } } }
+  node { name: 'less' op: 'ExecTestLess' input: 'i_merge' input: 'five_enter' }
+  node { name: 'cond' op: 'LoopCond' input: 'less' }
+  node { name: 'i_switch' op: 'Switch' input: 'i_merge' input: 'cond'
+         attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'acc_switch' op: 'Switch' input: 'acc_merge' input: 'cond'
+         attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'i_body' op: 'Identity' input: 'i_switch:1' attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'i_add' op: 'ExecTestAdd' input: 'i_body' input: 'one_enter' }
+  node { name: 'acc_add' op: 'ExecTestAdd' input: 'acc_switch:1' input: 'i_body' }
+  node { name: 'i_next' op: 'NextIteration' input: 'i_add'
+         attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'acc_next' op: 'NextIteration' input: 'acc_add'
+         attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'acc_exit' op: 'Exit' input: 'acc_switch:0'
+         attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'ret' op: 'ExecTestRetval' input: 'acc_exit' attr { key: 'index' value { i: 0 } } }
+  node { name: 'v' op: 'ExecTestRefVar' attr { key: 'initialized' value { b: true } } }
+  node { name: 'v_read' op: 'Identity' input: 'v' attr { key: 'T' value { type: DT_INT32 } } }
+  node { name: 'ret_v' op: 'ExecTestRetval' input: 'v_read' attr { key: 'index' value { i: 1 } } }
+)";
+
+TEST_F(ExecutorTest, ForwardingNodesMoveTheirValueWithoutTheKernelUnlessTraced) {
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Parse(kSumLoop), cpu_.get(), Registry()));
+  // Live runs of each forwarding node: the loop body's once per iteration, the condition's once
+  // more (the last test), the rest once.
+  const std::map<std::string, size_t> forwarding = {
+      {"i_enter", 1}, {"acc_enter", 1}, {"one_enter", 1}, {"five_enter", 1}, {"cond", 6},
+      {"i_body", 5},  {"i_next", 5},    {"acc_next", 5},  {"acc_exit", 1},   {"v_read", 1}};
+  for (const bool traced : {false, true}) {
+    SCOPED_TRACE(traced ? "traced" : "untraced");
+    GlobalTrace().Clear();
+    VectorFrame frame;
+    LocalRendezvous rendezvous;
+    CancellationManager cm;
+    DeviceStepStats stats;
+    Executor::Args args;
+    args.rendezvous = &rendezvous;
+    args.cancellation = &cm;
+    args.call_frame = &frame;
+    args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
+    if (traced) args.stats = &stats;
+    RILL_ASSERT_OK(ex->Run(args));
+    EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
+    EXPECT_EQ(frame.values[1].flat<int32_t>()[0], 7);  // the variable's value, read by Identity
+    std::multiset<std::string> recorded;
+    for (const NodeExecStats& ns : stats.node_stats()) recorded.insert(ns.node_name());
+    for (const auto& [node, runs] : forwarding) {
+      EXPECT_EQ(GlobalTrace().Count(node), traced ? runs : 0u) << node;
+      EXPECT_EQ(recorded.count(node), traced ? runs : 0u) << node;
+    }
+  }
 }
 
 TEST_F(ExecutorTest, AnEmptyPartitionFinishesAtOnce) {

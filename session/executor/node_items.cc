@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "graph/graph_def_export.h"
@@ -190,6 +191,14 @@ absl::StatusOr<NodeItems> BuildNodeItems(const Graph& partition, Device* device,
     item.is_control_trigger = IsControlTrigger(op_class);
     item.is_transfer = IsTransfer(op_class);
     item.may_leave_output = MayLeaveOutputUnset(op_class);
+    // By op name, not class: the kernels registered for exactly these ops (kernels/array/
+    // identity_op.cc, kernels/control_flow/control_flow_ops.cc) forward input 0 and do nothing
+    // else; StopGradient and the like share Identity's class but have kernels of their own.
+    static const auto* const kForwardingOps = new absl::flat_hash_set<std::string>{
+        "Identity", "Enter",         "RefEnter",         "Exit",
+        "RefExit",  "NextIteration", "RefNextIteration", "LoopCond"};
+    item.forwards_input = device->device_type() == kDeviceCpu && node.num_inputs() == 1 &&
+                          item.num_outputs == 1 && kForwardingOps->contains(node.op());
     if (item.is_enter) {
       int64_t parallel = 0;  // import fills in the op's default when the attr is absent
       RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "is_constant", &item.is_constant_enter));

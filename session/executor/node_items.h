@@ -110,8 +110,11 @@ struct NodeItem {
   bool is_control_trigger = false;
   bool is_transfer = false;       // _Send/_Recv: run even when dead, to pass deadness on
   bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
-  int child_frame = -1;           // Enter: the static frame it enters
-  int parallel_iterations = 1;    // Enter: its frame's limit of live iterations
+  // Its CPU kernel only passes input 0 on as output 0 (Identity, Enter, Exit, NextIteration,
+  // LoopCond and their Ref forms): the step may move the value on without running it.
+  bool forwards_input = false;
+  int child_frame = -1;         // Enter: the static frame it enters
+  int parallel_iterations = 1;  // Enter: its frame's limit of live iterations
   // Per output, whether it lives in host memory on a non-CPU device; empty when none does.
   std::vector<bool> host_outputs;
 };

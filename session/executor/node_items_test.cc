@@ -55,6 +55,12 @@ TEST(NodeItemsTest, FlagsFollowTheOpClassAndTheKernel) {
   EXPECT_TRUE(Item(items, "l/limit_enter").is_constant_enter);
   EXPECT_TRUE(Item(items, "l/exit").is_exit);
   EXPECT_TRUE(Item(items, "l/next").is_next_iteration);
+  for (const char* name : {"l/enter", "l/limit_enter", "l/exit", "l/next", "l/cond", "l/body"}) {
+    EXPECT_TRUE(Item(items, name).forwards_input) << name;
+  }
+  for (const char* name : {"src", "heavy", "sw", "m", "trig", "recv", "ret", "l/merge"}) {
+    EXPECT_FALSE(Item(items, name).forwards_input) << name;
+  }
   EXPECT_EQ(Item(items, "sw").num_inputs, 2);
   EXPECT_EQ(Item(items, "sw").num_outputs, 2);
   EXPECT_EQ(Item(items, "send").num_outputs, 0);
