@@ -112,13 +112,29 @@ class ScaleShiftOp final : public OpKernel {
       const float* in = x.flat<float>().data();
       float* y = out->flat<float>().data();
       const int64_t n = out_shape.num_elements();
+      // Chunks of up to kChunk elements. A chunk ends at its row's end only when a per-channel
+      // row is at least a chunk long: shorter rows (an image's 3 channels) are repeated over
+      // `rows` (kChunk + channels elements, element j channel j % channels), so that a chunk
+      // starting at channel c reads them from c on across rows; scalars never end a chunk.
+      std::array<float, 2 * kChunk> scale_rows, offset_rows;
+      const bool repeated = channels < kChunk && (ss == 1 || sb == 1);
+      if (repeated) {
+        for (int64_t j = 0; j < kChunk + channels; ++j) {
+          if (ss == 1) scale_rows[j] = s[j % channels];
+          if (sb == 1) offset_rows[j] = b[j % channels];
+        }
+        if (ss == 1) s = scale_rows.data();
+        if (sb == 1) b = offset_rows.data();
+      }
+      const bool row_bound = !repeated && (ss == 1 || sb == 1);
       cwise_internal::ParallelForElements<float>(
           ctx, n, 2 * cwise_internal::kCheapVectorCost, [&](int64_t begin, int64_t end) {
             cwise_internal::RunSimdFor<float>([&] {
               float t[kChunk];
               for (int64_t i = begin; i < end;) {
                 const int64_t c = i % channels;
-                const int64_t len = std::min({end - i, channels - c, kChunk});
+                int64_t len = std::min(end - i, kChunk);
+                if (row_bound) len = std::min(len, channels - c);
                 ScaleShiftRun(in + i, s + c * ss, ss, b + c * sb, sb, y + i, len, act_, t);
                 i += len;
               }

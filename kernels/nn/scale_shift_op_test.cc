@@ -96,6 +96,38 @@ TEST(ScaleShiftOpTest, IsTheUnfusedMulAddAndActivationBitForBit) {
   }
 }
 
+TEST(ScaleShiftOpTest, RowsShorterThanAChunkGiveTheUnfusedResultsAcrossRows) {
+  // 1, 3, 5 and 255 channels on 4 x 131 rows (chunks span rows and start mid-row; 255 leaves a
+  // one-element tail per chunk), a per-channel scale or offset beside a scalar one, 1 and 2
+  // threads (the split starts mid-row).
+  for (int64_t channels : {1, 3, 5, 255}) {
+    for (int per_channel : {1, 2, 3}) {  // bit 0: scale per channel, bit 1: offset
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(
+            absl::StrCat(channels, " channels, per channel ", per_channel, " threads ", threads));
+        const TensorShape shape({4, 131, channels});
+        const std::vector<float> x = Values(shape.num_elements());
+        const bool ps = per_channel & 1, pb = per_channel & 2;
+        std::vector<float> s = Values(channels + 5), b = Values(channels + 11);
+        s.erase(s.begin(), s.begin() + 5);
+        b.erase(b.begin(), b.begin() + 11);
+        const TensorShape row({channels});
+        RILL_ASSERT_OK_AND_ASSIGN(
+            auto out,
+            ScaleShift(Tensor::FromVector<float>(x, shape),
+                       ps ? Tensor::FromVector<float>(s, row) : Tensor::Scalar<float>(s[0]),
+                       pb ? Tensor::FromVector<float>(b, row) : Tensor::Scalar<float>(b[0]), "Relu",
+                       threads));
+        std::vector<float> want(x.size());
+        for (size_t i = 0; i < x.size(); ++i) {
+          want[i] = Reference(x[i], s[ps ? i % channels : 0], b[pb ? i % channels : 0], "Relu");
+        }
+        ExpectBits(out[0], want);
+      }
+    }
+  }
+}
+
 TEST(ScaleShiftOpTest, BroadcastsAsMulAndAddV2) {
   // x [2, 1] against a scale row [3]: the output is [2, 3].
   RILL_ASSERT_OK_AND_ASSIGN(
