@@ -8,7 +8,9 @@
 //   ResourceGather(resource, indices; batch_dims) is GatherV2 along axis batch_dims, and
 //     ResourceGatherNd is GatherNd, of a snapshot of the resource variable (NotFound "Resource
 //     localhost/v does not exist." before its first AssignVariableOp; kernels/state/variable.h).
-// Out-of-range indices are errors (as on TensorFlow's CPU). Errors are InvalidArgument with
+// Out-of-range indices are errors (as on TensorFlow's CPU) unless the output is empty; GatherNd of
+// empty params refuses any slot ("Requested more than 0 entries, but params is empty.  Params
+// shape: [3,0]"). Errors are InvalidArgument with
 // TensorFlow's texts: "indices[1] = 3 is not in [0, 3)", "Expected axis in the range [-2, 2),
 // but got 2", "indices[1] = [3, 0] does not index into param shape [3,4], node name: out",
 // "index innermost dimension length must be <= params rank; saw: 3 vs. 2", "params must be at
@@ -84,14 +86,16 @@ class GatherOp final : public OpKernel {
     }
     RILL_ASSIGN_OR_RETURN(GatherPlan plan, GatherPlanOf(ps, is, axis, batch_dims_));
     const int64_t gather_dim = plan.gather_dim;
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
+    // An empty output reads nothing, so its indices are not checked (as in TensorFlow, which
+    // gathers [3, 0] params at index -1 into an empty [1, 0]).
+    if (out->NumElements() == 0) return absl::OkStatus();
     const std::vector<int64_t> index = IndexValues(indices);
     for (size_t i = 0; i < index.size(); ++i) {
       if (index[i] < 0 || index[i] >= gather_dim) {
         return GatherIndexError(is, static_cast<int64_t>(i), index[i], gather_dim);
       }
     }
-    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
-    if (out->NumElements() == 0) return absl::OkStatus();
     const int64_t batch = plan.batch, outer = plan.outer, inner = plan.inner, n = plan.n;
     return VisitElementType(params.dtype(), [&](auto tag) -> absl::Status {
       using T = typename decltype(tag)::type;
@@ -133,6 +137,11 @@ class GatherNdOp final : public OpKernel {
     const int64_t inner = Product(ps.dims().subspan(depth));
     const std::vector<int64_t> index = IndexValues(indices);
     const int64_t n = slots.num_elements();
+    // TensorFlow refuses any slot of empty params, even one whose slice would be empty.
+    if (n > 0 && params.NumElements() == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Requested more than 0 entries, but params is empty.  Params shape: ", ps.DebugString()));
+    }
     std::vector<int64_t> offsets(n);
     for (int64_t i = 0; i < n; ++i) {
       int64_t offset = 0;

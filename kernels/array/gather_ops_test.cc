@@ -79,5 +79,46 @@ TEST(GatherOpsTest, OutOfRangeIndicesAreTensorFlowsErrors) {
                                    HasSubstr("Expected axis in the range [-2, 2), but got 2")));
 }
 
+// As in TensorFlow 2.21: a gather whose output is empty checks no index ([3, 0] params at -1
+// give [1, 0]; [0, 3] along axis 1 at 7 give [0, 1]); GatherNd of empty params refuses any slot,
+// in range or not, and takes none.
+TEST(GatherOpsTest, EmptyOutputsAndEmptyParamsAsTensorFlow) {
+  const Tensor empty_rows = F({}, TensorShape({3, 0}));
+  OpTester g("Gather");
+  g.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(empty_rows)
+      .Input(I32({-1}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, g.Run());
+  EXPECT_EQ(out[0].shape(), TensorShape({1, 0}));
+  OpTester v2("GatherV2");
+  v2.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Attr("Taxis", DT_INT32)
+      .Input(F({}, TensorShape({0, 3})))
+      .Input(I32({7}, TensorShape({1})));
+  v2.Input(Tensor::Scalar<int32_t>(1));
+  RILL_ASSERT_OK_AND_ASSIGN(out, v2.Run());
+  EXPECT_EQ(out[0].shape(), TensorShape({0, 1}));
+  for (const std::vector<int32_t>& index : {std::vector<int32_t>{1}, std::vector<int32_t>{-1}}) {
+    OpTester nd("GatherNd");
+    nd.Attr("Tparams", DT_FLOAT)
+        .Attr("Tindices", DT_INT32)
+        .Input(empty_rows)
+        .Input(I32(index, TensorShape({1, 1})));
+    EXPECT_THAT(nd.Run().status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "Requested more than 0 entries, but params is empty.  Params shape: "
+                         "[3,0]"));
+  }
+  OpTester none("GatherNd");
+  none.Attr("Tparams", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(empty_rows)
+      .Input(I32({}, TensorShape({0, 1})));
+  RILL_ASSERT_OK_AND_ASSIGN(out, none.Run());
+  EXPECT_EQ(out[0].shape(), TensorShape({0, 0}));
+}
+
 }  // namespace
 }  // namespace rill
