@@ -10,6 +10,7 @@ import collections
 import contextlib
 import gzip
 import os
+import re
 import zlib
 
 import numpy as np
@@ -259,7 +260,10 @@ def _flatten(fetches):
 def _clean_message(msg):
     # Drop the "\n\t [[{{node out}}]]" node context TensorFlow's runtime appends.
     cut = msg.find("\n\t [[")
-    return msg[:cut] if cut >= 0 else msg
+    msg = msg[:cut] if cut >= 0 else msg
+    # Protobuf's debug text of a message starts with a marker it picks at random per process
+    # ("goo.gle/debugonly", "goo.gle/debugproto"); dropped, so a second run writes the same file.
+    return re.sub(r"goo\.gle/debug\w+ *", "", msg)
 
 
 def _q(s):
