@@ -14,7 +14,9 @@
 // matrix (im2col; a 1x1 stride-1 input whose rows do not alias in the L1 is read in place),
 // leaving out the taps through which every window reads padding (a 3x3 SAME filter on a 1x1
 // map, ResNet's last stage at 32x32, reads 1 of its 9 taps' weights, as ONNX Runtime's NCHWc
-// convolution does); each
+// convolution does; an inf or NaN weight of such a tap so does not reach the output, as in
+// oneDNN's convolution and TensorFlow 2.21's default oneDNN build, where TensorFlow's Eigen
+// kernels give NaN); each
 // group of 16 output channels (the filter packed by oneDNN in its Ohwi16o layout, [out_c / 16]
 // [k_h][k_w][in_c][16], zeros past out_c) is one AVX-512 register per output pixel, accumulated
 // over the window in order with fused multiply-adds, the filter prefetched ahead; up to 28 pixels
