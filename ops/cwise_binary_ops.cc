@@ -1,9 +1,26 @@
 // Op definitions of the elementwise binary ops (signatures read from TensorFlow's registry by
 // tests/tfgen/dump_op_specs.py, so TensorFlow's graphs import unchanged).
+#include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 
 namespace rill {
 namespace {
+
+// Equal / NotEqual: numpy broadcasting, except that with incompatible_shape_error=false operands
+// that do not broadcast are no error (the kernel compares them as a scalar false / true): the
+// output shape is unknown then, as in TensorFlow.
+absl::Status EqualityShape(ShapeInferenceContext& c) {
+  bool incompatible_shape_error = true;
+  (void)GetNodeAttr(c.node(), "incompatible_shape_error", &incompatible_shape_error);
+  absl::StatusOr<PartialTensorShape> out = shape_fns::BroadcastPartial(c, c.input(0), c.input(1));
+  if (!out.ok() && !incompatible_shape_error) {
+    c.set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  if (!out.ok()) return out.status();
+  c.set_output(0, *std::move(out));
+  return absl::OkStatus();
+}
 
 REGISTER_OP("Sub")
     .Input("x: T")
@@ -150,7 +167,7 @@ REGISTER_OP("Equal")
     .Attr("T: type")
     .Attr("incompatible_shape_error: bool = true")
     .SetIsCommutative()
-    .SetShapeFn(shape_fns::BroadcastBinary);
+    .SetShapeFn(EqualityShape);
 
 REGISTER_OP("NotEqual")
     .Input("x: T")
@@ -159,7 +176,7 @@ REGISTER_OP("NotEqual")
     .Attr("T: type")
     .Attr("incompatible_shape_error: bool = true")
     .SetIsCommutative()
-    .SetShapeFn(shape_fns::BroadcastBinary);
+    .SetShapeFn(EqualityShape);
 
 REGISTER_OP("Atan2")
     .Input("y: T")

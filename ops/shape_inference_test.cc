@@ -67,6 +67,26 @@ TEST(ShapeInferenceTest, BroadcastFollowsNumpyRules) {
                        HasSubstr("Incompatible shapes: [2] vs. [3] for node 'add'")));
 }
 
+// Equal and NotEqual with incompatible_shape_error=false take operands that do not broadcast (the
+// kernel gives a scalar false / true): the output shape is unknown, as in TensorFlow.
+TEST(ShapeInferenceTest, EqualityWithoutIncompatibleShapeError) {
+  for (const char* op : {"Equal", "NotEqual"}) {
+    NodeDef eq;
+    eq.set_name("eq");
+    eq.set_op(op);
+    EXPECT_THAT(Infer(eq, {PartialTensorShape({2}), PartialTensorShape({2, 3})}, 1).status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("Incompatible shapes: [2] vs. [2,3] for node 'eq'")));
+    SetAttr(&eq, "incompatible_shape_error", false);
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              Infer(eq, {PartialTensorShape({2}), PartialTensorShape({2, 3})}, 1));
+    EXPECT_TRUE(out[0].unknown_rank()) << op;
+    RILL_ASSERT_OK_AND_ASSIGN(out,
+                              Infer(eq, {PartialTensorShape({3}), PartialTensorShape({2, 3})}, 1));
+    EXPECT_EQ(out[0].DebugString(), "[2,3]");
+  }
+}
+
 TEST(ShapeInferenceTest, PlaceholderUsesShapeAttrAndUnknownRankDefault) {
   NodeDef p;
   p.set_name("p");
