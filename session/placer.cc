@@ -1101,10 +1101,14 @@ class Placer {
                         " conflicts with the requests of its colocation group");
   }
 
+  static constexpr absl::string_view kDefaultWords =
+      "default: highest-priority device with a kernel (GPU > CPU)";
+  // True when DefaultWords gives kDefaultWords alone: the group is on the best device type.
+  bool DefaultWordsAlone(int device) const { return devices_[device].parsed.type == types_[0]; }
   std::string DefaultWords(int anchor, absl::Span<const int> group, int device) const {
-    std::string words = "default: highest-priority device with a kernel (GPU > CPU)";
+    std::string words(kDefaultWords);
     const std::string& best_type = types_[0];
-    if (devices_[device].parsed.type == best_type) return words;
+    if (DefaultWordsAlone(device)) return words;
     const NodeInfo& info = nodes_[anchor];
     if (!HasType(info.supported, best_type)) {
       return absl::StrCat(words, "; no ", best_type, " kernel for these types");
@@ -1157,6 +1161,7 @@ class Placer {
       return known->second;
     };
     std::vector<int> text_of_heuristic(heuristic_texts_.size(), -1);  // heuristic -> texts index
+    int default_text = -1;                                            // kDefaultWords' texts index
     std::vector<int> hop(nodes_.size(), -1);
     std::vector<const std::string*> hop_words(nodes_.size(), nullptr);  // into the links' words
     std::vector<int> queue;
@@ -1204,14 +1209,23 @@ class Placer {
         anchor = m.first_assigned;
         anchor_heuristic = heuristic_of_[anchor];
       }
+      // When they are kDefaultWords alone, anchor_default is set instead (most groups of a graph
+      // on one device type: one text for them all, interned once, no string per group).
+      bool anchor_default = false;
       if (anchor < 0) {
         anchor = group[0];
-        anchor_words = DefaultWords(anchor, group, device);
+        if (DefaultWordsAlone(device)) {
+          anchor_default = true;
+        } else {
+          anchor_words = DefaultWords(anchor, group, device);
+        }
       }
       if (!m.soft && nodes_[anchor].has_request && !honoured(anchor) &&
           nodes_[anchor].preassigned < 0) {
         if (anchor_heuristic >= 0) anchor_words = heuristic_texts_[anchor_heuristic];
+        if (anchor_default) anchor_words = std::string(kDefaultWords);
         anchor_heuristic = -1;
+        anchor_default = false;
         absl::StrAppend(&anchor_words, "; its own request ", RequestWords(nodes_[anchor]),
                         " was overridden");
       }
@@ -1243,11 +1257,20 @@ class Placer {
           text_of[i] = text;
           continue;
         }
+        if (i == anchor && anchor_default && Extras(i).soft_ignored.empty()) {
+          if (default_text < 0) default_text = intern(std::string(kDefaultWords));
+          text_of[i] = default_text;
+          continue;
+        }
         std::string words;
         if (i == anchor) {
           // The anchor is the group's only user of its words.
-          words =
-              anchor_heuristic >= 0 ? heuristic_texts_[anchor_heuristic] : std::move(anchor_words);
+          if (anchor_default) {
+            words = std::string(kDefaultWords);
+          } else {
+            words = anchor_heuristic >= 0 ? heuristic_texts_[anchor_heuristic]
+                                          : std::move(anchor_words);
+          }
         } else if (info.preassigned >= 0) {
           words = std::string(kStateful);
         } else if (honoured(i)) {
