@@ -42,10 +42,11 @@ const std::map<std::string, Kept>& KeptDifferences() {
         "as tf.nn.depthwise_conv2d computes it through SpaceToBatchND",
         "Rill succeeded; TensorFlow failed with UNIMPLEMENTED"};
     const Kept nan_filter_on_padding = {
-        "A NaN or infinite filter tap that falls on SAME padding: TensorFlow multiplies the padded "
-        "zeros by it (0 * NaN is NaN, so every output whose window reaches the padding there is "
-        "NaN); Rill's convolutions skip padded taps, so those outputs are finite. Left: the "
-        "convolution kernels were being changed by another engineer",
+        "A NaN or infinite filter tap that falls on SAME padding: TensorFlow's Eigen "
+        "convolution (the recording's TF_ENABLE_ONEDNN_OPTS=0) multiplies the padded zeros by it, "
+        "so every output whose window reaches the padding there is NaN; Rill's convolutions "
+        "leave padding-only taps out, as oneDNN's and TensorFlow 2.21's default build do "
+        "(kernels/math_lib/small_map_conv.h)",
         "got 2.00000004e+20, want nan"};
     for (const char* name :
          {"depthwise/1079_SAME_k3x2_s1_d3x2", "depthwise/1101_SAME_k2x3_s1_d3x1"}) {
