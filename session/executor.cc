@@ -113,16 +113,16 @@ class StepState {
       }
     }
     if (!t.is_dead && item.check_inputs) ReadRefInputs(item, first_input);
-    if (item.forwards_input && !t.is_dead && args_.stats == nullptr && !first_input[0].is_ref()) {
-      // Identity, Enter, Exit, NextIteration, LoopCond (most of a loop's nodes): the value moves
-      // from the input slot to the output as their kernels would pass it, without a kernel
-      // context or a call; the slot is left empty, as after the kernel. Traced steps run the
-      // kernel, so every node keeps its timing.
-      TensorValueVector outputs(1);
-      outputs[0].tensor = std::move(first_input[0].tensor);
-      first_input[0].tensor.Clear();
-      NodeDone(t, absl::OkStatus(), &outputs, ready);
-      return;
+    if (item.forwarding != NodeItem::Forwarding::kNone && !t.is_dead && args_.stats == nullptr) {
+      // Identity, Enter, Exit, NextIteration, LoopCond, Switch and Merge (most of a loop's nodes):
+      // the value moves from the input slot to the output as their kernels would move it,
+      // without a kernel context or a call. Traced steps run the kernels, so every node keeps
+      // its timing.
+      TensorValueVector outputs(item.num_outputs);
+      if (ForwardWithoutKernel(item, first_input, outputs)) {
+        NodeDone(t, absl::OkStatus(), &outputs, ready);
+        return;
+      }
     }
     const int64_t start = args_.stats ? NowMicros() : 0;
     if (item.is_async) {
@@ -204,6 +204,46 @@ class StepState {
           absl::StrCat("OOM in ", kernel.type_string(),
                        ": the kernel could not allocate the host memory it needs"));
     }
+  }
+
+  // What a forwarding node's kernel (NodeItem::forwarding) would output, into `outputs` (sized
+  // num_outputs), with its input slots emptied as after a kernel; false, touching nothing, where
+  // the kernel must run: a ref (the kernel forwards the reference itself), a Switch predicate
+  // that is not a scalar (the kernel's error), a Merge without a live input (likewise).
+  static bool ForwardWithoutKernel(const NodeItem& item, TensorValue* inputs,
+                                   TensorValueVector& outputs) {
+    int from = 0;  // the input that moves
+    int to = 0;    // the output it moves to
+    switch (item.forwarding) {
+      case NodeItem::Forwarding::kNone:
+        return false;
+      case NodeItem::Forwarding::kInput0:
+        break;
+      case NodeItem::Forwarding::kSwitch: {
+        const TensorValue& pred = inputs[1];
+        if (pred.is_ref() || pred.tensor.dtype() != DT_BOOL || pred.tensor.shape().rank() != 0) {
+          return false;
+        }
+        to = pred.tensor.flat<bool>()[0] ? 1 : 0;
+        break;
+      }
+      case NodeItem::Forwarding::kMerge:
+        from = -1;
+        for (int i = 0; i < item.num_inputs && from < 0; ++i) {
+          if (inputs[i].is_ref() || inputs[i].tensor.IsInitialized()) from = i;
+        }
+        if (from < 0) return false;
+        break;
+    }
+    if (inputs[from].is_ref()) return false;
+    // A Merge's value_index, made only when something reads it (an output nobody reads is
+    // not checked).
+    if (item.forwarding == NodeItem::Forwarding::kMerge && !item.out_edges[1].empty()) {
+      outputs[1].tensor = Tensor::Scalar<int32_t>(from);
+    }
+    outputs[to].tensor = std::move(inputs[from].tensor);
+    for (int i = 0; i < item.num_inputs; ++i) inputs[i].tensor.Clear();
+    return true;
   }
 
   // Runs a synchronous kernel; an expensive one's time goes into its cost estimate, which decides

@@ -40,6 +40,7 @@ REGISTER_OP("ExecTestRetval").Input("a: int32").Attr("index: int");
 REGISTER_OP("ExecTestAsyncFail").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestNoOutput").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestBool").Output("out: bool").Attr("value: bool");
+REGISTER_OP("ExecTestBoolPair").Output("out: bool");
 REGISTER_OP("ExecTestLess").Input("a: int32").Input("b: int32").Output("out: bool");
 REGISTER_OP("ExecTestCounted").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestWhere").Output("out: int32");
@@ -205,6 +206,16 @@ class TracedOp final : public OpKernel {
   const bool expensive_;
 };
 
+class BoolPairOp final : public OpKernel {
+ public:
+  explicit BoolPairOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    ctx.set_output(0, Tensor::FromVector<bool>({true, false}, TensorShape({2})));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return false; }
+};
+
 class LessOp final : public OpKernel {
  public:
   explicit LessOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -245,11 +256,17 @@ class ReadOp final : public OpKernel {
   bool IsExpensive() const override { return false; }
 };
 
-// TF1's Switch and Merge, on any type.
+// TF1's Switch and Merge, on any type; they record that they ran (the executor moves their
+// values itself in untraced steps). Switch refuses a predicate that is not a scalar, as
+// TensorFlow's kernel does.
 class SwitchOp final : public OpKernel {
  public:
   explicit SwitchOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
+    GlobalTrace().Add(name());
+    if (ctx.input(1).shape().rank() != 0) {
+      return absl::InvalidArgumentError("The second input must be a scalar");
+    }
     ctx.set_output(ctx.input(1).flat<bool>()[0] ? 1 : 0, ctx.input(0));
     return absl::OkStatus();
   }
@@ -260,6 +277,7 @@ class MergeOp final : public OpKernel {
  public:
   explicit MergeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
   absl::Status Compute(OpKernelContext& ctx) const override {
+    GlobalTrace().Add(name());
     for (int i = 0; i < ctx.num_inputs(); ++i) {
       if (!ctx.has_input(i)) continue;
       ctx.set_output(0, ctx.input(i));
@@ -303,6 +321,7 @@ const KernelRegistry& Registry() {
     add("_Recv", MakeFactory<NoOutputOp>());
     add("ExecTestBool", MakeFactory<BoolOp>());
     add("ExecTestLess", MakeFactory<LessOp>());
+    add("ExecTestBoolPair", MakeFactory<BoolPairOp>());
     add("ExecTestRefVar", MakeFactory<RefVarOp>());
     add("ExecTestRead", MakeFactory<ReadOp>());
     add("Switch", MakeFactory<SwitchOp>());
@@ -524,12 +543,34 @@ TEST_F(ExecutorTest, SwitchRunsOnlyTheTakenBranchAndMergeForwardsIt) {
       node { name: 'ret' op: 'ExecTestRetval' input: 'm' attr { key: 'index' value { i: 0 } } }
       node { name: 'dead_ret' op: 'ExecTestRetval' input: 'untaken'
              attr { key: 'index' value { i: 1 } } }
+      node { name: 'index_ret' op: 'ExecTestRetval' input: 'm:1'
+             attr { key: 'index' value { i: 2 } } }
     )",
                           &frame));
   EXPECT_EQ(GlobalTrace().Count("untaken"), 0u);
   EXPECT_EQ(GlobalTrace().Count("taken"), 1u);
-  EXPECT_EQ(frame.values.size(), 1u);  // the dead fetch is not set
+  EXPECT_EQ(GlobalTrace().Count("sw"), 0u);  // moved by the executor, not run
+  EXPECT_EQ(GlobalTrace().Count("m"), 0u);
+  EXPECT_EQ(frame.values.size(), 2u);  // the dead fetch is not set
   EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 3);
+  EXPECT_EQ(frame.values[2].flat<int32_t>()[0], 1);  // Merge's value_index: input 1 was live
+}
+
+TEST_F(ExecutorTest, ASwitchOnAPredicateThatIsNotAScalarRunsItsKernel) {
+  GlobalTrace().Clear();
+  VectorFrame frame;
+  EXPECT_THAT(RunGraph(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 3 } } }
+      node { name: 'p' op: 'ExecTestBoolPair' }
+      node { name: 'sw' op: 'Switch' input: 'x' input: 'p'
+             attr { key: 'T' value { type: DT_INT32 } } }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'sw:1'
+             attr { key: 'index' value { i: 0 } } }
+    )",
+                       &frame),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("The second input must be a scalar\n\t [[{{node sw}}]]")));
+  EXPECT_EQ(GlobalTrace().Count("sw"), 1u);
 }
 
 TEST_F(ExecutorTest, AnUninitializedVariableFailsNamingItsReader) {
@@ -606,11 +647,12 @@ constexpr char kSumLoop[] = R"(
 TEST_F(ExecutorTest, ForwardingNodesMoveTheirValueWithoutTheKernelUnlessTraced) {
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
                             Executor::Create(Parse(kSumLoop), cpu_.get(), Registry()));
-  // Live runs of each forwarding node: the loop body's once per iteration, the condition's once
-  // more (the last test), the rest once.
+  // Live runs of each forwarding node: the loop body's once per iteration, the condition's,
+  // Merges' and Switches' once more (the last test), the rest once.
   const std::map<std::string, size_t> forwarding = {
       {"i_enter", 1}, {"acc_enter", 1}, {"one_enter", 1}, {"five_enter", 1}, {"cond", 6},
-      {"i_body", 5},  {"i_next", 5},    {"acc_next", 5},  {"acc_exit", 1},   {"v_read", 1}};
+      {"i_merge", 6}, {"acc_merge", 6}, {"i_switch", 6},  {"acc_switch", 6}, {"i_body", 5},
+      {"i_next", 5},  {"acc_next", 5},  {"acc_exit", 1},  {"v_read", 1}};
   for (const bool traced : {false, true}) {
     SCOPED_TRACE(traced ? "traced" : "untraced");
     GlobalTrace().Clear();

@@ -6,7 +6,6 @@
 #include <deque>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "graph/graph_def_export.h"
@@ -191,14 +190,32 @@ absl::StatusOr<NodeItems> BuildNodeItems(const Graph& partition, Device* device,
     item.is_control_trigger = IsControlTrigger(op_class);
     item.is_transfer = IsTransfer(op_class);
     item.may_leave_output = MayLeaveOutputUnset(op_class);
-    // By op name, not class: the kernels registered for exactly these ops (kernels/array/
-    // identity_op.cc, kernels/control_flow/control_flow_ops.cc) forward input 0 and do nothing
+    // By op name, not class: the kernels registered for exactly these ops on the CPU (kernels/
+    // array/identity_op.cc, kernels/control_flow/control_flow_ops.cc) move a value and do nothing
     // else; StopGradient and the like share Identity's class but have kernels of their own.
-    static const auto* const kForwardingOps = new absl::flat_hash_set<std::string>{
-        "Identity", "Enter",         "RefEnter",         "Exit",
-        "RefExit",  "NextIteration", "RefNextIteration", "LoopCond"};
-    item.forwards_input = device->device_type() == kDeviceCpu && node.num_inputs() == 1 &&
-                          item.num_outputs == 1 && kForwardingOps->contains(node.op());
+    static const auto* const kForwardingOps =
+        new absl::flat_hash_map<std::string, NodeItem::Forwarding>{
+            {"Identity", NodeItem::Forwarding::kInput0},
+            {"Enter", NodeItem::Forwarding::kInput0},
+            {"RefEnter", NodeItem::Forwarding::kInput0},
+            {"Exit", NodeItem::Forwarding::kInput0},
+            {"RefExit", NodeItem::Forwarding::kInput0},
+            {"NextIteration", NodeItem::Forwarding::kInput0},
+            {"RefNextIteration", NodeItem::Forwarding::kInput0},
+            {"LoopCond", NodeItem::Forwarding::kInput0},
+            {"Switch", NodeItem::Forwarding::kSwitch},
+            {"RefSwitch", NodeItem::Forwarding::kSwitch},
+            {"Merge", NodeItem::Forwarding::kMerge},
+            {"RefMerge", NodeItem::Forwarding::kMerge}};
+    if (auto it = kForwardingOps->find(node.op());
+        it != kForwardingOps->end() && device->device_type() == kDeviceCpu) {
+      const NodeItem::Forwarding f = it->second;
+      const bool input0 = f == NodeItem::Forwarding::kInput0;
+      const int inputs = input0 ? 1 : f == NodeItem::Forwarding::kSwitch ? 2 : node.num_inputs();
+      if (inputs >= 1 && node.num_inputs() == inputs && item.num_outputs == (input0 ? 1 : 2)) {
+        item.forwarding = f;
+      }
+    }
     if (item.is_enter) {
       int64_t parallel = 0;  // import fills in the op's default when the attr is absent
       RILL_RETURN_IF_ERROR(GetNodeAttr(node.def(), "is_constant", &item.is_constant_enter));

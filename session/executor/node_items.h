@@ -110,9 +110,13 @@ struct NodeItem {
   bool is_control_trigger = false;
   bool is_transfer = false;       // _Send/_Recv: run even when dead, to pass deadness on
   bool may_leave_output = false;  // Switch, _Recv: an unset output is dead, not an error
-  // Its CPU kernel only passes input 0 on as output 0 (Identity, Enter, Exit, NextIteration,
-  // LoopCond and their Ref forms): the step may move the value on without running it.
-  bool forwards_input = false;
+  // What its CPU kernel does when it only moves a value (executor.cc may then move it itself
+  // without running the kernel): kInput0, input 0 to output 0 (Identity, Enter, Exit,
+  // NextIteration, LoopCond and their Ref forms); kSwitch, input 0 to output 1 when the scalar
+  // predicate (input 1) is true, else to output 0; kMerge, the live input to output 0 and its
+  // index to output 1.
+  enum class Forwarding : uint8_t { kNone, kInput0, kSwitch, kMerge };
+  Forwarding forwarding = Forwarding::kNone;
   int child_frame = -1;         // Enter: the static frame it enters
   int parallel_iterations = 1;  // Enter: its frame's limit of live iterations
   // Per output, whether it lives in host memory on a non-CPU device; empty when none does.

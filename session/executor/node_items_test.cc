@@ -56,10 +56,14 @@ TEST(NodeItemsTest, FlagsFollowTheOpClassAndTheKernel) {
   EXPECT_TRUE(Item(items, "l/exit").is_exit);
   EXPECT_TRUE(Item(items, "l/next").is_next_iteration);
   for (const char* name : {"l/enter", "l/limit_enter", "l/exit", "l/next", "l/cond", "l/body"}) {
-    EXPECT_TRUE(Item(items, name).forwards_input) << name;
+    EXPECT_EQ(Item(items, name).forwarding, NodeItem::Forwarding::kInput0) << name;
   }
-  for (const char* name : {"src", "heavy", "sw", "m", "trig", "recv", "ret", "l/merge"}) {
-    EXPECT_FALSE(Item(items, name).forwards_input) << name;
+  EXPECT_EQ(Item(items, "sw").forwarding, NodeItem::Forwarding::kSwitch);
+  EXPECT_EQ(Item(items, "l/switch").forwarding, NodeItem::Forwarding::kSwitch);
+  EXPECT_EQ(Item(items, "m").forwarding, NodeItem::Forwarding::kMerge);
+  EXPECT_EQ(Item(items, "l/merge").forwarding, NodeItem::Forwarding::kMerge);
+  for (const char* name : {"src", "heavy", "async", "trig", "recv", "send", "ret", "init"}) {
+    EXPECT_EQ(Item(items, name).forwarding, NodeItem::Forwarding::kNone) << name;
   }
   EXPECT_EQ(Item(items, "sw").num_inputs, 2);
   EXPECT_EQ(Item(items, "sw").num_outputs, 2);
