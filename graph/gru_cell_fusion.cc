@@ -192,7 +192,88 @@ class Fuser {
     return static_cast<int>(cells.size());
   }
 
+  absl::StatusOr<int> RunUpdates() {
+    std::vector<Update> updates;
+    absl::flat_hash_set<const Node*> taken;
+    for (Node* n : graph_->op_nodes()) {
+      Update u;
+      if (n->op() != "Tanh" || !MatchUpdate(n, &u)) continue;
+      bool overlaps = false;
+      for (const Node* m : u.nodes) overlaps |= taken.contains(m);
+      if (overlaps) continue;
+      taken.insert(u.nodes.begin(), u.nodes.end());
+      updates.push_back(std::move(u));
+    }
+    for (const Update& u : updates) {
+      const absl::Status s = RewriteUpdate(u);
+      if (!s.ok()) {
+        return absl::InternalError(
+            absl::StrCat("FuseGruUpdates: Tanh '", u.tanh->name(), "': ", s.message()));
+      }
+    }
+    if (!updates.empty()) graph_->FixupSourceAndSinkEdges();
+    return static_cast<int>(updates.size());
+  }
+
  private:
+  // Tanh(c), Sub(1, z), their product, z * h and the sum h'.
+  struct Update {
+    Node* tanh;
+    std::vector<Node*> nodes;
+    TensorRef z, c, h;
+    Node* out;
+  };
+
+  bool MatchUpdate(Node* tanh, Update* u) {
+    if (!IsFloat(*tanh) || !AssignedToCpu(*tanh)) return false;
+    const std::string& device = tanh->assigned_device_name();
+    auto same = [&](const Node* n) {
+      return n != nullptr && n->assigned_device_name() == device && IsFloat(*n);
+    };
+    const Edge* c = tanh->input_edge(0);
+    Node* keep_c = OnlyReader(*tanh);
+    if (c == nullptr || !same(keep_c) || keep_c->op() != "Mul") return false;
+    const Edge* k = OtherInput(*keep_c, {tanh, 0});
+    if (k == nullptr || k->src_output() != 0) return false;
+    Node* sub = k->src();
+    if (!same(sub) || sub->op() != "Sub" || OnlyReader(*sub) != keep_c) return false;
+    std::optional<Tensor> one = ConstValue(sub->input_edge(0));
+    if (!one || one->dtype() != DT_FLOAT || one->shape().rank() != 0 ||
+        one->flat<float>()[0] != 1.0f) {
+      return false;
+    }
+    const Edge* z = sub->input_edge(1);
+    Node* out = OnlyReader(*keep_c);
+    if (z == nullptr || !same(out) || !IsAdd(*out)) return false;
+    const Edge* p = OtherInput(*out, {keep_c, 0});
+    if (p == nullptr || p->src_output() != 0) return false;
+    Node* zh = p->src();
+    if (!same(zh) || zh->op() != "Mul" || OnlyReader(*zh) != out) return false;
+    const Edge* h = OtherInput(*zh, Source(z));
+    if (h == nullptr) return false;
+    u->tanh = tanh;
+    u->nodes = {tanh, sub, keep_c, zh, out};
+    u->z = Source(z);
+    u->c = Source(c);
+    u->h = Source(h);
+    u->out = out;
+    return true;
+  }
+
+  absl::Status RewriteUpdate(const Update& u) {
+    NodeDef def;
+    std::string name = absl::StrCat(u.tanh->name(), "/gru_update");
+    for (int i = 1; graph_->FindNode(name) != nullptr; ++i) {
+      name = absl::StrCat(u.tanh->name(), "/gru_update_", i);
+    }
+    def.set_name(name);
+    def.set_op("_RillGruUpdate");
+    def.set_device(u.tanh->requested_device());
+    (*def.mutable_attr())["T"].set_type(DT_FLOAT);
+    return Replace(u.nodes, std::move(def), u.tanh->assigned_device_name(),
+                   {Resolve(u.z), Resolve(u.c), Resolve(u.h)}, u.out);
+  }
+
   bool Match(Node* split, Cell* cell) {
     if (IntAttr(*split, "num_split") != 3 || !IsFloat(*split) || !AssignedToCpu(*split) ||
         HasControlOuts(*split) || !LastAxis(*split)) {
@@ -363,16 +444,6 @@ class Fuser {
   }
 
   absl::Status Rewrite(const Cell& cell) {
-    const absl::flat_hash_set<const Node*> gone(cell.nodes.begin(), cell.nodes.end());
-    std::vector<Node*> waits;
-    for (const Node* n : cell.nodes) {
-      for (const Edge* e : n->in_edges()) {
-        if (e->IsControlEdge() && e->src()->IsOp() && !gone.contains(e->src()) &&
-            std::find(waits.begin(), waits.end(), e->src()) == waits.end()) {
-          waits.push_back(e->src());
-        }
-      }
-    }
     NodeDef def;
     std::string name = absl::StrCat(cell.split->name(), "/gru_cell");
     for (int i = 1; graph_->FindNode(name) != nullptr; ++i) {
@@ -384,22 +455,38 @@ class Fuser {
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int k : cell.order) order.add_i(k);
-    RILL_ASSIGN_OR_RETURN(Node * fused, graph_->AddNode(std::move(def)));
-    fused->set_assigned_device_name(cell.split->assigned_device_name());
-    const TensorRef inputs[3] = {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)};
-    for (int k = 0; k < 3; ++k) {
-      RILL_RETURN_IF_ERROR(graph_->AddEdge(inputs[k].first, inputs[k].second, fused, k).status());
-    }
-    for (Node* w : waits) graph_->AddControlEdge(w, fused);
-    RILL_RETURN_IF_ERROR(MoveOuts(cell.out, fused, 0));
-    replaced_[cell.out] = {fused, 0};
-    std::vector<Node*> fed;  // what fed the replaced nodes: the axis, slice bounds and 1
-    for (const Node* n : cell.nodes) {
+    return Replace(cell.nodes, std::move(def), cell.split->assigned_device_name(),
+                   {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out);
+  }
+
+  // Adds `def` on `device` reading `inputs` and waiting on the control inputs of `nodes`, moves
+  // the readers of `out` to it and removes `nodes`, then what fed only them.
+  absl::Status Replace(const std::vector<Node*>& nodes, NodeDef def, const std::string& device,
+                       const std::vector<TensorRef>& inputs, Node* out) {
+    const absl::flat_hash_set<const Node*> gone(nodes.begin(), nodes.end());
+    std::vector<Node*> waits;
+    std::vector<Node*> fed;  // what fed the replaced nodes: an axis, slice bounds, the 1
+    for (const Node* n : nodes) {
       for (const Edge* e : n->in_edges()) {
-        if (!e->IsControlEdge() && !gone.contains(e->src())) fed.push_back(e->src());
+        if (gone.contains(e->src())) continue;
+        if (!e->IsControlEdge()) {
+          fed.push_back(e->src());
+        } else if (e->src()->IsOp() &&
+                   std::find(waits.begin(), waits.end(), e->src()) == waits.end()) {
+          waits.push_back(e->src());
+        }
       }
     }
-    graph_->RemoveNodes(cell.nodes);
+    RILL_ASSIGN_OR_RETURN(Node * fused, graph_->AddNode(std::move(def)));
+    fused->set_assigned_device_name(device);
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      RILL_RETURN_IF_ERROR(
+          graph_->AddEdge(inputs[k].first, inputs[k].second, fused, static_cast<int>(k)).status());
+    }
+    for (Node* w : waits) graph_->AddControlEdge(w, fused);
+    RILL_RETURN_IF_ERROR(MoveOuts(out, fused, 0));
+    replaced_[out] = {fused, 0};
+    graph_->RemoveNodes(nodes);
     RemoveUnread(std::move(fed));
     return absl::OkStatus();
   }
@@ -440,5 +527,7 @@ class Fuser {
 }  // namespace
 
 absl::StatusOr<int> FuseGruCells(Graph* graph) { return Fuser(graph).Run(); }
+
+absl::StatusOr<int> FuseGruUpdates(Graph* graph) { return Fuser(graph).RunUpdates(); }
 
 }  // namespace rill

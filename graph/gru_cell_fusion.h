@@ -47,6 +47,19 @@ namespace rill {
 // a node or edge cannot be added (a bug).
 absl::StatusOr<int> FuseGruCells(Graph* graph);
 
+// The update of a GRU whose reset gate acts before the candidate's product (Keras's
+// reset_after=False, TF1's GRUCell: r * h goes into that MatMul, so the gates cannot join one
+// node), h' = z * h + (1 - z) * Tanh(c): Tanh, Sub, two Muls and the Add become one
+// _RillGruUpdate(z, c, h) node. Rewritten when the Tanh is read once, by a Mul with Sub(1, z)
+// (1 a float scalar Const, through Enter / Identity nodes), that Sub once by the same Mul, and
+// z * h (either order) and that product are summed by an Add / AddV2, each product read by that
+// Add alone; every node float, on one CPU device, with no control edges out (h' aside). Any
+// shapes: the kernel broadcasts z, c and h as Mul, Sub and AddV2 do (their values and errors).
+// Control inputs move to the fused node as above. Run after FuseGruCells (whose cells hold the
+// same tail). Returns how many were fused; effects and errors as FuseGruCells's (no shape
+// inference).
+absl::StatusOr<int> FuseGruUpdates(Graph* graph);
+
 }  // namespace rill
 
 #endif  // RILL_GRAPH_GRU_CELL_FUSION_H_

@@ -144,5 +144,79 @@ TEST(GruCellFusionTest, UnprovenShapesOtherReadersOrArithmeticAreLeftAlone) {
   }
 }
 
+struct UpdateOptions {
+  bool sub_from_two = false;        // 2 - z
+  bool tanh_read_twice = false;     // Tanh(c) also read by a Neg
+  bool product_read_twice = false;  // z * h also read by a Neg
+  bool control_out = false;         // (1 - z) * c also gates a NoOp
+};
+
+// A TF1 GRUCell's update: u * h + (1 - u) * Tanh(c), u a Split output of a Sigmoid, c fed; the
+// Sub waits on c.
+Scope Update(const UpdateOptions& o) {
+  Scope root = Scope::NewRootScope();
+  Output gates = ops::Placeholder(root.WithOpName("gates"), DT_FLOAT);
+  Output c = ops::Placeholder(root.WithOpName("c"), DT_FLOAT);
+  Output h = ops::Placeholder(root.WithOpName("h"), DT_FLOAT);
+  std::vector<Output> ru = ops::Split(root.WithOpName("ru"), ops::Const(root, 1),
+                                      ops::Sigmoid(root.WithOpName("value"), gates), 2);
+  ops::Mul(root.WithOpName("r_state"), ru[0], h);
+  Output t = ops::Tanh(root.WithOpName("t"), c);
+  if (o.tanh_read_twice) ops::Neg(root.WithOpName("neg"), t);
+  Output keep = ops::Sub(root.WithOpName("keep").WithControlDependencies({c}),
+                         ops::Const(root.WithOpName("one"), o.sub_from_two ? 2.f : 1.f), ru[1]);
+  Output kc = ops::Mul(root.WithOpName("kc"), keep, t);
+  if (o.control_out) ops::NoOp(root.WithOpName("after").WithControlDependencies({kc}));
+  Output uh = ops::Mul(root.WithOpName("uh"), h, ru[1]);
+  if (o.product_read_twice) ops::Neg(root.WithOpName("neg2"), uh);
+  ops::Identity(root.WithOpName("h_out"), ops::AddV2(root.WithOpName("next"), uh, kc));
+  return root;
+}
+
+TEST(GruUpdateFusionTest, TheFiveUpdateNodesBecomeOne) {
+  std::unique_ptr<Graph> g = Import(Update({}));
+  const int nodes = g->num_op_nodes();
+  ASSERT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(1));
+  EXPECT_EQ(g->num_op_nodes(), nodes - 5 - 1 + 1);  // the 1 goes with them
+  const Node* u = g->FindNode("t/gru_update");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->op(), "_RillGruUpdate");
+  EXPECT_EQ(u->assigned_device_name(), kCpu);
+  EXPECT_THAT(Inputs(*g, u->name()), UnorderedElementsAre("ru:1", "c:0", "h:0", "^c"));
+  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("t/gru_update:0"));
+  for (const char* gone : {"t", "keep", "kc", "uh", "next", "one"}) {
+    EXPECT_EQ(g->FindNode(gone), nullptr) << gone;
+  }
+  EXPECT_NE(g->FindNode("r_state"), nullptr);
+  EXPECT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(0));
+}
+
+TEST(GruUpdateFusionTest, OtherArithmeticOrReadersAreLeftAlone) {
+  for (int k = 0; k < 4; ++k) {
+    UpdateOptions o;
+    if (k == 0) o.sub_from_two = true;
+    if (k == 1) o.tanh_read_twice = true;
+    if (k == 2) o.product_read_twice = true;
+    if (k == 3) o.control_out = true;
+    std::unique_ptr<Graph> g = Import(Update(o));
+    const int nodes = g->num_op_nodes();
+    EXPECT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(0)) << k;
+    EXPECT_EQ(g->num_op_nodes(), nodes) << k;
+  }
+}
+
+TEST(GruUpdateFusionTest, AKerasCellIsFusedWhole) {
+  std::unique_ptr<Graph> g = Import(Cell({}));
+  ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(1));
+  EXPECT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(0));
+  // Its shapes unproven, the cell's update alone is fused.
+  CellOptions o;
+  o.x_unknown_width = true;
+  g = Import(Cell(o));
+  ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(0));
+  EXPECT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(1));
+  EXPECT_NE(g->FindNode("c/gru_update"), nullptr);
+}
+
 }  // namespace
 }  // namespace rill

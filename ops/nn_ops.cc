@@ -430,6 +430,25 @@ REGISTER_OP("_RillGruCell")
       return absl::OkStatus();
     });
 
+// The graph optimizer's fused GRU update (graph/gru_cell_fusion.h, kernels/nn/gru_cell_op.cc):
+// Rill's internal op, h_next = z * h + (1 - z) * tanh(c) for a GRU whose reset gate acts before
+// the candidate's product, z, c and h broadcast as Mul and AddV2 broadcast them.
+REGISTER_OP("_RillGruUpdate")
+    .Input("z: T")
+    .Input("c: T")
+    .Input("h: T")
+    .Output("h_next: T")
+    .Attr("T: {float}")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape zh,
+                            shape_fns::BroadcastPartial(c, c.input(0), c.input(2)));
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape zc,
+                            shape_fns::BroadcastPartial(c, c.input(0), c.input(1)));
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out, shape_fns::BroadcastPartial(c, zh, zc));
+      c.set_output(0, std::move(out));
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
 // kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
 // AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".

@@ -228,6 +228,8 @@ class Optimizer {
           stats_->fusions += cells;
           RILL_ASSIGN_OR_RETURN(const int gru_cells, FuseGruCells(graph_));
           stats_->fusions += gru_cells;
+          RILL_ASSIGN_OR_RETURN(const int gru_updates, FuseGruUpdates(graph_));
+          stats_->fusions += gru_updates;
           MarkConstantWeights();
         }
         return absl::OkStatus();

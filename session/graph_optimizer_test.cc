@@ -937,6 +937,61 @@ TEST(GraphOptimizerTest, AGruStepsGatesBecomeOneCell) {
   }
 }
 
+// TF1's GRUCell over `steps` iterations of x [2, 3], 5 units: the gates Sigmoid(concat(x, h) W_g
+// + b_g) split into r and u, c = Tanh(concat(x, r * h) W_c + b_c), h' = u * h + (1 - u) * c.
+Scope Tf1GruLoop() {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output steps = ops::Placeholder(root.WithOpName("steps"), DT_INT32);
+  Output wg =
+      ops::Const<float>(root.WithOpName("wg"), Ramp(8 * 10, 0.043f, -0.8f), TensorShape({8, 10}));
+  Output wc =
+      ops::Const<float>(root.WithOpName("wc"), Ramp(8 * 5, -0.029f, 0.6f), TensorShape({8, 5}));
+  Output bg = ops::Const<float>(root.WithOpName("bg"), Ramp(10, 0.05f, 0.1f), TensorShape({10}));
+  Output bc = ops::Const<float>(root.WithOpName("bc"), Ramp(5, -0.02f, 0.f), TensorShape({5}));
+  Output zeros =
+      ops::Const<float>(root.WithOpName("zeros"), std::vector<float>(10, 0.f), TensorShape({2, 5}));
+  std::vector<Output> out = ops::WhileLoop(
+      root.NewSubScope("while"), {ops::Const(root, 0), zeros},
+      [](const Scope& s, const std::vector<Output>& v) { return ops::Less(s, v[0], v[2]); },
+      [](const Scope& s, const std::vector<Output>& v) {
+        Output gates = ops::Sigmoid(
+            s, ops::BiasAdd(s, ops::MatMul(s, ops::Concat(s, ops::Const(s, 1), {v[3], v[1]}), v[4]),
+                            v[6]));
+        std::vector<Output> ru = ops::Split(s, ops::Const(s, 1), gates, 2);
+        Output c = ops::Tanh(
+            s, ops::BiasAdd(
+                   s,
+                   ops::MatMul(
+                       s, ops::Concat(s, ops::Const(s, 1), {v[3], ops::Mul(s, ru[0], v[1])}), v[5]),
+                   v[7]));
+        Output h = ops::AddV2(s, ops::Mul(s, ru[1], v[1]),
+                              ops::Mul(s, ops::Sub(s, ops::Const(s, 1.f), ru[1]), c));
+        return std::vector<Output>{ops::Add(s, v[0], ops::Const(s, 1)), h};
+      },
+      ops::WhileLoopAttrs().Invariants({steps, x, wg, wc, bg, bc}));
+  ops::Identity(root.WithOpName("h"), out[1]);
+  return root;
+}
+
+TEST(GraphOptimizerTest, ATf1GruCellsUpdateBecomesOneNode) {
+  auto count = [](const GraphDef& g, const std::string& op) {
+    return absl::c_count_if(g.node(), [&](const NodeDef& d) { return d.op() == op; });
+  };
+  Scope root = Tf1GruLoop();
+  Optimized o = Optimize(root);
+  EXPECT_EQ(count(o.graph, "_RillGruUpdate"), 1);
+  EXPECT_EQ(count(o.graph, "_RillGruCell"), 0);
+  for (const char* op : {"Tanh", "Sub", "AddV2"}) EXPECT_EQ(count(o.graph, op), 0) << op;
+  EXPECT_EQ(count(o.graph, "Mul"), 1);  // r * h, read by the candidate's product
+  GraphDef g;
+  ASSERT_THAT(root.ToGraphDef(&g), IsOk());
+  const Tensor x = Tensor::FromVector<float>({0.5, -1, 2, 0.25, 3, -0.75}, TensorShape({2, 3}));
+  for (int steps : {0, 1, 7}) {
+    ExpectSameOutputs(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(steps)}}, {"h:0"});
+  }
+}
+
 TEST(GraphOptimizerTest, ScalesThatAreNotPerChannelConstantsAreLeftAlone) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);

@@ -14,6 +14,13 @@
 // an x whose width 3 does not divide gets Split's error. The fusion proves the widths (hh 3U, h
 // U); other widths are refused with InvalidArgument naming the node.
 //
+// _RillGruUpdate: the update of a GRU whose reset gate acts before the candidate's product
+// (Keras's reset_after=False, TF1's GRUCell), the fusion's FuseGruUpdates of
+//   h_next = z * h + (1 - z) * Tanh(c)
+// from the gate z, the candidate's pre-activation c and the state h, broadcast together as Mul,
+// Sub and AddV2 broadcast them (their errors), each operation rounded as those kernels and Tanh
+// round it.
+//
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <array>
@@ -145,6 +152,59 @@ class GruCellOp final : public OpKernel {
  private:
   std::array<int64_t, 3> order_ = {0, 1, 2};
 };
+
+// h_next for n elements of a row: z[j * zs], c[j * cs], h[j * hs].
+void UpdateRow(const float* z, int64_t zs, const float* c, int64_t cs, const float* h, int64_t hs,
+               int64_t n, float* out, Scratch* s) {
+  for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
+    const int64_t len = std::min(kChunk, n - j0);
+    const float* zj = z + j0 * zs;
+    const float* cj = c + j0 * cs;
+    const float* hj = h + j0 * hs;
+    for (int64_t j = 0; j < len; ++j) s->c[j] = vector_math::TanhF(cj[j * cs]);
+    for (int64_t j = 0; j < len; ++j) s->keep[j] = 1.0f - zj[j * zs];
+    for (int64_t j = 0; j < len; ++j) s->prod[j] = s->keep[j] * s->c[j];
+    for (int64_t j = 0; j < len; ++j) s->zh[j] = zj[j * zs] * hj[j * hs];
+    for (int64_t j = 0; j < len; ++j) out[j0 + j] = s->zh[j] + s->prod[j];
+  }
+}
+
+class GruUpdateOp final : public OpKernel {
+ public:
+  explicit GruUpdateOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& z = ctx.input(0);
+    const Tensor& c = ctx.input(1);
+    const Tensor& h = ctx.input(2);
+    // z * h, (1 - z) * Tanh(c), then their sum: the unfused graph's broadcasts.
+    RILL_ASSIGN_OR_RETURN(const TensorShape zh, BroadcastShapes(z.shape(), h.shape()));
+    RILL_ASSIGN_OR_RETURN(const TensorShape zc, BroadcastShapes(z.shape(), c.shape()));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, BroadcastShapes(zh, zc));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
+    if (out_shape.num_elements() == 0) return absl::OkStatus();
+    // A scalar output as one row of one.
+    const TensorShape rows = out_shape.rank() == 0 ? TensorShape({1}) : out_shape;
+    const float* zd = z.flat<float>().data();
+    const float* cd = c.flat<float>().data();
+    const float* hd = h.flat<float>().data();
+    float* od = out->flat<float>().data();
+    cwise_internal::RunSimdFor<float>([&] {
+      Scratch s;
+      ForEachBroadcastRowN<3>({&z.shape(), &c.shape(), &h.shape()}, rows,
+                              [&](int64_t o, const std::array<int64_t, 3>& off, int64_t inner,
+                                  const std::array<int64_t, 3>& stride) {
+                                UpdateRow(zd + off[0], stride[0], cd + off[1], stride[1],
+                                          hd + off[2], stride[2], inner, od + o, &s);
+                              });
+    });
+    return absl::OkStatus();
+  }
+};
+
+REGISTER_KERNEL(
+    KernelDefBuilder("_RillGruUpdate").Device(kDeviceCpu).TypeConstraint("T", {DT_FLOAT}),
+    GruUpdateOp);
 
 REGISTER_KERNEL(KernelDefBuilder("_RillGruCell").Device(kDeviceCpu).TypeConstraint("T", {DT_FLOAT}),
                 GruCellOp);

@@ -141,5 +141,57 @@ TEST(GruCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
                HasSubstr("gate_order must be a permutation of 0, 1, 2")));
 }
 
+// z * h + (1 - z) * Tanh(c) as the unfused Tanh, Sub, Mul and AddV2 kernels compute it.
+Tensor ExpectedUpdate(const Tensor& z, const Tensor& c, const Tensor& h) {
+  const Tensor keep = Binary("Sub", Tensor::Scalar<float>(1.f), z);
+  return Binary("AddV2", Binary("Mul", z, h), Binary("Mul", keep, Unary("Tanh", c)));
+}
+
+absl::StatusOr<std::vector<Tensor>> RunUpdate(const Tensor& z, const Tensor& c, const Tensor& h) {
+  OpTester t("_RillGruUpdate");
+  t.Attr("T", DT_FLOAT);
+  t.Input(z);
+  t.Input(c);
+  t.Input(h);
+  return t.Run();
+}
+
+TEST(GruUpdateOpTest, StateAsTheUnfusedOpsRoundIt) {
+  // 3,112 candidates in [-3, 3]; then h of one row, a scalar z and a c broadcast along the rows.
+  const int64_t batch = 8, units = 389, n = batch * units;
+  const TensorShape shape({batch, units});
+  const Tensor z = Tensor::FromVector<float>(Ramp(n, 0.001f, 0.998f / n), shape);
+  const Tensor c = Tensor::FromVector<float>(Ramp(n, -3.f, 6.f / n), shape);
+  const Tensor h = Tensor::FromVector<float>(Ramp(n, 1.f, -2.f / n), shape);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, RunUpdate(z, c, h));
+  ExpectTensorEqual(out[0], ExpectedUpdate(z, c, h));
+  const Tensor row = Tensor::FromVector<float>(Ramp(units, -0.7f, 0.003f), TensorShape({units}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunUpdate(z, c, row));
+  ExpectTensorEqual(out[0], ExpectedUpdate(z, c, row));
+  const Tensor col = Tensor::FromVector<float>(Ramp(batch, -2.f, 0.5f), TensorShape({batch, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(out, RunUpdate(Tensor::Scalar<float>(0.25f), col, h));
+  ExpectTensorEqual(out[0], ExpectedUpdate(Tensor::Scalar<float>(0.25f), col, h));
+  RILL_ASSERT_OK_AND_ASSIGN(out,
+                            RunUpdate(Tensor::Scalar<float>(0.5f), Tensor::Scalar<float>(-1.5f),
+                                      Tensor::Scalar<float>(2.f)));
+  ExpectTensorEqual(out[0],
+                    ExpectedUpdate(Tensor::Scalar<float>(0.5f), Tensor::Scalar<float>(-1.5f),
+                                   Tensor::Scalar<float>(2.f)));
+}
+
+TEST(GruUpdateOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
+  auto t = [](const TensorShape& s) {
+    return Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 0.1f), s);
+  };
+  EXPECT_THAT(
+      RunUpdate(t(TensorShape({2, 3})), t(TensorShape({2, 3})), t(TensorShape({4}))).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Incompatible shapes: [2,3] vs. [4]")));
+  EXPECT_THAT(
+      RunUpdate(t(TensorShape({2, 3})), t(TensorShape({5, 3})), t(TensorShape({2, 3}))).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Incompatible shapes: [2,3] vs. [5,3]")));
+}
+
 }  // namespace
 }  // namespace rill

@@ -109,6 +109,7 @@ const std::set<std::string>& ExemptOps() {
       "_MklLayerNorm",
       "_RillGelu",
       "_RillGruCell",
+      "_RillGruUpdate",
       "_RillLstmCell",
       "_RillScaleShift",
       // TridiagonalMatMul's and TridiagonalSolve's gradient ops: gradient_conformance_test
