@@ -1,10 +1,15 @@
 #include "core/allocator.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <list>
+#include <map>
 #include <mutex>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace rill {
@@ -122,7 +127,175 @@ SmallBufferCache& ThreadCache() {
   return cache;
 }
 
+// Buffers above the small-buffer classes (over 64 KiB) are kept when freed and handed out again,
+// within a bound. glibc serves them from its heap only while they are under its dynamic mmap
+// threshold (at most 32 MiB, and only after a first buffer of the size was freed) and gives the
+// heap's top back to the kernel past its trim threshold; otherwise a buffer is mapped anew on every
+// allocation and each page a run writes into it is a page fault, every run (docs/memory.md,
+// "Per-run memory"). Kept here, a block is faulted in once. Blocks are rounded up to kLargeGranule
+// so near sizes share them; a request takes the smallest kept block of at least its size and at
+// most 1/8 more.
+//
+// The bound (docs/memory.md): the kept bytes never exceed the smaller of the cap
+// (RILL_CPU_BLOCK_CACHE_MB, default kDefaultCacheMiB; 0 turns the cache off) and the most bytes
+// of large blocks the process has had in use at once, so the resident set stays within twice
+// the live peak of large buffers however the sizes vary. Past the bound the least recently
+// freed blocks go back to the C library. Thread-safe (one mutex; large buffers are few per run);
+// a block may be freed on another thread than the one that took it.
+constexpr size_t kLargeGranule = size_t{64} << 10;
+constexpr int64_t kDefaultCacheMiB = 1024;
+
+class LargeBlockCache {
+ public:
+  explicit LargeBlockCache(int64_t cap_bytes) : cap_(cap_bytes) {}
+
+  // A block of at least `bytes` aligned to `alignment`, or nullptr when out of memory.
+  void* Allocate(size_t alignment, size_t bytes) {
+    const size_t block = (bytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = by_size_.lower_bound(block);
+           it != by_size_.end() && it->first <= block + block / 8; ++it) {
+        void* p = it->second->ptr;
+        if (reinterpret_cast<uintptr_t>(p) % alignment != 0) continue;
+        kept_ -= it->first;
+        TakeLocked(p, it->first);
+        lru_.erase(it->second);
+        by_size_.erase(it);
+        return p;
+      }
+    }
+    void* p = nullptr;
+    if (posix_memalign(&p, std::max(alignment, kCacheAlignment), block) != 0) return nullptr;
+    std::lock_guard<std::mutex> lock(mu_);
+    TakeLocked(p, block);
+    return p;
+  }
+
+  // Keeps `p` (from Allocate) for a later request, or frees it past the bound.
+  void Free(void* p) {
+    std::vector<void*> release;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto live = live_.find(p);
+      if (live == live_.end()) {  // not one of ours (a caller broke DeallocateRaw's contract)
+        release.push_back(p);
+        return FreeAll(release);
+      }
+      const size_t size = live->second;
+      live_.erase(live);
+      in_use_ -= size;
+      lru_.push_front({p, size});
+      by_size_.emplace(size, lru_.begin());
+      kept_ += size;
+      const size_t bound = static_cast<size_t>(std::min<int64_t>(cap_, peak_in_use_));
+      while (kept_ > bound) {
+        const Entry& oldest = lru_.back();
+        auto range = by_size_.equal_range(oldest.size);
+        for (auto it = range.first; it != range.second; ++it) {
+          if (it->second == std::prev(lru_.end())) {
+            by_size_.erase(it);
+            break;
+          }
+        }
+        kept_ -= oldest.size;
+        release.push_back(oldest.ptr);
+        lru_.pop_back();
+      }
+    }
+    FreeAll(release);
+  }
+
+  int64_t kept_bytes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<int64_t>(kept_);
+  }
+
+  // Frees every kept block and restarts the peak at the blocks in use.
+  void Release() {
+    int64_t cap;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      cap = cap_;
+    }
+    Reset(cap);
+  }
+
+  // Frees every kept block, sets the cap and forgets the peak (tests).
+  void Reset(int64_t cap_bytes) {
+    std::vector<void*> release;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const Entry& e : lru_) release.push_back(e.ptr);
+      lru_.clear();
+      by_size_.clear();
+      kept_ = 0;
+      cap_ = cap_bytes;
+      peak_in_use_ = static_cast<int64_t>(in_use_);
+    }
+    for (void* q : release) std::free(q);
+  }
+
+ private:
+  struct Entry {
+    void* ptr;
+    size_t size;
+  };
+
+  static void FreeAll(const std::vector<void*>& blocks) {
+    for (void* q : blocks) std::free(q);
+  }
+
+  void TakeLocked(void* p, size_t size) {
+    live_[p] = size;
+    in_use_ += size;
+    peak_in_use_ = std::max(peak_in_use_, static_cast<int64_t>(in_use_));
+  }
+
+  std::mutex mu_;
+  int64_t cap_;
+  std::list<Entry> lru_;  // kept blocks, most recently freed first
+  std::multimap<size_t, std::list<Entry>::iterator> by_size_;
+  absl::flat_hash_map<void*, size_t> live_;  // blocks handed out, by their size
+  size_t kept_ = 0;
+  size_t in_use_ = 0;
+  int64_t peak_in_use_ = 0;
+};
+
+// The cap from RILL_CPU_BLOCK_CACHE_MB (MiB, a whole number >= 0), else the default.
+int64_t CacheCapFromEnvironment() {
+  const char* v = std::getenv("RILL_CPU_BLOCK_CACHE_MB");
+  int64_t mib = kDefaultCacheMiB;
+  if (v != nullptr && *v != '\0') {
+    int64_t parsed = 0;
+    if (absl::SimpleAtoi(v, &parsed) && parsed >= 0 && parsed <= (int64_t{1} << 40)) mib = parsed;
+  }
+  return mib << 20;
+}
+
+LargeBlockCache& LargeBlocks() {
+  static LargeBlockCache* const cache = new LargeBlockCache(CacheCapFromEnvironment());
+  return *cache;
+}
+
+// Whether a CpuAllocator buffer of `bytes` goes through LargeBlocks: every buffer above the small
+// classes, so that none reaches glibc's mmap threshold, which stays at its 128 KiB start when no
+// large chunk is ever freed to it (off under the sanitizers that check freed memory, as the
+// small-buffer lists).
+bool IsLarge(size_t bytes) { return kRecycleSmallBuffers && SizeClass(bytes) < 0; }
+
 }  // namespace
+
+namespace allocator_internal {
+
+int64_t LargeBlockCacheKeptBytesForTesting() { return LargeBlocks().kept_bytes(); }
+int64_t LargeBlockCacheCapFromEnvironmentForTesting() { return CacheCapFromEnvironment(); }
+void ReleaseLargeBlockCache() { LargeBlocks().Release(); }
+void ResetLargeBlockCacheForTesting(int64_t cap_bytes) { LargeBlocks().Reset(cap_bytes); }
+
+}  // namespace allocator_internal
+
+namespace {}  // namespace
 
 std::string AllocatorStats::DebugString() const {
   std::string s = absl::StrCat("Limit: ", bytes_limit, "\nInUse: ", bytes_in_use,
@@ -163,6 +336,12 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t bytes) {
       bytes_in_use_.fetch_sub(n, std::memory_order_relaxed);
       return nullptr;
     }
+  } else if (IsLarge(bytes)) {
+    ptr = LargeBlocks().Allocate(alignment, bytes);
+    if (ptr == nullptr) {
+      bytes_in_use_.fetch_sub(n, std::memory_order_relaxed);
+      return nullptr;
+    }
   } else if (posix_memalign(&ptr, alignment, bytes == 0 ? alignment : bytes) != 0) {
     bytes_in_use_.fetch_sub(n, std::memory_order_relaxed);
     return nullptr;
@@ -182,7 +361,11 @@ void CpuAllocator::DeallocateRaw(void* ptr, size_t bytes) {
   if (ptr == nullptr) return;
   // Small buffers all have their class's full size and at least kCacheAlignment, which is what
   // a request served from the lists may ask for, so the class depends on the size alone.
-  FreeHostBlock(ptr, bytes);
+  if (IsLarge(bytes)) {
+    LargeBlocks().Free(ptr);
+  } else {
+    FreeHostBlock(ptr, bytes);
+  }
   bytes_in_use_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
 }
 

@@ -1,6 +1,7 @@
 #include "core/allocator.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -9,7 +10,21 @@
 #include "gtest/gtest.h"
 
 namespace rill {
+namespace allocator_internal {
+// allocator.cc's test hooks for its large-block cache.
+int64_t LargeBlockCacheKeptBytesForTesting();
+int64_t LargeBlockCacheCapFromEnvironmentForTesting();
+void ResetLargeBlockCacheForTesting(int64_t cap_bytes);
+void ReleaseLargeBlockCache();
+}  // namespace allocator_internal
+
 namespace {
+
+using allocator_internal::LargeBlockCacheKeptBytesForTesting;
+using allocator_internal::ResetLargeBlockCacheForTesting;
+
+constexpr size_t kMiB = size_t{1} << 20;
+constexpr int64_t kBigCap = int64_t{1} << 30;
 
 TEST(CpuAllocatorTest, CountsBytesPeakAndAllocations) {
   CpuAllocator a;
@@ -174,6 +189,132 @@ TEST(HostBlockTest, AllocateSharedWorksThroughHostBlockAllocator) {
   std::shared_ptr<std::pair<int64_t, int64_t>> q = p;
   EXPECT_EQ(q->first + q->second, 7);
   EXPECT_EQ(p.use_count(), 2);
+}
+
+// Buffers of 1 MiB and more are kept when freed and handed out again (no new pages to fault in):
+// the same block for the same size, or a size that rounds (64 KiB steps) to at most 1/8 less.
+TEST(CpuAllocatorLargeBlocksTest, AFreedBlockServesTheNextRequestOfItsSize) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* p = a.AllocateRaw(64, 3 * kMiB);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, 1, 3 * kMiB);
+  a.DeallocateRaw(p, 3 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
+  void* q = a.AllocateRaw(64, 3 * kMiB - 5000);  // rounds up to the same 3 MiB
+  EXPECT_EQ(q, p);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  EXPECT_EQ(a.GetStats().bytes_in_use, int64_t{3 * kMiB - 5000});  // what was asked for
+  a.DeallocateRaw(q, 3 * kMiB - 5000);
+  void* r = a.AllocateRaw(64, 2 * kMiB);  // 3 MiB is more than 1/8 over 2 MiB: a new block
+  EXPECT_NE(r, p);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
+  a.DeallocateRaw(r, 2 * kMiB);
+  EXPECT_EQ(a.GetStats().bytes_in_use, 0);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+TEST(CpuAllocatorLargeBlocksTest, ABlockFreedOnAnotherThreadIsReused) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* p = a.AllocateRaw(64, 2 * kMiB);
+  std::thread([&] { a.DeallocateRaw(p, 2 * kMiB); }).join();
+  void* q = a.AllocateRaw(64, 2 * kMiB);
+  EXPECT_EQ(q, p);
+  a.DeallocateRaw(q, 2 * kMiB);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+// What is kept never exceeds the most bytes of large blocks in use at once: sizes that change
+// from run to run cannot grow the process.
+TEST(CpuAllocatorLargeBlocksTest, KeptBytesStayWithinThePeakInUse) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* x = a.AllocateRaw(64, 3 * kMiB);
+  a.DeallocateRaw(x, 3 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
+  void* y = a.AllocateRaw(64, 5 * kMiB);  // the kept 3 MiB cannot serve it; peak in use 5 MiB
+  a.DeallocateRaw(y, 5 * kMiB);
+  // 3 + 5 MiB would pass the 5 MiB peak: the least recently freed (3 MiB) is released.
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{5 * kMiB});
+  void* z = a.AllocateRaw(64, 5 * kMiB);
+  EXPECT_EQ(z, y);
+  a.DeallocateRaw(z, 5 * kMiB);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+TEST(CpuAllocatorLargeBlocksTest, TheCapReleasesTheLeastRecentlyFreed) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(int64_t{4 * kMiB});
+  CpuAllocator a;
+  void* x = a.AllocateRaw(64, 3 * kMiB);
+  void* y = a.AllocateRaw(64, 3 * kMiB);
+  a.DeallocateRaw(x, 3 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
+  a.DeallocateRaw(y, 3 * kMiB);  // 6 MiB > the 4 MiB cap: x goes back to the C library
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
+  void* z = a.AllocateRaw(64, 3 * kMiB);
+  EXPECT_EQ(z, y);
+  a.DeallocateRaw(z, 3 * kMiB);
+  ResetLargeBlockCacheForTesting(0);  // a cap of 0 keeps nothing
+  void* w = a.AllocateRaw(64, 3 * kMiB);
+  a.DeallocateRaw(w, 3 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+TEST(CpuAllocatorLargeBlocksTest, AlignmentIsHonoured) {
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* p = a.AllocateRaw(64, 2 * kMiB);
+  a.DeallocateRaw(p, 2 * kMiB);
+  void* q = a.AllocateRaw(4096, 2 * kMiB);  // the kept block only if it is 4096-aligned
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 4096, 0u);
+  a.DeallocateRaw(q, 2 * kMiB);
+  ResetLargeBlockCacheForTesting(kBigCap);
+}
+
+// Every buffer above the small classes (64 KiB) is kept, and ReleaseLargeBlockCache (what a
+// session's heap trim after creation calls) gives all kept blocks back.
+TEST(CpuAllocatorLargeBlocksTest, BuffersOver64KiBAreKeptUntilReleased) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* small = a.AllocateRaw(64, 64 << 10);  // the small classes' largest: not kept here
+  a.DeallocateRaw(small, 64 << 10);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  void* p = a.AllocateRaw(64, (64 << 10) + 1);  // rounds up to 128 KiB
+  a.DeallocateRaw(p, (64 << 10) + 1);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 128 << 10);
+  void* q = a.AllocateRaw(64, 100 << 10);
+  EXPECT_EQ(q, p);
+  a.DeallocateRaw(q, 100 << 10);
+  allocator_internal::ReleaseLargeBlockCache();
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+TEST(CpuAllocatorLargeBlocksTest, CapFromTheEnvironment) {
+  auto cap_for = [](const char* v) {
+    setenv("RILL_CPU_BLOCK_CACHE_MB", v, 1);
+    const int64_t cap = allocator_internal::LargeBlockCacheCapFromEnvironmentForTesting();
+    unsetenv("RILL_CPU_BLOCK_CACHE_MB");
+    return cap;
+  };
+  EXPECT_EQ(cap_for("7"), int64_t{7} << 20);
+  EXPECT_EQ(cap_for("0"), 0);
+  EXPECT_EQ(cap_for(""), int64_t{1024} << 20);  // the default
+  EXPECT_EQ(cap_for("-1"), int64_t{1024} << 20);
+  EXPECT_EQ(cap_for("12x"), int64_t{1024} << 20);
+  EXPECT_EQ(allocator_internal::LargeBlockCacheCapFromEnvironmentForTesting(), int64_t{1024} << 20);
 }
 
 }  // namespace

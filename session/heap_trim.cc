@@ -7,6 +7,13 @@
 #endif
 
 namespace rill {
+namespace allocator_internal {
+// core/allocator.cc: frees the blocks CpuAllocator keeps for reuse. Declared here rather than in
+// core/allocator.h, which most of the tree includes, and weak: a binary without core/allocator.cc
+// (heap_trim_test) has nothing to release.
+[[gnu::weak]] void ReleaseLargeBlockCache();
+}  // namespace allocator_internal
+
 namespace {
 
 std::atomic<int64_t> g_trims{0};
@@ -14,6 +21,11 @@ std::atomic<int64_t> g_trims{0};
 }  // namespace
 
 void TrimHeap() {
+  // What session creation freed includes large tensors (folded Consts' values, optimizer
+  // temporaries) that CpuAllocator keeps for reuse; the steps' buffers are seldom their sizes.
+  if (allocator_internal::ReleaseLargeBlockCache != nullptr) {
+    allocator_internal::ReleaseLargeBlockCache();
+  }
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
