@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,7 +13,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
-#include "core/tensor_proto.h"
 #include "graph/op_classes.h"
 #include "graph/pass_queries.h"
 
@@ -59,23 +59,16 @@ bool RankTwo(const Node* n, int depth) {
   return false;
 }
 
-// Whether the Split's axis is a Const 1 or -1, maybe through Enter / Identity nodes.
-bool LastAxis(const Node& split) {
-  const Edge* e = split.input_edge(0);
-  for (int hops = 0; e != nullptr && e->src_output() == 0; ++hops) {
-    const Node* src = e->src();
-    const OpClass c = src->op_class();
-    if (IsConstant(c)) break;
-    if (hops == kMaxHops || !(IsEnter(c) || IsIdentity(c))) return false;
-    e = src->input_edge(0);
+// When the Split's axis is a Const 1 or -1, maybe through Enter / Identity nodes: the nodes that
+// decide whether that axis is dead (ConstOperandAt), which the fused cell waits on.
+std::optional<std::vector<Node*>> LastAxisWaits(const Node& split) {
+  std::optional<ConstOperand> axis = ConstOperandAt(split.input_edge(0), kMaxHops);
+  if (!axis || axis->value.shape().rank() != 0 || axis->value.dtype() != DT_INT32) {
+    return std::nullopt;
   }
-  if (e == nullptr || e->src_output() != 0 || e->src()->op() != "Const") return false;
-  const AttrValue* value = NodeAttrOrNull(*e->src(), "value");
-  if (value == nullptr) return false;
-  absl::StatusOr<Tensor> t = TensorFromProto(value->tensor());
-  if (!t.ok() || t->shape().rank() != 0 || t->dtype() != DT_INT32) return false;
-  const int32_t axis = t->flat<int32_t>()[0];
-  return axis == 1 || axis == -1;
+  const int32_t k = axis->value.flat<int32_t>()[0];
+  if (k != 1 && k != -1) return std::nullopt;
+  return std::move(axis->waits);
 }
 
 // The input of binary `n` other than `from`'s output 0; null when `n` does not read `from` at
@@ -98,9 +91,10 @@ struct Cell {
   // next cell reads the previous c').
   std::pair<Node*, int> z;
   std::pair<Node*, int> c;
-  Node* c_next;  // the Add: c'
-  Node* h;       // the last Mul
-  Node* tanh_c;  // Tanh(c'), read by h
+  Node* c_next;                   // the Add: c'
+  Node* h;                        // the last Mul
+  Node* tanh_c;                   // Tanh(c'), read by h
+  std::vector<Node*> axis_waits;  // decide whether the Split's axis is dead
 };
 
 class Fuser {
@@ -138,9 +132,11 @@ class Fuser {
   bool Match(Node* split, Cell* cell) {
     const AttrValue* num = NodeAttrOrNull(*split, "num_split");
     if (num == nullptr || num->i() != 4 || !IsFloat(*split) || !AssignedToCpu(*split) ||
-        HasControlOuts(*split) || !LastAxis(*split)) {
+        HasControlOuts(*split)) {
       return false;
     }
+    std::optional<std::vector<Node*>> axis_waits = LastAxisWaits(*split);
+    if (!axis_waits) return false;
     const std::string& device = split->assigned_device_name();
     const Edge* z = split->input_edge(1);
     if (z == nullptr || z->src_output() != 0 || !RankTwo(z->src(), 0)) return false;
@@ -215,6 +211,7 @@ class Fuser {
       cell->c_next = add;
       cell->h = m_h;
       cell->tanh_c = tanh_c;
+      cell->axis_waits = *std::move(axis_waits);
       return true;
     }
     return false;
@@ -249,6 +246,9 @@ class Fuser {
           waits.push_back(e->src());
         }
       }
+    }
+    for (Node* w : cell.axis_waits) {
+      if (std::find(waits.begin(), waits.end(), w) == waits.end()) waits.push_back(w);
     }
     NodeDef def;
     std::string name = absl::StrCat(cell.split->name(), "/lstm_cell");

@@ -45,6 +45,8 @@ struct CellOptions {
   bool f_read_twice = false;        // Sigmoid(f) also read by a Neg
   bool relu_for_g = false;          // Relu instead of Tanh(g)
   bool check_before_h = false;      // Tanh(c') waits on a reader of c' (as an Assert on it)
+  bool axis_waits = false;          // the axis Const waits on a pivot (a TF1 loop body's Const)
+  bool axis_enter = false;          // ... and reaches the Split through an Enter
 };
 
 // One cell on z = x w + b and c, both fed; c' and h read by Identity nodes.
@@ -57,8 +59,12 @@ Scope Cell(const CellOptions& o) {
                  : ops::BiasAdd(root.WithOpName("z"),
                                 ops::MatMul(root, x, ops::Placeholder(root, DT_FLOAT)),
                                 ops::Placeholder(root, DT_FLOAT));
-  std::vector<Output> p =
-      ops::Split(root.WithOpName("split"), ops::Const(root.WithOpName("axis"), -1), z, 4);
+  const Scope axis_scope =
+      o.axis_waits ? root.WithControlDependencies({ops::Identity(root.WithOpName("pivot"), x)})
+                   : root;
+  Output axis = ops::Const(axis_scope.WithOpName("axis"), -1);
+  if (o.axis_enter) axis = ops::Enter(root.WithOpName("axis_enter"), axis, "loop");
+  std::vector<Output> p = ops::Split(root.WithOpName("split"), axis, z, 4);
   Output f = ops::Sigmoid(root.WithOpName("f"), p[1]);
   if (o.f_read_twice) ops::Neg(root.WithOpName("neg"), f);
   Output g = o.relu_for_g ? ops::Relu(root, p[2]) : ops::Tanh(root.WithOpName("g"), p[2]);
@@ -91,6 +97,23 @@ TEST(LstmCellFusionTest, TheTenGateNodesBecomeOneCell) {
   EXPECT_THAT(Inputs(*g, "c_out"), ElementsAre("split/lstm_cell:0"));
   EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("split/lstm_cell:1"));
   EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0));
+}
+
+// The Split is dead when its axis is: the cell waits on what the axis Const waits on. Through an
+// Enter that wait is in another frame, so the cell is left alone.
+TEST(LstmCellFusionTest, TheCellWaitsOnWhatItsAxisWaitsOn) {
+  CellOptions o;
+  o.axis_waits = true;
+  std::unique_ptr<Graph> g = Import(Cell(o));
+  ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(1));
+  EXPECT_THAT(Inputs(*g, "split/lstm_cell"), UnorderedElementsAre("z:0", "c:0", "^c", "^pivot"));
+
+  o.axis_enter = true;
+  std::unique_ptr<Graph> entered = Import(Cell(o));
+  EXPECT_THAT(FuseLstmCells(entered.get()), IsOkAndHolds(0));
+  o.axis_waits = false;
+  std::unique_ptr<Graph> plain_enter = Import(Cell(o));
+  EXPECT_THAT(FuseLstmCells(plain_enter.get()), IsOkAndHolds(1));
 }
 
 TEST(LstmCellFusionTest, UnrolledCellsReadingEachOthersStateAreFusedInTurn) {

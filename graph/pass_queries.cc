@@ -1,7 +1,11 @@
 #include "graph/pass_queries.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "absl/status/statusor.h"
 #include "core/device_name.h"
+#include "core/tensor_proto.h"
 #include "graph/op_classes.h"
 
 namespace rill {
@@ -40,6 +44,35 @@ std::vector<char> NeverDeadNodes(const Graph& graph, const std::vector<Node*>& o
     never_dead[n->id()] = ok;
   }
   return never_dead;
+}
+
+std::optional<ConstOperand> ConstOperandAt(const Edge* e, int max_hops) {
+  ConstOperand operand;
+  bool outer_frame = false;
+  for (int hops = 0; e != nullptr && e->src_output() == 0 && !e->IsControlEdge(); ++hops) {
+    Node* src = e->src();
+    const OpClass c = src->op_class();
+    const bool is_const = src->op() == "Const";
+    if (!is_const && (hops == max_hops || !(IsEnter(c) || IsIdentity(c)))) return std::nullopt;
+    outer_frame |= IsEnter(c);
+    for (const Edge* in : src->in_edges()) {
+      if (!in->IsControlEdge() || in->src()->IsSource()) continue;
+      if (outer_frame) return std::nullopt;
+      if (std::find(operand.waits.begin(), operand.waits.end(), in->src()) == operand.waits.end()) {
+        operand.waits.push_back(in->src());
+      }
+    }
+    if (is_const) {
+      const AttrValue* value = NodeAttrOrNull(*src, "value");
+      if (value == nullptr) return std::nullopt;
+      absl::StatusOr<Tensor> t = TensorFromProto(value->tensor());
+      if (!t.ok()) return std::nullopt;
+      operand.value = *std::move(t);
+      return operand;
+    }
+    e = src->input_edge(0);
+  }
+  return std::nullopt;
 }
 
 }  // namespace rill

@@ -70,5 +70,41 @@ TEST(PassQueriesTest, OutputsAfterControlFlowMayBeDead) {
   EXPECT_FALSE(never_dead[Named(*g, "after")->id()]);
 }
 
+// Reader r0 of a Const through Identity, whose Const waits on a pivot; r1 through an Enter; r2
+// of a Const with a control input above an Enter; r3 of a Placeholder.
+TEST(PassQueriesTest, ConstOperandsAndTheNodesDecidingTheirDeadness) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output pivot = ops::Identity(root.WithOpName("pivot"), x);
+  Output gate = ops::Identity(root.WithOpName("gate"), x);
+  Output waiting = ops::Const(root.WithOpName("waiting").WithControlDependencies({pivot}), 3);
+  Output id = ops::Identity(root.WithOpName("id").WithControlDependencies({gate, pivot}), waiting);
+  ops::Neg(root.WithOpName("r0"), id);
+  Output plain = ops::Const(root.WithOpName("plain"), 4);
+  ops::Neg(root.WithOpName("r1"), ops::Enter(root.WithOpName("enter"), plain, "loop"));
+  ops::Neg(root.WithOpName("r2"), ops::Enter(root.WithOpName("enter_waiting"), waiting, "loop"));
+  ops::Neg(root.WithOpName("r3"), ops::Identity(root.WithOpName("fed"), x));
+  std::unique_ptr<Graph> g = Import(root);
+  auto operand = [&](const char* reader) {
+    return ConstOperandAt(Named(*g, reader)->input_edge(0), 8);
+  };
+
+  std::optional<ConstOperand> r0 = operand("r0");
+  ASSERT_TRUE(r0.has_value());
+  EXPECT_EQ(r0->value.flat<int32_t>()[0], 3);
+  std::vector<std::string> waits;
+  for (const Node* n : r0->waits) waits.push_back(n->name());
+  EXPECT_THAT(waits, ::testing::UnorderedElementsAre("gate", "pivot"));
+
+  std::optional<ConstOperand> r1 = operand("r1");
+  ASSERT_TRUE(r1.has_value());
+  EXPECT_EQ(r1->value.flat<int32_t>()[0], 4);
+  EXPECT_TRUE(r1->waits.empty());
+
+  EXPECT_FALSE(operand("r2").has_value());  // its pivot is in the frame outside the Enter
+  EXPECT_FALSE(operand("r3").has_value());  // no Const
+  EXPECT_FALSE(ConstOperandAt(Named(*g, "r0")->input_edge(0), 0).has_value());  // one hop
+}
+
 }  // namespace
 }  // namespace rill
