@@ -57,11 +57,23 @@ TEST(AddOpTest, BroadcastsAcrossRanks) {
   }
 }
 
+TEST(AddOpTest, Bfloat16AddsInFloatAndRoundsOnceToNearestEven) {
+  // 1 + 2^-8 and (1 + 2^-7) + 2^-8 lie halfway between two bfloat16 values: the even one wins.
+  for (const char* op : {"Add", "AddV2"}) {
+    SCOPED_TRACE(op);
+    RILL_ASSERT_OK_AND_ASSIGN(
+        std::vector<Tensor> out,
+        RunAdd(op, MakeTensor(DT_BFLOAT16, TensorShape({3}), {1, 1 + 0.0078125, 3}),
+               MakeTensor(DT_BFLOAT16, TensorShape({3}), {0.00390625, 0.00390625, 0.0078125})));
+    ExpectTensorEqual(out[0], MakeTensor(DT_BFLOAT16, TensorShape({3}), {1, 1.015625, 3}));
+  }
+}
+
 TEST(AddOpTest, OnlyTheConformanceCoveredDtypesHaveKernels) {
-  // uint16+, bfloat16 and string are allowed by the OpDefs but not registered until the
-  // conformance suites record them (tests/conformance). Complex operands have their kernels in
+  // uint16+ and string are allowed by the OpDefs but not registered until the conformance
+  // suites record them (tests/conformance). Complex operands have their kernels in
   // kernels/math/complex_ops.cc.
-  for (DataType dt : {DT_UINT16, DT_BFLOAT16}) {
+  for (DataType dt : {DT_UINT16, DT_UINT32}) {
     SCOPED_TRACE(DataTypeString(dt));
     EXPECT_THAT(RunAdd("AddV2", MakeTensor(dt, TensorShape({2}), {1, 2}),
                        MakeTensor(dt, TensorShape({2}), {10, 20})),

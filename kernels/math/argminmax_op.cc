@@ -18,7 +18,9 @@
 namespace rill {
 namespace {
 
-#define RILL_ARG_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool
+#define RILL_ARG_TYPES                                                                           \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, \
+      bool
 
 struct Greater {
   template <typename C>

@@ -389,23 +389,26 @@ struct LogicalNotFunctor : CwiseFunctorBase {
 
 #define RILL_FLOATS half, float, double
 #define RILL_SIGNED_INTS int8_t, int16_t, int32_t, int64_t
+#define RILL_UNSIGNED_INTS uint8_t, uint16_t, uint32_t, uint64_t
 
 REGISTER_CWISE_CPU("Neg", UnaryOp, NegFunctor, RILL_FLOATS, RILL_SIGNED_INTS);
 REGISTER_CWISE_CPU("Abs", UnaryOp, AbsFunctor, RILL_FLOATS, RILL_SIGNED_INTS);
 REGISTER_CWISE_CPU("Sign", UnaryOp, SignFunctor, RILL_FLOATS, RILL_SIGNED_INTS);
-REGISTER_CWISE_CPU("Square", UnaryOp, SquareFunctor, RILL_FLOATS, RILL_SIGNED_INTS, uint8_t);
+REGISTER_CWISE_CPU("Square", UnaryOp, SquareFunctor, RILL_FLOATS, bfloat16, RILL_SIGNED_INTS,
+                   RILL_UNSIGNED_INTS);
 REGISTER_CWISE_CPU("Sqrt", UnaryOp, SqrtFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Rsqrt", UnaryOp, RsqrtFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Exp", UnaryOp, ExpFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Log", UnaryOp, LogFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Log1p", UnaryOp, Log1pFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Log1p", UnaryOp, Log1pFunctor, RILL_FLOATS, bfloat16);
 REGISTER_CWISE_CPU("Sin", UnaryOp, SinFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Cos", UnaryOp, CosFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Tanh", UnaryOp, TanhFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Sigmoid", UnaryOp, SigmoidFunctor, float, double);
 REGISTER_CWISE_CPU("Sigmoid", UnaryOp, SigmoidHalfFunctor, half);
-REGISTER_CWISE_CPU("Relu", UnaryOp, ReluFunctor, RILL_FLOATS, RILL_SIGNED_INTS, uint8_t);
-REGISTER_CWISE_CPU("Relu6", UnaryOp, Relu6Functor, RILL_FLOATS, RILL_SIGNED_INTS, uint8_t);
+REGISTER_CWISE_CPU("Relu", UnaryOp, ReluFunctor, RILL_FLOATS, RILL_SIGNED_INTS, RILL_UNSIGNED_INTS);
+REGISTER_CWISE_CPU("Relu6", UnaryOp, Relu6Functor, RILL_FLOATS, RILL_SIGNED_INTS,
+                   RILL_UNSIGNED_INTS);
 REGISTER_CWISE_CPU("Elu", UnaryOp, EluFunctor, float, double);
 REGISTER_CWISE_CPU("Elu", UnaryOp, EluHalfFunctor, half);
 REGISTER_CWISE_CPU("Selu", UnaryOp, SeluFunctor, float, double);
@@ -419,7 +422,7 @@ REGISTER_CWISE_CPU("Ceil", UnaryOp, CeilFunctor, RILL_FLOATS);
 // Not for integers: TensorFlow 2.21's CPU Round returns 0 for every int32/int64 input (recorded
 // in tests/conformance/data/Round.pbtxt); Rill declines rather than copy that.
 REGISTER_CWISE_CPU("Round", UnaryOp, RoundFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("Reciprocal", UnaryOp, ReciprocalFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Reciprocal", UnaryOp, ReciprocalFunctor, RILL_FLOATS, bfloat16);
 REGISTER_CWISE_CPU("Erf", UnaryOp, ErfFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Erfc", UnaryOp, ErfcFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Expm1", UnaryOp, Expm1Functor, RILL_FLOATS);

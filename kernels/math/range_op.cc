@@ -2,6 +2,7 @@
 // element i is start + i * delta in the output type, as TensorFlow 2.21's kernel computes it (so
 // float sequences round the same way: range(1e30, 1e30 + 1e24, 1e23) is not repeated addition),
 // integers by repeated addition (the same values, without overflow in i * delta).
+// half and bfloat16 round each step to their type, as TensorFlow's kernel computes in it.
 // Size: ceil(|limit - start| / |delta|). Errors are InvalidArgument with TensorFlow's texts:
 // "start must be a scalar, not shape [2]", "Requires delta != 0: 0", "Requires start <= limit
 // when delta > 0: 5/0", "Requires start >= limit when delta < 0: 0/5", "Requires ((limit - start)
@@ -28,7 +29,7 @@
 namespace rill {
 namespace {
 
-#define RILL_RANGE_TYPES float, double, int32_t, int64_t
+#define RILL_RANGE_TYPES half, bfloat16, float, double, int32_t, int64_t
 
 // InvalidArgument "<name> must be a scalar, not shape [2]" for the first of the three inputs
 // that is not a scalar.
@@ -54,8 +55,50 @@ class RangeOp final : public OpKernel {
   }
 
  private:
+  // half and bfloat16 as TensorFlow's kernel computes them in T: each operation in float,
+  // rounded to T (the size from T's (limit - start) / delta, and start + T(i) * delta).
+  template <typename T>
+  absl::Status RunNarrowFloat(OpKernelContext& ctx) const {
+    auto round = [](float v) { return static_cast<float>(T(v)); };
+    const float start = static_cast<float>(ctx.input(0).flat<T>()[0]);
+    const float limit = static_cast<float>(ctx.input(1).flat<T>()[0]);
+    const float delta = static_cast<float>(ctx.input(2).flat<T>()[0]);
+    if (delta == 0) return absl::InvalidArgumentError(absl::StrCat("Requires delta != 0: ", delta));
+    if (delta > 0) {
+      if (!(start <= limit)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Requires start <= limit when delta > 0: ", start, "/", limit));
+      }
+    } else if (!(start >= limit)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Requires start >= limit when delta < 0: ", start, "/", limit));
+    }
+    const double n = std::ceil(std::abs(round(round(limit - start) / delta)));
+    if (!(n < 9223372036854775808.0)) {
+      return absl::InvalidArgumentError(absl::StrCat("Requires ((limit - start) / delta) <= ",
+                                                     std::numeric_limits<int64_t>::max()));
+    }
+    RILL_ASSIGN_OR_RETURN(const TensorShape shape,
+                          TensorShape::FromDims({static_cast<int64_t>(n)}));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, shape));
+    T* z = out->flat<T>().data();
+    for (int64_t i = 0; i < shape.dim(0); ++i) {
+      z[i] = T(start + round(round(static_cast<float>(i)) * delta));
+    }
+    return absl::OkStatus();
+  }
+
   template <typename T>
   absl::Status Run(OpKernelContext& ctx) const {
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+      return RunNarrowFloat<T>(ctx);
+    } else {
+      return RunWide<T>(ctx);
+    }
+  }
+
+  template <typename T>
+  absl::Status RunWide(OpKernelContext& ctx) const {
     const T start = ctx.input(0).flat<T>()[0];
     const T limit = ctx.input(1).flat<T>()[0];
     const T delta = ctx.input(2).flat<T>()[0];

@@ -404,16 +404,18 @@ std::vector<DataType> IndexTypes() { return {DT_INT32, DT_INT64}; }
                       .TypeConstraint("Tidx", IndexTypes()),           \
                   ReductionOp<Reducer, __VA_ARGS__>)
 
-// Sum and Prod also take the wider unsigned integers (wrapping) and bfloat16, and Sum, Mean, Prod
-// and EuclideanNorm complex64 and complex128, as TensorFlow's CPU kernels do.
+// Sum, Prod, Max, Min and EuclideanNorm also take the wider unsigned integers (wrapping), Sum,
+// Prod, Mean, Max and Min bfloat16 (Mean sums in float, divides and rounds once), and Sum, Mean,
+// Prod and EuclideanNorm complex64 and complex128, as TensorFlow's CPU kernels do.
 #define RILL_SUM_PROD_TYPES \
   RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16, complex64, complex128
 REGISTER_REDUCTION("Sum", SumReducer, RILL_SUM_PROD_TYPES);
-REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES, complex64, complex128);
+REGISTER_REDUCTION("Mean", MeanReducer, RILL_REDUCE_TYPES, bfloat16, complex64, complex128);
 REGISTER_REDUCTION("Prod", ProdReducer, RILL_SUM_PROD_TYPES);
-REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES);
-REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES);
-REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES, complex64, complex128);
+REGISTER_REDUCTION("Max", MaxReducer, RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16);
+REGISTER_REDUCTION("Min", MinReducer, RILL_REDUCE_TYPES, uint16_t, uint32_t, uint64_t, bfloat16);
+REGISTER_REDUCTION("EuclideanNorm", EuclideanNormReducer, RILL_REDUCE_TYPES, uint16_t, uint32_t,
+                   uint64_t, complex64, complex128);
 // int32 reductions on a GPU (shape arithmetic: Tensordot's Prod) run here, on the host memory
 // int32 tensors live in there, as TensorFlow's int32 GPU kernels; real GPUs only.
 #define REGISTER_INT32_ON_GPU(op, Reducer)                 \

@@ -31,6 +31,43 @@ WIDE_UNSIGNED = ["uint16", "uint32", "uint64"]
 # Ops with a case of subnormal operands and results (TensorFlow's kernels run with FTZ/DAZ: a
 # subnormal input reads as 0 and a subnormal result is 0).
 SUBNORMAL_OPS = ("Add", "AddV2", "Sub", "Mul")
+# Binary ops whose bfloat16 kernels are tried (TensorFlow's CPU kernels: Eigen computes each
+# element in float and rounds once to nearest even), compared bit for bit.
+BINARY_BF16 = {"Add", "AddV2"}
+BF16 = ["bfloat16"]
+
+
+def _bf16(shape, seed, nonzero=False):
+    """bfloat16 values with full 8-bit mantissas, so a result's rounding shows."""
+    rs = np.random.RandomState(seed_of(seed))
+    out = np.array(rs.uniform(-8, 8, size=tuple(shape)), dtype=NP["bfloat16"])
+    if nonzero:
+        out[out == 0] = 1
+    return out
+
+
+def binary_bf16(c, op, domain):
+    """bfloat16 cases of a binary op: random full-mantissa operands in the usual shapes, the
+    NaN/inf/zero pairs, results that tie halfway between two bfloat16 values (1 + 2^-8, 1 + 3 *
+    2^-8: rounded to even), overflow past bfloat16's largest finite value, subnormal operands (read
+    as 0: TensorFlow runs with denormals flushed) and incompatible shapes."""
+    dt = "bfloat16"
+    nz = domain == "div"
+    for what, sx, sy in [("same_shape", [2, 3], [2, 3]), ("scalar_x", [], [2, 3]),
+                         ("scalar_y", [2, 3], []), ("broadcast_rank3_vs_rank2", [2, 3, 4], [3, 1]),
+                         ("broadcast_both", [4, 1, 3], [1, 5, 3]), ("zero_size", [0, 3], [1, 3])]:
+        seed = "%s/%s/%s" % (op, dt, what)
+        c(what, _bf16(sx, seed + "x"), _bf16(sy, seed + "y", nz))
+    c("random_1000", _bf16([1000], op + "/bf16/1000x"), _bf16([1000], op + "/bf16/1000y", nz))
+    xs, ys = _pairs(FLOAT_SPECIALS, FLOAT_SPECIALS)
+    c("nan_inf_zero_pairs", arr(xs, dt).reshape(8, 8), arr(ys, dt).reshape(8, 8))
+    big = (2 - 2 ** -7) * 2.0 ** 127  # bfloat16's largest finite value
+    c("ties_and_overflow", arr([1, 1 + 2 ** -7, 3, 1, -1, big, big, -big, 2 ** -126], dt),
+      arr([2 ** -8, 2 ** -8, 2 ** -7, 3 * 2 ** -8, -2 ** -8, big, -big, 0.5, 2 ** -127], dt))
+    c("subnormals", arr([2 ** -130, -2 ** -130, 2 ** -127, 1, 2 ** -133], dt),
+      arr([1, 1, 2 ** -127, 2 ** -130, 2 ** -133], dt))
+    c("incompatible_shapes_error", _bf16([2, 3], op + "/bf16/ex"), _bf16([3, 2], op + "/bf16/ey", True),
+      error="INVALID_ARGUMENT", phrases=["Incompatible shapes: [2,3] vs. [3,2]"])
 
 
 def subnormal_operands(dt):
@@ -82,6 +119,10 @@ def binary(rec, op, kind, domain, dtypes=ALL):
                      lambda: raw(**{first: ph(first, x, dt), second: ph(second, y, dt)},
                                  name="out", **attrs),
                      rtol=rtol, atol=atol, error=error, phrases=phrases, case_dtype=case_dtype)
+
+        if dt == "bfloat16":
+            binary_bf16(c, op, domain)
+            return
 
         def shapes(what, sx, sy):
             x, y = _operands(op, domain, dt, sx, sy, "%s/%s/%s" % (op, dt, what))
@@ -248,6 +289,23 @@ HALF_EXACT = ("Sigmoid", "Elu", "Selu", "Softplus", "Softsign")
 HALF_GRID = np.arange(0, 65536, 16, dtype=np.uint16).view(np.float16)
 
 
+# Unary ops tried on more dtypes than ALL: TensorFlow's CPU kernels of these take them.
+UNARY_EXTRA = {"Square": BF16 + WIDE_UNSIGNED, "Reciprocal": BF16, "Log1p": BF16,
+               "Relu": WIDE_UNSIGNED, "Relu6": WIDE_UNSIGNED}
+
+
+def unary_bf16(c, op, vkind, extra):
+    """bfloat16 cases of a unary op: random full-mantissa values and the specials."""
+    dt = "bfloat16"
+    for what, shape in [("basic", [2, 3]), ("scalar", []), ("zero_size", [0, 3]),
+                        ("random_1000", [1000])]:
+        v = _bf16(shape, "%s/%s/%s" % (op, dt, what), nonzero=vkind == "nonzero")
+        if vkind == "positive":
+            v = np.abs(v)
+        c(what, v)
+    c("specials", arr(UNARY_SPECIALS + extra + [2 ** -130, 2 ** -126], dt))
+
+
 def unary(rec, op, kind, vkind, extra, dtypes=ALL):
     dtypes = ["bool"] if op in LOGICAL else dtypes
     raw = getattr(tf.raw_ops, op)
@@ -257,11 +315,20 @@ def unary(rec, op, kind, vkind, extra, dtypes=ALL):
 
     def gen(dt):
         rtol, atol = (0.0, 0.0) if dt == "half" and op in HALF_EXACT else tol(kind, dt)
+        if dt == "bfloat16" and kind != "exact":
+            # A transcendental's float result may round to the neighbouring bfloat16 (one ulp,
+            # 2^-7 relative) where Eigen's approximation and the C library's differ in float.
+            # Reciprocal is one correctly rounded float division: exact.
+            rtol, atol = (0.0, 0.0) if op == "Reciprocal" else (8e-3, 0.0)
 
         def c(what, x, **attrs):
             rec.case(op, dt, what,
                      lambda: raw(**{arg: ph("x", x, dt)}, name="out", **attrs),
                      rtol=rtol, atol=atol, case_dtype=case_dtype)
+
+        if dt == "bfloat16":
+            unary_bf16(c, op, vkind, extra)
+            return
 
         int_kind = "nonzero" if vkind == "nonzero" else "any"
         vk = vkind if is_float(dt) else int_kind
@@ -334,10 +401,12 @@ def polygamma(rec):
 
 def build_all(rec, emit):
     for op, kind, domain in BINARY:
-        binary(rec, op, kind, domain, ALL + WIDE_UNSIGNED if op in BITWISE else ALL)
+        binary(rec, op, kind, domain, ALL + WIDE_UNSIGNED if op in BITWISE else
+               ALL + BF16 if op in BINARY_BF16 else ALL)
         emit(op)
     for op, kind, vkind, extra in UNARY:
-        unary(rec, op, kind, vkind, extra, ALL + WIDE_UNSIGNED if op in BITWISE else ALL)
+        unary(rec, op, kind, vkind, extra, ALL + WIDE_UNSIGNED if op in BITWISE else
+              ALL + UNARY_EXTRA.get(op, []))
         emit(op)
     polygamma(rec)
     emit("Polygamma")

@@ -507,7 +507,8 @@ def range_op(rec, dtypes=ALL):
         def c(what, start, limit, delta, error=None, phrases=()):
             # TF's shape function rejects bad constant operands while building the graph, so the
             # error cases feed them through Placeholders instead.
-            node = ph if error else const
+            # TF's shape function refuses half and bfloat16 constants, so those are fed too.
+            node = ph if error or dt in ("half", "bfloat16") else const
             rec.case(op, dt, what, lambda: tf.raw_ops.Range(
                 start=node("start", start, dt), limit=node("limit", limit, dt),
                 delta=node("delta", delta, dt), name="out"), error=error, phrases=phrases)
@@ -517,9 +518,13 @@ def range_op(rec, dtypes=ALL):
         c("empty", 1, 1, 1)
         if dt not in ("uint8",):
             c("negative_start", -3, 3, 2)
-        if dt in ("float32", "float64", "half"):
+        if dt in ("float32", "float64", "half", "bfloat16"):
             c("fractional_delta", 0, 1, 0.3)
             c("fractional_negative_delta", 1, -0.5, -0.25)
+        if dt in ("half", "bfloat16"):
+            # T(i) * delta and start + ... round in T; the size from T's quotient.
+            c("rounded_steps", 0.1, 60, 0.7)
+            c("large_start", 1000, 1100, 0.3)
         c("zero_delta_error", 0, 5, 0, error="INVALID_ARGUMENT",
           phrases=["Requires delta != 0"])
         c("wrong_direction_error", 5, 0, 1, error="INVALID_ARGUMENT",
@@ -611,7 +616,7 @@ def build_all(rec, emit):
         emit(op)
     fill(rec)
     emit("Fill")
-    range_op(rec)
+    range_op(rec, ALL + ["bfloat16"])
     emit("Range")
     lin_space(rec)
     emit("LinSpace")

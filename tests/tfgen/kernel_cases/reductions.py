@@ -202,10 +202,11 @@ def cumsum(rec, op="Cumsum", dtypes=ALL):
 def build_all(rec, emit):
     for op in REDUCE:
         reduce(rec, op, ALL + WIDE_UNSIGNED + BF16 + COMPLEX if op in ("Sum", "Prod") else
-               ALL + COMPLEX if op == "Mean" else ALL)
+               ALL + BF16 + COMPLEX if op == "Mean" else
+               ALL + WIDE_UNSIGNED + BF16 if op in ("Max", "Min") else ALL)
         emit(op)
     for op in ("ArgMax", "ArgMin"):
-        arg_reduce(rec, op)
+        arg_reduce(rec, op, ALL + WIDE_UNSIGNED)
         emit(op)
     for op in ("All", "Any"):
         reduce(rec, op)
@@ -214,5 +215,5 @@ def build_all(rec, emit):
         cumsum(rec, op, ALL + WIDE_UNSIGNED + BF16 + COMPLEX if op != "CumulativeLogsumexp" else
                ALL)
         emit(op)
-    reduce(rec, "EuclideanNorm", ALL + COMPLEX)
+    reduce(rec, "EuclideanNorm", ALL + WIDE_UNSIGNED + COMPLEX)
     emit("EuclideanNorm")
