@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <dnnl.hpp>
 #include <memory>
@@ -369,9 +370,13 @@ absl::Status OneDnnConv2D(const OneDnnConvShape& shape, int threads, const float
     if (plan.small_map) {
       const dnnl::memory w =
           packed->Get(filter, plan.weights, c.user_weights, plan.weights_reorder, *stream);
+      // A pixel may leave out its taps that read only zeros when no weight is inf or NaN (whose
+      // product with 0 is NaN); the bound is computed once per filter.
+      const bool finite_filter =
+          std::isfinite(packed->MaxOutputAbsSum(filter, s.k_h * s.k_w * s.in_c, s.out_c, false));
       SmallMapConv2D(SmallMapGeometry(s), threads, input,
                      static_cast<const float*>(w.get_data_handle()), s.has_bias ? bias : nullptr,
-                     s.sum, output);
+                     s.sum, output, /*skip_zero_taps=*/finite_filter);
       if (swish_after) SwishInPlace(threads, output, elements);
       ClampInPlace(threads, output, elements, s.activation);  // Relu, Relu6
       return absl::OkStatus();

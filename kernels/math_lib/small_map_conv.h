@@ -68,9 +68,15 @@ int64_t SmallMapPackedFilterSize(const SmallMapConvGeometry& g);
 // value on entry when `add_to_output` (a residual sum, added last). `bias` may be null (no bias).
 // input NHWC [batch, in_h, in_w, in_c]; packed_filter as above; output NHWC. REQUIRES:
 // SmallMapConvApplies(g). Runs on up to `threads` threads (an OpenMP team, the caller included).
+//
+// `skip_zero_taps` (the caller knows every weight is finite): a pixel's taps whose in_c inputs
+// are all zero (SpaceToBatchND's padding around the maps of an atrous convolution) are left out
+// of its sums, which does not change them (a sum starting at +0 is never -0, and x + 0 is x);
+// pixels are grouped by the taps they read, so a block of them reads only those taps' rows,
+// when every group has at least 8 pixels (else each pixel reads every tap some pixel reads).
 void SmallMapConv2D(const SmallMapConvGeometry& g, int threads, const float* input,
                     const float* packed_filter, const float* bias, bool add_to_output,
-                    float* output);
+                    float* output, bool skip_zero_taps = false);
 
 }  // namespace rill
 

@@ -134,16 +134,58 @@ TEST(SmallMapConvTest, MatchesADirectConvolutionExactly) {
     for (int threads : {1, 2}) {
       for (bool with_bias : {false, true}) {
         for (bool add : {false, true}) {
-          const std::string name = c.name + " threads " + std::to_string(threads) +
-                                   (with_bias ? " bias" : "") + (add ? " add" : "");
-          std::vector<float> out = add ? addend : std::vector<float>(addend.size(), -99.f);
-          SmallMapConv2D(g, threads, in.data(), packed.data(), with_bias ? bias.data() : nullptr,
-                         add, out.data());
-          const std::vector<float> want =
-              Reference(g, in, hwio, with_bias ? bias.data() : nullptr, add ? &addend : nullptr);
-          for (size_t i = 0; i < out.size(); ++i) {
-            ASSERT_EQ(out[i], want[i]) << name << " [" << i << "]";
+          for (bool skip : {false, true}) {
+            const std::string name = c.name + " threads " + std::to_string(threads) +
+                                     (with_bias ? " bias" : "") + (add ? " add" : "") +
+                                     (skip ? " skipping zero taps" : "");
+            std::vector<float> out = add ? addend : std::vector<float>(addend.size(), -99.f);
+            SmallMapConv2D(g, threads, in.data(), packed.data(), with_bias ? bias.data() : nullptr,
+                           add, out.data(), skip);
+            const std::vector<float> want =
+                Reference(g, in, hwio, with_bias ? bias.data() : nullptr, add ? &addend : nullptr);
+            for (size_t i = 0; i < out.size(); ++i) {
+              ASSERT_EQ(out[i], want[i]) << name << " [" << i << "]";
+            }
           }
+        }
+      }
+    }
+  }
+}
+
+// An atrous 3x3 at rate 4 on an 8x8 map as TensorFlow writes it: SpaceToBatchND's 16 maps of
+// 4x4 whose first and last rows and columns are its zero padding, VALID into 2x2. With
+// skip_zero_taps each output pixel reads 4 of the 9 taps (4 sets of 16 pixels, grouped); with
+// every third remaining input vector zero too, the sets get smaller than 8 pixels and every pixel
+// reads every tap. Single zeros are not whole vectors. Exact against the direct loop; 1 and 2
+// threads, with the bias and the residual sum.
+TEST(SmallMapConvTest, PixelsSkipTapsThatReadOnlyZeros) {
+  if (!HasAvx512()) GTEST_SKIP() << "SmallMapConv2D runs only with AVX-512";
+  for (int64_t in_c : {160, 200}) {
+    for (bool more_zero_vectors : {false, true}) {
+      const SmallMapConvGeometry g = Geometry(16, 4, 4, in_c, 3, 3, 200, 1, 1, 0, 0, 2, 2);
+      ASSERT_TRUE(SmallMapConvApplies(g));
+      std::vector<float> in = Ints(g.batch * g.in_h * g.in_w * g.in_c, 1, 1.f);
+      for (int64_t p = 0; p < g.batch * g.in_h * g.in_w; ++p) {
+        const int64_t h = p / g.in_w % g.in_h, w = p % g.in_w;
+        if (h == 0 || h == 3 || w == 0 || w == 3 || (more_zero_vectors && p % 3 == 0)) {
+          std::fill(in.begin() + p * g.in_c, in.begin() + (p + 1) * g.in_c, 0.f);
+        } else {
+          in[p * g.in_c + p % g.in_c] = 0.f;
+        }
+      }
+      const std::vector<float> hwio = Ints(g.k_h * g.k_w * g.in_c * g.out_c, 2, 0.25f);
+      const std::vector<float> packed = Pack(g, hwio);
+      const std::vector<float> bias = Ints(g.out_c, 3, 0.5f);
+      const std::vector<float> addend = Ints(g.batch * g.out_h * g.out_w * g.out_c, 4, 2.f);
+      const std::vector<float> want = Reference(g, in, hwio, bias.data(), &addend);
+      for (int threads : {1, 2}) {
+        std::vector<float> out = addend;
+        SmallMapConv2D(g, threads, in.data(), packed.data(), bias.data(), true, out.data(), true);
+        for (size_t i = 0; i < out.size(); ++i) {
+          ASSERT_EQ(out[i], want[i])
+              << in_c << " channels, threads " << threads
+              << (more_zero_vectors ? " more zero vectors" : "") << " [" << i << "]";
         }
       }
     }
