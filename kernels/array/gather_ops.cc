@@ -87,9 +87,10 @@ class GatherOp final : public OpKernel {
     RILL_ASSIGN_OR_RETURN(GatherPlan plan, GatherPlanOf(ps, is, axis, batch_dims_));
     const int64_t gather_dim = plan.gather_dim;
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
-    // An empty output reads nothing, so its indices are not checked (as in TensorFlow, which
-    // gathers [3, 0] params at index -1 into an empty [1, 0]).
-    if (out->NumElements() == 0) return absl::OkStatus();
+    // An empty output reads nothing, so Gather and GatherV2 do not check its indices (as in
+    // TensorFlow, which gathers [3, 0] params at index -1 into an empty [1, 0]); ResourceGather
+    // checks every index, as TensorFlow's does.
+    if (out->NumElements() == 0 && !resource_) return absl::OkStatus();
     const std::vector<int64_t> index = IndexValues(indices);
     for (size_t i = 0; i < index.size(); ++i) {
       if (index[i] < 0 || index[i] >= gather_dim) {

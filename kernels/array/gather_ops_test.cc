@@ -1,3 +1,6 @@
+#include <memory>
+
+#include "absl/strings/str_cat.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -118,6 +121,34 @@ TEST(GatherOpsTest, EmptyOutputsAndEmptyParamsAsTensorFlow) {
       .Input(I32({}, TensorShape({0, 1})));
   RILL_ASSERT_OK_AND_ASSIGN(out, none.Run());
   EXPECT_EQ(out[0].shape(), TensorShape({0, 0}));
+}
+
+// ResourceGather checks its indices even when the output is empty, as TensorFlow 2.21 does.
+TEST(GatherOpsTest, ResourceGatherChecksIndicesOfAnEmptyOutput) {
+  std::unique_ptr<Device> device = NewCpuDevice(kTestCpuDevice);
+  OpTester handle_op("VarHandleOp", "v", device.get());
+  handle_op.Attr("dtype", DT_FLOAT).ShapeAttr("shape", {3, 0});
+  RILL_ASSERT_OK_AND_ASSIGN(auto handle, handle_op.Run());
+  OpTester assign("AssignVariableOp", "v/Assign", device.get());
+  assign.Attr("dtype", DT_FLOAT).Input(handle[0]).Input(F({}, TensorShape({3, 0})));
+  ASSERT_THAT(assign.Run(), IsOk());
+  for (int32_t index : {-1, 5}) {
+    OpTester gather("ResourceGather", "v/Gather", device.get());
+    gather.Attr("dtype", DT_FLOAT)
+        .Attr("Tindices", DT_INT32)
+        .Input(handle[0])
+        .Input(I32({index}, TensorShape({1})));
+    EXPECT_THAT(gather.Run().status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         absl::StrCat("indices[0] = ", index, " is not in [0, 3)")));
+  }
+  OpTester gather("ResourceGather", "v/Gather", device.get());
+  gather.Attr("dtype", DT_FLOAT)
+      .Attr("Tindices", DT_INT32)
+      .Input(handle[0])
+      .Input(I32({2}, TensorShape({1})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, gather.Run());
+  EXPECT_EQ(out[0].shape(), TensorShape({1, 0}));
 }
 
 }  // namespace
