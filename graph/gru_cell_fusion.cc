@@ -46,27 +46,19 @@ Node* OnlyReader(const Node& n) {
 
 TensorRef Source(const Edge* e) { return {e->src(), e->src_output()}; }
 
-// The value of the Const at the end of `e`, maybe through Enter / Identity nodes.
-std::optional<Tensor> ConstValue(const Edge* e) {
-  for (int hops = 0; e != nullptr && e->src_output() == 0; ++hops) {
-    const Node* src = e->src();
-    if (src->op() == "Const") {
-      const AttrValue* value = NodeAttrOrNull(*src, "value");
-      if (value == nullptr) return std::nullopt;
-      absl::StatusOr<Tensor> t = TensorFromProto(value->tensor());
-      if (!t.ok()) return std::nullopt;
-      return *std::move(t);
-    }
-    const OpClass c = src->op_class();
-    if (hops == kMaxHops || !(IsEnter(c) || IsIdentity(c))) return std::nullopt;
-    e = src->input_edge(0);
-  }
-  return std::nullopt;
+// The value of the Const at the end of `e`, maybe through Enter / Identity nodes; the nodes that
+// decide whether it is dead (graph/pass_queries.h's ConstOperandAt) are added to `waits` (when
+// not null): the fused node no longer reads it, so it waits on them instead.
+std::optional<Tensor> ConstValue(const Edge* e, std::vector<Node*>* waits) {
+  std::optional<ConstOperand> c = ConstOperandAt(e, kMaxHops);
+  if (!c) return std::nullopt;
+  if (waits != nullptr) waits->insert(waits->end(), c->waits.begin(), c->waits.end());
+  return std::move(c->value);
 }
 
 // The entries of an int32 / int64 vector Const at input k of `n`.
-std::optional<std::vector<int64_t>> IntsAt(const Node& n, int k) {
-  std::optional<Tensor> t = ConstValue(n.input_edge(k));
+std::optional<std::vector<int64_t>> IntsAt(const Node& n, int k, std::vector<Node*>* waits) {
+  std::optional<Tensor> t = ConstValue(n.input_edge(k), waits);
   if (!t || t->shape().rank() != 1) return std::nullopt;
   std::vector<int64_t> v;
   for (int64_t i = 0; i < t->NumElements(); ++i) {
@@ -87,16 +79,16 @@ int64_t IntAttr(const Node& n, const char* name) {
 }
 
 // Whether the Split's axis is a Const 1 or -1 (x is rank 2: proven by shapes later).
-bool LastAxis(const Node& split) {
-  std::optional<Tensor> t = ConstValue(split.input_edge(0));
+bool LastAxis(const Node& split, std::vector<Node*>* waits) {
+  std::optional<Tensor> t = ConstValue(split.input_edge(0), waits);
   if (!t || t->shape().rank() != 0 || t->dtype() != DT_INT32) return false;
   const int32_t axis = t->flat<int32_t>()[0];
   return axis == 1 || axis == -1;
 }
 
 // Whether `e` carries a float Const of ones that leaves a rank-2 operand's shape as it is.
-bool OnesConst(const Edge* e) {
-  std::optional<Tensor> t = ConstValue(e);
+bool OnesConst(const Edge* e, std::vector<Node*>* waits) {
+  std::optional<Tensor> t = ConstValue(e, waits);
   if (!t || t->dtype() != DT_FLOAT || t->shape().rank() > 2 || t->NumElements() != 1) {
     return false;
   }
@@ -133,7 +125,7 @@ struct ColumnSlice {
   }
 };
 
-std::optional<ColumnSlice> AsColumnSlice(const Node& n) {
+std::optional<ColumnSlice> AsColumnSlice(const Node& n, std::vector<Node*>* waits) {
   if (n.op() != "StridedSlice" || n.num_inputs() != 4) return std::nullopt;
   if (IntAttr(n, "ellipsis_mask") != 0 || IntAttr(n, "new_axis_mask") != 0 ||
       IntAttr(n, "shrink_axis_mask") != 0) {
@@ -141,7 +133,8 @@ std::optional<ColumnSlice> AsColumnSlice(const Node& n) {
   }
   const int64_t bm = IntAttr(n, "begin_mask"), em = IntAttr(n, "end_mask");
   if (bm < 0 || em < 0 || (bm & 1) == 0 || (em & 1) == 0 || (bm | em) > 3) return std::nullopt;
-  std::optional<std::vector<int64_t>> b = IntsAt(n, 1), e = IntsAt(n, 2), s = IntsAt(n, 3);
+  std::optional<std::vector<int64_t>> b = IntsAt(n, 1, waits), e = IntsAt(n, 2, waits),
+                                      s = IntsAt(n, 3, waits);
   if (!b || !e || !s || b->size() != 2 || e->size() != 2 || s->size() != 2 || (*s)[0] != 1 ||
       (*s)[1] != 1) {
     return std::nullopt;
@@ -155,7 +148,8 @@ struct Cell {
   std::array<Node*, 3> slices;
   std::vector<Node*> nodes;  // the fifteen nodes replaced
   TensorRef x, hh, h;
-  Node* out;  // the Add: h'
+  Node* out;                       // the Add: h'
+  std::vector<Node*> const_waits;  // decide whether the axis, bounds and 1 are dead
 };
 
 class Fuser {
@@ -222,6 +216,7 @@ class Fuser {
     std::vector<Node*> nodes;
     TensorRef z, c, h;
     Node* out;
+    std::vector<Node*> const_waits;  // decide whether the 1 is dead
   };
 
   bool MatchUpdate(Node* tanh, Update* u) {
@@ -237,7 +232,7 @@ class Fuser {
     if (k == nullptr || k->src_output() != 0) return false;
     Node* sub = k->src();
     if (!same(sub) || sub->op() != "Sub" || OnlyReader(*sub) != keep_c) return false;
-    std::optional<Tensor> one = ConstValue(sub->input_edge(0));
+    std::optional<Tensor> one = ConstValue(sub->input_edge(0), &u->const_waits);
     if (!one || one->dtype() != DT_FLOAT || one->shape().rank() != 0 ||
         one->flat<float>()[0] != 1.0f) {
       return false;
@@ -271,12 +266,12 @@ class Fuser {
     def.set_device(u.tanh->requested_device());
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     return Replace(u.nodes, std::move(def), u.tanh->assigned_device_name(),
-                   {Resolve(u.z), Resolve(u.c), Resolve(u.h)}, u.out);
+                   {Resolve(u.z), Resolve(u.c), Resolve(u.h)}, u.out, u.const_waits);
   }
 
   bool Match(Node* split, Cell* cell) {
     if (IntAttr(*split, "num_split") != 3 || !IsFloat(*split) || !AssignedToCpu(*split) ||
-        HasControlOuts(*split) || !LastAxis(*split)) {
+        HasControlOuts(*split) || !LastAxis(*split, &cell->const_waits)) {
       return false;
     }
     const std::string& device = split->assigned_device_name();
@@ -333,8 +328,9 @@ class Fuser {
     if (hh == nullptr) return false;
     for (int k = 0; k < 3; ++k) {
       const Node* reader = k == c ? r_mul : add[k];
-      if (!same(slice[k]) || OnlyReader(*slice[k]) != reader || !AsColumnSlice(*slice[k]) ||
-          slice[k]->input_edge(0) == nullptr || Source(slice[k]->input_edge(0)) != Source(hh)) {
+      if (!same(slice[k]) || OnlyReader(*slice[k]) != reader ||
+          !AsColumnSlice(*slice[k], &cell->const_waits) || slice[k]->input_edge(0) == nullptr ||
+          Source(slice[k]->input_edge(0)) != Source(hh)) {
         return false;
       }
     }
@@ -355,7 +351,9 @@ class Fuser {
         return false;
       }
     }
-    if (!same(sub) || !same(zh) || !OnesConst(sub->input_edge(0))) return false;
+    if (!same(sub) || !same(zh) || !OnesConst(sub->input_edge(0), &cell->const_waits)) {
+      return false;
+    }
     const Edge* h = OtherInput(*zh, {sig_z, 0});
     if (h == nullptr) return false;
     // (1 - z) * c and the sum.
@@ -400,7 +398,7 @@ class Fuser {
     const int64_t width = x->dims()[1], units = width / 3;
     if (!Width(ShapeOf(cell.hh), width)) return false;
     for (int k = 0; k < 3; ++k) {
-      const std::pair<int64_t, int64_t> b = AsColumnSlice(*cell.slices[k])->Bounds(width);
+      const std::pair<int64_t, int64_t> b = AsColumnSlice(*cell.slices[k], nullptr)->Bounds(width);
       if (b.first != cell.order[k] * units || b.second != b.first + units) return false;
     }
     // A MatMul of h that hh is (or is a bias or sum of): h is rank 2 of width U when it ran.
@@ -456,15 +454,23 @@ class Fuser {
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int k : cell.order) order.add_i(k);
     return Replace(cell.nodes, std::move(def), cell.split->assigned_device_name(),
-                   {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out);
+                   {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out,
+                   cell.const_waits);
   }
 
-  // Adds `def` on `device` reading `inputs` and waiting on the control inputs of `nodes`, moves
-  // the readers of `out` to it and removes `nodes`, then what fed only them.
+  // Adds `def` on `device` reading `inputs` and waiting on the control inputs of `nodes` and on
+  // `const_waits` (what decides whether their dropped constant operands are dead), moves the
+  // readers of `out` to it and removes `nodes`, then what fed only them.
   absl::Status Replace(const std::vector<Node*>& nodes, NodeDef def, const std::string& device,
-                       const std::vector<TensorRef>& inputs, Node* out) {
+                       const std::vector<TensorRef>& inputs, Node* out,
+                       const std::vector<Node*>& const_waits) {
     const absl::flat_hash_set<const Node*> gone(nodes.begin(), nodes.end());
     std::vector<Node*> waits;
+    for (Node* w : const_waits) {
+      if (!gone.contains(w) && std::find(waits.begin(), waits.end(), w) == waits.end()) {
+        waits.push_back(w);
+      }
+    }
     std::vector<Node*> fed;  // what fed the replaced nodes: an axis, slice bounds, the 1
     for (const Node* n : nodes) {
       for (const Edge* e : n->in_edges()) {
