@@ -150,6 +150,7 @@ struct Cell {
   TensorRef x, hh, h;
   Node* out;                       // the Add: h'
   std::vector<Node*> const_waits;  // decide whether the axis, bounds and 1 are dead
+  int64_t units = -1;              // U, proven by ShapesFit
 };
 
 class Fuser {
@@ -389,7 +390,7 @@ class Fuser {
   }
 
   // x and hh [?, 3U] with the slices the gates' blocks; h [?, U] by a MatMul hh comes from.
-  bool ShapesFit(const Cell& cell) const {
+  bool ShapesFit(Cell& cell) const {
     const PartialTensorShape* x = ShapeOf(cell.x);
     if (x == nullptr || x->unknown_rank() || x->rank() != 2 || x->dims()[1] < 0 ||
         x->dims()[1] % 3 != 0) {
@@ -418,7 +419,10 @@ class Fuser {
       if (ta != nullptr && ta->b()) continue;
       const PartialTensorShape* w = ShapeOf(Source(m->input_edge(1)));
       if (w == nullptr || w->unknown_rank() || w->rank() != 2) continue;
-      if (w->dims()[tb != nullptr && tb->b() ? 1 : 0] == units) return true;
+      if (w->dims()[tb != nullptr && tb->b() ? 1 : 0] == units) {
+        cell.units = units;
+        return true;
+      }
     }
     return false;
   }
@@ -453,6 +457,7 @@ class Fuser {
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int k : cell.order) order.add_i(k);
+    (*def.mutable_attr())["units"].set_i(cell.units);
     return Replace(cell.nodes, std::move(def), cell.split->assigned_device_name(),
                    {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out,
                    cell.const_waits);

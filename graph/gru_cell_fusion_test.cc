@@ -55,6 +55,7 @@ struct CellOptions {
   bool h_not_the_products = false;        // z * h2 where hh is h U
   bool tanh_control_out = false;          // Tanh(c) also gates a NoOp
   bool control_on_sub = false;            // 1 - z waits on x (fused: the cell waits on it)
+  bool one_waits = false;                 // the 1 of 1 - z waits on a pivot (a loop body's Const)
 };
 
 // One Keras GRU step (reset_after) on fed x_t and h; h' read by an Identity.
@@ -91,8 +92,12 @@ Scope Cell(const CellOptions& o) {
   if (o.tanh_control_out) ops::NoOp(root.WithOpName("after_c").WithControlDependencies({c}));
   Output state = o.h_not_the_products ? ops::Placeholder(root.WithOpName("h2"), DT_FLOAT) : h;
   const Scope sub_scope = o.control_on_sub ? root.WithControlDependencies({xt}) : root;
+  const Scope one_scope =
+      o.one_waits
+          ? root.WithControlDependencies({ops::Placeholder(root.WithOpName("pivot"), DT_FLOAT)})
+          : root;
   Output keep =
-      ops::Sub(sub_scope.WithOpName("keep"), ops::Const(root, o.sub_from_two ? 2.f : 1.f), z);
+      ops::Sub(sub_scope.WithOpName("keep"), ops::Const(one_scope, o.sub_from_two ? 2.f : 1.f), z);
   Output next =
       ops::AddV2(root.WithOpName("next"), ops::Mul(root, z, state), ops::Mul(root, keep, c));
   ops::Identity(root.WithOpName("h_out"), next);
@@ -114,6 +119,7 @@ TEST(GruCellFusionTest, TheFifteenGateNodesBecomeOneCell) {
     ASSERT_NE(cell, nullptr);
     EXPECT_EQ(cell->op(), "_RillGruCell");
     EXPECT_EQ(cell->assigned_device_name(), kCpu);
+    EXPECT_EQ(cell->def().attr().at("units").i(), kUnits);
     const auto& order = cell->def().attr().at("gate_order").list().i();
     EXPECT_THAT(std::vector<int64_t>(order.begin(), order.end()),
                 ElementsAre(blocks[0], blocks[1], blocks[2]));
@@ -125,6 +131,16 @@ TEST(GruCellFusionTest, TheFifteenGateNodesBecomeOneCell) {
     }
     EXPECT_THAT(FuseGruCells(g.get()), IsOkAndHolds(0));
   }
+}
+
+// The fused cell no longer reads the 1 of 1 - z: it waits on what that Const waited on, so it is
+// dead when the unfused Sub was.
+TEST(GruCellFusionTest, TheCellWaitsOnWhatItsDroppedConstantsWaitOn) {
+  CellOptions o;
+  o.one_waits = true;
+  std::unique_ptr<Graph> g = Import(Cell(o));
+  ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(1));
+  EXPECT_THAT(Inputs(*g, "split/gru_cell"), UnorderedElementsAre("x:0", "hh:0", "h:0", "^pivot"));
 }
 
 TEST(GruCellFusionTest, UnprovenShapesOtherReadersOrArithmeticAreLeftAlone) {

@@ -410,6 +410,8 @@ REGISTER_OP("_RillLstmCell")
 // added), their column blocks the gates z, r and the candidate in gate_order's blocks; h [B, U]
 // is the state. z = sigmoid(x_z + hh_z), r = sigmoid(x_r + hh_r),
 // c = tanh(x_c + r * hh_c), h_next = z * h + (1 - z) * c, batches broadcast as AddV2 and Mul do.
+// units (when not -1) is the U the pass proved: the unfused graph's hh slices have fixed bounds,
+// so an x of another width at run time is the unfused AddV2's "Incompatible shapes" error.
 REGISTER_OP("_RillGruCell")
     .Input("x: T")
     .Input("hh: T")
@@ -417,13 +419,17 @@ REGISTER_OP("_RillGruCell")
     .Output("h_next: T")
     .Attr("T: {float}")
     .Attr("gate_order: list(int) = [0, 1, 2]")
+    .Attr("units: int = -1")
     .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
-      PartialTensorShape gates({-1, -1});
-      const PartialTensorShape& x = c.input(0);
-      if (!x.unknown_rank() && x.rank() == 2) {
-        const int64_t width = x.dims()[1];
-        gates = PartialTensorShape({x.dims()[0], width < 0 ? -1 : width / 3});
-      }
+      // [batch, width / 3] of x and of hh broadcast (the gates' sums), then with h (z * h).
+      auto gates_of = [](const PartialTensorShape& s) {
+        if (s.unknown_rank() || s.rank() != 2) return PartialTensorShape({-1, -1});
+        const int64_t width = s.dims()[1];
+        return PartialTensorShape({s.dims()[0], width < 0 ? -1 : width / 3});
+      };
+      RILL_ASSIGN_OR_RETURN(
+          PartialTensorShape gates,
+          shape_fns::BroadcastPartial(c, gates_of(c.input(0)), gates_of(c.input(1))));
       RILL_ASSIGN_OR_RETURN(PartialTensorShape out,
                             shape_fns::BroadcastPartial(c, gates, c.input(2)));
       c.set_output(0, std::move(out));

@@ -92,6 +92,7 @@ class GruCellOp final : public OpKernel {
         }
       }
     }
+    if (s.ok()) s = ctx.GetAttr("units", &units_);
     ctx.SetStatus(s);
   }
 
@@ -112,6 +113,12 @@ class GruCellOp final : public OpKernel {
           width, ") and num_split 3"));
     }
     const int64_t units = width / 3;
+    if (units_ >= 0 && units != units_) {
+      // The unfused z gate: Split's [B, width / 3] block plus hh's fixed-bound slice [B, units].
+      return absl::InvalidArgumentError(absl::StrCat("Incompatible shapes: [", x.shape().dim(0),
+                                                     ",", units, "] vs. [", hh.shape().dim(0), ",",
+                                                     units_, "]"));
+    }
     if (hh.shape().dim(1) != width) {
       return absl::InvalidArgumentError(absl::StrCat("_RillGruCell node ", name(),
                                                      " expects hh of width ", width, " as x, got ",
@@ -151,6 +158,7 @@ class GruCellOp final : public OpKernel {
 
  private:
   std::array<int64_t, 3> order_ = {0, 1, 2};
+  int64_t units_ = -1;  // the U the pass proved; -1: width / 3 of x
 };
 
 // h_next for n elements of a row: z[j * zs], c[j * cs], h[j * hs].

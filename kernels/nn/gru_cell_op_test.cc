@@ -59,9 +59,9 @@ Tensor Expected(const std::vector<float>& x, int64_t bx, const std::vector<float
 }
 
 absl::StatusOr<std::vector<Tensor>> RunCell(const Tensor& x, const Tensor& hh, const Tensor& h,
-                                            const std::vector<int64_t>& order) {
+                                            const std::vector<int64_t>& order, int64_t units = -1) {
   OpTester t("_RillGruCell");
-  t.Attr("T", DT_FLOAT).Attr("gate_order", order);
+  t.Attr("T", DT_FLOAT).Attr("gate_order", order).Attr("units", units);
   t.Input(x);
   t.Input(hh);
   t.Input(h);
@@ -139,6 +139,16 @@ TEST(GruCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
           .status(),
       StatusIs(absl::StatusCode::kInvalidArgument,
                HasSubstr("gate_order must be a permutation of 0, 1, 2")));
+  // The pass proved U = 2; a variable reshaped since (validate_shape=false) makes x 9 wide, where
+  // the unfused graph's Split block [2,3] meets hh's slice of fixed bounds [2,2].
+  EXPECT_THAT(
+      RunCell(t(TensorShape({2, 9})), t(TensorShape({2, 9})), t(TensorShape({2, 3})), {0, 1, 2}, 2)
+          .status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("Incompatible shapes: [2,3] vs. [2,2]")));
+  RILL_ASSERT_OK_AND_ASSIGN(auto proven, RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 6})),
+                                                 t(TensorShape({2, 2})), {0, 1, 2}, 2));
+  EXPECT_EQ(proven[0].shape(), TensorShape({2, 2}));
 }
 
 // z * h + (1 - z) * Tanh(c) as the unfused Tanh, Sub, Mul and AddV2 kernels compute it.
