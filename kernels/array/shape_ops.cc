@@ -375,6 +375,10 @@ const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
 // Kernels that write values: the dtypes the conformance suites cover.
 const std::vector<DataType> kValueTypes = {DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_INT8, DT_INT16,
                                            DT_INT32, DT_INT64, DT_UINT8,  DT_BOOL};
+// Fill and OnesLike also write complex values (tf.signal and complex layers fill them).
+const std::vector<DataType> kValueAndComplexTypes = {DT_HALF,  DT_FLOAT,     DT_DOUBLE,    DT_INT8,
+                                                     DT_INT16, DT_INT32,     DT_INT64,     DT_UINT8,
+                                                     DT_BOOL,  DT_COMPLEX64, DT_COMPLEX128};
 
 REGISTER_KERNEL(KernelDefBuilder("Shape")
                     .Device(kDeviceCpu)
@@ -454,17 +458,15 @@ REGISTER_KERNEL(KernelDefBuilder("Rank")
                 RankOp);
 REGISTER_KERNEL(KernelDefBuilder("Fill")
                     .Device(kDeviceCpu)
-                    .TypeConstraint("T", kValueTypes)
+                    .TypeConstraint("T", kValueAndComplexTypes)
                     .TypeConstraint("index_type", kIndexTypes),
                 FillOp);
 REGISTER_KERNEL(
     KernelDefBuilder("ZerosLike").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
     FillLikeOp<0>);
-REGISTER_KERNEL(KernelDefBuilder("OnesLike")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8, DT_INT16,
-                                          DT_INT32, DT_INT64, DT_BOOL}),
-                FillLikeOp<1>);
+REGISTER_KERNEL(
+    KernelDefBuilder("OnesLike").Device(kDeviceCpu).TypeConstraint("T", kValueAndComplexTypes),
+    FillLikeOp<1>);
 REGISTER_KERNEL(
     KernelDefBuilder("StopGradient").Device(kDeviceCpu).TypeConstraint("T", PassThroughTypes()),
     ForwardOp);

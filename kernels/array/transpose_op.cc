@@ -1,5 +1,7 @@
 // Transpose: y[i_0, ..., i_{r-1}] = x[...] with y's dim k = x's dim perm[k], for every storable
 // dtype, by kernels/math_lib/transpose_functor.h. An identity permutation forwards the input.
+// ConjugateTranspose is the same with complex elements conjugated (an identity permutation
+// conjugates into a new output); of real elements it is Transpose.
 //
 // Errors (InvalidArgument, TensorFlow's texts): perm not a vector ("perm must
 // be rank 1, got shape [2,2]"), perm of the wrong size ("transpose expects a
@@ -8,6 +10,7 @@
 //
 // Thread safety: Compute is const and keeps no state; concurrent steps are
 // safe.
+#include <complex>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +23,19 @@
 namespace rill {
 namespace {
 
+// Conjugates every element of a complex64 / complex128 tensor in place.
+void ConjugateInPlace(Tensor* t) {
+  auto conj = [](auto* z, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) z[i] = std::conj(z[i]);
+  };
+  if (t->dtype() == DT_COMPLEX64) {
+    conj(t->flat<complex64>().data(), t->NumElements());
+  } else {
+    conj(t->flat<complex128>().data(), t->NumElements());
+  }
+}
+
+template <bool kConjugate>
 class TransposeOp final : public OpKernel {
  public:
   explicit TransposeOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
@@ -27,13 +43,17 @@ class TransposeOp final : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& input = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(TransposePlan plan, TransposePlanOf(input.shape(), ctx.input(1)));
-    if (plan.identity) {
+    const bool conjugate =
+        kConjugate && (input.dtype() == DT_COMPLEX64 || input.dtype() == DT_COMPLEX128);
+    if (plan.identity && !conjugate) {
       ctx.set_output(0, input);
       return absl::OkStatus();
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, plan.out_shape));
     if (input.NumElements() == 0) return absl::OkStatus();
-    return TransposeInto(input, plan.perm, out);
+    RILL_RETURN_IF_ERROR(TransposeInto(input, plan.perm, out));
+    if (conjugate) ConjugateInPlace(out);
+    return absl::OkStatus();
   }
 };
 
@@ -41,15 +61,14 @@ REGISTER_KERNEL(KernelDefBuilder("Transpose")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", StorableTypes())
                     .TypeConstraint("Tperm", {DT_INT32, DT_INT64}),
-                TransposeOp);
-// ConjugateTranspose of real values is Transpose (complex ones, which need the conjugate, are
-// not registered).
+                TransposeOp<false>);
 REGISTER_KERNEL(KernelDefBuilder("ConjugateTranspose")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT32, DT_INT64,
-                                          DT_UINT8, DT_INT8, DT_INT16, DT_BOOL, DT_STRING})
+                                          DT_UINT8, DT_INT8, DT_INT16, DT_BOOL, DT_STRING,
+                                          DT_COMPLEX64, DT_COMPLEX128})
                     .TypeConstraint("Tperm", {DT_INT32, DT_INT64}),
-                TransposeOp);
+                TransposeOp<true>);
 
 }  // namespace
 }  // namespace rill

@@ -104,5 +104,29 @@ TEST(TransposeOpTest, ErrorsAreTensorFlows) {
               StatusIs(absl::StatusCode::kInvalidArgument, "perm must be rank 1, got shape [2,2]"));
 }
 
+TEST(TransposeOpTest, ConjugateTransposeConjugatesComplexEvenForTheIdentity) {
+  using C = complex64;
+  const Tensor x = Tensor::FromVector<C>({C(1, 2), C(3, -4), C(-5, 0), C(0, 6), C(7, 8), C(9, -1)},
+                                         TensorShape({2, 3}));
+  for (const std::vector<int32_t>& perm : {std::vector<int32_t>{1, 0}, {0, 1}}) {
+    OpTester t("ConjugateTranspose");
+    t.Attr("T", DT_COMPLEX64).Input(x).Input(Tensor::FromVector<int32_t>(perm, TensorShape({2})));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    const bool swapped = perm[0] == 1;
+    EXPECT_FALSE(out[0].SharesBufferWith(x));
+    EXPECT_EQ(out[0].shape(), swapped ? TensorShape({3, 2}) : TensorShape({2, 3}));
+    const std::vector<C> want =
+        swapped ? std::vector<C>{C(1, -2), C(0, -6), C(3, 4), C(7, -8), C(-5, 0), C(9, 1)}
+                : std::vector<C>{C(1, -2), C(3, 4), C(-5, 0), C(0, -6), C(7, -8), C(9, 1)};
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(out[0].flat<C>()[i], want[i]) << i;
+  }
+  // Real elements are transposed as Transpose does (the identity forwards the input).
+  OpTester t("ConjugateTranspose");
+  const Tensor r = MakeTensor(DT_FLOAT, TensorShape({2, 2}), {1, 2, 3, 4});
+  t.Attr("T", DT_FLOAT).Input(r).Input(Tensor::FromVector<int32_t>({0, 1}, TensorShape({2})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+  EXPECT_TRUE(out[0].SharesBufferWith(r));
+}
+
 }  // namespace
 }  // namespace rill

@@ -90,7 +90,7 @@ class AddNOp final : public OpKernel {
 REGISTER_KERNEL(KernelDefBuilder("AddN")
                     .Device(kDeviceCpu)
                     .TypeConstraint("T", {DT_HALF, DT_FLOAT, DT_DOUBLE, DT_UINT8, DT_INT8, DT_INT16,
-                                          DT_INT32, DT_INT64}),
+                                          DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128}),
                 AddNOp);
 // AccumulateNV2: AddN whose inputs may arrive at different times (TensorFlow rewrites it into
 // an accumulator variable); the sum is the same.

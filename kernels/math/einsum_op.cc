@@ -46,7 +46,7 @@
 namespace rill {
 namespace {
 
-#define RILL_EINSUM_TYPES half, float, double, int32_t, int64_t
+#define RILL_EINSUM_TYPES half, float, double, int32_t, int64_t, complex64, complex128
 
 // A tensor with a label per dim.
 struct Labeled {

@@ -21,8 +21,9 @@
 namespace rill {
 namespace {
 
-#define RILL_SELECT_TYPES \
-  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, std::string
+#define RILL_SELECT_TYPES                                                                        \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, bool, std::string, complex64, \
+      complex128
 
 class SelectOp final : public OpKernel {
  public:

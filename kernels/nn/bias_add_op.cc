@@ -21,7 +21,8 @@
 namespace rill {
 namespace {
 
-#define RILL_BIAS_ADD_TYPES half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t
+#define RILL_BIAS_ADD_TYPES \
+  half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, complex64, complex128
 
 class BiasAddOp final : public OpKernel {
  public:

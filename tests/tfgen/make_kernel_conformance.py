@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kernel_cases import control_flow  # noqa: E402
 from kernel_cases import complex_matrix  # noqa: E402
+from kernel_cases import complex_layers  # noqa: E402
 from kernel_cases import core  # noqa: E402
 from kernel_cases import elementwise  # noqa: E402
 from kernel_cases import functional  # noqa: E402
@@ -92,6 +93,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             strings, control_flow, functional, lists, tensor_arrays, tensor_arrays_v2, tensor_arrays_v1, stacks,
             image,
             string_transforms, string_codecs, nn_array, linalg, sparse, spectral, complex_matrix,
+            complex_layers,
             nn_backprops,
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
