@@ -4,7 +4,9 @@
 // from the kernels' threads, errors naming the node (a kernel's, an async kernel's, an output not
 // produced, an uninitialized variable), dead _Recv semantics, Switch's untaken branch, a loop's
 // forwarding nodes moved without their kernels, step stats, cancellation of a blocked kernel,
-// concurrent steps. The parts under session/executor/ have their own unit tests.
+// concurrent steps, a one-thread runner (a start wholly on the caller, an async completion on
+// another thread, a timeout ending a step waiting on an async kernel). The parts under
+// session/executor/ have their own unit tests.
 #include "session/executor.h"
 
 #include <atomic>
@@ -48,6 +50,7 @@ REGISTER_OP("ExecTestHeavy").Input("a: int32").Output("out: int32");
 REGISTER_OP("ExecTestHeavySource").Output("out: int32");
 REGISTER_OP("ExecTestRefVar").Output("ref: Ref(int32)").Attr("initialized: bool");
 REGISTER_OP("ExecTestRead").Input("ref: Ref(int32)").Output("out: int32");
+REGISTER_OP("ExecTestAsyncWait").Input("a: int32").Output("out: int32");
 
 class ScalarOp final : public OpKernel {
  public:
@@ -114,6 +117,19 @@ class AsyncDoubleOp final : public AsyncOpKernel {
       c->set_output(0, Tensor::Scalar<int32_t>(2 * v));
       done(absl::OkStatus());
     }).detach();
+  }
+};
+
+// Waits, as a _Recv whose value never comes, until the step is cancelled, then calls done with
+// the cancellation's status on the cancelling thread.
+class AsyncWaitOp final : public AsyncOpKernel {
+ public:
+  explicit AsyncWaitOp(OpKernelConstruction& ctx) : AsyncOpKernel(ctx) {}
+  void ComputeAsync(OpKernelContext& ctx, DoneCallback done) const override {
+    CancellationManager* cm = ctx.cancellation();
+    if (cm->RegisterCallback([cm, done] { done(cm->status()); }) == kInvalidCancellationToken) {
+      done(cm->status());
+    }
   }
 };
 
@@ -317,6 +333,7 @@ const KernelRegistry& Registry() {
     add("ExecTestAsyncDouble", MakeFactory<AsyncDoubleOp>());
     add("ExecTestRetval", MakeFactory<RetvalOp>());
     add("ExecTestAsyncFail", MakeFactory<AsyncFailOp>());
+    add("ExecTestAsyncWait", MakeFactory<AsyncWaitOp>());
     add("ExecTestNoOutput", MakeFactory<NoOutputOp>());
     add("_Recv", MakeFactory<NoOutputOp>());
     add("ExecTestBool", MakeFactory<BoolOp>());
@@ -692,7 +709,7 @@ struct CountingRun {
   int closures = 0;
 };
 CountingRun RunCounting(const std::string& text, Device* device, ThreadPool* pool,
-                        int runner_threads) {
+                        int runner_threads, CallFrame* frame = nullptr) {
   CountingRun result;
   absl::StatusOr<std::unique_ptr<Executor>> ex = Executor::Create(Parse(text), device, Registry());
   if (!ex.ok()) {
@@ -710,6 +727,7 @@ CountingRun RunCounting(const std::string& text, Device* device, ThreadPool* poo
     pool->Schedule(std::move(fn));
   };
   args.runner_threads = runner_threads;
+  args.call_frame = frame;
   result.status = (*ex)->Run(args);
   result.closures = closures.load();
   return result;
@@ -766,6 +784,77 @@ std::string Fan(int n) {
     absl::StrAppend(&text, "node { name: 'h", i, "' op: 'ExecTestHeavy' input: 'root' }\n");
   }
   return text;
+}
+
+TEST_F(ExecutorTest, OnAOneThreadRunnerACheapStartRunsWhollyOnTheCaller) {
+  // Expensive nodes with expensive company, 40 of them (a wide start): no hand-off at all.
+  ThreadPool one("exec_test_one", 1);
+  GlobalTrace().Clear();
+  const CountingRun run = RunCounting(Fan(40), cpu_.get(), &one, 1);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(run.closures, 0);
+  EXPECT_EQ(GlobalTrace().Count("h39"), 1u);
+  EXPECT_EQ(GlobalTrace().Threads(), std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
+TEST_F(ExecutorTest, OnAOneThreadRunnerACompletionOnAnotherThreadFollowsTheUsualRules) {
+  // The caller runs x and starts 'twice', whose completion comes on a thread of its own: there
+  // h1 leaves for the runner (h2 is expensive company) and h2 stays; the value is the same.
+  ThreadPool one("exec_test_one", 1);
+  GlobalTrace().Clear();
+  VectorFrame frame;
+  const CountingRun run = RunCounting(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 3 } } }
+      node { name: 'twice' op: 'ExecTestAsyncDouble' input: 'x' }
+      node { name: 'h1' op: 'ExecTestHeavy' input: 'twice' }
+      node { name: 'h2' op: 'ExecTestHeavy' input: 'twice' }
+      node { name: 'sum' op: 'ExecTestAdd' input: 'h1' input: 'h2' }
+      node { name: 'ret' op: 'ExecTestRetval' input: 'sum' attr { key: 'index' value { i: 0 } } }
+    )",
+                                      cpu_.get(), &one, 1, &frame);
+  RILL_ASSERT_OK(run.status);
+  EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 12);
+  EXPECT_EQ(run.closures, 1);
+  EXPECT_EQ(GlobalTrace().Count("h1"), 1u);
+  EXPECT_EQ(GlobalTrace().Count("h2"), 1u);
+  EXPECT_EQ(GlobalTrace().Threads().count(std::this_thread::get_id()), 0u);
+}
+
+TEST_F(ExecutorTest, OnAOneThreadRunnerAWaitingStepIsEndedByItsTimeout) {
+  // The caller runs x and starts 'wait' inline, then RunAsync returns; the deadline's
+  // cancellation completes 'wait' with its status and the step ends with it, h never running.
+  ThreadPool one("exec_test_one", 1);
+  GlobalTrace().Clear();
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex, Executor::Create(Parse(R"(
+      node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 3 } } }
+      node { name: 'wait' op: 'ExecTestAsyncWait' input: 'x' }
+      node { name: 'h' op: 'ExecTestHeavy' input: 'wait' }
+    )"),
+                                                                           cpu_.get(), Registry()));
+  LocalRendezvous rendezvous;
+  CancellationManager cm;
+  std::atomic<int> closures{0};
+  Executor::Args args;
+  args.rendezvous = &rendezvous;
+  args.cancellation = &cm;
+  args.runner = [&closures, &one](std::function<void()> fn) {
+    ++closures;
+    one.Schedule(std::move(fn));
+  };
+  args.runner_threads = 1;
+  rill::Notification done;
+  absl::Status status;
+  ex->RunAsync(args, [&](absl::Status s) {
+    status = std::move(s);
+    done.Notify();
+  });
+  EXPECT_FALSE(done.HasBeenNotified());
+  cm.StartCancel(absl::DeadlineExceededError("Timed out waiting for notification"));
+  done.WaitForNotification();
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                               "Timed out waiting for notification\n\t [[{{node wait}}]]"));
+  EXPECT_EQ(closures.load(), 0);
+  EXPECT_EQ(GlobalTrace().Count("h"), 0u);
 }
 
 TEST_F(ExecutorTest, AWideStartRunsEvenItsCheapRootsOnTheRunner) {

@@ -8,13 +8,25 @@
 //   goes to the runner only when another live expensive node is ready in the same queue; with cheap
 //   company it runs here, so a chain (a CNN's layers) stays on one thread and its OpenMP team, and
 //   the node this thread keeps is the last one.
-// - runner_threads == 1 in place (MayHandOff): on the runner's only thread, a node handed to the
-//   runner would only queue behind the thread handing it over, so it runs in place.
+// - runner_threads == 1 in place (MayHandOff, OneThreadScope): a step whose runner has one thread
+//   (inter_op_parallelism_threads = 1) runs on one thread at a time where it can. On the runner's
+//   only thread a node handed to the runner would only queue behind the thread handing it over,
+//   and on the caller that started the step inline a hand-off would put a second thread to work
+//   beside it (and a wake-up per run), so on both every ready node runs in place. An async
+//   kernel's completion arriving on one of them waits for its loop (below) and runs there too;
+//   one arriving on any other thread (a device's or a network's) follows the rules above, so
+//   expensive work leaves that thread for the runner.
 // - Chunked dispatch (QueueHandOff, ChunkHandOff): when many expensive nodes are ready they go
 //   in chunks, not one closure per node: with at least 2 * kDispatchChunk others queued, the
 //   node and half of the others go in one closure; a chunk is split in half again on its thread
 //   down to kMinChunk nodes, and the rest runs there. The nodes a chunk makes ready follow the
 //   rules above.
+// - Start with one runner thread (StartStep, StartsWhollyOnTheRunner): a partition with loops
+//   (which may run until a timeout cancels it) or an expensive root (a kernel that may block until
+//   cancelled) starts wholly on the runner, one closure; any other starts wholly on the caller,
+//   wide or not, and the caller runs the whole step unless an async kernel's completion arrives
+//   elsewhere. Timeouts still apply: the caller's Run counts a step that ends past its deadline
+//   as DeadlineExceeded, and cancellation stops every node not yet started (Process).
 // - Start (StartStep, StartsOnRunner): the caller of RunAsync waits for the step with a timeout
 //   and must never block inside a kernel, so expensive roots go to the runner and cheap ones run
 //   on the caller. A partition with loops may run as long as its loop does (or forever, until a
@@ -43,8 +55,9 @@
 // hands over at most half of a queue it keeps working on.
 //
 // Threading: RunReady runs on any thread, on a queue that thread owns; the closures it hands to
-// the runner own theirs. Runner closures mark their scope (RunnerClosureScope) so the
-// runner_threads == 1 rule knows when it is on the runner's thread.
+// the runner own theirs. Runner closures mark their scope (RunnerClosureScope), and so does a
+// caller starting a one-thread step inline (OneThreadScope), so the runner_threads == 1 rule
+// knows when it is on the thread running the step.
 #ifndef RILL_SESSION_EXECUTOR_DISPATCH_H_
 #define RILL_SESSION_EXECUTOR_DISPATCH_H_
 
@@ -168,6 +181,21 @@ class RunnerClosureScope {
   const bool outer_;
 };
 
+// Set while this thread runs, inline from StartStep, a step whose runner has one thread.
+inline thread_local bool t_in_one_thread_start = false;
+
+// Marks that scope (steps started inside a kernel nest it).
+class OneThreadScope {
+ public:
+  OneThreadScope() : outer_(t_in_one_thread_start) { t_in_one_thread_start = true; }
+  ~OneThreadScope() { t_in_one_thread_start = outer_; }
+  OneThreadScope(const OneThreadScope&) = delete;
+  OneThreadScope& operator=(const OneThreadScope&) = delete;
+
+ private:
+  const bool outer_;
+};
+
 // Whether a step whose partition is `items` hands its whole start (every root) to its runner.
 inline bool StartsOnRunner(const NodeItems& items, bool has_runner) {
   return has_runner && (items.has_loops || items.expensive_fed_by_roots >= kWideStartNodes);
@@ -180,12 +208,13 @@ inline bool HandOffCandidate(const NodeItem& item) {
 }
 
 // Whether ready node `t` (`item`) may run on another thread than the one that made it ready:
-// live, expensive (HandOffCandidate), a runner to take it, and not on the runner's only thread.
+// live, expensive (HandOffCandidate), a runner to take it, and, with a one-thread runner, not on
+// the thread running the step (the runner's, or the caller that started it inline).
 template <typename R>
 inline bool MayHandOff(const TaggedNode& t, const NodeItem& item, const R& runner,
                        int runner_threads) {
   return !t.is_dead && HandOffCandidate(item) && runner &&
-         !(runner_threads == 1 && t_in_runner_closure);
+         !(runner_threads == 1 && (t_in_runner_closure || t_in_one_thread_start));
 }
 
 // Whether `ready` holds another live expensive node, looking at its first kExpensiveLookahead
@@ -261,13 +290,38 @@ void RunReady(Step& step, ReadyQueue& ready, size_t chunk_nodes = 0) {
   }
 }
 
-// Starts a step whose roots are `ready` (already counted as outstanding by the step): all on the
-// runner (StartsOnRunner), or each expensive root on the runner and the cheap ones here.
+// Whether a step with a one-thread runner whose roots are `ready` starts wholly on the runner:
+// loops, or an expensive root.
+inline bool StartsWhollyOnTheRunner(const NodeItems& items, const ReadyQueue& ready) {
+  if (items.has_loops) return true;
+  bool expensive_root = false;
+  ready.ForEachWhile([&](const TaggedNode& t) {
+    expensive_root = HandOffCandidate(items.nodes[t.id]);
+    return !expensive_root;
+  });
+  return expensive_root;
+}
+
+// Starts a step whose roots are `ready` (already counted as outstanding by the step): with a
+// one-thread runner wholly on the runner or wholly here (StartsWhollyOnTheRunner); otherwise all
+// on the runner (StartsOnRunner), or each expensive root on the runner and the cheap ones here.
 template <typename Step>
 void StartStep(Step& step, ReadyQueue ready) {
   // Locals only after the first hand-off: a scheduled root may finish the step and delete it.
   const NodeItems& items = step.items();
   const auto runner = step.runner();
+  if (runner && step.runner_threads() == 1) {
+    if (StartsWhollyOnTheRunner(items, ready)) {
+      runner([s = &step, ready]() mutable {
+        RunnerClosureScope scope;
+        RunReady(*s, ready);
+      });
+      return;
+    }
+    OneThreadScope scope;
+    RunReady(step, ready);
+    return;
+  }
   if (StartsOnRunner(items, static_cast<bool>(runner))) {
     runner([s = &step, ready]() mutable {
       RunnerClosureScope scope;

@@ -1,8 +1,10 @@
 // Dispatch rules on a fake step: cheap nodes inline, expensive ones to the runner only with
 // expensive company, dead ones inline, the lookahead bound, chunked hand-off and its splitting,
-// runner_threads == 1 in place, nodes made ready following the same rules, and the three ways a
-// step starts (cheap roots on the caller, expensive roots one closure each, loops and wide starts
-// wholly on the runner). The runner queues closures; the tests run them to see what each did.
+// runner_threads == 1 in place (on the runner's thread and on a caller starting the step inline),
+// nodes made ready following the same rules, and the ways a step starts (cheap roots on the
+// caller, expensive roots one closure each, loops and wide starts wholly on the runner; with a
+// one-thread runner wholly on the caller, or wholly on the runner for loops and expensive roots).
+// The runner queues closures; the tests run them to see what each did.
 #include "session/executor/dispatch.h"
 
 #include <algorithm>
@@ -123,6 +125,25 @@ TEST(DispatchRulesTest, MayHandOffOnlyLiveExpensiveNodesWithARunner) {
   EXPECT_FALSE(MayHandOff(live, expensive, some, 1));
   EXPECT_TRUE(MayHandOff(live, expensive, some, 0));  // unknown thread count
   EXPECT_TRUE(MayHandOff(live, expensive, some, 2));
+}
+
+TEST(DispatchRulesTest, ACallerStartingAOneThreadStepInlineKeepsItsNodes) {
+  NodeItem expensive;
+  expensive.is_expensive = true;
+  const FakeRunner some = [](std::function<void()>) {};
+  const TaggedNode live{0, nullptr, 0, false};
+  EXPECT_FALSE(t_in_one_thread_start);
+  {
+    OneThreadScope outer;
+    {
+      OneThreadScope inner;
+      EXPECT_FALSE(MayHandOff(live, expensive, some, 1));
+    }
+    EXPECT_TRUE(t_in_one_thread_start);
+    EXPECT_TRUE(MayHandOff(live, expensive, some, 2));  // only a one-thread runner's steps
+  }
+  EXPECT_FALSE(t_in_one_thread_start);
+  EXPECT_TRUE(MayHandOff(live, expensive, some, 1));
 }
 
 TEST(DispatchRulesTest, RunnerClosureScopesNest) {
@@ -383,6 +404,51 @@ TEST(StartStepTest, AWideStartStartsWhollyOnTheRunner) {
   StartStep(narrow, Queue({0, 1}));
   EXPECT_THAT(narrow.ProcessedIn(0), ElementsAre(0, 1));
   EXPECT_EQ(narrow.closures(), 0u);
+}
+
+TEST(StartStepTest, AOneThreadStepWithCheapRootsRunsWhollyOnTheCaller) {
+  // Expensive nodes with expensive company, and a wide start: all here, no closure.
+  FakeStep step({false, true, true, true});
+  step.runner_threads_ = 1;
+  step.items_.expensive_fed_by_roots = kWideStartNodes;
+  step.successors_[0] = {1, 2};
+  step.successors_[1] = {3};
+  StartStep(step, Queue({0}));
+  EXPECT_THAT(step.ProcessedIn(0), ElementsAre(0, 1, 2, 3));
+  EXPECT_EQ(step.closures(), 0u);
+  for (const auto& p : step.processed()) EXPECT_FALSE(p.in_runner_closure) << p.id;
+  EXPECT_FALSE(t_in_one_thread_start);  // the scope ended with the start
+}
+
+TEST(StartStepTest, AOneThreadStepWithLoopsOrAnExpensiveRootStartsWhollyOnTheRunner) {
+  FakeStep loops({false, false, true, true});
+  loops.runner_threads_ = 1;
+  loops.items_.has_loops = true;
+  loops.successors_[0] = {2, 3};
+  StartStep(loops, Queue({0, 1}));
+  EXPECT_TRUE(loops.processed().empty());
+  ASSERT_EQ(loops.closures(), 1u);
+  loops.RunHanded();
+  EXPECT_THAT(loops.ProcessedIn(1), ElementsAre(0, 1, 2, 3));  // in place on the runner
+  EXPECT_EQ(loops.closures(), 1u);
+  // A cheap root beside an expensive one: both go, in one closure.
+  FakeStep root({false, true, true});
+  root.runner_threads_ = 1;
+  root.successors_[1] = {2};
+  StartStep(root, Queue({0, 1}));
+  EXPECT_TRUE(root.processed().empty());
+  ASSERT_EQ(root.closures(), 1u);
+  root.RunHanded();
+  EXPECT_THAT(root.ProcessedIn(1), ElementsAre(0, 1, 2));
+  // Measured cheaper than a hand-off, the expensive root starts here with the rest.
+  FakeStep measured({false, true, true});
+  measured.runner_threads_ = 1;
+  measured.items_.nodes[1].cost.Record(1);
+  measured.successors_[1] = {2};
+  ASSERT_FALSE(HandOffCandidate(measured.items_.nodes[1]));
+  StartStep(measured, Queue({0, 1}));
+  EXPECT_THAT(measured.ProcessedIn(0), ElementsAre(0, 1, 2));
+  EXPECT_EQ(measured.closures(), 0u);
 }
 
 // A step whose every node, like a _Send, completes an async node (a _Recv) of the same or another
