@@ -6,8 +6,9 @@
 // Training: m, v are the batch's mean and (biased) variance over all but the channel dim;
 // batch_mean = (1 - f) * mean + f * m and batch_variance = (1 - f) * variance + f * v * n / (n - 1)
 // (n elements per channel, Bessel's correction; f = exponential_avg_factor, the inputs unused when
-// f is 1), reserve_space_1 = m, reserve_space_2 = v. V3's reserve_space_3 is a scalar 0. An empty
-// x gives NaN batch_mean and batch_variance, as TensorFlow.
+// f is 1), reserve_space_1 = m, reserve_space_2 = v. V3's reserve_space_3 is a scalar 0 (as
+// TensorFlow's CPU kernel; its oneDNN kernel gives shape [0]). An empty x gives NaN batch_mean and
+// batch_variance and zero reserve_space_1/2, in inference too, as TensorFlow.
 // Errors are InvalidArgument with TensorFlow's texts: "input must be 4 or 5-dimensional[2,3]",
 // "scale must be 1-dimensional[]" (also offset, estimated_mean, estimated_variance), "scale must
 // have the same number of elements as the channels of x, got 2 and 3" (also offset), "When
@@ -143,7 +144,8 @@ class FusedBatchNormOp final : public OpKernel {
     auto out_vec = [&](int i) { return outs[i]->flat<float>().data(); };
     if (x.NumElements() == 0) {
       const float nan = std::numeric_limits<float>::quiet_NaN();
-      for (int i = 0; i < 4; ++i) std::fill(out_vec(i), out_vec(i) + c_count, nan);
+      for (int i = 0; i < 2; ++i) std::fill(out_vec(i), out_vec(i) + c_count, nan);
+      for (int i = 2; i < 4; ++i) std::fill(out_vec(i), out_vec(i) + c_count, 0.0f);
       return absl::OkStatus();
     }
     const float* s = scale.flat<float>().data();
@@ -197,8 +199,10 @@ class FusedBatchNormOp final : public OpKernel {
 //   offset_backprop = sum(dy); scale_backprop = sum(dy * (x - m)) / sqrt(v + eps);
 //   x_backprop = scale / sqrt(v + eps) * (dy - mean(dy) - (x - m) * mean(dy * (x - m)) / (v + eps))
 //     when training; scale / sqrt(v + eps) * dy otherwise.
-// reserve_space_3/4 (V3: 4/5) are empty. Errors: InvalidArgument "input must be 4 or 5-dimensional
-// [2,3]", "y_backprop and x must have the same shape: [2] vs [3]".
+// reserve_space_3/4 (V3: 4/5) are empty. An empty x gives zero scale_backprop and offset_backprop
+// whatever reserve_space_1/2 hold (NaN from an empty forward), as TensorFlow. Errors:
+// InvalidArgument "input must be 4 or 5-dimensional [2,3]", "y_backprop and x must have the same
+// shape: [2] vs [3]".
 class FusedBatchNormGradOp final : public OpKernel {
  public:
   explicit FusedBatchNormGradOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
@@ -247,6 +251,10 @@ class FusedBatchNormGradOp final : public OpKernel {
     }
     for (int i = 3; i < ctx.num_outputs(); ++i) {
       RILL_RETURN_IF_ERROR(ctx.allocate_output(i, TensorShape({0})).status());
+    }
+    if (x.NumElements() == 0) {
+      for (Tensor* t : vec) std::fill_n(t->flat<float>().data(), l.channels, 0.0f);
+      return absl::OkStatus();
     }
     return VisitKernelTypes<half, float>(*this, x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -167,12 +168,33 @@ TEST(FusedBatchNormOpTest, ChannelsLastMatchesChannelsFirstExactly) {
   }
 }
 
-TEST(FusedBatchNormOpTest, EmptyInputGivesNanMoments) {
-  RILL_ASSERT_OK_AND_ASSIGN(auto out, BatchNorm("FusedBatchNorm", F({}, TensorShape({0, 1, 1, 2})),
-                                                V({1, 1}), V({0, 0}), V({0, 0}), V({1, 1}), false));
-  EXPECT_EQ(out[0].shape(), TensorShape({0, 1, 1, 2}));
-  EXPECT_TRUE(std::isnan(out[1].flat<float>()[0]));
-  EXPECT_TRUE(std::isnan(out[2].flat<float>()[1]));
+// As TensorFlow 2.21's CPU kernels (TF_ENABLE_ONEDNN_OPTS=0): batch_mean and batch_variance NaN,
+// reserve_space_1/2 zero, in training and inference, and V3's reserve_space_3 a scalar 0.
+TEST(FusedBatchNormOpTest, EmptyInputGivesNanMomentsAndZeroReserveSpaces) {
+  for (bool training : {false, true}) {
+    for (const char* op : {"FusedBatchNorm", "FusedBatchNormV3"}) {
+      SCOPED_TRACE(absl::StrCat(op, training ? " training" : " inference"));
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, BatchNorm(op, F({}, TensorShape({0, 1, 1, 2})), V({1, 2}),
+                                                    V({0.5, 1}), V({1, 2}), V({4, 5}), training));
+      ASSERT_EQ(out.size(), std::string(op) == "FusedBatchNormV3" ? 6u : 5u);
+      EXPECT_EQ(out[0].shape(), TensorShape({0, 1, 1, 2}));
+      for (int i = 1; i <= 4; ++i) {
+        ASSERT_EQ(out[i].shape(), TensorShape({2}));
+        for (int c = 0; c < 2; ++c) {
+          const float got = out[i].flat<float>()[c];
+          if (i <= 2) {
+            EXPECT_TRUE(std::isnan(got)) << "output " << i << " " << c;
+          } else {
+            EXPECT_EQ(got, 0.0f) << "output " << i << " " << c;
+          }
+        }
+      }
+      if (out.size() == 6) {
+        EXPECT_EQ(out[5].shape(), TensorShape({}));
+        EXPECT_EQ(out[5].flat<float>()[0], 0.0f);
+      }
+    }
+  }
 }
 
 TEST(FusedBatchNormOpTest, ErrorsAreTensorFlows) {
@@ -210,6 +232,30 @@ TEST(FusedBatchNormGradTest, InferenceScalesByTheInverseDeviation) {
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({3, 6}, TensorShape({1, 1, 2, 1})));
   ExpectTensorEqual(out[1], Tensor::FromVector<float>({4}, TensorShape({1})));  // (0*2 + 2*4)/2
   ExpectTensorEqual(out[2], Tensor::FromVector<float>({6}, TensorShape({1})));
+}
+
+// An empty batch: zero scale_backprop and offset_backprop even when reserve_space_1/2 are NaN (an
+// empty forward's), empty reserve_space_4/5, as TensorFlow 2.21's CPU kernel.
+TEST(FusedBatchNormGradTest, EmptyInputGivesZeroGradients) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (bool training : {false, true}) {
+    SCOPED_TRACE(training ? "training" : "inference");
+    OpTester t("FusedBatchNormGradV3");
+    t.Attr("T", DT_FLOAT).Attr("U", DT_FLOAT).Attr("epsilon", 0.001f).Attr("is_training", training);
+    t.Input(F({}, TensorShape({0, 2, 2, 3})));  // dy
+    t.Input(F({}, TensorShape({0, 2, 2, 3})));  // x
+    t.Input(V({1, 2, 3}));
+    t.Input(V({nan, nan, nan}));
+    t.Input(V({nan, nan, nan}));
+    t.Input(Tensor::FromVector<float>({}, TensorShape({0})));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ASSERT_EQ(out.size(), 5u);
+    EXPECT_EQ(out[0].shape(), TensorShape({0, 2, 2, 3}));
+    ExpectTensorEqual(out[1], V({0, 0, 0}));
+    ExpectTensorEqual(out[2], V({0, 0, 0}));
+    EXPECT_EQ(out[3].shape(), TensorShape({0}));
+    EXPECT_EQ(out[4].shape(), TensorShape({0}));
+  }
 }
 
 // The gradient's channels-last loop against its channels-first one on the transposed values, bit
