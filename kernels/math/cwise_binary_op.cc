@@ -152,8 +152,10 @@ struct SquaredDifferenceHalfFunctor : CwiseFunctorBase {
     return d * d;
   }
 };
-struct FloorDivHalfFunctor : CwiseFunctorBase {
-  float operator()(float x, float y) const { return std::floor(static_cast<float>(half(x / y))); }
+// For half and bfloat16 operands TensorFlow rounds the quotient to the type before flooring it.
+template <typename Narrow>
+struct FloorDivNarrowFunctor : CwiseFunctorBase {
+  float operator()(float x, float y) const { return std::floor(static_cast<float>(Narrow(x / y))); }
 };
 
 struct Atan2Functor : CwiseFunctorBase {
@@ -194,9 +196,10 @@ struct TruncateDivFunctor : TruncateDivisionCheck {
     }
   }
 };
-// For half operands TensorFlow rounds the quotient to half before truncating it.
-struct TruncateDivHalfFunctor : TruncateDivisionCheck {
-  float operator()(float x, float y) const { return std::trunc(static_cast<float>(half(x / y))); }
+// For half and bfloat16 operands TensorFlow rounds the quotient to the type before truncating it.
+template <typename Narrow>
+struct TruncateDivNarrowFunctor : TruncateDivisionCheck {
+  float operator()(float x, float y) const { return std::trunc(static_cast<float>(Narrow(x / y))); }
 };
 // C's % and fmod; Check is the zero-divisor check whose code the op reports.
 template <typename Check>
@@ -273,26 +276,42 @@ struct LogicalOrFunctor : CwiseFunctorBase {
 
 #define RILL_FLOATS half, float, double
 #define RILL_INTS int8_t, int16_t, int32_t, int64_t, uint8_t
+// The wider unsigned integers and bfloat16 where TensorFlow's CPU kernels take them (bfloat16
+// computed in float and rounded once to nearest even, as Eigen's bfloat16).
+#define RILL_WIDE_UNSIGNED uint16_t, uint32_t, uint64_t
 
-REGISTER_CWISE_CPU("Sub", BinaryOp, SubFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Mul", BinaryOp, MulFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Div", BinaryOp, DivFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("RealDiv", BinaryOp, DivFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("DivNoNan", BinaryOp, DivNoNanFunctor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Sub", BinaryOp, SubFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Mul", BinaryOp, MulFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Div", BinaryOp, DivFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("RealDiv", BinaryOp, DivFunctor, RILL_FLOATS, bfloat16);
+REGISTER_CWISE_CPU("DivNoNan", BinaryOp, DivNoNanFunctor, RILL_FLOATS, bfloat16);
 REGISTER_CWISE_CPU("MulNoNan", BinaryOp, MulNoNanFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, float, double, RILL_INTS);
-REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivHalfFunctor, half);
-REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Maximum", BinaryOp, MaximumFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Minimum", BinaryOp, MinimumFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Pow", BinaryOp, PowFunctor, RILL_FLOATS, int8_t, int16_t, int32_t, int64_t);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivFunctor, float, double, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivNarrowFunctor<half>, half);
+REGISTER_CWISE_CPU("FloorDiv", BinaryOp, FloorDivNarrowFunctor<bfloat16>, bfloat16);
+REGISTER_CWISE_CPU("FloorMod", BinaryOp, FloorModFunctor, RILL_FLOATS, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Maximum", BinaryOp, MaximumFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Minimum", BinaryOp, MinimumFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Pow", BinaryOp, PowFunctor, RILL_FLOATS, bfloat16, int8_t, int16_t, int32_t,
+                   int64_t);
 REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceFunctor, float, double, int32_t,
                    int64_t);
 REGISTER_CWISE_CPU("SquaredDifference", BinaryOp, SquaredDifferenceHalfFunctor, half);
-REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, RILL_INTS);
-REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, RILL_INTS);
+REGISTER_CWISE_CPU("Less", BinaryOp, LessFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("LessEqual", BinaryOp, LessEqualFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("Greater", BinaryOp, GreaterFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("GreaterEqual", BinaryOp, GreaterEqualFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
 // int32 comparisons on a GPU run on the host, the bool result too (as TensorFlow's int32 GPU
 // kernels), so a while loop's condition reaches LoopCond without leaving the host or the GPU's
 // partition. NeedsCuda: real GPUs only.
@@ -311,15 +330,18 @@ REGISTER_INT32_ON_GPU("Greater", GreaterFunctor);
 REGISTER_INT32_ON_GPU("GreaterEqual", GreaterEqualFunctor);
 #undef REGISTER_INT32_ON_GPU
 // Strings too, as TensorFlow's CPU kernels: text models compare tokens (TextVectorization).
-REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, RILL_INTS, bool, std::string);
-REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, RILL_INTS, bool,
-                   std::string);
-REGISTER_CWISE_CPU("Atan2", BinaryOp, Atan2Functor, RILL_FLOATS);
+REGISTER_CWISE_CPU("Equal", BinaryOp, EqualFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED, bool, std::string, complex64, complex128);
+REGISTER_CWISE_CPU("NotEqual", BinaryOp, NotEqualFunctor, RILL_FLOATS, bfloat16, RILL_INTS,
+                   RILL_WIDE_UNSIGNED, bool, std::string, complex64, complex128);
+REGISTER_CWISE_CPU("Atan2", BinaryOp, Atan2Functor, RILL_FLOATS, bfloat16);
 REGISTER_CWISE_CPU("Xlogy", BinaryOp, XlogyFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Xdivy", BinaryOp, XdivyFunctor, RILL_FLOATS);
 REGISTER_CWISE_CPU("Xlog1py", BinaryOp, Xlog1pyFunctor, RILL_FLOATS);
-REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivFunctor, float, double, RILL_INTS);
-REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivHalfFunctor, half);
+REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivFunctor, float, double, RILL_INTS,
+                   RILL_WIDE_UNSIGNED);
+REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivNarrowFunctor<half>, half);
+REGISTER_CWISE_CPU("TruncateDiv", BinaryOp, TruncateDivNarrowFunctor<bfloat16>, bfloat16);
 // TensorFlow has no half CPU kernel for TruncateMod, and registers only these integers.
 REGISTER_CWISE_CPU("TruncateMod", BinaryOp, TruncateModFunctor, float, double, int32_t, int64_t);
 REGISTER_CWISE_CPU("Mod", BinaryOp, ModFunctor, float, double, int32_t, int64_t);

@@ -69,20 +69,7 @@ const std::map<std::string, Kept>& KeptDifferences() {
 // kernel is registered, and its cases then compare values.
 const std::set<std::string>& UnregisteredKernels() {
   static const auto* s = new std::set<std::string>{
-      "Atan2 DT_BFLOAT16",        "Div DT_UINT32",
-      "DivNoNan DT_BFLOAT16",     "Equal DT_BFLOAT16",
-      "Equal DT_UINT32",          "Equal DT_UINT64",
-      "Fill DT_UINT64",           "FloorDiv DT_BFLOAT16",
-      "FloorMod DT_UINT16",       "FloorMod DT_UINT32",
-      "GreaterEqual DT_BFLOAT16", "Less DT_BFLOAT16",
-      "Less DT_UINT16",           "Less DT_UINT32",
-      "Maximum DT_UINT16",        "Maximum DT_UINT32",
-      "Minimum DT_BFLOAT16",      "Minimum DT_UINT32",
-      "Minimum DT_UINT64",        "Mul DT_BFLOAT16",
-      "Pow DT_BFLOAT16",          "RealDiv DT_BFLOAT16",
-      "Sub DT_BFLOAT16",          "Sub DT_UINT16",
-      "TruncateDiv DT_BFLOAT16",  "TruncateDiv DT_UINT16",
-      "TruncateDiv DT_UINT32",    "TruncateDiv DT_UINT64",
+      "Fill DT_UINT64",
   };
   return *s;
 }
