@@ -456,11 +456,18 @@ REGISTER_KERNEL(KernelDefBuilder("Rank")
                     .HostMemory("output")
                     .TypeConstraint("T", kGpuFloatTypes),
                 RankOp);
-REGISTER_KERNEL(KernelDefBuilder("Fill")
-                    .Device(kDeviceCpu)
-                    .TypeConstraint("T", kValueAndComplexTypes)
-                    .TypeConstraint("index_type", kIndexTypes),
-                FillOp);
+// Fill also writes the wider unsigned integers and bfloat16, as TensorFlow's CPU kernel does.
+REGISTER_KERNEL(
+    KernelDefBuilder("Fill")
+        .Device(kDeviceCpu)
+        .TypeConstraint("T",
+                        [] {
+                          std::vector<DataType> types = kValueAndComplexTypes;
+                          types.insert(types.end(), {DT_UINT16, DT_UINT32, DT_UINT64, DT_BFLOAT16});
+                          return types;
+                        }())
+        .TypeConstraint("index_type", kIndexTypes),
+    FillOp);
 REGISTER_KERNEL(
     KernelDefBuilder("ZerosLike").Device(kDeviceCpu).TypeConstraint("T", StorableTypes()),
     FillLikeOp<0>);

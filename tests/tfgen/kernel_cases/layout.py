@@ -614,7 +614,7 @@ def build_all(rec, emit):
     for op in ("Pad", "PadV2", "MirrorPad"):
         pad(rec, op)
         emit(op)
-    fill(rec)
+    fill(rec, ALL + ["uint16", "uint32", "uint64", "bfloat16"])
     emit("Fill")
     range_op(rec, ALL + ["bfloat16"])
     emit("Range")
