@@ -25,25 +25,6 @@ constexpr int kMaxHops = 8;
 
 using TensorRef = std::pair<Node*, int>;  // a tensor: (node, output)
 
-bool IsFloat(const Node& n) {
-  const AttrValue* a = NodeAttrOrNull(n, "T");
-  return a != nullptr && a->type() == DT_FLOAT;
-}
-
-bool HasControlOuts(const Node& n) {
-  for (const Edge* e : n.out_edges()) {
-    if (e->IsControlEdge() && !e->dst()->IsSink()) return true;
-  }
-  return false;
-}
-
-// The one node reading `n` (by data, one edge, nothing by control), or null.
-Node* OnlyReader(const Node& n) {
-  const std::vector<const Edge*> outs = DataOutEdges(n);
-  if (outs.size() != 1 || HasControlOuts(n)) return nullptr;
-  return outs[0]->dst();
-}
-
 TensorRef Source(const Edge* e) { return {e->src(), e->src_output()}; }
 
 // The value of the Const at the end of `e`, maybe through Enter / Identity nodes; the nodes that
@@ -221,10 +202,10 @@ class Fuser {
   };
 
   bool MatchUpdate(Node* tanh, Update* u) {
-    if (!IsFloat(*tanh) || !AssignedToCpu(*tanh)) return false;
+    if (!IsFloatTyped(*tanh) || !AssignedToCpu(*tanh)) return false;
     const std::string& device = tanh->assigned_device_name();
     auto same = [&](const Node* n) {
-      return n != nullptr && n->assigned_device_name() == device && IsFloat(*n);
+      return n != nullptr && n->assigned_device_name() == device && IsFloatTyped(*n);
     };
     const Edge* c = tanh->input_edge(0);
     Node* keep_c = OnlyReader(*tanh);
@@ -271,13 +252,13 @@ class Fuser {
   }
 
   bool Match(Node* split, Cell* cell) {
-    if (IntAttr(*split, "num_split") != 3 || !IsFloat(*split) || !AssignedToCpu(*split) ||
+    if (IntAttr(*split, "num_split") != 3 || !IsFloatTyped(*split) || !AssignedToCpu(*split) ||
         HasControlOuts(*split) || !LastAxis(*split, &cell->const_waits)) {
       return false;
     }
     const std::string& device = split->assigned_device_name();
     auto same = [&](const Node* n) {
-      return n != nullptr && n->assigned_device_name() == device && IsFloat(*n);
+      return n != nullptr && n->assigned_device_name() == device && IsFloatTyped(*n);
     };
     const Edge* x = split->input_edge(1);
     if (x == nullptr) return false;

@@ -21,30 +21,11 @@ namespace {
 
 constexpr int kMaxHops = 8;
 
-bool IsFloat(const Node& n) {
-  const AttrValue* a = NodeAttrOrNull(n, "T");
-  return a != nullptr && a->type() == DT_FLOAT;
-}
-
-bool HasControlOuts(const Node& n) {
-  for (const Edge* e : n.out_edges()) {
-    if (e->IsControlEdge() && !e->dst()->IsSink()) return true;
-  }
-  return false;
-}
-
 bool HasControlInputs(const Node& n) {
   for (const Edge* e : n.in_edges()) {
     if (e->IsControlEdge() && !e->src()->IsSource()) return true;
   }
   return false;
-}
-
-// The one node reading `n` (by data, one edge, nothing by control), or null.
-Node* OnlyReader(const Node& n) {
-  const std::vector<const Edge*> outs = DataOutEdges(n);
-  if (outs.size() != 1 || HasControlOuts(n)) return nullptr;
-  return outs[0]->dst();
 }
 
 // Whether output 0 of `n` is rank 2 whatever the inputs (a product, or a bias or sum of such).
@@ -131,7 +112,7 @@ class Fuser {
  private:
   bool Match(Node* split, Cell* cell) {
     const AttrValue* num = NodeAttrOrNull(*split, "num_split");
-    if (num == nullptr || num->i() != 4 || !IsFloat(*split) || !AssignedToCpu(*split) ||
+    if (num == nullptr || num->i() != 4 || !IsFloatTyped(*split) || !AssignedToCpu(*split) ||
         HasControlOuts(*split)) {
       return false;
     }
@@ -140,7 +121,9 @@ class Fuser {
     const std::string& device = split->assigned_device_name();
     const Edge* z = split->input_edge(1);
     if (z == nullptr || z->src_output() != 0 || !RankTwo(z->src(), 0)) return false;
-    auto same = [&](const Node* n) { return n->assigned_device_name() == device && IsFloat(*n); };
+    auto same = [&](const Node* n) {
+      return n->assigned_device_name() == device && IsFloatTyped(*n);
+    };
     // One activation per output.
     std::array<Node*, 4> act{};
     for (const Edge* e : DataOutEdges(*split)) {

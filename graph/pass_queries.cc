@@ -28,6 +28,24 @@ std::vector<const Edge*> DataOutEdges(const Node& n) {
   return outs;
 }
 
+bool IsFloatTyped(const Node& n) {
+  const AttrValue* a = NodeAttrOrNull(n, "T");
+  return a != nullptr && a->type() == DT_FLOAT;
+}
+
+bool HasControlOuts(const Node& n) {
+  for (const Edge* e : n.out_edges()) {
+    if (e->IsControlEdge() && !e->dst()->IsSink()) return true;
+  }
+  return false;
+}
+
+Node* OnlyReader(const Node& n) {
+  const std::vector<const Edge*> outs = DataOutEdges(n);
+  if (outs.size() != 1 || HasControlOuts(n)) return nullptr;
+  return outs[0]->dst();
+}
+
 std::vector<char> NeverDeadNodes(const Graph& graph, const std::vector<Node*>& order) {
   std::vector<char> never_dead(graph.num_node_ids(), 0);
   never_dead[Graph::kSourceId] = 1;

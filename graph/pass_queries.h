@@ -1,6 +1,6 @@
 // Questions the graph passes over TF1 loops and fusions (loop_invariants, loop_body_constants,
-// loop_input_projection, lstm_cell_fusion) ask about a node. Reads only; not thread-safe against
-// a concurrent edit of the graph.
+// loop_input_projection, lstm_cell_fusion, gru_cell_fusion) ask about a node. Reads only; not
+// thread-safe against a concurrent edit of the graph.
 #ifndef RILL_GRAPH_PASS_QUERIES_H_
 #define RILL_GRAPH_PASS_QUERIES_H_
 
@@ -21,6 +21,15 @@ bool AssignedToCpu(const Node& n);
 
 // The node's data out edges, SINK left out.
 std::vector<const Edge*> DataOutEdges(const Node& n);
+
+// Whether the node's type attr T is float32.
+bool IsFloatTyped(const Node& n);
+
+// Whether a node other than SINK waits on the node by a control edge.
+bool HasControlOuts(const Node& n);
+
+// The one node reading `n` (by data, one edge, nothing by control), or null.
+Node* OnlyReader(const Node& n);
 
 // never_dead[id] for each node id: neither the node nor any ancestor can leave an output unset or
 // forward deadness between frames (no control-flow op, no _Recv), so its outputs are never dead.

@@ -31,7 +31,8 @@ TEST(PassQueriesTest, AttrDeviceAndDataReaders) {
   Scope root = Scope::NewRootScope();
   Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
   Output a = ops::Add(root.WithOpName("a"), x, x);
-  ops::Neg(root.WithOpName("n"), a);
+  Output n = ops::Neg(root.WithOpName("n"), a);
+  ops::Neg(root.WithOpName("m"), n);
   ops::Identity(root.WithOpName("i").WithControlDependencies({a}), x);
   std::unique_ptr<Graph> g = Import(root);
   Node* add = const_cast<Node*>(Named(*g, "a"));
@@ -44,7 +45,16 @@ TEST(PassQueriesTest, AttrDeviceAndDataReaders) {
   const std::vector<const Edge*> outs = DataOutEdges(*add);
   ASSERT_EQ(outs.size(), 1u);
   EXPECT_EQ(outs[0]->dst()->name(), "n");
-  EXPECT_FALSE(AssignedToCpu(*add));  // not placed yet
+  EXPECT_TRUE(IsFloatTyped(*add));
+  EXPECT_FALSE(IsFloatTyped(*Named(*g, "x")));  // a Placeholder's type attr is dtype
+  // a is read by n alone, but i waits on it; n is read by m alone.
+  EXPECT_TRUE(HasControlOuts(*add));
+  EXPECT_EQ(OnlyReader(*add), nullptr);
+  EXPECT_FALSE(HasControlOuts(*Named(*g, "n")));
+  ASSERT_NE(OnlyReader(*Named(*g, "n")), nullptr);
+  EXPECT_EQ(OnlyReader(*Named(*g, "n"))->name(), "m");
+  EXPECT_EQ(OnlyReader(*Named(*g, "x")), nullptr);  // read three times
+  EXPECT_FALSE(AssignedToCpu(*add));                // not placed yet
   add->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
   EXPECT_TRUE(AssignedToCpu(*add));
   add->set_assigned_device_name("/job:localhost/replica:0/task:0/device:GPU:0");
