@@ -128,8 +128,7 @@ std::string CompareTensors(int output, const Tensor& got, const Tensor& want, do
   return mismatch;
 }
 
-std::string RunConformanceCase(const ConformanceCase& c) {
-  SessionOptions options;
+std::string RunConformanceCase(const ConformanceCase& c, const SessionOptions& options) {
   absl::StatusOr<std::unique_ptr<Session>> session = Session::New(options);
   if (!session.ok()) return absl::StrCat("Session::New: ", session.status().ToString());
   std::vector<std::pair<std::string, Tensor>> feeds;

@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/tensor.h"
+#include "session/session.h"
 #include "tests/conformance/conformance.pb.h"
 
 namespace rill {
@@ -31,8 +32,10 @@ absl::StatusOr<std::vector<ConformanceSuite>> LoadSuites(const std::vector<std::
 std::string CompareTensors(int output, const Tensor& got, const Tensor& want, double rtol,
                            double atol);
 
-// Runs the case; "" when Rill agrees with TensorFlow, else a description of the disagreement.
-std::string RunConformanceCase(const ConformanceCase& c);
+// Runs the case in a session made with `options`; "" when Rill agrees with TensorFlow, else a
+// description of the disagreement.
+std::string RunConformanceCase(const ConformanceCase& c,
+                               const SessionOptions& options = SessionOptions());
 
 }  // namespace rill
 
