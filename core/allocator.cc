@@ -1,6 +1,7 @@
 #include "core/allocator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <list>
@@ -132,26 +133,38 @@ SmallBufferCache& ThreadCache() {
 // threshold (at most 32 MiB, and only after a first buffer of the size was freed) and gives the
 // heap's top back to the kernel past its trim threshold; otherwise a buffer is mapped anew on every
 // allocation and each page a run writes into it is a page fault, every run (docs/memory.md,
-// "Per-run memory"). Kept here, a block is faulted in once. Blocks are rounded up to kLargeGranule
-// so near sizes share them; a request takes the smallest kept block of at least its size and at
-// most 1/8 more.
+// "Per-run memory"). Kept here, a block is faulted in once. Blocks are rounded up to whole pages
+// (kLargeGranule), at most 4 KiB over the request (1/16 of the smallest such buffer); a request
+// takes the smallest kept block of at least its size and at most 1/8 more, so near sizes still
+// share blocks.
 //
 // The bound (docs/memory.md): the kept bytes never exceed the smaller of the cap
-// (RILL_CPU_BLOCK_CACHE_MB, default kDefaultCacheMiB; 0 turns the cache off) and the most bytes
-// of large blocks the process has had in use at once, so the resident set stays within twice
-// the live peak of large buffers however the sizes vary. Past the bound the least recently
-// freed blocks go back to the C library. Thread-safe (one mutex; large buffers are few per run);
-// a block may be freed on another thread than the one that took it.
-constexpr size_t kLargeGranule = size_t{64} << 10;
+// (RILL_CPU_BLOCK_CACHE_MB, default kDefaultCacheMiB) and the most bytes of large blocks the
+// process has had in use at once, so the resident set stays within twice the live peak of large
+// buffers however the sizes vary. Past the bound the least recently freed blocks go back to the C
+// library. A cap of 0 turns the cache off: CpuAllocator then never calls it and allocates large
+// buffers of exactly their size, as without the cache. A session releases the cache and keeps
+// nothing while it builds a signature after Create/Extend (a bypass), and releases it on Close
+// (session/heap_trim.h). Thread-safe (one mutex; large buffers are
+// few per run); a block may be freed on another thread than the one that took it.
+constexpr size_t kLargeGranule = size_t{4} << 10;
 constexpr int64_t kDefaultCacheMiB = 1024;
 
 class LargeBlockCache {
  public:
   explicit LargeBlockCache(int64_t cap_bytes) : cap_(cap_bytes) {}
 
+  // Whether CpuAllocator routes large buffers here (the cap is not 0).
+  bool enabled() const { return cap_.load(std::memory_order_relaxed) > 0; }
+
+  // The size of the block kept for a request of `bytes`: whole pages.
+  static size_t BlockSize(size_t bytes) {
+    return (bytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule;
+  }
+
   // A block of at least `bytes` aligned to `alignment`, or nullptr when out of memory.
   void* Allocate(size_t alignment, size_t bytes) {
-    const size_t block = (bytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule;
+    const size_t block = BlockSize(bytes);
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (auto it = by_size_.lower_bound(block);
@@ -185,10 +198,15 @@ class LargeBlockCache {
       const size_t size = live->second;
       live_.erase(live);
       in_use_ -= size;
+      if (bypass_.load(std::memory_order_relaxed) > 0) {
+        release.push_back(p);
+        return FreeAll(release);
+      }
       lru_.push_front({p, size});
       by_size_.emplace(size, lru_.begin());
       kept_ += size;
-      const size_t bound = static_cast<size_t>(std::min<int64_t>(cap_, peak_in_use_));
+      const size_t bound = static_cast<size_t>(
+          std::min<int64_t>(cap_.load(std::memory_order_relaxed), peak_in_use_));
       while (kept_ > bound) {
         const Entry& oldest = lru_.back();
         auto range = by_size_.equal_range(oldest.size);
@@ -211,29 +229,42 @@ class LargeBlockCache {
     return static_cast<int64_t>(kept_);
   }
 
-  // Frees every kept block and restarts the peak at the blocks in use.
-  void Release() {
-    int64_t cap;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      cap = cap_;
-    }
-    Reset(cap);
+  int64_t in_use_bytes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<int64_t>(in_use_);
   }
 
-  // Frees every kept block, sets the cap and forgets the peak (tests).
+  // While a bypass is open (BeginBypass without its EndBypass, any thread), freed blocks go
+  // straight back to the C library; beginning one releases what is kept.
+  void BeginBypass() {
+    bypass_.fetch_add(1, std::memory_order_relaxed);
+    Release();
+  }
+  void EndBypass() { bypass_.fetch_sub(1, std::memory_order_relaxed); }
+
+  // Frees every kept block and restarts the peak at the blocks in use.
+  void Release() {
+    std::vector<void*> release;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ReleaseLocked(&release);
+    }
+    FreeAll(release);
+  }
+
+  // Frees every kept block, sets the cap and forgets the blocks handed out and the peak (tests).
+  // A block handed out before and freed after is not recognised by Free and goes to the C
+  // library, so a cap changed while blocks are live stays consistent.
   void Reset(int64_t cap_bytes) {
     std::vector<void*> release;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      for (const Entry& e : lru_) release.push_back(e.ptr);
-      lru_.clear();
-      by_size_.clear();
-      kept_ = 0;
-      cap_ = cap_bytes;
-      peak_in_use_ = static_cast<int64_t>(in_use_);
+      live_.clear();
+      in_use_ = 0;
+      ReleaseLocked(&release);
+      cap_.store(cap_bytes, std::memory_order_relaxed);
     }
-    for (void* q : release) std::free(q);
+    FreeAll(release);
   }
 
  private:
@@ -241,6 +272,14 @@ class LargeBlockCache {
     void* ptr;
     size_t size;
   };
+
+  void ReleaseLocked(std::vector<void*>* release) {
+    for (const Entry& e : lru_) release->push_back(e.ptr);
+    lru_.clear();
+    by_size_.clear();
+    kept_ = 0;
+    peak_in_use_ = static_cast<int64_t>(in_use_);
+  }
 
   static void FreeAll(const std::vector<void*>& blocks) {
     for (void* q : blocks) std::free(q);
@@ -253,8 +292,9 @@ class LargeBlockCache {
   }
 
   std::mutex mu_;
-  int64_t cap_;
-  std::list<Entry> lru_;  // kept blocks, most recently freed first
+  std::atomic<int64_t> cap_;    // written under mu_; read without it by enabled()
+  std::atomic<int> bypass_{0};  // open bypasses
+  std::list<Entry> lru_;        // kept blocks, most recently freed first
   std::multimap<size_t, std::list<Entry>::iterator> by_size_;
   absl::flat_hash_map<void*, size_t> live_;  // blocks handed out, by their size
   size_t kept_ = 0;
@@ -280,22 +320,25 @@ LargeBlockCache& LargeBlocks() {
 
 // Whether a CpuAllocator buffer of `bytes` goes through LargeBlocks: every buffer above the small
 // classes, so that none reaches glibc's mmap threshold, which stays at its 128 KiB start when no
-// large chunk is ever freed to it (off under the sanitizers that check freed memory, as the
-// small-buffer lists).
-bool IsLarge(size_t bytes) { return kRecycleSmallBuffers && SizeClass(bytes) < 0; }
+// large chunk is ever freed to it; none when the cap is 0 (off under the sanitizers that check
+// freed memory, as the small-buffer lists).
+bool IsLarge(size_t bytes) {
+  return kRecycleSmallBuffers && SizeClass(bytes) < 0 && LargeBlocks().enabled();
+}
 
 }  // namespace
 
 namespace allocator_internal {
 
 int64_t LargeBlockCacheKeptBytesForTesting() { return LargeBlocks().kept_bytes(); }
+int64_t LargeBlockCacheInUseBytesForTesting() { return LargeBlocks().in_use_bytes(); }
 int64_t LargeBlockCacheCapFromEnvironmentForTesting() { return CacheCapFromEnvironment(); }
 void ReleaseLargeBlockCache() { LargeBlocks().Release(); }
+void BeginLargeBlockCacheBypass() { LargeBlocks().BeginBypass(); }
+void EndLargeBlockCacheBypass() { LargeBlocks().EndBypass(); }
 void ResetLargeBlockCacheForTesting(int64_t cap_bytes) { LargeBlocks().Reset(cap_bytes); }
 
 }  // namespace allocator_internal
-
-namespace {}  // namespace
 
 std::string AllocatorStats::DebugString() const {
   std::string s = absl::StrCat("Limit: ", bytes_limit, "\nInUse: ", bytes_in_use,

@@ -13,13 +13,17 @@ namespace rill {
 namespace allocator_internal {
 // allocator.cc's test hooks for its large-block cache.
 int64_t LargeBlockCacheKeptBytesForTesting();
+int64_t LargeBlockCacheInUseBytesForTesting();
 int64_t LargeBlockCacheCapFromEnvironmentForTesting();
 void ResetLargeBlockCacheForTesting(int64_t cap_bytes);
 void ReleaseLargeBlockCache();
+void BeginLargeBlockCacheBypass();
+void EndLargeBlockCacheBypass();
 }  // namespace allocator_internal
 
 namespace {
 
+using allocator_internal::LargeBlockCacheInUseBytesForTesting;
 using allocator_internal::LargeBlockCacheKeptBytesForTesting;
 using allocator_internal::ResetLargeBlockCacheForTesting;
 
@@ -191,8 +195,8 @@ TEST(HostBlockTest, AllocateSharedWorksThroughHostBlockAllocator) {
   EXPECT_EQ(p.use_count(), 2);
 }
 
-// Buffers of 1 MiB and more are kept when freed and handed out again (no new pages to fault in):
-// the same block for the same size, or a size that rounds (64 KiB steps) to at most 1/8 less.
+// Buffers over 64 KiB are kept when freed and handed out again (no new pages to fault in): the
+// same block for the same size, or a size at most 1/8 smaller.
 TEST(CpuAllocatorLargeBlocksTest, AFreedBlockServesTheNextRequestOfItsSize) {
 #if !defined(__SANITIZE_ADDRESS__)
   ResetLargeBlockCacheForTesting(kBigCap);
@@ -202,7 +206,7 @@ TEST(CpuAllocatorLargeBlocksTest, AFreedBlockServesTheNextRequestOfItsSize) {
   std::memset(p, 1, 3 * kMiB);
   a.DeallocateRaw(p, 3 * kMiB);
   EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{3 * kMiB});
-  void* q = a.AllocateRaw(64, 3 * kMiB - 5000);  // rounds up to the same 3 MiB
+  void* q = a.AllocateRaw(64, 3 * kMiB - 5000);  // the 3 MiB block is within 1/8 of it
   EXPECT_EQ(q, p);
   EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
   EXPECT_EQ(a.GetStats().bytes_in_use, int64_t{3 * kMiB - 5000});  // what was asked for
@@ -281,23 +285,96 @@ TEST(CpuAllocatorLargeBlocksTest, AlignmentIsHonoured) {
   ResetLargeBlockCacheForTesting(kBigCap);
 }
 
-// Every buffer above the small classes (64 KiB) is kept, and ReleaseLargeBlockCache (what a
-// session's heap trim after creation calls) gives all kept blocks back.
-TEST(CpuAllocatorLargeBlocksTest, BuffersOver64KiBAreKeptUntilReleased) {
+// Every buffer above the small classes (64 KiB) is kept, rounded up to whole 4 KiB pages, and
+// ReleaseLargeBlockCache (what a session calls after creation and on Close) gives all kept blocks
+// back.
+TEST(CpuAllocatorLargeBlocksTest, BuffersOver64KiBAreKeptInWholePagesUntilReleased) {
 #if !defined(__SANITIZE_ADDRESS__)
   ResetLargeBlockCacheForTesting(kBigCap);
   CpuAllocator a;
   void* small = a.AllocateRaw(64, 64 << 10);  // the small classes' largest: not kept here
   a.DeallocateRaw(small, 64 << 10);
   EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
-  void* p = a.AllocateRaw(64, (64 << 10) + 1);  // rounds up to 128 KiB
-  a.DeallocateRaw(p, (64 << 10) + 1);
-  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 128 << 10);
-  void* q = a.AllocateRaw(64, 100 << 10);
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 0);
+  void* p = a.AllocateRaw(64, 65600);  // 16.02 pages: 17 pages
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 17 * 4096);
+  void* w = a.AllocateRaw(64, 72 << 10);  // 18 pages exactly
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 17 * 4096 + (72 << 10));
+  a.DeallocateRaw(w, 72 << 10);
+  a.DeallocateRaw(p, 65600);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 17 * 4096 + (72 << 10));
+  void* q = a.AllocateRaw(64, (64 << 10) + 1);  // 17 pages: the 65,600-byte request's block
   EXPECT_EQ(q, p);
-  a.DeallocateRaw(q, 100 << 10);
+  a.DeallocateRaw(q, (64 << 10) + 1);
+  void* v = a.AllocateRaw(64, 72 << 10);  // the 17-page block is too small: the 18-page one
+  EXPECT_EQ(v, w);
+  a.DeallocateRaw(v, 72 << 10);
+  void* r = a.AllocateRaw(64, (1 << 20) + 1);  // 257 pages
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 257 * 4096);
+  a.DeallocateRaw(r, (1 << 20) + 1);
   allocator_internal::ReleaseLargeBlockCache();
   EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+// RILL_CPU_BLOCK_CACHE_MB=0: large buffers do not pass through the cache at all (their exact size
+// from the C library, nothing kept), also for blocks taken from it before the cap changed.
+TEST(CpuAllocatorLargeBlocksTest, ACapOfZeroBypassesTheCache) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* before = a.AllocateRaw(64, 65600);
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 17 * 4096);
+  ResetLargeBlockCacheForTesting(0);
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 0);
+  void* p = a.AllocateRaw(64, 65600);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, 1, 65600);
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 0);
+  a.DeallocateRaw(p, 65600);
+  a.DeallocateRaw(before, 65600);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  void* q = a.AllocateRaw(64, 3 * kMiB);
+  a.DeallocateRaw(q, 3 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  EXPECT_EQ(a.GetStats().bytes_in_use, 0);
+  // Blocks taken while the cache was off and freed after it is on go to the C library.
+  void* off = a.AllocateRaw(64, 2 * kMiB);
+  ResetLargeBlockCacheForTesting(kBigCap);
+  a.DeallocateRaw(off, 2 * kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  ResetLargeBlockCacheForTesting(kBigCap);
+#endif
+}
+
+// A bypass (what a session opens while it builds a signature after Create) releases what is kept
+// and keeps nothing until it ends, also for blocks taken before it; nested bypasses count.
+TEST(CpuAllocatorLargeBlocksTest, ABypassKeepsNothingUntilItEnds) {
+#if !defined(__SANITIZE_ADDRESS__)
+  ResetLargeBlockCacheForTesting(kBigCap);
+  CpuAllocator a;
+  void* p = a.AllocateRaw(64, kMiB);
+  void* q = a.AllocateRaw(64, kMiB);
+  a.DeallocateRaw(p, kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{kMiB});
+  allocator_internal::BeginLargeBlockCacheBypass();
+  allocator_internal::BeginLargeBlockCacheBypass();
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  void* r = a.AllocateRaw(64, kMiB);
+  a.DeallocateRaw(r, kMiB);
+  a.DeallocateRaw(q, kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  EXPECT_EQ(LargeBlockCacheInUseBytesForTesting(), 0);
+  allocator_internal::EndLargeBlockCacheBypass();
+  void* s = a.AllocateRaw(64, kMiB);
+  a.DeallocateRaw(s, kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);  // one bypass is still open
+  allocator_internal::EndLargeBlockCacheBypass();
+  void* t = a.AllocateRaw(64, kMiB);
+  a.DeallocateRaw(t, kMiB);
+  EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), int64_t{kMiB});
+  EXPECT_EQ(a.GetStats().bytes_in_use, 0);
   ResetLargeBlockCacheForTesting(kBigCap);
 #endif
 }

@@ -240,6 +240,7 @@ class SessionImpl {
       for (auto& [token, cm] : active_steps_) steps.push_back(cm);
     }
     for (auto& cm : steps) cm->StartCancel(absl::CancelledError("Run call was cancelled"));
+    ReleaseAllocatorBlockCache();
     return absl::OkStatus();
   }
 
@@ -307,6 +308,10 @@ class SessionImpl {
       if (it != run_states_.end()) return it->second;
       graph = graph_;
     }
+    // The first signature built after a Create/Extend frees what creation made (folded values,
+    // decoded Consts) while building NodeDefs and kernels: CpuAllocator keeps none of it
+    // (session/heap_trim.h).
+    ScopedAllocatorBlockCacheBypass bypass(trim_pending_.load(std::memory_order_relaxed));
     auto state = std::make_shared<RunState>();
     RILL_ASSIGN_OR_RETURN(state->run, BuildRunGraph(*graph, feeds, fetches, targets,
                                                     devices_->client_device()->name()));
@@ -645,7 +650,14 @@ absl::StatusOr<std::unique_ptr<Session>> Session::New(const SessionOptions& opti
 
 Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
 Session::Session(std::unique_ptr<SessionBackend> remote) : remote_(std::move(remote)) {}
-Session::~Session() = default;
+Session::~Session() {
+  // The executors' tensors freed with the session are kept by CpuAllocator for reuse: give them
+  // back once they are freed (session/heap_trim.h).
+  const bool local = impl_ != nullptr;
+  impl_.reset();
+  remote_.reset();
+  if (local) ReleaseAllocatorBlockCache();
+}
 absl::Status Session::Create(const GraphDef& graph) {
   return remote_ ? remote_->Create(graph) : impl_->Create(graph);
 }

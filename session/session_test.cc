@@ -22,6 +22,9 @@
 #include "session/heap_trim.h"
 
 namespace rill {
+namespace allocator_internal {
+int64_t LargeBlockCacheKeptBytesForTesting();  // core/allocator.cc
+}  // namespace allocator_internal
 namespace {
 
 using ::testing::ElementsAre;
@@ -276,6 +279,38 @@ TEST(SessionTest, CloseCancelsRunsInFlightAndRefusesLaterOnes) {
   std::vector<Tensor> out;
   EXPECT_THAT(s->Run({}, {"read"}, {}, &out),
               StatusIs(absl::StatusCode::kCancelled, "Session has been closed."));
+}
+
+// A step's large buffers (Neg's 256 KiB output, freed once Sum has read it) are kept by
+// CpuAllocator for reuse; closing or destroying the session gives them back (session/heap_trim.h).
+TEST(SessionTest, CloseAndDestructionReleaseTheAllocatorsKeptBlocks) {
+  using allocator_internal::LargeBlockCacheKeptBytesForTesting;
+  const GraphDef graph = Parse(R"(
+    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'neg' op: 'Neg' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'axis' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } }
+           attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
+    node { name: 'sum' op: 'Sum' input: 'neg' input: 'axis' attr { key: 'T' value { type: DT_FLOAT } }
+           attr { key: 'Tidx' value { type: DT_INT32 } } })");
+  Tensor x(DT_FLOAT, TensorShape({65536}));
+  for (int64_t i = 0; i < x.NumElements(); ++i) x.flat<float>()[i] = 1.0f;
+  for (const bool close : {true, false}) {
+    SCOPED_TRACE(close ? "Close" : "destructor");
+    RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Session> s, Session::New(SessionOptions()));
+    RILL_ASSERT_OK(s->Create(graph));
+    std::vector<Tensor> out;
+    RILL_ASSERT_OK(s->Run({{"x:0", x}}, {"sum:0"}, {}, &out));
+    EXPECT_EQ(out[0].flat<float>()[0], -65536.0f);
+#if !defined(__SANITIZE_ADDRESS__)  // the cache is off under AddressSanitizer
+    EXPECT_GE(LargeBlockCacheKeptBytesForTesting(), int64_t{256} << 10);
+#endif
+    if (close) {
+      RILL_ASSERT_OK(s->Close());
+    } else {
+      s.reset();
+    }
+    EXPECT_EQ(LargeBlockCacheKeptBytesForTesting(), 0);
+  }
 }
 
 TEST(SessionTest, SecondCreateIsAlreadyExistsAndCpuCountZeroFails) {
