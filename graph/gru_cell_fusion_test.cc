@@ -11,6 +11,7 @@
 #include "graph/builder/ops.h"
 #include "graph/graph.h"
 #include "graph/graph_def_import.h"
+#include "graph/pass_test_util.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -22,25 +23,7 @@ using ::testing::UnorderedElementsAre;
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr int kUnits = 4;
 
-std::unique_ptr<Graph> Import(const Scope& root) {
-  EXPECT_THAT(root.status(), IsOk());
-  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
-  EXPECT_THAT(g.status(), IsOk());
-  for (Node* n : (*g)->op_nodes()) n->set_assigned_device_name(kCpu);
-  return *std::move(g);
-}
-
-std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
-  std::vector<std::string> in;
-  const Node* n = g.FindNode(name);
-  if (n == nullptr) return {"<no node " + name + ">"};
-  for (const Edge* e : n->in_edges()) {
-    if (!e->src()->IsOp()) continue;
-    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
-                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
-  }
-  return in;
-}
+std::unique_ptr<Graph> Import(const Scope& root) { return ImportForPassTest(root, kCpu); }
 
 Output Weights(const Scope& s, int64_t rows, int64_t cols) {
   return ops::Const<float>(s, std::vector<float>(rows * cols, 0.5f), TensorShape({rows, cols}));
@@ -124,8 +107,8 @@ TEST(GruCellFusionTest, TheFifteenGateNodesBecomeOneCell) {
     EXPECT_THAT(std::vector<int64_t>(order.begin(), order.end()),
                 ElementsAre(blocks[0], blocks[1], blocks[2]));
     // x, hh and h; the control input of 1 - z.
-    EXPECT_THAT(Inputs(*g, cell->name()), UnorderedElementsAre("x:0", "hh:0", "h:0", "^xt"));
-    EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("split/gru_cell:0"));
+    EXPECT_THAT(InputsOf(*g, cell->name()), UnorderedElementsAre("x:0", "hh:0", "h:0", "^xt"));
+    EXPECT_THAT(InputsOf(*g, "h_out"), ElementsAre("split/gru_cell:0"));
     for (const char* gone : {"split", "z", "r", "c", "keep", "next"}) {
       EXPECT_EQ(g->FindNode(gone), nullptr) << gone;
     }
@@ -140,7 +123,7 @@ TEST(GruCellFusionTest, TheCellWaitsOnWhatItsDroppedConstantsWaitOn) {
   o.one_waits = true;
   std::unique_ptr<Graph> g = Import(Cell(o));
   ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(1));
-  EXPECT_THAT(Inputs(*g, "split/gru_cell"), UnorderedElementsAre("x:0", "hh:0", "h:0", "^pivot"));
+  EXPECT_THAT(InputsOf(*g, "split/gru_cell"), UnorderedElementsAre("x:0", "hh:0", "h:0", "^pivot"));
 }
 
 TEST(GruCellFusionTest, UnprovenShapesOtherReadersOrArithmeticAreLeftAlone) {
@@ -198,8 +181,8 @@ TEST(GruUpdateFusionTest, TheFiveUpdateNodesBecomeOne) {
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->op(), "_RillGruUpdate");
   EXPECT_EQ(u->assigned_device_name(), kCpu);
-  EXPECT_THAT(Inputs(*g, u->name()), UnorderedElementsAre("ru:1", "c:0", "h:0", "^c"));
-  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("t/gru_update:0"));
+  EXPECT_THAT(InputsOf(*g, u->name()), UnorderedElementsAre("ru:1", "c:0", "h:0", "^c"));
+  EXPECT_THAT(InputsOf(*g, "h_out"), ElementsAre("t/gru_update:0"));
   for (const char* gone : {"t", "keep", "kc", "uh", "next", "one"}) {
     EXPECT_EQ(g->FindNode(gone), nullptr) << gone;
   }

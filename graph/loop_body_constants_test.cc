@@ -10,6 +10,7 @@
 #include "graph/builder/ops.h"
 #include "graph/graph.h"
 #include "graph/graph_def_import.h"
+#include "graph/pass_test_util.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -17,29 +18,11 @@ namespace {
 
 using ::testing::UnorderedElementsAre;
 
-std::unique_ptr<Graph> Import(const Scope& root) {
-  EXPECT_THAT(root.status(), IsOk());
-  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
-  EXPECT_THAT(g.status(), IsOk());
-  return *std::move(g);
-}
-
-// "src:i" per data input and "^src" per control input, of the node named `name`.
-std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
-  std::vector<std::string> in;
-  const Node* n = g.FindNode(name);
-  if (n == nullptr) return {"<no node " + name + ">"};
-  for (const Edge* e : n->in_edges()) {
-    if (!e->src()->IsOp()) continue;
-    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
-                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
-  }
-  return in;
-}
+std::unique_ptr<Graph> Import(const Scope& root) { return ImportForPassTest(root, ""); }
 
 // The loop constant made of `name`: checks its attrs and that it alone reads the Const.
 void ExpectLoopConstant(const Graph& g, const std::string& name, const std::string& frame) {
-  EXPECT_THAT(Inputs(g, name), ::testing::IsEmpty()) << name;
+  EXPECT_THAT(InputsOf(g, name), ::testing::IsEmpty()) << name;
   const Node* c = g.FindNode(name);
   ASSERT_NE(c, nullptr) << name;
   int readers = 0;
@@ -48,7 +31,7 @@ void ExpectLoopConstant(const Graph& g, const std::string& name, const std::stri
   const Node* enter = g.FindNode(name + "/loop_constant");
   ASSERT_NE(enter, nullptr) << name;
   EXPECT_EQ(enter->op(), "Enter");
-  EXPECT_THAT(Inputs(g, enter->name()), UnorderedElementsAre(name + ":0"));
+  EXPECT_THAT(InputsOf(g, enter->name()), UnorderedElementsAre(name + ":0"));
   const auto& attr = enter->def().attr();
   EXPECT_TRUE(attr.at("is_constant").b()) << name;
   EXPECT_EQ(attr.at("frame_name").s(), frame) << name;
@@ -81,8 +64,8 @@ Scope OneLoop() {
 TEST(LoopBodyConstantsTest, ALoopsConstantsEnterOnceAndTheirReadersWaitOnTheirControlInputs) {
   Scope root = OneLoop();
   std::unique_ptr<Graph> g = Import(root);
-  EXPECT_THAT(Inputs(*g, "while/one"), UnorderedElementsAre("^while/Identity"));
-  EXPECT_THAT(Inputs(*g, "while/cap"), UnorderedElementsAre("^while/Merge"));
+  EXPECT_THAT(InputsOf(*g, "while/one"), UnorderedElementsAre("^while/Identity"));
+  EXPECT_THAT(InputsOf(*g, "while/cap"), UnorderedElementsAre("^while/Merge"));
   const int nodes = g->num_op_nodes();
   ASSERT_THAT(HoistLoopBodyConstants(g.get()), IsOkAndHolds(4));
   EXPECT_EQ(g->num_op_nodes(), nodes + 4);
@@ -90,15 +73,15 @@ TEST(LoopBodyConstantsTest, ALoopsConstantsEnterOnceAndTheirReadersWaitOnTheirCo
     ExpectLoopConstant(*g, c, "while/while_context");
   }
   // Readers that read the control input already get no edge; the others wait on it.
-  EXPECT_THAT(Inputs(*g, "while/next_i"),
+  EXPECT_THAT(InputsOf(*g, "while/next_i"),
               UnorderedElementsAre("while/Identity:0", "while/one/loop_constant:0"));
   EXPECT_THAT(
-      Inputs(*g, "while/twice"),
+      InputsOf(*g, "while/twice"),
       UnorderedElementsAre("while/Identity_1:0", "while/two/loop_constant:0", "^while/Identity"));
   EXPECT_THAT(
-      Inputs(*g, "while/next_acc"),
+      InputsOf(*g, "while/next_acc"),
       UnorderedElementsAre("while/twice:0", "while/three/loop_constant:0", "^while/Identity"));
-  const std::vector<std::string> limit = Inputs(*g, "while/limit");
+  const std::vector<std::string> limit = InputsOf(*g, "while/limit");
   ASSERT_EQ(limit.size(), 3u);
   EXPECT_EQ(limit[1], "while/cap/loop_constant:0");
   EXPECT_EQ(limit[2], "^while/Merge");
@@ -134,7 +117,7 @@ TEST(LoopBodyConstantsTest, ANestedLoopsConstantsStayAndTheOuterLoopsGo) {
   for (const char* c : {"outer/outer_limit", "outer/outer_one"}) {
     ExpectLoopConstant(*g, c, "outer/while_context");
   }
-  EXPECT_EQ(Inputs(*g, "outer/inner/inner_one").size(), 1u);
+  EXPECT_EQ(InputsOf(*g, "outer/inner/inner_one").size(), 1u);
   EXPECT_EQ(g->FindNode("outer/inner/inner_one/loop_constant"), nullptr);
 }
 
@@ -170,12 +153,12 @@ TEST(LoopBodyConstantsTest, ConstantsReadByControlFlowOrControlEdgesStay) {
   for (const char* c : {"while/limit", "while/one", "while/cond/else/three"}) {
     ExpectLoopConstant(*g, c, "while/while_context");
   }
-  EXPECT_THAT(Inputs(*g, "while/cond/else/times"),
+  EXPECT_THAT(InputsOf(*g, "while/cond/else/times"),
               UnorderedElementsAre("while/cond/Switch_1:0", "while/cond/else/three/loop_constant:0",
                                    "^while/Identity", "^while/cond/switch_f"));
-  EXPECT_THAT(Inputs(*g, "while/cond/then/five"),
+  EXPECT_THAT(InputsOf(*g, "while/cond/then/five"),
               UnorderedElementsAre("^while/Identity", "^while/cond/switch_t"));
-  EXPECT_THAT(Inputs(*g, "while/order"), UnorderedElementsAre("^while/Identity"));
+  EXPECT_THAT(InputsOf(*g, "while/order"), UnorderedElementsAre("^while/Identity"));
 }
 
 TEST(LoopBodyConstantsTest, GraphsWithoutLoopsOrWithInconsistentFramesAreLeftAlone) {

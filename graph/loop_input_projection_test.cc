@@ -11,6 +11,7 @@
 #include "graph/graph.h"
 #include "graph/graph_def_import.h"
 #include "graph/loop_invariants.h"
+#include "graph/pass_test_util.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -20,27 +21,7 @@ using ::testing::UnorderedElementsAre;
 
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 
-// The graph of `root` with every node placed on kCpu.
-std::unique_ptr<Graph> Import(const Scope& root) {
-  EXPECT_THAT(root.status(), IsOk());
-  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
-  EXPECT_THAT(g.status(), IsOk());
-  for (Node* n : (*g)->op_nodes()) n->set_assigned_device_name(kCpu);
-  return *std::move(g);
-}
-
-// "src:i" per data input and "^src" per control input, of the node named `name`.
-std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
-  std::vector<std::string> in;
-  const Node* n = g.FindNode(name);
-  if (n == nullptr) return {"<no node " + name + ">"};
-  for (const Edge* e : n->in_edges()) {
-    if (!e->src()->IsOp()) continue;
-    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
-                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
-  }
-  return in;
-}
+std::unique_ptr<Graph> Import(const Scope& root) { return ImportForPassTest(root, kCpu); }
 
 int Count(const Graph& g, const std::string& op) {
   int n = 0;
@@ -109,8 +90,8 @@ TEST(LoopInputProjectionTest, TheStepsProductBecomesOneProductBeforeTheLoop) {
   EXPECT_EQ(product->assigned_device_name(), kCpu);
   EXPECT_FALSE(product->def().attr().at("adj_x").b());
   EXPECT_FALSE(product->def().attr().at("adj_y").b());
-  EXPECT_THAT(Inputs(*g, product->name()), UnorderedElementsAre("x:0", "w:0", "^list"));
-  EXPECT_THAT(Inputs(*g, "while/proj/input_projection/list"),
+  EXPECT_THAT(InputsOf(*g, product->name()), UnorderedElementsAre("x:0", "w:0", "^list"));
+  EXPECT_THAT(InputsOf(*g, "while/proj/input_projection/list"),
               UnorderedElementsAre("while/proj/input_projection:0",
                                    "while/proj/input_projection/element_shape:0"));
   // The list's constant Enter reads the rows; the sum reads the item.
@@ -119,12 +100,12 @@ TEST(LoopInputProjectionTest, TheStepsProductBecomesOneProductBeforeTheLoop) {
   const Node* enter = x_t->input_node(0);
   ASSERT_NE(enter, nullptr);
   EXPECT_EQ(enter->op(), "Enter");
-  EXPECT_THAT(Inputs(*g, enter->name()),
+  EXPECT_THAT(InputsOf(*g, enter->name()),
               UnorderedElementsAre("while/proj/input_projection/list:0"));
-  EXPECT_THAT(Inputs(*g, "while/next_acc"),
+  EXPECT_THAT(InputsOf(*g, "while/next_acc"),
               UnorderedElementsAre("while/Identity_1:0", "while/x_t:0"));
   // W enters the loop as a constant Enter and the MatMul had no control inputs: nothing to wait on.
-  EXPECT_EQ(Inputs(*g, "while/x_t").size(), 3u);
+  EXPECT_EQ(InputsOf(*g, "while/x_t").size(), 3u);
   EXPECT_THAT(HoistLoopInputProjections(g.get()), IsOkAndHolds(0));
 }
 

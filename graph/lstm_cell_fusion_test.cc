@@ -10,6 +10,7 @@
 #include "graph/builder/ops.h"
 #include "graph/graph.h"
 #include "graph/graph_def_import.h"
+#include "graph/pass_test_util.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -20,25 +21,7 @@ using ::testing::UnorderedElementsAre;
 
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 
-std::unique_ptr<Graph> Import(const Scope& root) {
-  EXPECT_THAT(root.status(), IsOk());
-  absl::StatusOr<std::unique_ptr<Graph>> g = ImportGraphDef(*root.ToGraphDef());
-  EXPECT_THAT(g.status(), IsOk());
-  for (Node* n : (*g)->op_nodes()) n->set_assigned_device_name(kCpu);
-  return *std::move(g);
-}
-
-std::vector<std::string> Inputs(const Graph& g, const std::string& name) {
-  std::vector<std::string> in;
-  const Node* n = g.FindNode(name);
-  if (n == nullptr) return {"<no node " + name + ">"};
-  for (const Edge* e : n->in_edges()) {
-    if (!e->src()->IsOp()) continue;
-    in.push_back(e->IsControlEdge() ? "^" + e->src()->name()
-                                    : absl::StrCat(e->src()->name(), ":", e->src_output()));
-  }
-  return in;
-}
+std::unique_ptr<Graph> Import(const Scope& root) { return ImportForPassTest(root, kCpu); }
 
 struct CellOptions {
   bool z_from_placeholder = false;  // z's rank not proven
@@ -93,9 +76,9 @@ TEST(LstmCellFusionTest, TheTenGateNodesBecomeOneCell) {
   const auto& order = cell->def().attr().at("gate_order").list().i();
   EXPECT_THAT(std::vector<int64_t>(order.begin(), order.end()), ElementsAre(0, 1, 2, 3));
   // z and c; the control input of the i * g Mul.
-  EXPECT_THAT(Inputs(*g, cell->name()), UnorderedElementsAre("z:0", "c:0", "^c"));
-  EXPECT_THAT(Inputs(*g, "c_out"), ElementsAre("split/lstm_cell:0"));
-  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("split/lstm_cell:1"));
+  EXPECT_THAT(InputsOf(*g, cell->name()), UnorderedElementsAre("z:0", "c:0", "^c"));
+  EXPECT_THAT(InputsOf(*g, "c_out"), ElementsAre("split/lstm_cell:0"));
+  EXPECT_THAT(InputsOf(*g, "h_out"), ElementsAre("split/lstm_cell:1"));
   EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0));
 }
 
@@ -106,7 +89,7 @@ TEST(LstmCellFusionTest, TheCellWaitsOnWhatItsAxisWaitsOn) {
   o.axis_waits = true;
   std::unique_ptr<Graph> g = Import(Cell(o));
   ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(1));
-  EXPECT_THAT(Inputs(*g, "split/lstm_cell"), UnorderedElementsAre("z:0", "c:0", "^c", "^pivot"));
+  EXPECT_THAT(InputsOf(*g, "split/lstm_cell"), UnorderedElementsAre("z:0", "c:0", "^c", "^pivot"));
 
   o.axis_enter = true;
   std::unique_ptr<Graph> entered = Import(Cell(o));
@@ -133,11 +116,11 @@ TEST(LstmCellFusionTest, UnrolledCellsReadingEachOthersStateAreFusedInTurn) {
   ops::Identity(root.WithOpName("h_out"), h);
   std::unique_ptr<Graph> g = Import(root);
   ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(2));
-  const std::vector<std::string> second = Inputs(*g, "step1/split/lstm_cell");
+  const std::vector<std::string> second = InputsOf(*g, "step1/split/lstm_cell");
   ASSERT_EQ(second.size(), 2u);
   EXPECT_EQ(second[1], "step0/split/lstm_cell:0");
-  EXPECT_THAT(Inputs(*g, "c_out"), ElementsAre("step1/split/lstm_cell:0"));
-  EXPECT_THAT(Inputs(*g, "h_out"), ElementsAre("step1/split/lstm_cell:1"));
+  EXPECT_THAT(InputsOf(*g, "c_out"), ElementsAre("step1/split/lstm_cell:0"));
+  EXPECT_THAT(InputsOf(*g, "h_out"), ElementsAre("step1/split/lstm_cell:1"));
 }
 
 TEST(LstmCellFusionTest, OtherShapesReadersOrActivationsAreLeftAlone) {
