@@ -16,6 +16,7 @@
 #include "core/tensor_proto.h"
 #include "graph/graph_def_import.h"
 #include "graph/op_classes.h"
+#include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
 
 namespace rill {
@@ -408,24 +409,6 @@ class Fuser {
     return false;
   }
 
-  // Moves the out edges of `from` to output `output` of `to`.
-  absl::Status MoveOuts(Node* from, Node* to, int output) {
-    std::vector<const Edge*> outs(from->out_edges().begin(), from->out_edges().end());
-    for (const Edge* e : outs) {
-      Node* dst = e->dst();
-      const int input = e->dst_input();
-      const bool control = e->IsControlEdge();
-      graph_->RemoveEdge(e);
-      if (dst->IsSink()) continue;
-      if (control) {
-        graph_->AddControlEdge(to, dst);
-      } else {
-        RILL_RETURN_IF_ERROR(graph_->AddEdge(to, output, dst, input).status());
-      }
-    }
-    return absl::OkStatus();
-  }
-
   absl::Status Rewrite(const Cell& cell) {
     NodeDef def;
     std::string name = absl::StrCat(cell.split->name(), "/gru_cell");
@@ -476,7 +459,7 @@ class Fuser {
           graph_->AddEdge(inputs[k].first, inputs[k].second, fused, static_cast<int>(k)).status());
     }
     for (Node* w : waits) graph_->AddControlEdge(w, fused);
-    RILL_RETURN_IF_ERROR(MoveOuts(out, fused, 0));
+    RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, out, fused, 0));
     replaced_[out] = {fused, 0};
     graph_->RemoveNodes(nodes);
     RemoveUnread(std::move(fed));

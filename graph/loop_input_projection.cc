@@ -10,6 +10,7 @@
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "graph/op_classes.h"
+#include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
 
 namespace rill {
@@ -255,19 +256,7 @@ class Rewriter {
       if (!reads) graph_->AddControlEdge(w, p.get_item);
     }
     // The MatMul's readers read the GetItem.
-    std::vector<const Edge*> outs(p.matmul->out_edges().begin(), p.matmul->out_edges().end());
-    for (const Edge* e : outs) {
-      Node* dst = e->dst();
-      const int input = e->dst_input();
-      const bool control = e->IsControlEdge();
-      graph_->RemoveEdge(e);
-      if (dst->IsSink()) continue;
-      if (control) {
-        graph_->AddControlEdge(p.get_item, dst);
-      } else {
-        RILL_RETURN_IF_ERROR(graph_->AddEdge(p.get_item, 0, dst, input).status());
-      }
-    }
+    RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, p.matmul, p.get_item, 0));
     graph_->RemoveNode(p.matmul);
     return absl::OkStatus();
   }

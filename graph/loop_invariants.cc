@@ -7,7 +7,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 #include "graph/op_classes.h"
+#include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
 
 namespace rill {
@@ -187,20 +189,7 @@ class Rewriter {
     yes.set_b(true);
     v.enter->AddAttr("is_constant", yes);
     // The Merge's readers read the constant Enter.
-    std::vector<const Edge*> outs(v.merge->out_edges().begin(), v.merge->out_edges().end());
-    for (const Edge* e : outs) {
-      Node* dst = e->dst();
-      const int input = e->dst_input();
-      const bool control = e->IsControlEdge();
-      graph_->RemoveEdge(e);
-      if (dst->IsSink()) continue;
-      if (control) {
-        graph_->AddControlEdge(v.enter, dst);
-      } else {
-        absl::StatusOr<const Edge*> added = graph_->AddEdge(v.enter, 0, dst, input);
-        if (!added.ok()) return added.status();
-      }
-    }
+    RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, v.merge, v.enter, 0));
     // The Merge, the NextIteration and the pass-through nodes read by nothing else go.
     absl::flat_hash_set<const Node*> gone = {v.merge, v.next};
     removed->push_back(v.merge);

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "graph/op_classes.h"
+#include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
 
 namespace rill {
@@ -200,25 +201,6 @@ class Fuser {
     return false;
   }
 
-  // Moves the out edges of `from` (but those to `skip`) to output `output` of `to`.
-  absl::Status MoveOuts(Node* from, Node* to, int output, const Node* skip) {
-    std::vector<const Edge*> outs(from->out_edges().begin(), from->out_edges().end());
-    for (const Edge* e : outs) {
-      Node* dst = e->dst();
-      if (dst == skip) continue;
-      const int input = e->dst_input();
-      const bool control = e->IsControlEdge();
-      graph_->RemoveEdge(e);
-      if (dst->IsSink()) continue;
-      if (control) {
-        graph_->AddControlEdge(to, dst);
-      } else {
-        RILL_RETURN_IF_ERROR(graph_->AddEdge(to, output, dst, input).status());
-      }
-    }
-    return absl::OkStatus();
-  }
-
   absl::Status Rewrite(const Cell& cell) {
     const absl::flat_hash_set<const Node*> gone(cell.nodes.begin(), cell.nodes.end());
     std::vector<Node*> waits;
@@ -250,8 +232,8 @@ class Fuser {
     RILL_RETURN_IF_ERROR(graph_->AddEdge(z.first, z.second, fused, 0).status());
     RILL_RETURN_IF_ERROR(graph_->AddEdge(c.first, c.second, fused, 1).status());
     for (Node* w : waits) graph_->AddControlEdge(w, fused);
-    RILL_RETURN_IF_ERROR(MoveOuts(cell.c_next, fused, 0, cell.tanh_c));
-    RILL_RETURN_IF_ERROR(MoveOuts(cell.h, fused, 1, nullptr));
+    RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, cell.c_next, fused, 0, cell.tanh_c));
+    RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, cell.h, fused, 1));
     replaced_[cell.c_next] = {fused, 0};
     replaced_[cell.h] = {fused, 1};
     graph_->RemoveNodes(cell.nodes);

@@ -1,0 +1,20 @@
+// Edits the graph passes over TF1 loops and fusions (loop_invariants, loop_input_projection,
+// lstm_cell_fusion, gru_cell_fusion) share. Not thread-safe against other edits of the graph.
+#ifndef RILL_GRAPH_PASS_EDITS_H_
+#define RILL_GRAPH_PASS_EDITS_H_
+
+#include "absl/status/status.h"
+#include "graph/graph.h"
+
+namespace rill {
+
+// Moves every out edge of `from` (but those to `skip`, which may be null) to `to`: a data edge
+// leaves output `output` of `to` for the same input of its reader, a control edge stays a control
+// edge; edges to SINK are dropped (FixupSourceAndSinkEdges restores what the graph needs). The
+// error of Graph::AddEdge for a data edge it refuses.
+absl::Status MoveOutEdges(Graph* graph, Node* from, Node* to, int output,
+                          const Node* skip = nullptr);
+
+}  // namespace rill
+
+#endif  // RILL_GRAPH_PASS_EDITS_H_
