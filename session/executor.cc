@@ -45,7 +45,8 @@ class StepState {
       : ex_(ex),
         args_(args),
         done_(std::move(done)),
-        frames_(ex->items_, ex->items_.simple ? ex->spare_root_iterations_.Take() : nullptr) {
+        frames_(ex->items_, ex->items_.simple ? ex->spare_root_iterations_.Take() : nullptr,
+                OnOneThread(ex->items_, args)) {
     base_params_.device = ex->device_;
     base_params_.step_id = args.step_id;
     base_params_.rendezvous = args.rendezvous;
@@ -81,10 +82,9 @@ class StepState {
   const Runner& runner() const { return args_.runner; }
   int runner_threads() const { return args_.runner_threads; }
 
-  // Runs one ready node and reports it done. Three paths: an async kernel (its inputs and
-  // context on the heap, done later elsewhere); a simple partition's synchronous kernel (reads
-  // its input slots in place); a frame partition's synchronous kernel (moves its inputs out, as
-  // the slot may be reused by a later iteration while it runs).
+  // Runs one ready node and reports it done. Three paths: a forwarding node in an untraced step
+  // (moves its value without a kernel); an async kernel (its inputs and context on the heap,
+  // done later elsewhere); a synchronous kernel (reads its input slots in place).
   void Process(const TaggedNode& t, ReadyQueue& ready) {
     const NodeItem& item = ex_->items_.nodes[t.id];
     // A cancelled step (timeout, Close, another partition's error) stops scheduling work, so
@@ -120,7 +120,7 @@ class StepState {
       // its timing.
       TensorValueVector outputs(item.num_outputs);
       if (ForwardWithoutKernel(item, first_input, outputs)) {
-        NodeDone(t, absl::OkStatus(), &outputs, ready);
+        ForwardDone(t, item, outputs, ready);
         return;
       }
     }
@@ -163,36 +163,31 @@ class StepState {
     params.kernel = item.kernel.get();
     params.is_input_dead = t.is_dead;
     params.host_outputs = item.host_outputs.empty() ? nullptr : &item.host_outputs;
-    if (ex_->items_.simple) {
-      // Partitions without loops or Merge: a node's input slots are written before it becomes
-      // ready and by nobody while it runs, so the kernel reads them in place; they are emptied
-      // right after it (before NodeDone may report the step done), ready for the next step.
-      params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
-      OpKernelContext ctx(&params, item.num_outputs);
-      absl::Status s = ComputeAndMeasure(item, ctx);
-      if (args_.stats != nullptr) Record(t.id, start, ctx, params.inputs);
-      for (int i = 0; i < item.num_inputs; ++i) {
-        TensorValue& slot = first_input[i];
-        slot.tensor.Clear();  // drops the reference here
-        slot.ref = nullptr;
-        slot.ref_mu = nullptr;
-      }
-      NodeDone(t, s, &ctx.outputs(), ready);
-      return;
-    }
-    // Synchronous kernels: inputs are moved out of the iteration's buffer (each slot is read
-    // once) and the context lives on this stack.
-    TensorValueVector inputs(std::make_move_iterator(first_input),
-                             std::make_move_iterator(first_input + item.num_inputs));
-    params.inputs = absl::MakeConstSpan(inputs);
+    // A node's input slots are written before it becomes ready and by nobody while it runs (a
+    // Merge takes only its first live input; its iteration is not freed or reset while one of
+    // its nodes runs), so the kernel reads them in place; they are emptied right after it
+    // (before NodeDone may report the step done), ready for the next step or iteration.
+    params.inputs = absl::MakeConstSpan(first_input, item.num_inputs);
     OpKernelContext ctx(&params, item.num_outputs);
     absl::Status s = ComputeAndMeasure(item, ctx);
-    if (args_.stats != nullptr) Record(t.id, start, ctx, inputs);
-    inputs.clear();  // released before NodeDone may report the step done
+    if (args_.stats != nullptr) Record(t.id, start, ctx, params.inputs);
+    for (int i = 0; i < item.num_inputs; ++i) {
+      TensorValue& slot = first_input[i];
+      slot.tensor.Clear();  // drops the reference here
+      slot.ref = nullptr;
+      slot.ref_mu = nullptr;
+    }
     NodeDone(t, s, &ctx.outputs(), ready);
   }
 
  private:
+  // Whether every node of the step runs on one thread, one after another: with no runner or a
+  // one-thread runner, a step runs wholly on one thread (dispatch.h's one-thread rules), unless
+  // an async kernel's completion arrives on another.
+  static bool OnOneThread(const NodeItems& items, const Executor::Args& args) {
+    return (!args.runner || args.runner_threads == 1) && !items.has_async;
+  }
+
   // Host memory a kernel takes outside the allocator (string contents, vectors sized by its
   // inputs) that the process cannot get ends the node with ResourceExhausted, as an output the
   // allocator refuses does, instead of ending the process with an uncaught std::bad_alloc.
@@ -247,9 +242,10 @@ class StepState {
   }
 
   // Runs a synchronous kernel; an expensive one's time goes into its cost estimate, which decides
-  // whether later runs of it are worth handing to another thread (dispatch.h).
+  // whether later runs of it are worth handing to another thread (dispatch.h). Once the estimate
+  // is learned and far below that, only some runs are timed (CostEstimate::ShouldMeasure).
   static absl::Status ComputeAndMeasure(const NodeItem& item, OpKernelContext& ctx) {
-    if (!item.is_expensive) return ComputeOrOom(*item.kernel, ctx);
+    if (!item.is_expensive || !item.cost.ShouldMeasure()) return ComputeOrOom(*item.kernel, ctx);
     const auto start = std::chrono::steady_clock::now();
     absl::Status s = ComputeOrOom(*item.kernel, ctx);
     item.cost.Record(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -341,6 +337,22 @@ class StepState {
     // Outputs nobody consumed (a target's) are freed now: once the count below reaches zero the
     // caller may read memory stats, while this node's context can still be alive on its thread.
     if (made != nullptr) made->clear();
+    CountDone(t, ready_before, ready);
+  }
+
+  // NodeDone of a live forwarding node that moved its value (ForwardWithoutKernel): every output
+  // it feeds is set, so no check, only the propagation and the counts.
+  void ForwardDone(const TaggedNode& t, const NodeItem& item, TensorValueVector& outputs,
+                   ReadyQueue& ready) {
+    const size_t ready_before = ready.size();
+    if (ok()) Propagate(t, item, /*is_dead=*/false, outputs, ready);
+    outputs.clear();
+    CountDone(t, ready_before, ready);
+  }
+
+  // A finished node leaves the step's counts; `ready_before`: the size of `ready` before its
+  // outputs were propagated.
+  void CountDone(const TaggedNode& t, size_t ready_before, ReadyQueue& ready) {
     if (t.frame == frames_.root()) ++ready.root_completed;
     // This node leaves the outstanding count and the nodes it made ready join it, in one step
     // (none at all for a chain): the count cannot reach zero in between, since this node is

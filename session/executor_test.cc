@@ -695,6 +695,69 @@ TEST_F(ExecutorTest, ForwardingNodesMoveTheirValueWithoutTheKernelUnlessTraced) 
   }
 }
 
+TEST_F(ExecutorTest, ALoopGivesTheSameValuesOnOneThreadWithoutFrameLocksAsOnMany) {
+  // No runner and a one-thread runner run the step on one thread, without the frames' locks; a
+  // four-thread runner may run nodes on several, with them. Each runs the loop to the same sum,
+  // many steps in a row (freed iterations and root iterations reused).
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Parse(kSumLoop), cpu_.get(), Registry()));
+  ThreadPool one("exec_test_one", 1);
+  for (int threads : {0, 1, 4}) {
+    SCOPED_TRACE(absl::StrCat(threads, " runner threads"));
+    for (int step = 0; step < 20; ++step) {
+      VectorFrame frame;
+      LocalRendezvous rendezvous;
+      CancellationManager cm;
+      Executor::Args args;
+      args.rendezvous = &rendezvous;
+      args.cancellation = &cm;
+      args.call_frame = &frame;
+      if (threads == 1) {
+        args.runner = [&one](std::function<void()> fn) { one.Schedule(std::move(fn)); };
+      } else if (threads == 4) {
+        args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
+      }
+      args.runner_threads = threads;
+      RILL_ASSERT_OK(ex->Run(args));
+      EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
+      EXPECT_EQ(frame.values[1].flat<int32_t>()[0], 7);
+    }
+  }
+}
+
+TEST_F(ExecutorTest, CancellationStopsALoopRunningOnOneThread) {
+  // A loop of a billion iterations on a one-thread runner (no frame locks): the step's
+  // cancellation ends it with the cancellation's status.
+  std::string text = kSumLoop;
+  const std::string five = "name: 'five' op: 'ExecTestScalar' attr { key: 'value' value { i: 5 } }";
+  ASSERT_NE(text.find(five), std::string::npos);
+  text.replace(text.find(five), five.size(),
+               "name: 'five' op: 'ExecTestScalar' attr { key: 'value' value { i: 1000000000 } }");
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
+                            Executor::Create(Parse(text), cpu_.get(), Registry()));
+  ThreadPool one("exec_test_one", 1);
+  VectorFrame frame;
+  LocalRendezvous rendezvous;
+  CancellationManager cm;
+  Executor::Args args;
+  args.rendezvous = &rendezvous;
+  args.cancellation = &cm;
+  args.call_frame = &frame;
+  args.runner = [&one](std::function<void()> fn) { one.Schedule(std::move(fn)); };
+  args.runner_threads = 1;
+  rill::Notification done;
+  absl::Status status;
+  ex->RunAsync(args, [&](absl::Status s) {
+    status = std::move(s);
+    done.Notify();
+  });
+  done.WaitForNotificationWithTimeout(absl::Milliseconds(20));  // the loop is under way
+  cm.StartCancel(absl::DeadlineExceededError("Timed out waiting for notification"));
+  done.WaitForNotification();
+  EXPECT_THAT(status,
+              StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
+}
+
 TEST_F(ExecutorTest, AnEmptyPartitionFinishesAtOnce) {
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
                             Executor::Create(Graph(), cpu_.get(), Registry()));

@@ -17,6 +17,10 @@
 // steady cost. A kernel that became slower (a bigger batch) still crosses the threshold after a
 // few runs, and one preempted run moves the estimate little.
 // Until a first measurement the node counts as worth handing off.
+// Timing a run costs two clock reads, as much as a scalar Add's whole Compute: once the estimate
+// is learned and well below the threshold (under a quarter of it), only one run in kSampleEvery
+// is timed (ShouldMeasure). A kernel that became slow is then still seen within kSampleEvery runs,
+// and from a quarter of the threshold on every run is timed again.
 //
 // Threading: any thread running the node records, any thread dispatching reads; relaxed atomics
 // (a stale or lost update only moves one dispatch decision, never a result).
@@ -46,6 +50,26 @@ class CostEstimate {
     return *this;
   }
 
+  // Runs of a node whose estimate is below kSampleBelowNs, timed one in this many.
+  static constexpr int kSampleEvery = 16;
+  static constexpr int64_t kSampleBelowNs = kHandOffMinNs / 4;
+
+  // Whether the run about to start should be timed and recorded (see the file comment). Counts
+  // the runs it skips.
+  bool ShouldMeasure() {
+    if (runs_.load(std::memory_order_relaxed) < 2 ||
+        ns_.load(std::memory_order_relaxed) >= kSampleBelowNs) {
+      return true;
+    }
+    const int skipped = skipped_.load(std::memory_order_relaxed);
+    if (skipped + 1 < kSampleEvery) {
+      skipped_.store(skipped + 1, std::memory_order_relaxed);
+      return false;
+    }
+    skipped_.store(0, std::memory_order_relaxed);
+    return true;
+  }
+
   bool WorthHandingOff() const {
     const int64_t ns = ns_.load(std::memory_order_relaxed);
     return ns < 0 || ns >= kHandOffMinNs;
@@ -72,7 +96,8 @@ class CostEstimate {
 
  private:
   std::atomic<int64_t> ns_{-1};
-  std::atomic<int> runs_{0};  // measurements taken, counted up to 2
+  std::atomic<int> runs_{0};     // measurements taken, counted up to 2
+  std::atomic<int> skipped_{0};  // runs ShouldMeasure skipped since the last one it timed
 };
 
 }  // namespace executor_internal

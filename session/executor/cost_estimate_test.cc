@@ -61,6 +61,34 @@ TEST(CostEstimateTest, LaterMeasurementsMoveItHalfWayDownAndAnEighthUp) {
   EXPECT_GE(warm.nanos(), 0);
 }
 
+TEST(CostEstimateTest, OnlyOneRunInSixteenIsTimedOnceWellBelowTheThreshold) {
+  CostEstimate cost;
+  // Learning: the first two runs are timed, whatever they take.
+  EXPECT_TRUE(cost.ShouldMeasure());
+  cost.Record(2000);
+  EXPECT_TRUE(cost.ShouldMeasure());
+  cost.Record(2000);
+  // Learned, under a quarter of the threshold: one run in kSampleEvery.
+  int timed = 0;
+  for (int run = 0; run < 4 * CostEstimate::kSampleEvery; ++run) timed += cost.ShouldMeasure();
+  EXPECT_EQ(timed, 4);
+  // A kernel that became slow: seen at the next timed run, then timed on every run until the
+  // estimate crosses the threshold.
+  int runs = 0;
+  while (!cost.WorthHandingOff() && runs < 1000) {
+    ++runs;
+    if (cost.ShouldMeasure()) cost.Record(100000);
+  }
+  EXPECT_EQ(runs, CostEstimate::kSampleEvery + 1);  // 2000 -> 14250 -> 24968
+  // Near or above the threshold every run is timed.
+  EXPECT_TRUE(cost.ShouldMeasure());
+  EXPECT_TRUE(cost.ShouldMeasure());
+  CostEstimate near;
+  near.Record(CostEstimate::kSampleBelowNs);
+  near.Record(CostEstimate::kSampleBelowNs);
+  for (int run = 0; run < CostEstimate::kSampleEvery; ++run) EXPECT_TRUE(near.ShouldMeasure());
+}
+
 TEST(CostEstimateTest, CopiesCarryTheValue) {
   CostEstimate a;
   a.Record(1234);

@@ -29,7 +29,8 @@
 // input slots; a node's input slots are read without the lock once it is ready (every write
 // happened before, under the lock that made it ready). `frames_mu_` guards the map of child frame
 // instances. A thread holds at most one of these locks at a time (frames_mu_ is never taken under a
-// frame's `mu`, nor one frame's `mu` under another's), so they cannot deadlock.
+// frame's `mu`, nor one frame's `mu` under another's), so they cannot deadlock. A step whose nodes
+// all run on one thread (`one_thread`) takes none of these locks (FrameLock).
 #ifndef RILL_SESSION_EXECUTOR_FRAME_PROPAGATOR_H_
 #define RILL_SESSION_EXECUTOR_FRAME_PROPAGATOR_H_
 
@@ -100,15 +101,36 @@ struct FrameState {
   std::unique_ptr<IterationState> spare_iteration ABSL_GUARDED_BY(mu);
 };
 
+// A frame instance's lock (or the map's), or none in a step whose nodes all run on one thread
+// (FramePropagator's `one_thread`): nobody else touches its frames then.
+class ABSL_SCOPED_LOCKABLE FrameLock {
+ public:
+  FrameLock(rill::Mutex* mu, bool take) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu)
+      : mu_(take ? mu : nullptr) {
+    if (mu_ != nullptr) mu_->Lock();
+  }
+  ~FrameLock() ABSL_UNLOCK_FUNCTION() {
+    if (mu_ != nullptr) mu_->Unlock();
+  }
+  FrameLock(const FrameLock&) = delete;
+  FrameLock& operator=(const FrameLock&) = delete;
+
+ private:
+  rill::Mutex* const mu_;
+};
+
 class FramePropagator {
  public:
   // The root frame runs once per step: one iteration, never a next one.
   static constexpr int kRootParallelIterations = 1;
 
   // `items` must outlive the propagator. `first_root_iteration`: a reset root iteration to reuse
-  // (null: a new one).
-  FramePropagator(const NodeItems& items, std::unique_ptr<IterationState> first_root_iteration)
+  // (null: a new one). `one_thread`: the step calls Propagate from one thread only (a one-thread
+  // runner and no async kernel), so the frames' locks are not taken.
+  FramePropagator(const NodeItems& items, std::unique_ptr<IterationState> first_root_iteration,
+                  bool one_thread = false)
       : items_(items),
+        locking_(!one_thread),
         root_(std::make_unique<FrameState>(&items.frames[0], nullptr, 0, kRootParallelIterations,
                                            std::move(first_root_iteration))) {}
 
@@ -117,7 +139,7 @@ class FramePropagator {
   // Queues every root of the partition, live, in the root frame's iteration 0 and counts them
   // there. Returns how many it queued.
   int ScheduleRoots(ReadyQueue& ready) {
-    rill::MutexLock lock(&root_->mu);
+    FrameLock lock(&root_->mu, locking_);
     for (int id : items_.roots) ready.push_back({id, root_.get(), 0, false});
     const int n = static_cast<int>(ready.size());
     root_->GetIteration(0)->outstanding_ops = n;
@@ -135,29 +157,30 @@ class FramePropagator {
       FrameState* child = FindOrCreateChildFrame(frame, t.iter, item);
       bool child_done = false;
       {
-        rill::MutexLock lock(&child->mu);
+        FrameLock lock(&child->mu, locking_);
         if (item.is_constant_enter) {
           AddLoopInvariant(child, t.id, outputs[0], is_dead, ready);
         } else {
-          ActivateNodes(item, is_dead, child, 0, outputs, ready);
+          ActivateNodes(item, is_dead, child, 0, absl::MakeSpan(outputs), true, ready);
         }
         if (--child->num_pending_inputs == 0) child_done = CleanupIterations(child, 0, ready);
       }
       if (child_done) DeleteFrame(child, ready);
-      rill::MutexLock lock(&frame->mu);
+      FrameLock lock(&frame->mu, locking_);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     } else if (item.is_exit) {
       if (!is_dead) {
-        rill::MutexLock lock(&frame->parent->mu);
-        ActivateNodes(item, false, frame->parent, frame->parent_iter, outputs, ready);
+        FrameLock lock(&frame->parent->mu, locking_);
+        ActivateNodes(item, false, frame->parent, frame->parent_iter, absl::MakeSpan(outputs), true,
+                      ready);
       }
-      rill::MutexLock lock(&frame->mu);
+      FrameLock lock(&frame->mu, locking_);
       // A dead Exit of the newest iteration is passed on when the frame is done (the loop may
       // be in an untaken branch); those of earlier iterations are just the loop going on.
       if (is_dead && t.iter == frame->iteration_count) frame->dead_exits.push_back(t.id);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     } else if (item.is_next_iteration) {
-      rill::MutexLock lock(&frame->mu);
+      FrameLock lock(&frame->mu, locking_);
       if (is_dead) {
         // The loop ends here: deadness does not flow into the next iteration.
       } else if (t.iter == frame->iteration_count &&
@@ -165,12 +188,12 @@ class FramePropagator {
         frame->next_iter_roots.emplace_back(t.id, std::move(outputs[0]));
       } else {
         if (t.iter == frame->iteration_count) StartIteration(frame, ready);
-        ActivateNodes(item, false, frame, t.iter + 1, outputs, ready);
+        ActivateNodes(item, false, frame, t.iter + 1, absl::MakeSpan(outputs), true, ready);
       }
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     } else {
-      rill::MutexLock lock(&frame->mu);
-      ActivateNodes(item, is_dead, frame, t.iter, outputs, ready);
+      FrameLock lock(&frame->mu, locking_);
+      ActivateNodes(item, is_dead, frame, t.iter, absl::MakeSpan(outputs), true, ready);
       frame_done = DecrementOutstandingOps(frame, t.iter, ready);
     }
     if (frame_done) DeleteFrame(frame, ready);
@@ -178,7 +201,7 @@ class FramePropagator {
 
   // Loop frame instances not yet done.
   size_t LiveChildFrames() {
-    rill::MutexLock lock(&frames_mu_);
+    FrameLock lock(&frames_mu_, locking_);
     return child_frames_.size();
   }
 
@@ -186,26 +209,31 @@ class FramePropagator {
   using FrameKey = std::tuple<const FrameState*, int64_t, int>;
 
   // Delivers a finished node's outputs to its consumers in (frame, iter) and queues those that
-  // became ready (TensorFlow's ActivateNodes, including its Merge rules).
+  // became ready (TensorFlow's ActivateNodes, including its Merge rules). Walks the node's
+  // FlatEdges, which carry what the rules need of each consumer. With `move_last_use` an output's
+  // last data edge moves the value into its slot (the node's own outputs, which nobody reads
+  // after); without it every edge copies (a loop invariant kept for later iterations).
   void ActivateNodes(const NodeItem& item, bool is_dead, FrameState* frame, int64_t iter,
-                     absl::Span<const TensorValue> outputs, ReadyQueue& ready)
+                     absl::Span<TensorValue> outputs, bool move_last_use, ReadyQueue& ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     IterationState* state = frame->GetIteration(iter);
-    auto activate = [&](int dst_id, int dst_slot, const TensorValue* out) {
-      const NodeItem& dst = items_.nodes[dst_id];
+    TensorValue* inputs = state->inputs.data();
+    const int num_values = static_cast<int>(outputs.size());
+    for (const FlatEdge& e : item.flat_out) {
       // Under the frame's lock: plain reads and writes of the atomics.
-      int pending = state->pending[dst.local_id].load(std::memory_order_relaxed);
-      int dead_count = state->dead_count[dst.local_id].load(std::memory_order_relaxed);
-      const bool is_control = dst_slot < 0;
-      const bool has_value = !is_control && !is_dead && out != nullptr &&
-                             (out->is_ref() || out->tensor.IsInitialized());
+      int pending = state->pending[e.dst_local].load(std::memory_order_relaxed);
+      int dead_count = state->dead_count[e.dst_local].load(std::memory_order_relaxed);
+      const bool is_control = e.output < 0;
+      TensorValue* out = !is_control && e.output < num_values ? &outputs[e.output] : nullptr;
+      const bool has_value =
+          !is_dead && out != nullptr && (out->is_ref() || out->tensor.IsInitialized());
       bool dst_dead = false;
       bool dst_ready = false;
       bool need_input = has_value;
-      if (dst.is_merge) {
+      if (e.dst_is_merge) {
         if (is_control) {
           pending -= kMergeControlInputStep;
-          dst_dead = dead_count == dst.num_inputs;
+          dst_dead = dead_count == e.dst_num_inputs;
           dst_ready = pending == 0 || (pending == kMergeNoLiveInputBit && dst_dead);
         } else if (has_value) {
           // Only the first live input is used, and it makes the Merge ready once the control
@@ -216,7 +244,7 @@ class FramePropagator {
         } else {
           ++dead_count;
           // A dead Enter kills the loop's Merge at once: its NextIteration never comes.
-          dst_dead = dead_count == dst.num_inputs || item.is_enter;
+          dst_dead = dead_count == e.dst_num_inputs || item.is_enter;
           dst_ready = pending == kMergeNoLiveInputBit && dst_dead;
         }
       } else {
@@ -224,29 +252,29 @@ class FramePropagator {
         dst_dead = dead_count > 0;
         dst_ready = --pending == 0;
       }
-      state->pending[dst.local_id].store(pending, std::memory_order_relaxed);
-      state->dead_count[dst.local_id].store(dead_count, std::memory_order_relaxed);
+      state->pending[e.dst_local].store(pending, std::memory_order_relaxed);
+      state->dead_count[e.dst_local].store(dead_count, std::memory_order_relaxed);
       if (need_input) {
-        DeliverOutput(*out, dst, dst_slot, &state->inputs[dst.input_start + dst_slot]);
+        TensorValue* slot = inputs + e.input_slot;
+        if (move_last_use && e.last_use && !out->is_ref()) {
+          *slot = std::move(*out);
+        } else {
+          DeliverOutput(*out, items_.nodes[e.dst], e.dst_slot, slot);
+        }
       }
       if (dst_ready) {
-        if (dst.is_control_trigger) dst_dead = false;
-        ready.push_back({dst_id, frame, iter, dst_dead});  // counted by the step
+        if (e.dst_is_control_trigger) dst_dead = false;
+        ready.push_back({e.dst, frame, iter, dst_dead});  // counted by the step
         ++state->outstanding_ops;
       }
-    };
-    for (int o = 0; o < item.num_outputs; ++o) {
-      const TensorValue* out = o < static_cast<int>(outputs.size()) ? &outputs[o] : nullptr;
-      for (const OutEdge& e : item.out_edges[o]) activate(e.dst, e.dst_slot, out);
     }
-    for (int dst : item.control_out) activate(dst, -1, nullptr);
   }
 
   FrameState* FindOrCreateChildFrame(FrameState* parent, int64_t parent_iter,
                                      const NodeItem& enter) {
     const FrameKey key(parent, parent_iter, enter.child_frame);
     {
-      rill::MutexLock lock(&frames_mu_);
+      FrameLock lock(&frames_mu_, locking_);
       auto it = child_frames_.find(key);
       if (it != child_frames_.end()) return it->second.get();
     }
@@ -254,11 +282,11 @@ class FramePropagator {
                                                 parent_iter, enter.parallel_iterations);
     FrameState* raw = created.get();
     {
-      rill::MutexLock lock(&frames_mu_);
+      FrameLock lock(&frames_mu_, locking_);
       auto [it, added] = child_frames_.emplace(key, std::move(created));
       if (!added) return it->second.get();  // another Enter of the same loop was first
     }
-    rill::MutexLock lock(&parent->mu);
+    FrameLock lock(&parent->mu, locking_);
     ++parent->GetIteration(parent_iter)->outstanding_frame_count;
     return raw;
   }
@@ -267,10 +295,11 @@ class FramePropagator {
   void AddLoopInvariant(FrameState* frame, int id, const TensorValue& value, bool is_dead,
                         ReadyQueue& ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(frame->mu) {
     frame->loop_invariants.emplace_back(id, value, is_dead);
+    TensorValue& kept = std::get<1>(frame->loop_invariants.back());
     for (int64_t i = frame->iteration_count - frame->num_outstanding_iterations + 1;
          i <= frame->iteration_count; ++i) {
       if (i >= 0 && frame->GetIteration(i) != nullptr) {
-        ActivateNodes(items_.nodes[id], is_dead, frame, i, absl::MakeConstSpan(&value, 1), ready);
+        ActivateNodes(items_.nodes[id], is_dead, frame, i, absl::MakeSpan(&kept, 1), false, ready);
       }
     }
   }
@@ -290,8 +319,8 @@ class FramePropagator {
     } else {
       slot = std::make_unique<IterationState>(*frame->info, next);
     }
-    for (const auto& [id, value, dead] : frame->loop_invariants) {
-      ActivateNodes(items_.nodes[id], dead, frame, next, absl::MakeConstSpan(&value, 1), ready);
+    for (auto& [id, value, dead] : frame->loop_invariants) {
+      ActivateNodes(items_.nodes[id], dead, frame, next, absl::MakeSpan(&value, 1), false, ready);
     }
   }
 
@@ -338,7 +367,7 @@ class FramePropagator {
         StartIteration(frame, ready);
         for (auto& [id, value] : frame->next_iter_roots) {
           ActivateNodes(items_.nodes[id], false, frame, frame->iteration_count,
-                        absl::MakeConstSpan(&value, 1), ready);
+                        absl::MakeSpan(&value, 1), true, ready);
         }
         frame->next_iter_roots.clear();
       }
@@ -359,14 +388,14 @@ class FramePropagator {
     const int64_t parent_iter = frame->parent_iter;
     std::vector<int> dead_exits;
     {
-      rill::MutexLock lock(&frame->mu);
+      FrameLock lock(&frame->mu, locking_);
       dead_exits.swap(frame->dead_exits);
     }
     bool parent_done = false;
     {
-      rill::MutexLock lock(&parent->mu);
+      FrameLock lock(&parent->mu, locking_);
       for (int id : dead_exits) {
-        ActivateNodes(items_.nodes[id], true, parent, parent_iter, {}, ready);
+        ActivateNodes(items_.nodes[id], true, parent, parent_iter, {}, true, ready);
       }
       IterationState* state = parent->GetIteration(parent_iter);
       --state->outstanding_frame_count;
@@ -375,13 +404,14 @@ class FramePropagator {
       }
     }
     {
-      rill::MutexLock lock(&frames_mu_);
+      FrameLock lock(&frames_mu_, locking_);
       child_frames_.erase(FrameKey(parent, parent_iter, frame->info - items_.frames.data()));
     }
     return parent_done ? parent : nullptr;
   }
 
   const NodeItems& items_;
+  const bool locking_;  // false: one thread, no locks (see the constructor)
   const std::unique_ptr<FrameState> root_;
   rill::Mutex frames_mu_;
   absl::flat_hash_map<FrameKey, std::unique_ptr<FrameState>> child_frames_

@@ -2,8 +2,8 @@
 // op would output on int32 scalars (without kernels) and calls Propagate, holding back chosen
 // nodes to pin the interleavings. Covers Merge and Switch deadness, loop frames and their
 // iterations, the parallel_iterations limit, a freed iteration reused by a later one, loop
-// invariants (constant Enter) arriving early and late, nested loops, and a loop in an untaken
-// branch.
+// invariants (constant Enter) arriving early and late, nested loops, a loop in an untaken
+// branch, an output moved into its last consumer, and the lock-free mode of a one-thread step.
 #include "session/executor/frame_propagator.h"
 
 #include <algorithm>
@@ -40,7 +40,9 @@ struct Ran {
 
 class FrameDriver {
  public:
-  explicit FrameDriver(const NodeItems& items) : items_(items), prop_(items, nullptr) {
+  // `one_thread`: the propagator of a step on one thread, which takes no locks.
+  explicit FrameDriver(const NodeItems& items, bool one_thread = false)
+      : items_(items), prop_(items, nullptr, one_thread) {
     prop_.ScheduleRoots(ready_);
   }
 
@@ -194,6 +196,31 @@ TEST(FramePropagatorTest, MergeWaitsForItsControlInputsAndForwardsTheFirstLiveIn
   EXPECT_THAT(driver.Runs("m")[0]->inputs, ElementsAre(std::optional<int32_t>(1), std::nullopt));
   EXPECT_THAT(driver.Received("out"), ElementsAre(1));
   driver.ExpectDone();
+}
+
+TEST(FramePropagatorTest, AnOutputsLastConsumerTakesItsValueAndEarlierOnesShareIt) {
+  // A Merge makes this a frame partition; `a` feeds u and v: u's slot shares a's buffer, v's
+  // (the last edge of the output) takes it, and a's output is left empty.
+  const NodeItems items = Build(absl::StrCat(Source("a", 5), NodeText("u", "PartTestUnary", {"a"}),
+                                             NodeText("v", "PartTestUnary", {"a"}),
+                                             NodeText("m", "Merge", {"u", "v"})));
+  FramePropagator prop(items, nullptr);
+  ReadyQueue ready;
+  ASSERT_EQ(prop.ScheduleRoots(ready), 1);
+  const TaggedNode a = ready.pop_front();
+  TensorValueVector outputs(1);
+  outputs[0].tensor = Tensor::Scalar<int32_t>(5);
+  const void* buffer = outputs[0].tensor.raw_data();
+  prop.Propagate(a, items.nodes[a.id], /*is_dead=*/false, outputs, ready);
+  EXPECT_FALSE(outputs[0].tensor.IsInitialized());
+  ASSERT_EQ(ready.size(), 2u);
+  IterationState* root = prop.root()->GetIteration(0);
+  for (const char* name : {"u", "v"}) {
+    const TensorValue& slot = root->inputs[items.nodes[IndexOf(items, name)].input_start];
+    ASSERT_TRUE(slot.tensor.IsInitialized()) << name;
+    EXPECT_EQ(slot.tensor.raw_data(), buffer) << name;
+    EXPECT_EQ(slot.tensor.flat<int32_t>()[0], 5) << name;
+  }
 }
 
 TEST(FramePropagatorTest, SwitchsUntakenBranchIsDeadDownToTheMergeAndAControlTriggerRuns) {
@@ -381,6 +408,46 @@ TEST(FramePropagatorTest, NestedLoopsRunTheInnerLoopOncePerOuterIteration) {
   for (const auto& [frame, live] : live_sums) counts.push_back(live);
   EXPECT_THAT(counts, UnorderedElementsAre(3, 3, 0));
   driver.ExpectDone();
+}
+
+TEST(FramePropagatorTest, OnOneThreadLoopsRunAsTheyDoWithLocks) {
+  // Nested loops, loop invariants arriving late, two live iterations and a loop in an untaken
+  // branch: without its locks (a step on one thread) the propagator runs the same nodes in the
+  // same iterations with the same inputs and deadness.
+  const NodeItems items = Build(absl::StrCat(
+      Source("zero", 0), Source("two", 2), Source("three", 3), Source("one", 1),
+      LoopText("o", "O", "zero", "two", "one", 2),
+      NodeText("o/izero", "Enter", {"zero"}, EnterAttrs("O", true, 2)),
+      NodeText("o/ilimit", "Enter", {"three"}, EnterAttrs("O", true, 2)),
+      LoopText("i", "I", "o/izero", "o/ilimit", "o/step_enter", 2),
+      NodeText("i/outer", "Enter", {"o/body"}, EnterAttrs("I", true, 2)),
+      NodeText("i/sum", "PartTestBinary", {"i/body", "i/outer"}),
+      NodeText("i/sink", "PartTestSink", {"i/sum"}),
+      NodeText("o/inner_done", "PartTestSink", {"i/exit"}),
+      NodeText("out", "PartTestSink", {"o/exit"}), Bool("p", false),
+      NodeText("sw", "Switch", {"zero", "p"}), LoopText("d", "D", "sw:1", "three", "one"),
+      NodeText("dead_out", "PartTestSink", {"d/exit"})));
+  std::vector<std::string> runs[2];
+  for (bool one_thread : {false, true}) {
+    FrameDriver driver(items, one_thread);
+    driver.RunAll([](const std::string& name) { return name == "three"; });
+    driver.RunOldestHeld();
+    driver.RunAll();
+    for (const Ran& r : driver.ran()) {
+      std::string inputs;
+      for (const std::optional<int32_t>& v : r.inputs) {
+        absl::StrAppend(&inputs, v.has_value() ? absl::StrCat(*v) : "-", ",");
+      }
+      runs[one_thread].push_back(
+          absl::StrCat(r.name, "@", r.iter, r.dead ? " dead " : " ", inputs));
+    }
+    EXPECT_THAT(driver.Received("o/inner_done"), ElementsAre(3, 3, 3)) << one_thread;
+    EXPECT_THAT(driver.Received("out"), ElementsAre(2)) << one_thread;
+    ASSERT_EQ(driver.Runs("dead_out").size(), 1u);
+    EXPECT_TRUE(driver.Runs("dead_out")[0]->dead);
+    driver.ExpectDone();
+  }
+  EXPECT_EQ(runs[0], runs[1]);
 }
 
 TEST(FramePropagatorTest, ALoopInAnUntakenBranchIsDeadAndItsExitIsDeadOnce) {

@@ -19,8 +19,9 @@ namespace executor_internal {
 namespace {
 
 // Assigns every node its static frame (TensorFlow's BuildControlFlowInfo walk from the roots)
-// and lays out each frame's input slots and pending counts; in a simple partition, flattens the
-// out-edges. `graph_nodes` are the partition's nodes by executor index.
+// and lays out each frame's input slots and pending counts, then flattens every node's out-edges
+// (FlatEdge, with its consumer's slot in the consumer's frame). `graph_nodes` are the partition's
+// nodes by executor index.
 absl::Status BuildFrames(const std::vector<const Node*>& graph_nodes, NodeItems& items) {
   std::vector<NodeItem>& nodes = items.nodes;
   std::vector<FrameInfo>& frames = items.frames;
@@ -116,20 +117,20 @@ absl::Status BuildFrames(const std::vector<const Node*>& graph_nodes, NodeItems&
     frame.total_inputs += item.num_inputs;
     frame.initial_pending.push_back(item.initial_pending);
   }
-  if (!items.simple) return absl::OkStatus();
   for (NodeItem& item : nodes) {
     for (int o = 0; o < item.num_outputs; ++o) {
       const std::vector<OutEdge>& edges = item.out_edges[o];
       for (size_t e = 0; e < edges.size(); ++e) {
         const NodeItem& dst = nodes[edges[e].dst];
-        item.flat_out.push_back(FlatEdge{edges[e].dst, dst.local_id, edges[e].dst_slot,
-                                         dst.input_start + edges[e].dst_slot, o,
-                                         e + 1 == edges.size(), dst.is_control_trigger});
+        item.flat_out.push_back(FlatEdge{
+            edges[e].dst, dst.local_id, edges[e].dst_slot, dst.input_start + edges[e].dst_slot, o,
+            dst.num_inputs, e + 1 == edges.size(), dst.is_control_trigger, dst.is_merge});
       }
     }
     for (int d : item.control_out) {
       const NodeItem& dst = nodes[d];
-      item.flat_out.push_back(FlatEdge{d, dst.local_id, -1, -1, -1, false, dst.is_control_trigger});
+      item.flat_out.push_back(FlatEdge{d, dst.local_id, -1, -1, -1, dst.num_inputs, false,
+                                       dst.is_control_trigger, dst.is_merge});
     }
   }
   return absl::OkStatus();
@@ -172,6 +173,7 @@ absl::StatusOr<NodeItems> BuildNodeItems(const Graph& partition, Device* device,
     item.allows_uninitialized_input = op_def.allows_uninitialized_input();
     item.is_expensive = item.kernel->IsExpensive();
     item.is_async = item.kernel->IsAsync();
+    items.has_async |= item.is_async;
     if (device->device_type() != kDeviceCpu) {
       std::vector<bool> host_inputs, host_outputs;
       RILL_RETURN_IF_ERROR(WithNode(

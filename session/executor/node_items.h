@@ -3,8 +3,8 @@
 //
 // - NodeItem, per node: its kernel and the facts about it a step consults on every run (expensive,
 //   async, its control-flow role, whether its inputs need checking), where its inputs sit in its
-//   frame's per-iteration slot buffer, its out-edges (per output, and flattened into FlatEdges
-//   for the lock-free propagator) and its initial count of pending inputs.
+//   frame's per-iteration slot buffer, its out-edges (per output, and flattened into FlatEdges,
+//   which both propagators walk) and its initial count of pending inputs.
 // - FrameInfo, per static frame (the root frame, and one per while loop: an Enter's frame_name):
 //   its parent, its number of nodes and input slots, its Enter count and its nodes' initial
 //   pending counts. Frame assignment is TensorFlow's BuildControlFlowInfo walk from the roots.
@@ -63,17 +63,19 @@ struct OutEdge {
   int dst_slot;  // -1 for control edges
 };
 
-// An out-edge as the lock-free propagation of a simple partition walks it: everything it needs
-// about the consumer precomputed, the node's edges in one flat array (each output's data edges
-// in order, then the control edges).
+// An out-edge as both propagators walk it: everything they need about the consumer precomputed,
+// so propagation reads the producer's edges in one flat array (each output's data edges in order,
+// then the control edges) and never the consumer's NodeItem.
 struct FlatEdge {
   int dst;
-  int dst_local;   // the consumer's pending / dead counter
-  int dst_slot;    // data input of the consumer; -1 for a control edge
-  int input_slot;  // the consumer's input slot in the root iteration (data edges)
-  int output;      // the producer's output; -1 for a control edge
-  bool last_use;   // the output's last data edge: its value may be moved, not copied
+  int dst_local;       // the consumer's pending / dead counter in its frame's iteration
+  int dst_slot;        // data input of the consumer; -1 for a control edge
+  int input_slot;      // the consumer's input slot in its frame's per-iteration buffer (data edges)
+  int output;          // the producer's output; -1 for a control edge
+  int dst_num_inputs;  // the consumer's data inputs (a Merge is dead when all of them are)
+  bool last_use;       // the output's last data edge: its value may be moved, not copied
   bool dst_is_control_trigger;
+  bool dst_is_merge;
 };
 
 struct NodeItem {
@@ -88,7 +90,7 @@ struct NodeItem {
   int initial_pending = 0;
   std::vector<std::vector<OutEdge>> out_edges;  // per output slot
   std::vector<int> control_out;
-  std::vector<FlatEdge> flat_out;  // simple partitions: out_edges and control_out, flattened
+  std::vector<FlatEdge> flat_out;  // out_edges and control_out, flattened
   std::vector<bool> input_is_ref;
   std::vector<int> input_src;  // producer node index per data input (for messages)
   bool allows_uninitialized_input = false;
@@ -137,10 +139,10 @@ struct NodeItems {
   std::vector<FrameInfo> frames;  // [0] = root
   std::vector<int> roots;         // nodes with no in-edges (Merges excepted), in index order
   bool has_loops = false;         // some node is an Enter
+  bool has_async = false;         // some kernel is async (its completion may come on any thread)
   // No Merge and no loop: every node runs once in the root frame, so pending counts and dead
   // flags are updated with atomics and no lock (simple_propagator.h). Deadness still flows (a
-  // dead _Recv, a Switch whose Merge is in another partition). Only then is NodeItem::flat_out
-  // filled.
+  // dead _Recv, a Switch whose Merge is in another partition).
   bool simple = true;
   // Expensive nodes whose every input comes from a root: ready as soon as the roots ran
   // (dispatch.h's wide start rule reads it).

@@ -70,6 +70,7 @@ TEST(NodeItemsTest, FlagsFollowTheOpClassAndTheKernel) {
   EXPECT_EQ(Item(items, "send").num_outputs, 0);
   EXPECT_TRUE(Item(items, "send").host_outputs.empty());  // CPU: every output in host memory
   EXPECT_TRUE(items.has_loops);
+  EXPECT_TRUE(items.has_async);  // PartTestAsync
   EXPECT_FALSE(items.simple);
 }
 
@@ -93,7 +94,24 @@ TEST(NodeItemsTest, PendingCountsCountDataAndControlInEdgesAndMergeKeepsABit) {
             (std::vector<int>{IndexOf(items, "a"), IndexOf(items, "b")}));
   EXPECT_FALSE(items.simple);  // a Merge
   EXPECT_FALSE(items.has_loops);
-  EXPECT_TRUE(Item(items, "a").flat_out.empty());  // flattened in simple partitions only
+  EXPECT_FALSE(items.has_async);
+  // Flattened in every partition, with what the frame propagator's Merge rules need.
+  const std::vector<FlatEdge>& a_out = Item(items, "a").flat_out;
+  ASSERT_EQ(a_out.size(), 2u);
+  EXPECT_EQ(a_out[0].dst, IndexOf(items, "c"));
+  EXPECT_FALSE(a_out[0].dst_is_merge);
+  EXPECT_EQ(a_out[0].dst_num_inputs, 2);
+  EXPECT_FALSE(a_out[0].last_use);
+  EXPECT_EQ(a_out[1].dst, IndexOf(items, "m"));
+  EXPECT_TRUE(a_out[1].dst_is_merge);
+  EXPECT_EQ(a_out[1].dst_num_inputs, 2);
+  EXPECT_EQ(a_out[1].input_slot, Item(items, "m").input_start);
+  EXPECT_TRUE(a_out[1].last_use);
+  const std::vector<FlatEdge>& d_out = Item(items, "d").flat_out;
+  ASSERT_EQ(d_out.size(), 2u);
+  EXPECT_EQ(d_out[1].dst, IndexOf(items, "m"));
+  EXPECT_EQ(d_out[1].output, -1);
+  EXPECT_TRUE(d_out[1].dst_is_merge);
 }
 
 TEST(NodeItemsTest, SimplePartitionFlattensEachOutputsEdgesThenControlEdges) {
@@ -196,11 +214,24 @@ TEST(NodeItemsTest, NestedLoopsGetNestedFramesWithTheirOwnSlotLayout) {
       EXPECT_EQ(item.input_start, next_input) << item.kernel->name();
       next_input += item.num_inputs;
       EXPECT_EQ(items.frames[f].initial_pending[item.local_id], item.initial_pending);
-      EXPECT_TRUE(item.flat_out.empty());
     }
     EXPECT_EQ(items.frames[f].num_nodes, next_local);
     EXPECT_EQ(items.frames[f].total_inputs, next_input);
   }
+  // A flattened edge names its consumer's slot in the consumer's frame: an Enter's in the loop
+  // it enters, an Exit's in the enclosing loop.
+  for (const char* name : {"i/enter", "i/exit", "o/enter"}) {
+    const NodeItem& item = Item(items, name);
+    ASSERT_FALSE(item.flat_out.empty()) << name;
+    for (const FlatEdge& e : item.flat_out) {
+      const NodeItem& dst = items.nodes[e.dst];
+      EXPECT_EQ(e.dst_local, dst.local_id) << name;
+      EXPECT_EQ(e.input_slot, dst.input_start + e.dst_slot) << name;
+      EXPECT_EQ(e.dst_is_merge, dst.is_merge) << name;
+    }
+  }
+  EXPECT_TRUE(Item(items, "i/enter").flat_out[0].dst_is_merge);
+  EXPECT_EQ(items.nodes[Item(items, "i/exit").flat_out[0].dst].frame, 1);
 }
 
 // Below 1 TensorFlow's executor never holds an iteration back (it waits only while the live
