@@ -4,8 +4,9 @@
 # changes can be compared without timing noise. Needs valgrind (Debian: apt-get install valgrind).
 #
 #   tools/bench/callgrind_counts.sh [--top N]
-# prints:  run overhead: N instructions per run
-#          per node:     N instructions per node
+# prints:  run overhead:  N instructions per run
+#          per node:      N instructions per node
+#          per loop node: N instructions per node of a while loop's iteration (every thread)
 # and with --top N, the N functions with the most instructions of their own per node of the
 # chain (where to look next).
 set -euo pipefail
@@ -24,11 +25,22 @@ valgrind --tool=callgrind --separate-threads=yes --compress-strings=no --compres
 ir() { grep -l "$1" "$out"/cg.*-01 | xargs grep -h "^totals:" | awk '{print $2}'; }
 overhead=$(ir run_overhead_2000_runs)
 chain=$(ir add_chain_1000_20_runs)
-python3 - "$overhead" "$chain" <<'PY'
+# A loop runs on the inter-op pool's thread: its workloads run in a second process, counted
+# without --separate-threads, so each dump holds every thread.
+valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+    --callgrind-out-file="$out/loop" bazel-bin/tools/bench/overhead_probe --loop \
+    >/dev/null 2>>"$out/log"
+ir_all() { grep -l "$1" "$out"/loop.* | xargs grep -h "^totals:" | awk '{print $2}'; }
+loop100=$(ir_all while_loop_100_iterations_20_runs)
+loop200=$(ir_all while_loop_200_iterations_20_runs)
+python3 - "$overhead" "$chain" "$loop100" "$loop200" <<'PY'
 import sys
 overhead, chain = int(sys.argv[1]) / 2000, int(sys.argv[2]) / 20
-print("run overhead: %d instructions per run" % overhead)
-print("per node:     %d instructions per node" % ((chain - overhead) / 999))
+loop_node = (int(sys.argv[4]) - int(sys.argv[3])) / 20 / (100 * 21)
+print("run overhead:  %d instructions per run" % overhead)
+print("per node:      %d instructions per node" % ((chain - overhead) / 999))
+print("per loop node: %d instructions per node (while loop of scalar Adds, 21 nodes an "
+      "iteration)" % loop_node)
 PY
 if [ "$top" -gt 0 ]; then
   python3 - "$(grep -l add_chain_1000_20_runs "$out"/cg.*-01)" "$top" <<'PY'
