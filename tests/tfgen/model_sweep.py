@@ -1249,6 +1249,8 @@ def _models():
     sweep_legacy_tf1.add(m)
     import sweep_pypi  # noqa: E402  (models built with keras-hub and tf-slim)
     sweep_pypi.add(m)
+    import sweep_heldout  # noqa: E402  (held-out families: more kecam, tf-keras, TF1 Transformer)
+    sweep_heldout.add(m)
     return m
 
 
