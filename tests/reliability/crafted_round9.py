@@ -125,7 +125,8 @@ class Gen:
     def case(self, family, what, inputs, build, rtol=1e-5, atol=0.0, op=None, modes=None):
         """inputs: [(name, value)]; each becomes a Const or a Placeholder of known shape (fed) at
         random, or as `modes` says ("const", "feed" or None for random). build(*tensors) returns
-        the tensor(s) to fetch."""
+        the tensor(s) to fetch; Placeholders it makes itself it lists in self.extra_feeds as
+        (tensor name, value). atol may be a function of the outputs (a list of arrays)."""
         name = "%s/%03d_%s" % (family, len(self.cases), what)
         assert name not in self.names, name
         modes = [m or self.r.choice(["const", "feed"])
@@ -148,6 +149,7 @@ class Gen:
     def _record(self, name, op, inputs, modes, build, rtol, atol):
         graph = tf.Graph()
         built_error = None
+        self.extra_feeds = []  # build() may add (name, value) for Placeholders it makes
         with graph.as_default():
             ts = [self._input(n, v, m) for (n, v), m in zip(inputs, modes)]
             try:
@@ -157,6 +159,7 @@ class Gen:
             except (ValueError, tf.errors.OpError) as e:
                 built_error = e
         feeds = [(n + ":0", v) for (n, v), m in zip(inputs, modes) if m == "feed"]
+        feeds += self.extra_feeds
         if built_error is None:
             if not fetches:  # Unpack of num 0: a session run needs a fetch
                 raise Skip("nothing to fetch")
@@ -168,6 +171,7 @@ class Gen:
             # The op with operands of unknown shape, then the operands swapped back in.
             operands = {nd.name: nd for nd in graph.as_graph_def().node}
             g2 = tf.Graph()
+            self.extra_feeds = []
             with g2.as_default():
                 ts = [tf1.placeholder(tf.as_dtype(v.dtype), shape=None, name=n)
                       for n, v in inputs]
@@ -193,6 +197,8 @@ class Gen:
                 with tf1.Session(graph=g3, config=core.CONFIG) as sess:
                     outputs, code, message = self._run(sess, fetch_names, feeds)
         self.stats["error" if code else "ok"] += 1
+        if callable(atol):  # a tolerance that depends on the outputs' magnitude
+            atol = atol(outputs) if outputs is not None else 0.0
         return self._format(name, op, graph_def, feeds, fetch_names, outputs, code, message,
                             rtol, atol)
 
