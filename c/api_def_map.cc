@@ -116,6 +116,9 @@ void TF_ApiDefMapPut(TF_ApiDefMap* api_def_map, const char* text, size_t text_le
   if (api_def_map == nullptr || (text == nullptr && text_len > 0)) {
     return SetStatus(status, absl::InvalidArgumentError("The map or the text is null"));
   }
+  if (!rill_c::IsObjectLength(text_len)) {
+    return SetStatus(status, rill_c::ObjectLengthError("text_len", text_len));
+  }
   rill::c_api::ApiDefs given;
   if (!google::protobuf::TextFormat::ParseFromString(std::string(text, text_len), &given)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable ApiDefs text"));
@@ -137,6 +140,10 @@ TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap* api_def_map, const char* name, size_t n
                            TF_Status* status) {
   if (api_def_map == nullptr || name == nullptr) {
     SetStatus(status, absl::InvalidArgumentError("The map or the name is null"));
+    return nullptr;
+  }
+  if (!rill_c::IsObjectLength(name_len)) {
+    SetStatus(status, rill_c::ObjectLengthError("name_len", name_len));
     return nullptr;
   }
   const std::string op(name, name_len);

@@ -8,8 +8,10 @@
 #ifndef RILL_C_C_API_INTERNAL_H_
 #define RILL_C_C_API_INTERNAL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +21,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/mutex.h"
 #include "core/tensor.h"
 #include "google/protobuf/message_lite.h"
@@ -216,6 +220,19 @@ inline TF_Operation* ToOperation(const rill::Node* node) {
 
 // "name:index", the tensor name of an output.
 std::string OutputName(TF_Output output);
+
+// Whether a caller's `length` can describe bytes in memory: no object is larger than PTRDIFF_MAX
+// bytes, so a longer length is a negative count converted to size_t (-1 arrives as SIZE_MAX).
+inline bool IsObjectLength(size_t length) {
+  return length <= static_cast<size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+}
+// InvalidArgument for a length IsObjectLength refuses, naming the argument.
+inline absl::Status ObjectLengthError(absl::string_view argument, size_t length) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(argument, " is ", length,
+                   ", larger than any object (a negative length converted to size_t?); pass the "
+                   "number of bytes"));
+}
 
 // Parses a caller's `length` bytes at `data` into `message`. False for null data with a length,
 // a length past int (protobuf's limit: narrowed to int it would parse a prefix, or a negative

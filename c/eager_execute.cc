@@ -248,6 +248,11 @@ TF_AttrType GetAttrType(TFE_Context* ctx, const char* op_name, const char* attr_
     SetStatus(status, absl::InvalidArgumentError("The context, op or attribute name is null"));
     return TF_ATTR_INT;
   }
+  if (is_list == nullptr) {
+    SetStatus(status, absl::InvalidArgumentError("is_list is null; pass where to write whether "
+                                                 "the attribute is a list"));
+    return TF_ATTR_INT;
+  }
   absl::StatusOr<rill::OpDef> def = rill_c::EagerOpDef(ctx, op_name);
   if (!def.ok()) {
     SetStatus(status, def.status());
@@ -427,6 +432,9 @@ TF_AttrType TFE_OpNameGetAttrType(TFE_Context* ctx, const char* op_or_function_n
 }
 
 void TFE_OpSetAttrString(TFE_Op* op, const char* attr_name, const void* value, size_t length) {
+  if (!rill_c::IsObjectLength(length)) {
+    return Defer(op, attr_name, rill_c::ObjectLengthError("length", length).message());
+  }
   if (value == nullptr && length > 0) {
     return Defer(op, attr_name,
                  absl::StrCat("value is null but length is ", length,

@@ -3,10 +3,14 @@
 #include "c/c_test_util.h"
 #include "gtest/gtest.h"
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/eager/c_api.h"
+#include "tensorflow/c/tf_tstring.h"
 
 namespace {
 
 using rill_c_test::Status;
+
+constexpr size_t kMinusOne = static_cast<size_t>(-1);  // a negative length passed as size_t
 
 TEST(NullArguments, StatusBuffersTensorsStrings) {
   TF_DeleteStatus(nullptr);
@@ -271,6 +275,72 @@ TEST(NullArguments, SessionsDevicesLibraries) {
   TF_RegisterLogListener(nullptr);
   TF_RegisterFilesystemPlugin(nullptr, s);
   TF_DeleteSessionOptions(opts);
+}
+
+// Lengths no object can have (a negative count converted to size_t) and NULL outputs the misuse
+// sweep (misuse_sweep_test) found crashing or silently accepted; each is now refused.
+TEST(NullArguments, LengthsPastAnyObjectAndNullOutputs) {
+  Status s;
+  EXPECT_EQ(TF_NewBufferFromString("ab", kMinusOne), nullptr);
+
+  TF_Graph* g = TF_NewGraph();
+  TF_OperationDescription* d = TF_NewOperation(g, "Const", "c");
+  TF_SetAttrString(d, "s", "ab", kMinusOne);
+  EXPECT_EQ(TF_FinishOperation(d, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(),
+            "TF_SetAttrString's length is 18446744073709551615, larger than any object (a "
+            "negative length converted to size_t?); pass the number of bytes");
+  d = TF_NewOperation(g, "Const", "c");
+  TF_SetAttrFuncName(d, "f", "ab", kMinusOne);
+  EXPECT_EQ(TF_FinishOperation(d, s), nullptr);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message().rfind("TF_SetAttrFuncName's length is 18446744073709551615", 0), 0u);
+
+  TF_Operation* p = rill_c_test::Placeholder(g, "p");
+  TF_OperationGetAttrType(p, "dtype", nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "The value pointer is null");
+  TF_DeleteGraph(g);
+
+  TF_Buffer* empty = TF_NewBuffer();
+  TF_ApiDefMap* map = TF_NewApiDefMap(empty, s);
+  ASSERT_EQ(s.code(), TF_OK);
+  TF_ApiDefMapPut(map, "x", kMinusOne, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message().rfind("text_len is 18446744073709551615, larger than any object", 0), 0u);
+  EXPECT_EQ(TF_ApiDefMapGet(map, "x", kMinusOne, s), nullptr);
+  EXPECT_EQ(s.message().rfind("name_len is 18446744073709551615", 0), 0u);
+  TF_DeleteApiDefMap(map);
+  TF_DeleteBuffer(empty);
+
+  TFE_ContextOptions* opts = TFE_NewContextOptions();
+  TFE_Context* ctx = TFE_NewContext(opts, s);
+  ASSERT_EQ(s.code(), TF_OK);
+  TFE_OpNameGetAttrType(ctx, "Identity", "T", nullptr, s);
+  EXPECT_EQ(s.code(), TF_INVALID_ARGUMENT);
+  EXPECT_EQ(s.message(), "is_list is null; pass where to write whether the attribute is a list");
+  TFE_Op* op = TFE_NewOp(ctx, "Identity", s);
+  TFE_OpSetAttrString(op, "T", "ab", kMinusOne);
+  TFE_DeleteOp(op);
+  TFE_DeleteContext(ctx);
+  TFE_DeleteContextOptions(opts);
+
+  // The inline TF_TString functions: NULL strings and sources, keep past the size.
+  TF_TString t;
+  TF_TString_Init(&t);
+  TF_TString_Copy(&t, "abc", 3);
+  EXPECT_EQ(TF_TString_RillOwn(nullptr, 0, 1, 1), nullptr);
+  EXPECT_EQ(TF_TString_GetMutableDataPointer(nullptr), nullptr);
+  TF_TString_Move(nullptr, &t);
+  TF_TString_AppendN(&t, nullptr, 5);
+  TF_TString_AppendN(nullptr, "x", 1);
+  EXPECT_EQ(TF_TString_Resize(&t, kMinusOne, 'x'), nullptr);
+  char* bytes = TF_TString_RillOwn(&t, kMinusOne, 2, 2);  // keeps at most new_size bytes
+  ASSERT_NE(bytes, nullptr);
+  EXPECT_EQ(std::string(bytes, 2), "ab");
+  EXPECT_EQ(TF_TString_GetSize(&t), 2u);
+  TF_TString_Dealloc(&t);
 }
 
 }  // namespace

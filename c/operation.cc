@@ -476,7 +476,10 @@ void TF_OperationGetAttrType(TF_Operation* oper, const char* attr_name, TF_DataT
                              TF_Status* status) {
   absl::StatusOr<const rill::AttrValue*> v = rill_c::TypedAttr(oper, attr_name, "type");
   if (!v.ok()) return SetStatus(status, v.status());
-  if (value != nullptr) *value = static_cast<TF_DataType>((*v)->type());
+  if (value == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("The value pointer is null"));
+  }
+  *value = static_cast<TF_DataType>((*v)->type());
   SetOk(status);
 }
 

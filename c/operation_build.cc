@@ -399,6 +399,9 @@ void TF_ColocateWith(TF_OperationDescription* desc, TF_Operation* op) {
 
 void TF_SetAttrString(TF_OperationDescription* desc, const char* attr_name, const void* value,
                       size_t length) {
+  if (desc != nullptr && !rill_c::IsObjectLength(length)) {
+    return rill_c::Fail(desc, rill_c::ObjectLengthError("TF_SetAttrString's length", length));
+  }
   rill::AttrValue* v = Slot(desc, attr_name);
   if (v != nullptr)
     v->set_s(value == nullptr ? "" : std::string(static_cast<const char*>(value), length));
@@ -478,6 +481,9 @@ void TF_SetAttrPlaceholder(TF_OperationDescription* desc, const char* attr_name,
 
 void TF_SetAttrFuncName(TF_OperationDescription* desc, const char* attr_name, const char* value,
                         size_t length) {
+  if (desc != nullptr && !rill_c::IsObjectLength(length)) {
+    return rill_c::Fail(desc, rill_c::ObjectLengthError("TF_SetAttrFuncName's length", length));
+  }
   rill::AttrValue* v = Slot(desc, attr_name);
   if (v != nullptr) v->mutable_func()->set_name(value == nullptr ? "" : std::string(value, length));
 }

@@ -78,6 +78,8 @@ const char* TF_Message(const TF_Status* s) { return s == nullptr ? "" : s->messa
 TF_Buffer* TF_NewBuffer(void) { return new TF_Buffer{nullptr, 0, nullptr}; }
 
 TF_Buffer* TF_NewBufferFromString(const void* proto, size_t proto_len) {
+  // No status to report a length no object has (a negative count as size_t): no buffer.
+  if (proto != nullptr && !rill_c::IsObjectLength(proto_len)) return nullptr;
   TF_Buffer* buffer = TF_NewBuffer();
   if (proto == nullptr) proto_len = 0;
   rill_c::SetBufferBytes(buffer, std::string(static_cast<const char*>(proto), proto_len));

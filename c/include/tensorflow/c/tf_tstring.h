@@ -87,7 +87,9 @@ TF_CAPI_EXPORT extern void TF_StringDealloc(TF_TString* tstr);
 /* TensorFlow's TF_TString_* functions (its ctstring.h), which programs written for TensorFlow's
    C API call on the elements of TF_STRING tensors: inline, on the layout above and the exported
    functions. Owned strings grow as TF_StringCopy makes them (SMALL up to 22 bytes, else a LARGE
-   block of 16-byte-rounded capacity); a VIEW or OFFSET string written to becomes owned. */
+   block of 16-byte-rounded capacity); a VIEW or OFFSET string written to becomes owned. A NULL
+   string is left alone (the functions returning bytes return NULL), as is a NULL source with a
+   length, and a size past SIZE_MAX / 8 (TensorFlow's crash on these). */
 static inline void TF_TString_Init(TF_TString* str) { TF_StringInit(str); }
 static inline void TF_TString_Dealloc(TF_TString* str) { TF_StringDealloc(str); }
 static inline TF_TString_Type TF_TString_GetType(const TF_TString* str) {
@@ -107,12 +109,17 @@ static inline void TF_TString_AssignView(TF_TString* dst, const char* src, size_
   TF_StringAssignView(dst, src, size);
 }
 
-/* Makes `str` an owned string of `new_size` bytes whose first `keep` (<= new_size and <= its
+/* Makes `str` an owned string of `new_size` bytes whose first `keep` (at most new_size and its
    size) are its current ones, with room for at least `min_cap` (>= new_size); returns its bytes,
-   NUL-terminated at new_size. */
+   NUL-terminated at new_size. NULL for a NULL `str` or a capacity no string can have (sizes are
+   stored shifted left by 2). */
 static inline char* TF_TString_RillOwn(TF_TString* str, size_t keep, size_t new_size,
                                        size_t min_cap) {
   const TF_TString_Type type = TF_StringGetType(str);
+  if (str == NULL || min_cap > ((size_t)-1 >> 3)) return NULL;
+  if (keep > new_size) keep = new_size;
+  if (keep > TF_StringGetSize(str)) keep = TF_StringGetSize(str);
+  if (min_cap < new_size) min_cap = new_size;
   const char* old = TF_StringGetDataPointer(str);
   if (type != TF_TSTR_LARGE && min_cap <= TF_TString_SmallCapacity) {
     char bytes[TF_TString_SmallCapacity];
@@ -162,6 +169,7 @@ static inline char* TF_TString_ReserveAmortized(TF_TString* str, size_t new_cap)
 }
 static inline char* TF_TString_GetMutableDataPointer(TF_TString* str) {
   const TF_TString_Type type = TF_StringGetType(str);
+  if (str == NULL) return NULL;
   if (type == TF_TSTR_SMALL) return str->u.smll.str;
   if (type == TF_TSTR_LARGE) return str->u.large.ptr;
   return TF_TString_ResizeUninitialized(str, TF_StringGetSize(str));
@@ -177,7 +185,7 @@ static inline void TF_TString_Assign(TF_TString* dst, const TF_TString* src) {
 }
 /* `src` is left empty; an OFFSET string (relative to where it lies) is copied. */
 static inline void TF_TString_Move(TF_TString* dst, TF_TString* src) {
-  if (dst == src) return;
+  if (dst == src || dst == NULL || src == NULL) return;
   if (TF_StringGetType(src) == TF_TSTR_OFFSET) {
     TF_StringCopy(dst, TF_StringGetDataPointer(src), TF_StringGetSize(src));
   } else {
@@ -191,7 +199,7 @@ static inline void TF_TString_AppendN(TF_TString* dst, const char* src, size_t s
   const size_t cap = TF_StringGetCapacity(dst);
   const size_t new_size = old_size + size;
   char* bytes;
-  if (size == 0) return;
+  if (size == 0 || src == NULL || size > ((size_t)-1 >> 3) - old_size) return;
   bytes = TF_TString_RillOwn(dst, old_size, new_size,
                              new_size > cap && new_size < 2 * cap ? 2 * cap : new_size);
   if (bytes != NULL) memcpy(bytes + old_size, src, size);
