@@ -455,6 +455,55 @@ REGISTER_OP("_RillGruUpdate")
       return absl::OkStatus();
     });
 
+// The graph optimizer's whole LSTM loop (graph/lstm_sequence_fusion.h,
+// kernels/nn/lstm_sequence_op.cc): Rill's internal op, a Keras-style LSTM loop frame run as one
+// node. While counters[bound_counters[k]] < bounds[k] for every k, a step reads
+// x = TensorListGetItem(input_list, counters[read_counter], element_shape), computes
+// z = BiasAdd(x kernel + h recurrent_kernel, bias) (x taken as already projected when
+// project_input is false), (c, h) = _RillLstmCell(z, c), writes h into output_list at
+// counters[write_counter] (write_index when write_counter is -1), and adds 1 to every counter.
+// Bounds that are not scalars give the loop Switch's error, or with to_bool (the condition went
+// through ToBool) run while their broadcast shape has elements.
+// Outputs are the counters, the list, h and c after the last step (the loop's Exit values).
+REGISTER_OP("_RillLstmSequence")
+    .Input("counters: num_counters * int32")
+    .Input("bounds: num_bounds * int32")
+    .Input("input_list: variant")
+    .Input("element_shape: int32")
+    .Input("output_list: variant")
+    .Input("h: T")
+    .Input("c: T")
+    .Input("kernel: T")
+    .Input("recurrent_kernel: T")
+    .Input("bias: T")
+    .Output("counters_out: num_counters * int32")
+    .Output("output_list_out: variant")
+    .Output("h_out: T")
+    .Output("c_out: T")
+    .Attr("T: {float}")
+    .Attr("num_counters: int >= 1")
+    .Attr("num_bounds: int >= 1")
+    .Attr("bound_counters: list(int)")
+    .Attr("read_counter: int")
+    .Attr("write_counter: int = -1")
+    .Attr("write_index: int = 0")
+    .Attr("project_input: bool = true")
+    .Attr("transpose_kernel: bool = false")
+    .Attr("transpose_recurrent_kernel: bool = false")
+    .Attr("constant_kernel: bool = false")
+    .Attr("constant_recurrent_kernel: bool = false")
+    .Attr("input_first: bool = true")
+    .Attr("to_bool: bool = false")
+    .Attr("bias_data_format: string = \"NHWC\"")
+    .Attr("gate_order: list(int) = [0, 1, 2, 3]")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      // Scalar counters and list handle; h and c unknown (their shapes may change in step 1).
+      const int counters = c.num_outputs() - 3;
+      for (int i = 0; i <= counters; ++i)
+        c.set_output(i, PartialTensorShape(std::vector<int64_t>{}));
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
 // kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
 // AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".
