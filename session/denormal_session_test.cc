@@ -5,6 +5,7 @@
 // the conformance cases */subnormals_flushed in tests/conformance/data). Built twice: as
 // denormal_session_test, and as denormal_keep_session_test with RILL_KEEP_DENORMALS=1, where the
 // subnormals are kept.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -45,6 +46,7 @@ Tensor Floats(const std::vector<float>& v, const std::vector<int64_t>& dims) {
 }
 
 // x, y, a, b: float Placeholders; d, e: double ones. mul = x * y, add = x + y, mm = a x b,
+// min / max = Minimum / Maximum(x, y), dmin = Minimum(d, e),
 // mm2 = b x a (two products ready at once: with two inter-op threads one may run on the pool),
 // dmul = d * e, folded = Const(1e-39) * Const(3) (the optimizer folds it), conv = img * filt
 // (float Conv2D: oneDNN).
@@ -57,6 +59,9 @@ constexpr char kGraph[] = R"(
   node { name: 'e' op: 'Placeholder' attr { key: 'dtype' value { type: DT_DOUBLE } } }
   node { name: 'mul' op: 'Mul' input: 'x' input: 'y' attr { key: 'T' value { type: DT_FLOAT } } }
   node { name: 'add' op: 'AddV2' input: 'x' input: 'y' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'min' op: 'Minimum' input: 'x' input: 'y' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'max' op: 'Maximum' input: 'x' input: 'y' attr { key: 'T' value { type: DT_FLOAT } } }
+  node { name: 'dmin' op: 'Minimum' input: 'd' input: 'e' attr { key: 'T' value { type: DT_DOUBLE } } }
   node { name: 'mm' op: 'MatMul' input: 'a' input: 'b' attr { key: 'T' value { type: DT_FLOAT } } }
   node { name: 'mm2' op: 'MatMul' input: 'b' input: 'a' attr { key: 'T' value { type: DT_FLOAT } } }
   node { name: 'dmul' op: 'Mul' input: 'd' input: 'e' attr { key: 'T' value { type: DT_DOUBLE } } }
@@ -148,6 +153,45 @@ TEST_F(DenormalSessionTest, ElementwiseAndMatMulGiveTensorFlowsResults) {
       EXPECT_FLOAT_EQ(out[5].flat<float>()[0], 3e-39f);
     }
     EXPECT_EQ(out[4].flat<double>()[1], 2.25);  // normal values are untouched
+  }
+}
+
+TEST_F(DenormalSessionTest, MinimumAndMaximumFlushASubnormalResult) {
+  // TensorFlow 2.21's Minimum / Maximum (minps / maxps with DAZ): a subnormal operand compares as
+  // 0, ties return x, and a subnormal result is a zero of its sign.
+  std::unique_ptr<Session> s = NewSession(1, 1);
+  const float r = 5.421011e-20f;
+  const Tensor x = Floats({kSub, -kSub, 2 * kTiny, 1.5f * kTiny, r, kSub, 1, 3, 1.25f * kTiny, 0,
+                           -0.0f, kSub, -kSub, kSub},
+                          {14});
+  const Tensor y =
+      Floats({1, 1, 1, 1.2f * kTiny, r, kSub, kSub, -kSub, -kTiny, kSub, kSub, 0, 0, -kSub}, {14});
+  Tensor d(DT_DOUBLE, TensorShape({2}));
+  d.flat<double>()[0] = kSubDouble;
+  d.flat<double>()[1] = -kSubDouble;
+  Tensor e(DT_DOUBLE, TensorShape({2}));
+  e.flat<double>()[0] = 1;
+  e.flat<double>()[1] = 1;
+  std::vector<Tensor> out;
+  ASSERT_THAT(s->Run({{"x", x}, {"y", y}, {"d", d}, {"e", e}}, {"min", "max", "dmin"}, {}, &out),
+              IsOk());
+  const uint32_t neg0 = 0x80000000;
+  if (Flush()) {
+    EXPECT_EQ(BitsOf(out[0]),
+              (std::vector<uint32_t>{0, neg0, Bits(2 * kTiny), Bits(1.2f * kTiny), Bits(r), 0, 0,
+                                     neg0, Bits(-kTiny), 0, neg0, 0, neg0, 0}));
+    EXPECT_EQ(BitsOf(out[1]),
+              (std::vector<uint32_t>{Bits(1), Bits(1), Bits(1), Bits(1.5f * kTiny), Bits(r), 0,
+                                     Bits(1), Bits(3), Bits(1.25f * kTiny), 0, neg0, 0, neg0, 0}));
+    EXPECT_EQ(out[2].flat<double>()[0], 0.0);
+    EXPECT_TRUE(std::signbit(out[2].flat<double>()[1]));
+    EXPECT_EQ(out[2].flat<double>()[1], 0.0);
+  } else {
+    EXPECT_EQ(out[0].flat<float>()[0], kSub);
+    EXPECT_EQ(out[0].flat<float>()[13], -kSub);
+    EXPECT_EQ(out[1].flat<float>()[6], 1.0f);
+    EXPECT_EQ(out[1].flat<float>()[9], kSub);
+    EXPECT_EQ(out[2].flat<double>()[0], kSubDouble);
   }
 }
 

@@ -7,7 +7,10 @@
 // FloorDiv, FloorMod on integers; Internal for TruncateDiv and TruncateMod, TensorFlow's code
 // there); "Integers to negative integer powers are not allowed" (Pow).
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
+#include "core/denormal.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -101,16 +104,34 @@ struct FloorModFunctor : IntDivisionCheck {
     return FloorMod(x, y);
   }
 };
-struct MaximumFunctor : CwiseFunctorBase {
+// Maximum and Minimum return an operand, which no arithmetic flushes: with subnormals flushed
+// (core/denormal.h) a subnormal result is returned as a zero of its sign, as TensorFlow's
+// minps/maxps give it (the comparison reads subnormals as 0, so ties between a subnormal and a
+// zero return x, flushed). RILL_KEEP_DENORMALS=1 keeps the operand.
+struct FlushedSelection : CwiseFunctorBase {
+  absl::Status Init(OpKernelConstruction&) {
+    flush = FlushDenormals();
+    return absl::OkStatus();
+  }
+  template <typename T>
+  T Flushed(T r) const {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (flush && std::fabs(r) < std::numeric_limits<T>::min()) return std::copysign(T(0), r);
+    }
+    return r;
+  }
+  bool flush = true;
+};
+struct MaximumFunctor : FlushedSelection {
   template <typename T>
   T operator()(T x, T y) const {
-    return Max(x, y);
+    return Flushed(Max(x, y));
   }
 };
-struct MinimumFunctor : CwiseFunctorBase {
+struct MinimumFunctor : FlushedSelection {
   template <typename T>
   T operator()(T x, T y) const {
-    return Min(x, y);
+    return Flushed(Min(x, y));
   }
 };
 struct PowFunctor : CwiseFunctorBase {
