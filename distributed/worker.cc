@@ -1,5 +1,6 @@
 #include "distributed/worker.h"
 
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "core/status_macros.h"
 #include "core/tensor_proto.h"
 #include "distributed/cluster_spec.h"
+#include "distributed/session_resources.h"
 #include "distributed/shm_writer.h"
 #include "graph/graph_def_import.h"
 #include "kernels/framework/kernel_registry.h"
@@ -45,6 +47,9 @@ struct Worker::RegisteredGraph {
 struct Worker::WorkerSession {
   rill::Mutex mu;
   std::map<std::string, std::shared_ptr<RegisteredGraph>> graphs ABSL_GUARDED_BY(mu);
+  // The session's private resources in the device's ResourceMgr (session_resources.h), deleted
+  // with the session.
+  std::set<std::pair<std::string, std::string>> private_resources ABSL_GUARDED_BY(mu);
 };
 
 struct Worker::Step {
@@ -122,8 +127,20 @@ absl::Status Worker::CreateWorkerSession(const tensorflow::CreateWorkerSessionRe
 absl::Status Worker::DeleteWorkerSession(const tensorflow::DeleteWorkerSessionRequest& req,
                                          tensorflow::DeleteWorkerSessionResponse*) {
   ShmWriter::Default()->Sweep();
-  rill::MutexLock lock(&mu_);
-  if (!req.session_handle().empty()) sessions_.erase(req.session_handle());
+  std::shared_ptr<WorkerSession> session;
+  {
+    rill::MutexLock lock(&mu_);
+    if (req.session_handle().empty()) return absl::OkStatus();
+    auto it = sessions_.find(req.session_handle());
+    if (it == sessions_.end()) return absl::OkStatus();
+    session = it->second;
+    sessions_.erase(it);
+  }
+  rill::MutexLock lock(&session->mu);
+  for (const auto& [container, name] : session->private_resources) {
+    // NotFound: the session registered the node but never ran it.
+    device_->resource_manager()->Delete(container, name).IgnoreError();
+  }
   return absl::OkStatus();
 }
 
@@ -145,7 +162,11 @@ absl::Status Worker::RegisterGraph(const tensorflow::RegisterGraphRequest& req,
                                    tensorflow::RegisterGraphResponse* resp) {
   RILL_ASSIGN_OR_RETURN(std::shared_ptr<WorkerSession> session,
                         FindSession(req.session_handle(), req.create_worker_session_called()));
-  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ImportGraphDef(req.graph_def()));
+  GraphDef privatized;
+  const std::vector<std::pair<std::string, std::string>> private_resources = PrivatizeResourceNames(
+      req.create_worker_session_called() ? req.session_handle() : "", req.graph_def(), &privatized);
+  RILL_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph,
+                        ImportGraphDef(private_resources.empty() ? req.graph_def() : privatized));
   for (Node* n : graph->op_nodes()) {
     absl::StatusOr<DeviceName> want = rill::ParseDeviceName(n->requested_device());
     absl::StatusOr<DeviceName> mine = rill::ParseDeviceName(device_->name());
@@ -171,6 +192,7 @@ absl::Status Worker::RegisterGraph(const tensorflow::RegisterGraphRequest& req,
   }
   rill::MutexLock lock(&session->mu);
   session->graphs[handle] = std::move(registered);
+  session->private_resources.insert(private_resources.begin(), private_resources.end());
   resp->set_graph_handle(handle);
   return absl::OkStatus();
 }
