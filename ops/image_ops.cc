@@ -1,11 +1,10 @@
 // Op definitions of the image ops: resizing (ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic,
 // ResizeArea, ScaleAndTranslate), detection post-processing (NonMaxSuppressionV2/V3/V4/V5,
-// CombinedNonMaxSuppression), CropAndResize, colour conversions and adjustments (RGBToHSV,
-// HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the sliding-window image ops
-// (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D), ImageProjectiveTransformV3,
-// DrawBoundingBoxes / V2. Signatures read
-// from TensorFlow's registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values
-// the kernel checks.
+// NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression), CropAndResize, colour conversions and
+// adjustments (RGBToHSV, HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the
+// sliding-window image ops (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D),
+// ImageProjectiveTransformV3, DrawBoundingBoxes / V2. Signatures read from TensorFlow's registry
+// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -164,6 +163,54 @@ REGISTER_OP("NonMaxSuppressionV5")
       c.set_output(2, UnknownDims(0));
       return absl::OkStatus();
     });
+
+REGISTER_OP("NonMaxSuppressionWithOverlaps")
+    .Input("overlaps: float")
+    .Input("scores: float")
+    .Input("max_output_size: int32")
+    .Input("overlap_threshold: float")
+    .Input("score_threshold: float")
+    .Output("selected_indices: int32")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      c.set_output(0, UnknownDims(1));
+      return absl::OkStatus();
+    });
+
+// optimize_for_inference's fusions of ResizeBilinear and / or MirrorPad into Conv2D: outputs
+// [batch, ?, ?, the filter's output depth] (the kernel computes the spatial sizes).
+absl::Status FusedPadConvShape(ShapeInferenceContext& c, bool resize) {
+  const PartialTensorShape& input = c.input(0);
+  const PartialTensorShape& filter = c.input(resize ? 3 : 2);
+  const bool in_known = !input.unknown_rank() && input.rank() == 4;
+  const bool f_known = !filter.unknown_rank() && filter.rank() == 4;
+  c.set_output(0, PartialTensorShape(std::vector<int64_t>{in_known ? input.dims()[0] : -1, -1, -1,
+                                                          f_known ? filter.dims()[3] : -1}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("FusedResizeAndPadConv2D")
+    .Input("input: T")
+    .Input("size: int32")
+    .Input("paddings: int32")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .Attr("resize_align_corners: bool = false")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) { return FusedPadConvShape(c, true); });
+
+REGISTER_OP("FusedPadConv2D")
+    .Input("input: T")
+    .Input("paddings: int32")
+    .Input("filter: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .SetShapeFn([](ShapeInferenceContext& c) { return FusedPadConvShape(c, false); });
 
 REGISTER_OP("CombinedNonMaxSuppression")
     .Input("boxes: float")

@@ -110,6 +110,50 @@ std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Input& boxes, 
                      .Finalize());
 }
 
+Output NonMaxSuppressionWithOverlaps(const Scope& scope, const Input& overlaps, const Input& scores,
+                                     const Input& max_output_size, const Input& overlap_threshold,
+                                     const Input& score_threshold) {
+  return OpBuilder(scope, "NonMaxSuppressionWithOverlaps")
+      .Input(overlaps)
+      .Input(scores)
+      .Input(max_output_size)
+      .Input(overlap_threshold)
+      .Input(score_threshold)
+      .Finalize()
+      .output(0);
+}
+
+Output FusedResizeAndPadConv2D(const Scope& scope, const Input& input, const Input& size,
+                               const Input& paddings, const Input& filter, absl::string_view mode,
+                               const std::vector<int64_t>& strides, absl::string_view padding,
+                               bool resize_align_corners) {
+  return OpBuilder(scope, "FusedResizeAndPadConv2D")
+      .Input(input)
+      .Input(size)
+      .Input(paddings)
+      .Input(filter)
+      .Attr("resize_align_corners", resize_align_corners)
+      .Attr("mode", mode)
+      .Attr("strides", strides)
+      .Attr("padding", padding)
+      .Finalize()
+      .output(0);
+}
+
+Output FusedPadConv2D(const Scope& scope, const Input& input, const Input& paddings,
+                      const Input& filter, absl::string_view mode,
+                      const std::vector<int64_t>& strides, absl::string_view padding) {
+  return OpBuilder(scope, "FusedPadConv2D")
+      .Input(input)
+      .Input(paddings)
+      .Input(filter)
+      .Attr("mode", mode)
+      .Attr("strides", strides)
+      .Attr("padding", padding)
+      .Finalize()
+      .output(0);
+}
+
 std::vector<Output> CombinedNonMaxSuppression(
     const Scope& scope, const Input& boxes, const Input& scores,
     const Input& max_output_size_per_class, const Input& max_total_size, const Input& iou_threshold,

@@ -43,11 +43,24 @@ std::vector<Output> NonMaxSuppressionV5(const Scope& scope, const Input& boxes, 
                                         const Input& max_output_size, const Input& iou_threshold,
                                         const Input& score_threshold, const Input& soft_nms_sigma,
                                         bool pad_to_max_output_size = false);
+// Hard NMS over a given similarity matrix overlaps [num_boxes, num_boxes]: selected_indices.
+Output NonMaxSuppressionWithOverlaps(const Scope& scope, const Input& overlaps, const Input& scores,
+                                     const Input& max_output_size, const Input& overlap_threshold,
+                                     const Input& score_threshold);
 // nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections.
 std::vector<Output> CombinedNonMaxSuppression(
     const Scope& scope, const Input& boxes, const Input& scores,
     const Input& max_output_size_per_class, const Input& max_total_size, const Input& iou_threshold,
     const Input& score_threshold, bool pad_per_class = false, bool clip_boxes = true);
+// optimize_for_inference's fusions: ResizeBilinear (legacy sampling) and MirrorPad before a
+// Conv2D, and MirrorPad before a Conv2D. mode "REFLECT" or "SYMMETRIC", padding "SAME" or "VALID".
+Output FusedResizeAndPadConv2D(const Scope& scope, const Input& input, const Input& size,
+                               const Input& paddings, const Input& filter, absl::string_view mode,
+                               const std::vector<int64_t>& strides, absl::string_view padding,
+                               bool resize_align_corners = false);
+Output FusedPadConv2D(const Scope& scope, const Input& input, const Input& paddings,
+                      const Input& filter, absl::string_view mode,
+                      const std::vector<int64_t>& strides, absl::string_view padding);
 Output CropAndResize(const Scope& scope, const Input& image, const Input& boxes,
                      const Input& box_ind, const Input& crop_size,
                      absl::string_view method = "bilinear", float extrapolation_value = 0.0f);

@@ -50,6 +50,7 @@
 #include "graph/builder/quantize_ops.h"
 #include "graph/builder/ragged_text_ops.h"
 #include "graph/builder/random_ops.h"
+#include "graph/builder/rnn_ops.h"
 #include "graph/builder/scope.h"
 #include "graph/builder/sparse_ops.h"
 #include "graph/builder/spectral_ops.h"

@@ -978,7 +978,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "WriteFile", "StaticRegexFullMatch",
       // Image ops (graph/builder/image_ops.h).
       "ResizeBicubic", "ResizeArea", "ScaleAndTranslate", "NonMaxSuppressionV3",
-      "NonMaxSuppressionV4", "NonMaxSuppressionV5", "CombinedNonMaxSuppression", "CropAndResize",
+      "NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+      "FusedResizeAndPadConv2D", "FusedPadConv2D", "CombinedNonMaxSuppression", "CropAndResize",
       "RGBToHSV", "HSVToRGB", "AdjustContrastv2", "AdjustHue", "AdjustSaturation",
       "ExtractImagePatches", "MaxPoolWithArgmax", "Dilation2D",
       // String transformations (graph/builder/string_ops.h).
@@ -989,6 +990,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "HashTableV2", "MutableHashTableV2", "InitializeTableV2", "LookupTableImportV2",
       "LookupTableInsertV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2",
       "InitializeTableFromTextFileV2",
+      // Fused recurrent cells (graph/builder/rnn_ops.h).
+      "BlockLSTM", "BlockLSTMV2", "LSTMBlockCell", "GRUBlockCell",
       // String hashes and byte encodings (graph/builder/string_ops.h).
       "StringToHashBucket", "StringToHashBucketStrong", "Fingerprint", "EncodeBase64",
       "DecodeBase64", "DecodeRaw",
@@ -1611,6 +1614,24 @@ TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
                                                      t, /*pad_to_max_output_size=*/true);
   ASSERT_EQ(nms.size(), 3u);
   EXPECT_EQ(root.GetShape(nms[2])->DebugString(), "[]");
+  Output fpc_filter =
+      ops::Placeholder(root.WithOpName("fpc_filter"), DT_FLOAT, PartialTensorShape({3, 3, 3, 8}));
+  Output pads = ops::Const(root.WithOpName("pads"), {0, 0, 1, 1, 1, 1, 0, 0});
+  EXPECT_EQ(
+      root.GetShape(ops::FusedResizeAndPadConv2D(root.WithOpName("frpc"), img, size, pads,
+                                                 fpc_filter, "REFLECT", {1, 1, 1, 1}, "SAME", true))
+          ->DebugString(),
+      "[2,?,?,8]");
+  EXPECT_EQ(root.GetShape(ops::FusedPadConv2D(root.WithOpName("fpc"), img, pads, fpc_filter,
+                                              "SYMMETRIC", {1, 2, 2, 1}, "VALID"))
+                ->DebugString(),
+            "[2,?,?,8]");
+  Output overlaps =
+      ops::Placeholder(root.WithOpName("overlaps"), DT_FLOAT, PartialTensorShape({4, 4}));
+  EXPECT_EQ(root.GetShape(ops::NonMaxSuppressionWithOverlaps(root.WithOpName("nmso"), overlaps,
+                                                             scores, k, t, t))
+                ->DebugString(),
+            "[?]");
   Output crops =
       ops::CropAndResize(root.WithOpName("crop"), img, boxes,
                          ops::Const(root.WithOpName("ind"), {0, 1, 0, 1}), size, "nearest", -1.0f);
@@ -1624,6 +1645,41 @@ TEST(ImageOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
     if (n.name() == "nms") EXPECT_TRUE(n.attr().at("pad_to_max_output_size").b());
     if (n.name() == "crop") EXPECT_EQ(n.attr().at("method").s(), "nearest");
     if (n.name() == "mp") EXPECT_EQ(n.attr().at("Targmax").type(), DT_INT64);
+  }
+}
+
+TEST(RnnOpsTest, WrappersBuildTheOpWithItsAttrsAndShapes) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, PartialTensorShape({7, 2, 3}));
+  Output state = ops::Placeholder(root.WithOpName("state"), DT_FLOAT, PartialTensorShape({2, 5}));
+  Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT);
+  Output peep = ops::Placeholder(root.WithOpName("peep"), DT_FLOAT);
+  Output b = ops::Placeholder(root.WithOpName("b"), DT_FLOAT, PartialTensorShape({20}));
+  Output len = ops::Const(root.WithOpName("len"), int64_t{7});
+  std::vector<Output> lstm = ops::BlockLSTM(root.WithOpName("lstm"), len, x, state, state, w, peep,
+                                            peep, peep, b, 0.5f, 2.0f, true);
+  ASSERT_EQ(lstm.size(), 7u);
+  EXPECT_EQ(root.GetShape(lstm[6])->DebugString(), "[7,2,5]");
+  std::vector<Output> v2 =
+      ops::BlockLSTMV2(root.WithOpName("v2"), len, x, state, state, w, peep, peep, peep, b);
+  EXPECT_EQ(root.GetShape(v2[1])->DebugString(), "[7,2,5]");
+  Output x2 = ops::Placeholder(root.WithOpName("x2"), DT_FLOAT, PartialTensorShape({2, 3}));
+  std::vector<Output> cell =
+      ops::LSTMBlockCell(root.WithOpName("cell"), x2, state, state, w, peep, peep, peep, b);
+  EXPECT_EQ(root.GetShape(cell[0])->DebugString(), "[2,5]");
+  std::vector<Output> gru = ops::GRUBlockCell(root.WithOpName("gru"), x2, state, w, w, b, b);
+  ASSERT_EQ(gru.size(), 4u);
+  EXPECT_EQ(root.GetShape(gru[3])->DebugString(), "[2,5]");
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  for (const NodeDef& n : g.node()) {
+    if (n.name() == "lstm") {
+      EXPECT_EQ(n.attr().at("forget_bias").f(), 0.5f);
+      EXPECT_EQ(n.attr().at("cell_clip").f(), 2.0f);
+      EXPECT_TRUE(n.attr().at("use_peephole").b());
+    }
+    if (n.name() == "v2") {
+      EXPECT_EQ(n.attr().count("forget_bias"), 0u);
+    }
   }
 }
 

@@ -851,8 +851,10 @@ RILL_REGISTER_NO_GRADIENT("HSVToRGB");
 RILL_REGISTER_NO_GRADIENT("CTCGreedyDecoder");
 RILL_REGISTER_NO_GRADIENT("CTCBeamSearchDecoder");
 RILL_REGISTER_NO_GRADIENT("EditDistance");
-// Box selection (TensorFlow marks NonMaxSuppressionV2 NotDifferentiable).
+// Box selection (TensorFlow marks NonMaxSuppressionV2 and NonMaxSuppressionWithOverlaps
+// NotDifferentiable).
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV2");
+RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionWithOverlaps");
 
 }  // namespace
 }  // namespace rill

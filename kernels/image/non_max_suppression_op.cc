@@ -24,6 +24,9 @@
 // 0-D, got shape [1]", "iou_threshold must be in [0, 1]", "soft_nms_sigma_val must be >= 0",
 // "max_total_size must be > 0", ...).
 //
+// NonMaxSuppressionWithOverlaps is hard NMS (float) over a given similarity matrix instead of box
+// IoUs ("overlaps must be 2-D[4]", "overlaps must be square[2,3]").
+//
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <cmath>
@@ -118,10 +121,11 @@ struct NmsResult {
   std::vector<float> scores;
 };
 
-// Greedy (Soft-)NMS over boxes [n, 4] (as float) and scores (as float), T's precision.
-template <typename T>
-NmsResult RunNms(const std::vector<float>& boxes, const std::vector<float>& scores,
-                 int64_t max_output, float iou_threshold, float score_threshold, float sigma) {
+// Greedy (Soft-)NMS over scores (as float), T's precision; similarity(candidate, selected) is the
+// IoU of two boxes, or NonMaxSuppressionWithOverlaps' overlaps[candidate][selected].
+template <typename T, typename Similarity>
+NmsResult RunNms(Similarity similarity, const std::vector<float>& scores, int64_t max_output,
+                 float iou_threshold, float score_threshold, float sigma) {
   struct Candidate {
     int32_t index;
     float score;
@@ -145,7 +149,7 @@ NmsResult RunNms(const std::vector<float>& boxes, const std::vector<float>& scor
     const float original = c.score;
     bool dropped = false;
     for (int64_t j = static_cast<int64_t>(out.indices.size()) - 1; j >= c.compared; --j) {
-      const float iou = Iou<T>(&boxes[4 * c.index], &boxes[4 * out.indices[j]]);
+      const float iou = similarity(c.index, out.indices[j]);
       // TensorFlow's weight: exp(scale * iou^2) in soft mode whatever the IoU; in hard mode 1
       // (scale is 0) at or below the threshold and 0 otherwise, so an IoU of NaN (a box with a
       // NaN corner) zeroes the candidate's score without dropping it: it goes back into the
@@ -178,6 +182,13 @@ std::vector<float> AsFloats(const Tensor& t) {
   for (size_t i = 0; i < v.size(); ++i) v[i] = ToF(p[i]);
   return v;
 }
+
+// The IoU of boxes a and b of boxes [n, 4] (as float), in T's precision.
+template <typename T>
+struct BoxIou {
+  const float* boxes;
+  float operator()(int32_t a, int32_t b) const { return Iou<T>(boxes + 4 * a, boxes + 4 * b); }
+};
 
 float ScalarAsFloat(const Tensor& t) {
   return t.dtype() == DT_HALF ? static_cast<float>(t.flat<half>()[0]) : t.flat<float>()[0];
@@ -222,10 +233,12 @@ class NonMaxSuppressionOp final : public OpKernel {
     const bool is_half = boxes.dtype() == DT_HALF;
     NmsResult r;
     if (is_half) {
-      r = RunNms<half>(AsFloats<half>(boxes), AsFloats<half>(scores), max_output, R<half>(iou),
+      const std::vector<float> b = AsFloats<half>(boxes);
+      r = RunNms<half>(BoxIou<half>{b.data()}, AsFloats<half>(scores), max_output, R<half>(iou),
                        R<half>(score_threshold), R<half>(sigma));
     } else {
-      r = RunNms<float>(AsFloats<float>(boxes), AsFloats<float>(scores), max_output, iou,
+      const std::vector<float> b = AsFloats<float>(boxes);
+      r = RunNms<float>(BoxIou<float>{b.data()}, AsFloats<float>(scores), max_output, iou,
                         score_threshold, sigma);
     }
     const int64_t valid = static_cast<int64_t>(r.indices.size());
@@ -258,6 +271,57 @@ class NonMaxSuppressionOp final : public OpKernel {
  private:
   bool pad_ = false;
   float iou_attr_ = 0.5f;  // NonMaxSuppression's iou_threshold
+};
+
+// NonMaxSuppressionWithOverlaps: hard NMS in float where the similarity of two boxes is read from
+// overlaps [num_boxes, num_boxes] (overlaps[candidate][selected]) and compared with
+// overlap_threshold (no range check, as TensorFlow).
+class NonMaxSuppressionWithOverlapsOp final : public OpKernel {
+ public:
+  explicit NonMaxSuppressionWithOverlapsOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& overlaps = ctx.input(0);
+    const Tensor& scores = ctx.input(1);
+    RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(2), "max_output_size", false));
+    RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(3), "overlap_threshold", false));
+    RILL_RETURN_IF_ERROR(ScalarCheck(ctx.input(4), "score_threshold", false));
+    const float overlap_threshold = ctx.input(3).flat<float>()[0];
+    const float score_threshold = ctx.input(4).flat<float>()[0];
+    const TensorShape os = overlaps.shape();
+    if (os.rank() != 2) {
+      return absl::InvalidArgumentError(absl::StrCat("overlaps must be 2-D", os.DebugString()));
+    }
+    const int64_t n = os.dim(0);
+    if (os.dim(1) != n) {
+      return absl::InvalidArgumentError(absl::StrCat("overlaps must be square", os.DebugString()));
+    }
+    const TensorShape ss = scores.shape();
+    if (ss.rank() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("scores must be 1-D", ss.DebugString(),
+                                                     " (Shape must be rank 1 but is rank ",
+                                                     ss.rank(), ")"));
+    }
+    if (ss.dim(0) != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("scores has incompatible shape (Dimensions must be equal, but are ", n,
+                       " and ", ss.dim(0), ")"));
+    }
+    if (n > std::numeric_limits<int32_t>::max()) {
+      return absl::InvalidArgumentError("overlaps has too many rows");
+    }
+    const int64_t max_output = ctx.input(2).flat<int32_t>()[0];
+    if (max_output < 0) return absl::InvalidArgumentError("output size must be non-negative");
+    const float* o = overlaps.flat<float>().data();
+    auto similarity = [o, n](int32_t a, int32_t b) { return o[a * n + b]; };
+    const NmsResult r = RunNms<float>(similarity, AsFloats<float>(scores), max_output,
+                                      overlap_threshold, score_threshold, 0.0f);
+    RILL_ASSIGN_OR_RETURN(
+        Tensor * indices,
+        ctx.allocate_output(0, TensorShape({static_cast<int64_t>(r.indices.size())})));
+    std::copy(r.indices.begin(), r.indices.end(), indices->flat<int32_t>().data());
+    return absl::OkStatus();
+  }
 };
 
 // One CombinedNonMaxSuppression result slot: a selected box of a class (box_index -1: empty).
@@ -520,6 +584,12 @@ REGISTER_KERNEL(KernelDefBuilder("NonMaxSuppressionV5")
                     .HostMemory("score_threshold")
                     .HostMemory("soft_nms_sigma"),
                 NonMaxSuppressionOp<5>);
+REGISTER_KERNEL(KernelDefBuilder("NonMaxSuppressionWithOverlaps")
+                    .Device(kDeviceCpu)
+                    .HostMemory("max_output_size")
+                    .HostMemory("overlap_threshold")
+                    .HostMemory("score_threshold"),
+                NonMaxSuppressionWithOverlapsOp);
 REGISTER_KERNEL(KernelDefBuilder("CombinedNonMaxSuppression")
                     .Device(kDeviceCpu)
                     .HostMemory("max_output_size_per_class")

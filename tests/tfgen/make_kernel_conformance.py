@@ -86,6 +86,7 @@ from kernel_cases import audio  # noqa: E402
 from kernel_cases import parsing  # noqa: E402
 from kernel_cases import sequence_parsing  # noqa: E402
 from kernel_cases import legacy_ops  # noqa: E402
+from kernel_cases import rnn_cells  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(REPO_ROOT, "tests", "conformance", "data")
@@ -98,7 +99,7 @@ FAMILIES = [elementwise, misc, reductions, segments, math_extra, layout, indexin
             variable_scatter, special_functions, quantization, ragged,
             ctc, string_sequences, images_codec, images_gif, sparse_features,
             audio, unicode, parsing, sequence_parsing, legacy_ops, edit_distance,
-            requantize, quantized_nn, draw_boxes]  # in priority order
+            requantize, quantized_nn, draw_boxes, rnn_cells]  # in priority order
 
 
 def main(argv):

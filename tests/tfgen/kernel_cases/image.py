@@ -1,6 +1,7 @@
 """Image and detection post-processing kernels: NonMaxSuppressionV2/V3/V4/V5,
-CombinedNonMaxSuppression, CropAndResize, ResizeBicubic, ResizeArea, RGBToHSV, HSVToRGB,
-AdjustContrastv2, AdjustHue, AdjustSaturation, ExtractImagePatches, MaxPoolWithArgmax, Dilation2D.
+NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression, FusedResizeAndPadConv2D,
+FusedPadConv2D, CropAndResize, ResizeBicubic, ResizeArea, RGBToHSV, HSVToRGB, AdjustContrastv2,
+AdjustHue, AdjustSaturation, ExtractImagePatches, MaxPoolWithArgmax, Dilation2D.
 
 Boxes are built from multiples of 1/64 so they are exact in half; scores are distinct so the
 selection order never depends on ties."""
@@ -110,6 +111,152 @@ def nms(rec, op):
               error="INVALID_ARGUMENT", phrases=["score_threshold must be 0-D"])
 
     rec.for_dtypes(op, ["float32", "half"], gen)
+
+
+def _iou_matrix(boxes):
+    b = np.asarray(boxes, np.float64)
+    y0, x0 = np.minimum(b[:, 0], b[:, 2]), np.minimum(b[:, 1], b[:, 3])
+    y1, x1 = np.maximum(b[:, 0], b[:, 2]), np.maximum(b[:, 1], b[:, 3])
+    area = (y1 - y0) * (x1 - x0)
+    ih = np.maximum(np.minimum(y1[:, None], y1) - np.maximum(y0[:, None], y0), 0)
+    iw = np.maximum(np.minimum(x1[:, None], x1) - np.maximum(x0[:, None], x0), 0)
+    inter = ih * iw
+    return inter / (area[:, None] + area - inter)
+
+
+def nms_with_overlaps(rec):
+    """NonMaxSuppressionWithOverlaps: hard NMS over a given similarity matrix (read as
+    overlaps[candidate][selected]; asymmetric matrices show which)."""
+    op = "NonMaxSuppressionWithOverlaps"
+
+    def gen(dt):
+        def c(what, overlaps, scores, max_out, thr=0.5, score_t=float("-inf"), error=None,
+              phrases=()):
+            def build():
+                return tf.raw_ops.NonMaxSuppressionWithOverlaps(
+                    overlaps=ph("x", arr(overlaps, dt)), scores=ph("y", arr(scores, dt)),
+                    max_output_size=ph("max_output_size", np.asarray(max_out, np.int32)),
+                    overlap_threshold=ph("overlap_threshold", arr(thr, dt)),
+                    score_threshold=ph("score_threshold", arr(score_t, dt)), name="out")
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        s = op + "/" + dt
+        clusters = _iou_matrix(CLUSTER_BOXES)
+        c("cluster_ious", clusters, CLUSTER_SCORES, 6)
+        c("cluster_ious_max2", clusters, CLUSTER_SCORES, 2)
+        c("score_threshold", clusters, CLUSTER_SCORES, 6, score_t=0.6)
+        rs = np.random.RandomState(seed_of(s + "/a"))
+        asym = np.round(rs.uniform(0, 1, (9, 9)) * 32) / 32
+        c("asymmetric", asym, _scores(9, s + "/b"), 9, thr=0.5)
+        c("asymmetric_transposed", asym.T, _scores(9, s + "/b"), 9, thr=0.5)
+        c("random_ious", _iou_matrix(_boxes(12, s + "/c")), _scores(12, s + "/d"), 8, thr=0.3)
+        c("threshold_equal", [[1.0, 0.5], [0.5, 1.0]], [0.75, 0.5], 2, thr=0.5)
+        c("threshold_above_one", clusters * 3, CLUSTER_SCORES, 6, thr=2.0)
+        c("negative_threshold", clusters, CLUSTER_SCORES, 6, thr=-0.5)
+        nan = clusters.copy()
+        nan[1, 0] = float("nan")
+        c("nan_overlap", nan, CLUSTER_SCORES, 6)
+        c("nan_overlap_score_threshold", nan, CLUSTER_SCORES, 6, score_t=0.1)
+        c("no_boxes", np.zeros([0, 0]), np.zeros([0]), 3)
+        c("max_output_zero", clusters, CLUSTER_SCORES, 0)
+        c("negative_max_output_error", clusters, CLUSTER_SCORES, -1,
+          error="INVALID_ARGUMENT", phrases=["output size must be non-negative"])
+        c("overlaps_rank_error", np.zeros([4]), np.zeros([4]), 3,
+          error="INVALID_ARGUMENT", phrases=["overlaps must be 2-D"])
+        c("overlaps_square_error", np.zeros([2, 3]), np.zeros([2]), 3,
+          error="INVALID_ARGUMENT", phrases=["overlaps must be square"])
+        c("scores_rank_error", clusters, [CLUSTER_SCORES], 3,
+          error="INVALID_ARGUMENT", phrases=["scores must be 1-D"])
+        c("scores_size_error", clusters, CLUSTER_SCORES[:5], 3,
+          error="INVALID_ARGUMENT", phrases=["scores has incompatible shape"])
+        c("max_output_rank_error", clusters, CLUSTER_SCORES, [3],
+          error="INVALID_ARGUMENT", phrases=["max_output_size must be 0-D"])
+        c("overlap_threshold_rank_error", clusters, CLUSTER_SCORES, 3, thr=[0.5],
+          error="INVALID_ARGUMENT", phrases=["overlap_threshold must be 0-D"])
+        c("score_threshold_rank_error", clusters, CLUSTER_SCORES, 3, score_t=[0.5],
+          error="INVALID_ARGUMENT", phrases=["score_threshold must be 0-D"])
+
+    rec.for_dtypes(op, ["float32"], gen)
+
+
+def _ph_known(name, value):
+    """A Placeholder of value's shape: TensorFlow's shape functions of the fused pad convolutions
+    refuse an input of unknown rank ("Shape must be rank -1 but is rank 4")."""
+    from kernel_cases import core
+    value = np.asarray(value)
+    t = tf.compat.v1.placeholder(tf.as_dtype(value.dtype), shape=value.shape, name=name)
+    core._feeds.append((t.name, value))
+    return t
+
+
+def fused_pad_conv(rec, op):
+    """FusedResizeAndPadConv2D / FusedPadConv2D (optimize_for_inference's fusions). TensorFlow's
+    kernel convolves the first image for every image of the batch: the batch-3 cases record it."""
+    resize = op == "FusedResizeAndPadConv2D"
+    # FusedResizeAndPadConv2D in half: Rill registers no kernel (kernels/image/fused_pad_conv_op.cc
+    # says why), so it has no half cases.
+    dts = ["float32", "float64"] + ([] if resize else ["half", "bfloat16"])
+
+    def gen(dt):
+        rtol, atol = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-12),
+                      "half": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}[dt]
+
+        def c(what, shape=(1, 5, 7, 3), fshape=(3, 3, 3, 4), pads=((0, 0), (1, 2), (2, 1), (0, 0)),
+              size=(8, 6), mode="REFLECT", strides=(1, 1, 1, 1), padding="VALID",
+              align=False, error=None, phrases=()):
+            s = op + "/" + dt + "/" + what
+            x = rand(dt, list(shape), s + "/x") if np.prod(shape) else np.zeros(shape)
+            f = rand(dt, list(fshape), s + "/f") if np.prod(fshape) else np.zeros(fshape)
+
+            def build():
+                kw = dict(input=_ph_known("x", arr(x, dt)),
+                          paddings=_ph_known("paddings", np.asarray(pads, np.int32)),
+                          filter=_ph_known("filter", arr(f, dt)), mode=mode,
+                          strides=list(strides), padding=padding, name="out")
+                if resize:
+                    kw["size"] = _ph_known("size", np.asarray(size, np.int32))
+                    kw["resize_align_corners"] = align
+                return getattr(tf.raw_ops, op)(**kw)
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
+
+        c("reflect_valid")
+        c("symmetric_same_strided", mode="SYMMETRIC", strides=(1, 2, 2, 1), padding="SAME")
+        c("reflect_same_row_stride", strides=(1, 2, 1, 1), padding="SAME")
+        c("no_padding", pads=((0, 0),) * 4, fshape=(1, 1, 3, 2))
+        c("symmetric_full", mode="SYMMETRIC", shape=(1, 3, 4, 2), fshape=(2, 2, 2, 3),
+          pads=((0, 0), (3, 3), (4, 4), (0, 0)), size=(3, 4))
+        c("batch_uses_first_image", shape=(3, 5, 7, 2), fshape=(3, 3, 2, 2))
+        if resize:
+            c("align_corners", align=True, mode="SYMMETRIC", padding="SAME")
+            c("downscale", shape=(1, 9, 11, 2), fshape=(3, 3, 2, 2), size=(4, 5))
+            c("downscale_align_corners", shape=(1, 9, 11, 2), fshape=(3, 3, 2, 2), size=(4, 5),
+              align=True)
+            c("size_one", size=(1, 1), pads=((0, 0),) * 4, fshape=(1, 1, 3, 2), align=True)
+            c("size_zero_error", size=(0, 6), error="INVALID_ARGUMENT",
+              phrases=["output dimensions must be positive"])
+        c("negative_padding_error", pads=((0, 0), (-1, 2), (2, 1), (0, 0)),
+          error="INVALID_ARGUMENT", phrases=["paddings must be non-negative: -1 2"])
+        c("reflect_too_large_error", pads=((0, 0), (9, 0), (2, 1), (0, 0)),
+          error="INVALID_ARGUMENT", phrases=["paddings must be less than the dimension size"])
+        c("symmetric_too_large_error", mode="SYMMETRIC", pads=((0, 0), (9, 0), (2, 1), (0, 0)),
+          error="INVALID_ARGUMENT",
+          phrases=["paddings must be no greater than the dimension size"])
+        c("batch_padding_error", shape=(2, 5, 7, 3), pads=((1, 0), (1, 2), (2, 1), (0, 0)),
+          error="INVALID_ARGUMENT",
+          phrases=["Fused mirror padding only support spatial padding, not batches"])
+        c("channel_padding_error", pads=((0, 0), (1, 2), (2, 1), (0, 1)),
+          error="INVALID_ARGUMENT",
+          phrases=["Fused mirror padding only support spatial padding, not channels"])
+        c("depth_error", fshape=(3, 3, 2, 4), error="INVALID_ARGUMENT",
+          phrases=["input and filter must have the same depth: 3 vs 2"])
+        c("batch_stride_error", strides=(2, 1, 1, 1), error="INVALID_ARGUMENT",
+          phrases=["does not yet support strides in the batch and depth dimensions"])
+        c("empty_input_error", shape=(0, 5, 7, 3), error="INVALID_ARGUMENT",
+          phrases=["Input tensor can't be empty"])
+        c("empty_output_error", fshape=(3, 3, 3, 0), error="INVALID_ARGUMENT",
+          phrases=["Output tensor can't be empty"])
+
+    rec.for_dtypes(op, dts, gen)
 
 
 def combined_nms(rec):
@@ -544,6 +691,11 @@ def build_all(rec, emit):
     for op in ("NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
                "NonMaxSuppressionV5"):
         nms(rec, op)
+        emit(op)
+    nms_with_overlaps(rec)
+    emit("NonMaxSuppressionWithOverlaps")
+    for op in ("FusedResizeAndPadConv2D", "FusedPadConv2D"):
+        fused_pad_conv(rec, op)
         emit(op)
     combined_nms(rec)
     emit("CombinedNonMaxSuppression")
