@@ -175,6 +175,7 @@ def sweep_models():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import model_sweep
     import sweep_families
+    import sweep_heldout
     return [
         ("text_hashing", model_sweep._text_hashing(), 1e-5, 1e-6,
          "Text classifier on raw strings (model_sweep.py's text_hashing): StringLower, "
@@ -237,6 +238,18 @@ def sweep_models():
         ("mixed_float16_mlp", sweep_families._mixed_float16_mlp(), 1e-6, 1e-7,
          "Keras MLP under the mixed_float16 policy (sweep_families.py's mixed_float16_mlp): "
          "half Sigmoid, Tanh, Elu, Selu, Softplus, swish after half MatMuls"),
+        ("detection_soft_nms", sweep_heldout._soft_nms(), 1e-5, 1e-6,
+         "Detection post-processing (sweep_heldout.py's detection_soft_nms): NonMaxSuppressionV5 "
+         "with soft_nms_sigma, padded NonMaxSuppressionV4, NonMaxSuppressionWithOverlaps over an "
+         "IoU matrix, TopKV2, gathers with batch_dims"),
+        ("tf1_block_rnn", sweep_heldout._tf1_block_rnn(), 1e-5, 1e-6,
+         "TF1 model of tf.contrib.rnn's fused cells (sweep_heldout.py's tf1_block_rnn): BlockLSTM "
+         "(peepholes, cell clipping, seq_len_max from the lengths), BlockLSTMV2, LSTMBlockCell and "
+         "GRUBlockCell stepped in a TF1 while loop, outputs masked by the lengths"),
+        ("tf1_optimize_for_inference", sweep_heldout._tf1_optimized_for_inference(), 1e-5, 1e-6,
+         "TF1 CNN rewritten by optimize_for_inference (sweep_heldout.py's "
+         "tf1_optimize_for_inference): FusedResizeAndPadConv2D (REFLECT, align_corners), "
+         "FusedPadConv2D (SYMMETRIC), folded batch norms, Mean, Softmax"),
     ]
 
 
