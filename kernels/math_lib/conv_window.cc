@@ -71,6 +71,30 @@ absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, 
   return w;
 }
 
+namespace {
+
+// SpaceToBatchND's check on the height and width of a folded convolution's input (see
+// Conv2DAttrs::space_to_batch_block).
+absl::Status CheckSpaceToBatchPadding(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w) {
+  if (attrs.space_to_batch_block.empty()) return absl::OkStatus();
+  const int64_t sizes[] = {in_h, in_w};
+  for (int k = 0; k < 2; ++k) {
+    int64_t padded;
+    if (__builtin_add_overflow(attrs.space_to_batch_paddings[2 * k], sizes[k], &padded) ||
+        __builtin_add_overflow(padded, attrs.space_to_batch_paddings[2 * k + 1], &padded)) {
+      return absl::InvalidArgumentError(absl::StrCat("padded_shape[", k, "] overflows int64"));
+    }
+    const int64_t block = attrs.space_to_batch_block[k];
+    if (padded % block != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "padded_shape[", k, "]=", padded, " is not divisible by block_shape[", k, "]=", block));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
                                               const TensorShape& filter, bool grouped) {
   ConvGeometry g;
@@ -78,6 +102,7 @@ absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const Te
   g.in_h = in_shape.dim(1);
   g.in_w = in_shape.dim(2);
   g.in_c = in_shape.dim(3);
+  RILL_RETURN_IF_ERROR(CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w));
   g.k_h = filter.dim(0);
   g.k_w = filter.dim(1);
   g.out_c = filter.dim(3);
@@ -125,6 +150,7 @@ absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
   g.in_h = in_shape.dim(1);
   g.in_w = in_shape.dim(2);
   g.in_c = in_shape.dim(3);
+  RILL_RETURN_IF_ERROR(CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w));
   if (filter.dim(2) != g.in_c) {
     return absl::InvalidArgumentError(
         absl::StrCat("input and filter must have the same depth: ", g.in_c, " vs ", filter.dim(2)));
@@ -157,6 +183,20 @@ absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx) 
         absl::StrCat("The ", ctx.def().op(),
                      " op currently only supports the NHWC tensor format on the CPU. The op was "
                      "given the format: NCHW"));
+  }
+  const bool has_block = ctx.def().attr().count("_rill_space_to_batch_block") > 0;
+  const bool has_paddings = ctx.def().attr().count("_rill_space_to_batch_paddings") > 0;
+  if (has_block || has_paddings) {
+    (void)ctx.GetAttr("_rill_space_to_batch_block", &attrs.space_to_batch_block);
+    (void)ctx.GetAttr("_rill_space_to_batch_paddings", &attrs.space_to_batch_paddings);
+    bool ok = attrs.space_to_batch_block.size() == 2 && attrs.space_to_batch_paddings.size() == 4;
+    for (int64_t b : attrs.space_to_batch_block) ok = ok && b >= 1;
+    for (int64_t p : attrs.space_to_batch_paddings) ok = ok && p >= 0;
+    if (!ok) {
+      return absl::InvalidArgumentError(
+          "_rill_space_to_batch_block must be 2 values of at least 1 with 4 non-negative "
+          "_rill_space_to_batch_paddings");
+    }
   }
   return attrs;
 }

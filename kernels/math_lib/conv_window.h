@@ -26,6 +26,12 @@ struct Conv2DAttrs {
   Padding padding = Padding::kValid;
   std::vector<int64_t> explicit_paddings;  // 8 values (before, after per dim) or empty
   bool nchw = false;                       // data_format NCHW
+  // A convolution the graph optimizer folded from SpaceToBatchND -> convolution ->
+  // BatchToSpaceND (session/atrous_fold.h) carries SpaceToBatchND's block [b_h, b_w] and paddings
+  // [p_t, p_b, p_l, p_r] (attrs _rill_space_to_batch_block and _rill_space_to_batch_paddings):
+  // the geometry refuses inputs SpaceToBatchND refused. Empty otherwise.
+  std::vector<int64_t> space_to_batch_block;
+  std::vector<int64_t> space_to_batch_paddings;
 
   int h_dim() const { return nchw ? 2 : 1; }
   int w_dim() const { return nchw ? 3 : 2; }
@@ -78,14 +84,16 @@ absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, 
 // output is zeros). InvalidArgument with TensorFlow's texts: "filter depth must be stricly
 // positive, got 0", "input depth must be evenly divisible by filter depth: 3 vs 2", "output depth
 // must be evenly divisible by number of groups: 4 vs 3", (not `grouped`) "Gradients for grouped
-// convolutions are not supported on CPU. ...", and NhwcWindows' errors.
+// convolutions are not supported on CPU. ...", SpaceToBatchND's "padded_shape[0]=5 is not
+// divisible by block_shape[0]=2" (attrs.space_to_batch_block set), and NhwcWindows' errors.
 absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
                                               const TensorShape& filter, bool grouped);
 
 // The geometry of DepthwiseConv2dNative of an NHWC input by a [H, W, C, M] filter, as a
 // convolution of C groups (groups = C, out_c = C * M). InvalidArgument with TensorFlow's texts:
 // "input must be 4-dimensional[2,3]", "filter must be 4-dimensional: [3,3,1]", "input and filter
-// must have the same depth: 3 vs 2", and NhwcWindows' errors.
+// must have the same depth: 3 vs 2", SpaceToBatchND's as NhwcConvGeometry, and NhwcWindows'
+// errors.
 absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
                                                    const TensorShape& in_shape,
                                                    const TensorShape& filter);
@@ -100,7 +108,10 @@ absl::Status CheckFilterHasElements(const Tensor& filter);
 
 // ParseConv2DAttrs with dilations, for the CPU convolution kernels, which are NHWC only:
 // Unimplemented "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op
-// was given the format: NCHW" (with the node's op) for NCHW.
+// was given the format: NCHW" (with the node's op) for NCHW. Also reads the optional
+// _rill_space_to_batch_block and _rill_space_to_batch_paddings (InvalidArgument
+// "_rill_space_to_batch_block must be 2 values of at least 1 with 4 non-negative
+// _rill_space_to_batch_paddings" when malformed).
 absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx);
 
 // Reads strides, padding, explicit_paddings, data_format and (when `has_dilations`) dilations.

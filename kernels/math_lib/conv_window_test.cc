@@ -1,5 +1,7 @@
 #include "kernels/math_lib/conv_window.h"
 
+#include <limits>
+
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -63,6 +65,30 @@ TEST(ConvWindowTest, ShapeChecksUseConv2DsWords) {
   EXPECT_THAT(CheckFilterHasElements(empty),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("filter must not have zero elements")));
+}
+
+TEST(ConvWindowTest, AFoldedAtrousConvolutionRefusesWhatSpaceToBatchNDRefused) {
+  Conv2DAttrs a = Attrs(Padding::kExplicit, 1, 2);
+  a.explicit_paddings = {0, 0, 2, 2, 2, 1, 0, 0};
+  a.space_to_batch_block = {2, 3};
+  a.space_to_batch_paddings = {2, 3, 2, 2};
+  // 7 + 2 + 3 = 12 rows (divisible by 2), 8 + 2 + 2 = 12 columns (divisible by 3).
+  absl::StatusOr<ConvGeometry> g =
+      NhwcConvGeometry(a, TensorShape({1, 7, 8, 4}), TensorShape({3, 3, 4, 6}), false);
+  ASSERT_THAT(g.status(), IsOk());
+  EXPECT_EQ(g->out_h, 7);
+  EXPECT_THAT(
+      NhwcConvGeometry(a, TensorShape({1, 8, 8, 4}), TensorShape({3, 3, 4, 6}), false).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("padded_shape[0]=13 is not divisible by block_shape[0]=2")));
+  EXPECT_THAT(
+      NhwcDepthwiseGeometry(a, TensorShape({1, 7, 7, 4}), TensorShape({3, 3, 4, 1})).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("padded_shape[1]=11 is not divisible by block_shape[1]=3")));
+  a.space_to_batch_paddings = {0, 0, std::numeric_limits<int64_t>::max(), 1};
+  EXPECT_THAT(
+      NhwcDepthwiseGeometry(a, TensorShape({1, 6, 1, 4}), TensorShape({3, 3, 4, 1})).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("padded_shape[1] overflows")));
 }
 
 }  // namespace

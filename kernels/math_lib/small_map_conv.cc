@@ -97,8 +97,9 @@ constexpr auto kBlocks = MakeBlocks(std::make_integer_sequence<int, kSmallMapBlo
 bool SmallMapConvApplies(const SmallMapConvGeometry& g) {
 #if RILL_SIMD_CLONES
   const int64_t pixels = g.batch * g.out_h * g.out_w;
+  const bool dilated = g.dil_h > 1 || g.dil_w > 1;
   const int64_t max_pixels =
-      g.out_w <= kSmallMapNarrowWidth ? kSmallMapNarrowMaxPixels : kSmallMapMaxPixels;
+      g.out_w <= kSmallMapNarrowWidth || dilated ? kSmallMapNarrowMaxPixels : kSmallMapMaxPixels;
   return ActiveSimdLevel() == SimdLevel::kAvx512 && pixels >= 1 && pixels <= max_pixels &&
          WindowSize(g) * g.out_c >= kSmallMapMinWeights;
 #else

@@ -49,6 +49,9 @@ inline constexpr int64_t kSmallMapMaxPixels = 2 * kSmallMapBlockPixels;
 // run as SpaceToBatchND -> Conv2D VALID -> BatchToSpaceND, DeepLab's and tf-slim's output stride
 // 8: 512 -> 512 3x3 on 16 maps of 2x2) reads it 32 times where this pass reads it once from
 // memory and three times from the L2 (docs/performance.md, "Speed sweep over the model sweep").
+// Dilated convolutions take as many: the graph optimizer folds that atrous pattern into one
+// convolution with dilation (session/atrous_fold.h), which on DeepLab's and tf-slim's 8x8 maps
+// has 64 output pixels of 8 columns, the same pixels and filter.
 inline constexpr int64_t kSmallMapNarrowMaxPixels = 4 * kSmallMapBlockPixels;
 inline constexpr int64_t kSmallMapNarrowWidth = 4;
 // At least this many weights (1 MiB of floats): below it the filter stays in the L2 and oneDNN's
@@ -56,8 +59,8 @@ inline constexpr int64_t kSmallMapNarrowWidth = 4;
 inline constexpr int64_t kSmallMapMinWeights = int64_t{1} << 18;
 
 // Whether SmallMapConv2D runs `g` on this CPU: AVX-512, at most kSmallMapMaxPixels output pixels
-// (kSmallMapNarrowMaxPixels when out_w <= kSmallMapNarrowWidth), at least kSmallMapMinWeights
-// weights.
+// (kSmallMapNarrowMaxPixels when out_w <= kSmallMapNarrowWidth or a dilation is above 1), at least
+// kSmallMapMinWeights weights.
 bool SmallMapConvApplies(const SmallMapConvGeometry& g);
 
 // The number of floats SmallMapConv2D reads from `packed_filter`: ceil(out_c / 16) * 16 * k_h *

@@ -102,6 +102,9 @@ TEST(SmallMapConvTest, MatchesADirectConvolutionExactly) {
       {"one_by_seven", Geometry(1, 3, 3, 384, 1, 7, 200, 1, 1, 0, 3, 3, 3)},
       // Dilation 2, padding 2 before, VALID-like truncation after; 28 pixels (4 x 7).
       {"dilated", Geometry(1, 4, 7, 160, 3, 3, 200, 1, 2, 2, 2, 4, 7)},
+      // An atrous convolution folded into dilation 4, padding 4, on an 8x8 map: 64 pixels of 8
+      // columns, each reading 4 of the 9 taps (four groups of 16 when skipping zero taps).
+      {"dilated_8x8", Geometry(1, 8, 8, 160, 3, 3, 200, 1, 4, 4, 4, 8, 8)},
       // 49 pixels (7x7 SAME 3x3): two blocks of 24 and 25.
       {"two_blocks", Geometry(1, 7, 7, 128, 3, 3, 232, 1, 1, 1, 1, 7, 7)},
       // 56 pixels over a batch of 2 (1x1 stride 1 on 4x7, 512 channels: windows copied).
@@ -210,6 +213,10 @@ TEST(SmallMapConvTest, AppliesOnlyToFewPixelsAndLargeFilters) {
   EXPECT_TRUE(SmallMapConvApplies(Geometry(7, 4, 4, 512, 1, 1, 512, 1, 1, 0, 0, 4, 4)));
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 113, 1, 512, 1, 1, 512, 1, 1, 0, 0, 113, 1)));
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 8, 8, 512, 3, 3, 512, 1, 1, 1, 1, 8, 8)));
+  // The same 8x8 map dilated (an atrous convolution folded from SpaceToBatchND): 64 pixels of 8
+  // columns run here, up to 112.
+  EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 8, 8, 512, 3, 3, 512, 1, 4, 4, 4, 8, 8)));
+  EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 12, 12, 512, 3, 3, 512, 1, 2, 2, 2, 12, 12)));
   // Exactly kSmallMapMinWeights weights applies, one channel fewer does not.
   EXPECT_TRUE(SmallMapConvApplies(Geometry(1, 5, 5, 512, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
   EXPECT_FALSE(SmallMapConvApplies(Geometry(1, 5, 5, 511, 1, 1, 512, 1, 1, 0, 0, 5, 5)));
