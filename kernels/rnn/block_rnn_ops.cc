@@ -8,8 +8,9 @@
 //                  cell_clip > 0; co = tanh(cs); with use_peephole o += cs * wco;
 //                  o = sigmoid(o); h = o * co. Outputs i, cs, f, o, ci, co, h [batch, cell].
 //   BlockLSTM      the same step over x [time, batch, input] for t < seq_len_max (the state of
-//                  step t - 1 feeding step t); steps from seq_len_max on are zeros. Gate blocks
-//                  in the order i, ci, f, o.
+//                  step t - 1 feeding step t); steps from seq_len_max on are zeros
+//                  (TensorFlow zeroes cs and h there and leaves i, f, o, ci, co unwritten).
+//                  Gate blocks in the order i, ci, f, o.
 //   BlockLSTMV2    BlockLSTM with the gate blocks in the order i, f, ci, o and no forget_bias
 //                  (0: the bias is in b).
 //   GRUBlockCell   r, u = sigmoid([x, h_prev] * w_ru + b_ru) (r the first cell_size columns);
