@@ -1,8 +1,9 @@
 // Conv2D, _FusedConv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on
 // the CPU, NHWC. Float Conv2D / _FusedConv2D run on oneDNN's direct convolution
 // (kernels/math_lib/onednn_conv.h), faster than im2col + GEMM on the benchmarked shapes
-// (docs/performance.md); the other dtypes and both backprops use im2col and Gemm
-// (kernels/math_lib/gemm.h):
+// (docs/performance.md), and float Conv2DBackpropInput with finite weights on oneDNN's
+// deconvolution (kernels/math_lib/onednn_deconv.h); the other dtypes and Conv2DBackpropFilter use
+// im2col and Gemm (kernels/math_lib/gemm.h):
 //   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
 //   ci]
 //     * filter[kh,kw,ci,co] (zero outside the input). The patches of a block of output pixels are
@@ -35,6 +36,7 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -52,6 +54,7 @@
 #include "kernels/math_lib/fused_epilogue.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/onednn_conv.h"
+#include "kernels/math_lib/onednn_deconv.h"
 #include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
@@ -301,6 +304,12 @@ absl::Status ConvBackpropFilter(OpKernelContext& ctx, const ConvGeometry& g, con
   }
   for (size_t i = 0; i < sum.size(); ++i) filter_grad[i] = cwise_internal::Store<T>(sum[i]);
   return absl::OkStatus();
+}
+
+// Whether every element of the float tensor `t` is finite.
+bool AllFinite(const Tensor& t) {
+  const float* v = t.flat<float>().data();
+  return std::all_of(v, v + t.NumElements(), [](float x) { return std::isfinite(x); });
 }
 
 // Zeros into `out` (a convolution over an empty input depth); all-zero bytes are zero in every
@@ -571,6 +580,16 @@ class Conv2DBackpropInputOp final : public ConvOpBase {
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, in_shape));
     if (out->NumElements() == 0) return absl::OkStatus();
     if (filter.dtype() == DT_HALF) return HalfBackpropInput(ctx, g, filter, out_backprop, out);
+    // float with finite weights: oneDNN's deconvolution (kernels/math_lib/onednn_deconv.h),
+    // unless it refuses the geometry. An inf or NaN weight keeps the im2col path, which forms
+    // every product of a weight and a gradient element (oneDNN need not form those whose target
+    // lies in the padding).
+    if (filter.dtype() == DT_FLOAT && AllFinite(filter) &&
+        OneDnnConv2DBackpropInput(g, ctx.intra_op_threads(), filter.flat<float>().data(),
+                                  out_backprop.flat<float>().data(), out->flat<float>().data())
+            .ok()) {
+      return absl::OkStatus();
+    }
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, filter.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return ConvBackpropInput<T>(ctx, g, filter.flat<T>().data(), out_backprop.flat<T>().data(),

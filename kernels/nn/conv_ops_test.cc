@@ -417,6 +417,53 @@ TEST(Conv2DBackpropInputOpTest, IsTheTransposeOfConv2D) {
   }
 }
 
+// dx[n, h, w, ci] = sum of dy[n, oh, ow, co] * f[kh, kw, ci, co] over the windows covering
+// (h, w): a direct loop for a 3x3 stride-2 VALID convolution of [1, 8, 7, 3] (3x3 windows; the
+// last input row and column lie past every window).
+std::vector<float> DirectBackpropInput(const Tensor& f, const Tensor& dy) {
+  std::vector<float> dx(8 * 7 * 3, 0.f);
+  for (int oh = 0; oh < 3; ++oh)
+    for (int ow = 0; ow < 3; ++ow)
+      for (int kh = 0; kh < 3; ++kh)
+        for (int kw = 0; kw < 3; ++kw)
+          for (int ci = 0; ci < 3; ++ci)
+            for (int co = 0; co < 2; ++co) {
+              dx[((oh * 2 + kh) * 7 + ow * 2 + kw) * 3 + ci] +=
+                  dy.flat<float>()[(oh * 3 + ow) * 2 + co] *
+                  f.flat<float>()[((kh * 3 + kw) * 3 + ci) * 2 + co];
+            }
+  return dx;
+}
+
+TEST(Conv2DBackpropInputOpTest, MatchesADirectLoopWithUnreachedRowsAndNonFiniteWeights) {
+  // Finite weights run on oneDNN's deconvolution; an inf weight keeps the path that forms every
+  // product (inf * 0 is NaN wherever that weight meets a zero gradient).
+  for (bool inf_weight : {false, true}) {
+    SCOPED_TRACE(inf_weight ? "inf weight" : "finite weights");
+    Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 5, 1);
+    if (inf_weight) f.flat<float>()[7] = std::numeric_limits<float>::infinity();
+    const Tensor dy = Ramp(TensorShape({1, 3, 3, 2}), 5, 2);
+    OpTester t("Conv2DBackpropInput");
+    t.Attr("T", DT_FLOAT)
+        .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+        .Attr("padding", "VALID")
+        .Input(Tensor::FromVector<int32_t>({1, 8, 7, 3}, TensorShape({4})))
+        .Input(f)
+        .Input(dy);
+    RILL_ASSERT_OK_AND_ASSIGN(auto dx, t.Run());
+    ASSERT_EQ(dx[0].shape(), TensorShape({1, 8, 7, 3}));
+    const std::vector<float> want = DirectBackpropInput(f, dy);
+    for (size_t i = 0; i < want.size(); ++i) {
+      const float got = dx[0].flat<float>()[i];
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(got)) << i;
+      } else {
+        EXPECT_EQ(got, want[i]) << i;
+      }
+    }
+  }
+}
+
 TEST(Conv2DBackpropFilterOpTest, IsTheAdjointOfConv2DInTheFilter) {
   // <conv(x, f), g> == <f, backprop_filter(x, g)> for every f: check with unit filters.
   const Tensor x = Ramp(TensorShape({2, 5, 5, 2}), 7, 1);
