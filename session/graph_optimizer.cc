@@ -37,6 +37,7 @@
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
+#include "session/atrous_fold.h"
 #include "session/pad_fold.h"
 
 namespace rill {
@@ -242,6 +243,7 @@ class Optimizer {
     if (options_.constant_folding && options_.cpu != nullptr) RILL_RETURN_IF_ERROR(Fold());
     if (options_.common_subexpression_elimination) RILL_RETURN_IF_ERROR(Cse());
     if (options_.fusion) {
+      RILL_RETURN_IF_ERROR(FoldAtrousConvolutions());
       if (options_.constant_folding) {
         RILL_RETURN_IF_ERROR(FoldBatchNorms());
         RILL_RETURN_IF_ERROR(FoldChannelScaleAndShift());
@@ -1849,6 +1851,80 @@ class Optimizer {
     return absl::OkStatus();
   }
 
+  // --- atrous convolutions ------------------------------------------------------------------
+
+  // SpaceToBatchND -> Conv2D / DepthwiseConv2dNative -> BatchToSpaceND (an atrous convolution as
+  // TensorFlow writes it) becomes one dilated convolution of SpaceToBatchND's input with explicit
+  // padding (session/atrous_fold.h), under the convolution's name, read by BatchToSpaceND's
+  // readers; the batch norm fold and the fusions then apply to it. Only for a float NHWC
+  // convolution with padding VALID, strides and dilations 1 and a finite float Const filter
+  // (padded zeros times an infinite weight are NaN in the unfolded graph), Const block shapes,
+  // paddings and crops, the three nodes on one CPU device without control edges, and each
+  // intermediate tensor read by the next node alone.
+  absl::Status FoldAtrousConvolutions() {
+    for (Node* conv : NodesInOrder()) {
+      if ((conv->op() != "Conv2D" && conv->op() != "DepthwiseConv2dNative") || !OnCpu(*conv) ||
+          HasControlInputs(*conv)) {
+        continue;
+      }
+      const Edge* in = conv->input_edge(0);
+      Node* b2s = SoleConsumer(*conv);
+      if (in == nullptr || in->src_output() != 0 || b2s == nullptr ||
+          b2s->op() != "BatchToSpaceND" || b2s->input_edge(0) == nullptr ||
+          b2s->input_edge(0)->src() != conv || b2s->input_edge(0)->src_output() != 0) {
+        continue;
+      }
+      Node* s2b = in->src();
+      if (s2b->op() != "SpaceToBatchND" || SoleConsumer(*s2b) != conv || HasControlInputs(*s2b) ||
+          HasControlInputs(*b2s) || HasControlConsumers(*b2s) || !SameDevice(*s2b, *conv) ||
+          !SameDevice(*b2s, *conv) || s2b->input_edge(0) == nullptr) {
+        continue;
+      }
+      DataType type = DT_INVALID;
+      std::string format = "NHWC", padding;
+      std::vector<int64_t> strides, dilations = {1, 1, 1, 1}, explicit_paddings;
+      (void)GetNodeAttr(conv->def(), "data_format", &format);
+      (void)GetNodeAttr(conv->def(), "dilations", &dilations);
+      (void)GetNodeAttr(conv->def(), "explicit_paddings", &explicit_paddings);
+      const std::vector<int64_t> ones = {1, 1, 1, 1};
+      if (!GetNodeAttr(conv->def(), "T", &type).ok() || type != DT_FLOAT || format != "NHWC" ||
+          !GetNodeAttr(conv->def(), "padding", &padding).ok() || padding != "VALID" ||
+          !GetNodeAttr(conv->def(), "strides", &strides).ok() || strides != ones ||
+          dilations != ones || !explicit_paddings.empty()) {
+        continue;
+      }
+      std::optional<Tensor> filter = ConstInput(*conv, 1);
+      if (!filter || filter->dtype() != DT_FLOAT || filter->shape().rank() != 4 ||
+          !AllFinite(*filter)) {
+        continue;
+      }
+      std::optional<Tensor> block = ConstInput(*s2b, 1), paddings = ConstInput(*s2b, 2),
+                            crops_block = ConstInput(*b2s, 1), crops = ConstInput(*b2s, 2);
+      if (!block || !paddings || !crops_block || !crops) continue;
+      std::optional<AtrousFold> fold = FoldAtrous(*block, *paddings, *crops_block, *crops);
+      if (!fold) continue;
+      Replacement& r = replacements_.emplace_back();
+      r.old_id = conv->id();
+      r.def = conv->def();
+      SetAttr(&r.def, "dilations", fold->dilations);
+      SetAttr(&r.def, "padding", "EXPLICIT");
+      SetAttr(&r.def, "explicit_paddings", fold->explicit_paddings);
+      SetAttr(&r.def, kSpaceToBatchBlockAttr, fold->block);
+      SetAttr(&r.def, kSpaceToBatchPaddingsAttr, fold->paddings);
+      r.inputs = {Source(*s2b, 0), Source(*conv, 1)};
+      r.shapes = b2s->output_shapes();
+      for (const Edge* e : b2s->out_edges()) {
+        if (e->dst()->IsOp()) edges_.push_back({conv->id(), 0, e->dst()->id(), e->dst_input()});
+      }
+      dead_.push_back(s2b);
+      dead_.push_back(b2s);
+      ++stats_->atrous_convolutions_folded;
+    }
+    RILL_RETURN_IF_ERROR(Commit());
+    PruneUnreadConsts();
+    return absl::OkStatus();
+  }
+
   // --- zero Pad before a convolution ---------------------------------------------------------
 
   // A float NHWC Conv2D, DepthwiseConv2dNative or their _Fused forms on a CPU, with padding VALID
@@ -1864,7 +1940,12 @@ class Optimizer {
     absl::flat_hash_map<int, int> folded_readers;  // Pad id -> convolutions folded over it
     std::vector<Node*> pads;
     for (Node* conv : NodesInOrder()) {
-      if (!kConvs->contains(conv->op()) || !OnCpu(*conv)) continue;
+      // A folded atrous convolution checks its own input's size against SpaceToBatchND's block:
+      // it keeps reading the Pad.
+      if (!kConvs->contains(conv->op()) || !OnCpu(*conv) ||
+          conv->def().attr().count(kSpaceToBatchBlockAttr) > 0) {
+        continue;
+      }
       DataType type = DT_INVALID;
       std::string format = "NHWC", padding;
       std::vector<int64_t> explicit_paddings;

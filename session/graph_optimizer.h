@@ -44,6 +44,11 @@
 //   - GELU as tf.nn.gelu and Keras write it (exact with Erfc, approximate with Tanh and Pow) and
 //     an exact GELU written with Erf: (0.5 * x) * g(x) -> one _RillGelu node (Rill's op,
 //     kernels/nn/gelu_op.cc), whose results are the unfused nodes' bit for bit;
+//   - before the batch norm folds and fusions: an atrous convolution as TensorFlow writes it,
+//     SpaceToBatchND -> Conv2D / DepthwiseConv2dNative (VALID) -> BatchToSpaceND with Const
+//     blocks, paddings and crops and a finite float Const filter, on a CPU, becomes one dilated
+//     convolution with explicit padding (session/atrous_fold.h), as ONNX Runtime's converter
+//     writes it, so the batch norm and bias after it fold and fuse into it;
 //   - a zero Pad / PadV2 of height and width before a float NHWC convolution (plain or fused,
 //     padding VALID or EXPLICIT, finite Const filter, on a CPU) is folded into the convolution's
 //     explicit padding (session/pad_fold.h): Keras's ZeroPadding2D before strided convolutions.
@@ -134,10 +139,12 @@ struct GraphOptimizerStats {
   int folds_skipped_non_finite = 0;
   int constant_weights_marked = 0;  // MatMuls / convolutions with Const weights (marked)
   int pads_folded = 0;              // convolutions that read a zero Pad's input instead
-  int layer_norms_fused = 0;        // mean / variance / rsqrt patterns made _MklLayerNorm
-  int gelus_fused = 0;              // GELU patterns made _RillGelu
-  int residual_adds_fused = 0;      // Add [+ Relu] after _FusedConv2D made its "Add" post-op
-  int scale_shifts_fused = 0;       // Mul + Add by channel Consts [+ Relu] made _RillScaleShift
+  // SpaceToBatchND -> convolution -> BatchToSpaceND made one dilated convolution
+  int atrous_convolutions_folded = 0;
+  int layer_norms_fused = 0;    // mean / variance / rsqrt patterns made _MklLayerNorm
+  int gelus_fused = 0;          // GELU patterns made _RillGelu
+  int residual_adds_fused = 0;  // Add [+ Relu] after _FusedConv2D made its "Add" post-op
+  int scale_shifts_fused = 0;   // Mul + Add by channel Consts [+ Relu] made _RillScaleShift
   int loop_invariants_made_constant = 0;  // loop variables carried unchanged made constant Enters
 };
 

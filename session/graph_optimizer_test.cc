@@ -1969,6 +1969,305 @@ TEST(GraphOptimizerTest, APadAlsoReadElsewhereFoldsIntoItsConvolutionAndStays) {
   ExpectSameOutputsOnPadInput(g);
 }
 
+// An atrous convolution as TensorFlow writes it: x [1, H, W, 3] -> SpaceToBatchND(block,
+// paddings) -> conv (3x3 VALID; Conv2D 4 channels, depthwise multiplier 2) -> BatchToSpaceND(block,
+// crops) [-> FusedBatchNormV3 -> Relu] -> out (Neg). The defaults are tf.nn.atrous_conv2d's at
+// rate 2, SAME, on a 7x6 map: paddings [[2, 3], [2, 2]], crops [[0, 1], [0, 0]].
+struct AtrousCase {
+  std::string op = "Conv2D";
+  bool batch_norm = false;
+  std::vector<int32_t> block = {2, 2};
+  std::vector<int32_t> paddings = {2, 3, 2, 2};
+  std::vector<int32_t> crops_block = {2, 2};
+  std::vector<int32_t> crops = {0, 1, 0, 0};
+  std::string padding = "VALID";
+  std::vector<int64_t> strides = {1, 1, 1, 1};
+  std::vector<int64_t> dilations = {1, 1, 1, 1};
+  float filter_scale = 0.25f;
+  bool fed_paddings = false;   // paddings a Placeholder "fed" instead of a Const
+  bool control_edge = false;   // BatchToSpaceND waits on the "gate" Placeholder's NoOp
+  bool s2b_read_too = false;   // "other" (Neg) reads SpaceToBatchND too
+  bool conv_read_too = false;  // "other" (Neg) reads the convolution too
+};
+
+GraphDef AtrousGraph(const AtrousCase& c) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output paddings = c.fed_paddings ? ops::Placeholder(root.WithOpName("fed"), DT_INT32)
+                                   : ops::Const<int32_t>(root.WithOpName("paddings"), c.paddings,
+                                                         TensorShape({2, 2}));
+  Output s2b = ops::SpaceToBatchND(
+      root.WithOpName("s2b"), x,
+      ops::Const<int32_t>(root.WithOpName("block"), c.block, TensorShape({2})), paddings);
+  const bool depthwise = c.op == "DepthwiseConv2dNative";
+  const TensorShape filter_shape =
+      depthwise ? TensorShape({3, 3, 3, 2}) : TensorShape({3, 3, 3, 4});
+  std::vector<float> filter(filter_shape.num_elements());
+  for (size_t i = 0; i < filter.size(); ++i) {
+    filter[i] = c.filter_scale * static_cast<float>(static_cast<int>(i % 9) - 4);
+  }
+  Output w = ops::Const<float>(root.WithOpName("w"), filter, filter_shape);
+  ops::ConvOptions options;
+  options.dilations = c.dilations;
+  Output conv = depthwise
+                    ? ops::DepthwiseConv2dNative(root.WithOpName("conv"), s2b, w, c.strides,
+                                                 c.padding, options)
+                    : ops::Conv2D(root.WithOpName("conv"), s2b, w, c.strides, c.padding, options);
+  if (c.s2b_read_too) ops::Neg(root.WithOpName("other"), s2b);
+  if (c.conv_read_too) ops::Neg(root.WithOpName("other"), conv);
+  Scope b2s_scope = root.WithOpName("b2s");
+  if (c.control_edge) {
+    b2s_scope = b2s_scope.WithControlDependencies({ops::NoOp(root.WithOpName("gate"))});
+  }
+  Output y = ops::BatchToSpaceND(
+      b2s_scope, conv,
+      ops::Const<int32_t>(root.WithOpName("crops_block"), c.crops_block, TensorShape({2})),
+      ops::Const<int32_t>(root.WithOpName("crops"), c.crops, TensorShape({2, 2})));
+  if (c.batch_norm) {
+    const int channels = depthwise ? 6 : 4;
+    std::vector<float> scale(channels), offset(channels), mean(channels), var(channels);
+    const TensorShape shape({channels});
+    for (int k = 0; k < channels; ++k) {
+      scale[k] = 0.5f + 0.25f * k;
+      offset[k] = 0.125f * k - 0.25f;
+      mean[k] = 0.5f - 0.25f * k;
+      var[k] = 1.f + 0.5f * k;
+    }
+    std::vector<Output> bn = ops::FusedBatchNormV3(
+        root.WithOpName("bn"), y, ops::Const<float>(root.WithOpName("scale"), scale, shape),
+        ops::Const<float>(root.WithOpName("offset"), offset, shape),
+        ops::Const<float>(root.WithOpName("mean"), mean, shape),
+        ops::Const<float>(root.WithOpName("var"), var, shape),
+        ops::FusedBatchNormAttrs().IsTraining(false));
+    y = ops::Relu(root.WithOpName("relu"), bn[0]);
+  }
+  ops::Neg(root.WithOpName("out"), y);
+  GraphDef g;
+  EXPECT_THAT(root.ToGraphDef(&g), IsOk());
+  return g;
+}
+
+// Dyadic values (sums of products with the dyadic filter are exact) with -0, a large value and,
+// with `non_finite`, inf, -inf and NaN among them.
+Tensor AtrousInput(int64_t h, int64_t w, bool non_finite) {
+  std::vector<float> v(h * w * 3);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.5f * static_cast<float>((i * 5) % 13) - 3.f;
+  v[4] = -0.f;
+  v[17] = 1024.f;
+  if (non_finite) {
+    v[7] = std::numeric_limits<float>::infinity();
+    v[v.size() / 2] = -std::numeric_limits<float>::infinity();
+    v[v.size() - 5] = std::numeric_limits<float>::quiet_NaN();
+  }
+  return Tensor::FromVector<float>(v, TensorShape({1, h, w, 3}));
+}
+
+void ExpectSameAtrousOutputs(const GraphDef& g, float tol = 0) {
+  for (bool non_finite : {false, true}) {
+    SCOPED_TRACE(non_finite ? "non-finite input" : "finite input");
+    ExpectSameOutputs(g, {{"x:0", AtrousInput(7, 6, non_finite)}}, {"out:0"}, tol);
+  }
+}
+
+// The Run statuses of `g` with the optimizer on and off on input x.
+std::vector<absl::Status> RunStatuses(const GraphDef& g, const Tensor& x) {
+  std::vector<absl::Status> out;
+  for (bool on : {true, false}) {
+    SessionOptions options;
+    if (!on) {
+      options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+          OptimizerOptions::L0);
+    }
+    auto s = Session::New(options);
+    EXPECT_THAT(s.status(), IsOk());
+    if (!s.ok()) return out;
+    EXPECT_THAT((*s)->Create(g), IsOk());
+    std::vector<Tensor> fetched;
+    out.push_back((*s)->Run({{"x:0", x}}, {"out:0"}, {}, &fetched));
+  }
+  return out;
+}
+
+TEST(GraphOptimizerTest, FoldsAtrousConvolutionsIntoDilatedOnes) {
+  for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+    SCOPED_TRACE(op);
+    AtrousCase c;
+    c.op = op;
+    GraphDef g = AtrousGraph(c);
+    Optimized o = OptimizeGraphDef(g);
+    EXPECT_EQ(o.stats.atrous_convolutions_folded, 1);
+    const NodeDef* conv = Find(o.graph, "conv");
+    ASSERT_NE(conv, nullptr);
+    EXPECT_EQ(conv->op(), op);
+    EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("x", "w"));
+    EXPECT_THAT(Inputs(o.graph, "out"), ElementsAre("conv"));
+    EXPECT_THAT(conv->attr().at("dilations").list().i(), ElementsAre(1, 2, 2, 1));
+    EXPECT_EQ(conv->attr().at("padding").s(), "EXPLICIT");
+    EXPECT_THAT(conv->attr().at("explicit_paddings").list().i(),
+                ElementsAre(0, 0, 2, 2, 2, 2, 0, 0));
+    EXPECT_THAT(conv->attr().at("_rill_space_to_batch_block").list().i(), ElementsAre(2, 2));
+    EXPECT_THAT(conv->attr().at("_rill_space_to_batch_paddings").list().i(),
+                ElementsAre(2, 3, 2, 2));
+    for (const char* gone : {"s2b", "b2s", "block", "paddings", "crops", "crops_block"}) {
+      EXPECT_EQ(Find(o.graph, gone), nullptr) << gone;
+    }
+    ExpectSameAtrousOutputs(g);
+  }
+}
+
+TEST(GraphOptimizerTest, AFoldedAtrousConvolutionTakesItsBatchNormAndRelu) {
+  for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+    SCOPED_TRACE(op);
+    AtrousCase c;
+    c.op = op;
+    c.batch_norm = true;
+    GraphDef g = AtrousGraph(c);
+    Optimized o = OptimizeGraphDef(g);
+    EXPECT_EQ(o.stats.atrous_convolutions_folded, 1);
+    EXPECT_EQ(o.stats.batch_norms_folded, 1);
+    const NodeDef* fused = Find(o.graph, "relu");
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->op(), absl::StrCat("_Fused", op));
+    EXPECT_EQ(fused->input(0), "x");
+    EXPECT_THAT(fused->attr().at("dilations").list().i(), ElementsAre(1, 2, 2, 1));
+    EXPECT_THAT(fused->attr().at("_rill_space_to_batch_block").list().i(), ElementsAre(2, 2));
+    EXPECT_EQ(Find(o.graph, "bn"), nullptr);
+    // The folded batch norm rounds differently: outputs reach ~800, so 1e-3 is ~1e-6 relative.
+    ExpectSameAtrousOutputs(g, 1e-3f);
+  }
+}
+
+TEST(GraphOptimizerTest, FoldedAtrousConvolutionsOfOtherBlocksAndPaddings) {
+  struct Case {
+    std::vector<int32_t> block, paddings, crops;
+    int64_t h, w;
+  };
+  // Rate 4 on a 5x6 map (SAME: 4 before, 4 + 3 after), a block of 3 by 1, no padding at all,
+  // and crops equal to the paddings.
+  const std::vector<Case> cases = {{{4, 4}, {4, 7, 4, 6}, {0, 3, 0, 2}, 5, 6},
+                                   {{3, 1}, {1, 1, 0, 2}, {0, 0, 0, 0}, 7, 6},
+                                   {{2, 2}, {0, 0, 0, 0}, {0, 0, 0, 0}, 8, 6},
+                                   {{2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2}, 8, 6}};
+  for (const Case& k : cases) {
+    for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+      SCOPED_TRACE(absl::StrCat(op, " block ", k.block[0], "x", k.block[1]));
+      AtrousCase c;
+      c.op = op;
+      c.block = c.crops_block = k.block;
+      c.paddings = k.paddings;
+      c.crops = k.crops;
+      GraphDef g = AtrousGraph(c);
+      EXPECT_EQ(OptimizeGraphDef(g).stats.atrous_convolutions_folded, 1);
+      for (bool non_finite : {false, true}) {
+        ExpectSameOutputs(g, {{"x:0", AtrousInput(k.h, k.w, non_finite)}}, {"out:0"});
+      }
+    }
+  }
+}
+
+TEST(GraphOptimizerTest, AFoldedAtrousConvolutionKeepsTheUnfoldedGraphsErrors) {
+  AtrousCase c;
+  c.batch_norm = true;
+  GraphDef g = AtrousGraph(c);
+  // 8 + 2 + 3 = 13 rows: SpaceToBatchND's error, also from the folded convolution.
+  for (const absl::Status& s : RunStatuses(g, AtrousInput(8, 6, false))) {
+    EXPECT_THAT(
+        s,
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 ::testing::HasSubstr("padded_shape[0]=13 is not divisible by block_shape[0]=2")));
+  }
+  for (const absl::Status& s : RunStatuses(g, AtrousInput(7, 5, false))) {
+    EXPECT_THAT(
+        s,
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 ::testing::HasSubstr("padded_shape[1]=9 is not divisible by block_shape[1]=2")));
+  }
+  // Without padding a 2x2 map gives 1x1 maps, too small for the 3x3 filter: the convolution's
+  // error either way.
+  c.paddings = {0, 0, 0, 0};
+  c.crops = {0, 0, 0, 0};
+  for (const absl::Status& s : RunStatuses(AtrousGraph(c), AtrousInput(2, 2, false))) {
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument,
+                            ::testing::HasSubstr("Computed output size would be negative")));
+  }
+  // A 1x1 map padded to 6x6 convolves to 3x3 maps of 1x1, cropped by 2 + 1 = 3 rows of 2:
+  // BatchToSpaceND's error, the folded convolution's negative size.
+  c.paddings = {2, 3, 2, 3};
+  c.crops = {2, 1, 0, 0};
+  std::vector<absl::Status> s = RunStatuses(AtrousGraph(c), AtrousInput(1, 1, false));
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_THAT(s[0], StatusIs(absl::StatusCode::kInvalidArgument,
+                             ::testing::HasSubstr("Computed output size would be negative")));
+  EXPECT_THAT(s[1], StatusIs(absl::StatusCode::kInvalidArgument,
+                             ::testing::HasSubstr("cropped_shape[0]=-1 must be non-negative")));
+}
+
+TEST(GraphOptimizerTest, AtrousPatternsThatCannotFoldStay) {
+  struct Case {
+    std::string name;
+    std::function<void(AtrousCase*)> change;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<Case> cases = {
+      {"crop past the padding",
+       [](AtrousCase* c) {
+         c->crops = {0, 4, 0, 0};
+       }},
+      {"other crop block",
+       [](AtrousCase* c) {
+         c->crops_block = {2, 1};
+       }},
+      {"SAME convolution", [](AtrousCase* c) { c->padding = "SAME"; }},
+      {"strided convolution",
+       [](AtrousCase* c) {
+         c->strides = {1, 2, 2, 1};
+       }},
+      {"dilated convolution",
+       [](AtrousCase* c) {
+         c->dilations = {1, 2, 2, 1};
+       }},
+      {"infinite filter", [inf](AtrousCase* c) { c->filter_scale = inf; }},
+      {"fed paddings", [](AtrousCase* c) { c->fed_paddings = true; }},
+      {"control edge", [](AtrousCase* c) { c->control_edge = true; }},
+      {"SpaceToBatchND read elsewhere", [](AtrousCase* c) { c->s2b_read_too = true; }},
+      {"convolution read elsewhere", [](AtrousCase* c) { c->conv_read_too = true; }},
+  };
+  for (const Case& k : cases) {
+    for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+      SCOPED_TRACE(absl::StrCat(k.name, ", ", op));
+      AtrousCase c;
+      c.op = op;
+      k.change(&c);
+      GraphDef g = AtrousGraph(c);
+      Optimized o = OptimizeGraphDef(g);
+      EXPECT_EQ(o.stats.atrous_convolutions_folded, 0);
+      EXPECT_THAT(Inputs(o.graph, "conv"), ElementsAre("s2b", "w"));
+      EXPECT_NE(Find(o.graph, "b2s"), nullptr);
+    }
+  }
+  // The infinite filter's NaNs (padded zeros times inf) stay.
+  AtrousCase c;
+  c.filter_scale = inf;
+  ExpectSameAtrousOutputs(AtrousGraph(c));
+}
+
+TEST(GraphOptimizerTest, AtrousPatternsAcrossDevicesStay) {
+  GraphDef g = AtrousGraph(AtrousCase{});
+  absl::StatusOr<std::unique_ptr<Graph>> graph = ImportGraphDef(g);
+  ASSERT_THAT(graph.status(), IsOk());
+  const std::string other = "/job:localhost/replica:0/task:0/device:CPU:1";
+  for (Node* n : (*graph)->op_nodes()) {
+    n->set_assigned_device_name(n->name() == "b2s" ? other : kTestCpuDevice);
+  }
+  std::unique_ptr<Device> cpu = NewCpuDevice(kTestCpuDevice);
+  GraphOptimizerOptions options;
+  options.cpu = cpu.get();
+  GraphOptimizerStats stats;
+  ASSERT_THAT(OptimizeGraph(options, graph->get(), &stats), IsOk());
+  EXPECT_EQ(stats.atrous_convolutions_folded, 0);
+  EXPECT_NE((*graph)->FindNode("s2b"), nullptr);
+}
+
 TEST(GraphOptimizerTest, OptLevelL0TurnsItOff) {
   ConfigProto config;
   config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(OptimizerOptions::L0);
