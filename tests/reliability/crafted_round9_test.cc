@@ -11,38 +11,28 @@
 #include <map>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/kernel_registry.h"
-#include "session/session.h"
-#include "tests/conformance/conformance_case.h"
+#include "tests/reliability/crafted_replay.h"
 
 namespace rill {
 namespace {
 
-std::vector<ConformanceSuite>* g_suites = nullptr;
-
-struct Kept {
-  const char* reason;    // why Rill's outcome is kept where it differs from TensorFlow's
-  const char* mismatch;  // part of RunConformanceCase's description of the difference
-};
-
 // Cases where Rill deliberately differs from TensorFlow 2.21, by case name (with "@L0" appended
 // for the run without the graph optimizer).
-const std::map<std::string, Kept>& KeptDifferences() {
+const std::map<std::string, KeptDifference>& KeptDifferences() {
   static const auto* m = [] {
-    auto* m = new std::map<std::string, Kept>;
-    const Kept dilated_depthwise = {
+    auto* m = new std::map<std::string, KeptDifference>;
+    const KeptDifference dilated_depthwise = {
         "TensorFlow's CPU DepthwiseConv2dNative refuses dilations (Unimplemented \"Current kernel "
         "implementation does not support dilations\"); Rill computes the dilated convolution, "
         "as tf.nn.depthwise_conv2d computes it through SpaceToBatchND",
         "Rill succeeded; TensorFlow failed with UNIMPLEMENTED"};
-    const Kept nan_filter_on_padding = {
+    const KeptDifference nan_filter_on_padding = {
         "A NaN or infinite filter tap that falls on SAME padding: TensorFlow's Eigen "
         "convolution (the recording's TF_ENABLE_ONEDNN_OPTS=0) multiplies the padded zeros by it, "
         "so every output whose window reaches the padding there is NaN; Rill's convolutions "
@@ -71,73 +61,6 @@ const std::set<std::string>& UnregisteredKernels() {
   return *s;
 }
 
-// "Op DT_X" when `mismatch` is Rill's refusal for want of a kernel, from its text "No OpKernel
-// was registered to support Op 'Sub' used by {{node out}} with these attrs: [T=DT_BFLOAT16]".
-std::string MissingKernel(const std::string& mismatch) {
-  const std::string op_mark = "No OpKernel was registered to support Op '";
-  const size_t op = mismatch.find(op_mark);
-  if (op == std::string::npos) return "";
-  const size_t op_end = mismatch.find('\'', op + op_mark.size());
-  const size_t attrs = mismatch.find("with these attrs: [", op);
-  if (op_end == std::string::npos || attrs == std::string::npos) return "";
-  const size_t type = mismatch.find("=DT_", attrs);
-  if (type == std::string::npos) return "";
-  const size_t type_end = mismatch.find_first_of(",]", type);
-  return absl::StrCat(mismatch.substr(op + op_mark.size(), op_end - op - op_mark.size()), " ",
-                      mismatch.substr(type + 1, type_end - type - 1));
-}
-
-// RunConformanceCase's replay, with the graph optimizer on or off: "" when Rill agrees with
-// TensorFlow's recorded outcome, else what differs.
-std::string RunCase(const ConformanceCase& c, bool optimize) {
-  SessionOptions options;
-  if (!optimize) {
-    options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
-        OptimizerOptions::L0);
-  }
-  // Round 9 compares an error's code only.
-  ConformanceCase code_only = c;
-  code_only.clear_error_key_phrase();
-  return RunConformanceCase(code_only, options);
-}
-
-class Round9CaseTest : public ::testing::Test {
- public:
-  Round9CaseTest(const ConformanceCase* c, bool optimize) : case_(c), optimize_(optimize) {}
-  void TestBody() override {
-    const std::string mismatch = RunCase(*case_, optimize_);
-    auto kept = KeptDifferences().find(optimize_ ? case_->name() : case_->name() + "@L0");
-    if (kept != KeptDifferences().end()) {
-      EXPECT_TRUE(absl::StrContains(mismatch, kept->second.mismatch))
-          << "kept difference (" << kept->second.reason << ") changed: got \"" << mismatch << "\"";
-      return;
-    }
-    const std::string missing = MissingKernel(mismatch);
-    if (!missing.empty() && UnregisteredKernels().count(missing) > 0) {
-      // Rill's refusal, whole: the code and the text naming the op and the dtype. A case
-      // TensorFlow recorded as an error shows Rill's status as `got CODE "message"`.
-      const std::string op = missing.substr(0, missing.find(' '));
-      const std::string dtype = missing.substr(missing.find(' ') + 1);
-      const std::string text =
-          absl::StrCat("No OpKernel was registered to support Op '", op, "' used by {{node ");
-      EXPECT_TRUE(
-          absl::StartsWith(mismatch, absl::StrCat("Rill failed: INVALID_ARGUMENT: ", text)) ||
-          absl::StartsWith(mismatch, absl::StrCat("got INVALID_ARGUMENT \"", text)))
-          << mismatch;
-      EXPECT_TRUE(absl::StrContains(mismatch, absl::StrCat("=", dtype, "]")) ||
-                  absl::StrContains(mismatch, absl::StrCat("=", dtype, ",")))
-          << mismatch;
-      return;
-    }
-    EXPECT_EQ(mismatch, "") << "case " << case_->name() << " (TensorFlow graph:\n"
-                            << case_->graph().DebugString() << ")";
-  }
-
- private:
-  const ConformanceCase* case_;
-  const bool optimize_;
-};
-
 // Every pair UnregisteredKernels() lists is one Rill has no CPU kernel for: a pair whose kernel
 // is registered must leave the list, so that its cases compare values.
 TEST(Round9Suite, UnregisteredKernelsHaveNoCpuKernel) {
@@ -161,7 +84,7 @@ TEST(Round9Suite, UnregisteredKernelsHaveNoCpuKernel) {
 
 TEST(Round9Suite, HasCases) {
   int n = 0;
-  for (const ConformanceSuite& suite : *g_suites) n += suite.case__size();
+  for (const ConformanceSuite& suite : CraftedSuites()) n += suite.case__size();
   EXPECT_GE(n, 500);
   std::printf("%d TensorFlow-recorded round 9 cases\n", n);
 }
@@ -171,23 +94,6 @@ TEST(Round9Suite, HasCases) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  std::vector<std::string> paths(argv + 1, argv + argc);
-  absl::StatusOr<std::vector<rill::ConformanceSuite>> suites = rill::LoadSuites(paths);
-  if (!suites.ok()) {
-    std::fprintf(stderr, "%s\n", suites.status().ToString().c_str());
-    return 1;
-  }
-  rill::g_suites = new std::vector<rill::ConformanceSuite>(*std::move(suites));
-  for (const rill::ConformanceSuite& suite : *rill::g_suites) {
-    for (const rill::ConformanceCase& c : suite.case_()) {
-      for (bool optimize : {true, false}) {
-        ::testing::RegisterTest(optimize ? "Round9" : "Round9Unoptimized", c.name().c_str(),
-                                nullptr, nullptr, __FILE__, __LINE__,
-                                [&c, optimize]() -> ::testing::Test* {
-                                  return new rill::Round9CaseTest(&c, optimize);
-                                });
-      }
-    }
-  }
-  return RUN_ALL_TESTS();
+  return rill::RunCraftedReplay(argc, argv,
+                                {"Round9", &rill::KeptDifferences(), &rill::UnregisteredKernels()});
 }
