@@ -140,7 +140,10 @@ absl::Status ConvForward(OpKernelContext& ctx, const ConvGeometry& g, const T* i
   d.n = g.out_c;
   d.lda = g.patch();
   d.ldb = g.out_c;
-  if (g.IsPointwise()) {  // one product, which Gemm splits over the intra-op threads
+  // One product, which Gemm splits over the intra-op threads, when each output pixel is its input
+  // pixel: IsPointwise() looks at the padding before the input only, and EXPLICIT padding after
+  // it (bottom or right) makes more output pixels than the input has.
+  if (g.IsPointwise() && g.out_h == g.in_h && g.out_w == g.in_w) {
     d.threads = ctx.intra_op_threads();
     d.m = g.pixels();
     return Gemm<T>(d, in, filter, out);
