@@ -198,8 +198,10 @@ def fused_pad_conv(rec, op):
     dts = ["float32", "float64"] + ([] if resize else ["half", "bfloat16"])
 
     def gen(dt):
+        # half and bfloat16: TensorFlow's product rounds every step to T (up to 1.3% on the
+        # half cases), Rill sums in float and rounds once.
         rtol, atol = {"float32": (1e-5, 1e-5), "float64": (1e-12, 1e-12),
-                      "half": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}[dt]
+                      "half": (5e-2, 5e-2), "bfloat16": (5e-2, 5e-2)}[dt]
 
         def c(what, shape=(1, 5, 7, 3), fshape=(3, 3, 3, 4), pads=((0, 0), (1, 2), (2, 1), (0, 0)),
               size=(8, 6), mode="REFLECT", strides=(1, 1, 1, 1), padding="VALID",
