@@ -2052,10 +2052,11 @@ GraphDef AtrousGraph(const AtrousCase& c) {
 Tensor AtrousInput(int64_t h, int64_t w, bool non_finite) {
   std::vector<float> v(h * w * 3);
   for (size_t i = 0; i < v.size(); ++i) v[i] = 0.5f * static_cast<float>((i * 5) % 13) - 3.f;
-  v[4] = -0.f;
-  v[17] = 1024.f;
+  // Small maps (the error cases' 1x1 and 2x2) have as few as 3 elements.
+  v[4 % v.size()] = -0.f;
+  v[17 % v.size()] = 1024.f;
   if (non_finite) {
-    v[7] = std::numeric_limits<float>::infinity();
+    v[7 % v.size()] = std::numeric_limits<float>::infinity();
     v[v.size() / 2] = -std::numeric_limits<float>::infinity();
     v[v.size() - 5] = std::numeric_limits<float>::quiet_NaN();
   }
