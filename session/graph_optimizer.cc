@@ -490,11 +490,29 @@ class Optimizer {
 
   // The data input each data output of `n` passes on unchanged, when `n` only forwards its
   // inputs: Identity-like nodes (output 0 is input 0), IdentityN (output k is input k; Keras's
-  // custom gradients leave them in frozen graphs) and a float Mul by a scalar Const 1 (output 0 is
-  // the other input: x * 1 == x for every x, inf and NaN included; Keras 3's swish multiplies by
-  // its beta of 1 before the sigmoid). Empty when `n` does something else or has control inputs.
+  // custom gradients leave them in frozen graphs) and a float Mul by a scalar Const 1 read only by
+  // arithmetic (output 0 is the other input: x * 1 == x for every x, inf and NaN included, and a
+  // subnormal reads as 0 in the readers as the Mul's flushed result did; Keras 3's swish
+  // multiplies by its beta of 1 before the sigmoid). Empty when `n` does something else or has
+  // control inputs.
   // Inline for up to two inputs: called on every node.
   using Forwarded = absl::InlinedVector<int, 2>;
+
+  // Whether every data reader of `n` does arithmetic on the tensor `n` gives it, which reads a
+  // subnormal as 0 under the flush-to-zero modes kernels run in (core/denormal.h). x * 1 is x
+  // except there: TensorFlow's Mul flushes a subnormal x to 0, and a fetch, an Identity, a
+  // Reshape or a comparison of the forwarded x would see the subnormal itself.
+  static bool OnlyArithmeticReaders(const Node& n) {
+    static const auto* kArithmetic = new absl::flat_hash_set<std::string>{
+        "Mul", "Add", "AddV2", "Sub", "RealDiv", "Sigmoid", "BiasAdd"};
+    for (const Edge* e : n.out_edges()) {
+      if (!e->IsControlEdge() && e->dst()->IsOp() && !kArithmetic->contains(e->dst()->op())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static Forwarded ForwardedInputs(const Node& n) {
     if (HasControlInputs(n) || n.is_unknown_op()) return {};
     if (IsIdentity(n.op_class())) return n.num_inputs() == 1 ? Forwarded{0} : Forwarded{};
@@ -503,7 +521,7 @@ class Optimizer {
       for (int k = 0; k < n.num_inputs(); ++k) all[k] = k;
       return all;
     }
-    if (n.op() == "Mul" && n.num_inputs() == 2) {
+    if (n.op() == "Mul" && n.num_inputs() == 2 && OnlyArithmeticReaders(n)) {
       for (int k = 0; k < 2; ++k) {
         std::optional<Tensor> c = ConstInput(n, k);
         if (!c || c->shape().rank() != 0) continue;

@@ -1,8 +1,10 @@
 // The graph optimizer: rewrites a Run's graph (after feeds became _Arg and fetches _Retval, and
 // pruning; before partitioning) once per Run signature, as TensorFlow's Grappler does:
 //   - removal of nodes that only forward their inputs: Identity, StopGradient, PreventGradient,
-//     IdentityN (output k is input k) and a float Mul by a scalar Const 1 (exact for every value;
-//     Keras 3's swish multiplies by its beta of 1) — data inputs from non-ref outputs on the same
+//     IdentityN (output k is input k) and a float Mul by a scalar Const 1 read only by Mul, Add,
+//     AddV2, Sub, RealDiv, Sigmoid or BiasAdd (exact for every value: a subnormal, which the Mul
+//     flushes to 0, reads as 0 in those; Keras 3's swish multiplies by its beta of 1 before its
+//     Sigmoid) — data inputs from non-ref outputs on the same
 //     device, no control inputs; nodes waiting on one by a control edge wait on its inputs
 //     instead;
 //   - constant folding: a stateless node whose data inputs are all Const (and has no control

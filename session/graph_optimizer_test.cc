@@ -1761,7 +1761,7 @@ TEST(GraphOptimizerTest, OnlyAMulByAScalarOneIsRemoved) {
   ops::Mul(root.WithOpName("by_two"), x, ops::Const(root, 2.f));
   ops::Mul(root.WithOpName("by_vector_one"), x, ops::Const(root, {1.f}));
   Output one = ops::Mul(root.WithOpName("by_one"), ops::Const(root, 1.f), x);
-  ops::Neg(root.WithOpName("out"), one);
+  ops::Sigmoid(root.WithOpName("out"), one);
   Optimized o = Optimize(root);
   EXPECT_EQ(o.stats.identities_removed, 1);
   EXPECT_EQ(Find(o.graph, "by_one"), nullptr);
@@ -1774,6 +1774,46 @@ TEST(GraphOptimizerTest, OnlyAMulByAScalarOneIsRemoved) {
       original,
       {{"x:0", Tensor::FromVector<float>({kInf, -kInf, kNaN, -0.f, 3e38f}, TensorShape({5}))}},
       {"out:0", "by_two:0"});
+}
+
+TEST(GraphOptimizerTest, AMulByOneReadOtherwiseThanByArithmeticStays) {
+  // Kernels flush subnormals (core/denormal.h): x * 1 is 0 for a subnormal x, as in TensorFlow,
+  // where a fetch, an Identity or a Neg of x itself would see the subnormal (crafted round 10).
+  // Read by arithmetic only (a Sigmoid, an AddV2), the Mul goes: those read a subnormal as 0.
+  // Each Mul reads its own input (CSE would merge equal ones).
+  Scope root = Scope::NewRootScope();
+  auto by_one = [&](const char* name) {
+    Output x = ops::Placeholder(root.WithOpName(absl::StrCat(name, "_x")), DT_FLOAT);
+    return ops::Mul(root.WithOpName(name), x, ops::Const(root, 1.f));
+  };
+  Output fetched = by_one("fetched");
+  ops::Identity(root.WithOpName("id"), by_one("read_by_identity"));
+  ops::Neg(root.WithOpName("neg"), by_one("read_by_neg"));
+  Output both = by_one("read_by_sigmoid_and_neg");
+  ops::Sigmoid(root.WithOpName("sig"), both);
+  ops::Neg(root.WithOpName("neg_2"), both);
+  Output arithmetic = by_one("arithmetic");
+  ops::AddV2(root.WithOpName("sum"), ops::Sigmoid(root.WithOpName("sig_2"), arithmetic),
+             arithmetic);
+  Optimized o = Optimize(root);
+  // "arithmetic", the Identity and "fetched", which nothing reads here (a session's fetch reads it)
+  EXPECT_EQ(o.stats.identities_removed, 3);
+  for (const char* kept : {"read_by_identity", "read_by_neg", "read_by_sigmoid_and_neg"}) {
+    ASSERT_NE(Find(o.graph, kept), nullptr) << kept;
+    EXPECT_EQ(Find(o.graph, kept)->op(), "Mul") << kept;
+  }
+  EXPECT_EQ(Find(o.graph, "arithmetic"), nullptr);
+  EXPECT_THAT(Inputs(o.graph, "sig_2"), ElementsAre("arithmetic_x"));
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  const Tensor subnormal =
+      Tensor::FromVector<float>({1e-40f, -2e-39f, 1.f, -0.f, kNaN}, TensorShape({5}));
+  std::vector<std::pair<std::string, Tensor>> feeds;
+  for (const char* name :
+       {"fetched", "read_by_identity", "read_by_neg", "read_by_sigmoid_and_neg", "arithmetic"}) {
+    feeds.push_back({absl::StrCat(name, "_x:0"), subnormal});
+  }
+  ExpectSameOutputs(original, feeds, {"fetched:0", "id:0", "neg:0", "neg_2:0", "sum:0"});
 }
 
 // A convolution reading Pad(x, paddings): the kinds of convolution the pad fold sees, each with
