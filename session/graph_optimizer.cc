@@ -32,6 +32,7 @@
 #include "graph/loop_input_projection.h"
 #include "graph/loop_invariants.h"
 #include "graph/lstm_cell_fusion.h"
+#include "graph/lstm_sequence_fusion.h"
 #include "graph/op_classes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -231,6 +232,9 @@ class Optimizer {
           stats_->fusions += gru_cells;
           RILL_ASSIGN_OR_RETURN(const int gru_updates, FuseGruUpdates(graph_));
           stats_->fusions += gru_updates;
+          // Whole LSTM loop frames around a fused cell, one node each.
+          RILL_ASSIGN_OR_RETURN(const int sequences, FuseLstmSequences(graph_));
+          stats_->fusions += sequences;
           MarkConstantWeights();
         }
         return absl::OkStatus();
