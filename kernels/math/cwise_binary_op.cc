@@ -109,8 +109,10 @@ struct FloorModFunctor : IntDivisionCheck {
 // minps/maxps give it (the comparison reads subnormals as 0, so ties between a subnormal and a
 // zero return x, flushed). RILL_KEEP_DENORMALS=1 keeps the operand.
 struct FlushedSelection : CwiseFunctorBase {
-  absl::Status Init(OpKernelConstruction&) {
-    flush = FlushDenormals();
+  absl::Status Init(OpKernelConstruction& ctx) {
+    // bfloat16 is selected in float, but TensorFlow returns the bfloat16 operand unflushed.
+    DataType dtype = DT_FLOAT;
+    flush = FlushDenormals() && ctx.GetAttr("T", &dtype).ok() && dtype != DT_BFLOAT16;
     return absl::OkStatus();
   }
   template <typename T>
