@@ -134,7 +134,15 @@ class LstmSequenceOp final : public OpKernel {
       }
       return true;
     };
+    CancellationManager* const cancellation = ctx.cancellation();
     while (running()) {
+      // A timeout, Close or another partition's error cancels the step: the loop stops before its
+      // next step with the cancellation's status, as the executor stops the unfused loop before
+      // its next node.
+      if (cancellation != nullptr && cancellation->IsCancelled()) {
+        const absl::Status why = cancellation->status();
+        return why.ok() ? absl::CancelledError("Step was cancelled") : why;
+      }
       RILL_ASSIGN_OR_RETURN(
           TensorValueVector x,
           run(*get_item_,

@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include "core/cancellation.h"
+#include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -197,6 +199,42 @@ TEST(LstmSequenceOpTest, ABoundThatIsNotAScalarGetsTheSwitchsErrorOrToBoolsTruth
                                   .status());
     }
   }
+}
+
+// Runs the kernel on `p`'s five steps from a context whose step has the cancellation manager `cm`.
+absl::Status RunWithCancellation(const Problem& p, CancellationManager* cm) {
+  OpTester t("_RillLstmSequence");
+  t.Attr("T", Type(DT_FLOAT))
+      .Attr("num_counters", Int(1))
+      .Attr("num_bounds", Int(1))
+      .Attr("bound_counters", Ints({0}))
+      .Attr("read_counter", Int(0))
+      .Attr("write_counter", Int(0));
+  for (const Tensor& in : {I32(0), I32(static_cast<int32_t>(p.steps)), p.x_list, p.es, p.out_list,
+                           p.h0, p.c0, p.w, p.u, p.b}) {
+    t.Input(in);
+  }
+  RILL_RETURN_IF_ERROR(t.Init());
+  std::vector<TensorValue> inputs = t.inputs();
+  OpKernelContext::Params params;
+  params.device = t.device();
+  params.step_id = 1;
+  params.kernel = &t.kernel();
+  params.inputs = absl::MakeConstSpan(inputs);
+  params.cancellation = cm;
+  OpKernelContext ctx(&params, 4);
+  return t.kernel().Compute(ctx);
+}
+
+TEST(LstmSequenceOpTest, ACancelledStepStopsBeforeTheNextStep) {
+  const Problem p = Make();
+  CancellationManager running;
+  EXPECT_THAT(RunWithCancellation(p, &running), IsOk());
+  CancellationManager timed_out;
+  timed_out.StartCancel(absl::DeadlineExceededError("Timed out waiting for notification"));
+  EXPECT_THAT(RunWithCancellation(p, &timed_out),
+              StatusIs(absl::StatusCode::kDeadlineExceeded,
+                       ::testing::HasSubstr("Timed out waiting for notification")));
 }
 
 }  // namespace
