@@ -31,72 +31,42 @@ absl::Status CellShape(ShapeInferenceContext& c) {
   return absl::OkStatus();
 }
 
-REGISTER_OP("BlockLSTM")
-    .Input("seq_len_max: int64")
-    .Input("x: T")
-    .Input("cs_prev: T")
-    .Input("h_prev: T")
-    .Input("w: T")
-    .Input("wci: T")
-    .Input("wcf: T")
-    .Input("wco: T")
-    .Input("b: T")
-    .Output("i: T")
-    .Output("cs: T")
-    .Output("f: T")
-    .Output("o: T")
-    .Output("ci: T")
-    .Output("co: T")
-    .Output("h: T")
-    .Attr("forget_bias: float = 1.0")
-    .Attr("cell_clip: float = 3.0")
-    .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}")
-    .SetShapeFn(BlockLSTMShape);
+// The LSTM ops' inputs after BlockLSTM's seq_len_max, and their seven outputs, in TensorFlow's
+// order: `name` with seq_len_max first when `sequence`.
+OpDefBuilder LstmOp(const char* name, bool sequence) {
+  OpDefBuilder op(name);
+  if (sequence) op.Input("seq_len_max: int64");
+  for (const char* input :
+       {"x: T", "cs_prev: T", "h_prev: T", "w: T", "wci: T", "wcf: T", "wco: T", "b: T"}) {
+    op.Input(input);
+  }
+  for (const char* output : {"i: T", "cs: T", "f: T", "o: T", "ci: T", "co: T", "h: T"}) {
+    op.Output(output);
+  }
+  return op;
+}
 
-REGISTER_OP("BlockLSTMV2")
-    .Input("seq_len_max: int64")
-    .Input("x: T")
-    .Input("cs_prev: T")
-    .Input("h_prev: T")
-    .Input("w: T")
-    .Input("wci: T")
-    .Input("wcf: T")
-    .Input("wco: T")
-    .Input("b: T")
-    .Output("i: T")
-    .Output("cs: T")
-    .Output("f: T")
-    .Output("o: T")
-    .Output("ci: T")
-    .Output("co: T")
-    .Output("h: T")
-    .Attr("cell_clip: float = 0.0")
-    .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}")
-    .SetShapeFn(BlockLSTMShape);
+// BlockLSTM and LSTMBlockCell: forget_bias, cell_clip 3, use_peephole, T.
+OpDefBuilder LstmWithForgetBias(const char* name, bool sequence) {
+  return LstmOp(name, sequence)
+      .Attr("forget_bias: float = 1.0")
+      .Attr("cell_clip: float = 3.0")
+      .Attr("use_peephole: bool = false")
+      .Attr("T: {half, float}");
+}
 
-REGISTER_OP("LSTMBlockCell")
-    .Input("x: T")
-    .Input("cs_prev: T")
-    .Input("h_prev: T")
-    .Input("w: T")
-    .Input("wci: T")
-    .Input("wcf: T")
-    .Input("wco: T")
-    .Input("b: T")
-    .Output("i: T")
-    .Output("cs: T")
-    .Output("f: T")
-    .Output("o: T")
-    .Output("ci: T")
-    .Output("co: T")
-    .Output("h: T")
-    .Attr("forget_bias: float = 1.0")
-    .Attr("cell_clip: float = 3.0")
-    .Attr("use_peephole: bool = false")
-    .Attr("T: {half, float}")
-    .SetShapeFn(CellShape);
+const op_registry_internal::OpRegistrar kBlockLstm =
+    LstmWithForgetBias("BlockLSTM", /*sequence=*/true).SetShapeFn(BlockLSTMShape);
+
+// BlockLSTMV2 has no forget_bias and clips nothing by default.
+const op_registry_internal::OpRegistrar kBlockLstmV2 = LstmOp("BlockLSTMV2", /*sequence=*/true)
+                                                           .Attr("cell_clip: float = 0.0")
+                                                           .Attr("use_peephole: bool = false")
+                                                           .Attr("T: {half, float}")
+                                                           .SetShapeFn(BlockLSTMShape);
+
+const op_registry_internal::OpRegistrar kLstmBlockCell =
+    LstmWithForgetBias("LSTMBlockCell", /*sequence=*/false).SetShapeFn(CellShape);
 
 REGISTER_OP("GRUBlockCell")
     .Input("x: T")
