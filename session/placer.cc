@@ -11,7 +11,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
-#include "absl/container/node_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -91,9 +90,12 @@ struct DeviceEntry {
 };
 
 // A set of the session's device types: bit i stands for the i-th type in best-first order, so
-// the set bits in increasing order list the types best first (one word per node).
-using TypeSet = uint64_t;
-constexpr int kMaxDeviceTypes = 64;
+// the set bits in increasing order list the types best first (one byte per node: Rill's devices
+// are CPUs and GPUs, and Place refuses more than kMaxDeviceTypes types).
+using TypeSet = uint8_t;
+constexpr int kMaxDeviceTypes = 8;
+// Device indices are held in 16 bits (Member::assigned_device).
+constexpr int kMaxDevices = 32767;
 
 // One union-find element per node (TensorFlow's colocation_graph Member). Only a root's fields
 // describe its group.
@@ -103,17 +105,21 @@ struct Member {
   // Interned device names (Placer::Name): the group's merged request, the device it is pinned
   // to, and its resource device; 0 is the empty name.
   int requested = 0, assigned = 0, resource = 0;
-  int assigned_device = -1;  // device index once the group is pinned
-  int first_assigned = -1;   // for the reasons: the member the group was first pinned by
-  uint8_t rank = 0;          // union by rank: at most log2(nodes)
-  bool soft = false;         // for the reasons: the candidates came from soft placement
-  TypeSet supported = 0;     // device types with kernels for every member
-  // Cached candidate devices (indices), best first: Placer::candidates_'s list for the group's
-  // request and types, or one of Placer::soft_candidates_; null until computed.
-  const std::vector<int>* possible = nullptr;
+  int first_assigned = -1;  // for the reasons: the member the group was first pinned by
+  // Cached candidate devices (indices), best first: an index in Placer::candidate_lists_ (shared
+  // by the groups with the same request and types, or the group's own from soft placement); -1
+  // until computed.
+  int possible = -1;
+  int16_t assigned_device = -1;  // device index once the group is pinned (< kMaxDevices)
+  TypeSet supported = 0;         // device types with kernels for every member
+  uint8_t rank : 7;              // union by rank: at most log2(nodes)
+  uint8_t soft : 1;              // for the reasons: the candidates came from soft placement
+  Member() : rank(0), soft(0) {}
 };
-// The fields are ordered so that a member is 48 bytes: the placer holds one per node id.
-static_assert(sizeof(Member) <= 48, "Member grew: it is allocated per node id");
+// Members are 32 bytes, two to a cache line: the placer holds one per node id and walks them in
+// every pass (and 1M nodes' members stay below glibc's mmap threshold, so they are not mapped
+// and faulted in afresh by every placement).
+static_assert(sizeof(Member) <= 32, "Member grew: it is allocated per node id");
 
 // An edge of the colocation structure, seen from one end: the other end and the words that say
 // why the two share a device, from this end's point of view.
@@ -136,19 +142,20 @@ struct NodeExtras {
 // consumers; this holds what placement adds.
 struct NodeInfo {
   const Node* node = nullptr;  // null for SOURCE, SINK and removed ids
-  TypeSet supported = 0;       // own device types with a kernel
-  int position = -1;           // index in op_nodes_ (TensorFlow's node-id order)
   int request = 0;             // the node's own request, interned (Placer::Name)
   int preassigned = -1;        // device from `previous` (stateful nodes)
   int device = -1;
   int extras = -1;           // index in Placer::extras_; -1: none
+  TypeSet supported = 0;     // own device types with a kernel
+  bool placed_op = false;    // in op_nodes_: the op is registered (SOURCE, SINK, unknown ops not)
   bool has_request = false;  // the request sets some component
   // Read from the NodeDef by InitNodes, while it is in the cache, for the later passes (a NodeDef
   // is a heap block of its own: a cache miss per node in a graph larger than the cache).
   bool requests_device = false;  // requested_device() is not empty
   bool has_class = false;        // the NodeDef has a colocation attr (kColocationAttr)
 };
-static_assert(sizeof(NodeInfo) <= 40, "NodeInfo grew: it is allocated per node id");
+// 32 bytes, two to a cache line (as Member).
+static_assert(sizeof(NodeInfo) <= 32, "NodeInfo grew: it is allocated per node id");
 
 class Placer {
  public:
@@ -190,6 +197,10 @@ class Placer {
       const int pa = DeviceTypePriority(a), pb = DeviceTypePriority(b);
       return pa != pb ? pa > pb : a < b;
     });
+    if (devices_.size() > kMaxDevices) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Placer was given ", devices_.size(), " devices; it places on at most ", kMaxDevices));
+    }
     if (types_.size() > kMaxDeviceTypes) {
       return absl::InvalidArgumentError(absl::StrCat("Placer was given ", types_.size(),
                                                      " device types; it places on at most ",
@@ -305,7 +316,7 @@ class Placer {
       info.supported = ToTypeSet(supported.SupportedDeviceTypes(node->def()));
       info.requests_device = !node->requested_device().empty();
       info.has_class = FindNodeAttr(node->def(), kColocationAttr) != nullptr;
-      info.position = static_cast<int>(op_nodes_.size());
+      info.placed_op = true;
       op_nodes_.push_back(node->id());
       if (previous_ != nullptr && node->op_def()->is_stateful()) {
         const Node* before = previous_->FindNode(node->name());
@@ -684,8 +695,8 @@ class Placer {
 
   std::string MemberDebugString(const Member& m) const {
     std::vector<std::string> possible;
-    if (m.possible != nullptr) {
-      for (int d : *m.possible) possible.push_back(devices_[d].name);
+    if (m.possible >= 0) {
+      for (int d : candidate_lists_[m.possible]) possible.push_back(devices_[d].name);
     }
     // TensorFlow's assigned_device_name_index_: devices numbered from 1 as groups are pinned.
     const int interned = m.assigned_device >= 0 ? interned_[m.assigned_device] : -1;
@@ -698,17 +709,21 @@ class Placer {
   }
 
   // The members of the group rooted at `root`, in op_nodes_ order. Time linear in the group's
-  // size (times its log), not the graph's.
-  std::vector<int> GroupMembers(int root) const {
+  // size (times its log), not the graph's, once the first call has indexed op_nodes_.
+  std::vector<int> GroupMembers(int root) {
     std::vector<int> members;
-    if (nodes_[root].position < 0) return members;
+    if (!nodes_[root].placed_op) return members;
+    if (position_.empty()) {
+      position_.assign(nodes_.size(), -1);
+      for (size_t k = 0; k < op_nodes_.size(); ++k) position_[op_nodes_[k]] = static_cast<int>(k);
+    }
     int i = root;
     do {
       members.push_back(i);
       i = members_[i].next;
     } while (i != root);
     std::sort(members.begin(), members.end(),
-              [&](int a, int b) { return nodes_[a].position < nodes_[b].position; });
+              [&](int a, int b) { return position_[a] < position_[b]; });
     return members;
   }
 
@@ -753,13 +768,13 @@ class Placer {
   absl::StatusOr<const std::vector<int>*> GetDevicesForNode(int node) {
     const int root = FindRoot(node);
     Member& m = members_[root];
-    if (m.possible != nullptr) return m.possible;
+    if (m.possible >= 0) return &candidate_lists_[m.possible];
     // Without soft placement the candidates depend only on the group's request and types, so
     // groups alike (most often: every node without a request) share one list.
-    std::vector<int>& shared = candidates_[{m.requested, m.supported}];
-    if (!shared.empty()) {
-      m.possible = &shared;
-      return m.possible;
+    const std::pair<int, TypeSet> key{m.requested, m.supported};
+    if (auto shared = candidates_.find(key); shared != candidates_.end()) {
+      m.possible = shared->second;
+      return &candidate_lists_[m.possible];
     }
     std::vector<int> devices;
     if (HasSomeDetails(Name(m.requested))) {
@@ -781,13 +796,10 @@ class Placer {
             DebugInfo(root)));
       }
     }
-    if (m.soft) {
-      m.possible = &soft_candidates_.emplace_back(std::move(devices));
-    } else {
-      shared = std::move(devices);
-      m.possible = &shared;
-    }
-    return m.possible;
+    m.possible = static_cast<int>(candidate_lists_.size());
+    candidate_lists_.push_back(std::move(devices));
+    if (!m.soft) candidates_.emplace(key, m.possible);
+    return &candidate_lists_[m.possible];
   }
 
   // TensorFlow's GetSoftDeviceCandidates: the request without its type and id (kept where the
@@ -929,8 +941,8 @@ class Placer {
     m.resource = merged->second[1];
     m.requested = merged->second[2];
     if (interned_[device] < 0) interned_[device] = ++num_interned_;
-    m.assigned_device = device;
-    m.possible = nullptr;
+    m.assigned_device = static_cast<int16_t>(device);
+    m.possible = -1;
     return absl::OkStatus();
   }
 
@@ -1326,11 +1338,12 @@ class Placer {
   absl::flat_hash_map<int, int> follows_input_;     // input id -> text
   std::vector<int> op_nodes_;  // ids of the nodes with a registered op, in TensorFlow's order
   std::vector<Member> members_;
-  // Members' candidate lists (Member::possible): by (interned request, device types) when
-  // they come from the request, one per group when soft placement chose them. Node-based
-  // containers: the members point into them.
-  absl::node_hash_map<std::pair<int, TypeSet>, std::vector<int>> candidates_;
-  std::deque<std::vector<int>> soft_candidates_;
+  // Members' candidate lists (Member::possible indexes them): one per (interned request, device
+  // types) when they come from the request (candidates_ finds it), one per group when soft
+  // placement chose them. A deque: GetDevicesForNode's callers hold pointers into it.
+  std::deque<std::vector<int>> candidate_lists_;
+  absl::flat_hash_map<std::pair<int, TypeSet>, int> candidates_;
+  std::vector<int> position_;  // by node id: index in op_nodes_; built by GroupMembers
   Placement result_;
   PlacementEditor editor_{&result_};  // result_'s reason texts, while Run builds it
 };

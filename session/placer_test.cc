@@ -801,14 +801,30 @@ TEST(PlacerErrorTest, NoDevices) {
               StatusIs(absl::StatusCode::kFailedPrecondition, "No devices are registered"));
 }
 
-TEST(PlacerErrorTest, AtMost64DeviceTypes) {
+TEST(PlacerErrorTest, AtMost8DeviceTypes) {
   std::vector<std::string> devices;
-  for (int t = 0; t < 65; ++t) {
+  for (int t = 0; t < 9; ++t) {
     devices.push_back(absl::StrCat("/job:localhost/replica:0/task:0/device:T", t, ":0"));
   }
   EXPECT_THAT(PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Placer was given 65 device types; it places on at most 64"));
+                       "Placer was given 9 device types; it places on at most 8"));
+  // Eight types are placed on: the CPU, which has the Const's kernel, is the one chosen.
+  devices.pop_back();
+  devices.back() = "/job:localhost/replica:0/task:0/device:CPU:0";
+  RILL_ASSERT_OK_AND_ASSIGN(Placed p,
+                            PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)));
+  EXPECT_EQ(p.placement.device(p.graph->FindNodeId("a")), Full("CPU:0"));
+}
+
+TEST(PlacerErrorTest, AtMost32767Devices) {
+  std::vector<std::string> devices;
+  for (int d = 0; d < 32768; ++d) {
+    devices.push_back(absl::StrCat("/job:localhost/replica:0/task:0/device:CPU:", d));
+  }
+  EXPECT_THAT(PlaceDef(Def({Const("a")}), devices, Kernels(), Options(false)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Placer was given 32768 devices; it places on at most 32767"));
   devices.resize(63);
   devices.push_back(Full("CPU:0"));  // 64 types
   RILL_ASSERT_OK_AND_ASSIGN(Placed p,
