@@ -504,6 +504,31 @@ REGISTER_OP("_RillLstmSequence")
       return absl::OkStatus();
     });
 
+// The graph optimizer's whole recurrent loop (graph/recurrent_sequence_fusion.h,
+// kernels/nn/recurrent_sequence_op.cc): Rill's internal op, a loop frame (a Keras GRU or
+// SimpleRNN layer) run as one node. `step` holds the frame's condition and body nodes as
+// serialized NodeDefs (the first num_cond the condition's), their inputs "v:K" (loop variable K),
+// "c:K" (constants K) or "s:J:O" (output O of step node J); `cond` names the loop condition and
+// `next` each variable's next value; errors name the step node that gave them (cond_switch for a
+// condition that is not a scalar). Outputs are the variables' values when the condition fails
+// (the loop's Exit values).
+REGISTER_OP("_RillRecurrentSequence")
+    .Input("initial: Tvars")
+    .Input("constants: Tconsts")
+    .Output("final: Tvars")
+    .Attr("Tvars: list(type) >= 1")
+    .Attr("Tconsts: list(type) >= 0")
+    .Attr("step: list(string)")
+    .Attr("num_cond: int >= 0")
+    .Attr("cond: string")
+    .Attr("next: list(string)")
+    .Attr("cond_switch: string = \"\"")
+    .SetShapeFn([](ShapeInferenceContext& c) -> absl::Status {
+      // Unknown: a variable's shape may change from step to step.
+      for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, PartialTensorShape());
+      return absl::OkStatus();
+    });
+
 // The graph optimizer's scale, shift and activation (session/graph_optimizer.h,
 // kernels/nn/scale_shift_op.cc): Rill's internal op, y = act(x * scale + offset) with Mul's and
 // AddV2's broadcasting; `activation` "Identity", "Relu" or "Relu6".

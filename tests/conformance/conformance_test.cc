@@ -112,6 +112,7 @@ const std::set<std::string>& ExemptOps() {
       "_RillGruUpdate",
       "_RillLstmCell",
       "_RillLstmSequence",
+      "_RillRecurrentSequence",
       "_RillScaleShift",
       // TridiagonalMatMul's and TridiagonalSolve's gradient ops: gradient_conformance_test
       // replays them (TensorFlow's gradients of the two, recorded).
