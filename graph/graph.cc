@@ -250,6 +250,25 @@ void Graph::CopyFrom(const Graph& other) {
   edges_.resize(other.edges_.size(), nullptr);
   node_pool_.Reserve(other.num_nodes_);
   edge_pool_.Reserve(other.num_edges_);
+  // Every node's slot first (reading only other's id table), so that one pass over other's nodes
+  // can then copy each node and its edges, both ends' copies known: each node of `other` is read
+  // once and each copy written once, in id order. An edge is copied where it is first seen (in
+  // its source's out-edges or its destination's in-edges) and found by id at its other end.
+  for (size_t i = 0; i < other.nodes_.size(); ++i) {
+    if (other.nodes_[i] != nullptr) nodes_[i] = node_pool_.Take(other.num_nodes_);
+  }
+  auto copy_edge = [&](const Edge* o) -> const Edge* {
+    Edge*& e = edges_[o->id_];
+    if (e == nullptr) {
+      e = edge_pool_.Take(other.num_edges_);
+      e->id_ = o->id_;
+      e->src_ = nodes_[o->src_->id_];
+      e->dst_ = nodes_[o->dst_->id_];
+      e->src_output_ = o->src_output_;
+      e->dst_input_ = o->dst_input_;
+    }
+    return e;
+  };
   for (size_t i = 0; i < other.nodes_.size(); ++i) {
     if (i + kPrefetchAhead < other.nodes_.size()) {
       const Node* ahead = other.nodes_[i + kPrefetchAhead];
@@ -257,7 +276,7 @@ void Graph::CopyFrom(const Graph& other) {
     }
     const Node* o = other.nodes_[i];
     if (o == nullptr) continue;
-    Node* n = node_pool_.Take(other.num_nodes_);
+    Node* n = nodes_[i];
     n->id_ = o->id_;
     n->op_class_ = o->op_class_;
     n->unknown_op_ = o->unknown_op_;
@@ -266,30 +285,13 @@ void Graph::CopyFrom(const Graph& other) {
     n->props_ = o->props_;
     n->output_shapes_ = o->output_shapes_;
     n->assigned_device_ = o->assigned_device_;
-    nodes_[i] = n;
-  }
-  for (size_t i = 0; i < other.edges_.size(); ++i) {
-    const Edge* o = other.edges_[i];
-    if (o == nullptr) continue;
-    Edge* e = edge_pool_.Take(other.num_edges_);
-    e->id_ = o->id_;
-    e->src_ = nodes_[o->src_->id()];
-    e->dst_ = nodes_[o->dst_->id()];
-    e->src_output_ = o->src_output_;
-    e->dst_input_ = o->dst_input_;
-    edges_[i] = e;
-  }
-  for (size_t i = 0; i < other.nodes_.size(); ++i) {
-    const Node* o = other.nodes_[i];
-    if (o == nullptr) continue;
-    Node* n = nodes_[i];
     n->in_edges_.reserve(o->in_edges_.size());
-    for (const Edge* e : o->in_edges_) n->in_edges_.push_back(edges_[e->id()]);
+    for (const Edge* e : o->in_edges_) n->in_edges_.push_back(copy_edge(e));
     n->out_edges_.reserve(o->out_edges_.size());
-    for (const Edge* e : o->out_edges_) n->out_edges_.push_back(edges_[e->id()]);
+    for (const Edge* e : o->out_edges_) n->out_edges_.push_back(copy_edge(e));
     n->data_in_.resize(o->data_in_.size(), nullptr);
     for (size_t k = 0; k < o->data_in_.size(); ++k) {
-      if (o->data_in_[k] != nullptr) n->data_in_[k] = edges_[o->data_in_[k]->id()];
+      if (o->data_in_[k] != nullptr) n->data_in_[k] = edges_[o->data_in_[k]->id_];
     }
   }
   num_nodes_ = other.num_nodes_;

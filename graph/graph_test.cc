@@ -1,5 +1,6 @@
 #include "graph/graph.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -361,6 +362,63 @@ TEST(GraphTest, CopiesAreIndependent) {
   EXPECT_EQ(assigned.FindNode("a")->def().attr().count("_class"), 1);
   Graph moved = std::move(assigned);
   EXPECT_THAT(Names(moved), ElementsAre("a"));
+}
+
+// Each node's in-edges, out-edges and inputs, as (edge id, src id, src output, dst id, dst input).
+std::vector<std::vector<std::array<int, 5>>> EdgeLists(const Graph& g) {
+  auto row = [](const Edge* e) -> std::array<int, 5> {
+    if (e == nullptr) return {-1, -1, -1, -1, -1};
+    return {e->id(), e->src()->id(), e->src_output(), e->dst()->id(), e->dst_input()};
+  };
+  std::vector<std::vector<std::array<int, 5>>> out;
+  for (const Node* n : g.nodes()) {
+    std::vector<std::array<int, 5>> rows = {{n->id(), -2, -2, -2, -2}};
+    for (const Edge* e : n->in_edges()) rows.push_back(row(e));
+    for (const Edge* e : n->out_edges()) rows.push_back(row(e));
+    for (int k = 0; k < n->num_inputs(); ++k) rows.push_back(row(n->input_edge(k)));
+    out.push_back(rows);
+  }
+  return out;
+}
+
+// A copy has the same node and edge ids (removed ones included), each node's edges in the same
+// order, edges to later and earlier nodes, control edges, and its edges belong to the copy.
+TEST(GraphTest, ACopyHasTheSameEdgesInTheSameOrder) {
+  Graph g;
+  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g.AddNode(ConstDef("a")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * gone, g.AddNode(IdentityDef("gone")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g.AddNode(IdentityDef("i")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * j, g.AddNode(IdentityDef("j")));
+  RILL_ASSERT_OK_AND_ASSIGN(Node * b, g.AddNode(ConstDef("b")));
+  RILL_ASSERT_OK(g.AddEdge(a, 0, gone, 0).status());
+  RILL_ASSERT_OK(g.AddEdge(b, 0, j, 0).status());  // from a later node
+  RILL_ASSERT_OK(g.AddEdge(a, 0, i, 0).status());
+  g.AddControlEdge(j, i);  // to an earlier node
+  g.AddControlEdge(b, a);
+  g.AddControlEdge(gone, j);
+  g.AddControlEdge(i, b);
+  g.RemoveNode(gone);  // holes in the node and edge ids
+  g.FixupSourceAndSinkEdges();
+  const Graph copy = g;
+  EXPECT_EQ(copy.num_node_ids(), g.num_node_ids());
+  EXPECT_EQ(copy.num_edge_ids(), g.num_edge_ids());
+  EXPECT_EQ(copy.num_edges(), g.num_edges());
+  EXPECT_EQ(EdgeLists(copy), EdgeLists(g));
+  for (const Node* n : copy.nodes()) {
+    EXPECT_EQ(n, copy.FindNodeById(n->id()));
+    for (const Edge* e : n->in_edges()) EXPECT_EQ(e->dst(), n);
+    for (const Edge* e : n->out_edges()) EXPECT_EQ(e->src(), n);
+  }
+  std::vector<int> ids;
+  for (const Edge* e : copy.edges()) {
+    ids.push_back(e->id());
+    EXPECT_EQ(e->src(), copy.FindNodeById(e->src()->id()));
+    EXPECT_EQ(e->dst(), copy.FindNodeById(e->dst()->id()));
+  }
+  std::vector<int> original;
+  for (const Edge* e : g.edges()) original.push_back(e->id());
+  EXPECT_EQ(ids, original);
+  EXPECT_EQ(copy.FindNode("gone"), nullptr);
 }
 
 TEST(GraphTest, OutputShapesAreSharedWhenEqual) {
