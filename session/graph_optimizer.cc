@@ -34,6 +34,7 @@
 #include "graph/lstm_cell_fusion.h"
 #include "graph/lstm_sequence_fusion.h"
 #include "graph/op_classes.h"
+#include "graph/recurrent_sequence_fusion.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
 #include "ops/node_def_util.h"
@@ -232,9 +233,15 @@ class Optimizer {
           stats_->fusions += gru_cells;
           RILL_ASSIGN_OR_RETURN(const int gru_updates, FuseGruUpdates(graph_));
           stats_->fusions += gru_updates;
-          // Whole LSTM loop frames around a fused cell, one node each.
-          RILL_ASSIGN_OR_RETURN(const int sequences, FuseLstmSequences(graph_));
-          stats_->fusions += sequences;
+          // Whole LSTM loop frames around a fused cell, and the other recurrent loop frames
+          // (GRU, SimpleRNN), one node each; again while either fuses one (a layer reading
+          // another's loop fuses once that one is a plain node).
+          for (int fused = 1; fused > 0;) {
+            RILL_ASSIGN_OR_RETURN(const int sequences, FuseLstmSequences(graph_));
+            RILL_ASSIGN_OR_RETURN(const int recurrent, FuseRecurrentSequences(graph_));
+            fused = sequences + recurrent;
+            stats_->fusions += fused;
+          }
           MarkConstantWeights();
         }
         return absl::OkStatus();

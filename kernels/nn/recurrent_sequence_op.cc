@@ -1,0 +1,265 @@
+// _RillRecurrentSequence on the CPU: a whole recurrent loop frame
+// (graph/recurrent_sequence_fusion.h) run as one node. Attr `step` holds the frame's step nodes
+// as serialized NodeDefs in an order where each comes after the nodes it reads; their inputs are
+// "v:K" (loop variable K's current value), "c:K" (input Tvars + K, a loop constant) or "s:J:O"
+// (output O of step node J). Each node's kernel is built once, here, from its NodeDef. A run:
+//   vars = the inputs `initial`
+//   loop: run step nodes [0, num_cond); pred = the value `cond` names (a bool scalar: the loop
+//         Switch's error otherwise); stop when false; run the other step nodes; vars = the values
+//         `next` names (all read before any is replaced)
+//   outputs = vars
+// Body nodes that read only constants (a Keras GRU's Split and Squeeze of its bias) run in the
+// first step only and their outputs are kept: the same kernels on the same values give the same
+// values, and their errors come in the first step either way. The kernels are the loop's own on
+// the same inputs in the same dependency order, so the outputs are the loop's bit for bit. A step
+// node's error is its kernel's, naming that node as the executor would have ("... [[{{node
+// NAME}}]]"); a condition that is not a scalar gives the Switch's error naming `cond_switch`. The
+// step's cancellation is checked before every test, so a timeout, Close or another partition's
+// error stops the loop between steps with the cancellation's status. A value's last reader in a
+// step gets it moved in, so an elementwise kernel or TensorListSetItem may reuse a buffer nothing
+// else holds, as the executor lets it.
+//
+// Kernels are immutable after construction; Compute is thread-safe (the sub-kernels' Compute is).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/status_macros.h"
+#include "kernels/framework/kernel_registry.h"
+#include "ops/node_def_util.h"
+#include "ops/op_registry.h"
+
+namespace rill {
+namespace {
+
+// `s` naming `node` as the executor names a failing node (session/executor.cc leaves a message
+// that names one alone); `s` itself when it names a node already or `node` is empty.
+absl::Status AtNode(const absl::Status& s, const std::string& node) {
+  if (node.empty() || absl::StrContains(s.message(), "{{node ")) return s;
+  return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[{{node ", node, "}}]]"));
+}
+
+// A value a step node reads.
+struct Ref {
+  enum Kind { kVar, kConst, kStep } kind = kVar;
+  int index = 0;      // variable, constant or step node
+  int output = 0;     // kStep only
+  bool last = false;  // the step's last read of a variable or step value: moved out
+};
+
+class RecurrentSequenceOp final : public OpKernel {
+ public:
+  explicit RecurrentSequenceOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+    ctx.SetStatus(Init(ctx));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    const int nv = num_vars_;
+    std::vector<Tensor> vars(nv);
+    for (int i = 0; i < nv; ++i) vars[i] = ctx.input(i);
+    std::vector<TensorValueVector> outs(steps_.size());
+    OpKernelContext::Params params;
+    params.device = ctx.device();
+    params.step_id = ctx.step_id();
+    params.rendezvous = ctx.rendezvous();
+    params.cancellation = ctx.cancellation();
+    params.call_frame = ctx.call_frame();
+    params.step_resources = ctx.step_resources();
+    params.intra_op_threads = ctx.intra_op_threads();
+    auto value = [&](const Ref& r) -> Tensor {
+      switch (r.kind) {
+        case Ref::kVar:
+          return r.last ? std::move(vars[r.index]) : vars[r.index];
+        case Ref::kConst:
+          return ctx.input(nv + r.index);
+        case Ref::kStep: {
+          Tensor& t = outs[r.index][r.output].tensor;
+          return r.last ? std::move(t) : t;
+        }
+      }
+      return Tensor();
+    };
+    auto run = [&](size_t j) -> absl::Status {
+      const Step& s = steps_[j];
+      TensorValueVector inputs;
+      for (const Ref& r : s.inputs) inputs.emplace_back(value(r), nullptr, nullptr);
+      params.kernel = s.kernel.get();
+      params.inputs = inputs;
+      OpKernelContext sub(&params, s.num_outputs);
+      const absl::Status status = s.kernel->Compute(sub);
+      if (!status.ok()) return AtNode(status, s.kernel->name());
+      outs[j] = std::move(sub.outputs());
+      return absl::OkStatus();
+    };
+    CancellationManager* const cancellation = ctx.cancellation();
+    bool invariants_ready = false;  // the invariant body nodes ran (in the first step)
+    for (;;) {
+      if (cancellation != nullptr && cancellation->IsCancelled()) {
+        const absl::Status why = cancellation->status();
+        return why.ok() ? absl::CancelledError("Step was cancelled") : why;
+      }
+      for (int j = 0; j < num_cond_; ++j) RILL_RETURN_IF_ERROR(run(j));
+      const Tensor pred = value(cond_);
+      if (pred.dtype() != DT_BOOL) {
+        return absl::InvalidArgumentError("_RillRecurrentSequence: the condition is not a bool");
+      }
+      if (pred.shape().rank() != 0) {
+        return AtNode(absl::InvalidArgumentError(
+                          absl::StrCat("The second input must be a scalar, but it has shape ",
+                                       pred.shape().DebugString())),
+                      cond_switch_);
+      }
+      if (!pred.flat<bool>()[0]) break;
+      for (size_t j = num_cond_; j < steps_.size(); ++j) {
+        if (steps_[j].invariant && invariants_ready) continue;
+        RILL_RETURN_IF_ERROR(run(j));
+      }
+      invariants_ready = true;
+      std::vector<Tensor> next(nv);
+      for (int i = 0; i < nv; ++i) next[i] = value(next_[i]);
+      vars = std::move(next);
+      for (size_t j = 0; j < steps_.size(); ++j) {
+        if (!steps_[j].invariant) outs[j].clear();
+      }
+    }
+    for (int i = 0; i < nv; ++i) ctx.set_output(i, std::move(vars[i]));
+    return absl::OkStatus();
+  }
+
+ private:
+  struct Step {
+    std::unique_ptr<OpKernel> kernel;
+    std::vector<Ref> inputs;
+    int num_outputs = 0;
+    // A body node reading only constants and invariant nodes: its outputs are the same every
+    // step, so it runs in the first step only and they are kept.
+    bool invariant = false;
+  };
+
+  // "v:K", "c:K" or "s:J:O" read by step `reader` (steps.size() for the condition and the next
+  // values).
+  absl::StatusOr<Ref> ParseRef(const std::string& s, int num_consts, size_t reader) const {
+    const std::vector<std::string> parts = absl::StrSplit(s, ':');
+    Ref r;
+    auto number = [&](size_t k, int limit, int* out) {
+      return k < parts.size() && absl::SimpleAtoi(parts[k], out) && *out >= 0 && *out < limit;
+    };
+    bool ok = false;
+    if (parts.size() == 2 && parts[0] == "v") {
+      r.kind = Ref::kVar;
+      ok = number(1, num_vars_, &r.index);
+    } else if (parts.size() == 2 && parts[0] == "c") {
+      r.kind = Ref::kConst;
+      ok = number(1, num_consts, &r.index);
+    } else if (parts.size() == 3 && parts[0] == "s") {
+      r.kind = Ref::kStep;
+      ok = number(1, static_cast<int>(reader), &r.index) &&
+           number(2, steps_[r.index].num_outputs, &r.output);
+    }
+    if (!ok) return absl::InvalidArgumentError(absl::StrCat("bad step input '", s, "'"));
+    return r;
+  }
+
+  absl::Status Init(OpKernelConstruction& ctx) {
+    std::vector<DataType> tvars, tconsts;
+    std::vector<std::string> step, next;
+    int64_t num_cond = 0;
+    std::string cond;
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("Tvars", &tvars));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("Tconsts", &tconsts));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("step", &step));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("num_cond", &num_cond));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("cond", &cond));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("next", &next));
+    RILL_RETURN_IF_ERROR(ctx.GetAttr("cond_switch", &cond_switch_));
+    num_vars_ = static_cast<int>(tvars.size());
+    const int num_consts = static_cast<int>(tconsts.size());
+    if (num_cond < 0 || num_cond > static_cast<int64_t>(step.size())) {
+      return absl::InvalidArgumentError("num_cond out of range");
+    }
+    if (static_cast<int>(next.size()) != num_vars_) {
+      return absl::InvalidArgumentError("next must have one entry per variable");
+    }
+    num_cond_ = static_cast<int>(num_cond);
+    for (const std::string& bytes : step) {
+      NodeDef def;
+      if (!def.ParseFromString(bytes)) return absl::InvalidArgumentError("bad step NodeDef");
+      RILL_ASSIGN_OR_RETURN(const OpRegistration* reg,
+                            OpRegistry::Global()->LookUpOrError(def.op()));
+      Step s;
+      for (const std::string& in : def.input()) {
+        RILL_ASSIGN_OR_RETURN(Ref r, ParseRef(in, num_consts, steps_.size()));
+        s.inputs.push_back(r);
+      }
+      AddDefaultsToNodeDef(reg->op_def, &def);
+      RILL_RETURN_IF_ERROR(ValidateNodeDef(def, reg->op_def));
+      RILL_ASSIGN_OR_RETURN(s.kernel,
+                            KernelRegistry::Global()->CreateKernel(def, reg->op_def, ctx.device()));
+      s.num_outputs = static_cast<int>(s.kernel->output_types().size());
+      steps_.push_back(std::move(s));
+    }
+    RILL_ASSIGN_OR_RETURN(cond_, ParseRef(cond, num_consts, num_cond_));
+    for (const std::string& n : next) {
+      RILL_ASSIGN_OR_RETURN(Ref r, ParseRef(n, num_consts, steps_.size()));
+      next_.push_back(r);
+    }
+    for (size_t j = num_cond_; j < steps_.size(); ++j) {
+      bool invariant = true;
+      for (const Ref& r : steps_[j].inputs) {
+        invariant &= r.kind == Ref::kConst || (r.kind == Ref::kStep && steps_[r.index].invariant);
+      }
+      steps_[j].invariant = invariant;
+    }
+    MarkLastReads();
+    return absl::OkStatus();
+  }
+
+  // A read is last when no later step node, the condition or a next value reads the same value.
+  // Variables are read again by the next test (condition nodes never move them) unless the body
+  // replaces them; a variable that is its own next value is never moved.
+  void MarkLastReads() {
+    auto same = [](const Ref& a, const Ref& b) {
+      return a.kind == b.kind && a.index == b.index &&
+             (a.kind != Ref::kStep || a.output == b.output);
+    };
+    auto read_later = [&](const Ref& r, size_t from_step, size_t from_input) {
+      for (size_t j = from_step; j < steps_.size(); ++j) {
+        const std::vector<Ref>& in = steps_[j].inputs;
+        for (size_t k = j == from_step ? from_input : 0; k < in.size(); ++k) {
+          if (same(in[k], r)) return true;
+        }
+      }
+      if (same(cond_, r)) return true;
+      for (const Ref& n : next_) {
+        if (same(n, r)) return true;
+      }
+      return false;
+    };
+    for (size_t j = num_cond_; j < steps_.size(); ++j) {
+      std::vector<Ref>& in = steps_[j].inputs;
+      for (size_t k = 0; k < in.size(); ++k) {
+        if (in[k].kind == Ref::kConst) continue;
+        if (in[k].kind == Ref::kStep && steps_[in[k].index].invariant) continue;  // kept
+        in[k].last = !read_later(in[k], j, k + 1);
+      }
+    }
+  }
+
+  int num_vars_ = 0;
+  int num_cond_ = 0;
+  std::string cond_switch_;  // named in the error of a condition that is not a scalar
+  std::vector<Step> steps_;
+  Ref cond_;
+  std::vector<Ref> next_;
+};
+
+REGISTER_KERNEL(KernelDefBuilder("_RillRecurrentSequence").Device(kDeviceCpu), RecurrentSequenceOp);
+
+}  // namespace
+}  // namespace rill
