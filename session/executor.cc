@@ -45,8 +45,9 @@ class StepState {
       : ex_(ex),
         args_(args),
         done_(std::move(done)),
-        frames_(ex->items_, ex->items_.simple ? ex->spare_root_iterations_.Take() : nullptr,
-                OnOneThread(ex->items_, args)) {
+        frames_(
+            ex->items_, ex->items_.simple ? ex->spare_root_iterations_.Take() : nullptr,
+            StepRunsOnOneThread(ex->items_, static_cast<bool>(args.runner), args.runner_threads)) {
     base_params_.device = ex->device_;
     base_params_.step_id = args.step_id;
     base_params_.rendezvous = args.rendezvous;
@@ -181,13 +182,6 @@ class StepState {
   }
 
  private:
-  // Whether every node of the step runs on one thread, one after another: with no runner or a
-  // one-thread runner, a step runs wholly on one thread (dispatch.h's one-thread rules), unless
-  // an async kernel's completion arrives on another.
-  static bool OnOneThread(const NodeItems& items, const Executor::Args& args) {
-    return (!args.runner || args.runner_threads == 1) && !items.has_async;
-  }
-
   // Host memory a kernel takes outside the allocator (string contents, vectors sized by its
   // inputs) that the process cannot get ends the node with ResourceExhausted, as an output the
   // allocator refuses does, instead of ending the process with an uncaught std::bad_alloc.

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "core/mutex.h"
 #include "core/status_matchers.h"
@@ -51,6 +52,7 @@ REGISTER_OP("ExecTestHeavySource").Output("out: int32");
 REGISTER_OP("ExecTestRefVar").Output("ref: Ref(int32)").Attr("initialized: bool");
 REGISTER_OP("ExecTestRead").Input("ref: Ref(int32)").Output("out: int32");
 REGISTER_OP("ExecTestAsyncWait").Input("a: int32").Output("out: int32");
+REGISTER_OP("ExecTestSlowAdd").Input("a: int32").Input("b: int32").Output("out: int32");
 
 class ScalarOp final : public OpKernel {
  public:
@@ -75,6 +77,15 @@ class AddOp final : public OpKernel {
                                               ctx.input(1).flat<int32_t>()[0]));
     return absl::OkStatus();
   }
+};
+
+// AddOp taking longer than a hand-off costs (cost_estimate.h's kHandOffMinNs), so that two of
+// them ready together are split between threads; records that it ran and where.
+class SlowAddOp final : public OpKernel {
+ public:
+  explicit SlowAddOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  absl::Status Compute(OpKernelContext& ctx) const override;
+  bool IsExpensive() const override { return true; }
 };
 
 // A kernel whose own memory (not its outputs') cannot be had: what a string op building
@@ -207,6 +218,14 @@ Trace& GlobalTrace() {
   return *trace;
 }
 
+absl::Status SlowAddOp::Compute(OpKernelContext& ctx) const {
+  GlobalTrace().Add(name());
+  absl::SleepFor(absl::Microseconds(200));
+  ctx.set_output(0, Tensor::Scalar<int32_t>(ctx.input(0).flat<int32_t>()[0] +
+                                            ctx.input(1).flat<int32_t>()[0]));
+  return absl::OkStatus();
+}
+
 // Passes its input on (cheap, or expensive for ExecTestHeavy) and records that it ran.
 class TracedOp final : public OpKernel {
  public:
@@ -327,6 +346,7 @@ const KernelRegistry& Registry() {
     };
     add("ExecTestScalar", MakeFactory<ScalarOp>());
     add("ExecTestAdd", MakeFactory<AddOp>());
+    add("ExecTestSlowAdd", MakeFactory<SlowAddOp>());
     add("ExecTestFail", MakeFactory<FailOp>());
     add("ExecTestBadAlloc", MakeFactory<BadAllocOp>());
     add("ExecTestBlock", MakeFactory<BlockOp>());
@@ -375,6 +395,29 @@ class ExecutorTest : public ::testing::Test {
  protected:
   std::unique_ptr<Device> cpu_ = NewCpuDevice("/job:localhost/replica:0/task:0/device:CPU:0");
   ThreadPool pool_{"exec_test", 4};
+  ThreadPool one_{"exec_test_one", 1};
+
+  // One step's arguments, with a call frame, rendezvous and cancellation of its own and a runner
+  // of `threads` threads: none (0), the one-thread pool one_ (1) or the four-thread pool_ (4).
+  struct StepArgs {
+    VectorFrame frame;
+    LocalRendezvous rendezvous;
+    CancellationManager cm;
+    Executor::Args args;
+  };
+  std::unique_ptr<StepArgs> NewStep(int threads) {
+    auto step = std::make_unique<StepArgs>();
+    step->args.rendezvous = &step->rendezvous;
+    step->args.cancellation = &step->cm;
+    step->args.call_frame = &step->frame;
+    if (threads == 1) {
+      step->args.runner = [this](std::function<void()> fn) { one_.Schedule(std::move(fn)); };
+    } else if (threads == 4) {
+      step->args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
+    }
+    step->args.runner_threads = threads;
+    return step;
+  }
 
   absl::Status RunGraph(const std::string& text, VectorFrame* frame,
                         CancellationManager* cm = nullptr) {
@@ -415,15 +458,8 @@ TEST_F(ExecutorTest, ManyConcurrentStepsOnOneExecutor) {
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 100; ++i) {
-        VectorFrame frame;
-        LocalRendezvous r;
-        CancellationManager cm;
-        Executor::Args args;
-        args.rendezvous = &r;
-        args.cancellation = &cm;
-        args.call_frame = &frame;
-        args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
-        if (ex->Run(args).ok() && frame.values[0].flat<int32_t>()[0] == 21) ++ok;
+        std::unique_ptr<StepArgs> step = NewStep(4);
+        if (ex->Run(step->args).ok() && step->frame.values[0].flat<int32_t>()[0] == 21) ++ok;
       }
     });
   }
@@ -607,16 +643,10 @@ TEST_F(ExecutorTest, AnUninitializedVariableFailsNamingItsReader) {
 TEST_F(ExecutorTest, StepStatsRecordEveryNodeThatRan) {
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
                             Executor::Create(Parse(kDiamond), cpu_.get(), Registry()));
-  VectorFrame frame;
-  LocalRendezvous rendezvous;
-  CancellationManager cm;
+  std::unique_ptr<StepArgs> step = NewStep(0);
   DeviceStepStats stats;
-  Executor::Args args;
-  args.rendezvous = &rendezvous;
-  args.cancellation = &cm;
-  args.call_frame = &frame;
-  args.stats = &stats;
-  RILL_ASSERT_OK(ex->Run(args));
+  step->args.stats = &stats;
+  RILL_ASSERT_OK(ex->Run(step->args));
   std::set<std::string> names;
   for (const NodeExecStats& ns : stats.node_stats()) names.insert(ns.node_name());
   EXPECT_EQ(names, (std::set<std::string>{"x", "y", "sum", "twice", "total", "ret"}));
@@ -673,19 +703,12 @@ TEST_F(ExecutorTest, ForwardingNodesMoveTheirValueWithoutTheKernelUnlessTraced) 
   for (const bool traced : {false, true}) {
     SCOPED_TRACE(traced ? "traced" : "untraced");
     GlobalTrace().Clear();
-    VectorFrame frame;
-    LocalRendezvous rendezvous;
-    CancellationManager cm;
+    std::unique_ptr<StepArgs> step = NewStep(4);
     DeviceStepStats stats;
-    Executor::Args args;
-    args.rendezvous = &rendezvous;
-    args.cancellation = &cm;
-    args.call_frame = &frame;
-    args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
-    if (traced) args.stats = &stats;
-    RILL_ASSERT_OK(ex->Run(args));
-    EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
-    EXPECT_EQ(frame.values[1].flat<int32_t>()[0], 7);  // the variable's value, read by Identity
+    if (traced) step->args.stats = &stats;
+    RILL_ASSERT_OK(ex->Run(step->args));
+    EXPECT_EQ(step->frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
+    EXPECT_EQ(step->frame.values[1].flat<int32_t>()[0], 7);  // the variable, read by Identity
     std::multiset<std::string> recorded;
     for (const NodeExecStats& ns : stats.node_stats()) recorded.insert(ns.node_name());
     for (const auto& [node, runs] : forwarding) {
@@ -696,31 +719,35 @@ TEST_F(ExecutorTest, ForwardingNodesMoveTheirValueWithoutTheKernelUnlessTraced) 
 }
 
 TEST_F(ExecutorTest, ALoopGivesTheSameValuesOnOneThreadWithoutFrameLocksAsOnMany) {
-  // No runner and a one-thread runner run the step on one thread, without the frames' locks; a
-  // four-thread runner may run nodes on several, with them. Each runs the loop to the same sum,
-  // many steps in a row (freed iterations and root iterations reused).
+  // No runner and a one-thread runner run the step on one thread, without the frames' locks
+  // (StepRunsOnOneThread); a four-thread runner runs it on several, with them. Each runs the loop
+  // to the same sum, many steps in a row (freed iterations and root iterations reused). The
+  // loop's two adds take longer than a hand-off and are ready together each iteration, so on
+  // four threads one of them goes to the runner: both frames' rules are exercised.
+  std::string text = kSumLoop;
+  for (const char* add : {"name: 'i_add' op: 'ExecTestAdd'", "name: 'acc_add' op: 'ExecTestAdd'"}) {
+    const std::string from = add;
+    ASSERT_NE(text.find(from), std::string::npos) << add;
+    text.replace(text.find(from), from.size(),
+                 absl::StrReplaceAll(from, {{"ExecTestAdd", "ExecTestSlowAdd"}}));
+  }
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
-                            Executor::Create(Parse(kSumLoop), cpu_.get(), Registry()));
-  ThreadPool one("exec_test_one", 1);
+                            Executor::Create(Parse(text), cpu_.get(), Registry()));
   for (int threads : {0, 1, 4}) {
     SCOPED_TRACE(absl::StrCat(threads, " runner threads"));
+    GlobalTrace().Clear();
     for (int step = 0; step < 20; ++step) {
-      VectorFrame frame;
-      LocalRendezvous rendezvous;
-      CancellationManager cm;
-      Executor::Args args;
-      args.rendezvous = &rendezvous;
-      args.cancellation = &cm;
-      args.call_frame = &frame;
-      if (threads == 1) {
-        args.runner = [&one](std::function<void()> fn) { one.Schedule(std::move(fn)); };
-      } else if (threads == 4) {
-        args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
-      }
-      args.runner_threads = threads;
-      RILL_ASSERT_OK(ex->Run(args));
-      EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
-      EXPECT_EQ(frame.values[1].flat<int32_t>()[0], 7);
+      std::unique_ptr<StepArgs> args = NewStep(threads);
+      RILL_ASSERT_OK(ex->Run(args->args));
+      EXPECT_EQ(args->frame.values[0].flat<int32_t>()[0], 0 + 1 + 2 + 3 + 4);
+      EXPECT_EQ(args->frame.values[1].flat<int32_t>()[0], 7);
+    }
+    EXPECT_EQ(GlobalTrace().Count("i_add"), 20u * 5);
+    EXPECT_EQ(GlobalTrace().Count("acc_add"), 20u * 5);
+    if (threads == 4) {
+      EXPECT_GE(GlobalTrace().Threads().size(), 2u);  // handed off
+    } else {
+      EXPECT_EQ(GlobalTrace().Threads().size(), 1u);  // the caller's, or the runner's only one
     }
   }
 }
@@ -735,24 +762,15 @@ TEST_F(ExecutorTest, CancellationStopsALoopRunningOnOneThread) {
                "name: 'five' op: 'ExecTestScalar' attr { key: 'value' value { i: 1000000000 } }");
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex,
                             Executor::Create(Parse(text), cpu_.get(), Registry()));
-  ThreadPool one("exec_test_one", 1);
-  VectorFrame frame;
-  LocalRendezvous rendezvous;
-  CancellationManager cm;
-  Executor::Args args;
-  args.rendezvous = &rendezvous;
-  args.cancellation = &cm;
-  args.call_frame = &frame;
-  args.runner = [&one](std::function<void()> fn) { one.Schedule(std::move(fn)); };
-  args.runner_threads = 1;
+  std::unique_ptr<StepArgs> step = NewStep(1);
   rill::Notification done;
   absl::Status status;
-  ex->RunAsync(args, [&](absl::Status s) {
+  ex->RunAsync(step->args, [&](absl::Status s) {
     status = std::move(s);
     done.Notify();
   });
   done.WaitForNotificationWithTimeout(absl::Milliseconds(20));  // the loop is under way
-  cm.StartCancel(absl::DeadlineExceededError("Timed out waiting for notification"));
+  step->cm.StartCancel(absl::DeadlineExceededError("Timed out waiting for notification"));
   done.WaitForNotification();
   EXPECT_THAT(status,
               StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
@@ -834,8 +852,7 @@ TEST_F(ExecutorTest, TwoReadyExpensiveNodesShareTheRunner) {
 }
 
 TEST_F(ExecutorTest, OnASingleThreadRunnerReadyNodesRunInPlace) {
-  ThreadPool one("exec_test_one", 1);
-  const CountingRun run = RunCounting(kFork, cpu_.get(), &one, 1);
+  const CountingRun run = RunCounting(kFork, cpu_.get(), &one_, 1);
   RILL_ASSERT_OK(run.status);
   EXPECT_EQ(run.closures, 1);  // the root only: h1 and h2 run where h0 ran
 }
@@ -851,9 +868,8 @@ std::string Fan(int n) {
 
 TEST_F(ExecutorTest, OnAOneThreadRunnerACheapStartRunsWhollyOnTheCaller) {
   // Expensive nodes with expensive company, 40 of them (a wide start): no hand-off at all.
-  ThreadPool one("exec_test_one", 1);
   GlobalTrace().Clear();
-  const CountingRun run = RunCounting(Fan(40), cpu_.get(), &one, 1);
+  const CountingRun run = RunCounting(Fan(40), cpu_.get(), &one_, 1);
   RILL_ASSERT_OK(run.status);
   EXPECT_EQ(run.closures, 0);
   EXPECT_EQ(GlobalTrace().Count("h39"), 1u);
@@ -863,7 +879,6 @@ TEST_F(ExecutorTest, OnAOneThreadRunnerACheapStartRunsWhollyOnTheCaller) {
 TEST_F(ExecutorTest, OnAOneThreadRunnerACompletionOnAnotherThreadFollowsTheUsualRules) {
   // The caller runs x and starts 'twice', whose completion comes on a thread of its own: there
   // h1 leaves for the runner (h2 is expensive company) and h2 stays; the value is the same.
-  ThreadPool one("exec_test_one", 1);
   GlobalTrace().Clear();
   VectorFrame frame;
   const CountingRun run = RunCounting(R"(
@@ -874,7 +889,7 @@ TEST_F(ExecutorTest, OnAOneThreadRunnerACompletionOnAnotherThreadFollowsTheUsual
       node { name: 'sum' op: 'ExecTestAdd' input: 'h1' input: 'h2' }
       node { name: 'ret' op: 'ExecTestRetval' input: 'sum' attr { key: 'index' value { i: 0 } } }
     )",
-                                      cpu_.get(), &one, 1, &frame);
+                                      cpu_.get(), &one_, 1, &frame);
   RILL_ASSERT_OK(run.status);
   EXPECT_EQ(frame.values[0].flat<int32_t>()[0], 12);
   EXPECT_EQ(run.closures, 1);
@@ -886,7 +901,6 @@ TEST_F(ExecutorTest, OnAOneThreadRunnerACompletionOnAnotherThreadFollowsTheUsual
 TEST_F(ExecutorTest, OnAOneThreadRunnerAWaitingStepIsEndedByItsTimeout) {
   // The caller runs x and starts 'wait' inline, then RunAsync returns; the deadline's
   // cancellation completes 'wait' with its status and the step ends with it, h never running.
-  ThreadPool one("exec_test_one", 1);
   GlobalTrace().Clear();
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Executor> ex, Executor::Create(Parse(R"(
       node { name: 'x' op: 'ExecTestScalar' attr { key: 'value' value { i: 3 } } }
@@ -900,9 +914,9 @@ TEST_F(ExecutorTest, OnAOneThreadRunnerAWaitingStepIsEndedByItsTimeout) {
   Executor::Args args;
   args.rendezvous = &rendezvous;
   args.cancellation = &cm;
-  args.runner = [&closures, &one](std::function<void()> fn) {
+  args.runner = [&closures, this](std::function<void()> fn) {
     ++closures;
-    one.Schedule(std::move(fn));
+    one_.Schedule(std::move(fn));
   };
   args.runner_threads = 1;
   rill::Notification done;
@@ -941,14 +955,7 @@ TEST_F(ExecutorTest, ConcurrentStepsOfAWidePartitionAllFinish) {
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 30; ++i) {
-        LocalRendezvous r;
-        CancellationManager cm;
-        Executor::Args args;
-        args.rendezvous = &r;
-        args.cancellation = &cm;
-        args.runner = [this](std::function<void()> fn) { pool_.Schedule(std::move(fn)); };
-        args.runner_threads = 4;
-        if (ex->Run(args).ok()) ++ok;
+        if (ex->Run(NewStep(4)->args).ok()) ++ok;
       }
     });
   }

@@ -196,6 +196,15 @@ class OneThreadScope {
   const bool outer_;
 };
 
+// Whether every node of a step whose partition is `items` runs on one thread, one after another,
+// so that its frames need no locks (FramePropagator's `one_thread`): with no runner every node
+// runs on the thread that made it ready, and with a one-thread runner the rules above keep every
+// node on the thread running the step; an async kernel's completion may arrive on another thread,
+// so a partition with one is never sure to.
+inline bool StepRunsOnOneThread(const NodeItems& items, bool has_runner, int runner_threads) {
+  return (!has_runner || runner_threads == 1) && !items.has_async;
+}
+
 // Whether a step whose partition is `items` hands its whole start (every root) to its runner.
 inline bool StartsOnRunner(const NodeItems& items, bool has_runner) {
   return has_runner && (items.has_loops || items.expensive_fed_by_roots >= kWideStartNodes);

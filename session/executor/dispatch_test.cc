@@ -159,6 +159,19 @@ TEST(DispatchRulesTest, RunnerClosureScopesNest) {
   EXPECT_FALSE(t_in_runner_closure);
 }
 
+TEST(DispatchRulesTest, AStepRunsOnOneThreadWithoutARunnerOrWithAOneThreadOneAndNoAsyncKernel) {
+  NodeItems items;
+  EXPECT_TRUE(StepRunsOnOneThread(items, /*has_runner=*/false, 0));
+  EXPECT_TRUE(StepRunsOnOneThread(items, /*has_runner=*/false, 4));
+  EXPECT_TRUE(StepRunsOnOneThread(items, /*has_runner=*/true, 1));
+  EXPECT_FALSE(StepRunsOnOneThread(items, /*has_runner=*/true, 4));
+  EXPECT_FALSE(StepRunsOnOneThread(items, /*has_runner=*/true, 0));  // unknown thread count
+  // An async kernel's completion may come on any thread: never sure, runner or not.
+  items.has_async = true;
+  EXPECT_FALSE(StepRunsOnOneThread(items, /*has_runner=*/false, 0));
+  EXPECT_FALSE(StepRunsOnOneThread(items, /*has_runner=*/true, 1));
+}
+
 TEST(DispatchRulesTest, StartsOnRunnerForLoopsAndWideStarts) {
   NodeItems items;
   EXPECT_FALSE(StartsOnRunner(items, true));

@@ -255,12 +255,7 @@ class FramePropagator {
       state->pending[e.dst_local].store(pending, std::memory_order_relaxed);
       state->dead_count[e.dst_local].store(dead_count, std::memory_order_relaxed);
       if (need_input) {
-        TensorValue* slot = inputs + e.input_slot;
-        if (move_last_use && e.last_use && !out->is_ref()) {
-          *slot = std::move(*out);
-        } else {
-          DeliverOutput(*out, items_.nodes[e.dst], e.dst_slot, slot);
-        }
+        DeliverOutput(out, move_last_use && e.last_use, inputs + e.input_slot);
       }
       if (dst_ready) {
         if (e.dst_is_control_trigger) dst_dead = false;

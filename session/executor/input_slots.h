@@ -56,15 +56,17 @@ struct IterationState {
   int outstanding_frame_count = 0;  // child frame instances not yet done
 };
 
-// Writes one output into input `dst_slot` of `dst`, whose slot is `slot`. A ref read by a
-// non-ref consumer becomes the variable's value (a deep copy for a _Retval, so later in-place
-// updates of the variable do not change what the caller got); anything else is copied as it is
-// (the tensor's buffer is shared).
-inline void DeliverOutput(const TensorValue& out, const NodeItem& dst, int dst_slot,
-                          TensorValue* slot) {
-  // A reference stays a reference until its reader runs (ReadRefInputs), as in TensorFlow: a
-  // read ordered after an Assign by a control edge sees the assigned value.
-  *slot = out;
+// Writes one output `out` into a consumer's input slot `slot`: a value is moved on the output's
+// last data edge (`last_use`: nothing after this edge reads `out`, which is left empty) and copied
+// before it (the tensor's buffer is shared); a reference is copied on every edge and stays a
+// reference until its reader runs (ReadRefInputs), as in TensorFlow: a read ordered after an
+// Assign by a control edge sees the assigned value.
+inline void DeliverOutput(TensorValue* out, bool last_use, TensorValue* slot) {
+  if (last_use && !out->is_ref()) {
+    *slot = std::move(*out);
+  } else {
+    *slot = *out;
+  }
 }
 
 // Replaces each reference in `inputs` that `item` takes by value with the variable's value now,

@@ -85,26 +85,53 @@ class DeliverTest : public ::testing::Test {
   rill::SharedMutex mu_;
 };
 
-TEST_F(DeliverTest, AValueIsCopiedAndSharesItsBuffer) {
-  const TensorValue out = Value(3);
+TEST_F(DeliverTest, AValueIsCopiedAndSharesItsBufferBeforeItsLastUse) {
+  TensorValue out = Value(3);
   TensorValue slot;
-  DeliverOutput(out, Item(items_, "deref"), 0, &slot);
+  DeliverOutput(&out, /*last_use=*/false, &slot);
   EXPECT_FALSE(slot.is_ref());
   EXPECT_TRUE(slot.tensor.SharesBufferWith(out.tensor));
+  EXPECT_EQ(slot.tensor.flat<int32_t>()[0], 3);
+}
+
+TEST_F(DeliverTest, AValueIsMovedOnItsLastUse) {
+  TensorValue out = Value(3);
+  const Tensor held = out.tensor;  // the buffer, to see it arrive
+  TensorValue slot;
+  DeliverOutput(&out, /*last_use=*/true, &slot);
+  EXPECT_FALSE(slot.is_ref());
+  EXPECT_TRUE(slot.tensor.SharesBufferWith(held));
+  EXPECT_FALSE(out.tensor.IsInitialized());
+  // An empty value (a producer that set no output on a live edge) moves as empty.
+  TensorValue none;
+  TensorValue slot2 = Value(9);
+  DeliverOutput(&none, /*last_use=*/true, &slot2);
+  EXPECT_FALSE(slot2.tensor.IsInitialized());
+}
+
+TEST_F(DeliverTest, ARefIsCopiedEvenOnItsLastUse) {
+  for (bool last_use : {false, true}) {
+    TensorValue out = Ref(&variable_, &mu_);
+    TensorValue slot;
+    DeliverOutput(&out, last_use, &slot);
+    EXPECT_EQ(slot.ref, &variable_);
+    EXPECT_EQ(slot.ref_mu, &mu_);
+    EXPECT_EQ(out.ref, &variable_);  // the producer's output still names the variable
+  }
 }
 
 TEST_F(DeliverTest, ARefStaysARefForARefInput) {
-  const TensorValue out = Ref(&variable_, &mu_);
+  TensorValue out = Ref(&variable_, &mu_);
   TensorValue slot;
-  DeliverOutput(out, Item(items_, "reader"), 0, &slot);
+  DeliverOutput(&out, /*last_use=*/true, &slot);
   EXPECT_EQ(slot.ref, &variable_);
   EXPECT_EQ(slot.ref_mu, &mu_);
 }
 
 TEST_F(DeliverTest, ARefReadByAValueInputIsTheVariablesValueWhenTheReaderRuns) {
-  const TensorValue out = Ref(&variable_, &mu_);
+  TensorValue out = Ref(&variable_, &mu_);
   TensorValue slot;
-  DeliverOutput(out, Item(items_, "deref"), 0, &slot);
+  DeliverOutput(&out, /*last_use=*/true, &slot);
   EXPECT_EQ(slot.ref, &variable_);  // not read yet
   // An Assign between the variable's node and its reader: the reader sees the new value.
   variable_ = Tensor::Scalar<int32_t>(7);
@@ -115,18 +142,18 @@ TEST_F(DeliverTest, ARefReadByAValueInputIsTheVariablesValueWhenTheReaderRuns) {
 }
 
 TEST_F(DeliverTest, AFetchedVariableIsASnapshot) {
-  const TensorValue out = Ref(&variable_, &mu_);
+  TensorValue out = Ref(&variable_, &mu_);
   TensorValue slot;
-  DeliverOutput(out, Item(items_, "ret"), 0, &slot);
+  DeliverOutput(&out, /*last_use=*/true, &slot);
   ReadRefInputs(Item(items_, "ret"), &slot);
   EXPECT_FALSE(slot.is_ref());
   EXPECT_FALSE(slot.tensor.SharesBufferWith(variable_));
   EXPECT_EQ(slot.tensor.flat<int32_t>()[0], 5);
   // An uninitialized variable gives an empty slot.
   Tensor empty;
-  const TensorValue uninitialized = Ref(&empty, &mu_);
+  TensorValue uninitialized = Ref(&empty, &mu_);
   TensorValue slot2;
-  DeliverOutput(uninitialized, Item(items_, "ret"), 0, &slot2);
+  DeliverOutput(&uninitialized, /*last_use=*/true, &slot2);
   ReadRefInputs(Item(items_, "ret"), &slot2);
   EXPECT_FALSE(slot2.tensor.IsInitialized());
   EXPECT_FALSE(slot2.is_ref());

@@ -47,12 +47,7 @@ inline void PropagateLockFree(const std::vector<NodeItem>& nodes, const NodeItem
     } else {
       TensorValue* out = e.output < num_values ? &outputs[e.output] : nullptr;
       if (!is_dead && out != nullptr && (out->is_ref() || out->tensor.IsInitialized())) {
-        TensorValue* slot = inputs + e.input_slot;
-        if (e.last_use && !out->is_ref()) {
-          *slot = std::move(*out);
-        } else {
-          DeliverOutput(*out, nodes[e.dst], e.dst_slot, slot);
-        }
+        DeliverOutput(out, e.last_use, inputs + e.input_slot);
       } else {
         root->dead_count[e.dst_local].fetch_add(1, std::memory_order_relaxed);
       }
