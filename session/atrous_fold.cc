@@ -47,6 +47,7 @@ std::optional<AtrousFold> FoldAtrous(const Tensor& block_shape, const Tensor& pa
   f.explicit_paddings.insert(f.explicit_paddings.end(), {0, 0});
   f.block = *block;
   f.paddings = *pads;
+  f.crops = *cuts;
   return f;
 }
 

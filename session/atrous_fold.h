@@ -27,8 +27,11 @@
 // which the dilated one, skipping padded taps, would not give; the caller checks). Inputs where P
 // is not divisible by b_h are SpaceToBatchND's error: the folded convolution carries the block and
 // paddings (kSpaceToBatchBlockAttr, kSpaceToBatchPaddingsAttr) and refuses them with the same text
-// (kernels/math_lib/conv_window.h). Where Z * b_h < c_t + c_b, BatchToSpaceND's error, the folded
-// convolution's output size is negative, its error (InvalidArgument both).
+// (kernels/math_lib/conv_window.h). It also carries the crops (kBatchToSpaceCropsAttr), from which
+// the kernel recreates the two errors the unfolded graph gives after SpaceToBatchND with the
+// unfolded numbers: the VALID convolution's negative size where P / b_h < k_h - 1, and
+// BatchToSpaceND's "cropped_shape[0]=-1 must be non-negative" where Z * b_h < c_t + c_b (the
+// folded convolution's own output size would be negative in both).
 //
 //   std::optional<AtrousFold> f = FoldAtrous(block, paddings, crops);  // [2,2], [[2,3],[2,2]],
 //   // [[0,1],[0,0]]: f->dilations {1,2,2,1}, f->explicit_paddings {0,0,2,2,2,2,0,0}
@@ -49,6 +52,8 @@ namespace rill {
 // block [b_h, b_w] and SpaceToBatchND's paddings [p_t, p_b, p_l, p_r] (int lists).
 inline constexpr char kSpaceToBatchBlockAttr[] = "_rill_space_to_batch_block";
 inline constexpr char kSpaceToBatchPaddingsAttr[] = "_rill_space_to_batch_paddings";
+// BatchToSpaceND's crops [c_t, c_b, c_l, c_r] (int list).
+inline constexpr char kBatchToSpaceCropsAttr[] = "_rill_batch_to_space_crops";
 
 // The folded convolution's attrs.
 struct AtrousFold {
@@ -56,6 +61,7 @@ struct AtrousFold {
   std::vector<int64_t> explicit_paddings;  // 8 values, NHWC; padding "EXPLICIT"
   std::vector<int64_t> block;              // [b_h, b_w]: kSpaceToBatchBlockAttr
   std::vector<int64_t> paddings;           // [p_t, p_b, p_l, p_r]: kSpaceToBatchPaddingsAttr
+  std::vector<int64_t> crops;              // [c_t, c_b, c_l, c_r]: kBatchToSpaceCropsAttr
 };
 
 // The fold of SpaceToBatchND(x, block_shape, paddings) -> convolution -> BatchToSpaceND(.,

@@ -31,6 +31,7 @@ TEST(AtrousFoldTest, BlockBecomesDilationAndPaddingsLessCropsExplicitPadding) {
   EXPECT_THAT(f->explicit_paddings, ElementsAre(0, 0, 2, 2, 2, 2, 0, 0));
   EXPECT_THAT(f->block, ElementsAre(2, 2));
   EXPECT_THAT(f->paddings, ElementsAre(2, 3, 2, 2));
+  EXPECT_THAT(f->crops, ElementsAre(0, 1, 0, 0));
   // Different blocks per dim, int64 tensors, crops equal to the paddings.
   f = FoldAtrous(Tensor::FromVector<int64_t>({3, 1}, TensorShape({2})),
                  Tensor::FromVector<int64_t>({1, 2, 0, 5}, TensorShape({2, 2})),

@@ -93,6 +93,40 @@ absl::Status CheckSpaceToBatchPadding(const Conv2DAttrs& attrs, int64_t in_h, in
   return absl::OkStatus();
 }
 
+// The errors the unfolded graph gives after SpaceToBatchND for a folded convolution's k_h x k_w
+// filter (see Conv2DAttrs::space_to_batch_block): the VALID convolution of the P / b maps, then
+// BatchToSpaceND's crops of its Z * b rows. REQUIRES: CheckSpaceToBatchPadding passed.
+absl::Status CheckUnfoldedAtrousWindows(const Conv2DAttrs& attrs, int64_t in_h, int64_t in_w,
+                                        int64_t k_h, int64_t k_w) {
+  if (attrs.space_to_batch_block.empty() || attrs.batch_to_space_crops.size() != 4) {
+    return absl::OkStatus();
+  }
+  const int64_t sizes[] = {in_h, in_w}, filter[] = {k_h, k_w};
+  int64_t rows[2];  // Z * b per dim
+  for (int k = 0; k < 2; ++k) {
+    const int64_t block = attrs.space_to_batch_block[k];
+    const int64_t padded =
+        attrs.space_to_batch_paddings[2 * k] + sizes[k] + attrs.space_to_batch_paddings[2 * k + 1];
+    absl::StatusOr<Window> w = ComputeWindow(padded / block, filter[k], 1, 1, Padding::kValid);
+    if (!w.ok()) return attrs.atrous_nodes.At(1, w.status());
+    rows[k] = w->out * block;
+  }
+  for (int k = 0; k < 2; ++k) {
+    int64_t cropped;
+    if (__builtin_sub_overflow(rows[k], attrs.batch_to_space_crops[2 * k], &cropped) ||
+        __builtin_sub_overflow(cropped, attrs.batch_to_space_crops[2 * k + 1], &cropped)) {
+      return attrs.atrous_nodes.At(
+          2, absl::InvalidArgumentError(absl::StrCat("cropped_shape[", k, "] overflows int64")));
+    }
+    if (cropped < 0) {
+      return attrs.atrous_nodes.At(
+          2, absl::InvalidArgumentError(
+                 absl::StrCat("cropped_shape[", k, "]=", cropped, " must be non-negative")));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
@@ -102,7 +136,7 @@ absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const Te
   g.in_h = in_shape.dim(1);
   g.in_w = in_shape.dim(2);
   g.in_c = in_shape.dim(3);
-  RILL_RETURN_IF_ERROR(CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w));
+  RILL_RETURN_IF_ERROR(attrs.atrous_nodes.At(0, CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w)));
   g.k_h = filter.dim(0);
   g.k_w = filter.dim(1);
   g.out_c = filter.dim(3);
@@ -129,6 +163,7 @@ absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const Te
                        " vs ", g.groups));
     }
   }
+  RILL_RETURN_IF_ERROR(CheckUnfoldedAtrousWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
   RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
                         NhwcWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
   return g;
@@ -150,7 +185,7 @@ absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
   g.in_h = in_shape.dim(1);
   g.in_w = in_shape.dim(2);
   g.in_c = in_shape.dim(3);
-  RILL_RETURN_IF_ERROR(CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w));
+  RILL_RETURN_IF_ERROR(attrs.atrous_nodes.At(0, CheckSpaceToBatchPadding(attrs, g.in_h, g.in_w)));
   if (filter.dim(2) != g.in_c) {
     return absl::InvalidArgumentError(
         absl::StrCat("input and filter must have the same depth: ", g.in_c, " vs ", filter.dim(2)));
@@ -159,6 +194,7 @@ absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
   g.k_w = filter.dim(1);
   g.out_c = g.in_c * filter.dim(3);
   g.groups = g.in_c;
+  RILL_RETURN_IF_ERROR(CheckUnfoldedAtrousWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
   RILL_ASSIGN_OR_RETURN(static_cast<ConvWindows&>(g),
                         NhwcWindows(attrs, g.in_h, g.in_w, g.k_h, g.k_w));
   return g;
@@ -184,19 +220,25 @@ absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx) 
                      " op currently only supports the NHWC tensor format on the CPU. The op was "
                      "given the format: NCHW"));
   }
-  const bool has_block = ctx.def().attr().count("_rill_space_to_batch_block") > 0;
-  const bool has_paddings = ctx.def().attr().count("_rill_space_to_batch_paddings") > 0;
-  if (has_block || has_paddings) {
+  const auto& a = ctx.def().attr();
+  if (a.count("_rill_space_to_batch_block") > 0 || a.count("_rill_space_to_batch_paddings") > 0 ||
+      a.count("_rill_batch_to_space_crops") > 0) {
     (void)ctx.GetAttr("_rill_space_to_batch_block", &attrs.space_to_batch_block);
     (void)ctx.GetAttr("_rill_space_to_batch_paddings", &attrs.space_to_batch_paddings);
-    bool ok = attrs.space_to_batch_block.size() == 2 && attrs.space_to_batch_paddings.size() == 4;
+    (void)ctx.GetAttr("_rill_batch_to_space_crops", &attrs.batch_to_space_crops);
+    // The crops may be absent: then the convolution's own window errors stand for the unfolded
+    // graph's later ones.
+    bool ok = attrs.space_to_batch_block.size() == 2 && attrs.space_to_batch_paddings.size() == 4 &&
+              (attrs.batch_to_space_crops.empty() || attrs.batch_to_space_crops.size() == 4);
     for (int64_t b : attrs.space_to_batch_block) ok = ok && b >= 1;
     for (int64_t p : attrs.space_to_batch_paddings) ok = ok && p >= 0;
+    for (int64_t c : attrs.batch_to_space_crops) ok = ok && c >= 0;
     if (!ok) {
       return absl::InvalidArgumentError(
           "_rill_space_to_batch_block must be 2 values of at least 1 with 4 non-negative "
-          "_rill_space_to_batch_paddings");
+          "_rill_space_to_batch_paddings and _rill_batch_to_space_crops");
     }
+    attrs.atrous_nodes = ErrorNodes(ctx);
   }
   return attrs;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "kernels/framework/error_nodes.h"
 #include "kernels/framework/op_kernel.h"
 #include "ops/window_geometry.h"
 
@@ -28,10 +29,15 @@ struct Conv2DAttrs {
   bool nchw = false;                       // data_format NCHW
   // A convolution the graph optimizer folded from SpaceToBatchND -> convolution ->
   // BatchToSpaceND (session/atrous_fold.h) carries SpaceToBatchND's block [b_h, b_w] and paddings
-  // [p_t, p_b, p_l, p_r] (attrs _rill_space_to_batch_block and _rill_space_to_batch_paddings):
-  // the geometry refuses inputs SpaceToBatchND refused. Empty otherwise.
+  // [p_t, p_b, p_l, p_r] and BatchToSpaceND's crops [c_t, c_b, c_l, c_r] (attrs
+  // _rill_space_to_batch_block, _rill_space_to_batch_paddings, _rill_batch_to_space_crops): the
+  // geometry refuses the inputs the unfolded graph refused, with its errors. Empty otherwise.
   std::vector<int64_t> space_to_batch_block;
   std::vector<int64_t> space_to_batch_paddings;
+  std::vector<int64_t> batch_to_space_crops;
+  // The unfolded graph's SpaceToBatchND, convolution and BatchToSpaceND, which the errors above
+  // name (attr _rill_error_nodes; kernels/framework/error_nodes.h).
+  ErrorNodes atrous_nodes;
 
   int h_dim() const { return nchw ? 2 : 1; }
   int w_dim() const { return nchw ? 3 : 2; }
@@ -84,15 +90,19 @@ absl::StatusOr<ConvWindows> NhwcWindows(const Conv2DAttrs& attrs, int64_t in_h, 
 // output is zeros). InvalidArgument with TensorFlow's texts: "filter depth must be stricly
 // positive, got 0", "input depth must be evenly divisible by filter depth: 3 vs 2", "output depth
 // must be evenly divisible by number of groups: 4 vs 3", (not `grouped`) "Gradients for grouped
-// convolutions are not supported on CPU. ...", SpaceToBatchND's "padded_shape[0]=5 is not
-// divisible by block_shape[0]=2" (attrs.space_to_batch_block set), and NhwcWindows' errors.
+// convolutions are not supported on CPU. ...", and NhwcWindows' errors. A folded atrous
+// convolution (attrs.space_to_batch_block set) gives the unfolded graph's errors instead of its
+// own window's: SpaceToBatchND's "padded_shape[0]=5 is not divisible by block_shape[0]=2", the
+// unfolded VALID convolution's "Computed output size would be negative: -1 [input_size: 1,
+// effective_filter_size: 3, stride: 1]" and BatchToSpaceND's "cropped_shape[0]=-1 must be
+// non-negative", each naming its node of the unfolded graph (attrs.atrous_nodes) when listed.
 absl::StatusOr<ConvGeometry> NhwcConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in_shape,
                                               const TensorShape& filter, bool grouped);
 
 // The geometry of DepthwiseConv2dNative of an NHWC input by a [H, W, C, M] filter, as a
 // convolution of C groups (groups = C, out_c = C * M). InvalidArgument with TensorFlow's texts:
 // "input must be 4-dimensional[2,3]", "filter must be 4-dimensional: [3,3,1]", "input and filter
-// must have the same depth: 3 vs 2", SpaceToBatchND's as NhwcConvGeometry, and NhwcWindows'
+// must have the same depth: 3 vs 2", the unfolded graph's as NhwcConvGeometry, and NhwcWindows'
 // errors.
 absl::StatusOr<ConvGeometry> NhwcDepthwiseGeometry(const Conv2DAttrs& attrs,
                                                    const TensorShape& in_shape,
@@ -109,9 +119,10 @@ absl::Status CheckFilterHasElements(const Tensor& filter);
 // ParseConv2DAttrs with dilations, for the CPU convolution kernels, which are NHWC only:
 // Unimplemented "The Conv2D op currently only supports the NHWC tensor format on the CPU. The op
 // was given the format: NCHW" (with the node's op) for NCHW. Also reads the optional
-// _rill_space_to_batch_block and _rill_space_to_batch_paddings (InvalidArgument
+// _rill_space_to_batch_block and _rill_space_to_batch_paddings (both or neither),
+// _rill_batch_to_space_crops (with them, or absent) and _rill_error_nodes (InvalidArgument
 // "_rill_space_to_batch_block must be 2 values of at least 1 with 4 non-negative
-// _rill_space_to_batch_paddings" when malformed).
+// _rill_space_to_batch_paddings and _rill_batch_to_space_crops" when malformed).
 absl::StatusOr<Conv2DAttrs> ParseNhwcConvAttrs(const OpKernelConstruction& ctx);
 
 // Reads strides, padding, explicit_paddings, data_format and (when `has_dilations`) dilations.

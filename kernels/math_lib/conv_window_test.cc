@@ -72,6 +72,7 @@ TEST(ConvWindowTest, AFoldedAtrousConvolutionRefusesWhatSpaceToBatchNDRefused) {
   a.explicit_paddings = {0, 0, 2, 2, 2, 1, 0, 0};
   a.space_to_batch_block = {2, 3};
   a.space_to_batch_paddings = {2, 3, 2, 2};
+  a.batch_to_space_crops = {0, 1, 0, 1};
   // 7 + 2 + 3 = 12 rows (divisible by 2), 8 + 2 + 2 = 12 columns (divisible by 3).
   absl::StatusOr<ConvGeometry> g =
       NhwcConvGeometry(a, TensorShape({1, 7, 8, 4}), TensorShape({3, 3, 4, 6}), false);
@@ -89,6 +90,53 @@ TEST(ConvWindowTest, AFoldedAtrousConvolutionRefusesWhatSpaceToBatchNDRefused) {
   EXPECT_THAT(
       NhwcDepthwiseGeometry(a, TensorShape({1, 6, 1, 4}), TensorShape({3, 3, 4, 1})).status(),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("padded_shape[1] overflows")));
+}
+
+TEST(ConvWindowTest, AFoldedAtrousConvolutionGivesTheUnfoldedWindowAndCropErrors) {
+  // SpaceToBatchND(block 2x2, paddings [[2, 3], [2, 3]]) -> 3x3 VALID -> BatchToSpaceND(crops
+  // [[2, 1], [0, 0]]) as one convolution dilated by 2 with padding [0, 2, 2, 3].
+  Conv2DAttrs a = Attrs(Padding::kExplicit, 1, 2);
+  a.explicit_paddings = {0, 0, 0, 2, 2, 3, 0, 0};
+  a.space_to_batch_block = {2, 2};
+  a.space_to_batch_paddings = {2, 3, 2, 3};
+  a.batch_to_space_crops = {2, 1, 0, 0};
+  const TensorShape filter({3, 3, 3, 4}), depthwise({3, 3, 3, 1});
+  // A 1x1 map: 6x6 padded, 3x3 maps, 1x1 convolved, 2 rows interleaved, cropped by 3.
+  for (const absl::Status& s :
+       {NhwcConvGeometry(a, TensorShape({1, 1, 1, 3}), filter, false).status(),
+        NhwcDepthwiseGeometry(a, TensorShape({1, 1, 1, 3}), depthwise).status()}) {
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument,
+                            "cropped_shape[0]=-1 must be non-negative"));
+  }
+  // Without padding or crops, a 2x2 map: 1x1 maps under the 3x3 filter, the unfolded
+  // convolution's numbers (not the folded one's input 2 and filter 5).
+  a.explicit_paddings = {0, 0, 0, 0, 0, 0, 0, 0};
+  a.space_to_batch_paddings = {0, 0, 0, 0};
+  a.batch_to_space_crops = {0, 0, 0, 0};
+  EXPECT_THAT(NhwcConvGeometry(a, TensorShape({1, 2, 2, 3}), filter, false).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Computed output size would be negative: -1 [input_size: 1, "
+                       "effective_filter_size: 3, stride: 1]"));
+  // Listed nodes are named: SpaceToBatchND's, the convolution's and BatchToSpaceND's errors.
+  a.atrous_nodes = ErrorNodes({"s2b", "conv", "b2s"});
+  EXPECT_THAT(NhwcDepthwiseGeometry(a, TensorShape({1, 2, 2, 3}), depthwise).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Computed output size would be negative: -1 [input_size: 1, "
+                       "effective_filter_size: 3, stride: 1]\n\t [[{{node conv}}]]"));
+  EXPECT_THAT(
+      NhwcConvGeometry(a, TensorShape({1, 3, 2, 3}), filter, false).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "padded_shape[0]=3 is not divisible by block_shape[0]=2\n\t [[{{node s2b}}]]"));
+  a.space_to_batch_paddings = {2, 3, 2, 3};
+  a.batch_to_space_crops = {2, 1, 1, 0};
+  a.explicit_paddings = {0, 0, 0, 2, 1, 3, 0, 0};
+  // 5x5 maps of a 5x5 input give 3x3 convolved, 6 interleaved: the crops fit.
+  EXPECT_THAT(NhwcConvGeometry(a, TensorShape({1, 5, 5, 3}), filter, false).status(), IsOk());
+  a.batch_to_space_crops = {2, 1, 4, 3};
+  a.explicit_paddings = {0, 0, 0, 2, 0, 0, 0, 0};
+  EXPECT_THAT(NhwcConvGeometry(a, TensorShape({1, 5, 5, 3}), filter, false).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "cropped_shape[1]=-1 must be non-negative\n\t [[{{node b2s}}]]"));
 }
 
 }  // namespace
