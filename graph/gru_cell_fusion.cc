@@ -18,6 +18,7 @@
 #include "graph/op_classes.h"
 #include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -133,6 +134,8 @@ struct Cell {
   Node* out;                       // the Add: h'
   std::vector<Node*> const_waits;  // decide whether the axis, bounds and 1 are dead
   int64_t units = -1;              // U, proven by ShapesFit
+  // The kernel's error nodes: the Split, z's Add, z * h, z's StridedSlice of hh.
+  std::vector<std::string> error_nodes;
 };
 
 class Fuser {
@@ -200,6 +203,8 @@ class Fuser {
     TensorRef z, c, h;
     Node* out;
     std::vector<Node*> const_waits;  // decide whether the 1 is dead
+    // The kernel's error nodes: z * h, (1 - z) * Tanh(c), the sum.
+    std::vector<std::string> error_nodes;
   };
 
   bool MatchUpdate(Node* tanh, Update* u) {
@@ -231,6 +236,7 @@ class Fuser {
     if (h == nullptr) return false;
     u->tanh = tanh;
     u->nodes = {tanh, sub, keep_c, zh, out};
+    u->error_nodes = {zh->name(), keep_c->name(), out->name()};
     u->z = Source(z);
     u->c = Source(c);
     u->h = Source(h);
@@ -248,6 +254,7 @@ class Fuser {
     def.set_op("_RillGruUpdate");
     def.set_device(u.tanh->requested_device());
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
+    SetAttr(&def, kErrorNodesAttr, u.error_nodes);
     return Replace(u.nodes, std::move(def), u.tanh->assigned_device_name(),
                    {Resolve(u.z), Resolve(u.c), Resolve(u.h)}, u.out, u.const_waits);
   }
@@ -353,6 +360,7 @@ class Fuser {
     cell->slices = {slice[z], slice[r], slice[c]};
     cell->nodes = {split, slice[0], slice[1], slice[2], add[0], add[1], add[2], sig_z,
                    sig_r, r_mul,    tanh,     zh,       sub,    keep_c, out};
+    cell->error_nodes = {split->name(), add[z]->name(), zh->name(), slice[z]->name()};
     cell->x = Source(x);
     cell->hh = Source(hh);
     cell->h = Source(h);
@@ -422,6 +430,7 @@ class Fuser {
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int k : cell.order) order.add_i(k);
     (*def.mutable_attr())["units"].set_i(cell.units);
+    SetAttr(&def, kErrorNodesAttr, cell.error_nodes);
     return Replace(cell.nodes, std::move(def), cell.split->assigned_device_name(),
                    {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out,
                    cell.const_waits);

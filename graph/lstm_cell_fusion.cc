@@ -16,6 +16,7 @@
 #include "graph/op_classes.h"
 #include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
+#include "ops/attr_value_util.h"
 
 namespace rill {
 namespace {
@@ -73,6 +74,7 @@ struct Cell {
   // next cell reads the previous c').
   std::pair<Node*, int> z;
   std::pair<Node*, int> c;
+  Node* f_c;                      // the Mul Sigmoid(f) * c
   Node* c_next;                   // the Add: c'
   Node* h;                        // the last Mul
   Node* tanh_c;                   // Tanh(c'), read by h
@@ -190,6 +192,7 @@ class Fuser {
       cell->split = split;
       cell->order = {i, f, g, o};
       cell->nodes = {split, act[0], act[1], act[2], act[3], m_ig, m_fc, add, tanh_c, m_h};
+      cell->f_c = m_fc;
       cell->z = {z->src(), z->src_output()};
       cell->c = {c->src(), c->src_output()};
       cell->c_next = add;
@@ -226,6 +229,8 @@ class Fuser {
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int64_t k : cell.order) order.add_i(k);
+    // The nodes the kernel's errors name: the Split and the Mul of Sigmoid(f) and c.
+    SetAttr(&def, kErrorNodesAttr, std::vector<std::string>{cell.split->name(), cell.f_c->name()});
     RILL_ASSIGN_OR_RETURN(Node * fused, graph_->AddNode(std::move(def)));
     fused->set_assigned_device_name(cell.split->assigned_device_name());
     const std::pair<Node*, int> z = Resolve(cell.z), c = Resolve(cell.c);

@@ -543,6 +543,16 @@ class Fuser {
     attr["bias_data_format"].set_s(format == nullptr ? "NHWC" : format->s());
     const AttrValue* order = NodeAttrOrNull(*p.cell, "gate_order");
     if (order != nullptr) attr["gate_order"] = *order;
+    // The step's nodes its errors name (kernels/nn/lstm_sequence_op.cc), then the cell's.
+    AttrValue::ListValue& errors = *attr[kErrorNodesAttr].mutable_list();
+    for (const Node* n : {p.get_item, p.matmul_x, p.matmul_h, p.sum, p.bias_add, p.set_item,
+                          p.vars[p.counters[0]].sw}) {
+      errors.add_s(n == nullptr ? "" : n->name());
+    }
+    const AttrValue* cell_errors = NodeAttrOrNull(*p.cell, kErrorNodesAttr);
+    if (cell_errors != nullptr) {
+      for (const std::string& name : cell_errors->list().s()) errors.add_s(name);
+    }
     RILL_ASSIGN_OR_RETURN(Node * seq, graph_->AddNode(std::move(def)));
     seq->set_assigned_device_name(p.cell->assigned_device_name());
     int input = 0;

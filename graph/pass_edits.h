@@ -8,6 +8,10 @@
 
 namespace rill {
 
+// The attr (list(string)) in which a rewrite that replaces several nodes by one lists the replaced
+// nodes the fused kernel's errors name (kernels/framework/error_nodes.h reads it).
+inline constexpr char kErrorNodesAttr[] = "_rill_error_nodes";
+
 // Moves every out edge of `from` (but those to `skip`, which may be null) to `to`: a data edge
 // leaves output `output` of `to` for the same input of its reader, a control edge stays a control
 // edge; edges to SINK are dropped (FixupSourceAndSinkEdges restores what the graph needs). The

@@ -12,14 +12,16 @@
 // no multiply-add is contracted): the fused node gives the unfused graph's results bit for bit.
 // Batches of 1 broadcast as AddV2 and Mul broadcast them (their "Incompatible shapes: ..." errors);
 // an x whose width 3 does not divide gets Split's error. The fusion proves the widths (hh 3U, h
-// U); other widths are refused with InvalidArgument naming the node.
+// U); other widths are refused with InvalidArgument saying which width to give. Attr
+// _rill_error_nodes (kernels/framework/error_nodes.h): [the Split of x, the Add of z's blocks,
+// the Mul z * h, hh's StridedSlice of z's block], the nodes those errors name.
 //
 // _RillGruUpdate: the update of a GRU whose reset gate acts before the candidate's product
 // (Keras's reset_after=False, TF1's GRUCell), the fusion's FuseGruUpdates of
 //   h_next = z * h + (1 - z) * Tanh(c)
 // from the gate z, the candidate's pre-activation c and the state h, broadcast together as Mul,
 // Sub and AddV2 broadcast them (their errors), each operation rounded as those kernels and Tanh
-// round it.
+// round it. Attr _rill_error_nodes: [the Mul z * h, the Mul (1 - z) * Tanh(c), the sum].
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -29,6 +31,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -77,7 +80,7 @@ void GruRow(const float* xz, const float* xr, const float* xc, const float* hz, 
 
 class GruCellOp final : public OpKernel {
  public:
-  explicit GruCellOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit GruCellOp(OpKernelConstruction& ctx) : OpKernel(ctx), nodes_(ctx) {
     std::vector<int64_t> order;
     absl::Status s = ctx.GetAttr("gate_order", &order);
     if (s.ok()) {
@@ -100,39 +103,50 @@ class GruCellOp final : public OpKernel {
     const Tensor& x = ctx.input(0);
     const Tensor& hh = ctx.input(1);
     const Tensor& h = ctx.input(2);
-    if (x.shape().rank() != 2 || hh.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("_RillGruCell node ", name(), " expects x and hh of rank 2, got ",
-                       x.shape().DebugString(), " and ", hh.shape().DebugString()));
+    if (x.shape().rank() != 2) {
+      return nodes_.At(0, absl::InvalidArgumentError(absl::StrCat(
+                              "The GRU step's input projection must be a matrix [batch, 3 * "
+                              "units]; got ",
+                              x.shape().DebugString())));
+    }
+    if (hh.shape().rank() != 2) {
+      return nodes_.At(3, absl::InvalidArgumentError(absl::StrCat(
+                              "The GRU step's state projection must be a matrix [batch, 3 * "
+                              "units]; got ",
+                              hh.shape().DebugString())));
     }
     const int64_t width = x.shape().dim(1);
     if (width % 3 != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Number of ways to split should evenly divide the split dimension, but got split_dim 1 "
-          "(size = ",
-          width, ") and num_split 3"));
+      return nodes_.At(
+          0, absl::InvalidArgumentError(absl::StrCat(
+                 "Number of ways to split should evenly divide the split dimension, but got "
+                 "split_dim 1 (size = ",
+                 width, ") and num_split 3")));
     }
     const int64_t units = width / 3;
     if (units_ >= 0 && units != units_) {
       // The unfused z gate: Split's [B, width / 3] block plus hh's fixed-bound slice [B, units].
-      return absl::InvalidArgumentError(absl::StrCat("Incompatible shapes: [", x.shape().dim(0),
-                                                     ",", units, "] vs. [", hh.shape().dim(0), ",",
-                                                     units_, "]"));
+      return nodes_.At(1, absl::InvalidArgumentError(
+                              absl::StrCat("Incompatible shapes: [", x.shape().dim(0), ",", units,
+                                           "] vs. [", hh.shape().dim(0), ",", units_, "]")));
     }
     if (hh.shape().dim(1) != width) {
-      return absl::InvalidArgumentError(absl::StrCat("_RillGruCell node ", name(),
-                                                     " expects hh of width ", width, " as x, got ",
-                                                     hh.shape().DebugString()));
+      return nodes_.At(1, absl::InvalidArgumentError(absl::StrCat(
+                              "The GRU step's state projection must have the input projection's "
+                              "width ",
+                              width, " (3 * units); got ", hh.shape().DebugString())));
     }
     // z's sum (x's gates + hh's), then z * h: the first two broadcasts of the unfused graph.
     const int64_t bx = x.shape().dim(0), bh = hh.shape().dim(0);
-    RILL_ASSIGN_OR_RETURN(const TensorShape gates,
-                          BroadcastShapes(TensorShape({bx, units}), TensorShape({bh, units})));
-    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, BroadcastShapes(gates, h.shape()));
+    RILL_ASSIGN_OR_RETURN(
+        const TensorShape gates,
+        nodes_.At(1, BroadcastShapes(TensorShape({bx, units}), TensorShape({bh, units}))));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          nodes_.At(2, BroadcastShapes(gates, h.shape())));
     if (out_shape.rank() != 2 || out_shape.dim(1) != units) {
-      return absl::InvalidArgumentError(absl::StrCat("_RillGruCell node ", name(),
-                                                     " expects h of width ", units, ", got ",
-                                                     h.shape().DebugString()));
+      return nodes_.At(2, absl::InvalidArgumentError(absl::StrCat(
+                              "The GRU step's state must be a matrix [batch, units] of ", units,
+                              " units; got ", h.shape().DebugString())));
     }
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out_shape.num_elements() == 0) return absl::OkStatus();
@@ -159,6 +173,7 @@ class GruCellOp final : public OpKernel {
  private:
   std::array<int64_t, 3> order_ = {0, 1, 2};
   int64_t units_ = -1;  // the U the pass proved; -1: width / 3 of x
+  const ErrorNodes nodes_;
 };
 
 // h_next for n elements of a row: z[j * zs], c[j * cs], h[j * hs].
@@ -179,16 +194,18 @@ void UpdateRow(const float* z, int64_t zs, const float* c, int64_t cs, const flo
 
 class GruUpdateOp final : public OpKernel {
  public:
-  explicit GruUpdateOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  explicit GruUpdateOp(OpKernelConstruction& ctx) : OpKernel(ctx), nodes_(ctx) {}
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const Tensor& z = ctx.input(0);
     const Tensor& c = ctx.input(1);
     const Tensor& h = ctx.input(2);
     // z * h, (1 - z) * Tanh(c), then their sum: the unfused graph's broadcasts.
-    RILL_ASSIGN_OR_RETURN(const TensorShape zh, BroadcastShapes(z.shape(), h.shape()));
-    RILL_ASSIGN_OR_RETURN(const TensorShape zc, BroadcastShapes(z.shape(), c.shape()));
-    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, BroadcastShapes(zh, zc));
+    RILL_ASSIGN_OR_RETURN(const TensorShape zh,
+                          nodes_.At(0, BroadcastShapes(z.shape(), h.shape())));
+    RILL_ASSIGN_OR_RETURN(const TensorShape zc,
+                          nodes_.At(1, BroadcastShapes(z.shape(), c.shape())));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, nodes_.At(2, BroadcastShapes(zh, zc)));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out_shape.num_elements() == 0) return absl::OkStatus();
     // A scalar output as one row of one.
@@ -208,6 +225,9 @@ class GruUpdateOp final : public OpKernel {
     });
     return absl::OkStatus();
   }
+
+ private:
+  const ErrorNodes nodes_;
 };
 
 REGISTER_KERNEL(

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -133,7 +134,9 @@ TEST(GruCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
   EXPECT_THAT(
       RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 9})), t(TensorShape({2, 2})), {0, 1, 2})
           .status(),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("expects hh of width 6")));
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               "The GRU step's state projection must have the input projection's width 6 (3 * "
+               "units); got [2,9]"));
   EXPECT_THAT(
       RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 6})), t(TensorShape({2, 2})), {0, 1, 1})
           .status(),
@@ -149,6 +152,48 @@ TEST(GruCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
   RILL_ASSERT_OK_AND_ASSIGN(auto proven, RunCell(t(TensorShape({2, 6})), t(TensorShape({2, 6})),
                                                  t(TensorShape({2, 2})), {0, 1, 2}, 2));
   EXPECT_EQ(proven[0].shape(), TensorShape({2, 2}));
+}
+
+TEST(GruCellOpTest, ErrorsNameTheNodesOfTheUnfusedCell) {
+  // _rill_error_nodes: the Split of x, the Add of z's blocks, z * h, hh's slice of z's block.
+  const std::vector<std::string> nodes = {"gru/split", "gru/add", "gru/mul", "gru/strided_slice"};
+  auto run = [&](const TensorShape& x, const TensorShape& hh, const TensorShape& h) {
+    OpTester t("_RillGruCell");
+    t.Attr("T", DT_FLOAT)
+        .Attr("gate_order", std::vector<int64_t>{0, 1, 2})
+        .Attr("units", int64_t{2})
+        .Attr("_rill_error_nodes", nodes);
+    for (const TensorShape& s : {x, hh, h}) {
+      t.Input(Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 0.1f), s));
+    }
+    return t.Run().status();
+  };
+  const TensorShape two({2, 6}), state({2, 2});
+  EXPECT_THAT(run(TensorShape({2, 7}), two, state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Number of ways to split should evenly divide the split dimension, but got "
+                       "split_dim 1 (size = 7) and num_split 3\n\t [[{{node gru/split}}]]"));
+  EXPECT_THAT(run(TensorShape({6}), two, state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The GRU step's input projection must be a matrix [batch, 3 * units]; got "
+                       "[6]\n\t [[{{node gru/split}}]]"));
+  EXPECT_THAT(run(two, TensorShape({6}), state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The GRU step's state projection must be a matrix [batch, 3 * units]; got "
+                       "[6]\n\t [[{{node gru/strided_slice}}]]"));
+  EXPECT_THAT(run(two, TensorShape({3, 6}), state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,2] vs. [3,2]\n\t [[{{node gru/add}}]]"));
+  EXPECT_THAT(run(TensorShape({2, 9}), TensorShape({2, 9}), state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,3] vs. [2,2]\n\t [[{{node gru/add}}]]"));
+  EXPECT_THAT(run(two, two, TensorShape({3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,2] vs. [3]\n\t [[{{node gru/mul}}]]"));
+  EXPECT_THAT(run(two, two, TensorShape({1, 2, 2})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The GRU step's state must be a matrix [batch, units] of 2 units; got "
+                       "[1,2,2]\n\t [[{{node gru/mul}}]]"));
 }
 
 // z * h + (1 - z) * Tanh(c) as the unfused Tanh, Sub, Mul and AddV2 kernels compute it.
@@ -201,6 +246,29 @@ TEST(GruUpdateOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
       RunUpdate(t(TensorShape({2, 3})), t(TensorShape({5, 3})), t(TensorShape({2, 3}))).status(),
       StatusIs(absl::StatusCode::kInvalidArgument,
                HasSubstr("Incompatible shapes: [2,3] vs. [5,3]")));
+}
+
+TEST(GruUpdateOpTest, ErrorsNameTheNodesOfTheUnfusedUpdate) {
+  // _rill_error_nodes: z * h, (1 - z) * Tanh(c), the sum.
+  auto run = [](const TensorShape& z, const TensorShape& c, const TensorShape& h) {
+    OpTester t("_RillGruUpdate");
+    t.Attr("T", DT_FLOAT)
+        .Attr("_rill_error_nodes", std::vector<std::string>{"gru/mul_2", "gru/mul_3", "gru/add"});
+    for (const TensorShape& s : {z, c, h}) {
+      t.Input(Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 0.1f), s));
+    }
+    return t.Run().status();
+  };
+  EXPECT_THAT(run(TensorShape({2, 3}), TensorShape({2, 3}), TensorShape({4})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,3] vs. [4]\n\t [[{{node gru/mul_2}}]]"));
+  EXPECT_THAT(run(TensorShape({2, 3}), TensorShape({5, 3}), TensorShape({2, 3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,3] vs. [5,3]\n\t [[{{node gru/mul_3}}]]"));
+  // z * h is [2,3] and (1 - z) * Tanh(c) [4,3]: they meet only in the sum.
+  EXPECT_THAT(run(TensorShape({1, 3}), TensorShape({4, 1}), TensorShape({2, 3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,3] vs. [4,3]\n\t [[{{node gru/add}}]]"));
 }
 
 }  // namespace

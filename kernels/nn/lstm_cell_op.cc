@@ -9,7 +9,9 @@
 // (the same vector_math functions; products stored before the sums read them, so no multiply-add
 // is contracted): the fused node gives the unfused graph's results bit for bit. c broadcasts
 // against [B, U] as Mul broadcasts it (its "Incompatible shapes: ..." error), and so c' and h
-// have the broadcast shape; a z whose second dim 4 does not divide gets Split's error.
+// have the broadcast shape; a z whose second dim 4 does not divide gets Split's error. Attr
+// _rill_error_nodes (kernels/framework/error_nodes.h): [the Split, the Mul of Sigmoid(f) and c],
+// the nodes those errors name.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -19,6 +21,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "kernels/math_lib/cwise_op.h"
@@ -52,7 +55,7 @@ void CellRow(const float* gf, const float* ig, const float* go_gate, const float
 
 class LstmCellOp final : public OpKernel {
  public:
-  explicit LstmCellOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit LstmCellOp(OpKernelConstruction& ctx) : OpKernel(ctx), nodes_(ctx) {
     std::vector<int64_t> order;
     absl::Status s = ctx.GetAttr("gate_order", &order);
     if (s.ok()) {
@@ -74,19 +77,23 @@ class LstmCellOp final : public OpKernel {
     const Tensor& z = ctx.input(0);
     const Tensor& c = ctx.input(1);
     if (z.shape().rank() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("_RillLstmCell expects z of rank 2, got ", z.shape().DebugString()));
+      return nodes_.At(0, absl::InvalidArgumentError(absl::StrCat(
+                              "The LSTM step's gate pre-activations must be a matrix [batch, 4 * "
+                              "units] (the product of the step's input and kernel); got ",
+                              z.shape().DebugString())));
     }
     const int64_t batch = z.shape().dim(0), width = z.shape().dim(1);
     if (width % 4 != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Number of ways to split should evenly divide the split dimension, but got split_dim 1 "
-          "(size = ",
-          width, ") and num_split 4"));
+      return nodes_.At(
+          0, absl::InvalidArgumentError(absl::StrCat(
+                 "Number of ways to split should evenly divide the split dimension, but got "
+                 "split_dim 1 (size = ",
+                 width, ") and num_split 4")));
     }
     const int64_t units = width / 4;
     const TensorShape gates_shape({batch, units});
-    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, BroadcastShapes(gates_shape, c.shape()));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
+                          nodes_.At(1, BroadcastShapes(gates_shape, c.shape())));
     RILL_ASSIGN_OR_RETURN(Tensor * c_out, ctx.allocate_output(0, out_shape));
     RILL_ASSIGN_OR_RETURN(Tensor * h_out, ctx.allocate_output(1, out_shape));
     if (out_shape.num_elements() == 0) return absl::OkStatus();
@@ -142,6 +149,7 @@ class LstmCellOp final : public OpKernel {
 
  private:
   std::array<int64_t, 4> order_ = {0, 1, 2, 3};
+  const ErrorNodes nodes_;
 };
 
 REGISTER_KERNEL(

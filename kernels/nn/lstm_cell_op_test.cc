@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/status_matchers.h"
@@ -105,6 +106,30 @@ TEST(LstmCellOpTest, ShapesTheUnfusedOpsRefuseGetTheirErrors) {
   mul.Input(Tensor::FromVector<float>(Ramp(3, 0.f, 1.f), TensorShape({3})));
   EXPECT_THAT(mul.Run().status(), StatusIs(absl::StatusCode::kInvalidArgument,
                                            HasSubstr("Incompatible shapes: [2,2] vs. [3]")));
+}
+
+TEST(LstmCellOpTest, ErrorsNameTheNodesOfTheUnfusedCell) {
+  // _rill_error_nodes: the Split and the Mul of Sigmoid(f) and c.
+  const std::vector<std::string> nodes = {"lstm/split", "lstm/mul_1"};
+  auto run = [&](const TensorShape& z, const TensorShape& c) {
+    OpTester t("_RillLstmCell");
+    t.Attr("T", DT_FLOAT).Attr("_rill_error_nodes", nodes);
+    t.Input(Tensor::FromVector<float>(Ramp(z.num_elements(), 0.f, 1.f), z));
+    t.Input(Tensor::FromVector<float>(Ramp(c.num_elements(), 0.f, 1.f), c));
+    return t.Run().status();
+  };
+  EXPECT_THAT(run(TensorShape({2, 6}), TensorShape({2, 1})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Number of ways to split should evenly divide the split dimension, but got "
+                       "split_dim 1 (size = 6) and num_split 4\n\t [[{{node lstm/split}}]]"));
+  EXPECT_THAT(run(TensorShape({8}), TensorShape({2})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The LSTM step's gate pre-activations must be a matrix [batch, 4 * units] "
+                       "(the product of the step's input and kernel); got [8]\n\t [[{{node "
+                       "lstm/split}}]]"));
+  EXPECT_THAT(run(TensorShape({2, 8}), TensorShape({3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,2] vs. [3]\n\t [[{{node lstm/mul_1}}]]"));
 }
 
 }  // namespace

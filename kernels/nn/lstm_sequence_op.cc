@@ -15,6 +15,11 @@
 // when it has elements. Outputs: the counters, the output list, h and c after the last step (before
 // any step: the inputs).
 //
+// Errors name the loop's own nodes (attr _rill_error_nodes, kernels/framework/error_nodes.h):
+// [TensorListGetItem, the MatMul of x ("" without one), the MatMul of h, the sum, BiasAdd,
+// TensorListSetItem, a loop Switch, then the cell's: its Split and its Mul of Sigmoid(f) and c],
+// each step kernel's error with the node that ran it in the loop.
+//
 // Kernels are immutable after construction; Compute is thread-safe (the sub-kernels' Compute is).
 #include <cstdint>
 #include <memory>
@@ -25,6 +30,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/broadcast.h"
 #include "ops/node_def_util.h"
@@ -63,7 +69,9 @@ AttrValue BoolValue(bool b) {
 
 class LstmSequenceOp final : public OpKernel {
  public:
-  explicit LstmSequenceOp(OpKernelConstruction& ctx) : OpKernel(ctx) { ctx.SetStatus(Init(ctx)); }
+  explicit LstmSequenceOp(OpKernelConstruction& ctx) : OpKernel(ctx), nodes_(ctx) {
+    ctx.SetStatus(Init(ctx));
+  }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
     const int nc = num_counters_;
@@ -71,8 +79,9 @@ class LstmSequenceOp final : public OpKernel {
     for (int i = 0; i < nc; ++i) {
       const Tensor& t = ctx.input(i);
       if (t.shape().rank() != 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "_RillLstmSequence expects scalar counters, got ", t.shape().DebugString()));
+        return nodes_.At(
+            kSwitch, absl::InvalidArgumentError(absl::StrCat(
+                         "The loop's counters must be scalars; got ", t.shape().DebugString())));
       }
       counters[i] = t.flat<int32_t>()[0];
     }
@@ -93,8 +102,9 @@ class LstmSequenceOp final : public OpKernel {
         RILL_ASSIGN_OR_RETURN(pred, BroadcastShapes(pred, ctx.input(nc + k).shape()));
       }
       if (!to_bool_) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "The second input must be a scalar, but it has shape ", pred.DebugString()));
+        return nodes_.At(kSwitch, absl::InvalidArgumentError(absl::StrCat(
+                                      "The second input must be a scalar, but it has shape ",
+                                      pred.DebugString())));
       }
       fixed_condition = pred.num_elements() > 0;
     }
@@ -117,16 +127,22 @@ class LstmSequenceOp final : public OpKernel {
     params.step_resources = ctx.step_resources();
     params.intra_op_threads = ctx.intra_op_threads();
     // Runs `k` on `inputs` (moved in, so an elementwise kernel may reuse a buffer nothing else
-    // holds); returns its outputs.
-    auto run = [&](const OpKernel& k, TensorValueVector inputs,
-                   int outputs) -> absl::StatusOr<TensorValueVector> {
+    // holds); returns its outputs, or its error naming the loop's node `node` (kGetItem...).
+    auto run = [&](const OpKernel& k, TensorValueVector inputs, int outputs,
+                   size_t node) -> absl::StatusOr<TensorValueVector> {
       params.kernel = &k;
       params.inputs = inputs;
       OpKernelContext sub(&params, outputs);
-      RILL_RETURN_IF_ERROR(k.Compute(sub));
+      RILL_RETURN_IF_ERROR(nodes_.At(node, k.Compute(sub)));
       return std::move(sub.outputs());
     };
-    auto value = [](Tensor t) { return TensorValue(std::move(t), nullptr, nullptr); };
+    // The inputs of a run: rvalues moved in (an initializer list would copy them, so the buffer
+    // would have a second holder), lvalues copied.
+    auto values = [](auto&&... t) {
+      TensorValueVector v;
+      (v.emplace_back(Tensor(std::forward<decltype(t)>(t)), nullptr, nullptr), ...);
+      return v;
+    };
     auto running = [&] {
       if (fixed_condition) return *fixed_condition;
       for (int k = 0; k < num_bounds_; ++k) {
@@ -146,32 +162,32 @@ class LstmSequenceOp final : public OpKernel {
       RILL_ASSIGN_OR_RETURN(
           TensorValueVector x,
           run(*get_item_,
-              {value(input_list), value(Tensor::Scalar<int32_t>(counters[read_counter_])),
-               value(element_shape)},
-              1));
+              values(input_list, Tensor::Scalar<int32_t>(counters[read_counter_]), element_shape),
+              1, kGetItem));
       Tensor xw = std::move(x[0].tensor);
       if (matmul_x_ != nullptr) {
         RILL_ASSIGN_OR_RETURN(TensorValueVector p,
-                              run(*matmul_x_, {value(std::move(xw)), value(kernel)}, 1));
+                              run(*matmul_x_, values(std::move(xw), kernel), 1, kMatMulX));
         xw = std::move(p[0].tensor);
       }
-      RILL_ASSIGN_OR_RETURN(TensorValueVector hu, run(*matmul_h_, {value(h), value(recurrent)}, 1));
+      RILL_ASSIGN_OR_RETURN(TensorValueVector hu,
+                            run(*matmul_h_, values(h, recurrent), 1, kMatMulH));
       Tensor hw = std::move(hu[0].tensor);
       RILL_ASSIGN_OR_RETURN(TensorValueVector s,
                             input_first_
-                                ? run(*sum_, {value(std::move(xw)), value(std::move(hw))}, 1)
-                                : run(*sum_, {value(std::move(hw)), value(std::move(xw))}, 1));
+                                ? run(*sum_, values(std::move(xw), std::move(hw)), 1, kSum)
+                                : run(*sum_, values(std::move(hw), std::move(xw)), 1, kSum));
       RILL_ASSIGN_OR_RETURN(TensorValueVector z,
-                            run(*bias_add_, {value(std::move(s[0].tensor)), value(bias)}, 1));
+                            run(*bias_add_, values(std::move(s[0].tensor), bias), 1, kBiasAdd));
       RILL_ASSIGN_OR_RETURN(TensorValueVector cell,
-                            run(*cell_, {value(std::move(z[0].tensor)), value(std::move(c))}, 2));
+                            run(*cell_, values(std::move(z[0].tensor), std::move(c)), 2, kCell));
       c = std::move(cell[0].tensor);
       h = std::move(cell[1].tensor);
       const Tensor index =
           Tensor::Scalar<int32_t>(write_counter_ >= 0 ? counters[write_counter_] : write_index_);
       // Moved in: the SetItem may update a list nothing else holds in place.
       RILL_ASSIGN_OR_RETURN(TensorValueVector l,
-                            run(*set_item_, {value(std::move(list)), value(index), value(h)}, 1));
+                            run(*set_item_, values(std::move(list), index, h), 1, kSetItem));
       list = std::move(l[0].tensor);
       for (int32_t& i : counters) i = static_cast<int32_t>(static_cast<uint32_t>(i) + 1u);
     }
@@ -248,8 +264,16 @@ class LstmSequenceOp final : public OpKernel {
                                                {{"T", f32}, {"data_format", format}}, device));
     AttrValue gates;
     for (int64_t k : order) gates.mutable_list()->add_i(k);
-    RILL_ASSIGN_OR_RETURN(cell_, SubKernel(absl::StrCat(name, "/lstm_cell"), "_RillLstmCell",
-                                           {{"T", f32}, {"gate_order", gates}}, device));
+    // The cell names its own nodes (the list's entries from kCell on).
+    AttrValue cell_nodes;
+    cell_nodes.mutable_list();
+    for (size_t i = kCell; i < nodes_.names().size(); ++i) {
+      cell_nodes.mutable_list()->add_s(nodes_.names()[i]);
+    }
+    RILL_ASSIGN_OR_RETURN(
+        cell_,
+        SubKernel(absl::StrCat(name, "/lstm_cell"), "_RillLstmCell",
+                  {{"T", f32}, {"gate_order", gates}, {ErrorNodes::kAttr, cell_nodes}}, device));
     RILL_ASSIGN_OR_RETURN(set_item_,
                           SubKernel(absl::StrCat(name, "/TensorListSetItem"), "TensorListSetItem",
                                     {{"element_dtype", f32}}, device));
@@ -265,6 +289,11 @@ class LstmSequenceOp final : public OpKernel {
   bool input_first_ = true;
   bool to_bool_ = false;
   std::unique_ptr<OpKernel> get_item_, matmul_x_, matmul_h_, sum_, bias_add_, cell_, set_item_;
+  // Positions in nodes_ (the cell's errors name the entries from kCell on, kCell itself when the
+  // cell's own error names no node).
+  static constexpr size_t kGetItem = 0, kMatMulX = 1, kMatMulH = 2, kSum = 3, kBiasAdd = 4,
+                          kSetItem = 5, kSwitch = 6, kCell = 7;
+  ErrorNodes nodes_;
 };
 
 REGISTER_KERNEL(

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/cancellation.h"
 #include "core/status_macros.h"
 #include "core/status_matchers.h"
@@ -159,6 +160,52 @@ TEST(LstmSequenceOpTest, AStepsErrorIsItsKernelsError) {
   const absl::Status mm = RunOp("MatMul", {q.h0, q.u}, {{"T", Type(DT_FLOAT)}}).status();
   ASSERT_FALSE(mm.ok());
   EXPECT_EQ(Fused(q, 0, 100, {0, 1, 2, 3}).status(), mm);
+}
+
+TEST(LstmSequenceOpTest, ErrorsNameTheLoopsNodes) {
+  // _rill_error_nodes: GetItem, the two MatMuls, the sum, BiasAdd, SetItem, a Switch, then the
+  // cell's Split and Mul of Sigmoid(f) and c.
+  AttrValue nodes;
+  for (const char* n : {"w/get", "w/mm_x", "w/mm_h", "w/sum", "w/bias", "w/set", "w/Switch",
+                        "w/split", "w/mul_fc"}) {
+    nodes.mutable_list()->add_s(n);
+  }
+  auto run = [&](const Problem& p, const Tensor& bound) {
+    return RunOp("_RillLstmSequence",
+                 {I32(0), bound, p.x_list, p.es, p.out_list, p.h0, p.c0, p.w, p.u, p.b},
+                 {{"T", Type(DT_FLOAT)},
+                  {"num_counters", Int(1)},
+                  {"num_bounds", Int(1)},
+                  {"bound_counters", Ints({0})},
+                  {"read_counter", Int(0)},
+                  {"write_counter", Int(0)},
+                  {"_rill_error_nodes", nodes}})
+        .status();
+  };
+  auto at = [](const absl::Status& s, const std::string& node) {
+    return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[{{node ", node, "}}]]"));
+  };
+  const Problem p = Make();
+  const absl::Status past =
+      RunOp("TensorListGetItem", {p.x_list, I32(5), p.es}, {{"element_dtype", Type(DT_FLOAT)}})
+          .status();
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(run(p, I32(9)), at(past, "w/get"));
+  Problem q = Make();
+  q.h0 = Tensor::FromVector<float>(Ramp(6, 0.f, 1.f), TensorShape({3, 2}));
+  const absl::Status mm = RunOp("MatMul", {q.h0, q.u}, {{"T", Type(DT_FLOAT)}}).status();
+  ASSERT_FALSE(mm.ok());
+  EXPECT_EQ(run(q, I32(5)), at(mm, "w/mm_h"));
+  // A c of 2 rows for the step's 3: the cell's Mul of Sigmoid(f) and c.
+  Problem r = Make();
+  r.c0 = Tensor::FromVector<float>(Ramp(2 * r.units, 0.f, 0.1f), TensorShape({2, r.units}));
+  EXPECT_THAT(run(r, I32(5)), StatusIs(absl::StatusCode::kInvalidArgument,
+                                       "Incompatible shapes: [3,11] vs. [2,11]\n\t [[{{node "
+                                       "w/mul_fc}}]]"));
+  EXPECT_THAT(run(p, Tensor::FromVector<int32_t>({1, 2}, TensorShape({2}))),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "The second input must be a scalar, but it has shape [2]\n\t [[{{node "
+                       "w/Switch}}]]"));
 }
 
 TEST(LstmSequenceOpTest, ABoundThatIsNotAScalarGetsTheSwitchsErrorOrToBoolsTruth) {
