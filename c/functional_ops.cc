@@ -1,9 +1,10 @@
 // Operations the op registry does not declare but a graph can run: calls of the graph's library
-// functions (op type = function name) and the functional ops If/StatelessIf, While/StatelessWhile,
-// PartitionedCall/StatefulPartitionedCall, which the session inlines. Rill's graph keeps such
-// nodes as unknown ops, whose output count grows with their consumers; the C API records the
-// outputs they declare (the function's signature, or Tout / T) so that TF_OperationNumOutputs,
-// TF_OperationOutputType and TF_FinishOperation's input checks see them as TensorFlow does.
+// functions (op type = function name) and the functional ops If/StatelessIf, Case/StatelessCase,
+// While/StatelessWhile, PartitionedCall/StatefulPartitionedCall, which the session inlines. Rill's
+// graph keeps such nodes as unknown ops, whose output count grows with their consumers; the C API
+// records the outputs they declare (the function's signature, or Tout / T) so that
+// TF_OperationNumOutputs, TF_OperationOutputType and TF_FinishOperation's input checks see them as
+// TensorFlow does.
 #include <string>
 #include <vector>
 
@@ -44,8 +45,8 @@ const rill::FunctionDef* FindFunction(const rill::Graph& g, const std::string& n
 
 bool IsFunctionalOp(const std::string& op) {
   const rill::OpClass c = rill::ClassifyOp(op);
-  return c == rill::OpClass::kFunctionalIf || c == rill::OpClass::kFunctionalWhile ||
-         c == rill::OpClass::kFunctionCall;
+  return c == rill::OpClass::kFunctionalIf || c == rill::OpClass::kFunctionalCase ||
+         c == rill::OpClass::kFunctionalWhile || c == rill::OpClass::kFunctionCall;
 }
 
 absl::StatusOr<std::vector<rill::DataType>> FunctionalOutputTypes(const rill::Graph& g,
@@ -70,6 +71,7 @@ absl::StatusOr<std::vector<rill::DataType>> FunctionalOutputTypes(const rill::Gr
   }
   switch (rill::ClassifyOp(def.op())) {
     case rill::OpClass::kFunctionalIf:
+    case rill::OpClass::kFunctionalCase:
     case rill::OpClass::kFunctionCall:
       return ListAttr(def, "Tout");
     case rill::OpClass::kFunctionalWhile:
@@ -109,6 +111,7 @@ std::optional<std::vector<rill::DataType>> AttrOutputs(const rill::Node* node) {
   const char* attr = nullptr;
   switch (node->op_class()) {
     case rill::OpClass::kFunctionalIf:
+    case rill::OpClass::kFunctionalCase:
     case rill::OpClass::kFunctionCall:
       attr = "Tout";
       break;

@@ -171,8 +171,8 @@ absl::Status InferAttrsFromInputs(const TF_OperationDescription& desc, const ril
   return absl::OkStatus();
 }
 
-// The type attrs of If/StatelessIf (Tcond, Tin), While/StatelessWhile (T) and
-// PartitionedCall/StatefulPartitionedCall (Tin) from their inputs, where not set.
+// The type attrs of If/StatelessIf (Tcond, Tin), Case/StatelessCase (Tin), While/StatelessWhile (T)
+// and PartitionedCall/StatefulPartitionedCall (Tin) from their inputs, where not set.
 void InferFunctionalAttrs(const TF_OperationDescription& desc, rill::NodeDef* def) {
   auto types_of = [](const TF_OperationDescription::InputArg& arg) {
     rill::AttrValue v;
@@ -193,6 +193,8 @@ void InferFunctionalAttrs(const TF_OperationDescription& desc, rill::NodeDef* de
       t.set_type(cond.list().type(0));
       set_if_absent("Tcond", t);
     }
+    set_if_absent("Tin", types_of(desc.inputs[1]));
+  } else if (c == rill::OpClass::kFunctionalCase && desc.inputs.size() == 2) {
     set_if_absent("Tin", types_of(desc.inputs[1]));
   } else if (c == rill::OpClass::kFunctionalWhile && desc.inputs.size() == 1) {
     set_if_absent("T", types_of(desc.inputs[0]));

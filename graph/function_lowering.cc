@@ -190,6 +190,8 @@ class Lowerer {
     switch (node.op_class()) {
       case OpClass::kFunctionalIf:
         return LowerIf(node, data, control, made);
+      case OpClass::kFunctionalCase:
+        return LowerCase(node, data, control, made);
       case OpClass::kFunctionalWhile:
         return LowerWhile(node, data, control, made);
       default:
@@ -372,6 +374,91 @@ class Lowerer {
       outputs.push_back(Made(m));
     }
     AddNamedOutputs(node, outputs, then_body.output_types, {Made(executed)}, made);
+    return absl::OkStatus();
+  }
+
+  // Case / StatelessCase: as TensorFlow's lowering, a _SwitchN of the branch index on itself
+  // gives one pivot per branch (an out-of-range index takes the last branch, _SwitchN's rule; a
+  // non-scalar index is _SwitchN's error), each input goes through a _SwitchN on the index, the
+  // branches are inlined on the pivots' outputs ("<case>/branch_<b>/...") and each output is the
+  // Merge of every branch's.
+  absl::Status LowerCase(const Node& node, const std::vector<Ref>& data,
+                         const std::vector<Ref>& control, std::vector<NodeSpec>* made) {
+    if (data.empty()) return absl::InvalidArgumentError("has no branch_index input");
+    const AttrMap& attrs = node.def().attr();
+    auto branches_attr = attrs.find("branches");
+    if (branches_attr == attrs.end() || branches_attr->second.list().func_size() == 0) {
+      return absl::InvalidArgumentError("has no branches (attr 'branches' lists no function)");
+    }
+    const auto& branches = branches_attr->second.list().func();
+    const int num = branches.size();
+    const std::string& n = node.name();
+    const std::string& dev = node.requested_device();
+    std::vector<DataType> tin;
+    if (auto it = attrs.find("Tin"); it != attrs.end()) {
+      for (int t : it->second.list().type()) tin.push_back(static_cast<DataType>(t));
+    }
+    if (tin.size() != data.size() - 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("has ", data.size() - 1, " inputs but Tin lists ", tin.size()));
+    }
+    // The index, gated by the Case's control inputs, selects the pivots and the inputs.
+    std::vector<Ref> gate_inputs{data[0]};
+    gate_inputs.insert(gate_inputs.end(), control.begin(), control.end());
+    const int gate = Add(made, n + "/index", "Identity", gate_inputs, dev);
+    (*Def(made, gate).mutable_attr())["T"] = TypeAttr(DT_INT32);
+    const int index = Add(made, n + "/branch_index", "_SwitchN", {Made(gate), Made(gate)}, dev);
+    (*Def(made, index).mutable_attr())["T"] = TypeAttr(DT_INT32);
+    SetAttr(&Def(made, index), "num_outs", int64_t{num});
+    std::vector<int> pivots;
+    for (int b = 0; b < num; ++b) {
+      const int p = Add(made, absl::StrCat(n, "/pivot_", b), "Identity", {Made(index, b)}, dev);
+      (*Def(made, p).mutable_attr())["T"] = TypeAttr(DT_INT32);
+      pivots.push_back(p);
+    }
+    std::vector<std::vector<Ref>> branch_inputs(num);
+    for (size_t i = 1; i < data.size(); ++i) {
+      const int sw =
+          Add(made, absl::StrCat(n, "/input_", i - 1), "_SwitchN", {data[i], Made(gate)}, dev);
+      (*Def(made, sw).mutable_attr())["T"] = TypeAttr(tin[i - 1]);
+      SetAttr(&Def(made, sw), "num_outs", int64_t{num});
+      for (int b = 0; b < num; ++b) branch_inputs[b].push_back(Made(sw, b));
+    }
+    std::vector<InlinedBody> bodies;
+    for (int b = 0; b < num; ++b) {
+      RILL_ASSIGN_OR_RETURN(InlinedBody body,
+                            Inline(branches[b], branch_inputs[b], absl::StrCat(n, "/branch_", b),
+                                   pivots[b], dev, made));
+      if (b > 0 && body.outputs.size() != bodies[0].outputs.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("branch 0 '", branches[0].name(), "' returns ", bodies[0].outputs.size(),
+                         " outputs but branch ", b, " '", branches[b].name(), "' returns ",
+                         body.outputs.size()));
+      }
+      bodies.push_back(std::move(body));
+    }
+    // "Branch executed": live once the taken branch's control outputs ran.
+    std::vector<Ref> done;
+    for (int b = 0; b < num; ++b) {
+      std::vector<Ref> inputs{Made(pivots[b])};
+      inputs.insert(inputs.end(), bodies[b].control_rets.begin(), bodies[b].control_rets.end());
+      const int d = Add(made, absl::StrCat(n, "/branch_", b, "_done"), "Identity", inputs, dev);
+      (*Def(made, d).mutable_attr())["T"] = TypeAttr(DT_INT32);
+      done.push_back(Made(d));
+    }
+    const int executed = Add(made, n + "/branch_executed", "Merge", done, dev);
+    (*Def(made, executed).mutable_attr())["T"] = TypeAttr(DT_INT32);
+    SetAttr(&Def(made, executed), "N", int64_t{num});
+    std::vector<Ref> outputs;
+    for (size_t k = 0; k < bodies[0].outputs.size(); ++k) {
+      std::vector<Ref> inputs;
+      for (int b = 0; b < num; ++b) inputs.push_back(bodies[b].outputs[k]);
+      const int m = Add(made, absl::StrCat(n, "/output_", k), "Merge", inputs, dev);
+      (*Def(made, m).mutable_attr())["T"] = TypeAttr(bodies[0].output_types[k]);
+      SetAttr(&Def(made, m), "N", int64_t{num});
+      outputs.push_back(Made(m));
+    }
+    AddNamedOutputs(node, outputs, bodies[0].output_types, {Made(executed)}, made);
     return absl::OkStatus();
   }
 

@@ -6,6 +6,11 @@
 //   - If / StatelessIf: each input goes through a Switch on ToBool(cond) (TensorFlow's truth of
 //     a tensor: a non-scalar is true when non-empty), the branches are inlined on the true and
 //     false outputs ("<if>/then/...", "<if>/else/...") and each output is the Merge of both;
+//   - Case / StatelessCase: a _SwitchN of the branch index on itself gives one pivot per branch
+//     (an index out of range takes the last branch, as TensorFlow's Case and _SwitchN do; a
+//     non-scalar index fails with _SwitchN's "The second input must be a scalar, but it has
+//     shape [..]"), each input goes through a _SwitchN on the index, the branches are inlined
+//     on the pivots ("<case>/branch_<b>/...") and each output is the Merge of every branch's;
 //   - While / StatelessWhile: the TF1 loop pattern (Enter, Merge, cond inlined, LoopCond,
 //     Switch, Exit, body inlined, NextIteration), in frame "<while>".
 // The lowered node is removed and an IdentityN over its outputs (a NoOp when it has none) takes
@@ -60,7 +65,7 @@ struct LoweringOptions {
 // True when `graph` has a node the lowering would rewrite.
 bool HasFunctionalOps(const Graph& graph);
 
-// Lowers every call, If and While of `graph` in place; the library is kept.
+// Lowers every call, If, Case and While of `graph` in place; the library is kept.
 absl::Status LowerFunctionalOps(Graph* graph, const LoweringOptions& options = {});
 
 }  // namespace rill

@@ -240,6 +240,189 @@ TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
   EXPECT_THAT(Inputs(out, "if"), ElementsAre("if/output_0", "^if/branch_executed"));
 }
 
+// A Case over three add_one branches, after a control input: the index (gated by the control
+// input) goes through one _SwitchN on itself for the pivots and one per input, the branches hang
+// on the pivots and each output merges all branches'.
+TEST(FunctionLoweringTest, CaseBecomesSwitchNsBranchesAndMerges) {
+  GraphDef g = Parse(std::string(kLibrary) + R"pb(
+    node {
+      name: "i"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node { name: "before" op: "NoOp" }
+    node {
+      name: "case"
+      op: "Case"
+      input: "i"
+      input: "a"
+      input: "^before"
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "branches"
+        value {
+          list {
+            func {
+              name: "add_one"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+            func {
+              name: "add_one"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+            func {
+              name: "add_one"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+          }
+        }
+      }
+    }
+    node {
+      name: "y"
+      op: "Neg"
+      input: "case"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb");
+  EXPECT_TRUE(HasFunctionalOpsAfterImport(g));
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
+  EXPECT_THAT(Inputs(out, "case/index"), ElementsAre("i", "^before"));
+  EXPECT_EQ(Find(out, "case/branch_index")->op(), "_SwitchN");
+  EXPECT_EQ(Find(out, "case/branch_index")->attr().at("num_outs").i(), 3);
+  EXPECT_THAT(Inputs(out, "case/branch_index"), ElementsAre("case/index", "case/index"));
+  EXPECT_THAT(Inputs(out, "case/pivot_0"), ElementsAre("case/branch_index"));
+  EXPECT_THAT(Inputs(out, "case/pivot_2"), ElementsAre("case/branch_index:2"));
+  EXPECT_THAT(Inputs(out, "case/input_0"), ElementsAre("a", "case/index"));
+  EXPECT_THAT(Inputs(out, "case/branch_1/add"), ElementsAre("case/input_0:1", "case/branch_1/one"));
+  EXPECT_THAT(Inputs(out, "case/branch_1/one"), ElementsAre("^case/pivot_1"));
+  EXPECT_THAT(Inputs(out, "case/output_0"),
+              ElementsAre("case/branch_0/add", "case/branch_1/add", "case/branch_2/add"));
+  EXPECT_EQ(Find(out, "case/output_0")->attr().at("N").i(), 3);
+  EXPECT_THAT(Inputs(out, "case/branch_executed"),
+              ElementsAre("case/branch_0_done", "case/branch_1_done", "case/branch_2_done"));
+  EXPECT_THAT(Inputs(out, "case"), ElementsAre("case/output_0", "^case/branch_executed"));
+  EXPECT_EQ(Find(out, "case")->op(), "IdentityN");
+  EXPECT_THAT(Inputs(out, "y"), ElementsAre("case"));
+}
+
+// Branches returning different numbers of outputs, and a Case without branches, are refused
+// naming the node.
+TEST(FunctionLoweringTest, CaseBranchesMustAgree) {
+  const std::string head = std::string(kLibrary) + R"pb(
+    node {
+      name: "i"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_INT32 }
+      }
+    }
+    node {
+      name: "a"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+  )pb";
+  GraphDef g = Parse(head + R"pb(
+    node {
+      name: "case"
+      op: "StatelessCase"
+      input: "i"
+      input: "a"
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "branches"
+        value {
+          list {
+            func {
+              name: "add_one"
+              attr {
+                key: "T"
+                value { type: DT_FLOAT }
+              }
+            }
+            func { name: "two" }
+          }
+        }
+      }
+    }
+  )pb");
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        signature {
+          name: "two"
+          input_arg { name: "x" type: DT_FLOAT }
+          output_arg { name: "y" type: DT_FLOAT }
+          output_arg { name: "z" type: DT_FLOAT }
+        }
+        ret { key: "y" value: "x" }
+        ret { key: "z" value: "x" }
+      )pb",
+      g.mutable_library()->add_function()));
+  EXPECT_THAT(LowerGraphDef(g).status().message(),
+              HasSubstr("Node 'case' (StatelessCase): branch 0 'add_one' returns 1 outputs but "
+                        "branch 1 'two' returns 2"));
+  GraphDef none = Parse(head + R"pb(
+    node {
+      name: "case"
+      op: "Case"
+      input: "i"
+      input: "a"
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+    }
+  )pb");
+  EXPECT_THAT(LowerGraphDef(none).status().message(),
+              HasSubstr("Node 'case' (Case): has no branches"));
+}
+
 // below_ten(x) = x < 10: a While condition.
 constexpr char kBelowTen[] = R"pb(
   library {

@@ -42,6 +42,8 @@ const absl::flat_hash_map<std::string, OpClass>& ClassTable() {
       {"Rank", OpClass::kShapeMetadata},
       {"If", OpClass::kFunctionalIf},
       {"StatelessIf", OpClass::kFunctionalIf},
+      {"Case", OpClass::kFunctionalCase},
+      {"StatelessCase", OpClass::kFunctionalCase},
       {"While", OpClass::kFunctionalWhile},
       {"StatelessWhile", OpClass::kFunctionalWhile},
       {"PartitionedCall", OpClass::kFunctionCall},

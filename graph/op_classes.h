@@ -42,6 +42,7 @@ enum class OpClass : uint8_t {
   kFunctionalIf,     // If, StatelessIf
   kFunctionalWhile,  // While, StatelessWhile
   kFunctionCall,     // PartitionedCall, StatefulPartitionedCall
+  kFunctionalCase,   // Case, StatelessCase
 };
 
 // The class of an op by its name; kOther for every op without a special role.
@@ -79,10 +80,10 @@ inline bool IsControlFlow(OpClass c) {
   return c == OpClass::kSwitch || c == OpClass::kMerge || IsLoopControl(c) ||
          c == OpClass::kLoopCond || c == OpClass::kControlTrigger;
 }
-// If, While and function calls: replaced by function lowering before placement.
+// If, Case, While and function calls: replaced by function lowering before placement.
 inline bool IsFunctional(OpClass c) {
-  return c == OpClass::kFunctionalIf || c == OpClass::kFunctionalWhile ||
-         c == OpClass::kFunctionCall;
+  return c == OpClass::kFunctionalIf || c == OpClass::kFunctionalCase ||
+         c == OpClass::kFunctionalWhile || c == OpClass::kFunctionCall;
 }
 // Ops whose output may be left unset without an error (it is then dead): Switch's untaken
 // branch, a _Recv of a dead tensor.

@@ -43,6 +43,8 @@ TEST(OpClassesTest, GroupPredicates) {
   EXPECT_FALSE(IsLoopControl(ClassifyOp("Merge")));
   EXPECT_TRUE(IsFunctional(ClassifyOp("StatefulPartitionedCall")));
   EXPECT_TRUE(IsFunctional(ClassifyOp("StatelessWhile")));
+  EXPECT_TRUE(IsFunctional(ClassifyOp("Case")));
+  EXPECT_EQ(ClassifyOp("StatelessCase"), OpClass::kFunctionalCase);
   EXPECT_TRUE(IsAnyPlaceholder(ClassifyOp("PlaceholderWithDefault")));
   EXPECT_FALSE(IsPlaceholder(ClassifyOp("PlaceholderWithDefault")));
   EXPECT_TRUE(MayLeaveOutputUnset(ClassifyOp("_HostRecv")));
@@ -54,8 +56,8 @@ TEST(OpClassesTest, GroupPredicates) {
 
 TEST(OpClassesTest, OpsOfClassListsEveryNameSorted) {
   EXPECT_EQ(OpsOfClass(IsFunctional),
-            (std::vector<std::string>{"If", "PartitionedCall", "StatefulPartitionedCall",
-                                      "StatelessIf", "StatelessWhile", "While"}));
+            (std::vector<std::string>{"Case", "If", "PartitionedCall", "StatefulPartitionedCall",
+                                      "StatelessCase", "StatelessIf", "StatelessWhile", "While"}));
   EXPECT_EQ(OpsOfClass(IsLoopControl),
             (std::vector<std::string>{"Enter", "Exit", "NextIteration", "RefEnter", "RefExit",
                                       "RefNextIteration"}));

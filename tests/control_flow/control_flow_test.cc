@@ -412,6 +412,73 @@ GraphDef StepLoop() {
   return g;
 }
 
+// A functional Case (tf.switch_case kept in the graph) pinned to CPU:1 over three branches of x:
+// x * 2, x + 1, -x; x and the index are placeholders on CPU:0.
+GraphDef ThreeWayCase() {
+  const std::string f32 = "attr { key: 'T' value { type: DT_FLOAT } } ";
+  auto fn = [&](const std::string& name, const std::string& body, const std::string& ret) {
+    return absl::StrCat("function { signature { name: '", name,
+                        "' input_arg { name: 'x' type: DT_FLOAT } output_arg { name: 'y' type: "
+                        "DT_FLOAT } } ",
+                        body, " ret { key: 'y' value: '", ret, "' } } ");
+  };
+  auto scalar_const = [](const std::string& name, float v) {
+    return absl::StrCat("node_def { name: '", name,
+                        "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: "
+                        "'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: ",
+                        v, " } } } }");
+  };
+  const std::string text = absl::StrCat(
+      "library { ",
+      fn("twice",
+         scalar_const("two", 2) +
+             " node_def { name: 'mul' op: 'Mul' input: 'x' input: " + "'two:output:0' " + f32 + "}",
+         "mul:z:0"),
+      fn("inc",
+         scalar_const("one", 1) + " node_def { name: 'add' op: 'AddV2' input: 'x' input: " +
+             "'one:output:0' " + f32 + "}",
+         "add:z:0"),
+      fn("neg", "node_def { name: 'neg' op: 'Neg' input: 'x' " + f32 + "}", "neg:y:0"),
+      "} node { name: 'x' op: 'Placeholder' device: '/device:CPU:0' attr { key: 'dtype' value { "
+      "type: DT_FLOAT } } } node { name: 'i' op: 'Placeholder' device: '/device:CPU:0' attr { "
+      "key: 'dtype' value { type: DT_INT32 } } } node { name: 'case' op: 'Case' input: 'i' "
+      "input: 'x' device: '/device:CPU:1' attr { key: 'Tin' value { list { type: DT_FLOAT } } } "
+      "attr { key: 'Tout' value { list { type: DT_FLOAT } } } attr { key: 'branches' value { "
+      "list { func { name: 'twice' } func { name: 'inc' } func { name: 'neg' } } } } }");
+  GraphDef g;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
+  return g;
+}
+
+// Each index runs its branch; an index out of range runs the last branch (TensorFlow's Case and
+// _SwitchN have no error for it); a non-scalar index is _SwitchN's error. The lowered nodes keep
+// the Case's device.
+TEST(CaseTest, TheIndexPicksABranchAndOutOfRangeTakesTheLast) {
+  std::unique_ptr<Session> session = NewSession(ThreeWayCase(), 2);
+  const std::vector<std::pair<int32_t, float>> cases = {{0, 6},  {1, 4},   {2, -3},
+                                                        {3, -3}, {-1, -3}, {1 << 30, -3}};
+  for (const auto& [index, want] : cases) {
+    std::vector<Tensor> out;
+    ASSERT_THAT(session->Run({{"x:0", Tensor::Scalar<float>(3)}, {"i:0", Tensor::Scalar(index)}},
+                             {"case:0"}, {}, &out),
+                IsOk());
+    EXPECT_EQ(out[0].flat<float>()[0], want) << "index " << index;
+  }
+  std::vector<Tensor> out;
+  EXPECT_THAT(session->Run({{"x:0", Tensor::Scalar<float>(3)},
+                            {"i:0", Tensor::FromVector<int32_t>({1}, TensorShape({1}))}},
+                           {"case:0"}, {}, &out),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("The second input must be a scalar, but it has shape [1]")));
+  const std::string log = session->PlacementLog();
+  EXPECT_THAT(log, HasSubstr("case/branch_index: (_SwitchN): "
+                             "/job:localhost/replica:0/task:0/device:CPU:1"));
+  EXPECT_THAT(log, HasSubstr("case/branch_1/add: (AddV2): "
+                             "/job:localhost/replica:0/task:0/device:CPU:1"));
+  EXPECT_THAT(log, HasSubstr("case: (IdentityN): /job:localhost/replica:0/task:0/device:CPU:1"));
+  EXPECT_THAT(log, HasSubstr("x: (Placeholder): /job:localhost/replica:0/task:0/device:CPU:0"));
+}
+
 TEST(WhileLoopTest, AFunctionalWhilesPassedThroughVariableIsALoopConstant) {
   for (int inter_op : {1, 2}) {
     std::unique_ptr<Session> session = NewSession(StepLoop(), 1, inter_op);

@@ -147,8 +147,8 @@ def main(argv):
 
 # Listed by `--list_ops` because the session runs them, but not registered: it lowers them to
 # Switch / Merge / Enter / Exit or inlines the function they call.
-LOWERED_FUNCTIONAL_OPS = {"If", "StatelessIf", "While", "StatelessWhile", "PartitionedCall",
-                          "StatefulPartitionedCall"}
+LOWERED_FUNCTIONAL_OPS = {"If", "StatelessIf", "Case", "StatelessCase", "While", "StatelessWhile",
+                          "PartitionedCall", "StatefulPartitionedCall"}
 
 
 def registered_ops(summarize_graph):

@@ -1,11 +1,16 @@
 """Functional control flow and calls, as TensorFlow 2 writes them in graphs (control flow v2):
-tf.cond -> If / StatelessIf, tf.while_loop -> While / StatelessWhile, a tf.function called in a
+tf.cond -> If / StatelessIf, tf.switch_case -> StatelessCase / Case, tf.while_loop -> While / StatelessWhile, a tf.function called in a
 graph -> StatefulPartitionedCall / PartitionedCall, with the bodies in the GraphDef's function
 library. Rill lowers them (graph/function_lowering.h); ToBool is the predicate it inserts.
 
 Suites:
   If               tf.cond: both branches, several outputs, int predicates, nested conds, a
                    branch that would fail if it ran
+  StatelessCase    tf.switch_case: every branch, an index out of range (TensorFlow takes the last
+                   branch), a default, several outputs, empty and NaN inputs, a branch without
+                   inputs, a case in a cond, a non-scalar index (_SwitchN's error)
+  Case             tf.switch_case with stateful branches (an assert): the failing branch taken
+                   or not
   While            tf.while_loop: counters, zero trips, parallel_iterations, nested loops,
                    a loop inside a cond, a cond inside a loop, a body calling a tf.function,
                    an error raised in the body
@@ -104,6 +109,114 @@ def if_cases(rec):
 
 
     rec.for_dtypes("If", ["float32"], gen)
+
+
+def case_cases(rec):
+    """tf.switch_case writes StatelessCase, or Case when a branch is stateful."""
+    def stateless(dt):
+        x = rand(dt, [2, 3], "StatelessCase/x")
+
+        def c(what, build, **kw):
+            _cache.clear()
+            rec.case("StatelessCase", dt, what, build, **kw)
+
+        def three(index, default=False):
+            def build():
+                a, i = _cached("x", x), ph("i", np.int32(index))
+                branches = [lambda: a * 2.0, lambda: tf.tanh(a) + 1.0, lambda: -a]
+                if default:
+                    return tf.switch_case(i, branches[:2], default=branches[2], name="out")
+                return tf.switch_case(i, branches, name="out")
+            return build
+        for index in (0, 1, 2):
+            c("branch_%d" % index, three(index), rtol=1e-6)
+        # TensorFlow runs the last branch for an index outside [0, branches).
+        for index, tag in ((3, "3"), (-1, "minus_1"), (7, "7"), (-2147483648, "int32_min")):
+            c("out_of_range_" + tag, three(index))
+        c("default_taken", three(5, default=True))
+        c("default_not_taken", three(1, default=True), rtol=1e-6)
+
+        def two_outputs(index):
+            def build():
+                a, i = _cached("x", x), ph("i", np.int32(index))
+                return tf.switch_case(i, [lambda: (a + 1.0, tf.reduce_sum(a)),
+                                          lambda: (a * a, tf.reduce_max(a))], name="out")
+            return build
+        c("two_outputs_0", two_outputs(0), rtol=1e-6)
+        c("two_outputs_1", two_outputs(1), rtol=1e-6)
+
+        def values(index, value):
+            def build():
+                a, i = ph("a", value), ph("i", np.int32(index))
+                return tf.switch_case(i, [lambda: a + 1.0, lambda: a * 0.0, lambda: tf.abs(a)],
+                                      name="out")
+            return build
+        c("empty_input", values(2, np.zeros([0, 3], np.float32)))
+        special = np.array([np.nan, -np.inf, np.inf, -0.0], np.float32)
+        c("nan_inputs_add", values(0, special))
+        c("nan_inputs_times_zero", values(1, special))
+
+        def constants(index):
+            def build():
+                i = ph("i", np.int32(index))
+                return tf.switch_case(i, [lambda: tf.constant([1.0, 2.0]),
+                                          lambda: tf.constant([3.0, 4.0])], name="out")
+            return build
+        c("no_inputs_0", constants(0))
+        c("no_inputs_1", constants(1))
+
+        def single(index):
+            def build():
+                a, i = _cached("x", x), ph("i", np.int32(index))
+                return tf.switch_case(i, [lambda: a - 1.0], name="out")
+            return build
+        c("one_branch", single(0))
+        c("one_branch_out_of_range", single(4))
+
+        def in_cond(p, index):
+            def build():
+                a, q, i = _cached("x", x), ph("p", np.array(p)), ph("i", np.int32(index))
+                return tf.cond(q, lambda: tf.switch_case(i, [lambda: a + 10.0, lambda: a - 10.0]),
+                               lambda: a * 3.0, name="out")
+            return build
+        c("in_cond_true_1", in_cond(True, 1))
+        c("in_cond_false", in_cond(False, 1))
+
+        def bad_index(index):
+            def build():
+                a = _cached("x", x)
+                i = ph("i", np.asarray(index, np.int32))
+                return tf.switch_case(i, [lambda: a + 1.0, lambda: a - 1.0], name="out")
+            return build
+        c("index_vector_error", bad_index([1]), error="INVALID_ARGUMENT",
+          phrases=["The second input must be a scalar, but it has shape [1]"])
+        c("index_empty_error", bad_index(np.zeros([0], np.int32)), error="INVALID_ARGUMENT",
+          phrases=["The second input must be a scalar, but it has shape [0]"])
+
+    rec.for_dtypes("StatelessCase", ["float32"], stateless)
+
+    def stateful(dt):
+        x = rand(dt, [2, 2], "Case/x")
+
+        def guarded(index):
+            def build():
+                a, i = _cached("x", x), ph("i", np.int32(index))
+
+                def checked():
+                    check = tf.debugging.assert_positive(a - 100.0, message="branch ran")
+                    with tf.control_dependencies([check]):
+                        return tf.identity(a)
+                return tf.switch_case(i, [lambda: a * 0.5, checked, lambda: a + 0.25],
+                                      name="out")
+            return build
+        for index in (0, 2, 9):
+            _cache.clear()
+            rec.case("Case", dt, "guarded_%d" % index, guarded(index))
+        _cache.clear()
+        rec.case("Case", dt, "guarded_1", guarded(1), error="INVALID_ARGUMENT",
+                 phrases=["branch ran"])
+
+    rec.for_dtypes("Case", ["float32"], stateful)
 
 
 # Placeholders shared by the lambdas of one case (made once per graph).
@@ -212,6 +325,9 @@ def build_all(rec, emit):
     emit("ToBool")
     if_cases(rec)
     emit("If")
+    case_cases(rec)
+    emit("StatelessCase")
+    emit("Case")
     while_cases(rec)
     emit("While")
     call_cases(rec)
