@@ -1,6 +1,6 @@
 // Op definitions of InTopKV2, BroadcastArgs, DenseBincount, Bincount, RaggedBincount,
-// SparseBincount, Bucketize, LowerBound, UpperBound and HistogramFixedWidth. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// SparseBincount, Dense/Sparse/RaggedCountSparseOutput, Bucketize, LowerBound, UpperBound and
+// HistogramFixedWidth. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 #include <vector>
 
 #include "core/status_macros.h"
@@ -119,6 +119,62 @@ REGISTER_OP("SparseBincount")
     .Attr("T: {int32, int64, float, double}")
     .Attr("binary_output: bool = false")
     .SetShapeFn(shape_fns::Unknown);
+
+// The *CountSparseOutput ops (tf.sparse.bincount): indices [?, inner], values [?], dense shape
+// [inner]; inner is the dense input's rank, 2 for a ragged input, unknown for a sparse one (1 or 2
+// by its dense shape's length).
+absl::Status CountSparseOutputShape(ShapeInferenceContext& c, int64_t inner) {
+  c.set_output(0, PartialTensorShape({-1, inner}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, PartialTensorShape({inner}));
+  return absl::OkStatus();
+}
+
+REGISTER_OP("DenseCountSparseOutput")
+    .Input("values: T")
+    .Input("weights: output_type")
+    .Output("output_indices: int64")
+    .Output("output_values: output_type")
+    .Output("output_dense_shape: int64")
+    .Attr("T: {int32, int64}")
+    .Attr("minlength: int >= -1 = -1")
+    .Attr("maxlength: int >= -1 = -1")
+    .Attr("binary_output: bool")
+    .Attr("output_type: {int32, int64, float, double}")
+    .SetShapeFn([](ShapeInferenceContext& c) {
+      const PartialTensorShape& values = c.input(0);
+      const int64_t rank = values.unknown_rank() ? -1 : values.rank();
+      return CountSparseOutputShape(c, rank == 1 || rank == 2 ? rank : -1);
+    });
+
+REGISTER_OP("SparseCountSparseOutput")
+    .Input("indices: int64")
+    .Input("values: T")
+    .Input("dense_shape: int64")
+    .Input("weights: output_type")
+    .Output("output_indices: int64")
+    .Output("output_values: output_type")
+    .Output("output_dense_shape: int64")
+    .Attr("T: {int32, int64}")
+    .Attr("minlength: int >= -1 = -1")
+    .Attr("maxlength: int >= -1 = -1")
+    .Attr("binary_output: bool")
+    .Attr("output_type: {int32, int64, float, double}")
+    .SetShapeFn([](ShapeInferenceContext& c) { return CountSparseOutputShape(c, -1); });
+
+REGISTER_OP("RaggedCountSparseOutput")
+    .Input("splits: int64")
+    .Input("values: T")
+    .Input("weights: output_type")
+    .Output("output_indices: int64")
+    .Output("output_values: output_type")
+    .Output("output_dense_shape: int64")
+    .Attr("T: {int32, int64}")
+    .Attr("minlength: int >= -1 = -1")
+    .Attr("maxlength: int >= -1 = -1")
+    .Attr("binary_output: bool")
+    .Attr("output_type: {int32, int64, float, double}")
+    .SetShapeFn([](ShapeInferenceContext& c) { return CountSparseOutputShape(c, 2); });
 
 REGISTER_OP("Bincount")
     .Input("arr: int32")

@@ -3,8 +3,8 @@
 // NonMaxSuppressionWithOverlaps, CombinedNonMaxSuppression), CropAndResize, colour conversions and
 // adjustments (RGBToHSV, HSVToRGB, AdjustContrastv2, AdjustHue, AdjustSaturation) and the
 // sliding-window image ops (ExtractImagePatches, MaxPoolWithArgmax, Dilation2D),
-// ImageProjectiveTransformV3, DrawBoundingBoxes / V2. Signatures read from TensorFlow's registry
-// (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
+// ImageProjectiveTransformV2 / V3, DrawBoundingBoxes / V2. Signatures read from TensorFlow's
+// registry (tests/tfgen/dump_op_specs.py). Shape functions never fail on values the kernel checks.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -246,6 +246,18 @@ absl::Status ImageProjectiveTransformShape(ShapeInferenceContext& c) {
                                                           known ? size[1] : -1, images.dims()[3]}));
   return absl::OkStatus();
 }
+
+// V3 without fill_value (points outside the image read 0): TensorFlow 2.3's Keras preprocessing
+// and tfa.image.transform / rotate.
+REGISTER_OP("ImageProjectiveTransformV2")
+    .Input("images: dtype")
+    .Input("transforms: float")
+    .Input("output_shape: int32")
+    .Output("transformed_images: dtype")
+    .Attr("dtype: {uint8, int32, int64, half, bfloat16, float, double}")
+    .Attr("interpolation: string")
+    .Attr("fill_mode: string = \"CONSTANT\"")
+    .SetShapeFn(ImageProjectiveTransformShape);
 
 REGISTER_OP("ImageProjectiveTransformV3")
     .Input("images: dtype")

@@ -1,13 +1,14 @@
 // Op definitions of the sparse-tensor ops: SparseToDense, SparseTensorDenseMatMul,
-// SparseReduceSum/Max, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows, SparseCross,
-// SparseSlice, SparseSoftmax, SparseTensorDenseAdd, EditDistance. Signatures read from
-// TensorFlow's registry (tests/tfgen/dump_op_specs.py).
+// SparseReduceSum/Max, SparseAdd, SparseReorder, SparseReshape, SparseFillEmptyRows, SparseCross
+// (V1, V2, Hashed), SparseSlice, SparseSoftmax, SparseTensorDenseAdd, SparseDenseCwiseMul/Add/Div,
+// EditDistance. Signatures read from TensorFlow's registry (tests/tfgen/dump_op_specs.py).
 //
 // Shape functions never fail: the kernels report bad values with TensorFlow's texts. Shapes that
 // depend on input values (the dense shapes, the number of entries a sum keeps) are unknown.
 #include <cstdint>
 #include <vector>
 
+#include "core/status_macros.h"
 #include "ops/attr_value_util.h"
 #include "ops/op_registry.h"
 #include "ops/shape_inference.h"
@@ -191,6 +192,38 @@ REGISTER_OP("SparseCross")
     .Attr("internal_type: {int64, string}")
     .SetShapeFn(SparseCrossShape);
 
+// tf.sparse.cross: the string crosses joined with the scalar `sep`.
+REGISTER_OP("SparseCrossV2")
+    .Input("indices: N * int64")
+    .Input("values: sparse_types")
+    .Input("shapes: N * int64")
+    .Input("dense_inputs: dense_types")
+    .Input("sep: string")
+    .Output("output_indices: int64")
+    .Output("output_values: string")
+    .Output("output_shape: int64")
+    .Attr("N: int >= 0")
+    .Attr("sparse_types: list({int64, string}) >= 0")
+    .Attr("dense_types: list({int64, string}) >= 0")
+    .SetShapeFn(SparseCrossShape);
+
+// tf.sparse.cross_hashed: the crosses hashed into num_buckets (strong_hash: SipHash keyed by salt).
+REGISTER_OP("SparseCrossHashed")
+    .Input("indices: N * int64")
+    .Input("values: sparse_types")
+    .Input("shapes: N * int64")
+    .Input("dense_inputs: dense_types")
+    .Input("num_buckets: int64")
+    .Input("strong_hash: bool")
+    .Input("salt: int64")
+    .Output("output_indices: int64")
+    .Output("output_values: int64")
+    .Output("output_shape: int64")
+    .Attr("N: int >= 0")
+    .Attr("sparse_types: list({int64, string}) >= 0")
+    .Attr("dense_types: list({int64, string}) >= 0")
+    .SetShapeFn(SparseCrossShape);
+
 REGISTER_OP("SparseSlice")
     .Input("indices: int64")
     .Input("values: T")
@@ -213,6 +246,33 @@ REGISTER_OP("SparseSoftmax")
       c.set_output(0, c.input(1));
       return absl::OkStatus();
     });
+
+// SparseDenseCwiseMul / Add / Div: [nnz], the entries of the sparse operand op the dense one
+// broadcast to its shape. Known-rank sp_indices must be a matrix (TensorFlow's shape function).
+absl::Status SparseDenseCwiseShape(ShapeInferenceContext& c) {
+  RILL_RETURN_IF_ERROR(c.WithRank(0, 2));
+  const PartialTensorShape& indices = c.input(0);
+  c.set_output(0, PartialTensorShape({indices.unknown_rank() ? -1 : indices.dims()[0]}));
+  return absl::OkStatus();
+}
+
+#define RILL_SPARSE_DENSE_CWISE_OP(name)                                                    \
+  REGISTER_OP(name)                                                                         \
+      .Input("sp_indices: int64")                                                           \
+      .Input("sp_values: T")                                                                \
+      .Input("sp_shape: int64")                                                             \
+      .Input("dense: T")                                                                    \
+      .Output("output: T")                                                                  \
+      .Attr(                                                                                \
+          "T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, " \
+          "qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64}")   \
+      .SetShapeFn(SparseDenseCwiseShape)
+
+RILL_SPARSE_DENSE_CWISE_OP("SparseDenseCwiseMul");
+RILL_SPARSE_DENSE_CWISE_OP("SparseDenseCwiseAdd");
+RILL_SPARSE_DENSE_CWISE_OP("SparseDenseCwiseDiv");
+
+#undef RILL_SPARSE_DENSE_CWISE_OP
 
 REGISTER_OP("SparseTensorDenseAdd")
     .Input("a_indices: Tindices")

@@ -1011,14 +1011,16 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "RaggedBincount", "SparseBincount", "RaggedRange", "RaggedGather", "RaggedTensorToSparse",
       "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
       "SelfAdjointEigV2", "DynamicPartition", "MulNoNan", "ImageProjectiveTransformV3",
-      "BandedTriangularSolve", "BesselI0", "BesselI1", "BesselJ0", "BesselJ1", "BesselK0",
-      "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "Dawsn", "Expint", "FresnelCos",
-      "FresnelSin", "Lu", "MatrixSolveLs", "MatrixSquareRoot", "QuantizeAndDequantizeV3", "Spence",
-      "StatelessMultinomial", "StatelessRandomPoisson", "StatelessShuffle", "TensorListConcat",
-      "TensorListConcatLists", "TensorListGather", "TensorListPushBackBatch", "TensorListResize",
-      "TensorListScatter", "TensorListScatterIntoExistingList", "TensorListScatterV2",
-      "TridiagonalMatMul", "TridiagonalSolve", "TensorArraySplitV3", "TensorListSplit",
-      "PopulationCount", "CTCBeamSearchDecoder",
+      "ImageProjectiveTransformV2", "DenseCountSparseOutput", "SparseCountSparseOutput",
+      "RaggedCountSparseOutput", "BandedTriangularSolve", "BesselI0", "BesselI1", "BesselJ0",
+      "BesselJ1", "BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "BesselY0", "BesselY1", "Dawsn",
+      "Expint", "FresnelCos", "FresnelSin", "Lu", "MatrixSolveLs", "MatrixSquareRoot",
+      "QuantizeAndDequantizeV3", "Spence", "StatelessMultinomial", "StatelessRandomPoisson",
+      "StatelessShuffle", "TensorListConcat", "TensorListConcatLists", "TensorListGather",
+      "TensorListPushBackBatch", "TensorListResize", "TensorListScatter",
+      "TensorListScatterIntoExistingList", "TensorListScatterV2", "TridiagonalMatMul",
+      "TridiagonalSolve", "TensorArraySplitV3", "TensorListSplit", "PopulationCount",
+      "CTCBeamSearchDecoder",
       // Fake quantization (graph/builder/quantize_ops.h).
       "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
       "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV4", "FakeQuantWithMinMaxArgsGradient",
@@ -1035,7 +1037,8 @@ TEST(OpsCoverageTest, EveryRegisteredOpHasAWrapper) {
       "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments",
       "SparseSegmentSqrtNWithNumSegments", "NonMaxSuppressionV2", "TensorArrayConcatV3",
       "SparseCross", "AudioSpectrogram", "Mfcc", "TensorListConcatV2", "SparseReduceMax",
-      "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd",
+      "SparseSlice", "SparseSoftmax", "SparseTensorDenseAdd", "SparseDenseCwiseMul",
+      "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseCrossV2", "SparseCrossHashed",
       // Input parsing of serving graphs (graph/builder/parsing_ops.h).
       "ParseExampleV2", "ParseExample", "ParseSingleExample", "ParseSequenceExample",
       "ParseSequenceExampleV2", "ParseSingleSequenceExample", "DecodeCSV", "SerializeTensor",
@@ -1148,6 +1151,11 @@ TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
   ops::MulNoNan(root.WithOpName("mnn"), x, x);
   ops::PopulationCount(root.WithOpName("pc"), n);
   ops::ImageProjectiveTransformV3(root.WithOpName("ipt"), x, x, n, x, "BILINEAR", "REFLECT");
+  ops::ImageProjectiveTransformV2(root.WithOpName("ipt2"), x, x, n, "NEAREST");
+  ASSERT_EQ(ops::DenseCountSparseOutput(root.WithOpName("dcso"), n, x, true, 3).size(), 3u);
+  ASSERT_EQ(ops::SparseCountSparseOutput(root.WithOpName("scso"), i, n, i, x, false).size(), 3u);
+  ASSERT_EQ(ops::RaggedCountSparseOutput(root.WithOpName("rcso"), i, n, x, false, -1, 9).size(),
+            3u);
   ops::TensorListSplit(root.WithOpName("tls"), x, n, i);
   Output handle = ops::Placeholder(root.WithOpName("handle"), DT_RESOURCE);
   ops::TensorArraySplitV3(root.WithOpName("tas"), handle, x, i, x);
@@ -1168,8 +1176,67 @@ TEST(MathOpsTest, RaggedTextAndOtherWrappersBuildTheirOps) {
   EXPECT_EQ(by_name.at("mnn")->op(), "MulNoNan");
   EXPECT_EQ(by_name.at("pc")->attr().at("T").type(), DT_INT32);
   EXPECT_EQ(by_name.at("ipt")->attr().at("fill_mode").s(), "REFLECT");
+  EXPECT_EQ(by_name.at("ipt2")->attr().at("fill_mode").s(), "CONSTANT");
+  EXPECT_EQ(by_name.at("ipt2")->attr().at("interpolation").s(), "NEAREST");
+  EXPECT_EQ(by_name.at("ipt2")->input_size(), 3);
+  EXPECT_EQ(by_name.at("dcso")->attr().at("minlength").i(), 3);
+  EXPECT_EQ(by_name.at("dcso")->attr().at("binary_output").b(), true);
+  EXPECT_EQ(by_name.at("scso")->attr().at("output_type").type(), DT_FLOAT);
+  EXPECT_EQ(by_name.at("rcso")->attr().at("maxlength").i(), 9);
   EXPECT_EQ(by_name.at("tls")->attr().at("shape_type").type(), DT_INT32);
   EXPECT_EQ(by_name.at("tas")->attr().at("T").type(), DT_FLOAT);
+}
+
+// The SparseDenseCwise wrappers: each op with its four inputs in order and T from the values.
+TEST(SparseOpsTest, SparseDenseCwiseWrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output idx = ops::Placeholder(root.WithOpName("idx"), DT_INT64, PartialTensorShape({5, 2}));
+  Output val = ops::Placeholder(root.WithOpName("val"), DT_DOUBLE);
+  Output shape = ops::Placeholder(root.WithOpName("shape"), DT_INT64);
+  Output dense = ops::Placeholder(root.WithOpName("dense"), DT_DOUBLE);
+  ops::SparseDenseCwiseMul(root.WithOpName("mul"), idx, val, shape, dense);
+  ops::SparseDenseCwiseAdd(root.WithOpName("add"), idx, val, shape, dense);
+  ops::SparseDenseCwiseDiv(root.WithOpName("div"), idx, val, shape, dense);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : g.node()) by_name[node.name()] = &node;
+  for (const char* name : {"mul", "add", "div"}) {
+    const NodeDef& n = *by_name.at(name);
+    EXPECT_THAT(n.input(), ::testing::ElementsAre("idx", "val", "shape", "dense")) << name;
+    EXPECT_EQ(n.attr().at("T").type(), DT_DOUBLE) << name;
+  }
+  EXPECT_EQ(by_name.at("mul")->op(), "SparseDenseCwiseMul");
+  EXPECT_EQ(by_name.at("add")->op(), "SparseDenseCwiseAdd");
+  EXPECT_EQ(by_name.at("div")->op(), "SparseDenseCwiseDiv");
+}
+
+// SparseCrossV2 / SparseCrossHashed: the list attrs from the inputs, three outputs each.
+TEST(SparseOpsTest, SparseCrossV2AndHashedWrappersBuildTheirOps) {
+  Scope root = Scope::NewRootScope();
+  Output idx = ops::Placeholder(root.WithOpName("idx"), DT_INT64);
+  Output words = ops::Placeholder(root.WithOpName("words"), DT_STRING);
+  Output ids = ops::Placeholder(root.WithOpName("ids"), DT_INT64);
+  Output shape = ops::Placeholder(root.WithOpName("shape"), DT_INT64);
+  Output dense = ops::Placeholder(root.WithOpName("dense"), DT_STRING);
+  EXPECT_EQ(ops::SparseCrossV2(root.WithOpName("v2"), {idx, idx}, {words, ids}, {shape, shape},
+                               {dense}, "#")
+                .size(),
+            3u);
+  EXPECT_EQ(ops::SparseCrossHashed(root.WithOpName("hashed"), {idx}, {ids}, {shape}, {},
+                                   int64_t{10}, true, {int64_t{1}, int64_t{2}})
+                .size(),
+            3u);
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef g, root.ToGraphDef());
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : g.node()) by_name[node.name()] = &node;
+  const NodeDef& v2 = *by_name.at("v2");
+  EXPECT_EQ(v2.attr().at("N").i(), 2);
+  EXPECT_EQ(v2.attr().at("sparse_types").list().type(1), DT_INT64);
+  EXPECT_EQ(v2.attr().at("dense_types").list().type_size(), 1);
+  EXPECT_EQ(v2.input_size(), 8);
+  const NodeDef& hashed = *by_name.at("hashed");
+  EXPECT_EQ(hashed.attr().at("dense_types").list().type_size(), 0);
+  EXPECT_EQ(hashed.input_size(), 6);
 }
 
 // TensorFlow 0.x's TensorArray names: a ref string handle from TensorArray and TensorArrayGrad,

@@ -42,6 +42,47 @@ Output SparseBincount(const Scope& scope, const Input& indices, const Input& val
       .output(0);
 }
 
+std::vector<Output> DenseCountSparseOutput(const Scope& scope, const Input& values,
+                                           const Input& weights, bool binary_output,
+                                           int64_t minlength, int64_t maxlength) {
+  return AllOutputs(OpBuilder(scope, "DenseCountSparseOutput")
+                        .Input(values)
+                        .Input(weights)
+                        .Attr("binary_output", binary_output)
+                        .Attr("minlength", minlength)
+                        .Attr("maxlength", maxlength)
+                        .Finalize());
+}
+
+std::vector<Output> SparseCountSparseOutput(const Scope& scope, const Input& indices,
+                                            const Input& values, const Input& dense_shape,
+                                            const Input& weights, bool binary_output,
+                                            int64_t minlength, int64_t maxlength) {
+  return AllOutputs(OpBuilder(scope, "SparseCountSparseOutput")
+                        .Input(indices)
+                        .Input(values)
+                        .Input(dense_shape)
+                        .Input(weights)
+                        .Attr("binary_output", binary_output)
+                        .Attr("minlength", minlength)
+                        .Attr("maxlength", maxlength)
+                        .Finalize());
+}
+
+std::vector<Output> RaggedCountSparseOutput(const Scope& scope, const Input& splits,
+                                            const Input& values, const Input& weights,
+                                            bool binary_output, int64_t minlength,
+                                            int64_t maxlength) {
+  return AllOutputs(OpBuilder(scope, "RaggedCountSparseOutput")
+                        .Input(splits)
+                        .Input(values)
+                        .Input(weights)
+                        .Attr("binary_output", binary_output)
+                        .Attr("minlength", minlength)
+                        .Attr("maxlength", maxlength)
+                        .Finalize());
+}
+
 std::vector<Output> RaggedRange(const Scope& scope, const Input& starts, const Input& limits,
                                 const Input& deltas, DataType tsplits) {
   return AllOutputs(OpBuilder(scope, "RaggedRange")
@@ -147,6 +188,19 @@ Output ImageProjectiveTransformV3(const Scope& scope, const Input& images, const
       .Input(transforms)
       .Input(output_shape)
       .Input(fill_value)
+      .Attr("interpolation", interpolation)
+      .Attr("fill_mode", fill_mode)
+      .Finalize()
+      .output(0);
+}
+
+Output ImageProjectiveTransformV2(const Scope& scope, const Input& images, const Input& transforms,
+                                  const Input& output_shape, absl::string_view interpolation,
+                                  absl::string_view fill_mode) {
+  return OpBuilder(scope, "ImageProjectiveTransformV2")
+      .Input(images)
+      .Input(transforms)
+      .Input(output_shape)
       .Attr("interpolation", interpolation)
       .Attr("fill_mode", fill_mode)
       .Finalize()

@@ -1,7 +1,7 @@
 // Wrappers of the ragged, bincount-of-ragged and Unicode ops (text pipelines), and of
-// SelfAdjointEigV2, DynamicPartition, MulNoNan, ImageProjectiveTransformV3 and PopulationCount.
-// Ragged tensors are their row splits (outermost first) and flat values, as the ops take them.
-// Included by graph/builder/ops.h.
+// SelfAdjointEigV2, DynamicPartition, MulNoNan, ImageProjectiveTransformV2 / V3 and
+// PopulationCount. Ragged tensors are their row splits (outermost first) and flat values, as the
+// ops take them. Included by graph/builder/ops.h.
 #ifndef RILL_GRAPH_BUILDER_RAGGED_TEXT_OPS_H_
 #define RILL_GRAPH_BUILDER_RAGGED_TEXT_OPS_H_
 
@@ -23,6 +23,21 @@ Output RaggedBincount(const Scope& scope, const Input& splits, const Input& valu
 Output SparseBincount(const Scope& scope, const Input& indices, const Input& values,
                       const Input& dense_shape, const Input& size, const Input& weights,
                       bool binary_output = false);
+// tf.sparse.bincount: {output_indices, output_values, output_dense_shape}, the per-row counts (or
+// weight sums; 1 with binary_output) of the values in [0, maxlength) as a sparse tensor of
+// [rows, size] ([size] for a vector or 1-D sparse input); -1 leaves minlength / maxlength unset.
+// weights may be empty; its dtype is the output's.
+std::vector<Output> DenseCountSparseOutput(const Scope& scope, const Input& values,
+                                           const Input& weights, bool binary_output,
+                                           int64_t minlength = -1, int64_t maxlength = -1);
+std::vector<Output> SparseCountSparseOutput(const Scope& scope, const Input& indices,
+                                            const Input& values, const Input& dense_shape,
+                                            const Input& weights, bool binary_output,
+                                            int64_t minlength = -1, int64_t maxlength = -1);
+std::vector<Output> RaggedCountSparseOutput(const Scope& scope, const Input& splits,
+                                            const Input& values, const Input& weights,
+                                            bool binary_output, int64_t minlength = -1,
+                                            int64_t maxlength = -1);
 // {rt_nested_splits, rt_dense_values}.
 std::vector<Output> RaggedRange(const Scope& scope, const Input& starts, const Input& limits,
                                 const Input& deltas, DataType tsplits = DT_INT64);
@@ -58,6 +73,10 @@ Output PopulationCount(const Scope& scope, const Input& x);
 Output ImageProjectiveTransformV3(const Scope& scope, const Input& images, const Input& transforms,
                                   const Input& output_shape, const Input& fill_value,
                                   absl::string_view interpolation,
+                                  absl::string_view fill_mode = "CONSTANT");
+// V3 without fill_value: points outside the image read 0.
+Output ImageProjectiveTransformV2(const Scope& scope, const Input& images, const Input& transforms,
+                                  const Input& output_shape, absl::string_view interpolation,
                                   absl::string_view fill_mode = "CONSTANT");
 
 }  // namespace ops

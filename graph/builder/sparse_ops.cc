@@ -140,6 +140,32 @@ Output SparseTensorDenseAdd(const Scope& scope, const Input& a_indices, const In
       .output(0);
 }
 
+namespace {
+Output SparseDenseCwise(const Scope& scope, const char* op, const Input& sp_indices,
+                        const Input& sp_values, const Input& sp_shape, const Input& dense) {
+  return OpBuilder(scope, op)
+      .Input(sp_indices)
+      .Input(sp_values)
+      .Input(sp_shape)
+      .Input(dense)
+      .Finalize()
+      .output(0);
+}
+}  // namespace
+
+Output SparseDenseCwiseMul(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense) {
+  return SparseDenseCwise(scope, "SparseDenseCwiseMul", sp_indices, sp_values, sp_shape, dense);
+}
+Output SparseDenseCwiseAdd(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense) {
+  return SparseDenseCwise(scope, "SparseDenseCwiseAdd", sp_indices, sp_values, sp_shape, dense);
+}
+Output SparseDenseCwiseDiv(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense) {
+  return SparseDenseCwise(scope, "SparseDenseCwiseDiv", sp_indices, sp_values, sp_shape, dense);
+}
+
 std::vector<Output> SparseCross(const Scope& scope, absl::Span<const Output> indices,
                                 absl::Span<const Output> values, absl::Span<const Output> shapes,
                                 absl::Span<const Output> dense_inputs, bool hashed_output,
@@ -155,6 +181,35 @@ std::vector<Output> SparseCross(const Scope& scope, absl::Span<const Output> ind
                      .Attr("hash_key", hash_key)
                      .Attr("out_type", out_type)
                      .Attr("internal_type", internal_type)
+                     .Finalize());
+}
+
+std::vector<Output> SparseCrossV2(const Scope& scope, absl::Span<const Output> indices,
+                                  absl::Span<const Output> values, absl::Span<const Output> shapes,
+                                  absl::Span<const Output> dense_inputs, const Input& sep) {
+  return Outputs(OpBuilder(scope, "SparseCrossV2")
+                     .InputList(indices)
+                     .InputList(values)
+                     .InputList(shapes)
+                     .InputList(dense_inputs)
+                     .Input(sep)
+                     .Finalize());
+}
+
+std::vector<Output> SparseCrossHashed(const Scope& scope, absl::Span<const Output> indices,
+                                      absl::Span<const Output> values,
+                                      absl::Span<const Output> shapes,
+                                      absl::Span<const Output> dense_inputs,
+                                      const Input& num_buckets, const Input& strong_hash,
+                                      const Input& salt) {
+  return Outputs(OpBuilder(scope, "SparseCrossHashed")
+                     .InputList(indices)
+                     .InputList(values)
+                     .InputList(shapes)
+                     .InputList(dense_inputs)
+                     .Input(num_buckets)
+                     .Input(strong_hash)
+                     .Input(salt)
                      .Finalize());
 }
 

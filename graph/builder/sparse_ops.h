@@ -50,6 +50,18 @@ std::vector<Output> SparseCross(const Scope& scope, absl::Span<const Output> ind
                                 absl::Span<const Output> dense_inputs, bool hashed_output,
                                 int64_t num_buckets, int64_t hash_key, DataType out_type,
                                 DataType internal_type);
+// tf.sparse.cross: the crosses as strings joined with the scalar string `sep`.
+std::vector<Output> SparseCrossV2(const Scope& scope, absl::Span<const Output> indices,
+                                  absl::Span<const Output> values, absl::Span<const Output> shapes,
+                                  absl::Span<const Output> dense_inputs, const Input& sep);
+// tf.sparse.cross_hashed: the crosses hashed into num_buckets (int64 scalar); strong_hash (bool
+// scalar) keys SipHash with salt ([2] int64).
+std::vector<Output> SparseCrossHashed(const Scope& scope, absl::Span<const Output> indices,
+                                      absl::Span<const Output> values,
+                                      absl::Span<const Output> shapes,
+                                      absl::Span<const Output> dense_inputs,
+                                      const Input& num_buckets, const Input& strong_hash,
+                                      const Input& salt);
 
 // The dense maximum over the axes (positions without entries are 0).
 Output SparseReduceMax(const Scope& scope, const Input& input_indices, const Input& input_values,
@@ -64,6 +76,14 @@ Output SparseSoftmax(const Scope& scope, const Input& sp_indices, const Input& s
 // b plus the sparse tensor (same shape).
 Output SparseTensorDenseAdd(const Scope& scope, const Input& a_indices, const Input& a_values,
                             const Input& a_shape, const Input& b);
+// The sparse tensor's values times, plus or over `dense` broadcast to sp_shape, at its entries
+// ([nnz]; the sparse tensor keeps its indices and shape).
+Output SparseDenseCwiseMul(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense);
+Output SparseDenseCwiseAdd(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense);
+Output SparseDenseCwiseDiv(const Scope& scope, const Input& sp_indices, const Input& sp_values,
+                           const Input& sp_shape, const Input& dense);
 
 // A ragged tensor as a dense one of `shape` (-1 dims from the rows), padded with
 // default_value; row_partition_types names each partition tensor ("ROW_SPLITS",

@@ -1,7 +1,9 @@
-// Gradients of SparseSlice and SparseSoftmax (ops/sparse_ops.cc), with TensorFlow's formulas
+// Gradients of SparseSlice, SparseSoftmax and SparseDenseCwiseMul / Div (ops/sparse_ops.cc), with
+// TensorFlow's formulas
 // (sparse_grad.py) written with ops Rill registers: TensorFlow's SparseSliceGrad and
 // SparseDenseCwiseAdd kernels are replaced by the masks and gathers they compute. See
 // grad_registry.h for the contract of a gradient function.
+#include <cstdint>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -49,6 +51,50 @@ absl::Status SparseSoftmaxGrad(const Scope& s, const GradOp& op, GradSpan g, Gra
   return absl::OkStatus();
 }
 RILL_REGISTER_GRADIENT("SparseSoftmax", SparseSoftmaxGrad);
+
+// SparseDenseCwiseMul / Div(indices, values, shape, dense) -> values op dense at the entries.
+// Each entry reads dense at its index divided by shape / dense's shape (dense's shape with 1s in
+// front to the sparse rank; the leading coordinates dropped): dx = g * d (g / d), and dense
+// gets the sum of g * values (g * (-values / d^2)) over the entries reading each element, a
+// SparseTensorDenseAdd onto zeros as TensorFlow's sparse_add computes it. None for the indices
+// and the shape. (TensorFlow's SparseDenseCwiseAdd gradient raises NotImplementedError; Rill
+// registers none.)
+absl::Status SparseDenseCwiseGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out,
+                                  bool is_mul) {
+  const Output& indices = op.inputs[0];
+  const Output& values = op.inputs[1];
+  const Output& shape = op.inputs[2];
+  const Output& dense = op.inputs[3];
+  Output dense_shape = ops::Shape(s, dense, DT_INT64);
+  Output added = ops::ExpandDims(s, ops::Sub(s, ops::Size(s, shape), ops::Size(s, dense_shape)),
+                                 ops::Const(s, 0));
+  Output ones = ops::Fill(s, added, ops::Const(s, int64_t{1}));
+  Output augmented = ops::ConcatV2(s, {ones, dense_shape}, ops::Const(s, 0));
+  Output scaled = ops::FloorDiv(s, indices, ops::FloorDiv(s, shape, augmented));
+  scaled = ops::Slice(s, scaled, ops::ConcatV2(s, {ops::Const(s, {0}), added}, ops::Const(s, 0)),
+                      ops::Const(s, {-1, -1}));
+  Output read = ops::GatherNd(s, dense, scaled);
+  Output dx, dy_values;
+  if (is_mul) {
+    dx = ops::Mul(s, g[0], read);
+    dy_values = ops::Mul(s, g[0], values);
+  } else {
+    dx = ops::RealDiv(s, g[0], read);
+    dy_values = ops::Mul(s, g[0], ops::RealDiv(s, ops::Neg(s, values), ops::Square(s, read)));
+  }
+  Output dy =
+      ops::SparseTensorDenseAdd(s, scaled, dy_values, dense_shape, ops::ZerosLike(s, dense));
+  *out = {Output(), dx, Output(), dy};
+  return absl::OkStatus();
+}
+absl::Status SparseDenseCwiseMulGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SparseDenseCwiseGrad(s, op, g, out, /*is_mul=*/true);
+}
+absl::Status SparseDenseCwiseDivGrad(const Scope& s, const GradOp& op, GradSpan g, Grads* out) {
+  return SparseDenseCwiseGrad(s, op, g, out, /*is_mul=*/false);
+}
+RILL_REGISTER_GRADIENT("SparseDenseCwiseMul", SparseDenseCwiseMulGrad);
+RILL_REGISTER_GRADIENT("SparseDenseCwiseDiv", SparseDenseCwiseDivGrad);
 
 }  // namespace
 }  // namespace rill

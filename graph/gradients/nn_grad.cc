@@ -806,12 +806,12 @@ absl::Status CropAndResizeGrad(const Scope& s, const GradOp& op, GradSpan g, Gra
 }
 RILL_REGISTER_GRADIENT("CropAndResize", CropAndResizeGrad);
 
-// ImageProjectiveTransformV3 (TensorFlow's image_ops_impl.py): the output gradient warped back
-// with the inverted transforms (each [a0..a7] as a 3x3 matrix with a last 1, inverted and
-// divided by its last entry), onto the images' height and width with fill_value 0 and the
-// op's interpolation and fill_mode. None for the transforms, output_shape and fill_value.
-absl::Status ImageProjectiveTransformV3Grad(const Scope& s, const GradOp& op, GradSpan g,
-                                            Grads* out) {
+// ImageProjectiveTransformV3 and V2 (TensorFlow's image_ops.py): the output gradient warped back
+// with the inverted transforms (each [a0..a7] as a 3x3 matrix with a last 1, inverted and divided
+// by its last entry), onto the images' height and width with the op's interpolation and
+// fill_mode (and, for V3, fill_value 0). None for the transforms, output_shape and fill_value.
+absl::Status ImageProjectiveTransformGrad(const Scope& s, const GradOp& op, GradSpan g,
+                                          Grads* out) {
   Output flat = ops::Reshape(s, op.inputs[1], ops::Const(s, {-1, 8}));
   Output n = ops::Slice(s, ops::Shape(s, flat), ops::Const(s, {0}), ops::Const(s, {1}));
   Output ones = ops::Fill(s, ops::ConcatV2(s, {n, ops::Const(s, {1})}, ops::Const(s, 0)),
@@ -823,13 +823,17 @@ absl::Status ImageProjectiveTransformV3Grad(const Scope& s, const GradOp& op, Gr
       s, inverse, ops::Slice(s, inverse, ops::Const(s, {0, 8}), ops::Const(s, {-1, 1})));
   Output transforms = ops::Slice(s, scaled, ops::Const(s, {0, 0}), ops::Const(s, {-1, 8}));
   Output size = ops::Slice(s, ops::Shape(s, op.inputs[0]), ops::Const(s, {1}), ops::Const(s, {2}));
-  OpBuilder b(s, "ImageProjectiveTransformV3");
-  b.Input(g[0]).Input(transforms).Input(size).Input(ops::Const(s, 0.0f));
+  const bool v3 = op.type() == "ImageProjectiveTransformV3";
+  OpBuilder b(s, op.type());
+  b.Input(g[0]).Input(transforms).Input(size);
+  if (v3) b.Input(ops::Const(s, 0.0f));
   CopyAttrs(b, op, {"interpolation", "fill_mode"});
-  *out = {Out(b), Output(), Output(), Output()};
+  *out = {Out(b), Output(), Output()};
+  if (v3) out->push_back(Output());
   return absl::OkStatus();
 }
-RILL_REGISTER_GRADIENT("ImageProjectiveTransformV3", ImageProjectiveTransformV3Grad);
+RILL_REGISTER_GRADIENT("ImageProjectiveTransformV3", ImageProjectiveTransformGrad);
+RILL_REGISTER_GRADIENT("ImageProjectiveTransformV2", ImageProjectiveTransformGrad);
 
 // ScaleAndTranslate (images, size, scale, translation): ScaleAndTranslateGrad onto float images
 // (none for other dtypes); none for the size, scale and translation.

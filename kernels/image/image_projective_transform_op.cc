@@ -1,5 +1,7 @@
-// ImageProjectiveTransformV3 on the CPU (tf.raw_ops.ImageProjectiveTransformV3: Keras's
-// RandomRotation / RandomZoom / RandomTranslation when they run, tfa.image.transform). Output
+// ImageProjectiveTransformV3 and V2 on the CPU (tf.raw_ops.ImageProjectiveTransformV3: Keras's
+// RandomRotation / RandomZoom / RandomTranslation when they run, keras.ops.image.affine_transform;
+// V2, which has no fill_value input and fills with 0: TensorFlow 2.3's Keras preprocessing,
+// tfa.image.transform / rotate). Output
 // pixel (x, y) of image b reads the input at ((a0 x + a1 y + a2) / k, (a3 x + a4 y + a5) / k),
 // k = c0 x + c1 y + 1, with transforms[b] (or transforms[0] for all) = [a0, a1, a2, a3, a4, a5,
 // c0, c1]. Coordinates outside the image are mapped by fill_mode as TensorFlow's kernel maps them
@@ -11,8 +13,8 @@
 // Errors are InvalidArgument with TensorFlow's texts: "Input images must have rank 4", "Input
 // transform should be num_images x 8 or 1 x 8", "output shape must be 1-dimensional[1,2]",
 // "output shape must have two elements[3]", "output dimensions must be positive", "fill_value
-// must be a scalar[2]". An interpolation or fill_mode TensorFlow does not know, which its kernel
-// only logs, is an error here.
+// must be a scalar[2]" (V3 only). An interpolation or fill_mode TensorFlow does not know, which its
+// kernel only logs, is an error here.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
@@ -81,9 +83,9 @@ float MapCoordinate(Fill mode, float c, int64_t len) {
   return c;
 }
 
-class ImageProjectiveTransformV3Op final : public OpKernel {
+class ImageProjectiveTransformOp final : public OpKernel {
  public:
-  explicit ImageProjectiveTransformV3Op(OpKernelConstruction& ctx) : OpKernel(ctx) {
+  explicit ImageProjectiveTransformOp(OpKernelConstruction& ctx) : OpKernel(ctx) {
     std::string interpolation, fill_mode;
     ctx.SetStatus(ctx.GetAttr("interpolation", &interpolation));
     ctx.SetStatus(ctx.GetAttr("fill_mode", &fill_mode));
@@ -111,7 +113,6 @@ class ImageProjectiveTransformV3Op final : public OpKernel {
     const Tensor& images = ctx.input(0);
     const Tensor& transforms = ctx.input(1);
     const Tensor& shape_t = ctx.input(2);
-    const Tensor& fill_t = ctx.input(3);
     if (images.shape().rank() != 4) {
       return absl::InvalidArgumentError("Input images must have rank 4");
     }
@@ -133,11 +134,15 @@ class ImageProjectiveTransformV3Op final : public OpKernel {
     if (out_h <= 0 || out_w <= 0) {
       return absl::InvalidArgumentError("output dimensions must be positive");
     }
-    if (fill_t.shape().rank() != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("fill_value must be a scalar", fill_t.shape().DebugString()));
+    float fill_value = 0.0f;  // V2
+    if (ctx.num_inputs() == 4) {
+      const Tensor& fill_t = ctx.input(3);
+      if (fill_t.shape().rank() != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("fill_value must be a scalar", fill_t.shape().DebugString()));
+      }
+      fill_value = fill_t.flat<float>()[0];
     }
-    const float fill_value = fill_t.flat<float>()[0];
     const int64_t in_h = images.shape().dim(1);
     const int64_t in_w = images.shape().dim(2);
     const int64_t channels = images.shape().dim(3);
@@ -215,7 +220,12 @@ REGISTER_KERNEL(KernelDefBuilder("ImageProjectiveTransformV3")
                     .Device(kDeviceCpu)
                     .TypeConstraint("dtype",
                                     DataTypesOf<uint8_t, int32_t, int64_t, half, float, double>()),
-                ImageProjectiveTransformV3Op);
+                ImageProjectiveTransformOp);
+REGISTER_KERNEL(KernelDefBuilder("ImageProjectiveTransformV2")
+                    .Device(kDeviceCpu)
+                    .TypeConstraint("dtype",
+                                    DataTypesOf<uint8_t, int32_t, int64_t, half, float, double>()),
+                ImageProjectiveTransformOp);
 
 }  // namespace
 }  // namespace rill

@@ -1,8 +1,10 @@
 // ImageProjectiveTransformV3 with an interpolation or fill_mode TensorFlow does not know (its
-// kernel logs them and goes on): Rill refuses the node. Values and TensorFlow's error texts are
-// covered by the recorded cases (tests/conformance/data/ImageProjectiveTransformV3.pbtxt.gz).
+// kernel logs them and goes on): Rill refuses the node. V2 is V3 with fill_value 0. Values and
+// TensorFlow's error texts are covered by the recorded cases
+// (tests/conformance/data/ImageProjectiveTransformV2.pbtxt.gz, ...V3.pbtxt.gz).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
@@ -44,6 +46,42 @@ TEST(ImageProjectiveTransformV3Test, OutputTooLargeIsAnErrorNotACrash) {
   t.Input(Tensor::FromVector<int32_t>({1 << 30, 1 << 30}, TensorShape({2})));
   t.Input(Tensor::Scalar<float>(0));
   EXPECT_FALSE(t.Run().ok());
+}
+
+// A shift by (1.5, -0.5) of a 3x4 image into a 4x5 canvas, bilinear and nearest, every fill
+// mode: V2 gives V3's pixels with fill_value 0, and the CONSTANT border blends with 0.
+TEST(ImageProjectiveTransformV2Test, IsV3WithFillValueZero) {
+  const Tensor image =
+      Tensor::FromVector<float>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, TensorShape({1, 3, 4, 1}));
+  const Tensor transform =
+      Tensor::FromVector<float>({1, 0, 1.5f, 0, 1, -0.5f, 0, 0}, TensorShape({1, 8}));
+  const Tensor size = Tensor::FromVector<int32_t>({4, 5}, TensorShape({2}));
+  for (const char* interpolation : {"BILINEAR", "NEAREST"}) {
+    for (const char* mode : {"CONSTANT", "REFLECT", "WRAP", "NEAREST"}) {
+      OpTester v2("ImageProjectiveTransformV2");
+      v2.Attr("dtype", DT_FLOAT).Attr("interpolation", interpolation).Attr("fill_mode", mode);
+      v2.Input(image).Input(transform).Input(size);
+      RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> got, v2.Run());
+      OpTester v3("ImageProjectiveTransformV3");
+      v3.Attr("dtype", DT_FLOAT).Attr("interpolation", interpolation).Attr("fill_mode", mode);
+      v3.Input(image).Input(transform).Input(size).Input(Tensor::Scalar<float>(0));
+      RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> want, v3.Run());
+      ASSERT_EQ(got[0].shape(), TensorShape({1, 4, 5, 1}));
+      for (int64_t i = 0; i < 20; ++i) {
+        EXPECT_EQ(got[0].flat<float>()[i], want[0].flat<float>()[i])
+            << interpolation << " " << mode << " pixel " << i;
+      }
+    }
+  }
+  // CONSTANT, bilinear: pixel (0, 0) reads (x 1.5, y -0.5): half of the row above (fill 0) and
+  // half of row 0 between 2 and 3.
+  OpTester t("ImageProjectiveTransformV2");
+  t.Attr("dtype", DT_FLOAT).Attr("interpolation", "BILINEAR");
+  t.Input(image).Input(transform).Input(size);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+  EXPECT_EQ(out[0].flat<float>()[0], 1.25f);
+  // Pixel (1, 4) reads x = 5.5, past the right edge: nothing but fill.
+  EXPECT_EQ(out[0].flat<float>()[1 * 5 + 4], 0.0f);
 }
 
 TEST(ImageProjectiveTransformV3Test, KnownAttrsConstruct) {

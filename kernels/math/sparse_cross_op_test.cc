@@ -95,5 +95,70 @@ TEST(SparseCrossOpTest, BadInputsAreInvalidArgument) {
                        HasSubstr("Expected batch size 1 got 2 at dense tensor 0")));
 }
 
+// SparseCrossV2 / SparseCrossHashed over a string sparse input a (rows 0: "a"; 1: "b", "c"), an
+// int64 sparse input b (rows 0: 3; 1: 4) and a string dense input d ([["x"], ["y"]]).
+absl::StatusOr<std::vector<Tensor>> CrossV2OrHashed(const std::string& op, const Tensor& dense,
+                                                    const std::vector<Tensor>& tail) {
+  OpTester t(op);
+  t.Attr("N", int64_t{2})
+      .Attr("sparse_types", std::vector<DataType>{DT_STRING, DT_INT64})
+      .Attr("dense_types", std::vector<DataType>{dense.dtype()});
+  t.Input(I64({0, 0, 1, 0, 1, 1}, TensorShape({3, 2})))
+      .Input(I64({0, 0, 1, 0}, TensorShape({2, 2})));
+  t.Input(Str({"a", "b", "c"}, TensorShape({3}))).Input(I64({3, 4}, TensorShape({2})));
+  t.Input(I64({2, 2}, TensorShape({2}))).Input(I64({2, 1}, TensorShape({2})));
+  t.Input(dense);
+  for (const Tensor& x : tail) t.Input(x);
+  return t.Run();
+}
+
+TEST(SparseCrossV2OpTest, JoinsMixedInputsWithTheSeparator) {
+  RILL_ASSERT_OK_AND_ASSIGN(
+      auto out, CrossV2OrHashed("SparseCrossV2", Str({"x", "y"}, TensorShape({2, 1})),
+                                {Tensor::FromVector<std::string>({"--"}, TensorShape({}))}));
+  ExpectTensorEqual(out[1], Str({"a--3--x", "b--4--y", "c--4--y"}, TensorShape({3})));
+  ExpectTensorEqual(out[2], I64({2, 2}, TensorShape({2})));
+  EXPECT_THAT(CrossV2OrHashed("SparseCrossV2", Str({"x", "y"}, TensorShape({2, 1})),
+                              {Str({"a", "b"}, TensorShape({2}))})
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input separator should be a scalar. Received: Tensor<type: "
+                                 "string shape: [2] values: a b>")));
+}
+
+TEST(SparseCrossHashedOpTest, HashesAreTensorFlows) {
+  // TensorFlow 2.21's tf.raw_ops.SparseCrossHashed of these inputs, num_buckets 0: plain and
+  // with strong_hash and salt [5, 7].
+  const Tensor dense = Str({"x", "y"}, TensorShape({2, 1}));
+  const Tensor zero = Tensor::Scalar<int64_t>(0);
+  RILL_ASSERT_OK_AND_ASSIGN(auto plain, CrossV2OrHashed("SparseCrossHashed", dense,
+                                                        {zero, Tensor::Scalar<bool>(false),
+                                                         I64({1, 2}, TensorShape({2}))}));
+  ExpectTensorEqual(plain[1], I64({7407606516400961117, 2062352918470442436, 1608731407962427153},
+                                  TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto strong, CrossV2OrHashed("SparseCrossHashed", dense,
+                                                         {zero, Tensor::Scalar<bool>(true),
+                                                          I64({5, 7}, TensorShape({2}))}));
+  ExpectTensorEqual(strong[1], I64({2801082069480212803, 4304760412397603681, 606838751412649090},
+                                   TensorShape({3})));
+}
+
+// TensorFlow reads a dense int64 value as an address under strong_hash (its process dies); Rill
+// refuses the input. A salt of another length is TensorFlow's error.
+TEST(SparseCrossHashedOpTest, BadInputsAreInvalidArgument) {
+  EXPECT_THAT(CrossV2OrHashed("SparseCrossHashed", I64({1, 2}, TensorShape({2, 1})),
+                              {Tensor::Scalar<int64_t>(10), Tensor::Scalar<bool>(true),
+                               I64({1, 2}, TensorShape({2}))})
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("cannot hash the int64 dense input 0")));
+  EXPECT_THAT(CrossV2OrHashed("SparseCrossHashed", Str({"x", "y"}, TensorShape({2, 1})),
+                              {Tensor::Scalar<int64_t>(10), Tensor::Scalar<bool>(false),
+                               I64({1}, TensorShape({1}))})
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input \"salt\" must have length 2 but has length 1")));
+}
+
 }  // namespace
 }  // namespace rill

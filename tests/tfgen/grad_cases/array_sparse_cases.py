@@ -1,5 +1,5 @@
-"""Gradient cases for SparseSlice and SparseSoftmax (graph/gradients/array_sparse_grad.cc), in the
-array family with the other sparse ops."""
+"""Gradient cases for SparseSlice, SparseSoftmax and SparseDenseCwiseMul / Div
+(graph/gradients/array_sparse_grad.cc), in the array family with the other sparse ops."""
 import numpy as np
 import tensorflow as tf
 
@@ -41,3 +41,18 @@ def cases(add):
         lambda v: raw.SparseSoftmax(sp_indices=c([[0, 0, 0], [0, 0, 2], [0, 1, 1], [1, 0, 0],
                                                   [1, 0, 1]]),
                                     sp_values=v, sp_shape=c([2, 2, 3]), name="out"))
+    # SparseDenseCwiseMul / Div: gradients of the values and of the dense operand, which several
+    # entries read where it broadcasts (a row, a [2, 1, 3] block). A scalar dense operand has no
+    # gradient in TensorFlow (its GatherNd fails: "params must be at least a vector").
+    for op in ("SparseDenseCwiseMul", "SparseDenseCwiseDiv"):
+        fn = getattr(raw, op)
+        kind = "nonzero" if op.endswith("Div") else "any"
+        for what, sp_idx, shape, dense_shape in [
+                ("same_shape", [[0, 0], [0, 3], [1, 1], [2, 0]], [3, 4], [3, 4]),
+                ("row_broadcast", [[0, 0], [0, 3], [1, 3], [2, 0], [2, 3]], [3, 4], [4]),
+                ("rank3_block", [[0, 1, 2], [1, 0, 2], [1, 1, 0]], [2, 2, 3], [2, 1, 3])]:
+            n = len(sp_idx)
+            add(op, what, [("v", rand([n], (op, what, "v"))),
+                           ("d", rand(dense_shape, (op, what, "d"), kind))],
+                lambda v, d, fn=fn, sp_idx=sp_idx, shape=shape: fn(
+                    sp_indices=c(sp_idx), sp_values=v, sp_shape=c(shape), dense=d, name="out"))

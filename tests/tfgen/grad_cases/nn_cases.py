@@ -353,7 +353,7 @@ def bicubic_crop_cases(add):
                     image=im, boxes=b, box_ind=tf.constant([0, 1, 1]), crop_size=tf.constant(crop),
                     method=method, name="out"), rtol=1e-5, atol=1e-5)
 
-    # ImageProjectiveTransformV3: the gradient warped back by the inverted transforms.
+    # ImageProjectiveTransformV3 / V2: the gradient warped back by the inverted transforms.
     rot = [[np.cos(0.4), -np.sin(0.4), 1.5, np.sin(0.4), np.cos(0.4), -1.0, 0.0, 0.0]]
     proj = [[1.0, 0.2, -0.5, 0.1, 0.9, 0.4, 0.03, -0.02], [0.8, 0.0, 0.5, 0.0, 1.2, -0.4, 0, 0]]
     for what, transforms, interp, mode in [("rotate_bilinear_constant", rot, "BILINEAR",
@@ -368,6 +368,13 @@ def bicubic_crop_cases(add):
                     images=im, transforms=tf.constant(t, tf.float32),
                     output_shape=tf.constant([5, 8]), fill_value=tf.constant(0.5),
                     interpolation=interp, fill_mode=mode, name="out"), rtol=1e-5, atol=1e-5)
+        add("ImageProjectiveTransformV2", what,
+            [("images", rand([2, 6, 7, 2], ("ipt2", what), "any", F32))],
+            lambda im, t=transforms, interp=interp, mode=mode:
+                raw.ImageProjectiveTransformV2(
+                    images=im, transforms=tf.constant(t, tf.float32),
+                    output_shape=tf.constant([5, 8]), interpolation=interp, fill_mode=mode,
+                    name="out"), rtol=1e-5, atol=1e-5)
 
 
 SCALE_TRANSLATE_CASES = [

@@ -633,10 +633,11 @@ def scale_and_translate(rec):
     rec.for_dtypes(op, INT_AND_FLOAT, gen)
 
 
-def image_projective_transform(rec):
-    """ImageProjectiveTransformV3: rotations, zooms, shears and projective warps in every fill
-    mode and both interpolations, one transform for the batch or one per image."""
-    op = "ImageProjectiveTransformV3"
+def image_projective_transform(rec, op="ImageProjectiveTransformV3"):
+    """ImageProjectiveTransformV3 / V2: rotations, zooms, shears and projective warps in every
+    fill mode and both interpolations, one transform for the batch or one per image. V2 has no
+    fill_value (it fills with 0): its cases record V3's with fill 0, and NaN / inf pixels."""
+    v3 = op == "ImageProjectiveTransformV3"
     c30, s30 = np.cos(0.5), np.sin(0.5)
     rot = [c30, -s30, 2.0, s30, c30, -1.0, 0.0, 0.0]
     zoom = [0.7, 0.0, 0.8, 0.0, 1.3, -0.6, 0.0, 0.0]
@@ -649,13 +650,16 @@ def image_projective_transform(rec):
 
         def c(what, images, transforms, shape, fill=0.0, interp="BILINEAR", mode="CONSTANT",
               error=None, phrases=()):
-            rec.case(op, dt, what, lambda: tf.raw_ops.ImageProjectiveTransformV3(
-                images=ph("images", images, dt), transforms=ph("transforms", transforms,
-                                                               "float32"),
-                output_shape=ph("output_shape", np.asarray(shape, np.int32)),
-                fill_value=ph("fill_value", np.asarray(fill, np.float32)),
-                interpolation=interp, fill_mode=mode, name="out"), rtol=rtol, atol=atol,
-                error=error, phrases=phrases)
+            def build():
+                kw = dict(images=ph("images", images, dt),
+                          transforms=ph("transforms", transforms, "float32"),
+                          output_shape=ph("output_shape", np.asarray(shape, np.int32)),
+                          interpolation=interp, fill_mode=mode, name="out")
+                if not v3:
+                    return tf.raw_ops.ImageProjectiveTransformV2(**kw)
+                return tf.raw_ops.ImageProjectiveTransformV3(
+                    fill_value=ph("fill_value", np.asarray(fill, np.float32)), **kw)
+            rec.case(op, dt, what, build, rtol=rtol, atol=atol, error=error, phrases=phrases)
 
         img = arr(np.arange(2 * 6 * 7 * 2).reshape(2, 6, 7, 2) % 23, dt)
         for mode in ("CONSTANT", "REFLECT", "WRAP", "NEAREST"):
@@ -681,8 +685,20 @@ def image_projective_transform(rec):
               phrases=["output shape must have two elements[3]"])
             c("output_shape_zero_error", img, [rot], [0, 7], error="INVALID_ARGUMENT",
               phrases=["output dimensions must be positive"])
-            c("fill_value_error", img, [rot], [6, 7], fill=[0.0, 1.0], error="INVALID_ARGUMENT",
-              phrases=["fill_value must be a scalar[2]"])
+            if v3:
+                c("fill_value_error", img, [rot], [6, 7], fill=[0.0, 1.0],
+                  error="INVALID_ARGUMENT", phrases=["fill_value must be a scalar[2]"])
+            else:
+                c("empty_batch", img[:0], [rot], [6, 7])
+                c("nan_transform", img, [[np.nan, 0, 0, 0, 1, 0, 0, 0]], [6, 7])
+        if dt in ("float32", "float64", "half") and not v3:
+            special = img.copy()
+            special[0, 2, 3, 0] = np.nan
+            special[1, 4, 1, 1] = np.inf
+            special[0, 0, 0, 1] = -np.inf
+            for interp in ("BILINEAR", "NEAREST"):
+                c("non_finite_pixels_" + interp.lower(), special, [rot], [6, 7], 0.0, interp,
+                  "REFLECT")
 
     rec.for_dtypes(op, ["float32", "float64", "half", "int32", "int64", "uint8"], gen)
 
@@ -690,6 +706,8 @@ def image_projective_transform(rec):
 def build_all(rec, emit):
     image_projective_transform(rec)
     emit("ImageProjectiveTransformV3")
+    image_projective_transform(rec, "ImageProjectiveTransformV2")
+    emit("ImageProjectiveTransformV2")
     for op in ("NonMaxSuppressionV2", "NonMaxSuppressionV3", "NonMaxSuppressionV4",
                "NonMaxSuppressionV5"):
         nms(rec, op)

@@ -1,5 +1,5 @@
 """InTopKV2, BroadcastArgs, DenseBincount, Bincount, RaggedBincount, SparseBincount, Cross, Bucketize, LowerBound, UpperBound,
-HistogramFixedWidth."""
+HistogramFixedWidth, Dense/Sparse/RaggedCountSparseOutput (tf.sparse.bincount)."""
 import numpy as np
 import tensorflow as tf
 
@@ -322,6 +322,133 @@ def histogram_fixed_width(rec):
     rec.for_dtypes(op, ["float32", "float64", "int32", "int64"], gen)
 
 
+def count_sparse_output(rec, op):
+    """tf.sparse.bincount of a dense, sparse or ragged tensor: counts, weights in every output
+    type, binary_output, minlength / maxlength, empty inputs, large int64 values, and TensorFlow
+    2.21's errors (negative values, shapes, indices, splits) in its order."""
+    kind = op[:op.index("Count")]
+
+    def gen(dt):
+        def c(what, data, weights=(), out="float32", binary=False, minlength=-1, maxlength=-1,
+              error=None, phrases=()):
+            """data: dense values; (indices, values, dense_shape); or (splits, values)."""
+            def build():
+                w = ph("weights", np.asarray(weights, NP[out]).reshape(np.shape(weights)))
+                kw = dict(weights=w, binary_output=binary, minlength=minlength,
+                          maxlength=maxlength, name="out")
+                if kind == "Dense":
+                    return list(tf.raw_ops.DenseCountSparseOutput(
+                        values=ph("values", _idx(data, dt)), **kw))
+                if kind == "Sparse":
+                    idx, vals, shape = data
+                    return list(tf.raw_ops.SparseCountSparseOutput(
+                        indices=ph("indices", np.asarray(idx, np.int64).reshape(
+                            np.shape(idx) if np.size(idx) else (0, len(shape)))),
+                        values=ph("values", _idx(vals, dt)),
+                        dense_shape=ph("dense_shape", np.asarray(shape, np.int64)), **kw))
+                splits, vals = data
+                return list(tf.raw_ops.RaggedCountSparseOutput(
+                    splits=ph("splits", np.asarray(splits, np.int64)),
+                    values=ph("values", _idx(vals, dt)), **kw))
+            rec.case(op, dt, what, build, error=error, phrases=phrases)
+
+        if kind == "Dense":
+            m = [[1, 2, 2, 7], [4, 0, 4, 4], [3, 3, 3, 3]]
+            wm = [[0.5, 1.5, 2.0, -1.0], [0.25, 4.0, 1.0, 1.0], [1.0, 2.0, 3.0, 4.0]]
+            vec, wv = [5, 1, 5, 0, 9], [1.0, 2.0, 3.0, 4.0, 0.5]
+            c("matrix_counts", m)
+            c("vector_counts", vec)
+            for out in ("float32", "float64", "int32", "int64"):
+                c("matrix_weights_" + out, m, wm, out=out)
+            c("vector_weights", vec, wv)
+            c("binary", m, wm, binary=True)
+            c("maxlength", m, maxlength=4)
+            c("minlength", vec, minlength=20)
+            c("maxlength_and_minlength", m, minlength=10, maxlength=3)
+            c("empty_vector", np.zeros([0], np.int32), minlength=3)
+            c("empty_columns", np.zeros([2, 0], np.int32))
+            if dt == "int64":
+                c("large_values", [5, 3000000000, 5])
+            c("negative_error", [1, -2], [1.0, 2.0, 3.0], error="INVALID_ARGUMENT",
+              phrases=["Input values must all be non-negative"])
+            c("rank3_error", [[[1]]], error="INVALID_ARGUMENT",
+              phrases=["Input must be a 1 or 2-dimensional tensor. Got: [1,1,1]"])
+            c("scalar_error", 3, error="INVALID_ARGUMENT",
+              phrases=["Input must be a 1 or 2-dimensional tensor. Got: []"])
+            c("weights_shape_error", [1, 2], [1.0, 2.0, 3.0], error="INVALID_ARGUMENT",
+              phrases=["Weights and data must have the same shape. Weight shape: [3]; data "
+                       "shape: [2]"])
+            c("zero_rows_error", np.zeros([0, 3], np.int32), error="INVALID_ARGUMENT",
+              phrases=["Invalid input: Shapes dimension cannot be 0."])
+        elif kind == "Sparse":
+            sp = ([[0, 0], [0, 1], [0, 3], [2, 0], [2, 2]], [4, 4, 1, 0, 7], [3, 4])
+            w5 = [0.5, 1.5, 2.0, -1.0, 0.25]
+            c("matrix_counts", sp)
+            c("one_d", ([[1], [3], [4]], [2, 2, 0], [5]), [0.5, 0.25, 2.0])
+            for out in ("float32", "float64", "int32", "int64"):
+                c("weights_" + out, sp, w5, out=out)
+            c("binary", sp, w5, binary=True)
+            c("maxlength", sp, maxlength=5)
+            c("minlength", sp, minlength=12)
+            c("rank3_rows_by_first_index", ([[0, 1, 1], [1, 0, 0]], [3, 5], [2, 2, 2]))
+            c("no_entries", ([], [], [3, 2]))
+            if dt == "int64":
+                c("large_values", ([[0, 0], [1, 0]], [3000000000, 7], [2, 1]))
+            c("index_error", ([[0, 0], [0, 5]], [4, 4], [3, 2]), error="INVALID_ARGUMENT",
+              phrases=["Invalid index value at 1: dimension 1 has value 5 which is not in [0, 2) "
+                       "(as given by dense shape Tensor<type: int64 shape: [2] values: 3 2>"])
+            c("index_before_negative_error", ([[0, 7]], [-4], [3, 2]),
+              error="INVALID_ARGUMENT", phrases=["Invalid index value at 0: dimension 1"])
+            c("negative_error", ([[0, 1]], [-4], [3, 2]), [1.0, 2.0], error="INVALID_ARGUMENT",
+              phrases=["Input values must all be non-negative"])
+            c("weights_shape_error", ([[0, 1]], [4], [3, 2]), [1.0, 2.0],
+              error="INVALID_ARGUMENT",
+              phrases=["Weights and values must have the same shape. Weight shape: [2]; values "
+                       "shape: [1]"])
+            c("zero_batches_error", ([], [], [0, 2]), error="INVALID_ARGUMENT",
+              phrases=["Cannot allocate 0 batches, is the dense shape too wide?"])
+            c("values_count_error", ([[0, 0]], [4, 3], [3, 2]), error="INVALID_ARGUMENT",
+              phrases=["Number of values must match first dimension of indices.Got 2 values, "
+                       "indices shape: [1,2]"])
+            c("shape_length_error", ([[0]], [4], [3, 2]), error="INVALID_ARGUMENT",
+              phrases=["Number of dimensions must match second dimension of indices.Got 2 "
+                       "dimensions, indices shape: [1,1]"])
+            c("empty_shape_error", (np.zeros([0, 0]), [], []), error="INVALID_ARGUMENT",
+              phrases=["The shape argument requires at least one element."])
+            c("values_not_vector_error", ([[0, 1]], [[4]], [3, 2]), error="INVALID_ARGUMENT",
+              phrases=["Input values must be a vector. Got: [1,1]"])
+            c("indices_not_matrix_error", ([0, 1], [4], [3, 2]), error="INVALID_ARGUMENT",
+              phrases=["Input indices must be a 2-dimensional tensor. Got: [2]"])
+        else:
+            rg = ([0, 3, 3, 7], [1, 2, 1, 4, 4, 9, 0])
+            w7 = [0.5, 1.5, 2.0, -1.0, 0.25, 3.0, 1.0]
+            c("counts", rg)
+            for out in ("float32", "float64", "int32", "int64"):
+                c("weights_" + out, rg, w7, out=out)
+            c("binary", rg, w7, binary=True)
+            c("maxlength", rg, maxlength=4)
+            c("minlength", rg, minlength=15)
+            c("non_monotonic_splits", ([0, 6, 5], [1, 2, 3, 4, 5]))
+            c("splits_past_the_values", ([0, 3, 2, 5], [1, 2, 3, 4, 5]))
+            c("empty", ([0, 0, 0], []), minlength=4)
+            if dt == "int64":
+                c("large_values", ([0, 1, 2], [3000000000, 7]))
+            c("weights_before_splits_error", ([0, 3, 5], [1, -2, 3, 4, 5]), [1.0, 2.0],
+              error="INVALID_ARGUMENT",
+              phrases=["Weights and values must have the same shape. Weight shape: [2]; values "
+                       "shape: [5]"])
+            c("splits_start_error", ([1, 3, 5], [1, -2, 3, 4, 5]), error="INVALID_ARGUMENT",
+              phrases=["Splits must start with 0, not with 1"])
+            c("splits_end_error", ([0, 3, 4], [1, 2, 3, 4, 5]), error="INVALID_ARGUMENT",
+              phrases=["Splits must end with the number of values, got 4 instead of 5"])
+            c("one_split_error", ([0], [1]), error="INVALID_ARGUMENT",
+              phrases=["Must provide at least 2 elements for the splits argument"])
+            c("negative_error", ([0, 3, 5], [1, -2, 3, 4, 5]), error="INVALID_ARGUMENT",
+              phrases=["Input values must all be non-negative"])
+
+    rec.for_dtypes(op, ["int32", "int64"], gen)
+
+
 def build_all(rec, emit):
     in_top_k(rec)
     emit("InTopKV2")
@@ -344,3 +471,6 @@ def build_all(rec, emit):
         emit(op)
     histogram_fixed_width(rec)
     emit("HistogramFixedWidth")
+    for op in ("DenseCountSparseOutput", "SparseCountSparseOutput", "RaggedCountSparseOutput"):
+        count_sparse_output(rec, op)
+        emit(op)
