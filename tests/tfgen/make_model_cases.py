@@ -176,6 +176,7 @@ def sweep_models():
     import model_sweep
     import sweep_families
     import sweep_heldout
+    import sweep_next_ops
     return [
         ("text_hashing", model_sweep._text_hashing(), 1e-5, 1e-6,
          "Text classifier on raw strings (model_sweep.py's text_hashing): StringLower, "
@@ -250,6 +251,27 @@ def sweep_models():
          "TF1 CNN rewritten by optimize_for_inference (sweep_heldout.py's "
          "tf1_optimize_for_inference): FusedResizeAndPadConv2D (REFLECT, align_corners), "
          "FusedPadConv2D (SYMMETRIC), folded batch norms, Mean, Softmax"),
+        ("tf1_switch_case_tta", sweep_next_ops._tf1_switch_case_tta(), 1e-5, 1e-6,
+         "TF1 classifier with test-time augmentation chosen by tf.switch_case (sweep_next_ops.py's "
+         "tf1_switch_case_tta): a Case whose branches rotate (ImageProjectiveTransformV2), shift "
+         "(ImageProjectiveTransformV3, REFLECT), flip after an assert, or pass the image"),
+        ("tf1_switch_case_heads", sweep_next_ops._tf1_switch_case_heads(), 1e-5, 1e-6,
+         "TF1 multi-task heads chosen by tf.switch_case (sweep_next_ops.py's "
+         "tf1_switch_case_heads): a StatelessCase with two outputs and a default branch, fed an "
+         "index out of range, inside a TF1 cond"),
+        ("tf1_sparse_weighted_features", sweep_next_ops._tf1_sparse_weighted_features(), 1e-5,
+         1e-6, "TF1 recommender over weighted sparse ids (sweep_next_ops.py's "
+         "tf1_sparse_weighted_features): SparseDenseCwiseMul / Div / Add on the weights, "
+         "embedding_lookup_sparse, MLP"),
+        ("tf1_feature_crosses", sweep_next_ops._tf1_feature_crosses(), 1e-5, 1e-6,
+         "TF1 ranker over string feature crosses (sweep_next_ops.py's tf1_feature_crosses): "
+         "SparseCrossV2 with a separator, tf.sparse.cross_hashed's SparseCross, SparseCrossHashed "
+         "with strong_hash (salted SipHash), embedding_lookup_sparse"),
+        ("tf1_bincount_features", sweep_next_ops._tf1_bincount_features(), 1e-5, 1e-6,
+         "TF1 bag-of-ids model (sweep_next_ops.py's tf1_bincount_features): tf.sparse.bincount of "
+         "a dense id matrix with weights (DenseCountSparseOutput), of a SparseTensor "
+         "(SparseCountSparseOutput, binary) and of a RaggedTensor (RaggedCountSparseOutput), "
+         "densified, MatMul, Softmax"),
     ]
 
 

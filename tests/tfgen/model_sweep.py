@@ -1251,6 +1251,8 @@ def _models():
     sweep_pypi.add(m)
     import sweep_heldout  # noqa: E402  (held-out families: more kecam, tf-keras, TF1 Transformer)
     sweep_heldout.add(m)
+    import sweep_next_ops  # noqa: E402  (models holding ops of "The next ops": Case, ...)
+    sweep_next_ops.add(m)
     return m
 
 
