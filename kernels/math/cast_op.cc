@@ -2,11 +2,12 @@
 // kernel gives them on x86: float -> integer truncates toward zero, and a NaN or out-of-range
 // value becomes the integer type's minimum (what the hardware conversion returns; C++ leaves it
 // undefined, so it is spelled out); narrower integers wrap; anything -> bool is `!= 0`;
-// half/bfloat16 go through float; complex -> real or bool keeps the real part. A quantized dtype
-// (qint8, quint8, qint16, quint16, qint32) casts as the integer it holds, both ways, as
-// TensorFlow's does: float 300.7 -> qint8 is 44, quint8 200 -> float is 200. With `Truncate`
-// set, a float or double cast to a narrower floating type (but double -> bfloat16) has the
-// mantissa bits that type cannot hold cleared first (NaN kept), so it rounds toward zero:
+// half/bfloat16 go through float (half <-> float eight elements at a time with F16C,
+// kernels/math_lib/half_convert.h, the same values); complex -> real or bool keeps the real part.
+// A quantized dtype (qint8, quint8, qint16, quint16, qint32) casts as the integer it holds, both
+// ways, as TensorFlow's does: float 300.7 -> qint8 is 44, quint8 200 -> float is 200. With
+// `Truncate` set, a float or double cast to a narrower floating type (but double -> bfloat16) has
+// the mantissa bits that type cannot hold cleared first (NaN kept), so it rounds toward zero:
 // TensorFlow's float 1.00415 -> bfloat16 is 1.0 rather than 1.0078125.
 #include <cmath>
 #include <complex>
@@ -19,6 +20,7 @@
 #include "core/quantized_types.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/math_lib/half_convert.h"
 
 namespace rill {
 namespace {
@@ -138,6 +140,10 @@ class CastOp final : public OpKernel {
               for (int64_t i = begin; i < end; ++i) {
                 out[i] = CastValue<Dst, Src>(ClearUnheldBits<Dst>(in[i]));
               }
+            } else if constexpr (std::is_same_v<Src, half> && std::is_same_v<Dst, float>) {
+              HalfToFloat(in + begin, end - begin, out + begin);
+            } else if constexpr (std::is_same_v<Src, float> && std::is_same_v<Dst, half>) {
+              FloatToHalf(in + begin, end - begin, out + begin);
             } else {
               for (int64_t i = begin; i < end; ++i) out[i] = CastValue<Dst, Src>(in[i]);
             }

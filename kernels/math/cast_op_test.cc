@@ -1,8 +1,13 @@
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <vector>
 
+#include "core/half.h"
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -47,6 +52,48 @@ TEST(CastOpTest, HalfRoundsToNearest) {
   RILL_ASSERT_OK_AND_ASSIGN(
       auto out, Cast(Tensor::FromVector<double>({1.0 / 3.0}, TensorShape({1})), DT_HALF));
   EXPECT_EQ(static_cast<float>(out[0].flat<half>()[0]), 0.333251953125f);
+}
+
+// half <-> float converts eight elements at a time with F16C, the rest and NaN lanes one by one:
+// every half bit pattern widens exactly, and floats round to nearest even as core/half.h's
+// conversion does (ties, the subnormal range, float subnormals, overflow past 65519.99 to inf,
+// NaNs with payloads to half's quiet NaN of their sign), with F16C and without (baseline).
+TEST(CastOpTest, HalfAndFloatConvertAsTheScalarConversions) {
+  std::vector<half> hv(65536 + 5);
+  for (size_t i = 0; i < hv.size(); ++i) hv[i] = half::FromBits(static_cast<uint16_t>(i & 0xffff));
+  std::vector<float> fv;
+  const uint32_t bits[] = {0x3f801000u, 0x3f803000u, 0x3f801001u, 0x33000000u, 0x33000001u,
+                           0x337fffffu, 0x38800000u, 0x387fe000u, 0x00000001u, 0x807fffffu,
+                           0x477fefffu, 0x477ff000u, 0x7f800000u, 0xff800000u, 0x7fc00001u,
+                           0xffbfffffu, 0x80000000u, 0x7f7fffffu, 0x35800000u, 0x35a00000u};
+  for (int rep = 0; rep < 3; ++rep) {
+    for (uint32_t b : bits) {
+      float f;
+      std::memcpy(&f, &b, 4);
+      fv.push_back(f);
+    }
+  }
+  for (int i = 0; i < 1000; ++i) fv.push_back(static_cast<float>(i) * 0.0123f - 6.1f);
+  for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx512}) {
+    SCOPED_TRACE(SimdLevelName(level));
+    ScopedSimdLevelForTesting cap(level);
+    RILL_ASSERT_OK_AND_ASSIGN(
+        auto wide,
+        Cast(Tensor::FromVector<half>(hv, TensorShape({static_cast<int64_t>(hv.size())})),
+             DT_FLOAT));
+    for (size_t i = 0; i < hv.size(); ++i) {
+      const float want = static_cast<float>(hv[i]);
+      const float got = wide[0].flat<float>()[i];
+      ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << "half bits " << hv[i].bits;
+    }
+    RILL_ASSERT_OK_AND_ASSIGN(
+        auto narrow,
+        Cast(Tensor::FromVector<float>(fv, TensorShape({static_cast<int64_t>(fv.size())})),
+             DT_HALF));
+    for (size_t i = 0; i < fv.size(); ++i) {
+      ASSERT_EQ(narrow[0].flat<half>()[i].bits, half(fv[i]).bits) << "float " << fv[i];
+    }
+  }
 }
 
 // TensorFlow 2.21's results for the unsigned and bfloat16 dtypes.

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "core/half.h"
 #include "core/status_matchers.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -118,6 +120,47 @@ TEST(CwiseUnaryTest, LeakyReluFloatLoopMatchesTheScalarFormula) {
     const float want = x[i] > 0.0f ? x[i] : x[i] * alpha;
     EXPECT_EQ(std::memcmp(&got[i], &want, sizeof(float)), 0)
         << "element " << i << ": " << got[i] << " vs " << want;
+  }
+}
+
+// half runs in chunks widened and rounded by F16C (kernels/math_lib/cwise_op.h): over all 65,536
+// half bit patterns (NaNs, +-inf, -0, subnormals) every element is the float result rounded once
+// to half, as the scalar conversions of core/half.h give it, with F16C and without (baseline).
+TEST(CwiseUnaryTest, HalfIsTheFloatResultRoundedOnce) {
+  Tensor x(DT_HALF, TensorShape({65536}));
+  for (int i = 0; i < 65536; ++i) x.flat<half>()[i] = half::FromBits(static_cast<uint16_t>(i));
+  struct Case {
+    std::string op;
+    float (*f)(float);
+  };
+  const Case cases[] = {
+      {"Relu", [](float v) { return std::isnan(v) ? v : (v > 0.f ? v : 0.f); }},
+      {"Abs", [](float v) { return std::fabs(v); }},
+      {"Square", [](float v) { return v * v; }},
+  };
+  for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx512}) {
+    ScopedSimdLevelForTesting cap(level);
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.op + " " + SimdLevelName(level));
+      OpTester t(c.op, "u");
+      t.Attr("T", DT_HALF).Input(x);
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      int mismatches = 0;
+      for (int i = 0; i < 65536; ++i) {
+        const half want(c.f(static_cast<float>(x.flat<half>()[i])));
+        const half got = out[0].flat<half>()[i];
+        if (got.bits != want.bits && ++mismatches <= 3) {
+          ADD_FAILURE() << "input bits " << i << ": " << got.bits << ", want " << want.bits;
+        }
+      }
+      EXPECT_EQ(mismatches, 0);
+    }
+    OpTester t("IsNan", "u");
+    t.Attr("T", DT_HALF).Input(x);
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    for (int i = 0; i < 65536; ++i) {
+      ASSERT_EQ(out[0].flat<bool>()[i], (i & 0x7c00) == 0x7c00 && (i & 0x3ff) != 0) << i;
+    }
   }
 }
 

@@ -37,6 +37,7 @@
 #include "core/types.h"
 #include "kernels/framework/op_kernel.h"
 #include "kernels/math_lib/broadcast.h"
+#include "kernels/math_lib/half_convert.h"
 #include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
@@ -180,16 +181,61 @@ namespace cwise_internal {
 // writes in place), so the pointers are not restrict-qualified: GCC vectorizes them behind a
 // runtime overlap check that lets an exact alias through (z == a still runs the vector loop).
 // kStride 0 reads a scalar operand.
+//
+// half runs in chunks of kHalfChunk elements: the operands are widened to float buffers by F16C
+// (half_convert.h), the float loop computes the chunk, and a half result is rounded back by F16C.
+// Each element gets the functor's float result rounded once to half, bit for bit what the scalar
+// Load / Store give (half -> float is exact; float -> half rounds to nearest even, a NaN to half's
+// quiet NaN of its sign).
+inline constexpr int64_t kHalfChunk = 256;
+
+// Stores a chunk's float results: rounded to half by F16C, or converted one by one (bool).
+template <typename Out, typename R>
+void StoreChunk(const R* r, int64_t m, Out* z) {
+  if constexpr (std::is_same_v<Out, half> && std::is_same_v<R, float>) {
+    FloatToHalf(r, m, z);
+  } else {
+    for (int64_t j = 0; j < m; ++j) z[j] = Store<Out>(r[j]);
+  }
+}
+
 template <int kStrideA, int kStrideB, typename Out, typename T, typename F>
 void BinaryLoop(const F& f, const T* a, const T* b, Out* z, int64_t begin, int64_t end) {
-  for (int64_t i = begin; i < end; ++i) {
-    z[i] = Store<Out>(f(Load(a[i * kStrideA]), Load(b[i * kStrideB])));
+  if constexpr (std::is_same_v<T, half>) {
+    using R = decltype(f(0.0f, 0.0f));
+    float xa[kStrideA == 0 ? 1 : kHalfChunk], xb[kStrideB == 0 ? 1 : kHalfChunk];
+    R r[kHalfChunk];
+    if constexpr (kStrideA == 0) xa[0] = static_cast<float>(a[0]);
+    if constexpr (kStrideB == 0) xb[0] = static_cast<float>(b[0]);
+    for (int64_t i = begin; i < end; i += kHalfChunk) {
+      const int64_t m = std::min(kHalfChunk, end - i);
+      if constexpr (kStrideA != 0) HalfToFloat(a + i, m, xa);
+      if constexpr (kStrideB != 0) HalfToFloat(b + i, m, xb);
+      for (int64_t j = 0; j < m; ++j) r[j] = f(xa[j * kStrideA], xb[j * kStrideB]);
+      StoreChunk<Out>(r, m, z + i);
+    }
+  } else {
+    for (int64_t i = begin; i < end; ++i) {
+      z[i] = Store<Out>(f(Load(a[i * kStrideA]), Load(b[i * kStrideB])));
+    }
   }
 }
 
 template <typename Out, typename T, typename F>
 void UnaryLoop(const F& f, const T* a, Out* z, int64_t begin, int64_t end) {
-  for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i])));
+  if constexpr (std::is_same_v<T, half>) {
+    using R = decltype(f(0.0f));
+    float x[kHalfChunk];
+    R r[kHalfChunk];
+    for (int64_t i = begin; i < end; i += kHalfChunk) {
+      const int64_t m = std::min(kHalfChunk, end - i);
+      HalfToFloat(a + i, m, x);
+      for (int64_t j = 0; j < m; ++j) r[j] = f(x[j]);
+      StoreChunk<Out>(r, m, z + i);
+    }
+  } else {
+    for (int64_t i = begin; i < end; ++i) z[i] = Store<Out>(f(Load(a[i])));
+  }
 }
 
 // A row operand of fewer elements than this, broadcast along every outer dim of a full operand

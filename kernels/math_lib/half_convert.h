@@ -1,8 +1,9 @@
 // Bulk conversions between half and float for the half kernels that compute in float (Gemm's half
 // products, the half depthwise convolution). On CPUs with F16C (checked once, at run time) eight
 // elements convert per instruction; elsewhere, and for the tails, half's scalar conversions.
-// Results equal half's scalar conversions (core/half.h) for every value but NaNs' payloads:
-// half -> float is exact either way, float -> half rounds to nearest even, overflow gives inf.
+// Results equal half's scalar conversions (core/half.h) bit for bit, NaNs included: half -> float
+// is exact (a NaN keeps its bits), float -> half rounds to nearest even, overflow gives inf, a NaN
+// becomes half's quiet NaN of its sign.
 // Thread-safe (no state beyond the one-time CPU check).
 #ifndef RILL_KERNELS_MATH_LIB_HALF_CONVERT_H_
 #define RILL_KERNELS_MATH_LIB_HALF_CONVERT_H_

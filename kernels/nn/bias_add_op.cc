@@ -17,12 +17,68 @@
 #include "kernels/framework/kernel_shapes.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/half_convert.h"
 
 namespace rill {
 namespace {
 
 #define RILL_BIAS_ADD_TYPES \
   half, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, complex64, complex128
+
+// half: float(x) + float(bias) rounded once to half per element, as the float path computes it,
+// with x widened and the sums rounded by F16C (half_convert.h) a chunk of kHalfChunk elements at a
+// time. Rows of `channels` elements (NHWC, inner == 1) are taken whole, as many as fit a chunk,
+// against the float bias repeated across the chunk; planes of `inner` elements (NCHW) add their
+// channel's bias.
+void BiasAddHalf(const OpKernelContext& ctx, const half* x, const half* b, half* z, int64_t outer,
+                 int64_t channels, int64_t inner, int64_t row_cost) {
+  constexpr int64_t kChunk = cwise_internal::kHalfChunk;
+  std::vector<float> bias(channels);
+  HalfToFloat(b, channels, bias.data());
+  if (inner == 1) {
+    // Whole rows per chunk when a row fits one (rows_per_chunk rows against `tile`), else each
+    // row in chunks against the bias at the chunk's offset.
+    const int64_t rows_per_chunk = std::max<int64_t>(1, kChunk / channels);
+    std::vector<float> tile;
+    if (channels <= kChunk) {
+      tile.resize(rows_per_chunk * channels);
+      for (int64_t j = 0; j < static_cast<int64_t>(tile.size()); ++j) tile[j] = bias[j % channels];
+    }
+    ctx.ParallelFor(outer, row_cost, [&](int64_t begin, int64_t end) {
+      float buf[kChunk];
+      if (channels <= kChunk) {
+        for (int64_t row = begin; row < end; row += rows_per_chunk) {
+          const int64_t m = std::min(rows_per_chunk, end - row) * channels;
+          HalfToFloat(x + row * channels, m, buf);
+          for (int64_t j = 0; j < m; ++j) buf[j] += tile[j];
+          FloatToHalf(buf, m, z + row * channels);
+        }
+        return;
+      }
+      for (int64_t row = begin; row < end; ++row) {
+        for (int64_t c = 0; c < channels; c += kChunk) {
+          const int64_t m = std::min(kChunk, channels - c);
+          HalfToFloat(x + row * channels + c, m, buf);
+          for (int64_t j = 0; j < m; ++j) buf[j] += bias[c + j];
+          FloatToHalf(buf, m, z + row * channels + c);
+        }
+      }
+    });
+    return;
+  }
+  ctx.ParallelFor(outer * channels, row_cost, [&](int64_t begin, int64_t end) {
+    float buf[kChunk];
+    for (int64_t row = begin; row < end; ++row) {  // one channel's spatial plane
+      const float bc = bias[row % channels];
+      for (int64_t i = 0; i < inner; i += kChunk) {
+        const int64_t m = std::min(kChunk, inner - i);
+        HalfToFloat(x + row * inner + i, m, buf);
+        for (int64_t j = 0; j < m; ++j) buf[j] += bc;
+        FloatToHalf(buf, m, z + row * inner + i);
+      }
+    }
+  });
+}
 
 class BiasAddOp final : public OpKernel {
  public:
@@ -56,6 +112,10 @@ class BiasAddOp final : public OpKernel {
                                      cwise_internal::kParallelUnit<T>,
                                  1);
       };
+      if constexpr (std::is_same_v<T, half>) {
+        BiasAddHalf(ctx, x, b, z, outer, channels, inner, row_cost(inner == 1 ? channels : inner));
+        return absl::OkStatus();
+      }
       if (inner == 1) {  // channels last: each row adds the whole bias vector
         ctx.ParallelFor(outer, row_cost(channels), [&](int64_t begin, int64_t end) {
           cwise_internal::RunSimdFor<T>([&] {

@@ -1,7 +1,13 @@
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/half.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/framework/op_test_util.h"
+#include "kernels/math_lib/simd_dispatch.h"
 
 namespace rill {
 namespace {
@@ -52,6 +58,61 @@ TEST(BiasAddOpTest, LargeTensorsInBothFormatsAndThreadCounts) {
       t.SetIntraOpThreads(threads);
       RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
       ExpectTensorEqual(out[0], F(last ? nhwc : nchw, shape));
+    }
+  }
+}
+
+// Equal bits, or both NaN (which operand's NaN a sum of two NaNs keeps is the compiler's choice).
+bool SameHalf(half a, half b) {
+  auto nan = [](half h) { return (h.bits & 0x7c00) == 0x7c00 && (h.bits & 0x3ff) != 0; };
+  return a.bits == b.bits || (nan(a) && nan(b));
+}
+
+// half: each element is half(float(x) + float(bias)), converted by F16C a chunk at a time. Every
+// half bit pattern among the values (NaN, +-inf, -0, subnormals, 65504), rows shorter and longer
+// than a chunk (3, 37 and 300 channels), NCHW planes of 5 and 300 pixels, the scalar conversions
+// (baseline) and F16C, 1 and 2 intra-op threads.
+TEST(BiasAddOpTest, HalfIsTheFloatSumRoundedOnce) {
+  for (const int64_t c : {3, 37, 300}) {
+    for (const int64_t inner : {1, 5, 300}) {
+      const bool nchw = inner > 1;
+      const int64_t n = 2, rows = 120;
+      const int64_t count = n * rows * c * inner / (nchw ? rows : 1);
+      Tensor x(DT_HALF, nchw ? TensorShape({n, c, 1, inner}) : TensorShape({n, rows, 1, c}));
+      Tensor b(DT_HALF, TensorShape({c}));
+      half* xv = x.flat<half>().data();
+      half* bv = b.flat<half>().data();
+      for (int64_t i = 0; i < x.NumElements(); ++i) {
+        xv[i] = half::FromBits(static_cast<uint16_t>((i * 40503 + c) & 0xffff));
+      }
+      const uint16_t specials[] = {0x7c00, 0xfc00, 0x7e00, 0x8000, 0x0001, 0x7bff, 0xfbff};
+      for (int64_t j = 0; j < c; ++j) {
+        bv[j] = j % 5 == 1 ? half::FromBits(specials[(j / 5) % 7])
+                           : half(static_cast<float>(j % 17) * 0.25f - 2.f);
+      }
+      ASSERT_EQ(x.NumElements(), count);
+      for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx512}) {
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(std::to_string(c) + " channels, inner " + std::to_string(inner) + ", " +
+                       SimdLevelName(level) + ", threads " + std::to_string(threads));
+          ScopedSimdLevelForTesting cap(level);
+          OpTester t("BiasAdd");
+          t.Attr("T", DT_HALF).Attr("data_format", nchw ? "NCHW" : "NHWC").Input(x).Input(b);
+          t.SetIntraOpThreads(threads);
+          RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+          const half* got = out[0].flat<half>().data();
+          int mismatches = 0;
+          for (int64_t i = 0; i < count; ++i) {
+            const half bias = bv[nchw ? (i / inner) % c : i % c];
+            const half want(static_cast<float>(xv[i]) + static_cast<float>(bias));
+            if (!SameHalf(got[i], want) && ++mismatches <= 3) {
+              ADD_FAILURE() << "element " << i << ": " << xv[i].bits << " + " << bias.bits
+                            << " gave " << got[i].bits << ", want " << want.bits;
+            }
+          }
+          EXPECT_EQ(mismatches, 0);
+        }
+      }
     }
   }
 }

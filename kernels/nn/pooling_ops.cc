@@ -33,6 +33,7 @@
 #include "kernels/framework/index_values.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/half_convert.h"
 #include "kernels/math_lib/simd_dispatch.h"
 #include "kernels/nn/pool_geometry.h"
 #include "ops/window_geometry.h"
@@ -109,9 +110,9 @@ using PoolVec = float __attribute__((vector_size(64)));  // 16 floats
 
 template <bool kMax, int kVecs>
 inline void PoolChannelBlock(const float* base, int64_t row_stride, int64_t depth, int64_t rows,
-                             int64_t cols, float count, float* dst) {
+                             int64_t cols, float count, float lowest, float* dst) {
   PoolVec acc[kVecs];
-  const float init = kMax ? std::numeric_limits<float>::lowest() : 0.0f;
+  const float init = kMax ? lowest : 0.0f;
 #pragma GCC unroll 4
   for (int k = 0; k < kVecs; ++k) acc[k] = PoolVec{} + init;
   for (int64_t h = 0; h < rows; ++h) {
@@ -136,10 +137,11 @@ inline void PoolChannelBlock(const float* base, int64_t row_stride, int64_t dept
   }
 }
 
-// Output pixels [begin, end) of a float spatial pooling; see PoolChannelBlock.
+// Output pixels [begin, end) of a float spatial pooling; see PoolChannelBlock. Max pooling starts
+// each channel from `lowest` (the storage type's lowest value: -65504 for half).
 template <bool kMax>
 void SpatialPoolFloat(const PoolGeometry& g, const float* in, float* out, int64_t begin,
-                      int64_t end) {
+                      int64_t end, float lowest = std::numeric_limits<float>::lowest()) {
   const int64_t row_stride = g.in_w * g.depth;
   for (int64_t p = begin; p < end; ++p) {
     const int64_t n = p / (g.out_h * g.out_w);
@@ -156,19 +158,19 @@ void SpatialPoolFloat(const PoolGeometry& g, const float* in, float* out, int64_
     float* dst = out + p * g.depth;
     int64_t c = 0;
     for (; c + 64 <= g.depth; c += 64) {
-      PoolChannelBlock<kMax, 4>(base + c, row_stride, g.depth, rows, cols, count, dst + c);
+      PoolChannelBlock<kMax, 4>(base + c, row_stride, g.depth, rows, cols, count, lowest, dst + c);
     }
     for (; c + 16 <= g.depth; c += 16) {
-      PoolChannelBlock<kMax, 1>(base + c, row_stride, g.depth, rows, cols, count, dst + c);
+      PoolChannelBlock<kMax, 1>(base + c, row_stride, g.depth, rows, cols, count, lowest, dst + c);
     }
     if (c == g.depth) continue;
     if (g.depth >= 16) {  // the last 16 channels, some again: the same values are stored twice
-      PoolChannelBlock<kMax, 1>(base + g.depth - 16, row_stride, g.depth, rows, cols, count,
+      PoolChannelBlock<kMax, 1>(base + g.depth - 16, row_stride, g.depth, rows, cols, count, lowest,
                                 dst + g.depth - 16);
       continue;
     }
     float acc[16];  // fewer than 16 channels in all
-    std::fill_n(acc, g.depth, kMax ? std::numeric_limits<float>::lowest() : 0.0f);
+    std::fill_n(acc, g.depth, kMax ? lowest : 0.0f);
     for (int64_t h = 0; h < rows; ++h) {
       const float* src = base + h * row_stride;
       for (int64_t w = 0; w < cols; ++w, src += g.depth) {
@@ -226,9 +228,23 @@ absl::Status RunPool(const OpKernel& kernel, OpKernelContext& ctx, const PoolSpe
       // compare and divide element by element, so every width gives the same results.
       // Float: about 0.125 cycles per window element and channel (16 lanes, two vector loads
       // and adds a cycle), so only pools of some 40 us and more split over the threads.
-      const int64_t cost = std::is_same_v<T, float>
-                               ? std::max<int64_t>(1, g.k_h * g.k_w * g.depth / 8)
-                               : g.k_h * g.k_w * g.depth;
+      constexpr bool kInFloat = std::is_same_v<T, float> || std::is_same_v<T, half>;
+      const int64_t cost =
+          kInFloat ? std::max<int64_t>(1, g.k_h * g.k_w * g.depth / 8) : g.k_h * g.k_w * g.depth;
+      if constexpr (std::is_same_v<T, half>) {
+        // The float pooling on the input widened once by F16C (exact), each block's results
+        // rounded back to half (exact for max; one rounding of the float mean for average, as
+        // SpatialPool<half> does).
+        std::vector<float> in_f(input.NumElements()), out_f(out->NumElements());
+        HalfToFloat(x, input.NumElements(), in_f.data());
+        const float lowest = static_cast<float>(Lowest<half>());
+        ctx.ParallelFor(pixels, cost, [&](int64_t begin, int64_t end) {
+          RunSimd(
+              [&] { SpatialPoolFloat<kMax>(g, in_f.data(), out_f.data(), begin, end, lowest); });
+          FloatToHalf(out_f.data() + begin * g.depth, (end - begin) * g.depth, y + begin * g.depth);
+        });
+        return absl::OkStatus();
+      }
       ctx.ParallelFor(pixels, cost, [&](int64_t begin, int64_t end) {
         if constexpr (std::is_same_v<T, float>) {
           RunSimd([&] { SpatialPoolFloat<kMax>(g, x, y, begin, end); });

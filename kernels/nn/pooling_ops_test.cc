@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/half.h"
 #include "core/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -139,13 +140,14 @@ TEST(PoolOpTest, EveryVectorWidthGivesTheSameResults) {
 // divided by their count.
 std::vector<float> ReferencePool(bool max, const std::vector<float>& x, int64_t batch, int64_t h,
                                  int64_t w, int64_t c, int64_t k, int64_t stride, int64_t pad_h,
-                                 int64_t pad_w, int64_t out_h, int64_t out_w) {
+                                 int64_t pad_w, int64_t out_h, int64_t out_w,
+                                 float lowest = std::numeric_limits<float>::lowest()) {
   std::vector<float> out;
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t oh = 0; oh < out_h; ++oh) {
       for (int64_t ow = 0; ow < out_w; ++ow) {
         for (int64_t ch = 0; ch < c; ++ch) {
-          float acc = max ? std::numeric_limits<float>::lowest() : 0.f;
+          float acc = max ? lowest : 0.f;
           int64_t count = 0;
           for (int64_t i = oh * stride - pad_h; i < oh * stride - pad_h + k; ++i) {
             for (int64_t j = ow * stride - pad_w; j < ow * stride - pad_w + k; ++j) {
@@ -207,6 +209,72 @@ TEST(PoolOpTest, FloatWindowsMatchTheReferenceBitForBit) {
           EXPECT_EQ(
               std::memcmp(out[0].flat<float>().data(), want.data(), want.size() * sizeof(float)),
               0);
+        }
+      }
+    }
+  }
+}
+
+// Equal bits, or both NaN (which operand's NaN a sum of two NaNs keeps is the compiler's choice).
+bool SameHalf(half a, half b) {
+  auto nan = [](half h) { return (h.bits & 0x7c00) == 0x7c00 && (h.bits & 0x3ff) != 0; };
+  return a.bits == b.bits || (nan(a) && nan(b));
+}
+
+// half pools in float on the input widened by F16C and rounds each result once to half: every
+// channel count, padding edge and vector width gives the reference's bits on the halves' float
+// values (max from half's lowest, -65504, so a window of -inf and NaN gives -65504; average
+// divided in float), with -0, +-inf, NaN, 65504 and subnormal halves among the inputs.
+TEST(PoolOpTest, HalfWindowsMatchTheFloatReferenceRoundedOnce) {
+  const uint16_t specials[] = {0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7bff, 0x0001, 0x83ff, 0xfe01};
+  for (int64_t c : {1, 13, 16, 37, 64, 80, 150}) {
+    const int64_t batch = 2, h = 6, w = 7;
+    std::vector<float> v(batch * h * w * c);
+    std::vector<half> hv(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      hv[i] = i % 23 == 7 ? half::FromBits(specials[(i / 23) % 8])
+                          : half(static_cast<float>((i * 37) % 101) * 0.13f - 6.f);
+      v[i] = static_cast<float>(hv[i]);
+    }
+    // One window of -inf and NaN only (max: -65504).
+    for (int64_t j = 0; j < 2; ++j) {
+      hv[j * w * c] = half::FromBits(0xfc00);
+      hv[j * w * c + c] = half::FromBits(0x7e00);
+      v[j * w * c] = static_cast<float>(hv[j * w * c]);
+      v[j * w * c + c] = static_cast<float>(hv[j * w * c + c]);
+    }
+    Tensor x(DT_HALF, TensorShape({batch, h, w, c}));
+    std::copy(hv.begin(), hv.end(), x.flat<half>().data());
+    for (int64_t k : {2, 3}) {
+      for (int64_t stride : {1, 2}) {
+        for (const std::string padding : {"SAME", "VALID"}) {
+          const bool same = padding == "SAME";
+          const int64_t out_h = same ? (h + stride - 1) / stride : (h - k) / stride + 1;
+          const int64_t out_w = same ? (w + stride - 1) / stride : (w - k) / stride + 1;
+          const int64_t pad_h = same ? std::max<int64_t>(0, (out_h - 1) * stride + k - h) / 2 : 0;
+          const int64_t pad_w = same ? std::max<int64_t>(0, (out_w - 1) * stride + k - w) / 2 : 0;
+          for (const bool max : {true, false}) {
+            const std::vector<float> want = ReferencePool(max, v, batch, h, w, c, k, stride, pad_h,
+                                                          pad_w, out_h, out_w, -65504.f);
+            for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+              SCOPED_TRACE(std::string(max ? "MaxPool" : "AvgPool") + " c=" + std::to_string(c) +
+                           " k=" + std::to_string(k) + " s=" + std::to_string(stride) + " " +
+                           padding + " " + SimdLevelName(level));
+              ScopedSimdLevelForTesting cap(level);
+              RILL_ASSERT_OK_AND_ASSIGN(auto out, Pool(max ? "MaxPool" : "AvgPool", x, {1, k, k, 1},
+                                                       {1, stride, stride, 1}, padding));
+              ASSERT_EQ(out[0].shape(), TensorShape({batch, out_h, out_w, c}));
+              const half* got = out[0].flat<half>().data();
+              int mismatches = 0;
+              for (size_t i = 0; i < want.size(); ++i) {
+                if (!SameHalf(got[i], half(want[i])) && ++mismatches <= 3) {
+                  ADD_FAILURE() << "element " << i << ": " << got[i].bits << " vs "
+                                << half(want[i]).bits;
+                }
+              }
+              EXPECT_EQ(mismatches, 0);
+            }
+          }
         }
       }
     }
