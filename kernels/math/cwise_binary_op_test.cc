@@ -3,7 +3,9 @@
 // per-channel mean), and how the elementwise loops (kernels/math_lib/cwise_op.h) split over the
 // intra-op threads; the other binary kernels are covered by tests/conformance.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -17,6 +19,8 @@
 #include "kernels/framework/op_kernel.h"
 #include "kernels/framework/op_test_util.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/simd_dispatch.h"
+#include "kernels/math_lib/vector_math.h"
 
 namespace rill {
 namespace {
@@ -82,6 +86,123 @@ TEST(HalfBinaryTest, SquaredDifferenceAndFloorDivRoundEachStepAsTensorFlow) {
                             run("FloorDiv", {24.125f, -11.4765625f, 10.390625f},
                                 {-0.13037109375f, 2.294921875f, -0.2120361328125f}));
   EXPECT_EQ(floats(fd[0]), (std::vector<float>{-185.0f, -5.0f, -49.0f}));
+}
+
+// Equal bits, or both NaN (which operand's NaN an operation on two NaNs keeps is the compiler's
+// choice).
+bool SameHalf(half a, half b) {
+  auto nan = [](half h) { return (h.bits & 0x7c00) == 0x7c00 && (h.bits & 0x3ff) != 0; };
+  return a.bits == b.bits || (nan(a) && nan(b));
+}
+
+// half runs in chunks widened and rounded by F16C (kernels/math_lib/cwise_op.h): each element is
+// the float result rounded once to half (a comparison's bool unrounded), as core/half.h's scalar
+// conversions give it, with F16C and without (baseline). x holds all 65,536 half bit patterns
+// (NaNs, +-inf, -0, subnormals) against y of the same shape (the patterns permuted), a scalar y,
+// and a y row broadcast along x's rows of 256 (the row-by-row loop) and of 3 (the tiled loop).
+TEST(HalfBinaryTest, EveryElementIsTheFloatResultRoundedOnce) {
+  std::vector<half> xv(65536), yv(65536);
+  for (int i = 0; i < 65536; ++i) {
+    xv[i] = half::FromBits(static_cast<uint16_t>(i));
+    yv[i] = half::FromBits(static_cast<uint16_t>((i * 40503 + 12345) & 0xffff));
+  }
+  struct Case {
+    std::string op;
+    float (*f)(float, float);
+  };
+  const Case cases[] = {
+      {"RealDiv", [](float a, float b) { return a / b; }},
+      {"Mul", [](float a, float b) { return a * b; }},
+      {"Sub", [](float a, float b) { return a - b; }},
+      {"Less", [](float a, float b) { return a < b ? 1.f : 0.f; }},
+  };
+  struct Shapes {
+    TensorShape x, y;
+    int64_t y_size;
+  };
+  const Shapes shapes[] = {{TensorShape({65536}), TensorShape({65536}), 65536},
+                           {TensorShape({65536}), TensorShape({}), 1},
+                           {TensorShape({256, 256}), TensorShape({256}), 256},
+                           {TensorShape({2, 32, 2, 3}), TensorShape({1, 3}), 3}};
+  for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx512}) {
+    ScopedSimdLevelForTesting cap(level);
+    for (const Case& c : cases) {
+      for (const Shapes& sh : shapes) {
+        SCOPED_TRACE(absl::StrCat(c.op, " ", sh.x.DebugString(), " ", sh.y.DebugString(), " ",
+                                  SimdLevelName(level)));
+        const int64_t n = sh.x.num_elements();
+        const Tensor x =
+            Tensor::FromVector<half>(std::vector<half>(xv.begin(), xv.begin() + n), sh.x);
+        const Tensor y =
+            Tensor::FromVector<half>(std::vector<half>(yv.begin(), yv.begin() + sh.y_size), sh.y);
+        OpTester t(c.op, "h");
+        t.Attr("T", DT_HALF).Input(x).Input(y);
+        RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+        ASSERT_EQ(out[0].NumElements(), n);
+        int mismatches = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const float r = c.f(static_cast<float>(xv[i]), static_cast<float>(yv[i % sh.y_size]));
+          const bool ok = c.op == "Less" ? out[0].flat<bool>()[i] == (r != 0.f)
+                                         : SameHalf(out[0].flat<half>()[i], half(r));
+          if (!ok && ++mismatches <= 3) {
+            ADD_FAILURE() << "element " << i << ": " << xv[i].bits << ", "
+                          << yv[i % sh.y_size].bits;
+          }
+        }
+        EXPECT_EQ(mismatches, 0);
+      }
+    }
+  }
+}
+
+// Pow by 2 and by 3 skips powf's call: x * x (TensorFlow's value) and vector_math's CubeF (the
+// correctly rounded cube), other exponents powf; a scalar exponent and an exponent tensor mixing
+// 2, 3 and 2.5, over finite values, +-inf, NaN, -0 and cubes that overflow; float and half.
+TEST(PowTest, SquaresAndCubesAreThePowersValues) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-inf, -1e20f, -257.f, -3.5f, -1.f,
+                          -0.f, 0.f,    1e-3f,  0.3f,  1.f,
+                          1.7f, 257.f,  1e13f,  inf,   std::numeric_limits<float>::quiet_NaN()};
+  for (int i = 0; i < 500; ++i) x.push_back(-20.f + 0.0813f * static_cast<float>(i));
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<float> mixed(n);
+  for (int64_t i = 0; i < n; ++i) mixed[i] = i % 3 == 0 ? 2.f : i % 3 == 1 ? 3.f : 2.5f;
+  for (const float y : {2.f, 3.f, -1.f}) {
+    for (const bool tensor_y : {false, true}) {
+      SCOPED_TRACE(absl::StrCat("y ", y, tensor_y ? " mixed" : ""));
+      OpTester t("Pow", "p");
+      t.Attr("T", DT_FLOAT).Input(Tensor::FromVector<float>(x, TensorShape({n})));
+      if (tensor_y) {
+        t.Input(Tensor::FromVector<float>(mixed, TensorShape({n})));
+      } else {
+        t.Input(Tensor::Scalar<float>(y));
+      }
+      RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+      for (int64_t i = 0; i < n; ++i) {
+        const float e = tensor_y ? mixed[i] : y;
+        const float want = e == 2.f   ? x[i] * x[i]
+                           : e == 3.f ? vector_math::CubeF(x[i])
+                                      : std::pow(x[i], e);
+        const float got = out[0].flat<float>()[i];
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(got)) << x[i];
+        } else {
+          EXPECT_EQ(std::memcmp(&got, &want, 4), 0) << x[i] << ": " << got << " vs " << want;
+        }
+      }
+      if (tensor_y) break;
+    }
+  }
+  OpTester h("Pow", "p");
+  const std::vector<half> hx = {half(-3.5f), half(0.3f), half(60000.f), half(-0.f)};
+  h.Attr("T", DT_HALF)
+      .Input(Tensor::FromVector<half>(hx, TensorShape({4})))
+      .Input(Tensor::Scalar<half>(half(3.f)));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> hout, h.Run());
+  for (int i = 0; i < 4; ++i) {
+    const half want(vector_math::CubeF(static_cast<float>(hx[i])));
+    EXPECT_EQ(hout[0].flat<half>()[i].bits, want.bits) << i;
+  }
 }
 
 TEST(EqualTest, StringsCompareByValueWithBroadcasting) {

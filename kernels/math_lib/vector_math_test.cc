@@ -139,5 +139,60 @@ TEST(VectorMathTest, SigmoidTanhErfMatchTheLibraryAtEveryLevel) {
   EXPECT_TRUE(std::isnan(ErfF(std::nanf(""))));
 }
 
+// x^3 rounded to nearest even from the exact product of the 24-bit significand cubed (72 bits),
+// for finite x whose cube is a normal float; 0 for others.
+float ExactCube(float x) {
+  if (x == 0.0f) return 0.0f;
+  int e;
+  const double m = std::frexp(static_cast<double>(x), &e);  // |x| = m * 2^e, m in [0.5, 1)
+  const uint64_t sig = static_cast<uint64_t>(std::fabs(m) * 0x1p24);            // 24 bits
+  const unsigned __int128 c = static_cast<unsigned __int128>(sig) * sig * sig;  // 70-72 bits
+  int bits = 0;
+  while ((c >> bits) != 0) ++bits;
+  const int drop = bits - 24;
+  unsigned __int128 q = c >> drop;
+  const unsigned __int128 rem = c - (q << drop), half = static_cast<unsigned __int128>(1)
+                                                        << (drop - 1);
+  if (rem > half || (rem == half && (q & 1) != 0)) ++q;
+  const double r = std::ldexp(static_cast<double>(static_cast<uint64_t>(q)), drop + 3 * e - 72);
+  if (!(std::fabs(r) >= 0x1p-126 && std::fabs(r) <= 3.4028234663852886e38)) return 0.0f;
+  return static_cast<float>(x < 0 ? -r : r);
+}
+
+// CubeF is x^3 rounded once: every 4099th float bit pattern (all signs and exponents) whose cube
+// is a normal float against the exact product's rounding, at every vector width; a cube exactly
+// halfway between two floats (257^3 = 2^24 + 197,377: to the even one); overflow to inf,
+// subnormal cubes, -0, +-inf and NaN.
+TEST(VectorMathTest, CubeIsTheCorrectlyRoundedCube) {
+  std::vector<float> x, want;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099) {
+    const uint32_t bits = static_cast<uint32_t>(b);
+    float v;
+    std::memcpy(&v, &bits, 4);
+    const float w = std::isfinite(v) ? ExactCube(v) : 0.0f;
+    if (w == 0.0f) continue;
+    x.push_back(v);
+    want.push_back(w);
+  }
+  ASSERT_GT(x.size(), 300000u);
+  for (SimdLevel level : kLevels) {
+    const std::vector<float> c = Apply(level, x, [](float v) { return vector_math::CubeF(v); });
+    for (size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(c[i], want[i]) << "x=" << x[i] << " " << SimdLevelName(level);
+    }
+  }
+  EXPECT_EQ(vector_math::CubeF(257.0f), 16974592.0f);  // 16974593 is halfway: to even
+  EXPECT_EQ(vector_math::CubeF(-257.0f), -16974592.0f);
+  EXPECT_EQ(vector_math::CubeF(1e13f), kInf);
+  EXPECT_EQ(vector_math::CubeF(-1e13f), -kInf);
+  EXPECT_EQ(vector_math::CubeF(0x1p-48f), 0x1p-144f);  // a subnormal float, exact
+  EXPECT_EQ(vector_math::CubeF(0x1.8p-48f), 0x1.bp-143f);
+  EXPECT_EQ(vector_math::CubeF(0x1p-60f), 0.0f);  // under half the smallest subnormal
+  EXPECT_TRUE(std::signbit(vector_math::CubeF(-0.0f)));
+  EXPECT_EQ(vector_math::CubeF(kInf), kInf);
+  EXPECT_EQ(vector_math::CubeF(-kInf), -kInf);
+  EXPECT_TRUE(std::isnan(vector_math::CubeF(std::nanf(""))));
+}
+
 }  // namespace
 }  // namespace rill

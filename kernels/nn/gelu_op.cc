@@ -6,12 +6,13 @@
 //   "erfc" (0.5 * x) * erfc((-x) * 0.70710677)               tf.nn.gelu / Keras's gelu, exact
 //   "tanh" (0.5 * x) * (1 + tanh(0.7978846 * (x + 0.044715 * pow(x, 3))))   approximate=True
 // with the float constants TensorFlow writes, each operation rounded to float as the unfused
-// Mul, Neg, Erf (vector_math's ErfF), Erfc (std::erfc), Pow (std::pow), AddV2 and Tanh
-// (vector_math's TanhF) kernels round it: every intermediate is stored before the next operation
-// reads it (a chunk of the row at a time), so the compiler cannot contract a product and a sum
-// into a fused multiply-add that the unfused kernels do not do. The fused node so gives the
-// unfused graph's results bit for bit, infinities and NaNs included, in one pass over memory.
-// Elements run in parallel over the kernel's intra-op threads at the CPU's vector width.
+// Mul, Neg, Erf (vector_math's ErfF), Erfc (std::erfc), Pow (x^3: vector_math's CubeF, as the Pow
+// kernel computes it), AddV2 and Tanh (vector_math's TanhF) kernels round it: every intermediate is
+// stored before the next operation reads it (a chunk of the row at a time), so the compiler cannot
+// contract a product and a sum into a fused multiply-add that the unfused kernels do not do. The
+// fused node so gives the unfused graph's results bit for bit, infinities and NaNs included, in one
+// pass over memory. Elements run in parallel over the kernel's intra-op threads at the CPU's vector
+// width.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -48,7 +49,7 @@ void GeluChunk(GeluForm form, const float* __restrict x, float* __restrict y, in
       for (int64_t i = 0; i < n; ++i) b[i] = std::erfc(b[i]);
       break;
     case GeluForm::kTanh:
-      for (int64_t i = 0; i < n; ++i) b[i] = std::pow(x[i], 3.f);
+      for (int64_t i = 0; i < n; ++i) b[i] = vector_math::CubeF(x[i]);
       for (int64_t i = 0; i < n; ++i) b[i] = 0.044715f * b[i];
       for (int64_t i = 0; i < n; ++i) b[i] = x[i] + b[i];
       for (int64_t i = 0; i < n; ++i) b[i] = 0.7978846f * b[i];
@@ -75,9 +76,9 @@ class GeluOp final : public OpKernel {
           absl::StrCat("form must be \"erf\", \"erfc\" or \"tanh\", got \"", form, "\""));
     }
     ctx.SetStatus(s);
-    // Per element: Erf and Tanh as their elementwise kernels are charged (vector loops), Erfc and
-    // Pow at a library call each.
-    cost_ = form_ == GeluForm::kErf ? 5 : 40;
+    // Per element: Erf and Tanh as their elementwise kernels are charged (vector loops), the cube
+    // as a few double operations, Erfc at a library call.
+    cost_ = form_ == GeluForm::kErf ? 5 : form_ == GeluForm::kTanh ? 10 : 40;
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {
