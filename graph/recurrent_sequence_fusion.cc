@@ -15,69 +15,13 @@
 #include "graph/op_classes.h"
 #include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
+#include "graph/recurrent_step_ops.h"
 
 namespace rill {
 namespace {
 
 constexpr size_t kMaxFrameNodes = 400;
 constexpr int kMaxHops = 16;
-
-// Ops a step may hold: stateless, no resources, rendezvous or frames; their CPU kernels read
-// only their inputs and attrs.
-bool IsStepOp(const std::string& op) {
-  static const auto* kOps = new absl::flat_hash_set<std::string>{"Const",
-                                                                 "Add",
-                                                                 "AddV2",
-                                                                 "Sub",
-                                                                 "Mul",
-                                                                 "RealDiv",
-                                                                 "Maximum",
-                                                                 "Minimum",
-                                                                 "Neg",
-                                                                 "Sigmoid",
-                                                                 "Tanh",
-                                                                 "Relu",
-                                                                 "Relu6",
-                                                                 "Elu",
-                                                                 "Selu",
-                                                                 "Softplus",
-                                                                 "Softsign",
-                                                                 "Exp",
-                                                                 "Square",
-                                                                 "Cast",
-                                                                 "MatMul",
-                                                                 "BiasAdd",
-                                                                 "Less",
-                                                                 "LessEqual",
-                                                                 "Greater",
-                                                                 "GreaterEqual",
-                                                                 "Equal",
-                                                                 "NotEqual",
-                                                                 "LogicalAnd",
-                                                                 "LogicalOr",
-                                                                 "LogicalNot",
-                                                                 "ToBool",
-                                                                 "Split",
-                                                                 "SplitV",
-                                                                 "Squeeze",
-                                                                 "StridedSlice",
-                                                                 "Slice",
-                                                                 "Tile",
-                                                                 "Select",
-                                                                 "SelectV2",
-                                                                 "ConcatV2",
-                                                                 "Pack",
-                                                                 "Unpack",
-                                                                 "Reshape",
-                                                                 "ExpandDims",
-                                                                 "ZerosLike",
-                                                                 "OnesLike",
-                                                                 "_RillGruCell",
-                                                                 "_RillGruUpdate",
-                                                                 "TensorListGetItem",
-                                                                 "TensorListSetItem"};
-  return kOps->contains(op);
-}
 
 // Where a node runs: nowhere in particular (loop constants only), in the condition (every test),
 // or in the body (after a true test). Ordered: a node runs where its latest input does.
@@ -212,7 +156,7 @@ class Fuser {
         continue;
       }
       if (n->op() == "_RillLstmCell") return false;
-      if (n->op() != "Identity" && n->op() != "NoOp" && !IsStepOp(n->op())) return false;
+      if (n->op() != "Identity" && n->op() != "NoOp" && !IsRecurrentStepOp(n->op())) return false;
       any_matmul |= n->op() == "MatMul";
       work.push_back(n);
     }

@@ -9,7 +9,7 @@
 //   - it is a plain loop (graph/loop_frame.h's MatchLoopFrame: one LoopCond, everything on one CPU
 //     device, inputs never dead, nothing read from outside but the Exits, no nested frame);
 //   - every other frame node is an Identity, a NoOp or one of the pure step ops listed in
-//     recurrent_sequence_fusion.cc (arithmetic, activations, MatMul, BiasAdd, slicing, Select,
+//     graph/recurrent_step_ops.h (arithmetic, activations, MatMul, BiasAdd, slicing, Select,
 //     the TensorList reads and writes, the GRU cells, comparisons and ToBool) and reads no
 //     Switch's output 0;
 //   - each such node runs either in the condition (it reads or waits on a variable's Merge, a

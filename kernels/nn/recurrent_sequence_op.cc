@@ -19,6 +19,11 @@
 // step gets it moved in, so an elementwise kernel or TensorListSetItem may reuse a buffer nothing
 // else holds, as the executor lets it.
 //
+// The attrs are checked as the pass guarantees them, since a user graph may name the op: each step
+// node's op is one of graph/recurrent_step_ops.h's, each input of the dtype its kernel expects,
+// the condition a bool, each next value of its variable's dtype; InvalidArgument naming the node
+// and the step input otherwise.
+//
 // Kernels are immutable after construction; Compute is thread-safe (the sub-kernels' Compute is).
 #include <cstdint>
 #include <memory>
@@ -31,19 +36,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/status_macros.h"
+#include "graph/recurrent_step_ops.h"
+#include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/node_def_util.h"
 #include "ops/op_registry.h"
 
 namespace rill {
 namespace {
-
-// `s` naming `node` as the executor names a failing node (session/executor.cc leaves a message
-// that names one alone); `s` itself when it names a node already or `node` is empty.
-absl::Status AtNode(const absl::Status& s, const std::string& node) {
-  if (node.empty() || absl::StrContains(s.message(), "{{node ")) return s;
-  return absl::Status(s.code(), absl::StrCat(s.message(), "\n\t [[{{node ", node, "}}]]"));
-}
 
 // A value a step node reads.
 struct Ref {
@@ -93,7 +93,7 @@ class RecurrentSequenceOp final : public OpKernel {
       params.inputs = inputs;
       OpKernelContext sub(&params, s.num_outputs);
       const absl::Status status = s.kernel->Compute(sub);
-      if (!status.ok()) return AtNode(status, s.kernel->name());
+      if (!status.ok()) return error_nodes_.At(j, status);
       outs[j] = std::move(sub.outputs());
       return absl::OkStatus();
     };
@@ -106,14 +106,16 @@ class RecurrentSequenceOp final : public OpKernel {
       }
       for (int j = 0; j < num_cond_; ++j) RILL_RETURN_IF_ERROR(run(j));
       const Tensor pred = value(cond_);
-      if (pred.dtype() != DT_BOOL) {
-        return absl::InvalidArgumentError("_RillRecurrentSequence: the condition is not a bool");
+      if (pred.dtype() !=
+          DT_BOOL) {  // checked at construction; a step kernel broke its output type
+        return absl::InternalError(
+            absl::StrCat("_RillRecurrentSequence node ", name(), ": the condition is not a bool"));
       }
       if (pred.shape().rank() != 0) {
-        return AtNode(absl::InvalidArgumentError(
-                          absl::StrCat("The second input must be a scalar, but it has shape ",
-                                       pred.shape().DebugString())),
-                      cond_switch_);
+        return error_nodes_.At(
+            steps_.size(), absl::InvalidArgumentError(
+                               absl::StrCat("The second input must be a scalar, but it has shape ",
+                                            pred.shape().DebugString())));
       }
       if (!pred.flat<bool>()[0]) break;
       for (size_t j = num_cond_; j < steps_.size(); ++j) {
@@ -166,7 +168,36 @@ class RecurrentSequenceOp final : public OpKernel {
     return r;
   }
 
+  // The dtype of the value `r` names (its indices checked by ParseRef).
+  DataType TypeOf(const Ref& r, const std::vector<DataType>& tvars,
+                  const std::vector<DataType>& tconsts) const {
+    switch (r.kind) {
+      case Ref::kVar:
+        return tvars[r.index];
+      case Ref::kConst:
+        return tconsts[r.index];
+      case Ref::kStep:
+        return steps_[r.index].kernel->output_types()[r.output];
+    }
+    return DT_INVALID;
+  }
+
+  // InvalidArgument naming this node: "_RillRecurrentSequence node NAME: WHAT".
+  absl::Status Bad(const OpKernelConstruction& ctx, absl::string_view what) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("_RillRecurrentSequence node ", ctx.def().name(), ": ", what));
+  }
+
   absl::Status Init(OpKernelConstruction& ctx) {
+    RILL_RETURN_IF_ERROR(ParseAndCheck(ctx));
+    std::vector<std::string> names;
+    for (const Step& s : steps_) names.push_back(s.kernel->name());
+    names.push_back(cond_switch_);
+    error_nodes_ = ErrorNodes(std::move(names));
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseAndCheck(OpKernelConstruction& ctx) {
     std::vector<DataType> tvars, tconsts;
     std::vector<std::string> step, next;
     int64_t num_cond = 0;
@@ -181,33 +212,79 @@ class RecurrentSequenceOp final : public OpKernel {
     num_vars_ = static_cast<int>(tvars.size());
     const int num_consts = static_cast<int>(tconsts.size());
     if (num_cond < 0 || num_cond > static_cast<int64_t>(step.size())) {
-      return absl::InvalidArgumentError("num_cond out of range");
+      return Bad(ctx, "num_cond out of range");
     }
     if (static_cast<int>(next.size()) != num_vars_) {
-      return absl::InvalidArgumentError("next must have one entry per variable");
+      return Bad(ctx, "next must have one entry per variable");
+    }
+    if (ctx.output_types() != DataTypeVector(tvars.begin(), tvars.end())) {
+      return Bad(ctx, "the outputs' dtypes must be Tvars");
     }
     num_cond_ = static_cast<int>(num_cond);
     for (const std::string& bytes : step) {
       NodeDef def;
-      if (!def.ParseFromString(bytes)) return absl::InvalidArgumentError("bad step NodeDef");
-      RILL_ASSIGN_OR_RETURN(const OpRegistration* reg,
-                            OpRegistry::Global()->LookUpOrError(def.op()));
+      if (!def.ParseFromString(bytes)) return Bad(ctx, "bad step NodeDef");
+      if (!IsRecurrentStepOp(def.op())) {
+        return Bad(ctx, absl::StrCat("step node '", def.name(), "' is a ", def.op(),
+                                     ", not an op a recurrent step may hold"));
+      }
+      // The registry's and the step kernel's own errors, keeping their code, naming both nodes.
+      auto at_step = [&](const absl::Status& e) {
+        return absl::Status(e.code(),
+                            absl::StrCat("_RillRecurrentSequence node ", ctx.def().name(),
+                                         ": step node '", def.name(), "': ", e.message()));
+      };
+      absl::StatusOr<const OpRegistration*> found = OpRegistry::Global()->LookUpOrError(def.op());
+      if (!found.ok()) return at_step(found.status());
+      const OpRegistration* reg = *found;
       Step s;
       for (const std::string& in : def.input()) {
-        RILL_ASSIGN_OR_RETURN(Ref r, ParseRef(in, num_consts, steps_.size()));
-        s.inputs.push_back(r);
+        absl::StatusOr<Ref> r = ParseRef(in, num_consts, steps_.size());
+        if (!r.ok()) {
+          return Bad(ctx, absl::StrCat("step node '", def.name(), "': ", r.status().message()));
+        }
+        s.inputs.push_back(*r);
       }
       AddDefaultsToNodeDef(reg->op_def, &def);
-      RILL_RETURN_IF_ERROR(ValidateNodeDef(def, reg->op_def));
-      RILL_ASSIGN_OR_RETURN(s.kernel,
-                            KernelRegistry::Global()->CreateKernel(def, reg->op_def, ctx.device()));
+      if (absl::Status v = ValidateNodeDef(def, reg->op_def); !v.ok()) return at_step(v);
+      absl::StatusOr<std::unique_ptr<OpKernel>> kernel =
+          KernelRegistry::Global()->CreateKernel(def, reg->op_def, ctx.device());
+      if (!kernel.ok()) return at_step(kernel.status());
+      s.kernel = std::move(*kernel);
+      const DataTypeVector& want = s.kernel->input_types();
+      if (want.size() != s.inputs.size()) {
+        return Bad(ctx, absl::StrCat("step node '", def.name(), "' has ", s.inputs.size(),
+                                     " inputs; its kernel takes ", want.size()));
+      }
+      for (size_t k = 0; k < want.size(); ++k) {
+        const DataType got = TypeOf(s.inputs[k], tvars, tconsts);
+        if (got != want[k]) {
+          return Bad(ctx, absl::StrCat("step node '", def.name(), "' input ", k, " ('",
+                                       def.input(k), "') is ", DataTypeString(got),
+                                       "; its kernel expects ", DataTypeString(want[k])));
+        }
+      }
       s.num_outputs = static_cast<int>(s.kernel->output_types().size());
       steps_.push_back(std::move(s));
     }
-    RILL_ASSIGN_OR_RETURN(cond_, ParseRef(cond, num_consts, num_cond_));
-    for (const std::string& n : next) {
-      RILL_ASSIGN_OR_RETURN(Ref r, ParseRef(n, num_consts, steps_.size()));
-      next_.push_back(r);
+    absl::StatusOr<Ref> c = ParseRef(cond, num_consts, num_cond_);
+    if (!c.ok()) return Bad(ctx, absl::StrCat("cond: ", c.status().message()));
+    cond_ = *c;
+    if (TypeOf(cond_, tvars, tconsts) != DT_BOOL) {
+      return Bad(
+          ctx, absl::StrCat("the condition '", cond, "' is ",
+                            DataTypeString(TypeOf(cond_, tvars, tconsts)), "; it must be a bool"));
+    }
+    for (size_t i = 0; i < next.size(); ++i) {
+      absl::StatusOr<Ref> r = ParseRef(next[i], num_consts, steps_.size());
+      if (!r.ok()) return Bad(ctx, absl::StrCat("next ", i, ": ", r.status().message()));
+      const DataType got = TypeOf(*r, tvars, tconsts);
+      if (got != tvars[i]) {
+        return Bad(ctx,
+                   absl::StrCat("next value ", i, " ('", next[i], "') is ", DataTypeString(got),
+                                "; variable ", i, " is ", DataTypeString(tvars[i])));
+      }
+      next_.push_back(*r);
     }
     for (size_t j = num_cond_; j < steps_.size(); ++j) {
       bool invariant = true;
@@ -254,6 +331,7 @@ class RecurrentSequenceOp final : public OpKernel {
   int num_vars_ = 0;
   int num_cond_ = 0;
   std::string cond_switch_;  // named in the error of a condition that is not a scalar
+  ErrorNodes error_nodes_;   // the step nodes' names, then cond_switch_
   std::vector<Step> steps_;
   Ref cond_;
   std::vector<Ref> next_;

@@ -70,10 +70,12 @@ Loop Make() {
   return l;
 }
 
+constexpr char kNodeName[] = "gru/sequence";
+
 absl::StatusOr<std::vector<Tensor>> RunLoop(const Loop& l, int32_t i0, const Tensor& h0,
                                             const Tensor& n, const Tensor& u,
                                             CancellationManager* cm = nullptr) {
-  OpTester t("_RillRecurrentSequence");
+  OpTester t("_RillRecurrentSequence", kNodeName);
   t.Attr("Tvars", Types({DT_INT32, DT_FLOAT}))
       .Attr("Tconsts", Types({n.dtype(), DT_FLOAT}))
       .Attr("step", Strings(l.step))
@@ -235,6 +237,47 @@ TEST(RecurrentSequenceOpTest, MalformedStepsAreRefused) {
     EXPECT_THAT(RunLoop(c.loop, 0, h, Tensor::Scalar<int32_t>(1), ut).status(),
                 StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_))
         << c.what;
+  }
+}
+
+// Attrs a user graph could write by hand (the pass never makes them): refused at construction with
+// the node and what is wrong, before any step kernel runs.
+TEST(RecurrentSequenceOpTest, AttrsThePassWouldNotMakeAreRefused) {
+  const Tensor ut = F({0.5f, -0.25f, 0.75f, 1.f}, TensorShape({2, 2}));
+  const Tensor h = F({1.f, 2.f}, TensorShape({1, 2}));
+  AttrValue index;
+  index.set_i(0);
+  struct Case {
+    Loop loop;
+    std::string message;
+  };
+  std::vector<Case> cases(6, {Make(), ""});
+  // A float MatMul reading the int32 variable i.
+  cases[0].loop.step[1] = Node("MatMul", {"v:0", "c:1"}, {{"T", TypeAttr(DT_FLOAT)}});
+  cases[0].message = "step node 'loop/MatMul' input 0 ('v:0') is int32; its kernel expects float";
+  // A step output of another dtype: the float Tanh read by the int32 AddV2.
+  cases[1].loop.step[4] = Node("AddV2", {"v:0", "s:2:0"}, {{"T", TypeAttr(DT_INT32)}});
+  cases[1].message = "step node 'loop/AddV2' input 1 ('s:2:0') is float; its kernel expects int32";
+  // The int32 variable i's next value the float Tanh: the int32 output would hold floats.
+  cases[2].loop.next[0] = "s:2:0";
+  cases[2].message = "next value 0 ('s:2:0') is float; variable 0 is int32";
+  // A step node that is not a step op: a _Retval would write into the session's fetches.
+  cases[3].loop.step.push_back(
+      Node("_Retval", {"v:0"}, {{"T", TypeAttr(DT_INT32)}, {"index", index}}));
+  cases[3].message = "step node 'loop/_Retval' is a _Retval, not an op a recurrent step may hold";
+  // A condition that is not a bool: the int32 variable.
+  cases[4].loop.cond = "v:0";
+  cases[4].message = "the condition 'v:0' is int32; it must be a bool";
+  // A step node with an input its kernel does not take.
+  cases[5].loop.step[2] = Node("Tanh", {"s:1:0", "s:1:0"}, {{"T", TypeAttr(DT_FLOAT)}});
+  cases[5].message =
+      "step node 'loop/Tanh': NodeDef expected inputs 'float' do not match 2 inputs specified";
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    EXPECT_THAT(RunLoop(c.loop, 0, h, Tensor::Scalar<int32_t>(1), ut).status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr(absl::StrCat("_RillRecurrentSequence node ", kNodeName, ": ",
+                                                c.message))));
   }
 }
 
