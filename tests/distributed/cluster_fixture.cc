@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,8 +94,13 @@ absl::Status ClusterFixture::Launch(int i) {
                              addresses_[i].substr(addresses_[i].rfind(':') + 1), ".out");
   const int out = open(outputs_[i].c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) return absl::InternalError(absl::StrCat("cannot create ", outputs_[i]));
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    // The server dies with the test: a test that crashes cannot leave it running, holding the
+    // test's stderr open (Bazel then waits for it until the test's timeout).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     dup2(out, STDOUT_FILENO);
     std::vector<std::string> args = {kServer,
                                      absl::StrCat("--cluster_spec=", spec_),
