@@ -34,6 +34,7 @@
 #include "graph/lstm_cell_fusion.h"
 #include "graph/lstm_sequence_fusion.h"
 #include "graph/op_classes.h"
+#include "graph/pass_edits.h"
 #include "graph/recurrent_sequence_fusion.h"
 #include "kernels/framework/kernel_registry.h"
 #include "ops/attr_value_util.h"
@@ -1940,6 +1941,9 @@ class Optimizer {
       SetAttr(&r.def, "explicit_paddings", fold->explicit_paddings);
       SetAttr(&r.def, kSpaceToBatchBlockAttr, fold->block);
       SetAttr(&r.def, kSpaceToBatchPaddingsAttr, fold->paddings);
+      SetAttr(&r.def, kBatchToSpaceCropsAttr, fold->crops);
+      SetAttr(&r.def, kErrorNodesAttr,
+              std::vector<std::string>{s2b->name(), conv->name(), b2s->name()});
       r.inputs = {Source(*s2b, 0), Source(*conv, 1)};
       r.shapes = b2s->output_shapes();
       for (const Edge* e : b2s->out_edges()) {

@@ -76,6 +76,27 @@ Optimized Optimize(const Scope& root, GraphOptimizerOptions options = {}) {
   return OptimizeGraphDef(graph_def, options);
 }
 
+// The Run statuses of `graph` with the optimizer on and off.
+std::vector<absl::Status> RunStatuses(const GraphDef& graph,
+                                      const std::vector<std::pair<std::string, Tensor>>& feeds,
+                                      const std::vector<std::string>& fetches) {
+  std::vector<absl::Status> out;
+  for (bool on : {true, false}) {
+    SessionOptions options;
+    if (!on) {
+      options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+          OptimizerOptions::L0);
+    }
+    auto s = Session::New(options);
+    EXPECT_THAT(s.status(), IsOk());
+    if (!s.ok()) return out;
+    EXPECT_THAT((*s)->Create(graph), IsOk());
+    std::vector<Tensor> fetched;
+    out.push_back((*s)->Run(feeds, fetches, {}, &fetched));
+  }
+  return out;
+}
+
 // Runs `graph` with the optimizer on and off; the outputs must be equal (within `tol`).
 void ExpectSameOutputs(const GraphDef& graph,
                        const std::vector<std::pair<std::string, Tensor>>& feeds,
@@ -1003,6 +1024,43 @@ TEST(GraphOptimizerTest, ATf1GruCellsUpdateBecomesOneNode) {
   const Tensor x = Tensor::FromVector<float>({0.5, -1, 2, 0.25, 3, -0.75}, TensorShape({2, 3}));
   for (int steps : {0, 1, 7}) {
     ExpectSameOutputs(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(steps)}}, {"h:0"});
+  }
+}
+
+TEST(GraphOptimizerTest, AFusedGruCellsErrorNamesTheUsersNode) {
+  // x of 3 rows against the state's 2: x W + b_x and h U + b_h do not broadcast in the gates'
+  // Adds. The fused cell reports z's Add (the unfused graph the first of the z and r Adds its
+  // executor runs: the same text, naming one of the user's Adds). Its text puts x's block first:
+  // the shuffled graph's Adds, which take hh's block first, say "[2,5] vs. [3,5]" unfused.
+  for (bool shuffled : {false, true}) {
+    SCOPED_TRACE(shuffled);
+    GraphDef g;
+    ASSERT_THAT(GruLoop(shuffled).ToGraphDef(&g), IsOk());
+    // z's Add: the AddV2 reading the Split output of z's block (1 shuffled, 0 otherwise).
+    const NodeDef* split = nullptr;
+    for (const NodeDef& d : g.node()) {
+      if (d.op() == "Split") split = &d;
+    }
+    ASSERT_NE(split, nullptr);
+    const std::string z_block = shuffled ? absl::StrCat(split->name(), ":1") : split->name();
+    std::string z_add;
+    for (const NodeDef& d : g.node()) {
+      if (d.op() == "AddV2" && absl::c_linear_search(d.input(), z_block)) z_add = d.name();
+    }
+    ASSERT_FALSE(z_add.empty());
+    const Tensor x = Tensor::FromVector<float>(Ramp(9, -1.f, 0.25f), TensorShape({3, 3}));
+    std::vector<absl::Status> s =
+        RunStatuses(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(2)}}, {"h:0"});
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_THAT(s[0], StatusIs(absl::StatusCode::kInvalidArgument,
+                               absl::StrCat("Incompatible shapes: [3,5] vs. [2,5]\n\t [[{{node ",
+                                            z_add, "}}]]")));
+    EXPECT_THAT(
+        s[1],
+        StatusIs(absl::StatusCode::kInvalidArgument,
+                 ::testing::StartsWith(absl::StrCat(
+                     "Incompatible shapes: ", shuffled ? "[2,5] vs. [3,5]" : "[3,5] vs. [2,5]",
+                     "\n\t [[{{node while/"))));
   }
 }
 
@@ -2124,23 +2182,9 @@ void ExpectSameAtrousOutputs(const GraphDef& g, float tol = 0) {
   }
 }
 
-// The Run statuses of `g` with the optimizer on and off on input x.
+// The Run statuses of `g` with the optimizer on and off on input x, fetching out:0.
 std::vector<absl::Status> RunStatuses(const GraphDef& g, const Tensor& x) {
-  std::vector<absl::Status> out;
-  for (bool on : {true, false}) {
-    SessionOptions options;
-    if (!on) {
-      options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
-          OptimizerOptions::L0);
-    }
-    auto s = Session::New(options);
-    EXPECT_THAT(s.status(), IsOk());
-    if (!s.ok()) return out;
-    EXPECT_THAT((*s)->Create(g), IsOk());
-    std::vector<Tensor> fetched;
-    out.push_back((*s)->Run({{"x:0", x}}, {"out:0"}, {}, &fetched));
-  }
-  return out;
+  return RunStatuses(g, {{"x:0", x}}, {"out:0"});
 }
 
 TEST(GraphOptimizerTest, FoldsAtrousConvolutionsIntoDilatedOnes) {
@@ -2221,40 +2265,65 @@ TEST(GraphOptimizerTest, FoldedAtrousConvolutionsOfOtherBlocksAndPaddings) {
 }
 
 TEST(GraphOptimizerTest, AFoldedAtrousConvolutionKeepsTheUnfoldedGraphsErrors) {
-  AtrousCase c;
-  c.batch_norm = true;
-  GraphDef g = AtrousGraph(c);
-  // 8 + 2 + 3 = 13 rows: SpaceToBatchND's error, also from the folded convolution.
-  for (const absl::Status& s : RunStatuses(g, AtrousInput(8, 6, false))) {
-    EXPECT_THAT(
-        s,
-        StatusIs(absl::StatusCode::kInvalidArgument,
-                 ::testing::HasSubstr("padded_shape[0]=13 is not divisible by block_shape[0]=2")));
+  struct Case {
+    std::string what;
+    std::vector<int32_t> paddings, crops;
+    int64_t h, w;
+    std::string error;  // the unfolded graph's, naming its node
+  };
+  const std::vector<Case> cases = {
+      {"8 + 2 + 3 = 13 rows",
+       {2, 3, 2, 2},
+       {0, 1, 0, 0},
+       8,
+       6,
+       "padded_shape[0]=13 is not divisible by block_shape[0]=2\n\t [[{{node s2b}}]]"},
+      {"5 + 2 + 2 = 9 columns",
+       {2, 3, 2, 2},
+       {0, 1, 0, 0},
+       7,
+       5,
+       "padded_shape[1]=9 is not divisible by block_shape[1]=2\n\t [[{{node s2b}}]]"},
+      // Without padding a 2x2 map gives 1x1 maps, too small for the 3x3 filter.
+      {"maps smaller than the filter",
+       {0, 0, 0, 0},
+       {0, 0, 0, 0},
+       2,
+       2,
+       "Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, "
+       "stride: 1]\n\t [[{{node conv}}]]"},
+      // A 1x1 map padded to 6x6 convolves to 3x3 maps of 1x1, cropped by 2 + 1 = 3 rows of 2.
+      {"crops past the rows",
+       {2, 3, 2, 3},
+       {2, 1, 0, 0},
+       1,
+       1,
+       "cropped_shape[0]=-1 must be non-negative\n\t [[{{node b2s}}]]"},
+      {"crops past the columns",
+       {2, 3, 2, 3},
+       {0, 0, 2, 1},
+       1,
+       1,
+       "cropped_shape[1]=-1 must be non-negative\n\t [[{{node b2s}}]]"},
+  };
+  for (const Case& k : cases) {
+    for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+      for (bool batch_norm : {false, true}) {
+        SCOPED_TRACE(absl::StrCat(k.what, ", ", op, batch_norm ? " with a batch norm" : ""));
+        AtrousCase c;
+        c.op = op;
+        c.batch_norm = batch_norm;
+        c.paddings = k.paddings;
+        c.crops = k.crops;
+        GraphDef g = AtrousGraph(c);
+        ASSERT_EQ(OptimizeGraphDef(g).stats.atrous_convolutions_folded, 1);
+        std::vector<absl::Status> s = RunStatuses(g, AtrousInput(k.h, k.w, false));
+        ASSERT_EQ(s.size(), 2u);
+        EXPECT_THAT(s[1], StatusIs(absl::StatusCode::kInvalidArgument, k.error));
+        EXPECT_EQ(s[0], s[1]);
+      }
+    }
   }
-  for (const absl::Status& s : RunStatuses(g, AtrousInput(7, 5, false))) {
-    EXPECT_THAT(
-        s,
-        StatusIs(absl::StatusCode::kInvalidArgument,
-                 ::testing::HasSubstr("padded_shape[1]=9 is not divisible by block_shape[1]=2")));
-  }
-  // Without padding a 2x2 map gives 1x1 maps, too small for the 3x3 filter: the convolution's
-  // error either way.
-  c.paddings = {0, 0, 0, 0};
-  c.crops = {0, 0, 0, 0};
-  for (const absl::Status& s : RunStatuses(AtrousGraph(c), AtrousInput(2, 2, false))) {
-    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument,
-                            ::testing::HasSubstr("Computed output size would be negative")));
-  }
-  // A 1x1 map padded to 6x6 convolves to 3x3 maps of 1x1, cropped by 2 + 1 = 3 rows of 2:
-  // BatchToSpaceND's error, the folded convolution's negative size.
-  c.paddings = {2, 3, 2, 3};
-  c.crops = {2, 1, 0, 0};
-  std::vector<absl::Status> s = RunStatuses(AtrousGraph(c), AtrousInput(1, 1, false));
-  ASSERT_EQ(s.size(), 2u);
-  EXPECT_THAT(s[0], StatusIs(absl::StatusCode::kInvalidArgument,
-                             ::testing::HasSubstr("Computed output size would be negative")));
-  EXPECT_THAT(s[1], StatusIs(absl::StatusCode::kInvalidArgument,
-                             ::testing::HasSubstr("cropped_shape[0]=-1 must be non-negative")));
 }
 
 TEST(GraphOptimizerTest, AtrousPatternsThatCannotFoldStay) {
