@@ -40,8 +40,8 @@ const std::map<std::string, KeptDifference>& KeptDifferences() {
           "unwritten (8e35 here); Rill returns the empty sum, zeros",
           "got 0, want"});
     both("FusedResizeAndPadConv2D/175_size_int_max",
-         {"A resize to 2^31-1 rows: TensorFlow tries to allocate 51 GB and reports "
-          "ResourceExhausted; Rill refuses the size before allocating",
+         {"A resize to 2^31-1 rows: TensorFlow refuses the size (InvalidArgument); Rill's "
+          "allocator refuses the 51 GB output (ResourceExhausted naming the node)",
           "got RESOURCE_EXHAUSTED"});
     const KeptDifference import_error = {
         "A VALID window larger than SpaceToBatchND's blocked input: TensorFlow's shape function "
