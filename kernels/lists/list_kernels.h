@@ -16,12 +16,15 @@
 //   REGISTER_KERNEL(KernelDefBuilder("TensorListStack").Device(kDeviceCpu),
 //                   list_kernels::StackOp<CpuListElements>);
 //
-// Lists are immutable: SetItem, PushBack and PopBack output a new list sharing the element
-// tensors (GetItem and SetItem copy no element data). An unset element reads as zeros of the
-// element shape when that shape is fully known. Errors are TensorFlow's texts (InvalidArgument):
-// "Invalid data types; op elements float but list elements int32", "Trying to access element 3 in
-// a list with 2 elements.", "Trying to pop from an empty list.", "Tried to stack elements of an
-// empty list with non-fully-defined element_shape: ...". All cheap except Stack and FromTensor.
+// Lists are values: SetItem, PushBack and PopBack output a new list sharing the element tensors
+// (GetItem and SetItem copy no element data), except that SetItem updates a list that nothing but
+// its input slot holds in place and outputs it (as TensorFlow's forwards such a list), so a loop
+// writing step t of T does not copy T element handles a step. An unset element reads as zeros of
+// the element shape when that shape is fully known. Errors are TensorFlow's texts
+// (InvalidArgument): "Invalid data types; op elements float but list elements int32", "Trying to
+// access element 3 in a list with 2 elements.", "Trying to pop from an empty list.", "Tried to
+// stack elements of an empty list with non-fully-defined element_shape: ...". All cheap except
+// Stack and FromTensor.
 #ifndef RILL_KERNELS_LISTS_LIST_KERNELS_H_
 #define RILL_KERNELS_LISTS_LIST_KERNELS_H_
 
@@ -263,6 +266,17 @@ class SetItemOp final : public ListOpBase {
           "Tried to set a tensor with incompatible shape at a list index. Item element shape: ",
           item.shape().DebugString(), " list shape: ", list->element_shape.DebugString()));
     }
+    if (Unshared(ctx.input_value(0), list)) {
+      // Nothing else can read the list: `list` and the input's Variant are its only owners, and
+      // the input tensor's buffer is this slot's alone. The object was made non-const.
+      TensorList* own = const_cast<TensorList*>(list.get());
+      if (index >= size) {
+        RILL_RETURN_IF_ERROR(ResizeElements(&own->tensors, index + 1, "a TensorList"));
+      }
+      own->tensors[index] = item;
+      ctx.set_output(0, ctx.input(0));
+      return absl::OkStatus();
+    }
     auto out = std::make_shared<TensorList>(*list);
     if (index >= size) {
       RILL_RETURN_IF_ERROR(ResizeElements(&out->tensors, index + 1, "a TensorList"));
@@ -270,6 +284,12 @@ class SetItemOp final : public ListOpBase {
     out->tensors[index] = item;
     ctx.set_output(0, TensorForList(std::move(out)));
     return absl::OkStatus();
+  }
+
+  // Whether `list`, read from `input`, is held by nothing else: the input is no ref, its buffer
+  // has one holder (the slot) and the list two owners (that buffer's Variant and `list`).
+  static bool Unshared(const TensorValue& input, const std::shared_ptr<const TensorList>& list) {
+    return !input.is_ref() && input.tensor.BufferHolders() == 1 && list.use_count() == 2;
   }
 
  private:

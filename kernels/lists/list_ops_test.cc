@@ -46,6 +46,64 @@ TEST(TensorListTest, ReserveThenStackFillsUnsetElementsWithZeros) {
   ExpectTensorEqual(out[0], Tensor::FromVector<float>({0, 0, 5, 6, 0, 0}, TensorShape({3, 2})));
 }
 
+// SetItem updates a list nothing else holds in place (a loop's list, moved from step to step)
+// and copies one that anything else can read; either way the output holds the same elements,
+// non-finite values bit for bit, and the errors are the same.
+TEST(TensorListTest, SetItemUpdatesAnUnsharedListInPlaceAndCopiesAShared) {
+  OpTester set("TensorListSetItem");
+  set.Attr("element_dtype", DT_FLOAT).Input(FloatList({}, PartialTensorShape({2})));
+  set.Input(Tensor::Scalar<int32_t>(0)).Input(Tensor::FromVector<float>({0, 0}, TensorShape({2})));
+  RILL_ASSERT_OK(set.Init());
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor item = Tensor::FromVector<float>({nan, -inf}, TensorShape({2}));
+  // The list moved in (an initializer list would copy it: a second holder).
+  auto run = [&](Tensor list, int32_t index) {
+    std::vector<TensorValue> in;
+    in.emplace_back(std::move(list), nullptr, nullptr);
+    in.emplace_back(Tensor::Scalar<int32_t>(index), nullptr, nullptr);
+    in.emplace_back(item, nullptr, nullptr);
+    return set.RunWith(std::move(in));
+  };
+  auto held = [](const Tensor& t) { return t.flat<Variant>()[0].get<TensorList>(); };
+  const Tensor two = Tensor::FromVector<float>({1, 2}, TensorShape({2}));
+  // Unshared: the output is the input's list, element 1 replaced.
+  Tensor mine = FloatList({two, Tensor()}, PartialTensorShape({2}));
+  const TensorList* before = held(mine);
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<TensorValue> out, run(std::move(mine), 1));
+  EXPECT_EQ(held(out[0].tensor), before);
+  ASSERT_EQ(held(out[0].tensor)->tensors.size(), 2u);
+  ExpectTensorEqual(held(out[0].tensor)->tensors[0], two);
+  EXPECT_TRUE(held(out[0].tensor)->tensors[1].SharesBufferWith(item));
+  // Shared through another tensor of the same buffer, or through another Variant of the same
+  // list: the input list keeps its element 1 unset and the output is a new list.
+  const Tensor kept = FloatList({two, Tensor()}, PartialTensorShape({2}));
+  for (bool same_buffer : {true, false}) {
+    Tensor reader(DT_VARIANT, TensorShape());
+    if (same_buffer) {
+      reader = kept;
+    } else {
+      reader.flat<Variant>()[0] = kept.flat<Variant>()[0];
+    }
+    RILL_ASSERT_OK_AND_ASSIGN(out, run(std::move(reader), 1));
+    EXPECT_NE(held(out[0].tensor), held(kept));
+    EXPECT_FALSE(held(kept)->tensors[1].IsInitialized());
+    ExpectTensorEqual(held(out[0].tensor)->tensors[0], two);
+    EXPECT_TRUE(held(out[0].tensor)->tensors[1].SharesBufferWith(item));
+  }
+  // The errors, unshared as shared, and an unshared list left as it was.
+  Tensor bad = FloatList({two}, PartialTensorShape({2}));
+  const TensorList* bad_list = held(bad);
+  Tensor bad_copy = bad;
+  EXPECT_THAT(run(std::move(bad_copy), 3),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Trying to modify element 3 in a list with 1 elements."));
+  EXPECT_EQ(bad_list->tensors.size(), 1u);
+  EXPECT_THAT(run(FloatList({two}, PartialTensorShape({2})), -1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Trying to modify element -1 in a list with 1 elements."));
+}
+
 TEST(TensorListTest, ConcatJoinsElementsAndSizesUnsetOnesFromLeadingDims) {
   Tensor list = FloatList({Tensor::FromVector<float>({1, 2, 3, 4}, TensorShape({2, 2})), Tensor(),
                            Tensor::FromVector<float>({5, 6}, TensorShape({1, 2}))},

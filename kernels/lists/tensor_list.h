@@ -2,8 +2,9 @@
 // (kernels/lists/list_ops.cc) make and read it: the element dtype, the element shape known so far
 // (PartialTensorShape: unknown rank or -1 dims) and the elements, each a Tensor or unset (a
 // Reserve'd slot not yet written, read as zeros when its shape is known). Immutable once in a
-// Variant; ops that change a list build a new one (the element Tensors are shared handles, so
-// that copies pointers, not data).
+// Variant that anything else can read; ops that change a list build a new one (the element Tensors
+// are shared handles, so that copies pointers, not data), except TensorListSetItem on a list only
+// its input holds (kernels/lists/list_kernels.h).
 #ifndef RILL_KERNELS_LISTS_TENSOR_LIST_H_
 #define RILL_KERNELS_LISTS_TENSOR_LIST_H_
 
