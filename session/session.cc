@@ -443,29 +443,42 @@ class SessionImpl {
     const int64_t timeout_ms = run_options.timeout_in_ms() > 0
                                    ? run_options.timeout_in_ms()
                                    : options_.config.operation_timeout_in_ms();
-    // The deadline counts from here: RunAsync may run kernels on this thread before it returns
-    // (cheap ones, and one made ready last), and a step still running at the deadline is
+    // The deadline counts from here, and a step still running at the deadline is
     // DeadlineExceeded however it ends, as in TensorFlow (whose RunAsync only schedules).
+    // Without a deadline RunAsync may run kernels on this thread before it returns (cheap ones,
+    // and one made ready last). With one, the executors start on the pool, so that this thread
+    // is free to cancel the step at the deadline: a kernel ready at the start that runs until
+    // cancelled (a whole fused loop, an endless while loop's one node) would otherwise run here
+    // with nobody left to cancel it.
+    // A Run called from one of the pool's own threads starts inline as before (it must not wait
+    // for a thread it occupies).
+    const bool start_on_pool = timeout_ms > 0 && pool->CurrentThreadId() < 0;
     const absl::Time deadline =
         timeout_ms > 0 ? absl::Now() + absl::Milliseconds(timeout_ms) : absl::InfiniteFuture();
     absl::Time finished_at = absl::InfinitePast();  // when pending reached 0 (with a deadline)
+    auto executor_done = [&](absl::Status s) {
+      rill::MutexLock lock(&mu);
+      if (!s.ok() && step_status.ok()) {
+        step_status = s;
+        rendezvous.Abort(s);
+      }
+      if (--pending == 0) {
+        if (timeout_ms > 0) finished_at = absl::Now();
+        all_done_cv.SignalAll();
+      }
+    };
     for (size_t i = 0; i < state.executors.size(); ++i) {
       Executor::Args a = ex_args;
       if (trace) {
         stats[i].set_device(state.executors[i]->device()->name());
         a.stats = &stats[i];
       }
-      state.executors[i]->RunAsync(a, [&](absl::Status s) {
-        rill::MutexLock lock(&mu);
-        if (!s.ok() && step_status.ok()) {
-          step_status = s;
-          rendezvous.Abort(s);
-        }
-        if (--pending == 0) {
-          if (timeout_ms > 0) finished_at = absl::Now();
-          all_done_cv.SignalAll();
-        }
-      });
+      const Executor* executor = state.executors[i].get();
+      if (start_on_pool) {
+        pool->Schedule([executor, a, &executor_done] { executor->RunAsync(a, executor_done); });
+      } else {
+        executor->RunAsync(a, executor_done);
+      }
     }
     {
       rill::MutexLock lock(&mu);
@@ -669,6 +682,9 @@ absl::Status Session::Run(const RunOptions& run_options,
                           const std::vector<std::string>& fetches,
                           const std::vector<std::string>& targets, std::vector<Tensor>* outputs,
                           RunMetadata* run_metadata) {
+  // As in TensorFlow, outputs may be null: the run fetches, and the values are dropped.
+  std::vector<Tensor> dropped;
+  if (outputs == nullptr) outputs = &dropped;
   if (remote_) return remote_->Run(run_options, feeds, fetches, targets, outputs, run_metadata);
   return impl_->Run(run_options, feeds, fetches, targets, outputs, run_metadata);
 }

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -80,6 +81,29 @@ class SlowInlineOp final : public OpKernel {
   }
 };
 REGISTER_KERNEL(KernelDefBuilder("SessionTestSlowInline").Device(kDeviceCpu), SlowInlineOp);
+
+// A cheap kernel (run inline on the thread that calls Run when it is a root) that polls its
+// step's cancellation until cancelled, as a fused loop does between steps; it gives up after 20 s.
+// g_polling_op_saw_cancel records whether the cancellation reached it.
+std::atomic<bool> g_polling_op_saw_cancel{false};
+REGISTER_OP("SessionTestPollUntilCancelled").Output("out: float").SetIsStateful();
+class PollUntilCancelledOp final : public OpKernel {
+ public:
+  explicit PollUntilCancelledOp(OpKernelConstruction& ctx) : OpKernel(ctx) {}
+  bool IsExpensive() const override { return false; }
+  absl::Status Compute(OpKernelContext& ctx) const override {
+    for (int i = 0; i < 20000; ++i) {
+      if (ctx.cancellation()->IsCancelled()) {
+        g_polling_op_saw_cancel = true;
+        return ctx.cancellation()->status();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return absl::InternalError("SessionTestPollUntilCancelled was never cancelled");
+  }
+};
+REGISTER_KERNEL(KernelDefBuilder("SessionTestPollUntilCancelled").Device(kDeviceCpu),
+                PollUntilCancelledOp);
 
 GraphDef Parse(const std::string& text) {
   GraphDef g;
@@ -240,6 +264,17 @@ TEST(SessionTest, TimeoutIsDeadlineExceededAndSessionStaysUsable) {
   EXPECT_EQ(ReadV(*s), 0.0f);
 }
 
+// outputs may be null, as in TensorFlow: the fetch runs (here it raises the counter) and its value
+// is dropped.
+TEST(SessionTest, RunWithoutAnOutputsVectorDropsTheFetchedValues) {
+  auto s = NewCounterSession();
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(s->Run({}, {}, {"init"}, &out));
+  RILL_ASSERT_OK(s->Run({}, {"inc"}, {}, nullptr));
+  RILL_ASSERT_OK(s->Run(RunOptions(), {}, {"inc"}, {}, nullptr, nullptr));
+  EXPECT_EQ(ReadV(*s), 2.0f);
+}
+
 TEST(SessionTest, OperationTimeoutFromConfig) {
   ConfigProto config;
   config.set_operation_timeout_in_ms(30);
@@ -249,9 +284,9 @@ TEST(SessionTest, OperationTimeoutFromConfig) {
               StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
 }
 
-// A step still running at the deadline is DeadlineExceeded even when its kernels ran on the
-// calling thread and finished before Run could look at the clock (TensorFlow schedules every
-// kernel, so its wait times out); the next run without a deadline gives the value.
+// A step still running at the deadline is DeadlineExceeded even when its kernel ignores the
+// cancellation and finishes before Run looks at the clock again (TensorFlow's wait times out
+// too); the next run without a deadline, whose kernel runs on the calling thread, gives the value.
 TEST(SessionTest, TimeoutCoversKernelsRunInlineOnTheCaller) {
   auto s = Session::New(SessionOptions());
   RILL_ASSERT_OK(s.status());
@@ -263,6 +298,33 @@ TEST(SessionTest, TimeoutCoversKernelsRunInlineOnTheCaller) {
               StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
   RILL_ASSERT_OK((*s)->Run({}, {"slow"}, {}, &out));
   EXPECT_EQ(out[0].flat<float>()[0], 1.0f);
+}
+
+// A kernel ready when the step starts, which runs until its step is cancelled, is cancelled at the
+// deadline (at 1 and 4 inter-op threads): Run does not run it on the calling thread, which must
+// stay free to cancel the step. The session stays usable.
+TEST(SessionTest, TimeoutCancelsAKernelReadyAtTheStepsStart) {
+  for (int threads : {1, 4}) {
+    SessionOptions options;
+    options.config.set_inter_op_parallelism_threads(threads);
+    auto s = Session::New(options);
+    RILL_ASSERT_OK(s.status());
+    RILL_ASSERT_OK(
+        (*s)->Create(Parse("node { name: 'poll' op: 'SessionTestPollUntilCancelled' }")));
+    g_polling_op_saw_cancel = false;
+    RunOptions opts;
+    opts.set_timeout_in_ms(50);
+    std::vector<Tensor> out;
+    EXPECT_THAT((*s)->Run(opts, {}, {"poll"}, {}, &out, nullptr),
+                StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"))
+        << threads << " threads";
+    EXPECT_TRUE(g_polling_op_saw_cancel) << threads << " threads";
+    g_polling_op_saw_cancel = false;
+    EXPECT_THAT(
+        (*s)->Run(opts, {}, {"poll"}, {}, &out, nullptr),
+        StatusIs(absl::StatusCode::kDeadlineExceeded, "Timed out waiting for notification"));
+    EXPECT_TRUE(g_polling_op_saw_cancel) << threads << " threads, second run";
+  }
 }
 
 TEST(SessionTest, CloseCancelsRunsInFlightAndRefusesLaterOnes) {
