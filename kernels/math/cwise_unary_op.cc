@@ -25,10 +25,18 @@ using namespace cwise_math;  // NOLINT: the scalar helpers read better unqualifi
 // with AVX-512 at 2.6 GHz (tools/bench/cwise_costs.py, docs/performance.md).
 constexpr int64_t kTranscendentalCost = 20;
 
+// Integers wrap (-MIN is MIN); floats flip the sign bit, as TensorFlow's -x: Neg(+0) is -0 and a
+// NaN's sign flips.
 struct NegFunctor : CwiseFunctorBase {
   template <typename T>
   T operator()(T x) const {
-    return WrapNeg(x);
+    if constexpr (kIsInt<T>) {
+      return WrapNeg(x);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return -x;
+    } else {
+      return T(-static_cast<float>(x));
+    }
   }
 };
 struct AbsFunctor : CwiseFunctorBase {

@@ -1,5 +1,5 @@
-// Atan, Asin, Acos, Tan, IsNan, IsInf, Rint, Inv and LeakyRelu on the CPU; the other unary kernels
-// are covered by tests/conformance.
+// Neg, Atan, Asin, Acos, Tan, IsNan, IsInf, Rint, Inv and LeakyRelu on the CPU; the other unary
+// kernels are covered by tests/conformance.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -31,6 +31,19 @@ Tensor RunUnary(const std::string& op, const std::vector<double>& x) {
 std::vector<double> Doubles(const Tensor& t) {
   auto flat = t.flat<double>();
   return std::vector<double>(flat.begin(), flat.end());
+}
+
+// Neg flips the sign bit as TensorFlow's -x does: Neg(+0) is -0, Neg(-0) is +0, a NaN's sign flips.
+TEST(CwiseUnaryTest, NegFlipsTheSignOfZerosAndNaNs) {
+  const std::vector<double> got = Doubles(RunUnary("Neg", {0.0, -0.0, kNaN, -kInf, 2.5}));
+  EXPECT_TRUE(std::signbit(got[0]));
+  EXPECT_EQ(got[0], 0.0);
+  EXPECT_FALSE(std::signbit(got[1]));
+  EXPECT_EQ(got[1], 0.0);
+  EXPECT_TRUE(std::isnan(got[2]));
+  EXPECT_TRUE(std::signbit(got[2]));
+  EXPECT_EQ(got[3], kInf);
+  EXPECT_EQ(got[4], -2.5);
 }
 
 TEST(CwiseUnaryTest, InverseTrigonometry) {
