@@ -16,8 +16,9 @@ using ::testing::Contains;
 
 TEST(ListOpsTest, OneLinePerPublicOpWithItsKernelsDeviceTypes) {
   std::vector<std::string> lines = absl::StrSplit(ListRegisteredOps(), '\n', absl::SkipEmpty());
-  // Registered ops plus the six functional ops the session lowers (If, While, calls).
-  EXPECT_EQ(lines.size(), OpRegistry::Global()->ListOps(/*include_internal=*/false).size() + 6);
+  // Registered ops plus the eight functional ops the session lowers (If, Case, While, calls).
+  EXPECT_EQ(lines.size(), OpRegistry::Global()->ListOps(/*include_internal=*/false).size() + 8);
+  EXPECT_THAT(lines, Contains(::testing::StartsWith("StatelessCase CPU")));
   EXPECT_THAT(lines, Contains(::testing::StartsWith("StatelessWhile CPU")));
   EXPECT_THAT(lines, Contains(::testing::StartsWith("StatefulPartitionedCall CPU")));
   // "MatMul CPU" or, when built with the CUDA toolkit, "MatMul CPU,GPU".
