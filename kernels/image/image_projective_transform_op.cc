@@ -19,7 +19,9 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -182,9 +184,17 @@ class ImageProjectiveTransformOp final : public OpKernel {
                 const float x = MapCoordinate(fill_, ix, in_w);
                 const float y = MapCoordinate(fill_, iy, in_h);
                 // CONSTANT keeps coordinates outside the image: their neighbours read
-                // fill_value. Beyond any int64 (or NaN) every neighbour is outside.
+                // fill_value. Beyond any int64 (or NaN) every neighbour is outside. BILINEAR
+                // weighs those neighbours by x1 - x, which is NaN for a NaN or infinite
+                // coordinate: a floating-point image gets NaN there, as in TensorFlow.
                 if (!(std::abs(x) < 1e15f) || !(std::abs(y) < 1e15f)) {
-                  for (int64_t c = 0; c < channels; ++c) px[c] = fill;
+                  T value = fill;
+                  if constexpr (!std::is_integral_v<T>) {
+                    if (bilinear_ && (!std::isfinite(x) || !std::isfinite(y))) {
+                      value = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+                    }
+                  }
+                  for (int64_t c = 0; c < channels; ++c) px[c] = value;
                   continue;
                 }
                 if (!bilinear_) {
