@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Crafted round 11 (issue 26): hostile inputs to the ops and rewrites of the twenty-fifth session.
+"""Crafted round 11 (issue 26): hostile inputs to the sequence fusions, atrous fold,
+deconvolution and recurrent block ops.
 
 The ops are the held-out sweep's (BlockLSTM, BlockLSTMV2, LSTMBlockCell, GRUBlockCell,
 NonMaxSuppressionWithOverlaps, FusedPadConv2D, FusedResizeAndPadConv2D), Conv2DBackpropInput (now
