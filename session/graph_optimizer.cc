@@ -833,13 +833,41 @@ class Optimizer {
     return Commit();
   }
 
-  // --- Conv2D / DepthwiseConv2dNative + FusedBatchNorm folding --------------------------------
+  // --- Conv2D / DepthwiseConv2dNative / Conv2DBackpropInput + FusedBatchNorm folding ---------
   //
   // An inference FusedBatchNorm reading a convolution with a Const filter: the filter takes the
   // per-channel scale and the batch norm becomes a BiasAdd, which Fuse() then joins to the
   // convolution (with a Relu, or with a swish gate after it). For a depthwise filter [h, w, in_c,
   // multiplier] the channels are its flattened last two dims (output c * multiplier + m), so
-  // element e of either filter belongs to channel e % channels.
+  // element e of either filter belongs to channel e % channels. A transposed convolution's
+  // (Conv2DBackpropInput's) filter is [h, w, out_c, in_c]: element e belongs to output channel
+  // (e / in_c) % out_c (FilterChannels), and its BiasAdd stays a node of its own.
+
+  // How a product's filter elements map to its output channels: element e of the flat filter
+  // belongs to channel (e / inner) % channels.
+  struct FilterChannels {
+    int64_t channels = 0;
+    int64_t inner = 1;
+    int64_t Of(int64_t e) const { return e / inner % channels; }
+  };
+
+  // The output channels of a Conv2D, DepthwiseConv2dNative or Conv2DBackpropInput filter of
+  // rank 4 (HWIO, HW-in-multiplier, HW-out-in).
+  static FilterChannels ChannelsOfFilter(const std::string& op, const TensorShape& fs) {
+    if (op == "Conv2D") return {fs.dim(3), 1};
+    if (op == "DepthwiseConv2dNative") return {fs.dim(2) * fs.dim(3), 1};
+    return {fs.dim(2), fs.dim(3)};  // Conv2DBackpropInput
+  }
+
+  // The data inputs of `n` with input 1 (the filter of a convolution or of a transposed one)
+  // read from `filter_node` instead.
+  static std::vector<std::pair<int, int>> WithFilter(const Node& n, int filter_node) {
+    std::vector<std::pair<int, int>> inputs;
+    for (int k = 0; k < n.num_inputs(); ++k) {
+      inputs.push_back(k == 1 ? std::make_pair(filter_node, 0) : Source(n, k));
+    }
+    return inputs;
+  }
 
   absl::Status FoldBatchNorms() {
     int created = 0;
@@ -863,7 +891,9 @@ class Optimizer {
       if (other_outputs) continue;
       const Edge* x = bn->input_edge(0);
       Node* conv = x != nullptr && x->src_output() == 0 ? x->src() : nullptr;
-      if (conv == nullptr || (conv->op() != "Conv2D" && conv->op() != "DepthwiseConv2dNative") ||
+      if (conv == nullptr ||
+          (conv->op() != "Conv2D" && conv->op() != "DepthwiseConv2dNative" &&
+           conv->op() != "Conv2DBackpropInput") ||
           SoleConsumer(*conv) != bn || HasControlInputs(*conv) || !SameDevice(*conv, *bn)) {
         continue;
       }
@@ -877,9 +907,8 @@ class Optimizer {
           scale->dtype() != DT_FLOAT) {
         continue;
       }
-      const int64_t channels = conv->op() == "Conv2D"
-                                   ? filter->shape().dim(3)
-                                   : filter->shape().dim(2) * filter->shape().dim(3);
+      const FilterChannels layout = ChannelsOfFilter(conv->op(), filter->shape());
+      const int64_t channels = layout.channels;
       if (scale->NumElements() != channels || offset->NumElements() != channels ||
           mean->NumElements() != channels || var->NumElements() != channels) {
         continue;
@@ -901,7 +930,7 @@ class Optimizer {
         b.flat<float>()[c] = offset->flat<float>()[c] - mean->flat<float>()[c] * s[c];
       }
       for (int64_t e = 0; e < filter->NumElements(); ++e) {
-        w.flat<float>()[e] = filter->flat<float>()[e] * s[e % channels];
+        w.flat<float>()[e] = filter->flat<float>()[e] * s[layout.Of(e)];
       }
       if (!AllFinite(s) || !AllFinite(w) || !AllFinite(b)) {
         ++stats_->folds_skipped_non_finite;
@@ -917,7 +946,7 @@ class Optimizer {
       Replacement& rc = replacements_.emplace_back();
       rc.old_id = conv->id();
       rc.def = conv->def();
-      rc.inputs = {Source(*conv, 0), {w_node->id(), 0}};
+      rc.inputs = WithFilter(*conv, w_node->id());
       rc.shapes = conv->output_shapes();
       // The batch norm becomes a BiasAdd of the same name.
       Replacement& rb = replacements_.emplace_back();
@@ -976,14 +1005,16 @@ class Optimizer {
     return c;
   }
 
-  // A product whose output channel c depends linearly on the filter's channel c only: Conv2D and
+  // A product whose output channel c depends linearly on the filter's channel c only: Conv2D,
   // DepthwiseConv2dNative (NHWC; for depthwise the channel is the filter's flattened last two
-  // dims) and MatMul without transpose_b, with a float Const filter. In the filter's flat layout
-  // element e belongs to channel e % channels for all three.
+  // dims), Conv2DBackpropInput (NHWC; the filter's dim 2) and MatMul without transpose_b, with a
+  // float Const filter. In the filter's flat layout element e belongs to channel e % channels,
+  // (e / in_c) % out_c for Conv2DBackpropInput (`inner`).
   struct ScalableProduct {
     Node* node = nullptr;
     Tensor filter;
     int64_t channels = 0;
+    int64_t inner = 1;
     int rank = 0;  // of the product's output
   };
 
@@ -1008,9 +1039,12 @@ class Optimizer {
     if (!filter || filter->dtype() != DT_FLOAT) return std::nullopt;
     const TensorShape& fs = filter->shape();
     ScalableProduct out;
-    if ((p->op() == "Conv2D" || p->op() == "DepthwiseConv2dNative") && format == "NHWC" &&
-        fs.rank() == 4) {
-      out.channels = p->op() == "Conv2D" ? fs.dim(3) : fs.dim(2) * fs.dim(3);
+    if ((p->op() == "Conv2D" || p->op() == "DepthwiseConv2dNative" ||
+         p->op() == "Conv2DBackpropInput") &&
+        format == "NHWC" && fs.rank() == 4) {
+      const FilterChannels layout = ChannelsOfFilter(p->op(), fs);
+      out.channels = layout.channels;
+      out.inner = layout.inner;
       out.rank = 4;
     } else if (p->op() == "MatMul" && !transpose_b && fs.rank() == 2) {
       out.channels = fs.dim(1);
@@ -1125,7 +1159,8 @@ class Optimizer {
             Tensor w(DT_FLOAT, product->filter.shape());
             const float* src = product->filter.flat<float>().data();
             float* dst = w.flat<float>().data();
-            for (int64_t e = 0; e < w.NumElements(); ++e) dst[e] = src[e] * (*v)[e % channels];
+            const FilterChannels layout{channels, product->inner};
+            for (int64_t e = 0; e < w.NumElements(); ++e) dst[e] = src[e] * (*v)[layout.Of(e)];
             for (int64_t c = 0; c < channels; ++c) bias[c] *= (*v)[c];
             if (!AllFinite(w) || !AllFinite(bias)) {
               ++stats_->folds_skipped_non_finite;
@@ -1203,7 +1238,7 @@ class Optimizer {
         Replacement& r = replacements_.emplace_back();
         r.old_id = n->id();
         r.def = n->def();
-        r.inputs = {Source(*n, 0), {f->second.first, 0}};
+        r.inputs = WithFilter(*n, f->second.first);
         r.control_inputs = ControlInputIds(*n);
         r.shapes = n->output_shapes();
       }

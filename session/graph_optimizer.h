@@ -29,9 +29,11 @@
 //     TensorFlow's remapper does for oneDNN; the sum is oneDNN's sum post-op, in the unfused
 //     order of operations).
 //     Before that, batch norms at inference are folded into the product's constant filter and
-//     a bias: FusedBatchNorm(V3) after Conv2D, and the Mul / Add by per-channel constants that
-//     Keras 3 and tf.nn.batch_normalization leave once constants are folded (after Conv2D,
-//     DepthwiseConv2dNative or MatMul, with or without a BiasAdd between). A fold may change
+//     a bias: FusedBatchNorm(V3) after Conv2D, DepthwiseConv2dNative or Conv2DBackpropInput (a
+//     transposed convolution, whose BiasAdd then stays a node), and the Mul / Add by
+//     per-channel constants that Keras 3 and tf.nn.batch_normalization leave once constants are
+//     folded (after Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput or MatMul, with or
+//     without a BiasAdd between). A fold may change
 //     results by rounding only: one whose constants are not finite, or whose folded filter or
 //     bias would not be (an overflow), is not made (GraphOptimizerStats::
 //     folds_skipped_non_finite), so inf stays inf and a huge but finite result stays finite.

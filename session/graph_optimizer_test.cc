@@ -662,6 +662,129 @@ TEST(GraphOptimizerTest, BatchNormsThatAreNotFiniteOrOverflowAreNotFolded) {
   }
 }
 
+// A transposed convolution (Keras's Conv2DTranspose: Conv2DBackpropInput of a 2x2 stride-2
+// SAME filter [3, 3, out_c 4, in_c 2]) and the batch norm after it, as FusedBatchNormV3 or as
+// Keras 3's Mul / AddV2. Its filter's output channel is dim 2, so element e belongs to channel
+// (e / 2) % 4.
+struct TransposedConv {
+  Output x, conv;
+  std::vector<float> filter = Ramp(3 * 3 * 4 * 2, 0.15f, -0.4f);
+};
+TransposedConv MakeTransposedConv(const Scope& root) {
+  TransposedConv t;
+  t.x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Const<float>(root.WithOpName("w"), t.filter, TensorShape({3, 3, 4, 2}));
+  t.conv = ops::Conv2DBackpropInput(root.WithOpName("conv"), ops::Const(root, {1, 6, 6, 4}), w, t.x,
+                                    {1, 2, 2, 1}, "SAME");
+  return t;
+}
+
+// out_backprop [1, 3, 3, 2] with an inf, a -inf and a NaN among finite values.
+Tensor TransposedConvInput() {
+  Tensor t = RampInput(TensorShape({1, 3, 3, 2}));
+  t.flat<float>()[3] = kInf;
+  t.flat<float>()[8] = -kInf;
+  t.flat<float>()[13] = kNaN;
+  return t;
+}
+
+TEST(GraphOptimizerTest, FoldsBatchNormIntoATransposedConvolutionsFilter) {
+  Scope root = Scope::NewRootScope();
+  TransposedConv t = MakeTransposedConv(root);
+  const float scale[] = {1.f, 2.f, 0.5f, -1.f}, offset[] = {0.1f, 0.f, -0.2f, 0.3f};
+  const float mean[] = {0.5f, -0.5f, 0.f, 1.f}, var[] = {1.f, 4.f, 0.25f, 2.f};
+  std::vector<Output> bn = ops::FusedBatchNormV3(
+      root.WithOpName("bn"), t.conv,
+      ops::Const<float>(root, std::vector<float>(scale, scale + 4), TensorShape({4})),
+      ops::Const<float>(root, std::vector<float>(offset, offset + 4), TensorShape({4})),
+      ops::Const<float>(root, std::vector<float>(mean, mean + 4), TensorShape({4})),
+      ops::Const<float>(root, std::vector<float>(var, var + 4), TensorShape({4})),
+      ops::FusedBatchNormAttrs().IsTraining(false));
+  ops::Relu(root.WithOpName("relu"), bn[0]);
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.batch_norms_folded, 1);
+  EXPECT_EQ(o.stats.folds_skipped_non_finite, 0);
+  ASSERT_NE(Find(o.graph, "bn"), nullptr);
+  EXPECT_EQ(Find(o.graph, "bn")->op(), "BiasAdd");
+  ASSERT_NE(Find(o.graph, "conv"), nullptr);
+  EXPECT_EQ(Find(o.graph, "conv")->op(), "Conv2DBackpropInput");
+  // The filter's element [kh, kw, c, k] is scaled by channel c's scale / sqrt(var + eps).
+  const std::vector<std::string> conv_inputs = Inputs(o.graph, "conv");
+  ASSERT_EQ(conv_inputs.size(), 3u);
+  EXPECT_EQ(conv_inputs[2], "x");
+  const NodeDef* w = Find(o.graph, conv_inputs[1]);
+  ASSERT_NE(w, nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor folded, TensorFromProto(w->attr().at("value").tensor()));
+  ASSERT_EQ(folded.NumElements(), static_cast<int64_t>(t.filter.size()));
+  const float eps = 0.0001f;
+  for (int64_t e = 0; e < folded.NumElements(); ++e) {
+    const int64_t c = e / 2 % 4;
+    EXPECT_EQ(folded.flat<float>()[e], t.filter[e] * (scale[c] / std::sqrt(var[c] + eps))) << e;
+  }
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", TransposedConvInput()}}, {"relu:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, FoldsKerasBatchNormMulAddIntoATransposedConvolution) {
+  // conv_transpose -> * scale -> + shift -> LeakyRelu, as DCGAN's generator leaves it frozen:
+  // the scale goes into the filter, the Mul and Add become one BiasAdd.
+  Scope root = Scope::NewRootScope();
+  TransposedConv t = MakeTransposedConv(root);
+  const std::vector<float> scale = {2.f, -1.f, 0.5f, 3.f};
+  Output scaled =
+      ops::Mul(root.WithOpName("scale"), t.conv, ops::Const<float>(root, scale, TensorShape({4})));
+  Output shifted =
+      ops::AddV2(root.WithOpName("shift"), scaled, ops::Const(root, {0.25f, 1.f, -0.5f, 2.f}));
+  ops::LeakyRelu(root.WithOpName("act"), shifted, ops::LeakyReluAttrs().Alpha(0.2f));
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.scale_shifts_folded, 2);
+  EXPECT_EQ(Find(o.graph, "scale"), nullptr);
+  ASSERT_NE(Find(o.graph, "shift"), nullptr);
+  EXPECT_EQ(Find(o.graph, "shift")->op(), "BiasAdd");
+  EXPECT_EQ(Inputs(o.graph, "shift")[0], "conv");
+  const std::vector<std::string> conv_inputs = Inputs(o.graph, "conv");
+  ASSERT_EQ(conv_inputs.size(), 3u);
+  EXPECT_EQ(conv_inputs[2], "x");
+  const NodeDef* w = Find(o.graph, conv_inputs[1]);
+  ASSERT_NE(w, nullptr);
+  RILL_ASSERT_OK_AND_ASSIGN(Tensor folded, TensorFromProto(w->attr().at("value").tensor()));
+  for (int64_t e = 0; e < folded.NumElements(); ++e) {
+    EXPECT_EQ(folded.flat<float>()[e], t.filter[e] * scale[e / 2 % 4]) << e;
+  }
+  GraphDef original;
+  ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+  ExpectSameOutputs(original, {{"x:0", TransposedConvInput()}}, {"act:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, NonFiniteBatchNormsAfterATransposedConvolutionAreNotFolded) {
+  for (const float bad : {kInf, kNaN}) {
+    SCOPED_TRACE(bad);
+    for (bool keras : {false, true}) {
+      Scope root = Scope::NewRootScope();
+      TransposedConv t = MakeTransposedConv(root);
+      Output y;
+      if (keras) {
+        y = ops::Mul(root.WithOpName("scale"), t.conv, ops::Const(root, {2.f, bad, 0.5f, 3.f}));
+      } else {
+        y = ops::FusedBatchNormV3(
+            root.WithOpName("bn"), t.conv, ops::Const(root, {1.f, 1.f, bad, 1.f}),
+            ops::Const(root, {0.f, 0.f, 0.f, 0.f}), ops::Const(root, {0.f, 0.f, 0.f, 0.f}),
+            ops::Const(root, {1.f, 1.f, 1.f, 1.f}),
+            ops::FusedBatchNormAttrs().IsTraining(false))[0];
+      }
+      ops::Identity(root.WithOpName("y"), y);
+      Optimized o = Optimize(root);
+      EXPECT_EQ(o.stats.batch_norms_folded + o.stats.scale_shifts_folded, 0);
+      EXPECT_EQ(o.stats.folds_skipped_non_finite, 1);
+      EXPECT_EQ(Inputs(o.graph, "conv")[1], "w");
+      GraphDef original;
+      ASSERT_THAT(root.ToGraphDef(&original), IsOk());
+      ExpectSameOutputs(original, {{"x:0", TransposedConvInput()}}, {"y:0"}, 1e-5f);
+    }
+  }
+}
+
 TEST(GraphOptimizerTest, MatMulsWithConstWeightsAreMarkedAndRunPacked) {
   // dense1 (fused, Const weights 300x260: the packed oneDNN path), dense2 (weights fed: not
   // marked), dense3 (Const weights 260x5: marked, small enough for Gemm).
@@ -1030,8 +1153,8 @@ TEST(GraphOptimizerTest, ATf1GruCellsUpdateBecomesOneNode) {
 TEST(GraphOptimizerTest, AFusedGruCellsErrorNamesTheUsersNode) {
   // x of 3 rows against the state's 2: x W + b_x and h U + b_h do not broadcast in the gates'
   // Adds. The fused cell reports z's Add (the unfused graph the first of the z and r Adds its
-  // executor runs: the same text, naming one of the user's Adds). Its text puts x's block first:
-  // the shuffled graph's Adds, which take hh's block first, say "[2,5] vs. [3,5]" unfused.
+  // executor runs: the same text, naming one of the user's Adds), its shapes in that Add's order:
+  // the shuffled graph's Adds take hh's block first ("[2,5] vs. [3,5]"), optimized or not.
   for (bool shuffled : {false, true}) {
     SCOPED_TRACE(shuffled);
     GraphDef g;
@@ -1053,8 +1176,9 @@ TEST(GraphOptimizerTest, AFusedGruCellsErrorNamesTheUsersNode) {
         RunStatuses(g, {{"x:0", x}, {"steps:0", Tensor::Scalar<int32_t>(2)}}, {"h:0"});
     ASSERT_EQ(s.size(), 2u);
     EXPECT_THAT(s[0], StatusIs(absl::StatusCode::kInvalidArgument,
-                               absl::StrCat("Incompatible shapes: [3,5] vs. [2,5]\n\t [[{{node ",
-                                            z_add, "}}]]")));
+                               absl::StrCat("Incompatible shapes: ",
+                                            shuffled ? "[2,5] vs. [3,5]" : "[3,5] vs. [2,5]",
+                                            "\n\t [[{{node ", z_add, "}}]]")));
     EXPECT_THAT(
         s[1],
         StatusIs(absl::StatusCode::kInvalidArgument,
