@@ -3,8 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <dnnl.hpp>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -21,12 +23,22 @@ namespace {
 
 using dnnl::memory;
 
+// A transposed convolution's geometry in 2 or 3 spatial dims (depth, height, width; depth 1 in
+// 2-D), in the forward convolution's terms: `in` is the gradient's (the convolution's input)
+// size, `out` the output gradient's.
+struct DeconvDims {
+  int spatial = 2;
+  int64_t batch = 0, in_c = 0, out_c = 0;
+  std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, k{1, 1, 1};
+  std::array<int64_t, 3> stride{1, 1, 1}, dil{1, 1, 1}, pad{0, 0, 0};
+};
+
 // oneDNN sizes a primitive's work split by the OpenMP thread count when it is created.
-auto Key(const ConvGeometry& g, int threads) {
-  return std::make_tuple(threads, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.out_h,
-                         g.out_w, g.stride_h, g.stride_w, g.dil_h, g.dil_w, g.pad_h, g.pad_w);
+auto Key(const DeconvDims& d, int threads) {
+  return std::make_tuple(threads, d.spatial, d.batch, d.in_c, d.out_c, d.in, d.out, d.k, d.stride,
+                         d.dil, d.pad);
 }
-using DeconvKey = decltype(Key(ConvGeometry(), 1));
+using DeconvKey = decltype(Key(DeconvDims(), 1));
 
 // One geometry's primitive and descriptors. Immutable once built.
 struct DeconvPlan {
@@ -46,23 +58,33 @@ int64_t PadAfter(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dil
   return (out - 1) * stride + (k - 1) * dil + 1 - in - before;
 }
 
-absl::StatusOr<std::shared_ptr<const DeconvPlan>> BuildPlan(const ConvGeometry& g) {
+absl::StatusOr<std::shared_ptr<const DeconvPlan>> BuildPlan(const DeconvDims& d) {
   using tag = memory::format_tag;
   const auto f32 = memory::data_type::f32;
   auto plan = std::make_shared<DeconvPlan>();
+  const int first = 3 - d.spatial;  // the spatial dims in use: depth only in 3-D
   // The deconvolution reads the convolution's output gradient and writes its input gradient.
-  plan->src = memory::desc({g.batch, g.out_c, g.out_h, g.out_w}, f32, tag::nhwc);
-  plan->dst = memory::desc({g.batch, g.in_c, g.in_h, g.in_w}, f32, tag::nhwc);
-  // Deconvolution weights are (its output channels = in_c, its input channels = out_c, h, w);
-  // TensorFlow's HWIO [k_h, k_w, in_c, out_c] is that with these strides.
-  const memory::dims dims = {g.in_c, g.out_c, g.k_h, g.k_w};
-  plan->user_weights =
-      memory::desc(dims, f32, memory::dims{g.out_c, 1, g.k_w * g.in_c * g.out_c, g.in_c * g.out_c});
-  const memory::dims strides = {g.stride_h, g.stride_w};
-  const memory::dims dilates = {g.dil_h - 1, g.dil_w - 1};  // oneDNN counts the gaps
-  const memory::dims pad_l = {g.pad_h, g.pad_w};
-  const memory::dims pad_r = {PadAfter(g.in_h, g.out_h, g.k_h, g.stride_h, g.dil_h, g.pad_h),
-                              PadAfter(g.in_w, g.out_w, g.k_w, g.stride_w, g.dil_w, g.pad_w)};
+  memory::dims src_dims = {d.batch, d.out_c}, dst_dims = {d.batch, d.in_c};
+  // Deconvolution weights are (its output channels = in_c, its input channels = out_c, spatial);
+  // TensorFlow's [spatial..., in_c, out_c] is that with these strides.
+  memory::dims dims = {d.in_c, d.out_c}, weight_strides = {d.out_c, 1};
+  memory::dims strides, dilates, pad_l, pad_r;
+  for (int i = first; i < 3; ++i) {
+    src_dims.push_back(d.out[i]);
+    dst_dims.push_back(d.in[i]);
+    dims.push_back(d.k[i]);
+    int64_t stride = d.in_c * d.out_c;
+    for (int j = i + 1; j < 3; ++j) stride *= d.k[j];
+    weight_strides.push_back(stride);
+    strides.push_back(d.stride[i]);
+    dilates.push_back(d.dil[i] - 1);  // oneDNN counts the gaps
+    pad_l.push_back(d.pad[i]);
+    pad_r.push_back(PadAfter(d.in[i], d.out[i], d.k[i], d.stride[i], d.dil[i], d.pad[i]));
+  }
+  const tag layout = d.spatial == 3 ? tag::ndhwc : tag::nhwc;
+  plan->src = memory::desc(src_dims, f32, layout);
+  plan->dst = memory::desc(dst_dims, f32, layout);
+  plan->user_weights = memory::desc(dims, f32, weight_strides);
   try {
     dnnl::deconvolution_forward::desc desc(
         dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, plan->src,
@@ -80,9 +102,14 @@ absl::StatusOr<std::shared_ptr<const DeconvPlan>> BuildPlan(const ConvGeometry& 
       plan->weights_reorder = OneDnnReorder(plan->user_weights, plan->weights);
     }
   } catch (const dnnl::error& e) {
-    return absl::InternalError(absl::StrCat(
-        "oneDNN deconvolution failed for gradient [", g.batch, ",", g.in_h, ",", g.in_w, ",",
-        g.in_c, "] and filter [", g.k_h, ",", g.k_w, ",", g.in_c, ",", g.out_c, "]: ", e.what()));
+    std::string grad = absl::StrCat("[", d.batch), filter = "[";
+    for (int i = first; i < 3; ++i) {
+      absl::StrAppend(&grad, ",", d.in[i]);
+      absl::StrAppend(&filter, d.k[i], ",");
+    }
+    return absl::InternalError(absl::StrCat("oneDNN deconvolution failed for gradient ", grad, ",",
+                                            d.in_c, "] and filter ", filter, d.in_c, ",", d.out_c,
+                                            "]: ", e.what()));
   }
   return std::shared_ptr<const DeconvPlan>(std::move(plan));
 }
@@ -91,14 +118,14 @@ absl::StatusOr<std::shared_ptr<const DeconvPlan>> BuildPlan(const ConvGeometry& 
 // alive through their shared_ptr).
 class PlanCache {
  public:
-  absl::StatusOr<std::shared_ptr<const DeconvPlan>> Get(const ConvGeometry& g, int threads) {
-    const DeconvKey key = Key(g, threads);
+  absl::StatusOr<std::shared_ptr<const DeconvPlan>> Get(const DeconvDims& d, int threads) {
+    const DeconvKey key = Key(d, threads);
     {
       MutexLock lock(&mu_);
       auto it = plans_.find(key);
       if (it != plans_.end()) return it->second;
     }
-    absl::StatusOr<std::shared_ptr<const DeconvPlan>> plan = BuildPlan(g);  // outside the lock
+    absl::StatusOr<std::shared_ptr<const DeconvPlan>> plan = BuildPlan(d);  // outside the lock
     if (!plan.ok()) return plan.status();
     MutexLock lock(&mu_);
     if (plans_.size() >= kMaxPlans) plans_.clear();
@@ -111,22 +138,17 @@ class PlanCache {
   absl::flat_hash_map<DeconvKey, std::shared_ptr<const DeconvPlan>> plans_;  // guarded by mu_
 };
 
-}  // namespace
-
-absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const float* filter,
-                                       const float* out_backprop, float* in_grad) {
-  if (g.groups != 1) {
-    return absl::InvalidArgumentError("oneDNN deconvolution: grouped filters are not supported");
-  }
+// Runs the transposed convolution `d` (macs: its multiply-adds).
+absl::Status RunDeconv(const DeconvDims& d, int64_t macs, int threads, const float* filter,
+                       const float* out_backprop, float* in_grad) {
   static auto* cache = new PlanCache();
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
-  const int64_t macs = g.batch * g.out_h * g.out_w * g.out_c * g.k_h * g.k_w * g.in_c;
   threads = macs < kOneDnnConvSplitMacs ? 1 : std::max(1, threads);
   // OpenMP's thread count is per calling thread: this call's plan and team are `threads` wide.
   omp_set_num_threads(threads);
   OpenMpMatchTeamFloatMode(threads);  // the team flushes subnormals as this thread does
-  absl::StatusOr<std::shared_ptr<const DeconvPlan>> got = cache->Get(g, threads);
+  absl::StatusOr<std::shared_ptr<const DeconvPlan>> got = cache->Get(d, threads);
   if (!got.ok()) return got.status();
   const DeconvPlan& plan = **got;
   try {
@@ -155,6 +177,47 @@ absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const
     return absl::InternalError(absl::StrCat("oneDNN deconvolution failed: ", e.what()));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const float* filter,
+                                       const float* out_backprop, float* in_grad) {
+  if (g.groups != 1) {
+    return absl::InvalidArgumentError("oneDNN deconvolution: grouped filters are not supported");
+  }
+  DeconvDims d;
+  d.batch = g.batch;
+  d.in_c = g.in_c;
+  d.out_c = g.out_c;
+  d.in = {1, g.in_h, g.in_w};
+  d.out = {1, g.out_h, g.out_w};
+  d.k = {1, g.k_h, g.k_w};
+  d.stride = {1, g.stride_h, g.stride_w};
+  d.dil = {1, g.dil_h, g.dil_w};
+  d.pad = {0, g.pad_h, g.pad_w};
+  const int64_t macs = g.batch * g.out_h * g.out_w * g.out_c * g.k_h * g.k_w * g.in_c;
+  return RunDeconv(d, macs, threads, filter, out_backprop, in_grad);
+}
+
+absl::Status OneDnnConv3DBackpropInput(const OneDnnConvShape& s, int threads, const float* filter,
+                                       const float* out_backprop, float* in_grad) {
+  if (s.spatial_dims != 3 || s.groups != 1) {
+    return absl::InvalidArgumentError(
+        "oneDNN 3-D deconvolution: the shape must be 3-D and ungrouped");
+  }
+  DeconvDims d;
+  d.spatial = 3;
+  d.batch = s.batch;
+  d.in_c = s.in_c;
+  d.out_c = s.out_c;
+  d.in = {s.in_d, s.in_h, s.in_w};
+  d.out = {s.out_d, s.out_h, s.out_w};
+  d.k = {s.k_d, s.k_h, s.k_w};
+  d.stride = {s.stride_d, s.stride_h, s.stride_w};
+  d.dil = {s.dil_d, s.dil_h, s.dil_w};
+  d.pad = {s.pad_front, s.pad_top, s.pad_left};
+  return RunDeconv(d, OneDnnConvMacs(s), threads, filter, out_backprop, in_grad);
 }
 
 }  // namespace rill

@@ -1,12 +1,13 @@
 // Float NHWC Conv2DBackpropInput (a transposed convolution: Keras's Conv2DTranspose,
-// tf.nn.conv2d_transpose) on oneDNN's deconvolution primitive (Debian's libdnnl 2.6, OpenMP
-// runtime).
+// tf.nn.conv2d_transpose) and NDHWC Conv3DBackpropInputV2 (Keras's Conv3DTranspose) on oneDNN's
+// deconvolution primitive (Debian's libdnnl 2.6, OpenMP runtime).
 //
 // Why: the im2col path (kernels/nn/conv_ops.cc) multiplies out_backprop [pixels, out_c] by the
 // filter transposed into a [pixels, k_h * k_w * in_c] patch matrix and scatter-adds it back
 // (col2im, one thread): a GEMM with an inner dimension of out_c, which is small in generators
-// (DCGAN's 8 -> 3 channels: 2 GMAC/s), and a pass of scattered adds. oneDNN's deconvolution
-// computes each input-gradient element in registers.
+// (DCGAN's 8 -> 3 channels: 2 GMAC/s), and a pass of scattered adds; the 3-D kernel
+// (kernels/nn/conv3d_ops.cc) does the same with a 3-D col2im. oneDNN's deconvolution computes each
+// input-gradient element in registers.
 //
 //   RILL_RETURN_IF_ERROR(OneDnnConv2DBackpropInput(g, threads, filter_hwio, dy, dx));
 //
@@ -19,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "kernels/math_lib/conv_window.h"
+#include "kernels/math_lib/onednn_conv.h"
 
 namespace rill {
 
@@ -33,6 +35,14 @@ namespace rill {
 // grouped geometries; the caller may then take another path.
 absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const float* filter,
                                        const float* out_backprop, float* in_grad);
+
+// The same for the 3-D convolution `shape` (spatial_dims 3, groups 1; its bias, activation and
+// sum are not read): filter DHWIO [k_d, k_h, k_w, in_c, out_c], out_backprop NDHWC [batch,
+// out_d, out_h, out_w, out_c], in_grad NDHWC [batch, in_d, in_h, in_w, in_c]. Errors as above;
+// InvalidArgument for a shape that is not 3-D or is grouped.
+absl::Status OneDnnConv3DBackpropInput(const OneDnnConvShape& shape, int threads,
+                                       const float* filter, const float* out_backprop,
+                                       float* in_grad);
 
 }  // namespace rill
 

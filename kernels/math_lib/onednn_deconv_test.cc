@@ -2,9 +2,11 @@
 // values (every sum exact, so any summation order gives the same bits): strides 1, 2 and 3, SAME
 // and VALID padding, dilation, a batch, channel counts that are not a multiple of 8, input rows
 // and columns no window reaches (their gradient is zero), 1 and 2 threads, and gradients that
-// are inf or NaN.
+// are inf or NaN; OneDnnConv3DBackpropInput the same way in 3-D.
 #include "kernels/math_lib/onednn_deconv.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -119,6 +121,104 @@ TEST(OneDnnDeconvTest, GroupedGeometriesAreRefused) {
   EXPECT_THAT(OneDnnConv2DBackpropInput(g, 1, buffer.data(), buffer.data(), buffer.data()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "oneDNN deconvolution: grouped filters are not supported"));
+}
+
+// A 3-D convolution of [batch, d, h, w, in_c] by [k_d, k_h, k_w, in_c, out_c] with one stride
+// and SAME (pad_before = total / 2) or VALID padding in every dim.
+OneDnnConvShape Shape3d(int64_t batch, std::array<int64_t, 3> in, int64_t in_c,
+                        std::array<int64_t, 3> k, int64_t out_c, int64_t stride, bool same) {
+  OneDnnConvShape s;
+  s.spatial_dims = 3;
+  s.batch = batch;
+  s.in_c = in_c;
+  s.out_c = out_c;
+  std::array<int64_t, 3> out, pad;
+  for (int i = 0; i < 3; ++i) {
+    out[i] = same ? (in[i] + stride - 1) / stride : (in[i] - k[i]) / stride + 1;
+    pad[i] = same ? std::max<int64_t>((out[i] - 1) * stride + k[i] - in[i], 0) / 2 : 0;
+  }
+  s.in_d = in[0], s.in_h = in[1], s.in_w = in[2];
+  s.k_d = k[0], s.k_h = k[1], s.k_w = k[2];
+  s.out_d = out[0], s.out_h = out[1], s.out_w = out[2];
+  s.stride_d = s.stride_h = s.stride_w = stride;
+  s.pad_front = pad[0], s.pad_top = pad[1], s.pad_left = pad[2];
+  return s;
+}
+
+std::vector<float> Reference3d(const OneDnnConvShape& s, const std::vector<float>& filter,
+                               const std::vector<float>& dy) {
+  std::vector<float> dx(s.batch * s.in_d * s.in_h * s.in_w * s.in_c, 0.f);
+  for (int64_t n = 0; n < s.batch; ++n)
+    for (int64_t od = 0; od < s.out_d; ++od)
+      for (int64_t oh = 0; oh < s.out_h; ++oh)
+        for (int64_t ow = 0; ow < s.out_w; ++ow)
+          for (int64_t kd = 0; kd < s.k_d; ++kd)
+            for (int64_t kh = 0; kh < s.k_h; ++kh)
+              for (int64_t kw = 0; kw < s.k_w; ++kw) {
+                const int64_t d = od * s.stride_d - s.pad_front + kd;
+                const int64_t h = oh * s.stride_h - s.pad_top + kh;
+                const int64_t w = ow * s.stride_w - s.pad_left + kw;
+                if (d < 0 || d >= s.in_d || h < 0 || h >= s.in_h || w < 0 || w >= s.in_w) continue;
+                for (int64_t ci = 0; ci < s.in_c; ++ci)
+                  for (int64_t co = 0; co < s.out_c; ++co) {
+                    dx[(((n * s.in_d + d) * s.in_h + h) * s.in_w + w) * s.in_c + ci] +=
+                        dy[(((n * s.out_d + od) * s.out_h + oh) * s.out_w + ow) * s.out_c + co] *
+                        filter[(((kd * s.k_h + kh) * s.k_w + kw) * s.in_c + ci) * s.out_c + co];
+                  }
+              }
+  return dx;
+}
+
+TEST(OneDnnDeconvTest, ThreeDimensionalMatchesTheConvolutionsGradientExactly) {
+  struct Case {
+    std::string name;
+    OneDnnConvShape s;
+  };
+  const std::vector<Case> cases = {
+      // Keras Conv3DTranspose's: 3x3x3 stride 2 SAME (8 -> 4 channels), 2x2x2 stride 2 VALID.
+      {"stride2_same", Shape3d(2, {8, 8, 8}, 4, {3, 3, 3}, 8, 2, true)},
+      {"stride2_valid", Shape3d(1, {8, 8, 8}, 2, {2, 2, 2}, 4, 2, false)},
+      // 7 in each dim, 2x3x3 stride 2 VALID: the last depth plane read by no window.
+      {"stride2_valid_unreached", Shape3d(1, {7, 7, 6}, 3, {2, 3, 3}, 5, 2, false)},
+      {"stride1_same_odd_channels", Shape3d(2, {4, 5, 6}, 7, {3, 2, 3}, 9, 1, true)},
+      // Past kOneDnnConvSplitMacs multiply-adds (7.1 M): run on the team when given 2 threads.
+      {"split", Shape3d(1, {16, 16, 16}, 32, {3, 3, 3}, 16, 2, true)},
+  };
+  for (const Case& c : cases) {
+    const OneDnnConvShape& s = c.s;
+    const std::vector<float> filter = Dyadic(s.k_d * s.k_h * s.k_w * s.in_c * s.out_c, 1);
+    std::vector<float> dy = Dyadic(s.batch * s.out_d * s.out_h * s.out_w * s.out_c, 2);
+    dy[1] = std::numeric_limits<float>::infinity();
+    dy[dy.size() / 2] = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> want = Reference3d(s, filter, dy);
+    for (int threads : {1, 2}) {
+      std::vector<float> dx(want.size(), -99.f);
+      ASSERT_THAT(OneDnnConv3DBackpropInput(s, threads, filter.data(), dy.data(), dx.data()),
+                  IsOk())
+          << c.name;
+      for (size_t i = 0; i < dx.size(); ++i) {
+        if (std::isnan(want[i])) {
+          ASSERT_TRUE(std::isnan(dx[i])) << c.name << " threads " << threads << " [" << i << "]";
+        } else {
+          ASSERT_EQ(dx[i], want[i]) << c.name << " threads " << threads << " [" << i << "]";
+        }
+      }
+    }
+  }
+}
+
+TEST(OneDnnDeconvTest, ThreeDimensionalShapesMustBeThreeDimensionalAndUngrouped) {
+  std::vector<float> buffer(4096);
+  OneDnnConvShape s = Shape3d(1, {4, 4, 4}, 2, {3, 3, 3}, 2, 1, true);
+  s.spatial_dims = 2;
+  EXPECT_THAT(OneDnnConv3DBackpropInput(s, 1, buffer.data(), buffer.data(), buffer.data()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "oneDNN 3-D deconvolution: the shape must be 3-D and ungrouped"));
+  s.spatial_dims = 3;
+  s.groups = 2;
+  EXPECT_THAT(OneDnnConv3DBackpropInput(s, 1, buffer.data(), buffer.data(), buffer.data()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "oneDNN 3-D deconvolution: the shape must be 3-D and ungrouped"));
 }
 
 }  // namespace

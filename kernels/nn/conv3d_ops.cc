@@ -10,7 +10,8 @@
 //     oneDNN build does.
 //   Conv3DBackpropInputV2: Conv3D's gradient for its input, of shape input_sizes: out_backprop
 //     [pixels, Cout] times filter^T gives each pixel's patch gradient, scatter-added into the
-//     input (half is computed in float and rounded once).
+//     input (half is computed in float and rounded once); float with finite weights runs on
+//     oneDNN's 3-D deconvolution instead (kernels/math_lib/onednn_deconv.h).
 //   MaxPool3D / AvgPool3D: the max / mean of each window over the elements inside the input
 //     (SAME padding never counts in the mean; in the max it counts as the lowest finite value,
 //     and NaN is kept or skipped as TensorFlow's Eigen pooling does: see Pool3DOp).
@@ -37,9 +38,12 @@
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -50,6 +54,7 @@
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/gemm.h"
 #include "kernels/math_lib/onednn_conv.h"
+#include "kernels/math_lib/onednn_deconv.h"
 #include "ops/attr_value_util.h"
 #include "ops/window_geometry.h"
 
@@ -438,6 +443,18 @@ class Conv3DBackpropInputOp final : public OpKernel {
       for (size_t i = 0; i < grad.size(); ++i) out->flat<half>()[i] = half(grad[i]);
       return absl::OkStatus();
     }
+    // float with finite weights: oneDNN's deconvolution (kernels/math_lib/onednn_deconv.h), the
+    // im2col path if oneDNN refuses the shape. An inf or NaN weight keeps the im2col path, which
+    // forms every product of a weight and an out_backprop element.
+    if (filter.dtype() == DT_FLOAT) {
+      const float* f = filter.flat<float>().data();
+      if (std::all_of(f, f + filter.NumElements(), [](float x) { return std::isfinite(x); }) &&
+          OneDnnConv3DBackpropInput(OneDnnShape(g), ctx.intra_op_threads(), f,
+                                    out_backprop.flat<float>().data(), out->flat<float>().data())
+              .ok()) {
+        return absl::OkStatus();
+      }
+    }
     return VisitKernelTypes<float, double>(*this, filter.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return Conv3dBackpropInput<T>(ctx, g, filter.flat<T>().data(), out_backprop.flat<T>().data(),
@@ -498,12 +515,39 @@ class Pool3DOp final : public OpKernel {
   // in (the loops below); any other group (straddling two pixels, or the tail) is combined
   // element by element as max(x, acc), which takes a NaN element and drops it again at the next
   // number, so there the result is the max of the window's elements (in depth, row, column
-  // order) from its last NaN on (ScalarLaneMax).
+  // order) from its last NaN on (ScalarLaneMax). Without a NaN in the input the two differ only
+  // in the sign of a zero maximum (max(x, acc) keeps the window's last zero, the vector max its
+  // first), so ScalarLaneMax runs for a scalar lane only when the input holds a NaN, or holds a
+  // -0 and the vector result is zero: a pool over fewer than 8 channels, or a channel count that
+  // is not a multiple of 8, would otherwise take it (and ScalarLane's divisions) on every or most
+  // elements.
   static constexpr int64_t kEigenLanes = 8;
 
   static bool ScalarLane(int64_t flat, int64_t channels, int64_t total) {
     const int64_t group = flat - flat % kEigenLanes;
     return group + kEigenLanes > total || group % channels + kEigenLanes > channels;
+  }
+
+  // Whether in[0, size) holds a NaN, and a -0: for float a branchless pass over the bit patterns
+  // (the comparisons of a post-Relu map's many zeros would each be a mispredicted branch).
+  template <typename T>
+  static void ScanForNanAndNegativeZero(const T* in, int64_t size, bool* nan, bool* negative_zero) {
+    if constexpr (std::is_same_v<T, float>) {
+      uint32_t any_nan = 0, any_negative_zero = 0;
+      for (int64_t i = 0; i < size; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, in + i, sizeof(bits));
+        any_nan |= (bits & 0x7fffffffu) > 0x7f800000u;
+        any_negative_zero |= bits == 0x80000000u;
+      }
+      *nan = any_nan != 0;
+      *negative_zero = any_negative_zero != 0;
+    } else {
+      for (int64_t i = 0; i < size; ++i) {
+        *nan = *nan || std::isnan(in[i]);
+        *negative_zero = *negative_zero || (in[i] == T(0) && std::signbit(in[i]));
+      }
+    }
   }
 
   template <typename T>
@@ -536,6 +580,16 @@ class Pool3DOp final : public OpKernel {
       }
     };
     const int64_t c = g.in_c;
+    // Whether the input holds a NaN (every scalar lane takes ScalarLaneMax) or a -0 (a scalar
+    // lane whose vector result is zero takes it); see above.
+    bool input_has_nan = false, input_has_negative_zero = false;
+    if constexpr (kMax) {
+      const int64_t total = g.out_pixels() * c;
+      if (c % kEigenLanes != 0 || total % kEigenLanes != 0) {
+        const int64_t size = g.batch * g.in[0] * g.in[1] * g.in[2] * c;
+        ScanForNanAndNegativeZero(in, size, &input_has_nan, &input_has_negative_zero);
+      }
+    }
     ctx.ParallelFor(g.out_pixels(), g.taps() * c, [&](int64_t p0, int64_t p1) {
       cwise_internal::RunSimdFor<T>([&] {
         for (int64_t p = p0; p < p1; ++p) {
@@ -576,10 +630,10 @@ class Pool3DOp final : public OpKernel {
                   d_hi - d_lo < g.k[0] || h_hi - h_lo < g.k[1] || w_hi - w_lo < g.k[2];
               const int64_t total = g.out_pixels() * c;
               for (int64_t i = 0; i < c; ++i) {
-                if (ScalarLane(p * c + i, c, total)) {
+                if (padded) acc[i] = Combine(acc[i], std::numeric_limits<T>::lowest());
+                if ((input_has_nan || (input_has_negative_zero && acc[i] == static_cast<T>(0))) &&
+                    ScalarLane(p * c + i, c, total)) {
                   acc[i] = ScalarLaneMax(g, in, n, d0, h0, w0, i);
-                } else if (padded) {
-                  acc[i] = Combine(acc[i], std::numeric_limits<T>::lowest());
                 }
               }
             } else {

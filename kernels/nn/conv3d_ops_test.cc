@@ -158,6 +158,110 @@ TEST(Pool3DTest, MaxPoolNaNAndPaddingAreTensorFlows) {
   }
 }
 
+// Conv3DBackpropInputV2 on float: finite weights take oneDNN's deconvolution, a filter with an inf
+// or NaN weight the im2col path; both against the definition (dyadic values: every sum exact),
+// with a 3x3x3 stride-2 SAME filter whose windows leave no input element out.
+TEST(Conv3DTest, BackpropInputOfFiniteAndNonFiniteFiltersIsTheDefinition) {
+  const int64_t n = 2, d = 5, h = 4, w = 6, ci = 3, co = 5, k = 3;
+  const int64_t od = 3, oh = 2, ow = 3;  // ceil(in / 2)
+  const int64_t pd = ((od - 1) * 2 + k - d) / 2, ph = ((oh - 1) * 2 + k - h) / 2,
+                pw = ((ow - 1) * 2 + k - w) / 2;
+  std::vector<float> dy(n * od * oh * ow * co);
+  for (size_t i = 0; i < dy.size(); ++i) dy[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+  for (const float bad :
+       {0.5f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    SCOPED_TRACE(bad);
+    std::vector<float> f(k * k * k * ci * co);
+    for (size_t i = 0; i < f.size(); ++i) {
+      f[i] = static_cast<float>(static_cast<int>(i * 5 % 9) - 4) * 0.25f;
+    }
+    f[7] = bad;
+    OpTester t("Conv3DBackpropInputV2");
+    t.Attr("T", DT_FLOAT)
+        .Attr("strides", std::vector<int64_t>{1, 2, 2, 2, 1})
+        .Attr("padding", std::string("SAME"))
+        .Input(Tensor::FromVector<int32_t>(
+            {int32_t{n}, int32_t{d}, int32_t{h}, int32_t{w}, int32_t{ci}}, TensorShape({5})))
+        .Input(Tensor::FromVector<float>(f, TensorShape({k, k, k, ci, co})))
+        .Input(Tensor::FromVector<float>(dy, TensorShape({n, od, oh, ow, co})));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    std::vector<float> want(n * d * h * w * ci, 0.f);
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t a = 0; a < od; ++a)
+        for (int64_t y = 0; y < oh; ++y)
+          for (int64_t x = 0; x < ow; ++x)
+            for (int64_t kd = 0; kd < k; ++kd)
+              for (int64_t kh = 0; kh < k; ++kh)
+                for (int64_t kw = 0; kw < k; ++kw) {
+                  const int64_t id = a * 2 - pd + kd, ih = y * 2 - ph + kh, iw = x * 2 - pw + kw;
+                  if (id < 0 || id >= d || ih < 0 || ih >= h || iw < 0 || iw >= w) continue;
+                  for (int64_t c = 0; c < ci; ++c)
+                    for (int64_t o = 0; o < co; ++o) {
+                      want[(((b * d + id) * h + ih) * w + iw) * ci + c] +=
+                          dy[(((b * od + a) * oh + y) * ow + x) * co + o] *
+                          f[(((kd * k + kh) * k + kw) * ci + c) * co + o];
+                    }
+                }
+    ASSERT_EQ(out[0].NumElements(), static_cast<int64_t>(want.size()));
+    for (size_t i = 0; i < want.size(); ++i) {
+      const float got = out[0].flat<float>()[i];
+      if (std::isnan(want[i])) {
+        EXPECT_TRUE(std::isnan(got)) << i << ": " << got;
+      } else {
+        EXPECT_EQ(got, want[i]) << i;
+      }
+    }
+  }
+}
+
+// Channel counts whose groups of 8 straddle pixels (3: every element; 5 and 12: some), no NaN:
+// each element is TensorFlow's max(x, acc) over the window in order, which keeps the last of
+// equal zeros (-0 after +0 gives -0, +0 after -0 gives +0), and SAME padding takes part as the
+// lowest finite value (a window of -inf beside the edge gives it). Against that definition for
+// every element, including those of the vector groups, whose windows here hold no tie.
+TEST(Pool3DTest, MaxPoolOverStraddlingGroupsWithoutNaNIsTensorFlows) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const int64_t c : {3, 5, 12}) {
+    SCOPED_TRACE(c);
+    const int64_t d = 2, h = 3, w = 4;
+    std::vector<float> x(d * h * w * c);
+    for (size_t i = 0; i < x.size(); ++i) {
+      x[i] = static_cast<float>(static_cast<int>(i * 37 % 23) - 11) * 0.25f;  // 0 at 11, 34, ...
+    }
+    if (c == 3) {  // channel 0: zeros of both signs only, so every window's max is a tie
+      for (size_t i = 0; i < x.size(); i += 3) x[i] = (i / 3) % 3 == 0 ? -0.0f : 0.0f;
+      for (size_t i = 1; i < x.size(); i += 3) x[i] = -inf;  // channel 1: -inf everywhere
+    }
+    RILL_ASSERT_OK_AND_ASSIGN(auto out,
+                              MaxPool3D(x, TensorShape({1, d, h, w, c}), {1, 2, 2, 3, 1}, "SAME"));
+    ASSERT_EQ(out[0].NumElements(), d * h * w * c);
+    // SAME, stride 1: the window starts at o - (k - 1) / 2.
+    for (int64_t a = 0; a < d; ++a) {
+      for (int64_t b = 0; b < h; ++b) {
+        for (int64_t e = 0; e < w; ++e) {
+          for (int64_t ch = 0; ch < c; ++ch) {
+            float acc = -inf;
+            for (int64_t i = a; i < a + 2; ++i) {
+              for (int64_t j = b; j < b + 2; ++j) {
+                for (int64_t k = e - 1; k < e + 2; ++k) {
+                  const bool inside = i < d && j < h && k >= 0 && k < w;
+                  const float v = inside ? x[((i * h + j) * w + k) * c + ch]
+                                         : std::numeric_limits<float>::lowest();
+                  acc = acc > v ? acc : v;
+                }
+              }
+            }
+            const float got = out[0].flat<float>()[((a * h + b) * w + e) * c + ch];
+            EXPECT_EQ(got, acc) << a << "," << b << "," << e << "," << ch;
+            EXPECT_EQ(std::signbit(got), std::signbit(acc))
+                << a << "," << b << "," << e << "," << ch;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Pool3DTest, WideChannelsMatchTheDefinition) {
   for (const bool max : {true, false}) {
     for (const int64_t c : {40, 64}) {
