@@ -1,7 +1,8 @@
 // Conv2D, _FusedConv2D, Conv2DBackpropInput (transposed convolution) and Conv2DBackpropFilter on
 // the CPU, NHWC. Float Conv2D / _FusedConv2D run on oneDNN's direct convolution
 // (kernels/math_lib/onednn_conv.h), faster than im2col + GEMM on the benchmarked shapes
-// (docs/performance.md), and float Conv2DBackpropInput with finite weights on oneDNN's
+// (docs/performance.md), half Conv2D with finite weights too (widened to float once, rounded
+// once: HalfConvOnOneDnn), and float Conv2DBackpropInput with finite weights on oneDNN's
 // deconvolution (kernels/math_lib/onednn_deconv.h); the other dtypes and Conv2DBackpropFilter use
 // im2col and Gemm (kernels/math_lib/gemm.h):
 //   Conv2D: out[n,oh,ow,co] = sum over kh,kw,ci of in[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw,
@@ -53,6 +54,7 @@
 #include "kernels/math_lib/cwise_op.h"
 #include "kernels/math_lib/fused_epilogue.h"
 #include "kernels/math_lib/gemm.h"
+#include "kernels/math_lib/half_convert.h"
 #include "kernels/math_lib/onednn_conv.h"
 #include "kernels/math_lib/onednn_deconv.h"
 #include "kernels/math_lib/simd_dispatch.h"
@@ -212,8 +214,36 @@ absl::Status GroupedConvForward(OpKernelContext& ctx, const ConvGeometry& g, con
   return absl::OkStatus();
 }
 
-// Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN, the other
-// dtypes by im2col + GEMM (per group when grouped) then the epilogue. With `sum` (and a bias)
+// A half Conv2D (groups 1, finite weights) as a float convolution on oneDNN: input and filter
+// widened once (F16C), each output accumulated in float and rounded once to half, as the im2col
+// path's Gemm does (kernels/math_lib/gemm.h: half operands widened, float products); only the
+// order of the sums differs. Keras's mixed_float16 policy runs its convolutions in half: at its
+// small maps im2col and the widening inside Gemm took 3-5 G multiply-adds a second. Returns
+// false, having written nothing, when the filter holds an inf or NaN weight: oneDNN skips the
+// taps that read padding, where im2col forms 0 * inf (NaN), as TensorFlow's Eigen kernels do.
+absl::StatusOr<bool> HalfConvOnOneDnn(OpKernelContext& ctx, const ConvGeometry& g, const half* in,
+                                      const half* filter, half* out) {
+  const int64_t filter_size = g.k_h * g.k_w * g.in_c * g.out_c;
+  const int64_t in_size = g.batch * g.in_h * g.in_w * g.in_c;
+  const int64_t out_size = g.pixels() * g.out_c;
+  RILL_ASSIGN_OR_RETURN(
+      Tensor buffer, ctx.allocate_temp(DT_FLOAT, TensorShape({filter_size + in_size + out_size})));
+  float* f = buffer.flat<float>().data();
+  float* x = f + filter_size;
+  float* y = x + in_size;
+  HalfToFloat(filter, filter_size, f);
+  if (!std::all_of(f, f + filter_size, [](float v) { return std::isfinite(v); })) return false;
+  HalfToFloat(in, in_size, x);
+  const OneDnnConvShape shape = MakeOneDnnConvShape(
+      g, g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, 1, false, FusedActivation::kNone);
+  RILL_RETURN_IF_ERROR(OneDnnConv2D(shape, ctx.intra_op_threads(), x, f, nullptr, y));
+  FloatToHalf(y, out_size, out);
+  return true;
+}
+
+// Conv2D forward, and with `bias` _FusedConv2D's bias and activation: float on oneDNN (half too,
+// through HalfConvOnOneDnn), the other dtypes by im2col + GEMM (per group when grouped) then the
+// epilogue. With `sum` (and a bias)
 // `out` holds a residual addend of the output's shape on entry and gets act((conv + bias) +
 // addend), in that order of operations (oneDNN's sum post-op; a temporary product elsewhere),
 // the activation as a pass after it (NaN stays NaN).
@@ -228,6 +258,13 @@ absl::Status ConvForwardFused(OpKernelContext& ctx, const ConvGeometry& g, const
       shape.sum = sum;
       return OneDnnConv2D(shape, ctx.intra_op_threads(), in, filter, bias, out, packed,
                           ctx.step_id());
+    }
+  }
+  if constexpr (std::is_same_v<T, half>) {
+    if (g.groups == 1 && bias == nullptr && !sum &&
+        StridesAndDilationsWithinInput(g, g.in_h, g.in_w)) {
+      RILL_ASSIGN_OR_RETURN(const bool done, HalfConvOnOneDnn(ctx, g, in, filter, out));
+      if (done) return absl::OkStatus();
     }
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

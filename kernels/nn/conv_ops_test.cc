@@ -182,6 +182,81 @@ TEST(Conv2DOpTest, PointwiseFilterWithPaddingAfterTheInputIsWindowed) {
   ExpectPointwiseWithPaddingAfter<float>(DT_FLOAT);
 }
 
+// half Conv2D: each output is the float sum of the widened products, rounded once to half (the
+// reference: the definition on the half values widened, every sum exact on these small
+// integers times 1/4, then rounded), for 3x3 SAME at strides 1 and 2, a 1x1 filter, a dilation
+// and a batch (finite weights: oneDNN, which leaves out the taps that read padding); with an inf
+// weight (the im2col path) a window reading padding through it gives NaN (0 * inf) as TensorFlow's
+// Eigen kernel does, and an inf input reaches the outputs whose windows read it.
+TEST(Conv2DOpTest, HalfIsTheFloatSumRoundedOnce) {
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Case {
+    TensorShape in, filter;
+    int64_t stride, dilation;
+    std::string padding;
+    int64_t out_h, out_w, pad_h, pad_w;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({2, 6, 5, 3}), TensorShape({3, 3, 3, 16}), 1, 1, "SAME", 6, 5, 1, 1},
+      {TensorShape({1, 7, 6, 5}), TensorShape({3, 3, 5, 9}), 2, 1, "SAME", 4, 3, 1, 0},
+      {TensorShape({2, 4, 4, 16}), TensorShape({1, 1, 16, 24}), 1, 1, "VALID", 4, 4, 0, 0},
+      {TensorShape({1, 7, 7, 4}), TensorShape({3, 3, 4, 6}), 1, 2, "SAME", 7, 7, 2, 2},
+  };
+  for (const Case& k : cases) {
+    for (const bool non_finite : {false, true}) {
+      SCOPED_TRACE(std::to_string(k.filter.dim(0)) + "x" + std::to_string(k.filter.dim(1)) +
+                   " stride " + std::to_string(k.stride) + (non_finite ? " with inf" : ""));
+      Tensor in = Ramp(k.in, 7, 1);
+      Tensor f = Ramp(k.filter, 5, 2);
+      for (int64_t i = 0; i < f.NumElements(); ++i) f.flat<float>()[i] *= 0.25f;
+      if (non_finite) {
+        in.flat<float>()[5] = inf;
+        f.flat<float>()[0] = inf;  // tap (0, 0): read through padding by the first outputs
+      }
+      // The reference reads the padding as zeros it multiplies (0 * inf is NaN): the input
+      // padded explicitly, convolved VALID.
+      const int64_t rows = (k.out_h - 1) * k.stride + (k.filter.dim(0) - 1) * k.dilation + 1;
+      const int64_t cols = (k.out_w - 1) * k.stride + (k.filter.dim(1) - 1) * k.dilation + 1;
+      Tensor padded(DT_FLOAT, TensorShape({k.in.dim(0), rows, cols, k.in.dim(3)}));
+      for (int64_t b = 0; b < k.in.dim(0); ++b)
+        for (int64_t h = 0; h < rows; ++h)
+          for (int64_t w = 0; w < cols; ++w)
+            for (int64_t ch = 0; ch < k.in.dim(3); ++ch) {
+              const int64_t ih = h - k.pad_h, iw = w - k.pad_w;
+              const bool inside = ih >= 0 && ih < k.in.dim(1) && iw >= 0 && iw < k.in.dim(2);
+              padded.flat<float>()[((b * rows + h) * cols + w) * k.in.dim(3) + ch] =
+                  inside
+                      ? in.flat<float>()[((b * k.in.dim(1) + ih) * k.in.dim(2) + iw) * k.in.dim(3) +
+                                         ch]
+                      : 0.f;
+            }
+      const ConvCase c{k.stride, k.dilation, "VALID", {}};
+      OpTester t("Conv2D");
+      t.Attr("T", DT_HALF)
+          .Attr("strides", std::vector<int64_t>{1, k.stride, k.stride, 1})
+          .Attr("dilations", std::vector<int64_t>{1, k.dilation, k.dilation, 1})
+          .Attr("padding", k.padding)
+          .Input(Cast<half>(in))
+          .Input(Cast<half>(f));
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      const Tensor want = Cast<half>(ReferenceConv(padded, f, c, k.out_h, k.out_w, 0, 0));
+      ASSERT_EQ(out[0].shape().DebugString(), want.shape().DebugString());
+      int nan = 0;
+      for (int64_t i = 0; i < want.NumElements(); ++i) {
+        const float g = static_cast<float>(out[0].flat<half>()[i]);
+        const float w = static_cast<float>(want.flat<half>()[i]);
+        if (std::isnan(w)) {
+          EXPECT_TRUE(std::isnan(g)) << i << ": " << g;
+          ++nan;
+        } else {
+          EXPECT_EQ(g, w) << i;
+        }
+      }
+      if (non_finite) EXPECT_GT(nan, 0);
+    }
+  }
+}
+
 TEST(Conv2DOpTest, ErrorsAreTensorFlows) {
   const ConvCase valid{1, 1, "VALID", {}};
   EXPECT_THAT(Conv(F({1, 2, 3}, TensorShape({1, 1, 3})), F({1}, TensorShape({1, 1, 1, 1})), valid),
