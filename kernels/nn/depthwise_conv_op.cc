@@ -43,6 +43,46 @@ struct DepthwiseGeometry : ConvWindows {
   int64_t k_h, k_w;
 };
 
+// half with multiplier 1 and column stride 1, no bias: output rows [begin, end) (of batch *
+// out_h), each tap applied to a whole row at once. For a tap the row's windows read consecutive
+// input columns (the ones inside the input, padding before and after), so the tap is one
+// HalfMulAddRound call per run of columns over out_w * in_c accumulators, with the tap's
+// filter channels repeated across the row (`tiled`: [k_h * k_w][out_w * in_c]). Each
+// accumulator still takes its taps in (kh, kw) order, each a float multiply-add rounded to
+// half: DepthwisePixels' arithmetic, element for element, in a few calls per row where that
+// made 9 calls of in_c elements per pixel.
+void DepthwiseHalfRows(const DepthwiseGeometry& g, const half* in, const half* tiled, int64_t begin,
+                       int64_t end, half* out) {
+  const int64_t row = g.out_w * g.in_c;
+  std::vector<float> acc(row);
+  for (int64_t r = begin; r < end; ++r) {
+    const int64_t n = r / g.out_h, oh = r % g.out_h;
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    for (int64_t kh = 0; kh < g.k_h; ++kh) {
+      const int64_t h = oh * g.stride_h - g.pad_h + kh * g.dil_h;
+      const bool row_inside = h >= 0 && h < g.in_h;
+      for (int64_t kw = 0; kw < g.k_w; ++kw) {
+        const half* f = tiled + (kh * g.k_w + kw) * row;
+        // Output columns [lo, hi) read input column ow - pad_w + kw * dil_w inside the input.
+        const int64_t shift = kw * g.dil_w - g.pad_w;
+        const int64_t lo = row_inside ? std::clamp<int64_t>(-shift, 0, g.out_w) : g.out_w;
+        const int64_t hi = row_inside ? std::clamp<int64_t>(g.in_w - shift, lo, g.out_w) : g.out_w;
+        if (lo > 0) HalfMulAddRound(nullptr, f, lo * g.in_c, acc.data());
+        if (hi > lo) {
+          const half* x = in + ((n * g.in_h + h) * g.in_w + lo + shift) * g.in_c;
+          HalfMulAddRound(x, f + lo * g.in_c, (hi - lo) * g.in_c, acc.data() + lo * g.in_c);
+        }
+        const int64_t after = hi;
+        if (after < g.out_w) {
+          HalfMulAddRound(nullptr, f + after * g.in_c, (g.out_w - after) * g.in_c,
+                          acc.data() + after * g.in_c);
+        }
+      }
+    }
+    FloatToHalf(acc.data(), row, out + r * row);
+  }
+}
+
 // Output pixels [begin, end); with `bias` (the fused kernel) each channel gets bias[c] and then
 // `act` in the compute type before it is stored.
 template <typename T>
@@ -192,6 +232,21 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       const T* f = filter.flat<T>().data();
       const T* bias = kFused ? ctx.input(2).flat<T>().data() : nullptr;
       T* y = out->flat<T>().data();
+      if constexpr (std::is_same_v<T, half>) {
+        if (g.mult == 1 && g.stride_w == 1 && bias == nullptr) {
+          const int64_t row = g.out_w * g.in_c;
+          std::vector<half> tiled(static_cast<size_t>(g.k_h * g.k_w * row));
+          for (int64_t t = 0; t < g.k_h * g.k_w; ++t) {
+            for (int64_t ow = 0; ow < g.out_w; ++ow) {
+              std::copy_n(f + t * g.in_c, g.in_c, tiled.data() + t * row + ow * g.in_c);
+            }
+          }
+          ctx.ParallelFor(g.batch * g.out_h, g.k_h * g.k_w * row, [&](int64_t b, int64_t e) {
+            DepthwiseHalfRows(g, x, tiled.data(), b, e, y);
+          });
+          return absl::OkStatus();
+        }
+      }
       ctx.ParallelFor(
           g.batch * g.out_h * g.out_w, g.k_h * g.k_w * g.in_c * g.mult,
           [&](int64_t b, int64_t e) { DepthwisePixels(g, x, f, bias, activation_, b, e, y); });

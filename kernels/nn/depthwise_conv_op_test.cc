@@ -150,6 +150,92 @@ TEST(DepthwiseConv2dNativeOpTest, HalfRoundsEachTapOnEveryChannel) {
   }
 }
 
+// half with multiplier 1 and column stride 1 runs a whole output row per tap: against the
+// definition (taps in (kh, kw) order from a zero accumulator, each a float multiply-add rounded
+// to half, padding taps multiplied as zeros), on values whose sums round (odd multiples of 1/8
+// past 1024), for SAME and VALID, row strides 1 and 2, a dilation, a batch, channel counts 3, 16
+// and 20, maps narrower than the window's reach, and an inf weight (NaN where it reads padding,
+// inf elsewhere) beside an inf input; multiplier 2 and column stride 2 (the per-pixel loop) too.
+TEST(DepthwiseConv2dNativeOpTest, HalfRowsAreThePerTapDefinition) {
+  struct Case {
+    int64_t n, h, w, c, kh, kw, mult, stride_h, stride_w, dil;
+    std::string padding;
+  };
+  const std::vector<Case> cases = {
+      {2, 16, 16, 16, 3, 3, 1, 1, 1, 1, "SAME"}, {1, 7, 9, 3, 3, 3, 1, 2, 1, 1, "SAME"},
+      {1, 6, 5, 20, 3, 2, 1, 1, 1, 1, "VALID"},  {1, 7, 8, 4, 3, 3, 1, 1, 1, 2, "SAME"},
+      {1, 2, 2, 5, 5, 5, 1, 1, 1, 1, "SAME"},    {1, 5, 6, 3, 3, 3, 2, 1, 1, 1, "SAME"},
+      {1, 5, 7, 4, 3, 3, 1, 1, 2, 1, "SAME"},
+  };
+  for (const Case& k : cases) {
+    for (const bool non_finite : {false, true}) {
+      SCOPED_TRACE(std::to_string(k.h) + "x" + std::to_string(k.w) + "x" + std::to_string(k.c) +
+                   " " + k.padding + (non_finite ? " with inf" : ""));
+      const int64_t out_c = k.c * k.mult;
+      std::vector<float> x(k.n * k.h * k.w * k.c), f(k.kh * k.kw * out_c);
+      for (size_t i = 0; i < x.size(); ++i) {
+        x[i] = (i % 3 == 0 ? 1024.0f : 0.0f) + static_cast<float>(2 * (i % 5) + 1) * 0.125f;
+      }
+      for (size_t i = 0; i < f.size(); ++i) {
+        f[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.5f;
+      }
+      if (non_finite) {
+        f[1] = INFINITY;  // tap (0, 0), channel 1
+        x[2 * k.c + 1] = INFINITY;
+      }
+      // Geometry as TensorFlow's: SAME pads total / 2 before.
+      auto out_size = [&](int64_t in, int64_t kk, int64_t stride, int64_t* pad) {
+        const int64_t span = (kk - 1) * k.dil + 1;
+        const int64_t out =
+            k.padding == "SAME" ? (in + stride - 1) / stride : (in - span + stride) / stride;
+        *pad = k.padding == "SAME" ? std::max<int64_t>((out - 1) * stride + span - in, 0) / 2 : 0;
+        return out;
+      };
+      int64_t pad_h = 0, pad_w = 0;
+      const int64_t oh = out_size(k.h, k.kh, k.stride_h, &pad_h);
+      const int64_t ow = out_size(k.w, k.kw, k.stride_w, &pad_w);
+      std::vector<float> want(k.n * oh * ow * out_c);
+      for (int64_t b = 0; b < k.n; ++b)
+        for (int64_t y = 0; y < oh; ++y)
+          for (int64_t z = 0; z < ow; ++z)
+            for (int64_t o = 0; o < out_c; ++o) {
+              float acc = 0;
+              for (int64_t i = 0; i < k.kh; ++i)
+                for (int64_t j = 0; j < k.kw; ++j) {
+                  const int64_t hh = y * k.stride_h - pad_h + i * k.dil;
+                  const int64_t ww = z * k.stride_w - pad_w + j * k.dil;
+                  const bool inside = hh >= 0 && hh < k.h && ww >= 0 && ww < k.w;
+                  const float xv = inside ? static_cast<float>(half(
+                                                x[((b * k.h + hh) * k.w + ww) * k.c + o / k.mult]))
+                                          : 0.0f;
+                  const float fv = static_cast<float>(half(f[(i * k.kw + j) * out_c + o]));
+                  acc = static_cast<float>(half(acc + xv * fv));
+                }
+              want[((b * oh + y) * ow + z) * out_c + o] = acc;
+            }
+      OpTester t("DepthwiseConv2dNative");
+      t.Attr("T", DT_HALF)
+          .Attr("strides", std::vector<int64_t>{1, k.stride_h, k.stride_w, 1})
+          .Attr("dilations", std::vector<int64_t>{1, k.dil, k.dil, 1})
+          .Attr("padding", k.padding)
+          .Input(Tensor::FromVector<half>(std::vector<half>(x.begin(), x.end()),
+                                          TensorShape({k.n, k.h, k.w, k.c})))
+          .Input(Tensor::FromVector<half>(std::vector<half>(f.begin(), f.end()),
+                                          TensorShape({k.kh, k.kw, k.c, k.mult})));
+      RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+      ASSERT_EQ(out[0].NumElements(), static_cast<int64_t>(want.size()));
+      for (size_t i = 0; i < want.size(); ++i) {
+        const float g = static_cast<float>(out[0].flat<half>()[i]);
+        if (std::isnan(want[i])) {
+          EXPECT_TRUE(std::isnan(g)) << i << ": " << g;
+        } else {
+          EXPECT_EQ(g, want[i]) << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(DepthwiseConv2dNativeOpTest, FusedBiasAndRelu6AreAppliedPerChannel) {
   const Tensor in = Ramp(TensorShape({1, 4, 4, 3}), 9);
   const Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 6);
