@@ -60,6 +60,7 @@ TEST(GemmTest, EveryRouteMatchesATripleLoop) {
         ExpectLikeALoop<float>(130, 140, 120, ta, tb, p);  // oneDNN (2.2M multiply-adds)
         ExpectLikeALoop<float>(200, 10, 600, ta, tb, p);   // narrow output: OpenBLAS
         ExpectLikeALoop<float>(1, 700, 1500, ta, tb, p);   // row vector: bands over the threads
+        ExpectLikeALoop<float>(1, 33, 19, ta, tb, p);      // row vector: row streams
         ExpectLikeALoop<float>(900, 1, 1200, ta, tb, p);   // column vector: gemv
         ExpectLikeALoop<double>(64, 80, 300, ta, tb, p);   // OpenBLAS dgemm
         ExpectLikeALoop<double>(1, 600, 1700, ta, tb, p);  // double row vector

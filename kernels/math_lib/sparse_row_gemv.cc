@@ -73,26 +73,14 @@ AccumulateFn ChooseAccumulate() {
 // Rows per thread below which splitting the rows does not pay.
 constexpr int64_t kMinRowsPerThread = 64;
 
-}  // namespace
-
-bool SparseRowGemv(int64_t k, int64_t n, const float* x, int64_t x_stride, const float* w,
-                   int64_t ldw, float* y, int threads) {
+// y = sum over the `count` listed rows r of x_r * w_r, on up to `threads` threads.
+void StreamRows(const int32_t* row_list, int64_t count, int64_t n, const float* x, int64_t x_stride,
+                const float* w, int64_t ldw, float* y, int threads) {
   static const AccumulateFn accumulate = ChooseAccumulate();
-  if (k <= 0 || n <= 0 || k > INT32_MAX) return false;
-  // The rows to read: those under a nonzero (NaN included) element of x.
-  thread_local std::vector<int32_t> rows;
-  rows.clear();
-  rows.reserve(static_cast<size_t>(k));
-  for (int64_t i = 0; i < k; ++i) {
-    if (x[i * x_stride] != 0.0f) rows.push_back(static_cast<int32_t>(i));  // NaN != 0
-  }
-  const int64_t count = static_cast<int64_t>(rows.size());
-  if (k - count < k / 8 || k - count == 0) return false;
-  const int32_t* row_list = rows.data();
   if (threads <= 1 || count < 2 * kMinRowsPerThread) {
     std::memset(y, 0, sizeof(float) * static_cast<size_t>(n));
     accumulate(row_list, count, x, x_stride, w, ldw, y, 0, n);
-    return true;
+    return;
   }
   // Row bands: each thread streams whole rows of its share of the listed rows (contiguous reads
   // the prefetchers follow) into its own partial row; the partial rows are summed after. This is
@@ -112,7 +100,40 @@ bool SparseRowGemv(int64_t k, int64_t n, const float* x, int64_t x_stride, const
     const float* p = partial_rows + (b - 1) * n;
     for (int64_t j = 0; j < n; ++j) y[j] += p[j];
   }
+}
+
+}  // namespace
+
+bool SparseRowGemv(int64_t k, int64_t n, const float* x, int64_t x_stride, const float* w,
+                   int64_t ldw, float* y, int threads) {
+  if (k <= 0 || n <= 0 || k > INT32_MAX) return false;
+  // The rows to read: those under a nonzero (NaN included) element of x.
+  thread_local std::vector<int32_t> rows;
+  rows.clear();
+  rows.reserve(static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i) {
+    if (x[i * x_stride] != 0.0f) rows.push_back(static_cast<int32_t>(i));  // NaN != 0
+  }
+  const int64_t count = static_cast<int64_t>(rows.size());
+  if (k - count < k / 8 || k - count == 0) return false;
+  StreamRows(rows.data(), count, n, x, x_stride, w, ldw, y, threads);
   return true;
+}
+
+void RowVectorTimesMatrix(int64_t k, int64_t n, const float* x, int64_t x_stride, const float* w,
+                          int64_t ldw, float* y, int threads) {
+  if (n <= 0) return;
+  if (k <= 0) {
+    std::memset(y, 0, sizeof(float) * static_cast<size_t>(n));
+    return;
+  }
+  thread_local std::vector<int32_t> rows;
+  if (static_cast<int64_t>(rows.size()) < k) {
+    const int64_t have = static_cast<int64_t>(rows.size());
+    rows.resize(static_cast<size_t>(k));
+    for (int64_t i = have; i < k; ++i) rows[i] = static_cast<int32_t>(i);
+  }
+  StreamRows(rows.data(), k, n, x, x_stride, w, ldw, y, threads);
 }
 
 bool FiniteWeightsCache::IsFinite(const float* data, int64_t count) const {

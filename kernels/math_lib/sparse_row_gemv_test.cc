@@ -72,6 +72,56 @@ TEST(SparseRowGemvTest, NanInTheVectorReachesTheOutput) {
   for (float v : y) EXPECT_TRUE(std::isnan(v));
 }
 
+// The dense product over every row: small integers, so every order of the sums is exact and
+// the result is asserted exactly; one and two threads (two bands from 128 rows), strided x,
+// padded rows, a guard element past y.
+TEST(RowVectorTimesMatrixTest, EqualsTheExactProduct) {
+  struct Shape {
+    int64_t k, n, ldw, stride;
+    int threads;
+  };
+  for (const Shape& c : {Shape{1, 1, 1, 1, 1}, Shape{3, 5, 7, 2, 1}, Shape{37, 333, 340, 3, 1},
+                         Shape{384, 768, 768, 1, 1}, Shape{384, 768, 768, 1, 2},
+                         Shape{301, 333, 340, 2, 2}, Shape{1000, 96, 100, 1, 3}}) {
+    std::vector<float> x(c.k * c.stride, 99.0f), w(c.k * c.ldw, 99.0f);
+    for (int64_t i = 0; i < c.k; ++i) x[i * c.stride] = static_cast<float>(i % 7) - 3.0f;
+    for (int64_t i = 0; i < c.k; ++i) {
+      for (int64_t j = 0; j < c.n; ++j) w[i * c.ldw + j] = static_cast<float>((i + 2 * j) % 5) - 2;
+    }
+    std::vector<float> y(c.n + 1, -5.0f);
+    RowVectorTimesMatrix(c.k, c.n, x.data(), c.stride, w.data(), c.ldw, y.data(), c.threads);
+    const std::vector<double> want = Reference(c.k, c.n, x, c.stride, w, c.ldw);
+    for (int64_t j = 0; j < c.n; ++j) {
+      ASSERT_EQ(y[j], static_cast<float>(want[j])) << "k=" << c.k << " n=" << c.n << " col " << j;
+    }
+    EXPECT_EQ(y[c.n], -5.0f);
+  }
+}
+
+// Every row is read, so a zero of x times an infinity of W is NaN in that column (as in BLAS's
+// sum; SparseRowGemv is only used for finite W), an infinity reaches its column, a NaN of x
+// every column, and an empty sum is zeros.
+TEST(RowVectorTimesMatrixTest, NonFiniteValuesPropagateAndEmptySumsAreZeros) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int threads : {1, 2}) {
+    std::vector<float> x(200, 1.0f), w(200 * 4, 0.5f), y(4, -1.0f);
+    x[10] = 0.0f;
+    w[10 * 4 + 1] = inf;    // under the zero: 0 * inf = NaN
+    w[150 * 4 + 2] = -inf;  // under a one: -inf
+    RowVectorTimesMatrix(200, 4, x.data(), 1, w.data(), 4, y.data(), threads);
+    EXPECT_EQ(y[0], 99.5f);
+    EXPECT_TRUE(std::isnan(y[1]));
+    EXPECT_EQ(y[2], -inf);
+    EXPECT_EQ(y[3], 99.5f);
+    x[7] = std::numeric_limits<float>::quiet_NaN();
+    RowVectorTimesMatrix(200, 4, x.data(), 1, w.data(), 4, y.data(), threads);
+    for (float v : y) EXPECT_TRUE(std::isnan(v));
+  }
+  std::vector<float> y(3, -1.0f);
+  RowVectorTimesMatrix(0, 3, nullptr, 1, nullptr, 3, y.data(), 1);
+  for (float v : y) EXPECT_EQ(v, 0.0f);
+}
+
 TEST(FiniteWeightsCacheTest, ScansEachBufferOnceAndSeesInfAndNan) {
   FiniteWeightsCache cache;
   std::vector<float> w(100, 1.0f);
