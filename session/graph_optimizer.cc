@@ -2063,17 +2063,17 @@ class Optimizer {
     return absl::OkStatus();
   }
 
-  // MatMuls, BatchMatMulV2 / V3 and convolutions (plain and fused) on the CPU whose weights
-  // (input 1) are a Const's tensor get `_rill_constant_weights`: their kernel may then keep a
-  // packed copy of the weights (kernels/math_lib/onednn_common.h). The Const may be reached through
-  // Identity and Enter nodes, which pass its buffer on unchanged (a recurrent layer's weights enter
-  // its while loop that way). Nothing else can write a Const's tensor (in-place kernels never take
-  // a buffer a Const kernel still holds).
+  // MatMuls, BatchMatMulV2 / V3, convolutions (plain and fused) and Conv2DBackpropInput on the
+  // CPU whose weights (input 1) are a Const's tensor get `_rill_constant_weights`: their kernel may
+  // then keep a packed copy of the weights (kernels/math_lib/onednn_common.h). The Const may be
+  // reached through Identity and Enter nodes, which pass its buffer on unchanged (a recurrent
+  // layer's weights enter its while loop that way). Nothing else can write a Const's tensor
+  // (in-place kernels never take a buffer a Const kernel still holds).
   void MarkConstantWeights() {
     static const auto* kOps = new absl::flat_hash_set<std::string>{
         "MatMul",        "_FusedMatMul",          "Conv2D",
         "_FusedConv2D",  "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative",
-        "BatchMatMulV2", "BatchMatMulV3"};
+        "BatchMatMulV2", "BatchMatMulV3",         "Conv2DBackpropInput"};
     AttrValue yes;
     yes.set_b(true);
     for (Node* n : graph_->op_nodes()) {

@@ -56,9 +56,9 @@
 //   - a zero Pad / PadV2 of height and width before a float NHWC convolution (plain or fused,
 //     padding VALID or EXPLICIT, finite Const filter, on a CPU) is folded into the convolution's
 //     explicit padding (session/pad_fold.h): Keras's ZeroPadding2D before strided convolutions.
-//   - MatMuls, BatchMatMulV2 / V3 and convolutions (plain and fused) whose weights are a Const's
-//     tensor (straight, or through Identity and Enter nodes) are marked `_rill_constant_weights`
-//     (their kernel packs the weights once).
+//   - MatMuls, BatchMatMulV2 / V3, convolutions (plain and fused) and Conv2DBackpropInput whose
+//     weights are a Const's tensor (straight, or through Identity and Enter nodes) are marked
+//     `_rill_constant_weights` (their kernel packs the weights once).
 // Graphs with TF1 control flow (Switch, Merge, Enter, ...) get the marking and three passes that
 // reason about frames and deadness; the other structural rewrites are unsafe there without
 // that analysis. Loop variables a while loop carries unchanged become loop constants

@@ -708,6 +708,8 @@ TEST(GraphOptimizerTest, FoldsBatchNormIntoATransposedConvolutionsFilter) {
   EXPECT_EQ(Find(o.graph, "bn")->op(), "BiasAdd");
   ASSERT_NE(Find(o.graph, "conv"), nullptr);
   EXPECT_EQ(Find(o.graph, "conv")->op(), "Conv2DBackpropInput");
+  // Its filter is a Const: the kernel keeps the filter reordered for oneDNN.
+  EXPECT_TRUE(Find(o.graph, "conv")->attr().contains("_rill_constant_weights"));
   // The filter's element [kh, kw, c, k] is scaled by channel c's scale / sqrt(var + eps).
   const std::vector<std::string> conv_inputs = Inputs(o.graph, "conv");
   ASSERT_EQ(conv_inputs.size(), 3u);
@@ -755,6 +757,17 @@ TEST(GraphOptimizerTest, FoldsKerasBatchNormMulAddIntoATransposedConvolution) {
   GraphDef original;
   ASSERT_THAT(root.ToGraphDef(&original), IsOk());
   ExpectSameOutputs(original, {{"x:0", TransposedConvInput()}}, {"act:0"}, 1e-5f);
+}
+
+TEST(GraphOptimizerTest, TransposedConvolutionsOfFedFiltersAreNotMarkedConstant) {
+  Scope root = Scope::NewRootScope();
+  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  Output w = ops::Placeholder(root.WithOpName("w"), DT_FLOAT);
+  ops::Conv2DBackpropInput(root.WithOpName("conv"), ops::Const(root, {1, 6, 6, 4}), w, x,
+                           {1, 2, 2, 1}, "SAME");
+  Optimized o = Optimize(root);
+  EXPECT_EQ(o.stats.constant_weights_marked, 0);
+  EXPECT_FALSE(Find(o.graph, "conv")->attr().contains("_rill_constant_weights"));
 }
 
 TEST(GraphOptimizerTest, NonFiniteBatchNormsAfterATransposedConvolutionAreNotFolded) {

@@ -140,7 +140,7 @@ class PlanCache {
 
 // Runs the transposed convolution `d` (macs: its multiply-adds).
 absl::Status RunDeconv(const DeconvDims& d, int64_t macs, int threads, const float* filter,
-                       const float* out_backprop, float* in_grad) {
+                       const float* out_backprop, float* in_grad, OneDnnPackedWeights* packed) {
   static auto* cache = new PlanCache();
   thread_local GrowingBuffer weights_buffer, scratchpad_buffer;
   thread_local std::unique_ptr<dnnl::stream> stream;
@@ -158,7 +158,9 @@ absl::Status RunDeconv(const DeconvDims& d, int64_t macs, int threads, const flo
     memory dst(plan.dst, engine, in_grad);
     memory user_weights(plan.user_weights, engine, const_cast<float*>(filter));
     memory weights = user_weights;
-    if (plan.reorder_weights) {
+    if (plan.reorder_weights && packed != nullptr) {
+      weights = packed->Get(filter, plan.weights, user_weights, plan.weights_reorder, *stream);
+    } else if (plan.reorder_weights) {
       void* w = weights_buffer.Get(plan.weights_bytes);
       if (w == nullptr) return absl::ResourceExhaustedError("no memory for a reordered filter");
       weights = memory(plan.weights, engine, w);
@@ -182,7 +184,8 @@ absl::Status RunDeconv(const DeconvDims& d, int64_t macs, int threads, const flo
 }  // namespace
 
 absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const float* filter,
-                                       const float* out_backprop, float* in_grad) {
+                                       const float* out_backprop, float* in_grad,
+                                       OneDnnPackedWeights* packed) {
   if (g.groups != 1) {
     return absl::InvalidArgumentError("oneDNN deconvolution: grouped filters are not supported");
   }
@@ -197,7 +200,7 @@ absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const
   d.dil = {1, g.dil_h, g.dil_w};
   d.pad = {0, g.pad_h, g.pad_w};
   const int64_t macs = g.batch * g.out_h * g.out_w * g.out_c * g.k_h * g.k_w * g.in_c;
-  return RunDeconv(d, macs, threads, filter, out_backprop, in_grad);
+  return RunDeconv(d, macs, threads, filter, out_backprop, in_grad, packed);
 }
 
 absl::Status OneDnnConv3DBackpropInput(const OneDnnConvShape& s, int threads, const float* filter,
@@ -217,7 +220,7 @@ absl::Status OneDnnConv3DBackpropInput(const OneDnnConvShape& s, int threads, co
   d.stride = {s.stride_d, s.stride_h, s.stride_w};
   d.dil = {s.dil_d, s.dil_h, s.dil_w};
   d.pad = {s.pad_front, s.pad_top, s.pad_left};
-  return RunDeconv(d, OneDnnConvMacs(s), threads, filter, out_backprop, in_grad);
+  return RunDeconv(d, OneDnnConvMacs(s), threads, filter, out_backprop, in_grad, nullptr);
 }
 
 }  // namespace rill

@@ -12,7 +12,8 @@
 //   RILL_RETURN_IF_ERROR(OneDnnConv2DBackpropInput(g, threads, filter_hwio, dy, dx));
 //
 // Primitives are built once per geometry and thread count (a process-wide cache, bounded); the
-// filter is reordered into the primitive's layout on every call (it may be a variable).
+// filter is reordered into the primitive's layout on every call (it may be a variable), or once
+// into `packed` when the kernel's filter is a constant (kernels/math_lib/onednn_common.h).
 // Thread-safe: concurrent calls share the cache under a mutex and run on their own OpenMP teams
 // and scratchpads.
 #ifndef RILL_KERNELS_MATH_LIB_ONEDNN_DECONV_H_
@@ -33,8 +34,11 @@ namespace rill {
 // path's are, but in another order (results differ by rounding). Errors: Internal with oneDNN's
 // message when it rejects the geometry ("oneDNN deconvolution failed ..."), InvalidArgument for
 // grouped geometries; the caller may then take another path.
+// With `packed` (holding the filter's tensor: HoldConstantWeights) the reordered filter is kept
+// there and reused.
 absl::Status OneDnnConv2DBackpropInput(const ConvGeometry& g, int threads, const float* filter,
-                                       const float* out_backprop, float* in_grad);
+                                       const float* out_backprop, float* in_grad,
+                                       OneDnnPackedWeights* packed = nullptr);
 
 // The same for the 3-D convolution `shape` (spatial_dims 3, groups 1; its bias, activation and
 // sum are not read): filter DHWIO [k_d, k_h, k_w, in_c, out_c], out_backprop NDHWC [batch,

@@ -114,6 +114,30 @@ TEST(OneDnnDeconvTest, NonFiniteValuesReachTheGradientsTheyTouch) {
   }
 }
 
+// A constant filter held in OneDnnPackedWeights: reordered on the first call and reused, exact
+// on every call; holding another tensor gives that tensor's results.
+TEST(OneDnnDeconvTest, PackedFiltersFollowTheHeldTensor) {
+  const ConvGeometry g = Geometry(2, 8, 8, 16, 4, 32, 2, 1, Padding::kSame);
+  const std::vector<float> dy = Dyadic(g.batch * g.out_h * g.out_w * g.out_c, 2);
+  OneDnnPackedWeights packed;
+  for (int seed : {1, 3}) {
+    const Tensor filter = Tensor::FromVector<float>(Dyadic(g.k_h * g.k_w * g.in_c * g.out_c, seed),
+                                                    TensorShape({g.k_h, g.k_w, g.in_c, g.out_c}));
+    const std::vector<float> f(filter.flat<float>().data(),
+                               filter.flat<float>().data() + filter.NumElements());
+    const std::vector<float> want = Reference(g, f, dy);
+    for (int call = 0; call < 2; ++call) {
+      std::vector<float> dx(want.size(), -99.f);
+      ASSERT_THAT(OneDnnConv2DBackpropInput(g, 1, filter.flat<float>().data(), dy.data(), dx.data(),
+                                            HoldConstantWeights(&packed, filter)),
+                  IsOk());
+      for (size_t i = 0; i < dx.size(); ++i) {
+        ASSERT_EQ(dx[i], want[i]) << "filter " << seed << " call " << call << " [" << i << "]";
+      }
+    }
+  }
+}
+
 TEST(OneDnnDeconvTest, GroupedGeometriesAreRefused) {
   ConvGeometry g = Geometry(1, 4, 4, 4, 3, 4, 1, 1, Padding::kSame);
   g.groups = 2;

@@ -385,7 +385,8 @@ class ConvOpBase : public OpKernel {
   }
 
   Conv2DAttrs attrs_;
-  // The packed filter when the optimizer found it constant (Conv2D / _FusedConv2D); else null.
+  // The packed filter when the optimizer found it constant (Conv2D / _FusedConv2D /
+  // Conv2DBackpropInput); else null.
   std::unique_ptr<OneDnnPackedWeights> packed_;
 };
 
@@ -624,11 +625,20 @@ class Conv2DBackpropInputOp final : public ConvOpBase {
     // unless it refuses the geometry. An inf or NaN weight keeps the im2col path, which forms
     // every product of a weight and a gradient element (oneDNN need not form those whose target
     // lies in the padding).
-    if (filter.dtype() == DT_FLOAT && AllFinite(filter) &&
-        OneDnnConv2DBackpropInput(g, ctx.intra_op_threads(), filter.flat<float>().data(),
-                                  out_backprop.flat<float>().data(), out->flat<float>().data())
-            .ok()) {
-      return absl::OkStatus();
+    // A constant filter (packed_) is reordered once and its finiteness read from the packed
+    // weights' cached bound (finite only when every weight is); a variable's on every call.
+    if (filter.dtype() == DT_FLOAT) {
+      OneDnnPackedWeights* packed = HoldConstantWeights(packed_.get(), filter);
+      const float* f = filter.flat<float>().data();
+      const bool finite = (packed != nullptr && std::isfinite(packed->MaxOutputAbsSum(
+                                                    f, g.k_h * g.k_w * g.in_c, g.out_c, false))) ||
+                          AllFinite(filter);
+      if (finite &&
+          OneDnnConv2DBackpropInput(g, ctx.intra_op_threads(), f, out_backprop.flat<float>().data(),
+                                    out->flat<float>().data(), packed)
+              .ok()) {
+        return absl::OkStatus();
+      }
     }
     return VisitKernelTypes<RILL_CONV_TYPES>(*this, filter.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;

@@ -550,28 +550,34 @@ std::vector<float> DirectBackpropInput(const Tensor& f, const Tensor& dy) {
 
 TEST(Conv2DBackpropInputOpTest, MatchesADirectLoopWithUnreachedRowsAndNonFiniteWeights) {
   // Finite weights run on oneDNN's deconvolution; an inf weight keeps the path that forms every
-  // product (inf * 0 is NaN wherever that weight meets a zero gradient).
-  for (bool inf_weight : {false, true}) {
-    SCOPED_TRACE(inf_weight ? "inf weight" : "finite weights");
-    Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 5, 1);
-    if (inf_weight) f.flat<float>()[7] = std::numeric_limits<float>::infinity();
-    const Tensor dy = Ramp(TensorShape({1, 3, 3, 2}), 5, 2);
-    OpTester t("Conv2DBackpropInput");
-    t.Attr("T", DT_FLOAT)
-        .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
-        .Attr("padding", "VALID")
-        .Input(Tensor::FromVector<int32_t>({1, 8, 7, 3}, TensorShape({4})))
-        .Input(f)
-        .Input(dy);
-    RILL_ASSERT_OK_AND_ASSIGN(auto dx, t.Run());
-    ASSERT_EQ(dx[0].shape(), TensorShape({1, 8, 7, 3}));
-    const std::vector<float> want = DirectBackpropInput(f, dy);
-    for (size_t i = 0; i < want.size(); ++i) {
-      const float got = dx[0].flat<float>()[i];
-      if (std::isnan(want[i])) {
-        EXPECT_TRUE(std::isnan(got)) << i;
-      } else {
-        EXPECT_EQ(got, want[i]) << i;
+  // product (inf * 0 is NaN wherever that weight meets a zero gradient). With
+  // _rill_constant_weights (a Const filter) the kernel keeps the reordered filter and reads the
+  // filter's finiteness from it: the same results.
+  for (bool constant : {false, true}) {
+    for (bool inf_weight : {false, true}) {
+      SCOPED_TRACE(std::string(inf_weight ? "inf weight" : "finite weights") +
+                   (constant ? ", constant" : ""));
+      Tensor f = Ramp(TensorShape({3, 3, 3, 2}), 5, 1);
+      if (inf_weight) f.flat<float>()[7] = std::numeric_limits<float>::infinity();
+      const Tensor dy = Ramp(TensorShape({1, 3, 3, 2}), 5, 2);
+      OpTester t("Conv2DBackpropInput");
+      t.Attr("T", DT_FLOAT)
+          .Attr("strides", std::vector<int64_t>{1, 2, 2, 1})
+          .Attr("padding", "VALID")
+          .Input(Tensor::FromVector<int32_t>({1, 8, 7, 3}, TensorShape({4})))
+          .Input(f)
+          .Input(dy);
+      if (constant) t.Attr("_rill_constant_weights", true);
+      RILL_ASSERT_OK_AND_ASSIGN(auto dx, t.Run());
+      ASSERT_EQ(dx[0].shape(), TensorShape({1, 8, 7, 3}));
+      const std::vector<float> want = DirectBackpropInput(f, dy);
+      for (size_t i = 0; i < want.size(); ++i) {
+        const float got = dx[0].flat<float>()[i];
+        if (std::isnan(want[i])) {
+          EXPECT_TRUE(std::isnan(got)) << i;
+        } else {
+          EXPECT_EQ(got, want[i]) << i;
+        }
       }
     }
   }
