@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "graph/graph_def_import.h"
+#include "graph/loop_frame.h"
 #include "graph/op_classes.h"
 #include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
@@ -24,11 +24,6 @@ namespace {
 constexpr int kMaxHops = 16;
 constexpr size_t kMaxFrameNodes = 400;
 
-std::string FrameName(const Node& enter) {
-  const AttrValue* a = NodeAttrOrNull(enter, "frame_name");
-  return a == nullptr ? "" : a->s();
-}
-
 bool BoolAttr(const Node& n, const char* name) {
   const AttrValue* a = NodeAttrOrNull(n, name);
   return a != nullptr && a->b();
@@ -38,15 +33,6 @@ bool TypeAttrIs(const Node& n, const char* name, DataType type) {
   const AttrValue* a = NodeAttrOrNull(n, name);
   return a != nullptr && a->type() == type;
 }
-
-// One loop variable.
-struct Var {
-  Node* enter = nullptr;
-  Node* merge = nullptr;
-  Node* sw = nullptr;
-  Node* next = nullptr;  // the NextIteration
-  Node* exit = nullptr;  // may be null
-};
 
 // What a frame edge reads, looking through Identity and Switch:1: a variable's current value, a
 // constant Enter, or a node's output.
@@ -59,8 +45,7 @@ struct Sym {
 };
 
 struct Plan {
-  std::vector<Node*> frame;
-  std::vector<Var> vars;
+  LoopFrame frame;
   std::vector<int> counters;                  // var indices
   std::vector<std::pair<int, Node*>> bounds;  // (counter position, bound's Enter)
   int list = -1, h = -1, c = -1;
@@ -80,7 +65,6 @@ struct Plan {
   Node* b = nullptr;
   bool input_first = true;
   bool to_bool = false;
-  std::vector<Node*> waits;  // control inputs of the Enters
 };
 
 class Fuser {
@@ -94,20 +78,22 @@ class Fuser {
     for (;;) {
       std::vector<Node*> conds;
       bool any_cell = false;
-      enters_.clear();
       for (Node* n : graph_->op_nodes()) {
         if (IsLoopCond(n->op_class())) conds.push_back(n);
         any_cell |= n->op() == "_RillLstmCell";
-        if (IsEnter(n->op_class())) enters_[FrameName(*n)].push_back(n);
       }
       if (conds.empty() || !any_cell) break;
       absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(*graph_);
       if (!order.ok()) break;  // a cycle: the session reports it later
-      never_dead_ = NeverDeadNodes(*graph_, *order);
+      const std::vector<char> never_dead = NeverDeadNodes(*graph_, *order);
+      const EntersByFrame enters = CollectEnters(*graph_);
       std::vector<Plan> plans;
       for (Node* cond : conds) {
+        std::optional<LoopFrame> frame = MatchLoopFrame(cond, enters, never_dead, kMaxFrameNodes);
+        if (!frame) continue;
         Plan p;
-        if (Match(cond, &p)) plans.push_back(std::move(p));
+        p.frame = std::move(*frame);
+        if (Match(&p)) plans.push_back(std::move(p));
       }
       if (plans.empty()) break;
       // The counters must be scalars (the kernel keeps them as int32 values); shapes only prove
@@ -131,28 +117,6 @@ class Fuser {
   }
 
  private:
-  // The frame's nodes: everything reachable from its Enters, Exits included and not passed.
-  bool Collect(const std::vector<Node*>& enters, std::vector<Node*>* frame,
-               absl::flat_hash_set<const Node*>* in_frame) {
-    std::deque<Node*> queue(enters.begin(), enters.end());
-    for (Node* e : enters) in_frame->insert(e);
-    while (!queue.empty()) {
-      Node* n = queue.front();
-      queue.pop_front();
-      frame->push_back(n);
-      if (frame->size() > kMaxFrameNodes) return false;
-      if (IsExit(n->op_class())) continue;
-      for (const Edge* e : n->out_edges()) {
-        Node* d = e->dst();
-        if (d->IsSink() || in_frame->contains(d)) continue;
-        if (IsEnter(d->op_class())) return false;  // a nested frame
-        in_frame->insert(d);
-        queue.push_back(d);
-      }
-    }
-    return true;
-  }
-
   Sym Resolve(const Edge* e) const {
     Sym s;
     for (int hops = 0; e != nullptr && !e->IsControlEdge() && hops < kMaxHops; ++hops) {
@@ -168,8 +132,8 @@ class Fuser {
         continue;
       }
       if (IsMerge(src->op_class())) {
-        auto it = var_of_merge_.find(src);
-        if (it == var_of_merge_.end() || e->src_output() != 0) return s;
+        auto it = var_of_merge_->find(src);
+        if (it == var_of_merge_->end() || e->src_output() != 0) return s;
         s.kind = Sym::kVar;
         s.var = it->second;
         return s;
@@ -205,115 +169,12 @@ class Fuser {
     return true;
   }
 
-  bool Match(Node* cond, Plan* p) {
-    if (!AssignedToCpu(*cond)) return false;
-    const std::string& device = cond->assigned_device_name();
-    // The frame: the Enters of the frame of the Merge a Switch on `cond` reads.
-    std::string frame_name;
-    for (const Edge* e : cond->out_edges()) {
-      if (e->IsControlEdge() || !IsSwitch(e->dst()->op_class())) continue;
-      const Node* in = e->dst()->input_node(0);
-      if (in != nullptr && IsMerge(in->op_class())) {
-        for (const Edge* m : in->in_edges()) {
-          if (!m->IsControlEdge() && IsEnter(m->src()->op_class())) {
-            frame_name = FrameName(*m->src());
-          }
-        }
-      }
-      if (!frame_name.empty()) break;
-    }
-    auto fe = enters_.find(frame_name);
-    if (frame_name.empty() || fe == enters_.end()) return false;
-    absl::flat_hash_set<const Node*> in_frame;
-    var_of_merge_.clear();
+  bool Match(Plan* p) {
     matched_.clear();
-    if (!Collect(fe->second, &p->frame, &in_frame)) return false;
-    // Edges in and out, devices, deadness; the variables.
-    int loop_conds = 0;
-    for (Node* n : p->frame) {
-      if (n->assigned_device_name() != device) return false;
-      const OpClass k = n->op_class();
-      for (const Edge* e : n->in_edges()) {
-        Node* s = e->src();
-        if (s->IsSource() || in_frame.contains(s)) continue;
-        if (!IsEnter(k)) return false;
-        if (!never_dead_[s->id()]) return false;
-        if (e->IsControlEdge()) {
-          if (std::find(p->waits.begin(), p->waits.end(), s) == p->waits.end()) {
-            p->waits.push_back(s);
-          }
-        }
-      }
-      if (!IsExit(k)) {
-        for (const Edge* e : n->out_edges()) {
-          if (!e->dst()->IsSink() && !in_frame.contains(e->dst())) return false;
-        }
-      }
-      if (IsLoopCond(k)) ++loop_conds;
-      if (IsEnter(k) && (n->op() != "Enter" || n->input_edge(0) == nullptr)) return false;
-      if (IsMerge(k)) {
-        Var v;
-        v.merge = n;
-        if (n->op() != "Merge" || n->num_inputs() != 2) return false;
-        for (int i = 0; i < 2; ++i) {
-          Node* in = n->input_node(i);
-          if (in == nullptr) return false;
-          if (IsEnter(in->op_class()) && !BoolAttr(*in, "is_constant")) {
-            v.enter = in;
-          } else if (IsNextIteration(in->op_class())) {
-            v.next = in;
-          }
-        }
-        if (v.enter == nullptr || v.next == nullptr || v.next->input_edge(0) == nullptr) {
-          return false;
-        }
-        // One Switch; the condition may read the Merge directly (readers: frame nodes).
-        for (const Edge* e : DataOutEdges(*n)) {
-          if (e->src_output() != 0) return false;
-          if (!IsSwitch(e->dst()->op_class())) continue;
-          if (v.sw != nullptr) return false;
-          v.sw = e->dst();
-        }
-        if (v.sw == nullptr) return false;
-        var_of_merge_[n] = static_cast<int>(p->vars.size());
-        p->vars.push_back(v);
-      }
-    }
-    if (loop_conds != 1) return false;
-    // Switches on `cond`, Exits of Switch:0, Enters of the frame feeding their Merge or constant.
-    for (Node* n : p->frame) {
-      const OpClass k = n->op_class();
-      if (IsSwitch(k)) {
-        const Edge* pred = n->input_edge(1);
-        const Node* in = n->input_node(0);
-        if (n->op() != "Switch" || pred == nullptr || pred->src() != cond || in == nullptr) {
-          return false;
-        }
-        const bool constant = IsEnter(in->op_class()) && BoolAttr(*in, "is_constant");
-        if (!constant && !var_of_merge_.contains(in)) return false;
-        for (const Edge* e : n->out_edges()) {
-          if (e->src_output() != 0 || e->dst()->IsSink()) continue;
-          Node* exit = e->dst();
-          if (!IsExit(exit->op_class()) || exit->op() != "Exit") return false;
-          if (constant) {
-            if (!DataOutEdges(*exit).empty()) return false;
-            continue;
-          }
-          Var& v = p->vars[var_of_merge_.at(in)];
-          if (v.exit != nullptr) return false;
-          v.exit = exit;
-        }
-      } else if (IsExit(k)) {
-        const Node* in = n->input_node(0);
-        if (in == nullptr || !IsSwitch(in->op_class())) return false;
-      } else if ((IsEnter(k) && !BoolAttr(*n, "is_constant")) || IsNextIteration(k)) {
-        for (const Edge* e : DataOutEdges(*n)) {
-          if (!var_of_merge_.contains(e->dst())) return false;
-        }
-      }
-    }
+    var_of_merge_ = &p->frame.var_of_merge;
+    const std::vector<LoopVar>& vars = p->frame.vars;
     // The condition.
-    Sym pred = Resolve(cond->input_edge(0));
+    Sym pred = Resolve(p->frame.loop_cond->input_edge(0));
     if (pred.kind == Sym::kNode && pred.node->op() == "ToBool" && pred.output == 0) {
       // The kernel's to_bool.
       p->to_bool = true;
@@ -332,7 +193,7 @@ class Fuser {
       return false;
     }
     // The cell and its operands.
-    for (Node* n : p->frame) {
+    for (Node* n : p->frame.nodes) {
       if (n->op() != "_RillLstmCell") continue;
       if (p->cell != nullptr) return false;
       p->cell = n;
@@ -406,8 +267,8 @@ class Fuser {
     // Each variable: h, c, the output list or a counter.
     if (p->h == p->c) return false;
     int read_var = read.var, write_var = -1;
-    for (int i = 0; i < static_cast<int>(p->vars.size()); ++i) {
-      const Sym next = Resolve(p->vars[i].next->input_edge(0));
+    for (int i = 0; i < static_cast<int>(vars.size()); ++i) {
+      const Sym next = Resolve(vars[i].next->input_edge(0));
       if (i == p->h) {
         if (!next.IsNode(p->cell, 1)) return false;
       } else if (i == p->c) {
@@ -465,7 +326,7 @@ class Fuser {
       p->bounds.emplace_back(k, enter);
     }
     // Nothing else computes in the frame.
-    for (Node* n : p->frame) {
+    for (Node* n : p->frame.nodes) {
       const OpClass k = n->op_class();
       if (IsEnter(k) || IsMerge(k) || IsSwitch(k) || IsExit(k) || IsNextIteration(k) ||
           IsLoopCond(k) || n->op() == "Identity" || n->op() == "NoOp" || n->op() == "Const" ||
@@ -497,7 +358,7 @@ class Fuser {
 
   static bool ScalarsProven(const Plan& p) {
     for (int v : p.counters) {
-      if (!ScalarInput(*p.vars[v].enter)) return false;
+      if (!ScalarInput(*p.frame.vars[v].enter)) return false;
     }
     return true;
   }
@@ -546,7 +407,7 @@ class Fuser {
     // The step's nodes its errors name (kernels/nn/lstm_sequence_op.cc), then the cell's.
     AttrValue::ListValue& errors = *attr[kErrorNodesAttr].mutable_list();
     for (const Node* n : {p.get_item, p.matmul_x, p.matmul_h, p.sum, p.bias_add, p.set_item,
-                          p.vars[p.counters[0]].sw}) {
+                          p.frame.vars[p.counters[0]].sw}) {
       errors.add_s(n == nullptr ? "" : n->name());
     }
     const AttrValue* cell_errors = NodeAttrOrNull(*p.cell, kErrorNodesAttr);
@@ -560,13 +421,13 @@ class Fuser {
       const Edge* e = enter->input_edge(0);
       return graph_->AddEdge(e->src(), e->src_output(), seq, input++).status();
     };
-    for (int v : p.counters) RILL_RETURN_IF_ERROR(feed(p.vars[v].enter));
+    for (int v : p.counters) RILL_RETURN_IF_ERROR(feed(p.frame.vars[v].enter));
     for (const auto& [k, enter] : p.bounds) RILL_RETURN_IF_ERROR(feed(enter));
     RILL_RETURN_IF_ERROR(feed(p.list_in));
     RILL_RETURN_IF_ERROR(feed(p.element_shape));
-    RILL_RETURN_IF_ERROR(feed(p.vars[p.list].enter));
-    RILL_RETURN_IF_ERROR(feed(p.vars[p.h].enter));
-    RILL_RETURN_IF_ERROR(feed(p.vars[p.c].enter));
+    RILL_RETURN_IF_ERROR(feed(p.frame.vars[p.list].enter));
+    RILL_RETURN_IF_ERROR(feed(p.frame.vars[p.h].enter));
+    RILL_RETURN_IF_ERROR(feed(p.frame.vars[p.c].enter));
     if (p.matmul_x != nullptr) {
       RILL_RETURN_IF_ERROR(feed(p.w));
     } else {
@@ -575,11 +436,11 @@ class Fuser {
     }
     RILL_RETURN_IF_ERROR(feed(p.u));
     RILL_RETURN_IF_ERROR(feed(p.b));
-    for (Node* w : p.waits) graph_->AddControlEdge(w, seq);
+    for (Node* w : p.frame.waits) graph_->AddControlEdge(w, seq);
     // The Exits' readers.
     const int nc = static_cast<int>(p.counters.size());
     auto move = [&](int var, int output) -> absl::Status {
-      Node* exit = p.vars[var].exit;
+      Node* exit = p.frame.vars[var].exit;
       return exit == nullptr ? absl::OkStatus() : MoveOutEdges(graph_, exit, seq, output);
     };
     for (int k = 0; k < nc; ++k) RILL_RETURN_IF_ERROR(move(p.counters[k], k));
@@ -587,17 +448,15 @@ class Fuser {
     RILL_RETURN_IF_ERROR(move(p.h, nc + 1));
     RILL_RETURN_IF_ERROR(move(p.c, nc + 2));
     // Exits of constant Switches: control readers only.
-    for (Node* n : p.frame) {
+    for (Node* n : p.frame.nodes) {
       if (IsExit(n->op_class())) RILL_RETURN_IF_ERROR(MoveOutEdges(graph_, n, seq, 0));
     }
-    graph_->RemoveNodes(p.frame);
+    graph_->RemoveNodes(p.frame.nodes);
     return absl::OkStatus();
   }
 
   Graph* graph_;
-  std::vector<char> never_dead_;  // by node id
-  absl::flat_hash_map<std::string, std::vector<Node*>> enters_;
-  absl::flat_hash_map<const Node*, int> var_of_merge_;
+  const absl::flat_hash_map<const Node*, int>* var_of_merge_ = nullptr;  // the frame's
   absl::flat_hash_set<const Node*> matched_;
 };
 

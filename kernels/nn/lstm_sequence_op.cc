@@ -32,9 +32,8 @@
 #include "core/status_macros.h"
 #include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
+#include "kernels/framework/step_kernels.h"
 #include "kernels/math_lib/broadcast.h"
-#include "ops/node_def_util.h"
-#include "ops/op_registry.h"
 
 namespace rill {
 namespace {
@@ -50,9 +49,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> SubKernel(
   // Placeholder input names: the kernel reads values, not names.
   for (int i = 0; i < reg->op_def.input_arg_size(); ++i) def.add_input(absl::StrCat("in", i));
   for (const auto& [key, value] : attrs) (*def.mutable_attr())[key] = value;
-  AddDefaultsToNodeDef(reg->op_def, &def);
-  RILL_RETURN_IF_ERROR(ValidateNodeDef(def, reg->op_def));
-  return KernelRegistry::Global()->CreateKernel(def, reg->op_def, device);
+  return CreateStepKernel(std::move(def), device);
 }
 
 AttrValue TypeValue(DataType t) {
@@ -118,23 +115,12 @@ class LstmSequenceOp final : public OpKernel {
     const Tensor& recurrent = ctx.input(base + 6);
     const Tensor& bias = ctx.input(base + 7);
 
-    OpKernelContext::Params params;
-    params.device = ctx.device();
-    params.step_id = ctx.step_id();
-    params.rendezvous = ctx.rendezvous();
-    params.cancellation = ctx.cancellation();
-    params.call_frame = ctx.call_frame();
-    params.step_resources = ctx.step_resources();
-    params.intra_op_threads = ctx.intra_op_threads();
+    StepKernelRunner runner(ctx);
     // Runs `k` on `inputs` (moved in, so an elementwise kernel may reuse a buffer nothing else
     // holds); returns its outputs, or its error naming the loop's node `node` (kGetItem...).
     auto run = [&](const OpKernel& k, TensorValueVector inputs, int outputs,
                    size_t node) -> absl::StatusOr<TensorValueVector> {
-      params.kernel = &k;
-      params.inputs = inputs;
-      OpKernelContext sub(&params, outputs);
-      RILL_RETURN_IF_ERROR(nodes_.At(node, k.Compute(sub)));
-      return std::move(sub.outputs());
+      return nodes_.At(node, runner.Run(k, std::move(inputs), outputs));
     };
     // The inputs of a run: rvalues moved in (an initializer list would copy them, so the buffer
     // would have a second holder), lvalues copied.
@@ -150,15 +136,10 @@ class LstmSequenceOp final : public OpKernel {
       }
       return true;
     };
-    CancellationManager* const cancellation = ctx.cancellation();
     while (running()) {
       // A timeout, Close or another partition's error cancels the step: the loop stops before its
-      // next step with the cancellation's status, as the executor stops the unfused loop before
-      // its next node.
-      if (cancellation != nullptr && cancellation->IsCancelled()) {
-        const absl::Status why = cancellation->status();
-        return why.ok() ? absl::CancelledError("Step was cancelled") : why;
-      }
+      // next step with the cancellation's status.
+      RILL_RETURN_IF_ERROR(runner.Cancelled());
       RILL_ASSIGN_OR_RETURN(
           TensorValueVector x,
           run(*get_item_,

@@ -39,8 +39,7 @@
 #include "graph/recurrent_step_ops.h"
 #include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
-#include "ops/node_def_util.h"
-#include "ops/op_registry.h"
+#include "kernels/framework/step_kernels.h"
 
 namespace rill {
 namespace {
@@ -64,14 +63,7 @@ class RecurrentSequenceOp final : public OpKernel {
     std::vector<Tensor> vars(nv);
     for (int i = 0; i < nv; ++i) vars[i] = ctx.input(i);
     std::vector<TensorValueVector> outs(steps_.size());
-    OpKernelContext::Params params;
-    params.device = ctx.device();
-    params.step_id = ctx.step_id();
-    params.rendezvous = ctx.rendezvous();
-    params.cancellation = ctx.cancellation();
-    params.call_frame = ctx.call_frame();
-    params.step_resources = ctx.step_resources();
-    params.intra_op_threads = ctx.intra_op_threads();
+    StepKernelRunner runner(ctx);
     auto value = [&](const Ref& r) -> Tensor {
       switch (r.kind) {
         case Ref::kVar:
@@ -89,21 +81,15 @@ class RecurrentSequenceOp final : public OpKernel {
       const Step& s = steps_[j];
       TensorValueVector inputs;
       for (const Ref& r : s.inputs) inputs.emplace_back(value(r), nullptr, nullptr);
-      params.kernel = s.kernel.get();
-      params.inputs = inputs;
-      OpKernelContext sub(&params, s.num_outputs);
-      const absl::Status status = s.kernel->Compute(sub);
-      if (!status.ok()) return error_nodes_.At(j, status);
-      outs[j] = std::move(sub.outputs());
+      absl::StatusOr<TensorValueVector> out =
+          runner.Run(*s.kernel, std::move(inputs), s.num_outputs);
+      if (!out.ok()) return error_nodes_.At(j, out.status());
+      outs[j] = std::move(*out);
       return absl::OkStatus();
     };
-    CancellationManager* const cancellation = ctx.cancellation();
     bool invariants_ready = false;  // the invariant body nodes ran (in the first step)
     for (;;) {
-      if (cancellation != nullptr && cancellation->IsCancelled()) {
-        const absl::Status why = cancellation->status();
-        return why.ok() ? absl::CancelledError("Step was cancelled") : why;
-      }
+      RILL_RETURN_IF_ERROR(runner.Cancelled());
       for (int j = 0; j < num_cond_; ++j) RILL_RETURN_IF_ERROR(run(j));
       const Tensor pred = value(cond_);
       if (pred.dtype() !=
@@ -228,15 +214,13 @@ class RecurrentSequenceOp final : public OpKernel {
         return Bad(ctx, absl::StrCat("step node '", def.name(), "' is a ", def.op(),
                                      ", not an op a recurrent step may hold"));
       }
-      // The registry's and the step kernel's own errors, keeping their code, naming both nodes.
+      // The registry's, ValidateNodeDef's and the step kernel's own errors, keeping their code,
+      // naming both nodes.
       auto at_step = [&](const absl::Status& e) {
         return absl::Status(e.code(),
                             absl::StrCat("_RillRecurrentSequence node ", ctx.def().name(),
                                          ": step node '", def.name(), "': ", e.message()));
       };
-      absl::StatusOr<const OpRegistration*> found = OpRegistry::Global()->LookUpOrError(def.op());
-      if (!found.ok()) return at_step(found.status());
-      const OpRegistration* reg = *found;
       Step s;
       for (const std::string& in : def.input()) {
         absl::StatusOr<Ref> r = ParseRef(in, num_consts, steps_.size());
@@ -245,10 +229,7 @@ class RecurrentSequenceOp final : public OpKernel {
         }
         s.inputs.push_back(*r);
       }
-      AddDefaultsToNodeDef(reg->op_def, &def);
-      if (absl::Status v = ValidateNodeDef(def, reg->op_def); !v.ok()) return at_step(v);
-      absl::StatusOr<std::unique_ptr<OpKernel>> kernel =
-          KernelRegistry::Global()->CreateKernel(def, reg->op_def, ctx.device());
+      absl::StatusOr<std::unique_ptr<OpKernel>> kernel = CreateStepKernel(def, ctx.device());
       if (!kernel.ok()) return at_step(kernel.status());
       s.kernel = std::move(*kernel);
       const DataTypeVector& want = s.kernel->input_types();
