@@ -27,56 +27,65 @@ GraphDef Parse(const std::string& text) {
   return g;
 }
 
-// add_one(x: float) -> y: float, with a constant that has no inputs.
-constexpr char kLibrary[] = R"pb(
-  library {
-    function {
-      signature {
-        name: "add_one"
-        input_arg { name: "x" type: DT_FLOAT }
-        output_arg { name: "y" type: DT_FLOAT }
-      }
-      node_def {
-        name: "one"
-        op: "Const"
-        attr {
-          key: "dtype"
-          value { type: DT_FLOAT }
-        }
-        attr {
-          key: "value"
-          value {
-            tensor {
-              dtype: DT_FLOAT
-              tensor_shape {}
-              float_val: 1
-            }
-          }
-        }
-      }
-      node_def {
-        name: "add"
-        op: "AddV2"
-        input: "x"
-        input: "one:output:0"
-        attr {
-          key: "T"
-          value { placeholder: "T" }
-        }
-      }
-      ret { key: "y" value: "add:z:0" }
-    }
-    function {
-      signature {
-        name: "forever"
-        input_arg { name: "x" type: DT_FLOAT }
-        output_arg { name: "y" type: DT_FLOAT }
-      }
-      node_def { name: "again" op: "forever" input: "x" }
-      ret { key: "y" value: "again:y:0" }
-    }
-  }
-)pb";
+// Pieces of the text-format graphs below.
+
+// attr { key: `key` value { type: `dtype` } }
+std::string TypeAttr(const std::string& key, const std::string& dtype = "DT_FLOAT") {
+  return "attr { key: '" + key + "' value { type: " + dtype + " } } ";
+}
+
+// attr { key: `key` value { list { type: ... } } }, a type per entry of `dtypes`.
+std::string TypeListAttr(const std::string& key, const std::vector<std::string>& dtypes) {
+  std::string list;
+  for (const std::string& t : dtypes) list += "type: " + t + " ";
+  return "attr { key: '" + key + "' value { list { " + list + "} } } ";
+}
+
+// attr { key: `key` value { `func` } }
+std::string FuncAttr(const std::string& key, const std::string& func) {
+  return "attr { key: '" + key + "' value { " + func + " } } ";
+}
+
+// A Placeholder of `dtype` without a shape.
+std::string PlaceholderNode(const std::string& name, const std::string& dtype = "DT_FLOAT") {
+  return "node { name: '" + name + "' op: 'Placeholder' " + TypeAttr("dtype", dtype) + "} ";
+}
+
+// A scalar float Const `name` of `value`, as a graph's node (field "node") or a function's
+// (field "node_def").
+std::string ScalarConst(const std::string& field, const std::string& name,
+                        const std::string& value) {
+  return field + " { name: '" + name + "' op: 'Const' " + TypeAttr("dtype") +
+         "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: " +
+         value + " } } } } ";
+}
+
+// A node (field "node") or a function's node (field "node_def") `name` of the float op `op`
+// (attr T = float) reading `inputs`.
+std::string FloatNode(const std::string& field, const std::string& name, const std::string& op,
+                      const std::vector<std::string>& inputs) {
+  std::string text = field + " { name: '" + name + "' op: '" + op + "' ";
+  for (const std::string& in : inputs) text += "input: '" + in + "' ";
+  return text + TypeAttr("T") + "} ";
+}
+
+// add_one with T = float: a call's f, a branch, a loop's body.
+constexpr char kAddOneFunc[] =
+    "func { name: 'add_one' attr { key: 'T' value { type: DT_FLOAT } } }";
+
+// add_one(x: float) -> y: float, with a constant that has no inputs; forever(x) calls itself.
+const std::string& Library() {
+  static const std::string* const library = new std::string(
+      "library { function { signature { name: 'add_one' input_arg { name: 'x' type: DT_FLOAT } "
+      "output_arg { name: 'y' type: DT_FLOAT } } " +
+      ScalarConst("node_def", "one", "1") +
+      "node_def { name: 'add' op: 'AddV2' input: 'x' input: 'one:output:0' attr { key: 'T' "
+      "value { placeholder: 'T' } } } ret { key: 'y' value: 'add:z:0' } } "
+      "function { signature { name: 'forever' input_arg { name: 'x' type: DT_FLOAT } "
+      "output_arg { name: 'y' type: DT_FLOAT } } node_def { name: 'again' op: 'forever' "
+      "input: 'x' } ret { key: 'y' value: 'again:y:0' } } } ");
+  return *library;
+}
 
 // Imports `g` (inferring shapes), lowers it in place and exports it.
 absl::StatusOr<GraphDef> LowerGraphDef(const GraphDef& g, const LoweringOptions& options = {}) {
@@ -107,54 +116,22 @@ std::vector<std::string> Inputs(const GraphDef& g, const std::string& name) {
   return {n->input().begin(), n->input().end()};
 }
 
+// A PartitionedCall (or StatefulPartitionedCall) `name` of `func` reading `inputs` (control
+// inputs included), with the Tin and Tout lists, on `device` when not empty.
+std::string CallNode(const std::string& name, const std::string& op, const std::string& func,
+                     const std::vector<std::string>& inputs, const std::vector<std::string>& tin,
+                     const std::vector<std::string>& tout, const std::string& device = "") {
+  std::string text = "node { name: '" + name + "' op: '" + op + "' ";
+  for (const std::string& in : inputs) text += "input: '" + in + "' ";
+  if (!device.empty()) text += "device: '" + device + "' ";
+  return text + FuncAttr("f", func) + TypeListAttr("Tin", tin) + TypeListAttr("Tout", tout) + "} ";
+}
+
 TEST(FunctionLoweringTest, PartitionedCallIsInlinedUnderItsName) {
-  GraphDef g = Parse(std::string(kLibrary) + R"pb(
-    node {
-      name: "a"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_FLOAT }
-      }
-    }
-    node { name: "gate" op: "NoOp" }
-    node {
-      name: "call"
-      op: "PartitionedCall"
-      input: "a"
-      input: "^gate"
-      device: "/cpu:0"
-      attr {
-        key: "f"
-        value {
-          func {
-            name: "add_one"
-            attr {
-              key: "T"
-              value { type: DT_FLOAT }
-            }
-          }
-        }
-      }
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-    }
-    node {
-      name: "use"
-      op: "Identity"
-      input: "call"
-      attr {
-        key: "T"
-        value { type: DT_FLOAT }
-      }
-    }
-  )pb");
+  GraphDef g = Parse(Library() + PlaceholderNode("a") + "node { name: 'gate' op: 'NoOp' } " +
+                     CallNode("call", "PartitionedCall", kAddOneFunc, {"a", "^gate"}, {"DT_FLOAT"},
+                              {"DT_FLOAT"}, "/cpu:0") +
+                     FloatNode("node", "use", "Identity", {"call"}));
   EXPECT_TRUE(HasFunctionalOpsAfterImport(g));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_FALSE(HasFunctionalOpsAfterImport(out));
@@ -169,66 +146,11 @@ TEST(FunctionLoweringTest, PartitionedCallIsInlinedUnderItsName) {
 }
 
 TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
-  GraphDef g = Parse(std::string(kLibrary) + R"pb(
-    node {
-      name: "p"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_INT32 }
-      }
-    }
-    node {
-      name: "a"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_FLOAT }
-      }
-    }
-    node {
-      name: "if"
-      op: "StatelessIf"
-      input: "p"
-      input: "a"
-      attr {
-        key: "Tcond"
-        value { type: DT_INT32 }
-      }
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "then_branch"
-        value {
-          func {
-            name: "add_one"
-            attr {
-              key: "T"
-              value { type: DT_FLOAT }
-            }
-          }
-        }
-      }
-      attr {
-        key: "else_branch"
-        value {
-          func {
-            name: "add_one"
-            attr {
-              key: "T"
-              value { type: DT_FLOAT }
-            }
-          }
-        }
-      }
-    }
-  )pb");
+  GraphDef g = Parse(Library() + PlaceholderNode("p", "DT_INT32") + PlaceholderNode("a") +
+                     "node { name: 'if' op: 'StatelessIf' input: 'p' input: 'a' " +
+                     TypeAttr("Tcond", "DT_INT32") + TypeListAttr("Tin", {"DT_FLOAT"}) +
+                     TypeListAttr("Tout", {"DT_FLOAT"}) + FuncAttr("then_branch", kAddOneFunc) +
+                     FuncAttr("else_branch", kAddOneFunc) + "}");
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_EQ(Find(out, "if/pred")->op(), "ToBool");
   EXPECT_THAT(Inputs(out, "if/pred"), ElementsAre("p"));
@@ -243,78 +165,23 @@ TEST(FunctionLoweringTest, IfBecomesSwitchesBranchesAndMerges) {
 // A Case over three add_one branches, after a control input: the index (gated by the control
 // input) goes through one _SwitchN on itself for the pivots and one per input, the branches hang
 // on the pivots and each output merges all branches'.
+// A Case (or StatelessCase) `name` on index i and input a with float Tin and Tout, after the
+// inputs in `more_inputs`; `branches` is the branch list's text (func { ... } per branch), left
+// out when empty.
+std::string CaseNode(const std::string& op, const std::string& more_inputs,
+                     const std::string& branches) {
+  return "node { name: 'case' op: '" + op + "' input: 'i' input: 'a' " + more_inputs +
+         TypeListAttr("Tin", {"DT_FLOAT"}) + TypeListAttr("Tout", {"DT_FLOAT"}) +
+         (branches.empty() ? "" : "attr { key: 'branches' value { list { " + branches + "} } } ") +
+         "} ";
+}
+
 TEST(FunctionLoweringTest, CaseBecomesSwitchNsBranchesAndMerges) {
-  GraphDef g = Parse(std::string(kLibrary) + R"pb(
-    node {
-      name: "i"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_INT32 }
-      }
-    }
-    node {
-      name: "a"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_FLOAT }
-      }
-    }
-    node { name: "before" op: "NoOp" }
-    node {
-      name: "case"
-      op: "Case"
-      input: "i"
-      input: "a"
-      input: "^before"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "branches"
-        value {
-          list {
-            func {
-              name: "add_one"
-              attr {
-                key: "T"
-                value { type: DT_FLOAT }
-              }
-            }
-            func {
-              name: "add_one"
-              attr {
-                key: "T"
-                value { type: DT_FLOAT }
-              }
-            }
-            func {
-              name: "add_one"
-              attr {
-                key: "T"
-                value { type: DT_FLOAT }
-              }
-            }
-          }
-        }
-      }
-    }
-    node {
-      name: "y"
-      op: "Neg"
-      input: "case"
-      attr {
-        key: "T"
-        value { type: DT_FLOAT }
-      }
-    }
-  )pb");
+  GraphDef g = Parse(
+      Library() + PlaceholderNode("i", "DT_INT32") + PlaceholderNode("a") +
+      "node { name: 'before' op: 'NoOp' } " +
+      CaseNode("Case", "input: '^before' ", std::string(kAddOneFunc) + kAddOneFunc + kAddOneFunc) +
+      FloatNode("node", "y", "Neg", {"case"}));
   EXPECT_TRUE(HasFunctionalOpsAfterImport(g));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_THAT(Inputs(out, "case/index"), ElementsAre("i", "^before"));
@@ -339,55 +206,9 @@ TEST(FunctionLoweringTest, CaseBecomesSwitchNsBranchesAndMerges) {
 // Branches returning different numbers of outputs, and a Case without branches, are refused
 // naming the node.
 TEST(FunctionLoweringTest, CaseBranchesMustAgree) {
-  const std::string head = std::string(kLibrary) + R"pb(
-    node {
-      name: "i"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_INT32 }
-      }
-    }
-    node {
-      name: "a"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_FLOAT }
-      }
-    }
-  )pb";
-  GraphDef g = Parse(head + R"pb(
-    node {
-      name: "case"
-      op: "StatelessCase"
-      input: "i"
-      input: "a"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "branches"
-        value {
-          list {
-            func {
-              name: "add_one"
-              attr {
-                key: "T"
-                value { type: DT_FLOAT }
-              }
-            }
-            func { name: "two" }
-          }
-        }
-      }
-    }
-  )pb");
+  const std::string head = Library() + PlaceholderNode("i", "DT_INT32") + PlaceholderNode("a");
+  GraphDef g = Parse(
+      head + CaseNode("StatelessCase", "", std::string(kAddOneFunc) + "func { name: 'two' } "));
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
       R"pb(
         signature {
@@ -403,109 +224,33 @@ TEST(FunctionLoweringTest, CaseBranchesMustAgree) {
   EXPECT_THAT(LowerGraphDef(g).status().message(),
               HasSubstr("Node 'case' (StatelessCase): branch 0 'add_one' returns 1 outputs but "
                         "branch 1 'two' returns 2"));
-  GraphDef none = Parse(head + R"pb(
-    node {
-      name: "case"
-      op: "Case"
-      input: "i"
-      input: "a"
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-    }
-  )pb");
+  GraphDef none = Parse(head + CaseNode("Case", "", ""));
   EXPECT_THAT(LowerGraphDef(none).status().message(),
               HasSubstr("Node 'case' (Case): has no branches"));
 }
 
-// below_ten(x) = x < 10: a While condition.
-constexpr char kBelowTen[] = R"pb(
-  library {
-    function {
-      signature {
-        name: "below_ten"
-        input_arg { name: "x" type: DT_FLOAT }
-        output_arg { name: "c" type: DT_BOOL }
-      }
-      node_def {
-        name: "ten"
-        op: "Const"
-        attr {
-          key: "dtype"
-          value { type: DT_FLOAT }
-        }
-        attr {
-          key: "value"
-          value {
-            tensor {
-              dtype: DT_FLOAT
-              tensor_shape {}
-              float_val: 10
-            }
-          }
-        }
-      }
-      node_def {
-        name: "less"
-        op: "Less"
-        input: "x"
-        input: "ten:output:0"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      ret { key: "c" value: "less:z:0" }
-    }
-  }
-)pb";
+// A function `name` of float inputs `args` returning c = x < 10: a While condition.
+std::string BelowTen(const std::string& name, const std::vector<std::string>& args) {
+  std::string text = "function { signature { name: '" + name + "' ";
+  for (const std::string& arg : args) text += "input_arg { name: '" + arg + "' type: DT_FLOAT } ";
+  return text + "output_arg { name: 'c' type: DT_BOOL } } " + ScalarConst("node_def", "ten", "10") +
+         FloatNode("node_def", "less", "Less", {"x", "ten:output:0"}) +
+         "ret { key: 'c' value: 'less:z:0' } } ";
+}
+
+// below_ten(x) = x < 10.
+const std::string& BelowTenLibrary() {
+  static const std::string* const library =
+      new std::string("library { " + BelowTen("below_ten", {"x"}) + "} ");
+  return *library;
+}
 
 TEST(FunctionLoweringTest, WhileBecomesAFrame) {
-  GraphDef g = Parse(kBelowTen);
-  g.MergeFrom(Parse(std::string(kLibrary) + R"pb(
-    node {
-      name: "a"
-      op: "Placeholder"
-      attr {
-        key: "dtype"
-        value { type: DT_FLOAT }
-      }
-    }
-    node {
-      name: "w"
-      op: "While"
-      input: "a"
-      attr {
-        key: "T"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "parallel_iterations"
-        value { i: 3 }
-      }
-      attr {
-        key: "cond"
-        value { func { name: "below_ten" } }
-      }
-      attr {
-        key: "body"
-        value {
-          func {
-            name: "add_one"
-            attr {
-              key: "T"
-              value { type: DT_FLOAT }
-            }
-          }
-        }
-      }
-    }
-  )pb"));
+  GraphDef g = Parse(BelowTenLibrary());
+  g.MergeFrom(Parse(
+      Library() + PlaceholderNode("a") + "node { name: 'w' op: 'While' input: 'a' " +
+      TypeListAttr("T", {"DT_FLOAT"}) + "attr { key: 'parallel_iterations' value { i: 3 } } " +
+      FuncAttr("cond", "func { name: 'below_ten' }") + FuncAttr("body", kAddOneFunc) + "}"));
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(g));
   EXPECT_EQ(Find(out, "w/enter_0")->attr().at("frame_name").s(), "w");
   EXPECT_EQ(Find(out, "w/enter_0")->attr().at("parallel_iterations").i(), 3);
@@ -522,159 +267,31 @@ TEST(FunctionLoweringTest, WhileBecomesAFrame) {
 // A While over (x, step, z): cond x < 10; body (x + step, Identity(step) after the add, step * 2).
 // step is passed through unchanged (through an Identity with a control input, as while_v2 writes
 // its outputs); z's next value reads step alone.
-constexpr char kStepLoop[] = R"pb(
-  library {
-    function {
-      signature {
-        name: "step_below_ten"
-        input_arg { name: "x" type: DT_FLOAT }
-        input_arg { name: "step" type: DT_FLOAT }
-        input_arg { name: "z" type: DT_FLOAT }
-        output_arg { name: "c" type: DT_BOOL }
-      }
-      node_def {
-        name: "ten"
-        op: "Const"
-        attr {
-          key: "dtype"
-          value { type: DT_FLOAT }
-        }
-        attr {
-          key: "value"
-          value {
-            tensor {
-              dtype: DT_FLOAT
-              tensor_shape {}
-              float_val: 10
-            }
-          }
-        }
-      }
-      node_def {
-        name: "less"
-        op: "Less"
-        input: "x"
-        input: "ten:output:0"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      ret { key: "c" value: "less:z:0" }
-    }
-    function {
-      signature {
-        name: "step_body"
-        input_arg { name: "x" type: DT_FLOAT }
-        input_arg { name: "step" type: DT_FLOAT }
-        input_arg { name: "z" type: DT_FLOAT }
-        output_arg { name: "x_next" type: DT_FLOAT }
-        output_arg { name: "step_next" type: DT_FLOAT }
-        output_arg { name: "z_next" type: DT_FLOAT }
-      }
-      node_def {
-        name: "two"
-        op: "Const"
-        attr {
-          key: "dtype"
-          value { type: DT_FLOAT }
-        }
-        attr {
-          key: "value"
-          value {
-            tensor {
-              dtype: DT_FLOAT
-              tensor_shape {}
-              float_val: 2
-            }
-          }
-        }
-      }
-      node_def {
-        name: "add"
-        op: "AddV2"
-        input: "x"
-        input: "step"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      node_def {
-        name: "keep"
-        op: "Identity"
-        input: "step"
-        input: "^add"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      node_def {
-        name: "twice"
-        op: "Mul"
-        input: "step"
-        input: "two:output:0"
-        attr {
-          key: "T"
-          value { type: DT_FLOAT }
-        }
-      }
-      ret { key: "x_next" value: "add:z:0" }
-      ret { key: "step_next" value: "keep:output:0" }
-      ret { key: "z_next" value: "twice:z:0" }
-    }
-  }
-  node {
-    name: "x"
-    op: "Placeholder"
-    attr {
-      key: "dtype"
-      value { type: DT_FLOAT }
-    }
-  }
-  node {
-    name: "step"
-    op: "Placeholder"
-    attr {
-      key: "dtype"
-      value { type: DT_FLOAT }
-    }
-  }
-  node {
-    name: "z"
-    op: "Placeholder"
-    attr {
-      key: "dtype"
-      value { type: DT_FLOAT }
-    }
-  }
-  node {
-    name: "w"
-    op: "While"
-    input: "x"
-    input: "step"
-    input: "z"
-    attr {
-      key: "T"
-      value { list { type: DT_FLOAT type: DT_FLOAT type: DT_FLOAT } }
-    }
-    attr {
-      key: "cond"
-      value { func { name: "step_below_ten" } }
-    }
-    attr {
-      key: "body"
-      value { func { name: "step_body" } }
-    }
-  }
-)pb";
+const std::string& StepLoop() {
+  static const std::string* const text = new std::string(
+      "library { " + BelowTen("step_below_ten", {"x", "step", "z"}) +
+      "function { signature { name: 'step_body' input_arg { name: 'x' type: DT_FLOAT } "
+      "input_arg { name: 'step' type: DT_FLOAT } input_arg { name: 'z' type: DT_FLOAT } "
+      "output_arg { name: 'x_next' type: DT_FLOAT } output_arg { name: 'step_next' type: DT_FLOAT "
+      "} output_arg { name: 'z_next' type: DT_FLOAT } } " +
+      ScalarConst("node_def", "two", "2") + FloatNode("node_def", "add", "AddV2", {"x", "step"}) +
+      FloatNode("node_def", "keep", "Identity", {"step", "^add"}) +
+      FloatNode("node_def", "twice", "Mul", {"step", "two:output:0"}) +
+      "ret { key: 'x_next' value: 'add:z:0' } ret { key: 'step_next' value: 'keep:output:0' } "
+      "ret { key: 'z_next' value: 'twice:z:0' } } } " +
+      PlaceholderNode("x") + PlaceholderNode("step") + PlaceholderNode("z") +
+      "node { name: 'w' op: 'While' input: 'x' input: 'step' input: 'z' " +
+      TypeListAttr("T", {"DT_FLOAT", "DT_FLOAT", "DT_FLOAT"}) +
+      FuncAttr("cond", "func { name: 'step_below_ten' }") +
+      FuncAttr("body", "func { name: 'step_body' }") + "}");
+  return *text;
+}
 
 // A loop variable the body passes through enters as a constant: no Merge, Switch, NextIteration
 // or Exit of its own; the body reads it gated by the pivot (the first other variable's identity),
 // the cond reads the Enter, and the While's output is the input once the pivot's Exit ran.
 TEST(FunctionLoweringTest, WhileVariablesPassedThroughEnterAsConstants) {
-  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(Parse(kStepLoop)));
+  RILL_ASSERT_OK_AND_ASSIGN(GraphDef out, LowerGraphDef(Parse(StepLoop())));
   EXPECT_FALSE(Find(out, "w/enter_0")->attr().at("is_constant").b());
   EXPECT_TRUE(Find(out, "w/enter_1")->attr().at("is_constant").b());
   EXPECT_FALSE(Find(out, "w/enter_2")->attr().at("is_constant").b());
@@ -693,7 +310,7 @@ TEST(FunctionLoweringTest, WhileVariablesPassedThroughEnterAsConstants) {
 
 // With every variable passed through there is no pivot: the loop is lowered in full.
 TEST(FunctionLoweringTest, WhileOfInvariantsAloneIsLoweredInFull) {
-  GraphDef g = Parse(kStepLoop);
+  GraphDef g = Parse(StepLoop());
   FunctionDef* body = g.mutable_library()->mutable_function(1);
   (*body->mutable_ret())["x_next"] = "x";
   (*body->mutable_ret())["z_next"] = "z:0";
@@ -719,45 +336,18 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'call' (PartitionedCall): function 'missing' is not in the graph's "
                        "function library"));
-  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
-                node {
-                  name: "a"
-                  op: "Placeholder"
-                  attr {
-                    key: "dtype"
-                    value { type: DT_FLOAT }
-                  }
-                }
-                node { name: "call" op: "add_one" input: "a" input: "a" }
-              )pb")),
+  EXPECT_THAT(LowerGraphDef(Parse(Library() + PlaceholderNode("a") +
+                                  "node { name: 'call' op: 'add_one' input: 'a' input: 'a' }")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("NodeDef expected inputs 'float' do not match 2 inputs "
                                  "specified; Op<name=add_one; signature=x:float -> y:float>; "
                                  "NodeDef: {{node call}}")));
-  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
-                node {
-                  name: "a"
-                  op: "Placeholder"
-                  attr {
-                    key: "dtype"
-                    value { type: DT_FLOAT }
-                  }
-                }
-                node { name: "call" op: "add_one" input: "a" }
-              )pb")),
+  EXPECT_THAT(LowerGraphDef(Parse(Library() + PlaceholderNode("a") +
+                                  "node { name: 'call' op: 'add_one' input: 'a' }")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("attr 'T' is the placeholder $T, which the call does not set")));
-  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + R"pb(
-                node {
-                  name: "a"
-                  op: "Placeholder"
-                  attr {
-                    key: "dtype"
-                    value { type: DT_FLOAT }
-                  }
-                }
-                node { name: "call" op: "forever" input: "a" }
-              )pb")),
+  EXPECT_THAT(LowerGraphDef(Parse(Library() + PlaceholderNode("a") +
+                                  "node { name: 'call' op: 'forever' input: 'a' }")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("function calls nest more than 64 deep")));
 }
@@ -766,25 +356,19 @@ TEST(FunctionLoweringTest, ErrorsNameTheNodeAndTheFunction) {
 // and the function, as an unregistered op outside functions is.
 TEST(FunctionLoweringTest, UnregisteredOpInABodyIsNotFound) {
   EXPECT_THAT(LowerGraphDef(Parse(R"pb(
-                library {
-                  function {
-                    signature {
-                      name: "uses_missing"
-                      input_arg { name: "x" type: DT_FLOAT }
-                      output_arg { name: "y" type: DT_FLOAT }
-                    }
-                    node_def { name: "n" op: "NoSuchOp" input: "x" }
-                    ret { key: "y" value: "n:z:0" }
-                  }
-                }
-                node {
-                  name: "a"
-                  op: "Placeholder"
-                  attr {
-                    key: "dtype"
-                    value { type: DT_FLOAT }
-                  }
-                }
+                                    library {
+                                      function {
+                                        signature {
+                                          name: "uses_missing"
+                                          input_arg { name: "x" type: DT_FLOAT }
+                                          output_arg { name: "y" type: DT_FLOAT }
+                                        }
+                                        node_def { name: "n" op: "NoSuchOp" input: "x" }
+                                        ret { key: "y" value: "n:z:0" }
+                                      }
+                                    }
+                                  )pb" +
+                                  PlaceholderNode("a") + R"pb(
                 node { name: "call" op: "uses_missing" input: "a" }
               )pb")),
               StatusIs(absl::StatusCode::kNotFound,
@@ -798,10 +382,8 @@ TEST(FunctionLoweringTest, UnregisteredOpInABodyIsNotFound) {
 std::string Placeholder(const std::string& name, const std::vector<int>& dims) {
   std::string shape;
   for (int d : dims) shape += "dim { size: " + std::to_string(d) + " } ";
-  return "node { name: '" + name +
-         "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
-         "attr { key: 'shape' value { shape { " +
-         shape + "} } } }";
+  return "node { name: '" + name + "' op: 'Placeholder' " + TypeAttr("dtype") +
+         "attr { key: 'shape' value { shape { " + shape + "} } } }";
 }
 
 // swap(x, y) -> (a = y, b = x): a body without nodes, returning its arguments.
@@ -821,41 +403,12 @@ constexpr char kSwap[] = R"pb(
   }
 )pb";
 
-constexpr char kSwapCall[] = R"pb(
-  node {
-    name: "call"
-    op: "PartitionedCall"
-    input: "p"
-    input: "q"
-    attr {
-      key: "f"
-      value { func { name: "swap" } }
-    }
-    attr {
-      key: "Tin"
-      value { list { type: DT_FLOAT type: DT_FLOAT } }
-    }
-    attr {
-      key: "Tout"
-      value { list { type: DT_FLOAT type: DT_FLOAT } }
-    }
-  }
-)pb";
-
 TEST(FunctionLoweringTest, ConsumersMoveToTheNodeKeepingTheName) {
-  GraphDef g =
-      Parse(std::string(kSwap) + Placeholder("p", {2}) + Placeholder("q", {3}) + kSwapCall + R"pb(
-        node {
-          name: "use"
-          op: "Identity"
-          input: "call:1"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-        node { name: "after" op: "NoOp" input: "^call" }
-      )pb");
+  GraphDef g = Parse(std::string(kSwap) + Placeholder("p", {2}) + Placeholder("q", {3}) +
+                     CallNode("call", "PartitionedCall", "func { name: 'swap' }", {"p", "q"},
+                              {"DT_FLOAT", "DT_FLOAT"}, {"DT_FLOAT", "DT_FLOAT"}) +
+                     FloatNode("node", "use", "Identity", {"call:1"}) +
+                     "node { name: 'after' op: 'NoOp' input: '^call' }");
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
   EXPECT_TRUE(HasFunctionalOps(*graph));
   RILL_ASSERT_OK(LowerFunctionalOps(graph.get()));
@@ -885,39 +438,14 @@ TEST(FunctionLoweringTest, ConsumersMoveToTheNodeKeepingTheName) {
 
 TEST(FunctionLoweringTest, NestedCallsAreLowered) {
   // add_two(x) = add_one(add_one(x)), the calls by function name.
-  GraphDef g = Parse(R"pb(
-    library {
-      function {
-        signature {
-          name: "add_two"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "y" type: DT_FLOAT }
-        }
-        node_def {
-          name: "first"
-          op: "add_one"
-          input: "x"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-        node_def {
-          name: "second"
-          op: "add_one"
-          input: "first:y:0"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-        ret { key: "y" value: "second:y:0" }
-      }
-    }
-  )pb");
-  g.MergeFrom(Parse(std::string(kLibrary) + Placeholder("a", {4}) + R"pb(
-    node { name: "call" op: "add_two" input: "a" }
-  )pb"));
+  GraphDef g = Parse(
+      "library { function { signature { name: 'add_two' input_arg { name: 'x' type: DT_FLOAT } "
+      "output_arg { name: 'y' type: DT_FLOAT } } " +
+      FloatNode("node_def", "first", "add_one", {"x"}) +
+      FloatNode("node_def", "second", "add_one", {"first:y:0"}) +
+      "ret { key: 'y' value: 'second:y:0' } } }");
+  g.MergeFrom(
+      Parse(Library() + Placeholder("a", {4}) + "node { name: 'call' op: 'add_two' input: 'a' }"));
   RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Graph> graph, ImportGraphDef(g));
   RILL_ASSERT_OK(LowerFunctionalOps(graph.get()));
   EXPECT_FALSE(HasFunctionalOps(*graph));
@@ -930,118 +458,20 @@ TEST(FunctionLoweringTest, NestedCallsAreLowered) {
   EXPECT_EQ(graph->FindNode("call")->output_shapes()[0].DebugString(), "[4]");
 }
 
-constexpr char kAddOneAttr[] = R"pb(
-  func {
-    name: "add_one"
-    attr {
-      key: "T"
-      value { type: DT_FLOAT }
-    }
-  }
-)pb";
-
 // A call, an If and a While, with consumers, and nodes lowering does not touch.
 GraphDef AllKinds() {
-  GraphDef g = Parse(kBelowTen);
-  g.MergeFrom(Parse(std::string(kLibrary) + Placeholder("a", {2, 3}) + Placeholder("b", {3, 4}) +
-                    Placeholder("c", {}) + R"pb(
-                      node {
-                        name: "mm"
-                        op: "MatMul"
-                        input: "a"
-                        input: "b"
-                        attr {
-                          key: "T"
-                          value { type: DT_FLOAT }
-                        }
-                      }
-                      node {
-                        name: "p"
-                        op: "Placeholder"
-                        attr {
-                          key: "dtype"
-                          value { type: DT_BOOL }
-                        }
-                      }
-                      node { name: "call" op: "PartitionedCall" input: "a"
-                             attr { key: "f" value {)pb" +
-                    kAddOneAttr + R"pb(}
-                                       }
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-    }
-    node {
-      name: "use"
-      op: "Identity"
-      input: "call"
-      attr {
-        key: "T"
-        value { type: DT_FLOAT }
-      }
-    }
-    node {
-      name: "if"
-      op: "If"
-      input: "p"
-      input: "mm"
-      attr {
-        key: "Tcond"
-        value { type: DT_BOOL }
-      }
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "then_branch"
-        value {)pb" +
-                    kAddOneAttr + R"pb(}
-                                       }
-      attr {
-        key: "else_branch"
-        value {)pb" +
-                    kAddOneAttr + R"pb(}
-                                       }
-    }
-    node {
-      name: "w"
-      op: "While"
-      input: "c"
-      attr {
-        key: "T"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "cond"
-        value { func { name: "below_ten" } }
-      }
-      attr {
-        key: "body"
-        value {)pb" +
-                    kAddOneAttr + R"pb(}
-                                       }
-    }
-    node {
-      name: "sum"
-      op: "AddV2"
-      input: "if"
-      input: "w"
-      attr {
-        key: "T"
-        value { type: DT_FLOAT }
-      }
-    }
-  )pb"));
+  GraphDef g = Parse(BelowTenLibrary());
+  g.MergeFrom(
+      Parse(Library() + Placeholder("a", {2, 3}) + Placeholder("b", {3, 4}) + Placeholder("c", {}) +
+            FloatNode("node", "mm", "MatMul", {"a", "b"}) + PlaceholderNode("p", "DT_BOOL") +
+            CallNode("call", "PartitionedCall", kAddOneFunc, {"a"}, {"DT_FLOAT"}, {"DT_FLOAT"}) +
+            FloatNode("node", "use", "Identity", {"call"}) +
+            "node { name: 'if' op: 'If' input: 'p' input: 'mm' " + TypeAttr("Tcond", "DT_BOOL") +
+            TypeListAttr("Tin", {"DT_FLOAT"}) + TypeListAttr("Tout", {"DT_FLOAT"}) +
+            FuncAttr("then_branch", kAddOneFunc) + FuncAttr("else_branch", kAddOneFunc) + "} " +
+            "node { name: 'w' op: 'While' input: 'c' " + TypeListAttr("T", {"DT_FLOAT"}) +
+            FuncAttr("cond", "func { name: 'below_ten' }") + FuncAttr("body", kAddOneFunc) + "} " +
+            FloatNode("node", "sum", "AddV2", {"if", "w"})));
   return g;
 }
 
@@ -1077,28 +507,9 @@ TEST(FunctionLoweringTest, ShapesAreThoseOfAnImportOfTheLoweredGraph) {
 
 TEST(FunctionLoweringTest, ShapeErrorsAreThoseOfAnImportOfTheLoweredGraph) {
   // call's [2,3] cannot multiply a [4,5]; only known once the call is lowered.
-  GraphDef g = Parse(std::string(kLibrary) + Placeholder("a", {2, 3}) + Placeholder("b", {4, 5}) +
-                     R"pb(
-                       node {
-                         name: "call"
-                         op: "add_one"
-                         input: "a"
-                         attr {
-                           key: "T"
-                           value { type: DT_FLOAT }
-                         }
-                       }
-                       node {
-                         name: "bad"
-                         op: "MatMul"
-                         input: "call"
-                         input: "b"
-                         attr {
-                           key: "T"
-                           value { type: DT_FLOAT }
-                         }
-                       }
-                     )pb");
+  GraphDef g = Parse(Library() + Placeholder("a", {2, 3}) + Placeholder("b", {4, 5}) +
+                     FloatNode("node", "call", "add_one", {"a"}) +
+                     FloatNode("node", "bad", "MatMul", {"call", "b"}));
   LoweringOptions no_shapes;
   no_shapes.infer_shapes = false;
   RILL_ASSERT_OK_AND_ASSIGN(GraphDef lowered, LowerGraphDef(g, no_shapes));
@@ -1108,70 +519,26 @@ TEST(FunctionLoweringTest, ShapeErrorsAreThoseOfAnImportOfTheLoweredGraph) {
 }
 
 TEST(FunctionLoweringTest, MadeNodesAreCheckedAsImportChecksNodes) {
-  const std::string add_one_call = R"pb(
-    node {
-      name: "call"
-      op: "add_one"
-      input: "a"
-      attr {
-        key: "T"
-        value { type: DT_FLOAT }
-      }
-    }
-  )pb";
-  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + Placeholder("a", {}) + add_one_call +
-                                  R"pb(
-                                    node {
-                                      name: "use"
-                                      op: "Identity"
-                                      input: "call:3"
-                                      attr {
-                                        key: "T"
-                                        value { type: DT_FLOAT }
-                                      }
-                                    }
-                                  )pb")),
+  const std::string add_one_call =
+      Library() + Placeholder("a", {}) + FloatNode("node", "call", "add_one", {"a"});
+  EXPECT_THAT(LowerGraphDef(Parse(add_one_call + FloatNode("node", "use", "Identity", {"call:3"}))),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'use': Connecting to invalid output 3 of source node call which has "
                        "1 outputs."));
-  EXPECT_THAT(LowerGraphDef(Parse(std::string(kLibrary) + Placeholder("a", {}) + add_one_call +
-                                  R"pb(
-                                    node {
-                                      name: "use"
-                                      op: "Identity"
-                                      input: "call"
-                                      attr {
-                                        key: "T"
-                                        value { type: DT_INT32 }
-                                      }
-                                    }
-                                  )pb")),
+  EXPECT_THAT(LowerGraphDef(Parse(add_one_call +
+                                  "node { name: 'use' op: 'Identity' input: "
+                                  "'call' " +
+                                  TypeAttr("T", "DT_INT32") + "}")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Input 0 of node use was passed float from call:0 incompatible with "
                        "expected int32."));
-  EXPECT_THAT(LowerGraphDef(Parse(Placeholder("a", {}) + R"pb(
-                library {
-                  function {
-                    signature {
-                      name: "bad"
-                      input_arg { name: "x" type: DT_FLOAT }
-                      output_arg { name: "y" type: DT_FLOAT }
-                    }
-                    node_def {
-                      name: "neg"
-                      op: "Neg"
-                      input: "x"
-                      input: "x"
-                      attr {
-                        key: "T"
-                        value { type: DT_FLOAT }
-                      }
-                    }
-                    ret { key: "y" value: "neg:y:0" }
-                  }
-                }
-                node { name: "call" op: "bad" input: "a" }
-              )pb")),
+  EXPECT_THAT(LowerGraphDef(Parse(
+                  Placeholder("a", {}) +
+                  "library { function { signature { name: 'bad' input_arg { name: 'x' type: "
+                  "DT_FLOAT } output_arg { name: 'y' type: DT_FLOAT } } " +
+                  FloatNode("node_def", "neg", "Neg", {"x", "x"}) +
+                  "ret { key: 'y' value: 'neg:y:0' } } } node { name: 'call' op: 'bad' input: "
+                  "'a' }")),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("NodeDef expected inputs 'float' do not match 2 inputs "
                                  "specified")));
@@ -1188,120 +555,52 @@ void ExpectNestingLimit(const GraphDef& g) {
 }
 
 TEST(FunctionLoweringTest, AFunctionCallingItselfFailsFast) {
-  ExpectNestingLimit(Parse(std::string(kLibrary) + Placeholder("a", {}) + R"pb(
-    node { name: "call" op: "forever" input: "a" }
-  )pb"));
+  ExpectNestingLimit(
+      Parse(Library() + Placeholder("a", {}) + "node { name: 'call' op: 'forever' input: 'a' }"));
 }
 
 TEST(FunctionLoweringTest, AFunctionCallingItselfTwiceFailsFast) {
   ExpectNestingLimit(Parse(Placeholder("a", {}) + R"pb(
-    library {
-      function {
-        signature {
-          name: "twice"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "y" type: DT_FLOAT }
-        }
-        node_def { name: "left" op: "twice" input: "x" }
-        node_def { name: "right" op: "twice" input: "left:y:0" }
-        ret { key: "y" value: "right:y:0" }
-      }
-    }
-    node {
-      name: "call"
-      op: "StatefulPartitionedCall"
-      input: "a"
-      attr {
-        key: "f"
-        value { func { name: "twice" } }
-      }
-      attr {
-        key: "Tin"
-        value { list { type: DT_FLOAT } }
-      }
-      attr {
-        key: "Tout"
-        value { list { type: DT_FLOAT } }
-      }
-    }
-  )pb"));
+                             library {
+                               function {
+                                 signature {
+                                   name: "twice"
+                                   input_arg { name: "x" type: DT_FLOAT }
+                                   output_arg { name: "y" type: DT_FLOAT }
+                                 }
+                                 node_def { name: "left" op: "twice" input: "x" }
+                                 node_def { name: "right" op: "twice" input: "left:y:0" }
+                                 ret { key: "y" value: "right:y:0" }
+                               }
+                             }
+                           )pb" +
+                           CallNode("call", "StatefulPartitionedCall", "func { name: 'twice' }",
+                                    {"a"}, {"DT_FLOAT"}, {"DT_FLOAT"})));
 }
 
 TEST(FunctionLoweringTest, AnIfWhoseBranchCallsTheEnclosingFunctionFailsFast) {
   // rec(x) = If(x, step, step)(x); step(x) = rec(x): two calls of rec per level.
-  ExpectNestingLimit(Parse(Placeholder("a", {}) + R"pb(
-    library {
-      function {
-        signature {
-          name: "rec"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "y" type: DT_FLOAT }
-        }
-        node_def {
-          name: "if"
-          op: "If"
-          input: "x"
-          input: "x"
-          attr {
-            key: "Tcond"
-            value { type: DT_FLOAT }
-          }
-          attr {
-            key: "Tin"
-            value { list { type: DT_FLOAT } }
-          }
-          attr {
-            key: "Tout"
-            value { list { type: DT_FLOAT } }
-          }
-          attr {
-            key: "then_branch"
-            value { func { name: "step" } }
-          }
-          attr {
-            key: "else_branch"
-            value { func { name: "step" } }
-          }
-        }
-        ret { key: "y" value: "if:output:0" }
-      }
-      function {
-        signature {
-          name: "step"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "y" type: DT_FLOAT }
-        }
-        node_def { name: "again" op: "rec" input: "x" }
-        ret { key: "y" value: "again:y:0" }
-      }
-    }
-    node { name: "call" op: "rec" input: "a" }
-  )pb"));
+  ExpectNestingLimit(Parse(
+      Placeholder("a", {}) +
+      "library { function { signature { name: 'rec' input_arg { name: 'x' type: DT_FLOAT } "
+      "output_arg { name: 'y' type: DT_FLOAT } } node_def { name: 'if' op: 'If' input: 'x' "
+      "input: 'x' " +
+      TypeAttr("Tcond") + TypeListAttr("Tin", {"DT_FLOAT"}) + TypeListAttr("Tout", {"DT_FLOAT"}) +
+      FuncAttr("then_branch", "func { name: 'step' }") +
+      FuncAttr("else_branch", "func { name: 'step' }") +
+      "} ret { key: 'y' value: 'if:output:0' } } function { signature { name: 'step' input_arg "
+      "{ name: 'x' type: DT_FLOAT } output_arg { name: 'y' type: DT_FLOAT } } node_def { name: "
+      "'again' op: 'rec' input: 'x' } ret { key: 'y' value: 'again:y:0' } } } node { name: "
+      "'call' op: 'rec' input: 'a' }"));
 }
 
 // f0(x) = Identity(x); fk(x) = f(k-1)(f(k-1)(x)): 2^k inlined f0 bodies, nested k deep.
 GraphDef FanOut(int k) {
-  GraphDef g = Parse(Placeholder("a", {}) + R"pb(
-    library {
-      function {
-        signature {
-          name: "f0"
-          input_arg { name: "x" type: DT_FLOAT }
-          output_arg { name: "y" type: DT_FLOAT }
-        }
-        node_def {
-          name: "id"
-          op: "Identity"
-          input: "x"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-        ret { key: "y" value: "id:output:0" }
-      }
-    }
-  )pb");
+  GraphDef g = Parse(Placeholder("a", {}) +
+                     "library { function { signature { name: 'f0' input_arg { name: 'x' type: "
+                     "DT_FLOAT } output_arg { name: 'y' type: DT_FLOAT } } " +
+                     FloatNode("node_def", "id", "Identity", {"x"}) +
+                     "ret { key: 'y' value: 'id:output:0' } } }");
   for (int i = 1; i <= k; ++i) {
     const std::string prev = "f" + std::to_string(i - 1);
     FunctionDef* f = g.mutable_library()->add_function();
@@ -1342,76 +641,38 @@ namespace {
 
 // A PartitionedCall of add_one(x: float) -> float with the given Tin and Tout lists, fed by a
 // float placeholder.
-GraphDef CallWithTypes(const std::string& tin, const std::string& tout) {
-  return Parse(std::string(kLibrary) + R"pb(
-                 node {
-                   name: "a"
-                   op: "Placeholder"
-                   attr {
-                     key: "dtype"
-                     value { type: DT_FLOAT }
-                   }
-                 }
-                 node { name: "call" op: "PartitionedCall" input: "a"
-                        attr {
-                          key: "f"
-                          value {
-                            func {
-                              name: "add_one"
-                              attr {
-                                key: "T"
-                                value { type: DT_FLOAT }
-                              }
-                            }
-                          }
-                        }
-                        attr { key: "Tin"
-                               value { list {)pb" +
-               tin + R"pb(}
-                          }
-      }
-      attr {
-        key: "Tout"
-        value { list { )pb" +
-               tout + R"pb(}
-                           }
-      }
-    }
-  )pb");
+GraphDef CallWithTypes(const std::vector<std::string>& tin, const std::vector<std::string>& tout) {
+  return Parse(Library() + PlaceholderNode("a") +
+               CallNode("call", "PartitionedCall", kAddOneFunc, {"a"}, tin, tout));
 }
 
 // The call is not a registered op, so import cannot check its Tin and Tout: the lowering checks
 // them against the input edges (import's text) and the function's signature.
 TEST(FunctionLoweringTest, CallTypesMustMatchTheEdgesAndTheSignature) {
-  RILL_EXPECT_OK(LowerGraphDef(CallWithTypes("type: DT_FLOAT", "type: DT_FLOAT")).status());
-  EXPECT_THAT(LowerGraphDef(CallWithTypes("type: DT_INT32", "type: DT_FLOAT")).status(),
+  RILL_EXPECT_OK(LowerGraphDef(CallWithTypes({"DT_FLOAT"}, {"DT_FLOAT"})).status());
+  EXPECT_THAT(LowerGraphDef(CallWithTypes({"DT_INT32"}, {"DT_FLOAT"})).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'call' (PartitionedCall): Input 0 of node call was passed float from "
                        "a:0 incompatible with expected int32."));
-  EXPECT_THAT(LowerGraphDef(CallWithTypes("type: DT_FLOAT", "")).status(),
+  EXPECT_THAT(LowerGraphDef(CallWithTypes({"DT_FLOAT"}, {})).status(),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Node 'call' (PartitionedCall): Tout [] does not match the outputs of "
                        "function 'add_one' [float]"));
-  EXPECT_THAT(
-      LowerGraphDef(CallWithTypes("type: DT_FLOAT", "type: DT_FLOAT type: DT_FLOAT")).status(),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("Tout [float, float] does not match the outputs")));
-  EXPECT_THAT(
-      LowerGraphDef(CallWithTypes("type: DT_FLOAT type: DT_FLOAT", "type: DT_FLOAT")).status(),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               "Node 'call' (PartitionedCall): has 1 inputs but Tin lists 2"));
+  EXPECT_THAT(LowerGraphDef(CallWithTypes({"DT_FLOAT"}, {"DT_FLOAT", "DT_FLOAT"})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Tout [float, float] does not match the outputs")));
+  EXPECT_THAT(LowerGraphDef(CallWithTypes({"DT_FLOAT", "DT_FLOAT"}, {"DT_FLOAT"})).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Node 'call' (PartitionedCall): has 1 inputs but Tin lists 2"));
 }
 
 // f(x) whose body has `node` (an Identity of x) and returns `ret`; called directly.
 GraphDef DirectCall(const std::string& args, const std::string& node, const std::string& ret) {
-  const std::string text =
-      "library { function { signature { name: 'f' " + args +
-      " output_arg { name: 'y' type: DT_FLOAT } } node_def { name: '" + node +
-      "' op: 'Identity' input: 'x' attr { key: 'T' value { type: DT_FLOAT } } } ret { key: 'y' "
-      "value: '" +
-      ret +
-      "' } } } node { name: 'a' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } "
-      "} } node { name: 'call' op: 'f' input: 'a' }";
+  const std::string text = "library { function { signature { name: 'f' " + args +
+                           " output_arg { name: 'y' type: DT_FLOAT } } node_def { name: '" + node +
+                           "' op: 'Identity' input: 'x' " + TypeAttr("T") +
+                           "} ret { key: 'y' value: '" + ret + "' } } } " + PlaceholderNode("a") +
+                           "node { name: 'call' op: 'f' input: 'a' }";
   return Parse(text);
 }
 
