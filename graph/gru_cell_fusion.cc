@@ -134,8 +134,10 @@ struct Cell {
   Node* out;                       // the Add: h'
   std::vector<Node*> const_waits;  // decide whether the axis, bounds and 1 are dead
   int64_t units = -1;              // U, proven by ShapesFit
-  // The kernel's error nodes: the Split, z's Add, z * h, z's StridedSlice of hh.
+  // The kernel's error nodes: the Split, z's Add, z * h, z's StridedSlice of hh; those of them
+  // taking their operands in the other order than the kernel names them.
   std::vector<std::string> error_nodes;
+  std::vector<int64_t> swapped;
 };
 
 class Fuser {
@@ -203,8 +205,11 @@ class Fuser {
     TensorRef z, c, h;
     Node* out;
     std::vector<Node*> const_waits;  // decide whether the 1 is dead
-    // The kernel's error nodes: z * h, (1 - z) * Tanh(c), the sum.
+    // The kernel's error nodes: z * h, (1 - z) * Tanh(c), the sum; those of them taking their
+    // operands in the other order than the kernel names them (h, Tanh(c), (1 - z) * Tanh(c)
+    // first).
     std::vector<std::string> error_nodes;
+    std::vector<int64_t> swapped;
   };
 
   bool MatchUpdate(Node* tanh, Update* u) {
@@ -237,6 +242,9 @@ class Fuser {
     u->tanh = tanh;
     u->nodes = {tanh, sub, keep_c, zh, out};
     u->error_nodes = {zh->name(), keep_c->name(), out->name()};
+    if (Source(zh->input_edge(0)) != Source(z)) u->swapped.push_back(0);
+    if (keep_c->input_edge(0)->src() == tanh) u->swapped.push_back(1);
+    if (out->input_edge(0)->src() == keep_c) u->swapped.push_back(2);
     u->z = Source(z);
     u->c = Source(c);
     u->h = Source(h);
@@ -255,6 +263,7 @@ class Fuser {
     def.set_device(u.tanh->requested_device());
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     SetAttr(&def, kErrorNodesAttr, u.error_nodes);
+    if (!u.swapped.empty()) SetAttr(&def, kErrorOperandsSwappedAttr, u.swapped);
     return Replace(u.nodes, std::move(def), u.tanh->assigned_device_name(),
                    {Resolve(u.z), Resolve(u.c), Resolve(u.h)}, u.out, u.const_waits);
   }
@@ -361,6 +370,13 @@ class Fuser {
     cell->nodes = {split, slice[0], slice[1], slice[2], add[0], add[1], add[2], sig_z,
                    sig_r, r_mul,    tanh,     zh,       sub,    keep_c, out};
     cell->error_nodes = {split->name(), add[z]->name(), zh->name(), slice[z]->name()};
+    // z's Add taking hh's block first; z * h taking h first.
+    if (add[z]->input_edge(0) != nullptr && add[z]->input_edge(0)->src() == slice[z]) {
+      cell->swapped.push_back(1);
+    }
+    if (zh->input_edge(0) != nullptr && zh->input_edge(0)->src() != sig_z) {
+      cell->swapped.push_back(2);
+    }
     cell->x = Source(x);
     cell->hh = Source(hh);
     cell->h = Source(h);
@@ -431,6 +447,7 @@ class Fuser {
     for (int k : cell.order) order.add_i(k);
     (*def.mutable_attr())["units"].set_i(cell.units);
     SetAttr(&def, kErrorNodesAttr, cell.error_nodes);
+    if (!cell.swapped.empty()) SetAttr(&def, kErrorOperandsSwappedAttr, cell.swapped);
     return Replace(cell.nodes, std::move(def), cell.split->assigned_device_name(),
                    {Resolve(cell.x), Resolve(cell.hh), Resolve(cell.h)}, cell.out,
                    cell.const_waits);

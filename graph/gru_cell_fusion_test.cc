@@ -39,6 +39,7 @@ struct CellOptions {
   bool tanh_control_out = false;          // Tanh(c) also gates a NoOp
   bool control_on_sub = false;            // 1 - z waits on x (fused: the cell waits on it)
   bool one_waits = false;                 // the 1 of 1 - z waits on a pivot (a loop body's Const)
+  bool operands_swapped = false;          // z's Add takes hh's block first, z * h is h * z
 };
 
 // One Keras GRU step (reset_after) on fed x_t and h; h' read by an Identity.
@@ -66,7 +67,9 @@ Scope Cell(const CellOptions& o) {
                              ops::Const(root, {1, 1}), m);
   };
   const int zb = o.blocks[0], rb = o.blocks[1], cb = o.blocks[2];
-  Output z = ops::Sigmoid(root.WithOpName("z"), ops::AddV2(root, xs[zb], slice(zb)));
+  Output z =
+      ops::Sigmoid(root.WithOpName("z"), o.operands_swapped ? ops::AddV2(root, slice(zb), xs[zb])
+                                                            : ops::AddV2(root, xs[zb], slice(zb)));
   if (o.z_read_twice) ops::Neg(root.WithOpName("neg"), z);
   Output r =
       ops::Sigmoid(root.WithOpName("r"), ops::AddV2(root, xs[rb], slice(o.r_slice_off ? zb : rb)));
@@ -81,8 +84,9 @@ Scope Cell(const CellOptions& o) {
           : root;
   Output keep =
       ops::Sub(sub_scope.WithOpName("keep"), ops::Const(one_scope, o.sub_from_two ? 2.f : 1.f), z);
-  Output next =
-      ops::AddV2(root.WithOpName("next"), ops::Mul(root, z, state), ops::Mul(root, keep, c));
+  Output next = ops::AddV2(root.WithOpName("next"),
+                           o.operands_swapped ? ops::Mul(root, state, z) : ops::Mul(root, z, state),
+                           ops::Mul(root, keep, c));
   ops::Identity(root.WithOpName("h_out"), next);
   return root;
 }
@@ -113,6 +117,26 @@ TEST(GruCellFusionTest, TheFifteenGateNodesBecomeOneCell) {
       EXPECT_EQ(g->FindNode(gone), nullptr) << gone;
     }
     EXPECT_THAT(FuseGruCells(g.get()), IsOkAndHolds(0));
+  }
+}
+
+// An Add or Mul taking its operands the other way round is listed in
+// _rill_error_operands_swapped, so the kernel's broadcast errors name the shapes in its order.
+TEST(GruCellFusionTest, OperandsTakenTheOtherWayRoundAreListed) {
+  for (bool swapped : {false, true}) {
+    CellOptions o;
+    o.operands_swapped = swapped;
+    std::unique_ptr<Graph> g = Import(Cell(o));
+    ASSERT_THAT(FuseGruCells(g.get()), IsOkAndHolds(1));
+    const Node* cell = g->FindNode("split/gru_cell");
+    ASSERT_NE(cell, nullptr);
+    const auto& attrs = cell->def().attr();
+    if (!swapped) {
+      EXPECT_EQ(attrs.count("_rill_error_operands_swapped"), 0u);
+      continue;
+    }
+    const auto& list = attrs.at("_rill_error_operands_swapped").list().i();
+    EXPECT_THAT(std::vector<int64_t>(list.begin(), list.end()), ElementsAre(1, 2));
   }
 }
 
@@ -148,6 +172,7 @@ struct UpdateOptions {
   bool tanh_read_twice = false;     // Tanh(c) also read by a Neg
   bool product_read_twice = false;  // z * h also read by a Neg
   bool control_out = false;         // (1 - z) * c also gates a NoOp
+  bool operands_swapped = false;    // u * h, Tanh(c) * (1 - u), the second product first
 };
 
 // A TF1 GRUCell's update: u * h + (1 - u) * Tanh(c), u a Split output of a Sigmoid, c fed; the
@@ -164,11 +189,15 @@ Scope Update(const UpdateOptions& o) {
   if (o.tanh_read_twice) ops::Neg(root.WithOpName("neg"), t);
   Output keep = ops::Sub(root.WithOpName("keep").WithControlDependencies({c}),
                          ops::Const(root.WithOpName("one"), o.sub_from_two ? 2.f : 1.f), ru[1]);
-  Output kc = ops::Mul(root.WithOpName("kc"), keep, t);
+  Output kc = o.operands_swapped ? ops::Mul(root.WithOpName("kc"), t, keep)
+                                 : ops::Mul(root.WithOpName("kc"), keep, t);
   if (o.control_out) ops::NoOp(root.WithOpName("after").WithControlDependencies({kc}));
-  Output uh = ops::Mul(root.WithOpName("uh"), h, ru[1]);
+  Output uh = o.operands_swapped ? ops::Mul(root.WithOpName("uh"), ru[1], h)
+                                 : ops::Mul(root.WithOpName("uh"), h, ru[1]);
   if (o.product_read_twice) ops::Neg(root.WithOpName("neg2"), uh);
-  ops::Identity(root.WithOpName("h_out"), ops::AddV2(root.WithOpName("next"), uh, kc));
+  ops::Identity(root.WithOpName("h_out"), o.operands_swapped
+                                              ? ops::AddV2(root.WithOpName("next"), kc, uh)
+                                              : ops::AddV2(root.WithOpName("next"), uh, kc));
   return root;
 }
 
@@ -188,6 +217,23 @@ TEST(GruUpdateFusionTest, TheFiveUpdateNodesBecomeOne) {
   }
   EXPECT_NE(g->FindNode("r_state"), nullptr);
   EXPECT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(0));
+}
+
+// The kernel's errors name each node's operands in its order: h * u (the default graph), or
+// u * h, Tanh(c) * (1 - u) and kc + uh.
+TEST(GruUpdateFusionTest, OperandsTakenTheOtherWayRoundAreListed) {
+  for (bool swapped : {false, true}) {
+    UpdateOptions o;
+    o.operands_swapped = swapped;
+    std::unique_ptr<Graph> g = Import(Update(o));
+    ASSERT_THAT(FuseGruUpdates(g.get()), IsOkAndHolds(1));
+    const Node* u = g->FindNode("t/gru_update");
+    ASSERT_NE(u, nullptr);
+    const auto& list = u->def().attr().at("_rill_error_operands_swapped").list().i();
+    const std::vector<int64_t> want =
+        swapped ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{0};
+    EXPECT_EQ(std::vector<int64_t>(list.begin(), list.end()), want);
+  }
 }
 
 TEST(GruUpdateFusionTest, OtherArithmeticOrReadersAreLeftAlone) {

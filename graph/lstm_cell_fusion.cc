@@ -229,8 +229,13 @@ class Fuser {
     (*def.mutable_attr())["T"].set_type(DT_FLOAT);
     AttrValue::ListValue& order = *(*def.mutable_attr())["gate_order"].mutable_list();
     for (int64_t k : cell.order) order.add_i(k);
-    // The nodes the kernel's errors name: the Split and the Mul of Sigmoid(f) and c.
+    // The nodes the kernel's errors name: the Split and the Mul of Sigmoid(f) and c, listed as
+    // swapped when that Mul takes c first (its error names c's shape first).
     SetAttr(&def, kErrorNodesAttr, std::vector<std::string>{cell.split->name(), cell.f_c->name()});
+    const Edge* fc0 = cell.f_c->input_edge(0);
+    if (fc0 != nullptr && fc0->src() == cell.c.first && fc0->src_output() == cell.c.second) {
+      SetAttr(&def, kErrorOperandsSwappedAttr, std::vector<int64_t>{1});
+    }
     RILL_ASSIGN_OR_RETURN(Node * fused, graph_->AddNode(std::move(def)));
     fused->set_assigned_device_name(cell.split->assigned_device_name());
     const std::pair<Node*, int> z = Resolve(cell.z), c = Resolve(cell.c);

@@ -30,6 +30,7 @@ struct CellOptions {
   bool check_before_h = false;      // Tanh(c') waits on a reader of c' (as an Assert on it)
   bool axis_waits = false;          // the axis Const waits on a pivot (a TF1 loop body's Const)
   bool axis_enter = false;          // ... and reaches the Split through an Enter
+  bool c_first = false;             // c * Sigmoid(f)
 };
 
 // One cell on z = x w + b and c, both fed; c' and h read by Identity nodes.
@@ -52,7 +53,7 @@ Scope Cell(const CellOptions& o) {
   if (o.f_read_twice) ops::Neg(root.WithOpName("neg"), f);
   Output g = o.relu_for_g ? ops::Relu(root, p[2]) : ops::Tanh(root.WithOpName("g"), p[2]);
   Output next_c =
-      ops::AddV2(root.WithOpName("next_c"), ops::Mul(root, f, c),
+      ops::AddV2(root.WithOpName("next_c"), o.c_first ? ops::Mul(root, c, f) : ops::Mul(root, f, c),
                  ops::Mul(root.WithControlDependencies({c}), ops::Sigmoid(root, p[0]), g));
   const Scope tanh_scope =
       o.check_before_h ? root.WithControlDependencies({ops::Neg(root.WithOpName("check"), next_c)})
@@ -80,6 +81,25 @@ TEST(LstmCellFusionTest, TheTenGateNodesBecomeOneCell) {
   EXPECT_THAT(InputsOf(*g, "c_out"), ElementsAre("split/lstm_cell:0"));
   EXPECT_THAT(InputsOf(*g, "h_out"), ElementsAre("split/lstm_cell:1"));
   EXPECT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(0));
+}
+
+// c * Sigmoid(f) is listed in _rill_error_operands_swapped: the kernel's broadcast error then
+// names c's shape first, as that Mul does.
+TEST(LstmCellFusionTest, AMulTakingCFirstIsListedAsSwapped) {
+  for (bool c_first : {false, true}) {
+    CellOptions o;
+    o.c_first = c_first;
+    std::unique_ptr<Graph> g = Import(Cell(o));
+    ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(1));
+    const Node* cell = g->FindNode("split/lstm_cell");
+    ASSERT_NE(cell, nullptr);
+    const auto& attrs = cell->def().attr();
+    ASSERT_EQ(attrs.count("_rill_error_operands_swapped"), c_first ? 1u : 0u);
+    if (c_first) {
+      const auto& list = attrs.at("_rill_error_operands_swapped").list().i();
+      EXPECT_THAT(std::vector<int64_t>(list.begin(), list.end()), ElementsAre(1));
+    }
+  }
 }
 
 // The Split is dead when its axis is: the cell waits on what the axis Const waits on. Through an

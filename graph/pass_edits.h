@@ -11,6 +11,10 @@ namespace rill {
 // The attr (list(string)) in which a rewrite that replaces several nodes by one lists the replaced
 // nodes the fused kernel's errors name (kernels/framework/error_nodes.h reads it).
 inline constexpr char kErrorNodesAttr[] = "_rill_error_nodes";
+// The attr (list(int)) listing the entries of kErrorNodesAttr whose node takes its two operands in
+// the other order than the fused kernel's check names them (the kernel then names them as the node
+// does).
+inline constexpr char kErrorOperandsSwappedAttr[] = "_rill_error_operands_swapped";
 
 // Moves every out edge of `from` (but those to `skip`, which may be null) to `to`: a data edge
 // leaves output `output` of `to` for the same input of its reader, a control edge stays a control

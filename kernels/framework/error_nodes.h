@@ -4,15 +4,20 @@
 // names of the replaced nodes whose errors the kernel reproduces, in an order each fused op
 // documents; the kernel reports such an error with the node that gave it in the unfused graph, as
 // the executor would have named it, so a user sees a node of their own graph (the executor leaves
-// messages that already name a node alone).
+// messages that already name a node alone). Attr _rill_error_operands_swapped (ErrorNodes::
+// kSwappedAttr; list(int), graph/pass_edits.h's kErrorOperandsSwappedAttr) lists the entries whose
+// node takes its two operands in the other order than the fused kernel's check names them, so the
+// kernel gives the node's own text ("Incompatible shapes: [2,5] vs. [3,5]", not "[3,5] vs. [2,5]").
 //
 //   ErrorNodes nodes(ctx);                       // at construction
 //   return nodes.At(1, BroadcastError(...));     // "... [[{{node lstm/mul_1}}]]"
+//   nodes.Swapped(1) ? BroadcastShapes(b, a) : BroadcastShapes(a, b)  // the node's own order
 //
 // Immutable after construction; thread-safe.
 #ifndef RILL_KERNELS_FRAMEWORK_ERROR_NODES_H_
 #define RILL_KERNELS_FRAMEWORK_ERROR_NODES_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,11 +40,24 @@ inline absl::Status AtNode(const absl::Status& s, absl::string_view node) {
 class ErrorNodes {
  public:
   static constexpr char kAttr[] = "_rill_error_nodes";
+  static constexpr char kSwappedAttr[] = "_rill_error_operands_swapped";
 
   ErrorNodes() = default;
   explicit ErrorNodes(std::vector<std::string> names) : names_(std::move(names)) {}
-  // Reads _rill_error_nodes (none when absent).
-  explicit ErrorNodes(const OpKernelConstruction& ctx) { (void)ctx.GetAttr(kAttr, &names_); }
+  // Reads _rill_error_nodes and _rill_error_operands_swapped (none when absent).
+  explicit ErrorNodes(const OpKernelConstruction& ctx) {
+    (void)ctx.GetAttr(kAttr, &names_);
+    (void)ctx.GetAttr(kSwappedAttr, &swapped_);
+  }
+
+  // Whether the node at `index` takes its two operands in the other order than the kernel's
+  // check passes them (its operand shapes then go into its error the other way round).
+  bool Swapped(int64_t index) const {
+    for (int64_t i : swapped_) {
+      if (i == index) return true;
+    }
+    return false;
+  }
 
   // `s` naming the node at `index` of the list; `s` unchanged when it is OK or names a node
   // already (a nested fused kernel's), or when the list has no such entry (the executor then
@@ -60,6 +78,7 @@ class ErrorNodes {
 
  private:
   std::vector<std::string> names_;
+  std::vector<int64_t> swapped_;  // entries of names_ whose node's operands are swapped
 };
 
 }  // namespace rill

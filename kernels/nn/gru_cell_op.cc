@@ -14,19 +14,23 @@
 // an x whose width 3 does not divide gets Split's error. The fusion proves the widths (hh 3U, h
 // U); other widths are refused with InvalidArgument saying which width to give. Attr
 // _rill_error_nodes (kernels/framework/error_nodes.h): [the Split of x, the Add of z's blocks,
-// the Mul z * h, hh's StridedSlice of z's block], the nodes those errors name.
+// the Mul z * h, hh's StridedSlice of z's block], the nodes those errors name;
+// _rill_error_operands_swapped: those of them (1: hh's block first, 2: h first) whose operands the
+// errors name in the other order.
 //
 // _RillGruUpdate: the update of a GRU whose reset gate acts before the candidate's product
 // (Keras's reset_after=False, TF1's GRUCell), the fusion's FuseGruUpdates of
 //   h_next = z * h + (1 - z) * Tanh(c)
 // from the gate z, the candidate's pre-activation c and the state h, broadcast together as Mul,
 // Sub and AddV2 broadcast them (their errors), each operation rounded as those kernels and Tanh
-// round it. Attr _rill_error_nodes: [the Mul z * h, the Mul (1 - z) * Tanh(c), the sum].
+// round it. Attr _rill_error_nodes: [the Mul z * h, the Mul (1 - z) * Tanh(c), the sum];
+// _rill_error_operands_swapped: those taking h, Tanh(c) or the second product first.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -125,10 +129,13 @@ class GruCellOp final : public OpKernel {
     }
     const int64_t units = width / 3;
     if (units_ >= 0 && units != units_) {
-      // The unfused z gate: Split's [B, width / 3] block plus hh's fixed-bound slice [B, units].
+      // The unfused z gate: Split's [B, width / 3] block plus hh's fixed-bound slice [B, units],
+      // in the order z's Add takes them.
+      const std::string xs = absl::StrCat("[", x.shape().dim(0), ",", units, "]");
+      const std::string hs = absl::StrCat("[", hh.shape().dim(0), ",", units_, "]");
       return nodes_.At(1, absl::InvalidArgumentError(
-                              absl::StrCat("Incompatible shapes: [", x.shape().dim(0), ",", units,
-                                           "] vs. [", hh.shape().dim(0), ",", units_, "]")));
+                              absl::StrCat("Incompatible shapes: ", nodes_.Swapped(1) ? hs : xs,
+                                           " vs. ", nodes_.Swapped(1) ? xs : hs)));
     }
     if (hh.shape().dim(1) != width) {
       return nodes_.At(1, absl::InvalidArgumentError(absl::StrCat(
@@ -136,13 +143,14 @@ class GruCellOp final : public OpKernel {
                               "width ",
                               width, " (3 * units); got ", hh.shape().DebugString())));
     }
-    // z's sum (x's gates + hh's), then z * h: the first two broadcasts of the unfused graph.
+    // z's sum (x's gates + hh's), then z * h: the first two broadcasts of the unfused graph, each
+    // with its operands in its node's order.
     const int64_t bx = x.shape().dim(0), bh = hh.shape().dim(0);
     RILL_ASSIGN_OR_RETURN(
         const TensorShape gates,
-        nodes_.At(1, BroadcastShapes(TensorShape({bx, units}), TensorShape({bh, units}))));
+        nodes_.At(1, Broadcast(1, TensorShape({bx, units}), TensorShape({bh, units}))));
     RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
-                          nodes_.At(2, BroadcastShapes(gates, h.shape())));
+                          nodes_.At(2, Broadcast(2, gates, h.shape())));
     if (out_shape.rank() != 2 || out_shape.dim(1) != units) {
       return nodes_.At(2, absl::InvalidArgumentError(absl::StrCat(
                               "The GRU step's state must be a matrix [batch, units] of ", units,
@@ -171,6 +179,12 @@ class GruCellOp final : public OpKernel {
   }
 
  private:
+  // BroadcastShapes of a and b as error node `index` takes them.
+  absl::StatusOr<TensorShape> Broadcast(int index, const TensorShape& a,
+                                        const TensorShape& b) const {
+    return nodes_.Swapped(index) ? BroadcastShapes(b, a) : BroadcastShapes(a, b);
+  }
+
   std::array<int64_t, 3> order_ = {0, 1, 2};
   int64_t units_ = -1;  // the U the pass proved; -1: width / 3 of x
   const ErrorNodes nodes_;
@@ -201,11 +215,10 @@ class GruUpdateOp final : public OpKernel {
     const Tensor& c = ctx.input(1);
     const Tensor& h = ctx.input(2);
     // z * h, (1 - z) * Tanh(c), then their sum: the unfused graph's broadcasts.
-    RILL_ASSIGN_OR_RETURN(const TensorShape zh,
-                          nodes_.At(0, BroadcastShapes(z.shape(), h.shape())));
-    RILL_ASSIGN_OR_RETURN(const TensorShape zc,
-                          nodes_.At(1, BroadcastShapes(z.shape(), c.shape())));
-    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, nodes_.At(2, BroadcastShapes(zh, zc)));
+    // Each with its operands in its node's order.
+    RILL_ASSIGN_OR_RETURN(const TensorShape zh, nodes_.At(0, Broadcast(0, z.shape(), h.shape())));
+    RILL_ASSIGN_OR_RETURN(const TensorShape zc, nodes_.At(1, Broadcast(1, z.shape(), c.shape())));
+    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape, nodes_.At(2, Broadcast(2, zh, zc)));
     RILL_ASSIGN_OR_RETURN(Tensor * out, ctx.allocate_output(0, out_shape));
     if (out_shape.num_elements() == 0) return absl::OkStatus();
     // A scalar output as one row of one.
@@ -227,6 +240,12 @@ class GruUpdateOp final : public OpKernel {
   }
 
  private:
+  // BroadcastShapes of a and b as error node `index` takes them.
+  absl::StatusOr<TensorShape> Broadcast(int index, const TensorShape& a,
+                                        const TensorShape& b) const {
+    return nodes_.Swapped(index) ? BroadcastShapes(b, a) : BroadcastShapes(a, b);
+  }
+
   const ErrorNodes nodes_;
 };
 

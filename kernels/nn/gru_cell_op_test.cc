@@ -196,6 +196,34 @@ TEST(GruCellOpTest, ErrorsNameTheNodesOfTheUnfusedCell) {
                        "[1,2,2]\n\t [[{{node gru/mul}}]]"));
 }
 
+TEST(GruCellOpTest, ErrorsNameTheOperandsInTheUnfusedNodesOrder) {
+  // _rill_error_operands_swapped [1, 2]: z's Add takes hh's block first and z * h takes h first,
+  // so their errors name those shapes first, as the unfused AddV2 and Mul do.
+  auto run = [](const TensorShape& x, const TensorShape& hh, const TensorShape& h) {
+    OpTester t("_RillGruCell");
+    t.Attr("T", DT_FLOAT)
+        .Attr("gate_order", std::vector<int64_t>{0, 1, 2})
+        .Attr("units", int64_t{2})
+        .Attr("_rill_error_nodes",
+              std::vector<std::string>{"gru/split", "gru/add", "gru/mul", "gru/strided_slice"})
+        .Attr("_rill_error_operands_swapped", std::vector<int64_t>{1, 2});
+    for (const TensorShape& s : {x, hh, h}) {
+      t.Input(Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 0.1f), s));
+    }
+    return t.Run().status();
+  };
+  const TensorShape two({2, 6}), state({2, 2});
+  EXPECT_THAT(run(two, TensorShape({3, 6}), state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [3,2] vs. [2,2]\n\t [[{{node gru/add}}]]"));
+  EXPECT_THAT(run(TensorShape({2, 9}), TensorShape({2, 9}), state),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [2,2] vs. [2,3]\n\t [[{{node gru/add}}]]"));
+  EXPECT_THAT(run(two, two, TensorShape({3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [3] vs. [2,2]\n\t [[{{node gru/mul}}]]"));
+}
+
 // z * h + (1 - z) * Tanh(c) as the unfused Tanh, Sub, Mul and AddV2 kernels compute it.
 Tensor ExpectedUpdate(const Tensor& z, const Tensor& c, const Tensor& h) {
   const Tensor keep = Binary("Sub", Tensor::Scalar<float>(1.f), z);
@@ -269,6 +297,30 @@ TEST(GruUpdateOpTest, ErrorsNameTheNodesOfTheUnfusedUpdate) {
   EXPECT_THAT(run(TensorShape({1, 3}), TensorShape({4, 1}), TensorShape({2, 3})),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Incompatible shapes: [2,3] vs. [4,3]\n\t [[{{node gru/add}}]]"));
+}
+
+TEST(GruUpdateOpTest, ErrorsNameTheOperandsInTheUnfusedNodesOrder) {
+  // _rill_error_operands_swapped [0, 1, 2]: h * z, Tanh(c) * (1 - z) and the second product
+  // plus the first, each error naming the shapes in that order.
+  auto run = [](const TensorShape& z, const TensorShape& c, const TensorShape& h) {
+    OpTester t("_RillGruUpdate");
+    t.Attr("T", DT_FLOAT)
+        .Attr("_rill_error_nodes", std::vector<std::string>{"gru/mul_2", "gru/mul_3", "gru/add"})
+        .Attr("_rill_error_operands_swapped", std::vector<int64_t>{0, 1, 2});
+    for (const TensorShape& s : {z, c, h}) {
+      t.Input(Tensor::FromVector<float>(Ramp(s.num_elements(), 0.f, 0.1f), s));
+    }
+    return t.Run().status();
+  };
+  EXPECT_THAT(run(TensorShape({2, 3}), TensorShape({2, 3}), TensorShape({4})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [4] vs. [2,3]\n\t [[{{node gru/mul_2}}]]"));
+  EXPECT_THAT(run(TensorShape({2, 3}), TensorShape({5, 3}), TensorShape({2, 3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [5,3] vs. [2,3]\n\t [[{{node gru/mul_3}}]]"));
+  EXPECT_THAT(run(TensorShape({1, 3}), TensorShape({4, 1}), TensorShape({2, 3})),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [4,3] vs. [2,3]\n\t [[{{node gru/add}}]]"));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 // against [B, U] as Mul broadcasts it (its "Incompatible shapes: ..." error), and so c' and h
 // have the broadcast shape; a z whose second dim 4 does not divide gets Split's error. Attr
 // _rill_error_nodes (kernels/framework/error_nodes.h): [the Split, the Mul of Sigmoid(f) and c],
-// the nodes those errors name.
+// the nodes those errors name; _rill_error_operands_swapped [1] when that Mul takes c first.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -92,8 +92,10 @@ class LstmCellOp final : public OpKernel {
     }
     const int64_t units = width / 4;
     const TensorShape gates_shape({batch, units});
-    RILL_ASSIGN_OR_RETURN(const TensorShape out_shape,
-                          nodes_.At(1, BroadcastShapes(gates_shape, c.shape())));
+    RILL_ASSIGN_OR_RETURN(
+        const TensorShape out_shape,
+        nodes_.At(1, nodes_.Swapped(1) ? BroadcastShapes(c.shape(), gates_shape)
+                                       : BroadcastShapes(gates_shape, c.shape())));
     RILL_ASSIGN_OR_RETURN(Tensor * c_out, ctx.allocate_output(0, out_shape));
     RILL_ASSIGN_OR_RETURN(Tensor * h_out, ctx.allocate_output(1, out_shape));
     if (out_shape.num_elements() == 0) return absl::OkStatus();

@@ -130,6 +130,16 @@ TEST(LstmCellOpTest, ErrorsNameTheNodesOfTheUnfusedCell) {
   EXPECT_THAT(run(TensorShape({2, 8}), TensorShape({3})),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "Incompatible shapes: [2,2] vs. [3]\n\t [[{{node lstm/mul_1}}]]"));
+  // _rill_error_operands_swapped [1]: the Mul takes c first (c * Sigmoid(f)), as its error says.
+  OpTester t("_RillLstmCell");
+  t.Attr("T", DT_FLOAT)
+      .Attr("_rill_error_nodes", nodes)
+      .Attr("_rill_error_operands_swapped", std::vector<int64_t>{1});
+  t.Input(Tensor::FromVector<float>(Ramp(16, 0.f, 1.f), TensorShape({2, 8})));
+  t.Input(Tensor::FromVector<float>(Ramp(3, 0.f, 1.f), TensorShape({3})));
+  EXPECT_THAT(t.Run().status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Incompatible shapes: [3] vs. [2,2]\n\t [[{{node lstm/mul_1}}]]"));
 }
 
 }  // namespace
