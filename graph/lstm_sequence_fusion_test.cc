@@ -14,6 +14,7 @@
 #include "graph/loop_invariants.h"
 #include "graph/lstm_cell_fusion.h"
 #include "graph/pass_test_util.h"
+#include "graph/recurrent_test_graphs.h"
 #include "gtest/gtest.h"
 
 namespace rill {
@@ -24,80 +25,8 @@ using ::testing::ElementsAre;
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
-std::vector<float> Ramp(int64_t n, float start, float step) {
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i);
-  return v;
-}
-
-struct LoopOptions {
-  bool extra_op = false;               // h' goes through a Relu before the list
-  bool z_carried = false;              // a sixth variable carries z out of the loop
-  bool in_branch = false;              // x comes through a Switch: the loop's inputs may be dead
-  bool write_at_zero = false;          // the list is written at a Const index (Keras's last output)
-  bool no_cell = false;                // g = Relu: lstm_cell_fusion leaves the gates alone
-  bool unknown_counter_shape = false;  // t starts from a value of unknown shape
-};
-
-// A Keras-like LSTM over x [4, 2, 3] with 5 units: a loop counter i < max and a time step t <
-// steps, x_t read from a list at t, h' written into a list at t (or 0), h and c carried.
-Scope KerasLstm(const LoopOptions& o) {
-  Scope root = Scope::NewRootScope();
-  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
-  if (o.in_branch) {
-    x = ops::Switch(root.WithOpName("branch"), x, ops::Placeholder(root.WithOpName("p"), DT_BOOL))
-            .output_true;
-  }
-  const PartialTensorShape scalar(std::vector<int64_t>{});
-  Output steps = ops::Placeholder(root.WithOpName("steps"), DT_INT32);  // any shape
-  Output max = ops::Placeholder(root.WithOpName("max"), DT_INT32, scalar);
-  Output es = ops::Const(root.WithOpName("es"), {2, 3});
-  Output list = ops::TensorListFromTensor(root.WithOpName("unstack"), x, es);
-  Output out0 = ops::TensorListReserve(root.WithOpName("reserve"), ops::Const(root, -1),
-                                       ops::Const(root, 4), DT_FLOAT);
-  Output w =
-      ops::Const<float>(root.WithOpName("w"), Ramp(3 * 20, 0.037f, -1.f), TensorShape({3, 20}));
-  Output u =
-      ops::Const<float>(root.WithOpName("u"), Ramp(5 * 20, -0.013f, 0.8f), TensorShape({5, 20}));
-  Output b = ops::Const<float>(root.WithOpName("b"), Ramp(20, 0.05f, -0.5f), TensorShape({20}));
-  Output zeros =
-      ops::Const<float>(root.WithOpName("zeros"), std::vector<float>(10, 0.f), TensorShape({2, 5}));
-  Output t0 = o.unknown_counter_shape ? ops::Placeholder(root.WithOpName("t0"), DT_INT32)
-                                      : ops::Const(root, 0);
-  std::vector<Output> vars = {ops::Const(root, 0), t0, out0, zeros, zeros};
-  if (o.z_carried)
-    vars.push_back(ops::Const<float>(root, std::vector<float>(40, 0.f), TensorShape({2, 20})));
-  const int n = static_cast<int>(vars.size());
-  std::vector<Output> out = ops::WhileLoop(
-      root.NewSubScope("while"), vars,
-      [&](const Scope& s, const std::vector<Output>& v) {
-        return ops::LogicalAnd(s, ops::Less(s, v[0], v[n]), ops::Less(s, v[1], v[n + 1]));
-      },
-      [&](const Scope& s, const std::vector<Output>& v) {
-        Output xt = ops::TensorListGetItem(s, v[n + 2], v[1], v[n + 3], DT_FLOAT);
-        Output z = ops::BiasAdd(
-            s, ops::AddV2(s, ops::MatMul(s, xt, v[n + 4]), ops::MatMul(s, v[3], v[n + 5])),
-            v[n + 6]);
-        std::vector<Output> parts = ops::Split(s, ops::Const(s, 1), z, 4);
-        Output g = o.no_cell ? ops::Relu(s, parts[2]) : ops::Tanh(s, parts[2]);
-        Output c = ops::AddV2(s.WithOpName("c_next"), ops::Mul(s, ops::Sigmoid(s, parts[1]), v[4]),
-                              ops::Mul(s, ops::Sigmoid(s, parts[0]), g));
-        Output h = ops::Mul(s.WithOpName("h_next"), ops::Sigmoid(s, parts[3]), ops::Tanh(s, c));
-        Output item = o.extra_op ? ops::Relu(s, h) : h;
-        Output index = o.write_at_zero ? ops::Const(s, 0) : v[1];
-        std::vector<Output> next = {ops::Add(s, v[0], ops::Const(s, 1)),
-                                    ops::Add(s, v[1], ops::Const(s, 1)),
-                                    ops::TensorListSetItem(s, v[2], index, item), h, c};
-        if (o.z_carried) next.push_back(z);
-        return next;
-      },
-      ops::WhileLoopAttrs().Invariants({max, steps, list, es, w, u, b}));
-  ops::TensorListStack(root.WithOpName("hs"), out[2], es, DT_FLOAT);
-  ops::Identity(root.WithOpName("h"), out[3]);
-  ops::Identity(root.WithOpName("c"), out[4]);
-  if (o.z_carried) ops::Identity(root.WithOpName("z"), out[n - 1]);
-  return root;
-}
+using recurrent_test::KerasLstm;
+using LoopOptions = recurrent_test::LstmOptions;
 
 // The graph optimizer's loop passes before this one.
 absl::Status Prepare(Graph* g) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
 #include "graph/loop_frame.h"
+#include "graph/lstm_sequence_fusion.h"
 #include "graph/op_classes.h"
 #include "graph/pass_edits.h"
 #include "graph/pass_queries.h"
@@ -64,6 +65,9 @@ class Fuser {
     // until that one is a plain node.
     int fused = 0;
     for (;;) {
+      // LSTM frames that pass takes run with less plumbing as its _RillLstmSequence.
+      RILL_ASSIGN_OR_RETURN(const int lstm, FuseLstmSequences(graph_));
+      fused += lstm;
       std::vector<Node*> conds;
       for (Node* n : graph_->op_nodes()) {
         if (IsLoopCond(n->op_class())) conds.push_back(n);
@@ -155,7 +159,6 @@ class Fuser {
           IsLoopCond(k)) {
         continue;
       }
-      if (n->op() == "_RillLstmCell") return false;
       if (n->op() != "Identity" && n->op() != "NoOp" && !IsRecurrentStepOp(n->op())) return false;
       any_matmul |= n->op() == "MatMul";
       work.push_back(n);

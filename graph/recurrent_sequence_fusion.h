@@ -8,10 +8,11 @@
 // is rewritten when:
 //   - it is a plain loop (graph/loop_frame.h's MatchLoopFrame: one LoopCond, everything on one CPU
 //     device, inputs never dead, nothing read from outside but the Exits, no nested frame);
-//   - every other frame node is an Identity, a NoOp or one of the pure step ops listed in
+//   - every other frame node is an Identity, a NoOp or one of the step ops listed in
 //     graph/recurrent_step_ops.h (arithmetic, activations, MatMul, BiasAdd, slicing, Select,
-//     the TensorList reads and writes, the GRU cells, comparisons and ToBool) and reads no
-//     Switch's output 0;
+//     the TensorList reads and writes, the GRU and LSTM cells, comparisons and ToBool, and TF1
+//     dynamic_rnn's TensorArray reads, writes and sizes, the array a loop constant and its flow a
+//     loop variable) and reads no Switch's output 0;
 //   - each such node runs either in the condition (it reads or waits on a variable's Merge, a
 //     Switch (by a control edge: live whichever output the Switch took) or a condition node, and
 //     no body node: it runs every time the condition is tested) or in the body (it reads a
@@ -19,8 +20,10 @@
 //     reading only loop constants, with nothing tying it to an iteration, is refused;
 //   - the LoopCond reads a condition value, each NextIteration a body value (or a variable
 //     through its Switch);
-//   - the step holds a MatMul and no _RillLstmCell (LSTM frames are
-//   graph/lstm_sequence_fusion.h's).
+//   - the step holds a MatMul.
+// LSTM frames graph/lstm_sequence_fusion.h's pass takes become its _RillLstmSequence, whose step
+// has less plumbing: this pass runs that one first in each round, and takes the LSTM frames it
+// leaves (masked LSTMs, other step shapes).
 // The node's inputs are the variables' initial values, then the constant Enters' inputs; its
 // outputs the variables' values after the loop (what the Exits gave). It carries the step as the
 // nodes' own NodeDefs (attrs kept, and _rill_constant_weights where the graph optimizer's

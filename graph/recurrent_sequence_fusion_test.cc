@@ -12,7 +12,9 @@
 #include "graph/graph.h"
 #include "graph/loop_body_constants.h"
 #include "graph/loop_invariants.h"
+#include "graph/lstm_cell_fusion.h"
 #include "graph/pass_test_util.h"
+#include "graph/recurrent_test_graphs.h"
 #include "gtest/gtest.h"
 #include "proto/node_def.pb.h"
 
@@ -24,71 +26,10 @@ using ::testing::ElementsAre;
 constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
 
-std::vector<float> Ramp(int64_t n, float start, float step) {
-  std::vector<float> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i);
-  return v;
-}
-
-struct LoopOptions {
-  bool other_op = false;   // h' goes through a Softmax (not a step op) before the list
-  bool in_branch = false;  // x comes through a Switch: the loop's inputs may be dead
-};
-
-// A Keras-like GRU (reset_after) over x [4, 2, 3] with 5 units: a loop counter i < max and a time
-// step t < steps, x_t read from a list at t, the bias [2, 15] split and squeezed inside the step
-// (as Keras 3 freezes it), h' written into a list at t.
-Scope KerasGru(const LoopOptions& o) {
-  Scope root = Scope::NewRootScope();
-  Output x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
-  if (o.in_branch) {
-    x = ops::Switch(root.WithOpName("branch"), x, ops::Placeholder(root.WithOpName("p"), DT_BOOL))
-            .output_true;
-  }
-  Output steps = ops::Placeholder(root.WithOpName("steps"), DT_INT32);
-  Output max = ops::Placeholder(root.WithOpName("max"), DT_INT32);
-  Output es = ops::Const(root.WithOpName("es"), {2, 3});
-  Output list = ops::TensorListFromTensor(root.WithOpName("unstack"), x, es);
-  Output out0 = ops::TensorListReserve(root.WithOpName("reserve"), ops::Const(root, -1),
-                                       ops::Const(root, 4), DT_FLOAT);
-  Output w =
-      ops::Const<float>(root.WithOpName("w"), Ramp(3 * 15, 0.037f, -0.1f), TensorShape({3, 15}));
-  Output u =
-      ops::Const<float>(root.WithOpName("u"), Ramp(5 * 15, -0.013f, 0.08f), TensorShape({5, 15}));
-  Output b = ops::Const<float>(root.WithOpName("b"), Ramp(30, 0.05f, -0.05f), TensorShape({2, 15}));
-  Output zeros =
-      ops::Const<float>(root.WithOpName("zeros"), std::vector<float>(10, 0.f), TensorShape({2, 5}));
-  std::vector<Output> vars = {ops::Const(root, 0), ops::Const(root, 0), out0, zeros};
-  const int n = static_cast<int>(vars.size());
-  std::vector<Output> out = ops::WhileLoop(
-      root.NewSubScope("while"), vars,
-      [&](const Scope& s, const std::vector<Output>& v) {
-        return ops::LogicalAnd(s, ops::Less(s, v[0], v[n]), ops::Less(s, v[1], v[n + 1]));
-      },
-      [&](const Scope& s, const std::vector<Output>& v) {
-        Output xt = ops::TensorListGetItem(s.WithOpName("get"), v[n + 2], v[1], v[n + 3], DT_FLOAT);
-        std::vector<Output> bias = ops::Split(s, ops::Const(s, 0), v[n + 6], 2);
-        Output xp = ops::BiasAdd(s, ops::MatMul(s.WithOpName("mm_x"), xt, v[n + 4]),
-                                 ops::Squeeze(s, bias[0]));
-        Output hu = ops::MatMul(s.WithOpName("mm_h"), v[3], v[n + 5]);
-        Output hh = ops::AddV2(s, hu, ops::Squeeze(s, bias[1]));
-        std::vector<Output> xs = ops::Split(s, ops::Const(s, 1), xp, 3);
-        std::vector<Output> hs = ops::Split(s, ops::Const(s, 1), hh, 3);
-        Output z = ops::Sigmoid(s, ops::AddV2(s, xs[0], hs[0]));
-        Output r = ops::Sigmoid(s, ops::AddV2(s, xs[1], hs[1]));
-        Output c = ops::Tanh(s, ops::AddV2(s, xs[2], ops::Mul(s, r, hs[2])));
-        Output h = ops::AddV2(s.WithOpName("h_next"), ops::Mul(s, z, v[3]),
-                              ops::Mul(s, ops::Sub(s, ops::Const(s, 1.f), z), c));
-        Output item = o.other_op ? ops::Softmax(s, h) : h;
-        return std::vector<Output>{ops::Add(s, v[0], ops::Const(s, 1)),
-                                   ops::Add(s, v[1], ops::Const(s, 1)),
-                                   ops::TensorListSetItem(s, v[2], v[1], item), h};
-      },
-      ops::WhileLoopAttrs().Invariants({max, steps, list, es, w, u, b}));
-  ops::TensorListStack(root.WithOpName("hs"), out[2], es, DT_FLOAT);
-  ops::Identity(root.WithOpName("h"), out[3]);
-  return root;
-}
+using recurrent_test::KerasGru;
+using recurrent_test::KerasLstm;
+using recurrent_test::Ramp;
+using LoopOptions = recurrent_test::GruOptions;
 
 // The graph optimizer's loop passes before this one.
 absl::Status Prepare(Graph* g) {
@@ -260,6 +201,74 @@ TEST(RecurrentSequenceFusionTest, NestedLoopsStay) {
   std::unique_ptr<Graph> g = ImportForPassTest(root, kCpu);
   EXPECT_THAT(Fuse(g.get()), IsOkAndHolds(0));
   EXPECT_EQ(Count(*g, "LoopCond"), 2);
+}
+
+// The step ops of each fused node, in step order.
+std::vector<std::string> StepOps(const Node& seq) {
+  std::vector<std::string> ops;
+  for (const std::string& bytes : seq.def().attr().at("step").list().s()) {
+    NodeDef def;
+    EXPECT_TRUE(def.ParseFromString(bytes));
+    ops.push_back(def.op());
+  }
+  return ops;
+}
+
+// LSTM frames: the LSTM pass's when it takes them (run first), this pass's otherwise (a masked
+// LSTM, or a step with another op), the fused cell a step node.
+TEST(RecurrentSequenceFusionTest, LstmFramesTheLstmPassLeavesAreFusedHere) {
+  struct Case {
+    const char* what;
+    recurrent_test::LstmOptions options;
+    const char* fused_op;
+  };
+  std::vector<Case> cases(3);
+  cases[0] = {"a plain LSTM", {}, "_RillLstmSequence"};
+  cases[1] = {"a masked LSTM", {}, "_RillRecurrentSequence"};
+  cases[1].options.masked = true;
+  cases[2] = {"an LSTM with a Relu in its step", {}, "_RillRecurrentSequence"};
+  cases[2].options.extra_op = true;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    std::unique_ptr<Graph> g = ImportForPassTest(KerasLstm(c.options), kCpu);
+    ASSERT_THAT(Prepare(g.get()), IsOk());
+    ASSERT_THAT(FuseLstmCells(g.get()), IsOkAndHolds(1));
+    EXPECT_THAT(FuseRecurrentSequences(g.get()), IsOkAndHolds(1));
+    EXPECT_EQ(Count(*g, "LoopCond"), 0);
+    EXPECT_EQ(Count(*g, c.fused_op), 1);
+    EXPECT_EQ(Count(*g, "_RillLstmCell"), 0);
+    const Node* seq = Sequence(*g);
+    if (seq == nullptr) continue;
+    EXPECT_THAT(StepOps(*seq), ::testing::Contains("_RillLstmCell"));
+    if (c.options.masked) {
+      EXPECT_THAT(InputsOf(*g, seq->name()), ::testing::Contains("mask_list:0"));
+    }
+    EXPECT_THAT(InputsOf(*g, "h"), ElementsAre(seq->name() + ":3"));
+    EXPECT_THAT(InputsOf(*g, "c"), ElementsAre(seq->name() + ":4"));
+  }
+}
+
+// TF1 dynamic_rnn: the arrays' handles and the input array's flow are loop constants, the output
+// array's flow a variable written through TensorArrayWriteV3.
+TEST(RecurrentSequenceFusionTest, ATf1TensorArrayLoopBecomesOneNode) {
+  std::unique_ptr<Graph> g = ImportForPassTest(recurrent_test::Tf1TensorArrayRnn(), kCpu);
+  EXPECT_THAT(Fuse(g.get()), IsOkAndHolds(1));
+  for (const char* op : {"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond",
+                         "TensorArrayReadV3", "TensorArrayWriteV3"}) {
+    EXPECT_EQ(Count(*g, op), 0) << op;
+  }
+  const Node* seq = Sequence(*g);
+  ASSERT_NE(seq, nullptr);
+  EXPECT_THAT(StepOps(*seq), ::testing::IsSupersetOf(
+                                 {"TensorArrayReadV3", "TensorArrayWriteV3", "MatMul", "Tanh"}));
+  std::vector<std::string> in = InputsOf(*g, seq->name());
+  ASSERT_GE(in.size(), 3u);
+  EXPECT_EQ(in[1], "out_ta:1");  // the output array's flow, a loop variable
+  for (const char* c : {"x_ta:0", "scatter:0", "out_ta:0", "steps:0"}) {
+    EXPECT_THAT(in, ::testing::Contains(c));
+  }
+  EXPECT_THAT(InputsOf(*g, "hs"), ::testing::Contains(seq->name() + ":1"));
+  EXPECT_THAT(InputsOf(*g, "h"), ElementsAre(seq->name() + ":2"));
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
-// The ops a _RillRecurrentSequence step may hold: stateless, no resources, rendezvous, call
-// frame or loop frames; their CPU kernels read only their inputs and attrs. The recurrent
-// sequence fusion (graph/recurrent_sequence_fusion.h) fuses only frames of these (plus Identity
-// and NoOp, which it looks through); the kernel (kernels/nn/recurrent_sequence_op.cc) refuses a
-// step node of any other op. Thread-safe.
+// The ops a _RillRecurrentSequence step may hold: no call frame, rendezvous, variables or loop
+// frames; their CPU kernels read only their inputs, attrs and, for the TF1 TensorArray reads,
+// writes and sizes, the step's TensorArrays (OpKernelContext::step_resources), which the loop's
+// own nodes would reach the same way. The recurrent sequence fusion
+// (graph/recurrent_sequence_fusion.h) fuses only frames of these (plus Identity and NoOp, which it
+// looks through); the kernel (kernels/nn/recurrent_sequence_op.cc) refuses a step node of any
+// other op, and runs a stateful one (its OpDef's is_stateful: the TensorArray ops) every step.
+// Thread-safe.
 #ifndef RILL_GRAPH_RECURRENT_STEP_OPS_H_
 #define RILL_GRAPH_RECURRENT_STEP_OPS_H_
 
@@ -63,8 +66,12 @@ inline bool IsRecurrentStepOp(absl::string_view op) {
                                                                  "OnesLike",
                                                                  "_RillGruCell",
                                                                  "_RillGruUpdate",
+                                                                 "_RillLstmCell",
                                                                  "TensorListGetItem",
-                                                                 "TensorListSetItem"};
+                                                                 "TensorListSetItem",
+                                                                 "TensorArrayReadV3",
+                                                                 "TensorArrayWriteV3",
+                                                                 "TensorArraySizeV3"};
   return kOps->contains(op);
 }
 

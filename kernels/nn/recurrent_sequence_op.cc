@@ -8,16 +8,16 @@
 //         Switch's error otherwise); stop when false; run the other step nodes; vars = the values
 //         `next` names (all read before any is replaced)
 //   outputs = vars
-// Body nodes that read only constants (a Keras GRU's Split and Squeeze of its bias) run in the
-// first step only and their outputs are kept: the same kernels on the same values give the same
-// values, and their errors come in the first step either way. The kernels are the loop's own on
-// the same inputs in the same dependency order, so the outputs are the loop's bit for bit. A step
-// node's error is its kernel's, naming that node as the executor would have ("... [[{{node
-// NAME}}]]"); a condition that is not a scalar gives the Switch's error naming `cond_switch`. The
-// step's cancellation is checked before every test, so a timeout, Close or another partition's
-// error stops the loop between steps with the cancellation's status. A value's last reader in a
-// step gets it moved in, so an elementwise kernel or TensorListSetItem may reuse a buffer nothing
-// else holds, as the executor lets it.
+// Body nodes that read only constants (a Keras GRU's Split and Squeeze of its bias) and are not
+// stateful (a TensorArray op) run in the first step only and their outputs are kept: the same
+// kernels on the same values give the same values, and their errors come in the first step either
+// way. The kernels are the loop's own on the same inputs in the same dependency order, so the
+// outputs are the loop's bit for bit. A step node's error is its kernel's, naming that node as the
+// executor would have ("... [[{{node NAME}}]]"); a condition that is not a scalar gives the
+// Switch's error naming `cond_switch`. The step's cancellation is checked before every test, so a
+// timeout, Close or another partition's error stops the loop between steps with the cancellation's
+// status. A value's last reader in a step gets it moved in, so an elementwise kernel or
+// TensorListSetItem may reuse a buffer nothing else holds, as the executor lets it.
 //
 // The attrs are checked as the pass guarantees them, since a user graph may name the op: each step
 // node's op is one of graph/recurrent_step_ops.h's, each input of the dtype its kernel expects,
@@ -40,6 +40,7 @@
 #include "kernels/framework/error_nodes.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/step_kernels.h"
+#include "ops/op_registry.h"
 
 namespace rill {
 namespace {
@@ -128,6 +129,9 @@ class RecurrentSequenceOp final : public OpKernel {
     // A body node reading only constants and invariant nodes: its outputs are the same every
     // step, so it runs in the first step only and they are kept.
     bool invariant = false;
+    // Its OpDef is stateful (a TensorArray read, write or size): never invariant, since the
+    // array it reaches changes between steps and a read or write twice is an error to keep.
+    bool stateful = false;
   };
 
   // "v:K", "c:K" or "s:J:O" read by step `reader` (steps.size() for the condition and the next
@@ -246,6 +250,8 @@ class RecurrentSequenceOp final : public OpKernel {
         }
       }
       s.num_outputs = static_cast<int>(s.kernel->output_types().size());
+      const OpRegistration* reg = OpRegistry::Global()->LookUp(def.op());
+      s.stateful = reg != nullptr && reg->op_def.is_stateful();
       steps_.push_back(std::move(s));
     }
     absl::StatusOr<Ref> c = ParseRef(cond, num_consts, num_cond_);
@@ -268,7 +274,7 @@ class RecurrentSequenceOp final : public OpKernel {
       next_.push_back(*r);
     }
     for (size_t j = num_cond_; j < steps_.size(); ++j) {
-      bool invariant = true;
+      bool invariant = !steps_[j].stateful;
       for (const Ref& r : steps_[j].inputs) {
         invariant &= r.kind == Ref::kConst || (r.kind == Ref::kStep && steps_[r.index].invariant);
       }

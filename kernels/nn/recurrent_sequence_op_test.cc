@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/cancellation.h"
+#include "core/resource_mgr.h"
 #include "core/status_macros.h"
 #include "core/status_matchers.h"
 #include "core/tensor_proto.h"
@@ -15,6 +16,7 @@
 namespace rill {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 AttrValue Types(const std::vector<DataType>& ts) {
@@ -190,6 +192,58 @@ TEST(RecurrentSequenceOpTest, AStepNodeOfConstantsRunsInTheFirstStepWithItsError
       RunLoop(l, 0, h, Tensor::Scalar<int32_t>(3), ut).status(),
       absl::Status(want.code(), absl::StrCat(want.message(), "\n\t [[{{node loop/Squeeze}}]]")));
   EXPECT_THAT(RunLoop(l, 0, h, Tensor::Scalar<int32_t>(0), ut).status(), IsOk());
+}
+
+// A stateful step node (a TensorArray read) reading only constants still runs every step, as the
+// loop's own node would: the second read of an element cleared after its first read is the
+// TensorArray's error, naming the node.
+TEST(RecurrentSequenceOpTest, AStatefulStepNodeOfConstantsRunsEveryStep) {
+  AttrValue one;
+  TensorToProto(Tensor::Scalar<int32_t>(1), one.mutable_tensor());
+  const std::vector<std::string> step = {
+      Node("Less", {"v:0", "c:0"}, {{"T", TypeAttr(DT_INT32)}}),
+      Node("TensorArrayReadV3", {"c:1", "c:2", "c:3"}, {{"dtype", TypeAttr(DT_FLOAT)}}),
+      Node("Const", {}, {{"dtype", TypeAttr(DT_INT32)}, {"value", one}}),
+      Node("AddV2", {"v:0", "s:2:0"}, {{"T", TypeAttr(DT_INT32)}}),
+  };
+  // n steps over a fresh array of one written element (cleared after a read, the default).
+  auto run = [&](int32_t n) -> absl::StatusOr<std::vector<Tensor>> {
+    ResourceMgr step_resources;
+    OpTester make("TensorArrayV3", "ta");
+    make.Attr("dtype", DT_FLOAT).Input(Tensor::Scalar<int32_t>(1));
+    make.SetStepResources(&step_resources);
+    RILL_ASSIGN_OR_RETURN(std::vector<Tensor> ta, make.Run());
+    OpTester write("TensorArrayWriteV3", "write", make.device());
+    write.Attr("T", DT_FLOAT)
+        .Input(ta[0])
+        .Input(Tensor::Scalar<int32_t>(0))
+        .Input(F({2.5f, -1.f}, TensorShape({2})))
+        .Input(ta[1]);
+    write.SetStepResources(&step_resources);
+    RILL_ASSIGN_OR_RETURN(std::vector<Tensor> flow, write.Run());
+    OpTester t("_RillRecurrentSequence", kNodeName, make.device());
+    t.Attr("Tvars", Types({DT_INT32}))
+        .Attr("Tconsts", Types({DT_INT32, DT_RESOURCE, DT_INT32, DT_FLOAT}))
+        .Attr("step", Strings(step))
+        .Attr("cond", "s:0:0")
+        .Attr("next", Strings({"s:3:0"}));
+    AttrValue nc;
+    nc.set_i(1);
+    t.Attr("num_cond", nc);
+    for (const Tensor& in : {Tensor::Scalar<int32_t>(0), Tensor::Scalar<int32_t>(n), ta[0],
+                             Tensor::Scalar<int32_t>(0), flow[0]}) {
+      t.Input(in);
+    }
+    t.SetStepResources(&step_resources);
+    return t.Run();
+  };
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, run(1));
+  ExpectTensorEqual(out[0], Tensor::Scalar<int32_t>(1));
+  EXPECT_THAT(run(2).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("Could not read index 0 twice because it was cleared after "
+                                       "a previous read"),
+                             ::testing::EndsWith("[[{{node loop/TensorArrayReadV3}}]]"))));
 }
 
 TEST(RecurrentSequenceOpTest, AConditionThatIsNotAScalarGetsTheSwitchsError) {
