@@ -2296,6 +2296,18 @@ GraphDef AtrousGraph(const AtrousCase& c) {
   return g;
 }
 
+// The atrous graph of `op` (a 2x2 block, or `block`) with `paddings` and `crops`.
+GraphDef AtrousGraphOf(const char* op, std::vector<int32_t> paddings, std::vector<int32_t> crops,
+                       bool batch_norm = false, std::vector<int32_t> block = {2, 2}) {
+  AtrousCase c;
+  c.op = op;
+  c.batch_norm = batch_norm;
+  c.block = c.crops_block = std::move(block);
+  c.paddings = std::move(paddings);
+  c.crops = std::move(crops);
+  return AtrousGraph(c);
+}
+
 // Dyadic values (sums of products with the dyadic filter are exact) with -0, a large value and,
 // with `non_finite`, inf, -inf and NaN among them.
 Tensor AtrousInput(int64_t h, int64_t w, bool non_finite) {
@@ -2387,12 +2399,7 @@ TEST(GraphOptimizerTest, FoldedAtrousConvolutionsOfOtherBlocksAndPaddings) {
   for (const Case& k : cases) {
     for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
       SCOPED_TRACE(absl::StrCat(op, " block ", k.block[0], "x", k.block[1]));
-      AtrousCase c;
-      c.op = op;
-      c.block = c.crops_block = k.block;
-      c.paddings = k.paddings;
-      c.crops = k.crops;
-      GraphDef g = AtrousGraph(c);
+      GraphDef g = AtrousGraphOf(op, k.paddings, k.crops, /*batch_norm=*/false, k.block);
       EXPECT_EQ(OptimizeGraphDef(g).stats.atrous_convolutions_folded, 1);
       for (bool non_finite : {false, true}) {
         ExpectSameOutputs(g, {{"x:0", AtrousInput(k.h, k.w, non_finite)}}, {"out:0"});
@@ -2401,58 +2408,41 @@ TEST(GraphOptimizerTest, FoldedAtrousConvolutionsOfOtherBlocksAndPaddings) {
   }
 }
 
+// An atrous graph's paddings and crops, the map it is fed (h x w) and the error the unfolded
+// graph gives for it, naming its node.
+struct AtrousErrorCase {
+  std::string what;
+  std::vector<int32_t> paddings, crops;
+  int64_t h, w;
+  std::string error;
+};
+
+AtrousErrorCase ErrorCase(std::string what, std::vector<int32_t> paddings,
+                          std::vector<int32_t> crops, int64_t h, int64_t w, std::string error) {
+  return {std::move(what), std::move(paddings), std::move(crops), h, w, std::move(error)};
+}
+
 TEST(GraphOptimizerTest, AFoldedAtrousConvolutionKeepsTheUnfoldedGraphsErrors) {
-  struct Case {
-    std::string what;
-    std::vector<int32_t> paddings, crops;
-    int64_t h, w;
-    std::string error;  // the unfolded graph's, naming its node
-  };
-  const std::vector<Case> cases = {
-      {"8 + 2 + 3 = 13 rows",
-       {2, 3, 2, 2},
-       {0, 1, 0, 0},
-       8,
-       6,
-       "padded_shape[0]=13 is not divisible by block_shape[0]=2\n\t [[{{node s2b}}]]"},
-      {"5 + 2 + 2 = 9 columns",
-       {2, 3, 2, 2},
-       {0, 1, 0, 0},
-       7,
-       5,
-       "padded_shape[1]=9 is not divisible by block_shape[1]=2\n\t [[{{node s2b}}]]"},
+  const std::vector<AtrousErrorCase> cases = {
+      ErrorCase("8 + 2 + 3 = 13 rows", {2, 3, 2, 2}, {0, 1, 0, 0}, 8, 6,
+                "padded_shape[0]=13 is not divisible by block_shape[0]=2\n\t [[{{node s2b}}]]"),
+      ErrorCase("5 + 2 + 2 = 9 columns", {2, 3, 2, 2}, {0, 1, 0, 0}, 7, 5,
+                "padded_shape[1]=9 is not divisible by block_shape[1]=2\n\t [[{{node s2b}}]]"),
       // Without padding a 2x2 map gives 1x1 maps, too small for the 3x3 filter.
-      {"maps smaller than the filter",
-       {0, 0, 0, 0},
-       {0, 0, 0, 0},
-       2,
-       2,
-       "Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, "
-       "stride: 1]\n\t [[{{node conv}}]]"},
+      ErrorCase("maps smaller than the filter", {0, 0, 0, 0}, {0, 0, 0, 0}, 2, 2,
+                "Computed output size would be negative: -1 [input_size: 1, "
+                "effective_filter_size: 3, stride: 1]\n\t [[{{node conv}}]]"),
       // A 1x1 map padded to 6x6 convolves to 3x3 maps of 1x1, cropped by 2 + 1 = 3 rows of 2.
-      {"crops past the rows",
-       {2, 3, 2, 3},
-       {2, 1, 0, 0},
-       1,
-       1,
-       "cropped_shape[0]=-1 must be non-negative\n\t [[{{node b2s}}]]"},
-      {"crops past the columns",
-       {2, 3, 2, 3},
-       {0, 0, 2, 1},
-       1,
-       1,
-       "cropped_shape[1]=-1 must be non-negative\n\t [[{{node b2s}}]]"},
+      ErrorCase("crops past the rows", {2, 3, 2, 3}, {2, 1, 0, 0}, 1, 1,
+                "cropped_shape[0]=-1 must be non-negative\n\t [[{{node b2s}}]]"),
+      ErrorCase("crops past the columns", {2, 3, 2, 3}, {0, 0, 2, 1}, 1, 1,
+                "cropped_shape[1]=-1 must be non-negative\n\t [[{{node b2s}}]]"),
   };
-  for (const Case& k : cases) {
+  for (const AtrousErrorCase& k : cases) {
     for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
       for (bool batch_norm : {false, true}) {
         SCOPED_TRACE(absl::StrCat(k.what, ", ", op, batch_norm ? " with a batch norm" : ""));
-        AtrousCase c;
-        c.op = op;
-        c.batch_norm = batch_norm;
-        c.paddings = k.paddings;
-        c.crops = k.crops;
-        GraphDef g = AtrousGraph(c);
+        GraphDef g = AtrousGraphOf(op, k.paddings, k.crops, batch_norm);
         ASSERT_EQ(OptimizeGraphDef(g).stats.atrous_convolutions_folded, 1);
         std::vector<absl::Status> s = RunStatuses(g, AtrousInput(k.h, k.w, false));
         ASSERT_EQ(s.size(), 2u);
