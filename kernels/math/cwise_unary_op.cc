@@ -12,6 +12,7 @@
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_math.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/erfc_float.h"
 #include "kernels/math_lib/loop_constant.h"
 #include "kernels/math_lib/vector_math.h"
 
@@ -304,11 +305,18 @@ struct ErfFunctor : CwiseFunctorBase {
     }
   }
 };
+// float (and half / bfloat16, computed in float): erfc_float.h's ErfcF, the double erfc rounded
+// once to float, vectorized. double: std::erfc.
 struct ErfcFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = kTranscendentalCost;
+  static constexpr int64_t kVectorCost = 400;
   template <typename T>
   T operator()(T x) const {
-    return std::erfc(x);
+    if constexpr (std::is_same_v<T, float>) {
+      return vector_math::ErfcF(x);
+    } else {
+      return std::erfc(x);
+    }
   }
 };
 struct Expm1Functor : CwiseFunctorBase {

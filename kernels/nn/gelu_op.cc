@@ -6,13 +6,13 @@
 //   "erfc" (0.5 * x) * erfc((-x) * 0.70710677)               tf.nn.gelu / Keras's gelu, exact
 //   "tanh" (0.5 * x) * (1 + tanh(0.7978846 * (x + 0.044715 * pow(x, 3))))   approximate=True
 // with the float constants TensorFlow writes, each operation rounded to float as the unfused
-// Mul, Neg, Erf (vector_math's ErfF), Erfc (std::erfc), Pow (x^3: vector_math's CubeF, as the Pow
-// kernel computes it), AddV2 and Tanh (vector_math's TanhF) kernels round it: every intermediate is
-// stored before the next operation reads it (a chunk of the row at a time), so the compiler cannot
-// contract a product and a sum into a fused multiply-add that the unfused kernels do not do. The
-// fused node so gives the unfused graph's results bit for bit, infinities and NaNs included, in one
-// pass over memory. Elements run in parallel over the kernel's intra-op threads at the CPU's vector
-// width.
+// Mul, Neg, Erf (vector_math's ErfF), Erfc (erfc_float.h's ErfcF), Pow (x^3: vector_math's CubeF,
+// as the Pow kernel computes it), AddV2 and Tanh (vector_math's TanhF) kernels round it: every
+// intermediate is stored before the next operation reads it (a chunk of the row at a time), so the
+// compiler cannot contract a product and a sum into a fused multiply-add that the unfused kernels
+// do not do. The fused node so gives the unfused graph's results bit for bit, infinities and NaNs
+// included, in one pass over memory. Elements run in parallel over the kernel's intra-op threads at
+// the CPU's vector width.
 //
 // Kernels are immutable after construction; Compute is thread-safe.
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
 #include "kernels/math_lib/cwise_op.h"
+#include "kernels/math_lib/erfc_float.h"
 #include "kernels/math_lib/vector_math.h"
 
 namespace rill {
@@ -46,7 +47,7 @@ void GeluChunk(GeluForm form, const float* __restrict x, float* __restrict y, in
     case GeluForm::kErfc:
       for (int64_t i = 0; i < n; ++i) b[i] = -x[i];
       for (int64_t i = 0; i < n; ++i) b[i] = b[i] * 0.70710677f;
-      for (int64_t i = 0; i < n; ++i) b[i] = std::erfc(b[i]);
+      for (int64_t i = 0; i < n; ++i) b[i] = vector_math::ErfcF(b[i]);
       break;
     case GeluForm::kTanh:
       for (int64_t i = 0; i < n; ++i) b[i] = vector_math::CubeF(x[i]);
@@ -77,8 +78,8 @@ class GeluOp final : public OpKernel {
     }
     ctx.SetStatus(s);
     // Per element: Erf and Tanh as their elementwise kernels are charged (vector loops), the cube
-    // as a few double operations, Erfc at a library call.
-    cost_ = form_ == GeluForm::kErf ? 5 : form_ == GeluForm::kTanh ? 10 : 40;
+    // as a few double operations, Erfc (ErfcF: a division and two polynomials in double) alike.
+    cost_ = form_ == GeluForm::kErf ? 5 : 10;
   }
 
   absl::Status Compute(OpKernelContext& ctx) const override {

@@ -34,7 +34,7 @@ float Reference(float x, const std::string& form) {
   } else if (form == "erfc") {
     const volatile float n = -x;
     const volatile float s = n * 0.70710677f;
-    g = std::erfc(s);
+    g = static_cast<float>(std::erfc(static_cast<double>(s)));  // the Erfc kernel's value
   } else {
     const volatile float cube = vector_math::CubeF(x);  // the Pow kernel's x^3
     const volatile float m1 = 0.044715f * cube;
