@@ -182,7 +182,8 @@ constexpr double kMinParallelFlops = 8e6;
 // cores.
 
 // c[0, :] = a[0, :] * B for B stored k x n, as `bands` row bands of B on an OpenMP team, each
-// band's partial row summed into c. float and double (gemv on each band).
+// band's partial row summed into c, by gemv on each band: double only (a float row vector streams
+// B's rows through RowVectorTimesMatrix, bands included).
 template <typename T>
 absl::Status RowVectorTimesMatrixByBands(const GemmDims& d, const T* a, const T* b, T* c,
                                          int64_t bands) {
