@@ -22,14 +22,15 @@
 //   - nothing else but Identity, NoOp, Const nodes (Consts read only as the counters' 1 or the
 //     write index), and Switches of constant Enters whose Exits nothing reads as data; no node
 //     read from outside the frame but the Exits; no nested frame.
-// Identity and Switch:1 are looked through when reading operands. Every frame node and every
-// Enter's input must be on one CPU device, and the Enters' inputs (and their control inputs)
-// never dead (graph/pass_queries.h's NeverDeadNodes): then the loop's deadness is nobody's.
+// Identity and Switch:1 are looked through when reading operands. The frame, its variables and
+// these conditions come from graph/loop_frame.h's MatchLoopFrame: every frame node and every
+// Enter's input on one CPU device, and the Enters' inputs (and their control inputs) never dead
+// (graph/pass_queries.h's NeverDeadNodes): then the loop's deadness is nobody's.
 // Exactness: the node runs the body's own kernels (GetItem, MatMul with the same packed-weights
 // choice, AddV2, BiasAdd, _RillLstmCell, SetItem) on the same values in the same order, so every
-// output is bit for bit the loop's and a step's error is its node's error (named after the fused
-// node). The readers of each variable's Exit read the fused node's output for it; the fused node
-// waits on the control inputs of the frame's Enters.
+// output is bit for bit the loop's and a step's error is its node's error (naming that node, listed
+// in the fused node's _rill_error_nodes). The readers of each variable's Exit read the fused node's
+// output for it; the fused node waits on the control inputs of the frame's Enters.
 //
 // Effects: per frame, one node added and the frame's nodes removed; SOURCE / SINK edges fixed up
 // when anything changed. Linear in the graph's size plus the frames'. Needs exclusive access.

@@ -32,8 +32,8 @@
 // step node J). Identity nodes are looked through.
 // Exactness: the kernel runs the same kernels on the same values, the condition's nodes before
 // each test and the body's after a true one, so every output is the loop's bit for bit and a
-// step's error is the error its node gave (named after the fused node). The fused node waits on
-// the control inputs of the frame's Enters; the readers of each Exit read its output.
+// step's error is the error its node gave (naming that node, as the unfused loop's does). The fused
+// node waits on the control inputs of the frame's Enters; the readers of each Exit read its output.
 //
 // Effects: per frame, one node added and the frame's nodes removed; SOURCE / SINK edges fixed up
 // when anything changed. Linear in the graph's size plus the frames'. Needs exclusive access.
