@@ -33,7 +33,6 @@ infinity the same infinity, so a fold that turns inf into NaN or overflows is st
 Usage (from the repository root; TensorFlow only to regenerate):
     python3 tests/reliability/crafted_round10.py [--seed=10] [--out=FILE] [--only=FAMILY] [-n N]
 """
-import argparse
 import os
 import random
 import sys
@@ -41,6 +40,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import crafted_cases  # noqa: E402
 import crafted_round9 as r9  # noqa: E402  (sets TF_ENABLE_ONEDNN_OPTS=0 before TensorFlow)
 import numpy as np  # noqa: E402
 
@@ -800,24 +800,5 @@ FAMILIES = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, default=10)
-    ap.add_argument("--out", default=os.path.join(HERE, "data", "crafted_round10.pbtxt.gz"))
-    ap.add_argument("--only", default="")
-    ap.add_argument("-n", type=float, default=1.0, help="scales every family's count")
-    args = ap.parse_args()
-    g = r9.Gen(args.seed)
-    for name, fam, n in FAMILIES:
-        if args.only and args.only not in name:
-            continue
-        before = len(g.cases)
-        fam(g, max(1, int(n * args.n)))
-        print("%-12s %4d cases" % (name, len(g.cases) - before), flush=True)
-    g.write(args.out)
-    print("%d cases (%d ran, %d refused), %d skipped, written to %s" % (
-        len(g.cases), g.stats["ok"], g.stats["error"], g.skipped, args.out))
-
-
 if __name__ == "__main__":
-    main()
+    crafted_cases.main(FAMILIES, seed=10, out="crafted_round10.pbtxt.gz")

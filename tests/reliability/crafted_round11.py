@@ -23,46 +23,20 @@ recurrent cells' products and the convolutions sum in another order than TensorF
 Usage (from the repository root; TensorFlow only to regenerate):
     python3 tests/reliability/crafted_round11.py [--seed=11] [--out=FILE] [--only=FAMILY] [-n N]
 """
-import argparse
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import crafted_cases  # noqa: E402
 import crafted_round9 as r9  # noqa: E402  (sets TF_ENABLE_ONEDNN_OPTS=0 before TensorFlow)
 import numpy as np  # noqa: E402
+from crafted_cases import INF, NAN, poison, uniform  # noqa: E402,F401
 
 tf, raw = r9.tf, r9.raw
-NAN, INF = float("nan"), float("inf")
 RTOL = 1e-4
-
-
-def atol(outputs):
-    """1e-4 of the largest finite output magnitude (at least 1e-4)."""
-    m = 1.0
-    for o in outputs:
-        o = np.asarray(o)
-        if o.dtype.kind == "f" and o.size:
-            finite = np.abs(o[np.isfinite(o)])
-            if finite.size:
-                m = max(m, float(finite.max()))
-    return 1e-4 * m
-
-
-def uniform(g, *shape, lo=-1.0, hi=1.0):
-    return np.array([g.r.uniform(lo, hi) for _ in range(int(np.prod(shape)))],
-                    dtype=np.float32).reshape(shape)
-
-
-def poison(g, a, p=0.2):
-    """`a` with NaN, +-inf, -0, 1e30 and subnormals at random places."""
-    a = a.copy()
-    flat = a.reshape(-1)
-    for i in range(flat.size):
-        if g.r.random() < p:
-            flat[i] = g.r.choice([NAN, INF, -INF, -0.0, 1e30, -1e30, 1e-40])
-    return a
+atol = crafted_cases.scaled_atol(1e-4)  # 1e-4 of the largest finite output (at least 1e-4)
 
 
 def case(g, family, what, inputs, build, modes=None):
@@ -384,24 +358,5 @@ FAMILIES = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--out", default=os.path.join(HERE, "data", "crafted_round11.pbtxt.gz"))
-    ap.add_argument("--only", default="")
-    ap.add_argument("-n", type=float, default=1.0, help="scales every family's count")
-    args = ap.parse_args()
-    g = r9.Gen(args.seed)
-    for name, fam, n in FAMILIES:
-        if args.only and args.only not in name:
-            continue
-        before = len(g.cases)
-        fam(g, max(1, int(n * args.n)))
-        print("%-12s %4d cases" % (name, len(g.cases) - before), flush=True)
-    g.write(args.out)
-    print("%d cases (%d ran, %d refused), %d skipped, written to %s" % (
-        len(g.cases), g.stats["ok"], g.stats["error"], g.skipped, args.out))
-
-
 if __name__ == "__main__":
-    main()
+    crafted_cases.main(FAMILIES, seed=11, out="crafted_round11.pbtxt.gz")
