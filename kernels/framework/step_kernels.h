@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "core/cancellation.h"
 #include "core/status_macros.h"
 #include "kernels/framework/kernel_registry.h"
@@ -60,6 +61,19 @@ class StepKernelRunner {
     OpKernelContext sub(&params_, num_outputs);
     RILL_RETURN_IF_ERROR(kernel.Compute(sub));
     return std::move(sub.outputs());
+  }
+
+  // As Run, reading `inputs` in place (the caller's vector stays their only holder, so a kernel
+  // may still reuse a buffer nothing else holds) and leaving the outputs in *outputs (its old
+  // contents dropped): no vector moves in or out, for a loop that runs many small kernels.
+  absl::Status RunInto(const OpKernel& kernel, absl::Span<const TensorValue> inputs,
+                       int num_outputs, TensorValueVector* outputs) {
+    params_.kernel = &kernel;
+    params_.inputs = inputs;
+    OpKernelContext sub(&params_, num_outputs);
+    RILL_RETURN_IF_ERROR(kernel.Compute(sub));
+    *outputs = std::move(sub.outputs());
+    return absl::OkStatus();
   }
 
   // OK, or the step's cancellation status once a timeout, Close or another partition's error

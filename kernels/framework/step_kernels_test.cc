@@ -71,6 +71,32 @@ TEST(StepKernelsTest, CreatesAndRunsAStepKernel) {
   EXPECT_THAT(bad.status().message(), ::testing::Not(HasSubstr("{{node")));
 }
 
+TEST(StepKernelsTest, RunIntoLeavesTheOutputsInTheCallersVector) {
+  OpTester device_holder("NoOp");
+  Outer outer(device_holder.device());
+  OpKernelContext ctx(&outer.params, 0);
+  NodeDef def = Def("loop/add", "AddV2", {"a", "b"});
+  SetAttr(&def, "T", DT_FLOAT);
+  RILL_ASSERT_OK_AND_ASSIGN(std::unique_ptr<OpKernel> add, CreateStepKernel(def, ctx.device()));
+  StepKernelRunner runner(ctx);
+  TensorValueVector out = Values({Tensor::Scalar<float>(7), Tensor::Scalar<float>(8)});
+  const TensorValueVector in = Values({Tensor::FromVector<float>({1, -2.5f}, TensorShape({2})),
+                                       Tensor::FromVector<float>({0.5f, 2.5f}, TensorShape({2}))});
+  RILL_ASSERT_OK(runner.RunInto(*add, in, 1, &out));
+  ASSERT_EQ(out.size(), 1u);  // the old contents dropped
+  ExpectTensorEqual(out[0].tensor, Tensor::FromVector<float>({1.5f, 0}, TensorShape({2})));
+  // The inputs are read in place: AddV2 reuses the buffer of `in[0]`, which only `in` holds.
+  EXPECT_EQ(out[0].tensor.raw_data(), in[0].tensor.raw_data());
+  // An error leaves the vector as it was.
+  const TensorValueVector bad = Values({Tensor::FromVector<float>({1, 2}, TensorShape({2})),
+                                        Tensor::FromVector<float>({1, 2, 3}, TensorShape({3}))});
+  EXPECT_THAT(
+      runner.RunInto(*add, bad, 1, &out),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Incompatible shapes: [2] vs. [3]")));
+  ASSERT_EQ(out.size(), 1u);
+  ExpectTensorEqual(out[0].tensor, Tensor::FromVector<float>({1.5f, 0}, TensorShape({2})));
+}
+
 TEST(StepKernelsTest, StepKernelsSeeTheOuterStepsResources) {
   OpTester device_holder("NoOp");
   Outer outer(device_holder.device());

@@ -120,7 +120,9 @@ class LstmSequenceOp final : public OpKernel {
     // holds); returns its outputs, or its error naming the loop's node `node` (kGetItem...).
     auto run = [&](const OpKernel& k, TensorValueVector inputs, int outputs,
                    size_t node) -> absl::StatusOr<TensorValueVector> {
-      return nodes_.At(node, runner.Run(k, std::move(inputs), outputs));
+      TensorValueVector out;
+      RILL_RETURN_IF_ERROR(nodes_.At(node, runner.RunInto(k, inputs, outputs, &out)));
+      return out;
     };
     // The inputs of a run: rvalues moved in (an initializer list would copy them, so the buffer
     // would have a second holder), lvalues copied.

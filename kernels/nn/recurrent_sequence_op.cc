@@ -82,11 +82,7 @@ class RecurrentSequenceOp final : public OpKernel {
       const Step& s = steps_[j];
       TensorValueVector inputs;
       for (const Ref& r : s.inputs) inputs.emplace_back(value(r), nullptr, nullptr);
-      absl::StatusOr<TensorValueVector> out =
-          runner.Run(*s.kernel, std::move(inputs), s.num_outputs);
-      if (!out.ok()) return error_nodes_.At(j, out.status());
-      outs[j] = std::move(*out);
-      return absl::OkStatus();
+      return error_nodes_.At(j, runner.RunInto(*s.kernel, inputs, s.num_outputs, &outs[j]));
     };
     bool invariants_ready = false;  // the invariant body nodes ran (in the first step)
     for (;;) {
