@@ -184,14 +184,24 @@ class ImageProjectiveTransformOp final : public OpKernel {
                 const float x = MapCoordinate(fill_, ix, in_w);
                 const float y = MapCoordinate(fill_, iy, in_h);
                 // CONSTANT keeps coordinates outside the image: their neighbours read
-                // fill_value. Beyond any int64 (or NaN) every neighbour is outside. BILINEAR
-                // weighs those neighbours by x1 - x, which is NaN for a NaN or infinite
-                // coordinate: a floating-point image gets NaN there, as in TensorFlow.
+                // fill_value. Beyond any int64 (or NaN) every neighbour is outside: NEAREST
+                // gives fill_value. BILINEAR weighs the neighbours by x1 - x and x - x0 (and
+                // y's), as TensorFlow does: for a huge finite coordinate x0 + 1 rounds to x0,
+                // both weights are 0 and the value is 0 * fill_value (0 with fill_value's sign,
+                // NaN for a non-finite fill of a floating-point image); for a NaN or infinite
+                // one they are NaN, and a floating-point image gets NaN (an integer image keeps
+                // fill_value, where TensorFlow converts NaN to the integer type).
                 if (!(std::abs(x) < 1e15f) || !(std::abs(y) < 1e15f)) {
                   T value = fill;
-                  if constexpr (!std::is_integral_v<T>) {
-                    if (bilinear_ && (!std::isfinite(x) || !std::isfinite(y))) {
-                      value = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+                  if (bilinear_) {
+                    const bool finite = std::isfinite(x) && std::isfinite(y);
+                    if constexpr (std::is_integral_v<T>) {
+                      if (finite) value = T(0);
+                    } else {
+                      const float f = static_cast<float>(fill);
+                      value = static_cast<T>(finite && std::isfinite(f)
+                                                 ? std::copysign(0.f, f)
+                                                 : std::numeric_limits<float>::quiet_NaN());
                     }
                   }
                   for (int64_t c = 0; c < channels; ++c) px[c] = value;

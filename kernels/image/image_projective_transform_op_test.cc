@@ -2,6 +2,7 @@
 // kernel logs them and goes on): Rill refuses the node. V2 is V3 with fill_value 0. Values and
 // TensorFlow's error texts are covered by the recorded cases
 // (tests/conformance/data/ImageProjectiveTransformV2.pbtxt.gz, ...V3.pbtxt.gz).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -82,6 +83,39 @@ TEST(ImageProjectiveTransformV2Test, IsV3WithFillValueZero) {
   EXPECT_EQ(out[0].flat<float>()[0], 1.25f);
   // Pixel (1, 4) reads x = 5.5, past the right edge: nothing but fill.
   EXPECT_EQ(out[0].flat<float>()[1 * 5 + 4], 0.0f);
+}
+
+// A huge finite source coordinate (x = 1e30 * column, CONSTANT): TensorFlow's bilinear weights
+// x0 + 1 - x and x - x0 are both 0 there, so the pixel is 0 * fill_value (0 with its sign; NaN
+// for an infinite fill of a float image), where NEAREST gives fill_value; column 0 reads x = 0.
+TEST(ImageProjectiveTransformV3Test, HugeFiniteCoordinatesWeighTheFillByZeroWhenBilinear) {
+  const Tensor transform =
+      Tensor::FromVector<float>({1e30f, 0, 0, 0, 1, 0, 0, 0}, TensorShape({1, 8}));
+  const Tensor size = Tensor::FromVector<int32_t>({1, 3}, TensorShape({2}));
+  auto run = [&](DataType dtype, const Tensor& image, const char* interpolation, float fill) {
+    OpTester t("ImageProjectiveTransformV3");
+    t.Attr("dtype", dtype).Attr("interpolation", interpolation).Attr("fill_mode", "CONSTANT");
+    t.Input(image).Input(transform).Input(size).Input(Tensor::Scalar<float>(fill));
+    return t.Run();
+  };
+  const Tensor f = Tensor::FromVector<float>({5, 6, 7}, TensorShape({1, 1, 3, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> neg, run(DT_FLOAT, f, "BILINEAR", -2.5f));
+  EXPECT_EQ(neg[0].flat<float>()[0], 5.f);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(neg[0].flat<float>()[i], 0.f);
+    EXPECT_TRUE(std::signbit(neg[0].flat<float>()[i]));
+  }
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> pos, run(DT_FLOAT, f, "BILINEAR", 2.5f));
+  EXPECT_FALSE(std::signbit(pos[0].flat<float>()[1]));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> inf, run(DT_FLOAT, f, "BILINEAR", INFINITY));
+  EXPECT_TRUE(std::isnan(inf[0].flat<float>()[1]));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> nearest, run(DT_FLOAT, f, "NEAREST", 2.5f));
+  EXPECT_EQ(nearest[0].flat<float>()[1], 2.5f);
+  const Tensor i64 = Tensor::FromVector<int64_t>({5, 6, 7}, TensorShape({1, 1, 3, 1}));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> ints, run(DT_INT64, i64, "BILINEAR", 2.f));
+  EXPECT_EQ(ints[0].flat<int64_t>()[0], 5);
+  EXPECT_EQ(ints[0].flat<int64_t>()[1], 0);
+  EXPECT_EQ(ints[0].flat<int64_t>()[2], 0);
 }
 
 TEST(ImageProjectiveTransformV3Test, KnownAttrsConstruct) {
