@@ -1,9 +1,10 @@
 // DenseCountSparseOutput, SparseCountSparseOutput and RaggedCountSparseOutput on the CPU
 // (tf.sparse.bincount of a dense, sparse or ragged tensor): per batch row, the count of each value
-// v in [0, maxlength) (every v >= 0 without a maxlength), or the sum of the weights of its
+// v in [0, maxlength) (every v >= 0 when maxlength is -1), or the sum of the weights of its
 // occurrences, or 1 with binary_output, as a 2-D sparse tensor [rows, size] (1-D [size] for a
 // vector or a 1-D sparse input) with the values of each row in increasing order. size is
-// maxlength when positive, else max(largest value counted + 1, minlength). Rows: a matrix's rows,
+// maxlength when it is 0 or more (0: nothing is counted, as in TensorFlow), else max(largest value
+// counted + 1, minlength). Rows: a matrix's rows,
 // the first index of a sparse tensor, a ragged tensor's splits (read as TensorFlow's loop reads
 // them, each value in the row whose split it has not passed). Weights (empty: none) sum in input
 // order in output_type.
@@ -89,7 +90,7 @@ class CountSparseOutputOp final : public OpKernel {
       std::vector<std::map<int64_t, W>> counts(rows);
       int64_t max_value = 0;
       for (size_t i = 0; i < v.size(); ++i) {
-        if (v[i] < 0 || (maxlength_ > 0 && v[i] >= maxlength_)) continue;
+        if (v[i] < 0 || (maxlength_ >= 0 && v[i] >= maxlength_)) continue;
         W& c = counts[row[i]][v[i]];
         if (binary_output_) {
           c = W(1);
@@ -100,7 +101,7 @@ class CountSparseOutputOp final : public OpKernel {
         }
         max_value = std::max(max_value, v[i]);
       }
-      const int64_t size = maxlength_ > 0 ? maxlength_ : std::max(max_value + 1, minlength_);
+      const int64_t size = maxlength_ >= 0 ? maxlength_ : std::max(max_value + 1, minlength_);
       int64_t total = 0;
       for (const auto& m : counts) total += static_cast<int64_t>(m.size());
       const int64_t inner = is_1d ? 1 : 2;

@@ -44,6 +44,34 @@ TEST(DenseCountSparseOutputTest, CountsPerRowWithinMaxlength) {
   ExpectTensorEqual(out[2], I64({2, 5}, TensorShape({2})));
 }
 
+// maxlength 0 is a limit, as in TensorFlow 2.21: nothing is counted and the size is 0 whatever
+// minlength says; -1 is none (size max(largest + 1, minlength)).
+TEST(DenseCountSparseOutputTest, MaxlengthZeroCountsNothing) {
+  for (int64_t minlength : {-1, 0, 4}) {
+    SCOPED_TRACE(minlength);
+    OpTester t("DenseCountSparseOutput");
+    Attrs(t, DT_FLOAT, false, minlength, 0);
+    t.Input(I32({1, 2, 3, 0, 5, 1}, TensorShape({2, 3}))).Input(F32({}, TensorShape({0})));
+    RILL_ASSERT_OK_AND_ASSIGN(auto out, t.Run());
+    ExpectTensorEqual(out[0], I64({}, TensorShape({0, 2})));
+    ExpectTensorEqual(out[1], F32({}, TensorShape({0})));
+    ExpectTensorEqual(out[2], I64({2, 0}, TensorShape({2})));
+  }
+  OpTester none("DenseCountSparseOutput");
+  Attrs(none, DT_FLOAT, false, 4, -1);
+  none.Input(I32({1, 2, 3, 0, 5, 1}, TensorShape({2, 3}))).Input(F32({}, TensorShape({0})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto all, none.Run());
+  ExpectTensorEqual(all[2], I64({2, 6}, TensorShape({2})));
+  OpTester ragged("RaggedCountSparseOutput");
+  Attrs(ragged, DT_FLOAT, false, -1, 0);
+  ragged.Input(I64({0, 3, 5}, TensorShape({3})))
+      .Input(I32({1, 2, 1, 4, 4}, TensorShape({5})))
+      .Input(F32({}, TensorShape({0})));
+  RILL_ASSERT_OK_AND_ASSIGN(auto r, ragged.Run());
+  ExpectTensorEqual(r[0], I64({}, TensorShape({0, 2})));
+  ExpectTensorEqual(r[2], I64({2, 0}, TensorShape({2})));
+}
+
 TEST(DenseCountSparseOutputTest, WeightsSumAndBinaryOutputIsOne) {
   const Tensor values = I32({3, 1, 3}, TensorShape({3}));
   const Tensor weights = F32({0.5f, 2, 0.25f}, TensorShape({3}));
