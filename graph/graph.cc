@@ -23,6 +23,19 @@ bool TypesCompatible(DataType produced, DataType expected) {
   return IsRefType(produced) && !IsRefType(expected) && BaseType(produced) == expected;
 }
 
+// How many nodes ahead the loops that copy or release nodes' properties prefetch them.
+constexpr size_t kPrefetchAhead = 16;
+
+// Brings the reference counts of `props` into the cache for writing, ahead of the copy or release
+// that changes them. A graph's Properties blocks are spread over its whole heap (hundreds of
+// megabytes at a million nodes), and the locked increment or decrement of a count that misses
+// the cache waits for memory with no other access overlapping it, so a loop copying a large
+// graph waited on memory once per node. libstdc++'s make_shared keeps the counts in the 8 bytes
+// before the object; a prefetch never faults, so another layout would only lose the gain.
+void PrefetchUseCount(const void* props) {
+  __builtin_prefetch(reinterpret_cast<const char*>(props) - 8, /*rw=*/1);
+}
+
 }  // namespace
 
 // --------------------------------------------------------------------------------------------
@@ -152,36 +165,23 @@ void Node::SyncCounts() {
   num_outputs_ = static_cast<int>(props_->output_types->size());
 }
 
-std::shared_ptr<Node::Properties> Node::CopyProps(const Properties& props) {
-  auto copy = std::make_shared<Properties>();
-  copy->owned_def = std::make_unique<NodeDef>(*props.def);
-  copy->def = copy->owned_def.get();
-  copy->op_def = props.op_def;
-  copy->input_types = props.input_types;
-  copy->output_types = props.output_types;
-  copy->op_class = props.op_class;
-  return copy;
-}
-
 Node::Properties* Node::MutableProps() {
-  // Properties on an arena count that arena's holders (every node on it and the graph), so they
-  // are always copied before a change.
-  if (props_.use_count() > 1) props_ = CopyProps(*props_);
+  if (props_.use_count() > 1) props_ = std::make_shared<Properties>(*props_);
   return props_.get();
 }
 
 void Node::set_requested_device(const std::string& device) {
   if (device == requested_device()) return;
-  MutableProps()->def->set_device(device);
+  MutableProps()->def.set_device(device);
 }
 
 void Node::AddAttr(const std::string& name, const AttrValue& value) {
-  (*MutableProps()->def->mutable_attr())[name] = value;
+  (*MutableProps()->def.mutable_attr())[name] = value;
 }
 
 void Node::ClearAttr(const std::string& name) {
-  if (props_->def->attr().count(name) == 0) return;
-  MutableProps()->def->mutable_attr()->erase(name);
+  if (props_->def.attr().count(name) == 0) return;
+  MutableProps()->def.mutable_attr()->erase(name);
 }
 
 // --------------------------------------------------------------------------------------------
@@ -191,10 +191,8 @@ Graph::Graph() {
   // SOURCE and SINK are NoOps whose properties every graph shares.
   auto no_op = [](const std::string& name) {
     auto props = std::make_shared<Node::Properties>();
-    props->owned_def = std::make_unique<NodeDef>();
-    props->def = props->owned_def.get();
-    props->def->set_name(name);
-    props->def->set_op("NoOp");
+    props->def.set_name(name);
+    props->def.set_op("NoOp");
     const OpRegistration* reg = OpRegistry::Global()->LookUp("NoOp");
     props->op_def = reg == nullptr ? nullptr : &reg->op_def;
     return props;
@@ -244,8 +242,6 @@ void Graph::Pool<T>::Clear() {
 }
 
 void Graph::CopyFrom(const Graph& other) {
-  // This graph's earlier nodes go; the copies hold other's properties (and arenas).
-  arena_.reset();
   nodes_.clear();
   edges_.clear();
   node_pool_.Clear();
@@ -274,6 +270,10 @@ void Graph::CopyFrom(const Graph& other) {
     return e;
   };
   for (size_t i = 0; i < other.nodes_.size(); ++i) {
+    if (i + kPrefetchAhead < other.nodes_.size()) {
+      const Node* ahead = other.nodes_[i + kPrefetchAhead];
+      if (ahead != nullptr) PrefetchUseCount(ahead->props_.get());
+    }
     const Node* o = other.nodes_[i];
     if (o == nullptr) continue;
     Node* n = nodes_[i];
@@ -344,74 +344,42 @@ const Edge* Graph::NewEdge(Node* src, int src_output, Node* dst, int dst_input) 
   return raw;
 }
 
-NodeDef* Graph::NewNodeDef() {
-  if (arena_ == nullptr) {
-    google::protobuf::ArenaOptions options;
-    // Blocks grow to 64 KiB: below glibc's mmap threshold, so that a graph's blocks come from the
-    // heap and reuse the memory of graphs freed before (a mapped block is faulted in afresh).
-    options.start_block_size = 4096;
-    options.max_block_size = 64 << 10;
-    arena_ = std::make_shared<google::protobuf::Arena>(options);
-  }
-  return google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
-}
-
-std::shared_ptr<Node::Properties> Graph::NewProps(NodeDef* def, std::unique_ptr<NodeDef> owned) {
-  if (arena_ == nullptr) NewNodeDef();  // makes the arena
-  Node::Properties* props = google::protobuf::Arena::Create<Node::Properties>(arena_.get());
-  props->def = def;
-  props->owned_def = std::move(owned);
-  // Shares arena_'s count: the arena lives while a node holds these properties.
-  return std::shared_ptr<Node::Properties>(arena_, props);
-}
-
 absl::StatusOr<Node*> Graph::AddNode(NodeDef def) {
-  // Moved, not copied: a Const's value is not duplicated.
-  auto owned = std::make_unique<NodeDef>(std::move(def));
-  NodeDef* raw = owned.get();
-  return AddNode(raw, std::move(owned));
-}
-
-absl::StatusOr<Node*> Graph::AddNode(NodeDef* def) { return AddNode(def, nullptr); }
-
-absl::StatusOr<Node*> Graph::AddNode(NodeDef* def, std::unique_ptr<NodeDef> owned) {
-  if (def->name().empty()) {
+  if (def.name().empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("A node (op '", def->op(), "') has an empty name"));
+        absl::StrCat("A node (op '", def.op(), "') has an empty name"));
   }
   auto not_unique = [&] {
-    return absl::InvalidArgumentError(absl::StrCat("Node '", def->name(), "' is not unique"));
+    return absl::InvalidArgumentError(absl::StrCat("Node '", def.name(), "' is not unique"));
   };
-  const OpClass op_class = ClassifyOp(def->op());
-  def->clear_input();
+  auto props = std::make_shared<Node::Properties>();
+  props->op_class = ClassifyOp(def.op());
+  def.clear_input();
   // The last op found on this thread, kept for the next node with the same op (registrations are
   // never removed or replaced; an op not found is looked up again, as it may be registered later).
   thread_local const OpRegistration* last_reg = nullptr;
-  if (last_reg == nullptr || def->op() != last_reg->op_def.name()) {
-    last_reg = OpRegistry::Global()->LookUp(def->op());
+  if (last_reg == nullptr || def.op() != last_reg->op_def.name()) {
+    last_reg = OpRegistry::Global()->LookUp(def.op());
   }
   const OpRegistration* reg = last_reg;
-  std::shared_ptr<DataTypeVector> input_types, output_types;  // null: none (unknown op)
   if (reg != nullptr) {
-    AddDefaultsToNodeDef(reg->op_def, def);
+    AddDefaultsToNodeDef(reg->op_def, &def);
     // ValidateNodeDef's checks but the input list's: a node's inputs are its edges.
     DataTypeVector inputs, outputs;
-    absl::Status s = ValidateNodeDefAttrs(*def, reg->op_def);
-    if (s.ok()) s = InOutTypesForNode(*def, reg->op_def, &inputs, &outputs);
-    if (!s.ok()) return name_index_.Find(def->name(), node_names()) >= 0 ? not_unique() : s;
+    absl::Status s = ValidateNodeDefAttrs(def, reg->op_def);
+    if (s.ok()) s = InOutTypesForNode(def, reg->op_def, &inputs, &outputs);
+    if (!s.ok()) return name_index_.Find(def.name(), node_names()) >= 0 ? not_unique() : s;
+    props->op_def = &reg->op_def;
     thread_local std::shared_ptr<DataTypeVector> last_inputs, last_outputs;
-    input_types = SharedTypes(std::move(inputs), &last_inputs);
-    output_types = SharedTypes(std::move(outputs), &last_outputs);
+    props->input_types = SharedTypes(std::move(inputs), &last_inputs);
+    props->output_types = SharedTypes(std::move(outputs), &last_outputs);
   }
   // One probe of the name index both checks the name and adds it, under the id NewNode gives.
   const int id = static_cast<int>(nodes_.size());
-  if (!name_index_.Insert(def->name(), id, node_names()).second) return not_unique();
-  std::shared_ptr<Node::Properties> props = NewProps(def, std::move(owned));
-  props->op_def = reg == nullptr ? nullptr : &reg->op_def;
-  if (input_types != nullptr) props->input_types = std::move(input_types);
-  if (output_types != nullptr) props->output_types = std::move(output_types);
-  props->op_class = op_class;
-  return NewNode(std::move(props));
+  if (!name_index_.Insert(def.name(), id, node_names()).second) return not_unique();
+  props->def = std::move(def);
+  Node* node = NewNode(std::move(props));
+  return node;
 }
 
 void Graph::Reserve(int more_nodes, int more_edges) {
@@ -468,14 +436,8 @@ absl::StatusOr<Node*> Graph::AddNodeCopy(const Node& other, const std::string& n
   }
   std::shared_ptr<Node::Properties> props = other.props_;
   if (new_name != other.name()) {
-    NodeDef* def = NewNodeDef();
-    *def = *other.props_->def;
-    def->set_name(new_name);
-    props = NewProps(def, nullptr);
-    props->op_def = other.props_->op_def;
-    props->input_types = other.props_->input_types;
-    props->output_types = other.props_->output_types;
-    props->op_class = other.props_->op_class;
+    props = std::make_shared<Node::Properties>(*props);
+    props->def.set_name(new_name);
   }
   Node* node = NewNode(std::move(props));
   node->output_shapes_ = other.output_shapes_;
@@ -564,6 +526,9 @@ void Graph::RemoveNodes(const std::vector<Node*>& nodes) {
   // index at random.
   const bool rebuild_index = nodes.size() > name_index_.size() / 2;
   for (size_t k = 0; k < nodes.size(); ++k) {
+    if (k + kPrefetchAhead < nodes.size()) {
+      PrefetchUseCount(nodes[k + kPrefetchAhead]->props_.get());
+    }
     Node* n = nodes[k];
     for (const Edge* e : n->out_edges_) {
       if (!removed[e->dst()->id()]) free_edge(e);

@@ -37,10 +37,9 @@
 // and passes walking nodes in id order read adjacent memory. A removed node's edge lists are freed
 // at once, its slot with the Graph. Copying a Graph is cheap: node properties (NodeDef, OpDef
 // pointer, dtypes) are shared copy-on-write between copies, so a copy for a per-run rewrite does
-// not duplicate large Const values; edges are rebuilt. The NodeDefs and properties of the nodes a
-// graph adds are on a protobuf arena of that graph, shared by the copies that hold them. Thread
-// safety: const methods may be called from several threads at once; any mutation needs exclusive
-// access to that Graph (copies are independent of each other).
+// not duplicate large Const values; edges are rebuilt. Thread safety: const methods may be called
+// from several threads at once; any mutation needs exclusive access to that Graph (copies are
+// independent of each other).
 #ifndef RILL_GRAPH_GRAPH_H_
 #define RILL_GRAPH_GRAPH_H_
 
@@ -54,7 +53,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/partial_tensor_shape.h"
-#include "google/protobuf/arena.h"
 #include "graph/name_index.h"
 #include "graph/op_classes.h"
 #include "ops/node_def_util.h"
@@ -98,10 +96,10 @@ class Edge {
 class Node {
  public:
   int id() const { return id_; }
-  const std::string& name() const { return props_->def->name(); }
-  const std::string& op() const { return props_->def->op(); }
+  const std::string& name() const { return props_->def.name(); }
+  const std::string& op() const { return props_->def.op(); }
   // Attrs (defaults filled), device, experimental_debug_info, ...; `input` is always empty.
-  const NodeDef& def() const { return *props_->def; }
+  const NodeDef& def() const { return props_->def; }
   // nullptr when the op is not registered (see is_unknown_op()).
   const OpDef* op_def() const { return props_->op_def; }
   // True for an op the registry does not know. SOURCE and SINK are known (NoOp).
@@ -113,7 +111,7 @@ class Node {
   // What kind of op this is for the passes and the executor (graph/op_classes.h).
   OpClass op_class() const { return op_class_; }
   // The device the GraphDef asked for ("" when none); not where the node is placed.
-  const std::string& requested_device() const { return props_->def->device(); }
+  const std::string& requested_device() const { return props_->def.device(); }
   // The full name of the device the node runs on ("" until the session applies a placement).
   // Device names are interned (a process-wide set of the distinct names, which a process has
   // few of), so nodes and their copies hold a pointer, not a string each.
@@ -155,15 +153,9 @@ class Node {
 
  private:
   friend class Graph;
-  // A node's properties live on the arena of the Graph that added the node (Graph::AddNode,
-  // AddNodeCopy under a new name), held through that arena's reference count, or, once copied for
-  // a change (MutableProps) or for SOURCE and SINK, in a block of their own. The NodeDef is on
-  // the same arena (a graph's copy made by NewNodeDef) or in owned_def (one moved in by
-  // AddNode(NodeDef), which a copy onto the arena would duplicate).
   struct Properties {
-    NodeDef* def = nullptr;              // on the arena, or owned_def's
-    std::unique_ptr<NodeDef> owned_def;  // null for a NodeDef on the arena
-    const OpDef* op_def = nullptr;       // Not owned (the op registry's, which lives forever).
+    NodeDef def;
+    const OpDef* op_def = nullptr;  // Not owned (the op registry's, which lives forever).
     // Never null. Nodes with equal lists may share one (Graph::AddNode gives a node the lists of
     // the node it added before when they are equal); a list is written only where no other
     // holder has it (Graph::AddEdge growing an unknown op's slots).
@@ -173,11 +165,8 @@ class Node {
   };
   Node();
   static std::shared_ptr<DataTypeVector> EmptyTypes();
-  // Copy-on-write access to the shared properties: a node whose properties another node or an
-  // arena's other nodes hold gets its own copy first.
+  // Copy-on-write access to the shared properties.
   Properties* MutableProps();
-  // A copy of `props` in a block of its own, NodeDef included.
-  static std::shared_ptr<Properties> CopyProps(const Properties& props);
   // Sets props_ and the fields below that repeat what it holds.
   void SetProps(std::shared_ptr<Properties> props);
   // Copies the input and output counts from props_ (after an unknown op's slots grow).
@@ -220,13 +209,6 @@ class Graph {
   // the edges. Errors (InvalidArgument naming the node): empty name, a name already in the graph
   // ("Node 'x' is not unique"), bad attrs.
   absl::StatusOr<Node*> AddNode(NodeDef def);
-  // An empty NodeDef on this graph's arena, for AddNode(NodeDef*): a caller building many nodes
-  // (ImportGraphDef) fills it in place, and the node takes it without a copy. It lives as long as
-  // the graph (or a node holding it) does, whether or not a node is made of it.
-  NodeDef* NewNodeDef();
-  // As AddNode(NodeDef), for a NodeDef made by this graph's NewNodeDef(): the node takes `def`
-  // itself (on error `def` stays unused, its attr defaults possibly filled).
-  absl::StatusOr<Node*> AddNode(NodeDef* def);
   // Adds a node with the properties of `other` (a node of this or another Graph: NodeDef, op,
   // dtypes and class shared copy-on-write, so nothing is re-validated), its output shapes and
   // assigned device, named `name` (other's name when empty), with no edges. InvalidArgument when
@@ -335,11 +317,6 @@ class Graph {
   static constexpr int kMaxBlock = 4096;
 
   void CopyFrom(const Graph& other);
-  // Properties on arena_ (made when null) holding `def`: one made by NewNodeDef, or `owned`'s,
-  // in a block of its own; they share arena_'s count.
-  std::shared_ptr<Node::Properties> NewProps(NodeDef* def, std::unique_ptr<NodeDef> owned);
-  // AddNode of `def`, which is `owned`'s or, with `owned` null, on arena_.
-  absl::StatusOr<Node*> AddNode(NodeDef* def, std::unique_ptr<NodeDef> owned);
   Node* NewNode(std::shared_ptr<Node::Properties> props);
   const Edge* NewEdge(Node* src, int src_output, Node* dst, int dst_input);
   // Frees what a removed node holds (properties, edge lists, shapes); its slot stays in the pool.
@@ -363,13 +340,6 @@ class Graph {
   int legacy_version_ = 0;
   std::shared_ptr<FunctionDefLibrary> library_;  // null when absent
   std::shared_ptr<GraphDebugInfo> debug_info_;   // null when absent
-  // Where the graph puts the properties of the nodes it adds, and the NodeDefs made by
-  // NewNodeDef (ImportGraphDef's), so that they are in a few large blocks in the order added,
-  // and freeing them frees those blocks (no free per string or attr). Each node's properties hold a
-  // reference to the arena it is on: the arena lives while any graph (this one or a copy) has one
-  // of its nodes. A copy of a graph makes its own arena when it adds a node. Null until the first
-  // NewNodeDef.
-  std::shared_ptr<google::protobuf::Arena> arena_;
 };
 
 // Topological order of the live op nodes (SOURCE and SINK left out), ignoring the edges out of

@@ -33,20 +33,22 @@ void UpgradeOldPlaceholderShape(const GraphDef& graph_def, NodeDef* node) {
 }
 
 // `node` without its input list (the Graph keeps inputs as edges): copying the inputs only to
-// drop them would allocate each input's string. `copy` is empty (a graph's NewNodeDef()).
-void CopyWithoutInputs(const NodeDef& node, NodeDef* copy) {
-  copy->set_name(node.name());
-  copy->set_op(node.op());
-  if (!node.device().empty()) copy->set_device(node.device());
-  *copy->mutable_attr() = node.attr();
+// drop them would allocate each input's string.
+NodeDef CopyWithoutInputs(const NodeDef& node) {
+  NodeDef copy;
+  copy.set_name(node.name());
+  copy.set_op(node.op());
+  if (!node.device().empty()) copy.set_device(node.device());
+  *copy.mutable_attr() = node.attr();
   if (node.has_experimental_debug_info()) {
-    *copy->mutable_experimental_debug_info() = node.experimental_debug_info();
+    *copy.mutable_experimental_debug_info() = node.experimental_debug_info();
   }
-  if (node.has_experimental_type()) *copy->mutable_experimental_type() = node.experimental_type();
+  if (node.has_experimental_type()) *copy.mutable_experimental_type() = node.experimental_type();
   const google::protobuf::Reflection* reflection = node.GetReflection();
   if (!reflection->GetUnknownFields(node).empty()) {
-    reflection->MutableUnknownFields(copy)->MergeFrom(reflection->GetUnknownFields(node));
+    reflection->MutableUnknownFields(&copy)->MergeFrom(reflection->GetUnknownFields(node));
   }
+  return copy;
 }
 
 absl::Status CheckInputOrder(const std::string& name,
@@ -290,15 +292,12 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
   for (int i = 0; i < n; ++i) {
     // The name index's memory for the next node, fetched while this one is added.
     if (i + kNodesAhead < n) graph->PrefetchName(graph_def.node(i + kNodesAhead).name());
-    // A copy is made on the graph's arena, where the node keeps it; a moved NodeDef stays in
-    // its own blocks (moving it onto the arena would copy its values).
-    NodeDef moved;
-    NodeDef& node = movable != nullptr ? moved : *graph->NewNodeDef();
+    NodeDef node;
     if (movable != nullptr) {
-      moved = std::move(*movable->mutable_node(i));
-      moved_inputs[i].Swap(moved.mutable_input());
+      node = std::move(*movable->mutable_node(i));
+      moved_inputs[i].Swap(node.mutable_input());
     } else {
-      CopyWithoutInputs(graph_def.node(i), &node);
+      node = CopyWithoutInputs(graph_def.node(i));
     }
     if (options.clear_devices) node.clear_device();
     if (!node.device().empty()) {
@@ -328,8 +327,7 @@ absl::StatusOr<std::unique_ptr<Graph>> Import(const GraphDef& graph_def, GraphDe
     // once; the input count is checked against its dtypes.
     std::string moved_name;  // node i's name for an error, when the GraphDef's is moved out too
     if (movable != nullptr) moved_name = node.name();
-    absl::StatusOr<Node*> added =
-        movable != nullptr ? graph->AddNode(std::move(moved)) : graph->AddNode(&node);
+    absl::StatusOr<Node*> added = graph->AddNode(std::move(node));
     if (!added.ok()) {
       return fail(i, movable != nullptr ? moved_name : graph_def.node(i).name(), added.status());
     }

@@ -1,7 +1,6 @@
 #include "graph/graph.h"
 
 #include <array>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -512,38 +511,6 @@ TEST(GraphTest, NodesCarryTheirOpClassAndAssignedDevice) {
   EXPECT_EQ(copy.FindNode("c")->assigned_device_name(),
             "/job:localhost/replica:0/task:0/device:CPU:0");
   EXPECT_EQ(copy.FindNode("i")->assigned_device_name(), "");
-}
-
-// A NodeDef made by NewNodeDef becomes the node's own, not a copy; one refused stays unused. The
-// NodeDefs of a graph's nodes outlive that graph while a copy holds its nodes, and a node of the
-// copy changed after that gets its own NodeDef.
-TEST(GraphTest, NodeDefsOnTheArenaLiveWhileACopyHoldsThem) {
-  auto g = std::make_unique<Graph>();
-  NodeDef* def = g->NewNodeDef();
-  *def = ConstDef("a");
-  RILL_ASSERT_OK_AND_ASSIGN(Node * a, g->AddNode(def));
-  EXPECT_EQ(&a->def(), def);
-  RILL_ASSERT_OK_AND_ASSIGN(Node * i, g->AddNode(IdentityDef("i")));
-  RILL_ASSERT_OK(g->AddEdge(a, 0, i, 0).status());
-  NodeDef* taken = g->NewNodeDef();
-  *taken = IdentityDef("a");
-  EXPECT_THAT(g->AddNode(taken),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("Node 'a' is not unique")));
-  EXPECT_EQ(g->FindNode("a"), a);
-
-  Graph copy = *g;
-  g.reset();
-  Node* ca = copy.FindNode("a");
-  ASSERT_NE(ca, nullptr);
-  EXPECT_EQ(ca->op(), "Const");
-  EXPECT_EQ(ca->def().attr().at("dtype").type(), DT_FLOAT);
-  EXPECT_EQ(ca->output_type(0), DT_FLOAT);
-  EXPECT_EQ(copy.FindNode("i")->input_node(0), ca);
-  ca->AddAttr("_class", AttrValue());
-  EXPECT_EQ(ca->def().attr().count("_class"), 1);
-  EXPECT_EQ(ca->def().attr().at("dtype").type(), DT_FLOAT);
-  RILL_ASSERT_OK(copy.AddNode(IdentityDef("j")).status());
-  EXPECT_THAT(Names(copy), ElementsAre("a", "i", "j"));
 }
 
 TEST(GraphTest, AddNodeCopySharesPropertiesUnderANewName) {
