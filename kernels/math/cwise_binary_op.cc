@@ -137,8 +137,21 @@ struct MinimumFunctor : FlushedSelection {
     return Flushed(Min(x, y));
   }
 };
+// powf / pow read their operands' bits in software, where the denormals-are-zero mode
+// (core/denormal.h) does not reach: a subnormal float or double operand is read as a zero of its
+// sign first, as TensorFlow's vectorized pow reads it (Pow(-1e-40, 0.5) is 0 there, not NaN, and
+// Pow(1e-40, 0.5) 0, not 1e-20); an exponent of 1 returns x itself, as there (a subnormal x or a
+// NaN's sign kept). RILL_KEEP_DENORMALS=1 keeps subnormals.
 struct PowFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = 40;
+  absl::Status Init(OpKernelConstruction&) {
+    flush = FlushDenormals();
+    return absl::OkStatus();
+  }
+  template <typename T>
+  T Daz(T v) const {
+    return flush && std::fabs(v) < std::numeric_limits<T>::min() ? std::copysign(T(0), v) : v;
+  }
   template <typename T>
   absl::Status Check(const OpKernelContext& ctx) const {
     if constexpr (kIsInt<T> && std::is_signed_v<T>) {
@@ -160,13 +173,19 @@ struct PowFunctor : CwiseFunctorBase {
       // Squares and cubes (StarReLU's x^2, the tanh GELU's x^3) without powf's call, correctly
       // rounded: x * x is also what TensorFlow's Pow gives for an exponent of 2 (powf is 1 ulp
       // off it for about 0.04% of floats); TensorFlow's x^3 is within an ulp of CubeF.
+      if (y == 1.0f) return x;  // TensorFlow's pow returns x itself, subnormal or NaN
+      x = Daz(x);
       if (y == 2.0f) return x * x;
       if (y == 3.0f) return vector_math::CubeF(x);
-      return std::pow(x, y);
+      return std::pow(x, Daz(y));
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (y == 1.0) return x;
+      return std::pow(Daz(x), Daz(y));
     } else {
       return std::pow(x, y);
     }
   }
+  bool flush = true;
 };
 struct SquaredDifferenceFunctor : CwiseFunctorBase {
   template <typename T>

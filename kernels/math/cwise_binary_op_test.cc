@@ -205,6 +205,42 @@ TEST(PowTest, SquaresAndCubesAreThePowersValues) {
   }
 }
 
+// A subnormal operand reads as a zero of its sign, as TensorFlow's pow reads it (denormals are
+// zero): Pow(-1e-40, 0.5) is 0, not NaN; Pow(1e-40, 0.5) 0, not 1e-20; Pow(2, 1e-40) 1; but
+// Pow(x, 1) is x.
+TEST(PowTest, SubnormalOperandsReadAsZero) {
+  const float sub = std::numeric_limits<float>::denorm_min() * 1000;
+  for (const float e : {0.5f, 2.f, 3.f, 2.5f}) {
+    SCOPED_TRACE(e);
+    OpTester t("Pow", "p");
+    t.Attr("T", DT_FLOAT)
+        .Input(Tensor::FromVector<float>({-sub, sub, 4.f}, TensorShape({3})))
+        .Input(Tensor::Scalar<float>(e));
+    RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> out, t.Run());
+    EXPECT_EQ(out[0].flat<float>()[0], 0.f);
+    EXPECT_EQ(out[0].flat<float>()[1], 0.f);
+    EXPECT_FALSE(std::signbit(out[0].flat<float>()[1]));
+    EXPECT_EQ(out[0].flat<float>()[2], std::pow(4.f, e));
+  }
+  // An exponent of 1 returns x itself, a subnormal included (TensorFlow's pow does).
+  OpTester one("Pow", "p");
+  one.Attr("T", DT_FLOAT)
+      .Input(Tensor::FromVector<float>({-sub, sub}, TensorShape({2})))
+      .Input(Tensor::Scalar<float>(1.f));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> same, one.Run());
+  EXPECT_EQ(same[0].flat<float>()[0], -sub);
+  EXPECT_EQ(same[0].flat<float>()[1], sub);
+  OpTester d("Pow", "p");
+  const double dsub = std::numeric_limits<double>::denorm_min() * 1000;
+  d.Attr("T", DT_DOUBLE)
+      .Input(Tensor::FromVector<double>({-dsub, dsub, 2.0}, TensorShape({3})))
+      .Input(Tensor::FromVector<double>({0.5, 0.5, dsub}, TensorShape({3})));
+  RILL_ASSERT_OK_AND_ASSIGN(std::vector<Tensor> dout, d.Run());
+  EXPECT_EQ(dout[0].flat<double>()[0], 0.0);
+  EXPECT_EQ(dout[0].flat<double>()[1], 0.0);
+  EXPECT_EQ(dout[0].flat<double>()[2], 1.0);
+}
+
 TEST(EqualTest, StringsCompareByValueWithBroadcasting) {
   for (const char* op : {"Equal", "NotEqual"}) {
     OpTester t(op, "eq");
