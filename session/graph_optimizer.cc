@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -622,7 +623,15 @@ class Optimizer {
     params.kernel = kernel.get();
     params.inputs = absl::MakeConstSpan(values);
     OpKernelContext ctx(&params, static_cast<int>(kernel->output_types().size()));
-    RILL_RETURN_IF_ERROR(kernel->Compute(ctx));
+    // Host memory a kernel takes outside the allocator fails the fold, as the executor fails
+    // the node (ResourceExhausted): the node stays and reports at run time.
+    absl::Status computed;
+    try {
+      computed = kernel->Compute(ctx);
+    } catch (const std::bad_alloc&) {
+      computed = absl::ResourceExhaustedError("constant folding: out of host memory");
+    }
+    RILL_RETURN_IF_ERROR(computed);
     std::vector<Tensor> out;
     for (const TensorValue& v : ctx.outputs()) {
       if (v.is_ref() || !v.tensor.IsInitialized()) return absl::UnimplementedError("no value");

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,10 @@
 #include "graph/graph_def_export.h"
 #include "graph/graph_def_import.h"
 #include "gtest/gtest.h"
+#include "kernels/framework/kernel_registry.h"
 #include "kernels/framework/op_test_util.h"
 #include "ops/attr_value_util.h"
+#include "ops/op_registry.h"
 #include "session/session.h"
 
 namespace rill {
@@ -278,6 +281,61 @@ TEST(GraphOptimizerTest, BatchMatMulOfReshapedConstWeightsIsMarked) {
   EXPECT_EQ(Find(o.graph, "bmm")->attr().count("_rill_constant_weights"), 1u);
   ASSERT_NE(Find(o.graph, "bmm_x"), nullptr);
   EXPECT_EQ(Find(o.graph, "bmm_x")->attr().count("_rill_constant_weights"), 0u);
+}
+
+// A kernel that takes host memory outside the allocator and cannot get it.
+REGISTER_OP("OptimizerTestBadAlloc").Input("a: float").Output("out: float");
+class OptimizerTestBadAllocOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) const override { throw std::bad_alloc(); }
+};
+REGISTER_KERNEL(KernelDefBuilder("OptimizerTestBadAlloc").Device(kDeviceCpu),
+                OptimizerTestBadAllocOp);
+
+TEST(GraphOptimizerTest, AFoldOutOfHostMemoryLeavesTheNodeToFailAtRunTime) {
+  GraphDef graph;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        node {
+          name: "c"
+          op: "Const"
+          attr {
+            key: "dtype"
+            value { type: DT_FLOAT }
+          }
+          attr {
+            key: "value"
+            value {
+              tensor {
+                dtype: DT_FLOAT
+                tensor_shape { dim { size: 2 } }
+                float_val: 1
+                float_val: 2
+              }
+            }
+          }
+        }
+        node { name: "big" op: "OptimizerTestBadAlloc" input: "c" }
+        node {
+          name: "out"
+          op: "Identity"
+          input: "big"
+          attr {
+            key: "T"
+            value { type: DT_FLOAT }
+          }
+        }
+      )pb",
+      &graph));
+  Optimized o = OptimizeGraphDef(graph);
+  ASSERT_NE(Find(o.graph, "big"), nullptr);
+  EXPECT_EQ(Find(o.graph, "big")->op(), "OptimizerTestBadAlloc");
+  EXPECT_THAT(Inputs(o.graph, "big"), ElementsAre("c"));
+  for (const absl::Status& s : RunStatuses(graph, {}, {"out:0"})) {
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kResourceExhausted,
+                            ::testing::HasSubstr("OOM in OptimizerTestBadAlloc")));
+  }
 }
 
 TEST(GraphOptimizerTest, FoldsConstantsAndShapeChains) {
