@@ -43,6 +43,11 @@ struct DepthwiseGeometry : ConvWindows {
   int64_t k_h, k_w;
 };
 
+// The most elements of DepthwiseHalfRows' tiled filter (4 MiB of half): its size is the
+// window's taps times an output row, which a large window over a wide map makes far larger than
+// the filter, input or output; past it the per-pixel loop (the same arithmetic) runs instead.
+constexpr int64_t kMaxTiledHalfFilter = int64_t{1} << 21;
+
 // half with multiplier 1 and column stride 1, no bias: output rows [begin, end) (of batch *
 // out_h), each tap applied to a whole row at once. For a tap the row's windows read consecutive
 // input columns (the ones inside the input, padding before and after), so the tap is one
@@ -233,8 +238,9 @@ class DepthwiseConv2dNativeOp final : public OpKernel {
       const T* bias = kFused ? ctx.input(2).flat<T>().data() : nullptr;
       T* y = out->flat<T>().data();
       if constexpr (std::is_same_v<T, half>) {
-        if (g.mult == 1 && g.stride_w == 1 && bias == nullptr) {
-          const int64_t row = g.out_w * g.in_c;
+        const int64_t row = g.out_w * g.in_c;
+        if (g.mult == 1 && g.stride_w == 1 && bias == nullptr &&
+            g.k_h * g.k_w * row <= kMaxTiledHalfFilter) {
           std::vector<half> tiled(static_cast<size_t>(g.k_h * g.k_w * row));
           for (int64_t t = 0; t < g.k_h * g.k_w; ++t) {
             for (int64_t ow = 0; ow < g.out_w; ++ow) {

@@ -162,10 +162,16 @@ TEST(DepthwiseConv2dNativeOpTest, HalfRowsAreThePerTapDefinition) {
     std::string padding;
   };
   const std::vector<Case> cases = {
-      {2, 16, 16, 16, 3, 3, 1, 1, 1, 1, "SAME"}, {1, 7, 9, 3, 3, 3, 1, 2, 1, 1, "SAME"},
-      {1, 6, 5, 20, 3, 2, 1, 1, 1, 1, "VALID"},  {1, 7, 8, 4, 3, 3, 1, 1, 1, 2, "SAME"},
-      {1, 2, 2, 5, 5, 5, 1, 1, 1, 1, "SAME"},    {1, 5, 6, 3, 3, 3, 2, 1, 1, 1, "SAME"},
+      {2, 16, 16, 16, 3, 3, 1, 1, 1, 1, "SAME"},
+      {1, 7, 9, 3, 3, 3, 1, 2, 1, 1, "SAME"},
+      {1, 6, 5, 20, 3, 2, 1, 1, 1, 1, "VALID"},
+      {1, 7, 8, 4, 3, 3, 1, 1, 1, 2, "SAME"},
+      {1, 2, 2, 5, 5, 5, 1, 1, 1, 1, "SAME"},
+      {1, 5, 6, 3, 3, 3, 2, 1, 1, 1, "SAME"},
       {1, 5, 7, 4, 3, 3, 1, 1, 2, 1, "SAME"},
+      // A 1x257 window over a 1x2048x8 map: 257 taps times a row of 16,384 elements is more
+      // than the row path's tiled filter may take, so the per-pixel loop runs; same values.
+      {1, 1, 2048, 8, 1, 257, 1, 1, 1, 1, "SAME"},
   };
   for (const Case& k : cases) {
     for (const bool non_finite : {false, true}) {
