@@ -61,6 +61,8 @@ TEST(GemmTest, EveryRouteMatchesATripleLoop) {
         ExpectLikeALoop<float>(200, 10, 600, ta, tb, p);   // narrow output: OpenBLAS
         ExpectLikeALoop<float>(1, 700, 1500, ta, tb, p);   // row vector: bands over the threads
         ExpectLikeALoop<float>(1, 33, 19, ta, tb, p);      // row vector: row streams
+        ExpectLikeALoop<float>(1, 3, 20000, ta, tb, p);    // row streams past the kept rows
+        ExpectLikeALoop<float>(1, 1, 20000, ta, tb, p);    // dot product: sgemv
         ExpectLikeALoop<float>(900, 1, 1200, ta, tb, p);   // column vector: gemv
         ExpectLikeALoop<double>(64, 80, 300, ta, tb, p);   // OpenBLAS dgemm
         ExpectLikeALoop<double>(1, 600, 1700, ta, tb, p);  // double row vector

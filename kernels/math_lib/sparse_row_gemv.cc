@@ -127,7 +127,12 @@ void RowVectorTimesMatrix(int64_t k, int64_t n, const float* x, int64_t x_stride
     std::memset(y, 0, sizeof(float) * static_cast<size_t>(n));
     return;
   }
-  thread_local std::vector<int32_t> rows;
+  // Row numbers 0..k-1: kept by the thread up to kKeptRowNumbers (64 KiB), made per call past
+  // it, so a huge k leaves no memory behind on the thread.
+  constexpr int64_t kKeptRowNumbers = 16384;
+  thread_local std::vector<int32_t> kept;
+  std::vector<int32_t> local;
+  std::vector<int32_t>& rows = k <= kKeptRowNumbers ? kept : local;
   if (static_cast<int64_t>(rows.size()) < k) {
     const int64_t have = static_cast<int64_t>(rows.size());
     rows.resize(static_cast<size_t>(k));
