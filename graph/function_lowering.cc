@@ -351,6 +351,10 @@ class Lowerer {
           "then_branch '", then_fn.name(), "' returns ", then_body.outputs.size(),
           " outputs but else_branch '", else_fn.name(), "' returns ", else_body.outputs.size()));
     }
+    // Tin and Tout against each branch's signature (TensorFlow refuses such a graph).
+    const std::vector<Ref> args(data.begin() + 1, data.end());
+    RILL_RETURN_IF_ERROR(CheckCallTypes(node, then_fn, args));
+    RILL_RETURN_IF_ERROR(CheckCallTypes(node, else_fn, args));
     // "Branch executed": live once the taken branch's control outputs ran.
     auto done = [&](const char* which, int pivot, const InlinedBody& body) {
       std::vector<Ref> inputs{Made(pivot)};
@@ -437,6 +441,10 @@ class Lowerer {
       }
       bodies.push_back(std::move(body));
     }
+    // Tin and Tout against each branch's signature: the Case's readers were typed by Tout, and
+    // TensorFlow refuses a graph whose branches return something else.
+    const std::vector<Ref> args(data.begin() + 1, data.end());
+    for (int b = 0; b < num; ++b) RILL_RETURN_IF_ERROR(CheckCallTypes(node, branches[b], args));
     // "Branch executed": live once the taken branch's control outputs ran.
     std::vector<Ref> done;
     for (int b = 0; b < num; ++b) {

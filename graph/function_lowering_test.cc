@@ -229,6 +229,49 @@ TEST(FunctionLoweringTest, CaseBranchesMustAgree) {
               HasSubstr("Node 'case' (Case): has no branches"));
 }
 
+// Tin and Tout that do not match a branch's signature are refused as TensorFlow refuses them
+// (the readers of the Case or If were typed by Tout): Tout int32 over float branches, two
+// outputs where the branches return one, an int32 Tin over a float argument.
+TEST(FunctionLoweringTest, CaseAndIfBranchesMustMatchTinAndTout) {
+  const std::string head = Library() + PlaceholderNode("i", "DT_INT32") + PlaceholderNode("a");
+  const std::string branches = std::string(kAddOneFunc) + kAddOneFunc;
+  auto with_types = [&](const std::string& op, const std::string& tin, const std::string& tout) {
+    std::string text = head + CaseNode(op, "", branches);
+    const std::string float_tin = TypeListAttr("Tin", {"DT_FLOAT"});
+    const std::string float_tout = TypeListAttr("Tout", {"DT_FLOAT"});
+    text.replace(text.find(float_tin), float_tin.size(), tin);
+    text.replace(text.find(float_tout), float_tout.size(), tout);
+    return Parse(text);
+  };
+  EXPECT_THAT(LowerGraphDef(with_types("StatelessCase", TypeListAttr("Tin", {"DT_FLOAT"}),
+                                       TypeListAttr("Tout", {"DT_INT32"})))
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Node 'case' (StatelessCase): Tout [int32] does not match the "
+                                 "outputs of function 'add_one' [float]")));
+  EXPECT_THAT(LowerGraphDef(with_types("Case", TypeListAttr("Tin", {"DT_FLOAT"}),
+                                       TypeListAttr("Tout", {"DT_FLOAT", "DT_FLOAT"})))
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Node 'case' (Case): Tout [float, float] does not match the "
+                                 "outputs of function 'add_one' [float]")));
+  EXPECT_THAT(LowerGraphDef(with_types("Case", TypeListAttr("Tin", {"DT_INT32"}),
+                                       TypeListAttr("Tout", {"DT_FLOAT"})))
+                  .status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Input 0 of node case was passed float from a:0 incompatible "
+                                 "with expected int32.")));
+  GraphDef bad_if = Parse(
+      Library() + PlaceholderNode("p", "DT_INT32") + PlaceholderNode("a") +
+      "node { name: 'if' op: 'StatelessIf' input: 'p' input: 'a' " + TypeAttr("Tcond", "DT_INT32") +
+      TypeListAttr("Tin", {"DT_FLOAT"}) + TypeListAttr("Tout", {"DT_INT32"}) +
+      FuncAttr("then_branch", kAddOneFunc) + FuncAttr("else_branch", kAddOneFunc) + "}");
+  EXPECT_THAT(LowerGraphDef(bad_if).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Node 'if' (StatelessIf): Tout [int32] does not match the "
+                                 "outputs of function 'add_one' [float]")));
+}
+
 // A function `name` of float inputs `args` returning c = x < 10: a While condition.
 std::string BelowTen(const std::string& name, const std::vector<std::string>& args) {
   std::string text = "function { signature { name: '" + name + "' ";
