@@ -144,8 +144,11 @@ struct MinimumFunctor : FlushedSelection {
 // NaN's sign kept). RILL_KEEP_DENORMALS=1 keeps subnormals.
 struct PowFunctor : CwiseFunctorBase {
   static constexpr int64_t kCost = 40;
-  absl::Status Init(OpKernelConstruction&) {
+  absl::Status Init(OpKernelConstruction& ctx) {
     flush = FlushDenormals();
+    // bfloat16 runs this float functor, and TensorFlow flushes its x ^ 1 as any other power.
+    DataType dtype = DT_FLOAT;
+    one_returns_x = !ctx.GetAttr("T", &dtype).ok() || dtype != DT_BFLOAT16;
     return absl::OkStatus();
   }
   template <typename T>
@@ -173,7 +176,7 @@ struct PowFunctor : CwiseFunctorBase {
       // Squares and cubes (StarReLU's x^2, the tanh GELU's x^3) without powf's call, correctly
       // rounded: x * x is also what TensorFlow's Pow gives for an exponent of 2 (powf is 1 ulp
       // off it for about 0.04% of floats); TensorFlow's x^3 is within an ulp of CubeF.
-      if (y == 1.0f) return x;  // TensorFlow's pow returns x itself, subnormal or NaN
+      if (y == 1.0f && one_returns_x) return x;  // TensorFlow's returns x, subnormal or NaN
       x = Daz(x);
       if (y == 2.0f) return x * x;
       if (y == 3.0f) return vector_math::CubeF(x);
@@ -186,6 +189,7 @@ struct PowFunctor : CwiseFunctorBase {
     }
   }
   bool flush = true;
+  bool one_returns_x = true;  // float and double: Pow(x, 1) is x
 };
 struct SquaredDifferenceFunctor : CwiseFunctorBase {
   template <typename T>
