@@ -21,6 +21,7 @@
 #include "core/tensor_proto.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
+#include "graph/builder/op_builder.h"
 #include "graph/builder/ops.h"
 #include "graph/graph.h"
 #include "graph/graph_def_export.h"
@@ -294,40 +295,13 @@ REGISTER_KERNEL(KernelDefBuilder("OptimizerTestBadAlloc").Device(kDeviceCpu),
                 OptimizerTestBadAllocOp);
 
 TEST(GraphOptimizerTest, AFoldOutOfHostMemoryLeavesTheNodeToFailAtRunTime) {
+  Scope root = Scope::NewRootScope();
+  Operation big = OpBuilder(root.WithOpName("big"), "OptimizerTestBadAlloc")
+                      .Input(ops::Const(root.WithOpName("c"), {1.f, 2.f}))
+                      .Finalize();
+  ops::Identity(root.WithOpName("out"), big.output(0));
   GraphDef graph;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(
-        node {
-          name: "c"
-          op: "Const"
-          attr {
-            key: "dtype"
-            value { type: DT_FLOAT }
-          }
-          attr {
-            key: "value"
-            value {
-              tensor {
-                dtype: DT_FLOAT
-                tensor_shape { dim { size: 2 } }
-                float_val: 1
-                float_val: 2
-              }
-            }
-          }
-        }
-        node { name: "big" op: "OptimizerTestBadAlloc" input: "c" }
-        node {
-          name: "out"
-          op: "Identity"
-          input: "big"
-          attr {
-            key: "T"
-            value { type: DT_FLOAT }
-          }
-        }
-      )pb",
-      &graph));
+  ASSERT_THAT(root.ToGraphDef(&graph), IsOk());
   Optimized o = OptimizeGraphDef(graph);
   ASSERT_NE(Find(o.graph, "big"), nullptr);
   EXPECT_EQ(Find(o.graph, "big")->op(), "OptimizerTestBadAlloc");
